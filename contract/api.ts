@@ -1,0 +1,40 @@
+// REST paths: one base URL serves all services (§7). Both sides import these.
+export const API = {
+  login: '/idp/1.0/login',
+  me: '/idp/1.0/me',
+  meSettings: '/idp/1.0/me/settings',
+  meProfile: '/idp/1.0/me/profile',
+  meClient: '/idp/1.0/me/client', // select the working client (multi-tenant users)
+  logout: '/idp/1.0/logout',
+  resetInit: '/idp/1.0/operators/reset-password/init',
+  resetFinish: '/idp/1.0/operators/reset-password/finish',
+  registration: '/idp/1.0/registration-requests',
+  changePassword: '/event/manage/identity/change-password',
+  clients: '/central/1.0/clients',
+  divisions: '/event/manage/divisions',
+  identities: '/event/manage/identities',
+  identitiesBulkDelete: '/event/manage/identities/bulk-delete',
+  dashboard: '/event/manage/dashboard',
+  audit: '/event/manage/audit',
+  uiErrors: '/central/1.0/ui-errors',
+  health: '/api/health',
+} as const;
+
+/** §7: sort parameters are field,asc or field,desc joined by commas. */
+export type SortSpec = { field: string; dir: 'asc' | 'desc' };
+export function buildSort(sorts: SortSpec[]): string {
+  return sorts.map((s) => `${s.field},${s.dir}`).join(',');
+}
+export function parseSort(sort: string | undefined, allowed: readonly string[]): SortSpec[] {
+  if (!sort) return [];
+  const parts = sort.split(',');
+  const out: SortSpec[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const field = parts[i].trim();
+    const dir = parts[i + 1].trim().toLowerCase();
+    if (!allowed.includes(field) || (dir !== 'asc' && dir !== 'desc')) throw new Error(`cannot sort by ${field},${dir}`);
+    out.push({ field, dir });
+  }
+  if (parts.length % 2 !== 0) throw new Error('sort must be field,asc|desc pairs');
+  return out;
+}

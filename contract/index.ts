@@ -1,0 +1,5 @@
+export * from './constants';
+export * from './privileges';
+export * from './schemas';
+export * from './api';
+export * from './access';

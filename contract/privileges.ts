@@ -1,0 +1,114 @@
+// The privilege catalogue (§2, §6). Codes the spec names are kept exactly; every "{ip}" of the spec got a
+// code in the same hierarchy (section.group.item.action: .0 view, .1 add, .2 edit, .3 delete unless the
+// spec says otherwise). Both the console (menus, guard) and the server (per route, per division) use it.
+export interface PrivilegeDef {
+  code: string;
+  label: string;
+}
+
+const P = (code: string, label: string): PrivilegeDef => ({ code, label });
+const crud = (base: string, what: string, del = true): PrivilegeDef[] => [
+  P(`${base}.0`, `View ${what}`),
+  P(`${base}.1`, `Add ${what}`),
+  P(`${base}.2`, `Edit ${what}`),
+  ...(del ? [P(`${base}.3`, `Delete ${what}`)] : []),
+];
+
+export const PRIVILEGES: PrivilegeDef[] = [
+  P('0.1', 'Dashboard'),
+  // Monitor
+  P('0.2.1.0', 'View alarms'), P('0.2.1.1', 'Acknowledge and process alarms'),
+  P('0.2.2.0', 'View live events'),
+  P('0.2.3.0', 'View floor plan monitor'),
+  P('0.2.4.0', 'View operator sessions'), P('0.2.4.1', 'End operator sessions'),
+  P('0.2.5.0', 'View service account sessions'), P('0.2.5.1', 'End service account sessions'),
+  // Manage
+  ...crud('0.3.1', 'identities'),
+  P('0.3.1.6', 'View identity batch templates'), P('0.3.1.7', 'Add identity batch templates'),
+  P('0.3.1.8', 'Edit identity batch templates'), P('0.3.1.9', 'Batch upload identities'),
+  P('0.3.2.0', 'View licenses'), P('0.3.2.2', 'Edit licenses'),
+  ...crud('0.3.3', 'operator groups'),
+  P('0.3.4.0', 'View user-defined fields'), P('0.3.4.1', 'Add user-defined fields'), P('0.3.4.2', 'Edit user-defined fields'),
+  P('0.3.4.4', 'View web hooks'), P('0.3.4.5', 'Add web hooks'), P('0.3.4.6', 'Edit web hooks'), P('0.3.4.7', 'View web hook histories'),
+  ...crud('0.3.5', 'privileges'),
+  ...crud('0.3.6', 'roles'), P('0.3.6.4', 'Assign privileges to roles'),
+  P('0.3.7.0', 'Operator settings'),
+  P('0.3.8.0', 'View service accounts'), P('0.3.8.1', 'Add service accounts'), P('0.3.8.2', 'Edit service accounts'),
+  // Configure
+  P('0.4.1.0', 'Calendar'),
+  ...crud('0.4.2', 'access zones'),
+  ...crud('0.4.3', 'access groups'),
+  ...crud('0.4.4', 'overrides'),
+  ...crud('0.4.5', 'doors'), P('0.4.5.4', 'Control doors (lock, unlock)'), P('0.4.5.5', 'Door QR codes'),
+  ...crud('0.4.6', 'elevator masking'),
+  ...crud('0.4.7', 'alarm groups'), P('0.4.7.4', 'Arm and disarm alarm zones'), P('0.4.7.5', 'Alarm notifications'),
+  P('0.4.9.0', 'View divisions'), P('0.4.9.1', 'Add divisions'), P('0.4.9.2', 'Edit divisions'),
+  ...crud('0.4.8', 'logical blocks'),
+  ...crud('0.4.10', 'interlocking groups'),
+  ...crud('0.4.11', 'schedules'),
+  ...crud('0.4.13', 'special dates'),
+  ...crud('0.4.15', 'floor plans'),
+  // Hardware
+  ...crud('0.5.1', 'interfaces'),
+  ...crud('0.5.2', 'card formats'),
+  ...crud('0.5.3', 'inputs'),
+  ...crud('0.5.4', 'outputs'),
+  ...crud('0.5.5', 'card readers'),
+  P('0.5.6.0', 'View controllers'), P('0.5.6.2', 'Edit controller settings'), P('0.5.6.4', 'Controller diagnostics'),
+  P('0.5.7.0', 'Controller hub'),
+  // Report
+  P('0.6.1.0', 'Activity report'),
+  P('0.6.2.0', 'Event report'),
+  P('0.6.3.0', 'Identity report'),
+  P('0.6.4.0', 'Identity location report'),
+  P('0.6.5.0', 'View scheduled report jobs'), P('0.6.5.1', 'Add scheduled report jobs'), P('0.6.5.2', 'Edit scheduled report jobs'),
+  P('0.6.6.3', 'View credential store'), P('0.6.6.4', 'Add credential store'), P('0.6.6.5', 'Edit credential store'),
+  // Server
+  P('0.7.1.0', 'Firmware'),
+  P('0.7.2.0', 'Backup and restore'), P('0.7.2.1', 'Auto-backup settings'),
+  P('0.7.3.0', 'Central properties: general'), P('0.7.3.1', 'Central properties: floor plan'),
+  P('0.7.4.0', 'Company ID'),
+  P('0.7.5.0', 'Visitor properties'),
+  // Audit
+  P('0.8.1.0', 'Export the event journal'),
+  P('0.8.2.0', 'View session replays'),
+  P('0.8.3.0', 'View the UI error log'),
+  // Visitor
+  P('1.0.0', 'Visitor management'), P('1.0.1', 'Register visitors'), P('1.0.2', 'Sign visitors in'),
+  P('1.0.3', 'Visitor list'), P('1.0.5', 'Visit details'), P('1.0.7', 'Sign visitors out'), P('1.0.10', 'Print record'),
+  P('1.1.0', 'View visitor tenants'), P('1.1.1', 'Add visitor tenants'), P('1.1.2', 'Edit visitor tenants'),
+  P('1.2.0', 'View visitor credentials'), P('1.2.1', 'Add visitor credentials'), P('1.2.2', 'Edit visitor credentials'), P('1.2.4', 'Batch add visitor credentials'),
+  P('1.3.0', 'View visit types'), P('1.3.1', 'Add visit types'), P('1.3.2', 'Edit visit types'),
+  P('1.4.0', 'View visit requests'), P('1.4.1', 'Approve visit requests'),
+  // Video
+  P('2.0.0', 'Video'),
+  // Attendance
+  P('3.0.0', 'View teams'), P('3.0.1', 'Add teams'), P('3.0.2', 'Edit teams'),
+  P('3.1.0', 'View work schedules'), P('3.1.1', 'Add work schedules'), P('3.1.2', 'Edit work schedules'),
+  P('3.2.0', 'Daily attendance'),
+  P('3.3', 'Build timesheet'),
+  P('3.4', 'Amend timesheet'),
+  P('3.5.0', 'Attendance properties'),
+  P('3.6.0', 'Attendance summaries'),
+  P('3.7.0', 'View leave categories'), P('3.7.1', 'Add leave categories'), P('3.7.2', 'Edit leave categories'),
+  P('3.8.0', 'View leave'), P('3.8.1', 'Add leave'),
+  P('3.9.0', 'View attendance report jobs'), P('3.9.1', 'Add attendance report jobs'), P('3.9.2', 'Edit attendance report jobs'),
+  // Clients (multi-tenancy)
+  P('9.2.0', 'View clients'), P('9.2.1', 'Add clients'), P('9.2.2', 'Edit clients'),
+];
+
+export const PRIVILEGE_CODES = new Set(PRIVILEGES.map((p) => p.code));
+export const ALL_PRIVILEGE_CODES = PRIVILEGES.map((p) => p.code);
+
+/** Named codes used by code (not only by the route table). */
+export const PRIV = {
+  dashboard: '0.1',
+  identities: { view: '0.3.1.0', add: '0.3.1.1', edit: '0.3.1.2', delete: '0.3.1.3' },
+  clients: { view: '9.2.0', add: '9.2.1', edit: '9.2.2' },
+  divisions: { view: '0.4.9.0' },
+  activityReport: '0.6.1.0',
+  journalExport: '0.8.1.0',
+  sessionReplays: '0.8.2.0',
+  errorLog: '0.8.3.0',
+  printRecord: '1.0.10',
+} as const;

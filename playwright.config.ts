@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+// One real server on a free port with a fresh embedded database, serving the built console (dist/).
+const port = Number(process.env.E2E_PORT ?? 18000 + Math.floor(Math.random() * 2000));
+process.env.E2E_PORT = String(port); // workers re-evaluate this file: keep the port stable
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['json']],
+  outputDir: 'test-results/e2e',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: `rm -rf .tmp/e2e-data && npx tsx server/main.ts`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: { PORT: String(port), DATA_DIR: '.tmp/e2e-data', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1' },
+  },
+});

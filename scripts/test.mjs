@@ -1,0 +1,49 @@
+// `npm test`: typecheck, unit + model-based + server tests (on PGlite, and again on PostgreSQL when
+// TEST_DATABASE_URL is set, as .ci/run does), then the end-to-end suite in Debian chromium.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, mkdirSync } from 'node:fs';
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedStep = null;
+
+function run(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0 && !failedStep) failedStep = name;
+  return r.status === 0;
+}
+function countVitest(file) {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8'));
+    totals.passed += j.numPassedTests; totals.failed += j.numFailedTests; totals.skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+  } catch { /* the step already failed and said why */ }
+}
+function countPlaywright(file) {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8'));
+    totals.passed += j.stats.expected + (j.stats.flaky ?? 0); totals.failed += j.stats.unexpected; totals.skipped += j.stats.skipped;
+  } catch { /* idem */ }
+}
+
+mkdirSync('test-results', { recursive: true });
+const npx = 'npx';
+run('typecheck', npx, ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+if (!failedStep) {
+  run('unit, model-based and server tests (PGlite)', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'], { DATABASE_URL: '' });
+  countVitest('test-results/vitest.json');
+}
+if (!failedStep && process.env.TEST_DATABASE_URL) {
+  run('server tests (PostgreSQL)', npx, ['vitest', 'run', 'server', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-pg.json'], { DATABASE_URL: process.env.TEST_DATABASE_URL });
+  countVitest('test-results/vitest-pg.json');
+}
+if (!failedStep) {
+  run('build the console', npx, ['vite', 'build', '--logLevel', 'warn']);
+}
+if (!failedStep) {
+  run('end-to-end (chromium)', npx, ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'test-results/playwright.json' });
+  countPlaywright('test-results/playwright.json');
+}
+console.log('');
+if (failedStep) console.log(`failed step: ${failedStep}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed` + (totals.skipped ? `, ${totals.skipped} skipped` : ''));
+process.exit(failedStep ? 1 : 0);
