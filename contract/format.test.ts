@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import {
+  TIME_AGO_LABELS, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, isLatestVersion, relativeTime, timeAgo, toUtcIso,
+} from './format';
+
+describe('formatNumber', () => {
+  it('keeps numbers under a thousand as they are', () => {
+    expect(formatNumber(0)).toBe('0');
+    expect(formatNumber(999)).toBe('999');
+  });
+  it('uses k, M, G, T, P and E suffixes and drops trailing zeros', () => {
+    expect(formatNumber(1000)).toBe('1k');
+    expect(formatNumber(1234)).toBe('1.2k');
+    expect(formatNumber(2_500_000)).toBe('2.5M');
+    expect(formatNumber(3e9)).toBe('3G');
+    expect(formatNumber(4.56e12, 2)).toBe('4.56T');
+    expect(formatNumber(7e15)).toBe('7P');
+    expect(formatNumber(8.1e18)).toBe('8.1E');
+    expect(formatNumber(-1500)).toBe('-1.5k');
+  });
+});
+
+describe('formatSize', () => {
+  it('shows MB, GB or TB with two decimals', () => {
+    expect(formatSize(512)).toBe('512.00 MB');
+    expect(formatSize(1536)).toBe('1.50 GB');
+    expect(formatSize(3 * 1024 * 1024)).toBe('3.00 TB');
+    expect(formatSize('2048')).toBe('2.00 GB');
+  });
+  it("shows '0 MB' for anything that is not a number", () => {
+    for (const v of [undefined, null, 'abc', '', NaN, {}]) expect(formatSize(v)).toBe('0 MB');
+  });
+});
+
+describe('relativeTime', () => {
+  it('counts minutes under an hour, hours under a day, then days', () => {
+    expect(relativeTime(59)).toEqual({ unit: 'minute', count: 0 });
+    expect(relativeTime(125)).toEqual({ unit: 'minute', count: 2 });
+    expect(relativeTime(3600)).toEqual({ unit: 'hour', count: 1 });
+    expect(relativeTime(86399)).toEqual({ unit: 'hour', count: 23 });
+    expect(relativeTime(86400 * 3)).toEqual({ unit: 'day', count: 3 });
+    expect(formatRelativeTime(60)).toBe('1 minute');
+    expect(formatRelativeTime(7200)).toBe('2 hours');
+  });
+});
+
+describe('timeAgo', () => {
+  const now = Date.UTC(2024, 5, 15, 12, 0, 0);
+  it('says just now under 30 s', () => {
+    expect(timeAgo(now - 29_000, now)).toEqual({ key: 'justNow' });
+    expect(timeAgo(now - 30_000, now)).toEqual({ key: 'minutesAgo', count: 1 });
+  });
+  it('counts minutes under an hour and hours under a day, rounded up', () => {
+    expect(timeAgo(now - 61_000, now)).toEqual({ key: 'minutesAgo', count: 2 });
+    expect(timeAgo(now - 3_600_000, now)).toEqual({ key: 'hoursAgo', count: 1 });
+    expect(timeAgo(now - 3_601_000, now)).toEqual({ key: 'hoursAgo', count: 2 });
+  });
+  it('says one day ago under two days, then gives the date', () => {
+    expect(timeAgo(now - 86_400_000, now)).toEqual({ key: 'oneDayAgo' });
+    const old = timeAgo(now - 2 * 86_400_000, now);
+    expect(old).toEqual({ key: 'date', date: new Date(now - 2 * 86_400_000) });
+  });
+  it('accepts epoch seconds', () => {
+    expect(timeAgo(Math.floor(now / 1000) - 120, now)).toEqual({ key: 'minutesAgo', count: 2 });
+  });
+  it('labels in zh-CN and English', () => {
+    const zh = TIME_AGO_LABELS['zh-CN'];
+    const en = TIME_AGO_LABELS.en;
+    expect(formatTimeAgo({ key: 'justNow' }, zh)).toBe('刚刚');
+    expect(formatTimeAgo({ key: 'minutesAgo', count: 5 }, zh)).toBe('5分钟前');
+    expect(formatTimeAgo({ key: 'hoursAgo', count: 3 }, zh)).toBe('3小时前');
+    expect(formatTimeAgo({ key: 'oneDayAgo' }, zh)).toBe('1天前');
+    expect(formatTimeAgo({ key: 'date', date: new Date(2024, 2, 5, 9, 7) }, zh)).toBe('3月5日9时7分');
+    expect(formatTimeAgo({ key: 'minutesAgo', count: 1 }, en)).toBe('1 minute ago');
+    expect(formatTimeAgo({ key: 'hoursAgo', count: 2 }, en)).toBe('2 hours ago');
+    expect(formatTimeAgo({ key: 'date', date: new Date(2024, 2, 5, 9, 7) }, en)).toBe('2024-03-05 09:07');
+  });
+});
+
+describe('toUtcIso', () => {
+  it('turns a zoned date and time into ISO UTC without milliseconds', () => {
+    expect(toUtcIso('2024-03-01', '10:30', 'Asia/Kuala_Lumpur')).toBe('2024-03-01T02:30:00Z');
+    expect(toUtcIso('2024-03-01 10:30:15', undefined, 'UTC')).toBe('2024-03-01T10:30:15Z');
+    expect(toUtcIso('2024-03-01T00:00', undefined, 'Asia/Kuala_Lumpur')).toBe('2024-02-29T16:00:00Z');
+  });
+  it('reads the local zone when none is given', () => {
+    const local = new Date(2024, 0, 2, 3, 4, 5).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    expect(toUtcIso('2024-01-02', '03:04:05')).toBe(local);
+  });
+  it('returns null unless the date has three numbers and the time 2 or 3', () => {
+    expect(toUtcIso('2024-03', '10:30', 'UTC')).toBeNull();
+    expect(toUtcIso('2024-03-01-02', '10:30', 'UTC')).toBeNull();
+    expect(toUtcIso('2024-xx-01', '10:30', 'UTC')).toBeNull();
+    expect(toUtcIso('2024-03-01', '10', 'UTC')).toBeNull();
+    expect(toUtcIso('2024-03-01', '10:30:00:00', 'UTC')).toBeNull();
+    expect(toUtcIso('2024-03-01', '10:aa', 'UTC')).toBeNull();
+    expect(toUtcIso('2024-03-01', undefined, 'UTC')).toBeNull();
+    expect(toUtcIso('2024-02-31', '10:30', 'UTC')).toBeNull();
+    expect(toUtcIso('2024-13-01', '10:30')).toBeNull();
+  });
+});
+
+describe('isLatestVersion', () => {
+  it("treats the word 'latest' as always up to date", () => {
+    expect(isLatestVersion('latest', '9.9.9')).toBe(true);
+    expect(isLatestVersion('0.0.1', 'latest')).toBe(true);
+  });
+  it('compares versions part by part as numbers', () => {
+    expect(isLatestVersion('1.22.2', '1.22.2')).toBe(true);
+    expect(isLatestVersion('v1.10.0', '1.9.9')).toBe(true);
+    expect(isLatestVersion('1.9.9', '1.10.0')).toBe(false);
+    expect(isLatestVersion('1.22', '1.22.1')).toBe(false);
+  });
+});

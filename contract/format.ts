@@ -1,0 +1,149 @@
+// Display helpers of §5 and §9, shared by the console and (for reports) the server. Pure: time comes in as arguments.
+import { fromZonedTime } from 'date-fns-tz';
+
+const SI = [
+  { value: 1e18, symbol: 'E' },
+  { value: 1e15, symbol: 'P' },
+  { value: 1e12, symbol: 'T' },
+  { value: 1e9, symbol: 'G' },
+  { value: 1e6, symbol: 'M' },
+  { value: 1e3, symbol: 'k' },
+] as const;
+
+/** §9: 1234 → '1.2k', 2500000 → '2.5M' (k, M, G, T, P, E); trailing zeros dropped; below 1000 as is. */
+export function formatNumber(num: number, digits = 1): string {
+  if (!Number.isFinite(num)) return String(num);
+  const sign = num < 0 ? '-' : '';
+  const abs = Math.abs(num);
+  for (const { value, symbol } of SI) {
+    if (abs >= value) {
+      return sign + (abs / value).toFixed(digits).replace(/\.0+$|(\.[0-9]*[1-9])0+$/, '$1') + symbol;
+    }
+  }
+  return String(num);
+}
+
+/** §9: a size given in MB shown as MB, GB or TB with 2 decimals; '0 MB' for anything that is not a number. */
+export function formatSize(mb: unknown): string {
+  const n = typeof mb === 'number' ? mb : typeof mb === 'string' && mb.trim() !== '' ? Number(mb) : NaN;
+  if (!Number.isFinite(n)) return '0 MB';
+  if (Math.abs(n) < 1024) return `${n.toFixed(2)} MB`;
+  if (Math.abs(n) < 1024 * 1024) return `${(n / 1024).toFixed(2)} GB`;
+  return `${(n / 1024 / 1024).toFixed(2)} TB`;
+}
+
+export type RelativeUnit = 'minute' | 'hour' | 'day';
+/** §9: a duration in seconds as whole minutes (under an hour), hours (under a day) or days. */
+export function relativeTime(seconds: number): { unit: RelativeUnit; count: number } {
+  const s = Math.max(0, seconds);
+  if (s < 3600) return { unit: 'minute', count: Math.floor(s / 60) };
+  if (s < 86400) return { unit: 'hour', count: Math.floor(s / 3600) };
+  return { unit: 'day', count: Math.floor(s / 86400) };
+}
+export function formatRelativeTime(seconds: number): string {
+  const { unit, count } = relativeTime(seconds);
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+export type TimeAgo =
+  | { key: 'justNow' }
+  | { key: 'minutesAgo'; count: number }
+  | { key: 'hoursAgo'; count: number }
+  | { key: 'oneDayAgo' }
+  | { key: 'date'; date: Date };
+
+/**
+ * §9 time-ago thresholds: under 30 s → just now; under an hour → minutes (rounded up); under a day → hours
+ * (rounded up); under two days → one day ago; else the date. `time` is epoch ms, epoch s (10 digits) or a Date.
+ */
+export function timeAgo(time: number | Date, now: number): TimeAgo {
+  const ms = time instanceof Date ? time.getTime() : String(Math.trunc(time)).length === 10 ? time * 1000 : time;
+  const diff = (now - ms) / 1000;
+  if (diff < 30) return { key: 'justNow' };
+  if (diff < 3600) return { key: 'minutesAgo', count: Math.ceil(diff / 60) };
+  if (diff < 86400) return { key: 'hoursAgo', count: Math.ceil(diff / 3600) };
+  if (diff < 86400 * 2) return { key: 'oneDayAgo' };
+  return { key: 'date', date: new Date(ms) };
+}
+
+export interface TimeAgoLabels {
+  justNow: string;
+  minutesAgo: (n: number) => string;
+  hoursAgo: (n: number) => string;
+  oneDayAgo: string;
+  date: (d: Date) => string;
+}
+/** Label sets for the i18n layer (zh-CN as the original, and English). Dates in the viewer's local time. */
+export const TIME_AGO_LABELS: Record<'zh-CN' | 'en', TimeAgoLabels> = {
+  'zh-CN': {
+    justNow: '刚刚',
+    minutesAgo: (n) => `${n}分钟前`,
+    hoursAgo: (n) => `${n}小时前`,
+    oneDayAgo: '1天前',
+    date: (d) => `${d.getMonth() + 1}月${d.getDate()}日${d.getHours()}时${d.getMinutes()}分`,
+  },
+  en: {
+    justNow: 'just now',
+    minutesAgo: (n) => `${n} minute${n === 1 ? '' : 's'} ago`,
+    hoursAgo: (n) => `${n} hour${n === 1 ? '' : 's'} ago`,
+    oneDayAgo: '1 day ago',
+    date: (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`,
+  },
+};
+export function formatTimeAgo(t: TimeAgo, labels: TimeAgoLabels): string {
+  switch (t.key) {
+    case 'justNow': return labels.justNow;
+    case 'minutesAgo': return labels.minutesAgo(t.count);
+    case 'hoursAgo': return labels.hoursAgo(t.count);
+    case 'oneDayAgo': return labels.oneDayAgo;
+    case 'date': return labels.date(t.date);
+  }
+}
+
+const DIGITS = /^\d+$/;
+/**
+ * §5 date helper: 'YYYY-MM-DD' and 'HH:mm' or 'HH:mm:ss' (one string split by a space or T, or two arguments),
+ * read in `timeZone` (default: the runtime's local zone) → ISO UTC without milliseconds, e.g. '2024-03-01T02:30:00Z'.
+ * The date must split by dashes into three numbers and the time into 2 or 3 numbers; anything else → null.
+ */
+export function toUtcIso(date: string, time?: string, timeZone?: string): string | null {
+  let d = date?.trim?.() ?? '';
+  let t = time?.trim();
+  if (t === undefined) {
+    const parts = d.split(/[ T]/);
+    if (parts.length !== 2) return null;
+    [d, t] = parts;
+  }
+  const dp = d.split('-');
+  const tp = t.split(':');
+  if (dp.length !== 3 || !dp.every((p) => DIGITS.test(p))) return null;
+  if ((tp.length !== 2 && tp.length !== 3) || !tp.every((p) => DIGITS.test(p))) return null;
+  const [y, mo, da] = dp.map(Number);
+  const [h, mi, s = 0] = tp.map(Number);
+  if (mo < 1 || mo > 12 || da < 1 || da > 31 || h > 23 || mi > 59 || s > 59) return null;
+  let at: Date;
+  if (timeZone) {
+    const local = `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(da).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+    at = fromZonedTime(local, timeZone);
+  } else {
+    at = new Date(y, mo - 1, da, h, mi, s);
+    if (at.getDate() !== da) return null; // 31 February and friends
+  }
+  if (Number.isNaN(at.getTime())) return null;
+  if (timeZone && new Date(Date.UTC(y, mo - 1, da)).getUTCDate() !== da) return null;
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** §9: true when `current` is at least `latest`; the word 'latest' on either side always counts as up to date. */
+export function isLatestVersion(current: string, latest: string): boolean {
+  if (current?.trim().toLowerCase() === 'latest' || latest?.trim().toLowerCase() === 'latest') return true;
+  const parse = (v: string) => v.trim().replace(/^v/i, '').split(/[.-]/).map((p) => (DIGITS.test(p) ? Number(p) : 0));
+  const a = parse(current ?? '');
+  const b = parse(latest ?? '');
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (x !== y) return x > y;
+  }
+  return true;
+}

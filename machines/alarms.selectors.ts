@@ -1,0 +1,19 @@
+// What views read from the alarms actor: open alarms sorted by priority then time, counts.
+import { compareAlarms, type Event } from '../contract';
+import type { AlarmsSnapshot } from './alarms';
+
+const sortedCache = new WeakMap<readonly Event[], Event[]>();
+/** Open alarms, most urgent first (priority 1 before 2), newest first within a priority. Stable per list. */
+export const selectOpenAlarms = (s: AlarmsSnapshot): Event[] => {
+  const list = s.context.alarms;
+  let sorted = sortedCache.get(list);
+  if (!sorted) sortedCache.set(list, (sorted = [...list].sort(compareAlarms)));
+  return sorted;
+};
+export const selectAlarmCount = (s: AlarmsSnapshot) => s.context.alarms.length;
+export const selectUnacknowledgedCount = (s: AlarmsSnapshot) => s.context.alarms.filter((a) => !a.acknowledge).length;
+/** The count the server last broadcast on /alarmcount; the local count when none was heard. */
+export const selectServerAlarmCount = (s: AlarmsSnapshot) => s.context.serverCount ?? s.context.alarms.length;
+export const selectIsSyncing = (s: AlarmsSnapshot) => s.hasTag('syncing');
+export const selectIsCommandBusy = (s: AlarmsSnapshot) => s.hasTag('busy');
+export const selectAlarmError = (s: AlarmsSnapshot) => s.context.error;

@@ -1,0 +1,330 @@
+// The optional desktop companion (§1, §4, §7): discovery over 10 shuffled candidate ports, a WebSocket of
+// messages once found, backoff on loss, and the photo / badge / alarm-notification commands while connected.
+// Every effect is injected: `shufflePorts` (randomness), `probePort` (GET {host}/api/check-port) and
+// `messages` (the WebSocket at /api/messages) come from src/transport, tests or the replay tool.
+import { assign, emit, enqueueActions, fromCallback, setup, type ActorRefFrom, type CallbackActorLogic, type SnapshotFrom } from 'xstate';
+import {
+  COMPANION_PORTS, COMPANION_PROBE_TIMEOUT_MS, CompanionCommand, DEVICE_MESSAGES, backoffMs, parseCompanionReply, validate,
+  type BadgeVisitor, type CompanionReply, type FilePayload, type PhotoPurpose,
+} from '../contract';
+import { errorText, notProvided } from './notProvided';
+
+// ---------- types ----------
+type PendingRequest = { kind: 'photo.capture'; purpose: PhotoPurpose } | { kind: 'badge.print' };
+
+export interface CompanionContext {
+  /** The candidate ports in the order this discovery round probes them. */
+  order: number[];
+  /** Position in `order` of the port being probed. */
+  index: number;
+  port: number | null;
+  /** Failed rounds since the last connection; the backoff grows with it (§4). */
+  attempt: number;
+  version: string | null;
+  capabilities: string[];
+  /** Requests sent and not yet answered, by requestId. */
+  pending: Record<string, PendingRequest>;
+  /** Counter for request ids the machine makes up when a view gives none (deterministic for replay). */
+  seq: number;
+  /** The last problem, for the header's tooltip; cleared on connection. */
+  error: string | null;
+}
+
+export type CompanionEvent =
+  // from the `messages` actor
+  | { type: 'socket.opened' }
+  | { type: 'socket.message'; data: unknown }
+  | { type: 'socket.closed'; code?: number; reason?: string }
+  // commands from views
+  | { type: 'companion.capturePhoto'; purpose: PhotoPurpose; requestId?: string }
+  | { type: 'companion.printBadge'; visitor: BadgeVisitor; qr?: string | null; requestId?: string }
+  | { type: 'companion.notify'; title: string; message: string }
+  /** Skip the rest of the backoff and look for the companion now (a "Retry" link). */
+  | { type: 'companion.retry' };
+
+/** Facts the shell and the views hear with `actor.on(...)`. */
+export type CompanionEmitted =
+  | { type: 'companion.connected'; port: number; version: string; capabilities: string[] }
+  | { type: 'companion.disconnected'; reason: string }
+  | { type: 'companion.photoCaptured'; requestId: string; purpose: PhotoPurpose; file: FilePayload }
+  | { type: 'companion.badgePrinted'; requestId: string }
+  | { type: 'companion.failed'; requestId?: string; message: string };
+
+/** What the machine sends to its `messages` actor. */
+export type CompanionSocketCommand = { type: 'socket.send'; message: CompanionCommand };
+export interface ProbeInput { port: number }
+export interface MessagesInput { port: number }
+export interface ShuffleInput { ports: readonly number[] }
+export interface CompanionInput { /** Candidate ports; the contract's ten by default (tests may narrow them). */ ports?: readonly number[] }
+
+// ---------- pure helpers ----------
+/** The shuffled order, trusted only as far as it is a permutation of the candidates; anything missing is appended. */
+export function portOrder(shuffled: unknown, candidates: readonly number[]): number[] {
+  const out: number[] = [];
+  if (Array.isArray(shuffled)) for (const p of shuffled) if (candidates.includes(p) && !out.includes(p)) out.push(p);
+  for (const p of candidates) if (!out.includes(p)) out.push(p);
+  return out;
+}
+
+const notProvidedMessages = (): CallbackActorLogic<CompanionSocketCommand, MessagesInput> =>
+  fromCallback<CompanionSocketCommand, MessagesInput>(() => {
+    throw new Error('messages was not provided: pass it with machine.provide({ actors })');
+  });
+
+function failed(message: string, requestId?: string): CompanionEmitted {
+  return requestId === undefined ? { type: 'companion.failed', message } : { type: 'companion.failed', requestId, message };
+}
+
+// ---------- machine ----------
+const companionSetup = setup({
+  types: {
+    context: {} as CompanionContext,
+    events: {} as CompanionEvent,
+    emitted: {} as CompanionEmitted,
+    input: {} as CompanionInput,
+  },
+  actors: {
+    shufflePorts: notProvided<number[], ShuffleInput>('shufflePorts'),
+    probePort: notProvided<unknown, ProbeInput>('probePort'),
+    messages: notProvidedMessages(),
+  },
+  delays: {
+    // §7: each candidate gets 10 s to answer check-port
+    probeTimeout: COMPANION_PROBE_TIMEOUT_MS,
+    // §4: 1 s doubling up to 30 s
+    backoff: ({ context }) => backoffMs(context.attempt),
+  },
+  guards: {
+    hasNextPort: ({ context }) => context.index + 1 < context.order.length,
+    canCapture: ({ context }) => context.capabilities.includes('photo.capture'),
+    canPrint: ({ context }) => context.capabilities.includes('badge.print'),
+    canNotify: ({ context }) => context.capabilities.includes('notify.alarm'),
+  },
+  actions: {
+    nextPort: assign({ index: ({ context }) => context.index + 1 }),
+    resetAttempts: assign({ attempt: 0 }),
+  },
+});
+
+/** Answers while connected: validated, matched to a pending request, then emitted as a fact. */
+const handleReply = companionSetup.enqueueActions(({ context, event, enqueue }) => {
+  if (event.type !== 'socket.message') return;
+  const parsed = parseCompanionReply(event.data);
+  if (!parsed.ok) {
+    enqueue.assign({ error: parsed.error });
+    enqueue.emit(failed(parsed.error));
+    return;
+  }
+  const reply: CompanionReply = parsed.message;
+  if (reply.type === 'hello') {
+    enqueue.assign({ version: reply.version, capabilities: reply.capabilities });
+    return;
+  }
+  const id = reply.requestId;
+  const pending = id === undefined ? undefined : context.pending[id];
+  const settle = (requestId: string) => {
+    const { [requestId]: _done, ...rest } = context.pending;
+    enqueue.assign({ pending: rest });
+  };
+  if (reply.type === 'error') {
+    if (id !== undefined && pending) settle(id);
+    enqueue.assign({ error: reply.message });
+    enqueue.emit(failed(reply.message, pending ? id : undefined));
+    return;
+  }
+  const expected = reply.type === 'photo.captured' ? 'photo.capture' : 'badge.print';
+  if (!pending || pending.kind !== expected) {
+    // out of order: an answer nobody is waiting for is reported, never applied
+    const message = `Companion answered '${reply.type}' for request ${reply.requestId}, which is not waiting for it`;
+    enqueue.assign({ error: message });
+    enqueue.emit(failed(message));
+    return;
+  }
+  settle(reply.requestId);
+  if (reply.type === 'photo.captured' && pending.kind === 'photo.capture') {
+    enqueue.emit({ type: 'companion.photoCaptured', requestId: reply.requestId, purpose: pending.purpose, file: reply.file });
+  } else {
+    enqueue.emit({ type: 'companion.badgePrinted', requestId: reply.requestId });
+  }
+});
+
+/** A command from a view: validated by the contract, given a request id, sent and remembered. */
+const sendCommand = companionSetup.enqueueActions(({ context, event, enqueue }) => {
+  let command: unknown;
+  let requestId: string | undefined;
+  let pending: PendingRequest | undefined;
+  let seq = context.seq;
+  const idFor = (given: string | undefined) => given ?? `req-${++seq}`;
+  if (event.type === 'companion.capturePhoto') {
+    requestId = idFor(event.requestId);
+    command = { type: 'photo.capture', requestId, purpose: event.purpose };
+    pending = { kind: 'photo.capture', purpose: event.purpose };
+  } else if (event.type === 'companion.printBadge') {
+    requestId = idFor(event.requestId);
+    command = { type: 'badge.print', requestId, visitor: event.visitor, ...(event.qr != null ? { qr: event.qr } : {}) };
+    pending = { kind: 'badge.print' };
+  } else if (event.type === 'companion.notify') {
+    command = { type: 'notify.alarm', title: event.title, message: event.message };
+  } else {
+    return;
+  }
+  if (requestId !== undefined && context.pending[requestId]) {
+    enqueue.emit(failed(`Request ${requestId} is already waiting for the companion`, requestId));
+    return;
+  }
+  const r = validate(command, CompanionCommand);
+  if (!r.ok) {
+    const v = r.violations[0];
+    enqueue.emit(failed(`Cannot send to the companion: ${v.field} ${v.message}`, requestId));
+    return;
+  }
+  enqueue.assign({ seq, ...(requestId !== undefined && pending ? { pending: { ...context.pending, [requestId]: pending } } : {}) });
+  enqueue.sendTo('messages', { type: 'socket.send', message: r.value } satisfies CompanionSocketCommand);
+});
+
+/** Leaving the connection: whoever waits for an answer hears that none will come. */
+const failPending = companionSetup.enqueueActions(({ context, enqueue }) => {
+  for (const requestId of Object.keys(context.pending)) enqueue.emit(failed(DEVICE_MESSAGES.companionDisconnected, requestId));
+  enqueue.assign({ pending: {} });
+});
+
+const unsupported = (what: string) =>
+  companionSetup.emit(({ event }) => failed(`The desktop companion cannot ${what}`, 'requestId' in event ? event.requestId : undefined));
+
+/** §4: on close or error the connection is lost; the reason is kept and told. */
+const lost = companionSetup.enqueueActions(({ event, enqueue }) => {
+  if (event.type !== 'socket.closed') return;
+  const reason = event.reason ? `Companion connection closed: ${event.reason}` : 'Companion connection closed';
+  enqueue.assign({ error: reason });
+  enqueue.emit({ type: 'companion.disconnected', reason });
+});
+
+export const companionMachine = companionSetup.createMachine({
+  id: 'companion',
+  context: ({ input }) => ({
+    order: [...(input?.ports ?? COMPANION_PORTS)],
+    index: 0,
+    port: null,
+    attempt: 0,
+    version: null,
+    capabilities: [],
+    pending: {},
+    seq: 0,
+    error: null,
+  }),
+  initial: 'offline',
+  states: {
+    offline: {
+      initial: 'shuffling',
+      states: {
+        // §7: the 10 candidates are probed in shuffled order; the randomness comes from outside
+        shuffling: {
+          invoke: {
+            id: 'shuffle',
+            src: 'shufflePorts',
+            input: ({ context }) => ({ ports: [...context.order].sort((a, b) => a - b) }),
+            onDone: { target: 'probing', actions: assign({ order: ({ context, event }) => portOrder(event.output, context.order), index: 0 }) },
+            onError: { target: 'probing', actions: assign({ index: 0 }) },
+          },
+        },
+        probing: {
+          invoke: {
+            id: 'probe',
+            src: 'probePort',
+            input: ({ context }) => ({ port: context.order[context.index] }),
+            onDone: { target: '#companion.online', actions: assign({ port: ({ context }) => context.order[context.index] }) },
+            onError: [
+              { guard: 'hasNextPort', target: 'probing', reenter: true, actions: 'nextPort' },
+              { target: '#companion.waiting', actions: assign({ error: 'No desktop companion answered on this computer' }) },
+            ],
+          },
+          // §7: a candidate that does not answer in 10 s counts as absent
+          after: {
+            probeTimeout: [
+              { guard: 'hasNextPort', target: 'probing', reenter: true, actions: 'nextPort' },
+              { target: '#companion.waiting', actions: assign({ error: 'No desktop companion answered on this computer' }) },
+            ],
+          },
+        },
+      },
+    },
+    online: {
+      invoke: {
+        id: 'messages',
+        src: 'messages',
+        input: ({ context }) => ({ port: context.port! }),
+        onError: {
+          target: 'waiting',
+          actions: [
+            assign({ error: ({ event }) => errorText(event.error, 'The companion connection failed') }),
+            emit(({ event }) => ({ type: 'companion.disconnected' as const, reason: errorText(event.error, 'The companion connection failed') })),
+          ],
+        },
+      },
+      exit: failPending,
+      on: {
+        // §4: on close or error, retry with backoff
+        'socket.closed': { target: 'waiting', actions: lost },
+      },
+      initial: 'found',
+      states: {
+        found: {
+          on: {
+            // connected once the companion has said who it is
+            'socket.message': [
+              {
+                guard: ({ event }) => { const p = parseCompanionReply(event.data); return p.ok && p.message.type === 'hello'; },
+                target: 'connected',
+                actions: [
+                  assign(({ event }) => {
+                    const hello = parseCompanionReply(event.data);
+                    const m = hello.ok && hello.message.type === 'hello' ? hello.message : { version: '', capabilities: [] };
+                    return { version: m.version, capabilities: m.capabilities, error: null };
+                  }),
+                  'resetAttempts',
+                  emit(({ context }) => ({ type: 'companion.connected' as const, port: context.port!, version: context.version!, capabilities: context.capabilities })),
+                ],
+              },
+              {
+                actions: enqueueActions(({ event, enqueue }) => {
+                  const p = parseCompanionReply(event.data);
+                  const message = p.ok ? `Companion sent '${p.message.type}' before saying hello` : p.error;
+                  enqueue.assign({ error: message });
+                  enqueue.emit(failed(message));
+                }),
+              },
+            ],
+          },
+        },
+        connected: {
+          tags: ['usable'],
+          on: {
+            'socket.message': { actions: handleReply },
+            'companion.capturePhoto': [
+              { guard: 'canCapture', actions: sendCommand },
+              { actions: unsupported('capture photos') },
+            ],
+            'companion.printBadge': [
+              { guard: 'canPrint', actions: sendCommand },
+              { actions: unsupported('print badges') },
+            ],
+            'companion.notify': [
+              { guard: 'canNotify', actions: sendCommand },
+              { actions: unsupported('show notifications') },
+            ],
+          },
+        },
+      },
+    },
+    waiting: {
+      // §4: backoff from 1 s doubling to 30 s, then rediscover (reshuffled)
+      after: { backoff: 'offline' },
+      on: { 'companion.retry': 'offline' },
+      exit: assign({ attempt: ({ context }) => context.attempt + 1, port: null, version: null, capabilities: [] }),
+    },
+  },
+});
+
+export type CompanionMachine = typeof companionMachine;
+export type CompanionActor = ActorRefFrom<typeof companionMachine>;
+export type CompanionSnapshot = SnapshotFrom<typeof companionMachine>;

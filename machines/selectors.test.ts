@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { sessionMachine, type RestoredToken } from './session';
+import {
+  selectClientId, selectHeldPrivileges, selectIsBusy, selectIsRestoring, selectIsSignedIn, selectNotice, selectPrivilegeEntries,
+  selectRedirect, selectSettings, selectSignInError, selectUser,
+} from './session.selectors';
+import { tabsMachine } from './tabs';
+import { selectCachedPaths, selectViews } from './tabs.selectors';
+import { GRANTS, LOGIN_A, ME, NOW, TOKEN_A, USER } from '../model-tests/fixtures';
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('session selectors', () => {
+  it('read a restoring, then signed-in session', async () => {
+    let release!: (v: RestoredToken) => void;
+    const actor = createActor(sessionMachine.provide({
+      actors: { restoreSession: fromPromise(() => new Promise<RestoredToken>((r) => { release = r; })), fetchMe: fromPromise(async () => ME) },
+    }), { input: {} }).start();
+    expect(selectIsRestoring(actor.getSnapshot())).toBe(true);
+    expect(selectIsBusy(actor.getSnapshot())).toBe(true);
+    expect(selectIsSignedIn(actor.getSnapshot())).toBe(false);
+    release({ token: TOKEN_A, now: NOW });
+    await tick(); await tick();
+    const s = actor.getSnapshot();
+    expect(selectIsRestoring(s)).toBe(false);
+    expect(selectIsSignedIn(s)).toBe(true);
+    expect(selectIsBusy(s)).toBe(false);
+    expect(selectUser(s)).toEqual(USER);
+    expect(selectClientId(s)).toBe(1);
+    expect(selectPrivilegeEntries(s)).toEqual(GRANTS);
+    expect(selectSettings(s).fixedHeader).toBe(false);
+    expect(selectHeldPrivileges(s)).toEqual(new Set(['0.1', '9.2.0']));
+  });
+
+  it('memoise the held privileges per privileges array', async () => {
+    const actor = createActor(sessionMachine.provide({
+      actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => ME) },
+    }), { input: {} }).start();
+    await tick(); await tick();
+    const a = selectHeldPrivileges(actor.getSnapshot());
+    actor.send({ type: 'session.noticeDismissed' }); // a new snapshot, same privileges array
+    expect(selectHeldPrivileges(actor.getSnapshot())).toBe(a);
+  });
+
+  it('read the sign-in error, the expiry notice and the redirect', async () => {
+    const actor = createActor(sessionMachine.provide({
+      actors: {
+        restoreSession: fromPromise<RestoredToken>(async () => ({ token: null, now: NOW })),
+        signIn: fromPromise(async () => LOGIN_A),
+      },
+    }), { input: {} }).start();
+    await tick();
+    actor.send({ type: 'session.signIn', username: '', password: 'x' });
+    expect(selectSignInError(actor.getSnapshot())).toMatch(/^username /);
+    expect(actor.getSnapshot().matches({ signedOut: 'idle' })).toBe(true);
+    actor.send({ type: 'session.signIn', username: 'admin', password: 'x' });
+    await tick();
+    actor.send({ type: 'session.expired', path: '/manage/identities' });
+    expect(selectNotice(actor.getSnapshot())).toBe('Session expired, please relogin.');
+    expect(selectRedirect(actor.getSnapshot())).toBe('/manage/identities');
+    expect(selectIsSignedIn(actor.getSnapshot())).toBe(false);
+  });
+});
+
+describe('tabs selectors', () => {
+  it('read views and kept-alive paths', () => {
+    const actor = createActor(tabsMachine, { input: {} }).start();
+    actor.send({ type: 'route.visited', path: '/dashboard', title: 'Dashboard', cache: true });
+    actor.send({ type: 'route.visited', path: '/profile', title: 'Profile', cache: false });
+    expect(selectViews(actor.getSnapshot())).toEqual([{ path: '/dashboard', title: 'Dashboard' }, { path: '/profile', title: 'Profile' }]);
+    expect(selectCachedPaths(actor.getSnapshot())).toEqual(['/dashboard']);
+  });
+});

@@ -1,0 +1,28 @@
+// What views read from the session actor: the smallest slices, named and tested.
+import { heldPrivilegeIds, type PrivilegeEntry } from '../contract';
+import type { SessionSnapshot } from './session';
+
+export const selectUser = (s: SessionSnapshot) => s.context.user;
+export const selectIsSignedIn = (s: SessionSnapshot) => s.hasTag('signedIn');
+export const selectIsRestoring = (s: SessionSnapshot) => s.matches('restoring');
+export const selectPrivilegeEntries = (s: SessionSnapshot) => s.context.privileges;
+export const selectClientId = (s: SessionSnapshot) => s.context.user?.clientId ?? null;
+export const selectSettings = (s: SessionSnapshot) => s.context.settings;
+export const selectSignInError = (s: SessionSnapshot) => s.context.error;
+export const selectNotice = (s: SessionSnapshot) => s.context.notice;
+export const selectRedirect = (s: SessionSnapshot) => s.context.redirect;
+export const selectIsBusy = (s: SessionSnapshot) => s.hasTag('busy');
+export const selectToken = (s: SessionSnapshot) => s.context.token;
+export const selectLoginMode = (s: SessionSnapshot) => s.context.loginMode;
+
+const heldCache = new WeakMap<readonly PrivilegeEntry[], Set<string>>();
+/** Held privilege ids; the same Set for the same privileges array, so useSelector does not re-render. */
+export const selectHeldPrivileges = (s: SessionSnapshot): Set<string> => {
+  const entries = s.context.privileges;
+  let held = heldCache.get(entries);
+  if (!held) {
+    held = heldPrivilegeIds(entries);
+    heldCache.set(entries, held);
+  }
+  return held;
+};

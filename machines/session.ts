@@ -1,0 +1,418 @@
+// The signed-in operator: token, user, grants and settings (§3, §4, §5, §8). It owns sign-out: on every end
+// of a session it clears storage, tells the server best-effort and sends `session.ended` to the listeners.
+import { assertEvent, assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { jwtDecode } from 'jwt-decode';
+import type { Infer } from 'superstruct';
+import {
+  LOGIN_MODE, LoginRequest, ProfileUpdate, SESSION_EXPIRED_MESSAGE, SelectClientRequest, Settings, validate,
+  type AvatarColor, type LoginMode, type LoginResponse, type MeResponse, type PrivilegeEntry, type User,
+} from '../contract';
+import { errorText, notProvided } from './notProvided';
+
+// ---------- pure helpers (tested) ----------
+
+/** The largest delay a browser timer keeps; a longer one fires at once, so the machine re-checks instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Epoch ms of the jwt's exp claim (seconds, §3), or null when it does not decode or has no numeric exp. */
+export function tokenExpiresAt(token: string | null | undefined): number | null {
+  if (!token) return null;
+  try {
+    const { exp } = jwtDecode<{ exp?: unknown }>(token);
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** §5: a session is valid only if the jwt decodes and its exp is later than now. */
+export function isTokenLive(token: string | null | undefined, now: number): boolean {
+  const at = tokenExpiresAt(token);
+  return at !== null && at > now;
+}
+
+export const DEFAULT_SETTINGS: Settings = Settings.create({});
+
+/** Settings from the server are validated; anything invalid falls back to the defaults rather than half-applying. */
+export function normaliseSettings(raw: unknown): Settings {
+  const r = validate(raw ?? {}, Settings);
+  return r.ok ? r.value : DEFAULT_SETTINGS;
+}
+
+/** Actors that hear `session.ended`. Add a systemId here when a new long-lived actor must clean up on sign-out. */
+export const SESSION_LISTENERS = ['tabs', 'alarms', 'socket.events', 'socket.central', 'socket.visitor'] as const;
+
+// ---------- types ----------
+
+/** What the storage reader gives back, with the injected clock's reading: the machine never reads the wall clock. */
+export interface RestoredToken { token: string | null; now: number }
+/** A login or client switch: the server's answer plus the clock's now when it arrived. */
+export type Authenticated = LoginResponse & { now: number };
+/** Written to storage on sign-in (§3): jwt, the grant list (as `{priviledges}`), roles, username, clientId, user. */
+export interface StoredSession {
+  token: string;
+  privileges: PrivilegeEntry[];
+  roles: string[];
+  username: string;
+  clientId: number | null;
+  user: User;
+}
+
+export interface SessionContext {
+  token: string | null;
+  user: User | null;
+  privileges: PrivilegeEntry[];
+  settings: Settings;
+  error: string | null;
+  notice: string | null;
+  redirect: string | null;
+  loginMode: LoginMode;
+  /** Epoch ms of the token's exp. */
+  expiresAt: number | null;
+  /** The injected clock's now when the token was last checked; the expiry delay is expiresAt - observedAt. */
+  observedAt: number | null;
+  /** Settings before an optimistic change, restored if saving fails. */
+  settingsBeforeSave: Settings | null;
+}
+
+export interface SessionInput { loginMode?: LoginMode }
+
+export type SettingsPatch = Partial<Settings>;
+
+export type SessionEvent =
+  | { type: 'session.signIn'; username: string; password: string; redirect?: string }
+  | { type: 'session.signOut' }
+  | { type: 'session.expired'; path?: string }
+  | { type: 'session.wake' }
+  | { type: 'session.selectClient'; clientId: number | null }
+  | { type: 'session.updateProfile'; name?: string; avatarColor?: AvatarColor; timezone?: string }
+  | { type: 'session.updateSettings'; patch: SettingsPatch }
+  | { type: 'session.noticeDismissed' }
+  | { type: 'session.redirectHandled' };
+
+const signedOutContext = {
+  token: null,
+  user: null,
+  privileges: [] as PrivilegeEntry[],
+  settings: DEFAULT_SETTINGS,
+  expiresAt: null,
+  observedAt: null,
+  settingsBeforeSave: null,
+} satisfies Partial<SessionContext>;
+
+function storedSessionOf(context: SessionContext): StoredSession {
+  const user = context.user!;
+  return { token: context.token!, privileges: context.privileges, roles: user.roles, username: user.username, clientId: user.clientId, user };
+}
+
+function authenticated(out: Authenticated) {
+  return {
+    token: out.token,
+    user: out.user,
+    privileges: out.privileges.priviledges,
+    settings: normaliseSettings(out.settings),
+    expiresAt: tokenExpiresAt(out.token),
+    observedAt: out.now,
+    error: null,
+  };
+}
+
+function firstViolation(violations: { field: string; message: string }[]): string {
+  const v = violations[0];
+  return v ? `${v.field} ${v.message}` : 'Invalid input';
+}
+
+function mergedSettings(context: SessionContext, patch: SettingsPatch): ReturnType<typeof validate<Settings>> {
+  return validate({ ...context.settings, ...patch }, Settings);
+}
+
+// ---------- machine ----------
+
+const sessionSetup = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+    tags: {} as 'signedIn' | 'signedOut' | 'busy',
+  },
+  actors: {
+    restoreSession: notProvided<RestoredToken>('restoreSession'),
+    fetchMe: notProvided<MeResponse, { token: string }>('fetchMe'),
+    signIn: notProvided<Authenticated, LoginRequest>('signIn'),
+    selectClient: notProvided<Authenticated, { clientId: number | null }>('selectClient'),
+    saveProfile: notProvided<User, Infer<typeof ProfileUpdate>>('saveProfile'),
+    saveSettings: notProvided<Settings, Settings>('saveSettings'),
+  },
+  actions: {
+    // Effects on the world; src/system/browser.ts provides the browser's, tests and replay their own.
+    storeSession: (_, _params: StoredSession) => {},
+    clearStoredSession: () => {},
+    callLogout: (_, _params: { token: string | null }) => {},
+    noteExpired: assign(({ event }) => ({
+      notice: SESSION_EXPIRED_MESSAGE,
+      redirect: event.type === 'session.expired' ? event.path ?? null : null,
+    })),
+  },
+  guards: {
+    credentialsInvalid: ({ event }) => event.type === 'session.signIn' && !validate({ username: event.username, password: event.password }, LoginRequest).ok,
+    clientRequestInvalid: ({ event }) => event.type === 'session.selectClient' && !validate({ clientId: event.clientId }, SelectClientRequest).ok,
+    profileInvalid: ({ event }) => {
+      if (event.type !== 'session.updateProfile') return false;
+      const { type: _t, ...body } = event;
+      return !validate(body, ProfileUpdate).ok;
+    },
+    settingsInvalid: ({ context, event }) => event.type === 'session.updateSettings' && !mergedSettings(context, event.patch).ok,
+  },
+  delays: {
+    // §4 auto sign-out at expiry: computed from exp and the injected clock's reading, clamped to what a timer holds.
+    tokenExpiry: ({ context }) => Math.min(MAX_TIMER_MS, Math.max(0, (context.expiresAt ?? 0) - (context.observedAt ?? 0))),
+  },
+});
+
+/** Every end of a session (§4): logout best-effort, clear storage, tell the listeners, forget the session. */
+const sessionSetupWithEnd = sessionSetup.extend({
+  actions: {
+    endSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
+      enqueue({ type: 'callLogout', params: { token: context.token } });
+      enqueue('clearStoredSession');
+      for (const id of SESSION_LISTENERS) {
+        const ref = system.get(id);
+        if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
+      }
+      enqueue.assign(signedOutContext);
+    }),
+  },
+});
+
+export const sessionMachine = sessionSetupWithEnd.createMachine({
+  id: 'session',
+  context: ({ input }) => ({
+    ...signedOutContext,
+    error: null,
+    notice: null,
+    redirect: null,
+    loginMode: input?.loginMode ?? LOGIN_MODE,
+  }),
+  initial: 'restoring',
+  states: {
+    restoring: {
+      tags: ['busy'],
+      initial: 'reading',
+      states: {
+        reading: {
+          invoke: {
+            id: 'restore',
+            src: 'restoreSession',
+            onDone: [
+              {
+                guard: ({ event }) => isTokenLive(event.output.token, event.output.now),
+                target: 'fetchingMe',
+                actions: assign(({ event }) => ({ token: event.output.token, expiresAt: tokenExpiresAt(event.output.token), observedAt: event.output.now })),
+              },
+              // absent, undecodable or expired: leftovers are cleared (§5)
+              { target: '#session.signedOut', actions: 'clearStoredSession' },
+            ],
+            onError: { target: '#session.signedOut', actions: 'clearStoredSession' },
+          },
+        },
+        fetchingMe: {
+          invoke: {
+            id: 'fetchMe',
+            src: 'fetchMe',
+            input: ({ context }) => ({ token: context.token ?? '' }),
+            onDone: {
+              target: '#session.signedIn',
+              actions: [
+                assign(({ event }) => ({
+                  user: event.output.user,
+                  privileges: event.output.privileges.priviledges,
+                  settings: normaliseSettings(event.output.settings),
+                })),
+                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+              ],
+            },
+            onError: { target: '#session.signedOut', actions: ['clearStoredSession', assign(signedOutContext)] },
+          },
+        },
+      },
+    },
+    signedOut: {
+      tags: ['signedOut'],
+      initial: 'idle',
+      on: {
+        'session.noticeDismissed': { actions: assign({ notice: null }) },
+        'session.redirectHandled': { actions: assign({ redirect: null }) },
+      },
+      states: {
+        idle: {
+          on: {
+            'session.signIn': [
+              {
+                guard: 'credentialsInvalid',
+                actions: assign(({ event }) => {
+                  assertEvent(event, 'session.signIn');
+                  const r = validate({ username: event.username, password: event.password }, LoginRequest);
+                  return { error: r.ok ? null : firstViolation(r.violations) };
+                }),
+              },
+              {
+                target: 'signingIn',
+                actions: assign(({ context, event }) => ({ error: null, notice: null, redirect: event.redirect ?? context.redirect })),
+              },
+            ],
+          },
+        },
+        signingIn: {
+          tags: ['busy'],
+          invoke: {
+            id: 'signIn',
+            src: 'signIn',
+            input: ({ event }) => {
+              assertEvent(event, 'session.signIn');
+              return { username: event.username.trim(), password: event.password };
+            },
+            onDone: {
+              target: '#session.signedIn',
+              actions: [
+                assign(({ event }) => authenticated(event.output)),
+                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+              ],
+            },
+            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Sign-in failed') })) },
+          },
+        },
+      },
+    },
+    signedIn: {
+      tags: ['signedIn'],
+      initial: 'active',
+      after: { tokenExpiry: { target: '.validating' } },
+      on: {
+        'session.signOut': { target: 'signedOut', actions: ['endSession', assign({ notice: null, redirect: null, error: null })] },
+        'session.expired': { target: 'signedOut', actions: ['endSession', 'noteExpired'] },
+        'session.redirectHandled': { actions: assign({ redirect: null }) },
+        'session.noticeDismissed': { actions: assign({ notice: null }) },
+      },
+      states: {
+        active: {
+          on: {
+            'session.wake': 'validating',
+            'session.selectClient': [
+              { guard: 'clientRequestInvalid', actions: assign({ error: 'Select a valid client' }) },
+              { target: 'switchingClient', actions: assign({ error: null }) },
+            ],
+            'session.updateProfile': [
+              { guard: 'profileInvalid', actions: assign(({ event }) => {
+                assertEvent(event, 'session.updateProfile');
+                const { type: _t, ...body } = event;
+                const r = validate(body, ProfileUpdate);
+                return { error: r.ok ? null : firstViolation(r.violations) };
+              }) },
+              { target: 'savingProfile', actions: assign({ error: null }) },
+            ],
+            'session.updateSettings': [
+              { guard: 'settingsInvalid', actions: assign({ error: 'Invalid settings' }) },
+              {
+                target: 'savingSettings',
+                // optimistic: the drawer shows the change at once; a failed save restores settingsBeforeSave
+                actions: assign(({ context, event }) => ({
+                  error: null,
+                  settingsBeforeSave: context.settings,
+                  settings: Settings.create({ ...context.settings, ...event.patch }),
+                })),
+              },
+            ],
+          },
+        },
+        validating: {
+          // sleep-wake (§9) and expiry: re-read the stored jwt with a fresh clock reading
+          tags: ['busy'],
+          invoke: {
+            id: 'revalidate',
+            src: 'restoreSession',
+            onDone: [
+              {
+                guard: ({ context, event }) => event.output.token === context.token && isTokenLive(event.output.token, event.output.now),
+                target: '#session.signedIn',
+                reenter: true, // restarts the expiry timer from the new reading
+                actions: assign(({ event }) => ({ observedAt: event.output.now })),
+              },
+              { target: '#session.signedOut', actions: ['endSession', 'noteExpired'] },
+            ],
+            onError: { target: '#session.signedOut', actions: ['endSession', 'noteExpired'] },
+          },
+        },
+        switchingClient: {
+          tags: ['busy'],
+          invoke: {
+            id: 'selectClient',
+            src: 'selectClient',
+            input: ({ event }) => {
+              assertEvent(event, 'session.selectClient');
+              return { clientId: event.clientId };
+            },
+            onDone: {
+              target: '#session.signedIn',
+              reenter: true, // new token, new expiry
+              actions: [
+                assign(({ event }) => authenticated(event.output)),
+                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+              ],
+            },
+            onError: { target: 'active', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not select the client') })) },
+          },
+        },
+        savingProfile: {
+          tags: ['busy'],
+          invoke: {
+            id: 'saveProfile',
+            src: 'saveProfile',
+            input: ({ event }) => {
+              assertEvent(event, 'session.updateProfile');
+              const { type: _t, ...body } = event;
+              return body;
+            },
+            onDone: {
+              target: 'active',
+              actions: [
+                assign(({ event }) => ({ user: event.output })),
+                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+              ],
+            },
+            onError: { target: 'active', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not save the profile') })) },
+          },
+        },
+        savingSettings: {
+          tags: ['busy'],
+          on: {
+            'session.updateSettings': [
+              { guard: 'settingsInvalid', actions: assign({ error: 'Invalid settings' }) },
+              {
+                target: 'savingSettings',
+                reenter: true, // the newest settings win; the earlier save is cancelled
+                actions: assign(({ context, event }) => ({ settings: Settings.create({ ...context.settings, ...event.patch }) })),
+              },
+            ],
+          },
+          invoke: {
+            id: 'saveSettings',
+            src: 'saveSettings',
+            input: ({ context }) => context.settings,
+            onDone: { target: 'active', actions: assign(({ event }) => ({ settings: normaliseSettings(event.output), settingsBeforeSave: null })) },
+            onError: {
+              target: 'active',
+              actions: assign(({ context, event }) => ({
+                settings: context.settingsBeforeSave ?? context.settings,
+                settingsBeforeSave: null,
+                error: errorText(event.error, 'Could not save the settings'),
+              })),
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type SessionActor = ActorRefFrom<typeof sessionMachine>;
+export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;

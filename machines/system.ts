@@ -1,0 +1,66 @@
+// The root of the actor system: it invokes the long-lived actors under their systemIds, each with the
+// implementations the caller gives (browser.ts, tests, the replay tool). To add one (alarms, socket.events,
+// companion, cardConnector, tour): add its machine to `actors`, an `invoke` entry, and a key in SystemActors/GatehouseImpl.
+import { createActor, setup, type ActorOptions, type ActorRefFrom, type AnyActorRef } from 'xstate';
+import { sessionMachine, type SessionInput } from './session';
+import { tabsMachine, type TabsInput } from './tabs';
+
+type ProvideArg<M extends { provide: (i: any) => any }> = Parameters<M['provide']>[0];
+
+/** What each long-lived machine needs from outside. Every effect is required so none is forgotten. */
+export interface GatehouseImpl {
+  session: {
+    actors: Required<NonNullable<ProvideArg<typeof sessionMachine>['actors']>>;
+    actions: Pick<NonNullable<ProvideArg<typeof sessionMachine>['actions']>, 'storeSession' | 'clearStoredSession' | 'callLogout'>;
+    input?: SessionInput;
+  };
+  tabs: {
+    actions: Pick<NonNullable<ProvideArg<typeof tabsMachine>['actions']>, 'persistViews'>;
+    input?: TabsInput;
+  };
+}
+
+/** systemId → actor type, for `useSystemActor('session')`. */
+export interface SystemActors {
+  session: ActorRefFrom<typeof sessionMachine>;
+  tabs: ActorRefFrom<typeof tabsMachine>;
+}
+export type SystemActorId = keyof SystemActors;
+
+export interface RootInput { session?: SessionInput; tabs?: TabsInput }
+
+export const rootMachine = setup({
+  types: {
+    input: {} as RootInput,
+    context: {} as RootInput,
+    children: {} as { session: 'session'; tabs: 'tabs' },
+  },
+  actors: { session: sessionMachine, tabs: tabsMachine },
+}).createMachine({
+  id: 'gatehouse',
+  context: ({ input }) => input ?? {},
+  // tabs first: the session may send it session.ended as soon as the restore fails
+  invoke: [
+    { id: 'tabs', systemId: 'tabs', src: 'tabs', input: ({ context }) => context.tabs ?? {} },
+    { id: 'session', systemId: 'session', src: 'session', input: ({ context }) => context.session ?? {} },
+  ],
+});
+
+export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOptions<typeof rootMachine>, 'input'> = {}) {
+  const machine = rootMachine.provide({
+    actors: {
+      session: sessionMachine.provide({ actors: impl.session.actors, actions: impl.session.actions }),
+      tabs: tabsMachine.provide({ actions: impl.tabs.actions }),
+    },
+  });
+  return createActor(machine, { ...options, input: { session: impl.session.input, tabs: impl.tabs.input } });
+}
+
+export type GatehouseSystem = ReturnType<typeof createGatehouseSystem>;
+
+/** A long-lived actor by its systemId, typed. Undefined before the root starts. */
+export function getSystemActor<K extends SystemActorId>(root: AnyActorRef, id: K): SystemActors[K] {
+  const ref = root.system.get(id) as SystemActors[K] | undefined;
+  if (!ref) throw new Error(`No actor with systemId '${id}': start the Gatehouse system first`);
+  return ref;
+}

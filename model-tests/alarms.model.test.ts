@@ -1,0 +1,177 @@
+// Model-based tests generated from the alarms machine's graph, replayed on a real actor whose REST actors are
+// controllable fakes; then the §4 rules one by one, the resync buffering and the selectors.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import { createActor } from 'xstate';
+import type { AcknowledgeUpdate, AlarmAction, Event } from '../contract';
+import { alarmsMachine, applyFact, syncAlarms, type AlarmsSnapshot } from '../machines/alarms';
+import {
+  selectAlarmCount, selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms, selectServerAlarmCount, selectUnacknowledgedCount,
+} from '../machines/alarms.selectors';
+import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
+
+const ev = (over: Partial<Event> & Pick<Event, 'id'>): Event => ({
+  eventCode: 5001, eventPointId: undefined, eventSourceId: 1, eventPointName: null, eventSourceName: null, message: '',
+  alert: true, acknowledge: false, process: false, eventPoint: [], time: '2024-05-01T10:00:00Z', priority: 5, ...over,
+});
+
+const E1 = ev({ id: 1, eventPointId: 10, priority: 2, time: '2024-05-01T10:00:01Z' });
+const E2 = ev({ id: 2, eventSourceId: 10, priority: 1 }); // no eventPointId: the point is its source, 10
+const E3 = ev({ id: 3, eventPointId: 20, eventSourceId: 99 });
+const CLEAR_10 = ev({ id: 4, eventPointId: null, eventSourceId: 10, alert: false });
+const ACK_1: AcknowledgeUpdate = { id: 1, acknowledge: true };
+const PROCESS_10: AlarmAction = { eventPointId: 10, process: true, note: 'checked' };
+
+const events: any[] = [
+  { type: 'event.received', event: E1 },
+  { type: 'event.received', event: E2 },
+  { type: 'event.received', event: E3 },
+  { type: 'event.received', event: CLEAR_10 },
+  { type: 'alarm.acknowledged', update: ACK_1 },
+  { type: 'alarm.actioned', action: PROCESS_10 },
+  { type: 'alarm.actioned', action: { eventPointId: 20, process: false } },
+  { type: 'alarm.counted', count: 5 },
+  { type: 'socket.resynced' },
+  { type: 'xstate.done.actor.loadAlarms', output: [E3] },
+  { type: 'xstate.error.actor.loadAlarms', error: new Error('Service Unavailable') },
+  { type: 'alarms.synced', alarms: [E1] },
+  { type: 'alarm.acknowledge', id: 1 },
+  { type: 'alarm.process', id: 1, note: 'checked' },
+  { type: 'xstate.done.actor.acknowledge', output: ACK_1 },
+  { type: 'xstate.error.actor.acknowledge', error: new Error('Forbidden') },
+  { type: 'xstate.done.actor.process', output: PROCESS_10 },
+  { type: 'xstate.error.actor.process', error: new Error('Forbidden') },
+  { type: 'alarm.errorDismissed' },
+  { type: 'session.ended' },
+];
+
+function possible(s: AlarmsSnapshot) {
+  const invoked = new Set(Object.keys(s.children));
+  return events.filter((e) => {
+    const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
+    return m ? invoked.has(m[1]) : true;
+  });
+}
+
+// an abstraction that bounds the graph; every step still compares the full context
+const serialize = (s: AlarmsSnapshot) => JSON.stringify([s.value, Math.min(s.context.alarms.length, 2), s.context.alarms.some((a) => a.acknowledge)]);
+
+const model = new TestModel(alarmsMachine as any, { events: possible as any, serializeState: serialize as any, limit: 20_000 });
+const paths = edgePaths(model, alarmsMachine, serialize, ['xstate.emit']);
+
+async function run({ path, effects }: EdgePath<typeof alarmsMachine>) {
+  const controls = createControls();
+  const actor = createActor(alarmsMachine.provide({
+    actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
+  }));
+  const emitted: unknown[] = [];
+  actor.on('*', (e) => { emitted.push(e); });
+  actor.start();
+  const exec: Record<string, (step: { event: any }) => Promise<void>> = actorEventExecutors(events, controls);
+  for (const e of events) if (!e.type.startsWith('xstate.')) exec[e.type] = async ({ event }) => { actor.send(event); await flush(); };
+  let step = 0;
+  await model.testPath(path as any, {
+    states: {
+      '*': ((expected: AlarmsSnapshot) => {
+        const real = actor.getSnapshot();
+        expect(real.value).toEqual(expected.value);
+        expect(real.context).toEqual(expected.context);
+        expect(Object.keys(real.children).sort()).toEqual(Object.keys(expected.children).sort());
+        expect(emitted.splice(0)).toEqual(effects[step++].map((a) => (a.params as { event: unknown }).event));
+      }) as (s: unknown) => void,
+    },
+    events: exec,
+  });
+  actor.stop();
+}
+
+describe('alarms machine model', () => {
+  it('reaches every region state', () => {
+    const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
+    for (const feed of ['live', 'syncing']) for (const command of ['ready', 'acknowledging', 'processing']) {
+      expect(values).toContain(JSON.stringify({ feed, command }));
+    }
+  });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+});
+
+describe('alarm lifecycle rules (§4)', () => {
+  it('adds an alert once: a repeat of the same id is ignored', () => {
+    const once = applyFact([], { type: 'event.received', event: E1 });
+    expect(once.raised).toBe(E1);
+    const twice = applyFact(once.alarms, { type: 'event.received', event: { ...E1, message: 'again' } });
+    expect(twice.alarms).toEqual([E1]);
+    expect(twice.raised).toBeUndefined();
+  });
+
+  it('clears every alert of a point on a non-alert event for it, eventPointId falling back to eventSourceId', () => {
+    const { alarms } = [E1, E2, E3].reduce((acc, e) => applyFact(acc.alarms, { type: 'event.received', event: e }), { alarms: [] as Event[] });
+    expect(applyFact(alarms, { type: 'event.received', event: CLEAR_10 }).alarms).toEqual([E3]);
+    // an event whose point is given explicitly clears by that point, not by its source
+    expect(applyFact(alarms, { type: 'event.received', event: ev({ id: 8, eventPointId: 20, eventSourceId: 10, alert: false }) }).alarms).toEqual([E1, E2]);
+  });
+
+  it('sets the acknowledge value of the matching alert only', () => {
+    const { alarms } = applyFact([E1, E3], { type: 'alarm.acknowledged', update: ACK_1 });
+    expect(alarms.map((a) => [a.id, a.acknowledge])).toEqual([[1, true], [3, false]]);
+    expect(applyFact(alarms, { type: 'alarm.acknowledged', update: { id: '1', acknowledge: false } }).alarms[0].acknowledge).toBe(false);
+  });
+
+  it('removes the alerts of a point on an alarm action with the process flag, and only then', () => {
+    expect(applyFact([E1, E2, E3], { type: 'alarm.actioned', action: PROCESS_10 }).alarms).toEqual([E3]);
+    expect(applyFact([E1, E2, E3], { type: 'alarm.actioned', action: { eventPointId: 10, process: false } }).alarms).toEqual([E1, E2, E3]);
+  });
+
+  it('replaces the list from REST and re-applies what arrived meanwhile, raising only the new ones', () => {
+    const r = syncAlarms([E1], [E1, E3, CLEAR_10, E3], [{ type: 'event.received', event: E2 }, { type: 'alarm.acknowledged', update: { id: 3, acknowledge: true } }]);
+    expect(r.alarms.map((a) => [a.id, a.acknowledge])).toEqual([[1, false], [3, true], [2, false]]);
+    expect(r.raised.map((a) => a.id)).toEqual([3, 2]);
+  });
+
+  it('keeps a fact heard during the REST read on top of the snapshot', async () => {
+    const controls = createControls();
+    const actor = createActor(alarmsMachine.provide({ actors: { loadAlarms: controls.logic() } })).start();
+    actor.send({ type: 'socket.resynced' });
+    actor.send({ type: 'event.received', event: E2 });
+    await controls.settle('loadAlarms', 'done', [E1]); // the snapshot was taken before E2
+    expect(actor.getSnapshot().context.alarms.map((a) => a.id)).toEqual([1, 2]);
+    expect(actor.getSnapshot().context.pending).toEqual([]);
+  });
+
+  it('acknowledges and processes through the REST actors, with the note and the point', async () => {
+    const controls = createControls();
+    const actor = createActor(alarmsMachine.provide({
+      actors: { acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
+    })).start();
+    actor.send({ type: 'event.received', event: E2 });
+    expect(actor.getSnapshot().can({ type: 'alarm.acknowledge', id: 2 })).toBe(true);
+    expect(actor.getSnapshot().can({ type: 'alarm.acknowledge', id: 404 })).toBe(false);
+    actor.send({ type: 'alarm.acknowledge', id: 2 });
+    expect(selectIsCommandBusy(actor.getSnapshot())).toBe(true);
+    await controls.settle('acknowledge', 'done', { id: 2, acknowledge: true });
+    expect(actor.getSnapshot().context.alarms[0].acknowledge).toBe(true);
+    actor.send({ type: 'alarm.process', id: 2, note: 'guard sent' });
+    expect(controls.inputs.at(-1)).toEqual({ id: 'process', input: { id: 2, note: 'guard sent', eventPointId: 10 } });
+    await controls.settle('process', 'error', new Error('Forbidden'));
+    expect(selectAlarmError(actor.getSnapshot())).toBe('Forbidden');
+    expect(selectAlarmCount(actor.getSnapshot())).toBe(1);
+  });
+});
+
+describe('alarms selectors', () => {
+  it('sorts open alarms by priority, then newest first, and counts them', () => {
+    const actor = createActor(alarmsMachine).start();
+    const late = ev({ id: 5, eventPointId: 50, priority: 2, time: '2024-05-01T11:00:00Z' });
+    for (const e of [E3, E1, late, E2]) actor.send({ type: 'event.received', event: e });
+    actor.send({ type: 'alarm.acknowledged', update: ACK_1 });
+    const s = actor.getSnapshot();
+    expect(selectOpenAlarms(s).map((a) => a.id)).toEqual([2, 5, 1, 3]);
+    expect(selectOpenAlarms(s)).toBe(selectOpenAlarms(s)); // the same array for the same list
+    expect(selectAlarmCount(s)).toBe(4);
+    expect(selectUnacknowledgedCount(s)).toBe(3);
+    expect(selectServerAlarmCount(s)).toBe(4);
+    actor.send({ type: 'alarm.counted', count: 7 });
+    expect(selectServerAlarmCount(actor.getSnapshot())).toBe(7);
+    expect(selectIsSyncing(actor.getSnapshot())).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+// Shared pieces of the model-based tests: controllable fake actors, and one test path per graph edge.
+import { fromPromise, initialTransition, transition, type AnyStateMachine, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import type { TestModel } from '@xstate/graph';
+
+/** Let promise callbacks and the actor's resulting transitions run. */
+export const flush = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/**
+ * Fake actors whose promises the test settles by invoke id: the model's `xstate.done.actor.<id>` event becomes
+ * `settle(id, 'done', output)` on the real actor. An invocation stopped by a transition drops out.
+ */
+export function createControls() {
+  const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void; input: unknown }>();
+  const inputs: Array<{ id: string; input: unknown }> = [];
+  function logic<TOutput, TInput = void>(): PromiseActorLogic<TOutput, TInput> {
+    return fromPromise<TOutput, TInput>(({ self, input, signal }) => new Promise<TOutput>((resolve, reject) => {
+      const entry = { resolve: resolve as (v: unknown) => void, reject, input };
+      pending.set(self.id, entry);
+      inputs.push({ id: self.id, input });
+      signal.addEventListener('abort', () => { if (pending.get(self.id) === entry) pending.delete(self.id); });
+    }));
+  }
+  async function settle(id: string, kind: 'done' | 'error', value: unknown): Promise<boolean> {
+    const p = pending.get(id);
+    if (!p) return false;
+    pending.delete(id);
+    if (kind === 'done') p.resolve(value); else p.reject(value);
+    await flush();
+    return true;
+  }
+  return { logic, settle, pending, inputs };
+}
+
+/** Executors for every `xstate.done.actor.*` / `xstate.error.actor.*` event of the model. */
+export function actorEventExecutors(events: ReadonlyArray<{ type: string }>, controls: ReturnType<typeof createControls>) {
+  const out: Record<string, (step: { event: any }) => Promise<void>> = {};
+  for (const { type } of events) {
+    const done = /^xstate\.done\.actor\.(.+)$/.exec(type);
+    const error = /^xstate\.error\.actor\.(.+)$/.exec(type);
+    if (done) out[type] = async ({ event }) => { await controls.settle(done[1], 'done', event.output); };
+    if (error) out[type] = async ({ event }) => { await controls.settle(error[1], 'error', event.error); };
+  }
+  return out;
+}
+
+export interface EdgePath<M extends AnyStateMachine> {
+  description: string;
+  path: { state: SnapshotFrom<M>; steps: Array<{ event: any; state: SnapshotFrom<M> }>; weight: number };
+  /** Per step, the named effects (provided actions) the model predicts, e.g. ['storeSession']. */
+  effects: Array<Array<{ type: string; params: unknown }>>;
+}
+
+/**
+ * Every edge of the graph: the shortest path to each reachable state, followed by each event the model
+ * offers there. Covers every reachable state and every transition (including events a state ignores).
+ * The serialisation only bounds the traversal; the expected snapshot of every step is recomputed by
+ * stepping the model along this exact path, so the real actor is compared with the full context.
+ */
+export function edgePaths<M extends AnyStateMachine>(
+  model: TestModel<any, any, any>,
+  machine: M,
+  serialize: (s: SnapshotFrom<M>) => string,
+  effectNames: readonly string[],
+  input?: unknown,
+): EdgePath<M>[] {
+  const shortest = model.getShortestPaths({ allowDuplicatePaths: true });
+  const adjacency = model.getAdjacencyMap() as unknown as Record<string, { transitions: Record<string, { event: any; state: SnapshotFrom<M> }> }>;
+  const named = (actions: Array<{ type: string; params?: unknown }>) =>
+    actions.filter((a) => effectNames.includes(a.type)).map((a) => ({ type: a.type, params: a.params }));
+  const out: EdgePath<M>[] = [];
+  const seen = new Set<string>();
+  for (const p of shortest) {
+    const key = serialize(p.state as SnapshotFrom<M>);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const node = adjacency[key];
+    if (!node) throw new Error(`no adjacency for ${key}`);
+    for (const [eventKey, { event }] of Object.entries(node.transitions)) {
+      const events = [...(p.steps as any[]).map((st) => st.event), event];
+      const [initial, initialActions] = initialTransition(machine, input as any);
+      let current = initial as SnapshotFrom<M>;
+      const steps: Array<{ event: any; state: SnapshotFrom<M> }> = [];
+      const effects: EdgePath<M>['effects'] = [];
+      for (const e of events) {
+        if (e.type === 'xstate.init') {
+          steps.push({ event: e, state: current });
+          effects.push(named(initialActions as any));
+          continue;
+        }
+        const [next, actions] = transition(machine, current as any, e);
+        current = next as SnapshotFrom<M>;
+        steps.push({ event: e, state: current });
+        effects.push(named(actions as any));
+      }
+      out.push({
+        description: `${key} ⟶ ${eventKey.slice(0, 90)} ⟶ ${serialize(current)}`,
+        path: { state: current, steps, weight: steps.length },
+        effects,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,113 @@
+// Model-based tests of the generic list and form machines, with controllable fetch/delete/load/save actors.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import { createActor, type AnyStateMachine } from 'xstate';
+import { PAGE_SIZE } from '../contract';
+import { resourceListMachine, type ResourceListSnapshot } from '../machines/resourceList';
+import { resourceFormMachine, type ResourceFormEmitted, type ResourceFormSnapshot } from '../machines/resourceForm';
+import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
+
+const onlyInvoked = (events: any[]) => (s: { children: Record<string, unknown> }) => events.filter((e) => {
+  const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
+  return m ? m[1] in s.children : true;
+});
+
+async function drive<M extends AnyStateMachine>(
+  model: TestModel<any, any, any>, machine: M, input: unknown, events: any[], { path }: EdgePath<M>,
+  extra?: (actor: any, step: number) => void,
+) {
+  const controls = createControls();
+  const provided = machine.provide({ actors: Object.fromEntries(Object.keys(machine.implementations.actors).map((k) => [k, controls.logic()])) } as any);
+  const actor = createActor(provided, { input } as any);
+  const emitted: unknown[] = [];
+  actor.on('*', (e: unknown) => emitted.push(e));
+  actor.start();
+  await flush();
+  const execs: Record<string, any> = actorEventExecutors(events, controls);
+  for (const e of events) if (!e.type.startsWith('xstate.')) execs[e.type] = async ({ event }: any) => { actor.send(event); await flush(); };
+  let step = 0;
+  await model.testPath(path as any, {
+    states: {
+      '*': (expected: any) => {
+        const s = actor.getSnapshot();
+        expect(s.value).toEqual(expected.value);
+        expect(s.context).toEqual(expected.context);
+        expect([...s.tags].sort()).toEqual([...expected.tags].sort());
+        extra?.({ emitted, controls, event: path.steps[step].event, before: step > 0 ? path.steps[step - 1].state : null }, step);
+        step++;
+      },
+    },
+    events: execs,
+  });
+  actor.stop();
+}
+
+describe('resource list machine model', () => {
+  const page = { items: [{ id: 1 }, { id: 2 }], total: 2, page: 0, size: PAGE_SIZE };
+  const events = [
+    { type: 'xstate.done.actor.fetchPage', output: page },
+    { type: 'xstate.error.actor.fetchPage', error: new Error('Server down') },
+    { type: 'list.pageChanged', page: 1 },
+    { type: 'list.pageChanged', page: -1 },
+    { type: 'list.sorted', sort: [{ field: 'lastName', dir: 'desc' }] },
+    { type: 'list.sorted', sort: [{ field: 'x; drop', dir: 'up' }] },
+    { type: 'list.filtered', filters: { q: 'ada', status: '' } },
+    { type: 'list.filtered', filters: { q: 3 } },
+    { type: 'list.refresh' },
+    { type: 'list.selectionChanged', ids: [1, 2] },
+    { type: 'list.selectionChanged', ids: [0] },
+    { type: 'list.selectionChanged', ids: [] },
+    { type: 'list.deleteRequested' },
+    { type: 'list.deleteConfirmed' },
+    { type: 'list.deleteCancelled' },
+    { type: 'xstate.done.actor.deleteMany', output: { deleted: 2 } },
+    { type: 'xstate.error.actor.deleteMany', error: new Error('Forbidden') },
+  ] as any[];
+  const input = { resource: 'identities' };
+  const serialize = (s: ResourceListSnapshot) => JSON.stringify([s.value, s.context.page, s.context.sort.length, s.context.selection.length, s.context.error !== null]);
+  const model = new TestModel(resourceListMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 50_000, input });
+  const paths = edgePaths(model, resourceListMachine, serialize, [], input);
+
+  it('reaches loading, ready, confirmingDelete, deleting and failed', () => {
+    const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
+    for (const v of ['loading', 'ready', 'confirmingDelete', 'deleting', 'failed']) expect(values).toContain(JSON.stringify(v));
+  });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await drive(model, resourceListMachine, input, events, p, ({ controls, event }) => {
+      // the fetch sees the query the model holds: page, size, sort and cleaned filters
+      if (event.type === 'list.filtered' && event.filters.q === 'ada' && controls.pending.has('fetchPage')) {
+        expect(controls.pending.get('fetchPage')!.input).toMatchObject({ filters: { q: 'ada' }, page: 0, size: PAGE_SIZE });
+      }
+    });
+  });
+});
+
+describe('resource form machine model', () => {
+  const events = [
+    { type: 'xstate.done.actor.load', output: { id: 5, firstName: 'Ada' } },
+    { type: 'xstate.error.actor.load', error: new Error('Not found') },
+    { type: 'form.reload' },
+    { type: 'form.submit', values: { firstName: 'Ada' } },
+    { type: 'form.reset' },
+    { type: 'xstate.done.actor.save', output: { id: 5 } },
+    { type: 'xstate.error.actor.save', error: Object.assign(new Error('invalid'), { status: 400, violations: [{ field: 'employeeNo', message: 'has the wrong format' }] }) },
+    { type: 'xstate.error.actor.save', error: new Error('Server down') },
+  ] as any[];
+  const serialize = (s: ResourceFormSnapshot) => JSON.stringify([s.value, s.context.id, s.context.violations.length, s.context.error !== null, s.context.values !== null]);
+
+  for (const input of [{}, { id: 5 }]) {
+    const model = new TestModel(resourceFormMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 50_000, input });
+    const paths = edgePaths(model, resourceFormMachine, serialize, [], input);
+    it(`reaches saved and editing with violations (input ${JSON.stringify(input)})`, () => {
+      expect(paths.some((p) => p.path.state.matches('saved'))).toBe(true);
+      expect(paths.some((p) => p.path.state.matches('editing') && p.path.state.context.violations.length > 0)).toBe(true);
+    });
+    it.each(paths.map((p) => [`${JSON.stringify(input)} ${p.description}`, p] as const))('%s', async (_d, p) => {
+      await drive(model, resourceFormMachine, input, events, p, ({ emitted, event, before }) => {
+        const saved = (emitted.splice(0) as ResourceFormEmitted[]).filter((e) => e.type === 'form.saved');
+        const savedNow = event.type === 'xstate.done.actor.save' && before?.matches('saving');
+        expect(saved).toEqual(savedNow ? [{ type: 'form.saved', id: 5 }] : []);
+      });
+    });
+  }
+});

@@ -1,0 +1,132 @@
+// Model-based tests generated from the session machine's graph: every reachable state and every transition,
+// replayed on a real actor whose effects are controllable fakes. Delays are driven by a SimulatedClock.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import { SimulatedClock, createActor } from 'xstate';
+import { MAX_TIMER_MS, sessionMachine, type SessionSnapshot } from '../machines/session';
+import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
+import { LOGIN_A, LOGIN_B, ME, NOW, SAVED_SETTINGS, TOKEN_A, TOKEN_EXPIRED, USER } from './fixtures';
+
+const staticEvents = [
+  { type: 'xstate.done.actor.restore', output: { token: null, now: NOW } },
+  { type: 'xstate.done.actor.restore', output: { token: TOKEN_A, now: NOW } },
+  { type: 'xstate.done.actor.restore', output: { token: TOKEN_EXPIRED, now: NOW } },
+  { type: 'xstate.done.actor.restore', output: { token: 'not-a-jwt', now: NOW } },
+  { type: 'xstate.error.actor.restore', error: new Error('storage unavailable') },
+  { type: 'xstate.done.actor.fetchMe', output: ME },
+  { type: 'xstate.error.actor.fetchMe', error: new Error('JWT-Invalid') },
+  { type: 'session.signIn', username: 'admin', password: 'secret', redirect: '/manage/identities' },
+  { type: 'session.signIn', username: ' ', password: '' },
+  { type: 'xstate.done.actor.signIn', output: LOGIN_A },
+  { type: 'xstate.error.actor.signIn', error: new Error('Wrong username or password') },
+  { type: 'session.signOut' },
+  { type: 'session.expired', path: '/manage/clients' },
+  { type: 'session.wake' },
+  { type: 'session.noticeDismissed' },
+  { type: 'session.redirectHandled' },
+  { type: 'xstate.after.tokenExpiry.session.signedIn' },
+  { type: 'xstate.error.actor.revalidate', error: new Error('storage unavailable') },
+  { type: 'session.selectClient', clientId: 2 },
+  { type: 'session.selectClient', clientId: 0 },
+  { type: 'xstate.done.actor.selectClient', output: LOGIN_B },
+  { type: 'xstate.error.actor.selectClient', error: new Error('Forbidden') },
+  { type: 'session.updateProfile', name: 'Ada Lovelace' },
+  { type: 'session.updateProfile', avatarColor: 'purple' },
+  { type: 'xstate.done.actor.saveProfile', output: { ...USER, name: 'Ada Lovelace' } },
+  { type: 'xstate.error.actor.saveProfile', error: new Error('Server down') },
+  { type: 'session.updateSettings', patch: { tagsView: false } },
+  { type: 'session.updateSettings', patch: { tagsView: 'no' } },
+  { type: 'xstate.done.actor.saveSettings', output: SAVED_SETTINGS },
+  { type: 'xstate.error.actor.saveSettings', error: new Error('Server down') },
+] as any[];
+
+// the re-read after wake or expiry: the same token still live, the same token past its exp, or another token
+const revalidateEvents = (s: SessionSnapshot) => [
+  { type: 'xstate.done.actor.revalidate', output: { token: s.context.token, now: NOW + 1000 } },
+  { type: 'xstate.done.actor.revalidate', output: { token: s.context.token, now: (s.context.expiresAt ?? NOW) + 1 } },
+  { type: 'xstate.done.actor.revalidate', output: { token: TOKEN_EXPIRED, now: NOW } },
+];
+
+// bounded: which state, which client's token, and whether error/notice/redirect are set
+const serialize = (s: SessionSnapshot) => JSON.stringify([
+  s.value, s.context.user?.clientId ?? null, s.context.error !== null, s.context.notice !== null, s.context.redirect !== null,
+]);
+
+/** Only events the real system can produce there: an actor's done/error only while it is invoked, the expiry only while signed in. */
+function possible(s: SessionSnapshot, events: any[]) {
+  const invoked = new Set(Object.keys(s.children));
+  return events.filter((e) => {
+    const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
+    if (m) return invoked.has(m[1]);
+    if (e.type.startsWith('xstate.after.')) return s.matches('signedIn');
+    return true;
+  });
+}
+
+const model = new TestModel(sessionMachine, {
+  events: (s: SessionSnapshot) => possible(s, s.matches({ signedIn: 'validating' }) ? [...staticEvents, ...revalidateEvents(s)] : staticEvents),
+  serializeState: serialize as any,
+  limit: 100_000,
+});
+
+const EFFECTS = ['storeSession', 'clearStoredSession', 'callLogout'] as const;
+
+async function run({ path, effects }: EdgePath<typeof sessionMachine>) {
+  const controls = createControls();
+  const clock = new SimulatedClock();
+  const performed: Array<{ type: string; params: unknown }> = [];
+  const spy = (type: string) => (_: unknown, params: unknown) => { performed.push({ type, params }); };
+  const actor = createActor(
+    sessionMachine.provide({
+      actors: {
+        restoreSession: controls.logic(), fetchMe: controls.logic(), signIn: controls.logic(),
+        selectClient: controls.logic(), saveProfile: controls.logic(), saveSettings: controls.logic(),
+      },
+      actions: Object.fromEntries(EFFECTS.map((t) => [t, spy(t)])) as any,
+    }),
+    { clock, input: {} },
+  );
+  actor.start();
+  const events = {
+    ...actorEventExecutors([...staticEvents, { type: 'xstate.done.actor.revalidate' }], controls),
+    'xstate.after.tokenExpiry.session.signedIn': async () => {
+      const { context } = actor.getSnapshot();
+      if (actor.getSnapshot().matches('signedIn')) clock.increment(Math.min(MAX_TIMER_MS, (context.expiresAt ?? 0) - (context.observedAt ?? 0)));
+      await flush();
+    },
+  } as Record<string, (step: { event: any }) => Promise<void>>;
+  for (const e of staticEvents) if (!e.type.startsWith('xstate.')) events[e.type] = async ({ event }) => { actor.send(event); await flush(); };
+  let step = 0;
+  await model.testPath(path as any, {
+    states: {
+      '*': (expected: SessionSnapshot) => {
+        const real = actor.getSnapshot();
+        expect(real.value).toEqual(expected.value);
+        expect(real.context).toEqual(expected.context);
+        expect([...real.tags].sort()).toEqual([...expected.tags].sort());
+        expect(performed.splice(0)).toEqual(effects[step++]);
+      },
+    },
+    events,
+  });
+  actor.stop();
+}
+
+const paths = edgePaths(model, sessionMachine, serialize, EFFECTS, {});
+
+describe('session machine model', () => {
+  it('reaches every state the interface names', () => {
+    const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
+    for (const v of [
+      { restoring: 'reading' }, { restoring: 'fetchingMe' }, { signedOut: 'idle' }, { signedOut: 'signingIn' },
+      { signedIn: 'active' }, { signedIn: 'validating' }, { signedIn: 'switchingClient' }, { signedIn: 'savingProfile' }, { signedIn: 'savingSettings' },
+    ]) expect(values, JSON.stringify(v)).toContain(JSON.stringify(v));
+  });
+  it('predicts the storage effects of a sign-in and a sign-out', () => {
+    const signIn = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.done.actor.signIn');
+    expect(signIn?.effects.at(-1)?.map((e) => e.type)).toEqual(['storeSession']);
+    const signOut = paths.find((p) => p.path.steps.at(-1)!.event.type === 'session.signOut' && p.path.steps.at(-2)!.state.matches('signedIn'));
+    expect(signOut?.effects.at(-1)?.map((e) => e.type)).toEqual(['callLogout', 'clearStoredSession']);
+  });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+});

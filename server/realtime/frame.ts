@@ -1,0 +1,128 @@
+// STOMP 1.2 frames: an incremental parser (bytes in, frames and heart-beats out) and a serializer.
+// https://stomp.github.io/stomp-specification-1.2.html — EOL is LF or CRLF, headers are escaped except in
+// CONNECT/CONNECTED, the first of a repeated header wins, content-length reads exactly that many octets
+// (which may include NULs), otherwise the body ends at the first NUL. EOLs between frames are heart-beats.
+
+export type Headers = Record<string, string>;
+export interface Frame { command: string; headers: Headers; body: Buffer }
+
+export class FrameError extends Error {
+  constructor(message: string, readonly detail?: string) { super(message); }
+}
+
+export interface ParserLimits { maxFrameBytes: number; maxBodyBytes: number; maxHeaders: number }
+
+const NUL = 0;
+const LF = 10;
+const CR = 13;
+const UNESCAPED = new Set(['CONNECT', 'CONNECTED', 'STOMP']);
+
+function unescape(value: string): string {
+  return value.replace(/\\(.?)/gs, (_m, c: string) => {
+    switch (c) {
+      case 'n': return '\n';
+      case 'r': return '\r';
+      case 'c': return ':';
+      case '\\': return '\\';
+      default: throw new FrameError('Malformed frame', `undefined escape sequence \\${c}`);
+    }
+  });
+}
+
+export function escape(value: string): string {
+  return value.replace(/[\\\r\n:]/g, (c) => (c === '\\' ? '\\\\' : c === '\r' ? '\\r' : c === '\n' ? '\\n' : '\\c'));
+}
+
+/** Feed it bytes as they arrive; it calls back per complete frame and per heart-beat EOL. */
+export class FrameParser {
+  private buf: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly limits: ParserLimits,
+    private readonly onFrame: (f: Frame) => void,
+    private readonly onHeartbeat: () => void,
+  ) {}
+
+  push(chunk: Buffer | string): void {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.buf = this.buf.length ? Buffer.concat([this.buf, data]) : data;
+    for (;;) {
+      // heart-beats: EOLs before a frame
+      let i = 0;
+      while (i < this.buf.length && (this.buf[i] === LF || (this.buf[i] === CR && this.buf[i + 1] === LF))) {
+        i += this.buf[i] === CR ? 2 : 1;
+        this.onHeartbeat();
+      }
+      if (i) this.buf = this.buf.subarray(i);
+      if (!this.buf.length) return;
+      const parsed = this.tryFrame();
+      if (!parsed) {
+        if (this.buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        return;
+      }
+      this.buf = this.buf.subarray(parsed.consumed);
+      this.onFrame(parsed.frame);
+    }
+  }
+
+  private tryFrame(): { frame: Frame; consumed: number } | null {
+    const buf = this.buf;
+    // the head ends at the first empty line
+    let end = -1;
+    let bodyStart = -1;
+    for (let i = 0; i < buf.length; i++) {
+      if (buf[i] === NUL && end < 0) throw new FrameError('Malformed frame', 'NUL before the end of the headers');
+      if (buf[i] !== LF) continue;
+      if (buf[i + 1] === LF) { end = i; bodyStart = i + 2; break; }
+      if (buf[i + 1] === CR && buf[i + 2] === LF) { end = i; bodyStart = i + 3; break; }
+      if (i + 2 >= buf.length) break;
+    }
+    if (end < 0) {
+      if (buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `headers over ${this.limits.maxFrameBytes} bytes`);
+      return null;
+    }
+    const lines = buf.subarray(0, end).toString('utf8').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    const command = lines[0];
+    if (!/^[A-Z]+$/.test(command)) throw new FrameError('Malformed frame', `bad command line ${JSON.stringify(command.slice(0, 40))}`);
+    if (lines.length - 1 > this.limits.maxHeaders) throw new FrameError('Too many headers', `over ${this.limits.maxHeaders}`);
+    const headers: Headers = {};
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new FrameError('Malformed frame', `bad header line ${JSON.stringify(line.slice(0, 40))}`);
+      const raw = [line.slice(0, colon), line.slice(colon + 1)];
+      const [k, v] = UNESCAPED.has(command) ? raw : raw.map(unescape);
+      if (!(k in headers)) headers[k] = v; // §2.2.3 of STOMP 1.2: the first occurrence wins
+    }
+    let bodyEnd: number;
+    if (headers['content-length'] !== undefined) {
+      if (!/^\d{1,10}$/.test(headers['content-length'])) throw new FrameError('Malformed frame', 'bad content-length');
+      const length = Number(headers['content-length']);
+      if (length > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+      if (buf.length < bodyStart + length + 1) {
+        if (bodyStart + length + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        return null;
+      }
+      if (buf[bodyStart + length] !== NUL) throw new FrameError('Malformed frame', 'body not followed by NUL');
+      bodyEnd = bodyStart + length;
+    } else {
+      bodyEnd = buf.indexOf(NUL, bodyStart);
+      if (bodyEnd < 0) {
+        if (buf.length - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+        return null;
+      }
+      if (bodyEnd - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+    }
+    if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+    return { frame: { command, headers, body: Buffer.from(buf.subarray(bodyStart, bodyEnd)) }, consumed: bodyEnd + 1 };
+  }
+}
+
+/** A frame as text (SockJS carries text): headers escaped unless CONNECTED, content-length set when there is a body. */
+export function serialize(command: string, headers: Headers, body: string | Buffer = ''): string {
+  const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+  const all: Headers = bytes > 0 ? { ...headers, 'content-length': String(bytes) } : headers;
+  const esc = UNESCAPED.has(command) ? (s: string) => s : escape;
+  const head = Object.entries(all).map(([k, v]) => `${esc(k)}:${esc(v)}`).join('\n');
+  const text = typeof body === 'string' ? body : body.toString('utf8');
+  return `${command}\n${head}${head ? '\n' : ''}\n${text}\0`;
+}

@@ -1,0 +1,153 @@
+// The real-time endpoints (§7): one SockJS server per service prefix on the HTTP server's port, a STOMP 1.2
+// session per connection, and per-tenant fan-out. `publish(clientId, destination, body)` reaches only that
+// tenant's subscribers of `destination`; with a relay URL it goes through the external broker first.
+import type { Server as HttpServer } from 'node:http';
+import sockjs from 'sockjs';
+import {
+  REALTIME_SERVICES, SOCKJS_PREFIX, serviceOfDestination, type RealtimeService,
+} from '../../contract';
+import { createRelay, type Relay } from './relay';
+import { StompSession, tenantKey, type Hub, type RealtimeUser, type VerifyToken } from './session';
+
+export type { RealtimeUser, VerifyToken } from './session';
+
+export interface RealtimeOptions {
+  /** The JWT check of the HTTP server: the user, or null to reject the CONNECT. */
+  verifyToken: VerifyToken;
+  /** Largest frame accepted from a client, head and body (default 64 KiB). */
+  maxFrameBytes?: number;
+  /** Largest body accepted from a client (default 16 KiB). */
+  maxBodyBytes?: number;
+  /** Heart-beat the server offers and expects, both ways (default 10 s; 0 = none). */
+  heartbeatMs?: number;
+  /** External STOMP broker (defaults to process.env.STOMP_RELAY_URL); unset = in-process broker. */
+  relayUrl?: string;
+  log?: (message: string) => void;
+}
+
+export interface RealtimeStats {
+  connections: number;
+  sessions: number;
+  subscriptions: number;
+  published: number;
+  delivered: number;
+  heartbeatsIn: number;
+  heartbeatsOut: number;
+  errors: number;
+  dropped: number;
+}
+
+export interface Realtime {
+  /** Deliver `body` (JSON) to `clientId`'s subscribers of `destination`; never to another tenant. */
+  publish(clientId: string | number | null, destination: string, body: unknown): void;
+  /** Close every session (and the relay). The HTTP server itself is the caller's to close. */
+  close(): Promise<void>;
+  readonly stats: RealtimeStats;
+  /** Whether the relay is in use, and connected. */
+  readonly relay: { enabled: boolean; connected: boolean };
+}
+
+export const DEFAULT_LIMITS = { maxFrameBytes: 64 * 1024, maxBodyBytes: 16 * 1024, maxHeaders: 64, heartbeatMs: 10_000 };
+
+/**
+ * Install the endpoints. Call it once the HTTP server exists (for Fastify: `attachRealtime(app.server, …)`
+ * right after `fastify()`), before it listens; SockJS answers its prefixes and passes other requests on.
+ */
+export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions): Realtime {
+  const limits = {
+    maxFrameBytes: options.maxFrameBytes ?? DEFAULT_LIMITS.maxFrameBytes,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+    maxHeaders: DEFAULT_LIMITS.maxHeaders,
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_LIMITS.heartbeatMs,
+  };
+  const log = options.log ?? (() => {});
+  const stats: Omit<RealtimeStats, 'sessions' | 'subscriptions'> = {
+    connections: 0, published: 0, delivered: 0, heartbeatsIn: 0, heartbeatsOut: 0, errors: 0, dropped: 0,
+  };
+  /** tenant → connected sessions */
+  const tenants = new Map<string, Set<StompSession>>();
+  const open = new Set<{ session: StompSession; conn: sockjs.Connection }>();
+  let closing = false;
+
+  function deliverLocal(tenant: string, destination: string, json: string): void {
+    const sessions = tenants.get(tenant);
+    if (!sessions) return;
+    for (const s of sessions) s.deliver(destination, json);
+  }
+
+  const relayUrl = options.relayUrl ?? process.env.STOMP_RELAY_URL;
+  const relay: Relay | null = relayUrl
+    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json), log)
+    : null;
+
+  function route(tenant: string, destination: string, body: unknown): void {
+    const json = JSON.stringify(body);
+    stats.published++;
+    if (relay) relay.publish({ tenant, destination, json });
+    else deliverLocal(tenant, destination, json);
+  }
+
+  const hub: Hub = {
+    verifyToken: options.verifyToken,
+    limits,
+    clientSend: (user: RealtimeUser, destination, body) => route(tenantKey(user.clientId), destination, body),
+    joined(session) {
+      const key = tenantKey(session.user!.clientId);
+      let set = tenants.get(key);
+      if (!set) tenants.set(key, (set = new Set()));
+      set.add(session);
+    },
+    left(session) {
+      if (!session.user) return;
+      const key = tenantKey(session.user.clientId);
+      const set = tenants.get(key);
+      set?.delete(session);
+      if (set && set.size === 0) tenants.delete(key);
+    },
+    count(what) { stats[what]++; },
+  };
+
+  for (const service of REALTIME_SERVICES as readonly RealtimeService[]) {
+    const server = sockjs.createServer({
+      prefix: SOCKJS_PREFIX[service],
+      log: (severity, message) => { if (severity === 'error') log(`sockjs ${service}: ${message}`); },
+    });
+    server.on('connection', (conn: sockjs.Connection | null) => {
+      if (!conn) return; // sockjs emits null for a session that closed before it opened
+      if (closing) { conn.close(); return; }
+      stats.connections++;
+      const session = new StompSession(service, { send: (t) => { conn.write(t); }, close: () => { conn.close(); } }, hub);
+      const entry = { session, conn };
+      open.add(entry);
+      conn.on('data', (d: string) => session.receive(d));
+      conn.on('close', () => {
+        stats.connections--;
+        open.delete(entry);
+        session.closed();
+      });
+    });
+    server.installHandlers(httpServer);
+  }
+
+  return {
+    publish(clientId, destination, body) {
+      if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
+      route(tenantKey(clientId), destination, body);
+    },
+    async close() {
+      closing = true;
+      for (const { session, conn } of [...open]) {
+        conn.close();
+        session.closed();
+      }
+      await relay?.close();
+    },
+    get stats(): RealtimeStats {
+      let sessions = 0;
+      let subscriptions = 0;
+      for (const set of tenants.values()) for (const s of set) { sessions++; subscriptions += s.subscriptions.size; }
+      return { ...stats, sessions, subscriptions };
+    },
+    get relay() { return { enabled: relay !== null, connected: relay?.connected ?? false }; },
+  };
+}

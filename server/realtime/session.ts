@@ -1,0 +1,281 @@
+// One STOMP 1.2 session over one transport connection (a SockJS connection in production). It knows nothing
+// of SockJS: it receives text, sends text and can close; the hub does the fan-out between sessions.
+import {
+  CLIENT_SENDABLE, isDestinationOf, schemaForDestination, validate, type RealtimeService,
+} from '../../contract';
+import { FrameError, FrameParser, serialize, type Frame, type Headers } from './frame';
+
+export interface RealtimeUser { userId: string | number; username: string; clientId: string | number | null }
+export type VerifyToken = (token: string) => Promise<RealtimeUser | null>;
+
+export interface Transport { send(text: string): void; close(): void }
+
+export interface SessionLimits { maxFrameBytes: number; maxBodyBytes: number; maxHeaders: number; heartbeatMs: number }
+
+/** What a session needs from the hub. */
+export interface Hub {
+  verifyToken: VerifyToken;
+  limits: SessionLimits;
+  /** A client SEND to a whitelisted destination: delivered to the sender's tenant only. */
+  clientSend(user: RealtimeUser, destination: string, body: unknown): void;
+  joined(session: StompSession): void;
+  left(session: StompSession): void;
+  count(what: 'heartbeatsIn' | 'heartbeatsOut' | 'errors' | 'dropped' | 'delivered'): void;
+}
+
+type State = 'awaitingConnect' | 'authenticating' | 'connected' | 'closed';
+
+const SERVER_NAME = 'gatehouse-stomp/1.0';
+/** A peer silent for this many of its negotiated intervals is dropped. */
+export const HEARTBEAT_TOLERANCE = 2;
+
+export function tenantKey(clientId: string | number | null): string {
+  return clientId === null ? '' : String(clientId);
+}
+
+/** Bearer token of a CONNECT: `Authorization: Bearer …`, else `passcode`, else `token`. */
+export function tokenOf(headers: Headers): string | null {
+  const auth = headers.Authorization ?? headers.authorization;
+  const bearer = auth ? /^Bearer\s+(\S+)$/i.exec(auth.trim())?.[1] : undefined;
+  const token = bearer ?? headers.passcode ?? headers.token;
+  return token && token.trim() ? token.trim() : null;
+}
+
+/** §STOMP heart-beating: [how often the server sends, how often it expects the client], 0 = never. */
+export function negotiateHeartbeat(clientHeader: string | undefined, serverMs: number): [number, number] | null {
+  if (clientHeader === undefined) return [0, 0];
+  const m = /^(\d{1,9}),(\d{1,9})$/.exec(clientHeader.trim());
+  if (!m) return null;
+  const [cx, cy] = [Number(m[1]), Number(m[2])];
+  const outgoing = serverMs === 0 || cy === 0 ? 0 : Math.max(serverMs, cy);
+  const incoming = serverMs === 0 || cx === 0 ? 0 : Math.max(serverMs, cx);
+  return [outgoing, incoming];
+}
+
+let nextMessageId = 1;
+
+export class StompSession {
+  state: State = 'awaitingConnect';
+  user: RealtimeUser | null = null;
+  /** subscription id → destination */
+  readonly subscriptions = new Map<string, string>();
+  private readonly transactions = new Map<string, Frame[]>();
+  private readonly queued: Frame[] = [];
+  private readonly parser: FrameParser;
+  private lastReceived = Date.now();
+  private pinger?: NodeJS.Timeout;
+  private watchdog?: NodeJS.Timeout;
+
+  constructor(readonly service: RealtimeService, private readonly transport: Transport, private readonly hub: Hub) {
+    this.parser = new FrameParser(hub.limits, (f) => this.onFrame(f), () => this.hub.count('heartbeatsIn'));
+  }
+
+  /** Text from the transport: frames, parts of frames, heart-beat EOLs. */
+  receive(data: string | Buffer): void {
+    if (this.state === 'closed') return;
+    this.lastReceived = Date.now();
+    try {
+      this.parser.push(data);
+    } catch (e) {
+      if (e instanceof FrameError) this.fail(e.message, e.detail);
+      else this.fail('Internal error', String(e));
+    }
+  }
+
+  /** The transport closed (or we closed it). */
+  closed(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearInterval(this.pinger);
+    clearInterval(this.watchdog);
+    this.subscriptions.clear();
+    this.hub.left(this);
+  }
+
+  /** Deliver a published body to every subscription of this session on `destination`. */
+  deliver(destination: string, json: string): void {
+    if (this.state !== 'connected') return;
+    for (const [id, dest] of this.subscriptions) {
+      if (dest !== destination) continue;
+      this.write('MESSAGE', {
+        subscription: id,
+        'message-id': String(nextMessageId++),
+        destination,
+        'content-type': 'application/json',
+      }, json);
+      this.hub.count('delivered');
+    }
+  }
+
+  private write(command: string, headers: Headers, body = ''): void {
+    if (this.state === 'closed') return;
+    this.transport.send(serialize(command, headers, body));
+  }
+
+  /** ERROR then close (STOMP 1.2: the server closes after an ERROR). */
+  fail(message: string, detail = '', receipt?: string): void {
+    if (this.state === 'closed') return;
+    this.hub.count('errors');
+    const headers: Headers = { message, 'content-type': 'text/plain' };
+    if (receipt) headers['receipt-id'] = receipt;
+    this.write('ERROR', headers, detail);
+    this.transport.close();
+    this.closed();
+  }
+
+  private onFrame(frame: Frame): void {
+    if (this.state === 'closed') return;
+    if (this.state === 'authenticating') { this.queued.push(frame); return; }
+    if (this.state === 'awaitingConnect') {
+      if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') return this.fail('Not connected', `expected CONNECT, got ${frame.command}`);
+      void this.connect(frame);
+      return;
+    }
+    this.handle(frame);
+  }
+
+  private async connect(frame: Frame): Promise<void> {
+    const versions = (frame.headers['accept-version'] ?? '1.0').split(',').map((v) => v.trim());
+    if (!versions.includes('1.2')) {
+      this.write('ERROR', { version: '1.2', message: 'Supported protocol versions are 1.2', 'content-type': 'text/plain' });
+      this.transport.close();
+      this.closed();
+      return;
+    }
+    const heartbeat = negotiateHeartbeat(frame.headers['heart-beat'], this.hub.limits.heartbeatMs);
+    if (!heartbeat) return this.fail('Malformed frame', 'bad heart-beat header');
+    const token = tokenOf(frame.headers);
+    if (!token) return this.fail('Unauthorized', 'CONNECT needs a JWT: Authorization: Bearer <jwt> or passcode');
+    this.state = 'authenticating';
+    let user: RealtimeUser | null = null;
+    try { user = await this.hub.verifyToken(token); } catch { user = null; }
+    if (this.state !== 'authenticating') return; // closed meanwhile
+    if (!user) return this.fail('Unauthorized', 'The JWT is invalid or expired');
+    this.user = user;
+    this.state = 'connected';
+    const [outgoing, incoming] = heartbeat;
+    this.write('CONNECTED', {
+      version: '1.2',
+      'heart-beat': `${this.hub.limits.heartbeatMs},${this.hub.limits.heartbeatMs}`,
+      server: SERVER_NAME,
+      session: `${this.service}-${String(nextMessageId++)}`,
+      'user-name': user.username,
+    });
+    this.startHeartbeats(outgoing, incoming);
+    this.hub.joined(this);
+    for (const f of this.queued.splice(0)) { if (this.state === 'connected') this.handle(f); }
+  }
+
+  private startHeartbeats(outgoing: number, incoming: number): void {
+    if (outgoing > 0) {
+      this.pinger = setInterval(() => {
+        if (this.state !== 'connected') return;
+        this.transport.send('\n');
+        this.hub.count('heartbeatsOut');
+      }, outgoing);
+      this.pinger.unref?.();
+    }
+    if (incoming > 0) {
+      this.lastReceived = Date.now();
+      const limit = incoming * HEARTBEAT_TOLERANCE;
+      this.watchdog = setInterval(() => {
+        if (Date.now() - this.lastReceived <= limit) return;
+        // a silent client is dropped without ERROR: it no longer listens
+        this.hub.count('dropped');
+        this.transport.close();
+        this.closed();
+      }, Math.max(10, Math.floor(incoming / 2)));
+      this.watchdog.unref?.();
+    }
+  }
+
+  private handle(frame: Frame): void {
+    const h = frame.headers;
+    const receipt = h.receipt;
+    const need = (name: string): string | null => {
+      const v = h[name];
+      if (v === undefined || v === '') { this.fail('Malformed frame', `${frame.command} needs a ${name} header`, receipt); return null; }
+      return v;
+    };
+    switch (frame.command) {
+      case 'CONNECT':
+      case 'STOMP':
+        return this.fail('Already connected', '', receipt);
+      case 'SUBSCRIBE': {
+        const id = need('id'); if (id === null) return;
+        const destination = need('destination'); if (destination === null) return;
+        if (this.subscriptions.has(id)) return this.fail('Duplicate subscription id', id, receipt);
+        if (!isDestinationOf(this.service, destination)) return this.fail('Unknown destination', `${destination} is not served by the ${this.service} service`, receipt);
+        this.subscriptions.set(id, destination);
+        break;
+      }
+      case 'UNSUBSCRIBE': {
+        const id = need('id'); if (id === null) return;
+        this.subscriptions.delete(id);
+        break;
+      }
+      case 'SEND': {
+        const destination = need('destination'); if (destination === null) return;
+        const tx = h.transaction;
+        if (tx !== undefined) {
+          const frames = this.transactions.get(tx);
+          if (!frames) return this.fail('Unknown transaction', tx, receipt);
+          frames.push(frame);
+          break;
+        }
+        if (!this.send(frame, receipt)) return;
+        break;
+      }
+      case 'BEGIN': {
+        const tx = need('transaction'); if (tx === null) return;
+        if (this.transactions.has(tx)) return this.fail('Transaction already started', tx, receipt);
+        this.transactions.set(tx, []);
+        break;
+      }
+      case 'COMMIT':
+      case 'ABORT': {
+        const tx = need('transaction'); if (tx === null) return;
+        const frames = this.transactions.get(tx);
+        if (!frames) return this.fail('Unknown transaction', tx, receipt);
+        this.transactions.delete(tx);
+        if (frame.command === 'COMMIT') for (const f of frames) if (!this.send(f, receipt)) return;
+        break;
+      }
+      case 'ACK':
+      case 'NACK':
+        // every subscription is ack:auto here; an ACK is accepted and has nothing to do
+        if (need('id') === null) return;
+        break;
+      case 'DISCONNECT':
+        if (receipt) this.write('RECEIPT', { 'receipt-id': receipt });
+        this.transport.close();
+        this.closed();
+        return;
+      default:
+        return this.fail('Unknown command', frame.command, receipt);
+    }
+    if (receipt && this.state === 'connected') this.write('RECEIPT', { 'receipt-id': receipt });
+  }
+
+  /** A client SEND: only to whitelisted destinations of this service, with a body valid for it. */
+  private send(frame: Frame, receipt: string | undefined): boolean {
+    const destination = frame.headers.destination;
+    if (!CLIENT_SENDABLE.includes(destination) || !isDestinationOf(this.service, destination)) {
+      this.fail('Forbidden destination', `clients may not SEND to ${destination}`, receipt);
+      return false;
+    }
+    let body: unknown;
+    try { body = JSON.parse(frame.body.toString('utf8') || 'null'); } catch {
+      this.fail('Invalid body', 'the body is not JSON', receipt);
+      return false;
+    }
+    const schema = schemaForDestination(destination);
+    const checked = schema ? validate(body, schema) : { ok: true as const, value: body };
+    if (!checked.ok) {
+      this.fail('Invalid body', checked.violations.map((v) => `${v.field} ${v.message}`).join('; '), receipt);
+      return false;
+    }
+    this.hub.clientSend(this.user!, destination, checked.value);
+    return true;
+  }
+}

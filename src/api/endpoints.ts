@@ -1,0 +1,100 @@
+// Typed calls for every path of contract/api.ts. Every response is validated with its contract schema: an
+// invalid answer is an error, never half-applied.
+import { integer, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import {
+  API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
+  buildSort, validate, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
+} from '../../contract';
+import { api } from './client';
+import { ApiError } from './errors';
+
+export interface ListParams { page?: number; size?: number; sort?: SortSpec[]; filters?: Record<string, string> }
+
+/** Server list conventions: page, size, sort=field,asc|desc joined by commas, filters (q, …) as query params. */
+export function listQuery(p: ListParams = {}): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  if (p.page !== undefined) out.page = p.page;
+  if (p.size !== undefined) out.size = p.size;
+  const sort = buildSort(p.sort ?? []);
+  if (sort) out.sort = sort;
+  for (const [k, v] of Object.entries(p.filters ?? {})) if (v !== '' && !(k in out)) out[k] = v;
+  return out;
+}
+
+/** Validate a response body; a mismatch becomes an ApiError naming the first bad field. */
+export function checked<T>(data: unknown, schema: Struct<T, any>, path: string): T {
+  const r = validate(data, schema);
+  if (r.ok) return r.value;
+  const v = r.violations[0];
+  throw new ApiError({ status: 502, message: `Invalid response from ${path}: ${v ? `${v.field} ${v.message}` : 'unexpected shape'}`, path, body: data });
+}
+
+const bearer = (token?: string) => (token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+
+async function getJson<T>(path: string, schema: Struct<T, any>, params?: Record<string, string | number>, token?: string): Promise<T> {
+  const r = await api.get(path, { params, ...bearer(token) });
+  return checked(r.data, schema, path);
+}
+async function send<T>(method: 'post' | 'put', path: string, body: unknown, schema: Struct<T, any>): Promise<T> {
+  const r = await api[method](path, body);
+  return checked(r.data, schema, path);
+}
+
+const Anything = unknown();
+const UiErrorEntry = type({ id: integer(), message: string(), url: string(), at: optional(string()) });
+export type UiErrorEntry = Infer<typeof UiErrorEntry>;
+
+const ClientPage = Page(Client);
+const DivisionPage = Page(Division);
+const IdentityPage = Page(Identity);
+const AuditPage = Page(AuditEntry);
+const UiErrorPage = Page(UiErrorEntry);
+
+// ---------- identity provider ----------
+export const login = (body: LoginRequest) => send('post', API.login, body, LoginResponse);
+export const me = (token?: string) => getJson(API.me, MeResponse, undefined, token);
+/** Answers like a sign-in: the new token, user and grants for the chosen client. */
+export const selectClient = (clientId: number | null) => send('put', API.meClient, { clientId }, LoginResponse);
+export const updateSettings = (settings: Settings) => send('put', API.meSettings, settings, Settings);
+export const updateProfile = (body: { name?: string; avatarColor?: string; timezone?: string }) => send('put', API.meProfile, body, User);
+/** Best-effort: the token is passed explicitly because storage is being cleared at the same time. */
+export const logout = async (token: string | null) => { await api.post(API.logout, {}, bearer(token ?? undefined)); };
+export const resetInit = (body: { username: string }) => send('post', API.resetInit, body, Anything);
+export const resetFinish = (body: { token: string; newPassword: string }) => send('post', API.resetFinish, body, Anything);
+export const registration = (body: { username: string; name: string; email: string; clientCode?: string }) => send('post', API.registration, body, Anything);
+export const changePassword = (body: { username: string; oldPassword: string; newPassword: string }) => send('post', API.changePassword, body, Anything);
+
+// ---------- clients, divisions ----------
+export const listClients = (p?: ListParams): Promise<PageOf<Client>> => getJson(API.clients, ClientPage, listQuery(p));
+export const getClient = (id: number) => getJson(`${API.clients}/${id}`, Client);
+export const createClient = (body: ClientInput) => send('post', API.clients, body, Client);
+export const updateClient = (id: number, body: ClientInput) => send('put', `${API.clients}/${id}`, body, Client);
+export const listDivisions = (p?: ListParams): Promise<PageOf<Division>> => getJson(API.divisions, DivisionPage, listQuery(p));
+
+// ---------- identities ----------
+export const listIdentities = (p?: ListParams): Promise<PageOf<Identity>> => getJson(API.identities, IdentityPage, listQuery(p));
+export const getIdentity = (id: number) => getJson(`${API.identities}/${id}`, Identity);
+export const createIdentity = (body: IdentityInput) => send('post', API.identities, body, Identity);
+export const updateIdentity = (id: number, body: IdentityInput) => send('put', `${API.identities}/${id}`, body, Identity);
+export const bulkDeleteIdentities = (ids: number[]) => send('post', API.identitiesBulkDelete, { ids }, Anything);
+
+// ---------- dashboard, audit, UI errors ----------
+export const dashboard = () => getJson(API.dashboard, DashboardSummary);
+export const listAudit = (p?: ListParams): Promise<PageOf<AuditEntry>> => getJson(API.audit, AuditPage, listQuery(p));
+export const postUiError = (body: UiErrorReport) => send('post', API.uiErrors, body, Anything);
+export const listUiErrors = (p?: ListParams): Promise<PageOf<UiErrorEntry>> => getJson(API.uiErrors, UiErrorPage, listQuery(p));
+
+// ---------- generic resource calls for the catalogue ----------
+export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeletePath?: string) {
+  const PageSchema = Page(schema);
+  return {
+    list: (p?: ListParams): Promise<PageOf<T>> => getJson(path, PageSchema, listQuery(p)),
+    get: (id: number) => getJson(`${path}/${id}`, schema),
+    create: (body: unknown) => send('post', path, body, schema),
+    update: (id: number, body: unknown) => send('put', `${path}/${id}`, body, schema),
+    bulkDelete: (ids: number[]) => {
+      if (!bulkDeletePath) return Promise.reject(new ApiError({ status: 405, message: `${path} has no bulk delete`, path }));
+      return send('post', bulkDeletePath, { ids }, Anything);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// The error chain of §8 as pure functions: what a failed call becomes, and whether and how it is shown.
+import { JWT_INVALID, SESSION_EXPIRED_MESSAGE, TOAST_MS, isNoTokenPath, type Violation } from '../../contract';
+
+export type Intent = 'danger' | 'warning' | 'success' | 'primary';
+export interface Notice { intent: Intent; title: string; message: string; timeoutMs: number }
+
+/** A failed call as the rest of the console sees it; a 400's violations travel to the form machine. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly violations: Violation[];
+  readonly cancelled: boolean;
+  readonly path: string;
+  readonly body: unknown;
+  constructor(init: { status: number; message: string; violations?: Violation[]; cancelled?: boolean; path?: string; body?: unknown }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.violations = init.violations ?? [];
+    this.cancelled = init.cancelled ?? false;
+    this.path = init.path ?? '';
+    this.body = init.body;
+  }
+}
+
+export const DEFAULT_STATUS = 500;
+export const DEFAULT_MESSAGE = 'Internal Server Error';
+export const SUPPRESS_SAME_STATUS_MS = TOAST_MS;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+export function violationsIn(body: unknown): Violation[] {
+  const v = body && typeof body === 'object' ? (body as { violations?: unknown }).violations : undefined;
+  if (!Array.isArray(v)) return [];
+  return v.filter((x): x is Violation => !!x && typeof x.field === 'string' && typeof x.message === 'string');
+}
+
+/**
+ * §8 message priority: first violation (prefixed with its field), system information error message, detail,
+ * message, the status text, then 'Internal Server Error'.
+ */
+export function errorMessage(body: unknown, statusText?: string): string {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const first = violationsIn(body)[0];
+  if (first) return first.field ? `${first.field}: ${first.message}` : first.message;
+  const sys = b.systemInformation && typeof b.systemInformation === 'object' ? (b.systemInformation as Record<string, unknown>).errorMessage : undefined;
+  return str(sys) ?? str(b.detail) ?? str(b.message) ?? str(statusText) ?? DEFAULT_MESSAGE;
+}
+
+interface AxiosLikeError {
+  code?: string;
+  name?: string;
+  message?: string;
+  __CANCEL__?: boolean;
+  config?: { url?: string };
+  response?: { status?: number; statusText?: string; data?: unknown };
+}
+
+/** Normalise whatever axios rejected with (HTTP error, network error, cancellation) into an ApiError. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = (err ?? {}) as AxiosLikeError;
+  const path = e.config?.url ?? '';
+  if (e.code === 'ERR_CANCELED' || e.name === 'CanceledError' || e.__CANCEL__) {
+    return new ApiError({ status: 0, message: 'Request cancelled', cancelled: true, path });
+  }
+  const status = e.response?.status ?? DEFAULT_STATUS;
+  const body = e.response?.data;
+  const message = e.response ? errorMessage(body, e.response.statusText) : str(e.message) ?? DEFAULT_MESSAGE;
+  return new ApiError({ status, message, violations: violationsIn(body), path, body });
+}
+
+export function isJwtInvalid(err: ApiError): boolean {
+  if (err.status !== 401) return false;
+  const b = (err.body && typeof err.body === 'object' ? err.body : {}) as Record<string, unknown>;
+  return b.message === JWT_INVALID || b.error === JWT_INVALID || err.message === JWT_INVALID;
+}
+
+export type ErrorDecision =
+  | { kind: 'silent'; reason: 'cancelled' | 'noTokenPath' | 'unauthorised' | 'suppressed' }
+  | { kind: 'toast'; notice: Notice }
+  | { kind: 'expired'; notice: Notice };
+
+export interface ToastMemory { status: number; at: number }
+
+/** §8: what a failed call shows. `last` is the previous toast, for the same-status suppression of 3 s. */
+export function decideError(err: ApiError, now: number, last: ToastMemory | null): ErrorDecision {
+  if (err.cancelled) return { kind: 'silent', reason: 'cancelled' };
+  if (isNoTokenPath(err.path)) return { kind: 'silent', reason: 'noTokenPath' };
+  if (err.status === 401 && !isJwtInvalid(err)) return { kind: 'silent', reason: 'unauthorised' };
+  const suppressed = last !== null && last.status === err.status && now - last.at < SUPPRESS_SAME_STATUS_MS;
+  if (isJwtInvalid(err)) {
+    const notice: Notice = { intent: 'warning', title: String(err.status), message: SESSION_EXPIRED_MESSAGE, timeoutMs: TOAST_MS };
+    return { kind: 'expired', notice };
+  }
+  if (suppressed) return { kind: 'silent', reason: 'suppressed' };
+  return { kind: 'toast', notice: { intent: 'danger', title: String(err.status), message: err.message, timeoutMs: TOAST_MS } };
+}
+
+/**
+ * The stateful part: remembers the last toast and performs the decision. `expire` is told the session ended
+ * (the browser sends session.expired to the session actor); `notify` shows a toast.
+ */
+export function createErrorReporter(deps: { now: () => number; notify: (n: Notice) => void; expire: (path?: string) => void; currentPath?: () => string | undefined }) {
+  let last: ToastMemory | null = null;
+  return (err: ApiError): ErrorDecision => {
+    const now = deps.now();
+    const d = decideError(err, now, last);
+    if (d.kind === 'toast' || d.kind === 'expired') {
+      const showToast = !(last !== null && last.status === err.status && now - last.at < SUPPRESS_SAME_STATUS_MS);
+      if (showToast) {
+        deps.notify(d.notice);
+        last = { status: err.status, at: now };
+      }
+      if (d.kind === 'expired') deps.expire(deps.currentPath?.());
+    }
+    return d;
+  };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { clearSession, readStoredViews, writeSession } from './browser';
+import { GRANTS, TOKEN_A, USER } from '../../model-tests/fixtures';
+
+function memoryStorage() {
+  const m = new Map<string, string>();
+  return { m, getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => { m.set(k, v); }, removeItem: (k: string) => { m.delete(k); } };
+}
+
+describe('browser storage', () => {
+  it('stores the session under the §3 keys, grants as {priviledges}', () => {
+    const s = memoryStorage();
+    writeSession({ token: TOKEN_A, privileges: GRANTS, roles: USER.roles, username: USER.username, clientId: 1, user: USER }, s);
+    expect(s.m.get('jwt')).toBe(TOKEN_A);
+    expect(JSON.parse(s.m.get('privileges')!)).toEqual({ priviledges: GRANTS });
+    expect(JSON.parse(s.m.get('roles')!)).toEqual(['administrator']);
+    expect(s.m.get('username')).toBe('admin');
+    expect(s.m.get('clientId')).toBe('1');
+    expect(JSON.parse(s.m.get('user')!)).toEqual(USER);
+  });
+  it('clears the session items and the tabs', () => {
+    const s = memoryStorage();
+    const tabs = memoryStorage();
+    writeSession({ token: TOKEN_A, privileges: GRANTS, roles: [], username: 'a', clientId: null, user: USER }, s);
+    s.setItem('gatehouse-settings-1.22.2', 'keep');
+    tabs.setItem('visitedViews', '[]');
+    clearSession(s, tabs);
+    expect([...s.m.keys()]).toEqual(['gatehouse-settings-1.22.2']);
+    expect(tabs.m.size).toBe(0);
+  });
+  it('reads only valid visited views back', () => {
+    const s = memoryStorage();
+    s.setItem('visitedViews', JSON.stringify([{ path: '/dashboard', title: 'Dashboard' }]));
+    expect(readStoredViews(s)).toEqual([{ path: '/dashboard', title: 'Dashboard' }]);
+    s.setItem('visitedViews', '[{"path":1}]');
+    expect(readStoredViews(s)).toEqual([]);
+    s.setItem('visitedViews', '{not json');
+    expect(readStoredViews(s)).toEqual([]);
+  });
+});

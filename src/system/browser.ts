@@ -1,0 +1,99 @@
+// The browser's implementations of the machines' effects: localStorage/sessionStorage, Date.now, the REST calls,
+// the toaster. getSystem() is the one started actor system the React app reads.
+import { array, object, string } from 'superstruct';
+import { fromPromise } from 'xstate';
+import { LOGIN_MODE, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
+import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
+import type { VisitedView } from '../../machines/tabs';
+import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
+import { configureApi } from '../api/client';
+import * as endpoints from '../api/endpoints';
+import { createErrorReporter } from '../api/errors';
+import { notify } from './notices';
+import { startWakeCheck } from './wake';
+
+const clock = () => Date.now();
+const StoredViews = array(object({ path: string(), title: string() }));
+
+/** Visited views from sessionStorage, validated; anything else starts empty. */
+export function readStoredViews(storage: Pick<Storage, 'getItem'> = sessionStorage): VisitedView[] {
+  try {
+    const r = validate(JSON.parse(storage.getItem(STORAGE.visitedViews) ?? '[]'), StoredViews);
+    return r.ok ? r.value : [];
+  } catch {
+    return [];
+  }
+}
+
+/** §3 storage layout of a signed-in session. */
+export function writeSession(s: StoredSession, storage: Pick<Storage, 'setItem' | 'removeItem'> = localStorage): void {
+  storage.setItem(STORAGE.jwt, s.token);
+  storage.setItem(STORAGE.privileges, JSON.stringify({ priviledges: s.privileges satisfies PrivilegeEntry[] }));
+  storage.setItem(STORAGE.roles, JSON.stringify(s.roles));
+  storage.setItem(STORAGE.username, s.username);
+  if (s.clientId === null) storage.removeItem(STORAGE.clientId);
+  else storage.setItem(STORAGE.clientId, String(s.clientId));
+  storage.setItem(STORAGE.user, JSON.stringify(s.user));
+}
+
+export function clearSession(storage: Pick<Storage, 'removeItem'> = localStorage, tabStorage: Pick<Storage, 'removeItem'> = sessionStorage): void {
+  for (const key of [STORAGE.jwt, STORAGE.privileges, STORAGE.roles, STORAGE.username, STORAGE.clientId, STORAGE.user]) storage.removeItem(key);
+  tabStorage.removeItem(STORAGE.visitedViews);
+}
+
+export function browserImpl(): GatehouseImpl {
+  return {
+    session: {
+      input: { loginMode: LOGIN_MODE },
+      actors: {
+        restoreSession: fromPromise<RestoredToken>(async () => ({ token: localStorage.getItem(STORAGE.jwt), now: clock() })),
+        fetchMe: fromPromise(({ input }: { input: { token: string } }) => endpoints.me(input.token)),
+        signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() })),
+        selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({ ...(await endpoints.selectClient(input.clientId)), now: clock() })),
+        saveProfile: fromPromise(({ input }: { input: { name?: string; avatarColor?: AvatarColor; timezone?: string } }) => endpoints.updateProfile(input)),
+        saveSettings: fromPromise(({ input }: { input: Parameters<typeof endpoints.updateSettings>[0] }) => endpoints.updateSettings(input)),
+      },
+      actions: {
+        storeSession: (_, params) => writeSession(params),
+        clearStoredSession: () => clearSession(),
+        callLogout: (_, { token }) => {
+          if (token) endpoints.logout(token).catch(() => {}); // best-effort (§4)
+        },
+      },
+    },
+    tabs: {
+      input: { views: readStoredViews() },
+      actions: {
+        persistViews: (_, { views }) => sessionStorage.setItem(STORAGE.visitedViews, JSON.stringify(views)),
+      },
+    },
+  };
+}
+
+let system: GatehouseSystem | null = null;
+
+/** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
+export function getSystem(): GatehouseSystem {
+  if (system) return system;
+  const root = createGatehouseSystem(browserImpl());
+  system = root;
+  configureApi({
+    getToken: () => localStorage.getItem(STORAGE.jwt),
+    getClientId: () => localStorage.getItem(STORAGE.clientId),
+    loginMode: () => getSystemActor(root, 'session').getSnapshot().context.loginMode,
+    report: createErrorReporter({
+      now: clock,
+      notify,
+      expire: (path) => getSystemActor(root, 'session').send({ type: 'session.expired', path }),
+      currentPath: () => window.location.pathname + window.location.search,
+    }),
+  });
+  root.start();
+  startWakeCheck(() => getSystemActor(root, 'session').send({ type: 'session.wake' }));
+  return root;
+}
+
+/** A long-lived actor of the browser's system by systemId, typed (for the view engineer's useSystemActor). */
+export function systemActor<K extends SystemActorId>(id: K): SystemActors[K] {
+  return getSystemActor(getSystem(), id);
+}
