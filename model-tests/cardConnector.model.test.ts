@@ -40,8 +40,9 @@ function eventsFor(s: CardConnectorSnapshot): any[] {
   return commands;
 }
 
-const serialize = (s: CardConnectorSnapshot) => JSON.stringify([s.value, s.context.index, s.context.card !== null, s.context.link, s.context.versionConfirmed]);
-const model = new TestModel(cardConnectorMachine, { events: eventsFor as any, serializeState: serialize as any, limit: 20_000, input: {} } as any);
+// link and versionConfirmed are plain flags: every transition that sets them is still taken, from every state
+const serialize = (s: CardConnectorSnapshot) => JSON.stringify([s.value, s.context.index, s.context.card !== null]);
+const model = new TestModel(cardConnectorMachine as any, { events: eventsFor as any, serializeState: serialize as any, limit: 20_000, input: {} } as any);
 const paths = edgePaths(model, cardConnectorMachine, serialize, [], {});
 
 /** Independent rules: what a step emits and sends. */
@@ -59,7 +60,7 @@ function expected(before: CardConnectorSnapshot, after: CardConnectorSnapshot, e
   const outOfOrder = (reader === 'noReader' || reader === 'readerReady') && ['cardRemoved', 'reading', 'data'].includes(frameName!);
   if (['badData', 'unknownType', 'garbage'].includes(frameName!) || outOfOrder) emitted.push('cardConnector.failed');
   const failedStates = ['serviceMissing', 'closed', 'outdated'];
-  if (failedStates.some((f) => after.matches(f)) && !after.matches(before.value as any)) emitted.push('cardConnector.failed');
+  if (failedStates.some((f) => after.matches(f as any)) && !after.matches(before.value as any)) emitted.push('cardConnector.failed');
   return { emitted: emitted.sort(), sent };
 }
 
@@ -80,7 +81,7 @@ async function run({ path }: EdgePath<typeof cardConnectorMachine>) {
   executors['xstate.after.connectorDelay.cardConnector.pausing'] = async () => { before = actor.getSnapshot(); clock.increment(CONNECTOR_DELAY_MS); await flush(); };
   await model.testPath(path as any, {
     states: {
-      '*': (want: CardConnectorSnapshot) => {
+      '*': ((want: CardConnectorSnapshot) => {
         const s = actor.getSnapshot();
         expect(s.value).toEqual(want.value);
         expect(s.context).toEqual(want.context);
@@ -91,7 +92,7 @@ async function run({ path }: EdgePath<typeof cardConnectorMachine>) {
           expect(sent.splice(0).map((c) => c.message.type)).toEqual(w.sent);
         }
         step++;
-      },
+      }) as (s: unknown) => void,
     },
     events: executors,
   });

@@ -48,7 +48,7 @@ const serialize = (s: CompanionSnapshot) => JSON.stringify([
   Object.keys(s.context.pending).sort(), s.context.capabilities.length, s.context.order[0],
 ]);
 const INPUT = { ports: PORTS };
-const model = new TestModel(companionMachine, { events: eventsFor as any, serializeState: serialize as any, limit: 5000, input: INPUT } as any);
+const model = new TestModel(companionMachine as any, { events: eventsFor as any, serializeState: serialize as any, limit: 5000, input: INPUT } as any);
 const paths = edgePaths(model, companionMachine, serialize, [], INPUT);
 
 /** An independent statement of what a step makes the machine emit and send. */
@@ -101,7 +101,7 @@ async function run({ path }: EdgePath<typeof companionMachine>) {
   executors['xstate.after.backoff.companion.waiting'] = async () => { before = actor.getSnapshot(); clock.increment(backoffMs(before.context.attempt)); await flush(); };
   await model.testPath(path as any, {
     states: {
-      '*': (expectedSnap: CompanionSnapshot) => {
+      '*': ((expectedSnap: CompanionSnapshot) => {
         const s = actor.getSnapshot();
         expect(s.value).toEqual(expectedSnap.value);
         expect(s.context).toEqual(expectedSnap.context);
@@ -114,7 +114,7 @@ async function run({ path }: EdgePath<typeof companionMachine>) {
           emitted.length = 0;
         }
         step++;
-      },
+      }) as (s: unknown) => void,
     },
     events: executors,
   });
@@ -141,7 +141,7 @@ function startWithFakes(opts: { answers?: (port: number) => boolean } = {}) {
     actors: {
       shufflePorts: fromPromise(async ({ input }: { input: { ports: readonly number[] } }) => [...input.ports].reverse()),
       // a port that does not answer hangs until the machine's own 10 s timeout
-      probePort: fromPromise(({ input }: { input: { port: number } }) => {
+      probePort: fromPromise<unknown, { port: number }>(({ input }) => {
         probed.push({ port: input.port, at: Date.now() });
         return opts.answers?.(input.port) ? Promise.resolve({}) : new Promise(() => {});
       }),
@@ -227,7 +227,7 @@ describe('companion replies', () => {
     const machine = companionMachine.provide({
       actors: {
         shufflePorts: fromPromise(async () => PORTS),
-        probePort: fromPromise(async () => ({})),
+        probePort: fromPromise<unknown, { port: number }>(async () => ({})),
         messages: fromCallback(({ sendBack: sb, receive }: any) => { sendBack = sb; receive((e: CompanionSocketCommand) => sent.push(e)); }),
       },
     });

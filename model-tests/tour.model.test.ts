@@ -22,7 +22,7 @@ const events = [
 ] as any[];
 
 const serialize = (s: TourSnapshot) => JSON.stringify([s.value, s.context.step]);
-const model = new TestModel(tourMachine, { events, serializeState: serialize as any, limit: 1000, input: { steps: STEPS } } as any);
+const model = new TestModel(tourMachine as any, { events, serializeState: serialize as any, limit: 1000, input: { steps: STEPS } } as any);
 const paths = edgePaths(model, tourMachine, serialize, [], { steps: STEPS });
 
 async function run({ path }: EdgePath<typeof tourMachine>) {
@@ -36,7 +36,7 @@ async function run({ path }: EdgePath<typeof tourMachine>) {
   const exec = async ({ event }: { event: any }) => { actor.send(event); };
   await model.testPath(path as any, {
     states: {
-      '*': (expected: TourSnapshot) => {
+      '*': ((expected: TourSnapshot) => {
         const s = actor.getSnapshot();
         expect(s.value).toEqual(expected.value);
         expect(s.context).toEqual(expected.context);
@@ -48,7 +48,7 @@ async function run({ path }: EdgePath<typeof tourMachine>) {
         expect(done.splice(0)).toEqual(closed && how === 'skipped' ? [{ type: 'persistTourView', params: undefined }] : []);
         wasShowing = s.matches('showing');
         step++;
-      },
+      }) as (s: unknown) => void,
     },
     events: Object.fromEntries([...new Set(events.map((e) => e.type))].map((t) => [t, exec])),
   });
@@ -81,7 +81,7 @@ describe('tour rules', () => {
     const received: unknown[] = [];
     const fakeSession = fromCallback(({ receive }) => { receive((e) => received.push(e)); });
     const root = setup({ actors: { session: fakeSession, tour: tourMachine } }).createMachine({
-      invoke: [{ id: 'session', systemId: 'session', src: 'session' }, { id: 'tour', systemId: 'tour', src: 'tour' }],
+      invoke: [{ id: 'session', systemId: 'session', src: 'session' }, { id: 'tour', systemId: 'tour', src: 'tour', input: {} }],
     });
     const actor = createActor(root).start();
     const tour = actor.system.get('tour')!;

@@ -1,0 +1,23 @@
+// The card-reader service's REST endpoints (§7: /MyKad/getReaderList and /MyKad/myKad, no bearer token),
+// answered from a card source such as the card connector simulator. The lead registers it on the server.
+import type { FastifyInstance } from 'fastify';
+import type { MyKad, MyKadReader, MyKadReaderList } from '../../contract';
+
+/** What the routes need from a reader: the simulator fits. */
+export interface CardReaderSource {
+  readers(): MyKadReader[];
+  /** Reads the card in the reader, or null without one. */
+  readCard(): MyKad | null;
+}
+
+export function registerMyKadRoutes(app: FastifyInstance, source: CardReaderSource): void {
+  app.get('/MyKad/getReaderList', async (): Promise<MyKadReaderList> => ({ readers: source.readers() }));
+  app.get('/MyKad/myKad', async (_req, reply) => {
+    if (source.readers().length === 0) {
+      return reply.code(404).send({ status: 404, error: 'Not Found', message: 'No card reader is connected' });
+    }
+    const card = source.readCard();
+    if (!card) return reply.code(404).send({ status: 404, error: 'Not Found', message: 'Insert an identity card into the reader' });
+    return card;
+  });
+}

@@ -1,0 +1,50 @@
+// The browser's side of the desktop companion machine (§7): the shuffle (the only randomness), the check-port
+// probe and the /api/messages WebSocket, as the actors machines/companion.ts names. The machine owns the 10 s
+// probe timeout; stopping the probe actor aborts its fetch.
+import { fromCallback, fromPromise } from 'xstate';
+import type { CompanionSocketCommand, MessagesInput, ProbeInput, ShuffleInput } from '../../machines/companion';
+
+export interface CompanionTransportOptions {
+  /** The companion runs on this computer. */
+  host?: string;
+  fetch?: typeof fetch;
+  /** The WebSocket constructor (the browser's; `ws` in Node tests). */
+  WebSocket?: typeof WebSocket;
+  random?: () => number;
+}
+
+/** Fisher–Yates with an injected random source. */
+export function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+export function createCompanionTransport(options: CompanionTransportOptions = {}) {
+  const host = options.host ?? '127.0.0.1';
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const random = options.random ?? Math.random;
+  return {
+    shufflePorts: fromPromise<number[], ShuffleInput>(async ({ input }) => shuffle(input.ports, random)),
+    probePort: fromPromise<unknown, ProbeInput>(async ({ input, signal }) => {
+      const res = await doFetch(`http://${host}:${input.port}/api/check-port`, { signal, cache: 'no-store' });
+      if (!res.ok) throw new Error(`check-port answered ${res.status}`);
+      return res.json().catch(() => ({}));
+    }),
+    messages: fromCallback<CompanionSocketCommand, MessagesInput>(({ input, sendBack, receive }) => {
+      const Ws = options.WebSocket ?? globalThis.WebSocket;
+      const ws = new Ws(`ws://${host}:${input.port}/api/messages`);
+      let closed = false;
+      ws.onopen = () => sendBack({ type: 'socket.opened' });
+      ws.onerror = () => {}; // the close that follows is what the machine hears
+      ws.onmessage = (e: MessageEvent) => sendBack({ type: 'socket.message', data: e.data });
+      // a browser fires error then close: only close is told, once
+      ws.onclose = (e: CloseEvent) => { if (!closed) { closed = true; sendBack({ type: 'socket.closed', code: e.code, reason: e.reason || undefined }); } };
+      receive((e) => { if (e.type === 'socket.send' && ws.readyState === 1) ws.send(JSON.stringify(e.message)); });
+      return () => { closed = true; ws.onopen = ws.onmessage = ws.onclose = null; ws.close(); };
+    }),
+  };
+}
