@@ -6,3 +6,4 @@ export * from './access';
 export * from './format';
 export * from './realtime';
 export * from './devices';
+export * from './journal';

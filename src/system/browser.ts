@@ -5,10 +5,12 @@ import { fromPromise } from 'xstate';
 import { LOGIN_MODE, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
+import { createJournal, type Journal } from '../../machines/journal';
 import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
 import { configureApi } from '../api/client';
 import * as endpoints from '../api/endpoints';
 import { createErrorReporter } from '../api/errors';
+import { createInspectorObserver } from './inspector';
 import { notify } from './notices';
 import { startWakeCheck } from './wake';
 
@@ -71,11 +73,21 @@ export function browserImpl(): GatehouseImpl {
 }
 
 let system: GatehouseSystem | null = null;
+let journal: Journal | null = null;
+
+/** The browser's event journal (every event of the system, redacted), exported from the replay screen. */
+export function getJournal(): Journal {
+  return (journal ??= createJournal({ now: clock }));
+}
 
 /** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
 export function getSystem(): GatehouseSystem {
   if (system) return system;
-  const root = createGatehouseSystem(browserImpl());
+  const recorder = getJournal().inspect;
+  const inspector = createInspectorObserver();
+  const root = createGatehouseSystem(browserImpl(), {
+    inspect: inspector ? (e) => { recorder(e); inspector(e); } : recorder,
+  });
   system = root;
   configureApi({
     getToken: () => localStorage.getItem(STORAGE.jwt),

@@ -1,0 +1,197 @@
+// The event journal as NDJSON (ARCHITECTURE.md, issue 4): one header line, then one line per event an actor of the
+// system received, with the state it resulted in. The console writes it, `npm run replay` and the replay screen
+// read it; both validate it with parseJournal() so a bad file is rejected the same way everywhere.
+import { boolean, literal, number, object, optional, refine, string, type, unknown, type Infer } from 'superstruct';
+import { APP_VERSION } from './constants';
+import { validate } from './schemas';
+
+export const JOURNAL_KIND = 'gatehouse-journal';
+export const JOURNAL_VERSION = 1;
+export const JOURNAL_CAPACITY = 5000;
+/** The root actor of the system has no systemId; its lines use this label. */
+export const ROOT_ACTOR = '#root';
+export const REDACTED = '[redacted]';
+
+export const JournalHeader = object({
+  kind: literal(JOURNAL_KIND),
+  version: literal(JOURNAL_VERSION),
+  app: string(),
+  /** Epoch ms of the journal's clock when recording started. */
+  startedAt: number(),
+});
+export type JournalHeader = Infer<typeof JournalHeader>;
+
+/** Any event object: a `type` plus its (redacted, JSON) payload. */
+export const JournalEvent = type({ type: refine(string(), 'nonEmpty', (v) => v.length > 0 || 'must not be empty') });
+
+export const JournalEntry = object({
+  seq: refine(number(), 'positiveInteger', (v) => (Number.isInteger(v) && v > 0) || 'must be a positive whole number'),
+  /** Epoch ms, from the journal's injected clock. */
+  at: number(),
+  /** The receiving actor: its systemId, ROOT_ACTOR, or the actor id of an unnamed (invoked/spawned) actor. */
+  actor: string(),
+  event: JournalEvent,
+  /** The state value after the event (a machine's `value`; the status of any other actor). */
+  state: refine(unknown(), 'present', (v) => v !== undefined || 'is required'),
+  /** Who sent it; absent when it came from outside the system (a view, a transport, the browser glue). */
+  source: optional(object({ actor: string(), machine: boolean() })),
+});
+export type JournalEntry = Omit<Infer<typeof JournalEntry>, 'event'> & { event: { type: string; [k: string]: unknown } };
+
+export function journalHeader(startedAt: number): JournalHeader {
+  return { kind: JOURNAL_KIND, version: JOURNAL_VERSION, app: APP_VERSION, startedAt };
+}
+
+// ---------- redaction ----------
+
+/** Field names whose values are secrets wherever they appear (token, accessToken, password, newPassword, …). */
+const SECRET_FIELD = /(token|password|passwd|secret|authorization|jwt)$/i;
+// three base64url parts, the first a JSON object ('{"' encodes as eyJ): what every jwt looks like
+const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g;
+const JWT_EXACT = /^eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}$/;
+const SURROGATE_HEADER = b64url(JSON.stringify({ alg: 'none', typ: REDACTED }));
+const MAX_DEPTH = 12;
+
+function b64url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function fromB64url(part: string): string | null {
+  try {
+    const bin = atob(part.replace(/-/g, '+').replace(/_/g, '/'));
+    return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}
+/** FNV-1a, 32 bit: equal tokens stay equal after redaction, and the fingerprint gives nothing back. */
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * A jwt becomes an unsigned, unusable surrogate that keeps only what the machines branch on: its `exp` claim
+ * (session validity, §5) and whether two tokens are the same one. Replacing it with a bare '[redacted]' would make
+ * every replay of a page reload diverge (the restored token would no longer decode as live).
+ */
+function redactJwt(token: string): string {
+  const [header, payload] = token.split('.');
+  if (header === SURROGATE_HEADER) return token;
+  let exp: unknown;
+  try {
+    exp = (JSON.parse(fromB64url(payload) ?? 'null') as { exp?: unknown } | null)?.exp;
+  } catch {
+    exp = undefined;
+  }
+  const claims = typeof exp === 'number' && Number.isFinite(exp) ? { exp, ref: fingerprint(token) } : { ref: fingerprint(token) };
+  return `${SURROGATE_HEADER}.${b64url(JSON.stringify(claims))}.redacted`;
+}
+
+function redactSecretField(value: unknown): unknown {
+  // absence and blankness are facts the machines branch on (no stored jwt, an empty password), not secrets
+  if (value === null || value === undefined) return value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return value;
+    if (JWT_EXACT.test(value)) return redactJwt(value);
+    return REDACTED;
+  }
+  return REDACTED;
+}
+
+function isActorRef(v: object): v is { id: string; sessionId: string } {
+  return 'sessionId' in v && 'send' in v && typeof (v as { send: unknown }).send === 'function';
+}
+
+/**
+ * A JSON-safe copy of `value` without secrets: jwt-looking strings anywhere, and the values of token, password,
+ * oldPassword, newPassword, authorization (…) fields. Errors keep their name and message; actor references become
+ * `{ actor: id }`; functions, cycles and very deep nesting are replaced by markers. Idempotent.
+ */
+export function redact(value: unknown): unknown {
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown, depth: number): unknown => {
+    if (v === null || typeof v === 'boolean') return v;
+    if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+    if (typeof v === 'string') return v.replace(JWT, (m) => redactJwt(m));
+    if (typeof v === 'bigint') return v.toString();
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
+    if (typeof v !== 'object') return undefined;
+    if (seen.has(v)) return '[circular]';
+    if (depth >= MAX_DEPTH) return '[too deep]';
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+    if (v instanceof Error) return { name: v.name, message: walk(v.message, depth + 1) };
+    if (isActorRef(v)) return { actor: v.id };
+    seen.add(v);
+    try {
+      if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1) ?? null);
+      if (v instanceof Map) return walk(Object.fromEntries(v), depth);
+      if (v instanceof Set) return walk([...v], depth);
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const r = SECRET_FIELD.test(k) ? redactSecretField(typeof x === 'string' ? x : walk(x, depth + 1)) : walk(x, depth + 1);
+        if (r !== undefined) out[k] = r;
+      }
+      return out;
+    } finally {
+      seen.delete(v);
+    }
+  };
+  return walk(value, 0);
+}
+
+// ---------- parsing ----------
+
+export interface ParsedJournal {
+  header: JournalHeader;
+  /** Entries with their 1-based line number in the file (the header is line 1). */
+  lines: Array<{ line: number; entry: JournalEntry }>;
+}
+export type JournalParseResult = { ok: true; journal: ParsedJournal } | { ok: false; line: number; message: string };
+
+/**
+ * Validates a whole NDJSON journal: a header line, then entries with increasing seq. The first problem is
+ * reported with its line number; nothing is returned for a file that is not entirely valid.
+ */
+export function parseJournal(text: string): JournalParseResult {
+  const raw = text.split('\n');
+  // a final newline is normal; anything after it is a (possibly truncated) line
+  if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
+  const last = raw.length;
+  const fail = (line: number, message: string): JournalParseResult => ({ ok: false, line, message });
+  const parse = (i: number): { ok: true; value: unknown } | { ok: false; message: string } => {
+    const src = raw[i].replace(/\r$/, '');
+    if (src.trim() === '') return { ok: false, message: 'is empty' };
+    try {
+      return { ok: true, value: JSON.parse(src) };
+    } catch {
+      return { ok: false, message: i + 1 === last ? 'is not valid JSON (the file looks truncated)' : 'is not valid JSON' };
+    }
+  };
+  if (text.trim() === '') return fail(1, 'the file is empty: expected a gatehouse-journal header');
+  const h = parse(0);
+  if (!h.ok) return fail(1, `line 1 ${h.message}`);
+  const header = validate(h.value, JournalHeader);
+  if (!header.ok) return fail(1, `line 1 is not a gatehouse-journal header (version ${JOURNAL_VERSION}): ${describe(header.violations)}`);
+  const lines: ParsedJournal['lines'] = [];
+  let previous = 0;
+  for (let i = 1; i < raw.length; i++) {
+    const n = i + 1;
+    const p = parse(i);
+    if (!p.ok) return fail(n, `line ${n} ${p.message}`);
+    const r = validate(p.value, JournalEntry);
+    if (!r.ok) return fail(n, `line ${n} is not a journal entry: ${describe(r.violations)}`);
+    const entry = r.value as JournalEntry;
+    if (entry.seq <= previous) return fail(n, `line ${n} has seq ${entry.seq}, not after the previous line's ${previous}`);
+    previous = entry.seq;
+    lines.push({ line: n, entry });
+  }
+  return { ok: true, journal: { header: header.value, lines } };
+}
+
+function describe(violations: Array<{ field: string; message: string }>): string {
+  return violations.slice(0, 3).map((v) => `${v.field} ${v.message}`).join('; ');
+}

@@ -1,0 +1,143 @@
+// The journal's recording half: what an entry holds, the bounded ring, redaction before anything is stored.
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromPromise, sendTo, setup, waitFor } from 'xstate';
+import { jwtDecode } from 'jwt-decode';
+import { REDACTED, ROOT_ACTOR, parseJournal, redact } from '../contract';
+import { createGatehouseSystem } from './system';
+import { createJournal, replayImpl, replayViewerMachine, selectJournalActors, selectTimeline } from './journal';
+import { TOKEN_A, TOKEN_B, NOW } from '../model-tests/fixtures';
+
+const left = createMachine({ id: 'left', initial: 'off', states: { off: { on: { flip: 'on' } }, on: { on: { flip: 'off' } } } });
+const right = setup({}).createMachine({
+  id: 'right', initial: 'idle',
+  states: { idle: { on: { poke: { target: 'poked', actions: sendTo(({ system }) => system.get('left'), { type: 'flip' }) } } }, poked: {} },
+});
+const pair = setup({ actors: { left, right } }).createMachine({
+  id: 'pair',
+  invoke: [{ id: 'left', systemId: 'left', src: 'left' }, { id: 'right', src: 'right' }],
+});
+
+describe('createJournal', () => {
+  it('records each received event with its receiver, sender, clock time and resulting state', () => {
+    let t = NOW;
+    const j = createJournal({ now: () => ++t });
+    const root = createActor(pair, { inspect: j.inspect }).start();
+    root.system.get('left')!.send({ type: 'flip', password: 'pa55word' });
+    (root.getSnapshot().children as any).right.send({ type: 'poke' });
+    const tail = j.entries().slice(-3);
+    expect(tail).toEqual([
+      { seq: 4, at: NOW + 5, actor: 'left', event: { type: 'flip', password: REDACTED }, state: 'on' },
+      { seq: 5, at: NOW + 6, actor: 'right', event: { type: 'poke' }, state: 'poked' },
+      { seq: 6, at: NOW + 7, actor: 'left', event: { type: 'flip' }, source: { actor: 'right', machine: true }, state: 'off' },
+    ]);
+    expect(j.entries()[0]).toMatchObject({ seq: 1, actor: ROOT_ACTOR, event: { type: 'xstate.init' } });
+  });
+
+  it('keeps only the newest entries up to its capacity and counts the dropped ones', () => {
+    const j = createJournal({ capacity: 2 });
+    const root = createActor(pair, { inspect: j.inspect }).start();
+    for (let i = 0; i < 3; i++) root.system.get('left')!.send({ type: 'flip' });
+    expect(j.entries().map((e) => e.seq)).toEqual([5, 6]);
+    expect(j.dropped()).toBe(4);
+    j.clear();
+    expect(j.entries()).toEqual([]);
+    root.system.get('left')!.send({ type: 'flip' });
+    expect(j.entries().map((e) => e.seq)).toEqual([7]); // seq keeps counting: a cleared journal never looks whole
+  });
+
+  it('records the status of actors that are not machines and exports NDJSON the parser accepts', async () => {
+    const j = createJournal({ now: () => 5 });
+    const m = setup({ actors: { load: fromPromise(async () => ({ token: TOKEN_A })) } }).createMachine({
+      initial: 'loading', states: { loading: { invoke: { id: 'load', src: 'load', onDone: 'done' } }, done: {} },
+    });
+    createActor(m, { inspect: j.inspect }).start();
+    await new Promise((r) => setTimeout(r, 0));
+    const nd = j.toNdjson();
+    expect(nd).not.toContain(TOKEN_A);
+    expect(nd.endsWith('\n')).toBe(true);
+    const parsed = parseJournal(nd);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.journal.header).toEqual({ kind: 'gatehouse-journal', version: 1, app: '1.22.2', startedAt: 5 });
+    expect(parsed.journal.lines.map(({ entry }) => [entry.actor, entry.event.type, entry.state])).toEqual([
+      [ROOT_ACTOR, 'xstate.init', 'loading'],
+      ['load', 'xstate.init', 'active'],
+      ['load', 'xstate.promise.resolve', 'done'],
+      [ROOT_ACTOR, 'xstate.done.actor.load', 'done'],
+    ]);
+  });
+});
+
+describe('redact', () => {
+  it('replaces passwords, tokens and authorization values at any depth', () => {
+    expect(redact({ a: [{ password: 'x1', oldPassword: 'x2', newPassword: 'x3', authorization: 'Bearer abc', accessToken: 'q', token: 'plain' }] }))
+      .toEqual({ a: [{ password: REDACTED, oldPassword: REDACTED, newPassword: REDACTED, authorization: REDACTED, accessToken: REDACTED, token: REDACTED }] });
+  });
+
+  it('keeps absent and blank secrets, which machines branch on', () => {
+    expect(redact({ token: null, password: '', other: undefined })).toEqual({ token: null, password: '' });
+  });
+
+  it('turns a jwt anywhere into an unsigned surrogate keeping only exp and identity', () => {
+    const out = redact({ msg: `sent ${TOKEN_A} twice`, token: TOKEN_A, b: TOKEN_B }) as Record<string, string>;
+    expect(JSON.stringify(out)).not.toContain(TOKEN_A.split('.')[1]);
+    expect(JSON.stringify(out)).not.toContain(TOKEN_A.split('.')[2]);
+    expect(jwtDecode<{ exp: number; sub?: string }>(out.token)).toEqual({ exp: NOW / 1000 + 3600, ref: expect.any(String) });
+    expect(out.msg).toBe(`sent ${out.token} twice`);
+    expect(out.b).not.toBe(out.token);
+    expect(redact(out)).toEqual(out); // idempotent
+  });
+
+  it('makes errors, dates, actor-like objects and cycles JSON-safe', () => {
+    const cyc: Record<string, unknown> = { n: 1 };
+    cyc.self = cyc;
+    expect(redact({ e: new Error('Wrong username or password'), d: new Date(0), f: () => 1, cyc }))
+      .toEqual({ e: { name: 'Error', message: 'Wrong username or password' }, d: '1970-01-01T00:00:00.000Z', cyc: { n: 1, self: '[circular]' } });
+  });
+});
+
+describe('the replay screen actor', () => {
+  const header = JSON.stringify({ kind: 'gatehouse-journal', version: 1, app: '1.22.2', startedAt: 0 });
+  // a Gatehouse system (the viewer replays with its machines) whose session never hears back from storage
+  const good = (() => {
+    const j = createJournal();
+    const root = createGatehouseSystem(replayImpl(), { inspect: j.inspect }).start();
+    root.system.get('tabs')!.send({ type: 'route.visited', path: '/monitor/replay', title: 'Replay', cache: true });
+    return j.toNdjson();
+  })();
+  const loaded = async (actor: ReturnType<typeof createActor<typeof replayViewerMachine>>) =>
+    waitFor(actor, (s) => !s.hasTag('busy'));
+
+  it('loads and replays a journal, and filters its timeline by machine', async () => {
+    const actor = createActor(replayViewerMachine).start();
+    actor.send({ type: 'journal.load', name: 'a.ndjson', text: good });
+    const s = await loaded(actor);
+    expect(s.context).toMatchObject({ name: 'a.ndjson', error: null });
+    expect(s.context.result?.ok).toBe(true);
+    expect(selectJournalActors(s.context)).toEqual([ROOT_ACTOR, 'tabs', 'session', 'restore']);
+    actor.send({ type: 'filter.set', actor: 'tabs' });
+    const timeline = selectTimeline(actor.getSnapshot().context);
+    expect(timeline.map((t) => [t.entry.event.type, t.step?.replayed, t.diverged])).toEqual([['xstate.init', 'open', false], ['route.visited', 'open', false]]);
+  });
+
+  it('refuses an invalid file with its line and keeps the journal already loaded', async () => {
+    const actor = createActor(replayViewerMachine).start();
+    actor.send({ type: 'journal.load', name: 'a.ndjson', text: good });
+    await loaded(actor);
+    actor.send({ type: 'journal.load', name: 'b.ndjson', text: `${header}\n{"seq":1,` });
+    const s = await loaded(actor);
+    expect(s.context.error).toBe('b.ndjson: line 2 is not valid JSON (the file looks truncated)');
+    expect(s.context.name).toBe('a.ndjson');
+    expect(s.context.result?.journal.lines).toHaveLength(good.trimEnd().split('\n').length - 1);
+  });
+
+  it('marks the step where a tampered journal diverges', async () => {
+    const lines = good.trimEnd().split('\n');
+    expect(lines[lines.length - 1]).toContain('"state":"open"');
+    lines[lines.length - 1] = lines[lines.length - 1].replace('"state":"open"', '"state":"closed"');
+    const actor = createActor(replayViewerMachine).start();
+    actor.send({ type: 'journal.load', name: 't.ndjson', text: lines.join('\n') });
+    const s = await loaded(actor);
+    expect(selectTimeline(s.context).filter((t) => t.diverged).map((t) => t.line)).toEqual([lines.length]);
+  });
+});

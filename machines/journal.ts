@@ -1,0 +1,405 @@
+// The event journal (ARCHITECTURE.md "The journal"): an `inspect` observer that keeps, in a bounded ring, every
+// event an actor of the system received, who sent it, and the state it resulted in; and the headless replay that
+// re-runs such a journal through the same machines (the CLI `npm run replay` and the console's replay screen).
+import { SimulatedClock, assign, fromPromise, setup, type AnyActorLogic, type AnyEventObject, type InspectionEvent } from 'xstate';
+import {
+  APP_VERSION, JOURNAL_CAPACITY, ROOT_ACTOR, journalHeader, parseJournal, redact,
+  type JournalEntry, type JournalHeader, type ParsedJournal,
+} from '../contract';
+import { errorText } from './notProvided';
+import { createGatehouseSystem, rootMachine, type GatehouseImpl, type RootInput } from './system';
+
+// ---------- recording ----------
+
+export interface JournalOptions {
+  /** Entries kept; the oldest are dropped beyond it. */
+  capacity?: number;
+  /** Epoch ms. Injected so tests and replay are deterministic (the browser passes Date.now). */
+  now?: () => number;
+  /** Called with each entry as soon as its resulting state is known (per actor, in processing order). */
+  onEntry?: (entry: JournalEntry) => void;
+}
+
+export interface Journal {
+  /** The observer to give `createActor(…, { inspect })` (or `system.inspect`). */
+  inspect: (event: InspectionEvent) => void;
+  /** Processed entries, oldest first. */
+  entries(): JournalEntry[];
+  /** Header line + one line per entry, each ending with a newline. */
+  toNdjson(): string;
+  /** Forgets every entry; seq keeps counting, so a journal cleared mid-session is never mistaken for a whole one. */
+  clear(): void;
+  header(): JournalHeader;
+  /** How many entries the ring has dropped since the last clear. */
+  dropped(): number;
+}
+
+type Ref = { sessionId: string; id?: string; systemId?: string; logic?: unknown; getSnapshot?: () => unknown };
+
+/** An entry being filled in: `state` arrives with the actor's next `@xstate.snapshot` for this very event. */
+interface Slot { entry: Omit<JournalEntry, 'state'> & { state?: unknown }; raw: AnyEventObject }
+
+function labelOf(ref: Ref, rootId: string): string {
+  return ref.systemId ?? (ref.sessionId === rootId ? ROOT_ACTOR : ref.id ?? ref.sessionId);
+}
+
+/** A state machine (as opposed to a promise/callback/observable implementation an embedding provides). */
+function isMachine(ref: Ref): boolean {
+  const logic = ref.logic as { __xstatenode?: unknown } | undefined;
+  return !!logic && logic.__xstatenode === true;
+}
+
+/** A machine's state value; for any other actor its status ('active', 'done', 'error'). */
+function stateOf(snapshot: unknown): unknown {
+  const s = snapshot as { value?: unknown; status?: unknown; machine?: unknown };
+  return redact('machine' in s ? s.value : s.status) ?? null;
+}
+
+export function createJournal({ capacity = JOURNAL_CAPACITY, now = () => 0, onEntry }: JournalOptions = {}): Journal {
+  let ring: Slot[] = [];
+  let pending = new WeakMap<object, Slot[]>();
+  let seq = 0;
+  let dropped = 0;
+  let startedAt = now();
+
+  function inspect(ie: InspectionEvent): void {
+    const ref = ie.actorRef as unknown as Ref;
+    if (ie.type === '@xstate.event') {
+      const source = ie.sourceRef as unknown as Ref | undefined;
+      const slot: Slot = {
+        raw: ie.event,
+        entry: {
+          seq: ++seq,
+          at: now(),
+          actor: labelOf(ref, ie.rootId),
+          event: redact(ie.event) as JournalEntry['event'],
+          ...(source ? { source: { actor: labelOf(source, ie.rootId), machine: isMachine(source) } } : {}),
+        },
+      };
+      ring.push(slot);
+      if (ring.length > capacity) {
+        ring.shift();
+        dropped++;
+      }
+      const queue = pending.get(ref) ?? [];
+      queue.push(slot);
+      pending.set(ref, queue);
+      return;
+    }
+    if (ie.type === '@xstate.snapshot') {
+      const queue = pending.get(ref);
+      if (!queue) return;
+      // mailboxes are FIFO: the snapshot belongs to the oldest pending event with this identity. Snapshots of
+      // events that were never relayed (xstate.stop) match nothing; earlier pending events were never processed.
+      const at = queue.findIndex((s) => s.raw === ie.event);
+      if (at < 0) return;
+      const [slot] = queue.splice(0, at + 1).slice(-1);
+      slot.entry.state = stateOf(ie.snapshot);
+      onEntry?.(slot.entry as JournalEntry);
+    }
+  }
+
+  const entries = () => ring.filter((s) => s.entry.state !== undefined).map((s) => s.entry as JournalEntry);
+  const header = () => journalHeader(startedAt);
+  return {
+    inspect,
+    entries,
+    header,
+    dropped: () => dropped,
+    toNdjson: () => [header(), ...entries()].map((l) => JSON.stringify(l) + '\n').join(''),
+    clear: () => {
+      ring = [];
+      pending = new WeakMap();
+      dropped = 0;
+      startedAt = now();
+    },
+  };
+}
+
+// ---------- replay ----------
+
+/** An invoked actor that never settles: in a replay the results come from the journal, not from the network. */
+const inert = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
+
+/**
+ * Implementations for a headless replay, derived from the root machine so a newly added long-lived machine is
+ * covered without editing this file: every actor slot is inert, every effect action keeps the machine's own
+ * default (they are no-ops by convention: the real ones are provided by src/system/browser.ts).
+ */
+export function replayImpl(): GatehouseImpl {
+  const impl: Record<string, { actors: Record<string, AnyActorLogic>; actions: Record<string, never> }> = {};
+  for (const [key, logic] of Object.entries(rootMachine.implementations.actors)) {
+    const slots = (logic as { implementations?: { actors?: Record<string, unknown> } }).implementations?.actors ?? {};
+    impl[key] = { actors: Object.fromEntries(Object.keys(slots).map((k) => [k, inert])), actions: {} };
+  }
+  return impl as unknown as GatehouseImpl;
+}
+
+export interface ReplayStep {
+  line: number;
+  actor: string;
+  event: string;
+  /** True when the replay sent the recorded event; false when the replayed system produced it by itself. */
+  fed: boolean;
+  recorded: unknown;
+  replayed: unknown;
+  matches: boolean;
+}
+
+export type ReplayResult =
+  | { ok: true; journal: ParsedJournal; steps: ReplayStep[]; warnings: string[] }
+  | { ok: false; kind: 'invalid'; line: number; message: string }
+  | { ok: false; kind: 'diverged'; line: number; message: string; journal: ParsedJournal; steps: ReplayStep[]; warnings: string[] };
+
+/**
+ * Which recorded events the replay sends, and which it must produce by itself:
+ *  - `xstate.init` is never sent: the replayed system starts its actors itself (with the recorded root input);
+ *  - an event from outside the system (no source: a view, a transport adapter, the browser glue) is sent;
+ *  - an event from an actor that is not a machine (the promise/callback actors an embedding provides; this includes
+ *    their `xstate.done.actor.*` / `xstate.error.actor.*` results and messages they send back) is sent, because in a
+ *    replay those actors are inert;
+ *  - a delayed `xstate.after.*` event is sent, because replay time is frozen (a SimulatedClock never advanced):
+ *    timers fire exactly where the journal says they did, not where a clock would put them;
+ *  - any other event from a machine (sendTo between long-lived actors, done events of child machines) is not sent:
+ *    the replayed machines must produce it themselves, and its resulting state is compared like the others.
+ */
+export function shouldFeed(entry: Pick<JournalEntry, 'event' | 'source'>): boolean {
+  if (entry.event.type === 'xstate.init') return false;
+  if (entry.event.type.startsWith('xstate.after.')) return true;
+  return !entry.source || !entry.source.machine;
+}
+
+/** Key order does not matter for a state value. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : x)) ?? 'undefined';
+}
+const show = (v: unknown) => canonical(v);
+
+/**
+ * Re-runs a journal through the real machines, headlessly, with inert implementations and a frozen clock.
+ * `input` is the NDJSON text, its lines, or an already parsed journal. Each actor's recorded events are matched,
+ * in order, with the events the replayed actor processed; the first difference in event or resulting state is a
+ * divergence naming the journal line.
+ */
+export function replayJournal(input: string | readonly string[] | ParsedJournal, impl: GatehouseImpl = replayImpl()): ReplayResult {
+  let journal: ParsedJournal;
+  if (typeof input === 'string' || Array.isArray(input)) {
+    const parsed = parseJournal(typeof input === 'string' ? input : (input as readonly string[]).join('\n'));
+    if (!parsed.ok) return { ok: false, kind: 'invalid', line: parsed.line, message: parsed.message };
+    journal = parsed.journal;
+  } else {
+    journal = input as ParsedJournal;
+  }
+  const first = journal.lines[0];
+  if (!first) return { ok: false, kind: 'invalid', line: 1, message: 'the journal has a header but no events' };
+  if (first.entry.seq !== 1 || first.entry.actor !== ROOT_ACTOR || first.entry.event.type !== 'xstate.init') {
+    return {
+      ok: false, kind: 'invalid', line: first.line,
+      message: `line ${first.line} is seq ${first.entry.seq} (${first.entry.actor} ← ${first.entry.event.type}): a replay starts from the system's start (seq 1, ${ROOT_ACTOR} ← xstate.init); this journal's beginning was dropped or cleared`,
+    };
+  }
+  const warnings: string[] = [];
+  if (journal.header.app !== APP_VERSION) warnings.push(`recorded by Gatehouse ${journal.header.app}, replayed with ${APP_VERSION}`);
+
+  // the system starts with the inputs it was recorded with (they travel in the root's init event)
+  const rootInput = ((first.entry.event as { input?: unknown }).input ?? {}) as RootInput & Record<string, unknown>;
+  const withInput: Record<string, unknown> = { ...impl };
+  for (const [key, value] of Object.entries(rootInput)) {
+    const slot = withInput[key] as Record<string, unknown> | undefined;
+    if (slot && value !== undefined) withInput[key] = { ...slot, input: value };
+  }
+
+  const named = new Set<string>([ROOT_ACTOR]);
+  /** What each replayed actor processed, in order, and how much of it has been paired with journal lines. */
+  const processed = new Map<string, { entries: JournalEntry[]; paired: number }>();
+  const processedBy = (actor: string) => {
+    let p = processed.get(actor);
+    if (!p) processed.set(actor, (p = { entries: [], paired: 0 }));
+    return p;
+  };
+  const produced = createJournal({
+    capacity: 1,
+    onEntry: (e) => {
+      if (named.has(e.actor)) processedBy(e.actor).entries.push(e);
+    },
+  });
+  const root = createGatehouseSystem(withInput as unknown as GatehouseImpl, {
+    clock: new SimulatedClock(),
+    inspect: (ie) => {
+      const systemId = (ie.actorRef as unknown as Ref).systemId;
+      if (systemId) named.add(systemId);
+      produced.inspect(ie);
+    },
+  });
+
+  const steps: ReplayStep[] = [];
+  const waiting = new Map<string, Array<{ line: number; entry: JournalEntry; fed: boolean }>>();
+  let divergence: { line: number; message: string } | null = null;
+  const diverge = (line: number, message: string) => {
+    divergence ??= { line, message };
+  };
+
+  /** Pairs each actor's waiting journal lines with what the replayed actor has processed since. */
+  const match = () => {
+    for (const [actor, queue] of waiting) {
+      const p = processedBy(actor);
+      while (queue.length && p.paired < p.entries.length) {
+        const w = queue.shift()!;
+        const got = p.entries[p.paired++];
+        const sameEvent = got.event.type === w.entry.event.type;
+        const matches = sameEvent && canonical(got.state) === canonical(w.entry.state);
+        steps.push({ line: w.line, actor, event: w.entry.event.type, fed: w.fed, recorded: w.entry.state, replayed: got.state, matches });
+        if (!matches) {
+          diverge(w.line, sameEvent
+            ? `line ${w.line}: ${actor} after ${w.entry.event.type} is ${show(got.state)} in the replay, the journal says ${show(w.entry.state)}`
+            : `line ${w.line}: the journal has ${actor} ← ${w.entry.event.type}, the replay processed ${actor} ← ${got.event.type} there`);
+        }
+      }
+    }
+  };
+
+  try {
+    root.start();
+    for (const { line, entry } of journal.lines) {
+      if (!named.has(entry.actor)) continue; // an implementation actor (inert here): its own events are not replayed
+      const fed = shouldFeed(entry);
+      const queue = waiting.get(entry.actor) ?? [];
+      queue.push({ line, entry, fed });
+      waiting.set(entry.actor, queue);
+      if (fed) {
+        const target = entry.actor === ROOT_ACTOR ? root : root.system.get(entry.actor);
+        if (!target) {
+          diverge(line, `line ${line}: no running actor '${entry.actor}' in the replay to send ${entry.event.type} to`);
+          break;
+        }
+        target.send(entry.event as AnyEventObject);
+      }
+      match();
+      if (divergence) break;
+    }
+    if (!divergence) {
+      for (const [actor, queue] of waiting) {
+        if (queue.length) {
+          diverge(queue[0].line, `line ${queue[0].line}: the journal has ${actor} ← ${queue[0].entry.event.type}, the replay never produced it`);
+          break;
+        }
+      }
+    }
+    if (!divergence) {
+      const lastLine = journal.lines[journal.lines.length - 1].line;
+      for (const [actor, p] of processed) {
+        const extra = p.entries[p.paired];
+        if (extra) {
+          diverge(lastLine, `after line ${lastLine}: the replay also processed ${actor} ← ${extra.event.type}, which the journal does not have`);
+          break;
+        }
+      }
+    }
+  } catch (err) {
+    const line = steps.length ? steps[steps.length - 1].line : first.line;
+    diverge(line, `line ${line}: the replay failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    root.stop();
+  }
+  steps.sort((a, b) => a.line - b.line);
+  const d = divergence as { line: number; message: string } | null;
+  if (d) return { ok: false, kind: 'diverged', line: d.line, message: d.message, journal, steps, warnings };
+  return { ok: true, journal, steps, warnings };
+}
+
+// ---------- the replay screen's state ----------
+
+export interface ReplayViewerContext {
+  /** The loaded journal's file name, and its replay (which carries the parsed journal). */
+  name: string | null;
+  /** The file being replayed. */
+  loading: string | null;
+  result: Extract<ReplayResult, { journal: ParsedJournal }> | null;
+  /** Why the last file was refused; the previously loaded journal stays. */
+  error: string | null;
+  /** Only this machine's steps on the timeline; null for all. */
+  filter: string | null;
+}
+
+export type ReplayViewerEvent =
+  | { type: 'journal.load'; name: string; text: string }
+  | { type: 'journal.errorDismissed' }
+  | { type: 'filter.set'; actor: string | null };
+
+/** Loads a journal as the CLI does (same parser, same replay) and keeps it for the timeline. */
+export const replayViewerMachine = setup({
+  types: { context: {} as ReplayViewerContext, events: {} as ReplayViewerEvent },
+  actors: {
+    replay: fromPromise<ReplayResult, { text: string }>(async ({ input }) => replayJournal(input.text)),
+  },
+}).createMachine({
+  id: 'replayViewer',
+  context: { name: null, loading: null, result: null, error: null, filter: null },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        'journal.load': { target: 'replaying', actions: assign({ loading: ({ event }) => event.name }) },
+        'journal.errorDismissed': { actions: assign({ error: null }) },
+        'filter.set': { actions: assign({ filter: ({ event }) => event.actor }) },
+      },
+    },
+    replaying: {
+      tags: ['busy'],
+      invoke: {
+        id: 'replay',
+        src: 'replay',
+        input: ({ event }) => ({ text: event.type === 'journal.load' ? event.text : '' }),
+        onDone: [
+          {
+            guard: ({ event }) => !event.output.ok && event.output.kind === 'invalid',
+            target: 'idle',
+            actions: assign(({ context, event }) => ({ error: event.output.ok ? null : `${context.loading}: ${event.output.message}`, loading: null })),
+          },
+          {
+            target: 'idle',
+            actions: assign(({ context, event }) => ({
+              result: 'journal' in event.output ? event.output : null,
+              name: context.loading,
+              loading: null,
+              error: null,
+              filter: null,
+            })),
+          },
+        ],
+        onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not replay the journal'), loading: null })) },
+      },
+    },
+  },
+});
+
+// ---------- selectors of the replay screen ----------
+
+export interface TimelineStep {
+  line: number;
+  entry: JournalEntry;
+  /** The replayed state, when this line belongs to a machine of the system (implementation actors are not replayed). */
+  step: ReplayStep | null;
+  /** The replay parted from the journal here. */
+  diverged: boolean;
+}
+
+/** The machines (systemIds, the root, implementation actors) the loaded journal speaks of, in first-seen order. */
+export const selectJournalActors = (ctx: ReplayViewerContext): string[] =>
+  ctx.result ? [...new Set(ctx.result.journal.lines.map((l) => l.entry.actor))] : [];
+
+/** The loaded journal's lines under the machine filter, each with its replay outcome. */
+export function selectTimeline(ctx: ReplayViewerContext): TimelineStep[] {
+  const r = ctx.result;
+  if (!r) return [];
+  const byLine = new Map(r.steps.map((s) => [s.line, s]));
+  const divergedAt = r.ok ? null : r.line;
+  return r.journal.lines
+    .filter((l) => ctx.filter === null || l.entry.actor === ctx.filter)
+    .map(({ line, entry }) => {
+      const step = byLine.get(line) ?? null;
+      return { line, entry, step, diverged: line === divergedAt || (step !== null && !step.matches) };
+    });
+}

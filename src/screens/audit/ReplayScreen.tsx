@@ -1,0 +1,139 @@
+// /monitor/replay (privilege 0.8.1.0, enforced by the route guard): export this console's journal, or load one and
+// step through it on a timeline, machine by machine, with the replay's verdict per step. The loaded journal lives
+// in the replayViewer actor; this view only keeps which step is selected.
+import { useMemo, useState, type ChangeEvent } from 'react';
+import { Button, Callout, Card, Classes, FileInput, HTMLSelect, Intent, NonIdealState, Slider, Tag } from '@blueprintjs/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import {
+  replayViewerMachine, selectJournalActors, selectTimeline,
+  type ReplayViewerContext, type TimelineStep,
+} from '../../../machines/journal';
+import { getJournal } from '../../system/browser';
+
+type ViewerSnapshot = { context: ReplayViewerContext; hasTag: (t: 'busy') => boolean };
+const selectContext = (s: ViewerSnapshot) => s.context;
+const selectBusy = (s: ViewerSnapshot) => s.hasTag('busy');
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+function downloadJournal(): void {
+  const blob = new Blob([getJournal().toNdjson()], { type: 'application/x-ndjson' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `gatehouse-journal-${new Date().toISOString().replace(/[:.]/g, '-')}.ndjson`;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+function StepLabel({ step }: { step: TimelineStep }) {
+  const verdict = step.diverged
+    ? <Tag intent={Intent.DANGER} minimal>diverged</Tag>
+    : step.step ? <Tag intent={Intent.SUCCESS} minimal>{step.step.fed ? 'replayed' : 'produced'}</Tag> : <Tag minimal>not replayed</Tag>;
+  return (
+    <span>
+      <span className={Classes.TEXT_MUTED}>line {step.line}</span> <strong>{step.entry.actor}</strong> ← {step.entry.event.type} {verdict}
+    </span>
+  );
+}
+
+export function ReplayScreen() {
+  const viewer = useActorRef(replayViewerMachine);
+  const ctx = useSelector(viewer, selectContext);
+  const busy = useSelector(viewer, selectBusy);
+  const timeline = useMemo(() => selectTimeline(ctx), [ctx]);
+  const actors = useMemo(() => selectJournalActors(ctx), [ctx]);
+  const [selected, setSelected] = useState(0);
+  const index = Math.min(selected, Math.max(0, timeline.length - 1));
+  const current = timeline[index];
+
+  const load = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    void file.text().then((text) => {
+      setSelected(0);
+      viewer.send({ type: 'journal.load', name: file.name, text });
+    });
+  };
+  const r = ctx.result;
+
+  return (
+    <div className="gh-replay-screen">
+      <Card>
+        <Button icon="export" text="Export journal" onClick={downloadJournal} />{' '}
+        <Button icon="history" text="Open this session's journal" disabled={busy}
+          onClick={() => { setSelected(0); viewer.send({ type: 'journal.load', name: 'this session', text: getJournal().toNdjson() }); }} />{' '}
+        <FileInput text={busy ? 'Replaying…' : 'Load journal…'} buttonText="Browse" disabled={busy}
+          inputProps={{ accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': 'Load journal' }} onInputChange={load} />
+      </Card>
+
+      {ctx.error && (
+        <Callout intent={Intent.DANGER} title="This journal cannot be replayed" icon="error">
+          <p>{ctx.error}</p>
+          <p className={Classes.TEXT_MUTED}>Nothing was changed{r ? `: ${ctx.name} is still loaded` : ''}.</p>
+          <Button small text="Dismiss" onClick={() => viewer.send({ type: 'journal.errorDismissed' })} />
+        </Callout>
+      )}
+
+      {!r ? (
+        <NonIdealState icon="history" title="No journal loaded" description="Load an exported journal (NDJSON), or open this session's, to step through it." />
+      ) : (
+        <>
+          <Callout intent={r.ok ? Intent.SUCCESS : Intent.WARNING} title={ctx.name ?? undefined}>
+            {r.ok
+              ? `Replayed ${r.steps.length} steps: every state matches the journal.`
+              : `The replay diverged at line ${r.line}: ${r.message}`}
+            {' '}Recorded by Gatehouse {r.journal.header.app}, started {new Date(r.journal.header.startedAt).toLocaleString()}.
+            {r.warnings.map((w) => <div key={w} className={Classes.TEXT_MUTED}>{w}</div>)}
+          </Callout>
+
+          <Card>
+            <label className={Classes.LABEL}>
+              Machine{' '}
+              <HTMLSelect value={ctx.filter ?? ''} onChange={(e) => { setSelected(0); viewer.send({ type: 'filter.set', actor: e.target.value || null }); }}
+                options={[{ value: '', label: 'All machines' }, ...actors.map((a) => ({ value: a, label: a }))]} />
+            </label>
+            {timeline.length > 1 && (
+              <Slider min={0} max={timeline.length - 1} stepSize={1} value={index} onChange={setSelected}
+                labelStepSize={Math.max(1, Math.ceil(timeline.length / 10))}
+                labelRenderer={(i) => String(timeline[i]?.line ?? '')} />
+            )}
+          </Card>
+
+          <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start' }}>
+            <Card style={{ flex: '0 0 40%', maxHeight: '61vh', overflow: 'auto' }}>
+              <ul className={Classes.LIST_UNSTYLED} role="listbox" aria-label="Journal steps">
+                {timeline.map((s, i) => (
+                  <li key={s.line} role="option" aria-selected={i === index}>
+                    <Button minimal fill alignText="left" active={i === index} onClick={() => setSelected(i)}>
+                      <StepLabel step={s} />
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+            {current && (
+              <Card style={{ flex: 1 }}>
+                <h4 className={Classes.HEADING}><StepLabel step={current} /></h4>
+                <p className={Classes.TEXT_MUTED}>seq {current.entry.seq} · {new Date(current.entry.at).toISOString()}
+                  {current.entry.source ? ` · sent by ${current.entry.source.actor}` : ' · sent from outside the system'}</p>
+                <h5 className={Classes.HEADING}>Event</h5>
+                <pre className={Classes.CODE_BLOCK}>{json(current.entry.event)}</pre>
+                <h5 className={Classes.HEADING}>Resulting state (journal)</h5>
+                <pre className={Classes.CODE_BLOCK}>{json(current.entry.state)}</pre>
+                {current.step && (
+                  <>
+                    <h5 className={Classes.HEADING}>Resulting state (replay)</h5>
+                    <Callout intent={current.diverged ? Intent.DANGER : Intent.SUCCESS} icon={null}>
+                      <pre className={Classes.CODE_BLOCK}>{json(current.step.replayed)}</pre>
+                    </Callout>
+                  </>
+                )}
+              </Card>
+            )}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
