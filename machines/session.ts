@@ -40,7 +40,7 @@ export function normaliseSettings(raw: unknown): Settings {
 }
 
 /** Actors that hear `session.ended`. Add a systemId here when a new long-lived actor must clean up on sign-out. */
-export const SESSION_LISTENERS = ['tabs', 'alarms', 'socket.events', 'socket.central', 'socket.visitor'] as const;
+export const SESSION_LISTENERS = ['tabs', 'tour', 'alarms', 'hardwareStatus', 'socket.events', 'socket.central', 'socket.visitor'] as const;
 
 // ---------- types ----------
 

@@ -4,6 +4,9 @@
 import { createActor, setup, type ActorOptions, type ActorRefFrom, type AnyActorRef } from 'xstate';
 import { sessionMachine, type SessionInput } from './session';
 import { tabsMachine, type TabsInput } from './tabs';
+import { companionMachine, type CompanionInput } from './companion';
+import { cardConnectorMachine, type CardConnectorInput } from './cardConnector';
+import { tourMachine, type TourInput } from './tour';
 
 type ProvideArg<M extends { provide: (i: any) => any }> = Parameters<M['provide']>[0];
 
@@ -18,30 +21,47 @@ export interface GatehouseImpl {
     actions: Pick<NonNullable<ProvideArg<typeof tabsMachine>['actions']>, 'persistViews'>;
     input?: TabsInput;
   };
+  companion: {
+    actors: Required<NonNullable<ProvideArg<typeof companionMachine>['actors']>>;
+    input?: CompanionInput;
+  };
+  cardConnector: {
+    actors: Required<NonNullable<ProvideArg<typeof cardConnectorMachine>['actors']>>;
+    input?: CardConnectorInput;
+  };
+  tour?: { input?: TourInput };
 }
 
 /** systemId → actor type, for `useSystemActor('session')`. */
 export interface SystemActors {
   session: ActorRefFrom<typeof sessionMachine>;
   tabs: ActorRefFrom<typeof tabsMachine>;
+  companion: ActorRefFrom<typeof companionMachine>;
+  cardConnector: ActorRefFrom<typeof cardConnectorMachine>;
+  tour: ActorRefFrom<typeof tourMachine>;
 }
 export type SystemActorId = keyof SystemActors;
 
-export interface RootInput { session?: SessionInput; tabs?: TabsInput }
+export interface RootInput {
+  session?: SessionInput; tabs?: TabsInput; companion?: CompanionInput; cardConnector?: CardConnectorInput; tour?: TourInput;
+}
 
 export const rootMachine = setup({
   types: {
     input: {} as RootInput,
     context: {} as RootInput,
-    children: {} as { session: 'session'; tabs: 'tabs' },
+    children: {} as { session: 'session'; tabs: 'tabs'; companion: 'companion'; cardConnector: 'cardConnector'; tour: 'tour' },
   },
-  actors: { session: sessionMachine, tabs: tabsMachine },
+  actors: { session: sessionMachine, tabs: tabsMachine, companion: companionMachine, cardConnector: cardConnectorMachine, tour: tourMachine },
 }).createMachine({
   id: 'gatehouse',
   context: ({ input }) => input ?? {},
   // tabs first: the session may send it session.ended as soon as the restore fails
   invoke: [
     { id: 'tabs', systemId: 'tabs', src: 'tabs', input: ({ context }) => context.tabs ?? {} },
+    { id: 'tour', systemId: 'tour', src: 'tour', input: ({ context }) => context.tour ?? {} },
+    { id: 'companion', systemId: 'companion', src: 'companion', input: ({ context }) => context.companion ?? {} },
+    { id: 'cardConnector', systemId: 'cardConnector', src: 'cardConnector', input: ({ context }) => context.cardConnector ?? {} },
     { id: 'session', systemId: 'session', src: 'session', input: ({ context }) => context.session ?? {} },
   ],
 });
@@ -51,9 +71,14 @@ export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOp
     actors: {
       session: sessionMachine.provide({ actors: impl.session.actors, actions: impl.session.actions }),
       tabs: tabsMachine.provide({ actions: impl.tabs.actions }),
+      companion: companionMachine.provide({ actors: impl.companion.actors }),
+      cardConnector: cardConnectorMachine.provide({ actors: impl.cardConnector.actors }),
     },
   });
-  return createActor(machine, { ...options, input: { session: impl.session.input, tabs: impl.tabs.input } });
+  return createActor(machine, {
+    ...options,
+    input: { session: impl.session.input, tabs: impl.tabs.input, companion: impl.companion.input, cardConnector: impl.cardConnector.input, tour: impl.tour?.input },
+  });
 }
 
 export type GatehouseSystem = ReturnType<typeof createGatehouseSystem>;

@@ -31,6 +31,8 @@ function start(capacity?: number) {
       input: { loginMode: 'STANDARD' },
     },
     tabs: { actions: { persistViews: () => {} }, input: { views: [{ path: '/dashboard', title: 'Dashboard' }] } },
+    companion: { actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } as unknown as GatehouseImpl['companion']['actors'] },
+    cardConnector: { actors: { socket: controls.logic() } as unknown as GatehouseImpl['cardConnector']['actors'] },
   };
   const root = createGatehouseSystem(impl, { inspect: journal.inspect, clock });
   root.start();

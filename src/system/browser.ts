@@ -13,6 +13,8 @@ import { createErrorReporter } from '../api/errors';
 import { createInspectorObserver } from './inspector';
 import { notify } from './notices';
 import { startWakeCheck } from './wake';
+import { createCompanionTransport } from '../transport/companion';
+import { createCardConnectorTransport } from '../transport/cardConnector';
 
 const clock = () => Date.now();
 const StoredViews = array(object({ path: string(), title: string() }));
@@ -69,6 +71,8 @@ export function browserImpl(): GatehouseImpl {
         persistViews: (_, { views }) => sessionStorage.setItem(STORAGE.visitedViews, JSON.stringify(views)),
       },
     },
+    companion: { actors: createCompanionTransport() },
+    cardConnector: { actors: createCardConnectorTransport() },
   };
 }
 
