@@ -38,3 +38,22 @@ describe('browser storage', () => {
     expect(readStoredViews(s)).toEqual([]);
   });
 });
+
+describe('version-keyed settings (§9)', () => {
+  it('writes settings under the current version key and clears older versions', async () => {
+    const { persistSettingsLocally } = await import('./browser');
+    const { SETTINGS_KEY } = await import('../../contract');
+    const data = new Map<string, string>([['gatehouse-settings-1.0.0', '{}'], ['other', 'kept']]);
+    const storage = {
+      get length() { return data.size; },
+      key: (i: number) => [...data.keys()][i] ?? null,
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+      removeItem: (k: string) => void data.delete(k),
+      clear: () => data.clear(),
+    } as Storage;
+    persistSettingsLocally({ theme: '#000' }, storage);
+    expect([...data.keys()].sort()).toEqual(['other', SETTINGS_KEY].sort());
+    expect(JSON.parse(data.get(SETTINGS_KEY)!)).toEqual({ theme: '#000' });
+  });
+});

@@ -2,7 +2,7 @@
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
 import { fromPromise } from 'xstate';
-import { LOGIN_MODE, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
+import { LOGIN_MODE, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
 import { createJournal, type Journal } from '../../machines/journal';
@@ -45,6 +45,15 @@ export function clearSession(storage: Pick<Storage, 'removeItem'> = localStorage
   tabStorage.removeItem(STORAGE.visitedViews);
 }
 
+/** §9: persisted state is keyed by version; keys of older versions are cleared. */
+export function persistSettingsLocally(settings: unknown, storage: Storage = localStorage): void {
+  for (let i = storage.length - 1; i >= 0; i--) {
+    const key = storage.key(i);
+    if (key && key.startsWith(SETTINGS_KEY_PREFIX) && key !== SETTINGS_KEY) storage.removeItem(key);
+  }
+  storage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+}
+
 export function browserImpl(): GatehouseImpl {
   return {
     session: {
@@ -55,7 +64,10 @@ export function browserImpl(): GatehouseImpl {
         signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() })),
         selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({ ...(await endpoints.selectClient(input.clientId)), now: clock() })),
         saveProfile: fromPromise(({ input }: { input: { name?: string; avatarColor?: AvatarColor; timezone?: string } }) => endpoints.updateProfile(input)),
-        saveSettings: fromPromise(({ input }: { input: Parameters<typeof endpoints.updateSettings>[0] }) => endpoints.updateSettings(input)),
+        saveSettings: fromPromise(async ({ input }: { input: Parameters<typeof endpoints.updateSettings>[0] }) => {
+          persistSettingsLocally(input);
+          return endpoints.updateSettings(input);
+        }),
       },
       actions: {
         storeSession: (_, params) => writeSession(params),

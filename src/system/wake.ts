@@ -7,7 +7,13 @@ export interface WakeClock {
   clearInterval: (id: any) => void;
 }
 
-export function startWakeCheck(onWake: (gapMs: number) => void, clock: WakeClock = globalThis as unknown as WakeClock): () => void {
+const browserClock: WakeClock = {
+  now: () => Date.now(),
+  setInterval: (fn, ms) => globalThis.setInterval(fn, ms),
+  clearInterval: (id) => globalThis.clearInterval(id),
+};
+
+export function startWakeCheck(onWake: (gapMs: number) => void, clock: WakeClock = browserClock): () => void {
   let last = clock.now();
   const id = clock.setInterval(() => {
     const now = clock.now();

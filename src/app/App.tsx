@@ -1,0 +1,87 @@
+// The console's root: router (history mode), hotkeys, toasts, error boundary, and the guarded route view.
+import { Suspense, useEffect, useMemo } from 'react';
+import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
+import { HotkeysProvider, Spinner } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { selectClientId, selectHeldPrivileges, selectIsRestoring, selectIsSignedIn } from '../../machines/session.selectors';
+import { ErrorBoundary } from './ErrorBoundary';
+import { guard, matchRoute, pageTitle } from './guard';
+import { DASHBOARD } from './routeTable';
+import { RouteContext } from './RouteContext';
+import { SCREENS } from './screens';
+import { Shell } from './Shell';
+import { Toasts } from './Toasts';
+import { useSystemActor } from './useSystemActor';
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <HotkeysProvider>
+        <ErrorBoundary where="the console">
+          <Toasts />
+          <GuardedView />
+        </ErrorBoundary>
+      </HotkeysProvider>
+    </BrowserRouter>
+  );
+}
+
+export function FullPageSpinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="gh-fullpage-spinner" aria-busy="true" data-testid="page-loading">
+      <Spinner size={40} />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+function GuardedView() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const session = useSystemActor('session');
+  const tabs = useSystemActor('tabs');
+  const restoring = useSelector(session, selectIsRestoring);
+  const signedIn = useSelector(session, selectIsSignedIn);
+  const held = useSelector(session, selectHeldPrivileges);
+  const clientId = useSelector(session, selectClientId);
+
+  const { route, params } = useMemo(() => matchRoute(location.pathname), [location.pathname]);
+  const fullPath = location.pathname + location.search;
+  const decision = restoring ? null : guard(route, { signedIn, held, clientId }, fullPath);
+  const kind = decision?.kind ?? 'waiting';
+  const target = decision?.kind === 'redirect' ? decision.to : null;
+
+  useEffect(() => {
+    if (kind === 'redirect' && target) navigate(target, { replace: true });
+    if (kind === 'back') {
+      const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+      if (idx > 0) navigate(-1);
+      else navigate(DASHBOARD, { replace: true });
+    }
+  }, [kind, target, navigate, fullPath]);
+
+  useEffect(() => {
+    if (kind !== 'pass') return;
+    document.title = pageTitle(route);
+    tabs.send({ type: 'route.visited', path: location.pathname, title: route.title, cache: route.cache, tab: route.layout && signedIn });
+  }, [kind, route, location.pathname, tabs, signedIn]);
+
+  // The shell listens to the tabs actor: closing the current tab goes back, or to the dashboard (§2).
+  useEffect(() => {
+    const sub = tabs.on('tabs.navigate', (e) => (e.to === -1 ? navigate(-1) : navigate(e.to)));
+    return () => sub.unsubscribe();
+  }, [tabs, navigate]);
+
+  if (kind !== 'pass') return <FullPageSpinner label={restoring ? 'Restoring your session…' : 'Loading…'} />;
+  if (route.layout && signedIn) return <Shell current={{ route, params, path: location.pathname }} />;
+  const Screen = SCREENS[route.screen];
+  return (
+    <RouteContext.Provider value={{ route, params, path: location.pathname }}>
+      <Suspense fallback={<FullPageSpinner />}>
+        <ErrorBoundary where={route.title} key={location.pathname}>
+          <Screen />
+        </ErrorBoundary>
+      </Suspense>
+    </RouteContext.Provider>
+  );
+}

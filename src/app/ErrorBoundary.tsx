@@ -1,0 +1,46 @@
+// §8: uncaught UI errors are caught here; the screen says what failed and offers a reload. In production they
+// are reported (sample rate ERROR_SAMPLE_RATE) to the server's UI error list.
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Button, Code, NonIdealState } from '@blueprintjs/core';
+import { ERROR_SAMPLE_RATE } from '../../contract';
+import { postUiError } from '../api/endpoints';
+
+interface Props { children: ReactNode; where?: string }
+interface State { error: Error | null }
+
+export function reportUiError(error: Error, extra?: string): void {
+  if (!import.meta.env.PROD || Math.random() >= ERROR_SAMPLE_RATE) return;
+  postUiError({
+    message: `${error.message || String(error)}`.slice(0, 2000) || 'Unknown error',
+    stack: `${error.stack ?? ''}${extra ?? ''}`.slice(0, 20000),
+    url: window.location.href.slice(0, 2000),
+    userAgent: navigator.userAgent.slice(0, 500),
+  }).catch(() => {});
+}
+
+export class ErrorBoundary extends Component<Props, State> {
+  state: State = { error: null };
+  static getDerivedStateFromError(error: Error): State {
+    return { error };
+  }
+  componentDidCatch(error: Error, info: ErrorInfo): void {
+    reportUiError(error, info.componentStack ?? '');
+  }
+  render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return (
+      <div className="gh-error-boundary" data-testid="error-boundary">
+        <NonIdealState
+          icon="error"
+          title={`Something went wrong${this.props.where ? ` in ${this.props.where}` : ''}`}
+          description={<>
+            <p>The screen stopped because of an unexpected error. It has been logged for the administrators.</p>
+            <Code>{error.message || String(error)}</Code>
+          </>}
+          action={<Button intent="primary" icon="refresh" text="Reload" onClick={() => window.location.reload()} />}
+        />
+      </div>
+    );
+  }
+}

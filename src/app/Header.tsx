@@ -1,0 +1,82 @@
+// Header: menu toggle, breadcrumb, working client (+ switcher for multi-tenant users), settings, user menu.
+import { useNavigate } from 'react-router-dom';
+import { Breadcrumbs, Button, Menu, MenuDivider, MenuItem, PopoverNext, Spinner, type BreadcrumbProps } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { APP_VERSION, PRIV } from '../../contract';
+import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../machines/session.selectors';
+import { listClients } from '../api/endpoints';
+import { useT } from '../i18n';
+import { Avatar } from '../ui/Avatar';
+import { useTask } from '../ui/useTask';
+import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
+import { useSystemActor } from './useSystemActor';
+
+interface Props { route: RouteDef; onToggleSidebar: () => void; sidebarOpen: boolean; onOpenSettings: () => void }
+
+export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: Props) {
+  const session = useSystemActor('session');
+  const user = useSelector(session, selectUser);
+  const clientId = useSelector(session, selectClientId);
+  const busy = useSelector(session, selectIsBusy);
+  const held = useSelector(session, selectHeldPrivileges);
+  const navigate = useNavigate();
+  const t = useT();
+  const section = SECTIONS.find((s) => s.id === route.section);
+  const crumbs: BreadcrumbProps[] = [
+    ...(section && section.id !== 'general' ? [{ text: section.title, icon: section.icon as BreadcrumbProps['icon'] }] : []),
+    { text: route.title, current: true },
+  ];
+  // the client list is only read by those who may read it: multi-tenant operators, or holders of 9.2.0
+  const mayListClients = !!user && (user.multiTenancyEnabled || held.has(PRIV.clients.view));
+  const clients = useTask(mayListClients ? () => listClients({ size: 100, sort: [{ field: 'name', dir: 'asc' }] }) : null, [mayListClients, user?.id, clientId]);
+  const current = clients.output?.items.find((c) => c.id === clientId);
+
+  const signOut = () => {
+    session.send({ type: 'session.signOut' });
+    navigate(LOGIN, { replace: true });
+  };
+
+  return (
+    <header className="gh-header" data-testid="header">
+      <Button variant="minimal" icon={sidebarOpen ? 'menu-closed' : 'menu-open'} aria-label={sidebarOpen ? 'Collapse menu' : 'Expand menu'} onClick={onToggleSidebar} data-testid="sidebar-toggle" />
+      <Breadcrumbs items={crumbs} className="gh-breadcrumbs" />
+      <div className="gh-header__spacer" />
+      {busy && <Spinner size={16} aria-label="Working" />}
+      {user?.multiTenancyEnabled ? (
+        <PopoverNext placement="bottom-end" content={
+          <Menu className="gh-client-menu" aria-label="Switch client">
+            <MenuDivider title="Working client" />
+            {(clients.output?.items ?? []).map((c) => (
+              <MenuItem key={c.id} text={c.name} label={c.code} icon={c.id === clientId ? 'tick' : 'blank'} onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })} />
+            ))}
+            {clients.status === 'active' && <MenuItem disabled text="Loading…" />}
+            <MenuDivider />
+            <MenuItem icon="office" text="Manage clients" onClick={() => navigate('/manage/clients')} />
+          </Menu>
+        }>
+          <Button variant="minimal" icon="office" endIcon="caret-down" data-testid="client-switcher" aria-label="Switch client">
+            <span data-testid="current-client" className="gh-current-client">{current?.name ?? (clientId === null ? 'No client selected' : `Client #${clientId}`)}</span>
+          </Button>
+        </PopoverNext>
+      ) : current ? (
+        <span className="gh-current-client gh-current-client--static" data-testid="current-client"><span className="bp6-icon-office" /> {current.name}</span>
+      ) : null}
+      <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" />
+      <PopoverNext placement="bottom-end" content={
+        <Menu aria-label="User menu">
+          <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
+          <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
+          <MenuItem icon="cog" text={t('settings')} onClick={onOpenSettings} />
+          <MenuItem icon="info-sign" text={`${t('version')} ${APP_VERSION}`} disabled data-testid="app-version" />
+          <MenuDivider />
+          <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />
+        </Menu>
+      }>
+        <Button variant="minimal" className="gh-user-button" aria-label="User menu" data-testid="user-menu">
+          <Avatar name={user?.name ?? '?'} color={user?.avatarColor ?? 'blue'} size={26} />
+          <span className="gh-user-button__name">{user?.name}</span>
+        </Button>
+      </PopoverNext>
+    </header>
+  );
+}

@@ -1,0 +1,122 @@
+// The layout of signed-in screens: sidebar, header, tabs, kept-alive views and the settings drawer.
+import { Activity, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { Drawer } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { SIDEBAR_WIDTH_PX } from '../../contract';
+import { selectClientId, selectHeldPrivileges, selectIsSignedIn, selectSettings } from '../../machines/session.selectors';
+import { selectCachedPaths } from '../../machines/tabs.selectors';
+import { FullPageSpinner } from './App';
+import { readSidebarOpen, readSize, writeSidebarOpen, writeSize, type UiSize } from './cookies';
+import { ErrorBoundary } from './ErrorBoundary';
+import { canOpen, matchRoute } from './guard';
+import { Header } from './Header';
+import { RouteContext, type RouteInfo } from './RouteContext';
+import { SCREENS } from './screens';
+import { SettingsDrawer } from './SettingsDrawer';
+import { Sidebar } from './Sidebar';
+import { TabsBar } from './TabsBar';
+import { useIsMobile } from './useMediaQuery';
+import { useSystemActor } from './useSystemActor';
+
+export const COLLAPSED_SIDEBAR_PX = 56;
+
+export function Shell({ current }: { current: RouteInfo }) {
+  const session = useSystemActor('session');
+  const signedIn = useSelector(session, selectIsSignedIn);
+  const held = useSelector(session, selectHeldPrivileges);
+  const clientId = useSelector(session, selectClientId);
+  const settings = useSelector(session, selectSettings);
+  const visitor = useMemo(() => ({ signedIn, held, clientId }), [signedIn, held, clientId]);
+  const mobile = useIsMobile();
+
+  // app display state (§3): visual only, remembered in cookies
+  const [open, setOpen] = useState(readSidebarOpen);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [size, setSize] = useState<UiSize>(readSize);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const toggle = () => {
+    if (mobile) return setMobileOpen((o) => !o);
+    setOpen((o) => { writeSidebarOpen(!o); return !o; });
+  };
+  const changeSize = (s: UiSize) => { writeSize(s); setSize(s); };
+
+  const sidebarWidth = mobile ? 0 : open ? SIDEBAR_WIDTH_PX : COLLAPSED_SIDEBAR_PX;
+  const style = { '--gh-accent': settings.theme, '--gh-sidebar-width': `${sidebarWidth}px` } as CSSProperties;
+  const sidebar = (collapsed: boolean, onNavigate?: () => void) => (
+    <Sidebar visitor={visitor} collapsed={collapsed} showLogo={settings.sidebarLogo} currentSection={current.route.section} onNavigate={onNavigate} />
+  );
+
+  return (
+    <div className={`gh-app gh-size-${size}${mobile ? ' gh-mobile' : ''}${settings.fixedHeader ? ' gh-fixed-header' : ''}`} style={style} data-testid="app-shell">
+      {mobile ? (
+        <Drawer isOpen={mobileOpen} onClose={() => setMobileOpen(false)} position="left" size={`${SIDEBAR_WIDTH_PX}px`} className="gh-sidebar-drawer" title={undefined}>
+          {sidebar(false, () => setMobileOpen(false))}
+        </Drawer>
+      ) : (
+        <aside className="gh-app__sidebar" style={{ width: sidebarWidth }}>{sidebar(!open)}</aside>
+      )}
+      <div className="gh-app__main">
+        <div className="gh-app__top">
+          <Header route={current.route} onToggleSidebar={toggle} sidebarOpen={mobile ? mobileOpen : open} onOpenSettings={() => setSettingsOpen(true)} />
+          {settings.tagsView && <TabsBar currentPath={current.path} />}
+        </div>
+        <main className="gh-app__views">
+          <KeptAliveViews current={current} allowed={(path) => { const m = matchRoute(path); return m.route.layout && canOpen(m.route, visitor); }} />
+        </main>
+      </div>
+      <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} size={size} onSize={changeSize} />
+    </div>
+  );
+}
+
+/**
+ * §2 keep-alive: the views in the tabs actor's `cached` list (at most 10) stay mounted under React `Activity`,
+ * hidden when not current, so a revisited tab keeps its scroll, filters and form input. Kept in a stable
+ * (alphabetical) DOM order so that a revisit never moves nodes.
+ */
+function KeptAliveViews({ current, allowed }: { current: RouteInfo; allowed: (path: string) => boolean }) {
+  const tabs = useSystemActor('tabs');
+  const cached = useSelector(tabs, selectCachedPaths);
+  const paths = useMemo(() => {
+    const set = new Set(cached.filter(allowed));
+    if (current.route.cache) set.add(current.path);
+    return [...set].sort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [cached, current.path, current.route.cache]);
+  return (
+    <>
+      {paths.map((p) => (
+        <Activity key={p} mode={p === current.path ? 'visible' : 'hidden'} name={p}>
+          <View info={p === current.path ? current : { ...matchRoute(p), path: p }} active={p === current.path} />
+        </Activity>
+      ))}
+      {!current.route.cache && <View key={current.path} info={current} active />}
+    </>
+  );
+}
+
+function View({ info, active }: { info: RouteInfo; active: boolean }) {
+  const Screen = SCREENS[info.route.screen];
+  return (
+    <ScrollKeeper active={active} path={info.path}>
+      <RouteContext.Provider value={info}>
+        <ErrorBoundary where={info.route.title}>
+          <Suspense fallback={<FullPageSpinner />}>
+            <Screen />
+          </Suspense>
+        </ErrorBoundary>
+      </RouteContext.Provider>
+    </ScrollKeeper>
+  );
+}
+
+/** Each view scrolls on its own; its position is restored when the view is shown again. */
+function ScrollKeeper({ children, path, active }: { children: ReactNode; path: string; active: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const top = useRef(0);
+  const onScroll = useCallback(() => { if (ref.current) top.current = ref.current.scrollTop; }, []);
+  useLayoutEffect(() => {
+    if (active && ref.current) ref.current.scrollTop = top.current;
+  }, [active]);
+  return <div ref={ref} className="gh-view" data-view-path={path} data-testid="view" onScroll={onScroll}>{children}</div>;
+}

@@ -1,0 +1,44 @@
+// Visited views as tabs (§2: at most 10), read from the tabs actor; closing sends events, the actor decides
+// where to go (it emits tabs.navigate, heard in App.tsx).
+import { Link } from 'react-router-dom';
+import { Button, ContextMenu, Icon, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { selectViews } from '../../machines/tabs.selectors';
+import { useT } from '../i18n';
+import { useSystemActor } from './useSystemActor';
+
+export function TabsBar({ currentPath }: { currentPath: string }) {
+  const tabs = useSystemActor('tabs');
+  const views = useSelector(tabs, selectViews);
+  const t = useT();
+  const menu = (path: string) => (
+    <Menu small>
+      <MenuItem icon="cross" text={t('close')} onClick={() => tabs.send({ type: 'tab.close', path })} />
+      <MenuItem icon="cross-circle" text={t('closeOthers')} onClick={() => tabs.send({ type: 'tab.closeOthers', path })} />
+      <MenuItem icon="delete" text={t('closeAll')} onClick={() => tabs.send({ type: 'tab.closeAll' })} />
+    </Menu>
+  );
+  return (
+    <div className="gh-tabs" role="tablist" aria-label="Open views" data-testid="tabs-bar">
+      <div className="gh-tabs__scroll">
+        {views.map((v) => {
+          const active = v.path === currentPath;
+          return (
+            <ContextMenu key={v.path} content={menu(v.path)} className={`gh-tab${active ? ' gh-tab--active' : ''}`} data-testid="tab" data-path={v.path}>
+              <Link to={v.path} role="tab" aria-selected={active} className="gh-tab__link" title={v.title}>
+                {active && <span className="gh-tab__dot" aria-hidden />}
+                {v.title}
+              </Link>
+              <button type="button" className="gh-tab__close" aria-label={`Close ${v.title}`} onClick={() => tabs.send({ type: 'tab.close', path: v.path })}>
+                <Icon icon="small-cross" size={14} />
+              </button>
+            </ContextMenu>
+          );
+        })}
+      </div>
+      <PopoverNext placement="bottom-end" content={menu(currentPath)}>
+        <Button variant="minimal" size="small" icon="more" aria-label="Tab actions" />
+      </PopoverNext>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { guard, matchRoute, pageTitle, type Visitor } from './guard';
+
+const signedOut: Visitor = { signedIn: false, held: new Set(), clientId: null };
+const admin: Visitor = { signedIn: true, held: new Set(['0.1', '9.2.0', '0.3.1.0', '3.7.0']), clientId: 1 };
+const visit = (path: string, v: Visitor) => guard(matchRoute(path.split('?')[0]).route, v, path);
+
+describe('the route guard (§4)', () => {
+  it('lets open routes pass for everyone', () => {
+    expect(visit('/login', signedOut)).toEqual({ kind: 'pass' });
+    expect(visit('/login', admin)).toEqual({ kind: 'pass' });
+    expect(visit('/403-access-denied', signedOut)).toEqual({ kind: 'pass' });
+    expect(visit('/no/such/page', admin)).toEqual({ kind: 'pass' });
+  });
+
+  it('shows 404 for unknown paths and for the wrong case', () => {
+    expect(matchRoute('/no/such/page').route.screen).toBe('notFound');
+    expect(matchRoute('/Dashboard').route.screen).toBe('notFound');
+    expect(matchRoute('/dashboard').route.screen).toBe('dashboard');
+  });
+
+  it('sends a signed-in user back one step from signed-out-only routes', () => {
+    for (const p of ['/login-remake', '/reset-password', '/forgot-password']) {
+      expect(visit(p, admin)).toEqual({ kind: 'back' });
+      expect(visit(p, signedOut)).toEqual({ kind: 'pass' });
+    }
+  });
+
+  it('sends signed-out visitors of default routes to login with the path to return to', () => {
+    expect(visit('/manage/identities?q=x', signedOut)).toEqual({ kind: 'redirect', to: '/login?redirect=%2Fmanage%2Fidentities%3Fq%3Dx' });
+    expect(visit('/profile', signedOut)).toEqual({ kind: 'redirect', to: '/login?redirect=%2Fprofile' });
+  });
+
+  it('sends a signed-in user without the privilege to 403, any one of several being enough', () => {
+    expect(visit('/monitor/alarms', admin)).toEqual({ kind: 'redirect', to: '/403-access-denied' });
+    expect(visit('/manage/identities', admin)).toEqual({ kind: 'pass' });
+    expect(visit('/attendance/leave-category/edit/4', admin)).toEqual({ kind: 'pass' });
+  });
+
+  it('sends everyone to 403 from a route with an empty privilege list', () => {
+    const route = { ...matchRoute('/dashboard').route, privileges: [], redirect: undefined };
+    expect(guard(route, admin, '/dashboard')).toEqual({ kind: 'redirect', to: '/403-access-denied' });
+  });
+
+  it('needs every privilege in ALL mode', () => {
+    const route = { ...matchRoute('/manage/identities').route, privileges: ['0.3.1.0', '0.3.1.1'], mode: 'ALL' as const };
+    expect(guard(route, admin, '/x')).toEqual({ kind: 'redirect', to: '/403-access-denied' });
+    expect(guard(route, { ...admin, held: new Set(['0.3.1.0', '0.3.1.1']) }, '/x')).toEqual({ kind: 'pass' });
+  });
+
+  it('sends the dashboard to the clients list while no client is selected', () => {
+    expect(visit('/dashboard', { ...admin, clientId: null })).toEqual({ kind: 'redirect', to: '/manage/clients' });
+    expect(visit('/dashboard', admin)).toEqual({ kind: 'pass' });
+  });
+
+  it('redirects / and /video to the dashboard', () => {
+    expect(visit('/', signedOut)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(visit('/video', { ...admin, held: new Set(['2.0.0']) })).toEqual({ kind: 'redirect', to: '/dashboard' });
+  });
+
+  it('titles the page from the route title', () => {
+    expect(pageTitle(matchRoute('/no/such').route)).toMatch(/^Page Not Found/);
+    expect(pageTitle(matchRoute('/attendance/summaries').route)).toMatch(/^Attendance Summaries/);
+  });
+});

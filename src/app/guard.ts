@@ -1,0 +1,70 @@
+// §4 route guard as a pure function: where a visit to a path ends up, given who is signed in.
+import { matchPath } from 'react-router-dom';
+import { hasPrivilege } from '../../contract';
+import { DASHBOARD, FORBIDDEN, LOGIN, NOT_FOUND_ROUTE, ROUTES, type RouteDef } from './routeTable';
+
+export interface RouteMatch { route: RouteDef; params: Record<string, string | undefined> }
+
+/** The route for a pathname; matched case-sensitively to the end (§2), else the 404 route. */
+export function matchRoute(pathname: string, routes: readonly RouteDef[] = ROUTES): RouteMatch {
+  for (const route of routes) {
+    const m = matchPath({ path: route.path, caseSensitive: true, end: true }, pathname);
+    if (m) return { route, params: m.params };
+  }
+  return { route: NOT_FOUND_ROUTE, params: {} };
+}
+
+export interface Visitor {
+  signedIn: boolean;
+  held: ReadonlySet<string>;
+  clientId: number | null;
+}
+
+export type GuardDecision =
+  | { kind: 'pass' }
+  | { kind: 'redirect'; to: string }
+  /** signed-out-only route visited while signed in: one step back (the shell falls back to the dashboard). */
+  | { kind: 'back' };
+
+/** `/login?redirect=…`: where to return after signing in (§4 redirect-after-login). */
+export function loginWithRedirect(path: string): string {
+  return path && path !== '/' && !path.startsWith(LOGIN) ? `${LOGIN}?redirect=${encodeURIComponent(path)}` : LOGIN;
+}
+
+/** A rule's target for a signed-in user, or null when they may stay (§4 "if the computed path differs"). */
+export function redirectTarget(route: RouteDef, v: Visitor): string | null {
+  const rule = route.redirect;
+  if (!rule) return null;
+  if (rule.kind === 'always') return rule.to;
+  if (rule.kind === 'clientRequired') return v.clientId === null ? rule.to : null;
+  return null;
+}
+
+/** `fullPath` is pathname + search, carried to the login page when a sign-in is needed. */
+export function guard(route: RouteDef, v: Visitor, fullPath: string): GuardDecision {
+  if (route.redirect?.kind === 'always' && route.type === 'PUBLIC') return { kind: 'redirect', to: route.redirect.to };
+  // open routes always pass
+  if (route.type === 'PUBLIC') return { kind: 'pass' };
+  // signed-out-only routes send a signed-in user back one step
+  if (route.type === 'RESTRICTED') return v.signedIn ? { kind: 'back' } : { kind: 'pass' };
+  // default routes need sign-in, otherwise login carrying a redirect-after-login value
+  if (!v.signedIn) return { kind: 'redirect', to: loginWithRedirect(fullPath) };
+  // an empty privilege list goes to 403
+  if (route.privileges && route.privileges.length === 0) return { kind: 'redirect', to: FORBIDDEN };
+  if (!hasPrivilege(v.held, route.privileges, route.mode ?? 'ONLY_ONE')) return { kind: 'redirect', to: FORBIDDEN };
+  const to = redirectTarget(route, v);
+  if (to && to !== route.path) return { kind: 'redirect', to };
+  return { kind: 'pass' };
+}
+
+/** Whether a signed-in user may see a route at all (sidebar, links): privileges and redirect rules. */
+export function canOpen(route: RouteDef, v: Visitor): boolean {
+  return guard(route, v, route.path).kind === 'pass';
+}
+
+/** §2: the page title comes from the route title. */
+export function pageTitle(route: RouteDef): string {
+  return `${route.title} · Gatehouse`;
+}
+
+export { DASHBOARD };

@@ -1,0 +1,210 @@
+// THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
+// rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
+import type { PrivilegeMode, RouteType } from '../../contract';
+
+export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
+
+/** Which component renders a route; everything not built yet is 'later' (a clear "arrives later" page). */
+export type ScreenKey =
+  | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
+  | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later';
+
+/** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
+export type RedirectRule =
+  | { kind: 'clientRequired'; to: string } // §2/§6: the dashboard needs a selected client
+  | { kind: 'always'; to: string }; // §2: the video section redirects to the dashboard
+
+export interface RouteDef {
+  /** react-router pattern; matched case-sensitively and to the end. */
+  path: string;
+  title: string;
+  section: SectionId;
+  /** Blueprint icon name (sidebar, breadcrumbs). */
+  icon?: string;
+  /** false for sign-in, reset, forgot, print, 403 and 404 (§2). */
+  layout: boolean;
+  /** kept alive between visits (§2 default true; reset/forgot/print not). */
+  cache: boolean;
+  /** undefined: no privilege needed; []: nobody may open it (→ 403); else any/all of these codes. */
+  privileges?: readonly string[];
+  mode?: PrivilegeMode;
+  /** RESTRICTED: signed-out visitors only; PUBLIC: everyone; PRIVATE (default): signed-in users. */
+  type: RouteType;
+  /** not listed in the sidebar (add/edit/detail routes, attendance children). */
+  hidden: boolean;
+  redirect?: RedirectRule;
+  screen: ScreenKey;
+  /** what a not-yet-built screen will do (shown on its "later release" page). */
+  description?: string;
+}
+
+export const SECTIONS: { id: SectionId; title: string; icon: string }[] = [
+  { id: 'general', title: 'General', icon: 'home' },
+  { id: 'monitor', title: 'Monitor', icon: 'eye-open' },
+  { id: 'manage', title: 'Manage', icon: 'people' },
+  { id: 'configure', title: 'Configure', icon: 'cog' },
+  { id: 'hardware', title: 'Hardware', icon: 'desktop' },
+  { id: 'report', title: 'Report', icon: 'document' },
+  { id: 'server', title: 'Server', icon: 'database' },
+  { id: 'visitor', title: 'Visitor', icon: 'id-number' },
+  { id: 'video', title: 'Video', icon: 'video' },
+  { id: 'attendance', title: 'Attendance', icon: 'time' },
+];
+
+type Opt = Partial<Omit<RouteDef, 'path' | 'title' | 'section'>>;
+const r = (section: SectionId, path: string, title: string, privileges: readonly string[] | undefined, opt: Opt = {}): RouteDef => ({
+  path, title, section, privileges, layout: true, cache: true, type: 'PRIVATE', hidden: false, screen: 'later', ...opt,
+});
+/** A list with add and edit/{id} variants (§2 "most lists have add and edit variants"). */
+const crud = (section: SectionId, path: string, title: string, singular: string, codes: [string, string, string], icon: string, description: string): RouteDef[] => [
+  r(section, path, title, [codes[0]], { icon, description }),
+  r(section, `${path}/add`, `Add ${singular}`, [codes[1]], { icon, hidden: true, description: `Create a new ${singular.toLowerCase()}.` }),
+  r(section, `${path}/edit/:id`, `Edit ${singular}`, [codes[2]], { icon, hidden: true, description: `Change an existing ${singular.toLowerCase()}.` }),
+];
+const x = (base: string): [string, string, string] => [`${base}.0`, `${base}.1`, `${base}.2`];
+
+export const DASHBOARD = '/dashboard';
+export const LOGIN = '/login';
+export const FORBIDDEN = '/403-access-denied';
+export const CLIENTS = '/manage/clients';
+
+/** §2 attendance menu privileges: the attendance entry shows when any is held. */
+export const ATTENDANCE_MENU = ['3.0.0', '3.0.1', '3.0.2', '3.1.0', '3.1.1', '3.1.2', '3.2.0', '3.3', '3.4', '3.5.0', '3.6.0', '3.7.0', '3.8.0'] as const;
+
+export const ROUTES: RouteDef[] = [
+  // ---------- General ----------
+  r('general', '/', 'Home', undefined, { type: 'PUBLIC', hidden: true, cache: false, layout: false, redirect: { kind: 'always', to: DASHBOARD } }),
+  r('general', LOGIN, 'Sign in', undefined, { type: 'PUBLIC', layout: false, cache: false, hidden: true, screen: 'login' }),
+  r('general', '/login-remake', 'Sign in', undefined, { type: 'RESTRICTED', layout: false, cache: false, hidden: true, screen: 'loginRemake' }),
+  r('general', DASHBOARD, 'Dashboard', ['0.1'], { icon: 'dashboard', screen: 'dashboard', redirect: { kind: 'clientRequired', to: CLIENTS } }),
+  r('general', '/profile', 'Profile', undefined, { icon: 'user', hidden: true, screen: 'profile' }),
+  r('general', '/reset-password', 'Reset password', undefined, { type: 'RESTRICTED', layout: false, cache: false, hidden: true, screen: 'resetPassword' }),
+  r('general', '/forgot-password', 'Forgot password', undefined, { type: 'RESTRICTED', layout: false, cache: false, hidden: true, screen: 'forgotPassword' }),
+  r('general', '/print-record', 'Print record', ['1.0.10'], { layout: false, cache: false, hidden: true, description: 'A printable record of a visit for the visitor and the front desk.' }),
+  r('general', FORBIDDEN, 'Access denied', undefined, { type: 'PUBLIC', layout: false, cache: false, hidden: true, screen: 'forbidden' }),
+
+  // ---------- Monitor ----------
+  r('monitor', '/monitor/alarms', 'Alarms', ['0.2.1.0'], { icon: 'warning-sign', description: 'Live alarms from doors and inputs: acknowledge and process them as they arrive.' }),
+  r('monitor', '/monitor/events', 'Events', ['0.2.2.0'], { icon: 'pulse', description: 'The live event stream of every controller, door and reader.' }),
+  r('monitor', '/monitor/floor-plan', 'Floor plan', ['0.2.3.0'], { icon: 'map', description: 'Doors and alarm points on the floor plans, coloured by live status.' }),
+  r('monitor', '/monitor/operator-sessions', 'Operator sessions', ['0.2.4.0'], { icon: 'person', description: 'Who is signed in to the console, from where, and since when.' }),
+  r('monitor', '/monitor/service-account-sessions', 'Service account sessions', ['0.2.5.0'], { icon: 'key', description: 'Sessions opened by integrations through service accounts.' }),
+
+  // ---------- Manage ----------
+  r('manage', CLIENTS, 'Clients', ['9.2.0'], { icon: 'office', screen: 'clients' }),
+  r('manage', `${CLIENTS}/add`, 'Add client', ['9.2.1'], { icon: 'office', hidden: true, screen: 'clientAdd' }),
+  r('manage', `${CLIENTS}/edit/:id`, 'Edit client', ['9.2.2'], { icon: 'office', hidden: true, screen: 'clientEdit' }),
+  r('manage', '/manage/identities', 'Identities', ['0.3.1.0'], { icon: 'people', screen: 'identities' }),
+  r('manage', '/manage/identities/add', 'Add identity', ['0.3.1.1'], { icon: 'people', hidden: true, screen: 'identityAdd' }),
+  r('manage', '/manage/identities/edit/:id', 'Edit identity', ['0.3.1.2'], { icon: 'people', hidden: true, screen: 'identityEdit' }),
+  r('manage', '/manage/identities/batch-upload', 'Batch upload', ['0.3.1.9'], { icon: 'upload', hidden: true, description: 'Upload a spreadsheet of identities through a batch template.' }),
+  ...crud('manage', '/manage/identity-batch-template', 'Batch templates', 'Batch template', ['0.3.1.6', '0.3.1.7', '0.3.1.8'], 'th-list', 'Column mappings for uploading identities in bulk.'),
+  r('manage', '/manage/licenses', 'Licenses', ['0.3.2.0'], { icon: 'endorsed', description: 'Licensed modules, seats and their expiry.' }),
+  r('manage', '/manage/licenses/edit/:id', 'Edit license', ['0.3.2.2'], { icon: 'endorsed', hidden: true, description: 'Apply a new license key.' }),
+  ...crud('manage', '/manage/operator-groups', 'Operator groups', 'Operator group', x('0.3.3'), 'people', 'Groups of operators sharing roles and divisions.'),
+  r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', description: 'Password policy, lockout and session settings for operators.' }),
+  ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
+  ...crud('manage', '/manage/roles', 'Roles', 'Role', x('0.3.6'), 'shield', 'Roles bundle privileges per division.'),
+  r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], { icon: 'shield', hidden: true, description: 'Tick the privileges a role holds in each division.' }),
+  ...crud('manage', '/manage/service-accounts', 'Service accounts', 'Service account', ['0.3.8.0', '0.3.8.1', '0.3.8.2'], 'key', 'API credentials for integrations.'),
+  ...crud('manage', '/manage/user-defined-fields', 'User-defined fields', 'User-defined field', ['0.3.4.0', '0.3.4.1', '0.3.4.2'], 'properties', 'Extra fields on identities, defined per client.'),
+  ...crud('manage', '/manage/web-hooks', 'Web hooks', 'Web hook', ['0.3.4.4', '0.3.4.5', '0.3.4.6'], 'globe-network', 'Outgoing HTTP calls on access events.'),
+  r('manage', '/manage/web-hooks/histories/:id', 'Web hook histories', ['0.3.4.7'], { icon: 'history', hidden: true, description: 'Every delivery of a web hook with status and response.' }),
+
+  // ---------- Configure ----------
+  ...crud('configure', '/configure/access-group', 'Access groups', 'Access group', x('0.4.3'), 'key', 'Which identities may pass which doors, and when.'),
+  ...crud('configure', '/configure/access-zone', 'Access zones', 'Access zone', x('0.4.2'), 'layers', 'Areas made of doors, for anti-passback and occupancy.'),
+  ...crud('configure', '/configure/alarm-group', 'Alarm groups', 'Alarm group', x('0.4.7'), 'notifications', 'Inputs grouped into alarm zones that are armed together.'),
+  r('configure', '/configure/alarm-group/:id/:armDisarmStatus/alarm-zone', 'Alarm zone', ['0.4.7.4'], { icon: 'notifications', hidden: true, description: 'Arm and disarm the zones of an alarm group.' }),
+  r('configure', '/configure/alarm-notification', 'Alarm notifications', ['0.4.7.5'], { icon: 'envelope', description: 'Who is told about which alarms, and how.' }),
+  r('configure', '/configure/alarm-notification/add', 'Add alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Create an alarm notification.' }),
+  r('configure', '/configure/alarm-notification/edit/:id', 'Edit alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Change an alarm notification.' }),
+  r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', description: 'Holidays and special days across schedules.' }),
+  ...crud('configure', '/configure/division', 'Divisions', 'Division', ['0.4.9.0', '0.4.9.1', '0.4.9.2'], 'diagram-tree', 'The division tree that scopes identities, doors and privileges.'),
+  ...crud('configure', '/configure/doors', 'Doors', 'Door', x('0.4.5'), 'key-enter', 'Doors, their readers, lock times and modes.'),
+  r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', description: 'QR codes printed at doors for mobile access.' }),
+  ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
+  ...crud('configure', '/configure/floor-plan', 'Floor plans', 'Floor plan', x('0.4.15'), 'map', 'Upload floor plans and place doors and inputs on them.'),
+  ...crud('configure', '/configure/interlocking-groups', 'Interlocking groups', 'Interlocking group', x('0.4.10'), 'link', 'Doors of which only one may be open at a time.'),
+  ...crud('configure', '/configure/logical-blocks', 'Logical blocks', 'Logical block', x('0.4.8'), 'flow-branch', 'Rules linking inputs, outputs and events.'),
+  ...crud('configure', '/configure/override', 'Overrides', 'Override', x('0.4.4'), 'unlock', 'Temporary door modes that override schedules.'),
+  ...crud('configure', '/configure/schedule', 'Schedules', 'Schedule', x('0.4.11'), 'time', 'Weekly time windows used by access groups and doors.'),
+  ...crud('configure', '/configure/special-date', 'Special dates', 'Special date', x('0.4.13'), 'calendar', 'Dates on which schedules follow holiday rules.'),
+
+  // ---------- Hardware ----------
+  ...crud('hardware', '/hardware/card-format', 'Card formats', 'Card format', x('0.5.2'), 'credit-card', 'Wiegand and smart-card formats the readers decode.'),
+  ...crud('hardware', '/hardware/card-reader', 'Card readers', 'Card reader', x('0.5.5'), 'mobile-phone', 'Readers and their doors, with live status.'),
+  r('hardware', '/hardware/controllers', 'Controllers', ['0.5.6.0'], { icon: 'desktop', description: 'Door controllers with heartbeat, firmware and status.' }),
+  r('hardware', '/hardware/controllers/diagnostic/:ipAddress', 'Controller diagnostic', ['0.5.6.4'], { icon: 'desktop', hidden: true, description: 'Ping, trace and self-test a controller by IP address.' }),
+  r('hardware', '/hardware/controllers/settings/:id', 'Controller settings', ['0.5.6.2'], { icon: 'desktop', hidden: true, description: 'Network, time and security settings of a controller.' }),
+  r('hardware', '/hardware/controller-hub', 'Controller hub', ['0.5.7.0'], { icon: 'data-connection', description: 'Hubs that connect controllers to the server.' }),
+  ...crud('hardware', '/hardware/input', 'Inputs', 'Input', x('0.5.3'), 'log-in', 'Door contacts, buttons and sensors.'),
+  r('hardware', '/hardware/interface', 'Interfaces', ['0.5.1.0'], { icon: 'exchange', description: 'Interface boards and their bus addresses.' }),
+  r('hardware', '/hardware/interface/pre-add', 'Add interface', ['0.5.1.1'], { icon: 'exchange', hidden: true, description: 'Discover and add an interface board.' }),
+  r('hardware', '/hardware/interface/edit/:id', 'Edit interface', ['0.5.1.2'], { icon: 'exchange', hidden: true, description: 'Change an interface board.' }),
+  r('hardware', '/hardware/interface/settings/:id', 'Interface settings', ['0.5.1.2'], { icon: 'exchange', hidden: true, description: 'Timing and supervision settings of an interface.' }),
+  ...crud('hardware', '/hardware/output', 'Outputs', 'Output', x('0.5.4'), 'log-out', 'Relays, locks and sounders.'),
+
+  // ---------- Report ----------
+  r('report', '/report/activity', 'Activity report', ['0.6.1.0'], { icon: 'history', description: 'Every change an operator made: who, when, what, before and after.' }),
+  r('report', '/report/event', 'Event report', ['0.6.2.0'], { icon: 'list', description: 'Access events filtered by time, door, identity and code.' }),
+  r('report', '/report/identity', 'Identity report', ['0.6.3.0'], { icon: 'people', description: 'Identities with their credentials and access groups.' }),
+  r('report', '/report/identity-location', 'Identity location report', ['0.6.4.0'], { icon: 'geolocation', description: 'Where each identity was last seen.' }),
+  r('report', '/report/scheduled-jobs', 'Scheduled report jobs', ['0.6.5.0', '3.9.0'], { icon: 'calendar', description: 'Reports generated and mailed on a schedule.' }),
+  r('report', '/report/scheduled-jobs/add', 'Add scheduled report job', ['0.6.5.1', '3.9.1'], { icon: 'calendar', hidden: true, description: 'Create a scheduled report job.' }),
+  r('report', '/report/scheduled-jobs/edit/:id', 'Edit scheduled report job', ['0.6.5.2', '3.9.2'], { icon: 'calendar', hidden: true, description: 'Change a scheduled report job.' }),
+  ...crud('report', '/report/credential-store', 'Credential store', 'Credential store entry', ['0.6.6.3', '0.6.6.4', '0.6.6.5'], 'database', 'Unassigned credentials held in stock.'),
+
+  // ---------- Server ----------
+  r('server', '/server/firmware', 'Firmware', ['0.7.1.0'], { icon: 'updated', description: 'Upload firmware and roll it out to controllers.' }),
+  r('server', '/server/backup-restore', 'Backup and restore', ['0.7.2.0'], { icon: 'archive', description: 'Back up the database and restore a backup.' }),
+  r('server', '/server/backup-restore/auto-backup', 'Auto-backup settings', ['0.7.2.1'], { icon: 'archive', hidden: true, description: 'When automatic backups run and how many are kept.' }),
+  r('server', '/server/central-properties/general', 'Central properties', ['0.7.3.0'], { icon: 'settings', description: 'Server-wide settings.' }),
+  r('server', '/server/central-properties/floor-plan', 'Floor plan properties', ['0.7.3.1'], { icon: 'map', description: 'Defaults of the floor plan monitor.' }),
+  r('server', '/server/company-id', 'Company ID', ['0.7.4.0'], { icon: 'id-number', description: 'The site code printed on credentials.' }),
+  r('server', '/server/visitor-properties', 'Visitor properties', ['0.7.5.0'], { icon: 'id-number', description: 'Visitor badge, sign-in and retention settings.' }),
+
+  // ---------- Visitor ----------
+  r('visitor', '/visitor', 'Visitor management', ['1.0.0'], { icon: 'id-number', description: 'Today\u2019s visits: who is expected, on site and gone.' }),
+  r('visitor', '/visitor/register', 'Register visitor', ['1.0.1'], { icon: 'new-person', description: 'Register a visitor and issue a credential.' }),
+  r('visitor', '/visitor/visit-details/:id/:bucketStartDate', 'Visit details', ['1.0.5'], { icon: 'id-number', hidden: true, description: 'One visit with its clocking history.' }),
+  r('visitor', '/visitor/sign-in/:id/:bucketStartDate', 'Sign visitor in', ['1.0.2'], { icon: 'log-in', hidden: true, description: 'Sign a visitor in at an entry door.' }),
+  r('visitor', '/visitor/sign-out/:id/:bucketStartDate', 'Sign visitor out', ['1.0.7'], { icon: 'log-out', hidden: true, description: 'Sign a visitor out at an exit door.' }),
+  r('visitor', '/visitor/list', 'Visitors', ['1.0.3'], { icon: 'people', description: 'Every registered visitor.' }),
+  r('visitor', '/visitor/details/:id', 'Visitor details', ['1.0.3'], { icon: 'person', hidden: true, description: 'A visitor and their visits.' }),
+  ...crud('visitor', '/visitor/tenants', 'Visitor tenants', 'Visitor tenant', x('1.1'), 'office', 'Tenants of the building whom visitors come to see.'),
+  ...crud('visitor', '/visitor/credentials', 'Visitor credentials', 'Visitor credential', x('1.2'), 'credit-card', 'Cards and QR codes lent to visitors.'),
+  r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', ['1.2.4'], { icon: 'credit-card', hidden: true, description: 'Add a range of visitor cards at once.' }),
+  ...crud('visitor', '/visitor/visit-types', 'Visit types', 'Visit type', x('1.3'), 'tag', 'Kinds of visit with their default access.'),
+  r('visitor', '/visitor/visit-requests', 'Visit requests', ['1.4.0'], { icon: 'inbox', description: 'Requests from hosts, waiting for approval.' }),
+  r('visitor', '/visitor/visit-requests/details/:id', 'Visit request', ['1.4.0'], { icon: 'inbox', hidden: true, description: 'One request with its approval trail.' }),
+  r('visitor', '/visitor/upcoming-visits', 'Upcoming visits', ['1.0.0'], { icon: 'calendar', description: 'Visits booked for the coming days.' }),
+
+  // ---------- Video (§2: redirects to the dashboard) ----------
+  r('video', '/video', 'Video', ['2.0.0'], { icon: 'video', hidden: true, redirect: { kind: 'always', to: DASHBOARD } }),
+
+  // ---------- Attendance (§2: children under the parent prefix, hidden from the sidebar) ----------
+  r('attendance', '/attendance', 'Time and attendance', [...ATTENDANCE_MENU], { icon: 'time', screen: 'attendance' }),
+  r('attendance', '/attendance/amend-timesheet', 'Amend timesheet', ['3.4'], { icon: 'edit', hidden: true, description: 'Correct clock-ins and clock-outs of a timesheet.' }),
+  r('attendance', '/attendance/summaries', 'Attendance Summaries', ['3.6.0'], { icon: 'timeline-bar-chart', hidden: true, description: 'Hours worked, overtime and absences per period.' }),
+  r('attendance', '/attendance/build/timesheet', 'Build Timesheet', ['3.3'], { icon: 'build', hidden: true, description: 'Compute timesheets from clocking events and work schedules.' }),
+  r('attendance', '/attendance/daily-attendance', 'Daily Attendance', ['3.2.0'], { icon: 'calendar', hidden: true, description: 'Who came in, late or not at all, day by day.' }),
+  r('attendance', '/attendance/leave-category', 'Leave categories', ['3.7.0'], { icon: 'tag', hidden: true, description: 'Kinds of leave and their allowances.' }),
+  r('attendance', '/attendance/leave-category/add', 'Add leave category', ['3.7.1'], { icon: 'tag', hidden: true, description: 'Create a leave category.' }),
+  r('attendance', '/attendance/leave-category/edit/:id', 'Edit leave category', ['3.7.2', '3.7.0'], { icon: 'tag', hidden: true, description: 'Change a leave category.' }),
+  r('attendance', '/attendance/leave', 'Leave', ['3.8.0'], { icon: 'airplane', hidden: true, description: 'Leave taken and requested by staff.' }),
+  r('attendance', '/attendance/leave/add', 'Add leave', ['3.8.1'], { icon: 'airplane', hidden: true, description: 'Record leave for a member of staff.' }),
+  r('attendance', '/attendance/leave/view/:id', 'View leave', ['3.8.0'], { icon: 'airplane', hidden: true, description: 'One leave record.' }),
+  r('attendance', '/attendance/properties', 'Attendance properties', ['3.5.0'], { icon: 'settings', hidden: true, description: 'Rounding, grace periods and overtime rules.' }),
+  r('attendance', '/attendance/teams', 'Teams', ['3.0.0'], { icon: 'people', hidden: true, description: 'Teams of staff sharing a work schedule.' }),
+  r('attendance', '/attendance/teams/add', 'Add team', ['3.0.1'], { icon: 'people', hidden: true, description: 'Create a team.' }),
+  r('attendance', '/attendance/teams/edit/:id', 'Edit team', ['3.0.2', '3.0.0'], { icon: 'people', hidden: true, description: 'Change a team.' }),
+  r('attendance', '/attendance/work-schedule', 'Work schedules', ['3.1.0'], { icon: 'calendar', hidden: true, description: 'Shifts and working days.' }),
+  r('attendance', '/attendance/work-schedule/add', 'Add work schedule', ['3.1.1'], { icon: 'calendar', hidden: true, description: 'Create a work schedule.' }),
+  r('attendance', '/attendance/work-schedule/edit/:id', 'Edit work schedule', ['3.1.2', '3.1.0'], { icon: 'calendar', hidden: true, description: 'Change a work schedule.' }),
+];
+
+/** §2: any unknown path shows 404 Page Not Found, open to everyone. */
+export const NOT_FOUND_ROUTE: RouteDef = {
+  path: '*', title: 'Page Not Found', section: 'general', layout: false, cache: false, type: 'PUBLIC', hidden: true, screen: 'notFound',
+};

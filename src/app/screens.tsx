@@ -1,0 +1,29 @@
+// Which component renders each ScreenKey of the route table; split per section so the first load stays small.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ScreenKey } from './routeTable';
+
+const auth = () => import('../screens/auth/index');
+const general = () => import('../screens/general/index');
+const manage = () => import('../screens/manage/index');
+
+const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
+  login: pick(auth, 'LoginScreen'),
+  loginRemake: pick(auth, 'LoginRemakeScreen'),
+  forgotPassword: pick(auth, 'ForgotPasswordScreen'),
+  resetPassword: pick(auth, 'ResetPasswordScreen'),
+  dashboard: pick(general, 'DashboardScreen'),
+  profile: pick(general, 'ProfileScreen'),
+  forbidden: pick(general, 'ForbiddenScreen'),
+  notFound: pick(general, 'NotFoundScreen'),
+  attendance: pick(general, 'AttendanceScreen'),
+  later: pick(general, 'LaterReleaseScreen'),
+  clients: pick(manage, 'ClientsScreen'),
+  clientAdd: pick(manage, 'ClientFormScreen'),
+  clientEdit: pick(manage, 'ClientFormScreen'),
+  identities: pick(manage, 'IdentitiesScreen'),
+  identityAdd: pick(manage, 'IdentityFormScreen'),
+  identityEdit: pick(manage, 'IdentityFormScreen'),
+};

@@ -1,0 +1,223 @@
+// The generic add/edit form of a resource: react-final-form for the input, the contract schema for the rules,
+// the resourceForm actor for load/save. Errors show per field with the mapped message; on submit the first
+// invalid field is focused (repeated rows too); server violations (400) land on their fields.
+import { useEffect, useMemo, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
+import { Form, useField, useForm, useFormState } from 'react-final-form';
+import { getIn } from 'final-form';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { Violation } from '../../contract';
+import type { ResourceFormSnapshot } from '../../machines/resourceForm';
+import { listDivisions } from '../api/endpoints';
+import { useRouteInfo } from '../app/RouteContext';
+import { useSystemActor } from '../app/useSystemActor';
+import { useT } from '../i18n';
+import { useTask } from '../ui/useTask';
+import { isRepeat, type FieldDef, type RepeatDef, type Resource } from './defineResource';
+import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
+
+const selValues = (s: ResourceFormSnapshot) => s.context.values;
+const selViolations = (s: ResourceFormSnapshot) => s.context.violations;
+const selError = (s: ResourceFormSnapshot) => s.context.error;
+const selBusy = (s: ResourceFormSnapshot) => s.hasTag('busy');
+const selLoading = (s: ResourceFormSnapshot) => s.matches('loading');
+const selFailed = (s: ResourceFormSnapshot) => s.matches('failed');
+const selSaving = (s: ResourceFormSnapshot) => s.matches('saving');
+
+type ServerErrors = Record<string, string>;
+const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
+
+function zones(): { label: string; value: string }[] {
+  const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
+  return (list.includes('UTC') ? list : ['UTC', ...list]).map((z) => ({ label: z, value: z }));
+}
+
+export function ResourceForm<T extends { id: number }>({ resource }: { resource: Resource<T> }) {
+  const t = useT();
+  const navigate = useNavigate();
+  const tabs = useSystemActor('tabs');
+  const { params, path } = useRouteInfo();
+  const id = params.id !== undefined ? Number(params.id) : undefined;
+  const editing = id !== undefined;
+  const form = useActorRef(resource.formMachine, { input: { id, resource: resource.name } });
+  const loaded = useSelector(form, selValues) as T | null;
+  const violations = useSelector(form, selViolations);
+  const error = useSelector(form, selError);
+  const busy = useSelector(form, selBusy);
+  const loading = useSelector(form, selLoading);
+  const failed = useSelector(form, selFailed);
+  const saving = useSelector(form, selSaving);
+  const formEl = useRef<HTMLFormElement>(null);
+
+  // saved: back to the list, and this form's tab closes once the list is the current view
+  useEffect(() => {
+    const sub = form.on('form.saved', () => {
+      navigate(resource.path);
+      const watch = tabs.subscribe((s) => {
+        if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
+      });
+    });
+    return () => sub.unsubscribe();
+  }, [form, tabs, navigate, resource.path, path]);
+
+  const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
+  const divisions = useTask(needsDivisions ? () => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }) : null, [needsDivisions]);
+  const options = useMemo(() => ({
+    divisions: (divisions.output?.items ?? []).map((d) => ({ label: d.name, value: String(d.id) })),
+    timezones: zones(),
+  }), [divisions.output]);
+
+  const initialValues = useMemo(() => {
+    if (editing) return loaded && resource.toForm ? resource.toForm(loaded) : (loaded as Record<string, unknown> | null) ?? undefined;
+    const v: Record<string, unknown> = {};
+    for (const s of resource.form) for (const f of s.fields) {
+      if (isRepeat(f)) v[f.repeat] = [];
+      else if (f.kind === 'switch') v[f.name] = true;
+      else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
+    }
+    return v;
+  }, [editing, loaded, resource]);
+
+  const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
+  // server violations: focus the first one that arrives
+  useEffect(() => {
+    if (!violations.length || !formEl.current) return;
+    firstInvalid(formEl.current, Object.keys(serverErrors).reduce((acc, k) => ({ ...acc, ...nest(k, serverErrors[k]) }), {}))?.focus();
+  }, [violations, serverErrors]);
+
+  if (loading) return <div className="gh-page"><NonIdealState icon={<Spinner />} title={t('loading')} /></div>;
+  if (failed) return (
+    <div className="gh-page">
+      <NonIdealState icon="error" title={`Could not load this ${resource.singular.toLowerCase()}`} description={error ?? undefined}
+        action={<Button icon="refresh" text="Try again" onClick={() => form.send({ type: 'form.reload' })} />} />
+    </div>
+  );
+
+  return (
+    <div className="gh-page gh-form-page" data-testid={`${resource.name}-form`}>
+      <Form
+        onSubmit={(values) => { form.send({ type: 'form.submit', values: toBody(values, resource.form) }); }}
+        validate={(values) => validateForm(values, resource.form, resource.input)}
+        initialValues={initialValues}
+        keepDirtyOnReinitialize
+        subscription={{ submitting: false }}
+        render={({ handleSubmit, form: ff }) => (
+          <form
+            ref={formEl}
+            noValidate
+            aria-label={`${editing ? 'Edit' : 'Add'} ${resource.singular.toLowerCase()}`}
+            onSubmit={(e) => {
+              void handleSubmit(e);
+              const st = ff.getState();
+              if (st.hasValidationErrors && formEl.current) firstInvalid(formEl.current, st.errors ?? {})?.focus();
+            }}
+          >
+            {error && <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">{error}</Callout>}
+            {violations.length > 0 && (
+              <Callout intent="warning" icon="warning-sign" className="gh-form__error" data-testid="form-violations">
+                The server did not accept some fields: {violations.map((v) => `${v.field} ${v.message}`).join('; ')}
+              </Callout>
+            )}
+            {resource.form.map((section) => (
+              <Card key={section.title} className="gh-form__section" compact>
+                <H5>{section.title}</H5>
+                {section.description && <p className="bp6-text-muted gh-form__desc">{section.description}</p>}
+                <div className="gh-form__grid">
+                  {section.fields.map((f) => isRepeat(f)
+                    ? <RepeatRows key={f.repeat} def={f} serverErrors={serverErrors} options={options} />
+                    : <FieldInput key={f.name} def={f} name={f.name} serverErrors={serverErrors} options={options} />)}
+                </div>
+              </Card>
+            ))}
+            <div className="gh-form__actions">
+              <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>
+              <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>
+              <Button variant="minimal" onClick={() => navigate(resource.path)}>{t('cancel')}</Button>
+            </div>
+          </form>
+        )}
+      />
+    </div>
+  );
+}
+
+function nest(name: string, message: string): Record<string, unknown> {
+  // a tiny setIn for one key, enough for firstInvalid's getIn
+  const parts = name.replace(/\[(\d+)\]/g, '.$1').split('.');
+  const root: Record<string, unknown> = {};
+  let cur: Record<string, unknown> = root;
+  parts.forEach((p, i) => { cur[p] = i === parts.length - 1 ? message : {}; cur = cur[p] as Record<string, unknown>; });
+  return root;
+}
+
+type Options = Record<'divisions' | 'timezones', { label: string; value: string }[]>;
+
+function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldDef; name: string; serverErrors: ServerErrors; options: Options; compact?: boolean }) {
+  const kind = def.kind ?? 'text';
+  const { input, meta } = useField(name, {
+    type: kind === 'switch' ? 'checkbox' : undefined,
+    parse: def.upper ? (v: string) => (v ?? '').toUpperCase() : (v) => v,
+    subscription: { value: true, error: true, touched: true, submitFailed: true, dirtySinceLastSubmit: true },
+  });
+  if (kind === 'hidden') return null;
+  const clientError = (meta.touched || meta.submitFailed) ? (meta.error as string | undefined) : undefined;
+  const serverError = !meta.dirtySinceLastSubmit && serverErrors[name] ? `${def.label} ${serverErrors[name]}` : undefined;
+  const message = clientError ?? serverError;
+  const intent = message ? 'danger' : 'none';
+  const id = `field-${name}`;
+  const label = <>{def.label}{def.required && <span className="gh-required" aria-hidden> *</span>}</>;
+  let control;
+  if (kind === 'switch') {
+    control = <Switch {...input} id={id} checked={!!input.checked} label={def.label} />;
+    return <FormGroup className={`gh-field gh-field--switch${def.wide ? ' gh-field--wide' : ''}`} helperText={message} intent={intent}>{control}</FormGroup>;
+  } else if (kind === 'select') {
+    const opts = def.source ? options[def.source] : def.options ?? [];
+    control = (
+      <HTMLSelect name={input.name} value={input.value ?? ''} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id} fill aria-invalid={!!message} aria-required={def.required}>
+        {(!def.required || def.source) && <option value="">{def.source ? 'Choose…' : '—'}</option>}
+        {opts.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </HTMLSelect>
+    );
+  } else if (kind === 'textarea') {
+    control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
+  } else {
+    control = (
+      <InputGroup {...input} value={input.value ?? ''} id={id} type={kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'email' ? 'email' : 'text'}
+        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={def.placeholder} aria-invalid={!!message} aria-required={def.required}
+        className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
+    );
+  }
+  return (
+    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : def.help)} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
+      {control}
+    </FormGroup>
+  );
+}
+
+/** Repeated rows without final-form-arrays: rows are the array value; add/remove rewrite it. */
+function RepeatRows({ def, serverErrors, options }: { def: RepeatDef; serverErrors: ServerErrors; options: Options }) {
+  const ff = useForm();
+  const { values } = useFormState({ subscription: { values: true } });
+  const rows = (getIn(values, def.repeat) as unknown[] | undefined) ?? [];
+  const visible = def.fields.filter((f) => f.kind !== 'hidden');
+  return (
+    <div className="gh-repeat gh-field--wide" data-testid={`repeat-${def.repeat}`}>
+      {rows.length === 0 && <p className="bp6-text-muted">No {def.label.toLowerCase()} yet.</p>}
+      {rows.map((_, i) => (
+        <div className="gh-repeat__row" key={i} data-testid={`${def.repeat}-row`} role="group" aria-label={`${def.itemLabel} ${i + 1}`}>
+          <span className="gh-repeat__index">{i + 1}</span>
+          <div className="gh-repeat__fields" style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(110px, 1fr))` }}>
+            {def.fields.map((f) => <FieldInput key={f.name} def={f} name={`${def.repeat}[${i}].${f.name}`} serverErrors={serverErrors} options={options} compact />)}
+          </div>
+          <Button variant="minimal" intent="danger" icon="trash" aria-label={`Remove ${def.itemLabel.toLowerCase()} ${i + 1}`}
+            onClick={() => ff.change(def.repeat, rows.filter((__, j) => j !== i))} />
+        </div>
+      ))}
+      <Button icon="add" variant="outlined" onClick={() => ff.change(def.repeat, [...rows, def.empty()])} data-testid={`add-${def.repeat}`}>
+        Add {def.itemLabel.toLowerCase()}
+      </Button>
+    </div>
+  );
+}
+

@@ -1,0 +1,272 @@
+// The generic list of a resource: server paging, sort (column header menus), filter, column resize, row
+// selection, bulk delete with confirm, CSV export of the filtered rows. State lives in the resourceList actor.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Alert, Button, ButtonGroup, Callout, Checkbox, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
+import { useActorRef, useSelector } from '@xstate/react';
+import { createActor, fromPromise } from 'xstate';
+import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
+import { selectHeldPrivileges } from '../../machines/session.selectors';
+import type { ResourceListSnapshot } from '../../machines/resourceList';
+import { loadAll } from '../api/queue';
+import { useSystemActor } from '../app/useSystemActor';
+import { useT } from '../i18n';
+import { toCsv } from './csv';
+import type { Resource } from './defineResource';
+
+const ROW_HEIGHT = 34;
+const HEADER_HEIGHT = 32;
+
+const selItems = (s: ResourceListSnapshot) => s.context.items as { id: number }[];
+const selTotal = (s: ResourceListSnapshot) => s.context.total;
+const selPage = (s: ResourceListSnapshot) => s.context.page;
+const selSize = (s: ResourceListSnapshot) => s.context.size;
+const selSort = (s: ResourceListSnapshot) => s.context.sort;
+const selFilters = (s: ResourceListSnapshot) => s.context.filters;
+const selSelection = (s: ResourceListSnapshot) => s.context.selection;
+const selError = (s: ResourceListSnapshot) => s.context.error;
+const selBusy = (s: ResourceListSnapshot) => s.hasTag('busy');
+const selConfirming = (s: ResourceListSnapshot) => s.matches('confirmingDelete');
+const selDeleting = (s: ResourceListSnapshot) => s.matches('deleting');
+
+interface Props<T extends { id: number }> {
+  resource: Resource<T>;
+  /** extra buttons beside each row's name (e.g. Select on clients). */
+  rowActions?: (row: T) => ReactNode;
+  rowTag?: (row: T) => ReactNode;
+  toolbar?: ReactNode;
+}
+
+export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar }: Props<T>) {
+  const t = useT();
+  const session = useSystemActor('session');
+  const held = useSelector(session, selectHeldPrivileges);
+  const list = useActorRef(resource.listMachine, { input: { resource: resource.name, sort: resource.defaultSort } });
+  const items = useSelector(list, selItems) as T[];
+  const total = useSelector(list, selTotal);
+  const page = useSelector(list, selPage);
+  const size = useSelector(list, selSize);
+  const sort = useSelector(list, selSort);
+  const filters = useSelector(list, selFilters);
+  const selection = useSelector(list, selSelection);
+  const error = useSelector(list, selError);
+  const busy = useSelector(list, selBusy);
+  const confirming = useSelector(list, selConfirming);
+  const deleting = useSelector(list, selDeleting);
+
+  const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
+  const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);
+  const canDelete = !!resource.bulkDelete && !!resource.privileges.delete && hasPrivilege(held, [resource.privileges.delete]);
+
+  // a kept-alive list shown again re-reads its page (an add or edit may have happened meanwhile)
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current) list.send({ type: 'list.refresh' });
+    shown.current = true;
+  }, [list]);
+
+  // the filter box: what is typed is visual until it settles, then it becomes the actor's filter
+  const [text, setText] = useState(filters.q ?? '');
+  useEffect(() => {
+    if ((filters.q ?? '') === text.trim()) return;
+    const id = setTimeout(() => list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } }), 300);
+    return () => clearTimeout(id);
+  }, [text, filters, list]);
+
+  const columns = resource.columns;
+  const [widths, setWidths] = useState<number[]>(() => [resource.primary.width ?? 260, ...columns.map((c) => c.width ?? 150)]);
+
+  const selected = useMemo(() => new Set(selection), [selection]);
+  const setSelection = (ids: number[]) => list.send({ type: 'list.selectionChanged', ids });
+  const toggle = (id: number) => setSelection(selected.has(id) ? selection.filter((x) => x !== id) : [...selection, id]);
+  const allOnPage = items.length > 0 && items.every((r) => selected.has(r.id));
+
+  const sortOf = (field: string) => sort.find((s) => s.field === field)?.dir;
+  const sortBy = (field: string, dir: 'asc' | 'desc' | null) =>
+    list.send({ type: 'list.sorted', sort: dir ? [{ field, dir }] : ([] as SortSpec[]) });
+
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = () => {
+    setExporting(true);
+    const job = createActor(fromPromise(async () => {
+      const rows = await loadAll<T>((p, s) => resource.calls.list({ page: p, size: s, sort, filters }));
+      const headers = [resource.primary.title, ...columns.map((c) => c.title)];
+      const body = rows.map((r) => [resource.primary.value(r), ...columns.map((c) => cellText(c, r))]);
+      return toCsv(headers, body);
+    }));
+    job.subscribe({
+      complete: () => {
+        setExporting(false);
+        const csv = job.getSnapshot().output as string;
+        const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+        const a = Object.assign(document.createElement('a'), { href: url, download: `${resource.name}.csv` });
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      },
+      error: () => setExporting(false),
+    });
+    job.start();
+  };
+
+  const header = (title: string, field: string, sortable: boolean) => () => (
+    <ColumnHeaderCell
+      name={title}
+      nameRenderer={(name) => (
+        <span className="gh-colhead" data-testid={`col-${field}`}>
+          {name}
+          {sortOf(field) && <span className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} aria-label={sortOf(field) === 'asc' ? 'sorted ascending' : 'sorted descending'} />}
+        </span>
+      )}
+      menuRenderer={sortable ? () => (
+        <Menu>
+          <MenuItem icon="sort-asc" text="Sort ascending" onClick={() => sortBy(field, 'asc')} />
+          <MenuItem icon="sort-desc" text="Sort descending" onClick={() => sortBy(field, 'desc')} />
+          {sortOf(field) && <MenuItem icon="cross" text="Clear sort" onClick={() => sortBy(field, null)} />}
+        </Menu>
+      ) : undefined}
+    />
+  );
+
+  const primaryCell = (i: number) => {
+    const row = items[i];
+    if (!row) return <Cell />;
+    const name = resource.primary.value(row);
+    return (
+      <Cell className="gh-primary-cell">
+        <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
+          <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={`Mark ${name}`} />
+          {canEdit ? <Link role="cell" className="gh-rowhead__name" to={`${resource.path}/edit/${row.id}`}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
+          {rowTag?.(row)}
+          <span className="gh-rowhead__actions">{rowActions?.(row)}</span>
+        </div>
+      </Cell>
+    );
+  };
+
+  const from = total === 0 ? 0 : page * size + 1;
+  const to = Math.min(total, (page + 1) * size);
+  const lastPage = Math.max(0, Math.ceil(total / size) - 1);
+  const tableHeight = `min(${TABLE_MAX_HEIGHT_VH}vh, ${HEADER_HEIGHT + Math.max(items.length, 3) * ROW_HEIGHT + 16}px)`;
+
+  return (
+    <div className="gh-list" data-testid={`${resource.name}-list`}>
+      <div className="gh-list__toolbar">
+        <InputGroup
+          className="gh-list__filter"
+          leftIcon="search"
+          type="search"
+          placeholder={resource.filterPlaceholder ?? t('search')}
+          aria-label={`Filter ${resource.title.toLowerCase()}`}
+          name="filter"
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => { if (e.key === 'Enter') list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } }); }}
+          rightElement={busy ? <Spinner size={16} /> : undefined}
+        />
+        <div className="gh-list__spacer" />
+        {toolbar}
+        <ButtonGroup>
+          {canDelete && (
+            <Button icon="trash" intent="danger" variant="outlined" disabled={selection.length === 0} onClick={() => list.send({ type: 'list.deleteRequested' })} data-testid="bulk-delete">
+              {t('deleteSelected')}{selection.length ? ` (${selection.length})` : ''}
+            </Button>
+          )}
+          <Button icon="export" variant="outlined" loading={exporting} onClick={exportCsv} data-testid="export-csv">{t('exportCsv')}</Button>
+          <Button icon="refresh" variant="outlined" aria-label={t('refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
+          {canAdd && (
+            <Link to={`${resource.path}/add`} className="bp6-button bp6-intent-primary" data-testid="add-button">
+              <span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{t('add')} {resource.singular.toLowerCase()}</span>
+            </Link>
+          )}
+        </ButtonGroup>
+      </div>
+
+      {error && <Callout intent="danger" icon="error" className="gh-list__error">{error}</Callout>}
+
+      <div className="gh-list__table" style={{ height: tableHeight }}>
+        <Table2
+          numRows={items.length}
+          defaultRowHeight={ROW_HEIGHT}
+          columnWidths={widths}
+          onColumnWidthChanged={(i, w) => setWidths((ws) => ws.map((x, j) => (j === i ? w : x)))}
+          enableColumnResizing
+          enableRowHeader={false}
+          enableFocusedCell={false}
+          numFrozenColumns={1}
+          selectionModes={SelectionModes.NONE}
+          cellRendererDependencies={[items, selection, canEdit]}
+          loadingOptions={busy && items.length === 0 ? ['cells'] as never : []}
+        >
+          {[
+            <Column key="__primary" id="__primary" cellRenderer={primaryCell}
+              columnHeaderCellRenderer={() => (
+                <ColumnHeaderCell
+                  name={resource.primary.title}
+                  nameRenderer={(name) => (
+                    <span className="gh-colhead gh-colhead--primary">
+                      <Checkbox className="gh-rowhead__check" checked={allOnPage} indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
+                        onChange={() => setSelection(allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])])}
+                        aria-label="Mark all rows on this page" />
+                      {name}
+                      {sortOf(resource.primary.field) && <span className={`bp6-icon bp6-icon-${sortOf(resource.primary.field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} />}
+                    </span>
+                  )}
+                  menuRenderer={() => (
+                    <Menu>
+                      <MenuItem icon="sort-asc" text="Sort ascending" onClick={() => sortBy(resource.primary.field, 'asc')} />
+                      <MenuItem icon="sort-desc" text="Sort descending" onClick={() => sortBy(resource.primary.field, 'desc')} />
+                    </Menu>
+                  )}
+                />
+              )}
+            />,
+            ...columns.map((c) => (
+              <Column key={c.field} id={c.field} columnHeaderCellRenderer={header(c.title, c.field, c.sortable !== false)}
+                cellRenderer={(i) => {
+                  const row = items[i];
+                  return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;
+                }} />
+            )),
+          ]}
+        </Table2>
+        {!busy && items.length === 0 && !error && (
+          <div className="gh-list__empty"><NonIdealState icon="search" title={t('noRows')} description={filters.q ? `Nothing matches “${filters.q}”.` : undefined} /></div>
+        )}
+      </div>
+
+      <div className="gh-list__footer">
+        <span data-testid="list-range">{from}–{to} of {total}</span>
+        {selection.length > 0 && <Tag minimal round intent="primary">{selection.length} selected</Tag>}
+        <div className="gh-list__spacer" />
+        <ButtonGroup variant="minimal">
+          <Button icon="double-chevron-left" aria-label="First page" disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: 0 })} />
+          <Button icon="chevron-left" aria-label="Previous page" disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
+          <span className="gh-list__page">Page {page + 1} of {lastPage + 1}</span>
+          <Button icon="chevron-right" aria-label="Next page" disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
+          <Button icon="double-chevron-right" aria-label="Last page" disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: lastPage })} />
+        </ButtonGroup>
+      </div>
+
+      <Alert
+        isOpen={confirming || deleting}
+        loading={deleting}
+        intent="danger"
+        icon="trash"
+        confirmButtonText={`Delete ${selection.length}`}
+        cancelButtonText="Cancel"
+        onConfirm={() => list.send({ type: 'list.deleteConfirmed' })}
+        onCancel={() => list.send({ type: 'list.deleteCancelled' })}
+      >
+        <p>Delete {selection.length} {selection.length === 1 ? resource.singular.toLowerCase() : resource.title.toLowerCase()}? This cannot be undone.</p>
+      </Alert>
+    </div>
+  );
+}
+
+function cellText<T>(c: { field: string; value?: (row: T) => string }, row: T): string {
+  if (c.value) return c.value(row);
+  const v = (row as Record<string, unknown>)[c.field];
+  return v === null || v === undefined ? '' : String(v);
+}
+

@@ -1,0 +1,87 @@
+// Pure helpers between react-final-form values, the contract schemas and field names (tested).
+import { getIn, setIn } from 'final-form';
+import { validate, type Violation } from '../../contract';
+import type { Struct } from 'superstruct';
+import { isRepeat, type FieldDef, type FormSection, type RepeatDef } from './defineResource';
+
+/** 'credentials.0.number' (schema/server path) → 'credentials[0].number' (final-form name). */
+export function fieldName(path: string): string {
+  return path.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+}
+
+const empty = (v: unknown) => v === '' || v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+function normaliseField(f: FieldDef, v: unknown): unknown {
+  if (f.kind === 'switch') return !!v;
+  if (f.kind === 'hidden') return empty(v) ? undefined : v;
+  if (f.kind === 'number' || f.source === 'divisions') {
+    if (empty(v)) return f.required ? undefined : null;
+    return typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(String(v).trim()) ? Number(v) : v;
+  }
+  if (f.kind === 'select') return empty(v) ? (f.required ? undefined : null) : v;
+  // text, email, date, textarea: a required field left empty is missing ("is required"), an optional one null
+  if (empty(v)) return f.required ? undefined : null;
+  return typeof v === 'string' ? v.trim() : v;
+}
+
+/** Form values → the request body: only declared fields, empty optionals as null, numbers as numbers. */
+export function toBody(values: Record<string, unknown>, sections: FormSection[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const put = (target: Record<string, unknown>, f: FieldDef, source: Record<string, unknown>) => {
+    const v = normaliseField(f, source?.[f.name]);
+    if (v !== undefined) target[f.name] = v;
+  };
+  for (const s of sections) {
+    for (const f of s.fields) {
+      if (isRepeat(f)) {
+        const rows = (values[f.repeat] as Record<string, unknown>[] | undefined) ?? [];
+        out[f.repeat] = rows.map((row) => {
+          const o: Record<string, unknown> = {};
+          for (const rf of (f as RepeatDef).fields) put(o, rf, row ?? {});
+          return o;
+        });
+      } else put(out, f, values);
+    }
+  }
+  return out;
+}
+
+/** Label of a field for messages, from its name ('credentials[0].number' → 'Credential 1: Number'). */
+export function labelFor(name: string, sections: FormSection[]): string {
+  for (const s of sections) for (const f of s.fields) {
+    if (isRepeat(f)) {
+      const m = name.match(/^([^[]+)\[(\d+)\]\.(.+)$/);
+      if (m && m[1] === f.repeat) {
+        const rf = f.fields.find((x) => x.name === m[3]);
+        return `${f.itemLabel} ${Number(m[2]) + 1}: ${rf?.label ?? m[3]}`;
+      }
+    } else if (f.name === name) return f.label;
+  }
+  return name;
+}
+
+/** Violations → a final-form errors object keyed by field names (nested for repeated rows). */
+export function errorsFrom(violations: Violation[], sections: FormSection[]): Record<string, unknown> {
+  let errors: Record<string, unknown> = {};
+  for (const v of violations) {
+    const name = fieldName(v.field);
+    const label = labelFor(name, sections).replace(/^.*: /, '');
+    errors = setIn(errors, name, `${label} ${v.message}`) as Record<string, unknown>;
+  }
+  return errors;
+}
+
+export function validateForm(values: Record<string, unknown>, sections: FormSection[], schema: Struct<any, any>): Record<string, unknown> {
+  const r = validate(toBody(values, sections), schema);
+  return r.ok ? {} : errorsFrom(r.violations, sections);
+}
+
+/** §5: the first invalid field in document order, including fields in repeated rows. */
+export function firstInvalid(form: HTMLFormElement, errors: Record<string, unknown>): HTMLElement | null {
+  for (const el of Array.from(form.querySelectorAll<HTMLElement>('input[name], select[name], textarea[name]'))) {
+    const name = el.getAttribute('name')!;
+    if (el.getAttribute('type') === 'hidden') continue;
+    if (getIn(errors, name)) return el;
+  }
+  return null;
+}

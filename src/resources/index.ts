@@ -1,0 +1,5 @@
+export { defineResource, type Resource, type ResourceDef, type FieldDef, type RepeatDef } from './defineResource';
+export { ResourceList } from './ResourceList';
+export { ResourceForm } from './ResourceForm';
+export { identities } from './identities';
+export { clients } from './clients';

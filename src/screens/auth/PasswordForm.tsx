@@ -1,0 +1,63 @@
+// A small validated form for the password flows (react-final-form + a contract schema + a form actor).
+import type { ReactNode } from 'react';
+import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Field, Form } from 'react-final-form';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { Struct } from 'superstruct';
+import { validate } from '../../../contract';
+import type { resourceFormMachine } from '../../../machines/resourceForm';
+import { errorsFrom } from '../../resources/formValues';
+
+export interface PwField { name: string; label: string; type?: 'text' | 'password'; autoComplete?: string }
+
+interface Props {
+  machine: typeof resourceFormMachine;
+  schema: Struct<any, any>;
+  fields: PwField[];
+  fixed?: Record<string, string>;
+  submitText: string;
+  done: ReactNode;
+  confirm?: { name: string; label: string; of: string };
+}
+
+export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, done, confirm }: Props) {
+  const actor = useActorRef(machine, { input: {} });
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const saved = useSelector(actor, (s) => s.matches('saved'));
+  const error = useSelector(actor, (s) => s.context.error);
+  const violations = useSelector(actor, (s) => s.context.violations);
+  const all = confirm ? [...fields, { name: confirm.name, label: confirm.label, type: 'password' as const, autoComplete: 'new-password' }] : fields;
+  const sections = [{ title: '', fields: all.map((f) => ({ name: f.name, label: f.label })) }];
+  if (saved) return <Callout intent="success" icon="tick-circle" data-testid="password-done">{done}</Callout>;
+  return (
+    <Form
+      onSubmit={(values) => {
+        const body = { ...fixed, ...Object.fromEntries(fields.map((f) => [f.name, values[f.name] ?? ''])) };
+        actor.send({ type: 'form.submit', values: body });
+      }}
+      validate={(values) => {
+        const r = validate({ ...fixed, ...Object.fromEntries(fields.map((f) => [f.name, values[f.name] || undefined])) }, schema);
+        const errors: Record<string, unknown> = r.ok ? {} : errorsFrom(r.violations.filter((v) => !(v.field in fixed)), sections);
+        if (confirm && values[confirm.name] !== values[confirm.of]) errors[confirm.name] = 'The passwords do not match';
+        return errors;
+      }}
+      render={({ handleSubmit }) => (
+        <form onSubmit={(e) => { void handleSubmit(e); const bad = (e.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>('[aria-invalid="true"]'); bad?.focus(); }} noValidate>
+          {error && <Callout intent="danger" icon="error" className="gh-signin__callout">{error}</Callout>}
+          {violations.length > 0 && <Callout intent="danger" icon="error" className="gh-signin__callout">{violations.map((v) => `${v.field} ${v.message}`).join('; ')}</Callout>}
+          {all.map((f) => (
+            <Field key={f.name} name={f.name} render={({ input, meta }) => {
+              const msg = (meta.touched || meta.submitFailed) && meta.error ? String(meta.error) : undefined;
+              return (
+                <FormGroup label={f.label} labelFor={`pw-${f.name}`} helperText={msg} intent={msg ? 'danger' : 'none'}>
+                  <InputGroup {...input} id={`pw-${f.name}`} type={f.type ?? 'text'} autoComplete={f.autoComplete} intent={msg ? 'danger' : 'none'} aria-invalid={!!msg} />
+                </FormGroup>
+              );
+            }} />
+          ))}
+          <Button type="submit" intent="primary" fill loading={busy} text={submitText} />
+        </form>
+      )}
+    />
+  );
+}

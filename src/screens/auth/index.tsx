@@ -1,0 +1,47 @@
+import { Link, useSearchParams } from 'react-router-dom';
+import { Callout } from '@blueprintjs/core';
+import { ResetFinishRequest, ResetInitRequest } from '../../../contract';
+import { AuthFrame } from './AuthFrame';
+import { PasswordForm } from './PasswordForm';
+import { forgotPasswordMachine, resetPasswordMachine } from './passwordActors';
+import { SignInForm } from './SignInForm';
+
+export function LoginScreen() {
+  return <AuthFrame><SignInForm /></AuthFrame>;
+}
+
+/** /login-remake: the same form in the alternative, centered layout (signed-out visitors only). */
+export function LoginRemakeScreen() {
+  return <AuthFrame variant="centered"><SignInForm title="Welcome back" /></AuthFrame>;
+}
+
+export function ForgotPasswordScreen() {
+  return (
+    <AuthFrame>
+      <h2 className="gh-signin__title">Forgot password</h2>
+      <p className="bp6-text-muted gh-signin__sub">Enter your username. A reset link goes to the address on your account.</p>
+      <PasswordForm machine={forgotPasswordMachine} schema={ResetInitRequest} fields={[{ name: 'username', label: 'Username', autoComplete: 'username' }]}
+        submitText="Send reset link" done={<>If the account exists, a reset link is on its way. <Link to="/login">Back to sign in</Link></>} />
+      <p className="gh-signin__row"><Link to="/login">Back to sign in</Link></p>
+    </AuthFrame>
+  );
+}
+
+export function ResetPasswordScreen() {
+  const [query] = useSearchParams();
+  const token = query.get('token') ?? '';
+  return (
+    <AuthFrame>
+      <h2 className="gh-signin__title">Choose a new password</h2>
+      {!token ? (
+        <Callout intent="warning" icon="warning-sign">This page needs the link from the reset message. <Link to="/forgot-password">Ask for a new one</Link>.</Callout>
+      ) : (
+        <PasswordForm machine={resetPasswordMachine} schema={ResetFinishRequest} fixed={{ token }}
+          fields={[{ name: 'newPassword', label: 'New password', type: 'password', autoComplete: 'new-password' }]}
+          confirm={{ name: 'confirmPassword', label: 'Repeat the new password', of: 'newPassword' }}
+          submitText="Set password" done={<>Your password has been changed. <Link to="/login">Sign in</Link></>} />
+      )}
+      <p className="gh-signin__row"><Link to="/login">Back to sign in</Link></p>
+    </AuthFrame>
+  );
+}

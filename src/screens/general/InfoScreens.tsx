@@ -1,0 +1,77 @@
+import { useMemo } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button, Card, Icon, NonIdealState, Tag, type IconName } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { selectClientId, selectHeldPrivileges, selectIsSignedIn } from '../../../machines/session.selectors';
+import { canOpen } from '../../app/guard';
+import { useRouteInfo } from '../../app/RouteContext';
+import { DASHBOARD, ROUTES, SECTIONS } from '../../app/routeTable';
+import { useSystemActor } from '../../app/useSystemActor';
+import { PageHeader } from '../../ui/PageHeader';
+
+export function ForbiddenScreen() {
+  const navigate = useNavigate();
+  return (
+    <div className="gh-bare" data-testid="forbidden">
+      <NonIdealState icon="lock" title="Access denied" description="Your roles do not include the privilege this screen needs. Ask an administrator if you should have it."
+        action={<div className="gh-bare__actions"><Button icon="arrow-left" text="Go back" onClick={() => navigate(-1)} /><Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>Dashboard</Link></div>} />
+      <div className="gh-bare__code">403</div>
+    </div>
+  );
+}
+
+export function NotFoundScreen() {
+  const { path } = useRouteInfo();
+  return (
+    <div className="gh-bare" data-testid="not-found">
+      <NonIdealState icon="search" title="Page Not Found" description={<>Nothing lives at <code>{path}</code>. Addresses are case sensitive.</>}
+        action={<Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>Go to the dashboard</Link>} />
+      <div className="gh-bare__code">404</div>
+    </div>
+  );
+}
+
+/** Every route of the table exists, guarded and titled; screens not built yet say so — no fake data. */
+export function LaterReleaseScreen() {
+  const { route, params } = useRouteInfo();
+  const section = SECTIONS.find((s) => s.id === route.section);
+  const shown = Object.entries(params).filter(([, v]) => v !== undefined);
+  return (
+    <div className="gh-page" data-testid="later-release">
+      <PageHeader title={route.title} icon={route.icon} description={section && section.id !== 'general' ? section.title : undefined} />
+      <Card className="gh-later">
+        <Icon icon="build" size={32} className="gh-later__icon" />
+        <div>
+          <h4 className="bp6-heading">This screen arrives in a later release</h4>
+          <p>{route.description ?? 'Its data and actions are not part of this release yet.'}</p>
+          {shown.length > 0 && <p className="bp6-text-muted">Opened for {shown.map(([k, v]) => <Tag key={k} minimal className="gh-later__tag">{k}: {v}</Tag>)}</p>}
+          {route.privileges && route.privileges.length > 0 && <p className="bp6-text-muted">Privileges: {route.privileges.map((p) => <Tag key={p} minimal className="gh-later__tag">{p}</Tag>)}</p>}
+        </div>
+      </Card>
+    </div>
+  );
+}
+
+/** /attendance: the children sit under it and are hidden from the sidebar, so they are listed here. */
+export function AttendanceScreen() {
+  const session = useSystemActor('session');
+  const held = useSelector(session, selectHeldPrivileges);
+  const signedIn = useSelector(session, selectIsSignedIn);
+  const clientId = useSelector(session, selectClientId);
+  const children = useMemo(() => ROUTES.filter((r) => r.section === 'attendance' && r.path !== '/attendance' && !/\/(add|edit|view)(\/|$)/.test(r.path) && canOpen(r, { signedIn, held, clientId })), [held, signedIn, clientId]);
+  return (
+    <div className="gh-page" data-testid="attendance-hub">
+      <PageHeader title="Time and attendance" icon="time" description="Teams, work schedules, leave and timesheets." />
+      <div className="gh-hub">
+        {children.map((r) => (
+          <Link key={r.path} to={r.path} className="gh-hub__item">
+            <Card interactive compact>
+              <Icon icon={(r.icon ?? 'time') as IconName} size={18} />
+              <div><strong>{r.title}</strong><p className="bp6-text-muted">{r.description}</p></div>
+            </Card>
+          </Link>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// Profile: name, avatar colour and time zone through session.updateProfile; change password through a form actor.
+import { useState } from 'react';
+import { Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { ChangePasswordRequest, type AvatarColor } from '../../../contract';
+import { selectIsBusy, selectSignInError, selectUser } from '../../../machines/session.selectors';
+import { useSystemActor } from '../../app/useSystemActor';
+import { AVATAR_COLOURS, Avatar } from '../../ui/Avatar';
+import { PageHeader } from '../../ui/PageHeader';
+import { PasswordForm } from '../auth/PasswordForm';
+import { changePasswordMachine } from '../auth/passwordActors';
+
+export function ProfileScreen() {
+  const session = useSystemActor('session');
+  const user = useSelector(session, selectUser);
+  const busy = useSelector(session, selectIsBusy);
+  const error = useSelector(session, selectSignInError);
+  // drafts of the profile form (visual until saved)
+  const [name, setName] = useState(user?.name ?? '');
+  const [timezone, setTimezone] = useState(user?.timezone ?? 'UTC');
+  if (!user) return null;
+  const zones = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
+  return (
+    <div className="gh-page" data-testid="profile">
+      <PageHeader title="Profile" icon="user" description={`Signed in as ${user.username}`} />
+      <div className="gh-profile">
+        <Card className="gh-form__section">
+          <div className="gh-profile__who">
+            <Avatar name={user.name} color={user.avatarColor} size={56} />
+            <div><H5>{user.name}</H5><div className="bp6-text-muted">{user.roles.join(', ') || 'No roles'}</div></div>
+          </div>
+          {error && <Callout intent="danger" icon="error">{error}</Callout>}
+          <form onSubmit={(e) => { e.preventDefault(); session.send({ type: 'session.updateProfile', name: name.trim(), timezone }); }}>
+            <FormGroup label="Name" labelFor="profile-name"><InputGroup id="profile-name" name="name" value={name} onChange={(e) => setName(e.currentTarget.value)} /></FormGroup>
+            <FormGroup label="Time zone" labelFor="profile-timezone">
+              <HTMLSelect id="profile-timezone" name="timezone" fill value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)} options={zones.includes('UTC') ? zones : ['UTC', ...zones]} />
+            </FormGroup>
+            <FormGroup label="Avatar colour">
+              <div className="gh-swatches" role="radiogroup" aria-label="Avatar colour">
+                {(Object.keys(AVATAR_COLOURS) as AvatarColor[]).map((c) => (
+                  <button key={c} type="button" role="radio" aria-checked={user.avatarColor === c} aria-label={c} title={c}
+                    className={`gh-swatch${user.avatarColor === c ? ' gh-swatch--on' : ''}`} style={{ background: AVATAR_COLOURS[c] }}
+                    onClick={() => session.send({ type: 'session.updateProfile', avatarColor: c })} />
+                ))}
+              </div>
+            </FormGroup>
+            <Button type="submit" intent="primary" icon="floppy-disk" loading={busy}>Save profile</Button>
+          </form>
+        </Card>
+        <Card className="gh-form__section">
+          <H5>Change password</H5>
+          <PasswordForm machine={changePasswordMachine} schema={ChangePasswordRequest} fixed={{ username: user.username }}
+            fields={[{ name: 'oldPassword', label: 'Current password', type: 'password', autoComplete: 'current-password' },
+              { name: 'newPassword', label: 'New password', type: 'password', autoComplete: 'new-password' }]}
+            confirm={{ name: 'confirmPassword', label: 'Repeat the new password', of: 'newPassword' }}
+            submitText="Change password" done="Your password has been changed." />
+        </Card>
+      </div>
+    </div>
+  );
+}

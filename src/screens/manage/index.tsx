@@ -1,0 +1,62 @@
+import { useNavigate } from 'react-router-dom';
+import { Button, Tag } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import type { Client } from '../../../contract';
+import { selectClientId, selectIsBusy, selectUser } from '../../../machines/session.selectors';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useSystemActor } from '../../app/useSystemActor';
+import { ResourceForm, ResourceList, clients, identities } from '../../resources';
+import { PageHeader } from '../../ui/PageHeader';
+
+export function ClientsScreen() {
+  const session = useSystemActor('session');
+  const user = useSelector(session, selectUser);
+  const clientId = useSelector(session, selectClientId);
+  const busy = useSelector(session, selectIsBusy);
+  const navigate = useNavigate();
+  const multi = !!user?.multiTenancyEnabled;
+  return (
+    <div className="gh-page" data-testid="clients">
+      <PageHeader title="Clients" icon="office"
+        description={multi ? (clientId === null ? 'Select the client to work in. The dashboard and most screens need one.' : 'Tenants of this installation. Select one to work in it.') : 'Tenants of this installation.'} />
+      <ResourceList<Client>
+        resource={clients}
+        rowTag={(c) => (c.id === clientId ? <Tag intent="success" minimal round icon="tick">Current</Tag> : !c.active ? <Tag minimal round>Inactive</Tag> : null)}
+        rowActions={multi ? (c) => (
+          <Button size="small" variant={c.id === clientId ? 'minimal' : 'outlined'} intent="primary" disabled={busy || c.id === clientId || !c.active}
+            onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })}>Select</Button>
+        ) : undefined}
+        toolbar={multi && clientId !== null ? <Button icon="dashboard" variant="minimal" onClick={() => navigate('/dashboard')}>Dashboard</Button> : undefined}
+      />
+    </div>
+  );
+}
+
+export function ClientFormScreen() {
+  const { route } = useRouteInfo();
+  return (
+    <div className="gh-page-wrap">
+      <PageHeader title={route.title} icon="office" />
+      <ResourceForm resource={clients} />
+    </div>
+  );
+}
+
+export function IdentitiesScreen() {
+  return (
+    <div className="gh-page" data-testid="identities">
+      <PageHeader title="Identities" icon="people" description="People who hold credentials: staff, contractors and residents." />
+      <ResourceList resource={identities} />
+    </div>
+  );
+}
+
+export function IdentityFormScreen() {
+  const { route } = useRouteInfo();
+  return (
+    <div className="gh-page-wrap">
+      <PageHeader title={route.title} icon="people" />
+      <ResourceForm resource={identities} />
+    </div>
+  );
+}
