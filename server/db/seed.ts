@@ -57,7 +57,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       for (let i = 1; i <= 3; i++) await tx.query('insert into controllers (client_id, name, ip_address) values ($1,$2,$3)', [client, `${t.prefix}-CTRL-0${i}`, `10.${ti + 1}.0.${10 + i}`]);
       for (let i = 1; i <= perClient; i++) {
         const first = FIRST[(i * 7 + ti) % FIRST.length];
-        const last = LAST[(i * 11 + ti * 3) % LAST.length];
+        const last = LAST[(i * 3 + Math.floor(i / FIRST.length) + ti * 3) % LAST.length];
         const emp = `${t.prefix}-${String(i).padStart(5, '0')}`;
         const ident = await tx.query<{ id: number }>(
           'insert into identities (client_id, first_name, last_name, employee_no, email, division_id, status) values ($1,$2,$3,$4,$5,$6,$7) returning id',
@@ -73,7 +73,10 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       const user = await tx.query<{ id: number }>(
         `insert into users (username, password_hash, name, email, timezone, multi_tenancy, selected_client_id, dashboard_pages) values ($1,$2,$3,$4,$5,$6,$7,$8) returning id`,
         [u.username, hash, u.name, `${u.username}@gatehouse.example`, u.username === 'harbour' ? 'Europe/London' : 'Asia/Kuala_Lumpur', multi, home,
-          JSON.stringify([{ pageNum: 1, widgets: [{ id: 'identities' }, { id: 'credentials' }, { id: 'doors' }, { id: 'controllers' }, { id: 'alarms' }, { id: 'divisions' }, { id: 'recent-changes' }] }])],
+          JSON.stringify([
+            { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions'].map((id) => ({ id })) },
+            { pageNum: 2, widgets: ['recentChanges'].map((id) => ({ id })) },
+          ])],
       );
       const grantClients = multi ? [nw, hb] : [u.username === 'harbour' ? hb : nw];
       for (const g of grantClients) await tx.query('insert into user_grants (user_id, role_code, client_id, division_id) values ($1,$2,$3,$4)', [user.rows[0].id, u.role, g.client, g.divisions[0]]);

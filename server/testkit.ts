@@ -1,0 +1,67 @@
+// A real server on a free port over a real database for the server tests: PGlite in memory, or, when
+// DATABASE_URL is set (CI's second run), a fresh PostgreSQL database per test file, dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildServer, type ServerOptions } from './app';
+import { openPglite, openPostgres, type Db } from './db/db';
+import { migrate } from './db/migrations';
+import { DEMO_PASSWORD, seed } from './db/seed';
+
+export interface Call { status: number; body: any }
+
+export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
+  let db: Db;
+  let dropDb = async () => {};
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `gh_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    db = await openPostgres(u.toString());
+    dropDb = async () => {
+      const a = new pg.Client({ connectionString: url });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    };
+  } else {
+    db = await openPglite('memory://');
+  }
+  await migrate(db);
+  await seed(db, { identitiesPerClient: 12 });
+  const app = await buildServer({ db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, keepResetTokens: true, ...overrides });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  async function call(method: string, path: string, opts: { token?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<Call> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(base + path, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+    const text = await res.text();
+    let body: unknown = text;
+    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    return { status: res.status, body };
+  }
+  async function login(username: string, password = DEMO_PASSWORD): Promise<string> {
+    const r = await call('POST', '/idp/1.0/login', { body: { username, password } });
+    if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.token as string;
+  }
+  async function count(sql: string, params: unknown[] = []): Promise<number> {
+    const { rows } = await db.query<{ n: string }>(`select count(*)::text as n from (${sql}) t`, params);
+    return Number(rows[0].n);
+  }
+  async function close() {
+    await app.close();
+    await db.close();
+    await dropDb();
+  }
+  return { base, db, app, call, login, count, close };
+}
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
