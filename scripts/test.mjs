@@ -40,7 +40,7 @@ if (!failedStep) {
   run('build the console', npx, ['vite', 'build', '--logLevel', 'warn']);
 }
 if (!failedStep) {
-  run('end-to-end (chromium)', npx, ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'test-results/playwright.json' });
+  run('end-to-end (chromium)', npx, ['playwright', 'test']);
   countPlaywright('test-results/playwright.json');
 }
 console.log('');

@@ -63,3 +63,13 @@ describe('the route guard (§4)', () => {
     expect(pageTitle(matchRoute('/attendance/summaries').route)).toMatch(/^Attendance Summaries/);
   });
 });
+
+describe('dashboard without a selected client', () => {
+  it('goes to the clients screen even before any client privilege is held', async () => {
+    const { ROUTES } = await import('./routeTable');
+    const dashboard = ROUTES.find((r) => r.path === '/dashboard')!;
+    const visitor: Visitor = { signedIn: true, held: new Set(['9.2.0']), clientId: null };
+    const d = guard(dashboard, visitor, '/dashboard');
+    expect(d).toEqual({ kind: 'redirect', to: '/manage/clients' });
+  });
+});

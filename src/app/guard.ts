@@ -49,11 +49,13 @@ export function guard(route: RouteDef, v: Visitor, fullPath: string): GuardDecis
   if (route.type === 'RESTRICTED') return v.signedIn ? { kind: 'back' } : { kind: 'pass' };
   // default routes need sign-in, otherwise login carrying a redirect-after-login value
   if (!v.signedIn) return { kind: 'redirect', to: loginWithRedirect(fullPath) };
+  // a redirect rule comes first: with no client selected the user holds no client privileges yet, and the
+  // dashboard must send them to the clients screen (§2), not to 403
+  const to = redirectTarget(route, v);
+  if (to && to !== route.path) return { kind: 'redirect', to };
   // an empty privilege list goes to 403
   if (route.privileges && route.privileges.length === 0) return { kind: 'redirect', to: FORBIDDEN };
   if (!hasPrivilege(v.held, route.privileges, route.mode ?? 'ONLY_ONE')) return { kind: 'redirect', to: FORBIDDEN };
-  const to = redirectTarget(route, v);
-  if (to && to !== route.path) return { kind: 'redirect', to };
   return { kind: 'pass' };
 }
 

@@ -1,0 +1,104 @@
+// The foundation end to end: the built console against a real server and database (issue 3).
+import { expect, test } from '@playwright/test';
+import { selectClient, shot, signIn } from './helpers';
+
+test('a multi-tenant administrator selects a client, fixes a bad field and saves an identity', async ({ page }) => {
+  await signIn(page, 'admin');
+  // no client selected yet: the dashboard sends the administrator to the clients screen (§2)
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/manage\/clients$/);
+  await shot(page, 'clients');
+  await selectClient(page, 'Northwind Logistics');
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('widget-identities')).toContainText('240');
+  await shot(page, 'dashboard');
+
+  await page.goto('/manage/identities/add');
+  const form = page.getByTestId('identities-form');
+  await page.getByTestId('add-credentials').click();
+  await expect(form.getByTestId('credentials-row')).toHaveCount(1);
+  await form.getByLabel('First name').fill('Nurul');
+  await form.getByLabel('Last name').fill('Hakim');
+  await form.getByLabel('Employee no.').pressSequentially('nw-e2e-01');
+  await expect(form.getByLabel('Employee no.')).toHaveValue('NW-E2E-01'); // auto-uppercase
+  await form.getByLabel('Email').fill('not-an-email');
+  await form.getByLabel('Division').selectOption({ label: 'Security' });
+  await page.getByTestId('form-save').click();
+  // the first invalid field is focused and says why (§5)
+  await expect(form.getByLabel('Email')).toBeFocused();
+  await expect(form.getByText(/Email has the wrong format/)).toBeVisible();
+  await shot(page, 'identity-form-errors');
+  await form.getByLabel('Email').fill('nurul.hakim@northwind.example');
+  await page.getByTestId('form-save').click();
+  // the credential row is the next invalid field, inside a repeated row
+  await expect(form.locator('[name="credentials[0].number"]')).toBeFocused();
+  await form.locator('[name="credentials[0].number"]').pressSequentially('e2e900');
+  await page.getByTestId('form-save').click();
+  await expect(page).toHaveURL(/\/manage\/identities$/);
+
+  await page.getByLabel('Filter identities').fill('NW-E2E-01');
+  const row = page.getByRole('row').filter({ hasText: 'Hakim, Nurul' });
+  await expect(row).toBeVisible();
+  await shot(page, 'identities');
+});
+
+test('eleven screens open ten tabs at most', async ({ page }) => {
+  await signIn(page, 'operator');
+  const titles = ['Alarms', 'Events', 'Floor plan', 'Operator sessions', 'Service account sessions', 'Identities', 'Alarm groups', 'Doors', 'Controllers', 'Activity report', 'Event report'];
+  for (const title of titles) {
+    await page.getByTestId('sidebar').getByRole('link', { name: title, exact: true }).click();
+    await expect(page).toHaveTitle(new RegExp(title));
+  }
+  await expect(page.getByTestId('tab')).toHaveCount(10);
+  // the newest is there, the oldest was dropped
+  await expect(page.getByTestId('tabs-bar')).toContainText('Event report');
+  await expect(page.getByTestId('tabs-bar').getByText('Dashboard', { exact: true })).toHaveCount(0);
+  await shot(page, 'tabs');
+});
+
+test('a receptionist gets 403 on a forbidden route and does not see it in the sidebar', async ({ page }) => {
+  await signIn(page, 'reception');
+  await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Doors', exact: true })).toHaveCount(0);
+  await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Identities', exact: true })).toBeVisible();
+  await page.goto('/configure/doors');
+  await expect(page.getByTestId('forbidden')).toBeVisible();
+  await shot(page, 'forbidden');
+});
+
+test('signed out, a private route goes to login and back after sign-in', async ({ page }) => {
+  await page.goto('/manage/identities');
+  await expect(page).toHaveURL(/\/login\?redirect=/);
+  await page.getByLabel('Username').fill('operator');
+  await page.getByLabel('Password', { exact: true }).fill('Gatehouse1!');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/manage\/identities$/);
+});
+
+test('an expired session returns to login with the message', async ({ page }) => {
+  await page.clock.install();
+  await signIn(page, 'hr');
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await page.clock.fastForward('08:01:00'); // past the 8 h token lifetime
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByTestId('session-notice')).toHaveText('Session expired, please relogin.');
+});
+
+test('a wrong password says so without saying which part was wrong', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill('operator');
+  await page.getByLabel('Password', { exact: true }).fill('wrong');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signin-error')).toContainText('Invalid username or password');
+  await shot(page, 'login-error');
+});
+
+test('unknown paths and wrong case show 404', async ({ page }) => {
+  await signIn(page, 'operator');
+  await page.goto('/no/such/screen');
+  await expect(page.getByTestId('not-found')).toContainText('Page Not Found');
+  await page.goto('/Dashboard');
+  await expect(page.getByTestId('not-found')).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+});

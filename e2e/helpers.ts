@@ -1,0 +1,36 @@
+import { expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'Gatehouse1!';
+
+/** Sign in through the real login form and wait until the console shell is there. */
+export async function signIn(page: Page, username: string, password = PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('app-shell')).toBeVisible();
+  await skipTourIfShown(page);
+}
+
+/** New users see the guided tour once; tests of other screens skip it (which is remembered per user). */
+export async function skipTourIfShown(page: Page) {
+  const skip = page.getByRole('button', { name: 'Skip tour' });
+  try {
+    await skip.waitFor({ state: 'visible', timeout: 1500 });
+    await skip.click();
+    await expect(skip).toBeHidden();
+  } catch {
+    /* no tour for this user */
+  }
+}
+
+/** Multi-tenant users pick a client first (§6: the dashboard needs a selected client). */
+export async function selectClient(page: Page, name: string) {
+  await page.goto('/manage/clients');
+  await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Select' }).click();
+  await expect(page.getByTestId('current-client')).toContainText(name);
+}
+
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screens/${name}.png` });
+}
