@@ -7,6 +7,7 @@ test('a multi-tenant administrator selects a client, fixes a bad field and saves
   // no client selected yet: the dashboard sends the administrator to the clients screen (§2)
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/manage\/clients$/);
+  await expect(page.getByRole('row').filter({ hasText: 'Harbour Health' })).toBeVisible();
   await shot(page, 'clients');
   await selectClient(page, 'Northwind Logistics');
   await page.goto('/dashboard');

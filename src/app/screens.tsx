@@ -5,6 +5,7 @@ import type { ScreenKey } from './routeTable';
 const auth = () => import('../screens/auth/index');
 const general = () => import('../screens/general/index');
 const manage = () => import('../screens/manage/index');
+const audit = () => import('../screens/audit/ReplayScreen');
 
 const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
@@ -26,4 +27,5 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   identities: pick(manage, 'IdentitiesScreen'),
   identityAdd: pick(manage, 'IdentityFormScreen'),
   identityEdit: pick(manage, 'IdentityFormScreen'),
+  replay: pick(audit, 'ReplayScreen'),
 };

@@ -1,0 +1,34 @@
+// Auditors record and replay: the browser's journal exported as NDJSON replays to the same states, both
+// headlessly (`npm run replay`) and in the console's replay screen.
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { shot, signIn } from './helpers';
+
+test('an exported journal replays to the same states in the CLI and the replay screen', async ({ page }, info) => {
+  await signIn(page, 'auditor');
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Identities', exact: true }).click();
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Activity report', exact: true }).click();
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Journal replay', exact: true }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export journal' }).click();
+  const file = info.outputPath('journal.ndjson');
+  await (await download).saveAs(file);
+  const text = readFileSync(file, 'utf8');
+  expect(text).toContain('"route.visited"');
+  expect(text).not.toContain('Gatehouse1!'); // secrets are redacted
+
+  const out = execFileSync('npx', ['tsx', 'scripts/replay.ts', file], { encoding: 'utf8' });
+  expect(out).toMatch(/match|ok/i);
+
+  await page.getByLabel('Load journal').setInputFiles(file);
+  await expect(page.getByText(/every state matches the journal/)).toBeVisible();
+  await shot(page, 'replay');
+
+  // a truncated journal is refused with the line, and the loaded one stays
+  const broken = info.outputPath('broken.ndjson');
+  writeFileSync(broken, text.slice(0, Math.floor(text.length / 2)));
+  await page.getByLabel('Load journal').setInputFiles(broken);
+  await expect(page.getByText('This journal cannot be replayed')).toBeVisible();
+  await expect(page.getByText(/line \d+/).first()).toBeVisible();
+});
