@@ -41,6 +41,14 @@ test('a multi-tenant administrator selects a client, fixes a bad field and saves
   const row = page.getByRole('row').filter({ hasText: 'Hakim, Nurul' });
   await expect(row).toBeVisible();
   await shot(page, 'identities');
+
+  // the change is in the activity report, newest first
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Activity report', exact: true }).click();
+  const report = page.getByTestId('activity-report');
+  await expect(report).toContainText('admin');
+  await expect(report).toContainText('identity');
+  await expect(report).toContainText('create');
+  await shot(page, 'activity-report');
 });
 
 test('eleven screens open ten tabs at most', async ({ page }) => {

@@ -6,7 +6,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 
 /** Which component renders a route; everything not built yet is 'later' (a clear "arrives later" page). */
 export type ScreenKey =
-  | 'replay' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
+  | 'replay' | 'activityReport' | 'uiErrors' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
@@ -147,7 +147,7 @@ export const ROUTES: RouteDef[] = [
   ...crud('hardware', '/hardware/output', 'Outputs', 'Output', x('0.5.4'), 'log-out', 'Relays, locks and sounders.'),
 
   // ---------- Report ----------
-  r('report', '/report/activity', 'Activity report', ['0.6.1.0'], { icon: 'history', description: 'Every change an operator made: who, when, what, before and after.' }),
+  r('report', '/report/activity', 'Activity report', ['0.6.1.0'], { icon: 'history', screen: 'activityReport', description: 'Every change an operator made: who, when, what, before and after.' }),
   r('report', '/report/event', 'Event report', ['0.6.2.0'], { icon: 'list', description: 'Access events filtered by time, door, identity and code.' }),
   r('report', '/report/identity', 'Identity report', ['0.6.3.0'], { icon: 'people', description: 'Identities with their credentials and access groups.' }),
   r('report', '/report/identity-location', 'Identity location report', ['0.6.4.0'], { icon: 'geolocation', description: 'Where each identity was last seen.' }),
@@ -157,6 +157,7 @@ export const ROUTES: RouteDef[] = [
   ...crud('report', '/report/credential-store', 'Credential store', 'Credential store entry', ['0.6.6.3', '0.6.6.4', '0.6.6.5'], 'database', 'Unassigned credentials held in stock.'),
 
   // ---------- Server ----------
+  r('server', '/server/ui-errors', 'UI error log', ['0.8.3.0'], { icon: 'error', screen: 'uiErrors', description: 'Errors the console caught in operators\' browsers.' }),
   r('server', '/server/firmware', 'Firmware', ['0.7.1.0'], { icon: 'updated', description: 'Upload firmware and roll it out to controllers.' }),
   r('server', '/server/backup-restore', 'Backup and restore', ['0.7.2.0'], { icon: 'archive', description: 'Back up the database and restore a backup.' }),
   r('server', '/server/backup-restore/auto-backup', 'Auto-backup settings', ['0.7.2.1'], { icon: 'archive', hidden: true, description: 'When automatic backups run and how many are kept.' }),

@@ -6,6 +6,7 @@ const auth = () => import('../screens/auth/index');
 const general = () => import('../screens/general/index');
 const manage = () => import('../screens/manage/index');
 const audit = () => import('../screens/audit/ReplayScreen');
+const report = () => import('../screens/report/index');
 
 const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
@@ -28,4 +29,6 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   identityAdd: pick(manage, 'IdentityFormScreen'),
   identityEdit: pick(manage, 'IdentityFormScreen'),
   replay: pick(audit, 'ReplayScreen'),
+  activityReport: pick(report, 'ActivityReportScreen'),
+  uiErrors: pick(report, 'UiErrorsScreen'),
 };
