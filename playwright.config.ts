@@ -29,6 +29,6 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), DATA_DIR: '.tmp/e2e-data', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1' },
+    env: { PORT: String(port), DATA_DIR: '.tmp/e2e-data', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1', SIMULATOR_RATE: '0' },
   },
 });

@@ -18,6 +18,13 @@ export const API = {
   audit: '/event/manage/audit',
   uiErrors: '/central/1.0/ui-errors',
   health: '/api/health',
+  // monitor (issue 4): open alarms, acknowledge/process (`/:id/acknowledge`, `/:id/process`), history (`/:id/history`)
+  alarms: '/event/manage/alarms',
+  alarmTypes: '/event/manage/alarm-types',
+  events: '/event/manage/events',
+  doors: '/event/manage/doors', // `/:id/commands` {command}
+  /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
+  testSimulate: '/api/test/simulate',
 } as const;
 
 /** §7: sort parameters are field,asc or field,desc joined by commas. */

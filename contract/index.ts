@@ -7,3 +7,4 @@ export * from './format';
 export * from './realtime';
 export * from './devices';
 export * from './journal';
+export * from './monitor';

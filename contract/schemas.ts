@@ -1,7 +1,7 @@
 // One superstruct schema per entity and message, shared by server (request validation) and console
 // (response validation). A failure becomes a `violations` list naming field and message (see validate()).
 import {
-  array, boolean, defaulted, enums, integer, literal, min, nullable, number, object, optional, pattern, record,
+  array, assign, boolean, defaulted, enums, integer, literal, min, nullable, number, object, optional, pattern, record,
   refine, size, string, type, union, unknown, type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
 
@@ -203,6 +203,9 @@ export const Identity = type({
 });
 export type Identity = Infer<typeof Identity>;
 export const BulkDeleteRequest = object({ ids: size(array(Id), 1, 1000) });
+/** GET identities: the list query plus filters by status and division. */
+export const IdentityListQuery = assign(ListQuery, type({ status: optional(IdentityStatus), divisionId: optional(Id) }));
+export type IdentityListQuery = Infer<typeof IdentityListQuery>;
 
 // ---------- dashboard ----------
 export const DashboardSummary = type({

@@ -41,6 +41,10 @@ export function normaliseSettings(raw: unknown): Settings {
 
 /** Actors that hear `session.ended`. Add a systemId here when a new long-lived actor must clean up on sign-out. */
 export const SESSION_LISTENERS = ['tabs', 'tour', 'alarms', 'hardwareStatus', 'socket.events', 'socket.central', 'socket.visitor'] as const;
+/** Actors that hear `session.started` (sign-in, or a restored session): the real-time connections. */
+export const SESSION_START_LISTENERS = ['socket.events', 'socket.central', 'socket.visitor'] as const;
+/** A client switch is a new tenant: these forget the old one and the sockets reconnect with the new token. */
+const CLIENT_SWITCH_LISTENERS = ['alarms', 'hardwareStatus', ...SESSION_START_LISTENERS] as const;
 
 // ---------- types ----------
 
@@ -172,6 +176,22 @@ const sessionSetup = setup({
 /** Every end of a session (§4): logout best-effort, clear storage, tell the listeners, forget the session. */
 const sessionSetupWithEnd = sessionSetup.extend({
   actions: {
+    startSession: sessionSetup.enqueueActions(({ enqueue, system }) => {
+      for (const id of SESSION_START_LISTENERS) {
+        const ref = system.get(id);
+        if (ref) enqueue.sendTo(ref, { type: 'session.started' });
+      }
+    }),
+    switchSession: sessionSetup.enqueueActions(({ enqueue, system }) => {
+      for (const id of CLIENT_SWITCH_LISTENERS) {
+        const ref = system.get(id);
+        if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
+      }
+      for (const id of SESSION_START_LISTENERS) {
+        const ref = system.get(id);
+        if (ref) enqueue.sendTo(ref, { type: 'session.started' });
+      }
+    }),
     endSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
       enqueue({ type: 'callLogout', params: { token: context.token } });
       enqueue('clearStoredSession');
@@ -229,6 +249,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                   settings: normaliseSettings(event.output.settings),
                 })),
                 { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                'startSession',
               ],
             },
             onError: { target: '#session.signedOut', actions: ['clearStoredSession', assign(signedOutContext)] },
@@ -276,6 +297,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               actions: [
                 assign(({ event }) => authenticated(event.output)),
                 { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                'startSession',
               ],
             },
             onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Sign-in failed') })) },
@@ -357,6 +379,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               actions: [
                 assign(({ event }) => authenticated(event.output)),
                 { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                'switchSession',
               ],
             },
             onError: { target: 'active', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not select the client') })) },

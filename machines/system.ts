@@ -7,6 +7,9 @@ import { tabsMachine, type TabsInput } from './tabs';
 import { companionMachine, type CompanionInput } from './companion';
 import { cardConnectorMachine, type CardConnectorInput } from './cardConnector';
 import { tourMachine, type TourInput } from './tour';
+import { alarmsMachine } from './alarms';
+import { hardwareStatusMachine } from './hardwareStatus';
+import { socketMachine, type SocketInput } from './socket';
 
 type ProvideArg<M extends { provide: (i: any) => any }> = Parameters<M['provide']>[0];
 
@@ -30,6 +33,15 @@ export interface GatehouseImpl {
     input?: CardConnectorInput;
   };
   tour?: { input?: TourInput };
+  alarms: {
+    actors: Required<NonNullable<ProvideArg<typeof alarmsMachine>['actors']>>;
+  };
+  /** One transport for the three real-time services (socket.events, socket.central, socket.visitor). */
+  socket: {
+    actors: Required<NonNullable<ProvideArg<typeof socketMachine>['actors']>>;
+    /** Connect at start without waiting for session.started (default false). */
+    autoConnect?: boolean;
+  };
 }
 
 /** systemId → actor type, for `useSystemActor('session')`. */
@@ -39,20 +51,32 @@ export interface SystemActors {
   companion: ActorRefFrom<typeof companionMachine>;
   cardConnector: ActorRefFrom<typeof cardConnectorMachine>;
   tour: ActorRefFrom<typeof tourMachine>;
+  alarms: ActorRefFrom<typeof alarmsMachine>;
+  hardwareStatus: ActorRefFrom<typeof hardwareStatusMachine>;
+  'socket.events': ActorRefFrom<typeof socketMachine>;
+  'socket.central': ActorRefFrom<typeof socketMachine>;
+  'socket.visitor': ActorRefFrom<typeof socketMachine>;
 }
 export type SystemActorId = keyof SystemActors;
 
 export interface RootInput {
   session?: SessionInput; tabs?: TabsInput; companion?: CompanionInput; cardConnector?: CardConnectorInput; tour?: TourInput;
+  socket?: Pick<SocketInput, 'autoConnect'>;
 }
 
 export const rootMachine = setup({
   types: {
     input: {} as RootInput,
     context: {} as RootInput,
-    children: {} as { session: 'session'; tabs: 'tabs'; companion: 'companion'; cardConnector: 'cardConnector'; tour: 'tour' },
+    children: {} as {
+      session: 'session'; tabs: 'tabs'; companion: 'companion'; cardConnector: 'cardConnector'; tour: 'tour';
+      alarms: 'alarms'; hardwareStatus: 'hardwareStatus'; socketEvents: 'socket'; socketCentral: 'socket'; socketVisitor: 'socket';
+    },
   },
-  actors: { session: sessionMachine, tabs: tabsMachine, companion: companionMachine, cardConnector: cardConnectorMachine, tour: tourMachine },
+  actors: {
+    session: sessionMachine, tabs: tabsMachine, companion: companionMachine, cardConnector: cardConnectorMachine, tour: tourMachine,
+    alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine, socket: socketMachine,
+  },
 }).createMachine({
   id: 'gatehouse',
   context: ({ input }) => input ?? {},
@@ -62,6 +86,12 @@ export const rootMachine = setup({
     { id: 'tour', systemId: 'tour', src: 'tour', input: ({ context }) => context.tour ?? {} },
     { id: 'companion', systemId: 'companion', src: 'companion', input: ({ context }) => context.companion ?? {} },
     { id: 'cardConnector', systemId: 'cardConnector', src: 'cardConnector', input: ({ context }) => context.cardConnector ?? {} },
+    // the sockets hand validated bodies to these two, so they start first
+    { id: 'alarms', systemId: 'alarms', src: 'alarms' },
+    { id: 'hardwareStatus', systemId: 'hardwareStatus', src: 'hardwareStatus' },
+    { id: 'socketEvents', systemId: 'socket.events', src: 'socket', input: ({ context }) => ({ service: 'event', autoConnect: context.socket?.autoConnect }) },
+    { id: 'socketCentral', systemId: 'socket.central', src: 'socket', input: ({ context }) => ({ service: 'central', autoConnect: context.socket?.autoConnect }) },
+    { id: 'socketVisitor', systemId: 'socket.visitor', src: 'socket', input: ({ context }) => ({ service: 'visitor', autoConnect: context.socket?.autoConnect }) },
     { id: 'session', systemId: 'session', src: 'session', input: ({ context }) => context.session ?? {} },
   ],
 });
@@ -73,11 +103,14 @@ export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOp
       tabs: tabsMachine.provide({ actions: impl.tabs.actions }),
       companion: companionMachine.provide({ actors: impl.companion.actors }),
       cardConnector: cardConnectorMachine.provide({ actors: impl.cardConnector.actors }),
+      alarms: alarmsMachine.provide({ actors: impl.alarms.actors }),
+      socket: socketMachine.provide({ actors: impl.socket.actors }),
     },
   });
   return createActor(machine, {
     ...options,
-    input: { session: impl.session.input, tabs: impl.tabs.input, companion: impl.companion.input, cardConnector: impl.cardConnector.input, tour: impl.tour?.input },
+    input: { session: impl.session.input, tabs: impl.tabs.input, companion: impl.companion.input, cardConnector: impl.cardConnector.input, tour: impl.tour?.input,
+      socket: { autoConnect: impl.socket.autoConnect } },
   });
 }
 

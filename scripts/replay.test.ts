@@ -33,6 +33,8 @@ function start(capacity?: number) {
     tabs: { actions: { persistViews: () => {} }, input: { views: [{ path: '/dashboard', title: 'Dashboard' }] } },
     companion: { actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } as unknown as GatehouseImpl['companion']['actors'] },
     cardConnector: { actors: { socket: controls.logic() } as unknown as GatehouseImpl['cardConnector']['actors'] },
+    alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } as unknown as GatehouseImpl['alarms']['actors'] },
+    socket: { actors: { readToken: controls.logic(), connection: controls.logic() } as unknown as GatehouseImpl['socket']['actors'] },
   };
   const root = createGatehouseSystem(impl, { inspect: journal.inspect, clock });
   root.start();

@@ -1,48 +1,65 @@
 // `npm start` / `npm run serve`: open (or create) the database, migrate, seed demo data on first start,
 // serve the console, the REST API and the real-time endpoints on one port.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServer } from './app';
-import { openDb, type Db } from './db/db';
-import { migrate } from './db/migrations';
+import { openDb } from './db/db';
+import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
+import { startCardConnectorSimulator, type CardConnectorSimulator } from './simulator/cardConnector';
+import { startCompanionSimulator, type CompanionSimulator } from './simulator/companion';
 
 const env = process.env;
 const port = Number(env.PORT ?? 8080);
 const host = env.HOST ?? '0.0.0.0';
 const dataDir = resolve(env.DATA_DIR ?? 'data');
 
-async function secret(db: Db): Promise<string> {
-  if (env.JWT_SECRET) return env.JWT_SECRET;
-  const { rows } = await db.query<{ value: string }>(`select value from server_secrets where name = 'jwt'`);
-  if (rows[0]) return rows[0].value;
-  const value = randomBytes(32).toString('base64url');
-  await db.query(`insert into server_secrets (name, value) values ('jwt', $1) on conflict (name) do nothing`, [value]);
-  return value;
-}
-
 async function main() {
   if (!env.DATABASE_URL) mkdirSync(dataDir, { recursive: true });
   const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
   await migrate(db);
   const seeded = await seed(db);
+  // Local device simulators alongside the server (issue 5): COMPANION=on, CARD_CONNECTOR=on. The card connector
+  // may announce another version (CARD_CONNECTOR_VERSION=v0.9.0, to see the outdated message) and start with the
+  // sample MyKad inserted (CARD_CONNECTOR_CARD=on); its reader also answers /MyKad/* on this server.
+  const devices = await startDevices();
+  const reader = devices.cardConnector;
   const app = await buildServer({
     db,
-    jwtSecret: await secret(db),
+    jwtSecret: env.JWT_SECRET || undefined, // else generated once and kept in the database
     jwtLifetimeS: Number(env.JWT_LIFETIME_S ?? 8 * 3600),
     lockout: { attempts: Number(env.LOCKOUT_ATTEMPTS ?? 5), minutes: Number(env.LOCKOUT_MINUTES ?? 15) },
     logger: env.LOG === '1',
+    // a REST read only looks at the card: it does not push data_received to the consoles
+    cardReader: reader ? { readers: () => reader.readers(), readCard: () => reader.card() } : null,
+    // the hardware simulator (issue 4): on unless SIMULATOR=off; SIMULATOR_RATE random events per second
+    simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
+    testHooks: env.E2E === '1',
   });
   await app.listen({ port, host });
+  if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);
+  if (devices.cardConnector) console.log(`Card connector simulator: ${devices.cardConnector.url} (${devices.cardConnector.version})${devices.cardConnector.card() ? ', card inserted' : ''}`);
   const shown = host === '0.0.0.0' ? 'localhost' : host;
   console.log(`\nGatehouse ${seeded ? '(demo data seeded) ' : ''}is running at http://${shown}:${port}`);
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}`}`);
   console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
   for (const u of DEMO_USERS) console.log(`  ${u.username.padEnd(10)} ${u.what}`);
-  const stop = async () => { await app.close(); await db.close(); process.exit(0); };
+  const stop = async () => { await app.close(); await devices.close(); await db.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+const on = (v: string | undefined) => v === 'on' || v === '1' || v === 'true';
+
+async function startDevices(): Promise<{ companion: CompanionSimulator | null; cardConnector: CardConnectorSimulator | null; close(): Promise<void> }> {
+  const companion = on(env.COMPANION) ? await startCompanionSimulator() : null;
+  const cardConnector = on(env.CARD_CONNECTOR) ? await startCardConnectorSimulator({ version: env.CARD_CONNECTOR_VERSION || undefined }) : null;
+  if (cardConnector && on(env.CARD_CONNECTOR_CARD)) cardConnector.insertCard();
+  return {
+    companion,
+    cardConnector,
+    close: async () => { await Promise.all([companion?.close(), cardConnector?.close()]); },
+  };
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildServer, type ServerOptions } from './app';
 import { openPglite, openPostgres, type Db } from './db/db';
-import { migrate } from './db/migrations';
+import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, seed } from './db/seed';
 
 export interface Call { status: number; body: any }

@@ -1,86 +1,119 @@
-// Demo data, written once into an empty database: two tenants with divisions, doors, controllers and
-// identities, the roles a real site has, and a demo user for each role.
-import { ALL_PRIVILEGE_CODES } from '../../contract';
+// Demo data, written once into an empty database: two tenants with a division tree, doors, controllers and
+// identities with card credentials, the roles a real site has, and a demo user for each role. Names are
+// generated deterministically, so every fresh install shows the same people.
+import { ALL_PRIVILEGE_CODES, PRIVILEGES } from '../../contract';
 import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
+import { addGrant, insertRole } from './queries/grants';
+import { insertDivision } from './queries/divisions';
 
 export const DEMO_PASSWORD = 'Gatehouse1!';
+/** The demo sign-ins main.ts prints (and the README lists). */
 export const DEMO_USERS = [
-  { username: 'admin', name: 'Alex Admin', role: 'administrator', what: 'administrator of both demo clients; picks a client first' },
-  { username: 'operator', name: 'Sam Operator', role: 'security-operator', what: 'security operator at Northwind' },
-  { username: 'reception', name: 'Rita Reception', role: 'receptionist', what: 'receptionist at Northwind' },
-  { username: 'hr', name: 'Hana HR', role: 'hr-manager', what: 'HR manager at Northwind' },
-  { username: 'auditor', name: 'Aud Itor', role: 'auditor', what: 'auditor at Northwind' },
-  { username: 'harbour', name: 'Harper Harbour', role: 'administrator', what: 'administrator of Harbour Health only' },
+  { username: 'admin', name: 'Alex Admin', role: 'administrator', clients: ['NORTHWIND', 'HARBOUR'], what: 'administrator of both demo clients; picks a client first' },
+  { username: 'operator', name: 'Sam Operator', role: 'security-operator', clients: ['NORTHWIND'], what: 'security operator at Northwind' },
+  { username: 'reception', name: 'Rita Reception', role: 'receptionist', clients: ['NORTHWIND'], what: 'receptionist at Northwind' },
+  { username: 'hr', name: 'Hana HR', role: 'hr-manager', clients: ['NORTHWIND'], what: 'HR manager at Northwind' },
+  { username: 'auditor', name: 'Aud Itor', role: 'auditor', clients: ['NORTHWIND'], what: 'auditor at Northwind' },
+  { username: 'harbour', name: 'Harper Harbour', role: 'administrator', clients: ['HARBOUR'], what: 'administrator of Harbour Health only' },
 ] as const;
 
-const pick = (prefixes: string[]) => ALL_PRIVILEGE_CODES.filter((c) => prefixes.some((p) => c === p || c.startsWith(p + '.')));
+/** Codes equal to one of the prefixes or below it in the hierarchy. */
+const under = (...prefixes: string[]) => ALL_PRIVILEGE_CODES.filter((c) => prefixes.some((p) => c === p || c.startsWith(p + '.')));
+const views = PRIVILEGES.filter((p) => /^(View|Activity|Event|Identity|Calendar|Dashboard)\b/.test(p.label)).map((p) => p.code);
+
 export const ROLES: Record<string, { name: string; privileges: string[] }> = {
   administrator: { name: 'Administrator', privileges: [...ALL_PRIVILEGE_CODES] },
-  'security-operator': { name: 'Security operator', privileges: [...pick(['0.1', '0.2', '0.4.5', '0.4.7', '0.6.1', '0.6.2', '0.6.4', '0.5.6']), '0.3.1.0'] },
-  receptionist: { name: 'Receptionist', privileges: [...pick(['1.0', '1.1', '1.2', '1.3', '1.4']), '0.1', '0.3.1.0', '1.0.10'] },
-  'hr-manager': { name: 'HR manager', privileges: [...pick(['3']), '0.1', '0.3.1.0', '0.3.1.1', '0.3.1.2', '0.6.3.0'] },
-  auditor: { name: 'Auditor', privileges: [...pick(['0.6', '0.8']), '0.1', '0.3.1.0', '0.2.1.0', '0.2.2.0'] },
+  // monitor, doors (and their alarms and controllers), identities read-only, reports
+  'security-operator': { name: 'Security operator', privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4'), '0.3.1.0'] },
+  // visitor management 1.x and identities read-only
+  receptionist: { name: 'Receptionist', privileges: [...under('0.1', '1'), '0.3.1.0'] },
+  // time and attendance 3.x, identities view/add/edit, the identity report
+  'hr-manager': { name: 'HR manager', privileges: [...under('0.1', '3'), '0.3.1.0', '0.3.1.1', '0.3.1.2', '0.6.3.0'] },
+  // reports, the audit section (journal, replays, UI errors) and every view, changing nothing
+  auditor: { name: 'Auditor', privileges: [...under('0.1', '0.6', '0.8'), ...views].filter((c) => !/^(0\.6\.(5|6)\.[1245])$/.test(c)) },
 };
 
 const FIRST = ['Aisha', 'Ben', 'Chen', 'Daniel', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jamal', 'Kate', 'Liam', 'Mei', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rafael', 'Siti', 'Tom', 'Uma', 'Victor', 'Wei', 'Yusuf', 'Zara'];
 const LAST = ['Abdullah', 'Brown', 'Chua', 'Davies', 'Evans', 'Fernandez', 'Goh', 'Hassan', 'Ibrahim', 'Jones', 'Khan', 'Lim', 'Murphy', 'Ng', "O'Brien", 'Patel', 'Rahman', 'Smith', 'Tan', 'Wong'];
 
-export interface SeedOptions { identitiesPerClient?: number }
+/** Headquarters at the top; departments below it; a few teams below those. */
+const DIVISIONS: [string, string[]][] = [
+  ['Security', ['Control Room', 'Patrol']],
+  ['Operations', ['Warehouse', 'Fleet']],
+  ['Human Resources', []],
+  ['Finance', []],
+  ['Facilities', []],
+];
+const DOORS = ['Main Entrance', 'Loading Bay', 'Server Room', 'Car Park Gate', 'Lobby Turnstile 1', 'Lobby Turnstile 2', 'Roof Access', 'Store Room', 'HR Office', 'Finance Vault'];
+const TENANTS = [
+  { name: 'Northwind Logistics', code: 'NORTHWIND', tz: 'Asia/Kuala_Lumpur', prefix: 'NW', email: 'security@northwind.example', address: '12 Jalan Pelabuhan, Port Klang' },
+  { name: 'Harbour Health', code: 'HARBOUR', tz: 'Europe/London', prefix: 'HH', email: 'facilities@harbour.example', address: '1 Harbour Way, Bristol' },
+];
 
+export interface SeedOptions {
+  /** Identities per demo client (default 240; tests use a dozen). */
+  identitiesPerClient?: number;
+}
+
+/** Seeds an empty database (no clients yet); returns false and does nothing otherwise. */
 export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
-  const { rows } = await db.query<{ n: string }>('select count(*)::text as n from clients');
-  if (Number(rows[0].n) > 0) return false;
   const perClient = opts.identitiesPerClient ?? 240;
   const hash = await hashPassword(DEMO_PASSWORD);
-  await db.transaction(async (tx) => {
-    for (const [code, r] of Object.entries(ROLES)) {
-      await tx.query('insert into roles (code, name) values ($1, $2)', [code, r.name]);
-      for (const p of new Set(r.privileges)) await tx.query('insert into role_privileges (role_code, privilege) values ($1, $2)', [code, p]);
-    }
-    const tenants = [
-      { name: 'Northwind Logistics', code: 'NORTHWIND', tz: 'Asia/Kuala_Lumpur', prefix: 'NW', email: 'security@northwind.example' },
-      { name: 'Harbour Health', code: 'HARBOUR', tz: 'Europe/London', prefix: 'HH', email: 'facilities@harbour.example' },
-    ];
-    const ids: Record<string, { client: number; divisions: number[] }> = {};
-    for (const [ti, t] of tenants.entries()) {
-      const c = await tx.query<{ id: number }>('insert into clients (name, code, timezone, contact_email, address) values ($1,$2,$3,$4,$5) returning id', [t.name, t.code, t.tz, t.email, ti === 0 ? '12 Jalan Pelabuhan, Port Klang' : '1 Harbour Way, Bristol']);
-      const client = c.rows[0].id;
-      const hq = (await tx.query<{ id: number }>('insert into divisions (client_id, name, parent_id) values ($1, $2, null) returning id', [client, 'Headquarters'])).rows[0].id;
+  return db.transaction(async (tx) => {
+    // inside the transaction, so two servers starting on one empty PostgreSQL do not both seed
+    await tx.query('lock table clients in exclusive mode');
+    const { rows } = await tx.query<{ n: string }>('select count(*)::text as n from clients');
+    if (Number(rows[0].n) > 0) return false;
+    for (const [code, r] of Object.entries(ROLES)) await insertRole(tx, code, r.name, r.privileges);
+
+    const ids: Record<string, { client: number; hq: number }> = {};
+    for (const [ti, t] of TENANTS.entries()) {
+      const client = (await tx.query<{ id: number }>('insert into clients (name, code, timezone, contact_email, address) values ($1,$2,$3,$4,$5) returning id',
+        [t.name, t.code, t.tz, t.email, t.address])).rows[0].id;
+      const hq = await insertDivision(tx, client, 'Headquarters', null);
       const divisions = [hq];
-      for (const name of ['Security', 'Operations', 'Human Resources', 'Finance', 'Facilities']) {
-        divisions.push((await tx.query<{ id: number }>('insert into divisions (client_id, name, parent_id) values ($1, $2, $3) returning id', [client, name, hq])).rows[0].id);
+      for (const [dept, teams] of DIVISIONS) {
+        const d = await insertDivision(tx, client, dept, hq);
+        divisions.push(d);
+        for (const team of teams) divisions.push(await insertDivision(tx, client, team, d));
       }
-      ids[t.code] = { client, divisions };
-      const doors = ['Main Entrance', 'Loading Bay', 'Server Room', 'Car Park Gate', 'Lobby Turnstile 1', 'Lobby Turnstile 2', 'Roof Access', 'Store Room', 'HR Office', 'Finance Vault'];
-      for (const [i, d] of doors.entries()) await tx.query('insert into doors (client_id, division_id, name) values ($1,$2,$3)', [client, divisions[i % divisions.length], d]);
-      for (let i = 1; i <= 3; i++) await tx.query('insert into controllers (client_id, name, ip_address) values ($1,$2,$3)', [client, `${t.prefix}-CTRL-0${i}`, `10.${ti + 1}.0.${10 + i}`]);
+      ids[t.code] = { client, hq };
+      for (const [i, name] of DOORS.entries()) {
+        await tx.query('insert into doors (client_id, division_id, name) values ($1,$2,$3)', [client, divisions[i % divisions.length], name]);
+      }
+      for (let i = 1; i <= 3; i++) {
+        await tx.query('insert into controllers (client_id, division_id, name, ip_address) values ($1,$2,$3,$4)', [client, hq, `${t.prefix}-CTRL-0${i}`, `10.${ti + 1}.0.${10 + i}`]);
+      }
       for (let i = 1; i <= perClient; i++) {
         const first = FIRST[(i * 7 + ti) % FIRST.length];
         const last = LAST[(i * 3 + Math.floor(i / FIRST.length) + ti * 3) % LAST.length];
-        const emp = `${t.prefix}-${String(i).padStart(5, '0')}`;
+        const email = `${first}.${last}${i}`.toLowerCase().replace(/[^a-z0-9.]/g, '') + `@${t.code.toLowerCase()}.example`;
         const ident = await tx.query<{ id: number }>(
           'insert into identities (client_id, first_name, last_name, employee_no, email, division_id, status) values ($1,$2,$3,$4,$5,$6,$7) returning id',
-          [client, first, last, emp, `${first}.${last}${i}`.toLowerCase().replace(/[^a-z0-9.]/g, '') + `@${t.code.toLowerCase()}.example`, divisions[i % divisions.length], i % 29 === 0 ? 'suspended' : 'active'],
+          [client, first, last, `${t.prefix}-${String(i).padStart(5, '0')}`, email, divisions[i % divisions.length], i % 29 === 0 ? 'suspended' : 'active'],
         );
-        await tx.query('insert into credentials (client_id, identity_id, type, number, facility_code) values ($1,$2,$3,$4,$5)', [client, ident.rows[0].id, 'card', `${ti + 1}${String(100000 + i)}`, 100 + ti]);
+        await tx.query('insert into credentials (client_id, identity_id, type, number, facility_code) values ($1,$2,$3,$4,$5)',
+          [client, ident.rows[0].id, 'card', `${ti + 1}${String(100000 + i)}`, 100 + ti]);
       }
     }
-    const nw = ids.NORTHWIND, hb = ids.HARBOUR;
+
+    const dashboardPages = JSON.stringify([
+      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions'].map((id) => ({ id })) },
+      { pageNum: 2, widgets: [{ id: 'recentChanges' }] },
+    ]);
     for (const u of DEMO_USERS) {
-      const multi = u.username === 'admin';
-      const home = u.username === 'harbour' ? hb.client : multi ? null : nw.client;
+      const multi = u.clients.length > 1;
+      const home = multi ? null : ids[u.clients[0]].client;
+      const tz = TENANTS.find((t) => t.code === u.clients[0])!.tz;
       const user = await tx.query<{ id: number }>(
-        `insert into users (username, password_hash, name, email, timezone, multi_tenancy, selected_client_id, dashboard_pages) values ($1,$2,$3,$4,$5,$6,$7,$8) returning id`,
-        [u.username, hash, u.name, `${u.username}@gatehouse.example`, u.username === 'harbour' ? 'Europe/London' : 'Asia/Kuala_Lumpur', multi, home,
-          JSON.stringify([
-            { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions'].map((id) => ({ id })) },
-            { pageNum: 2, widgets: ['recentChanges'].map((id) => ({ id })) },
-          ])],
+        `insert into users (username, password_hash, name, email, timezone, multi_tenancy, home_client_id, selected_client_id, dashboard_pages)
+         values ($1,$2,$3,$4,$5,$6,$7,$7,$8) returning id`,
+        [u.username, hash, u.name, `${u.username}@gatehouse.example`, tz, multi, home, dashboardPages],
       );
-      const grantClients = multi ? [nw, hb] : [u.username === 'harbour' ? hb : nw];
-      for (const g of grantClients) await tx.query('insert into user_grants (user_id, role_code, client_id, division_id) values ($1,$2,$3,$4)', [user.rows[0].id, u.role, g.client, g.divisions[0]]);
+      // multi-tenant users start with no client selected (§2: the dashboard sends them to the clients screen)
+      for (const c of u.clients) await addGrant(tx, { userId: user.rows[0].id, role: u.role, clientId: ids[c].client, divisionId: ids[c].hq });
     }
+    return true;
   });
-  return true;
 }

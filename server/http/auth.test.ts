@@ -1,5 +1,11 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildServer } from '../app';
+import { migrate } from '../db/migrate';
+import { seed } from '../db/seed';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -127,5 +133,102 @@ describe('settings, profile and passwords', () => {
   it('stores registration requests and rejects a bad email', async () => {
     expect((await s.call('POST', '/idp/1.0/registration-requests', { body: { username: 'new', name: 'New Person', email: 'nope' } })).body.violations[0].field).toBe('email');
     expect((await s.call('POST', '/idp/1.0/registration-requests', { body: { username: 'new', name: 'New Person', email: 'new@x.example' } })).status).toBe(201);
+  });
+});
+
+describe('the server around the API', () => {
+  it('answers health without a token and 404 JSON for an unknown API path', async () => {
+    expect(await s.call('GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const token = await s.login('operator');
+    expect(await s.call('GET', '/event/manage/nothing-here', { token })).toMatchObject({ status: 404, body: { status: 404, error: 'Not Found' } });
+  });
+
+  it('serves the built console with a history-mode fallback, and says to build it when it is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-dist-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+    const built = await buildServer({ db: s.db, jwtSecret: 'x'.repeat(32), staticDir: dir });
+    const bare = await buildServer({ db: s.db, jwtSecret: 'x'.repeat(32), staticDir: join(dir, 'missing') });
+    try {
+      const page = await built.inject({ url: '/identities/edit/3?tab=1' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<title>console</title>');
+      expect((await built.inject({ url: '/assets/app.js' })).body).toBe('console.log(1)');
+      expect((await built.inject({ url: '/assets' })).body).toContain('<title>console</title>'); // a folder is not a file
+      expect((await built.inject({ url: '/../../etc/passwd' })).body).not.toContain('root:');
+      expect((await built.inject({ url: '/event/manage/identities' })).statusCode).toBe(401);
+      expect(JSON.parse((await built.inject({ url: '/api/health' })).body)).toMatchObject({ status: 'ok' });
+      const missing = await bare.inject({ url: '/dashboard' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.body).toMatch(/run `npm run build`/);
+    } finally {
+      await built.close();
+      await bare.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migrates and seeds only once: running both again changes nothing', async () => {
+    const counts = async () => [await s.count('select * from clients'), await s.count('select * from identities'), await s.count('select * from schema_migrations')];
+    const before = await counts();
+    expect(before[0]).toBeGreaterThanOrEqual(2);
+    expect(await migrate(s.db)).toEqual([]);
+    expect(await seed(s.db, { identitiesPerClient: 3 })).toBe(false);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('lets the x-tenant-id header pick a client the user holds grants in', async () => {
+    const token = await s.login('admin');
+    const clients = (await s.call('GET', '/central/1.0/clients', { token })).body.items;
+    const harbour = clients.find((c: any) => c.code === 'HARBOUR').id;
+    const r = await s.call('GET', '/event/manage/identities?size=1', { token, headers: { 'x-tenant-id': String(harbour) } });
+    expect(r.status).toBe(200);
+    expect(r.body.items[0].clientId).toBe(harbour);
+    expect((await s.call('GET', '/event/manage/identities', { token, headers: { 'x-tenant-id': 'abc' } })).status).toBe(403);
+  });
+
+  it('replaces the token on client selection: the old one stops working, the new one carries the client', async () => {
+    const token = await s.login('admin');
+    const clients = (await s.call('GET', '/central/1.0/clients', { token })).body.items;
+    const picked = await s.call('PUT', '/idp/1.0/me/client', { token, body: { clientId: clients[1].id } });
+    const claims = JSON.parse(Buffer.from(picked.body.token.split('.')[1], 'base64url').toString());
+    expect(claims).toMatchObject({ clientId: clients[1].id, username: 'admin', roles: ['administrator'] });
+    expect(picked.body.privileges.priviledges[0].divisionIds.length).toBeGreaterThan(1);
+    expect((await s.call('GET', '/idp/1.0/me', { token })).status).toBe(401);
+    expect((await s.call('PUT', '/idp/1.0/me/client', { token: picked.body.token, body: { clientId: 0 } })).status).toBe(400);
+    await s.call('PUT', '/idp/1.0/me/client', { token: picked.body.token, body: { clientId: null } });
+  });
+
+  it('validates list queries with the contract and refuses bad ones with violations', async () => {
+    const token = await s.login('operator');
+    const bad = await s.call('GET', '/event/manage/identities?page=-1&size=0&status=gone', { token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.violations.map((v: any) => v.field).sort()).toEqual(['page', 'size', 'status']);
+    expect((await s.call('GET', '/event/manage/identities?size=abc', { token })).body.violations[0].field).toBe('size');
+    expect((await s.call('GET', '/event/manage/identities?sort=lastName', { token })).body.violations[0].field).toBe('sort');
+    const suspended = await s.call('GET', '/event/manage/identities?status=active&size=2', { token });
+    expect(suspended.status).toBe(200);
+    expect(suspended.body.items.every((i: any) => i.status === 'active')).toBe(true);
+  });
+
+  it('counts wrong current passwords on change-password towards the lock too', async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await s.call('POST', '/event/manage/identity/change-password', { body: { username: 'operator', oldPassword: 'guess', newPassword: 'Whatever-123' } });
+      expect(r.status).toBe(400);
+    }
+    const r = await s.call('POST', '/event/manage/identity/change-password', { body: { username: 'operator', oldPassword: 'Gatehouse1!', newPassword: 'Whatever-123' } });
+    expect(r.status).toBe(423);
+    expect((await s.call('POST', '/idp/1.0/login', { body: { username: 'operator', password: 'Gatehouse1!' } })).status).toBe(423);
+  });
+
+  it('audits a profile change with before and after, and keeps the session seen', async () => {
+    const token = await s.login('harbour');
+    const r = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { avatarColor: 'green' } });
+    expect(r.body.avatarColor).toBe('green');
+    const audit = await s.call('GET', '/event/manage/audit?size=1&q=profile', { token });
+    expect(audit.body.items[0]).toMatchObject({ actor: 'harbour', action: 'update', entity: 'profile', before: { avatarColor: 'blue' }, after: { avatarColor: 'green' } });
+    expect((await s.call('PUT', '/idp/1.0/me/profile', { token, body: { avatarColor: 'pink' } })).status).toBe(400);
+    expect(await s.count(`select * from sessions where user_id = (select id from users where username = 'harbour') and ended_at is null and last_seen_at >= started_at`)).toBeGreaterThan(0);
   });
 });

@@ -10,25 +10,26 @@ import { hashPassword, sha256, verifyPassword } from '../auth/passwords';
 import { clientIdsOf, privilegeEntries, rolesOf } from '../auth/access';
 import type { Tokens } from '../auth/tokens';
 import type { Db } from '../db/db';
+import { insertRegistration, insertResetToken, resetTokenByHash, useResetToken } from '../db/queries/accounts';
+import { endSession, startSession } from '../db/queries/sessions';
+import * as users from '../db/queries/users';
+import type { UserRow } from '../db/queries/users';
 import { HttpError, audit, body, principal } from './common';
 
-export interface AuthOptions { db: Db; tokens: Tokens; lockout: { attempts: number; minutes: number } }
+/** A password-reset link to deliver; there is no mail, so the server log (and tests) receive it. */
+export interface ResetNotice { username: string; token: string; link: string }
 
-interface UserRow {
-  id: number; username: string; name: string; password_hash: string; avatar_color: string; timezone: string;
-  multi_tenancy: boolean; selected_client_id: number | null; settings: unknown; dashboard_pages: unknown;
-  failed_attempts: number; locked_until: Date | string | null;
+export interface AuthOptions {
+  db: Db;
+  tokens: Tokens;
+  lockout: { attempts: number; minutes: number };
+  onPasswordReset: (n: ResetNotice) => void;
+  resetLifetimeMinutes?: number;
 }
 
+// §: the answer never says which part was wrong, nor whether the user exists
 const INVALID = 'Invalid username or password';
-
-export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: FastifyRequest) {
-  const clientId = u.selected_client_id;
-  const roles = await rolesOf(db, u.id, clientId);
-  const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles });
-  await db.query('insert into sessions (jti, user_id, ip, user_agent) values ($1,$2,$3,$4)', [jti, u.id, req.ip, String(req.headers['user-agent'] ?? '').slice(0, 300)]);
-  return { token, user: userBody(u, roles), privileges: { priviledges: await privilegeEntries(db, u.id, clientId) }, settings: Settings.create(u.settings ?? {}) };
-}
+const LOCKED = 'Account locked after too many failed sign-ins, try again later';
 
 export function userBody(u: UserRow, roles: string[]) {
   return {
@@ -38,117 +39,152 @@ export function userBody(u: UserRow, roles: string[]) {
   };
 }
 
-async function userById(db: Db, id: number): Promise<UserRow> {
-  const { rows } = await db.query<UserRow>('select * from users where id = $1', [id]);
-  if (!rows[0]) throw new HttpError(401, 'JWT-Invalid');
-  return rows[0];
+/** A new token and session for the user's selected client, in the LoginResponse shape. */
+export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: FastifyRequest) {
+  const clientId = u.selected_client_id;
+  const roles = await rolesOf(db, u.id, clientId);
+  const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles });
+  await startSession(db, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+  return { token, user: userBody(u, roles), privileges: { priviledges: await privilegeEntries(db, u.id, clientId) }, settings: Settings.create(u.settings ?? {}) };
 }
 
-export function authRoutes(app: FastifyInstance, { db, tokens, lockout }: AuthOptions) {
+const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > Date.now();
+
+export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60 }: AuthOptions) {
+  const me = async (id: number) => {
+    const u = await users.userById(db, id);
+    if (!u) throw new HttpError(401, 'JWT-Invalid');
+    return u;
+  };
+
+  /** Checks a password, counting failures towards the lock; the same rule for sign-in and change-password. */
+  async function checkPassword(req: FastifyRequest, username: string, password: string): Promise<UserRow | 'locked' | null> {
+    const u = await users.userByUsername(db, username);
+    if (u && isLocked(u)) return 'locked';
+    if (u && (await verifyPassword(password, u.password_hash))) {
+      if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
+      return u;
+    }
+    if (u) {
+      const failed = u.failed_attempts + 1;
+      const lock = failed >= lockout.attempts;
+      await db.transaction(async (tx) => {
+        await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(Date.now() + lockout.minutes * 60_000) : null);
+        if (lock) await audit(tx, req, { clientId: null, actor: u.username, action: 'lock', entity: 'user', entityId: u.id, before: null, after: { username: u.username, minutes: lockout.minutes } });
+      });
+      // the attempt that locks still only says "invalid"; the next one says locked
+    } else {
+      await verifyPassword(password, DUMMY_HASH); // same work as for a real user: timing says nothing either
+    }
+    return null;
+  }
+
   app.post(API.login, { config: { open: true } }, async (req, reply) => {
     const input = body(req.body, LoginRequest);
-    const { rows } = await db.query<UserRow>('select * from users where username = $1', [input.username]);
-    const u = rows[0];
-    if (u?.locked_until && new Date(u.locked_until).getTime() > Date.now()) {
-      throw new HttpError(423, 'Account locked after too many failed sign-ins, try again later');
-    }
-    if (!u || !(await verifyPassword(input.password, u.password_hash))) {
-      if (u) {
-        const failed = u.failed_attempts + 1;
-        const lock = failed >= lockout.attempts;
-        await db.query('update users set failed_attempts = $2, locked_until = $3 where id = $1', [u.id, lock ? 0 : failed, lock ? new Date(Date.now() + lockout.minutes * 60_000) : null]);
-        if (lock) await audit(db, req, { clientId: null, action: 'locked', entity: 'user', entityId: u.id, before: null, after: { username: u.username } });
-      }
-      throw new HttpError(401, INVALID);
-    }
-    await db.query('update users set failed_attempts = 0, locked_until = null where id = $1', [u.id]);
-    return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0 }, req));
+    const u = await checkPassword(req, input.username, input.password);
+    if (u === 'locked') throw new HttpError(423, LOCKED);
+    if (!u) throw new HttpError(401, INVALID);
+    return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0, locked_until: null }, req));
   });
 
   app.get(API.me, async (req) => {
     const p = principal(req);
-    const u = await userById(db, p.userId);
-    return { user: userBody(u, await rolesOf(db, u.id, p.clientId)), privileges: { priviledges: p.entries }, settings: Settings.create(u.settings ?? {}) };
+    const u = await me(p.userId);
+    return { user: { ...userBody(u, await rolesOf(db, u.id, p.clientId)), clientId: p.clientId }, privileges: { priviledges: p.entries }, settings: Settings.create(u.settings ?? {}) };
   });
 
   app.put(API.meSettings, async (req) => {
     const p = principal(req);
-    const u = await userById(db, p.userId);
-    const patch = body(req.body, Settings); // defaults fill what the patch leaves out: merge over the stored ones
+    body(req.body, Settings); // validate the patch as given; defaults fill only what neither side has
     const given = (req.body ?? {}) as Record<string, unknown>;
-    const merged = Settings.create({ ...(u.settings as object), ...Object.fromEntries(Object.keys(given).map((k) => [k, (patch as Record<string, unknown>)[k]])) });
-    await db.query('update users set settings = $2 where id = $1', [u.id, JSON.stringify(merged)]);
-    return merged;
+    const known = Object.keys(Settings.schema);
+    const patch = Object.fromEntries(Object.entries(given).filter(([k]) => known.includes(k)));
+    return db.transaction(async (tx) => {
+      const u = await users.userById(tx, p.userId);
+      if (!u) throw new HttpError(401, 'JWT-Invalid');
+      const before = Settings.create(u.settings ?? {});
+      const merged = Settings.create({ ...(u.settings as object), ...patch });
+      await users.setSettings(tx, u.id, merged);
+      await audit(tx, req, { clientId: p.clientId, action: 'update', entity: 'settings', entityId: u.id, before, after: merged });
+      return merged;
+    });
   });
 
   app.put(API.meProfile, async (req) => {
     const p = principal(req);
     const input = body(req.body, ProfileUpdate);
-    const before = await userById(db, p.userId);
-    await db.query('update users set name = coalesce($2, name), avatar_color = coalesce($3, avatar_color), timezone = coalesce($4, timezone) where id = $1',
-      [p.userId, input.name ?? null, input.avatarColor ?? null, input.timezone ?? null]);
-    const after = await userById(db, p.userId);
-    await audit(db, req, { clientId: p.clientId, action: 'update', entity: 'profile', entityId: p.userId, before: { name: before.name, avatarColor: before.avatar_color, timezone: before.timezone }, after: { name: after.name, avatarColor: after.avatar_color, timezone: after.timezone } });
-    return userBody(after, await rolesOf(db, p.userId, p.clientId));
+    return db.transaction(async (tx) => {
+      const before = await users.userById(tx, p.userId);
+      if (!before) throw new HttpError(401, 'JWT-Invalid');
+      await users.updateProfile(tx, p.userId, input);
+      const after = (await users.userById(tx, p.userId))!;
+      const view = (u: UserRow) => ({ name: u.name, avatarColor: u.avatar_color, timezone: u.timezone });
+      await audit(tx, req, { clientId: p.clientId, action: 'update', entity: 'profile', entityId: p.userId, before: view(before), after: view(after) });
+      return userBody(after, await rolesOf(tx, p.userId, p.clientId));
+    });
   });
 
   app.put(API.meClient, async (req, reply) => {
     const p = principal(req);
     const { clientId } = body(req.body, SelectClientRequest);
     if (clientId !== null && !(await clientIdsOf(db, p.userId)).includes(clientId)) throw new HttpError(403, 'You have no access to that client');
-    await db.query('update users set selected_client_id = $2 where id = $1', [p.userId, clientId]);
-    await db.query('update sessions set ended_at = now() where jti = $1', [p.jti]);
-    return reply.send(await sessionBody(db, tokens, await userById(db, p.userId), req));
+    await users.selectClient(db, p.userId, clientId);
+    await endSession(db, p.jti); // the old token carried the old client: it ends here
+    return reply.send(await sessionBody(db, tokens, await me(p.userId), req));
   });
 
   app.post(API.logout, async (req) => {
-    const p = principal(req);
-    await db.query('update sessions set ended_at = now() where jti = $1 and ended_at is null', [p.jti]);
+    await endSession(db, principal(req).jti);
     return { ok: true };
   });
 
   app.post(API.resetInit, { config: { open: true } }, async (req) => {
     const { username } = body(req.body, ResetInitRequest);
-    const { rows } = await db.query<{ id: number }>('select id from users where username = $1', [username]);
-    if (rows[0]) {
+    const id = await users.userIdByUsername(db, username);
+    if (id !== null) {
       const token = randomBytes(24).toString('base64url');
-      await db.query('insert into password_resets (token_hash, user_id, expires_at) values ($1,$2,$3)', [sha256(token), rows[0].id, new Date(Date.now() + 3600_000)]);
-      // there is no mail here: the outbox is the table and the server log
-      req.log.info(`password reset for ${username}: /reset-password?token=${token}`);
-      app.resetTokens?.push({ username, token });
+      await insertResetToken(db, sha256(token), id, new Date(Date.now() + resetLifetimeMinutes * 60_000));
+      onPasswordReset({ username, token, link: `/reset-password?token=${token}` });
     }
+    // the same answer whether or not the user exists
     return { ok: true, message: 'If the account exists, a reset link has been sent.' };
   });
 
   app.post(API.resetFinish, { config: { open: true } }, async (req) => {
     const input = body(req.body, ResetFinishRequest);
-    const { rows } = await db.query<{ user_id: number; expires_at: string; used: boolean }>('select * from password_resets where token_hash = $1', [sha256(input.token)]);
-    const r = rows[0];
-    if (!r || r.used || new Date(r.expires_at).getTime() < Date.now()) throw new HttpError(400, 'This reset link is invalid or has expired', [{ field: 'token', message: 'is invalid or has expired' }]);
+    const hash = sha256(input.token);
+    const expired = new HttpError(400, 'This reset link is invalid or has expired', [{ field: 'token', message: 'is invalid or has expired' }]);
     await db.transaction(async (tx) => {
-      await tx.query('update users set password_hash = $2, failed_attempts = 0, locked_until = null where id = $1', [r.user_id, await hashPassword(input.newPassword)]);
-      await tx.query('update password_resets set used = true where token_hash = $1', [sha256(input.token)]);
-      await audit(tx, req, { clientId: null, action: 'reset-password', entity: 'user', entityId: r.user_id, before: null, after: null });
+      const r = await resetTokenByHash(tx, hash);
+      if (!r || r.used || new Date(r.expires_at).getTime() < Date.now()) throw expired;
+      if (!(await useResetToken(tx, hash))) throw expired;
+      await users.setPassword(tx, r.user_id, await hashPassword(input.newPassword));
+      await audit(tx, req, { actor: 'password-reset link', clientId: null, action: 'reset-password', entity: 'user', entityId: r.user_id, before: null, after: null });
     });
     return { ok: true };
   });
 
   app.post(API.registration, { config: { open: true } }, async (req, reply) => {
     const input = body(req.body, RegistrationRequest);
-    const { rows } = await db.query<{ id: number }>('insert into registration_requests (username, name, email, client_code) values ($1,$2,$3,$4) returning id', [input.username, input.name, input.email, input.clientCode ?? null]);
-    return reply.code(201).send({ id: rows[0].id, status: 'pending' });
+    const id = await insertRegistration(db, input);
+    return reply.code(201).send({ id, status: 'pending' });
   });
 
   app.post(API.changePassword, { config: { open: true } }, async (req) => {
     const input = body(req.body, ChangePasswordRequest);
-    const { rows } = await db.query<UserRow>('select * from users where username = $1', [input.username]);
-    const u = rows[0];
-    if (!u || !(await verifyPassword(input.oldPassword, u.password_hash))) throw new HttpError(400, 'The current password is wrong', [{ field: 'oldPassword', message: 'is wrong' }]);
-    await db.query('update users set password_hash = $2 where id = $1', [u.id, await hashPassword(input.newPassword)]);
-    await audit(db, req, { clientId: u.selected_client_id, action: 'change-password', entity: 'user', entityId: u.id, before: null, after: null });
+    const u = await checkPassword(req, input.username, input.oldPassword);
+    if (u === 'locked') throw new HttpError(423, LOCKED);
+    if (!u) throw new HttpError(400, 'Validation failed', [{ field: 'oldPassword', message: 'is not the current password' }]);
+    await db.transaction(async (tx) => {
+      await users.setPassword(tx, u.id, await hashPassword(input.newPassword));
+      await audit(tx, req, { actor: u.username, clientId: u.selected_client_id, action: 'change-password', entity: 'user', entityId: u.id, before: null, after: null });
+    });
     return { ok: true };
   });
 }
+
+// a valid hash of a random password, so an unknown username costs one scrypt like a known one
+const DUMMY_HASH = 'scrypt$16384$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(32).toString('base64');
 
 declare module 'fastify' {
   interface FastifyInstance { resetTokens?: { username: string; token: string }[] }

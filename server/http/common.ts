@@ -1,9 +1,11 @@
 // What every route shares: the request's principal, validation with the contract schemas, errors in the
 // shape the console's toast chain reads, list paging/sorting, and the audit trail.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PAGE_SIZE, parseSort, validate, type PrivilegeEntry, type Violation } from '../../contract';
+import { ListQuery, PAGE_SIZE, parseSort, validate, type PrivilegeEntry, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
 import type { Db } from '../db/db';
+import { insertAudit, type AuditFields } from '../db/queries/audit';
+import type { ListWindow } from '../db/queries/list';
 
 export interface Principal {
   userId: number;
@@ -48,30 +50,45 @@ export function divisionsFor(p: Principal, codes: string[]): number[] {
   return [...s];
 }
 
-export interface ListParams { page: number; size: number; orderBy: string; q: string | null }
-export function listParams(query: unknown, sortable: Record<string, string>, defaultOrder: string): ListParams {
-  const q = (query ?? {}) as Record<string, string | undefined>;
-  const violations: Violation[] = [];
-  const page = q.page === undefined ? 0 : Number(q.page);
-  const size = q.size === undefined ? PAGE_SIZE : Number(q.size);
-  if (!Number.isInteger(page) || page < 0) violations.push({ field: 'page', message: 'must be a whole number from 0' });
-  if (!Number.isInteger(size) || size < 1 || size > 1000) violations.push({ field: 'size', message: 'must be a whole number from 1 to 1000' });
+export type ListParams = ListWindow;
+
+/** Query strings arrive as text: whole numbers become numbers so the contract's integer() rules apply. */
+function coerceQuery(query: unknown, intFields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...((query ?? {}) as Record<string, unknown>) };
+  for (const k of intFields) if (typeof out[k] === 'string' && /^-?\d{1,15}$/.test(out[k] as string)) out[k] = Number(out[k]);
+  return out;
+}
+
+/** Validates a query string with a contract schema (ListQuery or one built on it); 400 with violations otherwise. */
+export function query<T>(value: unknown, struct: Struct<T, any>, intFields: readonly string[] = ['page', 'size']): T {
+  const r = validate(coerceQuery(value, intFields), struct);
+  if (!r.ok) throw new HttpError(400, 'Validation failed', r.violations);
+  return r.value;
+}
+
+/** page (0-based), size (default PAGE_SIZE), sort=field,asc|desc pairs over an allow-list, q. */
+export function listParams(raw: unknown, sortable: Record<string, string>, defaultOrder: string, struct: Struct<any, any> = ListQuery): ListParams {
+  const q = query(raw, struct) as ListQuery;
   let orderBy = defaultOrder;
   try {
     const sorts = parseSort(q.sort, Object.keys(sortable));
-    if (sorts.length) orderBy = sorts.map((s) => `${sortable[s.field]} ${s.dir}`).join(', ') + ', id asc';
+    if (sorts.length) orderBy = sorts.map((s) => `${sortable[s.field]} ${s.dir}`).join(', ') + `, ${sortable.id ?? 'id'} asc`;
   } catch (e) {
-    violations.push({ field: 'sort', message: (e as Error).message });
+    throw new HttpError(400, 'Validation failed', [{ field: 'sort', message: (e as Error).message }]);
   }
-  if (violations.length) throw new HttpError(400, 'Validation failed', violations);
-  return { page, size, orderBy, q: q.q?.trim() ? q.q.trim() : null };
+  return { page: q.page ?? 0, size: q.size ?? PAGE_SIZE, orderBy, q: q.q?.trim() ? q.q.trim() : null };
 }
 
-export async function audit(db: Db, req: FastifyRequest, a: { clientId: number | null; action: string; entity: string; entityId: string | number | null; before: unknown; after: unknown }) {
-  await db.query('insert into audit_log (client_id, actor, action, entity, entity_id, before, after) values ($1,$2,$3,$4,$5,$6,$7)', [
-    a.clientId, req.principal?.username ?? 'anonymous', a.action, a.entity, a.entityId === null ? null : String(a.entityId),
-    a.before === null ? null : JSON.stringify(a.before), a.after === null ? null : JSON.stringify(a.after),
-  ]);
+/** The audit row of an operator's change; call it inside the change's transaction. */
+export async function audit(db: Db, req: FastifyRequest, a: Omit<AuditFields, 'actor'> & { actor?: string }) {
+  await insertAudit(db, { ...a, actor: a.actor ?? req.principal?.username ?? 'anonymous' });
+}
+
+/** A route parameter that must be a positive whole number; anything else is "not found". */
+export function idParam(req: FastifyRequest, what: string): number {
+  const id = Number((req.params as Record<string, string>).id);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, `${what} not found`);
+  return id;
 }
 
 export const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d));

@@ -112,16 +112,24 @@ describe('tenant isolation', () => {
 
 describe('division scoping', () => {
   it('limits a grant to its division and the divisions below it', async () => {
-    // give the HR manager a grant on one leaf division only
+    // give the HR manager one grant on Security, which has teams below it (Control Room, Patrol)
     const hr = await s.db.query<{ id: number }>(`select id from users where username = 'hr'`);
     await s.db.query('delete from user_grants where user_id = $1', [hr.rows[0].id]);
     await s.db.query(`insert into user_grants (user_id, role_code, client_id, division_id) select $1, 'hr-manager', client_id, id from divisions where id = $2`, [hr.rows[0].id, nwDivision]);
+    const all = (await s.call('GET', '/event/manage/divisions', { token: nw })).body.items;
+    const covered = all.filter((d: any) => d.id === nwDivision || d.parentId === nwDivision).map((d: any) => d.id).sort();
+    expect(covered.length).toBe(3);
     const token = await s.login('hr');
+    expect((await s.call('GET', '/event/manage/divisions', { token })).body.items.map((d: any) => d.id).sort()).toEqual(covered);
     const list = await s.call('GET', '/event/manage/identities?size=1000', { token });
     expect(list.body.total).toBeGreaterThan(0);
-    expect(list.body.items.every((i: any) => i.divisionId === nwDivision)).toBe(true);
-    const other = (await s.call('GET', '/event/manage/identities?size=1000', { token: nw })).body.items.find((i: any) => i.divisionId !== nwDivision);
+    expect(list.body.items.every((i: any) => covered.includes(i.divisionId))).toBe(true);
+    expect(list.body.items.some((i: any) => i.divisionId !== nwDivision)).toBe(true); // a team below Security
+    const other = (await s.call('GET', '/event/manage/identities?size=1000', { token: nw })).body.items.find((i: any) => !covered.includes(i.divisionId));
     expect((await s.call('GET', `/event/manage/identities/${other.id}`, { token })).status).toBe(404);
+    const outside = await s.call('POST', '/event/manage/identities', { token, body: valid({ employeeNo: 'NW-T0777', divisionId: other.divisionId, credentials: [] }) });
+    expect(outside.status).toBe(400);
+    expect(outside.body.violations).toEqual([{ field: 'divisionId', message: 'is not a division you may use' }]);
   });
 });
 

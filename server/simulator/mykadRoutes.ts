@@ -1,5 +1,6 @@
 // The card-reader service's REST endpoints (§7: /MyKad/getReaderList and /MyKad/myKad, no bearer token),
-// answered from a card source such as the card connector simulator. The lead registers it on the server.
+// answered from a card source such as the card connector simulator; server/app.ts registers them when given one.
+// Both are no-token paths, so they are `open`.
 import type { FastifyInstance } from 'fastify';
 import type { MyKad, MyKadReader, MyKadReaderList } from '../../contract';
 
@@ -11,8 +12,8 @@ export interface CardReaderSource {
 }
 
 export function registerMyKadRoutes(app: FastifyInstance, source: CardReaderSource): void {
-  app.get('/MyKad/getReaderList', async (): Promise<MyKadReaderList> => ({ readers: source.readers() }));
-  app.get('/MyKad/myKad', async (_req, reply) => {
+  app.get('/MyKad/getReaderList', { config: { open: true } }, async (): Promise<MyKadReaderList> => ({ readers: source.readers() }));
+  app.get('/MyKad/myKad', { config: { open: true } }, async (_req, reply) => {
     if (source.readers().length === 0) {
       return reply.code(404).send({ status: 404, error: 'Not Found', message: 'No card reader is connected' });
     }

@@ -1,9 +1,10 @@
 // Typed calls for every path of contract/api.ts. Every response is validated with its contract schema: an
 // invalid answer is an error, never half-applied.
-import { integer, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import { array, integer, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  buildSort, validate, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
+  AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  buildSort, validate, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
 import { ApiError } from './errors';
@@ -83,6 +84,23 @@ export const dashboard = () => getJson(API.dashboard, DashboardSummary);
 export const listAudit = (p?: ListParams): Promise<PageOf<AuditEntry>> => getJson(API.audit, AuditPage, listQuery(p));
 export const postUiError = (body: UiErrorReport) => send('post', API.uiErrors, body, Anything);
 export const listUiErrors = (p?: ListParams): Promise<PageOf<UiErrorEntry>> => getJson(API.uiErrors, UiErrorPage, listQuery(p));
+
+// ---------- monitor: alarms, events, doors ----------
+const EventList = array(Event);
+const EventPage = Page(Event);
+const DoorPage = Page(DoorView);
+/** Open alarms, most urgent first (the server sorts by priority, then time). */
+export const openAlarms = () => getJson(API.alarms, EventList);
+export const acknowledgeAlarm = (id: Event['id']) => send('post', `${API.alarms}/${id}/acknowledge`, {}, AcknowledgeUpdate);
+export const processAlarm = (id: Event['id'], note: string) => send('post', `${API.alarms}/${id}/process`, { note }, AlarmAction);
+export const alarmHistory = (id: Event['id']) => getJson(`${API.alarms}/${id}/history`, array(AlarmHistoryEntry));
+export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
+/** Event history; filters: eventCode (comma list), eventPointId, alert, from, to, afterId, q. */
+export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
+export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
+export const doorCommand = (id: number, command: DoorCommand) => send('post', `${API.doors}/${id}/commands`, { command }, Event);
+/** Test-only hook (server with E2E=1). */
+export const simulate = (kind: SimulateKind, doorId?: number) => send('post', API.testSimulate, { kind, doorId }, Event);
 
 // ---------- generic resource calls for the catalogue ----------
 export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeletePath?: string) {

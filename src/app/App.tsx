@@ -12,8 +12,10 @@ import { SCREENS } from './screens';
 import { Shell } from './Shell';
 import { Toasts } from './Toasts';
 import { useSystemActor } from './useSystemActor';
+import { useTourAtSignIn } from './useTourAtSignIn';
 
 export function App() {
+  useTourAtSignIn();
   return (
     <BrowserRouter>
       <HotkeysProvider>

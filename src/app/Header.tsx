@@ -1,4 +1,5 @@
-// Header: menu toggle, breadcrumb, working client (+ switcher for multi-tenant users), settings, user menu.
+// Header: menu toggle, breadcrumb, working client (+ switcher for multi-tenant users), desktop companion,
+// alarms, settings, user menu. The `data-tour` marks are the guided tour's targets (machines/tour.ts).
 import { useNavigate } from 'react-router-dom';
 import { Breadcrumbs, Button, Menu, MenuDivider, MenuItem, PopoverNext, Spinner, type BreadcrumbProps } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -10,6 +11,9 @@ import { Avatar } from '../ui/Avatar';
 import { useTask } from '../ui/useTask';
 import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
 import { useSystemActor } from './useSystemActor';
+import { CompanionIndicator } from './CompanionIndicator';
+
+const ALARMS_PATH = '/monitor/alarms';
 
 interface Props { route: RouteDef; onToggleSidebar: () => void; sidebarOpen: boolean; onOpenSettings: () => void }
 
@@ -19,6 +23,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
   const clientId = useSelector(session, selectClientId);
   const busy = useSelector(session, selectIsBusy);
   const held = useSelector(session, selectHeldPrivileges);
+  const tour = useSystemActor('tour');
   const navigate = useNavigate();
   const t = useT();
   const section = SECTIONS.find((s) => s.id === route.section);
@@ -61,18 +66,23 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
       ) : current ? (
         <span className="gh-current-client gh-current-client--static" data-testid="current-client"><span className="bp6-icon-office" /> {current.name}</span>
       ) : null}
-      <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" />
+      <CompanionIndicator />
+      {held.has(PRIV.alarms.view) && (
+        <Button variant="minimal" icon="warning-sign" aria-label="Alarms" title="Alarms" onClick={() => navigate(ALARMS_PATH)} data-testid="alarms-button" data-tour="alarms" />
+      )}
+      <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" data-tour="settings" />
       <PopoverNext placement="bottom-end" content={
         <Menu aria-label="User menu">
           <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
           <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
           <MenuItem icon="cog" text={t('settings')} onClick={onOpenSettings} />
+          <MenuItem icon="help" text="Restart tour" onClick={() => tour.send({ type: 'tour.restart' })} data-testid="restart-tour" />
           <MenuItem icon="info-sign" text={`${t('version')} ${APP_VERSION}`} disabled data-testid="app-version" />
           <MenuDivider />
           <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />
         </Menu>
       }>
-        <Button variant="minimal" className="gh-user-button" aria-label="User menu" data-testid="user-menu">
+        <Button variant="minimal" className="gh-user-button" aria-label="User menu" data-testid="user-menu" data-tour="profile">
           <Avatar name={user?.name ?? '?'} color={user?.avatarColor ?? 'blue'} size={26} />
           <span className="gh-user-button__name">{user?.name}</span>
         </Button>

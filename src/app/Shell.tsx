@@ -15,6 +15,7 @@ import { SCREENS } from './screens';
 import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
 import { TabsBar } from './TabsBar';
+import { TourOverlay } from './TourOverlay';
 import { useIsMobile } from './useMediaQuery';
 import { useSystemActor } from './useSystemActor';
 
@@ -65,6 +66,7 @@ export function Shell({ current }: { current: RouteInfo }) {
         </main>
       </div>
       <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} size={size} onSize={changeSize} />
+      <TourOverlay />
     </div>
   );
 }

@@ -17,7 +17,7 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
   // purely visual: which groups are folded
   const [folded, setFolded] = useState<Record<string, boolean>>({});
   return (
-    <nav className={`gh-sidebar bp6-dark${collapsed ? ' gh-sidebar--collapsed' : ''}`} aria-label="Main menu" data-testid="sidebar">
+    <nav className={`gh-sidebar bp6-dark${collapsed ? ' gh-sidebar--collapsed' : ''}`} aria-label="Main menu" data-testid="sidebar" data-tour="sidebar">
       {showLogo && (
         <div className="gh-sidebar__logo">
           <span className="gh-logo-mark" aria-hidden><Icon icon="office" size={16} /></span>

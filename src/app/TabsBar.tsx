@@ -19,7 +19,7 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
     </Menu>
   );
   return (
-    <div className="gh-tabs" role="tablist" aria-label="Open views" data-testid="tabs-bar">
+    <div className="gh-tabs" role="tablist" aria-label="Open views" data-testid="tabs-bar" data-tour="tabs">
       <div className="gh-tabs__scroll">
         {views.map((v) => {
           const active = v.path === currentPath;

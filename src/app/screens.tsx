@@ -7,6 +7,7 @@ const general = () => import('../screens/general/index');
 const manage = () => import('../screens/manage/index');
 const audit = () => import('../screens/audit/ReplayScreen');
 const report = () => import('../screens/report/index');
+const monitor = () => import('../screens/monitor/index');
 
 const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
@@ -31,4 +32,6 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   replay: pick(audit, 'ReplayScreen'),
   activityReport: pick(report, 'ActivityReportScreen'),
   uiErrors: pick(report, 'UiErrorsScreen'),
+  alarms: pick(monitor, 'AlarmsScreen'),
+  events: pick(monitor, 'EventsScreen'),
 };

@@ -16,6 +16,7 @@ import { useT } from '../i18n';
 import { useTask } from '../ui/useTask';
 import { isRepeat, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
+import { ReadCardPanel } from './ReadCardPanel';
 
 const selValues = (s: ResourceFormSnapshot) => s.context.values;
 const selViolations = (s: ResourceFormSnapshot) => s.context.violations;
@@ -119,6 +120,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 The server did not accept some fields: {violations.map((v) => `${v.field} ${v.message}`).join('; ')}
               </Callout>
             )}
+            {resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
             {resource.form.map((section) => (
               <Card key={section.title} className="gh-form__section" compact>
                 <H5>{section.title}</H5>

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import type { Struct } from 'superstruct';
 import { createResourceFormMachine } from '../../machines/resourceForm';
 import { createResourceListMachine } from '../../machines/resourceList';
-import type { SortSpec } from '../../contract';
+import type { PhotoPurpose, SortSpec } from '../../contract';
 import { resourceApi } from '../api/endpoints';
 import { resourceActors } from '../api/resourceActors';
 
@@ -65,6 +65,8 @@ export interface ResourceDef<T extends { id: number }> {
   form: FormSection[];
   /** a loaded record → form values. */
   toForm?: (row: T) => Record<string, unknown>;
+  /** Local devices on the add/edit form: "Read card" (card connector) and "Take photo" (companion) fill it. */
+  devices?: { purpose: PhotoPurpose };
 }
 
 export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {

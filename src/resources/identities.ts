@@ -28,6 +28,7 @@ export const identities = defineResource<Identity>({
   ],
   defaultSort: [{ field: 'lastName', dir: 'asc' }],
   filterPlaceholder: 'Search name, employee no., email…',
+  devices: { purpose: 'identity' },
   form: [
     {
       title: 'Person',
@@ -38,6 +39,8 @@ export const identities = defineResource<Identity>({
         { name: 'idNumber', label: 'ID number' },
         { name: 'email', label: 'Email', kind: 'email' },
         { name: 'phone', label: 'Phone', placeholder: '+1 555 0100' },
+        // filled by "Read card" or "Take photo" (ReadCardPanel shows it): a data URL
+        { name: 'photo', label: 'Photo', kind: 'hidden' },
       ],
     },
     {
@@ -72,7 +75,7 @@ export const identities = defineResource<Identity>({
     },
   ],
   toForm: (r) => ({
-    firstName: r.firstName, lastName: r.lastName, employeeNo: r.employeeNo, idNumber: r.idNumber ?? '', email: r.email ?? '', phone: r.phone ?? '',
+    firstName: r.firstName, lastName: r.lastName, employeeNo: r.employeeNo, idNumber: r.idNumber ?? '', email: r.email ?? '', phone: r.phone ?? '', photo: r.photo ?? '',
     divisionId: String(r.divisionId), status: r.status, validFrom: r.validFrom ?? '', validTo: r.validTo ?? '',
     credentials: r.credentials.map((c) => ({ id: c.id, type: c.type, number: c.number, facilityCode: c.facilityCode ?? '', validFrom: c.validFrom ?? '', validTo: c.validTo ?? '', status: c.status })),
   }),

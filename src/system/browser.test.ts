@@ -57,3 +57,14 @@ describe('version-keyed settings (§9)', () => {
     expect(JSON.parse(data.get(SETTINGS_KEY)!)).toEqual({ theme: '#000' });
   });
 });
+
+describe('stored privileges', () => {
+  it('reads the ids of the stored grant list and treats garbage as none', async () => {
+    const { storedPrivileges } = await import('./browser');
+    const at = (v: string | null) => ({ getItem: () => v });
+    expect([...storedPrivileges(at(JSON.stringify({ priviledges: [{ privilegeIds: ['0.2.1.0', '0.1'], divisionIds: [1], firstParentDivisionIds: [1] }] })))].sort()).toEqual(['0.1', '0.2.1.0']);
+    expect(storedPrivileges(at('{not json')).size).toBe(0);
+    expect(storedPrivileges(at(JSON.stringify({ privileges: [] }))).size).toBe(0);
+    expect(storedPrivileges(at(null)).size).toBe(0);
+  });
+});

@@ -2,9 +2,10 @@
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
 import { fromPromise } from 'xstate';
-import { LOGIN_MODE, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
+import { LOGIN_MODE, PRIV, StoredPrivileges, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
+import type { ProcessRequest } from '../../machines/alarms';
 import { createJournal, type Journal } from '../../machines/journal';
 import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
 import { configureApi } from '../api/client';
@@ -15,6 +16,8 @@ import { notify } from './notices';
 import { startWakeCheck } from './wake';
 import { createCompanionTransport } from '../transport/companion';
 import { createCardConnectorTransport } from '../transport/cardConnector';
+import { stompConnection } from '../transport/stomp';
+import { startAlarmNotices } from './alarmNotices';
 
 const clock = () => Date.now();
 const StoredViews = array(object({ path: string(), title: string() }));
@@ -54,6 +57,16 @@ export function persistSettingsLocally(settings: unknown, storage: Storage = loc
   storage.setItem(SETTINGS_KEY, JSON.stringify(settings));
 }
 
+/** The privilege ids of the stored grant list (§3 `privileges` key), or none when it is missing or garbled. */
+export function storedPrivileges(storage: Pick<Storage, 'getItem'> = localStorage): Set<string> {
+  try {
+    const r = validate(JSON.parse(storage.getItem(STORAGE.privileges) ?? 'null'), StoredPrivileges);
+    return r.ok ? heldPrivilegeIds(r.value.priviledges) : new Set();
+  } catch {
+    return new Set();
+  }
+}
+
 export function browserImpl(): GatehouseImpl {
   return {
     session: {
@@ -85,6 +98,20 @@ export function browserImpl(): GatehouseImpl {
     },
     companion: { actors: createCompanionTransport() },
     cardConnector: { actors: createCardConnectorTransport() },
+    alarms: {
+      actors: {
+        // a user without the alarms privilege has no open alarms to load (and must not see a 403 toast for it)
+        loadAlarms: fromPromise(async () => (storedPrivileges().has(PRIV.alarms.view) ? endpoints.openAlarms() : [])),
+        acknowledgeAlarm: fromPromise(({ input }: { input: { id: string | number } }) => endpoints.acknowledgeAlarm(input.id)),
+        processAlarm: fromPromise(({ input }: { input: ProcessRequest }) => endpoints.processAlarm(input.id, input.note)),
+      },
+    },
+    socket: {
+      actors: {
+        readToken: fromPromise(async () => localStorage.getItem(STORAGE.jwt)),
+        connection: stompConnection,
+      },
+    },
   };
 }
 
@@ -117,7 +144,18 @@ export function getSystem(): GatehouseSystem {
     }),
   });
   root.start();
-  startWakeCheck(() => getSystemActor(root, 'session').send({ type: 'session.wake' }));
+  startAlarmNotices(getSystemActor(root, 'alarms'));
+  // §7: every valid real-time body is rebroadcast as a document event (`gatehouse:/alarmcount`, …)
+  for (const id of ['socket.events', 'socket.central', 'socket.visitor'] as const) {
+    getSystemActor(root, id).on('socket.message', (e) => {
+      document.dispatchEvent(new CustomEvent(`gatehouse:${e.destination}`, { detail: e.body }));
+    });
+  }
+  startWakeCheck(() => {
+    getSystemActor(root, 'session').send({ type: 'session.wake' });
+    // after a sleep the socket may have missed messages: re-read the open alarms
+    if (getSystemActor(root, 'socket.events').getSnapshot().hasTag('online')) getSystemActor(root, 'alarms').send({ type: 'socket.resynced' });
+  });
   return root;
 }
 

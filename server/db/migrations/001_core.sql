@@ -1,11 +1,5 @@
-// Numbered, idempotent migrations, applied in order and recorded in schema_migrations.
-import type { Db } from './db';
-
-export const MIGRATIONS: { id: number; name: string; sql: string }[] = [
-  {
-    id: 1,
-    name: 'core',
-    sql: `
+-- Core tables: tenants, divisions, roles and grants, operators, identities and credentials, doors and
+-- controllers, the audit trail, password resets, registration requests, UI errors, sessions, secrets.
 create table if not exists clients (
   id serial primary key, name text not null, code text not null unique, timezone text not null,
   contact_email text, address text, active boolean not null default true,
@@ -50,19 +44,3 @@ create table if not exists registration_requests (id serial primary key, usernam
 create table if not exists ui_errors (id serial primary key, user_id int, client_id int, message text not null, stack text, url text not null, user_agent text, at timestamptz not null default now());
 create table if not exists sessions (jti text primary key, user_id int not null references users(id), ip text, user_agent text, started_at timestamptz not null default now(), ended_at timestamptz);
 create table if not exists server_secrets (name text primary key, value text not null);
-`,
-  },
-];
-
-export async function migrate(db: Db): Promise<void> {
-  await db.exec('create table if not exists schema_migrations (id int primary key, name text not null, at timestamptz not null default now())');
-  const { rows } = await db.query<{ id: number }>('select id from schema_migrations');
-  const done = new Set(rows.map((r) => Number(r.id)));
-  for (const m of MIGRATIONS) {
-    if (done.has(m.id)) continue;
-    await db.transaction(async (tx) => {
-      await tx.exec(m.sql);
-      await tx.query('insert into schema_migrations (id, name) values ($1, $2)', [m.id, m.name]);
-    });
-  }
-}

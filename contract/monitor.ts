@@ -1,0 +1,92 @@
+// Event codes beyond §4's hardware status codes, alarm types (priority + operator instructions), and the REST
+// bodies of the monitor: alarm commands and history, event history, door commands, the test-only simulate hook.
+// Event points are strings with a kind prefix (`door-3`, `reader-3`, `input-3`, `output-3`, `iface-1`,
+// `ctrl-1`) so ids of different tables never collide on one point.
+import { enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
+import { STATUS_CODES } from './realtime';
+
+export const EVENT_CODES = {
+  interfaceOnline: 1012,
+  interfaceOffline: 1013,
+  inputIdle: 2000,
+  inputActive: 2001,
+  inputOpen: 2002,
+  inputTamper: 2003,
+  inputUnknown: 2004,
+  outputIdle: 3000,
+  outputActive: 3001,
+  readerOnline: 4002,
+  readerOffline: 4003,
+  accessGranted: 5000,
+  deniedUnknownCredential: 5001,
+  deniedInactiveCredential: 5002,
+  deniedInactiveIdentity: 5003,
+  doorClosed: 6000,
+  doorForcedOpen: 6001,
+  doorHeldOpen: 6002,
+  doorLocked: 6003,
+  doorUnlocked: 6004,
+  doorMomentaryUnlock: 6005,
+  readerTamper: 6006,
+} as const;
+export type EventCode = (typeof EVENT_CODES)[keyof typeof EVENT_CODES];
+
+const LABELS: Record<number, string> = {
+  5000: 'Access granted',
+  5001: 'Access denied: unknown credential',
+  5002: 'Access denied: credential not active',
+  5003: 'Access denied: identity not active',
+  6000: 'Door closed',
+  6001: 'Door forced open',
+  6002: 'Door held open',
+  6003: 'Door locked',
+  6004: 'Door unlocked',
+  6005: 'Door momentarily unlocked',
+  6006: 'Reader tamper',
+};
+/** A human label of any event code (the §4 status codes included). */
+export function eventLabel(code: number | string): string {
+  const n = Number(code);
+  return LABELS[n] ?? STATUS_CODES[n]?.label ?? `Event ${code}`;
+}
+
+/** Default alarm types (seeded per database; a tenant may override one later). Lower priority = more urgent. */
+export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: number; instructions: string }[] = [
+  { eventCode: 6001, name: 'Door forced open', priority: 1, instructions: 'Check the door camera, dispatch a guard to the door, and secure it. Call the police if an intruder is seen.' },
+  { eventCode: 6006, name: 'Reader tamper', priority: 2, instructions: 'Send a guard to inspect the reader for damage or skimming devices; lock the door until it is checked.' },
+  { eventCode: 2003, name: 'Input tamper', priority: 2, instructions: 'Inspect the sensor and its wiring; note anyone seen near it.' },
+  { eventCode: 1013, name: 'Interface offline', priority: 2, instructions: 'Check power and network of the controller; doors fall back to their offline mode until it returns.' },
+  { eventCode: 6002, name: 'Door held open', priority: 3, instructions: 'Ask whoever holds the door to close it; send a guard if it stays open.' },
+  { eventCode: 4003, name: 'Card reader offline', priority: 4, instructions: 'Check the reader cable and the controller port; use the override key if people are locked out.' },
+];
+
+export const AlarmType = type({ eventCode: integer(), name: string(), priority: integer(), instructions: string() });
+export type AlarmType = Infer<typeof AlarmType>;
+
+export type AlarmState = 'raised' | 'acknowledged' | 'processed';
+export const AlarmHistoryEntry = type({
+  id: integer(), alarmId: integer(), action: enums(['raised', 'viewed', 'acknowledged', 'processed']),
+  actor: nullable(string()), note: nullable(string()), at: string(),
+});
+export type AlarmHistoryEntry = Infer<typeof AlarmHistoryEntry>;
+
+const nonBlank = (max: number) => refine(size(string(), 1, max), 'nonBlank', (v) => v.trim().length > 0 || 'must not be blank');
+/** Process an alarm: the operator's note is required. */
+export const ProcessAlarmBody = object({ note: nonBlank(1000) });
+export type ProcessAlarmBody = Infer<typeof ProcessAlarmBody>;
+
+export const DOOR_COMMANDS = ['lock', 'unlock', 'momentary-unlock'] as const;
+export type DoorCommand = (typeof DOOR_COMMANDS)[number];
+export const DoorCommandBody = object({ command: enums(DOOR_COMMANDS) });
+export const DoorView = type({ id: integer(), name: string(), status: string(), divisionId: nullable(integer()) });
+export type DoorView = Infer<typeof DoorView>;
+
+export const SIMULATE_KINDS = [
+  'door.forced', 'door.held', 'door.closed', 'card.granted', 'card.denied', 'reader.tamper',
+  'reader.offline', 'reader.online', 'interface.offline', 'interface.online', 'input.tamper', 'input.idle',
+] as const;
+export type SimulateKind = (typeof SIMULATE_KINDS)[number];
+/** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
+export const SimulateBody = object({ kind: enums(SIMULATE_KINDS), doorId: optional(integer()), controllerId: optional(integer()) });
+export type SimulateBody = Infer<typeof SimulateBody>;
+

@@ -1,0 +1,51 @@
+// The resource list: filters on the server, exports the filtered rows, bulk-deletes with a confirmation,
+// and a kept-alive tab keeps what the operator typed.
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { signIn } from './helpers';
+
+test('filters, exports the filtered rows as CSV and bulk-deletes after confirming', async ({ page }, info) => {
+  await signIn(page, 'harbour');
+  await page.goto('/manage/identities');
+  const list = page.getByTestId('identities-list');
+  await expect(page.getByTestId('list-range')).toContainText('of 240');
+  await page.getByLabel('Filter identities').fill('HH-0000');
+  await expect(page.getByTestId('list-range')).toHaveText(/1–9 of 9/);
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-csv').click();
+  const file = info.outputPath('identities.csv');
+  await (await download).saveAs(file);
+  const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+  expect(lines[0]).toContain('Employee no.');
+  expect(lines).toHaveLength(10); // header + the 9 filtered rows
+  expect(lines.slice(1).every((l) => l.includes('HH-0000'))).toBe(true);
+
+  const rows = list.getByTestId('row');
+  const first = await rows.nth(0).getAttribute('aria-label');
+  await rows.nth(0).getByRole('checkbox').check({ force: true });
+  await rows.nth(1).getByRole('checkbox').check({ force: true });
+  await page.getByTestId('bulk-delete').click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('list-range')).toHaveText(/of 9/);
+  await page.getByTestId('bulk-delete').click();
+  await page.getByRole('button', { name: 'Delete 2' }).click();
+  await expect(page.getByTestId('list-range')).toHaveText(/1–7 of 7/);
+  await expect(list.getByRole('row', { name: first! })).toHaveCount(0);
+});
+
+test('a kept-alive tab keeps its filter and a half-typed form', async ({ page }) => {
+  await signIn(page, 'hr');
+  await page.goto('/manage/identities');
+  await page.getByLabel('Filter identities').fill('Tan');
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Dashboard', exact: true }).click();
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await page.getByTestId('tab').filter({ hasText: 'Identities' }).click();
+  await expect(page.getByLabel('Filter identities')).toHaveValue('Tan');
+
+  await page.getByTestId('add-button').click();
+  await page.getByTestId('identities-form').getByLabel('First name').fill('Half typed');
+  await page.getByTestId('tab').filter({ hasText: 'Dashboard' }).click();
+  await page.getByTestId('tab').filter({ hasText: 'Add identity' }).click();
+  await expect(page.getByTestId('identities-form').getByLabel('First name')).toHaveValue('Half typed');
+});

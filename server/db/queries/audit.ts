@@ -1,0 +1,29 @@
+// The audit trail: who changed what in which client, with the row before and after.
+import type { Db } from '../db';
+import { like, window, type ListWindow } from './list';
+
+export interface AuditRow {
+  id: number | string; client_id: number | null; actor: string; action: string; entity: string; entity_id: string | null;
+  before: unknown; after: unknown; at: Date | string;
+}
+export interface AuditFields { clientId: number | null; actor: string; action: string; entity: string; entityId: string | number | null; before: unknown; after: unknown }
+
+export const AUDIT_SORT = { at: 'at', actor: 'actor', action: 'action', entity: 'entity', id: 'id' };
+
+export async function insertAudit(db: Db, a: AuditFields): Promise<void> {
+  await db.query('insert into audit_log (client_id, actor, action, entity, entity_id, before, after) values ($1,$2,$3,$4,$5,$6,$7)', [
+    a.clientId, a.actor, a.action, a.entity, a.entityId === null ? null : String(a.entityId),
+    a.before == null ? null : JSON.stringify(a.before), a.after == null ? null : JSON.stringify(a.after),
+  ]);
+}
+export async function listAudit(db: Db, clientId: number, l: ListWindow): Promise<{ rows: AuditRow[]; total: number }> {
+  const params: unknown[] = [clientId];
+  let where = 'client_id = $1';
+  if (l.q) { params.push(like(l.q)); where += ' and (actor ilike $2 or action ilike $2 or entity ilike $2 or entity_id ilike $2)'; }
+  const total = await db.query<{ n: string }>(`select count(*)::text n from audit_log where ${where}`, params);
+  const { rows } = await db.query<AuditRow>(`select * from audit_log where ${where} ${window(l)}`, params);
+  return { rows, total: Number(total.rows[0].n) };
+}
+export async function recentChanges(db: Db, clientId: number, limit: number): Promise<AuditRow[]> {
+  return (await db.query<AuditRow>('select * from audit_log where client_id = $1 order by id desc limit $2', [clientId, limit])).rows;
+}

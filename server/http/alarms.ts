@@ -1,0 +1,51 @@
+// Alarms (issue 4): the open list sorted by priority then time [0.2.1.0], acknowledge and process with a note
+// [0.2.1.1] (audited, broadcast on /acknowledge/event and /alarmaction, /alarmcount updated), each alarm's
+// history [0.2.1.0], and the alarm types (priority + operator instructions) [0.2.1.0].
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API, PRIV, ProcessAlarmBody } from '../../contract';
+import type { Db } from '../db/db';
+import { AlarmError, type Pipeline } from '../monitor/pipeline';
+import { HttpError, audit, body, clientOf, principal } from './common';
+
+const alarmId = (req: FastifyRequest) => {
+  const id = Number((req.params as { id?: string }).id);
+  if (!Number.isInteger(id) || id < 1) throw new HttpError(404, 'Alarm not found');
+  return id;
+};
+const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
+  try { return await run(); } catch (e) {
+    if (e instanceof AlarmError) throw new HttpError(e.status, e.message);
+    throw e;
+  }
+};
+
+export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
+  app.get(API.alarms, { config: { privileges: [PRIV.alarms.view] } }, async (req) => pipeline.openAlarms(clientOf(req)));
+
+  app.get(`${API.alarms}/count`, { config: { privileges: [PRIV.alarms.view] } }, async (req) => ({ count: await pipeline.openCount(clientOf(req)) }));
+
+  app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act] } }, async (req) => {
+    const clientId = clientOf(req);
+    const id = alarmId(req);
+    return mapped(() => pipeline.acknowledge(clientId, id, principal(req).username,
+      (tx, before, after) => audit(tx, req, { clientId, action: 'acknowledge', entity: 'alarm', entityId: id, before, after })));
+  });
+
+  app.post(`${API.alarms}/:id/process`, { config: { privileges: [PRIV.alarms.act] } }, async (req) => {
+    const clientId = clientOf(req);
+    const id = alarmId(req);
+    const { note } = body(req.body, ProcessAlarmBody);
+    return mapped(() => pipeline.process(clientId, id, principal(req).username, note.trim(),
+      (tx, before, after) => audit(tx, req, { clientId, action: 'process', entity: 'alarm', entityId: id, before, after })));
+  });
+
+  app.get(`${API.alarms}/:id/history`, { config: { privileges: [PRIV.alarms.view] } }, async (req) =>
+    mapped(() => pipeline.history(clientOf(req), alarmId(req), principal(req).username)));
+
+  app.get(API.alarmTypes, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
+    const clientId = clientOf(req);
+    const { rows } = await db.query<any>(`select distinct on (event_code) event_code, name, priority, instructions from alarm_types
+      where client_id = $1 or client_id is null order by event_code, client_id nulls last`, [clientId]);
+    return rows.map((r) => ({ eventCode: r.event_code, name: r.name, priority: r.priority, instructions: r.instructions })).sort((a, b) => a.priority - b.priority || a.eventCode - b.eventCode);
+  });
+}

@@ -1,0 +1,25 @@
+// The UI error log (§8): any signed-in console reports its uncaught errors; administrators read them [0.8.3.0].
+import type { FastifyInstance } from 'fastify';
+import { API, PRIV, UiErrorReport } from '../../contract';
+import type { Db } from '../db/db';
+import { insertUiError, listUiErrors } from '../db/queries/uiErrors';
+import { body, iso, listParams, principal } from './common';
+
+export function uiErrorRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  app.post(API.uiErrors, async (req, reply) => {
+    const p = principal(req);
+    const input = body(req.body, UiErrorReport);
+    const id = await insertUiError(db, { userId: p.userId, clientId: p.clientId, ...input, userAgent: input.userAgent ?? String(req.headers['user-agent'] ?? '').slice(0, 500) });
+    return reply.code(201).send({ id });
+  });
+
+  app.get(API.uiErrors, { config: { privileges: [PRIV.errorLog] } }, async (req) => {
+    const p = principal(req);
+    const l = listParams(req.query, { at: 'at', id: 'id' }, 'id desc');
+    const { rows, total } = await listUiErrors(db, p.clientId, p.userId, l);
+    return {
+      items: rows.map((r) => ({ id: r.id, message: r.message, stack: r.stack, url: r.url, userAgent: r.user_agent, at: iso(r.at)! })),
+      total, page: l.page, size: l.size,
+    };
+  });
+}

@@ -1,0 +1,254 @@
+// The hardware simulator: the seeded doors and controllers of every tenant behave like real ones. Each door has a
+// reader (`reader-{door}`), a contact/tamper input (`input-{door}`) and a strike output (`output-{door}`); each
+// controller an interface (`iface-{controller}`). Card swipes are granted or denied by the credential and identity
+// tables; doors are forced or held open; readers are tampered or go offline; inputs and outputs change state
+// with the §4 codes. Every event goes through the pipeline (persisted, then published). Heart-beats: doors on
+// /hbdoor, controllers on /hbcontroller. Operators' door commands change the simulated door and produce events.
+import {
+  DESTINATIONS, EVENT_CODES, eventLabel, type DoorCommand, type Event, type SimulateKind,
+} from '../../contract';
+import type { Db } from '../db/db';
+import type { Pipeline, Publish } from '../monitor/pipeline';
+
+export interface SimulatorOptions {
+  db: Db;
+  pipeline: Pipeline;
+  publish: Publish;
+  /** Random events per second over all tenants (0: heart-beats only). */
+  rate?: number;
+  heartbeatMs?: number;
+  /** How long a momentary unlock lasts. */
+  momentaryMs?: number;
+  random?: () => number;
+  log?: (message: string) => void;
+}
+
+interface DoorRow { id: number; client_id: number; name: string; status: string }
+interface ControllerRow { id: number; client_id: number; name: string; status: string }
+
+/** The credential/identity facts a swipe is decided on. */
+export interface SwipeFacts {
+  credentialStatus: string; credentialFrom: string | null; credentialTo: string | null;
+  identityStatus: string; identityFrom: string | null; identityTo: string | null;
+}
+
+/** The access rule: the credential exists, is active and valid today, and its identity is active and valid today. */
+export function accessDecision(facts: SwipeFacts | null, today: string): EventCodeOfSwipe {
+  if (!facts) return EVENT_CODES.deniedUnknownCredential;
+  const inRange = (from: string | null, to: string | null) => (!from || from <= today) && (!to || to >= today);
+  if (facts.credentialStatus !== 'active' || !inRange(facts.credentialFrom, facts.credentialTo)) return EVENT_CODES.deniedInactiveCredential;
+  if (facts.identityStatus !== 'active' || !inRange(facts.identityFrom, facts.identityTo)) return EVENT_CODES.deniedInactiveIdentity;
+  return EVENT_CODES.accessGranted;
+}
+type EventCodeOfSwipe = typeof EVENT_CODES.accessGranted | typeof EVENT_CODES.deniedUnknownCredential | typeof EVENT_CODES.deniedInactiveCredential | typeof EVENT_CODES.deniedInactiveIdentity;
+
+export class SimulatorError extends Error {
+  constructor(public status: 400 | 404, message: string) { super(message); }
+}
+
+const doorStatusOf: Partial<Record<number, string>> = {
+  [EVENT_CODES.doorForcedOpen]: 'forced-open', [EVENT_CODES.doorHeldOpen]: 'held-open', [EVENT_CODES.doorClosed]: 'closed',
+  [EVENT_CODES.doorLocked]: 'locked', [EVENT_CODES.doorUnlocked]: 'unlocked', [EVENT_CODES.doorMomentaryUnlock]: 'unlocked',
+};
+
+export function createHardwareSimulator(opts: SimulatorOptions) {
+  const { db, pipeline, publish } = opts;
+  const random = opts.random ?? Math.random;
+  const log = opts.log ?? (() => {});
+  const rate = Number.isFinite(opts.rate) ? Math.max(0, opts.rate!) : 1;
+  const heartbeatMs = opts.heartbeatMs ?? 5000;
+  const momentaryMs = opts.momentaryMs ?? 5000;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let tickTimer: ReturnType<typeof setInterval> | null = null;
+  let beatTimer: ReturnType<typeof setInterval> | null = null;
+  let carry = 0;
+  let stopped = false;
+  /** readers that are offline or tampered swipe nothing until they are back */
+  const quietReaders = new Set<number>();
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+
+  async function door(clientId: number | null, doorId: number): Promise<DoorRow> {
+    const { rows } = await db.query<DoorRow>(clientId === null ? 'select id, client_id, name, status from doors where id = $1' : 'select id, client_id, name, status from doors where id = $1 and client_id = $2',
+      clientId === null ? [doorId] : [doorId, clientId]);
+    if (!rows[0]) throw new SimulatorError(404, 'Door not found');
+    return rows[0];
+  }
+  async function controller(clientId: number, controllerId: number | undefined): Promise<ControllerRow> {
+    const { rows } = await db.query<ControllerRow>(controllerId === undefined ? 'select id, client_id, name, status from controllers where client_id = $1 order by id limit 1' : 'select id, client_id, name, status from controllers where id = $2 and client_id = $1',
+      controllerId === undefined ? [clientId] : [clientId, controllerId]);
+    if (!rows[0]) throw new SimulatorError(404, 'Controller not found');
+    return rows[0];
+  }
+
+  async function setDoorStatus(d: DoorRow, status: string) {
+    if (d.status === status) return;
+    d.status = status;
+    await db.query('update doors set status = $2 where id = $1', [d.id, status]);
+    publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status });
+  }
+
+  async function doorEvent(d: DoorRow, code: number, pointId = `door-${d.id}`, extra = ''): Promise<Event> {
+    const e = await pipeline.record(d.client_id, { eventCode: code, sourceId: `door-${d.id}`, sourceName: d.name, pointId, pointName: d.name, message: `${eventLabel(code)} at ${d.name}${extra}` });
+    const status = doorStatusOf[code];
+    if (status) await setDoorStatus(d, status);
+    return e;
+  }
+
+  async function swipe(d: DoorRow, wantGranted: boolean | null): Promise<Event> {
+    const today = new Date().toISOString().slice(0, 10);
+    let number: string;
+    if (wantGranted === false || (wantGranted === null && random() < 0.1)) number = `9${Math.floor(random() * 1e8)}`; // nobody's card
+    else {
+      const { rows } = await db.query<{ number: string }>(
+        `select c.number from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 ${wantGranted ? `and c.status = 'active' and i.status = 'active' and (c.valid_from is null or c.valid_from <= $2::date) and (c.valid_to is null or c.valid_to >= $2::date) and (i.valid_from is null or i.valid_from <= $2::date) and (i.valid_to is null or i.valid_to >= $2::date)` : 'and $2::text is not null'}
+         order by random() limit 1`, [d.client_id, today]);
+      number = rows[0]?.number ?? `9${Math.floor(random() * 1e8)}`;
+    }
+    return swipeCard(d, number);
+  }
+
+  /** A swipe of card `number` at door `d`, decided by the real tables. */
+  async function swipeCard(d: DoorRow, number: string): Promise<Event> {
+    const today = new Date().toISOString().slice(0, 10);
+    const { rows } = await db.query<any>(`select c.status cs, c.valid_from::text cf, c.valid_to::text ct, i.status ist, i.valid_from::text inf, i.valid_to::text it,
+      i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and c.number = $2`, [d.client_id, number]);
+    const r = rows[0];
+    const code = accessDecision(r ? { credentialStatus: r.cs, credentialFrom: r.cf, credentialTo: r.ct, identityStatus: r.ist, identityFrom: r.inf, identityTo: r.it } : null, today);
+    return pipeline.record(d.client_id, {
+      eventCode: code, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, pointId: `reader-${d.id}`, pointName: `${d.name} reader`,
+      message: `${eventLabel(code)}: ${r ? r.name : 'unknown card'} (card ${number}) at ${d.name}`,
+    });
+  }
+
+  async function readerEvent(d: DoorRow, code: number): Promise<Event> {
+    if (code === EVENT_CODES.readerOnline) quietReaders.delete(d.id);
+    else quietReaders.add(d.id);
+    return pipeline.record(d.client_id, { eventCode: code, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, message: `${eventLabel(code)} at ${d.name}` });
+  }
+  const ioEvent = (d: DoorRow, kind: 'input' | 'output', code: number) =>
+    pipeline.record(d.client_id, { eventCode: code, sourceId: `${kind}-${d.id}`, sourceName: `${d.name} ${kind === 'input' ? 'contact' : 'strike'}`, message: `${eventLabel(code)} at ${d.name}` });
+
+  async function interfaceEvent(c: ControllerRow, online: boolean): Promise<Event> {
+    const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
+    const e = await pipeline.record(c.client_id, { eventCode: code, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(code)}: ${c.name}` });
+    await db.query('update controllers set status = $2 where id = $1', [c.id, online ? 'online' : 'offline']);
+    return e;
+  }
+
+  /** Force one event of `kind` in `clientId` (tests and the E2E hook). The door defaults to the tenant's first. */
+  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number } = {}): Promise<Event> {
+    if (kind === 'interface.offline' || kind === 'interface.online') return interfaceEvent(await controller(clientId, target.controllerId), kind === 'interface.online');
+    let d: DoorRow;
+    if (target.doorId !== undefined) d = await door(clientId, target.doorId);
+    else {
+      const { rows } = await db.query<DoorRow>('select id, client_id, name, status from doors where client_id = $1 order by id limit 1', [clientId]);
+      if (!rows[0]) throw new SimulatorError(404, 'Door not found');
+      d = rows[0];
+    }
+    switch (kind) {
+      case 'door.forced': return doorEvent(d, EVENT_CODES.doorForcedOpen);
+      case 'door.held': return doorEvent(d, EVENT_CODES.doorHeldOpen);
+      case 'door.closed': return doorEvent(d, EVENT_CODES.doorClosed);
+      case 'card.granted': return swipe(d, true);
+      case 'card.denied': return swipe(d, false);
+      case 'reader.tamper': return readerEvent(d, EVENT_CODES.readerTamper);
+      case 'reader.offline': return readerEvent(d, EVENT_CODES.readerOffline);
+      case 'reader.online': return readerEvent(d, EVENT_CODES.readerOnline);
+      case 'input.tamper': return ioEvent(d, 'input', EVENT_CODES.inputTamper);
+      case 'input.idle': return ioEvent(d, 'input', EVENT_CODES.inputIdle);
+    }
+  }
+
+  /** An operator's door command: the strike output changes (its own point, so the door's alarms stay open). */
+  async function command(clientId: number, doorId: number, cmd: DoorCommand, actor: string): Promise<Event> {
+    const d = await door(clientId, doorId);
+    const code = cmd === 'lock' ? EVENT_CODES.doorLocked : cmd === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
+    const e = await doorEvent(d, code, `output-${d.id}`, ` by ${actor}`);
+    if (cmd === 'momentary-unlock' && !stopped) {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        if (stopped) return;
+        door(null, doorId).then((fresh) => doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, ' (relocked)')).catch((err) => log(`relock ${doorId}: ${err}`));
+      }, momentaryMs);
+      timers.add(t);
+    }
+    return e;
+  }
+
+  /** One random event somewhere: mostly swipes, sometimes I/O, rarely an alarm or a device going off/online. */
+  async function randomEvent(): Promise<void> {
+    const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status from doors order by id');
+    if (!doors.length) return;
+    const d = pick(doors);
+    const x = random();
+    if (x < 0.8) { if (!quietReaders.has(d.id)) await swipe(d, null); }
+    else if (x < 0.87) await ioEvent(d, 'input', pick([EVENT_CODES.inputIdle, EVENT_CODES.inputActive, EVENT_CODES.inputOpen, EVENT_CODES.inputIdle, EVENT_CODES.inputUnknown]));
+    else if (x < 0.93) await ioEvent(d, 'output', pick([EVENT_CODES.outputIdle, EVENT_CODES.outputActive]));
+    else if (x < 0.945) await doorEvent(d, EVENT_CODES.doorForcedOpen);
+    else if (x < 0.96) await doorEvent(d, EVENT_CODES.doorHeldOpen);
+    else if (x < 0.965) await readerEvent(d, EVENT_CODES.readerTamper);
+    else if (x < 0.975) await readerEvent(d, quietReaders.has(d.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
+    else if (x < 0.98) await ioEvent(d, 'input', EVENT_CODES.inputTamper);
+    else if (x < 0.99) {
+      const { rows } = await db.query<ControllerRow>('select id, client_id, name, status from controllers where client_id = $1 order by id', [d.client_id]);
+      if (rows.length) { const c = pick(rows); await interfaceEvent(c, c.status !== 'online'); }
+    } else if (quietReaders.has(d.id)) await readerEvent(d, EVENT_CODES.readerOnline);
+    else await swipe(d, null);
+  }
+
+  /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */
+  async function heartbeat(): Promise<void> {
+    const { rows: controllers } = await db.query<ControllerRow>('select id, client_id, name, status from controllers order by id');
+    const byClient = new Map<number, { id: number; name: string; status: string }[]>();
+    for (const c of controllers) {
+      const list = byClient.get(c.client_id) ?? [];
+      list.push({ id: c.id, name: c.name, status: c.status });
+      byClient.set(c.client_id, list);
+    }
+    for (const [clientId, list] of byClient) publish(clientId, DESTINATIONS.controllerHeartbeat, list);
+    const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status from doors order by id');
+    for (const d of doors) publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status });
+  }
+
+  async function tick(): Promise<void> {
+    carry += rate / 20;
+    let n = Math.floor(carry);
+    carry -= n;
+    n = Math.min(n, 200);
+    for (let i = 0; i < n && !stopped; i++) await randomEvent();
+  }
+
+  return {
+    rate,
+    force,
+    /** Convenience for tests: door `doorId` (of any tenant) is forced open. */
+    async forceDoorOpen(doorId: number) { const d = await door(null, doorId); return force(d.client_id, 'door.forced', { doorId }); },
+    command,
+    /** Swipe a given card number at a door of `clientId`. */
+    async swipe(clientId: number, doorId: number, number: string) { return swipeCard(await door(clientId, doorId), number); },
+    heartbeat,
+    randomEvent,
+    start() {
+      stopped = false;
+      const guard = (fn: () => Promise<void>) => {
+        let busy = false;
+        return () => {
+          if (busy || stopped) return; // a slow database skips ticks instead of piling them up
+          busy = true;
+          fn().catch((e) => log(`simulator: ${e}`)).finally(() => { busy = false; });
+        };
+      };
+      if (rate > 0) tickTimer = setInterval(guard(tick), 50);
+      if (heartbeatMs > 0) beatTimer = setInterval(guard(heartbeat), heartbeatMs);
+    },
+    stop() {
+      stopped = true;
+      if (tickTimer) clearInterval(tickTimer);
+      if (beatTimer) clearInterval(beatTimer);
+      tickTimer = beatTimer = null;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+export type HardwareSimulator = ReturnType<typeof createHardwareSimulator>;

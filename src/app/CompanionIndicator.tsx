@@ -1,0 +1,65 @@
+// Header badge of the desktop companion (§1, §4): offline / found / connected, a tooltip that says what it
+// means and what to do, click to look for it now. What goes wrong is heard from the actor's emits as toasts.
+import { useEffect } from 'react';
+import { Button, Classes, PopoverNext, type Intent } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { TOAST_MS } from '../../contract';
+import {
+  selectCompanionError, selectCompanionIsWaiting, selectCompanionPort, selectCompanionStatus, selectCompanionVersion, type CompanionStatus,
+} from '../../machines/companion.selectors';
+import { notify } from '../system/notices';
+import { useSystemActor } from './useSystemActor';
+
+const LABEL: Record<CompanionStatus, string> = { offline: 'offline', found: 'found', connected: 'connected' };
+const INTENT: Record<CompanionStatus, Intent> = { offline: 'none', found: 'warning', connected: 'success' };
+
+export function CompanionIndicator() {
+  const companion = useSystemActor('companion');
+  const status = useSelector(companion, selectCompanionStatus);
+  const waiting = useSelector(companion, selectCompanionIsWaiting);
+  const port = useSelector(companion, selectCompanionPort);
+  const version = useSelector(companion, selectCompanionVersion);
+  const error = useSelector(companion, selectCompanionError);
+
+  useEffect(() => {
+    const subs = [
+      companion.on('companion.failed', (e) => notify({ intent: 'warning', title: 'Desktop companion', message: e.message, timeoutMs: TOAST_MS })),
+      companion.on('companion.disconnected', (e) => notify({ intent: 'warning', title: 'Desktop companion disconnected', message: e.reason, timeoutMs: TOAST_MS })),
+    ];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [companion]);
+
+  const explanation =
+    status === 'connected' ? `Connected to the desktop companion${version ? ` ${version}` : ''} on port ${port}. Photo capture, badge printing and alarm notifications are available.`
+    : status === 'found' ? `Found the desktop companion on port ${port}; connecting…`
+    : waiting ? 'The desktop companion is not running on this computer, or it stopped. Looking again shortly; click to look now.'
+    : 'Looking for the desktop companion on this computer…';
+
+  return (
+    <PopoverNext
+      interactionKind="hover-target"
+      placement="bottom"
+      popoverClassName="gh-companion-tip"
+      content={
+        <div className="gh-companion-tip__body" data-testid="companion-tooltip">
+          <strong>Desktop companion: {LABEL[status]}</strong>
+          <div>{explanation}</div>
+          {status !== 'connected' && error && <div className={Classes.TEXT_MUTED}>{error}</div>}
+        </div>
+      }
+    >
+      <Button
+        variant="minimal"
+        icon="desktop"
+        intent={INTENT[status]}
+        className={`gh-companion gh-companion--${status}`}
+        aria-label={`Desktop companion: ${LABEL[status]}`}
+        data-testid="companion-indicator"
+        data-status={status}
+        onClick={() => companion.send({ type: 'companion.retry' })}
+      >
+        <span className="gh-companion__label">{LABEL[status]}</span>
+      </Button>
+    </PopoverNext>
+  );
+}

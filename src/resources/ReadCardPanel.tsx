@@ -1,0 +1,134 @@
+// "Read card" and "Take photo" in a registration form (issue 5): the card connector fills name, ID number
+// and photo from an identity card (MyKad); the desktop companion takes a photo. Both actors are read and sent
+// events only; their facts (`card.read`, `companion.photoCaptured`) are heard with `actor.on`. A read never
+// replaces a field the operator edited without asking (cardFill.ts).
+import { useEffect, useId, useRef, useState } from 'react';
+import { Alert, Button, Callout, Card, Classes, H5, Icon } from '@blueprintjs/core';
+import { useField, useForm } from 'react-final-form';
+import { getIn } from 'final-form';
+import { useSelector } from '@xstate/react';
+import { TOAST_MS, type PhotoPurpose } from '../../contract';
+import {
+  selectCanReadCard, selectConnectorError, selectConnectorNeedsRetry, selectConnectorStatus, selectConnectorStatusText, selectReaderState,
+} from '../../machines/cardConnector.selectors';
+import { selectCanCapturePhoto, selectCompanionIsBusy } from '../../machines/companion.selectors';
+import { useSystemActor } from '../app/useSystemActor';
+import { notify } from '../system/notices';
+import { cardValues, photoDataUrl, planFill, type Conflict } from './cardFill';
+
+const LABELS: Record<string, string> = { firstName: 'First name', lastName: 'Last name', idNumber: 'ID number', photo: 'Photo' };
+const IDLE_TEXT = 'Read the identity card (MyKad) to fill the name, ID number and photo.';
+
+export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
+  const ff = useForm();
+  const photo = useField<string>('photo', { subscription: { value: true } }).input.value;
+  const connector = useSystemActor('cardConnector');
+  const status = useSelector(connector, selectConnectorStatus);
+  const statusText = useSelector(connector, selectConnectorStatusText);
+  const needsRetry = useSelector(connector, selectConnectorNeedsRetry);
+  const canRead = useSelector(connector, selectCanReadCard);
+  const reading = useSelector(connector, (s) => selectReaderState(s) === 'reading');
+  const error = useSelector(connector, selectConnectorError);
+  const companion = useSystemActor('companion');
+  const canCapture = useSelector(companion, selectCanCapturePhoto);
+  const companionBusy = useSelector(companion, selectCompanionIsBusy);
+
+  // what the last card read put in each field: replacing that again needs no question
+  const filled = useRef<Record<string, string>>({});
+  // the photo requests this form made (the companion answers by request id)
+  const requests = useRef(new Set<string>());
+  const seq = useRef(0);
+  const formId = useId().replace(/[^A-Za-z0-9.:-]/g, '');
+  const [question, setQuestion] = useState<{ conflicts: Conflict[]; othersFilled: boolean } | null>(null);
+  const conflicts = question?.conflicts ?? null;
+
+  useEffect(() => {
+    const fill = (values: Record<string, string>) => {
+      ff.batch(() => { for (const [name, value] of Object.entries(values)) ff.change(name, value); });
+      Object.assign(filled.current, values);
+    };
+    const fieldNow = (name: string) => {
+      const st = ff.getFieldState(name);
+      return st ? { value: st.value, dirty: !!st.dirty } : { value: getIn(ff.getState().values, name), dirty: false };
+    };
+    const subs = [
+      connector.on('card.read', ({ card }) => {
+        const plan = planFill(cardValues(card), fieldNow, filled.current);
+        fill(plan.apply);
+        if (plan.conflicts.length > 0) setQuestion({ conflicts: plan.conflicts, othersFilled: Object.keys(plan.apply).length > 0 });
+        else notify({ intent: 'success', title: 'Card read', message: 'The form was filled from the card.', timeoutMs: TOAST_MS });
+      }),
+      companion.on('companion.photoCaptured', (e) => {
+        if (!requests.current.delete(e.requestId)) return;
+        // the operator asked for this photo: it is theirs, a later card read asks before replacing it
+        ff.change('photo', photoDataUrl(e.file));
+        delete filled.current.photo;
+      }),
+      companion.on('companion.failed', (e) => { if (e.requestId) requests.current.delete(e.requestId); }),
+    ];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [connector, companion, ff]);
+
+  const takePhoto = () => {
+    const requestId = `${purpose}-${formId || 'form'}-${++seq.current}`;
+    requests.current.add(requestId);
+    companion.send({ type: 'companion.capturePhoto', purpose, requestId });
+  };
+  const replace = () => {
+    if (conflicts) {
+      const values = Object.fromEntries(conflicts.map((c) => [c.name, c.incoming]));
+      ff.batch(() => { for (const [name, value] of Object.entries(values)) ff.change(name, value); });
+      Object.assign(filled.current, values);
+    }
+    setQuestion(null);
+  };
+
+  const failed = needsRetry;
+  const text = statusText ?? IDLE_TEXT;
+  return (
+    <Card className="gh-form__section gh-devices" compact data-testid="card-reader-panel">
+      <H5>Identity card and photo</H5>
+      <div className="gh-devices__row">
+        <div className="gh-devices__photo">
+          {photo ? <img src={photo} alt={`${purpose === 'visitor' ? 'Visitor' : 'Identity'} photo`} data-testid="form-photo" /> : <Icon icon="person" size={40} className={Classes.TEXT_MUTED} />}
+        </div>
+        <div className="gh-devices__main">
+          {failed ? (
+            <Callout intent="warning" icon="warning-sign" className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{text}</Callout>
+          ) : (
+            <p className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{text}</p>
+          )}
+          {error && !failed && <p className={`${Classes.TEXT_MUTED} gh-devices__status`} data-testid="card-connector-error">{error}</p>}
+          <div className="gh-devices__buttons">
+            {(status === 'idle' || status === 'searching') && (
+              <Button icon="id-number" text="Connect card reader" loading={status === 'searching'} onClick={() => connector.send({ type: 'cardConnector.connect' })} data-testid="connect-card-reader" />
+            )}
+            {failed && <Button icon="refresh" text="Try again" onClick={() => connector.send({ type: 'cardConnector.retry' })} data-testid="card-reader-retry" />}
+            <Button intent="primary" icon="id-number" text="Read card" disabled={!canRead} loading={reading} onClick={() => connector.send({ type: 'cardConnector.read' })} data-testid="read-card" />
+            {canCapture && <Button icon="camera" text="Take photo" loading={companionBusy} onClick={takePhoto} data-testid="take-photo" />}
+            {photo && <Button variant="minimal" icon="trash" text="Remove photo" onClick={() => { ff.change('photo', ''); delete filled.current.photo; }} data-testid="remove-photo" />}
+          </div>
+        </div>
+      </div>
+      <Alert
+        isOpen={conflicts !== null}
+        intent="warning"
+        icon="warning-sign"
+        confirmButtonText="Replace"
+        cancelButtonText="Keep my edits"
+        onConfirm={replace}
+        onCancel={() => setQuestion(null)}
+        className="gh-devices__confirm"
+      >
+        <p><strong>Replace edited fields?</strong></p>
+        <p>The card differs from what you entered in:</p>
+        <ul data-testid="card-conflicts">
+          {(conflicts ?? []).map((c) => (
+            <li key={c.name}>{LABELS[c.name] ?? c.name}{c.name === 'photo' ? '' : <>: “{c.current}” → “{c.incoming}”</>}</li>
+          ))}
+        </ul>
+        {question?.othersFilled && <p className={Classes.TEXT_MUTED}>The other fields were filled from the card.</p>}
+      </Alert>
+    </Card>
+  );
+}

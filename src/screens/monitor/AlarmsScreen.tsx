@@ -1,0 +1,98 @@
+// /monitor/alarms: the open alarms of this client, most urgent first, live. Acknowledge and process (with a note)
+// are commands to the alarms actor; the buttons ask the snapshot whether they may be sent.
+import { memo, useState, useSyncExternalStore } from 'react';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, NonIdealState, Switch, Tag, TextArea, type Intent } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { PRIV, type Event } from '../../../contract';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
+import type { AlarmsSnapshot } from '../../../machines/alarms';
+import { selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms } from '../../../machines/alarms.selectors';
+import { selectSocketStatus } from '../../../machines/socket.selectors';
+import { useSystemActor } from '../../app/useSystemActor';
+import { alarmSound } from '../../system/alarmNotices';
+import { PageHeader } from '../../ui/PageHeader';
+
+const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
+const time = (iso: string) => new Date(iso).toLocaleString();
+const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.acknowledge', id });
+const canProcess = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.process', id, note: 'x' });
+const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'danger', idle: 'none' } as const;
+
+const AlarmRow = memo(function AlarmRow({ alarm, ack, process, onAck, onProcess }: {
+  alarm: Event; ack: boolean; process: boolean; onAck: (id: Event['id']) => void; onProcess: (a: Event) => void;
+}) {
+  return (
+    <tr data-testid="alarm-row" data-alarm-id={String(alarm.id)}>
+      <td><Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>P{alarm.priority}</Tag></td>
+      <td className="gh-nowrap">{time(alarm.time)}</td>
+      <td>{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</td>
+      <td>{alarm.message}</td>
+      <td className="bp6-text-muted gh-alarm-instructions">{alarm.instructions ?? ''}</td>
+      <td>{alarm.acknowledge ? <Tag intent="primary" minimal>Acknowledged</Tag> : <Tag intent="danger">New</Tag>}</td>
+      <td className="gh-nowrap">
+        <Button size="small" icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">Acknowledge</Button>{' '}
+        <Button size="small" icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">Process…</Button>
+      </td>
+    </tr>
+  );
+});
+
+export function AlarmsScreen() {
+  const alarms = useSystemActor('alarms');
+  const socket = useSystemActor('socket.events');
+  const open = useSelector(alarms, selectOpenAlarms);
+  const busy = useSelector(alarms, selectIsCommandBusy);
+  const syncing = useSelector(alarms, selectIsSyncing);
+  const error = useSelector(alarms, selectAlarmError);
+  const status = useSelector(socket, selectSocketStatus);
+  // acknowledging and processing need 0.2.1.1; viewing alone (an auditor) leaves the buttons off
+  const mayAct = useSelector(useSystemActor('session'), selectHeldPrivileges).has(PRIV.alarms.act);
+  // which buttons are enabled, asked of the machine (ids joined so the selector result compares by value)
+  const allowed = useSelector(alarms, (s) => s.context.alarms.map((a) => `${a.id}:${canAck(s, a.id) ? 1 : 0}${canProcess(s, a.id) ? 1 : 0}`).join(','));
+  const flags = new Map(allowed.split(',').filter(Boolean).map((x) => { const [id, f] = x.split(':'); return [id, f] as const; }));
+  const muted = useSyncExternalStore(alarmSound.subscribe, alarmSound.isMuted);
+  const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
+  const [note, setNote] = useState('');
+
+  const submit = () => {
+    if (!processing || !note.trim()) return;
+    alarms.send({ type: 'alarm.process', id: processing.id, note: note.trim() });
+    setProcessing(null);
+    setNote('');
+  };
+
+  return (
+    <div className="gh-page" data-testid="alarms-screen">
+      <PageHeader title="Alarms" icon="warning-sign"
+        description={<>Open alarms, most urgent first. <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">{status}</Tag> {syncing && <Tag minimal>syncing…</Tag>}</>}
+        actions={<Switch checked={!muted} label="Sound and notifications" onChange={(e) => alarmSound.setMuted(!e.currentTarget.checked)} data-testid="alarm-mute" />} />
+      {error && <Callout intent="danger" title="Alarm command failed" className="gh-mb">{error} <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>Dismiss</Button></Callout>}
+      {open.length === 0 ? (
+        <NonIdealState icon="tick-circle" title="No open alarms" description="New alarms appear here as they are raised." />
+      ) : (
+        <HTMLTable compact striped interactive className="gh-table-full" data-testid="alarms-table">
+          <thead><tr><th>Priority</th><th>Time</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
+          <tbody>
+            {open.map((a) => {
+              const f = flags.get(String(a.id)) ?? '00';
+              return <AlarmRow key={String(a.id)} alarm={a} ack={mayAct && !busy && f[0] === '1'} process={mayAct && !busy && f[1] === '1'}
+                onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })} onProcess={(al) => { setProcessing(al); setNote(''); }} />;
+            })}
+          </tbody>
+        </HTMLTable>
+      )}
+      <Dialog isOpen={processing !== null} onClose={() => setProcessing(null)} title="Process alarm" icon="confirm">
+        <DialogBody>
+          {processing && <p><strong>{processing.message}</strong><br /><span className="bp6-text-muted">{processing.instructions}</span></p>}
+          <FormGroup label="Operator note" labelFor="alarm-note" helperText="Required: what was found and done.">
+            <TextArea id="alarm-note" fill autoFocus value={note} maxLength={1000} onChange={(e) => setNote(e.currentTarget.value)} data-testid="alarm-note" />
+          </FormGroup>
+        </DialogBody>
+        <DialogFooter actions={<>
+          <Button onClick={() => setProcessing(null)}>Cancel</Button>
+          <Button intent="primary" disabled={!note.trim()} onClick={submit} data-testid="alarm-process-submit">Process</Button>
+        </>} />
+      </Dialog>
+    </div>
+  );
+}

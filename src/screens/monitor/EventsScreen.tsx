@@ -1,0 +1,110 @@
+// /monitor/events: the live event stream. Messages are buffered outside React and flushed once per animation
+// frame, and only the newest MAX_ROWS rows are rendered, so thousands of events per second stay smooth.
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { Button, HTMLTable, InputGroup, Switch, Tag } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { validate, Event as EventSchema, type Event } from '../../../contract';
+import { selectSocketStatus } from '../../../machines/socket.selectors';
+import { listEvents } from '../../api/endpoints';
+import { useSystemActor } from '../../app/useSystemActor';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTask } from '../../ui/useTask';
+
+export const MAX_ROWS = 200;
+
+/** Newest first, deduplicated by id, at most `max`. */
+export function mergeEvents(current: readonly Event[], incoming: readonly Event[], max = MAX_ROWS): Event[] {
+  const seen = new Set<string>();
+  const out: Event[] = [];
+  for (let i = incoming.length - 1; i >= 0 && out.length < max; i--) {
+    const k = String(incoming[i].id);
+    if (!seen.has(k)) { seen.add(k); out.push(incoming[i]); }
+  }
+  for (const e of current) {
+    if (out.length >= max) break;
+    const k = String(e.id);
+    if (!seen.has(k)) { seen.add(k); out.push(e); }
+  }
+  return out;
+}
+
+const EventRow = memo(function EventRow({ e }: { e: Event }) {
+  return (
+    <tr data-testid="event-row" className={e.alert ? 'gh-row-alert' : undefined}>
+      <td className="gh-nowrap">{new Date(e.time).toLocaleTimeString()}</td>
+      <td>{String(e.eventCode)}</td>
+      <td>{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
+      <td>{e.message}</td>
+      <td>{e.alert ? <Tag intent="danger" minimal>alarm</Tag> : null}</td>
+    </tr>
+  );
+});
+
+export function EventsScreen() {
+  const socket = useSystemActor('socket.events');
+  const status = useSelector(socket, selectSocketStatus);
+  const history = useTask(() => listEvents({ size: 100 }), []);
+  const [rows, setRows] = useState<Event[]>([]);
+  const [paused, setPaused] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [alertsOnly, setAlertsOnly] = useState(false);
+  const [waiting, setWaiting] = useState(0); // events held back while paused
+  const buffer = useRef<Event[]>([]);
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
+
+  useEffect(() => {
+    if (history.status === 'done' && history.output) setRows((r) => mergeEvents(r, [...history.output!.items].reverse()));
+  }, [history.status, history.output]);
+
+  useEffect(() => {
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      if (pausedRef.current) { setWaiting(buffer.current.length); return; }
+      const batch = buffer.current;
+      buffer.current = [];
+      setRows((r) => mergeEvents(r, batch));
+    };
+    const sub = socket.on('socket.message', (m) => {
+      if (m.destination !== '/events') return;
+      const v = validate(m.body, EventSchema);
+      if (!v.ok) return;
+      buffer.current.push(v.value);
+      if (buffer.current.length > MAX_ROWS * 2) buffer.current = buffer.current.slice(-MAX_ROWS);
+      if (!frame) frame = requestAnimationFrame(flush);
+    });
+    return () => { sub.unsubscribe(); if (frame) cancelAnimationFrame(frame); };
+  }, [socket]);
+
+  const resume = () => {
+    setPaused(false);
+    const batch = buffer.current;
+    buffer.current = [];
+    setWaiting(0);
+    setRows((r) => mergeEvents(r, batch));
+  };
+
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    return rows.filter((e) => (!alertsOnly || e.alert) && (!q || e.message.toLowerCase().includes(q) || String(e.eventCode) === q || (e.eventPointName ?? '').toLowerCase().includes(q)));
+  }, [rows, filter, alertsOnly]);
+
+  return (
+    <div className="gh-page" data-testid="events-screen">
+      <PageHeader title="Events" icon="pulse"
+        description={<>The live event stream (newest {MAX_ROWS}). <Tag minimal data-testid="socket-status">{status}</Tag></>}
+        actions={paused
+          ? <Button icon="play" intent="primary" onClick={resume} data-testid="events-resume">Resume{waiting ? ` (${waiting} new)` : ''}</Button>
+          : <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">Pause</Button>} />
+      <div className="gh-toolbar">
+        <InputGroup leftIcon="filter" placeholder="Filter by text, point or code" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
+        <Switch checked={alertsOnly} label="Alarms only" onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
+      </div>
+      <HTMLTable compact striped className="gh-table-full" data-testid="events-table">
+        <thead><tr><th>Time</th><th>Code</th><th>Point</th><th>Message</th><th /></tr></thead>
+        <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} />)}</tbody>
+      </HTMLTable>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export { AlarmsScreen } from './AlarmsScreen';
+export { EventsScreen } from './EventsScreen';
