@@ -1,7 +1,8 @@
 // The browser's side of the desktop companion machine (§7): the shuffle (the only randomness), the check-port
 // probe and the /api/messages WebSocket, as the actors machines/companion.ts names. The machine owns the 10 s
 // probe timeout; stopping the probe actor aborts its fetch.
-import { fromCallback, fromPromise } from 'xstate';
+import { fromPromise } from 'xstate';
+import { localSocketActor } from './localSocket';
 import type { CompanionSocketCommand, MessagesInput, ProbeInput, ShuffleInput } from '../../machines/companion';
 
 export interface CompanionTransportOptions {
@@ -34,17 +35,6 @@ export function createCompanionTransport(options: CompanionTransportOptions = {}
       if (!res.ok) throw new Error(`check-port answered ${res.status}`);
       return res.json().catch(() => ({}));
     }),
-    messages: fromCallback<CompanionSocketCommand, MessagesInput>(({ input, sendBack, receive }) => {
-      const Ws = options.WebSocket ?? globalThis.WebSocket;
-      const ws = new Ws(`ws://${host}:${input.port}/api/messages`);
-      let closed = false;
-      ws.onopen = () => sendBack({ type: 'socket.opened' });
-      ws.onerror = () => {}; // the close that follows is what the machine hears
-      ws.onmessage = (e: MessageEvent) => sendBack({ type: 'socket.message', data: e.data });
-      // a browser fires error then close: only close is told, once
-      ws.onclose = (e: CloseEvent) => { if (!closed) { closed = true; sendBack({ type: 'socket.closed', code: e.code, reason: e.reason || undefined }); } };
-      receive((e) => { if (e.type === 'socket.send' && ws.readyState === 1) ws.send(JSON.stringify(e.message)); });
-      return () => { closed = true; ws.onopen = ws.onmessage = ws.onclose = null; ws.close(); };
-    }),
+    messages: localSocketActor<CompanionSocketCommand, MessagesInput>((input) => `ws://${host}:${input.port}/api/messages`, options.WebSocket),
   };
 }

@@ -6,6 +6,7 @@ import { selectClientId, selectIsBusy, selectUser } from '../../../machines/sess
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { ResourceForm, ResourceList, clients, identities } from '../../resources';
+import { ListScreen } from '../../ui/ListScreen';
 import { PageHeader } from '../../ui/PageHeader';
 
 export function ClientsScreen() {
@@ -42,14 +43,10 @@ export function ClientFormScreen() {
   );
 }
 
-export function IdentitiesScreen() {
-  return (
-    <div className="gh-page" data-testid="identities">
-      <PageHeader title="Identities" icon="people" description="People who hold credentials: staff, contractors and residents." />
-      <ResourceList resource={identities} />
-    </div>
-  );
-}
+export const IdentitiesScreen = () => (
+  <ListScreen testId="identities" title="Identities" icon="people" resource={identities}
+    description="People who hold credentials: staff, contractors and residents." />
+);
 
 export function IdentityFormScreen() {
   const { route } = useRouteInfo();

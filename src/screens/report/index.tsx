@@ -1,20 +1,12 @@
-import { ResourceList, activityReport, uiErrors } from '../../resources';
-import { PageHeader } from '../../ui/PageHeader';
+import { activityReport, uiErrors } from '../../resources';
+import { ListScreen } from '../../ui/ListScreen';
 
-export function ActivityReportScreen() {
-  return (
-    <div className="gh-page" data-testid="activity-report">
-      <PageHeader title="Activity report" icon="history" description="Every change an operator made in this client: who, when, what, before and after." />
-      <ResourceList resource={activityReport} />
-    </div>
-  );
-}
+export const ActivityReportScreen = () => (
+  <ListScreen testId="activity-report" title="Activity report" icon="history" resource={activityReport}
+    description="Every change an operator made in this client: who, when, what, before and after." />
+);
 
-export function UiErrorsScreen() {
-  return (
-    <div className="gh-page" data-testid="ui-errors">
-      <PageHeader title="UI error log" icon="error" description="Errors the console caught in operators' browsers, newest first." />
-      <ResourceList resource={uiErrors} />
-    </div>
-  );
-}
+export const UiErrorsScreen = () => (
+  <ListScreen testId="ui-errors" title="UI error log" icon="error" resource={uiErrors}
+    description="Errors the console caught in operators' browsers, newest first." />
+);
