@@ -1,0 +1,71 @@
+// The local card connector and desktop companion with their simulators running on this machine's loopback,
+// as they would beside a receptionist's browser (issue 5).
+import { expect, test } from '@playwright/test';
+import { startCardConnectorSimulator } from '../server/simulator/cardConnector';
+import { startCompanionSimulator } from '../server/simulator/companion';
+import { shot, signIn } from './helpers';
+
+test('reads a MyKad into a new identity, asks before replacing typed fields, and saves it', async ({ page }) => {
+  const sim = await startCardConnectorSimulator();
+  try {
+    await signIn(page, 'hr');
+    await page.goto('/manage/identities/add');
+    const form = page.getByTestId('identities-form');
+    await form.getByLabel('First name').fill('Typed by hand');
+    await page.getByTestId('connect-card-reader').click();
+    await expect(page.getByTestId('card-connector-status')).toHaveAttribute('data-status', 'connected');
+    sim.insertCard();
+    await page.getByTestId('read-card').click();
+    const ask = page.getByRole('alertdialog');
+    await expect(ask).toContainText('Replace edited fields?');
+    await ask.getByRole('button', { name: 'Replace' }).click();
+    await expect(form.getByLabel('First name')).toHaveValue('Nurul Aini');
+    await expect(form.getByLabel('Last name')).toHaveValue('binti Ismail');
+    await expect(page.getByTestId('form-photo')).toBeVisible();
+    await shot(page, 'card-read');
+    await form.getByLabel('Employee no.').fill('NW-MYKAD-1');
+    await form.getByLabel('Division').selectOption({ label: 'Human Resources' });
+    await page.getByTestId('form-save').click();
+    await expect(page).toHaveURL(/\/manage\/identities$/);
+    await page.getByLabel('Filter identities').fill('NW-MYKAD-1');
+    await expect(page.getByRole('row', { name: 'binti Ismail, Nurul Aini' })).toBeVisible();
+  } finally {
+    await sim.close();
+  }
+});
+
+test('an outdated card connector is refused with the upgrade message', async ({ page }) => {
+  const sim = await startCardConnectorSimulator({ version: 'v0.9.0' });
+  try {
+    await signIn(page, 'hr');
+    await page.goto('/manage/identities/add');
+    await page.getByTestId('connect-card-reader').click();
+    await expect(page.getByTestId('card-connector-status')).toHaveAttribute('data-status', 'outdated');
+    await expect(page.getByTestId('card-connector-status')).toContainText(/outdated/i);
+  } finally {
+    await sim.close();
+  }
+});
+
+test('the companion is found and connected, and reconnects after it was killed and restarted', async ({ page }) => {
+  let companion = await startCompanionSimulator();
+  const port = companion.port;
+  try {
+    await page.clock.install();
+    await signIn(page, 'hr');
+    const indicator = page.getByTestId('companion-indicator');
+    await page.clock.runFor(1000);
+    await expect(indicator).toHaveAttribute('data-status', 'connected');
+    await companion.close();
+    await expect(indicator).not.toHaveAttribute('data-status', 'connected');
+    companion = await startCompanionSimulator({ port });
+    // backoff 1 s, 2 s, 4 s …: a minute of clock is plenty for the next try to find it
+    for (let i = 0; i < 10; i++) {
+      await page.clock.runFor(5000);
+      if ((await indicator.getAttribute('data-status')) === 'connected') break;
+    }
+    await expect(indicator).toHaveAttribute('data-status', 'connected');
+  } finally {
+    await companion.close();
+  }
+});
