@@ -69,3 +69,23 @@ test('the companion is found and connected, and reconnects after it was killed a
     await companion.close();
   }
 });
+
+test('a new alarm also shows as a desktop notification through the companion', async ({ page }) => {
+  const companion = await startCompanionSimulator();
+  try {
+    await signIn(page, 'operator');
+    await expect(page.getByTestId('companion-indicator')).toHaveAttribute('data-status', 'connected');
+    await page.goto('/monitor/alarms');
+    await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
+    await expect(page.getByTestId('companion-indicator')).toHaveAttribute('data-status', 'connected');
+    const token = await page.evaluate(() => localStorage.getItem('jwt'));
+    const headers = { authorization: `Bearer ${token}` };
+    const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
+    const door = doors.find((d) => d.name === 'Roof Access')!;
+    expect((await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: door.id } })).ok()).toBe(true);
+    await expect(page.getByTestId('alarm-row').filter({ hasText: 'Roof Access' }).first()).toBeVisible();
+    await expect.poll(() => companion.notifications.map((n) => n.title)).toContain('Alarm: Roof Access');
+  } finally {
+    await companion.close();
+  }
+});

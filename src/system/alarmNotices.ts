@@ -40,7 +40,8 @@ export function titleWithBadge(title: string, count: number): string {
   return count > 0 ? `(${count}) ${plain}` : plain;
 }
 
-export function startAlarmNotices(alarms: AlarmsActor): () => void {
+/** `desktop` also shows each new alarm as a desktop notification (through the companion, when it can). */
+export function startAlarmNotices(alarms: AlarmsActor, desktop?: (title: string, message: string) => void): () => void {
   let count = alarms.getSnapshot().context.alarms.length;
   const apply = () => {
     const next = titleWithBadge(document.title, count);
@@ -49,7 +50,9 @@ export function startAlarmNotices(alarms: AlarmsActor): () => void {
   const raised = alarms.on('alarm.raised', ({ alarm }) => {
     if (muted) return;
     beep();
-    notify({ intent: 'danger', title: `Alarm: ${alarm.eventPointName ?? alarm.eventSourceName ?? alarm.eventPointId ?? ''}`, message: alarm.message, timeoutMs: NOTIFICATION_MS });
+    const title = `Alarm: ${alarm.eventPointName ?? alarm.eventSourceName ?? alarm.eventPointId ?? ''}`;
+    notify({ intent: 'danger', title, message: alarm.message, timeoutMs: NOTIFICATION_MS });
+    desktop?.(title, alarm.message);
   });
   const sub = alarms.subscribe((s) => {
     if (s.context.alarms.length === count) return;

@@ -18,6 +18,7 @@ import { createCompanionTransport } from '../transport/companion';
 import { createCardConnectorTransport } from '../transport/cardConnector';
 import { stompConnection } from '../transport/stomp';
 import { startAlarmNotices } from './alarmNotices';
+import { selectCanNotify } from '../../machines/companion.selectors';
 
 const clock = () => Date.now();
 const StoredViews = array(object({ path: string(), title: string() }));
@@ -144,7 +145,10 @@ export function getSystem(): GatehouseSystem {
     }),
   });
   root.start();
-  startAlarmNotices(getSystemActor(root, 'alarms'));
+  const companion = getSystemActor(root, 'companion');
+  startAlarmNotices(getSystemActor(root, 'alarms'), (title, message) => {
+    if (selectCanNotify(companion.getSnapshot())) companion.send({ type: 'companion.notify', title, message });
+  });
   // §7: every valid real-time body is rebroadcast as a document event (`gatehouse:/alarmcount`, …)
   for (const id of ['socket.events', 'socket.central', 'socket.visitor'] as const) {
     getSystemActor(root, id).on('socket.message', (e) => {
