@@ -8,7 +8,7 @@ import {
   CONNECTOR_MAX_MESSAGE_CHARS, CONNECTOR_PORTS, CONNECTOR_VERSION, MyKad, parseConnectorCommand, validate,
   type ConnectorCommand, type ConnectorIncomingType, type MyKadReader,
 } from '../../contract';
-import { generatePhotoPng, listenOnFirstFree } from './companion';
+import { generatePhotoPng, listenOnFirstFree, socketServerControls } from './companion';
 
 export const SAMPLE_MYKAD: MyKad = {
   name: 'NURUL AINI BINTI ISMAIL',
@@ -93,15 +93,7 @@ export async function startCardConnectorSimulator(options: CardConnectorSimulato
       return card;
     },
     readers: () => (reader ? [{ name: 'Gatehouse Simulated MyKad Reader', connected: true, cardPresent: card !== null }] : []),
-    clientCount: () => wss.clients.size,
-    dropClients: () => { for (const c of wss.clients) c.terminate(); },
-    broadcastRaw: (data) => { for (const c of wss.clients) c.send(data); },
-    close: () => new Promise<void>((resolve) => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    ...socketServerControls(server, wss),
   };
 
   wss.on('connection', (ws) => {

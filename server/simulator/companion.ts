@@ -108,6 +108,21 @@ const CORS = {
   'access-control-max-age': '600',
 };
 
+/** What both simulators offer tests about their WebSocket clients, and a close that drops them all. */
+export function socketServerControls(server: Server, wss: WebSocketServer) {
+  return {
+    clientCount: () => wss.clients.size,
+    dropClients: () => { for (const c of wss.clients) c.terminate(); },
+    broadcastRaw: (data: string) => { for (const c of wss.clients) c.send(data); },
+    close: () => new Promise<void>((resolve) => {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
 export async function startCompanionSimulator(options: CompanionSimulatorOptions = {}): Promise<CompanionSimulator> {
   const host = options.host ?? '127.0.0.1';
   const capabilities = options.capabilities ?? ['photo.capture', 'badge.print', 'notify.alarm'];
@@ -131,15 +146,7 @@ export async function startCompanionSimulator(options: CompanionSimulatorOptions
     printed: [],
     notifications: [],
     rejected: [],
-    clientCount: () => wss.clients.size,
-    dropClients: () => { for (const c of wss.clients) c.terminate(); },
-    broadcastRaw: (data) => { for (const c of wss.clients) c.send(data); },
-    close: () => new Promise<void>((resolve) => {
-      for (const c of wss.clients) c.terminate();
-      wss.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    ...socketServerControls(server, wss),
   };
   let photos = 0;
   const reply = (ws: WebSocket, m: CompanionReply) => ws.send(JSON.stringify(m));
