@@ -1,8 +1,8 @@
 // One superstruct schema per entity and message, shared by server (request validation) and console
 // (response validation). A failure becomes a `violations` list naming field and message (see validate()).
 import {
-  array, assign, boolean, defaulted, enums, integer, literal, min, nullable, number, object, optional, pattern, record,
-  refine, size, string, type, union, unknown, type Infer, type Struct, StructError, assert as ssAssert,
+  array, assign, boolean, defaulted, enums, integer, min, nullable, object, optional, pattern,
+  refine, size, string, type, unknown, type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
 
 // ---------- helpers ----------
@@ -236,4 +236,3 @@ export type FilePayload = Infer<typeof FilePayload>;
 export const CardReaderMessage = object({ type: size(string(), 1, 64), version: string(), data: optional(unknown()) });
 export type CardReaderMessage = Infer<typeof CardReaderMessage>;
 
-export { literal, union, record, number };

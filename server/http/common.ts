@@ -1,6 +1,6 @@
 // What every route shares: the request's principal, validation with the contract schemas, errors in the
 // shape the console's toast chain reads, list paging/sorting, and the audit trail.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ListQuery, PAGE_SIZE, parseSort, validate, type PrivilegeEntry, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
 import type { Db } from '../db/db';
@@ -93,4 +93,3 @@ export function idParam(req: FastifyRequest, what: string): number {
 
 export const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d));
 export const dateOnly = (d: unknown) => (d instanceof Date ? d.toISOString().slice(0, 10) : d === null || d === undefined ? null : String(d).slice(0, 10));
-export type Reply = FastifyReply;
