@@ -3,6 +3,7 @@ import { defineConfig } from '@playwright/test';
 // One real server on a free port with a fresh embedded database, serving the built console (dist/).
 const port = Number(process.env.E2E_PORT ?? 18000 + Math.floor(Math.random() * 2000));
 process.env.E2E_PORT = String(port); // workers re-evaluate this file: keep the port stable
+const dataDir = `.tmp/e2e-data-${port}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -24,11 +25,12 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf .tmp/e2e-data && npx tsx server/main.ts`,
+    // E2E_DIST lets parallel work build and test its own console copy (vite build --outDir …)
+    command: `rm -rf ${dataDir} && npx tsx server/main.ts`,
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), DATA_DIR: '.tmp/e2e-data', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1', SIMULATOR_RATE: '0' },
+    env: { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: process.env.E2E_DIST ?? '', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1', SIMULATOR_RATE: '0' },
   },
 });

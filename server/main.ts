@@ -35,6 +35,7 @@ async function main() {
     // the hardware simulator (issue 4): on unless SIMULATOR=off; SIMULATOR_RATE random events per second
     simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
     testHooks: env.E2E === '1',
+    staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
   });
   await app.listen({ port, host });
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);
