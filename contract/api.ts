@@ -23,6 +23,8 @@ export const API = {
   alarmTypes: '/event/manage/alarm-types',
   events: '/event/manage/events',
   doors: '/event/manage/doors', // `/:id/commands` {command}
+  // visitors (issue 5): register (POST), list, one (`/:id`), badge printed (`/:id/badge-printed`)
+  visitors: '/visitor/1.0/visitors',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
 } as const;

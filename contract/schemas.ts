@@ -207,6 +207,35 @@ export const BulkDeleteRequest = object({ ids: size(array(Id), 1, 1000) });
 export const IdentityListQuery = assign(ListQuery, type({ status: optional(IdentityStatus), divisionId: optional(Id) }));
 export type IdentityListQuery = Infer<typeof IdentityListQuery>;
 
+// ---------- visitors (issue 5) ----------
+/** A photo kept with a record: a base64 data URL of an image, at most about 1.5 MB. */
+const PhotoDataUrl = pattern(size(string(), 0, 2_000_000), /^(data:image\/[\w.+-]+;base64,[A-Za-z0-9+/=]+)?$/);
+export const VisitPurpose = enums(['meeting', 'delivery', 'contractor', 'interview', 'other']);
+export const VisitorStatus = enums(['expected', 'on-site', 'left']);
+/** POST register: who came, whom they visit, for what and on which day (the badge is valid until its end). */
+export const VisitorInput = object({
+  firstName: nonBlank(100),
+  lastName: nonBlank(100),
+  idNumber: optional(nullable(size(string(), 0, 32))),
+  company: optional(nullable(size(string(), 0, 200))),
+  email: optional(nullable(Email)),
+  phone: optional(nullable(pattern(size(string(), 0, 32), /^[+0-9 ()-]*$/))),
+  photo: optional(nullable(PhotoDataUrl)),
+  hostName: nonBlank(200),
+  purpose: defaulted(VisitPurpose, 'meeting'),
+  visitDate: IsoDate,
+});
+export type VisitorInput = Infer<typeof VisitorInput>;
+export const Visitor = type({
+  id: integer(), clientId: integer(), firstName: string(), lastName: string(), idNumber: nullable(string()),
+  company: nullable(string()), email: nullable(string()), phone: nullable(string()), photo: nullable(string()),
+  hostName: string(), purpose: string(), visitDate: string(), validUntil: string(), status: string(),
+  badgePrintedAt: nullable(string()), createdBy: nullable(string()), createdAt: string(), updatedAt: string(),
+});
+export type Visitor = Infer<typeof Visitor>;
+export const VisitorListQuery = assign(ListQuery, type({ status: optional(VisitorStatus), visitDate: optional(IsoDate) }));
+export type VisitorListQuery = Infer<typeof VisitorListQuery>;
+
 // ---------- dashboard ----------
 export const DashboardSummary = type({
   identities: integer(), activeCredentials: integer(), divisions: integer(), doors: integer(),

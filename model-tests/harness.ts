@@ -1,5 +1,6 @@
 // Shared pieces of the model-based tests: controllable fake actors, and one test path per graph edge.
-import { fromPromise, initialTransition, transition, type AnyStateMachine, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, initialTransition, transition, type AnyStateMachine, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import { expect } from 'vitest';
 import type { TestModel } from '@xstate/graph';
 
 /** Let promise callbacks and the actor's resulting transitions run. */
@@ -100,4 +101,44 @@ export function edgePaths<M extends AnyStateMachine>(
     }
   }
   return out;
+}
+
+/** The model offers an invoked actor's done/error events only while that actor runs. */
+export const onlyInvoked = (events: any[]) => (s: { children: Record<string, unknown> }) => events.filter((e) => {
+  const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
+  return m ? m[1] in s.children : true;
+});
+
+/**
+ * Runs one edge path on the real machine with every invoked actor replaced by a controllable fake, comparing
+ * value, context and tags after each step; `extra` checks emitted events or actor inputs per step.
+ */
+export async function drive<M extends AnyStateMachine>(
+  model: TestModel<any, any, any>, machine: M, input: unknown, events: any[], { path }: EdgePath<M>,
+  extra?: (actor: any, step: number) => void,
+) {
+  const controls = createControls();
+  const provided = machine.provide({ actors: Object.fromEntries(Object.keys(machine.implementations.actors).map((k) => [k, controls.logic()])) } as any);
+  const actor = createActor(provided, { input } as any);
+  const emitted: unknown[] = [];
+  actor.on('*', (e: unknown) => emitted.push(e));
+  actor.start();
+  await flush();
+  const execs: Record<string, any> = actorEventExecutors(events, controls);
+  for (const e of events) if (!e.type.startsWith('xstate.')) execs[e.type] = async ({ event }: any) => { actor.send(event); await flush(); };
+  let step = 0;
+  await model.testPath(path as any, {
+    states: {
+      '*': (expected: any) => {
+        const s = actor.getSnapshot();
+        expect(s.value).toEqual(expected.value);
+        expect(s.context).toEqual(expected.context);
+        expect([...s.tags].sort()).toEqual([...expected.tags].sort());
+        extra?.({ emitted, controls, event: path.steps[step].event, before: step > 0 ? path.steps[step - 1].state : null }, step);
+        step++;
+      },
+    },
+    events: execs,
+  });
+  actor.stop();
 }

@@ -1,46 +1,10 @@
 // Model-based tests of the generic list and form machines, with controllable fetch/delete/load/save actors.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
-import { createActor, type AnyStateMachine } from 'xstate';
 import { PAGE_SIZE } from '../contract';
 import { resourceListMachine, type ResourceListSnapshot } from '../machines/resourceList';
 import { resourceFormMachine, type ResourceFormEmitted, type ResourceFormSnapshot } from '../machines/resourceForm';
-import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
-
-const onlyInvoked = (events: any[]) => (s: { children: Record<string, unknown> }) => events.filter((e) => {
-  const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
-  return m ? m[1] in s.children : true;
-});
-
-async function drive<M extends AnyStateMachine>(
-  model: TestModel<any, any, any>, machine: M, input: unknown, events: any[], { path }: EdgePath<M>,
-  extra?: (actor: any, step: number) => void,
-) {
-  const controls = createControls();
-  const provided = machine.provide({ actors: Object.fromEntries(Object.keys(machine.implementations.actors).map((k) => [k, controls.logic()])) } as any);
-  const actor = createActor(provided, { input } as any);
-  const emitted: unknown[] = [];
-  actor.on('*', (e: unknown) => emitted.push(e));
-  actor.start();
-  await flush();
-  const execs: Record<string, any> = actorEventExecutors(events, controls);
-  for (const e of events) if (!e.type.startsWith('xstate.')) execs[e.type] = async ({ event }: any) => { actor.send(event); await flush(); };
-  let step = 0;
-  await model.testPath(path as any, {
-    states: {
-      '*': (expected: any) => {
-        const s = actor.getSnapshot();
-        expect(s.value).toEqual(expected.value);
-        expect(s.context).toEqual(expected.context);
-        expect([...s.tags].sort()).toEqual([...expected.tags].sort());
-        extra?.({ emitted, controls, event: path.steps[step].event, before: step > 0 ? path.steps[step - 1].state : null }, step);
-        step++;
-      },
-    },
-    events: execs,
-  });
-  actor.stop();
-}
+import { drive, edgePaths, onlyInvoked } from './harness';
 
 describe('resource list machine model', () => {
   const page = { items: [{ id: 1 }, { id: 2 }], total: 2, page: 0, size: PAGE_SIZE };

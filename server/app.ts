@@ -15,6 +15,7 @@ import { HttpError, errorBody } from './http/common';
 import { authRoutes, type ResetNotice } from './http/auth';
 import { clientRoutes } from './http/clients';
 import { identityRoutes } from './http/identities';
+import { visitorRoutes } from './http/visitors';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
@@ -130,6 +131,7 @@ export async function buildServer(opts: ServerOptions) {
   clientRoutes(app, { db });
   divisionRoutes(app, { db });
   identityRoutes(app, { db });
+  visitorRoutes(app, { db });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });

@@ -3,7 +3,7 @@
 import { array, integer, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -101,6 +101,11 @@ export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, Doo
 export const doorCommand = (id: number, command: DoorCommand) => send('post', `${API.doors}/${id}/commands`, { command }, Event);
 /** Test-only hook (server with E2E=1). */
 export const simulate = (kind: SimulateKind, doorId?: number) => send('post', API.testSimulate, { kind, doorId }, Event);
+
+// ---------- visitors ----------
+export const getVisitor = (id: number) => getJson(`${API.visitors}/${id}`, Visitor);
+/** The companion printed the visit's badge: the server records when (and audits it). */
+export const recordBadgePrinted = (id: number) => send('post', `${API.visitors}/${id}/badge-printed`, {}, Visitor);
 
 // ---------- generic resource calls for the catalogue ----------
 export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeletePath?: string) {

@@ -7,7 +7,8 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 /** Which component renders a route; everything not built yet is 'later' (a clear "arrives later" page). */
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
-  | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later';
+  | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -167,13 +168,13 @@ export const ROUTES: RouteDef[] = [
   r('server', '/server/visitor-properties', 'Visitor properties', ['0.7.5.0'], { icon: 'id-number', description: 'Visitor badge, sign-in and retention settings.' }),
 
   // ---------- Visitor ----------
-  r('visitor', '/visitor', 'Visitor management', ['1.0.0'], { icon: 'id-number', description: 'Today\u2019s visits: who is expected, on site and gone.' }),
-  r('visitor', '/visitor/register', 'Register visitor', ['1.0.1'], { icon: 'new-person', description: 'Register a visitor and issue a credential.' }),
+  r('visitor', '/visitor', 'Visitor management', ['1.0.0'], { icon: 'id-number', screen: 'visitorToday', description: 'Today\u2019s visits: who is expected, on site and gone.' }),
+  r('visitor', '/visitor/register', 'Register visitor', ['1.0.1'], { icon: 'new-person', screen: 'visitorRegister', description: 'Register a visitor and issue a credential.' }),
   r('visitor', '/visitor/visit-details/:id/:bucketStartDate', 'Visit details', ['1.0.5'], { icon: 'id-number', hidden: true, description: 'One visit with its clocking history.' }),
   r('visitor', '/visitor/sign-in/:id/:bucketStartDate', 'Sign visitor in', ['1.0.2'], { icon: 'log-in', hidden: true, description: 'Sign a visitor in at an entry door.' }),
   r('visitor', '/visitor/sign-out/:id/:bucketStartDate', 'Sign visitor out', ['1.0.7'], { icon: 'log-out', hidden: true, description: 'Sign a visitor out at an exit door.' }),
-  r('visitor', '/visitor/list', 'Visitors', ['1.0.3'], { icon: 'people', description: 'Every registered visitor.' }),
-  r('visitor', '/visitor/details/:id', 'Visitor details', ['1.0.3'], { icon: 'person', hidden: true, description: 'A visitor and their visits.' }),
+  r('visitor', '/visitor/list', 'Visitors', ['1.0.3'], { icon: 'people', screen: 'visitorList', description: 'Every registered visitor.' }),
+  r('visitor', '/visitor/details/:id', 'Visitor details', ['1.0.3'], { icon: 'person', hidden: true, screen: 'visitorDetails', description: 'A visitor and their visits.' }),
   ...crud('visitor', '/visitor/tenants', 'Visitor tenants', 'Visitor tenant', x('1.1'), 'office', 'Tenants of the building whom visitors come to see.'),
   ...crud('visitor', '/visitor/credentials', 'Visitor credentials', 'Visitor credential', x('1.2'), 'credit-card', 'Cards and QR codes lent to visitors.'),
   r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', ['1.2.4'], { icon: 'credit-card', hidden: true, description: 'Add a range of visitor cards at once.' }),

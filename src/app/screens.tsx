@@ -8,6 +8,7 @@ const manage = () => import('../screens/manage/index');
 const audit = () => import('../screens/audit/ReplayScreen');
 const report = () => import('../screens/report/index');
 const monitor = () => import('../screens/monitor/index');
+const visitor = () => import('../screens/visitor/index');
 
 const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
@@ -34,4 +35,8 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   uiErrors: pick(report, 'UiErrorsScreen'),
   alarms: pick(monitor, 'AlarmsScreen'),
   events: pick(monitor, 'EventsScreen'),
+  visitorRegister: pick(visitor, 'VisitorRegisterScreen'),
+  visitorList: pick(visitor, 'VisitorListScreen'),
+  visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
+  visitorToday: pick(visitor, 'VisitorTodayScreen'),
 };

@@ -53,14 +53,14 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
 
   // saved: back to the list, and this form's tab closes once the list is the current view
   useEffect(() => {
-    const sub = form.on('form.saved', () => {
-      navigate(resource.path);
+    const sub = form.on('form.saved', (e) => {
+      navigate(!editing && resource.savedPath ? resource.savedPath(e.id) : resource.path);
       const watch = tabs.subscribe((s) => {
         if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
       });
     });
     return () => sub.unsubscribe();
-  }, [form, tabs, navigate, resource.path, path]);
+  }, [form, tabs, navigate, resource, path, editing]);
 
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
   const divisions = useTask(needsDivisions ? () => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }) : null, [needsDivisions]);
@@ -71,9 +71,10 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
 
   const initialValues = useMemo(() => {
     if (editing) return loaded && resource.toForm ? resource.toForm(loaded) : (loaded as Record<string, unknown> | null) ?? undefined;
-    const v: Record<string, unknown> = {};
+    const v: Record<string, unknown> = { ...resource.initial?.() };
     for (const s of resource.form) for (const f of s.fields) {
       if (isRepeat(f)) v[f.repeat] = [];
+      else if (f.name in v) continue;
       else if (f.kind === 'switch') v[f.name] = true;
       else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
     }

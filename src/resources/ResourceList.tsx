@@ -36,13 +36,15 @@ interface Props<T extends { id: number }> {
   rowActions?: (row: T) => ReactNode;
   rowTag?: (row: T) => ReactNode;
   toolbar?: ReactNode;
+  /** Filters the list starts with and keeps under the search text (e.g. today's visits). */
+  filters?: Record<string, string>;
 }
 
-export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar }: Props<T>) {
+export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters }: Props<T>) {
   const t = useT();
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
-  const list = useActorRef(resource.listMachine, { input: { resource: resource.name, sort: resource.defaultSort } });
+  const list = useActorRef(resource.listMachine, { input: { resource: resource.name, sort: resource.defaultSort, filters: initialFilters } });
   const items = useSelector(list, selItems) as T[];
   const total = useSelector(list, selTotal);
   const page = useSelector(list, selPage);
@@ -136,7 +138,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       <Cell className="gh-primary-cell">
         <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
           <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={`Mark ${name}`} />
-          {canEdit ? <Link role="cell" className="gh-rowhead__name" to={`${resource.path}/edit/${row.id}`}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
+          {resource.rowPath || canEdit ? <Link role="cell" className="gh-rowhead__name" to={resource.rowPath ? resource.rowPath(row.id) : `${resource.path}/edit/${row.id}`}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
           {rowTag?.(row)}
           <span className="gh-rowhead__actions">{rowActions?.(row)}</span>
         </div>
@@ -175,8 +177,8 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           <Button icon="export" variant="outlined" loading={exporting} onClick={exportCsv} data-testid="export-csv">{t('exportCsv')}</Button>
           <Button icon="refresh" variant="outlined" aria-label={t('refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
           {canAdd && (
-            <Link to={`${resource.path}/add`} className="bp6-button bp6-intent-primary" data-testid="add-button">
-              <span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{t('add')} {resource.singular.toLowerCase()}</span>
+            <Link to={resource.addPath ?? `${resource.path}/add`} className="bp6-button bp6-intent-primary" data-testid="add-button">
+              <span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{resource.addLabel ?? `${t('add')} ${resource.singular.toLowerCase()}`}</span>
             </Link>
           )}
         </ButtonGroup>

@@ -67,6 +67,16 @@ export interface ResourceDef<T extends { id: number }> {
   toForm?: (row: T) => Record<string, unknown>;
   /** Local devices on the add/edit form: "Read card" (card connector) and "Take photo" (companion) fill it. */
   devices?: { purpose: PhotoPurpose };
+  /** Where the Add button goes when it is not `${path}/add` (e.g. /visitor/register). */
+  addPath?: string;
+  /** The Add button's text when it is not "Add <singular>" (e.g. "Register visitor"). */
+  addLabel?: string;
+  /** Where a row's name links when it is not the edit form (e.g. a details page). */
+  rowPath?: (id: number) => string;
+  /** Where a saved add form goes instead of the list (e.g. the new record's details). */
+  savedPath?: (id: number) => string;
+  /** Starting values of the add form beyond the defaults (e.g. today's date). */
+  initial?: () => Record<string, unknown>;
 }
 
 export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {

@@ -1,0 +1,80 @@
+// Visitor registration at the front desk with the local devices (issue 5): read the visitor's MyKad into the
+// form, save, and print the badge through the desktop companion; the server records the print.
+import { expect, test } from '@playwright/test';
+import { startCardConnectorSimulator } from '../server/simulator/cardConnector';
+import { startCompanionSimulator } from '../server/simulator/companion';
+import { shot, signIn } from './helpers';
+
+test('registers a visitor from their identity card and prints the badge through the companion', async ({ page }) => {
+  const reader = await startCardConnectorSimulator();
+  const companion = await startCompanionSimulator();
+  try {
+    await signIn(page, 'reception');
+    await expect(page.getByTestId('companion-indicator')).toHaveAttribute('data-status', 'connected');
+    await page.goto('/visitor/register');
+    const form = page.getByTestId('visitors-form');
+    await expect(form.getByLabel('Date of visit')).not.toHaveValue('');
+    await page.getByTestId('connect-card-reader').click();
+    await expect(page.getByTestId('card-connector-status')).toHaveAttribute('data-status', 'connected');
+    reader.insertCard();
+    await page.getByTestId('read-card').click();
+    await expect(form.getByLabel('First name')).toHaveValue('Nurul Aini');
+    await expect(form.getByLabel('Last name')).toHaveValue('binti Ismail');
+    await expect(form.getByLabel('ID number')).not.toHaveValue('');
+    await expect(page.getByTestId('form-photo')).toBeVisible();
+    await form.getByLabel('Company').fill('Acme Couriers');
+    await form.getByLabel('Visiting (host)').fill('Sam Operator');
+    await form.getByLabel('Purpose').selectOption('delivery');
+    await shot(page, 'visitor-register');
+    await page.getByTestId('form-save').click();
+
+    await expect(page).toHaveURL(/\/visitor\/details\/\d+$/);
+    const details = page.getByTestId('visitor-details');
+    await expect(details.getByRole('heading', { name: 'Nurul Aini binti Ismail' })).toBeVisible();
+    await expect(details.getByTestId('visitor-photo')).toBeVisible();
+    await expect(details).toContainText('Acme Couriers');
+    await expect(page.getByTestId('badge-status')).toHaveText('Not printed yet.');
+    await page.getByTestId('print-badge').click();
+    await expect(page.getByTestId('badge-status')).toHaveText(/^Printed /);
+    expect(companion.printed.at(-1)?.visitor).toMatchObject({ name: 'Nurul Aini binti Ismail', company: 'Acme Couriers', host: 'Sam Operator' });
+    await shot(page, 'visitor-details');
+
+    // the server kept it: the list says the badge is printed
+    await page.goto('/visitor/list');
+    await page.getByLabel('Filter visitors').fill('Acme');
+    const list = page.getByTestId('visitors');
+    await expect(list.getByRole('row', { name: 'Nurul Aini binti Ismail' })).toBeVisible();
+    await expect(list.getByText('Acme Couriers', { exact: true })).toBeVisible();
+    await expect(list.getByText('Printed', { exact: true })).toBeVisible();
+    await expect(list.getByRole('link', { name: 'Register visitor' })).toBeVisible();
+    // and the front desk's day lists it
+    await page.goto('/visitor');
+    await expect(page.getByTestId('visitors-today').getByRole('row', { name: 'Nurul Aini binti Ismail' })).toBeVisible();
+  } finally {
+    await reader.close();
+    await companion.close();
+  }
+});
+
+test('without the companion the badge cannot be printed and the page says why', async ({ page }) => {
+  await signIn(page, 'reception');
+  await page.goto('/visitor/register');
+  const form = page.getByTestId('visitors-form');
+  await form.getByLabel('First name').fill('Walk');
+  await form.getByLabel('Last name').fill('In');
+  await form.getByLabel('Visiting (host)').fill('Rita Reception');
+  await page.getByTestId('form-save').click();
+  await expect(page).toHaveURL(/\/visitor\/details\/\d+$/);
+  await expect(page.getByTestId('badge-companion')).toContainText('desktop companion');
+  await expect(page.getByTestId('print-badge')).toBeDisabled();
+});
+
+test('a registration with missing fields is refused and names them', async ({ page }) => {
+  await signIn(page, 'reception');
+  await page.goto('/visitor/register');
+  await page.getByTestId('form-save').click();
+  const form = page.getByTestId('visitors-form');
+  await expect(form.getByLabel('First name')).toBeFocused();
+  await expect(form).toContainText('First name is required');
+  await expect(page).toHaveURL(/\/visitor\/register$/);
+});

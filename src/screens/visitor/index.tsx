@@ -1,0 +1,140 @@
+// Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
+// visitor list, and one visitor's details, where the front desk prints the badge through the companion.
+import { useMemo } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { formatInTimeZone } from 'date-fns-tz';
+import { hasPrivilege, PRIV, type Visitor } from '../../../contract';
+import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
+import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
+import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
+import { getVisitor } from '../../api/endpoints';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useSystemActor } from '../../app/useSystemActor';
+import { ResourceForm } from '../../resources';
+import { purposeLabel, today, visitorStatusLabel, visitors } from '../../resources/visitors';
+import { ListScreen } from '../../ui/ListScreen';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTask } from '../../ui/useTask';
+import { printBadgeLogic } from './printBadge';
+
+export function VisitorRegisterScreen() {
+  return (
+    <div className="gh-page-wrap">
+      <PageHeader title="Register visitor" icon="new-person"
+        description="Read the visitor's identity card or type their details; after saving, print their badge." />
+      <ResourceForm resource={visitors} />
+    </div>
+  );
+}
+
+export const VisitorListScreen = () => (
+  <ListScreen testId="visitors" title="Visitors" icon="people" resource={visitors}
+    description="Everyone registered at the front desk, newest visit first." />
+);
+
+/** /visitor: the front desk's day — today's visits, whoever is expected, on site or gone. */
+export function VisitorTodayScreen() {
+  const day = useMemo(today, []);
+  return (
+    <ListScreen testId="visitors-today" title="Today's visits" icon="id-number" resource={visitors} filters={{ visitDate: day }}
+      description={`Visitors registered for ${day}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
+  );
+}
+
+function useTimeFormat() {
+  const session = useSystemActor('session');
+  const zone = useSelector(session, selectUser)?.timezone ?? 'UTC';
+  return (iso: string | null) => (iso ? formatInTimeZone(new Date(iso), zone, 'd MMM yyyy, HH:mm') : '—');
+}
+
+export function VisitorDetailsScreen() {
+  const { params } = useRouteInfo();
+  const id = Number(params.id);
+  const task = useTask(Number.isInteger(id) && id > 0 ? () => getVisitor(id) : null, [id]);
+  if (!Number.isInteger(id) || id < 1) return <div className="gh-page"><NonIdealState icon="search" title="Visitor not found" /></div>;
+  if (task.status === 'error') {
+    return (
+      <div className="gh-page">
+        <NonIdealState icon="error" title="Could not load this visitor" description={(task.error as Error)?.message}
+          action={<Button icon="refresh" text="Try again" onClick={task.reload} />} />
+      </div>
+    );
+  }
+  if (!task.output) return <div className="gh-page"><NonIdealState icon={<Spinner />} title="Loading…" /></div>;
+  return <VisitorDetails visitor={task.output} key={task.output.id} />;
+}
+
+function VisitorDetails({ visitor }: { visitor: Visitor }) {
+  const navigate = useNavigate();
+  const time = useTimeFormat();
+  const session = useSystemActor('session');
+  const held = useSelector(session, selectHeldPrivileges);
+  const companion = useSystemActor('companion');
+  const canPrint = useSelector(companion, selectCanPrintBadge);
+  const companionStatus = useSelector(companion, selectCompanionStatus);
+  const name = `${visitor.firstName} ${visitor.lastName}`;
+  const machine = useMemo(() => badgePrintMachine.provide({ actors: { print: printBadgeLogic(companion) } }), [companion]);
+  const badge = useActorRef(machine, {
+    input: {
+      visitorId: visitor.id,
+      visitor: { name, company: visitor.company, host: visitor.hostName, validUntil: visitor.validUntil },
+      printedAt: visitor.badgePrintedAt,
+    },
+  });
+  const printing = useSelector(badge, selectBadgeIsPrinting);
+  const error = useSelector(badge, selectBadgeError);
+  const printedAt = useSelector(badge, selectBadgePrintedAt);
+  const mayPrint = hasPrivilege(held, [PRIV.visitors.add]);
+  const rows: [string, string][] = [
+    ['Company', visitor.company ?? '—'],
+    ['ID number', visitor.idNumber ?? '—'],
+    ['Visiting', visitor.hostName],
+    ['Purpose', purposeLabel(visitor.purpose)],
+    ['Date of visit', visitor.visitDate],
+    // valid until midnight after the visit day: shown as the last minute of that day
+    ['Badge valid until', time(new Date(Date.parse(visitor.validUntil) - 60_000).toISOString())],
+    ['Email', visitor.email ?? '—'],
+    ['Phone', visitor.phone ?? '—'],
+    ['Registered', `${time(visitor.createdAt)}${visitor.createdBy ? ` by ${visitor.createdBy}` : ''}`],
+  ];
+  return (
+    <div className="gh-page" data-testid="visitor-details">
+      <PageHeader title={name} icon="person"
+        description={<>Visitor · <Tag minimal round>{visitorStatusLabel(visitor.status)}</Tag></>}
+        actions={<>
+          {mayPrint && <Button icon="new-person" onClick={() => navigate('/visitor/register')}>Register another</Button>}
+          <Link to="/visitor/list" className="bp6-button bp6-minimal"><Icon icon="people" /><span className="bp6-button-text">All visitors</span></Link>
+        </>} />
+      <div className="gh-visitor">
+        <Card compact className="gh-visitor__photo">
+          {visitor.photo ? <img src={visitor.photo} alt="Visitor photo" data-testid="visitor-photo" /> : <NonIdealState icon="person" description="No photo" />}
+        </Card>
+        <Card compact className="gh-visitor__facts">
+          <HTMLTable compact className="gh-facts">
+            <tbody>{rows.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td>{v}</td></tr>)}</tbody>
+          </HTMLTable>
+        </Card>
+        <Card compact className="gh-visitor__badge" data-testid="badge-card">
+          <H4><Icon icon="id-number" /> Badge</H4>
+          <p data-testid="badge-status">{printedAt ? `Printed ${time(printedAt)}` : 'Not printed yet.'}</p>
+          {error && <Callout intent="danger" icon="error" data-testid="badge-error">{error}</Callout>}
+          {!canPrint && (
+            <Callout intent="warning" icon="offline" data-testid="badge-companion">
+              {companionStatus === 'connected'
+                ? 'The desktop companion on this computer cannot print badges.'
+                : 'Badges print through the desktop companion on this computer. Start it and wait for the companion icon in the header to turn green.'}
+            </Callout>
+          )}
+          {mayPrint && (
+            <Button intent="primary" icon="print" loading={printing} disabled={!canPrint || printing} data-testid="print-badge"
+              onClick={() => badge.send({ type: 'badge.print' })}>
+              {printedAt ? 'Print again' : 'Print badge'}
+            </Button>
+          )}
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+// The badge-print actor's implementation in the browser: the desktop companion prints, then the server records
+// when. The companion answers by request id; a missing companion, a failure or no answer in time rejects.
+import { fromPromise } from 'xstate';
+import type { BadgeVisitor } from '../../../contract';
+import type { CompanionActor } from '../../../machines/companion';
+import { selectCanPrintBadge } from '../../../machines/companion.selectors';
+import { recordBadgePrinted } from '../../api/endpoints';
+
+/** How long the companion may take to answer a print before the console gives up. */
+export const PRINT_TIMEOUT_MS = 30_000;
+let seq = 0;
+
+export function printBadgeLogic(companion: CompanionActor) {
+  return fromPromise<string, { visitorId: number; visitor: BadgeVisitor }>(async ({ input, signal }) => {
+    if (!selectCanPrintBadge(companion.getSnapshot())) throw new Error('The desktop companion is not connected or cannot print badges.');
+    const requestId = `badge-${input.visitorId}-${++seq}`;
+    await new Promise<void>((resolve, reject) => {
+      const subs = [
+        companion.on('companion.badgePrinted', (e) => { if (e.requestId === requestId) done(); }),
+        companion.on('companion.failed', (e) => { if (e.requestId === requestId) done(new Error(e.message)); }),
+        companion.on('companion.disconnected', () => done(new Error('The desktop companion disconnected before it answered.'))),
+      ];
+      const timer = setTimeout(() => done(new Error('The desktop companion did not answer in time.')), PRINT_TIMEOUT_MS);
+      const abort = () => done(new Error('cancelled'));
+      signal.addEventListener('abort', abort);
+      function done(error?: Error) {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', abort);
+        subs.forEach((s) => s.unsubscribe());
+        if (error) reject(error); else resolve();
+      }
+      companion.send({ type: 'companion.printBadge', visitor: input.visitor, qr: `VISITOR-${input.visitorId}`, requestId });
+    });
+    const saved = await recordBadgePrinted(input.visitorId);
+    return saved.badgePrintedAt ?? new Date().toISOString();
+  });
+}
