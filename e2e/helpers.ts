@@ -3,8 +3,8 @@ import { expect, type Page } from '@playwright/test';
 export const PASSWORD = 'Gatehouse1!';
 
 /** Sign in through the real login form and wait until the console shell is there. */
-export async function signIn(page: Page, username: string, password = PASSWORD) {
-  await page.goto('/login');
+export async function signIn(page: Page, username: string, password = PASSWORD, base = '') {
+  await page.goto(`${base}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -27,7 +27,9 @@ export type SocketEvent =
   | { type: 'socket.closed'; reason?: string }
   | { type: 'socket.message'; destination: string; body: unknown }
   | { type: 'socket.userJoined' }
-  | { type: 'socket.userLeft' };
+  | { type: 'socket.userLeft' }
+  /** The computer woke from sleep: while connected, resync as after a reconnect (messages may be missing). */
+  | { type: 'socket.wake' };
 
 export type SocketEmitted =
   | { type: 'socket.message'; service: RealtimeService; destination: string; body: unknown }
@@ -135,9 +137,10 @@ export const socketMachine = setup({
       }
       enqueue.emit({ type: 'socket.message', service: context.service, destination: event.destination, body: checked.value });
     }),
+    countConnect: assign({ connects: ({ context }) => context.connects + 1 }),
     resync: enqueueActions(({ context, enqueue, system }) => {
-      // after every (re)connect the open alarms are re-read from REST: nothing missed while disconnected is lost
-      enqueue.assign({ connects: context.connects + 1 });
+      // after every (re)connect and wake the open alarms (and, in the views that show them, the events) are
+      // re-read from REST: nothing missed while disconnected or asleep is lost
       if (context.service === 'event') {
         const alarms = system.get('alarms');
         if (alarms) enqueue.sendTo(alarms, { type: 'socket.resynced' });
@@ -190,11 +193,11 @@ export const socketMachine = setup({
       states: {
         connecting: {
           tags: ['busy'],
-          on: { 'socket.connected': { target: 'connected', actions: 'resync' } },
+          on: { 'socket.connected': { target: 'connected', actions: ['countConnect', 'resync'] } },
         },
         connected: {
           tags: ['online'],
-          on: { 'socket.message': { actions: 'handleMessage' } },
+          on: { 'socket.message': { actions: 'handleMessage' }, 'socket.wake': { actions: 'resync' } },
         },
       },
     },

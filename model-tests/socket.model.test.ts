@@ -44,7 +44,7 @@ function eventsFor(service: RealtimeService): any[] {
     { type: 'socket.connected' }, { type: 'socket.closed', reason: 'server gone' },
     { type: 'xstate.error.actor.connection', error: new Error('transport failed') },
     ...messages[service],
-    { type: 'socket.userJoined' }, { type: 'socket.userLeft' },
+    { type: 'socket.userJoined' }, { type: 'socket.userLeft' }, { type: 'socket.wake' },
     { type: 'xstate.after.reconnect.socket.waiting' },
   ];
 }

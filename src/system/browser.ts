@@ -157,8 +157,8 @@ export function getSystem(): GatehouseSystem {
   }
   startWakeCheck(() => {
     getSystemActor(root, 'session').send({ type: 'session.wake' });
-    // after a sleep the socket may have missed messages: re-read the open alarms
-    if (getSystemActor(root, 'socket.events').getSnapshot().hasTag('online')) getSystemActor(root, 'alarms').send({ type: 'socket.resynced' });
+    // after a sleep the socket may have missed messages: it resyncs (open alarms, and the events screen's gap)
+    getSystemActor(root, 'socket.events').send({ type: 'socket.wake' });
   });
   return root;
 }

@@ -9,6 +9,7 @@ import { listEvents } from '../../api/endpoints';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTask } from '../../ui/useTask';
+import { useEventResync } from './eventResync';
 
 export const MAX_ROWS = 200;
 
@@ -76,6 +77,17 @@ export function EventsScreen() {
     });
     return () => { sub.unsubscribe(); if (frame) cancelAnimationFrame(frame); };
   }, [socket]);
+
+  // after a reconnect or wake: the events stored meanwhile join the list (or wait in the buffer while paused)
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const historyLoaded = useRef(false);
+  historyLoaded.current = history.status === 'done';
+  // the newest id the screen knows: before the history has loaded there is none (the load covers the gap)
+  const newestId = () => (historyLoaded.current ? Math.max(0, ...rowsRef.current.map((e) => Number(e.id))) : null);
+  useEventResync(socket, newestId, (missed) => {
+    if (pausedRef.current) { buffer.current.push(...missed); setWaiting(buffer.current.length); } else setRows((r) => mergeEvents(r, missed));
+  });
 
   const resume = () => {
     setPaused(false);

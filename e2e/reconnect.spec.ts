@@ -1,0 +1,44 @@
+// The server stops mid-stream and comes back: the console reconnects by itself, and what happened while it
+// was not listening (an event, a new alarm) is read back from REST, so it shows exactly the server's truth.
+import { expect, test } from '@playwright/test';
+import { ownServer, type OwnServer } from './server';
+import { signIn } from './helpers';
+
+let server: OwnServer;
+test.beforeAll(async () => { server = await ownServer('reconnect'); });
+test.afterAll(async () => { await server?.stop(); });
+
+test('stop the server mid-stream, restart it: the console reconnects and resyncs events and alarms', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.clock.install(); // real time flows; paused below so the console cannot reconnect before the gap is made
+  const at = (path: string) => `${server.url}${path}`;
+  await signIn(page, 'operator', undefined, server.url);
+  await page.goto(at('/monitor/events'));
+  const status = page.getByTestId('socket-status');
+  await expect(status).toHaveText('connected');
+
+  await server.stop();
+  await expect(status).not.toHaveText('connected');
+  await page.clock.pauseAt(Date.now() + 1000); // the 5 s reconnect wait cannot run out now
+
+  await server.start();
+  // while the console is away: a door is forced open (an event and an alarm it never heard of)
+  const token = (await (await request.post(at('/idp/1.0/login'), { data: { username: 'operator', password: 'Gatehouse1!' } })).json()).token as string;
+  const auth = { authorization: `Bearer ${token}` };
+  const door = (await (await request.get(at('/event/manage/doors'), { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'Loading Bay');
+  const forced = await request.post(at('/api/test/simulate'), { headers: auth, data: { kind: 'door.forced', doorId: door.id } });
+  expect(forced.ok()).toBe(true);
+  const event = await forced.json();
+  await expect(page.getByTestId('event-row').filter({ hasText: event.message })).toHaveCount(0);
+
+  await page.clock.resume();
+  await expect(status).toHaveText('connected', { timeout: 30_000 });
+  // the missed event joins the live list without a reload
+  await expect(page.getByTestId('event-row').filter({ hasText: event.message }).first()).toBeVisible();
+
+  // and the alarms are exactly the server's open alarms
+  const open = (await (await request.get(at('/event/manage/alarms'), { headers: auth })).json()) as { eventPointName: string | null }[];
+  await page.getByRole('link', { name: 'Alarms' }).first().click();
+  await expect(page.getByTestId('alarm-row')).toHaveCount(open.length);
+  await expect(page.getByTestId('alarm-row').filter({ hasText: 'Loading Bay' }).first()).toBeVisible();
+});

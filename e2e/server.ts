@@ -1,0 +1,34 @@
+// A server of its own for specs that stop and restart it (the shared webServer must stay up for the others):
+// same entry point as `npm start`, its own port and data directory, the built console from E2E_DIST or dist/.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface OwnServer { url: string; stop: () => Promise<void>; start: () => Promise<void> }
+
+export async function ownServer(name: string): Promise<OwnServer> {
+  const port = 22000 + Math.floor(Math.random() * 3000);
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: `.tmp/e2e-${name}-${port}`, DATABASE_URL: '',
+    STATIC_DIR: process.env.E2E_DIST ?? '', E2E: '1', SIMULATOR_RATE: '0',
+  };
+  let child: ChildProcess | null = null;
+  async function start() {
+    child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: 'ignore', detached: true });
+    const until = Date.now() + 90_000;
+    for (;;) {
+      try { if ((await fetch(`${url}/api/health`)).ok) return; } catch { /* not up yet */ }
+      if (Date.now() > until) throw new Error(`${name} server did not start on ${url}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  async function stop() {
+    const c = child;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    process.kill(-c.pid!, 'SIGKILL'); // the whole group: npx, tsx and node; like a crash, no goodbye
+    await exited;
+    child = null;
+  }
+  await start();
+  return { url, stop, start };
+}
