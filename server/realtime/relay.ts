@@ -8,8 +8,7 @@
 //
 // Messages go to the amq.topic exchange as `/topic/gatehouse.<tenant>` with the real destination and tenant in
 // headers, so a tenant's stream is one routing key and the broker never needs per-destination queues.
-// Status: written against @stomp/stompjs 7.5 and RabbitMQ's documented STOMP behaviour, but NOT exercised by a
-// test here — no RabbitMQ was reachable on the build machine (see server/realtime/README.md).
+// Tested against RabbitMQ 3.10's STOMP plugin (relay.rabbitmq.test.ts, run by .ci/run).
 import { connect as netConnect, type Socket } from 'node:net';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 

@@ -1,0 +1,64 @@
+// The scale-out relay against a real RabbitMQ (its STOMP plugin): two server processes' brokers, each with its
+// own SockJS subscribers, share one stream through the external broker, still per tenant. Runs when
+// STOMP_RELAY_TEST_URL names a broker (.ci/run installs and starts RabbitMQ and sets it); vitest.config.ts
+// leaves this file out otherwise.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DESTINATIONS } from '../../contract';
+import { connected, startBroker, waitFor, type Harness, type TestClient } from './testkit';
+
+const url = process.env.STOMP_RELAY_TEST_URL!;
+const harnesses: Harness[] = [];
+const clients: TestClient[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.client.deactivate({ force: true });
+  for (const h of harnesses.splice(0)) await h.close();
+});
+
+async function node() {
+  const h = await startBroker({ relayUrl: url });
+  harnesses.push(h);
+  await waitFor(() => h.realtime.relay.connected, 'relay connected to RabbitMQ', 15_000);
+  return h;
+}
+async function subscriber(h: Harness, token: string, destination: string) {
+  const c = await connected(h.url('event'), token);
+  clients.push(c);
+  let ok = false;
+  const receipt = `r-${Math.random()}`;
+  c.client.watchForReceipt(receipt, () => { ok = true; });
+  c.subscribe(destination, { receipt });
+  await waitFor(() => ok, `receipt for SUBSCRIBE ${destination}`);
+  return c;
+}
+const bodies = (c: TestClient) => c.messages.map((m) => JSON.parse(m.body));
+
+describe('STOMP relay through RabbitMQ', () => {
+  it('delivers what one process publishes to the same tenant\u2019s subscribers of every process, and to no other tenant', async () => {
+    const a = await node();
+    const b = await node();
+    expect(a.realtime.relay).toEqual({ enabled: true, connected: true });
+    const onA = await subscriber(a, 'token-a', DESTINATIONS.greetings); // tenant 1 on process A
+    const onB = await subscriber(b, 'token-a2', DESTINATIONS.greetings); // tenant 1 on process B
+    const otherTenant = await subscriber(b, 'token-b', DESTINATIONS.greetings); // tenant 2 on process B
+
+    b.realtime.publish(1, DESTINATIONS.greetings, { content: 'from B' });
+    a.realtime.publish(1, DESTINATIONS.greetings, { content: 'from A' });
+    await waitFor(() => onA.messages.length === 2 && onB.messages.length === 2, 'both processes\u2019 subscribers got both messages', 10_000);
+    expect(bodies(onA).map((m) => m.content).sort()).toEqual(['from A', 'from B']);
+    expect(bodies(onB).map((m) => m.content).sort()).toEqual(['from A', 'from B']);
+
+    // a marker for tenant 2 published after: when it arrives, anything of tenant 1 would have too
+    a.realtime.publish(2, DESTINATIONS.greetings, { content: 'marker' });
+    await waitFor(() => otherTenant.messages.length > 0, 'tenant 2 marker', 10_000);
+    expect(bodies(otherTenant)).toEqual([{ content: 'marker' }]);
+    expect(onA.messages).toHaveLength(2);
+  });
+
+  it('a process alone still hears its own messages, through the broker', async () => {
+    const a = await node();
+    const sub = await subscriber(a, 'token-a', DESTINATIONS.greetings);
+    a.realtime.publish(1, DESTINATIONS.greetings, { content: 'one' });
+    await waitFor(() => sub.messages.length === 1, 'first message', 10_000);
+    expect(bodies(sub)).toEqual([{ content: 'one' }]);
+  });
+});
