@@ -110,6 +110,7 @@ export const PRIV = {
   clients: { view: '9.2.0', add: '9.2.1', edit: '9.2.2' },
   divisions: { view: '0.4.9.0' },
   activityReport: '0.6.1.0',
+  eventReport: '0.6.2.0',
   journalExport: '0.8.1.0',
   sessionReplays: '0.8.2.0',
   errorLog: '0.8.3.0',

@@ -17,7 +17,7 @@ const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
 };
 
 export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks }: { db: Db; simulator: HardwareSimulator; testHooks: boolean }) {
-  app.get(API.events, { config: { privileges: [PRIV.events.view] } }, async (req) => {
+  app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
     const q = req.query as Record<string, string | undefined>;

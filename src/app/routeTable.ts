@@ -8,7 +8,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday';
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -149,7 +149,7 @@ export const ROUTES: RouteDef[] = [
 
   // ---------- Report ----------
   r('report', '/report/activity', 'Activity report', ['0.6.1.0'], { icon: 'history', screen: 'activityReport', description: 'Every change an operator made: who, when, what, before and after.' }),
-  r('report', '/report/event', 'Event report', ['0.6.2.0'], { icon: 'list', description: 'Access events filtered by time, door, identity and code.' }),
+  r('report', '/report/event', 'Event report', ['0.6.2.0'], { icon: 'list', screen: 'eventReport', description: 'Access events filtered by time, door, identity and code.' }),
   r('report', '/report/identity', 'Identity report', ['0.6.3.0'], { icon: 'people', description: 'Identities with their credentials and access groups.' }),
   r('report', '/report/identity-location', 'Identity location report', ['0.6.4.0'], { icon: 'geolocation', description: 'Where each identity was last seen.' }),
   r('report', '/report/scheduled-jobs', 'Scheduled report jobs', ['0.6.5.0', '3.9.0'], { icon: 'calendar', description: 'Reports generated and mailed on a schedule.' }),

@@ -33,6 +33,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   replay: pick(audit, 'ReplayScreen'),
   activityReport: pick(report, 'ActivityReportScreen'),
   uiErrors: pick(report, 'UiErrorsScreen'),
+  eventReport: pick(report, 'EventReportScreen'),
   alarms: pick(monitor, 'AlarmsScreen'),
   events: pick(monitor, 'EventsScreen'),
   visitorRegister: pick(visitor, 'VisitorRegisterScreen'),

@@ -3,4 +3,4 @@ export { ResourceList } from './ResourceList';
 export { ResourceForm } from './ResourceForm';
 export { identities } from './identities';
 export { clients } from './clients';
-export { activityReport, uiErrors } from './reports';
+export { activityReport, eventHistory, uiErrors } from './reports';

@@ -1,6 +1,6 @@
 // Read-only lists over the audit trail and the UI error log: the same catalogue, no forms.
-import { any, integer, nullable, optional, string, type } from 'superstruct';
-import { API, AuditEntry, PRIV } from '../../contract';
+import { any, assign, integer, nullable, optional, string, type } from 'superstruct';
+import { API, AuditEntry, Event, PRIV } from '../../contract';
 import { defineResource } from './defineResource';
 
 const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 19).replace('T', ' ') : '');
@@ -53,5 +53,33 @@ export const uiErrors = defineResource<UiErrorRow>({
   ],
   defaultSort: [{ field: 'at', dir: 'desc' }],
   filterPlaceholder: 'Search errors…',
+  form: [],
+});
+
+/** A stored event: the server's history rows carry numeric ids (the real-time short forms may not). */
+export const StoredEvent = assign(Event, type({ id: integer() }));
+export type StoredEvent = Event & { id: number };
+
+/** The event history [0.6.2.0] over millions of stored events: paged and sorted on the server, filtered by the screen. */
+export const eventHistory = defineResource<StoredEvent>({
+  name: 'event-history',
+  title: 'Event report',
+  singular: 'Event',
+  path: '/report/event',
+  privileges: { view: PRIV.eventReport },
+  schema: StoredEvent,
+  input: any(),
+  api: API.events,
+  primary: { title: 'When', field: 'time', value: (r) => new Date(r.time).toLocaleString(), width: 215 },
+  columns: [
+    { field: 'eventCode', title: 'Code', width: 80, sortable: true, value: (r) => String(r.eventCode) },
+    { field: 'eventPointName', title: 'Point', width: 200, sortable: true, value: (r) => r.eventPointName ?? String(r.eventPointId ?? r.eventSourceId) },
+    { field: 'message', title: 'Message', width: 360, sortable: false },
+    { field: 'alert', title: 'Alarm', width: 120, sortable: false, value: (r) => (!r.alert ? '' : r.process ? 'Processed' : r.acknowledge ? 'Acknowledged' : 'Open') },
+    { field: 'priority', title: 'Priority', width: 80, sortable: true, value: (r) => (r.alert ? String(r.priority) : '') },
+    { field: 'id', title: 'Id', width: 90, sortable: true, value: (r) => String(r.id) },
+  ],
+  defaultSort: [{ field: 'id', dir: 'desc' }],
+  filterPlaceholder: 'Search message or point…',
   form: [],
 });

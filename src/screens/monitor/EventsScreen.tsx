@@ -2,8 +2,10 @@
 // frame, and only the newest MAX_ROWS rows are rendered, so thousands of events per second stay smooth.
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, HTMLTable, InputGroup, Switch, Tag } from '@blueprintjs/core';
+import { useNavigate } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
-import { validate, Event as EventSchema, type Event } from '../../../contract';
+import { hasPrivilege, PRIV, validate, Event as EventSchema, type Event } from '../../../contract';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { listEvents } from '../../api/endpoints';
 import { useSystemActor } from '../../app/useSystemActor';
@@ -97,6 +99,18 @@ export function EventsScreen() {
     setRows((r) => mergeEvents(r, batch));
   };
 
+  // jump to history: the event report with what this screen filters (a number is an event code)
+  const navigate = useNavigate();
+  const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
+  const canHistory = hasPrivilege(held, [PRIV.eventReport]);
+  const openHistory = () => {
+    const q = new URLSearchParams();
+    const text = filter.trim();
+    if (/^\d+$/.test(text)) q.set('eventCode', text); else if (text) q.set('q', text);
+    if (alertsOnly) q.set('alert', 'true');
+    navigate(`/report/event${q.size ? `?${q}` : ''}`);
+  };
+
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
     return rows.filter((e) => (!alertsOnly || e.alert) && (!q || e.message.toLowerCase().includes(q) || String(e.eventCode) === q || (e.eventPointName ?? '').toLowerCase().includes(q)));
@@ -106,9 +120,9 @@ export function EventsScreen() {
     <div className="gh-page" data-testid="events-screen">
       <PageHeader title="Events" icon="pulse"
         description={<>The live event stream (newest {MAX_ROWS}). <Tag minimal data-testid="socket-status">{status}</Tag></>}
-        actions={paused
+        actions={<>{canHistory && <Button icon="history" variant="minimal" onClick={openHistory} data-testid="events-history">History</Button>}{paused
           ? <Button icon="play" intent="primary" onClick={resume} data-testid="events-resume">Resume{waiting ? ` (${waiting} new)` : ''}</Button>
-          : <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">Pause</Button>} />
+          : <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">Pause</Button>}</>} />
       <div className="gh-toolbar">
         <InputGroup leftIcon="filter" placeholder="Filter by text, point or code" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
         <Switch checked={alertsOnly} label="Alarms only" onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />

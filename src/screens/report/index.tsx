@@ -10,3 +10,5 @@ export const UiErrorsScreen = () => (
   <ListScreen testId="ui-errors" title="UI error log" icon="error" resource={uiErrors}
     description="Errors the console caught in operators' browsers, newest first." />
 );
+
+export { EventReportScreen } from './EventReportScreen';

@@ -1,0 +1,39 @@
+// From the live events screen to the stored history: the jump keeps the screen's filter, and the event
+// report filters by code, alarms only and time on the server.
+import { expect, test } from '@playwright/test';
+import { shot, signIn } from './helpers';
+
+test('jump from the live events to the history, then filter it by code and alarms', async ({ page }) => {
+  await signIn(page, 'operator');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const auth = { authorization: `Bearer ${token}` };
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'Finance Vault');
+  const forced = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.forced', doorId: door.id } })).json();
+
+  await page.goto('/monitor/events');
+  await page.getByTestId('events-filter').fill('Finance Vault');
+  await page.getByTestId('events-history').click();
+  await expect(page).toHaveURL(/\/report\/event\?q=Finance\+Vault$/);
+  const report = page.getByTestId('event-report');
+  await expect(report.getByText(forced.message, { exact: true }).first()).toBeVisible();
+
+  // codes: a bad list is refused on the spot; a good one goes to the server with alarms only
+  const codes = report.getByLabel('Event codes');
+  await codes.fill('40o2');
+  await expect(report.getByText('Whole numbers separated by commas')).toBeVisible();
+  await expect(report.getByRole('button', { name: 'Apply' })).toBeDisabled();
+  await codes.fill(String(forced.eventCode));
+  await report.getByText('Alarms only').click();
+  await report.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(new RegExp(`eventCode=${forced.eventCode}`));
+  await expect(page).toHaveURL(/alert=true/);
+  await expect(report.getByText(forced.message, { exact: true }).first()).toBeVisible();
+  await expect(report.getByText('Open', { exact: true }).first()).toBeVisible();
+  await shot(page, 'event-report');
+
+  // a time range before the event leaves it out
+  await report.getByLabel('To').fill('2020-01-01T00:00');
+  await report.getByRole('button', { name: 'Apply' }).click();
+  await expect(report.getByText('Nothing here yet')).toBeVisible();
+  await expect(report.getByText(forced.message, { exact: true })).toHaveCount(0);
+});

@@ -1,0 +1,71 @@
+// /report/event: the event history — the place the live /monitor/events screen jumps to. Filters (codes,
+// alarms only, time range, point) live in the URL, so a jump from the live screen, a bookmark or a reload
+// shows the same rows; the list pages and sorts on the server.
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button, Card, FormGroup, InputGroup, Switch } from '@blueprintjs/core';
+import { eventHistory, ResourceList } from '../../resources';
+import { PageHeader } from '../../ui/PageHeader';
+
+/** The URL's filters the server understands (the list's own search box adds q). */
+export const HISTORY_FILTERS = ['eventCode', 'alert', 'from', 'to', 'eventPointId', 'q'] as const;
+
+/** ISO time → the value of a datetime-local input (the browser's zone), and back. */
+const toLocalInput = (iso: string | null) => {
+  if (!iso || Number.isNaN(Date.parse(iso))) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+const fromLocalInput = (v: string) => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : '');
+
+export function EventReportScreen() {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => {
+    const f: Record<string, string> = {};
+    for (const k of HISTORY_FILTERS) { const v = params.get(k); if (v) f[k] = v; }
+    return f;
+  }, [params]);
+  const [codes, setCodes] = useState(filters.eventCode ?? '');
+  const [alarmsOnly, setAlarmsOnly] = useState(filters.alert === 'true');
+  const [from, setFrom] = useState(toLocalInput(filters.from ?? null));
+  const [to, setTo] = useState(toLocalInput(filters.to ?? null));
+  const codesValid = codes.trim() === '' || /^\s*\d+(\s*,\s*\d+)*\s*$/.test(codes);
+
+  const apply = () => {
+    const next = new URLSearchParams();
+    if (codes.trim()) next.set('eventCode', codes.replace(/\s+/g, ''));
+    if (alarmsOnly) next.set('alert', 'true');
+    if (fromLocalInput(from)) next.set('from', fromLocalInput(from));
+    if (fromLocalInput(to)) next.set('to', fromLocalInput(to));
+    if (filters.eventPointId) next.set('eventPointId', filters.eventPointId);
+    if (filters.q) next.set('q', filters.q);
+    setParams(next);
+  };
+  const clear = () => { setCodes(''); setAlarmsOnly(false); setFrom(''); setTo(''); setParams(new URLSearchParams()); };
+
+  return (
+    <div className="gh-page" data-testid="event-report">
+      <PageHeader title="Event report" icon="list"
+        description="Every stored event of this client, newest first: card swipes, door and input states, alarms and their handling." />
+      <Card compact className="gh-filterbar">
+        <form className="gh-filterbar__row" onSubmit={(e) => { e.preventDefault(); if (codesValid) apply(); }} aria-label="Event filters">
+          <FormGroup label="Event codes" labelFor="history-codes" intent={codesValid ? 'none' : 'danger'}
+            helperText={codesValid ? 'e.g. 4002,4003' : 'Whole numbers separated by commas'}>
+            <InputGroup id="history-codes" value={codes} onChange={(e) => setCodes(e.currentTarget.value)} intent={codesValid ? 'none' : 'danger'} />
+          </FormGroup>
+          <FormGroup label="From" labelFor="history-from">
+            <InputGroup id="history-from" type="datetime-local" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+          </FormGroup>
+          <FormGroup label="To" labelFor="history-to">
+            <InputGroup id="history-to" type="datetime-local" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          </FormGroup>
+          <Switch label="Alarms only" checked={alarmsOnly} onChange={(e) => setAlarmsOnly(e.currentTarget.checked)} className="gh-filterbar__switch" />
+          <Button type="submit" intent="primary" icon="filter" disabled={!codesValid}>Apply</Button>
+          <Button icon="cross" variant="minimal" onClick={clear}>Clear</Button>
+        </form>
+      </Card>
+      {/* the filters are the list's starting filters: a change starts a fresh list (page 1) */}
+      <ResourceList key={JSON.stringify(filters)} resource={eventHistory} filters={filters} />
+    </div>
+  );
+}
