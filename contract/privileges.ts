@@ -115,5 +115,5 @@ export const PRIV = {
   sessionReplays: '0.8.2.0',
   errorLog: '0.8.3.0',
   printRecord: '1.0.10',
-  visitors: { view: '1.0.3', add: '1.0.1', details: '1.0.5' },
+  visitors: { view: '1.0.3', add: '1.0.1', details: '1.0.5', signIn: '1.0.2', signOut: '1.0.7' },
 } as const;

@@ -230,7 +230,8 @@ export const Visitor = type({
   id: integer(), clientId: integer(), firstName: string(), lastName: string(), idNumber: nullable(string()),
   company: nullable(string()), email: nullable(string()), phone: nullable(string()), photo: nullable(string()),
   hostName: string(), purpose: string(), visitDate: string(), validUntil: string(), status: string(),
-  badgePrintedAt: nullable(string()), createdBy: nullable(string()), createdAt: string(), updatedAt: string(),
+  badgePrintedAt: nullable(string()), createdBy: nullable(string()), signedInAt: defaulted(nullable(string()), null),
+  signedOutAt: defaulted(nullable(string()), null), createdAt: string(), updatedAt: string(),
 });
 export type Visitor = Infer<typeof Visitor>;
 export const VisitorListQuery = assign(ListQuery, type({ status: optional(VisitorStatus), visitDate: optional(IsoDate) }));

@@ -37,7 +37,15 @@ test('registers a visitor from their identity card and prints the badge through 
     await page.getByTestId('print-badge').click();
     await expect(page.getByTestId('badge-status')).toHaveText(/^Printed /);
     expect(companion.printed.at(-1)?.visitor).toMatchObject({ name: 'Nurul Aini binti Ismail', company: 'Acme Couriers', host: 'Sam Operator' });
+    // arrival and departure
+    await page.getByTestId('visitor-sign-in').click();
+    await expect(page.getByTestId('visitor-status')).toHaveText('On site');
+    await expect(details).toContainText('Signed in');
     await shot(page, 'visitor-details');
+    await page.getByTestId('visitor-sign-out').click();
+    await expect(page.getByTestId('visitor-status')).toHaveText('Left');
+    await expect(page.getByTestId('visitor-sign-in')).toHaveCount(0);
+    await expect(page.getByTestId('visitor-sign-out')).toHaveCount(0);
 
     // the server kept it: the list says the badge is printed
     await page.goto('/visitor/list');
@@ -67,6 +75,13 @@ test('without the companion the badge cannot be printed and the page says why', 
   await expect(page).toHaveURL(/\/visitor\/details\/\d+$/);
   await expect(page.getByTestId('badge-companion')).toContainText('desktop companion');
   await expect(page.getByTestId('print-badge')).toBeDisabled();
+
+  // the sign-out route of a visitor who has not arrived says why, and offers signing in
+  const id = /\/visitor\/details\/(\d+)$/.exec(page.url())![1];
+  await page.goto(`/visitor/sign-out/${id}/2026-01-01`);
+  await expect(page.getByTestId('visitor-move-unavailable')).toContainText('Walk In cannot be signed out now: the visit is expected.');
+  await page.getByTestId('visitor-sign-in').click();
+  await expect(page.getByTestId('visitor-status')).toHaveText('On site');
 });
 
 test('a registration with missing fields is refused and names them', async ({ page }) => {

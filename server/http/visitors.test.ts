@@ -50,6 +50,31 @@ describe('visitors', () => {
     expect(await s.count(`select * from audit_log where entity = 'visitor' and action = 'badge-printed' and entity_id = '${v.id}'`)).toBe(1);
   });
 
+  it('signs a visitor in on arrival and out on leaving, once each, in that order, audited', async () => {
+    const v = (await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ firstName: 'Walks', lastName: 'Through' }) })).body;
+    const early = await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-out`, { token: reception });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe('Only a visitor who is on site can be signed out');
+    const inn = await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-in`, { token: reception });
+    expect(inn.status).toBe(200);
+    expect(inn.body.status).toBe('on-site');
+    expect(Date.parse(inn.body.signedInAt)).not.toBeNaN();
+    const again = await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-in`, { token: reception });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('Walks Through is already signed in');
+    const out = await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-out`, { token: reception });
+    expect(out.body).toMatchObject({ status: 'left' });
+    expect(Date.parse(out.body.signedOutAt)).not.toBeNaN();
+    const back = await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-in`, { token: reception });
+    expect(back.status).toBe(409);
+    const trail = await s.db.query<any>("select action, before, after from audit_log where entity = 'visitor' and entity_id = $1 order by id", [String(v.id)]);
+    expect(trail.rows.map((r) => [r.action, r.before?.status ?? null, r.after?.status ?? null])).toEqual([
+      ['create', null, 'expected'], ['sign-in', 'expected', 'on-site'], ['sign-out', 'on-site', 'left'],
+    ]);
+    expect((await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-in`, { token: harbour })).status).toBe(404);
+    expect((await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-out`, { token: hr })).status).toBe(403);
+  });
+
   it('rejects bad input with violations and stores nothing', async () => {
     const before = await s.count('select * from visitors');
     const audits = await s.count('select * from audit_log');

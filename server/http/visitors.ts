@@ -1,5 +1,5 @@
-// Visitors (issue 5): register [1.0.1], list [1.0.3], one visitor [1.0.3 or 1.0.5], and the record that a
-// badge was printed for the visit [1.0.1] (the desktop companion prints it; the server keeps when). Scoped by
+// Visitors (issue 5): register [1.0.1], list [1.0.3], one visitor [1.0.3 or 1.0.5], the record that a badge
+// was printed for the visit [1.0.1], sign in on arrival [1.0.2] and sign out on leaving [1.0.7] (the desktop companion prints it; the server keeps when). Scoped by
 // the selected client; another client's visitor is "not found".
 import type { FastifyInstance } from 'fastify';
 import { API, PRIV, VisitorInput, VisitorListQuery } from '../../contract';
@@ -14,7 +14,7 @@ export const toVisitor = (r: VisitorRow) => ({
   id: r.id, clientId: r.client_id, firstName: r.first_name, lastName: r.last_name, idNumber: r.id_number, company: r.company,
   email: r.email, phone: r.phone, photo: r.photo, hostName: r.host_name, purpose: r.purpose, visitDate: r.visit_date,
   validUntil: iso(r.valid_until)!, status: r.status, badgePrintedAt: iso(r.badge_printed_at), createdBy: r.created_by_name,
-  createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!,
+  signedInAt: iso(r.signed_in_at), signedOutAt: iso(r.signed_out_at), createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!,
 });
 
 export function visitorRoutes(app: FastifyInstance, { db }: { db: Db }) {
@@ -66,4 +66,25 @@ export function visitorRoutes(app: FastifyInstance, { db }: { db: Db }) {
       return after;
     });
   });
+
+  const moves = [
+    { path: 'sign-in', to: 'on-site', from: 'expected', privilege: PRIV.visitors.signIn, action: 'sign-in' },
+    { path: 'sign-out', to: 'left', from: 'on-site', privilege: PRIV.visitors.signOut, action: 'sign-out' },
+  ] as const;
+  for (const m of moves) {
+    app.post(`${API.visitors}/:id/${m.path}`, { config: { privileges: [m.privilege] } }, async (req) => {
+      const clientId = clientOf(req);
+      const id = idParam(req, 'Visitor');
+      return db.transaction(async (tx) => {
+        const before = await load(tx, clientId, id);
+        if (!(await q.moveVisit(tx, clientId, id, principal(req).userId, m.to))) {
+          throw new HttpError(409, before.status === m.to ? `${before.firstName} ${before.lastName} is already ${m.to === 'left' ? 'signed out' : 'signed in'}`
+            : `Only a visitor who is ${m.from === 'expected' ? 'expected' : 'on site'} can be ${m.to === 'left' ? 'signed out' : 'signed in'}`);
+        }
+        const after = await load(tx, clientId, id);
+        await audit(tx, req, { clientId, action: m.action, entity: 'visitor', entityId: id, before: { status: before.status }, after: { status: after.status } });
+        return after;
+      });
+    });
+  }
 }

@@ -106,6 +106,8 @@ export const simulate = (kind: SimulateKind, doorId?: number) => send('post', AP
 export const getVisitor = (id: number) => getJson(`${API.visitors}/${id}`, Visitor);
 /** The companion printed the visit's badge: the server records when (and audits it). */
 export const recordBadgePrinted = (id: number) => send('post', `${API.visitors}/${id}/badge-printed`, {}, Visitor);
+/** Arrival and departure at the front desk: expected → on site → left. */
+export const moveVisitor = (id: number, move: 'sign-in' | 'sign-out') => send('post', `${API.visitors}/${id}/${move}`, {}, Visitor);
 
 // ---------- generic resource calls for the catalogue ----------
 export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeletePath?: string) {

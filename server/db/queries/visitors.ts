@@ -7,6 +7,7 @@ export interface VisitorRow {
   id: number; client_id: number; first_name: string; last_name: string; id_number: string | null; company: string | null;
   email: string | null; phone: string | null; photo: string | null; host_name: string; purpose: string; visit_date: string;
   valid_until: Date | string; status: string; badge_printed_at: Date | string | null; created_by_name: string | null;
+  signed_in_at: Date | string | null; signed_out_at: Date | string | null;
   created_at: Date | string; updated_at: Date | string;
 }
 export interface VisitorFields {
@@ -20,7 +21,8 @@ export const VISITOR_SORT = {
   status: 'v.status', createdAt: 'v.created_at', id: 'v.id',
 };
 const COLS = `v.id, v.client_id, v.first_name, v.last_name, v.id_number, v.company, v.email, v.phone, v.photo, v.host_name, v.purpose,
-  v.visit_date::text as visit_date, v.valid_until, v.status, v.badge_printed_at, u.name as created_by_name, v.created_at, v.updated_at`;
+  v.visit_date::text as visit_date, v.valid_until, v.status, v.badge_printed_at, u.name as created_by_name, v.signed_in_at, v.signed_out_at,
+  v.created_at, v.updated_at`;
 const FROM = 'visitors v left join users u on u.id = v.created_by';
 
 export async function listVisitors(db: Db, clientId: number, f: VisitorFilter, l: ListWindow): Promise<{ rows: VisitorRow[]; total: number }> {
@@ -60,4 +62,15 @@ export async function insertVisitor(db: Db, clientId: number, userId: number, f:
 }
 export async function markBadgePrinted(db: Db, clientId: number, id: number): Promise<void> {
   await db.query('update visitors set badge_printed_at = now(), updated_at = now() where id = $1 and client_id = $2', [id, clientId]);
+}
+
+/**
+ * Moves a visit along expected → on-site → left, only from the state it must be in; false when it was not
+ * (someone else already did it, or it is in another state).
+ */
+export async function moveVisit(db: Db, clientId: number, id: number, userId: number, to: 'on-site' | 'left'): Promise<boolean> {
+  const sql = to === 'on-site'
+    ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'expected' returning id`
+    : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'on-site' returning id`;
+  return (await db.query(sql, [id, clientId, userId])).rows.length > 0;
 }

@@ -1,15 +1,17 @@
 // Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
 // visitor list, and one visitor's details, where the front desk prints the badge through the companion.
 import { useMemo } from 'react';
+import { fromPromise } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { formatInTimeZone } from 'date-fns-tz';
 import { hasPrivilege, PRIV, type Visitor } from '../../../contract';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
+import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
-import { getVisitor } from '../../api/endpoints';
+import { getVisitor, moveVisitor } from '../../api/endpoints';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { ResourceForm } from '../../resources';
@@ -50,7 +52,9 @@ function useTimeFormat() {
 }
 
 export function VisitorDetailsScreen() {
-  const { params } = useRouteInfo();
+  const { params, route } = useRouteInfo();
+  // /visitor/sign-in/:id/:bucketStartDate and /visitor/sign-out/…: the same page with that action offered first
+  const intent = route.path.startsWith('/visitor/sign-in') ? 'sign-in' : route.path.startsWith('/visitor/sign-out') ? 'sign-out' : null;
   const id = Number(params.id);
   const task = useTask(Number.isInteger(id) && id > 0 ? () => getVisitor(id) : null, [id]);
   if (!Number.isInteger(id) || id < 1) return <div className="gh-page"><NonIdealState icon="search" title="Visitor not found" /></div>;
@@ -63,10 +67,15 @@ export function VisitorDetailsScreen() {
     );
   }
   if (!task.output) return <div className="gh-page"><NonIdealState icon={<Spinner />} title="Loading…" /></div>;
-  return <VisitorDetails visitor={task.output} key={task.output.id} />;
+  return <VisitorDetails loaded={task.output} key={task.output.id} intent={intent} />;
 }
 
-function VisitorDetails({ visitor }: { visitor: Visitor }) {
+const MOVES = {
+  'sign-in': { from: 'expected', label: 'Sign in', icon: 'log-in', privilege: PRIV.visitors.signIn },
+  'sign-out': { from: 'on-site', label: 'Sign out', icon: 'log-out', privilege: PRIV.visitors.signOut },
+} as const;
+
+function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in' | 'sign-out' | null }) {
   const navigate = useNavigate();
   const time = useTimeFormat();
   const session = useSystemActor('session');
@@ -74,6 +83,14 @@ function VisitorDetails({ visitor }: { visitor: Visitor }) {
   const companion = useSystemActor('companion');
   const canPrint = useSelector(companion, selectCanPrintBadge);
   const companionStatus = useSelector(companion, selectCompanionStatus);
+  // sign in / sign out: one command at a time; the visitor shown is the server's latest answer
+  const moves = useMemo(() => commandMachine.provide({
+    actors: { run: fromPromise<unknown, { command: string }>(({ input }) => moveVisitor(loaded.id, input.command === 'sign-out' ? 'sign-out' : 'sign-in')) },
+  }), [loaded.id]);
+  const mover = useActorRef(moves);
+  const moving = useSelector(mover, selectRunningCommand);
+  const moveError = useSelector(mover, selectCommandError);
+  const visitor = (useSelector(mover, selectCommandResult) as Visitor | null) ?? loaded;
   const name = `${visitor.firstName} ${visitor.lastName}`;
   const machine = useMemo(() => badgePrintMachine.provide({ actors: { print: printBadgeLogic(companion) } }), [companion]);
   const badge = useActorRef(machine, {
@@ -98,15 +115,28 @@ function VisitorDetails({ visitor }: { visitor: Visitor }) {
     ['Email', visitor.email ?? '—'],
     ['Phone', visitor.phone ?? '—'],
     ['Registered', `${time(visitor.createdAt)}${visitor.createdBy ? ` by ${visitor.createdBy}` : ''}`],
+    ['Signed in', time(visitor.signedInAt)],
+    ['Signed out', time(visitor.signedOutAt)],
   ];
+  const offered = (Object.keys(MOVES) as (keyof typeof MOVES)[]).filter((m) => visitor.status === MOVES[m].from && hasPrivilege(held, [MOVES[m].privilege]));
   return (
     <div className="gh-page" data-testid="visitor-details">
       <PageHeader title={name} icon="person"
-        description={<>Visitor · <Tag minimal round>{visitorStatusLabel(visitor.status)}</Tag></>}
+        description={<>Visitor · <Tag minimal round data-testid="visitor-status" intent={visitor.status === 'on-site' ? 'success' : 'none'}>{visitorStatusLabel(visitor.status)}</Tag></>}
         actions={<>
+          {offered.map((m) => (
+            <Button key={m} intent={m === intent || offered.length === 1 ? 'primary' : 'none'} icon={MOVES[m].icon} loading={moving === m} disabled={moving !== null}
+              onClick={() => mover.send({ type: 'command.run', command: m })} data-testid={`visitor-${m}`}>{MOVES[m].label}</Button>
+          ))}
           {mayPrint && <Button icon="new-person" onClick={() => navigate('/visitor/register')}>Register another</Button>}
           <Link to="/visitor/list" className="bp6-button bp6-minimal"><Icon icon="people" /><span className="bp6-button-text">All visitors</span></Link>
         </>} />
+      {moveError && <Callout intent="danger" icon="error" className="gh-mb" data-testid="visitor-move-error">{moveError}</Callout>}
+      {intent && !offered.includes(intent) && (
+        <Callout intent="warning" icon="info-sign" className="gh-mb" data-testid="visitor-move-unavailable">
+          {name} cannot be {intent === 'sign-in' ? 'signed in' : 'signed out'} now: the visit is {visitorStatusLabel(visitor.status).toLowerCase()}.
+        </Callout>
+      )}
       <div className="gh-visitor">
         <Card compact className="gh-visitor__photo">
           {visitor.photo ? <img src={visitor.photo} alt="Visitor photo" data-testid="visitor-photo" /> : <NonIdealState icon="person" description="No photo" />}

@@ -1,0 +1,35 @@
+// Model-based test of the one-command-at-a-time machine: every edge on the real machine with a fake `run`.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import { commandMachine, selectCommandError, selectRunningCommand, type CommandSnapshot } from '../machines/command';
+import { drive, edgePaths, onlyInvoked } from './harness';
+
+describe('command machine model', () => {
+  const events = [
+    { type: 'command.run', command: 'sign-in' },
+    { type: 'command.run', command: 'sign-out' },
+    { type: 'xstate.done.actor.run', output: { id: 3, status: 'on-site' } },
+    { type: 'xstate.error.actor.run', error: new Error('Only a visitor who is on site can be signed out') },
+  ] as any[];
+  const serialize = (s: CommandSnapshot) => JSON.stringify([s.value, s.context.command, s.context.result !== null, s.context.error !== null]);
+  const model = new TestModel(commandMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000 });
+  const paths = edgePaths(model, commandMachine, serialize, []);
+
+  it('reaches every state, and a command never starts while one runs', () => {
+    const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
+    expect([...states].sort()).toEqual(['"done"', '"failed"', '"idle"', '"running"']);
+    for (const p of paths) p.path.steps.forEach((st, i) => {
+      if (i > 0 && p.path.steps[i - 1].state.matches('running') && st.event.type === 'command.run') expect(st.state.context.command).toBe(p.path.steps[i - 1].state.context.command);
+    });
+  });
+  for (const p of paths) {
+    it(p.description, async () => {
+      await drive(model, commandMachine, undefined, events, p, ({ controls, event }) => {
+        if (event.type === 'command.run' && controls.inputs.length) expect(controls.inputs.at(-1)?.input).toEqual({ command: expect.any(String) });
+      });
+      const last = p.path.state;
+      expect(selectRunningCommand(last)).toBe(last.matches('running') ? last.context.command : null);
+      expect(selectCommandError(last) !== null).toBe(last.matches('failed'));
+    });
+  }
+});
