@@ -93,3 +93,29 @@ test('a registration with missing fields is refused and names them', async ({ pa
   await expect(form).toContainText('First name is required');
   await expect(page).toHaveURL(/\/visitor\/register$/);
 });
+
+test('a sign-in at one front desk shows at once on the other front desk\u2019s list of today', async ({ browser }) => {
+  const desk1 = await (await browser.newContext()).newPage();
+  const desk2 = await (await browser.newContext()).newPage();
+  await signIn(desk1, 'reception');
+  await signIn(desk2, 'reception');
+  const token = await desk2.evaluate(() => localStorage.getItem('jwt'));
+  const visitDate = await desk2.evaluate(() => { const d = new Date(); return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`; });
+  const created = await desk2.request.post('/visitor/1.0/visitors', {
+    headers: { authorization: `Bearer ${token}` }, data: { firstName: 'Lee', lastName: 'Clocking', hostName: 'Sam Operator', visitDate },
+  });
+  expect(created.status()).toBe(201);
+  const v = await created.json();
+
+  await desk1.goto('/visitor');
+  const today = desk1.getByTestId('visitors-today');
+  await today.getByLabel('Filter visitors').fill('Clocking');
+  await expect(today.getByRole('row', { name: 'Lee Clocking' })).toBeVisible();
+  await expect(today.getByText('Expected', { exact: true })).toBeVisible();
+
+  await desk2.goto(`/visitor/details/${v.id}`);
+  await desk2.getByTestId('visitor-sign-in').click();
+  await expect(desk2.getByTestId('visitor-status')).toHaveText('On site');
+  await expect(today.getByText('On site', { exact: true })).toBeVisible(); // no reload on desk 1
+  await expect(today.getByLabel('Filter visitors')).toHaveValue('Clocking'); // and the filter stays
+});

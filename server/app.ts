@@ -131,7 +131,7 @@ export async function buildServer(opts: ServerOptions) {
   clientRoutes(app, { db });
   divisionRoutes(app, { db });
   identityRoutes(app, { db });
-  visitorRoutes(app, { db });
+  visitorRoutes(app, { db, publish });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });

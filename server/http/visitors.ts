@@ -2,7 +2,7 @@
 // was printed for the visit [1.0.1], sign in on arrival [1.0.2] and sign out on leaving [1.0.7] (the desktop companion prints it; the server keeps when). Scoped by
 // the selected client; another client's visitor is "not found".
 import type { FastifyInstance } from 'fastify';
-import { API, PRIV, VisitorInput, VisitorListQuery } from '../../contract';
+import { API, DESTINATIONS, PRIV, VisitorInput, VisitorListQuery } from '../../contract';
 import type { Db } from '../db/db';
 import * as q from '../db/queries/visitors';
 import type { VisitorRow } from '../db/queries/visitors';
@@ -17,7 +17,10 @@ export const toVisitor = (r: VisitorRow) => ({
   signedInAt: iso(r.signed_in_at), signedOutAt: iso(r.signed_out_at), createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!,
 });
 
-export function visitorRoutes(app: FastifyInstance, { db }: { db: Db }) {
+/** Publishes to the client's real-time subscribers (the visitor-management service's `/clocking`). */
+type Publish = (clientId: number, destination: string, body: unknown) => void;
+
+export function visitorRoutes(app: FastifyInstance, { db, publish }: { db: Db; publish?: Publish }) {
   async function load(dbx: Db, clientId: number, id: number) {
     const row = await q.visitorById(dbx, clientId, id);
     if (!row) throw new HttpError(404, 'Visitor not found');
@@ -83,6 +86,13 @@ export function visitorRoutes(app: FastifyInstance, { db }: { db: Db }) {
         }
         const after = await load(tx, clientId, id);
         await audit(tx, req, { clientId, action: m.action, entity: 'visitor', entityId: id, before: { status: before.status }, after: { status: after.status } });
+        return after;
+      }).then((after) => {
+        // after the commit: every front desk of the client sees the arrival or departure at once
+        publish?.(clientId, DESTINATIONS.clocking, {
+          id: after.id, name: `${after.firstName} ${after.lastName}`, direction: m.to === 'left' ? 'out' : 'in',
+          time: (m.to === 'left' ? after.signedOutAt : after.signedInAt) ?? new Date().toISOString(),
+        });
         return after;
       });
     });

@@ -38,9 +38,11 @@ interface Props<T extends { id: number }> {
   toolbar?: ReactNode;
   /** Filters the list starts with and keeps under the search text (e.g. today's visits). */
   filters?: Record<string, string>;
+  /** Read the current page again whenever this changes (e.g. a real-time message said the data changed). */
+  refreshKey?: number;
 }
 
-export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters }: Props<T>) {
+export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, refreshKey }: Props<T>) {
   const t = useT();
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
@@ -56,6 +58,8 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const busy = useSelector(list, selBusy);
   const confirming = useSelector(list, selConfirming);
   const deleting = useSelector(list, selDeleting);
+
+  useEffect(() => { if (refreshKey) list.send({ type: 'list.refresh' }); }, [refreshKey, list]);
 
   const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
   const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);

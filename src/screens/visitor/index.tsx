@@ -1,12 +1,12 @@
 // Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
 // visitor list, and one visitor's details, where the front desk prints the badge through the companion.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { formatInTimeZone } from 'date-fns-tz';
-import { hasPrivilege, PRIV, type Visitor } from '../../../contract';
+import { DESTINATIONS, hasPrivilege, PRIV, type Visitor } from '../../../contract';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
 import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
@@ -39,8 +39,15 @@ export const VisitorListScreen = () => (
 /** /visitor: the front desk's day — today's visits, whoever is expected, on site or gone. */
 export function VisitorTodayScreen() {
   const day = useMemo(today, []);
+  // a visitor signed in or out at any front desk of the client (`/clocking`): the list reads the server again
+  const socket = useSystemActor('socket.visitor');
+  const [clockings, setClockings] = useState(0);
+  useEffect(() => {
+    const sub = socket.on('socket.message', (m) => { if (m.destination === DESTINATIONS.clocking) setClockings((n) => n + 1); });
+    return () => sub.unsubscribe();
+  }, [socket]);
   return (
-    <ListScreen testId="visitors-today" title="Today's visits" icon="id-number" resource={visitors} filters={{ visitDate: day }}
+    <ListScreen refreshKey={clockings} testId="visitors-today" title="Today's visits" icon="id-number" resource={visitors} filters={{ visitDate: day }}
       description={`Visitors registered for ${day}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
   );
 }
