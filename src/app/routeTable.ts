@@ -170,7 +170,7 @@ export const ROUTES: RouteDef[] = [
   // ---------- Visitor ----------
   r('visitor', '/visitor', 'Visitor management', ['1.0.0'], { icon: 'id-number', screen: 'visitorToday', description: 'Today\u2019s visits: who is expected, on site and gone.' }),
   r('visitor', '/visitor/register', 'Register visitor', ['1.0.1'], { icon: 'new-person', screen: 'visitorRegister', description: 'Register a visitor and issue a credential.' }),
-  r('visitor', '/visitor/visit-details/:id/:bucketStartDate', 'Visit details', ['1.0.5'], { icon: 'id-number', hidden: true, description: 'One visit with its clocking history.' }),
+  r('visitor', '/visitor/visit-details/:id/:bucketStartDate', 'Visit details', ['1.0.5'], { icon: 'id-number', hidden: true, screen: 'visitorDetails', description: 'One visit with its clocking history.' }),
   r('visitor', '/visitor/sign-in/:id/:bucketStartDate', 'Sign visitor in', ['1.0.2'], { icon: 'log-in', hidden: true, screen: 'visitorDetails', description: 'Sign a visitor in at an entry door.' }),
   r('visitor', '/visitor/sign-out/:id/:bucketStartDate', 'Sign visitor out', ['1.0.7'], { icon: 'log-out', hidden: true, screen: 'visitorDetails', description: 'Sign a visitor out at an exit door.' }),
   r('visitor', '/visitor/list', 'Visitors', ['1.0.3'], { icon: 'people', screen: 'visitorList', description: 'Every registered visitor.' }),
