@@ -25,6 +25,8 @@ export const API = {
   doors: '/event/manage/doors', // `/:id/commands` {command}
   // visitors (issue 5): register (POST), list, one (`/:id`), badge printed (`/:id/badge-printed`)
   visitors: '/visitor/1.0/visitors',
+  // session replay (issue 4): POST `/:recording` appends an NDJSON chunk; GET lists [0.8.2.0]; GET `/:id` the NDJSON
+  sessionJournals: '/central/1.0/session-journals',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
 } as const;

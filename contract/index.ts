@@ -5,6 +5,7 @@ export * from './api';
 export * from './access';
 export * from './format';
 export * from './realtime';
+export * from './realtimeAccess';
 export * from './devices';
 export * from './journal';
 export * from './monitor';

@@ -1,9 +1,9 @@
 // The event journal as NDJSON (ARCHITECTURE.md, issue 4): one header line, then one line per event an actor of the
 // system received, with the state it resulted in. The console writes it, `npm run replay` and the replay screen
 // read it; both validate it with parseJournal() so a bad file is rejected the same way everywhere.
-import { boolean, literal, number, object, optional, refine, string, type, unknown, type Infer } from 'superstruct';
-import { APP_VERSION } from './constants';
-import { validate } from './schemas';
+import { boolean, integer, literal, nullable, number, object, optional, refine, string, type, unknown, type Infer } from 'superstruct';
+import { APP_VERSION, SESSION_REPLAY_RATE } from './constants';
+import { Page, validate } from './schemas';
 
 export const JOURNAL_KIND = 'gatehouse-journal';
 export const JOURNAL_VERSION = 1;
@@ -195,3 +195,76 @@ export function parseJournal(text: string): JournalParseResult {
 function describe(violations: Array<{ field: string; message: string }>): string {
   return violations.slice(0, 3).map((v) => `${v.field} ${v.message}`).join('; ');
 }
+
+// ---------- session replay upload (§9 "session replay rate 0.1") ----------
+// One session in ten, drawn at sign-in, uploads its redacted journal in the background; auditors holding
+// 0.8.2.0 (View session replays) list and open the recordings in the replay screen.
+
+/** How often a sampled console sends the entries recorded since its last successful upload. */
+export const JOURNAL_UPLOAD_INTERVAL_MS = 10_000;
+/** Failed uploads retry later, doubling from the interval up to this. */
+export const JOURNAL_UPLOAD_MAX_BACKOFF_MS = 5 * 60_000;
+/** Largest chunk (one POST, header line included) the server accepts. */
+export const JOURNAL_CHUNK_MAX_BYTES = 1024 * 1024;
+/** Chunks up to this size go with `fetch(…, { keepalive: true })`, so a flush survives the page closing. */
+export const JOURNAL_KEEPALIVE_BYTES = 60 * 1024;
+/** Largest single line (one journal entry). */
+export const JOURNAL_LINE_MAX_BYTES = 256 * 1024;
+/** Largest stored journal of one recording; a chunk that would pass it is refused whole (413). */
+export const JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
+/** A recording id: chosen by the console (a UUID), one per page and session. */
+export const RECORDING_ID = /^[A-Za-z0-9-]{8,64}$/;
+/**
+ * Dev/test override of the draw, in localStorage: 'always' records every session of this browser, 'never' none.
+ * `?replay=1` / `?replay=0` on any console URL sets it (`?replay=` removes it).
+ */
+export const REPLAY_OVERRIDE_KEY = 'gatehouse.replay';
+/** Where the draw of the current session is kept, so a reload of the same session does not draw again. */
+export const REPLAY_DECISION_KEY = 'gatehouse.replay.session';
+export type ReplayOverride = 'always' | 'never' | null;
+
+/** §9: a session is recorded when the draw (uniform in [0, 1)) falls below the rate, unless overridden. */
+export function isSampled(draw: number, override: ReplayOverride = null, rate: number = SESSION_REPLAY_RATE): boolean {
+  if (override === 'always') return true;
+  if (override === 'never') return false;
+  return Number.isFinite(draw) && draw >= 0 && draw < rate;
+}
+
+/** Delay before the next upload: the interval, doubled per consecutive failure, capped. */
+export function uploadDelayMs(failures: number): number {
+  const n = Math.max(0, Math.min(30, Math.floor(failures)));
+  return Math.min(JOURNAL_UPLOAD_MAX_BACKOFF_MS, JOURNAL_UPLOAD_INTERVAL_MS * 2 ** n);
+}
+
+/** One recorded session as the auditors' list shows it. */
+export const RecordingSummary = object({
+  id: integer(),
+  userId: integer(),
+  username: string(),
+  name: string(),
+  /** ISO time the recording's journal started (its header). */
+  startedAt: string(),
+  /** ISO time of the last accepted upload. */
+  updatedAt: string(),
+  entries: integer(),
+  bytes: integer(),
+  app: string(),
+  /** The session has signed out (or was replaced): nothing more will arrive. */
+  ended: boolean(),
+  firstSeq: nullable(integer()),
+  lastSeq: nullable(integer()),
+});
+export type RecordingSummary = Infer<typeof RecordingSummary>;
+export const RecordingPage = Page(RecordingSummary);
+
+/** The server's answer to an uploaded chunk. */
+export const UploadReceipt = object({
+  id: integer(),
+  entries: integer(),
+  bytes: integer(),
+  /** Entries of this chunk that were new (a retried chunk adds none). */
+  accepted: integer(),
+  /** The highest seq the server now holds for the recording. */
+  through: integer(),
+});
+export type UploadReceipt = Infer<typeof UploadReceipt>;

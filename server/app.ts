@@ -22,6 +22,7 @@ import { divisionRoutes } from './http/divisions';
 import { uiErrorRoutes } from './http/uiErrors';
 import { alarmRoutes } from './http/alarms';
 import { eventRoutes } from './http/events';
+import { journalRoutes } from './http/journals';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
@@ -71,7 +72,9 @@ export async function buildServer(opts: ServerOptions) {
       if (!claims) return null;
       const { rows } = await db.query<{ ended_at: string | null }>('select ended_at from sessions where jti = $1', [claims.jti]);
       if (!rows[0] || rows[0].ended_at) return null;
-      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId };
+      // what the user holds in the token's client decides which destinations it may subscribe to
+      const privileges = heldPrivilegeIds(await privilegeEntries(db, Number(claims.sub), claims.clientId));
+      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges };
     },
     log: (m) => app.log.warn(m),
   });
@@ -137,6 +140,7 @@ export async function buildServer(opts: ServerOptions) {
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });
   eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false });
+  journalRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
   const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir ?? 'dist');

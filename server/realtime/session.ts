@@ -1,11 +1,17 @@
 // One STOMP 1.2 session over one transport connection (a SockJS connection in production). It knows nothing
 // of SockJS: it receives text, sends text and can close; the hub does the fan-out between sessions.
 import {
-  CLIENT_SENDABLE, isDestinationOf, schemaForDestination, validate, type RealtimeService,
+  CLIENT_SENDABLE, isDestinationOf, mayReceive, privilegesForDestination, schemaForDestination, validate, type RealtimeService,
 } from '../../contract';
 import { FrameError, FrameParser, serialize, type Frame, type Headers } from './frame';
 
-export interface RealtimeUser { userId: string | number; username: string; clientId: string | number | null }
+export interface RealtimeUser {
+  userId: string | number;
+  username: string;
+  clientId: string | number | null;
+  /** Privilege codes held in that client: a SUBSCRIBE needs one of its destination's (contract/realtimeAccess.ts). */
+  privileges: ReadonlySet<string>;
+}
 export type VerifyToken = (token: string) => Promise<RealtimeUser | null>;
 
 export interface Transport { send(text: string): void; close(): void }
@@ -206,6 +212,10 @@ export class StompSession {
         const destination = need('destination'); if (destination === null) return;
         if (this.subscriptions.has(id)) return this.fail('Duplicate subscription id', id, receipt);
         if (!isDestinationOf(this.service, destination)) return this.fail('Unknown destination', `${destination} is not served by the ${this.service} service`, receipt);
+        if (!mayReceive(this.user!.privileges, destination)) {
+          // nothing is delivered: the subscription is never stored, and the session ends (ERROR closes, STOMP 1.2)
+          return this.fail(`Forbidden destination ${destination}`, `${destination} needs one of the privileges ${(privilegesForDestination(destination) ?? []).join(', ')}`, receipt);
+        }
         this.subscriptions.set(id, destination);
         break;
       }

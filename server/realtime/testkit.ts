@@ -4,13 +4,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import SockJS from 'sockjs-client';
 import { Client, type IFrame, type IMessage, type StompHeaders } from '@stomp/stompjs';
-import { SOCKJS_PREFIX, type RealtimeService } from '../../contract';
+import { DESTINATION_PRIVILEGES, SOCKJS_PREFIX, type RealtimeService } from '../../contract';
 import { attachRealtime, type Realtime, type RealtimeOptions, type RealtimeUser } from './index';
 
+/** Every code any destination asks for: the broker's own tests are about STOMP, not privileges. */
+const EVERYTHING: ReadonlySet<string> = new Set(Object.values(DESTINATION_PRIVILEGES).flatMap((c) => c ?? []));
+
 export const USERS: Record<string, RealtimeUser> = {
-  'token-a': { userId: 1, username: 'ada', clientId: 1 },
-  'token-a2': { userId: 3, username: 'alan', clientId: 1 },
-  'token-b': { userId: 2, username: 'bob', clientId: 2 },
+  'token-a': { userId: 1, username: 'ada', clientId: 1, privileges: EVERYTHING },
+  'token-a2': { userId: 3, username: 'alan', clientId: 1, privileges: EVERYTHING },
+  'token-b': { userId: 2, username: 'bob', clientId: 2, privileges: EVERYTHING },
+  // a receptionist of tenant 1: visitor management (1.0.0) only
+  'token-desk': { userId: 4, username: 'rita', clientId: 1, privileges: new Set(['0.1', '1.0.0']) },
+  // an alarms watcher without live events: 0.2.1.0 only
+  'token-alarms': { userId: 5, username: 'al', clientId: 1, privileges: new Set(['0.2.1.0']) },
 };
 export const fakeVerify = async (token: string) => USERS[token] ?? null;
 

@@ -16,8 +16,9 @@ import { notify } from './notices';
 import { startWakeCheck } from './wake';
 import { createCompanionTransport } from '../transport/companion';
 import { createCardConnectorTransport } from '../transport/cardConnector';
-import { stompConnection } from '../transport/stomp';
+import { createStompConnection } from '../transport/stomp';
 import { startAlarmNotices } from './alarmNotices';
+import { applyReplayQuery, randomRecordingId, startJournalUploader, type JournalUploader } from './journalUpload';
 import { selectCanNotify } from '../../machines/companion.selectors';
 
 const clock = () => Date.now();
@@ -87,7 +88,8 @@ export function browserImpl(): GatehouseImpl {
         storeSession: (_, params) => writeSession(params),
         clearStoredSession: () => clearSession(),
         callLogout: (_, { token }) => {
-          if (token) endpoints.logout(token).catch(() => {}); // best-effort (§4)
+          // best-effort (§4); a recorded session's last entries go first, while its token still works
+          if (token) void (uploader?.settled() ?? Promise.resolve()).then(() => endpoints.logout(token)).catch(() => {});
         },
       },
     },
@@ -110,7 +112,7 @@ export function browserImpl(): GatehouseImpl {
     socket: {
       actors: {
         readToken: fromPromise(async () => localStorage.getItem(STORAGE.jwt)),
-        connection: stompConnection,
+        connection: createStompConnection(() => storedPrivileges()),
       },
     },
   };
@@ -118,6 +120,8 @@ export function browserImpl(): GatehouseImpl {
 
 let system: GatehouseSystem | null = null;
 let journal: Journal | null = null;
+/** Session replay (§9): uploads the journal of the sessions drawn for it (src/system/journalUpload.ts). */
+let uploader: JournalUploader | null = null;
 
 /** The browser's event journal (every event of the system, redacted), exported from the replay screen. */
 export function getJournal(): Journal {
@@ -145,6 +149,11 @@ export function getSystem(): GatehouseSystem {
     }),
   });
   root.start();
+  applyReplayQuery(window.location.search, localStorage);
+  uploader = startJournalUploader(getSystemActor(root, 'session'), { journal: getJournal(), storage: localStorage, random: Math.random, newId: randomRecordingId });
+  const flushJournal = () => { if (document.visibilityState === 'hidden') uploader?.actor.send({ type: 'journal.flush' }); };
+  document.addEventListener('visibilitychange', flushJournal);
+  window.addEventListener('pagehide', () => uploader?.actor.send({ type: 'journal.flush' }));
   const companion = getSystemActor(root, 'companion');
   startAlarmNotices(getSystemActor(root, 'alarms'), (title, message) => {
     if (selectCanNotify(companion.getSnapshot())) companion.send({ type: 'companion.notify', title, message });

@@ -4,10 +4,20 @@
 import { Client, type IMessage } from '@stomp/stompjs';
 import SockJS from 'sockjs-client';
 import { fromCallback } from 'xstate';
-import { SERVICE_DESTINATIONS, SOCKJS_PREFIX } from '../../contract';
+import { SOCKJS_PREFIX, receivableDestinations } from '../../contract';
 import type { ConnectionInput, SocketEvent } from '../../machines/socket';
 
-export const stompConnection = fromCallback<SocketEvent, ConnectionInput>(({ sendBack, input }) => {
+/** Destinations the broker refused to this token (a grant revoked mid-session): not asked for again on reconnect. */
+const refusedByToken = new Map<string, Set<string>>();
+
+/**
+ * The transport, subscribing only to the destinations the user's privileges let it hold (the broker refuses the
+ * others with an ERROR, contract/realtimeAccess.ts); `held` reads the signed-in user's privilege codes.
+ */
+export const createStompConnection = (held: () => ReadonlySet<string>) => fromCallback<SocketEvent, ConnectionInput>(({ sendBack, input }) => {
+  const key = input.token ?? '';
+  const refused = refusedByToken.get(key) ?? new Set<string>();
+  refusedByToken.set(key, refused);
   const client = new Client({
     webSocketFactory: () => new SockJS(`${window.location.origin}${SOCKJS_PREFIX[input.service]}`),
     connectHeaders: input.token ? { Authorization: `Bearer ${input.token}` } : {},
@@ -23,12 +33,17 @@ export const stompConnection = fromCallback<SocketEvent, ConnectionInput>(({ sen
     sendBack({ type: 'socket.closed', reason });
   };
   client.onConnect = () => {
-    for (const destination of SERVICE_DESTINATIONS[input.service]) {
+    for (const destination of receivableDestinations(input.service, held())) {
+      if (refused.has(destination)) continue;
       client.subscribe(destination, (m: IMessage) => sendBack({ type: 'socket.message', destination: m.headers.destination ?? destination, body: m.body }));
     }
     sendBack({ type: 'socket.connected' });
   };
-  client.onStompError = (frame) => close(frame.headers.message ?? 'STOMP error');
+  client.onStompError = (frame) => {
+    const forbidden = /^Forbidden destination (\S+)$/.exec(frame.headers.message ?? '');
+    if (forbidden) refused.add(forbidden[1]);
+    close(frame.headers.message ?? 'STOMP error');
+  };
   client.onWebSocketClose = () => close('connection closed');
   client.onWebSocketError = () => close('connection error');
   client.activate();

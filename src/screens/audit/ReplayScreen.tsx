@@ -1,14 +1,18 @@
 // /monitor/replay (privilege 0.8.1.0, enforced by the route guard): export this console's journal, or load one and
-// step through it on a timeline, machine by machine, with the replay's verdict per step. The loaded journal lives
-// in the replayViewer actor; this view only keeps which step is selected.
+// step through it on a timeline, machine by machine, with the replay's verdict per step. Auditors holding 0.8.2.0
+// also see the sessions recorded by sampled consoles (§9 session replay) and open one the same way. The loaded
+// journal lives in the replayViewer actor; this view only keeps which step is selected.
 import { useMemo, useState, type ChangeEvent } from 'react';
-import { Button, Callout, Card, Classes, FileInput, HTMLSelect, Intent, NonIdealState, Slider, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, Classes, FileInput, HTMLSelect, HTMLTable, Intent, NonIdealState, Slider, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import {
   replayViewerMachine, selectJournalActors, selectTimeline,
   type ReplayViewerContext, type TimelineStep,
 } from '../../../machines/journal';
 import { getJournal } from '../../system/browser';
+import { listRecordings, mayViewRecordings, openRecording } from '../../system/journalRecordings';
+import { useTask } from '../../ui/useTask';
+import type { RecordingSummary } from '../../../contract';
 
 type ViewerSnapshot = { context: ReplayViewerContext; hasTag: (t: 'busy') => boolean };
 const selectContext = (s: ViewerSnapshot) => s.context;
@@ -36,6 +40,42 @@ function StepLabel({ step }: { step: TimelineStep }) {
   );
 }
 
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const recordingName = (r: RecordingSummary) => `${r.username}, ${new Date(r.startedAt).toLocaleString()}`;
+
+/** The client's recorded sessions (newest activity first); Open loads one into the timeline. */
+function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: RecordingSummary) => void }) {
+  const list = useTask(() => listRecordings(), []);
+  return (
+    <Card data-testid="recorded-sessions">
+      <h4 className={Classes.HEADING}>Recorded sessions{' '}
+        <Button small minimal icon="refresh" aria-label="Refresh recorded sessions" onClick={list.reload} disabled={list.status === 'active'} />
+      </h4>
+      {list.status === 'active' && <Spinner size={20} />}
+      {list.status === 'error' && <Callout intent={Intent.WARNING}>The recorded sessions could not be loaded.</Callout>}
+      {list.status === 'done' && list.output && (list.output.items.length === 0
+        ? <p className={Classes.TEXT_MUTED}>No session has been recorded yet: one session in ten uploads its journal.</p>
+        : (
+          <HTMLTable compact striped style={{ width: '100%' }}>
+            <thead><tr><th>User</th><th>Started</th><th>Entries</th><th>Size</th><th>Session</th><th /></tr></thead>
+            <tbody>
+              {list.output.items.map((r) => (
+                <tr key={r.id} data-testid="recorded-session">
+                  <td>{r.name} <span className={Classes.TEXT_MUTED}>({r.username})</span></td>
+                  <td>{new Date(r.startedAt).toLocaleString()}</td>
+                  <td>{r.entries}</td>
+                  <td>{kb(r.bytes)}</td>
+                  <td>{r.ended ? <Tag minimal>ended</Tag> : <Tag minimal intent={Intent.PRIMARY}>live</Tag>}</td>
+                  <td><Button small icon="play" text="Open" disabled={busy} aria-label={`Open the session of ${r.username} started ${new Date(r.startedAt).toLocaleString()}`} onClick={() => onOpen(r)} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        ))}
+    </Card>
+  );
+}
+
 export function ReplayScreen() {
   const viewer = useActorRef(replayViewerMachine);
   const ctx = useSelector(viewer, selectContext);
@@ -56,9 +96,19 @@ export function ReplayScreen() {
     });
   };
   const r = ctx.result;
+  const [openError, setOpenError] = useState<string | null>(null);
+  const openRecorded = (rec: RecordingSummary) => {
+    setOpenError(null);
+    openRecording(rec.id).then(
+      (text) => { setSelected(0); viewer.send({ type: 'journal.load', name: `Recorded session of ${recordingName(rec)}`, text }); },
+      () => setOpenError(`The recorded session of ${recordingName(rec)} could not be opened.`),
+    );
+  };
 
   return (
     <div className="gh-replay-screen">
+      {mayViewRecordings() && <RecordedSessions busy={busy} onOpen={openRecorded} />}
+      {openError && <Callout intent={Intent.WARNING}>{openError}</Callout>}
       <Card>
         <Button icon="export" text="Export journal" onClick={downloadJournal} />{' '}
         <Button icon="history" text="Open this session's journal" disabled={busy}

@@ -1,0 +1,93 @@
+// Session replay (issue 4, §9 "session replay rate 0.1"): sampled consoles append their redacted event journal
+// in NDJSON chunks (idempotent by seq, each chunk validated line by line with the contract's journal schema and
+// refused whole when any line is bad), and auditors holding 0.8.2.0 list and open the recordings of their
+// client; every read is audited. A recording belongs to the client, user and session (jti) that started it.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_MAX_BYTES, PRIV, RECORDING_ID, parseJournal, redact,
+  type JournalHeader, type RecordingSummary, type UploadReceipt,
+} from '../../contract';
+import type { Db } from '../db/db';
+import {
+  JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals,
+} from '../db/queries/journals';
+import { HttpError, audit, clientOf, idParam, iso, listParams, principal } from './common';
+
+export const NDJSON = 'application/x-ndjson';
+
+const byteLength = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/** A chunk: header line + entries, every line checked; the first problem names its line. Entries come back redacted. */
+export function parseChunk(text: string): { header: JournalHeader; lines: Array<{ seq: number; line: string }> } {
+  const raw = text.split('\n');
+  for (let i = 0; i < raw.length; i++) {
+    if (byteLength(raw[i]) > JOURNAL_LINE_MAX_BYTES) {
+      throw new HttpError(400, `line ${i + 1} is longer than ${JOURNAL_LINE_MAX_BYTES} bytes`, [{ field: `line ${i + 1}`, message: `is longer than ${JOURNAL_LINE_MAX_BYTES} bytes` }]);
+    }
+  }
+  const parsed = parseJournal(text);
+  if (!parsed.ok) throw new HttpError(400, parsed.message, [{ field: `line ${parsed.line}`, message: parsed.message }]);
+  if (!parsed.journal.lines.length) throw new HttpError(400, 'the chunk has a header but no entries', [{ field: 'line 2', message: 'is missing: a chunk carries at least one entry' }]);
+  // the console redacts before recording; the server does it again, so no client can store a secret (idempotent)
+  return { header: parsed.journal.header, lines: parsed.journal.lines.map(({ entry }) => ({ seq: entry.seq, line: JSON.stringify(redact(entry)) })) };
+}
+
+const sameHeader = (a: unknown, b: JournalHeader) => {
+  const h = a as Partial<JournalHeader> | null;
+  return !!h && h.kind === b.kind && h.version === b.version && h.app === b.app && h.startedAt === b.startedAt;
+};
+
+export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  app.addContentTypeParser(NDJSON, { parseAs: 'string', bodyLimit: JOURNAL_CHUNK_MAX_BYTES }, (_req, text, done) => done(null, text));
+
+  // append a chunk to the signed-in session's own recording (created by its first chunk)
+  app.post(`${API.sessionJournals}/:id`, { bodyLimit: JOURNAL_CHUNK_MAX_BYTES }, async (req: FastifyRequest): Promise<UploadReceipt> => {
+    const p = principal(req);
+    const clientId = clientOf(req);
+    const recording = String((req.params as { id?: string }).id ?? '');
+    if (!RECORDING_ID.test(recording)) throw new HttpError(400, 'Invalid recording id', [{ field: 'recording', message: 'must be 8 to 64 letters, digits or dashes' }]);
+    if (typeof req.body !== 'string') throw new HttpError(415, `Send the chunk as ${NDJSON}`, [{ field: '(body)', message: `must be ${NDJSON}` }]);
+    const chunk = parseChunk(req.body);
+    return db.transaction(async (tx) => {
+      let row = await lockJournal(tx, recording);
+      if (!row) {
+        row = await createJournal(tx, { clientId, userId: p.userId, jti: p.jti, recording, app: chunk.header.app, startedAt: chunk.header.startedAt, header: chunk.header })
+          ?? await lockJournal(tx, recording);
+      }
+      if (!row) throw new Error(`recording ${recording} vanished`);
+      if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) {
+        throw new HttpError(403, 'This recording belongs to another session');
+      }
+      if (!sameHeader(row.header, chunk.header)) {
+        throw new HttpError(409, 'The chunk\'s header differs from the recording\'s', [{ field: 'line 1', message: 'is not the header this recording started with' }]);
+      }
+      const added = await insertEntries(tx, row.id, chunk.lines);
+      const total = Number(row.bytes) + added.reduce((n, a) => n + a.bytes, 0);
+      if (total > JOURNAL_MAX_BYTES) throw new HttpError(413, `The recording would exceed ${JOURNAL_MAX_BYTES} bytes`);
+      const now = added.length ? await updateTotals(tx, row.id, added) : row;
+      return { id: now.id, entries: now.entries, bytes: Number(now.bytes), accepted: added.length, through: now.last_seq ?? 0 };
+    });
+  });
+
+  app.get(API.sessionJournals, { config: { privileges: [PRIV.sessionReplays] } }, async (req) => {
+    const clientId = clientOf(req);
+    const l = listParams(req.query, JOURNAL_SORT, 'j.updated_at desc, j.id desc');
+    const { rows, total } = await listJournals(db, clientId, l);
+    await audit(db, req, { clientId, action: 'list', entity: 'session-journal', entityId: null, before: null, after: { page: l.page, total } });
+    const items: RecordingSummary[] = rows.map((r) => ({
+      id: r.id, userId: r.user_id, username: r.username, name: r.name, startedAt: iso(r.started_at)!, updatedAt: iso(r.updated_at)!,
+      entries: r.entries, bytes: Number(r.bytes), app: r.app, ended: r.ended_at !== null, firstSeq: r.first_seq, lastSeq: r.last_seq,
+    }));
+    return { items, total, page: l.page, size: l.size };
+  });
+
+  app.get(`${API.sessionJournals}/:id`, { config: { privileges: [PRIV.sessionReplays] } }, async (req, reply) => {
+    const clientId = clientOf(req);
+    const id = idParam(req, 'Recording');
+    const row = await getJournal(db, clientId, id);
+    if (!row) throw new HttpError(404, 'Recording not found');
+    const lines = await journalLines(db, row.id);
+    await audit(db, req, { clientId, action: 'view', entity: 'session-journal', entityId: row.id, before: null, after: { userId: row.user_id, entries: row.entries } });
+    return reply.type(NDJSON).send([JSON.stringify(row.header), ...lines].join('\n') + '\n');
+  });
+}
