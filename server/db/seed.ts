@@ -99,7 +99,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
     }
 
     const dashboardPages = JSON.stringify([
-      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions'].map((id) => ({ id })) },
+      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions', 'doorStatus'].map((id) => ({ id })) },
       { pageNum: 2, widgets: [{ id: 'recentChanges' }] },
     ]);
     for (const u of DEMO_USERS) {

@@ -8,7 +8,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport';
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -57,8 +57,8 @@ const r = (section: SectionId, path: string, title: string, privileges: readonly
   path, title, section, privileges, layout: true, cache: true, type: 'PRIVATE', hidden: false, screen: 'later', ...opt,
 });
 /** A list with add and edit/{id} variants (§2 "most lists have add and edit variants"). */
-const crud = (section: SectionId, path: string, title: string, singular: string, codes: [string, string, string], icon: string, description: string): RouteDef[] => [
-  r(section, path, title, [codes[0]], { icon, description }),
+const crud = (section: SectionId, path: string, title: string, singular: string, codes: [string, string, string], icon: string, description: string, screen?: ScreenKey): RouteDef[] => [
+  r(section, path, title, [codes[0]], { icon, description, ...(screen ? { screen } : {}) }),
   r(section, `${path}/add`, `Add ${singular}`, [codes[1]], { icon, hidden: true, description: `Create a new ${singular.toLowerCase()}.` }),
   r(section, `${path}/edit/:id`, `Edit ${singular}`, [codes[2]], { icon, hidden: true, description: `Change an existing ${singular.toLowerCase()}.` }),
 ];
@@ -123,7 +123,7 @@ export const ROUTES: RouteDef[] = [
   r('configure', '/configure/alarm-notification/edit/:id', 'Edit alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Change an alarm notification.' }),
   r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', description: 'Holidays and special days across schedules.' }),
   ...crud('configure', '/configure/division', 'Divisions', 'Division', ['0.4.9.0', '0.4.9.1', '0.4.9.2'], 'diagram-tree', 'The division tree that scopes identities, doors and privileges.'),
-  ...crud('configure', '/configure/doors', 'Doors', 'Door', x('0.4.5'), 'key-enter', 'Doors, their readers, lock times and modes.'),
+  ...crud('configure', '/configure/doors', 'Doors', 'Door', x('0.4.5'), 'key-enter', 'Doors with their live state: lock, unlock or open them for a moment.', 'doors'),
   r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', description: 'QR codes printed at doors for mobile access.' }),
   ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
   ...crud('configure', '/configure/floor-plan', 'Floor plans', 'Floor plan', x('0.4.15'), 'map', 'Upload floor plans and place doors and inputs on them.'),

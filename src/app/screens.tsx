@@ -9,6 +9,7 @@ const audit = () => import('../screens/audit/ReplayScreen');
 const report = () => import('../screens/report/index');
 const monitor = () => import('../screens/monitor/index');
 const visitor = () => import('../screens/visitor/index');
+const configure = () => import('../screens/configure/index');
 
 const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
   lazy(async () => ({ default: (await load())[name] }));
@@ -40,4 +41,5 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorList: pick(visitor, 'VisitorListScreen'),
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
+  doors: pick(configure, 'DoorsScreen'),
 };

@@ -1,11 +1,14 @@
 // Pages of widgets per user (user.dashboardPages), fed by the dashboard endpoint through a resource actor.
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Callout, Card, HTMLTable, Icon, NonIdealState, Spinner, Tab, Tabs, type IconName } from '@blueprintjs/core';
+import { Button, Callout, Card, HTMLTable, Icon, NonIdealState, Spinner, Tab, Tabs, Tag, type IconName } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { formatNumber, type DashboardPage, type DashboardSummary } from '../../../contract';
-import { selectUser } from '../../../machines/session.selectors';
-import { dashboard } from '../../api/endpoints';
+import { formatNumber, hasPrivilege, PRIV, type DashboardPage, type DashboardSummary } from '../../../contract';
+import { selectServerAlarmCount } from '../../../machines/alarms.selectors';
+import { selectDoors } from '../../../machines/hardwareStatus.selectors';
+import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
+import { dashboard, listDoors } from '../../api/endpoints';
+import { countDoors, doorStateOf, mergeDoors } from '../configure/doorStatus';
 import { useSystemActor } from '../../app/useSystemActor';
 import { timeAgoLabel, useLocale, useT } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
@@ -20,7 +23,7 @@ const COUNTS: Record<CountKey, { title: string; icon: string; to?: string; inten
   controllers: { title: 'Controllers', icon: 'desktop', to: '/hardware/controllers' },
   openAlarms: { title: 'Open alarms', icon: 'warning-sign', to: '/monitor/alarms', intent: 'danger' },
 };
-const ALL_WIDGETS = [...Object.keys(COUNTS), 'recentChanges'];
+const ALL_WIDGETS = [...Object.keys(COUNTS), 'doorStatus', 'recentChanges'];
 export const DEFAULT_PAGES: DashboardPage[] = [{ pageNum: 1, widgets: ALL_WIDGETS.map((id) => ({ id })) }];
 
 export function DashboardScreen() {
@@ -54,9 +57,13 @@ export function DashboardScreen() {
 function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   const t = useT();
   const locale = useLocale();
+  const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
+  // the open-alarm count is live for those who watch alarms (the alarms actor hears /alarmcount)
+  const liveAlarms = useSelector(useSystemActor('alarms'), selectServerAlarmCount);
+  if (id === 'doorStatus') return hasPrivilege(held, [PRIV.doors.view, PRIV.doors.control]) ? <DoorStatusWidget /> : null;
   if (id in COUNTS) {
     const c = COUNTS[id as CountKey];
-    const value = data[id as CountKey];
+    const value = id === 'openAlarms' && hasPrivilege(held, [PRIV.alarms.view]) ? liveAlarms : data[id as CountKey];
     const body = (
       <Card className={`gh-stat${c.intent === 'danger' && value > 0 ? ' gh-stat--alert' : ''}`} interactive={!!c.to} data-testid={`widget-${id}`}>
         <span className="gh-stat__icon"><Icon icon={c.icon as IconName} size={18} /></span>
@@ -90,6 +97,35 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
     <Card className="gh-stat gh-stat--later" data-testid={`widget-${id}`}>
       <span className="gh-stat__icon"><Icon icon="build" size={18} /></span>
       <div><div className="gh-stat__label">Widget “{id}”</div><div className="bp6-text-muted">arrives in a later release</div></div>
+    </Card>
+  );
+}
+
+/** Doors by live state (heart-beats over the stored status), the doors that need someone listed first. */
+function DoorStatusWidget() {
+  const stored = useTask(() => listDoors(), []);
+  const live = useSelector(useSystemActor('hardwareStatus'), selectDoors);
+  const doors = useMemo(() => mergeDoors(stored.output?.items ?? [], live), [stored.output, live]);
+  const problems = doors.filter((d) => doorStateOf(d.status).problem);
+  return (
+    <Card className="gh-dash__wide" data-testid="widget-doorStatus">
+      <h5 className="bp6-heading gh-card-title"><Icon icon="key-enter" /> <Link to="/configure/doors">Door status</Link></h5>
+      {!stored.output ? <Spinner size={20} /> : (
+        <>
+          <div className="gh-dash__tags">
+            {countDoors(doors).map((c) => (
+              <Tag key={c.status} large minimal={!doorStateOf(c.status).problem} intent={doorStateOf(c.status).intent} data-testid={`door-count-${c.status}`}>
+                {c.count} {doorStateOf(c.status).label.toLowerCase()}
+              </Tag>
+            ))}
+          </div>
+          {problems.length === 0 ? <p className="bp6-text-muted">Every door is as it should be.</p> : (
+            <ul className="gh-dash__problems" data-testid="door-problems">
+              {problems.map((d) => <li key={d.id}><Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag> {d.name}</li>)}
+            </ul>
+          )}
+        </>
+      )}
     </Card>
   );
 }
