@@ -22,11 +22,17 @@ export const API = {
   alarms: '/event/manage/alarms',
   alarmTypes: '/event/manage/alarm-types',
   events: '/event/manage/events',
+  // history export (issue 4): ?format=csv|ndjson and the list's filters; `/progress` is the same as a text/event-stream
+  eventsExport: '/event/manage/events/export',
+  eventsExportProgress: '/event/manage/events/export/progress',
   doors: '/event/manage/doors', // `/:id/commands` {command}
   // visitors (issue 5): register (POST), list, one (`/:id`), badge printed (`/:id/badge-printed`)
   visitors: '/visitor/1.0/visitors',
   // session replay (issue 4): POST `/:recording` appends an NDJSON chunk; GET lists [0.8.2.0]; GET `/:id` the NDJSON
   sessionJournals: '/central/1.0/session-journals',
+  // Monitor sessions (issue 4): GET lists [0.2.4.0 / 0.2.5.0], POST `/end` {ids} ends them [0.2.4.1 / 0.2.5.1]
+  operatorSessions: '/idp/1.0/operator-sessions',
+  serviceAccountSessions: '/idp/1.0/service-account-sessions',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
 } as const;

@@ -1,5 +1,5 @@
 // Display helpers of §5 and §9, shared by the console and (for reports) the server. Pure: time comes in as arguments.
-import { fromZonedTime } from 'date-fns-tz';
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 
 const SI = [
   { value: 1e18, symbol: 'E' },
@@ -146,4 +146,19 @@ export function isLatestVersion(current: string, latest: string): boolean {
     if (x !== y) return x > y;
   }
   return true;
+}
+
+/**
+ * An instant as the user reads it, in their time zone (§3 user timezone): '23 Nov 2026, 16:02'. '—' for none;
+ * an unknown zone falls back to UTC rather than failing the screen.
+ */
+export function formatInZone(iso: string | null | undefined, timeZone: string, pattern = 'd MMM yyyy, HH:mm'): string {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  try {
+    return formatInTimeZone(at, timeZone, pattern);
+  } catch {
+    return formatInTimeZone(at, 'UTC', pattern) + ' UTC';
+  }
 }

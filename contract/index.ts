@@ -9,3 +9,4 @@ export * from './realtimeAccess';
 export * from './devices';
 export * from './journal';
 export * from './monitor';
+export * from './sessions';

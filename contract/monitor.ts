@@ -78,7 +78,12 @@ export type ProcessAlarmBody = Infer<typeof ProcessAlarmBody>;
 export const DOOR_COMMANDS = ['lock', 'unlock', 'momentary-unlock'] as const;
 export type DoorCommand = (typeof DOOR_COMMANDS)[number];
 export const DoorCommandBody = object({ command: enums(DOOR_COMMANDS) });
-export const DoorView = type({ id: integer(), name: string(), status: string(), divisionId: nullable(integer()) });
+/** A door as the doors list shows it: the stored status, its division, and when its state last changed (the time
+ *  of its latest door-state event, 6000-6005; null before the first). */
+export const DoorView = type({
+  id: integer(), name: string(), status: string(), divisionId: nullable(integer()),
+  divisionName: nullable(string()), lastChangedAt: nullable(string()),
+});
 export type DoorView = Infer<typeof DoorView>;
 
 export const SIMULATE_KINDS = [

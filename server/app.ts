@@ -22,7 +22,9 @@ import { divisionRoutes } from './http/divisions';
 import { uiErrorRoutes } from './http/uiErrors';
 import { alarmRoutes } from './http/alarms';
 import { eventRoutes } from './http/events';
+import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
+import { sessionRoutes } from './http/sessions';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
@@ -140,7 +142,9 @@ export async function buildServer(opts: ServerOptions) {
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });
   eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false });
+  exportRoutes(app, { db });
   journalRoutes(app, { db });
+  sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
   const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir ?? 'dist');

@@ -6,6 +6,7 @@ import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
 import { addGrant, insertRole } from './queries/grants';
 import { insertDivision } from './queries/divisions';
+import { seedServiceAccount } from './queries/sessions';
 
 export const DEMO_PASSWORD = 'Gatehouse1!';
 /** The demo sign-ins main.ts prints (and the README lists). */
@@ -24,15 +25,25 @@ const views = PRIVILEGES.filter((p) => /^(View|Activity|Event|Identity|Calendar|
 
 export const ROLES: Record<string, { name: string; privileges: string[] }> = {
   administrator: { name: 'Administrator', privileges: [...ALL_PRIVILEGE_CODES] },
-  // monitor, doors (and their alarms and controllers), identities read-only, reports
-  'security-operator': { name: 'Security operator', privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4'), '0.3.1.0'] },
+  // monitor, doors (and their alarms and controllers), identities read-only, reports; sees who is signed in, but
+  // ending other people's sessions is the administrator's (0.2.4.1, 0.2.5.1)
+  'security-operator': { name: 'Security operator', privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4'), '0.3.1.0'].filter((c) => c !== '0.2.4.1' && c !== '0.2.5.1') },
   // visitor management 1.x and identities read-only
   receptionist: { name: 'Receptionist', privileges: [...under('0.1', '1'), '0.3.1.0'] },
   // time and attendance 3.x, identities view/add/edit, the identity report
   'hr-manager': { name: 'HR manager', privileges: [...under('0.1', '3'), '0.3.1.0', '0.3.1.1', '0.3.1.2', '0.6.3.0'] },
   // reports, the audit section (journal, replays, UI errors) and every view, changing nothing
   auditor: { name: 'Auditor', privileges: [...under('0.1', '0.6', '0.8'), ...views].filter((c) => !/^(0\.6\.(5|6)\.[1245])$/.test(c)) },
+  // service accounts of integrations: read identities and doors through the REST API
+  integration: { name: 'Integration (service account)', privileges: ['0.3.1.0', '0.4.5.0'] },
 };
+
+/** Demo service accounts (issue 4), each with one open session; they cannot sign in to the console. */
+export const SERVICE_ACCOUNTS = [
+  { username: 'door-sync', name: 'Door sync (integration)', client: 'NORTHWIND', ip: '10.1.0.50', userAgent: 'door-sync/2.3 (node 20)', startedMinutesAgo: 95 },
+  { username: 'payroll-export', name: 'Payroll export (integration)', client: 'NORTHWIND', ip: '10.1.0.61', userAgent: 'payroll-export/1.4', startedMinutesAgo: 20 },
+  { username: 'nurse-call', name: 'Nurse call bridge (integration)', client: 'HARBOUR', ip: '10.2.0.50', userAgent: 'nurse-call-bridge/4.1', startedMinutesAgo: 240 },
+] as const;
 
 const FIRST = ['Aisha', 'Ben', 'Chen', 'Daniel', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jamal', 'Kate', 'Liam', 'Mei', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rafael', 'Siti', 'Tom', 'Uma', 'Victor', 'Wei', 'Yusuf', 'Zara'];
 const LAST = ['Abdullah', 'Brown', 'Chua', 'Davies', 'Evans', 'Fernandez', 'Goh', 'Hassan', 'Ibrahim', 'Jones', 'Khan', 'Lim', 'Murphy', 'Ng', "O'Brien", 'Patel', 'Rahman', 'Smith', 'Tan', 'Wong'];
@@ -113,6 +124,10 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       );
       // multi-tenant users start with no client selected (§2: the dashboard sends them to the clients screen)
       for (const c of u.clients) await addGrant(tx, { userId: user.rows[0].id, role: u.role, clientId: ids[c].client, divisionId: ids[c].hq });
+    }
+    for (const s of SERVICE_ACCOUNTS) {
+      const tz = TENANTS.find((t) => t.code === s.client)!.tz;
+      await seedServiceAccount(tx, { ...s, clientId: ids[s.client].client, timezone: tz, role: 'integration' });
     }
     return true;
   });

@@ -1,12 +1,12 @@
-// Event history [0.2.2.0]: paged, filtered (code, point, alert, time range, text, after an id) and sorted over
-// the (client_id, id desc) and (client_id, event_code, id desc) indexes. Doors with their simulated status
+// Event history [0.2.2.0]: paged, filtered (code, point, alert, time range, text, after/before an id) and sorted over
+// the (client_id, id desc), (client_id, event_code, id desc), (client_id, at desc, id desc) and alert-only indexes. Doors with their simulated status
 // [0.4.5.0] and door commands [0.4.5.4]. The test-only simulate hook, registered only when asked for.
 import type { FastifyInstance } from 'fastify';
-import { API, DoorCommandBody, PRIV, SimulateBody, type Violation } from '../../contract';
+import { API, DoorCommandBody, EVENT_CODES, PRIV, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
-import { HttpError, audit, body, clientOf, listParams, principal } from './common';
+import { HttpError, audit, body, clientOf, iso, listParams, principal } from './common';
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -16,49 +16,84 @@ const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   }
 };
 
+/** A filter value that arrived once, as text (a repeated query parameter is a mistake, not a list). */
+function single(q: Record<string, unknown>, field: string, violations: Violation[]): string | undefined {
+  const v = q[field];
+  if (v === undefined || typeof v === 'string') return v;
+  violations.push({ field, message: 'must be given once' });
+  return undefined;
+}
+
+/**
+ * The history filters shared by the list and the export (code, point, alert, from/to, afterId, beforeId, text):
+ * a parameterised where clause over `events e` of one client ($1), or 400 with every bad filter named.
+ * `text` is the list's validated `q`; without it the raw `q` of the query string is used.
+ */
+export function eventFilters(clientId: number, query: unknown, text?: string | null): { where: string; params: unknown[] } {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const params: unknown[] = [clientId];
+  const where: string[] = ['e.client_id = $1'];
+  const violations: Violation[] = [];
+  const add = (sql: (n: number) => string, value: unknown) => { params.push(value); where.push(sql(params.length)); };
+  const eventCode = single(q, 'eventCode', violations);
+  if (eventCode !== undefined) {
+    const codes = eventCode.split(',').map((c) => (/^\s*\d{1,9}\s*$/.test(c) ? Number(c) : NaN));
+    if (codes.some((c) => !Number.isInteger(c))) violations.push({ field: 'eventCode', message: 'must be whole numbers separated by commas' });
+    // one code keeps the (client_id, event_code, id desc) index usable for an ordered scan
+    else if (codes.length === 1) add((n) => `e.event_code = $${n}::int`, codes[0]);
+    else add((n) => `e.event_code = any($${n}::int[])`, codes);
+  }
+  const point = single(q, 'eventPointId', violations);
+  if (point) add((n) => `e.event_point_id = $${n}`, point);
+  const alert = single(q, 'alert', violations);
+  if (alert !== undefined) {
+    if (alert !== 'true' && alert !== 'false') violations.push({ field: 'alert', message: 'must be true or false' });
+    else add((n) => `e.alert = $${n}`, alert === 'true');
+  }
+  for (const [field, op] of [['from', '>='], ['to', '<']] as const) {
+    const v = single(q, field, violations);
+    if (v === undefined) continue;
+    if (Number.isNaN(Date.parse(v))) violations.push({ field, message: 'must be an ISO date-time' });
+    else add((n) => `e.at ${op} $${n}::timestamptz`, new Date(v).toISOString());
+  }
+  for (const [field, op] of [['afterId', '>'], ['beforeId', '<']] as const) {
+    const v = single(q, field, violations);
+    if (v === undefined) continue;
+    if (!/^\d{1,18}$/.test(v)) violations.push({ field, message: 'must be a whole number' });
+    else add((n) => `e.id ${op} $${n}::bigint`, v);
+  }
+  const rawText = text === undefined ? single(q, 'q', violations)?.trim() : text;
+  if (violations.length) throw new HttpError(400, 'Validation failed', violations);
+  if (rawText) add((n) => `(e.message ilike $${n} or e.event_point_name ilike $${n})`, `%${rawText}%`);
+  return { where: where.join(' and '), params };
+}
+
 export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks }: { db: Db; simulator: HardwareSimulator; testHooks: boolean }) {
   app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
-    const q = req.query as Record<string, string | undefined>;
-    const params: unknown[] = [clientId];
-    const where: string[] = ['e.client_id = $1'];
-    const violations: Violation[] = [];
-    const add = (sql: (n: number) => string, value: unknown) => { params.push(value); where.push(sql(params.length)); };
-    if (q.eventCode !== undefined) {
-      const codes = q.eventCode.split(',').map(Number);
-      if (codes.some((c) => !Number.isInteger(c))) violations.push({ field: 'eventCode', message: 'must be whole numbers separated by commas' });
-      else add((n) => `e.event_code = any($${n}::int[])`, codes);
-    }
-    if (q.eventPointId) add((n) => `e.event_point_id = $${n}`, q.eventPointId);
-    if (q.alert !== undefined) {
-      if (q.alert !== 'true' && q.alert !== 'false') violations.push({ field: 'alert', message: 'must be true or false' });
-      else add((n) => `e.alert = $${n}`, q.alert === 'true');
-    }
-    for (const [field, op] of [['from', '>='], ['to', '<']] as const) {
-      const v = q[field];
-      if (v === undefined) continue;
-      if (Number.isNaN(Date.parse(v))) violations.push({ field, message: 'must be an ISO date-time' });
-      else add((n) => `e.at ${op} $${n}::timestamptz`, new Date(v).toISOString());
-    }
-    if (q.afterId !== undefined) {
-      if (!/^\d+$/.test(q.afterId)) violations.push({ field: 'afterId', message: 'must be a whole number' });
-      else add((n) => `e.id > $${n}::bigint`, q.afterId);
-    }
-    if (violations.length) throw new HttpError(400, 'Validation failed', violations);
-    if (lp.q) add((n) => `(e.message ilike $${n} or e.event_point_name ilike $${n})`, `%${lp.q}%`);
-    const w = where.join(' and ');
+    const { where: w, params } = eventFilters(clientId, req.query, lp.q);
+    // a time range without an asked-for sort reads newest first by time over (client_id, at desc, id desc): the
+    // same order as by id (events are stored as they happen), but the id index would walk every newer event first
+    const q = req.query as Record<string, unknown>;
+    const orderBy = lp.orderBy === 'e.id desc' && (q.from !== undefined || q.to !== undefined) ? 'e.at desc, e.id desc' : lp.orderBy;
     // an exact total over millions of rows is the slow part: count at most 10,001 and say "more" beyond
     const total = await db.query<{ n: string }>(`select count(*)::text n from (select 1 from events e where ${w} limit 10001) t`, params);
     const { rows } = await db.query<any>(`select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
-      where ${w} order by ${lp.orderBy} limit ${lp.size} offset ${lp.page * lp.size}`, params);
+      where ${w} order by ${orderBy} limit ${lp.size} offset ${lp.page * lp.size}`, params);
     return { items: rows.map(eventOfRow), total: Number(total.rows[0].n), page: lp.page, size: lp.size };
   });
 
   app.get(API.doors, { config: { privileges: [PRIV.doors.view, PRIV.doors.control] } }, async (req) => {
     const clientId = clientOf(req);
-    const { rows } = await db.query<any>('select id, name, status, division_id from doors where client_id = $1 order by id', [clientId]);
-    const items = rows.map((r) => ({ id: r.id, name: r.name, status: r.status, divisionId: r.division_id }));
+    // last change: the door's latest state event — forced/held/closed on its own point, commands on its strike
+    // output (`output-{id}`, shared with 3000/3001) — each an index walk back to the first hit
+    const { rows } = await db.query<any>(`select d.id, d.name, d.status, d.division_id, v.name division_name, greatest(
+        (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'door-' || d.id and e.event_code = any($2::int[]) order by e.id desc limit 1),
+        (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'output-' || d.id and e.event_code = any($2::int[]) order by e.id desc limit 1)) last_changed_at
+      from doors d left join divisions v on v.id = d.division_id and v.client_id = d.client_id where d.client_id = $1 order by d.id`,
+    [clientId, [EVENT_CODES.doorClosed, EVENT_CODES.doorForcedOpen, EVENT_CODES.doorHeldOpen, EVENT_CODES.doorLocked, EVENT_CODES.doorUnlocked, EVENT_CODES.doorMomentaryUnlock]]);
+    const items = rows.map((r) => ({ id: r.id, name: r.name, status: r.status, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at) }));
     return { items, total: items.length, page: 0, size: items.length };
   });
 

@@ -52,3 +52,5 @@ export function configureApi(next: Partial<ApiDeps>): void {
   deps = { ...deps, ...next };
 }
 export const api = createApiClient(() => deps);
+/** The configured dependencies, for the calls that do not go through axios (src/api/stream.ts). */
+export const apiDeps = (): ApiDeps => deps;

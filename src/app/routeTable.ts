@@ -8,7 +8,8 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors';
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
+  | 'operatorSessions' | 'serviceAccountSessions';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -88,9 +89,9 @@ export const ROUTES: RouteDef[] = [
   r('monitor', '/monitor/alarms', 'Alarms', ['0.2.1.0'], { icon: 'warning-sign', screen: 'alarms', description: 'Live alarms from doors and inputs: acknowledge and process them as they arrive.' }),
   r('monitor', '/monitor/events', 'Events', ['0.2.2.0'], { icon: 'pulse', screen: 'events', description: 'The live event stream of every controller, door and reader.' }),
   r('monitor', '/monitor/floor-plan', 'Floor plan', ['0.2.3.0'], { icon: 'map', description: 'Doors and alarm points on the floor plans, coloured by live status.' }),
-  r('monitor', '/monitor/operator-sessions', 'Operator sessions', ['0.2.4.0'], { icon: 'person', description: 'Who is signed in to the console, from where, and since when.' }),
+  r('monitor', '/monitor/operator-sessions', 'Operator sessions', ['0.2.4.0'], { icon: 'person', screen: 'operatorSessions', description: 'Who is signed in to the console, from where, and since when.' }),
   r('monitor', '/monitor/replay', 'Journal replay', ['0.8.1.0'], { icon: 'history', screen: 'replay', description: 'Export the event journal of this console, or load one and step through it machine by machine.' }),
-  r('monitor', '/monitor/service-account-sessions', 'Service account sessions', ['0.2.5.0'], { icon: 'key', description: 'Sessions opened by integrations through service accounts.' }),
+  r('monitor', '/monitor/service-account-sessions', 'Service account sessions', ['0.2.5.0'], { icon: 'key', screen: 'serviceAccountSessions', description: 'Sessions opened by integrations through service accounts.' }),
 
   // ---------- Manage ----------
   r('manage', CLIENTS, 'Clients', ['9.2.0'], { icon: 'office', screen: 'clients' }),

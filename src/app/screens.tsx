@@ -37,6 +37,8 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   eventReport: pick(report, 'EventReportScreen'),
   alarms: pick(monitor, 'AlarmsScreen'),
   events: pick(monitor, 'EventsScreen'),
+  operatorSessions: pick(monitor, 'OperatorSessionsScreen'),
+  serviceAccountSessions: pick(monitor, 'ServiceAccountSessionsScreen'),
   visitorRegister: pick(visitor, 'VisitorRegisterScreen'),
   visitorList: pick(visitor, 'VisitorListScreen'),
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),

@@ -7,14 +7,16 @@ export interface UserRow {
   failed_attempts: number; locked_until: Date | string | null;
 }
 
+// sign-in, change-password and reset-password find operators only: a service account (users.kind, migration 005)
+// never signs in to the console, nor gets a password by a reset link
 export async function userByUsername(db: Db, username: string): Promise<UserRow | null> {
-  return (await db.query<UserRow>('select * from users where username = $1', [username])).rows[0] ?? null;
+  return (await db.query<UserRow>("select * from users where username = $1 and kind = 'operator'", [username])).rows[0] ?? null;
 }
 export async function userById(db: Db, id: number): Promise<UserRow | null> {
   return (await db.query<UserRow>('select * from users where id = $1', [id])).rows[0] ?? null;
 }
 export async function userIdByUsername(db: Db, username: string): Promise<number | null> {
-  return (await db.query<{ id: number }>('select id from users where username = $1', [username])).rows[0]?.id ?? null;
+  return (await db.query<{ id: number }>("select id from users where username = $1 and kind = 'operator'", [username])).rows[0]?.id ?? null;
 }
 
 /** One more failed sign-in; `lockedUntil` set means the account locks now (and the counter restarts). */

@@ -1,19 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { countDoors, doorStateOf, mergeDoors } from './doorStatus';
+import { countDoors, doorStateOf, mergeDoors, unheardChanges } from './doorStatus';
 
 describe('door states', () => {
-  const stored = [
-    { id: 1, name: 'Main Entrance', status: 'closed', divisionId: 1 },
-    { id: 2, name: 'Server Room', status: 'locked', divisionId: 1 },
-    { id: 3, name: 'Loading Bay', status: 'closed', divisionId: null },
-  ];
+  const door = (id: number, name: string, status: string) => ({ id, name, status, divisionId: 1, divisionName: 'Security', lastChangedAt: null });
+  const stored = [door(1, 'Main Entrance', 'closed'), door(2, 'Server Room', 'locked'), door(3, 'Loading Bay', 'closed')];
   it('lays live heart-beats over the stored status, by id of either type', () => {
     const merged = mergeDoors(stored, [{ id: '2', name: 'Server Room', doorStatus: 'forced-open' }, { id: 9, name: 'Elsewhere', doorStatus: 'unlocked' }]);
     expect(merged.map((d) => [d.id, d.status, d.live])).toEqual([[1, 'closed', false], [2, 'forced-open', true], [3, 'closed', false]]);
+    expect(merged[1]).toMatchObject({ divisionName: 'Security', lastChangedAt: null });
+  });
+  it('names the heart-beats the stored list has not heard, and nothing when they agree', () => {
+    expect(unheardChanges(stored, [{ id: 1, name: null, doorStatus: 'closed' }, { id: '2', name: null, doorStatus: 'locked' }])).toBe('');
+    expect(unheardChanges(stored, [{ id: 1, name: null, doorStatus: 'unlocked' }, { id: 3, name: null, doorStatus: 'held-open' }, { id: 9, name: null, doorStatus: 'unlocked' }]))
+      .toBe('1:unlocked,3:held-open');
   });
   it('counts by state, problems first', () => {
-    expect(countDoors([{ status: 'closed' }, { status: 'held-open' }, { status: 'closed' }, { status: 'jammed' }, { status: 'forced-open' }]))
-      .toEqual([{ status: 'forced-open', count: 1 }, { status: 'held-open', count: 1 }, { status: 'closed', count: 2 }, { status: 'jammed', count: 1 }]);
+    expect(countDoors([{ status: 'closed' }, { status: 'held-open' }, { status: 'closed' }, { status: 'jammed' }, { status: 'offline' }, { status: 'forced-open' }]))
+      .toEqual([{ status: 'forced-open', count: 1 }, { status: 'held-open', count: 1 }, { status: 'offline', count: 1 }, { status: 'closed', count: 2 }, { status: 'jammed', count: 1 }]);
   });
   it('names unknown states readably', () => {
     expect(doorStateOf('forced-open')).toMatchObject({ label: 'Forced open', problem: true });

@@ -7,10 +7,10 @@ import type { DoorState } from '../../../machines/hardwareStatus';
 export const DOOR_STATES: Record<string, { label: string; intent: Intent; problem: boolean }> = {
   'forced-open': { label: 'Forced open', intent: 'danger', problem: true },
   'held-open': { label: 'Held open', intent: 'warning', problem: true },
+  offline: { label: 'Offline', intent: 'danger', problem: true },
   unlocked: { label: 'Unlocked', intent: 'primary', problem: false },
   locked: { label: 'Locked', intent: 'success', problem: false },
   closed: { label: 'Closed', intent: 'none', problem: false },
-  offline: { label: 'Offline', intent: 'danger', problem: true },
 };
 export const doorStateOf = (status: string) => DOOR_STATES[status] ?? { label: status.replace(/-/g, ' '), intent: 'none' as Intent, problem: false };
 
@@ -23,6 +23,16 @@ export function mergeDoors(stored: readonly DoorView[], live: readonly DoorState
     const beat = beats.get(String(d.id));
     return { ...d, status: beat ?? d.status, live: beat !== undefined };
   });
+}
+
+/**
+ * Doors whose heart-beat says something the stored list has not heard yet, as one key ('' when none): when it
+ * changes the list is read again, for the time of the change (a heart-beat carries no time).
+ */
+export function unheardChanges(stored: readonly DoorView[], live: readonly DoorState[]): string {
+  const beats = new Map(live.map((d) => [String(d.id), d.doorStatus]));
+  return stored.filter((d) => { const beat = beats.get(String(d.id)); return beat !== undefined && beat !== d.status; })
+    .map((d) => `${d.id}:${beats.get(String(d.id))}`).join(',');
 }
 
 /** How many doors are in each state, most urgent states first. */

@@ -5,10 +5,10 @@ import { Button, Callout, Card, HTMLTable, Icon, NonIdealState, Spinner, Tab, Ta
 import { useSelector } from '@xstate/react';
 import { formatNumber, hasPrivilege, PRIV, type DashboardPage, type DashboardSummary } from '../../../contract';
 import { selectServerAlarmCount } from '../../../machines/alarms.selectors';
-import { selectDoors } from '../../../machines/hardwareStatus.selectors';
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
-import { dashboard, listDoors } from '../../api/endpoints';
-import { countDoors, doorStateOf, mergeDoors } from '../configure/doorStatus';
+import { dashboard } from '../../api/endpoints';
+import { countDoors, doorStateOf } from '../configure/doorStatus';
+import { useLiveDoors } from '../configure/useLiveDoors';
 import { useSystemActor } from '../../app/useSystemActor';
 import { timeAgoLabel, useLocale, useT } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
@@ -58,12 +58,13 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   const t = useT();
   const locale = useLocale();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  // the open-alarm count is live for those who watch alarms (the alarms actor hears /alarmcount)
+  // the open-alarm count is live (the alarms actor hears /alarmcount) and only for those who may see alarms
   const liveAlarms = useSelector(useSystemActor('alarms'), selectServerAlarmCount);
   if (id === 'doorStatus') return hasPrivilege(held, [PRIV.doors.view, PRIV.doors.control]) ? <DoorStatusWidget /> : null;
+  if (id === 'openAlarms' && !hasPrivilege(held, [PRIV.alarms.view])) return null;
   if (id in COUNTS) {
     const c = COUNTS[id as CountKey];
-    const value = id === 'openAlarms' && hasPrivilege(held, [PRIV.alarms.view]) ? liveAlarms : data[id as CountKey];
+    const value = id === 'openAlarms' ? liveAlarms : data[id as CountKey];
     const body = (
       <Card className={`gh-stat${c.intent === 'danger' && value > 0 ? ' gh-stat--alert' : ''}`} interactive={!!c.to} data-testid={`widget-${id}`}>
         <span className="gh-stat__icon"><Icon icon={c.icon as IconName} size={18} /></span>
@@ -101,16 +102,19 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   );
 }
 
-/** Doors by live state (heart-beats over the stored status), the doors that need someone listed first. */
+/** Doors by live state (heart-beats over the stored status); the doors that need someone listed, each a link. */
 function DoorStatusWidget() {
-  const stored = useTask(() => listDoors(), []);
-  const live = useSelector(useSystemActor('hardwareStatus'), selectDoors);
-  const doors = useMemo(() => mergeDoors(stored.output?.items ?? [], live), [stored.output, live]);
-  const problems = doors.filter((d) => doorStateOf(d.status).problem);
+  const { doors, failed } = useLiveDoors();
+  const locale = useLocale();
+  const problems = (doors ?? []).filter((d) => doorStateOf(d.status).problem);
+  const now = Date.now();
   return (
     <Card className="gh-dash__wide" data-testid="widget-doorStatus">
-      <h5 className="bp6-heading gh-card-title"><Icon icon="key-enter" /> <Link to="/configure/doors">Door status</Link></h5>
-      {!stored.output ? <Spinner size={20} /> : (
+      <h5 className="bp6-heading gh-card-title">
+        <Icon icon="key-enter" /> <Link to="/configure/doors">Door status</Link>
+        <span className="gh-card-title__aside bp6-text-muted">{doors ? `${doors.length} doors, live` : ''}</span>
+      </h5>
+      {!doors ? (failed ? <p className="bp6-text-muted">The doors could not be loaded.</p> : <Spinner size={20} />) : (
         <>
           <div className="gh-dash__tags">
             {countDoors(doors).map((c) => (
@@ -119,9 +123,15 @@ function DoorStatusWidget() {
               </Tag>
             ))}
           </div>
-          {problems.length === 0 ? <p className="bp6-text-muted">Every door is as it should be.</p> : (
+          {problems.length === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> Every door is as it should be.</p> : (
             <ul className="gh-dash__problems" data-testid="door-problems">
-              {problems.map((d) => <li key={d.id}><Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag> {d.name}</li>)}
+              {problems.map((d) => (
+                <li key={d.id}>
+                  <Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag>
+                  <Link to="/configure/doors">{d.name}</Link>
+                  {d.lastChangedAt && <span className="bp6-text-muted" title={d.lastChangedAt}>{timeAgoLabel(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)), locale)}</span>}
+                </li>
+              ))}
             </ul>
           )}
         </>

@@ -1,13 +1,14 @@
 // /monitor/events: the live event stream. Messages are buffered outside React and flushed once per animation
 // frame, and only the newest MAX_ROWS rows are rendered, so thousands of events per second stay smooth.
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, HTMLTable, InputGroup, Switch, Tag } from '@blueprintjs/core';
+import { Button, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
 import { hasPrivilege, PRIV, validate, Event as EventSchema, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { listEvents } from '../../api/endpoints';
+import { exportEventHistory, type ExportFormat } from '../../api/stream';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTask } from '../../ui/useTask';
@@ -111,6 +112,42 @@ export function EventsScreen() {
     navigate(`/report/event${q.size ? `?${q}` : ''}`);
   };
 
+  // export: the stored history with this screen's filter, streamed with progress and saved as a file
+  const [exportFormat, setExportFormat] = useState<ExportFormat>('csv');
+  const [exporting, setExporting] = useState<{ done: number; total: number; failed?: string } | null>(null);
+  const exportAbort = useRef<AbortController | null>(null);
+  useEffect(() => () => exportAbort.current?.abort(), []);
+  const startExport = async () => {
+    const filters: Record<string, string> = {};
+    const text = filter.trim();
+    if (/^\d+$/.test(text)) filters.eventCode = text; else if (text) filters.q = text;
+    if (alertsOnly) filters.alert = 'true';
+    const ac = new AbortController();
+    exportAbort.current = ac;
+    setExporting({ done: 0, total: 0 });
+    const out = await exportEventHistory(filters, exportFormat, { signal: ac.signal, onProgress: (p) => setExporting(p) });
+    if (out.status === 'ended') {
+      const url = URL.createObjectURL(out.blob);
+      const a = Object.assign(document.createElement('a'), { href: url, download: out.filename });
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setExporting(null);
+    } else if (out.status === 'failed') setExporting({ done: 0, total: 0, failed: out.error.message });
+    else setExporting(null);
+  };
+  const exportControls = exporting && !exporting.failed
+    ? <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-testid="events-export-progress">
+        <span style={{ width: 120 }}><ProgressBar value={exporting.total ? exporting.done / exporting.total : undefined} intent="primary" /></span>
+        {exporting.done.toLocaleString()} / {exporting.total.toLocaleString()}
+        <Button size="small" variant="minimal" icon="cross" onClick={() => exportAbort.current?.abort()} data-testid="events-export-cancel">Cancel</Button>
+      </span>
+    : <>
+        {exporting?.failed && <Tag intent="danger" minimal data-testid="events-export-error">{exporting.failed}</Tag>}
+        <HTMLSelect value={exportFormat} onChange={(e) => setExportFormat(e.currentTarget.value as ExportFormat)} aria-label="Export format" data-testid="events-export-format"
+          options={[{ value: 'csv', label: 'CSV' }, { value: 'ndjson', label: 'NDJSON' }]} />
+        <Button icon="export" variant="minimal" onClick={startExport} data-testid="events-export">Export</Button>
+      </>;
+
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
     return rows.filter((e) => (!alertsOnly || e.alert) && (!q || e.message.toLowerCase().includes(q) || String(e.eventCode) === q || (e.eventPointName ?? '').toLowerCase().includes(q)));
@@ -120,7 +157,7 @@ export function EventsScreen() {
     <div className="gh-page" data-testid="events-screen">
       <PageHeader title="Events" icon="pulse"
         description={<>The live event stream (newest {MAX_ROWS}). <Tag minimal data-testid="socket-status">{status}</Tag></>}
-        actions={<>{canHistory && <Button icon="history" variant="minimal" onClick={openHistory} data-testid="events-history">History</Button>}{paused
+        actions={<>{exportControls}{canHistory && <Button icon="history" variant="minimal" onClick={openHistory} data-testid="events-history">History</Button>}{paused
           ? <Button icon="play" intent="primary" onClick={resume} data-testid="events-resume">Resume{waiting ? ` (${waiting} new)` : ''}</Button>
           : <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">Pause</Button>}</>} />
       <div className="gh-toolbar">

@@ -1,2 +1,3 @@
 export { AlarmsScreen } from './AlarmsScreen';
 export { EventsScreen } from './EventsScreen';
+export { OperatorSessionsScreen, ServiceAccountSessionsScreen } from './SessionsScreen';

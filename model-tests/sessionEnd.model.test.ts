@@ -1,0 +1,49 @@
+// Model-based test of ending sessions (Monitor sessions screens): every edge on the real machine with a fake
+// `endSessions`; nothing is ended without a confirmation, and the screen hears `sessions.ended` once per success.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import { isValidSessionIds, selectEndError, selectIsConfirming, selectPendingIds, sessionEndMachine, type SessionEndSnapshot } from '../machines/sessionEnd';
+import { drive, edgePaths, onlyInvoked } from './harness';
+
+describe('sessionEnd machine model', () => {
+  const events = [
+    { type: 'sessions.end', ids: [4] },
+    { type: 'sessions.end', ids: [4, 7, 4] },
+    { type: 'sessions.end', ids: [] },
+    { type: 'sessions.end', ids: [0] },
+    { type: 'sessions.confirm' },
+    { type: 'sessions.cancel' },
+    { type: 'xstate.done.actor.endSessions', output: { ended: 2, alreadyEnded: 0 } },
+    { type: 'xstate.error.actor.endSessions', error: new Error('That is your own current session: sign out instead; none was ended') },
+  ] as any[];
+  const serialize = (s: SessionEndSnapshot) => JSON.stringify([s.value, s.context.ids, s.context.error !== null, s.context.result !== null]);
+  const model = new TestModel(sessionEndMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000 });
+  const paths = edgePaths(model, sessionEndMachine, serialize, []);
+
+  it('reaches every state, and only a confirmation starts ending', () => {
+    const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
+    expect([...states].sort()).toEqual(['"confirming"', '"ending"', '"failed"', '"idle"']);
+    for (const p of paths) p.path.steps.forEach((st, i) => {
+      if (i > 0 && st.state.matches('ending') && !p.path.steps[i - 1].state.matches('ending')) expect(st.event.type).toBe('sessions.confirm');
+    });
+  });
+
+  it('accepts only a non-empty list of positive whole ids', () => {
+    expect(isValidSessionIds([1, 2])).toBe(true);
+    for (const bad of [[], [0], [1.5], ['1'], null, 3]) expect(isValidSessionIds(bad)).toBe(false);
+  });
+
+  for (const p of paths) {
+    it(p.description, async () => {
+      await drive(model, sessionEndMachine, undefined, events, p, ({ emitted, controls, event, before }, step) => {
+        if (event.type === 'sessions.confirm' && before?.matches('confirming')) expect(controls.inputs.at(-1)?.input).toEqual({ ids: before.context.ids });
+        if (event.type === 'xstate.done.actor.endSessions') expect(emitted.at(-1)).toMatchObject({ type: 'sessions.ended', ids: before!.context.ids, result: event.output });
+        expect(emitted.length).toBe(p.path.steps.slice(0, step + 1).filter((st) => st.event.type === 'xstate.done.actor.endSessions').length);
+      });
+      const last = p.path.state;
+      expect(selectIsConfirming(last)).toBe(last.matches('confirming') || last.matches('ending'));
+      expect(selectPendingIds(last).length > 0).toBe(last.matches('confirming') || last.matches('ending'));
+      expect(selectEndError(last) !== null).toBe(last.context.error !== null);
+    });
+  }
+});

@@ -1,0 +1,58 @@
+// Who is signed in (issue 4, Monitor): operators' console sessions [0.2.4.0] and service accounts' integration
+// sessions [0.2.5.0] of the users who hold grants in the selected client, from where and since when; ending them
+// [0.2.4.1 / 0.2.5.1] kills their tokens at once (every request checks its session) and is audited. The caller's
+// own current session is not ended here (409: sign out instead). Another tenant's session is "not found".
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API, EndSessionsRequest, PRIV, SessionListQuery, type EndSessionsResult, type SessionKind, type SessionSummary } from '../../contract';
+import type { Db } from '../db/db';
+import { SESSION_SORT, endSessionsById, listSessions, visibleSessions, type SessionRow } from '../db/queries/sessions';
+import { HttpError, audit, body, clientOf, iso, listParams, principal, query } from './common';
+
+const KINDS: Record<SessionKind, { path: string; privileges: { view: string; end: string }; entity: string }> = {
+  operator: { path: API.operatorSessions, privileges: PRIV.operatorSessions, entity: 'operator-session' },
+  service: { path: API.serviceAccountSessions, privileges: PRIV.serviceSessions, entity: 'service-account-session' },
+};
+
+export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS }: { db: Db; tokenLifetimeS: number }) {
+  // console tokens expire after their lifetime, so an operator session nobody ended is over by then; service
+  // accounts' sessions last until they are ended
+  const scope = (req: FastifyRequest, kind: SessionKind) => ({ kind, clientId: clientOf(req), lifetimeS: kind === 'operator' ? tokenLifetimeS : null });
+
+  const summary = (r: SessionRow, jti: string): SessionSummary => ({
+    id: Number(r.id), userId: r.user_id, username: r.username, name: r.name, kind: r.kind, ip: r.ip, userAgent: r.user_agent,
+    startedAt: iso(r.started_at)!, lastSeenAt: iso(r.last_seen_at)!, endedAt: iso(r.ended_at), endedBy: r.ended_by,
+    state: r.open ? 'open' : r.ended_at ? 'ended' : 'expired', current: r.jti === jti,
+  });
+
+  for (const [kind, k] of Object.entries(KINDS) as [SessionKind, (typeof KINDS)[SessionKind]][]) {
+    app.get(k.path, { config: { privileges: [k.privileges.view] } }, async (req) => {
+      const s = scope(req, kind);
+      const l = listParams(req.query, SESSION_SORT, 's.started_at desc, s.id desc', SessionListQuery);
+      const { state = 'open' } = query(req.query, SessionListQuery);
+      const { rows, total } = await listSessions(db, s, { q: l.q, state }, l);
+      return { items: rows.map((r) => summary(r, principal(req).jti)), total, page: l.page, size: l.size };
+    });
+
+    // all or nothing: one id that is not a visible session of this kind (another client's, gone) ends none
+    app.post(`${k.path}/end`, { config: { privileges: [k.privileges.end] } }, async (req): Promise<EndSessionsResult> => {
+      const s = scope(req, kind);
+      const { ids } = body(req.body, EndSessionsRequest);
+      const wanted = [...new Set(ids)];
+      const me = principal(req);
+      return db.transaction(async (tx) => {
+        const found = await visibleSessions(tx, s, wanted);
+        if (found.length !== wanted.length) throw new HttpError(404, 'Some sessions were not found; none was ended');
+        if (found.some((r) => r.jti === me.jti)) throw new HttpError(409, 'That is your own current session: sign out instead; none was ended');
+        const ended = new Set(await endSessionsById(tx, found.filter((r) => !r.ended_at).map((r) => Number(r.id)), me.username));
+        for (const r of found) {
+          if (!ended.has(Number(r.id))) continue;
+          await audit(tx, req, {
+            clientId: s.clientId, action: 'end', entity: k.entity, entityId: Number(r.id),
+            before: { username: r.username, ip: r.ip, startedAt: iso(r.started_at), state: r.open ? 'open' : 'expired' }, after: { state: 'ended', endedBy: me.username },
+          });
+        }
+        return { ended: ended.size, alreadyEnded: found.length - ended.size };
+      });
+    });
+  }
+}

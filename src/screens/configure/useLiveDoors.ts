@@ -1,0 +1,39 @@
+// The selected client's doors as the doors screen and the dashboard show them: the REST list (division, last
+// change) with the hardwareStatus actor's live heart-beats (`/hbdoor`) laid over it. A heart-beat that brings a
+// state the list has not heard re-reads the list once, so the time of the change follows too.
+import { useEffect, useMemo, useRef } from 'react';
+import { useSelector } from '@xstate/react';
+import type { DoorView, PageOf } from '../../../contract';
+import { selectDoors } from '../../../machines/hardwareStatus.selectors';
+import { selectClientId } from '../../../machines/session.selectors';
+import { listDoors } from '../../api/endpoints';
+import { useSystemActor } from '../../app/useSystemActor';
+import { useTask } from '../../ui/useTask';
+import { mergeDoors, unheardChanges, type LiveDoor } from './doorStatus';
+
+export interface LiveDoors {
+  /** null until the first list arrives */
+  doors: LiveDoor[] | null;
+  loading: boolean;
+  failed: boolean;
+  reload: () => void;
+}
+
+export function useLiveDoors(): LiveDoors {
+  const clientId = useSelector(useSystemActor('session'), selectClientId);
+  const task = useTask(() => listDoors(), [clientId]);
+  // the last list stays on screen while the next is read (no flash of a spinner on every re-read)
+  const last = useRef<{ clientId: number | null; page: PageOf<DoorView> } | null>(null);
+  if (task.output) last.current = { clientId, page: task.output };
+  const stored = last.current?.clientId === clientId ? last.current.page.items : null;
+  const live = useSelector(useSystemActor('hardwareStatus'), selectDoors);
+  const doors = useMemo(() => (stored ? mergeDoors(stored, live) : null), [stored, live]);
+  const unheard = useMemo(() => (stored ? unheardChanges(stored, live) : ''), [stored, live]);
+  const { reload } = task;
+  useEffect(() => {
+    if (unheard && task.status !== 'active') reload();
+    // only a new difference re-reads; a failed re-read is not retried in a loop
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [unheard]);
+  return { doors, loading: task.status === 'active', failed: task.status === 'error', reload };
+}
