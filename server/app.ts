@@ -76,7 +76,7 @@ export async function buildServer(opts: ServerOptions) {
       if (!rows[0] || rows[0].ended_at) return null;
       // what the user holds in the token's client decides which destinations it may subscribe to
       const privileges = heldPrivilegeIds(await privilegeEntries(db, Number(claims.sub), claims.clientId));
-      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges };
+      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges, sessionId: claims.jti };
     },
     log: (m) => app.log.warn(m),
   });
@@ -144,7 +144,8 @@ export async function buildServer(opts: ServerOptions) {
   eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false });
   exportRoutes(app, { db });
   journalRoutes(app, { db });
-  sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 });
+  // an ended session's token stops working at once, and its open real-time connections are dropped too
+  sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
   const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir ?? 'dist');

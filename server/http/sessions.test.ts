@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testkit';
+import { connected, waitFor } from '../realtime/testkit';
 
 const OPS = '/idp/1.0/operator-sessions';
 const SVC = '/idp/1.0/service-account-sessions';
@@ -168,6 +169,28 @@ describe('operator sessions', () => {
     expect(again.body).toEqual({ ended: 0, alreadyEnded: 1 });
     expect((await s.call('GET', '/event/manage/audit?size=1', { token: nw })).body.items[0].entityId).toBe(String(operatorRow.id));
     expect(await s.count("select 1 from audit_log where entity = 'operator-session'")).toBe(1);
+  });
+});
+
+describe('ending a session and the real-time connections', () => {
+  it('drops the ended session\'s STOMP connections at once, and only those', async () => {
+    const ended = await loginWithAgent('operator');
+    const kept = await loginWithAgent('operator');
+    const a = await connected(`${s.base}/ws/event`, ended);
+    const b = await connected(`${s.base}/ws/event`, kept);
+    try {
+      const rows = (await list(nw, OPS, '?size=1000')).body.items as any[];
+      const target = rows.filter((r) => r.username === 'operator').sort((x, y) => y.id - x.id)[1]; // the older of the two new ones
+      expect((await s.call('POST', `${OPS}/end`, { token: nw, body: { ids: [target.id] } })).status).toBe(200);
+      await waitFor(() => a.closed, 'the ended session\'s connection closed');
+      expect(b.closed).toBe(false);
+      // and it cannot come back with that token
+      const again = await connected(`${s.base}/ws/event`, ended).catch((e: Error) => e);
+      expect(again).toBeInstanceOf(Error);
+    } finally {
+      await a.client.deactivate({ force: true });
+      await b.client.deactivate({ force: true });
+    }
   });
 });
 

@@ -13,7 +13,11 @@ const KINDS: Record<SessionKind, { path: string; privileges: { view: string; end
   service: { path: API.serviceAccountSessions, privileges: PRIV.serviceSessions, entity: 'service-account-session' },
 };
 
-export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS }: { db: Db; tokenLifetimeS: number }) {
+export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS, disconnect }: {
+  db: Db; tokenLifetimeS: number;
+  /** Drop the real-time connections of ended sessions (by jti), after the commit. */
+  disconnect?: (jtis: string[]) => void;
+}) {
   // console tokens expire after their lifetime, so an operator session nobody ended is over by then; service
   // accounts' sessions last until they are ended
   const scope = (req: FastifyRequest, kind: SessionKind) => ({ kind, clientId: clientOf(req), lifetimeS: kind === 'operator' ? tokenLifetimeS : null });
@@ -51,7 +55,10 @@ export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS }: { db
             before: { username: r.username, ip: r.ip, startedAt: iso(r.started_at), state: r.open ? 'open' : 'expired' }, after: { state: 'ended', endedBy: me.username },
           });
         }
-        return { ended: ended.size, alreadyEnded: found.length - ended.size };
+        return { result: { ended: ended.size, alreadyEnded: found.length - ended.size }, jtis: found.filter((r) => ended.has(Number(r.id))).map((r) => r.jti) };
+      }).then(({ result, jtis }) => {
+        disconnect?.(jtis);
+        return result;
       });
     });
   }

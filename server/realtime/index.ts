@@ -42,6 +42,8 @@ export interface Realtime {
   publish(clientId: string | number | null, destination: string, body: unknown): void;
   /** Close every session (and the relay). The HTTP server itself is the caller's to close. */
   close(): Promise<void>;
+  /** Close the connections of these sign-in sessions (ended by an operator or signed out); returns how many. */
+  disconnectSessions(sessionIds: readonly string[]): number;
   readonly stats: RealtimeStats;
   /** Whether the relay is in use, and connected. */
   readonly relay: { enabled: boolean; connected: boolean };
@@ -133,6 +135,16 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
     publish(clientId, destination, body) {
       if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
       route(tenantKey(clientId), destination, body);
+    },
+    disconnectSessions(sessionIds) {
+      const ids = new Set(sessionIds);
+      let n = 0;
+      for (const { session, conn } of [...open]) {
+        if (session.user?.sessionId === undefined || !ids.has(session.user.sessionId)) continue;
+        conn.close();
+        n++;
+      }
+      return n;
     },
     async close() {
       closing = true;

@@ -11,6 +11,8 @@ export interface RealtimeUser {
   clientId: string | number | null;
   /** Privilege codes held in that client: a SUBSCRIBE needs one of its destination's (contract/realtimeAccess.ts). */
   privileges: ReadonlySet<string>;
+  /** The sign-in session the token belongs to (its jti): ending that session drops this connection. */
+  sessionId?: string;
 }
 export type VerifyToken = (token: string) => Promise<RealtimeUser | null>;
 
