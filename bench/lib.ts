@@ -1,0 +1,95 @@
+// What the benchmarks share: percentiles, timing, a throw-away PGlite data dir with a bulk of events, a real
+// server over it, and the result file with its target and whether the target was met.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildServer, type ServerOptions } from '../server/app';
+import { openPglite, type Db } from '../server/db/db';
+import { migrate } from '../server/db/migrate';
+import { DEMO_PASSWORD, seed } from '../server/db/seed';
+
+export const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(2));
+};
+export const summary = (xs: number[]) => ({ n: xs.length, p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99), max: pct(xs, 100) });
+
+export async function timed(n: number, fn: (i: number) => Promise<unknown>) {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t);
+  }
+  return summary(samples);
+}
+
+// the 1-minute load average when the result was written: other work on the same cores makes numbers noisy
+export const machine = () => ({ node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', loadAverage1m: Number(loadavg()[0].toFixed(2)) });
+
+export function writeResult(name: string, result: Record<string, unknown>) {
+  mkdirSync('bench/results', { recursive: true });
+  const out = { bench: name, at: new Date().toISOString(), machine: machine(), ...result };
+  writeFileSync(`bench/results/${name}.json`, JSON.stringify(out, null, 2) + '\n');
+  console.log(`bench/results/${name}.json`);
+  console.log(JSON.stringify(out, null, 2));
+  return out;
+}
+
+/** A fresh PGlite database in a temp DATA_DIR, migrated and seeded with the demo tenants. */
+export async function benchDb(): Promise<{ db: Db; dir: string; northwind: number; harbour: number; dispose(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+  const db = await openPglite(dir);
+  await migrate(db);
+  await seed(db, { identitiesPerClient: 12 });
+  const id = async (code: string) => Number((await db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0].id);
+  return {
+    db, dir, northwind: await id('NORTHWIND'), harbour: await id('HARBOUR'),
+    async dispose() { await db.close().catch(() => {}); rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+export const EVENT_CODES_MIX = [1000, 1001, 2000, 2001, 2002, 3000, 3001, 4002, 1012, 6001];
+/** Realistic event history for one tenant: 10 codes, 50 readers, 200 doors, one alert in ~1000, two seconds apart. */
+export async function seedEvents(db: Db, clientId: number, count: number, log = true): Promise<{ ms: number; firstAt: string }> {
+  const t = performance.now();
+  const batch = 250_000;
+  const firstAt = '2024-01-01T00:00:00Z';
+  const { rows } = await db.query<{ n: string }>('select coalesce(max(id), 0)::text n from events');
+  const offset = Number(rows[0].n);
+  for (let from = 1; from <= count; from += batch) {
+    const to = Math.min(count, from + batch - 1);
+    await db.query(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, at)
+      select $1, ($4::int[])[1 + g % 10], 'reader-' || (g % 50), 'Reader ' || (g % 50), 'door-' || (g % 200), 'Door ' || (g % 200),
+        'Card swipe ' || g, g % 997 = 0, case when g % 997 = 0 then 1 else 100 end, $5::timestamptz + ((g + $6::int) * interval '2 seconds')
+      from generate_series($2::int, $3::int) g`, [clientId, from, to, EVENT_CODES_MIX, firstAt, offset]);
+    if (log) process.stdout.write(`  seeded ${to.toLocaleString()} events (${Math.round((performance.now() - t) / 1000)} s)\n`);
+  }
+  await db.exec('analyze events');
+  return { ms: Math.round(performance.now() - t), firstAt };
+}
+
+/** The real server over `db` on a free loopback port, with a login helper. */
+export async function benchServer(db: Db, overrides: Partial<ServerOptions> = {}) {
+  const app = await buildServer({ db, jwtSecret: 'bench-secret-of-enough-length', staticDir: null, keepResetTokens: true, ...overrides });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  async function login(username: string): Promise<string> {
+    const r = await fetch(`${base}/idp/1.0/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+    if (r.status !== 200) throw new Error(`login ${username}: ${r.status}`);
+    return ((await r.json()) as { token: string }).token;
+  }
+  async function get(path: string, token: string) {
+    const r = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${text.slice(0, 200)}`);
+    return text;
+  }
+  return { app, base, login, get, close: () => app.close() };
+}
+
+/** The server's publish path (what the pipeline calls after persisting an event). */
+export const publisherOf = (app: unknown) => (app as { realtime: { publish(clientId: number, destination: string, body: unknown): void } }).realtime;
