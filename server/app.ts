@@ -11,6 +11,7 @@ import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import type { Db } from './db/db';
 import { touchSession } from './db/queries/sessions';
+import { startMaintenance } from './db/maintenance';
 import { HttpError, errorBody } from './http/common';
 import { authRoutes, type ResetNotice } from './http/auth';
 import { clientRoutes } from './http/clients';
@@ -88,7 +89,10 @@ export async function buildServer(opts: ServerOptions) {
     log: (m) => app.log.warn(m),
   });
   app.addHook('onListen', async () => { if (opts.simulator) simulator.start(); });
+  // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
+  const stopMaintenance = startMaintenance(db, (m) => app.log.warn(m));
   app.addHook('preClose', async () => {
+    stopMaintenance();
     simulator.stop();
     await realtime.close();
   });

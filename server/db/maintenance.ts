@@ -1,0 +1,29 @@
+// Housekeeping PostgreSQL does by itself (autovacuum) but embedded PGlite does not: without it, counts over the
+// append-only events table read every row from the heap instead of the index alone, and history queries slow
+// down as events pile up. The server vacuums and analyses the busy tables now and then; on PostgreSQL nothing.
+import type { Db } from './db';
+
+/** How often the embedded database is vacuumed (PostgreSQL's autovacuum makes this unnecessary there). */
+export const PGLITE_VACUUM_MS = 15 * 60_000;
+const TABLES = ['events', 'alarms', 'alarm_history', 'audit_log', 'sessions'];
+
+/** One pass: VACUUM (ANALYZE) of the tables that grow; errors are logged, never thrown (it runs again later). */
+export async function vacuum(db: Db, log: (m: string) => void = () => {}): Promise<void> {
+  if (db.kind !== 'pglite') return;
+  for (const t of TABLES) {
+    try { await db.exec(`vacuum (analyze) ${t}`); } catch (e) { log(`vacuum ${t}: ${(e as Error).message}`); }
+  }
+}
+
+/** Vacuums the embedded database every `everyMs`; returns the stop function. Nothing on PostgreSQL. */
+export function startMaintenance(db: Db, log: (m: string) => void, everyMs = PGLITE_VACUUM_MS): () => void {
+  if (db.kind !== 'pglite' || everyMs <= 0) return () => {};
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void vacuum(db, log).finally(() => { running = false; });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
