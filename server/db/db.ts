@@ -37,6 +37,9 @@ export async function openPglite(dataDir: string): Promise<Db> {
 
 export async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // an idle connection the server side closed (restart, failover, a dropped test database) is not a crash: the
+  // pool forgets it and opens another on the next query
+  pool.on('error', (e) => { console.warn(`postgres: idle connection lost (${(e as Error).message})`); });
   await pool.query('select 1');
   const fromClient = (c: pg.Pool | pg.PoolClient) => ({
     async query<T>(sql: string, params: unknown[] = []) {
