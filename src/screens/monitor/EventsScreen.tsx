@@ -164,7 +164,9 @@ export function EventsScreen() {
         <InputGroup leftIcon="filter" placeholder="Filter by text, point or code" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
         <Switch checked={alertsOnly} label="Alarms only" onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
       </div>
-      <HTMLTable compact striped className="gh-table-full" data-testid="events-table">
+      {/* fixed layout with set column widths: a new batch of rows never makes the browser measure every cell again */}
+      <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table">
+        <colgroup><col style={{ width: 110 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
         <thead><tr><th>Time</th><th>Code</th><th>Point</th><th>Message</th><th /></tr></thead>
         <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} />)}</tbody>
       </HTMLTable>
