@@ -37,3 +37,25 @@ test('jump from the live events to the history, then filter it by code and alarm
   await expect(report.getByText('Nothing here yet')).toBeVisible();
   await expect(report.getByText(forced.message, { exact: true })).toHaveCount(0);
 });
+
+test('Export on the live events screen downloads the filtered history as NDJSON through the progress stream', async ({ page }) => {
+  await signIn(page, 'operator');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const auth = { authorization: `Bearer ${token}` };
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'HR Office');
+  const held = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.held', doorId: door.id } })).json();
+
+  await page.goto('/monitor/events');
+  await page.getByTestId('events-filter').fill(String(held.eventCode));
+  await page.getByTestId('events-export-format').selectOption('ndjson');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('events-export').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.ndjson$/);
+  const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  const rows = text.trim().split('\n').map((l) => JSON.parse(l));
+  expect(rows.length).toBeGreaterThan(0);
+  expect(rows.some((r) => r.id === held.id)).toBe(true);
+  expect(rows.every((r) => r.eventCode === held.eventCode)).toBe(true); // the screen's filter went with it
+  await expect(page.getByTestId('events-export-error')).toHaveCount(0);
+});
