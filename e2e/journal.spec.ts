@@ -27,7 +27,11 @@ test('an exported journal replays to the same states in the CLI and the replay s
 
   // a truncated journal is refused with the line, and the loaded one stays
   const broken = info.outputPath('broken.ndjson');
-  writeFileSync(broken, text.slice(0, Math.floor(text.length / 2)));
+  // cut in the middle of a line (never on a line boundary, which would leave a shorter but valid journal)
+  const lines = text.split('\n');
+  const half = Math.floor(lines.length / 2);
+  writeFileSync(broken, [...lines.slice(0, half), lines[half].slice(0, Math.floor(lines[half].length / 2))].join('\n'));
+  await expect(page.getByLabel('Load journal')).toBeEnabled(); // the first replay has finished
   await page.getByLabel('Load journal').setInputFiles(broken);
   await expect(page.getByText('This journal cannot be replayed')).toBeVisible();
   await expect(page.getByText(/line \d+/).first()).toBeVisible();
