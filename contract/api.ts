@@ -33,6 +33,8 @@ export const API = {
   // Monitor sessions (issue 4): GET lists [0.2.4.0 / 0.2.5.0], POST `/end` {ids} ends them [0.2.4.1 / 0.2.5.1]
   operatorSessions: '/idp/1.0/operator-sessions',
   serviceAccountSessions: '/idp/1.0/service-account-sessions',
+  /** The device interface (issue 13): POST a batch of controller events with the ingest token (contract/ingest.ts). */
+  deviceEvents: '/api/devices/events',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
 } as const;

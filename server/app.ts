@@ -26,6 +26,7 @@ import { eventRoutes } from './http/events';
 import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
 import { sessionRoutes } from './http/sessions';
+import { ingestRoutes, ingestToken } from './http/ingest';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
@@ -49,6 +50,8 @@ export interface ServerOptions {
   simulator?: { rate: number; heartbeatMs?: number } | false;
   /** Register the test-only hooks (POST /api/test/simulate): tests and E2E=1 only. */
   testHooks?: boolean;
+  /** The device interface's token (INGEST_TOKEN); by default generated once and kept in the database. */
+  ingestToken?: string;
   /** STOMP heart-beat offered by the real-time endpoints (default 10 s). */
   realtimeHeartbeatMs?: number;
 }
@@ -150,6 +153,8 @@ export async function buildServer(opts: ServerOptions) {
   journalRoutes(app, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too
   sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
+  const deviceToken = await ingestToken(db, opts.ingestToken);
+  ingestRoutes(app, { db, pipeline, token: deviceToken });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
   const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir ?? 'dist');
@@ -174,5 +179,5 @@ export async function buildServer(opts: ServerOptions) {
     if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
     return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
   });
-  return Object.assign(app, { tokens, realtime, pipeline, simulator });
+  return Object.assign(app, { tokens, realtime, pipeline, simulator, ingestToken: deviceToken });
 }
