@@ -35,6 +35,8 @@ export const API = {
   serviceAccountSessions: '/idp/1.0/service-account-sessions',
   /** The device interface (issue 13): POST a batch of controller events with the ingest token (contract/ingest.ts). */
   deviceEvents: '/api/devices/events',
+  /** GET with the ingest token: the controllers the device interface knows ({id, name}), for a device simulator. */
+  deviceControllers: '/api/devices/controllers',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
 } as const;

@@ -6,6 +6,7 @@ import type { IMessage } from '@stomp/stompjs';
 import { API, DESTINATIONS, EVENT_CODES, INGEST_TOKEN_HEADER, SOCKJS_PREFIX } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
+import { runDeviceSimulator } from '../../scripts/deviceSimulator';
 
 const TOKEN = 'ingest-token-for-tests';
 let s: TestServer;
@@ -136,5 +137,16 @@ describe('the device interface', () => {
       const { rows } = await s.db.query<{ message: string }>('select message from events where id between $1 and $2 order by id', [r.body.firstId, r.body.lastId]);
       expect(rows.map((x) => x.message)).toEqual(Array.from({ length: 100 }, (_, i) => `${b}:${i}`));
     }
+  });
+
+  it('takes the events of the device simulator run as its own client (npm run simulator), every one stored', async () => {
+    const before = await eventCount();
+    const r = await runDeviceSimulator({ url: s.base, token: TOKEN, controllers: 20, rate: 400, durationS: 1 });
+    expect(r.failedRequests).toBe(0);
+    expect(r.sent).toBeGreaterThan(0);
+    expect(r.accepted).toBe(r.sent);
+    expect(await eventCount()).toBe(before + r.sent);
+    const wrong = runDeviceSimulator({ url: s.base, token: 'nope', controllers: 1, rate: 10, durationS: 1 });
+    await expect(wrong).rejects.toThrow(/401/);
   });
 });

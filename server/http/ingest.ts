@@ -3,7 +3,7 @@
 // `rejected` with their index and reason, the good ones are persisted in the order sent, then published (pipeline).
 // The token: INGEST_TOKEN when given, else generated on first start and kept in the database (printed at start-up).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, DeviceBatch, DeviceEvent, INGEST_TOKEN_HEADER, eventLabel, validate, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import { keepSecret, secret } from '../db/queries/accounts';
@@ -31,9 +31,19 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, token }: { db
     return controllers;
   }
 
-  app.post(API.deviceEvents, { config: { open: true }, bodyLimit: 8 * 1024 * 1024 }, async (req): Promise<DeviceBatchResult> => {
+  const authorised = (req: FastifyRequest) => {
     const given = req.headers[INGEST_TOKEN_HEADER];
     if (typeof given !== 'string' || !same(given, token)) throw new HttpError(401, 'A valid ingest token is required');
+  };
+
+  app.get(API.deviceControllers, { config: { open: true } }, async (req) => {
+    authorised(req);
+    const { rows } = await db.query<{ id: number; name: string }>('select id, name from controllers order by id');
+    return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+  });
+
+  app.post(API.deviceEvents, { config: { open: true }, bodyLimit: 8 * 1024 * 1024 }, async (req): Promise<DeviceBatchResult> => {
+    authorised(req);
     const { events } = body(req.body, DeviceBatch);
     const rejected: DeviceBatchResult['rejected'] = [];
     const good: { index: number; e: DeviceEvent }[] = [];

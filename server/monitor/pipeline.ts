@@ -116,13 +116,18 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
       return { ...p, pointId, pointName, type: typeOf(byKey, p.clientId, p.input.eventCode) };
     });
     const { rows, cleared } = await db.transaction(async (tx) => {
-      const { rows } = await tx.query<any>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority)
+      const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority)
         select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[])
-        returning *`,
+        returning id, at`,
         [prepared.map((p) => p.clientId), prepared.map((p) => p.input.eventCode), prepared.map((p) => p.input.sourceId), prepared.map((p) => p.input.sourceName),
           prepared.map((p) => p.pointId), prepared.map((p) => p.pointName), prepared.map((p) => p.input.message), prepared.map((p) => !!p.type),
           prepared.map((p) => p.type?.priority ?? 100)]);
-      rows.sort((a, b) => Number(a.id) - Number(b.id)); // ids follow the order of the values; sort to be sure
+      // ids follow the order of the values (sort to be sure); the rest of each row is what was sent
+      const rows = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r, i) => {
+        const p = prepared[i];
+        return { id: r.id, at: r.at, client_id: p.clientId, event_code: p.input.eventCode, event_source_id: p.input.sourceId, event_source_name: p.input.sourceName,
+          event_point_id: p.pointId, event_point_name: p.pointName, message: p.input.message, alert: !!p.type, priority: p.type?.priority ?? 100 };
+      });
       const firstId = Number(rows[0].id);
       // walk the batch in order: an alert raises an alarm; a non-alert event of the same point processes the point's
       // open alarms, those stored before this batch and those raised earlier in it (§4)
