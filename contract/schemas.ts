@@ -50,7 +50,8 @@ export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true;
     const v = struct.create(value);
     return { ok: true, value: v };
   } catch (e) {
-    if (!(e instanceof StructError)) throw e;
+    // a value the validator itself cannot walk (a stack overflow on absurd nesting) is the sender's fault, not ours
+    if (!(e instanceof StructError)) return { ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] };
     const seen = new Set<string>();
     const violations: Violation[] = [];
     for (const f of e.failures()) {
