@@ -1,8 +1,9 @@
 // The Gatehouse server: one Fastify instance that serves the REST API, the built console (history-mode
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import rateLimitPlugin from '@fastify/rate-limit';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
@@ -13,7 +14,7 @@ import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, 
 import { touchSession } from './db/queries/sessions';
 import { startMaintenance } from './db/maintenance';
 import { HttpError, errorBody, parseJsonBody } from './http/common';
-import { authRoutes, type ResetNotice } from './http/auth';
+import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { clientRoutes } from './http/clients';
 import { identityRoutes } from './http/identities';
 import { visitorRoutes } from './http/visitors';
@@ -37,6 +38,8 @@ export interface ServerOptions {
   jwtSecret?: string;
   jwtLifetimeS?: number;
   lockout?: { attempts: number; minutes: number };
+  /** Per-address limit of sign-in, password reset, registration and change-password (default 20 a minute); false: none. */
+  rateLimit?: RateLimit | false;
   staticDir?: string | null;
   /** Fastify's logger (info): server errors, start-up and faults. Off only when false; a stream captures it (tests). */
   logger?: boolean | { stream: { write(line: string): void } };
@@ -63,7 +66,7 @@ const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/rep
 export async function buildServer(opts: ServerOptions) {
   const logger = opts.logger === false || opts.logger === undefined ? false
     : opts.logger === true ? { level: 'info' } : { level: 'info', stream: opts.logger.stream };
-  const app = Fastify({ logger, disableRequestLogging: !opts.logRequests, bodyLimit: 2 * 1024 * 1024, trustProxy: true });
+  const app = Fastify({ logger, logController: new LogController({ disableRequestLogging: !opts.logRequests }), bodyLimit: 2 * 1024 * 1024, trustProxy: true });
   // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
@@ -164,7 +167,9 @@ export async function buildServer(opts: ServerOptions) {
     if (problem) req.log.error({ health: body }, 'health check failed');
     return reply.code(problem ? 503 : 200).send(body);
   });
-  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset });
+  const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
+  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit });
   clientRoutes(app, { db });
   divisionRoutes(app, { db });
   identityRoutes(app, { db });

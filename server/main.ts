@@ -37,6 +37,8 @@ async function main() {
     jwtSecret: env.JWT_SECRET || undefined, // else generated once and kept in the database
     jwtLifetimeS: Number(env.JWT_LIFETIME_S ?? 8 * 3600),
     lockout: { attempts: Number(env.LOCKOUT_ATTEMPTS ?? 5), minutes: Number(env.LOCKOUT_MINUTES ?? 15) },
+    // per address, on sign-in, reset, registration and change-password; RATE_LIMIT_MAX=0 turns it off
+    rateLimit: env.RATE_LIMIT_MAX === '0' ? false : { max: Number(env.RATE_LIMIT_MAX ?? 20), windowMs: Number(env.RATE_LIMIT_WINDOW_S ?? 60) * 1000 },
     // server errors, faults and start-up are always logged (LOG=0 silences them); LOG=1 logs every request too
     logger: env.LOG !== '0',
     logRequests: env.LOG === '1',

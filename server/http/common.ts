@@ -112,7 +112,10 @@ function coerceQuery(query: unknown, intFields: readonly string[]): Record<strin
 }
 
 /** Validates a query string with a contract schema (ListQuery or one built on it); 400 with violations otherwise. */
-export function query<T>(value: unknown, struct: Struct<T, any>, intFields: readonly string[] = ['page', 'size']): T {
+/** Query parameters that hold whole numbers wherever they appear. */
+export const INT_QUERY_FIELDS = ['page', 'size', 'divisionId', 'afterId', 'beforeId', 'eventPointId', 'eventCode', 'clientId', 'userId'] as const;
+
+export function query<T>(value: unknown, struct: Struct<T, any>, intFields: readonly string[] = INT_QUERY_FIELDS): T {
   const r = validate(coerceQuery(value, intFields), struct);
   if (!r.ok) throw new HttpError(400, 'Validation failed', r.violations);
   return r.value;
@@ -136,9 +139,10 @@ export async function audit(db: Db, req: FastifyRequest, a: Omit<AuditFields, 'a
   await insertAudit(db, { ...a, actor: a.actor ?? req.principal?.username ?? 'anonymous' });
 }
 
-/** A route parameter that must be a positive whole number; anything else is "not found". */
-export function idParam(req: FastifyRequest, what: string): number {
-  const id = Number((req.params as Record<string, string>).id);
+/** A route parameter that must be a positive whole number that fits an integer column; anything else is "not found". */
+export function idParam(req: FastifyRequest, what: string, name = 'id'): number {
+  const raw = (req.params as Record<string, string | undefined>)[name] ?? '';
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, `${what} not found`);
   return id;
 }
