@@ -1,9 +1,14 @@
 // One superstruct schema per entity and message, shared by server (request validation) and console
 // (response validation). A failure becomes a `violations` list naming field and message (see validate()).
 import {
-  array, assign, boolean, defaulted, enums, integer, min, nullable, object, optional, pattern,
-  refine, size, string, type, unknown, type Infer, type Struct, StructError, assert as ssAssert,
+  array, assign, boolean, defaulted, define, enums, integer, nullable, object, optional, refine, string, type, unknown,
+  type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
+import {
+  boundedList, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, requiredText, safeText,
+} from './primitives';
+
+export * from './primitives';
 
 // ---------- helpers ----------
 export interface Violation { field: string; message: string }
@@ -15,10 +20,36 @@ export interface ErrorBody {
   violations?: Violation[];
 }
 
-const nonBlank = (max: number) => refine(size(string(), 1, max), 'nonBlank', (v) => v.trim().length > 0 || 'must not be blank');
-const Email = pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
-const IsoDate = pattern(string(), /^\d{4}-\d{2}-\d{2}$/);
-export const Id = min(integer(), 1);
+// issue 13: every string bounded and free of control characters, every id and integer an int32, every date a
+// real calendar date, time zones IANA names, settings bounded in size and count, photos image data URLs
+const nonBlank = (max: number) => requiredText(max);
+const Email = emailAddress();
+const IsoDate = calendarDate();
+export const Id = idInt();
+const Phone = safeText(32, { pattern: /^[+0-9 ()-]*$/, patternMessage: 'may hold only digits, spaces, +, ( ) and -' });
+const UpperCode = (max: number) => safeText(max, { min: 1, pattern: /^[A-Z0-9-]+$/, patternMessage: 'may hold only capital letters, digits and -' });
+/** Largest photo kept with a record (decoded bytes). */
+export const PHOTO_MAX_BYTES = 1_500_000;
+/** A free-form settings value (dashboard layout, security, visitors, tenants): JSON of at most this many characters. */
+export const SETTINGS_VALUE_MAX_CHARS = 16_384;
+/** How many doors a sign-in or sign-out door list may name. */
+export const SETTINGS_DOORS_MAX = 500;
+
+/** Any JSON value whose text is at most `maxChars` long and at most 16 levels deep. */
+function boundedJson(maxChars: number) {
+  const tooDeep = (x: unknown, d: number): boolean => {
+    if (x === null || typeof x !== 'object') return false;
+    if (d >= 16) return true;
+    for (const c of Object.values(x as object)) if (tooDeep(c, d + 1)) return true;
+    return false;
+  };
+  return define<unknown>('boundedJson', (v) => {
+    let text: string | undefined;
+    try { text = JSON.stringify(v); } catch { return 'must be plain data'; }
+    if ((text ?? '').length > maxChars) return `must be at most ${maxChars} characters of data`;
+    return !tooDeep(v, 0) || 'is nested too deeply (at most 16 levels)';
+  });
+}
 
 /** Human messages for superstruct failure kinds: the rule → message map of §5. */
 const MESSAGES: Record<string, string> = {
@@ -50,7 +81,8 @@ export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true;
     const v = struct.create(value);
     return { ok: true, value: v };
   } catch (e) {
-    if (!(e instanceof StructError)) throw e;
+    // a value the validator itself cannot walk (a stack overflow on absurd nesting) is the sender's fault, not ours
+    if (!(e instanceof StructError)) return { ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] };
     const seen = new Set<string>();
     const violations: Violation[] = [];
     for (const f of e.failures()) {
@@ -70,10 +102,10 @@ export function Page<T>(item: Struct<T, any>) {
 }
 export interface PageOf<T> { items: T[]; total: number; page: number; size: number }
 export const ListQuery = type({
-  page: optional(min(integer(), 0)),
-  size: optional(size(integer(), 1, 1000)),
-  sort: optional(string()), // field,asc|desc joined by commas (§7)
-  q: optional(string()),
+  page: optional(int32(0, 10_000_000)),
+  size: optional(int32(1, 1000)),
+  sort: optional(safeText(200)), // field,asc|desc joined by commas (§7)
+  q: optional(safeText(200)),
 });
 export type ListQuery = Infer<typeof ListQuery>;
 
@@ -117,37 +149,38 @@ export const MeResponse = type({ user: User, privileges: StoredPrivileges, setti
 export type MeResponse = Infer<typeof MeResponse>;
 
 export const ResetInitRequest = object({ username: nonBlank(100) });
-export const ResetFinishRequest = object({ token: nonBlank(200), newPassword: size(string(), 8, 200) });
-export const RegistrationRequest = object({ username: nonBlank(100), name: nonBlank(200), email: Email, clientCode: optional(string()) });
-export const ChangePasswordRequest = object({ username: nonBlank(100), oldPassword: nonBlank(200), newPassword: size(string(), 8, 200) });
-export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(string()) });
+const NewPassword = safeText(200, { min: 8 });
+export const ResetFinishRequest = object({ token: nonBlank(200), newPassword: NewPassword });
+export const RegistrationRequest = object({ username: nonBlank(100), name: nonBlank(200), email: Email, clientCode: optional(safeText(20)) });
+export const ChangePasswordRequest = object({ username: nonBlank(100), oldPassword: nonBlank(200), newPassword: NewPassword });
+export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ianaZone()) });
 export const SelectClientRequest = object({ clientId: nullable(Id) });
 
 // ---------- settings (§3) ----------
 export const Settings = type({
-  theme: defaulted(string(), '#2d72d2'),
+  theme: defaulted(safeText(7, { pattern: /^#[0-9a-fA-F]{6}$/, patternMessage: 'must be a colour such as #2d72d2' }), '#2d72d2'),
   showSettings: defaulted(boolean(), true),
   tagsView: defaulted(boolean(), true),
   fixedHeader: defaulted(boolean(), true),
   sidebarLogo: defaulted(boolean(), true),
-  dashboard: defaulted(unknown(), null),
-  security: defaulted(unknown(), null),
-  signInEntryDoorIds: defaulted(array(integer()), []),
-  signOutExitDoorIds: defaulted(array(integer()), []),
-  visitors: defaulted(unknown(), null),
-  workDays: defaulted(array(integer()), [1, 2, 3, 4, 5]),
+  dashboard: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
+  security: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
+  signInEntryDoorIds: defaulted(boundedList(idInt(), SETTINGS_DOORS_MAX), []),
+  signOutExitDoorIds: defaulted(boundedList(idInt(), SETTINGS_DOORS_MAX), []),
+  visitors: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
+  workDays: defaulted(boundedList(int32(0, 7), 7), [1, 2, 3, 4, 5]), // ISO weekdays (0 and 7 both Sunday)
   tourView: defaulted(boolean(), true),
-  tenants: defaulted(unknown(), null),
+  tenants: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
 });
 export type Settings = Infer<typeof Settings>;
 
 // ---------- clients (tenants) ----------
 export const ClientInput = object({
   name: nonBlank(200),
-  code: pattern(size(string(), 2, 20), /^[A-Z0-9_-]+$/), // auto-uppercase in the form
-  timezone: nonBlank(64),
+  code: safeText(20, { min: 2, pattern: /^[A-Z0-9_-]+$/, patternMessage: 'may hold only capital letters, digits, _ and -' }), // auto-uppercase in the form
+  timezone: ianaZone(),
   contactEmail: optional(nullable(Email)),
-  address: optional(nullable(size(string(), 0, 500))),
+  address: optional(nullable(safeText(500))),
   active: defaulted(boolean(), true),
 });
 export type ClientInput = Infer<typeof ClientInput>;
@@ -165,10 +198,10 @@ export type Division = Infer<typeof Division>;
 // ---------- identities ----------
 export const CredentialType = enums(['card', 'pin', 'qr', 'mobile']);
 export const CredentialInput = object({
-  id: optional(integer()),
+  id: optional(idInt()),
   type: CredentialType,
-  number: pattern(size(string(), 1, 64), /^[A-Z0-9-]+$/),
-  facilityCode: optional(nullable(min(integer(), 0))),
+  number: UpperCode(64),
+  facilityCode: optional(nullable(int32(0))),
   validFrom: optional(nullable(IsoDate)),
   validTo: optional(nullable(IsoDate)),
   status: defaulted(enums(['active', 'suspended', 'lost']), 'active'),
@@ -178,16 +211,16 @@ export const IdentityStatus = enums(['active', 'inactive', 'suspended']);
 export const IdentityInput = object({
   firstName: nonBlank(100),
   lastName: nonBlank(100),
-  employeeNo: pattern(size(string(), 1, 32), /^[A-Z0-9-]+$/), // auto-uppercase in the form
+  employeeNo: UpperCode(32), // auto-uppercase in the form
   email: optional(nullable(Email)),
-  phone: optional(nullable(pattern(size(string(), 0, 32), /^[+0-9 ()-]*$/))),
+  phone: optional(nullable(Phone)),
   divisionId: Id,
   status: defaulted(IdentityStatus, 'active'),
   validFrom: optional(nullable(IsoDate)),
   validTo: optional(nullable(IsoDate)),
-  idNumber: optional(nullable(size(string(), 0, 32))),
-  photo: optional(nullable(string())),
-  credentials: defaulted(array(CredentialInput), []),
+  idNumber: optional(nullable(safeText(32))),
+  photo: optional(nullable(imageDataUrl(PHOTO_MAX_BYTES))),
+  credentials: defaulted(boundedList(CredentialInput, 50), []),
 });
 export type IdentityInput = Infer<typeof IdentityInput>;
 export const Credential = type({
@@ -202,24 +235,24 @@ export const Identity = type({
   photo: nullable(string()), credentials: array(Credential), createdAt: string(), updatedAt: string(),
 });
 export type Identity = Infer<typeof Identity>;
-export const BulkDeleteRequest = object({ ids: size(array(Id), 1, 1000) });
+export const BulkDeleteRequest = object({ ids: refine(boundedList(Id, 1000), 'nonEmpty', (v) => v.length > 0 || 'must name at least one') });
 /** GET identities: the list query plus filters by status and division. */
 export const IdentityListQuery = assign(ListQuery, type({ status: optional(IdentityStatus), divisionId: optional(Id) }));
 export type IdentityListQuery = Infer<typeof IdentityListQuery>;
 
 // ---------- visitors (issue 5) ----------
 /** A photo kept with a record: a base64 data URL of an image, at most about 1.5 MB. */
-const PhotoDataUrl = pattern(size(string(), 0, 2_000_000), /^(data:image\/[\w.+-]+;base64,[A-Za-z0-9+/=]+)?$/);
+const PhotoDataUrl = imageDataUrl(PHOTO_MAX_BYTES);
 export const VisitPurpose = enums(['meeting', 'delivery', 'contractor', 'interview', 'other']);
 export const VisitorStatus = enums(['expected', 'on-site', 'left']);
 /** POST register: who came, whom they visit, for what and on which day (the badge is valid until its end). */
 export const VisitorInput = object({
   firstName: nonBlank(100),
   lastName: nonBlank(100),
-  idNumber: optional(nullable(size(string(), 0, 32))),
-  company: optional(nullable(size(string(), 0, 200))),
+  idNumber: optional(nullable(safeText(32))),
+  company: optional(nullable(safeText(200))),
   email: optional(nullable(Email)),
-  phone: optional(nullable(pattern(size(string(), 0, 32), /^[+0-9 ()-]*$/))),
+  phone: optional(nullable(Phone)),
   photo: optional(nullable(PhotoDataUrl)),
   hostName: nonBlank(200),
   purpose: defaulted(VisitPurpose, 'meeting'),
@@ -253,16 +286,20 @@ export type AuditEntry = Infer<typeof AuditEntry>;
 
 // ---------- UI error log (§8) ----------
 export const UiErrorReport = object({
-  message: size(string(), 1, 2000),
-  stack: optional(nullable(size(string(), 0, 20000))),
-  url: size(string(), 0, 2000),
-  userAgent: optional(size(string(), 0, 500)),
+  message: safeText(2000, { min: 1 }),
+  stack: optional(nullable(safeText(20000))),
+  url: safeText(2000),
+  userAgent: optional(safeText(500)),
 });
 export type UiErrorReport = Infer<typeof UiErrorReport>;
 
 // ---------- file payload, card reader message (§3) ----------
-export const FilePayload = object({ name: size(string(), 1, 255), mimeType: pattern(string(), /^[\w.+-]+\/[\w.+-]+$/), data: pattern(string(), /^[A-Za-z0-9+/=]*$/) });
+export const FilePayload = object({
+  name: safeText(255, { min: 1 }),
+  mimeType: safeText(100, { pattern: /^[\w.+-]+\/[\w.+-]+$/, patternMessage: 'must be a media type such as image/png' }),
+  data: safeText(2_800_000, { pattern: /^[A-Za-z0-9+/=]*$/, patternMessage: 'must be base64' }),
+});
 export type FilePayload = Infer<typeof FilePayload>;
-export const CardReaderMessage = object({ type: size(string(), 1, 64), version: string(), data: optional(unknown()) });
+export const CardReaderMessage = object({ type: safeText(64, { min: 1 }), version: safeText(32), data: optional(unknown()) });
 export type CardReaderMessage = Infer<typeof CardReaderMessage>;
 

@@ -1,19 +1,20 @@
 // The Gatehouse server: one Fastify instance that serves the REST API, the built console (history-mode
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import rateLimitPlugin from '@fastify/rate-limit';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { clientIdsOf, privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
-import type { Db } from './db/db';
+import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
 import { touchSession } from './db/queries/sessions';
 import { startMaintenance } from './db/maintenance';
-import { HttpError, errorBody } from './http/common';
-import { authRoutes, type ResetNotice } from './http/auth';
+import { HttpError, errorBody, parseJsonBody } from './http/common';
+import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { clientRoutes } from './http/clients';
 import { identityRoutes } from './http/identities';
 import { visitorRoutes } from './http/visitors';
@@ -38,8 +39,15 @@ export interface ServerOptions {
   jwtSecret?: string;
   jwtLifetimeS?: number;
   lockout?: { attempts: number; minutes: number };
+  /** Per-address limit of sign-in, password reset, registration and change-password (default 20 a minute); false: none. */
+  rateLimit?: RateLimit | false;
   staticDir?: string | null;
-  logger?: boolean;
+  /** Fastify's logger (info): server errors, start-up and faults. Off only when false; a stream captures it (tests). */
+  logger?: boolean | { stream: { write(line: string): void } };
+  /** Log every request too (LOG=1). */
+  logRequests?: boolean;
+  /** The embedded database's directory: /api/health reports whether it can still be written and has room. */
+  dataDir?: string | null;
   /** Keep reset tokens in memory (app.resetTokens) instead of printing them (tests read them; there is no mail). */
   keepResetTokens?: boolean;
   /** Where password-reset links go (there is no mail): by default the server log, or stdout without a logger. */
@@ -59,7 +67,14 @@ export interface ServerOptions {
 const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/report/', '/visitor/', '/batch/', '/video/', '/ws/'];
 
 export async function buildServer(opts: ServerOptions) {
-  const app = Fastify({ logger: opts.logger ? { level: 'info' } : false, bodyLimit: 2 * 1024 * 1024, trustProxy: true });
+  const logger = opts.logger === false || opts.logger === undefined ? false
+    : opts.logger === true ? { level: 'info' } : { level: 'info', stream: opts.logger.stream };
+  const app = Fastify({ logger, logController: new LogController({ disableRequestLogging: !opts.logRequests }), bodyLimit: 2 * 1024 * 1024, trustProxy: true });
+  // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
+    try { done(null, parseJsonBody(text as string)); } catch (e) { done(e as Error, undefined); }
+  });
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
   if (opts.keepResetTokens) app.decorate('resetTokens', []);
@@ -101,13 +116,21 @@ export async function buildServer(opts: ServerOptions) {
   });
 
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof HttpError) return reply.code(err.status).send(errorBody(err.status, err.message, err.violations));
+    if (err instanceof HttpError) {
+      if (err.status >= 500) req.log.error({ err }, err.message);
+      return reply.code(err.status).send(errorBody(err.status, err.message, err.violations));
+    }
     const e = err as { statusCode?: number; validation?: unknown; message: string; code?: string };
+    if (isDatabaseUnavailable(err)) {
+      // a full or read-only disk, a lost database: logged for the operator, said plainly to the caller
+      req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
+      return reply.code(503).header('retry-after', '30').send(errorBody(503, DATABASE_UNAVAILABLE));
+    }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      // fastify's own: malformed JSON, body too large, wrong content type
+      // fastify's own: body too large, wrong content type, a malformed URL
       return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));
     }
-    req.log.error(err);
+    req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'request failed');
     return reply.code(500).send(errorBody(500, 'Internal Server Error'));
   });
 
@@ -138,8 +161,18 @@ export async function buildServer(opts: ServerOptions) {
     }
   });
 
-  app.get(API.health, async () => ({ status: 'ok', database: db.kind }));
-  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset });
+  // §health: 200 only while the database takes writes (and its directory has room); 503 says what is wrong
+  app.get(API.health, async (req, reply) => {
+    const dir = opts.dataDir && db.kind === 'pglite' ? checkDataDir(opts.dataDir) : null;
+    const write = await probeWrite(db);
+    const problem = !write.writable ? `The database refuses writes: ${write.problem}` : dir && !dir.writable ? dir.problem : undefined;
+    const body = { status: problem ? 'unavailable' : 'ok', database: db.kind, writable: !problem, ...(dir ? { freeBytes: dir.freeBytes } : {}), ...(problem ? { problem } : {}) };
+    if (problem) req.log.error({ health: body }, 'health check failed');
+    return reply.code(problem ? 503 : 200).send(body);
+  });
+  const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
+  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit });
   clientRoutes(app, { db });
   divisionRoutes(app, { db });
   identityRoutes(app, { db });

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { API, INGEST_TOKEN_HEADER } from '../contract';
 import { buildServer } from './app';
 import { ingestToken } from './http/ingest';
-import { openDb } from './db/db';
+import { checkDataDir, openDb } from './db/db';
 import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
 import { startCardConnectorSimulator, type CardConnectorSimulator } from './simulator/cardConnector';
@@ -17,7 +17,15 @@ const host = env.HOST ?? '0.0.0.0';
 const dataDir = resolve(env.DATA_DIR ?? 'data');
 
 async function main() {
-  if (!env.DATABASE_URL) mkdirSync(dataDir, { recursive: true });
+  if (!env.DATABASE_URL) {
+    try { mkdirSync(dataDir, { recursive: true }); } catch { /* reported just below */ }
+    // issue 13: say plainly, before anything else, that the embedded database has nowhere to write
+    const dir = checkDataDir(dataDir);
+    if (!dir.writable) {
+      console.error(`\nGatehouse cannot start: ${dir.problem}.\nFree some space or give the server a writable DATA_DIR, then start it again.\n`);
+      process.exit(1);
+    }
+  }
   const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
   await migrate(db);
   const seeded = await seed(db);
@@ -31,7 +39,12 @@ async function main() {
     jwtSecret: env.JWT_SECRET || undefined, // else generated once and kept in the database
     jwtLifetimeS: Number(env.JWT_LIFETIME_S ?? 8 * 3600),
     lockout: { attempts: Number(env.LOCKOUT_ATTEMPTS ?? 5), minutes: Number(env.LOCKOUT_MINUTES ?? 15) },
-    logger: env.LOG === '1',
+    // per address, on sign-in, reset, registration and change-password; RATE_LIMIT_MAX=0 turns it off
+    rateLimit: env.RATE_LIMIT_MAX === '0' ? false : { max: Number(env.RATE_LIMIT_MAX ?? 20), windowMs: Number(env.RATE_LIMIT_WINDOW_S ?? 60) * 1000 },
+    // server errors, faults and start-up are always logged (LOG=0 silences them); LOG=1 logs every request too
+    logger: env.LOG !== '0',
+    logRequests: env.LOG === '1',
+    dataDir: env.DATABASE_URL ? null : dataDir,
     // a REST read only looks at the card: it does not push data_received to the consoles
     cardReader: reader ? { readers: () => reader.readers(), readCard: () => reader.card() } : null,
     // the hardware simulator (issue 4): on unless SIMULATOR=off; SIMULATOR_RATE random events per second

@@ -6,7 +6,7 @@ import { API, DoorCommandBody, EVENT_CODES, PRIV, SimulateBody, type Violation }
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
-import { HttpError, audit, body, clientOf, iso, listParams, principal } from './common';
+import { HttpError, audit, body, clientOf, idParam, iso, listParams, principal } from './common';
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -99,8 +99,7 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks }: 
 
   app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control] } }, async (req) => {
     const clientId = clientOf(req);
-    const id = Number((req.params as { id?: string }).id);
-    if (!Number.isInteger(id) || id < 1) throw new HttpError(404, 'Door not found');
+    const id = idParam(req, 'Door');
     const { command } = body(req.body, DoorCommandBody);
     const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username));
     await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id } });

@@ -55,9 +55,8 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
           ?? await lockJournal(tx, recording);
       }
       if (!row) throw new Error(`recording ${recording} vanished`);
-      if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) {
-        throw new HttpError(403, 'This recording belongs to another session');
-      }
+      // another tenant's (or another session's) recording is not there as far as this caller knows: 404, not 403
+      if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) throw new HttpError(404, 'Recording not found');
       if (!sameHeader(row.header, chunk.header)) {
         throw new HttpError(409, 'The chunk\'s header differs from the recording\'s', [{ field: 'line 1', message: 'is not the header this recording started with' }]);
       }
