@@ -1,7 +1,8 @@
 // The device interface (issue 13): controllers, or a hardware simulator run as its own process, send their events in
 // batches to one REST endpoint. Each message is checked on its own: the bad ones are refused with a reason, the good
 // ones of the same batch are kept. Messages of one batch are persisted in the order sent (the order per source).
-import { array, enums, nullable, object, optional, refine, size, string, integer, min, max, type Infer } from 'superstruct';
+import { array, enums, nullable, object, optional, size, type Infer } from 'superstruct';
+import { idInt, requiredText } from './primitives';
 import { EVENT_CODES } from './monitor';
 
 /** Most messages one request may carry. */
@@ -9,15 +10,12 @@ export const INGEST_MAX_BATCH = 5000;
 /** The header that carries the ingest token (until service-account keys exist). */
 export const INGEST_TOKEN_HEADER = 'x-ingest-token';
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// printable text only: no NUL or other control characters, no lone surrogates (they cannot be stored)
-const printable = (maxLength: number) => refine(size(string(), 1, maxLength), 'printable', (v) =>
-  // eslint-disable-next-line no-control-regex
-  (!/[\u0000-\u001f\u007f]/.test(v) && !LONE_SURROGATE.test(v)) || 'must be printable text');
+// device text: printable (no NUL or control characters, no lone surrogates) and bounded, as every input (primitives)
+const printable = requiredText;
 
 export const DeviceEvent = object({
   /** The controller that saw it: decides the tenant. */
-  controllerId: min(max(integer(), 2_147_483_647), 1),
+  controllerId: idInt(),
   eventCode: enums(Object.values(EVENT_CODES)),
   /** reader-12, input-3, door-7, iface-1 … */
   sourceId: printable(64),
