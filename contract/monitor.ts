@@ -4,6 +4,7 @@
 // `ctrl-1`) so ids of different tables never collide on one point.
 import { enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
 import { STATUS_CODES } from './realtime';
+import { idInt, requiredText } from './primitives';
 
 export const EVENT_CODES = {
   interfaceOnline: 1012,
@@ -70,7 +71,7 @@ export const AlarmHistoryEntry = type({
 });
 export type AlarmHistoryEntry = Infer<typeof AlarmHistoryEntry>;
 
-const nonBlank = (max: number) => refine(size(string(), 1, max), 'nonBlank', (v) => v.trim().length > 0 || 'must not be blank');
+const nonBlank = (max: number) => requiredText(max);
 /** Process an alarm: the operator's note is required. */
 export const ProcessAlarmBody = object({ note: nonBlank(1000) });
 export type ProcessAlarmBody = Infer<typeof ProcessAlarmBody>;
@@ -92,6 +93,6 @@ export const SIMULATE_KINDS = [
 ] as const;
 export type SimulateKind = (typeof SIMULATE_KINDS)[number];
 /** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
-export const SimulateBody = object({ kind: enums(SIMULATE_KINDS), doorId: optional(integer()), controllerId: optional(integer()) });
+export const SimulateBody = object({ kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()) });
 export type SimulateBody = Infer<typeof SimulateBody>;
 

@@ -1,7 +1,7 @@
 // The Gatehouse server: one Fastify instance that serves the REST API, the built console (history-mode
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import rateLimitPlugin from '@fastify/rate-limit';
 import { existsSync, statSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { createTokens } from './auth/tokens';
 import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
 import { touchSession } from './db/queries/sessions';
 import { startMaintenance } from './db/maintenance';
-import { HttpError, errorBody, parseJsonBody } from './http/common';
+import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/common';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { clientRoutes } from './http/clients';
 import { identityRoutes } from './http/identities';
@@ -72,8 +72,17 @@ export async function buildServer(opts: ServerOptions) {
   const app = Fastify({ logger, logController: new LogController({ disableRequestLogging: !opts.logRequests }), bodyLimit: 2 * 1024 * 1024, trustProxy: true });
   // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
-    try { done(null, parseJsonBody(text as string)); } catch (e) { done(e as Error, undefined); }
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
+    try {
+      const value = parseJsonBody(text as string);
+      noteBodyRoute(value, `${req.method} ${req.routeOptions.url}`);
+      done(null, value);
+    } catch (e) { done(e as Error, undefined); }
+  });
+  // every route, as registered: the hostile-input test walks them all
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url });
   });
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
@@ -212,5 +221,5 @@ export async function buildServer(opts: ServerOptions) {
     if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
     return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
   });
-  return Object.assign(app, { tokens, realtime, pipeline, simulator, ingestToken: deviceToken });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, ingestToken: deviceToken });
 }

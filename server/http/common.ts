@@ -76,7 +76,20 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
+// Which contract schema each route validates its JSON body with, learnt as requests arrive: the hostile-input
+// property test derives its values from them, so a new route is covered without a list to keep.
+const bodyRoutes = new WeakMap<object, string>();
+export const routeBodySchemas = new Map<string, Struct<any, any>>();
+/** Called by the JSON parser: this parsed body belongs to `route` ('POST /path/:id'). */
+export function noteBodyRoute(value: unknown, route: string): void {
+  if (value !== null && typeof value === 'object') bodyRoutes.set(value, route);
+}
+
 export function body<T>(value: unknown, struct: Struct<T, any>): T {
+  if (value !== null && typeof value === 'object') {
+    const route = bodyRoutes.get(value);
+    if (route) routeBodySchemas.set(route, struct);
+  }
   const r = validate(value ?? {}, struct);
   if (!r.ok) throw new HttpError(400, 'Validation failed', r.violations);
   return r.value;
