@@ -2,9 +2,6 @@
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify from 'fastify';
-import fastifyStatic from '@fastify/static';
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { clientIdsOf, privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
@@ -26,6 +23,7 @@ import { eventRoutes } from './http/events';
 import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
 import { sessionRoutes } from './http/sessions';
+import { webDelivery } from './http/static';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
@@ -57,6 +55,7 @@ const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/rep
 
 export async function buildServer(opts: ServerOptions) {
   const app = Fastify({ logger: opts.logger ? { level: 'info' } : false, bodyLimit: 2 * 1024 * 1024, trustProxy: true });
+  await webDelivery(app, { staticDir: opts.staticDir === null ? null : opts.staticDir ?? 'dist', apiPrefixes: API_PREFIXES }); // before any route
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
   if (opts.keepResetTokens) app.decorate('resetTokens', []);
@@ -152,27 +151,5 @@ export async function buildServer(opts: ServerOptions) {
   sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir ?? 'dist');
-  const built = staticDir !== null && existsSync(join(staticDir, 'index.html'));
-  const isApi = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
-  if (built) {
-    await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
-    app.get('/*', (req, reply) => {
-      const path = req.url.split('?')[0];
-      // console routes share prefixes with services (/report/activity): a page load gets the console
-      const wantsPage = String(req.headers.accept ?? '').includes('text/html');
-      if (isApi(path) && !wantsPage) return reply.code(404).send(errorBody(404, 'Not Found'));
-      let rel: string;
-      try { rel = decodeURIComponent(path).replace(/^\/+/, ''); } catch { rel = ''; }
-      const file = join(staticDir, rel);
-      if (rel && file.startsWith(staticDir + '/') && existsSync(file) && statSync(file).isFile()) return reply.sendFile(rel);
-      // history-mode routes: the console decides (its own 404 page for unknown paths)
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
-  app.setNotFoundHandler((req, reply) => {
-    if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
-    return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
-  });
   return Object.assign(app, { tokens, realtime, pipeline, simulator });
 }
