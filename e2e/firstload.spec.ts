@@ -70,7 +70,7 @@ test('an administrator goes through the main screens with no content security po
   }
   await expect(page.getByTestId('socket-status').filter({ visible: true })).toHaveText(/connected/i); // STOMP over SockJS, same origin
   await page.goto('/manage/identities/add');
-  await expect(page.getByTestId('identities-form')).toBeVisible();
+  await expect(page.getByTestId('identities-form')).toBeVisible({ timeout: 30_000 });
   await page.goto('/monitor/replay');
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
   expect(violations).toEqual([]);
@@ -94,7 +94,7 @@ test('a receptionist opens the visitor screens with no content security policy v
   const violations = await cspViolations(page);
   await signIn(page, 'reception');
   await page.goto('/visitor/register');
-  await expect(page.getByTestId('visitors-form')).toBeVisible();
+  await expect(page.getByTestId('visitors-form')).toBeVisible({ timeout: 30_000 });
   await page.getByTestId('sidebar').getByRole('link', { name: 'Visitor management', exact: true }).click();
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
   expect(violations).toEqual([]);

@@ -111,6 +111,8 @@ describe('security headers', () => {
     expect(directive('script-src')).toBe("script-src 'self'");
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'none'");
     expect(directive('object-src')).toBe("object-src 'none'");
+    expect(directive('style-src')).toBe("style-src 'self'"); // no <style> element from anywhere else
+    expect(directive('style-src-attr')).toBe("style-src-attr 'unsafe-inline'"); // Blueprint's table writes style attributes
     expect(directive('img-src')).toContain('data:');
     for (const p of CONNECTOR_PORTS) expect(directive('connect-src')).toContain(`ws://127.0.0.1:${p}`);
     for (const p of COMPANION_PORTS) {

@@ -42,8 +42,11 @@ const inspectorSource = (req: IncomingMessage) => (inspecting(req) ? INSPECTOR :
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
-  // React and Blueprint set styles through the CSSOM (element.style), which CSP does not govern
+  // stylesheets and <style> elements only from the console itself; React and Blueprint mostly set styles through
+  // the CSSOM (element.style), which CSP does not govern, but Blueprint's table also writes style attributes
+  // (seen in chromium as style-src-attr violations on every list): attributes only, never a <style> element
   styleSrc: ["'self'"],
+  styleSrcAttr: ["'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   // 'self' covers ws:// of the same host: the STOMP WebSocket and SockJS's xhr fallbacks
