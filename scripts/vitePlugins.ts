@@ -2,7 +2,8 @@
 //   blueprintIcons(): Blueprint 6 draws an icon from its SVG paths, which its default loader fetches as one chunk of
 //     all 2,121 icons per size (about 300 KB each) the first time any icon is drawn, and until then it draws the icon
 //     font. This plugin finds the icon names the console's sources give (`icon="…"`, `icon: '…'`, `rightIcon={…}`,
-//     `'…' as IconName`) and offers exactly those paths, both sizes, as `virtual:blueprint-icons`; src/app/icons.ts
+//     `'…' as IconName`), plus every quoted icon name of the files that hold icons as data (ICON_DATA_FILES: the
+//     route table passes them positionally), and offers exactly those paths, both sizes, as `virtual:blueprint-icons`; src/app/icons.ts
 //     hands them to Blueprint before the first render. A name the scan cannot see (built at run time) still works:
 //     it falls back to Blueprint's own per-size chunk.
 //   precompress(): writes a brotli (quality 10) and a gzip (level 9) copy beside every compressible file of the
@@ -26,7 +27,7 @@ export function blueprintIconNames(): Set<string> {
 
 // an icon prop or field (`icon`, `rightIcon`, `iconName`…) and the rest of its line, or a literal cast to IconName
 const ICON_CONTEXT = /\b\w*[iI]con\w*\??\s*[:=]\s*([^\n]*)/g;
-const CAST = /['"]([a-z0-9-]+)['"]\s+as\s+IconName\b/g;
+const CAST = /['"]([a-z0-9-]+)['"]\)?\s+as\s+IconName\b/g;
 const QUOTED = /['"]([a-z0-9-]+)['"]/g;
 
 /** The icon names a source text gives (only real Blueprint names). */
@@ -47,11 +48,15 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+/** Files that give icon names as plain data (`crud(…, 'th-list', …)`): every quoted icon name in them counts. */
+export const ICON_DATA_FILES = ['src/app/routeTable.ts'];
+
 /** The icon names used under these folders, sorted. */
-export function usedIconNames(roots: string[]): string[] {
+export function usedIconNames(roots: string[], dataFiles = ICON_DATA_FILES): string[] {
   const known = blueprintIconNames();
   const found = new Set<string>();
   for (const root of roots) for (const f of sourceFiles(root)) for (const n of iconNamesIn(readFileSync(f, 'utf8'), known)) found.add(n);
+  for (const f of dataFiles) for (const m of readFileSync(f, 'utf8').matchAll(QUOTED)) if (known.has(m[1])) found.add(m[1]);
   return [...found].sort();
 }
 
