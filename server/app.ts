@@ -2,10 +2,7 @@
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { clientIdsOf, privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
@@ -28,6 +25,7 @@ import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
 import { sessionRoutes } from './http/sessions';
 import { ingestRoutes, ingestToken } from './http/ingest';
+import { webDelivery } from './http/static';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
@@ -84,6 +82,7 @@ export async function buildServer(opts: ServerOptions) {
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url });
   });
+  await webDelivery(app, { staticDir: opts.staticDir === null ? null : opts.staticDir ?? 'dist', apiPrefixes: API_PREFIXES }); // before any other route
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
   if (opts.keepResetTokens) app.decorate('resetTokens', []);
@@ -199,27 +198,5 @@ export async function buildServer(opts: ServerOptions) {
   ingestRoutes(app, { db, pipeline, token: deviceToken });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir ?? 'dist');
-  const built = staticDir !== null && existsSync(join(staticDir, 'index.html'));
-  const isApi = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
-  if (built) {
-    await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
-    app.get('/*', (req, reply) => {
-      const path = req.url.split('?')[0];
-      // console routes share prefixes with services (/report/activity): a page load gets the console
-      const wantsPage = String(req.headers.accept ?? '').includes('text/html');
-      if (isApi(path) && !wantsPage) return reply.code(404).send(errorBody(404, 'Not Found'));
-      let rel: string;
-      try { rel = decodeURIComponent(path).replace(/^\/+/, ''); } catch { rel = ''; }
-      const file = join(staticDir, rel);
-      if (rel && file.startsWith(staticDir + '/') && existsSync(file) && statSync(file).isFile()) return reply.sendFile(rel);
-      // history-mode routes: the console decides (its own 404 page for unknown paths)
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
-  app.setNotFoundHandler((req, reply) => {
-    if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
-    return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
-  });
   return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, ingestToken: deviceToken });
 }
