@@ -7,6 +7,7 @@
 import { SimulatedClock } from 'xstate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, SOCKJS_PREFIX } from '../../contract';
+import type { HardwareSimulator } from '../simulator/hardware';
 import { startTestServer, type TestServer } from '../testkit';
 import { connected, waitFor, type TestClient } from '../realtime/testkit';
 
@@ -15,10 +16,12 @@ let operator: string, auditor: string, reception: string, harbour: string;
 let northwind: number, harbourId: number;
 const consoles: TestClient[] = [];
 const clock = new SimulatedClock();
+/** The server's hardware simulator (awaiting the Fastify instance loses buildServer's added fields from its type). */
+const simulator = () => (s.app as unknown as { simulator: HardwareSimulator }).simulator;
 
 beforeAll(async () => {
   s = await startTestServer({ testHooks: true });
-  s.app.simulator.useClock(clock);
+  simulator().useClock(clock);
   [operator, auditor, reception, harbour] = await Promise.all(['operator', 'auditor', 'reception', 'harbour'].map((u) => s.login(u)));
   const ids = await s.db.query<{ code: string; id: number }>(`select code, id from clients`);
   northwind = Number(ids.rows.find((r) => r.code === 'NORTHWIND')!.id);
@@ -169,7 +172,7 @@ describe('door commands', () => {
 /** Moves the relock timers' clock and waits until what fired has finished. */
 async function advance(ms: number) {
   clock.increment(ms);
-  await s.app.simulator.settled();
+  await simulator().settled();
 }
 const statusOf = async (doorId: number) => (await s.call('GET', API.doors, { token: operator })).body.items.find((d: any) => d.id === doorId).status;
 const relocks = (doorId: number) => s.count(`select 1 from events where event_point_id = $1 and event_code = $2 and message like '%(relocked)'`, [`output-${doorId}`, EVENT_CODES.doorLocked]);
