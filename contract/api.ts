@@ -39,6 +39,8 @@ export const API = {
   deviceControllers: '/api/devices/controllers',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
+  /** Test-only: the door relocks due within {ms} happen now (end-to-end tests do not wait for a momentary unlock). */
+  testDoorsFastForward: '/api/test/doors/fast-forward',
 } as const;
 
 /** §7: sort parameters are field,asc or field,desc joined by commas. */

@@ -9,5 +9,6 @@ export * from './realtimeAccess';
 export * from './devices';
 export * from './journal';
 export * from './monitor';
+export * from './doors';
 export * from './sessions';
 export * from './ingest';
