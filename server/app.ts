@@ -7,11 +7,11 @@ import rateLimitPlugin from '@fastify/rate-limit';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
-import { clientIdsOf, privilegeEntries } from './auth/access';
+import { privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
-import { touchSession } from './db/queries/sessions';
+import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
 import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/common';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
@@ -140,7 +140,9 @@ export async function buildServer(opts: ServerOptions) {
     return reply.code(500).send(errorBody(500, 'Internal Server Error'));
   });
 
-  // authentication and authorisation, before every API route that is not open (§7)
+  // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
+  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts)
+  const cache = createRequestCache(db);
   app.addHook('preHandler', async (req) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
@@ -150,17 +152,17 @@ export async function buildServer(opts: ServerOptions) {
     const claims = token ? await tokens.verify(token) : null;
     if (!claims) throw new HttpError(401, JWT_INVALID);
     // a signed-out (or replaced) session's token is dead even before it expires
-    if (!(await touchSession(db, claims.jti))) throw new HttpError(401, JWT_INVALID);
+    if (!(await cache.sessionOpen(claims.jti))) throw new HttpError(401, JWT_INVALID);
     const userId = Number(claims.sub);
     let clientId = claims.clientId;
     const tenant = req.headers[TENANT_HEADER];
     if (typeof tenant === 'string' && tenant !== '') {
       // IAM mode: the header selects the client, and it must be one the user holds grants in
       const wanted = Number(tenant);
-      if (!Number.isInteger(wanted) || !(await clientIdsOf(db, userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
+      if (!Number.isInteger(wanted) || !(await cache.clientIds(userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
       clientId = wanted;
     }
-    const entries = await privilegeEntries(db, userId, clientId);
+    const entries = await cache.entries(userId, clientId);
     req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries) };
     if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
       throw new HttpError(403, 'You do not have the privilege for this action');
@@ -216,5 +218,5 @@ export async function buildServer(opts: ServerOptions) {
     if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
     return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
   });
-  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache });
 }
