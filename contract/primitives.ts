@@ -174,7 +174,7 @@ export function emailAddress(max = 254): Struct<string, null> {
   return define<string>('emailAddress', (v) => {
     const problem = textProblem(v, max, { min: 3 });
     if (problem) return problem;
-    return EMAIL.test(v as string) || 'must be an e-mail address';
+    return EMAIL.test(v as string) || 'has the wrong format'; // §5's message for a malformed address
   });
 }
 

@@ -4,11 +4,11 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
 import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
-import { clientIdsOf, privilegeEntries } from './auth/access';
+import { privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
-import { touchSession } from './db/queries/sessions';
+import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
 import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/common';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
@@ -142,7 +142,9 @@ export async function buildServer(opts: ServerOptions) {
     return reply.code(500).send(errorBody(500, 'Internal Server Error'));
   });
 
-  // authentication and authorisation, before every API route that is not open (§7)
+  // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
+  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts)
+  const cache = createRequestCache(db);
   app.addHook('preHandler', async (req) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
@@ -152,17 +154,17 @@ export async function buildServer(opts: ServerOptions) {
     const claims = token ? await tokens.verify(token) : null;
     if (!claims) throw new HttpError(401, JWT_INVALID);
     // a signed-out (or replaced) session's token is dead even before it expires
-    if (!(await touchSession(db, claims.jti))) throw new HttpError(401, JWT_INVALID);
+    if (!(await cache.sessionOpen(claims.jti))) throw new HttpError(401, JWT_INVALID);
     const userId = Number(claims.sub);
     let clientId = claims.clientId;
     const tenant = req.headers[TENANT_HEADER];
     if (typeof tenant === 'string' && tenant !== '') {
       // IAM mode: the header selects the client, and it must be one the user holds grants in
       const wanted = Number(tenant);
-      if (!Number.isInteger(wanted) || !(await clientIdsOf(db, userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
+      if (!Number.isInteger(wanted) || !(await cache.clientIds(userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
       clientId = wanted;
     }
-    const entries = await privilegeEntries(db, userId, clientId);
+    const entries = await cache.entries(userId, clientId);
     req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries) };
     if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
       throw new HttpError(403, 'You do not have the privilege for this action');
@@ -198,5 +200,5 @@ export async function buildServer(opts: ServerOptions) {
   ingestRoutes(app, { db, pipeline, token: deviceToken });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, ingestToken: deviceToken });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, ingestToken: deviceToken });
 }

@@ -1,6 +1,7 @@
 // One small database interface over two engines with the same SQL: PGlite (embedded, default) and
 // PostgreSQL through `pg` when DATABASE_URL is set.
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ export interface Db {
 }
 
 export async function openPglite(dataDir: string): Promise<Db> {
-  const lite = await PGlite.create(dataDir);
+  // pg_trgm: the identity list's text search walks a trigram index (migration 023)
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params as any[]);
