@@ -10,3 +10,4 @@ export * from './devices';
 export * from './journal';
 export * from './monitor';
 export * from './sessions';
+export * from './resources';

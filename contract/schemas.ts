@@ -4,6 +4,7 @@ import {
   array, assign, boolean, defaulted, enums, integer, min, nullable, object, optional, pattern,
   refine, size, string, type, unknown, type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
+import { clientsResource, identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
 
 // ---------- helpers ----------
 export interface Violation { field: string; message: string }
@@ -141,101 +142,32 @@ export const Settings = type({
 });
 export type Settings = Infer<typeof Settings>;
 
-// ---------- clients (tenants) ----------
-export const ClientInput = object({
-  name: nonBlank(200),
-  code: pattern(size(string(), 2, 20), /^[A-Z0-9_-]+$/), // auto-uppercase in the form
-  timezone: nonBlank(64),
-  contactEmail: optional(nullable(Email)),
-  address: optional(nullable(size(string(), 0, 500))),
-  active: defaulted(boolean(), true),
-});
+// ---------- clients (tenants): derived from contract/resources/clients.ts ----------
+export const ClientInput = inputSchema(clientsResource);
 export type ClientInput = Infer<typeof ClientInput>;
-export const Client = type({
-  id: integer(), name: string(), code: string(), timezone: string(),
-  contactEmail: nullable(string()), address: nullable(string()), active: boolean(),
-  createdAt: string(), updatedAt: string(),
-});
+export const Client = rowSchema(clientsResource);
 export type Client = Infer<typeof Client>;
 
 // ---------- divisions ----------
 export const Division = type({ id: integer(), clientId: integer(), name: string(), parentId: nullable(integer()) });
 export type Division = Infer<typeof Division>;
 
-// ---------- identities ----------
-export const CredentialType = enums(['card', 'pin', 'qr', 'mobile']);
-export const CredentialInput = object({
-  id: optional(integer()),
-  type: CredentialType,
-  number: pattern(size(string(), 1, 64), /^[A-Z0-9-]+$/),
-  facilityCode: optional(nullable(min(integer(), 0))),
-  validFrom: optional(nullable(IsoDate)),
-  validTo: optional(nullable(IsoDate)),
-  status: defaulted(enums(['active', 'suspended', 'lost']), 'active'),
-});
-export type CredentialInput = Infer<typeof CredentialInput>;
-export const IdentityStatus = enums(['active', 'inactive', 'suspended']);
-export const IdentityInput = object({
-  firstName: nonBlank(100),
-  lastName: nonBlank(100),
-  employeeNo: pattern(size(string(), 1, 32), /^[A-Z0-9-]+$/), // auto-uppercase in the form
-  email: optional(nullable(Email)),
-  phone: optional(nullable(pattern(size(string(), 0, 32), /^[+0-9 ()-]*$/))),
-  divisionId: Id,
-  status: defaulted(IdentityStatus, 'active'),
-  validFrom: optional(nullable(IsoDate)),
-  validTo: optional(nullable(IsoDate)),
-  idNumber: optional(nullable(size(string(), 0, 32))),
-  photo: optional(nullable(string())),
-  credentials: defaulted(array(CredentialInput), []),
-});
+// ---------- identities and visitors: derived from contract/resources/ ----------
+export const IdentityInput = inputSchema(identitiesResource);
 export type IdentityInput = Infer<typeof IdentityInput>;
-export const Credential = type({
-  id: integer(), type: string(), number: string(), facilityCode: nullable(integer()),
-  validFrom: nullable(string()), validTo: nullable(string()), status: string(),
-});
-export type Credential = Infer<typeof Credential>;
-export const Identity = type({
-  id: integer(), clientId: integer(), firstName: string(), lastName: string(), employeeNo: string(),
-  email: nullable(string()), phone: nullable(string()), divisionId: integer(), divisionName: optional(nullable(string())),
-  status: string(), validFrom: nullable(string()), validTo: nullable(string()), idNumber: nullable(string()),
-  photo: nullable(string()), credentials: array(Credential), createdAt: string(), updatedAt: string(),
-});
+export const Identity = rowSchema(identitiesResource);
 export type Identity = Infer<typeof Identity>;
+export type Credential = Identity['credentials'][number];
 export const BulkDeleteRequest = object({ ids: size(array(Id), 1, 1000) });
-/** GET identities: the list query plus filters by status and division. */
-export const IdentityListQuery = assign(ListQuery, type({ status: optional(IdentityStatus), divisionId: optional(Id) }));
-export type IdentityListQuery = Infer<typeof IdentityListQuery>;
+/** GET identities: the list query with the declaration's sort allow-list and filters (status, division). */
+export const IdentityListQuery = listQuerySchema(identitiesResource);
 
-// ---------- visitors (issue 5) ----------
-/** A photo kept with a record: a base64 data URL of an image, at most about 1.5 MB. */
-const PhotoDataUrl = pattern(size(string(), 0, 2_000_000), /^(data:image\/[\w.+-]+;base64,[A-Za-z0-9+/=]+)?$/);
-export const VisitPurpose = enums(['meeting', 'delivery', 'contractor', 'interview', 'other']);
-export const VisitorStatus = enums(['expected', 'on-site', 'left']);
 /** POST register: who came, whom they visit, for what and on which day (the badge is valid until its end). */
-export const VisitorInput = object({
-  firstName: nonBlank(100),
-  lastName: nonBlank(100),
-  idNumber: optional(nullable(size(string(), 0, 32))),
-  company: optional(nullable(size(string(), 0, 200))),
-  email: optional(nullable(Email)),
-  phone: optional(nullable(pattern(size(string(), 0, 32), /^[+0-9 ()-]*$/))),
-  photo: optional(nullable(PhotoDataUrl)),
-  hostName: nonBlank(200),
-  purpose: defaulted(VisitPurpose, 'meeting'),
-  visitDate: IsoDate,
-});
+export const VisitorInput = inputSchema(visitorsResource);
 export type VisitorInput = Infer<typeof VisitorInput>;
-export const Visitor = type({
-  id: integer(), clientId: integer(), firstName: string(), lastName: string(), idNumber: nullable(string()),
-  company: nullable(string()), email: nullable(string()), phone: nullable(string()), photo: nullable(string()),
-  hostName: string(), purpose: string(), visitDate: string(), validUntil: string(), status: string(),
-  badgePrintedAt: nullable(string()), createdBy: nullable(string()), signedInAt: defaulted(nullable(string()), null),
-  signedOutAt: defaulted(nullable(string()), null), createdAt: string(), updatedAt: string(),
-});
+export const Visitor = rowSchema(visitorsResource);
 export type Visitor = Infer<typeof Visitor>;
-export const VisitorListQuery = assign(ListQuery, type({ status: optional(VisitorStatus), visitDate: optional(IsoDate) }));
-export type VisitorListQuery = Infer<typeof VisitorListQuery>;
+export const VisitorListQuery = listQuerySchema(visitorsResource);
 
 // ---------- dashboard ----------
 export const DashboardSummary = type({

@@ -14,9 +14,8 @@ import { touchSession } from './db/queries/sessions';
 import { startMaintenance } from './db/maintenance';
 import { HttpError, errorBody } from './http/common';
 import { authRoutes, type ResetNotice } from './http/auth';
-import { clientRoutes } from './http/clients';
-import { identityRoutes } from './http/identities';
-import { visitorRoutes } from './http/visitors';
+import { crudRoutes } from './crud/plugin';
+import { resourceHooks } from './resources';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
@@ -137,10 +136,9 @@ export async function buildServer(opts: ServerOptions) {
 
   app.get(API.health, async () => ({ status: 'ok', database: db.kind }));
   authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset });
-  clientRoutes(app, { db });
+  // every catalogue resource (contract/resources): clients, identities, visitors, …
+  crudRoutes(app, { db, publish, hooks: resourceHooks(publish) });
   divisionRoutes(app, { db });
-  identityRoutes(app, { db });
-  visitorRoutes(app, { db, publish });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
