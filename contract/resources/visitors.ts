@@ -2,7 +2,7 @@
 // registration opens the visitor's details. Status, badge and sign-in times are the server's (named actions).
 import { API } from '../api';
 import { PRIV } from '../privileges';
-import { choice, date, defineResource, email, image, text, timestamp } from './define';
+import { choice, date, defineResource, email, image, ref, text, timestamp } from './define';
 
 export const VISIT_PURPOSES = [
   { value: 'meeting', label: 'Meeting' }, { value: 'delivery', label: 'Delivery' }, { value: 'contractor', label: 'Contractor' },
@@ -25,6 +25,8 @@ export const visitorsResource = defineResource({
     phone: text({ max: 32, pattern: /^[+0-9 ()-]*$/, placeholder: '+60 3 555 0100' }),
     photo: image({ maxBytes: 1_500_000, inList: false }),
     hostName: text({ label: 'Visiting (host)', max: 200, required: true, search: true, sort: true, placeholder: 'Who they came to see' }),
+    // the host as an identity of the client, when they are one (deleting that identity is refused while named here)
+    hostId: ref('identities', { label: 'Host identity' }),
     purpose: choice(VISIT_PURPOSES, { required: true, default: 'meeting' }),
     visitDate: date({ label: 'Date of visit', required: true, sort: true, filter: true, help: 'The badge is valid until the end of this day.' }),
     validUntil: timestamp({ required: true }),

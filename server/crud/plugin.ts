@@ -34,6 +34,12 @@ export const csvCell = (v: unknown): string => {
 interface PgError { code?: string; detail?: string; constraint?: string; table?: string }
 const pgError = (e: unknown): PgError => (e && typeof e === 'object' ? (e as PgError) : {});
 
+/** Whoever may read a resource, or pick it in another resource's form, may read its options. */
+export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
+  return [...new Set([r.privileges.view, ...(r.privileges.read ?? []), ...CATALOGUE.flatMap((o) => Object.values(o.fields as Fields)
+    .some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name) ? [o.privileges.add, o.privileges.edit].filter((c): c is string => !!c) : [])])];
+}
+
 export function registerResource(app: FastifyInstance, r: ResourceDeclaration<any>, opts: CrudOptions) {
   const { db } = opts;
   const hooks = opts.hooks?.[r.name] ?? {};
@@ -48,9 +54,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   const intFields = intQueryFields(r);
   const fields = r.fields as Fields;
   const readCodes = [r.privileges.view, ...(r.privileges.read ?? [])];
-  // whoever may pick this resource in another resource's form may read its options
-  const optionCodes = [...new Set([...readCodes, ...CATALOGUE.flatMap((o) => Object.values(o.fields as Fields)
-    .some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name) ? [o.privileges.add, o.privileges.edit].filter((c): c is string => !!c) : [])])];
+  const optionCodes = optionCodesOf(r);
 
   async function scopeOf(dbx: Db, req: FastifyRequest, codes: string[]): Promise<Scope> {
     const p = principal(req);
@@ -138,7 +142,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         // the row's own division: one the user's grants for this action cover
         if (ids.some((id) => !(scope.divisions ?? []).includes(id))) { out.push({ field: k, message: `is not a ${what} you may use` }); continue; }
       } else if (target.scope.division) {
-        params.push(divisionsFor(p, [target.privileges.view, ...optionCodes]));
+        params.push(divisionsFor(p, optionCodesOf(target)));
         const col = target.scope.division === 'id' ? 'id' : columnOf(target.scope.division, (target.fields as Fields)[target.scope.division]);
         where += ` and x.${col} = any($${params.length}::int[])`;
       }
