@@ -19,3 +19,6 @@ insert into platform_grants (user_id, role_code)
    where rp.privilege = '9.2.1' and u.multi_tenancy
   on conflict do nothing;
 delete from role_privileges where privilege = '9.2.1' and role_code <> 'platform-operator';
+-- Drift the catalogue's schema test found: a visit always has a purpose (the form and the API default it).
+update visitors set purpose = 'meeting' where purpose is null;
+alter table visitors alter column purpose set not null;
