@@ -39,7 +39,7 @@ export const SERVICE_DESTINATIONS: Record<RealtimeService, readonly Destination[
     DESTINATIONS.events, DESTINATIONS.alarmAction, DESTINATIONS.hardware, DESTINATIONS.alarmCount,
     DESTINATIONS.greetings, DESTINATIONS.acknowledge, DESTINATIONS.doorHeartbeat,
   ],
-  central: [DESTINATIONS.controllerHeartbeat, DESTINATIONS.changes],
+  central: [DESTINATIONS.controllerHeartbeat],
   visitor: [DESTINATIONS.clocking, DESTINATIONS.dynamicQr],
 };
 
@@ -61,6 +61,7 @@ export function baseDestination(destination: string): Destination | null {
 
 /** The service that carries a destination, or null when no service does. */
 export function serviceOfDestination(destination: string): RealtimeService | null {
+  if (changedResourceOf(destination) !== null) return 'central';
   const base = baseDestination(destination);
   if (!base) return null;
   for (const s of REALTIME_SERVICES) if (SERVICE_DESTINATIONS[s].includes(base)) return s;

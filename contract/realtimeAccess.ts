@@ -1,7 +1,7 @@
 // Who may hear what in real time (issue 4, §6): a SUBSCRIBE to a destination needs one of the privileges of
 // the screens that consume it, so an alarm never reaches a console whose user may not see alarms. The broker
 // (server/realtime) refuses the rest with an ERROR frame; the console (src/transport/stomp.ts) never asks.
-import { resourceByName } from './resources';
+import { CATALOGUE, resourceByName } from './resources';
 import { DESTINATIONS, SERVICE_DESTINATIONS, baseDestination, changedResourceOf, type Destination, type RealtimeService } from './realtime';
 
 /** Any one suffices; null: every signed-in user (the echo channel). */
@@ -48,4 +48,9 @@ export function mayReceive(held: ReadonlySet<string>, destination: string): bool
 /** The destinations of a service a user holding `held` subscribes to. */
 export function receivableDestinations(service: RealtimeService, held: ReadonlySet<string>): Destination[] {
   return SERVICE_DESTINATIONS[service].filter((d) => mayReceive(held, d));
+}
+
+/** The change notices (`/changes/{resource}`, on the central service) of every catalogue resource the user may open. */
+export function receivableChangeDestinations(held: ReadonlySet<string>): string[] {
+  return CATALOGUE.map((r) => `${DESTINATIONS.changes}/${r.name}`).filter((d) => mayReceive(held, d));
 }
