@@ -12,3 +12,4 @@ export * from './monitor';
 export * from './doors';
 export * from './sessions';
 export * from './ingest';
+export * from './resources';

@@ -9,6 +9,7 @@ import {
 } from './primitives';
 
 export * from './primitives';
+import { clientsResource, identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
 
 // ---------- helpers ----------
 export interface Violation { field: string; message: string }
@@ -174,101 +175,32 @@ export const Settings = type({
 });
 export type Settings = Infer<typeof Settings>;
 
-// ---------- clients (tenants) ----------
-export const ClientInput = object({
-  name: nonBlank(200),
-  code: safeText(20, { min: 2, pattern: /^[A-Z0-9_-]+$/, patternMessage: 'may hold only capital letters, digits, _ and -' }), // auto-uppercase in the form
-  timezone: ianaZone(),
-  contactEmail: optional(nullable(Email)),
-  address: optional(nullable(safeText(500))),
-  active: defaulted(boolean(), true),
-});
+// ---------- clients (tenants): derived from contract/resources/clients.ts ----------
+export const ClientInput = inputSchema(clientsResource);
 export type ClientInput = Infer<typeof ClientInput>;
-export const Client = type({
-  id: integer(), name: string(), code: string(), timezone: string(),
-  contactEmail: nullable(string()), address: nullable(string()), active: boolean(),
-  createdAt: string(), updatedAt: string(),
-});
+export const Client = rowSchema(clientsResource);
 export type Client = Infer<typeof Client>;
 
 // ---------- divisions ----------
 export const Division = type({ id: integer(), clientId: integer(), name: string(), parentId: nullable(integer()) });
 export type Division = Infer<typeof Division>;
 
-// ---------- identities ----------
-export const CredentialType = enums(['card', 'pin', 'qr', 'mobile']);
-export const CredentialInput = object({
-  id: optional(idInt()),
-  type: CredentialType,
-  number: UpperCode(64),
-  facilityCode: optional(nullable(int32(0))),
-  validFrom: optional(nullable(IsoDate)),
-  validTo: optional(nullable(IsoDate)),
-  status: defaulted(enums(['active', 'suspended', 'lost']), 'active'),
-});
-export type CredentialInput = Infer<typeof CredentialInput>;
-export const IdentityStatus = enums(['active', 'inactive', 'suspended']);
-export const IdentityInput = object({
-  firstName: nonBlank(100),
-  lastName: nonBlank(100),
-  employeeNo: UpperCode(32), // auto-uppercase in the form
-  email: optional(nullable(Email)),
-  phone: optional(nullable(Phone)),
-  divisionId: Id,
-  status: defaulted(IdentityStatus, 'active'),
-  validFrom: optional(nullable(IsoDate)),
-  validTo: optional(nullable(IsoDate)),
-  idNumber: optional(nullable(safeText(32))),
-  photo: optional(nullable(imageDataUrl(PHOTO_MAX_BYTES))),
-  credentials: defaulted(boundedList(CredentialInput, 50), []),
-});
+// ---------- identities and visitors: derived from contract/resources/ ----------
+export const IdentityInput = inputSchema(identitiesResource);
 export type IdentityInput = Infer<typeof IdentityInput>;
-export const Credential = type({
-  id: integer(), type: string(), number: string(), facilityCode: nullable(integer()),
-  validFrom: nullable(string()), validTo: nullable(string()), status: string(),
-});
-export type Credential = Infer<typeof Credential>;
-export const Identity = type({
-  id: integer(), clientId: integer(), firstName: string(), lastName: string(), employeeNo: string(),
-  email: nullable(string()), phone: nullable(string()), divisionId: integer(), divisionName: optional(nullable(string())),
-  status: string(), validFrom: nullable(string()), validTo: nullable(string()), idNumber: nullable(string()),
-  photo: nullable(string()), credentials: array(Credential), createdAt: string(), updatedAt: string(),
-});
+export const Identity = rowSchema(identitiesResource);
 export type Identity = Infer<typeof Identity>;
+export type Credential = Identity['credentials'][number];
 export const BulkDeleteRequest = object({ ids: refine(boundedList(Id, 1000), 'nonEmpty', (v) => v.length > 0 || 'must name at least one') });
-/** GET identities: the list query plus filters by status and division. */
-export const IdentityListQuery = assign(ListQuery, type({ status: optional(IdentityStatus), divisionId: optional(Id) }));
-export type IdentityListQuery = Infer<typeof IdentityListQuery>;
+/** GET identities: the list query with the declaration's sort allow-list and filters (status, division). */
+export const IdentityListQuery = listQuerySchema(identitiesResource);
 
-// ---------- visitors (issue 5) ----------
-/** A photo kept with a record: a base64 data URL of an image, at most about 1.5 MB. */
-const PhotoDataUrl = imageDataUrl(PHOTO_MAX_BYTES);
-export const VisitPurpose = enums(['meeting', 'delivery', 'contractor', 'interview', 'other']);
-export const VisitorStatus = enums(['expected', 'on-site', 'left']);
 /** POST register: who came, whom they visit, for what and on which day (the badge is valid until its end). */
-export const VisitorInput = object({
-  firstName: nonBlank(100),
-  lastName: nonBlank(100),
-  idNumber: optional(nullable(safeText(32))),
-  company: optional(nullable(safeText(200))),
-  email: optional(nullable(Email)),
-  phone: optional(nullable(Phone)),
-  photo: optional(nullable(PhotoDataUrl)),
-  hostName: nonBlank(200),
-  purpose: defaulted(VisitPurpose, 'meeting'),
-  visitDate: IsoDate,
-});
+export const VisitorInput = inputSchema(visitorsResource);
 export type VisitorInput = Infer<typeof VisitorInput>;
-export const Visitor = type({
-  id: integer(), clientId: integer(), firstName: string(), lastName: string(), idNumber: nullable(string()),
-  company: nullable(string()), email: nullable(string()), phone: nullable(string()), photo: nullable(string()),
-  hostName: string(), purpose: string(), visitDate: string(), validUntil: string(), status: string(),
-  badgePrintedAt: nullable(string()), createdBy: nullable(string()), signedInAt: defaulted(nullable(string()), null),
-  signedOutAt: defaulted(nullable(string()), null), createdAt: string(), updatedAt: string(),
-});
+export const Visitor = rowSchema(visitorsResource);
 export type Visitor = Infer<typeof Visitor>;
-export const VisitorListQuery = assign(ListQuery, type({ status: optional(VisitorStatus), visitDate: optional(IsoDate) }));
-export type VisitorListQuery = Infer<typeof VisitorListQuery>;
+export const VisitorListQuery = listQuerySchema(visitorsResource);
 
 // ---------- dashboard ----------
 export const DashboardSummary = type({

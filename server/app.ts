@@ -12,9 +12,8 @@ import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
 import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/common';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
-import { clientRoutes } from './http/clients';
-import { identityRoutes } from './http/identities';
-import { visitorRoutes } from './http/visitors';
+import { crudRoutes } from './crud/plugin';
+import { resourceHooks } from './resources';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
@@ -183,10 +182,9 @@ export async function buildServer(opts: ServerOptions) {
   const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
   authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit });
-  clientRoutes(app, { db });
+  // every catalogue resource (contract/resources): clients, identities, visitors, …
+  crudRoutes(app, { db, publish, hooks: resourceHooks(publish) });
   divisionRoutes(app, { db });
-  identityRoutes(app, { db });
-  visitorRoutes(app, { db, publish });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });

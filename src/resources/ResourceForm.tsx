@@ -99,8 +99,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   return (
     <div className="gh-page gh-form-page" data-testid={`${resource.name}-form`}>
       <Form
-        onSubmit={(values) => { form.send({ type: 'form.submit', values: toBody(values, resource.form) }); }}
-        validate={(values) => validateForm(values, resource.form, resource.input)}
+        onSubmit={(values) => {
+          // the edit sends back the updatedAt it loaded: if someone saved since, the server answers 409 and the typed values stay
+          const stamp = editing ? (loaded as { updatedAt?: unknown } | null)?.updatedAt : undefined;
+          const loadedAt = typeof stamp === 'string' ? { updatedAt: stamp } : {};
+          form.send({ type: 'form.submit', values: { ...toBody(values, resource.form), ...loadedAt } });
+        }}
+        validate={(values) => validateForm(values, resource.form, resource.input, resource.declaration)}
         initialValues={initialValues}
         keepDirtyOnReinitialize
         subscription={{ submitting: false }}
