@@ -46,6 +46,7 @@ test('an operator unlocks, locks and briefly opens a door; the state follows liv
   const roof = await hw.doorId('Roof Access');
   await hw.command(roof, 'lock');
   await page.goto('/configure/doors');
+  await expect(page.getByTestId('doors-table')).toBeVisible({ timeout: 30_000 }); // the first list, on a loaded machine
   const row = page.getByTestId('door-row').filter({ hasText: 'Roof Access' });
   await expect(row.getByTestId('door-state')).toHaveText('Locked');
   await expect(row).toBeVisible();
@@ -161,6 +162,7 @@ test('Unlock after Open briefly wins: past the momentary time the door is still 
   await hw.command(door, 'lock');
   await hw.command(other, 'lock');
   await page.goto('/configure/doors');
+  await expect(page.getByTestId('doors-table')).toBeVisible({ timeout: 30_000 }); // the first list, on a loaded machine
   const row = page.getByTestId('door-row').filter({ hasText: 'Lobby Turnstile 1' });
   await expect(row.getByTestId('door-state')).toHaveText('Locked');
 
@@ -192,6 +194,7 @@ test('the buttons follow the door\'s state, and doors that need attention are ma
   await hw.command(gate, 'lock');
   await hw.command(vault, 'lock');
   await page.goto('/configure/doors');
+  await expect(page.getByTestId('doors-table')).toBeVisible({ timeout: 30_000 }); // the first list, on a loaded machine
   const row = page.getByTestId('door-row').filter({ hasText: 'Car Park Gate' });
   const vaultRow = page.getByTestId('door-row').filter({ hasText: 'Finance Vault' });
   const attentionCount = page.getByTestId('doors-attention-count');
