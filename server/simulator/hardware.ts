@@ -70,7 +70,9 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   const log = opts.log ?? (() => {});
   const rate = Number.isFinite(opts.rate) ? Math.max(0, opts.rate!) : 1;
   const heartbeatMs = opts.heartbeatMs ?? 5000;
-  const momentaryMs = opts.momentaryMs ?? DOOR_MOMENTARY_MS;
+  // DOOR_MOMENTARY_MS in the environment: end-to-end tests lengthen it, so a loaded machine never relocks a door
+  // before the test has looked (they fast-forward the relocks through the test hook instead)
+  const momentaryMs = opts.momentaryMs ?? (Number(process.env.DOOR_MOMENTARY_MS) || DOOR_MOMENTARY_MS);
   let clock = opts.clock ?? realClock;
   /** per door, the relock its latest "Open briefly" is waiting for */
   const relocks = new Map<number, { timer: unknown; eventId: number; due: number }>();

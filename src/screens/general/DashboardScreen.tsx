@@ -60,7 +60,7 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   // the open-alarm count is live (the alarms actor hears /alarmcount) and only for those who may see alarms
   const liveAlarms = useSelector(useSystemActor('alarms'), selectServerAlarmCount);
-  if (id === 'doorStatus') return hasPrivilege(held, [PRIV.doors.view, PRIV.doors.control]) ? <DoorStatusWidget /> : null;
+  if (id === 'doorStatus') return hasPrivilege(held, [PRIV.doors.view]) ? <DoorStatusWidget /> : null;
   if (id === 'openAlarms' && !hasPrivilege(held, [PRIV.alarms.view])) return null;
   if (id in COUNTS) {
     const c = COUNTS[id as CountKey];
