@@ -3,9 +3,9 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { selectIsBusy, selectIsSignedIn, selectNotice, selectRedirect, selectSignInError } from '../../../machines/session.selectors';
+import { selectClientId, selectHeldPrivileges, selectIsBusy, selectIsSignedIn, selectNotice, selectRedirect, selectSignInError } from '../../../machines/session.selectors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { DASHBOARD } from '../../app/routeTable';
+import { landingPath } from '../../app/guard';
 import { useT } from '../../i18n';
 
 /** Only same-origin paths are followed after sign-in. */
@@ -24,17 +24,21 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   const error = useSelector(session, selectSignInError);
   const notice = useSelector(session, selectNotice);
   const redirect = useSelector(session, selectRedirect);
+  const held = useSelector(session, selectHeldPrivileges);
+  const clientId = useSelector(session, selectClientId);
   // form drafts are visual until submitted
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
 
+  // The session actor decided whose return address this is (issue 10): the query's address travelled with the
+  // sign-in request, and is dropped when another user signs in. Only a page this user may open is followed.
   useEffect(() => {
     if (!signedIn) return;
-    const to = safeRedirect(query.get('redirect')) ?? safeRedirect(redirect) ?? DASHBOARD;
+    const to = landingPath(safeRedirect(redirect), { signedIn, held, clientId });
     session.send({ type: 'session.redirectHandled' });
     navigate(to, { replace: true });
-  }, [signedIn, query, redirect, navigate, session]);
+  }, [signedIn, redirect, held, clientId, navigate, session]);
 
   return (
     <form
