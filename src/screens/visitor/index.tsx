@@ -12,6 +12,7 @@ import { commandMachine, selectCommandError, selectCommandResult, selectRunningC
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
 import { getVisitor, moveVisitor } from '../../api/endpoints';
+import { isNotFound } from '../../api/errors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { ResourceForm } from '../../resources';
@@ -64,7 +65,13 @@ export function VisitorDetailsScreen() {
   const intent = route.path.startsWith('/visitor/sign-in') ? 'sign-in' : route.path.startsWith('/visitor/sign-out') ? 'sign-out' : null;
   const id = Number(params.id);
   const task = useTask(Number.isInteger(id) && id > 0 ? () => getVisitor(id) : null, [id]);
-  if (!Number.isInteger(id) || id < 1) return <div className="gh-page"><NonIdealState icon="search" title="Visitor not found" /></div>;
+  if (!Number.isInteger(id) || id < 1) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title="Visitor not found" /></div>;
+  if (task.status === 'error' && isNotFound(task.error)) {
+    // a visitor of another client, or one that was removed: an expected answer, shown as such (issue 10)
+    return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title="Visitor not found"
+      description="There is no such visitor in this client. It may belong to another client or have been removed."
+      action={<Link to="/visitor/list">All visitors</Link>} /></div>;
+  }
   if (task.status === 'error') {
     return (
       <div className="gh-page">
