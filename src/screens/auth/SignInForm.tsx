@@ -1,5 +1,5 @@
 // The sign-in form shared by /login and /login-remake. It sends session.signIn; the session actor decides.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -33,8 +33,12 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
 
   // The session actor decided whose return address this is (issue 10): the query's address travelled with the
   // sign-in request, and is dropped when another user signs in. Only a page this user may open is followed.
+  const landed = useRef(false);
   useEffect(() => {
-    if (!signedIn) return;
+    if (!signedIn) { landed.current = false; return; }
+    // once per sign-in: handling the redirect clears it, which must not send the user on to the dashboard
+    if (landed.current) return;
+    landed.current = true;
     const to = landingPath(safeRedirect(redirect), { signedIn, held, clientId });
     session.send({ type: 'session.redirectHandled' });
     navigate(to, { replace: true });
