@@ -5,6 +5,7 @@ import { HotkeysProvider, Spinner } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsRestoring, selectIsSignedIn, selectSignedOutOnPurpose } from '../../machines/session.selectors';
 import { ErrorBoundary } from './ErrorBoundary';
+import { Feedback } from './Feedback';
 import { guard, matchRoute, pageTitle } from './guard';
 import { DASHBOARD, LOGIN } from './routeTable';
 import { RouteContext } from './RouteContext';
@@ -21,6 +22,7 @@ export function App() {
       <HotkeysProvider>
         <ErrorBoundary where="the console">
           <Toasts />
+          <Feedback />
           <GuardedView />
         </ErrorBoundary>
       </HotkeysProvider>
