@@ -6,6 +6,9 @@ import { expect, signInAs } from './console.helpers';
 
 test.describe.configure({ timeout: 120_000 });
 
+/** Today at Northwind (Asia/Kuala_Lumpur): a visit may not be registered for a day already gone there. */
+const northwindToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kuala_Lumpur' }).format(new Date());
+
 const bearer = async (page: Page) => ({ authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` });
 
 test('saving a form says so, Cancel on a changed form asks first, and a refused field shows on the field only', async ({ page }) => {
@@ -76,7 +79,7 @@ test('acknowledging and processing an alarm say so', async ({ page }) => {
 test('signing a visitor in and out says so', async ({ page }) => {
   await signInAs(page, 'reception');
   const headers = await bearer(page);
-  const visitDate = new Date().toISOString().slice(0, 10);
+  const visitDate = northwindToday();
   const r = await page.request.post('/visitor/1.0/visitors', { headers, data: { firstName: 'Lina', lastName: 'Feedback', hostName: 'Sam Operator', visitDate } });
   expect(r.ok()).toBe(true);
   const visitor = await r.json();
@@ -91,7 +94,7 @@ test('signing a visitor in and out says so', async ({ page }) => {
 test('a visitor of another client is "not found": no UI error, no stack in the console, nothing filed', async ({ page }) => {
   // a visitor registered at Northwind
   await signInAs(page, 'reception');
-  const visitDate = new Date().toISOString().slice(0, 10);
+  const visitDate = northwindToday();
   const r = await page.request.post('/visitor/1.0/visitors', { headers: await bearer(page), data: { firstName: 'Other', lastName: 'Client', hostName: 'Sam Operator', visitDate } });
   const northwindVisitor = (await r.json()).id as number;
 
