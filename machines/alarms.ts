@@ -1,7 +1,7 @@
 // The alarm lifecycle (§4), systemId 'alarms'. Facts arrive from the socket actor (already validated), the open
 // list is re-read from REST after every (re)connect, and operators acknowledge and process through injected
 // REST actors (the server broadcasts the result to every console, this one included).
-import { assign, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { eventPointIdOf, sameId, type AcknowledgeUpdate, type AlarmAction, type Event } from '../contract';
 import { errorText, notProvided } from './notProvided';
 import type { AlarmFact } from './socket';
@@ -16,7 +16,10 @@ export type AlarmsEvent =
   | { type: 'session.ended' };
 
 /** Heard by the shell: a sound, a title badge, a 5 s notification. */
-export type AlarmsEmitted = { type: 'alarm.raised'; alarm: Event };
+export type AlarmsEmitted =
+  | { type: 'alarm.raised'; alarm: Event }
+  /** Issue 10: this console's acknowledge or process went through (the shell says so). */
+  | { type: 'alarm.commandDone'; what: 'acknowledged' | 'processed' };
 
 export interface AlarmsContext {
   /** Open alerts in arrival order (the selectors sort them). */
@@ -94,6 +97,7 @@ const alarmsSetup = setup({
     known: ({ context, event }) => event.type === 'alarm.process' && context.alarms.some((a) => sameId(a.id, event.id)),
   },
   actions: {
+    commandDone: emit((_, params: { what: 'acknowledged' | 'processed' }) => ({ type: 'alarm.commandDone' as const, what: params.what })),
     applyFact: enqueueActions(({ context, event, enqueue }) => {
       if (!isFact(event)) return;
       const { alarms, raised } = applyFact(context.alarms, event);
@@ -117,9 +121,9 @@ const alarmsSetup = setup({
 });
 
 /** A command's answer is applied like the broadcast fact (and buffered when a snapshot is in flight). */
-const outcome = (toFact: (event: any) => AlarmFact) => [
-  { guard: stateIn({ feed: 'syncing' }), target: 'ready', actions: { type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: true }) } },
-  { target: 'ready', actions: { type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: false }) } },
+const outcome = (toFact: (event: any) => AlarmFact, what: 'acknowledged' | 'processed') => [
+  { guard: stateIn({ feed: 'syncing' }), target: 'ready', actions: [{ type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: true }) }, { type: 'commandDone' as const, params: { what } }] },
+  { target: 'ready', actions: [{ type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: false }) }, { type: 'commandDone' as const, params: { what } }] },
 ];
 const replaceWith = (get: (event: any) => Event[]) => ({ type: 'replaceAlarms' as const, params: ({ event }: { event: any }) => ({ alarms: get(event) }) });
 
@@ -182,7 +186,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
             input: ({ event }) => ({ id: (event as { id: Event['id'] }).id }),
             // the /acknowledge/event broadcast normally arrives first; applying the answer too keeps a console whose
             // socket is down truthful (and it is idempotent)
-            onDone: outcome((e) => ({ type: 'alarm.acknowledged', update: e.output })),
+            onDone: outcome((e) => ({ type: 'alarm.acknowledged', update: e.output }), 'acknowledged'),
             onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not acknowledge the alarm') })) },
           },
         },
@@ -196,7 +200,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
               const alarm = context.alarms.find((a) => sameId(a.id, e.id));
               return { id: e.id, note: e.note, eventPointId: alarm ? eventPointIdOf(alarm) : e.id };
             },
-            onDone: outcome((e) => ({ type: 'alarm.actioned', action: e.output })),
+            onDone: outcome((e) => ({ type: 'alarm.actioned', action: e.output }), 'processed'),
             onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not process the alarm') })) },
           },
         },

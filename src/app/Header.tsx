@@ -12,6 +12,7 @@ import { useTask } from '../ui/useTask';
 import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
 import { useSystemActor } from './useSystemActor';
 import { CompanionIndicator } from './CompanionIndicator';
+import { tourFactsOf } from './tourFacts';
 
 const ALARMS_PATH = '/monitor/alarms';
 
@@ -76,7 +77,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
           <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
           <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
           <MenuItem icon="cog" text={t('settings')} onClick={onOpenSettings} />
-          <MenuItem icon="help" text="Restart tour" onClick={() => tour.send({ type: 'tour.restart' })} data-testid="restart-tour" />
+          <MenuItem icon="help" text="Restart tour" onClick={() => tour.send({ type: 'tour.restart', facts: tourFactsOf(session.getSnapshot()) })} data-testid="restart-tour" />
           <MenuItem icon="info-sign" text={`${t('version')} ${APP_VERSION}`} disabled data-testid="app-version" />
           <MenuDivider />
           <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />

@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
 import { notices$ } from '../system/notices';
+import { useSystemActor } from './useSystemActor';
 
 let toaster: Promise<Toaster> | null = null;
 const getToaster = () => (toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 4, className: 'gh-toaster' }));
@@ -23,5 +24,12 @@ export function Toasts() {
     });
     return () => sub.unsubscribe();
   }, []);
+  // Issue 10: what one user or client was told goes with them: a sign-out or a client switch clears the toasts
+  const session = useSystemActor('session');
+  useEffect(() => {
+    const clear = () => { if (toaster) void toaster.then((t) => t.clear()); };
+    const subs = [session.on('session.ended', clear), session.on('session.clientChanged', clear)];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [session]);
   return null;
 }
