@@ -1,7 +1,7 @@
 // /monitor/alarms: the open alarms of this client, most urgent first, live. Acknowledge and process (with a note)
 // are commands to the alarms actor; the buttons ask the snapshot whether they may be sent.
-import { memo, useState, useSyncExternalStore } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, NonIdealState, Switch, Tag, TextArea, type Intent } from '@blueprintjs/core';
+import { memo, useState } from 'react';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, NonIdealState, Tag, TextArea, type Intent } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { PRIV, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -9,7 +9,7 @@ import type { AlarmsSnapshot } from '../../../machines/alarms';
 import { selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms } from '../../../machines/alarms.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { alarmSound } from '../../system/alarmNotices';
+import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
@@ -50,7 +50,6 @@ export function AlarmsScreen() {
   // which buttons are enabled, asked of the machine (ids joined so the selector result compares by value)
   const allowed = useSelector(alarms, (s) => s.context.alarms.map((a) => `${a.id}:${canAck(s, a.id) ? 1 : 0}${canProcess(s, a.id) ? 1 : 0}`).join(','));
   const flags = new Map(allowed.split(',').filter(Boolean).map((x) => { const [id, f] = x.split(':'); return [id, f] as const; }));
-  const muted = useSyncExternalStore(alarmSound.subscribe, alarmSound.isMuted);
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
   const [note, setNote] = useState('');
 
@@ -65,7 +64,7 @@ export function AlarmsScreen() {
     <div className="gh-page" data-testid="alarms-screen">
       <PageHeader title="Alarms" icon="warning-sign"
         description={<>Open alarms, most urgent first. <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">{status}</Tag> {syncing && <Tag minimal>syncing…</Tag>}</>}
-        actions={<Switch checked={!muted} label="Sound and notifications" onChange={(e) => alarmSound.setMuted(!e.currentTarget.checked)} data-testid="alarm-mute" />} />
+        actions={<SoundControl testId="alarm-sound-screen" />} />
       {error && <Callout intent="danger" title="Alarm command failed" className="gh-mb">{error} <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>Dismiss</Button></Callout>}
       {open.length === 0 ? (
         <NonIdealState icon="tick-circle" title="No open alarms" description="New alarms appear here as they are raised." />
