@@ -33,11 +33,23 @@ const CHARTS = ['visitorsToday', 'alarmsByPriority', 'alarmsPerHour', 'eventsPer
 const ALL_WIDGETS = [...Object.keys(COUNTS), ...CHARTS];
 export const DEFAULT_PAGES: DashboardPage[] = [{ pageNum: 1, widgets: ALL_WIDGETS.map((id) => ({ id })) }];
 
+/** The part of the server's answer a widget draws; a widget whose part did not come is not the user's to see. */
+const PART: Record<string, keyof DashboardSummary> = { doorStatus: 'doorsByState' };
+const isShown = (id: string, data: DashboardSummary) => {
+  const part = PART[id] ?? (id as keyof DashboardSummary);
+  return !(ALL_WIDGETS.includes(id)) || data[part] !== undefined;
+};
+
 export function DashboardScreen() {
   const session = useSystemActor('session');
   const user = useSelector(session, selectUser);
   const live = useLiveDashboard(user?.clientId);
-  const pages = useMemo(() => (user?.dashboardPages.length ? [...user.dashboardPages].sort((a, b) => a.pageNum - b.pageNum) : DEFAULT_PAGES), [user]);
+  const data = live.data;
+  // pages with nothing this user may see are left out (HR has no activity report, so no "recent changes" page)
+  const pages = useMemo(() => {
+    const all = user?.dashboardPages.length ? [...user.dashboardPages].sort((a, b) => a.pageNum - b.pageNum) : DEFAULT_PAGES;
+    return data ? all.map((p) => ({ ...p, widgets: p.widgets.filter((w) => isShown(w.id, data)) })).filter((p) => p.widgets.length) : all;
+  }, [user, data]);
   const [page, setPage] = useState(pages[0]?.pageNum ?? 1); // visual: which page is shown
   const current = pages.find((p) => p.pageNum === page) ?? pages[0];
 
@@ -52,6 +64,7 @@ export function DashboardScreen() {
       )}
       {live.status === 'error' && !live.data && <Callout intent="danger" icon="error">The dashboard data could not be loaded.</Callout>}
       {!live.data && live.status !== 'error' && <NonIdealState icon={<Spinner />} title="Loading the dashboard…" />}
+      {data && !current && <NonIdealState icon="dashboard" title="Nothing to show yet" description="Your privileges answer none of the dashboard's widgets." />}
       {live.data && current && (
         <>
           <div className="gh-dash" data-testid="dash-counts">
@@ -136,7 +149,9 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
             <span data-testid="visitors-on-site"><strong>{v.onSite}</strong> on site</span>
             <span data-testid="visitors-left"><strong>{v.left}</strong> left</span>
           </div>
-          <VisitorsChart expected={v.expected} onSite={v.onSite} left={v.left} />
+          {v.expected + v.onSite + v.left === 0
+            ? <p className="bp6-text-muted">No visits today. <Link to="/visitor/register">Register a visitor</Link></p>
+            : <VisitorsChart expected={v.expected} onSite={v.onSite} left={v.left} />}
         </ChartCard>
       );
     }
