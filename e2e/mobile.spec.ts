@@ -39,7 +39,7 @@ test('alarms are cards whose buttons work, under a notice that covers none of th
   await shot(page, 'mobile-alarms');
   const last = cards.last();
   // scrolled to the end of the list, whichever ancestor scrolls
-  await last.evaluate((el) => { for (let n: HTMLElement | null = el; n; n = n.parentElement) n.scrollTop = n.scrollHeight; });
+  await last.evaluate((el) => { for (let n: Element | null = el; n; n = n.parentElement) n.scrollTop = n.scrollHeight; });
   const board = (await page.getByTestId('alarm-board').boundingBox())!;
   const buttons = (await last.locator('.gh-alarm-card__actions').boundingBox())!;
   expect(buttons.y + buttons.height).toBeLessThanOrEqual(board.y); // the last card's buttons are above the notice
