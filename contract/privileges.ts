@@ -126,3 +126,23 @@ export const PRIV = {
  */
 export const PLATFORM_PRIVILEGES: readonly string[] = [PRIV.clients.add];
 export const PLATFORM_ROLE = 'platform-operator';
+
+/**
+ * Issue 10: a dashboard part is answered only to holders of the privilege of the screen that owns its data (any one
+ * of the list). The server filters by it, the console draws what arrives.
+ */
+export const DASHBOARD_WIDGET_PRIVILEGES = {
+  identities: [PRIV.identities.view], // the identities screen
+  activeCredentials: [PRIV.identities.view], // credentials live on the identity's form
+  divisions: [PRIV.divisions.view],
+  doors: [PRIV.doors.view, PRIV.doors.control],
+  doorsByState: [PRIV.doors.view, PRIV.doors.control],
+  controllers: ['0.5.6.0'],
+  openAlarms: [PRIV.alarms.view],
+  alarmsByPriority: [PRIV.alarms.view],
+  alarmsPerHour: [PRIV.alarms.view],
+  eventsPerHour: [PRIV.events.view, PRIV.eventReport], // the live events screen, or the stored history
+  visitorsToday: ['1.0.0'], // visitor management: today's visits
+  recentChanges: [PRIV.activityReport],
+} as const satisfies Record<string, readonly string[]>;
+export type DashboardPart = keyof typeof DASHBOARD_WIDGET_PRIVILEGES;

@@ -203,9 +203,24 @@ export type Visitor = Infer<typeof Visitor>;
 export const VisitorListQuery = listQuerySchema(visitorsResource);
 
 // ---------- dashboard ----------
+/** One hour of a 24-hour series: the hour's start (ISO, UTC) and how many. */
+export const HourCount = type({ hour: string(), count: integer() });
+export type HourCount = Infer<typeof HourCount>;
+/**
+ * The dashboard of the selected client (issue 10). Each part is present only when the user holds the privilege of the
+ * screen that owns its data (DASHBOARD_WIDGET_PRIVILEGES), and counts cover the user's divisions where the data has them.
+ */
 export const DashboardSummary = type({
-  identities: integer(), activeCredentials: integer(), divisions: integer(), doors: integer(),
-  controllers: integer(), openAlarms: integer(), recentChanges: array(type({ at: string(), actor: string(), action: string(), entity: string() })),
+  identities: optional(integer()), activeCredentials: optional(integer()), divisions: optional(integer()), doors: optional(integer()),
+  controllers: optional(integer()), openAlarms: optional(integer()),
+  alarmsByPriority: optional(array(type({ priority: integer(), count: integer() }))),
+  /** Alarms raised per hour over the last 24 hours, oldest first (24 entries). */
+  alarmsPerHour: optional(array(HourCount)),
+  eventsPerHour: optional(array(HourCount)),
+  doorsByState: optional(array(type({ status: string(), count: integer() }))),
+  /** Today's visits in the client's time zone, by where the visitor is. */
+  visitorsToday: optional(type({ day: string(), expected: integer(), onSite: integer(), left: integer() })),
+  recentChanges: optional(array(type({ at: string(), actor: string(), action: string(), entity: string() }))),
 });
 export type DashboardSummary = Infer<typeof DashboardSummary>;
 

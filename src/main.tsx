@@ -4,6 +4,7 @@ import '@blueprintjs/core/lib/css/blueprint.css';
 import '@blueprintjs/table/lib/css/table.css';
 import './styles/icon-fonts.css';
 import './styles/app.css';
+import './styles/shift.css';
 import { App } from './app/App';
 import { installIcons } from './app/icons';
 

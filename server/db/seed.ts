@@ -112,7 +112,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
     }
 
     const dashboardPages = JSON.stringify([
-      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions', 'doorStatus'].map((id) => ({ id })) },
+      // issue 10: the shift at a glance; each user sees the widgets their privileges answer
+      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions', 'visitorsToday', 'alarmsByPriority', 'alarmsPerHour', 'eventsPerHour', 'doorStatus'].map((id) => ({ id })) },
       { pageNum: 2, widgets: [{ id: 'recentChanges' }] },
     ]);
     for (const u of DEMO_USERS) {

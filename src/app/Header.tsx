@@ -15,6 +15,7 @@ import { CompanionIndicator } from './CompanionIndicator';
 import { tourFactsOf } from './tourFacts';
 
 const ALARMS_PATH = '/monitor/alarms';
+import { AlarmsButton } from './AlarmsButton';
 
 interface Props { route: RouteDef; onToggleSidebar: () => void; sidebarOpen: boolean; onOpenSettings: () => void }
 
@@ -68,9 +69,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
         <span className="gh-current-client gh-current-client--static" data-testid="current-client"><span className="bp6-icon-office" /> {current.name}</span>
       ) : null}
       <CompanionIndicator />
-      {held.has(PRIV.alarms.view) && (
-        <Button variant="minimal" icon="warning-sign" aria-label="Alarms" title="Alarms" onClick={() => navigate(ALARMS_PATH)} data-testid="alarms-button" data-tour="alarms" />
-      )}
+      {held.has(PRIV.alarms.view) && <AlarmsButton />}
       <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" data-tour="settings" />
       <PopoverNext placement="bottom-end" content={
         <Menu aria-label="User menu">
