@@ -82,7 +82,7 @@ test('an operator unlocks, locks and briefly opens a door; the state follows liv
   await row.getByTestId('door-unlock').click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Unlock' }).click();
   await expect(row.getByTestId('door-state')).toHaveText('Unlocked');
-  await expect(page.getByTestId('toast').filter({ hasText: 'Roof Access unlocked.' })).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Roof Access unlocked; it stays unlocked until someone locks it.' })).toBeVisible();
   await expect(row.getByTestId('door-changed')).not.toHaveText('—');
   await expect(row.getByTestId('door-changed')).not.toHaveAttribute('title', changedBefore);
   // the other console heard it over /hbdoor
