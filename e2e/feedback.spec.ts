@@ -2,7 +2,7 @@
 // a changed form asks; a refused field shows on the field only; a missing record is a not-found state, not a UI
 // error; the header's companion badge says what is offline and looks for it on the spec's schedule, quietly.
 import { test, type Page } from '@playwright/test';
-import { expect, signInAs } from './console.helpers';
+import { expect, signInAs, signOut } from './console.helpers';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -12,7 +12,7 @@ const northwindToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/
 const bearer = async (page: Page) => ({ authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` });
 
 test('saving a form says so, Cancel on a changed form asks first, and a refused field shows on the field only', async ({ page }) => {
-  await signInAs(page, 'operator');
+  await signInAs(page, 'hr'); // HR adds identities (the security operator only looks at them)
   // a card number that is already in use at this client
   const headers = await bearer(page);
   const first = (await (await page.request.get('/event/manage/identities?size=1', { headers })).json()).items[0];
@@ -98,6 +98,7 @@ test('a visitor of another client is "not found": no UI error, no stack in the c
   const r = await page.request.post('/visitor/1.0/visitors', { headers: await bearer(page), data: { firstName: 'Other', lastName: 'Client', hostName: 'Sam Operator', visitDate } });
   const northwindVisitor = (await r.json()).id as number;
 
+  await signOut(page);
   await signInAs(page, 'harbour');
   const headers = await bearer(page);
   const filed = async () => (await (await page.request.get('/central/1.0/ui-errors?size=1', { headers })).json()).total as number;
