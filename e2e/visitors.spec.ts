@@ -100,7 +100,8 @@ test('a sign-in at one front desk shows at once on the other front desk\u2019s l
   await signIn(desk1, 'reception');
   await signIn(desk2, 'reception');
   const token = await desk2.evaluate(() => localStorage.getItem('jwt'));
-  const visitDate = await desk2.evaluate(() => { const d = new Date(); return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`; });
+  // the client's day (Kuala Lumpur), not the browser's: after 16:00 UTC they differ
+  const visitDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kuala_Lumpur', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
   const created = await desk2.request.post('/visitor/1.0/visitors', {
     headers: { authorization: `Bearer ${token}` }, data: { firstName: 'Lee', lastName: 'Clocking', hostName: 'Sam Operator', visitDate },
   });

@@ -1,14 +1,21 @@
 import { VISIT_PURPOSES, VISITOR_STATUSES, visitorsResource, type Visitor } from '../../contract';
 import { fromDeclaration } from './defineResource';
+import { systemActor } from '../system/browser';
 
 export const PURPOSES = VISIT_PURPOSES;
 export const purposeLabel = (v: string) => PURPOSES.find((p) => p.value === v)?.label ?? v;
 export const visitorStatusLabel = (v: string) => VISITOR_STATUSES.find((p) => p.value === v)?.label ?? v;
 
-/** Today as the front desk's date input wants it (the browser's local day). */
+/**
+ * Today as the front desk's date input wants it: the day of the signed-in user's time zone (the client's day for a
+ * front desk), not the browser's — after 16:00 UTC a Kuala Lumpur desk is already on the next day.
+ */
 export const today = () => {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  const zone = systemActor('session').getSnapshot().context.user?.timezone;
+  const opts: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
+  try { return new Intl.DateTimeFormat('en-CA', { ...opts, timeZone: zone || undefined }).format(new Date()); } catch {
+    return new Intl.DateTimeFormat('en-CA', opts).format(new Date());
+  }
 };
 
 /**
