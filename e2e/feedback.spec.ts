@@ -36,7 +36,7 @@ test('saving a form says so, Cancel on a changed form asks first, and a refused 
   await page.getByTestId('form-save').click();
   // the server refuses the card number: said on the field, not again in a raw toast or a list of field paths
   const row = form.getByTestId('credentials-row').first();
-  await expect(row.locator('.bp6-form-helper-text').filter({ hasText: /in use|exists|taken|unique/i })).toBeVisible();
+  await expect(row.locator('.bp6-form-helper-text').filter({ hasText: /already issued|in use|exists|taken|unique/i })).toBeVisible();
   await expect(page.getByTestId('toast')).toHaveCount(0);
   await expect(page.getByText(/credentials\.0\.number/)).toHaveCount(0);
   await expect(form.getByTestId('form-violations')).toHaveCount(0);
