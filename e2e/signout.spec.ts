@@ -44,16 +44,19 @@ test('toasts of the user who signed out do not follow the next one in', async ({
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const doors = (await (await page.request.get('/event/manage/doors?size=1', { headers: { authorization: `Bearer ${token}` } })).json()).items;
   await page.request.post('/api/test/simulate', { headers: { authorization: `Bearer ${token}` }, data: { kind: 'door.forced', doorId: doors[0].id } });
-  const toast = page.getByTestId('toast').filter({ hasText: doors[0].name });
-  await expect(toast.first()).toBeVisible();
-  // the pointer rests on it (a toast under the pointer does not time out), and the operator signs out by keyboard
-  await toast.first().hover();
+  // a P1 alarm notice (the alarm board) stays until seen
+  const notice = page.getByTestId('alarm-notice').filter({ hasText: doors[0].name });
+  await expect(notice.first()).toBeVisible();
+  // the pointer rests on it, and the operator signs out by keyboard
+  await notice.first().hover();
   await page.getByTestId('user-menu').press('Enter');
   await page.getByRole('menuitem', { name: 'Sign out' }).press('Enter');
   await expect(page.getByLabel('Username')).toBeVisible();
   await expect(page.getByTestId('toast')).toHaveCount(0);
+  await expect(page.getByTestId('alarm-notice')).toHaveCount(0);
   await fillSignIn(page, 'hr');
   await expect(page.getByTestId('app-shell')).toBeVisible();
+  await expect(page.getByTestId('alarm-notice').filter({ hasText: doors[0].name })).toHaveCount(0);
   await expect(page.getByTestId('toast').filter({ hasText: doors[0].name })).toHaveCount(0);
 });
 
