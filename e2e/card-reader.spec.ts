@@ -87,7 +87,8 @@ test('a new alarm also shows as a desktop notification through the companion', a
       if ((await badge.getAttribute('data-status')) !== 'connected') await badge.click();
       await expect(badge).toHaveAttribute('data-status', 'connected', { timeout: 2000 });
     }).toPass({ timeout: 30_000 });
-    await page.goto('/monitor/alarms');
+    // within the console (a reload would start looking for the companion again)
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Alarms', exact: true }).click();
     await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
     await expect(page.getByTestId('companion-indicator')).toHaveAttribute('data-status', 'connected');
     const token = await page.evaluate(() => localStorage.getItem('jwt'));
