@@ -97,7 +97,7 @@ test('a new alarm also shows as a desktop notification through the companion', a
     const door = doors.find((d) => d.name === 'Roof Access')!;
     expect((await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: door.id } })).ok()).toBe(true);
     await expect(page.getByTestId('alarm-row').filter({ hasText: 'Roof Access' }).first()).toBeVisible();
-    await expect.poll(() => companion.notifications.map((n) => n.title)).toContain('Alarm: Roof Access');
+    await expect.poll(() => companion.notifications.map((n) => n.title)).toContain('P1 alarm: Roof Access');
   } finally {
     await companion.close();
   }
