@@ -30,7 +30,8 @@ export interface CompanionContext {
   error: string | null;
   /**
    * Issue 10: probing on its own tries one candidate per backoff step (each refused connection is logged by the
-   * browser, so trying all ten every few seconds filled the console). An operator's retry sweeps all ten now.
+   * browser, so trying all ten every few seconds filled the console). The first round after start-up sweeps all
+   * ten, so a companion that is already running is found at once on any port; an operator's retry sweeps again.
    */
   sweep: boolean;
   /** Whether `order` is this cycle's shuffle; a new cycle (all ten tried) reshuffles. */
@@ -220,7 +221,8 @@ export const companionMachine = companionSetup.createMachine({
     pending: {},
     seq: 0,
     error: null,
-    sweep: false,
+    // start-up: look at every candidate once before settling into one per backoff step
+    sweep: true,
     shuffled: false,
   }),
   initial: 'offline',

@@ -143,8 +143,8 @@ function startWithFakes(opts: { answers?: (port: number) => boolean; refuse?: bo
       // a port that does not answer hangs until the machine's own 10 s timeout
       probePort: fromPromise<unknown, { port: number }>(({ input }) => {
         probed.push({ port: input.port, at: Date.now() });
-        if (opts.refuse) return Promise.reject(new Error('refused'));
-        return opts.answers?.(input.port) ? Promise.resolve({}) : new Promise(() => {});
+        if (opts.answers?.(input.port)) return Promise.resolve({});
+        return opts.refuse ? Promise.reject(new Error('refused')) : new Promise(() => {});
       }),
       messages: fromCallback(({ input, sendBack }: { input: { port: number }; sendBack: (e: any) => void }) => { sockets.push({ port: input.port, sendBack }); }),
     },
@@ -157,48 +157,72 @@ describe('companion timing', () => {
   beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(0); });
   afterEach(() => { vi.useRealTimers(); });
 
-  it('tries one shuffled candidate per backoff step, each given exactly 10 s, and reshuffles after all ten (issue 10)', async () => {
+  it('sweeps all ten at start-up, each given exactly 10 s, then tries one shuffled candidate per backoff step (issue 10)', async () => {
     const { actor, probed } = startWithFakes();
     await vi.advanceTimersByTimeAsync(0);
     expect(probed).toEqual([{ port: COMPANION_PORTS[9], at: 0 }]);
     await vi.advanceTimersByTimeAsync(COMPANION_PROBE_TIMEOUT_MS - 1);
     expect(actor.getSnapshot().value).toEqual({ offline: 'probing' });
+    expect(probed).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    // the first candidate did not answer: wait 1 s before the next one, instead of trying all ten at once
+    // start-up sweep: the next candidate at once, without a backoff
+    expect(probed).toEqual([{ port: COMPANION_PORTS[9], at: 0 }, { port: COMPANION_PORTS[8], at: COMPANION_PROBE_TIMEOUT_MS }]);
+    while (probed.length < 10) await vi.advanceTimersByTimeAsync(1000);
+    expect(probed.map((p) => p.port)).toEqual([...COMPANION_PORTS].reverse());
+    expect(probed.map((p) => p.at)).toEqual(COMPANION_PORTS.map((_, i) => i * COMPANION_PROBE_TIMEOUT_MS));
+    await vi.advanceTimersByTimeAsync(COMPANION_PROBE_TIMEOUT_MS);
+    // the sweep found nothing: wait, then one candidate per step from a new shuffle
     expect(actor.getSnapshot().value).toBe('waiting');
-    expect(probed).toHaveLength(1);
+    const sweptAt = 10 * COMPANION_PROBE_TIMEOUT_MS;
     await vi.advanceTimersByTimeAsync(backoffMs(0) - 1);
-    expect(probed).toHaveLength(1);
+    expect(probed).toHaveLength(10);
     await vi.advanceTimersByTimeAsync(1);
-    expect(probed).toHaveLength(2);
-    let at = 0;
-    const expectedAt = COMPANION_PORTS.map((_, i) => { const t = at; at += COMPANION_PROBE_TIMEOUT_MS + backoffMs(i); return t; });
-    while (probed.length < 11) await vi.advanceTimersByTimeAsync(1000);
-    expect(probed.slice(0, 10).map((p) => p.port)).toEqual([...COMPANION_PORTS].reverse());
-    expect(probed.slice(0, 10).map((p) => p.at)).toEqual(expectedAt);
+    expect(probed[10]).toEqual({ port: COMPANION_PORTS[9], at: sweptAt + backoffMs(0) });
+    let at = sweptAt + backoffMs(0);
+    const expectedAt = COMPANION_PORTS.map((_, i) => { const t = at; at += COMPANION_PROBE_TIMEOUT_MS + backoffMs(i + 1); return t; });
+    while (probed.length < 21) await vi.advanceTimersByTimeAsync(1000);
+    expect(probed.slice(10, 20).map((p) => p.port)).toEqual([...COMPANION_PORTS].reverse());
+    expect(probed.slice(10, 20).map((p) => p.at)).toEqual(expectedAt);
     // a new cycle, a new shuffle (the fake reverses the sorted candidates again)
-    expect(probed[10]).toEqual({ port: COMPANION_PORTS[9], at: expectedAt[9] + COMPANION_PROBE_TIMEOUT_MS + backoffMs(9) });
+    expect(probed[20]).toEqual({ port: COMPANION_PORTS[9], at: expectedAt[9] + COMPANION_PROBE_TIMEOUT_MS + backoffMs(10) });
     actor.stop();
   });
 
-  it('probes at most one refused candidate per step: seven in the first minute rather than seventy (issue 10)', async () => {
+  it('after the start-up sweep probes at most one refused candidate per step: fifteen in the first minute rather than seventy (issue 10)', async () => {
     const { actor, probed } = startWithFakes({ refuse: true });
+    await vi.advanceTimersByTimeAsync(0);
+    // a companion already running is found at once, on whichever port it took
+    expect(probed.map((p) => p.at)).toEqual(Array(10).fill(0));
+    expect(new Set(probed.map((p) => p.port))).toEqual(new Set(COMPANION_PORTS));
     await vi.advanceTimersByTimeAsync(60_000);
-    // steps at 0, 1, 3, 7, 15, 31 and 61 s
-    expect(probed.map((p) => p.at)).toEqual([0, 1000, 3000, 7000, 15000, 31000]);
+    // steps at 1, 3, 7, 15, 31 and 61 s
+    expect(probed.slice(10).map((p) => p.at)).toEqual([1000, 3000, 7000, 15000, 31000]);
     await vi.advanceTimersByTimeAsync(1000);
-    expect(probed).toHaveLength(7);
+    expect(probed).toHaveLength(16);
+    actor.stop();
+  });
+
+  it('finds a companion on the last candidate of the shuffle straight after start-up', async () => {
+    const last = [...COMPANION_PORTS].reverse()[9];
+    // the others refuse at once, as closed ports do
+    const { actor, probed, sockets } = startWithFakes({ refuse: true, answers: (port) => port === last });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(probed).toHaveLength(10);
+    expect(sockets.map((x) => x.port)).toEqual([last]);
+    expect(actor.getSnapshot().value).toEqual({ online: 'found' });
     actor.stop();
   });
 
   it('sweeps all ten candidates at once when the operator asks (the header badge)', async () => {
     const { actor, probed } = startWithFakes({ refuse: true });
     await vi.advanceTimersByTimeAsync(0);
-    expect(probed).toHaveLength(1);
+    expect(probed).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(backoffMs(0));
+    expect(probed).toHaveLength(11);
     actor.send({ type: 'companion.retry' });
     await vi.advanceTimersByTimeAsync(0);
-    expect(probed).toHaveLength(11);
-    expect(new Set(probed.slice(1).map((p) => p.port))).toEqual(new Set(COMPANION_PORTS));
+    expect(probed).toHaveLength(21);
+    expect(new Set(probed.slice(11).map((p) => p.port))).toEqual(new Set(COMPANION_PORTS));
     expect(actor.getSnapshot().value).toBe('waiting');
     actor.stop();
   });
