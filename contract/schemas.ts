@@ -4,6 +4,7 @@ import {
   array, assign, boolean, defaulted, enums, integer, min, nullable, object, optional, pattern,
   refine, size, string, type, unknown, type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
+import { DISPLAY_LOCALES, isTimeZone } from './format';
 
 // ---------- helpers ----------
 export interface Violation { field: string; message: string }
@@ -36,6 +37,7 @@ const MESSAGES: Record<string, string> = {
   min: 'is too small',
   max: 'is too large',
   never: 'is not allowed',
+  timeZone: 'is not a known time zone',
 };
 
 export function messageFor(refinement: string | undefined, type: string, value: unknown, custom?: string): string {
@@ -104,6 +106,8 @@ export const User = type({
   multiTenancyEnabled: boolean(),
   clientId: nullable(integer()),
   timezone: string(),
+  /** The selected client's time zone: where times are shown when the profile has none (issue 10). */
+  clientTimezone: optional(nullable(string())),
   avatarColor: defaulted(AvatarColor, 'blue'),
 });
 export type User = Infer<typeof User>;
@@ -120,7 +124,9 @@ export const ResetInitRequest = object({ username: nonBlank(100) });
 export const ResetFinishRequest = object({ token: nonBlank(200), newPassword: size(string(), 8, 200) });
 export const RegistrationRequest = object({ username: nonBlank(100), name: nonBlank(200), email: Email, clientCode: optional(string()) });
 export const ChangePasswordRequest = object({ username: nonBlank(100), oldPassword: nonBlank(200), newPassword: size(string(), 8, 200) });
-export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(string()) });
+/** An IANA time zone name, or '' for none (times then follow the client's zone, else the browser's). */
+export const ProfileTimeZone = refine(size(string(), 0, 64), 'timeZone', (v) => v === '' || isTimeZone(v));
+export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ProfileTimeZone) });
 export const SelectClientRequest = object({ clientId: nullable(Id) });
 
 // ---------- settings (§3) ----------
@@ -138,6 +144,8 @@ export const Settings = type({
   workDays: defaulted(array(integer()), [1, 2, 3, 4, 5]),
   tourView: defaulted(boolean(), true),
   tenants: defaulted(unknown(), null),
+  /** The console's language (issue 10): English or Chinese. */
+  locale: defaulted(enums(DISPLAY_LOCALES), 'en'),
 });
 export type Settings = Infer<typeof Settings>;
 
