@@ -151,8 +151,8 @@ export function isLatestVersion(current: string, latest: string): boolean {
  * An instant in a given pattern and zone: '23 Nov 2026, 16:02'. '—' for none; an unknown zone falls back to UTC
  * (and says so) rather than failing the screen. Views use formatDateTime, the one format per locale.
  */
-export function formatInZone(iso: string | Date | null | undefined, timeZone: string, pattern = 'd MMM yyyy, HH:mm'): string {
-  if (!iso) return '—';
+export function formatInZone(iso: string | number | Date | null | undefined, timeZone: string, pattern = 'd MMM yyyy, HH:mm'): string {
+  if (iso === null || iso === undefined || iso === '') return '—';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return String(iso);
   try {
@@ -194,7 +194,7 @@ export function resolveTimeZone(profile: string | null | undefined, client?: str
 }
 
 /** An instant in `timeZone` in the locale's one date-time format; with `withZone`, followed by the zone ('GMT+5:30'). */
-export function formatDateTime(iso: string | Date | null | undefined, timeZone: string, locale: DisplayLocale, withZone = false): string {
+export function formatDateTime(iso: string | number | Date | null | undefined, timeZone: string, locale: DisplayLocale, withZone = false): string {
   const text = formatInZone(iso, timeZone, DATE_TIME_PATTERN[locale]);
   return withZone && text !== '—' && !text.endsWith(' UTC') ? `${text} ${zoneLabel(timeZone, iso ?? undefined)}` : text;
 }

@@ -2,7 +2,7 @@
 import { Drawer, FormGroup, HTMLSelect, SegmentedControl, Switch, Classes } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectSettings } from '../../machines/session.selectors';
-import { setLocale, useLocale, type Locale } from '../i18n';
+import { useLocale } from '../i18n';
 import type { UiSize } from './cookies';
 import { useSystemActor } from './useSystemActor';
 
@@ -34,7 +34,7 @@ export function SettingsDrawer({ isOpen, onClose, size, onSize }: Props) {
             options={[{ label: 'Compact', value: 'small' }, { label: 'Default', value: 'medium' }, { label: 'Large', value: 'large' }]} />
         </FormGroup>
         <FormGroup label="Language" labelFor="gh-language">
-          <HTMLSelect id="gh-language" value={locale} onChange={(e) => setLocale(e.currentTarget.value as Locale)}
+          <HTMLSelect id="gh-language" value={locale} onChange={(e) => patch({ locale: e.currentTarget.value })}
             options={[{ label: 'English', value: 'en' }, { label: '简体中文', value: 'zh-CN' }]} />
         </FormGroup>
       </div>

@@ -1,8 +1,8 @@
 // Tiny message tables: English by default, zh-CN as the original product's language (§9 time-ago labels).
 import { useSyncExternalStore } from 'react';
-import { TIME_AGO_LABELS, formatTimeAgo, timeAgo } from '../../contract';
+import { formatTimeAgo, timeAgo, type DisplayLocale } from '../../contract';
 
-export type Locale = 'en' | 'zh-CN';
+export type Locale = DisplayLocale;
 
 const en = {
   signIn: 'Sign in',
@@ -79,10 +79,13 @@ export function t(key: MessageKey, loc: Locale = locale): string {
   return MESSAGES[loc][key] ?? MESSAGES.en[key];
 }
 
-/** §9 time-ago label in the current language; `now` is passed in so callers and tests control time. */
-export function timeAgoLabel(time: number | Date | string, now: number, loc: Locale = locale): string {
+/**
+ * §9 time-ago label in the current language; older than two days it is the date-time in `timeZone` (views pass the
+ * user's, see src/ui/time.ts). `now` is passed in so callers and tests control time.
+ */
+export function timeAgoLabel(time: number | Date | string, now: number, loc: Locale = locale, timeZone = 'UTC'): string {
   const at = typeof time === 'string' ? new Date(time) : time;
-  return formatTimeAgo(timeAgo(at, now), TIME_AGO_LABELS[loc]);
+  return formatTimeAgo(timeAgo(at, now), loc, timeZone);
 }
 
 export function useLocale(): Locale {

@@ -1,5 +1,6 @@
 import { API, Client, ClientInput, PRIV } from '../../contract';
 import { defineResource } from './defineResource';
+import { showDateTime } from '../ui/time';
 
 export const clients = defineResource<Client>({
   name: 'clients',
@@ -16,7 +17,7 @@ export const clients = defineResource<Client>({
     { field: 'timezone', title: 'Time zone', width: 180, sortable: true },
     { field: 'contactEmail', title: 'Contact', width: 220, sortable: false, value: (r) => r.contactEmail ?? '' },
     { field: 'active', title: 'Active', width: 80, sortable: true, value: (r) => (r.active ? 'Yes' : 'No') },
-    { field: 'updatedAt', title: 'Updated', width: 150, sortable: true, value: (r) => r.updatedAt.slice(0, 16).replace('T', ' ') },
+    { field: 'updatedAt', title: 'Updated', width: 190, sortable: true, value: (r) => showDateTime(r.updatedAt), zoned: true },
   ],
   defaultSort: [{ field: 'name', dir: 'asc' }],
   filterPlaceholder: 'Search clients…',

@@ -44,6 +44,8 @@ export interface ColumnDef<T> {
   sortable?: boolean;
   value?: (row: T) => string;
   render?: (row: T) => ReactNode;
+  /** a column of instants: its header names the zone they are shown in (issue 10) */
+  zoned?: boolean;
 }
 
 export interface ResourceDef<T extends { id: number }> {
@@ -58,7 +60,7 @@ export interface ResourceDef<T extends { id: number }> {
   api: string;
   bulkDelete?: string;
   /** the first column: the row's display name, with the row's actions beside it. */
-  primary: { title: string; field: string; value: (row: T) => string; width?: number };
+  primary: { title: string; field: string; value: (row: T) => string; width?: number; zoned?: boolean };
   columns: ColumnDef<T>[];
   defaultSort?: SortSpec[];
   filterPlaceholder?: string;

@@ -1,5 +1,6 @@
 import { API, Identity, IdentityInput, PRIV } from '../../contract';
 import { defineResource } from './defineResource';
+import { showDate, showDateTime } from '../ui/time';
 
 const statusOptions = [{ label: 'Active', value: 'active' }, { label: 'Inactive', value: 'inactive' }, { label: 'Suspended', value: 'suspended' }];
 const credentialTypes = [{ label: 'Card', value: 'card' }, { label: 'PIN', value: 'pin' }, { label: 'QR code', value: 'qr' }, { label: 'Mobile', value: 'mobile' }];
@@ -23,8 +24,8 @@ export const identities = defineResource<Identity>({
     { field: 'credentials', title: 'Credentials', width: 110, sortable: false, value: (r) => String(r.credentials.length) },
     { field: 'email', title: 'Email', width: 220, sortable: true, value: (r) => r.email ?? '' },
     { field: 'phone', title: 'Phone', width: 140, sortable: false, value: (r) => r.phone ?? '' },
-    { field: 'validTo', title: 'Valid to', width: 110, sortable: true, value: (r) => r.validTo ?? '' },
-    { field: 'updatedAt', title: 'Updated', width: 150, sortable: true, value: (r) => r.updatedAt.slice(0, 16).replace('T', ' ') },
+    { field: 'validTo', title: 'Valid to', width: 110, sortable: true, value: (r) => (r.validTo ? showDate(r.validTo) : '') },
+    { field: 'updatedAt', title: 'Updated', width: 190, sortable: true, value: (r) => showDateTime(r.updatedAt), zoned: true },
   ],
   defaultSort: [{ field: 'lastName', dir: 'asc' }],
   filterPlaceholder: 'Search name, employee no., email…',

@@ -1,5 +1,6 @@
-import { API, PRIV, Visitor, VisitorInput } from '../../contract';
+import { API, PRIV, Visitor, VisitorInput, todayInZone } from '../../contract';
 import { defineResource } from './defineResource';
+import { getDisplayZone, showDate } from '../ui/time';
 
 export const PURPOSES = [
   { label: 'Meeting', value: 'meeting' }, { label: 'Delivery', value: 'delivery' }, { label: 'Contractor', value: 'contractor' },
@@ -9,11 +10,8 @@ export const purposeLabel = (v: string) => PURPOSES.find((p) => p.value === v)?.
 const STATUS: Record<string, string> = { expected: 'Expected', 'on-site': 'On site', left: 'Left' };
 export const visitorStatusLabel = (v: string) => STATUS[v] ?? v;
 
-/** Today as the front desk's date input wants it (the browser's local day). */
-export const today = () => {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
+/** Today as the front desk's date input wants it: the day in the user's zone (issue 10), not the browser's. */
+export const today = () => todayInZone(getDisplayZone(), Date.now());
 
 /**
  * Visitors [1.0.x]: the list at /visitor/list, registration at /visitor/register (not `/add`), and a saved
@@ -37,7 +35,7 @@ export const visitors = defineResource<Visitor>({
     { field: 'company', title: 'Company', width: 180, sortable: true, value: (r) => r.company ?? '' },
     { field: 'hostName', title: 'Visiting', width: 180, sortable: true },
     { field: 'purpose', title: 'Purpose', width: 110, sortable: false, value: (r) => purposeLabel(r.purpose) },
-    { field: 'visitDate', title: 'Date', width: 110, sortable: true },
+    { field: 'visitDate', title: 'Date', width: 120, sortable: true, value: (r) => showDate(r.visitDate) },
     { field: 'status', title: 'Status', width: 100, sortable: true, value: (r) => visitorStatusLabel(r.status) },
     { field: 'badgePrintedAt', title: 'Badge', width: 90, sortable: false, value: (r) => (r.badgePrintedAt ? 'Printed' : '—') },
     { field: 'idNumber', title: 'ID number', width: 150, sortable: false, value: (r) => r.idNumber ?? '' },

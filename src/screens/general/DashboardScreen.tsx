@@ -10,7 +10,8 @@ import { dashboard } from '../../api/endpoints';
 import { countDoors, doorStateOf } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { timeAgoLabel, useLocale, useT } from '../../i18n';
+import { useT } from '../../i18n';
+import { useTime } from '../../ui/time';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTask } from '../../ui/useTask';
 
@@ -56,7 +57,7 @@ export function DashboardScreen() {
 
 function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   const t = useT();
-  const locale = useLocale();
+  const time = useTime();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   // the open-alarm count is live (the alarms actor hears /alarmcount) and only for those who may see alarms
   const liveAlarms = useSelector(useSystemActor('alarms'), selectServerAlarmCount);
@@ -86,7 +87,7 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
             <thead><tr><th>When</th><th>Who</th><th>What</th><th>Record</th></tr></thead>
             <tbody>
               {data.recentChanges.map((c, i) => (
-                <tr key={i}><td title={c.at}>{timeAgoLabel(c.at, now, locale)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
+                <tr key={i}><td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
               ))}
             </tbody>
           </HTMLTable>
@@ -105,7 +106,7 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
 /** Doors by live state (heart-beats over the stored status); the doors that need someone listed, each a link. */
 function DoorStatusWidget() {
   const { doors, failed } = useLiveDoors();
-  const locale = useLocale();
+  const time = useTime();
   const problems = (doors ?? []).filter((d) => doorStateOf(d.status).problem);
   const now = Date.now();
   return (
@@ -129,7 +130,7 @@ function DoorStatusWidget() {
                 <li key={d.id}>
                   <Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag>
                   <Link to="/configure/doors">{d.name}</Link>
-                  {d.lastChangedAt && <span className="bp6-text-muted" title={d.lastChangedAt}>{timeAgoLabel(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)), locale)}</span>}
+                  {d.lastChangedAt && <span className="bp6-text-muted" title={time.dateTime(d.lastChangedAt, true)}>{time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)))}</span>}
                 </li>
               ))}
             </ul>

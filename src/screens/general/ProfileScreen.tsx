@@ -7,6 +7,7 @@ import { selectIsBusy, selectSignInError, selectUser } from '../../../machines/s
 import { useSystemActor } from '../../app/useSystemActor';
 import { AVATAR_COLOURS, Avatar } from '../../ui/Avatar';
 import { PageHeader } from '../../ui/PageHeader';
+import { browserZone, useTime } from '../../ui/time';
 import { PasswordForm } from '../auth/PasswordForm';
 import { changePasswordMachine } from '../auth/passwordActors';
 
@@ -17,7 +18,8 @@ export function ProfileScreen() {
   const error = useSelector(session, selectSignInError);
   // drafts of the profile form (visual until saved)
   const [name, setName] = useState(user?.name ?? '');
-  const [timezone, setTimezone] = useState(user?.timezone ?? 'UTC');
+  const [timezone, setTimezone] = useState(user?.timezone ?? '');
+  const { zoneName } = useTime();
   if (!user) return null;
   const zones = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
   return (
@@ -32,8 +34,10 @@ export function ProfileScreen() {
           {error && <Callout intent="danger" icon="error">{error}</Callout>}
           <form onSubmit={(e) => { e.preventDefault(); session.send({ type: 'session.updateProfile', name: name.trim(), timezone }); }}>
             <FormGroup label="Name" labelFor="profile-name"><InputGroup id="profile-name" name="name" value={name} onChange={(e) => setName(e.currentTarget.value)} /></FormGroup>
-            <FormGroup label="Time zone" labelFor="profile-timezone">
-              <HTMLSelect id="profile-timezone" name="timezone" fill value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)} options={zones.includes('UTC') ? zones : ['UTC', ...zones]} />
+            <FormGroup label="Time zone" labelFor="profile-timezone" helperText={`Every screen shows times in this zone (now ${zoneName()}).`}>
+              <HTMLSelect id="profile-timezone" name="timezone" fill value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}
+                options={[{ value: '', label: user.clientTimezone ? `Not set: the client’s (${user.clientTimezone})` : `Not set: this browser’s (${browserZone()})` },
+                  ...(zones.includes('UTC') ? zones : ['UTC', ...zones]).map((z) => ({ value: z, label: z }))]} />
             </FormGroup>
             <FormGroup label="Avatar colour">
               <div className="gh-swatches" role="radiogroup" aria-label="Avatar colour">

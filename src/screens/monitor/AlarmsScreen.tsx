@@ -11,9 +11,9 @@ import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { useSystemActor } from '../../app/useSystemActor';
 import { alarmSound } from '../../system/alarmNotices';
 import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
-const time = (iso: string) => new Date(iso).toLocaleString();
 const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.acknowledge', id });
 const canProcess = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.process', id, note: 'x' });
 const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'danger', idle: 'none' } as const;
@@ -21,10 +21,11 @@ const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'd
 const AlarmRow = memo(function AlarmRow({ alarm, ack, process, onAck, onProcess }: {
   alarm: Event; ack: boolean; process: boolean; onAck: (id: Event['id']) => void; onProcess: (a: Event) => void;
 }) {
+  const { dateTime } = useTime();
   return (
     <tr data-testid="alarm-row" data-alarm-id={String(alarm.id)}>
       <td><Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>P{alarm.priority}</Tag></td>
-      <td className="gh-nowrap">{time(alarm.time)}</td>
+      <td className="gh-nowrap">{dateTime(alarm.time)}</td>
       <td>{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</td>
       <td>{alarm.message}</td>
       <td className="bp6-text-muted gh-alarm-instructions">{alarm.instructions ?? ''}</td>
@@ -53,6 +54,7 @@ export function AlarmsScreen() {
   const muted = useSyncExternalStore(alarmSound.subscribe, alarmSound.isMuted);
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
   const [note, setNote] = useState('');
+  const { zoneName } = useTime();
 
   const submit = () => {
     if (!processing || !note.trim()) return;
@@ -71,7 +73,7 @@ export function AlarmsScreen() {
         <NonIdealState icon="tick-circle" title="No open alarms" description="New alarms appear here as they are raised." />
       ) : (
         <HTMLTable compact striped interactive className="gh-table-full" data-testid="alarms-table">
-          <thead><tr><th>Priority</th><th>Time</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
+          <thead><tr><th>Priority</th><th>Time ({zoneName()})</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
           <tbody>
             {open.map((a) => {
               const f = flags.get(String(a.id)) ?? '00';
