@@ -13,6 +13,7 @@ import { getJournal } from '../../system/browser';
 import { listRecordings, mayViewRecordings, openRecording } from '../../system/journalRecordings';
 import { useTask } from '../../ui/useTask';
 import { showDateTime, useTime } from '../../ui/time';
+import { useT } from '../../i18n';
 import type { RecordingSummary } from '../../../contract';
 
 type ViewerSnapshot = { context: ReplayViewerContext; hasTag: (t: 'busy') => boolean };
@@ -48,6 +49,7 @@ const recordingName = (r: RecordingSummary) => `${r.username}, ${showDateTime(r.
 function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: RecordingSummary) => void }) {
   const list = useTask(() => listRecordings(), []);
   const time = useTime();
+  const t = useT();
   return (
     <Card data-testid="recorded-sessions">
       <h4 className={Classes.HEADING}>Recorded sessions{' '}
@@ -59,7 +61,7 @@ function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: Recordi
         ? <p className={Classes.TEXT_MUTED}>No session has been recorded yet: one session in ten uploads its journal.</p>
         : (
           <HTMLTable compact striped style={{ width: '100%' }}>
-            <thead><tr><th>User</th><th>Started ({time.zoneName()})</th><th>Entries</th><th>Size</th><th>Session</th><th /></tr></thead>
+            <thead><tr><th>User</th><th>{t('startedColumn', { zone: time.zoneName() })}</th><th>Entries</th><th>Size</th><th>Session</th><th /></tr></thead>
             <tbody>
               {list.output.items.map((r) => (
                 <tr key={r.id} data-testid="recorded-session">

@@ -12,6 +12,7 @@ import { useSystemActor } from '../../app/useSystemActor';
 import { alarmSound } from '../../system/alarmNotices';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import { useT } from '../../i18n';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
 const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.acknowledge', id });
@@ -55,6 +56,7 @@ export function AlarmsScreen() {
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
   const [note, setNote] = useState('');
   const { zoneName } = useTime();
+  const t = useT();
 
   const submit = () => {
     if (!processing || !note.trim()) return;
@@ -73,7 +75,7 @@ export function AlarmsScreen() {
         <NonIdealState icon="tick-circle" title="No open alarms" description="New alarms appear here as they are raised." />
       ) : (
         <HTMLTable compact striped interactive className="gh-table-full" data-testid="alarms-table">
-          <thead><tr><th>Priority</th><th>Time ({zoneName()})</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
+          <thead><tr><th>Priority</th><th>{t('timeColumn', { zone: zoneName() })}</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
           <tbody>
             {open.map((a) => {
               const f = flags.get(String(a.id)) ?? '00';

@@ -12,6 +12,7 @@ import { exportEventHistory, type ExportFormat } from '../../api/stream';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import { useT } from '../../i18n';
 import { useTask } from '../../ui/useTask';
 import { useEventResync } from './eventResync';
 
@@ -56,6 +57,7 @@ export function EventsScreen() {
   const [alertsOnly, setAlertsOnly] = useState(false);
   const [waiting, setWaiting] = useState(0); // events held back while paused
   const { zoneName } = useTime();
+  const t = useT();
   const buffer = useRef<Event[]>([]);
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
@@ -170,7 +172,7 @@ export function EventsScreen() {
       {/* fixed layout with set column widths: a new batch of rows never makes the browser measure every cell again */}
       <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table">
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
-        <thead><tr><th>Time ({zoneName()})</th><th>Code</th><th>Point</th><th>Message</th><th /></tr></thead>
+        <thead><tr><th>{t('timeColumn', { zone: zoneName() })}</th><th>Code</th><th>Point</th><th>Message</th><th /></tr></thead>
         <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} />)}</tbody>
       </HTMLTable>
     </div>

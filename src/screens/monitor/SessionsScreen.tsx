@@ -12,6 +12,7 @@ import { sessionActors } from '../../api/sessions';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime, type TimeFormat } from '../../ui/time';
+import { useT } from '../../i18n';
 import './sessions.css';
 
 interface Kind {
@@ -67,6 +68,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const time = useTime();
+  const t = useT();
   const zone = time.zone;
   const canEnd = hasPrivilege(held, [k.privileges.end]);
 
@@ -179,7 +181,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                 {sortHead('username', kind === 'operator' ? 'User' : 'Service account')}
                 <th>Address</th>
                 <th>{kind === 'operator' ? 'Browser' : 'Agent'}</th>
-                {sortHead('startedAt', `Started (${time.zoneName()})`)}
+                {sortHead('startedAt', t('startedColumn', { zone: time.zoneName() }))}
                 {sortHead('lastSeenAt', 'Last seen')}
                 <th>State</th>
                 {canEnd && <th aria-label="Actions" />}
