@@ -40,7 +40,7 @@ async function api(page: Page) {
 }
 
 // a long walk over twelve screens on a shared, busy machine: time to walk, never a timed assertion
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ timeout: 900_000 });
 
 test('every screen shows a time in the profile zone, in one format, whatever the browser’s zone', async ({ browser }, info) => {
   const context = await browser.newContext({ timezoneId: BROWSER_ZONE, viewport: { width: 1920, height: 1080 } });
