@@ -104,13 +104,6 @@ test('every screen shows a time in the profile zone, in one format, whatever the
     await expect(page.getByText(shown(audit.at)).filter({ visible: true }).first()).toBeVisible();
     await expect(page.getByText(`When (${ZONE})`).filter({ visible: true }).first()).toBeVisible();
 
-    // dashboard: recent changes say "just now", with the exact time and zone on hover
-    await page.goto('/dashboard');
-    const changes = ((await call.get('/event/manage/audit?size=50&sort=at,desc')).items as { at: string }[]).map((a) => `${shown(a.at)} ${ZONE}`);
-    const firstChange = page.getByTestId('widget-recentChanges').locator('td[title]').first();
-    await expect(firstChange).toHaveAttribute('title', /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} GMT\+10:30$/);
-    expect(changes).toContain(await firstChange.getAttribute('title'));
-
     // doors: the last change of the forced door
     await page.goto('/configure/doors');
     await expect(page.getByTestId('door-row').filter({ hasText: door.name }).getByTestId('door-changed')).toHaveAttribute('title', `${shown(doorNow.lastChangedAt)} ${ZONE}`);
