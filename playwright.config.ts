@@ -31,6 +31,6 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: process.env.E2E_DIST ?? '', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1', SIMULATOR_RATE: '0' },
+    env: { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: process.env.E2E_DIST ?? '', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1', SIMULATOR_RATE: '0', RATE_LIMIT_MAX: '100000', DOOR_MOMENTARY_MS: '120000' },
   },
 });

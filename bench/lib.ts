@@ -73,7 +73,7 @@ export async function seedEvents(db: Db, clientId: number, count: number, log = 
 
 /** The real server over `db` on a free loopback port, with a login helper. */
 export async function benchServer(db: Db, overrides: Partial<ServerOptions> = {}) {
-  const app = await buildServer({ db, jwtSecret: 'bench-secret-of-enough-length', staticDir: null, keepResetTokens: true, ...overrides });
+  const app = await buildServer({ db, jwtSecret: 'bench-secret-of-enough-length', staticDir: null, keepResetTokens: true, rateLimit: false, ...overrides });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -33,8 +33,14 @@ export const API = {
   // Monitor sessions (issue 4): GET lists [0.2.4.0 / 0.2.5.0], POST `/end` {ids} ends them [0.2.4.1 / 0.2.5.1]
   operatorSessions: '/idp/1.0/operator-sessions',
   serviceAccountSessions: '/idp/1.0/service-account-sessions',
+  /** The device interface (issue 13): POST a batch of controller events with the ingest token (contract/ingest.ts). */
+  deviceEvents: '/api/devices/events',
+  /** GET with the ingest token: the controllers the device interface knows ({id, name}), for a device simulator. */
+  deviceControllers: '/api/devices/controllers',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
+  /** Test-only: the door relocks due within {ms} happen now (end-to-end tests do not wait for a momentary unlock). */
+  testDoorsFastForward: '/api/test/doors/fast-forward',
 } as const;
 
 /** §7: sort parameters are field,asc or field,desc joined by commas. */

@@ -12,6 +12,12 @@ export const TABLE_MAX_HEIGHT_VH = 61;
 export const SIDEBAR_WIDTH_PX = 230;
 export const TOAST_MS = 3000;
 export const NOTIFICATION_MS = 5000;
+/** Issue 10: alarms raised within this window are noticed together (most urgent first; a flood as one summary). */
+export const ALARM_NOTICE_GATHER_MS = 300;
+/** Issue 10: at most this many alarm notices on screen; more collapse into one summary notice. */
+export const MAX_ALARM_NOTICES = 3;
+/** Issue 10: the dashboard re-reads its figures at most this often while real-time messages say something changed. */
+export const DASHBOARD_LIVE_MS = 3000;
 export const SLEEP_WAKE_TICK_MS = 1000;
 export const SLEEP_WAKE_GAP_MS = 3000;
 export const ERROR_SAMPLE_RATE = 1;

@@ -9,4 +9,7 @@ export * from './realtimeAccess';
 export * from './devices';
 export * from './journal';
 export * from './monitor';
+export * from './doors';
 export * from './sessions';
+export * from './ingest';
+export * from './resources';

@@ -2,8 +2,9 @@
 // bodies of the monitor: alarm commands and history, event history, door commands, the test-only simulate hook.
 // Event points are strings with a kind prefix (`door-3`, `reader-3`, `input-3`, `output-3`, `iface-1`,
 // `ctrl-1`) so ids of different tables never collide on one point.
-import { enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
+import { boolean, enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
 import { STATUS_CODES } from './realtime';
+import { idInt, requiredText } from './primitives';
 
 export const EVENT_CODES = {
   interfaceOnline: 1012,
@@ -70,14 +71,15 @@ export const AlarmHistoryEntry = type({
 });
 export type AlarmHistoryEntry = Infer<typeof AlarmHistoryEntry>;
 
-const nonBlank = (max: number) => refine(size(string(), 1, max), 'nonBlank', (v) => v.trim().length > 0 || 'must not be blank');
+const nonBlank = (max: number) => requiredText(max);
 /** Process an alarm: the operator's note is required. */
 export const ProcessAlarmBody = object({ note: nonBlank(1000) });
 export type ProcessAlarmBody = Infer<typeof ProcessAlarmBody>;
 
 export const DOOR_COMMANDS = ['lock', 'unlock', 'momentary-unlock'] as const;
 export type DoorCommand = (typeof DOOR_COMMANDS)[number];
-export const DoorCommandBody = object({ command: enums(DOOR_COMMANDS) });
+/** `force`: send it even where it makes no sense for the door's state (contract/doors.ts), which is 409 otherwise. */
+export const DoorCommandBody = object({ command: enums(DOOR_COMMANDS), force: optional(boolean()) });
 /** A door as the doors list shows it: the stored status, its division, and when its state last changed (the time
  *  of its latest door-state event, 6000-6005; null before the first). */
 export const DoorView = type({
@@ -92,6 +94,6 @@ export const SIMULATE_KINDS = [
 ] as const;
 export type SimulateKind = (typeof SIMULATE_KINDS)[number];
 /** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
-export const SimulateBody = object({ kind: enums(SIMULATE_KINDS), doorId: optional(integer()), controllerId: optional(integer()) });
+export const SimulateBody = object({ kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()) });
 export type SimulateBody = Infer<typeof SimulateBody>;
 

@@ -94,7 +94,7 @@ export const PRIVILEGES: PrivilegeDef[] = [
   P('3.8.0', 'View leave'), P('3.8.1', 'Add leave'),
   P('3.9.0', 'View attendance report jobs'), P('3.9.1', 'Add attendance report jobs'), P('3.9.2', 'Edit attendance report jobs'),
   // Clients (multi-tenancy)
-  P('9.2.0', 'View clients'), P('9.2.1', 'Add clients'), P('9.2.2', 'Edit clients'),
+  P('9.2.0', 'View clients'), P('9.2.1', 'Add clients (platform operators)'), P('9.2.2', 'Edit clients'),
 ];
 
 export const PRIVILEGE_CODES = new Set(PRIVILEGES.map((p) => p.code));
@@ -119,3 +119,30 @@ export const PRIV = {
   printRecord: '1.0.10',
   visitors: { view: '1.0.3', add: '1.0.1', details: '1.0.5', signIn: '1.0.2', signOut: '1.0.7' },
 } as const;
+
+/**
+ * Platform-level privileges: held only through a platform grant (a platform operator), never through a role
+ * granted inside a client. Creating a tenant is one: a tenant administrator manages their tenant, not the platform.
+ */
+export const PLATFORM_PRIVILEGES: readonly string[] = [PRIV.clients.add];
+export const PLATFORM_ROLE = 'platform-operator';
+
+/**
+ * Issue 10: a dashboard part is answered only to holders of the privilege of the screen that owns its data (any one
+ * of the list). The server filters by it, the console draws what arrives.
+ */
+export const DASHBOARD_WIDGET_PRIVILEGES = {
+  identities: [PRIV.identities.view], // the identities screen
+  activeCredentials: [PRIV.identities.view], // credentials live on the identity's form
+  divisions: [PRIV.divisions.view],
+  doors: [PRIV.doors.view, PRIV.doors.control],
+  doorsByState: [PRIV.doors.view, PRIV.doors.control],
+  controllers: ['0.5.6.0'],
+  openAlarms: [PRIV.alarms.view],
+  alarmsByPriority: [PRIV.alarms.view],
+  alarmsPerHour: [PRIV.alarms.view],
+  eventsPerHour: [PRIV.events.view, PRIV.eventReport], // the live events screen, or the stored history
+  visitorsToday: ['1.0.0'], // visitor management: today's visits
+  recentChanges: [PRIV.activityReport],
+} as const satisfies Record<string, readonly string[]>;
+export type DashboardPart = keyof typeof DASHBOARD_WIDGET_PRIVILEGES;

@@ -29,6 +29,8 @@ export const DESTINATIONS = {
   controllerHeartbeat: '/hbcontroller',
   clocking: '/clocking',
   dynamicQr: '/dynamic-qr',
+  // a catalogue resource changed (`/changes/{resource}`): {resource, id, action}, so open lists read again
+  changes: '/changes',
 } as const;
 export type Destination = (typeof DESTINATIONS)[keyof typeof DESTINATIONS];
 
@@ -45,16 +47,21 @@ export const SERVICE_DESTINATIONS: Record<RealtimeService, readonly Destination[
 export const CLIENT_SENDABLE: readonly string[] = [DESTINATIONS.greetings];
 
 const EVENTS_SUFFIX = /^\/events\/[A-Za-z0-9._~-]{1,64}$/;
+const CHANGES_SUFFIX = /^\/changes\/[A-Za-z][A-Za-z0-9]{0,63}$/;
+/** The resource of a `/changes/{resource}` destination, or null. */
+export const changedResourceOf = (destination: string) => (CHANGES_SUFFIX.test(destination) ? destination.slice('/changes/'.length) : null);
 
 /** The base destination of a concrete one: `/events/door-3` → `/events`; unknown → null. */
 export function baseDestination(destination: string): Destination | null {
   if (EVENTS_SUFFIX.test(destination)) return DESTINATIONS.events;
+  if (CHANGES_SUFFIX.test(destination)) return DESTINATIONS.changes;
   const all = Object.values(DESTINATIONS) as string[];
   return all.includes(destination) ? (destination as Destination) : null;
 }
 
 /** The service that carries a destination, or null when no service does. */
 export function serviceOfDestination(destination: string): RealtimeService | null {
+  if (changedResourceOf(destination) !== null) return 'central';
   const base = baseDestination(destination);
   if (!base) return null;
   for (const s of REALTIME_SERVICES) if (SERVICE_DESTINATIONS[s].includes(base)) return s;
@@ -172,6 +179,10 @@ export type Clocking = Infer<typeof Clocking>;
 export const DynamicQr = type({ id: optional(Id), doorId: optional(Id), code: string(), expiresAt: optional(string()) });
 export type DynamicQr = Infer<typeof DynamicQr>;
 
+/** `/changes/{resource}`: a catalogue row was created, updated, deleted or acted on (ids only: lists read again). */
+export const ChangeNotice = type({ resource: string(), id: integer(), action: string() });
+export type ChangeNotice = Infer<typeof ChangeNotice>;
+
 /** A request body of the alarm REST commands (acknowledge / process with a note). */
 export const AlarmProcessRequest = type({ note: defaulted(string(), '') });
 
@@ -186,6 +197,7 @@ const BODY_SCHEMA: Record<Destination, Struct<any, any>> = {
   '/hbcontroller': ControllerHeartbeat,
   '/clocking': Clocking,
   '/dynamic-qr': DynamicQr,
+  '/changes': ChangeNotice,
 };
 
 /** The schema of a destination's body: `/events` is a full Event, `/events/{suffix}` a RealtimeEvent. */

@@ -1,7 +1,8 @@
 // Who may hear what in real time (issue 4, §6): a SUBSCRIBE to a destination needs one of the privileges of
 // the screens that consume it, so an alarm never reaches a console whose user may not see alarms. The broker
 // (server/realtime) refuses the rest with an ERROR frame; the console (src/transport/stomp.ts) never asks.
-import { DESTINATIONS, SERVICE_DESTINATIONS, baseDestination, type Destination, type RealtimeService } from './realtime';
+import { CATALOGUE, resourceByName } from './resources';
+import { DESTINATIONS, SERVICE_DESTINATIONS, baseDestination, changedResourceOf, type Destination, type RealtimeService } from './realtime';
 
 /** Any one suffices; null: every signed-in user (the echo channel). */
 export const DESTINATION_PRIVILEGES: Readonly<Record<Destination, readonly string[] | null>> = {
@@ -22,10 +23,18 @@ export const DESTINATION_PRIVILEGES: Readonly<Record<Destination, readonly strin
   // door QR codes
   [DESTINATIONS.dynamicQr]: ['0.4.5.5'],
   [DESTINATIONS.greetings]: null,
+  // catalogue change notices: only per resource (`/changes/{resource}`), below
+  [DESTINATIONS.changes]: [],
 };
 
 /** The privileges a destination needs (any one), null when none; unknown destinations need the impossible. */
 export function privilegesForDestination(destination: string): readonly string[] | null {
+  const changed = changedResourceOf(destination);
+  if (changed !== null) {
+    // a resource's change notices go to those who may open its list or its records
+    const r = resourceByName(changed);
+    return r ? [r.privileges.view, ...(r.privileges.read ?? [])] : [];
+  }
   const base = baseDestination(destination);
   return base ? DESTINATION_PRIVILEGES[base] : [];
 }
@@ -39,4 +48,9 @@ export function mayReceive(held: ReadonlySet<string>, destination: string): bool
 /** The destinations of a service a user holding `held` subscribes to. */
 export function receivableDestinations(service: RealtimeService, held: ReadonlySet<string>): Destination[] {
   return SERVICE_DESTINATIONS[service].filter((d) => mayReceive(held, d));
+}
+
+/** The change notices (`/changes/{resource}`, on the central service) of every catalogue resource the user may open. */
+export function receivableChangeDestinations(held: ReadonlySet<string>): string[] {
+  return CATALOGUE.map((r) => `${DESTINATIONS.changes}/${r.name}`).filter((d) => mayReceive(held, d));
 }

@@ -1,10 +1,16 @@
 // One superstruct schema per entity and message, shared by server (request validation) and console
 // (response validation). A failure becomes a `violations` list naming field and message (see validate()).
 import {
-  array, assign, boolean, defaulted, enums, integer, min, nullable, object, optional, pattern,
-  refine, size, string, type, unknown, type Infer, type Struct, StructError, assert as ssAssert,
+  array, assign, boolean, defaulted, define, enums, integer, nullable, object, optional, refine, string, type, unknown,
+  type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
-import { DISPLAY_LOCALES, isTimeZone } from './format';
+import { DISPLAY_LOCALES } from './format';
+import {
+  boundedList, calendarDate, emailAddress, ianaZone, idInt, isIanaZone, imageDataUrl, int32, requiredText, safeText,
+} from './primitives';
+
+export * from './primitives';
+import { clientsResource, identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
 
 // ---------- helpers ----------
 export interface Violation { field: string; message: string }
@@ -16,10 +22,36 @@ export interface ErrorBody {
   violations?: Violation[];
 }
 
-const nonBlank = (max: number) => refine(size(string(), 1, max), 'nonBlank', (v) => v.trim().length > 0 || 'must not be blank');
-const Email = pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
-const IsoDate = pattern(string(), /^\d{4}-\d{2}-\d{2}$/);
-export const Id = min(integer(), 1);
+// issue 13: every string bounded and free of control characters, every id and integer an int32, every date a
+// real calendar date, time zones IANA names, settings bounded in size and count, photos image data URLs
+const nonBlank = (max: number) => requiredText(max);
+const Email = emailAddress();
+const IsoDate = calendarDate();
+export const Id = idInt();
+const Phone = safeText(32, { pattern: /^[+0-9 ()-]*$/, patternMessage: 'may hold only digits, spaces, +, ( ) and -' });
+const UpperCode = (max: number) => safeText(max, { min: 1, pattern: /^[A-Z0-9-]+$/, patternMessage: 'may hold only capital letters, digits and -' });
+/** Largest photo kept with a record (decoded bytes). */
+export const PHOTO_MAX_BYTES = 1_500_000;
+/** A free-form settings value (dashboard layout, security, visitors, tenants): JSON of at most this many characters. */
+export const SETTINGS_VALUE_MAX_CHARS = 16_384;
+/** How many doors a sign-in or sign-out door list may name. */
+export const SETTINGS_DOORS_MAX = 500;
+
+/** Any JSON value whose text is at most `maxChars` long and at most 16 levels deep. */
+function boundedJson(maxChars: number) {
+  const tooDeep = (x: unknown, d: number): boolean => {
+    if (x === null || typeof x !== 'object') return false;
+    if (d >= 16) return true;
+    for (const c of Object.values(x as object)) if (tooDeep(c, d + 1)) return true;
+    return false;
+  };
+  return define<unknown>('boundedJson', (v) => {
+    let text: string | undefined;
+    try { text = JSON.stringify(v); } catch { return 'must be plain data'; }
+    if ((text ?? '').length > maxChars) return `must be at most ${maxChars} characters of data`;
+    return !tooDeep(v, 0) || 'is nested too deeply (at most 16 levels)';
+  });
+}
 
 /** Human messages for superstruct failure kinds: the rule → message map of §5. */
 const MESSAGES: Record<string, string> = {
@@ -52,7 +84,8 @@ export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true;
     const v = struct.create(value);
     return { ok: true, value: v };
   } catch (e) {
-    if (!(e instanceof StructError)) throw e;
+    // a value the validator itself cannot walk (a stack overflow on absurd nesting) is the sender's fault, not ours
+    if (!(e instanceof StructError)) return { ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] };
     const seen = new Set<string>();
     const violations: Violation[] = [];
     for (const f of e.failures()) {
@@ -72,10 +105,10 @@ export function Page<T>(item: Struct<T, any>) {
 }
 export interface PageOf<T> { items: T[]; total: number; page: number; size: number }
 export const ListQuery = type({
-  page: optional(min(integer(), 0)),
-  size: optional(size(integer(), 1, 1000)),
-  sort: optional(string()), // field,asc|desc joined by commas (§7)
-  q: optional(string()),
+  page: optional(int32(0, 10_000_000)),
+  size: optional(int32(1, 1000)),
+  sort: optional(safeText(200)), // field,asc|desc joined by commas (§7)
+  q: optional(safeText(200)),
 });
 export type ListQuery = Infer<typeof ListQuery>;
 
@@ -121,134 +154,82 @@ export const MeResponse = type({ user: User, privileges: StoredPrivileges, setti
 export type MeResponse = Infer<typeof MeResponse>;
 
 export const ResetInitRequest = object({ username: nonBlank(100) });
-export const ResetFinishRequest = object({ token: nonBlank(200), newPassword: size(string(), 8, 200) });
-export const RegistrationRequest = object({ username: nonBlank(100), name: nonBlank(200), email: Email, clientCode: optional(string()) });
-export const ChangePasswordRequest = object({ username: nonBlank(100), oldPassword: nonBlank(200), newPassword: size(string(), 8, 200) });
+const NewPassword = safeText(200, { min: 8 });
+export const ResetFinishRequest = object({ token: nonBlank(200), newPassword: NewPassword });
+export const RegistrationRequest = object({ username: nonBlank(100), name: nonBlank(200), email: Email, clientCode: optional(safeText(20)) });
+export const ChangePasswordRequest = object({ username: nonBlank(100), oldPassword: nonBlank(200), newPassword: NewPassword });
 /** An IANA time zone name, or '' for none (times then follow the client's zone, else the browser's). */
-export const ProfileTimeZone = refine(size(string(), 0, 64), 'timeZone', (v) => v === '' || isTimeZone(v));
+export const ProfileTimeZone = define<string>('timeZone', (v) =>
+  v === '' || (typeof v === 'string' && v.length <= 64 && isIanaZone(v)));
 export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ProfileTimeZone) });
 export const SelectClientRequest = object({ clientId: nullable(Id) });
 
 // ---------- settings (§3) ----------
 export const Settings = type({
-  theme: defaulted(string(), '#2d72d2'),
+  theme: defaulted(safeText(7, { pattern: /^#[0-9a-fA-F]{6}$/, patternMessage: 'must be a colour such as #2d72d2' }), '#2d72d2'),
   showSettings: defaulted(boolean(), true),
   tagsView: defaulted(boolean(), true),
   fixedHeader: defaulted(boolean(), true),
   sidebarLogo: defaulted(boolean(), true),
-  dashboard: defaulted(unknown(), null),
-  security: defaulted(unknown(), null),
-  signInEntryDoorIds: defaulted(array(integer()), []),
-  signOutExitDoorIds: defaulted(array(integer()), []),
-  visitors: defaulted(unknown(), null),
-  workDays: defaulted(array(integer()), [1, 2, 3, 4, 5]),
+  dashboard: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
+  security: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
+  signInEntryDoorIds: defaulted(boundedList(idInt(), SETTINGS_DOORS_MAX), []),
+  signOutExitDoorIds: defaulted(boundedList(idInt(), SETTINGS_DOORS_MAX), []),
+  visitors: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
+  workDays: defaulted(boundedList(int32(0, 7), 7), [1, 2, 3, 4, 5]), // ISO weekdays (0 and 7 both Sunday)
   tourView: defaulted(boolean(), true),
-  tenants: defaulted(unknown(), null),
+  tenants: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
   /** The console's language (issue 10): English or Chinese. */
   locale: defaulted(enums(DISPLAY_LOCALES), 'en'),
 });
 export type Settings = Infer<typeof Settings>;
 
-// ---------- clients (tenants) ----------
-export const ClientInput = object({
-  name: nonBlank(200),
-  code: pattern(size(string(), 2, 20), /^[A-Z0-9_-]+$/), // auto-uppercase in the form
-  timezone: nonBlank(64),
-  contactEmail: optional(nullable(Email)),
-  address: optional(nullable(size(string(), 0, 500))),
-  active: defaulted(boolean(), true),
-});
+// ---------- clients (tenants): derived from contract/resources/clients.ts ----------
+export const ClientInput = inputSchema(clientsResource);
 export type ClientInput = Infer<typeof ClientInput>;
-export const Client = type({
-  id: integer(), name: string(), code: string(), timezone: string(),
-  contactEmail: nullable(string()), address: nullable(string()), active: boolean(),
-  createdAt: string(), updatedAt: string(),
-});
+export const Client = rowSchema(clientsResource);
 export type Client = Infer<typeof Client>;
 
 // ---------- divisions ----------
 export const Division = type({ id: integer(), clientId: integer(), name: string(), parentId: nullable(integer()) });
 export type Division = Infer<typeof Division>;
 
-// ---------- identities ----------
-export const CredentialType = enums(['card', 'pin', 'qr', 'mobile']);
-export const CredentialInput = object({
-  id: optional(integer()),
-  type: CredentialType,
-  number: pattern(size(string(), 1, 64), /^[A-Z0-9-]+$/),
-  facilityCode: optional(nullable(min(integer(), 0))),
-  validFrom: optional(nullable(IsoDate)),
-  validTo: optional(nullable(IsoDate)),
-  status: defaulted(enums(['active', 'suspended', 'lost']), 'active'),
-});
-export type CredentialInput = Infer<typeof CredentialInput>;
-export const IdentityStatus = enums(['active', 'inactive', 'suspended']);
-export const IdentityInput = object({
-  firstName: nonBlank(100),
-  lastName: nonBlank(100),
-  employeeNo: pattern(size(string(), 1, 32), /^[A-Z0-9-]+$/), // auto-uppercase in the form
-  email: optional(nullable(Email)),
-  phone: optional(nullable(pattern(size(string(), 0, 32), /^[+0-9 ()-]*$/))),
-  divisionId: Id,
-  status: defaulted(IdentityStatus, 'active'),
-  validFrom: optional(nullable(IsoDate)),
-  validTo: optional(nullable(IsoDate)),
-  idNumber: optional(nullable(size(string(), 0, 32))),
-  photo: optional(nullable(string())),
-  credentials: defaulted(array(CredentialInput), []),
-});
+// ---------- identities and visitors: derived from contract/resources/ ----------
+export const IdentityInput = inputSchema(identitiesResource);
 export type IdentityInput = Infer<typeof IdentityInput>;
-export const Credential = type({
-  id: integer(), type: string(), number: string(), facilityCode: nullable(integer()),
-  validFrom: nullable(string()), validTo: nullable(string()), status: string(),
-});
-export type Credential = Infer<typeof Credential>;
-export const Identity = type({
-  id: integer(), clientId: integer(), firstName: string(), lastName: string(), employeeNo: string(),
-  email: nullable(string()), phone: nullable(string()), divisionId: integer(), divisionName: optional(nullable(string())),
-  status: string(), validFrom: nullable(string()), validTo: nullable(string()), idNumber: nullable(string()),
-  photo: nullable(string()), credentials: array(Credential), createdAt: string(), updatedAt: string(),
-});
+export const Identity = rowSchema(identitiesResource);
 export type Identity = Infer<typeof Identity>;
-export const BulkDeleteRequest = object({ ids: size(array(Id), 1, 1000) });
-/** GET identities: the list query plus filters by status and division. */
-export const IdentityListQuery = assign(ListQuery, type({ status: optional(IdentityStatus), divisionId: optional(Id) }));
-export type IdentityListQuery = Infer<typeof IdentityListQuery>;
+export type Credential = Identity['credentials'][number];
+export const BulkDeleteRequest = object({ ids: refine(boundedList(Id, 1000), 'nonEmpty', (v) => v.length > 0 || 'must name at least one') });
+/** GET identities: the list query with the declaration's sort allow-list and filters (status, division). */
+export const IdentityListQuery = listQuerySchema(identitiesResource);
 
-// ---------- visitors (issue 5) ----------
-/** A photo kept with a record: a base64 data URL of an image, at most about 1.5 MB. */
-const PhotoDataUrl = pattern(size(string(), 0, 2_000_000), /^(data:image\/[\w.+-]+;base64,[A-Za-z0-9+/=]+)?$/);
-export const VisitPurpose = enums(['meeting', 'delivery', 'contractor', 'interview', 'other']);
-export const VisitorStatus = enums(['expected', 'on-site', 'left']);
 /** POST register: who came, whom they visit, for what and on which day (the badge is valid until its end). */
-export const VisitorInput = object({
-  firstName: nonBlank(100),
-  lastName: nonBlank(100),
-  idNumber: optional(nullable(size(string(), 0, 32))),
-  company: optional(nullable(size(string(), 0, 200))),
-  email: optional(nullable(Email)),
-  phone: optional(nullable(pattern(size(string(), 0, 32), /^[+0-9 ()-]*$/))),
-  photo: optional(nullable(PhotoDataUrl)),
-  hostName: nonBlank(200),
-  purpose: defaulted(VisitPurpose, 'meeting'),
-  visitDate: IsoDate,
-});
+export const VisitorInput = inputSchema(visitorsResource);
 export type VisitorInput = Infer<typeof VisitorInput>;
-export const Visitor = type({
-  id: integer(), clientId: integer(), firstName: string(), lastName: string(), idNumber: nullable(string()),
-  company: nullable(string()), email: nullable(string()), phone: nullable(string()), photo: nullable(string()),
-  hostName: string(), purpose: string(), visitDate: string(), validUntil: string(), status: string(),
-  badgePrintedAt: nullable(string()), createdBy: nullable(string()), signedInAt: defaulted(nullable(string()), null),
-  signedOutAt: defaulted(nullable(string()), null), createdAt: string(), updatedAt: string(),
-});
+export const Visitor = rowSchema(visitorsResource);
 export type Visitor = Infer<typeof Visitor>;
-export const VisitorListQuery = assign(ListQuery, type({ status: optional(VisitorStatus), visitDate: optional(IsoDate) }));
-export type VisitorListQuery = Infer<typeof VisitorListQuery>;
+export const VisitorListQuery = listQuerySchema(visitorsResource);
 
 // ---------- dashboard ----------
+/** One hour of a 24-hour series: the hour's start (ISO, UTC) and how many. */
+export const HourCount = type({ hour: string(), count: integer() });
+export type HourCount = Infer<typeof HourCount>;
+/**
+ * The dashboard of the selected client (issue 10). Each part is present only when the user holds the privilege of the
+ * screen that owns its data (DASHBOARD_WIDGET_PRIVILEGES), and counts cover the user's divisions where the data has them.
+ */
 export const DashboardSummary = type({
-  identities: integer(), activeCredentials: integer(), divisions: integer(), doors: integer(),
-  controllers: integer(), openAlarms: integer(), recentChanges: array(type({ at: string(), actor: string(), action: string(), entity: string() })),
+  identities: optional(integer()), activeCredentials: optional(integer()), divisions: optional(integer()), doors: optional(integer()),
+  controllers: optional(integer()), openAlarms: optional(integer()),
+  alarmsByPriority: optional(array(type({ priority: integer(), count: integer() }))),
+  /** Alarms raised per hour over the last 24 hours, oldest first (24 entries). */
+  alarmsPerHour: optional(array(HourCount)),
+  eventsPerHour: optional(array(HourCount)),
+  doorsByState: optional(array(type({ status: string(), count: integer() }))),
+  /** Today's visits in the client's time zone, by where the visitor is. */
+  visitorsToday: optional(type({ day: string(), expected: integer(), onSite: integer(), left: integer() })),
+  recentChanges: optional(array(type({ at: string(), actor: string(), action: string(), entity: string() }))),
 });
 export type DashboardSummary = Infer<typeof DashboardSummary>;
 
@@ -261,16 +242,20 @@ export type AuditEntry = Infer<typeof AuditEntry>;
 
 // ---------- UI error log (§8) ----------
 export const UiErrorReport = object({
-  message: size(string(), 1, 2000),
-  stack: optional(nullable(size(string(), 0, 20000))),
-  url: size(string(), 0, 2000),
-  userAgent: optional(size(string(), 0, 500)),
+  message: safeText(2000, { min: 1 }),
+  stack: optional(nullable(safeText(20000))),
+  url: safeText(2000),
+  userAgent: optional(safeText(500)),
 });
 export type UiErrorReport = Infer<typeof UiErrorReport>;
 
 // ---------- file payload, card reader message (§3) ----------
-export const FilePayload = object({ name: size(string(), 1, 255), mimeType: pattern(string(), /^[\w.+-]+\/[\w.+-]+$/), data: pattern(string(), /^[A-Za-z0-9+/=]*$/) });
+export const FilePayload = object({
+  name: safeText(255, { min: 1 }),
+  mimeType: safeText(100, { pattern: /^[\w.+-]+\/[\w.+-]+$/, patternMessage: 'must be a media type such as image/png' }),
+  data: safeText(2_800_000, { pattern: /^[A-Za-z0-9+/=]*$/, patternMessage: 'must be base64' }),
+});
 export type FilePayload = Infer<typeof FilePayload>;
-export const CardReaderMessage = object({ type: size(string(), 1, 64), version: string(), data: optional(unknown()) });
+export const CardReaderMessage = object({ type: safeText(64, { min: 1 }), version: safeText(32), data: optional(unknown()) });
 export type CardReaderMessage = Infer<typeof CardReaderMessage>;
 

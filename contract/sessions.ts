@@ -1,7 +1,8 @@
 // Operator and service-account sessions (issue 4, Monitor [0.2.4.x], [0.2.5.x]): who is signed in, from where,
 // since when; ending one kills its token at once. The list rows, the list query and the end request.
-import { array, assign, boolean, enums, integer, min, nullable, object, optional, size, string, type, type Infer } from 'superstruct';
+import { array, assign, boolean, enums, integer, min, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
 import { ListQuery } from './schemas';
+import { boundedList, idInt } from './primitives';
 
 export const SESSION_KINDS = ['operator', 'service'] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
@@ -36,7 +37,7 @@ export const SessionListQuery = assign(ListQuery, type({ state: optional(Session
 export type SessionListQuery = Infer<typeof SessionListQuery>;
 
 /** POST …/end: all or nothing; a session already ended counts as done. */
-export const EndSessionsRequest = object({ ids: size(array(min(integer(), 1)), 1, 500) });
+export const EndSessionsRequest = object({ ids: refine(boundedList(idInt(), 500), 'nonEmpty', (v) => v.length > 0 || 'must name at least one') });
 export type EndSessionsRequest = Infer<typeof EndSessionsRequest>;
 export const EndSessionsResult = type({ ended: integer(), alreadyEnded: integer() });
 export type EndSessionsResult = Infer<typeof EndSessionsResult>;

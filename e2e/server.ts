@@ -9,7 +9,7 @@ export async function ownServer(name: string): Promise<OwnServer> {
   const url = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: `.tmp/e2e-${name}-${port}`, DATABASE_URL: '',
-    STATIC_DIR: process.env.E2E_DIST ?? '', E2E: '1', SIMULATOR_RATE: '0',
+    STATIC_DIR: process.env.E2E_DIST ?? '', E2E: '1', SIMULATOR_RATE: '0', RATE_LIMIT_MAX: '100000',
   };
   let child: ChildProcess | null = null;
   async function start() {

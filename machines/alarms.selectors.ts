@@ -17,3 +17,20 @@ export const selectServerAlarmCount = (s: AlarmsSnapshot) => s.context.serverCou
 export const selectIsSyncing = (s: AlarmsSnapshot) => s.hasTag('syncing');
 export const selectIsCommandBusy = (s: AlarmsSnapshot) => s.hasTag('busy');
 export const selectAlarmError = (s: AlarmsSnapshot) => s.context.error;
+
+/** The alarm notices the shell shows (issue 10), most urgent first. */
+export const selectAlarmNotices = (s: AlarmsSnapshot) => s.context.board.notices;
+
+const byPriorityCache = new WeakMap<readonly Event[], Array<{ priority: number; count: number }>>();
+/** Open alarms counted per priority, most urgent first (the dashboard's chart). Stable per list. */
+export const selectOpenByPriority = (s: AlarmsSnapshot): Array<{ priority: number; count: number }> => {
+  const list = s.context.alarms;
+  let out = byPriorityCache.get(list);
+  if (!out) {
+    const m = new Map<number, number>();
+    for (const a of list) m.set(a.priority, (m.get(a.priority) ?? 0) + 1);
+    out = [...m].map(([priority, count]) => ({ priority, count })).sort((a, b) => a.priority - b.priority);
+    byPriorityCache.set(list, out);
+  }
+  return out;
+};

@@ -1,8 +1,12 @@
 // The alarm lifecycle (§4), systemId 'alarms'. Facts arrive from the socket actor (already validated), the open
 // list is re-read from REST after every (re)connect, and operators acknowledge and process through injected
 // REST actors (the server broadcasts the result to every console, this one included).
-import { assign, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { eventPointIdOf, sameId, type AcknowledgeUpdate, type AlarmAction, type Event } from '../contract';
+// It also decides what the operator is told of new alarms (issue 10): the board of alarm notices the shell shows.
+import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import {
+  ALARM_NOTICE_GATHER_MS, MAX_ALARM_NOTICES, NOTIFICATION_MS, compareAlarms, eventPointIdOf, sameId,
+  type AcknowledgeUpdate, type AlarmAction, type Event,
+} from '../contract';
 import { errorText, notProvided } from './notProvided';
 import type { AlarmFact } from './socket';
 
@@ -13,10 +17,38 @@ export type AlarmsEvent =
   | { type: 'alarm.acknowledge'; id: Event['id'] }
   | { type: 'alarm.process'; id: Event['id']; note: string }
   | { type: 'alarm.errorDismissed' }
+  /** The operator closed one notice, or opened the alarms from one (all seen). */
+  | { type: 'notice.dismiss'; id: number }
+  | { type: 'notices.seen' }
+  /** Raised by the machine itself, after the gather window and after a notice's 5 s. */
+  | { type: 'notices.flush' }
+  | { type: 'notice.expired'; id: number; version: number }
   | { type: 'session.ended' };
 
-/** Heard by the shell: a sound, a title badge, a 5 s notification. */
-export type AlarmsEmitted = { type: 'alarm.raised'; alarm: Event };
+/**
+ * Heard by the shell: new or grown notices went up (one sound, one desktop notification per batch). `priority` is
+ * the most urgent among them.
+ */
+export type AlarmsEmitted =
+  | { type: 'alarm.noticed'; notices: AlarmNotice[]; priority: number }
+  /** Issue 10: this console's acknowledge or process went through (the shell says so). */
+  | { type: 'alarm.commandDone'; what: 'acknowledged' | 'processed' };
+
+/** One toast of the alarm board: a single alarm, or a summary of many. */
+export interface AlarmNotice {
+  id: number;
+  kind: 'alarm' | 'summary';
+  alarmIds: Event['id'][];
+  /** The most urgent priority among its alarms. */
+  priority: number;
+  title: string;
+  message: string;
+  /** A P1 stays up until seen: dismissed, opened, or acknowledged by someone; the others go after 5 s (§9). */
+  sticky: boolean;
+  /** Bumped on every change; an expiry only removes the version it was scheduled for. */
+  version: number;
+}
+export interface NoticeBoard { notices: AlarmNotice[]; seq: number }
 
 export interface AlarmsContext {
   /** Open alerts in arrival order (the selectors sort them). */
@@ -26,6 +58,11 @@ export interface AlarmsContext {
   /** Facts heard while the REST snapshot was in flight, re-applied on top of it. */
   pending: AlarmFact[];
   error: string | null;
+  /** False until the first open list of this sign-in arrived: what was open before the console connected is not news. */
+  baselined: boolean;
+  /** New alarms waiting out the gather window, to be noticed together. */
+  gathered: Event[];
+  board: NoticeBoard;
 }
 
 export interface ProcessRequest { id: Event['id']; note: string; eventPointId: Event['id'] }
@@ -68,6 +105,74 @@ export function syncAlarms(previous: readonly Event[], snapshot: readonly Event[
   return { alarms, raised };
 }
 
+// ---------- what the operator is told (issue 10) ----------
+
+const P1 = 1;
+const pointOf = (a: Event) => a.eventPointName ?? a.eventSourceName ?? String(a.eventPointId ?? a.eventSourceId);
+/** Still news: open and nobody has acknowledged it. */
+const unseen = (open: readonly Event[], id: Event['id']) => open.find((a) => sameId(a.id, id) && !a.acknowledge);
+const byUrgency = (a: AlarmNotice, b: AlarmNotice) => a.priority - b.priority || b.id - a.id;
+
+/** The notice of one alarm, or the summary of several ("12 new alarms, 3 P1"). */
+export function noticeFor(alarms: readonly Event[], kind: AlarmNotice['kind'], id: number, version: number): AlarmNotice {
+  const sorted = [...alarms].sort(compareAlarms);
+  const top = sorted[0];
+  const p1 = sorted.filter((a) => a.priority <= P1).length;
+  if (kind === 'alarm') {
+    return { id, kind, alarmIds: [top.id], priority: top.priority, title: `P${top.priority} alarm: ${pointOf(top)}`, message: top.message, sticky: p1 > 0, version };
+  }
+  const n = sorted.length;
+  return {
+    id, kind, alarmIds: sorted.map((a) => a.id), priority: top.priority,
+    title: `${n} new alarm${n === 1 ? '' : 's'}${p1 ? `, ${p1} P1` : ''}`,
+    message: `Most urgent: P${top.priority} ${pointOf(top)}${top.message ? ` (${top.message})` : ''}`,
+    sticky: p1 > 0, version,
+  };
+}
+
+/**
+ * A gathered batch joins the board: one notice each, most urgent first, while the board stays within
+ * MAX_ALARM_NOTICES; beyond that (or once a summary is up) everything on it becomes one summary.
+ * `changed` are the notices that went up or grew.
+ */
+export function addToBoard(board: NoticeBoard, batch: readonly Event[], open: readonly Event[]): { board: NoticeBoard; changed: AlarmNotice[] } {
+  const fresh = batch.filter((a) => unseen(open, a.id));
+  if (!fresh.length) return { board, changed: [] };
+  let seq = board.seq;
+  const summary = board.notices.find((n) => n.kind === 'summary');
+  if (summary || board.notices.length + fresh.length > MAX_ALARM_NOTICES) {
+    const all: Event[] = [];
+    for (const id of board.notices.flatMap((n) => n.alarmIds)) {
+      const a = unseen(open, id);
+      if (a && !all.some((x) => sameId(x.id, a.id))) all.push(a);
+    }
+    for (const a of fresh) if (!all.some((x) => sameId(x.id, a.id))) all.push(a);
+    const id = summary?.id ?? ++seq;
+    const s = noticeFor(all, 'summary', id, ++seq);
+    return { board: { notices: [s], seq }, changed: [s] };
+  }
+  const added = [...fresh].sort(compareAlarms).map((a) => { const id = ++seq; return noticeFor([a], 'alarm', id, id); });
+  return { board: { notices: [...board.notices, ...added].sort(byUrgency), seq }, changed: added };
+}
+
+/** Alarms acknowledged, processed or cleared leave their notices; a notice left with none goes. */
+export function pruneBoard(board: NoticeBoard, open: readonly Event[]): { board: NoticeBoard; changed: AlarmNotice[] } {
+  let seq = board.seq;
+  let dirty = false;
+  const notices: AlarmNotice[] = [];
+  const changed: AlarmNotice[] = [];
+  for (const n of board.notices) {
+    const still = n.alarmIds.map((id) => unseen(open, id)).filter((a): a is Event => !!a);
+    if (still.length === n.alarmIds.length) { notices.push(n); continue; }
+    dirty = true;
+    if (!still.length) continue;
+    const r = noticeFor(still, n.kind, n.id, ++seq);
+    notices.push(r);
+    changed.push(r);
+  }
+  return dirty ? { board: { notices: notices.sort(byUrgency), seq }, changed } : { board, changed };
+}
+
 const isFact = (e: { type: string }): e is AlarmFact =>
   e.type === 'event.received' || e.type === 'alarm.acknowledged' || e.type === 'alarm.actioned' || e.type === 'alarm.counted';
 
@@ -94,38 +199,75 @@ const alarmsSetup = setup({
     known: ({ context, event }) => event.type === 'alarm.process' && context.alarms.some((a) => sameId(a.id, event.id)),
   },
   actions: {
+    commandDone: emit((_, params: { what: 'acknowledged' | 'processed' }) => ({ type: 'alarm.commandDone' as const, what: params.what })),
     applyFact: enqueueActions(({ context, event, enqueue }) => {
       if (!isFact(event)) return;
       const { alarms, raised } = applyFact(context.alarms, event);
+      // a live alarm is news even before the first open list arrived: it was raised after the console connected
+      const s = settle(context, alarms, raised ? [raised] : []);
       enqueue.assign({
-        alarms,
+        alarms, gathered: s.gathered, board: s.board,
         serverCount: event.type === 'alarm.counted' ? event.count : context.serverCount,
       });
-      if (raised) enqueue.emit({ type: 'alarm.raised', alarm: raised });
+      schedule(enqueue, s);
     }),
     replaceAlarms: enqueueActions(({ context, enqueue }, params: { alarms: Event[] }) => {
       const { alarms, raised } = syncAlarms(context.alarms, params.alarms, context.pending);
-      enqueue.assign({ alarms, pending: [], error: null });
-      for (const alarm of raised) enqueue.emit({ type: 'alarm.raised', alarm });
+      // issue 10: the first list after sign-in or a reload is what was already open, not news (it raised a toast
+      // for every alarm of the last half hour); alarms raised while a connected console was cut off are
+      const s = settle(context, alarms, context.baselined ? raised : []);
+      enqueue.assign({ alarms, pending: [], error: null, baselined: true, gathered: s.gathered, board: s.board });
+      schedule(enqueue, s);
     }),
-    applyOutcome: assign(({ context }, params: { fact: AlarmFact; buffer: boolean }) => ({
-      alarms: applyFact(context.alarms, params.fact).alarms,
-      pending: params.buffer ? [...context.pending, params.fact] : context.pending,
-    })),
+    applyOutcome: enqueueActions(({ context, enqueue }, params: { fact: AlarmFact; buffer: boolean }) => {
+      const { alarms } = applyFact(context.alarms, params.fact);
+      const s = settle(context, alarms, []);
+      enqueue.assign({ alarms, gathered: s.gathered, board: s.board, pending: params.buffer ? [...context.pending, params.fact] : context.pending });
+      schedule(enqueue, s);
+    }),
     bufferFact: assign(({ context, event }) => ({ pending: isFact(event) ? [...context.pending, event] : context.pending })),
+    flushNotices: enqueueActions(({ context, enqueue }) => {
+      const { board, changed } = addToBoard(context.board, context.gathered, context.alarms);
+      enqueue.assign({ gathered: [], board });
+      schedule(enqueue, { startGather: false, expire: changed.filter((n) => !n.sticky) });
+      if (changed.length) enqueue.emit({ type: 'alarm.noticed', notices: changed, priority: Math.min(...changed.map((n) => n.priority)) });
+    }),
+    expireNotice: assign(({ context, event }) => {
+      if (event.type !== 'notice.expired') return {};
+      const gone = context.board.notices.some((n) => n.id === event.id && n.version === event.version && !n.sticky);
+      return gone ? { board: { ...context.board, notices: context.board.notices.filter((n) => n.id !== event.id) } } : {};
+    }),
+    dismissNotice: assign(({ context, event }) => (event.type === 'notice.dismiss' && context.board.notices.some((n) => n.id === event.id)
+      ? { board: { ...context.board, notices: context.board.notices.filter((n) => n.id !== event.id) } } : {})),
+    clearNotices: assign(({ context }) => (context.board.notices.length ? { board: { ...context.board, notices: [] } } : {})),
   },
 });
 
+interface Settled { gathered: Event[]; board: NoticeBoard; startGather: boolean; expire: AlarmNotice[] }
+/** After the open list changed: what is still news, and the board without what someone has seen to. */
+function settle(context: AlarmsContext, alarms: readonly Event[], raised: readonly Event[]): Settled {
+  const kept = context.gathered.filter((a) => unseen(alarms, a.id));
+  const added = raised.filter((a) => unseen(alarms, a.id));
+  const gathered = kept.length === context.gathered.length && !added.length ? context.gathered : [...kept, ...added];
+  const { board, changed } = pruneBoard(context.board, alarms);
+  return { gathered, board, startGather: context.gathered.length === 0 && gathered.length > 0, expire: changed.filter((n) => !n.sticky) };
+}
+/** The machine's own timers, on the actor's clock (a SimulatedClock in tests and replay). */
+function schedule(enqueue: { raise: (e: AlarmsEvent, o: { delay: number }) => void }, s: Pick<Settled, 'startGather' | 'expire'>) {
+  if (s.startGather) enqueue.raise({ type: 'notices.flush' }, { delay: ALARM_NOTICE_GATHER_MS });
+  for (const n of s.expire) enqueue.raise({ type: 'notice.expired', id: n.id, version: n.version }, { delay: NOTIFICATION_MS });
+}
+
 /** A command's answer is applied like the broadcast fact (and buffered when a snapshot is in flight). */
-const outcome = (toFact: (event: any) => AlarmFact) => [
-  { guard: stateIn({ feed: 'syncing' }), target: 'ready', actions: { type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: true }) } },
-  { target: 'ready', actions: { type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: false }) } },
+const outcome = (toFact: (event: any) => AlarmFact, what: 'acknowledged' | 'processed') => [
+  { guard: stateIn({ feed: 'syncing' }), target: 'ready', actions: [{ type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: true }) }, { type: 'commandDone' as const, params: { what } }] },
+  { target: 'ready', actions: [{ type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: false }) }, { type: 'commandDone' as const, params: { what } }] },
 ];
 const replaceWith = (get: (event: any) => Event[]) => ({ type: 'replaceAlarms' as const, params: ({ event }: { event: any }) => ({ alarms: get(event) }) });
 
 export const alarmsMachine = alarmsSetup.createMachine({
   id: 'alarms',
-  context: { alarms: [], serverCount: null, pending: [], error: null },
+  context: { alarms: [], serverCount: null, pending: [], error: null, baselined: false, gathered: [], board: { notices: [], seq: 0 } },
   type: 'parallel',
   on: {
     'event.received': { actions: 'applyFact' },
@@ -133,8 +275,16 @@ export const alarmsMachine = alarmsSetup.createMachine({
     'alarm.actioned': { actions: 'applyFact' },
     'alarm.counted': { actions: 'applyFact' },
     'alarm.errorDismissed': { actions: assign({ error: null }) },
-    // sign-out forgets everything and cancels what is in flight
-    'session.ended': { target: ['.feed.live', '.command.ready'], actions: assign({ alarms: [], serverCount: null, pending: [], error: null }) },
+    'notices.flush': { actions: 'flushNotices' },
+    'notice.expired': { actions: 'expireNotice' },
+    'notice.dismiss': { actions: 'dismissNotice' },
+    'notices.seen': { actions: 'clearNotices' },
+    // sign-out forgets everything and cancels what is in flight (notice ids keep counting, so a late expiry of the
+    // last session cannot take down a notice of the next)
+    'session.ended': {
+      target: ['.feed.live', '.command.ready'],
+      actions: assign(({ context }) => ({ alarms: [], serverCount: null, pending: [], error: null, baselined: false, gathered: [], board: { notices: [], seq: context.board.seq } })),
+    },
   },
   states: {
     feed: {
@@ -182,7 +332,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
             input: ({ event }) => ({ id: (event as { id: Event['id'] }).id }),
             // the /acknowledge/event broadcast normally arrives first; applying the answer too keeps a console whose
             // socket is down truthful (and it is idempotent)
-            onDone: outcome((e) => ({ type: 'alarm.acknowledged', update: e.output })),
+            onDone: outcome((e) => ({ type: 'alarm.acknowledged', update: e.output }), 'acknowledged'),
             onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not acknowledge the alarm') })) },
           },
         },
@@ -196,7 +346,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
               const alarm = context.alarms.find((a) => sameId(a.id, e.id));
               return { id: e.id, note: e.note, eventPointId: alarm ? eventPointIdOf(alarm) : e.id };
             },
-            onDone: outcome((e) => ({ type: 'alarm.actioned', action: e.output })),
+            onDone: outcome((e) => ({ type: 'alarm.actioned', action: e.output }), 'processed'),
             onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not process the alarm') })) },
           },
         },

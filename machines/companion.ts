@@ -28,6 +28,13 @@ export interface CompanionContext {
   seq: number;
   /** The last problem, for the header's tooltip; cleared on connection. */
   error: string | null;
+  /**
+   * Issue 10: probing on its own tries one candidate per backoff step (each refused connection is logged by the
+   * browser, so trying all ten every few seconds filled the console). An operator's retry sweeps all ten now.
+   */
+  sweep: boolean;
+  /** Whether `order` is this cycle's shuffle; a new cycle (all ten tried) reshuffles. */
+  shuffled: boolean;
 }
 
 export type CompanionEvent =
@@ -96,6 +103,8 @@ const companionSetup = setup({
   },
   guards: {
     hasNextPort: ({ context }) => context.index + 1 < context.order.length,
+    sweepingOn: ({ context }) => context.sweep && context.index + 1 < context.order.length,
+    needsShuffle: ({ context }) => !context.shuffled || context.index >= context.order.length,
     canCapture: ({ context }) => context.capabilities.includes('photo.capture'),
     canPrint: ({ context }) => context.capabilities.includes('badge.print'),
     canNotify: ({ context }) => context.capabilities.includes('notify.alarm'),
@@ -211,20 +220,26 @@ export const companionMachine = companionSetup.createMachine({
     pending: {},
     seq: 0,
     error: null,
+    sweep: false,
+    shuffled: false,
   }),
   initial: 'offline',
   states: {
     offline: {
-      initial: 'shuffling',
+      initial: 'choosing',
       states: {
+        // a new cycle starts with a new shuffle; otherwise the next candidate of this one is tried
+        choosing: {
+          always: [{ guard: 'needsShuffle', target: 'shuffling' }, { target: 'probing' }],
+        },
         // §7: the 10 candidates are probed in shuffled order; the randomness comes from outside
         shuffling: {
           invoke: {
             id: 'shuffle',
             src: 'shufflePorts',
             input: ({ context }) => ({ ports: [...context.order].sort((a, b) => a - b) }),
-            onDone: { target: 'probing', actions: assign({ order: ({ context, event }) => portOrder(event.output, context.order), index: 0 }) },
-            onError: { target: 'probing', actions: assign({ index: 0 }) },
+            onDone: { target: 'probing', actions: assign({ order: ({ context, event }) => portOrder(event.output, context.order), index: 0, shuffled: true }) },
+            onError: { target: 'probing', actions: assign({ index: 0, shuffled: true }) },
           },
         },
         probing: {
@@ -234,15 +249,15 @@ export const companionMachine = companionSetup.createMachine({
             input: ({ context }) => ({ port: context.order[context.index] }),
             onDone: { target: '#companion.online', actions: assign({ port: ({ context }) => context.order[context.index] }) },
             onError: [
-              { guard: 'hasNextPort', target: 'probing', reenter: true, actions: 'nextPort' },
-              { target: '#companion.waiting', actions: assign({ error: 'No desktop companion answered on this computer' }) },
+              { guard: 'sweepingOn', target: 'probing', reenter: true, actions: 'nextPort' },
+              { target: '#companion.waiting', actions: ['nextPort', assign({ sweep: false, error: 'No desktop companion answered on this computer' })] },
             ],
           },
           // §7: a candidate that does not answer in 10 s counts as absent
           after: {
             probeTimeout: [
-              { guard: 'hasNextPort', target: 'probing', reenter: true, actions: 'nextPort' },
-              { target: '#companion.waiting', actions: assign({ error: 'No desktop companion answered on this computer' }) },
+              { guard: 'sweepingOn', target: 'probing', reenter: true, actions: 'nextPort' },
+              { target: '#companion.waiting', actions: ['nextPort', assign({ sweep: false, error: 'No desktop companion answered on this computer' })] },
             ],
           },
         },
@@ -319,7 +334,8 @@ export const companionMachine = companionSetup.createMachine({
     waiting: {
       // §4: backoff from 1 s doubling to 30 s, then rediscover (reshuffled)
       after: { backoff: 'offline' },
-      on: { 'companion.retry': 'offline' },
+      // the operator asked: look at all ten candidates now, from the first of this order
+      on: { 'companion.retry': { target: 'offline', actions: assign({ sweep: true, index: 0 }) } },
       exit: assign({ attempt: ({ context }) => context.attempt + 1, port: null, version: null, capabilities: [] }),
     },
   },

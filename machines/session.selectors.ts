@@ -19,6 +19,8 @@ export const selectDisplayZone = (s: SessionSnapshot, browser?: string): string 
 export const selectSignInError = (s: SessionSnapshot) => s.context.error;
 export const selectNotice = (s: SessionSnapshot) => s.context.notice;
 export const selectRedirect = (s: SessionSnapshot) => s.context.redirect;
+/** The last session was ended by its operator (sign-out): the login page carries no return address then. */
+export const selectSignedOutOnPurpose = (s: SessionSnapshot) => !s.hasTag('signedIn') && s.context.endedBy === 'signOut';
 export const selectIsBusy = (s: SessionSnapshot) => s.hasTag('busy');
 export const selectToken = (s: SessionSnapshot) => s.context.token;
 export const selectLoginMode = (s: SessionSnapshot) => s.context.loginMode;

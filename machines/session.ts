@@ -70,6 +70,13 @@ export interface SessionContext {
   error: string | null;
   notice: string | null;
   redirect: string | null;
+  /**
+   * Issue 10: whose session the return address belongs to: the user whose session ended (signed out or expired),
+   * or null after a fresh load. A different user signing in next starts at their own home, not at that address.
+   */
+  returnFor: string | null;
+  /** How the last session ended: an operator who signs out on purpose is not carrying a return address. */
+  endedBy: 'signOut' | 'expiry' | null;
   loginMode: LoginMode;
   /** Epoch ms of the token's exp. */
   expiresAt: number | null;
@@ -82,6 +89,9 @@ export interface SessionContext {
 export interface SessionInput { loginMode?: LoginMode }
 
 export type SettingsPatch = Partial<Settings>;
+
+/** Facts the shell hears (toasts and notices of a session go with it). */
+export type SessionEmitted = { type: 'session.ended' } | { type: 'session.clientChanged' };
 
 export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string; redirect?: string }
@@ -137,6 +147,7 @@ const sessionSetup = setup({
     context: {} as SessionContext,
     events: {} as SessionEvent,
     input: {} as SessionInput,
+    emitted: {} as SessionEmitted,
     tags: {} as 'signedIn' | 'signedOut' | 'busy',
   },
   actors: {
@@ -155,7 +166,10 @@ const sessionSetup = setup({
     noteExpired: assign(({ event }) => ({
       notice: SESSION_EXPIRED_MESSAGE,
       redirect: event.type === 'session.expired' ? event.path ?? null : null,
+      endedBy: 'expiry' as const,
     })),
+    /** Before the session's user is forgotten: the return address, if any, is theirs. */
+    rememberWhoEnded: assign(({ context }) => ({ returnFor: context.user?.username ?? null })),
   },
   guards: {
     credentialsInvalid: ({ event }) => event.type === 'session.signIn' && !validate({ username: event.username, password: event.password }, LoginRequest).ok,
@@ -182,7 +196,15 @@ const sessionSetupWithEnd = sessionSetup.extend({
         if (ref) enqueue.sendTo(ref, { type: 'session.started' });
       }
     }),
+    /** Issue 10: a return address left by another user's session is not followed by this one. */
+    keepOwnReturnAddress: sessionSetup.assign(({ context }) => ({
+      redirect: context.returnFor !== null && context.returnFor !== context.user?.username ? null : context.redirect,
+      returnFor: null,
+      endedBy: null,
+    })),
     switchSession: sessionSetup.enqueueActions(({ enqueue, system }) => {
+      const tabs = system.get('tabs');
+      if (tabs) enqueue.sendTo(tabs, { type: 'session.clientChanged' });
       for (const id of CLIENT_SWITCH_LISTENERS) {
         const ref = system.get(id);
         if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
@@ -191,6 +213,7 @@ const sessionSetupWithEnd = sessionSetup.extend({
         const ref = system.get(id);
         if (ref) enqueue.sendTo(ref, { type: 'session.started' });
       }
+      enqueue.emit({ type: 'session.clientChanged' });
     }),
     endSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
       enqueue({ type: 'callLogout', params: { token: context.token } });
@@ -200,6 +223,7 @@ const sessionSetupWithEnd = sessionSetup.extend({
         if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
       }
       enqueue.assign(signedOutContext);
+      enqueue.emit({ type: 'session.ended' });
     }),
   },
 });
@@ -211,6 +235,8 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
     error: null,
     notice: null,
     redirect: null,
+    returnFor: null,
+    endedBy: null,
     loginMode: input?.loginMode ?? LOGIN_MODE,
   }),
   initial: 'restoring',
@@ -296,6 +322,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               target: '#session.signedIn',
               actions: [
                 assign(({ event }) => authenticated(event.output)),
+                'keepOwnReturnAddress',
                 { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
                 'startSession',
               ],
@@ -310,8 +337,8 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
       initial: 'active',
       after: { tokenExpiry: { target: '.validating' } },
       on: {
-        'session.signOut': { target: 'signedOut', actions: ['endSession', assign({ notice: null, redirect: null, error: null })] },
-        'session.expired': { target: 'signedOut', actions: ['endSession', 'noteExpired'] },
+        'session.signOut': { target: 'signedOut', actions: ['rememberWhoEnded', 'endSession', assign({ notice: null, redirect: null, error: null, endedBy: 'signOut' as const })] },
+        'session.expired': { target: 'signedOut', actions: ['rememberWhoEnded', 'endSession', 'noteExpired'] },
         'session.redirectHandled': { actions: assign({ redirect: null }) },
         'session.noticeDismissed': { actions: assign({ notice: null }) },
       },
@@ -359,9 +386,9 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 reenter: true, // restarts the expiry timer from the new reading
                 actions: assign(({ event }) => ({ observedAt: event.output.now })),
               },
-              { target: '#session.signedOut', actions: ['endSession', 'noteExpired'] },
+              { target: '#session.signedOut', actions: ['rememberWhoEnded', 'endSession', 'noteExpired'] },
             ],
-            onError: { target: '#session.signedOut', actions: ['endSession', 'noteExpired'] },
+            onError: { target: '#session.signedOut', actions: ['rememberWhoEnded', 'endSession', 'noteExpired'] },
           },
         },
         switchingClient: {

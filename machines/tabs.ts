@@ -10,16 +10,20 @@ export interface TabsContext {
   cached: string[];
   previousPath: string | null;
   currentPath: string | null;
+  /** Paths of views about one record (an edit form, a visitor's page): they belong to the client they came from. */
+  scoped: string[];
 }
 
 export interface TabsInput { views?: VisitedView[] }
 
 export type TabsEvent =
   /** `tab: false` (login, 403, 404…) tracks the path for "go back" without opening a tab. */
-  | { type: 'route.visited'; path: string; title: string; cache: boolean; tab?: boolean }
+  | { type: 'route.visited'; path: string; title: string; cache: boolean; tab?: boolean; scoped?: boolean }
   | { type: 'tab.close'; path: string }
   | { type: 'tab.closeOthers'; path: string }
   | { type: 'tab.closeAll' }
+  /** From the session actor: another client was selected (issue 10). */
+  | { type: 'session.clientChanged' }
   | { type: 'session.ended' };
 
 /** Heard by the shell, which owns the router: a path to open, or -1 to go back one step. */
@@ -72,6 +76,7 @@ export const tabsMachine = setup({
     cached: [],
     previousPath: null,
     currentPath: null,
+    scoped: [],
   }),
   initial: 'open',
   states: {
@@ -84,6 +89,7 @@ export const tabsMachine = setup({
               currentPath: event.path,
               views: event.tab === false ? context.views : addView(context.views, { path: event.path, title: event.title }, event.path),
               cached: event.cache ? touchCached(context.cached, event.path) : context.cached,
+              scoped: event.scoped ? [...context.scoped.filter((p) => p !== event.path), event.path].slice(-MAX_TABS) : context.scoped,
             })),
             { type: 'persistViews', params: ({ context }) => ({ views: context.views }) },
           ],
@@ -111,9 +117,27 @@ export const tabsMachine = setup({
             emit({ type: 'tabs.navigate', to: DASHBOARD_PATH }),
           ],
         },
+        // Issue 10: a kept-alive view shows the client it was opened under, so on a switch the hidden ones are
+        // dropped (they open afresh when visited) and views of one record of the old client close; the shell
+        // remounts the current view under the new client. From a closed record view the operator goes home.
+        'session.clientChanged': {
+          actions: enqueueActions(({ context, enqueue }) => {
+            const current = context.currentPath;
+            const currentScoped = current !== null && context.scoped.includes(current);
+            const views = context.views.filter((v) => !context.scoped.includes(v.path));
+            enqueue.assign({
+              views,
+              cached: context.cached.filter((p) => p === current && !currentScoped),
+              scoped: [],
+              previousPath: currentScoped ? null : context.previousPath,
+            });
+            enqueue({ type: 'persistViews', params: { views } });
+            if (currentScoped) enqueue.emit({ type: 'tabs.navigate', to: DASHBOARD_PATH });
+          }),
+        },
         'session.ended': {
           actions: [
-            assign({ views: [], cached: [], previousPath: null, currentPath: null }),
+            assign({ views: [], cached: [], previousPath: null, currentPath: null, scoped: [] }),
             { type: 'persistViews', params: { views: [] } },
           ],
         },

@@ -19,14 +19,35 @@ export const TOUR_STEPS: readonly TourStep[] = [
   { target: '[data-tour="profile"]', title: 'Your profile', text: 'Edit your profile, switch client, sign out, or restart this tour from the profile menu.' },
 ];
 
-export interface TourContext { steps: readonly TourStep[]; step: number }
+/** Issue 10: what the signed-in user has, so the tour describes only that. */
+export interface TourFacts { sections: string[]; alarms: boolean; multiClient: boolean }
+
+const listed = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
+/** The steps for this user: their own sections, the alarms step only with alarms, client switching only for several clients. */
+export function tourStepsFor(facts: TourFacts, base: readonly TourStep[] = TOUR_STEPS): TourStep[] {
+  return base
+    .filter((s) => facts.alarms || s.target !== '[data-tour="alarms"]')
+    .map((s) => {
+      if (s.target === '[data-tour="sidebar"]') {
+        const names = facts.sections.map((n) => n.toLowerCase());
+        return { ...s, text: names.length ? `Every section you may use is in the sidebar: ${listed(names)}.` : 'Every screen you may use is in the sidebar.' };
+      }
+      if (s.target === '[data-tour="profile"]') {
+        return { ...s, text: `Edit your profile, ${facts.multiClient ? 'switch client, ' : ''}sign out, or restart this tour from the profile menu.` };
+      }
+      return s;
+    });
+}
+
+export interface TourContext { steps: readonly TourStep[]; step: number; base: readonly TourStep[] }
 export interface TourInput { steps?: readonly TourStep[] }
 
 export type TourEvent =
   /** At sign-in: shows the tour unless the user's settings say tourView: false. */
-  | { type: 'tour.start'; tourView: boolean | undefined }
+  | { type: 'tour.start'; tourView: boolean | undefined; facts?: TourFacts }
   /** From the profile menu: shows the tour whatever tourView says. */
-  | { type: 'tour.restart' }
+  | { type: 'tour.restart'; facts?: TourFacts }
   | { type: 'tour.next' }
   | { type: 'tour.back' }
   | { type: 'tour.finish' }
@@ -50,6 +71,11 @@ export const tourMachine = setup({
     hasPrevious: ({ context }) => context.step > 0,
   },
   actions: {
+    // issue 10: the tour describes what this user has (the view tells the facts with the start)
+    fitSteps: assign(({ context, event }) => {
+      const facts = (event.type === 'tour.start' || event.type === 'tour.restart') ? event.facts : undefined;
+      return { step: 0, steps: facts ? tourStepsFor(facts, context.base) : context.base };
+    }),
     closed: emit((_, params: { how: TourEmitted['how'] }) => ({ type: 'tour.closed' as const, how: params.how })),
     /**
      * §4: skipping sets tourView to false permanently. The session actor owns settings and saves them on the
@@ -62,20 +88,20 @@ export const tourMachine = setup({
   },
 }).createMachine({
   id: 'tour',
-  context: ({ input }) => ({ steps: input?.steps ?? TOUR_STEPS, step: 0 }),
+  context: ({ input }) => ({ steps: input?.steps ?? TOUR_STEPS, base: input?.steps ?? TOUR_STEPS, step: 0 }),
   initial: 'hidden',
   states: {
     hidden: {
       on: {
-        'tour.start': { guard: and(['hasSteps', 'tourWanted']), target: 'showing', actions: assign({ step: 0 }) },
-        'tour.restart': { guard: 'hasSteps', target: 'showing', actions: assign({ step: 0 }) },
+        'tour.start': { guard: and(['hasSteps', 'tourWanted']), target: 'showing', actions: 'fitSteps' },
+        'tour.restart': { guard: 'hasSteps', target: 'showing', actions: 'fitSteps' },
       },
     },
     showing: {
       on: {
         'tour.next': { guard: 'hasNext', actions: assign({ step: ({ context }) => context.step + 1 }) },
         'tour.back': { guard: 'hasPrevious', actions: assign({ step: ({ context }) => context.step - 1 }) },
-        'tour.restart': { actions: assign({ step: 0 }) },
+        'tour.restart': { actions: 'fitSteps' },
         // §4: finishing or stopping only closes it
         'tour.finish': { target: 'hidden', actions: { type: 'closed', params: { how: 'finished' } } },
         'tour.stop': { target: 'hidden', actions: { type: 'closed', params: { how: 'stopped' } } },

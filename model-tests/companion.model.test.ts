@@ -134,7 +134,7 @@ describe('companion machine model', () => {
 });
 
 // ---------- the numbers ----------
-function startWithFakes(opts: { answers?: (port: number) => boolean } = {}) {
+function startWithFakes(opts: { answers?: (port: number) => boolean; refuse?: boolean } = {}) {
   const probed: Array<{ port: number; at: number }> = [];
   const sockets: Array<{ port: number; sendBack: (e: any) => void }> = [];
   const machine = companionMachine.provide({
@@ -143,6 +143,7 @@ function startWithFakes(opts: { answers?: (port: number) => boolean } = {}) {
       // a port that does not answer hangs until the machine's own 10 s timeout
       probePort: fromPromise<unknown, { port: number }>(({ input }) => {
         probed.push({ port: input.port, at: Date.now() });
+        if (opts.refuse) return Promise.reject(new Error('refused'));
         return opts.answers?.(input.port) ? Promise.resolve({}) : new Promise(() => {});
       }),
       messages: fromCallback(({ input, sendBack }: { input: { port: number }; sendBack: (e: any) => void }) => { sockets.push({ port: input.port, sendBack }); }),
@@ -156,23 +157,49 @@ describe('companion timing', () => {
   beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(0); });
   afterEach(() => { vi.useRealTimers(); });
 
-  it('gives each of the 10 shuffled candidates exactly 10 s, then waits 1 s and reshuffles', async () => {
+  it('tries one shuffled candidate per backoff step, each given exactly 10 s, and reshuffles after all ten (issue 10)', async () => {
     const { actor, probed } = startWithFakes();
     await vi.advanceTimersByTimeAsync(0);
     expect(probed).toEqual([{ port: COMPANION_PORTS[9], at: 0 }]);
     await vi.advanceTimersByTimeAsync(COMPANION_PROBE_TIMEOUT_MS - 1);
+    expect(actor.getSnapshot().value).toEqual({ offline: 'probing' });
+    await vi.advanceTimersByTimeAsync(1);
+    // the first candidate did not answer: wait 1 s before the next one, instead of trying all ten at once
+    expect(actor.getSnapshot().value).toBe('waiting');
+    expect(probed).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(backoffMs(0) - 1);
     expect(probed).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(probed).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(COMPANION_PROBE_TIMEOUT_MS * 8);
-    expect(probed.map((p) => p.port)).toEqual([...COMPANION_PORTS].reverse());
-    expect(probed.map((p) => p.at)).toEqual(COMPANION_PORTS.map((_, i) => i * COMPANION_PROBE_TIMEOUT_MS));
-    await vi.advanceTimersByTimeAsync(COMPANION_PROBE_TIMEOUT_MS);
-    expect(actor.getSnapshot().value).toBe('waiting');
-    await vi.advanceTimersByTimeAsync(999);
-    expect(actor.getSnapshot().value).toBe('waiting');
-    await vi.advanceTimersByTimeAsync(1);
+    let at = 0;
+    const expectedAt = COMPANION_PORTS.map((_, i) => { const t = at; at += COMPANION_PROBE_TIMEOUT_MS + backoffMs(i); return t; });
+    while (probed.length < 11) await vi.advanceTimersByTimeAsync(1000);
+    expect(probed.slice(0, 10).map((p) => p.port)).toEqual([...COMPANION_PORTS].reverse());
+    expect(probed.slice(0, 10).map((p) => p.at)).toEqual(expectedAt);
+    // a new cycle, a new shuffle (the fake reverses the sorted candidates again)
+    expect(probed[10]).toEqual({ port: COMPANION_PORTS[9], at: expectedAt[9] + COMPANION_PROBE_TIMEOUT_MS + backoffMs(9) });
+    actor.stop();
+  });
+
+  it('probes at most one refused candidate per step: seven in the first minute rather than seventy (issue 10)', async () => {
+    const { actor, probed } = startWithFakes({ refuse: true });
+    await vi.advanceTimersByTimeAsync(60_000);
+    // steps at 0, 1, 3, 7, 15, 31 and 61 s
+    expect(probed.map((p) => p.at)).toEqual([0, 1000, 3000, 7000, 15000, 31000]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(probed).toHaveLength(7);
+    actor.stop();
+  });
+
+  it('sweeps all ten candidates at once when the operator asks (the header badge)', async () => {
+    const { actor, probed } = startWithFakes({ refuse: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(probed).toHaveLength(1);
+    actor.send({ type: 'companion.retry' });
+    await vi.advanceTimersByTimeAsync(0);
     expect(probed).toHaveLength(11);
+    expect(new Set(probed.slice(1).map((p) => p.port))).toEqual(new Set(COMPANION_PORTS));
+    expect(actor.getSnapshot().value).toBe('waiting');
     actor.stop();
   });
 

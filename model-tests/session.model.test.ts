@@ -63,7 +63,7 @@ function possible(s: SessionSnapshot, events: any[]) {
   });
 }
 
-const model = new TestModel(sessionMachine, {
+const model = new TestModel(sessionMachine as any, {
   events: (s: SessionSnapshot) => possible(s, s.matches({ signedIn: 'validating' }) ? [...staticEvents, ...revalidateEvents(s)] : staticEvents),
   serializeState: serialize as any,
   limit: 100_000,

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { createActor, fromCallback, setup } from 'xstate';
-import { TOUR_OFF, TOUR_STEPS, tourMachine, type TourEmitted, type TourSnapshot } from '../machines/tour';
+import { TOUR_OFF, TOUR_STEPS, tourMachine, tourStepsFor, type TourEmitted, type TourSnapshot } from '../machines/tour';
 import { selectTourIsShowing, selectTourProgress, selectTourStep } from '../machines/tour.selectors';
 import { edgePaths, type EdgePath } from './harness';
 
@@ -94,6 +94,22 @@ describe('tour rules', () => {
     tour.send({ type: 'tour.skip' });
     expect(received).toEqual([TOUR_OFF]);
     expect(TOUR_OFF).toEqual({ type: 'session.updateSettings', patch: { tourView: false } });
+    actor.stop();
+  });
+});
+
+describe('the tour describes what the user has (issue 10)', () => {
+  it('drops the alarms step without alarms, lists only the user’s sections, and mentions client switching only for several clients', () => {
+    const steps = tourStepsFor({ sections: ['Visitor', 'Manage'], alarms: false, multiClient: false });
+    expect(steps.map((s) => s.title)).not.toContain('Alarms');
+    expect(steps[0].text).toBe('Every section you may use is in the sidebar: visitor and manage.');
+    expect(steps.at(-1)!.text).not.toMatch(/switch client/);
+    expect(tourStepsFor({ sections: ['Monitor'], alarms: true, multiClient: true }).map((s) => s.title)).toContain('Alarms');
+  });
+  it('shows the fitted steps when started with the user’s facts', () => {
+    const actor = createActor(tourMachine, { input: {} }).start();
+    actor.send({ type: 'tour.start', tourView: true, facts: { sections: ['Report'], alarms: false, multiClient: false } });
+    expect(actor.getSnapshot().context.steps.map((s) => s.title)).not.toContain('Alarms');
     actor.stop();
   });
 });

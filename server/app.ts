@@ -1,22 +1,19 @@
 // The Gatehouse server: one Fastify instance that serves the REST API, the built console (history-mode
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
-import Fastify from 'fastify';
-import fastifyStatic from '@fastify/static';
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import rateLimitPlugin from '@fastify/rate-limit';
 import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
-import { clientIdsOf, privilegeEntries } from './auth/access';
+import { privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
-import type { Db } from './db/db';
-import { touchSession } from './db/queries/sessions';
+import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
+import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
-import { HttpError, errorBody } from './http/common';
-import { authRoutes, type ResetNotice } from './http/auth';
-import { clientRoutes } from './http/clients';
-import { identityRoutes } from './http/identities';
-import { visitorRoutes } from './http/visitors';
+import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/common';
+import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
+import { crudRoutes } from './crud/plugin';
+import { resourceHooks } from './resources';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
@@ -26,6 +23,8 @@ import { eventRoutes } from './http/events';
 import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
 import { sessionRoutes } from './http/sessions';
+import { ingestRoutes, ingestToken } from './http/ingest';
+import { webDelivery } from './http/static';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
@@ -37,8 +36,15 @@ export interface ServerOptions {
   jwtSecret?: string;
   jwtLifetimeS?: number;
   lockout?: { attempts: number; minutes: number };
+  /** Per-address limit of sign-in, password reset, registration and change-password (default 20 a minute); false: none. */
+  rateLimit?: RateLimit | false;
   staticDir?: string | null;
-  logger?: boolean;
+  /** Fastify's logger (info): server errors, start-up and faults. Off only when false; a stream captures it (tests). */
+  logger?: boolean | { stream: { write(line: string): void } };
+  /** Log every request too (LOG=1). */
+  logRequests?: boolean;
+  /** The embedded database's directory: /api/health reports whether it can still be written and has room. */
+  dataDir?: string | null;
   /** Keep reset tokens in memory (app.resetTokens) instead of printing them (tests read them; there is no mail). */
   keepResetTokens?: boolean;
   /** Where password-reset links go (there is no mail): by default the server log, or stdout without a logger. */
@@ -49,6 +55,8 @@ export interface ServerOptions {
   simulator?: { rate: number; heartbeatMs?: number } | false;
   /** Register the test-only hooks (POST /api/test/simulate): tests and E2E=1 only. */
   testHooks?: boolean;
+  /** The device interface's token (INGEST_TOKEN); by default generated once and kept in the database. */
+  ingestToken?: string;
   /** STOMP heart-beat offered by the real-time endpoints (default 10 s). */
   realtimeHeartbeatMs?: number;
 }
@@ -56,7 +64,24 @@ export interface ServerOptions {
 const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/report/', '/visitor/', '/batch/', '/video/', '/ws/'];
 
 export async function buildServer(opts: ServerOptions) {
-  const app = Fastify({ logger: opts.logger ? { level: 'info' } : false, bodyLimit: 2 * 1024 * 1024, trustProxy: true });
+  const logger = opts.logger === false || opts.logger === undefined ? false
+    : opts.logger === true ? { level: 'info' } : { level: 'info', stream: opts.logger.stream };
+  const app = Fastify({ logger, logController: new LogController({ disableRequestLogging: !opts.logRequests }), bodyLimit: 2 * 1024 * 1024, trustProxy: true });
+  // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
+    try {
+      const value = parseJsonBody(text as string);
+      noteBodyRoute(value, `${req.method} ${req.routeOptions.url}`);
+      done(null, value);
+    } catch (e) { done(e as Error, undefined); }
+  });
+  // every route, as registered: the hostile-input test walks them all
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url });
+  });
+  await webDelivery(app, { staticDir: opts.staticDir === null ? null : opts.staticDir ?? 'dist', apiPrefixes: API_PREFIXES }); // before any other route
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
   if (opts.keepResetTokens) app.decorate('resetTokens', []);
@@ -98,17 +123,27 @@ export async function buildServer(opts: ServerOptions) {
   });
 
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof HttpError) return reply.code(err.status).send(errorBody(err.status, err.message, err.violations));
+    if (err instanceof HttpError) {
+      if (err.status >= 500) req.log.error({ err }, err.message);
+      return reply.code(err.status).send(errorBody(err.status, err.message, err.violations));
+    }
     const e = err as { statusCode?: number; validation?: unknown; message: string; code?: string };
+    if (isDatabaseUnavailable(err)) {
+      // a full or read-only disk, a lost database: logged for the operator, said plainly to the caller
+      req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
+      return reply.code(503).header('retry-after', '30').send(errorBody(503, DATABASE_UNAVAILABLE));
+    }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      // fastify's own: malformed JSON, body too large, wrong content type
+      // fastify's own: body too large, wrong content type, a malformed URL
       return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));
     }
-    req.log.error(err);
+    req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'request failed');
     return reply.code(500).send(errorBody(500, 'Internal Server Error'));
   });
 
-  // authentication and authorisation, before every API route that is not open (§7)
+  // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
+  // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts)
+  const cache = createRequestCache(db);
   app.addHook('preHandler', async (req) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
@@ -118,29 +153,38 @@ export async function buildServer(opts: ServerOptions) {
     const claims = token ? await tokens.verify(token) : null;
     if (!claims) throw new HttpError(401, JWT_INVALID);
     // a signed-out (or replaced) session's token is dead even before it expires
-    if (!(await touchSession(db, claims.jti))) throw new HttpError(401, JWT_INVALID);
+    if (!(await cache.sessionOpen(claims.jti))) throw new HttpError(401, JWT_INVALID);
     const userId = Number(claims.sub);
     let clientId = claims.clientId;
     const tenant = req.headers[TENANT_HEADER];
     if (typeof tenant === 'string' && tenant !== '') {
       // IAM mode: the header selects the client, and it must be one the user holds grants in
       const wanted = Number(tenant);
-      if (!Number.isInteger(wanted) || !(await clientIdsOf(db, userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
+      if (!Number.isInteger(wanted) || !(await cache.clientIds(userId)).includes(wanted)) throw new HttpError(403, 'No access to that client');
       clientId = wanted;
     }
-    const entries = await privilegeEntries(db, userId, clientId);
+    const entries = await cache.entries(userId, clientId);
     req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries) };
     if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
       throw new HttpError(403, 'You do not have the privilege for this action');
     }
   });
 
-  app.get(API.health, async () => ({ status: 'ok', database: db.kind }));
-  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset });
-  clientRoutes(app, { db });
+  // §health: 200 only while the database takes writes (and its directory has room); 503 says what is wrong
+  app.get(API.health, async (req, reply) => {
+    const dir = opts.dataDir && db.kind === 'pglite' ? checkDataDir(opts.dataDir) : null;
+    const write = await probeWrite(db);
+    const problem = !write.writable ? `The database refuses writes: ${write.problem}` : dir && !dir.writable ? dir.problem : undefined;
+    const body = { status: problem ? 'unavailable' : 'ok', database: db.kind, writable: !problem, ...(dir ? { freeBytes: dir.freeBytes } : {}), ...(problem ? { problem } : {}) };
+    if (problem) req.log.error({ health: body }, 'health check failed');
+    return reply.code(problem ? 503 : 200).send(body);
+  });
+  const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
+  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit });
+  // every catalogue resource (contract/resources): clients, identities, visitors, …
+  crudRoutes(app, { db, publish, hooks: resourceHooks(publish) });
   divisionRoutes(app, { db });
-  identityRoutes(app, { db });
-  visitorRoutes(app, { db, publish });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
@@ -150,29 +194,9 @@ export async function buildServer(opts: ServerOptions) {
   journalRoutes(app, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too
   sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
+  const deviceToken = await ingestToken(db, opts.ingestToken);
+  ingestRoutes(app, { db, pipeline, token: deviceToken });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir ?? 'dist');
-  const built = staticDir !== null && existsSync(join(staticDir, 'index.html'));
-  const isApi = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
-  if (built) {
-    await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
-    app.get('/*', (req, reply) => {
-      const path = req.url.split('?')[0];
-      // console routes share prefixes with services (/report/activity): a page load gets the console
-      const wantsPage = String(req.headers.accept ?? '').includes('text/html');
-      if (isApi(path) && !wantsPage) return reply.code(404).send(errorBody(404, 'Not Found'));
-      let rel: string;
-      try { rel = decodeURIComponent(path).replace(/^\/+/, ''); } catch { rel = ''; }
-      const file = join(staticDir, rel);
-      if (rel && file.startsWith(staticDir + '/') && existsSync(file) && statSync(file).isFile()) return reply.sendFile(rel);
-      // history-mode routes: the console decides (its own 404 page for unknown paths)
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
-  app.setNotFoundHandler((req, reply) => {
-    if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
-    return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
-  });
-  return Object.assign(app, { tokens, realtime, pipeline, simulator });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, ingestToken: deviceToken });
 }

@@ -2,8 +2,10 @@
 // serve the console, the REST API and the real-time endpoints on one port.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { API, INGEST_TOKEN_HEADER } from '../contract';
 import { buildServer } from './app';
-import { openDb } from './db/db';
+import { ingestToken } from './http/ingest';
+import { checkDataDir, openDb } from './db/db';
 import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
 import { startCardConnectorSimulator, type CardConnectorSimulator } from './simulator/cardConnector';
@@ -15,7 +17,15 @@ const host = env.HOST ?? '0.0.0.0';
 const dataDir = resolve(env.DATA_DIR ?? 'data');
 
 async function main() {
-  if (!env.DATABASE_URL) mkdirSync(dataDir, { recursive: true });
+  if (!env.DATABASE_URL) {
+    try { mkdirSync(dataDir, { recursive: true }); } catch { /* reported just below */ }
+    // issue 13: say plainly, before anything else, that the embedded database has nowhere to write
+    const dir = checkDataDir(dataDir);
+    if (!dir.writable) {
+      console.error(`\nGatehouse cannot start: ${dir.problem}.\nFree some space or give the server a writable DATA_DIR, then start it again.\n`);
+      process.exit(1);
+    }
+  }
   const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
   await migrate(db);
   const seeded = await seed(db);
@@ -29,13 +39,19 @@ async function main() {
     jwtSecret: env.JWT_SECRET || undefined, // else generated once and kept in the database
     jwtLifetimeS: Number(env.JWT_LIFETIME_S ?? 8 * 3600),
     lockout: { attempts: Number(env.LOCKOUT_ATTEMPTS ?? 5), minutes: Number(env.LOCKOUT_MINUTES ?? 15) },
-    logger: env.LOG === '1',
+    // per address, on sign-in, reset, registration and change-password; RATE_LIMIT_MAX=0 turns it off
+    rateLimit: env.RATE_LIMIT_MAX === '0' ? false : { max: Number(env.RATE_LIMIT_MAX ?? 20), windowMs: Number(env.RATE_LIMIT_WINDOW_S ?? 60) * 1000 },
+    // server errors, faults and start-up are always logged (LOG=0 silences them); LOG=1 logs every request too
+    logger: env.LOG !== '0',
+    logRequests: env.LOG === '1',
+    dataDir: env.DATABASE_URL ? null : dataDir,
     // a REST read only looks at the card: it does not push data_received to the consoles
     cardReader: reader ? { readers: () => reader.readers(), readCard: () => reader.card() } : null,
     // the hardware simulator (issue 4): on unless SIMULATOR=off; SIMULATOR_RATE random events per second
     simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
     testHooks: env.E2E === '1',
     staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
+    ingestToken: env.INGEST_TOKEN || undefined, // else generated once and kept in the database
   });
   await app.listen({ port, host });
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);
@@ -45,6 +61,7 @@ async function main() {
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}`}`);
   console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
   for (const u of DEMO_USERS) console.log(`  ${u.username.padEnd(10)} ${u.what}`);
+  console.log(`Device interface: POST ${API.deviceEvents} with header ${INGEST_TOKEN_HEADER}: ${await ingestToken(db, env.INGEST_TOKEN || undefined)}`);
   const stop = async () => { await app.close(); await devices.close(); await db.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,7 +1,10 @@
 // One small database interface over two engines with the same SQL: PGlite (embedded, default) and
 // PostgreSQL through `pg` when DATABASE_URL is set.
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface Db {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
@@ -12,7 +15,8 @@ export interface Db {
 }
 
 export async function openPglite(dataDir: string): Promise<Db> {
-  const lite = await PGlite.create(dataDir);
+  // pg_trgm: the identity list's text search walks a trigram index (migration 023)
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params as any[]);
@@ -73,4 +77,63 @@ export async function openPostgres(url: string): Promise<Db> {
 
 export function openDb(opts: { databaseUrl?: string; dataDir: string }): Promise<Db> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+}
+
+/**
+ * Whether `err` says the database cannot take writes now rather than that the request was wrong: disk full,
+ * a read-only or vanished data directory, a read-only (standby) database, a lost connection. Those answer 503.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; errno?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  // SQLSTATE classes: 53 insufficient resources (53100 disk full), 58 system error (I/O), 57P admin shutdown and
+  // cannot-connect-now, 08 connection exceptions, 25006 read-only transaction
+  if (/^(53|58|57P|08)/.test(code) || code === '25006') return true;
+  if (['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EIO', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /no space left on device|read-only file system|could not (write|extend|open|create) file|PGlite is closed|Connection terminated/i.test(message);
+}
+
+/** What a 503 says. */
+export const DATABASE_UNAVAILABLE = 'The database cannot take changes right now (its disk may be full or read-only); nothing was saved, try again later';
+
+export interface WriteProbe { writable: boolean; problem?: string }
+
+/** Whether the database accepts a write now: a one-row upsert, committed. */
+export async function probeWrite(db: Db): Promise<WriteProbe> {
+  try {
+    await db.query(`insert into health_probe (id, at) values (1, now()) on conflict (id) do update set at = excluded.at`);
+    return { writable: true };
+  } catch (e) {
+    return { writable: false, problem: (e as Error).message };
+  }
+}
+
+/** Free space below which the data directory counts as full. */
+export const MIN_FREE_BYTES = 32 * 1024 * 1024;
+
+export interface DataDirState { writable: boolean; freeBytes: number | null; problem?: string }
+
+/** Whether the embedded database's directory can be written and has room: a probe file written and removed, and statfs. */
+export function checkDataDir(dir: string, minFree = MIN_FREE_BYTES): DataDirState {
+  let freeBytes: number | null = null;
+  try {
+    const st = statfsSync(dir);
+    freeBytes = Number(st.bavail) * Number(st.bsize);
+  } catch { /* statfs unsupported: judged by the probe alone */ }
+  const probe = join(dir, `.write-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, 'ok');
+    unlinkSync(probe);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOSPC' ? 'is full (no space left on the device)' : code === 'EROFS' ? 'is on a read-only file system'
+      : code === 'ENOENT' ? 'does not exist' : `cannot be written (${code ?? (e as Error).message})`;
+    return { writable: false, freeBytes, problem: `The data directory ${dir} ${why}` };
+  }
+  if (freeBytes !== null && freeBytes < minFree) {
+    return { writable: false, freeBytes, problem: `The data directory ${dir} is full: ${Math.round(freeBytes / 1024 / 1024)} MiB free, at least ${Math.round(minFree / 1024 / 1024)} MiB needed` };
+  }
+  return { writable: true, freeBytes };
 }

@@ -1,7 +1,7 @@
 // Demo data, written once into an empty database: two tenants with a division tree, doors, controllers and
 // identities with card credentials, the roles a real site has, and a demo user for each role. Names are
 // generated deterministically, so every fresh install shows the same people.
-import { ALL_PRIVILEGE_CODES, PRIVILEGES } from '../../contract';
+import { ALL_PRIVILEGE_CODES, PLATFORM_PRIVILEGES, PLATFORM_ROLE, PRIVILEGES } from '../../contract';
 import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
 import { addGrant, insertRole } from './queries/grants';
@@ -11,7 +11,7 @@ import { seedServiceAccount } from './queries/sessions';
 export const DEMO_PASSWORD = 'Gatehouse1!';
 /** The demo sign-ins main.ts prints (and the README lists). */
 export const DEMO_USERS = [
-  { username: 'admin', name: 'Alex Admin', role: 'administrator', clients: ['NORTHWIND', 'HARBOUR'], what: 'administrator of both demo clients; picks a client first' },
+  { username: 'admin', name: 'Alex Admin', role: 'administrator', clients: ['NORTHWIND', 'HARBOUR'], platform: true, what: 'platform operator and administrator of both demo clients; picks a client first' },
   { username: 'operator', name: 'Sam Operator', role: 'security-operator', clients: ['NORTHWIND'], what: 'security operator at Northwind' },
   { username: 'reception', name: 'Rita Reception', role: 'receptionist', clients: ['NORTHWIND'], what: 'receptionist at Northwind' },
   { username: 'hr', name: 'Hana HR', role: 'hr-manager', clients: ['NORTHWIND'], what: 'HR manager at Northwind' },
@@ -24,7 +24,9 @@ const under = (...prefixes: string[]) => ALL_PRIVILEGE_CODES.filter((c) => prefi
 const views = PRIVILEGES.filter((p) => /^(View|Activity|Event|Identity|Calendar|Dashboard)\b/.test(p.label)).map((p) => p.code);
 
 export const ROLES: Record<string, { name: string; privileges: string[] }> = {
-  administrator: { name: 'Administrator', privileges: [...ALL_PRIVILEGE_CODES] },
+  // everything inside a client; making new clients is the platform operator's (PLATFORM_PRIVILEGES)
+  administrator: { name: 'Administrator', privileges: ALL_PRIVILEGE_CODES.filter((c) => !PLATFORM_PRIVILEGES.includes(c)) },
+  [PLATFORM_ROLE]: { name: 'Platform operator', privileges: ['9.2.0', ...PLATFORM_PRIVILEGES, '9.2.2'] },
   // monitor, doors (and their alarms and controllers), identities read-only, reports; sees who is signed in, but
   // ending other people's sessions is the administrator's (0.2.4.1, 0.2.5.1)
   'security-operator': { name: 'Security operator', privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4'), '0.3.1.0'].filter((c) => c !== '0.2.4.1' && c !== '0.2.5.1') },
@@ -110,7 +112,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
     }
 
     const dashboardPages = JSON.stringify([
-      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions', 'doorStatus'].map((id) => ({ id })) },
+      // issue 10: the shift at a glance; each user sees the widgets their privileges answer
+      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions', 'visitorsToday', 'alarmsByPriority', 'alarmsPerHour', 'eventsPerHour', 'doorStatus'].map((id) => ({ id })) },
       { pageNum: 2, widgets: [{ id: 'recentChanges' }] },
     ]);
     for (const u of DEMO_USERS) {
@@ -124,6 +127,8 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       );
       // multi-tenant users start with no client selected (§2: the dashboard sends them to the clients screen)
       for (const c of u.clients) await addGrant(tx, { userId: user.rows[0].id, role: u.role, clientId: ids[c].client, divisionId: ids[c].hq });
+      // the administrator of both demo clients is also the platform operator who may create clients
+      if ('platform' in u && u.platform) await tx.query('insert into platform_grants (user_id, role_code) values ($1, $2) on conflict do nothing', [user.rows[0].id, PLATFORM_ROLE]);
     }
     for (const s of SERVICE_ACCOUNTS) {
       const tz = TENANTS.find((t) => t.code === s.client)!.tz;

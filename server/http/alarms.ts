@@ -5,13 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, PRIV, ProcessAlarmBody } from '../../contract';
 import type { Db } from '../db/db';
 import { AlarmError, type Pipeline } from '../monitor/pipeline';
-import { HttpError, audit, body, clientOf, principal } from './common';
+import { HttpError, audit, body, clientOf, idParam, principal } from './common';
 
-const alarmId = (req: FastifyRequest) => {
-  const id = Number((req.params as { id?: string }).id);
-  if (!Number.isInteger(id) || id < 1) throw new HttpError(404, 'Alarm not found');
-  return id;
-};
+const alarmId = (req: FastifyRequest) => idParam(req, 'Alarm');
 const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
   try { return await run(); } catch (e) {
     if (e instanceof AlarmError) throw new HttpError(e.status, e.message);

@@ -33,6 +33,41 @@ describe('sign-in', () => {
     expect(a.body.message).not.toBe('JWT-Invalid');
   });
 
+  it('counts and locks an unknown username like a real one, so the answers never tell which names exist', async () => {
+    const locked = await s.call('POST', '/idp/1.0/login', { body: { username: 'hr', password: 'wrong' } });
+    for (let i = 0; i < 5; i++) {
+      const r = await s.call('POST', '/idp/1.0/login', { body: { username: 'no-such-user', password: 'wrong' } });
+      expect(r.status).toBe(401);
+      expect(r.body.message).toBe(locked.body.message);
+    }
+    const sixth = await s.call('POST', '/idp/1.0/login', { body: { username: 'no-such-user', password: 'wrong' } });
+    expect(sixth.status).toBe(423);
+    expect(sixth.body.message).toMatch(/locked/i);
+    // the same words a locked real account gets (the lock test below locks 'auditor')
+    expect(sixth.body.message).toBe('Account locked after too many failed sign-ins, try again later');
+  });
+
+  it('limits sign-in, reset and registration per address, each route on its own count', async () => {
+    const limited = await buildServer({ db: s.db, jwtSecret: 'x'.repeat(32), staticDir: null, rateLimit: { max: 3, windowMs: 60_000 } });
+    try {
+      const login = (remoteAddress: string) => limited.inject({ method: 'POST', url: '/idp/1.0/login', remoteAddress, payload: { username: `guess-${Math.random()}`, password: 'x' } });
+      for (let i = 0; i < 3; i++) expect((await login('10.0.0.1')).statusCode).toBe(401);
+      const refused = await login('10.0.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(JSON.parse(refused.body)).toMatchObject({ status: 429, error: 'Too Many Requests', violations: [{ field: '(body)' }] });
+      expect((await login('10.0.0.2')).statusCode).toBe(401); // another address has its own count
+      const reset = await limited.inject({ method: 'POST', url: '/idp/1.0/operators/reset-password/init', remoteAddress: '10.0.0.1', payload: { username: 'x' } });
+      expect(reset.statusCode).toBe(200); // and so has another route
+      const rows = await s.count('select 1 from registration_requests');
+      for (let i = 0; i < 4; i++) {
+        await limited.inject({ method: 'POST', url: '/idp/1.0/registration-requests', remoteAddress: '10.0.0.3', payload: { username: `spam${i}`, name: 'Spam', email: 'spam@example.com' } });
+      }
+      expect(await s.count('select 1 from registration_requests')).toBe(rows + 3);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('rejects a blank form with violations per field', async () => {
     const r = await s.call('POST', '/idp/1.0/login', { body: { username: '', password: '' } });
     expect(r.status).toBe(400);

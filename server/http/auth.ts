@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import {
   API, ChangePasswordRequest, LoginRequest, ProfileUpdate, RegistrationRequest, ResetFinishRequest, ResetInitRequest,
-  SelectClientRequest, Settings,
+  SelectClientRequest, Settings, validate,
 } from '../../contract';
 import { hashPassword, sha256, verifyPassword } from '../auth/passwords';
 import { clientIdsOf, privilegeEntries, rolesOf } from '../auth/access';
@@ -12,6 +12,7 @@ import type { Tokens } from '../auth/tokens';
 import type { Db } from '../db/db';
 import { insertRegistration, insertResetToken, resetTokenByHash, useResetToken } from '../db/queries/accounts';
 import { endSession, startSession } from '../db/queries/sessions';
+import { recordUnknownFailure, unknownLockedUntil } from '../db/queries/signInFailures';
 import * as users from '../db/queries/users';
 import type { UserRow } from '../db/queries/users';
 import { HttpError, audit, body, principal } from './common';
@@ -25,6 +26,26 @@ export interface AuthOptions {
   lockout: { attempts: number; minutes: number };
   onPasswordReset: (n: ResetNotice) => void;
   resetLifetimeMinutes?: number;
+  /** Requests per address per window on sign-in, reset, registration and change-password; false: none. */
+  rateLimit?: RateLimit | false;
+}
+
+export interface RateLimit { max: number; windowMs: number }
+/** What a server allows when not told otherwise (RATE_LIMIT_MAX / RATE_LIMIT_WINDOW_S). */
+export const DEFAULT_RATE_LIMIT: RateLimit = { max: 20, windowMs: 60_000 };
+
+/**
+ * Stored settings as the contract reads them; a value stored before a rule existed (a 1 MB theme) falls back to
+ * its default instead of failing every sign-in.
+ */
+export function storedSettings(stored: unknown): Settings {
+  const given = stored && typeof stored === 'object' && !Array.isArray(stored) ? { ...(stored as Record<string, unknown>) } : {};
+  for (let tries = 0; tries < 3; tries++) {
+    const r = validate(given, Settings);
+    if (r.ok) return r.value;
+    for (const v of r.violations) delete given[v.field.split('.')[0]];
+  }
+  return Settings.create({});
 }
 
 // §: the answer never says which part was wrong, nor whether the user exists
@@ -45,23 +66,39 @@ export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: Fasti
   const roles = await rolesOf(db, u.id, clientId);
   const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles });
   await startSession(db, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
-  return { token, user: userBody(u, roles), privileges: { priviledges: await privilegeEntries(db, u.id, clientId) }, settings: Settings.create(u.settings ?? {}) };
+  return { token, user: userBody(u, roles), privileges: { priviledges: await privilegeEntries(db, u.id, clientId) }, settings: storedSettings(u.settings) };
 }
 
 const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > Date.now();
 
-export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60 }: AuthOptions) {
+export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60, rateLimit = false }: AuthOptions) {
+  // issue 13: guessing across many usernames (or reset and registration spam) from one address is slowed too
+  const limited = { open: true, ...(rateLimit ? { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } : {}) };
   const me = async (id: number) => {
     const u = await users.userById(db, id);
     if (!u) throw new HttpError(401, 'JWT-Invalid');
     return u;
   };
 
-  /** Checks a password, counting failures towards the lock; the same rule for sign-in and change-password. */
+  /**
+   * Checks a password, counting failures towards the lock; the same rule for sign-in and change-password. An
+   * unknown username is counted and locked the same way, and every path costs one scrypt (issue 13: a locked
+   * real user answered 423 in 1 ms, an unknown name 401 in 33 ms, which told which names exist).
+   */
   async function checkPassword(req: FastifyRequest, username: string, password: string): Promise<UserRow | 'locked' | null> {
     const u = await users.userByUsername(db, username);
-    if (u && isLocked(u)) return 'locked';
-    if (u && (await verifyPassword(password, u.password_hash))) {
+    if (!u) {
+      const lockedUntil = await unknownLockedUntil(db, username);
+      await verifyPassword(password, DUMMY_HASH);
+      if (lockedUntil && lockedUntil.getTime() > Date.now()) return 'locked';
+      await recordUnknownFailure(db, username, lockout.attempts, lockout.minutes);
+      return null;
+    }
+    if (isLocked(u)) {
+      await verifyPassword(password, u.password_hash); // the same work as any other answer
+      return 'locked';
+    }
+    if (await verifyPassword(password, u.password_hash)) {
       if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
       return u;
     }
@@ -73,13 +110,11 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
         if (lock) await audit(tx, req, { clientId: null, actor: u.username, action: 'lock', entity: 'user', entityId: u.id, before: null, after: { username: u.username, minutes: lockout.minutes } });
       });
       // the attempt that locks still only says "invalid"; the next one says locked
-    } else {
-      await verifyPassword(password, DUMMY_HASH); // same work as for a real user: timing says nothing either
     }
     return null;
   }
 
-  app.post(API.login, { config: { open: true } }, async (req, reply) => {
+  app.post(API.login, { config: limited }, async (req, reply) => {
     const input = body(req.body, LoginRequest);
     const u = await checkPassword(req, input.username, input.password);
     if (u === 'locked') throw new HttpError(423, LOCKED);
@@ -90,7 +125,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
   app.get(API.me, async (req) => {
     const p = principal(req);
     const u = await me(p.userId);
-    return { user: { ...userBody(u, await rolesOf(db, u.id, p.clientId)), clientId: p.clientId }, privileges: { priviledges: p.entries }, settings: Settings.create(u.settings ?? {}) };
+    return { user: { ...userBody(u, await rolesOf(db, u.id, p.clientId)), clientId: p.clientId }, privileges: { priviledges: p.entries }, settings: storedSettings(u.settings) };
   });
 
   app.put(API.meSettings, async (req) => {
@@ -102,8 +137,8 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return db.transaction(async (tx) => {
       const u = await users.userById(tx, p.userId);
       if (!u) throw new HttpError(401, 'JWT-Invalid');
-      const before = Settings.create(u.settings ?? {});
-      const merged = Settings.create({ ...(u.settings as object), ...patch });
+      const before = storedSettings(u.settings);
+      const merged = Settings.create({ ...before, ...patch });
       await users.setSettings(tx, u.id, merged);
       await audit(tx, req, { clientId: p.clientId, action: 'update', entity: 'settings', entityId: u.id, before, after: merged });
       return merged;
@@ -138,7 +173,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return { ok: true };
   });
 
-  app.post(API.resetInit, { config: { open: true } }, async (req) => {
+  app.post(API.resetInit, { config: limited }, async (req) => {
     const { username } = body(req.body, ResetInitRequest);
     const id = await users.userIdByUsername(db, username);
     if (id !== null) {
@@ -150,7 +185,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return { ok: true, message: 'If the account exists, a reset link has been sent.' };
   });
 
-  app.post(API.resetFinish, { config: { open: true } }, async (req) => {
+  app.post(API.resetFinish, { config: limited }, async (req) => {
     const input = body(req.body, ResetFinishRequest);
     const hash = sha256(input.token);
     const expired = new HttpError(400, 'This reset link is invalid or has expired', [{ field: 'token', message: 'is invalid or has expired' }]);
@@ -164,13 +199,13 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return { ok: true };
   });
 
-  app.post(API.registration, { config: { open: true } }, async (req, reply) => {
+  app.post(API.registration, { config: limited }, async (req, reply) => {
     const input = body(req.body, RegistrationRequest);
     const id = await insertRegistration(db, input);
     return reply.code(201).send({ id, status: 'pending' });
   });
 
-  app.post(API.changePassword, { config: { open: true } }, async (req) => {
+  app.post(API.changePassword, { config: limited }, async (req) => {
     const input = body(req.body, ChangePasswordRequest);
     const u = await checkPassword(req, input.username, input.oldPassword);
     if (u === 'locked') throw new HttpError(423, LOCKED);

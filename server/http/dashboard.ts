@@ -1,18 +1,26 @@
-// The dashboard summary [0.1] of the selected client (§2: the dashboard needs one).
+// The dashboard [0.1] of the selected client (§2: the dashboard needs one). Issue 10: every part is answered only to
+// holders of the privilege of the screen that owns its data (DASHBOARD_WIDGET_PRIVILEGES), and counts of rows that
+// have a division cover the divisions those privileges were granted on.
 import type { FastifyInstance } from 'fastify';
-import { API, PRIV, type DashboardSummary } from '../../contract';
+import { API, DASHBOARD_WIDGET_PRIVILEGES, PRIV, type DashboardPart, type DashboardSummary } from '../../contract';
 import type { Db } from '../db/db';
 import { recentChanges } from '../db/queries/audit';
-import { dashboardCounts } from '../db/queries/dashboard';
-import { clientOf, iso } from './common';
+import { dashboardParts, type DashboardAsk } from '../db/queries/dashboard';
+import { clientOf, divisionsFor, iso, principal } from './common';
 
 export function dashboardRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(API.dashboard, { config: { privileges: [PRIV.dashboard] } }, async (req): Promise<DashboardSummary> => {
     const clientId = clientOf(req);
-    const recent = await recentChanges(db, clientId, 8);
-    return {
-      ...(await dashboardCounts(db, clientId)),
-      recentChanges: recent.map((r) => ({ at: iso(r.at)!, actor: r.actor, action: r.action, entity: r.entity })),
-    };
+    const p = principal(req);
+    const asks: DashboardAsk[] = [];
+    for (const [part, codes] of Object.entries(DASHBOARD_WIDGET_PRIVILEGES) as Array<[DashboardPart, readonly string[]]>) {
+      if (codes.some((c) => p.held.has(c))) asks.push({ part, divisions: divisionsFor(p, [...codes]) });
+    }
+    const summary: DashboardSummary = await dashboardParts(db, clientId, asks);
+    if (asks.some((a) => a.part === 'recentChanges')) {
+      const recent = await recentChanges(db, clientId, 8);
+      summary.recentChanges = recent.map((r) => ({ at: iso(r.at)!, actor: r.actor, action: r.action, entity: r.entity }));
+    }
+    return summary;
   });
 }

@@ -1,9 +1,13 @@
 // Doors on the server: the list is the selected client's only (division names, last state change), door control
-// needs 0.4.5.4, an unknown or foreign door is 404, a bad command is 400 — and a refused call changes nothing
-// (status, events, audit, heart-beats). A good command changes the door, persists its event, audits it and
-// publishes the new state on /hbdoor to that tenant.
+// needs 0.4.5.4, an unknown or foreign door is 404, a bad command is 400, a command that makes no sense for the
+// door's state is 409 unless forced — and a refused call changes nothing (status, events, audit, heart-beats). A good
+// command changes the door, persists its event, audits it and publishes the new state on /hbdoor to that tenant.
+// Issue 10: the last command wins over the relock a momentary unlock is waiting for (the simulator's relock timers
+// run on a SimulatedClock here, so time moves without waiting).
+import { SimulatedClock } from 'xstate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, DESTINATIONS, EVENT_CODES, SOCKJS_PREFIX } from '../../contract';
+import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, SOCKJS_PREFIX } from '../../contract';
+import type { HardwareSimulator } from '../simulator/hardware';
 import { startTestServer, type TestServer } from '../testkit';
 import { connected, waitFor, type TestClient } from '../realtime/testkit';
 
@@ -11,9 +15,13 @@ let s: TestServer;
 let operator: string, auditor: string, reception: string, harbour: string;
 let northwind: number, harbourId: number;
 const consoles: TestClient[] = [];
+const clock = new SimulatedClock();
+/** The server's hardware simulator (awaiting the Fastify instance loses buildServer's added fields from its type). */
+const simulator = () => (s.app as unknown as { simulator: HardwareSimulator }).simulator;
 
 beforeAll(async () => {
   s = await startTestServer({ testHooks: true });
+  simulator().useClock(clock);
   [operator, auditor, reception, harbour] = await Promise.all(['operator', 'auditor', 'reception', 'harbour'].map((u) => s.login(u)));
   const ids = await s.db.query<{ code: string; id: number }>(`select code, id from clients`);
   northwind = Number(ids.rows.find((r) => r.code === 'NORTHWIND')!.id);
@@ -147,11 +155,161 @@ describe('door commands', () => {
     expect(hhBeats().some((b) => b.id === door)).toBe(false);
   });
 
-  it('momentary unlock opens the door and says so', async () => {
+  it('momentary unlock opens the door and says so, then relocks it by itself when its time is up', async () => {
     const door = await doorOf(northwind, 7);
     const r = await command(operator, door, { command: 'momentary-unlock' });
     expect(r.status).toBe(200);
     expect(r.body.eventCode).toBe(EVENT_CODES.doorMomentaryUnlock);
+    expect((await footprint(door)).status).toBe('unlocked-briefly');
+    await advance(DOOR_MOMENTARY_MS - 1);
+    expect((await footprint(door)).status).toBe('unlocked-briefly');
+    await advance(1);
+    expect(await statusOf(door)).toBe('locked');
+    expect(await relocks(door)).toBe(1);
+  });
+});
+
+/** Moves the relock timers' clock and waits until what fired has finished. */
+async function advance(ms: number) {
+  clock.increment(ms);
+  await simulator().settled();
+}
+const statusOf = async (doorId: number) => (await s.call('GET', API.doors, { token: operator })).body.items.find((d: any) => d.id === doorId).status;
+const relocks = (doorId: number) => s.count(`select 1 from events where event_point_id = $1 and event_code = $2 and message like '%(relocked)'`, [`output-${doorId}`, EVENT_CODES.doorLocked]);
+/** A door of Northwind in a known state, with no relock pending. */
+async function doorIn(n: number, status: 'locked' | 'unlocked' | 'closed') {
+  const door = await doorOf(northwind, n);
+  await s.db.query('update doors set status = $2 where id = $1', [door, status]);
+  return door;
+}
+
+describe('the last operator command wins over a pending momentary relock (issue 10)', () => {
+  it('Unlock after Open briefly keeps the door unlocked past the momentary time', async () => {
+    const door = await doorIn(0, 'locked');
+    expect((await command(operator, door, { command: 'momentary-unlock' })).status).toBe(200);
+    await advance(DOOR_MOMENTARY_MS / 2);
+    expect((await command(operator, door, { command: 'unlock' })).status).toBe(200);
+    await advance(DOOR_MOMENTARY_MS * 2);
+    expect(await statusOf(door)).toBe('unlocked');
     expect((await footprint(door)).status).toBe('unlocked');
+    expect(await relocks(door)).toBe(0);
+  });
+
+  it('Lock after Open briefly stays locked, with no relock recorded later', async () => {
+    const door = await doorIn(1, 'locked');
+    await command(operator, door, { command: 'momentary-unlock' });
+    const locked = await command(operator, door, { command: 'lock' });
+    expect(locked.status).toBe(200);
+    await advance(DOOR_MOMENTARY_MS * 2);
+    expect(await statusOf(door)).toBe('locked');
+    expect(await relocks(door)).toBe(0);
+    // the operator's lock is the door's last command event
+    const last = await s.db.query<{ id: string }>('select id from events where event_point_id = $1 order by id desc limit 1', [`output-${door}`]);
+    expect(Number(last.rows[0].id)).toBe(locked.body.id);
+  });
+
+  it('Open briefly twice restarts the time: the door relocks once, a full moment after the second', async () => {
+    const door = await doorIn(2, 'locked');
+    await command(operator, door, { command: 'momentary-unlock' });
+    await advance(DOOR_MOMENTARY_MS - 1000);
+    expect((await command(operator, door, { command: 'momentary-unlock' })).status).toBe(200);
+    await advance(1000); // the first one's time is up: no relock
+    expect(await statusOf(door)).toBe('unlocked-briefly');
+    await advance(DOOR_MOMENTARY_MS - 1001);
+    expect(await statusOf(door)).toBe('unlocked-briefly');
+    await advance(1);
+    expect(await statusOf(door)).toBe('locked');
+    expect(await relocks(door)).toBe(1);
+  });
+
+  it('two operators racing: commands of one door apply in arrival order, the later is refused when it no longer makes sense', async () => {
+    const door = await doorIn(3, 'unlocked');
+    const second = await s.login('operator'); // another console of another operator on the same door
+    const [a, b] = await Promise.all([command(operator, door, { command: 'lock' }), command(second, door, { command: 'lock' })]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect([a, b].find((r) => r.status === 409)!.body.message).toBe('Car Park Gate is already locked.');
+    expect(await s.count('select 1 from events where event_point_id = $1 and event_code = $2', [`output-${door}`, EVENT_CODES.doorLocked])).toBe(1);
+
+    // Open briefly and Unlock at once, in whichever order they arrive: Unlock wins either way. Taken first, Open
+    // briefly is cancelled by the Unlock after it; taken second, it is refused, since the door is already unlocked
+    const [m, u] = await Promise.all([command(operator, door, { command: 'momentary-unlock' }), command(second, door, { command: 'unlock' })]);
+    expect(u.status).toBe(200);
+    if (m.status === 200) expect(m.body.id).toBeLessThan(u.body.id);
+    else expect(m.status).toBe(409);
+    await advance(DOOR_MOMENTARY_MS);
+    expect(await statusOf(door)).toBe('unlocked');
+    expect(await relocks(door)).toBe(0);
+  });
+
+  it('a relock does not hide a door held open meanwhile', async () => {
+    const door = await doorIn(4, 'locked');
+    await command(operator, door, { command: 'momentary-unlock' });
+    await s.call('POST', API.testSimulate, { token: operator, body: { kind: 'door.held', doorId: door } });
+    await advance(DOOR_MOMENTARY_MS);
+    expect(await relocks(door)).toBe(1);
+    expect(await statusOf(door)).toBe('held-open');
+  });
+
+  it('the test hook fast-forwards the pending relocks, and finds none after a later Unlock', async () => {
+    const door = await doorIn(8, 'locked');
+    await command(operator, door, { command: 'momentary-unlock' });
+    const early = await s.call('POST', API.testDoorsFastForward, { token: operator, body: { ms: DOOR_MOMENTARY_MS - 1 } });
+    expect(early.body).toEqual({ relocked: 0 });
+    const due = await s.call('POST', API.testDoorsFastForward, { token: operator, body: { ms: DOOR_MOMENTARY_MS } });
+    expect(due.body).toEqual({ relocked: 1 });
+    expect(await statusOf(door)).toBe('locked');
+
+    await command(operator, door, { command: 'momentary-unlock' });
+    await command(operator, door, { command: 'unlock' });
+    expect((await s.call('POST', API.testDoorsFastForward, { token: operator, body: { ms: DOOR_MOMENTARY_MS } })).body).toEqual({ relocked: 0 });
+    expect(await statusOf(door)).toBe('unlocked');
+  });
+});
+
+describe('door commands follow the door\'s state', () => {
+  it('refuse with 409 and the reason what makes no sense for the state, changing nothing', async () => {
+    const cases: [string, string, string][] = [
+      ['locked', 'lock', 'is already locked.'],
+      ['unlocked', 'unlock', 'is already unlocked.'],
+      ['unlocked', 'momentary-unlock', 'is unlocked until someone locks it: lock it instead.'],
+      ['forced-open', 'unlock', 'is forced open: send someone to secure it first.'],
+      ['forced-open', 'lock', 'is forced open while its lock reports locked; lock it again only to re-send the command.'],
+      ['held-open', 'momentary-unlock', 'is held open already.'],
+      ['offline', 'lock', 'is offline: no command reaches it until it is back.'],
+      ['tamper', 'unlock', 'reports tampering: keep it locked until it is checked.'],
+    ];
+    const door = await doorOf(northwind, 9);
+    for (const [status, cmd, reason] of cases) {
+      await s.db.query('update doors set status = $2 where id = $1', [door, status]);
+      const was = await footprint(door);
+      const r = await command(operator, door, { command: cmd });
+      expect(r.status, `${cmd} on ${status}`).toBe(409);
+      expect(r.body).toMatchObject({ status: 409, error: 'Conflict', message: `Finance Vault ${reason}` });
+      expect(await footprint(door)).toEqual(was);
+    }
+  });
+
+  it('carry out what makes sense: open or unlock a locked door, lock an unlocked, held-open or tampered one', async () => {
+    const door = await doorOf(northwind, 9);
+    for (const [status, cmd, after] of [['locked', 'momentary-unlock', 'unlocked-briefly'], ['locked', 'unlock', 'unlocked'], ['unlocked', 'lock', 'locked'],
+      ['held-open', 'lock', 'locked'], ['tamper', 'lock', 'locked'], ['closed', 'unlock', 'unlocked'], ['unlocked-briefly', 'unlock', 'unlocked']]) {
+      await s.db.query('update doors set status = $2 where id = $1', [door, status]);
+      const r = await command(operator, door, { command: cmd });
+      expect(r.status, `${cmd} on ${status}`).toBe(200);
+      expect((await footprint(door)).status).toBe(after);
+    }
+    await advance(DOOR_MOMENTARY_MS); // nothing left pending for other tests
+  });
+
+  it('force: true sends it anyway, and says so in the event and the audit trail', async () => {
+    const door = await doorOf(northwind, 9);
+    await s.db.query('update doors set status = $2 where id = $1', [door, 'forced-open']);
+    const was = await footprint(door);
+    const r = await command(operator, door, { command: 'lock', force: true });
+    expect(r.status).toBe(200);
+    expect(r.body.message).toBe('Door locked at Finance Vault by operator (forced)');
+    expect(await footprint(door)).toEqual({ status: 'locked', events: was.events + 1, audit: was.audit + 1 });
+    expect(await s.count(`select 1 from audit_log where entity = 'door' and entity_id = $1 and action = 'lock' and (after->>'force')::boolean`, [String(door)])).toBe(1);
+    expect((await command(operator, door, { command: 'lock', force: 'yes' })).status).toBe(400);
   });
 });

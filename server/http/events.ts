@@ -1,12 +1,13 @@
 // Event history [0.2.2.0]: paged, filtered (code, point, alert, time range, text, after/before an id) and sorted over
 // the (client_id, id desc), (client_id, event_code, id desc), (client_id, at desc, id desc) and alert-only indexes. Doors with their simulated status
-// [0.4.5.0] and door commands [0.4.5.4]. The test-only simulate hook, registered only when asked for.
+// [0.4.5.0] and door commands [0.4.5.4] (server/http/doors.ts). The test-only simulate hook, registered only when asked for.
 import type { FastifyInstance } from 'fastify';
-import { API, DoorCommandBody, EVENT_CODES, PRIV, SimulateBody, type Violation } from '../../contract';
+import { API, PRIV, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
-import { HttpError, audit, body, clientOf, iso, listParams, principal } from './common';
+import { HttpError, body, clientOf, listParams } from './common';
+import { doorRoutes } from './doors';
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -84,28 +85,7 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks }: 
     return { items: rows.map(eventOfRow), total: Number(total.rows[0].n), page: lp.page, size: lp.size };
   });
 
-  app.get(API.doors, { config: { privileges: [PRIV.doors.view, PRIV.doors.control] } }, async (req) => {
-    const clientId = clientOf(req);
-    // last change: the door's latest state event — forced/held/closed on its own point, commands on its strike
-    // output (`output-{id}`, shared with 3000/3001) — each an index walk back to the first hit
-    const { rows } = await db.query<any>(`select d.id, d.name, d.status, d.division_id, v.name division_name, greatest(
-        (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'door-' || d.id and e.event_code = any($2::int[]) order by e.id desc limit 1),
-        (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'output-' || d.id and e.event_code = any($2::int[]) order by e.id desc limit 1)) last_changed_at
-      from doors d left join divisions v on v.id = d.division_id and v.client_id = d.client_id where d.client_id = $1 order by d.id`,
-    [clientId, [EVENT_CODES.doorClosed, EVENT_CODES.doorForcedOpen, EVENT_CODES.doorHeldOpen, EVENT_CODES.doorLocked, EVENT_CODES.doorUnlocked, EVENT_CODES.doorMomentaryUnlock]]);
-    const items = rows.map((r) => ({ id: r.id, name: r.name, status: r.status, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at) }));
-    return { items, total: items.length, page: 0, size: items.length };
-  });
-
-  app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control] } }, async (req) => {
-    const clientId = clientOf(req);
-    const id = Number((req.params as { id?: string }).id);
-    if (!Number.isInteger(id) || id < 1) throw new HttpError(404, 'Door not found');
-    const { command } = body(req.body, DoorCommandBody);
-    const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username));
-    await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id } });
-    return event;
-  });
+  doorRoutes(app, { db, simulator, testHooks });
 
   if (testHooks) {
     app.post(API.testSimulate, async (req) => {

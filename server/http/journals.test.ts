@@ -129,14 +129,14 @@ describe('uploading chunks', () => {
     expect((await upload(admin, recordingId(), ndjson([entry(1)]))).status).toBe(403);
   });
 
-  it('lets only the session that started a recording append to it: not another session, user or tenant', async () => {
+  it('lets only the session that started a recording append to it: to another session, user or tenant it is not found', async () => {
     const rec = recordingId();
     await upload(operator, rec, ndjson([entry(1)]));
     const secondSession = await s.login('operator');
     for (const token of [secondSession, auditor, harbour]) {
       const r = await upload(token, rec, ndjson([entry(2)]));
-      expect(r.status).toBe(403);
-      expect(r.body.message).toBe('This recording belongs to another session');
+      expect(r.status).toBe(404);
+      expect(r.body.message).toBe('Recording not found');
     }
     expect(await stored(rec)).toBe(1);
   });

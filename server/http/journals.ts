@@ -55,9 +55,8 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
           ?? await lockJournal(tx, recording);
       }
       if (!row) throw new Error(`recording ${recording} vanished`);
-      if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) {
-        throw new HttpError(403, 'This recording belongs to another session');
-      }
+      // another tenant's (or another session's) recording is not there as far as this caller knows: 404, not 403
+      if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) throw new HttpError(404, 'Recording not found');
       if (!sameHeader(row.header, chunk.header)) {
         throw new HttpError(409, 'The chunk\'s header differs from the recording\'s', [{ field: 'line 1', message: 'is not the header this recording started with' }]);
       }
@@ -69,7 +68,11 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
     });
   });
 
-  app.get(API.sessionJournals, { config: { privileges: [PRIV.sessionReplays] } }, async (req) => {
+  // the recordings are a section of the journal replay screen (/monitor/replay [0.8.1.0]) shown to holders of 0.8.2.0:
+  // the server answers only those who may open that screen and see that section
+  const replays = { privileges: [PRIV.journalExport, PRIV.sessionReplays], mode: 'ALL' as const };
+
+  app.get(API.sessionJournals, { config: replays }, async (req) => {
     const clientId = clientOf(req);
     const l = listParams(req.query, JOURNAL_SORT, 'j.updated_at desc, j.id desc');
     const { rows, total } = await listJournals(db, clientId, l);
@@ -81,7 +84,7 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
     return { items, total, page: l.page, size: l.size };
   });
 
-  app.get(`${API.sessionJournals}/:id`, { config: { privileges: [PRIV.sessionReplays] } }, async (req, reply) => {
+  app.get(`${API.sessionJournals}/:id`, { config: replays }, async (req, reply) => {
     const clientId = clientOf(req);
     const id = idParam(req, 'Recording');
     const row = await getJournal(db, clientId, id);

@@ -54,7 +54,16 @@ export class AlarmError extends Error {
   constructor(public status: 404 | 409, message: string) { super(message); }
 }
 
-export function createPipeline(db: Db, publish: Publish) {
+interface AlarmType { priority: number; instructions: string }
+interface Pending { clientId: number; input: EventInput; resolve: (e: Event) => void; reject: (e: unknown) => void }
+
+/** Most events a single transaction takes; more wait for the next one (they arrive while this one commits). */
+export const INGEST_BATCH_MAX = 2000;
+/** How long the alarm types (default and per tenant) are trusted before they are read again. */
+const ALARM_TYPES_TTL_MS = 30_000;
+
+export function createPipeline(db: Db, publish: Publish, opts: { now?: () => number } = {}) {
+  const now = opts.now ?? Date.now;
   async function openCount(q: Db, clientId: number): Promise<number> {
     const { rows } = await q.query<{ n: string }>(`select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [clientId]);
     return Number(rows[0].n);
@@ -63,40 +72,139 @@ export function createPipeline(db: Db, publish: Publish) {
     publish(clientId, DESTINATIONS.alarmCount, { count: await openCount(db, clientId) });
   }
 
-  /** Persist one event (and its alarm effects), then publish it. Resolves with the stored event. */
-  async function record(clientId: number, input: EventInput): Promise<Event> {
-    const pointId = input.pointId ?? input.sourceId;
-    const pointName = input.pointName === undefined ? input.sourceName : input.pointName;
-    const { event, cleared } = await db.transaction(async (tx) => {
-      const type = await tx.query<{ priority: number; instructions: string }>(
-        'select priority, instructions from alarm_types where event_code = $1 and (client_id = $2 or client_id is null) order by client_id nulls last limit 1',
-        [input.eventCode, clientId]);
-      const alarmType = type.rows[0];
-      const { rows } = await tx.query<any>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority)
-        values ($1,$2,$3,$4,$5,$6,$7,$8,$9) returning *`,
-        [clientId, input.eventCode, input.sourceId, input.sourceName, pointId, pointName, input.message, !!alarmType, alarmType?.priority ?? 100]);
-      const row = rows[0];
-      let cleared = 0;
-      if (alarmType) {
-        await tx.query(`insert into alarms (event_id, client_id, event_code, event_point_id, priority, instructions, raised_at) values ($1,$2,$3,$4,$5,$6,$7)`,
-          [row.id, clientId, input.eventCode, pointId, alarmType.priority, alarmType.instructions, row.at]);
-        await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note, at) values ($1,$2,'raised',null,null,$3)`, [row.id, clientId, row.at]);
-      } else {
-        // §4: a non-alert event for the same point clears its alerts; on the server that processes them
-        const done = await tx.query<{ event_id: string }>(`update alarms set state = 'processed', processed_at = now(), processed_by = 'system', note = $3
-          where client_id = $1 and event_point_id = $2 and state <> 'processed' returning event_id`, [clientId, pointId, `Returned to normal: event ${row.id}`]);
-        for (const d of done.rows) {
-          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note) values ($1,$2,'processed','system',$3)`, [d.event_id, clientId, `Returned to normal: event ${row.id}`]);
-        }
-        cleared = done.rows.length;
+  // alarm types change rarely: one read every 30 s instead of one per event (a tenant row overrides the default)
+  let types: { at: number; byKey: Map<string, AlarmType> } | null = null;
+  async function alarmTypes(): Promise<Map<string, AlarmType>> {
+    if (types && now() - types.at < ALARM_TYPES_TTL_MS) return types.byKey;
+    const { rows } = await db.query<{ client_id: number | null; event_code: number; priority: number; instructions: string }>(
+      'select client_id, event_code, priority, instructions from alarm_types');
+    const byKey = new Map<string, AlarmType>();
+    for (const r of rows) byKey.set(`${r.client_id ?? '*'}:${r.event_code}`, { priority: r.priority, instructions: r.instructions });
+    types = { at: now(), byKey };
+    return byKey;
+  }
+  const typeOf = (byKey: Map<string, AlarmType>, clientId: number, code: number) => byKey.get(`${clientId}:${code}`) ?? byKey.get(`*:${code}`);
+
+  // Group commit: events wait while a transaction is being written and go together in the next one, so a busy site
+  // pays one transaction per batch instead of one per event, and a quiet one waits for nothing. One writer at a time
+  // keeps the order of arrival (and so the order per source) in the ids.
+  let queue: Pending[] = [];
+  let writing = false;
+  function schedule() {
+    if (writing || queue.length === 0) return;
+    writing = true;
+    setImmediate(async () => {
+      const batch = queue.slice(0, INGEST_BATCH_MAX);
+      queue = queue.slice(batch.length);
+      try {
+        await writeBatch(batch);
+      } catch (e) {
+        for (const p of batch) p.reject(e);
+      } finally {
+        writing = false;
+        schedule();
       }
-      return { event: eventOfRow({ ...row, alarm_state: alarmType ? 'raised' : null, instructions: alarmType?.instructions ?? null }), cleared };
     });
-    publish(clientId, DESTINATIONS.events, event);
-    const code = statusOfCode(event.eventCode);
-    if (code) publish(clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status });
-    if (event.alert || cleared) await announceCount(clientId);
-    return event;
+  }
+
+  /** One transaction for the batch: the events, the alarms they raise, the alarms they return to normal (§4), in order. */
+  async function writeBatch(batch: Pending[]) {
+    const byKey = await alarmTypes();
+    const prepared = batch.map((p) => {
+      const pointId = p.input.pointId ?? p.input.sourceId;
+      const pointName = p.input.pointName === undefined ? p.input.sourceName : p.input.pointName;
+      return { ...p, pointId, pointName, type: typeOf(byKey, p.clientId, p.input.eventCode) };
+    });
+    const { rows, cleared } = await db.transaction(async (tx) => {
+      const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority)
+        select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[])
+        returning id, at`,
+        [prepared.map((p) => p.clientId), prepared.map((p) => p.input.eventCode), prepared.map((p) => p.input.sourceId), prepared.map((p) => p.input.sourceName),
+          prepared.map((p) => p.pointId), prepared.map((p) => p.pointName), prepared.map((p) => p.input.message), prepared.map((p) => !!p.type),
+          prepared.map((p) => p.type?.priority ?? 100)]);
+      // ids follow the order of the values (sort to be sure); the rest of each row is what was sent
+      const rows = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r, i) => {
+        const p = prepared[i];
+        return { id: r.id, at: r.at, client_id: p.clientId, event_code: p.input.eventCode, event_source_id: p.input.sourceId, event_source_name: p.input.sourceName,
+          event_point_id: p.pointId, event_point_name: p.pointName, message: p.input.message, alert: !!p.type, priority: p.type?.priority ?? 100 };
+      });
+      const firstId = Number(rows[0].id);
+      // walk the batch in order: an alert raises an alarm; a non-alert event of the same point processes the point's
+      // open alarms, those stored before this batch and those raised earlier in it (§4)
+      const raised = new Map<number, { row: any; type: AlarmType; clearedBy: number | null }>();
+      const openInBatch = new Map<string, number[]>(); // `${client}:${point}` → alarm ids raised in this batch, still open
+      const firstClear = new Map<string, number>(); // `${client}:${point}` → the first clearing event of the batch
+      const clearedPerClient = new Map<number, number>();
+      rows.forEach((row, i) => {
+        const p = prepared[i];
+        const key = `${p.clientId}:${p.pointId}`;
+        if (p.type) {
+          raised.set(Number(row.id), { row, type: p.type, clearedBy: null });
+          openInBatch.set(key, [...(openInBatch.get(key) ?? []), Number(row.id)]);
+        } else {
+          if (!firstClear.has(key)) firstClear.set(key, Number(row.id));
+          for (const a of openInBatch.get(key) ?? []) raised.get(a)!.clearedBy = Number(row.id);
+          clearedPerClient.set(p.clientId, (clearedPerClient.get(p.clientId) ?? 0) + (openInBatch.get(key)?.length ?? 0));
+          openInBatch.delete(key);
+        }
+      });
+      if (raised.size) {
+        const list = [...raised.values()];
+        await tx.query(`insert into alarms (event_id, client_id, event_code, event_point_id, priority, instructions, raised_at, state, processed_at, processed_by, note)
+          select e, c, code, pt, pr, ins, at, case when cb is null then 'raised' else 'processed' end,
+            case when cb is null then null else now() end, case when cb is null then null else 'system' end,
+            case when cb is null then null else 'Returned to normal: event ' || cb end
+          from unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::timestamptz[], $8::bigint[]) as t(e, c, code, pt, pr, ins, at, cb)`,
+          [list.map((a) => a.row.id), list.map((a) => a.row.client_id), list.map((a) => a.row.event_code), list.map((a) => a.row.event_point_id),
+            list.map((a) => a.type.priority), list.map((a) => a.type.instructions), list.map((a) => a.row.at), list.map((a) => a.clearedBy)]);
+        await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note, at)
+          select e, c, 'raised', null, null, at from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as t(e, c, at)`,
+          [list.map((a) => a.row.id), list.map((a) => a.row.client_id), list.map((a) => a.row.at)]);
+        const done = list.filter((a) => a.clearedBy !== null);
+        if (done.length) {
+          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note)
+            select e, c, 'processed', 'system', 'Returned to normal: event ' || cb from unnest($1::bigint[], $2::int[], $3::bigint[]) as t(e, c, cb)`,
+            [done.map((a) => a.row.id), done.map((a) => a.row.client_id), done.map((a) => a.clearedBy)]);
+        }
+      }
+      if (firstClear.size) {
+        const keys = [...firstClear.entries()].map(([k, eid]) => { const i = k.indexOf(':'); return { client: Number(k.slice(0, i)), point: k.slice(i + 1), eid }; });
+        const done = await tx.query<{ event_id: string; client_id: number; eid: string }>(`update alarms a set state = 'processed', processed_at = now(), processed_by = 'system',
+            note = 'Returned to normal: event ' || c.eid
+          from unnest($1::int[], $2::text[], $3::bigint[]) as c(client, point, eid)
+          where a.client_id = c.client and a.event_point_id = c.point and a.state <> 'processed' and a.event_id < $4
+          returning a.event_id, a.client_id, c.eid`,
+          [keys.map((k) => k.client), keys.map((k) => k.point), keys.map((k) => k.eid), firstId]);
+        if (done.rows.length) {
+          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note)
+            select e, c, 'processed', 'system', 'Returned to normal: event ' || cb from unnest($1::bigint[], $2::int[], $3::bigint[]) as t(e, c, cb)`,
+            [done.rows.map((r) => r.event_id), done.rows.map((r) => r.client_id), done.rows.map((r) => r.eid)]);
+          for (const r of done.rows) clearedPerClient.set(r.client_id, (clearedPerClient.get(r.client_id) ?? 0) + 1);
+        }
+      }
+      return { rows, cleared: clearedPerClient };
+    });
+    // durable: now every console may see them, in order, then one alarm count per tenant whose count moved
+    const countsFor = new Set<number>();
+    rows.forEach((row, i) => {
+      const p = prepared[i];
+      const event = eventOfRow({ ...row, alarm_state: p.type ? 'raised' : null, instructions: p.type?.instructions ?? null });
+      publish(p.clientId, DESTINATIONS.events, event);
+      const code = statusOfCode(event.eventCode);
+      if (code) publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status });
+      if (event.alert) countsFor.add(p.clientId);
+      p.resolve(event);
+    });
+    for (const [clientId, n] of cleared) if (n > 0) countsFor.add(clientId);
+    for (const clientId of countsFor) await announceCount(clientId);
+  }
+
+  /** Persist one event (and its alarm effects) with whatever else arrives meanwhile, then publish it. */
+  function record(clientId: number, input: EventInput): Promise<Event> {
+    return new Promise<Event>((resolve, reject) => {
+      queue.push({ clientId, input, resolve, reject });
+      schedule();
+    });
   }
 
   async function load(q: Db, clientId: number, eventId: number) {
@@ -107,6 +215,10 @@ export function createPipeline(db: Db, publish: Publish) {
 
   return {
     record,
+    /** Many events at once (a device batch): each still persisted before it is published, in this order. */
+    recordMany: (items: { clientId: number; input: EventInput }[]) => Promise.all(items.map((i) => record(i.clientId, i.input))),
+    /** Read the alarm types again on the next event (after an operator changed one). */
+    alarmTypesChanged() { types = null; },
     openCount: (clientId: number) => openCount(db, clientId),
 
     async openAlarms(clientId: number): Promise<Event[]> {

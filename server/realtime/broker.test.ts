@@ -267,3 +267,73 @@ describe('heart-beats', () => {
     expect(h.realtime.stats.dropped).toBe(0);
   });
 });
+
+describe('acknowledgement (STOMP 1.2)', () => {
+  beforeEach(() => start());
+
+  it('puts an ack header on MESSAGEs of client and client-individual subscriptions, none on auto ones', async () => {
+    const c = track(await connected(h.url('event'), 'token-a'));
+    for (const [id, ack] of [['s-client', 'client'], ['s-individual', 'client-individual'], ['s-auto', 'auto']]) {
+      let done = false;
+      c.client.watchForReceipt(`r-${id}`, () => { done = true; });
+      c.client.subscribe(DESTINATIONS.alarmCount, (m) => c.messages.push(m), { id, ack, receipt: `r-${id}` });
+      await waitFor(() => done, `SUBSCRIBE ${id}`);
+    }
+    h.realtime.publish(1, DESTINATIONS.alarmCount, { count: 1 });
+    await waitFor(() => c.messages.length === 3, 'three MESSAGEs');
+    const bySub = Object.fromEntries(c.messages.map((m) => [m.headers.subscription, m.headers]));
+    expect(bySub['s-client'].ack).toBe(bySub['s-client']['message-id']);
+    expect(bySub['s-individual'].ack).toBeTruthy();
+    expect(bySub['s-auto'].ack).toBeUndefined();
+    // acknowledging the messages that asked for it is fine, each once
+    let acked = false;
+    c.client.watchForReceipt('acks', () => { acked = true; });
+    c.client.ack(bySub['s-client']['message-id'], 's-client');
+    c.client.nack(bySub['s-individual']['message-id'], 's-individual', { receipt: 'acks' });
+    await waitFor(() => acked, 'RECEIPT after ACK and NACK');
+    expect(c.errors).toEqual([]);
+  });
+
+  it('answers an ACK or NACK of an id it never sent for acknowledgement with ERROR', async () => {
+    const c = track(await connected(h.url('event'), 'token-a'));
+    c.raw('ACK\nid:12345\n\n\0');
+    await waitFor(() => c.errors[0] && c.closed, 'ERROR then close');
+    expect(c.errors[0].headers.message).toBe('Unknown ACK id');
+
+    const n = track(await connected(h.url('event'), 'token-a'));
+    const sub = await subscribed(n, DESTINATIONS.alarmCount); // ack:auto, so its message ids need no ACK
+    h.realtime.publish(1, DESTINATIONS.alarmCount, { count: 2 });
+    const m = await waitFor(() => n.messages[0], 'MESSAGE');
+    n.client.nack(m.headers['message-id'], sub.id);
+    await waitFor(() => n.errors[0] && n.closed, 'ERROR then close');
+    expect(n.errors[0].headers.message).toBe('Unknown NACK id');
+  });
+
+  it('refuses an ack mode STOMP does not define', async () => {
+    const c = track(await connected(h.url('event'), 'token-a'));
+    c.subscribe(DESTINATIONS.alarmCount, { ack: 'sometimes' });
+    await waitFor(() => c.errors[0] && c.closed, 'ERROR then close');
+    expect(c.errors[0].headers.message).toBe('Malformed frame');
+  });
+});
+
+describe('connection without CONNECT', () => {
+  it('is closed with an ERROR once the connect timeout passes', async () => {
+    await start({ connectTimeoutMs: 200 });
+    const r = rawSocket(h.url('event'));
+    await waitFor(() => r.state.closed, 'close of the silent connection');
+    expect(r.text()).toContain('message:Connect timeout');
+    expect(h.realtime.stats.connections).toBe(0);
+  });
+
+  it('keeps a connection that sent CONNECT in time', async () => {
+    await start({ connectTimeoutMs: 200 });
+    const c = track(await connected(h.url('event'), 'token-a'));
+    // a later silent connection is closed by its own timeout: the first one's would have fired before it
+    const marker = rawSocket(h.url('event'));
+    await waitFor(() => marker.state.closed, 'the silent marker connection closed');
+    expect(marker.text()).toContain('message:Connect timeout');
+    expect(c.closed).toBe(false);
+    expect(c.errors).toEqual([]);
+  });
+});

@@ -20,6 +20,8 @@ export interface RealtimeOptions {
   maxBodyBytes?: number;
   /** Heart-beat the server offers and expects, both ways (default 10 s; 0 = none). */
   heartbeatMs?: number;
+  /** A connection that sends no CONNECT within this many ms is closed (default 10 s). */
+  connectTimeoutMs?: number;
   /** External STOMP broker (defaults to process.env.STOMP_RELAY_URL); unset = in-process broker. */
   relayUrl?: string;
   log?: (message: string) => void;
@@ -49,7 +51,7 @@ export interface Realtime {
   readonly relay: { enabled: boolean; connected: boolean };
 }
 
-export const DEFAULT_LIMITS = { maxFrameBytes: 64 * 1024, maxBodyBytes: 16 * 1024, maxHeaders: 64, heartbeatMs: 10_000 };
+export const DEFAULT_LIMITS = { maxFrameBytes: 64 * 1024, maxBodyBytes: 16 * 1024, maxHeaders: 64, heartbeatMs: 10_000, connectTimeoutMs: 10_000 };
 
 /**
  * Install the endpoints. Call it once the HTTP server exists (for Fastify: `attachRealtime(app.server, …)`
@@ -61,6 +63,7 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
     maxHeaders: DEFAULT_LIMITS.maxHeaders,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_LIMITS.heartbeatMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_LIMITS.connectTimeoutMs,
   };
   const log = options.log ?? (() => {});
   const stats: Omit<RealtimeStats, 'sessions' | 'subscriptions'> = {

@@ -18,7 +18,11 @@ export type VerifyToken = (token: string) => Promise<RealtimeUser | null>;
 
 export interface Transport { send(text: string): void; close(): void }
 
-export interface SessionLimits { maxFrameBytes: number; maxBodyBytes: number; maxHeaders: number; heartbeatMs: number }
+export interface SessionLimits {
+  maxFrameBytes: number; maxBodyBytes: number; maxHeaders: number; heartbeatMs: number;
+  /** A connection that has not sent CONNECT within this many ms is closed (0 = never). */
+  connectTimeoutMs: number;
+}
 
 /** What a session needs from the hub. */
 export interface Hub {
@@ -36,6 +40,12 @@ type State = 'awaitingConnect' | 'authenticating' | 'connected' | 'closed';
 const SERVER_NAME = 'gatehouse-stomp/1.0';
 /** A peer silent for this many of its negotiated intervals is dropped. */
 export const HEARTBEAT_TOLERANCE = 2;
+/** Messages of client / client-individual subscriptions awaiting ACK or NACK, per session; the oldest are forgotten. */
+export const MAX_PENDING_ACKS = 10_000;
+
+type AckMode = 'auto' | 'client' | 'client-individual';
+const ACK_MODES: readonly string[] = ['auto', 'client', 'client-individual'];
+interface Subscription { destination: string; ack: AckMode }
 
 export function tenantKey(clientId: string | number | null): string {
   return clientId === null ? '' : String(clientId);
@@ -65,17 +75,27 @@ let nextMessageId = 1;
 export class StompSession {
   state: State = 'awaitingConnect';
   user: RealtimeUser | null = null;
-  /** subscription id → destination */
-  readonly subscriptions = new Map<string, string>();
+  /** subscription id → destination and ack mode */
+  readonly subscriptions = new Map<string, Subscription>();
+  /** ack id → subscription id, for messages of client and client-individual subscriptions not yet acknowledged */
+  private readonly pendingAcks = new Map<string, string>();
   private readonly transactions = new Map<string, Frame[]>();
   private readonly queued: Frame[] = [];
   private readonly parser: FrameParser;
   private lastReceived = Date.now();
   private pinger?: NodeJS.Timeout;
   private watchdog?: NodeJS.Timeout;
+  private connectTimer?: NodeJS.Timeout;
 
   constructor(readonly service: RealtimeService, private readonly transport: Transport, private readonly hub: Hub) {
     this.parser = new FrameParser(hub.limits, (f) => this.onFrame(f), () => this.hub.count('heartbeatsIn'));
+    // issue 13: a connection that never sends CONNECT would otherwise stay open for ever
+    if (hub.limits.connectTimeoutMs > 0) {
+      this.connectTimer = setTimeout(() => {
+        if (this.state === 'awaitingConnect') this.fail('Connect timeout', `no CONNECT within ${hub.limits.connectTimeoutMs} ms`);
+      }, hub.limits.connectTimeoutMs);
+      this.connectTimer.unref?.();
+    }
   }
 
   /** Text from the transport: frames, parts of frames, heart-beat EOLs. */
@@ -94,23 +114,28 @@ export class StompSession {
   closed(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    clearTimeout(this.connectTimer);
     clearInterval(this.pinger);
     clearInterval(this.watchdog);
     this.subscriptions.clear();
+    this.pendingAcks.clear();
     this.hub.left(this);
   }
 
   /** Deliver a published body to every subscription of this session on `destination`. */
   deliver(destination: string, json: string): void {
     if (this.state !== 'connected') return;
-    for (const [id, dest] of this.subscriptions) {
-      if (dest !== destination) continue;
-      this.write('MESSAGE', {
-        subscription: id,
-        'message-id': String(nextMessageId++),
-        destination,
-        'content-type': 'application/json',
-      }, json);
+    for (const [id, sub] of this.subscriptions) {
+      if (sub.destination !== destination) continue;
+      const messageId = String(nextMessageId++);
+      const headers: Headers = { subscription: id, 'message-id': messageId, destination, 'content-type': 'application/json' };
+      if (sub.ack !== 'auto') {
+        // STOMP 1.2: a MESSAGE of a subscription that needs acknowledgement MUST carry the ack header
+        headers.ack = messageId;
+        this.pendingAcks.set(messageId, id);
+        if (this.pendingAcks.size > MAX_PENDING_ACKS) this.pendingAcks.delete(this.pendingAcks.keys().next().value!);
+      }
+      this.write('MESSAGE', headers, json);
       this.hub.count('delivered');
     }
   }
@@ -213,17 +238,20 @@ export class StompSession {
         const id = need('id'); if (id === null) return;
         const destination = need('destination'); if (destination === null) return;
         if (this.subscriptions.has(id)) return this.fail('Duplicate subscription id', id, receipt);
+        const ack = h.ack ?? 'auto';
+        if (!ACK_MODES.includes(ack)) return this.fail('Malformed frame', `ack must be auto, client or client-individual, not ${ack}`, receipt);
         if (!isDestinationOf(this.service, destination)) return this.fail('Unknown destination', `${destination} is not served by the ${this.service} service`, receipt);
         if (!mayReceive(this.user!.privileges, destination)) {
           // nothing is delivered: the subscription is never stored, and the session ends (ERROR closes, STOMP 1.2)
           return this.fail(`Forbidden destination ${destination}`, `${destination} needs one of the privileges ${(privilegesForDestination(destination) ?? []).join(', ')}`, receipt);
         }
-        this.subscriptions.set(id, destination);
+        this.subscriptions.set(id, { destination, ack: ack as AckMode });
         break;
       }
       case 'UNSUBSCRIBE': {
         const id = need('id'); if (id === null) return;
         this.subscriptions.delete(id);
+        for (const [ackId, sub] of this.pendingAcks) if (sub === id) this.pendingAcks.delete(ackId);
         break;
       }
       case 'SEND': {
@@ -254,10 +282,18 @@ export class StompSession {
         break;
       }
       case 'ACK':
-      case 'NACK':
-        // every subscription is ack:auto here; an ACK is accepted and has nothing to do
-        if (need('id') === null) return;
+      case 'NACK': {
+        // nothing is redelivered here: an ACK or NACK settles the message, and one of an id never sent is an error
+        const ackId = need('id'); if (ackId === null) return;
+        const subId = this.pendingAcks.get(ackId);
+        if (subId === undefined) return this.fail(`Unknown ${frame.command} id`, `${ackId} is not a message awaiting acknowledgement`, receipt);
+        if (this.subscriptions.get(subId)?.ack === 'client') {
+          // cumulative: the message and every earlier one of its subscription
+          for (const [k, s] of this.pendingAcks) { if (s === subId) this.pendingAcks.delete(k); if (k === ackId) break; }
+        }
+        this.pendingAcks.delete(ackId);
         break;
+      }
       case 'DISCONNECT':
         if (receipt) this.write('RECEIPT', { 'receipt-id': receipt });
         this.transport.close();

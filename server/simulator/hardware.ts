@@ -5,7 +5,8 @@
 // with the §4 codes. Every event goes through the pipeline (persisted, then published). Heart-beats: doors on
 // /hbdoor, controllers on /hbcontroller. Operators' door commands change the simulated door and produce events.
 import {
-  DESTINATIONS, EVENT_CODES, eventLabel, type DoorCommand, type Event, type SimulateKind,
+  DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, checkDoorCommand, doorNeedsAttention, eventLabel,
+  type DoorCommand, type Event, type SimulateKind,
 } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline, Publish } from '../monitor/pipeline';
@@ -17,11 +18,21 @@ export interface SimulatorOptions {
   /** Random events per second over all tenants (0: heart-beats only). */
   rate?: number;
   heartbeatMs?: number;
-  /** How long a momentary unlock lasts. */
+  /** How long a momentary unlock lasts (default DOOR_MOMENTARY_MS). */
   momentaryMs?: number;
+  /** Time of the momentary relocks (tests: xstate's SimulatedClock); real timers by default. */
+  clock?: SimulatorClock;
   random?: () => number;
   log?: (message: string) => void;
 }
+
+/** What the relock timers need of a clock: xstate's SimulatedClock fits, so tests move time without waiting. */
+export interface SimulatorClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: any): void;
+}
+const realClock: SimulatorClock = { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) };
 
 interface DoorRow { id: number; client_id: number; name: string; status: string }
 interface ControllerRow { id: number; client_id: number; name: string; status: string }
@@ -43,13 +54,15 @@ export function accessDecision(facts: SwipeFacts | null, today: string): EventCo
 type EventCodeOfSwipe = typeof EVENT_CODES.accessGranted | typeof EVENT_CODES.deniedUnknownCredential | typeof EVENT_CODES.deniedInactiveCredential | typeof EVENT_CODES.deniedInactiveIdentity;
 
 export class SimulatorError extends Error {
-  constructor(public status: 400 | 404, message: string) { super(message); }
+  constructor(public status: 400 | 404 | 409, message: string) { super(message); }
 }
 
 const doorStatusOf: Partial<Record<number, string>> = {
   [EVENT_CODES.doorForcedOpen]: 'forced-open', [EVENT_CODES.doorHeldOpen]: 'held-open', [EVENT_CODES.doorClosed]: 'closed',
-  [EVENT_CODES.doorLocked]: 'locked', [EVENT_CODES.doorUnlocked]: 'unlocked', [EVENT_CODES.doorMomentaryUnlock]: 'unlocked',
+  [EVENT_CODES.doorLocked]: 'locked', [EVENT_CODES.doorUnlocked]: 'unlocked', [EVENT_CODES.doorMomentaryUnlock]: DOOR_STATUSES.unlockedBriefly,
 };
+/** The operators' commands, all on the door's strike output point (`output-{id}`). */
+const COMMAND_CODES = [EVENT_CODES.doorLocked, EVENT_CODES.doorUnlocked, EVENT_CODES.doorMomentaryUnlock];
 
 export function createHardwareSimulator(opts: SimulatorOptions) {
   const { db, pipeline, publish } = opts;
@@ -57,8 +70,14 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   const log = opts.log ?? (() => {});
   const rate = Number.isFinite(opts.rate) ? Math.max(0, opts.rate!) : 1;
   const heartbeatMs = opts.heartbeatMs ?? 5000;
-  const momentaryMs = opts.momentaryMs ?? 5000;
-  const timers = new Set<ReturnType<typeof setTimeout>>();
+  // DOOR_MOMENTARY_MS in the environment: end-to-end tests lengthen it, so a loaded machine never relocks a door
+  // before the test has looked (they fast-forward the relocks through the test hook instead)
+  const momentaryMs = opts.momentaryMs ?? (Number(process.env.DOOR_MOMENTARY_MS) || DOOR_MOMENTARY_MS);
+  let clock = opts.clock ?? realClock;
+  /** per door, the relock its latest "Open briefly" is waiting for */
+  const relocks = new Map<number, { timer: unknown; eventId: number; due: number }>();
+  /** per door, the tail of its queue: commands and relocks of one door run one after another, in arrival order */
+  const queues = new Map<number, Promise<unknown>>();
   let tickTimer: ReturnType<typeof setInterval> | null = null;
   let beatTimer: ReturnType<typeof setInterval> | null = null;
   let carry = 0;
@@ -87,11 +106,43 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status });
   }
 
-  async function doorEvent(d: DoorRow, code: number, pointId = `door-${d.id}`, extra = ''): Promise<Event> {
+  async function doorEvent(d: DoorRow, code: number, pointId = `door-${d.id}`, extra = '', keepStatus = false): Promise<Event> {
     const e = await pipeline.record(d.client_id, { eventCode: code, sourceId: `door-${d.id}`, sourceName: d.name, pointId, pointName: d.name, message: `${eventLabel(code)} at ${d.name}${extra}` });
     const status = doorStatusOf[code];
-    if (status) await setDoorStatus(d, status);
+    if (status && !keepStatus) await setDoorStatus(d, status);
     return e;
+  }
+
+  function serial<T>(doorId: number, run: () => Promise<T>): Promise<T> {
+    const result = (queues.get(doorId) ?? Promise.resolve()).then(run);
+    const tail = result.catch(() => {});
+    queues.set(doorId, tail);
+    void tail.then(() => { if (queues.get(doorId) === tail) queues.delete(doorId); });
+    return result;
+  }
+
+  function cancelRelock(doorId: number) {
+    const r = relocks.get(doorId);
+    if (r) clock.clearTimeout(r.timer);
+    relocks.delete(doorId);
+  }
+
+  /** The relock of the momentary unlock `eventId`, once its time is up; false when a later command took over. */
+  function fireRelock(doorId: number, eventId: number): Promise<boolean> {
+    const r = relocks.get(doorId);
+    if (!r || r.eventId !== eventId) return Promise.resolve(false);
+    relocks.delete(doorId);
+    return serial(doorId, async () => {
+      if (stopped) return false;
+      const fresh = await door(null, doorId);
+      // the last operator command wins: a lock, unlock or another "Open briefly" since (on any server) cancels this one
+      const { rows } = await db.query<{ id: string }>(`select id from events where client_id = $1 and event_point_id = $2 and event_code = any($3::int[])
+        order by id desc limit 1`, [fresh.client_id, `output-${doorId}`, COMMAND_CODES]);
+      if (Number(rows[0]?.id) !== eventId) return false;
+      // the strike relocks; a door in an alarm state (held open, forced) keeps showing it until the door says otherwise
+      await doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, ' (relocked)', doorNeedsAttention(fresh.status));
+      return true;
+    }).catch((err) => { log(`relock ${doorId}: ${err}`); return false; });
   }
 
   async function swipe(d: DoorRow, wantGranted: boolean | null): Promise<Event> {
@@ -159,20 +210,27 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     }
   }
 
-  /** An operator's door command: the strike output changes (its own point, so the door's alarms stay open). */
-  async function command(clientId: number, doorId: number, cmd: DoorCommand, actor: string): Promise<Event> {
-    const d = await door(clientId, doorId);
-    const code = cmd === 'lock' ? EVENT_CODES.doorLocked : cmd === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
-    const e = await doorEvent(d, code, `output-${d.id}`, ` by ${actor}`);
-    if (cmd === 'momentary-unlock' && !stopped) {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        if (stopped) return;
-        door(null, doorId).then((fresh) => doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, ' (relocked)')).catch((err) => log(`relock ${doorId}: ${err}`));
-      }, momentaryMs);
-      timers.add(t);
-    }
-    return e;
+  /**
+   * An operator's door command: the strike output changes (its own point, so the door's alarms stay open). Commands
+   * of one door run in arrival order, and the latest wins: Lock or Unlock cancels the relock a momentary unlock is
+   * waiting for, and another momentary unlock starts its time again. A command that makes no sense for the door's
+   * state (contract/doors.ts) is refused with 409 and changes nothing, unless `force` is given.
+   */
+  async function command(clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts: { force?: boolean } = {}): Promise<Event> {
+    return serial(doorId, async () => {
+      const d = await door(clientId, doorId);
+      const check = checkDoorCommand(d.status, cmd);
+      if (!check.allowed && !opts.force) throw new SimulatorError(409, `${d.name} ${check.reason}`);
+      const code = cmd === 'lock' ? EVENT_CODES.doorLocked : cmd === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
+      cancelRelock(d.id);
+      const e = await doorEvent(d, code, `output-${d.id}`, ` by ${actor}${check.allowed ? '' : ' (forced)'}`);
+      if (cmd === 'momentary-unlock' && !stopped) {
+        const eventId = Number(e.id);
+        const timer = clock.setTimeout(() => { void fireRelock(d.id, eventId); }, momentaryMs);
+        relocks.set(d.id, { timer, eventId, due: clock.now() + momentaryMs });
+      }
+      return e;
+    });
   }
 
   /** One random event somewhere: mostly swipes, sometimes I/O, rarely an alarm or a device going off/online. */
@@ -224,6 +282,20 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     /** Convenience for tests: door `doorId` (of any tenant) is forced open. */
     async forceDoorOpen(doorId: number) { const d = await door(null, doorId); return force(d.client_id, 'door.forced', { doorId }); },
     command,
+    /** Tests: run the relock timers on this clock from now on (xstate's SimulatedClock). */
+    useClock(c: SimulatorClock) { clock = c; },
+    /** The test hook: the relocks due within `ms` happen now, as if that much time had passed. Resolves with how many relocked. */
+    async fastForward(ms: number): Promise<number> {
+      const until = clock.now() + ms;
+      const due = [...relocks].filter(([, r]) => r.due <= until);
+      for (const [, r] of due) clock.clearTimeout(r.timer);
+      const done = await Promise.all(due.map(([doorId, r]) => fireRelock(doorId, r.eventId)));
+      return done.filter(Boolean).length;
+    },
+    /** Resolves when every door's queued commands and relocks have finished. */
+    async settled(): Promise<void> {
+      while (queues.size) await Promise.all([...queues.values()]);
+    },
     /** Swipe a given card number at a door of `clientId`. */
     async swipe(clientId: number, doorId: number, number: string) { return swipeCard(await door(clientId, doorId), number); },
     heartbeat,
@@ -246,8 +318,8 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       if (tickTimer) clearInterval(tickTimer);
       if (beatTimer) clearInterval(beatTimer);
       tickTimer = beatTimer = null;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      for (const r of relocks.values()) clock.clearTimeout(r.timer);
+      relocks.clear();
     },
   };
 }

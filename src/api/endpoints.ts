@@ -98,7 +98,7 @@ export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
 /** Event history; filters: eventCode (comma list), eventPointId, alert, from, to, afterId, q. */
 export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
 export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
-export const doorCommand = (id: number, command: DoorCommand) => send('post', `${API.doors}/${id}/commands`, { command }, Event);
+export const doorCommand = (id: number, command: DoorCommand, force = false) => send('post', `${API.doors}/${id}/commands`, force ? { command, force } : { command }, Event);
 /** Test-only hook (server with E2E=1). */
 export const simulate = (kind: SimulateKind, doorId?: number) => send('post', API.testSimulate, { kind, doorId }, Event);
 

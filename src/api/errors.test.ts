@@ -54,6 +54,26 @@ describe('decideError', () => {
   });
 });
 
+describe('decideError on expected answers (issue 10)', () => {
+  it('leaves a read that found nothing to the screen’s not-found state', () => {
+    const e = toApiError({ config: { url: '/visitor/1.0/visitors/1', method: 'get' }, response: { status: 404, data: { message: 'Visitor not found' } } });
+    expect(decideError(e, 0, null)).toEqual({ kind: 'silent', reason: 'notFound' });
+  });
+  it('still toasts a 404 of a command (a door that vanished under a click)', () => {
+    const e = toApiError({ config: { url: '/event/manage/doors/9/lock', method: 'post' }, response: { status: 404, data: { message: 'Door not found' } } });
+    expect(decideError(e, 0, null).kind).toBe('toast');
+  });
+  it('leaves a refused field to the form that shows it on the field', () => {
+    const e = toApiError({ config: { url: '/event/manage/identities', method: 'post' }, response: { status: 400, data: { violations: [{ field: 'credentials.0.number', message: 'is already in use' }] } } });
+    expect(decideError(e, 0, null)).toEqual({ kind: 'silent', reason: 'onTheField' });
+  });
+  it('toasts a refusal that names no field in words, without a field prefix', () => {
+    const e = toApiError({ config: { url: '/event/manage/identities', method: 'post' }, response: { status: 400, data: { violations: [{ field: '', message: 'An identity needs a division you may manage' }] } } });
+    const d = decideError(e, 0, null);
+    expect(d.kind === 'toast' && d.notice.message).toBe('An identity needs a division you may manage');
+  });
+});
+
 describe('createErrorReporter', () => {
   it('shows one toast per status per 3 s on the injected clock and expires the session on JWT-Invalid', () => {
     let now = 1000;

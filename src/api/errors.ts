@@ -11,7 +11,9 @@ export class ApiError extends Error {
   readonly cancelled: boolean;
   readonly path: string;
   readonly body: unknown;
-  constructor(init: { status: number; message: string; violations?: Violation[]; cancelled?: boolean; path?: string; body?: unknown }) {
+  /** Upper-case HTTP method of the failed call ('' when unknown). */
+  readonly method: string;
+  constructor(init: { status: number; message: string; violations?: Violation[]; cancelled?: boolean; path?: string; body?: unknown; method?: string }) {
     super(init.message);
     this.name = 'ApiError';
     this.status = init.status;
@@ -19,7 +21,18 @@ export class ApiError extends Error {
     this.cancelled = init.cancelled ?? false;
     this.path = init.path ?? '';
     this.body = init.body;
+    this.method = (init.method ?? '').toUpperCase();
   }
+}
+
+/** A 404: the record asked for is not there (or belongs to another client). An answer, not a fault. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError ? err.status === 404 : !!err && typeof err === 'object' && (err as { status?: unknown }).status === 404;
+}
+
+/** Violations that name a field: the form that sent them shows each on its field. */
+export function fieldViolations(err: ApiError): Violation[] {
+  return err.violations.filter((v) => v.field.trim() !== '');
 }
 
 export const DEFAULT_STATUS = 500;
@@ -51,7 +64,7 @@ interface AxiosLikeError {
   name?: string;
   message?: string;
   __CANCEL__?: boolean;
-  config?: { url?: string };
+  config?: { url?: string; method?: string };
   response?: { status?: number; statusText?: string; data?: unknown };
 }
 
@@ -60,13 +73,14 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const e = (err ?? {}) as AxiosLikeError;
   const path = e.config?.url ?? '';
+  const method = e.config?.method ?? '';
   if (e.code === 'ERR_CANCELED' || e.name === 'CanceledError' || e.__CANCEL__) {
-    return new ApiError({ status: 0, message: 'Request cancelled', cancelled: true, path });
+    return new ApiError({ status: 0, message: 'Request cancelled', cancelled: true, path, method });
   }
   const status = e.response?.status ?? DEFAULT_STATUS;
   const body = e.response?.data;
   const message = e.response ? errorMessage(body, e.response.statusText) : str(e.message) ?? DEFAULT_MESSAGE;
-  return new ApiError({ status, message, violations: violationsIn(body), path, body });
+  return new ApiError({ status, message, violations: violationsIn(body), path, body, method });
 }
 
 export function isJwtInvalid(err: ApiError): boolean {
@@ -76,7 +90,7 @@ export function isJwtInvalid(err: ApiError): boolean {
 }
 
 export type ErrorDecision =
-  | { kind: 'silent'; reason: 'cancelled' | 'noTokenPath' | 'unauthorised' | 'suppressed' }
+  | { kind: 'silent'; reason: 'cancelled' | 'noTokenPath' | 'unauthorised' | 'suppressed' | 'notFound' | 'onTheField' }
   | { kind: 'toast'; notice: Notice }
   | { kind: 'expired'; notice: Notice };
 
@@ -87,6 +101,10 @@ export function decideError(err: ApiError, now: number, last: ToastMemory | null
   if (err.cancelled) return { kind: 'silent', reason: 'cancelled' };
   if (isNoTokenPath(err.path)) return { kind: 'silent', reason: 'noTokenPath' };
   if (err.status === 401 && !isJwtInvalid(err)) return { kind: 'silent', reason: 'unauthorised' };
+  // Issue 10: a read of a record that is not there is answered by the screen's not-found state, not a toast
+  if (err.status === 404 && err.method === 'GET') return { kind: 'silent', reason: 'notFound' };
+  // Issue 10: a field the server refused is shown on that field by the form that sent it, not again as a toast
+  if (err.status === 400 && fieldViolations(err).length > 0) return { kind: 'silent', reason: 'onTheField' };
   const suppressed = last !== null && last.status === err.status && now - last.at < SUPPRESS_SAME_STATUS_MS;
   if (isJwtInvalid(err)) {
     const notice: Notice = { intent: 'warning', title: String(err.status), message: SESSION_EXPIRED_MESSAGE, timeoutMs: TOAST_MS };

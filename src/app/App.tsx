@@ -3,10 +3,11 @@ import { Suspense, useEffect, useMemo } from 'react';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
 import { HotkeysProvider, Spinner } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { selectClientId, selectHeldPrivileges, selectIsRestoring, selectIsSignedIn } from '../../machines/session.selectors';
+import { selectClientId, selectHeldPrivileges, selectIsRestoring, selectIsSignedIn, selectSignedOutOnPurpose } from '../../machines/session.selectors';
 import { ErrorBoundary } from './ErrorBoundary';
+import { Feedback } from './Feedback';
 import { guard, matchRoute, pageTitle } from './guard';
-import { DASHBOARD } from './routeTable';
+import { DASHBOARD, LOGIN } from './routeTable';
 import { RouteContext } from './RouteContext';
 import { SCREENS } from './screens';
 import { Shell } from './Shell';
@@ -23,6 +24,7 @@ export function App() {
       <HotkeysProvider>
         <ErrorBoundary where="the console">
           <Toasts />
+          <Feedback />
           <GuardedView />
         </ErrorBoundary>
       </HotkeysProvider>
@@ -51,9 +53,11 @@ function GuardedView() {
 
   const { route, params } = useMemo(() => matchRoute(location.pathname), [location.pathname]);
   const fullPath = location.pathname + location.search;
+  const signedOutOnPurpose = useSelector(session, selectSignedOutOnPurpose);
   const decision = restoring ? null : guard(route, { signedIn, held, clientId }, fullPath);
   const kind = decision?.kind ?? 'waiting';
-  const target = decision?.kind === 'redirect' ? decision.to : null;
+  // issue 10: the screen an operator signed out on is not a return address for whoever signs in next
+  const target = decision?.kind === 'redirect' ? (signedOutOnPurpose && decision.to.startsWith(`${LOGIN}?`) ? LOGIN : decision.to) : null;
 
   useEffect(() => {
     if (kind === 'redirect' && target) navigate(target, { replace: true });
@@ -67,8 +71,10 @@ function GuardedView() {
   useEffect(() => {
     if (kind !== 'pass') return;
     document.title = pageTitle(route);
-    tabs.send({ type: 'route.visited', path: location.pathname, title: route.title, cache: route.cache, tab: route.layout && signedIn });
-  }, [kind, route, location.pathname, tabs, signedIn]);
+    // a route with parameters shows one record: it belongs to the client it was opened under (issue 10)
+    const scoped = Object.keys(params).length > 0;
+    tabs.send({ type: 'route.visited', path: location.pathname, title: route.title, cache: route.cache, tab: route.layout && signedIn, scoped });
+  }, [kind, route, params, location.pathname, tabs, signedIn]);
 
   // The shell listens to the tabs actor: closing the current tab goes back, or to the dashboard (§2).
   useEffect(() => {

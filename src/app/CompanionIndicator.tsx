@@ -32,7 +32,7 @@ export function CompanionIndicator() {
   const explanation =
     status === 'connected' ? `Connected to the desktop companion${version ? ` ${version}` : ''} on port ${port}. Photo capture, badge printing and alarm notifications are available.`
     : status === 'found' ? `Found the desktop companion on port ${port}; connecting…`
-    : waiting ? 'The desktop companion is not running on this computer, or it stopped. Looking again shortly; click to look now.'
+    : waiting ? 'The desktop companion (photos, badge printing, desktop alarms) is not running on this computer, or it stopped. The console itself is online. Looking again shortly; click to look now.'
     : 'Looking for the desktop companion on this computer…';
 
   return (
@@ -58,7 +58,8 @@ export function CompanionIndicator() {
         data-status={status}
         onClick={() => companion.send({ type: 'companion.retry' })}
       >
-        <span className="gh-companion__label">{LABEL[status]}</span>
+        {/* issue 10: "Offline" alone read as the console being offline */}
+        <span className="gh-companion__label">Companion {LABEL[status]}</span>
       </Button>
     </PopoverNext>
   );

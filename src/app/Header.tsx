@@ -12,8 +12,8 @@ import { useTask } from '../ui/useTask';
 import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
 import { useSystemActor } from './useSystemActor';
 import { CompanionIndicator } from './CompanionIndicator';
-
-const ALARMS_PATH = '/monitor/alarms';
+import { tourFactsOf } from './tourFacts';
+import { AlarmsButton } from './AlarmsButton';
 
 interface Props { route: RouteDef; onToggleSidebar: () => void; sidebarOpen: boolean; onOpenSettings: () => void }
 
@@ -67,16 +67,14 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
         <span className="gh-current-client gh-current-client--static" data-testid="current-client"><span className="bp6-icon-office" /> {current.name}</span>
       ) : null}
       <CompanionIndicator />
-      {held.has(PRIV.alarms.view) && (
-        <Button variant="minimal" icon="warning-sign" aria-label={t('alarms')} title={t('alarms')} onClick={() => navigate(ALARMS_PATH)} data-testid="alarms-button" data-tour="alarms" />
-      )}
+      {held.has(PRIV.alarms.view) && <AlarmsButton />}
       <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" data-tour="settings" />
       <PopoverNext placement="bottom-end" content={
         <Menu aria-label={t('userMenu')}>
           <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
           <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
           <MenuItem icon="cog" text={t('settings')} onClick={onOpenSettings} />
-          <MenuItem icon="help" text={t('restartTour')} onClick={() => tour.send({ type: 'tour.restart' })} data-testid="restart-tour" />
+          <MenuItem icon="help" text={t('restartTour')} onClick={() => tour.send({ type: 'tour.restart', facts: tourFactsOf(session.getSnapshot()) })} data-testid="restart-tour" />
           <MenuItem icon="info-sign" text={`${t('version')} ${APP_VERSION}`} disabled data-testid="app-version" />
           <MenuDivider />
           <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />

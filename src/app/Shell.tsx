@@ -3,7 +3,7 @@ import { Activity, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useS
 import { Drawer } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { SIDEBAR_WIDTH_PX } from '../../contract';
-import { selectClientId, selectHeldPrivileges, selectIsSignedIn, selectSettings } from '../../machines/session.selectors';
+import { selectClientId, selectHeldPrivileges, selectIsSignedIn, selectSettings, selectUser } from '../../machines/session.selectors';
 import { selectCachedPaths } from '../../machines/tabs.selectors';
 import { FullPageSpinner } from './App';
 import { readSidebarOpen, readSize, writeSidebarOpen, writeSize, type UiSize } from './cookies';
@@ -27,6 +27,7 @@ export function Shell({ current }: { current: RouteInfo }) {
   const held = useSelector(session, selectHeldPrivileges);
   const clientId = useSelector(session, selectClientId);
   const settings = useSelector(session, selectSettings);
+  const userId = useSelector(session, (s) => selectUser(s)?.id ?? null);
   const visitor = useMemo(() => ({ signedIn, held, clientId }), [signedIn, held, clientId]);
   const mobile = useIsMobile();
 
@@ -62,7 +63,7 @@ export function Shell({ current }: { current: RouteInfo }) {
           {settings.tagsView && <TabsBar currentPath={current.path} />}
         </div>
         <main className="gh-app__views">
-          <KeptAliveViews current={current} allowed={(path) => { const m = matchRoute(path); return m.route.layout && canOpen(m.route, visitor); }} />
+          <KeptAliveViews current={current} tenant={`${userId}:${clientId}`} allowed={(path) => { const m = matchRoute(path); return m.route.layout && canOpen(m.route, visitor); }} />
         </main>
       </div>
       <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} size={size} onSize={changeSize} />
@@ -74,9 +75,11 @@ export function Shell({ current }: { current: RouteInfo }) {
 /**
  * §2 keep-alive: the views in the tabs actor's `cached` list (at most 10) stay mounted under React `Activity`,
  * hidden when not current, so a revisited tab keeps its scroll, filters and form input. Kept in a stable
- * (alphabetical) DOM order so that a revisit never moves nodes.
+ * (alphabetical) DOM order so that a revisit never moves nodes. Every view is keyed by the user and client it
+ * shows (issue 10): a client switch remounts it, so its lists, forms, caches and subscriptions start afresh
+ * under the new client instead of showing the old one's records.
  */
-function KeptAliveViews({ current, allowed }: { current: RouteInfo; allowed: (path: string) => boolean }) {
+function KeptAliveViews({ current, tenant, allowed }: { current: RouteInfo; tenant: string; allowed: (path: string) => boolean }) {
   const tabs = useSystemActor('tabs');
   const cached = useSelector(tabs, selectCachedPaths);
   const paths = useMemo(() => {
@@ -88,11 +91,11 @@ function KeptAliveViews({ current, allowed }: { current: RouteInfo; allowed: (pa
   return (
     <>
       {paths.map((p) => (
-        <Activity key={p} mode={p === current.path ? 'visible' : 'hidden'} name={p}>
+        <Activity key={`${tenant}|${p}`} mode={p === current.path ? 'visible' : 'hidden'} name={p}>
           <View info={p === current.path ? current : { ...matchRoute(p), path: p }} active={p === current.path} />
         </Activity>
       ))}
-      {!current.route.cache && <View key={current.path} info={current} active />}
+      {!current.route.cache && <View key={`${tenant}|${current.path}`} info={current} active />}
     </>
   );
 }

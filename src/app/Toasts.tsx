@@ -1,7 +1,13 @@
-// The shell shows every notice (src/system/notices.ts) as a Blueprint toast.
+// The shell shows every notice (src/system/notices.ts) as a Blueprint toast, and the alarms machine's notice
+// board (issue 10) as one capped stack in the bottom-right corner: what the machine emits, nothing more.
 import { useEffect } from 'react';
-import { OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
+import { useNavigate } from 'react-router-dom';
+import { Button, Icon, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { selectAlarmNotices } from '../../machines/alarms.selectors';
 import { notices$ } from '../system/notices';
+import { useIsMobile } from './useMediaQuery';
+import { useSystemActor } from './useSystemActor';
 
 let toaster: Promise<Toaster> | null = null;
 const getToaster = () => (toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 4, className: 'gh-toaster' }));
@@ -23,5 +29,48 @@ export function Toasts() {
     });
     return () => sub.unsubscribe();
   }, []);
-  return null;
+  // Issue 10: what one user or client was told goes with them: a sign-out or a client switch clears the toasts
+  const session = useSystemActor('session');
+  useEffect(() => {
+    const clear = () => { if (toaster) void toaster.then((t) => t.clear()); };
+    const subs = [session.on('session.ended', clear), session.on('session.clientChanged', clear)];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [session]);
+  return <AlarmBoard />;
+}
+
+const ALARMS_PATH = '/monitor/alarms';
+
+/** New alarms, most urgent first. On a phone only the most urgent is shown, with how many more wait. */
+function AlarmBoard() {
+  const alarms = useSystemActor('alarms');
+  const notices = useSelector(alarms, selectAlarmNotices);
+  const mobile = useIsMobile();
+  const navigate = useNavigate();
+  // the main area keeps room below its content while the board is up, so no row or button stays under it
+  useEffect(() => {
+    document.documentElement.classList.toggle('gh-has-alarm-board', notices.length > 0);
+  }, [notices.length]);
+  if (!notices.length) return null;
+  const shown = mobile ? notices.slice(0, 1) : notices;
+  const open = () => { alarms.send({ type: 'notices.seen' }); navigate(ALARMS_PATH); };
+  return (
+    <section className="gh-alarm-board" aria-label="New alarms" aria-live="assertive" data-testid="alarm-board">
+      {shown.map((n) => (
+        <div key={n.id} className={`gh-alarm-notice gh-alarm-notice--p${Math.min(n.priority, 4)}${n.sticky ? ' gh-alarm-notice--sticky' : ''}`}
+          role="alert" data-testid="alarm-notice" data-kind={n.kind} data-sticky={n.sticky ? 'true' : 'false'} data-priority={n.priority}>
+          <Icon icon={n.kind === 'summary' ? 'layers' : 'warning-sign'} className="gh-alarm-notice__icon" />
+          <div className="gh-alarm-notice__body">
+            <strong data-testid="alarm-notice-title">{n.title}</strong>
+            {n.message && <div className="gh-alarm-notice__message">{n.message}</div>}
+            {mobile && notices.length > 1 && <div className="gh-alarm-notice__more" data-testid="alarm-notice-more">and {notices.length - 1} more</div>}
+          </div>
+          <div className="gh-alarm-notice__actions">
+            <Button size="small" variant="outlined" onClick={open} data-testid="alarm-notice-open">View</Button>
+            <Button size="small" variant="minimal" icon="cross" aria-label="Dismiss" onClick={() => alarms.send({ type: 'notice.dismiss', id: n.id })} data-testid="alarm-notice-dismiss" />
+          </div>
+        </div>
+      ))}
+    </section>
+  );
 }

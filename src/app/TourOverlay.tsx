@@ -7,7 +7,7 @@ import { shallowEqual, useSelector } from '@xstate/react';
 import { TOAST_MS } from '../../contract';
 import { selectTourIsFirst, selectTourIsLast, selectTourProgress, selectTourStep } from '../../machines/tour.selectors';
 import { notify } from '../system/notices';
-import { CARD_W, CARD_H, placeCard, type Box } from './tourPlacement';
+import { CARD_W, CARD_H, placeCardClear, type Box } from './tourPlacement';
 import { useSystemActor } from './useSystemActor';
 
 const sameBox = (a: Box | null, b: Box | null) => a === b || (!!a && !!b && a.top === b.top && a.left === b.left && a.width === b.width && a.height === b.height);
@@ -81,7 +81,9 @@ export function TourOverlay() {
   useEffect(() => { if (showing) cardRef.current?.focus({ preventScroll: true }); }, [showing]);
 
   if (!step) return null;
-  const at = placeCard(box, viewport.w, viewport.h, cardH);
+  const avoid = [...document.querySelectorAll<HTMLElement>('[data-tour-avoid]')].filter((e) => e.getClientRects().length > 0)
+    .map((e) => { const r = e.getBoundingClientRect(); return { top: r.top, left: r.left, width: r.width, height: r.height }; });
+  const at = placeCardClear(box, viewport.w, viewport.h, cardH, avoid);
   const ring: CSSProperties | undefined = box ? { top: box.top - 4, left: box.left - 4, width: box.width + 8, height: box.height + 8 } : undefined;
   const titleId = 'gh-tour-title';
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guard, matchRoute, pageTitle, type Visitor } from './guard';
+import { guard, landingPath, matchRoute, pageTitle, type Visitor } from './guard';
 
 const signedOut: Visitor = { signedIn: false, held: new Set(), clientId: null };
 const admin: Visitor = { signedIn: true, held: new Set(['0.1', '9.2.0', '0.3.1.0', '3.7.0']), clientId: 1 };
@@ -71,5 +71,18 @@ describe('dashboard without a selected client', () => {
     const visitor: Visitor = { signedIn: true, held: new Set(['9.2.0']), clientId: null };
     const d = guard(dashboard, visitor, '/dashboard');
     expect(d).toEqual({ kind: 'redirect', to: '/manage/clients' });
+  });
+});
+
+describe('landingPath (issue 10)', () => {
+  const operator = { signedIn: true, held: new Set(['0.1', '0.2.1.0']), clientId: 1 };
+  it('follows a return address the user may open', () => {
+    expect(landingPath('/monitor/alarms?x=1', operator)).toBe('/monitor/alarms?x=1');
+  });
+  it('goes home instead of to a page outside the user’s roles', () => {
+    expect(landingPath('/manage/clients', operator)).toBe('/dashboard');
+  });
+  it('goes home without an address', () => {
+    expect(landingPath(null, operator)).toBe('/dashboard');
   });
 });

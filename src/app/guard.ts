@@ -64,6 +64,18 @@ export function canOpen(route: RouteDef, v: Visitor): boolean {
   return guard(route, v, route.path).kind === 'pass';
 }
 
+/**
+ * Issue 10: where a user lands after signing in. A return address is followed only when this user may open it
+ * (another user's page, or a page outside their roles, would leave them on Access denied): else their home.
+ */
+export function landingPath(candidate: string | null, v: Visitor): string {
+  if (!candidate) return DASHBOARD;
+  const pathname = candidate.split(/[?#]/)[0];
+  const { route } = matchRoute(pathname);
+  const d = guard(route, v, candidate);
+  return d.kind === 'redirect' && d.to === FORBIDDEN ? DASHBOARD : candidate;
+}
+
 /** §2: the page title comes from the route title. */
 export function pageTitle(route: RouteDef): string {
   return `${route.title} · Gatehouse`;

@@ -1,6 +1,6 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
-import type { PrivilegeMode, RouteType } from '../../contract';
+import { clientsResource, identitiesResource, routeRows, visitorsResource, type PrivilegeMode, type ResourceDeclaration, type RouteType } from '../../contract';
 
 export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
 
@@ -63,12 +63,17 @@ const crud = (section: SectionId, path: string, title: string, singular: string,
   r(section, `${path}/add`, `Add ${singular}`, [codes[1]], { icon, hidden: true, description: `Create a new ${singular.toLowerCase()}.` }),
   r(section, `${path}/edit/:id`, `Edit ${singular}`, [codes[2]], { icon, hidden: true, description: `Change an existing ${singular.toLowerCase()}.` }),
 ];
+/** One route row of a catalogue resource (contract/resources): path, title, privileges and icon come from its declaration. */
+const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edit', screen: ScreenKey, opt: Opt = {}): RouteDef => {
+  const row = routeRows(res).find((x) => x.kind === kind)!;
+  return r(row.section as SectionId, row.path, row.title, row.privileges, { icon: res.icon, hidden: row.hidden, screen, ...opt });
+};
 const x = (base: string): [string, string, string] => [`${base}.0`, `${base}.1`, `${base}.2`];
 
 export const DASHBOARD = '/dashboard';
 export const LOGIN = '/login';
 export const FORBIDDEN = '/403-access-denied';
-export const CLIENTS = '/manage/clients';
+export const CLIENTS = clientsResource.route;
 
 /** §2 attendance menu privileges: the attendance entry shows when any is held. */
 export const ATTENDANCE_MENU = ['3.0.0', '3.0.1', '3.0.2', '3.1.0', '3.1.1', '3.1.2', '3.2.0', '3.3', '3.4', '3.5.0', '3.6.0', '3.7.0', '3.8.0'] as const;
@@ -94,12 +99,12 @@ export const ROUTES: RouteDef[] = [
   r('monitor', '/monitor/service-account-sessions', 'Service account sessions', ['0.2.5.0'], { icon: 'key', screen: 'serviceAccountSessions', description: 'Sessions opened by integrations through service accounts.' }),
 
   // ---------- Manage ----------
-  r('manage', CLIENTS, 'Clients', ['9.2.0'], { icon: 'office', screen: 'clients' }),
-  r('manage', `${CLIENTS}/add`, 'Add client', ['9.2.1'], { icon: 'office', hidden: true, screen: 'clientAdd' }),
-  r('manage', `${CLIENTS}/edit/:id`, 'Edit client', ['9.2.2'], { icon: 'office', hidden: true, screen: 'clientEdit' }),
-  r('manage', '/manage/identities', 'Identities', ['0.3.1.0'], { icon: 'people', screen: 'identities' }),
-  r('manage', '/manage/identities/add', 'Add identity', ['0.3.1.1'], { icon: 'people', hidden: true, screen: 'identityAdd' }),
-  r('manage', '/manage/identities/edit/:id', 'Edit identity', ['0.3.1.2'], { icon: 'people', hidden: true, screen: 'identityEdit' }),
+  fromResource(clientsResource, 'list', 'clients'),
+  fromResource(clientsResource, 'add', 'clientAdd'),
+  fromResource(clientsResource, 'edit', 'clientEdit'),
+  fromResource(identitiesResource, 'list', 'identities'),
+  fromResource(identitiesResource, 'add', 'identityAdd'),
+  fromResource(identitiesResource, 'edit', 'identityEdit'),
   r('manage', '/manage/identities/batch-upload', 'Batch upload', ['0.3.1.9'], { icon: 'upload', hidden: true, description: 'Upload a spreadsheet of identities through a batch template.' }),
   ...crud('manage', '/manage/identity-batch-template', 'Batch templates', 'Batch template', ['0.3.1.6', '0.3.1.7', '0.3.1.8'], 'th-list', 'Column mappings for uploading identities in bulk.'),
   r('manage', '/manage/licenses', 'Licenses', ['0.3.2.0'], { icon: 'endorsed', description: 'Licensed modules, seats and their expiry.' }),
@@ -170,11 +175,11 @@ export const ROUTES: RouteDef[] = [
 
   // ---------- Visitor ----------
   r('visitor', '/visitor', 'Visitor management', ['1.0.0'], { icon: 'id-number', screen: 'visitorToday', description: 'Today\u2019s visits: who is expected, on site and gone.' }),
-  r('visitor', '/visitor/register', 'Register visitor', ['1.0.1'], { icon: 'new-person', screen: 'visitorRegister', description: 'Register a visitor and issue a credential.' }),
+  fromResource(visitorsResource, 'add', 'visitorRegister', { icon: 'new-person', description: 'Register a visitor and issue a credential.' }),
   r('visitor', '/visitor/visit-details/:id/:bucketStartDate', 'Visit details', ['1.0.5'], { icon: 'id-number', hidden: true, screen: 'visitorDetails', description: 'One visit with its clocking history.' }),
   r('visitor', '/visitor/sign-in/:id/:bucketStartDate', 'Sign visitor in', ['1.0.2'], { icon: 'log-in', hidden: true, screen: 'visitorDetails', description: 'Sign a visitor in at an entry door.' }),
   r('visitor', '/visitor/sign-out/:id/:bucketStartDate', 'Sign visitor out', ['1.0.7'], { icon: 'log-out', hidden: true, screen: 'visitorDetails', description: 'Sign a visitor out at an exit door.' }),
-  r('visitor', '/visitor/list', 'Visitors', ['1.0.3'], { icon: 'people', screen: 'visitorList', description: 'Every registered visitor.' }),
+  fromResource(visitorsResource, 'list', 'visitorList', { description: 'Every registered visitor.' }),
   r('visitor', '/visitor/details/:id', 'Visitor details', ['1.0.3'], { icon: 'person', hidden: true, screen: 'visitorDetails', description: 'A visitor and their visits.' }),
   ...crud('visitor', '/visitor/tenants', 'Visitor tenants', 'Visitor tenant', x('1.1'), 'office', 'Tenants of the building whom visitors come to see.'),
   ...crud('visitor', '/visitor/credentials', 'Visitor credentials', 'Visitor credential', x('1.2'), 'credit-card', 'Cards and QR codes lent to visitors.'),

@@ -19,3 +19,19 @@ export function placeCard(target: Box | null, vw: number, vh: number, cardH = CA
   return { top: clampY((vh - cardH) / 2), left: clampX((vw - CARD_W) / 2) };
 }
 
+
+const overlaps = (a: Box, b: Box) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
+
+/**
+ * Issue 10: the card never covers a hint the page marks with `data-tour-avoid` (the "Select the client" line):
+ * it moves below the hint, or else to the bottom of the viewport.
+ */
+export function placeCardClear(target: Box | null, vw: number, vh: number, cardH = CARD_H, avoid: Box[] = []): { top: number; left: number } {
+  const at = placeCard(target, vw, vh, cardH);
+  const card = (p: { top: number; left: number }): Box => ({ top: p.top, left: p.left, width: CARD_W, height: cardH });
+  const hit = avoid.find((a) => overlaps(card(at), a));
+  if (!hit) return at;
+  const below = { top: hit.top + hit.height + GAP, left: at.left };
+  if (below.top + cardH <= vh - MARGIN && !avoid.some((a) => overlaps(card(below), a))) return below;
+  return { top: Math.max(MARGIN, vh - cardH - MARGIN), left: at.left };
+}

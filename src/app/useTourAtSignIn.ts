@@ -3,6 +3,7 @@
 // sign-in, so a reload never brings back a tour the operator closed.
 import { useEffect } from 'react';
 import type { SessionSnapshot } from '../../machines/session';
+import { tourFactsOf } from './tourFacts';
 import { useSystemActor } from './useSystemActor';
 
 /** Was this snapshot change a sign-in (the form's request answered), as opposed to a restore or a client switch? */
@@ -16,7 +17,7 @@ export function useTourAtSignIn(): void {
   useEffect(() => {
     let previous: SessionSnapshot | null = session.getSnapshot();
     const sub = session.subscribe((next) => {
-      if (isSignIn(previous, next)) tour.send({ type: 'tour.start', tourView: next.context.settings.tourView });
+      if (isSignIn(previous, next)) tour.send({ type: 'tour.start', tourView: next.context.settings.tourView, facts: tourFactsOf(next) });
       previous = next;
     });
     return () => sub.unsubscribe();

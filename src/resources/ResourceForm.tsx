@@ -1,13 +1,13 @@
 // The generic add/edit form of a resource: react-final-form for the input, the contract schema for the rules,
 // the resourceForm actor for load/save. Errors show per field with the mapped message; on submit the first
 // invalid field is focused (repeated rows too); server violations (400) land on their fields.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useActorRef, useSelector } from '@xstate/react';
-import { DATE_PLACEHOLDER, type Violation } from '../../contract';
+import { DATE_PLACEHOLDER, TOAST_MS, type Violation } from '../../contract';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { listDivisions } from '../api/endpoints';
 import { useRouteInfo } from '../app/RouteContext';
@@ -17,6 +17,7 @@ import { useTask } from '../ui/useTask';
 import { isRepeat, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
 import { ReadCardPanel } from './ReadCardPanel';
+import { notify } from '../system/notices';
 
 const selValues = (s: ResourceFormSnapshot) => s.context.values;
 const selViolations = (s: ResourceFormSnapshot) => s.context.violations;
@@ -28,6 +29,14 @@ const selSaving = (s: ResourceFormSnapshot) => s.matches('saving');
 
 type ServerErrors = Record<string, string>;
 const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
+
+/** Whether a server violation lands on a field of this form (a plain field, or one of a repeated row's). */
+export function isFormField(path: string, sections: Resource<{ id: number }>['form']): boolean {
+  const name = fieldName(path);
+  return sections.some((s) => s.fields.some((f) => isRepeat(f)
+    ? f.fields.some((rf) => new RegExp(`^${f.repeat}\\[\\d+\\]\\.${rf.name}$`).test(name))
+    : f.name === name && f.kind !== 'hidden'));
+}
 
 function zones(): { label: string; value: string }[] {
   const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
@@ -50,10 +59,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const failed = useSelector(form, selFailed);
   const saving = useSelector(form, selSaving);
   const formEl = useRef<HTMLFormElement>(null);
+  // visual: the "discard your changes?" question is open
+  const [asking, setAsking] = useState(false);
 
-  // saved: back to the list, and this form's tab closes once the list is the current view
+  // saved: say so, back to the list, and this form's tab closes once the list is the current view
   useEffect(() => {
     const sub = form.on('form.saved', (e) => {
+      notify({ intent: 'success', title: `${resource.singular} saved`, message: editing ? 'Your changes are saved.' : `The new ${resource.singular.toLowerCase()} is saved.`, timeoutMs: TOAST_MS });
       navigate(!editing && resource.savedPath ? resource.savedPath(e.id) : resource.path);
       const watch = tabs.subscribe((s) => {
         if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
@@ -82,6 +94,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   }, [editing, loaded, resource]);
 
   const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
+  // issue 10: a refused field shows on that field only; what names no field of this form is said here in words
+  const unplaced = useMemo(() => violations.filter((v) => !isFormField(v.field, resource.form as Resource<{ id: number }>['form'])), [violations, resource.form]);
   // server violations: focus the first one that arrives
   useEffect(() => {
     if (!violations.length || !formEl.current) return;
@@ -99,8 +113,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   return (
     <div className="gh-page gh-form-page" data-testid={`${resource.name}-form`}>
       <Form
-        onSubmit={(values) => { form.send({ type: 'form.submit', values: toBody(values, resource.form) }); }}
-        validate={(values) => validateForm(values, resource.form, resource.input)}
+        onSubmit={(values) => {
+          // the edit sends back the updatedAt it loaded: if someone saved since, the server answers 409 and the typed values stay
+          const stamp = editing ? (loaded as { updatedAt?: unknown } | null)?.updatedAt : undefined;
+          const loadedAt = typeof stamp === 'string' ? { updatedAt: stamp } : {};
+          form.send({ type: 'form.submit', values: { ...toBody(values, resource.form), ...loadedAt } });
+        }}
+        validate={(values) => validateForm(values, resource.form, resource.input, resource.declaration)}
         initialValues={initialValues}
         keepDirtyOnReinitialize
         subscription={{ submitting: false }}
@@ -116,9 +135,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
             }}
           >
             {error && <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">{error}</Callout>}
-            {violations.length > 0 && (
+            {unplaced.length > 0 && (
               <Callout intent="warning" icon="warning-sign" className="gh-form__error" data-testid="form-violations">
-                The server did not accept some fields: {violations.map((v) => `${v.field} ${v.message}`).join('; ')}
+                Not saved: {unplaced.map((v) => v.message).join('; ')}
               </Callout>
             )}
             {resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
@@ -136,8 +155,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
             <div className="gh-form__actions">
               <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>
               <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>
-              <Button variant="minimal" onClick={() => navigate(resource.path)}>{t('cancel')}</Button>
+              <Button variant="minimal" data-testid="form-cancel"
+                onClick={() => (ff.getState().dirty ? setAsking(true) : navigate(resource.path))}>{t('cancel')}</Button>
             </div>
+            <Alert isOpen={asking} intent="danger" icon="trash" cancelButtonText="Keep editing" confirmButtonText="Discard changes"
+              onCancel={() => setAsking(false)} onConfirm={() => { setAsking(false); navigate(resource.path); }} data-testid="discard-alert">
+              <p>Discard your changes to this {resource.singular.toLowerCase()}? What you typed is lost.</p>
+            </Alert>
           </form>
         )}
       />

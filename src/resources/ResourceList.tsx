@@ -6,7 +6,7 @@ import { Alert, Button, ButtonGroup, Callout, Checkbox, InputGroup, Menu, MenuIt
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useActorRef, useSelector } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
-import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
+import { DESTINATIONS, TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { loadAll } from '../api/queue';
@@ -63,6 +63,12 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const deleting = useSelector(list, selDeleting);
 
   useEffect(() => { if (refreshKey) list.send({ type: 'list.refresh' }); }, [refreshKey, list]);
+  // a row of this resource changed anywhere in the client (`/changes/{resource}`): the open list reads its page again
+  const central = useSystemActor('socket.central');
+  useEffect(() => {
+    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/${resource.name}`) list.send({ type: 'list.refresh' }); });
+    return () => sub.unsubscribe();
+  }, [central, list, resource.name]);
 
   const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
   const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);

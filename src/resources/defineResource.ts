@@ -5,9 +5,10 @@ import type { ReactNode } from 'react';
 import type { Struct } from 'superstruct';
 import { createResourceFormMachine } from '../../machines/resourceForm';
 import { createResourceListMachine } from '../../machines/resourceList';
-import type { PhotoPurpose, SortSpec } from '../../contract';
+import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
 import { resourceApi } from '../api/endpoints';
 import { resourceActors } from '../api/resourceActors';
+import { showDate, showDateTime } from '../ui/time';
 
 export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'switch' | 'textarea' | 'hidden';
 
@@ -79,6 +80,8 @@ export interface ResourceDef<T extends { id: number }> {
   savedPath?: (id: number) => string;
   /** Starting values of the add form beyond the defaults (e.g. today's date). */
   initial?: () => Record<string, unknown>;
+  /** The catalogue declaration it comes from: the form also checks its cross-field rules. */
+  declaration?: ResourceDeclaration<any>;
 }
 
 export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {
@@ -96,3 +99,111 @@ export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
 }
 
 export type Resource<T extends { id: number } = any> = ReturnType<typeof defineResource<T>>;
+
+// ---------- the console's side of a catalogue declaration (contract/resources) ----------
+
+/** Console-only touches of a declared resource (src/resources/<name>.ts): titles, custom cells, devices, start values. */
+export interface ViewTouches<T> {
+  primary?: Partial<ResourceDef<T & { id: number }>['primary']>;
+  columns?: Record<string, Partial<ColumnDef<T>>>;
+  filterPlaceholder?: string;
+  devices?: { purpose: PhotoPurpose };
+  initial?: () => Record<string, unknown>;
+}
+
+const blank = (v: unknown) => (v === null || v === undefined ? '' : v);
+
+function fieldDefOf(name: string, f: AnyField): FieldDef {
+  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper };
+  switch (f.kind) {
+    case 'email': return { ...base, kind: 'email' };
+    case 'number': return { ...base, kind: 'number' };
+    case 'date': return { ...base, kind: 'date' };
+    case 'switch': return { ...base, kind: 'switch' };
+    case 'choice': return { ...base, kind: 'select', options: f.choices };
+    case 'timezone': return { ...base, kind: 'select', source: 'timezones' };
+    case 'image': return { ...base, kind: 'hidden' };
+    case 'ref': return f.target === 'divisions' ? { ...base, kind: 'select', source: 'divisions' } : { ...base, kind: 'number' };
+    default: return { ...base, kind: f.widget ?? 'text' };
+  }
+}
+
+/** A declared field as the generic form shows it: a field, or repeated rows for owned children. */
+function formFieldOf(name: string, f: AnyField): FieldDef | RepeatDef {
+  if (f.kind !== 'children') return fieldDefOf(name, f);
+  const c = f.children!;
+  const fields = Object.entries(c.fields).filter(([, cf]) => !cf.readOnly && !cf.virtual);
+  return {
+    repeat: name, label: labelOf(name, f), itemLabel: c.itemLabel,
+    fields: [{ name: 'id', label: 'Id', kind: 'hidden' }, ...fields.map(([k, cf]) => fieldDefOf(k, cf))],
+    empty: () => Object.fromEntries(fields.filter(([, cf]) => cf.kind === 'text' || cf.kind === 'choice')
+      .map(([k, cf]) => [k, cf.kind === 'choice' ? (cf.default as string | undefined) ?? (cf.required ? cf.choices![0].value : '') : ''])),
+  };
+}
+
+/** A record → form values: text for empty values, references as the select's text, owned rows with their ids. */
+function toFormOf(d: ResourceDeclaration<any>) {
+  const fields = d.fields as Fields;
+  const names = d.form.flatMap((s) => s.fields);
+  return (row: Record<string, unknown>) => Object.fromEntries(names.map((k) => {
+    const f = fields[k];
+    const v = row[k];
+    if (f.kind === 'switch') return [k, !!v];
+    if (f.kind === 'ref') return [k, v === null || v === undefined ? '' : String(v)];
+    if (f.kind === 'children') {
+      return [k, ((v as Record<string, unknown>[]) ?? []).map((cr) => Object.fromEntries([['id', cr.id], ...Object.keys(f.children!.fields).map((ck) => [ck, blank(cr[ck])])]))];
+    }
+    return [k, blank(v)];
+  }));
+}
+
+/** A column of instants (shown in the session's zone, the zone named in the header: issue 10). */
+const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp';
+
+function cellValueOf(name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
+  if (isInstant(name, f)) return (r) => showDateTime(r[name]);
+  if (!f) return undefined;
+  if (f.kind === 'date') return (r) => (r[name] ? showDate(r[name]) : '');
+  if (f.kind === 'choice') return (r) => f.choices!.find((c) => c.value === r[name])?.label ?? String(blank(r[name]));
+  if (f.kind === 'switch') return (r) => (r[name] ? 'Yes' : 'No');
+  if (f.kind === 'children' || f.kind === 'refs') return (r) => String((r[name] ?? []).length);
+  return (r) => String(blank(r[name]));
+}
+
+/**
+ * The generic list and add/edit screens of a declared resource. Columns are sortable exactly where the server
+ * sorts (the same field flag), the form shows the declaration's rules (required, length, pattern, notBefore),
+ * and routes and API paths come from the declaration.
+ */
+export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration<any>, touches: ViewTouches<T> = {}) {
+  const fields = d.fields as Fields;
+  const sortable = new Set(sortableFields(d));
+  const titleOf = (k: string) => (k === 'updatedAt' ? 'Updated' : k === 'createdAt' ? 'Created' : labelOf(k, fields[k]));
+  const [first] = d.list.title;
+  return defineResource<T>({
+    name: d.name, title: d.label.many, singular: d.label.one, path: d.route,
+    privileges: d.privileges,
+    schema: rowSchema(d) as unknown as Struct<T, any>,
+    input: inputSchema(d),
+    declaration: d,
+    api: d.api,
+    bulkDelete: d.privileges.delete ? apiPaths(d).bulkDelete : undefined,
+    primary: { title: titleOf(first), field: first, zoned: (isInstant(first, fields[first]) && !touches.primary?.value) || undefined, value: (r) => d.list.title.map((k) => String(blank((r as Record<string, unknown>)[k]))).join(', '), ...touches.primary },
+    // an instant column is zoned unless a touch shows something else in it (the visitor's badge: "Printed")
+    columns: d.list.columns.map((k) => {
+      const touch = touches.columns?.[k];
+      const zoned = isInstant(k, fields[k]) && !touch?.value && !touch?.render;
+      return { field: k, title: titleOf(k), sortable: sortable.has(k), value: cellValueOf(k, fields[k]), zoned: zoned || undefined, ...touch };
+    }),
+    defaultSort: [{ field: d.list.sort[0], dir: d.list.sort[1] }],
+    filterPlaceholder: touches.filterPlaceholder,
+    devices: touches.devices,
+    initial: touches.initial,
+    form: d.form.map((s) => ({ title: s.title, description: s.description, fields: s.fields.map((k) => formFieldOf(k, fields[k])) })),
+    toForm: toFormOf(d) as (row: T) => Record<string, unknown>,
+    addPath: d.screens?.addRoute,
+    addLabel: d.screens?.addLabel,
+    rowPath: d.screens?.detailsRoute ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
+    savedPath: d.screens?.detailsRoute ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
+  });
+}

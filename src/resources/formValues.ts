@@ -1,6 +1,6 @@
 // Pure helpers between react-final-form values, the contract schemas and field names (tested).
 import { getIn, setIn } from 'final-form';
-import { validate, type Violation } from '../../contract';
+import { checkAllRules, validate, type ResourceDeclaration, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
 import { isRepeat, type FieldDef, type FormSection, type RepeatDef } from './defineResource';
 
@@ -71,9 +71,12 @@ export function errorsFrom(violations: Violation[], sections: FormSection[]): Re
   return errors;
 }
 
-export function validateForm(values: Record<string, unknown>, sections: FormSection[], schema: Struct<any, any>): Record<string, unknown> {
-  const r = validate(toBody(values, sections), schema);
-  return r.ok ? {} : errorsFrom(r.violations, sections);
+/** The schema's rules and, for a catalogue resource, its cross-field rules (the same the server checks). */
+export function validateForm(values: Record<string, unknown>, sections: FormSection[], schema: Struct<any, any>, declaration?: ResourceDeclaration<any>): Record<string, unknown> {
+  const body = toBody(values, sections);
+  const r = validate(body, schema);
+  const violations = [...(r.ok ? [] : r.violations), ...(declaration ? checkAllRules(declaration, body) : [])];
+  return violations.length ? errorsFrom(violations, sections) : {};
 }
 
 /** §5: the first invalid field in document order, including fields in repeated rows. */

@@ -225,7 +225,7 @@ describe('the uploader against a real server', () => {
     await waitFor(c.uploader.actor, (x) => x.matches({ recording: 'waiting' }));
     c.uploader.actor.send({ type: 'journal.flush' });
     await waitFor(c.uploader.actor, (x) => x.matches('stopped'));
-    expect(c.uploader.actor.getSnapshot().context.stopped).toMatch(/^403 This recording belongs to another session/);
+    expect(c.uploader.actor.getSnapshot().context.stopped).toMatch(/^404 Recording not found/);
   });
 
   it('reports a refusal as permanent and a server outage as worth retrying', async () => {

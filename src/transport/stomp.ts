@@ -4,7 +4,7 @@
 import { Client, type IMessage } from '@stomp/stompjs';
 import SockJS from 'sockjs-client';
 import { fromCallback } from 'xstate';
-import { SOCKJS_PREFIX, receivableDestinations } from '../../contract';
+import { SOCKJS_PREFIX, receivableChangeDestinations, receivableDestinations } from '../../contract';
 import type { ConnectionInput, SocketEvent } from '../../machines/socket';
 
 /** Destinations the broker refused to this token (a grant revoked mid-session): not asked for again on reconnect. */
@@ -33,7 +33,8 @@ export const createStompConnection = (held: () => ReadonlySet<string>) => fromCa
     sendBack({ type: 'socket.closed', reason });
   };
   client.onConnect = () => {
-    for (const destination of receivableDestinations(input.service, held())) {
+    const changes = input.service === 'central' ? receivableChangeDestinations(held()) : [];
+    for (const destination of [...receivableDestinations(input.service, held()), ...changes]) {
       if (refused.has(destination)) continue;
       client.subscribe(destination, (m: IMessage) => sendBack({ type: 'socket.message', destination: m.headers.destination ?? destination, body: m.body }));
     }

@@ -1,17 +1,82 @@
-// Counts for the dashboard widgets of one client.
+// The dashboard of one client (issue 10): counts, open alarms by priority, alarms and events per hour over the last
+// 24 hours, doors by state and today's visitors. Each part is read only when asked for (the route asks for the parts
+// the user may see); `divisions` limits the parts whose rows have a division (identities, credentials, doors,
+// divisions) to the user's, and a door without a division belongs to the whole client.
 import type { Db } from '../db';
+import type { DashboardPart, DashboardSummary, HourCount } from '../../../contract';
 
-export async function dashboardCounts(db: Db, clientId: number) {
-  const { rows } = await db.query<Record<string, string>>(`select
-      (select count(*) from identities where client_id = $1)::text as identities,
-      (select count(*) from credentials where client_id = $1 and status = 'active')::text as active_credentials,
-      (select count(*) from divisions where client_id = $1)::text as divisions,
-      (select count(*) from doors where client_id = $1)::text as doors,
-      (select count(*) from controllers where client_id = $1)::text as controllers,
-      (select count(*) from alarms where client_id = $1 and state <> 'processed')::text as open_alarms`, [clientId]);
-  const r = rows[0];
-  return {
-    identities: Number(r.identities), activeCredentials: Number(r.active_credentials), divisions: Number(r.divisions),
-    doors: Number(r.doors), controllers: Number(r.controllers), openAlarms: Number(r.open_alarms),
-  };
+export interface DashboardAsk { part: DashboardPart; divisions: number[] }
+
+const count = async (db: Db, sql: string, params: unknown[]) => Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
+
+/** 24 hourly buckets ending with the current hour (UTC hours), oldest first; hours without rows count 0. */
+async function perHour(db: Db, sql: string, clientId: number): Promise<HourCount[]> {
+  const { rows } = await db.query<{ h: Date | string; n: string; now_h: Date | string }>(sql, [clientId]);
+  const nowRow = await db.query<{ now_h: Date | string }>(`select date_trunc('hour', now()) now_h`);
+  const end = new Date(nowRow.rows[0].now_h).getTime();
+  const byHour = new Map(rows.map((r) => [new Date(r.h).getTime(), Number(r.n)]));
+  return Array.from({ length: 24 }, (_, i) => {
+    const t = end - (23 - i) * 3_600_000;
+    return { hour: new Date(t).toISOString(), count: byHour.get(t) ?? 0 };
+  });
+}
+const SINCE = `date_trunc('hour', now()) - interval '23 hours'`;
+
+export async function dashboardParts(db: Db, clientId: number, asks: DashboardAsk[]): Promise<Omit<DashboardSummary, 'recentChanges'>> {
+  const out: Omit<DashboardSummary, 'recentChanges'> = {};
+  for (const { part, divisions } of asks) {
+    switch (part) {
+      case 'identities':
+        out.identities = await count(db, 'select count(*)::text n from identities where client_id = $1 and division_id = any($2::int[])', [clientId, divisions]);
+        break;
+      case 'activeCredentials':
+        out.activeCredentials = await count(db, `select count(*)::text n from credentials c join identities i on i.id = c.identity_id
+          where c.client_id = $1 and c.status = 'active' and i.division_id = any($2::int[])`, [clientId, divisions]);
+        break;
+      case 'divisions':
+        out.divisions = await count(db, 'select count(*)::text n from divisions where client_id = $1 and id = any($2::int[])', [clientId, divisions]);
+        break;
+      case 'doors':
+        out.doors = await count(db, 'select count(*)::text n from doors where client_id = $1 and (division_id is null or division_id = any($2::int[]))', [clientId, divisions]);
+        break;
+      case 'doorsByState': {
+        const { rows } = await db.query<{ status: string; n: string }>(`select status, count(*)::text n from doors
+          where client_id = $1 and (division_id is null or division_id = any($2::int[])) group by status order by status`, [clientId, divisions]);
+        out.doorsByState = rows.map((r) => ({ status: r.status, count: Number(r.n) }));
+        break;
+      }
+      case 'controllers':
+        out.controllers = await count(db, 'select count(*)::text n from controllers where client_id = $1', [clientId]);
+        break;
+      case 'openAlarms':
+        out.openAlarms = await count(db, `select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [clientId]);
+        break;
+      case 'alarmsByPriority': {
+        const { rows } = await db.query<{ priority: number; n: string }>(`select priority, count(*)::text n from alarms
+          where client_id = $1 and state <> 'processed' group by priority order by priority`, [clientId]);
+        out.alarmsByPriority = rows.map((r) => ({ priority: Number(r.priority), count: Number(r.n) }));
+        break;
+      }
+      case 'alarmsPerHour':
+        out.alarmsPerHour = await perHour(db, `select date_trunc('hour', raised_at) h, count(*)::text n from alarms
+          where client_id = $1 and raised_at >= ${SINCE} group by 1`, clientId);
+        break;
+      case 'eventsPerHour':
+        // over (client_id, at desc, id desc): one range scan of the last 24 hours
+        out.eventsPerHour = await perHour(db, `select date_trunc('hour', at) h, count(*)::text n from events
+          where client_id = $1 and at >= ${SINCE} group by 1`, clientId);
+        break;
+      case 'visitorsToday': {
+        const { rows } = await db.query<{ day: string; status: string | null; n: string }>(`select (now() at time zone c.timezone)::date::text as day, v.status, count(v.id)::text n
+          from clients c left join visitors v on v.client_id = c.id and v.visit_date = (now() at time zone c.timezone)::date
+          where c.id = $1 group by 1, 2`, [clientId]);
+        const of = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
+        out.visitorsToday = { day: rows[0]?.day ?? '', expected: of('expected'), onSite: of('on-site'), left: of('left') };
+        break;
+      }
+      case 'recentChanges':
+        break; // the route reads the audit trail itself
+    }
+  }
+  return out;
 }

@@ -33,3 +33,10 @@ export async function insertRole(db: Db, code: string, name: string, privileges:
   await db.query('insert into roles (code, name) values ($1, $2) on conflict (code) do nothing', [code, name]);
   for (const p of new Set(privileges)) await db.query('insert into role_privileges (role_code, privilege) values ($1, $2) on conflict do nothing', [code, p]);
 }
+/** Platform-level privilege codes the user holds through platform grants (not inside any client). */
+export async function platformPrivileges(db: Db, userId: number): Promise<string[]> {
+  const { rows } = await db.query<{ privilege: string }>(
+    `select distinct rp.privilege from platform_grants g join role_privileges rp on rp.role_code = g.role_code
+      where g.user_id = $1 order by rp.privilege`, [userId]);
+  return rows.map((r) => r.privilege);
+}

@@ -1,11 +1,11 @@
 // The sign-in form shared by /login and /login-remake. It sends session.signIn; the session actor decides.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { selectIsBusy, selectIsSignedIn, selectNotice, selectRedirect, selectSignInError } from '../../../machines/session.selectors';
+import { selectClientId, selectHeldPrivileges, selectIsBusy, selectIsSignedIn, selectNotice, selectRedirect, selectSignInError } from '../../../machines/session.selectors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { DASHBOARD } from '../../app/routeTable';
+import { landingPath } from '../../app/guard';
 import { useT } from '../../i18n';
 
 /** Only same-origin paths are followed after sign-in. */
@@ -24,17 +24,25 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   const error = useSelector(session, selectSignInError);
   const notice = useSelector(session, selectNotice);
   const redirect = useSelector(session, selectRedirect);
+  const held = useSelector(session, selectHeldPrivileges);
+  const clientId = useSelector(session, selectClientId);
   // form drafts are visual until submitted
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
 
+  // The session actor decided whose return address this is (issue 10): the query's address travelled with the
+  // sign-in request, and is dropped when another user signs in. Only a page this user may open is followed.
+  const landed = useRef(false);
   useEffect(() => {
-    if (!signedIn) return;
-    const to = safeRedirect(query.get('redirect')) ?? safeRedirect(redirect) ?? DASHBOARD;
+    if (!signedIn) { landed.current = false; return; }
+    // once per sign-in: handling the redirect clears it, which must not send the user on to the dashboard
+    if (landed.current) return;
+    landed.current = true;
+    const to = landingPath(safeRedirect(redirect), { signedIn, held, clientId });
     session.send({ type: 'session.redirectHandled' });
     navigate(to, { replace: true });
-  }, [signedIn, query, redirect, navigate, session]);
+  }, [signedIn, redirect, held, clientId, navigate, session]);
 
   return (
     <form

@@ -1,14 +1,17 @@
 // /configure/doors [0.4.5.0]: the selected client's doors with their live state (heart-beats over the stored
-// status), division and last change, and for holders of door control [0.4.5.4] Lock / Open briefly / Unlock.
-// A lasting unlock asks first (a door left unlocked by a slip is a security hole); a momentary unlock does not:
-// the controller relocks it by itself within seconds, and operators use it to let someone through at once.
+// status), division and last change, and for holders of door control [0.4.5.4] the commands that make sense for
+// the door's live state (contract/doors.ts: locked → Open briefly / Unlock, unlocked → Lock, …). Doors that need
+// attention (forced, held open, offline, tamper) are marked, listed first, counted in the header and can be shown
+// alone. A lasting unlock asks first (a door left unlocked by a slip is a security hole); a momentary unlock does
+// not: the controller relocks it by itself within seconds, and operators use it to let someone through at once.
 // One command at a time, through the command machine; its spinner is on the button that runs. A success toasts
-// here; a refusal toasts through the api client (§8) and stays in a callout until the next try.
+// here; a refusal (409: the door's state changed meanwhile) toasts through the api client (§8) and stays in a
+// callout until the next try.
 import { useMemo, useRef, useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import { hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
+import { DOOR_MOMENTARY_MS, doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
 import { commandMachine, selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { doorCommand } from '../../api/endpoints';
@@ -16,16 +19,21 @@ import { useSystemActor } from '../../app/useSystemActor';
 import { useTime } from '../../ui/time';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
-import { countDoors, doorStateOf, type LiveDoor } from './doorStatus';
+import { attentionFirst, countDoors, doorStateOf, type LiveDoor } from './doorStatus';
 import { useLiveDoors } from './useLiveDoors';
 
-const COMMANDS: { command: DoorCommand; label: string; icon: 'lock' | 'unlock' | 'time'; done: string }[] = [
-  { command: 'lock', label: 'Lock', icon: 'lock', done: 'locked' },
-  { command: 'momentary-unlock', label: 'Open briefly', icon: 'time', done: 'opened for a moment' },
-  { command: 'unlock', label: 'Unlock', icon: 'unlock', done: 'unlocked' },
-];
-/** The command machine runs one string command: which door and what. */
-const key = (doorId: number, command: DoorCommand) => `${doorId}:${command}`;
+const seconds = Math.round(DOOR_MOMENTARY_MS / 1000);
+const COMMANDS: Record<DoorCommand, { label: string; icon: 'lock' | 'unlock' | 'time'; done: string; title: string }> = {
+  lock: { label: 'Lock', icon: 'lock', done: 'locked', title: 'Lock the door' },
+  'momentary-unlock': { label: 'Open briefly', icon: 'time', done: `unlocked for ${seconds} s; it relocks by itself`, title: `Unlock for ${seconds} s, then relock by itself (again: ${seconds} s from now)` },
+  unlock: { label: 'Unlock', icon: 'unlock', done: 'unlocked; it stays unlocked until someone locks it', title: 'Unlock until someone locks it' },
+};
+/** A command the door's state does not call for, offered where re-sending it helps (a forced door's Lock). */
+const FORCED: Partial<Record<DoorCommand, { label: string; done: string; title: string }>> = {
+  lock: { label: 'Lock again', done: 'lock command sent again', title: 'The lock reports locked but the door was forced: send Lock again' },
+};
+/** The command machine runs one string command: which door, what, and whether forced. */
+const key = (doorId: number, command: DoorCommand, force: boolean) => `${doorId}:${command}:${force ? 'force' : ''}`;
 
 export function DoorsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
@@ -38,10 +46,10 @@ export function DoorsScreen() {
   const machine = useMemo(() => commandMachine.provide({
     actors: {
       run: fromPromise<unknown, { command: string }>(async ({ input }) => {
-        const [id, command] = input.command.split(':') as [string, DoorCommand];
-        const event = await doorCommand(Number(id), command);
+        const [id, command, force] = input.command.split(':') as [string, DoorCommand, string];
+        const event = await doorCommand(Number(id), command, force === 'force');
         const name = names.current.get(Number(id)) ?? `Door ${id}`;
-        notify({ intent: 'success', title: name, message: `${name} ${COMMANDS.find((c) => c.command === command)!.done}.`, timeoutMs: 3000 });
+        notify({ intent: 'success', title: name, message: `${name} ${(force ? FORCED[command]! : COMMANDS[command]).done}.`, timeoutMs: 3000 });
         return event;
       }),
     },
@@ -50,42 +58,68 @@ export function DoorsScreen() {
   const running = useSelector(commands, selectRunningCommand);
   const error = useSelector(commands, selectCommandError);
   const [confirm, setConfirm] = useState<LiveDoor | null>(null); // visual: which door's unlock is being confirmed
-  const run = (door: LiveDoor, command: DoorCommand) => commands.send({ type: 'command.run', command: key(door.id, command) });
+  const [onlyAttention, setOnlyAttention] = useState(false); // visual: a filter of the list
+  const run = (door: LiveDoor, command: DoorCommand, force = false) => commands.send({ type: 'command.run', command: key(door.id, command, force) });
   const now = Date.now();
+  const sorted = useMemo(() => attentionFirst(doors ?? []), [doors]);
+  const attention = sorted.filter((d) => doorStateOf(d.status).problem).length;
+  const shown = onlyAttention ? sorted.filter((d) => doorStateOf(d.status).problem) : sorted;
 
   return (
     <div className="gh-page" data-testid="doors">
       <PageHeader title="Doors" icon="key-enter"
         description={<>Every door of this client with its live state.{' '}
+          {doors && (
+            <Tag round intent={attention ? 'danger' : 'success'} icon={attention ? 'warning-sign' : 'tick-circle'} minimal={!attention} className="gh-mr" data-testid="doors-attention-count">
+              {attention ? `${attention} need${attention === 1 ? 's' : ''} attention` : 'None needs attention'}
+            </Tag>
+          )}
           {countDoors(doors ?? []).map((c) => <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">{c.count} {doorStateOf(c.status).label.toLowerCase()}</Tag>)}</>}
-        actions={<Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>Refresh</Button>} />
+        actions={<>
+          <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label="Needs attention only" className="gh-doors__filter" data-testid="doors-attention-only" />
+          <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>Refresh</Button>
+        </>} />
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{error}</Callout>}
       {failed && !doors && <NonIdealState icon="error" title="The doors could not be loaded" action={<Button icon="refresh" text="Try again" onClick={reload} />} />}
       {!doors && !failed && <NonIdealState icon={<Spinner />} title="Loading doors…" />}
       {doors && doors.length === 0 && <NonIdealState icon="key-enter" title="No doors" description="This client has no doors yet." />}
-      {doors && doors.length > 0 && (
+      {doors && doors.length > 0 && onlyAttention && shown.length === 0 && (
+        <NonIdealState icon="tick-circle" title="No door needs attention" description="Every door is locked, unlocked or closed as expected." />
+      )}
+      {doors && shown.length > 0 && (
         <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
           <thead><tr><th>Door</th><th>Division</th><th>State</th><th>Last change</th>{canControl && <th>Control</th>}</tr></thead>
           <tbody>
-            {doors.map((d) => {
+            {shown.map((d) => {
               const state = doorStateOf(d.status);
               return (
-                <tr key={d.id} data-testid="door-row" aria-label={d.name}>
-                  <td className="gh-doors__name">{d.name}</td>
+                <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined}
+                  className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
+                  <td className="gh-doors__name">
+                    {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title="Needs attention" data-testid="door-attention" />}
+                    {d.name}
+                  </td>
                   <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
-                  <td><Tag intent={state.intent} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag></td>
+                  <td>
+                    <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
+                  </td>
                   <td data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
                     {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
                   </td>
                   {canControl && (
                     <td>
-                      <ButtonGroup variant="outlined" size="small">
-                        {COMMANDS.map((c) => (
-                          <Button key={c.command} icon={c.icon} text={c.label} loading={running === key(d.id, c.command)} disabled={running !== null}
-                            aria-label={`${c.label} ${d.name}`}
-                            onClick={() => (c.command === 'unlock' ? setConfirm(d) : run(d, c.command))} data-testid={`door-${c.command}`} />
-                        ))}
-                      </ButtonGroup>
+                      {doorCommandsFor(d.status).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">No command reaches it</span> : (
+                        <ButtonGroup variant="outlined" size="small">
+                          {doorCommandsFor(d.status).map(({ command, force }) => {
+                            const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
+                            return (
+                              <Button key={command} icon={c.icon} text={c.label} title={c.title} intent={force ? 'warning' : undefined}
+                                loading={running === key(d.id, command, force)} disabled={running !== null} aria-label={`${c.label} ${d.name}`}
+                                onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))} data-testid={`door-${command}${force ? '-force' : ''}`} />
+                            );
+                          })}
+                        </ButtonGroup>
+                      )}
                     </td>
                   )}
                 </tr>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countDoors, doorStateOf, mergeDoors, unheardChanges } from './doorStatus';
+import { attentionFirst, countDoors, doorStateOf, mergeDoors, unheardChanges } from './doorStatus';
 
 describe('door states', () => {
   const door = (id: number, name: string, status: string) => ({ id, name, status, divisionId: 1, divisionName: 'Security', lastChangedAt: null });
@@ -16,7 +16,15 @@ describe('door states', () => {
   });
   it('counts by state, problems first', () => {
     expect(countDoors([{ status: 'closed' }, { status: 'held-open' }, { status: 'closed' }, { status: 'jammed' }, { status: 'offline' }, { status: 'forced-open' }]))
-      .toEqual([{ status: 'forced-open', count: 1 }, { status: 'held-open', count: 1 }, { status: 'offline', count: 1 }, { status: 'closed', count: 2 }, { status: 'jammed', count: 1 }]);
+      .toEqual([{ status: 'forced-open', count: 1 }, { status: 'offline', count: 1 }, { status: 'held-open', count: 1 }, { status: 'closed', count: 2 }, { status: 'jammed', count: 1 }]);
+  });
+  it('puts the doors that need attention first, most urgent first, and keeps the others in their order', () => {
+    const list = [door(1, 'A', 'closed'), door(2, 'B', 'held-open'), door(3, 'C', 'locked'), door(4, 'D', 'tamper'), door(5, 'E', 'unlocked-briefly'), door(6, 'F', 'forced-open')];
+    expect(attentionFirst(list).map((d) => d.id)).toEqual([6, 4, 2, 1, 3, 5]);
+  });
+  it('marks alarm states as needing attention, and normal traffic not', () => {
+    expect(['forced-open', 'held-open', 'offline', 'tamper'].every((s) => doorStateOf(s).problem)).toBe(true);
+    expect(['closed', 'locked', 'unlocked', 'unlocked-briefly', 'jammed'].some((s) => doorStateOf(s).problem)).toBe(false);
   });
   it('names unknown states readably', () => {
     expect(doorStateOf('forced-open')).toMatchObject({ label: 'Forced open', problem: true });

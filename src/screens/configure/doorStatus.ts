@@ -1,18 +1,25 @@
 // Door states as operators read them: the server's stored status, overlaid by the live heart-beats the
 // hardwareStatus actor keeps (`/hbdoor`), named and coloured the same on the doors screen and the dashboard.
-import type { Intent } from '@blueprintjs/core';
-import type { DoorView } from '../../../contract';
+// A door in an alarm state (contract/doors.ts) is a `problem`: it "needs attention", apart from normal traffic.
+import type { IconName, Intent } from '@blueprintjs/core';
+import { doorNeedsAttention, type DoorView } from '../../../contract';
 import type { DoorState } from '../../../machines/hardwareStatus';
 
-export const DOOR_STATES: Record<string, { label: string; intent: Intent; problem: boolean }> = {
-  'forced-open': { label: 'Forced open', intent: 'danger', problem: true },
-  'held-open': { label: 'Held open', intent: 'warning', problem: true },
-  offline: { label: 'Offline', intent: 'danger', problem: true },
-  unlocked: { label: 'Unlocked', intent: 'primary', problem: false },
-  locked: { label: 'Locked', intent: 'success', problem: false },
-  closed: { label: 'Closed', intent: 'none', problem: false },
+export interface DoorStateLook { label: string; intent: Intent; icon: IconName; problem: boolean }
+const look = (status: string, label: string, intent: Intent, icon: IconName): DoorStateLook => ({ label, intent, icon, problem: doorNeedsAttention(status) });
+
+/** Most urgent first: the order of counts and of the doors list. */
+export const DOOR_STATES: Record<string, DoorStateLook> = {
+  'forced-open': look('forced-open', 'Forced open', 'danger', 'error'),
+  tamper: look('tamper', 'Tamper', 'danger', 'hand'),
+  offline: look('offline', 'Offline', 'danger', 'offline'),
+  'held-open': look('held-open', 'Held open', 'warning', 'warning-sign'),
+  'unlocked-briefly': look('unlocked-briefly', 'Unlocked briefly', 'primary', 'time'),
+  unlocked: look('unlocked', 'Unlocked', 'primary', 'unlock'),
+  locked: look('locked', 'Locked', 'success', 'lock'),
+  closed: look('closed', 'Closed', 'none', 'key-enter'),
 };
-export const doorStateOf = (status: string) => DOOR_STATES[status] ?? { label: status.replace(/-/g, ' '), intent: 'none' as Intent, problem: false };
+export const doorStateOf = (status: string): DoorStateLook => DOOR_STATES[status] ?? look(status, status.replace(/-/g, ' '), 'none', 'help');
 
 export interface LiveDoor extends DoorView { live: boolean }
 
@@ -35,11 +42,20 @@ export function unheardChanges(stored: readonly DoorView[], live: readonly DoorS
     .map((d) => `${d.id}:${beats.get(String(d.id))}`).join(',');
 }
 
+const rank = (s: string) => { const order = Object.keys(DOOR_STATES); return order.includes(s) ? order.indexOf(s) : order.length; };
+
+/** The doors list's order: doors that need attention first (most urgent state first), then the rest as they came. */
+export function attentionFirst<T extends { status: string }>(doors: readonly T[]): T[] {
+  return doors.map((d, i) => ({ d, i })).sort((a, b) => {
+    const pa = doorNeedsAttention(a.d.status), pb = doorNeedsAttention(b.d.status);
+    if (pa !== pb) return pa ? -1 : 1;
+    return (pa ? rank(a.d.status) - rank(b.d.status) : 0) || a.i - b.i;
+  }).map((x) => x.d);
+}
+
 /** How many doors are in each state, most urgent states first. */
 export function countDoors(doors: readonly { status: string }[]): { status: string; count: number }[] {
   const counts = new Map<string, number>();
   for (const d of doors) counts.set(d.status, (counts.get(d.status) ?? 0) + 1);
-  const order = Object.keys(DOOR_STATES);
-  const rank = (s: string) => (order.includes(s) ? order.indexOf(s) : order.length);
   return [...counts].map(([status, count]) => ({ status, count })).sort((a, b) => rank(a.status) - rank(b.status) || a.status.localeCompare(b.status));
 }

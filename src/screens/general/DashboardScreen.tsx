@@ -1,57 +1,113 @@
-// Pages of widgets per user (user.dashboardPages), fed by the dashboard endpoint through a resource actor.
-import { useMemo, useState } from 'react';
+// Pages of widgets per user (user.dashboardPages), fed by the dashboard endpoint (live: useLiveDashboard). Issue 10:
+// the server answers only the parts the user may see (the privilege of the screen owning the data), and a widget is
+// drawn only when its part arrived; the charts (recharts) load lazily, so only this screen pays for them.
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Card, HTMLTable, Icon, NonIdealState, Spinner, Tab, Tabs, Tag, type IconName } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { formatNumber, hasPrivilege, PRIV, type DashboardPage, type DashboardSummary } from '../../../contract';
-import { selectServerAlarmCount } from '../../../machines/alarms.selectors';
+import { selectOpenByPriority, selectServerAlarmCount } from '../../../machines/alarms.selectors';
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
-import { dashboard } from '../../api/endpoints';
 import { countDoors, doorStateOf } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
 import { useSystemActor } from '../../app/useSystemActor';
 import { useT } from '../../i18n';
 import { useTime } from '../../ui/time';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTask } from '../../ui/useTask';
+import { useLiveDashboard } from './useLiveDashboard';
+
+const charts = () => import('./DashboardCharts');
+const PriorityChart = lazy(() => charts().then((m) => ({ default: m.PriorityChart })));
+const HourChart = lazy(() => charts().then((m) => ({ default: m.HourChart })));
+const VisitorsChart = lazy(() => charts().then((m) => ({ default: m.VisitorsChart })));
 
 type CountKey = 'identities' | 'activeCredentials' | 'divisions' | 'doors' | 'controllers' | 'openAlarms';
 const COUNTS: Record<CountKey, { title: string; icon: string; to?: string; intent?: string }> = {
+  openAlarms: { title: 'Open alarms', icon: 'warning-sign', to: '/monitor/alarms', intent: 'danger' },
   identities: { title: 'Identities', icon: 'people', to: '/manage/identities' },
-  activeCredentials: { title: 'Active credentials', icon: 'credit-card' },
-  divisions: { title: 'Divisions', icon: 'diagram-tree', to: '/configure/division' },
+  activeCredentials: { title: 'Active credentials', icon: 'credit-card', to: '/manage/identities' },
   doors: { title: 'Doors', icon: 'key-enter', to: '/configure/doors' },
   controllers: { title: 'Controllers', icon: 'desktop', to: '/hardware/controllers' },
-  openAlarms: { title: 'Open alarms', icon: 'warning-sign', to: '/monitor/alarms', intent: 'danger' },
+  divisions: { title: 'Divisions', icon: 'diagram-tree', to: '/configure/division' },
 };
-const ALL_WIDGETS = [...Object.keys(COUNTS), 'doorStatus', 'recentChanges'];
+const CHARTS = ['visitorsToday', 'alarmsByPriority', 'alarmsPerHour', 'eventsPerHour', 'doorStatus', 'recentChanges'];
+const ALL_WIDGETS = [...Object.keys(COUNTS), ...CHARTS];
 export const DEFAULT_PAGES: DashboardPage[] = [{ pageNum: 1, widgets: ALL_WIDGETS.map((id) => ({ id })) }];
+
+/** The part of the server's answer a widget draws; a widget whose part did not come is not the user's to see. */
+const PART: Record<string, keyof DashboardSummary> = { doorStatus: 'doorsByState' };
+const isShown = (id: string, data: DashboardSummary) => {
+  const part = PART[id] ?? (id as keyof DashboardSummary);
+  return !(ALL_WIDGETS.includes(id)) || data[part] !== undefined;
+};
 
 export function DashboardScreen() {
   const session = useSystemActor('session');
   const user = useSelector(session, selectUser);
-  const data = useTask(() => dashboard(), [user?.clientId]);
-  const pages = useMemo(() => (user?.dashboardPages.length ? [...user.dashboardPages].sort((a, b) => a.pageNum - b.pageNum) : DEFAULT_PAGES), [user]);
+  const live = useLiveDashboard(user?.clientId);
+  const data = live.data;
+  // pages with nothing this user may see are left out (HR has no activity report, so no "recent changes" page)
+  const pages = useMemo(() => {
+    const all = user?.dashboardPages.length ? [...user.dashboardPages].sort((a, b) => a.pageNum - b.pageNum) : DEFAULT_PAGES;
+    return data ? all.map((p) => ({ ...p, widgets: p.widgets.filter((w) => isShown(w.id, data)) })).filter((p) => p.widgets.length) : all;
+  }, [user, data]);
   const [page, setPage] = useState(pages[0]?.pageNum ?? 1); // visual: which page is shown
   const current = pages.find((p) => p.pageNum === page) ?? pages[0];
 
   return (
     <div className="gh-page" data-testid="dashboard">
-      <PageHeader title="Dashboard" icon="dashboard" description={user ? `Welcome, ${user.name}.` : undefined}
-        actions={<Button icon="refresh" variant="outlined" loading={data.status === 'active'} onClick={data.reload} aria-label="Refresh the dashboard">Refresh</Button>} />
+      <PageHeader title="Dashboard" icon="dashboard" description={user ? `Welcome, ${user.name}. Live figures of your client.` : undefined}
+        actions={<Button icon="refresh" variant="outlined" loading={live.status === 'active'} onClick={live.reload} aria-label="Refresh the dashboard">Refresh</Button>} />
       {pages.length > 1 && (
         <Tabs id="dashboard-pages" selectedTabId={page} onChange={(id) => setPage(Number(id))} className="gh-dash__tabs">
           {pages.map((p) => <Tab key={p.pageNum} id={p.pageNum} title={`Page ${p.pageNum}`} />)}
         </Tabs>
       )}
-      {data.status === 'error' && <Callout intent="danger" icon="error">The dashboard data could not be loaded.</Callout>}
-      {data.status === 'active' && !data.output && <NonIdealState icon={<Spinner />} title="Loading the dashboard…" />}
-      {data.output && current && (
-        <div className="gh-dash">
-          {current.widgets.map((w) => <Widget key={w.id} id={w.id} data={data.output!} />)}
-        </div>
+      {live.status === 'error' && !live.data && <Callout intent="danger" icon="error">The dashboard data could not be loaded.</Callout>}
+      {!live.data && live.status !== 'error' && <NonIdealState icon={<Spinner />} title="Loading the dashboard…" />}
+      {data && !current && <NonIdealState icon="dashboard" title="Nothing to show yet" description="Your privileges answer none of the dashboard's widgets." />}
+      {live.data && current && (
+        <>
+          <div className="gh-dash" data-testid="dash-counts">
+            {current.widgets.filter((w) => w.id in COUNTS).map((w) => <CountWidget key={w.id} id={w.id as CountKey} data={live.data!} />)}
+          </div>
+          <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
+            {current.widgets.filter((w) => !(w.id in COUNTS)).map((w) => <Widget key={w.id} id={w.id} data={live.data!} />)}
+          </div>
+        </>
       )}
     </div>
+  );
+}
+
+function CountWidget({ id, data }: { id: CountKey; data: DashboardSummary }) {
+  // the open-alarm count is live (the alarms actor hears /alarmcount); shown only when the server answered it
+  const liveAlarms = useSelector(useSystemActor('alarms'), selectServerAlarmCount);
+  if (data[id] === undefined) return null;
+  const c = COUNTS[id];
+  const value = id === 'openAlarms' ? liveAlarms : data[id]!;
+  const body = (
+    <Card className={`gh-stat${c.intent === 'danger' && value > 0 ? ' gh-stat--alert' : ''}`} interactive={!!c.to} data-testid={`widget-${id}`}>
+      <span className="gh-stat__icon"><Icon icon={c.icon as IconName} size={18} /></span>
+      <div>
+        <div className="gh-stat__value" title={String(value)}>{formatNumber(value)}</div>
+        <div className="gh-stat__label">{c.title}</div>
+      </div>
+    </Card>
+  );
+  return c.to ? <Link to={c.to} className="gh-stat__link">{body}</Link> : body;
+}
+
+/** A chart card: its title links to the screen behind the figures. */
+function ChartCard({ id, icon, title, to, aside, children }: { id: string; icon: IconName; title: string; to: string; aside?: ReactNode; children: ReactNode }) {
+  return (
+    <Card className="gh-dash__chart" data-testid={`widget-${id}`}>
+      <h5 className="bp6-heading gh-card-title">
+        <Icon icon={icon} /> <Link to={to} data-testid={`widget-${id}-link`}>{title}</Link>
+        {aside && <span className="gh-card-title__aside bp6-text-muted">{aside}</span>}
+      </h5>
+      <Suspense fallback={<div className="gh-dash__chart-loading"><Spinner size={20} /></div>}>{children}</Suspense>
+    </Card>
   );
 }
 
@@ -59,41 +115,66 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   const t = useT();
   const time = useTime();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  // the open-alarm count is live (the alarms actor hears /alarmcount) and only for those who may see alarms
-  const liveAlarms = useSelector(useSystemActor('alarms'), selectServerAlarmCount);
-  if (id === 'doorStatus') return hasPrivilege(held, [PRIV.doors.view, PRIV.doors.control]) ? <DoorStatusWidget /> : null;
-  if (id === 'openAlarms' && !hasPrivilege(held, [PRIV.alarms.view])) return null;
-  if (id in COUNTS) {
-    const c = COUNTS[id as CountKey];
-    const value = id === 'openAlarms' ? liveAlarms : data[id as CountKey];
-    const body = (
-      <Card className={`gh-stat${c.intent === 'danger' && value > 0 ? ' gh-stat--alert' : ''}`} interactive={!!c.to} data-testid={`widget-${id}`}>
-        <span className="gh-stat__icon"><Icon icon={c.icon as IconName} size={18} /></span>
-        <div>
-          <div className="gh-stat__value" title={String(value)}>{formatNumber(value)}</div>
-          <div className="gh-stat__label">{c.title}</div>
-        </div>
-      </Card>
-    );
-    return c.to ? <Link to={c.to} className="gh-stat__link">{body}</Link> : body;
-  }
-  if (id === 'recentChanges') {
-    const now = Date.now();
-    return (
-      <Card className="gh-dash__wide" data-testid="widget-recentChanges">
-        <h5 className="bp6-heading gh-card-title"><Icon icon="history" /> {t('recentChanges')}</h5>
-        {data.recentChanges.length === 0 ? <p className="bp6-text-muted">No changes yet.</p> : (
-          <HTMLTable compact striped className="gh-dash__table">
-            <thead><tr><th>When</th><th>Who</th><th>What</th><th>Record</th></tr></thead>
-            <tbody>
-              {data.recentChanges.map((c, i) => (
-                <tr key={i}><td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        )}
-      </Card>
-    );
+  // open alarms by priority follow the alarms actor (live); the server's answer says whether to show them at all
+  const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
+  switch (id) {
+    case 'doorStatus': return data.doorsByState ? <DoorStatusWidget /> : null;
+    case 'alarmsByPriority': {
+      if (!data.alarmsByPriority) return null;
+      const total = byPriority.reduce((n, p) => n + p.count, 0);
+      return (
+        <ChartCard id={id} icon="warning-sign" title="Open alarms by priority" to="/monitor/alarms" aside={`${total} open`}>
+          {total === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> No open alarms.</p> : <PriorityChart data={byPriority} />}
+        </ChartCard>
+      );
+    }
+    case 'alarmsPerHour': {
+      if (!data.alarmsPerHour) return null;
+      const total = data.alarmsPerHour.reduce((n, h) => n + h.count, 0);
+      const to = hasPrivilege(held, [PRIV.eventReport]) ? '/report/event?alert=true' : '/monitor/alarms';
+      return <ChartCard id={id} icon="timeline-bar-chart" title="Alarms per hour" to={to} aside={`${formatNumber(total)} in 24 h`}><HourChart data={data.alarmsPerHour} colour="#cd4246" what="alarms" /></ChartCard>;
+    }
+    case 'eventsPerHour': {
+      if (!data.eventsPerHour) return null;
+      const total = data.eventsPerHour.reduce((n, h) => n + h.count, 0);
+      const to = hasPrivilege(held, [PRIV.events.view]) ? '/monitor/events' : '/report/event';
+      return <ChartCard id={id} icon="pulse" title="Events per hour" to={to} aside={`${formatNumber(total)} in 24 h`}><HourChart data={data.eventsPerHour} colour="#2d72d2" what="events" /></ChartCard>;
+    }
+    case 'visitorsToday': {
+      const v = data.visitorsToday;
+      if (!v) return null;
+      return (
+        <ChartCard id={id} icon="people" title="Visitors today" to="/visitor" aside={time.date(v.day)}>
+          <div className="gh-dash__visitors">
+            <span data-testid="visitors-expected"><strong>{v.expected}</strong> expected</span>
+            <span data-testid="visitors-on-site"><strong>{v.onSite}</strong> on site</span>
+            <span data-testid="visitors-left"><strong>{v.left}</strong> left</span>
+          </div>
+          {v.expected + v.onSite + v.left === 0
+            ? <p className="bp6-text-muted">No visits today. <Link to="/visitor/register">Register a visitor</Link></p>
+            : <VisitorsChart expected={v.expected} onSite={v.onSite} left={v.left} />}
+        </ChartCard>
+      );
+    }
+    case 'recentChanges': {
+      if (!data.recentChanges) return null;
+      const now = Date.now();
+      return (
+        <Card className="gh-dash__wide" data-testid="widget-recentChanges">
+          <h5 className="bp6-heading gh-card-title"><Icon icon="history" /> <Link to="/report/activity">{t('recentChanges')}</Link></h5>
+          {data.recentChanges.length === 0 ? <p className="bp6-text-muted">No changes yet.</p> : (
+            <HTMLTable compact striped className="gh-dash__table">
+              <thead><tr><th>When</th><th>Who</th><th>What</th><th>Record</th></tr></thead>
+              <tbody>
+                {data.recentChanges.map((c, i) => (
+                  <tr key={i}><td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          )}
+        </Card>
+      );
+    }
   }
   return (
     <Card className="gh-stat gh-stat--later" data-testid={`widget-${id}`}>
@@ -110,7 +191,7 @@ function DoorStatusWidget() {
   const problems = (doors ?? []).filter((d) => doorStateOf(d.status).problem);
   const now = Date.now();
   return (
-    <Card className="gh-dash__wide" data-testid="widget-doorStatus">
+    <Card className="gh-dash__chart" data-testid="widget-doorStatus">
       <h5 className="bp6-heading gh-card-title">
         <Icon icon="key-enter" /> <Link to="/configure/doors">Door status</Link>
         <span className="gh-card-title__aside bp6-text-muted">{doors ? `${doors.length} doors, live` : ''}</span>

@@ -11,10 +11,14 @@ import { PageHeader } from '../../ui/PageHeader';
 
 export function ForbiddenScreen() {
   const navigate = useNavigate();
+  const session = useSystemActor('session');
+  const signedIn = useSelector(session, selectIsSignedIn);
+  // the page has no shell: whoever is signed in can still leave it as themselves or sign out from here
   return (
     <div className="gh-bare" data-testid="forbidden">
       <NonIdealState icon="lock" title="Access denied" description="Your roles do not include the privilege this screen needs. Ask an administrator if you should have it."
-        action={<div className="gh-bare__actions"><Button icon="arrow-left" text="Go back" onClick={() => navigate(-1)} /><Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>Dashboard</Link></div>} />
+        action={<div className="gh-bare__actions"><Button icon="arrow-left" text="Go back" onClick={() => navigate(-1)} /><Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>Dashboard</Link>
+          {signedIn && <Button icon="log-out" text="Sign out" onClick={() => { session.send({ type: 'session.signOut' }); navigate('/login', { replace: true }); }} data-testid="forbidden-sign-out" />}</div>} />
       <div className="gh-bare__code">403</div>
     </div>
   );

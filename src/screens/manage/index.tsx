@@ -18,8 +18,11 @@ export function ClientsScreen() {
   const multi = !!user?.multiTenancyEnabled;
   return (
     <div className="gh-page" data-testid="clients">
-      <PageHeader title="Clients" icon="office"
-        description={multi ? (clientId === null ? 'Select the client to work in. The dashboard and most screens need one.' : 'Tenants of this installation. Select one to work in it.') : 'Tenants of this installation.'} />
+      {/* the guided tour keeps clear of this hint (issue 10) */}
+      <div data-tour-avoid={multi && clientId === null ? '' : undefined} data-testid="clients-hint">
+        <PageHeader title="Clients" icon="office"
+          description={multi ? (clientId === null ? 'Select the client to work in. The dashboard and most screens need one.' : 'Tenants of this installation. Select one to work in it.') : 'Tenants of this installation.'} />
+      </div>
       <ResourceList<Client>
         resource={clients}
         rowTag={(c) => (c.id === clientId ? <Tag intent="success" minimal round icon="tick">Current</Tag> : !c.active ? <Tag minimal round>Inactive</Tag> : null)}

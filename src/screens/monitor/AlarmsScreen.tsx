@@ -1,7 +1,7 @@
 // /monitor/alarms: the open alarms of this client, most urgent first, live. Acknowledge and process (with a note)
 // are commands to the alarms actor; the buttons ask the snapshot whether they may be sent.
-import { memo, useState, useSyncExternalStore } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, NonIdealState, Switch, Tag, TextArea, type Intent } from '@blueprintjs/core';
+import { memo, useState } from 'react';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, NonIdealState, Tag, TextArea, type Intent } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { PRIV, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -9,7 +9,8 @@ import type { AlarmsSnapshot } from '../../../machines/alarms';
 import { selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms } from '../../../machines/alarms.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { alarmSound } from '../../system/alarmNotices';
+import { useIsMobile } from '../../app/useMediaQuery';
+import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useT } from '../../i18n';
@@ -39,6 +40,29 @@ const AlarmRow = memo(function AlarmRow({ alarm, ack, process, onAck, onProcess 
   );
 });
 
+/** Below 992 px an alarm is a card: what and where first, its two buttons full width under it (issue 10). */
+const AlarmCard = memo(function AlarmCard({ alarm, ack, process, onAck, onProcess }: {
+  alarm: Event; ack: boolean; process: boolean; onAck: (id: Event['id']) => void; onProcess: (a: Event) => void;
+}) {
+  const { dateTime } = useTime();
+  return (
+    <li className={`gh-alarm-card${alarm.priority <= 1 ? ' gh-alarm-card--p1' : ''}`} data-testid="alarm-row" data-alarm-id={String(alarm.id)}>
+      <div className="gh-alarm-card__top">
+        <Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>P{alarm.priority}</Tag>
+        <strong className="gh-alarm-card__point">{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</strong>
+        {alarm.acknowledge ? <Tag intent="primary" minimal>Acknowledged</Tag> : <Tag intent="danger">New</Tag>}
+      </div>
+      <div className="gh-alarm-card__message">{alarm.message}</div>
+      {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{alarm.instructions}</div>}
+      <div className="gh-alarm-card__time bp6-text-muted">{dateTime(alarm.time)}</div>
+      <div className="gh-alarm-card__actions">
+        <Button icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">Acknowledge</Button>
+        <Button icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">Process…</Button>
+      </div>
+    </li>
+  );
+});
+
 export function AlarmsScreen() {
   const alarms = useSystemActor('alarms');
   const socket = useSystemActor('socket.events');
@@ -52,7 +76,7 @@ export function AlarmsScreen() {
   // which buttons are enabled, asked of the machine (ids joined so the selector result compares by value)
   const allowed = useSelector(alarms, (s) => s.context.alarms.map((a) => `${a.id}:${canAck(s, a.id) ? 1 : 0}${canProcess(s, a.id) ? 1 : 0}`).join(','));
   const flags = new Map(allowed.split(',').filter(Boolean).map((x) => { const [id, f] = x.split(':'); return [id, f] as const; }));
-  const muted = useSyncExternalStore(alarmSound.subscribe, alarmSound.isMuted);
+  const mobile = useIsMobile();
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
   const [note, setNote] = useState('');
   const { zoneName } = useTime();
@@ -69,10 +93,18 @@ export function AlarmsScreen() {
     <div className="gh-page" data-testid="alarms-screen">
       <PageHeader title="Alarms" icon="warning-sign"
         description={<>Open alarms, most urgent first. <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">{status}</Tag> {syncing && <Tag minimal>syncing…</Tag>}</>}
-        actions={<Switch checked={!muted} label="Sound and notifications" onChange={(e) => alarmSound.setMuted(!e.currentTarget.checked)} data-testid="alarm-mute" />} />
+        actions={<SoundControl testId="alarm-sound-screen" />} />
       {error && <Callout intent="danger" title="Alarm command failed" className="gh-mb">{error} <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>Dismiss</Button></Callout>}
       {open.length === 0 ? (
         <NonIdealState icon="tick-circle" title="No open alarms" description="New alarms appear here as they are raised." />
+      ) : mobile ? (
+        <ul className="gh-alarm-cards" data-testid="alarms-table">
+          {open.map((a) => {
+            const f = flags.get(String(a.id)) ?? '00';
+            return <AlarmCard key={String(a.id)} alarm={a} ack={mayAct && !busy && f[0] === '1'} process={mayAct && !busy && f[1] === '1'}
+              onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })} onProcess={(al) => { setProcessing(al); setNote(''); }} />;
+          })}
+        </ul>
       ) : (
         <HTMLTable compact striped interactive className="gh-table-full" data-testid="alarms-table">
           <thead><tr><th>Priority</th><th>{t('timeColumn', { zone: zoneName() })}</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>

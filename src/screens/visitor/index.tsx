@@ -5,12 +5,14 @@ import { fromPromise } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { DESTINATIONS, hasPrivilege, PRIV, type Visitor } from '../../../contract';
+import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, type Visitor } from '../../../contract';
+import { notify } from '../../system/notices';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
 import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { getVisitor, moveVisitor } from '../../api/endpoints';
+import { isNotFound } from '../../api/errors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { ResourceForm } from '../../resources';
@@ -64,7 +66,13 @@ export function VisitorDetailsScreen() {
   const intent = route.path.startsWith('/visitor/sign-in') ? 'sign-in' : route.path.startsWith('/visitor/sign-out') ? 'sign-out' : null;
   const id = Number(params.id);
   const task = useTask(Number.isInteger(id) && id > 0 ? () => getVisitor(id) : null, [id]);
-  if (!Number.isInteger(id) || id < 1) return <div className="gh-page"><NonIdealState icon="search" title="Visitor not found" /></div>;
+  if (!Number.isInteger(id) || id < 1) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title="Visitor not found" /></div>;
+  if (task.status === 'error' && isNotFound(task.error)) {
+    // a visitor of another client, or one that was removed: an expected answer, shown as such (issue 10)
+    return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title="Visitor not found"
+      description="There is no such visitor in this client. It may belong to another client or have been removed."
+      action={<Link to="/visitor/list">All visitors</Link>} /></div>;
+  }
   if (task.status === 'error') {
     return (
       <div className="gh-page">
@@ -95,6 +103,20 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
     actors: { run: fromPromise<unknown, { command: string }>(({ input }) => moveVisitor(loaded.id, input.command === 'sign-out' ? 'sign-out' : 'sign-in')) },
   }), [loaded.id]);
   const mover = useActorRef(moves);
+  // issue 10: a sign-in or sign-out says what happened, beside the status tag that changes
+  useEffect(() => {
+    let before = mover.getSnapshot();
+    const sub = mover.subscribe((s) => {
+      if (s.matches('done') && !before.matches('done')) {
+        const v = s.context.result as Visitor | null;
+        const who = v ? `${v.firstName} ${v.lastName}` : 'The visitor';
+        notify({ intent: 'success', title: s.context.command === 'sign-out' ? 'Visitor signed out' : 'Visitor signed in',
+          message: `${who} is ${s.context.command === 'sign-out' ? 'signed out' : 'on site'}.`, timeoutMs: TOAST_MS });
+      }
+      before = s;
+    });
+    return () => sub.unsubscribe();
+  }, [mover]);
   const moving = useSelector(mover, selectRunningCommand);
   const moveError = useSelector(mover, selectCommandError);
   const visitor = (useSelector(mover, selectCommandResult) as Visitor | null) ?? loaded;

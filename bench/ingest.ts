@@ -1,0 +1,136 @@
+// Event ingest (issue 13): the server as its own process (PGlite, and PostgreSQL when BENCH_DATABASE_URL is set), a
+// device simulator sending batches through the device interface at 1k/5k/10k/20k events/s, and one console per tenant
+// subscribed to /events over STOMP → bench/results/ingest.json: events/s persisted (acknowledged by the server after
+// commit) and delivered to the consoles, send-to-console latency p99, and the server's peak RSS.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import SockJS from 'sockjs-client';
+import { Client } from '@stomp/stompjs';
+import { DESTINATIONS, SOCKJS_PREFIX } from '../contract';
+import { DEMO_PASSWORD } from '../server/db/seed';
+import { runDeviceSimulator } from '../scripts/deviceSimulator';
+import { summary, writeResult } from './lib';
+
+const TOKEN = 'bench-ingest-token';
+const RATES = [1000, 5000, 10000, 20000];
+const SECONDS = 6;
+const TARGET = { pglite: 10_000, postgres: 30_000 };
+const LATENCY_P99_MS = 250;
+const RSS_MB = 600;
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = 30000 + Math.floor(Math.random() * 9000);
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIMULATOR: 'off', INGEST_TOKEN: TOKEN, STATIC_DIR: '/nonexistent', ...env },
+    stdio: 'ignore',
+  });
+  const until = Date.now() + 120_000;
+  for (;;) {
+    try { if ((await fetch(`${url}/api/health`)).ok) break; } catch { /* starting */ }
+    if (Date.now() > until || child.exitCode !== null) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, child, stop: async () => { const gone = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await gone; } };
+}
+
+const rssMb = (pid: number) => {
+  try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024; } catch { return 0; }
+};
+
+async function consoles(url: string) {
+  const state = { received: 0, lastAt: 0, latencies: [] as number[] };
+  const clients: Client[] = [];
+  for (const username of ['operator', 'harbour']) {
+    const r = await fetch(`${url}/idp/1.0/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+    const { token } = (await r.json()) as { token: string };
+    let ready = false;
+    const c = new Client({
+      webSocketFactory: () => new SockJS(`${url}${SOCKJS_PREFIX.event}`, undefined, { transports: ['websocket'] }),
+      connectHeaders: { Authorization: `Bearer ${token}` }, reconnectDelay: 0, heartbeatIncoming: 0, heartbeatOutgoing: 0, debug: () => {},
+      onConnect: () => {
+        c.watchForReceipt('r', () => { ready = true; });
+        c.subscribe(DESTINATIONS.events, (m) => {
+          state.received++;
+          state.lastAt = performance.now();
+          const t = / t=([\d.]+)/.exec(m.body);
+          if (t) state.latencies.push(performance.timeOrigin + performance.now() - Number(t[1]));
+        }, { receipt: 'r' });
+      },
+    });
+    c.activate();
+    const until = Date.now() + 30_000;
+    while (!ready) { if (Date.now() > until) throw new Error('console did not subscribe'); await new Promise((r) => setTimeout(r, 20)); }
+    clients.push(c);
+  }
+  return { state, close: () => Promise.all(clients.map((c) => c.deactivate())) };
+}
+
+async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>) {
+  const server = await startServer(env);
+  const levels: Record<string, unknown>[] = [];
+  try {
+    const watch = await consoles(server.url);
+    for (const rate of RATES) {
+      watch.state.received = 0; watch.state.latencies = [];
+      let peak = rssMb(server.child.pid!);
+      const sampler = setInterval(() => { peak = Math.max(peak, rssMb(server.child.pid!)); }, 200);
+      const t0 = performance.now();
+      const r = await runDeviceSimulator({ url: server.url, token: TOKEN, controllers: 500, rate, durationS: SECONDS, stamp: true, alarmEvery: 1000 });
+      // every accepted event must reach a console: wait for the stragglers (bounded)
+      const until = performance.now() + 30_000;
+      while (watch.state.received < r.accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
+      clearInterval(sampler);
+      const persistedPerS = Math.round(r.accepted / (r.lastResponseMs / 1000));
+      const deliveredPerS = Math.round(watch.state.received / ((watch.state.lastAt - t0) / 1000));
+      const lat = summary(watch.state.latencies);
+      const level = { offeredPerS: rate, sent: r.sent, accepted: r.accepted, failedRequests: r.failedRequests, persistedPerS, delivered: watch.state.received, deliveredPerS, latencyMs: lat, serverPeakRssMb: Math.round(peak) };
+      console.log(`  ${kind} ${rate}/s offered: persisted ${persistedPerS}/s, delivered ${deliveredPerS}/s, p99 ${lat.p99} ms, RSS ${Math.round(peak)} MB`);
+      levels.push(level);
+    }
+    await watch.close();
+  } finally {
+    await server.stop();
+  }
+  const target = TARGET[kind];
+  const atTarget = levels.find((l) => (l.offeredPerS as number) >= target) as any;
+  const best = Math.max(...levels.map((l) => l.persistedPerS as number));
+  const sustained = levels.filter((l: any) => l.accepted === l.sent && l.failedRequests === 0 && l.delivered >= l.accepted);
+  return {
+    levels,
+    target: { persistedPerS: target, latencyP99Ms: LATENCY_P99_MS, serverRssMb: RSS_MB },
+    bestPersistedPerS: best,
+    met: {
+      throughput: best >= target && sustained.length === levels.length,
+      latency: atTarget ? atTarget.latencyMs.p99 < LATENCY_P99_MS : false,
+      memory: levels.every((l) => (l.serverPeakRssMb as number) <= RSS_MB),
+    },
+  };
+}
+
+export async function ingest() {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-ingest-'));
+  const result: Record<string, unknown> = { secondsPerLevel: SECONDS, controllers: 500, alarmEvery: 1000 };
+  try {
+    result.pglite = await measure('pglite', { DATA_DIR: dir, DATABASE_URL: '' });
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  if (pgUrl) {
+    const name = `gh_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect(); await admin.query(`create database ${name}`); await admin.end();
+    const u = new URL(pgUrl); u.pathname = `/${name}`;
+    try { result.postgres = await measure('postgres', { DATABASE_URL: u.toString() }); } finally {
+      const a = new pg.Client({ connectionString: pgUrl });
+      await a.connect(); await a.query(`drop database if exists ${name} with (force)`); await a.end();
+    }
+  } else {
+    result.postgres = 'not measured: set BENCH_DATABASE_URL=postgres://… (a server where a database may be created)';
+  }
+  const parts = [result.pglite, result.postgres].filter((p): p is { met: Record<string, boolean> } => typeof p === 'object');
+  writeResult('ingest', { ...result, met: parts.every((p) => Object.values(p.met).every(Boolean)) });
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { object, type Struct } from 'superstruct';
+import {
+  boundedList, boundedNumber, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, requiredText, safeText,
+} from './primitives';
+import { validate } from './schemas';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const message = (struct: Struct<any, any>, value: unknown) => {
+  const r = validate({ v: value }, object({ v: struct }));
+  return r.ok ? undefined : r.violations[0].message;
+};
+
+describe('contract primitives', () => {
+  it('safeText refuses NUL, control characters and lone surrogates but keeps tabs, new lines and emoji', () => {
+    const t = safeText(20);
+    expect(message(t, 'a\u0000b')).toBe('must not contain control characters');
+    expect(message(t, 'a\u001bb')).toBe('must not contain control characters');
+    expect(message(t, 'a\u0085b')).toBe('must not contain control characters');
+    expect(message(t, 'a\uD800b')).toMatch(/unpaired surrogate/);
+    expect(message(t, '\uDC00')).toMatch(/unpaired surrogate/);
+    expect(message(t, 'a\tb\r\nc 😀')).toBeUndefined();
+    expect(message(t, 'x'.repeat(21))).toBe('must be at most 20 characters');
+    expect(message(t, 5)).toBe('must be text');
+  });
+
+  it('requiredText refuses blank text and trims when asked', () => {
+    expect(message(requiredText(10), '   ')).toBe('is required');
+    expect(message(requiredText(10), undefined)).toBe('is required');
+    const r = validate({ v: '  Ann  ' }, object({ v: requiredText(3, { trim: true }) }));
+    expect(r).toEqual({ ok: true, value: { v: 'Ann' } });
+  });
+
+  it('calendarDate refuses impossible dates and years outside 1900..2999', () => {
+    for (const bad of ['2025-02-30', '2025-13-01', '0000-00-00', '2023-02-29', '1899-12-31', '3000-01-01', '2025-1-01', '2025-01-01T00:00']) {
+      expect(message(calendarDate(), bad), bad).toBeDefined();
+    }
+    expect(message(calendarDate(), '2025-02-30')).toBe('is not a real calendar date');
+    for (const good of ['2024-02-29', '1900-01-01', '2999-12-31', '2025-04-30']) expect(message(calendarDate(), good), good).toBeUndefined();
+  });
+
+  it('int32 and idInt keep numbers inside a PostgreSQL integer', () => {
+    expect(message(int32(), 2147483647)).toBeUndefined();
+    expect(message(int32(), -2147483648)).toBeUndefined();
+    expect(message(int32(), 2147483648)).toBe('must be at most 2147483647');
+    expect(message(int32(), 9223372036854775808)).toBe('must be at most 2147483647');
+    expect(message(int32(), 1.5)).toBe('must be a whole number');
+    expect(message(idInt(), 0)).toBe('must be a positive whole number');
+    expect(message(idInt(), '1')).toBe('must be a whole number');
+  });
+
+  it('boundedNumber refuses NaN, Infinity and absurd magnitudes', () => {
+    const n = boundedNumber(-1000, 1000);
+    expect(message(n, 1e308)).toBe('must be at most 1000');
+    expect(message(n, Number.NaN)).toBe('must be a number');
+    expect(message(n, Number.POSITIVE_INFINITY)).toBe('must be a number');
+    expect(message(n, 12.5)).toBeUndefined();
+  });
+
+  it('ianaZone knows real zones and refuses invented ones', () => {
+    for (const good of ['UTC', 'Europe/London', 'Asia/Kuala_Lumpur', 'America/Argentina/Buenos_Aires', 'Etc/UTC']) {
+      expect(message(ianaZone(), good), good).toBeUndefined();
+    }
+    for (const bad of ['Mars/Phobos', '', 'europe/london', 'Europe/London\u0000', 'x'.repeat(100)]) {
+      expect(message(ianaZone(), bad), bad).toBeDefined();
+    }
+  });
+
+  it('imageDataUrl takes a bounded image data: URL and never a link', () => {
+    const img = imageDataUrl(30);
+    expect(message(img, `data:image/png;base64,${Buffer.alloc(30).toString('base64')}`)).toBeUndefined();
+    expect(message(img, `data:image/png;base64,${Buffer.alloc(31).toString('base64')}`)).toBe('must be an image of at most 30 bytes');
+    expect(message(img, 'https://evil.example/x.png')).toMatch(/not a link/);
+    expect(message(img, 'data:image/svg+xml;base64,PHN2Zz4=')).toMatch(/PNG, JPEG, WebP or GIF/);
+    expect(message(img, 'data:image/png;base64,abc')).toMatch(/PNG, JPEG/);
+  });
+
+  it('boundedList refuses a long list without checking its items', () => {
+    const list = boundedList(int32(1, 7), 7);
+    expect(message(list, [1, 2, 3])).toBeUndefined();
+    expect(message(list, Array.from({ length: 100_000 }, () => 'x'))).toBe('must have at most 7 items');
+    const r = validate({ v: [1, 9] }, object({ v: list }));
+    expect(r.ok ? [] : r.violations).toEqual([{ field: 'v.1', message: 'must be at most 7' }]);
+  });
+
+  it('emailAddress wants an address of bounded length', () => {
+    expect(message(emailAddress(), 'ann@example.com')).toBeUndefined();
+    expect(message(emailAddress(), 'ann')).toBe('has the wrong format');
+    expect(message(emailAddress(20), `${'a'.repeat(20)}@x.io`)).toBe('must be at most 20 characters');
+  });
+});

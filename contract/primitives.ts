@@ -1,0 +1,181 @@
+// The bounded building blocks every contract schema is made of (issue 13): each refuses what would break a
+// column, a later request or a screen, with a message a person can read in a form or a `violations` entry.
+// The server validates with them and the console's forms show the same rule.
+import { Struct, coerce, define, string, type Infer } from 'superstruct';
+
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
+
+export interface TextOptions {
+  /** Fewest characters (after trimming when `trim`). */
+  min?: number;
+  /** A format the text must match; `patternMessage` says what it means. */
+  pattern?: RegExp;
+  patternMessage?: string;
+  /** Trim surrounding white space before checking and storing. */
+  trim?: boolean;
+}
+
+// Control characters other than \t \n \r (C0, DEL and C1), and UTF-16 surrogates that are not part of a pair.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `value` is not acceptable text, or undefined when it is. */
+export function textProblem(value: unknown, max: number, opts: TextOptions = {}): string | undefined {
+  if (typeof value !== 'string') return 'must be text';
+  if (value.length > max) return `must be at most ${max} characters`;
+  if (opts.min !== undefined && value.length < opts.min) {
+    return opts.min === 1 ? 'is required' : `must be at least ${opts.min} characters`;
+  }
+  if (CONTROL.test(value)) return 'must not contain control characters';
+  if (LONE_SURROGATE.test(value)) return 'must not contain broken (unpaired surrogate) characters';
+  if (opts.pattern && !opts.pattern.test(value)) return opts.patternMessage ?? 'has the wrong format';
+  return undefined;
+}
+
+function withTrim<T>(struct: Struct<T, null>, trim: boolean | undefined): Struct<T, null> {
+  return trim ? coerce(struct, string(), (s) => s.trim()) : struct;
+}
+
+/** Text of at most `max` characters, without NUL or other control characters (\t \n \r allowed) or lone surrogates. */
+export function safeText(max: number, opts: TextOptions = {}): Struct<string, null> {
+  const struct = define<string>('safeText', (v) => textProblem(v, max, opts) ?? true);
+  return withTrim(struct, opts.trim);
+}
+
+/** safeText that must not be blank (white space alone is blank). */
+export function requiredText(max: number, opts: TextOptions = {}): Struct<string, null> {
+  const struct = define<string>('requiredText', (v) => {
+    if (typeof v === 'string' && v.trim().length === 0) return 'is required';
+    return textProblem(v, max, opts) ?? true;
+  });
+  return withTrim(struct, opts.trim);
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2999;
+
+/** Why `value` is not a calendar date 'YYYY-MM-DD' between 1900 and 2999, or undefined when it is. */
+export function dateProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a date (YYYY-MM-DD)';
+  const m = DATE.exec(value);
+  if (!m) return 'must be a date (YYYY-MM-DD)';
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return 'is not a real calendar date';
+  if (y < MIN_YEAR || y > MAX_YEAR) return `must be between ${MIN_YEAR} and ${MAX_YEAR}`;
+  return undefined;
+}
+function daysInMonth(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(m) ? 30 : 31;
+}
+
+/** A real calendar date written 'YYYY-MM-DD', year 1900..2999 (2025-02-30 and 2025-13-01 refused). */
+export function calendarDate(): Struct<string, null> {
+  return define<string>('calendarDate', (v) => dateProblem(v) ?? true);
+}
+
+/** A whole number that fits a PostgreSQL integer column, within [min, max]. */
+export function int32(min = INT32_MIN, max = INT32_MAX): Struct<number, null> {
+  return define<number>('int32', (v) => {
+    if (typeof v !== 'number' || !Number.isInteger(v)) return 'must be a whole number';
+    if (v < min) return min === 1 ? 'must be a positive whole number' : `must be at least ${min}`;
+    if (v > max) return `must be at most ${max}`;
+    return true;
+  });
+}
+/** A row id: a positive PostgreSQL integer. */
+export const idInt = (): Struct<number, null> => int32(1);
+
+/** A finite number within [min, max] (NaN, Infinity and 1e308 refused). */
+export function boundedNumber(min: number, max: number): Struct<number, null> {
+  return define<number>('boundedNumber', (v) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a number';
+    if (v < min) return `must be at least ${min}`;
+    if (v > max) return `must be at most ${max}`;
+    return true;
+  });
+}
+
+let zones: Set<string> | undefined;
+function zoneSet(): Set<string> {
+  if (!zones) {
+    const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+    zones = new Set([...(intl.supportedValuesOf?.('timeZone') ?? []), 'UTC']);
+  }
+  return zones;
+}
+// Link names of the IANA database (Europe/Kiev, Etc/UTC, US/Eastern) are real zones too, spelled as the database does.
+const ZONE_NAME = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*){0,2}$/;
+export function isIanaZone(value: string): boolean {
+  if (zoneSet().has(value)) return true;
+  if (value.length > 64 || !ZONE_NAME.test(value)) return false;
+  try {
+    return zoneSet().has(new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone);
+  } catch {
+    return false;
+  }
+}
+
+/** A real IANA time zone name ('Europe/London', 'UTC'); 'Mars/Phobos' refused. */
+export function ianaZone(): Struct<string, null> {
+  return define<string>('ianaZone', (v) => {
+    if (typeof v !== 'string' || v.length === 0) return 'must be a time zone';
+    return isIanaZone(v) || 'is not a known time zone (for example Europe/London)';
+  });
+}
+
+const DATA_URL = /^data:image\/(png|jpeg|webp|gif);base64,([A-Za-z0-9+/]*={0,2})$/;
+const PREFIX_MAX = 'data:image/jpeg;base64,'.length;
+
+/** Bytes `base64` decodes to. */
+export function base64Bytes(base64: string): number {
+  const pad = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - pad;
+}
+
+/** An image as a data: URL (PNG, JPEG, WebP or GIF, base64) of at most `maxBytes` decoded; no remote URLs. */
+export function imageDataUrl(maxBytes: number): Struct<string, null> {
+  const maxChars = PREFIX_MAX + Math.ceil(maxBytes / 3) * 4;
+  const limit = maxBytes >= 1 << 20 ? `${+(maxBytes / (1 << 20)).toFixed(1)} MB` : maxBytes >= 1024 ? `${Math.round(maxBytes / 1024)} KB` : `${maxBytes} bytes`;
+  return define<string>('imageDataUrl', (v) => {
+    if (typeof v !== 'string') return 'must be an image';
+    if (v.length > maxChars) return `must be an image of at most ${limit}`;
+    const m = DATA_URL.exec(v);
+    if (!m || m[2].length % 4 !== 0) return 'must be a PNG, JPEG, WebP or GIF image (a data: URL, not a link)';
+    if (base64Bytes(m[2]) > maxBytes) return `must be an image of at most ${limit}`;
+    return true;
+  });
+}
+
+/** A list of at most `max` items; a longer list is refused before any item is checked. */
+export function boundedList<T, S>(element: Struct<T, S>, max: number): Struct<T[], Struct<T, S>> {
+  return new Struct<T[], Struct<T, S>>({
+    type: 'array',
+    schema: element,
+    *entries(value) {
+      if (Array.isArray(value) && value.length <= max) {
+        for (const [i, v] of value.entries()) yield [i, v, element];
+      }
+    },
+    coercer: (value) => (Array.isArray(value) ? value.slice() : value),
+    validator: (value) => {
+      if (!Array.isArray(value)) return 'must be a list';
+      return value.length <= max || `must have at most ${max} items`;
+    },
+  });
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An e-mail address of at most `max` characters. */
+export function emailAddress(max = 254): Struct<string, null> {
+  return define<string>('emailAddress', (v) => {
+    const problem = textProblem(v, max, { min: 3 });
+    if (problem) return problem;
+    return EMAIL.test(v as string) || 'has the wrong format'; // §5's message for a malformed address
+  });
+}
+
+export type SafeText = Infer<ReturnType<typeof safeText>>;

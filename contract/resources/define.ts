@@ -1,0 +1,150 @@
+// The resource catalogue's vocabulary (Payload's collection config, react-admin's <Resource>): a resource is
+// declared once, as pure data — no SQL, no React — and the schemas, paths, routes, server and console are derived
+// from it (./derive.ts). Column names default to the field name in snake case.
+
+export type FieldKind = 'text' | 'email' | 'number' | 'date' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'timezone';
+
+export interface Choice { value: string; label: string }
+
+/** What every field may say. `T` is its value; `Req` true: never null in a row; `RO` true: the server sets it. */
+export interface Field<T = unknown, Req extends boolean = boolean, RO extends boolean = boolean> {
+  readonly kind: FieldKind;
+  readonly label?: string;
+  readonly required: Req;
+  /** Set by the server (or a hook), shown but never in the input. */
+  readonly readOnly: RO;
+  /** No column of its own: a reference's title (`from`) or a server hook computes it. */
+  readonly virtual?: boolean;
+  /** The virtual field shows the title of the row this reference field points to. */
+  readonly from?: string;
+  readonly column?: string;
+  readonly max?: number;
+  readonly min?: number;
+  readonly pattern?: RegExp;
+  /** Help shown with the pattern, also the violation message when it fails. */
+  readonly help?: string;
+  /** §5: typed in capitals. */
+  readonly upper?: boolean;
+  readonly unique?: 'tenant' | 'global';
+  readonly uniqueMessage?: string;
+  readonly search?: boolean;
+  readonly sort?: boolean;
+  readonly filter?: boolean;
+  readonly default?: unknown;
+  /** false: lists answer null for it (heavy values such as photos). */
+  readonly inList?: boolean;
+  readonly choices?: readonly Choice[];
+  /** ref / refs: the target resource's name. */
+  readonly target?: string;
+  readonly onDelete?: 'restrict' | 'cascade';
+  /** refs: the join table and its two columns. */
+  readonly through?: { table: string; from: string; to: string };
+  /** children: the child table, its column pointing to the parent, and the child's own fields. */
+  readonly children?: { table: string; parent: string; fields: Record<string, Field>; rules?: readonly Rule[]; itemLabel: string; max: number };
+  readonly maxItems?: number;
+  /** image: decoded size limit. */
+  readonly maxBytes?: number;
+  /** Console only: how the input looks (a wide text area, a hidden value filled by a device). */
+  readonly widget?: 'textarea' | 'hidden';
+  readonly placeholder?: string;
+  readonly wide?: boolean;
+  readonly _t?: T;
+}
+export type AnyField = Field<any, boolean, boolean>;
+export type Fields = Record<string, AnyField>;
+
+interface Common<R extends boolean, O extends boolean> {
+  label?: string; required?: R; readOnly?: O; column?: string; search?: boolean; sort?: boolean; filter?: boolean;
+  inList?: boolean; help?: string; placeholder?: string; wide?: boolean; widget?: 'textarea' | 'hidden'; virtual?: boolean;
+}
+type B<X> = X extends true ? true : false;
+
+const field = <T, R extends boolean, O extends boolean>(kind: FieldKind, o: Common<R, O> & Partial<Field>): Field<T, B<R>, B<O>> =>
+  ({ ...o, kind, required: (o.required ?? false) as B<R>, readOnly: (o.readOnly ?? false) as B<O> }) as Field<T, B<R>, B<O>>;
+
+export interface TextFieldOptions<R extends boolean, O extends boolean> extends Common<R, O> {
+  max: number; min?: number; pattern?: RegExp; upper?: boolean; unique?: 'tenant' | 'global'; uniqueMessage?: string; from?: string;
+}
+export const text = <R extends boolean = false, O extends boolean = false>(o: TextFieldOptions<R, O>) => field<string, R, O>('text', o);
+export const email = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { max?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {}) =>
+  field<string, R, O>('email', { max: 254, ...o });
+export const number = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { min?: number; max?: number } = {}) => field<number, R, O>('number', o);
+export const date = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('date', o);
+/** A point in time the server keeps (ISO 8601 in rows); never typed in a form. */
+export const timestamp = <R extends boolean = false>(o: Omit<Common<R, true>, 'readOnly'> = {}) => field<string, R, true>('timestamp', { ...o, readOnly: true });
+export const choice = <R extends boolean = false, O extends boolean = false>(choices: readonly Choice[], o: Common<R, O> & { default?: string } = {}) =>
+  field<string, R, O>('choice', { ...o, choices });
+export const switchField = <O extends boolean = false>(o: Common<true, O> & { default?: boolean } = {}) => field<boolean, true, O>('switch', { default: true, ...o, required: true });
+export const timezone = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('timezone', o);
+export const image = <O extends boolean = false>(o: Common<false, O> & { maxBytes: number }) => field<string, false, O>('image', { widget: 'hidden', ...o });
+/** A reference to one row of another resource (PostgREST: relations come from foreign keys). */
+export const ref = <R extends boolean = false, O extends boolean = false>(target: string, o: Common<R, O> & { onDelete?: 'restrict' | 'cascade' } = {}) =>
+  field<number, R, O>('ref', { onDelete: 'restrict', ...o, target });
+/** Many rows of another resource, through a join table. */
+export const refs = (target: string, o: Omit<Common<false, false>, 'required'> & { through: { table: string; from: string; to: string }; maxItems?: number }) =>
+  field<number[], true, false>('refs', { maxItems: 1000, ...o, required: true, target });
+/** Rows owned by this one (credentials of an identity): saved with it, upserted by id. */
+export function children<F extends Fields>(o: Omit<Common<false, false>, 'required'> & { table: string; parent: string; itemLabel: string; max?: number; fields: F; rules?: readonly Rule[] }) {
+  const { table, parent, itemLabel, fields, rules, max = 100, ...rest } = o;
+  return field<RowOf<F>[], true, false>('children', { ...rest, required: true, children: { table, parent, fields, rules, itemLabel, max } });
+}
+
+// ---------- rules shared by the form and the server ----------
+export interface NotBeforeRule { kind: 'notBefore'; field: string; other: string; message: string }
+export type Rule = NotBeforeRule;
+/** `field` may not be earlier than `other` (both dates or both empty-able). */
+export const notBefore = (fieldName: string, other: string, message?: string): NotBeforeRule =>
+  ({ kind: 'notBefore', field: fieldName, other, message: message ?? `must not be before ${humanise(other).toLowerCase()}` });
+
+// ---------- the declaration ----------
+export interface ResourceDeclaration<F extends Fields = Fields> {
+  name: string;
+  table: string;
+  /** REST base path; list/create on it, get/update/delete on `/:id`, `/bulk-delete`, `/options`, `/export`, `/:id/<action>`. */
+  api: string;
+  /** Console list route; add is `${route}/add`, edit `${route}/edit/:id` unless the declaration says otherwise. */
+  route: string;
+  label: { one: string; many: string };
+  icon: string;
+  section: string;
+  /** Privilege codes per action, from PRIV (never literals). `read`: more codes that may open one record. */
+  privileges: { view: string; add?: string; edit?: string; delete?: string; read?: readonly string[] };
+  /** tenant: rows carry client_id; 'self': the row is the tenant; division: the field naming the row's division. */
+  scope: { tenant: true | 'self'; division?: string };
+  fields: F;
+  rules?: readonly Rule[];
+  /** Server-kept timestamps created_at / updated_at (the edit form sends updatedAt back: a stale edit is 409). */
+  timestamps?: boolean;
+  list: { title: readonly string[]; columns: readonly string[]; sort: readonly [string, 'asc' | 'desc'] };
+  form: readonly { title: string; description?: string; fields: readonly string[] }[];
+  export?: readonly ('csv' | 'ndjson')[];
+  /** Field values the audit trail leaves out (kept as "(field)" when set). */
+  audit?: { omit?: readonly string[] };
+  /** false: declared for references and drift only; its routes are hand-written elsewhere. */
+  routes?: boolean;
+  /** The generic screens' exceptions: add route and button text, where rows and saved adds go. */
+  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string };
+}
+
+export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {
+  return d;
+}
+
+// ---------- types derived from the fields ----------
+type ValOf<X> = X extends Field<infer T, any, any> ? T : never;
+type InKeys<F extends Fields> = { [K in keyof F]: F[K] extends Field<any, any, true> ? never : K }[keyof F];
+/** What a create or update sends (defaults fill the rest). */
+export type InputOf<F extends Fields> = { [K in InKeys<F>]?: ValOf<F[K]> | null } & { updatedAt?: string };
+/** What the server answers per row. */
+export type RowOf<F extends Fields> = { id: number } & { [K in keyof F]: F[K] extends Field<any, true, any> ? ValOf<F[K]> : ValOf<F[K]> | null };
+export type Row<R extends ResourceDeclaration<any>> = R extends ResourceDeclaration<infer F> ? RowOf<F> & { clientId: number; createdAt: string; updatedAt: string } : never;
+export type Input<R extends ResourceDeclaration<any>> = R extends ResourceDeclaration<infer F> ? InputOf<F> : never;
+
+// ---------- small helpers every side uses ----------
+export const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const humanise = (s: string) => {
+  const words = s.replace(/Id$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+export const columnOf = (name: string, f: AnyField) => f.column ?? snake(name);
+export const labelOf = (name: string, f: AnyField) => f.label ?? humanise(name);

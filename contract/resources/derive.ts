@@ -1,0 +1,177 @@
+// Everything derived from a declaration, never written again by hand: the input, row and list-query schemas
+// (sort and filter allow-lists are enums, so a column is sortable exactly where the server sorts it), the REST
+// paths, the shared rules, the console's route rows.
+import {
+  assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct,
+} from 'superstruct';
+import { boundedList, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, requiredText, safeText } from '../primitives';
+import type { Violation } from '../schemas';
+import { labelOf, type AnyField, type Fields, type Input, type ResourceDeclaration, type Row, type Rule } from './define';
+
+const LIST_PAGE_MAX = 1000;
+
+/** The one place a field kind becomes a struct (the primitives of contract/primitives.ts). */
+export function structOf(f: AnyField): Struct<any, any> {
+  let s: Struct<any, any>;
+  switch (f.kind) {
+    case 'text': s = f.required ? requiredText(f.max ?? 200, { min: f.min, pattern: f.pattern }) : safeText(f.max ?? 200, { min: f.min, pattern: f.pattern }); break;
+    case 'email': s = emailAddress(f.max ?? 254); break;
+    case 'number': s = int32(f.min, f.max); break;
+    case 'date': s = calendarDate(); break;
+    case 'timestamp': s = string(); break;
+    case 'choice': s = enums((f.choices ?? []).map((c) => c.value)); break;
+    case 'switch': s = boolean(); break;
+    case 'timezone': s = ianaZone(); break;
+    case 'image': s = imageDataUrl(f.maxBytes ?? 1_500_000); break;
+    case 'ref': s = idInt(); break;
+    case 'refs': return defaulted(boundedList(idInt(), f.maxItems ?? 1000), []);
+    case 'children': {
+      const c = f.children!;
+      return defaulted(boundedList(object({ id: optional(idInt()), ...inputShape(c.fields) }), c.max), []);
+    }
+  }
+  if (f.default !== undefined) return defaulted(s, f.default);
+  return f.required ? s : optional(nullable(s));
+}
+
+function inputShape(fields: Fields): Record<string, Struct<any, any>> {
+  const out: Record<string, Struct<any, any>> = {};
+  for (const [k, f] of Object.entries(fields)) if (!f.readOnly && !f.virtual) out[k] = structOf(f);
+  return out;
+}
+
+/** The value a row carries for a field (what the server answers, what the console validates). */
+function rowStructOf(f: AnyField): Struct<any, any> {
+  let s: Struct<any, any>;
+  switch (f.kind) {
+    case 'number': case 'ref': s = integer(); break;
+    case 'switch': s = boolean(); break;
+    case 'refs': return boundedList(integer(), f.maxItems ?? 1000);
+    case 'children': return boundedList(type({ id: integer(), ...rowShape(f.children!.fields) }), f.children!.max);
+    default: s = string();
+  }
+  return f.required && !f.virtual ? s : nullable(s);
+}
+function rowShape(fields: Fields): Record<string, Struct<any, any>> {
+  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.virtual ? optional(rowStructOf(f)) : rowStructOf(f)]));
+}
+
+/** POST and PUT bodies: every field that is not read-only; the edit form also sends the updatedAt it loaded. */
+export function inputSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Input<R>, any> {
+  const shape = inputShape(r.fields);
+  if (r.timestamps) shape.updatedAt = optional(string());
+  return object(shape) as unknown as Struct<Input<R>, any>;
+}
+
+/** One row as the server answers it. */
+export function rowSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Row<R>, any> {
+  const shape: Record<string, Struct<any, any>> = { id: integer(), ...rowShape(r.fields) };
+  if (r.scope.tenant === true) shape.clientId = integer();
+  if (r.timestamps) { shape.createdAt = string(); shape.updatedAt = string(); }
+  return type(shape) as unknown as Struct<Row<R>, any>;
+}
+
+/** Fields a list may sort by: exactly those flagged sort (plus id and the timestamps). */
+export function sortableFields(r: ResourceDeclaration<any>): string[] {
+  const out = Object.entries(r.fields as Fields).filter(([, f]) => f.sort).map(([k]) => k);
+  if (r.timestamps) out.push('createdAt', 'updatedAt');
+  return [...out, 'id'];
+}
+export function filterableFields(r: ResourceDeclaration<any>): string[] {
+  return Object.entries(r.fields as Fields).filter(([, f]) => f.filter).map(([k]) => k);
+}
+export function searchableFields(r: ResourceDeclaration<any>): string[] {
+  return Object.entries(r.fields as Fields).filter(([, f]) => f.search).map(([k]) => k);
+}
+
+const SORT_PAIR = (fields: string[]) => new RegExp(`^(?:(?:${fields.join('|')}),(?:asc|desc))(?:,(?:${fields.join('|')}),(?:asc|desc))*$`);
+
+/** GET list query: page, size, sort over the allow-list, q, and one equality filter per filterable field. */
+export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
+  const sortable = sortableFields(r);
+  const sortRe = SORT_PAIR(sortable);
+  const filters: Record<string, Struct<any, any>> = {};
+  for (const k of filterableFields(r)) {
+    const f = (r.fields as Fields)[k];
+    const s = structOf({ ...f, required: true, default: undefined });
+    filters[k] = optional(s);
+  }
+  const base = type({
+    page: optional(int32(0, 1_000_000)),
+    size: optional(int32(1, LIST_PAGE_MAX)),
+    sort: optional(refineSort(sortRe, sortable)),
+    q: optional(safeText(200)),
+  });
+  return assign(base, type(filters));
+}
+function refineSort(re: RegExp, allowed: string[]): Struct<string, null> {
+  return define<string>('sort', (v) => (typeof v === 'string' && (v === '' || re.test(v))) || `can only sort by ${allowed.join(', ')} (asc or desc)`);
+}
+
+/** Integer query fields (query strings arrive as text). */
+export function intQueryFields(r: ResourceDeclaration<any>): string[] {
+  return ['page', 'size', ...filterableFields(r).filter((k) => ['number', 'ref'].includes((r.fields as Fields)[k].kind))];
+}
+
+export function apiPaths(r: ResourceDeclaration<any>) {
+  return {
+    list: r.api, one: `${r.api}/:id`, bulkDelete: `${r.api}/bulk-delete`, options: `${r.api}/options`, export: `${r.api}/export`,
+    action: (name: string) => `${r.api}/:id/${name}`,
+  };
+}
+
+/** The rules that hold across fields, on plain values (the form's and the server's). */
+export function checkRules(rules: readonly Rule[] | undefined, values: Record<string, unknown>, prefix = ''): Violation[] {
+  const out: Violation[] = [];
+  for (const rule of rules ?? []) {
+    if (rule.kind === 'notBefore') {
+      const a = values[rule.field];
+      const b = values[rule.other];
+      if (typeof a === 'string' && typeof b === 'string' && a !== '' && b !== '' && a < b) out.push({ field: prefix + rule.field, message: rule.message });
+    }
+  }
+  return out;
+}
+
+/** Rules of the resource and of its children rows, with field paths as the schema names them. */
+export function checkAllRules(r: ResourceDeclaration<any>, values: Record<string, unknown>): Violation[] {
+  const out = checkRules(r.rules, values);
+  for (const [k, f] of Object.entries(r.fields as Fields)) {
+    if (f.kind !== 'children' || !Array.isArray(values[k])) continue;
+    (values[k] as Record<string, unknown>[]).forEach((row, i) => out.push(...checkRules(f.children!.rules, row ?? {}, `${k}.${i}.`)));
+    // a unique child value typed twice in one form
+    for (const [ck, cf] of Object.entries(f.children!.fields)) {
+      if (!cf.unique) continue;
+      const seen = new Set<unknown>();
+      (values[k] as Record<string, unknown>[]).forEach((row, i) => {
+        const v = row?.[ck];
+        if (v === undefined || v === null || v === '') return;
+        if (seen.has(v)) out.push({ field: `${k}.${i}.${ck}`, message: 'is repeated in this form' });
+        seen.add(v);
+      });
+    }
+  }
+  return out;
+}
+
+/** The label of a field path ('credentials.0.number' → 'Number'). */
+export function fieldLabel(r: ResourceDeclaration<any>, path: string): string {
+  const parts = path.split('.');
+  const f = (r.fields as Fields)[parts[0]];
+  if (!f) return path;
+  if (f.kind === 'children' && parts.length === 3) {
+    const cf = f.children!.fields[parts[2]];
+    return cf ? labelOf(parts[2], cf) : path;
+  }
+  return labelOf(parts[0], f);
+}
+
+/** Route rows of a resource for the console's route table (plain data: section, path, title, privileges). */
+export function routeRows(r: ResourceDeclaration<any>) {
+  const rows: { section: string; path: string; title: string; privileges: string[]; hidden: boolean; kind: 'list' | 'add' | 'edit' }[] = [
+    { section: r.section, path: r.route, title: r.label.many, privileges: [r.privileges.view], hidden: false, kind: 'list' },
+  ];
+  if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: [r.privileges.add], hidden: !r.screens?.addRoute, kind: 'add' });
+  if (r.privileges.edit) rows.push({ section: r.section, path: `${r.route}/edit/:id`, title: `Edit ${r.label.one.toLowerCase()}`, privileges: [r.privileges.edit], hidden: true, kind: 'edit' });
+  return rows;
+}

@@ -1,0 +1,47 @@
+// Visitors [1.0.x]: one row per registration at the front desk. Registered at /visitor/register; a saved
+// registration opens the visitor's details. Status, badge and sign-in times are the server's (named actions).
+import { API } from '../api';
+import { PRIV } from '../privileges';
+import { choice, date, defineResource, email, image, ref, text, timestamp } from './define';
+
+export const VISIT_PURPOSES = [
+  { value: 'meeting', label: 'Meeting' }, { value: 'delivery', label: 'Delivery' }, { value: 'contractor', label: 'Contractor' },
+  { value: 'interview', label: 'Interview' }, { value: 'other', label: 'Other' },
+] as const;
+export const VISITOR_STATUSES = [{ value: 'expected', label: 'Expected' }, { value: 'on-site', label: 'On site' }, { value: 'left', label: 'Left' }] as const;
+
+export const visitorsResource = defineResource({
+  name: 'visitors', table: 'visitors', api: API.visitors, route: '/visitor/list', section: 'visitor',
+  label: { one: 'Visitor', many: 'Visitors' }, icon: 'people',
+  privileges: { view: PRIV.visitors.view, add: PRIV.visitors.add, read: [PRIV.visitors.details, PRIV.visitors.add] },
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    firstName: text({ max: 100, required: true, search: true, sort: true }),
+    lastName: text({ max: 100, required: true, search: true, sort: true }),
+    idNumber: text({ label: 'ID number', max: 32, search: true }),
+    company: text({ max: 200, search: true, sort: true }),
+    email: email(),
+    phone: text({ max: 32, pattern: /^[+0-9 ()-]*$/, placeholder: '+60 3 555 0100' }),
+    photo: image({ maxBytes: 1_500_000, inList: false }),
+    hostName: text({ label: 'Visiting (host)', max: 200, required: true, search: true, sort: true, placeholder: 'Who they came to see' }),
+    // the host as an identity of the client, when they are one (deleting that identity is refused while named here)
+    hostId: ref('identities', { label: 'Host identity' }),
+    purpose: choice(VISIT_PURPOSES, { required: true, default: 'meeting' }),
+    visitDate: date({ label: 'Date of visit', required: true, sort: true, filter: true, help: 'The badge is valid until the end of this day.' }),
+    validUntil: timestamp({ required: true }),
+    status: choice(VISITOR_STATUSES, { required: true, readOnly: true, sort: true, filter: true }),
+    badgePrintedAt: timestamp(),
+    createdBy: text({ max: 200, readOnly: true, virtual: true }),
+    signedInAt: timestamp(),
+    signedOutAt: timestamp(),
+  },
+  list: { title: ['firstName', 'lastName'], columns: ['company', 'hostName', 'purpose', 'visitDate', 'status', 'badgePrintedAt', 'idNumber'], sort: ['visitDate', 'desc'] },
+  form: [
+    { title: 'Visitor', description: 'Read the visitor\u2019s identity card to fill name, ID number and photo, or type them.', fields: ['firstName', 'lastName', 'idNumber', 'company', 'email', 'phone', 'photo'] },
+    { title: 'Visit', fields: ['hostName', 'purpose', 'visitDate'] },
+  ],
+  export: ['csv', 'ndjson'],
+  audit: { omit: ['photo'] },
+  screens: { addRoute: '/visitor/register', addLabel: 'Register visitor', addTitle: 'Register visitor', detailsRoute: '/visitor/details' },
+});

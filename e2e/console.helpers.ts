@@ -1,0 +1,38 @@
+// Helpers of the console-behaviour specs (client switch, sign-out, newcomer, feedback). The shared machine is often
+// loaded well past its two cores while these run, so visible facts get more time here than the default 10 s.
+import { expect as baseExpect, type Page } from '@playwright/test';
+import { PASSWORD, skipTourIfShown } from './helpers';
+
+export const expect = baseExpect.configure({ timeout: 30_000 });
+
+export async function signInAs(page: Page, username: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('app-shell')).toBeVisible();
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await skipTourIfShown(page);
+}
+
+export async function signOut(page: Page) {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Username')).toBeVisible();
+}
+
+/** The administrator's last client is remembered on the server: select this one unless it already is. */
+export async function selectClient(page: Page, name: string) {
+  await page.goto('/manage/clients');
+  const select = page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Select' });
+  await expect(select).toBeVisible();
+  if (await select.isEnabled()) await select.click();
+  await expect(page.getByTestId('current-client')).toContainText(name);
+}
+
+/** Through the header's client switcher. */
+export async function switchClient(page: Page, name: string) {
+  await page.getByTestId('client-switcher').click();
+  await page.getByRole('menuitem', { name: new RegExp(name) }).click();
+  await expect(page.getByTestId('current-client')).toContainText(name);
+}

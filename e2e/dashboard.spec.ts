@@ -1,0 +1,77 @@
+// The dashboard per role, live (issue 10): the operator's alarm and event charts, reception's visitors of today
+// following sign-ins as they happen, HR without the activity report's "recent changes"; the charts' library is
+// fetched by the dashboard only.
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { shot, signIn } from './helpers';
+
+// waits on visible facts only; the generous limits are for a shared, heavily loaded machine
+const expect = baseExpect.configure({ timeout: 30_000 });
+test.setTimeout(240_000);
+
+
+async function headers(page: Page) {
+  return { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
+}
+
+test('the charts library is loaded by the dashboard only', async ({ page }) => {
+  await signIn(page, 'operator');
+  const fetched: string[] = [];
+  page.on('request', (r) => { if (/\.js$/.test(r.url())) fetched.push(r.url()); });
+  await page.goto('/monitor/alarms');
+  await expect(page.getByTestId('alarms-screen')).toBeVisible();
+  expect(fetched.filter((u) => u.includes('DashboardCharts'))).toEqual([]);
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('widget-eventsPerHour').locator('.recharts-surface')).toBeVisible();
+  expect(fetched.filter((u) => u.includes('DashboardCharts'))).toHaveLength(1);
+});
+
+test("the operator's open alarms by priority follow a new alarm live, and the chart opens the alarms", async ({ page }) => {
+  await signIn(page, 'operator');
+  await page.goto('/dashboard');
+  const chart = page.getByTestId('widget-alarmsByPriority');
+  await expect(chart).toBeVisible();
+  await expect(page.getByTestId('widget-alarmsPerHour').locator('.recharts-surface')).toBeVisible();
+  await expect(page.getByTestId('widget-eventsPerHour')).toBeVisible();
+  await expect(page.getByTestId('widget-doorStatus')).toBeVisible();
+  await expect(page.getByTestId('widget-visitorsToday')).toHaveCount(0); // not the operator's screen
+  const before = Number((await chart.locator('.gh-card-title__aside').textContent())!.split(' ')[0]);
+  const h = await headers(page);
+  const doors = (await (await page.request.get('/event/manage/doors', { headers: h })).json()).items;
+  expect((await page.request.post('/api/test/simulate', { headers: h, data: { kind: 'door.forced', doorId: doors[2].id } })).ok()).toBe(true);
+  await expect(chart.locator('.gh-card-title__aside')).toHaveText(`${before + 1} open`);
+  await expect(chart.locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await shot(page, 'dashboard-operator');
+  await page.getByTestId('widget-alarmsByPriority-link').click();
+  await expect(page).toHaveURL(/\/monitor\/alarms$/);
+});
+
+test("reception sees today's visitors, live as one signs in, and no controllers or divisions", async ({ page }) => {
+  await signIn(page, 'reception');
+  await page.goto('/dashboard');
+  const widget = page.getByTestId('widget-visitorsToday');
+  await expect(widget).toBeVisible();
+  await expect(page.getByTestId('widget-controllers')).toHaveCount(0);
+  await expect(page.getByTestId('widget-divisions')).toHaveCount(0);
+  await expect(page.getByTestId('widget-alarmsByPriority')).toHaveCount(0);
+  const h = await headers(page);
+  const day = (await (await page.request.get('/event/manage/dashboard', { headers: h })).json()).visitorsToday.day as string;
+  const onSite = Number((await page.getByTestId('visitors-on-site').locator('strong').textContent()));
+  const visitor = await page.request.post('/visitor/1.0/visitors', { headers: h, data: { firstName: 'Vera', lastName: 'Visit', hostName: 'Hana HR', purpose: 'meeting', visitDate: day } });
+  expect(visitor.ok()).toBe(true);
+  const { id } = await visitor.json();
+  expect((await page.request.post(`/visitor/1.0/visitors/${id}/sign-in`, { headers: h })).ok()).toBe(true);
+  await expect(page.getByTestId('visitors-on-site').locator('strong')).toHaveText(String(onSite + 1)); // no reload
+  await shot(page, 'dashboard-reception');
+  await widget.getByTestId('widget-visitorsToday-link').click();
+  await expect(page).toHaveURL(/\/visitor$/);
+});
+
+test('HR sees no "recent changes" (door commands, visitor actions): the activity report is not theirs', async ({ page }) => {
+  await signIn(page, 'hr');
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('widget-identities')).toBeVisible();
+  await expect(page.getByTestId('widget-recentChanges')).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: 'Page 2' })).toHaveCount(0);
+  const body = await (await page.request.get('/event/manage/dashboard', { headers: await headers(page) })).json();
+  expect(body.recentChanges).toBeUndefined();
+});

@@ -1,0 +1,69 @@
+// The request path's cache (issue 13: every authenticated request re-read grants, role privileges and the
+// division tree, and wrote last-seen). Per server: whether a session is open, each user's privilege entries per
+// client, and the clients a user holds grants in. One counter row (auth_epoch, bumped by triggers whenever grants,
+// roles, divisions change or a session ends) is read per request; when it moved, everything cached is dropped, so
+// an ended session is refused on its very next request, on any server sharing the database.
+import type { PrivilegeEntry } from '../../contract';
+import type { Db } from '../db/db';
+import { touchSession } from '../db/queries/sessions';
+import { clientIdsOf, privilegeEntries } from './access';
+
+/** How often a busy session's last-seen time is written at most. */
+export const LAST_SEEN_EVERY_MS = 60_000;
+/** Cached items at most (sessions, entries, client lists each); past it the cache starts over. */
+const MAX_ITEMS = 20_000;
+
+export interface RequestCache {
+  /** Whether the session is open; its last-seen is written at most every LAST_SEEN_EVERY_MS. */
+  sessionOpen(jti: string): Promise<boolean>;
+  entries(userId: number, clientId: number | null): Promise<PrivilegeEntry[]>;
+  clientIds(userId: number): Promise<number[]>;
+  /** Counters for tests and the bench: database reads the cache saved and made. */
+  readonly stats: { hits: number; misses: number; epochReads: number };
+}
+
+export function createRequestCache(db: Db, now: () => number = Date.now): RequestCache {
+  let epoch: string | null = null;
+  const sessions = new Map<string, number>(); // jti → when last-seen was written
+  const entries = new Map<string, Promise<PrivilegeEntry[]>>();
+  const clients = new Map<number, Promise<number[]>>();
+  const stats = { hits: 0, misses: 0, epochReads: 0 };
+
+  async function fresh(): Promise<void> {
+    stats.epochReads++;
+    const { rows } = await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1');
+    const current = rows[0]?.epoch ?? null;
+    if (current === null || current !== epoch || sessions.size + entries.size + clients.size > MAX_ITEMS) {
+      sessions.clear();
+      entries.clear();
+      clients.clear();
+      epoch = current; // null (no counter row): never trusted, read every time
+    }
+  }
+  function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+    const hit = epoch !== null ? map.get(key) : undefined;
+    if (hit) { stats.hits++; return hit; }
+    stats.misses++;
+    const p = load();
+    if (epoch !== null) {
+      map.set(key, p);
+      p.catch(() => map.delete(key));
+    }
+    return p;
+  }
+
+  return {
+    stats,
+    async sessionOpen(jti) {
+      await fresh();
+      const touched = epoch !== null ? sessions.get(jti) : undefined;
+      if (touched !== undefined && now() - touched < LAST_SEEN_EVERY_MS) { stats.hits++; return true; }
+      stats.misses++;
+      const open = await touchSession(db, jti);
+      if (open && epoch !== null) sessions.set(jti, now());
+      return open;
+    },
+    entries: (userId, clientId) => remember(entries, `${userId}:${clientId ?? ''}`, () => privilegeEntries(db, userId, clientId)),
+    clientIds: (userId) => remember(clients, userId, () => clientIdsOf(db, userId)),
+  };
+}

@@ -1,0 +1,43 @@
+// The escape hatches of a catalogue resource on the server (server/resources/<name>.ts): extra columns a
+// virtual field reads, extra search, validation the declaration cannot say, values set on insert, work inside
+// the transaction after an insert, work after the commit, and named actions (POST …/:id/<action>).
+import type { FastifyRequest } from 'fastify';
+import type { Violation } from '../../contract';
+import type { Db } from '../db/db';
+
+export interface CrudContext {
+  req: FastifyRequest;
+  tx: Db;
+  userId: number;
+  username: string;
+  /** The tenant the change belongs to (the row itself for clients). */
+  clientId: number | null;
+}
+
+export type Row = Record<string, unknown> & { id: number };
+export type Change = { resource: string; id: number; action: string };
+
+export interface NamedAction {
+  privilege: string;
+  /** Change the row (throw an HttpError to refuse); `before` is the row as loaded, locked. */
+  run(ctx: CrudContext, before: Row): Promise<void>;
+  /** What the audit row keeps (default: the whole rows). */
+  audit?(before: Row, after: Row): { before: unknown; after: unknown };
+  afterCommit?(clientId: number, after: Row): void;
+}
+
+export interface ResourceHooks {
+  /** SQL expressions (over alias `t`) for virtual fields the server computes. */
+  select?: Record<string, string>;
+  /** One more OR clause of the q search, given the parameter placeholder of the `%q%` pattern. */
+  search?(param: string): string;
+  /** The whole q search instead of the declared fields' (e.g. one indexed expression over all of them). */
+  searchAll?(param: string): string;
+  validate?(ctx: CrudContext, input: Record<string, unknown>, before: Row | null): Promise<Violation[]>;
+  /** Column values to write beside the input's on insert (e.g. who registered the row). */
+  beforeInsert?(ctx: CrudContext, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Inside the transaction, after the row is written. */
+  afterInsert?(ctx: CrudContext, row: Row): Promise<void>;
+  afterCommit?(clientId: number, change: Change, after: Row | null): void;
+  actions?: Record<string, NamedAction>;
+}

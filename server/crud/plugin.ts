@@ -1,0 +1,481 @@
+// The one CRUD plugin every catalogue resource is served by: list (page, size, sort, q, filters), get, create,
+// update, delete, bulk delete, an options endpoint for pickers, a streamed CSV / NDJSON export and named actions.
+// Applied here once, never per handler: the privilege of each action, tenant scope (another tenant's id is 404),
+// division scope (the user's grants for that action's code), references visible in the same scope, unique values
+// (a pre-check, and the constraint as the truth: 23505 becomes a violation on the field), a delete of a row still
+// referenced refused with 409 naming what uses it, optimistic concurrency (a stale updatedAt is 409), the
+// before/after audit row in the same transaction, and a change notice per tenant after the commit.
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  BulkDeleteRequest, CATALOGUE, PAGE_SIZE, apiPaths, checkAllRules, columnOf, inputSchema, intQueryFields, listQuerySchema, parseSort,
+  resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
+} from '../../contract';
+import { clientIdsOf } from '../auth/access';
+import type { Db } from '../db/db';
+import { HttpError, audit, body, clientOf, divisionsFor, idParam, iso, principal, query } from '../http/common';
+import type { Change, CrudContext, ResourceHooks, Row } from './hooks';
+import { ResourceSql, type Scope } from './sql';
+
+type Publish = (clientId: number, destination: string, body: unknown) => void;
+export interface CrudOptions { db: Db; publish?: Publish; hooks?: Record<string, ResourceHooks> }
+
+export const EXPORT_PAGE = 2000;
+const OPTIONS_LIMIT = 50;
+
+/** RFC 4180 cell with a leading =, +, -, @ neutralised against spreadsheet formulas. */
+export const csvCell = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  const raw = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const s = /^[=+\-@]/.test(raw) ? `'${raw}` : raw;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+interface PgError { code?: string; detail?: string; constraint?: string; table?: string }
+const pgError = (e: unknown): PgError => (e && typeof e === 'object' ? (e as PgError) : {});
+
+/** Whoever may read a resource, or pick it in another resource's form, may read its options. */
+export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
+  return [...new Set([r.privileges.view, ...(r.privileges.read ?? []), ...CATALOGUE.flatMap((o) => Object.values(o.fields as Fields)
+    .some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name) ? [o.privileges.add, o.privileges.edit].filter((c): c is string => !!c) : [])])];
+}
+
+export function registerResource(app: FastifyInstance, r: ResourceDeclaration<any>, opts: CrudOptions) {
+  const { db } = opts;
+  const hooks = opts.hooks?.[r.name] ?? {};
+  const sql = new ResourceSql(r, hooks);
+  const paths = apiPaths(r);
+  const Input = inputSchema(r);
+  const ListQuery = listQuerySchema(r);
+  const RowStruct = rowSchema(r);
+  const one = r.label.one;
+  const entity = one.toLowerCase();
+  const sortable = sortableFields(r);
+  const intFields = intQueryFields(r);
+  const fields = r.fields as Fields;
+  const readCodes = [r.privileges.view, ...(r.privileges.read ?? [])];
+  const optionCodes = optionCodesOf(r);
+
+  async function scopeOf(dbx: Db, req: FastifyRequest, codes: string[]): Promise<Scope> {
+    const p = principal(req);
+    if (r.scope.tenant === 'self') return { clientId: null, tenants: await clientIdsOf(dbx, p.userId) };
+    return { clientId: clientOf(req), divisions: r.scope.division ? divisionsFor(p, codes) : undefined };
+  }
+  const ctxOf = (req: FastifyRequest, tx: Db, clientId: number | null): CrudContext => {
+    const p = principal(req);
+    return { req, tx, userId: p.userId, username: p.username, clientId };
+  };
+
+  // ---------- reading ----------
+  function toRow(raw: Record<string, unknown>): Row {
+    const out: Record<string, unknown> = { ...raw };
+    for (const [k, f] of Object.entries(fields)) if (f.kind === 'timestamp') out[k] = iso(raw[k]);
+    if (r.timestamps) { out.createdAt = iso(raw.createdAt); out.updatedAt = iso(raw.updatedAt); }
+    return out as Row;
+  }
+  async function withOwned(dbx: Db, rows: Row[], clientId: number | null): Promise<Row[]> {
+    if (!rows.length) return rows;
+    const ids = rows.map((x) => x.id);
+    for (const [k, f] of Object.entries(fields)) {
+      if (f.kind === 'children') {
+        const c = f.children!;
+        const cols = Object.entries(c.fields).map(([ck, cf]) => `${columnOf(ck, cf)}${cf.kind === 'date' ? '::text' : ''} as "${ck}"`);
+        const params: unknown[] = [ids];
+        let where = `${c.parent} = any($1::int[])`;
+        if (clientId !== null && r.scope.tenant === true) { params.push(clientId); where += ' and client_id = $2'; }
+        const { rows: kids } = await dbx.query<Record<string, unknown>>(`select id, ${c.parent} as "_parent", ${cols.join(', ')} from ${c.table} where ${where} order by id`, params);
+        for (const row of rows) (row as Record<string, unknown>)[k] = kids.filter((x) => x._parent === row.id).map(({ _parent, ...rest }) => rest);
+      } else if (f.kind === 'refs') {
+        const t = f.through!;
+        const { rows: links } = await dbx.query<{ a: number; b: number }>(`select ${t.from} as a, ${t.to} as b from ${t.table} where ${t.from} = any($1::int[]) order by ${t.to}`, [ids]);
+        for (const row of rows) (row as Record<string, unknown>)[k] = links.filter((x) => x.a === row.id).map((x) => x.b);
+      }
+    }
+    return rows;
+  }
+  async function load(dbx: Db, scope: Scope, id: number, lock = false): Promise<Row> {
+    const params: unknown[] = [id];
+    const where = `t.id = $1 and ${sql.scopeWhere(scope, params)}`;
+    const locked = lock ? ` for update of t` : '';
+    const { rows } = await dbx.query<Record<string, unknown>>(`select ${sql.select(false)} from ${sql.from()} where ${where}${locked}`, params);
+    if (!rows[0]) throw new HttpError(404, `${one} not found`);
+    return (await withOwned(dbx, [toRow(rows[0])], scope.clientId))[0];
+  }
+
+  /** WHERE of a list or export: scope, q over the searchable fields, one equality per filter. */
+  function listWhere(scope: Scope, f: Record<string, unknown>, params: unknown[]): string {
+    let where = sql.scopeWhere(scope, params);
+    const text = typeof f.q === 'string' ? f.q.trim() : '';
+    if (text) where += ` and ${sql.searchWhere(text, params)}`;
+    for (const [k, fd] of Object.entries(fields)) if (fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '') where += ` and ${sql.filterWhere(k, f[k], params)}`;
+    return where;
+  }
+  const parseList = (raw: unknown) => query(raw, ListQuery, intFields) as Record<string, unknown> & { page?: number; size?: number; sort?: string };
+
+  const auditView = (row: Row | null) => {
+    if (!row) return null;
+    const out: Record<string, unknown> = { ...row };
+    for (const k of r.audit?.omit ?? []) if (out[k] !== null && out[k] !== undefined) out[k] = `(${k})`;
+    return out;
+  };
+  const auditClient = (scope: Scope, id: number) => (r.scope.tenant === 'self' ? id : scope.clientId);
+  function notify(clientId: number | null, change: Change, after: Row | null) {
+    if (clientId === null) return;
+    opts.publish?.(clientId, `/changes/${r.name}`, change);
+    hooks.afterCommit?.(clientId, change, after);
+  }
+
+  // ---------- checks a schema cannot make ----------
+  async function references(dbx: Db, req: FastifyRequest, scope: Scope, input: Record<string, unknown>): Promise<Violation[]> {
+    const out: Violation[] = [];
+    const p = principal(req);
+    for (const [k, f] of Object.entries(fields)) {
+      if ((f.kind !== 'ref' && f.kind !== 'refs') || f.readOnly) continue;
+      const ids = (f.kind === 'ref' ? [input[k]] : (input[k] as unknown[] | undefined) ?? []).filter((v): v is number => typeof v === 'number');
+      if (!ids.length) continue;
+      const target = resourceByName(f.target!)!;
+      const what = target.label.one.toLowerCase();
+      const params: unknown[] = [ids];
+      let where = 'x.id = any($1::int[])';
+      if (target.scope.tenant === true) { params.push(scope.clientId); where += ` and x.client_id = $${params.length}`; }
+      if (r.scope.division === k) {
+        // the row's own division: one the user's grants for this action cover
+        if (ids.some((id) => !(scope.divisions ?? []).includes(id))) { out.push({ field: k, message: `is not a ${what} you may use` }); continue; }
+      } else if (target.scope.division) {
+        params.push(divisionsFor(p, optionCodesOf(target)));
+        const col = target.scope.division === 'id' ? 'id' : columnOf(target.scope.division, (target.fields as Fields)[target.scope.division]);
+        where += ` and x.${col} = any($${params.length}::int[])`;
+      }
+      const { rows } = await dbx.query<{ id: number }>(`select x.id from ${target.table} x where ${where}`, params);
+      if (rows.length !== new Set(ids).size) out.push({ field: k, message: `is not a ${what} you may use` });
+    }
+    return out;
+  }
+
+  async function uniques(dbx: Db, scope: Scope, clientId: number | null, input: Record<string, unknown>, id: number | null): Promise<Violation[]> {
+    const out: Violation[] = [];
+    for (const [k, f] of sql.writableFields()) {
+      if (!f.unique || input[k] === undefined || input[k] === null) continue;
+      const params: unknown[] = [input[k], id ?? 0];
+      let where = `${columnOf(k, f)} = $1 and id <> $2`;
+      if (f.unique === 'tenant' && r.scope.tenant === true) { params.push(scope.clientId); where += ` and client_id = $3`; }
+      if ((await dbx.query(`select 1 from ${r.table} where ${where} limit 1`, params)).rows.length) out.push({ field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` });
+    }
+    for (const [k, f] of Object.entries(fields)) {
+      if (f.kind !== 'children' || !Array.isArray(input[k])) continue;
+      const c = f.children!;
+      for (const [ck, cf] of Object.entries(c.fields)) {
+        if (!cf.unique) continue;
+        for (const [i, row] of (input[k] as Record<string, unknown>[]).entries()) {
+          if (row[ck] === undefined || row[ck] === null) continue;
+          const params: unknown[] = [row[ck], id ?? 0];
+          let where = `${columnOf(ck, cf)} = $1 and ${c.parent} <> $2`;
+          if (cf.unique === 'tenant' && clientId !== null) { params.push(clientId); where += ' and client_id = $3'; }
+          if ((await dbx.query(`select 1 from ${c.table} where ${where} limit 1`, params)).rows.length) out.push({ field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The constraint is the truth: a unique violation the pre-check missed (a race) becomes a violation too. */
+  function uniqueViolation(e: unknown, input: Record<string, unknown>): Violation | null {
+    const err = pgError(e);
+    if (err.code !== '23505') return null;
+    const cols = /Key \(([^)]+)\)/.exec(err.detail ?? '')?.[1].split(',').map((s) => s.trim()) ?? [];
+    const hit = (name: string, f: AnyField) => cols.includes(columnOf(name, f)) || (err.constraint ?? '').includes(columnOf(name, f));
+    for (const [k, f] of sql.writableFields()) if (f.unique && hit(k, f)) return { field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` };
+    for (const [k, f] of Object.entries(fields)) {
+      if (f.kind !== 'children') continue;
+      for (const [ck, cf] of Object.entries(f.children!.fields)) {
+        if (!cf.unique || !hit(ck, cf)) continue;
+        const value = /=\((?:[^,]*, )?([^)]*)\)/.exec(err.detail ?? '')?.[1];
+        const i = Math.max(0, ((input[k] as Record<string, unknown>[]) ?? []).findIndex((x) => String(x[ck]) === value));
+        return { field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` };
+      }
+    }
+    return { field: '(body)', message: 'is already there' };
+  }
+
+  async function checks(ctx: CrudContext, req: FastifyRequest, scope: Scope, input: Record<string, unknown>, before: Row | null) {
+    const v: Violation[] = [
+      ...checkAllRules(r, input),
+      ...(await references(ctx.tx, req, scope, input)),
+      ...(await uniques(ctx.tx, scope, ctx.clientId, input, before?.id ?? null)),
+      ...((await hooks.validate?.(ctx, input, before)) ?? []),
+    ];
+    if (v.length) throw new HttpError(400, 'Validation failed', v);
+  }
+
+  // ---------- writing ----------
+  async function writeOwned(dbx: Db, clientId: number | null, id: number, input: Record<string, unknown>) {
+    for (const [k, f] of Object.entries(fields)) {
+      if (f.kind === 'children' && Array.isArray(input[k])) {
+        // upserted by id: a kept row is updated in place (its id stays), a new one inserted, a dropped one deleted
+        const c = f.children!;
+        const rows = input[k] as Record<string, unknown>[];
+        const cols = Object.entries(c.fields).filter(([, cf]) => !cf.readOnly && !cf.virtual);
+        const tenant = r.scope.tenant === true && clientId !== null;
+        const existing = (await dbx.query<{ id: number }>(`select id from ${c.table} where ${c.parent} = $1`, [id])).rows.map((x) => x.id);
+        const kept = new Set(rows.map((x) => x.id).filter((x): x is number => typeof x === 'number' && existing.includes(x)));
+        const gone = existing.filter((x) => !kept.has(x));
+        if (gone.length) await dbx.query(`delete from ${c.table} where ${c.parent} = $1 and id = any($2::int[])`, [id, gone]);
+        for (const row of rows) {
+          const values = cols.map(([ck]) => row[ck] ?? null);
+          if (typeof row.id === 'number' && kept.has(row.id)) {
+            await dbx.query(`update ${c.table} set ${cols.map(([ck, cf], i) => `${columnOf(ck, cf)} = $${i + 3}`).join(', ')} where id = $1 and ${c.parent} = $2`, [row.id, id, ...values]);
+          } else {
+            const names = [c.parent, ...(tenant ? ['client_id'] : []), ...cols.map(([ck, cf]) => columnOf(ck, cf))];
+            const vals = [id, ...(tenant ? [clientId] : []), ...values];
+            await dbx.query(`insert into ${c.table} (${names.join(', ')}) values (${vals.map((_, i) => `$${i + 1}`).join(', ')})`, vals);
+          }
+        }
+      } else if (f.kind === 'refs' && Array.isArray(input[k])) {
+        const t = f.through!;
+        const want = [...new Set(input[k] as number[])];
+        await dbx.query(`delete from ${t.table} where ${t.from} = $1 and not (${t.to} = any($2::int[]))`, [id, want]);
+        for (const to of want) await dbx.query(`insert into ${t.table} (${t.from}, ${t.to}) values ($1, $2) on conflict do nothing`, [id, to]);
+      }
+    }
+  }
+
+  /** Runs a write in a savepoint so a constraint failure can still be answered as a violation. */
+  async function guarded<T>(dbx: Db, input: Record<string, unknown>, fn: () => Promise<T>): Promise<T> {
+    await dbx.query('savepoint crud_write');
+    try {
+      const out = await fn();
+      await dbx.query('release savepoint crud_write');
+      return out;
+    } catch (e) {
+      const v = uniqueViolation(e, input);
+      if (!v) throw e;
+      await dbx.query('rollback to savepoint crud_write');
+      throw new HttpError(400, 'Validation failed', [v]);
+    }
+  }
+
+  async function insert(ctx: CrudContext, input: Record<string, unknown>): Promise<number> {
+    const extra = (await hooks.beforeInsert?.(ctx, input)) ?? {};
+    const cols: string[] = [];
+    const vals: unknown[] = [];
+    if (r.scope.tenant === true) { cols.push('client_id'); vals.push(ctx.clientId); }
+    for (const [k, f] of sql.writableFields()) if (input[k] !== undefined) { cols.push(columnOf(k, f)); vals.push(input[k]); }
+    for (const [c, v] of Object.entries(extra)) { cols.push(c); vals.push(v); }
+    const { rows } = await ctx.tx.query<{ id: number }>(`insert into ${r.table} (${cols.join(', ')}) values (${vals.map((_, i) => `$${i + 1}`).join(', ')}) returning id`, vals);
+    return rows[0].id;
+  }
+  async function update(ctx: CrudContext, id: number, input: Record<string, unknown>) {
+    const sets: string[] = [];
+    const vals: unknown[] = [id];
+    for (const [k, f] of sql.writableFields()) { vals.push(input[k] ?? null); sets.push(`${columnOf(k, f)} = $${vals.length}`); }
+    if (r.timestamps) sets.push('updated_at = now()');
+    if (sets.length) await ctx.tx.query(`update ${r.table} set ${sets.join(', ')} where id = $1`, vals);
+  }
+
+  /** What still uses these rows (another resource's reference or join table): 409 naming it. */
+  async function stillUsed(dbx: Db, ids: number[]) {
+    for (const other of CATALOGUE) {
+      for (const [k, f] of Object.entries(other.fields as Fields)) {
+        if (f.target !== r.name) continue;
+        let n = 0;
+        if (f.kind === 'ref' && !f.virtual) {
+          n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${other.table} where ${columnOf(k, f)} = any($1::int[])${other === r ? ' and not (id = any($1::int[]))' : ''}`, [ids])).rows[0].n);
+        } else if (f.kind === 'refs') {
+          n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${f.through!.table} where ${f.through!.to} = any($1::int[])`, [ids])).rows[0].n);
+        }
+        if (n > 0) throw new HttpError(409, `Still used by ${n} ${n === 1 ? other.label.one.toLowerCase() : other.label.many.toLowerCase()}: change or delete ${n === 1 ? 'it' : 'them'} first`);
+      }
+    }
+  }
+  async function remove(req: FastifyRequest, ids: number[]) {
+    const scope = await scopeOf(db, req, [r.privileges.delete!]);
+    const changes = await db.transaction(async (tx) => {
+      const unique = [...new Set(ids)];
+      const befores: Row[] = [];
+      // all or nothing: one id that is not visible (another tenant's, another division's, gone) deletes none
+      for (const id of unique) {
+        try { befores.push(await load(tx, scope, id, true)); } catch { throw new HttpError(404, unique.length > 1 ? `Some ${r.label.many.toLowerCase()} were not found; nothing was deleted` : `${one} not found`); }
+      }
+      await stillUsed(tx, unique);
+      await tx.query('savepoint crud_delete');
+      try {
+        await tx.query(`delete from ${r.table} where id = any($1::int[])`, [unique]);
+        await tx.query('release savepoint crud_delete');
+      } catch (e) {
+        if (pgError(e).code !== '23503') throw e;
+        await tx.query('rollback to savepoint crud_delete');
+        throw new HttpError(409, `Still used by ${pgError(e).table ?? 'other records'}: change or delete them first`);
+      }
+      for (const before of befores) {
+        await audit(tx, req, { clientId: auditClient(scope, before.id), action: 'delete', entity, entityId: before.id, before: auditView(before), after: null });
+      }
+      return befores.map((b) => ({ clientId: auditClient(scope, b.id), id: b.id }));
+    });
+    for (const c of changes) notify(c.clientId, { resource: r.name, id: c.id, action: 'delete' }, null);
+    return { deleted: changes.length };
+  }
+
+  // ---------- routes ----------
+  app.get(paths.list, { config: { privileges: [r.privileges.view] } }, async (req) => {
+    const f = parseList(req.query);
+    const scope = await scopeOf(db, req, [r.privileges.view]);
+    const params: unknown[] = [];
+    const where = listWhere(scope, f, params);
+    let order = parseSort(r.list.sort.join(','), sortable);
+    if (f.sort) order = parseSort(f.sort, sortable);
+    const orderBy = [...order.map((s) => `${sql.expr(s.field)} ${s.dir}`), 't.id asc'].join(', ');
+    const page = f.page ?? 0;
+    const size = f.size ?? PAGE_SIZE;
+    const total = await db.query<{ n: string }>(`select count(*)::text n from ${sql.from()} where ${where}`, params);
+    const { rows } = await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where ${where} order by ${orderBy} limit ${size} offset ${page * size}`, params);
+    return { items: await withOwned(db, rows.map(toRow), scope.clientId), total: Number(total.rows[0].n), page, size };
+  });
+
+  app.get(paths.options, { config: { privileges: optionCodes } }, async (req) => {
+    const raw = (req.query ?? {}) as Record<string, unknown>;
+    const text = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
+    const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
+    if (ids.some((n) => !Number.isInteger(n) || n < 1 || n > 2_147_483_647) || ids.length > 1000) throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
+    const scope = await scopeOf(db, req, optionCodes);
+    const params: unknown[] = [];
+    let where = sql.scopeWhere(scope, params);
+    if (ids.length) { params.push(ids); where += ` and t.id = any($${params.length}::int[])`; }
+    if (text) where += ` and ${sql.searchWhere(text, params)}`;
+    const title = r.list.title.map((k) => `coalesce(${sql.expr(k)}::text, '')`).join(` || ', ' || `);
+    const { rows } = await db.query<{ id: number; label: string }>(`select t.id, ${title} as label from ${sql.from()} where ${where} order by label, t.id limit ${ids.length || OPTIONS_LIMIT}`, params);
+    return { items: rows };
+  });
+
+  if (r.export?.length) {
+    const formats = r.export;
+    const columns = ['id', ...Object.entries(fields).filter(([k, f]) => f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && !(r.audit?.omit ?? []).includes(k)).map(([k]) => k),
+      ...(r.timestamps ? ['createdAt', 'updatedAt'] : [])];
+    app.get(paths.export, { config: { privileges: [r.privileges.view] } }, async (req, reply) => {
+      const raw = { ...((req.query ?? {}) as Record<string, unknown>) };
+      const format = (raw.format ?? 'csv') as string;
+      delete raw.format;
+      if (!(formats as readonly string[]).includes(format)) throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
+      const f = parseList(raw);
+      const scope = await scopeOf(db, req, [r.privileges.view]);
+      const params: unknown[] = [];
+      const where = listWhere(scope, f, params);
+      await audit(db, req, { clientId: scope.clientId, action: 'export', entity: r.name, entityId: null, before: null, after: { format, query: req.query } });
+      const n = params.length;
+      async function* file() {
+        if (format === 'csv') yield columns.map(csvCell).join(',') + '\r\n';
+        // keyset pages by id, each read when the socket took the last: memory stays flat whatever the size
+        let cursor = 0;
+        for (;;) {
+          const { rows } = await db.query<Record<string, unknown>>(
+            `select ${sql.select(true)} from ${sql.from()} where ${where} and t.id > $${n + 1} order by t.id limit ${EXPORT_PAGE}`, [...params, cursor]);
+          if (!rows.length) return;
+          let text = '';
+          for (const raw of rows) {
+            const row = toRow(raw);
+            text += format === 'csv' ? columns.map((c) => csvCell(row[c])).join(',') + '\r\n' : JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))) + '\n';
+          }
+          yield text;
+          cursor = Number(rows[rows.length - 1].id);
+          if (rows.length < EXPORT_PAGE) return;
+        }
+      }
+      reply.header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${r.name}-${new Date().toISOString().replace(/[:.]/g, '-')}.${format}"`)
+        .header('cache-control', 'no-store');
+      return reply.send(Readable.from(file(), { objectMode: true, highWaterMark: 1 }));
+    });
+  }
+
+  app.get(paths.one, { config: { privileges: readCodes } }, async (req) => {
+    const scope = await scopeOf(db, req, readCodes);
+    return load(db, scope, idParam(req, one));
+  });
+
+  if (r.privileges.add) {
+    const code = r.privileges.add;
+    app.post(paths.list, { config: { privileges: [code] } }, async (req, reply) => {
+      const input = body(req.body, Input) as Record<string, unknown>;
+      delete input.updatedAt;
+      const scope = await scopeOf(db, req, [code]);
+      const created = await db.transaction(async (tx) => {
+        const ctx = ctxOf(req, tx, scope.clientId);
+        await checks(ctx, req, scope, input, null);
+        const id = await guarded(tx, input, async () => {
+          const newId = await insert(ctx, input);
+          await writeOwned(tx, scope.clientId, newId, input);
+          return newId;
+        });
+        const clientId = auditClient(scope, id);
+        const own = r.scope.tenant === 'self' ? { ...scope, tenants: [...(scope.tenants ?? []), id] } : scope;
+        const row0 = await load(tx, own, id);
+        await hooks.afterInsert?.({ ...ctx, clientId }, row0);
+        const after = await load(tx, own, id);
+        await audit(tx, req, { clientId, action: 'create', entity, entityId: id, before: null, after: auditView(after) });
+        return { after, clientId };
+      });
+      notify(created.clientId, { resource: r.name, id: created.after.id, action: 'create' }, created.after);
+      return reply.code(201).send(created.after);
+    });
+  }
+
+  if (r.privileges.edit) {
+    const code = r.privileges.edit;
+    app.put(paths.one, { config: { privileges: [code] } }, async (req) => {
+      const id = idParam(req, one);
+      const input = body(req.body, Input) as Record<string, unknown>;
+      const loadedAt = input.updatedAt;
+      delete input.updatedAt;
+      const scope = await scopeOf(db, req, [code]);
+      const done = await db.transaction(async (tx) => {
+        const before = await load(tx, scope, id, true);
+        // optimistic concurrency: the form sends the updatedAt it loaded; someone saved since → 409, nothing written
+        if (typeof loadedAt === 'string' && r.timestamps && Date.parse(loadedAt) !== Date.parse(String(before.updatedAt))) {
+          throw new HttpError(409, `Someone else changed this ${entity} since you opened it. Reload it to see their changes; your typed values are kept.`);
+        }
+        const clientId = auditClient(scope, id);
+        const ctx = ctxOf(req, tx, clientId);
+        await checks(ctx, req, scope, input, before);
+        await guarded(tx, input, async () => {
+          await update(ctx, id, input);
+          await writeOwned(tx, scope.clientId, id, input);
+        });
+        const after = await load(tx, scope, id);
+        await audit(tx, req, { clientId, action: 'update', entity, entityId: id, before: auditView(before), after: auditView(after) });
+        return { after, clientId };
+      });
+      notify(done.clientId, { resource: r.name, id, action: 'update' }, done.after);
+      return done.after;
+    });
+  }
+
+  if (r.privileges.delete) {
+    const code = r.privileges.delete;
+    app.delete(paths.one, { config: { privileges: [code] } }, async (req) => remove(req, [idParam(req, one)]));
+    app.post(paths.bulkDelete, { config: { privileges: [code] } }, async (req) => remove(req, body(req.body, BulkDeleteRequest).ids));
+  }
+
+  for (const [name, action] of Object.entries(hooks.actions ?? {})) {
+    app.post(paths.action(name), { config: { privileges: [action.privilege] } }, async (req) => {
+      const id = idParam(req, one);
+      const scope = await scopeOf(db, req, [action.privilege]);
+      const done = await db.transaction(async (tx) => {
+        const before = await load(tx, scope, id, true);
+        const clientId = auditClient(scope, id);
+        await action.run(ctxOf(req, tx, clientId), before);
+        const after = await load(tx, scope, id);
+        const a = action.audit ? action.audit(before, after) : { before: auditView(before), after: auditView(after) };
+        await audit(tx, req, { clientId, action: name, entity, entityId: id, ...a });
+        return { after, clientId };
+      });
+      notify(done.clientId, { resource: r.name, id, action: name }, done.after);
+      if (done.clientId !== null) action.afterCommit?.(done.clientId, done.after);
+      return done.after;
+    });
+  }
+  return { sql, Input, Row: RowStruct, ListQuery };
+}
+
+/** Registers every catalogue resource that is served by the plugin. */
+export function crudRoutes(app: FastifyInstance, opts: CrudOptions) {
+  for (const r of CATALOGUE) if (r.routes !== false) registerResource(app, r, opts);
+}

@@ -1,0 +1,97 @@
+// SQL of a catalogue resource, built from its declaration: the select list (columns named as the fields, dates as
+// text, a reference's title joined, a hook's expressions), the scope, search, filters, sort and the writes. Only
+// declared names ever reach SQL; values are always parameters.
+import { columnOf, resourceByName, type AnyField, type Fields, type ResourceDeclaration } from '../../contract';
+import type { ResourceHooks } from './hooks';
+
+export interface Scope {
+  /** tenant: true → the selected client; 'self' → the tenants the user holds grants in. */
+  clientId: number | null;
+  tenants?: number[];
+  /** the divisions of the user's grants for the action's code (division-scoped resources). */
+  divisions?: number[];
+}
+
+const q = (s: string) => `"${s}"`;
+const joinAlias = (k: string) => `j_${k}`;
+
+export class ResourceSql {
+  readonly fields: [string, AnyField][];
+  constructor(readonly r: ResourceDeclaration<any>, readonly hooks: ResourceHooks = {}) {
+    this.fields = Object.entries(r.fields as Fields);
+  }
+
+  get table() { return this.r.table; }
+  field(name: string): AnyField { return (this.r.fields as Fields)[name]; }
+  /** Columns the table itself holds for the declaration's scalar fields. */
+  scalarFields() { return this.fields.filter(([, f]) => !f.virtual && f.kind !== 'children' && f.kind !== 'refs'); }
+  writableFields() { return this.scalarFields().filter(([, f]) => !f.readOnly); }
+
+  titleColumnOf(target: ResourceDeclaration<any>) {
+    const first = target.list.title[0];
+    return columnOf(first, (target.fields as Fields)[first]);
+  }
+
+  /** The expression a field is read (and sorted) by. */
+  expr(name: string): string {
+    if (name === 'id') return 't.id';
+    if (name === 'createdAt') return 't.created_at';
+    if (name === 'updatedAt') return 't.updated_at';
+    const f = this.field(name);
+    if (f.virtual && f.from) return `${joinAlias(f.from)}.${this.titleColumnOf(resourceByName(this.field(f.from).target!)!)}`;
+    if (f.virtual) return this.hooks.select?.[name] ?? 'null';
+    return `t.${columnOf(name, f)}`;
+  }
+
+  select(forList: boolean): string {
+    const cols = ['t.id'];
+    if (this.r.scope.tenant === true) cols.push(`t.client_id as ${q('clientId')}`);
+    for (const [k, f] of this.fields) {
+      if (f.kind === 'children' || f.kind === 'refs') continue;
+      if (forList && f.inList === false) { cols.push(`null as ${q(k)}`); continue; }
+      const e = this.expr(k);
+      cols.push(f.kind === 'date' ? `${e}::text as ${q(k)}` : `${e} as ${q(k)}`);
+    }
+    if (this.r.timestamps) cols.push(`t.created_at as ${q('createdAt')}`, `t.updated_at as ${q('updatedAt')}`);
+    return cols.join(', ');
+  }
+
+  from(): string {
+    let s = `${this.table} t`;
+    for (const [, f] of this.fields) {
+      if (!f.virtual || !f.from) continue;
+      const refField = this.field(f.from);
+      const target = resourceByName(refField.target!)!;
+      s += ` left join ${target.table} ${joinAlias(f.from)} on ${joinAlias(f.from)}.id = t.${columnOf(f.from, refField)}`;
+    }
+    return s;
+  }
+
+  /** The scope as a WHERE clause, pushing its parameters. */
+  scopeWhere(scope: Scope, params: unknown[]): string {
+    const parts: string[] = [];
+    if (this.r.scope.tenant === true) { params.push(scope.clientId); parts.push(`t.client_id = $${params.length}`); }
+    else { params.push(scope.tenants ?? []); parts.push(`t.id = any($${params.length}::int[])`); }
+    if (this.r.scope.division) {
+      params.push(scope.divisions ?? []);
+      const d = this.r.scope.division;
+      parts.push(`t.${d === 'id' ? 'id' : columnOf(d, this.field(d))} = any($${params.length}::int[])`);
+    }
+    return parts.join(' and ');
+  }
+
+  searchWhere(text: string, params: unknown[]): string {
+    params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const n = `$${params.length}`;
+    if (this.hooks.searchAll) return `(${this.hooks.searchAll(n)})`;
+    const ors = this.fields.filter(([, f]) => f.search).map(([k]) => `${this.expr(k)} ilike ${n}`);
+    if (this.hooks.search) ors.push(this.hooks.search(n));
+    return ors.length ? `(${ors.join(' or ')})` : 'true';
+  }
+
+  filterWhere(name: string, value: unknown, params: unknown[]): string {
+    params.push(value);
+    const f = this.field(name);
+    return `${this.expr(name)} = $${params.length}${f.kind === 'date' ? '::date' : ''}`;
+  }
+}

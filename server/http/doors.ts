@@ -1,0 +1,46 @@
+// Doors [0.4.5.0, as the doors screen]: the selected client's doors in the divisions the caller's door grants
+// cover, with their simulated status, division and last change. Door commands [0.4.5.4, in the door's division]:
+// a command that makes no sense for the door's state (contract/doors.ts) is 409 with the reason unless
+// `force: true`; the last command wins over a pending momentary relock (server/simulator/hardware.ts). An unknown
+// door, another client's or one outside the caller's divisions is 404. Test-only: fast-forward the relocks.
+import type { FastifyInstance } from 'fastify';
+import { API, DoorCommandBody, PRIV } from '../../contract';
+import type { Db } from '../db/db';
+import { doorVisible, listDoors } from '../db/queries/doors';
+import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
+import { HttpError, audit, body, clientOf, divisionsFor, iso, principal } from './common';
+
+const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
+  try { return await run(); } catch (e) {
+    if (e instanceof SimulatorError) throw new HttpError(e.status, e.message);
+    throw e;
+  }
+};
+
+export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: { db: Db; simulator: HardwareSimulator; testHooks: boolean }) {
+  app.get(API.doors, { config: { privileges: [PRIV.doors.view] } }, async (req) => {
+    const clientId = clientOf(req);
+    const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.view]));
+    const items = rows.map((r) => ({ id: r.id, name: r.name, status: r.status, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at) }));
+    return { items, total: items.length, page: 0, size: items.length };
+  });
+
+  app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control] } }, async (req) => {
+    const clientId = clientOf(req);
+    const id = Number((req.params as { id?: string }).id);
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, 'Door not found');
+    const { command, force } = body(req.body, DoorCommandBody);
+    if (!(await doorVisible(db, clientId, divisionsFor(principal(req), [PRIV.doors.control]), id))) throw new HttpError(404, 'Door not found');
+    const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username, { force }));
+    await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id, ...(force ? { force } : {}) } });
+    return event;
+  });
+
+  if (testHooks) {
+    app.post(API.testDoorsFastForward, async (req) => {
+      const ms = Number((req.body as { ms?: unknown } | null)?.ms);
+      if (!Number.isFinite(ms) || ms < 0) throw new HttpError(400, 'Validation failed', [{ field: 'ms', message: 'must be a number of milliseconds' }]);
+      return { relocked: await simulator.fastForward(ms) };
+    });
+  }
+}

@@ -1,0 +1,152 @@
+// The device interface: batches of controller events with the ingest token. Bad messages are refused one by one with
+// a reason and the good ones of the same batch are kept, persisted in the order sent and only then published to their
+// tenant; alarms raised and returned to normal inside one batch end as they would one event at a time (§4).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IMessage } from '@stomp/stompjs';
+import { API, DESTINATIONS, EVENT_CODES, INGEST_TOKEN_HEADER, SOCKJS_PREFIX } from '../../contract';
+import { startTestServer, type TestServer } from '../testkit';
+import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
+import { runDeviceSimulator } from '../../scripts/deviceSimulator';
+
+const TOKEN = 'ingest-token-for-tests';
+let s: TestServer;
+let operator: string, harbourToken: string;
+let nwController: number, hbController: number, northwind: number;
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer({ ingestToken: TOKEN });
+  [operator, harbourToken] = await Promise.all([s.login('operator'), s.login('harbour')]);
+  const c = async (code: string) => (await s.db.query<{ id: number; client_id: number }>(
+    `select c.id, c.client_id from controllers c join clients t on t.id = c.client_id where t.code = $1 order by c.id limit 1`, [code])).rows[0];
+  const nw = await c('NORTHWIND');
+  nwController = Number(nw.id); northwind = Number(nw.client_id);
+  hbController = Number((await c('HARBOUR')).id);
+});
+afterAll(async () => {
+  for (const c of clients) await c.client.deactivate({ force: true });
+  await s?.close();
+});
+
+const send = (events: unknown, token: string | null = TOKEN) =>
+  s.call('POST', API.deviceEvents, { body: { events }, headers: token ? { [INGEST_TOKEN_HEADER]: token } : {} });
+const eventCount = () => s.count('select 1 from events');
+
+async function watch(token: string): Promise<TestClient & { on(d: string): IMessage[] }> {
+  const c = stompClient(`${s.base}${SOCKJS_PREFIX.event}`, { Authorization: `Bearer ${token}` });
+  clients.push(c);
+  await waitFor(() => c.connected || c.errors[0], 'CONNECTED');
+  for (const d of [DESTINATIONS.events, DESTINATIONS.alarmCount]) {
+    let done = false;
+    c.client.watchForReceipt(`r-${d}`, () => { done = true; });
+    c.subscribe(d, { receipt: `r-${d}` });
+    await waitFor(() => done, `receipt ${d}`);
+  }
+  return Object.assign(c, { on: (d: string) => c.messages.filter((m) => m.headers.destination === d) });
+}
+
+describe('the device interface', () => {
+  it('refuses a batch without the right token and stores nothing', async () => {
+    const before = await eventCount();
+    const ev = [{ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' }];
+    expect((await send(ev, null)).status).toBe(401);
+    expect((await send(ev, 'wrong-token')).status).toBe(401);
+    expect((await send(ev, `${TOKEN}x`)).status).toBe(401);
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('answers 400 naming the field for an envelope that is not a batch', async () => {
+    const before = await eventCount();
+    for (const events of ['nope', [], { 0: 1 }]) {
+      const r = await send(events);
+      expect(r.status).toBe(400);
+      expect(r.body.violations[0].field).toBe('events');
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('keeps the good messages of a batch in the order sent, refuses each bad one with its reason, and publishes to the tenant only', async () => {
+    const nw = await watch(operator);
+    const hb = await watch(harbourToken);
+    const before = await eventCount();
+    const good = (n: number) => ({ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9', message: `swipe ${n}` });
+    const batch = [
+      good(1),
+      { controllerId: nwController, eventCode: 99999, sourceId: 'reader-9' },            // unknown event code
+      good(2),
+      { controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'a\u0000b' }, // NUL
+      { controllerId: 2147483648, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' },   // beyond int
+      { controllerId: 999999, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' },      // no such controller
+      { eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' },                            // missing controller
+      good(3),
+    ];
+    const r = await send(batch);
+    expect(r.status).toBe(200);
+    expect(r.body.accepted).toBe(3);
+    expect(r.body.rejected.map((x: any) => [x.index, x.violations[0].field])).toEqual([
+      [1, 'eventCode'], [3, 'sourceId'], [4, 'controllerId'], [5, 'controllerId'], [6, 'controllerId'],
+    ]);
+    const { rows } = await s.db.query<{ id: string; message: string; client_id: number }>('select id, message, client_id from events where id between $1 and $2 order by id', [r.body.firstId, r.body.lastId]);
+    expect(rows.map((x) => x.message)).toEqual(['swipe 1', 'swipe 2', 'swipe 3']);
+    expect(rows.every((x) => Number(x.client_id) === northwind)).toBe(true);
+    expect(await eventCount()).toBe(before + 3);
+    await waitFor(() => nw.on(DESTINATIONS.events).length >= 3, 'three events on the tenant console');
+    expect(nw.on(DESTINATIONS.events).map((m) => JSON.parse(m.body).message)).toEqual(['swipe 1', 'swipe 2', 'swipe 3']);
+    expect(hb.on(DESTINATIONS.events)).toHaveLength(0);
+  });
+
+  it('raises and returns alarms to normal inside one batch as one event at a time would (§4)', async () => {
+    const door = (p: string, code: number) => ({ controllerId: nwController, eventCode: code, sourceId: `door-${p}`, pointId: `door-${p}` });
+    // an alarm stored before the batch, on point P0
+    const first = await send([door('p0', EVENT_CODES.doorForcedOpen)]);
+    expect(first.body.accepted).toBe(1);
+    const r = await send([
+      door('p1', EVENT_CODES.doorForcedOpen), // raised, then back to normal in the same batch
+      door('p1', EVENT_CODES.doorClosed),
+      door('p1', EVENT_CODES.doorForcedOpen), // raised again after that: stays open
+      door('p2', EVENT_CODES.doorHeldOpen),   // stays open
+      door('p0', EVENT_CODES.doorClosed),     // the stored alarm of P0 returns to normal
+      { controllerId: hbController, eventCode: EVENT_CODES.doorClosed, sourceId: 'door-p2', pointId: 'door-p2' }, // another tenant's point of the same name
+    ]);
+    expect(r.body.accepted).toBe(6);
+    const ids = Array.from({ length: 6 }, (_, i) => r.body.firstId + i);
+    const state = async (eventId: number) => (await s.db.query<{ state: string; note: string | null }>('select state, note from alarms where event_id = $1', [eventId])).rows[0];
+    expect(await state(ids[0])).toEqual({ state: 'processed', note: `Returned to normal: event ${ids[1]}` });
+    expect((await state(ids[2])).state).toBe('raised');
+    expect((await state(ids[3])).state).toBe('raised');
+    expect(await state(first.body.firstId)).toEqual({ state: 'processed', note: `Returned to normal: event ${ids[4]}` });
+    const history = async (eventId: number) => (await s.db.query<{ action: string }>('select action from alarm_history where alarm_id = $1 order by id', [eventId])).rows.map((h) => h.action);
+    expect(await history(ids[0])).toEqual(['raised', 'processed']);
+    expect(await history(first.body.firstId)).toEqual(['raised', 'processed']);
+    expect(await history(ids[2])).toEqual(['raised']);
+    const open = await s.call('GET', API.alarms, { token: operator });
+    const openIds = open.body.map((a: any) => a.id);
+    expect(openIds).toEqual(expect.arrayContaining([ids[2], ids[3]]));
+    expect(openIds).not.toContain(ids[0]);
+    expect(openIds).not.toContain(first.body.firstId);
+  });
+
+  it('persists a burst sent concurrently with every event in order of arrival, none lost', async () => {
+    const before = await eventCount();
+    const bursts = await Promise.all(Array.from({ length: 20 }, (_, b) =>
+      send(Array.from({ length: 100 }, (_, i) => ({ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: `reader-b${b}`, message: `${b}:${i}` })))));
+    expect(bursts.every((b) => b.status === 200 && b.body.accepted === 100)).toBe(true);
+    expect(await eventCount()).toBe(before + 2000);
+    // one request's messages are queued together, so they hold consecutive ids in the order sent
+    for (const [b, r] of bursts.entries()) {
+      const { rows } = await s.db.query<{ message: string }>('select message from events where id between $1 and $2 order by id', [r.body.firstId, r.body.lastId]);
+      expect(rows.map((x) => x.message)).toEqual(Array.from({ length: 100 }, (_, i) => `${b}:${i}`));
+    }
+  });
+
+  it('takes the events of the device simulator run as its own client (npm run simulator), every one stored', async () => {
+    const before = await eventCount();
+    const r = await runDeviceSimulator({ url: s.base, token: TOKEN, controllers: 20, rate: 400, durationS: 1 });
+    expect(r.failedRequests).toBe(0);
+    expect(r.sent).toBeGreaterThan(0);
+    expect(r.accepted).toBe(r.sent);
+    expect(await eventCount()).toBe(before + r.sent);
+    const wrong = runDeviceSimulator({ url: s.base, token: 'nope', controllers: 1, rate: 10, durationS: 1 });
+    await expect(wrong).rejects.toThrow(/401/);
+  });
+});

@@ -1,0 +1,124 @@
+// How the console reaches the browser (issue 10): compressed, cached by content and behind security headers.
+//   - the build writes brotli and gzip copies of every text asset (vite.config.ts); they are sent as they are
+//     (`preCompressed`), so a first load costs no compression time. Other responses of the server (the REST API,
+//     the export files) are compressed on the fly when they are over 1 KiB; a text/event-stream never is, since
+//     zlib would hold its events back until a block fills.
+//   - /assets/* are named by their content hash: cached for a year, immutable. index.html (and every history-mode
+//     route, which is index.html) is `no-cache`, so a new build is seen on the next load. A missing /assets/ file is
+//     a 404, not index.html: a tab left open across a deploy gets a clear failed import, not HTML parsed as script.
+//   - security headers on every response (helmet): a CSP that allows exactly what the console talks to (itself,
+//     SockJS on the same origin, the desktop companion and the card connector on loopback ports from contract/,
+//     data: photos, the Stately inspector only when the page is opened with ?inspect=1), no framing, nosniff, no
+//     referrer.
+import type { IncomingMessage } from 'node:http';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { COMPANION_PORTS, CONNECTOR_PORTS } from '../../contract';
+import { errorBody } from './common';
+
+export const ASSETS_PREFIX = '/assets/';
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const NO_CACHE = 'no-cache';
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+/** Compressed on the fly: text, JSON (NDJSON too), XML, JavaScript; never an event stream (see above). */
+export const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)(?:x-nd)?json(?:;|$)|(?:\+|\/)(?:xml|javascript)(?:;|$)/u;
+const INSPECTOR = 'https://stately.ai';
+
+const LOOPBACK = ['127.0.0.1', 'localhost'];
+/** Where the console's local devices listen (§7): the card connector (WebSocket) and the companion (HTTP + WebSocket). */
+export const LOCAL_DEVICE_SOURCES = [
+  ...LOOPBACK.flatMap((h) => CONNECTOR_PORTS.map((p) => `ws://${h}:${p}`)),
+  ...LOOPBACK.flatMap((h) => COMPANION_PORTS.flatMap((p) => [`http://${h}:${p}`, `ws://${h}:${p}`])),
+];
+
+const inspecting = (req: IncomingMessage) => /[?&]inspect=1(?:&|$)/.test(req.url ?? '');
+/** The Stately inspector (a window it opens and talks to) only for a page asked for with ?inspect=1. */
+const inspectorSource = (req: IncomingMessage) => (inspecting(req) ? INSPECTOR : "'self'");
+
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // stylesheets and <style> elements only from the console itself; React and Blueprint mostly set styles through
+  // the CSSOM (element.style), which CSP does not govern, but Blueprint's table also writes style attributes
+  // (seen in chromium as style-src-attr violations on every list): attributes only, never a <style> element
+  styleSrc: ["'self'"],
+  styleSrcAttr: ["'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  // 'self' covers ws:// of the same host: the STOMP WebSocket and SockJS's xhr fallbacks
+  connectSrc: ["'self'", ...LOCAL_DEVICE_SOURCES, inspectorSource],
+  // SockJS's iframe transport is served from the same origin
+  frameSrc: ["'self'", inspectorSource],
+  workerSrc: ["'self'", 'blob:'],
+  manifestSrc: ["'self'"],
+  mediaSrc: ["'self'", 'data:', 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+export interface WebOptions {
+  /** The built console (index.html and assets/), or null to serve none. */
+  staticDir: string | null;
+  /** Path prefixes of the services: a miss under them is a JSON 404, never the console. */
+  apiPrefixes: readonly string[];
+}
+
+/**
+ * Security headers, compression and the built console, on the root instance. Call it before any route is declared:
+ * compression attaches itself to the routes declared after it.
+ */
+export async function webDelivery(app: FastifyInstance, opts: WebOptions) {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    // the Stately inspector (?inspect=1) talks to the window it opened
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+  });
+  await app.register(compress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    customTypes: COMPRESSIBLE,
+  });
+
+  const staticDir = opts.staticDir === null ? null : resolve(opts.staticDir);
+  const built = staticDir !== null && existsSync(join(staticDir, 'index.html'));
+  const isApi = (url: string) => opts.apiPrefixes.some((p) => url.startsWith(p));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: staticDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        const rel = path.slice(staticDir.length).split(sep).join('/');
+        reply.header('cache-control', rel.startsWith(ASSETS_PREFIX) ? IMMUTABLE : NO_CACHE);
+      },
+    });
+    app.get('/*', (req, reply) => {
+      const path = req.url.split('?')[0];
+      // console routes share prefixes with services (/report/activity): a page load gets the console
+      const wantsPage = String(req.headers.accept ?? '').includes('text/html');
+      if (isApi(path) && !wantsPage) return reply.code(404).send(errorBody(404, 'Not Found'));
+      let rel: string;
+      try { rel = decodeURIComponent(path).replace(/^\/+/, ''); } catch { rel = ''; }
+      const file = join(staticDir, rel);
+      if (rel && file.startsWith(staticDir + sep) && existsSync(file) && statSync(file).isFile()) return reply.sendFile(rel);
+      if (path.startsWith(ASSETS_PREFIX)) return reply.code(404).header('cache-control', NO_CACHE).send(errorBody(404, 'Not Found'));
+      // history-mode routes: the console decides (its own 404 page for unknown paths)
+      return reply.sendFile('index.html');
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (isApi(req.url) || built || req.method !== 'GET') return reply.code(404).send(errorBody(404, 'Not Found'));
+    return reply.code(404).type('text/plain').send('The console is not built: run `npm run build` (npm start does it), then reload.');
+  });
+}

@@ -1,0 +1,66 @@
+// Visitors on the server, beyond the declaration: a visit is today or later (within a year) in the client's time
+// zone and its badge is valid to the end of that day; who registered it; the search finds a full name; and the
+// named actions of the front desk — badge printed, sign in on arrival, sign out on leaving — each once, in order,
+// with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
+import { DESTINATIONS, PRIV } from '../../contract';
+import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
+import { HttpError } from '../http/common';
+
+type Publish = (clientId: number, destination: string, body: unknown) => void;
+const MAX_DAYS_AHEAD = 366;
+
+async function clientToday(ctx: CrudContext): Promise<string> {
+  const { rows } = await ctx.tx.query<{ d: string }>('select (now() at time zone timezone)::date::text d from clients where id = $1', [ctx.clientId]);
+  return rows[0].d;
+}
+
+function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): NamedAction {
+  const from = to === 'on-site' ? 'expected' : 'on-site';
+  const done = to === 'left' ? 'signed out' : 'signed in';
+  return {
+    privilege,
+    async run(ctx, before) {
+      const sql = to === 'on-site'
+        ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'expected' returning id`
+        : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'on-site' returning id`;
+      if ((await ctx.tx.query(sql, [before.id, ctx.clientId, ctx.userId])).rows.length) return;
+      throw new HttpError(409, before.status === to ? `${before.firstName} ${before.lastName} is already ${done}`
+        : `Only a visitor who is ${from === 'expected' ? 'expected' : 'on site'} can be ${done}`);
+    },
+    audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status } }),
+    afterCommit(clientId, after: Row) {
+      publish?.(clientId, DESTINATIONS.clocking, {
+        id: after.id, name: `${after.firstName} ${after.lastName}`, direction: to === 'left' ? 'out' : 'in',
+        time: String((to === 'left' ? after.signedOutAt : after.signedInAt) ?? new Date().toISOString()),
+      });
+    },
+  };
+}
+
+export function visitorHooks(publish?: Publish): ResourceHooks {
+  return {
+    select: { createdBy: '(select u.name from users u where u.id = t.created_by)' },
+    search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
+    async validate(ctx, input, before) {
+      if (before || typeof input.visitDate !== 'string') return [];
+      const today = await clientToday(ctx);
+      const days = (Date.parse(input.visitDate) - Date.parse(today)) / 86_400_000;
+      if (days < 0) return [{ field: 'visitDate', message: `must not be before today (${today})` }];
+      if (days > MAX_DAYS_AHEAD) return [{ field: 'visitDate', message: 'must be within a year' }];
+      return [];
+    },
+    async beforeInsert(ctx, input) {
+      const { rows } = await ctx.tx.query<{ v: Date }>(`select (($1::date + 1)::timestamp at time zone timezone) v from clients where id = $2`, [input.visitDate, ctx.clientId]);
+      return { valid_until: rows[0].v, created_by: ctx.userId };
+    },
+    actions: {
+      'badge-printed': {
+        privilege: PRIV.visitors.add,
+        async run(ctx, before) { await ctx.tx.query('update visitors set badge_printed_at = now(), updated_at = now() where id = $1 and client_id = $2', [before.id, ctx.clientId]); },
+        audit: (_before, after) => ({ before: null, after: { badgePrintedAt: after.badgePrintedAt } }),
+      },
+      'sign-in': move('on-site', PRIV.visitors.signIn, publish),
+      'sign-out': move('left', PRIV.visitors.signOut, publish),
+    },
+  };
+}

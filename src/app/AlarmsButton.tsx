@@ -1,0 +1,28 @@
+// The header's alarm gadgets: the alarm sound as it really is, and the alarms button with the open count (what an
+// operator sees at sign-in instead of a toast per alarm that was already open, issue 10).
+import { useNavigate } from 'react-router-dom';
+import { Button, Tag } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { selectOpenByPriority } from '../../machines/alarms.selectors';
+import { SoundControl } from './SoundControl';
+import { useSystemActor } from './useSystemActor';
+import { useT } from '../i18n';
+
+const ALARMS_PATH = '/monitor/alarms';
+
+export function AlarmsButton() {
+  const navigate = useNavigate();
+  const t = useT();
+  const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
+  const open = byPriority.reduce((n, p) => n + p.count, 0);
+  const p1 = byPriority.find((p) => p.priority <= 1)?.count ?? 0;
+  const label = open ? `${t('alarms')}: ${open} open${p1 ? `, ${p1} P1` : ''}` : `${t('alarms')}: none open`;
+  return (
+    <>
+      <SoundControl compact />
+      <Button variant="minimal" icon="warning-sign" intent={p1 ? 'danger' : 'none'} aria-label={label} title={label} onClick={() => navigate(ALARMS_PATH)} data-testid="alarms-button" data-tour="alarms">
+        {open > 0 && <Tag round intent={p1 ? 'danger' : 'warning'} data-testid="alarms-open-count">{open > 99 ? '99+' : open}</Tag>}
+      </Button>
+    </>
+  );
+}
