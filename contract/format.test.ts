@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  TIME_AGO_LABELS, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, isLatestVersion, relativeTime, timeAgo, toUtcIso,
+  DATE_TIME_PATTERN, TIME_AGO_LABELS, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, fromZonedInput,
+  isLatestVersion, relativeTime, resolveTimeZone, timeAgo, toUtcIso, toZonedInput, todayInZone, zoneLabel,
 } from './format';
 
 describe('formatNumber', () => {
@@ -66,14 +67,15 @@ describe('timeAgo', () => {
   it('labels in zh-CN and English', () => {
     const zh = TIME_AGO_LABELS['zh-CN'];
     const en = TIME_AGO_LABELS.en;
-    expect(formatTimeAgo({ key: 'justNow' }, zh)).toBe('刚刚');
-    expect(formatTimeAgo({ key: 'minutesAgo', count: 5 }, zh)).toBe('5分钟前');
-    expect(formatTimeAgo({ key: 'hoursAgo', count: 3 }, zh)).toBe('3小时前');
-    expect(formatTimeAgo({ key: 'oneDayAgo' }, zh)).toBe('1天前');
-    expect(formatTimeAgo({ key: 'date', date: new Date(2024, 2, 5, 9, 7) }, zh)).toBe('3月5日9时7分');
-    expect(formatTimeAgo({ key: 'minutesAgo', count: 1 }, en)).toBe('1 minute ago');
-    expect(formatTimeAgo({ key: 'hoursAgo', count: 2 }, en)).toBe('2 hours ago');
-    expect(formatTimeAgo({ key: 'date', date: new Date(2024, 2, 5, 9, 7) }, en)).toBe('2024-03-05 09:07');
+    const fmt = (t: Parameters<typeof formatTimeAgo>[0], l: typeof zh) => formatTimeAgo(t, l === zh ? 'zh-CN' : 'en', 'Asia/Kolkata');
+    expect(fmt({ key: 'justNow' }, zh)).toBe('刚刚');
+    expect(fmt({ key: 'minutesAgo', count: 5 }, zh)).toBe('5分钟前');
+    expect(fmt({ key: 'hoursAgo', count: 3 }, zh)).toBe('3小时前');
+    expect(fmt({ key: 'oneDayAgo' }, zh)).toBe('1天前');
+    expect(fmt({ key: 'date', date: new Date(Date.UTC(2024, 2, 5, 9, 7)) }, zh)).toBe('2024年3月5日 14:37:00');
+    expect(fmt({ key: 'minutesAgo', count: 1 }, en)).toBe('1 minute ago');
+    expect(fmt({ key: 'hoursAgo', count: 2 }, en)).toBe('2 hours ago');
+    expect(fmt({ key: 'date', date: new Date(Date.UTC(2024, 2, 5, 9, 7)) }, en)).toBe('5 Mar 2024, 14:37:00');
   });
 });
 
@@ -110,5 +112,42 @@ describe('isLatestVersion', () => {
     expect(isLatestVersion('v1.10.0', '1.9.9')).toBe(true);
     expect(isLatestVersion('1.9.9', '1.10.0')).toBe(false);
     expect(isLatestVersion('1.22', '1.22.1')).toBe(false);
+  });
+});
+
+describe('one rule for time on every screen', () => {
+  const at = '2026-11-23T09:02:05.123Z';
+  it('shows an instant in the given zone, one format per locale', () => {
+    expect(formatDateTime(at, 'Asia/Kolkata', 'en')).toBe('23 Nov 2026, 14:32:05');
+    expect(formatDateTime(at, 'Asia/Kolkata', 'zh-CN')).toBe('2026年11月23日 14:32:05');
+    expect(formatDateTime(at, 'America/Los_Angeles', 'en')).toBe('23 Nov 2026, 01:02:05');
+    expect(formatDateTime(null, 'UTC', 'en')).toBe('—');
+    expect(Object.keys(DATE_TIME_PATTERN).sort()).toEqual(['en', 'zh-CN']);
+  });
+  it('names the zone where it matters, as it stood at that instant', () => {
+    expect(formatDateTime(at, 'Asia/Kolkata', 'en', true)).toBe('23 Nov 2026, 14:32:05 GMT+5:30');
+    expect(zoneLabel('Asia/Kolkata', at)).toBe('GMT+5:30');
+    expect(zoneLabel('America/Los_Angeles', '2026-07-01T00:00:00Z')).toBe('PDT');
+    expect(zoneLabel('America/Los_Angeles', at)).toBe('PST');
+    expect(zoneLabel('UTC', at)).toBe('UTC');
+  });
+  it('falls back from the profile zone to the client’s, then the browser’s, then UTC', () => {
+    expect(resolveTimeZone('Asia/Kolkata', 'Europe/London', 'America/New_York')).toBe('Asia/Kolkata');
+    expect(resolveTimeZone('', 'Europe/London', 'America/New_York')).toBe('Europe/London');
+    expect(resolveTimeZone('Mars/Olympus', null, 'America/New_York')).toBe('America/New_York');
+    expect(resolveTimeZone(undefined, undefined, undefined)).toBe('UTC');
+  });
+  it('shows calendar dates without moving them to another day', () => {
+    expect(formatDate('2026-12-31', 'en')).toBe('31 Dec 2026');
+    expect(formatDate('2026-12-31', 'zh-CN')).toBe('2026年12月31日');
+    expect(formatDate(null, 'en')).toBe('—');
+    expect(formatDate('soon', 'en')).toBe('soon');
+  });
+  it('reads and fills date-time pickers in the user’s zone, not the browser’s', () => {
+    expect(toZonedInput(at, 'Asia/Kolkata')).toBe('2026-11-23T14:32');
+    expect(fromZonedInput('2026-11-23T14:32', 'Asia/Kolkata')).toBe('2026-11-23T09:02:00Z');
+    expect(fromZonedInput('not a date', 'Asia/Kolkata')).toBe('');
+    expect(todayInZone('Pacific/Kiritimati', Date.parse('2026-11-23T12:00:00Z'))).toBe('2026-11-24');
+    expect(todayInZone('Pacific/Pago_Pago', Date.parse('2026-11-23T08:00:00Z'))).toBe('2026-11-22');
   });
 });

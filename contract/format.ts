@@ -71,32 +71,31 @@ export interface TimeAgoLabels {
   minutesAgo: (n: number) => string;
   hoursAgo: (n: number) => string;
   oneDayAgo: string;
-  date: (d: Date) => string;
 }
-/** Label sets for the i18n layer (zh-CN as the original, and English). Dates in the viewer's local time. */
-export const TIME_AGO_LABELS: Record<'zh-CN' | 'en', TimeAgoLabels> = {
+/** Label sets for the i18n layer (zh-CN as the original, and English); older than two days is the locale's date-time. */
+export const TIME_AGO_LABELS: Record<DisplayLocale, TimeAgoLabels> = {
   'zh-CN': {
     justNow: '刚刚',
     minutesAgo: (n) => `${n}分钟前`,
     hoursAgo: (n) => `${n}小时前`,
     oneDayAgo: '1天前',
-    date: (d) => `${d.getMonth() + 1}月${d.getDate()}日${d.getHours()}时${d.getMinutes()}分`,
   },
   en: {
     justNow: 'just now',
     minutesAgo: (n) => `${n} minute${n === 1 ? '' : 's'} ago`,
     hoursAgo: (n) => `${n} hour${n === 1 ? '' : 's'} ago`,
     oneDayAgo: '1 day ago',
-    date: (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`,
   },
 };
-export function formatTimeAgo(t: TimeAgo, labels: TimeAgoLabels): string {
+/** A time-ago label; a date (two days and older) in the viewer's zone and the locale's one date-time format. */
+export function formatTimeAgo(t: TimeAgo, locale: DisplayLocale, timeZone: string): string {
+  const labels = TIME_AGO_LABELS[locale];
   switch (t.key) {
     case 'justNow': return labels.justNow;
     case 'minutesAgo': return labels.minutesAgo(t.count);
     case 'hoursAgo': return labels.hoursAgo(t.count);
     case 'oneDayAgo': return labels.oneDayAgo;
-    case 'date': return labels.date(t.date);
+    case 'date': return formatDateTime(t.date.toISOString(), timeZone, locale);
   }
 }
 
@@ -149,16 +148,93 @@ export function isLatestVersion(current: string, latest: string): boolean {
 }
 
 /**
- * An instant as the user reads it, in their time zone (§3 user timezone): '23 Nov 2026, 16:02'. '—' for none;
- * an unknown zone falls back to UTC rather than failing the screen.
+ * An instant in a given pattern and zone: '23 Nov 2026, 16:02'. '—' for none; an unknown zone falls back to UTC
+ * (and says so) rather than failing the screen. Views use formatDateTime, the one format per locale.
  */
-export function formatInZone(iso: string | null | undefined, timeZone: string, pattern = 'd MMM yyyy, HH:mm'): string {
-  if (!iso) return '—';
+export function formatInZone(iso: string | number | Date | null | undefined, timeZone: string, pattern = 'd MMM yyyy, HH:mm'): string {
+  if (iso === null || iso === undefined || iso === '') return '—';
   const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
+  if (Number.isNaN(at.getTime())) return String(iso);
   try {
     return formatInTimeZone(at, timeZone, pattern);
   } catch {
     return formatInTimeZone(at, 'UTC', pattern) + ' UTC';
   }
+}
+
+// ---------- one rule for time on every screen (issue 10) ----------
+
+export const DISPLAY_LOCALES = ['en', 'zh-CN'] as const;
+export type DisplayLocale = (typeof DISPLAY_LOCALES)[number];
+
+/** The one date-time format of each locale (seconds matter for events and alarms), and its date part. */
+export const DATE_TIME_PATTERN: Record<DisplayLocale, string> = { en: 'd MMM yyyy, HH:mm:ss', 'zh-CN': 'yyyy年M月d日 HH:mm:ss' };
+export const DATE_PATTERN: Record<DisplayLocale, string> = { en: 'd MMM yyyy', 'zh-CN': 'yyyy年M月d日' };
+/** What a date field's placeholder says in each locale. */
+export const DATE_PLACEHOLDER: Record<DisplayLocale, string> = { en: 'yyyy-mm-dd', 'zh-CN': '年-月-日' };
+
+/** True when the runtime knows `zone` as an IANA time zone. */
+export function isTimeZone(zone: string | null | undefined): zone is string {
+  if (!zone) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The zone every screen shows time in: the user's profile time zone, else the client's (tenant's), else the
+ * browser's, else UTC. An unknown name counts as none.
+ */
+export function resolveTimeZone(profile: string | null | undefined, client?: string | null, browser?: string | null): string {
+  for (const z of [profile, client, browser]) if (isTimeZone(z)) return z;
+  return 'UTC';
+}
+
+/** An instant in `timeZone` in the locale's one date-time format; with `withZone`, followed by the zone ('GMT+5:30'). */
+export function formatDateTime(iso: string | number | Date | null | undefined, timeZone: string, locale: DisplayLocale, withZone = false): string {
+  const text = formatInZone(iso, timeZone, DATE_TIME_PATTERN[locale]);
+  return withZone && text !== '—' && !text.endsWith(' UTC') ? `${text} ${zoneLabel(timeZone, iso ?? undefined)}` : text;
+}
+
+/**
+ * A calendar date ('2026-11-23', no instant, no zone: an identity's valid-to day, a visit's day) in the locale's
+ * date format. Anything that is not such a date is returned as it came; '—' for none.
+ */
+export function formatDate(ymd: string | null | undefined, locale: DisplayLocale): string {
+  if (!ymd) return '—';
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(ymd.slice(0, 10));
+  if (!m) return ymd;
+  return formatInTimeZone(new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], 12)), 'UTC', DATE_PATTERN[locale]);
+}
+
+/** The zone's short name at an instant (default now): 'GMT+5:30', 'PST', 'UTC'; for time column headers. */
+export function zoneLabel(timeZone: string, at: string | Date | number = Date.now()): string {
+  const when = new Date(at);
+  if (Number.isNaN(when.getTime())) return timeZone;
+  try {
+    const z = formatInTimeZone(when, timeZone, 'zzz');
+    return z === 'GMT' && timeZone === 'UTC' ? 'UTC' : z;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** An instant as the value of a datetime-local input in `timeZone` ('2026-11-23T16:02'); '' for none or invalid. */
+export function toZonedInput(iso: string | null | undefined, timeZone: string): string {
+  if (!iso || Number.isNaN(Date.parse(iso))) return '';
+  const v = formatInZone(iso, timeZone, "yyyy-MM-dd'T'HH:mm");
+  return v.endsWith(' UTC') ? formatInZone(iso, 'UTC', "yyyy-MM-dd'T'HH:mm") : v;
+}
+
+/** A datetime-local value read in `timeZone` → ISO UTC; '' when it is not one. */
+export function fromZonedInput(value: string, timeZone: string): string {
+  return (value && toUtcIso(value.replace('T', ' '), undefined, isTimeZone(timeZone) ? timeZone : 'UTC')) || '';
+}
+
+/** Today's calendar date in `timeZone` ('2026-11-23'): what a date picker starts on. */
+export function todayInZone(timeZone: string, now: number): string {
+  return formatInZone(new Date(now), isTimeZone(timeZone) ? timeZone : 'UTC', 'yyyy-MM-dd');
 }

@@ -4,8 +4,9 @@ import {
   array, assign, boolean, defaulted, define, enums, integer, nullable, object, optional, refine, string, type, unknown,
   type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
+import { DISPLAY_LOCALES } from './format';
 import {
-  boundedList, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, requiredText, safeText,
+  boundedList, calendarDate, emailAddress, ianaZone, idInt, isIanaZone, imageDataUrl, int32, requiredText, safeText,
 } from './primitives';
 
 export * from './primitives';
@@ -68,6 +69,7 @@ const MESSAGES: Record<string, string> = {
   min: 'is too small',
   max: 'is too large',
   never: 'is not allowed',
+  timeZone: 'is not a known time zone',
 };
 
 export function messageFor(refinement: string | undefined, type: string, value: unknown, custom?: string): string {
@@ -137,6 +139,8 @@ export const User = type({
   multiTenancyEnabled: boolean(),
   clientId: nullable(integer()),
   timezone: string(),
+  /** The selected client's time zone: where times are shown when the profile has none (issue 10). */
+  clientTimezone: optional(nullable(string())),
   avatarColor: defaulted(AvatarColor, 'blue'),
 });
 export type User = Infer<typeof User>;
@@ -154,7 +158,10 @@ const NewPassword = safeText(200, { min: 8 });
 export const ResetFinishRequest = object({ token: nonBlank(200), newPassword: NewPassword });
 export const RegistrationRequest = object({ username: nonBlank(100), name: nonBlank(200), email: Email, clientCode: optional(safeText(20)) });
 export const ChangePasswordRequest = object({ username: nonBlank(100), oldPassword: nonBlank(200), newPassword: NewPassword });
-export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ianaZone()) });
+/** An IANA time zone name, or '' for none (times then follow the client's zone, else the browser's). */
+export const ProfileTimeZone = define<string>('timeZone', (v) =>
+  v === '' || (typeof v === 'string' && v.length <= 64 && isIanaZone(v)));
+export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ProfileTimeZone) });
 export const SelectClientRequest = object({ clientId: nullable(Id) });
 
 // ---------- settings (§3) ----------
@@ -172,6 +179,8 @@ export const Settings = type({
   workDays: defaulted(boundedList(int32(0, 7), 7), [1, 2, 3, 4, 5]), // ISO weekdays (0 and 7 both Sunday)
   tourView: defaulted(boolean(), true),
   tenants: defaulted(boundedJson(SETTINGS_VALUE_MAX_CHARS), null),
+  /** The console's language (issue 10): English or Chinese. */
+  locale: defaulted(enums(DISPLAY_LOCALES), 'en'),
 });
 export type Settings = Infer<typeof Settings>;
 

@@ -3,10 +3,11 @@ import { createActor, fromPromise } from 'xstate';
 import { sessionMachine, type RestoredToken } from './session';
 import {
   selectClientId, selectHeldPrivileges, selectIsBusy, selectIsRestoring, selectIsSignedIn, selectNotice, selectPrivilegeEntries,
-  selectRedirect, selectSettings, selectSignInError, selectUser,
+  selectRedirect, selectSettings, selectSignInError, selectUser, selectDisplayZone, selectLocale,
 } from './session.selectors';
 import { tabsMachine } from './tabs';
 import { selectCachedPaths, selectViews } from './tabs.selectors';
+import type { MeResponse } from '../contract';
 import { GRANTS, LOGIN_A, ME, NOW, TOKEN_A, USER } from '../model-tests/fixtures';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -60,6 +61,23 @@ describe('session selectors', () => {
     expect(selectNotice(actor.getSnapshot())).toBe('Session expired, please relogin.');
     expect(selectRedirect(actor.getSnapshot())).toBe('/manage/identities');
     expect(selectIsSignedIn(actor.getSnapshot())).toBe(false);
+  });
+
+  it('read the zone times are shown in (profile, else client, else browser) and the language', async () => {
+    const meWith = (timezone: string, clientTimezone: string | null, locale?: string): MeResponse =>
+      ({ ...ME, user: { ...USER, timezone, clientTimezone }, settings: locale ? { locale } : {} });
+    const zoneOf = async (me: MeResponse) => {
+      const actor = createActor(sessionMachine.provide({
+        actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => me) },
+      }), { input: {} }).start();
+      await tick(); await tick();
+      return actor.getSnapshot();
+    };
+    expect(selectDisplayZone(await zoneOf(meWith('Asia/Kolkata', 'Europe/London')), 'America/Los_Angeles')).toBe('Asia/Kolkata');
+    expect(selectDisplayZone(await zoneOf(meWith('', 'Europe/London')), 'America/Los_Angeles')).toBe('Europe/London');
+    expect(selectDisplayZone(await zoneOf(meWith('', null)), 'America/Los_Angeles')).toBe('America/Los_Angeles');
+    expect(selectLocale(await zoneOf(meWith('', null)))).toBe('en');
+    expect(selectLocale(await zoneOf(meWith('', null, 'zh-CN')))).toBe('zh-CN');
   });
 });
 

@@ -1,5 +1,5 @@
 // What views read from the session actor: the smallest slices, named and tested.
-import { heldPrivilegeIds, type PrivilegeEntry } from '../contract';
+import { heldPrivilegeIds, resolveTimeZone, type DisplayLocale, type PrivilegeEntry } from '../contract';
 import type { SessionSnapshot } from './session';
 
 export const selectUser = (s: SessionSnapshot) => s.context.user;
@@ -8,6 +8,14 @@ export const selectIsRestoring = (s: SessionSnapshot) => s.matches('restoring');
 export const selectPrivilegeEntries = (s: SessionSnapshot) => s.context.privileges;
 export const selectClientId = (s: SessionSnapshot) => s.context.user?.clientId ?? null;
 export const selectSettings = (s: SessionSnapshot) => s.context.settings;
+/** Issue 10: the console's language, kept with the user's settings. */
+export const selectLocale = (s: SessionSnapshot): DisplayLocale => s.context.settings.locale;
+/**
+ * Issue 10: the one zone every screen shows time in: the profile's, else the selected client's, else `browser`
+ * (the runtime's own zone, passed in so the selector stays pure).
+ */
+export const selectDisplayZone = (s: SessionSnapshot, browser?: string): string =>
+  resolveTimeZone(s.context.user?.timezone, s.context.user?.clientTimezone, browser);
 export const selectSignInError = (s: SessionSnapshot) => s.context.error;
 export const selectNotice = (s: SessionSnapshot) => s.context.notice;
 export const selectRedirect = (s: SessionSnapshot) => s.context.redirect;

@@ -146,6 +146,27 @@ describe('settings, profile and passwords', () => {
     expect(me.body.settings).toMatchObject({ tourView: false, theme: '#111111' });
   });
 
+  it('keeps the console language in the settings and refuses a language it does not have', async () => {
+    const token = await s.login('harbour');
+    expect((await s.call('GET', '/idp/1.0/me', { token })).body.settings.locale).toBe('en');
+    expect((await s.call('PUT', '/idp/1.0/me/settings', { token, body: { locale: 'zh-CN' } })).body.locale).toBe('zh-CN');
+    expect((await s.call('PUT', '/idp/1.0/me/settings', { token, body: { locale: 'fr' } })).status).toBe(400);
+    expect((await s.call('GET', '/idp/1.0/me', { token })).body.settings.locale).toBe('zh-CN');
+  });
+
+  it('tells the console the client’s time zone, and lets a profile have no zone of its own but not an unknown one', async () => {
+    const token = await s.login('harbour');
+    const me = await s.call('GET', '/idp/1.0/me', { token });
+    expect(me.body.user).toMatchObject({ timezone: 'Europe/London', clientTimezone: 'Europe/London' });
+    const bad = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: 'Mars/Olympus' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.violations[0]).toEqual({ field: 'timezone', message: 'is not a known time zone' });
+    expect((await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: 'Asia/Kolkata' } })).body.timezone).toBe('Asia/Kolkata');
+    const none = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: '' } });
+    expect(none.body).toMatchObject({ timezone: '', clientTimezone: 'Europe/London' });
+    await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: 'Europe/London' } });
+  });
+
   it('resets a password with the emailed token once, and never tells whether a user exists', async () => {
     const unknown = await s.call('POST', '/idp/1.0/operators/reset-password/init', { body: { username: 'ghost' } });
     const known = await s.call('POST', '/idp/1.0/operators/reset-password/init', { body: { username: 'reception' } });

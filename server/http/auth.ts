@@ -56,7 +56,7 @@ export function userBody(u: UserRow, roles: string[]) {
   return {
     id: u.id, username: u.username, name: u.name, avatar: null, roles,
     dashboardPages: (u.dashboard_pages as unknown[]) ?? [], multiTenancyEnabled: u.multi_tenancy,
-    clientId: u.selected_client_id, timezone: u.timezone, avatarColor: u.avatar_color || 'blue',
+    clientId: u.selected_client_id, timezone: u.timezone, clientTimezone: u.client_timezone ?? null, avatarColor: u.avatar_color || 'blue',
   };
 }
 

@@ -6,15 +6,17 @@ import { useSelector } from '@xstate/react';
 import { selectOpenByPriority } from '../../machines/alarms.selectors';
 import { SoundControl } from './SoundControl';
 import { useSystemActor } from './useSystemActor';
+import { useT } from '../i18n';
 
 const ALARMS_PATH = '/monitor/alarms';
 
 export function AlarmsButton() {
   const navigate = useNavigate();
+  const t = useT();
   const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
   const open = byPriority.reduce((n, p) => n + p.count, 0);
   const p1 = byPriority.find((p) => p.priority <= 1)?.count ?? 0;
-  const label = open ? `Alarms: ${open} open${p1 ? `, ${p1} P1` : ''}` : 'Alarms: none open';
+  const label = open ? `${t('alarms')}: ${open} open${p1 ? `, ${p1} P1` : ''}` : `${t('alarms')}: none open`;
   return (
     <>
       <SoundControl compact />

@@ -14,9 +14,11 @@ import { Shell } from './Shell';
 import { Toasts } from './Toasts';
 import { useSystemActor } from './useSystemActor';
 import { useTourAtSignIn } from './useTourAtSignIn';
+import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
 
 export function App() {
   useTourAtSignIn();
+  useTimeAndLanguageSync();
   return (
     <BrowserRouter>
       <HotkeysProvider>

@@ -13,8 +13,6 @@ import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
 import { useSystemActor } from './useSystemActor';
 import { CompanionIndicator } from './CompanionIndicator';
 import { tourFactsOf } from './tourFacts';
-
-const ALARMS_PATH = '/monitor/alarms';
 import { AlarmsButton } from './AlarmsButton';
 
 interface Props { route: RouteDef; onToggleSidebar: () => void; sidebarOpen: boolean; onOpenSettings: () => void }
@@ -72,17 +70,17 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
       {held.has(PRIV.alarms.view) && <AlarmsButton />}
       <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" data-tour="settings" />
       <PopoverNext placement="bottom-end" content={
-        <Menu aria-label="User menu">
+        <Menu aria-label={t('userMenu')}>
           <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
           <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
           <MenuItem icon="cog" text={t('settings')} onClick={onOpenSettings} />
-          <MenuItem icon="help" text="Restart tour" onClick={() => tour.send({ type: 'tour.restart', facts: tourFactsOf(session.getSnapshot()) })} data-testid="restart-tour" />
+          <MenuItem icon="help" text={t('restartTour')} onClick={() => tour.send({ type: 'tour.restart', facts: tourFactsOf(session.getSnapshot()) })} data-testid="restart-tour" />
           <MenuItem icon="info-sign" text={`${t('version')} ${APP_VERSION}`} disabled data-testid="app-version" />
           <MenuDivider />
           <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />
         </Menu>
       }>
-        <Button variant="minimal" className="gh-user-button" aria-label="User menu" data-testid="user-menu" data-tour="profile">
+        <Button variant="minimal" className="gh-user-button" aria-label={t('userMenu')} data-testid="user-menu" data-tour="profile">
           <Avatar name={user?.name ?? '?'} color={user?.avatarColor ?? 'blue'} size={26} />
           <span className="gh-user-button__name">{user?.name}</span>
         </Button>

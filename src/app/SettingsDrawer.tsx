@@ -2,7 +2,7 @@
 import { Drawer, FormGroup, HTMLSelect, SegmentedControl, Switch, Classes } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectSettings } from '../../machines/session.selectors';
-import { setLocale, useLocale, type Locale } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import type { UiSize } from './cookies';
 import { useSystemActor } from './useSystemActor';
 
@@ -14,27 +14,28 @@ export function SettingsDrawer({ isOpen, onClose, size, onSize }: Props) {
   const session = useSystemActor('session');
   const settings = useSelector(session, selectSettings);
   const locale = useLocale();
+  const t = useT();
   const patch = (p: Record<string, unknown>) => session.send({ type: 'session.updateSettings', patch: p });
   return (
-    <Drawer isOpen={isOpen} onClose={onClose} title="Settings" icon="settings" size="320px" className="gh-settings">
+    <Drawer isOpen={isOpen} onClose={onClose} title={t('settings')} icon="settings" size="320px" className="gh-settings">
       <div className={`${Classes.DRAWER_BODY} gh-settings__body`} data-testid="settings-drawer">
-        <FormGroup label="Theme colour">
-          <div className="gh-swatches" role="radiogroup" aria-label="Theme colour">
+        <FormGroup label={t('themeColour')}>
+          <div className="gh-swatches" role="radiogroup" aria-label={t('themeColour')}>
             {THEME_COLOURS.map((c) => (
               <button key={c} type="button" role="radio" aria-checked={settings.theme === c} aria-label={`Theme ${c}`}
                 className={`gh-swatch${settings.theme === c ? ' gh-swatch--on' : ''}`} style={{ background: c }} onClick={() => patch({ theme: c })} />
             ))}
           </div>
         </FormGroup>
-        <Switch label="Tags view (open tabs)" checked={settings.tagsView} onChange={(e) => patch({ tagsView: e.currentTarget.checked })} />
-        <Switch label="Fixed header" checked={settings.fixedHeader} onChange={(e) => patch({ fixedHeader: e.currentTarget.checked })} />
-        <Switch label="Sidebar logo" checked={settings.sidebarLogo} onChange={(e) => patch({ sidebarLogo: e.currentTarget.checked })} />
-        <FormGroup label="Density" className="gh-settings__gap">
+        <Switch label={t('tagsView')} checked={settings.tagsView} onChange={(e) => patch({ tagsView: e.currentTarget.checked })} />
+        <Switch label={t('fixedHeader')} checked={settings.fixedHeader} onChange={(e) => patch({ fixedHeader: e.currentTarget.checked })} />
+        <Switch label={t('sidebarLogo')} checked={settings.sidebarLogo} onChange={(e) => patch({ sidebarLogo: e.currentTarget.checked })} />
+        <FormGroup label={t('density')} className="gh-settings__gap">
           <SegmentedControl size="small" value={size} onValueChange={(v) => onSize(v as UiSize)}
-            options={[{ label: 'Compact', value: 'small' }, { label: 'Default', value: 'medium' }, { label: 'Large', value: 'large' }]} />
+            options={[{ label: t('densityCompact'), value: 'small' }, { label: t('densityDefault'), value: 'medium' }, { label: t('densityLarge'), value: 'large' }]} />
         </FormGroup>
-        <FormGroup label="Language" labelFor="gh-language">
-          <HTMLSelect id="gh-language" value={locale} onChange={(e) => setLocale(e.currentTarget.value as Locale)}
+        <FormGroup label={t('language')} labelFor="gh-language">
+          <HTMLSelect id="gh-language" value={locale} onChange={(e) => patch({ locale: e.currentTarget.value })}
             options={[{ label: 'English', value: 'en' }, { label: '简体中文', value: 'zh-CN' }]} />
         </FormGroup>
       </div>

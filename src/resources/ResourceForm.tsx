@@ -7,12 +7,12 @@ import { Alert, Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, No
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useActorRef, useSelector } from '@xstate/react';
-import { TOAST_MS, type Violation } from '../../contract';
+import { DATE_PLACEHOLDER, TOAST_MS, type Violation } from '../../contract';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { listDivisions } from '../api/endpoints';
 import { useRouteInfo } from '../app/RouteContext';
 import { useSystemActor } from '../app/useSystemActor';
-import { useT } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import { useTask } from '../ui/useTask';
 import { isRepeat, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
@@ -182,6 +182,7 @@ type Options = Record<'divisions' | 'timezones', { label: string; value: string 
 
 function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldDef; name: string; serverErrors: ServerErrors; options: Options; compact?: boolean }) {
   const kind = def.kind ?? 'text';
+  const locale = useLocale(); // date pickers and their placeholder follow the console's language
   const { input, meta } = useField(name, {
     type: kind === 'switch' ? 'checkbox' : undefined,
     parse: def.upper ? (v: string) => (v ?? '').toUpperCase() : (v) => v,
@@ -211,8 +212,8 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
   } else {
     control = (
       <InputGroup {...input} value={input.value ?? ''} id={id} type={kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'email' ? 'email' : 'text'}
-        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={def.placeholder} aria-invalid={!!message} aria-required={def.required}
-        className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
+        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={kind === 'date' ? def.placeholder ?? DATE_PLACEHOLDER[locale] : def.placeholder} lang={kind === 'date' ? locale : undefined}
+        aria-invalid={!!message} aria-required={def.required} className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
     );
   }
   return (

@@ -12,6 +12,7 @@ import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { loadAll } from '../api/queue';
 import { useSystemActor } from '../app/useSystemActor';
 import { useT } from '../i18n';
+import { useTime } from '../ui/time';
 import { toCsv } from './csv';
 import type { Resource } from './defineResource';
 
@@ -44,6 +45,8 @@ interface Props<T extends { id: number }> {
 
 export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, refreshKey }: Props<T>) {
   const t = useT();
+  const time = useTime(); // cells and time headers follow the user's zone and language
+  const zoned = (title: string, on?: boolean) => (on ? `${title} (${time.zoneName()})` : title);
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const list = useActorRef(resource.listMachine, { input: { resource: resource.name, sort: resource.defaultSort, filters: initialFilters } });
@@ -207,14 +210,14 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           enableFocusedCell={false}
           numFrozenColumns={1}
           selectionModes={SelectionModes.NONE}
-          cellRendererDependencies={[items, selection, canEdit]}
+          cellRendererDependencies={[items, selection, canEdit, time]}
           loadingOptions={busy && items.length === 0 ? ['cells'] as never : []}
         >
           {[
             <Column key="__primary" id="__primary" cellRenderer={primaryCell}
               columnHeaderCellRenderer={() => (
                 <ColumnHeaderCell
-                  name={resource.primary.title}
+                  name={zoned(resource.primary.title, resource.primary.zoned)}
                   nameRenderer={(name) => (
                     <span className="gh-colhead gh-colhead--primary">
                       <Checkbox className="gh-rowhead__check" checked={allOnPage} indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
@@ -234,7 +237,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
               )}
             />,
             ...columns.map((c) => (
-              <Column key={c.field} id={c.field} columnHeaderCellRenderer={header(c.title, c.field, c.sortable !== false)}
+              <Column key={c.field} id={c.field} columnHeaderCellRenderer={header(zoned(c.title, c.zoned), c.field, c.sortable !== false)}
                 cellRenderer={(i) => {
                   const row = items[i];
                   return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;

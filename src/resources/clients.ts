@@ -4,6 +4,6 @@ import { fromDeclaration } from './defineResource';
 
 export const clients = fromDeclaration<Client>(clientsResource, {
   primary: { title: 'Client', width: 300 },
-  columns: { code: { width: 120 }, timezone: { width: 180 }, contactEmail: { title: 'Contact', width: 220 }, active: { width: 80 } },
+  columns: { code: { width: 120 }, timezone: { width: 180 }, contactEmail: { title: 'Contact', width: 220 }, active: { width: 80 }, updatedAt: { width: 190 } },
   filterPlaceholder: 'Search clients…',
 });

@@ -8,6 +8,7 @@ import { createResourceListMachine } from '../../machines/resourceList';
 import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
 import { resourceApi } from '../api/endpoints';
 import { resourceActors } from '../api/resourceActors';
+import { showDate, showDateTime } from '../ui/time';
 
 export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'switch' | 'textarea' | 'hidden';
 
@@ -44,6 +45,8 @@ export interface ColumnDef<T> {
   sortable?: boolean;
   value?: (row: T) => string;
   render?: (row: T) => ReactNode;
+  /** a column of instants: its header names the zone they are shown in (issue 10) */
+  zoned?: boolean;
 }
 
 export interface ResourceDef<T extends { id: number }> {
@@ -58,7 +61,7 @@ export interface ResourceDef<T extends { id: number }> {
   api: string;
   bulkDelete?: string;
   /** the first column: the row's display name, with the row's actions beside it. */
-  primary: { title: string; field: string; value: (row: T) => string; width?: number };
+  primary: { title: string; field: string; value: (row: T) => string; width?: number; zoned?: boolean };
   columns: ColumnDef<T>[];
   defaultSort?: SortSpec[];
   filterPlaceholder?: string;
@@ -154,9 +157,13 @@ function toFormOf(d: ResourceDeclaration<any>) {
   }));
 }
 
+/** A column of instants (shown in the session's zone, the zone named in the header: issue 10). */
+const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp';
+
 function cellValueOf(name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
-  if (name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp') return (r) => (r[name] ? String(r[name]).slice(0, 16).replace('T', ' ') : '');
+  if (isInstant(name, f)) return (r) => showDateTime(r[name]);
   if (!f) return undefined;
+  if (f.kind === 'date') return (r) => (r[name] ? showDate(r[name]) : '');
   if (f.kind === 'choice') return (r) => f.choices!.find((c) => c.value === r[name])?.label ?? String(blank(r[name]));
   if (f.kind === 'switch') return (r) => (r[name] ? 'Yes' : 'No');
   if (f.kind === 'children' || f.kind === 'refs') return (r) => String((r[name] ?? []).length);
@@ -181,8 +188,13 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
     declaration: d,
     api: d.api,
     bulkDelete: d.privileges.delete ? apiPaths(d).bulkDelete : undefined,
-    primary: { title: titleOf(first), field: first, value: (r) => d.list.title.map((k) => String(blank((r as Record<string, unknown>)[k]))).join(', '), ...touches.primary },
-    columns: d.list.columns.map((k) => ({ field: k, title: titleOf(k), sortable: sortable.has(k), value: cellValueOf(k, fields[k]), ...touches.columns?.[k] })),
+    primary: { title: titleOf(first), field: first, zoned: (isInstant(first, fields[first]) && !touches.primary?.value) || undefined, value: (r) => d.list.title.map((k) => String(blank((r as Record<string, unknown>)[k]))).join(', '), ...touches.primary },
+    // an instant column is zoned unless a touch shows something else in it (the visitor's badge: "Printed")
+    columns: d.list.columns.map((k) => {
+      const touch = touches.columns?.[k];
+      const zoned = isInstant(k, fields[k]) && !touch?.value && !touch?.render;
+      return { field: k, title: titleOf(k), sortable: sortable.has(k), value: cellValueOf(k, fields[k]), zoned: zoned || undefined, ...touch };
+    }),
     defaultSort: [{ field: d.list.sort[0], dir: d.list.sort[1] }],
     filterPlaceholder: touches.filterPlaceholder,
     devices: touches.devices,

@@ -12,6 +12,7 @@ export const identities = fromDeclaration<Identity>(identitiesResource, {
     email: { width: 220 },
     phone: { width: 140 },
     validTo: { width: 110 },
+    updatedAt: { width: 190 },
   },
   filterPlaceholder: 'Search name, employee no., email…',
   devices: { purpose: 'identity' },

@@ -2,8 +2,9 @@
 import { any, assign, integer, nullable, optional, string, type } from 'superstruct';
 import { API, AuditEntry, Event, PRIV } from '../../contract';
 import { defineResource } from './defineResource';
+import { showDateTime } from '../ui/time';
 
-const when = (iso: string | null | undefined) => (iso ? iso.slice(0, 19).replace('T', ' ') : '');
+const when = (iso: string | null | undefined) => (iso ? showDateTime(iso) : '');
 const changed = (r: AuditEntry) => {
   const before = (r.before ?? {}) as Record<string, unknown>;
   const after = (r.after ?? {}) as Record<string, unknown>;
@@ -21,7 +22,7 @@ export const activityReport = defineResource<AuditEntry>({
   schema: AuditEntry,
   input: any(),
   api: API.audit,
-  primary: { title: 'When', field: 'at', value: (r) => when(r.at), width: 180 },
+  primary: { title: 'When', field: 'at', value: (r) => when(r.at), width: 215, zoned: true },
   columns: [
     { field: 'actor', title: 'Operator', width: 140, sortable: true },
     { field: 'action', title: 'Action', width: 130, sortable: true },
@@ -46,7 +47,7 @@ export const uiErrors = defineResource<UiErrorRow>({
   schema: UiErrorRow,
   input: any(),
   api: API.uiErrors,
-  primary: { title: 'When', field: 'at', value: (r) => when(r.at), width: 180 },
+  primary: { title: 'When', field: 'at', value: (r) => when(r.at), width: 215, zoned: true },
   columns: [
     { field: 'message', title: 'Error', width: 360, sortable: false },
     { field: 'url', title: 'Screen', width: 220, sortable: false },
@@ -70,7 +71,7 @@ export const eventHistory = defineResource<StoredEvent>({
   schema: StoredEvent,
   input: any(),
   api: API.events,
-  primary: { title: 'When', field: 'time', value: (r) => new Date(r.time).toLocaleString(), width: 215 },
+  primary: { title: 'When', field: 'time', value: (r) => when(r.time), width: 215, zoned: true },
   columns: [
     { field: 'eventCode', title: 'Code', width: 80, sortable: true, value: (r) => String(r.eventCode) },
     { field: 'eventPointName', title: 'Point', width: 200, sortable: true, value: (r) => r.eventPointName ?? String(r.eventPointId ?? r.eventSourceId) },

@@ -1,22 +1,13 @@
-import { VISIT_PURPOSES, VISITOR_STATUSES, visitorsResource, type Visitor } from '../../contract';
+import { VISIT_PURPOSES, VISITOR_STATUSES, todayInZone, visitorsResource, type Visitor } from '../../contract';
 import { fromDeclaration } from './defineResource';
-import { systemActor } from '../system/browser';
+import { getDisplayZone } from '../ui/time';
 
 export const PURPOSES = VISIT_PURPOSES;
 export const purposeLabel = (v: string) => PURPOSES.find((p) => p.value === v)?.label ?? v;
 export const visitorStatusLabel = (v: string) => VISITOR_STATUSES.find((p) => p.value === v)?.label ?? v;
 
-/**
- * Today as the front desk's date input wants it: the day of the signed-in user's time zone (the client's day for a
- * front desk), not the browser's — after 16:00 UTC a Kuala Lumpur desk is already on the next day.
- */
-export const today = () => {
-  const zone = systemActor('session').getSnapshot().context.user?.timezone;
-  const opts: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit' };
-  try { return new Intl.DateTimeFormat('en-CA', { ...opts, timeZone: zone || undefined }).format(new Date()); } catch {
-    return new Intl.DateTimeFormat('en-CA', opts).format(new Date());
-  }
-};
+/** Today as the front desk's date input wants it: the day in the user's zone (issue 10), not the browser's. */
+export const today = () => todayInZone(getDisplayZone(), Date.now());
 
 /**
  * Visitors [1.0.x]: the declaration (contract/resources/visitors.ts) — list at /visitor/list, registration at

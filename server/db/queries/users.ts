@@ -5,15 +5,18 @@ export interface UserRow {
   id: number; username: string; name: string; email: string | null; password_hash: string; avatar_color: string; timezone: string;
   multi_tenancy: boolean; home_client_id: number | null; selected_client_id: number | null; settings: unknown; dashboard_pages: unknown;
   failed_attempts: number; locked_until: Date | string | null;
+  /** the selected client's time zone (issue 10: times follow it when the profile has none) */
+  client_timezone?: string | null;
 }
+const WITH_CLIENT_ZONE = 'select u.*, (select c.timezone from clients c where c.id = u.selected_client_id) client_timezone from users u';
 
 // sign-in, change-password and reset-password find operators only: a service account (users.kind, migration 005)
 // never signs in to the console, nor gets a password by a reset link
 export async function userByUsername(db: Db, username: string): Promise<UserRow | null> {
-  return (await db.query<UserRow>("select * from users where username = $1 and kind = 'operator'", [username])).rows[0] ?? null;
+  return (await db.query<UserRow>(`${WITH_CLIENT_ZONE} where u.username = $1 and u.kind = 'operator'`, [username])).rows[0] ?? null;
 }
 export async function userById(db: Db, id: number): Promise<UserRow | null> {
-  return (await db.query<UserRow>('select * from users where id = $1', [id])).rows[0] ?? null;
+  return (await db.query<UserRow>(`${WITH_CLIENT_ZONE} where u.id = $1`, [id])).rows[0] ?? null;
 }
 export async function userIdByUsername(db: Db, username: string): Promise<number | null> {
   return (await db.query<{ id: number }>("select id from users where username = $1 and kind = 'operator'", [username])).rows[0]?.id ?? null;

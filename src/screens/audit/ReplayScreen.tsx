@@ -12,6 +12,8 @@ import {
 import { getJournal } from '../../system/browser';
 import { listRecordings, mayViewRecordings, openRecording } from '../../system/journalRecordings';
 import { useTask } from '../../ui/useTask';
+import { showDateTime, useTime } from '../../ui/time';
+import { useT } from '../../i18n';
 import type { RecordingSummary } from '../../../contract';
 
 type ViewerSnapshot = { context: ReplayViewerContext; hasTag: (t: 'busy') => boolean };
@@ -41,11 +43,13 @@ function StepLabel({ step }: { step: TimelineStep }) {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const recordingName = (r: RecordingSummary) => `${r.username}, ${new Date(r.startedAt).toLocaleString()}`;
+const recordingName = (r: RecordingSummary) => `${r.username}, ${showDateTime(r.startedAt, true)}`;
 
 /** The client's recorded sessions (newest activity first); Open loads one into the timeline. */
 function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: RecordingSummary) => void }) {
   const list = useTask(() => listRecordings(), []);
+  const time = useTime();
+  const t = useT();
   return (
     <Card data-testid="recorded-sessions">
       <h4 className={Classes.HEADING}>Recorded sessions{' '}
@@ -57,16 +61,16 @@ function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: Recordi
         ? <p className={Classes.TEXT_MUTED}>No session has been recorded yet: one session in ten uploads its journal.</p>
         : (
           <HTMLTable compact striped style={{ width: '100%' }}>
-            <thead><tr><th>User</th><th>Started</th><th>Entries</th><th>Size</th><th>Session</th><th /></tr></thead>
+            <thead><tr><th>User</th><th>{t('startedColumn', { zone: time.zoneName() })}</th><th>Entries</th><th>Size</th><th>Session</th><th /></tr></thead>
             <tbody>
               {list.output.items.map((r) => (
                 <tr key={r.id} data-testid="recorded-session">
                   <td>{r.name} <span className={Classes.TEXT_MUTED}>({r.username})</span></td>
-                  <td>{new Date(r.startedAt).toLocaleString()}</td>
+                  <td>{time.dateTime(r.startedAt)}</td>
                   <td>{r.entries}</td>
                   <td>{kb(r.bytes)}</td>
                   <td>{r.ended ? <Tag minimal>ended</Tag> : <Tag minimal intent={Intent.PRIMARY}>live</Tag>}</td>
-                  <td><Button small icon="play" text="Open" disabled={busy} aria-label={`Open the session of ${r.username} started ${new Date(r.startedAt).toLocaleString()}`} onClick={() => onOpen(r)} /></td>
+                  <td><Button small icon="play" text="Open" disabled={busy} aria-label={`Open the session of ${r.username} started ${time.dateTime(r.startedAt)}`} onClick={() => onOpen(r)} /></td>
                 </tr>
               ))}
             </tbody>
@@ -83,6 +87,7 @@ export function ReplayScreen() {
   const timeline = useMemo(() => selectTimeline(ctx), [ctx]);
   const actors = useMemo(() => selectJournalActors(ctx), [ctx]);
   const [selected, setSelected] = useState(0);
+  const time = useTime();
   const index = Math.min(selected, Math.max(0, timeline.length - 1));
   const current = timeline[index];
 
@@ -133,7 +138,7 @@ export function ReplayScreen() {
             {r.ok
               ? `Replayed ${r.steps.length} steps: every state matches the journal.`
               : `The replay diverged at line ${r.line}: ${r.message}`}
-            {' '}Recorded by Gatehouse {r.journal.header.app}, started {new Date(r.journal.header.startedAt).toLocaleString()}.
+            {' '}Recorded by Gatehouse {r.journal.header.app}, started {time.dateTime(r.journal.header.startedAt, true)}.
             {r.warnings.map((w) => <div key={w} className={Classes.TEXT_MUTED}>{w}</div>)}
           </Callout>
 
@@ -165,7 +170,7 @@ export function ReplayScreen() {
             {current && (
               <Card style={{ flex: 1 }}>
                 <h4 className={Classes.HEADING}><StepLabel step={current} /></h4>
-                <p className={Classes.TEXT_MUTED}>seq {current.entry.seq} · {new Date(current.entry.at).toISOString()}
+                <p className={Classes.TEXT_MUTED}>seq {current.entry.seq} · {time.dateTime(current.entry.at, true)}
                   {current.entry.source ? ` · sent by ${current.entry.source.actor}` : ' · sent from outside the system'}</p>
                 <h5 className={Classes.HEADING}>Event</h5>
                 <pre className={Classes.CODE_BLOCK}>{json(current.entry.event)}</pre>

@@ -16,7 +16,7 @@ import { commandMachine, selectCommandError, selectRunningCommand } from '../../
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { doorCommand } from '../../api/endpoints';
 import { useSystemActor } from '../../app/useSystemActor';
-import { timeAgoLabel, useLocale } from '../../i18n';
+import { useTime } from '../../ui/time';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { attentionFirst, countDoors, doorStateOf, type LiveDoor } from './doorStatus';
@@ -39,7 +39,7 @@ export function DoorsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canControl = hasPrivilege(held, [PRIV.doors.control]);
   const { doors, loading, failed, reload } = useLiveDoors();
-  const locale = useLocale();
+  const time = useTime();
   const names = useRef(new Map<number, string>()); // for the toast's wording only
   for (const d of doors ?? []) names.current.set(d.id, d.name);
 
@@ -103,8 +103,8 @@ export function DoorsScreen() {
                   <td>
                     <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
                   </td>
-                  <td data-testid="door-changed" title={d.lastChangedAt ?? undefined}>
-                    {d.lastChangedAt ? timeAgoLabel(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)), locale) : <span className="bp6-text-muted">—</span>}
+                  <td data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
+                    {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
                   </td>
                   {canControl && (
                     <td>

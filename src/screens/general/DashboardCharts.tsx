@@ -1,10 +1,12 @@
 // The dashboard's charts (issue 10), drawn with recharts. Only the dashboard imports this file, lazily, so the
 // library is a chunk of its own that no other screen loads.
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { HourCount } from '../../../contract';
+import { formatInZone, type HourCount } from '../../../contract';
+import { getDisplayZone } from '../../ui/time';
 
 const PRIORITY_COLOUR = (p: number) => (p <= 1 ? '#cd4246' : p <= 3 ? '#c87619' : '#738091');
-const hourLabel = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** The hour in the session's zone (issue 10), like every other time on screen. */
+const hourLabel = (iso: string) => formatInZone(iso, getDisplayZone(), 'HH:mm');
 
 /** Open alarms per priority, P1 first, coloured like the alarms screen's tags. */
 export function PriorityChart({ data }: { data: Array<{ priority: number; count: number }> }) {

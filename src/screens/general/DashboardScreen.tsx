@@ -11,7 +11,8 @@ import { selectHeldPrivileges, selectUser } from '../../../machines/session.sele
 import { countDoors, doorStateOf } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { timeAgoLabel, useLocale, useT } from '../../i18n';
+import { useT } from '../../i18n';
+import { useTime } from '../../ui/time';
 import { PageHeader } from '../../ui/PageHeader';
 import { useLiveDashboard } from './useLiveDashboard';
 
@@ -112,7 +113,7 @@ function ChartCard({ id, icon, title, to, aside, children }: { id: string; icon:
 
 function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   const t = useT();
-  const locale = useLocale();
+  const time = useTime();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   // open alarms by priority follow the alarms actor (live); the server's answer says whether to show them at all
   const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
@@ -143,7 +144,7 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       const v = data.visitorsToday;
       if (!v) return null;
       return (
-        <ChartCard id={id} icon="people" title="Visitors today" to="/visitor" aside={v.day}>
+        <ChartCard id={id} icon="people" title="Visitors today" to="/visitor" aside={time.date(v.day)}>
           <div className="gh-dash__visitors">
             <span data-testid="visitors-expected"><strong>{v.expected}</strong> expected</span>
             <span data-testid="visitors-on-site"><strong>{v.onSite}</strong> on site</span>
@@ -166,7 +167,7 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
               <thead><tr><th>When</th><th>Who</th><th>What</th><th>Record</th></tr></thead>
               <tbody>
                 {data.recentChanges.map((c, i) => (
-                  <tr key={i}><td title={c.at}>{timeAgoLabel(c.at, now, locale)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
+                  <tr key={i}><td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
                 ))}
               </tbody>
             </HTMLTable>
@@ -186,7 +187,7 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
 /** Doors by live state (heart-beats over the stored status); the doors that need someone listed, each a link. */
 function DoorStatusWidget() {
   const { doors, failed } = useLiveDoors();
-  const locale = useLocale();
+  const time = useTime();
   const problems = (doors ?? []).filter((d) => doorStateOf(d.status).problem);
   const now = Date.now();
   return (
@@ -210,7 +211,7 @@ function DoorStatusWidget() {
                 <li key={d.id}>
                   <Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag>
                   <Link to="/configure/doors">{d.name}</Link>
-                  {d.lastChangedAt && <span className="bp6-text-muted" title={d.lastChangedAt}>{timeAgoLabel(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)), locale)}</span>}
+                  {d.lastChangedAt && <span className="bp6-text-muted" title={time.dateTime(d.lastChangedAt, true)}>{time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)))}</span>}
                 </li>
               ))}
             </ul>

@@ -12,9 +12,10 @@ import { useSystemActor } from '../../app/useSystemActor';
 import { useIsMobile } from '../../app/useMediaQuery';
 import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { useT } from '../../i18n';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
-const time = (iso: string) => new Date(iso).toLocaleString();
 const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.acknowledge', id });
 const canProcess = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.process', id, note: 'x' });
 const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'danger', idle: 'none' } as const;
@@ -22,10 +23,11 @@ const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'd
 const AlarmRow = memo(function AlarmRow({ alarm, ack, process, onAck, onProcess }: {
   alarm: Event; ack: boolean; process: boolean; onAck: (id: Event['id']) => void; onProcess: (a: Event) => void;
 }) {
+  const { dateTime } = useTime();
   return (
     <tr data-testid="alarm-row" data-alarm-id={String(alarm.id)}>
       <td><Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>P{alarm.priority}</Tag></td>
-      <td className="gh-nowrap">{time(alarm.time)}</td>
+      <td className="gh-nowrap">{dateTime(alarm.time)}</td>
       <td>{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</td>
       <td>{alarm.message}</td>
       <td className="bp6-text-muted gh-alarm-instructions">{alarm.instructions ?? ''}</td>
@@ -42,6 +44,7 @@ const AlarmRow = memo(function AlarmRow({ alarm, ack, process, onAck, onProcess 
 const AlarmCard = memo(function AlarmCard({ alarm, ack, process, onAck, onProcess }: {
   alarm: Event; ack: boolean; process: boolean; onAck: (id: Event['id']) => void; onProcess: (a: Event) => void;
 }) {
+  const { dateTime } = useTime();
   return (
     <li className={`gh-alarm-card${alarm.priority <= 1 ? ' gh-alarm-card--p1' : ''}`} data-testid="alarm-row" data-alarm-id={String(alarm.id)}>
       <div className="gh-alarm-card__top">
@@ -51,7 +54,7 @@ const AlarmCard = memo(function AlarmCard({ alarm, ack, process, onAck, onProces
       </div>
       <div className="gh-alarm-card__message">{alarm.message}</div>
       {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{alarm.instructions}</div>}
-      <div className="gh-alarm-card__time bp6-text-muted">{time(alarm.time)}</div>
+      <div className="gh-alarm-card__time bp6-text-muted">{dateTime(alarm.time)}</div>
       <div className="gh-alarm-card__actions">
         <Button icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">Acknowledge</Button>
         <Button icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">Process…</Button>
@@ -76,6 +79,8 @@ export function AlarmsScreen() {
   const mobile = useIsMobile();
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
   const [note, setNote] = useState('');
+  const { zoneName } = useTime();
+  const t = useT();
 
   const submit = () => {
     if (!processing || !note.trim()) return;
@@ -102,7 +107,7 @@ export function AlarmsScreen() {
         </ul>
       ) : (
         <HTMLTable compact striped interactive className="gh-table-full" data-testid="alarms-table">
-          <thead><tr><th>Priority</th><th>Time</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
+          <thead><tr><th>Priority</th><th>{t('timeColumn', { zone: zoneName() })}</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
           <tbody>
             {open.map((a) => {
               const f = flags.get(String(a.id)) ?? '00';

@@ -11,6 +11,8 @@ import { listEvents } from '../../api/endpoints';
 import { exportEventHistory, type ExportFormat } from '../../api/stream';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { useT } from '../../i18n';
 import { useTask } from '../../ui/useTask';
 import { useEventResync } from './eventResync';
 
@@ -33,9 +35,10 @@ export function mergeEvents(current: readonly Event[], incoming: readonly Event[
 }
 
 const EventRow = memo(function EventRow({ e }: { e: Event }) {
+  const { dateTime } = useTime();
   return (
     <tr data-testid="event-row" className={e.alert ? 'gh-row-alert' : undefined}>
-      <td className="gh-nowrap">{new Date(e.time).toLocaleTimeString()}</td>
+      <td className="gh-nowrap">{dateTime(e.time)}</td>
       <td>{String(e.eventCode)}</td>
       <td>{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
       <td>{e.message}</td>
@@ -53,6 +56,8 @@ export function EventsScreen() {
   const [filter, setFilter] = useState('');
   const [alertsOnly, setAlertsOnly] = useState(false);
   const [waiting, setWaiting] = useState(0); // events held back while paused
+  const { zoneName } = useTime();
+  const t = useT();
   const buffer = useRef<Event[]>([]);
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
@@ -166,8 +171,8 @@ export function EventsScreen() {
       </div>
       {/* fixed layout with set column widths: a new batch of rows never makes the browser measure every cell again */}
       <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table">
-        <colgroup><col style={{ width: 110 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
-        <thead><tr><th>Time</th><th>Code</th><th>Point</th><th>Message</th><th /></tr></thead>
+        <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
+        <thead><tr><th>{t('timeColumn', { zone: zoneName() })}</th><th>Code</th><th>Point</th><th>Message</th><th /></tr></thead>
         <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} />)}</tbody>
       </HTMLTable>
     </div>

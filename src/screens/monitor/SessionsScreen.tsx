@@ -4,14 +4,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, HTMLTable, Icon, InputGroup, NonIdealState, SegmentedControl, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { PRIV, formatInZone, hasPrivilege, shortUserAgent, type SessionKind, type SessionSummary, type SortSpec } from '../../../contract';
+import { PRIV, hasPrivilege, shortUserAgent, type SessionKind, type SessionSummary, type SortSpec } from '../../../contract';
 import { createResourceListMachine, type ResourceListSnapshot } from '../../../machines/resourceList';
 import { selectEndError, selectIsEnding, selectPendingIds, sessionEndMachine } from '../../../machines/sessionEnd';
-import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { sessionActors } from '../../api/sessions';
 import { useSystemActor } from '../../app/useSystemActor';
-import { timeAgoLabel, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
+import { useTime, type TimeFormat } from '../../ui/time';
+import { useT } from '../../i18n';
 import './sessions.css';
 
 interface Kind {
@@ -66,8 +67,9 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const k = KINDS[kind];
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
-  const zone = useSelector(session, selectUser)?.timezone ?? 'UTC';
-  const locale = useLocale();
+  const time = useTime();
+  const t = useT();
+  const zone = time.zone;
   const canEnd = hasPrivilege(held, [k.privileges.end]);
 
   const list = useActorRef(machines[kind].list, { input: { resource: `${kind}-sessions`, sort: DEFAULT_SORT, filters: { state: 'open' } } });
@@ -179,7 +181,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                 {sortHead('username', kind === 'operator' ? 'User' : 'Service account')}
                 <th>Address</th>
                 <th>{kind === 'operator' ? 'Browser' : 'Agent'}</th>
-                {sortHead('startedAt', 'Started')}
+                {sortHead('startedAt', t('startedColumn', { zone: time.zoneName() }))}
                 {sortHead('lastSeenAt', 'Last seen')}
                 <th>State</th>
                 {canEnd && <th aria-label="Actions" />}
@@ -202,9 +204,9 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                   </td>
                   <td className="gh-sessions__mono">{r.ip ?? '—'}</td>
                   <td title={r.userAgent ?? undefined}>{shortUserAgent(r.userAgent)}</td>
-                  <td>{formatInZone(r.startedAt, zone)}</td>
-                  <td title={formatInZone(r.lastSeenAt, zone, 'd MMM yyyy, HH:mm:ss')}>{timeAgoLabel(r.lastSeenAt, now, locale)}</td>
-                  <td><StateTag row={r} zone={zone} /></td>
+                  <td>{time.dateTime(r.startedAt)}</td>
+                  <td title={time.dateTime(r.lastSeenAt, true)}>{time.ago(r.lastSeenAt, now)}</td>
+                  <td><StateTag row={r} time={time} /></td>
                   {canEnd && (
                     <td className="gh-sessions__action">
                       {endable(r) && (
@@ -246,7 +248,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
         onCancel={() => ender.send({ type: 'sessions.cancel' })}
       >
         {pendingRows.length === 1 ? (
-          <p>End the session of <strong>{pendingRows[0].name}</strong> ({pendingRows[0].username}) from {pendingRows[0].ip ?? 'an unknown address'}, started {formatInZone(pendingRows[0].startedAt, zone)}?</p>
+          <p>End the session of <strong>{pendingRows[0].name}</strong> ({pendingRows[0].username}) from {pendingRows[0].ip ?? 'an unknown address'}, started {time.dateTime(pendingRows[0].startedAt, true)}?</p>
         ) : (
           <>
             <p>End {pending.length} sessions?</p>
@@ -259,13 +261,13 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   );
 }
 
-function StateTag({ row, zone }: { row: SessionSummary; zone: string }) {
+function StateTag({ row, time }: { row: SessionSummary; time: TimeFormat }) {
   if (row.state === 'open') return <Tag intent="success" minimal round>Open</Tag>;
   if (row.state === 'expired') return <Tag minimal round title="Its token timed out without a sign-out">Expired</Tag>;
   return (
-    <span className="gh-sessions__ended" title={formatInZone(row.endedAt, zone, 'd MMM yyyy, HH:mm:ss')}>
+    <span className="gh-sessions__ended" title={time.dateTime(row.endedAt, true)}>
       <Tag minimal round>Ended</Tag>{' '}
-      <span className="bp6-text-muted">{row.endedBy ? `by ${row.endedBy}` : 'by its user'}, {formatInZone(row.endedAt, zone, 'd MMM, HH:mm')}</span>
+      <span className="bp6-text-muted">{row.endedBy ? `by ${row.endedBy}` : 'by its user'}, {time.dateTime(row.endedAt)}</span>
     </span>
   );
 }

@@ -6,20 +6,21 @@ import { useSearchParams } from 'react-router-dom';
 import { Button, Card, FormGroup, InputGroup, Switch } from '@blueprintjs/core';
 import { eventHistory, ResourceList } from '../../resources';
 import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { useT } from '../../i18n';
+import { fromZonedInput, toZonedInput } from '../../../contract';
 
 /** The URL's filters the server understands (the list's own search box adds q). */
 export const HISTORY_FILTERS = ['eventCode', 'alert', 'from', 'to', 'eventPointId', 'q'] as const;
 
-/** ISO time → the value of a datetime-local input (the browser's zone), and back. */
-const toLocalInput = (iso: string | null) => {
-  if (!iso || Number.isNaN(Date.parse(iso))) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const fromLocalInput = (v: string) => (v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : '');
 
 export function EventReportScreen() {
   const [params, setParams] = useSearchParams();
+  // the time range is typed in the user's zone (issue 10), not the browser's
+  const { zone, zoneName } = useTime();
+  const t = useT();
+  const toLocalInput = (iso: string | null) => toZonedInput(iso, zone);
+  const fromLocalInput = (v: string) => fromZonedInput(v, zone);
   const filters = useMemo(() => {
     const f: Record<string, string> = {};
     for (const k of HISTORY_FILTERS) { const v = params.get(k); if (v) f[k] = v; }
@@ -53,10 +54,10 @@ export function EventReportScreen() {
             helperText={codesValid ? 'e.g. 4002,4003' : 'Whole numbers separated by commas'}>
             <InputGroup id="history-codes" value={codes} onChange={(e) => setCodes(e.currentTarget.value)} intent={codesValid ? 'none' : 'danger'} />
           </FormGroup>
-          <FormGroup label="From" labelFor="history-from">
+          <FormGroup label={t('fromColumn', { zone: zoneName() })} labelFor="history-from">
             <InputGroup id="history-from" type="datetime-local" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
           </FormGroup>
-          <FormGroup label="To" labelFor="history-to">
+          <FormGroup label={t('toColumn', { zone: zoneName() })} labelFor="history-to">
             <InputGroup id="history-to" type="datetime-local" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
           </FormGroup>
           <Switch label="Alarms only" checked={alarmsOnly} onChange={(e) => setAlarmsOnly(e.currentTarget.checked)} className="gh-filterbar__switch" />

@@ -5,13 +5,12 @@ import { fromPromise } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { formatInTimeZone } from 'date-fns-tz';
 import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, type Visitor } from '../../../contract';
 import { notify } from '../../system/notices';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
 import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
-import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { getVisitor, moveVisitor } from '../../api/endpoints';
 import { isNotFound } from '../../api/errors';
 import { useRouteInfo } from '../../app/RouteContext';
@@ -20,6 +19,7 @@ import { ResourceForm } from '../../resources';
 import { purposeLabel, today, visitorStatusLabel, visitors } from '../../resources/visitors';
 import { ListScreen } from '../../ui/ListScreen';
 import { PageHeader } from '../../ui/PageHeader';
+import { showDate, useTime } from '../../ui/time';
 import { useTask } from '../../ui/useTask';
 import { printBadgeLogic } from './printBadge';
 
@@ -50,14 +50,14 @@ export function VisitorTodayScreen() {
   }, [socket]);
   return (
     <ListScreen refreshKey={clockings} testId="visitors-today" title="Today's visits" icon="id-number" resource={visitors} filters={{ visitDate: day }}
-      description={`Visitors registered for ${day}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
+      description={`Visitors registered for ${showDate(day)}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
   );
 }
 
+/** A details page names the zone beside each time (issue 10). */
 function useTimeFormat() {
-  const session = useSystemActor('session');
-  const zone = useSelector(session, selectUser)?.timezone ?? 'UTC';
-  return (iso: string | null) => (iso ? formatInTimeZone(new Date(iso), zone, 'd MMM yyyy, HH:mm') : '—');
+  const { dateTime } = useTime();
+  return (iso: string | null) => dateTime(iso, true);
 }
 
 export function VisitorDetailsScreen() {
@@ -138,7 +138,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
     ['ID number', visitor.idNumber ?? '—'],
     ['Visiting', visitor.hostName],
     ['Purpose', purposeLabel(visitor.purpose)],
-    ['Date of visit', visitor.visitDate],
+    ['Date of visit', showDate(visitor.visitDate)],
     // valid until midnight after the visit day: shown as the last minute of that day
     ['Badge valid until', time(new Date(Date.parse(visitor.validUntil) - 60_000).toISOString())],
     ['Email', visitor.email ?? '—'],
