@@ -7,20 +7,17 @@
 //     (every event persisted, then published: the whole path), and the server's publish path driven at 2,000
 //     events/s (the screen's own capacity, whatever the database manages). Target 2,000 events/s, no task > 50 ms.
 // → bench/results/browser.json
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DESTINATIONS, STORAGE } from '../contract';
-import { benchDb, benchServer, publisherOf, summary, writeResult } from './lib';
+import { BENCH_DIST, benchChromium, benchChromiumPath, benchDb, benchServer, publisherOf, summary, writeResult } from './lib';
 
 export const ALARM_TARGET_P99_MS = 250;
 export const SCREEN_TARGET_PER_S = 2000;
 export const LONG_TASK_LIMIT_MS = 50;
-const DIST = process.env.BENCH_DIST ?? '.tmp/dist-bench';
+const DIST = BENCH_DIST;
 const ALARM_SAMPLES = 60;
 const WINDOW_S = 10;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** Counts the STOMP MESSAGE frames for /events the page receives (SockJS batches them in one WebSocket frame). */
 const COUNT_EVENT_FRAMES = `(() => {
@@ -95,15 +92,9 @@ function printProfile(p: Profile) {
 }
 
 export async function browser() {
-  if (!existsSync('/usr/bin/chromium') && !process.env.CHROMIUM_PATH) {
-    return writeResult('browser', { skipped: 'no chromium: apt-get install -y chromium', met: null });
-  }
-  if (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(`${DIST}/index.html`)) {
-    console.log(`browser: building the console into ${DIST}`);
-    execFileSync('npx', ['vite', 'build', '--outDir', DIST, '--emptyOutDir', '--logLevel', 'warn'], { stdio: 'inherit' });
-  }
+  const chrome = await benchChromium('browser');
+  if (!chrome) return;
   const b = await benchDb();
-  const chrome = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
   const out: Record<string, unknown> = {};
   try {
     const only = process.env.BENCH_BROWSER_ONLY; // alarms | simulator | publish: one part (profiling)
@@ -213,5 +204,5 @@ export async function browser() {
     await chrome.close();
     await b.dispose();
   }
-  return writeResult('browser', { chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', console: DIST, results: out });
+  return writeResult('browser', { chromium: benchChromiumPath, console: DIST, results: out });
 }

@@ -11,16 +11,13 @@
 //   warm: a second load in the same context: the hashed assets come from the cache (immutable), only index.html
 //     is asked for again.
 // Targets: script < 300 KB compressed, interactive < 1 s on localhost. → bench/results/firstload.json
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
-import { benchDb, benchServer, summary, writeResult } from './lib';
+import type { Browser } from 'playwright-core';
+import { BENCH_DIST, benchChromium, benchChromiumPath, benchDb, benchServer, summary, writeResult } from './lib';
 
 export const FIRST_LOAD_JS_TARGET_BYTES = 300 * 1024;
 export const INTERACTIVE_TARGET_MS = 1000;
-const DIST = process.env.BENCH_DIST ?? '.tmp/dist-bench';
+const DIST = BENCH_DIST;
 const RUNS = Number(process.env.BENCH_FIRSTLOAD_RUNS ?? 7);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /** Chunks of the sections: none of them belongs on the sign-in page. */
 const SECTION_CHUNK = /\/assets\/(monitor|manage|report|visitor|configure|general|ReplayScreen|ListScreen|paths)-[^/]*\.js$/;
 
@@ -95,16 +92,10 @@ async function load(browser: Browser, url: string, warmUp = false): Promise<{ co
 }
 
 export async function firstload() {
-  if (!existsSync('/usr/bin/chromium') && !process.env.CHROMIUM_PATH) {
-    return writeResult('firstload', { skipped: 'no chromium: apt-get install -y chromium', met: null });
-  }
-  if (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(`${DIST}/index.html`)) {
-    console.log(`firstload: building the console into ${DIST}`);
-    execFileSync('npx', ['vite', 'build', '--outDir', DIST, '--emptyOutDir', '--logLevel', 'warn'], { stdio: 'inherit' });
-  }
+  const browser = await benchChromium('firstload');
+  if (!browser) return;
   const b = await benchDb();
   const server = await benchServer(b.db, { staticDir: DIST, simulator: false });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
   try {
     const url = `${server.base}/login`;
     await load(browser, url); // warms the server's file cache and chromium's code paths; not counted
@@ -120,7 +111,7 @@ export async function firstload() {
     const sectionChunks = first.scripts.filter((s) => SECTION_CHUNK.test(s));
     const scriptBytes = first.bytes.script ?? 0;
     return writeResult('firstload', {
-      chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', console: DIST, url: '/login', runs: RUNS,
+      chromium: benchChromiumPath, console: DIST, url: '/login', runs: RUNS,
       transferredBytes: first.bytes, requests: first.requests, scripts: first.scripts, encodings: first.encodings,
       sectionChunksOnSignIn: sectionChunks,
       interactiveMs: interactive,

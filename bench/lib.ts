@@ -1,6 +1,7 @@
 // What the benchmarks share: percentiles, timing, a throw-away PGlite data dir with a bulk of events, a real
 // server over it, and the result file with its target and whether the target was met.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -93,3 +94,23 @@ export async function benchServer(db: Db, overrides: Partial<ServerOptions> = {}
 
 /** The server's publish path (what the pipeline calls after persisting an event). */
 export const publisherOf = (app: unknown) => (app as { realtime: { publish(clientId: number, destination: string, body: unknown): void } }).realtime;
+
+/** The console copy the browser benchmarks serve (built unless BENCH_SKIP_BUILD=1 and one is there). */
+export const BENCH_DIST = process.env.BENCH_DIST ?? '.tmp/dist-bench';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Debian chromium with the built console, or null (and the result file says why) when chromium is missing. */
+export async function benchChromium(name: string): Promise<import('playwright-core').Browser | null> {
+  if (!existsSync(CHROMIUM)) {
+    writeResult(name, { skipped: 'no chromium: apt-get install -y chromium', met: null });
+    return null;
+  }
+  if (process.env.BENCH_SKIP_BUILD !== '1' || !existsSync(`${BENCH_DIST}/index.html`)) {
+    console.log(`${name}: building the console into ${BENCH_DIST}`);
+    execFileSync('npx', ['vite', 'build', '--outDir', BENCH_DIST, '--emptyOutDir', '--logLevel', 'warn'], { stdio: 'inherit' });
+  }
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+export const benchChromiumPath = CHROMIUM;

@@ -6,13 +6,18 @@ import { PASSWORD, skipTourIfShown } from './helpers';
 export const expect = baseExpect.configure({ timeout: 30_000 });
 
 export async function signInAs(page: Page, username: string) {
+  await submitSignIn(page, username);
+  await skipTourIfShown(page);
+}
+
+/** Signs in through the form and waits for the shell, before anything else happens (a tour may be showing). */
+export async function submitSignIn(page: Page, username: string) {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('app-shell')).toBeVisible();
   await expect(page.getByTestId('user-menu')).toBeVisible();
-  await skipTourIfShown(page);
 }
 
 export async function signOut(page: Page) {

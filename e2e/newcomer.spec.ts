@@ -2,8 +2,8 @@
 // operators share a front-desk computer), opens every entry of their sidebar and signs out. Any console error,
 // page error, failed request or toast left over from another user or client fails the run.
 import { test, type Page } from '@playwright/test';
-import { expect, signOut } from './console.helpers';
-import { PASSWORD, selectClient, skipTourIfShown } from './helpers';
+import { expect, signOut, submitSignIn } from './console.helpers';
+import { selectClient, skipTourIfShown } from './helpers';
 
 const USERS = ['admin', 'operator', 'reception', 'hr', 'auditor', 'harbour'] as const;
 
@@ -69,12 +69,7 @@ test('every demo user opens every sidebar entry without an error, a failed reque
 
   for (const user of USERS) {
     current = user;
-    await page.goto('/login');
-    await page.getByLabel('Username').fill(user);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByTestId('app-shell')).toBeVisible();
-    await expect(page.getByTestId('user-menu')).toBeVisible();
+    await submitSignIn(page, user);
     // nothing the previous user was shown may follow the next one in (looked at before this user does anything:
     // skipping the tour raises this user's own toast)
     if (previous) {

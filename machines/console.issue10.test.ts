@@ -1,30 +1,14 @@
 // Issue 10 at the depth of the actor system: a client switch takes the kept-alive views with it, and a return
 // address belongs to the session that was asked to sign in again.
 import { describe, expect, it } from 'vitest';
-import { fromCallback, fromPromise } from 'xstate';
 import { createControls } from '../model-tests/harness';
+import { fakeSystemImpl } from '../model-tests/systemImpl';
 import { LOGIN_A, LOGIN_B, NOW, USER } from '../model-tests/fixtures';
-import { createGatehouseSystem, getSystemActor, type GatehouseImpl } from './system';
-import type { ConnectionInput, SocketEvent } from './socket';
+import { createGatehouseSystem, getSystemActor } from './system';
 
 function start() {
   const controls = createControls();
-  const impl = {
-    session: {
-      actors: { restoreSession: controls.logic(), fetchMe: controls.logic(), signIn: controls.logic(), selectClient: controls.logic(), saveProfile: controls.logic(), saveSettings: controls.logic() },
-      actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {} },
-    },
-    tabs: { actions: { persistViews: () => {} } },
-    companion: { actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } },
-    cardConnector: { actors: { socket: controls.logic() } },
-    alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } },
-    socket: {
-      actors: {
-        readToken: fromPromise(async () => LOGIN_A.token),
-        connection: fromCallback<SocketEvent, ConnectionInput>(() => {}),
-      },
-    },
-  } as unknown as GatehouseImpl;
+  const impl = fakeSystemImpl(controls);
   const root = createGatehouseSystem(impl).start();
   return { root, controls, session: getSystemActor(root, 'session'), tabs: getSystemActor(root, 'tabs') };
 }

@@ -2,13 +2,13 @@
 // controllable fakes; then the §4 rules one by one, the resync buffering and the selectors.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
-import { SimulatedClock, createActor } from 'xstate';
+import { createActor } from 'xstate';
 import type { AcknowledgeUpdate, AlarmAction, Event } from '../contract';
 import { alarmsMachine, applyFact, syncAlarms, type AlarmsSnapshot } from '../machines/alarms';
 import {
   selectAlarmCount, selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms, selectServerAlarmCount, selectUnacknowledgedCount,
 } from '../machines/alarms.selectors';
-import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
+import { createControls, edgePaths, replayEdgePath, type EdgePath } from './harness';
 
 const ev = (over: Partial<Event> & Pick<Event, 'id'>): Event => ({
   eventCode: 5001, eventPointId: undefined, eventSourceId: 1, eventPointName: null, eventSourceName: null, message: '',
@@ -61,33 +61,11 @@ const serialize = (s: AlarmsSnapshot) => JSON.stringify([s.value, Math.min(s.con
 const model = new TestModel(alarmsMachine as any, { events: possible as any, serializeState: serialize as any, limit: 20_000 });
 const paths = edgePaths(model, alarmsMachine, serialize, ['xstate.emit']);
 
-async function run({ path, effects }: EdgePath<typeof alarmsMachine>) {
-  const controls = createControls();
-  // the machine's own timers (gather window, notice expiry) wait on a clock that never moves here: the model
-  // sends their events itself
-  const actor = createActor(alarmsMachine.provide({
-    actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
-  }), { clock: new SimulatedClock() });
-  const emitted: unknown[] = [];
-  actor.on('*', (e) => { emitted.push(e); });
-  actor.start();
-  const exec: Record<string, (step: { event: any }) => Promise<void>> = actorEventExecutors(events, controls);
-  for (const e of events) if (!e.type.startsWith('xstate.')) exec[e.type] = async ({ event }) => { actor.send(event); await flush(); };
-  let step = 0;
-  await model.testPath(path as any, {
-    states: {
-      '*': ((expected: AlarmsSnapshot) => {
-        const real = actor.getSnapshot();
-        expect(real.value).toEqual(expected.value);
-        expect(real.context).toEqual(expected.context);
-        expect(Object.keys(real.children).sort()).toEqual(Object.keys(expected.children).sort());
-        expect(emitted.splice(0)).toEqual(effects[step++].map((a) => (a.params as { event: unknown }).event));
-      }) as (s: unknown) => void,
-    },
-    events: exec,
-  });
-  actor.stop();
-}
+// the machine's own timers (gather window, notice expiry) wait on a clock that never moves here: the model sends
+// their events itself
+const run = (p: EdgePath<typeof alarmsMachine>) => replayEdgePath(model, events, (controls) => alarmsMachine.provide({
+  actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
+}), p);
 
 describe('alarms machine model', () => {
   it('reaches every region state', () => {

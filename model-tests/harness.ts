@@ -1,5 +1,5 @@
 // Shared pieces of the model-based tests: controllable fake actors, and one test path per graph edge.
-import { createActor, fromPromise, initialTransition, transition, type AnyStateMachine, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import { SimulatedClock, createActor, fromPromise, initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
 import { expect } from 'vitest';
 import type { TestModel } from '@xstate/graph';
 
@@ -139,6 +139,40 @@ export async function drive<M extends AnyStateMachine>(
       },
     },
     events: execs,
+  });
+  actor.stop();
+}
+
+/**
+ * Replays one edge path of a machine whose invoked promise actors are controllable fakes (`provide` gets them
+ * from `controls.logic()`): every step compares state value, context and children with the model, and the
+ * emitted events with the model's `xstate.emit` effects. Timers wait on a SimulatedClock the model drives itself.
+ */
+export async function replayEdgePath<M extends AnyStateMachine>(
+  model: TestModel<any, any, any>,
+  events: ReadonlyArray<{ type: string }>,
+  provide: (controls: ReturnType<typeof createControls>) => M,
+  { path, effects }: EdgePath<M>,
+): Promise<void> {
+  const controls = createControls();
+  const actor = createActor(provide(controls) as AnyStateMachine, { clock: new SimulatedClock() } as never);
+  const emitted: unknown[] = [];
+  actor.on('*', (e) => { emitted.push(e); });
+  actor.start();
+  const exec: Record<string, (step: { event: any }) => Promise<void>> = actorEventExecutors(events, controls);
+  for (const e of events) if (!e.type.startsWith('xstate.')) exec[e.type] = async ({ event }) => { actor.send(event); await flush(); };
+  let step = 0;
+  await model.testPath(path as any, {
+    states: {
+      '*': ((expected: AnyMachineSnapshot) => {
+        const real = actor.getSnapshot() as AnyMachineSnapshot;
+        expect(real.value).toEqual(expected.value);
+        expect(real.context).toEqual(expected.context);
+        expect(Object.keys(real.children).sort()).toEqual(Object.keys(expected.children).sort());
+        expect(emitted.splice(0)).toEqual(effects[step++].map((a) => (a.params as { event: unknown }).event));
+      }) as (s: unknown) => void,
+    },
+    events: exec,
   });
   actor.stop();
 }
