@@ -1,0 +1,68 @@
+// What the access-decision engine (server/access/engine.ts) answers, shared with the console's "Why?" explainer
+// (issue 12): a grant or a deny, the one reason that decided it, and the chain of checks that led there.
+
+/** Every reason a swipe is granted or denied, in the order the engine checks them. */
+export const DECISION_REASONS = [
+  'granted',
+  'wrong-card-format',
+  'unknown-credential',
+  'qr-invalid',
+  'qr-expired',
+  'credential-suspended',
+  'credential-not-yet-valid',
+  'credential-expired',
+  'identity-inactive',
+  'identity-not-yet-valid',
+  'identity-expired',
+  'door-locked-down',
+  'pin-required',
+  'wrong-pin',
+  'no-access-group',
+  'special-day',
+  'outside-schedule',
+  'anti-passback',
+  'interlock-busy',
+] as const;
+export type DecisionReason = (typeof DECISION_REASONS)[number];
+
+export const DECISION_LABELS: Record<DecisionReason, string> = {
+  granted: 'Access granted',
+  'wrong-card-format': 'Access denied: the card is not in a format this reader accepts',
+  'unknown-credential': 'Access denied: unknown credential',
+  'qr-invalid': 'Access denied: the QR code is not valid',
+  'qr-expired': 'Access denied: the QR code is no longer current',
+  'credential-suspended': 'Access denied: credential suspended',
+  'credential-not-yet-valid': 'Access denied: credential not yet valid',
+  'credential-expired': 'Access denied: credential expired',
+  'identity-inactive': 'Access denied: identity not active',
+  'identity-not-yet-valid': 'Access denied: identity not yet valid',
+  'identity-expired': 'Access denied: identity expired',
+  'door-locked-down': 'Access denied: door locked down',
+  'pin-required': 'Access denied: PIN required',
+  'wrong-pin': 'Access denied: wrong PIN',
+  'no-access-group': 'Access denied: no access group for this door',
+  'special-day': 'Access denied: special day',
+  'outside-schedule': 'Access denied: outside schedule',
+  'anti-passback': 'Access denied: anti-passback',
+  'interlock-busy': 'Access denied: another door of the interlock is open',
+};
+
+/** One check of the chain: what was looked at, whether it passed, and in words why. */
+export interface DecisionStep {
+  check: 'card-format' | 'credential' | 'qr' | 'identity' | 'door-mode' | 'pin' | 'access-group' | 'schedule' | 'anti-passback' | 'interlock';
+  ok: boolean;
+  detail: string;
+}
+
+export interface Decision {
+  granted: boolean;
+  reason: DecisionReason;
+  /** Who presented it, when the credential is known. */
+  identityId: number | null;
+  credentialId: number | null;
+  /** The access group that granted (or, on a schedule deny, the ones that were looked at). */
+  accessGroupIds: number[];
+  /** Soft anti-passback: granted, but an alarm is due. */
+  alarm: 'anti-passback' | null;
+  steps: DecisionStep[];
+}

@@ -1,0 +1,325 @@
+// The access-decision engine (issue 12), as properties over generated configurations and swipes: schedules across
+// midnight and daylight-saving changes (checked against date-fns-tz as an independent oracle), special dates over
+// schedules, anti-passback sequences, interlocks, card formats; then each reason once, with its chain.
+import fc from 'fast-check';
+import { formatInTimeZone } from 'date-fns-tz';
+import { describe, expect, it } from 'vitest';
+import { DECISION_REASONS } from '../../contract/decision';
+import { STANDARD_FORMATS, decode, decodeWith, encode, formatViolations, type CardFormat } from './cardFormat';
+import { localTime, minuteOf } from './clock';
+import {
+  EMPTY_STATE, afterGrant, decide as decideOnce, forgive, qrCode, qrWindow,
+  type AccessGroupFact, type AccessIndex, type CredentialFact, type DoorFact, type IdentityFact, type SwipeRequest, type ZoneState,
+} from './engine';
+import { SpecialCalendar, scheduleOpen, scheduleViolations, type Schedule, type SpecialDate, type WeeklyWindow } from './schedule';
+
+const ZONES = ['Asia/Kuala_Lumpur', 'America/New_York', 'Europe/London', 'Australia/Adelaide', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Chatham'];
+const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const at = (iso: string) => Date.parse(iso);
+
+// an independent oracle for the local clock
+function oracle(instant: number, zone: string) {
+  const [date, hm, dow] = formatInTimeZone(instant, zone, "yyyy-MM-dd|HH:mm|i").split('|');
+  const [h, m] = hm.split(':').map(Number);
+  return { date, minute: h * 60 + m, weekday: Number(dow) % 7 };
+}
+
+describe('the local clock', () => {
+  it('agrees with date-fns-tz for any instant in any zone, daylight-saving days included', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.constantFrom(...ZONES),
+      (instant, zone) => {
+        const t = localTime(instant, zone);
+        const o = oracle(instant, zone);
+        expect({ date: t.date, minute: t.minute, weekday: t.weekday }).toEqual(o);
+      },
+    ), { numRuns: 3000 });
+  });
+  it('maps the repeated hour of a daylight-saving end to two instants an hour apart with the same local time', () => {
+    // New York, 2026-11-01: 01:30 happens at 05:30Z (EDT) and 06:30Z (EST)
+    expect(localTime(at('2026-11-01T05:30:00Z'), 'America/New_York')).toMatchObject({ date: '2026-11-01', minute: 90 });
+    expect(localTime(at('2026-11-01T06:30:00Z'), 'America/New_York')).toMatchObject({ date: '2026-11-01', minute: 90 });
+    // and the skipped hour of its start: 06:59Z is 01:59 EST, 07:00Z is 03:00 EDT
+    expect(localTime(at('2026-03-08T06:59:00Z'), 'America/New_York').minute).toBe(1 * 60 + 59);
+    expect(localTime(at('2026-03-08T07:00:00Z'), 'America/New_York').minute).toBe(3 * 60);
+  });
+  it('reads times of day strictly', () => {
+    expect(minuteOf('00:00')).toBe(0);
+    expect(minuteOf('24:00')).toBe(1440);
+    for (const bad of ['24:01', '7:00', '12:60', '25:00', '', 'ab:cd']) expect(minuteOf(bad)).toBeNaN();
+  });
+});
+
+// ---------- schedules ----------
+const windowArb = fc.record({
+  day: fc.integer({ min: 0, max: 6 }),
+  start: fc.integer({ min: 0, max: 1439 }),
+  length: fc.integer({ min: 1, max: 1439 }),
+});
+
+/** The oracle of a weekly window: minute-of-week ranges, wrapping past midnight and past the end of the week. */
+function windowCovers(w: { day: number; start: number; length: number }, weekday: number, minute: number) {
+  const week = 7 * 1440;
+  const from = w.day * 1440 + w.start;
+  const m = weekday * 1440 + minute;
+  return ((m - from) % week + week) % week < w.length;
+}
+
+describe('schedules', () => {
+  it('are open exactly within their windows, across midnight and the end of the week, in the tenant zone', () => {
+    fc.assert(fc.property(
+      windowArb, fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 0, 1) }), fc.constantFrom(...ZONES),
+      (w, instant, zone) => {
+        const end = (w.start + w.length) % 1440;
+        const window: WeeklyWindow = { day: w.day, start: hhmm(w.start), end: end === 0 ? '24:00' : hhmm(end) };
+        const schedule: Schedule = { id: 1, name: 'S', windows: [window], special: {} };
+        const o = oracle(instant, zone);
+        const answer = scheduleOpen(schedule, localTime(instant, zone), null);
+        expect(answer.open).toBe(windowCovers(w, o.weekday, o.minute));
+      },
+    ), { numRuns: 3000 });
+  });
+
+  it('a window that ends at 18:00 lets in at 17:59 and not at 18:00 or 18:01, also on a daylight-saving day', () => {
+    const s: Schedule = { id: 1, name: 'Office hours', windows: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '08:00', end: '18:00' })), special: {} };
+    // 2026-03-29 is the day London moves to BST: 17:59 BST is 16:59Z
+    expect(scheduleOpen(s, localTime(at('2026-03-29T16:59:00Z'), 'Europe/London'), null).open).toBe(true);
+    expect(scheduleOpen(s, localTime(at('2026-03-29T17:00:00Z'), 'Europe/London'), null).open).toBe(false);
+    const after = scheduleOpen(s, localTime(at('2026-03-29T17:01:00Z'), 'Europe/London'), null);
+    expect(after).toMatchObject({ open: false, reason: 'outside-schedule' });
+  });
+
+  it('special dates override the weekly windows: closed unless the schedule names the kind of day', () => {
+    fc.assert(fc.property(
+      fc.array(windowArb, { maxLength: 4 }), fc.integer({ min: 0, max: 1439 }), fc.boolean(),
+      fc.option(fc.array(fc.record({ start: fc.integer({ min: 0, max: 1438 }), length: fc.integer({ min: 1, max: 600 }) }), { maxLength: 2 })),
+      (ws, minute, yearly, halfDay) => {
+        const windows = ws.map((w) => ({ day: w.day, start: hhmm(w.start), end: hhmm((w.start + w.length) % 1440) }));
+        const special = halfDay ? { 'half-day': halfDay.map((x) => ({ start: hhmm(x.start), end: hhmm(Math.min(1440, x.start + x.length)) })) } : {};
+        const schedule: Schedule = { id: 1, name: 'S', windows, special };
+        const day: SpecialDate = { date: '2026-12-25', yearly, kind: halfDay ? 'half-day' : 'holiday', name: 'Christmas' };
+        const t = { date: yearly ? '2031-12-25' : '2026-12-25', monthDay: '12-25', weekday: 5, minute };
+        const cal = new SpecialCalendar([day]);
+        const a = scheduleOpen(schedule, t, cal.on(t));
+        const expected = halfDay ? halfDay.some((x) => minute >= x.start && minute < Math.min(1440, x.start + x.length)) : false;
+        expect(a.open).toBe(expected);
+        if (!a.open) expect(a.reason).toBe('special-day');
+      },
+    ), { numRuns: 1000 });
+    // a one-off date matches only its year
+    const cal = new SpecialCalendar([{ date: '2026-05-01', yearly: false, kind: 'holiday', name: 'Labour Day' }]);
+    expect(cal.on({ date: '2027-05-01', monthDay: '05-01', weekday: 6, minute: 600 })).toBeNull();
+  });
+
+  it('refuses inverted, empty, out-of-range and overlapping windows, naming the field', () => {
+    expect(scheduleViolations([{ day: 1, start: '08:00', end: '08:00' }], {})).toEqual([{ field: 'windows.0.end', message: 'must not be the same as the start' }]);
+    expect(scheduleViolations([{ day: 1, start: '08:00', end: '12:00' }, { day: 1, start: '11:00', end: '13:00' }], {}))
+      .toEqual([{ field: 'windows.1.start', message: 'overlaps window 1' }]);
+    // Saturday night past midnight into Sunday morning
+    expect(scheduleViolations([{ day: 0, start: '01:00', end: '05:00' }, { day: 6, start: '22:00', end: '02:00' }], {}))
+      .toEqual([{ field: 'windows.1.start', message: 'overlaps window 1' }]);
+    expect(scheduleViolations([{ day: 7, start: '25:00', end: '9' }], {}).map((v) => v.field)).toEqual(['windows.0.day', 'windows.0.start', 'windows.0.end']);
+    expect(scheduleViolations([], { holiday: [{ start: '12:00', end: '10:00' }] })).toEqual([
+      { field: 'special.holiday.0.end', message: 'must be after the start (a special day’s window ends that day)' },
+    ]);
+    // adjacent windows do not overlap
+    expect(scheduleViolations([{ day: 1, start: '08:00', end: '12:00' }, { day: 1, start: '12:00', end: '18:00' }], {})).toEqual([]);
+  });
+});
+
+// ---------- card formats ----------
+describe('card formats', () => {
+  it('decode what they encode, and any single flipped bit is refused by parity', () => {
+    fc.assert(fc.property(fc.constantFrom(...STANDARD_FORMATS), fc.nat(), fc.nat(), fc.nat(), (f, fac, card, flip) => {
+      const facility = fac % 2 ** f.facility!.length;
+      const number = card % 2 ** f.card.length;
+      const bits = encode(f, facility, number);
+      expect(decodeWith(f, bits)).toEqual({ ok: true, format: f.name, facility, card: number });
+      const i = flip % f.bits;
+      const flipped = bits.slice(0, i) + (bits[i] === '1' ? '0' : '1') + bits.slice(i + 1);
+      expect(decodeWith(f, flipped).ok).toBe(false);
+    }), { numRuns: 2000 });
+  });
+  it('a reader tries its formats in turn and says why none fits', () => {
+    const bits = encode(STANDARD_FORMATS[2], 100, 12345);
+    expect(decode(STANDARD_FORMATS, bits)).toMatchObject({ ok: true, format: 'Wiegand 37 (H10304)', facility: 100, card: 12345 });
+    const r = decode(STANDARD_FORMATS.slice(0, 2), bits);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.problem).toContain('37 bits, Wiegand 26 (H10301) has 26');
+  });
+  it('refuses a custom layout whose fields overlap or leave the bit count', () => {
+    const bad: Omit<CardFormat, 'id'> = { name: 'x', bits: 26, facility: { start: 1, length: 10 }, card: { start: 9, length: 16 }, parity: [{ bit: 0, type: 'even', over: { start: 0, length: 13 } }, { bit: 30, type: 'odd', over: { start: 13, length: 13 } }] };
+    const v = formatViolations(bad);
+    expect(v).toContainEqual({ field: 'facility', message: 'overlaps card' });
+    expect(v).toContainEqual({ field: 'parity.1.bit', message: 'must lie within the 26 bits' });
+    expect(v).toContainEqual({ field: 'parity.0.over', message: 'must not include its own parity bit' });
+    for (const f of STANDARD_FORMATS) expect(formatViolations(f)).toEqual([]);
+  });
+});
+
+// ---------- the engine ----------
+function site(over: Partial<{ doors: DoorFact[]; zones: AccessIndex['zones']; interlocks: AccessIndex['interlocks']; special: SpecialDate[]; schedule: Schedule }> = {}) {
+  const schedule: Schedule = over.schedule ?? { id: 1, name: 'Office hours', windows: [1, 2, 3, 4, 5].map((day) => ({ day, start: '08:00', end: '18:00' })), special: {} };
+  const always: Schedule = { id: 2, name: 'Always', windows: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00' })), special: { holiday: [{ start: '00:00', end: '24:00' }] } };
+  const door = (id: number, o: Partial<DoorFact> = {}): DoorFact => ({
+    id, name: `Door ${id}`, mode: 'card', formatIds: [26], entryZoneId: null, exitZoneId: null, interlockIds: [], qrSecret: 'door-secret', ...o,
+  });
+  const doors = over.doors ?? [door(1), door(2), door(3, { mode: 'card-pin' }), door(4, { mode: 'locked-down' })];
+  const creds: CredentialFact[] = [
+    { id: 10, identityId: 100, number: '4242', facilityCode: 12, status: 'active', validFrom: null, validTo: null },
+    { id: 11, identityId: 101, number: '5555', facilityCode: null, status: 'suspended', validFrom: null, validTo: null },
+    { id: 12, identityId: 102, number: '6666', facilityCode: null, status: 'active', validFrom: '2026-12-01', validTo: '2026-12-31' },
+    { id: 13, identityId: 103, number: '7777', facilityCode: null, status: 'active', validFrom: null, validTo: null },
+    { id: 14, identityId: 104, number: '8888', facilityCode: null, status: 'active', validFrom: null, validTo: null },
+    { id: 15, identityId: 105, number: '3030', facilityCode: null, status: 'active', validFrom: null, validTo: null },
+  ];
+  const people: IdentityFact[] = [
+    { id: 100, name: 'Nurul', status: 'active', validFrom: null, validTo: null, pin: '1234' },
+    { id: 101, name: 'Sam', status: 'active', validFrom: null, validTo: null, pin: null },
+    { id: 102, name: 'Temp', status: 'active', validFrom: null, validTo: null, pin: null },
+    { id: 103, name: 'Gone', status: 'inactive', validFrom: null, validTo: null, pin: null },
+    { id: 104, name: 'Guard', status: 'active', validFrom: null, validTo: null, pin: null },
+    { id: 105, name: 'Contractor', status: 'active', validFrom: '2026-11-01', validTo: '2026-11-30', pin: null },
+  ];
+  const groups: AccessGroupFact[] = [
+    { id: 1000, name: 'Staff', doors: new Map(doors.map((d) => [d.id, 1])) },
+    { id: 1001, name: 'Security', doors: new Map(doors.map((d) => [d.id, 2])) },
+  ];
+  const index: AccessIndex = {
+    timeZone: 'Asia/Kuala_Lumpur',
+    credentials: new Map(creds.map((c) => [c.number, c])),
+    identities: new Map(people.map((p) => [p.id, p])),
+    doors: new Map(doors.map((d) => [d.id, d])),
+    groupsOf: new Map([[100, [1000]], [101, [1000]], [102, [1000]], [103, [1000]], [104, [1001]], [105, []]]),
+    groups: new Map(groups.map((g) => [g.id, g])),
+    schedules: new Map([[1, schedule], [2, always]]),
+    calendar: new SpecialCalendar(over.special ?? []),
+    zones: over.zones ?? new Map(),
+    interlocks: over.interlocks ?? new Map(),
+    formats: new Map([[26, { id: 26, ...STANDARD_FORMATS[0] }]]),
+    qrPeriodS: 30,
+  };
+  return { index, door };
+}
+/** Every reason answered in this file: the last test checks that each reason of the contract was reached. */
+const seen = new Set<string>();
+const decide = (...args: Parameters<typeof decideOnce>) => { const d = decideOnce(...args); seen.add(d.reason); return d; };
+// Monday 2026-11-23 10:00 in Kuala Lumpur (UTC+8)
+const MONDAY_10 = at('2026-11-23T02:00:00Z');
+const card = (number: string, o: Partial<SwipeRequest> = {}): SwipeRequest => ({ doorId: 1, at: MONDAY_10, presented: { kind: 'card', number }, ...o });
+
+describe('the decision engine', () => {
+  it('grants a valid card in its schedule and says why, step by step', () => {
+    const { index } = site();
+    const d = decide(index, EMPTY_STATE, card('4242'));
+    expect(d).toMatchObject({ granted: true, reason: 'granted', identityId: 100, credentialId: 10, accessGroupIds: [1000], alarm: null });
+    expect(d.steps.map((s) => s.check)).toEqual(['credential', 'identity', 'door-mode', 'access-group', 'schedule']);
+    expect(d.steps.at(-1)!.detail).toBe('Staff: Office hours: Monday 08:00–18:00');
+  });
+
+  it('gives each reason for the first check that fails', () => {
+    const { index } = site({ special: [{ date: '2026-11-24', yearly: false, kind: 'holiday', name: 'Deepavali' }] });
+    const raw = (bits: string) => card('', { presented: { kind: 'raw', bits } });
+    const cases: Array<[SwipeRequest, string]> = [
+      [raw('1'.repeat(26)), 'wrong-card-format'],
+      [card('9999'), 'unknown-credential'],
+      [card('5555'), 'credential-suspended'],
+      [card('6666'), 'credential-not-yet-valid'],
+      [card('6666', { at: at('2027-01-01T02:00:00Z') }), 'credential-expired'],
+      [card('7777'), 'identity-inactive'],
+      [card('3030', { at: at('2026-10-31T02:00:00Z') }), 'identity-not-yet-valid'],
+      [card('3030', { at: at('2026-12-01T02:00:00Z') }), 'identity-expired'],
+      [card('3030'), 'no-access-group'],
+      [card('4242', { doorId: 4 }), 'door-locked-down'],
+      [card('4242', { doorId: 3 }), 'pin-required'],
+      [card('4242', { doorId: 3, pin: '9999' }), 'wrong-pin'],
+      [card('4242', { at: at('2026-11-23T11:00:00Z') }), 'outside-schedule'], // 19:00 local
+      [card('4242', { at: at('2026-11-24T02:00:00Z') }), 'special-day'], // Tuesday 10:00, a holiday
+      [card('4242', { presented: { kind: 'qr', code: 'nonsense' } }), 'qr-invalid'],
+      [card('4242', { presented: { kind: 'qr', code: qrCode('door-secret', '4242', qrWindow(MONDAY_10, 30) - 1) } }), 'qr-expired'],
+    ];
+    for (const [req, reason] of cases) expect([reason, decide(index, EMPTY_STATE, req).reason]).toEqual([reason, reason]);
+    // the guard's group is open on holidays too
+    expect(decide(index, EMPTY_STATE, card('8888', { at: at('2026-11-24T02:00:00Z') })).granted).toBe(true);
+  });
+
+  it('reads a raw Wiegand card by the reader’s formats and matches the facility code', () => {
+    const { index } = site();
+    const bits = encode(STANDARD_FORMATS[0], 12, 4242);
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'raw', bits } })).granted).toBe(true);
+    const other = decide(index, EMPTY_STATE, card('', { presented: { kind: 'raw', bits: encode(STANDARD_FORMATS[0], 13, 4242) } }));
+    expect(other).toMatchObject({ granted: false, reason: 'unknown-credential' });
+  });
+
+  it('opens with a rotating QR code only while it is current', () => {
+    const { index } = site();
+    const code = qrCode('door-secret', '4242', qrWindow(MONDAY_10, 30));
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'qr', code } })).granted).toBe(true);
+    const later = MONDAY_10 + 30_000;
+    expect(decide(index, EMPTY_STATE, card('', { at: later, presented: { kind: 'qr', code } })).reason).toBe('qr-expired');
+    // another door's code does not open this one
+    const foreign = qrCode('another-door', '4242', qrWindow(MONDAY_10, 30));
+    expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'qr', code: foreign } })).reason).toBe('qr-invalid');
+  });
+
+  it('the card + PIN door lets in with the right PIN', () => {
+    const { index } = site();
+    expect(decide(index, EMPTY_STATE, card('4242', { doorId: 3, pin: '1234' })).granted).toBe(true);
+  });
+
+  it('hard anti-passback: grants in and out alternate; a repeat is denied until forgiven by time or by an operator', () => {
+    const zones = new Map([[1, { id: 1, name: 'Plant', antiPassback: 'hard' as const, forgiveMinutes: 60 }]]);
+    const { index, door } = site({ zones, doors: [door0(), door0(2)] });
+    function door0(id = 1) { return { id, name: `Gate ${id}`, mode: 'card' as const, formatIds: [], entryZoneId: 1, exitZoneId: null, interlockIds: [], qrSecret: null }; }
+    void door;
+    fc.assert(fc.property(fc.array(fc.record({ side: fc.constantFrom('entry' as const, 'exit' as const), door: fc.constantFrom(1, 2), gap: fc.integer({ min: 1, max: 59 }) }), { maxLength: 30 }), (swipes) => {
+      let state: ZoneState = EMPTY_STATE;
+      let now = MONDAY_10;
+      let last: 'entry' | 'exit' | null = null;
+      for (const s of swipes) {
+        now += s.gap * 1000; // within the hour: nothing is forgiven by time
+        const req = card('4242', { doorId: s.door, side: s.side, at: now });
+        const d = decide(index, state, req);
+        if (last === s.side) expect(d.reason).toBe('anti-passback');
+        else expect(d.granted).toBe(true);
+        if (d.granted) last = s.side;
+        state = afterGrant(state, index, req, d);
+      }
+    }), { numRuns: 300 });
+    let state = afterGrant(EMPTY_STATE, index, card('4242', { side: 'entry' }), decide(index, EMPTY_STATE, card('4242', { side: 'entry' })));
+    expect(decide(index, state, card('4242', { at: MONDAY_10 + 59 * 60_000 })).reason).toBe('anti-passback');
+    expect(decide(index, state, card('4242', { at: MONDAY_10 + 60 * 60_000 })).granted).toBe(true);
+    state = forgive(state, 100);
+    expect(decide(index, state, card('4242', { at: MONDAY_10 + 60_000 })).granted).toBe(true);
+  });
+
+  it('soft anti-passback lets the repeat through and asks for an alarm', () => {
+    const zones = new Map([[1, { id: 1, name: 'Car park', antiPassback: 'soft' as const, forgiveMinutes: 0 }]]);
+    const gate = { id: 1, name: 'Barrier', mode: 'card' as const, formatIds: [], entryZoneId: 1, exitZoneId: null, interlockIds: [], qrSecret: null };
+    const { index } = site({ zones, doors: [gate] });
+    const first = card('4242');
+    const state = afterGrant(EMPTY_STATE, index, first, decide(index, EMPTY_STATE, first));
+    expect(decide(index, state, card('4242', { at: MONDAY_10 + 1000 }))).toMatchObject({ granted: true, alarm: 'anti-passback' });
+  });
+
+  it('an interlock never grants a door while another door of its group is open', () => {
+    const doors: DoorFact[] = [1, 2, 3, 4].map((id) => ({ id, name: `Airlock ${id}`, mode: 'card', formatIds: [], entryZoneId: null, exitZoneId: null, interlockIds: id <= 3 ? [1] : [], qrSecret: null }));
+    const interlocks = new Map([[1, { id: 1, name: 'Clean room', doorIds: [1, 2, 3] }]]);
+    const { index } = site({ doors, interlocks });
+    fc.assert(fc.property(fc.subarray([1, 2, 3, 4]), fc.constantFrom(1, 2, 3, 4), (open, doorId) => {
+      const d = decide(index, { ...EMPTY_STATE, openDoors: new Set(open) }, card('4242', { doorId }));
+      const busy = doorId <= 3 && open.some((o) => o !== doorId && o <= 3);
+      expect(d.granted).toBe(!busy);
+      if (busy) expect(d.reason).toBe('interlock-busy');
+    }));
+  });
+
+  it('a lockdown of the door denies everyone, whatever their groups', () => {
+    const { index } = site();
+    expect(decide(index, { ...EMPTY_STATE, lockedDown: new Set([1]) }, card('8888')).reason).toBe('door-locked-down');
+  });
+
+  it('every reason the contract names is reachable (each was answered by a test above)', () => {
+    expect([...seen].sort()).toEqual([...DECISION_REASONS].sort());
+  });
+});
