@@ -95,7 +95,7 @@ describe('schedules', () => {
       fc.option(fc.array(fc.record({ start: fc.integer({ min: 0, max: 1438 }), length: fc.integer({ min: 1, max: 600 }) }), { maxLength: 2 })),
       (ws, minute, yearly, halfDay) => {
         const windows = ws.map((w) => ({ day: w.day, start: hhmm(w.start), end: hhmm((w.start + w.length) % 1440) }));
-        const special = halfDay ? { 'half-day': halfDay.map((x) => ({ start: hhmm(x.start), end: hhmm(Math.min(1440, x.start + x.length)) })) } : {};
+        const special: Schedule['special'] = halfDay ? { 'half-day': halfDay.map((x) => ({ start: hhmm(x.start), end: hhmm(Math.min(1440, x.start + x.length)) })) } : {};
         const schedule: Schedule = { id: 1, name: 'S', windows, special };
         const day: SpecialDate = { date: '2026-12-25', yearly, kind: halfDay ? 'half-day' : 'holiday', name: 'Christmas' };
         const t = { date: yearly ? '2031-12-25' : '2026-12-25', monthDay: '12-25', weekday: 5, minute };
