@@ -59,6 +59,23 @@ export interface ServerOptions {
   ingestToken?: string;
   /** STOMP heart-beat offered by the real-time endpoints (default 10 s). */
   realtimeHeartbeatMs?: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe (TRUST_PROXY): none by default, so a client cannot pick its own
+   * address for the per-address limits; true, a hop count, or the proxies' addresses/CIDRs (Fastify's trustProxy).
+   */
+  trustProxy?: boolean | number | string;
+}
+
+/** A hop count believes that many proxies nearest the server (Fastify's types take it as a function). */
+const trustProxyOption = (t: boolean | number | string | undefined) => (typeof t === 'number' ? (_address: string, hop: number) => hop < t : t ?? false);
+
+/** TRUST_PROXY as Fastify's trustProxy: '' or 'false' → false, 'true' → true, '2' → 2 hops, else a list of addresses. */
+export function trustProxyOf(value: string | undefined): boolean | number | string {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  return v;
 }
 
 const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/report/', '/visitor/', '/batch/', '/video/', '/ws/'];
@@ -66,7 +83,7 @@ const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/rep
 export async function buildServer(opts: ServerOptions) {
   const logger = opts.logger === false || opts.logger === undefined ? false
     : opts.logger === true ? { level: 'info' } : { level: 'info', stream: opts.logger.stream };
-  const app = Fastify({ logger, logController: new LogController({ disableRequestLogging: !opts.logRequests }), bodyLimit: 2 * 1024 * 1024, trustProxy: true });
+  const app = Fastify({ logger, logController: new LogController({ disableRequestLogging: !opts.logRequests }), bodyLimit: 2 * 1024 * 1024, trustProxy: trustProxyOption(opts.trustProxy) });
   // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { API, INGEST_TOKEN_HEADER } from '../contract';
-import { buildServer } from './app';
+import { buildServer, trustProxyOf } from './app';
 import { ingestToken } from './http/ingest';
 import { checkDataDir, openDb } from './db/db';
 import { migrate } from './db/migrate';
@@ -52,6 +52,7 @@ async function main() {
     testHooks: env.E2E === '1',
     staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
     ingestToken: env.INGEST_TOKEN || undefined, // else generated once and kept in the database
+    trustProxy: trustProxyOf(env.TRUST_PROXY), // behind a reverse proxy: which one's X-Forwarded-For to believe
   });
   await app.listen({ port, host });
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildServer } from '../app';
+import { buildServer, trustProxyOf } from '../app';
 import { migrate } from '../db/migrate';
 import { seed } from '../db/seed';
 import { startTestServer, type TestServer } from '../testkit';
@@ -56,6 +56,9 @@ describe('sign-in', () => {
       expect(refused.statusCode).toBe(429);
       expect(JSON.parse(refused.body)).toMatchObject({ status: 429, error: 'Too Many Requests', violations: [{ field: '(body)' }] });
       expect((await login('10.0.0.2')).statusCode).toBe(401); // another address has its own count
+      // a client cannot pick its own address: X-Forwarded-For is not believed unless TRUST_PROXY says whose
+      const spoofed = await limited.inject({ method: 'POST', url: '/idp/1.0/login', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' }, payload: { username: 'guess', password: 'x' } });
+      expect(spoofed.statusCode).toBe(429);
       const reset = await limited.inject({ method: 'POST', url: '/idp/1.0/operators/reset-password/init', remoteAddress: '10.0.0.1', payload: { username: 'x' } });
       expect(reset.statusCode).toBe(200); // and so has another route
       const rows = await s.count('select 1 from registration_requests');
@@ -65,6 +68,19 @@ describe('sign-in', () => {
       expect(await s.count('select 1 from registration_requests')).toBe(rows + 3);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('behind a trusted proxy, the per-address limit counts the forwarded address (TRUST_PROXY)', async () => {
+    expect([trustProxyOf(undefined), trustProxyOf('true'), trustProxyOf('1'), trustProxyOf('10.0.0.0/8, 127.0.0.1')]).toEqual([false, true, 1, '10.0.0.0/8, 127.0.0.1']);
+    const proxied = await buildServer({ db: s.db, jwtSecret: 'x'.repeat(32), staticDir: null, rateLimit: { max: 2, windowMs: 60_000 }, trustProxy: '10.0.0.0/8' });
+    try {
+      const login = (client: string) => proxied.inject({ method: 'POST', url: '/idp/1.0/login', remoteAddress: '10.1.1.1', headers: { 'x-forwarded-for': client }, payload: { username: 'guess', password: 'x' } });
+      for (let i = 0; i < 2; i++) expect((await login('198.51.100.1')).statusCode).toBe(401);
+      expect((await login('198.51.100.1')).statusCode).toBe(429);
+      expect((await login('198.51.100.2')).statusCode).toBe(401); // another client behind the same proxy
+    } finally {
+      await proxied.close();
     }
   });
 

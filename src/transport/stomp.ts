@@ -1,8 +1,8 @@
 // The browser's real-time transport: STOMP 1.2 over SockJS (§7), one connection per service. It is the
 // `connection` callback actor the socket machine invokes; the machine owns reconnecting (5 s, only with a
-// jwt), so stompjs's own reconnect is off.
-import { Client, type IMessage } from '@stomp/stompjs';
-import SockJS from 'sockjs-client';
+// jwt), so stompjs's own reconnect is off. stompjs and sockjs-client load with the first connection (after sign-in),
+// so the sign-in page does not carry them.
+import type { Client, IMessage } from '@stomp/stompjs';
 import { fromCallback } from 'xstate';
 import { SOCKJS_PREFIX, receivableChangeDestinations, receivableDestinations } from '../../contract';
 import type { ConnectionInput, SocketEvent } from '../../machines/socket';
@@ -18,38 +18,56 @@ export const createStompConnection = (held: () => ReadonlySet<string>) => fromCa
   const key = input.token ?? '';
   const refused = refusedByToken.get(key) ?? new Set<string>();
   refusedByToken.set(key, refused);
-  const client = new Client({
-    webSocketFactory: () => new SockJS(`${window.location.origin}${SOCKJS_PREFIX[input.service]}`),
-    connectHeaders: input.token ? { Authorization: `Bearer ${input.token}` } : {},
-    reconnectDelay: 0,
-    heartbeatIncoming: 10_000,
-    heartbeatOutgoing: 10_000,
-    debug: () => {},
-  });
   let closed = false;
+  let client: Client | null = null;
   const close = (reason?: string) => {
     if (closed) return;
     closed = true;
     sendBack({ type: 'socket.closed', reason });
   };
-  client.onConnect = () => {
-    const changes = input.service === 'central' ? receivableChangeDestinations(held()) : [];
-    for (const destination of [...receivableDestinations(input.service, held()), ...changes]) {
-      if (refused.has(destination)) continue;
-      client.subscribe(destination, (m: IMessage) => sendBack({ type: 'socket.message', destination: m.headers.destination ?? destination, body: m.body }));
-    }
-    sendBack({ type: 'socket.connected' });
+  const connect = ([stomp, sockjs]: Libraries) => {
+    if (closed) return; // stopped while the libraries were loading
+    const SockJS = sockjs.default;
+    const c = new stomp.Client({
+      webSocketFactory: () => new SockJS(`${window.location.origin}${SOCKJS_PREFIX[input.service]}`),
+      connectHeaders: input.token ? { Authorization: `Bearer ${input.token}` } : {},
+      reconnectDelay: 0,
+      heartbeatIncoming: 10_000,
+      heartbeatOutgoing: 10_000,
+      debug: () => {},
+    });
+    c.onConnect = () => {
+      const changes = input.service === 'central' ? receivableChangeDestinations(held()) : [];
+      for (const destination of [...receivableDestinations(input.service, held()), ...changes]) {
+        if (refused.has(destination)) continue;
+        c.subscribe(destination, (m: IMessage) => sendBack({ type: 'socket.message', destination: m.headers.destination ?? destination, body: m.body }));
+      }
+      sendBack({ type: 'socket.connected' });
+    };
+    c.onStompError = (frame) => {
+      const forbidden = /^Forbidden destination (\S+)$/.exec(frame.headers.message ?? '');
+      if (forbidden) refused.add(forbidden[1]);
+      close(frame.headers.message ?? 'STOMP error');
+    };
+    c.onWebSocketClose = () => close('connection closed');
+    c.onWebSocketError = () => close('connection error');
+    c.activate();
+    client = c;
   };
-  client.onStompError = (frame) => {
-    const forbidden = /^Forbidden destination (\S+)$/.exec(frame.headers.message ?? '');
-    if (forbidden) refused.add(forbidden[1]);
-    close(frame.headers.message ?? 'STOMP error');
-  };
-  client.onWebSocketClose = () => close('connection closed');
-  client.onWebSocketError = () => close('connection error');
-  client.activate();
+  loadLibraries().then(connect, () => close('the real-time client could not be loaded'));
   return () => {
     closed = true;
-    void client.deactivate();
+    void client?.deactivate();
   };
 });
+
+type SockJSConstructor = typeof import('sockjs-client');
+type Libraries = [typeof import('@stomp/stompjs'), { default: SockJSConstructor }];
+let libraries: Promise<Libraries> | null = null;
+/** Loaded once, on the first connection; a failed load is tried again on the next one. */
+function loadLibraries() {
+  const loading: Promise<Libraries> = libraries ?? Promise.all([import('@stomp/stompjs'), import('sockjs-client') as Promise<{ default: SockJSConstructor }>]);
+  libraries = loading;
+  loading.catch(() => { libraries = null; });
+  return loading;
+}
