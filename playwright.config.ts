@@ -8,8 +8,9 @@ const dataDir = `.tmp/e2e-data-${port}`;
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // generous waits: a 2-core machine shared with builds can take seconds to paint a screen; a passing test never waits them out
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,
