@@ -2,9 +2,8 @@
 // serve the console, the REST API and the real-time endpoints on one port.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { API, INGEST_TOKEN_HEADER } from '../contract';
+import { API } from '../contract';
 import { buildServer } from './app';
-import { ingestToken } from './http/ingest';
 import { checkDataDir, openDb } from './db/db';
 import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
@@ -51,7 +50,6 @@ async function main() {
     simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
     testHooks: env.E2E === '1',
     staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
-    ingestToken: env.INGEST_TOKEN || undefined, // else generated once and kept in the database
   });
   await app.listen({ port, host });
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);
@@ -61,7 +59,7 @@ async function main() {
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}`}`);
   console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
   for (const u of DEMO_USERS) console.log(`  ${u.username.padEnd(10)} ${u.what}`);
-  console.log(`Device interface: POST ${API.deviceEvents} with header ${INGEST_TOKEN_HEADER}: ${await ingestToken(db, env.INGEST_TOKEN || undefined)}`);
+  console.log(`Device interface: POST ${API.deviceEvents} with a service account's API key (role "Device interface", Manage → Service accounts): Authorization: Bearer gh_…`);
   const stop = async () => { await app.close(); await devices.close(); await db.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
