@@ -2,7 +2,7 @@
 // serve the console, the REST API and the real-time endpoints on one port.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { API } from '../contract';
+import { API, webhookBackoffMs } from '../contract';
 import { buildServer } from './app';
 import { checkDataDir, openDb } from './db/db';
 import { migrate } from './db/migrate';
@@ -50,6 +50,8 @@ async function main() {
     simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
     testHooks: env.E2E === '1',
     staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
+    // web hook deliveries retry after 5 s, 10 s, 20 s …; WEBHOOK_BACKOFF_MS sets the first step (1 s under E2E=1)
+    webhooks: { backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))), pollMs: env.E2E === '1' ? 250 : 1000 },
   });
   await app.listen({ port, host });
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);

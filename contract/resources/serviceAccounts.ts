@@ -35,7 +35,7 @@ export const serviceAccountsResource = defineResource({
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     role: choice(SERVICE_ACCOUNT_ROLES, { required: true, default: 'integration', sort: true, filter: true,
       help: 'The account works with this role\u2019s privileges in this client.' }),
-    active: switchField({ label: 'Enabled', sort: true, filter: true, help: 'A disabled account\u2019s key is refused at once.' }),
+    active: switchField({ label: 'Enabled', sort: true, help: 'A disabled account\u2019s key is refused at once.' }),
     keyPrefix: text({ label: 'API key', max: 40, readOnly: true }),
     keyIssuedAt: timestamp({ label: 'Key issued', sort: true }),
     keyRevokedAt: timestamp({ label: 'Key revoked' }),

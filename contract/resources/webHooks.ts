@@ -37,10 +37,11 @@ export const webHooksResource = defineResource({
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, unique: 'tenant', uniqueMessage: 'is already the name of another web hook', search: true, sort: true }),
+    description: text({ max: 500, search: true, wide: true, placeholder: 'What the receiver does with it' }),
     url: text({ label: 'Target URL', max: 2000, required: true, search: true, wide: true, pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/,
       help: 'An http:// or https:// address the server can reach', placeholder: 'https://example.com/gatehouse' }),
     secret: text({ max: 200, min: 16, required: true, inList: false, help: 'At least 16 characters; signs every delivery (HMAC-SHA256)' }),
-    active: switchField({ label: 'Enabled', sort: true, filter: true }),
+    active: switchField({ label: 'Enabled', sort: true }),
     alarmRaised: switchField(off),
     alarmAcknowledged: switchField(off),
     alarmProcessed: switchField(off),
@@ -51,7 +52,7 @@ export const webHooksResource = defineResource({
   },
   list: { title: ['name'], columns: ['url', 'active', 'alarmRaised', 'accessDenied', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
-    { title: 'Web hook', fields: ['name', 'url', 'secret', 'active'] },
+    { title: 'Web hook', fields: ['name', 'description', 'url', 'secret', 'active'] },
     { title: 'Events', description: 'Which events are sent to this address.', fields: WEB_HOOK_EVENTS.map((e) => e.field) },
   ],
   export: ['csv', 'ndjson'],

@@ -97,7 +97,7 @@ describe('service accounts', () => {
 
   it('connects to STOMP with the key as passcode or api-key header, receiving its own client\'s messages', async () => {
     const a = await create('Alarm bridge', 'administrator');
-    for (const headers of [{ login: 'integration', passcode: a.apiKey }, { 'api-key': a.apiKey }]) {
+    for (const headers of [{ login: 'integration', passcode: a.apiKey }, { 'api-key': a.apiKey }] as Record<string, string>[]) {
       const c = stompClient(`${s.base}${SOCKJS_PREFIX.event}`, headers);
       stomps.push(c);
       await waitFor(() => c.connected || c.errors[0], 'CONNECTED');

@@ -43,6 +43,7 @@ create table if not exists web_hooks (
   id serial primary key,
   client_id int not null references clients(id),
   name text not null,
+  description text,
   url text not null,
   secret text not null,
   active boolean not null default true,
