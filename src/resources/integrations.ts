@@ -1,7 +1,7 @@
 // Service accounts and web hooks in the console (issue 11): the declarations (contract/resources/serviceAccounts.ts,
 // webHooks.ts) plus the console-only touches.
 import type { Infer } from 'superstruct';
-import { SERVICE_ACCOUNT_ROLES, rowSchema, serviceAccountsResource, webHooksResource } from '../../contract';
+import { SERVICE_ACCOUNT_ROLES, WEB_HOOK_EVENTS, rowSchema, serviceAccountsResource, webHooksResource } from '../../contract';
 import { fromDeclaration } from './defineResource';
 
 const ServiceAccountRow = rowSchema(serviceAccountsResource);
@@ -25,4 +25,6 @@ export const webHooks = fromDeclaration<WebHook>(webHooksResource, {
   primary: { title: 'Web hook', width: 220 },
   columns: { url: { title: 'Target', width: 320 }, active: { title: 'Enabled', width: 90 }, alarmRaised: { width: 110 }, accessDenied: { width: 120 }, updatedAt: { width: 190 } },
   filterPlaceholder: 'Search web hooks…',
+  // the generic add form turns every switch on; a new hook subscribes to nothing until the operator ticks events
+  initial: () => ({ active: true, ...Object.fromEntries(WEB_HOOK_EVENTS.map((e) => [e.field, false])) }),
 });
