@@ -12,7 +12,7 @@ export type WebHook = Infer<typeof WebHookRow>;
 export const roleLabel = (v: string) => SERVICE_ACCOUNT_ROLES.find((r) => r.value === v)?.label.split(':')[0] ?? v;
 
 export const serviceAccounts = fromDeclaration<ServiceAccount>(serviceAccountsResource, {
-  primary: { title: 'Service account', width: 240 },
+  primary: { title: 'Service account', width: 420 },
   columns: {
     role: { width: 150, value: (r) => roleLabel(r.role) }, active: { title: 'Enabled', width: 90 },
     keyPrefix: { title: 'API key', width: 200, value: (r) => (r.keyRevokedAt ? `${r.keyPrefix ?? ''} (revoked)` : r.keyPrefix ?? 'No key') },
@@ -22,7 +22,7 @@ export const serviceAccounts = fromDeclaration<ServiceAccount>(serviceAccountsRe
 });
 
 export const webHooks = fromDeclaration<WebHook>(webHooksResource, {
-  primary: { title: 'Web hook', width: 220 },
+  primary: { title: 'Web hook', width: 340 },
   columns: { url: { title: 'Target', width: 320 }, active: { title: 'Enabled', width: 90 }, alarmRaised: { width: 110 }, accessDenied: { width: 120 }, updatedAt: { width: 190 } },
   filterPlaceholder: 'Search web hooks…',
   // the generic add form turns every switch on; a new hook subscribes to nothing until the operator ticks events
