@@ -12,10 +12,9 @@ import SockJS from 'sockjs-client';
 import { Client } from '@stomp/stompjs';
 import { DESTINATIONS, SOCKJS_PREFIX } from '../contract';
 import { DEMO_PASSWORD } from '../server/db/seed';
-import { runDeviceSimulator } from '../scripts/deviceSimulator';
+import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimulator';
 import { summary, writeResult } from './lib';
 
-const TOKEN = 'bench-ingest-token';
 const RATES = [1000, 5000, 10000, 20000];
 const SECONDS = 6;
 const TARGET = { pglite: 10_000, postgres: 30_000 };
@@ -26,7 +25,7 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
   const port = 30000 + Math.floor(Math.random() * 9000);
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIMULATOR: 'off', INGEST_TOKEN: TOKEN, STATIC_DIR: '/nonexistent', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIMULATOR: 'off', STATIC_DIR: '/nonexistent', ...env },
     stdio: 'ignore',
   });
   const until = Date.now() + 120_000;
@@ -75,12 +74,14 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>)
   const levels: Record<string, unknown>[] = [];
   try {
     const watch = await consoles(server.url);
+    // one device-ingest service account per demo client (issue 11: keys are per tenant)
+    const keys = await provisionDeviceKeys(server.url, { username: 'admin', password: DEMO_PASSWORD }, 'Ingest bench');
     for (const rate of RATES) {
       watch.state.received = 0; watch.state.latencies = [];
       let peak = rssMb(server.child.pid!);
       const sampler = setInterval(() => { peak = Math.max(peak, rssMb(server.child.pid!)); }, 200);
       const t0 = performance.now();
-      const r = await runDeviceSimulator({ url: server.url, token: TOKEN, controllers: 500, rate, durationS: SECONDS, stamp: true, alarmEvery: 1000 });
+      const r = await runDeviceSimulator({ url: server.url, keys, controllers: 500, rate, durationS: SECONDS, stamp: true, alarmEvery: 1000 });
       // every accepted event must reach a console: wait for the stragglers (bounded)
       const until = performance.now() + 30_000;
       while (watch.state.received < r.accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));

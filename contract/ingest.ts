@@ -7,8 +7,6 @@ import { EVENT_CODES } from './monitor';
 
 /** Most messages one request may carry. */
 export const INGEST_MAX_BATCH = 5000;
-/** The header that carries the ingest token (until service-account keys exist). */
-export const INGEST_TOKEN_HEADER = 'x-ingest-token';
 
 // device text: printable (no NUL or control characters, no lone surrogates) and bounded, as every input (primitives)
 const printable = requiredText;

@@ -55,6 +55,7 @@ export const PRIVILEGES: PrivilegeDef[] = [
   ...crud('0.5.4', 'outputs'),
   ...crud('0.5.5', 'card readers'),
   P('0.5.6.0', 'View controllers'), P('0.5.6.2', 'Edit controller settings'), P('0.5.6.4', 'Controller diagnostics'),
+  P('0.5.6.6', 'Send device events (device interface)'),
   P('0.5.7.0', 'Controller hub'),
   // Report
   P('0.6.1.0', 'Activity report'),
@@ -111,6 +112,10 @@ export const PRIV = {
   identities: { view: '0.3.1.0', add: '0.3.1.1', edit: '0.3.1.2', delete: '0.3.1.3' },
   clients: { view: '9.2.0', add: '9.2.1', edit: '9.2.2' },
   divisions: { view: '0.4.9.0' },
+  serviceAccounts: { view: '0.3.8.0', add: '0.3.8.1', edit: '0.3.8.2' },
+  webHooks: { view: '0.3.4.4', add: '0.3.4.5', edit: '0.3.4.6', histories: '0.3.4.7' },
+  /** The device interface (issue 13): a service account's key whose role holds it may post its client's controller events. */
+  deviceIngest: '0.5.6.6',
   activityReport: '0.6.1.0',
   eventReport: '0.6.2.0',
   journalExport: '0.8.1.0',

@@ -3,10 +3,11 @@
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
+import { API, API_KEY_HEADER, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
+import { authenticateApiKey, isApiKey } from './auth/apiKeys';
 import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
@@ -23,7 +24,9 @@ import { eventRoutes } from './http/events';
 import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
 import { sessionRoutes } from './http/sessions';
-import { ingestRoutes, ingestToken } from './http/ingest';
+import { ingestRoutes } from './http/ingest';
+import { createWebhookWorker, type WebhookWorkerOptions } from './webhooks/worker';
+import { webHookRoutes } from './webhooks/routes';
 import { webDelivery } from './http/static';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
@@ -55,8 +58,8 @@ export interface ServerOptions {
   simulator?: { rate: number; heartbeatMs?: number } | false;
   /** Register the test-only hooks (POST /api/test/simulate): tests and E2E=1 only. */
   testHooks?: boolean;
-  /** The device interface's token (INGEST_TOKEN); by default generated once and kept in the database. */
-  ingestToken?: string;
+  /** The web hook worker (server/webhooks): on by default; false: deliveries wait in the outbox. */
+  webhooks?: WebhookWorkerOptions | false;
   /** STOMP heart-beat offered by the real-time endpoints (default 10 s). */
   realtimeHeartbeatMs?: number;
   /**
@@ -113,6 +116,12 @@ export async function buildServer(opts: ServerOptions) {
   const realtime = attachRealtime(app.server, {
     heartbeatMs: opts.realtimeHeartbeatMs,
     verifyToken: async (token) => {
+      if (isApiKey(token)) {
+        // issue 11: a service account's key, with its role in its client, in the key's session
+        const k = await authenticateApiKey(db, null, token, { ip: '', userAgent: 'STOMP connection' });
+        if (!k) return null;
+        return { userId: k.userId, username: k.username, clientId: k.clientId, privileges: heldPrivilegeIds(await privilegeEntries(db, k.userId, k.clientId)), sessionId: k.jti };
+      }
       const claims = await tokens.verify(token);
       if (!claims) return null;
       const { rows } = await db.query<{ ended_at: string | null }>('select ended_at from sessions where jti = $1', [claims.jti]);
@@ -130,12 +139,14 @@ export async function buildServer(opts: ServerOptions) {
     db, pipeline, publish, rate: opts.simulator ? opts.simulator.rate : 0, heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
-  app.addHook('onListen', async () => { if (opts.simulator) simulator.start(); });
+  const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, log: (m) => app.log.warn(m) });
+  app.addHook('onListen', async () => { if (opts.simulator) simulator.start(); webhooks?.start(); });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
   const stopMaintenance = startMaintenance(db, (m) => app.log.warn(m));
   app.addHook('preClose', async () => {
     stopMaintenance();
     simulator.stop();
+    await webhooks?.stop();
     await realtime.close();
   });
 
@@ -167,6 +178,19 @@ export async function buildServer(opts: ServerOptions) {
     if (!req.routeOptions.url || req.routeOptions.url === '/*' || cfg.open || isNoTokenPath(path) || path === API.health || !API_PREFIXES.some((p) => path.startsWith(p))) return;
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
+    const keyHeader = req.headers[API_KEY_HEADER];
+    const apiKey = typeof keyHeader === 'string' ? keyHeader : isApiKey(token) ? token : null;
+    if (apiKey !== null) {
+      // issue 11: a service account's API key works in its own client only, with its role's privileges
+      const k = await authenticateApiKey(db, cache, apiKey, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+      if (!k) throw new HttpError(401, 'A valid API key is required (it may be revoked, its account disabled or its session ended)');
+      const entries = await cache.entries(k.userId, k.clientId);
+      req.principal = { userId: k.userId, username: k.username, clientId: k.clientId, jti: k.jti, entries, held: heldPrivilegeIds(entries) };
+      if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
+        throw new HttpError(403, 'You do not have the privilege for this action');
+      }
+      return;
+    }
     const claims = token ? await tokens.verify(token) : null;
     if (!claims) throw new HttpError(401, JWT_INVALID);
     // a signed-out (or replaced) session's token is dead even before it expires
@@ -211,9 +235,9 @@ export async function buildServer(opts: ServerOptions) {
   journalRoutes(app, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too
   sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
-  const deviceToken = await ingestToken(db, opts.ingestToken);
-  ingestRoutes(app, { db, pipeline, token: deviceToken });
+  ingestRoutes(app, { db, pipeline });
+  webHookRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, ingestToken: deviceToken });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks });
 }

@@ -2,9 +2,8 @@
 // serve the console, the REST API and the real-time endpoints on one port.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { API, INGEST_TOKEN_HEADER } from '../contract';
+import { API, webhookBackoffMs } from '../contract';
 import { buildServer, trustProxyOf } from './app';
-import { ingestToken } from './http/ingest';
 import { checkDataDir, openDb } from './db/db';
 import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
@@ -51,8 +50,9 @@ async function main() {
     simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
     testHooks: env.E2E === '1',
     staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
-    ingestToken: env.INGEST_TOKEN || undefined, // else generated once and kept in the database
     trustProxy: trustProxyOf(env.TRUST_PROXY), // behind a reverse proxy: which one's X-Forwarded-For to believe
+    // web hook deliveries retry after 5 s, 10 s, 20 s …; WEBHOOK_BACKOFF_MS sets the first step (1 s under E2E=1)
+    webhooks: { backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))), pollMs: env.E2E === '1' ? 250 : 1000 },
   });
   await app.listen({ port, host });
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);
@@ -62,7 +62,7 @@ async function main() {
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}`}`);
   console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
   for (const u of DEMO_USERS) console.log(`  ${u.username.padEnd(10)} ${u.what}`);
-  console.log(`Device interface: POST ${API.deviceEvents} with header ${INGEST_TOKEN_HEADER}: ${await ingestToken(db, env.INGEST_TOKEN || undefined)}`);
+  console.log(`Device interface: POST ${API.deviceEvents} with a service account's API key (role "Device interface", Manage → Service accounts): Authorization: Bearer gh_…`);
   const stop = async () => { await app.close(); await devices.close(); await db.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

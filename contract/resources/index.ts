@@ -5,12 +5,16 @@ import type { ResourceDeclaration } from './define';
 import { divisionsResource } from './divisions';
 import { identitiesResource } from './identities';
 import { visitorsResource } from './visitors';
+import { serviceAccountsResource } from './serviceAccounts';
+import { webHooksResource } from './webHooks';
 
 export * from './define';
 export * from './derive';
-export { clientsResource, divisionsResource, identitiesResource, visitorsResource };
+export { clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource };
+export * from './serviceAccounts';
+export * from './webHooks';
 export { IDENTITY_STATUSES, CREDENTIAL_TYPES, CREDENTIAL_STATUSES } from './identities';
 export { VISIT_PURPOSES, VISITOR_STATUSES } from './visitors';
 
-export const CATALOGUE: readonly ResourceDeclaration<any>[] = [clientsResource, divisionsResource, identitiesResource, visitorsResource];
+export const CATALOGUE: readonly ResourceDeclaration<any>[] = [clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

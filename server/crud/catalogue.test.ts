@@ -24,7 +24,7 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 
 function textFor(f: AnyField): string {
   const n = next();
-  const candidates = [`Test ${n}`, `T-${n}`, `+1 555 ${n}`];
+  const candidates = [`Test ${n}`, `T-${n}`, `+1 555 ${n}`, `https://example.test/${n}`, `Test sample of some length ${n}`];
   const ok = candidates.find((c) => (!f.pattern || f.pattern.test(c)) && c.length <= (f.max ?? 200) && c.length >= (f.min ?? 0));
   if (!ok) throw new Error(`no sample text for ${f.label}`);
   return ok;

@@ -5,6 +5,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Violation } from '../../contract';
 import type { Db } from '../db/db';
 
+declare module 'fastify' {
+  /** A value the answer carries once and nothing keeps (a new API key): merged into the create or action answer. */
+  interface FastifyRequest { oneTime?: Record<string, unknown> }
+}
+
 export interface CrudContext {
   req: FastifyRequest;
   tx: Db;

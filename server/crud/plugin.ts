@@ -414,7 +414,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         return { after, clientId };
       });
       notify(created.clientId, { resource: r.name, id: created.after.id, action: 'create' }, created.after);
-      return reply.code(201).send(created.after);
+      return reply.code(201).send(req.oneTime ? { ...created.after, ...req.oneTime } : created.after);
     });
   }
 
@@ -469,7 +469,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       });
       notify(done.clientId, { resource: r.name, id, action: name }, done.after);
       if (done.clientId !== null) action.afterCommit?.(done.clientId, done.after);
-      return done.after;
+      return req.oneTime ? { ...done.after, ...req.oneTime } : done.after;
     });
   }
   return { sql, Input, Row: RowStruct, ListQuery };

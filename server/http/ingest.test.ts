@@ -1,22 +1,32 @@
-// The device interface: batches of controller events with the ingest token. Bad messages are refused one by one with
+// The device interface: batches of controller events with a service account's API key (issue 11: per tenant). Bad messages are refused one by one with
 // a reason and the good ones of the same batch are kept, persisted in the order sent and only then published to their
 // tenant; alarms raised and returned to normal inside one batch end as they would one event at a time (§4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IMessage } from '@stomp/stompjs';
-import { API, DESTINATIONS, EVENT_CODES, INGEST_TOKEN_HEADER, SOCKJS_PREFIX } from '../../contract';
+import { API, DESTINATIONS, EVENT_CODES, SOCKJS_PREFIX, TENANT_HEADER, serviceAccountsResource } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
 import { runDeviceSimulator } from '../../scripts/deviceSimulator';
 
-const TOKEN = 'ingest-token-for-tests';
 let s: TestServer;
+let TOKEN: string, harbourKey: string, readOnlyKey: string;
 let operator: string, harbourToken: string;
 let nwController: number, hbController: number, northwind: number;
 const clients: TestClient[] = [];
 
 beforeAll(async () => {
-  s = await startTestServer({ ingestToken: TOKEN });
+  s = await startTestServer();
   [operator, harbourToken] = await Promise.all([s.login('operator'), s.login('harbour')]);
+  const admin = await s.login('admin');
+  const key = async (code: string, role: string) => {
+    const client = (await s.db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0].id;
+    const r = await s.call('POST', serviceAccountsResource.api, { token: admin, headers: { [TENANT_HEADER]: String(client) }, body: { name: `Devices ${role}`, role, active: true } });
+    if (r.status !== 201) throw new Error(JSON.stringify(r.body));
+    return r.body.apiKey as string;
+  };
+  TOKEN = await key('NORTHWIND', 'device-ingest');
+  harbourKey = await key('HARBOUR', 'device-ingest');
+  readOnlyKey = await key('NORTHWIND', 'integration');
   const c = async (code: string) => (await s.db.query<{ id: number; client_id: number }>(
     `select c.id, c.client_id from controllers c join clients t on t.id = c.client_id where t.code = $1 order by c.id limit 1`, [code])).rows[0];
   const nw = await c('NORTHWIND');
@@ -29,7 +39,7 @@ afterAll(async () => {
 });
 
 const send = (events: unknown, token: string | null = TOKEN) =>
-  s.call('POST', API.deviceEvents, { body: { events }, headers: token ? { [INGEST_TOKEN_HEADER]: token } : {} });
+  s.call('POST', API.deviceEvents, { body: { events }, token });
 const eventCount = () => s.count('select 1 from events');
 
 async function watch(token: string): Promise<TestClient & { on(d: string): IMessage[] }> {
@@ -46,13 +56,31 @@ async function watch(token: string): Promise<TestClient & { on(d: string): IMess
 }
 
 describe('the device interface', () => {
-  it('refuses a batch without the right token and stores nothing', async () => {
+  it('refuses a batch without a valid key, or from a key without the device privilege, and stores nothing', async () => {
     const before = await eventCount();
     const ev = [{ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' }];
     expect((await send(ev, null)).status).toBe(401);
     expect((await send(ev, 'wrong-token')).status).toBe(401);
-    expect((await send(ev, `${TOKEN}x`)).status).toBe(401);
-    expect(await eventCount()).toBe(before);
+    expect((await send(ev, `${TOKEN.slice(0, -1)}${TOKEN.endsWith('A') ? 'B' : 'A'}`)).status).toBe(401);
+    expect((await send(ev, readOnlyKey)).status).toBe(403);
+    // the key in the X-API-Key header works as well as a bearer token
+    const viaHeader = await s.call('POST', API.deviceEvents, { body: { events: ev }, headers: { 'x-api-key': TOKEN } });
+    expect(viaHeader.status).toBe(200);
+    expect(await eventCount()).toBe(before + 1);
+  });
+
+  it("refuses another tenant's controllers with a violation, never storing them", async () => {
+    const before = await eventCount();
+    const r = await send([
+      { controllerId: hbController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' },
+      { controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' },
+    ], harbourKey);
+    expect(r.status).toBe(200);
+    expect(r.body.accepted).toBe(1);
+    expect(r.body.rejected).toEqual([{ index: 1, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }]);
+    const { rows } = await s.db.query<{ client_id: number }>('select client_id from events where id > (select max(id) - 1 from events)');
+    expect(Number(rows[0].client_id)).not.toBe(northwind);
+    expect(await eventCount()).toBe(before + 1);
   });
 
   it('answers 400 naming the field for an envelope that is not a batch', async () => {
@@ -106,10 +134,11 @@ describe('the device interface', () => {
       door('p1', EVENT_CODES.doorForcedOpen), // raised again after that: stays open
       door('p2', EVENT_CODES.doorHeldOpen),   // stays open
       door('p0', EVENT_CODES.doorClosed),     // the stored alarm of P0 returns to normal
-      { controllerId: hbController, eventCode: EVENT_CODES.doorClosed, sourceId: 'door-p2', pointId: 'door-p2' }, // another tenant's point of the same name
     ]);
-    expect(r.body.accepted).toBe(6);
-    const ids = Array.from({ length: 6 }, (_, i) => r.body.firstId + i);
+    // another tenant's point of the same name, through its own key
+    expect((await send([{ controllerId: hbController, eventCode: EVENT_CODES.doorClosed, sourceId: 'door-p2', pointId: 'door-p2' }], harbourKey)).body.accepted).toBe(1);
+    expect(r.body.accepted).toBe(5);
+    const ids = Array.from({ length: 5 }, (_, i) => r.body.firstId + i);
     const state = async (eventId: number) => (await s.db.query<{ state: string; note: string | null }>('select state, note from alarms where event_id = $1', [eventId])).rows[0];
     expect(await state(ids[0])).toEqual({ state: 'processed', note: `Returned to normal: event ${ids[1]}` });
     expect((await state(ids[2])).state).toBe('raised');
@@ -141,12 +170,12 @@ describe('the device interface', () => {
 
   it('takes the events of the device simulator run as its own client (npm run simulator), every one stored', async () => {
     const before = await eventCount();
-    const r = await runDeviceSimulator({ url: s.base, token: TOKEN, controllers: 20, rate: 400, durationS: 1 });
+    const r = await runDeviceSimulator({ url: s.base, keys: [TOKEN, harbourKey], controllers: 20, rate: 400, durationS: 1 });
     expect(r.failedRequests).toBe(0);
     expect(r.sent).toBeGreaterThan(0);
     expect(r.accepted).toBe(r.sent);
     expect(await eventCount()).toBe(before + r.sent);
-    const wrong = runDeviceSimulator({ url: s.base, token: 'nope', controllers: 1, rate: 10, durationS: 1 });
+    const wrong = runDeviceSimulator({ url: s.base, keys: ['nope'], controllers: 1, rate: 10, durationS: 1 });
     await expect(wrong).rejects.toThrow(/401/);
   });
 });

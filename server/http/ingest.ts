@@ -1,26 +1,16 @@
-// The device interface (issue 13): POST /api/devices/events with the ingest token takes a batch of controller events.
-// Each message is checked on its own (contract DeviceEvent, and its controller must exist): the bad ones come back in
-// `rejected` with their index and reason, the good ones are persisted in the order sent, then published (pipeline).
-// The token: INGEST_TOKEN when given, else generated on first start and kept in the database (printed at start-up).
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API, DeviceBatch, DeviceEvent, INGEST_TOKEN_HEADER, eventLabel, validate, type DeviceBatchResult } from '../../contract';
+// The device interface (issue 13, issue 11): POST /api/devices/events takes a batch of controller events from a
+// service account's API key (`Authorization: Bearer gh_…` or `X-API-Key`) whose role holds the device-ingest
+// privilege (PRIV.deviceIngest). The key works in its own client only: a message naming another client's controller
+// is refused like an unknown one, never stored. Each message is checked on its own (contract DeviceEvent): the bad
+// ones come back in `rejected` with their index and reason, the good ones are persisted in the order sent, then
+// published (pipeline).
+import type { FastifyInstance } from 'fastify';
+import { API, DeviceBatch, DeviceEvent, PRIV, eventLabel, validate, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
-import { keepSecret, secret } from '../db/queries/accounts';
 import type { Pipeline } from '../monitor/pipeline';
-import { HttpError, body } from './common';
+import { body, clientOf } from './common';
 
-export async function ingestToken(db: Db, given?: string): Promise<string> {
-  if (given) return given;
-  return (await secret(db, 'ingest')) ?? keepSecret(db, 'ingest', randomBytes(24).toString('base64url'));
-}
-
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a), y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
-export function ingestRoutes(app: FastifyInstance, { db, pipeline, token }: { db: Db; pipeline: Pipeline; token: string }) {
+export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
   // controller → tenant, read once and again only when a message names a controller not seen yet
   let controllers = new Map<number, number>();
   async function tenantsOf(ids: number[]): Promise<Map<number, number>> {
@@ -30,20 +20,15 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, token }: { db
     }
     return controllers;
   }
+  const config = { privileges: [PRIV.deviceIngest] };
 
-  const authorised = (req: FastifyRequest) => {
-    const given = req.headers[INGEST_TOKEN_HEADER];
-    if (typeof given !== 'string' || !same(given, token)) throw new HttpError(401, 'A valid ingest token is required');
-  };
-
-  app.get(API.deviceControllers, { config: { open: true } }, async (req) => {
-    authorised(req);
-    const { rows } = await db.query<{ id: number; name: string }>('select id, name from controllers order by id');
+  app.get(API.deviceControllers, { config }, async (req) => {
+    const { rows } = await db.query<{ id: number; name: string }>('select id, name from controllers where client_id = $1 order by id', [clientOf(req)]);
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   });
 
-  app.post(API.deviceEvents, { config: { open: true }, bodyLimit: 8 * 1024 * 1024 }, async (req): Promise<DeviceBatchResult> => {
-    authorised(req);
+  app.post(API.deviceEvents, { config, bodyLimit: 8 * 1024 * 1024 }, async (req): Promise<DeviceBatchResult> => {
+    const clientId = clientOf(req);
     const { events } = body(req.body, DeviceBatch);
     const rejected: DeviceBatchResult['rejected'] = [];
     const good: { index: number; e: DeviceEvent }[] = [];
@@ -55,8 +40,8 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, token }: { db
     const tenants = await tenantsOf([...new Set(good.map((g) => g.e.controllerId))]);
     const items: Parameters<Pipeline['recordMany']>[0] = [];
     for (const { index, e } of good) {
-      const clientId = tenants.get(e.controllerId);
-      if (clientId === undefined) { rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller' }] }); continue; }
+      // another client's controller is answered as an unknown one (tenant isolation: it does not exist for this key)
+      if (tenants.get(e.controllerId) !== clientId) { rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }); continue; }
       items.push({ clientId, input: {
         eventCode: e.eventCode, sourceId: e.sourceId, sourceName: e.sourceName ?? null, pointId: e.pointId, pointName: e.pointName,
         message: e.message ?? eventLabel(e.eventCode),

@@ -51,11 +51,11 @@ export function tenantKey(clientId: string | number | null): string {
   return clientId === null ? '' : String(clientId);
 }
 
-/** Bearer token of a CONNECT: `Authorization: Bearer …`, else `passcode`, else `token`. */
+/** Bearer token of a CONNECT: `Authorization: Bearer …`, else an `api-key`, else `passcode`, else `token`. */
 export function tokenOf(headers: Headers): string | null {
   const auth = headers.Authorization ?? headers.authorization;
   const bearer = auth ? /^Bearer\s+(\S+)$/i.exec(auth.trim())?.[1] : undefined;
-  const token = bearer ?? headers.passcode ?? headers.token;
+  const token = bearer ?? headers['api-key'] ?? headers.passcode ?? headers.token; // issue 11: a service account's API key too
   return token && token.trim() ? token.trim() : null;
 }
 

@@ -1,9 +1,9 @@
 // Typed calls for every path of contract/api.ts. Every response is validated with its contract schema: an
 // invalid answer is an error, never half-applied.
-import { array, integer, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import { array, integer, nullable, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, serviceAccountsResource, webHooksResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -123,3 +123,12 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     },
   };
 }
+
+// ---------- integrations (issue 11): service accounts' keys, web hook histories ----------
+const ServiceAccountWithKey = type({ id: integer(), name: string(), apiKey: optional(string()), keyPrefix: nullable(string()), keyRevokedAt: nullable(string()) });
+/** A new key for the account (the old one stops working); the answer holds it once. */
+export const rotateApiKey = (id: number) => send('post', `${serviceAccountsResource.api}/${id}/rotate-key`, {}, ServiceAccountWithKey);
+export const revokeApiKey = (id: number) => send('post', `${serviceAccountsResource.api}/${id}/revoke-key`, {}, ServiceAccountWithKey);
+export const webHookAttempts = (id: number, p: { page?: number; size?: number; outcome?: 'ok' | 'failed'; eventType?: string }) =>
+  getJson(`${webHooksResource.api}/${id}/attempts`, WebHookAttemptPage, Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>);
+export const redeliverWebHook = (id: number, deliveryId: number) => send('post', `${webHooksResource.api}/${id}/redeliver`, { deliveryId }, Anything);

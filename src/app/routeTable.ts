@@ -1,6 +1,6 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
-import { clientsResource, identitiesResource, routeRows, visitorsResource, type PrivilegeMode, type ResourceDeclaration, type RouteType } from '../../contract';
+import { clientsResource, identitiesResource, routeRows, serviceAccountsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType } from '../../contract';
 
 export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
 
@@ -9,7 +9,8 @@ export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
   | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
-  | 'operatorSessions' | 'serviceAccountSessions';
+  | 'operatorSessions' | 'serviceAccountSessions'
+  | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -114,10 +115,14 @@ export const ROUTES: RouteDef[] = [
   ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
   ...crud('manage', '/manage/roles', 'Roles', 'Role', x('0.3.6'), 'shield', 'Roles bundle privileges per division.'),
   r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], { icon: 'shield', hidden: true, description: 'Tick the privileges a role holds in each division.' }),
-  ...crud('manage', '/manage/service-accounts', 'Service accounts', 'Service account', ['0.3.8.0', '0.3.8.1', '0.3.8.2'], 'key', 'API credentials for integrations.'),
+  fromResource(serviceAccountsResource, 'list', 'serviceAccounts'),
+  fromResource(serviceAccountsResource, 'add', 'serviceAccountForm'),
+  fromResource(serviceAccountsResource, 'edit', 'serviceAccountForm'),
   ...crud('manage', '/manage/user-defined-fields', 'User-defined fields', 'User-defined field', ['0.3.4.0', '0.3.4.1', '0.3.4.2'], 'properties', 'Extra fields on identities, defined per client.'),
-  ...crud('manage', '/manage/web-hooks', 'Web hooks', 'Web hook', ['0.3.4.4', '0.3.4.5', '0.3.4.6'], 'globe-network', 'Outgoing HTTP calls on access events.'),
-  r('manage', '/manage/web-hooks/histories/:id', 'Web hook histories', ['0.3.4.7'], { icon: 'history', hidden: true, description: 'Every delivery of a web hook with status and response.' }),
+  fromResource(webHooksResource, 'list', 'webHooks'),
+  fromResource(webHooksResource, 'add', 'webHookForm'),
+  fromResource(webHooksResource, 'edit', 'webHookForm'),
+  r('manage', '/manage/web-hooks/histories/:id', 'Web hook histories', ['0.3.4.7'], { icon: 'history', hidden: true, screen: 'webHookHistory', description: 'Every delivery of a web hook with status and response.' }),
 
   // ---------- Configure ----------
   ...crud('configure', '/configure/access-group', 'Access groups', 'Access group', x('0.4.3'), 'key', 'Which identities may pass which doors, and when.'),

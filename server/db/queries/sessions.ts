@@ -100,6 +100,9 @@ export async function seedServiceAccount(db: Db, s: { username: string; name: st
   if (id === undefined) return;
   await db.query(`insert into user_grants (user_id, role_code, client_id)
     select $1, $2, $3 where not exists (select 1 from user_grants where user_id = $1 and client_id = $3)`, [id, s.role, s.clientId]);
+  // listed on the service-accounts screen too (issue 11); a demo account has no key until one is issued there
+  await db.query(`insert into service_accounts (client_id, user_id, name, role) select $1, $2, $3, $4
+    where not exists (select 1 from service_accounts where user_id = $2)`, [s.clientId, id, s.name, s.role]);
   await db.query(`insert into sessions (jti, user_id, ip, user_agent, client_id, started_at, last_seen_at)
     select gen_random_uuid()::text, $1, $2, $3, $4, now() - $5::int * interval '1 minute', now()
      where not exists (select 1 from sessions where user_id = $1)`, [id, s.ip, s.userAgent, s.clientId, s.startedMinutesAgo]);

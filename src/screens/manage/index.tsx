@@ -60,3 +60,4 @@ export function IdentityFormScreen() {
     </div>
   );
 }
+export { ServiceAccountsScreen, ServiceAccountFormScreen, WebHooksScreen, WebHookFormScreen, WebHookHistoryScreen } from './integrations';

@@ -1,0 +1,48 @@
+// Service accounts end to end (issue 11): an administrator adds an integration's account, issues its API key (shown
+// once, with a copy button), the key reads the client's identities over REST; its session shows on the
+// service-account sessions screen and, once ended there, the key's next call is refused.
+import { test } from '@playwright/test';
+import { expect } from './console.helpers';
+import { shot, signIn } from './helpers';
+
+test('an administrator issues an API key that works until its session is ended on the sessions screen', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'harbour');
+  await page.goto('/manage/service-accounts/add');
+  await page.getByLabel('Name').fill('Report bridge');
+  await page.getByTestId('form-save').click();
+  const screen = page.getByTestId('service-accounts');
+  const row = screen.getByRole('row').filter({ hasText: 'Report bridge' });
+  await expect(row).toBeVisible();
+
+  // the account was made with a key the form does not show: a new one replaces it, shown once
+  await row.getByRole('button', { name: 'New key' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('It will not be shown again');
+  const key = await dialog.getByTestId('api-key').inputValue();
+  expect(key).toMatch(/^gh_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+  await shot(page, 'service-account-key');
+  await dialog.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(screen).toContainText(key.slice(0, 16)); // the list shows the new key's recognisable start only
+  await shot(page, 'service-accounts');
+
+  const call = () => page.request.get('/event/manage/identities?size=1', { headers: { authorization: `Bearer ${key}` } });
+  const ok = await call();
+  expect(ok.status()).toBe(200);
+  expect((await ok.json()).items[0].employeeNo).toMatch(/^HH-/);
+
+  await page.goto('/monitor/service-account-sessions');
+  const session = page.getByTestId('service-sessions').getByRole('row', { name: /^Report bridge \(sa-/ });
+  await expect(session).toContainText('Open');
+  await session.getByRole('button', { name: 'End session' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'End session' }).click();
+  await expect(session).toHaveCount(0);
+  expect((await call()).status()).toBe(401);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/manage/service-accounts');
+  await expect(screen.getByRole('row').filter({ hasText: 'Report bridge' })).toBeVisible();
+  await shot(page, 'service-accounts-390');
+});

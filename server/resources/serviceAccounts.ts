@@ -1,0 +1,52 @@
+// Service accounts on the server, beyond the declaration: each is backed by a user of kind 'service' (no password,
+// never a console sign-in) holding the account's role in its client, so its key works with exactly those privileges
+// (migration 050 keeps the user's name and grant in step with edits). Create and rotate-key answer the new key once;
+// revoke-key stops it. Both end the old key's session and are audited without the key.
+import { PRIV } from '../../contract';
+import { endKeySession, newApiKey } from '../auth/apiKeys';
+import type { CrudContext, ResourceHooks } from '../crud/hooks';
+import { HttpError } from '../http/common';
+
+const slug = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'account';
+
+function reveal(ctx: CrudContext, key: string) {
+  ctx.req.oneTime = { apiKey: key };
+}
+
+export const serviceAccountHooks: ResourceHooks = {
+  async beforeInsert(ctx, input) {
+    const key = newApiKey();
+    const { rows } = await ctx.tx.query<{ id: number }>(`insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
+      select $1, 'none$service-account', $2, 'service', c.timezone, c.id, c.id from clients c where c.id = $3 returning id`,
+      [`sa-${key.keyId.slice(0, 6)}-${slug(String(input.name))}`, input.name, ctx.clientId]);
+    reveal(ctx, key.key);
+    return { user_id: rows[0].id, key_id: key.keyId, key_hash: key.hash, key_prefix: key.prefix, key_issued_at: new Date() };
+  },
+  async afterInsert(ctx, row) {
+    await ctx.tx.query(`insert into user_grants (user_id, role_code, client_id) select user_id, role, client_id from service_accounts where id = $1`, [row.id]);
+  },
+  actions: {
+    'rotate-key': {
+      privilege: PRIV.serviceAccounts.edit,
+      async run(ctx, before) {
+        const key = newApiKey();
+        const { rows } = await ctx.tx.query<{ key_id: string | null }>('select key_id from service_accounts where id = $1 and client_id = $2', [before.id, ctx.clientId]);
+        await ctx.tx.query(`update service_accounts set key_id = $3, key_hash = $4, key_prefix = $5, key_issued_at = now(), key_revoked_at = null, updated_at = now()
+          where id = $1 and client_id = $2`, [before.id, ctx.clientId, key.keyId, key.hash, key.prefix]);
+        await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);
+        reveal(ctx, key.key);
+      },
+      audit: (before, after) => ({ before: { keyPrefix: before.keyPrefix }, after: { keyPrefix: after.keyPrefix, keyIssuedAt: after.keyIssuedAt } }),
+    },
+    'revoke-key': {
+      privilege: PRIV.serviceAccounts.edit,
+      async run(ctx, before) {
+        if (before.keyRevokedAt || !before.keyPrefix) throw new HttpError(409, `${String(before.name)} has no key to revoke`);
+        const { rows } = await ctx.tx.query<{ key_id: string | null }>('select key_id from service_accounts where id = $1 and client_id = $2', [before.id, ctx.clientId]);
+        await ctx.tx.query('update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and client_id = $2', [before.id, ctx.clientId]);
+        await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);
+      },
+      audit: (before, after) => ({ before: { keyPrefix: before.keyPrefix, keyRevokedAt: null }, after: { keyRevokedAt: after.keyRevokedAt } }),
+    },
+  },
+};

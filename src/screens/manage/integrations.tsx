@@ -1,0 +1,191 @@
+// Integrations in Manage (issue 11): service accounts with their API key (shown once after it is issued, with a
+// copy button), web hooks, and one hook's delivery history with filters and redelivery. Lists and forms are the
+// catalogue's; the key and history commands run through the command machine (one at a time, result kept).
+import { useEffect, useMemo, useState } from 'react';
+import { fromPromise } from 'xstate';
+import { Link } from 'react-router-dom';
+import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { PRIV, TOAST_MS, WEB_HOOK_EVENTS, hasPrivilege, type WebHookAttemptPage } from '../../../contract';
+import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
+import { redeliverWebHook, revokeApiKey, rotateApiKey, webHookAttempts } from '../../api/endpoints';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useSystemActor } from '../../app/useSystemActor';
+import { ResourceForm } from '../../resources';
+import { serviceAccounts, webHooks, type ServiceAccount, type WebHook } from '../../resources/integrations';
+import { notify } from '../../system/notices';
+import { ListScreen } from '../../ui/ListScreen';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+
+type KeyAnswer = { id: number; name: string; apiKey?: string };
+
+/** Runs a command and tells what happened in a toast. */
+function useCommand(run: (command: string) => Promise<unknown>, said: (command: string, result: unknown) => { title: string; message: string } | null) {
+  const machine = useMemo(() => commandMachine.provide({ actors: { run: fromPromise<unknown, { command: string }>(({ input }) => run(input.command)) } }), [run]);
+  const actor = useActorRef(machine);
+  useEffect(() => {
+    let before = actor.getSnapshot();
+    const sub = actor.subscribe((s) => {
+      if (s.matches('done') && !before.matches('done') || (s.matches('done') && before.context.command !== s.context.command)) {
+        const m = said(s.context.command ?? '', s.context.result);
+        if (m) notify({ intent: 'success', ...m, timeoutMs: TOAST_MS });
+      }
+      if (s.matches('failed') && !before.matches('failed')) notify({ intent: 'danger', title: 'That did not work', message: s.context.error ?? '', timeoutMs: TOAST_MS });
+      before = s;
+    });
+    return () => sub.unsubscribe();
+  }, [actor, said]);
+  return actor;
+}
+
+const keyCommand = (command: string) => {
+  const [what, id] = command.split(':');
+  return what === 'revoke' ? revokeApiKey(Number(id)) : rotateApiKey(Number(id));
+};
+const keySaid = (command: string, result: unknown) => {
+  const r = result as KeyAnswer;
+  return command.startsWith('revoke')
+    ? { title: 'Key revoked', message: `${r.name}'s API key no longer works.` }
+    : { title: 'New API key issued', message: `${r.name}'s previous key no longer works. Copy the new one now.` };
+};
+
+export function ServiceAccountsScreen() {
+  const session = useSystemActor('session');
+  const held = useSelector(session, selectHeldPrivileges);
+  const mayEdit = hasPrivilege(held, [PRIV.serviceAccounts.edit]);
+  const keys = useCommand(keyCommand, keySaid);
+  const running = useSelector(keys, selectRunningCommand);
+  const result = useSelector(keys, selectCommandResult) as KeyAnswer | null;
+  const [seen, setSeen] = useState<string | null>(null); // visual only: the dialog of a key already closed
+  const shown = result?.apiKey && result.apiKey !== seen ? result : null;
+  const [refresh, setRefresh] = useState(0);
+  useEffect(() => { if (result) setRefresh((n) => n + 1); }, [result]);
+  return (
+    <>
+      <ListScreen<ServiceAccount> testId="service-accounts" title="Service accounts" icon="key" resource={serviceAccounts} refreshKey={refresh}
+        description="Credentials of integrations. A key works with its account's role in this client; send it as Authorization: Bearer <key>."
+        rowTag={(a) => (!a.active ? <Tag minimal round>Disabled</Tag> : a.keyRevokedAt || !a.keyPrefix ? <Tag minimal round intent="warning">No working key</Tag> : null)}
+        rowActions={mayEdit ? (a) => (
+          <>
+            <Button size="small" variant="outlined" icon="key" loading={running === `rotate:${a.id}`} disabled={!!running}
+              onClick={() => keys.send({ type: 'command.run', command: `rotate:${a.id}` })}>{a.keyPrefix && !a.keyRevokedAt ? 'New key' : 'Issue key'}</Button>
+            <Button size="small" variant="minimal" intent="danger" icon="disable" disabled={!!running || !a.keyPrefix || !!a.keyRevokedAt}
+              loading={running === `revoke:${a.id}`} onClick={() => keys.send({ type: 'command.run', command: `revoke:${a.id}` })}>Revoke</Button>
+          </>
+        ) : undefined} />
+      <Dialog isOpen={!!shown} title={`API key of ${shown?.name ?? ''}`} icon="key" onClose={() => setSeen(shown?.apiKey ?? null)}>
+        <DialogBody>
+          <Callout intent="warning" icon="warning-sign" title="Shown only now">
+            Copy this key into the integration's secret store. It will not be shown again; if it is lost, issue a new one.
+          </Callout>
+          <InputGroup readOnly value={shown?.apiKey ?? ''} data-testid="api-key" className={Classes.MONOSPACE_TEXT} style={{ marginTop: 12 }}
+            rightElement={<Button icon="duplicate" variant="minimal" aria-label="Copy key"
+              onClick={() => { void navigator.clipboard?.writeText(shown?.apiKey ?? ''); notify({ intent: 'success', title: 'Copied', message: 'The key is on the clipboard.', timeoutMs: TOAST_MS }); }} />} />
+        </DialogBody>
+        <DialogFooter actions={<Button intent="primary" onClick={() => setSeen(shown?.apiKey ?? null)}>I have copied it</Button>} />
+      </Dialog>
+    </>
+  );
+}
+
+export function ServiceAccountFormScreen() {
+  const { route } = useRouteInfo();
+  return (
+    <div className="gh-page-wrap">
+      <PageHeader title={route.title} icon="key" description="After saving, issue the account's API key from the list (New key): it is shown once." />
+      <ResourceForm resource={serviceAccounts} />
+    </div>
+  );
+}
+
+export function WebHooksScreen() {
+  const session = useSystemActor('session');
+  const held = useSelector(session, selectHeldPrivileges);
+  const mayHistory = hasPrivilege(held, [PRIV.webHooks.histories]);
+  return (
+    <ListScreen<WebHook> testId="web-hooks" title="Web hooks" icon="globe-network" resource={webHooks}
+      description="HTTP calls to other systems when alarms, access decisions, door states or identities change; each is signed (HMAC-SHA256)."
+      rowTag={(h) => (!h.active ? <Tag minimal round>Disabled</Tag> : null)}
+      rowActions={mayHistory ? (h) => <Link to={`/manage/web-hooks/histories/${h.id}`}><Button size="small" variant="outlined" icon="history">History</Button></Link> : undefined} />
+  );
+}
+
+export function WebHookFormScreen() {
+  const { route } = useRouteInfo();
+  return (
+    <div className="gh-page-wrap">
+      <PageHeader title={route.title} icon="globe-network" />
+      <ResourceForm resource={webHooks} />
+    </div>
+  );
+}
+
+interface HistoryFilter { page: number; outcome: '' | 'ok' | 'failed'; eventType: string }
+
+export function WebHookHistoryScreen() {
+  const { params } = useRouteInfo();
+  const id = Number(params.id);
+  const time = useTime();
+  const session = useSystemActor('session');
+  const held = useSelector(session, selectHeldPrivileges);
+  const mayRedeliver = hasPrivilege(held, [PRIV.webHooks.edit]);
+  const load = useMemo(() => (command: string) => {
+    const f = JSON.parse(command) as HistoryFilter;
+    return webHookAttempts(id, { page: f.page, size: 50, outcome: f.outcome || undefined, eventType: f.eventType || undefined });
+  }, [id]);
+  const loader = useCommand(load, () => null);
+  const page = useSelector(loader, selectCommandResult) as WebHookAttemptPage | null;
+  const loadError = useSelector(loader, selectCommandError);
+  const [filter, setFilter] = useState<HistoryFilter>({ page: 0, outcome: '', eventType: '' }); // the inputs' values
+  const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify(f) });
+  useEffect(() => { reload(filter); }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
+  const redeliver = useMemo(() => (command: string) => redeliverWebHook(id, Number(command)), [id]);
+  const sender = useCommand(redeliver, (c) => ({ title: 'Delivery queued again', message: `Delivery ${c} is sent again within a few seconds.` }));
+  const sending = useSelector(sender, selectRunningCommand);
+  const sent = useSelector(sender, selectCommandResult);
+  useEffect(() => { if (sent) { const t = setTimeout(() => reload(), 1500); return () => clearTimeout(t); } }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <div className="gh-page" data-testid="web-hook-history">
+      <PageHeader title="Web hook history" icon="history" description="Every delivery attempt of this web hook: when, answer, time taken and the start of the receiver's reply." />
+      <div className="gh-list__toolbar" style={{ display: 'flex', gap: 8, flexWrap: 'wrap', marginBottom: 12 }}>
+        <HTMLSelect aria-label="Outcome" value={filter.outcome} onChange={(e) => setFilter({ ...filter, page: 0, outcome: e.target.value as HistoryFilter['outcome'] })}
+          options={[{ value: '', label: 'All outcomes' }, { value: 'ok', label: 'Delivered' }, { value: 'failed', label: 'Failed' }]} />
+        <HTMLSelect aria-label="Event type" value={filter.eventType} onChange={(e) => setFilter({ ...filter, page: 0, eventType: e.target.value })}
+          options={[{ value: '', label: 'All events' }, ...WEB_HOOK_EVENTS.map((e) => ({ value: e.type, label: e.label }))]} />
+        <Button icon="refresh" variant="minimal" onClick={() => reload()}>Refresh</Button>
+        <Link to="/manage/web-hooks"><Button icon="arrow-left" variant="minimal">Web hooks</Button></Link>
+      </div>
+      {loadError ? <Callout intent="danger" title="The history could not be loaded">{loadError}</Callout> : null}
+      {page && page.items.length === 0 ? <NonIdealState icon="history" title="No deliveries yet" description="Attempts appear here as soon as a subscribed event happens." /> : null}
+      {page && page.items.length > 0 ? (
+        <div style={{ overflowX: 'auto' }}>
+          <HTMLTable compact striped style={{ width: '100%' }} data-testid="attempts">
+            <thead><tr><th>Time ({time.zoneName(Date.now())})</th><th>Event</th><th>Delivery</th><th>Attempt</th><th>Answer</th><th>Took</th><th>Reply</th><th /></tr></thead>
+            <tbody>
+              {page.items.map((a) => (
+                <tr key={a.id} data-testid="attempt">
+                  <td>{time.dateTime(a.at)}</td>
+                  <td>{WEB_HOOK_EVENTS.find((e) => e.type === a.eventType)?.label ?? a.eventType}</td>
+                  <td>#{a.deliveryId} <Tag minimal round intent={a.deliveryState === 'delivered' ? 'success' : a.deliveryState === 'failed' ? 'danger' : 'warning'}>{a.deliveryState}</Tag></td>
+                  <td>{a.attempt}</td>
+                  <td><Tag minimal intent={a.ok ? 'success' : 'danger'}>{a.status ?? 'no answer'}</Tag>{a.error ? <div className={Classes.TEXT_MUTED}>{a.error}</div> : null}</td>
+                  <td>{a.latencyMs} ms</td>
+                  <td className={Classes.TEXT_OVERFLOW_ELLIPSIS} style={{ maxWidth: 240 }} title={a.response ?? ''}>{a.response ?? ''}</td>
+                  <td>{mayRedeliver ? <Button size="small" variant="outlined" icon="send-message" loading={sending === String(a.deliveryId)} disabled={!!sending}
+                    onClick={() => sender.send({ type: 'command.run', command: String(a.deliveryId) })}>Redeliver</Button> : null}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+          <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 8 }}>
+            <Button size="small" disabled={filter.page === 0} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>Previous</Button>
+            <span>{page.total} attempts · page {filter.page + 1} of {Math.max(1, Math.ceil(page.total / page.size))}</span>
+            <Button size="small" disabled={(filter.page + 1) * page.size >= page.total} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>Next</Button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
