@@ -5,12 +5,18 @@ import type { ResourceDeclaration } from './define';
 import { divisionsResource } from './divisions';
 import { identitiesResource } from './identities';
 import { visitorsResource } from './visitors';
+import { userFieldsResource } from './userFields';
+import { batchTemplatesResource } from './batchTemplates';
+import { licensesResource } from './licenses';
 
 export * from './define';
 export * from './derive';
-export { clientsResource, divisionsResource, identitiesResource, visitorsResource };
+export { clientsResource, divisionsResource, identitiesResource, visitorsResource, userFieldsResource, batchTemplatesResource, licensesResource };
+export { USER_FIELD_KINDS } from './userFields';
+export { BATCH_TARGETS } from './batchTemplates';
+export { SEATS, type Seat } from './licenses';
 export { IDENTITY_STATUSES, CREDENTIAL_TYPES, CREDENTIAL_STATUSES } from './identities';
 export { VISIT_PURPOSES, VISITOR_STATUSES } from './visitors';
 
-export const CATALOGUE: readonly ResourceDeclaration<any>[] = [clientsResource, divisionsResource, identitiesResource, visitorsResource];
+export const CATALOGUE: readonly ResourceDeclaration<any>[] = [clientsResource, divisionsResource, identitiesResource, visitorsResource, userFieldsResource, batchTemplatesResource, licensesResource];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -3,6 +3,8 @@ import type { ResourceHooks } from '../crud/hooks';
 import { clientHooks } from './clients';
 import { identityHooks } from './identities';
 import { visitorHooks } from './visitors';
+import { userFieldHooks } from './userFields';
+import { batchTemplateHooks } from './batchTemplates';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -10,4 +12,6 @@ export const resourceHooks = (publish?: Publish): Record<string, ResourceHooks> 
   clients: clientHooks,
   identities: identityHooks,
   visitors: visitorHooks(publish),
+  userFields: userFieldHooks,
+  batchTemplates: batchTemplateHooks,
 });
