@@ -78,7 +78,8 @@ describe('user-defined fields', () => {
   });
 
   it('are columns of the CSV and NDJSON export, a formula neutralised', async () => {
-    await s.call('POST', API.identities, { token: nw, body: { firstName: 'Fay', lastName: 'Formula', employeeNo: 'UDF-2', divisionId: division, status: 'active', credentials: [], udf: { badge: '="x"+1' } } });
+    const fay = await s.call('POST', API.identities, { token: nw, body: { firstName: 'Fay', lastName: 'Formula', employeeNo: 'UDF-2', divisionId: division, status: 'active', credentials: [], udf: { badge: '="x"+1' } } });
+    expect(fay.status).toBe(201);
     const res = await fetch(`${s.base}${API.identities}/export?format=csv&q=UDF-2`, { headers: { authorization: `Bearer ${nw}` } });
     const lines = (await res.text()).trim().split('\r\n');
     const header = lines[0].split(',');
