@@ -13,7 +13,7 @@ export const BATCH_TARGETS = [
 ] as const;
 
 export const batchTemplatesResource = defineResource({
-  name: 'batchTemplates', table: 'batch_templates', api: API.batchTemplates, route: '/manage/identity-batch-templates', section: 'manage',
+  name: 'batchTemplates', table: 'batch_templates', api: API.batchTemplates, route: '/manage/identity-batch-template', section: 'manage',
   label: { one: 'Batch template', many: 'Batch templates' }, icon: 'th',
   privileges: { view: '0.3.1.6', add: '0.3.1.7', edit: '0.3.1.8' },
   scope: { tenant: true },

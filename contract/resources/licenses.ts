@@ -28,6 +28,6 @@ export const licensesResource = defineResource({
     operatorsUsed: number({ label: 'Operators used', readOnly: true, virtual: true }),
     validTo: date({ required: true, readOnly: true, sort: true }),
   },
-  list: { title: ['licensee'], columns: ['modules', 'identitiesUsed', 'identitySeats', 'doorsUsed', 'doorSeats', 'readersUsed', 'readerSeats', 'operatorsUsed', 'operatorSeats', 'validTo'], sort: ['licensee', 'asc'] },
+  list: { title: ['licensee'], columns: ['modules', 'identitiesUsed', 'doorsUsed', 'readersUsed', 'operatorsUsed', 'validTo'], sort: ['licensee', 'asc'] },
   form: [{ title: 'License key', description: 'Paste the key you were issued; it is checked against its signature before it replaces the current one.', fields: ['licenseKey'] }],
 });
