@@ -164,6 +164,9 @@ export async function* importRows(db: Db, who: { clientId: number; actor: string
       return { created, updated, failed };
     });
     p.done += batch.length; p.created += counts.created; p.updated += counts.updated; p.failed += counts.failed;
+    // let the event loop breathe between batches (PGlite runs in this thread): other requests are answered and
+    // the progress event leaves the socket before the next batch starts
+    await new Promise((resolve) => setImmediate(resolve));
     yield { ...p };
   }
 }
