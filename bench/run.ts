@@ -1,6 +1,6 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
 // bench/results/. Numbers are measured, never asserted in tests; compare runs on the same machine.
-// Names: rest, fanout, history, export, browser, ingest, firstload (all of them, in that order, without a name).
+// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
 import { exportBench } from './export';
@@ -9,8 +9,10 @@ import { firstload } from './firstload';
 import { history } from './history';
 import { ingest } from './ingest';
 import { rest } from './rest';
+import { batchUploadBench } from './batchUpload';
+import { exportListBench } from './exportList';
 
-const BENCHES: Record<string, () => Promise<unknown>> = { rest, fanout, history, export: exportBench, browser, ingest, firstload };
+const BENCHES: Record<string, () => Promise<unknown>> = { rest, fanout, history, export: exportBench, browser, ingest, firstload, batchUpload: batchUploadBench, exportList: exportListBench };
 
 async function main() {
   const asked = process.argv.slice(2).filter((a) => a !== '--');

@@ -14,6 +14,11 @@ export const API = {
   divisions: '/event/manage/divisions',
   identities: '/event/manage/identities',
   identitiesBulkDelete: '/event/manage/identities/bulk-delete',
+  // issue 11: user-defined fields, identity batch templates and upload (`/preview`, `/import`), licenses
+  userFields: '/event/manage/user-fields',
+  batchTemplates: '/event/manage/identity-batch-templates',
+  batchUpload: '/event/manage/identity-batch-upload',
+  licenses: '/event/manage/licenses',
   dashboard: '/event/manage/dashboard',
   audit: '/event/manage/audit',
   uiErrors: '/central/1.0/ui-errors',

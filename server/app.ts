@@ -15,6 +15,8 @@ import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/commo
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';
+import { licenseRoutes } from './resources/licenses';
+import { batchRoutes } from './batch/routes';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
@@ -225,6 +227,8 @@ export async function buildServer(opts: ServerOptions) {
   authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit });
   // every catalogue resource (contract/resources): clients, identities, visitors, …
   crudRoutes(app, { db, publish, hooks: resourceHooks(publish) });
+  licenseRoutes(app, db);
+  batchRoutes(app, { db, publish });
   divisionRoutes(app, { db });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });

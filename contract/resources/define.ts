@@ -120,6 +120,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   export?: readonly ('csv' | 'ndjson')[];
   /** Field values the audit trail leaves out (kept as "(field)" when set). */
   audit?: { omit?: readonly string[] };
+  /** Rows carry a tenant's user-defined fields too: `udf`, an object keyed by the field's key (a jsonb column),
+   *  typed by the tenant's user_fields rows (./userFields.ts), validated by checkUserFieldValues on both sides. */
+  extensible?: boolean;
   /** false: declared for references and drift only; its routes are hand-written elsewhere. */
   routes?: boolean;
   /** The generic screens' exceptions: add route and button text, where rows and saved adds go. */

@@ -60,6 +60,7 @@ function rowShape(fields: Fields): Record<string, Struct<any, any>> {
 export function inputSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Input<R>, any> {
   const shape = inputShape(r.fields);
   if (r.timestamps) shape.updatedAt = optional(string());
+  if (r.extensible) shape.udf = optional(UDF_VALUES);
   return object(shape) as unknown as Struct<Input<R>, any>;
 }
 
@@ -68,6 +69,7 @@ export function rowSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Row<
   const shape: Record<string, Struct<any, any>> = { id: integer(), ...rowShape(r.fields) };
   if (r.scope.tenant === true) shape.clientId = integer();
   if (r.timestamps) { shape.createdAt = string(); shape.updatedAt = string(); }
+  if (r.extensible) shape.udf = optional(nullable(UDF_VALUES));
   return type(shape) as unknown as Struct<Row<R>, any>;
 }
 
@@ -174,4 +176,74 @@ export function routeRows(r: ResourceDeclaration<any>) {
   if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: [r.privileges.add], hidden: !r.screens?.addRoute, kind: 'add' });
   if (r.privileges.edit) rows.push({ section: r.section, path: `${r.route}/edit/:id`, title: `Edit ${r.label.one.toLowerCase()}`, privileges: [r.privileges.edit], hidden: true, kind: 'edit' });
   return rows;
+}
+
+// ---------- user-defined fields (an `extensible` resource's `udf` object) ----------
+/** The shape of a `udf` object on the wire: keys are field keys, values text, numbers or null (checked per field below). */
+export const UDF_VALUES = define<Record<string, string | number | null>>('udf', (v) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'must be an object of user-defined field values';
+  const entries = Object.entries(v as Record<string, unknown>);
+  if (entries.length > 200) return 'has too many user-defined fields';
+  for (const [k, x] of entries) {
+    if (k.length > 40 || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(k)) return `has a key that is not a field key: ${k.slice(0, 40)}`;
+    if (x !== null && typeof x !== 'string' && typeof x !== 'number') return `${k} must be text or a number`;
+    if (typeof x === 'string' && x.length > 2000) return `${k} is too long`;
+  }
+  return true;
+});
+
+/** One user-defined field as the tenant declared it (a user_fields row). */
+export interface UserFieldDef { key: string; label: string; kind: 'text' | 'number' | 'date' | 'choice'; required: boolean; maxLength: number | null; options: string | null; position?: number }
+export const choicesOf = (d: Pick<UserFieldDef, 'options'>) => (d.options ?? '').split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The values of a `udf` object against the tenant's fields (form and server): required, type, choice membership,
+ * bounds; unknown keys refused. Violations name the field `udf.<key>`. Returns the cleaned object (empty → absent,
+ * numbers typed as text become numbers).
+ */
+export function checkUserFieldValues(defs: readonly UserFieldDef[], values: Record<string, unknown> | null | undefined): { violations: Violation[]; value: Record<string, string | number> } {
+  const violations: Violation[] = [];
+  const value: Record<string, string | number> = {};
+  const known = new Map(defs.map((d) => [d.key, d]));
+  for (const k of Object.keys(values ?? {})) if (!known.has(k)) violations.push({ field: `udf.${k}`, message: 'is not a user-defined field of this client' });
+  for (const d of defs) {
+    const field = `udf.${d.key}`;
+    let x = values?.[d.key];
+    if (typeof x === 'string') x = x.trim();
+    if (x === undefined || x === null || x === '') {
+      if (d.required) violations.push({ field, message: 'is required' });
+      continue;
+    }
+    switch (d.kind) {
+      case 'number': {
+        const n = typeof x === 'number' ? x : Number(x);
+        if (!Number.isFinite(n) || (typeof x === 'string' && !/^-?\d+(\.\d+)?$/.test(x))) { violations.push({ field, message: 'must be a number' }); continue; }
+        if (Math.abs(n) > 1e12) { violations.push({ field, message: 'is out of range' }); continue; }
+        value[d.key] = n;
+        break;
+      }
+      case 'date': {
+        const s = String(x);
+        if (!DATE_RE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`)) || new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) !== s) { violations.push({ field, message: 'must be a date (YYYY-MM-DD)' }); continue; }
+        value[d.key] = s;
+        break;
+      }
+      case 'choice': {
+        const s = String(x);
+        if (!choicesOf(d).includes(s)) { violations.push({ field, message: `must be one of ${choicesOf(d).join(', ')}` }); continue; }
+        value[d.key] = s;
+        break;
+      }
+      default: {
+        const s = String(x);
+        const max = d.maxLength ?? 2000;
+        if (s.length > max) { violations.push({ field, message: `must be at most ${max} characters` }); continue; }
+        // eslint-disable-next-line no-control-regex
+        if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)) { violations.push({ field, message: 'must not contain control characters' }); continue; }
+        value[d.key] = s;
+      }
+    }
+  }
+  return { violations, value };
 }

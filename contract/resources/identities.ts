@@ -15,6 +15,8 @@ export const identitiesResource = defineResource({
   privileges: PRIV.identities,
   scope: { tenant: true, division: 'divisionId' },
   timestamps: true,
+  // a tenant's user-defined fields (./userFields.ts) ride along in `udf`
+  extensible: true,
   fields: {
     firstName: text({ max: 100, required: true, search: true, sort: true }),
     lastName: text({ max: 100, required: true, search: true, sort: true }),

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CATALOGUE, filterableFields, resourceByName, sortableFields, type AnyField, type Fields, type ResourceDeclaration,
 } from '../../contract';
+import { API } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -57,6 +58,12 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
 async function sample(r: ResourceDeclaration<any>, token = nw): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [k, f] of writable(r)) { const v = await valueFor(f, token); if (v !== undefined) out[k] = v; }
+  if (r.extensible) {
+    // the tenant's required user-defined fields (other generated tests declare some) get a value of their type
+    const defs = (await s.call('GET', `${API.userFields}?size=1000`, { token })).body.items ?? [];
+    out.udf = Object.fromEntries(defs.filter((d: any) => d.required).map((d: any) => [d.key,
+      d.kind === 'number' ? 1 : d.kind === 'date' ? tomorrow() : d.kind === 'choice' ? String(d.options).split('\n')[0].trim() : 'x'.slice(0, d.maxLength ?? 1)]));
+  }
   return out;
 }
 async function create(r: ResourceDeclaration<any>, over: Record<string, unknown> = {}, token = nw) {

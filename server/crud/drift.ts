@@ -36,7 +36,7 @@ async function foreignKeys(db: Db, table: string): Promise<{ column: string; tar
 /** Every difference between the declaration and the database, as sentences (empty: none). */
 export async function driftOf(db: Db, r: ResourceDeclaration<any>, targets: (name: string) => ResourceDeclaration<any> | undefined): Promise<string[]> {
   const out: string[] = [];
-  async function table(name: string, fields: Fields, tenant: boolean, timestamps: boolean, where: string) {
+  async function table(name: string, fields: Fields, tenant: boolean, timestamps: boolean, where: string, extensible = false) {
     const cols = await columns(db, name);
     if (!cols.size) { out.push(`${where}: table ${name} is missing`); return; }
     const uniques = await uniqueIndexes(db, name);
@@ -49,6 +49,7 @@ export async function driftOf(db: Db, r: ResourceDeclaration<any>, targets: (nam
     };
     if (tenant) expect('client_id', 'integer', true, 'the tenant scope');
     if (timestamps) { expect('created_at', 'timestamp with time zone', true, 'createdAt'); expect('updated_at', 'timestamp with time zone', true, 'updatedAt'); }
+    if (extensible) expect('udf', 'jsonb', true, 'the user-defined fields (extensible)');
     for (const [k, f] of Object.entries(fields)) {
       if (f.virtual) continue;
       const col = columnOf(k, f);
@@ -79,6 +80,6 @@ export async function driftOf(db: Db, r: ResourceDeclaration<any>, targets: (nam
       }
     }
   }
-  await table(r.table, r.fields as Fields, r.scope.tenant === true, !!r.timestamps, r.name);
+  await table(r.table, r.fields as Fields, r.scope.tenant === true, !!r.timestamps, r.name, !!r.extensible);
   return out;
 }

@@ -2,7 +2,7 @@
 // virtual field reads, extra search, validation the declaration cannot say, values set on insert, work inside
 // the transaction after an insert, work after the commit, and named actions (POST …/:id/<action>).
 import type { FastifyRequest } from 'fastify';
-import type { Violation } from '../../contract';
+import type { UserFieldDef, Violation } from '../../contract';
 import type { Db } from '../db/db';
 
 declare module 'fastify' {
@@ -45,4 +45,6 @@ export interface ResourceHooks {
   afterInsert?(ctx: CrudContext, row: Row): Promise<void>;
   afterCommit?(clientId: number, change: Change, after: Row | null): void;
   actions?: Record<string, NamedAction>;
+  /** An `extensible` resource: the tenant's user-defined fields its `udf` values are checked against. */
+  userFields?(tx: Db, clientId: number): Promise<UserFieldDef[]>;
 }

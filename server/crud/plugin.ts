@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   BulkDeleteRequest, CATALOGUE, PAGE_SIZE, apiPaths, checkAllRules, columnOf, inputSchema, intQueryFields, listQuerySchema, parseSort,
-  resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
+  checkUserFieldValues, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
 import type { Db } from '../db/db';
@@ -197,8 +197,19 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     return { field: '(body)', message: 'is already there' };
   }
 
+  /** An extensible resource's `udf` against the tenant's user-defined fields: cleaned in place, violations named udf.<key>. */
+  async function userFieldViolations(ctx: CrudContext, input: Record<string, unknown>, before: Row | null): Promise<Violation[]> {
+    if (!r.extensible || !hooks.userFields || ctx.clientId === null) return [];
+    const defs = await hooks.userFields(ctx.tx, ctx.clientId);
+    const given = input.udf === undefined ? ((before?.udf as Record<string, unknown> | undefined) ?? {}) : (input.udf as Record<string, unknown> | null);
+    const { violations, value } = checkUserFieldValues(defs, given);
+    input.udf = value;
+    return violations;
+  }
+
   async function checks(ctx: CrudContext, req: FastifyRequest, scope: Scope, input: Record<string, unknown>, before: Row | null) {
     const v: Violation[] = [
+      ...(await userFieldViolations(ctx, input, before)),
       ...checkAllRules(r, input),
       ...(await references(ctx.tx, req, scope, input)),
       ...(await uniques(ctx.tx, scope, ctx.clientId, input, before?.id ?? null)),
@@ -261,6 +272,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     if (r.scope.tenant === true) { cols.push('client_id'); vals.push(ctx.clientId); }
     for (const [k, f] of sql.writableFields()) if (input[k] !== undefined) { cols.push(columnOf(k, f)); vals.push(input[k]); }
     for (const [c, v] of Object.entries(extra)) { cols.push(c); vals.push(v); }
+    if (r.extensible && input.udf !== undefined) { cols.push('udf'); vals.push(JSON.stringify(input.udf)); }
     const { rows } = await ctx.tx.query<{ id: number }>(`insert into ${r.table} (${cols.join(', ')}) values (${vals.map((_, i) => `$${i + 1}`).join(', ')}) returning id`, vals);
     return rows[0].id;
   }
@@ -268,6 +280,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const sets: string[] = [];
     const vals: unknown[] = [id];
     for (const [k, f] of sql.writableFields()) { vals.push(input[k] ?? null); sets.push(`${columnOf(k, f)} = $${vals.length}`); }
+    if (r.extensible && input.udf !== undefined) { vals.push(JSON.stringify(input.udf)); sets.push(`udf = $${vals.length}::jsonb`); }
     if (r.timestamps) sets.push('updated_at = now()');
     if (sets.length) await ctx.tx.query(`update ${r.table} set ${sets.join(', ')} where id = $1`, vals);
   }
@@ -361,8 +374,12 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       const where = listWhere(scope, f, params);
       await audit(db, req, { clientId: scope.clientId, action: 'export', entity: r.name, entityId: null, before: null, after: { format, query: req.query } });
       const n = params.length;
+      // an extensible resource: one more column per user-defined field, `udf.<key>`
+      const udfKeys = r.extensible && hooks.userFields && scope.clientId !== null ? (await hooks.userFields(db, scope.clientId)).map((d) => d.key) : [];
+      const header = [...columns, ...udfKeys.map((k) => `udf.${k}`)];
+      const cellsOf = (row: Row) => [...columns.map((c) => row[c]), ...udfKeys.map((k) => (row.udf as Record<string, unknown> | null)?.[k] ?? null)];
       async function* file() {
-        if (format === 'csv') yield columns.map(csvCell).join(',') + '\r\n';
+        if (format === 'csv') yield header.map(csvCell).join(',') + '\r\n';
         // keyset pages by id, each read when the socket took the last: memory stays flat whatever the size
         let cursor = 0;
         for (;;) {
@@ -372,7 +389,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
           let text = '';
           for (const raw of rows) {
             const row = toRow(raw);
-            text += format === 'csv' ? columns.map((c) => csvCell(row[c])).join(',') + '\r\n' : JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))) + '\n';
+            const cells = cellsOf(row);
+            text += format === 'csv' ? cells.map(csvCell).join(',') + '\r\n' : JSON.stringify(Object.fromEntries(header.map((c, i) => [c, cells[i] ?? null]))) + '\n';
           }
           yield text;
           cursor = Number(rows[rows.length - 1].id);

@@ -53,6 +53,7 @@ export class ResourceSql {
       cols.push(f.kind === 'date' ? `${e}::text as ${q(k)}` : `${e} as ${q(k)}`);
     }
     if (this.r.timestamps) cols.push(`t.created_at as ${q('createdAt')}`, `t.updated_at as ${q('updatedAt')}`);
+    if (this.r.extensible) cols.push(`t.udf as ${q('udf')}`);
     return cols.join(', ');
   }
 
@@ -83,9 +84,13 @@ export class ResourceSql {
   searchWhere(text: string, params: unknown[]): string {
     params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const n = `$${params.length}`;
-    if (this.hooks.searchAll) return `(${this.hooks.searchAll(n)})`;
+    // user-defined field values are searched too (a trigram index over udf::text, migration 060)
+    // (a subquery of its own: the planner hashes it once from the index instead of testing every row)
+    const udf = this.r.extensible ? ` or t.id in (select u.id from ${this.table} u where u.udf::text ilike ${n})` : '';
+    if (this.hooks.searchAll) return `(${this.hooks.searchAll(n)}${udf})`;
     const ors = this.fields.filter(([, f]) => f.search).map(([k]) => `${this.expr(k)} ilike ${n}`);
     if (this.hooks.search) ors.push(this.hooks.search(n));
+    if (udf) ors.push(`t.udf::text ilike ${n}`);
     return ors.length ? `(${ors.join(' or ')})` : 'true';
   }
 

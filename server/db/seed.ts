@@ -6,6 +6,7 @@ import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
 import { addGrant, insertRole } from './queries/grants';
 import { insertDivision } from './queries/divisions';
+import { installLicense } from '../resources/licenses';
 import { seedServiceAccount } from './queries/sessions';
 
 export const DEMO_PASSWORD = 'Gatehouse1!';
@@ -92,6 +93,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
         for (const team of teams) divisions.push(await insertDivision(tx, client, team, d));
       }
       ids[t.code] = { client, hq };
+      await installLicense(tx, client); // the demo license (issue 11)
       for (const [i, name] of DOORS.entries()) {
         await tx.query('insert into doors (client_id, division_id, name) values ($1,$2,$3)', [client, divisions[i % divisions.length], name]);
       }

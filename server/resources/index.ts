@@ -5,6 +5,8 @@ import { identityHooks } from './identities';
 import { visitorHooks } from './visitors';
 import { serviceAccountHooks } from './serviceAccounts';
 import { webHookHooks } from './webHooks';
+import { userFieldHooks } from './userFields';
+import { batchTemplateHooks } from './batchTemplates';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -14,4 +16,6 @@ export const resourceHooks = (publish?: Publish): Record<string, ResourceHooks> 
   visitors: visitorHooks(publish),
   serviceAccounts: serviceAccountHooks,
   webHooks: webHookHooks,
+  userFields: userFieldHooks,
+  batchTemplates: batchTemplateHooks,
 });

@@ -1,6 +1,9 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
-import { clientsResource, identitiesResource, routeRows, serviceAccountsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType } from '../../contract';
+import {
+  batchTemplatesResource, clientsResource, identitiesResource, licensesResource, routeRows, serviceAccountsResource, userFieldsResource, visitorsResource,
+  webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
+} from '../../contract';
 
 export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
 
@@ -10,7 +13,8 @@ export type ScreenKey =
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
   | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
   | 'operatorSessions' | 'serviceAccountSessions'
-  | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory';
+  | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
+  | 'userFields' | 'userFieldAdd' | 'userFieldEdit' | 'batchTemplates' | 'batchTemplateAdd' | 'batchTemplateEdit' | 'licenses' | 'licenseEdit';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -107,9 +111,11 @@ export const ROUTES: RouteDef[] = [
   fromResource(identitiesResource, 'add', 'identityAdd'),
   fromResource(identitiesResource, 'edit', 'identityEdit'),
   r('manage', '/manage/identities/batch-upload', 'Batch upload', ['0.3.1.9'], { icon: 'upload', hidden: true, description: 'Upload a spreadsheet of identities through a batch template.' }),
-  ...crud('manage', '/manage/identity-batch-template', 'Batch templates', 'Batch template', ['0.3.1.6', '0.3.1.7', '0.3.1.8'], 'th-list', 'Column mappings for uploading identities in bulk.'),
-  r('manage', '/manage/licenses', 'Licenses', ['0.3.2.0'], { icon: 'endorsed', description: 'Licensed modules, seats and their expiry.' }),
-  r('manage', '/manage/licenses/edit/:id', 'Edit license', ['0.3.2.2'], { icon: 'endorsed', hidden: true, description: 'Apply a new license key.' }),
+  fromResource(batchTemplatesResource, 'list', 'batchTemplates', { description: 'Column mappings for uploading identities in bulk.' }),
+  fromResource(batchTemplatesResource, 'add', 'batchTemplateAdd', { description: 'Create a new batch template.' }),
+  fromResource(batchTemplatesResource, 'edit', 'batchTemplateEdit', { description: 'Change an existing batch template.' }),
+  fromResource(licensesResource, 'list', 'licenses', { description: 'Licensed modules, seats and their expiry.' }),
+  fromResource(licensesResource, 'edit', 'licenseEdit', { description: 'Apply a new license key.' }),
   ...crud('manage', '/manage/operator-groups', 'Operator groups', 'Operator group', x('0.3.3'), 'people', 'Groups of operators sharing roles and divisions.'),
   r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', description: 'Password policy, lockout and session settings for operators.' }),
   ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
@@ -118,7 +124,9 @@ export const ROUTES: RouteDef[] = [
   fromResource(serviceAccountsResource, 'list', 'serviceAccounts'),
   fromResource(serviceAccountsResource, 'add', 'serviceAccountForm'),
   fromResource(serviceAccountsResource, 'edit', 'serviceAccountForm'),
-  ...crud('manage', '/manage/user-defined-fields', 'User-defined fields', 'User-defined field', ['0.3.4.0', '0.3.4.1', '0.3.4.2'], 'properties', 'Extra fields on identities, defined per client.'),
+  fromResource(userFieldsResource, 'list', 'userFields', { description: 'Extra fields on identities, defined per client.' }),
+  fromResource(userFieldsResource, 'add', 'userFieldAdd', { description: 'Create a new user-defined field.' }),
+  fromResource(userFieldsResource, 'edit', 'userFieldEdit', { description: 'Change an existing user-defined field.' }),
   fromResource(webHooksResource, 'list', 'webHooks'),
   fromResource(webHooksResource, 'add', 'webHookForm'),
   fromResource(webHooksResource, 'edit', 'webHookForm'),

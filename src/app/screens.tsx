@@ -5,6 +5,7 @@ import type { ScreenKey } from './routeTable';
 const auth = () => import('../screens/auth/index');
 const general = () => import('../screens/general/index');
 const manage = () => import('../screens/manage/index');
+const identityData = () => import('../screens/manage/identityData');
 const audit = () => import('../screens/audit/ReplayScreen');
 const report = () => import('../screens/report/index');
 const monitor = () => import('../screens/monitor/index');
@@ -36,6 +37,14 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   webHooks: pick(manage, 'WebHooksScreen'),
   webHookForm: pick(manage, 'WebHookFormScreen'),
   webHookHistory: pick(manage, 'WebHookHistoryScreen'),
+  userFields: pick(identityData, 'UserFieldsScreen'),
+  userFieldAdd: pick(identityData, 'UserFieldFormScreen'),
+  userFieldEdit: pick(identityData, 'UserFieldFormScreen'),
+  batchTemplates: pick(identityData, 'BatchTemplatesScreen'),
+  batchTemplateAdd: pick(identityData, 'BatchTemplateFormScreen'),
+  batchTemplateEdit: pick(identityData, 'BatchTemplateFormScreen'),
+  licenses: pick(identityData, 'LicensesScreen'),
+  licenseEdit: pick(identityData, 'LicenseFormScreen'),
   replay: pick(audit, 'ReplayScreen'),
   activityReport: pick(report, 'ActivityReportScreen'),
   uiErrors: pick(report, 'UiErrorsScreen'),

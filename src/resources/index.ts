@@ -4,3 +4,4 @@ export { ResourceForm } from './ResourceForm';
 export { identities } from './identities';
 export { clients } from './clients';
 export { activityReport, eventHistory, uiErrors } from './reports';
+export { userFields, batchTemplates, licenses } from './identityData';

@@ -1,0 +1,259 @@
+// Identity batch upload [0.3.1.9] (issue 11):
+//   POST {batchUpload}?templateId=N   body: the file (CSV UTF-8 or XLSX, ≤ 10 MB) → the dry-run preview
+//        {id, fileName, total, valid, creates, updates, errors: [{row, field, message}]}; nothing is imported.
+//   GET  {batchUpload}/:id/import     text/event-stream (the console's streaming GET helper, src/api/stream.ts):
+//        `start` {total}, `progress` {done, total, created, updated, failed} after every committed batch, `end`
+//        with the result. Idempotent: rows match on employee number, so a re-run (or the helper's retry after a
+//        lost connection) updates instead of creating. Each row is written with its credential and its audit row
+//        in one savepoint: a failing row leaves nothing of itself, the rest of its batch commits.
+//   GET  {batchUpload}/:id/errors.csv  the per-row error report (preview errors, then the import's).
+// Scope: the template is the tenant's (another tenant's is 404); the uploader needs 0.3.1.9 and the add privilege
+// in the template's division; a row matching an identity updates it only where the uploader holds edit there.
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  API, PRIV, checkAllRules, checkUserFieldValues, identitiesResource, inputSchema, type UserFieldDef, type Violation,
+} from '../../contract';
+import { validate } from '../../contract/schemas';
+import { csvCell } from '../crud/plugin';
+import type { Db } from '../db/db';
+import { HttpError, audit, clientOf, divisionsFor, idParam, principal } from '../http/common';
+import { assertSeats } from '../resources/licenses';
+import { userFieldDefs } from '../resources/userFields';
+import { MAX_UPLOAD_BYTES, readSheet, type Sheet } from './parse';
+
+type Publish = (clientId: number, destination: string, body: unknown) => void;
+export const BATCH_PRIVILEGE = '0.3.1.9';
+export const IMPORT_BATCH = 250;
+const PREVIEW_ERRORS_MAX = 5000;
+
+export interface RowError { row: number; employeeNo?: string; field: string; message: string }
+/** A row ready to import: the identity input as the catalogue's schema made it, its card number, its line. */
+export interface ReadyRow { row: number; input: Record<string, unknown>; card: string | null }
+interface Template { id: number; name: string; divisionId: number; credentialType: string; columns: { header: string; target: string; udfKey: string | null }[] }
+
+const IdentityInput = inputSchema(identitiesResource);
+const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+async function loadTemplate(db: Db, clientId: number, id: number): Promise<Template> {
+  const { rows } = await db.query<Template>(
+    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and client_id = $2`, [id, clientId]);
+  if (!rows[0]) throw new HttpError(404, 'Batch template not found');
+  const cols = await db.query<Template['columns'][number]>(`select header, target, udf_key as "udfKey" from batch_template_columns where template_id = $1 order by id`, [id]);
+  return { ...rows[0], columns: cols.rows };
+}
+
+/**
+ * The dry run: every row mapped by the template and checked as the identity form would be (the catalogue's input
+ * schema, its shared rules, the tenant's user-defined fields), plus what only the file and the database know:
+ * an employee number or card twice in the file, a card issued to somebody else, a match the uploader may not edit.
+ */
+export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet: Sheet, editDivisions: number[]): Promise<{ ready: ReadyRow[]; errors: RowError[]; creates: number; updates: number }> {
+  const index = new Map(sheet.headers.map((h, i) => [h.toLowerCase(), i]));
+  const missing = tpl.columns.filter((c) => !index.has(c.header.trim().toLowerCase()));
+  if (missing.length) throw new HttpError(400, 'Validation failed', missing.map((c) => ({ field: 'file', message: `has no column "${c.header}" (template ${tpl.name} maps it)` })));
+  const defs: UserFieldDef[] = await userFieldDefs(db, clientId);
+  const errors: RowError[] = [];
+  const candidates: ReadyRow[] = [];
+  const seenEmp = new Map<string, number>();
+  const seenCard = new Map<string, number>();
+  sheet.rows.forEach((cells, i) => {
+    const row = i + 2; // the spreadsheet's own line number (1 is the header)
+    const input: Record<string, unknown> = { divisionId: tpl.divisionId, status: 'active' };
+    const udf: Record<string, unknown> = {};
+    let card: string | null = null;
+    for (const c of tpl.columns) {
+      const raw = (cells[index.get(c.header.trim().toLowerCase())!] ?? '').trim();
+      if (c.target === 'udf') { if (raw !== '') udf[c.udfKey!] = raw; continue; }
+      if (c.target === 'credentialNumber') { card = raw === '' ? null : raw.toUpperCase(); continue; }
+      if (raw === '') continue;
+      input[c.target] = c.target === 'employeeNo' ? raw.toUpperCase() : c.target === 'status' ? raw.toLowerCase() : raw;
+    }
+    if (card) input.credentials = [{ type: tpl.credentialType, number: card, status: 'active' }];
+    const checked = validate(input, IdentityInput);
+    const violations: Violation[] = checked.ok ? checkAllRules(identitiesResource, input) : checked.violations;
+    const u = checkUserFieldValues(defs, udf);
+    violations.push(...u.violations);
+    const emp = typeof input.employeeNo === 'string' ? input.employeeNo : undefined;
+    if (emp && seenEmp.has(emp)) violations.push({ field: 'employeeNo', message: `is repeated in this file (row ${seenEmp.get(emp)})` });
+    if (card && seenCard.has(card)) violations.push({ field: 'credentials.0.number', message: `is repeated in this file (row ${seenCard.get(card)})` });
+    if (emp && !seenEmp.has(emp)) seenEmp.set(emp, row);
+    if (card && !seenCard.has(card)) seenCard.set(card, row);
+    if (violations.length || !checked.ok) { for (const v of violations) errors.push({ row, employeeNo: emp, field: v.field, message: v.message }); return; }
+    const value = checked.value as Record<string, unknown>;
+    delete value.updatedAt;
+    value.udf = u.value;
+    if (!card) delete value.credentials; // a row without a card keeps the identity's credentials as they are
+    candidates.push({ row, input: value, card });
+  });
+  // what the database knows: identities these employee numbers match, cards issued to someone else
+  const emps = candidates.map((c) => c.input.employeeNo as string);
+  const existing = new Map((await db.query<{ employeeNo: string; divisionId: number }>(
+    `select employee_no as "employeeNo", division_id as "divisionId" from identities where client_id = $1 and employee_no = any($2::text[])`, [clientId, emps])).rows.map((x) => [x.employeeNo, x]));
+  const cards = candidates.map((c) => c.card).filter((x): x is string => !!x);
+  const holders = new Map((await db.query<{ number: string; employeeNo: string }>(
+    `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and c.number = any($2::text[])`, [clientId, cards])).rows.map((x) => [x.number, x.employeeNo]));
+  const ready: ReadyRow[] = [];
+  let creates = 0;
+  let updates = 0;
+  for (const c of candidates) {
+    const emp = c.input.employeeNo as string;
+    const match = existing.get(emp);
+    if (match && !editDivisions.includes(match.divisionId)) { errors.push({ row: c.row, employeeNo: emp, field: 'employeeNo', message: 'matches an identity in a division you may not edit' }); continue; }
+    const holder = c.card ? holders.get(c.card) : undefined;
+    if (holder !== undefined && holder !== emp) { errors.push({ row: c.row, employeeNo: emp, field: 'credentials.0.number', message: `is already issued to identity ${holder}` }); continue; }
+    if (match) updates++; else creates++;
+    ready.push(c);
+  }
+  errors.sort((a, b) => a.row - b.row);
+  return { ready, errors, creates, updates };
+}
+
+export interface ImportProgress { done: number; total: number; created: number; updated: number; failed: number }
+
+/**
+ * Imports ready rows in batches of IMPORT_BATCH per transaction, each row (identity, its card, its audit row) in a
+ * savepoint; yields the progress after every committed batch. Matching is on employee number (idempotent).
+ */
+export async function* importRows(db: Db, who: { clientId: number; actor: string }, rows: ReadyRow[], errors: RowError[]): AsyncGenerator<ImportProgress> {
+  const p: ImportProgress = { done: 0, total: rows.length, created: 0, updated: 0, failed: 0 };
+  for (let at = 0; at < rows.length; at += IMPORT_BATCH) {
+    const batch = rows.slice(at, at + IMPORT_BATCH);
+    const counts = await db.transaction(async (tx) => {
+      const emps = batch.map((r) => r.input.employeeNo as string);
+      const existing = new Map((await tx.query<{ id: number; employeeNo: string }>(
+        `select id, employee_no as "employeeNo" from identities where client_id = $1 and employee_no = any($2::text[]) for update`, [who.clientId, emps])).rows.map((x) => [x.employeeNo, x.id]));
+      await assertSeats(tx, who.clientId, 'identities', batch.filter((r) => !existing.has(r.input.employeeNo as string)).length);
+      let created = 0; let updated = 0; let failed = 0;
+      for (const r of batch) {
+        const x = r.input;
+        const vals = [x.firstName, x.lastName, x.employeeNo, x.idNumber ?? null, x.email ?? null, x.phone ?? null, x.divisionId, x.status ?? 'active', x.validFrom ?? null, x.validTo ?? null, JSON.stringify(x.udf ?? {})];
+        await tx.query('savepoint batch_row');
+        try {
+          const id0 = existing.get(x.employeeNo as string);
+          let id: number;
+          if (id0) {
+            await tx.query(`update identities set first_name = $2, last_name = $3, employee_no = $4, id_number = coalesce($5, id_number), email = coalesce($6, email),
+              phone = coalesce($7, phone), division_id = $8, status = $9, valid_from = coalesce($10::date, valid_from), valid_to = coalesce($11::date, valid_to),
+              udf = udf || $12::jsonb, updated_at = now() where id = $1`, [id0, ...vals]);
+            id = id0;
+          } else {
+            id = (await tx.query<{ id: number }>(`insert into identities (client_id, first_name, last_name, employee_no, id_number, email, phone, division_id, status, valid_from, valid_to, udf)
+              values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) returning id`, [who.clientId, ...vals])).rows[0].id;
+          }
+          const cred = (x.credentials as Record<string, unknown>[] | undefined)?.[0];
+          if (cred) {
+            await tx.query(`insert into credentials (client_id, identity_id, type, number, status) values ($1, $2, $3, $4, 'active')
+              on conflict (client_id, number) do nothing`, [who.clientId, id, cred.type, cred.number]);
+            const held = await tx.query<{ identityId: number }>('select identity_id as "identityId" from credentials where client_id = $1 and number = $2', [who.clientId, cred.number]);
+            if (held.rows[0]?.identityId !== id) throw new RowFailure('credentials.0.number', 'is already issued to another identity');
+          }
+          const { credentials: _c, ...kept } = x;
+          await tx.query('insert into audit_log (client_id, actor, action, entity, entity_id, before, after) values ($1, $2, $3, $4, $5, $6, $7)',
+            [who.clientId, who.actor, id0 ? 'batch-update' : 'batch-create', 'identity', String(id), null, JSON.stringify({ ...kept, id, credential: cred?.number ?? null, row: r.row })]);
+          await tx.query('release savepoint batch_row');
+          if (id0) updated++; else { created++; existing.set(x.employeeNo as string, id); }
+        } catch (e) {
+          await tx.query('rollback to savepoint batch_row');
+          failed++;
+          const f = e instanceof RowFailure ? e : null;
+          const pg = e as { code?: string; detail?: string };
+          errors.push({ row: r.row, employeeNo: x.employeeNo as string, field: f?.field ?? (pg.code === '23505' ? 'employeeNo' : '(row)'), message: f?.message ?? (pg.code === '23505' ? 'is already used' : 'could not be imported') });
+        }
+      }
+      return { created, updated, failed };
+    });
+    p.done += batch.length; p.created += counts.created; p.updated += counts.updated; p.failed += counts.failed;
+    // let the event loop breathe between batches (PGlite runs in this thread): other requests are answered and
+    // the progress event leaves the socket before the next batch starts
+    await new Promise((resolve) => setImmediate(resolve));
+    yield { ...p };
+  }
+}
+class RowFailure extends Error { constructor(readonly field: string, message: string) { super(message); } }
+
+export const errorReportCsv = (errors: RowError[]) =>
+  ['row,employeeNo,field,message', ...errors.map((e) => [e.row, e.employeeNo ?? '', e.field, e.message].map(csvCell).join(','))].join('\r\n') + '\r\n';
+
+export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publish }) {
+  const { db } = opts;
+  const base = API.batchUpload;
+  const config = { privileges: [BATCH_PRIVILEGE] };
+
+  function scopeOf(req: FastifyRequest, tpl: Template) {
+    const p = principal(req);
+    if (!divisionsFor(p, [PRIV.identities.add]).includes(tpl.divisionId)) {
+      throw new HttpError(403, `Template ${tpl.name} puts identities in a division you may not add identities to`);
+    }
+    return { editDivisions: divisionsFor(p, [PRIV.identities.edit]) };
+  }
+  async function loadUpload(req: FastifyRequest) {
+    const clientId = clientOf(req);
+    const id = idParam(req, 'Batch upload');
+    const { rows } = await db.query<{ id: number; templateId: number; userId: number; rows: ReadyRow[]; errors: RowError[]; total: number; fileName: string }>(
+      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and client_id = $2`, [id, clientId]);
+    if (!rows[0]) throw new HttpError(404, 'Batch upload not found');
+    return { clientId, upload: rows[0] };
+  }
+
+  app.register(async (scoped) => {
+    // the file arrives as the body itself (no multipart): CSV, XLSX or any bytes, bounded
+    for (const type of ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream', 'text/plain', 'application/vnd.ms-excel']) {
+      scoped.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, b, done) => done(null, b));
+    }
+    scoped.post(base, { config, bodyLimit: MAX_UPLOAD_BYTES }, async (req, reply) => {
+      const clientId = clientOf(req);
+      const q = (req.query ?? {}) as Record<string, unknown>;
+      const tid = /^\d{1,9}$/.test(String(q.templateId ?? '')) ? Number(q.templateId) : NaN;
+      if (!Number.isInteger(tid) || tid < 1) throw new HttpError(400, 'Validation failed', [{ field: 'templateId', message: 'is required: pick a batch template' }]);
+      if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'Validation failed', [{ field: 'file', message: 'must be sent as the body (text/csv or an .xlsx)' }]);
+      const tpl = await loadTemplate(db, clientId, tid);
+      const { editDivisions } = scopeOf(req, tpl);
+      const sheet = await readSheet(req.body);
+      const prep = await prepareRows(db, clientId, tpl, sheet, editDivisions);
+      const fileName = String(req.headers['x-file-name'] ?? 'upload').replace(/[^\w. -]/g, '_').slice(0, 200);
+      const { rows } = await db.query<{ id: number }>(
+        `insert into batch_uploads (client_id, user_id, template_id, file_name, total, rows, errors) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+        [clientId, principal(req).userId, tpl.id, fileName, sheet.rows.length, JSON.stringify(prep.ready), JSON.stringify(prep.errors)]);
+      await audit(db, req, { clientId, action: 'batch-preview', entity: 'identities', entityId: rows[0].id, before: null,
+        after: { template: tpl.name, fileName, total: sheet.rows.length, valid: prep.ready.length, errors: prep.errors.length } });
+      return reply.code(201).send({
+        id: rows[0].id, fileName, template: tpl.name, total: sheet.rows.length, valid: prep.ready.length, creates: prep.creates, updates: prep.updates,
+        invalidRows: new Set(prep.errors.map((e) => e.row)).size, errors: prep.errors.slice(0, PREVIEW_ERRORS_MAX),
+      });
+    });
+  });
+
+  app.get(`${base}/:id/import`, { config }, async (req, reply) => {
+    const { clientId, upload } = await loadUpload(req);
+    const tpl = await loadTemplate(db, clientId, upload.templateId);
+    scopeOf(req, tpl);
+    const errors: RowError[] = [...upload.errors];
+    const rows = upload.rows;
+    // the seats the whole file needs, before anything is written (409 naming the limit, nothing imported)
+    await db.transaction(async (tx) => {
+      const emps = rows.map((r) => r.input.employeeNo as string);
+      const known = Number((await tx.query<{ n: string }>('select count(*)::text n from identities where client_id = $1 and employee_no = any($2::text[])', [clientId, emps])).rows[0].n);
+      await assertSeats(tx, clientId, 'identities', rows.length - known);
+    });
+    const actor = principal(req).username;
+    async function* events() {
+      yield sse('start', { total: rows.length, invalid: upload.errors.length });
+      let last: ImportProgress = { done: 0, total: rows.length, created: 0, updated: 0, failed: 0 };
+      for await (const p of importRows(db, { clientId, actor }, rows, errors)) { last = p; yield sse('progress', p); }
+      const result = { ...last, errors: errors.length };
+      await db.query('update batch_uploads set result = $2, errors = $3, imported_at = now() where id = $1', [upload.id, JSON.stringify(result), JSON.stringify(errors)]);
+      await audit(db, req, { clientId, action: 'batch-import', entity: 'identities', entityId: upload.id, before: null, after: { template: tpl.name, fileName: upload.fileName, ...result } });
+      opts.publish?.(clientId, '/changes/identities', { resource: 'identities', id: 0, action: 'import' });
+      yield sse('end', result);
+    }
+    reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').header('x-accel-buffering', 'no');
+    return reply.send(Readable.from(events(), { objectMode: true, highWaterMark: 1 }));
+  });
+
+  app.get(`${base}/:id/errors.csv`, { config }, async (req, reply) => {
+    const { upload } = await loadUpload(req);
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="batch-${upload.id}-errors.csv"`).header('cache-control', 'no-store');
+    return errorReportCsv(upload.errors);
+  });
+}

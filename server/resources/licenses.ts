@@ -1,0 +1,129 @@
+// Licenses on the server: a key is `GH1.<payload>.<signature>` (base64url), the payload JSON signed with Ed25519;
+// only the public key is here (scripts/issue-license.ts holds the development private key for demo licenses). A
+// tenant's license row keeps what the verified key grants; seats are counted live and a change that would exceed
+// one is refused with 409 naming the limit. Routes: list, one, edit (paste a new key) — a license is never typed
+// field by field, so the catalogue declares it (contract/resources/licenses.ts) with routes of its own here, using
+// the same scope, privileges and audit helpers as the plugin.
+import { createPublicKey, verify } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { object, optional, string } from 'superstruct';
+import { licensesResource, rowSchema, type Seat } from '../../contract';
+import type { Db } from '../db/db';
+import { HttpError, audit, body, clientOf, idParam, iso } from '../http/common';
+
+const PUBLIC_KEY = createPublicKey(`-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAzyCfD9v2wNV4f88lrH86FmVsKWbocYndaw/gk8rGnxY=
+-----END PUBLIC KEY-----
+`);
+
+/** The demo license (all modules, generous seats, any client), issued with scripts/issue-license.ts. */
+export const DEMO_LICENSE_KEY = 'GH1.eyJ2IjoxLCJsaWNlbnNlZSI6IkdhdGVob3VzZSBkZW1vIiwiY2xpZW50IjoiKiIsIm1vZHVsZXMiOlsiYWNjZXNzIiwidmlzaXRvcnMiLCJtb25pdG9yIiwicmVwb3J0cyJdLCJzZWF0cyI6eyJpZGVudGl0aWVzIjoyNTAwMDAsImRvb3JzIjo1MDAsInJlYWRlcnMiOjEwMDAsIm9wZXJhdG9ycyI6MTAwfSwidmFsaWRUbyI6IjIwMzAtMTItMzEifQ.zzw2DViY9IVMOTtJh24aA-Op7EkNsA5mNag1J3vmycStS4WpFyxnFZLD1k423Ka8arKKDYjLpcD5nuF_Ji07BA';
+
+export interface LicenseGrant {
+  licensee: string; client: string; modules: string[];
+  seats: Record<Seat, number>; validTo: string;
+}
+const INT = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 10_000_000;
+
+/** The grant of a key whose signature verifies, or a sentence saying why not. */
+export function verifyLicenseKey(key: string): LicenseGrant | string {
+  const m = /^GH1\.([A-Za-z0-9_-]{10,3000})\.([A-Za-z0-9_-]{80,90})$/.exec(key.trim());
+  if (!m) return 'is not a Gatehouse license key (GH1.…)';
+  let ok = false;
+  try { ok = verify(null, Buffer.from(m[1]), PUBLIC_KEY, Buffer.from(m[2], 'base64url')); } catch { ok = false; }
+  if (!ok) return 'has a signature that does not verify: it was changed or not issued by Gatehouse';
+  let p: any;
+  try { p = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')); } catch { return 'has an unreadable payload'; }
+  const s = p?.seats;
+  if (p?.v !== 1 || typeof p.licensee !== 'string' || typeof p.client !== 'string' || !Array.isArray(p.modules) || !p.modules.every((x: unknown) => typeof x === 'string')
+    || !s || !INT(s.identities) || !INT(s.doors) || !INT(s.readers) || !INT(s.operators) || typeof p.validTo !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(p.validTo)) {
+    return 'has a payload this server does not understand';
+  }
+  return { licensee: p.licensee.slice(0, 200), client: p.client, modules: p.modules, seats: { identities: s.identities, doors: s.doors, readers: s.readers, operators: s.operators }, validTo: p.validTo };
+}
+
+async function writeLicense(tx: Db, clientId: number, key: string, g: LicenseGrant) {
+  await tx.query(
+    `insert into licenses (client_id, license_key, licensee, modules, identity_seats, door_seats, reader_seats, operator_seats, valid_to)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     on conflict (client_id) do update set license_key = excluded.license_key, licensee = excluded.licensee, modules = excluded.modules,
+       identity_seats = excluded.identity_seats, door_seats = excluded.door_seats, reader_seats = excluded.reader_seats,
+       operator_seats = excluded.operator_seats, valid_to = excluded.valid_to, updated_at = now()`,
+    [clientId, key, g.licensee, g.modules.join(', '), g.seats.identities, g.seats.doors, g.seats.readers, g.seats.operators, g.validTo]);
+}
+
+/** Seed and tests: install a key (verified) for a tenant. */
+export async function installLicense(tx: Db, clientId: number, key = DEMO_LICENSE_KEY) {
+  const g = verifyLicenseKey(key);
+  if (typeof g === 'string') throw new Error(`license key ${g}`);
+  await writeLicense(tx, clientId, key, g);
+}
+
+const USED: Record<Seat, string> = {
+  identities: `(select count(*)::int from identities i where i.client_id = t.client_id)`,
+  doors: `(select count(*)::int from doors d where d.client_id = t.client_id)`,
+  // no reader table yet: every door has its reader until readers are their own rows
+  readers: `(select count(*)::int from doors d where d.client_id = t.client_id)`,
+  operators: `(select count(distinct g.user_id)::int from user_grants g where g.client_id = t.client_id)`,
+};
+const SEAT_COLUMN: Record<Seat, string> = { identities: 'identity_seats', doors: 'door_seats', readers: 'reader_seats', operators: 'operator_seats' };
+
+/**
+ * Refuses (409) a change that would put `adding` more of `seat` over the tenant's license. No license row: no
+ * limit. Call inside the writing transaction; the license row is locked so two imports cannot both take the last seats.
+ */
+export async function assertSeats(tx: Db, clientId: number, seat: Seat, adding: number) {
+  if (adding <= 0) return;
+  const { rows } = await tx.query<{ seats: number; used: number }>(
+    `select t.${SEAT_COLUMN[seat]} as seats, ${USED[seat]} as used from licenses t where t.client_id = $1 for update`, [clientId]);
+  const l = rows[0];
+  if (!l) return;
+  if (l.used + adding > l.seats) {
+    const free = Math.max(0, l.seats - l.used);
+    throw new HttpError(409, `License limit reached: ${seat} seats ${l.seats} (${l.used} in use, ${free} free); adding ${adding} would exceed it. Ask for a license with more ${seat} seats.`);
+  }
+}
+
+const SELECT = `t.id, t.client_id as "clientId", t.license_key as "licenseKey", t.licensee, t.modules,
+  t.identity_seats as "identitySeats", ${USED.identities} as "identitiesUsed", t.door_seats as "doorSeats", ${USED.doors} as "doorsUsed",
+  t.reader_seats as "readerSeats", ${USED.readers} as "readersUsed", t.operator_seats as "operatorSeats", ${USED.operators} as "operatorsUsed",
+  t.valid_to::text as "validTo", t.created_at as "createdAt", t.updated_at as "updatedAt"`;
+const toRow = (x: Record<string, unknown>) => ({ ...x, createdAt: iso(x.createdAt), updatedAt: iso(x.updatedAt) });
+export const LicenseRow = rowSchema(licensesResource);
+const LicenseInput = object({ licenseKey: string(), updatedAt: optional(string()) });
+
+export function licenseRoutes(app: FastifyInstance, db: Db) {
+  const r = licensesResource;
+  const load = async (dbx: Db, clientId: number, id: number, lock = false) => {
+    const { rows } = await dbx.query<Record<string, unknown>>(`select ${SELECT} from licenses t where t.id = $1 and t.client_id = $2${lock ? ' for update' : ''}`, [id, clientId]);
+    if (!rows[0]) throw new HttpError(404, 'License not found');
+    return toRow(rows[0]);
+  };
+  app.get(r.api, { config: { privileges: [r.privileges.view] } }, async (req) => {
+    const { rows } = await db.query<Record<string, unknown>>(`select ${SELECT} from licenses t where t.client_id = $1 order by t.id`, [clientOf(req)]);
+    return { items: rows.map(toRow), total: rows.length, page: 0, size: rows.length || 1 };
+  });
+  app.get(`${r.api}/:id`, { config: { privileges: [r.privileges.view] } }, async (req) => load(db, clientOf(req), idParam(req, 'License')));
+  app.put(`${r.api}/:id`, { config: { privileges: [r.privileges.edit!] } }, async (req) => {
+    const clientId = clientOf(req);
+    const id = idParam(req, 'License');
+    const input = body(req.body, LicenseInput);
+    const key = input.licenseKey.trim();
+    return db.transaction(async (tx) => {
+      const before = await load(tx, clientId, id, true);
+      if (input.updatedAt && Date.parse(input.updatedAt) !== Date.parse(String(before.updatedAt))) {
+        throw new HttpError(409, 'Someone else changed this license since you opened it. Reload it to see their changes; your typed values are kept.');
+      }
+      const g = verifyLicenseKey(key);
+      if (typeof g === 'string') throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: g }]);
+      const { rows: c } = await tx.query<{ code: string }>('select code from clients where id = $1', [clientId]);
+      if (g.client !== '*' && g.client !== c[0].code) throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `is issued to client ${g.client}, not ${c[0].code}` }]);
+      if (g.validTo < new Date().toISOString().slice(0, 10)) throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `expired on ${g.validTo}` }]);
+      await writeLicense(tx, clientId, key, g);
+      const after = await load(tx, clientId, id);
+      const view = (x: Record<string, unknown>) => ({ ...x, licenseKey: '(licenseKey)' });
+      await audit(tx, req, { clientId, action: 'update', entity: 'license', entityId: id, before: view(before), after: view(after) });
+      return after;
+    });
+  });
+}

@@ -1,0 +1,25 @@
+// User-defined fields on the server, beyond the declaration: a choice field names its choices, a max length is for
+// text only; and the tenant's fields as the identity checks read them.
+import { choicesOf, type UserFieldDef } from '../../contract';
+import type { ResourceHooks } from '../crud/hooks';
+import type { Db } from '../db/db';
+
+export async function userFieldDefs(tx: Db, clientId: number): Promise<UserFieldDef[]> {
+  const { rows } = await tx.query<UserFieldDef>(
+    `select key, label, kind, required, max_length as "maxLength", options, position from user_fields where client_id = $1 order by coalesce(position, 0), id`, [clientId]);
+  return rows;
+}
+
+export const userFieldHooks: ResourceHooks = {
+  async validate(_ctx, input) {
+    const out = [];
+    if (input.kind === 'choice') {
+      const choices = choicesOf({ options: (input.options as string | null) ?? null });
+      if (!choices.length) out.push({ field: 'options', message: 'must list at least one choice (one per line)' });
+      else if (choices.some((c) => c.length > 200)) out.push({ field: 'options', message: 'must be choices of at most 200 characters' });
+      else if (new Set(choices).size !== choices.length) out.push({ field: 'options', message: 'must not repeat a choice' });
+    }
+    if (input.maxLength !== undefined && input.maxLength !== null && input.kind !== 'text') out.push({ field: 'maxLength', message: 'applies to text fields only' });
+    return out;
+  },
+};
