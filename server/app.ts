@@ -14,6 +14,7 @@ import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/commo
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';
+import { accessAdminRoutes } from './resources/accessAdmin';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
@@ -181,9 +182,10 @@ export async function buildServer(opts: ServerOptions) {
   });
   const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
-  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit });
+  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 });
   // every catalogue resource (contract/resources): clients, identities, visitors, …
   crudRoutes(app, { db, publish, hooks: resourceHooks(publish) });
+  accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });
   divisionRoutes(app, { db });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });

@@ -4,13 +4,23 @@ import { clientsResource } from './clients';
 import type { ResourceDeclaration } from './define';
 import { divisionsResource } from './divisions';
 import { identitiesResource } from './identities';
+import { operatorGroupsResource } from './operatorGroups';
+import { operatorsResource } from './operators';
+import { rolesResource } from './roles';
 import { visitorsResource } from './visitors';
 
 export * from './define';
 export * from './derive';
 export { clientsResource, divisionsResource, identitiesResource, visitorsResource };
+export { operatorGroupsResource, operatorsResource, rolesResource };
+export {
+  ROLE_CODE, AssignPrivilegesRequest, CreateOperatorRequest, ResetPasswordRequest, OperatorSettingsSchema, passwordProblems,
+  type RolePrivilege, type PrivilegeHolders, type OperatorSettings,
+} from './roles';
 export { IDENTITY_STATUSES, CREDENTIAL_TYPES, CREDENTIAL_STATUSES } from './identities';
 export { VISIT_PURPOSES, VISITOR_STATUSES } from './visitors';
 
-export const CATALOGUE: readonly ResourceDeclaration<any>[] = [clientsResource, divisionsResource, identitiesResource, visitorsResource];
+export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
+  clientsResource, divisionsResource, identitiesResource, visitorsResource, rolesResource, operatorsResource, operatorGroupsResource,
+];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -2,6 +2,8 @@
 import type { ResourceHooks } from '../crud/hooks';
 import { clientHooks } from './clients';
 import { identityHooks } from './identities';
+import { operatorGroupHooks } from './operatorGroups';
+import { roleHooks } from './roles';
 import { visitorHooks } from './visitors';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
@@ -10,4 +12,6 @@ export const resourceHooks = (publish?: Publish): Record<string, ResourceHooks> 
   clients: clientHooks,
   identities: identityHooks,
   visitors: visitorHooks(publish),
+  roles: roleHooks(),
+  operatorGroups: operatorGroupHooks,
 });

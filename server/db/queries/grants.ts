@@ -41,17 +41,15 @@ export async function privilegesAnywhere(db: Db, userId: number, prefix: string)
 export async function addGrant(db: Db, g: { userId: number; role: string; clientId: number; divisionId: number | null }): Promise<void> {
   await db.query('insert into user_grants (user_id, role_code, client_id, division_id) values ($1,$2,$3,$4)', [g.userId, g.role, g.clientId, g.divisionId]);
 }
-/** A template role (no client): every client created afterwards gets its own copy (migration 040). */
+/** A template role: every client gets its own copy (when created, or when first granted it; migration 040). */
 export async function insertRole(db: Db, code: string, name: string, privileges: Iterable<string>): Promise<void> {
-  await db.query('insert into roles (code, name) values ($1, $2) on conflict (code) where client_id is null do nothing', [code, name]);
-  const id = (await db.query<{ id: number }>('select id from roles where code = $1 and client_id is null', [code])).rows[0].id;
-  for (const p of new Set(privileges)) await db.query('insert into role_privileges (role_id, privilege) values ($1, $2) on conflict do nothing', [id, p]);
+  await db.query('insert into role_templates (code, name) values ($1, $2) on conflict (code) do nothing', [code, name]);
+  for (const p of new Set(privileges)) await db.query('insert into role_template_privileges (code, privilege) values ($1, $2) on conflict do nothing', [code, p]);
 }
 /** Platform-level privilege codes the user holds through platform grants (not inside any client). */
 export async function platformPrivileges(db: Db, userId: number): Promise<string[]> {
   const { rows } = await db.query<{ privilege: string }>(
-    `select distinct rp.privilege from platform_grants g join roles r on r.code = g.role_code and r.client_id is null
-       join role_privileges rp on rp.role_id = r.id
+    `select distinct rp.privilege from platform_grants g join role_template_privileges rp on rp.code = g.role_code
       where g.user_id = $1 order by rp.privilege`, [userId]);
   return rows.map((r) => r.privilege);
 }
