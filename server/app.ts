@@ -3,7 +3,7 @@
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { API, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
+import { API, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
@@ -145,7 +145,7 @@ export async function buildServer(opts: ServerOptions) {
   // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
   // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts)
   const cache = createRequestCache(db);
-  app.addHook('preHandler', async (req) => {
+  app.addHook('preHandler', async (req, reply) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
     if (!req.routeOptions.url || req.routeOptions.url === '/*' || cfg.open || isNoTokenPath(path) || path === API.health || !API_PREFIXES.some((p) => path.startsWith(p))) return;
@@ -166,6 +166,7 @@ export async function buildServer(opts: ServerOptions) {
     }
     const entries = await cache.entries(userId, clientId);
     req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries) };
+    reply.header(GRANTS_HEADER, grantsTag(entries)); // the console re-reads its grants when this moves (issue 11)
     if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
       throw new HttpError(403, 'You do not have the privilege for this action');
     }
