@@ -13,7 +13,7 @@ export const operatorGroupsResource = defineResource({
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another group' }),
-    description: text({ max: 500, widget: 'textarea', wide: true }),
+    description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     members: refs('operators', { label: 'Members', through: { table: 'operator_group_members', from: 'group_id', to: 'user_id' } }),
     grants: children({
       label: 'Roles', table: 'operator_group_grants', parent: 'group_id', itemLabel: 'Role', max: 50,

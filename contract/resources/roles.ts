@@ -5,7 +5,7 @@ import { API } from '../api';
 import { PRIV } from '../privileges';
 import { defineResource, number, text } from './define';
 
-export const ROLE_CODE = /^[a-z0-9][a-z0-9-]*$/;
+export const ROLE_CODE = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 
 /** One ticked privilege of a role: the code, and the division it is ticked in (null: wherever the grant reaches). */
 export interface RolePrivilege { code: string; divisionId: number | null }
@@ -18,9 +18,9 @@ export const rolesResource = defineResource({
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another role' }),
-    code: text({ max: 40, min: 2, required: true, pattern: ROLE_CODE, help: 'lower-case letters, digits and dashes',
+    code: text({ max: 40, min: 2, required: true, pattern: ROLE_CODE, help: 'letters, digits and dashes',
       unique: 'tenant', uniqueMessage: 'is already the code of another role', search: true, sort: true }),
-    description: text({ max: 500, widget: 'textarea', wide: true }),
+    description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     privilegeCount: number({ label: 'Privileges', readOnly: true, virtual: true }),
   },
   list: { title: ['name'], columns: ['code', 'privilegeCount', 'updatedAt'], sort: ['name', 'asc'] },

@@ -54,6 +54,21 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults }: Option
     return { items: rows, total: rows.length };
   });
 
+  // the member picker of operator groups (the catalogue's options shape: {items: [{id, label}]})
+  app.get(`${API.operators}/options`, { config: { privileges: [PRIV.operatorGroups.view] } }, async (req) => {
+    const clientId = clientOf(req);
+    const raw = (req.query ?? {}) as Record<string, unknown>;
+    const q = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
+    const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
+    if (ids.some((x) => !Number.isInteger(x) || x < 1 || x > 2_147_483_647) || ids.length > 1000) throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
+    const { rows } = await db.query<{ id: number; label: string }>(
+      `select distinct o.id, o.name || ' (' || o.username || ')' as label from tenant_operators o
+        where o.client_id = $1 and (cardinality($2::int[]) = 0 or o.id = any($2::int[]))
+          and ($3 = '' or o.name ilike '%' || $3 || '%' or o.username ilike '%' || $3 || '%')
+        order by label, o.id limit ${ids.length || 50}`, [clientId, ids, q]);
+    return { items: rows };
+  });
+
   app.post(API.operators, { config: { privileges: [PRIV.operatorGroups.add] } }, async (req, reply) => {
     const clientId = clientOf(req);
     const input = body(req.body, CreateOperatorRequest);

@@ -1,12 +1,13 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
-import { clientsResource, identitiesResource, routeRows, visitorsResource, type PrivilegeMode, type ResourceDeclaration, type RouteType } from '../../contract';
+import { clientsResource, identitiesResource, operatorGroupsResource, rolesResource, routeRows, visitorsResource, type PrivilegeMode, type ResourceDeclaration, type RouteType } from '../../contract';
 
 export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
 
 /** Which component renders a route; everything not built yet is 'later' (a clear "arrives later" page). */
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
+  | 'roles' | 'roleAdd' | 'roleEdit' | 'operatorGroups' | 'operatorGroupAdd' | 'operatorGroupEdit'
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
   | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
   | 'operatorSessions' | 'serviceAccountSessions';
@@ -109,10 +110,14 @@ export const ROUTES: RouteDef[] = [
   ...crud('manage', '/manage/identity-batch-template', 'Batch templates', 'Batch template', ['0.3.1.6', '0.3.1.7', '0.3.1.8'], 'th-list', 'Column mappings for uploading identities in bulk.'),
   r('manage', '/manage/licenses', 'Licenses', ['0.3.2.0'], { icon: 'endorsed', description: 'Licensed modules, seats and their expiry.' }),
   r('manage', '/manage/licenses/edit/:id', 'Edit license', ['0.3.2.2'], { icon: 'endorsed', hidden: true, description: 'Apply a new license key.' }),
-  ...crud('manage', '/manage/operator-groups', 'Operator groups', 'Operator group', x('0.3.3'), 'people', 'Groups of operators sharing roles and divisions.'),
+  fromResource(operatorGroupsResource, 'list', 'operatorGroups', { description: 'Groups of operators sharing roles and divisions.' }),
+  fromResource(operatorGroupsResource, 'add', 'operatorGroupAdd'),
+  fromResource(operatorGroupsResource, 'edit', 'operatorGroupEdit'),
   r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', description: 'Password policy, lockout and session settings for operators.' }),
   ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
-  ...crud('manage', '/manage/roles', 'Roles', 'Role', x('0.3.6'), 'shield', 'Roles bundle privileges per division.'),
+  fromResource(rolesResource, 'list', 'roles', { description: 'Roles bundle privileges per division.' }),
+  fromResource(rolesResource, 'add', 'roleAdd'),
+  fromResource(rolesResource, 'edit', 'roleEdit'),
   r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], { icon: 'shield', hidden: true, description: 'Tick the privileges a role holds in each division.' }),
   ...crud('manage', '/manage/service-accounts', 'Service accounts', 'Service account', ['0.3.8.0', '0.3.8.1', '0.3.8.2'], 'key', 'API credentials for integrations.'),
   ...crud('manage', '/manage/user-defined-fields', 'User-defined fields', 'User-defined field', ['0.3.4.0', '0.3.4.1', '0.3.4.2'], 'properties', 'Extra fields on identities, defined per client.'),
