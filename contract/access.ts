@@ -34,3 +34,16 @@ export function divisionIdsFor(entries: readonly PrivilegeEntry[], required: rea
 }
 
 export type { PrivilegeMode };
+
+/**
+ * Issue 11: every authenticated answer carries a tag of the caller's privilege entries (GRANTS_HEADER); the
+ * console compares it with the tag of the entries it holds and re-reads them (/me) when they differ, so a change
+ * of grants reaches the sidebar and routes on the next request, without a new sign-in. FNV-1a over the JSON.
+ */
+export const GRANTS_HEADER = 'x-gatehouse-grants';
+export function grantsTag(entries: readonly PrivilegeEntry[]): string {
+  const s = JSON.stringify(entries.map((e) => [e.privilegeIds, e.divisionIds, e.firstParentDivisionIds]));
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  return h.toString(16).padStart(8, '0');
+}

@@ -38,6 +38,14 @@ export const API = {
   // Monitor sessions (issue 4): GET lists [0.2.4.0 / 0.2.5.0], POST `/end` {ids} ends them [0.2.4.1 / 0.2.5.1]
   operatorSessions: '/idp/1.0/operator-sessions',
   serviceAccountSessions: '/idp/1.0/service-account-sessions',
+  // Manage: access administration (issue 11). Roles: `/:id/assign-privileges` {privileges:[{code, divisionId}]} [0.3.6.4];
+  // privileges: the catalogue with the roles holding each code [0.3.5.0]; operators: create, `/:id/disable|enable|
+  // reset-password` [0.3.3.x]; operator settings GET/PUT [0.3.7.0].
+  roles: '/event/manage/roles',
+  privileges: '/event/manage/privileges',
+  operatorGroups: '/event/manage/operator-groups',
+  operators: '/event/manage/operators',
+  operatorSettings: '/event/manage/operator-settings',
   /** The device interface (issue 13): POST a batch of controller events with the ingest token (contract/ingest.ts). */
   deviceEvents: '/api/devices/events',
   /** GET with the ingest token: the controllers the device interface knows ({id, name}), for a device simulator. */

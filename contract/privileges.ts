@@ -116,6 +116,10 @@ export const PRIV = {
   webHooks: { view: '0.3.4.4', add: '0.3.4.5', edit: '0.3.4.6', histories: '0.3.4.7' },
   /** The device interface (issue 13): a service account's key whose role holds it may post its client's controller events. */
   deviceIngest: '0.5.6.6',
+  operatorGroups: { view: '0.3.3.0', add: '0.3.3.1', edit: '0.3.3.2', delete: '0.3.3.3' },
+  privileges: { view: '0.3.5.0' },
+  roles: { view: '0.3.6.0', add: '0.3.6.1', edit: '0.3.6.2', delete: '0.3.6.3', assign: '0.3.6.4' },
+  operatorSettings: '0.3.7.0',
   activityReport: '0.6.1.0',
   eventReport: '0.6.2.0',
   journalExport: '0.8.1.0',

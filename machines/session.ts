@@ -102,7 +102,9 @@ export type SessionEvent =
   | { type: 'session.updateProfile'; name?: string; avatarColor?: AvatarColor; timezone?: string }
   | { type: 'session.updateSettings'; patch: SettingsPatch }
   | { type: 'session.noticeDismissed' }
-  | { type: 'session.redirectHandled' };
+  | { type: 'session.redirectHandled' }
+  /** The server's grants tag differs from the held entries' (issue 11): re-read them without a new sign-in. */
+  | { type: 'session.grantsChanged' };
 
 const signedOutContext = {
   token: null,
@@ -346,6 +348,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
         active: {
           on: {
             'session.wake': 'validating',
+            'session.grantsChanged': 'refreshingGrants',
             'session.selectClient': [
               { guard: 'clientRequestInvalid', actions: assign({ error: 'Select a valid client' }) },
               { target: 'switchingClient', actions: assign({ error: null }) },
@@ -371,6 +374,23 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 })),
               },
             ],
+          },
+        },
+        refreshingGrants: {
+          // the sidebar and the route guard read context.privileges: they follow as soon as this is done
+          invoke: {
+            id: 'refreshGrants',
+            src: 'fetchMe',
+            input: ({ context }) => ({ token: context.token ?? '' }),
+            onDone: {
+              target: 'active',
+              actions: [
+                assign(({ event }) => ({ user: event.output.user, privileges: event.output.privileges.priviledges })),
+                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+              ],
+            },
+            // a refused /me: the error reporter ends the session (401); anything else keeps what is held
+            onError: { target: 'active' },
           },
         },
         validating: {

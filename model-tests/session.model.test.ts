@@ -38,6 +38,10 @@ const staticEvents = [
   { type: 'session.updateSettings', patch: { tagsView: 'no' } },
   { type: 'xstate.done.actor.saveSettings', output: SAVED_SETTINGS },
   { type: 'xstate.error.actor.saveSettings', error: new Error('Server down') },
+  // issue 11: the server's grants tag moved; the privileges are re-read without a new sign-in
+  { type: 'session.grantsChanged' },
+  { type: 'xstate.done.actor.refreshGrants', output: ME },
+  { type: 'xstate.error.actor.refreshGrants', error: new Error('Server down') },
 ] as any[];
 
 // the re-read after wake or expiry: the same token still live, the same token past its exp, or another token
@@ -119,7 +123,7 @@ describe('session machine model', () => {
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
     for (const v of [
       { restoring: 'reading' }, { restoring: 'fetchingMe' }, { signedOut: 'idle' }, { signedOut: 'signingIn' },
-      { signedIn: 'active' }, { signedIn: 'validating' }, { signedIn: 'switchingClient' }, { signedIn: 'savingProfile' }, { signedIn: 'savingSettings' },
+      { signedIn: 'active' }, { signedIn: 'validating' }, { signedIn: 'switchingClient' }, { signedIn: 'savingProfile' }, { signedIn: 'savingSettings' }, { signedIn: 'refreshingGrants' },
     ]) expect(values, JSON.stringify(v)).toContain(JSON.stringify(v));
   });
   it('predicts the storage effects of a sign-in and a sign-out', () => {

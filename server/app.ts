@@ -3,7 +3,7 @@
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { API, API_KEY_HEADER, JWT_INVALID, TENANT_HEADER, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
+import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
@@ -17,6 +17,7 @@ import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';
 import { licenseRoutes } from './resources/licenses';
 import { batchRoutes } from './batch/routes';
+import { accessAdminRoutes } from './resources/accessAdmin';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
@@ -174,7 +175,7 @@ export async function buildServer(opts: ServerOptions) {
   // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
   // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts)
   const cache = createRequestCache(db);
-  app.addHook('preHandler', async (req) => {
+  app.addHook('preHandler', async (req, reply) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
     if (!req.routeOptions.url || req.routeOptions.url === '/*' || cfg.open || isNoTokenPath(path) || path === API.health || !API_PREFIXES.some((p) => path.startsWith(p))) return;
@@ -208,6 +209,7 @@ export async function buildServer(opts: ServerOptions) {
     }
     const entries = await cache.entries(userId, clientId);
     req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries) };
+    reply.header(GRANTS_HEADER, grantsTag(entries)); // the console re-reads its grants when this moves (issue 11)
     if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
       throw new HttpError(403, 'You do not have the privilege for this action');
     }
@@ -224,11 +226,12 @@ export async function buildServer(opts: ServerOptions) {
   });
   const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
-  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit });
+  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 });
   // every catalogue resource (contract/resources): clients, identities, visitors, …
   crudRoutes(app, { db, publish, hooks: resourceHooks(publish) });
   licenseRoutes(app, db);
   batchRoutes(app, { db, publish });
+  accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });
   divisionRoutes(app, { db });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });

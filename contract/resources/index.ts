@@ -4,6 +4,9 @@ import { clientsResource } from './clients';
 import type { ResourceDeclaration } from './define';
 import { divisionsResource } from './divisions';
 import { identitiesResource } from './identities';
+import { operatorGroupsResource } from './operatorGroups';
+import { operatorsResource } from './operators';
+import { rolesResource } from './roles';
 import { visitorsResource } from './visitors';
 import { serviceAccountsResource } from './serviceAccounts';
 import { webHooksResource } from './webHooks';
@@ -15,18 +18,22 @@ export * from './define';
 export * from './derive';
 export {
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
-  userFieldsResource, batchTemplatesResource, licensesResource,
+  userFieldsResource, batchTemplatesResource, licensesResource, operatorGroupsResource, operatorsResource, rolesResource,
 };
 export * from './serviceAccounts';
 export * from './webHooks';
 export { USER_FIELD_KINDS } from './userFields';
 export { BATCH_TARGETS } from './batchTemplates';
 export { SEATS, type Seat } from './licenses';
+export {
+  ROLE_CODE, AssignPrivilegesRequest, CreateOperatorRequest, ResetPasswordRequest, OperatorSettingsSchema, passwordProblems,
+  type RolePrivilege, type PrivilegeHolders, type OperatorSettings,
+} from './roles';
 export { IDENTITY_STATUSES, CREDENTIAL_TYPES, CREDENTIAL_STATUSES } from './identities';
 export { VISIT_PURPOSES, VISITOR_STATUSES } from './visitors';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
-  userFieldsResource, batchTemplatesResource, licensesResource,
+  userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

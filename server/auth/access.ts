@@ -37,9 +37,20 @@ export async function privilegeEntries(db: Db, userId: number, clientId: number 
   const grants = await grantsWithPrivileges(db, userId, clientId);
   if (!grants.length) return [];
   const divisions = await divisionsOf(db, clientId);
-  return [...grants.map((g) => ({
-    privilegeIds: tenantOnly(g.privileges),
-    divisionIds: subtree(divisions, g.divisionId),
-    firstParentDivisionIds: g.divisionId === null ? divisions.filter((d) => d.parent_id === null).map((d) => d.id) : [g.divisionId],
-  })), ...platformEntry];
+  const out: PrivilegeEntry[] = [];
+  for (const g of grants) {
+    // a role's privileges ticked in one division reach only where that division and the grant's overlap
+    const reach = subtree(divisions, g.divisionId);
+    const ticked = g.privilegeDivisionId === null ? null : subtree(divisions, g.privilegeDivisionId);
+    const divisionIds = ticked === null ? reach : reach.filter((d) => ticked.includes(d));
+    const privilegeIds = tenantOnly(g.privileges);
+    if (!divisionIds.length || !privilegeIds.length) continue;
+    const top = ticked !== null && reach.includes(g.privilegeDivisionId!) ? g.privilegeDivisionId! : g.divisionId;
+    out.push({
+      privilegeIds,
+      divisionIds,
+      firstParentDivisionIds: top === null ? divisions.filter((d) => d.parent_id === null).map((d) => d.id) : [top],
+    });
+  }
+  return [...out, ...platformEntry];
 }

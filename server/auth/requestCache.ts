@@ -7,6 +7,7 @@ import type { PrivilegeEntry } from '../../contract';
 import type { Db } from '../db/db';
 import { touchSession } from '../db/queries/sessions';
 import { clientIdsOf, privilegeEntries } from './access';
+import { sessionWithinSettings } from './policy';
 
 /** How often a busy session's last-seen time is written at most. */
 export const LAST_SEEN_EVERY_MS = 60_000;
@@ -59,7 +60,8 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
       const touched = epoch !== null ? sessions.get(jti) : undefined;
       if (touched !== undefined && now() - touched < LAST_SEEN_EVERY_MS) { stats.hits++; return true; }
       stats.misses++;
-      const open = await touchSession(db, jti);
+      // the client's session lifetime and idle timeout (operator settings) end it too
+      const open = (await sessionWithinSettings(db, jti)) && (await touchSession(db, jti));
       if (open && epoch !== null) sessions.set(jti, now());
       return open;
     },

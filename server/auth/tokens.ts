@@ -7,14 +7,14 @@ export interface TokenClaims { sub: string; username: string; clientId: number |
 export function createTokens(secret: string, lifetimeS: number) {
   const key = new TextEncoder().encode(secret);
   return {
-    async sign(c: Omit<TokenClaims, 'jti'> & { jti?: string }): Promise<{ token: string; jti: string }> {
+    async sign(c: Omit<TokenClaims, 'jti'> & { jti?: string; /** the client's session lifetime (operator settings) */ lifetimeS?: number }): Promise<{ token: string; jti: string }> {
       const jti = c.jti ?? randomUUID();
       const token = await new SignJWT({ username: c.username, clientId: c.clientId, roles: c.roles })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(c.sub)
         .setJti(jti)
         .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimeS)
+        .setExpirationTime(Math.floor(Date.now() / 1000) + (c.lifetimeS ?? lifetimeS))
         .sign(key);
       return { token, jti };
     },

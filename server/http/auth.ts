@@ -7,6 +7,7 @@ import {
   SelectClientRequest, Settings, validate,
 } from '../../contract';
 import { hashPassword, sha256, verifyPassword } from '../auth/passwords';
+import { isDisabled, newPasswordViolations, passwordExpired, setPasswordKeepingHistory, userSettings } from '../auth/policy';
 import { clientIdsOf, privilegeEntries, rolesOf } from '../auth/access';
 import type { Tokens } from '../auth/tokens';
 import type { Db } from '../db/db';
@@ -28,6 +29,8 @@ export interface AuthOptions {
   resetLifetimeMinutes?: number;
   /** Requests per address per window on sign-in, reset, registration and change-password; false: none. */
   rateLimit?: RateLimit | false;
+  /** The default session lifetime (JWT_LIFETIME_S); a client's operator settings may say otherwise. */
+  tokenLifetimeS?: number;
 }
 
 export interface RateLimit { max: number; windowMs: number }
@@ -61,17 +64,17 @@ export function userBody(u: UserRow, roles: string[]) {
 }
 
 /** A new token and session for the user's selected client, in the LoginResponse shape. */
-export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: FastifyRequest) {
+export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: FastifyRequest, lifetimeS?: number) {
   const clientId = u.selected_client_id;
   const roles = await rolesOf(db, u.id, clientId);
-  const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles });
+  const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles, lifetimeS });
   await startSession(db, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
   return { token, user: userBody(u, roles), privileges: { priviledges: await privilegeEntries(db, u.id, clientId) }, settings: storedSettings(u.settings) };
 }
 
 const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > Date.now();
 
-export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60, rateLimit = false }: AuthOptions) {
+export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60, rateLimit = false, tokenLifetimeS = 8 * 3600 }: AuthOptions) {
   // issue 13: guessing across many usernames (or reset and registration spam) from one address is slowed too
   const limited = { open: true, ...(rateLimit ? { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } : {}) };
   const me = async (id: number) => {
@@ -98,16 +101,19 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
       await verifyPassword(password, u.password_hash); // the same work as any other answer
       return 'locked';
     }
+    // the lockout of the user's client (operator settings, issue 11); the server's defaults otherwise
+    const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
     if (await verifyPassword(password, u.password_hash)) {
+      if (await isDisabled(db, u.id)) return null; // a disabled operator: the same answer as a wrong password
       if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
       return u;
     }
     if (u) {
       const failed = u.failed_attempts + 1;
-      const lock = failed >= lockout.attempts;
+      const lock = failed >= policy.lockoutAttempts;
       await db.transaction(async (tx) => {
-        await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(Date.now() + lockout.minutes * 60_000) : null);
-        if (lock) await audit(tx, req, { clientId: null, actor: u.username, action: 'lock', entity: 'user', entityId: u.id, before: null, after: { username: u.username, minutes: lockout.minutes } });
+        await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(Date.now() + policy.lockoutMinutes * 60_000) : null);
+        if (lock) await audit(tx, req, { clientId: null, actor: u.username, action: 'lock', entity: 'user', entityId: u.id, before: null, after: { username: u.username, minutes: policy.lockoutMinutes } });
       });
       // the attempt that locks still only says "invalid"; the next one says locked
     }
@@ -119,7 +125,9 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     const u = await checkPassword(req, input.username, input.password);
     if (u === 'locked') throw new HttpError(423, LOCKED);
     if (!u) throw new HttpError(401, INVALID);
-    return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0, locked_until: null }, req));
+    const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
+    if (await passwordExpired(db, u.id, policy)) throw new HttpError(403, 'Your password has expired: change it to sign in', [{ field: 'password', message: 'has expired' }]);
+    return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0, locked_until: null }, req, policy.sessionLifetimeMinutes * 60));
   });
 
   app.get(API.me, async (req) => {
@@ -193,7 +201,10 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
       const r = await resetTokenByHash(tx, hash);
       if (!r || r.used || new Date(r.expires_at).getTime() < Date.now()) throw expired;
       if (!(await useResetToken(tx, hash))) throw expired;
-      await users.setPassword(tx, r.user_id, await hashPassword(input.newPassword));
+      const policy = await userSettings(tx, r.user_id, { lockout, sessionLifetimeS: tokenLifetimeS });
+      const v = await newPasswordViolations(tx, r.user_id, input.newPassword, policy, 'newPassword');
+      if (v.length) throw new HttpError(400, 'Validation failed', v);
+      await setPasswordKeepingHistory(tx, r.user_id, await hashPassword(input.newPassword));
       await audit(tx, req, { actor: 'password-reset link', clientId: null, action: 'reset-password', entity: 'user', entityId: r.user_id, before: null, after: null });
     });
     return { ok: true };
@@ -210,8 +221,11 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     const u = await checkPassword(req, input.username, input.oldPassword);
     if (u === 'locked') throw new HttpError(423, LOCKED);
     if (!u) throw new HttpError(400, 'Validation failed', [{ field: 'oldPassword', message: 'is not the current password' }]);
+    const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
+    const v = await newPasswordViolations(db, u.id, input.newPassword, policy, 'newPassword');
+    if (v.length) throw new HttpError(400, 'Validation failed', v);
     await db.transaction(async (tx) => {
-      await users.setPassword(tx, u.id, await hashPassword(input.newPassword));
+      await setPasswordKeepingHistory(tx, u.id, await hashPassword(input.newPassword));
       await audit(tx, req, { actor: u.username, clientId: u.selected_client_id, action: 'change-password', entity: 'user', entityId: u.id, before: null, after: null });
     });
     return { ok: true };

@@ -2,6 +2,8 @@
 import type { ResourceHooks } from '../crud/hooks';
 import { clientHooks } from './clients';
 import { identityHooks } from './identities';
+import { operatorGroupHooks } from './operatorGroups';
+import { roleHooks } from './roles';
 import { visitorHooks } from './visitors';
 import { serviceAccountHooks } from './serviceAccounts';
 import { webHookHooks } from './webHooks';
@@ -18,4 +20,6 @@ export const resourceHooks = (publish?: Publish): Record<string, ResourceHooks> 
   webHooks: webHookHooks,
   userFields: userFieldHooks,
   batchTemplates: batchTemplateHooks,
+  roles: roleHooks(),
+  operatorGroups: operatorGroupHooks,
 });

@@ -1,7 +1,7 @@
 // The one axios instance (same origin, §7). What it needs from the browser (storage, clock, the session actor,
 // the toaster) is configured by src/system/browser.ts, so this file stays testable without a browser.
 import axios, { AxiosHeaders, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
-import { LOGIN_MODE, TENANT_HEADER, isNoTokenPath, type LoginMode } from '../../contract';
+import { GRANTS_HEADER, LOGIN_MODE, TENANT_HEADER, isNoTokenPath, type LoginMode } from '../../contract';
 import { toApiError, type ApiError } from './errors';
 
 export interface ApiDeps {
@@ -10,6 +10,8 @@ export interface ApiDeps {
   loginMode: () => LoginMode;
   /** Called with every failed call before the caller sees it (toasts, session expiry). */
   report: (err: ApiError) => void;
+  /** Called with the grants tag of every answer that carries one (GRANTS_HEADER, issue 11). */
+  grants?: (tag: string) => void;
 }
 
 const defaults: ApiDeps = { getToken: () => null, getClientId: () => null, loginMode: () => LOGIN_MODE, report: () => {} };
@@ -37,7 +39,11 @@ export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
     return config;
   });
   instance.interceptors.response.use(
-    (r) => r,
+    (r) => {
+      const tag = r.headers?.[GRANTS_HEADER];
+      if (typeof tag === 'string') getDeps().grants?.(tag);
+      return r;
+    },
     (err: unknown) => {
       const e = toApiError(err);
       getDeps().report(e);

@@ -1,8 +1,8 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  batchTemplatesResource, clientsResource, identitiesResource, licensesResource, routeRows, serviceAccountsResource, userFieldsResource, visitorsResource,
-  webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
+  batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
+  userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
 export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
@@ -10,6 +10,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 /** Which component renders a route; everything not built yet is 'later' (a clear "arrives later" page). */
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
+  | 'roles' | 'roleAdd' | 'roleEdit' | 'operatorGroups' | 'operatorGroupAdd' | 'operatorGroupEdit'
   | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
   | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
   | 'operatorSessions' | 'serviceAccountSessions'
@@ -116,10 +117,14 @@ export const ROUTES: RouteDef[] = [
   fromResource(batchTemplatesResource, 'edit', 'batchTemplateEdit', { description: 'Change an existing batch template.' }),
   fromResource(licensesResource, 'list', 'licenses', { description: 'Licensed modules, seats and their expiry.' }),
   fromResource(licensesResource, 'edit', 'licenseEdit', { description: 'Apply a new license key.' }),
-  ...crud('manage', '/manage/operator-groups', 'Operator groups', 'Operator group', x('0.3.3'), 'people', 'Groups of operators sharing roles and divisions.'),
+  fromResource(operatorGroupsResource, 'list', 'operatorGroups', { description: 'Groups of operators sharing roles and divisions.' }),
+  fromResource(operatorGroupsResource, 'add', 'operatorGroupAdd'),
+  fromResource(operatorGroupsResource, 'edit', 'operatorGroupEdit'),
   r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', description: 'Password policy, lockout and session settings for operators.' }),
   ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
-  ...crud('manage', '/manage/roles', 'Roles', 'Role', x('0.3.6'), 'shield', 'Roles bundle privileges per division.'),
+  fromResource(rolesResource, 'list', 'roles', { description: 'Roles bundle privileges per division.' }),
+  fromResource(rolesResource, 'add', 'roleAdd'),
+  fromResource(rolesResource, 'edit', 'roleEdit'),
   r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], { icon: 'shield', hidden: true, description: 'Tick the privileges a role holds in each division.' }),
   fromResource(serviceAccountsResource, 'list', 'serviceAccounts'),
   fromResource(serviceAccountsResource, 'add', 'serviceAccountForm'),

@@ -2,7 +2,7 @@
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
 import { fromPromise } from 'xstate';
-import { LOGIN_MODE, PRIV, StoredPrivileges, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
+import { LOGIN_MODE, PRIV, StoredPrivileges, grantsTag, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
 import type { ProcessRequest } from '../../machines/alarms';
@@ -147,6 +147,12 @@ export function getSystem(): GatehouseSystem {
       expire: (path) => getSystemActor(root, 'session').send({ type: 'session.expired', path }),
       currentPath: () => window.location.pathname + window.location.search,
     }),
+    // a change of grants reaches the sidebar and routes on the next answer (issue 11)
+    grants: (tag) => {
+      const session = getSystemActor(root, 'session');
+      const snap = session.getSnapshot();
+      if (snap.hasTag('signedIn') && grantsTag(snap.context.privileges) !== tag) session.send({ type: 'session.grantsChanged' });
+    },
   });
   root.start();
   applyReplayQuery(window.location.search, localStorage);

@@ -11,7 +11,8 @@ create table if not exists service_accounts (
   user_id int not null unique references users(id),
   name text not null,
   description text,
-  role text not null references roles(code),
+  -- the code of a role of the account's client (roles are per client, migration 040: client_role() resolves it)
+  role text not null,
   active boolean not null default true,
   key_id text unique,
   key_hash text,
@@ -33,10 +34,13 @@ end $$;
 drop trigger if exists service_account_sync on service_accounts;
 create trigger service_account_sync after update on service_accounts for each row execute function service_account_sync();
 
--- the device interface is a privilege held through a role (contract/privileges.ts PRIV.deviceIngest)
-insert into roles (code, name) values ('device-ingest', 'Device ingest (service account)') on conflict (code) do nothing;
-insert into role_privileges (role_code, privilege) values ('device-ingest', '0.5.6.6') on conflict do nothing;
-insert into role_privileges (role_code, privilege) select 'administrator', '0.5.6.6' where exists (select 1 from roles where code = 'administrator') on conflict do nothing;
+-- the device interface is a privilege held through a role (contract/privileges.ts PRIV.deviceIngest): a template
+-- role every client gets a copy of (migration 040), and the administrators' roles hold it too
+insert into role_templates (code, name) values ('device-ingest', 'Device ingest (service account)') on conflict (code) do nothing;
+insert into role_template_privileges (code, privilege) values ('device-ingest', '0.5.6.6') on conflict do nothing;
+insert into role_template_privileges (code, privilege) select 'administrator', '0.5.6.6' where exists (select 1 from role_templates where code = 'administrator') on conflict do nothing;
+select client_role(c.id, 'device-ingest') from clients c;
+insert into role_privileges (role_id, privilege) select r.id, '0.5.6.6' from roles r where r.code = 'administrator' on conflict do nothing;
 
 -- Web hooks: per client, which event types, where to, signed with its secret.
 create table if not exists web_hooks (

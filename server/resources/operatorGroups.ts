@@ -1,0 +1,19 @@
+// Operator groups on the server, beyond the declaration: each role a group grants is a role of the client and
+// its division one of the client's (the catalogue checks top-level references; these live in child rows).
+import type { Violation } from '../../contract';
+import type { ResourceHooks } from '../crud/hooks';
+
+export const operatorGroupHooks: ResourceHooks = {
+  async validate(ctx, input) {
+    const grants = Array.isArray(input.grants) ? (input.grants as { roleId?: number | null; divisionId?: number | null }[]) : [];
+    if (!grants.length) return [];
+    const roles = new Set((await ctx.tx.query<{ id: number }>('select id from roles where client_id = $1', [ctx.clientId])).rows.map((r) => r.id));
+    const divisions = new Set((await ctx.tx.query<{ id: number }>('select id from divisions where client_id = $1', [ctx.clientId])).rows.map((r) => r.id));
+    const v: Violation[] = [];
+    grants.forEach((g, i) => {
+      if (typeof g.roleId === 'number' && !roles.has(g.roleId)) v.push({ field: `grants.${i}.roleId`, message: 'is not a role you may use' });
+      if (typeof g.divisionId === 'number' && !divisions.has(g.divisionId)) v.push({ field: `grants.${i}.divisionId`, message: 'is not a division you may use' });
+    });
+    return v;
+  },
+};
