@@ -1,8 +1,9 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
 // bench/results/. Numbers are measured, never asserted in tests; compare runs on the same machine.
-// Names: rest, fanout, history, export, browser, ingest, firstload (all of them, in that order, without a name).
+// Names: rest, fanout, history, export, browser, ingest, firstload, decide (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
+import { decideBench } from './decide';
 import { exportBench } from './export';
 import { fanout } from './fanout';
 import { firstload } from './firstload';
@@ -10,7 +11,7 @@ import { history } from './history';
 import { ingest } from './ingest';
 import { rest } from './rest';
 
-const BENCHES: Record<string, () => Promise<unknown>> = { rest, fanout, history, export: exportBench, browser, ingest, firstload };
+const BENCHES: Record<string, () => Promise<unknown>> = { rest, fanout, history, export: exportBench, browser, ingest, firstload, decide: decideBench };
 
 async function main() {
   const asked = process.argv.slice(2).filter((a) => a !== '--');

@@ -13,7 +13,7 @@ export const accessGroupsResource = defineResource({
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another access group' }),
-    description: text({ max: 500, widget: 'textarea' }),
+    description: text({ max: 500, widget: 'textarea', search: true }),
     doors: children({
       table: 'access_group_doors', parent: 'access_group_id', itemLabel: 'Door', max: 2000,
       fields: { doorId: ref('doors', { label: 'Door', required: true }), scheduleId: ref('schedules', { label: 'Schedule', required: true }) },
@@ -26,5 +26,5 @@ export const accessGroupsResource = defineResource({
     { title: 'Doors', description: 'Each door the group opens, and the schedule it opens on.', fields: ['doors'] },
     { title: 'Members', description: 'Identities who may pass these doors.', fields: ['members'] },
   ],
-  export: ['csv'],
+  export: ['csv', 'ndjson'],
 });

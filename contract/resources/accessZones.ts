@@ -13,11 +13,11 @@ export const accessZonesResource = defineResource({
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another zone' }),
-    description: text({ max: 500, widget: 'textarea' }),
+    description: text({ max: 500, widget: 'textarea', search: true }),
     antiPassback: choice(ANTI_PASSBACK, { label: 'Anti-passback', required: true, default: 'off', filter: true, sort: true }),
     forgiveMinutes: number({ label: 'Forgive after (minutes)', required: true, min: 0, max: 10_080, default: 0, help: '0: never forgiven by time' }),
   },
   list: { title: ['name'], columns: ['antiPassback', 'forgiveMinutes', 'description', 'updatedAt'], sort: ['name', 'asc'] },
   form: [{ title: 'Zone', description: 'Doors lead into a zone by their entry reader and out by their exit reader (set on the door).', fields: ['name', 'description', 'antiPassback', 'forgiveMinutes'] }],
-  export: ['csv'],
+  export: ['csv', 'ndjson'],
 });

@@ -11,10 +11,10 @@ export const interlocksResource = defineResource({
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another interlocking group' }),
-    description: text({ max: 500, widget: 'textarea' }),
+    description: text({ max: 500, widget: 'textarea', search: true }),
     doorIds: refs('doors', { label: 'Doors', through: { table: 'interlock_doors', from: 'interlock_id', to: 'door_id' }, maxItems: 20, onDelete: 'cascade' }),
   },
   list: { title: ['name'], columns: ['description', 'doorIds', 'updatedAt'], sort: ['name', 'asc'] },
   form: [{ title: 'Interlocking group', description: 'Only one of these doors may be open at a time.', fields: ['name', 'description', 'doorIds'] }],
-  export: ['csv'],
+  export: ['csv', 'ndjson'],
 });

@@ -1,6 +1,7 @@
 // Typed calls for every path of contract/api.ts. Every response is validated with its contract schema: an
 // invalid answer is an error, never half-applied.
 import { array, integer, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
@@ -123,3 +124,8 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     },
   };
 }
+
+// ---------- access decisions (issue 12) ----------
+const ExplanationShape = type({ eventId: integer(), now: type({ granted: unknown(), reason: string(), label: string(), steps: array(type({ check: string(), ok: unknown(), detail: string() })) }) });
+/** "Why?": the chain that decided a stored swipe event, re-run against today's configuration. */
+export const explainEvent = (id: number) => getJson(`${API.events}/${id}/explain`, ExplanationShape) as Promise<Explanation>;

@@ -26,7 +26,7 @@ create table if not exists special_dates (
 create index if not exists special_dates_client on special_dates(client_id, date);
 
 create table if not exists card_formats (
-  id serial primary key, client_id int not null references clients(id), name text not null, bits int not null,
+  id serial primary key, client_id int not null references clients(id), name text not null, description text, bits int not null,
   facility_start int, facility_length int, card_start int not null, card_length int not null,
   created_at timestamptz not null default now(), updated_at timestamptz not null default now()
 );
