@@ -33,8 +33,8 @@ export function WhyButton({ eventId }: { eventId: number }) {
     <>
       <Button small minimal icon="help" text="Why?" loading={running !== null} data-testid="why-button"
         onClick={(ev) => { ev.stopPropagation(); setOpen(true); command.send({ type: 'command.run', command: String(eventId) }); }} />
-      <Drawer isOpen={open} onClose={() => setOpen(false)} title="Why was this swipe denied?" icon="help" size="min(480px, 100%)" data-testid="why-drawer">
-        <div className="bp6-drawer-body" style={{ padding: 16 }}>
+      <Drawer isOpen={open} onClose={() => setOpen(false)} title="Why was this swipe denied?" icon="help" size="min(480px, 100%)">
+        <div className="bp6-drawer-body" style={{ padding: 16 }} data-testid="why-drawer">
           {error && <Callout intent="danger" icon="error">{error}</Callout>}
           {!error && !result && running !== null && <p className="bp6-text-muted">Deciding the swipe again…</p>}
           {result && result.eventId === eventId && (
