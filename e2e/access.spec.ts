@@ -76,9 +76,9 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
 
   // the event report explains the stored swipe too
   await page.goto('/report/event');
-  const stored = page.getByRole('row').filter({ hasText: `card ${card}` }).filter({ hasText: 'special day' }).first();
-  await expect(stored).toBeVisible();
-  await stored.getByTestId('why-button').click();
+  // newest first: the holiday's denied swipe is the top row, and its Why? the first one in the list
+  await expect(page.getByText(`Access denied: special day: ${person.firstName} ${person.lastName} (card ${card})`).first()).toBeVisible();
+  await page.getByTestId('why-button').first().click();
   await expect(page.getByTestId('why-reason')).toContainText('Access denied: special day');
   await expect(page.getByTestId('why-step').last()).toContainText('Company holiday (e2e)');
   await shot(page, 'access-why-report');
