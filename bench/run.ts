@@ -1,8 +1,9 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
 // bench/results/. Numbers are measured, never asserted in tests; compare runs on the same machine.
-// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList (all of them, in that order, without a name).
+// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
+import { decideBench } from './decide';
 import { exportBench } from './export';
 import { fanout } from './fanout';
 import { firstload } from './firstload';
@@ -12,7 +13,9 @@ import { rest } from './rest';
 import { batchUploadBench } from './batchUpload';
 import { exportListBench } from './exportList';
 
-const BENCHES: Record<string, () => Promise<unknown>> = { rest, fanout, history, export: exportBench, browser, ingest, firstload, batchUpload: batchUploadBench, exportList: exportListBench };
+const BENCHES: Record<string, () => Promise<unknown>> = {
+  rest, fanout, history, export: exportBench, browser, ingest, firstload, batchUpload: batchUploadBench, exportList: exportListBench, decide: decideBench,
+};
 
 async function main() {
   const asked = process.argv.slice(2).filter((a) => a !== '--');

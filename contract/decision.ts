@@ -66,3 +66,33 @@ export interface Decision {
   alarm: 'anti-passback' | null;
   steps: DecisionStep[];
 }
+
+/** The event code a swipe is stored with, per reason (contract/monitor.ts EVENT_CODES 5000–5012). */
+export const DECISION_EVENT_CODES: Record<DecisionReason, number> = {
+  granted: 5000,
+  'unknown-credential': 5001,
+  'credential-suspended': 5002, 'credential-not-yet-valid': 5002, 'credential-expired': 5002,
+  'identity-inactive': 5003, 'identity-not-yet-valid': 5003, 'identity-expired': 5003,
+  'door-locked-down': 5004,
+  'pin-required': 5005, 'wrong-pin': 5005,
+  'no-access-group': 5006,
+  'outside-schedule': 5007,
+  'special-day': 5008,
+  'anti-passback': 5009,
+  'interlock-busy': 5010,
+  'wrong-card-format': 5011,
+  'qr-invalid': 5012, 'qr-expired': 5012,
+};
+/** Event codes of swipes (granted or denied): the ones a "Why?" can explain. */
+export const SWIPE_EVENT_CODES: readonly number[] = [...new Set(Object.values(DECISION_EVENT_CODES))];
+
+/** GET /event/manage/events/:id/explain: the stored swipe and the decision re-run against today's configuration. */
+export interface Explanation {
+  eventId: number;
+  /** what was stored with the event when it happened */
+  stored: { reason: DecisionReason | null; decision: 'granted' | 'denied' | null; identityId: number | null };
+  /** the same swipe decided again now (the configuration may have changed since) */
+  now: Decision & { label: string };
+  swipe: { doorId: number; doorName: string | null; card: string; at: string; side: 'entry' | 'exit' };
+  identityName: string | null;
+}

@@ -22,6 +22,17 @@ export const EVENT_CODES = {
   deniedUnknownCredential: 5001,
   deniedInactiveCredential: 5002,
   deniedInactiveIdentity: 5003,
+  // issue 12: the access-decision engine's reasons (contract/decision.ts)
+  deniedDoorLockedDown: 5004,
+  deniedPin: 5005,
+  deniedNoAccessGroup: 5006,
+  deniedOutsideSchedule: 5007,
+  deniedSpecialDay: 5008,
+  deniedAntiPassback: 5009,
+  deniedInterlock: 5010,
+  deniedCardFormat: 5011,
+  deniedQr: 5012,
+  antiPassbackViolation: 5020,
   doorClosed: 6000,
   doorForcedOpen: 6001,
   doorHeldOpen: 6002,
@@ -37,6 +48,16 @@ const LABELS: Record<number, string> = {
   5001: 'Access denied: unknown credential',
   5002: 'Access denied: credential not active',
   5003: 'Access denied: identity not active',
+  5004: 'Access denied: door locked down',
+  5005: 'Access denied: PIN required or wrong',
+  5006: 'Access denied: no access group for this door',
+  5007: 'Access denied: outside schedule',
+  5008: 'Access denied: special day',
+  5009: 'Access denied: anti-passback',
+  5010: 'Access denied: interlock busy',
+  5011: 'Access denied: wrong card format',
+  5012: 'Access denied: QR code not valid',
+  5020: 'Anti-passback violation (let through)',
   6000: 'Door closed',
   6001: 'Door forced open',
   6002: 'Door held open',
@@ -58,6 +79,7 @@ export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: n
   { eventCode: 2003, name: 'Input tamper', priority: 2, instructions: 'Inspect the sensor and its wiring; note anyone seen near it.' },
   { eventCode: 1013, name: 'Interface offline', priority: 2, instructions: 'Check power and network of the controller; doors fall back to their offline mode until it returns.' },
   { eventCode: 6002, name: 'Door held open', priority: 3, instructions: 'Ask whoever holds the door to close it; send a guard if it stays open.' },
+  { eventCode: 5020, name: 'Anti-passback violation', priority: 3, instructions: 'Someone entered a zone they are already in (soft anti-passback let them through): check the camera for tailgating and talk to the card holder.' },
   { eventCode: 4003, name: 'Card reader offline', priority: 4, instructions: 'Check the reader cable and the controller port; use the override key if people are locked out.' },
 ];
 
@@ -94,6 +116,10 @@ export const SIMULATE_KINDS = [
 ] as const;
 export type SimulateKind = (typeof SIMULATE_KINDS)[number];
 /** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
-export const SimulateBody = object({ kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()) });
+export const SimulateBody = object({
+  kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()),
+  // issue 12: a swipe of a given card, at a given time (ISO; the simulated clock), on the entry or exit reader
+  card: optional(requiredText(64)), at: optional(requiredText(40)), side: optional(enums(['entry', 'exit'])),
+});
 export type SimulateBody = Infer<typeof SimulateBody>;
 

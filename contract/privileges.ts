@@ -127,6 +127,13 @@ export const PRIV = {
   errorLog: '0.8.3.0',
   printRecord: '1.0.10',
   visitors: { view: '1.0.3', add: '1.0.1', details: '1.0.5', signIn: '1.0.2', signOut: '1.0.7' },
+  // issue 12: access configuration
+  accessZones: { view: '0.4.2.0', add: '0.4.2.1', edit: '0.4.2.2', delete: '0.4.2.3' },
+  accessGroups: { view: '0.4.3.0', add: '0.4.3.1', edit: '0.4.3.2', delete: '0.4.3.3' },
+  interlocks: { view: '0.4.10.0', add: '0.4.10.1', edit: '0.4.10.2', delete: '0.4.10.3' },
+  schedules: { view: '0.4.11.0', add: '0.4.11.1', edit: '0.4.11.2', delete: '0.4.11.3' },
+  specialDates: { view: '0.4.13.0', add: '0.4.13.1', edit: '0.4.13.2', delete: '0.4.13.3' },
+  cardFormats: { view: '0.5.2.0', add: '0.5.2.1', edit: '0.5.2.2', delete: '0.5.2.3' },
 } as const;
 
 /**

@@ -34,6 +34,8 @@ import { webDelivery } from './http/static';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
+import { ACCESS_RESOURCES } from './access/index';
+import { accessRoutes } from './access/routes';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
 
 export interface ServerOptions {
@@ -143,7 +145,12 @@ export async function buildServer(opts: ServerOptions) {
     log: (m) => app.log.warn(m),
   });
   const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, log: (m) => app.log.warn(m) });
-  app.addHook('onListen', async () => { if (opts.simulator) simulator.start(); webhooks?.start(); });
+  app.addHook('onListen', async () => {
+    // every tenant's access index is built once at start; after that only on change
+    await simulator.access.loadAll().catch((e) => app.log.warn(`access index: ${e}`));
+    if (opts.simulator) simulator.start();
+    webhooks?.start();
+  });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
   const stopMaintenance = startMaintenance(db, (m) => app.log.warn(m));
   app.addHook('preClose', async () => {
@@ -228,7 +235,13 @@ export async function buildServer(opts: ServerOptions) {
   if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
   authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 });
   // every catalogue resource (contract/resources): clients, identities, visitors, …
-  crudRoutes(app, { db, publish, hooks: resourceHooks(publish) });
+  // a change to a resource the access decisions read rebuilds that tenant's access index (issue 12)
+  const publishChange = (clientId: number, destination: string, b: unknown) => {
+    publish(clientId, destination, b);
+    if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
+  };
+  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish) });
+  accessRoutes(app, { simulator });
   licenseRoutes(app, db);
   batchRoutes(app, { db, publish });
   accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });

@@ -36,7 +36,10 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
   readonly choices?: readonly Choice[];
   /** ref / refs: the target resource's name. */
   readonly target?: string;
+  /** ref: what deleting the target does; refs 'cascade': the links go with it (membership never blocks a delete). */
   readonly onDelete?: 'restrict' | 'cascade';
+  /** refs 'keep': a body without the field leaves the links as they are (the other side owns the form). */
+  readonly whenAbsent?: 'keep';
   /** refs: the join table and its two columns. */
   readonly through?: { table: string; from: string; to: string };
   /** children: the child table, its column pointing to the parent, and the child's own fields. */
@@ -68,7 +71,7 @@ export interface TextFieldOptions<R extends boolean, O extends boolean> extends 
 export const text = <R extends boolean = false, O extends boolean = false>(o: TextFieldOptions<R, O>) => field<string, R, O>('text', o);
 export const email = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { max?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {}) =>
   field<string, R, O>('email', { max: 254, ...o });
-export const number = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { min?: number; max?: number } = {}) => field<number, R, O>('number', o);
+export const number = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { min?: number; max?: number; default?: number } = {}) => field<number, R, O>('number', o);
 export const date = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('date', o);
 /** A point in time the server keeps (ISO 8601 in rows); never typed in a form. */
 export const timestamp = <R extends boolean = false>(o: Omit<Common<R, true>, 'readOnly'> = {}) => field<string, R, true>('timestamp', { ...o, readOnly: true });
@@ -81,7 +84,7 @@ export const image = <O extends boolean = false>(o: Common<false, O> & { maxByte
 export const ref = <R extends boolean = false, O extends boolean = false>(target: string, o: Common<R, O> & { onDelete?: 'restrict' | 'cascade' } = {}) =>
   field<number, R, O>('ref', { onDelete: 'restrict', ...o, target });
 /** Many rows of another resource, through a join table. */
-export const refs = (target: string, o: Omit<Common<false, false>, 'required'> & { through: { table: string; from: string; to: string }; maxItems?: number }) =>
+export const refs = (target: string, o: Omit<Common<false, false>, 'required'> & { through: { table: string; from: string; to: string }; maxItems?: number; onDelete?: 'restrict' | 'cascade'; whenAbsent?: 'keep' }) =>
   field<number[], true, false>('refs', { maxItems: 1000, ...o, required: true, target });
 /** Rows owned by this one (credentials of an identity): saved with it, upserted by id. */
 export function children<F extends Fields>(o: Omit<Common<false, false>, 'required'> & { table: string; parent: string; itemLabel: string; max?: number; fields: F; rules?: readonly Rule[] }) {

@@ -24,7 +24,7 @@ export function structOf(f: AnyField): Struct<any, any> {
     case 'timezone': s = ianaZone(); break;
     case 'image': s = imageDataUrl(f.maxBytes ?? 1_500_000); break;
     case 'ref': s = idInt(); break;
-    case 'refs': return defaulted(boundedList(idInt(), f.maxItems ?? 1000), []);
+    case 'refs': return f.whenAbsent === 'keep' ? optional(boundedList(idInt(), f.maxItems ?? 1000)) : defaulted(boundedList(idInt(), f.maxItems ?? 1000), []);
     case 'children': {
       const c = f.children!;
       return defaulted(boundedList(object({ id: optional(idInt()), ...inputShape(c.fields) }), c.max), []);

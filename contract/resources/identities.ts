@@ -1,7 +1,7 @@
 // Identities [0.3.1.x]: people who hold credentials, in a division; their credentials are owned rows.
 import { API } from '../api';
 import { PRIV } from '../privileges';
-import { children, choice, date, defineResource, email, image, notBefore, number, ref, text } from './define';
+import { children, choice, date, defineResource, email, image, notBefore, number, ref, refs, text } from './define';
 
 export const IDENTITY_STATUSES = [{ value: 'active', label: 'Active' }, { value: 'inactive', label: 'Inactive' }, { value: 'suspended', label: 'Suspended' }] as const;
 export const CREDENTIAL_TYPES = [{ value: 'card', label: 'Card' }, { value: 'pin', label: 'PIN' }, { value: 'qr', label: 'QR code' }, { value: 'mobile', label: 'Mobile' }] as const;
@@ -44,6 +44,8 @@ export const identitiesResource = defineResource({
       },
       rules: [notBefore('validTo', 'validFrom')],
     }),
+    // issue 12: the access groups this identity is a member of (the group's members, seen from this side)
+    accessGroupIds: refs('accessGroups', { label: 'Access groups', through: { table: 'access_group_members', from: 'identity_id', to: 'access_group_id' }, maxItems: 500, onDelete: 'cascade', whenAbsent: 'keep' }),
   },
   rules: [notBefore('validTo', 'validFrom')],
   list: { title: ['lastName', 'firstName'], columns: ['employeeNo', 'divisionName', 'status', 'credentials', 'email', 'phone', 'validTo', 'updatedAt'], sort: ['lastName', 'asc'] },

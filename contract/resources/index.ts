@@ -13,6 +13,13 @@ import { webHooksResource } from './webHooks';
 import { userFieldsResource } from './userFields';
 import { batchTemplatesResource } from './batchTemplates';
 import { licensesResource } from './licenses';
+import { schedulesResource } from './schedules';
+import { specialDatesResource } from './specialDates';
+import { accessZonesResource } from './accessZones';
+import { accessGroupsResource } from './accessGroups';
+import { interlocksResource } from './interlocks';
+import { cardFormatsResource } from './cardFormats';
+import { doorsResource } from './doors';
 
 export * from './define';
 export * from './derive';
@@ -31,9 +38,15 @@ export {
 } from './roles';
 export { IDENTITY_STATUSES, CREDENTIAL_TYPES, CREDENTIAL_STATUSES } from './identities';
 export { VISIT_PURPOSES, VISITOR_STATUSES } from './visitors';
+export { schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource, doorsResource };
+export { WEEKDAYS, SPECIAL_DAY_KINDS, TIME_OF_DAY } from './schedules';
+export { ANTI_PASSBACK } from './accessZones';
+export { DOOR_MODES } from './doors';
+export { PARITY_TYPES } from './cardFormats';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
   userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
+  doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -25,7 +25,7 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 
 function textFor(f: AnyField): string {
   const n = next();
-  const candidates = [`Test ${n}`, `T-${n}`, `+1 555 ${n}`, `https://example.test/${n}`, `Test sample of some length ${n}`];
+  const candidates = [`Test ${n}`, `T-${n}`, `+1 555 ${n}`, `https://example.test/${n}`, `Test sample of some length ${n}`, ...(f.placeholder ? [f.placeholder] : [])];
   const ok = candidates.find((c) => (!f.pattern || f.pattern.test(c)) && c.length <= (f.max ?? 200) && c.length >= (f.min ?? 0));
   if (!ok) throw new Error(`no sample text for ${f.label}`);
   return ok;
@@ -39,7 +39,7 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
   switch (f.kind) {
     case 'text': return textFor(f);
     case 'email': return `t${next()}@example.test`;
-    case 'number': return f.min ?? 1;
+    case 'number': return (f.default as number | undefined) ?? f.min ?? 1;
     case 'date': return tomorrow();
     case 'choice': return f.default ?? f.choices![0].value;
     case 'switch': return true;

@@ -149,6 +149,27 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       const { rows } = await dbx.query<{ id: number }>(`select x.id from ${target.table} x where ${where}`, params);
       if (rows.length !== new Set(ids).size) out.push({ field: k, message: `is not a ${what} you may use` });
     }
+    // references of owned rows (an access group's doors and schedules): each row's field named when it is not visible
+    for (const [k, f] of Object.entries(fields)) {
+      if (f.kind !== 'children' || !Array.isArray(input[k])) continue;
+      for (const [ck, cf] of Object.entries(f.children!.fields)) {
+        if (cf.kind !== 'ref' || cf.readOnly) continue;
+        const rows = input[k] as Record<string, unknown>[];
+        const ids = [...new Set(rows.map((x) => x?.[ck]).filter((v): v is number => typeof v === 'number'))];
+        if (!ids.length) continue;
+        const target = resourceByName(cf.target!)!;
+        const params: unknown[] = [ids];
+        let where = 'x.id = any($1::int[])';
+        if (target.scope.tenant === true) { params.push(scope.clientId); where += ` and x.client_id = $${params.length}`; }
+        if (target.scope.division) {
+          params.push(divisionsFor(p, optionCodesOf(target)));
+          const col = target.scope.division === 'id' ? 'id' : columnOf(target.scope.division, (target.fields as Fields)[target.scope.division]);
+          where += ` and x.${col} = any($${params.length}::int[])`;
+        }
+        const seen = new Set((await dbx.query<{ id: number }>(`select x.id from ${target.table} x where ${where}`, params)).rows.map((x) => Number(x.id)));
+        rows.forEach((x, i) => { if (typeof x?.[ck] === 'number' && !seen.has(x[ck] as number)) out.push({ field: `${k}.${i}.${ck}`, message: `is not a ${target.label.one.toLowerCase()} you may use` }); });
+      }
+    }
     return out;
   }
 
@@ -293,7 +314,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         let n = 0;
         if (f.kind === 'ref' && !f.virtual) {
           n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${other.table} where ${columnOf(k, f)} = any($1::int[])${other === r ? ' and not (id = any($1::int[]))' : ''}`, [ids])).rows[0].n);
-        } else if (f.kind === 'refs') {
+        } else if (f.kind === 'refs' && f.onDelete !== 'cascade') {
           n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${f.through!.table} where ${f.through!.to} = any($1::int[])`, [ids])).rows[0].n);
         }
         if (n > 0) throw new HttpError(409, `Still used by ${n} ${n === 1 ? other.label.one.toLowerCase() : other.label.many.toLowerCase()}: change or delete ${n === 1 ? 'it' : 'them'} first`);

@@ -1,6 +1,7 @@
 // Demo data, written once into an empty database: two tenants with a division tree, doors, controllers and
 // identities with card credentials, the roles a real site has, and a demo user for each role. Names are
 // generated deterministically, so every fresh install shows the same people.
+import { seedAccess } from '../access/seed';
 import { ALL_PRIVILEGE_CODES, PLATFORM_PRIVILEGES, PLATFORM_ROLE, PRIVILEGES } from '../../contract';
 import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
@@ -111,6 +112,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
         await tx.query('insert into credentials (client_id, identity_id, type, number, facility_code) values ($1,$2,$3,$4,$5)',
           [client, ident.rows[0].id, 'card', `${ti + 1}${String(100000 + i)}`, 100 + ti]);
       }
+      await seedAccess(tx, client); // issue 12: schedules, access groups, a holiday, card formats
     }
 
     const dashboardPages = JSON.stringify([

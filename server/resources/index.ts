@@ -1,5 +1,6 @@
 // Server hooks per catalogue resource (the declaration in contract/resources never imports these).
 import type { ResourceHooks } from '../crud/hooks';
+import { cardFormatHooks, scheduleHooks } from './access';
 import { clientHooks } from './clients';
 import { identityHooks } from './identities';
 import { operatorGroupHooks } from './operatorGroups';
@@ -22,4 +23,6 @@ export const resourceHooks = (publish?: Publish): Record<string, ResourceHooks> 
   batchTemplates: batchTemplateHooks,
   roles: roleHooks(),
   operatorGroups: operatorGroupHooks,
+  schedules: scheduleHooks,
+  cardFormats: cardFormatHooks,
 });

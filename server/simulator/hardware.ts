@@ -1,13 +1,18 @@
 // The hardware simulator: the seeded doors and controllers of every tenant behave like real ones. Each door has a
 // reader (`reader-{door}`), a contact/tamper input (`input-{door}`) and a strike output (`output-{door}`); each
-// controller an interface (`iface-{controller}`). Card swipes are granted or denied by the credential and identity
-// tables; doors are forced or held open; readers are tampered or go offline; inputs and outputs change state
+// controller an interface (`iface-{controller}`). Card swipes are decided by the access-decision engine
+// (server/access/engine.ts) over the tenant's access index (server/access/index.ts, kept current on change), with
+// the zone state (who is where, which doors are open) kept here in memory; each swipe event stores the identity,
+// the decision and its reason. Doors are forced or held open; readers are tampered or go offline; inputs and outputs change state
 // with the §4 codes. Every event goes through the pipeline (persisted, then published). Heart-beats: doors on
 // /hbdoor, controllers on /hbcontroller. Operators' door commands change the simulated door and produce events.
 import {
   DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, checkDoorCommand, doorNeedsAttention, eventLabel,
   type DoorCommand, type Event, type SimulateKind,
 } from '../../contract';
+import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
+import { EMPTY_STATE, afterGrant, decide, decisionMessage, type SwipeRequest, type ZoneState } from '../access/engine';
+import { createAccessIndexes, type AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import type { Pipeline, Publish } from '../monitor/pipeline';
 
@@ -24,7 +29,16 @@ export interface SimulatorOptions {
   clock?: SimulatorClock;
   random?: () => number;
   log?: (message: string) => void;
+  /** The access indexes the swipes are decided on (one is made over `db` when not given). */
+  access?: AccessIndexes;
 }
+
+/** A swipe's extras (the test hook): when it happens (the simulated clock) and on which reader of the door. */
+export interface SwipeOptions { at?: number; side?: 'entry' | 'exit'; pin?: string | null }
+/** What a swipe event keeps beside its code, so the explainer can decide it again. */
+interface StoredSwipe { card: string; at: number; side: 'entry' | 'exit'; doorId: number }
+/** Door states in which the door stands open (an interlock's other doors must stay shut meanwhile). */
+const OPEN_STATUSES: readonly string[] = [DOOR_STATUSES.forcedOpen, DOOR_STATUSES.heldOpen, DOOR_STATUSES.unlocked, DOOR_STATUSES.unlockedBriefly];
 
 /** What the relock timers need of a clock: xstate's SimulatedClock fits, so tests move time without waiting. */
 export interface SimulatorClock {
@@ -84,6 +98,17 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   let stopped = false;
   /** readers that are offline or tampered swipe nothing until they are back */
   const quietReaders = new Set<number>();
+  const access = opts.access ?? createAccessIndexes(db, { log });
+  /** per tenant: who is where (anti-passback), which doors stand open (interlocks), which are locked down */
+  const zoneStates = new Map<number, ZoneState>();
+  const stateOf = (clientId: number): ZoneState => zoneStates.get(clientId) ?? EMPTY_STATE;
+  function setOpen(clientId: number, doorId: number, open: boolean) {
+    const st = stateOf(clientId);
+    if (st.openDoors.has(doorId) === open) return;
+    const openDoors = new Set(st.openDoors);
+    if (open) openDoors.add(doorId); else openDoors.delete(doorId);
+    zoneStates.set(clientId, { ...st, openDoors });
+  }
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
   async function door(clientId: number | null, doorId: number): Promise<DoorRow> {
@@ -102,6 +127,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   async function setDoorStatus(d: DoorRow, status: string) {
     if (d.status === status) return;
     d.status = status;
+    setOpen(d.client_id, d.id, OPEN_STATUSES.includes(status));
     await db.query('update doors set status = $2 where id = $1', [d.id, status]);
     publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status });
   }
@@ -145,30 +171,67 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     }).catch((err) => { log(`relock ${doorId}: ${err}`); return false; });
   }
 
-  async function swipe(d: DoorRow, wantGranted: boolean | null): Promise<Event> {
-    const today = new Date().toISOString().slice(0, 10);
+  async function swipe(d: DoorRow, wantGranted: boolean | null, o: SwipeOptions = {}): Promise<Event> {
     let number: string;
     if (wantGranted === false || (wantGranted === null && random() < 0.1)) number = `9${Math.floor(random() * 1e8)}`; // nobody's card
     else {
-      const { rows } = await db.query<{ number: string }>(
-        `select c.number from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 ${wantGranted ? `and c.status = 'active' and i.status = 'active' and (c.valid_from is null or c.valid_from <= $2::date) and (c.valid_to is null or c.valid_to >= $2::date) and (i.valid_from is null or i.valid_from <= $2::date) and (i.valid_to is null or i.valid_to >= $2::date)` : 'and $2::text is not null'}
-         order by random() limit 1`, [d.client_id, today]);
-      number = rows[0]?.number ?? `9${Math.floor(random() * 1e8)}`;
+      // a card the engine grants here and now (wanted), or any of the tenant's cards (random traffic)
+      const index = await access.get(d.client_id);
+      const at = o.at ?? Date.now();
+      const cards = [...index.credentials.keys()];
+      let found: string | undefined;
+      for (let tries = 0; tries < 50 && cards.length; tries++) {
+        const c = pick(cards);
+        if (!wantGranted || decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }).granted) { found = c; break; }
+      }
+      if (!found && wantGranted) found = cards.find((c) => decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }).granted);
+      number = found ?? `9${Math.floor(random() * 1e8)}`;
     }
-    return swipeCard(d, number);
+    return swipeCard(d, number, o);
   }
 
-  /** A swipe of card `number` at door `d`, decided by the real tables. */
-  async function swipeCard(d: DoorRow, number: string): Promise<Event> {
-    const today = new Date().toISOString().slice(0, 10);
-    const { rows } = await db.query<any>(`select c.status cs, c.valid_from::text cf, c.valid_to::text ct, i.status ist, i.valid_from::text inf, i.valid_to::text it,
-      i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and c.number = $2`, [d.client_id, number]);
-    const r = rows[0];
-    const code = accessDecision(r ? { credentialStatus: r.cs, credentialFrom: r.cf, credentialTo: r.ct, identityStatus: r.ist, identityFrom: r.inf, identityTo: r.it } : null, today);
-    return pipeline.record(d.client_id, {
+  /** A swipe of card `number` at door `d`, decided by the engine over the tenant's access index. */
+  async function swipeCard(d: DoorRow, number: string, o: SwipeOptions = {}): Promise<Event> {
+    const index = await access.get(d.client_id);
+    const req: SwipeRequest = { doorId: d.id, side: o.side ?? 'entry', at: o.at ?? Date.now(), presented: { kind: 'card', number }, pin: o.pin };
+    const decision = decide(index, stateOf(d.client_id), req);
+    if (decision.granted) zoneStates.set(d.client_id, afterGrant(stateOf(d.client_id), index, req, decision));
+    const who = decision.identityId === null ? null : index.identities.get(decision.identityId)?.name ?? null;
+    const code = DECISION_EVENT_CODES[decision.reason];
+    const e = await pipeline.record(d.client_id, {
       eventCode: code, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, pointId: `reader-${d.id}`, pointName: `${d.name} reader`,
-      message: `${eventLabel(code)}: ${r ? r.name : 'unknown card'} (card ${number}) at ${d.name}`,
+      message: `${decision.granted ? DECISION_LABELS.granted : DECISION_LABELS[decision.reason]}: ${who ?? 'unknown card'} (card ${number}) at ${d.name}`,
     });
+    const stored: StoredSwipe = { card: number, at: req.at, side: req.side ?? 'entry', doorId: d.id };
+    await db.query('update events set identity_id = $2, decision = $3, reason = $4, swipe = $5 where id = $1',
+      [e.id, decision.identityId, decision.granted ? 'granted' : 'denied', decision.reason, JSON.stringify(stored)]);
+    if (decision.alarm === 'anti-passback') {
+      await pipeline.record(d.client_id, {
+        eventCode: EVENT_CODES.antiPassbackViolation, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, pointId: `apb-${d.id}`, pointName: `${d.name} anti-passback`,
+        message: `${eventLabel(EVENT_CODES.antiPassbackViolation)}: ${who ?? 'unknown'} (card ${number}) at ${d.name} — ${decisionMessage(decision)}`,
+      });
+    }
+    return e;
+  }
+
+  /** "Why?": the stored swipe event `eventId` of `clientId` decided again against the current index (null: not a swipe of this tenant). */
+  async function explain(clientId: number, eventId: number): Promise<Explanation | null> {
+    const { rows } = await db.query<{ id: string; swipe: StoredSwipe | string | null; reason: string | null; decision: string | null; identity_id: number | null }>(
+      'select id, swipe, reason, decision, identity_id from events where id = $1 and client_id = $2', [eventId, clientId]);
+    const row = rows[0];
+    if (!row || !row.swipe) return null;
+    const sw: StoredSwipe = typeof row.swipe === 'string' ? JSON.parse(row.swipe) : row.swipe;
+    const index = await access.get(clientId);
+    // decided as it was: the same card, door, reader side and time, against today's configuration and zone state
+    const now: Decision = decide(index, stateOf(clientId), { doorId: sw.doorId, side: sw.side, at: sw.at, presented: { kind: 'card', number: sw.card } });
+    const identityId = now.identityId ?? row.identity_id;
+    return {
+      eventId: Number(row.id),
+      stored: { reason: (row.reason as Explanation['stored']['reason']) ?? null, decision: (row.decision as 'granted' | 'denied' | null) ?? null, identityId: row.identity_id },
+      now: { ...now, label: now.granted ? DECISION_LABELS.granted : DECISION_LABELS[now.reason] },
+      swipe: { doorId: sw.doorId, doorName: index.doors.get(sw.doorId)?.name ?? null, card: sw.card, at: new Date(sw.at).toISOString(), side: sw.side },
+      identityName: identityId === null ? null : index.identities.get(identityId)?.name ?? null,
+    };
   }
 
   async function readerEvent(d: DoorRow, code: number): Promise<Event> {
@@ -187,7 +250,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   }
 
   /** Force one event of `kind` in `clientId` (tests and the E2E hook). The door defaults to the tenant's first. */
-  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number } = {}): Promise<Event> {
+  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; card?: string } & SwipeOptions = {}): Promise<Event> {
     if (kind === 'interface.offline' || kind === 'interface.online') return interfaceEvent(await controller(clientId, target.controllerId), kind === 'interface.online');
     let d: DoorRow;
     if (target.doorId !== undefined) d = await door(clientId, target.doorId);
@@ -200,8 +263,8 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       case 'door.forced': return doorEvent(d, EVENT_CODES.doorForcedOpen);
       case 'door.held': return doorEvent(d, EVENT_CODES.doorHeldOpen);
       case 'door.closed': return doorEvent(d, EVENT_CODES.doorClosed);
-      case 'card.granted': return swipe(d, true);
-      case 'card.denied': return swipe(d, false);
+      case 'card.granted': return target.card ? swipeCard(d, target.card, target) : swipe(d, true, target);
+      case 'card.denied': return target.card ? swipeCard(d, target.card, target) : swipe(d, false, target);
       case 'reader.tamper': return readerEvent(d, EVENT_CODES.readerTamper);
       case 'reader.offline': return readerEvent(d, EVENT_CODES.readerOffline);
       case 'reader.online': return readerEvent(d, EVENT_CODES.readerOnline);
@@ -297,7 +360,12 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       while (queues.size) await Promise.all([...queues.values()]);
     },
     /** Swipe a given card number at a door of `clientId`. */
-    async swipe(clientId: number, doorId: number, number: string) { return swipeCard(await door(clientId, doorId), number); },
+    async swipe(clientId: number, doorId: number, number: string, o: SwipeOptions = {}) { return swipeCard(await door(clientId, doorId), number, o); },
+    explain,
+    /** The access indexes (change notices call `access.changed(clientId)`). */
+    access,
+    /** Tests: forget who is where in a tenant (anti-passback starts afresh). */
+    resetZones(clientId: number) { zoneStates.delete(clientId); },
     heartbeat,
     randomEvent,
     start() {
@@ -320,6 +388,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       tickTimer = beatTimer = null;
       for (const r of relocks.values()) clock.clearTimeout(r.timer);
       relocks.clear();
+      access.stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 // Typed calls for every path of contract/api.ts. Every response is validated with its contract schema: an
 // invalid answer is an error, never half-applied.
 import { array, integer, nullable, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, WebHookAttemptPage, serviceAccountsResource, webHooksResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
@@ -132,3 +133,8 @@ export const revokeApiKey = (id: number) => send('post', `${serviceAccountsResou
 export const webHookAttempts = (id: number, p: { page?: number; size?: number; outcome?: 'ok' | 'failed'; eventType?: string }) =>
   getJson(`${webHooksResource.api}/${id}/attempts`, WebHookAttemptPage, Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>);
 export const redeliverWebHook = (id: number, deliveryId: number) => send('post', `${webHooksResource.api}/${id}/redeliver`, { deliveryId }, Anything);
+
+// ---------- access decisions (issue 12) ----------
+const ExplanationShape = type({ eventId: integer(), now: type({ granted: unknown(), reason: string(), label: string(), steps: array(type({ check: string(), ok: unknown(), detail: string() })) }) });
+/** "Why?": the chain that decided a stored swipe event, re-run against today's configuration. */
+export const explainEvent = (id: number) => getJson(`${API.events}/${id}/explain`, ExplanationShape) as Promise<Explanation>;

@@ -1,6 +1,8 @@
 // Read-only lists over the audit trail and the UI error log: the same catalogue, no forms.
 import { any, assign, integer, nullable, optional, string, type } from 'superstruct';
 import { API, AuditEntry, Event, PRIV } from '../../contract';
+import { createElement } from 'react';
+import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';
 import { defineResource } from './defineResource';
 import { showDateTime } from '../ui/time';
 
@@ -79,6 +81,8 @@ export const eventHistory = defineResource<StoredEvent>({
     { field: 'alert', title: 'Alarm', width: 120, sortable: false, value: (r) => (!r.alert ? '' : r.process ? 'Processed' : r.acknowledge ? 'Acknowledged' : 'Open') },
     { field: 'priority', title: 'Priority', width: 80, sortable: true, value: (r) => (r.alert ? String(r.priority) : '') },
     { field: 'id', title: 'Id', width: 90, sortable: true, value: (r) => String(r.id) },
+    // issue 12: a denied swipe explains itself
+    { field: 'why', title: 'Why?', width: 90, sortable: false, value: () => '', render: (r) => (isDeniedSwipe(r.eventCode) ? createElement(WhyButton, { eventId: r.id }) : null) },
   ],
   defaultSort: [{ field: 'id', dir: 'desc' }],
   filterPlaceholder: 'Search message or point…',

@@ -1,6 +1,7 @@
 // /monitor/events: the live event stream. Messages are buffered outside React and flushed once per animation
 // frame, and only the newest MAX_ROWS rows are rendered, so thousands of events per second stay smooth.
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { isDeniedSwipe, WhyButton } from '../configure/WhyDrawer';
 import { Button, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
@@ -42,7 +43,7 @@ const EventRow = memo(function EventRow({ e }: { e: Event }) {
       <td>{String(e.eventCode)}</td>
       <td>{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
       <td>{e.message}</td>
-      <td>{e.alert ? <Tag intent="danger" minimal>alarm</Tag> : null}</td>
+      <td>{e.alert ? <Tag intent="danger" minimal>alarm</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} /> : null}</td>
     </tr>
   );
 });

@@ -1,0 +1,23 @@
+// Access zones [0.4.2.x] (issue 12): areas entered and left through doors (a door's entry and exit zone), with
+// anti-passback: off, soft (let through and raise an alarm) or hard (deny), forgiven after some minutes.
+import { PRIV } from '../privileges';
+import { choice, defineResource, number, text } from './define';
+
+export const ANTI_PASSBACK = [{ value: 'off', label: 'Off' }, { value: 'soft', label: 'Soft (alarm)' }, { value: 'hard', label: 'Hard (deny)' }] as const;
+
+export const accessZonesResource = defineResource({
+  name: 'accessZones', table: 'access_zones', api: '/event/manage/access-zones', route: '/configure/access-zone', section: 'configure',
+  label: { one: 'Access zone', many: 'Access zones' }, icon: 'layers',
+  privileges: PRIV.accessZones,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another zone' }),
+    description: text({ max: 500, widget: 'textarea', search: true }),
+    antiPassback: choice(ANTI_PASSBACK, { label: 'Anti-passback', required: true, default: 'off', filter: true, sort: true }),
+    forgiveMinutes: number({ label: 'Forgive after (minutes)', required: true, min: 0, max: 10_080, default: 0, help: '0: never forgiven by time' }),
+  },
+  list: { title: ['name'], columns: ['antiPassback', 'forgiveMinutes', 'description', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [{ title: 'Zone', description: 'Doors lead into a zone by their entry reader and out by their exit reader (set on the door).', fields: ['name', 'description', 'antiPassback', 'forgiveMinutes'] }],
+  export: ['csv', 'ndjson'],
+});

@@ -1,0 +1,27 @@
+// Doors [0.4.5.x] as a reference target (access groups, interlocks) and for the drift test: the door's access
+// settings (mode, entry and exit zone, card format; issue 12). The doors list and commands are still the
+// hand-written server/http/doors.ts.
+import { PRIV } from '../privileges';
+import { choice, defineResource, ref, text } from './define';
+
+export const DOOR_MODES = [
+  { value: 'card', label: 'Card' }, { value: 'card-pin', label: 'Card and PIN' }, { value: 'unlocked', label: 'Unlocked' }, { value: 'locked-down', label: 'Locked down' },
+] as const;
+
+export const doorsResource = defineResource({
+  name: 'doors', table: 'doors', api: '/event/manage/doors', route: '/configure/doors', section: 'configure',
+  label: { one: 'Door', many: 'Doors' }, icon: 'key-enter',
+  privileges: { view: PRIV.doors.view },
+  scope: { tenant: true, division: 'divisionId' },
+  routes: false,
+  fields: {
+    name: text({ max: 200, required: true, search: true, sort: true }),
+    divisionId: ref('divisions', { label: 'Division' }),
+    mode: choice(DOOR_MODES, { required: true, default: 'card' }),
+    entryZoneId: ref('accessZones', { label: 'Entry zone' }),
+    exitZoneId: ref('accessZones', { label: 'Exit zone' }),
+    cardFormatId: ref('cardFormats', { label: 'Card format' }),
+  },
+  list: { title: ['name'], columns: ['mode', 'entryZoneId', 'exitZoneId'], sort: ['name', 'asc'] },
+  form: [{ title: 'Door', fields: ['name', 'divisionId', 'mode', 'entryZoneId', 'exitZoneId', 'cardFormatId'] }],
+});

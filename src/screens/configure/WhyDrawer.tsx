@@ -1,0 +1,62 @@
+// "Why?" on a denied swipe (issue 12): a button on the event's row that asks the server to decide the stored swipe
+// again (GET /event/manage/events/:id/explain, through the command machine: the view only sends and selects) and a
+// drawer with the reason and each check of the chain, passed or failed.
+import { useMemo, useState } from 'react';
+import { Button, Callout, Drawer, Icon, Tag } from '@blueprintjs/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { DECISION_EVENT_CODES, type Explanation } from '../../../contract/decision';
+import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
+import { explainEvent } from '../../api/endpoints';
+import { useTime } from '../../ui/time';
+
+const DENIED_CODES = new Set(Object.values(DECISION_EVENT_CODES).filter((c) => c !== DECISION_EVENT_CODES.granted));
+/** A swipe the engine denied: the rows that offer "Why?". */
+export const isDeniedSwipe = (code: number | string) => DENIED_CODES.has(Number(code));
+
+const CHECKS: Record<string, string> = {
+  'card-format': 'Card format', credential: 'Credential', qr: 'QR code', identity: 'Identity', 'door-mode': 'Door mode', pin: 'PIN',
+  'access-group': 'Access group', schedule: 'Schedule', 'anti-passback': 'Anti-passback', interlock: 'Interlock',
+};
+
+export function WhyButton({ eventId }: { eventId: number }) {
+  const machine = useMemo(() => commandMachine.provide({
+    actors: { run: fromPromise<unknown, { command: string }>(({ input }) => explainEvent(Number(input.command))) },
+  }), []);
+  const command = useActorRef(machine);
+  const running = useSelector(command, selectRunningCommand);
+  const error = useSelector(command, selectCommandError);
+  const result = useSelector(command, selectCommandResult) as Explanation | null;
+  const [open, setOpen] = useState(false); // visual: the drawer is shown
+  const { dateTime } = useTime();
+  return (
+    <>
+      <Button small minimal icon="help" text="Why?" loading={running !== null} data-testid="why-button"
+        onClick={(ev) => { ev.stopPropagation(); setOpen(true); command.send({ type: 'command.run', command: String(eventId) }); }} />
+      <Drawer isOpen={open} onClose={() => setOpen(false)} title="Why was this swipe denied?" icon="help" size="min(480px, 100%)">
+        <div className="bp6-drawer-body" style={{ padding: 16 }} data-testid="why-drawer">
+          {error && <Callout intent="danger" icon="error">{error}</Callout>}
+          {!error && !result && running !== null && <p className="bp6-text-muted">Deciding the swipe again…</p>}
+          {result && result.eventId === eventId && (
+            <>
+              <Callout intent={result.now.granted ? 'success' : 'danger'} icon={result.now.granted ? 'tick-circle' : 'disable'} data-testid="why-reason" title={result.now.label}>
+                {result.identityName ?? 'Unknown card'} (card {result.swipe.card}) at {result.swipe.doorName ?? `door ${result.swipe.doorId}`}, {dateTime(result.swipe.at)}
+                {result.stored.reason && result.stored.reason !== result.now.reason && (
+                  <p style={{ marginTop: 8 }}>When it happened the reason was <Tag minimal>{result.stored.reason}</Tag>; the configuration has changed since.</p>
+                )}
+              </Callout>
+              <ol className="gh-why-steps" data-testid="why-steps" style={{ paddingLeft: 0, listStyle: 'none', marginTop: 16 }}>
+                {result.now.steps.map((s, i) => (
+                  <li key={i} data-testid="why-step" style={{ display: 'flex', gap: 8, marginBottom: 8, alignItems: 'flex-start' }}>
+                    <Icon icon={s.ok ? 'tick-circle' : 'cross-circle'} intent={s.ok ? 'success' : 'danger'} style={{ marginTop: 2 }} />
+                    <span><strong>{CHECKS[s.check] ?? s.check}</strong>: {s.detail}</span>
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+        </div>
+      </Drawer>
+    </>
+  );
+}
