@@ -77,6 +77,13 @@ export function calendarDate(): Struct<string, null> {
   return define<string>('calendarDate', (v) => dateProblem(v) ?? true);
 }
 
+/** An instant as the server writes it (ISO 8601 with a zone, e.g. a row's updatedAt sent back by an edit form). */
+export function isoInstant(): Struct<string, null> {
+  return define<string>('isoInstant', (v) =>
+    (typeof v === 'string' && v.length <= 40 && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)))
+      || 'must be an ISO 8601 date-time with its zone');
+}
+
 /** A whole number that fits a PostgreSQL integer column, within [min, max]. */
 export function int32(min = INT32_MIN, max = INT32_MAX): Struct<number, null> {
   return define<number>('int32', (v) => {

@@ -4,7 +4,7 @@
 import {
   assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct,
 } from 'superstruct';
-import { boundedList, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, requiredText, safeText } from '../primitives';
+import { boundedList, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
 import type { Violation } from '../schemas';
 import { labelOf, type AnyField, type Fields, type Input, type ResourceDeclaration, type Row, type Rule } from './define';
 
@@ -59,7 +59,7 @@ function rowShape(fields: Fields): Record<string, Struct<any, any>> {
 /** POST and PUT bodies: every field that is not read-only; the edit form also sends the updatedAt it loaded. */
 export function inputSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Input<R>, any> {
   const shape = inputShape(r.fields);
-  if (r.timestamps) shape.updatedAt = optional(string());
+  if (r.timestamps) shape.updatedAt = optional(isoInstant());
   if (r.extensible) shape.udf = optional(UDF_VALUES);
   return object(shape) as unknown as Struct<Input<R>, any>;
 }

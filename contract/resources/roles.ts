@@ -29,23 +29,24 @@ export const rolesResource = defineResource({
 });
 
 // ---------- assigning privileges, the privileges screen, operators and operator settings ----------
-import { array, integer, max, min as minimum, nullable, object, optional, size, string } from 'superstruct';
+import { array, integer, max, min as minimum, nullable, object, optional, size } from 'superstruct';
+import { emailAddress, idInt, requiredText } from '../primitives';
 
 /** POST `${API.roles}/:id/assign-privileges`: the role's whole set of ticks (replaces the previous one). */
 export const AssignPrivilegesRequest = object({
-  privileges: size(array(object({ code: size(string(), 1, 20), divisionId: nullable(minimum(integer(), 1)) })), 0, 5000),
+  privileges: size(array(object({ code: requiredText(20), divisionId: nullable(idInt()) })), 0, 5000),
 });
 /** GET `${API.privileges}`: every code of the catalogue with the roles of the client holding it. */
 export interface PrivilegeHolders { code: string; label: string; platform: boolean; roles: { id: number; name: string; divisionId: number | null }[] }
 
 /** POST `${API.operators}`: a new operator of the client, with an initial password that follows the policy. */
 export const CreateOperatorRequest = object({
-  username: size(string(), 3, 64),
-  name: size(string(), 1, 200),
-  email: optional(nullable(size(string(), 3, 254))),
-  password: size(string(), 1, 200),
+  username: requiredText(64, { min: 3, pattern: /^[A-Za-z0-9._@-]+$/, patternMessage: 'may use letters, digits and . _ @ - only' }),
+  name: requiredText(200),
+  email: optional(nullable(emailAddress())),
+  password: requiredText(200),
 });
-export const ResetPasswordRequest = object({ password: size(string(), 1, 200) });
+export const ResetPasswordRequest = object({ password: requiredText(200) });
 
 /** Operator settings [0.3.7.0], per client. */
 export const OperatorSettingsSchema = object({
