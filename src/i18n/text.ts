@@ -1,0 +1,1 @@
+export const zhText: Record<string, string> = {};
