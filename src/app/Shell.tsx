@@ -18,6 +18,7 @@ import { TabsBar } from './TabsBar';
 import { TourOverlay } from './TourOverlay';
 import { useIsMobile } from './useMediaQuery';
 import { useSystemActor } from './useSystemActor';
+import { routeTitle } from '../i18n';
 
 export const COLLAPSED_SIDEBAR_PX = 56;
 
@@ -105,7 +106,7 @@ function View({ info, active }: { info: RouteInfo; active: boolean }) {
   return (
     <ScrollKeeper active={active} path={info.path}>
       <RouteContext.Provider value={info}>
-        <ErrorBoundary where={info.route.title}>
+        <ErrorBoundary where={routeTitle(info.route)}>
           <Suspense fallback={<FullPageSpinner />}>
             <Screen />
           </Suspense>

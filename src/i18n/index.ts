@@ -94,3 +94,19 @@ export function useTx(): (text: string, vars?: Vars) => string {
   return (text, vars) => tx(text, vars, loc);
 }
 export type { TFunction };
+
+// ---------- route table titles (src/app/routeTable.ts stays English data) ----------
+interface Titled { path: string; title: string; description?: string }
+export const routeTitle = (r: Titled, loc: Locale = current()) => tRoute(r.path, r.title, loc);
+export const routeDescription = (r: Titled, loc: Locale = current()) => (r.description ? tRoute(`desc:${r.path}`, r.description, loc) : undefined);
+export const sectionTitle = (s: { id: string; title: string }, loc: Locale = current()) => tRoute(`section.${s.id}`, s.title, loc);
+let pathByTitle: Map<string, string> | null = null;
+/** A title kept in English elsewhere (the tabs actor keeps the route's title) in the language; titles are unique. */
+export function titleText(english: string, loc: Locale = current()): string {
+  if (!pathByTitle) {
+    pathByTitle = new Map();
+    for (const [k, v] of Object.entries(i18n.getResourceBundle('en', 'routes') as Record<string, string>)) if (!k.includes(':') && !k.startsWith('section.')) pathByTitle.set(v, k);
+  }
+  const path = pathByTitle.get(english);
+  return path ? tRoute(path, english, loc) : tx(english, undefined, loc);
+}
