@@ -53,7 +53,7 @@ describe('message tables (common)', () => {
 });
 
 describe('screen strings (text: keyed by their English)', () => {
-  // every tx('…') literal in src must have its zh-CN entry: a new string fails here until it is translated
+  // every tx literal in src must have its zh-CN entry: a new string fails here until it is translated
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {

@@ -5,7 +5,7 @@
 // Namespaces:
 // - common:    keyed messages of the shell (./common.ts), `t('signIn')`;
 // - text:      screen strings keyed by their English text (./text.ts), `tx('Alarm acknowledged')`: the English is the
-//              key and the fallback, and a unit test checks every `tx('…')` literal in src has a zh-CN entry;
+//              key and the fallback, and a unit test checks every tx literal in src has a zh-CN entry;
 // - routes:    route and section titles by path / section id (./routes.ts), derived from the route table;
 // - catalogue: resource labels by derived key (`resource.<name>.field.<field>`, ./catalogue.ts), the English read
 //              from the declarations, so the declarations stay pure data.
