@@ -105,7 +105,7 @@ let pathByTitle: Map<string, string> | null = null;
 export function titleText(english: string, loc: Locale = current()): string {
   if (!pathByTitle) {
     pathByTitle = new Map();
-    for (const [k, v] of Object.entries(i18n.getResourceBundle('en', 'routes') as Record<string, string>)) if (!k.includes(':') && !k.startsWith('section.')) pathByTitle.set(v, k);
+    for (const [k, v] of Object.entries(i18n.getResourceBundle('en', 'routes') as Record<string, string>)) if (!k.startsWith('desc:') && !k.startsWith('section.')) pathByTitle.set(v, k);
   }
   const path = pathByTitle.get(english);
   return path ? tRoute(path, english, loc) : tx(english, undefined, loc);

@@ -1,4 +1,4 @@
-import { tx, useLocale } from '../../i18n';
+import { routeTitle, tx, useLocale } from '../../i18n';
 import { useNavigate } from 'react-router-dom';
 import { Button, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -41,7 +41,7 @@ export function ClientFormScreen() {
   const { route } = useRouteInfo();
   return (
     <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="office" />
+      <PageHeader title={routeTitle(route)} icon="office" />
       <ResourceForm resource={clients} />
     </div>
   );
@@ -56,7 +56,7 @@ export function IdentityFormScreen() {
   const { route } = useRouteInfo();
   return (
     <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="people" />
+      <PageHeader title={routeTitle(route)} icon="people" />
       <ResourceForm resource={identities} />
     </div>
   );

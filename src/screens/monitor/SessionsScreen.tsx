@@ -121,7 +121,8 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const sortBy = (field: string) => list.send({ type: 'list.sorted', sort: [{ field, dir: sortOf(field) === 'desc' ? 'asc' : 'desc' }] });
   const sortHead = (field: string, title: string) => (
     <th key={field} aria-sort={sortOf(field) === 'asc' ? 'ascending' : sortOf(field) === 'desc' ? 'descending' : 'none'}>
-      <button type="button" className="gh-sessions__sort" onClick={() => sortBy(field)} title={`Sort by ${title.toLowerCase()}`}>
+      <button type="button" className="gh-sessions__sort" onClick={() => sortBy(field)} title={tx('Sort by {what}', { what: title.toLowerCase() })}>
+
         {title}
         <Icon icon={sortOf(field) === 'asc' ? 'sort-asc' : sortOf(field) === 'desc' ? 'sort-desc' : 'double-caret-vertical'} size={12} />
       </button>
@@ -179,11 +180,11 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                       aria-label={tx('Mark every session on this page')} />
                   </th>
                 )}
-                {sortHead('username', kind === 'operator' ? 'User' : 'Service account')}
+                {sortHead('username', kind === 'operator' ? tx('User') : tx('Service account'))}
                 <th>{tx('Address')}</th>
-                <th>{kind === 'operator' ? 'Browser' : 'Agent'}</th>
+                <th>{kind === 'operator' ? tx('Browser') : tx('Agent')}</th>
                 {sortHead('startedAt', t('startedColumn', { zone: time.zoneName() }))}
-                {sortHead('lastSeenAt', 'Last seen')}
+                {sortHead('lastSeenAt', tx('Last seen'))}
                 <th>{tx('State')}</th>
                 {canEnd && <th aria-label={tx('Actions')} />}
               </tr>
