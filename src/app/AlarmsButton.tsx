@@ -6,7 +6,7 @@ import { useSelector } from '@xstate/react';
 import { selectOpenByPriority } from '../../machines/alarms.selectors';
 import { SoundControl } from './SoundControl';
 import { useSystemActor } from './useSystemActor';
-import { useT } from '../i18n';
+import { tx, useT } from '../i18n';
 
 const ALARMS_PATH = '/monitor/alarms';
 
@@ -16,7 +16,8 @@ export function AlarmsButton() {
   const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
   const open = byPriority.reduce((n, p) => n + p.count, 0);
   const p1 = byPriority.find((p) => p.priority <= 1)?.count ?? 0;
-  const label = open ? `${t('alarms')}: ${open} open${p1 ? `, ${p1} P1` : ''}` : `${t('alarms')}: none open`;
+  const label = open ? (p1 ? tx('{alarms}: {open} open, {p1} P1', { alarms: t('alarms'), open, p1 }) : tx('{alarms}: {open} open', { alarms: t('alarms'), open })) : tx('{alarms}: none open', { alarms: t('alarms') });
+
   return (
     <>
       <SoundControl compact />

@@ -15,6 +15,7 @@ import { Toasts } from './Toasts';
 import { useSystemActor } from './useSystemActor';
 import { useTourAtSignIn } from './useTourAtSignIn';
 import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
+import { routeTitle, tx, useLocale } from '../i18n';
 
 export function App() {
   useTourAtSignIn();
@@ -22,7 +23,7 @@ export function App() {
   return (
     <BrowserRouter>
       <HotkeysProvider>
-        <ErrorBoundary where="the console">
+        <ErrorBoundary where={tx('the console')}>
           <Toasts />
           <Feedback />
           <GuardedView />
@@ -44,6 +45,7 @@ export function FullPageSpinner({ label = 'Loading…' }: { label?: string }) {
 function GuardedView() {
   const location = useLocation();
   const navigate = useNavigate();
+  const locale = useLocale(); // the page title follows the language
   const session = useSystemActor('session');
   const tabs = useSystemActor('tabs');
   const restoring = useSelector(session, selectIsRestoring);
@@ -74,7 +76,7 @@ function GuardedView() {
     // a route with parameters shows one record: it belongs to the client it was opened under (issue 10)
     const scoped = Object.keys(params).length > 0;
     tabs.send({ type: 'route.visited', path: location.pathname, title: route.title, cache: route.cache, tab: route.layout && signedIn, scoped });
-  }, [kind, route, params, location.pathname, tabs, signedIn]);
+  }, [kind, route, params, location.pathname, tabs, signedIn, locale]);
 
   // The shell listens to the tabs actor: closing the current tab goes back, or to the dashboard (§2).
   useEffect(() => {
@@ -82,13 +84,14 @@ function GuardedView() {
     return () => sub.unsubscribe();
   }, [tabs, navigate]);
 
-  if (kind !== 'pass') return <FullPageSpinner label={restoring ? 'Restoring your session…' : 'Loading…'} />;
+  if (kind !== 'pass') return <FullPageSpinner label={restoring ? tx('Restoring your session…') : tx('Loading…')} />;
+
   if (route.layout && signedIn) return <Shell current={{ route, params, path: location.pathname }} />;
   const Screen = SCREENS[route.screen];
   return (
     <RouteContext.Provider value={{ route, params, path: location.pathname }}>
       <Suspense fallback={<FullPageSpinner />}>
-        <ErrorBoundary where={route.title} key={location.pathname}>
+        <ErrorBoundary where={routeTitle(route)} key={location.pathname}>
           <Screen />
         </ErrorBoundary>
       </Suspense>

@@ -8,9 +8,10 @@ import {
   selectCompanionError, selectCompanionIsWaiting, selectCompanionPort, selectCompanionStatus, selectCompanionVersion, type CompanionStatus,
 } from '../../machines/companion.selectors';
 import { notify } from '../system/notices';
+import { tx, useLocale } from '../i18n';
 import { useSystemActor } from './useSystemActor';
 
-const LABEL: Record<CompanionStatus, string> = { offline: 'offline', found: 'found', connected: 'connected' };
+
 const INTENT: Record<CompanionStatus, Intent> = { offline: 'none', found: 'warning', connected: 'success' };
 
 export function CompanionIndicator() {
@@ -20,20 +21,22 @@ export function CompanionIndicator() {
   const port = useSelector(companion, selectCompanionPort);
   const version = useSelector(companion, selectCompanionVersion);
   const error = useSelector(companion, selectCompanionError);
+  useLocale();
 
   useEffect(() => {
     const subs = [
-      companion.on('companion.failed', (e) => notify({ intent: 'warning', title: 'Desktop companion', message: e.message, timeoutMs: TOAST_MS })),
-      companion.on('companion.disconnected', (e) => notify({ intent: 'warning', title: 'Desktop companion disconnected', message: e.reason, timeoutMs: TOAST_MS })),
+      companion.on('companion.failed', (e) => notify({ intent: 'warning', title: tx('Desktop companion'), message: e.message, timeoutMs: TOAST_MS })),
+      companion.on('companion.disconnected', (e) => notify({ intent: 'warning', title: tx('Desktop companion disconnected'), message: e.reason, timeoutMs: TOAST_MS })),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
   }, [companion]);
 
   const explanation =
-    status === 'connected' ? `Connected to the desktop companion${version ? ` ${version}` : ''} on port ${port}. Photo capture, badge printing and alarm notifications are available.`
-    : status === 'found' ? `Found the desktop companion on port ${port}; connecting…`
-    : waiting ? 'The desktop companion (photos, badge printing, desktop alarms) is not running on this computer, or it stopped. The console itself is online. Looking again shortly; click to look now.'
-    : 'Looking for the desktop companion on this computer…';
+    status === 'connected' ? tx('Connected to the desktop companion {version} on port {port}. Photo capture, badge printing and alarm notifications are available.', { version: version ?? '', port: String(port) })
+    : status === 'found' ? tx('Found the desktop companion on port {port}; connecting…', { port: String(port) })
+    : waiting ? tx('The desktop companion (photos, badge printing, desktop alarms) is not running on this computer, or it stopped. The console itself is online. Looking again shortly; click to look now.')
+    : tx('Looking for the desktop companion on this computer…');
+  const label = status === 'connected' ? tx('Companion connected') : status === 'found' ? tx('Companion found') : tx('Companion offline');
 
   return (
     <PopoverNext
@@ -42,7 +45,7 @@ export function CompanionIndicator() {
       popoverClassName="gh-companion-tip"
       content={
         <div className="gh-companion-tip__body" data-testid="companion-tooltip">
-          <strong>Desktop companion: {LABEL[status]}</strong>
+          <strong>{label}</strong>
           <div>{explanation}</div>
           {status !== 'connected' && error && <div className={Classes.TEXT_MUTED}>{error}</div>}
         </div>
@@ -53,13 +56,14 @@ export function CompanionIndicator() {
         icon="desktop"
         intent={INTENT[status]}
         className={`gh-companion gh-companion--${status}`}
-        aria-label={`Desktop companion: ${LABEL[status]}`}
+        aria-label={label}
         data-testid="companion-indicator"
         data-status={status}
         onClick={() => companion.send({ type: 'companion.retry' })}
       >
         {/* issue 10: "Offline" alone read as the console being offline */}
-        <span className="gh-companion__label">Companion {LABEL[status]}</span>
+        <span className="gh-companion__label">{label}</span>
+
       </Button>
     </PopoverNext>
   );

@@ -4,6 +4,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Code, NonIdealState } from '@blueprintjs/core';
 import { ERROR_SAMPLE_RATE } from '../../contract';
 import { postUiError } from '../api/endpoints';
+import { tx } from '../i18n';
 
 interface Props { children: ReactNode; where?: string }
 interface State { error: Error | null }
@@ -33,12 +34,13 @@ export class ErrorBoundary extends Component<Props, State> {
       <div className="gh-error-boundary" data-testid="error-boundary">
         <NonIdealState
           icon="error"
-          title={`Something went wrong${this.props.where ? ` in ${this.props.where}` : ''}`}
+          title={this.props.where ? tx('Something went wrong in {where}', { where: this.props.where }) : tx('Something went wrong')}
           description={<>
-            <p>The screen stopped because of an unexpected error. It has been logged for the administrators.</p>
+            <p>{tx('The screen stopped because of an unexpected error. It has been logged for the administrators.')}</p>
             <Code>{error.message || String(error)}</Code>
           </>}
-          action={<Button intent="primary" icon="refresh" text="Reload" onClick={() => window.location.reload()} />}
+          action={<Button intent="primary" icon="refresh" text={tx('Reload')}
+ onClick={() => window.location.reload()} />}
         />
       </div>
     );

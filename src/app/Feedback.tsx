@@ -3,14 +3,16 @@
 import { useEffect } from 'react';
 import { TOAST_MS } from '../../contract';
 import { notify } from '../system/notices';
+import { tx } from '../i18n';
 import { useSystemActor } from './useSystemActor';
 
 export function Feedback() {
   const alarms = useSystemActor('alarms');
   useEffect(() => {
     const sub = alarms.on('alarm.commandDone', (e) => notify(e.what === 'acknowledged'
-      ? { intent: 'success', title: 'Alarm acknowledged', message: 'Every console of the client sees it acknowledged.', timeoutMs: TOAST_MS }
-      : { intent: 'success', title: 'Alarm processed', message: 'The alarm is closed with your note.', timeoutMs: TOAST_MS }));
+      ? { intent: 'success', title: tx('Alarm acknowledged'), message: tx('Every console of the client sees it acknowledged.'), timeoutMs: TOAST_MS }
+      : { intent: 'success', title: tx('Alarm processed'), message: tx('The alarm is closed with your note.'), timeoutMs: TOAST_MS }));
+
     return () => sub.unsubscribe();
   }, [alarms]);
   return null;

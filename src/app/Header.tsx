@@ -6,7 +6,7 @@ import { useSelector } from '@xstate/react';
 import { APP_VERSION, PRIV } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../machines/session.selectors';
 import { listClients } from '../api/endpoints';
-import { useT } from '../i18n';
+import { routeTitle, sectionTitle, tx, useT } from '../i18n';
 import { Avatar } from '../ui/Avatar';
 import { useTask } from '../ui/useTask';
 import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
@@ -28,8 +28,8 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
   const t = useT();
   const section = SECTIONS.find((s) => s.id === route.section);
   const crumbs: BreadcrumbProps[] = [
-    ...(section && section.id !== 'general' ? [{ text: section.title, icon: section.icon as BreadcrumbProps['icon'] }] : []),
-    { text: route.title, current: true },
+    ...(section && section.id !== 'general' ? [{ text: sectionTitle(section), icon: section.icon as BreadcrumbProps['icon'] }] : []),
+    { text: routeTitle(route), current: true },
   ];
   // the client list is only read by those who may read it: multi-tenant operators, or holders of 9.2.0
   const mayListClients = !!user && (user.multiTenancyEnabled || held.has(PRIV.clients.view));
@@ -43,24 +43,25 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
 
   return (
     <header className="gh-header" data-testid="header">
-      <Button variant="minimal" icon={sidebarOpen ? 'menu-closed' : 'menu-open'} aria-label={sidebarOpen ? 'Collapse menu' : 'Expand menu'} onClick={onToggleSidebar} data-testid="sidebar-toggle" />
+      <Button variant="minimal" icon={sidebarOpen ? 'menu-closed' : 'menu-open'} aria-label={sidebarOpen ? tx('Collapse menu') : tx('Expand menu')} onClick={onToggleSidebar} data-testid="sidebar-toggle" />
       <Breadcrumbs items={crumbs} className="gh-breadcrumbs" />
       <div className="gh-header__spacer" />
-      {busy && <Spinner size={16} aria-label="Working" />}
+      {busy && <Spinner size={16} aria-label={tx('Working')} />}
       {user?.multiTenancyEnabled ? (
         <PopoverNext placement="bottom-end" content={
-          <Menu className="gh-client-menu" aria-label="Switch client">
-            <MenuDivider title="Working client" />
+          <Menu className="gh-client-menu" aria-label={tx('Switch client')}>
+            <MenuDivider title={tx('Working client')} />
             {(clients.output?.items ?? []).map((c) => (
               <MenuItem key={c.id} text={c.name} label={c.code} icon={c.id === clientId ? 'tick' : 'blank'} onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })} />
             ))}
-            {clients.status === 'active' && <MenuItem disabled text="Loading…" />}
+            {clients.status === 'active' && <MenuItem disabled text={t('loading')} />}
             <MenuDivider />
-            <MenuItem icon="office" text="Manage clients" onClick={() => navigate('/manage/clients')} />
+            <MenuItem icon="office" text={tx('Manage clients')} onClick={() => navigate('/manage/clients')} />
           </Menu>
         }>
-          <Button variant="minimal" icon="office" endIcon="caret-down" data-testid="client-switcher" aria-label="Switch client">
-            <span data-testid="current-client" className="gh-current-client">{current?.name ?? (clientId === null ? 'No client selected' : `Client #${clientId}`)}</span>
+          <Button variant="minimal" icon="office" endIcon="caret-down" data-testid="client-switcher" aria-label={tx('Switch client')}>
+            <span data-testid="current-client" className="gh-current-client">{current?.name ?? (clientId === null ? tx('No client selected') : tx('Client #{id}', { id: clientId }))
+}</span>
           </Button>
         </PopoverNext>
       ) : current ? (

@@ -2,7 +2,7 @@
 import { Drawer, FormGroup, HTMLSelect, SegmentedControl, Switch, Classes } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectSettings } from '../../machines/session.selectors';
-import { useLocale, useT } from '../i18n';
+import { tx, useLocale, useT } from '../i18n';
 import type { UiSize } from './cookies';
 import { useSystemActor } from './useSystemActor';
 
@@ -22,7 +22,8 @@ export function SettingsDrawer({ isOpen, onClose, size, onSize }: Props) {
         <FormGroup label={t('themeColour')}>
           <div className="gh-swatches" role="radiogroup" aria-label={t('themeColour')}>
             {THEME_COLOURS.map((c) => (
-              <button key={c} type="button" role="radio" aria-checked={settings.theme === c} aria-label={`Theme ${c}`}
+              <button key={c} type="button" role="radio" aria-checked={settings.theme === c} aria-label={tx('Theme {colour}', { colour: c })}
+
                 className={`gh-swatch${settings.theme === c ? ' gh-swatch--on' : ''}`} style={{ background: c }} onClick={() => patch({ theme: c })} />
             ))}
           </div>

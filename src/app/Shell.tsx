@@ -18,6 +18,7 @@ import { TabsBar } from './TabsBar';
 import { TourOverlay } from './TourOverlay';
 import { useIsMobile } from './useMediaQuery';
 import { useSystemActor } from './useSystemActor';
+import { routeTitle, useLocale } from '../i18n';
 
 export const COLLAPSED_SIDEBAR_PX = 56;
 
@@ -102,10 +103,12 @@ function KeptAliveViews({ current, tenant, allowed }: { current: RouteInfo; tena
 
 function View({ info, active }: { info: RouteInfo; active: boolean }) {
   const Screen = SCREENS[info.route.screen];
+  useLocale(); // a language switch re-renders every kept-alive view (each shows again in the new language)
+
   return (
     <ScrollKeeper active={active} path={info.path}>
       <RouteContext.Provider value={info}>
-        <ErrorBoundary where={info.route.title}>
+        <ErrorBoundary where={routeTitle(info.route)}>
           <Suspense fallback={<FullPageSpinner />}>
             <Screen />
           </Suspense>

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { Collapse, Icon, type IconName } from '@blueprintjs/core';
 import { APP_VERSION } from '../../contract';
+import { routeTitle, sectionTitle, tx, useLocale } from '../i18n';
 import { canOpen, type Visitor } from './guard';
 import { ROUTES, SECTIONS, type RouteDef, type SectionId } from './routeTable';
 
@@ -14,10 +15,11 @@ interface Props { visitor: Visitor; collapsed: boolean; showLogo: boolean; curre
 
 export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNavigate }: Props) {
   const groups = useMemo(() => sidebarGroups(visitor), [visitor]);
+  useLocale(); // titles follow the language
   // purely visual: which groups are folded
   const [folded, setFolded] = useState<Record<string, boolean>>({});
   return (
-    <nav className={`gh-sidebar bp6-dark${collapsed ? ' gh-sidebar--collapsed' : ''}`} aria-label="Main menu" data-testid="sidebar" data-tour="sidebar">
+    <nav className={`gh-sidebar bp6-dark${collapsed ? ' gh-sidebar--collapsed' : ''}`} aria-label={tx('Main menu')} data-testid="sidebar" data-tour="sidebar">
       {showLogo && (
         <div className="gh-sidebar__logo">
           <span className="gh-logo-mark" aria-hidden><Icon icon="office" size={16} /></span>
@@ -31,7 +33,7 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
             <div className={`gh-nav-group${g.id === currentSection ? ' gh-nav-group--current' : ''}`} key={g.id} data-section={g.id}>
               {!collapsed && (
                 <button type="button" className="gh-nav-group__title" aria-expanded={open} onClick={() => setFolded((f) => ({ ...f, [g.id]: open }))}>
-                  <span>{g.title}</span>
+                  <span>{sectionTitle(g)}</span>
                   <Icon icon={open ? 'chevron-down' : 'chevron-right'} size={12} />
                 </button>
               )}
@@ -53,10 +55,12 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
 }
 
 function SideLink({ route, collapsed, onNavigate }: { route: RouteDef; collapsed: boolean; onNavigate?: () => void }) {
+  const title = routeTitle(route);
   const link = (
-    <NavLink to={route.path} end={route.path === '/visitor'} caseSensitive className={({ isActive }) => `gh-nav-link${isActive ? ' gh-nav-link--active' : ''}`} onClick={onNavigate} aria-label={collapsed ? route.title : undefined} title={collapsed ? route.title : undefined}>
+    <NavLink to={route.path} end={route.path === '/visitor'} caseSensitive className={({ isActive }) => `gh-nav-link${isActive ? ' gh-nav-link--active' : ''}`} onClick={onNavigate} aria-label={collapsed ? title : undefined} title={collapsed ? title : undefined}>
       <Icon icon={(route.icon ?? 'dot') as IconName} size={14} />
-      {!collapsed && <span className="gh-nav-link__text">{route.title}</span>}
+      {!collapsed && <span className="gh-nav-link__text">{title}</span>
+}
     </NavLink>
   );
   return link;

@@ -3,17 +3,20 @@
 import { useSyncExternalStore } from 'react';
 import { Button } from '@blueprintjs/core';
 import { alarmSound, type SoundState } from '../system/alarmNotices';
+import { tx, useLocale } from '../i18n';
 
-const LOOK: Record<SoundState, { icon: 'volume-up' | 'volume-off' | 'warning-sign'; text: string; title: string }> = {
-  on: { icon: 'volume-up', text: 'Sound on', title: 'Alarm sound is on: click to mute' },
-  muted: { icon: 'volume-off', text: 'Sound off', title: 'Alarm sound is muted: click to turn it on' },
-  blocked: { icon: 'volume-off', text: 'Enable sound', title: 'The browser blocks the alarm sound until you click: click to enable it' },
-  unavailable: { icon: 'volume-off', text: 'No sound', title: 'This browser has no audio output' },
+const LOOK: Record<SoundState, () => { icon: 'volume-up' | 'volume-off' | 'warning-sign'; text: string; title: string }> = {
+  on: () => ({ icon: 'volume-up', text: tx('Sound on'), title: tx('Alarm sound is on: click to mute') }),
+  muted: () => ({ icon: 'volume-off', text: tx('Sound off'), title: tx('Alarm sound is muted: click to turn it on') }),
+  blocked: () => ({ icon: 'volume-off', text: tx('Enable sound'), title: tx('The browser blocks the alarm sound until you click: click to enable it') }),
+  unavailable: () => ({ icon: 'volume-off', text: tx('No sound'), title: tx('This browser has no audio output') }),
 };
 
 export function SoundControl({ compact = false, testId = 'alarm-sound' }: { compact?: boolean; testId?: string }) {
   const state = useSyncExternalStore(alarmSound.subscribe, alarmSound.state);
-  const look = LOOK[state];
+  useLocale();
+  const look = LOOK[state]();
+
   const onClick = () => { if (state === 'on') alarmSound.setMuted(true); else void alarmSound.enable(); };
   return (
     <Button variant={state === 'blocked' ? 'solid' : 'minimal'} intent={state === 'blocked' ? 'warning' : 'none'} size={compact ? 'small' : undefined}

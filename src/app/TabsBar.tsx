@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { Button, ContextMenu, Icon, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectViews } from '../../machines/tabs.selectors';
-import { useT } from '../i18n';
+import { titleText, tx, useT } from '../i18n';
 import { useSystemActor } from './useSystemActor';
 
 export function TabsBar({ currentPath }: { currentPath: string }) {
@@ -19,17 +19,18 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
     </Menu>
   );
   return (
-    <div className="gh-tabs" role="tablist" aria-label="Open views" data-testid="tabs-bar" data-tour="tabs">
+    <div className="gh-tabs" role="tablist" aria-label={tx('Open views')} data-testid="tabs-bar" data-tour="tabs">
       <div className="gh-tabs__scroll">
         {views.map((v) => {
           const active = v.path === currentPath;
+          const title = titleText(v.title);
           return (
             <ContextMenu key={v.path} content={menu(v.path)} className={`gh-tab${active ? ' gh-tab--active' : ''}`} data-testid="tab" data-path={v.path}>
-              <Link to={v.path} role="tab" aria-selected={active} className="gh-tab__link" title={v.title}>
+              <Link to={v.path} role="tab" aria-selected={active} className="gh-tab__link" title={title}>
                 {active && <span className="gh-tab__dot" aria-hidden />}
-                {v.title}
+                {title}
               </Link>
-              <button type="button" className="gh-tab__close" aria-label={`Close ${v.title}`} onClick={() => tabs.send({ type: 'tab.close', path: v.path })}>
+              <button type="button" className="gh-tab__close" aria-label={tx('Close {title}', { title })} onClick={() => tabs.send({ type: 'tab.close', path: v.path })}>
                 <Icon icon="small-cross" size={14} />
               </button>
             </ContextMenu>
@@ -37,7 +38,8 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
         })}
       </div>
       <PopoverNext placement="bottom-end" content={menu(currentPath)}>
-        <Button variant="minimal" size="small" icon="more" aria-label="Tab actions" />
+        <Button variant="minimal" size="small" icon="more" aria-label={tx('Tab actions')}
+ />
       </PopoverNext>
     </div>
   );

@@ -7,6 +7,7 @@ import { useSelector } from '@xstate/react';
 import { selectAlarmNotices } from '../../machines/alarms.selectors';
 import { notices$ } from '../system/notices';
 import { useIsMobile } from './useMediaQuery';
+import { tx, useLocale } from '../i18n';
 import { useSystemActor } from './useSystemActor';
 
 let toaster: Promise<Toaster> | null = null;
@@ -47,6 +48,7 @@ function AlarmBoard() {
   const notices = useSelector(alarms, selectAlarmNotices);
   const mobile = useIsMobile();
   const navigate = useNavigate();
+  useLocale();
   // the main area keeps room below its content while the board is up, so no row or button stays under it
   useEffect(() => {
     document.documentElement.classList.toggle('gh-has-alarm-board', notices.length > 0);
@@ -55,7 +57,7 @@ function AlarmBoard() {
   const shown = mobile ? notices.slice(0, 1) : notices;
   const open = () => { alarms.send({ type: 'notices.seen' }); navigate(ALARMS_PATH); };
   return (
-    <section className="gh-alarm-board" aria-label="New alarms" aria-live="assertive" data-testid="alarm-board">
+    <section className="gh-alarm-board" aria-label={tx('New alarms')} aria-live="assertive" data-testid="alarm-board">
       {shown.map((n) => (
         <div key={n.id} className={`gh-alarm-notice gh-alarm-notice--p${Math.min(n.priority, 4)}${n.sticky ? ' gh-alarm-notice--sticky' : ''}`}
           role="alert" data-testid="alarm-notice" data-kind={n.kind} data-sticky={n.sticky ? 'true' : 'false'} data-priority={n.priority}>
@@ -63,11 +65,12 @@ function AlarmBoard() {
           <div className="gh-alarm-notice__body">
             <strong data-testid="alarm-notice-title">{n.title}</strong>
             {n.message && <div className="gh-alarm-notice__message">{n.message}</div>}
-            {mobile && notices.length > 1 && <div className="gh-alarm-notice__more" data-testid="alarm-notice-more">and {notices.length - 1} more</div>}
+            {mobile && notices.length > 1 && <div className="gh-alarm-notice__more" data-testid="alarm-notice-more">{tx('and {n} more', { n: notices.length - 1 })}</div>}
           </div>
           <div className="gh-alarm-notice__actions">
-            <Button size="small" variant="outlined" onClick={open} data-testid="alarm-notice-open">View</Button>
-            <Button size="small" variant="minimal" icon="cross" aria-label="Dismiss" onClick={() => alarms.send({ type: 'notice.dismiss', id: n.id })} data-testid="alarm-notice-dismiss" />
+            <Button size="small" variant="outlined" onClick={open} data-testid="alarm-notice-open">{tx('View')}</Button>
+            <Button size="small" variant="minimal" icon="cross" aria-label={tx('Dismiss')}
+ onClick={() => alarms.send({ type: 'notice.dismiss', id: n.id })} data-testid="alarm-notice-dismiss" />
           </div>
         </div>
       ))}

@@ -9,6 +9,24 @@ import { selectTourIsFirst, selectTourIsLast, selectTourProgress, selectTourStep
 import { notify } from '../system/notices';
 import { CARD_W, CARD_H, placeCardClear, type Box } from './tourPlacement';
 import { useSystemActor } from './useSystemActor';
+import { sectionTitle, tx, useLocale, type Locale } from '../i18n';
+import { SECTIONS } from './routeTable';
+import { tourFactsOf } from './tourFacts';
+import type { SessionSnapshot } from '../../machines/session';
+
+/** The step in the console's language: the tour machine words it in English from the user's facts. */
+function localStep(step: { target: string; title: string; text: string }, loc: Locale, session: SessionSnapshot): { title: string; text: string } {
+  if (loc === 'en') return step;
+  const facts = tourFactsOf(session);
+  let text = tx(step.text);
+  if (step.target === '[data-tour="sidebar"]') {
+    const names = facts.sections.map((n) => { const s = SECTIONS.find((x) => x.title === n); return s ? sectionTitle(s, loc) : n; });
+    text = names.length ? tx('Every section you may use is in the sidebar: {sections}.', { sections: names.join('、') }) : tx('Every screen you may use is in the sidebar.');
+  } else if (step.target === '[data-tour="profile"]') {
+    text = facts.multiClient ? tx('Edit your profile, switch client, sign out, or restart this tour from the profile menu.') : tx('Edit your profile, sign out, or restart this tour from the profile menu.');
+  }
+  return { title: tx(step.title), text };
+}
 
 const sameBox = (a: Box | null, b: Box | null) => a === b || (!!a && !!b && a.top === b.top && a.left === b.left && a.width === b.width && a.height === b.height);
 
@@ -38,6 +56,8 @@ export function TourOverlay() {
   const progress = useSelector(tour, selectTourProgress, shallowEqual);
   const first = useSelector(tour, selectTourIsFirst);
   const last = useSelector(tour, selectTourIsLast);
+  const locale = useLocale();
+  const session = useSystemActor('session');
   const box = useTargetBox(step?.target ?? null);
   const cardRef = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState(() => ({ w: window.innerWidth, h: window.innerHeight }));
@@ -52,7 +72,7 @@ export function TourOverlay() {
   // skipping is for good: say where the tour can be found again
   useEffect(() => {
     const sub = tour.on('tour.closed', (e) => {
-      if (e.how === 'skipped') notify({ intent: 'primary', title: 'Tour skipped', message: 'It will not show again. Restart it any time from your profile menu.', timeoutMs: TOAST_MS });
+      if (e.how === 'skipped') notify({ intent: 'primary', title: tx('Tour skipped'), message: tx('It will not show again. Restart it any time from your profile menu.'), timeoutMs: TOAST_MS });
     });
     return () => sub.unsubscribe();
   }, [tour]);
@@ -86,6 +106,7 @@ export function TourOverlay() {
   const at = placeCardClear(box, viewport.w, viewport.h, cardH, avoid);
   const ring: CSSProperties | undefined = box ? { top: box.top - 4, left: box.left - 4, width: box.width + 8, height: box.height + 8 } : undefined;
   const titleId = 'gh-tour-title';
+  const shown = localStep(step, locale, session.getSnapshot());
   return (
     <Portal className="gh-tour-portal">
       {ring && <div className="gh-tour__ring" style={ring} aria-hidden data-testid="tour-highlight" />}
@@ -102,18 +123,19 @@ export function TourOverlay() {
         data-step={progress.index}
         data-target={step.target}
       >
-        <div className={`gh-tour__progress ${Classes.TEXT_MUTED}`} data-testid="tour-progress">Step {progress.index + 1} of {progress.count}</div>
-        <H5 id={titleId} data-testid="tour-title">{step.title}</H5>
-        <p className="gh-tour__text" data-testid="tour-text">{step.text}</p>
+        <div className={`gh-tour__progress ${Classes.TEXT_MUTED}`} data-testid="tour-progress">{tx('Step {n} of {count}', { n: progress.index + 1, count: progress.count })}</div>
+        <H5 id={titleId} data-testid="tour-title">{shown.title}</H5>
+        <p className="gh-tour__text" data-testid="tour-text">{shown.text}</p>
         <div className="gh-tour__actions">
-          <Button variant="minimal" size="small" text="Skip tour" title="Do not show this tour again (restart it from the profile menu)" onClick={() => tour.send({ type: 'tour.skip' })} data-testid="tour-skip" />
-          <Button variant="minimal" size="small" text="Stop" title="Close the tour; it shows again at your next sign-in" onClick={() => tour.send({ type: 'tour.stop' })} data-testid="tour-stop" />
+          <Button variant="minimal" size="small" text={tx('Skip tour')} title={tx('Do not show this tour again (restart it from the profile menu)')} onClick={() => tour.send({ type: 'tour.skip' })} data-testid="tour-skip" />
+          <Button variant="minimal" size="small" text={tx('Stop')} title={tx('Close the tour; it shows again at your next sign-in')} onClick={() => tour.send({ type: 'tour.stop' })} data-testid="tour-stop" />
           <span className="gh-tour__spacer" />
           <ButtonGroup>
-            <Button icon="arrow-left" text="Back" disabled={first} onClick={() => tour.send({ type: 'tour.back' })} data-testid="tour-back" />
+            <Button icon="arrow-left" text={tx('Back')} disabled={first} onClick={() => tour.send({ type: 'tour.back' })} data-testid="tour-back" />
             {last
-              ? <Button intent="primary" icon="tick" text="Finish" onClick={() => tour.send({ type: 'tour.finish' })} data-testid="tour-finish" />
-              : <Button intent="primary" endIcon="arrow-right" text="Next" onClick={() => tour.send({ type: 'tour.next' })} data-testid="tour-next" />}
+              ? <Button intent="primary" icon="tick" text={tx('Finish')} onClick={() => tour.send({ type: 'tour.finish' })} data-testid="tour-finish" />
+              : <Button intent="primary" endIcon="arrow-right" text={tx('Next')} onClick
+={() => tour.send({ type: 'tour.next' })} data-testid="tour-next" />}
           </ButtonGroup>
         </div>
       </Card>

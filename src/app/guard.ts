@@ -1,4 +1,5 @@
 // §4 route guard as a pure function: where a visit to a path ends up, given who is signed in.
+import { routeTitle } from '../i18n';
 import { matchPath } from 'react-router-dom';
 import { hasPrivilege } from '../../contract';
 import { DASHBOARD, FORBIDDEN, LOGIN, NOT_FOUND_ROUTE, ROUTES, type RouteDef } from './routeTable';
@@ -76,9 +77,10 @@ export function landingPath(candidate: string | null, v: Visitor): string {
   return d.kind === 'redirect' && d.to === FORBIDDEN ? DASHBOARD : candidate;
 }
 
-/** §2: the page title comes from the route title. */
+/** §2: the page title comes from the route title (in the console's language). */
+
 export function pageTitle(route: RouteDef): string {
-  return `${route.title} · Gatehouse`;
+  return `${routeTitle(route)} · Gatehouse`;
 }
 
 export { DASHBOARD };

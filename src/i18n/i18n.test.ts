@@ -1,35 +1,117 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, t, timeAgoLabel } from './index';
+import { CATALOGUE } from '../../contract';
+import { NOT_FOUND_ROUTE, ROUTES, SECTIONS } from '../app/routeTable';
+import { declarationEntries, zhCatalogue } from './catalogue';
+import { i18n, MESSAGES, setLocale, t, tCat, timeAgoLabel, tRoute, tx } from './index';
+import { enRoutes, zhRoutes } from './routes';
+import { zhText } from './text';
+import { labelled, violationText } from './violations';
 
-describe('message tables', () => {
-  it('has every English key in zh-CN too', () => {
+const CJK = /[\u4e00-\u9fff]/;
+const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+
+/** zh-CN values that deliberately read like the English (none so far): key → reason. */
+const SAME_ON_PURPOSE: Record<string, string> = {};
+
+function untranslated(en: Record<string, string>, zh: Record<string, string>): string[] {
+  const bad: string[] = [];
+  for (const [key, english] of Object.entries(en)) {
+    const chinese = zh[key];
+    if (!english?.trim()) bad.push(`en: ${key}`);
+    else if (!chinese?.trim()) bad.push(`missing zh-CN: ${key} (${english})`);
+    else if (!(key in SAME_ON_PURPOSE) && (chinese === english || !CJK.test(chinese))) bad.push(`zh-CN left in English: ${key} (${chinese})`);
+    else if (holes(chinese).join() !== holes(english).join()) bad.push(`placeholders differ: ${key}`);
+  }
+  return bad;
+}
+
+describe('message tables (common)', () => {
+  it('has every English key in zh-CN and nothing more', () => {
     expect(Object.keys(MESSAGES['zh-CN']).sort()).toEqual(Object.keys(MESSAGES.en).sort());
   });
-  it('has a real translation of every key in both languages: none empty, none left in English', () => {
-    const missing: string[] = [];
-    for (const key of Object.keys(MESSAGES.en) as (keyof typeof MESSAGES.en)[]) {
-      const en = MESSAGES.en[key];
-      const zh = MESSAGES['zh-CN'][key];
-      if (!en?.trim()) missing.push(`en.${key}`);
-      if (!zh?.trim() || !/[\u4e00-\u9fff]/.test(zh)) missing.push(`zh-CN.${key}`);
-    }
-    expect(missing).toEqual([]);
-  });
-  it('keeps the same placeholders in both languages', () => {
-    const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
-    for (const key of Object.keys(MESSAGES.en) as (keyof typeof MESSAGES.en)[]) {
-      expect(holes(MESSAGES['zh-CN'][key]), key).toEqual(holes(MESSAGES.en[key]));
-    }
+  it('has a real translation of every key with the same placeholders', () => {
+    expect(untranslated(MESSAGES.en, MESSAGES['zh-CN'])).toEqual([]);
     expect(t('timeZoneHelp', 'zh-CN', { zone: 'GMT+8' })).toBe('所有页面均按此时区显示时间（当前 GMT+8）。');
   });
-  it('speaks English by default', () => {
-    expect(t('signIn')).toBe('Sign in');
+  it('speaks English by default and follows setLocale', () => {
+    expect(t('signIn', 'en')).toBe('Sign in');
     expect(t('signIn', 'zh-CN')).toBe('登录');
+    setLocale('zh-CN');
+    expect(i18n.language).toBe('zh-CN');
+    expect(t('signIn')).toBe('登录');
+    setLocale('en');
+    expect(t('signIn')).toBe('Sign in');
   });
   it('labels time-ago in both languages', () => {
     const now = Date.UTC(2024, 0, 2, 12, 0, 0);
-    expect(timeAgoLabel(now - 10_000, now)).toBe('just now');
+    expect(timeAgoLabel(now - 10_000, now, 'en')).toBe('just now');
     expect(timeAgoLabel(now - 5 * 60_000, now, 'zh-CN')).toBe('5分钟前');
-    expect(timeAgoLabel(new Date(now - 3 * 3600_000).toISOString(), now)).toBe('3 hours ago');
+    expect(timeAgoLabel(new Date(now - 3 * 3600_000).toISOString(), now, 'en')).toBe('3 hours ago');
+  });
+});
+
+describe('screen strings (text: keyed by their English)', () => {
+  // every tx literal in src must have its zh-CN entry: a new string fails here until it is translated
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) files.push(p);
+    }
+  };
+  walk(join(__dirname, '..'));
+  const used = new Set<string>();
+  for (const f of files) {
+    const src = readFileSync(f, 'utf8');
+    for (const m of src.matchAll(/\btx\(\s*'((?:[^'\\]|\\.)*)'/g)) used.add(m[1].replace(/\\'/g, "'"));
+  }
+  it('finds the call sites', () => {
+    expect(used.size).toBeGreaterThan(50);
+  });
+  it('has a zh-CN entry for every tx literal used in src', () => {
+    expect([...used].filter((s) => !(s in zhText))).toEqual([]);
+  });
+  it('translates every entry (no English left, same placeholders)', () => {
+    expect(untranslated(Object.fromEntries(Object.keys(zhText).map((k) => [k, k])), zhText)).toEqual([]);
+  });
+  it('falls back to the English text and fills placeholders', () => {
+    expect(tx('Not in any table {n}', { n: 3 }, 'zh-CN')).toBe('Not in any table 3');
+  });
+});
+
+describe('route titles', () => {
+  it('has the zh-CN title of every route (later-release screens too), of every description and section', () => {
+    expect(untranslated(enRoutes(), zhRoutes)).toEqual([]);
+    expect(ROUTES.length).toBeGreaterThanOrEqual(165);
+  });
+  it('looks titles up by path with the English as fallback', () => {
+    expect(tRoute('/monitor/alarms', 'Alarms', 'zh-CN')).toBe('报警');
+    expect(tRoute(NOT_FOUND_ROUTE.path, NOT_FOUND_ROUTE.title, 'zh-CN')).toBe('页面不存在');
+    expect(tRoute('section.monitor', SECTIONS[1].title, 'zh-CN')).toBe('监控');
+    expect(tRoute('/nowhere', 'Nowhere', 'zh-CN')).toBe('Nowhere');
+  });
+});
+
+describe('catalogue labels', () => {
+  it('has zh-CN for every CATALOGUE resource, field, choice, help text, form section and message', () => {
+    const missing: string[] = [];
+    for (const d of CATALOGUE) missing.push(...untranslated(declarationEntries(d), zhCatalogue).map((m) => `${d.name}: ${m}`));
+    expect(missing).toEqual([]);
+  });
+  it('keeps no zh-CN entry for something the catalogue no longer declares', () => {
+    const declared = new Set(CATALOGUE.flatMap((d) => Object.keys(declarationEntries(d))));
+    expect(Object.keys(zhCatalogue).filter((k) => !declared.has(k))).toEqual([]);
+  });
+  it('translates a field label and a violation message', () => {
+    expect(tCat('resource.identities.field.employeeNo', 'Employee no.', 'zh-CN')).toBe('工号');
+    expect(tCat('resource.identities.field.employeeNo', 'Employee no.', 'en')).toBe('Employee no.');
+    const cat = (k: string, e: string) => tCat(k, e, 'zh-CN');
+    expect(violationText('is already used by another identity', 'zh-CN', cat)).toBe('已被其他身份使用');
+    expect(violationText('must be at most 100 characters', 'zh-CN', cat)).toBe('不能超过 100 个字符');
+    expect(violationText('is required', 'en', cat)).toBe('is required');
+    expect(labelled('工号', '为必填项', 'zh-CN')).toBe('工号为必填项');
   });
 });

@@ -1,164 +1,112 @@
-// Tiny message tables: English by default, zh-CN as the original product's language (§9 time-ago labels).
+// The console's languages on i18next + react-i18next: English by default, zh-CN as the original product's language
+// (§9 time-ago labels). The language comes from the user's settings (src/app/useTimeAndLanguageSync.ts calls
+// setLocale); every mounted view, kept-alive ones included, re-renders on a change through react-i18next.
+//
+// Namespaces:
+// - common:    keyed messages of the shell (./common.ts), `t('signIn')`;
+// - text:      screen strings keyed by their English text (./text.ts), `tx('Alarm acknowledged')`: the English is the
+//              key and the fallback, and a unit test checks every tx literal in src has a zh-CN entry;
+// - routes:    route and section titles by path / section id (./routes.ts), derived from the route table;
+// - catalogue: resource labels by derived key (`resource.<name>.field.<field>`, ./catalogue.ts), the English read
+//              from the declarations, so the declarations stay pure data.
+import i18next, { type TFunction } from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
 import { formatTimeAgo, timeAgo, type DisplayLocale } from '../../contract';
+import { en, zh, type MessageKey } from './common';
+import { zhText } from './text';
+import { enRoutes, zhRoutes } from './routes';
+import { enCatalogue, zhCatalogue } from './catalogue';
 
 export type Locale = DisplayLocale;
-
-const en = {
-  signIn: 'Sign in',
-  signOut: 'Sign out',
-  profile: 'Profile',
-  settings: 'Settings',
-  username: 'Username',
-  password: 'Password',
-  forgotPassword: 'Forgot password?',
-  closeOthers: 'Close others',
-  closeAll: 'Close all',
-  close: 'Close',
-  version: 'Version',
-  search: 'Search…',
-  refresh: 'Refresh',
-  add: 'Add',
-  edit: 'Edit',
-  deleteSelected: 'Delete selected',
-  exportCsv: 'Export CSV',
-  save: 'Save',
-  cancel: 'Cancel',
-  reset: 'Reset',
-  loading: 'Loading…',
-  noRows: 'Nothing here yet',
-  laterRelease: 'This screen arrives in a later release',
-  notFound: 'Page Not Found',
-  accessDenied: 'Access denied',
-  selectClient: 'Select',
-  recentChanges: 'Recent changes',
-  // settings drawer
-  themeColour: 'Theme colour',
-  tagsView: 'Tags view (open tabs)',
-  fixedHeader: 'Fixed header',
-  sidebarLogo: 'Sidebar logo',
-  density: 'Density',
-  densityCompact: 'Compact',
-  densityDefault: 'Default',
-  densityLarge: 'Large',
-  language: 'Language',
-  restartTour: 'Restart tour',
-  userMenu: 'User menu',
-  alarms: 'Alarms',
-  // profile
-  signedInAs: 'Signed in as {name}',
-  noRoles: 'No roles',
-  name: 'Name',
-  timeZone: 'Time zone',
-  timeZoneHelp: 'Every screen shows times in this zone (now {zone}).',
-  timeZoneClient: 'Not set: the client’s ({zone})',
-  timeZoneBrowser: 'Not set: this browser’s ({zone})',
-  avatarColour: 'Avatar colour',
-  saveProfile: 'Save profile',
-  changePassword: 'Change password',
-  currentPassword: 'Current password',
-  newPassword: 'New password',
-  repeatNewPassword: 'Repeat the new password',
-  passwordChanged: 'Your password has been changed.',
-  // time columns: '{zone}' is the zone's short name, e.g. GMT+8
-  timeColumn: 'Time ({zone})',
-  whenColumn: 'When ({zone})',
-  startedColumn: 'Started ({zone})',
-  fromColumn: 'From ({zone})',
-  toColumn: 'To ({zone})',
-};
-export type MessageKey = keyof typeof en;
-
-const zh: Record<MessageKey, string> = {
-  signIn: '登录',
-  signOut: '退出登录',
-  profile: '个人资料',
-  settings: '设置',
-  username: '用户名',
-  password: '密码',
-  forgotPassword: '忘记密码？',
-  closeOthers: '关闭其他',
-  closeAll: '关闭所有',
-  close: '关闭',
-  version: '版本',
-  search: '搜索…',
-  refresh: '刷新',
-  add: '新增',
-  edit: '编辑',
-  deleteSelected: '删除所选',
-  exportCsv: '导出 CSV',
-  save: '保存',
-  cancel: '取消',
-  reset: '重置',
-  loading: '加载中…',
-  noRows: '暂无数据',
-  laterRelease: '此页面将在后续版本中提供',
-  notFound: '页面不存在',
-  accessDenied: '无权访问',
-  selectClient: '选择',
-  recentChanges: '最近变更',
-  themeColour: '主题颜色',
-  tagsView: '标签页视图（打开的页签）',
-  fixedHeader: '固定页头',
-  sidebarLogo: '侧边栏标志',
-  density: '密度',
-  densityCompact: '紧凑',
-  densityDefault: '默认',
-  densityLarge: '宽松',
-  language: '语言',
-  restartTour: '重新开始导览',
-  userMenu: '用户菜单',
-  alarms: '报警',
-  signedInAs: '当前登录：{name}',
-  noRoles: '无角色',
-  name: '姓名',
-  timeZone: '时区',
-  timeZoneHelp: '所有页面均按此时区显示时间（当前 {zone}）。',
-  timeZoneClient: '未设置：使用客户的时区（{zone}）',
-  timeZoneBrowser: '未设置：使用本浏览器的时区（{zone}）',
-  avatarColour: '头像颜色',
-  saveProfile: '保存资料',
-  changePassword: '修改密码',
-  currentPassword: '当前密码',
-  newPassword: '新密码',
-  repeatNewPassword: '再次输入新密码',
-  passwordChanged: '密码已修改。',
-  timeColumn: '时间（{zone}）',
-  whenColumn: '时间（{zone}）',
-  startedColumn: '开始时间（{zone}）',
-  fromColumn: '开始（{zone}）',
-  toColumn: '结束（{zone}）',
-};
+export type { MessageKey };
+export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
 export const MESSAGES: Record<Locale, Record<MessageKey, string>> = { en, 'zh-CN': zh };
 
-let locale: Locale = 'en';
-const listeners = new Set<() => void>();
-export function setLocale(next: Locale): void {
-  locale = next;
-  listeners.forEach((l) => l());
-}
-export const getLocale = () => locale;
+export const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  supportedLngs: ['en', 'zh-CN'],
+  ns: ['common', 'text', 'routes', 'catalogue'],
+  defaultNS: 'common',
+  // keys are identifiers, paths or English sentences: no nesting, no namespace prefix inside a key
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+  returnEmptyString: false,
+  initAsync: false,
+  resources: {
+    en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue() },
+    'zh-CN': { common: zh, text: zhText, routes: zhRoutes, catalogue: zhCatalogue },
+  },
+  react: { bindI18n: 'languageChanged', useSuspense: false },
+});
 
-/** A message in the language; `{name}` placeholders are filled from `vars`. */
-export function t(key: MessageKey, loc: Locale = locale, vars?: Record<string, string>): string {
-  const text = MESSAGES[loc][key] ?? MESSAGES.en[key];
-  return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m) : text;
+const current = (): Locale => (i18n.language === 'zh-CN' ? 'zh-CN' : 'en');
+
+export function setLocale(next: Locale): void {
+  if (i18n.language !== next) void i18n.changeLanguage(next);
+}
+export const getLocale = current;
+
+type Vars = Record<string, string | number>;
+
+/** A keyed message in the language (the current one unless `loc`); `{name}` placeholders are filled from `vars`. */
+export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string {
+  return i18n.t(key, { ns: 'common', lng: loc, ...vars }) as string;
+}
+/** A screen string by its English text; untranslated text falls back to itself. */
+export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
+  return i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string;
+}
+/** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
+export function tRoute(key: string, english: string, loc: Locale = current()): string {
+  return i18n.t(key, { ns: 'routes', lng: loc, defaultValue: english }) as string;
+}
+/** A catalogue label by derived key (see ./catalogue.ts), English from the declaration as the fallback. */
+export function tCat(key: string, english: string, loc: Locale = current(), vars?: Vars): string {
+  return i18n.t(key, { ns: 'catalogue', lng: loc, defaultValue: english, ...vars }) as string;
 }
 
 /**
  * §9 time-ago label in the current language; older than two days it is the date-time in `timeZone` (views pass the
  * user's, see src/ui/time.ts). `now` is passed in so callers and tests control time.
  */
-export function timeAgoLabel(time: number | Date | string, now: number, loc: Locale = locale, timeZone = 'UTC'): string {
+export function timeAgoLabel(time: number | Date | string, now: number, loc: Locale = current(), timeZone = 'UTC'): string {
   const at = typeof time === 'string' ? new Date(time) : time;
   return formatTimeAgo(timeAgo(at, now), loc, timeZone);
 }
 
+const subscribe = (l: () => void) => { i18n.on('languageChanged', l); return () => i18n.off('languageChanged', l); };
+/** The console's language; the component re-renders when it changes. */
 export function useLocale(): Locale {
-  return useSyncExternalStore((l) => { listeners.add(l); return () => listeners.delete(l); }, getLocale, getLocale);
+  return useSyncExternalStore(subscribe, current, current);
 }
-export function useT(): (key: MessageKey, vars?: Record<string, string>) => string {
+export function useT(): (key: MessageKey, vars?: Vars) => string {
   const loc = useLocale();
   return (key, vars) => t(key, loc, vars);
+}
+/** `tx` bound to the current language, re-rendering on a change. */
+export function useTx(): (text: string, vars?: Vars) => string {
+  const loc = useLocale();
+  return (text, vars) => tx(text, vars, loc);
+}
+export type { TFunction };
+
+// ---------- route table titles (src/app/routeTable.ts stays English data) ----------
+interface Titled { path: string; title: string; description?: string }
+export const routeTitle = (r: Titled, loc: Locale = current()) => tRoute(r.path, r.title, loc);
+export const routeDescription = (r: Titled, loc: Locale = current()) => (r.description ? tRoute(`desc:${r.path}`, r.description, loc) : undefined);
+export const sectionTitle = (s: { id: string; title: string }, loc: Locale = current()) => tRoute(`section.${s.id}`, s.title, loc);
+let pathByTitle: Map<string, string> | null = null;
+/** A title kept in English elsewhere (the tabs actor keeps the route's title) in the language; titles are unique. */
+export function titleText(english: string, loc: Locale = current()): string {
+  if (!pathByTitle) {
+    pathByTitle = new Map();
+    for (const [k, v] of Object.entries(i18n.getResourceBundle('en', 'routes') as Record<string, string>)) if (!k.startsWith('desc:') && !k.startsWith('section.')) pathByTitle.set(v, k);
+  }
+  const path = pathByTitle.get(english);
+  return path ? tRoute(path, english, loc) : tx(english, undefined, loc);
 }

@@ -12,9 +12,10 @@ import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { listDivisions } from '../api/endpoints';
 import { useRouteInfo } from '../app/RouteContext';
 import { useSystemActor } from '../app/useSystemActor';
-import { useLocale, useT } from '../i18n';
+import { tCat, tx, useLocale, useT, type Locale } from '../i18n';
+import { labelled, violationText } from '../i18n/violations';
 import { useTask } from '../ui/useTask';
-import { isRepeat, type FieldDef, type RepeatDef, type Resource } from './defineResource';
+import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
 import { ReadCardPanel } from './ReadCardPanel';
 import { notify } from '../system/notices';
@@ -29,6 +30,13 @@ const selSaving = (s: ResourceFormSnapshot) => s.matches('saving');
 
 type ServerErrors = Record<string, string>;
 const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
+/** A violation message (server or schema, English) in the console's language. */
+const sayViolation = (message: string, loc: Locale) => violationText(message, loc, (k, e) => tCat(k, e, loc));
+/** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */
+function sayError(text: string, def: FieldDef, loc: Locale): string {
+  if (loc === 'en' || !text.startsWith(`${def.label} `)) return text;
+  return labelled(labelOfField(def), sayViolation(text.slice(def.label.length + 1), loc), loc);
+}
 
 /** Whether a server violation lands on a field of this form (a plain field, or one of a repeated row's). */
 export function isFormField(path: string, sections: Resource<{ id: number }>['form']): boolean {
@@ -45,6 +53,8 @@ function zones(): { label: string; value: string }[] {
 
 export function ResourceForm<T extends { id: number }>({ resource }: { resource: Resource<T> }) {
   const t = useT();
+  const locale = useLocale();
+  const words = resourceWords(resource);
   const navigate = useNavigate();
   const tabs = useSystemActor('tabs');
   const { params, path } = useRouteInfo();
@@ -65,7 +75,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   // saved: say so, back to the list, and this form's tab closes once the list is the current view
   useEffect(() => {
     const sub = form.on('form.saved', (e) => {
-      notify({ intent: 'success', title: `${resource.singular} saved`, message: editing ? 'Your changes are saved.' : `The new ${resource.singular.toLowerCase()} is saved.`, timeoutMs: TOAST_MS });
+      const w = resourceWords(resource);
+      notify({ intent: 'success', title: tx('{what} saved', { what: w.one }), message: editing ? tx('Your changes are saved.') : tx('The new {what} is saved.', { what: w.one.toLowerCase() }), timeoutMs: TOAST_MS });
       navigate(!editing && resource.savedPath ? resource.savedPath(e.id) : resource.path);
       const watch = tabs.subscribe((s) => {
         if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
@@ -105,8 +116,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   if (loading) return <div className="gh-page"><NonIdealState icon={<Spinner />} title={t('loading')} /></div>;
   if (failed) return (
     <div className="gh-page">
-      <NonIdealState icon="error" title={`Could not load this ${resource.singular.toLowerCase()}`} description={error ?? undefined}
-        action={<Button icon="refresh" text="Try again" onClick={() => form.send({ type: 'form.reload' })} />} />
+      <NonIdealState icon="error" title={tx('Could not load this {what}', { what: words.one.toLowerCase() })} description={error ?? undefined}
+        action={<Button icon="refresh" text={tx('Try again')} onClick={() => form.send({ type: 'form.reload' })} />} />
     </div>
   );
 
@@ -127,7 +138,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
           <form
             ref={formEl}
             noValidate
-            aria-label={`${editing ? 'Edit' : 'Add'} ${resource.singular.toLowerCase()}`}
+            aria-label={editing ? tx('Edit {what}', { what: words.one.toLowerCase() }) : tx('Add {what}', { what: words.one.toLowerCase() })}
             onSubmit={(e) => {
               void handleSubmit(e);
               const st = ff.getState();
@@ -137,14 +148,14 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
             {error && <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">{error}</Callout>}
             {unplaced.length > 0 && (
               <Callout intent="warning" icon="warning-sign" className="gh-form__error" data-testid="form-violations">
-                Not saved: {unplaced.map((v) => v.message).join('; ')}
+                {tx('Not saved:')} {unplaced.map((v) => sayViolation(v.message, locale)).join('; ')}
               </Callout>
             )}
             {resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
             {resource.form.map((section) => (
               <Card key={section.title} className="gh-form__section" compact>
-                <H5>{section.title}</H5>
-                {section.description && <p className="bp6-text-muted gh-form__desc">{section.description}</p>}
+                <H5>{section.keys ? tCat(section.keys.title, section.title) : tx(section.title)}</H5>
+                {section.description && <p className="bp6-text-muted gh-form__desc">{section.keys ? tCat(section.keys.description, section.description) : tx(section.description)}</p>}
                 <div className="gh-form__grid">
                   {section.fields.map((f) => isRepeat(f)
                     ? <RepeatRows key={f.repeat} def={f} serverErrors={serverErrors} options={options} />
@@ -158,9 +169,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
               <Button variant="minimal" data-testid="form-cancel"
                 onClick={() => (ff.getState().dirty ? setAsking(true) : navigate(resource.path))}>{t('cancel')}</Button>
             </div>
-            <Alert isOpen={asking} intent="danger" icon="trash" cancelButtonText="Keep editing" confirmButtonText="Discard changes"
+            <Alert isOpen={asking} intent="danger" icon="trash" cancelButtonText={tx('Keep editing')} confirmButtonText={tx('Discard changes')}
               onCancel={() => setAsking(false)} onConfirm={() => { setAsking(false); navigate(resource.path); }} data-testid="discard-alert">
-              <p>Discard your changes to this {resource.singular.toLowerCase()}? What you typed is lost.</p>
+              <p>{tx('Discard your changes to this {what}? What you typed is lost.', { what: words.one.toLowerCase() })}</p>
             </Alert>
           </form>
         )}
@@ -190,21 +201,24 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
   });
   if (kind === 'hidden') return null;
   const clientError = (meta.touched || meta.submitFailed) ? (meta.error as string | undefined) : undefined;
-  const serverError = !meta.dirtySinceLastSubmit && serverErrors[name] ? `${def.label} ${serverErrors[name]}` : undefined;
-  const message = clientError ?? serverError;
+  const shownLabel = labelOfField(def);
+  const serverError = !meta.dirtySinceLastSubmit && serverErrors[name] ? labelled(shownLabel, sayViolation(serverErrors[name], locale), locale) : undefined;
+  const message = clientError ? sayError(clientError, def, locale) : serverError;
   const intent = message ? 'danger' : 'none';
   const id = `field-${name}`;
-  const label = <>{def.label}{def.required && <span className="gh-required" aria-hidden> *</span>}</>;
+  const label = <>{shownLabel}{def.required && <span className="gh-required" aria-hidden> *</span>}</>;
+  const help = def.help ? (def.keys ? tCat(def.keys.help, def.help) : tx(def.help)) : undefined;
+  const placeholder = def.placeholder ? (def.keys ? tCat(def.keys.placeholder, def.placeholder) : def.placeholder) : undefined;
   let control;
   if (kind === 'switch') {
-    control = <Switch {...input} id={id} checked={!!input.checked} label={def.label} />;
+    control = <Switch {...input} id={id} checked={!!input.checked} label={shownLabel} />;
     return <FormGroup className={`gh-field gh-field--switch${def.wide ? ' gh-field--wide' : ''}`} helperText={message} intent={intent}>{control}</FormGroup>;
   } else if (kind === 'select') {
     const opts = def.source ? options[def.source] : def.options ?? [];
     control = (
       <HTMLSelect name={input.name} value={input.value ?? ''} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id} fill aria-invalid={!!message} aria-required={def.required}>
-        {(!def.required || def.source) && <option value="">{def.source ? 'Choose…' : '—'}</option>}
-        {opts.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {(!def.required || def.source) && <option value="">{def.source ? tx('Choose…') : '—'}</option>}
+        {opts.map((o) => <option key={o.value} value={o.value}>{def.keys && !def.source ? tCat(def.keys.choice(o.value), o.label) : o.label}</option>)}
       </HTMLSelect>
     );
   } else if (kind === 'textarea') {
@@ -212,12 +226,12 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
   } else {
     control = (
       <InputGroup {...input} value={input.value ?? ''} id={id} type={kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'email' ? 'email' : 'text'}
-        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={kind === 'date' ? def.placeholder ?? DATE_PLACEHOLDER[locale] : def.placeholder} lang={kind === 'date' ? locale : undefined}
+        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={kind === 'date' ? placeholder ?? DATE_PLACEHOLDER[locale] : placeholder} lang={kind === 'date' ? locale : undefined}
         aria-invalid={!!message} aria-required={def.required} className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
     );
   }
   return (
-    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : def.help)} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
+    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : help)} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
       {control}
     </FormGroup>
   );
@@ -229,21 +243,25 @@ function RepeatRows({ def, serverErrors, options }: { def: RepeatDef; serverErro
   const { values } = useFormState({ subscription: { values: true } });
   const rows = (getIn(values, def.repeat) as unknown[] | undefined) ?? [];
   const visible = def.fields.filter((f) => f.kind !== 'hidden');
+  useLocale();
+  const label = def.keys ? tCat(def.keys.label, def.label) : tx(def.label);
+  const item = def.keys ? tCat(def.keys.itemLabel, def.itemLabel) : tx(def.itemLabel);
   return (
     <div className="gh-repeat gh-field--wide" data-testid={`repeat-${def.repeat}`}>
-      {rows.length === 0 && <p className="bp6-text-muted">No {def.label.toLowerCase()} yet.</p>}
+      {rows.length === 0 && <p className="bp6-text-muted">{tx('No {what} yet.', { what: label.toLowerCase() })}</p>}
       {rows.map((_, i) => (
-        <div className="gh-repeat__row" key={i} data-testid={`${def.repeat}-row`} role="group" aria-label={`${def.itemLabel} ${i + 1}`}>
+        <div className="gh-repeat__row" key={i} data-testid={`${def.repeat}-row`} role="group" aria-label={`${item} ${i + 1}`}>
           <span className="gh-repeat__index">{i + 1}</span>
           <div className="gh-repeat__fields" style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(110px, 1fr))` }}>
             {def.fields.map((f) => <FieldInput key={f.name} def={f} name={`${def.repeat}[${i}].${f.name}`} serverErrors={serverErrors} options={options} compact />)}
           </div>
-          <Button variant="minimal" intent="danger" icon="trash" aria-label={`Remove ${def.itemLabel.toLowerCase()} ${i + 1}`}
+          <Button variant="minimal" intent="danger" icon="trash" aria-label={tx('Remove {what} {n}', { what: item.toLowerCase(), n: i + 1 })}
             onClick={() => ff.change(def.repeat, rows.filter((__, j) => j !== i))} />
         </div>
       ))}
       <Button icon="add" variant="outlined" onClick={() => ff.change(def.repeat, [...rows, def.empty()])} data-testid={`add-${def.repeat}`}>
-        Add {def.itemLabel.toLowerCase()}
+        {tx('Add {what}', { what: item.toLowerCase() })}
+
       </Button>
     </div>
   );

@@ -11,10 +11,10 @@ import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { loadAll } from '../api/queue';
 import { useSystemActor } from '../app/useSystemActor';
-import { useT } from '../i18n';
+import { tx, useT } from '../i18n';
 import { useTime } from '../ui/time';
 import { toCsv } from './csv';
-import type { Resource } from './defineResource';
+import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 
 const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
@@ -47,6 +47,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const t = useT();
   const time = useTime(); // cells and time headers follow the user's zone and language
   const zoned = (title: string, on?: boolean) => (on ? `${title} (${time.zoneName()})` : title);
+  const words = resourceWords(resource);
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const list = useActorRef(resource.listMachine, { input: { resource: resource.name, sort: resource.defaultSort, filters: initialFilters } });
@@ -106,7 +107,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     setExporting(true);
     const job = createActor(fromPromise(async () => {
       const rows = await loadAll<T>((p, s) => resource.calls.list({ page: p, size: s, sort, filters }));
-      const headers = [resource.primary.title, ...columns.map((c) => c.title)];
+      const headers = [titleOfColumn(resource.primary), ...columns.map((c) => titleOfColumn(c))];
       const body = rows.map((r) => [resource.primary.value(r), ...columns.map((c) => cellText(c, r))]);
       return toCsv(headers, body);
     }));
@@ -130,14 +131,14 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       nameRenderer={(name) => (
         <span className="gh-colhead" data-testid={`col-${field}`}>
           {name}
-          {sortOf(field) && <span className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} aria-label={sortOf(field) === 'asc' ? 'sorted ascending' : 'sorted descending'} />}
+          {sortOf(field) && <span className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} aria-label={sortOf(field) === 'asc' ? tx('sorted ascending') : tx('sorted descending')} />}
         </span>
       )}
       menuRenderer={sortable ? () => (
         <Menu>
-          <MenuItem icon="sort-asc" text="Sort ascending" onClick={() => sortBy(field, 'asc')} />
-          <MenuItem icon="sort-desc" text="Sort descending" onClick={() => sortBy(field, 'desc')} />
-          {sortOf(field) && <MenuItem icon="cross" text="Clear sort" onClick={() => sortBy(field, null)} />}
+          <MenuItem icon="sort-asc" text={tx('Sort ascending')} onClick={() => sortBy(field, 'asc')} />
+          <MenuItem icon="sort-desc" text={tx('Sort descending')} onClick={() => sortBy(field, 'desc')} />
+          {sortOf(field) && <MenuItem icon="cross" text={tx('Clear sort')} onClick={() => sortBy(field, null)} />}
         </Menu>
       ) : undefined}
     />
@@ -150,7 +151,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     return (
       <Cell className="gh-primary-cell">
         <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
-          <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={`Mark ${name}`} />
+          <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />
           {resource.rowPath || canEdit ? <Link role="cell" className="gh-rowhead__name" to={resource.rowPath ? resource.rowPath(row.id) : `${resource.path}/edit/${row.id}`}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
           {rowTag?.(row)}
           <span className="gh-rowhead__actions">{rowActions?.(row)}</span>
@@ -171,8 +172,8 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           className="gh-list__filter"
           leftIcon="search"
           type="search"
-          placeholder={resource.filterPlaceholder ?? t('search')}
-          aria-label={`Filter ${resource.title.toLowerCase()}`}
+          placeholder={resource.filterPlaceholder ? tx(resource.filterPlaceholder) : t('search')}
+          aria-label={tx('Filter {what}', { what: words.many.toLowerCase() })}
           name="filter"
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
@@ -191,7 +192,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           <Button icon="refresh" variant="outlined" aria-label={t('refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
           {canAdd && (
             <Link to={resource.addPath ?? `${resource.path}/add`} className="bp6-button bp6-intent-primary" data-testid="add-button">
-              <span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{resource.addLabel ?? `${t('add')} ${resource.singular.toLowerCase()}`}</span>
+              <span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{words.addLabel ?? tx('Add {what}', { what: words.one.toLowerCase() })}</span>
             </Link>
           )}
         </ButtonGroup>
@@ -217,27 +218,27 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
             <Column key="__primary" id="__primary" cellRenderer={primaryCell}
               columnHeaderCellRenderer={() => (
                 <ColumnHeaderCell
-                  name={zoned(resource.primary.title, resource.primary.zoned)}
+                  name={zoned(titleOfColumn(resource.primary), resource.primary.zoned)}
                   nameRenderer={(name) => (
                     <span className="gh-colhead gh-colhead--primary">
                       <Checkbox className="gh-rowhead__check" checked={allOnPage} indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
                         onChange={() => setSelection(allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])])}
-                        aria-label="Mark all rows on this page" />
+                        aria-label={tx('Mark all rows on this page')} />
                       {name}
                       {sortOf(resource.primary.field) && <span className={`bp6-icon bp6-icon-${sortOf(resource.primary.field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} />}
                     </span>
                   )}
                   menuRenderer={() => (
                     <Menu>
-                      <MenuItem icon="sort-asc" text="Sort ascending" onClick={() => sortBy(resource.primary.field, 'asc')} />
-                      <MenuItem icon="sort-desc" text="Sort descending" onClick={() => sortBy(resource.primary.field, 'desc')} />
+                      <MenuItem icon="sort-asc" text={tx('Sort ascending')} onClick={() => sortBy(resource.primary.field, 'asc')} />
+                      <MenuItem icon="sort-desc" text={tx('Sort descending')} onClick={() => sortBy(resource.primary.field, 'desc')} />
                     </Menu>
                   )}
                 />
               )}
             />,
             ...columns.map((c) => (
-              <Column key={c.field} id={c.field} columnHeaderCellRenderer={header(zoned(c.title, c.zoned), c.field, c.sortable !== false)}
+              <Column key={c.field} id={c.field} columnHeaderCellRenderer={header(zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
                 cellRenderer={(i) => {
                   const row = items[i];
                   return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;
@@ -246,20 +247,20 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           ]}
         </Table2>
         {!busy && items.length === 0 && !error && (
-          <div className="gh-list__empty"><NonIdealState icon="search" title={t('noRows')} description={filters.q ? `Nothing matches “${filters.q}”.` : undefined} /></div>
+          <div className="gh-list__empty"><NonIdealState icon="search" title={t('noRows')} description={filters.q ? tx('Nothing matches “{q}”.', { q: filters.q }) : undefined} /></div>
         )}
       </div>
 
       <div className="gh-list__footer">
-        <span data-testid="list-range">{from}–{to} of {total}</span>
-        {selection.length > 0 && <Tag minimal round intent="primary">{selection.length} selected</Tag>}
+        <span data-testid="list-range">{tx('{from}–{to} of {total}', { from, to, total })}</span>
+        {selection.length > 0 && <Tag minimal round intent="primary">{tx('{n} selected', { n: selection.length })}</Tag>}
         <div className="gh-list__spacer" />
         <ButtonGroup variant="minimal">
-          <Button icon="double-chevron-left" aria-label="First page" disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: 0 })} />
-          <Button icon="chevron-left" aria-label="Previous page" disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
-          <span className="gh-list__page">Page {page + 1} of {lastPage + 1}</span>
-          <Button icon="chevron-right" aria-label="Next page" disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
-          <Button icon="double-chevron-right" aria-label="Last page" disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: lastPage })} />
+          <Button icon="double-chevron-left" aria-label={tx('First page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: 0 })} />
+          <Button icon="chevron-left" aria-label={tx('Previous page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
+          <span className="gh-list__page">{tx('Page {page} of {pages}', { page: page + 1, pages: lastPage + 1 })}</span>
+          <Button icon="chevron-right" aria-label={tx('Next page')} disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
+          <Button icon="double-chevron-right" aria-label={tx('Last page')} disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: lastPage })} />
         </ButtonGroup>
       </div>
 
@@ -268,12 +269,13 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
         loading={deleting}
         intent="danger"
         icon="trash"
-        confirmButtonText={`Delete ${selection.length}`}
-        cancelButtonText="Cancel"
+        confirmButtonText={tx('Delete {n}', { n: selection.length })}
+        cancelButtonText={t('cancel')}
         onConfirm={() => list.send({ type: 'list.deleteConfirmed' })}
         onCancel={() => list.send({ type: 'list.deleteCancelled' })}
       >
-        <p>Delete {selection.length} {selection.length === 1 ? resource.singular.toLowerCase() : resource.title.toLowerCase()}? This cannot be undone.</p>
+        <p>{tx('Delete {n} {what}? This cannot be undone.', { n: selection.length, what: selection.length === 1 ? words.one.toLowerCase() : words.many.toLowerCase() })}</p>
+
       </Alert>
     </div>
   );

@@ -9,6 +9,8 @@ import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyFiel
 import { resourceApi } from '../api/endpoints';
 import { resourceActors } from '../api/resourceActors';
 import { showDate, showDateTime } from '../ui/time';
+import { catKey, resourceBase } from '../i18n/catalogue';
+import { tCat, tx } from '../i18n';
 
 export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'switch' | 'textarea' | 'hidden';
 
@@ -26,6 +28,8 @@ export interface FieldDef {
   help?: string;
   /** take the whole row of the two-column grid. */
   wide?: boolean;
+  /** i18n keys of a catalogue field (src/i18n/catalogue.ts): label, help, placeholder, and a choice's label. */
+  keys?: { label: string; help: string; placeholder: string; choice: (value: string) => string };
 }
 
 export interface RepeatDef {
@@ -34,9 +38,10 @@ export interface RepeatDef {
   itemLabel: string;
   fields: FieldDef[];
   empty: () => Record<string, unknown>;
+  keys?: { label: string; itemLabel: string };
 }
 
-export interface FormSection { title: string; description?: string; fields: (FieldDef | RepeatDef)[] }
+export interface FormSection { title: string; description?: string; fields: (FieldDef | RepeatDef)[]; keys?: { title: string; description: string } }
 
 export interface ColumnDef<T> {
   field: string;
@@ -47,6 +52,8 @@ export interface ColumnDef<T> {
   render?: (row: T) => ReactNode;
   /** a column of instants: its header names the zone they are shown in (issue 10) */
   zoned?: boolean;
+  /** i18n key of the title (catalogue field label); without it the title is looked up by its English */
+  titleKey?: string;
 }
 
 export interface ResourceDef<T extends { id: number }> {
@@ -61,7 +68,7 @@ export interface ResourceDef<T extends { id: number }> {
   api: string;
   bulkDelete?: string;
   /** the first column: the row's display name, with the row's actions beside it. */
-  primary: { title: string; field: string; value: (row: T) => string; width?: number; zoned?: boolean };
+  primary: { title: string; field: string; value: (row: T) => string; width?: number; zoned?: boolean; titleKey?: string };
   columns: ColumnDef<T>[];
   defaultSort?: SortSpec[];
   filterPlaceholder?: string;
@@ -83,6 +90,19 @@ export interface ResourceDef<T extends { id: number }> {
   /** The catalogue declaration it comes from: the form also checks its cross-field rules. */
   declaration?: ResourceDeclaration<any>;
 }
+
+/** The resource's names in the console's language (catalogue keys, else the English text as the key). */
+export function resourceWords(r: Pick<ResourceDef<any>, 'name' | 'title' | 'singular' | 'addLabel' | 'declaration'>) {
+  const cat = !!r.declaration;
+  return {
+    one: cat ? tCat(catKey.one(r.name), r.singular) : tx(r.singular),
+    many: cat ? tCat(catKey.many(r.name), r.title) : tx(r.title),
+    addLabel: r.addLabel ? (cat ? tCat(catKey.addLabel(r.name), r.addLabel) : tx(r.addLabel)) : undefined,
+  };
+}
+/** A column or section title in the console's language. */
+export const titleOfColumn = (c: { title: string; titleKey?: string }) => (c.titleKey ? tCat(c.titleKey, c.title) : tx(c.title));
+export const labelOfField = (f: { label: string; keys?: { label: string } }) => (f.keys ? tCat(f.keys.label, f.label) : tx(f.label));
 
 export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {
   return 'repeat' in f;
@@ -113,8 +133,9 @@ export interface ViewTouches<T> {
 
 const blank = (v: unknown) => (v === null || v === undefined ? '' : v);
 
-function fieldDefOf(name: string, f: AnyField): FieldDef {
-  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper };
+function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
+  const keys = { label: catKey.field(kb, name), help: catKey.help(kb, name), placeholder: catKey.placeholder(kb, name), choice: (v: string) => catKey.choice(kb, name, v) };
+  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper, keys };
   switch (f.kind) {
     case 'email': return { ...base, kind: 'email' };
     case 'number': return { ...base, kind: 'number' };
@@ -129,13 +150,14 @@ function fieldDefOf(name: string, f: AnyField): FieldDef {
 }
 
 /** A declared field as the generic form shows it: a field, or repeated rows for owned children. */
-function formFieldOf(name: string, f: AnyField): FieldDef | RepeatDef {
-  if (f.kind !== 'children') return fieldDefOf(name, f);
+function formFieldOf(resource: string, name: string, f: AnyField): FieldDef | RepeatDef {
+  if (f.kind !== 'children') return fieldDefOf(name, f, resourceBase(resource));
   const c = f.children!;
   const fields = Object.entries(c.fields).filter(([, cf]) => !cf.readOnly && !cf.virtual);
   return {
     repeat: name, label: labelOf(name, f), itemLabel: c.itemLabel,
-    fields: [{ name: 'id', label: 'Id', kind: 'hidden' }, ...fields.map(([k, cf]) => fieldDefOf(k, cf))],
+    keys: { label: catKey.field(resourceBase(resource), name), itemLabel: catKey.item(resource, name) },
+    fields: [{ name: 'id', label: 'Id', kind: 'hidden' }, ...fields.map(([k, cf]) => fieldDefOf(k, cf, resourceBase(resource, name)))],
     empty: () => Object.fromEntries(fields.filter(([, cf]) => cf.kind === 'text' || cf.kind === 'choice')
       .map(([k, cf]) => [k, cf.kind === 'choice' ? (cf.default as string | undefined) ?? (cf.required ? cf.choices![0].value : '') : ''])),
   };
@@ -160,12 +182,15 @@ function toFormOf(d: ResourceDeclaration<any>) {
 /** A column of instants (shown in the session's zone, the zone named in the header: issue 10). */
 const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp';
 
-function cellValueOf(name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
+function cellValueOf(resource: string, name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
   if (isInstant(name, f)) return (r) => showDateTime(r[name]);
   if (!f) return undefined;
   if (f.kind === 'date') return (r) => (r[name] ? showDate(r[name]) : '');
-  if (f.kind === 'choice') return (r) => f.choices!.find((c) => c.value === r[name])?.label ?? String(blank(r[name]));
-  if (f.kind === 'switch') return (r) => (r[name] ? 'Yes' : 'No');
+  if (f.kind === 'choice') return (r) => {
+    const c = f.choices!.find((x) => x.value === r[name]);
+    return c ? tCat(catKey.choice(resourceBase(resource), name, c.value), c.label) : String(blank(r[name]));
+  };
+  if (f.kind === 'switch') return (r) => (r[name] ? tx('Yes') : tx('No'));
   if (f.kind === 'children' || f.kind === 'refs') return (r) => String((r[name] ?? []).length);
   return (r) => String(blank(r[name]));
 }
@@ -179,6 +204,7 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
   const fields = d.fields as Fields;
   const sortable = new Set(sortableFields(d));
   const titleOf = (k: string) => (k === 'updatedAt' ? 'Updated' : k === 'createdAt' ? 'Created' : labelOf(k, fields[k]));
+  const titleKeyOf = (k: string) => (fields[k] ? catKey.field(resourceBase(d.name), k) : undefined);
   const [first] = d.list.title;
   return defineResource<T>({
     name: d.name, title: d.label.many, singular: d.label.one, path: d.route,
@@ -188,18 +214,19 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
     declaration: d,
     api: d.api,
     bulkDelete: d.privileges.delete ? apiPaths(d).bulkDelete : undefined,
-    primary: { title: titleOf(first), field: first, zoned: (isInstant(first, fields[first]) && !touches.primary?.value) || undefined, value: (r) => d.list.title.map((k) => String(blank((r as Record<string, unknown>)[k]))).join(', '), ...touches.primary },
+    primary: { title: titleOf(first), titleKey: touches.primary?.title ? undefined : titleKeyOf(first), field: first, zoned: (isInstant(first, fields[first]) && !touches.primary?.value) || undefined, value: (r) => d.list.title.map((k) => String(blank((r as Record<string, unknown>)[k]))).join(', '), ...touches.primary },
     // an instant column is zoned unless a touch shows something else in it (the visitor's badge: "Printed")
     columns: d.list.columns.map((k) => {
       const touch = touches.columns?.[k];
       const zoned = isInstant(k, fields[k]) && !touch?.value && !touch?.render;
-      return { field: k, title: titleOf(k), sortable: sortable.has(k), value: cellValueOf(k, fields[k]), zoned: zoned || undefined, ...touch };
+      return { field: k, title: titleOf(k), titleKey: touch?.title ? undefined : titleKeyOf(k), sortable: sortable.has(k), value: cellValueOf(d.name, k, fields[k]), zoned: zoned || undefined, ...touch };
     }),
     defaultSort: [{ field: d.list.sort[0], dir: d.list.sort[1] }],
     filterPlaceholder: touches.filterPlaceholder,
     devices: touches.devices,
     initial: touches.initial,
-    form: d.form.map((s) => ({ title: s.title, description: s.description, fields: s.fields.map((k) => formFieldOf(k, fields[k])) })),
+    form: d.form.map((s, i) => ({ title: s.title, description: s.description, keys: { title: catKey.formTitle(d.name, i), description: catKey.formDescription(d.name, i) }, fields: s.fields.map((k) => formFieldOf(d.name, k, fields[k])) })),
+
     toForm: toFormOf(d) as (row: T) => Record<string, unknown>,
     addPath: d.screens?.addRoute,
     addLabel: d.screens?.addLabel,

@@ -13,7 +13,7 @@ import { getJournal } from '../../system/browser';
 import { listRecordings, mayViewRecordings, openRecording } from '../../system/journalRecordings';
 import { useTask } from '../../ui/useTask';
 import { showDateTime, useTime } from '../../ui/time';
-import { useT } from '../../i18n';
+import { useT, tx } from '../../i18n';
 import type { RecordingSummary } from '../../../contract';
 
 type ViewerSnapshot = { context: ReplayViewerContext; hasTag: (t: 'busy') => boolean };
@@ -33,8 +33,8 @@ function downloadJournal(): void {
 
 function StepLabel({ step }: { step: TimelineStep }) {
   const verdict = step.diverged
-    ? <Tag intent={Intent.DANGER} minimal>diverged</Tag>
-    : step.step ? <Tag intent={Intent.SUCCESS} minimal>{step.step.fed ? 'replayed' : 'produced'}</Tag> : <Tag minimal>not replayed</Tag>;
+    ? <Tag intent={Intent.DANGER} minimal>{tx('diverged')}</Tag>
+    : step.step ? <Tag intent={Intent.SUCCESS} minimal>{step.step.fed ? 'replayed' : 'produced'}</Tag> : <Tag minimal>{tx('not replayed')}</Tag>;
   return (
     <span>
       <span className={Classes.TEXT_MUTED}>line {step.line}</span> <strong>{step.entry.actor}</strong> ← {step.entry.event.type} {verdict}
@@ -53,15 +53,15 @@ function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: Recordi
   return (
     <Card data-testid="recorded-sessions">
       <h4 className={Classes.HEADING}>Recorded sessions{' '}
-        <Button small minimal icon="refresh" aria-label="Refresh recorded sessions" onClick={list.reload} disabled={list.status === 'active'} />
+        <Button small minimal icon="refresh" aria-label={tx('Refresh recorded sessions')} onClick={list.reload} disabled={list.status === 'active'} />
       </h4>
       {list.status === 'active' && <Spinner size={20} />}
-      {list.status === 'error' && <Callout intent={Intent.WARNING}>The recorded sessions could not be loaded.</Callout>}
+      {list.status === 'error' && <Callout intent={Intent.WARNING}>{tx('The recorded sessions could not be loaded.')}</Callout>}
       {list.status === 'done' && list.output && (list.output.items.length === 0
-        ? <p className={Classes.TEXT_MUTED}>No session has been recorded yet: one session in ten uploads its journal.</p>
+        ? <p className={Classes.TEXT_MUTED}>{tx('No session has been recorded yet: one session in ten uploads its journal.')}</p>
         : (
           <HTMLTable compact striped style={{ width: '100%' }}>
-            <thead><tr><th>User</th><th>{t('startedColumn', { zone: time.zoneName() })}</th><th>Entries</th><th>Size</th><th>Session</th><th /></tr></thead>
+            <thead><tr><th>{tx('User')}</th><th>{t('startedColumn', { zone: time.zoneName() })}</th><th>{tx('Entries')}</th><th>{tx('Size')}</th><th>{tx('Session')}</th><th /></tr></thead>
             <tbody>
               {list.output.items.map((r) => (
                 <tr key={r.id} data-testid="recorded-session">
@@ -69,8 +69,8 @@ function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: Recordi
                   <td>{time.dateTime(r.startedAt)}</td>
                   <td>{r.entries}</td>
                   <td>{kb(r.bytes)}</td>
-                  <td>{r.ended ? <Tag minimal>ended</Tag> : <Tag minimal intent={Intent.PRIMARY}>live</Tag>}</td>
-                  <td><Button small icon="play" text="Open" disabled={busy} aria-label={`Open the session of ${r.username} started ${time.dateTime(r.startedAt)}`} onClick={() => onOpen(r)} /></td>
+                  <td>{r.ended ? <Tag minimal>{tx('ended')}</Tag> : <Tag minimal intent={Intent.PRIMARY}>{tx('live')}</Tag>}</td>
+                  <td><Button small icon="play" text={tx('Open')} disabled={busy} aria-label={`Open the session of ${r.username} started ${time.dateTime(r.startedAt)}`} onClick={() => onOpen(r)} /></td>
                 </tr>
               ))}
             </tbody>
@@ -115,23 +115,23 @@ export function ReplayScreen() {
       {mayViewRecordings() && <RecordedSessions busy={busy} onOpen={openRecorded} />}
       {openError && <Callout intent={Intent.WARNING}>{openError}</Callout>}
       <Card>
-        <Button icon="export" text="Export journal" onClick={downloadJournal} />{' '}
-        <Button icon="history" text="Open this session's journal" disabled={busy}
+        <Button icon="export" text={tx('Export journal')} onClick={downloadJournal} />{' '}
+        <Button icon="history" text={tx('Open this session\'s journal')} disabled={busy}
           onClick={() => { setSelected(0); viewer.send({ type: 'journal.load', name: 'this session', text: getJournal().toNdjson() }); }} />{' '}
         <FileInput text={busy ? 'Replaying…' : 'Load journal…'} buttonText="Browse" disabled={busy}
           inputProps={{ accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': 'Load journal' }} onInputChange={load} />
       </Card>
 
       {ctx.error && (
-        <Callout intent={Intent.DANGER} title="This journal cannot be replayed" icon="error">
+        <Callout intent={Intent.DANGER} title={tx('This journal cannot be replayed')} icon="error">
           <p>{ctx.error}</p>
           <p className={Classes.TEXT_MUTED}>Nothing was changed{r ? `: ${ctx.name} is still loaded` : ''}.</p>
-          <Button small text="Dismiss" onClick={() => viewer.send({ type: 'journal.errorDismissed' })} />
+          <Button small text={tx('Dismiss')} onClick={() => viewer.send({ type: 'journal.errorDismissed' })} />
         </Callout>
       )}
 
       {!r ? (
-        <NonIdealState icon="history" title="No journal loaded" description="Load an exported journal (NDJSON), or open this session's, to step through it." />
+        <NonIdealState icon="history" title={tx('No journal loaded')} description={tx('Load an exported journal (NDJSON), or open this session\'s, to step through it.')} />
       ) : (
         <>
           <Callout intent={r.ok ? Intent.SUCCESS : Intent.WARNING} title={ctx.name ?? undefined}>
@@ -157,7 +157,7 @@ export function ReplayScreen() {
 
           <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start' }}>
             <Card style={{ flex: '0 0 40%', maxHeight: '61vh', overflow: 'auto' }}>
-              <ul className={Classes.LIST_UNSTYLED} role="listbox" aria-label="Journal steps">
+              <ul className={Classes.LIST_UNSTYLED} role="listbox" aria-label={tx('Journal steps')}>
                 {timeline.map((s, i) => (
                   <li key={s.line} role="option" aria-selected={i === index}>
                     <Button minimal fill alignText="left" active={i === index} onClick={() => setSelected(i)}>
@@ -172,7 +172,7 @@ export function ReplayScreen() {
                 <h4 className={Classes.HEADING}><StepLabel step={current} /></h4>
                 <p className={Classes.TEXT_MUTED}>seq {current.entry.seq} · {time.dateTime(current.entry.at, true)}
                   {current.entry.source ? ` · sent by ${current.entry.source.actor}` : ' · sent from outside the system'}</p>
-                <h5 className={Classes.HEADING}>Event</h5>
+                <h5 className={Classes.HEADING}>{tx('Event')}</h5>
                 <pre className={Classes.CODE_BLOCK}>{json(current.entry.event)}</pre>
                 <h5 className={Classes.HEADING}>Resulting state (journal)</h5>
                 <pre className={Classes.CODE_BLOCK}>{json(current.entry.state)}</pre>

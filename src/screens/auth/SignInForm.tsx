@@ -6,7 +6,7 @@ import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectIsSignedIn, selectNotice, selectRedirect, selectSignInError } from '../../../machines/session.selectors';
 import { useSystemActor } from '../../app/useSystemActor';
 import { landingPath } from '../../app/guard';
-import { useT } from '../../i18n';
+import { useT, tx } from '../../i18n';
 
 /** Only same-origin paths are followed after sign-in. */
 export function safeRedirect(value: string | null | undefined): string | null {
@@ -47,14 +47,14 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   return (
     <form
       className="gh-signin"
-      aria-label="Sign in"
+      aria-label={tx('Sign in')}
       onSubmit={(e) => {
         e.preventDefault();
         session.send({ type: 'session.signIn', username, password, redirect: safeRedirect(query.get('redirect')) ?? undefined });
       }}
     >
       <h2 className="gh-signin__title">{title}</h2>
-      <p className="bp6-text-muted gh-signin__sub">Use your operator account.</p>
+      <p className="bp6-text-muted gh-signin__sub">{tx('Use your operator account.')}</p>
       {notice && (
         <Callout intent="warning" icon="time" className="gh-signin__callout" data-testid="session-notice">
           {notice}

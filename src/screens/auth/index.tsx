@@ -1,3 +1,4 @@
+import { tx, useLocale } from '../../i18n';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Callout } from '@blueprintjs/core';
 import { ResetFinishRequest, ResetInitRequest } from '../../../contract';
@@ -12,17 +13,17 @@ export function LoginScreen() {
 
 /** /login-remake: the same form in the alternative, centered layout (signed-out visitors only). */
 export function LoginRemakeScreen() {
-  return <AuthFrame variant="centered"><SignInForm title="Welcome back" /></AuthFrame>;
+  return <AuthFrame variant="centered"><SignInForm title={tx('Welcome back')} /></AuthFrame>;
 }
 
 export function ForgotPasswordScreen() {
   return (
     <AuthFrame>
-      <h2 className="gh-signin__title">Forgot password</h2>
-      <p className="bp6-text-muted gh-signin__sub">Enter your username. A reset link goes to the address on your account.</p>
+      <h2 className="gh-signin__title">{tx('Forgot password')}</h2>
+      <p className="bp6-text-muted gh-signin__sub">{tx('Enter your username. A reset link goes to the address on your account.')}</p>
       <PasswordForm machine={forgotPasswordMachine} schema={ResetInitRequest} fields={[{ name: 'username', label: 'Username', autoComplete: 'username' }]}
-        submitText="Send reset link" done={<>If the account exists, a reset link is on its way. <Link to="/login">Back to sign in</Link></>} />
-      <p className="gh-signin__row"><Link to="/login">Back to sign in</Link></p>
+        submitText="Send reset link" done={<>{tx('If the account exists, a reset link is on its way.')} <Link to="/login">{tx('Back to sign in')}</Link></>} />
+      <p className="gh-signin__row"><Link to="/login">{tx('Back to sign in')}</Link></p>
     </AuthFrame>
   );
 }
@@ -32,16 +33,16 @@ export function ResetPasswordScreen() {
   const token = query.get('token') ?? '';
   return (
     <AuthFrame>
-      <h2 className="gh-signin__title">Choose a new password</h2>
+      <h2 className="gh-signin__title">{tx('Choose a new password')}</h2>
       {!token ? (
-        <Callout intent="warning" icon="warning-sign">This page needs the link from the reset message. <Link to="/forgot-password">Ask for a new one</Link>.</Callout>
+        <Callout intent="warning" icon="warning-sign">{tx('This page needs the link from the reset message.')} <Link to="/forgot-password">{tx('Ask for a new one')}</Link>.</Callout>
       ) : (
         <PasswordForm machine={resetPasswordMachine} schema={ResetFinishRequest} fixed={{ token }}
           fields={[{ name: 'newPassword', label: 'New password', type: 'password', autoComplete: 'new-password' }]}
           confirm={{ name: 'confirmPassword', label: 'Repeat the new password', of: 'newPassword' }}
-          submitText="Set password" done={<>Your password has been changed. <Link to="/login">Sign in</Link></>} />
+          submitText="Set password" done={<>{tx('Your password has been changed.')} <Link to="/login">{tx('Sign in')}</Link></>} />
       )}
-      <p className="gh-signin__row"><Link to="/login">Back to sign in</Link></p>
+      <p className="gh-signin__row"><Link to="/login">{tx('Back to sign in')}</Link></p>
     </AuthFrame>
   );
 }

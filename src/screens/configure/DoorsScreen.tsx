@@ -7,6 +7,7 @@
 // One command at a time, through the command machine; its spinner is on the button that runs. A success toasts
 // here; a refusal (409: the door's state changed meanwhile) toasts through the api client (§8) and stays in a
 // callout until the next try.
+import { tx, useLocale } from '../../i18n';
 import { useMemo, useRef, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -67,7 +68,7 @@ export function DoorsScreen() {
 
   return (
     <div className="gh-page" data-testid="doors">
-      <PageHeader title="Doors" icon="key-enter"
+      <PageHeader title={tx('Doors')} icon="key-enter"
         description={<>Every door of this client with its live state.{' '}
           {doors && (
             <Tag round intent={attention ? 'danger' : 'success'} icon={attention ? 'warning-sign' : 'tick-circle'} minimal={!attention} className="gh-mr" data-testid="doors-attention-count">
@@ -76,19 +77,19 @@ export function DoorsScreen() {
           )}
           {countDoors(doors ?? []).map((c) => <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">{c.count} {doorStateOf(c.status).label.toLowerCase()}</Tag>)}</>}
         actions={<>
-          <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label="Needs attention only" className="gh-doors__filter" data-testid="doors-attention-only" />
-          <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>Refresh</Button>
+          <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label={tx('Needs attention only')} className="gh-doors__filter" data-testid="doors-attention-only" />
+          <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>{tx('Refresh')}</Button>
         </>} />
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{error}</Callout>}
-      {failed && !doors && <NonIdealState icon="error" title="The doors could not be loaded" action={<Button icon="refresh" text="Try again" onClick={reload} />} />}
-      {!doors && !failed && <NonIdealState icon={<Spinner />} title="Loading doors…" />}
-      {doors && doors.length === 0 && <NonIdealState icon="key-enter" title="No doors" description="This client has no doors yet." />}
+      {failed && !doors && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
+      {!doors && !failed && <NonIdealState icon={<Spinner />} title={tx('Loading doors…')} />}
+      {doors && doors.length === 0 && <NonIdealState icon="key-enter" title={tx('No doors')} description={tx('This client has no doors yet.')} />}
       {doors && doors.length > 0 && onlyAttention && shown.length === 0 && (
-        <NonIdealState icon="tick-circle" title="No door needs attention" description="Every door is locked, unlocked or closed as expected." />
+        <NonIdealState icon="tick-circle" title={tx('No door needs attention')} description={tx('Every door is locked, unlocked or closed as expected.')} />
       )}
       {doors && shown.length > 0 && (
         <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
-          <thead><tr><th>Door</th><th>Division</th><th>State</th><th>Last change</th>{canControl && <th>Control</th>}</tr></thead>
+          <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
           <tbody>
             {shown.map((d) => {
               const state = doorStateOf(d.status);
@@ -96,7 +97,7 @@ export function DoorsScreen() {
                 <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined}
                   className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
                   <td className="gh-doors__name">
-                    {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title="Needs attention" data-testid="door-attention" />}
+                    {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
                     {d.name}
                   </td>
                   <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
@@ -108,12 +109,13 @@ export function DoorsScreen() {
                   </td>
                   {canControl && (
                     <td>
-                      {doorCommandsFor(d.status).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">No command reaches it</span> : (
+                      {doorCommandsFor(d.status).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{tx('No command reaches it')}</span> : (
                         <ButtonGroup variant="outlined" size="small">
                           {doorCommandsFor(d.status).map(({ command, force }) => {
                             const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
                             return (
-                              <Button key={command} icon={c.icon} text={c.label} title={c.title} intent={force ? 'warning' : undefined}
+                              <Button key={command} icon={c.icon} text={tx(c.label)} title={tx(c.title)}
+ intent={force ? 'warning' : undefined}
                                 loading={running === key(d.id, command, force)} disabled={running !== null} aria-label={`${c.label} ${d.name}`}
                                 onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))} data-testid={`door-${command}${force ? '-force' : ''}`} />
                             );
@@ -128,9 +130,9 @@ export function DoorsScreen() {
           </tbody>
         </HTMLTable>
       )}
-      <Alert isOpen={confirm !== null} intent="warning" icon="unlock" confirmButtonText="Unlock" cancelButtonText="Cancel" canEscapeKeyCancel
+      <Alert isOpen={confirm !== null} intent="warning" icon="unlock" confirmButtonText={tx('Unlock')} cancelButtonText={tx('Cancel')} canEscapeKeyCancel
         onConfirm={() => { if (confirm) run(confirm, 'unlock'); setConfirm(null); }} onCancel={() => setConfirm(null)}>
-        <p>Unlock <strong>{confirm?.name}</strong>? It stays unlocked until someone locks it again.</p>
+        <p>{tx('Unlock')} <strong>{confirm?.name}</strong>? It stays unlocked until someone locks it again.</p>
       </Alert>
     </div>
   );

@@ -11,7 +11,7 @@ import { selectHeldPrivileges, selectUser } from '../../../machines/session.sele
 import { countDoors, doorStateOf } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { useT } from '../../i18n';
+import { useT, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 import { PageHeader } from '../../ui/PageHeader';
 import { useLiveDashboard } from './useLiveDashboard';
@@ -56,16 +56,16 @@ export function DashboardScreen() {
 
   return (
     <div className="gh-page" data-testid="dashboard">
-      <PageHeader title="Dashboard" icon="dashboard" description={user ? `Welcome, ${user.name}. Live figures of your client.` : undefined}
-        actions={<Button icon="refresh" variant="outlined" loading={live.status === 'active'} onClick={live.reload} aria-label="Refresh the dashboard">Refresh</Button>} />
+      <PageHeader title={tx('Dashboard')} icon="dashboard" description={user ? tx('Welcome, {name}. Live figures of your client.', { name: user.name }) : undefined}
+        actions={<Button icon="refresh" variant="outlined" loading={live.status === 'active'} onClick={live.reload} aria-label={tx('Refresh the dashboard')}>{tx('Refresh')}</Button>} />
       {pages.length > 1 && (
         <Tabs id="dashboard-pages" selectedTabId={page} onChange={(id) => setPage(Number(id))} className="gh-dash__tabs">
           {pages.map((p) => <Tab key={p.pageNum} id={p.pageNum} title={`Page ${p.pageNum}`} />)}
         </Tabs>
       )}
-      {live.status === 'error' && !live.data && <Callout intent="danger" icon="error">The dashboard data could not be loaded.</Callout>}
-      {!live.data && live.status !== 'error' && <NonIdealState icon={<Spinner />} title="Loading the dashboard…" />}
-      {data && !current && <NonIdealState icon="dashboard" title="Nothing to show yet" description="Your privileges answer none of the dashboard's widgets." />}
+      {live.status === 'error' && !live.data && <Callout intent="danger" icon="error">{tx('The dashboard data could not be loaded.')}</Callout>}
+      {!live.data && live.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading the dashboard…')} />}
+      {data && !current && <NonIdealState icon="dashboard" title={tx('Nothing to show yet')} description={tx('Your privileges answer none of the dashboard\'s widgets.')} />}
       {live.data && current && (
         <>
           <div className="gh-dash" data-testid="dash-counts">
@@ -91,7 +91,7 @@ function CountWidget({ id, data }: { id: CountKey; data: DashboardSummary }) {
       <span className="gh-stat__icon"><Icon icon={c.icon as IconName} size={18} /></span>
       <div>
         <div className="gh-stat__value" title={String(value)}>{formatNumber(value)}</div>
-        <div className="gh-stat__label">{c.title}</div>
+        <div className="gh-stat__label">{tx(c.title)}</div>
       </div>
     </Card>
   );
@@ -123,8 +123,8 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       if (!data.alarmsByPriority) return null;
       const total = byPriority.reduce((n, p) => n + p.count, 0);
       return (
-        <ChartCard id={id} icon="warning-sign" title="Open alarms by priority" to="/monitor/alarms" aside={`${total} open`}>
-          {total === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> No open alarms.</p> : <PriorityChart data={byPriority} />}
+        <ChartCard id={id} icon="warning-sign" title={tx('Open alarms by priority')} to="/monitor/alarms" aside={tx('{n} open', { n: total })}>
+          {total === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> {tx('No open alarms.')}</p> : <PriorityChart data={byPriority} />}
         </ChartCard>
       );
     }
@@ -132,26 +132,26 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       if (!data.alarmsPerHour) return null;
       const total = data.alarmsPerHour.reduce((n, h) => n + h.count, 0);
       const to = hasPrivilege(held, [PRIV.eventReport]) ? '/report/event?alert=true' : '/monitor/alarms';
-      return <ChartCard id={id} icon="timeline-bar-chart" title="Alarms per hour" to={to} aside={`${formatNumber(total)} in 24 h`}><HourChart data={data.alarmsPerHour} colour="#cd4246" what="alarms" /></ChartCard>;
+      return <ChartCard id={id} icon="timeline-bar-chart" title={tx('Alarms per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}><HourChart data={data.alarmsPerHour} colour="#cd4246" what="alarms" /></ChartCard>;
     }
     case 'eventsPerHour': {
       if (!data.eventsPerHour) return null;
       const total = data.eventsPerHour.reduce((n, h) => n + h.count, 0);
       const to = hasPrivilege(held, [PRIV.events.view]) ? '/monitor/events' : '/report/event';
-      return <ChartCard id={id} icon="pulse" title="Events per hour" to={to} aside={`${formatNumber(total)} in 24 h`}><HourChart data={data.eventsPerHour} colour="#2d72d2" what="events" /></ChartCard>;
+      return <ChartCard id={id} icon="pulse" title={tx('Events per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}><HourChart data={data.eventsPerHour} colour="#2d72d2" what="events" /></ChartCard>;
     }
     case 'visitorsToday': {
       const v = data.visitorsToday;
       if (!v) return null;
       return (
-        <ChartCard id={id} icon="people" title="Visitors today" to="/visitor" aside={time.date(v.day)}>
+        <ChartCard id={id} icon="people" title={tx('Visitors today')} to="/visitor" aside={time.date(v.day)}>
           <div className="gh-dash__visitors">
-            <span data-testid="visitors-expected"><strong>{v.expected}</strong> expected</span>
-            <span data-testid="visitors-on-site"><strong>{v.onSite}</strong> on site</span>
-            <span data-testid="visitors-left"><strong>{v.left}</strong> left</span>
+            <span data-testid="visitors-expected"><strong>{v.expected}</strong> {tx('expected')}</span>
+            <span data-testid="visitors-on-site"><strong>{v.onSite}</strong> {tx('on site')}</span>
+            <span data-testid="visitors-left"><strong>{v.left}</strong> {tx('left')}</span>
           </div>
           {v.expected + v.onSite + v.left === 0
-            ? <p className="bp6-text-muted">No visits today. <Link to="/visitor/register">Register a visitor</Link></p>
+            ? <p className="bp6-text-muted">{tx('No visits today.')} <Link to="/visitor/register">{tx('Register a visitor')}</Link></p>
             : <VisitorsChart expected={v.expected} onSite={v.onSite} left={v.left} />}
         </ChartCard>
       );
@@ -162,9 +162,9 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       return (
         <Card className="gh-dash__wide" data-testid="widget-recentChanges">
           <h5 className="bp6-heading gh-card-title"><Icon icon="history" /> <Link to="/report/activity">{t('recentChanges')}</Link></h5>
-          {data.recentChanges.length === 0 ? <p className="bp6-text-muted">No changes yet.</p> : (
+          {data.recentChanges.length === 0 ? <p className="bp6-text-muted">{tx('No changes yet.')}</p> : (
             <HTMLTable compact striped className="gh-dash__table">
-              <thead><tr><th>When</th><th>Who</th><th>What</th><th>Record</th></tr></thead>
+              <thead><tr><th>{tx('When')}</th><th>{tx('Who')}</th><th>{tx('What')}</th><th>{tx('Record')}</th></tr></thead>
               <tbody>
                 {data.recentChanges.map((c, i) => (
                   <tr key={i}><td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
@@ -179,7 +179,8 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   return (
     <Card className="gh-stat gh-stat--later" data-testid={`widget-${id}`}>
       <span className="gh-stat__icon"><Icon icon="build" size={18} /></span>
-      <div><div className="gh-stat__label">Widget “{id}”</div><div className="bp6-text-muted">arrives in a later release</div></div>
+      <div><div className="gh-stat__label">{tx('Widget “{id}”', { id })}</div>
+<div className="bp6-text-muted">{tx('arrives in a later release')}</div></div>
     </Card>
   );
 }
@@ -193,10 +194,10 @@ function DoorStatusWidget() {
   return (
     <Card className="gh-dash__chart" data-testid="widget-doorStatus">
       <h5 className="bp6-heading gh-card-title">
-        <Icon icon="key-enter" /> <Link to="/configure/doors">Door status</Link>
+        <Icon icon="key-enter" /> <Link to="/configure/doors">{tx('Door status')}</Link>
         <span className="gh-card-title__aside bp6-text-muted">{doors ? `${doors.length} doors, live` : ''}</span>
       </h5>
-      {!doors ? (failed ? <p className="bp6-text-muted">The doors could not be loaded.</p> : <Spinner size={20} />) : (
+      {!doors ? (failed ? <p className="bp6-text-muted">{tx('The doors could not be loaded.')}</p> : <Spinner size={20} />) : (
         <>
           <div className="gh-dash__tags">
             {countDoors(doors).map((c) => (
@@ -205,7 +206,7 @@ function DoorStatusWidget() {
               </Tag>
             ))}
           </div>
-          {problems.length === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> Every door is as it should be.</p> : (
+          {problems.length === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> {tx('Every door is as it should be.')}</p> : (
             <ul className="gh-dash__problems" data-testid="door-problems">
               {problems.map((d) => (
                 <li key={d.id}>

@@ -8,17 +8,19 @@ import { useRouteInfo } from '../../app/RouteContext';
 import { DASHBOARD, ROUTES, SECTIONS } from '../../app/routeTable';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
+import { routeDescription, routeTitle, sectionTitle, t, tx, useLocale } from '../../i18n';
 
 export function ForbiddenScreen() {
   const navigate = useNavigate();
   const session = useSystemActor('session');
   const signedIn = useSelector(session, selectIsSignedIn);
+  useLocale();
   // the page has no shell: whoever is signed in can still leave it as themselves or sign out from here
   return (
     <div className="gh-bare" data-testid="forbidden">
-      <NonIdealState icon="lock" title="Access denied" description="Your roles do not include the privilege this screen needs. Ask an administrator if you should have it."
-        action={<div className="gh-bare__actions"><Button icon="arrow-left" text="Go back" onClick={() => navigate(-1)} /><Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>Dashboard</Link>
-          {signedIn && <Button icon="log-out" text="Sign out" onClick={() => { session.send({ type: 'session.signOut' }); navigate('/login', { replace: true }); }} data-testid="forbidden-sign-out" />}</div>} />
+      <NonIdealState icon="lock" title={t('accessDenied')} description={tx('Your roles do not include the privilege this screen needs. Ask an administrator if you should have it.')}
+        action={<div className="gh-bare__actions"><Button icon="arrow-left" text={tx('Go back')} onClick={() => navigate(-1)} /><Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>{tx('Dashboard')}</Link>
+          {signedIn && <Button icon="log-out" text={t('signOut')} onClick={() => { session.send({ type: 'session.signOut' }); navigate('/login', { replace: true }); }} data-testid="forbidden-sign-out" />}</div>} />
       <div className="gh-bare__code">403</div>
     </div>
   );
@@ -26,10 +28,11 @@ export function ForbiddenScreen() {
 
 export function NotFoundScreen() {
   const { path } = useRouteInfo();
+  useLocale();
   return (
     <div className="gh-bare" data-testid="not-found">
-      <NonIdealState icon="search" title="Page Not Found" description={<>Nothing lives at <code>{path}</code>. Addresses are case sensitive.</>}
-        action={<Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>Go to the dashboard</Link>} />
+      <NonIdealState icon="search" title={t('notFound')} description={<>{tx('Nothing lives at')} <code>{path}</code>{tx('. Addresses are case sensitive.')}</>}
+        action={<Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>{tx('Go to the dashboard')}</Link>} />
       <div className="gh-bare__code">404</div>
     </div>
   );
@@ -40,16 +43,17 @@ export function LaterReleaseScreen() {
   const { route, params } = useRouteInfo();
   const section = SECTIONS.find((s) => s.id === route.section);
   const shown = Object.entries(params).filter(([, v]) => v !== undefined);
+  useLocale();
   return (
     <div className="gh-page" data-testid="later-release">
-      <PageHeader title={route.title} icon={route.icon} description={section && section.id !== 'general' ? section.title : undefined} />
+      <PageHeader title={routeTitle(route)} icon={route.icon} description={section && section.id !== 'general' ? sectionTitle(section) : undefined} />
       <Card className="gh-later">
         <Icon icon="build" size={32} className="gh-later__icon" />
         <div>
-          <h4 className="bp6-heading">This screen arrives in a later release</h4>
-          <p>{route.description ?? 'Its data and actions are not part of this release yet.'}</p>
-          {shown.length > 0 && <p className="bp6-text-muted">Opened for {shown.map(([k, v]) => <Tag key={k} minimal className="gh-later__tag">{k}: {v}</Tag>)}</p>}
-          {route.privileges && route.privileges.length > 0 && <p className="bp6-text-muted">Privileges: {route.privileges.map((p) => <Tag key={p} minimal className="gh-later__tag">{p}</Tag>)}</p>}
+          <h4 className="bp6-heading">{t('laterRelease')}</h4>
+          <p>{routeDescription(route) ?? tx('Its data and actions are not part of this release yet.')}</p>
+          {shown.length > 0 && <p className="bp6-text-muted">{tx('Opened for')} {shown.map(([k, v]) => <Tag key={k} minimal className="gh-later__tag">{k}: {v}</Tag>)}</p>}
+          {route.privileges && route.privileges.length > 0 && <p className="bp6-text-muted">{tx('Privileges:')} {route.privileges.map((p) => <Tag key={p} minimal className="gh-later__tag">{p}</Tag>)}</p>}
         </div>
       </Card>
     </div>
@@ -62,16 +66,18 @@ export function AttendanceScreen() {
   const held = useSelector(session, selectHeldPrivileges);
   const signedIn = useSelector(session, selectIsSignedIn);
   const clientId = useSelector(session, selectClientId);
+  useLocale();
   const children = useMemo(() => ROUTES.filter((r) => r.section === 'attendance' && r.path !== '/attendance' && !/\/(add|edit|view)(\/|$)/.test(r.path) && canOpen(r, { signedIn, held, clientId })), [held, signedIn, clientId]);
   return (
     <div className="gh-page" data-testid="attendance-hub">
-      <PageHeader title="Time and attendance" icon="time" description="Teams, work schedules, leave and timesheets." />
+      <PageHeader title={tx('Time and attendance')} icon="time" description={tx('Teams, work schedules, leave and timesheets.')} />
       <div className="gh-hub">
         {children.map((r) => (
           <Link key={r.path} to={r.path} className="gh-hub__item">
             <Card interactive compact>
               <Icon icon={(r.icon ?? 'time') as IconName} size={18} />
-              <div><strong>{r.title}</strong><p className="bp6-text-muted">{r.description}</p></div>
+              <div><strong>{routeTitle(r)}</strong><p className="bp6-text-muted">{routeDescription(r)}</p></div>
+
             </Card>
           </Link>
         ))}

@@ -1,3 +1,4 @@
+import { routeTitle, tx, useLocale } from '../../i18n';
 import { useNavigate } from 'react-router-dom';
 import { Button, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -20,17 +21,17 @@ export function ClientsScreen() {
     <div className="gh-page" data-testid="clients">
       {/* the guided tour keeps clear of this hint (issue 10) */}
       <div data-tour-avoid={multi && clientId === null ? '' : undefined} data-testid="clients-hint">
-        <PageHeader title="Clients" icon="office"
+        <PageHeader title={tx('Clients')} icon="office"
           description={multi ? (clientId === null ? 'Select the client to work in. The dashboard and most screens need one.' : 'Tenants of this installation. Select one to work in it.') : 'Tenants of this installation.'} />
       </div>
       <ResourceList<Client>
         resource={clients}
-        rowTag={(c) => (c.id === clientId ? <Tag intent="success" minimal round icon="tick">Current</Tag> : !c.active ? <Tag minimal round>Inactive</Tag> : null)}
+        rowTag={(c) => (c.id === clientId ? <Tag intent="success" minimal round icon="tick">{tx('Current')}</Tag> : !c.active ? <Tag minimal round>{tx('Inactive')}</Tag> : null)}
         rowActions={multi ? (c) => (
           <Button size="small" variant={c.id === clientId ? 'minimal' : 'outlined'} intent="primary" disabled={busy || c.id === clientId || !c.active}
-            onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })}>Select</Button>
+            onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })}>{tx('Select')}</Button>
         ) : undefined}
-        toolbar={multi && clientId !== null ? <Button icon="dashboard" variant="minimal" onClick={() => navigate('/dashboard')}>Dashboard</Button> : undefined}
+        toolbar={multi && clientId !== null ? <Button icon="dashboard" variant="minimal" onClick={() => navigate('/dashboard')}>{tx('Dashboard')}</Button> : undefined}
       />
     </div>
   );
@@ -40,22 +41,22 @@ export function ClientFormScreen() {
   const { route } = useRouteInfo();
   return (
     <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="office" />
+      <PageHeader title={routeTitle(route)} icon="office" />
       <ResourceForm resource={clients} />
     </div>
   );
 }
 
 export const IdentitiesScreen = () => (
-  <ListScreen testId="identities" title="Identities" icon="people" resource={identities}
-    description="People who hold credentials: staff, contractors and residents." />
+  <ListScreen testId="identities" title={tx('Identities')} icon="people" resource={identities}
+    description={tx('People who hold credentials: staff, contractors and residents.')} />
 );
 
 export function IdentityFormScreen() {
   const { route } = useRouteInfo();
   return (
     <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="people" />
+      <PageHeader title={routeTitle(route)} icon="people" />
       <ResourceForm resource={identities} />
     </div>
   );

@@ -13,7 +13,7 @@ import { useIsMobile } from '../../app/useMediaQuery';
 import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useT } from '../../i18n';
+import { useT, tx } from '../../i18n';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
 const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.acknowledge', id });
@@ -31,10 +31,10 @@ const AlarmRow = memo(function AlarmRow({ alarm, ack, process, onAck, onProcess 
       <td>{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</td>
       <td>{alarm.message}</td>
       <td className="bp6-text-muted gh-alarm-instructions">{alarm.instructions ?? ''}</td>
-      <td>{alarm.acknowledge ? <Tag intent="primary" minimal>Acknowledged</Tag> : <Tag intent="danger">New</Tag>}</td>
+      <td>{alarm.acknowledge ? <Tag intent="primary" minimal>{tx('Acknowledged')}</Tag> : <Tag intent="danger">{tx('New')}</Tag>}</td>
       <td className="gh-nowrap">
-        <Button size="small" icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">Acknowledge</Button>{' '}
-        <Button size="small" icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">Process…</Button>
+        <Button size="small" icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">{tx('Acknowledge')}</Button>{' '}
+        <Button size="small" icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">{tx('Process…')}</Button>
       </td>
     </tr>
   );
@@ -50,14 +50,14 @@ const AlarmCard = memo(function AlarmCard({ alarm, ack, process, onAck, onProces
       <div className="gh-alarm-card__top">
         <Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>P{alarm.priority}</Tag>
         <strong className="gh-alarm-card__point">{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</strong>
-        {alarm.acknowledge ? <Tag intent="primary" minimal>Acknowledged</Tag> : <Tag intent="danger">New</Tag>}
+        {alarm.acknowledge ? <Tag intent="primary" minimal>{tx('Acknowledged')}</Tag> : <Tag intent="danger">{tx('New')}</Tag>}
       </div>
       <div className="gh-alarm-card__message">{alarm.message}</div>
       {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{alarm.instructions}</div>}
       <div className="gh-alarm-card__time bp6-text-muted">{dateTime(alarm.time)}</div>
       <div className="gh-alarm-card__actions">
-        <Button icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">Acknowledge</Button>
-        <Button icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">Process…</Button>
+        <Button icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">{tx('Acknowledge')}</Button>
+        <Button icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">{tx('Process…')}</Button>
       </div>
     </li>
   );
@@ -91,12 +91,12 @@ export function AlarmsScreen() {
 
   return (
     <div className="gh-page" data-testid="alarms-screen">
-      <PageHeader title="Alarms" icon="warning-sign"
-        description={<>Open alarms, most urgent first. <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">{status}</Tag> {syncing && <Tag minimal>syncing…</Tag>}</>}
+      <PageHeader title={tx('Alarms')} icon="warning-sign"
+        description={<>{tx('Open alarms, most urgent first.')} <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">{status}</Tag> {syncing && <Tag minimal>{tx('syncing…')}</Tag>}</>}
         actions={<SoundControl testId="alarm-sound-screen" />} />
-      {error && <Callout intent="danger" title="Alarm command failed" className="gh-mb">{error} <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>Dismiss</Button></Callout>}
+      {error && <Callout intent="danger" title={tx('Alarm command failed')} className="gh-mb">{error} <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>{tx('Dismiss')}</Button></Callout>}
       {open.length === 0 ? (
-        <NonIdealState icon="tick-circle" title="No open alarms" description="New alarms appear here as they are raised." />
+        <NonIdealState icon="tick-circle" title={tx('No open alarms')} description={tx('New alarms appear here as they are raised.')} />
       ) : mobile ? (
         <ul className="gh-alarm-cards" data-testid="alarms-table">
           {open.map((a) => {
@@ -107,7 +107,7 @@ export function AlarmsScreen() {
         </ul>
       ) : (
         <HTMLTable compact striped interactive className="gh-table-full" data-testid="alarms-table">
-          <thead><tr><th>Priority</th><th>{t('timeColumn', { zone: zoneName() })}</th><th>Point</th><th>Message</th><th>Instructions</th><th>State</th><th /></tr></thead>
+          <thead><tr><th>{tx('Priority')}</th><th>{t('timeColumn', { zone: zoneName() })}</th><th>{tx('Point')}</th><th>{tx('Message')}</th><th>{tx('Instructions')}</th><th>{tx('State')}</th><th /></tr></thead>
           <tbody>
             {open.map((a) => {
               const f = flags.get(String(a.id)) ?? '00';
@@ -117,16 +117,16 @@ export function AlarmsScreen() {
           </tbody>
         </HTMLTable>
       )}
-      <Dialog isOpen={processing !== null} onClose={() => setProcessing(null)} title="Process alarm" icon="confirm">
+      <Dialog isOpen={processing !== null} onClose={() => setProcessing(null)} title={tx('Process alarm')} icon="confirm">
         <DialogBody>
           {processing && <p><strong>{processing.message}</strong><br /><span className="bp6-text-muted">{processing.instructions}</span></p>}
-          <FormGroup label="Operator note" labelFor="alarm-note" helperText="Required: what was found and done.">
+          <FormGroup label={tx('Operator note')} labelFor="alarm-note" helperText={tx('Required: what was found and done.')}>
             <TextArea id="alarm-note" fill autoFocus value={note} maxLength={1000} onChange={(e) => setNote(e.currentTarget.value)} data-testid="alarm-note" />
           </FormGroup>
         </DialogBody>
         <DialogFooter actions={<>
-          <Button onClick={() => setProcessing(null)}>Cancel</Button>
-          <Button intent="primary" disabled={!note.trim()} onClick={submit} data-testid="alarm-process-submit">Process</Button>
+          <Button onClick={() => setProcessing(null)}>{tx('Cancel')}</Button>
+          <Button intent="primary" disabled={!note.trim()} onClick={submit} data-testid="alarm-process-submit">{tx('Process')}</Button>
         </>} />
       </Dialog>
     </div>

@@ -13,7 +13,7 @@ import { exportEventHistory, type ExportFormat } from '../../api/stream';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useT } from '../../i18n';
+import { useT, tx } from '../../i18n';
 import { useTask } from '../../ui/useTask';
 import { useEventResync } from './eventResync';
 
@@ -43,7 +43,11 @@ const EventRow = memo(function EventRow({ e }: { e: Event }) {
       <td>{String(e.eventCode)}</td>
       <td>{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
       <td>{e.message}</td>
+<<<<<<< HEAD
       <td>{e.alert ? <Tag intent="danger" minimal>alarm</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} /> : null}</td>
+=======
+      <td>{e.alert ? <Tag intent="danger" minimal>{tx('alarm')}</Tag> : null}</td>
+>>>>>>> h-i18n
     </tr>
   );
 });
@@ -145,13 +149,13 @@ export function EventsScreen() {
     ? <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-testid="events-export-progress">
         <span style={{ width: 120 }}><ProgressBar value={exporting.total ? exporting.done / exporting.total : undefined} intent="primary" /></span>
         {exporting.done.toLocaleString()} / {exporting.total.toLocaleString()}
-        <Button size="small" variant="minimal" icon="cross" onClick={() => exportAbort.current?.abort()} data-testid="events-export-cancel">Cancel</Button>
+        <Button size="small" variant="minimal" icon="cross" onClick={() => exportAbort.current?.abort()} data-testid="events-export-cancel">{tx('Cancel')}</Button>
       </span>
     : <>
         {exporting?.failed && <Tag intent="danger" minimal data-testid="events-export-error">{exporting.failed}</Tag>}
-        <HTMLSelect value={exportFormat} onChange={(e) => setExportFormat(e.currentTarget.value as ExportFormat)} aria-label="Export format" data-testid="events-export-format"
+        <HTMLSelect value={exportFormat} onChange={(e) => setExportFormat(e.currentTarget.value as ExportFormat)} aria-label={tx('Export format')} data-testid="events-export-format"
           options={[{ value: 'csv', label: 'CSV' }, { value: 'ndjson', label: 'NDJSON' }]} />
-        <Button icon="export" variant="minimal" onClick={startExport} data-testid="events-export">Export</Button>
+        <Button icon="export" variant="minimal" onClick={startExport} data-testid="events-export">{tx('Export')}</Button>
       </>;
 
   const shown = useMemo(() => {
@@ -161,19 +165,19 @@ export function EventsScreen() {
 
   return (
     <div className="gh-page" data-testid="events-screen">
-      <PageHeader title="Events" icon="pulse"
+      <PageHeader title={tx('Events')} icon="pulse"
         description={<>The live event stream (newest {MAX_ROWS}). <Tag minimal data-testid="socket-status">{status}</Tag></>}
-        actions={<>{exportControls}{canHistory && <Button icon="history" variant="minimal" onClick={openHistory} data-testid="events-history">History</Button>}{paused
+        actions={<>{exportControls}{canHistory && <Button icon="history" variant="minimal" onClick={openHistory} data-testid="events-history">{tx('History')}</Button>}{paused
           ? <Button icon="play" intent="primary" onClick={resume} data-testid="events-resume">Resume{waiting ? ` (${waiting} new)` : ''}</Button>
-          : <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">Pause</Button>}</>} />
+          : <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">{tx('Pause')}</Button>}</>} />
       <div className="gh-toolbar">
-        <InputGroup leftIcon="filter" placeholder="Filter by text, point or code" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
-        <Switch checked={alertsOnly} label="Alarms only" onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
+        <InputGroup leftIcon="filter" placeholder={tx('Filter by text, point or code')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
+        <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
       </div>
       {/* fixed layout with set column widths: a new batch of rows never makes the browser measure every cell again */}
       <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table">
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
-        <thead><tr><th>{t('timeColumn', { zone: zoneName() })}</th><th>Code</th><th>Point</th><th>Message</th><th /></tr></thead>
+        <thead><tr><th>{t('timeColumn', { zone: zoneName() })}</th><th>{tx('Code')}</th><th>{tx('Point')}</th><th>{tx('Message')}</th><th /></tr></thead>
         <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} />)}</tbody>
       </HTMLTable>
     </div>

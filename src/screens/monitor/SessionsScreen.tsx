@@ -12,7 +12,7 @@ import { sessionActors } from '../../api/sessions';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime, type TimeFormat } from '../../ui/time';
-import { useT } from '../../i18n';
+import { useT, tx } from '../../i18n';
 import './sessions.css';
 
 interface Kind {
@@ -121,7 +121,8 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const sortBy = (field: string) => list.send({ type: 'list.sorted', sort: [{ field, dir: sortOf(field) === 'desc' ? 'asc' : 'desc' }] });
   const sortHead = (field: string, title: string) => (
     <th key={field} aria-sort={sortOf(field) === 'asc' ? 'ascending' : sortOf(field) === 'desc' ? 'descending' : 'none'}>
-      <button type="button" className="gh-sessions__sort" onClick={() => sortBy(field)} title={`Sort by ${title.toLowerCase()}`}>
+      <button type="button" className="gh-sessions__sort" onClick={() => sortBy(field)} title={tx('Sort by {what}', { what: title.toLowerCase() })}>
+
         {title}
         <Icon icon={sortOf(field) === 'asc' ? 'sort-asc' : sortOf(field) === 'desc' ? 'sort-desc' : 'double-caret-vertical'} size={12} />
       </button>
@@ -136,21 +137,22 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
 
   return (
     <div className="gh-page" data-testid={`${kind}-sessions`}>
-      <PageHeader title={k.title} icon={k.icon} description={<>{k.description} Times are in your time zone, {zone}.</>} />
+      <PageHeader title={tx(k.title)} icon={k.icon} description={<>{tx(k.description)} {tx('Times are in your time zone, {zone}.', { zone })}</>} />
       <div className="gh-list">
         <div className="gh-list__toolbar">
           <InputGroup
             className="gh-list__filter"
             leftIcon="search"
             type="search"
-            placeholder="Search user, name, address or browser…"
-            aria-label={`Filter ${k.title.toLowerCase()}`}
+            placeholder={tx('Search user, name, address or browser…')}
+            aria-label={tx('Filter {what}', { what: tx(k.title).toLowerCase() })}
+
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
             onKeyDown={(e) => { if (e.key === 'Enter') list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } }); }}
             rightElement={busy ? <Spinner size={16} /> : undefined}
           />
-          <SegmentedControl aria-label="Session state" options={STATES} value={state}
+          <SegmentedControl aria-label={tx('Session state')} options={STATES.map((o) => ({ ...o, label: tx(o.label) }))} value={state}
             onValueChange={(v) => list.send({ type: 'list.filtered', filters: { ...filters, state: v } })} />
           <div className="gh-list__spacer" />
           <ButtonGroup>
@@ -160,7 +162,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                 End selected{selection.length ? ` (${selection.length})` : ''}
               </Button>
             )}
-            <Button icon="refresh" variant="outlined" aria-label="Refresh" onClick={() => list.send({ type: 'list.refresh' })} />
+            <Button icon="refresh" variant="outlined" aria-label={tx('Refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
           </ButtonGroup>
         </div>
 
@@ -175,16 +177,16 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                   <th className="gh-sessions__check">
                     <Checkbox checked={allMarked} indeterminate={!allMarked && markable.some((r) => selected.has(r.id))} disabled={markable.length === 0}
                       onChange={() => setSelection(allMarked ? selection.filter((id) => !markable.some((r) => r.id === id)) : [...new Set([...selection, ...markable.map((r) => r.id)])])}
-                      aria-label="Mark every session on this page" />
+                      aria-label={tx('Mark every session on this page')} />
                   </th>
                 )}
-                {sortHead('username', kind === 'operator' ? 'User' : 'Service account')}
-                <th>Address</th>
-                <th>{kind === 'operator' ? 'Browser' : 'Agent'}</th>
+                {sortHead('username', kind === 'operator' ? tx('User') : tx('Service account'))}
+                <th>{tx('Address')}</th>
+                <th>{kind === 'operator' ? tx('Browser') : tx('Agent')}</th>
                 {sortHead('startedAt', t('startedColumn', { zone: time.zoneName() }))}
-                {sortHead('lastSeenAt', 'Last seen')}
-                <th>State</th>
-                {canEnd && <th aria-label="Actions" />}
+                {sortHead('lastSeenAt', tx('Last seen'))}
+                <th>{tx('State')}</th>
+                {canEnd && <th aria-label={tx('Actions')} />}
               </tr>
             </thead>
             <tbody>
@@ -199,7 +201,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                     <div className="gh-sessions__user">
                       <strong>{r.name}</strong>
                       <span className="bp6-text-muted">{r.username}</span>
-                      {r.current && <Tag intent="primary" minimal round icon="locate">This session</Tag>}
+                      {r.current && <Tag intent="primary" minimal round icon="locate">{tx('This session')}</Tag>}
                     </div>
                   </td>
                   <td className="gh-sessions__mono">{r.ip ?? '—'}</td>
@@ -211,7 +213,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                     <td className="gh-sessions__action">
                       {endable(r) && (
                         <Button size="small" variant="outlined" intent="danger" icon="log-out" disabled={ending}
-                          onClick={() => ender.send({ type: 'sessions.end', ids: [r.id] })}>End session</Button>
+                          onClick={() => ender.send({ type: 'sessions.end', ids: [r.id] })}>{tx('End session')}</Button>
                       )}
                     </td>
                   )}
@@ -230,9 +232,9 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
           {selection.length > 0 && <Tag minimal round intent="primary">{selection.length} selected</Tag>}
           <div className="gh-list__spacer" />
           <ButtonGroup variant="minimal">
-            <Button icon="chevron-left" aria-label="Previous page" disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
+            <Button icon="chevron-left" aria-label={tx('Previous page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
             <span className="gh-list__page">Page {page + 1} of {lastPage + 1}</span>
-            <Button icon="chevron-right" aria-label="Next page" disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
+            <Button icon="chevron-right" aria-label={tx('Next page')} disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
           </ButtonGroup>
         </div>
       </div>
@@ -243,12 +245,12 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
         intent="danger"
         icon="log-out"
         confirmButtonText={pending.length === 1 ? 'End session' : `End ${pending.length} sessions`}
-        cancelButtonText="Cancel"
+        cancelButtonText={tx('Cancel')}
         onConfirm={() => ender.send({ type: 'sessions.confirm' })}
         onCancel={() => ender.send({ type: 'sessions.cancel' })}
       >
         {pendingRows.length === 1 ? (
-          <p>End the session of <strong>{pendingRows[0].name}</strong> ({pendingRows[0].username}) from {pendingRows[0].ip ?? 'an unknown address'}, started {time.dateTime(pendingRows[0].startedAt, true)}?</p>
+          <p>{tx('End the session of')} <strong>{pendingRows[0].name}</strong> ({pendingRows[0].username}) from {pendingRows[0].ip ?? 'an unknown address'}, started {time.dateTime(pendingRows[0].startedAt, true)}?</p>
         ) : (
           <>
             <p>End {pending.length} sessions?</p>
@@ -262,11 +264,11 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
 }
 
 function StateTag({ row, time }: { row: SessionSummary; time: TimeFormat }) {
-  if (row.state === 'open') return <Tag intent="success" minimal round>Open</Tag>;
-  if (row.state === 'expired') return <Tag minimal round title="Its token timed out without a sign-out">Expired</Tag>;
+  if (row.state === 'open') return <Tag intent="success" minimal round>{tx('Open')}</Tag>;
+  if (row.state === 'expired') return <Tag minimal round title={tx('Its token timed out without a sign-out')}>{tx('Expired')}</Tag>;
   return (
     <span className="gh-sessions__ended" title={time.dateTime(row.endedAt, true)}>
-      <Tag minimal round>Ended</Tag>{' '}
+      <Tag minimal round>{tx('Ended')}</Tag>{' '}
       <span className="bp6-text-muted">{row.endedBy ? `by ${row.endedBy}` : 'by its user'}, {time.dateTime(row.endedAt)}</span>
     </span>
   );

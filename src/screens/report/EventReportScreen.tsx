@@ -7,7 +7,7 @@ import { Button, Card, FormGroup, InputGroup, Switch } from '@blueprintjs/core';
 import { eventHistory, ResourceList } from '../../resources';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useT } from '../../i18n';
+import { useT, tx } from '../../i18n';
 import { fromZonedInput, toZonedInput } from '../../../contract';
 
 /** The URL's filters the server understands (the list's own search box adds q). */
@@ -46,11 +46,11 @@ export function EventReportScreen() {
 
   return (
     <div className="gh-page" data-testid="event-report">
-      <PageHeader title="Event report" icon="list"
-        description="Every stored event of this client, newest first: card swipes, door and input states, alarms and their handling." />
+      <PageHeader title={tx('Event report')} icon="list"
+        description={tx('Every stored event of this client, newest first: card swipes, door and input states, alarms and their handling.')} />
       <Card compact className="gh-filterbar">
-        <form className="gh-filterbar__row" onSubmit={(e) => { e.preventDefault(); if (codesValid) apply(); }} aria-label="Event filters">
-          <FormGroup label="Event codes" labelFor="history-codes" intent={codesValid ? 'none' : 'danger'}
+        <form className="gh-filterbar__row" onSubmit={(e) => { e.preventDefault(); if (codesValid) apply(); }} aria-label={tx('Event filters')}>
+          <FormGroup label={tx('Event codes')} labelFor="history-codes" intent={codesValid ? 'none' : 'danger'}
             helperText={codesValid ? 'e.g. 4002,4003' : 'Whole numbers separated by commas'}>
             <InputGroup id="history-codes" value={codes} onChange={(e) => setCodes(e.currentTarget.value)} intent={codesValid ? 'none' : 'danger'} />
           </FormGroup>
@@ -60,9 +60,9 @@ export function EventReportScreen() {
           <FormGroup label={t('toColumn', { zone: zoneName() })} labelFor="history-to">
             <InputGroup id="history-to" type="datetime-local" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
           </FormGroup>
-          <Switch label="Alarms only" checked={alarmsOnly} onChange={(e) => setAlarmsOnly(e.currentTarget.checked)} className="gh-filterbar__switch" />
-          <Button type="submit" intent="primary" icon="filter" disabled={!codesValid}>Apply</Button>
-          <Button icon="cross" variant="minimal" onClick={clear}>Clear</Button>
+          <Switch label={tx('Alarms only')} checked={alarmsOnly} onChange={(e) => setAlarmsOnly(e.currentTarget.checked)} className="gh-filterbar__switch" />
+          <Button type="submit" intent="primary" icon="filter" disabled={!codesValid}>{tx('Apply')}</Button>
+          <Button icon="cross" variant="minimal" onClick={clear}>{tx('Clear')}</Button>
         </form>
       </Card>
       {/* the filters are the list's starting filters: a change starts a fresh list (page 1) */}

@@ -1,5 +1,6 @@
 // Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
 // visitor list, and one visitor's details, where the front desk prints the badge through the companion.
+import { tx, useLocale } from '../../i18n';
 import { useEffect, useMemo, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { Link, useNavigate } from 'react-router-dom';
@@ -26,16 +27,16 @@ import { printBadgeLogic } from './printBadge';
 export function VisitorRegisterScreen() {
   return (
     <div className="gh-page-wrap">
-      <PageHeader title="Register visitor" icon="new-person"
-        description="Read the visitor's identity card or type their details; after saving, print their badge." />
+      <PageHeader title={tx('Register visitor')} icon="new-person"
+        description={tx('Read the visitor\'s identity card or type their details; after saving, print their badge.')} />
       <ResourceForm resource={visitors} />
     </div>
   );
 }
 
 export const VisitorListScreen = () => (
-  <ListScreen testId="visitors" title="Visitors" icon="people" resource={visitors}
-    description="Everyone registered at the front desk, newest visit first." />
+  <ListScreen testId="visitors" title={tx('Visitors')} icon="people" resource={visitors}
+    description={tx('Everyone registered at the front desk, newest visit first.')} />
 );
 
 /** /visitor: the front desk's day — today's visits, whoever is expected, on site or gone. */
@@ -49,7 +50,7 @@ export function VisitorTodayScreen() {
     return () => sub.unsubscribe();
   }, [socket]);
   return (
-    <ListScreen refreshKey={clockings} testId="visitors-today" title="Today's visits" icon="id-number" resource={visitors} filters={{ visitDate: day }}
+    <ListScreen refreshKey={clockings} testId="visitors-today" title={tx('Today\'s visits')} icon="id-number" resource={visitors} filters={{ visitDate: day }}
       description={`Visitors registered for ${showDate(day)}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
   );
 }
@@ -66,22 +67,22 @@ export function VisitorDetailsScreen() {
   const intent = route.path.startsWith('/visitor/sign-in') ? 'sign-in' : route.path.startsWith('/visitor/sign-out') ? 'sign-out' : null;
   const id = Number(params.id);
   const task = useTask(Number.isInteger(id) && id > 0 ? () => getVisitor(id) : null, [id]);
-  if (!Number.isInteger(id) || id < 1) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title="Visitor not found" /></div>;
+  if (!Number.isInteger(id) || id < 1) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')} /></div>;
   if (task.status === 'error' && isNotFound(task.error)) {
     // a visitor of another client, or one that was removed: an expected answer, shown as such (issue 10)
-    return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title="Visitor not found"
-      description="There is no such visitor in this client. It may belong to another client or have been removed."
-      action={<Link to="/visitor/list">All visitors</Link>} /></div>;
+    return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')}
+      description={tx('There is no such visitor in this client. It may belong to another client or have been removed.')}
+      action={<Link to="/visitor/list">{tx('All visitors')}</Link>} /></div>;
   }
   if (task.status === 'error') {
     return (
       <div className="gh-page">
-        <NonIdealState icon="error" title="Could not load this visitor" description={(task.error as Error)?.message}
-          action={<Button icon="refresh" text="Try again" onClick={task.reload} />} />
+        <NonIdealState icon="error" title={tx('Could not load this visitor')} description={(task.error as Error)?.message}
+          action={<Button icon="refresh" text={tx('Try again')} onClick={task.reload} />} />
       </div>
     );
   }
-  if (!task.output) return <div className="gh-page"><NonIdealState icon={<Spinner />} title="Loading…" /></div>;
+  if (!task.output) return <div className="gh-page"><NonIdealState icon={<Spinner />} title={tx('Loading…')} /></div>;
   return <VisitorDetails loaded={task.output} key={task.output.id} intent={intent} />;
 }
 
@@ -151,14 +152,14 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
   return (
     <div className="gh-page" data-testid="visitor-details">
       <PageHeader title={name} icon="person"
-        description={<>Visitor · <Tag minimal round data-testid="visitor-status" intent={visitor.status === 'on-site' ? 'success' : 'none'}>{visitorStatusLabel(visitor.status)}</Tag></>}
+        description={<>{tx('Visitor ·')} <Tag minimal round data-testid="visitor-status" intent={visitor.status === 'on-site' ? 'success' : 'none'}>{visitorStatusLabel(visitor.status)}</Tag></>}
         actions={<>
           {offered.map((m) => (
             <Button key={m} intent={m === intent || offered.length === 1 ? 'primary' : 'none'} icon={MOVES[m].icon} loading={moving === m} disabled={moving !== null}
               onClick={() => mover.send({ type: 'command.run', command: m })} data-testid={`visitor-${m}`}>{MOVES[m].label}</Button>
           ))}
-          {mayPrint && <Button icon="new-person" onClick={() => navigate('/visitor/register')}>Register another</Button>}
-          <Link to="/visitor/list" className="bp6-button bp6-minimal"><Icon icon="people" /><span className="bp6-button-text">All visitors</span></Link>
+          {mayPrint && <Button icon="new-person" onClick={() => navigate('/visitor/register')}>{tx('Register another')}</Button>}
+          <Link to="/visitor/list" className="bp6-button bp6-minimal"><Icon icon="people" /><span className="bp6-button-text">{tx('All visitors')}</span></Link>
         </>} />
       {moveError && <Callout intent="danger" icon="error" className="gh-mb" data-testid="visitor-move-error">{moveError}</Callout>}
       {intent && !offered.includes(intent) && (
@@ -168,7 +169,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
       )}
       <div className="gh-visitor">
         <Card compact className="gh-visitor__photo">
-          {visitor.photo ? <img src={visitor.photo} alt="Visitor photo" data-testid="visitor-photo" /> : <NonIdealState icon="person" description="No photo" />}
+          {visitor.photo ? <img src={visitor.photo} alt="Visitor photo" data-testid="visitor-photo" /> : <NonIdealState icon="person" description={tx('No photo')} />}
         </Card>
         <Card compact className="gh-visitor__facts">
           <HTMLTable compact className="gh-facts">
@@ -176,7 +177,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
           </HTMLTable>
         </Card>
         <Card compact className="gh-visitor__badge" data-testid="badge-card">
-          <H4><Icon icon="id-number" /> Badge</H4>
+          <H4><Icon icon="id-number" /> {tx('Badge')}</H4>
           <p data-testid="badge-status">{printedAt ? `Printed ${time(printedAt)}` : 'Not printed yet.'}</p>
           {error && <Callout intent="danger" icon="error" data-testid="badge-error">{error}</Callout>}
           {!canPrint && (

@@ -1,0 +1,69 @@
+// Violation messages (contract/primitives.ts, the catalogue's own messages) in the console's language. The server
+// and the schemas speak English; the form shows "<label> <message>" and looks the message up here.
+import { CATALOGUE } from '../../contract';
+import { declarationEntries } from './catalogue';
+import type { Locale } from './index';
+
+/** Fixed messages of contract/primitives.ts and derive.ts. */
+export const zhViolations: Record<string, string> = {
+  'is required': '为必填项',
+  'must be text': '必须是文本',
+  'must not contain control characters': '不能包含控制字符',
+  'must not contain broken (unpaired surrogate) characters': '不能包含损坏（未配对代理项）的字符',
+  'must be a date (YYYY-MM-DD)': '必须是日期（YYYY-MM-DD）',
+  'is not a real calendar date': '不是有效的日历日期',
+  'must be a whole number': '必须是整数',
+  'must be a positive whole number': '必须是正整数',
+  'must be a number': '必须是数字',
+  'must be a time zone': '必须是时区',
+  'is not a known time zone (for example Europe/London)': '不是已知的时区（例如 Asia/Shanghai）',
+  'must be an image': '必须是图片',
+  'must be a PNG, JPEG, WebP or GIF image (a data: URL, not a link)': '必须是 PNG、JPEG、WebP 或 GIF 图片（data: URL，而不是链接）',
+  'must be a list': '必须是列表',
+  'has the wrong format': '格式不正确',
+  'is repeated in this form': '在此表单中重复',
+  'is already used': '已被使用',
+  'does not exist': '不存在',
+  'is already there': '已存在',
+  'must be within a year': '必须在一年之内',
+  'is not a division you may use': '不是您可以使用的部门',
+};
+
+/** Messages with a number or size in them. */
+const PATTERNS: [RegExp, (...m: string[]) => string][] = [
+  [/^must be at most (\d+) characters$/, (n) => `不能超过 ${n} 个字符`],
+  [/^must be at least (\d+) characters$/, (n) => `至少需要 ${n} 个字符`],
+  [/^must be between (\d+) and (\d+)$/, (a, b) => `必须介于 ${a} 和 ${b} 之间`],
+  [/^must be at least (-?[\d.]+)$/, (n) => `不能小于 ${n}`],
+  [/^must be at most (-?[\d.]+)$/, (n) => `不能大于 ${n}`],
+  [/^must be an image of at most (.+)$/, (n) => `必须是不超过 ${n} 的图片`],
+  [/^must have at most (\d+) items$/, (n) => `最多 ${n} 项`],
+  [/^must not be before today \((.+)\)$/, (d) => `不能早于今天（${d}）`],
+  [/^is not a (.+) you may use$/, (w) => `不是您可以使用的${w}`],
+];
+
+let byEnglish: Map<string, string> | null = null;
+/** The catalogue's own messages (unique, help, rules) by their English text → derived key. */
+function catalogueMessageKeys(): Map<string, string> {
+  if (byEnglish) return byEnglish;
+  byEnglish = new Map();
+  for (const d of CATALOGUE) {
+    for (const [k, v] of Object.entries(declarationEntries(d))) if (/\.(unique|help|rule)\./.test(k) && !byEnglish.has(v)) byEnglish.set(v, k);
+  }
+  return byEnglish;
+}
+
+/** A violation message in `loc`; unknown messages stay as they are. `cat` looks up a catalogue key. */
+export function violationText(message: string, loc: Locale, cat: (key: string, english: string) => string): string {
+  if (loc === 'en') return message;
+  if (zhViolations[message]) return zhViolations[message];
+  for (const [re, f] of PATTERNS) {
+    const m = message.match(re);
+    if (m) return f(...m.slice(1));
+  }
+  const key = catalogueMessageKeys().get(message);
+  return key ? cat(key, message) : message;
+}
+
+/** "<label> <message>" in English, "<label><message>" in Chinese. */
+export const labelled = (label: string, message: string, loc: Locale) => (loc === 'en' ? `${label} ${message}` : `${label}${message}`);
