@@ -43,11 +43,7 @@ const EventRow = memo(function EventRow({ e }: { e: Event }) {
       <td>{String(e.eventCode)}</td>
       <td>{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
       <td>{e.message}</td>
-<<<<<<< HEAD
-      <td>{e.alert ? <Tag intent="danger" minimal>alarm</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} /> : null}</td>
-=======
-      <td>{e.alert ? <Tag intent="danger" minimal>{tx('alarm')}</Tag> : null}</td>
->>>>>>> h-i18n
+      <td>{e.alert ? <Tag intent="danger" minimal>{tx('alarm')}</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} /> : null}</td>
     </tr>
   );
 });
