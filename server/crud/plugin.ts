@@ -236,7 +236,9 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       ...(await uniques(ctx.tx, scope, ctx.clientId, input, before?.id ?? null)),
       ...((await hooks.validate?.(ctx, input, before)) ?? []),
     ];
-    if (v.length) throw new HttpError(400, 'Validation failed', v);
+    // a field the generic checks and a hook both refuse is named once (the first reason)
+    const once = v.filter((x, i) => v.findIndex((y) => y.field === x.field) === i);
+    if (once.length) throw new HttpError(400, 'Validation failed', once);
   }
 
   // ---------- writing ----------
