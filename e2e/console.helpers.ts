@@ -27,13 +27,7 @@ export async function signOut(page: Page) {
 }
 
 /** The administrator's last client is remembered on the server: select this one unless it already is. */
-export async function selectClient(page: Page, name: string) {
-  await page.goto('/manage/clients');
-  const select = page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Select' });
-  await expect(select).toBeVisible();
-  if (await select.isEnabled()) await select.click();
-  await expect(page.getByTestId('current-client')).toContainText(name);
-}
+export { selectClient } from './helpers';
 
 /** Through the header's client switcher. */
 export async function switchClient(page: Page, name: string) {

@@ -4,7 +4,7 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { formatInTimeZone } from 'date-fns-tz';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PASSWORD, shot, skipTourIfShown } from './helpers';
+import { PASSWORD, selectClient, shot, skipTourIfShown } from './helpers';
 
 // the machine is shared and busy: a visible fact may take longer than the default to appear
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -21,12 +21,6 @@ async function signIn(page: Page, username: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('app-shell')).toBeVisible();
   await skipTourIfShown(page);
-}
-
-async function selectClient(page: Page, name: string) {
-  await page.goto('/manage/clients');
-  await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Select' }).click();
-  await expect(page.getByTestId('current-client')).toContainText(name);
 }
 
 async function api(page: Page) {
