@@ -2,6 +2,7 @@
 // labels; the console looks a label up by `resource.<name>.…` and falls back to the declaration's English.
 // src/i18n/catalogue.test.ts fails when any CATALOGUE resource, field, choice, help or message lacks zh-CN here,
 // so a resource added later fails loudly until it is translated.
+import { zhCatalogueMore } from './catalogue.more';
 import { CATALOGUE, labelOf, type AnyField, type Fields, type ResourceDeclaration } from '../../contract';
 
 /** The key prefix of a resource's fields (`child` set: the fields of its owned rows `child`). */
@@ -63,6 +64,7 @@ export function enCatalogue(): Record<string, string> {
 }
 
 export const zhCatalogue: Record<string, string> = {
+  ...zhCatalogueMore,
   "resource.clients.one": "客户",
   "resource.clients.many": "客户",
   "resource.clients.field.name": "名称",
