@@ -36,7 +36,11 @@ test('zh-CN: the settings drawer switches the language live and every sidebar en
 
 
   try {
+    // a kept-alive view opened before the switch: the clients list (opened in the console, so the view is kept)
     await page.goto('/dashboard');
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Clients', exact: true }).click();
+    await expect(page.locator('.gh-page-header__title:visible')).toHaveText('Clients');
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Dashboard', exact: true }).click();
     await expect(page.locator('.gh-page-header__title:visible')).toHaveText('Dashboard');
     // the switch: the settings drawer, as an operator does it
     await page.getByTestId('settings-button').click();
@@ -47,7 +51,8 @@ test('zh-CN: the settings drawer switches the language live and every sidebar en
     await expect(page.getByTestId('sidebar')).toContainText('监控');
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
     // a kept-alive view opened before: the clients list, shown again, is in Chinese too
-    await page.getByTestId('tab').filter({ hasText: '客户' }).first().click();
+    await page.locator('[data-testid="tab"][data-path="/manage/clients"]').click();
+    await expect(page.locator('[data-testid="tab"][data-path="/manage/clients"]')).toContainText('客户');
     await expect(page.locator('.gh-page-header__title:visible')).toHaveText('客户');
     await expect(page.locator('[data-testid="export-csv"]:visible')).toHaveText('导出 CSV');
     await shot(page, 'i18n-clients-zh-1440');

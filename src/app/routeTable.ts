@@ -1,6 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
+  accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -10,12 +11,11 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 /** Which component renders a route; everything not built yet is 'later' (a clear "arrives later" page). */
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
-  | 'roles' | 'roleAdd' | 'roleEdit' | 'operatorGroups' | 'operatorGroupAdd' | 'operatorGroupEdit'
-  | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
+    | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
   | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
-  | 'userFields' | 'userFieldAdd' | 'userFieldEdit' | 'batchTemplates' | 'batchTemplateAdd' | 'batchTemplateEdit' | 'licenses' | 'licenseEdit';
+  | 'catalogueList' | 'catalogueForm';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -74,6 +74,12 @@ const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edi
   const row = routeRows(res).find((x) => x.kind === kind)!;
   return r(row.section as SectionId, row.path, row.title, row.privileges, { icon: res.icon, hidden: row.hidden, screen, ...opt });
 };
+/** The list, add and edit routes of a catalogue resource, on the generated screens (src/screens/catalogue). */
+const catalogue = (res: ResourceDeclaration<any>, description: string): RouteDef[] => [
+  fromResource(res, 'list', 'catalogueList', { description }),
+  ...(res.privileges.add ? [fromResource(res, 'add', 'catalogueForm', { description: `Create a new ${res.label.one.toLowerCase()}.` })] : []),
+  ...(res.privileges.edit ? [fromResource(res, 'edit', 'catalogueForm', { description: `Change an existing ${res.label.one.toLowerCase()}.` })] : []),
+];
 const x = (base: string): [string, string, string] => [`${base}.0`, `${base}.1`, `${base}.2`];
 
 export const DASHBOARD = '/dashboard';
@@ -112,34 +118,34 @@ export const ROUTES: RouteDef[] = [
   fromResource(identitiesResource, 'add', 'identityAdd'),
   fromResource(identitiesResource, 'edit', 'identityEdit'),
   r('manage', '/manage/identities/batch-upload', 'Batch upload', ['0.3.1.9'], { icon: 'upload', hidden: true, description: 'Upload a spreadsheet of identities through a batch template.' }),
-  fromResource(batchTemplatesResource, 'list', 'batchTemplates', { description: 'Column mappings for uploading identities in bulk.' }),
-  fromResource(batchTemplatesResource, 'add', 'batchTemplateAdd', { description: 'Create a new batch template.' }),
-  fromResource(batchTemplatesResource, 'edit', 'batchTemplateEdit', { description: 'Change an existing batch template.' }),
-  fromResource(licensesResource, 'list', 'licenses', { description: 'Licensed modules, seats and their expiry.' }),
-  fromResource(licensesResource, 'edit', 'licenseEdit', { description: 'Apply a new license key.' }),
-  fromResource(operatorGroupsResource, 'list', 'operatorGroups', { description: 'Groups of operators sharing roles and divisions.' }),
-  fromResource(operatorGroupsResource, 'add', 'operatorGroupAdd'),
-  fromResource(operatorGroupsResource, 'edit', 'operatorGroupEdit'),
+  fromResource(batchTemplatesResource, 'list', 'catalogueList', { description: 'Column mappings for uploading identities in bulk.' }),
+  fromResource(batchTemplatesResource, 'add', 'catalogueForm', { description: 'Create a new batch template.' }),
+  fromResource(batchTemplatesResource, 'edit', 'catalogueForm', { description: 'Change an existing batch template.' }),
+  fromResource(licensesResource, 'list', 'catalogueList', { description: 'Licensed modules, seats and their expiry.' }),
+  fromResource(licensesResource, 'edit', 'catalogueForm', { description: 'Apply a new license key.' }),
+  fromResource(operatorGroupsResource, 'list', 'catalogueList', { description: 'Groups of operators sharing roles and divisions.' }),
+  fromResource(operatorGroupsResource, 'add', 'catalogueForm'),
+  fromResource(operatorGroupsResource, 'edit', 'catalogueForm'),
   r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', description: 'Password policy, lockout and session settings for operators.' }),
   ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
-  fromResource(rolesResource, 'list', 'roles', { description: 'Roles bundle privileges per division.' }),
-  fromResource(rolesResource, 'add', 'roleAdd'),
-  fromResource(rolesResource, 'edit', 'roleEdit'),
+  fromResource(rolesResource, 'list', 'catalogueList', { description: 'Roles bundle privileges per division.' }),
+  fromResource(rolesResource, 'add', 'catalogueForm'),
+  fromResource(rolesResource, 'edit', 'catalogueForm'),
   r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], { icon: 'shield', hidden: true, description: 'Tick the privileges a role holds in each division.' }),
   fromResource(serviceAccountsResource, 'list', 'serviceAccounts'),
   fromResource(serviceAccountsResource, 'add', 'serviceAccountForm'),
   fromResource(serviceAccountsResource, 'edit', 'serviceAccountForm'),
-  fromResource(userFieldsResource, 'list', 'userFields', { description: 'Extra fields on identities, defined per client.' }),
-  fromResource(userFieldsResource, 'add', 'userFieldAdd', { description: 'Create a new user-defined field.' }),
-  fromResource(userFieldsResource, 'edit', 'userFieldEdit', { description: 'Change an existing user-defined field.' }),
+  fromResource(userFieldsResource, 'list', 'catalogueList', { description: 'Extra fields on identities, defined per client.' }),
+  fromResource(userFieldsResource, 'add', 'catalogueForm', { description: 'Create a new user-defined field.' }),
+  fromResource(userFieldsResource, 'edit', 'catalogueForm', { description: 'Change an existing user-defined field.' }),
   fromResource(webHooksResource, 'list', 'webHooks'),
   fromResource(webHooksResource, 'add', 'webHookForm'),
   fromResource(webHooksResource, 'edit', 'webHookForm'),
   r('manage', '/manage/web-hooks/histories/:id', 'Web hook histories', ['0.3.4.7'], { icon: 'history', hidden: true, screen: 'webHookHistory', description: 'Every delivery of a web hook with status and response.' }),
 
   // ---------- Configure ----------
-  ...crud('configure', '/configure/access-group', 'Access groups', 'Access group', x('0.4.3'), 'key', 'Which identities may pass which doors, and when.'),
-  ...crud('configure', '/configure/access-zone', 'Access zones', 'Access zone', x('0.4.2'), 'layers', 'Areas made of doors, for anti-passback and occupancy.'),
+  ...catalogue(accessGroupsResource, 'Which identities may pass which doors, and when.'),
+  ...catalogue(accessZonesResource, 'Areas made of doors, for anti-passback and occupancy.'),
   ...crud('configure', '/configure/alarm-group', 'Alarm groups', 'Alarm group', x('0.4.7'), 'notifications', 'Inputs grouped into alarm zones that are armed together.'),
   r('configure', '/configure/alarm-group/:id/:armDisarmStatus/alarm-zone', 'Alarm zone', ['0.4.7.4'], { icon: 'notifications', hidden: true, description: 'Arm and disarm the zones of an alarm group.' }),
   r('configure', '/configure/alarm-notification', 'Alarm notifications', ['0.4.7.5'], { icon: 'envelope', description: 'Who is told about which alarms, and how.' }),
@@ -151,14 +157,14 @@ export const ROUTES: RouteDef[] = [
   r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', description: 'QR codes printed at doors for mobile access.' }),
   ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
   ...crud('configure', '/configure/floor-plan', 'Floor plans', 'Floor plan', x('0.4.15'), 'map', 'Upload floor plans and place doors and inputs on them.'),
-  ...crud('configure', '/configure/interlocking-groups', 'Interlocking groups', 'Interlocking group', x('0.4.10'), 'link', 'Doors of which only one may be open at a time.'),
+  ...catalogue(interlocksResource, 'Doors of which only one may be open at a time.'),
   ...crud('configure', '/configure/logical-blocks', 'Logical blocks', 'Logical block', x('0.4.8'), 'flow-branch', 'Rules linking inputs, outputs and events.'),
   ...crud('configure', '/configure/override', 'Overrides', 'Override', x('0.4.4'), 'unlock', 'Temporary door modes that override schedules.'),
-  ...crud('configure', '/configure/schedule', 'Schedules', 'Schedule', x('0.4.11'), 'time', 'Weekly time windows used by access groups and doors.'),
-  ...crud('configure', '/configure/special-date', 'Special dates', 'Special date', x('0.4.13'), 'calendar', 'Dates on which schedules follow holiday rules.'),
+  ...catalogue(schedulesResource, 'Weekly time windows used by access groups and doors.'),
+  ...catalogue(specialDatesResource, 'Dates on which schedules follow holiday rules.'),
 
   // ---------- Hardware ----------
-  ...crud('hardware', '/hardware/card-format', 'Card formats', 'Card format', x('0.5.2'), 'credit-card', 'Wiegand and smart-card formats the readers decode.'),
+  ...catalogue(cardFormatsResource, 'Wiegand and smart-card formats the readers decode.'),
   ...crud('hardware', '/hardware/card-reader', 'Card readers', 'Card reader', x('0.5.5'), 'mobile-phone', 'Readers and their doors, with live status.'),
   r('hardware', '/hardware/controllers', 'Controllers', ['0.5.6.0'], { icon: 'desktop', description: 'Door controllers with heartbeat, firmware and status.' }),
   r('hardware', '/hardware/controllers/diagnostic/:ipAddress', 'Controller diagnostic', ['0.5.6.4'], { icon: 'desktop', hidden: true, description: 'Ping, trace and self-test a controller by IP address.' }),

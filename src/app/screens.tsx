@@ -5,7 +5,7 @@ import type { ScreenKey } from './routeTable';
 const auth = () => import('../screens/auth/index');
 const general = () => import('../screens/general/index');
 const manage = () => import('../screens/manage/index');
-const identityData = () => import('../screens/manage/identityData');
+const catalogue = () => import('../screens/catalogue/index');
 const audit = () => import('../screens/audit/ReplayScreen');
 const report = () => import('../screens/report/index');
 const monitor = () => import('../screens/monitor/index');
@@ -29,12 +29,6 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   clients: pick(manage, 'ClientsScreen'),
   clientAdd: pick(manage, 'ClientFormScreen'),
   clientEdit: pick(manage, 'ClientFormScreen'),
-  roles: pick(manage, 'RolesScreen'),
-  roleAdd: pick(manage, 'RoleFormScreen'),
-  roleEdit: pick(manage, 'RoleFormScreen'),
-  operatorGroups: pick(manage, 'OperatorGroupsScreen'),
-  operatorGroupAdd: pick(manage, 'OperatorGroupFormScreen'),
-  operatorGroupEdit: pick(manage, 'OperatorGroupFormScreen'),
   identities: pick(manage, 'IdentitiesScreen'),
   identityAdd: pick(manage, 'IdentityFormScreen'),
   identityEdit: pick(manage, 'IdentityFormScreen'),
@@ -43,14 +37,6 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   webHooks: pick(manage, 'WebHooksScreen'),
   webHookForm: pick(manage, 'WebHookFormScreen'),
   webHookHistory: pick(manage, 'WebHookHistoryScreen'),
-  userFields: pick(identityData, 'UserFieldsScreen'),
-  userFieldAdd: pick(identityData, 'UserFieldFormScreen'),
-  userFieldEdit: pick(identityData, 'UserFieldFormScreen'),
-  batchTemplates: pick(identityData, 'BatchTemplatesScreen'),
-  batchTemplateAdd: pick(identityData, 'BatchTemplateFormScreen'),
-  batchTemplateEdit: pick(identityData, 'BatchTemplateFormScreen'),
-  licenses: pick(identityData, 'LicensesScreen'),
-  licenseEdit: pick(identityData, 'LicenseFormScreen'),
   replay: pick(audit, 'ReplayScreen'),
   activityReport: pick(report, 'ActivityReportScreen'),
   uiErrors: pick(report, 'UiErrorsScreen'),
@@ -64,4 +50,6 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
   doors: pick(configure, 'DoorsScreen'),
+  catalogueList: pick(catalogue, 'CatalogueListScreen'),
+  catalogueForm: pick(catalogue, 'CatalogueFormScreen'),
 };

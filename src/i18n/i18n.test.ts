@@ -115,3 +115,18 @@ describe('catalogue labels', () => {
     expect(labelled('工号', '为必填项', 'zh-CN')).toBe('工号为必填项');
   });
 });
+
+describe('generated list columns', () => {
+  it('every column and first-column title of every catalogue resource has its zh-CN (a console touch that names a column too)', async () => {
+    const { consoleResource } = await import('../resources/registry');
+    const missing: string[] = [];
+    for (const d of CATALOGUE) {
+      const r = consoleResource(d.name);
+      for (const c of [r.primary, ...r.columns] as { title: string; titleKey?: string }[]) {
+        const ok = c.titleKey ? c.titleKey in zhCatalogue : c.title in zhText;
+        if (!ok) missing.push(`${d.name}: ${c.title}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

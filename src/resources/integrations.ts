@@ -3,6 +3,7 @@
 import type { Infer } from 'superstruct';
 import { SERVICE_ACCOUNT_ROLES, WEB_HOOK_EVENTS, rowSchema, serviceAccountsResource, webHooksResource } from '../../contract';
 import { fromDeclaration } from './defineResource';
+import { tx } from '../i18n';
 
 const ServiceAccountRow = rowSchema(serviceAccountsResource);
 export type ServiceAccount = Infer<typeof ServiceAccountRow>;
@@ -15,7 +16,7 @@ export const serviceAccounts = fromDeclaration<ServiceAccount>(serviceAccountsRe
   primary: { title: 'Service account', width: 420 },
   columns: {
     role: { width: 150, value: (r) => roleLabel(r.role) }, active: { title: 'Enabled', width: 90 },
-    keyPrefix: { title: 'API key', width: 200, value: (r) => (r.keyRevokedAt ? `${r.keyPrefix ?? ''} (revoked)` : r.keyPrefix ?? 'No key') },
+    keyPrefix: { title: 'API key', width: 200, value: (r) => (r.keyRevokedAt ? tx('{prefix} (revoked)', { prefix: r.keyPrefix ?? '' }) : r.keyPrefix ?? tx('No key')) },
     keyIssuedAt: { width: 190 }, keyRevokedAt: { width: 190 },
   },
   filterPlaceholder: 'Search service accounts…',

@@ -1,6 +1,7 @@
 import { VISIT_PURPOSES, VISITOR_STATUSES, todayInZone, visitorsResource, type Visitor } from '../../contract';
 import { fromDeclaration } from './defineResource';
 import { getDisplayZone } from '../ui/time';
+import { tx } from '../i18n';
 
 export const PURPOSES = VISIT_PURPOSES;
 export const purposeLabel = (v: string) => PURPOSES.find((p) => p.value === v)?.label ?? v;
@@ -17,7 +18,7 @@ export const visitors = fromDeclaration<Visitor>(visitorsResource, {
   primary: { title: 'Visitor', value: (r) => `${r.firstName} ${r.lastName}`, width: 240 },
   columns: {
     company: { width: 180 }, hostName: { title: 'Visiting', width: 180 }, purpose: { width: 110 }, visitDate: { title: 'Date', width: 110 },
-    status: { width: 100 }, badgePrintedAt: { title: 'Badge', width: 90, value: (r) => (r.badgePrintedAt ? 'Printed' : '—') }, idNumber: { width: 150 },
+    status: { width: 100 }, badgePrintedAt: { title: 'Badge', width: 90, value: (r) => (r.badgePrintedAt ? tx('Printed') : '—') }, idNumber: { width: 150 },
   },
   filterPlaceholder: 'Search name, company, host, ID number…',
   devices: { purpose: 'visitor' },

@@ -3,6 +3,7 @@
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatInZone, type HourCount } from '../../../contract';
 import { getDisplayZone } from '../../ui/time';
+import { tx } from '../../i18n';
 
 const PRIORITY_COLOUR = (p: number) => (p <= 1 ? '#cd4246' : p <= 3 ? '#c87619' : '#738091');
 /** The hour in the session's zone (issue 10), like every other time on screen. */
@@ -45,9 +46,9 @@ export function HourChart({ data, colour, what }: { data: HourCount[]; colour: s
 /** Today's visits: expected, on site, left. */
 export function VisitorsChart({ expected, onSite, left }: { expected: number; onSite: number; left: number }) {
   const rows = [
-    { label: 'Expected', count: expected, fill: '#2d72d2' },
-    { label: 'On site', count: onSite, fill: '#238551' },
-    { label: 'Left', count: left, fill: '#8f99a8' },
+    { label: tx('Expected'), count: expected, fill: '#2d72d2' },
+    { label: tx('On site'), count: onSite, fill: '#238551' },
+    { label: tx('Left'), count: left, fill: '#8f99a8' },
   ];
   return (
     <ResponsiveContainer width="100%" height={120}>

@@ -6,7 +6,7 @@ import type { Client } from '../../../contract';
 import { selectClientId, selectIsBusy, selectUser } from '../../../machines/session.selectors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
-import { ResourceForm, ResourceList, clients, identities, operatorGroups, roles } from '../../resources';
+import { ResourceForm, ResourceList, clients, identities } from '../../resources';
 import { ListScreen } from '../../ui/ListScreen';
 import { PageHeader } from '../../ui/PageHeader';
 
@@ -62,31 +62,3 @@ export function IdentityFormScreen() {
   );
 }
 export { ServiceAccountsScreen, ServiceAccountFormScreen, WebHooksScreen, WebHookFormScreen, WebHookHistoryScreen } from './integrations';
-
-// ---------- access administration (issue 11) ----------
-export const RolesScreen = () => (
-  <ListScreen testId="roles" title="Roles" icon="shield" resource={roles}
-    description="Roles bundle privileges; grant them to operator groups, in one division or in all." />
-);
-export function RoleFormScreen() {
-  const { route } = useRouteInfo();
-  return (
-    <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="shield" />
-      <ResourceForm resource={roles} />
-    </div>
-  );
-}
-export const OperatorGroupsScreen = () => (
-  <ListScreen testId="operator-groups" title="Operator groups" icon="people" resource={operatorGroups}
-    description="Operators grouped: every member holds the group's roles." />
-);
-export function OperatorGroupFormScreen() {
-  const { route } = useRouteInfo();
-  return (
-    <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="people" />
-      <ResourceForm resource={operatorGroups} />
-    </div>
-  );
-}

@@ -64,8 +64,7 @@ export function ServiceAccountsScreen() {
   useEffect(() => { if (result) setRefresh((n) => n + 1); }, [result]);
   return (
     <>
-      <ListScreen<ServiceAccount> testId="service-accounts" title="Service accounts" icon="key" resource={serviceAccounts} refreshKey={refresh}
-        description="Credentials of integrations. A key works with its account's role in this client; send it as Authorization: Bearer <key>."
+      <ListScreen<ServiceAccount> testId="service-accounts" resource={serviceAccounts} refreshKey={refresh}
         rowTag={(a) => (!a.active ? <Tag minimal round>Disabled</Tag> : a.keyRevokedAt || !a.keyPrefix ? <Tag minimal round intent="warning">No working key</Tag> : null)}
         rowActions={mayEdit ? (a) => (
           <>
@@ -105,8 +104,7 @@ export function WebHooksScreen() {
   const held = useSelector(session, selectHeldPrivileges);
   const mayHistory = hasPrivilege(held, [PRIV.webHooks.histories]);
   return (
-    <ListScreen<WebHook> testId="web-hooks" title="Web hooks" icon="globe-network" resource={webHooks}
-      description="HTTP calls to other systems when alarms, access decisions, door states or identities change; each is signed (HMAC-SHA256)."
+    <ListScreen<WebHook> testId="web-hooks" resource={webHooks}
       rowTag={(h) => (!h.active ? <Tag minimal round>Disabled</Tag> : null)}
       rowActions={mayHistory ? (h) => <Link to={`/manage/web-hooks/histories/${h.id}`}><Button size="small" variant="outlined" icon="history">History</Button></Link> : undefined} />
   );
