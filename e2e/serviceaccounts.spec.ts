@@ -12,11 +12,19 @@ test('an administrator issues an API key that works until its session is ended o
   await page.goto('/manage/service-accounts/add');
   await page.getByLabel('Name').fill('Report bridge');
   await page.getByTestId('form-save').click();
+  // the key the account was made with is shown once, by the form, before it returns to the list
+  const created = page.getByTestId('shown-once');
+  await expect(created).toContainText('not shown again');
+  const first = await created.getByTestId('shown-apiKey').inputValue();
+  expect(first).toMatch(/^gh_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+  expect((await page.request.get('/event/manage/identities?size=1', { headers: { authorization: `Bearer ${first}` } })).status()).toBe(200);
+  await created.getByTestId('shown-once-done').click();
+  await expect(created).toBeHidden();
   const screen = page.getByTestId('service-accounts');
   const row = screen.getByRole('row').filter({ hasText: 'Report bridge' });
   await expect(row).toBeVisible();
 
-  // the account was made with a key the form does not show: a new one replaces it, shown once
+  // a new key replaces it (the first stops working), shown once
   await row.getByRole('button', { name: 'New key' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('It will not be shown again');
@@ -28,6 +36,7 @@ test('an administrator issues an API key that works until its session is ended o
   await expect(screen).toContainText(key.slice(0, 16)); // the list shows the new key's recognisable start only
   await shot(page, 'service-accounts');
 
+  expect((await page.request.get('/event/manage/identities?size=1', { headers: { authorization: `Bearer ${first}` } })).status()).toBe(401);
   const call = () => page.request.get('/event/manage/identities?size=1', { headers: { authorization: `Bearer ${key}` } });
   const ok = await call();
   expect(ok.status()).toBe(200);

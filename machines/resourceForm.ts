@@ -19,10 +19,11 @@ export type ResourceFormEvent =
   | { type: 'form.reset' }
   | { type: 'form.reload' };
 
-export type ResourceFormEmitted = { type: 'form.saved'; id: number };
+/** `shown`: values of the answer shown once (a new API key), when the resource has any. */
+export type ResourceFormEmitted = { type: 'form.saved'; id: number; shown?: Record<string, string> };
 
 export interface SaveInput { id: number | null; values: unknown }
-export interface Saved { id: number }
+export interface Saved { id: number; shown?: Record<string, string> }
 
 /** The violations list of a rejected save (the api client passes the 400 body's list through), else []. */
 export function violationsOf(error: unknown): Violation[] {
@@ -94,7 +95,7 @@ export const resourceFormMachine = setup({
           target: 'saved',
           actions: [
             assign(({ event }) => ({ id: event.output.id })),
-            emit(({ event }) => ({ type: 'form.saved' as const, id: event.output.id })),
+            emit(({ event }) => (event.output.shown ? { type: 'form.saved' as const, id: event.output.id, shown: event.output.shown } : { type: 'form.saved' as const, id: event.output.id })),
           ],
         },
         onError: {

@@ -41,6 +41,7 @@ export const serviceAccountsResource = defineResource({
     keyRevokedAt: timestamp({ label: 'Key revoked' }),
   },
   list: { title: ['name'], columns: ['role', 'active', 'keyPrefix', 'keyIssuedAt', 'keyRevokedAt'], sort: ['name', 'asc'] },
+  screens: { shownOnce: [{ field: 'apiKey', label: 'API key' }] },
   form: [{ title: 'Service account', description: 'The API key is shown once, after saving. Keep it in the integration\u2019s secret store.', fields: ['name', 'description', 'role', 'active'] }],
   export: ['csv', 'ndjson'],
 });

@@ -40,7 +40,7 @@ export const webHooksResource = defineResource({
     description: text({ max: 500, search: true, wide: true, placeholder: 'What the receiver does with it' }),
     url: text({ label: 'Target URL', max: 2000, required: true, search: true, wide: true, pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/,
       help: 'An http:// or https:// address the server can reach', placeholder: 'https://example.com/gatehouse' }),
-    secret: text({ max: 200, min: 16, required: true, help: 'At least 16 characters; signs every delivery (HMAC-SHA256)' }),
+    secret: text({ max: 200, min: 16, required: true, writeOnly: true, help: 'At least 16 characters; signs every delivery (HMAC-SHA256)' }),
     active: switchField({ label: 'Enabled', sort: true }),
     alarmRaised: switchField(off),
     alarmAcknowledged: switchField(off),

@@ -47,7 +47,7 @@ export class ResourceSql {
     const cols = ['t.id'];
     if (this.r.scope.tenant === true) cols.push(`t.client_id as ${q('clientId')}`);
     for (const [k, f] of this.fields) {
-      if (f.kind === 'children' || f.kind === 'refs') continue;
+      if (f.kind === 'children' || f.kind === 'refs' || f.writeOnly) continue;
       if (forList && f.inList === false) { cols.push(`null as ${q(k)}`); continue; }
       const e = this.expr(k);
       cols.push(f.kind === 'date' ? `${e}::text as ${q(k)}` : `${e} as ${q(k)}`);

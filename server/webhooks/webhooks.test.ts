@@ -113,6 +113,29 @@ describe('web hooks', () => {
     expect(JSON.parse(changed.body).data).toMatchObject({ identityId: String(r.body.id), action: 'create', after: { lastName: 'Hook' } });
   });
 
+  it('keeps the signing secret to itself: never answered or exported, required on create, kept by an update without it', async () => {
+    const none = await s.call('POST', HOOKS, { token: nw, body: { name: 'No secret', url: rx.url('/none'), active: true, alarmRaised: true } });
+    expect(none.status).toBe(400);
+    expect(none.body.violations).toEqual([{ field: 'secret', message: 'is required' }]);
+    const id = await hook('Quiet desk', '/quiet', { alarmRaised: true });
+    const one = await s.call('GET', `${HOOKS}/${id}`, { token: nw });
+    expect(one.body).not.toHaveProperty('secret');
+    expect(JSON.stringify((await s.call('GET', `${HOOKS}?size=100`, { token: nw })).body)).not.toContain(SECRET);
+    expect(String((await s.call('GET', `${HOOKS}/export?format=csv`, { token: nw })).body)).not.toContain(SECRET);
+    // an edit that leaves the secret out keeps it: the next delivery is still signed with it
+    const kept = await s.call('PUT', `${HOOKS}/${id}`, { token: nw, body: { name: 'Quiet desk (renamed)', url: rx.url('/quiet'), active: true, alarmRaised: true, updatedAt: one.body.updatedAt } });
+    expect(kept.status).toBe(200);
+    await alarm(northwind, 'door-wh-q1');
+    const [d] = await waitFor(() => at('/quiet').length >= 1 && at('/quiet'), 'the delivery');
+    expect(verifySignature(SECRET, String(d.headers[WEBHOOK_TIMESTAMP_HEADER]), d.body, String(d.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(true);
+    // a new one replaces it
+    const NEW = 'a-brand-new-secret-5678';
+    expect((await s.call('PUT', `${HOOKS}/${id}`, { token: nw, body: { name: 'Quiet desk', url: rx.url('/quiet'), secret: NEW, active: true, alarmRaised: true } })).status).toBe(200);
+    await alarm(northwind, 'door-wh-q2');
+    const d2 = await waitFor(() => at('/quiet').find((g) => g.body.includes('door-wh-q2')), 'the second delivery');
+    expect(verifySignature(NEW, String(d2.headers[WEBHOOK_TIMESTAMP_HEADER]), d2.body, String(d2.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(true);
+  });
+
   it('refuses a target that is not an http(s) URL, naming the field', async () => {
     for (const url of ['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/']) {
       const r = await s.call('POST', HOOKS, { token: nw, body: { name: `Bad ${url}`, url, secret: SECRET, active: true } });

@@ -6,7 +6,7 @@ import type { ListQueryInput } from '../../machines/resourceList';
 import type { SaveInput, Saved } from '../../machines/resourceForm';
 import { resourceApi } from './endpoints';
 
-export function resourceActors<T extends { id: number }>(path: string, schema: Struct<T, any>, bulkDeletePath?: string) {
+export function resourceActors<T extends { id: number }>(path: string, schema: Struct<T, any>, bulkDeletePath?: string, shownOnce: readonly string[] = []) {
   const r = resourceApi(path, schema, bulkDeletePath);
   return {
     fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) => r.list({ page: input.page, size: input.size, sort: input.sort, filters: input.filters })),
@@ -14,7 +14,8 @@ export function resourceActors<T extends { id: number }>(path: string, schema: S
     load: fromPromise<unknown, { id: number }>(({ input }) => r.get(input.id)),
     save: fromPromise<Saved, SaveInput>(async ({ input }) => {
       const saved = input.id === null ? await r.create(input.values) : await r.update(input.id, input.values);
-      return { id: saved.id };
+      const shown = Object.fromEntries(shownOnce.map((k) => [k, (saved as Record<string, unknown>)[k]]).filter(([, v]) => typeof v === 'string'));
+      return Object.keys(shown).length ? { id: saved.id, shown: shown as Record<string, string> } : { id: saved.id };
     }),
   };
 }

@@ -11,6 +11,7 @@ import { commandMachine, selectCommandError, selectCommandResult, selectRunningC
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { redeliverWebHook, revokeApiKey, rotateApiKey, webHookAttempts } from '../../api/endpoints';
 import { useRouteInfo } from '../../app/RouteContext';
+import { routeTitle, tx } from '../../i18n';
 import { useSystemActor } from '../../app/useSystemActor';
 import { ResourceForm } from '../../resources';
 import { serviceAccounts, webHooks, type ServiceAccount, type WebHook } from '../../resources/integrations';
@@ -93,7 +94,7 @@ export function ServiceAccountFormScreen() {
   const { route } = useRouteInfo();
   return (
     <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="key" description="After saving, issue the account's API key from the list (New key): it is shown once." />
+      <PageHeader title={routeTitle(route)} icon="key" description={tx('Saving a new account shows its API key once.')} />
       <ResourceForm resource={serviceAccounts} />
     </div>
   );
@@ -114,7 +115,7 @@ export function WebHookFormScreen() {
   const { route } = useRouteInfo();
   return (
     <div className="gh-page-wrap">
-      <PageHeader title={route.title} icon="globe-network" />
+      <PageHeader title={routeTitle(route)} icon="globe-network" />
       <ResourceForm resource={webHooks} />
     </div>
   );
