@@ -13,6 +13,9 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
   readonly required: Req;
   /** Set by the server (or a hook), shown but never in the input. */
   readonly readOnly: RO;
+  /** A secret (a web hook's signing key): never answered, exported or audited; required when a row is created, and
+   *  an update without it keeps what is stored (the edit form shows it empty: type to replace). */
+  readonly writeOnly?: boolean;
   /** No column of its own: a reference's title (`from`) or a server hook computes it. */
   readonly virtual?: boolean;
   /** The virtual field shows the title of the row this reference field points to. */
@@ -58,7 +61,7 @@ export type Fields = Record<string, AnyField>;
 
 interface Common<R extends boolean, O extends boolean> {
   label?: string; required?: R; readOnly?: O; column?: string; search?: boolean; sort?: boolean; filter?: boolean;
-  inList?: boolean; help?: string; placeholder?: string; wide?: boolean; widget?: 'textarea' | 'hidden'; virtual?: boolean;
+  inList?: boolean; help?: string; placeholder?: string; wide?: boolean; widget?: 'textarea' | 'hidden'; virtual?: boolean; writeOnly?: boolean;
 }
 type B<X> = X extends true ? true : false;
 
@@ -110,8 +113,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   label: { one: string; many: string };
   icon: string;
   section: string;
-  /** Privilege codes per action, from PRIV (never literals). `read`: more codes that may open one record. */
-  privileges: { view: string; add?: string; edit?: string; delete?: string; read?: readonly string[] };
+  /** Privilege codes per action, from PRIV (never literals). `read`: more codes that may open one record; `list`: more
+   *  codes that may list the rows (definitions another resource's forms are built from, e.g. user-defined fields). */
+  privileges: { view: string; add?: string; edit?: string; delete?: string; read?: readonly string[]; list?: readonly string[] };
   /** tenant: rows carry client_id; 'self': the row is the tenant; division: the field naming the row's division. */
   scope: { tenant: true | 'self'; division?: string };
   fields: F;
@@ -126,10 +130,12 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   /** Rows carry a tenant's user-defined fields too: `udf`, an object keyed by the field's key (a jsonb column),
    *  typed by the tenant's user_fields rows (./userFields.ts), validated by checkUserFieldValues on both sides. */
   extensible?: boolean;
-  /** false: declared for references and drift only; its routes are hand-written elsewhere. */
-  routes?: boolean;
-  /** The generic screens' exceptions: add route and button text, where rows and saved adds go. */
-  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string };
+  /** false: declared for references and drift only; its routes are hand-written elsewhere. `{ list: false }`: the
+   *  list is hand-written (the doors' live list with their state), everything else comes from the catalogue. */
+  routes?: boolean | { list: false };
+  /** The generic screens' exceptions: add route and button text, where rows and saved adds go; `shownOnce`: fields of
+   *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key). */
+  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; shownOnce?: readonly { field: string; label: string }[] };
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {

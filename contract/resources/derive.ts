@@ -11,10 +11,18 @@ import { labelOf, type AnyField, type Fields, type Input, type ResourceDeclarati
 const LIST_PAGE_MAX = 1000;
 
 /** The one place a field kind becomes a struct (the primitives of contract/primitives.ts). */
+/** The start of a pattern violation that names the format (its field's help follows). */
+export const PATTERN_PREFIX = 'must be written as: ';
+
 export function structOf(f: AnyField): Struct<any, any> {
   let s: Struct<any, any>;
   switch (f.kind) {
-    case 'text': s = f.required ? requiredText(f.max ?? 200, { min: f.min, pattern: f.pattern }) : safeText(f.max ?? 200, { min: f.min, pattern: f.pattern }); break;
+    case 'text': {
+      // a pattern's help says what the format is: the violation says it too ("Start must be written as: HH:mm, 24-hour")
+      const o = { min: f.min, pattern: f.pattern, patternMessage: f.pattern && f.help ? `${PATTERN_PREFIX}${f.help}` : undefined };
+      s = f.required ? requiredText(f.max ?? 200, o) : safeText(f.max ?? 200, o);
+      break;
+    }
     case 'email': s = emailAddress(f.max ?? 254); break;
     case 'number': s = int32(f.min, f.max); break;
     case 'date': s = calendarDate(); break;
@@ -31,6 +39,8 @@ export function structOf(f: AnyField): Struct<any, any> {
     }
   }
   if (f.default !== undefined) return defaulted(s, f.default);
+  // a secret may be left out (an update keeps it; a create without it is refused by the server, naming it)
+  if (f.writeOnly) return f.required ? optional(s) : optional(nullable(s));
   return f.required ? s : optional(nullable(s));
 }
 
@@ -53,7 +63,7 @@ function rowStructOf(f: AnyField): Struct<any, any> {
   return f.required && !f.virtual ? s : nullable(s);
 }
 function rowShape(fields: Fields): Record<string, Struct<any, any>> {
-  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.virtual ? optional(rowStructOf(f)) : rowStructOf(f)]));
+  return Object.fromEntries(Object.entries(fields).filter(([, f]) => !f.writeOnly).map(([k, f]) => [k, f.virtual ? optional(rowStructOf(f)) : rowStructOf(f)]));
 }
 
 /** POST and PUT bodies: every field that is not read-only; the edit form also sends the updatedAt it loaded. */

@@ -11,17 +11,20 @@ export const DOOR_MODES = [
 export const doorsResource = defineResource({
   name: 'doors', table: 'doors', api: '/event/manage/doors', route: '/configure/doors', section: 'configure',
   label: { one: 'Door', many: 'Doors' }, icon: 'key-enter',
-  privileges: { view: PRIV.doors.view },
+  privileges: { view: PRIV.doors.view, add: PRIV.doors.add, edit: PRIV.doors.edit, delete: PRIV.doors.delete },
   scope: { tenant: true, division: 'divisionId' },
-  routes: false,
+  routes: { list: false }, // the list is the live doors screen's (server/http/doors.ts)
   fields: {
     name: text({ max: 200, required: true, search: true, sort: true }),
-    divisionId: ref('divisions', { label: 'Division' }),
+    divisionId: ref('divisions', { label: 'Division', required: true }),
     mode: choice(DOOR_MODES, { required: true, default: 'card' }),
     entryZoneId: ref('accessZones', { label: 'Entry zone' }),
     exitZoneId: ref('accessZones', { label: 'Exit zone' }),
     cardFormatId: ref('cardFormats', { label: 'Card format' }),
   },
   list: { title: ['name'], columns: ['mode', 'entryZoneId', 'exitZoneId'], sort: ['name', 'asc'] },
-  form: [{ title: 'Door', fields: ['name', 'divisionId', 'mode', 'entryZoneId', 'exitZoneId', 'cardFormatId'] }],
+  form: [
+    { title: 'Door', fields: ['name', 'divisionId', 'mode'] },
+    { title: 'Zones and cards', description: 'The zone a swipe at the entry reader leads into and the exit reader leads out to (anti-passback), and the card format its readers decode.', fields: ['entryZoneId', 'exitZoneId', 'cardFormatId'] },
+  ],
 });

@@ -2,6 +2,7 @@
 // values travel in the identity's `udf` object (a resource declared `extensible`), validated by the same rule on
 // the form and the server (checkUserFieldValues in ./derive.ts), named `udf.<key>` in violations.
 import { API } from '../api';
+import { PRIV } from '../privileges';
 import { choice, defineResource, number, switchField, text } from './define';
 
 export const USER_FIELD_KINDS = [
@@ -11,7 +12,7 @@ export const USER_FIELD_KINDS = [
 export const userFieldsResource = defineResource({
   name: 'userFields', table: 'user_fields', api: API.userFields, route: '/manage/user-defined-fields', section: 'manage',
   label: { one: 'User-defined field', many: 'User-defined fields' }, icon: 'th-list',
-  privileges: { view: '0.3.4.0', add: '0.3.4.1', edit: '0.3.4.2' },
+  privileges: { view: '0.3.4.0', add: '0.3.4.1', edit: '0.3.4.2', list: [PRIV.identities.view] }, // identity forms and lists are built from them
   scope: { tenant: true },
   timestamps: true,
   fields: {

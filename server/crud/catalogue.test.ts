@@ -89,7 +89,13 @@ describe.each(served.map((r) => [r.name, r] as const))('%s (generated from its d
     expect(audit.rows).toHaveLength(1);
     expect(audit.rows[0]).toMatchObject({ action: 'create', before: null });
     expect(audit.rows[0].after.id).toBe(row.id);
-    for (const k of r.audit?.omit ?? []) expect([null, `(${k})`]).toContain(audit.rows[0].after[k]);
+    const secrets = Object.entries(r.fields as Fields).filter(([, f]) => f.writeOnly).map(([k]) => k);
+    for (const k of r.audit?.omit ?? []) if (!secrets.includes(k)) expect([null, `(${k})`]).toContain(audit.rows[0].after[k]);
+    // a write-only field (a secret) is in no answer and no audit row
+    for (const k of secrets) {
+      expect(row).not.toHaveProperty(k);
+      expect(audit.rows[0].after).not.toHaveProperty(k);
+    }
   });
 
   it("answers 404 for another tenant's id on get, update and delete, and changes nothing", async () => {
@@ -107,7 +113,9 @@ describe.each(served.map((r) => [r.name, r] as const))('%s (generated from its d
     expect(still.body.updatedAt ?? null).toBe(row.updatedAt ?? null);
   });
 
-  it('sorts by every declared sortable field, and refuses any other field with 400', async () => {
+  // a hand-written list (`routes: { list: false }`, the live doors) sorts and filters by its own rules
+  const listed = typeof r.routes !== 'object';
+  if (listed) it('sorts by every declared sortable field, and refuses any other field with 400', async () => {
     await create(r);
     for (const k of sortableFields(r)) {
       for (const dir of ['asc', 'desc']) {
@@ -125,7 +133,7 @@ describe.each(served.map((r) => [r.name, r] as const))('%s (generated from its d
     }
   });
 
-  it('filters by every declared filter, and refuses a value of the wrong kind with 400', async () => {
+  if (listed) it('filters by every declared filter, and refuses a value of the wrong kind with 400', async () => {
     const { row } = await create(r);
     for (const k of filterableFields(r)) {
       const res = await s.call('GET', `${r.api}?size=1000&${k}=${encodeURIComponent(String(row[k]))}`, { token: nw });

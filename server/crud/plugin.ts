@@ -302,7 +302,10 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   async function update(ctx: CrudContext, id: number, input: Record<string, unknown>) {
     const sets: string[] = [];
     const vals: unknown[] = [id];
-    for (const [k, f] of sql.writableFields()) { vals.push(input[k] ?? null); sets.push(`${columnOf(k, f)} = $${vals.length}`); }
+    for (const [k, f] of sql.writableFields()) {
+      if (f.writeOnly && (input[k] === undefined || input[k] === null)) continue; // a secret left out is kept
+      vals.push(input[k] ?? null); sets.push(`${columnOf(k, f)} = $${vals.length}`);
+    }
     if (r.extensible && input.udf !== undefined) { vals.push(JSON.stringify(input.udf)); sets.push(`udf = $${vals.length}::jsonb`); }
     if (r.timestamps) sets.push('updated_at = now()');
     if (sets.length) await ctx.tx.query(`update ${r.table} set ${sets.join(', ')} where id = $1`, vals);
@@ -352,9 +355,10 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   }
 
   // ---------- routes ----------
-  app.get(paths.list, { config: { privileges: [r.privileges.view] } }, async (req) => {
+  const listCodes = [r.privileges.view, ...(r.privileges.list ?? [])];
+  if (typeof r.routes !== 'object' || r.routes.list !== false) app.get(paths.list, { config: { privileges: listCodes } }, async (req) => {
     const f = parseList(req.query);
-    const scope = await scopeOf(db, req, [r.privileges.view]);
+    const scope = await scopeOf(db, req, listCodes);
     const params: unknown[] = [];
     const where = listWhere(scope, f, params);
     let order = parseSort(r.list.sort.join(','), sortable);
@@ -384,7 +388,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
 
   if (r.export?.length) {
     const formats = r.export;
-    const columns = ['id', ...Object.entries(fields).filter(([k, f]) => f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && !(r.audit?.omit ?? []).includes(k)).map(([k]) => k),
+    const columns = ['id', ...Object.entries(fields).filter(([k, f]) => f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && !f.writeOnly && !(r.audit?.omit ?? []).includes(k)).map(([k]) => k),
       ...(r.timestamps ? ['createdAt', 'updatedAt'] : [])];
     app.get(paths.export, { config: { privileges: [r.privileges.view] } }, async (req, reply) => {
       const raw = { ...((req.query ?? {}) as Record<string, unknown>) };
@@ -437,6 +441,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     app.post(paths.list, { config: { privileges: [code] } }, async (req, reply) => {
       const input = body(req.body, Input) as Record<string, unknown>;
       delete input.updatedAt;
+      const secretsMissing = Object.entries(fields).filter(([k, f]) => f.writeOnly && f.required && (input[k] === undefined || input[k] === null));
+      if (secretsMissing.length) throw new HttpError(400, 'Validation failed', secretsMissing.map(([k]) => ({ field: k, message: 'is required' })));
       const scope = await scopeOf(db, req, [code]);
       const created = await db.transaction(async (tx) => {
         const ctx = ctxOf(req, tx, scope.clientId);

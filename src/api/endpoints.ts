@@ -1,11 +1,11 @@
 // Typed calls for every path of contract/api.ts. Every response is validated with its contract schema: an
 // invalid answer is an error, never half-applied.
-import { array, integer, nullable, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import { array, boolean, integer, nullable, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, WebHookAttemptPage, serviceAccountsResource, webHooksResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
-  buildSort, validate, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
+  buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
 import { ApiError } from './errors';
@@ -71,6 +71,15 @@ export const listClients = (p?: ListParams): Promise<PageOf<Client>> => getJson(
 export const getClient = (id: number) => getJson(`${API.clients}/${id}`, Client);
 export const createClient = (body: ClientInput) => send('post', API.clients, body, Client);
 export const updateClient = (id: number, body: ClientInput) => send('put', `${API.clients}/${id}`, body, Client);
+/** The selected client's user-defined fields, in their order (identity forms and lists are built from them). */
+const UserFieldDefPage = type({ items: array(type({ key: string(), label: string(), kind: string(), required: boolean(), maxLength: nullable(integer()), options: nullable(string()), position: optional(nullable(integer())) })) });
+export const listUserFieldDefs = (): Promise<UserFieldDef[]> =>
+  getJson(API.userFields, UserFieldDefPage, { size: 200, sort: 'position,asc' }).then((p) => p.items as UserFieldDef[]);
+/** A picker's choices of a catalogue resource (`<api>/options`): by search text, or the labels of given ids. */
+const OptionPage = type({ items: array(type({ id: integer(), label: string() })) });
+export type PickOption = { id: number; label: string };
+export const optionsOf = (api: string, p: { q?: string; ids?: readonly number[] }): Promise<{ items: PickOption[] }> =>
+  getJson(`${api}/options`, OptionPage, p.ids ? { ids: p.ids.join(',') } : { q: p.q ?? '' });
 export const listDivisions = (p?: ListParams): Promise<PageOf<Division>> => getJson(API.divisions, DivisionPage, listQuery(p));
 
 // ---------- identities ----------

@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, doorsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -153,7 +153,9 @@ export const ROUTES: RouteDef[] = [
   r('configure', '/configure/alarm-notification/edit/:id', 'Edit alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Change an alarm notification.' }),
   r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', description: 'Holidays and special days across schedules.' }),
   ...crud('configure', '/configure/division', 'Divisions', 'Division', ['0.4.9.0', '0.4.9.1', '0.4.9.2'], 'diagram-tree', 'The division tree that scopes identities, doors and privileges.'),
-  ...crud('configure', '/configure/doors', 'Doors', 'Door', x('0.4.5'), 'key-enter', 'Doors with their live state: lock, unlock or open them for a moment.', 'doors'),
+  r('configure', '/configure/doors', 'Doors', [PRIV.doors.view], { icon: 'key-enter', screen: 'doors', description: 'Doors with their live state: lock, unlock or open them for a moment.' }),
+  fromResource(doorsResource, 'add', 'catalogueForm', { description: 'Create a new door.' }),
+  fromResource(doorsResource, 'edit', 'catalogueForm', { description: 'Change an existing door.' }),
   r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', description: 'QR codes printed at doors for mobile access.' }),
   ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
   ...crud('configure', '/configure/floor-plan', 'Floor plans', 'Floor plan', x('0.4.15'), 'map', 'Upload floor plans and place doors and inputs on them.'),

@@ -152,6 +152,8 @@ export const zhCatalogueMore: Record<string, string> = {
   "resource.doors.field.exitZoneId": "离开区域",
   "resource.doors.field.cardFormatId": "卡格式",
   "resource.doors.form.0.title": "门",
+  "resource.doors.form.1.title": "区域与卡片",
+  "resource.doors.form.1.description": "进入读卡器刷卡后进入的区域、离开读卡器离开到的区域（防反传），以及读卡器解码的卡格式。",
   "resource.schedules.one": "时间表",
   "resource.schedules.many": "时间表",
   "resource.schedules.field.name": "名称",

@@ -112,6 +112,8 @@ describe('catalogue labels', () => {
     expect(violationText('is already used by another identity', 'zh-CN', cat)).toBe('已被其他身份使用');
     expect(violationText('must be at most 100 characters', 'zh-CN', cat)).toBe('不能超过 100 个字符');
     expect(violationText('is required', 'en', cat)).toBe('is required');
+    // a pattern's violation names the format with the field's help, translated with it
+    expect(violationText('must be written as: HH:mm, 24-hour (24:00 is midnight)', 'zh-CN', cat)).toMatch(/^格式应为：[^A-Za-z]*HH:mm/);
     expect(labelled('工号', '为必填项', 'zh-CN')).toBe('工号为必填项');
   });
 });
@@ -126,6 +128,7 @@ describe('generated list columns', () => {
         const ok = c.titleKey ? c.titleKey in zhCatalogue : c.title in zhText;
         if (!ok) missing.push(`${d.name}: ${c.title}`);
       }
+      for (const x of d.screens?.shownOnce ?? []) if (!(x.label in zhText)) missing.push(`${d.name}: ${x.label}`);
     }
     expect(missing).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // Violation messages (contract/primitives.ts, the catalogue's own messages) in the console's language. The server
 // and the schemas speak English; the form shows "<label> <message>" and looks the message up here.
-import { CATALOGUE } from '../../contract';
+import { CATALOGUE, PATTERN_PREFIX } from '../../contract';
 import { declarationEntries } from './catalogue';
 import type { Locale } from './index';
 
@@ -57,6 +57,11 @@ function catalogueMessageKeys(): Map<string, string> {
 export function violationText(message: string, loc: Locale, cat: (key: string, english: string) => string): string {
   if (loc === 'en') return message;
   if (zhViolations[message]) return zhViolations[message];
+  if (message.startsWith(PATTERN_PREFIX)) {
+    const help = message.slice(PATTERN_PREFIX.length);
+    const key = catalogueMessageKeys().get(help);
+    return `格式应为：${key ? cat(key, help) : help}`;
+  }
   for (const [re, f] of PATTERNS) {
     const m = message.match(re);
     if (m) return f(...m.slice(1));

@@ -1,9 +1,9 @@
 // The generic add/edit form of a resource: react-final-form for the input, the contract schema for the rules,
 // the resourceForm actor for load/save. Errors show per field with the mapped message; on submit the first
 // invalid field is focused (repeated rows too); server violations (400) land on their fields.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -18,6 +18,8 @@ import { useTask } from '../ui/useTask';
 import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
 import { ReadCardPanel } from './ReadCardPanel';
+import { RefSelect, RefsPicker } from './RefPicker';
+import { udfBody, udfFieldDefs, useUserFieldDefs } from './userFieldDefs';
 import { notify } from '../system/notices';
 
 const selValues = (s: ResourceFormSnapshot) => s.context.values;
@@ -46,6 +48,9 @@ export function isFormField(path: string, sections: Resource<{ id: number }>['fo
     : f.name === name && f.kind !== 'hidden'));
 }
 
+/** The placeholder of a secret on an edit form (shown through tx). */
+const KEEP_SECRET = 'Unchanged: type a new one to replace it';
+
 function zones(): { label: string; value: string }[] {
   const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
   return (list.includes('UTC') ? list : ['UTC', ...list]).map((z) => ({ label: z, value: z }));
@@ -72,18 +77,24 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   // visual: the "discard your changes?" question is open
   const [asking, setAsking] = useState(false);
 
+  // a value the save answered once (a new API key): shown here to be copied; the form leaves when it is closed
+  const [once, setOnce] = useState<{ shown: Record<string, string>; id: number } | null>(null);
   // saved: say so, back to the list, and this form's tab closes once the list is the current view
+  const leave = useCallback((id: number) => {
+    navigate(!editing && resource.savedPath ? resource.savedPath(id) : resource.path);
+    const watch = tabs.subscribe((s) => {
+      if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
+    });
+  }, [tabs, navigate, resource, path, editing]);
   useEffect(() => {
     const sub = form.on('form.saved', (e) => {
       const w = resourceWords(resource);
       notify({ intent: 'success', title: tx('{what} saved', { what: w.one }), message: editing ? tx('Your changes are saved.') : tx('The new {what} is saved.', { what: w.one.toLowerCase() }), timeoutMs: TOAST_MS });
-      navigate(!editing && resource.savedPath ? resource.savedPath(e.id) : resource.path);
-      const watch = tabs.subscribe((s) => {
-        if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
-      });
+      if (e.shown) setOnce({ shown: e.shown, id: e.id });
+      else leave(e.id);
     });
     return () => sub.unsubscribe();
-  }, [form, tabs, navigate, resource, path, editing]);
+  }, [form, resource, editing, leave]);
 
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
   const divisions = useTask(needsDivisions ? () => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }) : null, [needsDivisions]);
@@ -92,21 +103,31 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
     timezones: zones(),
   }), [divisions.output]);
 
+  // an extensible resource (identities): the client's user-defined fields, in a section of their own
+  const extensible = !!resource.declaration?.extensible;
+  const defs = useUserFieldDefs(extensible);
+  const udfInputs = useMemo(() => udfFieldDefs(defs), [defs]);
   const initialValues = useMemo(() => {
-    if (editing) return loaded && resource.toForm ? resource.toForm(loaded) : (loaded as Record<string, unknown> | null) ?? undefined;
+    if (editing) {
+      const base = loaded && resource.toForm ? resource.toForm(loaded) : (loaded as Record<string, unknown> | null) ?? undefined;
+      const udf = (loaded as { udf?: Record<string, unknown> | null } | null)?.udf ?? {};
+      return base && extensible ? { ...base, udf: Object.fromEntries(Object.entries(udf).map(([k, x]) => [k, x === null ? '' : String(x)])) } : base;
+    }
     const v: Record<string, unknown> = { ...resource.initial?.() };
     for (const s of resource.form) for (const f of s.fields) {
       if (isRepeat(f)) v[f.repeat] = [];
       else if (f.name in v) continue;
-      else if (f.kind === 'switch') v[f.name] = true;
+      else if (f.kind === 'refs') v[f.name] = [];
+      else if (f.kind === 'switch') v[f.name] = f.default === undefined ? true : !!f.default;
+      else if (f.default !== undefined && f.default !== null) v[f.name] = f.kind === 'number' ? String(f.default) : f.default;
       else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
     }
     return v;
-  }, [editing, loaded, resource]);
+  }, [editing, loaded, resource, extensible]);
 
   const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
   // issue 10: a refused field shows on that field only; what names no field of this form is said here in words
-  const unplaced = useMemo(() => violations.filter((v) => !isFormField(v.field, resource.form as Resource<{ id: number }>['form'])), [violations, resource.form]);
+  const unplaced = useMemo(() => violations.filter((v) => !isFormField(v.field, resource.form as Resource<{ id: number }>['form']) && !udfInputs.some((f) => f.name === v.field)), [violations, resource.form, udfInputs]);
   // server violations: focus the first one that arrives
   useEffect(() => {
     if (!violations.length || !formEl.current) return;
@@ -128,9 +149,25 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
           // the edit sends back the updatedAt it loaded: if someone saved since, the server answers 409 and the typed values stay
           const stamp = editing ? (loaded as { updatedAt?: unknown } | null)?.updatedAt : undefined;
           const loadedAt = typeof stamp === 'string' ? { updatedAt: stamp } : {};
-          form.send({ type: 'form.submit', values: { ...toBody(values, resource.form), ...loadedAt } });
+          const udf = extensible && defs.length ? { udf: udfBody(defs, values.udf as Record<string, unknown> | undefined).value } : {};
+          form.send({ type: 'form.submit', values: { ...toBody(values, resource.form), ...udf, ...loadedAt } });
         }}
-        validate={(values) => validateForm(values, resource.form, resource.input, resource.declaration)}
+        validate={(values) => {
+          const errors = validateForm(values, resource.form, resource.input, resource.declaration);
+          // a secret is required when the record is created (an edit keeps the stored one when it is left empty)
+          if (!editing) for (const s of resource.form) for (const f of s.fields) {
+            if (!isRepeat(f) && f.writeOnly && f.required && !String(values[f.name] ?? '').trim() && !errors[f.name]) errors[f.name] = `${f.label} is required`;
+          }
+          if (defs.length) {
+            const udf: Record<string, string> = {};
+            for (const v of udfBody(defs, values.udf as Record<string, unknown> | undefined).violations) {
+              const f = udfInputs.find((x) => x.name === v.field);
+              if (f) udf[f.name.slice(4)] = `${f.label} ${v.message}`;
+            }
+            if (Object.keys(udf).length) errors.udf = udf;
+          }
+          return errors;
+        }}
         initialValues={initialValues}
         keepDirtyOnReinitialize
         subscription={{ submitting: false }}
@@ -159,16 +196,40 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 <div className="gh-form__grid">
                   {section.fields.map((f) => isRepeat(f)
                     ? <RepeatRows key={f.repeat} def={f} serverErrors={serverErrors} options={options} />
-                    : <FieldInput key={f.name} def={f} name={f.name} serverErrors={serverErrors} options={options} />)}
+                    : <FieldInput key={f.name} def={editing && f.writeOnly ? { ...f, required: false, placeholder: KEEP_SECRET } : f} name={f.name} serverErrors={serverErrors} options={options} />)}
                 </div>
               </Card>
             ))}
+            {udfInputs.length > 0 && (
+              <Card className="gh-form__section" compact data-testid="udf-section">
+                <H5>{tx('More fields')}</H5>
+                <p className="bp6-text-muted gh-form__desc">{tx('Fields this client added to every {what}.', { what: words.one.toLowerCase() })}</p>
+                <div className="gh-form__grid">
+                  {udfInputs.map((f) => <FieldInput key={f.name} def={f} name={f.name} serverErrors={serverErrors} options={options} />)}
+                </div>
+              </Card>
+            )}
             <div className="gh-form__actions">
               <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>
               <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>
               <Button variant="minimal" data-testid="form-cancel"
                 onClick={() => (ff.getState().dirty ? setAsking(true) : navigate(resource.path))}>{t('cancel')}</Button>
             </div>
+            <Dialog isOpen={!!once} title={tx('Shown only now')} icon="key" onClose={() => { const id = once!.id; setOnce(null); leave(id); }}>
+              <div data-testid="shown-once">
+              <DialogBody>
+                <Callout intent="warning" icon="warning-sign">{tx('Copy it now into the system that uses it: it is not shown again. If it is lost, issue a new one.')}</Callout>
+                {Object.entries(once?.shown ?? {}).map(([k, v]) => (
+                  <FormGroup key={k} label={tx(resource.declaration?.screens?.shownOnce?.find((x) => x.field === k)?.label ?? k)} style={{ marginTop: 12 }}>
+                    <InputGroup readOnly value={v} data-testid={`shown-${k}`} className={Classes.MONOSPACE_TEXT}
+                      rightElement={<Button icon="duplicate" variant="minimal" aria-label={tx('Copy')}
+                        onClick={() => { void navigator.clipboard?.writeText(v); notify({ intent: 'success', title: tx('Copied'), message: tx('It is on the clipboard.'), timeoutMs: TOAST_MS }); }} />} />
+                  </FormGroup>
+                ))}
+              </DialogBody>
+              <DialogFooter actions={<Button intent="primary" data-testid="shown-once-done" onClick={() => { const id = once!.id; setOnce(null); leave(id); }}>{tx('I have copied it')}</Button>} />
+              </div>
+            </Dialog>
             <Alert isOpen={asking} intent="danger" icon="trash" cancelButtonText={tx('Keep editing')} confirmButtonText={tx('Discard changes')}
               onCancel={() => setAsking(false)} onConfirm={() => { setAsking(false); navigate(resource.path); }} data-testid="discard-alert">
               <p>{tx('Discard your changes to this {what}? What you typed is lost.', { what: words.one.toLowerCase() })}</p>
@@ -208,7 +269,7 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
   const id = `field-${name}`;
   const label = <>{shownLabel}{def.required && <span className="gh-required" aria-hidden> *</span>}</>;
   const help = def.help ? (def.keys ? tCat(def.keys.help, def.help) : tx(def.help)) : undefined;
-  const placeholder = def.placeholder ? (def.keys ? tCat(def.keys.placeholder, def.placeholder) : def.placeholder) : undefined;
+  const placeholder = def.placeholder === KEEP_SECRET ? tx('Unchanged: type a new one to replace it') : def.placeholder ? (def.keys ? tCat(def.keys.placeholder, def.placeholder) : def.placeholder) : undefined;
   let control;
   if (kind === 'switch') {
     control = <Switch {...input} id={id} checked={!!input.checked} label={shownLabel} />;
@@ -221,11 +282,15 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
         {opts.map((o) => <option key={o.value} value={o.value}>{def.keys && !def.source ? tCat(def.keys.choice(o.value), o.label) : o.label}</option>)}
       </HTMLSelect>
     );
+  } else if (kind === 'ref') {
+    control = <RefSelect id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} required={def.required} invalid={!!message} />;
+  } else if (kind === 'refs') {
+    control = <RefsPicker id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} invalid={!!message} />;
   } else if (kind === 'textarea') {
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
   } else {
     control = (
-      <InputGroup {...input} value={input.value ?? ''} id={id} type={kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'email' ? 'email' : 'text'}
+      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'email' ? 'email' : 'text'}
         inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={kind === 'date' ? placeholder ?? DATE_PLACEHOLDER[locale] : placeholder} lang={kind === 'date' ? locale : undefined}
         aria-invalid={!!message} aria-required={def.required} className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
     );

@@ -15,6 +15,7 @@ import { tx, useT } from '../i18n';
 import { useTime } from '../ui/time';
 import { toCsv } from './csv';
 import { resourceWords, titleOfColumn, type Resource } from './defineResource';
+import { udfColumns, useUserFieldDefs } from './userFieldDefs';
 
 const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
@@ -90,8 +91,11 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     return () => clearTimeout(id);
   }, [text, filters, list]);
 
-  const columns = resource.columns;
-  const [widths, setWidths] = useState<number[]>(() => [resource.primary.width ?? 260, ...columns.map((c) => c.width ?? 150)]);
+  // an extensible resource (identities) shows the client's user-defined fields as columns after the declared ones
+  const defs = useUserFieldDefs(!!resource.declaration?.extensible);
+  const columns = useMemo(() => [...resource.columns, ...udfColumns<T>(defs)], [resource.columns, defs]);
+  const [chosenWidths, setWidths] = useState<number[]>(() => [resource.primary.width ?? 260, ...resource.columns.map((c) => c.width ?? 150)]);
+  const widths = useMemo(() => [chosenWidths[0], ...columns.map((c, i) => chosenWidths[i + 1] ?? c.width ?? 150)], [chosenWidths, columns]);
 
   const selected = useMemo(() => new Set(selection), [selection]);
   const setSelection = (ids: number[]) => list.send({ type: 'list.selectionChanged', ids });
@@ -205,7 +209,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           numRows={items.length}
           defaultRowHeight={ROW_HEIGHT}
           columnWidths={widths}
-          onColumnWidthChanged={(i, w) => setWidths((ws) => ws.map((x, j) => (j === i ? w : x)))}
+          onColumnWidthChanged={(i, w) => setWidths(() => widths.map((x, j) => (j === i ? w : x)))}
           enableColumnResizing
           enableRowHeader={false}
           enableFocusedCell={false}

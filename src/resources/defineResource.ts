@@ -12,7 +12,7 @@ import { showDate, showDateTime } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
 
-export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'switch' | 'textarea' | 'hidden';
+export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs';
 
 export interface FieldDef {
   name: string;
@@ -24,6 +24,12 @@ export interface FieldDef {
   options?: readonly { label: string; value: string }[];
   /** options loaded from another resource (e.g. divisions). */
   source?: 'divisions' | 'timezones';
+  /** ref / refs: the catalogue resource picked from (src/resources/RefPicker.tsx). */
+  target?: string;
+  /** the add form's starting value (the declaration's default). */
+  default?: unknown;
+  /** a secret: typed, never shown; left empty on an edit it keeps what is stored. */
+  writeOnly?: boolean;
   placeholder?: string;
   help?: string;
   /** take the whole row of the two-column grid. */
@@ -109,7 +115,7 @@ export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {
 }
 
 export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
-  const actors = resourceActors(def.api, def.schema, def.bulkDelete);
+  const actors = resourceActors(def.api, def.schema, def.bulkDelete, def.declaration?.screens?.shownOnce?.map((x) => x.field));
   return {
     ...def,
     calls: resourceApi(def.api, def.schema, def.bulkDelete),
@@ -135,7 +141,7 @@ const blank = (v: unknown) => (v === null || v === undefined ? '' : v);
 
 function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
   const keys = { label: catKey.field(kb, name), help: catKey.help(kb, name), placeholder: catKey.placeholder(kb, name), choice: (v: string) => catKey.choice(kb, name, v) };
-  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper, keys };
+  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper, default: f.default, writeOnly: f.writeOnly, keys };
   switch (f.kind) {
     case 'email': return { ...base, kind: 'email' };
     case 'number': return { ...base, kind: 'number' };
@@ -144,7 +150,8 @@ function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
     case 'choice': return { ...base, kind: 'select', options: f.choices };
     case 'timezone': return { ...base, kind: 'select', source: 'timezones' };
     case 'image': return { ...base, kind: 'hidden' };
-    case 'ref': return f.target === 'divisions' ? { ...base, kind: 'select', source: 'divisions' } : { ...base, kind: 'number' };
+    case 'ref': return f.target === 'divisions' ? { ...base, kind: 'select', source: 'divisions' } : { ...base, kind: 'ref', target: f.target };
+    case 'refs': return { ...base, required: false, kind: 'refs', target: f.target, wide: true };
     default: return { ...base, kind: f.widget ?? 'text' };
   }
 }
@@ -158,8 +165,8 @@ function formFieldOf(resource: string, name: string, f: AnyField): FieldDef | Re
     repeat: name, label: labelOf(name, f), itemLabel: c.itemLabel,
     keys: { label: catKey.field(resourceBase(resource), name), itemLabel: catKey.item(resource, name) },
     fields: [{ name: 'id', label: 'Id', kind: 'hidden' }, ...fields.map(([k, cf]) => fieldDefOf(k, cf, resourceBase(resource, name)))],
-    empty: () => Object.fromEntries(fields.filter(([, cf]) => cf.kind === 'text' || cf.kind === 'choice')
-      .map(([k, cf]) => [k, cf.kind === 'choice' ? (cf.default as string | undefined) ?? (cf.required ? cf.choices![0].value : '') : ''])),
+    empty: () => Object.fromEntries(fields.filter(([, cf]) => cf.kind === 'text' || cf.kind === 'choice' || cf.kind === 'number' || cf.kind === 'ref')
+      .map(([k, cf]) => [k, cf.kind === 'choice' ? (cf.default as string | undefined) ?? (cf.required ? cf.choices![0].value : '') : cf.default !== undefined ? String(cf.default) : ''])),
   };
 }
 
@@ -172,8 +179,10 @@ function toFormOf(d: ResourceDeclaration<any>) {
     const v = row[k];
     if (f.kind === 'switch') return [k, !!v];
     if (f.kind === 'ref') return [k, v === null || v === undefined ? '' : String(v)];
+    if (f.kind === 'refs') return [k, Array.isArray(v) ? v : []];
+    if (f.writeOnly) return [k, ''];
     if (f.kind === 'children') {
-      return [k, ((v as Record<string, unknown>[]) ?? []).map((cr) => Object.fromEntries([['id', cr.id], ...Object.keys(f.children!.fields).map((ck) => [ck, blank(cr[ck])])]))];
+      return [k, ((v as Record<string, unknown>[]) ?? []).map((cr) => Object.fromEntries([['id', cr.id], ...Object.keys(f.children!.fields).map((ck) => [ck, f.children!.fields[ck].kind === 'ref' ? String(blank(cr[ck])) : blank(cr[ck])])]))];
     }
     return [k, blank(v)];
   }));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IdentityInput } from '../../contract';
 import { errorsFrom, fieldName, toBody, validateForm } from './formValues';
 import { identities } from './identities';
+import { consoleResource } from './registry';
 
 describe('form values and the contract', () => {
   it('names nested fields the way final-form does', () => {
@@ -25,5 +26,23 @@ describe('form values and the contract', () => {
     const errors = validateForm({ firstName: 'A', lastName: 'B', employeeNo: 'E1', divisionId: 1, status: 'active',
       credentials: [{ type: 'card', number: 'ok-1' }] }, identities.form, IdentityInput) as { credentials?: { number?: string }[] };
     expect(errors.credentials?.[0]?.number).toMatch(/Number/);
+  });
+
+  it('sends picked references as ids: one per row, many as a list, an optional one left empty as null', () => {
+    const groups = consoleResource('accessGroups');
+    const body = toBody({ name: 'Night crew', description: '', doors: [{ id: undefined, doorId: '4', scheduleId: '7' }], members: ['12', 15] }, groups.form);
+    expect(body).toMatchObject({ name: 'Night crew', description: null, doors: [{ doorId: 4, scheduleId: 7 }], members: [12, 15] });
+    const doors = consoleResource('doors');
+    expect(toBody({ name: 'D', mode: 'card', entryZoneId: '', exitZoneId: '3' }, doors.form)).toMatchObject({ entryZoneId: null, exitZoneId: 3 });
+  });
+
+  it('starts a new row and a new record from the declared defaults', () => {
+    const formats = consoleResource('cardFormats');
+    const layout = formats.form[0].fields.find((f) => !('repeat' in f) && f.name === 'bits') as { default?: unknown };
+    expect(layout.default).toBe(26);
+    const parity = formats.form[1].fields[0] as { empty: () => Record<string, unknown> };
+    expect(parity.empty()).toEqual({ bit: '0', type: 'even', overStart: '1', overLength: '12' });
+    const dates = consoleResource('specialDates');
+    expect((dates.form[0].fields.find((f) => !('repeat' in f) && f.name === 'yearly') as { default?: unknown }).default).toBe(false);
   });
 });

@@ -14,7 +14,9 @@ const empty = (v: unknown) => v === '' || v === undefined || v === null || (type
 function normaliseField(f: FieldDef, v: unknown): unknown {
   if (f.kind === 'switch') return !!v;
   if (f.kind === 'hidden') return empty(v) ? undefined : v;
-  if (f.kind === 'number' || f.source === 'divisions') {
+  if (f.kind === 'refs') return Array.isArray(v) ? v.map(Number) : [];
+  if (f.writeOnly) return empty(v) ? undefined : String(v); // a secret left empty is not sent (an edit keeps it)
+  if (f.kind === 'number' || f.kind === 'ref' || f.source === 'divisions') {
     if (empty(v)) return f.required ? undefined : null;
     return typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(String(v).trim()) ? Number(v) : v;
   }

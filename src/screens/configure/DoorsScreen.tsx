@@ -9,6 +9,7 @@
 // callout until the next try.
 import { tx, useLocale } from '../../i18n';
 import { useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
@@ -39,6 +40,8 @@ const key = (doorId: number, command: DoorCommand, force: boolean) => `${doorId}
 export function DoorsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canControl = hasPrivilege(held, [PRIV.doors.control]);
+  const canEdit = hasPrivilege(held, [PRIV.doors.edit]);
+  const canAdd = hasPrivilege(held, [PRIV.doors.add]);
   const { doors, loading, failed, reload } = useLiveDoors();
   const time = useTime();
   const names = useRef(new Map<number, string>()); // for the toast's wording only
@@ -79,6 +82,7 @@ export function DoorsScreen() {
         actions={<>
           <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label={tx('Needs attention only')} className="gh-doors__filter" data-testid="doors-attention-only" />
           <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>{tx('Refresh')}</Button>
+          {canAdd && <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door"><span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span></Link>}
         </>} />
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{error}</Callout>}
       {failed && !doors && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
@@ -98,7 +102,7 @@ export function DoorsScreen() {
                   className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
                   <td className="gh-doors__name">
                     {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
-                    {d.name}
+                    {canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}
                   </td>
                   <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
                   <td>

@@ -3,7 +3,7 @@
 // state the list has not heard re-reads the list once, so the time of the change follows too.
 import { useEffect, useMemo, useRef } from 'react';
 import { useSelector } from '@xstate/react';
-import type { DoorView, PageOf } from '../../../contract';
+import { DESTINATIONS, type DoorView, type PageOf } from '../../../contract';
 import { selectDoors } from '../../../machines/hardwareStatus.selectors';
 import { selectClientId } from '../../../machines/session.selectors';
 import { listDoors } from '../../api/endpoints';
@@ -35,5 +35,11 @@ export function useLiveDoors(): LiveDoors {
     // only a new difference re-reads; a failed re-read is not retried in a loop
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [unheard]);
+  // a door added, edited or deleted anywhere in the client (`/changes/doors`, the catalogue's notice): read the list again
+  const central = useSystemActor('socket.central');
+  useEffect(() => {
+    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/doors`) reload(); });
+    return () => sub.unsubscribe();
+  }, [central, reload]);
   return { doors, loading: task.status === 'active', failed: task.status === 'error', reload };
 }

@@ -1,0 +1,128 @@
+// The Configure screens come from the catalogue (issue 12): an administrator builds a night shift, an access group
+// that opens the Loading Bay on it for one identity, two new doors (one on card and PIN, entering a zone) and a
+// mantrap of them — all in the console, through the
+// generated lists and forms with their reference pickers — and the server holds exactly what was picked. The add
+// forms start from the declarations' defaults (issue 11: a switch declared off starts off).
+import { expect, test, type Page } from '@playwright/test';
+import { selectClient, shot, signIn } from './helpers';
+
+/** Open a searchable picker (one reference or many) and choose the row whose name is typed. */
+async function pick(page: Page, field: string, text: string) {
+  await page.locator(`[id="field-${field}"]`).click();
+  await page.locator('.bp6-popover-open input, .bp6-popover input').last().fill(text);
+  await page.getByRole('option', { name: text }).first().click();
+}
+
+async function saved(page: Page, what: string) {
+  await expect(page.getByTestId('toast').filter({ hasText: `${what} saved` }).first()).toBeVisible();
+}
+
+test('schedules, access groups and interlocking groups are built in the generated screens, with pickers, and stored as picked', async ({ page }) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now().toString(36);
+  await signIn(page, 'admin');
+  await selectClient(page, 'Northwind Logistics');
+
+  // a schedule: the sidebar entry, the generated list, its add form with a repeated window row
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Schedules', exact: true }).click();
+  await expect(page.getByTestId('schedules')).toBeVisible();
+  await page.getByTestId('schedules').getByTestId('add-button').click();
+  await page.getByLabel('Name').fill(`Night shift ${stamp}`);
+  await page.getByTestId('add-windows').click();
+  await page.locator('[id="field-windows[0].day"]').selectOption('1');
+  await page.locator('[id="field-windows[0].start"]').fill('22:00');
+  await page.locator('[id="field-windows[0].end"]').fill('25:00');
+  await page.getByTestId('form-save').click();
+  // a wrong time is refused on its field, and what was typed stays
+  await expect(page.getByTestId('repeat-windows')).toContainText('End must be written as: HH:mm');
+  await expect(page.getByLabel('Name')).toHaveValue(`Night shift ${stamp}`);
+  await page.locator('[id="field-windows[0].end"]').fill('06:00');
+  await page.getByTestId('form-save').click();
+  await saved(page, 'Schedule');
+  await expect(page.getByTestId('schedules').getByRole('row').filter({ hasText: `Night shift ${stamp}` })).toBeVisible();
+
+  // a special date's "Every year" is declared off: the add form starts with it off
+  await page.goto('/configure/special-date/add');
+  await expect(page.getByLabel('Every year')).not.toBeChecked();
+  // a card format starts from the declared Wiegand 26 layout
+  await page.goto('/hardware/card-format/add');
+  await expect(page.getByLabel('Length (bits)')).toHaveValue('26');
+
+  // an access group: a door × schedule row picked by name, and a member found by search
+  await page.goto('/configure/access-group');
+  await page.getByTestId('access-groups').getByTestId('add-button').click();
+  await page.getByLabel('Name').fill(`Night crew ${stamp}`);
+  await page.getByTestId('add-doors').click();
+  await pick(page, 'doors[0].doorId', 'Loading Bay');
+  await pick(page, 'doors[0].scheduleId', `Night shift ${stamp}`);
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const auth = { authorization: `Bearer ${token}` };
+  const someone = (await (await page.request.get('/event/manage/identities?size=1&sort=lastName,desc', { headers: auth })).json()).items[0];
+  await page.locator('[id="field-members"]').click();
+  await page.locator('[id="field-members"]').fill(someone.employeeNo); // searched by employee number: one match
+  await expect(page.getByRole('option')).toHaveCount(1);
+  await page.getByRole('option', { name: new RegExp(someone.lastName) }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('accessGroups-form').locator('.bp6-tag')).toHaveCount(1);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'configure-access-group-form-390');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByTestId('form-save').click();
+  await saved(page, 'Access group');
+
+  const groups = (await (await page.request.get(`/event/manage/access-groups?q=${encodeURIComponent(`Night crew ${stamp}`)}`, { headers: auth })).json()).items;
+  expect(groups).toHaveLength(1);
+  const doors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items;
+  const schedules = (await (await page.request.get(`/event/manage/schedules?q=${encodeURIComponent(`Night shift ${stamp}`)}`, { headers: auth })).json()).items;
+  expect(groups[0].doors).toEqual([expect.objectContaining({ doorId: doors.find((d: { name: string }) => d.name === 'Loading Bay').id, scheduleId: schedules[0].id })]);
+  expect(groups[0].members).toEqual([someone.id]);
+  expect(schedules[0].windows).toEqual([expect.objectContaining({ day: '1', start: '22:00', end: '06:00' })]);
+
+  // the edit form names what was picked (labels by id), not numbers
+  await page.goto(`/configure/access-group/edit/${groups[0].id}`);
+  await expect(page.locator('[id="field-doors[0].doorId"]')).toHaveText(/Loading Bay/);
+  await expect(page.locator('[id="field-doors[0].scheduleId"]')).toHaveText(new RegExp(`Night shift ${stamp}`));
+  await shot(page, 'configure-access-group-edit-1440');
+
+  // two new doors from the doors screen (Add door, the generated form); one edited: card and PIN, entering a zone
+  const gates = [`North gate ${stamp}`, `South gate ${stamp}`];
+  await page.goto('/configure/access-zone/add');
+  await page.getByLabel('Name').fill(`Yard ${stamp}`);
+  await page.getByLabel('Anti-passback').selectOption('hard');
+  await page.getByTestId('form-save').click();
+  await saved(page, 'Access zone');
+  for (const name of gates) {
+    await page.goto('/configure/doors');
+    await page.getByTestId('add-door').click();
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Division').selectOption({ index: 1 });
+    await page.getByTestId('form-save').click();
+    await saved(page, 'Door');
+    await expect(page.getByTestId('door-row').filter({ hasText: name })).toBeVisible();
+  }
+  await page.getByTestId('door-row').filter({ hasText: gates[0] }).getByTestId('door-edit').click();
+  await page.getByLabel('Mode').selectOption('card-pin');
+  await pick(page, 'entryZoneId', `Yard ${stamp}`);
+  await page.getByTestId('form-save').click();
+  await saved(page, 'Door');
+  const allDoors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items as { id: number; name: string }[];
+  const gateIds = gates.map((g) => allDoors.find((d) => d.name === g)!.id);
+  const edited = (await (await page.request.get(`/event/manage/doors/${gateIds[0]}`, { headers: auth })).json());
+  const zones = (await (await page.request.get(`/event/manage/access-zones?q=${encodeURIComponent(`Yard ${stamp}`)}`, { headers: auth })).json()).items;
+  expect(edited).toMatchObject({ name: gates[0], mode: 'card-pin', entryZoneId: zones[0].id });
+
+  // an interlocking group of the two new doors
+  await page.goto('/configure/interlocking-groups/add');
+  await page.getByLabel('Name').fill(`Mantrap ${stamp}`);
+  for (const name of gates) {
+    await page.locator('[id="field-doorIds"]').click();
+    await page.locator('[id="field-doorIds"]').fill(name);
+    await page.getByRole('option', { name }).first().click();
+  }
+  await page.keyboard.press('Escape');
+  await page.getByTestId('form-save').click();
+  await saved(page, 'Interlocking group');
+  const locks = (await (await page.request.get(`/event/manage/interlocking-groups?q=${encodeURIComponent(`Mantrap ${stamp}`)}`, { headers: auth })).json()).items;
+  expect([...locks[0].doorIds].sort()).toEqual([...gateIds].sort());
+  await expect(page.getByTestId('interlocks').getByRole('row').filter({ hasText: `Mantrap ${stamp}` })).toContainText('2');
+});
