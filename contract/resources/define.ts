@@ -134,8 +134,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
    *  list is hand-written (the doors' live list with their state), everything else comes from the catalogue. */
   routes?: boolean | { list: false };
   /** The generic screens' exceptions: add route and button text, where rows and saved adds go; `shownOnce`: fields of
-   *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key). */
-  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; shownOnce?: readonly { field: string; label: string }[] };
+   *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key); `editRoute`
+   *  (with `:id`) and `editTitle` when the edit form is not `${route}/edit/:id` (a controller's settings). */
+  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; editRoute?: string; editTitle?: string; shownOnce?: readonly { field: string; label: string }[] };
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {

@@ -20,6 +20,7 @@ import { accessGroupsResource } from './accessGroups';
 import { interlocksResource } from './interlocks';
 import { cardFormatsResource } from './cardFormats';
 import { doorsResource } from './doors';
+import { cardReadersResource, controllersResource, inputsResource, outputsResource } from './hardware';
 
 export * from './define';
 export * from './derive';
@@ -43,10 +44,12 @@ export { WEEKDAYS, SPECIAL_DAY_KINDS, TIME_OF_DAY } from './schedules';
 export { ANTI_PASSBACK } from './accessZones';
 export { DOOR_MODES } from './doors';
 export { PARITY_TYPES } from './cardFormats';
+export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4 } from './hardware';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
   userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
   doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
+  controllersResource, cardReadersResource, inputsResource, outputsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

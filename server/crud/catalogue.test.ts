@@ -82,7 +82,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await s?.close(); });
 
-describe.each(served.map((r) => [r.name, r] as const))('%s (generated from its declaration)', (_name, r) => {
+describe.each(served.filter((r) => r.privileges.add).map((r) => [r.name, r] as const))('%s (generated from its declaration)', (_name, r) => {
   it('creates a row and writes one audit row with before/after, leaving out the fields the declaration omits', async () => {
     const { row } = await create(r);
     const audit = await s.db.query<any>('select action, before, after from audit_log where entity = $1 and entity_id = $2', [entityOf(r), String(row.id)]);
@@ -226,7 +226,7 @@ describe.each(served.map((r) => [r.name, r] as const))('%s (generated from its d
 });
 
 // a division-scoped resource: a user whose grant covers one branch of the tree sees, changes and creates only there
-describe.each(served.filter((r) => r.scope.division).map((r) => [r.name, r] as const))('%s division scope (generated)', (_name, r) => {
+describe.each(served.filter((r) => r.scope.division && r.privileges.add).map((r) => [r.name, r] as const))('%s division scope (generated)', (_name, r) => {
   it('hides rows outside the grant\u2019s divisions (404) and refuses to put a row there', async () => {
     const divField = r.scope.division!;
     const all = (await s.call('GET', '/event/manage/divisions', { token: nw })).body.items as { id: number; parentId: number | null }[];
@@ -249,6 +249,29 @@ describe.each(served.filter((r) => r.scope.division).map((r) => [r.name, r] as c
     const refused = await s.call('POST', r.api, { token, body: { ...(await sample(r)), [divField]: outside } });
     expect(refused.status).toBe(400);
     expect(refused.body.violations).toEqual([{ field: divField, message: 'is not a division you may use' }]);
+  });
+});
+
+// a resource that is enrolled, not typed in (controllers): edit-only, on the rows that exist
+describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit).map((r) => [r.name, r] as const))('%s, edit only (generated)', (_name, r) => {
+  it('edits an existing row with an audit row; another tenant\u2019s id is 404; a bad value is named; there is no create', async () => {
+    const [row] = (await s.call('GET', `${r.api}?size=1`, { token: nw })).body.items;
+    expect(row).toBeDefined();
+    const input = Object.fromEntries(writable(r).map(([k]) => [k, row[k]]));
+    const [k] = writable(r).find(([, f]) => f.kind === 'text' && !f.pattern)!;
+    const changed = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [k]: `${row[k]} (edited)` } });
+    expect(changed.status).toBe(200);
+    expect(changed.body[k]).toBe(`${row[k]} (edited)`);
+    const audit = await s.db.query<any>('select action, before, after from audit_log where entity = $1 and entity_id = $2', [entityOf(r), String(row.id)]);
+    expect(audit.rows.at(-1)).toMatchObject({ action: 'update', before: { [k]: row[k] }, after: { [k]: `${row[k]} (edited)` } });
+    expect((await s.call('GET', `${r.api}/${row.id}`, { token: hb })).status).toBe(404);
+    expect((await s.call('PUT', `${r.api}/${row.id}`, { token: hb, body: input })).status).toBe(404);
+    for (const [pk, f] of writable(r).filter(([, f]) => f.pattern)) {
+      const bad = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [pk]: 'not a match!' } });
+      expect([pk, bad.status, bad.body.violations?.[0]?.field]).toEqual([pk, 400, pk]);
+      expect(f.help && bad.body.violations[0].message).toContain(f.help);
+    }
+    expect([404, 405]).toContain((await s.call('POST', r.api, { token: nw, body: input })).status);
   });
 });
 

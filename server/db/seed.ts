@@ -101,6 +101,16 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       for (let i = 1; i <= 3; i++) {
         await tx.query('insert into controllers (client_id, division_id, name, ip_address) values ($1,$2,$3,$4)', [client, hq, `${t.prefix}-CTRL-0${i}`, `10.${ti + 1}.0.${10 + i}`]);
       }
+      // issue 12: each door's entry reader, contact and strike, spread over the three controllers
+      await tx.query(`insert into card_readers (client_id, name, door_id, direction, controller_id, address)
+        select d.client_id, d.name || ' reader', d.id, 'entry', c.id, 0 from doors d
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`, [client]);
+      await tx.query(`insert into inputs (client_id, name, kind, controller_id, door_id)
+        select d.client_id, d.name || ' contact', 'door-contact', c.id, d.id from doors d
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`, [client]);
+      await tx.query(`insert into outputs (client_id, name, kind, controller_id, door_id, pulse_seconds)
+        select d.client_id, d.name || ' strike', 'strike', c.id, d.id, 5 from doors d
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`, [client]);
       for (let i = 1; i <= perClient; i++) {
         const first = FIRST[(i * 7 + ti) % FIRST.length];
         const last = LAST[(i * 3 + Math.floor(i / FIRST.length) + ti * 3) % LAST.length];

@@ -62,8 +62,7 @@ export async function installLicense(tx: Db, clientId: number, key = DEMO_LICENS
 const USED: Record<Seat, string> = {
   identities: `(select count(*)::int from identities i where i.client_id = t.client_id)`,
   doors: `(select count(*)::int from doors d where d.client_id = t.client_id)`,
-  // no reader table yet: every door has its reader until readers are their own rows
-  readers: `(select count(*)::int from doors d where d.client_id = t.client_id)`,
+  readers: `(select count(*)::int from card_readers r where r.client_id = t.client_id)`,
   operators: `(select count(distinct g.user_id)::int from user_grants g where g.client_id = t.client_id)`,
 };
 const SEAT_COLUMN: Record<Seat, string> = { identities: 'identity_seats', doors: 'door_seats', readers: 'reader_seats', operators: 'operator_seats' };

@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, doorsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, doorsResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -167,17 +167,17 @@ export const ROUTES: RouteDef[] = [
 
   // ---------- Hardware ----------
   ...catalogue(cardFormatsResource, 'Wiegand and smart-card formats the readers decode.'),
-  ...crud('hardware', '/hardware/card-reader', 'Card readers', 'Card reader', x('0.5.5'), 'mobile-phone', 'Readers and their doors, with live status.'),
-  r('hardware', '/hardware/controllers', 'Controllers', ['0.5.6.0'], { icon: 'desktop', description: 'Door controllers with heartbeat, firmware and status.' }),
+  ...catalogue(cardReadersResource, 'Readers and their doors, with live status.'),
+  fromResource(controllersResource, 'list', 'catalogueList', { description: 'Door controllers with heartbeat, firmware and status.' }),
   r('hardware', '/hardware/controllers/diagnostic/:ipAddress', 'Controller diagnostic', ['0.5.6.4'], { icon: 'desktop', hidden: true, description: 'Ping, trace and self-test a controller by IP address.' }),
-  r('hardware', '/hardware/controllers/settings/:id', 'Controller settings', ['0.5.6.2'], { icon: 'desktop', hidden: true, description: 'Network, time and security settings of a controller.' }),
+  fromResource(controllersResource, 'edit', 'catalogueForm', { description: 'Network, time and security settings of a controller.' }),
   r('hardware', '/hardware/controller-hub', 'Controller hub', ['0.5.7.0'], { icon: 'data-connection', description: 'Hubs that connect controllers to the server.' }),
-  ...crud('hardware', '/hardware/input', 'Inputs', 'Input', x('0.5.3'), 'log-in', 'Door contacts, buttons and sensors.'),
+  ...catalogue(inputsResource, 'Door contacts, buttons and sensors.'),
   r('hardware', '/hardware/interface', 'Interfaces', ['0.5.1.0'], { icon: 'exchange', description: 'Interface boards and their bus addresses.' }),
   r('hardware', '/hardware/interface/pre-add', 'Add interface', ['0.5.1.1'], { icon: 'exchange', hidden: true, description: 'Discover and add an interface board.' }),
   r('hardware', '/hardware/interface/edit/:id', 'Edit interface', ['0.5.1.2'], { icon: 'exchange', hidden: true, description: 'Change an interface board.' }),
   r('hardware', '/hardware/interface/settings/:id', 'Interface settings', ['0.5.1.2'], { icon: 'exchange', hidden: true, description: 'Timing and supervision settings of an interface.' }),
-  ...crud('hardware', '/hardware/output', 'Outputs', 'Output', x('0.5.4'), 'log-out', 'Relays, locks and sounders.'),
+  ...catalogue(outputsResource, 'Relays, locks and sounders.'),
 
   // ---------- Report ----------
   r('report', '/report/activity', 'Activity report', ['0.6.1.0'], { icon: 'history', screen: 'activityReport', description: 'Every change an operator made: who, when, what, before and after.' }),

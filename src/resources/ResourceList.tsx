@@ -156,7 +156,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       <Cell className="gh-primary-cell">
         <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
           <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />
-          {resource.rowPath || canEdit ? <Link role="cell" className="gh-rowhead__name" to={resource.rowPath ? resource.rowPath(row.id) : `${resource.path}/edit/${row.id}`}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
+          {resource.rowPath || canEdit ? <Link role="cell" className="gh-rowhead__name" to={resource.rowPath ? resource.rowPath(row.id) : resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
           {rowTag?.(row)}
           <span className="gh-rowhead__actions">{rowActions?.(row)}</span>
         </div>

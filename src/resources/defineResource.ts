@@ -87,6 +87,8 @@ export interface ResourceDef<T extends { id: number }> {
   addPath?: string;
   /** The Add button's text when it is not "Add <singular>" (e.g. "Register visitor"). */
   addLabel?: string;
+  /** Where a row's edit form is when it is not `${path}/edit/:id` (a controller's settings). */
+  editPath?: (id: number) => string;
   /** Where a row's name links when it is not the edit form (e.g. a details page). */
   rowPath?: (id: number) => string;
   /** Where a saved add form goes instead of the list (e.g. the new record's details). */
@@ -240,6 +242,7 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
     addPath: d.screens?.addRoute,
     addLabel: d.screens?.addLabel,
     rowPath: d.screens?.detailsRoute ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
+    editPath: d.screens?.editRoute ? (id) => d.screens!.editRoute!.replace(':id', String(id)) : undefined,
     savedPath: d.screens?.detailsRoute ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
   });
 }

@@ -27,5 +27,5 @@ export function consoleResource(name: string): Resource<any> {
 
 /** The declaration whose list, add or edit route is `path` (a route table pattern). */
 export function declarationOfRoute(path: string): ResourceDeclaration<any> | undefined {
-  return CATALOGUE.find((d) => (path === d.route || path === `${d.route}/add` || path === `${d.route}/edit/:id` || path === d.screens?.addRoute));
+  return CATALOGUE.find((d) => (path === d.route || path === `${d.route}/add` || path === `${d.route}/edit/:id` || path === d.screens?.addRoute || path === d.screens?.editRoute));
 }

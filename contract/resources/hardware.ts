@@ -1,0 +1,100 @@
+// Hardware [0.5.x] (issue 12): controllers (their settings; controllers are enrolled, not typed in), and the card
+// readers, inputs and outputs wired to them, each at a door. A door's readers say which way a swipe goes (entry or
+// exit: the zones of anti-passback); its inputs are the contact, exit button and sensors; its outputs the strike,
+// sounder and lights. Deleting a controller or a door that still has them is refused (409), naming them.
+import { PRIV } from '../privileges';
+import { choice, defineResource, number, ref, switchField, text } from './define';
+
+/** A dotted IPv4 address (each part 0–255). */
+export const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+export const controllersResource = defineResource({
+  name: 'controllers', table: 'controllers', api: '/event/manage/controllers', route: '/hardware/controllers', section: 'hardware',
+  label: { one: 'Controller', many: 'Controllers' }, icon: 'desktop',
+  privileges: PRIV.controllers,
+  scope: { tenant: true },
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true }),
+    ipAddress: text({ label: 'IP address', max: 15, required: true, pattern: IPV4, help: 'IPv4, e.g. 10.1.0.11', search: true, sort: true }),
+    divisionId: ref('divisions', { label: 'Division' }),
+    status: text({ max: 20, required: true, readOnly: true, sort: true }),
+  },
+  list: { title: ['name'], columns: ['ipAddress', 'status'], sort: ['name', 'asc'] },
+  form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],
+  export: ['csv', 'ndjson'],
+  screens: { editRoute: '/hardware/controllers/settings/:id', editTitle: 'Controller settings' },
+});
+
+export const READER_DIRECTIONS = [{ value: 'entry', label: 'Entry' }, { value: 'exit', label: 'Exit' }] as const;
+
+export const cardReadersResource = defineResource({
+  name: 'cardReaders', table: 'card_readers', api: '/event/manage/card-readers', route: '/hardware/card-reader', section: 'hardware',
+  label: { one: 'Card reader', many: 'Card readers' }, icon: 'mobile-phone',
+  privileges: PRIV.cardReaders,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another card reader' }),
+    doorId: ref('doors', { label: 'Door', required: true, filter: true }),
+    doorName: text({ label: 'Door', max: 200, virtual: true, readOnly: true, from: 'doorId', sort: true }),
+    direction: choice(READER_DIRECTIONS, { required: true, default: 'entry', filter: true, sort: true }),
+    controllerId: ref('controllers', { label: 'Controller', required: true, filter: true }),
+    controllerName: text({ label: 'Controller', max: 100, virtual: true, readOnly: true, from: 'controllerId', sort: true }),
+    location: text({ max: 200, search: true, placeholder: 'Level 2, east stair', help: 'Where it is mounted, for whoever services it' }),
+    address: number({ label: 'Bus address', min: 0, max: 255, default: 0, help: '0–255 on the controller’s reader bus' }),
+  },
+  list: { title: ['name'], columns: ['doorName', 'direction', 'controllerName', 'address', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [{ title: 'Card reader', description: 'An entry reader leads into the door’s entry zone, an exit reader out to its exit zone.', fields: ['name', 'doorId', 'direction', 'controllerId', 'address', 'location'] }],
+  export: ['csv', 'ndjson'],
+});
+
+export const INPUT_KINDS = [
+  { value: 'door-contact', label: 'Door contact' }, { value: 'exit-button', label: 'Exit button' }, { value: 'sensor', label: 'Sensor' }, { value: 'tamper', label: 'Tamper' },
+] as const;
+
+export const inputsResource = defineResource({
+  name: 'inputs', table: 'inputs', api: '/event/manage/inputs', route: '/hardware/input', section: 'hardware',
+  label: { one: 'Input', many: 'Inputs' }, icon: 'log-in',
+  privileges: PRIV.inputs,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another input' }),
+    kind: choice(INPUT_KINDS, { label: 'Type', required: true, default: 'door-contact', filter: true, sort: true }),
+    controllerId: ref('controllers', { label: 'Controller', required: true, filter: true }),
+    controllerName: text({ label: 'Controller', max: 100, virtual: true, readOnly: true, from: 'controllerId', sort: true }),
+    doorId: ref('doors', { label: 'Door' }),
+    doorName: text({ label: 'Door', max: 200, virtual: true, readOnly: true, from: 'doorId', sort: true }),
+    location: text({ max: 200, search: true, placeholder: 'Level 2, east stair', help: 'Where it is mounted, for whoever services it' }),
+    normallyClosed: switchField({ label: 'Normally closed', default: true }),
+    supervised: switchField({ label: 'Supervised (end-of-line resistors)', default: false }),
+  },
+  list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'normallyClosed', 'supervised', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [{ title: 'Input', description: 'A contact, button or sensor wired to a controller, at a door or on its own.', fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'normallyClosed', 'supervised'] }],
+  export: ['csv', 'ndjson'],
+});
+
+export const OUTPUT_KINDS = [
+  { value: 'strike', label: 'Lock strike' }, { value: 'sounder', label: 'Sounder' }, { value: 'light', label: 'Light' }, { value: 'relay', label: 'Relay' },
+] as const;
+
+export const outputsResource = defineResource({
+  name: 'outputs', table: 'outputs', api: '/event/manage/outputs', route: '/hardware/output', section: 'hardware',
+  label: { one: 'Output', many: 'Outputs' }, icon: 'log-out',
+  privileges: PRIV.outputs,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another output' }),
+    kind: choice(OUTPUT_KINDS, { label: 'Type', required: true, default: 'strike', filter: true, sort: true }),
+    controllerId: ref('controllers', { label: 'Controller', required: true, filter: true }),
+    controllerName: text({ label: 'Controller', max: 100, virtual: true, readOnly: true, from: 'controllerId', sort: true }),
+    doorId: ref('doors', { label: 'Door' }),
+    doorName: text({ label: 'Door', max: 200, virtual: true, readOnly: true, from: 'doorId', sort: true }),
+    location: text({ max: 200, search: true, placeholder: 'Level 2, east stair', help: 'Where it is mounted, for whoever services it' }),
+    pulseSeconds: number({ label: 'Pulse (seconds)', min: 0, max: 3600, default: 5, help: '0: held until switched off' }),
+  },
+  list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'pulseSeconds', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [{ title: 'Output', description: 'A strike, sounder, light or relay driven by a controller.', fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'pulseSeconds'] }],
+  export: ['csv', 'ndjson'],
+});
