@@ -107,7 +107,12 @@ export const DoorCommandBody = object({ command: enums(DOOR_COMMANDS), force: op
 export const DoorView = type({
   id: integer(), name: string(), status: string(), divisionId: nullable(integer()),
   divisionName: nullable(string()), lastChangedAt: nullable(string()),
+  /** the door's mode (contract/resources/doors.ts DOOR_MODES); 'locked-down' while a lockdown holds it */
+  mode: optional(string()),
 });
+/** Lock down every door the caller controls (on), or release the doors a lockdown holds (off). */
+export const LockdownBody = object({ on: boolean() });
+export const LockdownAnswer = type({ on: boolean(), doors: integer() });
 export type DoorView = Infer<typeof DoorView>;
 
 export const SIMULATE_KINDS = [

@@ -169,4 +169,32 @@ describe('access configuration', () => {
     await s.db.query('update doors set entry_zone_id = null where id = $1', [door]);
     s.app.simulator.access.changed(northwind);
   });
+
+  it('a lockdown denies every door the caller controls, refuses opening one, and its release gives each door its mode back', async () => {
+    const doors = (await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id', [northwind])).rows.map((r) => Number(r.id));
+    const [door, second] = doors;
+    const card = await activeCard();
+    await s.db.query(`update doors set mode = 'card-pin' where id = $1`, [second]);
+    s.app.simulator.access.changed(northwind);
+    expect((await swipe(door, card.number, local('10:00', '2026-11-27'))).body.eventCode).toBe(5000);
+
+    expect((await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: 'yes' } })).body.violations).toEqual([{ field: 'on', message: expect.any(String) }]);
+    expect((await s.call('POST', `${API.doors}/lockdown`, { token: await s.login('reception'), body: { on: true } })).status).toBe(403);
+    const on = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: true } });
+    expect(on.body).toEqual({ on: true, doors: doors.length });
+    expect(await s.count(`select 1 from doors where client_id = $1 and mode = 'locked-down' and status = 'locked'`, [northwind])).toBe(doors.length);
+    expect(await s.count(`select 1 from doors where client_id = $1 and mode = 'locked-down'`, [harbourId])).toBe(0);
+    expect((await swipe(door, card.number, local('10:01', '2026-11-27'))).body.eventCode).toBe(5004);
+    const unlock = await s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command: 'unlock', force: true } });
+    expect(unlock.status).toBe(409);
+    expect(await s.count(`select 1 from audit_log where action = 'lockdown' and client_id = $1`, [northwind])).toBe(1);
+
+    const off = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: false } });
+    expect(off.body).toEqual({ on: false, doors: doors.length });
+    const modes = (await s.db.query<{ id: number; mode: string }>('select id, mode from doors where id = any($1::int[])', [[door, second]])).rows;
+    expect(Object.fromEntries(modes.map((m) => [Number(m.id), m.mode]))).toEqual({ [door]: 'card', [second]: 'card-pin' });
+    expect((await swipe(door, card.number, local('10:02', '2026-11-27'))).body.eventCode).toBe(5000);
+    await s.db.query(`update doors set mode = 'card' where id = $1`, [second]);
+    s.app.simulator.access.changed(northwind);
+  });
 });

@@ -4,7 +4,7 @@
 // `force: true`; the last command wins over a pending momentary relock (server/simulator/hardware.ts). An unknown
 // door, another client's or one outside the caller's divisions is 404. Test-only: fast-forward the relocks.
 import type { FastifyInstance } from 'fastify';
-import { API, DoorCommandBody, PRIV } from '../../contract';
+import { API, DoorCommandBody, LockdownBody, PRIV } from '../../contract';
 import type { Db } from '../db/db';
 import { doorVisible, listDoors } from '../db/queries/doors';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
@@ -21,7 +21,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: {
   app.get(API.doors, { config: { privileges: [PRIV.doors.view] } }, async (req) => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.view]));
-    const items = rows.map((r) => ({ id: r.id, name: r.name, status: r.status, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at) }));
+    const items = rows.map((r) => ({ id: r.id, name: r.name, status: r.status, mode: r.mode, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at) }));
     return { items, total: items.length, page: 0, size: items.length };
   });
 
@@ -31,9 +31,33 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: {
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, 'Door not found');
     const { command, force } = body(req.body, DoorCommandBody);
     if (!(await doorVisible(db, clientId, divisionsFor(principal(req), [PRIV.doors.control]), id))) throw new HttpError(404, 'Door not found');
+    // a locked-down door opens for nobody, forced or not, until the lockdown is released
+    const { rows: [door] } = await db.query<{ mode: string }>('select mode from doors where id = $1', [id]);
+    if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
     const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username, { force }));
     await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id, ...(force ? { force } : {}) } });
     return event;
+  });
+
+  // Lockdown: every door the caller may control, in one transaction, remembering each door's mode; each is then
+  // locked at the hardware (its state follows live on every console). Release gives each door its mode back.
+  app.post(`${API.doors}/lockdown`, { config: { privileges: [PRIV.doors.control] } }, async (req) => {
+    const clientId = clientOf(req);
+    const { on } = body(req.body, LockdownBody);
+    const divisions = divisionsFor(principal(req), [PRIV.doors.control]);
+    const ids = await db.transaction(async (tx) => {
+      const { rows } = on
+        ? await tx.query<{ id: number }>(`update doors set mode_before_lockdown = mode, mode = 'locked-down'
+            where client_id = $1 and division_id = any($2::int[]) and mode <> 'locked-down' returning id`, [clientId, divisions])
+        : await tx.query<{ id: number }>(`update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
+            where client_id = $1 and division_id = any($2::int[]) and mode = 'locked-down' returning id`, [clientId, divisions]);
+      const doorIds = rows.map((r) => r.id).sort((a, b) => a - b);
+      await audit(tx, req, { clientId, action: on ? 'lockdown' : 'release lockdown', entity: 'door', entityId: null, before: null, after: { doors: doorIds } });
+      return doorIds;
+    });
+    simulator.access.changed(clientId); // the next swipe obeys it
+    if (on) for (const id of ids) await simulatorErrors(() => simulator.command(clientId, id, 'lock', principal(req).username, { force: true }));
+    return { on, doors: ids.length };
   });
 
   if (testHooks) {

@@ -4,7 +4,7 @@ import { array, boolean, integer, nullable, optional, string, type, unknown, typ
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, serviceAccountsResource, webHooksResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, LockdownAnswer, serviceAccountsResource, webHooksResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -108,6 +108,8 @@ export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
 /** Event history; filters: eventCode (comma list), eventPointId, alert, from, to, afterId, q. */
 export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
 export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
+/** Lock down every door the caller controls, or release them (issue 12). */
+export const lockdown = (on: boolean) => send('post', `${API.doors}/lockdown`, { on }, LockdownAnswer);
 export const doorCommand = (id: number, command: DoorCommand, force = false) => send('post', `${API.doors}/${id}/commands`, force ? { command, force } : { command }, Event);
 /** Test-only hook (server with E2E=1). */
 export const simulate = (kind: SimulateKind, doorId?: number) => send('post', API.testSimulate, { kind, doorId }, Event);

@@ -4,7 +4,7 @@ import { EVENT_CODES } from '../../../contract';
 import type { Db } from '../db';
 
 export interface DoorListRow {
-  id: number; name: string; status: string; division_id: number | null; division_name: string | null; last_changed_at: Date | string | null;
+  id: number; name: string; status: string; mode: string; division_id: number | null; division_name: string | null; last_changed_at: Date | string | null;
 }
 
 /** Door-state events: forced/held/closed on the door's point, operators' commands and relocks on its strike output. */
@@ -12,7 +12,7 @@ const STATE_CODES = [EVENT_CODES.doorClosed, EVENT_CODES.doorForcedOpen, EVENT_C
 
 export async function listDoors(db: Db, clientId: number, divisions: number[]): Promise<DoorListRow[]> {
   // last change: the door's latest state event on either point, each an index walk back to the first hit
-  const { rows } = await db.query<DoorListRow>(`select d.id, d.name, d.status, d.division_id, v.name division_name, greatest(
+  const { rows } = await db.query<DoorListRow>(`select d.id, d.name, d.status, d.mode, d.division_id, v.name division_name, greatest(
       (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'door-' || d.id and e.event_code = any($2::int[]) order by e.id desc limit 1),
       (select e.at from events e where e.client_id = d.client_id and e.event_point_id = 'output-' || d.id and e.event_code = any($2::int[]) order by e.id desc limit 1)) last_changed_at
     from doors d left join divisions v on v.id = d.division_id and v.client_id = d.client_id

@@ -16,7 +16,7 @@ import { fromPromise } from 'xstate';
 import { DOOR_MOMENTARY_MS, doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
 import { commandMachine, selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { doorCommand } from '../../api/endpoints';
+import { doorCommand, lockdown } from '../../api/endpoints';
 import { useSystemActor } from '../../app/useSystemActor';
 import { useTime } from '../../ui/time';
 import { notify } from '../../system/notices';
@@ -37,12 +37,19 @@ const FORCED: Partial<Record<DoorCommand, { label: string; done: string; title: 
 /** The command machine runs one string command: which door, what, and whether forced. */
 const key = (doorId: number, command: DoorCommand, force: boolean) => `${doorId}:${command}:${force ? 'force' : ''}`;
 
+/** A locked-down door takes Lock only (the server refuses the rest until the lockdown is released). */
+const commandsOf = (d: LiveDoor) => (d.mode === 'locked-down' ? doorCommandsFor(d.status).filter((c) => c.command === 'lock') : doorCommandsFor(d.status));
+
 export function DoorsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canControl = hasPrivilege(held, [PRIV.doors.control]);
   const canEdit = hasPrivilege(held, [PRIV.doors.edit]);
   const canAdd = hasPrivilege(held, [PRIV.doors.add]);
   const { doors, loading, failed, reload } = useLiveDoors();
+  const reloadRef = useRef(reload);
+  reloadRef.current = reload;
+  const lockedDown = (doors ?? []).filter((d) => d.mode === 'locked-down').length;
+  const [asking, setAsking] = useState<'on' | 'off' | null>(null); // visual: the lockdown question is open
   const time = useTime();
   const names = useRef(new Map<number, string>()); // for the toast's wording only
   for (const d of doors ?? []) names.current.set(d.id, d.name);
@@ -50,6 +57,15 @@ export function DoorsScreen() {
   const machine = useMemo(() => commandMachine.provide({
     actors: {
       run: fromPromise<unknown, { command: string }>(async ({ input }) => {
+        if (input.command.startsWith('lockdown:')) {
+          const on = input.command === 'lockdown:on';
+          const answer = await lockdown(on);
+          notify(on
+            ? { intent: 'danger', title: tx('Lockdown'), message: tx('{n} doors are locked down. They open for nobody until the lockdown is released.', { n: answer.doors }), timeoutMs: 6000 }
+            : { intent: 'success', title: tx('Lockdown released'), message: tx('{n} doors are back in the mode they had.', { n: answer.doors }), timeoutMs: 6000 });
+          reloadRef.current();
+          return answer;
+        }
         const [id, command, force] = input.command.split(':') as [string, DoorCommand, string];
         const event = await doorCommand(Number(id), command, force === 'force');
         const name = names.current.get(Number(id)) ?? `Door ${id}`;
@@ -82,6 +98,9 @@ export function DoorsScreen() {
         actions={<>
           <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label={tx('Needs attention only')} className="gh-doors__filter" data-testid="doors-attention-only" />
           <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>{tx('Refresh')}</Button>
+          {canControl && doors && (lockedDown
+            ? <Button icon="unlock" intent="success" disabled={running !== null} loading={running === 'lockdown:off'} onClick={() => setAsking('off')} data-testid="lockdown-release">{tx('Release lockdown')}</Button>
+            : <Button icon="lock" intent="danger" disabled={running !== null} loading={running === 'lockdown:on'} onClick={() => setAsking('on')} data-testid="lockdown">{tx('Lock down all doors')}</Button>)}
           {canAdd && <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door"><span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span></Link>}
         </>} />
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{error}</Callout>}
@@ -102,6 +121,7 @@ export function DoorsScreen() {
                   className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
                   <td className="gh-doors__name">
                     {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
+                    {d.mode === 'locked-down' && <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">{tx('Locked down')}</Tag>}
                     {canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}
                   </td>
                   <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
@@ -113,9 +133,9 @@ export function DoorsScreen() {
                   </td>
                   {canControl && (
                     <td>
-                      {doorCommandsFor(d.status).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{tx('No command reaches it')}</span> : (
+                      {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{tx('No command reaches it')}</span> : (
                         <ButtonGroup variant="outlined" size="small">
-                          {doorCommandsFor(d.status).map(({ command, force }) => {
+                          {commandsOf(d).map(({ command, force }) => {
                             const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
                             return (
                               <Button key={command} icon={c.icon} text={tx(c.label)} title={tx(c.title)}
@@ -134,6 +154,13 @@ export function DoorsScreen() {
           </tbody>
         </HTMLTable>
       )}
+      <Alert isOpen={asking !== null} intent={asking === 'on' ? 'danger' : 'success'} icon={asking === 'on' ? 'lock' : 'unlock'} canEscapeKeyCancel
+        confirmButtonText={asking === 'on' ? tx('Lock down all doors') : tx('Release lockdown')} cancelButtonText={tx('Cancel')}
+        onConfirm={() => { commands.send({ type: 'command.run', command: `lockdown:${asking}` }); setAsking(null); }} onCancel={() => setAsking(null)}>
+        <p>{asking === 'on'
+          ? tx('Lock every door you control now? Each door is locked and opens for no card, PIN or command until the lockdown is released.')
+          : tx('Release the lockdown? Each door goes back to the mode it had before.')}</p>
+      </Alert>
       <Alert isOpen={confirm !== null} intent="warning" icon="unlock" confirmButtonText={tx('Unlock')} cancelButtonText={tx('Cancel')} canEscapeKeyCancel
         onConfirm={() => { if (confirm) run(confirm, 'unlock'); setConfirm(null); }} onCancel={() => setConfirm(null)}>
         <p>{tx('Unlock')} <strong>{confirm?.name}</strong>? It stays unlocked until someone locks it again.</p>
