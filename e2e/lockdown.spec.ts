@@ -19,6 +19,7 @@ test('an operator locks down every door, a card is denied at each, and the relea
     await expect(page.getByTestId('door-locked-down')).toHaveCount(total);
     await expect(page.getByTestId('door-unlock')).toHaveCount(0);
     await expect(page.getByTestId('door-open')).toHaveCount(0);
+    await expect(page.getByTestId('door-no-commands').first()).toHaveText('Held by the lockdown');
     await shot(page, 'doors-lockdown-1440');
 
     // a valid card at a locked-down door is denied, with the reason

@@ -133,7 +133,7 @@ export function DoorsScreen() {
                   </td>
                   {canControl && (
                     <td>
-                      {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{tx('No command reaches it')}</span> : (
+                      {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span> : (
                         <ButtonGroup variant="outlined" size="small">
                           {commandsOf(d).map(({ command, force }) => {
                             const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
