@@ -65,6 +65,8 @@ export interface ServerOptions {
   testHooks?: boolean;
   /** The web hook worker (server/webhooks): on by default; false: deliveries wait in the outbox. */
   webhooks?: WebhookWorkerOptions | false;
+  /** Web hooks may call this machine and the site network (WEBHOOK_PRIVATE_TARGETS=allow; off by default). */
+  allowPrivateWebhookTargets?: boolean;
   /** STOMP heart-beat offered by the real-time endpoints (default 10 s). */
   realtimeHeartbeatMs?: number;
   /**
@@ -144,7 +146,7 @@ export async function buildServer(opts: ServerOptions) {
     db, pipeline, publish, rate: opts.simulator ? opts.simulator.rate : 0, heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
-  const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, log: (m) => app.log.warn(m) });
+  const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
   app.addHook('onListen', async () => {
     // every tenant's access index is built once at start; after that only on change
     await simulator.access.loadAll().catch((e) => app.log.warn(`access index: ${e}`));
@@ -240,7 +242,7 @@ export async function buildServer(opts: ServerOptions) {
     publish(clientId, destination, b);
     if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
   };
-  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish) });
+  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets }) });
   accessRoutes(app, { simulator });
   licenseRoutes(app, db);
   batchRoutes(app, { db, publish });

@@ -52,6 +52,8 @@ async function main() {
     staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
     trustProxy: trustProxyOf(env.TRUST_PROXY), // behind a reverse proxy: which one's X-Forwarded-For to believe
     // web hook deliveries retry after 5 s, 10 s, 20 s …; WEBHOOK_BACKOFF_MS sets the first step (1 s under E2E=1)
+    // a web hook may call this machine or the site network only when the installation says so (e2e receivers do)
+    allowPrivateWebhookTargets: env.WEBHOOK_PRIVATE_TARGETS === 'allow' || env.E2E === '1',
     webhooks: { backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))), pollMs: env.E2E === '1' ? 250 : 1000 },
   });
   await app.listen({ port, host });

@@ -33,7 +33,7 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
   }
   await migrate(db);
   await seed(db, { identitiesPerClient: 12 });
-  const app = await buildServer({ db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, keepResetTokens: true,
+  const app = await buildServer({ db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, keepResetTokens: true, allowPrivateWebhookTargets: true, // receivers listen on 127.0.0.1
     rateLimit: { max: 100_000, windowMs: 60_000 }, ...overrides }); // generous: tests sign in many times; one test lowers it
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -13,12 +13,12 @@ import { batchTemplateHooks } from './batchTemplates';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
-export const resourceHooks = (publish?: Publish): Record<string, ResourceHooks> => ({
+export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTargets?: boolean } = {}): Record<string, ResourceHooks> => ({
   clients: clientHooks,
   identities: identityHooks,
   visitors: visitorHooks(publish),
   serviceAccounts: serviceAccountHooks,
-  webHooks: webHookHooks,
+  webHooks: webHookHooks(opts.allowPrivateWebhookTargets),
   userFields: userFieldHooks,
   batchTemplates: batchTemplateHooks,
   roles: roleHooks(),

@@ -4,6 +4,7 @@
 import { PRIV, RedeliverRequest } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError, body } from '../http/common';
+import { targetProblem } from '../webhooks/targets';
 
 function urlProblem(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
@@ -14,9 +15,10 @@ function urlProblem(raw: unknown): string | null {
   return null;
 }
 
-export const webHookHooks: ResourceHooks = {
+/** `allowPrivate`: the installation lets hooks call this machine or the site network (WEBHOOK_PRIVATE_TARGETS). */
+export const webHookHooks = (allowPrivate = false): ResourceHooks => ({
   async validate(_ctx, input) {
-    const problem = urlProblem(input.url);
+    const problem = urlProblem(input.url) ?? (typeof input.url === 'string' ? await targetProblem(input.url, allowPrivate) : null);
     return problem ? [{ field: 'url', message: problem }] : [];
   },
   actions: {
@@ -32,4 +34,4 @@ export const webHookHooks: ResourceHooks = {
       audit: () => ({ before: null, after: { redelivered: true } }),
     },
   },
-};
+});

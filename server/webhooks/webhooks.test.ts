@@ -157,7 +157,7 @@ describe('the outbox', () => {
       await first.app.pipeline.record(client, { eventCode: EVENT_CODES.doorForcedOpen, sourceId: 'door-r', sourceName: null, message: 'Door forced open' });
       expect(await first.count(`select 1 from webhook_outbox where state = 'pending'`)).toBe(1);
       await first.app.close(); // the server goes away with the delivery still owed
-      const second = await buildServer({ db: first.db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, webhooks: FAST });
+      const second = await buildServer({ db: first.db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, webhooks: FAST, allowPrivateWebhookTargets: true });
       await second.listen({ port: 0, host: '127.0.0.1' });
       try {
         await waitFor(() => at('/restart').length >= 1, 'the delivery after the restart', 5000);

@@ -6,6 +6,7 @@
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, webhookBackoffMs } from '../../contract';
 import type { Db } from '../db/db';
 import { signature } from './sign';
+import { targetProblem } from './targets';
 
 export interface WebhookWorkerOptions {
   /** How often due deliveries are looked for (default 1 s). */
@@ -18,6 +19,8 @@ export interface WebhookWorkerOptions {
   /** Deliveries per round at most. */
   batch?: number;
   log?: (m: string) => void;
+  /** Deliver to this machine and the site network too (WEBHOOK_PRIVATE_TARGETS=allow; tests' receivers). */
+  allowPrivateTargets?: boolean;
 }
 
 /** The largest part of a receiver's answer kept per attempt. */
@@ -48,7 +51,9 @@ export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
     const ts = String(Math.floor(Date.now() / 1000));
     const started = performance.now();
     let status: number | null = null, response = '', error: string | null = null;
+    const refused = d.active ? await targetProblem(d.url, !!o.allowPrivateTargets) : null;
     if (!d.active) error = 'The web hook is disabled';
+    else if (refused) error = `Not sent: the target ${refused}`;
     else {
       try {
         const res = await fetch(d.url, {
