@@ -29,8 +29,8 @@ export const rolesResource = defineResource({
 });
 
 // ---------- assigning privileges, the privileges screen, operators and operator settings ----------
-import { array, integer, max, min as minimum, nullable, object, optional, size } from 'superstruct';
-import { emailAddress, idInt, requiredText } from '../primitives';
+import { array, nullable, object, optional, size } from 'superstruct';
+import { emailAddress, idInt, int32, requiredText } from '../primitives';
 
 /** POST `${API.roles}/:id/assign-privileges`: the role's whole set of ticks (replaces the previous one). */
 export const AssignPrivilegesRequest = object({
@@ -49,15 +49,16 @@ export const CreateOperatorRequest = object({
 export const ResetPasswordRequest = object({ password: requiredText(200) });
 
 /** Operator settings [0.3.7.0], per client. */
+// bounded whole numbers whose violations say the bound ("must be at least 6"), in the form and from the server
 export const OperatorSettingsSchema = object({
-  passwordMinLength: max(minimum(integer(), 6), 128),
-  passwordClasses: max(minimum(integer(), 1), 4),
-  passwordHistory: max(minimum(integer(), 0), 24),
-  passwordExpiryDays: max(minimum(integer(), 0), 3650),
-  lockoutAttempts: max(minimum(integer(), 1), 100),
-  lockoutMinutes: max(minimum(integer(), 1), 10080),
-  sessionLifetimeMinutes: max(minimum(integer(), 5), 43200),
-  idleTimeoutMinutes: max(minimum(integer(), 0), 43200),
+  passwordMinLength: int32(6, 128),
+  passwordClasses: int32(1, 4),
+  passwordHistory: int32(0, 24),
+  passwordExpiryDays: int32(0, 3650),
+  lockoutAttempts: int32(1, 100),
+  lockoutMinutes: int32(1, 10080),
+  sessionLifetimeMinutes: int32(5, 43200),
+  idleTimeoutMinutes: int32(0, 43200),
 });
 export type OperatorSettings = { [K in keyof typeof OperatorSettingsSchema.schema]: number };
 

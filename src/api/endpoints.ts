@@ -108,6 +108,12 @@ export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
 /** Event history; filters: eventCode (comma list), eventPointId, alert, from, to, afterId, q. */
 export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
 export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
+/** The selected client's operator settings (password policy, lockout, sessions). */
+const OperatorSettingsAnswer = type({ passwordMinLength: integer(), passwordClasses: integer(), passwordHistory: integer(), passwordExpiryDays: integer(),
+  lockoutAttempts: integer(), lockoutMinutes: integer(), sessionLifetimeMinutes: integer(), idleTimeoutMinutes: integer() });
+export type OperatorSettingsValues = Infer<typeof OperatorSettingsAnswer>;
+export const getOperatorSettings = () => getJson(API.operatorSettings, OperatorSettingsAnswer);
+export const saveOperatorSettings = (body: OperatorSettingsValues) => send('put', API.operatorSettings, body, OperatorSettingsAnswer);
 /** Lock down every door the caller controls, or release them (issue 12). */
 export const lockdown = (on: boolean) => send('post', `${API.doors}/lockdown`, { on }, LockdownAnswer);
 export const doorCommand = (id: number, command: DoorCommand, force = false) => send('post', `${API.doors}/${id}/commands`, force ? { command, force } : { command }, Event);

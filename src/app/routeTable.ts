@@ -15,7 +15,7 @@ export type ScreenKey =
   | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
-  | 'catalogueList' | 'catalogueForm';
+  | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -126,7 +126,7 @@ export const ROUTES: RouteDef[] = [
   fromResource(operatorGroupsResource, 'list', 'catalogueList', { description: 'Groups of operators sharing roles and divisions.' }),
   fromResource(operatorGroupsResource, 'add', 'catalogueForm'),
   fromResource(operatorGroupsResource, 'edit', 'catalogueForm'),
-  r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', description: 'Password policy, lockout and session settings for operators.' }),
+  r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', screen: 'operatorSettings', description: 'Password policy, lockout and session settings for operators.' }),
   ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
   fromResource(rolesResource, 'list', 'catalogueList', { description: 'Roles bundle privileges per division.' }),
   fromResource(rolesResource, 'add', 'catalogueForm'),

@@ -51,5 +51,6 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
   doors: pick(configure, 'DoorsScreen'),
   catalogueList: pick(catalogue, 'CatalogueListScreen'),
+  operatorSettings: pick(() => import('../screens/manage/OperatorSettingsScreen'), 'OperatorSettingsScreen'),
   catalogueForm: pick(catalogue, 'CatalogueFormScreen'),
 };
