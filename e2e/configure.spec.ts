@@ -9,8 +9,11 @@ import { selectClient, shot, signIn } from './helpers';
 /** Open a searchable picker (one reference or many) and choose the row whose name is typed. */
 async function pick(page: Page, field: string, text: string) {
   await page.locator(`[id="field-${field}"]`).click();
-  await page.locator('.bp6-popover-open input, .bp6-popover input').last().fill(text);
+  // the search box of the list that just opened has the focus (a list closing a moment ago may still be in the page)
+  const search = page.locator('.bp6-popover input:focus');
+  await search.fill(text);
   await page.getByRole('option', { name: text }).first().click();
+  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
 }
 
 async function saved(page: Page, what: string) {

@@ -2,7 +2,7 @@
 // `<api>/options` answers up to 50 rows by search text and the labels of chosen ids, so a picker works the same
 // over ten doors or 200,000 identities. One answer per typed pause (debounced); labels seen once are kept per
 // target so chosen rows show their names without asking again.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ControlGroup, MenuItem } from '@blueprintjs/core';
 import { MultiSelect, Select, type ItemRenderer } from '@blueprintjs/select';
 import { resourceByName } from '../../contract';
@@ -33,7 +33,13 @@ function useOptions(target: string, query: string, open: boolean, chosen: readon
   const missing = chosen.filter((id) => !labels.has(`${api}#${id}`));
   const named = useTask(missing.length ? () => optionsOf(api, { ids: missing }).then((r) => r.items.map((o) => known(api, o))) : null, [api, missing.join(',')]);
   const labelOf = (id: number) => labels.get(`${api}#${id}`) ?? (named.status === 'active' ? '…' : `#${id}`);
-  return { items: found.output ?? [], loading: found.status === 'active', labelOf };
+  // while the answer for the new text is on its way, the last answer stays, narrowed to the rows whose label holds
+  // what is typed: the list never blinks to "Loading…" under a pointer about to click a row that is still right
+  const last = useRef<PickOption[]>([]);
+  if (found.output) last.current = found.output;
+  const typed = query.trim().toLowerCase();
+  const items = found.output && q === query ? found.output : last.current.filter((o) => o.label.toLowerCase().includes(typed));
+  return { items, loading: found.status === 'active' || q !== query, labelOf };
 }
 
 const renderItem = (chosen: readonly number[]): ItemRenderer<PickOption> => (o, { handleClick, handleFocus, modifiers, ref }) => (
