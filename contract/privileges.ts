@@ -42,7 +42,7 @@ export const PRIVILEGES: PrivilegeDef[] = [
   ...crud('0.4.5', 'doors'), P('0.4.5.4', 'Control doors (lock, unlock)'), P('0.4.5.5', 'Door QR codes'),
   ...crud('0.4.6', 'elevator masking'),
   ...crud('0.4.7', 'alarm groups'), P('0.4.7.4', 'Arm and disarm alarm zones'), P('0.4.7.5', 'Alarm notifications'),
-  P('0.4.9.0', 'View divisions'), P('0.4.9.1', 'Add divisions'), P('0.4.9.2', 'Edit divisions'),
+  P('0.4.9.0', 'View divisions'), P('0.4.9.1', 'Add divisions'), P('0.4.9.2', 'Edit divisions'), P('0.4.9.3', 'Delete divisions'),
   ...crud('0.4.8', 'logical blocks'),
   ...crud('0.4.10', 'interlocking groups'),
   ...crud('0.4.11', 'schedules'),
@@ -111,7 +111,7 @@ export const PRIV = {
   doors: { view: '0.4.5.0', add: '0.4.5.1', edit: '0.4.5.2', delete: '0.4.5.3', control: '0.4.5.4' },
   identities: { view: '0.3.1.0', add: '0.3.1.1', edit: '0.3.1.2', delete: '0.3.1.3' },
   clients: { view: '9.2.0', add: '9.2.1', edit: '9.2.2' },
-  divisions: { view: '0.4.9.0' },
+  divisions: { view: '0.4.9.0', add: '0.4.9.1', edit: '0.4.9.2', delete: '0.4.9.3' },
   serviceAccounts: { view: '0.3.8.0', add: '0.3.8.1', edit: '0.3.8.2' },
   webHooks: { view: '0.3.4.4', add: '0.3.4.5', edit: '0.3.4.6', histories: '0.3.4.7' },
   /** The device interface (issue 13): a service account's key whose role holds it may post its client's controller events. */

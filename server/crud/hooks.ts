@@ -45,6 +45,8 @@ export interface ResourceHooks {
   afterInsert?(ctx: CrudContext, row: Row): Promise<void>;
   afterCommit?(clientId: number, change: Change, after: Row | null): void;
   actions?: Record<string, NamedAction>;
+  /** What still uses these rows outside the catalogue's references (grants in a division): a sentence, or null. */
+  inUse?(tx: Db, ids: number[]): Promise<string | null>;
   /** An `extensible` resource: the tenant's user-defined fields its `udf` values are checked against. */
   userFields?(tx: Db, clientId: number): Promise<UserFieldDef[]>;
 }

@@ -31,6 +31,13 @@ export const csvCell = (v: unknown): string => {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
+/** What a table that still points at a row holds, in words (a 409 names it, never the table). */
+const TABLE_WORDS: Record<string, string> = {
+  user_grants: 'operator grants', operator_group_grants: 'operator-group grants', role_privileges: 'role privileges',
+  operator_group_members: 'operator-group members', events: 'events in the history', alarms: 'alarms', credentials: 'credentials',
+  visitors: 'visitors', access_group_doors: 'access groups', access_group_members: 'access groups',
+};
+
 interface PgError { code?: string; detail?: string; constraint?: string; table?: string }
 const pgError = (e: unknown): PgError => (e && typeof e === 'object' ? (e as PgError) : {});
 
@@ -336,6 +343,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         try { befores.push(await load(tx, scope, id, true)); } catch { throw new HttpError(404, unique.length > 1 ? `Some ${r.label.many.toLowerCase()} were not found; nothing was deleted` : `${one} not found`); }
       }
       await stillUsed(tx, unique);
+      const used = await hooks.inUse?.(tx, unique);
+      if (used) throw new HttpError(409, used);
       await tx.query('savepoint crud_delete');
       try {
         await tx.query(`delete from ${r.table} where id = any($1::int[])`, [unique]);
@@ -343,7 +352,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       } catch (e) {
         if (pgError(e).code !== '23503') throw e;
         await tx.query('rollback to savepoint crud_delete');
-        throw new HttpError(409, `Still used by ${pgError(e).table ?? 'other records'}: change or delete them first`);
+        throw new HttpError(409, `Still used by ${TABLE_WORDS[pgError(e).table ?? ''] ?? 'other records'}: change or delete them first`);
       }
       for (const before of befores) {
         await audit(tx, req, { clientId: auditClient(scope, before.id), action: 'delete', entity, entityId: before.id, before: auditView(before), after: null });
@@ -453,7 +462,9 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
           return newId;
         });
         const clientId = auditClient(scope, id);
-        const own = r.scope.tenant === 'self' ? { ...scope, tenants: [...(scope.tenants ?? []), id] } : scope;
+        // the new row is visible to its creator: a new tenant (clients), a new division (divisions) inside one they add in
+        const own = r.scope.tenant === 'self' ? { ...scope, tenants: [...(scope.tenants ?? []), id] }
+          : r.scope.division === 'id' ? { ...scope, divisions: [...(scope.divisions ?? []), id] } : scope;
         const row0 = await load(tx, own, id);
         await hooks.afterInsert?.({ ...ctx, clientId }, row0);
         const after = await load(tx, own, id);

@@ -1,13 +1,16 @@
-// Divisions [0.4.9.0, or any identity privilege: the identity form picks one]: the client's tree, limited to
-// the divisions the user's grants of those privileges cover (a grant of something else, visitors say, opens none).
+// Divisions [0.4.9.0, or a privilege of a form that picks one]: the client's whole visible tree at once (the
+// Divisions screen and every form's division picker), limited to the divisions the user's grants of those privileges
+// cover (a grant of something else, visitors say, opens none). Everything else about divisions is the catalogue's
+// (contract/resources/divisions.ts: get, add, edit, delete, options, export).
 import type { FastifyInstance } from 'fastify';
-import { API, ListQuery, PRIV } from '../../contract';
+import { API, ListQuery, PRIV, divisionsResource } from '../../contract';
+import { optionCodesOf } from '../crud/plugin';
 import type { Db } from '../db/db';
 import { divisionsOf } from '../db/queries/divisions';
 import { clientOf, divisionsFor, principal, query } from './common';
 
 export function divisionRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  const codes = [PRIV.divisions.view, PRIV.identities.view, PRIV.identities.add, PRIV.identities.edit];
+  const codes = [...new Set([PRIV.divisions.view, PRIV.identities.view, ...optionCodesOf(divisionsResource)])];
   app.get(API.divisions, { config: { privileges: codes } }, async (req) => {
     const clientId = clientOf(req);
     const f = query(req.query, ListQuery);

@@ -10,6 +10,7 @@ import { serviceAccountHooks } from './serviceAccounts';
 import { webHookHooks } from './webHooks';
 import { userFieldHooks } from './userFields';
 import { batchTemplateHooks } from './batchTemplates';
+import { divisionHooks } from './divisions';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -25,4 +26,5 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   operatorGroups: operatorGroupHooks,
   schedules: scheduleHooks,
   cardFormats: cardFormatHooks,
+  divisions: divisionHooks,
 });

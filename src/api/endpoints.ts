@@ -81,6 +81,8 @@ export type PickOption = { id: number; label: string };
 export const optionsOf = (api: string, p: { q?: string; ids?: readonly number[] }): Promise<{ items: PickOption[] }> =>
   getJson(`${api}/options`, OptionPage, p.ids ? { ids: p.ids.join(',') } : { q: p.q ?? '' });
 export const listDivisions = (p?: ListParams): Promise<PageOf<Division>> => getJson(API.divisions, DivisionPage, listQuery(p));
+/** Deletes one division (the server answers 409 naming what still uses it). */
+export const deleteDivision = async (id: number): Promise<void> => { await api.delete(`${API.divisions}/${id}`); };
 
 // ---------- identities ----------
 export const listIdentities = (p?: ListParams): Promise<PageOf<Identity>> => getJson(API.identities, IdentityPage, listQuery(p));

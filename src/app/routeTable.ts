@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, doorsResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, divisionsResource, doorsResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -152,7 +152,10 @@ export const ROUTES: RouteDef[] = [
   r('configure', '/configure/alarm-notification/add', 'Add alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Create an alarm notification.' }),
   r('configure', '/configure/alarm-notification/edit/:id', 'Edit alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Change an alarm notification.' }),
   r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', description: 'Holidays and special days across schedules.' }),
-  ...crud('configure', '/configure/division', 'Divisions', 'Division', ['0.4.9.0', '0.4.9.1', '0.4.9.2'], 'diagram-tree', 'The division tree that scopes identities, doors and privileges.'),
+  // the tree is its own screen (the whole visible tree at once); add and edit (rename, move) are the generated forms
+  fromResource(divisionsResource, 'list', 'divisions', { description: 'The division tree that scopes identities, doors and privileges.' }),
+  fromResource(divisionsResource, 'add', 'catalogueForm', { description: 'Create a new division.' }),
+  fromResource(divisionsResource, 'edit', 'catalogueForm', { description: 'Change an existing division.' }),
   r('configure', '/configure/doors', 'Doors', [PRIV.doors.view], { icon: 'key-enter', screen: 'doors', description: 'Doors with their live state: lock, unlock or open them for a moment.' }),
   fromResource(doorsResource, 'add', 'catalogueForm', { description: 'Create a new door.' }),
   fromResource(doorsResource, 'edit', 'catalogueForm', { description: 'Change an existing door.' }),

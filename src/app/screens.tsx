@@ -50,6 +50,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
   doors: pick(configure, 'DoorsScreen'),
+  divisions: pick(configure, 'DivisionsScreen'),
   catalogueList: pick(catalogue, 'CatalogueListScreen'),
   operatorSettings: pick(() => import('../screens/manage/OperatorSettingsScreen'), 'OperatorSettingsScreen'),
   catalogueForm: pick(catalogue, 'CatalogueFormScreen'),

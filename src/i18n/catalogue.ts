@@ -81,6 +81,8 @@ export const zhCatalogue: Record<string, string> = {
   "resource.divisions.field.name": "名称",
   "resource.divisions.field.parentId": "上级部门",
   "resource.divisions.form.0.title": "部门",
+  "resource.divisions.help.parentId": "此部门所属的部门；留空：直接位于顶层部门之下",
+  "resource.divisions.form.0.description": "移动部门会连同其中的一切一起移动；上级部门的授权在新位置同样覆盖它。",
   "resource.identities.one": "身份",
   "resource.identities.many": "身份",
   "resource.identities.field.firstName": "名",

@@ -15,6 +15,7 @@ import { useSystemActor } from '../app/useSystemActor';
 import { tCat, tx, useLocale, useT, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
 import { useTask } from '../ui/useTask';
+import { divisionTree, flatten } from './divisionTree';
 import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
 import { ReadCardPanel } from './ReadCardPanel';
@@ -99,7 +100,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
   const divisions = useTask(needsDivisions ? () => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }) : null, [needsDivisions]);
   const options = useMemo(() => ({
-    divisions: (divisions.output?.items ?? []).map((d) => ({ label: d.name, value: String(d.id) })),
+    // the tree, depth-first, each name indented by its depth (a division is known by where it sits)
+    divisions: flatten(divisionTree(divisions.output?.items ?? [])).map((n) => ({ label: `${'\u00a0\u00a0\u00a0'.repeat(n.depth)}${n.row.name}`, value: String(n.row.id) })),
     timezones: zones(),
   }), [divisions.output]);
 
@@ -107,6 +109,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const extensible = !!resource.declaration?.extensible;
   const defs = useUserFieldDefs(extensible);
   const udfInputs = useMemo(() => udfFieldDefs(defs), [defs]);
+  // the address this form opened with (a kept-alive form must not re-read it when the user moves elsewhere)
+  const [search] = useState(() => window.location.search);
   const initialValues = useMemo(() => {
     if (editing) {
       const base = loaded && resource.toForm ? resource.toForm(loaded) : (loaded as Record<string, unknown> | null) ?? undefined;
@@ -114,6 +118,11 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
       return base && extensible ? { ...base, udf: Object.fromEntries(Object.entries(udf).map(([k, x]) => [k, x === null ? '' : String(x)])) } : base;
     }
     const v: Record<string, unknown> = { ...resource.initial?.() };
+    // a link may choose a reference for the new row (`/configure/division/add?parentId=4`: Add inside)
+    const given = new URLSearchParams(search);
+    for (const s of resource.form) for (const f of s.fields) {
+      if (!isRepeat(f) && (f.kind === 'ref' || f.kind === 'select') && /^\d{1,10}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
+    }
     for (const s of resource.form) for (const f of s.fields) {
       if (isRepeat(f)) v[f.repeat] = [];
       else if (f.name in v) continue;
@@ -123,7 +132,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
       else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
     }
     return v;
-  }, [editing, loaded, resource, extensible]);
+  }, [editing, loaded, resource, extensible, search]);
 
   const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
   // issue 10: a refused field shows on that field only; what names no field of this form is said here in words

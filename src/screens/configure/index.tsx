@@ -1,1 +1,2 @@
 export { DoorsScreen } from './DoorsScreen';
+export { DivisionsScreen } from './DivisionsScreen';

@@ -1,0 +1,45 @@
+// Divisions (issue 12): the rules of the tree the declaration cannot say (contract/resources/divisions.ts).
+// - a new division goes inside one the user may add in; left empty, directly under the top division;
+// - a move (an edit of the parent) lands only inside a division the user may edit in, never inside the division
+//   itself or one of its own; the top division stays at the top;
+// - a division still in use is not deleted: the catalogue refuses what its declarations reference (identities,
+//   doors, hardware, templates, divisions inside it), and this hook what lives outside the catalogue — operator
+//   grants, operator-group grants and role ticks in that division — naming each with its count.
+import type { Violation } from '../../contract';
+import { PRIV } from '../../contract';
+import type { ResourceHooks } from '../crud/hooks';
+import { divisionsOf } from '../db/queries/divisions';
+import { subtree } from '../auth/access';
+import { divisionsFor, principal } from '../http/common';
+
+export const divisionHooks: ResourceHooks = {
+  async validate(ctx, input, before) {
+    const tree = await divisionsOf(ctx.tx, ctx.clientId!);
+    const top = tree.find((d) => d.parent_id === null);
+    const parent = input.parentId as number | null | undefined;
+    if (before && before.parentId === null) {
+      return parent === null || parent === undefined ? [] : [{ field: 'parentId', message: 'must stay empty: the top division is inside no other' }];
+    }
+    if (parent === null || parent === undefined) {
+      if (!top) return [{ field: 'parentId', message: 'is required' }];
+      input.parentId = top.id;
+    }
+    const target = input.parentId as number;
+    const out: Violation[] = [];
+    if (before && subtree(tree, before.id).includes(target)) {
+      out.push({ field: 'parentId', message: 'cannot be the division itself or one inside it' });
+    } else if (!before || target !== before.parentId) {
+      const code = before ? PRIV.divisions.edit : PRIV.divisions.add;
+      if (!divisionsFor(principal(ctx.req), [code]).includes(target)) out.push({ field: 'parentId', message: before ? 'is not a division you may move divisions into' : 'is not a division you may add divisions in' });
+    }
+    return out;
+  },
+  async inUse(tx, ids) {
+    const { rows } = await tx.query<{ what: string; n: number }>(
+      `select 'operator grant' as what, count(*)::int as n from user_grants where division_id = any($1::int[])
+       union all select 'operator-group grant', count(*)::int from operator_group_grants where division_id = any($1::int[])
+       union all select 'role privilege ticked', count(*)::int from role_privileges where division_id = any($1::int[])`, [ids]);
+    const used = rows.filter((x) => x.n > 0);
+    return used.length ? `Still used by ${used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', ')} in this division: change or delete them first` : null;
+  },
+};
