@@ -84,6 +84,17 @@ export function isoInstant(): Struct<string, null> {
       || 'must be an ISO 8601 date-time with its zone');
 }
 
+/** A moment a person types (an override's start): ISO 8601 with its zone, on a real calendar date in 1900..2999
+ *  (2025-02-30T10:00Z is refused, where Date.parse would quietly make it 2 March). */
+export function dateTimeInstant(): Struct<string, null> {
+  return define<string>('dateTimeInstant', (v) => {
+    if (typeof v !== 'string' || v.length > 40 || !/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) || Number.isNaN(Date.parse(v))) {
+      return 'must be a date and time (ISO 8601 with its zone)';
+    }
+    return dateProblem(v.slice(0, 10)) ?? true;
+  });
+}
+
 /** A whole number that fits a PostgreSQL integer column, within [min, max]. */
 export function int32(min = INT32_MIN, max = INT32_MAX): Struct<number, null> {
   return define<number>('int32', (v) => {

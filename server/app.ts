@@ -34,6 +34,7 @@ import { webDelivery } from './http/static';
 import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
+import { createOverrideClock } from './access/overrides';
 import { ACCESS_RESOURCES } from './access/index';
 import { accessRoutes } from './access/routes';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
@@ -146,17 +147,21 @@ export async function buildServer(opts: ServerOptions) {
     db, pipeline, publish, rate: opts.simulator ? opts.simulator.rate : 0, heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
+  // overrides move the locks at their start and end (the engine decides swipes by them on its own)
+  const overrides = createOverrideClock(db, simulator, { log: (m) => app.log.warn(m) });
   const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
   app.addHook('onListen', async () => {
     // every tenant's access index is built once at start; after that only on change
     await simulator.access.loadAll().catch((e) => app.log.warn(`access index: ${e}`));
     if (opts.simulator) simulator.start();
+    overrides.start();
     webhooks?.start();
   });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
   const stopMaintenance = startMaintenance(db, (m) => app.log.warn(m));
   app.addHook('preClose', async () => {
     stopMaintenance();
+    overrides.stop();
     simulator.stop();
     await webhooks?.stop();
     await realtime.close();
@@ -261,5 +266,5 @@ export async function buildServer(opts: ServerOptions) {
   webHookRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks, overrides });
 }

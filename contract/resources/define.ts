@@ -2,7 +2,7 @@
 // declared once, as pure data — no SQL, no React — and the schemas, paths, routes, server and console are derived
 // from it (./derive.ts). Column names default to the field name in snake case.
 
-export type FieldKind = 'text' | 'email' | 'number' | 'date' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'timezone';
+export type FieldKind = 'text' | 'email' | 'number' | 'date' | 'datetime' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'timezone';
 
 export interface Choice { value: string; label: string }
 
@@ -34,6 +34,8 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
   readonly sort?: boolean;
   readonly filter?: boolean;
   readonly default?: unknown;
+  /** datetime: the add form starts at now plus this many minutes (rounded down to the minute); console only. */
+  readonly fromNow?: number;
   /** false: lists answer null for it (heavy values such as photos). */
   readonly inList?: boolean;
   readonly choices?: readonly Choice[];
@@ -76,6 +78,9 @@ export const email = <R extends boolean = false, O extends boolean = false>(o: C
   field<string, R, O>('email', { max: 254, ...o });
 export const number = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { min?: number; max?: number; default?: number } = {}) => field<number, R, O>('number', o);
 export const date = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('date', o);
+/** A moment an operator types (an override's start): ISO 8601 with its zone on the wire, timestamptz in the database,
+ *  typed and shown in the user's zone by the console. */
+export const datetime = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { fromNow?: number } = {}) => field<string, R, O>('datetime', o);
 /** A point in time the server keeps (ISO 8601 in rows); never typed in a form. */
 export const timestamp = <R extends boolean = false>(o: Omit<Common<R, true>, 'readOnly'> = {}) => field<string, R, true>('timestamp', { ...o, readOnly: true });
 export const choice = <R extends boolean = false, O extends boolean = false>(choices: readonly Choice[], o: Common<R, O> & { default?: string } = {}) =>
@@ -97,7 +102,11 @@ export function children<F extends Fields>(o: Omit<Common<false, false>, 'requir
 
 // ---------- rules shared by the form and the server ----------
 export interface NotBeforeRule { kind: 'notBefore'; field: string; other: string; message: string }
-export type Rule = NotBeforeRule;
+/** `field` must be strictly later than `other` (an end after its start). */
+export interface AfterRule { kind: 'after'; field: string; other: string; message: string }
+export type Rule = NotBeforeRule | AfterRule;
+export const after = (fieldName: string, other: string, message?: string): AfterRule =>
+  ({ kind: 'after', field: fieldName, other, message: message ?? `must be after ${humanise(other).toLowerCase()}` });
 /** `field` may not be earlier than `other` (both dates or both empty-able). */
 export const notBefore = (fieldName: string, other: string, message?: string): NotBeforeRule =>
   ({ kind: 'notBefore', field: fieldName, other, message: message ?? `must not be before ${humanise(other).toLowerCase()}` });

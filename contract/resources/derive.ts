@@ -4,7 +4,7 @@
 import {
   assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct,
 } from 'superstruct';
-import { boundedList, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
+import { boundedList, calendarDate, dateTimeInstant, emailAddress, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
 import type { Violation } from '../schemas';
 import { labelOf, type AnyField, type Fields, type Input, type ResourceDeclaration, type Row, type Rule } from './define';
 
@@ -26,6 +26,7 @@ export function structOf(f: AnyField): Struct<any, any> {
     case 'email': s = emailAddress(f.max ?? 254); break;
     case 'number': s = int32(f.min, f.max); break;
     case 'date': s = calendarDate(); break;
+    case 'datetime': s = dateTimeInstant(); break;
     case 'timestamp': s = string(); break;
     case 'choice': s = enums((f.choices ?? []).map((c) => c.value)); break;
     case 'switch': s = boolean(); break;
@@ -136,11 +137,12 @@ export function apiPaths(r: ResourceDeclaration<any>) {
 export function checkRules(rules: readonly Rule[] | undefined, values: Record<string, unknown>, prefix = ''): Violation[] {
   const out: Violation[] = [];
   for (const rule of rules ?? []) {
-    if (rule.kind === 'notBefore') {
-      const a = values[rule.field];
-      const b = values[rule.other];
-      if (typeof a === 'string' && typeof b === 'string' && a !== '' && b !== '' && a < b) out.push({ field: prefix + rule.field, message: rule.message });
-    }
+    const a = values[rule.field];
+    const b = values[rule.other];
+    if (typeof a !== 'string' || typeof b !== 'string' || a === '' || b === '') continue;
+    // instants compare as moments (their zones may differ), dates and times as written
+    const cmp = a.includes('T') && b.includes('T') && !Number.isNaN(Date.parse(a)) && !Number.isNaN(Date.parse(b)) ? Date.parse(a) - Date.parse(b) : a < b ? -1 : a > b ? 1 : 0;
+    if (rule.kind === 'notBefore' ? cmp < 0 : cmp <= 0) out.push({ field: prefix + rule.field, message: rule.message });
   }
   return out;
 }

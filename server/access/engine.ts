@@ -28,6 +28,20 @@ export interface DoorFact {
   interlockIds: readonly number[];
   /** the secret of its rotating QR codes, null when it has none */
   qrSecret: string | null;
+  /** overrides that hold this door in another mode for a window (ms since the epoch; not yet ended when indexed) */
+  overrides?: readonly OverrideFact[];
+}
+/** An override of a door's mode: 'locked' holds it shut for everyone. */
+export interface OverrideFact { id: number; name: string; mode: 'unlocked' | 'locked' | 'card-pin' | 'card'; from: number; to: number }
+
+/** The override in force on a door at `at`: of those whose window holds it, the one that started last (then the newest). */
+export function overrideAt(door: DoorFact, at: number): OverrideFact | null {
+  let best: OverrideFact | null = null;
+  for (const o of door.overrides ?? []) {
+    if (at < o.from || at >= o.to) continue;
+    if (!best || o.from > best.from || (o.from === best.from && o.id > best.id)) best = o;
+  }
+  return best;
 }
 export interface AccessGroupFact { id: number; name: string; /** door id → schedule id */ doors: ReadonlyMap<number, number> }
 export interface ZoneFact { id: number; name: string; antiPassback: 'off' | 'soft' | 'hard'; /** minutes after which a repeat is forgiven; 0 never */ forgiveMinutes: number }
@@ -157,14 +171,18 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   if (id === 'late') return deny('identity-expired', 'identity', `${who.name} was valid to ${who.validTo}`);
   pass('identity', `${who.name} is active`);
 
-  // 4. the door's mode
+  // 4. the door's mode: a lockdown outranks everything, then an override in force, then the door's own mode
   if (door.mode === 'locked-down' || state.lockedDown.has(door.id)) return deny('door-locked-down', 'door-mode', `${door.name} is locked down`);
-  if (door.mode === 'card-pin') {
+  const held = overrideAt(door, req.at);
+  const until = held ? ` by the override ${held.name} until ${new Date(held.to).toISOString()}` : '';
+  if (held?.mode === 'locked') return deny('door-locked-down', 'door-mode', `${door.name} is held locked${until}`);
+  const mode: DoorMode = held ? held.mode : door.mode;
+  if (mode === 'card-pin') {
     if (!req.pin) return deny('pin-required', 'pin', `${door.name} needs card and PIN`);
     if (!who.pin || who.pin.length !== req.pin.length || !timingSafeEqual(Buffer.from(who.pin), Buffer.from(req.pin))) return deny('wrong-pin', 'pin', 'the PIN does not match');
     pass('pin', 'PIN matches');
   }
-  pass('door-mode', door.mode === 'unlocked' ? `${door.name} is unlocked` : `${door.name}: ${door.mode === 'card-pin' ? 'card and PIN' : 'card only'}`);
+  pass('door-mode', `${mode === 'unlocked' ? `${door.name} is unlocked` : `${door.name}: ${mode === 'card-pin' ? 'card and PIN' : 'card only'}`}${held ? ` (held${until})` : ''}`);
 
   // 5. access groups with this door, and their schedules
   const mine = index.groupsOf.get(who.id) ?? [];

@@ -4,13 +4,13 @@
 // next swipe after a saved change always obeys it.
 import type { Db } from '../db/db';
 import type { CardFormat } from './cardFormat';
-import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, ZoneFact } from './engine';
+import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, OverrideFact, ZoneFact } from './engine';
 import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from './schedule';
 
 /** How long one dynamic QR code is current. */
 export const QR_PERIOD_S = 30;
 /** Change notices of these resources rebuild the tenant's index. */
-export const ACCESS_RESOURCES = ['identities', 'doors', 'schedules', 'specialDates', 'accessZones', 'accessGroups', 'interlocks', 'cardFormats', 'clients'] as const;
+export const ACCESS_RESOURCES = ['identities', 'doors', 'schedules', 'specialDates', 'accessZones', 'accessGroups', 'interlocks', 'cardFormats', 'clients', 'overrides'] as const;
 
 const group = <T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> => {
   const out = new Map<K, T[]>();
@@ -44,6 +44,12 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
   const parity = await q<{ card_format_id: number; bit: number; type: 'even' | 'odd'; over_start: number; over_length: number }>(
     'select card_format_id, bit, type, over_start, over_length from card_format_parity where client_id = $1 order by id');
 
+  // overrides of the last month and the future (an explainer or a simulated clock may ask about the recent past)
+  const overrides = await q<{ id: number; name: string; mode: OverrideFact['mode']; from: number; to: number; door_id: number }>(
+    `select o.id, o.name, o.mode, (extract(epoch from o.starts_at) * 1000)::float8 as "from", (extract(epoch from o.ends_at) * 1000)::float8 as "to", d.door_id
+       from door_overrides o join door_override_doors d on d.override_id = o.id where o.client_id = $1 and o.ends_at > now() - interval '31 days'`);
+  const overridesOf = group(overrides, (x) => x.door_id);
+
   const pins = new Map<number, string>();
   const credentials = new Map<string, CredentialFact>();
   for (const c of creds) {
@@ -55,6 +61,7 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
   const doors = new Map<number, DoorFact>(doorRows.map((d) => [d.id, {
     id: d.id, name: d.name, mode: d.mode as DoorMode, formatIds: d.card_format_id === null ? [] : [d.card_format_id],
     entryZoneId: d.entry_zone_id, exitZoneId: d.exit_zone_id, interlockIds: (ilOf.get(d.id) ?? []).map((x) => x.interlock_id), qrSecret: null,
+    overrides: (overridesOf.get(d.id) ?? []).map((o) => ({ id: o.id, name: o.name, mode: o.mode, from: Number(o.from), to: Number(o.to) })),
   }]));
   const interlocks = new Map<number, InterlockFact>([...group(ilDoors, (x) => x.interlock_id)].map(([id, list]) => [id, { id, name: list[0].name, doorIds: list.map((x) => x.door_id) }]));
   const doorsOf = group(groupDoors, (x) => x.access_group_id);

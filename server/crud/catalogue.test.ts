@@ -41,6 +41,8 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
     case 'email': return `t${next()}@example.test`;
     case 'number': return (f.default as number | undefined) ?? f.min ?? 1;
     case 'date': return tomorrow();
+    // tomorrow, each field a minute later than the one declared before it (a start, then its end)
+    case 'datetime': return new Date(Date.now() + 86_400_000 + next() * 60_000).toISOString();
     case 'choice': return f.default ?? f.choices![0].value;
     case 'switch': return true;
     case 'timezone': return 'UTC';

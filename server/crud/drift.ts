@@ -6,7 +6,7 @@ import type { Db } from '../db/db';
 
 const TYPES: Record<AnyField['kind'], string | null> = {
   text: 'text', email: 'text', choice: 'text', timezone: 'text', image: 'text', number: 'integer', ref: 'integer',
-  date: 'date', timestamp: 'timestamp with time zone', switch: 'boolean', refs: null, children: null,
+  date: 'date', datetime: 'timestamp with time zone', timestamp: 'timestamp with time zone', switch: 'boolean', refs: null, children: null,
 };
 
 interface Column { data_type: string; is_nullable: 'YES' | 'NO' }

@@ -76,7 +76,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   // ---------- reading ----------
   function toRow(raw: Record<string, unknown>): Row {
     const out: Record<string, unknown> = { ...raw };
-    for (const [k, f] of Object.entries(fields)) if (f.kind === 'timestamp') out[k] = iso(raw[k]);
+    for (const [k, f] of Object.entries(fields)) if (f.kind === 'timestamp' || f.kind === 'datetime') out[k] = iso(raw[k]);
     if (r.timestamps) { out.createdAt = iso(raw.createdAt); out.updatedAt = iso(raw.updatedAt); }
     return out as Row;
   }

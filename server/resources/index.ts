@@ -11,6 +11,7 @@ import { webHookHooks } from './webHooks';
 import { userFieldHooks } from './userFields';
 import { batchTemplateHooks } from './batchTemplates';
 import { divisionHooks } from './divisions';
+import { overrideHooks } from './overrides';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -27,4 +28,5 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   schedules: scheduleHooks,
   cardFormats: cardFormatHooks,
   divisions: divisionHooks,
+  overrides: overrideHooks,
 });

@@ -252,7 +252,7 @@ export const zhRoutes: Record<string, string> = {
   "desc:/configure/logical-blocks": "关联输入点、输出点和事件的规则。",
   "desc:/configure/logical-blocks/add": "创建逻辑块。",
   "desc:/configure/logical-blocks/edit/:id": "修改逻辑块。",
-  "desc:/configure/override": "覆盖时间表的临时门模式。",
+  "desc:/configure/override": "门在一段时间内保持解锁或锁定，之后自动恢复正常。",
   "desc:/configure/override/add": "创建强制模式。",
   "desc:/configure/override/edit/:id": "修改强制模式。",
   "desc:/configure/schedule": "门禁组和门使用的每周时间段。",

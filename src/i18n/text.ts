@@ -373,4 +373,5 @@ export const zhText: Record<string, string> = {
   "No divisions you may see": "没有您可查看的部门",
   "Delete": "删除",
   "Delete the division {name}? A division that still holds identities, doors, divisions or grants is kept.": "删除部门 {name}？仍含有人员、门、部门或授权的部门将被保留。",
+  "In {zone}": "时区：{zone}",
 };

@@ -27,6 +27,13 @@ export const zhViolations: Record<string, string> = {
   'is already there': '已存在',
   'must be within a year': '必须在一年之内',
   'is not a division you may use': '不是您可以使用的部门',
+  'must be a date and time (ISO 8601 with its zone)': '必须是日期和时间（ISO 8601，含时区）',
+  'cannot be the division itself or one inside it': '不能是该部门本身或其下属部门',
+  'must stay empty: the top division is inside no other': '必须留空：顶层部门不属于任何部门',
+  'is not a division you may move divisions into': '不是您可以将部门移入的部门',
+  'is not a division you may add divisions in': '不是您可以在其中添加部门的部门',
+  'cannot change while the override is in force: end it, then make a new one': '强制模式生效期间不能更改：请先结束它，再新建一个',
+  'cannot be in the past while the override is in force: now at the earliest': '强制模式生效期间不能早于现在',
 };
 
 /** Messages with a number or size in them. */

@@ -7,7 +7,8 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useActorRef, useSelector } from '@xstate/react';
-import { DATE_PLACEHOLDER, TOAST_MS, type Violation } from '../../contract';
+import { DATE_PLACEHOLDER, TOAST_MS, zoneLabel, type Violation } from '../../contract';
+import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { listDivisions } from '../api/endpoints';
 import { useRouteInfo } from '../app/RouteContext';
@@ -128,6 +129,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
       else if (f.name in v) continue;
       else if (f.kind === 'refs') v[f.name] = [];
       else if (f.kind === 'switch') v[f.name] = f.default === undefined ? true : !!f.default;
+      else if (f.kind === 'datetime' && f.fromNow !== undefined) v[f.name] = zonedInput(new Date(Math.floor(Date.now() / 60_000) * 60_000 + f.fromNow * 60_000).toISOString(), getDisplayZone());
       else if (f.default !== undefined && f.default !== null) v[f.name] = f.kind === 'number' ? String(f.default) : f.default;
       else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
     }
@@ -299,13 +301,13 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
   } else {
     control = (
-      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'email' ? 'email' : 'text'}
-        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={kind === 'date' ? placeholder ?? DATE_PLACEHOLDER[locale] : placeholder} lang={kind === 'date' ? locale : undefined}
+      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'datetime' ? 'datetime-local' : kind === 'email' ? 'email' : 'text'}
+        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={kind === 'date' ? placeholder ?? DATE_PLACEHOLDER[locale] : placeholder} lang={kind === 'date' || kind === 'datetime' ? locale : undefined}
         aria-invalid={!!message} aria-required={def.required} className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
     );
   }
   return (
-    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : help)} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
+    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : help ?? (kind === 'datetime' ? tx('In {zone}', { zone: zoneLabel(getDisplayZone()) }) : undefined))} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
       {control}
     </FormGroup>
   );

@@ -186,7 +186,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
         />
         <div className="gh-list__spacer" />
         {toolbar}
-        <ButtonGroup>
+        <ButtonGroup className="gh-list__actions">
           {canDelete && (
             <Button icon="trash" intent="danger" variant="outlined" disabled={selection.length === 0} onClick={() => list.send({ type: 'list.deleteRequested' })} data-testid="bulk-delete">
               {t('deleteSelected')}{selection.length ? ` (${selection.length})` : ''}

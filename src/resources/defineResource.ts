@@ -8,11 +8,11 @@ import { createResourceListMachine } from '../../machines/resourceList';
 import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
 import { resourceApi } from '../api/endpoints';
 import { resourceActors } from '../api/resourceActors';
-import { showDate, showDateTime } from '../ui/time';
+import { getDisplayZone, showDate, showDateTime, zonedInput } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
 
-export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs';
+export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'datetime' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs';
 
 export interface FieldDef {
   name: string;
@@ -28,6 +28,8 @@ export interface FieldDef {
   target?: string;
   /** the add form's starting value (the declaration's default). */
   default?: unknown;
+  /** datetime: the add form starts at now plus this many minutes. */
+  fromNow?: number;
   /** a secret: typed, never shown; left empty on an edit it keeps what is stored. */
   writeOnly?: boolean;
   placeholder?: string;
@@ -148,6 +150,7 @@ function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
     case 'email': return { ...base, kind: 'email' };
     case 'number': return { ...base, kind: 'number' };
     case 'date': return { ...base, kind: 'date' };
+    case 'datetime': return { ...base, kind: 'datetime', fromNow: f.fromNow };
     case 'switch': return { ...base, kind: 'switch' };
     case 'choice': return { ...base, kind: 'select', options: f.choices };
     case 'timezone': return { ...base, kind: 'select', source: 'timezones' };
@@ -183,6 +186,8 @@ function toFormOf(d: ResourceDeclaration<any>) {
     if (f.kind === 'ref') return [k, v === null || v === undefined ? '' : String(v)];
     if (f.kind === 'refs') return [k, Array.isArray(v) ? v : []];
     if (f.writeOnly) return [k, ''];
+    // a moment, as the browser's date-time input types it, in the user's zone
+    if (f.kind === 'datetime') return [k, typeof v === 'string' && v ? zonedInput(v, getDisplayZone()) : ''];
     if (f.kind === 'children') {
       return [k, ((v as Record<string, unknown>[]) ?? []).map((cr) => Object.fromEntries([['id', cr.id], ...Object.keys(f.children!.fields).map((ck) => [ck, f.children!.fields[ck].kind === 'ref' ? String(blank(cr[ck])) : blank(cr[ck])])]))];
     }
@@ -191,7 +196,7 @@ function toFormOf(d: ResourceDeclaration<any>) {
 }
 
 /** A column of instants (shown in the session's zone, the zone named in the header: issue 10). */
-const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp';
+const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp' || f?.kind === 'datetime';
 
 function cellValueOf(resource: string, name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
   if (isInstant(name, f)) return (r) => showDateTime(r[name]);

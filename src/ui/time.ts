@@ -2,6 +2,7 @@
 // selectDisplayZone, followed by src/app/useTimeAndLanguageSync), the format is the language's one date-time format (contract/format.ts). Views use useTime();
 // declarations that are plain data (resource columns) use the plain functions, which read the same store.
 import { useMemo, useSyncExternalStore } from 'react';
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { formatDate, formatDateTime, resolveTimeZone, todayInZone, zoneLabel, type DisplayLocale } from '../../contract';
 import { getLocale, timeAgoLabel, useLocale } from '../i18n';
 
@@ -52,4 +53,17 @@ export function useTime(): TimeFormat {
     ago: (iso, now) => timeAgoLabel(iso, now, locale, z),
     today: (now) => todayInZone(z, now),
   }), [z, locale]);
+}
+
+/** An instant as a date-time input types it in `zone` ('2026-11-24T18:00'). */
+export function zonedInput(iso: string, zone: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? '' : formatInTimeZone(t, zone, "yyyy-MM-dd'T'HH:mm");
+}
+/** What a date-time input typed in `zone` → the instant (ISO 8601, UTC); anything else is given back as it is, for
+ *  the schema to name. */
+export function fromZonedInput(local: string, zone: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return local;
+  const d = fromZonedTime(local, zone);
+  return Number.isNaN(d.getTime()) ? local : d.toISOString();
 }
