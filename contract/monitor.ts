@@ -14,6 +14,8 @@ export const EVENT_CODES = {
   inputOpen: 2002,
   inputTamper: 2003,
   inputUnknown: 2004,
+  /** issue 12: an input of an armed alarm group became active */
+  intrusion: 2005,
   outputIdle: 3000,
   outputActive: 3001,
   readerOnline: 4002,
@@ -44,6 +46,7 @@ export const EVENT_CODES = {
 export type EventCode = (typeof EVENT_CODES)[keyof typeof EVENT_CODES];
 
 const LABELS: Record<number, string> = {
+  2005: 'Intrusion: input active in an armed alarm zone',
   5000: 'Access granted',
   5001: 'Access denied: unknown credential',
   5002: 'Access denied: credential not active',
@@ -78,6 +81,7 @@ export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: n
   { eventCode: 6006, name: 'Reader tamper', priority: 2, instructions: 'Send a guard to inspect the reader for damage or skimming devices; lock the door until it is checked.' },
   { eventCode: 2003, name: 'Input tamper', priority: 2, instructions: 'Inspect the sensor and its wiring; note anyone seen near it.' },
   { eventCode: 1013, name: 'Interface offline', priority: 2, instructions: 'Check power and network of the controller; doors fall back to their offline mode until it returns.' },
+  { eventCode: 2005, name: 'Intrusion', priority: 1, instructions: 'An input of an armed alarm zone became active: check the cameras of the zone, send a guard, and call the police if an intruder is seen. Disarm the zone only once it is checked.' },
   { eventCode: 6002, name: 'Door held open', priority: 3, instructions: 'Ask whoever holds the door to close it; send a guard if it stays open.' },
   { eventCode: 5020, name: 'Anti-passback violation', priority: 3, instructions: 'Someone entered a zone they are already in (soft anti-passback let them through): check the camera for tailgating and talk to the card holder.' },
   { eventCode: 4003, name: 'Card reader offline', priority: 4, instructions: 'Check the reader cable and the controller port; use the override key if people are locked out.' },
@@ -118,11 +122,13 @@ export type DoorView = Infer<typeof DoorView>;
 export const SIMULATE_KINDS = [
   'door.forced', 'door.held', 'door.closed', 'card.granted', 'card.denied', 'reader.tamper',
   'reader.offline', 'reader.online', 'interface.offline', 'interface.online', 'input.tamper', 'input.idle',
+  // issue 12: one input (inputId) becomes active or idle; active in an armed alarm group raises an intrusion alarm
+  'input.active', 'input.normal',
 ] as const;
 export type SimulateKind = (typeof SIMULATE_KINDS)[number];
 /** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
 export const SimulateBody = object({
-  kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()),
+  kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()), inputId: optional(idInt()),
   // issue 12: a swipe of a given card, at a given time (ISO; the simulated clock), on the entry or exit reader
   card: optional(requiredText(64)), at: optional(requiredText(40)), side: optional(enums(['entry', 'exit'])),
 });

@@ -12,6 +12,7 @@ import { userFieldHooks } from './userFields';
 import { batchTemplateHooks } from './batchTemplates';
 import { divisionHooks } from './divisions';
 import { overrideHooks } from './overrides';
+import { alarmGroupHooks } from './alarmGroups';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -29,4 +30,5 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   cardFormats: cardFormatHooks,
   divisions: divisionHooks,
   overrides: overrideHooks,
+  alarmGroups: alarmGroupHooks,
 });

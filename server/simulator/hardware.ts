@@ -249,9 +249,28 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     return e;
   }
 
+  /**
+   * One input of the hardware records (Hardware → Inputs) becomes active or goes back to normal. Active while an
+   * alarm group holding it is armed, it is an intrusion (an alert: a priority-1 alarm); otherwise an ordinary input
+   * event. Its point is the input itself, so going back to normal returns the alarm to normal (§4).
+   */
+  async function inputEvent(clientId: number, inputId: number | undefined, active: boolean): Promise<Event> {
+    if (inputId === undefined) throw new SimulatorError(400, 'Which input? inputId is required');
+    const { rows } = await db.query<{ id: number; name: string; armed: string | null }>(
+      `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
+                              where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as armed
+         from inputs i where i.id = $1 and i.client_id = $2`, [inputId, clientId]);
+    const i = rows[0];
+    if (!i) throw new SimulatorError(404, 'Input not found');
+    const code = !active ? EVENT_CODES.inputIdle : i.armed ? EVENT_CODES.intrusion : EVENT_CODES.inputActive;
+    const message = code === EVENT_CODES.intrusion ? `${eventLabel(code)}: ${i.name} (alarm zone ${i.armed})` : `${eventLabel(code)}: ${i.name}`;
+    return pipeline.record(clientId, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message });
+  }
+
   /** Force one event of `kind` in `clientId` (tests and the E2E hook). The door defaults to the tenant's first. */
-  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; card?: string } & SwipeOptions = {}): Promise<Event> {
+  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; inputId?: number; card?: string } & SwipeOptions = {}): Promise<Event> {
     if (kind === 'interface.offline' || kind === 'interface.online') return interfaceEvent(await controller(clientId, target.controllerId), kind === 'interface.online');
+    if (kind === 'input.active' || kind === 'input.normal') return inputEvent(clientId, target.inputId, kind === 'input.active');
     let d: DoorRow;
     if (target.doorId !== undefined) d = await door(clientId, target.doorId);
     else {

@@ -4,7 +4,7 @@ import { array, boolean, integer, nullable, optional, string, type, unknown, typ
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, LockdownAnswer, serviceAccountsResource, webHooksResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, LockdownAnswer, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -143,6 +143,14 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     },
   };
 }
+
+// ---------- alarm zones (issue 12): an alarm group, armed and disarmed by its named actions ----------
+const AlarmGroupRow = type({
+  id: integer(), name: string(), description: nullable(string()), state: string(), stateChangedAt: nullable(string()), stateChangedBy: nullable(string()), inputIds: array(integer()),
+});
+export type AlarmGroupRow = Infer<typeof AlarmGroupRow>;
+export const getAlarmGroup = (id: number) => getJson(`${alarmGroupsResource.api}/${id}`, AlarmGroupRow);
+export const armAlarmGroup = (id: number, arm: boolean) => send('post', `${alarmGroupsResource.api}/${id}/${arm ? 'arm' : 'disarm'}`, {}, AlarmGroupRow);
 
 // ---------- integrations (issue 11): service accounts' keys, web hook histories ----------
 const ServiceAccountWithKey = type({ id: integer(), name: string(), apiKey: optional(string()), keyPrefix: nullable(string()), keyRevokedAt: nullable(string()) });

@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, alarmGroupsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -146,8 +146,8 @@ export const ROUTES: RouteDef[] = [
   // ---------- Configure ----------
   ...catalogue(accessGroupsResource, 'Which identities may pass which doors, and when.'),
   ...catalogue(accessZonesResource, 'Areas made of doors, for anti-passback and occupancy.'),
-  ...crud('configure', '/configure/alarm-group', 'Alarm groups', 'Alarm group', x('0.4.7'), 'notifications', 'Inputs grouped into alarm zones that are armed together.'),
-  r('configure', '/configure/alarm-group/:id/:armDisarmStatus/alarm-zone', 'Alarm zone', ['0.4.7.4'], { icon: 'notifications', hidden: true, description: 'Arm and disarm the zones of an alarm group.' }),
+  ...catalogue(alarmGroupsResource, 'Inputs grouped into alarm zones that are armed together.'),
+  r('configure', '/configure/alarm-group/:id/:armDisarmStatus/alarm-zone', 'Alarm zone', ['0.4.7.4'], { icon: 'notifications', hidden: true, screen: 'alarmZone', description: 'Arm and disarm the zones of an alarm group.' }),
   r('configure', '/configure/alarm-notification', 'Alarm notifications', ['0.4.7.5'], { icon: 'envelope', description: 'Who is told about which alarms, and how.' }),
   r('configure', '/configure/alarm-notification/add', 'Add alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Create an alarm notification.' }),
   r('configure', '/configure/alarm-notification/edit/:id', 'Edit alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Change an alarm notification.' }),

@@ -51,6 +51,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
   doors: pick(configure, 'DoorsScreen'),
   divisions: pick(configure, 'DivisionsScreen'),
+  alarmZone: pick(configure, 'AlarmZoneScreen'),
   catalogueList: pick(catalogue, 'CatalogueListScreen'),
   operatorSettings: pick(() => import('../screens/manage/OperatorSettingsScreen'), 'OperatorSettingsScreen'),
   catalogueForm: pick(catalogue, 'CatalogueFormScreen'),

@@ -10,6 +10,7 @@ import { DESTINATIONS, TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { loadAll } from '../api/queue';
+import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../app/useSystemActor';
 import { tx, useT } from '../i18n';
 import { useTime } from '../ui/time';
@@ -148,6 +149,13 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     />
   );
 
+  // a row's own page (a visitor's details, an alarm group's zone) when the user may open it; else its edit form
+  const detailOf = (row: T): string | null => {
+    const path = resource.rowPath?.(row);
+    if (!path) return null;
+    const route = matchRoute(path).route;
+    return hasPrivilege(held, route.privileges, route.mode) ? path : null;
+  };
   const primaryCell = (i: number) => {
     const row = items[i];
     if (!row) return <Cell />;
@@ -156,7 +164,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       <Cell className="gh-primary-cell">
         <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
           <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />
-          {resource.rowPath || canEdit ? <Link role="cell" className="gh-rowhead__name" to={resource.rowPath ? resource.rowPath(row.id) : resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
+          {detailOf(row) || canEdit ? <Link role="cell" className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
           {rowTag?.(row)}
           <span className="gh-rowhead__actions">{rowActions?.(row)}</span>
         </div>

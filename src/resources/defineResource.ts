@@ -92,7 +92,8 @@ export interface ResourceDef<T extends { id: number }> {
   /** Where a row's edit form is when it is not `${path}/edit/:id` (a controller's settings). */
   editPath?: (id: number) => string;
   /** Where a row's name links when it is not the edit form (e.g. a details page). */
-  rowPath?: (id: number) => string;
+  /** a row's own page (details, an alarm zone) instead of its edit form; `:field` placeholders take the row's values. */
+  rowPath?: (row: T) => string;
   /** Where a saved add form goes instead of the list (e.g. the new record's details). */
   savedPath?: (id: number) => string;
   /** Starting values of the add form beyond the defaults (e.g. today's date). */
@@ -195,6 +196,11 @@ function toFormOf(d: ResourceDeclaration<any>) {
   }));
 }
 
+/** A row's own page: `:field` placeholders filled from the row ('/x/:id/:state/zone'), else the id appended. */
+export function detailPath(route: string, row: Record<string, unknown>): string {
+  return route.includes(':') ? route.replace(/:([A-Za-z]+)/g, (_, k: string) => encodeURIComponent(String(row[k] ?? ''))) : `${route}/${row.id}`;
+}
+
 /** A column of instants (shown in the session's zone, the zone named in the header: issue 10). */
 const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp' || f?.kind === 'datetime';
 
@@ -246,8 +252,8 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
     toForm: toFormOf(d) as (row: T) => Record<string, unknown>,
     addPath: d.screens?.addRoute,
     addLabel: d.screens?.addLabel,
-    rowPath: d.screens?.detailsRoute ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
+    rowPath: d.screens?.detailsRoute ? (row) => detailPath(d.screens!.detailsRoute!, row as unknown as Record<string, unknown>) : undefined,
     editPath: d.screens?.editRoute ? (id) => d.screens!.editRoute!.replace(':id', String(id)) : undefined,
-    savedPath: d.screens?.detailsRoute ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
+    savedPath: d.screens?.detailsRoute && !d.screens.detailsRoute.includes(':') ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
   });
 }

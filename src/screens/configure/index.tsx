@@ -1,2 +1,3 @@
 export { DoorsScreen } from './DoorsScreen';
 export { DivisionsScreen } from './DivisionsScreen';
+export { AlarmZoneScreen } from './AlarmZoneScreen';
