@@ -117,6 +117,19 @@ export const DoorView = type({
 /** Lock down every door the caller controls (on), or release the doors a lockdown holds (off). */
 export const LockdownBody = object({ on: boolean() });
 export const LockdownAnswer = type({ on: boolean(), doors: integer() });
+
+// ---------- door QR codes (issue 12) [0.4.5.5] ----------
+/** GET `${API.doors}/qr`: the doors the caller may give QR codes to, and whether each takes them. */
+export const DoorQrRow = type({ id: integer(), name: string(), divisionName: nullable(string()), qr: boolean() });
+export type DoorQrRow = Infer<typeof DoorQrRow>;
+/** POST `${API.doors}/:id/qr` {on}: the door takes rotating QR codes (a new secret each time it is turned on) or not. */
+export const DoorQrBody = object({ on: boolean() });
+/** GET `${API.doors}/:id/qr/code?credential=…[&at=…]`: the code a credential shows at the door now (or at a past
+ *  instant `at`, never a future one), as a phone would. */
+export const DoorQrCode = type({
+  code: string(), credential: string(), identityName: nullable(string()), periodS: integer(), validFrom: string(), validTo: string(),
+});
+export type DoorQrCode = Infer<typeof DoorQrCode>;
 export type DoorView = Infer<typeof DoorView>;
 
 export const SIMULATE_KINDS = [
@@ -124,6 +137,8 @@ export const SIMULATE_KINDS = [
   'reader.offline', 'reader.online', 'interface.offline', 'interface.online', 'input.tamper', 'input.idle',
   // issue 12: one input (inputId) becomes active or idle; active in an armed alarm group raises an intrusion alarm
   'input.active', 'input.normal',
+  // issue 12: a QR code (`qr`) shown at the door's reader
+  'qr.presented',
 ] as const;
 export type SimulateKind = (typeof SIMULATE_KINDS)[number];
 /** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
@@ -131,6 +146,7 @@ export const SimulateBody = object({
   kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()), inputId: optional(idInt()),
   // issue 12: a swipe of a given card, at a given time (ISO; the simulated clock), on the entry or exit reader
   card: optional(requiredText(64)), at: optional(requiredText(40)), side: optional(enums(['entry', 'exit'])),
+  qr: optional(requiredText(200)),
 });
 export type SimulateBody = Infer<typeof SimulateBody>;
 

@@ -108,7 +108,7 @@ export const PRIV = {
   events: { view: '0.2.2.0' },
   operatorSessions: { view: '0.2.4.0', end: '0.2.4.1' },
   serviceSessions: { view: '0.2.5.0', end: '0.2.5.1' },
-  doors: { view: '0.4.5.0', add: '0.4.5.1', edit: '0.4.5.2', delete: '0.4.5.3', control: '0.4.5.4' },
+  doors: { view: '0.4.5.0', add: '0.4.5.1', edit: '0.4.5.2', delete: '0.4.5.3', control: '0.4.5.4', qr: '0.4.5.5' },
   identities: { view: '0.3.1.0', add: '0.3.1.1', edit: '0.3.1.2', delete: '0.3.1.3' },
   clients: { view: '9.2.0', add: '9.2.1', edit: '9.2.2' },
   divisions: { view: '0.4.9.0', add: '0.4.9.1', edit: '0.4.9.2', delete: '0.4.9.3' },

@@ -26,8 +26,8 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
     'select id, identity_id, type, number, facility_code, status, valid_from::text, valid_to::text from credentials where client_id = $1 order by id');
   const people = await q<{ id: number; name: string; status: string; valid_from: string | null; valid_to: string | null }>(
     `select id, first_name || ' ' || last_name as name, status, valid_from::text, valid_to::text from identities where client_id = $1`);
-  const doorRows = await q<{ id: number; name: string; mode: string; entry_zone_id: number | null; exit_zone_id: number | null; card_format_id: number | null }>(
-    'select id, name, mode, entry_zone_id, exit_zone_id, card_format_id from doors where client_id = $1');
+  const doorRows = await q<{ id: number; name: string; mode: string; entry_zone_id: number | null; exit_zone_id: number | null; card_format_id: number | null; qr_secret: string | null }>(
+    'select id, name, mode, entry_zone_id, exit_zone_id, card_format_id, qr_secret from doors where client_id = $1');
   const ilDoors = await q<{ interlock_id: number; door_id: number; name: string }>(
     'select d.interlock_id, d.door_id, i.name from interlock_doors d join interlocks i on i.id = d.interlock_id where i.client_id = $1');
   const groups = await q<{ id: number; name: string }>('select id, name from access_groups where client_id = $1');
@@ -60,7 +60,7 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
   const ilOf = group(ilDoors, (x) => x.door_id);
   const doors = new Map<number, DoorFact>(doorRows.map((d) => [d.id, {
     id: d.id, name: d.name, mode: d.mode as DoorMode, formatIds: d.card_format_id === null ? [] : [d.card_format_id],
-    entryZoneId: d.entry_zone_id, exitZoneId: d.exit_zone_id, interlockIds: (ilOf.get(d.id) ?? []).map((x) => x.interlock_id), qrSecret: null,
+    entryZoneId: d.entry_zone_id, exitZoneId: d.exit_zone_id, interlockIds: (ilOf.get(d.id) ?? []).map((x) => x.interlock_id), qrSecret: d.qr_secret,
     overrides: (overridesOf.get(d.id) ?? []).map((o) => ({ id: o.id, name: o.name, mode: o.mode, from: Number(o.from), to: Number(o.to) })),
   }]));
   const interlocks = new Map<number, InterlockFact>([...group(ilDoors, (x) => x.interlock_id)].map(([id, list]) => [id, { id, name: list[0].name, doorIds: list.map((x) => x.door_id) }]));

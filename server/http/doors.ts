@@ -4,11 +4,17 @@
 // `force: true`; the last command wins over a pending momentary relock (server/simulator/hardware.ts). An unknown
 // door, another client's or one outside the caller's divisions is 404. Test-only: fast-forward the relocks.
 import type { FastifyInstance } from 'fastify';
-import { API, DoorCommandBody, LockdownBody, PRIV } from '../../contract';
+import { randomBytes } from 'node:crypto';
+import { API, DoorCommandBody, DoorQrBody, LockdownBody, PRIV, isoInstant, requiredText, type DoorQrCode, type DoorQrRow } from '../../contract';
+import { object, optional } from 'superstruct';
+import { qrCode, qrWindow } from '../access/engine';
+import { QR_PERIOD_S } from '../access/index';
 import type { Db } from '../db/db';
 import { doorVisible, listDoors } from '../db/queries/doors';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
-import { HttpError, audit, body, clientOf, divisionsFor, iso, principal } from './common';
+import { HttpError, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
+
+const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });
 
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   try { return await run(); } catch (e) {
@@ -58,6 +64,52 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: {
     simulator.access.changed(clientId); // the next swipe obeys it
     if (on) for (const id of ids) await simulatorErrors(() => simulator.command(clientId, id, 'lock', principal(req).username, { force: true }));
     return { on, doors: ids.length };
+  });
+
+  // ---------- door QR codes [0.4.5.5] (issue 12) ----------
+  const doorOf = async (req: Parameters<typeof clientOf>[0], code: string) => {
+    const id = Number((req.params as { id?: string }).id);
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, 'Door not found');
+    if (!(await doorVisible(db, clientOf(req), divisionsFor(principal(req), [code]), id))) throw new HttpError(404, 'Door not found');
+    return id;
+  };
+  app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr] } }, async (req): Promise<{ items: DoorQrRow[] }> => {
+    const clientId = clientOf(req);
+    const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.qr]));
+    const { rows: qr } = await db.query<{ id: number }>('select id from doors where client_id = $1 and qr_secret is not null', [clientId]);
+    const on = new Set(qr.map((r) => Number(r.id)));
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, divisionName: r.division_name ?? null, qr: on.has(Number(r.id)) })) };
+  });
+  // on: a new secret (codes shown before stop working); off: the door takes no QR codes
+  app.post(`${API.doors}/:id/qr`, { config: { privileges: [PRIV.doors.qr] } }, async (req) => {
+    const clientId = clientOf(req);
+    const id = await doorOf(req, PRIV.doors.qr);
+    const { on } = body(req.body, DoorQrBody);
+    await db.transaction(async (tx) => {
+      await tx.query('update doors set qr_secret = $2 where id = $1', [id, on ? randomBytes(32).toString('base64url') : null]);
+      await audit(tx, req, { clientId, action: on ? 'QR codes on' : 'QR codes off', entity: 'door', entityId: id, before: null, after: { qr: on } });
+    });
+    simulator.access.changed(clientId); // the next QR shown at the door obeys it
+    return { id, qr: on };
+  });
+  // the code a credential shows at the door now (a phone's view of it), or at a past instant
+  app.get(`${API.doors}/:id/qr/code`, { config: { privileges: [PRIV.doors.qr] } }, async (req): Promise<DoorQrCode> => {
+    const clientId = clientOf(req);
+    const id = await doorOf(req, PRIV.doors.qr);
+    const q = query(req.query, QrCodeQuery);
+    const at = q.at === undefined ? Date.now() : Date.parse(q.at);
+    if (at > Date.now() + 1000) throw new HttpError(400, 'Validation failed', [{ field: 'at', message: 'must not be in the future (a code not yet current would be a key handed out early)' }]);
+    const { rows: [door] } = await db.query<{ qr_secret: string | null }>('select qr_secret from doors where id = $1', [id]);
+    if (!door?.qr_secret) throw new HttpError(409, 'This door takes no QR codes: turn them on first');
+    const { rows: [cred] } = await db.query<{ number: string; name: string }>(
+      `select c.number, i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id
+        where c.client_id = $1 and c.number = $2 and c.type <> 'pin'`, [clientId, q.credential.toUpperCase()]);
+    if (!cred) throw new HttpError(400, 'Validation failed', [{ field: 'credential', message: 'is not a credential of this client' }]);
+    const w = qrWindow(at, QR_PERIOD_S);
+    return {
+      code: qrCode(door.qr_secret, cred.number, w), credential: cred.number, identityName: cred.name, periodS: QR_PERIOD_S,
+      validFrom: new Date(w * QR_PERIOD_S * 1000).toISOString(), validTo: new Date((w + 1) * QR_PERIOD_S * 1000).toISOString(),
+    };
   });
 
   if (testHooks) {

@@ -36,7 +36,8 @@ export interface SimulatorOptions {
 /** A swipe's extras (the test hook): when it happens (the simulated clock) and on which reader of the door. */
 export interface SwipeOptions { at?: number; side?: 'entry' | 'exit'; pin?: string | null }
 /** What a swipe event keeps beside its code, so the explainer can decide it again. */
-interface StoredSwipe { card: string; at: number; side: 'entry' | 'exit'; doorId: number }
+/** What a swipe presented, kept on its event for Why?: a card number, or a QR code (then `card` is its credential's number, or '' when unreadable). */
+interface StoredSwipe { card: string; at: number; side: 'entry' | 'exit'; doorId: number; qr?: string }
 /** Door states in which the door stands open (an interlock's other doors must stay shut meanwhile). */
 const OPEN_STATUSES: readonly string[] = [DOOR_STATUSES.forcedOpen, DOOR_STATUSES.heldOpen, DOOR_STATUSES.unlocked, DOOR_STATUSES.unlockedBriefly];
 
@@ -191,18 +192,18 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   }
 
   /** A swipe of card `number` at door `d`, decided by the engine over the tenant's access index. */
-  async function swipeCard(d: DoorRow, number: string, o: SwipeOptions = {}): Promise<Event> {
+  async function swipeCard(d: DoorRow, number: string, o: SwipeOptions & { qr?: string } = {}): Promise<Event> {
     const index = await access.get(d.client_id);
-    const req: SwipeRequest = { doorId: d.id, side: o.side ?? 'entry', at: o.at ?? Date.now(), presented: { kind: 'card', number }, pin: o.pin };
+    const req: SwipeRequest = { doorId: d.id, side: o.side ?? 'entry', at: o.at ?? Date.now(), presented: o.qr ? { kind: 'qr', code: o.qr } : { kind: 'card', number }, pin: o.pin };
     const decision = decide(index, stateOf(d.client_id), req);
     if (decision.granted) zoneStates.set(d.client_id, afterGrant(stateOf(d.client_id), index, req, decision));
     const who = decision.identityId === null ? null : index.identities.get(decision.identityId)?.name ?? null;
     const code = DECISION_EVENT_CODES[decision.reason];
     const e = await pipeline.record(d.client_id, {
       eventCode: code, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, pointId: `reader-${d.id}`, pointName: `${d.name} reader`,
-      message: `${decision.granted ? DECISION_LABELS.granted : DECISION_LABELS[decision.reason]}: ${who ?? 'unknown card'} (card ${number}) at ${d.name}`,
+      message: `${decision.granted ? DECISION_LABELS.granted : DECISION_LABELS[decision.reason]}: ${who ?? (o.qr ? 'unknown QR code' : 'unknown card')} (${o.qr ? 'QR code' : `card ${number}`}) at ${d.name}`,
     });
-    const stored: StoredSwipe = { card: number, at: req.at, side: req.side ?? 'entry', doorId: d.id };
+    const stored: StoredSwipe = { card: number, at: req.at, side: req.side ?? 'entry', doorId: d.id, ...(o.qr ? { qr: o.qr } : {}) };
     await db.query('update events set identity_id = $2, decision = $3, reason = $4, swipe = $5 where id = $1',
       [e.id, decision.identityId, decision.granted ? 'granted' : 'denied', decision.reason, JSON.stringify(stored)]);
     if (decision.alarm === 'anti-passback') {
@@ -223,7 +224,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     const sw: StoredSwipe = typeof row.swipe === 'string' ? JSON.parse(row.swipe) : row.swipe;
     const index = await access.get(clientId);
     // decided as it was: the same card, door, reader side and time, against today's configuration and zone state
-    const now: Decision = decide(index, stateOf(clientId), { doorId: sw.doorId, side: sw.side, at: sw.at, presented: { kind: 'card', number: sw.card } });
+    const now: Decision = decide(index, stateOf(clientId), { doorId: sw.doorId, side: sw.side, at: sw.at, presented: sw.qr ? { kind: 'qr', code: sw.qr } : { kind: 'card', number: sw.card } });
     const identityId = now.identityId ?? row.identity_id;
     return {
       eventId: Number(row.id),
@@ -268,7 +269,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   }
 
   /** Force one event of `kind` in `clientId` (tests and the E2E hook). The door defaults to the tenant's first. */
-  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; inputId?: number; card?: string } & SwipeOptions = {}): Promise<Event> {
+  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; inputId?: number; card?: string; qr?: string } & SwipeOptions = {}): Promise<Event> {
     if (kind === 'interface.offline' || kind === 'interface.online') return interfaceEvent(await controller(clientId, target.controllerId), kind === 'interface.online');
     if (kind === 'input.active' || kind === 'input.normal') return inputEvent(clientId, target.inputId, kind === 'input.active');
     let d: DoorRow;
@@ -284,6 +285,11 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       case 'door.closed': return doorEvent(d, EVENT_CODES.doorClosed);
       case 'card.granted': return target.card ? swipeCard(d, target.card, target) : swipe(d, true, target);
       case 'card.denied': return target.card ? swipeCard(d, target.card, target) : swipe(d, false, target);
+      case 'qr.presented': {
+        if (!target.qr) throw new SimulatorError(400, 'Which QR code? qr is required');
+        // the credential number the code carries (GHQ.<number>.<window>.<mac>), for the event's record only
+        return swipeCard(d, /^GHQ\.([^.]{1,64})\./.exec(target.qr)?.[1] ?? '', { ...target, qr: target.qr });
+      }
       case 'reader.tamper': return readerEvent(d, EVENT_CODES.readerTamper);
       case 'reader.offline': return readerEvent(d, EVENT_CODES.readerOffline);
       case 'reader.online': return readerEvent(d, EVENT_CODES.readerOnline);

@@ -4,7 +4,7 @@ import { array, boolean, integer, nullable, optional, string, type, unknown, typ
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, LockdownAnswer, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, LockdownAnswer, DoorQrRow, DoorQrCode, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -143,6 +143,11 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     },
   };
 }
+
+// ---------- door QR codes (issue 12) ----------
+export const listDoorQr = () => getJson(`${API.doors}/qr`, type({ items: array(DoorQrRow) }));
+export const setDoorQr = (id: number, on: boolean) => send('post', `${API.doors}/${id}/qr`, { on }, Anything);
+export const doorQrCode = (id: number, credential: string) => getJson(`${API.doors}/${id}/qr/code`, DoorQrCode, { credential });
 
 // ---------- alarm zones (issue 12): an alarm group, armed and disarmed by its named actions ----------
 const AlarmGroupRow = type({

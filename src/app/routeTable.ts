@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -159,7 +159,7 @@ export const ROUTES: RouteDef[] = [
   r('configure', '/configure/doors', 'Doors', [PRIV.doors.view], { icon: 'key-enter', screen: 'doors', description: 'Doors with their live state: lock, unlock or open them for a moment.' }),
   fromResource(doorsResource, 'add', 'catalogueForm', { description: 'Create a new door.' }),
   fromResource(doorsResource, 'edit', 'catalogueForm', { description: 'Change an existing door.' }),
-  r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', description: 'QR codes printed at doors for mobile access.' }),
+  r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', screen: 'doorQr', description: 'Doors that take rotating QR codes, and the code a credential shows at one now.' }),
   ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
   ...crud('configure', '/configure/floor-plan', 'Floor plans', 'Floor plan', x('0.4.15'), 'map', 'Upload floor plans and place doors and inputs on them.'),
   ...catalogue(interlocksResource, 'Doors of which only one may be open at a time.'),

@@ -52,6 +52,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   doors: pick(configure, 'DoorsScreen'),
   divisions: pick(configure, 'DivisionsScreen'),
   alarmZone: pick(configure, 'AlarmZoneScreen'),
+  doorQr: pick(configure, 'DoorQrScreen'),
   catalogueList: pick(catalogue, 'CatalogueListScreen'),
   operatorSettings: pick(() => import('../screens/manage/OperatorSettingsScreen'), 'OperatorSettingsScreen'),
   catalogueForm: pick(catalogue, 'CatalogueFormScreen'),

@@ -239,7 +239,7 @@ export const zhRoutes: Record<string, string> = {
   "desc:/configure/doors": "门及其实时状态：上锁、解锁或临时开门。",
   "desc:/configure/doors/add": "创建门。",
   "desc:/configure/doors/edit/:id": "修改门。",
-  "desc:/configure/door-qr": "张贴在门口、供手机通行的二维码。",
+  "desc:/configure/door-qr": "哪些门接受动态二维码，以及某个凭证此刻在门口出示的二维码。",
   "desc:/configure/elevator-masking": "电梯读卡器可以开放哪些楼层。",
   "desc:/configure/elevator-masking/add": "创建电梯屏蔽。",
   "desc:/configure/elevator-masking/edit/:id": "修改电梯屏蔽。",

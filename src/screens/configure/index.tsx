@@ -1,3 +1,4 @@
 export { DoorsScreen } from './DoorsScreen';
 export { DivisionsScreen } from './DivisionsScreen';
 export { AlarmZoneScreen } from './AlarmZoneScreen';
+export { DoorQrScreen } from './DoorQrScreen';
