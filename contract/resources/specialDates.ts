@@ -7,7 +7,8 @@ import { choice, date, defineResource, switchField, text } from './define';
 export const specialDatesResource = defineResource({
   name: 'specialDates', table: 'special_dates', api: '/event/manage/special-dates', route: '/configure/special-date', section: 'configure',
   label: { one: 'Special date', many: 'Special dates' }, icon: 'calendar',
-  privileges: PRIV.specialDates,
+  // the calendar [0.4.1.0] shows them too
+  privileges: { ...PRIV.specialDates, list: [PRIV.calendar] },
   scope: { tenant: true },
   timestamps: true,
   fields: {

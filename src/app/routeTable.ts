@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -151,7 +151,7 @@ export const ROUTES: RouteDef[] = [
   r('configure', '/configure/alarm-notification', 'Alarm notifications', ['0.4.7.5'], { icon: 'envelope', description: 'Who is told about which alarms, and how.' }),
   r('configure', '/configure/alarm-notification/add', 'Add alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Create an alarm notification.' }),
   r('configure', '/configure/alarm-notification/edit/:id', 'Edit alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Change an alarm notification.' }),
-  r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', description: 'Holidays and special days across schedules.' }),
+  r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', screen: 'calendar', description: 'Holidays and special days across schedules.' }),
   // the tree is its own screen (the whole visible tree at once); add and edit (rename, move) are the generated forms
   fromResource(divisionsResource, 'list', 'divisions', { description: 'The division tree that scopes identities, doors and privileges.' }),
   fromResource(divisionsResource, 'add', 'catalogueForm', { description: 'Create a new division.' }),

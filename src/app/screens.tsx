@@ -53,6 +53,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   divisions: pick(configure, 'DivisionsScreen'),
   alarmZone: pick(configure, 'AlarmZoneScreen'),
   doorQr: pick(configure, 'DoorQrScreen'),
+  calendar: pick(configure, 'CalendarScreen'),
   catalogueList: pick(catalogue, 'CatalogueListScreen'),
   operatorSettings: pick(() => import('../screens/manage/OperatorSettingsScreen'), 'OperatorSettingsScreen'),
   catalogueForm: pick(catalogue, 'CatalogueFormScreen'),

@@ -411,4 +411,13 @@ export const zhText: Record<string, string> = {
   "Current until {time} ({n} s); a new one follows by itself.": "有效至 {time}（{n} 秒）；之后自动换新。",
   "On": "开",
   "Off": "关",
+  "Previous month": "上个月",
+  "Today": "今天",
+  "Next month": "下个月",
+  "Special date": "特殊日期",
+  "The special dates could not be loaded": "无法加载特殊日期",
+  "Add a special date on {date}": "在 {date} 添加特殊日期",
+  "Special dates this month": "本月的特殊日期",
+  "No special dates this month: every schedule follows its weekly windows.": "本月没有特殊日期：所有时间表按每周时段执行。",
+  "every year": "每年",
 };

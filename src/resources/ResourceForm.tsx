@@ -123,6 +123,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
     const given = new URLSearchParams(search);
     for (const s of resource.form) for (const f of s.fields) {
       if (!isRepeat(f) && (f.kind === 'ref' || f.kind === 'select') && /^\d{1,10}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
+      // a day chosen on the calendar (`/configure/special-date/add?date=2026-12-25`)
+      if (!isRepeat(f) && f.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
     }
     for (const s of resource.form) for (const f of s.fields) {
       if (isRepeat(f)) v[f.repeat] = [];

@@ -2,3 +2,4 @@ export { DoorsScreen } from './DoorsScreen';
 export { DivisionsScreen } from './DivisionsScreen';
 export { AlarmZoneScreen } from './AlarmZoneScreen';
 export { DoorQrScreen } from './DoorQrScreen';
+export { CalendarScreen } from './CalendarScreen';

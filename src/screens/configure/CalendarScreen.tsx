@@ -1,0 +1,111 @@
+// /configure/calendar [0.4.1.0] (issue 12): the client's special dates on a month — holidays, half days and
+// closures, the yearly ones in every year — so an operator sees at a glance which days the schedules treat
+// differently. Weeks start on Monday. A day's special date opens its edit form [0.4.13.2]; an ordinary day offers
+// to add one there [0.4.13.1] (the add form opens with the date chosen). Below the month, its special dates as a
+// list (what a phone shows first). Today is marked in the user's time zone.
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button, ButtonGroup, Callout, H4, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { addDays, addMonths, endOfMonth, format, startOfMonth, startOfWeek } from 'date-fns';
+import { PRIV, SPECIAL_DAY_KINDS, hasPrivilege } from '../../../contract';
+import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { listSpecialDates, type SpecialDateRow } from '../../api/endpoints';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useSystemActor } from '../../app/useSystemActor';
+import { getLocale, routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
+import { catKey, resourceBase } from '../../i18n/catalogue';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { useTask } from '../../ui/useTask';
+
+type SpecialDate = SpecialDateRow;
+const KIND_INTENT: Record<string, Intent> = { holiday: 'danger', 'half-day': 'warning', closure: 'none' };
+const kindLabel = (kind: string) => tCat(catKey.choice(resourceBase('specialDates'), 'kind', kind), SPECIAL_DAY_KINDS.find((k) => k.value === kind)?.label ?? kind);
+
+/** The special dates that fall on `ymd` (a yearly one on its month and day in any year). */
+export function onDay(dates: readonly SpecialDate[], ymd: string): SpecialDate[] {
+  return dates.filter((d) => d.date === ymd || (d.yearly && d.date.slice(5) === ymd.slice(5)));
+}
+
+export function CalendarScreen() {
+  const locale = useLocale();
+  const { route } = useRouteInfo();
+  const navigate = useNavigate();
+  const time = useTime();
+  const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
+  const clientId = useSelector(useSystemActor('session'), selectClientId);
+  const canAdd = hasPrivilege(held, [PRIV.specialDates.add]);
+  const canEdit = hasPrivilege(held, [PRIV.specialDates.edit]);
+  const today = time.today(Date.now());
+  const [month, setMonth] = useState(() => startOfMonth(new Date(`${today}T00:00:00`))); // visual: the month shown
+  const dates = useTask(() => listSpecialDates(), [clientId]);
+  const all = dates.output?.items ?? [];
+  const days = useMemo(() => {
+    const first = startOfWeek(startOfMonth(month), { weekStartsOn: 1 });
+    const last = endOfMonth(month);
+    const out: Date[] = [];
+    for (let d = first; d <= last || out.length % 7 !== 0; d = addDays(d, 1)) out.push(d);
+    return out;
+  }, [month]);
+  const ym = format(month, 'yyyy-MM');
+  const inMonth = useMemo(() => days.filter((d) => format(d, 'yyyy-MM') === ym).flatMap((d) => onDay(all, format(d, 'yyyy-MM-dd')).map((s) => ({ day: format(d, 'yyyy-MM-dd'), s }))), [days, all, ym]);
+  const weekdays = useMemo(() => days.slice(0, 7).map((d) => new Intl.DateTimeFormat(getLocale() === 'zh-CN' ? 'zh-CN' : 'en-GB', { weekday: 'short' }).format(d)), [days, locale]);
+  const monthTitle = new Intl.DateTimeFormat(locale === 'zh-CN' ? 'zh-CN' : 'en-GB', { month: 'long', year: 'numeric' }).format(month);
+
+  return (
+    <div className="gh-page" data-testid="calendar">
+      <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)}
+        actions={<>
+          <ButtonGroup>
+            <Button icon="chevron-left" aria-label={tx('Previous month')} onClick={() => setMonth((m) => addMonths(m, -1))} data-testid="calendar-prev" />
+            <Button onClick={() => setMonth(startOfMonth(new Date(`${today}T00:00:00`)))}>{tx('Today')}</Button>
+            <Button icon="chevron-right" aria-label={tx('Next month')} onClick={() => setMonth((m) => addMonths(m, 1))} data-testid="calendar-next" />
+          </ButtonGroup>
+          {canAdd && <Button intent="primary" icon="plus" onClick={() => navigate('/configure/special-date/add')}>{tx('Add {what}', { what: tx('Special date').toLowerCase() })}</Button>}
+        </>} />
+      <H4 data-testid="calendar-month">{monthTitle}</H4>
+      {dates.status === 'error' && <Callout intent="danger" icon="error">{tx('The special dates could not be loaded')}</Callout>}
+      {!dates.output && dates.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
+      {dates.output && (
+        <>
+          <div className="gh-calendar" role="grid" aria-label={monthTitle}>
+            {weekdays.map((w) => <div key={w} className="gh-calendar__weekday" role="columnheader">{w}</div>)}
+            {days.map((d) => {
+              const ymd = format(d, 'yyyy-MM-dd');
+              const special = onDay(all, ymd);
+              const out = format(d, 'yyyy-MM') !== ym;
+              return (
+                <div key={ymd} role="gridcell" data-testid="calendar-day" data-date={ymd} aria-label={ymd}
+                  className={`gh-calendar__day${out ? ' gh-calendar__day--out' : ''}${ymd === today ? ' gh-calendar__day--today' : ''}${special.length ? ` gh-calendar__day--${special[0].kind}` : ''}`}>
+                  <div className="gh-calendar__num">
+                    {d.getDate()}
+                    {canAdd && !special.length && !out && (
+                      <Button size="small" variant="minimal" icon="plus" className="gh-calendar__add" aria-label={tx('Add a special date on {date}', { date: time.date(ymd) })}
+                        onClick={() => navigate(`/configure/special-date/add?date=${ymd}`)} data-testid="calendar-add" />
+                    )}
+                  </div>
+                  {special.map((s) => (
+                    <div key={s.id} className="gh-calendar__entry" data-testid="calendar-entry">
+                      <Tag minimal intent={KIND_INTENT[s.kind] ?? 'none'} icon={s.yearly ? 'repeat' : undefined} title={kindLabel(s.kind)}>
+                        {canEdit ? <Link to={`/configure/special-date/edit/${s.id}`}>{s.name}</Link> : s.name}
+                      </Tag>
+                    </div>
+                  ))}
+                </div>
+              );
+            })}
+          </div>
+          <H4 className="gh-calendar__list-title">{tx('Special dates this month')}</H4>
+          {inMonth.length === 0 ? <p className="bp6-text-muted" data-testid="calendar-none">{tx('No special dates this month: every schedule follows its weekly windows.')}</p> : (
+            <ul className="gh-calendar__list" data-testid="calendar-list">
+              {inMonth.map(({ day, s }) => (
+                <li key={`${day}-${s.id}`}><strong>{time.date(day)}</strong> · {canEdit ? <Link to={`/configure/special-date/edit/${s.id}`}>{s.name}</Link> : s.name} · <Tag minimal intent={KIND_INTENT[s.kind] ?? 'none'}>{kindLabel(s.kind)}</Tag>{s.yearly && <span className="bp6-text-muted"> · {tx('every year')}</span>}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
