@@ -133,7 +133,7 @@ export const PRIV = {
   interlocks: { view: '0.4.10.0', add: '0.4.10.1', edit: '0.4.10.2', delete: '0.4.10.3' },
   overrides: { view: '0.4.4.0', add: '0.4.4.1', edit: '0.4.4.2', delete: '0.4.4.3' },
   calendar: '0.4.1.0',
-  alarmGroups: { view: '0.4.7.0', add: '0.4.7.1', edit: '0.4.7.2', delete: '0.4.7.3', arm: '0.4.7.4' },
+  alarmGroups: { view: '0.4.7.0', add: '0.4.7.1', edit: '0.4.7.2', delete: '0.4.7.3', arm: '0.4.7.4', notifications: '0.4.7.5' },
   schedules: { view: '0.4.11.0', add: '0.4.11.1', edit: '0.4.11.2', delete: '0.4.11.3' },
   specialDates: { view: '0.4.13.0', add: '0.4.13.1', edit: '0.4.13.2', delete: '0.4.13.3' },
   cardFormats: { view: '0.5.2.0', add: '0.5.2.1', edit: '0.5.2.2', delete: '0.5.2.3' },

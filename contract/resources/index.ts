@@ -20,6 +20,7 @@ import { accessGroupsResource } from './accessGroups';
 import { interlocksResource } from './interlocks';
 import { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES } from './overrides';
 import { alarmGroupsResource, ARM_STATES, type ArmState } from './alarmGroups';
+import { alarmNotificationsResource } from './alarmNotifications';
 import { cardFormatsResource } from './cardFormats';
 import { doorsResource } from './doors';
 import { cardReadersResource, controllersResource, inputsResource, outputsResource } from './hardware';
@@ -45,7 +46,7 @@ export { schedulesResource, specialDatesResource, accessZonesResource, accessGro
 export { WEEKDAYS, SPECIAL_DAY_KINDS, TIME_OF_DAY } from './schedules';
 export { ANTI_PASSBACK } from './accessZones';
 export { DOOR_MODES } from './doors';
-export { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES, alarmGroupsResource, ARM_STATES, type ArmState };
+export { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES, alarmGroupsResource, ARM_STATES, type ArmState, alarmNotificationsResource };
 export { PARITY_TYPES } from './cardFormats';
 export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4 } from './hardware';
 
@@ -53,6 +54,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
   userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
   doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
-  controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource,
+  controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -33,7 +33,9 @@ function textFor(f: AnyField): string {
 async function refId(target: string, token: string): Promise<number> {
   const t = resourceByName(target)!;
   const r = await s.call('GET', `${t.api}?size=1`, { token });
-  return r.body.items[0].id;
+  if (r.body.items?.[0]) return r.body.items[0].id;
+  // nothing seeded to point at (web hooks): make one from its own declaration
+  return (await create(t, {}, token)).row.id;
 }
 async function valueFor(f: AnyField, token: string): Promise<unknown> {
   switch (f.kind) {

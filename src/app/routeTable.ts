@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, alarmGroupsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -148,9 +148,7 @@ export const ROUTES: RouteDef[] = [
   ...catalogue(accessZonesResource, 'Areas made of doors, for anti-passback and occupancy.'),
   ...catalogue(alarmGroupsResource, 'Inputs grouped into alarm zones that are armed together.'),
   r('configure', '/configure/alarm-group/:id/:armDisarmStatus/alarm-zone', 'Alarm zone', ['0.4.7.4'], { icon: 'notifications', hidden: true, screen: 'alarmZone', description: 'Arm and disarm the zones of an alarm group.' }),
-  r('configure', '/configure/alarm-notification', 'Alarm notifications', ['0.4.7.5'], { icon: 'envelope', description: 'Who is told about which alarms, and how.' }),
-  r('configure', '/configure/alarm-notification/add', 'Add alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Create an alarm notification.' }),
-  r('configure', '/configure/alarm-notification/edit/:id', 'Edit alarm notification', ['0.4.7.5'], { icon: 'envelope', hidden: true, description: 'Change an alarm notification.' }),
+  ...catalogue(alarmNotificationsResource, 'Who is told of which alarms, and how.'),
   r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', screen: 'calendar', description: 'Holidays and special days across schedules.' }),
   // the tree is its own screen (the whole visible tree at once); add and edit (rename, move) are the generated forms
   fromResource(divisionsResource, 'list', 'divisions', { description: 'The division tree that scopes identities, doors and privileges.' }),

@@ -1,0 +1,50 @@
+// Alarm notifications (issue 12): an alarm raised with a priority up to a notification's limit is queued for its web
+// hook as an `alarm.notification` delivery in the transaction that raises it; a less urgent one, a notification that
+// is off, or an inactive web hook queues nothing; another tenant's notification is 404.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, alarmNotificationsResource, webHooksResource } from '../../contract';
+import { startTestServer, type TestServer } from '../testkit';
+
+let s: TestServer;
+let admin: string, harbour: string;
+let northwind: number;
+
+beforeAll(async () => {
+  s = await startTestServer({ testHooks: true, webhooks: false });
+  [admin, harbour] = await Promise.all(['admin', 'harbour'].map((u) => s.login(u)));
+  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
+}, 60_000);
+afterAll(async () => { await s?.close(); });
+
+const queued = (hookId: number) => s.db.query<{ body: any }>(`select body from webhook_outbox where hook_id = $1 and event_type = 'alarm.notification' order by id`, [hookId]);
+
+describe('alarm notifications', () => {
+  it('queue the alarms up to their priority for their web hook, and nothing when off', async () => {
+    const hook = await s.call('POST', webHooksResource.api, { token: admin, body: { name: 'Pager', url: 'https://pager.example.test/in', secret: 'a-long-enough-secret', active: true } });
+    expect(hook.status).toBe(201);
+    const made = await s.call('POST', alarmNotificationsResource.api, { token: admin, body: { name: 'Supervisor on call', maxPriority: 1, webHookId: hook.body.id, enabled: true } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ webHookName: 'Pager', maxPriority: 1, enabled: true });
+    expect((await s.call('GET', `${alarmNotificationsResource.api}/${made.body.id}`, { token: harbour })).status).toBe(404);
+
+    const door = Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
+    const forced = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } }); // priority 1
+    const held = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.held', doorId: door } }); // priority 3
+    let rows = (await queued(hook.body.id)).rows;
+    expect(rows.map((r) => r.body.data.eventId)).toEqual([Number(forced.body.id)]);
+    expect(rows[0].body).toMatchObject({ type: 'alarm.notification', notification: { name: 'Supervisor on call', maxPriority: 1 }, data: { priority: 1 } });
+    expect(rows.some((r) => r.body.data.eventId === Number(held.body.id))).toBe(false);
+
+    // off: nothing more is queued
+    const row = (await s.call('GET', `${alarmNotificationsResource.api}/${made.body.id}`, { token: admin })).body;
+    expect((await s.call('PUT', `${alarmNotificationsResource.api}/${row.id}`, { token: admin, body: { name: row.name, maxPriority: 3, webHookId: row.webHookId, enabled: false, note: null, updatedAt: row.updatedAt } })).status).toBe(200);
+    await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } });
+    rows = (await queued(hook.body.id)).rows;
+    expect(rows).toHaveLength(1);
+    // the web hook may not be deleted... it has no delete; a notification's reference to another tenant's hook is refused
+    const theirs = await s.call('POST', alarmNotificationsResource.api, { token: harbour, body: { name: 'Theirs', maxPriority: 1, webHookId: hook.body.id, enabled: true } });
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.violations[0].field).toBe('webHookId');
+  });
+});
