@@ -100,3 +100,12 @@ describe('divisions', () => {
     expect((await s.call('GET', `${API.divisions}/${top.id}`, { token })).status).toBe(404);
   });
 });
+
+describe('what still uses a row, in words', () => {
+  it('a role still granted to an operator is kept, and the answer names the grants, not a table', async () => {
+    const role = (await s.db.query<{ id: number }>(`select r.id from roles r join user_grants g on g.role_id = r.id where r.client_id = $1 limit 1`, [northwind])).rows[0];
+    const r = await s.call('DELETE', `/event/manage/roles/${role.id}`, { token: nw });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe('Still used by operator grants: change or delete them first');
+  });
+});
