@@ -2,8 +2,8 @@
 // bodies of the monitor: alarm commands and history, event history, door commands, the test-only simulate hook.
 // Event points are strings with a kind prefix (`door-3`, `reader-3`, `input-3`, `output-3`, `iface-1`,
 // `ctrl-1`) so ids of different tables never collide on one point.
-import { boolean, enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
-import { STATUS_CODES } from './realtime';
+import { array, boolean, enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
+import { Event, STATUS_CODES } from './realtime';
 import { idInt, requiredText } from './primitives';
 
 export const EVENT_CODES = {
@@ -150,3 +150,17 @@ export const SimulateBody = object({
 });
 export type SimulateBody = Infer<typeof SimulateBody>;
 
+
+// ---------- controller diagnostics (issue 12) [0.5.6.4] ----------
+/** GET `/event/manage/controllers/diagnostic/:ipAddress`: what a controller reports of itself, what is wired to it,
+ *  and its latest events (its own and those of the doors, readers, inputs and outputs wired to it). */
+export const ControllerDiagnostic = type({
+  controller: type({ id: integer(), name: string(), ipAddress: string(), status: string(), firmware: nullable(string()), onlineSince: nullable(string()), divisionName: nullable(string()) }),
+  wiring: type({ doors: integer(), readers: integer(), inputs: integer(), outputs: integer() }),
+  lastHeardAt: nullable(string()),
+  events: array(Event),
+});
+export type ControllerDiagnostic = Infer<typeof ControllerDiagnostic>;
+/** POST `…/diagnostic/:ipAddress/ping`: whether the controller answered, and how fast. */
+export const PingAnswer = type({ reachable: boolean(), ms: nullable(integer()), at: string() });
+export type PingAnswer = Infer<typeof PingAnswer>;

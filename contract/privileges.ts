@@ -138,7 +138,7 @@ export const PRIV = {
   specialDates: { view: '0.4.13.0', add: '0.4.13.1', edit: '0.4.13.2', delete: '0.4.13.3' },
   cardFormats: { view: '0.5.2.0', add: '0.5.2.1', edit: '0.5.2.2', delete: '0.5.2.3' },
   // issue 12: hardware
-  controllers: { view: '0.5.6.0', edit: '0.5.6.2' },
+  controllers: { view: '0.5.6.0', edit: '0.5.6.2', diagnostics: '0.5.6.4' },
   cardReaders: { view: '0.5.5.0', add: '0.5.5.1', edit: '0.5.5.2', delete: '0.5.5.3' },
   inputs: { view: '0.5.3.0', add: '0.5.3.1', edit: '0.5.3.2', delete: '0.5.3.3' },
   outputs: { view: '0.5.4.0', add: '0.5.4.1', edit: '0.5.4.2', delete: '0.5.4.3' },

@@ -141,7 +141,16 @@ test('hardware: a controller’s settings are checked and saved, and a card read
   const list = page.getByTestId('controllers');
   await expect(list.getByRole('row').filter({ hasText: 'NW-CTRL-03' })).toBeVisible();
   await expect(list.getByTestId('add-button')).toHaveCount(0);
+  // a name opens the controller's diagnostic: its status, firmware and a ping that answers; Settings from there
   await list.locator('a', { hasText: 'NW-CTRL-03' }).click();
+  await expect(page).toHaveURL(/\/hardware\/controllers\/diagnostic\/10\.1\.0\.\d+$/);
+  const diag = page.getByTestId('controller-diagnostic');
+  await expect(diag.getByTestId('diagnostic-status')).toHaveText('Online');
+  await expect(diag.getByTestId('diagnostic-firmware')).toHaveText('GH-C4 4.2.1');
+  await diag.getByTestId('diagnostic-ping').click();
+  await expect(diag.getByTestId('diagnostic-pings')).toContainText(/Reply in \d+ ms/);
+  await shot(page, 'controller-diagnostic-1440');
+  await page.getByTestId('diagnostic-settings').click();
   await expect(page).toHaveURL(/\/hardware\/controllers\/settings\/\d+$/);
   await expect(page.locator('.gh-page-header__title:visible')).toHaveText('Controller settings');
   await page.getByLabel('IP address').fill('10.1.0.300');

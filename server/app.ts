@@ -21,6 +21,7 @@ import { accessAdminRoutes } from './resources/accessAdmin';
 import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
+import { diagnosticRoutes } from './http/diagnostics';
 import { uiErrorRoutes } from './http/uiErrors';
 import { alarmRoutes } from './http/alarms';
 import { eventRoutes } from './http/events';
@@ -253,6 +254,7 @@ export async function buildServer(opts: ServerOptions) {
   batchRoutes(app, { db, publish });
   accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });
   divisionRoutes(app, { db });
+  diagnosticRoutes(app, { db });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });

@@ -22,7 +22,8 @@ export const controllersResource = defineResource({
   list: { title: ['name'], columns: ['ipAddress', 'status'], sort: ['name', 'asc'] },
   form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],
   export: ['csv', 'ndjson'],
-  screens: { editRoute: '/hardware/controllers/settings/:id', editTitle: 'Controller settings' },
+  // a name opens its diagnostic for whoever may see it [0.5.6.4], else its settings
+  screens: { editRoute: '/hardware/controllers/settings/:id', editTitle: 'Controller settings', detailsRoute: '/hardware/controllers/diagnostic/:ipAddress' },
 });
 
 export const READER_DIRECTIONS = [{ value: 'entry', label: 'Entry' }, { value: 'exit', label: 'Exit' }] as const;

@@ -99,7 +99,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
         await tx.query('insert into doors (client_id, division_id, name) values ($1,$2,$3)', [client, divisions[i % divisions.length], name]);
       }
       for (let i = 1; i <= 3; i++) {
-        await tx.query('insert into controllers (client_id, division_id, name, ip_address) values ($1,$2,$3,$4)', [client, hq, `${t.prefix}-CTRL-0${i}`, `10.${ti + 1}.0.${10 + i}`]);
+        await tx.query(`insert into controllers (client_id, division_id, name, ip_address, firmware, online_since) values ($1,$2,$3,$4,'GH-C4 4.2.1',now())`, [client, hq, `${t.prefix}-CTRL-0${i}`, `10.${ti + 1}.0.${10 + i}`]);
       }
       // issue 12: each door's entry reader, contact and strike, spread over the three controllers
       await tx.query(`insert into card_readers (client_id, name, door_id, direction, controller_id, address)

@@ -246,7 +246,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   async function interfaceEvent(c: ControllerRow, online: boolean): Promise<Event> {
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
     const e = await pipeline.record(c.client_id, { eventCode: code, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(code)}: ${c.name}` });
-    await db.query('update controllers set status = $2 where id = $1', [c.id, online ? 'online' : 'offline']);
+    await db.query(`update controllers set status = $2, online_since = case when $2 = 'online' then coalesce(case when status = 'online' then online_since end, now()) else null end where id = $1`, [c.id, online ? 'online' : 'offline']);
     return e;
   }
 

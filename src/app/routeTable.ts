@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -170,7 +170,7 @@ export const ROUTES: RouteDef[] = [
   ...catalogue(cardFormatsResource, 'Wiegand and smart-card formats the readers decode.'),
   ...catalogue(cardReadersResource, 'Readers and their doors, with live status.'),
   fromResource(controllersResource, 'list', 'catalogueList', { description: 'Door controllers with heartbeat, firmware and status.' }),
-  r('hardware', '/hardware/controllers/diagnostic/:ipAddress', 'Controller diagnostic', ['0.5.6.4'], { icon: 'desktop', hidden: true, description: 'Ping, trace and self-test a controller by IP address.' }),
+  r('hardware', '/hardware/controllers/diagnostic/:ipAddress', 'Controller diagnostic', ['0.5.6.4'], { icon: 'desktop', hidden: true, screen: 'controllerDiagnostic', description: 'A controller as it reports itself: status, uptime, firmware, wiring, latest events and a ping.' }),
   fromResource(controllersResource, 'edit', 'catalogueForm', { description: 'Network, time and security settings of a controller.' }),
   r('hardware', '/hardware/controller-hub', 'Controller hub', ['0.5.7.0'], { icon: 'data-connection', description: 'Hubs that connect controllers to the server.' }),
   ...catalogue(inputsResource, 'Door contacts, buttons and sensors.'),

@@ -54,6 +54,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   alarmZone: pick(configure, 'AlarmZoneScreen'),
   doorQr: pick(configure, 'DoorQrScreen'),
   calendar: pick(configure, 'CalendarScreen'),
+  controllerDiagnostic: pick(configure, 'ControllerDiagnosticScreen'),
   catalogueList: pick(catalogue, 'CatalogueListScreen'),
   operatorSettings: pick(() => import('../screens/manage/OperatorSettingsScreen'), 'OperatorSettingsScreen'),
   catalogueForm: pick(catalogue, 'CatalogueFormScreen'),

@@ -268,7 +268,7 @@ export const zhRoutes: Record<string, string> = {
   "desc:/hardware/card-reader/add": "创建读卡器。",
   "desc:/hardware/card-reader/edit/:id": "修改读卡器。",
   "desc:/hardware/controllers": "门禁控制器及其心跳、固件和状态。",
-  "desc:/hardware/controllers/diagnostic/:ipAddress": "按 IP 地址对控制器执行 ping、路由跟踪和自检。",
+  "desc:/hardware/controllers/diagnostic/:ipAddress": "控制器的自报状态：状态、运行时长、固件、接线、最近事件和 Ping。",
   "desc:/hardware/controllers/settings/:id": "控制器的网络、时间和安全设置。",
   "desc:/hardware/controller-hub": "将控制器连接到服务器的集线器。",
   "desc:/hardware/input": "门磁、按钮和传感器。",

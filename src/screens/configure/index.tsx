@@ -3,3 +3,4 @@ export { DivisionsScreen } from './DivisionsScreen';
 export { AlarmZoneScreen } from './AlarmZoneScreen';
 export { DoorQrScreen } from './DoorQrScreen';
 export { CalendarScreen } from './CalendarScreen';
+export { ControllerDiagnosticScreen } from './ControllerDiagnosticScreen';
