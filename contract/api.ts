@@ -30,7 +30,8 @@ export const API = {
   // history export (issue 4): ?format=csv|ndjson and the list's filters; `/progress` is the same as a text/event-stream
   eventsExport: '/event/manage/events/export',
   eventsExportProgress: '/event/manage/events/export/progress',
-  doors: '/event/manage/doors', // `/:id/commands` {command}
+  doors: '/event/manage/doors',
+  interfaces: '/event/manage/interfaces', // `/:id/commands` {command}
   // visitors (issue 5): register (POST), list, one (`/:id`), badge printed (`/:id/badge-printed`)
   visitors: '/visitor/1.0/visitors',
   // session replay (issue 4): POST `/:recording` appends an NDJSON chunk; GET lists [0.8.2.0]; GET `/:id` the NDJSON

@@ -142,6 +142,7 @@ export const PRIV = {
   cardReaders: { view: '0.5.5.0', add: '0.5.5.1', edit: '0.5.5.2', delete: '0.5.5.3' },
   inputs: { view: '0.5.3.0', add: '0.5.3.1', edit: '0.5.3.2', delete: '0.5.3.3' },
   outputs: { view: '0.5.4.0', add: '0.5.4.1', edit: '0.5.4.2', delete: '0.5.4.3' },
+  interfaces: { view: '0.5.1.0', add: '0.5.1.1', edit: '0.5.1.2', delete: '0.5.1.3' },
 } as const;
 
 /**

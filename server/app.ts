@@ -22,6 +22,7 @@ import { auditRoutes } from './http/audit';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
 import { diagnosticRoutes } from './http/diagnostics';
+import { interfaceDiscoveryRoutes } from './resources/interfaces';
 import { uiErrorRoutes } from './http/uiErrors';
 import { alarmRoutes } from './http/alarms';
 import { eventRoutes } from './http/events';
@@ -255,6 +256,7 @@ export async function buildServer(opts: ServerOptions) {
   accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });
   divisionRoutes(app, { db });
   diagnosticRoutes(app, { db });
+  interfaceDiscoveryRoutes(app, { db });
   dashboardRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });

@@ -145,7 +145,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   /** The generic screens' exceptions: add route and button text, where rows and saved adds go; `shownOnce`: fields of
    *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key); `editRoute`
    *  (with `:id`) and `editTitle` when the edit form is not `${route}/edit/:id` (a controller's settings). */
-  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; editRoute?: string; editTitle?: string; shownOnce?: readonly { field: string; label: string }[] };
+  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; editRoute?: string; editTitle?: string; shownOnce?: readonly { field: string; label: string }[];
+    /** More pages of a row, as small buttons on its list row (`:field` placeholders take the row's values). */
+    rowLinks?: readonly { label: string; route: string; icon?: string }[] };
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {

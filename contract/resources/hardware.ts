@@ -99,3 +99,50 @@ export const outputsResource = defineResource({
   form: [{ title: 'Output', description: 'A strike, sounder, light or relay driven by a controller.', fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'pulseSeconds'] }],
   export: ['csv', 'ndjson'],
 });
+
+// ---------- interfaces (issue 12) [0.5.1.x] ----------
+// Boards on a controller's bus (reader interfaces, I/O boards, elevator boards), each at one bus address. Added from
+// what discovery finds on the buses (`/hardware/interface/pre-add`) or by hand; their timing and supervision are a
+// second, edit-only view of the same rows (`/hardware/interface/settings/:id`).
+export const INTERFACE_KINDS = [
+  { value: 'reader', label: 'Reader interface' }, { value: 'io', label: 'I/O board' }, { value: 'elevator', label: 'Elevator board' },
+] as const;
+
+export const interfacesResource = defineResource({
+  name: 'interfaces', table: 'interfaces', api: '/event/manage/interfaces', route: '/hardware/interface', section: 'hardware',
+  label: { one: 'Interface', many: 'Interfaces' }, icon: 'exchange',
+  privileges: PRIV.interfaces,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another interface' }),
+    kind: choice(INTERFACE_KINDS, { label: 'Type', required: true, default: 'reader', filter: true, sort: true }),
+    controllerId: ref('controllers', { label: 'Controller', required: true, filter: true }),
+    controllerName: text({ label: 'Controller', max: 100, virtual: true, readOnly: true, from: 'controllerId', sort: true }),
+    busAddress: number({ label: 'Bus address', min: 0, max: 31, required: true, sort: true, help: '0–31 on the controller’s bus' }),
+    serialNumber: text({ label: 'Serial number', max: 40, search: true, pattern: /^[A-Z0-9-]+$/, upper: true, help: 'Capitals, digits and dashes' }),
+    location: text({ max: 200, search: true, placeholder: 'Riser cupboard, level 2', help: 'Where it is mounted, for whoever services it' }),
+  },
+  list: { title: ['name'], columns: ['kind', 'controllerName', 'busAddress', 'serialNumber', 'location', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [{ title: 'Interface', description: 'A board on a controller’s bus.', fields: ['name', 'kind', 'controllerId', 'busAddress', 'serialNumber', 'location'] }],
+  export: ['csv', 'ndjson'],
+  screens: { addRoute: '/hardware/interface/pre-add', addTitle: 'Add interface', rowLinks: [{ label: 'Settings', route: '/hardware/interface/settings/:id', icon: 'cog' }] },
+});
+
+export const interfaceSettingsResource = defineResource({
+  name: 'interfaceSettings', table: 'interfaces', api: '/event/manage/interface-settings', route: '/hardware/interface', section: 'hardware',
+  label: { one: 'Interface settings', many: 'Interface settings' }, icon: 'exchange',
+  privileges: { view: PRIV.interfaces.view, edit: PRIV.interfaces.edit },
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, readOnly: true, sort: true }),
+    pollMs: number({ label: 'Poll every (ms)', min: 50, max: 5000, required: true, default: 200, help: '50–5000 ms between two polls of the board' }),
+    offlineAfterS: number({ label: 'Offline after (s)', min: 1, max: 600, required: true, default: 10, help: 'Unanswered polls for this long mark it offline' }),
+    supervised: switchField({ label: 'Supervised lines (end-of-line resistors)', default: true }),
+    tamperAlarm: switchField({ label: 'Raise an alarm when its cover is opened', default: true }),
+  },
+  list: { title: ['name'], columns: ['pollMs', 'offlineAfterS', 'supervised'], sort: ['name', 'asc'] },
+  form: [{ title: 'Timing and supervision', description: 'How the controller polls the board and watches its lines.', fields: ['pollMs', 'offlineAfterS', 'supervised', 'tamperAlarm'] }],
+  screens: { editRoute: '/hardware/interface/settings/:id', editTitle: 'Interface settings' },
+});

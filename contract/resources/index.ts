@@ -23,7 +23,7 @@ import { alarmGroupsResource, ARM_STATES, type ArmState } from './alarmGroups';
 import { alarmNotificationsResource } from './alarmNotifications';
 import { cardFormatsResource } from './cardFormats';
 import { doorsResource } from './doors';
-import { cardReadersResource, controllersResource, inputsResource, outputsResource } from './hardware';
+import { cardReadersResource, controllersResource, inputsResource, interfaceSettingsResource, interfacesResource, outputsResource } from './hardware';
 
 export * from './define';
 export * from './derive';
@@ -48,12 +48,12 @@ export { ANTI_PASSBACK } from './accessZones';
 export { DOOR_MODES } from './doors';
 export { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES, alarmGroupsResource, ARM_STATES, type ArmState, alarmNotificationsResource };
 export { PARITY_TYPES } from './cardFormats';
-export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4 } from './hardware';
+export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4, interfacesResource, interfaceSettingsResource, INTERFACE_KINDS } from './hardware';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
   userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
   doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
-  controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource,
+  controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

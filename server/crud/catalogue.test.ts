@@ -20,6 +20,7 @@ const writable = (r: ResourceDeclaration<any>) => fieldsOf(r).filter(([, f]) => 
 const entityOf = (r: ResourceDeclaration<any>) => r.label.one.toLowerCase();
 
 let counter = 0;
+const numberSeq = new Map<AnyField, number>();
 const next = () => ++counter;
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
@@ -41,7 +42,14 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
   switch (f.kind) {
     case 'text': return textFor(f);
     case 'email': return `t${next()}@example.test`;
-    case 'number': return (f.default as number | undefined) ?? f.min ?? 1;
+    // each field counts up from its minimum (rows that must differ per parent, an interface's bus address, do)
+    case 'number': {
+      if (f.default !== undefined) return f.default as number;
+      const n = numberSeq.get(f) ?? 0;
+      numberSeq.set(f, n + 1);
+      const min = f.min ?? 1;
+      return f.max !== undefined ? min + (n % (f.max - min + 1)) : min + n;
+    }
     case 'date': return tomorrow();
     // tomorrow, each field a minute later than the one declared before it (a start, then its end)
     case 'datetime': return new Date(Date.now() + 86_400_000 + next() * 60_000).toISOString();
@@ -265,12 +273,15 @@ describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit).map((
     const [row] = (await s.call('GET', `${r.api}?size=1`, { token: nw })).body.items;
     expect(row).toBeDefined();
     const input = Object.fromEntries(writable(r).map(([k]) => [k, row[k]]));
-    const [k] = writable(r).find(([, f]) => f.kind === 'text' && !f.pattern)!;
-    const changed = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [k]: `${row[k]} (edited)` } });
+    // a text field gets a suffix; a resource of numbers only (an interface's timing) gets another number in range
+    const text = writable(r).find(([, f]) => f.kind === 'text' && !f.pattern);
+    const [k, nf] = text ?? writable(r).find(([, f]) => f.kind === 'number')!;
+    const edited = text ? `${row[k]} (edited)` : row[k] === (nf.min ?? 0) ? (nf.max ?? (nf.min ?? 0) + 1) : (nf.min ?? 0);
+    const changed = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [k]: edited } });
     expect(changed.status).toBe(200);
-    expect(changed.body[k]).toBe(`${row[k]} (edited)`);
+    expect(changed.body[k]).toBe(edited);
     const audit = await s.db.query<any>('select action, before, after from audit_log where entity = $1 and entity_id = $2', [entityOf(r), String(row.id)]);
-    expect(audit.rows.at(-1)).toMatchObject({ action: 'update', before: { [k]: row[k] }, after: { [k]: `${row[k]} (edited)` } });
+    expect(audit.rows.at(-1)).toMatchObject({ action: 'update', before: { [k]: row[k] }, after: { [k]: edited } });
     expect((await s.call('GET', `${r.api}/${row.id}`, { token: hb })).status).toBe(404);
     expect((await s.call('PUT', `${r.api}/${row.id}`, { token: hb, body: input })).status).toBe(404);
     for (const [pk, f] of writable(r).filter(([, f]) => f.pattern)) {

@@ -13,6 +13,7 @@ import { batchTemplateHooks } from './batchTemplates';
 import { divisionHooks } from './divisions';
 import { overrideHooks } from './overrides';
 import { alarmGroupHooks } from './alarmGroups';
+import { interfaceHooks } from './interfaces';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -31,4 +32,5 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   divisions: divisionHooks,
   overrides: overrideHooks,
   alarmGroups: alarmGroupHooks,
+  interfaces: interfaceHooks,
 });

@@ -144,6 +144,11 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
   };
 }
 
+// ---------- interfaces (issue 12): what the controllers find on their buses ----------
+const DiscoveredBoard = type({ controllerId: integer(), controllerName: string(), busAddress: integer(), kind: string(), serialNumber: string() });
+export type DiscoveredBoard = Infer<typeof DiscoveredBoard>;
+export const discoverInterfaces = () => getJson(`${API.interfaces}/discover`, type({ items: array(DiscoveredBoard) }));
+
 // ---------- controller diagnostics (issue 12) ----------
 export const controllerDiagnostic = (ip: string) => getJson(`${controllersResource.api}/diagnostic/${encodeURIComponent(ip)}`, ControllerDiagnostic);
 export const pingController = (ip: string) => send('post', `${controllersResource.api}/diagnostic/${encodeURIComponent(ip)}/ping`, {}, PingAnswer);

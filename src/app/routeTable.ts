@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -174,10 +174,10 @@ export const ROUTES: RouteDef[] = [
   fromResource(controllersResource, 'edit', 'catalogueForm', { description: 'Network, time and security settings of a controller.' }),
   r('hardware', '/hardware/controller-hub', 'Controller hub', ['0.5.7.0'], { icon: 'data-connection', description: 'Hubs that connect controllers to the server.' }),
   ...catalogue(inputsResource, 'Door contacts, buttons and sensors.'),
-  r('hardware', '/hardware/interface', 'Interfaces', ['0.5.1.0'], { icon: 'exchange', description: 'Interface boards and their bus addresses.' }),
-  r('hardware', '/hardware/interface/pre-add', 'Add interface', ['0.5.1.1'], { icon: 'exchange', hidden: true, description: 'Discover and add an interface board.' }),
-  r('hardware', '/hardware/interface/edit/:id', 'Edit interface', ['0.5.1.2'], { icon: 'exchange', hidden: true, description: 'Change an interface board.' }),
-  r('hardware', '/hardware/interface/settings/:id', 'Interface settings', ['0.5.1.2'], { icon: 'exchange', hidden: true, description: 'Timing and supervision settings of an interface.' }),
+  fromResource(interfacesResource, 'list', 'catalogueList', { description: 'Interface boards and their bus addresses.' }),
+  fromResource(interfacesResource, 'add', 'interfacePreAdd', { hidden: true, description: 'Discover and add an interface board.' }),
+  fromResource(interfacesResource, 'edit', 'catalogueForm', { description: 'Change an interface board.' }),
+  fromResource(interfaceSettingsResource, 'edit', 'catalogueForm', { description: 'Timing and supervision settings of an interface.' }),
   ...catalogue(outputsResource, 'Relays, locks and sounders.'),
 
   // ---------- Report ----------

@@ -55,6 +55,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   doorQr: pick(configure, 'DoorQrScreen'),
   calendar: pick(configure, 'CalendarScreen'),
   controllerDiagnostic: pick(configure, 'ControllerDiagnosticScreen'),
+  interfacePreAdd: pick(configure, 'InterfacePreAddScreen'),
   catalogueList: pick(catalogue, 'CatalogueListScreen'),
   operatorSettings: pick(() => import('../screens/manage/OperatorSettingsScreen'), 'OperatorSettingsScreen'),
   catalogueForm: pick(catalogue, 'CatalogueFormScreen'),

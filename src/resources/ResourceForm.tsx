@@ -88,6 +88,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
       if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
     });
   }, [tabs, navigate, resource, path, editing]);
+  // cancelled: back to the list, and this form's tab closes (a cancelled form is done with, like a saved one)
+  const close = useCallback(() => {
+    navigate(resource.path);
+    const watch = tabs.subscribe((st) => {
+      if (st.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
+    });
+  }, [tabs, navigate, resource, path]);
   useEffect(() => {
     const sub = form.on('form.saved', (e) => {
       const w = resourceWords(resource);
@@ -122,7 +129,10 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
     // a link may choose a reference for the new row (`/configure/division/add?parentId=4`: Add inside)
     const given = new URLSearchParams(search);
     for (const s of resource.form) for (const f of s.fields) {
-      if (!isRepeat(f) && (f.kind === 'ref' || f.kind === 'select') && /^\d{1,10}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
+      if (!isRepeat(f) && (f.kind === 'ref' || f.kind === 'select' || f.kind === 'number') && /^\d{1,10}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
+      // a found device's words (a discovered board's serial number and name), checked on save like anything typed
+      if (!isRepeat(f) && (f.kind === 'text' || f.kind === undefined) && (given.get(f.name) ?? '') !== '' && given.get(f.name)!.length <= 200) v[f.name] = given.get(f.name);
+      if (!isRepeat(f) && f.kind === 'select' && f.options?.some((o) => o.value === given.get(f.name))) v[f.name] = given.get(f.name);
       // a day chosen on the calendar (`/configure/special-date/add?date=2026-12-25`)
       if (!isRepeat(f) && f.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
     }
@@ -226,7 +236,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
               <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>
               <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>
               <Button variant="minimal" data-testid="form-cancel"
-                onClick={() => (ff.getState().dirty ? setAsking(true) : navigate(resource.path))}>{t('cancel')}</Button>
+                onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>{t('cancel')}</Button>
             </div>
             <Dialog isOpen={!!once} title={tx('Shown only now')} icon="key" onClose={() => { const id = once!.id; setOnce(null); leave(id); }}>
               <div data-testid="shown-once">
@@ -244,7 +254,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
               </div>
             </Dialog>
             <Alert isOpen={asking} intent="danger" icon="trash" cancelButtonText={tx('Keep editing')} confirmButtonText={tx('Discard changes')}
-              onCancel={() => setAsking(false)} onConfirm={() => { setAsking(false); navigate(resource.path); }} data-testid="discard-alert">
+              onCancel={() => setAsking(false)} onConfirm={() => { setAsking(false); close(); }} data-testid="discard-alert">
               <p>{tx('Discard your changes to this {what}? What you typed is lost.', { what: words.one.toLowerCase() })}</p>
             </Alert>
           </form>

@@ -156,6 +156,11 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     const route = matchRoute(path).route;
     return hasPrivilege(held, route.privileges, route.mode) ? path : null;
   };
+  // the row's other pages the user may open (declared row links)
+  const linksOf = (row: T) => (resource.rowLinks ?? []).map((l) => ({ label: l.label, to: l.path(row) })).filter((l) => {
+    const route = matchRoute(l.to).route;
+    return hasPrivilege(held, route.privileges, route.mode);
+  });
   const primaryCell = (i: number) => {
     const row = items[i];
     if (!row) return <Cell />;
@@ -166,7 +171,10 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />
           {detailOf(row) || canEdit ? <Link role="cell" className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
           {rowTag?.(row)}
-          <span className="gh-rowhead__actions">{rowActions?.(row)}</span>
+          <span className="gh-rowhead__actions">
+            {linksOf(row).map((l) => <Link key={l.label} to={l.to} className="bp6-button bp6-small bp6-minimal" data-testid="row-link" aria-label={`${tx(l.label)}: ${name}`}>{tx(l.label)}</Link>)}
+            {rowActions?.(row)}
+          </span>
         </div>
       </Cell>
     );

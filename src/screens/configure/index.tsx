@@ -4,3 +4,4 @@ export { AlarmZoneScreen } from './AlarmZoneScreen';
 export { DoorQrScreen } from './DoorQrScreen';
 export { CalendarScreen } from './CalendarScreen';
 export { ControllerDiagnosticScreen } from './ControllerDiagnosticScreen';
+export { InterfacePreAddScreen } from './InterfacePreAddScreen';
