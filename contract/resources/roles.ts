@@ -26,6 +26,7 @@ export const rolesResource = defineResource({
   list: { title: ['name'], columns: ['code', 'privilegeCount', 'updatedAt'], sort: ['name', 'asc'] },
   form: [{ title: 'Role', description: 'Tick its privileges with Assign privileges once it is saved.', fields: ['name', 'code', 'description'] }],
   export: ['csv', 'ndjson'],
+  screens: { rowLinks: [{ label: 'Assign privileges', route: '/manage/roles/assign-privileges/:id', icon: 'tick' }] },
 });
 
 // ---------- assigning privileges, the privileges screen, operators and operator settings ----------

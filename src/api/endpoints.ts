@@ -144,6 +144,17 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
   };
 }
 
+// ---------- privileges and roles' ticks (issue 11) ----------
+const Holder = type({ id: integer(), name: string(), divisionId: nullable(integer()) });
+const PrivilegeHoldersRow = type({ code: string(), label: string(), platform: boolean(), roles: array(Holder) });
+export type PrivilegeHoldersRow = Infer<typeof PrivilegeHoldersRow>;
+export const listPrivilegeHolders = () => getJson(API.privileges, array(PrivilegeHoldersRow));
+const Tick = type({ code: string(), divisionId: nullable(integer()) });
+export type Tick = Infer<typeof Tick>;
+export const roleTicks = (id: number) => getJson(`${API.roles}/${id}/privileges`, type({ privileges: array(Tick) }));
+export const roleName = (id: number) => getJson(`${API.roles}/${id}`, type({ id: integer(), name: string() }));
+export const assignPrivileges = (id: number, privileges: Tick[]) => send('post', `${API.roles}/${id}/assign-privileges`, { privileges }, type({ id: integer(), name: string() }));
+
 // ---------- interfaces (issue 12): what the controllers find on their buses ----------
 const DiscoveredBoard = type({ controllerId: integer(), controllerName: string(), busAddress: integer(), kind: string(), serialNumber: string() });
 export type DiscoveredBoard = Infer<typeof DiscoveredBoard>;

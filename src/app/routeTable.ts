@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -127,11 +127,14 @@ export const ROUTES: RouteDef[] = [
   fromResource(operatorGroupsResource, 'add', 'catalogueForm'),
   fromResource(operatorGroupsResource, 'edit', 'catalogueForm'),
   r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', screen: 'operatorSettings', description: 'Password policy, lockout and session settings for operators.' }),
-  ...crud('manage', '/manage/privileges', 'Privileges', 'Privilege', x('0.3.5'), 'lock', 'The privilege catalogue and what each code allows.'),
+  // privileges are the product's (read-only catalogue); add and edit say so and lead to the roles that grant them
+  r('manage', '/manage/privileges', 'Privileges', ['0.3.5.0'], { icon: 'lock', screen: 'privileges', description: 'The privilege catalogue and what each code allows.' }),
+  r('manage', '/manage/privileges/add', 'Add Privilege', ['0.3.5.1'], { icon: 'lock', hidden: true, screen: 'privilegesFixed', description: 'Privileges come with Gatehouse: they are granted through roles.' }),
+  r('manage', '/manage/privileges/edit/:id', 'Edit Privilege', ['0.3.5.2'], { icon: 'lock', hidden: true, screen: 'privilegesFixed', description: 'Privileges come with Gatehouse: they are granted through roles.' }),
   fromResource(rolesResource, 'list', 'catalogueList', { description: 'Roles bundle privileges per division.' }),
   fromResource(rolesResource, 'add', 'catalogueForm'),
   fromResource(rolesResource, 'edit', 'catalogueForm'),
-  r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], { icon: 'shield', hidden: true, description: 'Tick the privileges a role holds in each division.' }),
+  r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], { icon: 'shield', hidden: true, screen: 'assignPrivileges', description: 'Tick the privileges a role holds in each division.' }),
   fromResource(serviceAccountsResource, 'list', 'serviceAccounts'),
   fromResource(serviceAccountsResource, 'add', 'serviceAccountForm'),
   fromResource(serviceAccountsResource, 'edit', 'serviceAccountForm'),
