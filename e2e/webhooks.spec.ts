@@ -65,7 +65,7 @@ test('a web hook receiver gets a signed alarm; a failing one gets it on the thir
 
     await expect.poll(() => rx.got.filter((g) => g.path === '/flaky').length, { timeout: 30_000 }).toBe(3);
     await page.goto('/manage/web-hooks');
-    await page.getByRole('row').filter({ hasText: 'Busy receiver' }).getByRole('button', { name: 'History' }).click();
+    await page.getByRole('link', { name: 'History: Busy receiver' }).click();
     await expect(page).toHaveURL(new RegExp(`/manage/web-hooks/histories/${flakyId}$`));
     const rows = page.getByTestId('attempt');
     await expect(rows).toHaveCount(3);

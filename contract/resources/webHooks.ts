@@ -57,6 +57,7 @@ export const webHooksResource = defineResource({
   ],
   export: ['csv', 'ndjson'],
   audit: { omit: ['secret'] },
+  screens: { rowLinks: [{ label: 'History', route: '/manage/web-hooks/histories/:id', icon: 'history' }] },
 });
 
 // ---------- the histories screen: every attempt of every delivery of one hook ----------
