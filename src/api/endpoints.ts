@@ -195,3 +195,25 @@ export const redeliverWebHook = (id: number, deliveryId: number) => send('post',
 const ExplanationShape = type({ eventId: integer(), now: type({ granted: unknown(), reason: string(), label: string(), steps: array(type({ check: string(), ok: unknown(), detail: string() })) }) });
 /** "Why?": the chain that decided a stored swipe event, re-run against today's configuration. */
 export const explainEvent = (id: number) => getJson(`${API.events}/${id}/explain`, ExplanationShape) as Promise<Explanation>;
+
+// ---------- identity batch upload (server/batch/routes.ts) ----------
+const BatchRowError = type({ row: integer(), employeeNo: optional(string()), field: string(), message: string() });
+const BatchPreviewShape = type({
+  id: integer(), fileName: string(), template: string(), total: integer(), valid: integer(), creates: integer(), updates: integer(),
+  invalidRows: integer(), errors: array(BatchRowError),
+});
+/** The dry run: the file is the body itself (CSV or XLSX), the template in the query; nothing is imported. */
+export async function previewBatchUpload(templateId: number, file: Blob, fileName: string) {
+  const xlsx = /\.xlsx$/i.test(fileName);
+  const r = await api.post(API.batchUpload, file, {
+    params: { templateId },
+    headers: { 'content-type': xlsx ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv', 'x-file-name': fileName },
+  });
+  return checked(r.data, BatchPreviewShape, API.batchUpload);
+}
+export const batchImportPath = (uploadId: number) => `${API.batchUpload}/${uploadId}/import`;
+/** The per-row error report of an upload, as a file to save. */
+export async function batchErrorReport(uploadId: number): Promise<Blob> {
+  const r = await api.get(`${API.batchUpload}/${uploadId}/errors.csv`, { responseType: 'blob' });
+  return r.data as Blob;
+}

@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -117,7 +117,7 @@ export const ROUTES: RouteDef[] = [
   fromResource(identitiesResource, 'list', 'identities'),
   fromResource(identitiesResource, 'add', 'identityAdd'),
   fromResource(identitiesResource, 'edit', 'identityEdit'),
-  r('manage', '/manage/identities/batch-upload', 'Batch upload', ['0.3.1.9'], { icon: 'upload', hidden: true, description: 'Upload a spreadsheet of identities through a batch template.' }),
+  r('manage', '/manage/identities/batch-upload', 'Batch upload', ['0.3.1.9'], { icon: 'upload', hidden: true, screen: 'batchUpload', description: 'Upload a spreadsheet of identities through a batch template.' }),
   fromResource(batchTemplatesResource, 'list', 'catalogueList', { description: 'Column mappings for uploading identities in bulk.' }),
   fromResource(batchTemplatesResource, 'add', 'catalogueForm', { description: 'Create a new batch template.' }),
   fromResource(batchTemplatesResource, 'edit', 'catalogueForm', { description: 'Change an existing batch template.' }),

@@ -2,8 +2,8 @@ import { routeTitle, tx, useLocale } from '../../i18n';
 import { useNavigate } from 'react-router-dom';
 import { Button, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import type { Client } from '../../../contract';
-import { selectClientId, selectIsBusy, selectUser } from '../../../machines/session.selectors';
+import { hasPrivilege, type Client } from '../../../contract';
+import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../../machines/session.selectors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { ResourceForm, ResourceList, clients, identities } from '../../resources';
@@ -47,10 +47,19 @@ export function ClientFormScreen() {
   );
 }
 
-export const IdentitiesScreen = () => (
-  <ListScreen testId="identities" title={tx('Identities')} icon="people" resource={identities}
-    description={tx('People who hold credentials: staff, contractors and residents.')} />
-);
+export function IdentitiesScreen() {
+  const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
+  const navigate = useNavigate();
+  // a spreadsheet of many identities goes through the batch upload, for whoever may (0.3.1.9)
+  const batch = hasPrivilege(held, [BATCH_UPLOAD])
+    ? <Button icon="upload" variant="minimal" onClick={() => navigate('/manage/identities/batch-upload')} data-testid="identities-batch-upload">{tx('Batch upload')}</Button>
+    : undefined;
+  return (
+    <ListScreen testId="identities" title={tx('Identities')} icon="people" resource={identities} toolbar={batch}
+      description={tx('People who hold credentials: staff, contractors and residents.')} />
+  );
+}
+const BATCH_UPLOAD = '0.3.1.9';
 
 export function IdentityFormScreen() {
   const { route } = useRouteInfo();

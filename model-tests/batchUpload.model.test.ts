@@ -1,0 +1,57 @@
+// Model-based test of the batch-upload machine: every edge of its graph on the real machine, with the preview
+// and import actors replaced by controllable fakes; the progress events are sent as the import actor sends them.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import {
+  batchUploadMachine, selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchStage,
+  type BatchPreview, type BatchUploadSnapshot,
+} from '../machines/batchUpload';
+import { drive, edgePaths, onlyInvoked } from './harness';
+
+const file = new Blob(['Emp,First,Last\nE1,Ann,Lee\n'], { type: 'text/csv' });
+const preview = (valid: number): BatchPreview => ({
+  id: 41, fileName: 'people.csv', template: 'Staff', total: 1000, valid, creates: valid, updates: 0, invalidRows: 1000 - valid,
+  errors: [{ row: 7, employeeNo: 'E6', field: 'firstName', message: 'is required' }],
+});
+
+describe('batch upload machine model', () => {
+  const events = [
+    { type: 'batch.preview', templateId: 3, file, fileName: 'people.csv' },
+    { type: 'batch.import' },
+    { type: 'batch.progress', progress: { done: 250, total: 997, created: 250, updated: 0, failed: 0 } },
+    { type: 'batch.reset' },
+    { type: 'xstate.done.actor.preview', output: preview(997) },
+    { type: 'xstate.done.actor.preview', output: preview(0) },
+    { type: 'xstate.error.actor.preview', error: { message: 'Validation failed', violations: [{ field: 'file', message: 'has no column "Emp"' }] } },
+    { type: 'xstate.done.actor.import', output: { done: 997, total: 997, created: 997, updated: 0, failed: 0, errors: 3 } },
+    { type: 'xstate.error.actor.import', error: new Error('The connection was lost.') },
+  ] as any[];
+  const serialize = (s: BatchUploadSnapshot) => JSON.stringify([s.value, s.context.preview?.valid ?? null, s.context.progress !== null, s.context.result !== null, s.context.error !== null]);
+  const model = new TestModel(batchUploadMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000 });
+  const paths = edgePaths(model, batchUploadMachine, serialize, []);
+
+  it('reaches every state', () => {
+    const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => st.state.value as string)));
+    expect([...states].sort()).toEqual(['idle', 'imported', 'importing', 'previewed', 'previewing']);
+  });
+  for (const p of paths) {
+    it(p.description, async () => {
+      await drive(model, batchUploadMachine, undefined, events, p, ({ controls, event, before }) => {
+        // the preview gets the chosen template and file; the import gets the previewed upload
+        if (event.type === 'batch.preview' && before && !before.hasTag('busy')) {
+          expect(controls.inputs.at(-1)).toEqual({ id: 'preview', input: { templateId: 3, file, fileName: 'people.csv' } });
+        }
+        if (event.type === 'batch.import' && before?.matches('previewed') && (before.context.preview?.valid ?? 0) > 0) {
+          expect(controls.inputs.at(-1)).toEqual({ id: 'import', input: { uploadId: 41 } });
+        }
+      });
+      const last = p.path.state;
+      expect(selectBatchBusy(last)).toBe(last.matches('previewing') || last.matches('importing'));
+      expect(selectBatchStage(last)).toBe(last.value);
+      // a preview with no valid row cannot be imported
+      expect(selectBatchCanImport(last)).toBe(last.matches('previewed') && (last.context.preview?.valid ?? 0) > 0);
+      if (last.matches('idle') && last.context.error) expect(selectBatchFieldError('file')(last)).toBe('has no column "Emp"');
+      if (last.matches('previewed') && p.path.steps.at(-1)?.event.type === 'xstate.error.actor.import') expect(selectBatchError(last)).toBe('The connection was lost.');
+    });
+  }
+});

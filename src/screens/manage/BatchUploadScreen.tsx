@@ -1,0 +1,201 @@
+// /manage/identities/batch-upload [0.3.1.9] (issue 11): a spreadsheet of identities through a batch template.
+// Step one picks the template and the file (CSV or XLSX) and asks for the dry run; the preview says how many rows
+// would be created and updated and lists every bad row (row, employee no., field, message), with the whole
+// report as a CSV download. Import streams the rows with a progress bar and ends with what it did, in a toast and
+// on the page. The flow is the batchUpload machine (machines/batchUpload.ts); the server is server/batch.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button, Callout, Card, FileInput, FormGroup, H5, HTMLSelect, HTMLTable, ProgressBar, Tag } from '@blueprintjs/core';
+import { fromPromise } from 'xstate';
+import { useActorRef, useSelector } from '@xstate/react';
+import { API, hasPrivilege } from '../../../contract';
+import {
+  batchUploadMachine, selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchPreview,
+  selectBatchProgress, selectBatchResult, selectBatchStage, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput,
+} from '../../../machines/batchUpload';
+import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { batchErrorReport, batchImportPath, optionsOf, previewBatchUpload } from '../../api/endpoints';
+import { streamGet } from '../../api/stream';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useSystemActor } from '../../app/useSystemActor';
+import { routeDescription, routeTitle, tCat, tx, useLocale, type Locale } from '../../i18n';
+import { violationText } from '../../i18n/violations';
+import { identities } from '../../resources';
+import { notify } from '../../system/notices';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTask } from '../../ui/useTask';
+
+/** A field the server named (`lastName`, `credentials.0.number`, `udf.shift`) as the identity form labels it. */
+function fieldLabel(field: string, loc: Locale): string {
+  const [head, , leaf] = field.split('.');
+  for (const section of identities.form) {
+    for (const f of section.fields) {
+      if ('repeat' in f) {
+        if (f.repeat !== head) continue;
+        const child = f.fields.find((c) => c.name === leaf);
+        const label = child ? (child.keys ? tCat(child.keys.label, child.label, loc) : tx(child.label)) : null;
+        return label ? `${f.keys ? tCat(f.keys.itemLabel, f.itemLabel, loc) : tx(f.itemLabel)} · ${label}` : field;
+      }
+      if (f.name === head) return f.keys ? tCat(f.keys.label, f.label, loc) : tx(f.label);
+    }
+  }
+  return field;
+}
+
+/** Bad rows listed on the page; the rest are in the downloadable report. */
+const SHOWN_ERRORS = 100;
+
+const batchActors = {
+  preview: fromPromise<BatchPreview, PreviewInput>(({ input }) => previewBatchUpload(input.templateId, input.file, input.fileName)),
+  import: fromPromise<BatchResult, { uploadId: number }>(async ({ input, self, signal }) => {
+    let result: BatchResult | null = null;
+    const out = await streamGet(batchImportPath(input.uploadId), {
+      signal,
+      onEvent: (e) => {
+        if (e.event === 'progress') self._parent?.send({ type: 'batch.progress', progress: JSON.parse(e.data) as BatchProgress });
+        else if (e.event === 'end') result = JSON.parse(e.data) as BatchResult;
+      },
+    });
+    if (out.status === 'ended' && result) return result;
+    throw out.error ?? new Error(tx('The import was interrupted. Run it again: rows already imported are matched, not repeated.'));
+  }),
+};
+
+const save = (blob: Blob, name: string) => {
+  const url = URL.createObjectURL(blob);
+  Object.assign(document.createElement('a'), { href: url, download: name }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+};
+
+export function BatchUploadScreen() {
+  const { route } = useRouteInfo();
+  const loc = useLocale();
+  const session = useSystemActor('session');
+  const clientId = useSelector(session, selectClientId);
+  const held = useSelector(session, selectHeldPrivileges);
+  const machine = useMemo(() => batchUploadMachine.provide({ actors: batchActors }), []);
+  const upload = useActorRef(machine);
+  const stage = useSelector(upload, selectBatchStage);
+  const busy = useSelector(upload, selectBatchBusy);
+  const preview = useSelector(upload, selectBatchPreview);
+  const progress = useSelector(upload, selectBatchProgress);
+  const result = useSelector(upload, selectBatchResult);
+  const error = useSelector(upload, selectBatchError);
+  const fileError = useSelector(upload, selectBatchFieldError('file'));
+  const templateError = useSelector(upload, selectBatchFieldError('templateId'));
+  const canImport = useSelector(upload, selectBatchCanImport);
+
+  const templates = useTask(() => optionsOf(API.batchTemplates, {}), [clientId]);
+  const [templateId, setTemplateId] = useState<number | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [missing, setMissing] = useState<{ template?: string; file?: string }>({});
+  const fileInput = useRef<HTMLInputElement | null>(null);
+  const chosenTemplate = templateId ?? templates.output?.items[0]?.id ?? null;
+  const mayAddTemplate = hasPrivilege(held, ['0.3.1.7']);
+
+  // the toast when an import ends: once per result
+  useEffect(() => {
+    if (!result) return;
+    notify({ intent: result.failed ? 'warning' : 'success', title: tx('Import finished'),
+      message: tx('{created} created, {updated} updated, {failed} failed.', { created: result.created, updated: result.updated, failed: result.failed }), timeoutMs: 5000 });
+  }, [result]);
+
+  const askPreview = () => {
+    const m = { template: chosenTemplate ? undefined : tx('Pick a batch template'), file: file ? undefined : tx('Choose a CSV or XLSX file') };
+    setMissing(m);
+    if (!chosenTemplate || !file) return;
+    upload.send({ type: 'batch.preview', templateId: chosenTemplate, file, fileName: file.name });
+  };
+  const again = () => {
+    upload.send({ type: 'batch.reset' });
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = '';
+  };
+  const downloadReport = async (id: number) => save(await batchErrorReport(id), `batch-${id}-errors.csv`);
+
+  const items = templates.output?.items ?? [];
+  const fieldError = missing.file ?? fileError;
+  const tplError = missing.template ?? templateError;
+  return (
+    <div className="gh-page-wrap" data-testid="batch-upload">
+      <PageHeader title={routeTitle(route)} icon="upload" description={routeDescription(route)} />
+      <Card className="gh-batch__step">
+        <H5>{tx('File and template')}</H5>
+        {templates.status === 'done' && items.length === 0 && (
+          <Callout intent="warning" icon="th" data-testid="batch-no-template">
+            {tx('There is no batch template yet: a template says which column fills which identity field.')}{' '}
+            {mayAddTemplate && <Link to="/manage/identity-batch-template/add">{tx('Add a batch template')}</Link>}
+          </Callout>
+        )}
+        <div className="gh-batch__fields">
+          <FormGroup label={tx('Batch template')} labelFor="field-templateId" intent={tplError ? 'danger' : 'none'} helperText={tplError ?? tx('Which column fills which field, and the division the identities go to.')}>
+            <HTMLSelect id="field-templateId" fill value={chosenTemplate ?? ''} disabled={busy || items.length === 0}
+              onChange={(e) => setTemplateId(Number(e.currentTarget.value))}
+              options={items.length ? items.map((o) => ({ value: o.id, label: o.label })) : [{ value: '', label: '—' }]} />
+          </FormGroup>
+          <FormGroup label={tx('Spreadsheet')} labelFor="field-file" intent={fieldError ? 'danger' : 'none'} helperText={fieldError ?? tx('CSV (UTF-8) or XLSX, at most 10 MB; the first row holds the column headers.')}>
+            <FileInput fill text={file?.name ?? tx('Choose a file…')} buttonText={tx('Browse')} hasSelection={!!file} disabled={busy}
+              inputProps={{ id: 'field-file', accept: '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ref: fileInput, 'aria-invalid': !!fieldError } as never}
+              onInputChange={(e) => { setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null); setMissing({}); }} />
+          </FormGroup>
+        </div>
+        <div className="gh-batch__actions">
+          <Button intent="primary" icon="eye-open" loading={stage === 'previewing'} disabled={busy} onClick={askPreview} data-testid="batch-preview">{tx('Preview')}</Button>
+          <span className="gh-muted">{tx('Nothing is imported until you confirm the preview.')}</span>
+        </div>
+        {error && !fileError && !templateError && stage !== 'previewed' && <Callout intent="danger" data-testid="batch-error">{error}</Callout>}
+      </Card>
+
+      {preview && (
+        <Card className="gh-batch__step" data-testid="batch-summary">
+          <H5>{tx('Preview of {file}', { file: preview.fileName })}</H5>
+          <p>
+            {tx('{total} rows with template {template}:', { total: preview.total, template: preview.template })}{' '}
+            <Tag minimal intent="success" data-testid="batch-creates">{tx('{n} new', { n: preview.creates })}</Tag>{' '}
+            <Tag minimal intent="primary" data-testid="batch-updates">{tx('{n} updates', { n: preview.updates })}</Tag>{' '}
+            <Tag minimal intent={preview.invalidRows ? 'danger' : 'none'} data-testid="batch-invalid">{tx('{n} rows with errors', { n: preview.invalidRows })}</Tag>
+          </p>
+          {preview.errors.length > 0 && (
+            <>
+              <div className="gh-batch__errors">
+                <HTMLTable compact striped data-testid="batch-errors">
+                  <thead><tr><th>{tx('Row')}</th><th>{tx('Employee no.')}</th><th>{tx('Field')}</th><th>{tx('Problem')}</th></tr></thead>
+                  <tbody>
+                    {preview.errors.slice(0, SHOWN_ERRORS).map((e, i) => (
+                      <tr key={`${e.row}-${e.field}-${i}`} data-testid="batch-error-row"><td>{e.row}</td><td>{e.employeeNo ?? ''}</td><td>{fieldLabel(e.field, loc)}</td><td>{violationText(e.message, loc, (k, en) => tCat(k, en, loc))}</td></tr>
+                    ))}
+                  </tbody>
+                </HTMLTable>
+              </div>
+              {preview.errors.length > SHOWN_ERRORS && <p className="gh-muted">{tx('The first {n} problems are shown; the report has them all.', { n: SHOWN_ERRORS })}</p>}
+            </>
+          )}
+          {stage === 'previewed' && error && <Callout intent="danger" data-testid="batch-error">{error}</Callout>}
+          {stage === 'importing' && progress && (
+            <div className="gh-batch__progress" data-testid="batch-progress">
+              <ProgressBar intent="primary" value={progress.total ? progress.done / progress.total : undefined} />
+              <span>{tx('{done} of {total} rows', { done: progress.done.toLocaleString(), total: progress.total.toLocaleString() })}</span>
+            </div>
+          )}
+          {result && (
+            <Callout intent={result.failed ? 'warning' : 'success'} icon="tick" data-testid="batch-result">
+              {tx('Import finished')}: {tx('{created} created, {updated} updated, {failed} failed.', { created: result.created, updated: result.updated, failed: result.failed })}
+            </Callout>
+          )}
+          <div className="gh-batch__actions">
+            {stage !== 'imported' && (
+              <Button intent="primary" icon="import" disabled={!canImport} loading={stage === 'importing'} onClick={() => upload.send({ type: 'batch.import' })} data-testid="batch-import">
+                {tx('Import {n} rows', { n: preview.valid })}
+              </Button>
+            )}
+            {(preview.errors.length > 0 || (result?.errors ?? 0) > 0) && (
+              <Button icon="download" variant="outlined" disabled={stage === 'importing'} onClick={() => void downloadReport(preview.id)} data-testid="batch-report">{tx('Download error report')}</Button>
+            )}
+            {stage === 'imported' && <Link to="/manage/identities" className="bp6-button bp6-outlined">{tx('Open identities')}</Link>}
+            <Button variant="minimal" icon="refresh" disabled={busy} onClick={again} data-testid="batch-again">{tx('Upload another file')}</Button>
+          </div>
+        </Card>
+      )}
+    </div>
+  );
+}
