@@ -42,6 +42,8 @@ export const EVENT_CODES = {
   doorUnlocked: 6004,
   doorMomentaryUnlock: 6005,
   readerTamper: 6006,
+  /** issue 12: an alarm a logical block raised (contract/resources/logicalBlocks.ts) */
+  logicAlarm: 7000,
 } as const;
 export type EventCode = (typeof EVENT_CODES)[keyof typeof EVENT_CODES];
 
@@ -68,6 +70,7 @@ const LABELS: Record<number, string> = {
   6004: 'Door unlocked',
   6005: 'Door momentarily unlocked',
   6006: 'Reader tamper',
+  7000: 'Alarm raised by a logical block',
 };
 /** A human label of any event code (the §4 status codes included). */
 export function eventLabel(code: number | string): string {
@@ -84,6 +87,7 @@ export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: n
   { eventCode: 2005, name: 'Intrusion', priority: 1, instructions: 'An input of an armed alarm zone became active: check the cameras of the zone, send a guard, and call the police if an intruder is seen. Disarm the zone only once it is checked.' },
   { eventCode: 6002, name: 'Door held open', priority: 3, instructions: 'Ask whoever holds the door to close it; send a guard if it stays open.' },
   { eventCode: 5020, name: 'Anti-passback violation', priority: 3, instructions: 'Someone entered a zone they are already in (soft anti-passback let them through): check the camera for tailgating and talk to the card holder.' },
+  { eventCode: 7000, name: 'Logical block alarm', priority: 2, instructions: 'A logical block raised this alarm: read its message, check the place it names, and process the alarm once it is dealt with.' },
   { eventCode: 4003, name: 'Card reader offline', priority: 4, instructions: 'Check the reader cable and the controller port; use the override key if people are locked out.' },
 ];
 

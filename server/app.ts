@@ -37,6 +37,7 @@ import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
+import { createLogicBlocks } from './logic/blocks';
 import { ACCESS_RESOURCES } from './access/index';
 import { accessRoutes } from './access/routes';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
@@ -149,6 +150,8 @@ export async function buildServer(opts: ServerOptions) {
     db, pipeline, publish, rate: opts.simulator ? opts.simulator.rate : 0, heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
+  // logical blocks: "when this happens then do that", on every durable event
+  const logic = createLogicBlocks(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // overrides move the locks at their start and end (the engine decides swipes by them on its own)
   const overrides = createOverrideClock(db, simulator, { log: (m) => app.log.warn(m) });
   const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
@@ -164,6 +167,7 @@ export async function buildServer(opts: ServerOptions) {
   app.addHook('preClose', async () => {
     stopMaintenance();
     overrides.stop();
+    logic.stop();
     simulator.stop();
     await webhooks?.stop();
     await realtime.close();
@@ -248,8 +252,9 @@ export async function buildServer(opts: ServerOptions) {
   const publishChange = (clientId: number, destination: string, b: unknown) => {
     publish(clientId, destination, b);
     if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
+    if (destination === '/changes/logicalBlocks') logic.changed(clientId);
   };
-  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets }) });
+  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m) }) });
   accessRoutes(app, { simulator });
   licenseRoutes(app, db);
   batchRoutes(app, { db, publish });
@@ -270,5 +275,5 @@ export async function buildServer(opts: ServerOptions) {
   webHookRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks, overrides });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks, overrides, logic });
 }

@@ -104,7 +104,11 @@ export function children<F extends Fields>(o: Omit<Common<false, false>, 'requir
 export interface NotBeforeRule { kind: 'notBefore'; field: string; other: string; message: string }
 /** `field` must be strictly later than `other` (an end after its start). */
 export interface AfterRule { kind: 'after'; field: string; other: string; message: string }
-export type Rule = NotBeforeRule | AfterRule;
+/** `field` must be filled when `other` holds one of `values` (a pulse needs its output). */
+export interface RequiredWhenRule { kind: 'requiredWhen'; field: string; other: string; values: readonly string[]; message: string }
+export type Rule = NotBeforeRule | AfterRule | RequiredWhenRule;
+export const requiredWhen = (fieldName: string, other: string, values: readonly string[], message = 'is required'): RequiredWhenRule =>
+  ({ kind: 'requiredWhen', field: fieldName, other, values, message });
 export const after = (fieldName: string, other: string, message?: string): AfterRule =>
   ({ kind: 'after', field: fieldName, other, message: message ?? `must be after ${humanise(other).toLowerCase()}` });
 /** `field` may not be earlier than `other` (both dates or both empty-able). */
@@ -147,7 +151,10 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
    *  (with `:id`) and `editTitle` when the edit form is not `${route}/edit/:id` (a controller's settings). */
   screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; editRoute?: string; editTitle?: string; shownOnce?: readonly { field: string; label: string }[];
     /** More pages of a row, as small buttons on its list row (`:field` placeholders take the row's values). */
-    rowLinks?: readonly { label: string; route: string; icon?: string }[] };
+    rowLinks?: readonly { label: string; route: string; icon?: string }[];
+    /** Named actions (`POST …/:id/<action>`, server hooks) as buttons on list rows, for holders of `privilege` (the
+     *  same code the server's action checks); `done` is the toast after it, `{name}` the row's name. */
+    rowActions?: readonly { action: string; label: string; privilege: string; icon?: string; done: string }[] };
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {

@@ -137,6 +137,11 @@ export function apiPaths(r: ResourceDeclaration<any>) {
 export function checkRules(rules: readonly Rule[] | undefined, values: Record<string, unknown>, prefix = ''): Violation[] {
   const out: Violation[] = [];
   for (const rule of rules ?? []) {
+    if (rule.kind === 'requiredWhen') {
+      const v = values[rule.field];
+      if (rule.values.includes(String(values[rule.other] ?? '')) && (v === undefined || v === null || v === '')) out.push({ field: prefix + rule.field, message: rule.message });
+      continue;
+    }
     const a = values[rule.field];
     const b = values[rule.other];
     if (typeof a !== 'string' || typeof b !== 'string' || a === '' || b === '') continue;

@@ -98,6 +98,8 @@ export const outputsResource = defineResource({
   list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'pulseSeconds', 'updatedAt'], sort: ['name', 'asc'] },
   form: [{ title: 'Output', description: 'A strike, sounder, light or relay driven by a controller.', fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'pulseSeconds'] }],
   export: ['csv', 'ndjson'],
+  // a manual pulse (`POST …/:id/pulse`): on for its pulse time, then off by itself, each an event naming who
+  screens: { rowActions: [{ action: 'pulse', label: 'Pulse', privilege: PRIV.outputs.edit, icon: 'flash', done: '{name} pulsed' }] },
 });
 
 // ---------- interfaces (issue 12) [0.5.1.x] ----------

@@ -70,6 +70,12 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
 async function sample(r: ResourceDeclaration<any>, token = nw): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [k, f] of writable(r)) { const v = await valueFor(f, token); if (v !== undefined) out[k] = v; }
+  // a field a shared rule requires for the values chosen (a pulse needs its output) is filled like a required one
+  for (const rule of r.rules ?? []) {
+    if (rule.kind !== 'requiredWhen' || !rule.values.includes(String(out[rule.other] ?? '')) || out[rule.field] !== undefined) continue;
+    const f = (r.fields as Fields)[rule.field];
+    out[rule.field] = f.kind === 'ref' ? await refId(f.target!, token) : await valueFor(f, token);
+  }
   if (r.extensible) {
     // the tenant's required user-defined fields (other generated tests declare some) get a value of their type
     const defs = (await s.call('GET', `${API.userFields}?size=1000`, { token })).body.items ?? [];
@@ -221,7 +227,9 @@ describe.each(served.filter((r) => r.privileges.add).map((r) => [r.name, r] as c
   });
 
   if (r.export?.length) it('exports the filtered rows as CSV (formulas neutralised) and NDJSON, audited', async () => {
-    const [k] = writable(r).find(([, f]) => f.kind === 'text' && !f.pattern && !f.unique)!;
+    // a searchable text field (the export's q searches those), else any free text field
+    const free = writable(r).filter(([, f]) => f.kind === 'text' && !f.pattern && !f.unique);
+    const [k] = free.find(([, f]) => f.search) ?? free[0];
     const { row } = await create(r, { [k]: '=HYPERLINK("x")' });
     const csv = await fetch(`${s.base}${r.api}/export?format=csv&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } });
     expect(csv.headers.get('content-type')).toContain('text/csv');

@@ -28,7 +28,8 @@ export interface NamedAction {
   run(ctx: CrudContext, before: Row): Promise<void>;
   /** What the audit row keeps (default: the whole rows). */
   audit?(before: Row, after: Row): { before: unknown; after: unknown };
-  afterCommit?(clientId: number, after: Row): void;
+  /** After the commit (e.g. drive the hardware): `who` asked for it. */
+  afterCommit?(clientId: number, after: Row, who: { username: string }): void;
 }
 
 export interface ResourceHooks {

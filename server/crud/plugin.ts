@@ -526,7 +526,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         return { after, clientId };
       });
       notify(done.clientId, { resource: r.name, id, action: name }, done.after);
-      if (done.clientId !== null) action.afterCommit?.(done.clientId, done.after);
+      if (done.clientId !== null) action.afterCommit?.(done.clientId, done.after, { username: principal(req).username });
       return req.oneTime ? { ...done.after, ...req.oneTime } : done.after;
     });
   }

@@ -6,8 +6,17 @@
 import {
   DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type AcknowledgeUpdate, type AlarmAction, type Event,
 } from '../../contract';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/db';
 import { iso } from '../http/common';
+
+/**
+ * What caused the events recorded inside `eventOrigin.run(origin, …)` (timers and promise continuations started
+ * there included): the logical blocks run their actions in 'logic', and events of that origin never start a block.
+ */
+export const eventOrigin = new AsyncLocalStorage<string>();
+/** Told of every event once it is durable and published, with its origin (null: a device or an operator). */
+export type CommittedListener = (clientId: number, event: Event, origin: string | null) => void;
 
 export type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -55,7 +64,7 @@ export class AlarmError extends Error {
 }
 
 interface AlarmType { priority: number; instructions: string }
-interface Pending { clientId: number; input: EventInput; resolve: (e: Event) => void; reject: (e: unknown) => void }
+interface Pending { clientId: number; input: EventInput; origin: string | null; resolve: (e: Event) => void; reject: (e: unknown) => void }
 
 /** Most events a single transaction takes; more wait for the next one (they arrive while this one commits). */
 export const INGEST_BATCH_MAX = 2000;
@@ -64,6 +73,7 @@ const ALARM_TYPES_TTL_MS = 30_000;
 
 export function createPipeline(db: Db, publish: Publish, opts: { now?: () => number } = {}) {
   const now = opts.now ?? Date.now;
+  const listeners = new Set<CommittedListener>();
   async function openCount(q: Db, clientId: number): Promise<number> {
     const { rows } = await q.query<{ n: string }>(`select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [clientId]);
     return Number(rows[0].n);
@@ -194,6 +204,9 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
       if (code) publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status });
       if (event.alert) countsFor.add(p.clientId);
       p.resolve(event);
+      for (const l of listeners) {
+        try { l(p.clientId, event, p.origin); } catch { /* a listener's failure is its own */ }
+      }
     });
     for (const [clientId, n] of cleared) if (n > 0) countsFor.add(clientId);
     for (const clientId of countsFor) await announceCount(clientId);
@@ -202,7 +215,7 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
   /** Persist one event (and its alarm effects) with whatever else arrives meanwhile, then publish it. */
   function record(clientId: number, input: EventInput): Promise<Event> {
     return new Promise<Event>((resolve, reject) => {
-      queue.push({ clientId, input, resolve, reject });
+      queue.push({ clientId, input, origin: eventOrigin.getStore() ?? null, resolve, reject });
       schedule();
     });
   }
@@ -217,6 +230,8 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
     record,
     /** Many events at once (a device batch): each still persisted before it is published, in this order. */
     recordMany: (items: { clientId: number; input: EventInput }[]) => Promise.all(items.map((i) => record(i.clientId, i.input))),
+    /** Be told of every durable event (the logical blocks); returns the unsubscribe. */
+    onCommitted(listener: CommittedListener): () => void { listeners.add(listener); return () => { listeners.delete(listener); }; },
     /** Read the alarm types again on the next event (after an operator changed one). */
     alarmTypesChanged() { types = null; },
     openCount: (clientId: number) => openCount(db, clientId),

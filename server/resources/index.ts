@@ -14,10 +14,11 @@ import { divisionHooks } from './divisions';
 import { overrideHooks } from './overrides';
 import { alarmGroupHooks } from './alarmGroups';
 import { interfaceHooks } from './interfaces';
+import { outputHooks, type Pulse } from './outputs';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
-export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTargets?: boolean } = {}): Record<string, ResourceHooks> => ({
+export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTargets?: boolean; pulse?: Pulse; log?: (m: string) => void } = {}): Record<string, ResourceHooks> => ({
   clients: clientHooks,
   identities: identityHooks,
   visitors: visitorHooks(publish),
@@ -33,4 +34,5 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   overrides: overrideHooks,
   alarmGroups: alarmGroupHooks,
   interfaces: interfaceHooks,
+  outputs: outputHooks(opts.pulse, opts.log),
 });

@@ -321,6 +321,32 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     });
   }
 
+  /** per output, the timer of its running pulse (a new pulse starts the time again) */
+  const pulses = new Map<number, unknown>();
+  /**
+   * An output (Hardware → Outputs) is switched on for its pulse time, then off by itself; a pulse time of 0 holds it
+   * on. `by` says who (an operator, or a logical block) in the event.
+   */
+  async function pulseOutput(clientId: number, outputId: number, by: string): Promise<Event> {
+    const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>('select id, name, pulse_seconds from outputs where id = $1 and client_id = $2', [outputId, clientId]);
+    const o = rows[0];
+    if (!o) throw new SimulatorError(404, 'Output not found');
+    const held = o.pulse_seconds === 0;
+    const e = await pipeline.record(clientId, { eventCode: EVENT_CODES.outputActive, sourceId: `out-${o.id}`, sourceName: o.name,
+      message: `${eventLabel(EVENT_CODES.outputActive)}: ${o.name}, pulsed by ${by}${held ? ' (held on)' : ` for ${o.pulse_seconds} s`}` });
+    const running = pulses.get(o.id);
+    if (running) clock.clearTimeout(running);
+    pulses.delete(o.id);
+    if (!held && !stopped) {
+      pulses.set(o.id, clock.setTimeout(() => {
+        pulses.delete(o.id);
+        void pipeline.record(clientId, { eventCode: EVENT_CODES.outputIdle, sourceId: `out-${o.id}`, sourceName: o.name, message: `${eventLabel(EVENT_CODES.outputIdle)}: ${o.name} (pulse ended)` })
+          .catch((err) => log(`pulse ${o.id}: ${err}`));
+      }, o.pulse_seconds * 1000));
+    }
+    return e;
+  }
+
   /** One random event somewhere: mostly swipes, sometimes I/O, rarely an alarm or a device going off/online. */
   async function randomEvent(): Promise<void> {
     const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status from doors order by id');
@@ -370,6 +396,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     /** Convenience for tests: door `doorId` (of any tenant) is forced open. */
     async forceDoorOpen(doorId: number) { const d = await door(null, doorId); return force(d.client_id, 'door.forced', { doorId }); },
     command,
+    pulseOutput,
     /** Tests: run the relock timers on this clock from now on (xstate's SimulatedClock). */
     useClock(c: SimulatorClock) { clock = c; },
     /** The test hook: the relocks due within `ms` happen now, as if that much time had passed. Resolves with how many relocked. */
@@ -413,6 +440,8 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       tickTimer = beatTimer = null;
       for (const r of relocks.values()) clock.clearTimeout(r.timer);
       relocks.clear();
+      for (const t of pulses.values()) clock.clearTimeout(t);
+      pulses.clear();
       access.stop();
     },
   };

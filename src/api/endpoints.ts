@@ -137,6 +137,8 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     get: (id: number) => getJson(`${path}/${id}`, schema),
     create: (body: unknown) => send('post', path, body, schema),
     update: (id: number, body: unknown) => send('put', `${path}/${id}`, body, schema),
+    /** A named action of one row (`POST …/:id/<name>`): the row as it is after it. */
+    action: (id: number, name: string) => send('post', `${path}/${id}/${encodeURIComponent(name)}`, {}, schema),
     bulkDelete: (ids: number[]) => {
       if (!bulkDeletePath) return Promise.reject(new ApiError({ status: 405, message: `${path} has no bulk delete`, path }));
       return send('post', bulkDeletePath, { ids }, Anything);

@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, logicalBlocksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -164,7 +164,7 @@ export const ROUTES: RouteDef[] = [
   ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
   ...crud('configure', '/configure/floor-plan', 'Floor plans', 'Floor plan', x('0.4.15'), 'map', 'Upload floor plans and place doors and inputs on them.'),
   ...catalogue(interlocksResource, 'Doors of which only one may be open at a time.'),
-  ...crud('configure', '/configure/logical-blocks', 'Logical blocks', 'Logical block', x('0.4.8'), 'flow-branch', 'Rules linking inputs, outputs and events.'),
+  ...catalogue(logicalBlocksResource, 'When an input, door or card event happens (while a schedule is open), pulse an output, move a door or raise an alarm.'),
   ...catalogue(overridesResource, 'Doors held unlocked or locked for a while, then back to normal by themselves.'),
   ...catalogue(schedulesResource, 'Weekly time windows used by access groups and doors.'),
   ...catalogue(specialDatesResource, 'Dates on which schedules follow holiday rules.'),

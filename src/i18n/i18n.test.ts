@@ -129,6 +129,9 @@ describe('generated list columns', () => {
         if (!ok) missing.push(`${d.name}: ${c.title}`);
       }
       for (const x of d.screens?.shownOnce ?? []) if (!(x.label in zhText)) missing.push(`${d.name}: ${x.label}`);
+      // row links and row actions (their buttons and the toast after one) speak the console's language too
+      for (const x of d.screens?.rowLinks ?? []) if (!(x.label in zhText)) missing.push(`${d.name}: ${x.label}`);
+      for (const x of d.screens?.rowActions ?? []) for (const w of [x.label, x.done]) if (!(w in zhText)) missing.push(`${d.name}: ${w}`);
     }
     expect(missing).toEqual([]);
   });

@@ -249,7 +249,7 @@ export const zhRoutes: Record<string, string> = {
   "desc:/configure/interlocking-groups": "同一时间只能打开其中一扇的门。",
   "desc:/configure/interlocking-groups/add": "创建互锁组。",
   "desc:/configure/interlocking-groups/edit/:id": "修改互锁组。",
-  "desc:/configure/logical-blocks": "关联输入点、输出点和事件的规则。",
+  "desc:/configure/logical-blocks": "当输入点、门或刷卡事件发生时（可限定时间表开放期间），脉冲输出点、控制门或产生报警。",
   "desc:/configure/logical-blocks/add": "创建逻辑块。",
   "desc:/configure/logical-blocks/edit/:id": "修改逻辑块。",
   "desc:/configure/override": "门在一段时间内保持解锁或锁定，之后自动恢复正常。",

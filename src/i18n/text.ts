@@ -499,4 +499,6 @@ export const zhText: Record<string, string> = {
   "Open identities": "打开身份列表",
   "Upload another file": "上传另一个文件",
   "Batch upload": "批量上传",
+  "Pulse": "脉冲",
+  "{name} pulsed": "{name} 已脉冲",
 };

@@ -13,6 +13,7 @@ import { loadAll } from '../api/queue';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../app/useSystemActor';
 import { tx, useT } from '../i18n';
+import { notify } from '../system/notices';
 import { useTime } from '../ui/time';
 import { toCsv } from './csv';
 import { resourceWords, titleOfColumn, type Resource } from './defineResource';
@@ -161,6 +162,18 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     const route = matchRoute(l.to).route;
     return hasPrivilege(held, route.privileges, route.mode);
   });
+  // declared named actions (a pulse of an output) for whoever holds their code; the answer is a toast
+  const declaredActions = (resource.rowActions ?? []).filter((a) => hasPrivilege(held, [a.privilege]));
+  const [acting, setActing] = useState<string | null>(null);
+  const runAction = (a: NonNullable<Resource<T>['rowActions']>[number], row: T, name: string) => {
+    setActing(`${a.action}:${row.id}`);
+    const job = createActor(fromPromise(() => resource.calls.action(row.id, a.action)));
+    job.subscribe({
+      complete: () => { setActing(null); notify({ intent: 'success', title: tx(a.done, { name }), message: '', timeoutMs: 3000 }); },
+      error: () => setActing(null), // the error chain has said why
+    });
+    job.start();
+  };
   const primaryCell = (i: number) => {
     const row = items[i];
     if (!row) return <Cell />;
@@ -173,6 +186,10 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           {rowTag?.(row)}
           <span className="gh-rowhead__actions">
             {linksOf(row).map((l) => <Link key={l.label} to={l.to} className="bp6-button bp6-small bp6-minimal" data-testid="row-link" aria-label={`${tx(l.label)}: ${name}`}>{tx(l.label)}</Link>)}
+            {declaredActions.map((a) => (
+              <Button key={a.action} size="small" variant="minimal" icon={a.icon as never} loading={acting === `${a.action}:${row.id}`} disabled={acting !== null}
+                onClick={() => runAction(a, row, name)} data-testid="row-action" aria-label={`${tx(a.label)}: ${name}`}>{tx(a.label)}</Button>
+            ))}
             {rowActions?.(row)}
           </span>
         </div>

@@ -96,6 +96,8 @@ export interface ResourceDef<T extends { id: number }> {
   rowPath?: (row: T) => string;
   /** more pages of a row (an interface's settings), as small buttons on its list row */
   rowLinks?: readonly { label: string; icon?: string; path: (row: T) => string }[];
+  /** named actions of a row as buttons (declared in screens.rowActions) */
+  rowActions?: readonly { action: string; label: string; privilege: string; icon?: string; done: string }[];
   /** Where a saved add form goes instead of the list (e.g. the new record's details). */
   savedPath?: (id: number) => string;
   /** Starting values of the add form beyond the defaults (e.g. today's date). */
@@ -256,6 +258,7 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
     addLabel: d.screens?.addLabel,
     rowPath: d.screens?.detailsRoute ? (row) => detailPath(d.screens!.detailsRoute!, row as unknown as Record<string, unknown>) : undefined,
     rowLinks: d.screens?.rowLinks?.map((l) => ({ label: l.label, icon: l.icon, path: (row: T) => detailPath(l.route, row as unknown as Record<string, unknown>) })),
+    rowActions: d.screens?.rowActions,
     editPath: d.screens?.editRoute ? (id) => d.screens!.editRoute!.replace(':id', String(id)) : undefined,
     savedPath: d.screens?.detailsRoute && !d.screens.detailsRoute.includes(':') ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,
   });

@@ -1,0 +1,68 @@
+// Logical blocks (issue 12): an administrator builds "when the Loading Bay contact becomes active, pulse the Store
+// Room strike" in the generated form (a pulse without its output is refused on the field); the input trips, and the
+// live events show the output pulsed by the block, then back to idle. An output is pulsed by hand from its list row.
+import { expect, test, type Page } from '@playwright/test';
+import { selectClient, shot, signIn } from './helpers';
+
+async function pick(page: Page, field: string, text: string) {
+  await page.locator(`[id="field-${field}"]`).click();
+  await page.locator('.bp6-popover input:focus').fill(text);
+  await page.getByRole('option', { name: text }).first().click();
+  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
+}
+
+test('a logical block pulses an output when its input becomes active, and says so in the live events', async ({ page }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  await signIn(page, 'admin');
+  await selectClient(page, 'Northwind Logistics');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const headers = { authorization: `Bearer ${token}` };
+  // a one-second pulse, so the output is seen going back to idle
+  const outputs = (await (await page.request.get('/event/manage/outputs?q=Store%20Room%20strike', { headers })).json()).items;
+  const { id: outputId, clientId: _c, createdAt: _a, controllerName: _n, doorName: _d, ...output } = outputs[0];
+  expect((await page.request.put(`/event/manage/outputs/${outputId}`, { headers, data: { ...output, pulseSeconds: 1 } })).status()).toBe(200);
+
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Logical blocks', exact: true }).click();
+  await page.getByTestId('logical-blocks').getByTestId('add-button').click();
+  await page.locator('#field-name').fill(`Dock alert ${stamp}`);
+  await page.locator('#field-trigger').selectOption('input.active');
+  await pick(page, 'inputId', 'Loading Bay contact');
+  await page.locator('#field-action').selectOption('pulse-output');
+  // a pulse without its output is refused on the field, and what was typed stays
+  await page.getByTestId('form-save').click();
+  await expect(page.locator('#field-outputId').locator('xpath=ancestor::*[contains(@class,"bp6-form-group")]')).toContainText('is required to pulse an output');
+  await expect(page.locator('#field-name')).toHaveValue(`Dock alert ${stamp}`);
+  await pick(page, 'outputId', 'Store Room strike');
+  await shot(page, 'logical-block-form-1440');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Logical block saved' }).first()).toBeVisible();
+  await expect(page.getByTestId('logical-blocks').getByRole('row').filter({ hasText: `Dock alert ${stamp}` })).toBeVisible();
+  await shot(page, 'logical-blocks-1440');
+
+  // the input trips: the live events show the strike pulsed by the block, then idle again
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Events', exact: true }).click();
+  const input = (await (await page.request.get('/event/manage/inputs?q=Loading%20Bay%20contact', { headers })).json()).items[0];
+  expect((await page.request.post('/api/test/simulate', { headers, data: { kind: 'input.active', inputId: input.id } })).status()).toBe(200);
+  await expect(page.getByText(`Store Room strike, pulsed by logical block Dock alert ${stamp} for 1 s`).first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Store Room strike (pulse ended)').first()).toBeVisible({ timeout: 15_000 });
+  await shot(page, 'logical-block-events-1440');
+
+  // by hand, from the outputs list
+  await page.goto('/hardware/output');
+  await page.getByTestId('outputs-list').getByLabel('Filter outputs').fill('Store Room strike');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Pulse: Store Room strike' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Store Room strike pulsed' }).first()).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'outputs-pulse-390');
+  const now = await (await page.request.get(`/event/manage/outputs/${outputId}`, { headers })).json();
+  expect((await page.request.put(`/event/manage/outputs/${outputId}`, { headers, data: { ...output, updatedAt: now.updatedAt, pulseSeconds: 5 } })).status()).toBe(200);
+});
+
+test('without 0.5.4.2 there is no Pulse', async ({ page }) => {
+  await signIn(page, 'auditor'); // sees the outputs, changes nothing
+  await page.goto('/hardware/output');
+  await expect(page.getByTestId('outputs-list').getByTestId('row').first()).toBeVisible();
+  await expect(page.getByTestId('row-action')).toHaveCount(0);
+});
