@@ -48,12 +48,15 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
   /** refs: the join table and its two columns. */
   readonly through?: { table: string; from: string; to: string };
   /** children: the child table, its column pointing to the parent, and the child's own fields. */
-  readonly children?: { table: string; parent: string; fields: Record<string, Field>; rules?: readonly Rule[]; itemLabel: string; max: number };
+  readonly children?: { table: string; parent: string; fields: Record<string, Field>; rules?: readonly Rule[]; itemLabel: string; max: number;
+    /** Console only: the rows are pins on the image of field `image`, at per-mille positions `x` across and `y` down
+     *  (a floor plan's doors): a click on the image places a new row or moves the chosen one. */
+    pins?: { image: string; x: string; y: string } };
   readonly maxItems?: number;
   /** image: decoded size limit. */
   readonly maxBytes?: number;
-  /** Console only: how the input looks (a wide text area, a hidden value filled by a device). */
-  readonly widget?: 'textarea' | 'hidden';
+  /** Console only: how the input looks (a wide text area, a hidden value filled by a device, an image chosen from a file). */
+  readonly widget?: 'textarea' | 'hidden' | 'upload';
   readonly placeholder?: string;
   readonly wide?: boolean;
   readonly _t?: T;
@@ -63,7 +66,7 @@ export type Fields = Record<string, AnyField>;
 
 interface Common<R extends boolean, O extends boolean> {
   label?: string; required?: R; readOnly?: O; column?: string; search?: boolean; sort?: boolean; filter?: boolean;
-  inList?: boolean; help?: string; placeholder?: string; wide?: boolean; widget?: 'textarea' | 'hidden'; virtual?: boolean; writeOnly?: boolean;
+  inList?: boolean; help?: string; placeholder?: string; wide?: boolean; widget?: 'textarea' | 'hidden' | 'upload'; virtual?: boolean; writeOnly?: boolean;
 }
 type B<X> = X extends true ? true : false;
 
@@ -95,9 +98,9 @@ export const ref = <R extends boolean = false, O extends boolean = false>(target
 export const refs = (target: string, o: Omit<Common<false, false>, 'required'> & { through: { table: string; from: string; to: string }; maxItems?: number; onDelete?: 'restrict' | 'cascade'; whenAbsent?: 'keep' }) =>
   field<number[], true, false>('refs', { maxItems: 1000, ...o, required: true, target });
 /** Rows owned by this one (credentials of an identity): saved with it, upserted by id. */
-export function children<F extends Fields>(o: Omit<Common<false, false>, 'required'> & { table: string; parent: string; itemLabel: string; max?: number; fields: F; rules?: readonly Rule[] }) {
-  const { table, parent, itemLabel, fields, rules, max = 100, ...rest } = o;
-  return field<RowOf<F>[], true, false>('children', { ...rest, required: true, children: { table, parent, fields, rules, itemLabel, max } });
+export function children<F extends Fields>(o: Omit<Common<false, false>, 'required'> & { table: string; parent: string; itemLabel: string; max?: number; fields: F; rules?: readonly Rule[]; pins?: { image: string; x: string; y: string } }) {
+  const { table, parent, itemLabel, fields, rules, max = 100, pins, ...rest } = o;
+  return field<RowOf<F>[], true, false>('children', { ...rest, required: true, children: { table, parent, fields, rules, itemLabel, max, pins } });
 }
 
 // ---------- rules shared by the form and the server ----------

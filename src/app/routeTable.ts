@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, logicalBlocksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, logicalBlocksResource, floorPlansResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -105,7 +105,7 @@ export const ROUTES: RouteDef[] = [
   // ---------- Monitor ----------
   r('monitor', '/monitor/alarms', 'Alarms', ['0.2.1.0'], { icon: 'warning-sign', screen: 'alarms', description: 'Live alarms from doors and inputs: acknowledge and process them as they arrive.' }),
   r('monitor', '/monitor/events', 'Events', ['0.2.2.0'], { icon: 'pulse', screen: 'events', description: 'The live event stream of every controller, door and reader.' }),
-  r('monitor', '/monitor/floor-plan', 'Floor plan', ['0.2.3.0'], { icon: 'map', description: 'Doors and alarm points on the floor plans, coloured by live status.' }),
+  r('monitor', '/monitor/floor-plan', 'Floor plan', ['0.2.3.0'], { icon: 'map', screen: 'floorPlanMonitor', description: 'The doors on the floor plans, coloured by their live state.' }),
   r('monitor', '/monitor/operator-sessions', 'Operator sessions', ['0.2.4.0'], { icon: 'person', screen: 'operatorSessions', description: 'Who is signed in to the console, from where, and since when.' }),
   r('monitor', '/monitor/replay', 'Journal replay', ['0.8.1.0'], { icon: 'history', screen: 'replay', description: 'Export the event journal of this console, or load one and step through it machine by machine.' }),
   r('monitor', '/monitor/service-account-sessions', 'Service account sessions', ['0.2.5.0'], { icon: 'key', screen: 'serviceAccountSessions', description: 'Sessions opened by integrations through service accounts.' }),
@@ -162,7 +162,7 @@ export const ROUTES: RouteDef[] = [
   fromResource(doorsResource, 'edit', 'catalogueForm', { description: 'Change an existing door.' }),
   r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', screen: 'doorQr', description: 'Doors that take rotating QR codes, and the code a credential shows at one now.' }),
   ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
-  ...crud('configure', '/configure/floor-plan', 'Floor plans', 'Floor plan', x('0.4.15'), 'map', 'Upload floor plans and place doors and inputs on them.'),
+  ...catalogue(floorPlansResource, 'Upload floor plans and pin the doors on them.'),
   ...catalogue(interlocksResource, 'Doors of which only one may be open at a time.'),
   ...catalogue(logicalBlocksResource, 'When an input, door or card event happens (while a schedule is open), pulse an output, move a door or raise an alarm.'),
   ...catalogue(overridesResource, 'Doors held unlocked or locked for a while, then back to normal by themselves.'),

@@ -19,6 +19,7 @@ import { useTask } from '../ui/useTask';
 import { divisionTree, flatten } from './divisionTree';
 import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
+import { ImageUpload, PinBoard } from './PlanFields';
 import { ReadCardPanel } from './ReadCardPanel';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { udfBody, udfFieldDefs, useUserFieldDefs } from './userFieldDefs';
@@ -309,6 +310,8 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <RefSelect id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} required={def.required} invalid={!!message} />;
   } else if (kind === 'refs') {
     control = <RefsPicker id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} invalid={!!message} />;
+  } else if (kind === 'image') {
+    control = <ImageUpload id={id} value={input.value} onChange={input.onChange} maxBytes={def.maxBytes} invalid={!!message} />;
   } else if (kind === 'textarea') {
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
   } else {
@@ -336,6 +339,11 @@ function RepeatRows({ def, serverErrors, options }: { def: RepeatDef; serverErro
   const item = def.keys ? tCat(def.keys.itemLabel, def.itemLabel) : tx(def.itemLabel);
   return (
     <div className="gh-repeat gh-field--wide" data-testid={`repeat-${def.repeat}`}>
+      {def.pins && typeof getIn(values, def.pins.image) === 'string' && getIn(values, def.pins.image) !== '' && (
+        <PinBoard image={getIn(values, def.pins.image) as string} rows={rows as Record<string, unknown>[]} x={def.pins.x} y={def.pins.y} itemLabel={item}
+          onPlace={(px, py) => ff.change(def.repeat, [...rows, { ...def.empty(), [def.pins!.x]: String(px), [def.pins!.y]: String(py) }])}
+          onMove={(i, px, py) => ff.batch(() => { ff.change(`${def.repeat}[${i}].${def.pins!.x}`, String(px)); ff.change(`${def.repeat}[${i}].${def.pins!.y}`, String(py)); })} />
+      )}
       {rows.length === 0 && <p className="bp6-text-muted">{tx('No {what} yet.', { what: label.toLowerCase() })}</p>}
       {rows.map((_, i) => (
         <div className="gh-repeat__row" key={i} data-testid={`${def.repeat}-row`} role="group" aria-label={`${item} ${i + 1}`}>

@@ -12,7 +12,7 @@ import { getDisplayZone, showDate, showDateTime, zonedInput } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
 
-export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'datetime' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs';
+export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'datetime' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs' | 'image';
 
 export interface FieldDef {
   name: string;
@@ -28,6 +28,8 @@ export interface FieldDef {
   target?: string;
   /** the add form's starting value (the declaration's default). */
   default?: unknown;
+  /** image: the decoded size limit the server checks too. */
+  maxBytes?: number;
   /** datetime: the add form starts at now plus this many minutes. */
   fromNow?: number;
   /** a secret: typed, never shown; left empty on an edit it keeps what is stored. */
@@ -47,6 +49,8 @@ export interface RepeatDef {
   fields: FieldDef[];
   empty: () => Record<string, unknown>;
   keys?: { label: string; itemLabel: string };
+  /** the rows are pins on an image field's picture (contract children `pins`) */
+  pins?: { image: string; x: string; y: string };
 }
 
 export interface FormSection { title: string; description?: string; fields: (FieldDef | RepeatDef)[]; keys?: { title: string; description: string } }
@@ -159,10 +163,10 @@ function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
     case 'switch': return { ...base, kind: 'switch' };
     case 'choice': return { ...base, kind: 'select', options: f.choices };
     case 'timezone': return { ...base, kind: 'select', source: 'timezones' };
-    case 'image': return { ...base, kind: 'hidden' };
+    case 'image': return f.widget === 'upload' ? { ...base, kind: 'image', maxBytes: f.maxBytes } : { ...base, kind: 'hidden' };
     case 'ref': return f.target === 'divisions' ? { ...base, kind: 'select', source: 'divisions' } : { ...base, kind: 'ref', target: f.target };
     case 'refs': return { ...base, required: false, kind: 'refs', target: f.target, wide: true };
-    default: return { ...base, kind: f.widget ?? 'text' };
+    default: return { ...base, kind: f.widget === 'textarea' || f.widget === 'hidden' ? f.widget : 'text' };
   }
 }
 
@@ -172,7 +176,7 @@ function formFieldOf(resource: string, name: string, f: AnyField): FieldDef | Re
   const c = f.children!;
   const fields = Object.entries(c.fields).filter(([, cf]) => !cf.readOnly && !cf.virtual);
   return {
-    repeat: name, label: labelOf(name, f), itemLabel: c.itemLabel,
+    repeat: name, label: labelOf(name, f), itemLabel: c.itemLabel, pins: c.pins,
     keys: { label: catKey.field(resourceBase(resource), name), itemLabel: catKey.item(resource, name) },
     fields: [{ name: 'id', label: 'Id', kind: 'hidden' }, ...fields.map(([k, cf]) => fieldDefOf(k, cf, resourceBase(resource, name)))],
     empty: () => Object.fromEntries(fields.filter(([, cf]) => cf.kind === 'text' || cf.kind === 'choice' || cf.kind === 'number' || cf.kind === 'ref')

@@ -19,9 +19,10 @@ export interface LiveDoors {
   reload: () => void;
 }
 
-export function useLiveDoors(): LiveDoors {
+/** `enabled` false (no door rights): nothing is read, and the doors stay null. */
+export function useLiveDoors(enabled = true): LiveDoors {
   const clientId = useSelector(useSystemActor('session'), selectClientId);
-  const task = useTask(() => listDoors(), [clientId]);
+  const task = useTask(enabled ? () => listDoors() : null, [clientId, enabled]);
   // the last list stays on screen while the next is read (no flash of a spinner on every re-read)
   const last = useRef<{ clientId: number | null; page: PageOf<DoorView> } | null>(null);
   if (task.output) last.current = { clientId, page: task.output };

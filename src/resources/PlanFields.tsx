@@ -1,0 +1,73 @@
+// Two form widgets of the catalogue for pictures: an image chosen from a file (`widget: 'upload'`, a floor plan's
+// drawing) and owned rows shown as pins on such a picture (children `pins`, the doors of a floor plan). A click on
+// the picture pins a new row there; a click on a pin chooses it, and the next click on the picture moves it.
+import { useRef, useState } from 'react';
+import { Button, FileInput } from '@blueprintjs/core';
+import { tx } from '../i18n';
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+
+const size = (bytes: number) => (bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.round(bytes / 1000)} kB`);
+
+/** An image field: the picture (if any), a file chooser, and Remove. A wrong type or size is said on the field. */
+export function ImageUpload({ id, value, onChange, maxBytes, invalid }: {
+  id: string; value: string | null | undefined; onChange: (v: string | null) => void; maxBytes?: number; invalid?: boolean;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const [name, setName] = useState<string | null>(null);
+  const choose = (file: File | undefined) => {
+    if (!file) return;
+    if (!IMAGE_TYPES.includes(file.type)) { setProblem(tx('Choose a PNG, JPEG, WebP or GIF picture')); return; }
+    if (maxBytes && file.size > maxBytes) { setProblem(tx('The picture is {size}; at most {max} fits', { size: size(file.size), max: size(maxBytes) })); return; }
+    const reader = new FileReader();
+    reader.onload = () => { setProblem(null); setName(file.name); onChange(String(reader.result)); };
+    reader.onerror = () => setProblem(tx('The file could not be read'));
+    reader.readAsDataURL(file);
+  };
+  return (
+    <div className="gh-image-upload">
+      {value && <img src={value} alt="" className="gh-image-upload__preview" data-testid={`${id}-preview`} />}
+      <div className="gh-image-upload__row">
+        <FileInput text={name ?? (value ? tx('Replace the picture…') : tx('Choose a picture…'))} buttonText={tx('Browse')} hasSelection={!!name}
+          inputProps={{ id, accept: IMAGE_TYPES.join(','), 'aria-invalid': invalid || !!problem } as never}
+          onInputChange={(e) => choose((e.currentTarget as HTMLInputElement).files?.[0])} />
+        {value && <Button variant="minimal" intent="danger" icon="trash" onClick={() => { setName(null); onChange(null); }}>{tx('Remove')}</Button>}
+      </div>
+      {problem && <div className="bp6-form-helper-text gh-image-upload__problem" role="alert">{problem}</div>}
+    </div>
+  );
+}
+
+/** The rows of a pinned children field over the picture; positions are per mille of the width and height. */
+export function PinBoard({ image, rows, x, y, itemLabel, onPlace, onMove }: {
+  image: string; rows: Record<string, unknown>[]; x: string; y: string; itemLabel: string;
+  onPlace: (x: number, y: number) => void; onMove: (index: number, x: number, y: number) => void;
+}) {
+  const [chosen, setChosen] = useState<number | null>(null);
+  const frame = useRef<HTMLDivElement | null>(null);
+  const place = (e: React.MouseEvent) => {
+    const r = frame.current!.getBoundingClientRect();
+    const px = Math.min(1000, Math.max(0, Math.round(((e.clientX - r.left) / r.width) * 1000)));
+    const py = Math.min(1000, Math.max(0, Math.round(((e.clientY - r.top) / r.height) * 1000)));
+    if (chosen !== null) { onMove(chosen, px, py); setChosen(null); } else onPlace(px, py);
+  };
+  return (
+    <div className="gh-pins gh-field--wide">
+      <p className="bp6-text-muted" data-testid="pins-hint">
+        {chosen === null ? tx('Click the plan to pin a new {what} there; click a pin to move it.', { what: itemLabel.toLowerCase() }) : tx('Click the plan where {what} {n} goes.', { what: itemLabel.toLowerCase(), n: chosen + 1 })}
+      </p>
+      <div className="gh-pins__frame" ref={frame} onClick={place} data-testid="pins-frame">
+        <img src={image} alt="" draggable={false} />
+        {rows.map((row, i) => {
+          const px = Number(row[x]);
+          const py = Number(row[y]);
+          if (!Number.isFinite(px) || !Number.isFinite(py) || String(row[x]) === '' || String(row[y]) === '') return null;
+          return (
+            <button type="button" key={i} className={`gh-pins__pin${chosen === i ? ' gh-pins__pin--chosen' : ''}`} style={{ left: `${px / 10}%`, top: `${py / 10}%` }}
+              aria-label={`${itemLabel} ${i + 1}`} data-testid="pin" onClick={(e) => { e.stopPropagation(); setChosen(chosen === i ? null : i); }}>{i + 1}</button>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+// /monitor/floor-plan [0.2.3.0] (issue 12): the client's floor plans (configured at /configure/floor-plan) with each
+// pinned door coloured by its live state (the doors screen's heart-beats over the stored list, useLiveDoors). Doors
+// that need attention pulse on the plan and are counted above it. A pin (or the door's row in the list below the
+// plan, which is how a phone reads it) chooses the door: its state, last change and, for holders of door control,
+// the commands its state calls for. Without door rights the pins show where the doors are, without their state.
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
+import { commandMachine, selectRunningCommand } from '../../../machines/command';
+import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { doorCommand } from '../../api/endpoints';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useSystemActor } from '../../app/useSystemActor';
+import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { consoleResource } from '../../resources/registry';
+import { notify } from '../../system/notices';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { useTask } from '../../ui/useTask';
+import { countDoors, doorStateOf, type LiveDoor } from '../configure/doorStatus';
+import { useLiveDoors } from '../configure/useLiveDoors';
+
+interface PlanRow { id: number; name: string; description: string | null }
+interface Plan extends PlanRow { image: string | null; doors: { id: number; doorId: number; x: number; y: number }[] }
+
+const COMMAND_LABEL: Record<DoorCommand, string> = { lock: 'Lock', unlock: 'Unlock', 'momentary-unlock': 'Open briefly' };
+
+export function FloorPlanScreen() {
+  const { route } = useRouteInfo();
+  useLocale();
+  const session = useSystemActor('session');
+  const clientId = useSelector(session, selectClientId);
+  const held = useSelector(session, selectHeldPrivileges);
+  const seesDoors = hasPrivilege(held, [PRIV.doors.view]);
+  const controls = hasPrivilege(held, [PRIV.doors.control]);
+  const configures = hasPrivilege(held, ['0.4.15.2']);
+  const plans = useConsolePlans(clientId);
+  const [params, setParams] = useSearchParams();
+  const chosenId = Number(params.get('plan')) || plans.output?.[0]?.id || null;
+  const plan = useTask<Plan | null>(chosenId ? () => consoleResource('floorPlans').calls.get(chosenId) as Promise<Plan> : null, [chosenId, clientId]);
+  const { doors } = useLiveDoors(seesDoors);
+  const byId = useMemo(() => new Map((doors ?? []).map((d) => [d.id, d])), [doors]);
+  const [chosenDoor, setChosenDoor] = useState<number | null>(null);
+  const [confirm, setConfirm] = useState<LiveDoor | null>(null);
+  const time = useTime();
+  useEffect(() => setChosenDoor(null), [chosenId]);
+
+  const machine = useMemo(() => commandMachine.provide({
+    actors: {
+      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
+        const [id, command, name] = input.command.split('|') as [string, DoorCommand, string];
+        const e = await doorCommand(Number(id), command);
+        notify({ intent: 'success', title: name, message: tx('{door}: {command} sent.', { door: name, command: tx(COMMAND_LABEL[command]) }), timeoutMs: 3000 });
+        return e;
+      }),
+    },
+  }), []);
+  const commands = useActorRef(machine);
+  const running = useSelector(commands, selectRunningCommand);
+  const run = (d: LiveDoor, command: DoorCommand) => commands.send({ type: 'command.run', command: `${d.id}|${command}|${d.name}` });
+
+  const current = plan.output ?? null;
+  const pinned = (current?.doors ?? []).map((p) => ({ ...p, door: byId.get(p.doorId) ?? null }));
+  const live = pinned.map((p) => p.door).filter((d): d is LiveDoor => d !== null);
+  const attention = live.filter((d) => doorStateOf(d.status).problem).length;
+  const chosen = chosenDoor === null ? null : byId.get(chosenDoor) ?? null;
+  const nameOf = (doorId: number) => byId.get(doorId)?.name ?? tx('Door {n}', { n: doorId });
+
+  return (
+    <div className="gh-page" data-testid="floor-plan-monitor">
+      <PageHeader title={routeTitle(route)} icon="map" description={routeDescription(route)}
+        actions={<>
+          {(plans.output?.length ?? 0) > 0 && (
+            <HTMLSelect aria-label={tx('Floor plan')} value={chosenId ?? ''} onChange={(e) => setParams({ plan: e.currentTarget.value }, { replace: true })} data-testid="floor-plan-select"
+              options={(plans.output ?? []).map((p) => ({ value: p.id, label: p.name }))} />
+          )}
+          {configures && chosenId && <Link to={`/configure/floor-plan/edit/${chosenId}`} className="bp6-button bp6-minimal"><span className="bp6-icon bp6-icon-edit" aria-hidden /> <span className="bp6-button-text">{tx('Edit plan')}</span></Link>}
+        </>} />
+      {plans.status === 'active' && !plans.output && <NonIdealState icon={<Spinner />} title={tx('Loading floor plans…')} />}
+      {plans.output && plans.output.length === 0 && (
+        <NonIdealState icon="map" title={tx('No floor plans')} description={tx('A floor plan is a picture of a floor with the doors pinned on it.')}
+          action={hasPrivilege(held, ['0.4.15.1']) ? <Link to="/configure/floor-plan/add" className="bp6-button bp6-intent-primary">{tx('Add a floor plan')}</Link> : undefined} />
+      )}
+      {current && (
+        <div className="gh-plan">
+          <p className="gh-plan__summary" data-testid="floor-plan-summary">
+            {seesDoors
+              ? <>
+                  <Tag round intent={attention ? 'danger' : 'success'} icon={attention ? 'warning-sign' : 'tick-circle'} minimal={!attention} data-testid="floor-plan-attention">
+                    {attention ? tx('{n} need attention', { n: attention }) : tx('None needs attention')}
+                  </Tag>{' '}
+                  {countDoors(live).map((c) => <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">{c.count} {tx(doorStateOf(c.status).label).toLowerCase()}</Tag>)}
+                </>
+              : <span className="bp6-text-muted">{tx('Door states need the right to see doors.')}</span>}
+          </p>
+          {current.image
+            ? (
+              <div className="gh-plan__frame" data-testid="floor-plan-frame">
+                <img src={current.image} alt={current.name} />
+                {pinned.map((p) => {
+                  const state = p.door ? doorStateOf(p.door.status) : null;
+                  return (
+                    <button type="button" key={p.id} data-testid="floor-plan-pin" data-door={p.doorId} data-state={p.door?.status ?? ''}
+                      className={`gh-plan__pin gh-plan__pin--${state?.intent ?? 'none'}${state?.problem ? ' gh-plan__pin--problem' : ''}${chosenDoor === p.doorId ? ' gh-plan__pin--chosen' : ''}`}
+                      style={{ left: `${p.x / 10}%`, top: `${p.y / 10}%` }} title={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`}
+                      aria-label={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`} onClick={() => setChosenDoor(p.doorId)}>
+                      <span className="gh-plan__pin-label">{nameOf(p.doorId)}</span>
+                    </button>
+                  );
+                })}
+              </div>
+            )
+            : <NonIdealState icon="media" title={tx('This plan has no picture yet')} />}
+          <HTMLTable compact striped className="gh-table-full gh-plan__doors" data-testid="floor-plan-doors">
+            <thead><tr><th>{tx('Door')}</th>{seesDoors && <th>{tx('State')}</th>}{seesDoors && <th>{tx('Last change')}</th>}{controls && <th>{tx('Control')}</th>}</tr></thead>
+            <tbody>
+              {pinned.map((p) => {
+                const d = p.door;
+                const state = d ? doorStateOf(d.status) : null;
+                return (
+                  <tr key={p.id} data-testid="floor-plan-door" aria-label={nameOf(p.doorId)} className={chosenDoor === p.doorId ? 'gh-plan__row--chosen' : undefined} onClick={() => setChosenDoor(p.doorId)}>
+                    <td>{nameOf(p.doorId)}</td>
+                    {seesDoors && <td>{state && <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="floor-plan-door-state">{tx(state.label)}</Tag>}</td>}
+                    {seesDoors && <td>{d?.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(Date.now(), Date.parse(d.lastChangedAt))) : '—'}</td>}
+                    {controls && (
+                      <td>
+                        {d && d.mode !== 'locked-down' && (
+                          <ButtonGroup variant="outlined" size="small">
+                            {doorCommandsFor(d.status).filter((c) => !c.force).map(({ command }) => (
+                              <Button key={command} text={tx(COMMAND_LABEL[command])} loading={running === `${d.id}|${command}|${d.name}`} disabled={running !== null}
+                                aria-label={`${COMMAND_LABEL[command]} ${d.name}`} data-testid={`floor-plan-${command}`}
+                                onClick={(e) => { e.stopPropagation(); if (command === 'unlock') setConfirm(d); else run(d, command); }} />
+                            ))}
+                          </ButtonGroup>
+                        )}
+                        {d?.mode === 'locked-down' && <Tag intent="danger" icon="lock">{tx('Locked down')}</Tag>}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </HTMLTable>
+          {chosen && <p className="bp6-text-muted" data-testid="floor-plan-chosen">{chosen.name}: {tx(doorStateOf(chosen.status).label)}</p>}
+        </div>
+      )}
+      <Alert isOpen={confirm !== null} intent="warning" icon="unlock" confirmButtonText={tx('Unlock')} cancelButtonText={tx('Cancel')} canEscapeKeyCancel
+        onConfirm={() => { if (confirm) run(confirm, 'unlock'); setConfirm(null); }} onCancel={() => setConfirm(null)}>
+        <p>{tx('Unlock')} <strong>{confirm?.name}</strong>? {tx('It stays unlocked until someone locks it again.')}</p>
+      </Alert>
+    </div>
+  );
+}
+
+/** The client's plans by name (monitor users list them with 0.2.3.0). */
+function useConsolePlans(clientId: number | null) {
+  return useTask<PlanRow[]>(clientId === null ? null : async () => (await consoleResource('floorPlans').calls.list({ size: 200, sort: [{ field: 'name', dir: 'asc' }] })).items as PlanRow[], [clientId]);
+}
