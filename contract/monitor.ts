@@ -4,7 +4,7 @@
 // `ctrl-1`) so ids of different tables never collide on one point.
 import { array, boolean, enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
 import { Event, STATUS_CODES } from './realtime';
-import { idInt, requiredText } from './primitives';
+import { idInt, int32, requiredText } from './primitives';
 
 export const EVENT_CODES = {
   interfaceOnline: 1012,
@@ -44,6 +44,9 @@ export const EVENT_CODES = {
   readerTamper: 6006,
   /** issue 12: an alarm a logical block raised (contract/resources/logicalBlocks.ts) */
   logicAlarm: 7000,
+  /** issue 12: elevator floor requests (contract/resources/elevatorMasks.ts) */
+  floorFree: 8000,
+  floorNeedsCard: 8001,
 } as const;
 export type EventCode = (typeof EVENT_CODES)[keyof typeof EVENT_CODES];
 
@@ -71,6 +74,8 @@ const LABELS: Record<number, string> = {
   6005: 'Door momentarily unlocked',
   6006: 'Reader tamper',
   7000: 'Alarm raised by a logical block',
+  8000: 'Floor free (elevator masking)',
+  8001: 'Floor needs a card',
 };
 /** A human label of any event code (the §4 status codes included). */
 export function eventLabel(code: number | string): string {
@@ -143,6 +148,8 @@ export const SIMULATE_KINDS = [
   'input.active', 'input.normal',
   // issue 12: a QR code (`qr`) shown at the door's reader
   'qr.presented',
+  // issue 12: a floor (`floor`) pressed in the elevator of reader `readerId`, with a card (`card`) or none
+  'elevator.floor',
 ] as const;
 export type SimulateKind = (typeof SIMULATE_KINDS)[number];
 /** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
@@ -151,6 +158,7 @@ export const SimulateBody = object({
   // issue 12: a swipe of a given card, at a given time (ISO; the simulated clock), on the entry or exit reader
   card: optional(requiredText(64)), at: optional(requiredText(40)), side: optional(enums(['entry', 'exit'])),
   qr: optional(requiredText(200)),
+  readerId: optional(idInt()), floor: optional(int32(0, 199)),
 });
 export type SimulateBody = Infer<typeof SimulateBody>;
 
@@ -165,6 +173,12 @@ export const ControllerDiagnostic = type({
   events: array(Event),
 });
 export type ControllerDiagnostic = Infer<typeof ControllerDiagnostic>;
+/** GET `…/controllers/hub` [0.5.7.0]: every controller of the client with what it reports and what is wired to it. */
+export const ControllerHubRow = type({
+  id: integer(), name: string(), ipAddress: string(), status: string(), firmware: nullable(string()), onlineSince: nullable(string()),
+  divisionName: nullable(string()), doors: integer(), readers: integer(), inputs: integer(), outputs: integer(), interfaces: integer(),
+});
+export type ControllerHubRow = Infer<typeof ControllerHubRow>;
 /** POST `…/diagnostic/:ipAddress/ping`: whether the controller answered, and how fast. */
 export const PingAnswer = type({ reachable: boolean(), ms: nullable(integer()), at: string() });
 export type PingAnswer = Infer<typeof PingAnswer>;

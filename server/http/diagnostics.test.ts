@@ -47,4 +47,20 @@ describe('controller diagnostics', () => {
     expect(bad.body.violations[0].field).toBe('ipAddress');
     expect((await s.call('GET', `${D}/${c.ip_address}`, { token: hr })).status).toBe(403);
   });
+
+  it('the hub lists every controller of the client with its wiring; another client’s are not in it; without 0.5.7.0, 403', async () => {
+    const hub = await s.call('GET', `${controllersResource.api}/hub`, { token: admin });
+    expect(hub.status).toBe(200);
+    const own = (await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id', [northwind])).rows.map((r) => r.id);
+    expect(hub.body.items.map((c: { id: number }) => c.id).sort()).toEqual(own.sort());
+    const first = hub.body.items.find((c: { id: number }) => c.id === own[0]);
+    const readers = await s.count('select 1 from card_readers where controller_id = $1', [own[0]]);
+    const outputs = await s.count('select 1 from outputs where controller_id = $1', [own[0]]);
+    expect(first).toMatchObject({ firmware: 'GH-C4 4.2.1', readers, outputs });
+    expect(first.doors).toBeGreaterThan(0);
+    const theirs = (await s.call('GET', `${controllersResource.api}/hub`, { token: harbour })).body.items.map((c: { id: number }) => c.id);
+    expect(theirs.some((id: number) => own.includes(id))).toBe(false);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect((await s.call('GET', `${controllersResource.api}/hub`, { token: hr })).status).toBe(403);
+  });
 });

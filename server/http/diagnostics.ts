@@ -3,7 +3,7 @@
 // is wired to it, when it was last heard and its latest events — its own (`iface-<id>`) and those of the doors,
 // readers, inputs and outputs wired to it. Ping asks it to answer: the simulated controller answers while online.
 import type { FastifyInstance } from 'fastify';
-import { IPV4, PRIV, controllersResource, type ControllerDiagnostic, type PingAnswer } from '../../contract';
+import { IPV4, PRIV, controllersResource, type ControllerDiagnostic, type ControllerHubRow, type PingAnswer } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HttpError, clientOf, iso } from './common';
@@ -42,6 +42,24 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
       lastHeardAt: events[0]?.time ?? null,
       events,
     };
+  });
+
+  // the hub [0.5.7.0]: every controller of the client at a glance (the console lays the live heart-beats over it)
+  app.get(`${controllersResource.api}/hub`, { config: { privileges: ['0.5.7.0'] } }, async (req): Promise<{ items: ControllerHubRow[] }> => {
+    const clientId = clientOf(req);
+    const { rows } = await db.query<any>(
+      `select c.id, c.name, c.ip_address, c.status, c.firmware, c.online_since, v.name as division_name,
+              (select count(*)::int from card_readers r where r.controller_id = c.id) as readers,
+              (select count(*)::int from inputs i where i.controller_id = c.id) as inputs,
+              (select count(*)::int from outputs o where o.controller_id = c.id) as outputs,
+              (select count(*)::int from interfaces f where f.controller_id = c.id) as interfaces,
+              (select count(distinct door_id)::int from (select door_id from card_readers where controller_id = c.id union select door_id from inputs where controller_id = c.id
+                 union select door_id from outputs where controller_id = c.id) d where door_id is not null) as doors
+         from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 order by c.name, c.id`, [clientId]);
+    return { items: rows.map((c) => ({
+      id: c.id, name: c.name, ipAddress: c.ip_address, status: c.status, firmware: c.firmware, onlineSince: iso(c.online_since), divisionName: c.division_name,
+      doors: c.doors, readers: c.readers, inputs: c.inputs, outputs: c.outputs, interfaces: c.interfaces,
+    })) };
   });
 
   app.post(`${base}/ping`, { config: { privileges: [PRIV.controllers.diagnostics] } }, async (req): Promise<PingAnswer> => {

@@ -4,7 +4,7 @@ import { array, boolean, integer, nullable, optional, string, type, unknown, typ
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -164,6 +164,7 @@ export const discoverInterfaces = () => getJson(`${API.interfaces}/discover`, ty
 
 // ---------- controller diagnostics (issue 12) ----------
 export const controllerDiagnostic = (ip: string) => getJson(`${controllersResource.api}/diagnostic/${encodeURIComponent(ip)}`, ControllerDiagnostic);
+export const controllerHub = () => getJson(`${controllersResource.api}/hub`, type({ items: array(ControllerHubRow) }));
 export const pingController = (ip: string) => send('post', `${controllersResource.api}/diagnostic/${encodeURIComponent(ip)}/ping`, {}, PingAnswer);
 
 // ---------- the calendar (issue 12): a client's special dates ----------

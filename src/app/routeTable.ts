@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, logicalBlocksResource, floorPlansResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -161,7 +161,7 @@ export const ROUTES: RouteDef[] = [
   fromResource(doorsResource, 'add', 'catalogueForm', { description: 'Create a new door.' }),
   fromResource(doorsResource, 'edit', 'catalogueForm', { description: 'Change an existing door.' }),
   r('configure', '/configure/door-qr', 'Door QR', ['0.4.5.5'], { icon: 'barcode', screen: 'doorQr', description: 'Doors that take rotating QR codes, and the code a credential shows at one now.' }),
-  ...crud('configure', '/configure/elevator-masking', 'Elevator masking', 'Elevator mask', x('0.4.6'), 'arrows-vertical', 'Which floors an elevator reader may release.'),
+  ...catalogue(elevatorMasksResource, 'Floors of an elevator that need no card while a schedule is open.'),
   ...catalogue(floorPlansResource, 'Upload floor plans and pin the doors on them.'),
   ...catalogue(interlocksResource, 'Doors of which only one may be open at a time.'),
   ...catalogue(logicalBlocksResource, 'When an input, door or card event happens (while a schedule is open), pulse an output, move a door or raise an alarm.'),
@@ -175,7 +175,7 @@ export const ROUTES: RouteDef[] = [
   fromResource(controllersResource, 'list', 'catalogueList', { description: 'Door controllers with heartbeat, firmware and status.' }),
   r('hardware', '/hardware/controllers/diagnostic/:ipAddress', 'Controller diagnostic', ['0.5.6.4'], { icon: 'desktop', hidden: true, screen: 'controllerDiagnostic', description: 'A controller as it reports itself: status, uptime, firmware, wiring, latest events and a ping.' }),
   fromResource(controllersResource, 'edit', 'catalogueForm', { description: 'Network, time and security settings of a controller.' }),
-  r('hardware', '/hardware/controller-hub', 'Controller hub', ['0.5.7.0'], { icon: 'data-connection', description: 'Hubs that connect controllers to the server.' }),
+  r('hardware', '/hardware/controller-hub', 'Controller hub', ['0.5.7.0'], { screen: 'controllerHub', icon: 'data-connection', description: 'Every controller at a glance: live status, firmware and what is wired to it.' }),
   ...catalogue(inputsResource, 'Door contacts, buttons and sensors.'),
   fromResource(interfacesResource, 'list', 'catalogueList', { description: 'Interface boards and their bus addresses.' }),
   fromResource(interfacesResource, 'add', 'interfacePreAdd', { hidden: true, description: 'Discover and add an interface board.' }),

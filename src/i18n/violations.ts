@@ -34,6 +34,7 @@ export const zhViolations: Record<string, string> = {
   'is not a division you may add divisions in': '不是您可以在其中添加部门的部门',
   'cannot change while the override is in force: end it, then make a new one': '强制模式生效期间不能更改：请先结束它，再新建一个',
   'cannot be in the past while the override is in force: now at the earliest': '强制模式生效期间不能早于现在',
+  'must be floor numbers and ranges, e.g. 1-3, 5': '必须是楼层号和范围，例如 1-3, 5',
 };
 
 /** Messages with a number or size in them. */
@@ -47,6 +48,8 @@ const PATTERNS: [RegExp, (...m: string[]) => string][] = [
   [/^must have at most (\d+) items$/, (n) => `最多 ${n} 项`],
   [/^must not be before today \((.+)\)$/, (d) => `不能早于今天（${d}）`],
   [/^is not a (.+) you may use$/, (w) => `不是您可以使用的${w}`],
+  [/^has a range that runs backwards \((.+)\)$/, (r) => `包含倒序的范围（${r}）`],
+  [/^must name floors up to (\d+)$/, (n) => `楼层号不能大于 ${n}`],
 ];
 
 let byEnglish: Map<string, string> | null = null;
