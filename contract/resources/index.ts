@@ -25,6 +25,7 @@ import { cardFormatsResource } from './cardFormats';
 import { doorsResource } from './doors';
 import { logicalBlocksResource } from './logicalBlocks';
 import { floorPlansResource } from './floorPlans';
+import { elevatorMasksResource } from './elevatorMasks';
 import { cardReadersResource, controllersResource, inputsResource, interfaceSettingsResource, interfacesResource, outputsResource } from './hardware';
 
 export * from './define';
@@ -50,6 +51,7 @@ export { ANTI_PASSBACK } from './accessZones';
 export { DOOR_MODES } from './doors';
 export { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES, alarmGroupsResource, ARM_STATES, type ArmState, alarmNotificationsResource };
 export { PARITY_TYPES } from './cardFormats';
+export { elevatorMasksResource, parseFloors, FLOOR_LIST, MAX_FLOOR } from './elevatorMasks';
 export { floorPlansResource, FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_MONITOR } from './floorPlans';
 export { logicalBlocksResource, LOGIC_TRIGGERS, LOGIC_TRIGGER_CODES, LOGIC_ACTIONS, INPUT_TRIGGERS, type LogicTrigger, type LogicAction } from './logicalBlocks';
 export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4, interfacesResource, interfaceSettingsResource, INTERFACE_KINDS } from './hardware';
@@ -59,6 +61,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
   doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
-  logicalBlocksResource, floorPlansResource,
+  logicalBlocksResource, floorPlansResource, elevatorMasksResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

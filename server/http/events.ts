@@ -93,7 +93,7 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks }: 
       const input = body(req.body, SimulateBody);
       const at = input.at === undefined ? undefined : Date.parse(input.at);
       if (at !== undefined && Number.isNaN(at)) throw new HttpError(400, 'Validation failed', [{ field: 'at', message: 'must be an ISO date-time' }]);
-      return simulatorErrors(() => simulator.force(clientId, input.kind, { doorId: input.doorId, controllerId: input.controllerId, inputId: input.inputId, card: input.card, qr: input.qr, at, side: input.side }));
+      return simulatorErrors(() => simulator.force(clientId, input.kind, { doorId: input.doorId, controllerId: input.controllerId, inputId: input.inputId, card: input.card, qr: input.qr, at, side: input.side, readerId: input.readerId, floor: input.floor }));
     });
   }
 }

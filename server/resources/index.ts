@@ -15,6 +15,7 @@ import { overrideHooks } from './overrides';
 import { alarmGroupHooks } from './alarmGroups';
 import { interfaceHooks } from './interfaces';
 import { outputHooks, type Pulse } from './outputs';
+import { elevatorMaskHooks } from './elevatorMasks';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -35,4 +36,5 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   alarmGroups: alarmGroupHooks,
   interfaces: interfaceHooks,
   outputs: outputHooks(opts.pulse, opts.log),
+  elevatorMasks: elevatorMaskHooks,
 });

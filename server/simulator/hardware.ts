@@ -12,6 +12,8 @@ import {
 } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
 import { EMPTY_STATE, afterGrant, decide, decisionMessage, type SwipeRequest, type ZoneState } from '../access/engine';
+import { localTime } from '../access/clock';
+import { freeingMask, type ElevatorMask } from '../access/elevator';
 import { createAccessIndexes, type AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import type { Pipeline, Publish } from '../monitor/pipeline';
@@ -268,10 +270,30 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     return pipeline.record(clientId, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message });
   }
 
+  /**
+   * A floor pressed in the elevator whose car reader is `readerId`: free while a masking of that reader lists the
+   * floor and its schedule is open; otherwise it needs a card, decided as a swipe at the reader's door.
+   */
+  async function floorRequest(clientId: number, readerId: number | undefined, floor: number | undefined, o: SwipeOptions & { card?: string } = {}): Promise<Event> {
+    if (readerId === undefined) throw new SimulatorError(400, 'Which elevator? readerId is required');
+    if (floor === undefined) throw new SimulatorError(400, 'Which floor? floor is required');
+    const { rows: [reader] } = await db.query<{ id: number; name: string; door_id: number | null }>('select id, name, door_id from card_readers where id = $1 and client_id = $2', [readerId, clientId]);
+    if (!reader) throw new SimulatorError(404, 'Card reader not found');
+    const { rows: masks } = await db.query<ElevatorMask>('select id, name, floors, schedule_id as "scheduleId" from elevator_masks where client_id = $1 and reader_id = $2 order by id', [clientId, readerId]);
+    const index = await access.get(clientId);
+    const at = o.at ?? Date.now();
+    const free = freeingMask(masks, floor, localTime(at, index.timeZone), index.schedules, index.calendar);
+    const source = { sourceId: `reader-elev-${reader.id}`, sourceName: reader.name };
+    if (free) return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorFree, message: `Floor ${floor} free: ${free.name} (${reader.name})` });
+    if (!o.card || reader.door_id === null) return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorNeedsCard, message: `Floor ${floor} needs a card (${reader.name})` });
+    return swipeCard(await door(clientId, reader.door_id), o.card, o);
+  }
+
   /** Force one event of `kind` in `clientId` (tests and the E2E hook). The door defaults to the tenant's first. */
-  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; inputId?: number; card?: string; qr?: string } & SwipeOptions = {}): Promise<Event> {
+  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; inputId?: number; card?: string; qr?: string; readerId?: number; floor?: number } & SwipeOptions = {}): Promise<Event> {
     if (kind === 'interface.offline' || kind === 'interface.online') return interfaceEvent(await controller(clientId, target.controllerId), kind === 'interface.online');
     if (kind === 'input.active' || kind === 'input.normal') return inputEvent(clientId, target.inputId, kind === 'input.active');
+    if (kind === 'elevator.floor') return floorRequest(clientId, target.readerId, target.floor, target);
     let d: DoorRow;
     if (target.doorId !== undefined) d = await door(clientId, target.doorId);
     else {
