@@ -18,6 +18,8 @@ export const API = {
   userFields: '/event/manage/user-fields',
   batchTemplates: '/event/manage/identity-batch-templates',
   batchUpload: '/event/manage/identity-batch-upload',
+  /** issue 12: who gains and loses which doors if a form's access group, schedule or special date were saved */
+  accessPreview: '/event/manage/access-preview',
   licenses: '/event/manage/licenses',
   dashboard: '/event/manage/dashboard',
   audit: '/event/manage/audit',

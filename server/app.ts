@@ -255,7 +255,7 @@ export async function buildServer(opts: ServerOptions) {
     if (destination === '/changes/logicalBlocks') logic.changed(clientId);
   };
   crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m) }) });
-  accessRoutes(app, { simulator });
+  accessRoutes(app, { simulator, db });
   licenseRoutes(app, db);
   batchRoutes(app, { db, publish });
   accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });

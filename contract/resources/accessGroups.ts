@@ -27,4 +27,5 @@ export const accessGroupsResource = defineResource({
     { title: 'Members', description: 'Identities who may pass these doors.', fields: ['members'] },
   ],
   export: ['csv', 'ndjson'],
+  screens: { whatIf: true },
 });

@@ -157,7 +157,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
     rowLinks?: readonly { label: string; route: string; icon?: string }[];
     /** Named actions (`POST …/:id/<action>`, server hooks) as buttons on list rows, for holders of `privilege` (the
      *  same code the server's action checks); `done` is the toast after it, `{name}` the row's name. */
-    rowActions?: readonly { action: string; label: string; privilege: string; icon?: string; done: string }[] };
+    rowActions?: readonly { action: string; label: string; privilege: string; icon?: string; done: string }[];
+    /** The form offers "Preview access": who would gain and lose which doors over the next 7 days (API.accessPreview). */
+    whatIf?: boolean };
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {

@@ -38,4 +38,5 @@ export const schedulesResource = defineResource({
     { title: 'Special days', description: 'On a special date the schedule is open only in the windows of that kind of day; a kind with no window closes it all day.', fields: ['specialWindows'] },
   ],
   export: ['csv', 'ndjson'],
+  screens: { whatIf: true },
 });

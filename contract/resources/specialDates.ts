@@ -20,4 +20,5 @@ export const specialDatesResource = defineResource({
   list: { title: ['name'], columns: ['date', 'yearly', 'kind', 'updatedAt'], sort: ['date', 'asc'] },
   form: [{ title: 'Special date', description: 'Schedules follow their windows for this kind of day on this date.', fields: ['name', 'date', 'yearly', 'kind'] }],
   export: ['csv', 'ndjson'],
+  screens: { whatIf: true },
 });

@@ -2,13 +2,71 @@
 // against the current access index and answers the chain of checks. The events screen's privilege (or the event
 // report's); another tenant's event, or an event that is not a swipe, is 404.
 import type { FastifyInstance } from 'fastify';
-import { API, PRIV } from '../../contract';
-import { HttpError, clientOf } from '../http/common';
+import { enums, nullable, object, optional, record, string, unknown } from 'superstruct';
+import {
+  API, PRIV, accessGroupsResource, checkAllRules, idInt, inputSchema, schedulesResource, specialDatesResource, type Violation,
+} from '../../contract';
+import { validate } from '../../contract/schemas';
+import type { Db } from '../db/db';
+import { HttpError, body, clientOf, principal } from '../http/common';
 import type { HardwareSimulator } from '../simulator/hardware';
+import { previewAccess, type AccessChange } from './preview';
+import { SpecialCalendar, type DayWindow } from './schedule';
 
 export const EXPLAIN_PATH = `${API.events}/:id/explain`;
 
-export function accessRoutes(app: FastifyInstance, { simulator }: { simulator: HardwareSimulator }) {
+/**
+ * What-if [issue 12]: `POST /event/manage/access-preview {resource, id, values}` — the form's values of an access
+ * group, schedule or special date (checked as a save would check them), and who would gain and lose which doors over
+ * the next 7 days if they were saved. Nothing is saved. The resource's add (new) or edit (id) privilege.
+ */
+export const PREVIEW_PATH = API.accessPreview;
+const PREVIEWED = { accessGroups: accessGroupsResource, schedules: schedulesResource, specialDates: specialDatesResource } as const;
+const PreviewRequest = object({ resource: enums(Object.keys(PREVIEWED) as (keyof typeof PREVIEWED)[]), id: optional(nullable(idInt())), values: record(string(), unknown()) });
+
+export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulator: HardwareSimulator; db: Db }) {
+  const previewCodes = Object.values(PREVIEWED).flatMap((r) => [r.privileges.add!, r.privileges.edit!]);
+  app.post(PREVIEW_PATH, { config: { privileges: previewCodes } }, async (req) => {
+    const clientId = clientOf(req);
+    const input = body(req.body, PreviewRequest);
+    const r = PREVIEWED[input.resource];
+    const id = input.id ?? null;
+    const code = id === null ? r.privileges.add! : r.privileges.edit!;
+    if (!principal(req).entries.some((e) => e.privilegeIds.includes(code))) throw new HttpError(403, 'Forbidden');
+    const checked = validate(input.values, inputSchema(r));
+    if (!checked.ok) throw new HttpError(400, 'Validation failed', checked.violations);
+    const rules = checkAllRules(r, input.values);
+    if (rules.length) throw new HttpError(400, 'Validation failed', rules);
+    const v = checked.value as Record<string, any>;
+    const index = await simulator.access.get(clientId);
+    const unknownRef: Violation[] = [];
+    let change: AccessChange;
+    if (input.resource === 'accessGroups') {
+      if (id !== null && !index.groups.has(id)) throw new HttpError(404, 'Access group not found');
+      const doors = (v.doors ?? []) as { doorId: number; scheduleId: number }[];
+      doors.forEach((d, i) => {
+        if (!index.doors.has(d.doorId)) unknownRef.push({ field: `doors.${i}.doorId`, message: 'does not exist' });
+        if (!index.schedules.has(d.scheduleId)) unknownRef.push({ field: `doors.${i}.scheduleId`, message: 'does not exist' });
+      });
+      const members = (v.members ?? []) as number[];
+      if (members.some((m) => !index.identities.has(m))) unknownRef.push({ field: 'members', message: 'does not exist' });
+      change = { kind: 'accessGroups', id, name: v.name, doors, members };
+    } else if (input.resource === 'schedules') {
+      if (id !== null && !index.schedules.has(id)) throw new HttpError(404, 'Schedule not found');
+      const special: Record<string, DayWindow[]> = {};
+      for (const w of (v.specialWindows ?? []) as { kind: string; start: string; end: string }[]) (special[w.kind] ??= []).push({ start: w.start, end: w.end });
+      change = { kind: 'schedules', id, name: v.name, windows: ((v.windows ?? []) as { day: string; start: string; end: string }[]).map((w) => ({ day: Number(w.day), start: w.start, end: w.end })), special };
+    } else {
+      const { rows } = await db.query<{ id: number; date: string; yearly: boolean; kind: string; name: string }>('select id, date::text, yearly, kind, name from special_dates where client_id = $1', [clientId]);
+      if (id !== null && !rows.some((x) => x.id === id)) throw new HttpError(404, 'Special date not found');
+      const dates = rows.filter((x) => x.id !== id).map((x) => ({ date: x.date, yearly: x.yearly, kind: x.kind, name: x.name }));
+      dates.push({ date: v.date, yearly: !!v.yearly, kind: v.kind, name: v.name });
+      change = { kind: 'specialDates', calendar: new SpecialCalendar(dates) };
+    }
+    if (unknownRef.length) throw new HttpError(400, 'Validation failed', unknownRef);
+    return previewAccess(index, change, Date.now());
+  });
+
   app.get(EXPLAIN_PATH, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const raw = (req.params as { id?: string }).id ?? '';

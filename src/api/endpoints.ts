@@ -1,6 +1,6 @@
 // Typed calls for every path of contract/api.ts. Every response is validated with its contract schema: an
 // invalid answer is an error, never half-applied.
-import { array, boolean, integer, nullable, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import { array, boolean, integer, nullable, number, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
@@ -220,3 +220,14 @@ export async function batchErrorReport(uploadId: number): Promise<Blob> {
   const r = await api.get(`${API.batchUpload}/${uploadId}/errors.csv`, { responseType: 'blob' });
   return r.data as Blob;
 }
+
+// ---------- what-if preview of access (issue 12, server/access/preview.ts) ----------
+const PreviewPair = type({ identityId: integer(), identityName: string(), doorId: integer(), doorName: string(), hoursBefore: number(), hoursAfter: number() });
+const AccessPreviewShape = type({
+  from: string(), to: string(), days: integer(), gains: array(PreviewPair), losses: array(PreviewPair),
+  gained: integer(), lost: integer(), identitiesGaining: integer(), identitiesLosing: integer(),
+});
+export type AccessPreview = Infer<typeof AccessPreviewShape>;
+/** Who would gain and lose which doors over the next 7 days if these form values were saved (nothing is saved). */
+export const previewAccessChange = (resource: string, id: number | null, values: Record<string, unknown>) =>
+  send('post', API.accessPreview, { resource, id, values }, AccessPreviewShape);

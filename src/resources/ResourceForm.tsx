@@ -21,6 +21,7 @@ import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, t
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
 import { ImageUpload, PinBoard } from './PlanFields';
 import { ReadCardPanel } from './ReadCardPanel';
+import { WhatIfButton } from './WhatIf';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { udfBody, udfFieldDefs, useUserFieldDefs } from './userFieldDefs';
 import { notify } from '../system/notices';
@@ -236,6 +237,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
             <div className="gh-form__actions">
               <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>
               <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>
+              {resource.declaration?.screens?.whatIf && <WhatIfButton resource={resource} id={id} />}
               <Button variant="minimal" data-testid="form-cancel"
                 onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>{t('cancel')}</Button>
             </div>

@@ -1,0 +1,43 @@
+// What-if preview (issue 12): before saving a schedule, an administrator previews what it would do — taking Sunday out
+// of "Always" loses everyone on it 24 of the week's 168 hours at every door — and leaves without saving.
+import { expect, test } from '@playwright/test';
+import { selectClient, shot, signIn } from './helpers';
+
+test('previewing a schedule change lists who loses which doors, and saves nothing', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'admin');
+  await selectClient(page, 'Northwind Logistics');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const headers = { authorization: `Bearer ${token}` };
+  const always = (await (await page.request.get('/event/manage/schedules?q=Always', { headers })).json()).items.find((s: { name: string }) => s.name === 'Always');
+
+  await page.goto(`/configure/schedule/edit/${always.id}`);
+  await expect(page.getByTestId('schedules-form')).toBeVisible();
+  // unchanged: nobody gains or loses
+  await page.getByTestId('what-if').click();
+  const dialog = page.getByTestId('what-if-dialog');
+  await expect(dialog).toContainText('Nobody gains or loses access');
+  await dialog.getByTestId('what-if-close').click();
+
+  // Sunday out
+  const days = await page.locator('[id^="field-windows["][id$="].day"]').evaluateAll((els) => els.map((e) => (e as HTMLSelectElement).value));
+  const sunday = days.indexOf('0');
+  expect(sunday).toBeGreaterThanOrEqual(0);
+  await page.getByRole('button', { name: `Remove window ${sunday + 1}` }).click();
+  await page.getByTestId('what-if').click();
+  await expect(dialog.getByTestId('what-if-losses')).toContainText(/^\d+ people lose access \(\d+ doors\)$/);
+  await expect(dialog.getByTestId('what-if-gains')).toContainText('0 people gain access');
+  const rows = dialog.getByTestId('what-if-loss');
+  await expect(rows.first()).toContainText('168 → 144');
+  expect(await rows.count()).toBeGreaterThan(10);
+  await shot(page, 'what-if-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'what-if-390');
+  await dialog.getByTestId('what-if-close').click();
+
+  // leaving without saving: the schedule is as it was
+  await page.getByTestId('form-cancel').click();
+  await page.getByRole('button', { name: 'Discard changes' }).click();
+  const after = await (await page.request.get(`/event/manage/schedules/${always.id}`, { headers })).json();
+  expect(after.windows).toHaveLength(7);
+});

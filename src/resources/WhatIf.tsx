@@ -1,0 +1,91 @@
+// "Preview access" on the forms of access groups, schedules and special dates (declared `screens.whatIf`, issue 12):
+// the form's values as they are now go to the server, which answers who would gain and who would lose which doors
+// over the next 7 days if they were saved, counted and listed (hours open a week, before → after). Nothing is saved.
+import { useState } from 'react';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useForm } from 'react-final-form';
+import { createActor, fromPromise } from 'xstate';
+import { previewAccessChange, type AccessPreview } from '../api/endpoints';
+import { ApiError } from '../api/errors';
+import { tx } from '../i18n';
+import type { Resource } from './defineResource';
+import { toBody } from './formValues';
+
+/** Rows of each list shown; the counts above them are complete. */
+const SHOWN = 100;
+type Pair = AccessPreview['gains'][number];
+
+export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: number | undefined }) {
+  const ff = useForm();
+  const [open, setOpen] = useState(false);
+  const [state, setState] = useState<{ status: 'loading' } | { status: 'done'; answer: AccessPreview } | { status: 'failed'; message: string; fields: string[] } | null>(null);
+  const ask = () => {
+    setOpen(true);
+    setState({ status: 'loading' });
+    const values = toBody(ff.getState().values as Record<string, unknown>, resource.form);
+    const job = createActor(fromPromise(() => previewAccessChange(resource.name, id ?? null, values)));
+    job.subscribe({
+      complete: () => setState({ status: 'done', answer: job.getSnapshot().output as AccessPreview }),
+      error: (e) => setState({ status: 'failed', message: e instanceof Error ? e.message : String(e), fields: e instanceof ApiError ? e.violations.map((v) => `${v.field} ${v.message}`) : [] }),
+    });
+    job.start();
+  };
+  return (
+    <>
+      <Button icon="eye-open" variant="outlined" onClick={ask} data-testid="what-if">{tx('Preview access')}</Button>
+      <Dialog isOpen={open} onClose={() => setOpen(false)} title={tx('Who gains and who loses access')} icon="people" className="gh-whatif">
+        <div data-testid="what-if-dialog">
+        <DialogBody>
+          {state?.status === 'loading' && <NonIdealState icon={<Spinner />} title={tx('Working out the next 7 days…')} />}
+          {state?.status === 'failed' && (
+            <Callout intent="danger" icon="error" data-testid="what-if-error">
+              {state.fields.length ? <>{tx('Fix the form first:')} {state.fields.join('; ')}</> : state.message}
+            </Callout>
+          )}
+          {state?.status === 'done' && <PreviewAnswer answer={state.answer} />}
+        </DialogBody>
+        <DialogFooter actions={<Button onClick={() => setOpen(false)} data-testid="what-if-close">{tx('Close')}</Button>}>
+          <span className="bp6-text-muted">{tx('Nothing is saved by a preview.')}</span>
+        </DialogFooter>
+        </div>
+      </Dialog>
+    </>
+  );
+}
+
+function PreviewAnswer({ answer }: { answer: AccessPreview }) {
+  if (answer.gained === 0 && answer.lost === 0) {
+    return <NonIdealState icon="tick-circle" title={tx('Nobody gains or loses access')} description={tx('Over the next {days} days every door stays open to the same people at the same hours.', { days: answer.days })} />;
+  }
+  return (
+    <div data-testid="what-if-answer">
+      <p>
+        {tx('Over the next {days} days:', { days: answer.days })}{' '}
+        <Tag intent="success" minimal round data-testid="what-if-gains">{tx('{n} people gain access ({pairs} doors)', { n: answer.identitiesGaining, pairs: answer.gained })}</Tag>{' '}
+        <Tag intent="danger" minimal round data-testid="what-if-losses">{tx('{n} people lose access ({pairs} doors)', { n: answer.identitiesLosing, pairs: answer.lost })}</Tag>
+      </p>
+      <PairTable title={tx('Gain')} pairs={answer.gains} total={answer.gained} testId="what-if-gain" />
+      <PairTable title={tx('Lose')} pairs={answer.losses} total={answer.lost} testId="what-if-loss" />
+    </div>
+  );
+}
+
+function PairTable({ title, pairs, total, testId }: { title: string; pairs: readonly Pair[]; total: number; testId: string }) {
+  if (total === 0) return null;
+  return (
+    <>
+      <h6 className="bp6-heading">{title}</h6>
+      <div className="gh-whatif__table">
+        <HTMLTable compact striped>
+          <thead><tr><th>{tx('Identity')}</th><th>{tx('Door')}</th><th>{tx('Hours open this week')}</th></tr></thead>
+          <tbody>
+            {pairs.slice(0, SHOWN).map((p) => (
+              <tr key={`${p.identityId}-${p.doorId}`} data-testid={testId}><td>{p.identityName}</td><td>{p.doorName}</td><td>{p.hoursBefore} → {p.hoursAfter}</td></tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </div>
+      {total > Math.min(SHOWN, pairs.length) && <p className="bp6-text-muted">{tx('and {n} more', { n: total - Math.min(SHOWN, pairs.length) })}</p>}
+    </>
+  );
+}
