@@ -38,6 +38,7 @@ import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
 import { createLogicBlocks } from './logic/blocks';
+import { createUnlockScheduleClock } from './access/unlockSchedules';
 import { ACCESS_RESOURCES } from './access/index';
 import { accessRoutes } from './access/routes';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
@@ -152,6 +153,8 @@ export async function buildServer(opts: ServerOptions) {
   });
   // logical blocks: "when this happens then do that", on every durable event
   const logic = createLogicBlocks(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
+  // doors unlocked on a schedule (and first-person-in)
+  const unlockSchedules = createUnlockScheduleClock(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // overrides move the locks at their start and end (the engine decides swipes by them on its own)
   const overrides = createOverrideClock(db, simulator, { log: (m) => app.log.warn(m) });
   const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
@@ -160,6 +163,7 @@ export async function buildServer(opts: ServerOptions) {
     await simulator.access.loadAll().catch((e) => app.log.warn(`access index: ${e}`));
     if (opts.simulator) simulator.start();
     overrides.start();
+    unlockSchedules.start();
     webhooks?.start();
   });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
@@ -167,6 +171,7 @@ export async function buildServer(opts: ServerOptions) {
   app.addHook('preClose', async () => {
     stopMaintenance();
     overrides.stop();
+    unlockSchedules.stop();
     logic.stop();
     simulator.stop();
     await webhooks?.stop();
@@ -275,5 +280,5 @@ export async function buildServer(opts: ServerOptions) {
   webHookRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks, overrides, logic });
+  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks, overrides, logic, unlockSchedules });
 }

@@ -2,7 +2,7 @@
 // settings (mode, entry and exit zone, card format; issue 12). The doors list and commands are still the
 // hand-written server/http/doors.ts.
 import { PRIV } from '../privileges';
-import { choice, defineResource, ref, text } from './define';
+import { choice, defineResource, ref, switchField, text } from './define';
 
 export const DOOR_MODES = [
   { value: 'card', label: 'Card' }, { value: 'card-pin', label: 'Card and PIN' }, { value: 'unlocked', label: 'Unlocked' }, { value: 'locked-down', label: 'Locked down' },
@@ -21,10 +21,14 @@ export const doorsResource = defineResource({
     entryZoneId: ref('accessZones', { label: 'Entry zone' }),
     exitZoneId: ref('accessZones', { label: 'Exit zone' }),
     cardFormatId: ref('cardFormats', { label: 'Card format' }),
+    // issue 12: unlocked on a schedule (a shop front in opening hours), optionally only once the first person is in
+    unlockScheduleId: ref('schedules', { label: 'Unlocked while', help: 'The door is unlocked while this schedule is open, and locked again when it closes' }),
+    firstPersonIn: switchField({ label: 'Only after the first person is in', default: false, help: 'It stays locked in the schedule until somebody is let in with a valid card' }),
   },
   list: { title: ['name'], columns: ['mode', 'entryZoneId', 'exitZoneId'], sort: ['name', 'asc'] },
   form: [
     { title: 'Door', fields: ['name', 'divisionId', 'mode'] },
+    { title: 'Unlock schedule', description: 'Leave empty for a door that stays locked and opens per card.', fields: ['unlockScheduleId', 'firstPersonIn'] },
     { title: 'Zones and cards', description: 'The zone a swipe at the entry reader leads into and the exit reader leads out to (anti-passback), and the card format its readers decode.', fields: ['entryZoneId', 'exitZoneId', 'cardFormatId'] },
   ],
 });

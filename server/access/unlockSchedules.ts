@@ -1,0 +1,114 @@
+// Unlock schedules and first-person-in (issue 12, doors' `unlockScheduleId` and `firstPersonIn`): a door with an
+// unlock schedule is unlocked while the schedule is open (the client's time zone, special days included) and locked
+// again when it closes. With first-person-in it stays locked inside the window until somebody is let in with a valid
+// card there: that swipe unlocks it for the rest of the window. The unlocks and locks go through the simulator's
+// door commands, so the door's state, the events and the consoles show them with the reason. A locked-down door, or
+// one an override holds, is left alone. Each window's unlock and lock happen once, on one server: the door row is
+// claimed (`schedule_unlocked_at` set or cleared by the statement that checks it).
+import { EVENT_CODES, type Event } from '../../contract';
+import type { Db } from '../db/db';
+import type { Pipeline } from '../monitor/pipeline';
+import type { HardwareSimulator } from '../simulator/hardware';
+import { localTime } from './clock';
+import { scheduleOpen } from './schedule';
+
+interface ScheduledDoor { id: number; client_id: number; name: string; schedule_id: number; first_person_in: boolean; unlocked: boolean; held: boolean }
+
+export interface UnlockScheduleClock {
+  /** Unlocks and locks what the schedules call for now; answers how many doors it moved. */
+  tick(): Promise<number>;
+  /** Resolves when the first-person-in unlocks started so far are done (tests). */
+  settled(): Promise<void>;
+  start(): void;
+  stop(): void;
+}
+
+export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator: Pick<HardwareSimulator, 'command' | 'access'>, opts: { everyMs?: number; log?: (m: string) => void; now?: () => number } = {}): UnlockScheduleClock {
+  const everyMs = opts.everyMs ?? 5000;
+  const now = opts.now ?? Date.now;
+  const log = opts.log ?? (() => {});
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let running: Promise<number> | null = null;
+  const pending = new Set<Promise<unknown>>();
+
+  const doors = async (where: string, params: unknown[]) => (await db.query<ScheduledDoor>(
+    `select d.id, d.client_id, d.name, d.unlock_schedule_id as schedule_id, d.first_person_in, d.schedule_unlocked_at is not null as unlocked,
+            (d.mode = 'locked-down' or exists (select 1 from door_overrides o join door_override_doors x on x.override_id = o.id
+                                                where x.door_id = d.id and o.starts_at <= now() and o.ends_at > now())) as held
+       from doors d where d.unlock_schedule_id is not null and ${where} order by d.id`, params)).rows;
+
+  async function isOpen(d: ScheduledDoor, at: number): Promise<{ open: boolean; name: string }> {
+    const index = await simulator.access.get(d.client_id);
+    const s = index.schedules.get(d.schedule_id);
+    if (!s) return { open: false, name: `schedule ${d.schedule_id}` };
+    const t = localTime(at, index.timeZone);
+    return { open: scheduleOpen(s, t, index.calendar.on(t)).open, name: s.name };
+  }
+
+  /** Claim the window's unlock (or its lock) of one door; false when another server or an earlier tick did it. */
+  const claim = async (id: number, unlock: boolean) => (await db.query(
+    unlock ? 'update doors set schedule_unlocked_at = now() where id = $1 and schedule_unlocked_at is null returning id'
+      : 'update doors set schedule_unlocked_at = null where id = $1 and schedule_unlocked_at is not null returning id', [id])).rows.length === 1;
+
+  async function tick(): Promise<number> {
+    let moved = 0;
+    for (const d of await doors('true', [])) {
+      try {
+        const { open, name } = await isOpen(d, now());
+        if (open && !d.unlocked && !d.first_person_in && !d.held && await claim(d.id, true)) {
+          await simulator.command(d.client_id, d.id, 'unlock', `unlock schedule ${name}`, { force: true });
+          moved++;
+        } else if (!open && d.unlocked && await claim(d.id, false)) {
+          if (!d.held) await simulator.command(d.client_id, d.id, 'lock', `unlock schedule ${name} (closed)`, { force: true });
+          moved++;
+        }
+      } catch (e) { log(`unlock schedule of door ${d.id}: ${e}`); }
+    }
+    // a door whose unlock schedule was taken away while it held the door unlocked: locked again
+    const { rows: dropped } = await db.query<{ id: number; client_id: number; held: boolean }>(
+      `select d.id, d.client_id, d.mode = 'locked-down' as held from doors d where d.unlock_schedule_id is null and d.schedule_unlocked_at is not null`);
+    for (const d of dropped) {
+      try {
+        if (!(await claim(d.id, false))) continue;
+        if (!d.held) await simulator.command(d.client_id, d.id, 'lock', 'unlock schedule removed', { force: true });
+        moved++;
+      } catch (e) { log(`unlock schedule of door ${d.id}: ${e}`); }
+    }
+    return moved;
+  }
+
+  /** A card granted at a first-person-in door inside its window: the first one unlocks it for the rest of it. */
+  async function firstIn(clientId: number, e: Event): Promise<void> {
+    const m = /^reader-(\d+)$/.exec(String(e.eventPointId ?? ''));
+    if (!m) return;
+    const [d] = await doors('d.id = $1 and d.client_id = $2 and d.first_person_in and d.schedule_unlocked_at is null', [Number(m[1]), clientId]);
+    if (!d || d.held) return;
+    const { open, name } = await isOpen(d, Date.parse(e.time));
+    if (!open || !(await claim(d.id, true))) return;
+    const who = /: (.+?) \(/.exec(e.message)?.[1] ?? 'a valid card';
+    await simulator.command(clientId, d.id, 'unlock', `first person in (${who}), unlock schedule ${name}`, { force: true });
+  }
+  const unsubscribe = pipeline.onCommitted((clientId, e) => {
+    if (Number(e.eventCode) !== EVENT_CODES.accessGranted) return;
+    const p = firstIn(clientId, e).catch((err) => log(`first person in: ${err}`));
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  });
+
+  // one tick at a time: a slow one is not overtaken by the next
+  const guarded = (): Promise<number> => (running ??= tick().finally(() => { running = null; }));
+  return {
+    tick: guarded,
+    async settled() { while (pending.size) await Promise.all([...pending]); },
+    start() {
+      if (timer) return;
+      timer = setInterval(() => { guarded().catch((e) => log(`unlock schedules: ${e}`)); }, everyMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      unsubscribe();
+    },
+  };
+}
