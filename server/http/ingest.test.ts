@@ -155,6 +155,25 @@ describe('the device interface', () => {
     expect(openIds).not.toContain(first.body.firstId);
   });
 
+  it('an input of an armed alarm group reported active by a device is an intrusion; disarmed, or another client’s, it is not (issue 12)', async () => {
+    const input = async (client: number | string) => (await s.db.query<{ id: number; name: string }>(
+      typeof client === 'number' ? 'select id, name from inputs where client_id = $1 order by id limit 1' : `select i.id, i.name from inputs i join clients c on c.id = i.client_id where c.code = $1 order by i.id limit 1`, [client])).rows[0];
+    const own = await input(northwind);
+    const theirs = await input('HARBOUR');
+    const group = Number((await s.db.query<{ id: number }>(`insert into alarm_groups (client_id, name, state) values ($1, 'Ingest zone', 'armed') returning id`, [northwind])).rows[0].id);
+    await s.db.query('insert into alarm_group_inputs (alarm_group_id, input_id) values ($1, $2), ($1, $3)', [group, own.id, theirs.id]);
+    const active = (sourceId: string) => ({ controllerId: nwController, eventCode: EVENT_CODES.inputActive, sourceId });
+    const r = await send([active(`in-${own.id}`), active(`in-${theirs.id}`), active('input-1')]);
+    expect(r.body.accepted).toBe(3);
+    const stored = (await s.db.query<{ event_code: number; message: string }>('select event_code, message from events where id between $1 and $2 order by id', [r.body.firstId, r.body.lastId])).rows;
+    expect(stored[0]).toEqual({ event_code: EVENT_CODES.intrusion, message: `Intrusion: input active in an armed alarm zone: ${own.name} (alarm zone Ingest zone)` });
+    expect(stored.slice(1).map((e) => e.event_code)).toEqual([EVENT_CODES.inputActive, EVENT_CODES.inputActive]);
+    expect((await s.db.query<{ priority: number }>('select priority from alarms where event_id = $1', [r.body.firstId])).rows[0].priority).toBe(1);
+    await s.db.query(`update alarm_groups set state = 'disarmed' where id = $1`, [group]);
+    const after = await send([active(`in-${own.id}`)]);
+    expect((await s.db.query<{ event_code: number }>('select event_code from events where id = $1', [after.body.firstId])).rows[0].event_code).toBe(EVENT_CODES.inputActive);
+  });
+
   it('persists a burst sent concurrently with every event in order of arrival, none lost', async () => {
     const before = await eventCount();
     const bursts = await Promise.all(Array.from({ length: 20 }, (_, b) =>

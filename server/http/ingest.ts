@@ -5,7 +5,7 @@
 // ones come back in `rejected` with their index and reason, the good ones are persisted in the order sent, then
 // published (pipeline).
 import type { FastifyInstance } from 'fastify';
-import { API, DeviceBatch, DeviceEvent, PRIV, eventLabel, validate, type DeviceBatchResult } from '../../contract';
+import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validate, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import { body, clientOf } from './common';
@@ -21,6 +21,25 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
     return controllers;
   }
   const config = { privileges: [PRIV.deviceIngest] };
+
+  /**
+   * An input of the hardware records (`in-<id>`) reported active while an alarm group holding it is armed is an
+   * intrusion (issue 12), as the simulator's inputs are: one query per batch that has such messages.
+   */
+  async function armedInputs(clientId: number, items: Parameters<Pipeline['recordMany']>[0]): Promise<void> {
+    const ids = [...new Set(items.filter((i) => i.input.eventCode === EVENT_CODES.inputActive).map((i) => /^in-(\d{1,9})$/.exec(i.input.sourceId)?.[1]).filter((x): x is string => !!x).map(Number))];
+    if (!ids.length) return;
+    const { rows } = await db.query<{ id: number; name: string; zone: string }>(
+      `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
+                             where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as zone
+         from inputs i where i.client_id = $1 and i.id = any($2::int[])`, [clientId, ids]);
+    const armed = new Map(rows.filter((r) => r.zone).map((r) => [`in-${r.id}`, r]));
+    for (const i of items) {
+      const hit = i.input.eventCode === EVENT_CODES.inputActive ? armed.get(i.input.sourceId) : undefined;
+      if (!hit) continue;
+      i.input = { ...i.input, eventCode: EVENT_CODES.intrusion, sourceName: i.input.sourceName ?? hit.name, message: `${eventLabel(EVENT_CODES.intrusion)}: ${hit.name} (alarm zone ${hit.zone})` };
+    }
+  }
 
   app.get(API.deviceControllers, { config }, async (req) => {
     const { rows } = await db.query<{ id: number; name: string }>('select id, name from controllers where client_id = $1 order by id', [clientOf(req)]);
@@ -48,6 +67,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
       } });
     }
     rejected.sort((a, b) => a.index - b.index);
+    await armedInputs(clientId, items);
     const stored = items.length ? await pipeline.recordMany(items) : [];
     return { accepted: stored.length, firstId: stored.length ? Number(stored[0].id) : null, lastId: stored.length ? Number(stored.at(-1)!.id) : null, rejected };
   });
