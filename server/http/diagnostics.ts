@@ -23,7 +23,7 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(base, { config: { privileges: [PRIV.controllers.diagnostics] } }, async (req): Promise<ControllerDiagnostic> => {
     const clientId = clientOf(req);
     const c = await controllerAt(db, clientId, (req.params as { ipAddress?: unknown }).ipAddress);
-    const { rows: [w] } = await db.query<{ doors: number; readers: number; inputs: number; outputs: number; door_ids: number[]; input_ids: number[] }>(
+    const { rows: [w] } = await db.query<{ doors: number; readers: number; inputs: number; outputs: number; door_ids: number[]; input_ids: number[]; output_ids: number[] }>(
       `select (select count(distinct door_id)::int from (select door_id from card_readers where controller_id = $1 union select door_id from inputs where controller_id = $1
                 union select door_id from outputs where controller_id = $1) d where door_id is not null) as doors,
               (select count(*)::int from card_readers where controller_id = $1) as readers,
@@ -31,8 +31,9 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
               (select count(*)::int from outputs where controller_id = $1) as outputs,
               coalesce((select array_agg(distinct door_id) from (select door_id from card_readers where controller_id = $1 union select door_id from inputs where controller_id = $1
                 union select door_id from outputs where controller_id = $1) d where door_id is not null), '{}') as door_ids,
-              coalesce((select array_agg(id) from inputs where controller_id = $1), '{}') as input_ids`, [c.id]);
-    const sources = [`iface-${c.id}`, ...w.door_ids.flatMap((d) => [`door-${d}`, `reader-${d}`, `input-${d}`, `output-${d}`]), ...w.input_ids.map((i) => `in-${i}`)];
+              coalesce((select array_agg(id) from inputs where controller_id = $1), '{}') as input_ids,
+              coalesce((select array_agg(id) from outputs where controller_id = $1), '{}') as output_ids`, [c.id]);
+    const sources = [`iface-${c.id}`, ...w.door_ids.flatMap((d) => [`door-${d}`, `reader-${d}`, `input-${d}`, `output-${d}`]), ...w.input_ids.map((i) => `in-${i}`), ...w.output_ids.map((o) => `out-${o}`)];
     const { rows } = await db.query<any>(`select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
       where e.client_id = $1 and e.event_source_id = any($2::text[]) order by e.id desc limit 20`, [clientId, sources]);
     const events = rows.map(eventOfRow);

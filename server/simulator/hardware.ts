@@ -1,6 +1,7 @@
-// The hardware simulator: the seeded doors and controllers of every tenant behave like real ones. Each door has a
-// reader (`reader-{door}`), a contact/tamper input (`input-{door}`) and a strike output (`output-{door}`); each
-// controller an interface (`iface-{controller}`). Card swipes are decided by the access-decision engine
+// The hardware simulator: the doors, card readers, inputs, outputs and controllers of every tenant (Configure and
+// Hardware records, read afresh every tick) behave like real ones. A swipe happens at a card reader, on its side of
+// its door (events `reader-{door}`); inputs are `in-{input}`, outputs `out-{output}`, the strike of a door's commands
+// `output-{door}`; each controller has an interface (`iface-{controller}`). Card swipes are decided by the access-decision engine
 // (server/access/engine.ts) over the tenant's access index (server/access/index.ts, kept current on change), with
 // the zone state (who is where, which doors are open) kept here in memory; each swipe event stores the identity,
 // the decision and its reason. Doors are forced or held open; readers are tampered or go offline; inputs and outputs change state
@@ -369,21 +370,54 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     return e;
   }
 
-  /** One random event somewhere: mostly swipes, sometimes I/O, rarely an alarm or a device going off/online. */
-  async function randomEvent(): Promise<void> {
-    const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status from doors order by id');
-    if (!doors.length) return;
-    const d = pick(doors);
+  /**
+   * The hardware records the random traffic comes from (issue 12: the simulator simulates exactly what exists): card
+   * readers (a swipe happens at a reader, on its side of its door), inputs (`in-<id>`) and outputs (`out-<id>`),
+   * doors and controllers. Read once per tick, so a new door, reader or input is live at the next tick.
+   */
+  interface Records { doors: DoorRow[]; readers: { id: number; door_id: number; direction: 'entry' | 'exit' }[]; inputs: { id: number; client_id: number; name: string }[]; outputs: { id: number; client_id: number; name: string }[] }
+  async function records(): Promise<Records> {
+    const [doors, readers, inputs, outputs] = await Promise.all([
+      db.query<DoorRow>('select id, client_id, name, status from doors order by id'),
+      db.query<Records['readers'][number]>('select id, door_id, direction from card_readers where door_id is not null order by id'),
+      db.query<Records['inputs'][number]>('select id, client_id, name from inputs order by id'),
+      db.query<Records['outputs'][number]>('select id, client_id, name from outputs order by id'),
+    ]);
+    return { doors: doors.rows, readers: readers.rows, inputs: inputs.rows, outputs: outputs.rows };
+  }
+
+  /** One random event somewhere: mostly swipes at a reader, sometimes an input or output, rarely an alarm or a device going off/online. */
+  async function randomEvent(r?: Records): Promise<void> {
+    const rec = r ?? await records();
+    if (!rec.doors.length) return;
+    const byId = new Map(rec.doors.map((d) => [d.id, d]));
+    const d = pick(rec.doors);
     const x = random();
-    if (x < 0.8) { if (!quietReaders.has(d.id)) await swipe(d, null); }
-    else if (x < 0.87) await ioEvent(d, 'input', pick([EVENT_CODES.inputIdle, EVENT_CODES.inputActive, EVENT_CODES.inputOpen, EVENT_CODES.inputIdle, EVENT_CODES.inputUnknown]));
-    else if (x < 0.93) await ioEvent(d, 'output', pick([EVENT_CODES.outputIdle, EVENT_CODES.outputActive]));
-    else if (x < 0.945) await doorEvent(d, EVENT_CODES.doorForcedOpen);
+    if (x < 0.8) {
+      // a card at a reader that is online; a door without a reader takes no swipe
+      const live = rec.readers.filter((rd) => !quietReaders.has(rd.door_id) && byId.has(rd.door_id));
+      if (live.length) { const rd = pick(live); await swipe(byId.get(rd.door_id)!, null, { side: rd.direction }); }
+    } else if (x < 0.87) {
+      if (rec.inputs.length) {
+        const i = pick(rec.inputs);
+        const code = pick([EVENT_CODES.inputIdle, EVENT_CODES.inputActive, EVENT_CODES.inputOpen, EVENT_CODES.inputIdle, EVENT_CODES.inputUnknown]);
+        // active goes through the input's own path: an armed alarm group makes it an intrusion
+        if (code === EVENT_CODES.inputActive) await inputEvent(i.client_id, i.id, true);
+        else await pipeline.record(i.client_id, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(code)}: ${i.name}` });
+      }
+    } else if (x < 0.93) {
+      if (rec.outputs.length) {
+        const o = pick(rec.outputs);
+        const code = pick([EVENT_CODES.outputIdle, EVENT_CODES.outputActive]);
+        await pipeline.record(o.client_id, { eventCode: code, sourceId: `out-${o.id}`, sourceName: o.name, message: `${eventLabel(code)}: ${o.name}` });
+      }
+    } else if (x < 0.945) await doorEvent(d, EVENT_CODES.doorForcedOpen);
     else if (x < 0.96) await doorEvent(d, EVENT_CODES.doorHeldOpen);
     else if (x < 0.965) await readerEvent(d, EVENT_CODES.readerTamper);
     else if (x < 0.975) await readerEvent(d, quietReaders.has(d.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
-    else if (x < 0.98) await ioEvent(d, 'input', EVENT_CODES.inputTamper);
-    else if (x < 0.99) {
+    else if (x < 0.98) {
+      if (rec.inputs.length) { const i = pick(rec.inputs); await pipeline.record(i.client_id, { eventCode: EVENT_CODES.inputTamper, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}` }); }
+    } else if (x < 0.99) {
       const { rows } = await db.query<ControllerRow>('select id, client_id, name, status from controllers where client_id = $1 order by id', [d.client_id]);
       if (rows.length) { const c = pick(rows); await interfaceEvent(c, c.status !== 'online'); }
     } else if (quietReaders.has(d.id)) await readerEvent(d, EVENT_CODES.readerOnline);
@@ -409,7 +443,9 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     let n = Math.floor(carry);
     carry -= n;
     n = Math.min(n, 200);
-    for (let i = 0; i < n && !stopped; i++) await randomEvent();
+    if (n === 0) return;
+    const rec = await records();
+    for (let i = 0; i < n && !stopped; i++) await randomEvent(rec);
   }
 
   return {
