@@ -136,3 +136,19 @@ describe('generated list columns', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('privilege labels', () => {
+  it('has a zh-CN label for every privilege code, and none for a code that does not exist', async () => {
+    const { PRIVILEGES } = await import('../../contract');
+    const { zhPrivileges, privilegeLabel, withoutView } = await import('./privileges');
+    const codes = PRIVILEGES.map((p) => p.code);
+    expect(codes.filter((c) => !CJK.test(zhPrivileges[c] ?? ''))).toEqual([]);
+    expect(Object.keys(zhPrivileges).filter((c) => !codes.includes(c))).toEqual([]);
+    // a "View …" label is "查看…" in Chinese, so a group is named in both languages
+    expect(PRIVILEGES.filter((p) => p.label.startsWith('View ') && !zhPrivileges[p.code].startsWith('查看')).map((p) => p.code)).toEqual([]);
+    expect(privilegeLabel('0.4.8.0', 'View logical blocks', 'zh-CN')).toBe('查看逻辑块');
+    expect(privilegeLabel('0.4.8.0', 'View logical blocks', 'en')).toBe('View logical blocks');
+    expect(withoutView('查看逻辑块')).toBe('逻辑块');
+    expect(withoutView('View the UI error log')).toBe('UI error log');
+  });
+});

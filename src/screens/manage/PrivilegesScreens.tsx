@@ -13,7 +13,8 @@ import { assignPrivileges, listDivisions, listPrivilegeHolders, roleName, roleTi
 import { ApiError } from '../../api/errors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
-import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { getLocale, routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { privilegeLabel, withoutView } from '../../i18n/privileges';
 import { divisionTree, flatten } from '../../resources/divisionTree';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
@@ -24,16 +25,17 @@ const parentOf = (code: string) => code.split('.').slice(0, -1).join('.') || cod
 function groupName(parent: string): string {
   const view = PRIVILEGES.find((p) => p.code === `${parent}.0`) ?? PRIVILEGES.find((p) => p.code === parent);
   if (!view) return parent;
-  const l = view.label.replace(/^View (the )?/, '');
-  return l.charAt(0).toUpperCase() + l.slice(1);
+  return withoutView(privilegeLabel(view.code, view.label, getLocale()));
 }
+/** A code's label in the console's language. */
+const labelOf = (p: { code: string; label: string }) => privilegeLabel(p.code, p.label, getLocale());
 function grouped<T extends { code: string }>(items: readonly T[]): { parent: string; name: string; items: T[] }[] {
   const out = new Map<string, T[]>();
   for (const i of items) out.set(parentOf(i.code), [...(out.get(parentOf(i.code)) ?? []), i]);
   // a code alone under a parent that is no privilege itself (0.1 Dashboard) is named by its own label
-  return [...out].map(([parent, list]) => ({ parent, name: groupName(parent) === parent && list.length === 1 ? list[0].code === parent ? groupName(parent) : (PRIVILEGES.find((p) => p.code === list[0].code)?.label ?? parent) : groupName(parent), items: list }));
+  return [...out].map(([parent, list]) => ({ parent, name: groupName(parent) === parent && list.length === 1 ? list[0].code === parent ? groupName(parent) : (list[0] ? labelOf(PRIVILEGES.find((p) => p.code === list[0].code) ?? { code: list[0].code, label: parent }) : parent) : groupName(parent), items: list }));
 }
-const matches = (q: string, code: string, label: string) => !q || code.startsWith(q) || label.toLowerCase().includes(q.toLowerCase());
+const matches = (q: string, code: string, label: string) => !q || code.startsWith(q) || label.toLowerCase().includes(q.toLowerCase()) || privilegeLabel(code, label, getLocale()).includes(q);
 
 export function PrivilegesScreen() {
   useLocale();
@@ -60,7 +62,7 @@ export function PrivilegesScreen() {
             {g.items.map((p) => (
               <tr key={p.code} data-testid="privilege" data-code={p.code}>
                 <td className="gh-privs__code"><code>{p.code}</code></td>
-                <td>{p.label}{p.platform && <Tag minimal intent="warning" className="gh-ml">{tx('Platform operators only')}</Tag>}</td>
+                <td>{labelOf(p)}{p.platform && <Tag minimal intent="warning" className="gh-ml">{tx('Platform operators only')}</Tag>}</td>
                 <td className="gh-privs__holders">
                   {p.roles.length === 0 ? <span className="bp6-text-muted">{tx('No role')}</span> : p.roles.map((r) => (
                     <Tag key={`${r.id}-${r.divisionId ?? ''}`} minimal round className="gh-mr" data-testid="privilege-holder">
@@ -154,7 +156,7 @@ export function AssignPrivilegesScreen() {
               const reach = now.get(p.code);
               return (
                 <div key={p.code} className="gh-privs__tick" data-testid="assign-code" data-code={p.code}>
-                  <Checkbox checked={reach !== undefined} onChange={(e) => set(p.code, e.currentTarget.checked ? 'all' : null)} label={`${p.code} · ${p.label}`} className="gh-privs__box" />
+                  <Checkbox checked={reach !== undefined} onChange={(e) => set(p.code, e.currentTarget.checked ? 'all' : null)} label={`${p.code} · ${labelOf(p)}`} className="gh-privs__box" />
                   {reach !== undefined && (
                     <HTMLSelect value={String(reach)} onChange={(e) => set(p.code, e.currentTarget.value === 'all' ? 'all' : Number(e.currentTarget.value))} aria-label={tx('Where {code} applies', { code: p.code })} data-testid="assign-reach">
                       <option value="all">{tx('Wherever the grant reaches')}</option>
