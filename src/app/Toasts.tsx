@@ -22,8 +22,8 @@ export function Toasts() {
         icon: n.intent === 'danger' ? 'error' : n.intent === 'warning' ? 'warning-sign' : n.intent === 'success' ? 'tick-circle' : 'info-sign',
         message: (
           <div className="gh-toast" data-testid="toast">
-            <strong>{n.title}</strong>
-            {n.message ? <div>{n.message}</div> : null}
+            <strong>{tx(n.title)}</strong>
+            {n.message ? <div>{tx(n.message)}</div> : null}
           </div>
         ),
       });

@@ -7,6 +7,7 @@ import { Alert, Button, Callout, Card, Classes, H5, Icon } from '@blueprintjs/co
 import { useField, useForm } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
+import { tx } from '../i18n';
 import { TOAST_MS, type PhotoPurpose } from '../../contract';
 import {
   selectCanReadCard, selectConnectorError, selectConnectorNeedsRetry, selectConnectorStatus, selectConnectorStatusText, selectReaderState,
@@ -56,7 +57,7 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
         const plan = planFill(cardValues(card), fieldNow, filled.current);
         fill(plan.apply);
         if (plan.conflicts.length > 0) setQuestion({ conflicts: plan.conflicts, othersFilled: Object.keys(plan.apply).length > 0 });
-        else notify({ intent: 'success', title: 'Card read', message: 'The form was filled from the card.', timeoutMs: TOAST_MS });
+        else notify({ intent: 'success', title: tx('Card read'), message: tx('The form was filled from the card.'), timeoutMs: TOAST_MS });
       }),
       companion.on('companion.photoCaptured', (e) => {
         if (!requests.current.delete(e.requestId)) return;
@@ -87,26 +88,26 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
   const text = statusText ?? IDLE_TEXT;
   return (
     <Card className="gh-form__section gh-devices" compact data-testid="card-reader-panel">
-      <H5>Identity card and photo</H5>
+      <H5>{tx('Identity card and photo')}</H5>
       <div className="gh-devices__row">
         <div className="gh-devices__photo">
-          {photo ? <img src={photo} alt={`${purpose === 'visitor' ? 'Visitor' : 'Identity'} photo`} data-testid="form-photo" /> : <Icon icon="person" size={40} className={Classes.TEXT_MUTED} />}
+          {photo ? <img src={photo} alt={purpose === 'visitor' ? tx('Visitor photo') : tx('Identity photo')} data-testid="form-photo" /> : <Icon icon="person" size={40} className={Classes.TEXT_MUTED} />}
         </div>
         <div className="gh-devices__main">
           {failed ? (
-            <Callout intent="warning" icon="warning-sign" className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{text}</Callout>
+            <Callout intent="warning" icon="warning-sign" className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{tx(text)}</Callout>
           ) : (
-            <p className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{text}</p>
+            <p className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{tx(text)}</p>
           )}
-          {error && !failed && <p className={`${Classes.TEXT_MUTED} gh-devices__status`} data-testid="card-connector-error">{error}</p>}
+          {error && !failed && <p className={`${Classes.TEXT_MUTED} gh-devices__status`} data-testid="card-connector-error">{tx(error)}</p>}
           <div className="gh-devices__buttons">
             {(status === 'idle' || status === 'searching') && (
-              <Button icon="id-number" text="Connect card reader" loading={status === 'searching'} onClick={() => connector.send({ type: 'cardConnector.connect' })} data-testid="connect-card-reader" />
+              <Button icon="id-number" text={tx('Connect card reader')} loading={status === 'searching'} onClick={() => connector.send({ type: 'cardConnector.connect' })} data-testid="connect-card-reader" />
             )}
-            {failed && <Button icon="refresh" text="Try again" onClick={() => connector.send({ type: 'cardConnector.retry' })} data-testid="card-reader-retry" />}
-            <Button intent="primary" icon="id-number" text="Read card" disabled={!canRead} loading={reading} onClick={() => connector.send({ type: 'cardConnector.read' })} data-testid="read-card" />
-            {canCapture && <Button icon="camera" text="Take photo" loading={companionBusy} onClick={takePhoto} data-testid="take-photo" />}
-            {photo && <Button variant="minimal" icon="trash" text="Remove photo" onClick={() => { ff.change('photo', ''); delete filled.current.photo; }} data-testid="remove-photo" />}
+            {failed && <Button icon="refresh" text={tx('Try again')} onClick={() => connector.send({ type: 'cardConnector.retry' })} data-testid="card-reader-retry" />}
+            <Button intent="primary" icon="id-number" text={tx('Read card')} disabled={!canRead} loading={reading} onClick={() => connector.send({ type: 'cardConnector.read' })} data-testid="read-card" />
+            {canCapture && <Button icon="camera" text={tx('Take photo')} loading={companionBusy} onClick={takePhoto} data-testid="take-photo" />}
+            {photo && <Button variant="minimal" icon="trash" text={tx('Remove photo')} onClick={() => { ff.change('photo', ''); delete filled.current.photo; }} data-testid="remove-photo" />}
           </div>
         </div>
       </div>
@@ -114,20 +115,20 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
         isOpen={conflicts !== null}
         intent="warning"
         icon="warning-sign"
-        confirmButtonText="Replace"
-        cancelButtonText="Keep my edits"
+        confirmButtonText={tx('Replace')}
+        cancelButtonText={tx('Keep my edits')}
         onConfirm={replace}
         onCancel={() => setQuestion(null)}
         className="gh-devices__confirm"
       >
-        <p><strong>Replace edited fields?</strong></p>
-        <p>The card differs from what you entered in:</p>
+        <p><strong>{tx('Replace edited fields?')}</strong></p>
+        <p>{tx('The card differs from what you entered in:')}</p>
         <ul data-testid="card-conflicts">
           {(conflicts ?? []).map((c) => (
-            <li key={c.name}>{LABELS[c.name] ?? c.name}{c.name === 'photo' ? '' : <>: “{c.current}” → “{c.incoming}”</>}</li>
+            <li key={c.name}>{tx(LABELS[c.name] ?? c.name)}{c.name === 'photo' ? '' : <>: “{c.current}” → “{c.incoming}”</>}</li>
           ))}
         </ul>
-        {question?.othersFilled && <p className={Classes.TEXT_MUTED}>The other fields were filled from the card.</p>}
+        {question?.othersFilled && <p className={Classes.TEXT_MUTED}>{tx('The other fields were filled from the card.')}</p>}
       </Alert>
     </Card>
   );

@@ -103,7 +103,7 @@ export function DoorsScreen() {
             : <Button icon="lock" intent="danger" disabled={running !== null} loading={running === 'lockdown:on'} onClick={() => setAsking('on')} data-testid="lockdown">{tx('Lock down all doors')}</Button>)}
           {canAdd && <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door"><span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span></Link>}
         </>} />
-      {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{error}</Callout>}
+      {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{tx(error)}</Callout>}
       {failed && !doors && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
       {!doors && !failed && <NonIdealState icon={<Spinner />} title={tx('Loading doors…')} />}
       {doors && doors.length === 0 && <NonIdealState icon="key-enter" title={tx('No doors')} description={tx('This client has no doors yet.')} />}

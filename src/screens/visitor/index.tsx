@@ -179,7 +179,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
         <Card compact className="gh-visitor__badge" data-testid="badge-card">
           <H4><Icon icon="id-number" /> {tx('Badge')}</H4>
           <p data-testid="badge-status">{printedAt ? `Printed ${time(printedAt)}` : 'Not printed yet.'}</p>
-          {error && <Callout intent="danger" icon="error" data-testid="badge-error">{error}</Callout>}
+          {error && <Callout intent="danger" icon="error" data-testid="badge-error">{tx(error)}</Callout>}
           {!canPrint && (
             <Callout intent="warning" icon="offline" data-testid="badge-companion">
               {companionStatus === 'connected'
