@@ -66,25 +66,25 @@ export function ServiceAccountsScreen() {
   return (
     <>
       <ListScreen<ServiceAccount> testId="service-accounts" resource={serviceAccounts} refreshKey={refresh}
-        rowTag={(a) => (!a.active ? <Tag minimal round>Disabled</Tag> : a.keyRevokedAt || !a.keyPrefix ? <Tag minimal round intent="warning">No working key</Tag> : null)}
+        rowTag={(a) => (!a.active ? <Tag minimal round>{tx('Disabled')}</Tag> : a.keyRevokedAt || !a.keyPrefix ? <Tag minimal round intent="warning">{tx('No working key')}</Tag> : null)}
         rowActions={mayEdit ? (a) => (
           <>
             <Button size="small" variant="outlined" icon="key" loading={running === `rotate:${a.id}`} disabled={!!running}
-              onClick={() => keys.send({ type: 'command.run', command: `rotate:${a.id}` })}>{a.keyPrefix && !a.keyRevokedAt ? 'New key' : 'Issue key'}</Button>
+              onClick={() => keys.send({ type: 'command.run', command: `rotate:${a.id}` })}>{a.keyPrefix && !a.keyRevokedAt ? tx('New key') : tx('Issue key')}</Button>
             <Button size="small" variant="minimal" intent="danger" icon="disable" disabled={!!running || !a.keyPrefix || !!a.keyRevokedAt}
-              loading={running === `revoke:${a.id}`} onClick={() => keys.send({ type: 'command.run', command: `revoke:${a.id}` })}>Revoke</Button>
+              loading={running === `revoke:${a.id}`} onClick={() => keys.send({ type: 'command.run', command: `revoke:${a.id}` })}>{tx('Revoke')}</Button>
           </>
         ) : undefined} />
-      <Dialog isOpen={!!shown} title={`API key of ${shown?.name ?? ''}`} icon="key" onClose={() => setSeen(shown?.apiKey ?? null)}>
+      <Dialog isOpen={!!shown} title={tx('API key of {name}', { name: shown?.name ?? '' })} icon="key" onClose={() => setSeen(shown?.apiKey ?? null)}>
         <DialogBody>
-          <Callout intent="warning" icon="warning-sign" title="Shown only now">
-            Copy this key into the integration's secret store. It will not be shown again; if it is lost, issue a new one.
+          <Callout intent="warning" icon="warning-sign" title={tx('Shown only now')}>
+            {tx("Copy this key into the integration's secret store. It will not be shown again; if it is lost, issue a new one.")}
           </Callout>
           <InputGroup readOnly value={shown?.apiKey ?? ''} data-testid="api-key" className={Classes.MONOSPACE_TEXT} style={{ marginTop: 12 }}
-            rightElement={<Button icon="duplicate" variant="minimal" aria-label="Copy key"
-              onClick={() => { void navigator.clipboard?.writeText(shown?.apiKey ?? ''); notify({ intent: 'success', title: 'Copied', message: 'The key is on the clipboard.', timeoutMs: TOAST_MS }); }} />} />
+            rightElement={<Button icon="duplicate" variant="minimal" aria-label={tx('Copy key')}
+              onClick={() => { void navigator.clipboard?.writeText(shown?.apiKey ?? ''); notify({ intent: 'success', title: tx('Copied'), message: tx('The key is on the clipboard.'), timeoutMs: TOAST_MS }); }} />} />
         </DialogBody>
-        <DialogFooter actions={<Button intent="primary" onClick={() => setSeen(shown?.apiKey ?? null)}>I have copied it</Button>} />
+        <DialogFooter actions={<Button intent="primary" onClick={() => setSeen(shown?.apiKey ?? null)}>{tx('I have copied it')}</Button>} />
       </Dialog>
     </>
   );
@@ -138,47 +138,47 @@ export function WebHookHistoryScreen() {
   const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify(f) });
   useEffect(() => { reload(filter); }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
   const redeliver = useMemo(() => (command: string) => redeliverWebHook(id, Number(command)), [id]);
-  const sender = useCommand(redeliver, (c) => ({ title: 'Delivery queued again', message: `Delivery ${c} is sent again within a few seconds.` }));
+  const sender = useCommand(redeliver, (c) => ({ title: tx('Delivery queued again'), message: tx('Delivery {n} is sent again within a few seconds.', { n: c }) }));
   const sending = useSelector(sender, selectRunningCommand);
   const sent = useSelector(sender, selectCommandResult);
   useEffect(() => { if (sent) { const t = setTimeout(() => reload(), 1500); return () => clearTimeout(t); } }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <div className="gh-page" data-testid="web-hook-history">
-      <PageHeader title="Web hook history" icon="history" description="Every delivery attempt of this web hook: when, answer, time taken and the start of the receiver's reply." />
+      <PageHeader title={tx('Web hook history')} icon="history" description={tx("Every delivery attempt of this web hook: when, answer, time taken and the start of the receiver's reply.")} />
       <div className="gh-list__toolbar" style={{ display: 'flex', gap: 8, flexWrap: 'wrap', marginBottom: 12 }}>
-        <HTMLSelect aria-label="Outcome" value={filter.outcome} onChange={(e) => setFilter({ ...filter, page: 0, outcome: e.target.value as HistoryFilter['outcome'] })}
-          options={[{ value: '', label: 'All outcomes' }, { value: 'ok', label: 'Delivered' }, { value: 'failed', label: 'Failed' }]} />
-        <HTMLSelect aria-label="Event type" value={filter.eventType} onChange={(e) => setFilter({ ...filter, page: 0, eventType: e.target.value })}
-          options={[{ value: '', label: 'All events' }, ...WEB_HOOK_EVENTS.map((e) => ({ value: e.type, label: e.label }))]} />
-        <Button icon="refresh" variant="minimal" onClick={() => reload()}>Refresh</Button>
-        <Link to="/manage/web-hooks"><Button icon="arrow-left" variant="minimal">Web hooks</Button></Link>
+        <HTMLSelect aria-label={tx('Outcome')} value={filter.outcome} onChange={(e) => setFilter({ ...filter, page: 0, outcome: e.target.value as HistoryFilter['outcome'] })}
+          options={[{ value: '', label: tx('All outcomes') }, { value: 'ok', label: tx('Delivered') }, { value: 'failed', label: tx('Failed') }]} />
+        <HTMLSelect aria-label={tx('Event type')} value={filter.eventType} onChange={(e) => setFilter({ ...filter, page: 0, eventType: e.target.value })}
+          options={[{ value: '', label: tx('All events') }, ...WEB_HOOK_EVENTS.map((e) => ({ value: e.type, label: tx(e.label) }))]} />
+        <Button icon="refresh" variant="minimal" onClick={() => reload()}>{tx('Refresh')}</Button>
+        <Link to="/manage/web-hooks"><Button icon="arrow-left" variant="minimal">{tx('Web hooks')}</Button></Link>
       </div>
-      {loadError ? <Callout intent="danger" title="The history could not be loaded">{loadError}</Callout> : null}
-      {page && page.items.length === 0 ? <NonIdealState icon="history" title="No deliveries yet" description="Attempts appear here as soon as a subscribed event happens." /> : null}
+      {loadError ? <Callout intent="danger" title={tx('The history could not be loaded')}>{loadError}</Callout> : null}
+      {page && page.items.length === 0 ? <NonIdealState icon="history" title={tx('No deliveries yet')} description={tx('Attempts appear here as soon as a subscribed event happens.')} /> : null}
       {page && page.items.length > 0 ? (
         <div style={{ overflowX: 'auto' }}>
           <HTMLTable compact striped style={{ width: '100%' }} data-testid="attempts">
-            <thead><tr><th>Time ({time.zoneName(Date.now())})</th><th>Event</th><th>Delivery</th><th>Attempt</th><th>Answer</th><th>Took</th><th>Reply</th><th /></tr></thead>
+            <thead><tr><th>{tx('Time ({zone})', { zone: time.zoneName(Date.now()) })}</th><th>{tx('Event')}</th><th>{tx('Delivery')}</th><th>{tx('Attempt')}</th><th>{tx('Answer')}</th><th>{tx('Took')}</th><th>{tx('Reply')}</th><th /></tr></thead>
             <tbody>
               {page.items.map((a) => (
                 <tr key={a.id} data-testid="attempt">
                   <td>{time.dateTime(a.at)}</td>
-                  <td>{WEB_HOOK_EVENTS.find((e) => e.type === a.eventType)?.label ?? a.eventType}</td>
-                  <td>#{a.deliveryId} <Tag minimal round intent={a.deliveryState === 'delivered' ? 'success' : a.deliveryState === 'failed' ? 'danger' : 'warning'}>{a.deliveryState}</Tag></td>
+                  <td>{tx(WEB_HOOK_EVENTS.find((e) => e.type === a.eventType)?.label ?? a.eventType)}</td>
+                  <td>#{a.deliveryId} <Tag minimal round intent={a.deliveryState === 'delivered' ? 'success' : a.deliveryState === 'failed' ? 'danger' : 'warning'}>{tx(a.deliveryState)}</Tag></td>
                   <td>{a.attempt}</td>
-                  <td><Tag minimal intent={a.ok ? 'success' : 'danger'}>{a.status ?? 'no answer'}</Tag>{a.error ? <div className={Classes.TEXT_MUTED}>{a.error}</div> : null}</td>
+                  <td><Tag minimal intent={a.ok ? 'success' : 'danger'}>{a.status ?? tx('no answer')}</Tag>{a.error ? <div className={Classes.TEXT_MUTED}>{a.error}</div> : null}</td>
                   <td>{a.latencyMs} ms</td>
                   <td className={Classes.TEXT_OVERFLOW_ELLIPSIS} style={{ maxWidth: 240 }} title={a.response ?? ''}>{a.response ?? ''}</td>
                   <td>{mayRedeliver ? <Button size="small" variant="outlined" icon="send-message" loading={sending === String(a.deliveryId)} disabled={!!sending}
-                    onClick={() => sender.send({ type: 'command.run', command: String(a.deliveryId) })}>Redeliver</Button> : null}</td>
+                    onClick={() => sender.send({ type: 'command.run', command: String(a.deliveryId) })}>{tx('Redeliver')}</Button> : null}</td>
                 </tr>
               ))}
             </tbody>
           </HTMLTable>
           <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 8 }}>
-            <Button size="small" disabled={filter.page === 0} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>Previous</Button>
-            <span>{page.total} attempts · page {filter.page + 1} of {Math.max(1, Math.ceil(page.total / page.size))}</span>
-            <Button size="small" disabled={(filter.page + 1) * page.size >= page.total} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>Next</Button>
+            <Button size="small" disabled={filter.page === 0} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>{tx('Previous')}</Button>
+            <span>{tx('{n} attempts · page {page} of {pages}', { n: page.total, page: filter.page + 1, pages: Math.max(1, Math.ceil(page.total / page.size)) })}</span>
+            <Button size="small" disabled={(filter.page + 1) * page.size >= page.total} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>{tx('Next')}</Button>
           </div>
         </div>
       ) : null}
