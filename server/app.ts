@@ -259,7 +259,7 @@ export async function buildServer(opts: ServerOptions) {
     if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
     if (destination === '/changes/logicalBlocks') logic.changed(clientId);
   };
-  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m) }) });
+  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });
   accessRoutes(app, { simulator, db });
   licenseRoutes(app, db);
   batchRoutes(app, { db, publish });

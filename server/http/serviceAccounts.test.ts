@@ -113,6 +113,25 @@ describe('service accounts', () => {
     expect(bad.connected).toBeFalsy();
   });
 
+  it('drops the live STOMP connection of a key when it is rotated or revoked (issue 11)', async () => {
+    const a = await create('Door board', 'administrator');
+    const connect = async (key: string) => {
+      const c = stompClient(`${s.base}${SOCKJS_PREFIX.event}`, { 'api-key': key });
+      stomps.push(c);
+      c.client.reconnectDelay = 0; // a dropped connection stays dropped: the old key is no good any more
+      await waitFor(() => c.connected || c.errors[0], 'CONNECTED');
+      expect(c.errors).toHaveLength(0);
+      return c;
+    };
+    const first = await connect(a.apiKey);
+    const rotated = await s.call('POST', `${serviceAccountsResource.api}/${a.id}/rotate-key`, { token: nw });
+    expect(rotated.status).toBe(200);
+    await waitFor(() => first.closed, 'the old key\'s connection dropped');
+    const second = await connect(rotated.body.apiKey);
+    expect((await s.call('POST', `${serviceAccountsResource.api}/${a.id}/revoke-key`, { token: nw })).status).toBe(200);
+    await waitFor(() => second.closed, 'the revoked key\'s connection dropped');
+  });
+
   it('refuses a name already used in the client, naming the field', async () => {
     await create('Twin');
     const r = await s.call('POST', SA, { token: nw, body: { name: 'Twin', role: 'integration', active: true } });

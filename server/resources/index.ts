@@ -19,11 +19,11 @@ import { elevatorMaskHooks } from './elevatorMasks';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
-export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTargets?: boolean; pulse?: Pulse; log?: (m: string) => void } = {}): Record<string, ResourceHooks> => ({
+export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTargets?: boolean; pulse?: Pulse; log?: (m: string) => void; disconnect?: (jtis: string[]) => void } = {}): Record<string, ResourceHooks> => ({
   clients: clientHooks,
   identities: identityHooks,
   visitors: visitorHooks(publish),
-  serviceAccounts: serviceAccountHooks,
+  serviceAccounts: serviceAccountHooks(opts.disconnect),
   webHooks: webHookHooks(opts.allowPrivateWebhookTargets),
   userFields: userFieldHooks,
   batchTemplates: batchTemplateHooks,

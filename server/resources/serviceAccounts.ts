@@ -3,7 +3,7 @@
 // (migration 050 keeps the user's name and grant in step with edits). Create and rotate-key answer the new key once;
 // revoke-key stops it. Both end the old key's session and are audited without the key.
 import { PRIV } from '../../contract';
-import { endKeySession, newApiKey } from '../auth/apiKeys';
+import { apiKeySessionJti, endKeySession, newApiKey } from '../auth/apiKeys';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
 import { HttpError } from '../http/common';
 
@@ -13,7 +13,16 @@ function reveal(ctx: CrudContext, key: string) {
   ctx.req.oneTime = { apiKey: key };
 }
 
-export const serviceAccountHooks: ResourceHooks = {
+/** The old key's session ended by a rotate or revoke, per account, until the commit drops its live connections. */
+const ended = new Map<number, string>();
+const dropAfterCommit = (disconnect?: (jtis: string[]) => void) => (_clientId: number, after: { id: number }) => {
+  const jti = ended.get(after.id);
+  ended.delete(after.id);
+  if (jti) disconnect?.([jti]);
+};
+
+/** `disconnect`: drop the real-time (STOMP) connections of ended sessions, by jti (issue 11: a rotated key's too). */
+export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): ResourceHooks => ({
   async beforeInsert(ctx, input) {
     const key = newApiKey();
     const { rows } = await ctx.tx.query<{ id: number }>(`insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
@@ -34,8 +43,10 @@ export const serviceAccountHooks: ResourceHooks = {
         await ctx.tx.query(`update service_accounts set key_id = $3, key_hash = $4, key_prefix = $5, key_issued_at = now(), key_revoked_at = null, updated_at = now()
           where id = $1 and client_id = $2`, [before.id, ctx.clientId, key.keyId, key.hash, key.prefix]);
         await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);
+        if (rows[0]?.key_id) ended.set(before.id, apiKeySessionJti(rows[0].key_id));
         reveal(ctx, key.key);
       },
+      afterCommit: dropAfterCommit(disconnect),
       audit: (before, after) => ({ before: { keyPrefix: before.keyPrefix }, after: { keyPrefix: after.keyPrefix, keyIssuedAt: after.keyIssuedAt } }),
     },
     'revoke-key': {
@@ -45,8 +56,10 @@ export const serviceAccountHooks: ResourceHooks = {
         const { rows } = await ctx.tx.query<{ key_id: string | null }>('select key_id from service_accounts where id = $1 and client_id = $2', [before.id, ctx.clientId]);
         await ctx.tx.query('update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and client_id = $2', [before.id, ctx.clientId]);
         await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);
+        if (rows[0]?.key_id) ended.set(before.id, apiKeySessionJti(rows[0].key_id));
       },
+      afterCommit: dropAfterCommit(disconnect),
       audit: (before, after) => ({ before: { keyPrefix: before.keyPrefix, keyRevokedAt: null }, after: { keyRevokedAt: after.keyRevokedAt } }),
     },
   },
-};
+});
