@@ -7,11 +7,12 @@ import { Button, ControlGroup, MenuItem } from '@blueprintjs/core';
 import { MultiSelect, Select, type ItemRenderer } from '@blueprintjs/select';
 import { resourceByName } from '../../contract';
 import { optionsOf, type PickOption } from '../api/endpoints';
+import { createOptionLabels } from '../api/optionLabels';
 import { tx } from '../i18n';
 import { useTask } from '../ui/useTask';
 
-const labels = new Map<string, string>(); // `${api}#${id}` → label
-const known = (api: string, o: PickOption) => { labels.set(`${api}#${o.id}`, o.label); return o; };
+// the chosen rows' labels of every picker on the page, asked for in batches (one request per target per tick)
+const optionLabels = createOptionLabels((api, ids) => optionsOf(api, { ids }));
 
 function apiOf(target: string): string {
   const d = resourceByName(target);
@@ -29,10 +30,10 @@ function useDebounced<T>(value: T, ms: number): T {
 function useOptions(target: string, query: string, open: boolean, chosen: readonly number[]) {
   const api = apiOf(target);
   const q = useDebounced(query, 200);
-  const found = useTask(open ? () => optionsOf(api, { q }).then((r) => r.items.map((o) => known(api, o))) : null, [api, q, open]);
-  const missing = chosen.filter((id) => !labels.has(`${api}#${id}`));
-  const named = useTask(missing.length ? () => optionsOf(api, { ids: missing }).then((r) => r.items.map((o) => known(api, o))) : null, [api, missing.join(',')]);
-  const labelOf = (id: number) => labels.get(`${api}#${id}`) ?? (named.status === 'active' ? '…' : `#${id}`);
+  const found = useTask(open ? () => optionsOf(api, { q }).then((r) => { optionLabels.remember(api, r.items); return r.items; }) : null, [api, q, open]);
+  const missing = chosen.filter((id) => optionLabels.label(api, id) === undefined);
+  const named = useTask(missing.length ? () => optionLabels.load(api, missing) : null, [api, missing.join(',')]);
+  const labelOf = (id: number) => optionLabels.label(api, id) ?? (named.status === 'active' ? '…' : `#${id}`);
   // while the answer for the new text is on its way, the last answer stays, narrowed to the rows whose label holds
   // what is typed: the list never blinks to "Loading…" under a pointer about to click a row that is still right
   const last = useRef<PickOption[]>([]);
