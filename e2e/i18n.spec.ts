@@ -69,6 +69,9 @@ test('zh-CN: the settings drawer switches the language live and every sidebar en
       const left = await englishLeft(page);
       if (left.length) problems.push(`${href}: ${left.join(' | ')}`);
     }
+    // the event report's date-time pickers speak the console's language too
+    await page.goto('/report/event');
+    await expect(page.locator('#history-from')).toHaveAttribute('lang', 'zh-CN');
     // a form of the catalogue: labels, sections and buttons
     await page.goto('/manage/identities/add');
     await expect(page.locator('[data-testid="identities-form"]')).toBeVisible();

@@ -7,7 +7,7 @@ import { Button, Card, FormGroup, InputGroup, Switch } from '@blueprintjs/core';
 import { eventHistory, ResourceList } from '../../resources';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useT, tx } from '../../i18n';
+import { useLocale, useT, tx } from '../../i18n';
 import { fromZonedInput, toZonedInput } from '../../../contract';
 
 /** The URL's filters the server understands (the list's own search box adds q). */
@@ -19,6 +19,7 @@ export function EventReportScreen() {
   // the time range is typed in the user's zone (issue 10), not the browser's
   const { zone, zoneName } = useTime();
   const t = useT();
+  const locale = useLocale(); // the date-time pickers follow the console's language
   const toLocalInput = (iso: string | null) => toZonedInput(iso, zone);
   const fromLocalInput = (v: string) => fromZonedInput(v, zone);
   const filters = useMemo(() => {
@@ -55,10 +56,10 @@ export function EventReportScreen() {
             <InputGroup id="history-codes" value={codes} onChange={(e) => setCodes(e.currentTarget.value)} intent={codesValid ? 'none' : 'danger'} />
           </FormGroup>
           <FormGroup label={t('fromColumn', { zone: zoneName() })} labelFor="history-from">
-            <InputGroup id="history-from" type="datetime-local" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+            <InputGroup id="history-from" type="datetime-local" lang={locale} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
           </FormGroup>
           <FormGroup label={t('toColumn', { zone: zoneName() })} labelFor="history-to">
-            <InputGroup id="history-to" type="datetime-local" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+            <InputGroup id="history-to" type="datetime-local" lang={locale} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
           </FormGroup>
           <Switch label={tx('Alarms only')} checked={alarmsOnly} onChange={(e) => setAlarmsOnly(e.currentTarget.checked)} className="gh-filterbar__switch" />
           <Button type="submit" intent="primary" icon="filter" disabled={!codesValid}>{tx('Apply')}</Button>
