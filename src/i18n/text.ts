@@ -634,4 +634,11 @@ export const zhText: Record<string, string> = {
   "pending": "待投递",
   "delivered": "已送达",
   "failed": "失败",
+  "This layout": "此格式",
+  "Fill in the layout first": "请先填写格式布局",
+  "Test a raw value": "测试原始值",
+  "A value as a reader sends it, in bits (0 and 1) or hex (0x…), decoded with the layout above as it is now.": "读卡器发送的原始值（0 和 1 的位串或 0x… 十六进制），用上方当前的格式布局解码。",
+  "Raw value": "原始值",
+  "Decode": "解码",
+  "Facility code {facility}, card number {card}": "设施码 {facility}，卡号 {card}",
 };

@@ -225,6 +225,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 </div>
               </Card>
             ))}
+            {resource.formPanel && <resource.formPanel />}
             {udfInputs.length > 0 && (
               <Card className="gh-form__section" compact data-testid="udf-section">
                 <H5>{tx('More fields')}</H5>

@@ -1,7 +1,7 @@
 // The resource catalogue (react-admin's <Resource>, refine's resource objects): one declaration over a
 // contract/ schema drives the generic list and the add/edit forms. Later issues add resources by adding
 // definitions here.
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { Struct } from 'superstruct';
 import { createResourceFormMachine } from '../../machines/resourceForm';
 import { createResourceListMachine } from '../../machines/resourceList';
@@ -89,6 +89,8 @@ export interface ResourceDef<T extends { id: number }> {
   toForm?: (row: T) => Record<string, unknown>;
   /** Local devices on the add/edit form: "Read card" (card connector) and "Take photo" (companion) fill it. */
   devices?: { purpose: PhotoPurpose };
+  /** A console-only panel inside the form, after its sections. */
+  formPanel?: ComponentType;
   /** Where the Add button goes when it is not `${path}/add` (e.g. /visitor/register). */
   addPath?: string;
   /** The Add button's text when it is not "Add <singular>" (e.g. "Register visitor"). */
@@ -148,6 +150,8 @@ export interface ViewTouches<T> {
   filterPlaceholder?: string;
   devices?: { purpose: PhotoPurpose };
   initial?: () => Record<string, unknown>;
+  /** A panel of the form after its sections, inside it (it may read the form's values): a card format's test. */
+  formPanel?: ComponentType;
 }
 
 const blank = (v: unknown) => (v === null || v === undefined ? '' : v);
@@ -255,6 +259,7 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
     filterPlaceholder: touches.filterPlaceholder,
     devices: touches.devices,
     initial: touches.initial,
+    formPanel: touches.formPanel,
     form: d.form.map((s, i) => ({ title: s.title, description: s.description, keys: { title: catKey.formTitle(d.name, i), description: catKey.formDescription(d.name, i) }, fields: s.fields.map((k) => formFieldOf(d.name, k, fields[k])) })),
 
     toForm: toFormOf(d) as (row: T) => Record<string, unknown>,

@@ -2,7 +2,8 @@
 // touches (src/resources/<name>.ts), every other one straight from its declaration. The generated list and form
 // screens (src/screens/catalogue) find their resource here by route, so declaring a resource with a route is
 // enough for it to have screens — no wrapper per resource.
-import { CATALOGUE, resourceByName, type ResourceDeclaration } from '../../contract';
+import { CATALOGUE, cardFormatsResource, resourceByName, type ResourceDeclaration } from '../../contract';
+import { CardFormatTest } from './CardFormatTest';
 import { fromDeclaration, type Resource } from './defineResource';
 import { clients } from './clients';
 import { identities } from './identities';
@@ -11,7 +12,9 @@ import { operatorGroups, roles } from './accessAdmin';
 import { batchTemplates, licenses, userFields } from './identityData';
 import { serviceAccounts, webHooks } from './integrations';
 
-const ADAPTED: Resource<any>[] = [clients, identities, visitors, roles, operatorGroups, userFields, batchTemplates, licenses, serviceAccounts, webHooks];
+// a card format's form tests a raw value with the layout as typed
+const cardFormats = fromDeclaration<any>(cardFormatsResource, { formPanel: CardFormatTest });
+const ADAPTED: Resource<any>[] = [clients, identities, visitors, roles, operatorGroups, userFields, batchTemplates, licenses, serviceAccounts, webHooks, cardFormats];
 const made = new Map<string, Resource<any>>(ADAPTED.map((r) => [r.name, r]));
 
 /** The console's resource of a declaration, by name (made once from the declaration when no adapter exists). */
