@@ -35,6 +35,8 @@ test('a plan with two pinned doors shows their live state; a forced door turns r
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
   const server = doors.find((d) => d.name === 'Server Room')!;
   const main = doors.find((d) => d.name === 'Main Entrance')!;
+  // whatever earlier specs left them in (held, forced), both doors start closed
+  for (const d of [server, main]) await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.closed', doorId: d.id } });
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Floor plans', exact: true }).click();
   await page.getByTestId('floor-plans').getByTestId('add-button').click();
