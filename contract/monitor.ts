@@ -124,7 +124,8 @@ export const DoorView = type({
   mode: optional(string()),
 });
 /** Lock down every door the caller controls (on), or release the doors a lockdown holds (off). */
-export const LockdownBody = object({ on: boolean() });
+/** `divisionId`: only the doors of that division and the divisions inside it (a site, a building); else every door. */
+export const LockdownBody = object({ on: boolean(), divisionId: optional(nullable(idInt())) });
 export const LockdownAnswer = type({ on: boolean(), doors: integer() });
 
 // ---------- door QR codes (issue 12) [0.4.5.5] ----------

@@ -39,3 +39,36 @@ test('an operator locks down every door, a card is denied at each, and the relea
     await page.request.post('/event/manage/doors/lockdown', { headers: auth, data: { on: false } });
   }
 });
+
+test('a lockdown of one division holds only its doors; the release gives them back', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'operator');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const auth = { authorization: `Bearer ${token}` };
+  const doors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items as { name: string; divisionName: string | null }[];
+  // a division whose doors are a part of them (the server adds the divisions inside it: the screen's count says how many)
+  const division = 'Finance'; // a division with no division inside it, holding one of the demo doors
+  try {
+    await page.goto('/configure/doors');
+    await expect(page.getByTestId('door-row').first()).toBeVisible();
+    await page.getByTestId('lockdown').click();
+    await page.getByTestId('lockdown-where').selectOption({ label: division });
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Lock down these doors' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Lockdown' }).first()).toBeVisible();
+    const held = page.getByTestId('door-row').filter({ has: page.getByTestId('door-locked-down') });
+    await expect(held.first()).toBeVisible();
+    const n = await held.count();
+    expect(n).toBeGreaterThanOrEqual(doors.filter((d) => d.divisionName === division).length);
+    expect(n).toBeLessThan(doors.length);
+    for (const name of doors.filter((d) => d.divisionName === division).map((d) => d.name)) {
+      await expect(page.getByTestId('door-row').filter({ hasText: name }).getByTestId('door-locked-down')).toBeVisible();
+    }
+    // both: more doors may be locked down, and the held ones released
+    await expect(page.getByTestId('lockdown')).toHaveText('Lock down more doors');
+    await page.getByTestId('lockdown-release').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Release lockdown' }).click();
+    await expect(page.getByTestId('door-locked-down')).toHaveCount(0);
+  } finally {
+    await page.request.post('/event/manage/doors/lockdown', { headers: auth, data: { on: false } });
+  }
+});

@@ -197,4 +197,26 @@ describe('access configuration', () => {
     await s.db.query(`update doors set mode = 'card' where id = $1`, [second]);
     s.app.simulator.access.changed(northwind);
   });
+
+  it('a lockdown of one division holds only its doors and those of the divisions inside it; another division is not found', async () => {
+    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1 order by id', [northwind])).rows;
+    // a division with a child, and the doors of both
+    const parent = divisions.find((d) => divisions.some((c) => c.parent_id === d.id) && d.parent_id !== null) ?? divisions.find((d) => divisions.some((c) => c.parent_id === d.id))!;
+    const inside = [parent.id, ...divisions.filter((d) => d.parent_id === parent.id).map((d) => d.id)];
+    const held = (await s.db.query<{ id: number }>('select id from doors where client_id = $1 and division_id = any($2::int[]) order by id', [northwind, inside])).rows.map((r) => Number(r.id));
+    const all = await s.count('select 1 from doors where client_id = $1', [northwind]);
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.length).toBeLessThan(all);
+    const on = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: true, divisionId: parent.id } });
+    expect(on.body).toEqual({ on: true, doors: held.length });
+    const locked = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'locked-down' order by id`, [northwind])).rows.map((r) => Number(r.id));
+    expect(locked).toEqual(held);
+    const audit = await s.db.query<{ after: any }>(`select after from audit_log where action = 'lockdown' and client_id = $1 order by id desc limit 1`, [northwind]);
+    expect(audit.rows[0].after).toEqual({ doors: held, divisionId: parent.id });
+    const theirs = Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id limit 1', [harbourId])).rows[0].id);
+    expect((await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: false, divisionId: theirs } })).status).toBe(404);
+    const off = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: false, divisionId: parent.id } });
+    expect(off.body).toEqual({ on: false, doors: held.length });
+    expect(await s.count(`select 1 from doors where client_id = $1 and mode = 'locked-down'`, [northwind])).toBe(0);
+  });
 });

@@ -11,6 +11,8 @@ import { qrCode, qrWindow } from '../access/engine';
 import { QR_PERIOD_S } from '../access/index';
 import type { Db } from '../db/db';
 import { doorVisible, listDoors } from '../db/queries/doors';
+import { divisionsOf } from '../db/queries/divisions';
+import { subtree } from '../auth/access';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
 import { HttpError, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
 
@@ -49,8 +51,15 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: {
   // locked at the hardware (its state follows live on every console). Release gives each door its mode back.
   app.post(`${API.doors}/lockdown`, { config: { privileges: [PRIV.doors.control] } }, async (req) => {
     const clientId = clientOf(req);
-    const { on } = body(req.body, LockdownBody);
-    const divisions = divisionsFor(principal(req), [PRIV.doors.control]);
+    const { on, divisionId } = body(req.body, LockdownBody);
+    const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
+    // one site or building: the division and those inside it, as far as the caller controls doors there
+    let divisions = controlled;
+    if (divisionId !== undefined && divisionId !== null) {
+      const inside = subtree(await divisionsOf(db, clientId), divisionId);
+      if (!inside.length || !controlled.includes(divisionId)) throw new HttpError(404, 'Division not found');
+      divisions = inside.filter((d) => controlled.includes(d));
+    }
     const ids = await db.transaction(async (tx) => {
       const { rows } = on
         ? await tx.query<{ id: number }>(`update doors set mode_before_lockdown = mode, mode = 'locked-down'
@@ -58,7 +67,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: {
         : await tx.query<{ id: number }>(`update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
             where client_id = $1 and division_id = any($2::int[]) and mode = 'locked-down' returning id`, [clientId, divisions]);
       const doorIds = rows.map((r) => r.id).sort((a, b) => a - b);
-      await audit(tx, req, { clientId, action: on ? 'lockdown' : 'release lockdown', entity: 'door', entityId: null, before: null, after: { doors: doorIds } });
+      await audit(tx, req, { clientId, action: on ? 'lockdown' : 'release lockdown', entity: 'door', entityId: null, before: null, after: { doors: doorIds, divisionId: divisionId ?? null } });
       return doorIds;
     });
     simulator.access.changed(clientId); // the next swipe obeys it

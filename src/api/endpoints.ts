@@ -117,7 +117,7 @@ export type OperatorSettingsValues = Infer<typeof OperatorSettingsAnswer>;
 export const getOperatorSettings = () => getJson(API.operatorSettings, OperatorSettingsAnswer);
 export const saveOperatorSettings = (body: OperatorSettingsValues) => send('put', API.operatorSettings, body, OperatorSettingsAnswer);
 /** Lock down every door the caller controls, or release them (issue 12). */
-export const lockdown = (on: boolean) => send('post', `${API.doors}/lockdown`, { on }, LockdownAnswer);
+export const lockdown = (on: boolean, divisionId: number | null = null) => send('post', `${API.doors}/lockdown`, { on, divisionId }, LockdownAnswer);
 export const doorCommand = (id: number, command: DoorCommand, force = false) => send('post', `${API.doors}/${id}/commands`, force ? { command, force } : { command }, Event);
 /** Test-only hook (server with E2E=1). */
 export const simulate = (kind: SimulateKind, doorId?: number) => send('post', API.testSimulate, { kind, doorId }, Event);

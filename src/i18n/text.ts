@@ -641,4 +641,9 @@ export const zhText: Record<string, string> = {
   "Raw value": "原始值",
   "Decode": "解码",
   "Facility code {facility}, card number {card}": "设施码 {facility}，卡号 {card}",
+  "Where": "范围",
+  "Every door you control": "您控制的所有门",
+  "Every locked-down door": "所有已封锁的门",
+  "Lock down more doors": "封锁更多门",
+  "Lock down these doors": "封锁这些门",
 };

@@ -10,7 +10,7 @@
 import { tx, useLocale } from '../../i18n';
 import { useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, ButtonGroup, Callout, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, FormGroup, HTMLSelect, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { DOOR_MOMENTARY_MS, doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
@@ -50,6 +50,14 @@ export function DoorsScreen() {
   reloadRef.current = reload;
   const lockedDown = (doors ?? []).filter((d) => d.mode === 'locked-down').length;
   const [asking, setAsking] = useState<'on' | 'off' | null>(null); // visual: the lockdown question is open
+  const [where, setWhere] = useState('all'); // visual: which division the lockdown question is about
+  // a lockdown may hold one site or building: the divisions the doors are in (a door's division and those inside
+  // it go together on the server)
+  const tree = useMemo(() => {
+    const seen = new Map<number, string>();
+    for (const d of doors ?? []) if (d.divisionId !== null && d.divisionName) seen.set(d.divisionId, d.divisionName);
+    return [...seen].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+  }, [doors]);
   const time = useTime();
   const names = useRef(new Map<number, string>()); // for the toast's wording only
   for (const d of doors ?? []) names.current.set(d.id, d.name);
@@ -58,8 +66,9 @@ export function DoorsScreen() {
     actors: {
       run: fromPromise<unknown, { command: string }>(async ({ input }) => {
         if (input.command.startsWith('lockdown:')) {
-          const on = input.command === 'lockdown:on';
-          const answer = await lockdown(on);
+          const [, what, where] = input.command.split(':');
+          const on = what === 'on';
+          const answer = await lockdown(on, where && where !== 'all' ? Number(where) : null);
           notify(on
             ? { intent: 'danger', title: tx('Lockdown'), message: tx('{n} doors are locked down. They open for nobody until the lockdown is released.', { n: answer.doors }), timeoutMs: 6000 }
             : { intent: 'success', title: tx('Lockdown released'), message: tx('{n} doors are back in the mode they had.', { n: answer.doors }), timeoutMs: 6000 });
@@ -98,9 +107,12 @@ export function DoorsScreen() {
         actions={<>
           <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label={tx('Needs attention only')} className="gh-doors__filter" data-testid="doors-attention-only" />
           <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>{tx('Refresh')}</Button>
-          {canControl && doors && (lockedDown
-            ? <Button icon="unlock" intent="success" disabled={running !== null} loading={running === 'lockdown:off'} onClick={() => setAsking('off')} data-testid="lockdown-release">{tx('Release lockdown')}</Button>
-            : <Button icon="lock" intent="danger" disabled={running !== null} loading={running === 'lockdown:on'} onClick={() => setAsking('on')} data-testid="lockdown">{tx('Lock down all doors')}</Button>)}
+          {canControl && doors && lockedDown > 0 && (
+            <Button icon="unlock" intent="success" disabled={running !== null} loading={running?.startsWith('lockdown:off') ?? false} onClick={() => { setWhere('all'); setAsking('off'); }} data-testid="lockdown-release">{tx('Release lockdown')}</Button>
+          )}
+          {canControl && doors && lockedDown < doors.length && (
+            <Button icon="lock" intent="danger" disabled={running !== null} loading={running?.startsWith('lockdown:on') ?? false} onClick={() => { setWhere('all'); setAsking('on'); }} data-testid="lockdown">{lockedDown ? tx('Lock down more doors') : tx('Lock down all doors')}</Button>
+          )}
           {canAdd && <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door"><span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span></Link>}
         </>} />
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{tx(error)}</Callout>}
@@ -155,11 +167,17 @@ export function DoorsScreen() {
         </HTMLTable>
       )}
       <Alert isOpen={asking !== null} intent={asking === 'on' ? 'danger' : 'success'} icon={asking === 'on' ? 'lock' : 'unlock'} canEscapeKeyCancel
-        confirmButtonText={asking === 'on' ? tx('Lock down all doors') : tx('Release lockdown')} cancelButtonText={tx('Cancel')}
-        onConfirm={() => { commands.send({ type: 'command.run', command: `lockdown:${asking}` }); setAsking(null); }} onCancel={() => setAsking(null)}>
+        confirmButtonText={asking === 'on' ? (where === 'all' ? tx('Lock down all doors') : tx('Lock down these doors')) : tx('Release lockdown')} cancelButtonText={tx('Cancel')}
+        onConfirm={() => { commands.send({ type: 'command.run', command: `lockdown:${asking}:${where}` }); setAsking(null); }} onCancel={() => setAsking(null)}>
         <p>{asking === 'on'
           ? tx('Lock every door you control now? Each door is locked and opens for no card, PIN or command until the lockdown is released.')
           : tx('Release the lockdown? Each door goes back to the mode it had before.')}</p>
+        <FormGroup label={tx('Where')} labelFor="lockdown-where">
+          <HTMLSelect id="lockdown-where" fill value={where} onChange={(e) => setWhere(e.currentTarget.value)} data-testid="lockdown-where">
+            <option value="all">{asking === 'on' ? tx('Every door you control') : tx('Every locked-down door')}</option>
+            {tree.map((n) => <option key={n.id} value={n.id}>{n.name}</option>)}
+          </HTMLSelect>
+        </FormGroup>
       </Alert>
       <Alert isOpen={confirm !== null} intent="warning" icon="unlock" confirmButtonText={tx('Unlock')} cancelButtonText={tx('Cancel')} canEscapeKeyCancel
         onConfirm={() => { if (confirm) run(confirm, 'unlock'); setConfirm(null); }} onCancel={() => setConfirm(null)}>
