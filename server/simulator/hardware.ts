@@ -393,11 +393,13 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     const byId = new Map(rec.doors.map((d) => [d.id, d]));
     const d = pick(rec.doors);
     const x = random();
-    if (x < 0.8) {
-      // a card at a reader that is online; a door without a reader takes no swipe
+    // a card at a reader that is online; a door without a reader takes no swipe
+    const swipeAtReader = async () => {
       const live = rec.readers.filter((rd) => !quietReaders.has(rd.door_id) && byId.has(rd.door_id));
       if (live.length) { const rd = pick(live); await swipe(byId.get(rd.door_id)!, null, { side: rd.direction }); }
-    } else if (x < 0.87) {
+    };
+    if (x < 0.8) await swipeAtReader();
+    else if (x < 0.87) {
       if (rec.inputs.length) {
         const i = pick(rec.inputs);
         const code = pick([EVENT_CODES.inputIdle, EVENT_CODES.inputActive, EVENT_CODES.inputOpen, EVENT_CODES.inputIdle, EVENT_CODES.inputUnknown]);
@@ -413,15 +415,20 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       }
     } else if (x < 0.945) await doorEvent(d, EVENT_CODES.doorForcedOpen);
     else if (x < 0.96) await doorEvent(d, EVENT_CODES.doorHeldOpen);
-    else if (x < 0.965) await readerEvent(d, EVENT_CODES.readerTamper);
-    else if (x < 0.975) await readerEvent(d, quietReaders.has(d.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
-    else if (x < 0.98) {
+    else if (x < 0.975) {
+      // a reader is tampered with, or goes offline or back: only a door that has one
+      const withReader = rec.doors.filter((x2) => rec.readers.some((rd) => rd.door_id === x2.id));
+      if (withReader.length) {
+        const r = pick(withReader);
+        await readerEvent(r, x < 0.965 ? EVENT_CODES.readerTamper : quietReaders.has(r.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
+      }
+    } else if (x < 0.98) {
       if (rec.inputs.length) { const i = pick(rec.inputs); await pipeline.record(i.client_id, { eventCode: EVENT_CODES.inputTamper, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}` }); }
     } else if (x < 0.99) {
       const { rows } = await db.query<ControllerRow>('select id, client_id, name, status from controllers where client_id = $1 order by id', [d.client_id]);
       if (rows.length) { const c = pick(rows); await interfaceEvent(c, c.status !== 'online'); }
     } else if (quietReaders.has(d.id)) await readerEvent(d, EVENT_CODES.readerOnline);
-    else await swipe(d, null);
+    else await swipeAtReader();
   }
 
   /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */
