@@ -18,6 +18,7 @@ test('filters, exports the filtered rows as CSV and bulk-deletes after confirmin
   await (await download).saveAs(file);
   const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
   expect(lines[0]).toContain('Employee no.');
+  expect(lines[0].split(',')[0]).toBe('Id'); // the server's streamed export, titled as the screens name columns
   expect(lines).toHaveLength(10); // header + the 9 filtered rows
   expect(lines.slice(1).every((l) => l.includes('HH-0000'))).toBe(true);
 

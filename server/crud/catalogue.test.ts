@@ -3,7 +3,7 @@
 // 409, pickers' options, the export, and the 409 for deleting a row another resource still references.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CATALOGUE, filterableFields, resourceByName, sortableFields, type AnyField, type Fields, type ResourceDeclaration,
+  CATALOGUE, filterableFields, labelOf, resourceByName, sortableFields, type AnyField, type Fields, type ResourceDeclaration,
 } from '../../contract';
 import { API } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
@@ -241,6 +241,13 @@ describe.each(served.filter((r) => r.privileges.add).map((r) => [r.name, r] as c
     const lines = (await nd.text()).trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toContain(row.id);
     expect((await s.call('GET', `${r.api}/export?format=xlsx`, { token: nw })).status).toBe(400);
+    // for a person: the header names the columns as the screens do
+    const titled = await (await fetch(`${s.base}${r.api}/export?format=csv&titles=1&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } })).text();
+    const first = titled.split('\r\n')[0].split(',');
+    expect(first[0]).toBe('Id');
+    expect(first).toContain(labelOf(k, (r.fields as Fields)[k]));
+    expect(titled.split('\r\n').slice(1).join('\r\n')).toBe(text.split('\r\n').slice(1).join('\r\n'));
+    expect((await s.call('GET', `${r.api}/export?format=csv&titles=maybe`, { token: nw })).status).toBe(400);
     expect(await s.count("select * from audit_log where action = 'export' and entity = $1", [r.name])).toBeGreaterThanOrEqual(2);
   });
 });

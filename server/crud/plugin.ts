@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  BulkDeleteRequest, CATALOGUE, PAGE_SIZE, apiPaths, checkAllRules, columnOf, inputSchema, intQueryFields, listQuerySchema, parseSort,
+  BulkDeleteRequest, CATALOGUE, PAGE_SIZE, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
   checkUserFieldValues, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
@@ -402,7 +402,11 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     app.get(paths.export, { config: { privileges: [r.privileges.view] } }, async (req, reply) => {
       const raw = { ...((req.query ?? {}) as Record<string, unknown>) };
       const format = (raw.format ?? 'csv') as string;
+      // `titles=1`: the header names the columns as the screens do ("Employee no."), for a person's download
+      const titled = raw.titles === '1' || raw.titles === 'true';
+      if (raw.titles !== undefined && !titled && raw.titles !== '0' && raw.titles !== 'false') throw new HttpError(400, 'Validation failed', [{ field: 'titles', message: 'must be 1 or 0' }]);
       delete raw.format;
+      delete raw.titles;
       if (!(formats as readonly string[]).includes(format)) throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
       const f = parseList(raw);
       const scope = await scopeOf(db, req, [r.privileges.view]);
@@ -413,9 +417,11 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       // an extensible resource: one more column per user-defined field, `udf.<key>`
       const udfKeys = r.extensible && hooks.userFields && scope.clientId !== null ? (await hooks.userFields(db, scope.clientId)).map((d) => d.key) : [];
       const header = [...columns, ...udfKeys.map((k) => `udf.${k}`)];
+      const titleOf = (c: string) => (c === 'id' ? 'Id' : c === 'createdAt' ? 'Created' : c === 'updatedAt' ? 'Updated' : fields[c] ? labelOf(c, fields[c]) : c);
+      const csvHeader = titled ? header.map(titleOf) : header;
       const cellsOf = (row: Row) => [...columns.map((c) => row[c]), ...udfKeys.map((k) => (row.udf as Record<string, unknown> | null)?.[k] ?? null)];
       async function* file() {
-        if (format === 'csv') yield header.map(csvCell).join(',') + '\r\n';
+        if (format === 'csv') yield csvHeader.map(csvCell).join(',') + '\r\n';
         // keyset pages by id, each read when the socket took the last: memory stays flat whatever the size
         let cursor = 0;
         for (;;) {

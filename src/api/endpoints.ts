@@ -137,6 +137,9 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     get: (id: number) => getJson(`${path}/${id}`, schema),
     create: (body: unknown) => send('post', path, body, schema),
     update: (id: number, body: unknown) => send('put', `${path}/${id}`, body, schema),
+    /** The server's streamed CSV of the rows these filters find (`…/export`, column titles as the screens name them). */
+    exportCsv: async (filters: Record<string, string> = {}): Promise<Blob> =>
+      (await api.get(`${path}/export`, { params: { ...listQuery({ filters }), format: 'csv', titles: 1 }, responseType: 'blob' })).data as Blob,
     /** A named action of one row (`POST …/:id/<name>`): the row as it is after it. */
     action: (id: number, name: string) => send('post', `${path}/${id}/${encodeURIComponent(name)}`, {}, schema),
     bulkDelete: (ids: number[]) => {
