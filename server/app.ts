@@ -4,7 +4,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
 import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
-import { privilegeEntries } from './auth/access';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
@@ -125,6 +124,8 @@ export async function buildServer(opts: ServerOptions) {
 
   // real-time endpoints on the same port (§7): a STOMP CONNECT carries the same JWT as REST, and its session must
   // still be open; messages are grouped by the token's client
+  // what the request path and STOMP CONNECT read of sessions and grants, cached (server/auth/requestCache.ts)
+  const cache = createRequestCache(db);
   const realtime = attachRealtime(app.server, {
     heartbeatMs: opts.realtimeHeartbeatMs,
     verifyToken: async (token) => {
@@ -132,14 +133,14 @@ export async function buildServer(opts: ServerOptions) {
         // issue 11: a service account's key, with its role in its client, in the key's session
         const k = await authenticateApiKey(db, null, token, { ip: '', userAgent: 'STOMP connection' });
         if (!k) return null;
-        return { userId: k.userId, username: k.username, clientId: k.clientId, privileges: heldPrivilegeIds(await privilegeEntries(db, k.userId, k.clientId)), sessionId: k.jti };
+        return { userId: k.userId, username: k.username, clientId: k.clientId, privileges: heldPrivilegeIds(await cache.entries(k.userId, k.clientId)), sessionId: k.jti };
       }
       const claims = await tokens.verify(token);
       if (!claims) return null;
-      const { rows } = await db.query<{ ended_at: string | null }>('select ended_at from sessions where jti = $1', [claims.jti]);
-      if (!rows[0] || rows[0].ended_at) return null;
+      // a reconnecting console (50 of them after a restart) reads its session and grants from the cache (issue 13)
+      if (!(await cache.sessionOpen(claims.jti))) return null;
       // what the user holds in the token's client decides which destinations it may subscribe to
-      const privileges = heldPrivilegeIds(await privilegeEntries(db, Number(claims.sub), claims.clientId));
+      const privileges = heldPrivilegeIds(await cache.entries(Number(claims.sub), claims.clientId));
       return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges, sessionId: claims.jti };
     },
     log: (m) => app.log.warn(m),
@@ -199,7 +200,6 @@ export async function buildServer(opts: ServerOptions) {
 
   // authentication and authorisation, before every API route that is not open (§7); what it reads is cached per
   // session and dropped as soon as grants, roles, divisions or sessions change (server/auth/requestCache.ts)
-  const cache = createRequestCache(db);
   app.addHook('preHandler', async (req, reply) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];

@@ -61,3 +61,28 @@ describe('the request cache', () => {
     expect((await s.call('GET', API.me, { token: b })).status).toBe(200);
   });
 });
+
+describe('STOMP CONNECT', () => {
+  it('reads a reconnecting console\u2019s session and grants from the same cache (issue 13)', async () => {
+    const { stompClient, waitFor } = await import('../realtime/testkit');
+    const { SOCKJS_PREFIX } = await import('../../contract');
+    const token = await s.login('operator');
+    expect((await s.call('GET', API.me, { token })).status).toBe(200); // the session and its grants are cached now
+    const before = { ...s.app.requestCache.stats };
+    for (let i = 0; i < 3; i++) {
+      const c = stompClient(`${s.base}${SOCKJS_PREFIX.event}`, { Authorization: `Bearer ${token}` });
+      await waitFor(() => c.connected || c.errors[0], 'CONNECTED');
+      expect(c.errors).toHaveLength(0);
+      await c.client.deactivate({ force: true });
+    }
+    expect(s.app.requestCache.stats.misses).toBe(before.misses);
+    expect(s.app.requestCache.stats.hits - before.hits).toBe(6);
+    // an ended session is refused at CONNECT at once
+    await s.db.query('update sessions set ended_at = now() where jti = $1', [jtiOf(token)]);
+    await s.db.query('update auth_epoch set epoch = epoch + 1 where id = 1');
+    const late = stompClient(`${s.base}${SOCKJS_PREFIX.event}`, { Authorization: `Bearer ${token}` });
+    await waitFor(() => late.errors[0] || late.closed, 'refused');
+    expect(late.connected).toBeFalsy();
+    await late.client.deactivate({ force: true });
+  });
+});
