@@ -1,5 +1,7 @@
 // Access zones [0.4.2.x] (issue 12): areas entered and left through doors (a door's entry and exit zone), with
 // anti-passback: off, soft (let through and raise an alarm) or hard (deny), forgiven after some minutes.
+import { array, integer, object, string, type, type Infer } from 'superstruct';
+import { idInt } from '../primitives';
 import { PRIV } from '../privileges';
 import { choice, defineResource, number, text } from './define';
 
@@ -21,3 +23,17 @@ export const accessZonesResource = defineResource({
   form: [{ title: 'Zone', description: 'Doors lead into a zone by their entry reader and out by their exit reader (set on the door).', fields: ['name', 'description', 'antiPassback', 'forgiveMinutes'] }],
   export: ['csv', 'ndjson'],
 });
+
+// ---------- who is inside (issue 12): occupancy, the muster list, an operator's forgive ----------
+/** GET `…/access-zones/occupancy`: how many are inside each zone of the client now. */
+export const ZoneOccupancy = type({ items: array(type({ zoneId: integer(), count: integer() })) });
+export type ZoneOccupancy = Infer<typeof ZoneOccupancy>;
+/** GET `…/access-zones/:id/occupants`: the muster list — who was last let into this zone, and since when. */
+export const ZoneOccupants = type({
+  zone: type({ id: integer(), name: string(), antiPassback: string() }),
+  occupants: array(type({ identityId: integer(), name: string(), since: string() })),
+});
+export type ZoneOccupants = Infer<typeof ZoneOccupants>;
+/** POST `…/access-zones/:id/forgive {identityId}`: that person's anti-passback is forgiven (they may badge in again). */
+export const ForgiveBody = object({ identityId: idInt() });
+

@@ -47,7 +47,7 @@ export { IDENTITY_STATUSES, CREDENTIAL_TYPES, CREDENTIAL_STATUSES } from './iden
 export { VISIT_PURPOSES, VISITOR_STATUSES } from './visitors';
 export { schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource, doorsResource };
 export { WEEKDAYS, SPECIAL_DAY_KINDS, TIME_OF_DAY } from './schedules';
-export { ANTI_PASSBACK } from './accessZones';
+export { ANTI_PASSBACK, ZoneOccupancy, ZoneOccupants, ForgiveBody } from './accessZones';
 export { DOOR_MODES } from './doors';
 export { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES, alarmGroupsResource, ARM_STATES, type ArmState, alarmNotificationsResource };
 export { PARITY_TYPES } from './cardFormats';

@@ -219,4 +219,33 @@ describe('access configuration', () => {
     expect(off.body).toEqual({ on: false, doors: held.length });
     expect(await s.count(`select 1 from doors where client_id = $1 and mode = 'locked-down'`, [northwind])).toBe(0);
   });
+
+  it('counts who is inside a zone, lists them, and an operator forgives one: they may badge in again (issue 12)', async () => {
+    const zone = (await s.call('POST', '/event/manage/access-zones', { token: admin, body: { name: 'Vault', antiPassback: 'hard', forgiveMinutes: 0 } })).body.id;
+    const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and name = 'Finance Vault'`, [northwind])).rows[0].id);
+    await s.db.query('update doors set entry_zone_id = $2 where id = $1', [door, zone]);
+    s.app.simulator.access.changed(northwind);
+    s.app.simulator.resetZones(northwind);
+    const card = await activeCard();
+    expect((await swipe(door, card.number, local('10:00', '2026-11-30'))).body.eventCode).toBe(5000);
+    const occupancy = await s.call('GET', '/event/manage/access-zones/occupancy', { token: admin });
+    expect(occupancy.body.items).toContainEqual({ zoneId: zone, count: 1 });
+    const inside = await s.call('GET', `/event/manage/access-zones/${zone}/occupants`, { token: admin });
+    expect(inside.body.zone).toEqual({ id: zone, name: 'Vault', antiPassback: 'hard' });
+    expect(inside.body.occupants).toEqual([{ identityId: card.identity_id, name: expect.any(String), since: new Date(local('10:00', '2026-11-30')).toISOString() }]);
+    // hard anti-passback: in again without going out is denied, until forgiven
+    expect((await swipe(door, card.number, local('10:05', '2026-11-30'))).body.eventCode).toBe(5009);
+    expect((await s.call('POST', `/event/manage/access-zones/${zone}/forgive`, { token: admin, body: { identityId: 'x' } })).status).toBe(400);
+    expect((await s.call('POST', `/event/manage/access-zones/${zone}/forgive`, { token: harbour, body: { identityId: card.identity_id } })).status).toBe(404);
+    expect((await s.call('GET', `/event/manage/access-zones/${zone}/occupants`, { token: await s.login('hr') })).status).toBe(403);
+    const forgiven = await s.call('POST', `/event/manage/access-zones/${zone}/forgive`, { token: admin, body: { identityId: card.identity_id } });
+    expect(forgiven.status).toBe(200);
+    expect((await s.call('GET', `/event/manage/access-zones/${zone}/occupants`, { token: admin })).body.occupants).toEqual([]);
+    expect((await s.call('POST', `/event/manage/access-zones/${zone}/forgive`, { token: admin, body: { identityId: card.identity_id } })).status).toBe(409);
+    expect(await s.count(`select 1 from audit_log where action = 'forgive' and entity_id = $1`, [String(zone)])).toBe(1);
+    expect((await swipe(door, card.number, local('10:06', '2026-11-30'))).body.eventCode).toBe(5000);
+    await s.db.query('update doors set entry_zone_id = null where id = $1', [door]);
+    s.app.simulator.access.changed(northwind);
+  });
 });
+

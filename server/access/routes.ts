@@ -4,11 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { enums, nullable, object, optional, record, string, unknown } from 'superstruct';
 import {
-  API, PRIV, accessGroupsResource, checkAllRules, idInt, inputSchema, schedulesResource, specialDatesResource, type Violation,
+  API, ForgiveBody, PRIV, accessGroupsResource, accessZonesResource, checkAllRules, idInt, inputSchema, schedulesResource, specialDatesResource, type Violation,
+  type ZoneOccupancy, type ZoneOccupants,
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
-import { HttpError, body, clientOf, principal } from '../http/common';
+import { HttpError, audit, body, clientOf, idParam, principal } from '../http/common';
 import type { HardwareSimulator } from '../simulator/hardware';
 import { previewAccess, type AccessChange } from './preview';
 import { SpecialCalendar, type DayWindow } from './schedule';
@@ -25,6 +26,39 @@ const PREVIEWED = { accessGroups: accessGroupsResource, schedules: schedulesReso
 const PreviewRequest = object({ resource: enums(Object.keys(PREVIEWED) as (keyof typeof PREVIEWED)[]), id: optional(nullable(idInt())), values: record(string(), unknown()) });
 
 export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulator: HardwareSimulator; db: Db }) {
+  // ---------- who is inside (issue 12): from the engine's presence (the last zone each person was let into) ----------
+  const ZONES = accessZonesResource.api;
+  async function zoneOf(req: Parameters<typeof clientOf>[0]) {
+    const clientId = clientOf(req);
+    const id = idParam(req, 'Access zone');
+    const { rows } = await db.query<{ id: number; name: string; anti_passback: string }>('select id, name, anti_passback from access_zones where id = $1 and client_id = $2', [id, clientId]);
+    if (!rows[0]) throw new HttpError(404, 'Access zone not found');
+    return { clientId, zone: rows[0] };
+  }
+  app.get(`${ZONES}/occupancy`, { config: { privileges: [PRIV.accessZones.view] } }, async (req): Promise<ZoneOccupancy> => {
+    const counts = new Map<number, number>();
+    for (const p of simulator.presence(clientOf(req)).values()) if (p.zoneId !== null) counts.set(p.zoneId, (counts.get(p.zoneId) ?? 0) + 1);
+    return { items: [...counts].map(([zoneId, count]) => ({ zoneId, count })).sort((a, b) => a.zoneId - b.zoneId) };
+  });
+  app.get(`${ZONES}/:id/occupants`, { config: { privileges: [PRIV.accessZones.view] } }, async (req): Promise<ZoneOccupants> => {
+    const { clientId, zone } = await zoneOf(req);
+    const index = await simulator.access.get(clientId);
+    const occupants = [...simulator.presence(clientId)].filter(([, p]) => p.zoneId === zone.id)
+      .map(([identityId, p]) => ({ identityId, name: index.identities.get(identityId)?.name ?? `#${identityId}`, since: new Date(p.at).toISOString() }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    return { zone: { id: zone.id, name: zone.name, antiPassback: zone.anti_passback }, occupants };
+  });
+  app.post(`${ZONES}/:id/forgive`, { config: { privileges: [PRIV.accessZones.edit] } }, async (req) => {
+    const { clientId, zone } = await zoneOf(req);
+    const { identityId } = body(req.body, ForgiveBody);
+    const where = simulator.presence(clientId).get(identityId);
+    if (!where || where.zoneId !== zone.id) throw new HttpError(409, `That person is not inside ${zone.name}`);
+    const name = (await simulator.access.get(clientId)).identities.get(identityId)?.name ?? `#${identityId}`;
+    simulator.forgive(clientId, identityId);
+    await audit(db, req, { clientId, action: 'forgive', entity: 'access zone', entityId: zone.id, before: { identityId, zone: zone.name }, after: { identityId, name, forgiven: true } });
+    return { identityId, name, zone: zone.name };
+  });
+
   const previewCodes = Object.values(PREVIEWED).flatMap((r) => [r.privileges.add!, r.privileges.edit!]);
   app.post(PREVIEW_PATH, { config: { privileges: previewCodes } }, async (req) => {
     const clientId = clientOf(req);

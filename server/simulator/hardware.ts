@@ -483,6 +483,17 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     access,
     /** Tests: forget who is where in a tenant (anti-passback starts afresh). */
     resetZones(clientId: number) { zoneStates.delete(clientId); },
+    /** Who was last let into which zone, and when (the engine's presence, for occupancy and the muster list). */
+    presence(clientId: number): ReadonlyMap<number, { zoneId: number | null; at: number }> { return stateOf(clientId).presence; },
+    /** An operator forgives one identity's anti-passback: where it was last let in is forgotten. */
+    forgive(clientId: number, identityId: number): boolean {
+      const st = stateOf(clientId);
+      if (!st.presence.has(identityId)) return false;
+      const presence = new Map(st.presence);
+      presence.delete(identityId);
+      zoneStates.set(clientId, { ...st, presence });
+      return true;
+    },
     heartbeat,
     randomEvent,
     start() {

@@ -4,7 +4,7 @@ import { array, boolean, integer, nullable, number, optional, string, type, unkn
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -234,3 +234,8 @@ export type AccessPreview = Infer<typeof AccessPreviewShape>;
 /** Who would gain and lose which doors over the next 7 days if these form values were saved (nothing is saved). */
 export const previewAccessChange = (resource: string, id: number | null, values: Record<string, unknown>) =>
   send('post', API.accessPreview, { resource, id, values }, AccessPreviewShape);
+
+// ---------- who is inside an access zone (issue 12) ----------
+export const zoneOccupancy = () => getJson(`${accessZonesResource.api}/occupancy`, ZoneOccupancy);
+export const zoneOccupants = (id: number) => getJson(`${accessZonesResource.api}/${id}/occupants`, ZoneOccupants);
+export const forgiveInZone = (id: number, identityId: number) => send('post', `${accessZonesResource.api}/${id}/forgive`, { identityId }, Anything);

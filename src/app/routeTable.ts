@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -148,7 +148,9 @@ export const ROUTES: RouteDef[] = [
 
   // ---------- Configure ----------
   ...catalogue(accessGroupsResource, 'Which identities may pass which doors, and when.'),
-  ...catalogue(accessZonesResource, 'Areas made of doors, for anti-passback and occupancy.'),
+  // the list shows who is inside each zone (src/screens/configure/AccessZonesScreen.tsx); add and edit are generated
+  fromResource(accessZonesResource, 'list', 'accessZones', { description: 'Areas made of doors, for anti-passback and occupancy.' }),
+  ...catalogue(accessZonesResource, 'Areas made of doors, for anti-passback and occupancy.').slice(1),
   ...catalogue(alarmGroupsResource, 'Inputs grouped into alarm zones that are armed together.'),
   r('configure', '/configure/alarm-group/:id/:armDisarmStatus/alarm-zone', 'Alarm zone', ['0.4.7.4'], { icon: 'notifications', hidden: true, screen: 'alarmZone', description: 'Arm and disarm the zones of an alarm group.' }),
   ...catalogue(alarmNotificationsResource, 'Who is told of which alarms, and how.'),

@@ -59,6 +59,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   privileges: pick(() => import('../screens/manage/PrivilegesScreens'), 'PrivilegesScreen'),
   privilegesFixed: pick(() => import('../screens/manage/PrivilegesScreens'), 'PrivilegesFixedScreen'),
   assignPrivileges: pick(() => import('../screens/manage/PrivilegesScreens'), 'AssignPrivilegesScreen'),
+  accessZones: pick(() => import('../screens/configure/AccessZonesScreen'), 'AccessZonesScreen'),
   controllerHub: pick(() => import('../screens/configure/ControllerHubScreen'), 'ControllerHubScreen'),
   floorPlanMonitor: pick(() => import('../screens/monitor/FloorPlanScreen'), 'FloorPlanScreen'),
   batchUpload: pick(() => import('../screens/manage/BatchUploadScreen'), 'BatchUploadScreen'),

@@ -646,4 +646,11 @@ export const zhText: Record<string, string> = {
   "Every locked-down door": "所有已封锁的门",
   "Lock down more doors": "封锁更多门",
   "Lock down these doors": "封锁这些门",
+  "Who is inside": "区域内人员",
+  "Forgiven": "已豁免",
+  "{name} may badge into {zone} again.": "{name} 可以再次刷卡进入{zone}。",
+  "Inside {zone}": "{zone} 内的人员",
+  "Nobody is inside": "区域内无人",
+  "Inside since": "进入时间",
+  "Forgive": "豁免",
 };

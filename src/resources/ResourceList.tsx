@@ -249,7 +249,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           enableFocusedCell={false}
           numFrozenColumns={1}
           selectionModes={SelectionModes.NONE}
-          cellRendererDependencies={[items, selection, canEdit, time]}
+          cellRendererDependencies={[items, selection, canEdit, time, rowTag, rowActions]}
           loadingOptions={busy && items.length === 0 ? ['cells'] as never : []}
         >
           {[
