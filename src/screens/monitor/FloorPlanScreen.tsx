@@ -115,7 +115,7 @@ export function FloorPlanScreen() {
             )
             : <NonIdealState icon="media" title={tx('This plan has no picture yet')} />}
           <HTMLTable compact striped className="gh-table-full gh-plan__doors" data-testid="floor-plan-doors">
-            <thead><tr><th>{tx('Door')}</th>{seesDoors && <th>{tx('State')}</th>}{seesDoors && <th>{tx('Last change')}</th>}{controls && <th>{tx('Control')}</th>}</tr></thead>
+            <thead><tr><th>{tx('Door')}</th>{seesDoors && <th>{tx('State')}</th>}{seesDoors && <th className="gh-plan__changed">{tx('Last change')}</th>}{controls && <th>{tx('Control')}</th>}</tr></thead>
             <tbody>
               {pinned.map((p) => {
                 const d = p.door;
@@ -124,11 +124,11 @@ export function FloorPlanScreen() {
                   <tr key={p.id} data-testid="floor-plan-door" aria-label={nameOf(p.doorId)} className={chosenDoor === p.doorId ? 'gh-plan__row--chosen' : undefined} onClick={() => setChosenDoor(p.doorId)}>
                     <td>{nameOf(p.doorId)}</td>
                     {seesDoors && <td>{state && <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="floor-plan-door-state">{tx(state.label)}</Tag>}</td>}
-                    {seesDoors && <td>{d?.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(Date.now(), Date.parse(d.lastChangedAt))) : '—'}</td>}
+                    {seesDoors && <td className="gh-plan__changed">{d?.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(Date.now(), Date.parse(d.lastChangedAt))) : '—'}</td>}
                     {controls && (
                       <td>
                         {d && d.mode !== 'locked-down' && (
-                          <ButtonGroup variant="outlined" size="small">
+                          <ButtonGroup variant="outlined" size="small" className="gh-plan__commands">
                             {doorCommandsFor(d.status).filter((c) => !c.force).map(({ command }) => (
                               <Button key={command} text={tx(COMMAND_LABEL[command])} loading={running === `${d.id}|${command}|${d.name}`} disabled={running !== null}
                                 aria-label={`${COMMAND_LABEL[command]} ${d.name}`} data-testid={`floor-plan-${command}`}
