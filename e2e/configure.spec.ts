@@ -4,17 +4,8 @@
 // generated lists and forms with their reference pickers — and the server holds exactly what was picked. The add
 // forms start from the declarations' defaults (issue 11: a switch declared off starts off).
 import { expect, test, type Page } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { pick, selectClient, shot, signIn } from './helpers';
 
-/** Open a searchable picker (one reference or many) and choose the row whose name is typed. */
-async function pick(page: Page, field: string, text: string) {
-  await page.locator(`[id="field-${field}"]`).click();
-  // the search box of the list that just opened has the focus (a list closing a moment ago may still be in the page)
-  const search = page.locator('.bp6-popover input:focus');
-  await search.fill(text);
-  await page.getByRole('option', { name: text }).first().click();
-  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
-}
 
 async function saved(page: Page, what: string) {
   await expect(page.getByTestId('toast').filter({ hasText: `${what} saved` }).first()).toBeVisible();

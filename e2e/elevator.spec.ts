@@ -1,15 +1,9 @@
 // Elevator masking (issue 12): an administrator frees the ground floors of a lift in the generated form (a range that
 // runs backwards is refused on the field); a free floor needs no card and a floor above asks for one, both said in
 // the live events.
-import { expect, test, type Page } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { pick, selectClient, shot, signIn } from './helpers';
 
-async function pick(page: Page, field: string, text: string) {
-  await page.locator(`[id="field-${field}"]`).click();
-  await page.locator('.bp6-popover input:focus').fill(text);
-  await page.getByRole('option', { name: text }).first().click();
-  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
-}
 
 test('masked floors need no card while the schedule is open; the others ask for one', async ({ page }) => {
   test.setTimeout(90_000);

@@ -1,15 +1,9 @@
 // First person in (issue 12): an administrator gives a door an unlock schedule that waits for the first person in;
 // the first valid card unlocks it for the rest of the window, live on the doors screen; taking the schedule away
 // locks it again.
-import { expect, test, type Page } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { pick, selectClient, shot, signIn } from './helpers';
 
-async function pick(page: Page, field: string, text: string) {
-  await page.locator(`[id="field-${field}"]`).click();
-  await page.locator('.bp6-popover input:focus').fill(text);
-  await page.getByRole('option', { name: text }).first().click();
-  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
-}
 
 test('the first valid card unlocks a first-person-in door for the rest of its schedule', async ({ page }) => {
   test.setTimeout(120_000);

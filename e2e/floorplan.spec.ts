@@ -2,14 +2,8 @@
 // floor plan monitor shows both pins with their live state, a forced door turns its pin red and is counted at once,
 // and a door is opened briefly from the plan's list. An operator (monitor rights, no configure rights) sees the plan.
 import { expect, test, type Page } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { pick, selectClient, shot, signIn } from './helpers';
 
-async function pick(page: Page, field: string, text: string) {
-  await page.locator(`[id="field-${field}"]`).click();
-  await page.locator('.bp6-popover input:focus').fill(text);
-  await page.getByRole('option', { name: text }).first().click();
-  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
-}
 
 /** A drawing of a floor, made by the browser: four rooms and a corridor. */
 async function planPicture(page: Page): Promise<Buffer> {

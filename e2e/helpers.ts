@@ -39,3 +39,12 @@ export async function selectClient(page: Page, name: string) {
 export async function shot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/${name}.png` });
 }
+
+/** Pick `text` in the catalogue reference picker of form field `field` (the list's search box has the focus). */
+export async function pick(page: Page, field: string, text: string) {
+  await page.locator(`[id="field-${field}"]`).click();
+  // the search box of the list that just opened has the focus (a list closing a moment ago may still be in the page)
+  await page.locator('.bp6-popover input:focus').fill(text);
+  await page.getByRole('option', { name: text }).first().click();
+  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
+}

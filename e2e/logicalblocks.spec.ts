@@ -1,15 +1,9 @@
 // Logical blocks (issue 12): an administrator builds "when the Loading Bay contact becomes active, pulse the Store
 // Room strike" in the generated form (a pulse without its output is refused on the field); the input trips, and the
 // live events show the output pulsed by the block, then back to idle. An output is pulsed by hand from its list row.
-import { expect, test, type Page } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { pick, selectClient, shot, signIn } from './helpers';
 
-async function pick(page: Page, field: string, text: string) {
-  await page.locator(`[id="field-${field}"]`).click();
-  await page.locator('.bp6-popover input:focus').fill(text);
-  await page.getByRole('option', { name: text }).first().click();
-  await expect(page.locator(`[id="field-${field}"]`)).toContainText(text);
-}
 
 test('a logical block pulses an output when its input becomes active, and says so in the live events', async ({ page }) => {
   test.setTimeout(120_000);
