@@ -19,6 +19,8 @@ export interface UnlockScheduleClock {
   tick(): Promise<number>;
   /** Resolves when the first-person-in unlocks started so far are done (tests). */
   settled(): Promise<void>;
+  /** A door changed: until the next tick, granted swipes ask the database whether their door is first-person-in. */
+  doorsChanged(): void;
   start(): void;
   stop(): void;
 }
@@ -50,9 +52,14 @@ export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator:
     unlock ? 'update doors set schedule_unlocked_at = now() where id = $1 and schedule_unlocked_at is null returning id'
       : 'update doors set schedule_unlocked_at = null where id = $1 and schedule_unlocked_at is not null returning id', [id])).rows.length === 1;
 
+  /** First-person-in doors as of the last tick: a granted swipe elsewhere costs no query (most swipes are). */
+  let firstInDoors: ReadonlySet<number> | null = null;
+
   async function tick(): Promise<number> {
     let moved = 0;
-    for (const d of await doors('true', [])) {
+    const scheduled = await doors('true', []);
+    firstInDoors = new Set(scheduled.filter((d) => d.first_person_in).map((d) => d.id));
+    for (const d of scheduled) {
       try {
         const { open, name } = await isOpen(d, now());
         if (open && !d.unlocked && !d.first_person_in && !d.held && await claim(d.id, true)) {
@@ -81,6 +88,8 @@ export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator:
   async function firstIn(clientId: number, e: Event): Promise<void> {
     const m = /^reader-(\d+)$/.exec(String(e.eventPointId ?? ''));
     if (!m) return;
+    // before the first tick nothing is known yet: ask the database; after it, only for a first-person-in door
+    if (firstInDoors && !firstInDoors.has(Number(m[1]))) return;
     const [d] = await doors('d.id = $1 and d.client_id = $2 and d.first_person_in and d.schedule_unlocked_at is null', [Number(m[1]), clientId]);
     if (!d || d.held) return;
     const { open, name } = await isOpen(d, Date.parse(e.time));
@@ -100,6 +109,7 @@ export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator:
   return {
     tick: guarded,
     async settled() { while (pending.size) await Promise.all([...pending]); },
+    doorsChanged() { firstInDoors = null; },
     start() {
       if (timer) return;
       timer = setInterval(() => { guarded().catch((e) => log(`unlock schedules: ${e}`)); }, everyMs);
