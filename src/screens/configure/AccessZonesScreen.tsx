@@ -1,9 +1,11 @@
 // /configure/access-zone [0.4.2.0] (issue 12): the zones of the catalogue list, each with how many people are inside
 // now (the last zone the engine let each person into), and "Who is inside": the muster list with since when, and for
 // holders of 0.4.2.2 a Forgive per person — their anti-passback is lifted, so they may badge in again.
-import { useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { fromPromise } from 'xstate';
 import { Button, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
-import { useSelector } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { commandMachine, selectRunningCommand } from '../../../machines/command';
 import { PRIV, hasPrivilege } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
 import { forgiveInZone, zoneOccupancy, zoneOccupants } from '../../api/endpoints';
@@ -41,15 +43,24 @@ export function AccessZonesScreen() {
 function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: string }; mayForgive: boolean; onClose: () => void }) {
   const list = useTask(() => zoneOccupants(zone.id), [zone.id]);
   const time = useTime();
-  const [busy, setBusy] = useState<number | null>(null);
-  const forgive = async (identityId: number, name: string) => {
-    setBusy(identityId);
-    try {
-      await forgiveInZone(zone.id, identityId);
-      notify({ intent: 'success', title: tx('Forgiven'), message: tx('{name} may badge into {zone} again.', { name, zone: zone.name }), timeoutMs: 4000 });
-      list.reload();
-    } catch { /* the error chain has said why */ } finally { setBusy(null); }
-  };
+  // one forgive at a time, through the command machine (its running command is the busy state)
+  const reload = useRef(list.reload);
+  reload.current = list.reload;
+  const machine = useMemo(() => commandMachine.provide({
+    actors: {
+      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
+        const [id, name] = [Number(input.command.split('|')[0]), input.command.split('|').slice(1).join('|')];
+        const answer = await forgiveInZone(zone.id, id);
+        notify({ intent: 'success', title: tx('Forgiven'), message: tx('{name} may badge into {zone} again.', { name, zone: zone.name }), timeoutMs: 4000 });
+        reload.current();
+        return answer;
+      }),
+    },
+  }), [zone]);
+  const commands = useActorRef(machine);
+  const running = useSelector(commands, selectRunningCommand);
+  const forgive = (identityId: number, name: string) => commands.send({ type: 'command.run', command: `${identityId}|${name}` });
+  const busy = running === null ? null : Number(running.split('|')[0]);
   const people = list.output?.occupants ?? [];
   return (
     <Dialog isOpen onClose={onClose} title={tx('Inside {zone}', { zone: zone.name })} icon="people" className="gh-whatif">
@@ -65,7 +76,7 @@ function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: st
                   {people.map((p) => (
                     <tr key={p.identityId} data-testid="zone-occupant">
                       <td>{p.name}</td><td>{time.dateTime(p.since)}</td>
-                      {mayForgive && <td><Button size="small" variant="outlined" loading={busy === p.identityId} disabled={busy !== null} onClick={() => void forgive(p.identityId, p.name)} aria-label={`${tx('Forgive')}: ${p.name}`}>{tx('Forgive')}</Button></td>}
+                      {mayForgive && <td><Button size="small" variant="outlined" loading={busy === p.identityId} disabled={busy !== null} onClick={() => forgive(p.identityId, p.name)} aria-label={`${tx('Forgive')}: ${p.name}`}>{tx('Forgive')}</Button></td>}
                     </tr>
                   ))}
                 </tbody>
