@@ -4,6 +4,7 @@
 // event, special dates denying on their date, and the "Why?" explainer scoped to the tenant.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract';
+import { buildServer } from '../app';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -155,7 +156,7 @@ describe('access configuration', () => {
     expect(zone.status).toBe(201);
     await s.db.query('update doors set entry_zone_id = $2 where id = $1', [door, zone.body.id]);
     s.app.simulator.access.changed(northwind);
-    s.app.simulator.resetZones(northwind);
+    await s.app.simulator.resetZones(northwind);
     expect((await swipe(door, card.number, local('12:00', '2026-11-26'))).body.eventCode).toBe(5000);
     const alarmsBefore = await s.count('select 1 from events where event_code = 5020');
     expect((await swipe(door, card.number, local('12:01', '2026-11-26'))).body.eventCode).toBe(5000);
@@ -225,7 +226,7 @@ describe('access configuration', () => {
     const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and name = 'Finance Vault'`, [northwind])).rows[0].id);
     await s.db.query('update doors set entry_zone_id = $2 where id = $1', [door, zone]);
     s.app.simulator.access.changed(northwind);
-    s.app.simulator.resetZones(northwind);
+    await s.app.simulator.resetZones(northwind);
     const card = await activeCard();
     expect((await swipe(door, card.number, local('10:00', '2026-11-30'))).body.eventCode).toBe(5000);
     const occupancy = await s.call('GET', '/event/manage/access-zones/occupancy', { token: admin });
@@ -247,5 +248,33 @@ describe('access configuration', () => {
     await s.db.query('update doors set entry_zone_id = null where id = $1', [door]);
     s.app.simulator.access.changed(northwind);
   });
-});
 
+  it('who is inside lives in the database: a second server (or one restarted) counts them and keeps hard anti-passback', async () => {
+    const zone = (await s.call('POST', '/event/manage/access-zones', { token: admin, body: { name: 'Server room', antiPassback: 'hard', forgiveMinutes: 0 } })).body.id;
+    const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and name = 'Finance Vault'`, [northwind])).rows[0].id);
+    await s.db.query('update doors set entry_zone_id = $2 where id = $1', [door, zone]);
+    s.app.simulator.access.changed(northwind);
+    await s.app.simulator.resetZones(northwind);
+    const card = await activeCard();
+    expect((await swipe(door, card.number, local('09:00', '2026-12-01'))).body.eventCode).toBe(5000);
+    expect(await s.count('select 1 from zone_presence where identity_id = $1 and zone_id = $2', [card.identity_id, zone])).toBe(1);
+
+    const second = await buildServer({ db: s.db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, testHooks: true });
+    try {
+      const call = async (method: 'GET' | 'POST', url: string, payload?: object) =>
+        second.inject({ method, url, headers: { authorization: `Bearer ${admin}` }, ...(payload === undefined ? {} : { payload }) });
+      expect((await call('GET', '/event/manage/access-zones/occupancy')).json().items).toContainEqual({ zoneId: zone, count: 1 });
+      expect((await call('GET', `/event/manage/access-zones/${zone}/occupants`)).json().occupants).toEqual([expect.objectContaining({ identityId: card.identity_id })]);
+      // in again without going out is denied by the other server too
+      const again = await call('POST', API.testSimulate, { kind: 'card.granted', doorId: door, card: card.number, at: local('09:05', '2026-12-01') });
+      expect(again.json().eventCode).toBe(5009);
+      // the other server forgives: the first lets them in again, without a restart
+      expect((await call('POST', `/event/manage/access-zones/${zone}/forgive`, { identityId: card.identity_id })).statusCode).toBe(200);
+      expect((await swipe(door, card.number, local('09:06', '2026-12-01'))).body.eventCode).toBe(5000);
+    } finally {
+      await second.close();
+    }
+    await s.db.query('update doors set entry_zone_id = null where id = $1', [door]);
+    s.app.simulator.access.changed(northwind);
+  });
+});

@@ -11,6 +11,7 @@ import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf, idParam, principal } from '../http/common';
 import type { HardwareSimulator } from '../simulator/hardware';
+import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from './presence';
 import { previewAccess, type AccessChange } from './preview';
 import { SpecialCalendar, type DayWindow } from './schedule';
 
@@ -36,26 +37,25 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
     return { clientId, zone: rows[0] };
   }
   app.get(`${ZONES}/occupancy`, { config: { privileges: [PRIV.accessZones.view] } }, async (req): Promise<ZoneOccupancy> => {
-    const counts = new Map<number, number>();
-    for (const p of simulator.presence(clientOf(req)).values()) if (p.zoneId !== null) counts.set(p.zoneId, (counts.get(p.zoneId) ?? 0) + 1);
+    const counts = await zoneCounts(db, clientOf(req));
     return { items: [...counts].map(([zoneId, count]) => ({ zoneId, count })).sort((a, b) => a.zoneId - b.zoneId) };
   });
   app.get(`${ZONES}/:id/occupants`, { config: { privileges: [PRIV.accessZones.view] } }, async (req): Promise<ZoneOccupants> => {
     const { clientId, zone } = await zoneOf(req);
-    const index = await simulator.access.get(clientId);
-    const occupants = [...simulator.presence(clientId)].filter(([, p]) => p.zoneId === zone.id)
-      .map(([identityId, p]) => ({ identityId, name: index.identities.get(identityId)?.name ?? `#${identityId}`, since: new Date(p.at).toISOString() }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    const occupants = await zoneOccupants(db, clientId, zone.id);
     return { zone: { id: zone.id, name: zone.name, antiPassback: zone.anti_passback }, occupants };
   });
   app.post(`${ZONES}/:id/forgive`, { config: { privileges: [PRIV.accessZones.edit] } }, async (req) => {
     const { clientId, zone } = await zoneOf(req);
     const { identityId } = body(req.body, ForgiveBody);
-    const where = simulator.presence(clientId).get(identityId);
+    const where = await presenceOf(db, clientId, identityId);
     if (!where || where.zoneId !== zone.id) throw new HttpError(409, `That person is not inside ${zone.name}`);
     const name = (await simulator.access.get(clientId)).identities.get(identityId)?.name ?? `#${identityId}`;
-    simulator.forgive(clientId, identityId);
-    await audit(db, req, { clientId, action: 'forgive', entity: 'access zone', entityId: zone.id, before: { identityId, zone: zone.name }, after: { identityId, name, forgiven: true } });
+    await db.transaction(async (tx) => {
+      await dropPresence(tx, clientId, identityId);
+      await audit(tx, req, { clientId, action: 'forgive', entity: 'access zone', entityId: zone.id, before: { identityId, zone: zone.name }, after: { identityId, name, forgiven: true } });
+    });
+    simulator.forgiven(clientId, identityId);
     return { identityId, name, zone: zone.name };
   });
 

@@ -16,6 +16,7 @@ import { EMPTY_STATE, afterGrant, decide, decisionMessage, type SwipeRequest, ty
 import { localTime } from '../access/clock';
 import { freeingMask, type ElevatorMask } from '../access/elevator';
 import { createAccessIndexes, type AccessIndexes } from '../access/index';
+import { dropPresence, loadPresence, presenceOf, savePresence } from '../access/presence';
 import type { Db } from '../db/db';
 import type { Pipeline, Publish } from '../monitor/pipeline';
 
@@ -106,6 +107,28 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   /** per tenant: who is where (anti-passback), which doors stand open (interlocks), which are locked down */
   const zoneStates = new Map<number, ZoneState>();
   const stateOf = (clientId: number): ZoneState => zoneStates.get(clientId) ?? EMPTY_STATE;
+  /** tenants whose presence was read from the database (migration 094) since start or reset */
+  const presenceLoaded = new Map<number, Promise<void>>();
+  function ensurePresence(clientId: number): Promise<void> {
+    let p = presenceLoaded.get(clientId);
+    if (!p) {
+      p = loadPresence(db, clientId).then((presence) => { zoneStates.set(clientId, { ...stateOf(clientId), presence }); });
+      p.catch(() => presenceLoaded.delete(clientId));
+      presenceLoaded.set(clientId, p);
+    }
+    return p;
+  }
+  /** One identity's presence as the database has it now (another server may have let them in or out since). */
+  async function refreshPresence(clientId: number, identityId: number) {
+    await ensurePresence(clientId);
+    const fresh = await presenceOf(db, clientId, identityId);
+    const st = stateOf(clientId);
+    const mine = st.presence.get(identityId);
+    if (mine?.zoneId === fresh?.zoneId && mine?.at === fresh?.at) return;
+    const presence = new Map(st.presence);
+    if (fresh) presence.set(identityId, fresh); else presence.delete(identityId);
+    zoneStates.set(clientId, { ...st, presence });
+  }
   function setOpen(clientId: number, doorId: number, open: boolean) {
     const st = stateOf(clientId);
     if (st.openDoors.has(doorId) === open) return;
@@ -181,6 +204,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     else {
       // a card the engine grants here and now (wanted), or any of the tenant's cards (random traffic)
       const index = await access.get(d.client_id);
+      await ensurePresence(d.client_id);
       const at = o.at ?? Date.now();
       const cards = [...index.credentials.keys()];
       let found: string | undefined;
@@ -198,8 +222,17 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   async function swipeCard(d: DoorRow, number: string, o: SwipeOptions & { qr?: string } = {}): Promise<Event> {
     const index = await access.get(d.client_id);
     const req: SwipeRequest = { doorId: d.id, side: o.side ?? 'entry', at: o.at ?? Date.now(), presented: o.qr ? { kind: 'qr', code: o.qr } : { kind: 'card', number }, pin: o.pin };
+    await ensurePresence(d.client_id);
+    const holder = o.qr ? undefined : index.credentials.get(number)?.identityId;
+    if (holder !== undefined) await refreshPresence(d.client_id, holder);
     const decision = decide(index, stateOf(d.client_id), req);
-    if (decision.granted) zoneStates.set(d.client_id, afterGrant(stateOf(d.client_id), index, req, decision));
+    if (decision.granted && decision.identityId !== null) {
+      const after = afterGrant(stateOf(d.client_id), index, req, decision);
+      const now = after.presence.get(decision.identityId);
+      // written before the event is recorded: a console that sees the grant finds the person inside
+      if (now && now !== stateOf(d.client_id).presence.get(decision.identityId)) await savePresence(db, d.client_id, decision.identityId, now);
+      zoneStates.set(d.client_id, after);
+    }
     const who = decision.identityId === null ? null : index.identities.get(decision.identityId)?.name ?? null;
     const code = DECISION_EVENT_CODES[decision.reason];
     const e = await pipeline.record(d.client_id, {
@@ -226,6 +259,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     if (!row || !row.swipe) return null;
     const sw: StoredSwipe = typeof row.swipe === 'string' ? JSON.parse(row.swipe) : row.swipe;
     const index = await access.get(clientId);
+    await ensurePresence(clientId);
     // decided as it was: the same card, door, reader side and time, against today's configuration and zone state
     const now: Decision = decide(index, stateOf(clientId), { doorId: sw.doorId, side: sw.side, at: sw.at, presented: sw.qr ? { kind: 'qr', code: sw.qr } : { kind: 'card', number: sw.card } });
     const identityId = now.identityId ?? row.identity_id;
@@ -481,18 +515,19 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     explain,
     /** The access indexes (change notices call `access.changed(clientId)`). */
     access,
-    /** Tests: forget who is where in a tenant (anti-passback starts afresh). */
-    resetZones(clientId: number) { zoneStates.delete(clientId); },
-    /** Who was last let into which zone, and when (the engine's presence, for occupancy and the muster list). */
-    presence(clientId: number): ReadonlyMap<number, { zoneId: number | null; at: number }> { return stateOf(clientId).presence; },
-    /** An operator forgives one identity's anti-passback: where it was last let in is forgotten. */
-    forgive(clientId: number, identityId: number): boolean {
+    /** Tests: forget who is where in a tenant (anti-passback starts afresh), in memory and in the database. */
+    async resetZones(clientId: number) {
+      await dropPresence(db, clientId);
+      zoneStates.delete(clientId);
+      presenceLoaded.delete(clientId);
+    },
+    /** An operator forgave one identity (the caller deleted its row in the same transaction as the audit): memory follows. */
+    forgiven(clientId: number, identityId: number) {
       const st = stateOf(clientId);
-      if (!st.presence.has(identityId)) return false;
+      if (!st.presence.has(identityId)) return;
       const presence = new Map(st.presence);
       presence.delete(identityId);
       zoneStates.set(clientId, { ...st, presence });
-      return true;
     },
     heartbeat,
     randomEvent,
