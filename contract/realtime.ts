@@ -175,7 +175,7 @@ export type Greeting = Infer<typeof Greeting>;
 /** `/clocking`: an identity clocked in or out at a visitor point. */
 export const Clocking = type({ id: optional(Id), identityId: optional(Id), name: optional(nullable(string())), time: optional(string()), direction: optional(string()) });
 export type Clocking = Infer<typeof Clocking>;
-/** `/dynamic-qr`: a fresh QR payload for a door or kiosk. */
+/** `/dynamic-qr`: a door that takes QR codes entered a new period (id: the period number) or got a new secret; `code` is the door's display code for a kiosk (it opens nothing), `expiresAt` when the period ends. */
 export const DynamicQr = type({ id: optional(Id), doorId: optional(Id), code: string(), expiresAt: optional(string()) });
 export type DynamicQr = Infer<typeof DynamicQr>;
 

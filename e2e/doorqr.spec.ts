@@ -51,6 +51,17 @@ test('a rotating QR code opens a door only while it is current', async ({ page }
   const old = await (await page.request.get(`/event/manage/doors/${door.id}/qr/code?credential=${card}&at=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`, { headers })).json();
   expect((await present(old.code)).eventCode).toBe(5012);
 
+  // a new secret made elsewhere (another operator, the API): the server announces it on /dynamic-qr and the open
+  // panel draws the new code at once, long before the period's end would have renewed it
+  const leftNow = Number(/\((\d+) s\)/.exec(await panel.getByTestId('door-qr-valid').innerText())![1]);
+  if (leftNow < 10) await expect(shown).not.toHaveAttribute('data-code', code, { timeout: 15_000 });
+  const current = (await shown.getAttribute('data-code'))!;
+  expect((await page.request.post(`/event/manage/doors/${door.id}/qr`, { headers, data: { on: true } })).ok()).toBe(true);
+  await expect(shown).not.toHaveAttribute('data-code', current, { timeout: 5_000 });
+  const renewed = (await shown.getAttribute('data-code'))!;
+  expect((await present(current)).eventCode).toBe(5012);
+  expect((await present(renewed)).eventCode).toBe(5000);
+
   await page.keyboard.press('Escape');
   await toggle.click();
   await page.getByRole('button', { name: 'Turn off' }).click();

@@ -36,6 +36,8 @@ import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
+import { QR_PERIOD_S } from './access/index';
+import { createQrPublisher } from './access/qrPublisher';
 import { createLogicBlocks } from './logic/blocks';
 import { createUnlockScheduleClock } from './access/unlockSchedules';
 import { ACCESS_RESOURCES } from './access/index';
@@ -158,6 +160,8 @@ export async function buildServer(opts: ServerOptions) {
   const unlockSchedules = createUnlockScheduleClock(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // overrides move the locks at their start and end (the engine decides swipes by them on its own)
   const overrides = createOverrideClock(db, simulator, { log: (m) => app.log.warn(m) });
+  // `/dynamic-qr`: every QR door announced at the start of each QR period
+  const qr = createQrPublisher(db, publish, { periodS: QR_PERIOD_S, log: (m) => app.log.warn(m) });
   const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
   app.addHook('onListen', async () => {
     // every tenant's access index is built once at start; after that only on change
@@ -165,6 +169,7 @@ export async function buildServer(opts: ServerOptions) {
     if (opts.simulator) simulator.start();
     overrides.start();
     unlockSchedules.start();
+    qr.start();
     webhooks?.start();
   });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
@@ -173,6 +178,7 @@ export async function buildServer(opts: ServerOptions) {
     stopMaintenance();
     overrides.stop();
     unlockSchedules.stop();
+    qr.stop();
     logic.stop();
     simulator.stop();
     await webhooks?.stop();
@@ -272,7 +278,7 @@ export async function buildServer(opts: ServerOptions) {
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });
-  eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false });
+  eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false, qr });
   exportRoutes(app, { db });
   journalRoutes(app, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too

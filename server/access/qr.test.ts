@@ -2,8 +2,10 @@
 // the code of the previous period is refused as no longer current, a door turned off refuses every code; codes are
 // never handed out for the future; another tenant's door is 404; turning on and off is audited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API } from '../../contract';
+import { API, DESTINATIONS, SOCKJS_PREFIX } from '../../contract';
+import { connected, waitFor, type TestClient } from '../realtime/testkit';
 import { startTestServer, type TestServer } from '../testkit';
+import { createQrPublisher } from './qrPublisher';
 
 let s: TestServer;
 let admin: string, harbour: string;
@@ -15,7 +17,22 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+const consoles: TestClient[] = [];
+afterAll(async () => {
+  for (const c of consoles) await c.client.deactivate({ force: true });
+  await s?.close();
+});
+
+/** A console of `token`'s tenant on the visitor service listening to /dynamic-qr (receipt awaited). */
+async function dynamicQr(token: string) {
+  const c = await connected(`${s.base}${SOCKJS_PREFIX.visitor}`, token);
+  consoles.push(c);
+  let subscribed = false;
+  c.client.watchForReceipt('r-qr', () => { subscribed = true; });
+  c.subscribe(DESTINATIONS.dynamicQr, { receipt: 'r-qr' });
+  await waitFor(() => subscribed, 'receipt /dynamic-qr');
+  return () => c.messages.filter((m) => m.headers.destination === DESTINATIONS.dynamicQr).map((m) => JSON.parse(m.body));
+}
 
 describe('door QR codes', () => {
   it('a current code opens the door, the previous one does not, and none once the door is turned off', async () => {
@@ -58,5 +75,42 @@ describe('door QR codes', () => {
     const refused = await present(now.body.code);
     expect(refused.body.eventCode).toBe(5012);
     expect((await s.call('GET', `${API.events}/${refused.body.id}/explain`, { token: admin })).body.now.reason).toBe('qr-invalid');
+  });
+
+  it('/dynamic-qr announces a door at once when it is turned on, to its own tenant only; the display code opens nothing', async () => {
+    const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id desc limit 1`, [northwind])).rows[0].id);
+    const ours = await dynamicQr(admin);
+    const theirs = await dynamicQr(harbour);
+    expect((await s.call('POST', `${API.doors}/${door}/qr`, { token: admin, body: { on: true } })).status).toBe(200);
+    const [notice] = await waitFor(() => { const m = ours().filter((x) => x.doorId === door); return m.length ? m : null; }, '/dynamic-qr for the door');
+    expect(notice).toEqual({ id: expect.any(Number), doorId: door, code: expect.stringMatching(new RegExp(`^GHD\\.${door}\\.\\d+\\.`)), expiresAt: expect.any(String) });
+    expect(Date.parse(notice.expiresAt)).toBe((notice.id + 1) * 30_000);
+    expect(Date.parse(notice.expiresAt)).toBeGreaterThan(Date.now() - 1000);
+    // a kiosk's display code is not a credential's code: shown at the reader, it is refused
+    expect((await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'qr.presented', doorId: door, qr: notice.code } })).body.eventCode).toBe(5012);
+    expect(theirs().filter((x) => x.doorId === door)).toEqual([]);
+    expect((await s.call('POST', `${API.doors}/${door}/qr`, { token: admin, body: { on: false } })).status).toBe(200);
+  });
+
+  it('announces every QR door at the start of each period, a new code each period', async () => {
+    const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 order by id limit 1`, [northwind])).rows[0].id);
+    await s.db.query(`update doors set qr_secret = 'a-test-secret' where id = $1`, [door]);
+    const heard: { clientId: number; body: any }[] = [];
+    const publisher = createQrPublisher(s.db, (clientId, destination, body) => { if (destination === DESTINATIONS.dynamicQr) heard.push({ clientId, body }); }, { periodS: 1 });
+    publisher.start();
+    try {
+      await waitFor(() => new Set(heard.filter((h) => h.body.doorId === door).map((h) => h.body.id)).size >= 2, 'two periods announced', 5000);
+    } finally {
+      publisher.stop();
+    }
+    const mine = heard.filter((h) => h.body.doorId === door);
+    expect(mine.every((h) => h.clientId === northwind)).toBe(true);
+    const [a, b] = mine;
+    expect(b.body.id).toBe(a.body.id + 1);
+    expect(b.body.code).not.toBe(a.body.code);
+    expect(Date.parse(b.body.expiresAt)).toBe((b.body.id + 1) * 1000);
+    // one period's announcement covers every door that takes codes, and nothing else
+    expect(await publisher.announce(Date.now())).toBe(await s.count('select 1 from doors where qr_secret is not null'));
+    await s.db.query('update doors set qr_secret = null where id = $1', [door]);
   });
 });

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { API, DoorCommandBody, DoorQrBody, LockdownBody, PRIV, isoInstant, requiredText, type DoorQrCode, type DoorQrRow } from '../../contract';
 import { object, optional } from 'superstruct';
 import { qrCode, qrWindow } from '../access/engine';
+import type { QrPublisher } from '../access/qrPublisher';
 import { QR_PERIOD_S } from '../access/index';
 import type { Db } from '../db/db';
 import { doorVisible, listDoors } from '../db/queries/doors';
@@ -25,7 +26,7 @@ const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   }
 };
 
-export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: { db: Db; simulator: HardwareSimulator; testHooks: boolean }) {
+export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher }) {
   app.get(API.doors, { config: { privileges: [PRIV.doors.view] } }, async (req) => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.view]));
@@ -99,6 +100,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks }: {
       await audit(tx, req, { clientId, action: on ? 'QR codes on' : 'QR codes off', entity: 'door', entityId: id, before: null, after: { qr: on } });
     });
     simulator.access.changed(clientId); // the next QR shown at the door obeys it
+    if (on) await qr.announce(Date.now(), id); // a new secret: every open screen draws the new codes now
     return { id, qr: on };
   });
   // the code a credential shows at the door now (a phone's view of it), or at a past instant

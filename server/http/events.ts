@@ -1,6 +1,7 @@
 // Event history [0.2.2.0]: paged, filtered (code, point, alert, time range, text, after/before an id) and sorted over
 // the (client_id, id desc), (client_id, event_code, id desc), (client_id, at desc, id desc) and alert-only indexes. Doors with their simulated status
 // [0.4.5.0] and door commands [0.4.5.4] (server/http/doors.ts). The test-only simulate hook, registered only when asked for.
+import type { QrPublisher } from '../access/qrPublisher';
 import type { FastifyInstance } from 'fastify';
 import { API, PRIV, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
@@ -69,7 +70,7 @@ export function eventFilters(clientId: number, query: unknown, text?: string | n
   return { where: where.join(' and '), params };
 }
 
-export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks }: { db: Db; simulator: HardwareSimulator; testHooks: boolean }) {
+export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher }) {
   app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
@@ -85,7 +86,7 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks }: 
     return { items: rows.map(eventOfRow), total: Number(total.rows[0].n), page: lp.page, size: lp.size };
   });
 
-  doorRoutes(app, { db, simulator, testHooks });
+  doorRoutes(app, { db, simulator, testHooks, qr });
 
   if (testHooks) {
     app.post(API.testSimulate, async (req) => {

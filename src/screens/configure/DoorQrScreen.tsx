@@ -1,13 +1,14 @@
 // /configure/door-qr [0.4.5.5] (issue 12): which doors take rotating QR codes, turned on and off here (off asks first:
 // codes already shown stop working; on makes a new secret). For a door that takes them, **Show a code** draws the
 // code a credential shows at that door now, as a phone would, with the time it stays current; it renews itself when
-// the period ends (the server makes every code: the door's secret never reaches the browser).
+// the server announces the next period on `/dynamic-qr` (a timer is the fallback while the socket is down; the server
+// makes every code: the door's secret never reaches the browser).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Callout, Card, Drawer, FormGroup, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import QRCode from 'qrcode';
-import type { DoorQrCode, DoorQrRow } from '../../../contract';
+import { DESTINATIONS, type DoorQrCode, type DoorQrRow, type DynamicQr } from '../../../contract';
 import { commandMachine, selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectClientId } from '../../../machines/session.selectors';
 import { doorQrCode, listDoorQr, setDoorQr } from '../../api/endpoints';
@@ -95,12 +96,26 @@ function CodePanel({ door }: { door: DoorQrRow }) {
   const answer: DoorQrCode | undefined = code.output;
   const [svg, setSvg] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
+  // the server's `/dynamic-qr` notice for this door: a new period (or a new secret) — read the code again at once
+  const socket = useSystemActor('socket.visitor');
+  const period = useRef<string | null>(null);
+  useEffect(() => {
+    const sub = socket.on('socket.message', (m) => {
+      if (m.destination !== DESTINATIONS.dynamicQr) return;
+      const notice = m.body as DynamicQr;
+      // two servers announce the same period with the same code; a new secret in the same period has a new one
+      if (Number(notice.doorId) !== door.id || notice.code === period.current) return;
+      period.current = notice.code;
+      setNonce((n) => n + 1);
+    });
+    return () => sub.unsubscribe();
+  }, [socket, door.id]);
   useEffect(() => {
     if (!answer) { setSvg(null); return; }
     let live = true;
     void QRCode.toString(answer.code, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((x) => { if (live) setSvg(x); });
-    // the next period's code when this one ends; the bar counts down meanwhile
-    const renew = setTimeout(() => setNonce((n) => n + 1), Math.max(0, Date.parse(answer.validTo) - Date.now()) + 200);
+    // the next period's code comes with the server's notice; without one soon after this one ends, read it anyway
+    const renew = setTimeout(() => setNonce((n) => n + 1), Math.max(0, Date.parse(answer.validTo) - Date.now()) + 2000);
     const tick = setInterval(() => setNow(Date.now()), 1000);
     return () => { live = false; clearTimeout(renew); clearInterval(tick); };
   }, [answer]);
