@@ -29,6 +29,8 @@ export const DESTINATIONS = {
   controllerHeartbeat: '/hbcontroller',
   clocking: '/clocking',
   dynamicQr: '/dynamic-qr',
+  // an alarm notification told to an operator group's consoles (each member only): {notification, alarm}
+  alarmNotice: '/notice/alarm',
   // a catalogue resource changed (`/changes/{resource}`): {resource, id, action}, so open lists read again
   changes: '/changes',
 } as const;
@@ -37,7 +39,7 @@ export type Destination = (typeof DESTINATIONS)[keyof typeof DESTINATIONS];
 export const SERVICE_DESTINATIONS: Record<RealtimeService, readonly Destination[]> = {
   event: [
     DESTINATIONS.events, DESTINATIONS.alarmAction, DESTINATIONS.hardware, DESTINATIONS.alarmCount,
-    DESTINATIONS.greetings, DESTINATIONS.acknowledge, DESTINATIONS.doorHeartbeat,
+    DESTINATIONS.greetings, DESTINATIONS.acknowledge, DESTINATIONS.doorHeartbeat, DESTINATIONS.alarmNotice,
   ],
   central: [DESTINATIONS.controllerHeartbeat],
   visitor: [DESTINATIONS.clocking, DESTINATIONS.dynamicQr],
@@ -179,6 +181,12 @@ export type Clocking = Infer<typeof Clocking>;
 export const DynamicQr = type({ id: optional(Id), doorId: optional(Id), code: string(), expiresAt: optional(string()) });
 export type DynamicQr = Infer<typeof DynamicQr>;
 
+/** `/notice/alarm`: an alarm notification (Configure → Alarm notifications) names this console's user in its operator group. */
+export const AlarmNotice = type({
+  notificationId: integer(), name: string(), eventId: Id, priority: integer(), message: string(), at: string(), pointName: optional(nullable(string())),
+});
+export type AlarmNotice = Infer<typeof AlarmNotice>;
+
 /** `/changes/{resource}`: a catalogue row was created, updated, deleted or acted on (ids only: lists read again). */
 export const ChangeNotice = type({ resource: string(), id: integer(), action: string() });
 export type ChangeNotice = Infer<typeof ChangeNotice>;
@@ -197,6 +205,7 @@ const BODY_SCHEMA: Record<Destination, Struct<any, any>> = {
   '/hbcontroller': ControllerHeartbeat,
   '/clocking': Clocking,
   '/dynamic-qr': DynamicQr,
+  '/notice/alarm': AlarmNotice,
   '/changes': ChangeNotice,
 };
 

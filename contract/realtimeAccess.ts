@@ -22,6 +22,8 @@ export const DESTINATION_PRIVILEGES: Readonly<Record<Destination, readonly strin
   [DESTINATIONS.clocking]: ['1.0.0'],
   // door QR codes
   [DESTINATIONS.dynamicQr]: ['0.4.5.5'],
+  // alarm notifications to an operator group's consoles: those who may see alarms (each notice names its users)
+  [DESTINATIONS.alarmNotice]: ['0.2.1.0', '0.2.2.0', '0.2.3.0'],
   [DESTINATIONS.greetings]: null,
   // catalogue change notices: only per resource (`/changes/{resource}`), below
   [DESTINATIONS.changes]: [],

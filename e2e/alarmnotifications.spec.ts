@@ -3,7 +3,7 @@
 // does not.
 import { createServer } from 'node:http';
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { pick, selectClient, shot, signIn } from './helpers';
 
 test('an alarm notification sends the alarms up to its priority to its web hook', async ({ page }) => {
   test.setTimeout(90_000);
@@ -50,4 +50,46 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
   }
+});
+
+test('an alarm notification tells an operator group\'s consoles, and only its members', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  await signIn(page, 'admin');
+  await selectClient(page, 'Northwind Logistics');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const headers = { authorization: `Bearer ${token}` };
+  const operators = (await (await page.request.get('/event/manage/operators?size=100', { headers })).json()).items as { id: number; username: string }[];
+  const operator = operators.find((o) => o.username === 'operator')!;
+  expect((await page.request.post('/event/manage/operator-groups', { headers, data: { name: `Night desk ${stamp}`, members: [operator.id], grants: [] } })).status()).toBe(201);
+
+  // the operator is at the console, on the dashboard
+  const desk = await (await browser.newContext()).newPage();
+  await signIn(desk, 'operator');
+
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Alarm notifications', exact: true }).click();
+  await page.getByTestId('alarm-notifications').getByTestId('add-button').click();
+  await page.locator('#field-name').fill(`Desk ${stamp}`);
+  // neither a web hook nor a group: said on the field, nothing saved
+  await page.getByTestId('form-save').click();
+  await expect(page.locator('[data-field="webHookId"], .bp6-form-group').filter({ hasText: 'is required unless an operator group is told' }).first()).toBeVisible();
+  await pick(page, 'operatorGroupId', `Night desk ${stamp}`);
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Alarm notification saved' }).first()).toBeVisible();
+  await expect(page.getByTestId('alarm-notifications').getByRole('row').filter({ hasText: `Desk ${stamp}` }).first()).toBeVisible();
+  await expect(page.getByTestId('alarm-notifications')).toContainText(`Night desk ${stamp}`); // the operator-group column
+
+  const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string }) => d.name === 'Finance Vault');
+  await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: door.id } });
+  const told = desk.getByTestId('toast').filter({ hasText: `Desk ${stamp} · P1` });
+  await expect(told).toBeVisible({ timeout: 15_000 });
+  await expect(told).toContainText('Alarm notification');
+  // the administrator is not in the group: no notice on that console
+  await expect(page.getByTestId('toast').filter({ hasText: `Desk ${stamp} · P1` })).toHaveCount(0);
+  // priority 1 stays until seen
+  await desk.waitForTimeout(6000);
+  await expect(told).toBeVisible();
+  await shot(desk, 'alarm-notice-console-1440');
+  await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.closed', doorId: door.id } });
+  await desk.context().close();
 });

@@ -38,6 +38,7 @@ import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
 import { QR_PERIOD_S } from './access/index';
 import { createQrPublisher } from './access/qrPublisher';
+import { createAlarmNotices } from './monitor/alarmNotices';
 import { createLogicBlocks } from './logic/blocks';
 import { createUnlockScheduleClock } from './access/unlockSchedules';
 import { ACCESS_RESOURCES } from './access/index';
@@ -160,6 +161,8 @@ export async function buildServer(opts: ServerOptions) {
   const unlockSchedules = createUnlockScheduleClock(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // overrides move the locks at their start and end (the engine decides swipes by them on its own)
   const overrides = createOverrideClock(db, simulator, { log: (m) => app.log.warn(m) });
+  // alarm notifications told to operator groups' consoles
+  const alarmNotices = createAlarmNotices(db, pipeline, (clientId, destination, body, users) => realtime.publish(clientId, destination, body, users), { log: (m) => app.log.warn(m) });
   // `/dynamic-qr`: every QR door announced at the start of each QR period
   const qr = createQrPublisher(db, publish, { periodS: QR_PERIOD_S, log: (m) => app.log.warn(m) });
   const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
@@ -180,6 +183,7 @@ export async function buildServer(opts: ServerOptions) {
     unlockSchedules.stop();
     qr.stop();
     logic.stop();
+    alarmNotices.stop();
     simulator.stop();
     await webhooks?.stop();
     await realtime.close();
@@ -264,6 +268,7 @@ export async function buildServer(opts: ServerOptions) {
     publish(clientId, destination, b);
     if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
     if (destination === '/changes/logicalBlocks') logic.changed(clientId);
+    if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators') alarmNotices.changed(clientId);
     if (destination === '/changes/doors') unlockSchedules.doorsChanged();
   };
   crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });

@@ -40,8 +40,9 @@ export interface RealtimeStats {
 }
 
 export interface Realtime {
-  /** Deliver `body` (JSON) to `clientId`'s subscribers of `destination`; never to another tenant. */
-  publish(clientId: string | number | null, destination: string, body: unknown): void;
+  /** Deliver `body` (JSON) to `clientId`'s subscribers of `destination`; never to another tenant. With `users`, only
+   *  to the sessions of those users (a notice addressed to people), and still only if they may subscribe. */
+  publish(clientId: string | number | null, destination: string, body: unknown, users?: readonly number[]): void;
   /** Close every session (and the relay). The HTTP server itself is the caller's to close. */
   close(): Promise<void>;
   /** Close the connections of these sign-in sessions (ended by an operator or signed out); returns how many. */
@@ -74,22 +75,23 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   const open = new Set<{ session: StompSession; conn: sockjs.Connection }>();
   let closing = false;
 
-  function deliverLocal(tenant: string, destination: string, json: string): void {
+  function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[]): void {
     const sessions = tenants.get(tenant);
     if (!sessions) return;
-    for (const s of sessions) s.deliver(destination, json);
+    const only = users ? new Set(users) : null;
+    for (const s of sessions) if (!only || (s.user && only.has(Number(s.user.userId)))) s.deliver(destination, json);
   }
 
   const relayUrl = options.relayUrl ?? process.env.STOMP_RELAY_URL;
   const relay: Relay | null = relayUrl
-    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json), log)
+    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users), log)
     : null;
 
-  function route(tenant: string, destination: string, body: unknown): void {
+  function route(tenant: string, destination: string, body: unknown, users?: readonly number[]): void {
     const json = JSON.stringify(body);
     stats.published++;
-    if (relay) relay.publish({ tenant, destination, json });
-    else deliverLocal(tenant, destination, json);
+    if (relay) relay.publish({ tenant, destination, json, ...(users ? { users } : {}) });
+    else deliverLocal(tenant, destination, json, users);
   }
 
   const hub: Hub = {
@@ -135,9 +137,9 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   }
 
   return {
-    publish(clientId, destination, body) {
+    publish(clientId, destination, body, users) {
       if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
-      route(tenantKey(clientId), destination, body);
+      route(tenantKey(clientId), destination, body, users);
     },
     disconnectSessions(sessionIds) {
       const ids = new Set(sessionIds);

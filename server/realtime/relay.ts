@@ -12,7 +12,8 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 
-export interface RelayMessage { tenant: string; destination: string; json: string }
+/** `users`: only these users' sessions hear it (a notice addressed to people), else every session of the tenant. */
+export interface RelayMessage { tenant: string; destination: string; json: string; users?: readonly number[] }
 
 export interface Relay {
   publish(message: RelayMessage): void;
@@ -82,7 +83,8 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
         const tenant = msg.headers['x-gatehouse-tenant'];
         const destination = msg.headers['x-gatehouse-destination'];
         if (tenant === undefined || !destination) return;
-        onMessage({ tenant, destination, json: msg.body });
+        const users = msg.headers['x-gatehouse-users'];
+        onMessage({ tenant, destination, json: msg.body, ...(users ? { users: users.split(',').map(Number).filter(Number.isInteger) } : {}) });
       });
     },
     onWebSocketClose: () => { connected = false; },
@@ -91,7 +93,7 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
   client.activate();
   return {
     get connected() { return connected; },
-    publish({ tenant, destination, json }) {
+    publish({ tenant, destination, json, users }) {
       if (!client.connected) {
         log(`stomp relay not connected: dropped a message for ${destination}`);
         return;
@@ -99,7 +101,7 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
       client.publish({
         destination: routingKey(tenant),
         body: json,
-        headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination },
+        headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}) },
       });
     },
     async close() { await client.deactivate(); },

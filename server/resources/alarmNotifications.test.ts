@@ -2,7 +2,8 @@
 // hook as an `alarm.notification` delivery in the transaction that raises it; a less urgent one, a notification that
 // is off, or an inactive web hook queues nothing; another tenant's notification is 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, alarmNotificationsResource, webHooksResource } from '../../contract';
+import { API, DESTINATIONS, SOCKJS_PREFIX, alarmNotificationsResource, webHooksResource } from '../../contract';
+import { connected, waitFor, type TestClient } from '../realtime/testkit';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -15,7 +16,22 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+const consoles: TestClient[] = [];
+afterAll(async () => {
+  for (const c of consoles) await c.client.deactivate({ force: true });
+  await s?.close();
+});
+
+/** A console of `token` listening to /notice/alarm (receipt awaited). */
+async function notices(token: string) {
+  const c = await connected(`${s.base}${SOCKJS_PREFIX.event}`, token);
+  consoles.push(c);
+  let subscribed = false;
+  c.client.watchForReceipt('r-notice', () => { subscribed = true; });
+  c.subscribe(DESTINATIONS.alarmNotice, { receipt: 'r-notice' });
+  await waitFor(() => subscribed, 'receipt /notice/alarm');
+  return () => c.messages.filter((m) => m.headers.destination === DESTINATIONS.alarmNotice).map((m) => JSON.parse(m.body));
+}
 
 const queued = (hookId: number) => s.db.query<{ body: any }>(`select body from webhook_outbox where hook_id = $1 and event_type = 'alarm.notification' order by id`, [hookId]);
 
@@ -46,5 +62,38 @@ describe('alarm notifications', () => {
     const theirs = await s.call('POST', alarmNotificationsResource.api, { token: harbour, body: { name: 'Theirs', maxPriority: 1, webHookId: hook.body.id, enabled: true } });
     expect(theirs.status).toBe(400);
     expect(theirs.body.violations[0].field).toBe('webHookId');
+  });
+
+  it('tell an operator group\'s consoles, each member only, of the alarms up to their priority; a web hook or a group is needed', async () => {
+    const operatorId = Number((await s.db.query<{ id: number }>(`select id from users where username = 'operator'`)).rows[0].id);
+    const group = await s.call('POST', API.operatorGroups, { token: admin, body: { name: 'Night desk', members: [operatorId], grants: [] } });
+    expect(group.status).toBe(201);
+    const none = await s.call('POST', alarmNotificationsResource.api, { token: admin, body: { name: 'Nobody', maxPriority: 1, enabled: true } });
+    expect(none.status).toBe(400);
+    expect(none.body.violations).toEqual([{ field: 'webHookId', message: 'is required unless an operator group is told' }]);
+    expect(await s.count(`select 1 from alarm_notifications where name = 'Nobody'`)).toBe(0);
+    const made = await s.call('POST', alarmNotificationsResource.api, { token: admin, body: { name: 'Night desk P1-2', maxPriority: 2, operatorGroupId: group.body.id, enabled: true } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ operatorGroupName: 'Night desk', webHookId: null });
+
+    const member = await notices(await s.login('operator'));
+    const other = await notices(admin); // an administrator of the client, not in the group
+    const door = Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
+    const held = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.held', doorId: door } }); // priority 3
+    const forced = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } }); // priority 1
+    const [notice] = await waitFor(() => { const m = member(); return m.length ? m : null; }, 'a notice for the member');
+    expect(notice).toEqual({ notificationId: made.body.id, name: 'Night desk P1-2', eventId: Number(forced.body.id), priority: 1, message: forced.body.message, at: forced.body.time, pointName: expect.any(String) });
+    // the member heard the urgent one only; the administrator outside the group heard nothing
+    await new Promise((r) => setTimeout(r, 300));
+    expect(member().map((m) => m.eventId)).toEqual([Number(forced.body.id)]);
+    expect(member().some((m) => m.eventId === Number(held.body.id))).toBe(false);
+    expect(other()).toEqual([]);
+
+    // off: no more notices, at once (the change notice drops what the server read)
+    const row = (await s.call('GET', `${alarmNotificationsResource.api}/${made.body.id}`, { token: admin })).body;
+    expect((await s.call('PUT', `${alarmNotificationsResource.api}/${row.id}`, { token: admin, body: { name: row.name, maxPriority: row.maxPriority, webHookId: null, operatorGroupId: row.operatorGroupId, enabled: false, note: null, updatedAt: row.updatedAt } })).status).toBe(200);
+    await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(member()).toHaveLength(1);
   });
 });

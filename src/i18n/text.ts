@@ -7,6 +7,7 @@ export const zhText: Record<string, string> = {
   "The screen stopped because of an unexpected error. It has been logged for the administrators.": "页面因意外错误而停止。错误已记录，供管理员查看。",
   "Reload": "重新加载",
   "New alarms": "新报警",
+  "Alarm notification": "报警通知",
   "and {n} more": "还有 {n} 条",
   "View": "查看",
   "Dismiss": "关闭",

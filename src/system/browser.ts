@@ -18,6 +18,7 @@ import { createCompanionTransport } from '../transport/companion';
 import { createCardConnectorTransport } from '../transport/cardConnector';
 import { createStompConnection } from '../transport/stomp';
 import { startAlarmNotices } from './alarmNotices';
+import { startAlarmNotifications } from './alarmNotifications';
 import { applyReplayQuery, randomRecordingId, startJournalUploader, type JournalUploader } from './journalUpload';
 import { selectCanNotify } from '../../machines/companion.selectors';
 
@@ -162,6 +163,9 @@ export function getSystem(): GatehouseSystem {
   window.addEventListener('pagehide', () => uploader?.actor.send({ type: 'journal.flush' }));
   const companion = getSystemActor(root, 'companion');
   startAlarmNotices(getSystemActor(root, 'alarms'), (title, message) => {
+    if (selectCanNotify(companion.getSnapshot())) companion.send({ type: 'companion.notify', title, message });
+  });
+  startAlarmNotifications(getSystemActor(root, 'socket.events'), (title, message) => {
     if (selectCanNotify(companion.getSnapshot())) companion.send({ type: 'companion.notify', title, message });
   });
   // §7: every valid real-time body is rebroadcast as a document event (`gatehouse:/alarmcount`, …)

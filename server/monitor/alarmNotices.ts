@@ -1,0 +1,52 @@
+// Alarm notifications to the console (issue 12): every alarm raised (once durable) with a priority up to an enabled
+// notification's limit is told on `/notice/alarm` to the signed-in members of the notification's operator group,
+// each member's sessions only (the broker still lets only those who may see alarms subscribe). The tenant's
+// notifications and their groups' members are read once and again after a change notice of either, never per alarm.
+import { DESTINATIONS, type AlarmNotice, type Event } from '../../contract';
+import type { Db } from '../db/db';
+import type { Pipeline } from './pipeline';
+
+interface ConsoleNotification { id: number; name: string; maxPriority: number; users: number[] }
+export type PublishTo = (clientId: number, destination: string, body: unknown, users: readonly number[]) => void;
+
+export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishTo, opts: { log?: (m: string) => void } = {}) {
+  const cache = new Map<number, Promise<ConsoleNotification[]>>();
+  let told = 0;
+
+  function notificationsOf(clientId: number): Promise<ConsoleNotification[]> {
+    let p = cache.get(clientId);
+    if (!p) {
+      p = db.query<{ id: number; name: string; max_priority: number; users: number[] | null }>(
+        `select n.id, n.name, n.max_priority, array_agg(m.user_id order by m.user_id) filter (where m.user_id is not null) as users
+           from alarm_notifications n left join operator_group_members m on m.group_id = n.operator_group_id
+          where n.client_id = $1 and n.enabled and n.operator_group_id is not null
+          group by n.id, n.name, n.max_priority order by n.id`, [clientId])
+        .then(({ rows }) => rows.map((r) => ({ id: Number(r.id), name: r.name, maxPriority: Number(r.max_priority), users: (r.users ?? []).map(Number) })));
+      p.catch(() => cache.delete(clientId));
+      cache.set(clientId, p);
+    }
+    return p;
+  }
+
+  async function tell(clientId: number, event: Event) {
+    for (const n of await notificationsOf(clientId)) {
+      if (event.priority > n.maxPriority || n.users.length === 0) continue;
+      const body: AlarmNotice = { notificationId: n.id, name: n.name, eventId: event.id, priority: event.priority, message: event.message, at: event.time, pointName: event.eventPointName };
+      publish(clientId, DESTINATIONS.alarmNotice, body, n.users);
+      told++;
+    }
+  }
+
+  const off = pipeline.onCommitted((clientId, event) => {
+    if (!event.alert) return;
+    void tell(clientId, event).catch((e) => opts.log?.(`alarm notice: ${e}`));
+  });
+
+  return {
+    /** A notification or an operator group of this tenant changed: read them again at the next alarm. */
+    changed(clientId: number) { cache.delete(clientId); },
+    /** How many notices were published (tests). */
+    get told() { return told; },
+    stop() { off(); },
+  };
+}
