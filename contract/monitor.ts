@@ -128,6 +128,22 @@ export const DoorView = type({
 export const LockdownBody = object({ on: boolean(), divisionId: optional(nullable(idInt())) });
 export const LockdownAnswer = type({ on: boolean(), doors: integer() });
 
+// ---------- threat levels (issue 12) ----------
+/** POST `${threatLevelsResource.api}/current`: put a level in force (null: lower to none) for the whole client or one
+ *  division (a site, with the divisions inside it), for `minutes` (then it reverts to none by itself) or until lowered. */
+export const ThreatSetBody = object({
+  levelId: nullable(idInt()), divisionId: optional(nullable(idInt())),
+  minutes: optional(nullable(size(integer(), 1, 10_080))),
+});
+export type ThreatSetBody = Infer<typeof ThreatSetBody>;
+/** GET/POST `${threatLevelsResource.api}/current`: the level in force (none: level null) and where, by whom, until when. */
+export const ThreatState = type({
+  level: nullable(type({ id: integer(), name: string(), rank: integer(), mode: string() })),
+  divisionId: nullable(integer()), divisionName: nullable(string()),
+  setAt: nullable(string()), setBy: nullable(string()), until: nullable(string()),
+});
+export type ThreatState = Infer<typeof ThreatState>;
+
 // ---------- door QR codes (issue 12) [0.4.5.5] ----------
 /** GET `${API.doors}/qr`: the doors the caller may give QR codes to, and whether each takes them. */
 export const DoorQrRow = type({ id: integer(), name: string(), divisionName: nullable(string()), qr: boolean() });

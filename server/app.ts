@@ -38,6 +38,7 @@ import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
 import { QR_PERIOD_S } from './access/index';
 import { createQrPublisher } from './access/qrPublisher';
+import { threatRoutes } from './access/threat';
 import { createAlarmNotices } from './monitor/alarmNotices';
 import { createLogicBlocks } from './logic/blocks';
 import { createUnlockScheduleClock } from './access/unlockSchedules';
@@ -173,6 +174,7 @@ export async function buildServer(opts: ServerOptions) {
     overrides.start();
     unlockSchedules.start();
     qr.start();
+    threats.start();
     webhooks?.start();
   });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
@@ -182,6 +184,7 @@ export async function buildServer(opts: ServerOptions) {
     overrides.stop();
     unlockSchedules.stop();
     qr.stop();
+    threats.stop();
     logic.stop();
     alarmNotices.stop();
     simulator.stop();
@@ -273,6 +276,7 @@ export async function buildServer(opts: ServerOptions) {
   };
   crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });
   accessRoutes(app, { simulator, db });
+  const threats = threatRoutes(app, { db, simulator, publish });
   licenseRoutes(app, db);
   batchRoutes(app, { db, publish });
   accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });

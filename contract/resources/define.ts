@@ -79,7 +79,7 @@ export interface TextFieldOptions<R extends boolean, O extends boolean> extends 
 export const text = <R extends boolean = false, O extends boolean = false>(o: TextFieldOptions<R, O>) => field<string, R, O>('text', o);
 export const email = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { max?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {}) =>
   field<string, R, O>('email', { max: 254, ...o });
-export const number = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { min?: number; max?: number; default?: number } = {}) => field<number, R, O>('number', o);
+export const number = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { min?: number; max?: number; default?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {}) => field<number, R, O>('number', o);
 export const date = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('date', o);
 /** A moment an operator types (an override's start): ISO 8601 with its zone on the wire, timestamptz in the database,
  *  typed and shown in the user's zone by the console. */

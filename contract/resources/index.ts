@@ -18,6 +18,7 @@ import { specialDatesResource } from './specialDates';
 import { accessZonesResource } from './accessZones';
 import { accessGroupsResource } from './accessGroups';
 import { interlocksResource } from './interlocks';
+import { threatLevelsResource } from './threatLevels';
 import { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES } from './overrides';
 import { alarmGroupsResource, ARM_STATES, type ArmState } from './alarmGroups';
 import { alarmNotificationsResource } from './alarmNotifications';
@@ -52,6 +53,7 @@ export { DOOR_MODES } from './doors';
 export { overridesResource, OVERRIDE_MODES, OVERRIDE_STATES, alarmGroupsResource, ARM_STATES, type ArmState, alarmNotificationsResource };
 export { PARITY_TYPES } from './cardFormats';
 export { elevatorMasksResource, parseFloors, FLOOR_LIST, MAX_FLOOR } from './elevatorMasks';
+export { threatLevelsResource, THREAT_MODES, type ThreatMode } from './threatLevels';
 export { floorPlansResource, FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_MONITOR } from './floorPlans';
 export { logicalBlocksResource, LOGIC_TRIGGERS, LOGIC_TRIGGER_CODES, LOGIC_ACTIONS, INPUT_TRIGGERS, type LogicTrigger, type LogicAction } from './logicalBlocks';
 export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4, interfacesResource, interfaceSettingsResource, INTERFACE_KINDS } from './hardware';
@@ -61,6 +63,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
   doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
-  logicalBlocksResource, floorPlansResource, elevatorMasksResource,
+  logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -30,7 +30,16 @@ export interface DoorFact {
   qrSecret: string | null;
   /** overrides that hold this door in another mode for a window (ms since the epoch; not yet ended when indexed) */
   overrides?: readonly OverrideFact[];
+  /** the threat level in force at this door (its client's, for the whole client or the door's site), if any */
+  threat?: ThreatFact | null;
 }
+/** A threat level in force: what the doors do ('card': nothing more), from when, until when (null: until lowered),
+ *  and the access groups whose members still pass. */
+export interface ThreatFact { levelId: number; name: string; rank: number; mode: 'card' | 'card-pin' | 'locked'; from: number; until: number | null; exempt: readonly number[] }
+
+/** The threat level in force on a door at `at`, if any. */
+export const threatAt = (door: DoorFact, at: number): ThreatFact | null =>
+  door.threat && at >= door.threat.from && (door.threat.until === null || at < door.threat.until) ? door.threat : null;
 /** An override of a door's mode: 'locked' holds it shut for everyone. */
 export interface OverrideFact { id: number; name: string; mode: 'unlocked' | 'locked' | 'card-pin' | 'card'; from: number; to: number }
 
@@ -173,16 +182,23 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
 
   // 4. the door's mode: a lockdown outranks everything, then an override in force, then the door's own mode
   if (door.mode === 'locked-down' || state.lockedDown.has(door.id)) return deny('door-locked-down', 'door-mode', `${door.name} is locked down`);
+  // a threat level in force outranks overrides and the door's own mode, except for the members of its exempt groups
+  const threat = threatAt(door, req.at);
+  const exempt = !!threat && threat.exempt.length > 0 && (index.groupsOf.get(who.id) ?? []).some((g) => threat.exempt.includes(g));
+  if (threat && threat.mode !== 'card') {
+    if (exempt) pass('door-mode', `${who.name} passes at threat level ${threat.name} (a member of an exempt group)`);
+    else if (threat.mode === 'locked') return deny('door-locked-down', 'door-mode', `${door.name} is held locked by threat level ${threat.name}`);
+  }
   const held = overrideAt(door, req.at);
   const until = held ? ` by the override ${held.name} until ${new Date(held.to).toISOString()}` : '';
   if (held?.mode === 'locked') return deny('door-locked-down', 'door-mode', `${door.name} is held locked${until}`);
-  const mode: DoorMode = held ? held.mode : door.mode;
+  const mode: DoorMode = threat?.mode === 'card-pin' && !exempt ? 'card-pin' : held ? held.mode : door.mode;
   if (mode === 'card-pin') {
     if (!req.pin) return deny('pin-required', 'pin', `${door.name} needs card and PIN`);
     if (!who.pin || who.pin.length !== req.pin.length || !timingSafeEqual(Buffer.from(who.pin), Buffer.from(req.pin))) return deny('wrong-pin', 'pin', 'the PIN does not match');
     pass('pin', 'PIN matches');
   }
-  pass('door-mode', `${mode === 'unlocked' ? `${door.name} is unlocked` : `${door.name}: ${mode === 'card-pin' ? 'card and PIN' : 'card only'}`}${held ? ` (held${until})` : ''}`);
+  pass('door-mode', `${mode === 'unlocked' ? `${door.name} is unlocked` : `${door.name}: ${mode === 'card-pin' ? 'card and PIN' : 'card only'}`}${threat?.mode === 'card-pin' && !exempt ? ` (threat level ${threat.name})` : held ? ` (held${until})` : ''}`);
 
   // 5. access groups with this door, and their schedules
   const mine = index.groupsOf.get(who.id) ?? [];

@@ -4,13 +4,13 @@
 // next swipe after a saved change always obeys it.
 import type { Db } from '../db/db';
 import type { CardFormat } from './cardFormat';
-import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, OverrideFact, ZoneFact } from './engine';
+import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, OverrideFact, ThreatFact, ZoneFact } from './engine';
 import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from './schedule';
 
 /** How long one dynamic QR code is current. */
 export const QR_PERIOD_S = 30;
 /** Change notices of these resources rebuild the tenant's index. */
-export const ACCESS_RESOURCES = ['identities', 'doors', 'schedules', 'specialDates', 'accessZones', 'accessGroups', 'interlocks', 'cardFormats', 'clients', 'overrides'] as const;
+export const ACCESS_RESOURCES = ['identities', 'doors', 'schedules', 'specialDates', 'accessZones', 'accessGroups', 'interlocks', 'cardFormats', 'clients', 'overrides', 'threatLevels'] as const;
 
 const group = <T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> => {
   const out = new Map<K, T[]>();
@@ -49,6 +49,21 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
     `select o.id, o.name, o.mode, (extract(epoch from o.starts_at) * 1000)::float8 as "from", (extract(epoch from o.ends_at) * 1000)::float8 as "to", d.door_id
        from door_overrides o join door_override_doors d on d.override_id = o.id where o.client_id = $1 and o.ends_at > now() - interval '31 days'`);
   const overridesOf = group(overrides, (x) => x.door_id);
+  // the threat level in force (migration 096): the doors of its site (a division and those inside it) or every door
+  const [threatRow] = await q<{ level_id: number; name: string; rank: number; mode: ThreatFact['mode']; from: number; until: number | null; division_id: number | null; exempt: number[] | null }>(
+    `select s.level_id, l.name, l.rank, l.mode, (extract(epoch from s.set_at) * 1000)::float8 as "from",
+            (extract(epoch from s.until) * 1000)::float8 as until, s.division_id,
+            (select array_agg(e.access_group_id) from threat_level_exempt_groups e where e.threat_level_id = l.id) as exempt
+       from threat_level_state s join threat_levels l on l.id = s.level_id where s.client_id = $1`);
+  let threatDoors: Set<number> | null = null;
+  if (threatRow && threatRow.division_id !== null) {
+    threatDoors = new Set((await db.query<{ id: number }>(`with recursive site(id) as (select $2::int union select d.id from divisions d join site on d.parent_id = site.id)
+      select id from doors where client_id = $1 and division_id in (select id from site)`, [clientId, threatRow.division_id])).rows.map((r) => Number(r.id)));
+  }
+  const threat: ThreatFact | null = threatRow ? {
+    levelId: Number(threatRow.level_id), name: threatRow.name, rank: Number(threatRow.rank), mode: threatRow.mode, from: Number(threatRow.from),
+    until: threatRow.until === null ? null : Number(threatRow.until), exempt: (threatRow.exempt ?? []).map(Number),
+  } : null;
 
   const pins = new Map<number, string>();
   const credentials = new Map<string, CredentialFact>();
@@ -62,6 +77,7 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
     id: d.id, name: d.name, mode: d.mode as DoorMode, formatIds: d.card_format_id === null ? [] : [d.card_format_id],
     entryZoneId: d.entry_zone_id, exitZoneId: d.exit_zone_id, interlockIds: (ilOf.get(d.id) ?? []).map((x) => x.interlock_id), qrSecret: d.qr_secret,
     overrides: (overridesOf.get(d.id) ?? []).map((o) => ({ id: o.id, name: o.name, mode: o.mode, from: Number(o.from), to: Number(o.to) })),
+    threat: threat && (threatDoors === null || threatDoors.has(d.id)) ? threat : null,
   }]));
   const interlocks = new Map<number, InterlockFact>([...group(ilDoors, (x) => x.interlock_id)].map(([id, list]) => [id, { id, name: list[0].name, doorIds: list.map((x) => x.door_id) }]));
   const doorsOf = group(groupDoors, (x) => x.access_group_id);

@@ -44,7 +44,8 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
     case 'email': return `t${next()}@example.test`;
     // each field counts up from its minimum (rows that must differ per parent, an interface's bus address, do)
     case 'number': {
-      if (f.default !== undefined) return f.default as number;
+      // a unique number (a threat level's rank) differs per row; others take their default
+      if (f.default !== undefined && !f.unique) return f.default as number;
       const n = numberSeq.get(f) ?? 0;
       numberSeq.set(f, n + 1);
       const min = f.min ?? 1;

@@ -4,7 +4,7 @@ import { array, boolean, integer, nullable, number, optional, string, type, unkn
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -239,3 +239,10 @@ export const previewAccessChange = (resource: string, id: number | null, values:
 export const zoneOccupancy = () => getJson(`${accessZonesResource.api}/occupancy`, ZoneOccupancy);
 export const zoneOccupants = (id: number) => getJson(`${accessZonesResource.api}/${id}/occupants`, ZoneOccupants);
 export const forgiveInZone = (id: number, identityId: number) => send('post', `${accessZonesResource.api}/${id}/forgive`, { identityId }, Anything);
+
+// ---------- threat levels in force (issue 12) ----------
+const ThreatLevelPage = type({ items: array(type({ id: integer(), name: string(), rank: integer(), mode: string() })) });
+export const threatLevelChoices = () => getJson(threatLevelsResource.api, ThreatLevelPage, { size: 100, sort: 'rank,asc' });
+export const threatCurrent = () => getJson(`${threatLevelsResource.api}/current`, ThreatState);
+export const setThreatLevel = (levelId: number | null, divisionId: number | null, minutes: number | null) =>
+  send('post', `${threatLevelsResource.api}/current`, { levelId, divisionId, minutes }, ThreatState);

@@ -1,7 +1,7 @@
 // THE route table of SPEC §2: every path, title, layout and cache flag, privilege list, route type and redirect
 // rule, in one place. It drives the router (src/app/App.tsx), the guard (guard.ts) and the sidebar. Data only.
 import {
-  PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource,
+  PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
   userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
@@ -12,7 +12,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones'
+  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -170,6 +170,9 @@ export const ROUTES: RouteDef[] = [
   ...catalogue(overridesResource, 'Doors held unlocked or locked for a while, then back to normal by themselves.'),
   ...catalogue(schedulesResource, 'Weekly time windows used by access groups and doors.'),
   ...catalogue(specialDatesResource, 'Dates on which schedules follow holiday rules.'),
+  // the level in force, set and lowered above the generated list (src/screens/configure/ThreatLevelsScreen.tsx)
+  fromResource(threatLevelsResource, 'list', 'threatLevels', { description: 'Ranked threat levels: what the doors do while one is in force, and who still passes.' }),
+  ...catalogue(threatLevelsResource, 'Ranked threat levels: what the doors do while one is in force, and who still passes.').slice(1),
 
   // ---------- Hardware ----------
   ...catalogue(cardFormatsResource, 'Wiegand and smart-card formats the readers decode.'),

@@ -60,6 +60,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   privilegesFixed: pick(() => import('../screens/manage/PrivilegesScreens'), 'PrivilegesFixedScreen'),
   assignPrivileges: pick(() => import('../screens/manage/PrivilegesScreens'), 'AssignPrivilegesScreen'),
   accessZones: pick(() => import('../screens/configure/AccessZonesScreen'), 'AccessZonesScreen'),
+  threatLevels: pick(() => import('../screens/configure/ThreatLevelsScreen'), 'ThreatLevelsScreen'),
   controllerHub: pick(() => import('../screens/configure/ControllerHubScreen'), 'ControllerHubScreen'),
   floorPlanMonitor: pick(() => import('../screens/monitor/FloorPlanScreen'), 'FloorPlanScreen'),
   batchUpload: pick(() => import('../screens/manage/BatchUploadScreen'), 'BatchUploadScreen'),

@@ -7,14 +7,17 @@ import { routeDescription, routeTitle, useLocale } from '../i18n';
 import { ResourceList } from '../resources/ResourceList';
 import { PageHeader } from './PageHeader';
 
-export function ListScreen<T extends { id: number }>({ testId, title, icon, description, ...list }: {
+export function ListScreen<T extends { id: number }>({ testId, title, icon, description, before, ...list }: {
   testId: string; title?: string; icon?: ComponentProps<typeof PageHeader>['icon']; description?: ReactNode;
+  /** shown between the header and the list (a screen's own panel: the threat level in force) */
+  before?: ReactNode;
 } & ComponentProps<typeof ResourceList<T>>) {
   const { route } = useRouteInfo();
   useLocale();
   return (
     <div className="gh-page" data-testid={testId}>
       <PageHeader title={title ?? routeTitle(route)} icon={icon ?? route.icon} description={description ?? routeDescription(route)} />
+      {before}
       <ResourceList<T> {...list} />
     </div>
   );

@@ -1,0 +1,111 @@
+// Threat levels (issue 12): a level in force decides at every door it covers — held locked denies (except members of
+// its exempt groups) and locks the doors at once, card and PIN asks for the PIN — for the whole client or one site;
+// it is audited, tells the consoles, lowers with one command or reverts by itself when its time is up. Another
+// tenant's level or division is refused; levels are ranked, a rank used twice refused on the field.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, threatLevelsResource } from '../../contract';
+import { startTestServer, type TestServer } from '../testkit';
+
+let s: TestServer;
+let admin: string, harbour: string;
+let northwind: number;
+const CURRENT = `${threatLevelsResource.api}/current`;
+
+beforeAll(async () => {
+  s = await startTestServer({ testHooks: true });
+  [admin, harbour] = await Promise.all(['admin', 'harbour'].map((u) => s.login(u)));
+  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
+}, 60_000);
+afterAll(async () => { await s?.close(); });
+
+const swipe = (doorId: number, card?: string) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId, ...(card ? { card } : {}) } });
+const level = (body: Record<string, unknown>) => s.call('POST', threatLevelsResource.api, { token: admin, body: { exemptGroupIds: [], description: null, ...body } });
+
+describe('threat levels', () => {
+  it('decide at every door while in force, lock the doors at once, spare exempt groups, and lower with one command', async () => {
+    const doors = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])).rows.map((r) => Number(r.id));
+    const door = doors[0];
+    const first = await swipe(door);
+    expect(first.body.eventCode).toBe(5000);
+    const card = /card (\S+)\)/.exec(first.body.message)![1];
+
+    const severe = await level({ name: 'Severe', rank: 4, mode: 'locked' });
+    expect(severe.status).toBe(201);
+    const elevated = await level({ name: 'Elevated', rank: 2, mode: 'card-pin' });
+    expect(elevated.status).toBe(201);
+    const twice = await level({ name: 'Also two', rank: 2, mode: 'card' });
+    expect(twice.status).toBe(400);
+    expect(twice.body.violations).toEqual([{ field: 'rank', message: 'is already the rank of another threat level' }]);
+
+    // refused: another tenant's level, a division of another tenant, a user without door control
+    expect((await s.call('POST', CURRENT, { token: harbour, body: { levelId: severe.body.id } })).body.violations).toEqual([{ field: 'levelId', message: 'is not a threat level of this client' }]);
+    const theirDivision = Number((await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' order by d.id limit 1`)).rows[0].id);
+    expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: severe.body.id, divisionId: theirDivision } })).status).toBe(404);
+    expect((await s.call('POST', CURRENT, { token: await s.login('hr'), body: { levelId: severe.body.id } })).status).toBe(403);
+    expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: 'x' } })).body.violations[0].field).toBe('levelId');
+    expect((await s.call('GET', CURRENT, { token: admin })).body.level).toBeNull();
+
+    const on = await s.call('POST', CURRENT, { token: admin, body: { levelId: severe.body.id } });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ level: { id: severe.body.id, name: 'Severe', rank: 4, mode: 'locked' }, divisionId: null, setBy: 'admin', until: null });
+    expect(await s.count(`select 1 from audit_log where action = 'threat level' and client_id = $1`, [northwind])).toBe(1);
+    expect(await s.count(`select 1 from doors where client_id = $1 and status <> 'locked'`, [northwind])).toBe(0);
+    const denied = await swipe(door, card);
+    expect(denied.body.eventCode).toBe(5004);
+    const why = await s.call('GET', `${API.events}/${denied.body.id}/explain`, { token: admin });
+    expect(why.body.now.reason).toBe('door-locked-down');
+    expect(JSON.stringify(why.body.now.steps)).toContain('threat level Severe');
+
+    // responders pass: the card holder's own access group made exempt
+    const holder = Number((await s.db.query<{ identity_id: number }>('select identity_id from credentials where number = $1', [card])).rows[0].identity_id);
+    const groupId = Number((await s.db.query<{ access_group_id: number }>('select access_group_id from access_group_members where identity_id = $1 limit 1', [holder])).rows[0].access_group_id);
+    const row = (await s.call('GET', `${threatLevelsResource.api}/${severe.body.id}`, { token: admin })).body;
+    expect((await s.call('PUT', `${threatLevelsResource.api}/${row.id}`, { token: admin, body: { name: row.name, rank: row.rank, mode: row.mode, description: null, exemptGroupIds: [groupId], updatedAt: row.updatedAt } })).status).toBe(200);
+    expect((await swipe(door, card)).body.eventCode).toBe(5000);
+
+    // card and PIN everywhere
+    expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: elevated.body.id } })).body.level.name).toBe('Elevated');
+    expect((await swipe(door, card)).body.eventCode).toBe(5005);
+
+    // lowered: the doors are as they were
+    const off = await s.call('POST', CURRENT, { token: admin, body: { levelId: null } });
+    expect(off.body.level).toBeNull();
+    expect(await s.count(`select 1 from audit_log where action = 'threat level lowered' and client_id = $1`, [northwind])).toBe(1);
+    expect((await swipe(door, card)).body.eventCode).toBe(5000);
+  });
+
+  it('holds one site only when set for a division, and reverts by itself when its time is up', async () => {
+    const doors = (await s.db.query<{ id: number; division_id: number }>(`select id, division_id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])).rows;
+    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])).rows;
+    const below = (root: number): number[] => [root, ...divisions.filter((d) => d.parent_id === root).flatMap((d) => below(d.id))];
+    // a door whose site (its division and those below) leaves another door out
+    const inside = doors.find((d) => doors.some((o) => !below(d.division_id).includes(o.division_id)))!;
+    const outside = doors.find((o) => !below(inside.division_id).includes(o.division_id))!;
+    const lock = (await level({ name: 'Site alert', rank: 5, mode: 'locked' })).body.id;
+    const a = await swipe(inside.id);
+    const b = await swipe(outside.id);
+    expect([a.body.eventCode, b.body.eventCode]).toEqual([5000, 5000]);
+    const cardA = /card (\S+)\)/.exec(a.body.message)![1];
+    const cardB = /card (\S+)\)/.exec(b.body.message)![1];
+
+    const on = await s.call('POST', CURRENT, { token: admin, body: { levelId: lock, divisionId: inside.division_id, minutes: 5 } });
+    expect(on.body).toMatchObject({ level: { name: 'Site alert' }, divisionId: inside.division_id, divisionName: expect.any(String) });
+    expect(Date.parse(on.body.until) - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect((await swipe(inside.id, cardA)).body.eventCode).toBe(5004);
+    expect((await swipe(outside.id, cardB)).body.eventCode).toBe(5000);
+
+    // its time is up: the server lowers it by itself, audited, and the door obeys at once
+    await s.db.query(`update threat_level_state set until = now() - interval '1 second' where client_id = $1`, [northwind]);
+    expect((await s.call('GET', CURRENT, { token: admin })).body.level).toBeNull();
+    await waitForAsync(async () => (await s.count(`select 1 from audit_log where action = 'threat level reverted' and client_id = $1`, [northwind])) === 1, 'the revert', 6000);
+    expect(await s.count('select 1 from threat_level_state where client_id = $1', [northwind])).toBe(0);
+    expect((await swipe(inside.id, cardA)).body.eventCode).toBe(5000);
+  });
+});
+
+async function waitForAsync(fact: () => Promise<boolean>, what: string, timeoutMs: number) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) { if (await fact()) return; await new Promise((r) => setTimeout(r, 100)); }
+  throw new Error(`timed out waiting for ${what}`);
+}

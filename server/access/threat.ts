@@ -1,0 +1,100 @@
+// Threat levels in force (issue 12): one audited command puts a level in force for the whole client or one site (a
+// division and those inside it), optionally for a number of minutes, or lowers it. The access engine decides by it
+// (server/access/engine.ts threatAt, from the index); a level that holds doors locked also locks them at the hardware
+// at once. A level set for a time reverts by itself: this clock deletes the expired row (one server wins the delete),
+// audits it and tells the consoles. Configured levels are a catalogue resource (contract/resources/threatLevels.ts).
+import type { FastifyInstance } from 'fastify';
+import { PRIV, ThreatSetBody, threatLevelsResource, type ThreatState } from '../../contract';
+import { subtree } from '../auth/access';
+import type { Db } from '../db/db';
+import { insertAudit } from '../db/queries/audit';
+import { divisionsOf } from '../db/queries/divisions';
+import { HttpError, audit, body, clientOf, divisionsFor, iso, principal } from '../http/common';
+import type { HardwareSimulator } from '../simulator/hardware';
+
+export const THREAT_CURRENT = `${threatLevelsResource.api}/current`;
+type Publish = (clientId: number, destination: string, body: unknown) => void;
+
+async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
+  const { rows: [r] } = await db.query<{ level_id: number; name: string; rank: number; mode: string; division_id: number | null; division_name: string | null; set_at: unknown; set_by: string; until: unknown }>(
+    `select s.level_id, l.name, l.rank, l.mode, s.division_id, d.name as division_name, s.set_at, s.set_by, s.until
+       from threat_level_state s join threat_levels l on l.id = s.level_id left join divisions d on d.id = s.division_id
+      where s.client_id = $1 and (s.until is null or s.until > now())`, [clientId]);
+  if (!r) return { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
+  return {
+    level: { id: Number(r.level_id), name: r.name, rank: Number(r.rank), mode: r.mode },
+    divisionId: r.division_id === null ? null : Number(r.division_id), divisionName: r.division_name,
+    setAt: iso(r.set_at), setBy: r.set_by, until: iso(r.until),
+  };
+}
+
+export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: { db: Db; simulator: HardwareSimulator; publish: Publish }) {
+  const told = (clientId: number, id: number) => {
+    simulator.access.changed(clientId); // the next swipe obeys it
+    publish(clientId, `/changes/${threatLevelsResource.name}`, { resource: threatLevelsResource.name, id, action: 'current' });
+  };
+
+  app.get(THREAT_CURRENT, { config: { privileges: [PRIV.doors.view, PRIV.doors.control, PRIV.overrides.view] } }, async (req) => stateOf(db, clientOf(req)));
+
+  app.post(THREAT_CURRENT, { config: { privileges: [PRIV.doors.control] } }, async (req): Promise<ThreatState> => {
+    const clientId = clientOf(req);
+    const input = body(req.body, ThreatSetBody);
+    const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
+    const all = await divisionsOf(db, clientId);
+    const divisionId = input.divisionId ?? null;
+    if (divisionId !== null) {
+      if (!subtree(all, divisionId).length || !controlled.includes(divisionId)) throw new HttpError(404, 'Division not found');
+    } else if (all.some((d) => !controlled.includes(d.id))) {
+      throw new HttpError(403, 'You control the doors of some divisions only: choose one of them');
+    }
+    let level: { id: number; name: string; mode: string } | null = null;
+    if (input.levelId !== null) {
+      const { rows } = await db.query<{ id: number; name: string; mode: string }>('select id, name, mode from threat_levels where id = $1 and client_id = $2', [input.levelId, clientId]);
+      if (!rows[0]) throw new HttpError(400, 'Validation failed', [{ field: 'levelId', message: 'is not a threat level of this client' }]);
+      level = rows[0];
+    }
+    const before = await stateOf(db, clientId);
+    const until = level && input.minutes ? new Date(Date.now() + input.minutes * 60_000).toISOString() : null;
+    await db.transaction(async (tx) => {
+      if (level) {
+        await tx.query(`insert into threat_level_state (client_id, level_id, division_id, set_at, set_by, until) values ($1, $2, $3, now(), $4, $5)
+          on conflict (client_id) do update set level_id = excluded.level_id, division_id = excluded.division_id, set_at = excluded.set_at, set_by = excluded.set_by, until = excluded.until`,
+        [clientId, level.id, divisionId, principal(req).username, until]);
+      } else {
+        await tx.query('delete from threat_level_state where client_id = $1', [clientId]);
+      }
+      await audit(tx, req, {
+        clientId, action: level ? 'threat level' : 'threat level lowered', entity: 'threat level', entityId: level?.id ?? before.level?.id ?? null,
+        before: before.level ? { level: before.level.name, divisionId: before.divisionId, until: before.until } : null,
+        after: level ? { level: level.name, divisionId, until } : null,
+      });
+    });
+    told(clientId, level?.id ?? before.level?.id ?? 0);
+    if (level?.mode === 'locked') {
+      // held locked: every door it covers is locked at the hardware now (a locked-down one is left to its lockdown)
+      const site = divisionId === null ? null : subtree(all, divisionId);
+      const { rows } = await db.query<{ id: number }>(`select id from doors where client_id = $1 and mode <> 'locked-down' and ($2::int[] is null or division_id = any($2::int[])) order by id`, [clientId, site]);
+      for (const d of rows) await simulator.command(clientId, Number(d.id), 'lock', `threat level ${level.name}`, { force: true }).catch((e) => req.log.warn(`threat lock ${d.id}: ${e}`));
+    }
+    return stateOf(db, clientId);
+  });
+
+  // a level set for a time reverts by itself
+  let timer: ReturnType<typeof setInterval> | null = null;
+  async function tick(): Promise<number> {
+    const { rows } = await db.query<{ client_id: number; level_id: number; name: string; division_id: number | null }>(
+      `delete from threat_level_state s using threat_levels l where l.id = s.level_id and s.until is not null and s.until <= now()
+       returning s.client_id, s.level_id, l.name, s.division_id`);
+    for (const r of rows) {
+      await insertAudit(db, { clientId: Number(r.client_id), actor: 'system', action: 'threat level reverted', entity: 'threat level', entityId: Number(r.level_id),
+        before: { level: r.name, divisionId: r.division_id }, after: null });
+      told(Number(r.client_id), Number(r.level_id));
+    }
+    return rows.length;
+  }
+  return {
+    tick,
+    start(everyMs = 2000) { timer ??= setInterval(() => { void tick().catch((e) => app.log.warn(`threat levels: ${e}`)); }, everyMs); (timer as { unref?: () => void }).unref?.(); },
+    stop() { if (timer) clearInterval(timer); timer = null; },
+  };
+}

@@ -1,0 +1,130 @@
+// /configure/threat-levels (issue 12): the client's ranked threat levels (the generated catalogue list: what each does
+// at the doors and who still passes) under the level in force now — which, where, set by whom, until when — and, for
+// holders of door control (0.4.5.4), one command to set a level for the whole client or one site, for some minutes
+// or until lowered, and to lower it. Both ask first; the answer says what happened. Another console's change arrives
+// as the resource's change notice and the panel reads the state again.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { fromPromise } from 'xstate';
+import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { DESTINATIONS, PRIV, hasPrivilege, threatLevelsResource, type ThreatState } from '../../../contract';
+import { commandMachine, selectCommandError, selectRunningCommand } from '../../../machines/command';
+import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { listDivisions, setThreatLevel, threatCurrent, threatLevelChoices } from '../../api/endpoints';
+import { useSystemActor } from '../../app/useSystemActor';
+import { tx, useLocale } from '../../i18n';
+import { consoleResource } from '../../resources/registry';
+import { notify } from '../../system/notices';
+import { ListScreen } from '../../ui/ListScreen';
+import { useTime } from '../../ui/time';
+import { useTask } from '../../ui/useTask';
+
+const MODE_TEXT: Record<string, string> = { card: 'Doors as they are', 'card-pin': 'Card and PIN at every door', locked: 'Doors held locked' };
+const intentOf = (mode: string | undefined) => (mode === 'locked' ? 'danger' : mode === 'card-pin' ? 'warning' : 'primary');
+
+export function ThreatLevelsScreen() {
+  useLocale();
+  const session = useSystemActor('session');
+  const clientId = useSelector(session, selectClientId);
+  const mayControl = hasPrivilege(useSelector(session, selectHeldPrivileges), [PRIV.doors.control]);
+  const [seen, setSeen] = useState(0); // visual: change notices heard (the panel and the list read again)
+  const central = useSystemActor('socket.central');
+  useEffect(() => {
+    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) setSeen((n) => n + 1); });
+    return () => sub.unsubscribe();
+  }, [central]);
+  return (
+    <ListScreen<{ id: number; name: string }> testId="threat-levels" resource={consoleResource('threatLevels')}
+      before={<InForce key={clientId ?? 0} seen={seen} mayControl={mayControl} />} />
+  );
+}
+
+function InForce({ seen, mayControl }: { seen: number; mayControl: boolean }) {
+  const time = useTime();
+  const current = useTask(() => threatCurrent(), [seen]);
+  const levels = useTask(() => threatLevelChoices(), [seen]);
+  const divisions = useTask(mayControl ? () => listDivisions({ size: 500 }) : null, []);
+  const reload = useRef(current.reload);
+  reload.current = current.reload;
+  const [levelId, setLevelId] = useState(''); // visual: the level chosen to set
+  const [where, setWhere] = useState('all'); // visual: the site chosen
+  const [minutes, setMinutes] = useState(''); // visual: typed minutes (empty: until lowered)
+  const [asking, setAsking] = useState<'set' | 'lower' | null>(null); // visual: which question is open
+  const machine = useMemo(() => commandMachine.provide({
+    actors: {
+      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
+        const [what, level, site, mins] = input.command.split(':');
+        const answer: ThreatState = what === 'lower'
+          ? await setThreatLevel(null, null, null)
+          : await setThreatLevel(Number(level), site === 'all' ? null : Number(site), mins ? Number(mins) : null);
+        notify(answer.level
+          ? { intent: intentOf(answer.level.mode), title: tx('Threat level'), message: tx('{name} is in force: {what}.', { name: answer.level.name, what: tx(MODE_TEXT[answer.level.mode] ?? answer.level.mode) }), timeoutMs: 6000 }
+          : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 });
+        reload.current();
+        return what;
+      }),
+    },
+  }), []);
+  const commands = useActorRef(machine);
+  const running = useSelector(commands, selectRunningCommand);
+  const error = useSelector(commands, selectCommandError);
+  const now = current.output;
+  const choices = levels.output?.items ?? [];
+  const chosen = choices.find((l) => String(l.id) === levelId) ?? null;
+  const typedMinutes = minutes.trim();
+  const minutesBad = typedMinutes !== '' && !(/^\d{1,5}$/.test(typedMinutes) && Number(typedMinutes) >= 1 && Number(typedMinutes) <= 10_080);
+
+  return (
+    <Card className="gh-mb" data-testid="threat-in-force">
+      {error && <Callout intent="danger" icon="error" className="gh-mb">{error}</Callout>}
+      {now?.level ? (
+        <Callout intent={intentOf(now.level.mode)} icon="shield" title={tx('In force: {name}', { name: now.level.name })} data-testid="threat-current">
+          <div><Tag minimal>{tx('Rank')} {now.level.rank}</Tag> {tx(MODE_TEXT[now.level.mode] ?? now.level.mode)} · {now.divisionName ?? tx('the whole client')}</div>
+          <div className="bp6-text-muted">
+            {tx('Set by {who} at {time}', { who: now.setBy ?? '', time: time.dateTime(now.setAt, true) })}
+            {' · '}{now.until ? tx('reverts by itself at {time}', { time: time.dateTime(now.until, true) }) : tx('until lowered')}
+          </div>
+          {mayControl && <Button className="gh-mt" icon="arrow-down" intent="success" loading={running?.startsWith('lower') ?? false} disabled={running !== null}
+            onClick={() => setAsking('lower')} data-testid="threat-lower">{tx('Lower to none')}</Button>}
+        </Callout>
+      ) : now ? (
+        <Callout icon="tick-circle" intent="success" data-testid="threat-current">{tx('No threat level is in force now.')}</Callout>
+      ) : null}
+      {mayControl && (
+        <div className="gh-threat-set">
+          <FormGroup label={tx('Threat level')} labelFor="threat-level">
+            <HTMLSelect id="threat-level" value={levelId} onChange={(e) => setLevelId(e.currentTarget.value)} data-testid="threat-level">
+              <option value="">{choices.length ? tx('Choose a level') : tx('No threat levels yet: add one below')}</option>
+              {choices.map((l) => <option key={l.id} value={l.id}>{`${l.rank} · ${l.name}`}</option>)}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label={tx('Where')} labelFor="threat-where">
+            <HTMLSelect id="threat-where" value={where} onChange={(e) => setWhere(e.currentTarget.value)} data-testid="threat-where">
+              <option value="all">{tx('the whole client')}</option>
+              {(divisions.output?.items ?? []).map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label={tx('For (minutes)')} labelFor="threat-minutes" intent={minutesBad ? 'danger' : 'none'}
+            helperText={minutesBad ? tx('A whole number of minutes from 1 to 10080') : tx('Empty: until lowered')}>
+            <InputGroup id="threat-minutes" value={minutes} inputMode="numeric" intent={minutesBad ? 'danger' : 'none'} onChange={(e) => setMinutes(e.currentTarget.value)} data-testid="threat-minutes" />
+          </FormGroup>
+          <Button icon="shield" intent={intentOf(chosen?.mode)} disabled={!chosen || minutesBad || running !== null} loading={running?.startsWith('set') ?? false}
+            onClick={() => setAsking('set')} data-testid="threat-set">{tx('Set level')}</Button>
+        </div>
+      )}
+      <Alert isOpen={asking !== null} intent={asking === 'set' ? intentOf(chosen?.mode) : 'success'} icon="shield" canEscapeKeyCancel cancelButtonText={tx('Cancel')}
+        confirmButtonText={asking === 'set' ? tx('Set level') : tx('Lower to none')}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          commands.send({ type: 'command.run', command: asking === 'set' ? `set:${levelId}:${where}:${typedMinutes}` : 'lower' });
+          setAsking(null);
+        }}>
+        <div data-testid="threat-confirm">
+          {asking === 'set' && chosen
+            ? <p>{tx('Put {name} in force for {where}? {what}.', { name: chosen.name, where: where === 'all' ? tx('the whole client') : (divisions.output?.items.find((d) => String(d.id) === where)?.name ?? ''), what: tx(MODE_TEXT[chosen.mode] ?? chosen.mode) })}</p>
+            : <p>{tx('Lower the threat level? The doors go back to what they do without one.')}</p>}
+        </div>
+      </Alert>
+    </Card>
+  );
+}
