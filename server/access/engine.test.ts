@@ -262,6 +262,25 @@ describe('the decision engine', () => {
     expect(decide(index, EMPTY_STATE, card('', { presented: { kind: 'qr', code: foreign } })).reason).toBe('qr-invalid');
   });
 
+  it('a threat level decides only while in force: locked denies all but its exempt groups, card and PIN asks the PIN, then it reverts', () => {
+    const from = MONDAY_10 - 60_000;
+    const until = MONDAY_10 + 3_600_000;
+    fc.assert(fc.property(fc.constantFrom('card' as const, 'card-pin' as const, 'locked' as const), fc.integer({ min: -7_200_000, max: 7_200_000 }), fc.boolean(), fc.boolean(), (mode, offset, exemptStaff, pin) => {
+      const threat = { levelId: 1, name: 'Severe', rank: 4, mode, from, until, exempt: exemptStaff ? [1000] : [] };
+      const plain = (id: number, o: Partial<DoorFact> = {}): DoorFact => ({ id, name: `Door ${id}`, mode: 'card', formatIds: [26], entryZoneId: null, exitZoneId: null, interlockIds: [], qrSecret: null, ...o });
+      const { index } = site({ doors: [plain(1, { threat }), plain(2)] });
+      const t = MONDAY_10 + offset;
+      const inForce = t >= from && t < until;
+      // Nurul (Staff, PIN 1234) at the door under the level, in office hours (08:00–18:00 local)
+      const d = decide(index, EMPTY_STATE, card('4242', { at: t, pin: pin ? '1234' : null }));
+      const d2 = decide(index, EMPTY_STATE, card('4242', { at: t, doorId: 2 }));
+      expect(d2.granted).toBe(true); // the other door is not under the level
+      if (!inForce || mode === 'card' || exemptStaff) expect([d.granted, d.reason]).toEqual([true, 'granted']);
+      else if (mode === 'locked') expect([d.granted, d.reason, d.steps.at(-1)?.detail]).toEqual([false, 'door-locked-down', 'Door 1 is held locked by threat level Severe']);
+      else expect([d.granted, d.reason]).toEqual(pin ? [true, 'granted'] : [false, 'pin-required']);
+    }));
+  });
+
   it('the card + PIN door lets in with the right PIN', () => {
     const { index } = site();
     expect(decide(index, EMPTY_STATE, card('4242', { doorId: 3, pin: '1234' })).granted).toBe(true);
