@@ -35,3 +35,20 @@ test('the calendar shows special dates by month and adds one on a chosen day', a
   await expect(cal.getByTestId('calendar-list')).toContainText(`Founders' day ${stamp}`);
   await shot(page, 'calendar-390');
 });
+
+test('weeks start where the reader\'s region starts them: Sunday for en-US, Monday for en-GB', async ({ browser }) => {
+  for (const [locale, first, last] of [['en-US', 'Sun', 'Sat'], ['en-GB', 'Mon', 'Sun']] as const) {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    await signIn(page, 'admin');
+    await selectClient(page, 'Northwind Logistics');
+    await page.goto('/configure/calendar');
+    const heads = page.getByTestId('calendar').getByRole('columnheader');
+    await expect(heads.first()).toHaveText(first);
+    await expect(heads.nth(6)).toHaveText(last);
+    // the first cell is that weekday too (a day of the month shown, or of the one before)
+    const date = await page.getByTestId('calendar-day').first().getAttribute('data-date');
+    expect(new Date(`${date}T12:00:00Z`).getUTCDay()).toBe(first === 'Sun' ? 0 : 1);
+    await context.close();
+  }
+});

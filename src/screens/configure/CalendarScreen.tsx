@@ -15,6 +15,7 @@ import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { getLocale, routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
 import { catKey, resourceBase } from '../../i18n/catalogue';
+import { firstDayOfWeek } from '../../i18n/week';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useTask } from '../../ui/useTask';
@@ -42,12 +43,13 @@ export function CalendarScreen() {
   const dates = useTask(() => listSpecialDates(), [clientId]);
   const all = dates.output?.items ?? [];
   const days = useMemo(() => {
-    const first = startOfWeek(startOfMonth(month), { weekStartsOn: 1 });
+    // weeks start where the reader's region starts them (Sunday in the US, Monday in Britain and China)
+    const first = startOfWeek(startOfMonth(month), { weekStartsOn: firstDayOfWeek(locale) });
     const last = endOfMonth(month);
     const out: Date[] = [];
     for (let d = first; d <= last || out.length % 7 !== 0; d = addDays(d, 1)) out.push(d);
     return out;
-  }, [month]);
+  }, [month, locale]);
   const ym = format(month, 'yyyy-MM');
   const inMonth = useMemo(() => days.filter((d) => format(d, 'yyyy-MM') === ym).flatMap((d) => onDay(all, format(d, 'yyyy-MM-dd')).map((s) => ({ day: format(d, 'yyyy-MM-dd'), s }))), [days, all, ym]);
   const weekdays = useMemo(() => days.slice(0, 7).map((d) => new Intl.DateTimeFormat(getLocale() === 'zh-CN' ? 'zh-CN' : 'en-GB', { weekday: 'short' }).format(d)), [days, locale]);
