@@ -26,7 +26,7 @@ export function useTimeAndLanguageSync(): void {
   useEffect(() => { setDisplayZone(z); }, [z]);
   useEffect(() => {
     const next = signedIn ? locale : rememberedLocale();
-    setLocale(next);
+    void setLocale(next);
     document.documentElement.lang = next;
     if (signedIn) try { localStorage.setItem(LOCALE_KEY, next); } catch { /* private mode */ }
   }, [signedIn, locale]);

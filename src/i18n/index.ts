@@ -14,9 +14,8 @@ import { initReactI18next } from 'react-i18next';
 import { useSyncExternalStore } from 'react';
 import { formatTimeAgo, timeAgo, type DisplayLocale } from '../../contract';
 import { en, zh, type MessageKey } from './common';
-import { zhText } from './text';
-import { enRoutes, zhRoutes } from './routes';
-import { enCatalogue, zhCatalogue } from './catalogue';
+import { enRoutes } from './routes';
+import { enCatalogue } from './catalogue';
 
 export type Locale = DisplayLocale;
 export type { MessageKey };
@@ -39,15 +38,30 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
   resources: {
     en: { common: en, text: {}, routes: enRoutes(), catalogue: enCatalogue() },
-    'zh-CN': { common: zh, text: zhText, routes: zhRoutes, catalogue: zhCatalogue },
+    // the rest of zh-CN arrives with loadLocale('zh-CN') (its own chunk: an English console never downloads it)
+    'zh-CN': { common: zh, text: {}, routes: {}, catalogue: {} },
   },
   react: { bindI18n: 'languageChanged', useSuspense: false },
 });
 
 const current = (): Locale => (i18n.language === 'zh-CN' ? 'zh-CN' : 'en');
 
-export function setLocale(next: Locale): void {
-  if (i18n.language !== next) void i18n.changeLanguage(next);
+let zhLoading: Promise<void> | null = null;
+/** The language's dictionaries, loaded once (zh-CN is a chunk of its own). */
+export function loadLocale(loc: Locale): Promise<void> {
+  if (loc !== 'zh-CN') return Promise.resolve();
+  zhLoading ??= import('./zh').then(({ zhBundles }) => {
+    for (const [ns, bundle] of Object.entries(zhBundles)) i18n.addResourceBundle('zh-CN', ns, bundle, true, true);
+  }).catch((e) => { zhLoading = null; throw e; });
+  return zhLoading;
+}
+let wanted: Locale = 'en';
+/** Switch the language: once its dictionaries are in, every mounted view re-renders in it (English meanwhile). */
+export function setLocale(next: Locale): Promise<void> {
+  wanted = next;
+  return loadLocale(next).then(() => {
+    if (wanted === next && i18n.language !== next) return i18n.changeLanguage(next).then(() => undefined);
+  }, () => { /* the chunk could not be loaded: the console stays in the language it has */ });
 }
 export const getLocale = current;
 

@@ -540,6 +540,8 @@ export const zhText: Record<string, string> = {
   "A floor plan is a picture of a floor with the doors pinned on it.": "平面图是一张标注了门位置的楼层图片。",
   "Add a floor plan": "新增平面图",
   "{n} need attention": "{n} 个需要处理",
+  "{n} needs attention": "{n} 个需要处理",
+  "Every door of this client with its live state.": "此客户的每扇门及其实时状态。",
   "None needs attention": "无需处理",
   "Door states need the right to see doors.": "查看门状态需要门的查看权限。",
   "This plan has no picture yet": "此平面图尚无图片",

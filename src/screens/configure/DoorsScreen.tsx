@@ -7,7 +7,7 @@
 // One command at a time, through the command machine; its spinner is on the button that runs. A success toasts
 // here; a refusal (409: the door's state changed meanwhile) toasts through the api client (§8) and stays in a
 // callout until the next try.
-import { tx, useLocale } from '../../i18n';
+import { getLocale, tx, useLocale } from '../../i18n';
 import { useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, FormGroup, HTMLSelect, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
@@ -97,13 +97,13 @@ export function DoorsScreen() {
   return (
     <div className="gh-page" data-testid="doors">
       <PageHeader title={tx('Doors')} icon="key-enter"
-        description={<>Every door of this client with its live state.{' '}
+        description={<>{tx('Every door of this client with its live state.')}{' '}
           {doors && (
             <Tag round intent={attention ? 'danger' : 'success'} icon={attention ? 'warning-sign' : 'tick-circle'} minimal={!attention} className="gh-mr" data-testid="doors-attention-count">
-              {attention ? `${attention} need${attention === 1 ? 's' : ''} attention` : 'None needs attention'}
+              {attention ? tx(attention === 1 ? '{n} needs attention' : '{n} need attention', { n: attention }) : tx('None needs attention')}
             </Tag>
           )}
-          {countDoors(doors ?? []).map((c) => <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">{c.count} {doorStateOf(c.status).label.toLowerCase()}</Tag>)}</>}
+          {countDoors(doors ?? []).map((c) => <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">{c.count} {getLocale() === 'en' ? doorStateOf(c.status).label.toLowerCase() : tx(doorStateOf(c.status).label)}</Tag>)}</>}
         actions={<>
           <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label={tx('Needs attention only')} className="gh-doors__filter" data-testid="doors-attention-only" />
           <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>{tx('Refresh')}</Button>
