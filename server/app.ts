@@ -3,7 +3,7 @@
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
+import { API, DESTINATIONS, DESTINATION_PRIVILEGES, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
@@ -32,12 +32,13 @@ import { ingestRoutes } from './http/ingest';
 import { createWebhookWorker, type WebhookWorkerOptions } from './webhooks/worker';
 import { webHookRoutes } from './webhooks/routes';
 import { webDelivery } from './http/static';
-import { createPipeline, ensureAlarmTypes } from './monitor/pipeline';
+import { createPipeline, ensureAlarmTypes, type Publish } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
 import { QR_PERIOD_S } from './access/index';
 import { createQrPublisher } from './access/qrPublisher';
+import { eventDivisions } from './auth/eventScope';
 import { threatRoutes } from './access/threat';
 import { createAlarmNotices } from './monitor/alarmNotices';
 import { createLogicBlocks } from './logic/blocks';
@@ -144,12 +145,15 @@ export async function buildServer(opts: ServerOptions) {
       // a reconnecting console (50 of them after a restart) reads its session and grants from the cache (issue 13)
       if (!(await cache.sessionOpen(claims.jti))) return null;
       // what the user holds in the token's client decides which destinations it may subscribe to
-      const privileges = heldPrivilegeIds(await cache.entries(Number(claims.sub), claims.clientId));
-      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges, sessionId: claims.jti };
+      const entries = await cache.entries(Number(claims.sub), claims.clientId);
+      const privileges = heldPrivilegeIds(entries);
+      // live events of the divisions the user may see them in (issue 10); null: every division
+      const divisions = await eventDivisions(db, claims.clientId, entries, DESTINATION_PRIVILEGES[DESTINATIONS.events] ?? []);
+      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges, sessionId: claims.jti, divisions: divisions ? new Set(divisions) : null };
     },
     log: (m) => app.log.warn(m),
   });
-  const publish = (clientId: number, destination: string, body: unknown) => realtime.publish(clientId, destination, body);
+  const publish: Publish = (clientId, destination, body, to) => realtime.publish(clientId, destination, body, to);
   await ensureAlarmTypes(db);
   const pipeline = createPipeline(db, publish);
   const simulator = createHardwareSimulator({
@@ -163,7 +167,7 @@ export async function buildServer(opts: ServerOptions) {
   // overrides move the locks at their start and end (the engine decides swipes by them on its own)
   const overrides = createOverrideClock(db, simulator, { log: (m) => app.log.warn(m) });
   // alarm notifications told to operator groups' consoles
-  const alarmNotices = createAlarmNotices(db, pipeline, (clientId, destination, body, users) => realtime.publish(clientId, destination, body, users), { log: (m) => app.log.warn(m) });
+  const alarmNotices = createAlarmNotices(db, pipeline, (clientId, destination, body, users) => realtime.publish(clientId, destination, body, { users }), { log: (m) => app.log.warn(m) });
   // `/dynamic-qr`: every QR door announced at the start of each QR period
   const qr = createQrPublisher(db, publish, { periodS: QR_PERIOD_S, log: (m) => app.log.warn(m) });
   const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
@@ -271,6 +275,7 @@ export async function buildServer(opts: ServerOptions) {
     publish(clientId, destination, b);
     if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
     if (destination === '/changes/logicalBlocks') logic.changed(clientId);
+    if (['/changes/doors', '/changes/controllers', '/changes/inputs', '/changes/outputs', '/changes/cardReaders'].includes(destination)) pipeline.scopesChanged(clientId);
     if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators') alarmNotices.changed(clientId);
     if (destination === '/changes/doors') unlockSchedules.doorsChanged();
   };

@@ -1,6 +1,7 @@
 // Alarms (issue 4): the open list sorted by priority then time [0.2.1.0], acknowledge and process with a note
 // [0.2.1.1] (audited, broadcast on /acknowledge/event and /alarmaction, /alarmcount updated), each alarm's
 // history [0.2.1.0], and the alarm types (priority + operator instructions) [0.2.1.0].
+import { eventDivisions } from '../auth/eventScope';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, PRIV, ProcessAlarmBody } from '../../contract';
 import type { Db } from '../db/db';
@@ -16,7 +17,10 @@ const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
 };
 
 export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
-  app.get(API.alarms, { config: { privileges: [PRIV.alarms.view] } }, async (req) => pipeline.openAlarms(clientOf(req)));
+  app.get(API.alarms, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
+    const clientId = clientOf(req);
+    return pipeline.openAlarms(clientId, await eventDivisions(db, clientId, principal(req).entries, [PRIV.alarms.view]));
+  });
 
   app.get(`${API.alarms}/count`, { config: { privileges: [PRIV.alarms.view] } }, async (req) => ({ count: await pipeline.openCount(clientOf(req)) }));
 

@@ -1,13 +1,14 @@
 // Event history [0.2.2.0]: paged, filtered (code, point, alert, time range, text, after/before an id) and sorted over
 // the (client_id, id desc), (client_id, event_code, id desc), (client_id, at desc, id desc) and alert-only indexes. Doors with their simulated status
 // [0.4.5.0] and door commands [0.4.5.4] (server/http/doors.ts). The test-only simulate hook, registered only when asked for.
+import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { QrPublisher } from '../access/qrPublisher';
 import type { FastifyInstance } from 'fastify';
 import { API, PRIV, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
-import { HttpError, body, clientOf, listParams } from './common';
+import { HttpError, body, clientOf, listParams, principal } from './common';
 import { doorRoutes } from './doors';
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
@@ -31,10 +32,12 @@ function single(q: Record<string, unknown>, field: string, violations: Violation
  * a parameterised where clause over `events e` of one client ($1), or 400 with every bad filter named.
  * `text` is the list's validated `q`; without it the raw `q` of the query string is used.
  */
-export function eventFilters(clientId: number, query: unknown, text?: string | null): { where: string; params: unknown[] } {
+export function eventFilters(clientId: number, query: unknown, text?: string | null, divisions: readonly number[] | null = null): { where: string; params: unknown[] } {
   const q = (query ?? {}) as Record<string, unknown>;
   const params: unknown[] = [clientId];
   const where: string[] = ['e.client_id = $1'];
+  // the divisions the caller may see events of (issue 10), and events of no division
+  if (divisions) { params.push([...divisions]); where.push(divisionCondition(params.length)); }
   const violations: Violation[] = [];
   const add = (sql: (n: number) => string, value: unknown) => { params.push(value); where.push(sql(params.length)); };
   const eventCode = single(q, 'eventCode', violations);
@@ -74,7 +77,8 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr
   app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
-    const { where: w, params } = eventFilters(clientId, req.query, lp.q);
+    const p = principal(req);
+    const { where: w, params } = eventFilters(clientId, req.query, lp.q, await eventDivisions(db, clientId, p.entries, [PRIV.events.view, PRIV.eventReport]));
     // a time range without an asked-for sort reads newest first by time over (client_id, at desc, id desc): the
     // same order as by id (events are stored as they happen), but the id index would walk every newer event first
     const q = req.query as Record<string, unknown>;

@@ -9,11 +9,12 @@
 // OFFSET — and only when the socket has taken the previous one (Readable.from pulls on demand), so memory stays
 // constant whatever the size and a slow reader slows the reads instead of filling the heap. Rows stored after the
 // first page are not part of the export: the first page's newest id bounds it.
+import { eventDivisions } from '../auth/eventScope';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API, PRIV } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, audit, clientOf, iso } from './common';
+import { HttpError, audit, clientOf, iso, principal } from './common';
 import { eventFilters } from './events';
 
 export const EXPORT_PATH = API.eventsExport;
@@ -50,14 +51,14 @@ export const CSV_HEADER = CSV_COLUMNS.join(',') + '\r\n';
 export interface ExportRequest { clientId: number; format: ExportFormat; where: string; params: unknown[] }
 
 /** Validates format and filters (400 with violations before a byte is sent). */
-export function exportRequest(req: FastifyRequest): ExportRequest {
+export async function exportRequest(req: FastifyRequest, db: Db): Promise<ExportRequest> {
   const clientId = clientOf(req);
   const q = (req.query ?? {}) as Record<string, unknown>;
   const format = q.format ?? 'csv';
   if (typeof format !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
     throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${EXPORT_FORMATS.join(', ')}` }]);
   }
-  const { where, params } = eventFilters(clientId, q);
+  const { where, params } = eventFilters(clientId, q, null, await eventDivisions(db, clientId, principal(req).entries, [PRIV.events.view, PRIV.eventReport]));
   return { clientId, format: format as ExportFormat, where, params };
 }
 
@@ -100,7 +101,7 @@ export function exportRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const config = { privileges: [PRIV.events.view, PRIV.eventReport] };
 
   app.get(EXPORT_PATH, { config }, async (req, reply) => {
-    const x = exportRequest(req);
+    const x = await exportRequest(req, db);
     await audit(db, req, { clientId: x.clientId, action: 'export', entity: 'events', entityId: null, before: null, after: { format: x.format, query: req.query } });
     async function* file() {
       if (x.format === 'csv') yield CSV_HEADER;
@@ -113,7 +114,7 @@ export function exportRoutes(app: FastifyInstance, { db }: { db: Db }) {
   });
 
   app.get(EXPORT_PROGRESS_PATH, { config }, async (req, reply) => {
-    const x = exportRequest(req);
+    const x = await exportRequest(req, db);
     await audit(db, req, { clientId: x.clientId, action: 'export', entity: 'events', entityId: null, before: null, after: { format: x.format, query: req.query } });
     const total = await exportTotal(db, x);
     async function* events() {

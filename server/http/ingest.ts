@@ -63,7 +63,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
       if (tenants.get(e.controllerId) !== clientId) { rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }); continue; }
       items.push({ clientId, input: {
         eventCode: e.eventCode, sourceId: e.sourceId, sourceName: e.sourceName ?? null, pointId: e.pointId, pointName: e.pointName,
-        message: e.message ?? eventLabel(e.eventCode),
+        message: e.message ?? eventLabel(e.eventCode), controllerId: e.controllerId,
       } });
     }
     rejected.sort((a, b) => a.index - b.index);

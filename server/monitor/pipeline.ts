@@ -3,6 +3,8 @@
 // the same point processes that point's open alarms (§4, mirrored on the server so every console sees one truth).
 // Acknowledge and process are the operators' commands, broadcast on /acknowledge/event and /alarmaction, with
 // /alarmcount after every change of the open count.
+import { createSourceScopes } from './scopes';
+import { divisionCondition } from '../auth/eventScope';
 import {
   DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type AcknowledgeUpdate, type AlarmAction, type Event,
 } from '../../contract';
@@ -18,7 +20,9 @@ export const eventOrigin = new AsyncLocalStorage<string>();
 /** Told of every event once it is durable and published, with its origin (null: a device or an operator). */
 export type CommittedListener = (clientId: number, event: Event, origin: string | null) => void;
 
-export type Publish = (clientId: number, destination: string, body: unknown) => void;
+/** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
+export interface PublishTo { users?: readonly number[]; division?: number | null }
+export type Publish = (clientId: number, destination: string, body: unknown, to?: PublishTo) => void;
 
 export interface EventInput {
   eventCode: number;
@@ -27,6 +31,8 @@ export interface EventInput {
   pointId?: string;
   pointName?: string | null;
   message: string;
+  /** the controller a device message came from (its division is the event's) */
+  controllerId?: number;
 }
 
 const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,
@@ -72,6 +78,7 @@ export const INGEST_BATCH_MAX = 2000;
 const ALARM_TYPES_TTL_MS = 30_000;
 
 export function createPipeline(db: Db, publish: Publish, opts: { now?: () => number } = {}) {
+  const scopes = createSourceScopes(db);
   const now = opts.now ?? Date.now;
   const listeners = new Set<CommittedListener>();
   async function openCount(q: Db, clientId: number): Promise<number> {
@@ -125,13 +132,15 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
       const pointName = p.input.pointName === undefined ? p.input.sourceName : p.input.pointName;
       return { ...p, pointId, pointName, type: typeOf(byKey, p.clientId, p.input.eventCode) };
     });
+    // each event's division (issue 10), from the tenant's sources read once (a promise per tenant, not a query per event)
+    const divisions = await Promise.all(prepared.map((p) => scopes.divisionOf(p.clientId, p.input.sourceId, p.input.controllerId).catch(() => null)));
     const { rows, cleared } = await db.transaction(async (tx) => {
-      const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority)
-        select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[])
+      const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id)
+        select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[])
         returning id, at`,
         [prepared.map((p) => p.clientId), prepared.map((p) => p.input.eventCode), prepared.map((p) => p.input.sourceId), prepared.map((p) => p.input.sourceName),
           prepared.map((p) => p.pointId), prepared.map((p) => p.pointName), prepared.map((p) => p.input.message), prepared.map((p) => !!p.type),
-          prepared.map((p) => p.type?.priority ?? 100)]);
+          prepared.map((p) => p.type?.priority ?? 100), divisions]);
       // ids follow the order of the values (sort to be sure); the rest of each row is what was sent
       const rows = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r, i) => {
         const p = prepared[i];
@@ -199,9 +208,10 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
     rows.forEach((row, i) => {
       const p = prepared[i];
       const event = eventOfRow({ ...row, alarm_state: p.type ? 'raised' : null, instructions: p.type?.instructions ?? null });
-      publish(p.clientId, DESTINATIONS.events, event);
+      // only consoles that may see the source's division hear it (issue 10)
+      publish(p.clientId, DESTINATIONS.events, event, { division: divisions[i] });
       const code = statusOfCode(event.eventCode);
-      if (code) publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status });
+      if (code) publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status }, { division: divisions[i] });
       if (event.alert) countsFor.add(p.clientId);
       p.resolve(event);
       for (const l of listeners) {
@@ -232,13 +242,17 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
     recordMany: (items: { clientId: number; input: EventInput }[]) => Promise.all(items.map((i) => record(i.clientId, i.input))),
     /** Be told of every durable event (the logical blocks); returns the unsubscribe. */
     onCommitted(listener: CommittedListener): () => void { listeners.add(listener); return () => { listeners.delete(listener); }; },
+    /** Doors, controllers or hardware records of a tenant changed: their divisions are read again at the next event. */
+    scopesChanged(clientId: number) { scopes.changed(clientId); },
     /** Read the alarm types again on the next event (after an operator changed one). */
     alarmTypesChanged() { types = null; },
     openCount: (clientId: number) => openCount(db, clientId),
 
-    async openAlarms(clientId: number): Promise<Event[]> {
+    /** The open alarms, most urgent first; with `divisions`, only those of these divisions and of none (issue 10). */
+    async openAlarms(clientId: number, divisions: readonly number[] | null = null): Promise<Event[]> {
       const { rows } = await db.query<any>(`select ${EVENT_COLS} from alarms a join events e on e.id = a.event_id
-        where a.client_id = $1 and a.state <> 'processed' order by a.priority asc, a.raised_at desc, a.event_id desc`, [clientId]);
+        where a.client_id = $1 and a.state <> 'processed'${divisions ? ` and ${divisionCondition(2)}` : ''}
+        order by a.priority asc, a.raised_at desc, a.event_id desc`, divisions ? [clientId, [...divisions]] : [clientId]);
       return rows.map(eventOfRow);
     },
 

@@ -42,7 +42,7 @@ export interface RealtimeStats {
 export interface Realtime {
   /** Deliver `body` (JSON) to `clientId`'s subscribers of `destination`; never to another tenant. With `users`, only
    *  to the sessions of those users (a notice addressed to people), and still only if they may subscribe. */
-  publish(clientId: string | number | null, destination: string, body: unknown, users?: readonly number[]): void;
+  publish(clientId: string | number | null, destination: string, body: unknown, to?: { users?: readonly number[]; division?: number | null }): void;
   /** Close every session (and the relay). The HTTP server itself is the caller's to close. */
   close(): Promise<void>;
   /** Close the connections of these sign-in sessions (ended by an operator or signed out); returns how many. */
@@ -75,23 +75,28 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   const open = new Set<{ session: StompSession; conn: sockjs.Connection }>();
   let closing = false;
 
-  function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[]): void {
+  function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[], division?: number | null): void {
     const sessions = tenants.get(tenant);
     if (!sessions) return;
     const only = users ? new Set(users) : null;
-    for (const s of sessions) if (!only || (s.user && only.has(Number(s.user.userId)))) s.deliver(destination, json);
+    for (const s of sessions) {
+      if (only && !(s.user && only.has(Number(s.user.userId)))) continue;
+      // a message of one division reaches the sessions that may see it (no set: the whole client)
+      if (division !== undefined && division !== null && s.user?.divisions && !s.user.divisions.has(division)) continue;
+      s.deliver(destination, json);
+    }
   }
 
   const relayUrl = options.relayUrl ?? process.env.STOMP_RELAY_URL;
   const relay: Relay | null = relayUrl
-    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users), log)
+    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users, m.division), log)
     : null;
 
-  function route(tenant: string, destination: string, body: unknown, users?: readonly number[]): void {
+  function route(tenant: string, destination: string, body: unknown, users?: readonly number[], division?: number | null): void {
     const json = JSON.stringify(body);
     stats.published++;
-    if (relay) relay.publish({ tenant, destination, json, ...(users ? { users } : {}) });
-    else deliverLocal(tenant, destination, json, users);
+    if (relay) relay.publish({ tenant, destination, json, ...(users ? { users } : {}), ...(division !== undefined && division !== null ? { division } : {}) });
+    else deliverLocal(tenant, destination, json, users, division);
   }
 
   const hub: Hub = {
@@ -137,9 +142,9 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   }
 
   return {
-    publish(clientId, destination, body, users) {
+    publish(clientId, destination, body, to) {
       if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
-      route(tenantKey(clientId), destination, body, users);
+      route(tenantKey(clientId), destination, body, to?.users, to?.division);
     },
     disconnectSessions(sessionIds) {
       const ids = new Set(sessionIds);

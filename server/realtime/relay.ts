@@ -13,7 +13,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 
 /** `users`: only these users' sessions hear it (a notice addressed to people), else every session of the tenant. */
-export interface RelayMessage { tenant: string; destination: string; json: string; users?: readonly number[] }
+export interface RelayMessage { tenant: string; destination: string; json: string; users?: readonly number[]; division?: number }
 
 export interface Relay {
   publish(message: RelayMessage): void;
@@ -84,7 +84,8 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
         const destination = msg.headers['x-gatehouse-destination'];
         if (tenant === undefined || !destination) return;
         const users = msg.headers['x-gatehouse-users'];
-        onMessage({ tenant, destination, json: msg.body, ...(users ? { users: users.split(',').map(Number).filter(Number.isInteger) } : {}) });
+        const division = Number(msg.headers['x-gatehouse-division']);
+        onMessage({ tenant, destination, json: msg.body, ...(users ? { users: users.split(',').map(Number).filter(Number.isInteger) } : {}), ...(Number.isInteger(division) && division > 0 ? { division } : {}) });
       });
     },
     onWebSocketClose: () => { connected = false; },
@@ -93,7 +94,7 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
   client.activate();
   return {
     get connected() { return connected; },
-    publish({ tenant, destination, json, users }) {
+    publish({ tenant, destination, json, users, division }) {
       if (!client.connected) {
         log(`stomp relay not connected: dropped a message for ${destination}`);
         return;
@@ -101,7 +102,7 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
       client.publish({
         destination: routingKey(tenant),
         body: json,
-        headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}) },
+        headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}), ...(division ? { 'x-gatehouse-division': String(division) } : {}) },
       });
     },
     async close() { await client.deactivate(); },

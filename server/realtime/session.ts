@@ -11,6 +11,8 @@ export interface RealtimeUser {
   clientId: string | number | null;
   /** Privilege codes held in that client: a SUBSCRIBE needs one of its destination's (contract/realtimeAccess.ts). */
   privileges: ReadonlySet<string>;
+  /** the divisions whose events this user may see live (issue 10); absent: every division of the client */
+  divisions?: ReadonlySet<number> | null;
   /** The sign-in session the token belongs to (its jti): ending that session drops this connection. */
   sessionId?: string;
 }

@@ -53,7 +53,7 @@ export interface SimulatorClock {
 }
 const realClock: SimulatorClock = { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) };
 
-interface DoorRow { id: number; client_id: number; name: string; status: string }
+interface DoorRow { id: number; client_id: number; name: string; status: string; division_id?: number | null }
 interface ControllerRow { id: number; client_id: number; name: string; status: string }
 
 /** The credential/identity facts a swipe is decided on. */
@@ -139,7 +139,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
   async function door(clientId: number | null, doorId: number): Promise<DoorRow> {
-    const { rows } = await db.query<DoorRow>(clientId === null ? 'select id, client_id, name, status from doors where id = $1' : 'select id, client_id, name, status from doors where id = $1 and client_id = $2',
+    const { rows } = await db.query<DoorRow>(clientId === null ? 'select id, client_id, name, status, division_id from doors where id = $1' : 'select id, client_id, name, status, division_id from doors where id = $1 and client_id = $2',
       clientId === null ? [doorId] : [doorId, clientId]);
     if (!rows[0]) throw new SimulatorError(404, 'Door not found');
     return rows[0];
@@ -156,7 +156,8 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     d.status = status;
     setOpen(d.client_id, d.id, OPEN_STATUSES.includes(status));
     await db.query('update doors set status = $2 where id = $1', [d.id, status]);
-    publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status });
+    // heard by the consoles that may see the door's division (issue 10)
+    publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status }, { division: d.division_id ?? null });
   }
 
   async function doorEvent(d: DoorRow, code: number, pointId = `door-${d.id}`, extra = '', keepStatus = false): Promise<Event> {
@@ -475,8 +476,8 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       byClient.set(c.client_id, list);
     }
     for (const [clientId, list] of byClient) publish(clientId, DESTINATIONS.controllerHeartbeat, list);
-    const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status from doors order by id');
-    for (const d of doors) publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status });
+    const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status, division_id from doors order by id');
+    for (const d of doors) publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status }, { division: d.division_id ?? null });
   }
 
   async function tick(): Promise<void> {

@@ -1,0 +1,52 @@
+// Which division an event's source belongs to (issue 10), per tenant, read once and again after a change of the
+// doors or the hardware: `door-N`, `reader-N`, `input-N`, `output-N` (the simulator's door sources) take the door's
+// division; `iface-N` the controller's; `in-N`, `out-N` and `reader-elev-N` (hardware records) their controller's;
+// a device message names its controller. Anything else belongs to no division (null).
+import type { Db } from '../db/db';
+
+interface Scope { bySource: Map<string, number>; byController: Map<number, number> }
+
+export function createSourceScopes(db: Db) {
+  const cache = new Map<number, Promise<Scope>>();
+  async function load(clientId: number): Promise<Scope> {
+    const q = async <T>(sql: string) => (await db.query<T>(sql, [clientId])).rows;
+    const doors = await q<{ id: number; division_id: number | null }>('select id, division_id from doors where client_id = $1');
+    const controllers = await q<{ id: number; division_id: number | null }>('select id, division_id from controllers where client_id = $1');
+    const byController = new Map<number, number>();
+    for (const c of controllers) if (c.division_id !== null) byController.set(Number(c.id), Number(c.division_id));
+    const bySource = new Map<string, number>();
+    for (const d of doors) {
+      if (d.division_id === null) continue;
+      for (const kind of ['door', 'reader', 'input', 'output']) bySource.set(`${kind}-${d.id}`, Number(d.division_id));
+    }
+    for (const [id, division] of byController) bySource.set(`iface-${id}`, division);
+    const records = async (table: string, prefix: string) => {
+      for (const r of await q<{ id: number; controller_id: number | null }>(`select id, controller_id from ${table} where client_id = $1`)) {
+        const division = r.controller_id === null ? undefined : byController.get(Number(r.controller_id));
+        if (division !== undefined) bySource.set(`${prefix}-${r.id}`, division);
+      }
+    };
+    await records('inputs', 'in');
+    await records('outputs', 'out');
+    await records('card_readers', 'reader-elev');
+    return { bySource, byController };
+  }
+  function scopeOf(clientId: number): Promise<Scope> {
+    let p = cache.get(clientId);
+    if (!p) {
+      p = load(clientId);
+      p.catch(() => cache.delete(clientId));
+      cache.set(clientId, p);
+    }
+    return p;
+  }
+  return {
+    /** The division of an event of `clientId` from `sourceId` (or of the named controller), null when none. */
+    async divisionOf(clientId: number, sourceId: string, controllerId?: number): Promise<number | null> {
+      const s = await scopeOf(clientId);
+      return (controllerId !== undefined ? s.byController.get(controllerId) : undefined) ?? s.bySource.get(sourceId) ?? null;
+    },
+    /** Doors, controllers or hardware records of this tenant changed: read them again at the next event. */
+    changed(clientId: number) { cache.delete(clientId); },
+  };
+}
