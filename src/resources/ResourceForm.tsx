@@ -25,6 +25,7 @@ import { WhatIfButton } from './WhatIf';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { udfBody, udfFieldDefs, useUserFieldDefs } from './userFieldDefs';
 import { notify } from '../system/notices';
+import { useViewActor } from '../app/useViewActor';
 
 const selValues = (s: ResourceFormSnapshot) => s.context.values;
 const selViolations = (s: ResourceFormSnapshot) => s.context.violations;
@@ -69,7 +70,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const { params, path } = useRouteInfo();
   const id = params.id !== undefined ? Number(params.id) : undefined;
   const editing = id !== undefined;
-  const form = useActorRef(resource.formMachine, { input: { id, resource: resource.name } });
+  const form = useViewActor(resource.formMachine, { id: `form:${resource.name}`, input: { id, resource: resource.name } });
   const loaded = useSelector(form, selValues) as T | null;
   const violations = useSelector(form, selViolations);
   const error = useSelector(form, selError);

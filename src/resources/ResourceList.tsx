@@ -18,6 +18,7 @@ import { useTime } from '../ui/time';
 import { toCsv } from './csv';
 import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
+import { useViewActor } from '../app/useViewActor';
 
 const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
@@ -53,7 +54,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const words = resourceWords(resource);
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
-  const list = useActorRef(resource.listMachine, { input: { resource: resource.name, sort: resource.defaultSort, filters: initialFilters } });
+  const list = useViewActor(resource.listMachine, { id: `list:${resource.name}`, input: { resource: resource.name, sort: resource.defaultSort, filters: initialFilters } });
   const items = useSelector(list, selItems) as T[];
   const total = useSelector(list, selTotal);
   const page = useSelector(list, selPage);

@@ -14,6 +14,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { useTime, type TimeFormat } from '../../ui/time';
 import { useT, tx } from '../../i18n';
 import './sessions.css';
+import { useViewActor } from '../../app/useViewActor';
 
 interface Kind {
   title: string;
@@ -72,7 +73,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const zone = time.zone;
   const canEnd = hasPrivilege(held, [k.privileges.end]);
 
-  const list = useActorRef(machines[kind].list, { input: { resource: `${kind}-sessions`, sort: DEFAULT_SORT, filters: { state: 'open' } } });
+  const list = useViewActor(machines[kind].list, { id: `list:${kind}-sessions`, input: { resource: `${kind}-sessions`, sort: DEFAULT_SORT, filters: { state: 'open' } } });
   const ender = useActorRef(machines[kind].end);
   const items = useSelector(list, selItems);
   const total = useSelector(list, selTotal);
