@@ -30,20 +30,24 @@ export const STANDARD_FORMATS: readonly Omit<CardFormat, 'id'>[] = [
   },
 ];
 
+/** Why a value did not decode, as a sentence with placeholders (a console says it in its language). */
+export interface DecodeWhy { text: string; vars: Record<string, string | number> }
 export type DecodeResult =
   | { ok: true; format: string; facility: number | null; card: number }
-  | { ok: false; problem: string };
+  | { ok: false; problem: string; why?: DecodeWhy };
+const fail = (text: string, vars: Record<string, string | number> = {}): DecodeResult =>
+  ({ ok: false, problem: text.replace(/\{(\w+)\}/g, (_m, k: string) => String(vars[k] ?? '')), why: { text, vars } });
 
 const ones = (bits: string, r: BitRange) => { let n = 0; for (let i = r.start; i < r.start + r.length; i++) if (bits[i] === '1') n++; return n; };
 const value = (bits: string, r: BitRange) => parseInt(bits.slice(r.start, r.start + r.length), 2);
 
 /** Decodes `bits` ('0'/'1' characters) by one format, checking its length and every parity bit. */
 export function decodeWith(format: Omit<CardFormat, 'id'>, bits: string): DecodeResult {
-  if (!/^[01]+$/.test(bits)) return { ok: false, problem: 'the raw value is not a string of 0 and 1' };
-  if (bits.length !== format.bits) return { ok: false, problem: `${bits.length} bits, ${format.name} has ${format.bits}` };
+  if (!/^[01]+$/.test(bits)) return fail('the raw value is not a string of 0 and 1');
+  if (bits.length !== format.bits) return fail('{n} bits, {name} has {bits}', { n: bits.length, name: format.name, bits: format.bits });
   for (const p of format.parity) {
     const count = ones(bits, p.over) + (bits[p.bit] === '1' ? 1 : 0);
-    if ((p.type === 'even') !== (count % 2 === 0)) return { ok: false, problem: `${p.type} parity bit ${p.bit} does not match` };
+    if ((p.type === 'even') !== (count % 2 === 0)) return fail(p.type === 'even' ? 'even parity bit {bit} does not match' : 'odd parity bit {bit} does not match', { bit: p.bit });
   }
   return { ok: true, format: format.name, facility: format.facility ? value(bits, format.facility) : null, card: value(bits, format.card) };
 }

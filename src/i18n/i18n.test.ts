@@ -157,3 +157,16 @@ describe('privilege labels', () => {
     expect(withoutView('View the UI error log')).toBe('UI error log');
   });
 });
+
+describe('card-format decode problems', () => {
+  it('are said in Chinese too: every sentence the decoder gives has its zh-CN entry', async () => {
+    const { decodeWith, STANDARD_FORMATS } = await import('../../contract/cardFormat');
+    const f = STANDARD_FORMATS[0];
+    const good = '0'.repeat(f.bits);
+    const flipped = (i: number) => good.slice(0, i) + (good[i] === '0' ? '1' : '0') + good.slice(i + 1);
+    const whys = ['2x', '0101', ...f.parity.map((p) => flipped(p.bit))].map((raw) => decodeWith(f, raw)).flatMap((r) => (!r.ok && r.why ? [r.why] : []));
+    expect(new Set(whys.map((w) => w.text)).size).toBeGreaterThanOrEqual(3);
+    for (const w of whys) expect([w.text, zhText[w.text]]).toEqual([w.text, expect.stringMatching(/[\u4e00-\u9fff]/)]);
+    expect(tx(whys[1].text, whys[1].vars, 'zh-CN')).toMatch(/^4 位，.* 为 26 位$/);
+  });
+});

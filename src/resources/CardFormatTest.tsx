@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Button, Callout, Card, FormGroup, H5, InputGroup } from '@blueprintjs/core';
 import { useFormState } from 'react-final-form';
 import { decodeWith, formatViolations, type CardFormat } from '../../contract/cardFormat';
-import { tx } from '../i18n';
+import { getLocale, tCat, tx } from '../i18n';
+import { violationText } from '../i18n/violations';
 
 const num = (v: unknown) => (v === '' || v === null || v === undefined ? NaN : Number(v));
 
@@ -39,7 +40,8 @@ export function CardFormatTest() {
     const layout = layoutOf(values as Record<string, unknown>);
     if (!layout) { setAnswer({ ok: false, problem: tx('Fill in the layout first') }); return; }
     const wrong = formatViolations(layout);
-    if (wrong.length) { setAnswer({ ok: false, problem: `${wrong[0].field} ${wrong[0].message}` }); return; }
+    // the layout's own mistake, in the console's language (the form shows it on its field as well)
+    if (wrong.length) { setAnswer({ ok: false, problem: tx('Fix the layout first: {problem}', { problem: violationText(wrong[0].message, getLocale(), (k, e) => tCat(k, e)) }) }); return; }
     setAnswer(decodeWith(layout, rawBits(raw, layout.bits)));
   };
   return (
@@ -53,7 +55,7 @@ export function CardFormatTest() {
       </FormGroup>
       {answer && (answer.ok
         ? <Callout intent="success" icon="tick" data-testid="card-format-result">{tx('Facility code {facility}, card number {card}', { facility: answer.facility ?? '—', card: answer.card })}</Callout>
-        : <Callout intent="danger" icon="cross" data-testid="card-format-result">{answer.problem}</Callout>)}
+        : <Callout intent="danger" icon="cross" data-testid="card-format-result">{'why' in answer && answer.why ? tx(answer.why.text, answer.why.vars) : answer.problem}</Callout>)}
     </Card>
   );
 }
