@@ -74,5 +74,16 @@ describe('events by division', () => {
     const everything = (await s.call('GET', API.alarms, { token: nw })).body.map((e: any) => e.id);
     expect(everything).toEqual(expect.arrayContaining([ea, eb]));
     expect((await s.call('GET', `${API.events}?size=100`, { token: nw })).body.items.map((e: any) => e.id)).toEqual(expect.arrayContaining([ea, eb]));
+
+    // the dashboard counts the same alarms and events as the screens behind it
+    const site = below(mine.division);
+    const open = (where: string, params: unknown[]) => s.count(`select 1 from alarms a join events e on e.id = a.event_id where a.client_id = $1 and a.state <> 'processed' ${where}`, params);
+    const mineOpen = await open('and (e.division_id is null or e.division_id = any($2::int[]))', [northwind, site]);
+    const allOpen = await open('', [northwind]);
+    expect(mineOpen).toBeLessThan(allOpen);
+    const dash = (await s.call('GET', API.dashboard, { token: watch })).body;
+    expect(dash.openAlarms).toBe(mineOpen);
+    expect(dash.alarmsByPriority.reduce((n: number, p: any) => n + p.count, 0)).toBe(mineOpen);
+    expect((await s.call('GET', API.dashboard, { token: nw })).body.openAlarms).toBe(allOpen);
   });
 });

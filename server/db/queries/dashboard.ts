@@ -1,7 +1,8 @@
 // The dashboard of one client (issue 10): counts, open alarms by priority, alarms and events per hour over the last
 // 24 hours, doors by state and today's visitors. Each part is read only when asked for (the route asks for the parts
 // the user may see); `divisions` limits the parts whose rows have a division (identities, credentials, doors,
-// divisions) to the user's, and a door without a division belongs to the whole client.
+// divisions, and alarms and events by their source's division) to the user's, and a door or an event without a
+// division belongs to the whole client.
 import type { Db } from '../db';
 import type { DashboardPart, DashboardSummary, HourCount } from '../../../contract';
 
@@ -10,8 +11,8 @@ export interface DashboardAsk { part: DashboardPart; divisions: number[] }
 const count = async (db: Db, sql: string, params: unknown[]) => Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
 
 /** 24 hourly buckets ending with the current hour (UTC hours), oldest first; hours without rows count 0. */
-async function perHour(db: Db, sql: string, clientId: number): Promise<HourCount[]> {
-  const { rows } = await db.query<{ h: Date | string; n: string; now_h: Date | string }>(sql, [clientId]);
+async function perHour(db: Db, sql: string, params: unknown[]): Promise<HourCount[]> {
+  const { rows } = await db.query<{ h: Date | string; n: string; now_h: Date | string }>(sql, params);
   const nowRow = await db.query<{ now_h: Date | string }>(`select date_trunc('hour', now()) now_h`);
   const end = new Date(nowRow.rows[0].now_h).getTime();
   const byHour = new Map(rows.map((r) => [new Date(r.h).getTime(), Number(r.n)]));
@@ -21,6 +22,8 @@ async function perHour(db: Db, sql: string, clientId: number): Promise<HourCount
   });
 }
 const SINCE = `date_trunc('hour', now()) - interval '23 hours'`;
+/** An event (alias e) of the user's divisions ($2), or of none. */
+const IN_DIVISIONS = `(e.division_id is null or e.division_id = any($2::int[]))`;
 
 export async function dashboardParts(db: Db, clientId: number, asks: DashboardAsk[]): Promise<Omit<DashboardSummary, 'recentChanges'>> {
   const out: Omit<DashboardSummary, 'recentChanges'> = {};
@@ -49,22 +52,23 @@ export async function dashboardParts(db: Db, clientId: number, asks: DashboardAs
         out.controllers = await count(db, 'select count(*)::text n from controllers where client_id = $1', [clientId]);
         break;
       case 'openAlarms':
-        out.openAlarms = await count(db, `select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [clientId]);
+        out.openAlarms = await count(db, `select count(*)::text n from alarms a join events e on e.id = a.event_id
+          where a.client_id = $1 and a.state <> 'processed' and ${IN_DIVISIONS}`, [clientId, divisions]);
         break;
       case 'alarmsByPriority': {
-        const { rows } = await db.query<{ priority: number; n: string }>(`select priority, count(*)::text n from alarms
-          where client_id = $1 and state <> 'processed' group by priority order by priority`, [clientId]);
+        const { rows } = await db.query<{ priority: number; n: string }>(`select a.priority, count(*)::text n from alarms a join events e on e.id = a.event_id
+          where a.client_id = $1 and a.state <> 'processed' and ${IN_DIVISIONS} group by a.priority order by a.priority`, [clientId, divisions]);
         out.alarmsByPriority = rows.map((r) => ({ priority: Number(r.priority), count: Number(r.n) }));
         break;
       }
       case 'alarmsPerHour':
-        out.alarmsPerHour = await perHour(db, `select date_trunc('hour', raised_at) h, count(*)::text n from alarms
-          where client_id = $1 and raised_at >= ${SINCE} group by 1`, clientId);
+        out.alarmsPerHour = await perHour(db, `select date_trunc('hour', a.raised_at) h, count(*)::text n from alarms a join events e on e.id = a.event_id
+          where a.client_id = $1 and a.raised_at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, [clientId, divisions]);
         break;
       case 'eventsPerHour':
         // over (client_id, at desc, id desc): one range scan of the last 24 hours
-        out.eventsPerHour = await perHour(db, `select date_trunc('hour', at) h, count(*)::text n from events
-          where client_id = $1 and at >= ${SINCE} group by 1`, clientId);
+        out.eventsPerHour = await perHour(db, `select date_trunc('hour', e.at) h, count(*)::text n from events e
+          where e.client_id = $1 and e.at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, [clientId, divisions]);
         break;
       case 'visitorsToday': {
         const { rows } = await db.query<{ day: string; status: string | null; n: string }>(`select (now() at time zone c.timezone)::date::text as day, v.status, count(v.id)::text n
