@@ -337,3 +337,25 @@ describe('connection without CONNECT', () => {
     expect(c.errors).toEqual([]);
   });
 });
+
+describe('addressed delivery (issues 10 and 12)', () => {
+  beforeEach(() => start());
+
+  it('an event of one division reaches only the sessions whose grant covers it; a notice to users only their sessions', async () => {
+    const whole = track(await connected(h.url('event'), 'token-a'));
+    const site = track(await connected(h.url('event'), 'token-site'));
+    const other = track(await connected(h.url('event'), 'token-a2'));
+    for (const c of [whole, site]) await subscribed(c, DESTINATIONS.events);
+    for (const c of [whole, other]) await subscribed(c, DESTINATIONS.alarmNotice);
+    h.realtime.publish(1, DESTINATIONS.events, { id: 1 }, { division: 11 });
+    h.realtime.publish(1, DESTINATIONS.events, { id: 2 }, { division: 10 });
+    h.realtime.publish(1, DESTINATIONS.events, { id: 3 });
+    h.realtime.publish(1, DESTINATIONS.alarmNotice, { eventId: 9 }, { users: [3] });
+    h.realtime.publish(1, DESTINATIONS.events, { id: 4 }, { division: 10 }); // the marker
+    await waitFor(() => site.messages.some((m) => JSON.parse(m.body).id === 4), 'marker');
+    await waitFor(() => whole.messages.filter((m) => m.headers.destination === DESTINATIONS.events).length === 4, 'the whole-client session hears every event');
+    expect(site.messages.map((m) => JSON.parse(m.body).id)).toEqual([2, 3, 4]);
+    await waitFor(() => other.messages.length === 1, 'the addressed notice');
+    expect(whole.messages.some((m) => m.headers.destination === DESTINATIONS.alarmNotice)).toBe(false);
+  });
+});

@@ -61,4 +61,25 @@ describe('STOMP relay through RabbitMQ', () => {
     await waitFor(() => sub.messages.length === 1, 'first message', 10_000);
     expect(bodies(sub)).toEqual([{ content: 'one' }]);
   });
+
+  it('carries who a message is for across processes: a notice to users reaches only theirs, an event of a division only who may see it', async () => {
+    const a = await node();
+    const b = await node();
+    const ada = await subscriber(b, 'token-a', DESTINATIONS.events); // tenant 1, whole client, on B
+    const site = await subscriber(b, 'token-site', DESTINATIONS.events); // tenant 1, division 10 only, on B
+    const alan = await subscriber(b, 'token-a2', DESTINATIONS.alarmNotice);
+    const adaNotices = await subscriber(b, 'token-a', DESTINATIONS.alarmNotice);
+    const event = (id: number) => ({ id, eventCode: 5000, eventSourceId: 'door-1', eventPointId: 'door-1', message: 'x', alert: false, time: new Date(0).toISOString(), priority: 100 });
+    a.realtime.publish(1, DESTINATIONS.events, event(1), { division: 11 });
+    a.realtime.publish(1, DESTINATIONS.events, event(2), { division: 10 });
+    a.realtime.publish(1, DESTINATIONS.events, event(3));
+    a.realtime.publish(1, DESTINATIONS.alarmNotice, { notificationId: 1, name: 'n', eventId: 9, priority: 1, message: 'm', at: new Date(0).toISOString() }, { users: [3] });
+    await waitFor(() => ada.messages.length === 3 && alan.messages.length === 1, 'every message arrived on B', 10_000);
+    // a marker after them for the division operator: when it arrives, a wrongly delivered one would have too
+    a.realtime.publish(1, DESTINATIONS.events, event(4), { division: 10 });
+    await waitFor(() => bodies(site).some((e) => e.id === 4), 'marker', 10_000);
+    expect(bodies(site).map((e) => e.id)).toEqual([2, 3, 4]);
+    expect(bodies(alan).map((n) => n.eventId)).toEqual([9]);
+    expect(adaNotices.messages).toHaveLength(0);
+  });
 });
