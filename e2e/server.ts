@@ -4,12 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface OwnServer { url: string; stop: () => Promise<void>; start: () => Promise<void> }
 
-export async function ownServer(name: string): Promise<OwnServer> {
+export async function ownServer(name: string, extraEnv: Record<string, string> = {}): Promise<OwnServer> {
   const port = 22000 + Math.floor(Math.random() * 3000);
   const url = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: `.tmp/e2e-${name}-${port}`, DATABASE_URL: '',
-    STATIC_DIR: process.env.E2E_DIST ?? '', E2E: '1', SIMULATOR_RATE: '0', RATE_LIMIT_MAX: '100000',
+    STATIC_DIR: process.env.E2E_DIST ?? '', E2E: '1', SIMULATOR_RATE: '0', RATE_LIMIT_MAX: '100000', ...extraEnv,
   };
   let child: ChildProcess | null = null;
   async function start() {
