@@ -3,7 +3,7 @@
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
-import { API, DESTINATIONS, DESTINATION_PRIVILEGES, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
+import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
@@ -38,7 +38,7 @@ import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
 import { QR_PERIOD_S } from './access/index';
 import { createQrPublisher } from './access/qrPublisher';
-import { eventDivisions } from './auth/eventScope';
+import { sessionDivisions } from './auth/eventScope';
 import { threatRoutes } from './access/threat';
 import { createAlarmNotices } from './monitor/alarmNotices';
 import { createLogicBlocks } from './logic/blocks';
@@ -147,9 +147,9 @@ export async function buildServer(opts: ServerOptions) {
       // what the user holds in the token's client decides which destinations it may subscribe to
       const entries = await cache.entries(Number(claims.sub), claims.clientId);
       const privileges = heldPrivilegeIds(entries);
-      // live events of the divisions the user may see them in (issue 10); null: every division
-      const divisions = await eventDivisions(db, claims.clientId, entries, DESTINATION_PRIVILEGES[DESTINATIONS.events] ?? []);
-      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges, sessionId: claims.jti, divisions: divisions ? new Set(divisions) : null };
+      // per destination, the divisions whose messages the user may hear (issue 10): where they hold its codes
+      const divisionsOf = await sessionDivisions(db, claims.clientId, entries);
+      return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges, sessionId: claims.jti, divisionsOf };
     },
     log: (m) => app.log.warn(m),
   });

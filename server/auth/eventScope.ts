@@ -1,7 +1,7 @@
 // The divisions whose events a user may see (issue 10): those where the user holds one of the screen's privilege
 // codes. null when that is every division of the client (no filter needed: the common case costs nothing); events of
 // no division (a logical block's alarm) are seen by everyone holding the code anywhere.
-import type { PrivilegeEntry } from '../../contract';
+import { privilegesForDestination, type PrivilegeEntry } from '../../contract';
 import type { Db } from '../db/db';
 
 export async function eventDivisions(db: Db, clientId: number | null, entries: readonly PrivilegeEntry[], codes: readonly string[]): Promise<number[] | null> {
@@ -14,3 +14,22 @@ export async function eventDivisions(db: Db, clientId: number | null, entries: r
 
 /** The SQL condition for `e` (an events alias) within those divisions, with its parameter at `$n`. */
 export const divisionCondition = (n: number) => `(e.division_id is null or e.division_id = any($${n}::int[]))`;
+
+/** A real-time session's divisions per destination (its base destination's codes), worked out once per destination. */
+export async function sessionDivisions(db: Db, clientId: number | null, entries: readonly PrivilegeEntry[]): Promise<(destination: string) => ReadonlySet<number> | null> {
+  if (clientId === null) return () => null;
+  const { rows } = await db.query<{ id: number }>('select id from divisions where client_id = $1', [clientId]);
+  const all = rows.map((r) => Number(r.id));
+  const known = new Map<string, ReadonlySet<number> | null>();
+  return (destination) => {
+    let set = known.get(destination);
+    if (set === undefined) {
+      const codes = privilegesForDestination(destination) ?? [];
+      const mine = new Set<number>();
+      for (const e of entries) if (e.privilegeIds.some((c) => codes.includes(c))) e.divisionIds.forEach((d) => mine.add(d));
+      set = all.every((d) => mine.has(d)) ? null : mine;
+      known.set(destination, set);
+    }
+    return set;
+  };
+}

@@ -24,8 +24,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function listening(token: string, destination: string) {
-  const c = await connected(`${s.base}${SOCKJS_PREFIX.event}`, token);
+async function listening(token: string, destination: string, service: keyof typeof SOCKJS_PREFIX = 'event') {
+  const c = await connected(`${s.base}${SOCKJS_PREFIX[service]}`, token);
   consoles.push(c);
   let subscribed = false;
   c.client.watchForReceipt(`r-${destination}`, () => { subscribed = true; });
@@ -44,7 +44,7 @@ describe('events by division', () => {
 
     // an operator holding the alarm, event and door screens in the door's division only
     const role = await s.call('POST', API.roles, { token: nw, body: { name: 'Site watch', code: 'site-watch' } });
-    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, { token: nw, body: { privileges: ['0.1', '0.2.1.0', '0.2.2.0', '0.4.5.0'].map((code) => ({ code, divisionId: null })) } });
+    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, { token: nw, body: { privileges: ['0.1', '0.2.1.0', '0.2.2.0', '0.4.5.0', '0.5.6.0'].map((code) => ({ code, divisionId: null })) } });
     const op = await s.call('POST', API.operators, { token: nw, body: { username: 'sitewatch', name: 'Site Watch', password: PASSWORD } });
     expect(op.status).toBe(201);
     expect((await s.call('POST', API.operatorGroups, { token: nw, body: { name: 'Site watchers', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: mine.division }] } })).status).toBe(201);
@@ -85,5 +85,19 @@ describe('events by division', () => {
     expect(dash.openAlarms).toBe(mineOpen);
     expect(dash.alarmsByPriority.reduce((n: number, p: any) => n + p.count, 0)).toBe(mineOpen);
     expect((await s.call('GET', API.dashboard, { token: nw })).body.openAlarms).toBe(allOpen);
+
+    // controller heart-beats: the controllers of the operator's divisions only
+    const controllers = (await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id limit 2', [northwind])).rows.map((r) => Number(r.id));
+    await s.db.query('update controllers set division_id = $2 where id = $1', [controllers[0], mine.division]);
+    await s.db.query('update controllers set division_id = $2 where id = $1', [controllers[1], theirs.division]);
+    const beats = await listening(watch, DESTINATIONS.controllerHeartbeat, 'central');
+    const allBeats = await listening(nw, DESTINATIONS.controllerHeartbeat, 'central');
+    await s.app.simulator.heartbeat();
+    await waitFor(() => allBeats().flat().some((c: any) => Number(c.id) === controllers[1]), 'the whole client hears every controller');
+    await waitFor(() => beats().flat().some((c: any) => Number(c.id) === controllers[0]), 'the operator hears its division\'s controller');
+    // a second beat as a marker: once its list of the operator's controller arrives, the first beat's lists all have
+    await s.app.simulator.heartbeat();
+    await waitFor(() => beats().flat().filter((c: any) => Number(c.id) === controllers[0]).length >= 2, 'the second beat');
+    expect(beats().flat().some((c: any) => Number(c.id) === controllers[1])).toBe(false);
   });
 });

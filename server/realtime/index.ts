@@ -82,7 +82,10 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
     for (const s of sessions) {
       if (only && !(s.user && only.has(Number(s.user.userId)))) continue;
       // a message of one division reaches the sessions that may see it (no set: the whole client)
-      if (division !== undefined && division !== null && s.user?.divisions && !s.user.divisions.has(division)) continue;
+      if (division !== undefined && division !== null && s.user?.divisionsOf) {
+        const allowed = s.user.divisionsOf(destination);
+        if (allowed && !allowed.has(division)) continue;
+      }
       s.deliver(destination, json);
     }
   }

@@ -11,8 +11,9 @@ export interface RealtimeUser {
   clientId: string | number | null;
   /** Privilege codes held in that client: a SUBSCRIBE needs one of its destination's (contract/realtimeAccess.ts). */
   privileges: ReadonlySet<string>;
-  /** the divisions whose events this user may see live (issue 10); absent: every division of the client */
-  divisions?: ReadonlySet<number> | null;
+  /** the divisions whose messages on a destination this user may hear (issue 10): those where the user holds one
+   *  of the destination's privilege codes; null or absent: every division of the client */
+  divisionsOf?: (destination: string) => ReadonlySet<number> | null;
   /** The sign-in session the token belongs to (its jti): ending that session drops this connection. */
   sessionId?: string;
 }

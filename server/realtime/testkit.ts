@@ -19,7 +19,7 @@ export const USERS: Record<string, RealtimeUser> = {
   // an alarms watcher without live events: 0.2.1.0 only
   'token-alarms': { userId: 5, username: 'al', clientId: 1, privileges: new Set(['0.2.1.0']) },
   // an operator of tenant 1 whose grant covers division 10 only (issue 10)
-  'token-site': { userId: 6, username: 'sita', clientId: 1, privileges: EVERYTHING, divisions: new Set([10]) },
+  'token-site': { userId: 6, username: 'sita', clientId: 1, privileges: EVERYTHING, divisionsOf: () => new Set([10]) },
 };
 export const fakeVerify = async (token: string) => USERS[token] ?? null;
 

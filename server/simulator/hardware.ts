@@ -468,14 +468,17 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
 
   /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */
   async function heartbeat(): Promise<void> {
-    const { rows: controllers } = await db.query<ControllerRow>('select id, client_id, name, status from controllers order by id');
-    const byClient = new Map<number, { id: number; name: string; status: string }[]>();
+    const { rows: controllers } = await db.query<ControllerRow & { division_id: number | null }>('select id, client_id, name, status, division_id from controllers order by id');
+    // one list per tenant and division: a console hears the controllers of the divisions it may see (issue 10); the
+    // console merges the lists it hears
+    const byScope = new Map<string, { clientId: number; division: number | null; list: { id: number; name: string; status: string }[] }>();
     for (const c of controllers) {
-      const list = byClient.get(c.client_id) ?? [];
-      list.push({ id: c.id, name: c.name, status: c.status });
-      byClient.set(c.client_id, list);
+      const key = `${c.client_id}:${c.division_id ?? ''}`;
+      let scope = byScope.get(key);
+      if (!scope) byScope.set(key, (scope = { clientId: c.client_id, division: c.division_id === null ? null : Number(c.division_id), list: [] }));
+      scope.list.push({ id: c.id, name: c.name, status: c.status });
     }
-    for (const [clientId, list] of byClient) publish(clientId, DESTINATIONS.controllerHeartbeat, list);
+    for (const s of byScope.values()) publish(s.clientId, DESTINATIONS.controllerHeartbeat, s.list, { division: s.division });
     const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status, division_id from doors order by id');
     for (const d of doors) publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status }, { division: d.division_id ?? null });
   }
