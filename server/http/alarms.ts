@@ -22,7 +22,10 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
     return pipeline.openAlarms(clientId, await eventDivisions(db, clientId, principal(req).entries, [PRIV.alarms.view]));
   });
 
-  app.get(`${API.alarms}/count`, { config: { privileges: [PRIV.alarms.view] } }, async (req) => ({ count: await pipeline.openCount(clientOf(req)) }));
+  app.get(`${API.alarms}/count`, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
+    const clientId = clientOf(req);
+    return { count: await pipeline.openCountIn(clientId, await eventDivisions(db, clientId, principal(req).entries, [PRIV.alarms.view])) };
+  });
 
   app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act] } }, async (req) => {
     const clientId = clientOf(req);

@@ -85,6 +85,15 @@ describe('events by division', () => {
     expect(dash.openAlarms).toBe(mineOpen);
     expect(dash.alarmsByPriority.reduce((n: number, p: any) => n + p.count, 0)).toBe(mineOpen);
     expect((await s.call('GET', API.dashboard, { token: nw })).body.openAlarms).toBe(allOpen);
+    expect((await s.call('GET', `${API.alarms}/count`, { token: watch })).body).toEqual({ count: mineOpen });
+    expect((await s.call('GET', `${API.alarms}/count`, { token: nw })).body).toEqual({ count: allOpen });
+    // the live count too: each console hears the count of what it sees
+    const countsMine = await listening(watch, DESTINATIONS.alarmCount);
+    const countsAll = await listening(nw, DESTINATIONS.alarmCount);
+    await s.call('POST', API.testSimulate, { token: nw, body: { kind: 'door.forced', doorId: theirs.id } });
+    await waitFor(() => countsMine().length > 0 && countsAll().length > 0, 'the counts');
+    expect(countsMine().at(-1)).toEqual({ count: mineOpen });
+    expect(countsAll().at(-1)).toEqual({ count: allOpen + 1 });
 
     // controller heart-beats: the controllers of the operator's divisions only
     const controllers = (await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id limit 2', [northwind])).rows.map((r) => Number(r.id));

@@ -21,7 +21,12 @@ export const eventOrigin = new AsyncLocalStorage<string>();
 export type CommittedListener = (clientId: number, event: Event, origin: string | null) => void;
 
 /** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
-export interface PublishTo { users?: readonly number[]; division?: number | null }
+export interface PublishTo {
+  users?: readonly number[];
+  division?: number | null;
+  /** a count per division (`/alarmcount`): a session limited to some divisions hears `{ count }` of those and none */
+  counts?: { byDivision: Record<number, number>; none: number };
+}
 export type Publish = (clientId: number, destination: string, body: unknown, to?: PublishTo) => void;
 
 export interface EventInput {
@@ -85,8 +90,19 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
     const { rows } = await q.query<{ n: string }>(`select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [clientId]);
     return Number(rows[0].n);
   }
+  /** Open alarms per division of their source (null: of none), so each console hears the count of what it sees. */
+  async function openCounts(clientId: number): Promise<{ total: number; byDivision: Record<number, number>; none: number }> {
+    const { rows } = await db.query<{ division_id: number | null; n: string }>(`select e.division_id, count(*)::text n from alarms a join events e on e.id = a.event_id
+      where a.client_id = $1 and a.state <> 'processed' group by e.division_id`, [clientId]);
+    const byDivision: Record<number, number> = {};
+    let none = 0;
+    for (const r of rows) { if (r.division_id === null) none += Number(r.n); else byDivision[Number(r.division_id)] = Number(r.n); }
+    return { total: Object.values(byDivision).reduce((a, b) => a + b, none), byDivision, none };
+  }
   async function announceCount(clientId: number) {
-    publish(clientId, DESTINATIONS.alarmCount, { count: await openCount(db, clientId) });
+    const c = await openCounts(clientId);
+    // the whole client's count; a console of some divisions hears the sum of theirs (the broker works it out)
+    publish(clientId, DESTINATIONS.alarmCount, { count: c.total }, { counts: { byDivision: c.byDivision, none: c.none } });
   }
 
   // alarm types change rarely: one read every 30 s instead of one per event (a tenant row overrides the default)
@@ -247,6 +263,12 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
     /** Read the alarm types again on the next event (after an operator changed one). */
     alarmTypesChanged() { types = null; },
     openCount: (clientId: number) => openCount(db, clientId),
+    /** The open alarms of these divisions and of none (null: all of the client). */
+    async openCountIn(clientId: number, divisions: readonly number[] | null): Promise<number> {
+      if (!divisions) return openCount(db, clientId);
+      const c = await openCounts(clientId);
+      return divisions.reduce((n, d) => n + (c.byDivision[d] ?? 0), c.none);
+    },
 
     /** The open alarms, most urgent first; with `divisions`, only those of these divisions and of none (issue 10). */
     async openAlarms(clientId: number, divisions: readonly number[] | null = null): Promise<Event[]> {

@@ -359,3 +359,17 @@ describe('addressed delivery (issues 10 and 12)', () => {
     expect(whole.messages.some((m) => m.headers.destination === DESTINATIONS.alarmNotice)).toBe(false);
   });
 });
+
+describe('per-session alarm counts (issue 10)', () => {
+  beforeEach(() => start());
+
+  it('a session limited to some divisions hears the count of theirs and of none; a whole-client session the total', async () => {
+    const whole = track(await connected(h.url('event'), 'token-a'));
+    const site = track(await connected(h.url('event'), 'token-site'));
+    for (const c of [whole, site]) await subscribed(c, DESTINATIONS.alarmCount);
+    h.realtime.publish(1, DESTINATIONS.alarmCount, { count: 9 }, { counts: { byDivision: { 10: 3, 11: 4 }, none: 2 } });
+    await waitFor(() => whole.messages.length === 1 && site.messages.length === 1, 'both counts');
+    expect(JSON.parse(whole.messages[0].body)).toEqual({ count: 9 });
+    expect(JSON.parse(site.messages[0].body)).toEqual({ count: 5 });
+  });
+});

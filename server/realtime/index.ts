@@ -39,10 +39,13 @@ export interface RealtimeStats {
   dropped: number;
 }
 
+/** Open alarms per division (and of none), for per-session counts. */
+export interface DivisionCounts { byDivision: Record<number, number>; none: number }
+
 export interface Realtime {
   /** Deliver `body` (JSON) to `clientId`'s subscribers of `destination`; never to another tenant. With `users`, only
    *  to the sessions of those users (a notice addressed to people), and still only if they may subscribe. */
-  publish(clientId: string | number | null, destination: string, body: unknown, to?: { users?: readonly number[]; division?: number | null }): void;
+  publish(clientId: string | number | null, destination: string, body: unknown, to?: { users?: readonly number[]; division?: number | null; counts?: DivisionCounts }): void;
   /** Close every session (and the relay). The HTTP server itself is the caller's to close. */
   close(): Promise<void>;
   /** Close the connections of these sign-in sessions (ended by an operator or signed out); returns how many. */
@@ -75,16 +78,21 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   const open = new Set<{ session: StompSession; conn: sockjs.Connection }>();
   let closing = false;
 
-  function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[], division?: number | null): void {
+  function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[], division?: number | null, counts?: DivisionCounts): void {
     const sessions = tenants.get(tenant);
     if (!sessions) return;
     const only = users ? new Set(users) : null;
     for (const s of sessions) {
       if (only && !(s.user && only.has(Number(s.user.userId)))) continue;
+      const allowed = s.user?.divisionsOf?.(destination) ?? null;
       // a message of one division reaches the sessions that may see it (no set: the whole client)
-      if (division !== undefined && division !== null && s.user?.divisionsOf) {
-        const allowed = s.user.divisionsOf(destination);
-        if (allowed && !allowed.has(division)) continue;
+      if (division !== undefined && division !== null && allowed && !allowed.has(division)) continue;
+      // a count per division: a session of some divisions hears the count of those (and of none)
+      if (counts && allowed) {
+        let n = counts.none;
+        for (const d of allowed) n += counts.byDivision[d] ?? 0;
+        s.deliver(destination, JSON.stringify({ count: n }));
+        continue;
       }
       s.deliver(destination, json);
     }
@@ -92,14 +100,14 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
 
   const relayUrl = options.relayUrl ?? process.env.STOMP_RELAY_URL;
   const relay: Relay | null = relayUrl
-    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users, m.division), log)
+    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users, m.division, m.counts), log)
     : null;
 
-  function route(tenant: string, destination: string, body: unknown, users?: readonly number[], division?: number | null): void {
+  function route(tenant: string, destination: string, body: unknown, users?: readonly number[], division?: number | null, counts?: DivisionCounts): void {
     const json = JSON.stringify(body);
     stats.published++;
-    if (relay) relay.publish({ tenant, destination, json, ...(users ? { users } : {}), ...(division !== undefined && division !== null ? { division } : {}) });
-    else deliverLocal(tenant, destination, json, users, division);
+    if (relay) relay.publish({ tenant, destination, json, ...(users ? { users } : {}), ...(division !== undefined && division !== null ? { division } : {}), ...(counts ? { counts } : {}) });
+    else deliverLocal(tenant, destination, json, users, division, counts);
   }
 
   const hub: Hub = {
@@ -147,7 +155,7 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   return {
     publish(clientId, destination, body, to) {
       if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
-      route(tenantKey(clientId), destination, body, to?.users, to?.division);
+      route(tenantKey(clientId), destination, body, to?.users, to?.division, to?.counts);
     },
     disconnectSessions(sessionIds) {
       const ids = new Set(sessionIds);

@@ -83,3 +83,16 @@ describe('STOMP relay through RabbitMQ', () => {
     expect(adaNotices.messages).toHaveLength(0);
   });
 });
+
+describe('per-session alarm counts through RabbitMQ', () => {
+  it('a count per division crosses processes and each session hears its own', async () => {
+    const a = await node();
+    const b = await node();
+    const whole = await subscriber(b, 'token-a', DESTINATIONS.alarmCount);
+    const site = await subscriber(b, 'token-site', DESTINATIONS.alarmCount);
+    a.realtime.publish(1, DESTINATIONS.alarmCount, { count: 9 }, { counts: { byDivision: { 10: 3, 11: 4 }, none: 2 } });
+    await waitFor(() => whole.messages.length === 1 && site.messages.length === 1, 'both counts on B', 10_000);
+    expect(bodies(whole)).toEqual([{ count: 9 }]);
+    expect(bodies(site)).toEqual([{ count: 5 }]);
+  });
+});

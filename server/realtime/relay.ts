@@ -13,7 +13,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 
 /** `users`: only these users' sessions hear it (a notice addressed to people), else every session of the tenant. */
-export interface RelayMessage { tenant: string; destination: string; json: string; users?: readonly number[]; division?: number }
+export interface RelayMessage { tenant: string; destination: string; json: string; users?: readonly number[]; division?: number; counts?: { byDivision: Record<number, number>; none: number } }
 
 export interface Relay {
   publish(message: RelayMessage): void;
@@ -85,7 +85,13 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
         if (tenant === undefined || !destination) return;
         const users = msg.headers['x-gatehouse-users'];
         const division = Number(msg.headers['x-gatehouse-division']);
-        onMessage({ tenant, destination, json: msg.body, ...(users ? { users: users.split(',').map(Number).filter(Number.isInteger) } : {}), ...(Number.isInteger(division) && division > 0 ? { division } : {}) });
+        let counts: RelayMessage['counts'];
+        const raw = msg.headers['x-gatehouse-counts'];
+        if (raw && /^\d+;(\d+=\d+(,\d+=\d+)*)?$/.test(raw)) {
+          const [none, list] = raw.split(';');
+          counts = { none: Number(none), byDivision: Object.fromEntries(list ? list.split(',').map((x) => x.split('=').map(Number)) : []) };
+        }
+        onMessage({ tenant, destination, json: msg.body, ...(users ? { users: users.split(',').map(Number).filter(Number.isInteger) } : {}), ...(Number.isInteger(division) && division > 0 ? { division } : {}), ...(counts ? { counts } : {}) });
       });
     },
     onWebSocketClose: () => { connected = false; },
@@ -94,7 +100,7 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
   client.activate();
   return {
     get connected() { return connected; },
-    publish({ tenant, destination, json, users, division }) {
+    publish({ tenant, destination, json, users, division, counts }) {
       if (!client.connected) {
         log(`stomp relay not connected: dropped a message for ${destination}`);
         return;
@@ -102,7 +108,7 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
       client.publish({
         destination: routingKey(tenant),
         body: json,
-        headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}), ...(division ? { 'x-gatehouse-division': String(division) } : {}) },
+        headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}), ...(division ? { 'x-gatehouse-division': String(division) } : {}), ...(counts ? { 'x-gatehouse-counts': `${counts.none};${Object.entries(counts.byDivision).map(([d, n]) => `${d}=${n}`).join(',')}` } : {}) },
       });
     },
     async close() { await client.deactivate(); },
