@@ -1,12 +1,13 @@
-// A view's own actor (a list, a form, a command runner) as a member of the console's actor system (issue 11): created
-// with the system's root as its parent, so every event it takes reaches the journal and the Stately inspector
-// (`?inspect=1`) like those of the long-lived actors, labelled by `id` (`list:identities`, `form:doors`). It lives
-// as long as the view (stopped when it unmounts); it has no systemId, so two tabs of one list never collide, and a
-// journal replay treats it like an implementation actor (its events are recorded, not re-run).
+// A view's own actor (a list, a form) observed like the console's actor system (issue 11): every event it takes
+// reaches the journal and the Stately inspector (`?inspect=1`) with those of the long-lived actors, labelled by `id`
+// (`list:identities`, `form:doors`). It lives as long as the view (useActorRef stops it when the view unmounts; an
+// actor with the system's root as its parent could not be stopped by the view, so it runs as its own root with the
+// system's observer); it has no systemId, so two tabs of one list never collide, and a journal replay treats it like
+// an implementation actor (its events are recorded, not re-run).
 import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { useActorRef } from '@xstate/react';
-import { getSystem } from '../system/browser';
+import { viewInspect } from '../system/browser';
 
-export function useViewActor<TLogic extends AnyActorLogic>(logic: TLogic, options: Omit<ActorOptions<TLogic>, 'parent' | 'systemId'> & { id: string }) {
-  return useActorRef(logic, { ...options, parent: getSystem() } as ActorOptions<TLogic>);
+export function useViewActor<TLogic extends AnyActorLogic>(logic: TLogic, options: Omit<ActorOptions<TLogic>, 'parent' | 'systemId' | 'inspect'> & { id: string }) {
+  return useActorRef(logic, { ...options, inspect: viewInspect() } as ActorOptions<TLogic>);
 }

@@ -1,7 +1,7 @@
 // The browser's implementations of the machines' effects: localStorage/sessionStorage, Date.now, the REST calls,
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
-import { fromPromise } from 'xstate';
+import { fromPromise, type InspectionEvent } from 'xstate';
 import { LOGIN_MODE, PRIV, StoredPrivileges, grantsTag, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
@@ -129,15 +129,24 @@ export function getJournal(): Journal {
   return (journal ??= createJournal({ now: clock }));
 }
 
+let viewObserver: ((e: InspectionEvent) => void) | null = null;
+/** The observer for a view's own actors: their events go to the journal and the inspector with the system's. */
+export function viewInspect(): (e: InspectionEvent) => void {
+  getSystem();
+  return viewObserver!;
+}
+
 /** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
 export function getSystem(): GatehouseSystem {
   if (system) return system;
   const recorder = getJournal().inspect;
   const inspector = createInspectorObserver();
-  const root = createGatehouseSystem(browserImpl(), {
-    inspect: inspector ? (e) => { recorder(e); inspector(e); } : recorder,
-  });
+  const observe = inspector ? (e: InspectionEvent) => { recorder(e); inspector(e); } : recorder;
+  const root = createGatehouseSystem(browserImpl(), { inspect: observe });
   system = root;
+  // a view's own actor (src/app/useViewActor.ts) is observed like the system's, recorded under its own id (its session
+  // ids are its own system's, so they are never taken for the console's root)
+  viewObserver = (e) => observe({ ...e, rootId: '#view' } as InspectionEvent);
   configureApi({
     getToken: () => localStorage.getItem(STORAGE.jwt),
     getClientId: () => localStorage.getItem(STORAGE.clientId),
