@@ -51,6 +51,10 @@ describe('threat levels', () => {
     expect(on.body).toMatchObject({ level: { id: severe.body.id, name: 'Severe', rank: 4, mode: 'locked' }, divisionId: null, setBy: 'admin', until: null });
     expect(await s.count(`select 1 from audit_log where action = 'threat level' and client_id = $1`, [northwind])).toBe(1);
     expect(await s.count(`select 1 from doors where client_id = $1 and status <> 'locked'`, [northwind])).toBe(0);
+    // held against commands too: no unlock, forced or not, until lowered; locking again is fine
+    const unlock = await s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command: 'unlock', force: true } });
+    expect([unlock.status, unlock.body.message]).toEqual([409, 'This door is held locked by threat level Severe: lower it first']);
+    expect((await s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command: 'lock', force: true } })).status).toBe(200);
     const denied = await swipe(door, card);
     expect(denied.body.eventCode).toBe(5004);
     const why = await s.call('GET', `${API.events}/${denied.body.id}/explain`, { token: admin });

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { API, DoorCommandBody, DoorQrBody, LockdownBody, PRIV, isoInstant, requiredText, type DoorQrCode, type DoorQrRow } from '../../contract';
 import { object, optional } from 'superstruct';
-import { qrCode, qrWindow } from '../access/engine';
+import { qrCode, qrWindow, threatAt } from '../access/engine';
 import type { QrPublisher } from '../access/qrPublisher';
 import { QR_PERIOD_S } from '../access/index';
 import type { Db } from '../db/db';
@@ -43,6 +43,10 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     // a locked-down door opens for nobody, forced or not, until the lockdown is released
     const { rows: [door] } = await db.query<{ mode: string }>('select mode from doors where id = $1', [id]);
     if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
+    // a threat level that holds the doors locked holds them against commands too, until it is lowered
+    const fact = command === 'lock' ? undefined : (await simulator.access.get(clientId)).doors.get(id);
+    const threat = fact ? threatAt(fact, Date.now()) : null;
+    if (threat?.mode === 'locked') throw new HttpError(409, `This door is held locked by threat level ${threat.name}: lower it first`);
     const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username, { force }));
     await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id, ...(force ? { force } : {}) } });
     return event;
