@@ -7,7 +7,7 @@ import { useSelector } from '@xstate/react';
 import { selectAlarmNotices } from '../../machines/alarms.selectors';
 import { notices$ } from '../system/notices';
 import { useIsMobile } from './useMediaQuery';
-import { tx, useLocale } from '../i18n';
+import { say, tx, useLocale } from '../i18n';
 import { useSystemActor } from './useSystemActor';
 
 let toaster: Promise<Toaster> | null = null;
@@ -23,7 +23,7 @@ export function Toasts() {
         message: (
           <div className="gh-toast" data-testid="toast">
             <strong>{tx(n.title)}</strong>
-            {n.message ? <div>{tx(n.message)}</div> : null}
+            {n.message ? <div>{say(n.message)}</div> : null}
           </div>
         ),
       });

@@ -170,3 +170,27 @@ describe('card-format decode problems', () => {
     expect(tx(whys[1].text, whys[1].vars, 'zh-CN')).toMatch(/^4 位，.* 为 26 位$/);
   });
 });
+
+describe('the server\'s own sentences', () => {
+  it('every fixed error sentence a server route answers has its zh-CN entry (the console shows them in toasts)', () => {
+    const root = join(__dirname, '..', '..', 'server');
+    const files: string[] = [];
+    const walk = (dir: string) => { for (const f of readdirSync(dir)) { const p = join(dir, f); if (statSync(p).isDirectory()) walk(p); else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p); } };
+    walk(root);
+    const said = new Set<string>();
+    for (const f of files) for (const m of readFileSync(f, 'utf8').matchAll(/HttpError\((?:4\d\d|503), '([^'\\]+)'/g)) said.add(m[1]);
+    // protocol words, not sentences for a person: the header value §6 names, and a transport detail of journal chunks
+    const NOT_SHOWN = new Set(['JWT-Invalid']);
+    expect(said.size).toBeGreaterThan(20);
+    expect([...said].filter((m) => !NOT_SHOWN.has(m) && !(m in zhText))).toEqual([]);
+  });
+});
+
+describe('say()', () => {
+  it('translates a sentence the dictionary has, and shows any other exactly as given, braces and all', async () => {
+    const { say } = await import('./index');
+    expect(say('This door is locked down: release the lockdown first', 'zh-CN')).toBe('此门已封锁：请先解除封锁');
+    expect(say('This door is locked down: release the lockdown first', 'en')).toBe('This door is locked down: release the lockdown first');
+    expect(say('The JSON body must not hold {"__proto__": 1}', 'zh-CN')).toBe('The JSON body must not hold {"__proto__": 1}');
+  });
+});

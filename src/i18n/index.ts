@@ -75,6 +75,11 @@ export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string
 export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
   return i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string;
 }
+/** A sentence from elsewhere (a server's error, a machine's message): translated when the dictionary has it, else
+ *  shown exactly as given (never interpolated: it may hold braces of its own). */
+export function say(message: string, loc: Locale = current()): string {
+  return loc !== 'en' && i18n.exists(message, { ns: 'text', lng: loc }) ? (i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string) : message;
+}
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {
   return i18n.t(key, { ns: 'routes', lng: loc, defaultValue: english }) as string;

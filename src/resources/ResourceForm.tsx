@@ -13,7 +13,7 @@ import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { listDivisions } from '../api/endpoints';
 import { useRouteInfo } from '../app/RouteContext';
 import { useSystemActor } from '../app/useSystemActor';
-import { tCat, tx, useLocale, useT, type Locale } from '../i18n';
+import { tCat, say, tx, useLocale, useT, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
 import { useTask } from '../ui/useTask';
 import { divisionTree, flatten } from './divisionTree';
@@ -208,7 +208,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
               if (st.hasValidationErrors && formEl.current) firstInvalid(formEl.current, st.errors ?? {})?.focus();
             }}
           >
-            {error && <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">{error}</Callout>}
+            {error && <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">{say(error)}</Callout>}
             {unplaced.length > 0 && (
               <Callout intent="warning" icon="warning-sign" className="gh-form__error" data-testid="form-violations">
                 {tx('Not saved:')} {unplaced.map((v) => sayViolation(v.message, locale)).join('; ')}

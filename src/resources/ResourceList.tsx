@@ -12,7 +12,7 @@ import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { loadAll } from '../api/queue';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../app/useSystemActor';
-import { tx, useT } from '../i18n';
+import { say, tx, useT } from '../i18n';
 import { notify } from '../system/notices';
 import { useTime } from '../ui/time';
 import { toCsv } from './csv';
@@ -237,7 +237,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
         </ButtonGroup>
       </div>
 
-      {error && <Callout intent="danger" icon="error" className="gh-list__error">{error}</Callout>}
+      {error && <Callout intent="danger" icon="error" className="gh-list__error">{say(error)}</Callout>}
 
       <div className="gh-list__table" style={{ height: tableHeight }}>
         <Table2

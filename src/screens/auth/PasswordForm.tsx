@@ -7,6 +7,7 @@ import type { Struct } from 'superstruct';
 import { validate } from '../../../contract';
 import type { resourceFormMachine } from '../../../machines/resourceForm';
 import { errorsFrom } from '../../resources/formValues';
+import { say } from '../../i18n';
 
 export interface PwField { name: string; label: string; type?: 'text' | 'password'; autoComplete?: string }
 
@@ -43,7 +44,7 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
       }}
       render={({ handleSubmit }) => (
         <form onSubmit={(e) => { void handleSubmit(e); const bad = (e.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>('[aria-invalid="true"]'); bad?.focus(); }} noValidate>
-          {error && <Callout intent="danger" icon="error" className="gh-signin__callout">{error}</Callout>}
+          {error && <Callout intent="danger" icon="error" className="gh-signin__callout">{say(error)}</Callout>}
           {violations.length > 0 && <Callout intent="danger" icon="error" className="gh-signin__callout">{violations.map((v) => `${v.field} ${v.message}`).join('; ')}</Callout>}
           {all.map((f) => (
             <Field key={f.name} name={f.name} render={({ input, meta }) => {

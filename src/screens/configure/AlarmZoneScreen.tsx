@@ -14,7 +14,7 @@ import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { armAlarmGroup, getAlarmGroup, optionsOf } from '../../api/endpoints';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
-import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -81,7 +81,7 @@ export function AlarmZoneScreen() {
       {header}
       <div className="gh-page" data-testid="alarm-zone">
         {asked && asked !== row.state && <Callout intent="primary" icon="info-sign" className="gh-mb" data-testid="alarm-zone-moved">{tx('This zone is {state} now (the link you followed said {asked}).', { state: tx(armed ? 'armed' : 'disarmed'), asked: tx(asked === 'armed' ? 'armed' : 'disarmed') })}</Callout>}
-        {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="alarm-zone-error">{error}</Callout>}
+        {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="alarm-zone-error">{say(error)}</Callout>}
         <Card className="gh-mb">
           <div className="gh-alarm-zone__state">
             <Tag large round intent={armed ? 'danger' : 'success'} icon={armed ? 'shield' : 'unlock'} data-testid="alarm-zone-state">{tx(armed ? 'Armed' : 'Disarmed')}</Tag>

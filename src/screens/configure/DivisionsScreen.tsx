@@ -14,7 +14,7 @@ import { selectClientId, selectHeldPrivileges } from '../../../machines/session.
 import { deleteDivision, listDivisions } from '../../api/endpoints';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
-import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTask } from '../../ui/useTask';
@@ -106,7 +106,7 @@ export function DivisionsScreen() {
           <Button icon="refresh" variant="outlined" loading={task.status === 'active'} onClick={reload}>{tx('Refresh')}</Button>
           {can.add && <Button intent="primary" icon="plus" data-testid="add-button" onClick={() => navigate('/configure/division/add')}>{tx('Add {what}', { what: tx('Division').toLowerCase() })}</Button>}
         </>} />
-      {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="division-error">{error}</Callout>}
+      {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="division-error">{say(error)}</Callout>}
       {task.status === 'error' && !rows && <NonIdealState icon="error" title={tx('The divisions could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
       {!rows && task.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {rows && rows.length === 0 && <NonIdealState icon="diagram-tree" title={tx('No divisions you may see')} />}

@@ -15,7 +15,7 @@ import { doorQrCode, listDoorQr, setDoorQr } from '../../api/endpoints';
 import { ApiError } from '../../api/errors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
-import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -53,7 +53,7 @@ export function DoorQrScreen() {
     <div className="gh-page" data-testid="door-qr">
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)}
         actions={<Button icon="refresh" variant="outlined" loading={doors.status === 'active'} onClick={doors.reload}>{tx('Refresh')}</Button>} />
-      {error && <Callout intent="danger" icon="error" className="gh-mb">{error}</Callout>}
+      {error && <Callout intent="danger" icon="error" className="gh-mb">{say(error)}</Callout>}
       {doors.status === 'error' && !rows && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={doors.reload} />} />}
       {!rows && doors.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {rows && rows.length === 0 && <NonIdealState icon="key-enter" title={tx('No doors')} />}

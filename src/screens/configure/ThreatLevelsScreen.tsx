@@ -12,7 +12,7 @@ import { commandMachine, selectCommandError, selectRunningCommand } from '../../
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
 import { listDivisions, setThreatLevel, threatCurrent, threatLevelChoices } from '../../api/endpoints';
 import { useSystemActor } from '../../app/useSystemActor';
-import { tx, useLocale } from '../../i18n';
+import { say, tx, useLocale } from '../../i18n';
 import { consoleResource } from '../../resources/registry';
 import { notify } from '../../system/notices';
 import { ListScreen } from '../../ui/ListScreen';
@@ -76,7 +76,7 @@ function InForce({ seen, mayControl }: { seen: number; mayControl: boolean }) {
 
   return (
     <Card className="gh-mb" data-testid="threat-in-force">
-      {error && <Callout intent="danger" icon="error" className="gh-mb">{error}</Callout>}
+      {error && <Callout intent="danger" icon="error" className="gh-mb">{say(error)}</Callout>}
       {now?.level ? (
         <Callout intent={intentOf(now.level.mode)} icon="shield" title={tx('In force: {name}', { name: now.level.name })} data-testid="threat-current">
           <div><Tag minimal>{tx('Rank')} {now.level.rank}</Tag> {tx(MODE_TEXT[now.level.mode] ?? now.level.mode)} · {now.divisionName ?? tx('the whole client')}</div>

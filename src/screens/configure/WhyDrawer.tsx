@@ -9,6 +9,7 @@ import { DECISION_EVENT_CODES, type Explanation } from '../../../contract/decisi
 import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { explainEvent } from '../../api/endpoints';
 import { useTime } from '../../ui/time';
+import { say } from '../../i18n';
 
 const DENIED_CODES = new Set(Object.values(DECISION_EVENT_CODES).filter((c) => c !== DECISION_EVENT_CODES.granted));
 /** A swipe the engine denied: the rows that offer "Why?". */
@@ -35,7 +36,7 @@ export function WhyButton({ eventId }: { eventId: number }) {
         onClick={(ev) => { ev.stopPropagation(); setOpen(true); command.send({ type: 'command.run', command: String(eventId) }); }} />
       <Drawer isOpen={open} onClose={() => setOpen(false)} title="Why was this swipe denied?" icon="help" size="min(480px, 100%)">
         <div className="bp6-drawer-body" style={{ padding: 16 }} data-testid="why-drawer">
-          {error && <Callout intent="danger" icon="error">{error}</Callout>}
+          {error && <Callout intent="danger" icon="error">{say(error)}</Callout>}
           {!error && !result && running !== null && <p className="bp6-text-muted">Deciding the swipe again…</p>}
           {result && result.eventId === eventId && (
             <>

@@ -11,6 +11,7 @@ import { browserZone, useTime } from '../../ui/time';
 import { useT } from '../../i18n';
 import { PasswordForm } from '../auth/PasswordForm';
 import { changePasswordMachine } from '../auth/passwordActors';
+import { say } from '../../i18n';
 
 export function ProfileScreen() {
   const session = useSystemActor('session');
@@ -35,7 +36,7 @@ export function ProfileScreen() {
             <Avatar name={user.name} color={user.avatarColor} size={56} />
             <div><H5>{user.name}</H5><div className="bp6-text-muted">{user.roles.join(', ') || t('noRoles')}</div></div>
           </div>
-          {error && <Callout intent="danger" icon="error">{error}</Callout>}
+          {error && <Callout intent="danger" icon="error">{say(error)}</Callout>}
           <form onSubmit={(e) => { e.preventDefault(); session.send({ type: 'session.updateProfile', name: name.trim(), timezone }); }}>
             <FormGroup label={t('name')} labelFor="profile-name"><InputGroup id="profile-name" name="name" value={name} onChange={(e) => setName(e.currentTarget.value)} /></FormGroup>
             <FormGroup label={t('timeZone')} labelFor="profile-timezone" helperText={t('timeZoneHelp', { zone: zoneName() })}>

@@ -18,7 +18,7 @@ import { batchErrorReport, batchImportPath, optionsOf, previewBatchUpload } from
 import { streamGet } from '../../api/stream';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
-import { routeDescription, routeTitle, tCat, tx, useLocale, type Locale } from '../../i18n';
+import { routeDescription, routeTitle, tCat, say, tx, useLocale, type Locale } from '../../i18n';
 import { violationText } from '../../i18n/violations';
 import { identities } from '../../resources';
 import { notify } from '../../system/notices';
@@ -143,7 +143,7 @@ export function BatchUploadScreen() {
           <Button intent="primary" icon="eye-open" loading={stage === 'previewing'} disabled={busy} onClick={askPreview} data-testid="batch-preview">{tx('Preview')}</Button>
           <span className="gh-muted">{tx('Nothing is imported until you confirm the preview.')}</span>
         </div>
-        {error && !fileError && !templateError && stage !== 'previewed' && <Callout intent="danger" data-testid="batch-error">{error}</Callout>}
+        {error && !fileError && !templateError && stage !== 'previewed' && <Callout intent="danger" data-testid="batch-error">{say(error)}</Callout>}
       </Card>
 
       {preview && (
@@ -170,7 +170,7 @@ export function BatchUploadScreen() {
               {preview.errors.length > SHOWN_ERRORS && <p className="gh-muted">{tx('The first {n} problems are shown; the report has them all.', { n: SHOWN_ERRORS })}</p>}
             </>
           )}
-          {stage === 'previewed' && error && <Callout intent="danger" data-testid="batch-error">{error}</Callout>}
+          {stage === 'previewed' && error && <Callout intent="danger" data-testid="batch-error">{say(error)}</Callout>}
           {stage === 'importing' && progress && (
             <div className="gh-batch__progress" data-testid="batch-progress">
               <ProgressBar intent="primary" value={progress.total ? progress.done / progress.total : undefined} />

@@ -12,7 +12,7 @@ import { sessionActors } from '../../api/sessions';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime, type TimeFormat } from '../../ui/time';
-import { useT, tx } from '../../i18n';
+import { useT, say, tx } from '../../i18n';
 import './sessions.css';
 import { useViewActor } from '../../app/useViewActor';
 
@@ -167,7 +167,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
           </ButtonGroup>
         </div>
 
-        {error && <Callout intent="danger" icon="error" className="gh-list__error">{error}</Callout>}
+        {error && <Callout intent="danger" icon="error" className="gh-list__error">{say(error)}</Callout>}
         {endError && <Callout intent="danger" icon="error" className="gh-list__error" data-testid="end-error">{endError}</Callout>}
 
         <div className="gh-sessions__scroll">
