@@ -3,7 +3,7 @@
 // does not.
 import { createServer } from 'node:http';
 import { expect, test } from '@playwright/test';
-import { pick, selectClient, shot, signIn } from './helpers';
+import { bearer, pick, selectClient, shot, signIn } from './helpers';
 
 test('an alarm notification sends the alarms up to its priority to its web hook', async ({ page }) => {
   test.setTimeout(90_000);
@@ -57,8 +57,7 @@ test('an alarm notification tells an operator group\'s consoles, and only its me
   const stamp = Date.now().toString(36);
   await signIn(page, 'admin');
   await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await bearer(page);
   const operators = (await (await page.request.get('/event/manage/operators?size=100', { headers })).json()).items as { id: number; username: string }[];
   const operator = operators.find((o) => o.username === 'operator')!;
   expect((await page.request.post('/event/manage/operator-groups', { headers, data: { name: `Night desk ${stamp}`, members: [operator.id], grants: [] } })).status()).toBe(201);

@@ -3,15 +3,14 @@
 // a toast), a card is then refused at a door and the panel says who set it and when it reverts; lowering it lets the
 // same card through again.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { bearer, selectClient, shot, signIn } from './helpers';
 
 test('a threat level set from the console holds the doors, and lowering it gives them back', async ({ page }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
   await signIn(page, 'admin');
   await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await bearer(page);
   const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string; mode: string }) => d.mode === 'card');
   const granted = await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'card.granted', doorId: door.id } })).json();
   expect(granted.eventCode).toBe(5000);
