@@ -4,12 +4,19 @@
 import { privilegesForDestination, type PrivilegeEntry } from '../../contract';
 import type { Db } from '../db/db';
 
-export async function eventDivisions(db: Db, clientId: number | null, entries: readonly PrivilegeEntry[], codes: readonly string[]): Promise<number[] | null> {
-  if (clientId === null) return null;
+/** The divisions where `entries` hold one of `codes`; null when that is all of `all`. */
+function covered(entries: readonly PrivilegeEntry[], codes: readonly string[], all: readonly number[]): Set<number> | null {
   const mine = new Set<number>();
   for (const e of entries) if (e.privilegeIds.some((c) => codes.includes(c))) e.divisionIds.forEach((d) => mine.add(d));
-  const { rows } = await db.query<{ id: number }>('select id from divisions where client_id = $1', [clientId]);
-  return rows.every((r) => mine.has(Number(r.id))) ? null : [...mine].sort((a, b) => a - b);
+  return all.every((d) => mine.has(d)) ? null : mine;
+}
+const divisionIds = async (db: Db, clientId: number) =>
+  (await db.query<{ id: number }>('select id from divisions where client_id = $1', [clientId])).rows.map((r) => Number(r.id));
+
+export async function eventDivisions(db: Db, clientId: number | null, entries: readonly PrivilegeEntry[], codes: readonly string[]): Promise<number[] | null> {
+  if (clientId === null) return null;
+  const mine = covered(entries, codes, await divisionIds(db, clientId));
+  return mine ? [...mine].sort((a, b) => a - b) : null;
 }
 
 /** The SQL condition for `e` (an events alias) within those divisions, with its parameter at `$n`. */
@@ -18,18 +25,11 @@ export const divisionCondition = (n: number) => `(e.division_id is null or e.div
 /** A real-time session's divisions per destination (its base destination's codes), worked out once per destination. */
 export async function sessionDivisions(db: Db, clientId: number | null, entries: readonly PrivilegeEntry[]): Promise<(destination: string) => ReadonlySet<number> | null> {
   if (clientId === null) return () => null;
-  const { rows } = await db.query<{ id: number }>('select id from divisions where client_id = $1', [clientId]);
-  const all = rows.map((r) => Number(r.id));
+  const all = await divisionIds(db, clientId);
   const known = new Map<string, ReadonlySet<number> | null>();
   return (destination) => {
     let set = known.get(destination);
-    if (set === undefined) {
-      const codes = privilegesForDestination(destination) ?? [];
-      const mine = new Set<number>();
-      for (const e of entries) if (e.privilegeIds.some((c) => codes.includes(c))) e.divisionIds.forEach((d) => mine.add(d));
-      set = all.every((d) => mine.has(d)) ? null : mine;
-      known.set(destination, set);
-    }
+    if (set === undefined) known.set(destination, (set = covered(entries, privilegesForDestination(destination) ?? [], all)));
     return set;
   };
 }
