@@ -12,7 +12,7 @@ import { API, COMPANION_PORTS, CONNECTOR_PORTS } from '../../contract';
 import type { Db } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
 import { EXPORT_PATH, EXPORT_PROGRESS_PATH } from './export';
-import { IMMUTABLE } from './static';
+import { IMMUTABLE, SUBRESOURCE_CSP } from './static';
 
 let s: TestServer;
 let dir: string;
@@ -134,14 +134,26 @@ describe('security headers', () => {
     expect(csp).toMatch(/frame-src [^;]*https:\/\/stately\.ai/);
   });
 
-  it('API responses, errors included, carry the headers too', async () => {
+  it('API responses, errors included, carry the headers too, with the short policy of a non-document', async () => {
     const ok = await raw(API.health);
     const denied = await raw(API.alarms);
     for (const r of [ok, denied]) {
       expect(r.headers['x-content-type-options']).toBe('nosniff');
-      expect(r.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(r.headers['content-security-policy']).toBe(SUBRESOURCE_CSP);
     }
     expect(denied.status).toBe(401);
+  });
+
+  it('scripts and styles carry the short policy, not the 1.5 KB document one (first-load bytes)', async () => {
+    const html = decode(await raw('/login', { accept: 'text/html' }));
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+    expect(assets).toEqual([ASSET]);
+    for (const a of assets) {
+      const r = await raw(a, { 'accept-encoding': 'br' });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-security-policy']).toBe(SUBRESOURCE_CSP);
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    }
   });
 });
 
