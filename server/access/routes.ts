@@ -9,7 +9,7 @@ import {
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
-import { HttpError, audit, body, clientOf, idParam, principal } from '../http/common';
+import { HttpError, fill, audit, body, clientOf, idParam, principal } from '../http/common';
 import type { HardwareSimulator } from '../simulator/hardware';
 import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from './presence';
 import { previewAccess, type AccessChange } from './preview';
@@ -49,7 +49,7 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
     const { clientId, zone } = await zoneOf(req);
     const { identityId } = body(req.body, ForgiveBody);
     const where = await presenceOf(db, clientId, identityId);
-    if (!where || where.zoneId !== zone.id) throw new HttpError(409, `That person is not inside ${zone.name}`);
+    if (!where || where.zoneId !== zone.id) throw new HttpError(409, fill('That person is not inside {zone}', { zone: zone.name }));
     const name = (await simulator.access.get(clientId)).identities.get(identityId)?.name ?? `#${identityId}`;
     await db.transaction(async (tx) => {
       await dropPresence(tx, clientId, identityId);

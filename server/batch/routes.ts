@@ -17,7 +17,7 @@ import {
 import { validate } from '../../contract/schemas';
 import { csvCell } from '../crud/plugin';
 import type { Db } from '../db/db';
-import { HttpError, audit, clientOf, divisionsFor, idParam, principal } from '../http/common';
+import { HttpError, fill, audit, clientOf, divisionsFor, idParam, principal } from '../http/common';
 import { assertSeats } from '../resources/licenses';
 import { userFieldDefs } from '../resources/userFields';
 import { MAX_UPLOAD_BYTES, readSheet, type Sheet } from './parse';
@@ -183,7 +183,7 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
   function scopeOf(req: FastifyRequest, tpl: Template) {
     const p = principal(req);
     if (!divisionsFor(p, [PRIV.identities.add]).includes(tpl.divisionId)) {
-      throw new HttpError(403, `Template ${tpl.name} puts identities in a division you may not add identities to`);
+      throw new HttpError(403, fill('Template {name} puts identities in a division you may not add identities to', { name: tpl.name }));
     }
     return { editDivisions: divisionsFor(p, [PRIV.identities.edit]) };
   }

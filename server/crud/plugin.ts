@@ -13,7 +13,7 @@ import {
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
 import type { Db } from '../db/db';
-import { HttpError, audit, body, clientOf, divisionsFor, idParam, iso, principal, query } from '../http/common';
+import { HttpError, fill, audit, body, clientOf, divisionsFor, idParam, iso, principal, query } from '../http/common';
 import type { Change, CrudContext, ResourceHooks, Row } from './hooks';
 import { ResourceSql, type Scope } from './sql';
 
@@ -105,7 +105,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const where = `t.id = $1 and ${sql.scopeWhere(scope, params)}`;
     const locked = lock ? ` for update of t` : '';
     const { rows } = await dbx.query<Record<string, unknown>>(`select ${sql.select(false)} from ${sql.from()} where ${where}${locked}`, params);
-    if (!rows[0]) throw new HttpError(404, `${one} not found`);
+    if (!rows[0]) throw new HttpError(404, fill('{what} not found', { what: one }));
     return (await withOwned(dbx, [toRow(rows[0])], scope.clientId))[0];
   }
 
@@ -329,7 +329,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         } else if (f.kind === 'refs' && f.onDelete !== 'cascade') {
           n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${f.through!.table} where ${f.through!.to} = any($1::int[])`, [ids])).rows[0].n);
         }
-        if (n > 0) throw new HttpError(409, `Still used by ${n} ${n === 1 ? other.label.one.toLowerCase() : other.label.many.toLowerCase()}: change or delete ${n === 1 ? 'it' : 'them'} first`);
+        if (n > 0) throw new HttpError(409, n === 1 ? fill('Still used by 1 {what}: change or delete it first', { what: other.label.one.toLowerCase() })
+          : fill('Still used by {n} {what}: change or delete them first', { n, what: other.label.many.toLowerCase() }));
       }
     }
   }
@@ -340,7 +341,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       const befores: Row[] = [];
       // all or nothing: one id that is not visible (another tenant's, another division's, gone) deletes none
       for (const id of unique) {
-        try { befores.push(await load(tx, scope, id, true)); } catch { throw new HttpError(404, unique.length > 1 ? `Some ${r.label.many.toLowerCase()} were not found; nothing was deleted` : `${one} not found`); }
+        try { befores.push(await load(tx, scope, id, true)); } catch { throw new HttpError(404, unique.length > 1 ? fill('Some {what} were not found; nothing was deleted', { what: r.label.many.toLowerCase() }) : fill('{what} not found', { what: one })); }
       }
       await stillUsed(tx, unique);
       const used = await hooks.inUse?.(tx, unique);
@@ -352,7 +353,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       } catch (e) {
         if (pgError(e).code !== '23503') throw e;
         await tx.query('rollback to savepoint crud_delete');
-        throw new HttpError(409, `Still used by ${TABLE_WORDS[pgError(e).table ?? ''] ?? 'other records'}: change or delete them first`);
+        throw new HttpError(409, fill('Still used by {what}: change or delete them first', { what: TABLE_WORDS[pgError(e).table ?? ''] ?? 'other records' }));
       }
       for (const before of befores) {
         await audit(tx, req, { clientId: auditClient(scope, before.id), action: 'delete', entity, entityId: before.id, before: auditView(before), after: null });
@@ -494,7 +495,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         const before = await load(tx, scope, id, true);
         // optimistic concurrency: the form sends the updatedAt it loaded; someone saved since → 409, nothing written
         if (typeof loadedAt === 'string' && r.timestamps && Date.parse(loadedAt) !== Date.parse(String(before.updatedAt))) {
-          throw new HttpError(409, `Someone else changed this ${entity} since you opened it. Reload it to see their changes; your typed values are kept.`);
+          throw new HttpError(409, fill('Someone else changed this {what} since you opened it. Reload it to see their changes; your typed values are kept.', { what: entity }));
         }
         const clientId = auditClient(scope, id);
         const ctx = ctxOf(req, tx, clientId);

@@ -21,6 +21,15 @@ declare module 'fastify' {
   interface FastifyContextConfig { privileges?: string[]; mode?: 'ONLY_ONE' | 'ALL'; open?: boolean; needsClient?: boolean }
 }
 
+/**
+ * A sentence with values: `fill('That person is not inside {zone}', { zone })`. The answer stays English (the API's
+ * language); the console recognises the template by its fixed words and says it in the reader's language
+ * (src/i18n/sentences.ts), so every template must have its zh-CN entry (a test reads them from `server/`).
+ */
+export function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+}
+
 export class HttpError extends Error {
   constructor(public status: number, message: string, public violations?: Violation[]) { super(message); }
 }
@@ -156,7 +165,7 @@ export async function audit(db: Db, req: FastifyRequest, a: Omit<AuditFields, 'a
 export function idParam(req: FastifyRequest, what: string, name = 'id'): number {
   const raw = (req.params as Record<string, string | undefined>)[name] ?? '';
   const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, `${what} not found`);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, fill('{what} not found', { what }));
   return id;
 }
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { IPV4, PRIV, controllersResource, type ControllerDiagnostic, type ControllerHubRow, type PingAnswer } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
-import { HttpError, clientOf, iso } from './common';
+import { HttpError, fill, clientOf, iso } from './common';
 
 const base = `${controllersResource.api}/diagnostic/:ipAddress`;
 
@@ -15,7 +15,7 @@ async function controllerAt(db: Db, clientId: number, ip: unknown) {
   const { rows: [c] } = await db.query<{ id: number; name: string; ip_address: string; status: string; firmware: string | null; online_since: unknown; division_name: string | null }>(
     `select c.id, c.name, c.ip_address, c.status, c.firmware, c.online_since, v.name as division_name
        from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 and c.ip_address = $2 order by c.id limit 1`, [clientId, ip]);
-  if (!c) throw new HttpError(404, `No controller at ${ip}`);
+  if (!c) throw new HttpError(404, fill('No controller at {ip}', { ip }));
   return c;
 }
 

@@ -15,7 +15,7 @@ import { doorVisible, listDoors } from '../db/queries/doors';
 import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
-import { HttpError, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
+import { HttpError, fill, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
 
 const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });
 
@@ -46,7 +46,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     // a threat level that holds the doors locked holds them against commands too, until it is lowered
     const fact = command === 'lock' ? undefined : (await simulator.access.get(clientId)).doors.get(id);
     const threat = fact ? threatAt(fact, Date.now()) : null;
-    if (threat?.mode === 'locked') throw new HttpError(409, `This door is held locked by threat level ${threat.name}: lower it first`);
+    if (threat?.mode === 'locked') throw new HttpError(409, fill('This door is held locked by threat level {level}: lower it first', { level: threat.name }));
     const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username, { force }));
     await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id, ...(force ? { force } : {}) } });
     return event;

@@ -10,7 +10,7 @@ import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
-import { divisionsFor, principal } from '../http/common';
+import { divisionsFor, fill, principal } from '../http/common';
 
 export const divisionHooks: ResourceHooks = {
   async validate(ctx, input, before) {
@@ -40,6 +40,6 @@ export const divisionHooks: ResourceHooks = {
        union all select 'operator-group grant', count(*)::int from operator_group_grants where division_id = any($1::int[])
        union all select 'role privilege ticked', count(*)::int from role_privileges where division_id = any($1::int[])`, [ids]);
     const used = rows.filter((x) => x.n > 0);
-    return used.length ? `Still used by ${used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', ')} in this division: change or delete them first` : null;
+    return used.length ? fill('Still used by {what} in this division: change or delete them first', { what: used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', ') }) : null;
   },
 };

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { object, optional, string } from 'superstruct';
 import { licensesResource, rowSchema, type Seat } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, audit, body, clientOf, idParam, iso } from '../http/common';
+import { HttpError, fill, audit, body, clientOf, idParam, iso } from '../http/common';
 
 const PUBLIC_KEY = createPublicKey(`-----BEGIN PUBLIC KEY-----
 MCowBQYDK2VwAyEAzyCfD9v2wNV4f88lrH86FmVsKWbocYndaw/gk8rGnxY=
@@ -79,7 +79,7 @@ export async function assertSeats(tx: Db, clientId: number, seat: Seat, adding: 
   if (!l) return;
   if (l.used + adding > l.seats) {
     const free = Math.max(0, l.seats - l.used);
-    throw new HttpError(409, `License limit reached: ${seat} seats ${l.seats} (${l.used} in use, ${free} free); adding ${adding} would exceed it. Ask for a license with more ${seat} seats.`);
+    throw new HttpError(409, fill('License limit reached: {seat} seats {seats} ({used} in use, {free} free); adding {adding} would exceed it. Ask for a license with more {seat} seats.', { seat, seats: l.seats, used: l.used, free, adding }));
   }
 }
 

@@ -5,6 +5,7 @@
 // - an override moved to a new window after it ended starts again at its new start;
 // - an override in force is not deleted (its doors would stay as it left them): end it first.
 import type { ResourceHooks } from '../crud/hooks';
+import { fill } from '../http/common';
 
 type Before = { id: number; startsAt?: unknown; endsAt?: unknown; mode?: unknown; doorIds?: unknown };
 const inForce = (b: Before, now: number) => Date.parse(String(b.startsAt)) <= now && now < Date.parse(String(b.endsAt));
@@ -37,6 +38,6 @@ export const overrideHooks: ResourceHooks = {
   async inUse(tx, ids) {
     const { rows } = await tx.query<{ name: string; ends: string }>(
       `select name, ends_at::text as ends from door_overrides where id = any($1::int[]) and starts_at <= now() and ends_at > now() order by id limit 1`, [ids]);
-    return rows[0] ? `${rows[0].name} is in force: set its end to now first, and its doors go back to their own mode` : null;
+    return rows[0] ? fill('{name} is in force: set its end to now first, and its doors go back to their own mode', { name: rows[0].name }) : null;
   },
 };

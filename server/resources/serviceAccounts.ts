@@ -5,7 +5,7 @@
 import { PRIV } from '../../contract';
 import { apiKeySessionJti, endKeySession, newApiKey } from '../auth/apiKeys';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
-import { HttpError } from '../http/common';
+import { HttpError, fill } from '../http/common';
 
 const slug = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'account';
 
@@ -52,7 +52,7 @@ export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): Reso
     'revoke-key': {
       privilege: PRIV.serviceAccounts.edit,
       async run(ctx, before) {
-        if (before.keyRevokedAt || !before.keyPrefix) throw new HttpError(409, `${String(before.name)} has no key to revoke`);
+        if (before.keyRevokedAt || !before.keyPrefix) throw new HttpError(409, fill('{name} has no key to revoke', { name: String(before.name) }));
         const { rows } = await ctx.tx.query<{ key_id: string | null }>('select key_id from service_accounts where id = $1 and client_id = $2', [before.id, ctx.clientId]);
         await ctx.tx.query('update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and client_id = $2', [before.id, ctx.clientId]);
         await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);

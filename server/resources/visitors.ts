@@ -4,7 +4,7 @@
 // with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
 import { DESTINATIONS, PRIV } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
-import { HttpError } from '../http/common';
+import { HttpError, fill } from '../http/common';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 const MAX_DAYS_AHEAD = 366;
@@ -24,8 +24,8 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
         ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'expected' returning id`
         : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'on-site' returning id`;
       if ((await ctx.tx.query(sql, [before.id, ctx.clientId, ctx.userId])).rows.length) return;
-      throw new HttpError(409, before.status === to ? `${before.firstName} ${before.lastName} is already ${done}`
-        : `Only a visitor who is ${from === 'expected' ? 'expected' : 'on site'} can be ${done}`);
+      throw new HttpError(409, before.status === to ? fill('{name} is already {state}', { name: `${before.firstName} ${before.lastName}`, state: done })
+        : fill('Only a visitor who is {state} can be {done}', { state: from === 'expected' ? 'expected' : 'on site', done }));
     },
     audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status } }),
     afterCommit(clientId, after: Row) {

@@ -186,6 +186,57 @@ describe('the server\'s own sentences', () => {
   });
 });
 
+describe('the server\'s sentences with values', () => {
+  const serverFiles = () => {
+    const root = join(__dirname, '..', '..', 'server');
+    const files: string[] = [];
+    const walk = (dir: string) => { for (const f of readdirSync(dir)) { const p = join(dir, f); if (statSync(p).isDirectory()) walk(p); else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p); } };
+    walk(root);
+    return files.map((f) => ({ f, text: readFileSync(f, 'utf8') }));
+  };
+
+  it('are built with fill(template), never a template literal, except the transport problems an integrator alone sees', () => {
+    // a JSON body the console never sends, and the background upload of a session recording
+    const TRANSPORT = [/^The JSON body /, /^The body is not valid JSON/, /^line /, /^Send the chunk as/, /^The recording would exceed/];
+    const literal = serverFiles().flatMap(({ f, text }) => [...text.matchAll(/HttpError\(\d+, `([^`]*)`/g)].map((m) => `${f.split('/server/')[1]}: ${m[1]}`));
+    expect(literal.length).toBeGreaterThan(0); // the scan finds them (the transport ones)
+    expect(literal.filter((l) => !TRANSPORT.some((re) => re.test(l.split(': ').slice(1).join(': '))))).toEqual([]);
+  });
+
+  it('every template the server fills, and every door-command refusal, has its zh-CN template', async () => {
+    const { zhSentences } = await import('./sentences');
+    const { DOOR_COMMAND_REFUSALS } = await import('../../contract');
+    const templates = new Set(serverFiles().flatMap(({ text }) => [...text.matchAll(/\bfill\('([^'\\]+)'/g)].map((m) => m[1])));
+    expect(templates.size).toBeGreaterThanOrEqual(15);
+    for (const r of DOOR_COMMAND_REFUSALS) templates.add(`{door} ${r}`);
+    expect([...templates].filter((t) => !zhSentences[t])).toEqual([]);
+    // the same placeholders on both sides
+    const names = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+    for (const t of templates) expect([t, names(zhSentences[t])]).toEqual([t, names(t)]);
+  });
+
+  it('are said in Chinese with their values, which are translated when they are words the console knows', async () => {
+    await loadLocale('zh-CN');
+    const { say } = await import('./index');
+    expect(say('That person is not inside Vault', 'zh-CN')).toBe('此人不在 Vault 内');
+    expect(say('Identity not found', 'zh-CN')).toBe('找不到该身份'); // a fixed sentence still wins
+    expect(say('Access zone not found', 'zh-CN')).toBe(`找不到该${tCat('resource.accessZones.one', 'Access zone', 'zh-CN')}`);
+    expect(say('Still used by 3 doors: change or delete them first', 'zh-CN')).toBe('仍被 3 个门使用：请先修改或删除它们');
+    expect(say('Still used by 1 operator grant, 2 role privileges ticked in this division: change or delete them first', 'zh-CN'))
+      .toBe('此部门中仍有1 个操作员授权、2 个已勾选的角色权限在使用：请先修改或删除它们');
+    expect(say('Still used by operator grants: change or delete them first', 'zh-CN')).toBe('仍被操作员授权使用：请先修改或删除它们');
+    expect(say('Walks Through is already signed in', 'zh-CN')).toBe('Walks Through 已签到');
+    expect(say('Car Park Gate is already locked.', 'zh-CN')).toBe('Car Park Gate 已锁定。');
+    expect(say('License limit reached: doors seats 10 (10 in use, 0 free); adding 1 would exceed it. Ask for a license with more doors seats.', 'zh-CN'))
+      .toBe('已达到许可证上限：门席位 10 个（已用 10 个，空闲 0 个）；再添加 1 个将超出上限。请申请更多门席位的许可证。');
+    // English stays as the server said it; a sentence of no template stays as given, braces and all
+    expect(say('That person is not inside Vault', 'en')).toBe('That person is not inside Vault');
+    expect(say('Nothing like {this} is known', 'zh-CN')).toBe('Nothing like {this} is known');
+    // a value holding braces is not interpolated again
+    expect(say('That person is not inside {n}', 'zh-CN')).toBe('此人不在 {n} 内');
+  });
+});
+
 describe('say()', () => {
   it('translates a sentence the dictionary has, and shows any other exactly as given, braces and all', async () => {
     const { say } = await import('./index');

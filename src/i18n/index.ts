@@ -47,11 +47,14 @@ void i18n.use(initReactI18next).init({
 const current = (): Locale => (i18n.language === 'zh-CN' ? 'zh-CN' : 'en');
 
 let zhLoading: Promise<void> | null = null;
+/** zh-CN's matcher of server sentences with values, once its chunk is in. */
+let sayWithValues: ((message: string, fill: (template: string, vars: Record<string, string>) => string) => string | undefined) | null = null;
 /** The language's dictionaries, loaded once (zh-CN is a chunk of its own). */
 export function loadLocale(loc: Locale): Promise<void> {
   if (loc !== 'zh-CN') return Promise.resolve();
-  zhLoading ??= import('./zh').then(({ zhBundles }) => {
+  zhLoading ??= import('./zh').then(({ zhBundles, sayZh }) => {
     for (const [ns, bundle] of Object.entries(zhBundles)) i18n.addResourceBundle('zh-CN', ns, bundle, true, true);
+    sayWithValues = sayZh;
   }).catch((e) => { zhLoading = null; throw e; });
   return zhLoading;
 }
@@ -75,10 +78,13 @@ export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string
 export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
   return i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string;
 }
-/** A sentence from elsewhere (a server's error, a machine's message): translated when the dictionary has it, else
- *  shown exactly as given (never interpolated: it may hold braces of its own). */
+/** A sentence from elsewhere (a server's error, a machine's message): translated when the dictionary has it, or
+ *  when it is one of the server's sentences with values (./sentences.ts), else shown exactly as given (never
+ *  interpolated: it may hold braces of its own). */
 export function say(message: string, loc: Locale = current()): string {
-  return loc !== 'en' && i18n.exists(message, { ns: 'text', lng: loc }) ? (i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string) : message;
+  if (loc === 'en') return message;
+  if (i18n.exists(message, { ns: 'text', lng: loc })) return i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
+  return sayWithValues?.(message, (template, vars) => i18n.t(template, { ns: 'text', lng: loc, ...vars, interpolation: { skipOnVariables: true } }) as string) ?? message;
 }
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {
