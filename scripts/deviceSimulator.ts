@@ -21,7 +21,8 @@ export interface DeviceSimOptions {
   onSecond?: (s: { second: number; sent: number; accepted: number; rejected: number; inFlight: number }) => void;
 }
 
-export interface DeviceSimResult { sent: number; accepted: number; rejected: number; failedRequests: number; elapsedMs: number; lastResponseMs: number }
+/** `deferred`: batches the server refused with 503 (back-pressure) and that were sent again after its Retry-After. */
+export interface DeviceSimResult { sent: number; accepted: number; rejected: number; failedRequests: number; deferred: number; elapsedMs: number; lastResponseMs: number }
 
 export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSimResult> {
   // each key sees its own client's controllers and may send only theirs
@@ -37,7 +38,7 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
   const alarmEvery = o.alarmEvery ?? 1000;
   const TICK_MS = 50;
   const perTick = o.rate * TICK_MS / 1000;
-  let carry = 0, seq = 0, sent = 0, accepted = 0, rejected = 0, failedRequests = 0, inFlight = 0, lastResponseMs = 0;
+  let carry = 0, seq = 0, sent = 0, accepted = 0, rejected = 0, failedRequests = 0, deferred = 0, inFlight = 0, lastResponseMs = 0;
   const pending = new Set<Promise<void>>();
   const start = performance.now();
 
@@ -58,6 +59,14 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
     inFlight++;
     const p = fetch(o.url + API.deviceEvents, { method: 'POST', headers, body: JSON.stringify({ events }) })
       .then(async (r) => {
+        // back-pressure: keep the batch, send it again when the server says (as a controller's buffer would)
+        if (r.status === 503 && r.headers.get('retry-after')) {
+          deferred++;
+          await r.body?.cancel();
+          await new Promise((res) => setTimeout(res, Number(r.headers.get('retry-after')) * 1000));
+          send(events, headers);
+          return;
+        }
         if (r.status !== 200) { failedRequests++; return; }
         const b = (await r.json()) as DeviceBatchResult;
         accepted += b.accepted; rejected += b.rejected.length;
@@ -87,8 +96,8 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
     await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
   }
   const elapsedMs = performance.now() - start;
-  await Promise.all([...pending]);
-  return { sent, accepted, rejected, failedRequests, elapsedMs, lastResponseMs };
+  while (pending.size) await Promise.all([...pending]); // a deferred batch adds its resend
+  return { sent, accepted, rejected, failedRequests, deferred, elapsedMs, lastResponseMs };
 }
 
 /**

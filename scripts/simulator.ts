@@ -28,6 +28,6 @@ keys.then((k) => runDeviceSimulator({
   url: values.url!, keys: k, controllers, rate, durationS: seconds,
   onSecond: (s) => console.log(`${String(s.second).padStart(5)} s  sent ${s.sent}  accepted ${s.accepted}  refused ${s.rejected}  requests in flight ${s.inFlight}`),
 })).then((r) => {
-  console.log(`done: sent ${r.sent}, accepted ${r.accepted}, refused ${r.rejected}, failed requests ${r.failedRequests}`);
+  console.log(`done: sent ${r.sent}, accepted ${r.accepted}, refused ${r.rejected}, failed requests ${r.failedRequests}, batches sent again after a 503 ${r.deferred}`);
   process.exit(r.failedRequests ? 1 : 0);
 }).catch((e) => { console.error((e as Error).message); process.exit(1); });

@@ -78,6 +78,10 @@ export interface ServerOptions {
   allowPrivateWebhookTargets?: boolean;
   /** STOMP heart-beat offered by the real-time endpoints (default 10 s). */
   realtimeHeartbeatMs?: number;
+  /** Events waiting to be written before the device interface answers 503 (INGEST_BACKLOG_MAX by default). */
+  ingestBacklogMax?: number;
+  /** Awaited before each event transaction (tests hold the writer with it). */
+  beforeIngestWrite?: () => Promise<void>;
   /**
    * Which proxies' X-Forwarded-For to believe (TRUST_PROXY): none by default, so a client cannot pick its own
    * address for the per-address limits; true, a hop count, or the proxies' addresses/CIDRs (Fastify's trustProxy).
@@ -155,7 +159,7 @@ export async function buildServer(opts: ServerOptions) {
   });
   const publish: Publish = (clientId, destination, body, to) => realtime.publish(clientId, destination, body, to);
   await ensureAlarmTypes(db);
-  const pipeline = createPipeline(db, publish);
+  const pipeline = createPipeline(db, publish, { backlogMax: opts.ingestBacklogMax, beforeWrite: opts.beforeIngestWrite });
   const simulator = createHardwareSimulator({
     db, pipeline, publish, rate: opts.simulator ? opts.simulator.rate : 0, heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),

@@ -3,7 +3,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Db {
@@ -14,9 +14,31 @@ export interface Db {
   readonly kind: 'pglite' | 'postgres';
 }
 
+/**
+ * The embedded engine's settings beyond PGlite's own start parameters (issue 13: the server's memory). PGlite's
+ * memory is one WebAssembly memory that grows and never gives pages back, so whatever PostgreSQL touches once stays
+ * in the process: shared_buffers (PostgreSQL's default 128 MB) and maintenance_work_mem (64 MB, an index build of a
+ * migration) are sized for a database with a machine of its own. `PGLITE_SETTINGS=name=value,…` overrides them.
+ */
+export const PGLITE_SETTINGS: Record<string, string> = { shared_buffers: '32MB', maintenance_work_mem: '16MB' };
+
+export function pgliteStartParams(env: string | undefined = process.env.PGLITE_SETTINGS): string[] {
+  const settings = { ...PGLITE_SETTINGS };
+  for (const pair of (env ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const [name, value] = pair.split('=');
+    if (/^[a-z_]+$/.test(name ?? '') && value) settings[name] = value;
+  }
+  const defaults = (PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams;
+  return [...defaults, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+}
+
 export async function openPglite(dataDir: string): Promise<Db> {
   // pg_trgm: the identity list's text search walks a trigram index (migration 023)
-  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const options = { extensions: { pg_trgm }, startParams: pgliteStartParams() };
+  // a new data directory: PGlite's initdb leaves its memory at 400–800 MB (it varies from run to run) and that memory
+  // never shrinks; closed and opened again, the server starts with the 250–400 MB that serving needs
+  if (!dataDir.includes('://') && !existsSync(join(dataDir, 'PG_VERSION'))) await (await PGlite.create(dataDir, options)).close();
+  const lite = await PGlite.create(dataDir, options);
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params as any[]);

@@ -3,12 +3,13 @@
 // privilege (PRIV.deviceIngest). The key works in its own client only: a message naming another client's controller
 // is refused like an unknown one, never stored. Each message is checked on its own (contract DeviceEvent): the bad
 // ones come back in `rejected` with their index and reason, the good ones are persisted in the order sent, then
-// published (pipeline).
+// published (pipeline). When more events wait to be written than about a second's worth (INGEST_BACKLOG_MAX), a
+// batch is refused whole with 503 and Retry-After: 1, nothing stored; the device sends it again (back-pressure).
 import type { FastifyInstance } from 'fastify';
 import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validate, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
-import { body, clientOf } from './common';
+import { HttpError, body, clientOf } from './common';
 
 export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
   // controller → tenant, read once and again only when a message names a controller not seen yet
@@ -46,9 +47,16 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   });
 
-  app.post(API.deviceEvents, { config, bodyLimit: 8 * 1024 * 1024 }, async (req): Promise<DeviceBatchResult> => {
+  app.post(API.deviceEvents, { config, bodyLimit: 8 * 1024 * 1024 }, async (req, reply): Promise<DeviceBatchResult> => {
     const clientId = clientOf(req);
     const { events } = body(req.body, DeviceBatch);
+    // back-pressure: more waiting than a second's writing refuses the whole batch, nothing stored, to be sent again
+    // (a server with nothing waiting takes any batch the body limit lets in)
+    const backlog = pipeline.backlog();
+    if (backlog > 0 && backlog + events.length > pipeline.backlogMax) {
+      reply.header('retry-after', '1');
+      throw new HttpError(503, 'The server is still writing earlier events: send this batch again after Retry-After seconds');
+    }
     const rejected: DeviceBatchResult['rejected'] = [];
     const good: { index: number; e: DeviceEvent }[] = [];
     events.forEach((raw, index) => {

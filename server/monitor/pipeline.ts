@@ -79,10 +79,25 @@ interface Pending { clientId: number; input: EventInput; origin: string | null; 
 
 /** Most events a single transaction takes; more wait for the next one (they arrive while this one commits). */
 export const INGEST_BATCH_MAX = 2000;
+/**
+ * How many events may wait to be written before the device interface refuses new batches with 503 and Retry-After
+ * (issue 13: at twice the rate a server can write, the queue grew without bound: memory, and 5 s of latency). A
+ * device keeps its batch and sends it again; the events already accepted are written in order meanwhile. About one
+ * second of what one server writes. `INGEST_BACKLOG_MAX` overrides it.
+ */
+export const INGEST_BACKLOG_MAX = Number(process.env.INGEST_BACKLOG_MAX) > 0 ? Number(process.env.INGEST_BACKLOG_MAX) : 10_000;
 /** How long the alarm types (default and per tenant) are trusted before they are read again. */
 const ALARM_TYPES_TTL_MS = 30_000;
 
-export function createPipeline(db: Db, publish: Publish, opts: { now?: () => number } = {}) {
+export interface PipelineOptions {
+  now?: () => number;
+  /** Past this backlog the device interface refuses new batches (INGEST_BACKLOG_MAX). */
+  backlogMax?: number;
+  /** Awaited before each transaction is written: tests hold the writer with it to build a backlog. */
+  beforeWrite?: () => Promise<void>;
+}
+
+export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions = {}) {
   const scopes = createSourceScopes(db);
   const now = opts.now ?? Date.now;
   const listeners = new Set<CommittedListener>();
@@ -123,18 +138,22 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
   // keeps the order of arrival (and so the order per source) in the ids.
   let queue: Pending[] = [];
   let writing = false;
+  let inWrite = 0; // the events of the transaction being written
   function schedule() {
     if (writing || queue.length === 0) return;
     writing = true;
     setImmediate(async () => {
       const batch = queue.slice(0, INGEST_BATCH_MAX);
       queue = queue.slice(batch.length);
+      inWrite = batch.length;
       try {
+        await opts.beforeWrite?.();
         await writeBatch(batch);
       } catch (e) {
         for (const p of batch) p.reject(e);
       } finally {
         writing = false;
+        inWrite = 0;
         schedule();
       }
     });
@@ -256,6 +275,10 @@ export function createPipeline(db: Db, publish: Publish, opts: { now?: () => num
     record,
     /** Many events at once (a device batch): each still persisted before it is published, in this order. */
     recordMany: (items: { clientId: number; input: EventInput }[]) => Promise.all(items.map((i) => record(i.clientId, i.input))),
+    /** Events accepted and not yet durable: waiting, and in the transaction being written. */
+    backlog: () => queue.length + inWrite,
+    /** Past this backlog the device interface refuses new batches (back-pressure). */
+    backlogMax: opts.backlogMax ?? INGEST_BACKLOG_MAX,
     /** Be told of every durable event (the logical blocks); returns the unsubscribe. */
     onCommitted(listener: CommittedListener): () => void { listeners.add(listener); return () => { listeners.delete(listener); }; },
     /** Doors, controllers or hardware records of a tenant changed: their divisions are read again at the next event. */

@@ -715,4 +715,5 @@ export const zhText: Record<string, string> = {
   "Nobody is inside": "区域内无人",
   "Inside since": "进入时间",
   "Forgive": "豁免",
+  "The server is still writing earlier events: send this batch again after Retry-After seconds": "服务器仍在写入之前的事件：请在 Retry-After 指定的秒数后重新发送此批事件",
 };

@@ -1,0 +1,69 @@
+// Back-pressure of the device interface (issue 13): past the backlog a server may hold, a batch is refused whole with
+// 503 and Retry-After, nothing of it stored; the batches accepted before it are all written once the writer moves
+// again, and the device simulator, sending its refused batches again, loses none and doubles none.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { API, EVENT_CODES, TENANT_HEADER, serviceAccountsResource } from '../../contract';
+import { runDeviceSimulator } from '../../scripts/deviceSimulator';
+import { startTestServer, type TestServer } from '../testkit';
+
+const BACKLOG = 30;
+let s: TestServer;
+let key: string;
+/** While set, the event writer waits for it (ServerOptions.beforeIngestWrite). */
+let held: Promise<void> | null = null;
+let controller: number;
+
+beforeAll(async () => {
+  s = await startTestServer({ ingestBacklogMax: BACKLOG, beforeIngestWrite: () => held ?? Promise.resolve() });
+  const admin = await s.login('admin');
+  const nw = (await s.db.query<{ id: number; client_id: number }>(
+    `select c.id, c.client_id from controllers c join clients t on t.id = c.client_id where t.code = 'NORTHWIND' order by c.id limit 1`)).rows[0];
+  controller = Number(nw.id);
+  const r = await s.call('POST', serviceAccountsResource.api, { token: admin, headers: { [TENANT_HEADER]: String(nw.client_id) }, body: { name: 'Devices', role: 'device-ingest', active: true } });
+  key = r.body.apiKey;
+});
+afterAll(async () => { await s?.close(); });
+
+const batch = (tag: string, n = 20) => Array.from({ length: n }, (_, i) => ({ controllerId: controller, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-bp', message: `${tag}:${i}` }));
+const post = (events: unknown[]) => fetch(s.base + API.deviceEvents, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+const stored = async (prefix: string) => Number((await s.db.query<{ n: string }>(`select count(*)::text n from events where message like $1`, [`${prefix}%`])).rows[0].n);
+
+it('refuses a batch with 503 and Retry-After while the writer is behind, stores none of it, and writes every accepted batch', async () => {
+  // the interface knows the controller after one batch (no look-up on the way in after that)
+  expect((await post(batch('warm', 1))).status).toBe(200);
+  // hold the writer: the first batch goes into the transaction that waits; past BACKLOG accepted-not-durable, refused
+  let release!: () => void;
+  held = new Promise<void>((r) => { release = r; });
+  const pending: Promise<Response>[] = [];
+  let refused: Response | null = null;
+  try {
+    for (let i = 0; i < 6 && !refused; i++) {
+      const p = post(batch(`bp${i}`));
+      const answer = await Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), 300))]);
+      if (answer?.status === 503) refused = answer;
+      else if (answer) throw new Error(`answered ${answer.status} while the writer was held`);
+      else pending.push(p);
+    }
+  } finally {
+    held = null;
+    release();
+  }
+  expect(refused).not.toBeNull();
+  // 20 in the held transaction: a second batch of 20 would make 40 > 30
+  expect(pending.length).toBe(1);
+  expect(refused!.headers.get('retry-after')).toBe('1');
+  expect((await refused!.json()).message).toMatch(/send this batch again/);
+  const answers = await Promise.all(pending);
+  for (const [i, a] of answers.entries()) expect([i, a.status, (await a.json()).accepted, await stored(`bp${i}:`)]).toEqual([i, 200, 20, 20]);
+  expect(await stored('bp1:')).toBe(0); // the refused batch: nothing of it, now or later
+  expect((await post(batch('after'))).status).toBe(200); // the writer caught up: batches are taken again
+});
+
+it('the device simulator sends a refused batch again: at a rate past the backlog every event is stored once', async () => {
+  const before = await s.count('select 1 from events');
+  const r = await runDeviceSimulator({ url: s.base, keys: [key], controllers: 10, rate: 2000, durationS: 1 });
+  expect(r.failedRequests).toBe(0);
+  expect(r.sent).toBeGreaterThan(1000);
+  expect(r.accepted).toBe(r.sent);
+  expect(await s.count('select 1 from events')).toBe(before + r.sent);
+});
