@@ -152,7 +152,7 @@ export async function buildServer(opts: ServerOptions) {
       const entries = await cache.entries(Number(claims.sub), claims.clientId);
       const privileges = heldPrivilegeIds(entries);
       // per destination, the divisions whose messages the user may hear (issue 10): where they hold its codes
-      const divisionsOf = await sessionDivisions(db, claims.clientId, entries);
+      const divisionsOf = await sessionDivisions(cache.divisionIds, claims.clientId, entries);
       return { userId: Number(claims.sub), username: claims.username, clientId: claims.clientId, privileges, sessionId: claims.jti, divisionsOf };
     },
     log: (m) => app.log.warn(m),
@@ -234,7 +234,7 @@ export async function buildServer(opts: ServerOptions) {
       const k = await authenticateApiKey(db, cache, apiKey, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
       if (!k) throw new HttpError(401, 'A valid API key is required (it may be revoked, its account disabled or its session ended)');
       const entries = await cache.entries(k.userId, k.clientId);
-      req.principal = { userId: k.userId, username: k.username, clientId: k.clientId, jti: k.jti, entries, held: heldPrivilegeIds(entries) };
+      req.principal = { userId: k.userId, username: k.username, clientId: k.clientId, jti: k.jti, entries, held: heldPrivilegeIds(entries), divisionIds: cache.divisionIds };
       if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
         throw new HttpError(403, 'You do not have the privilege for this action');
       }
@@ -254,7 +254,7 @@ export async function buildServer(opts: ServerOptions) {
       clientId = wanted;
     }
     const entries = await cache.entries(userId, clientId);
-    req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries) };
+    req.principal = { userId, username: claims.username, clientId, jti: claims.jti, entries, held: heldPrivilegeIds(entries), divisionIds: cache.divisionIds };
     reply.header(GRANTS_HEADER, grantsTag(entries)); // the console re-reads its grants when this moves (issue 11)
     if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
       throw new HttpError(403, 'You do not have the privilege for this action');

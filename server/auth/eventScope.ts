@@ -10,12 +10,20 @@ function covered(entries: readonly PrivilegeEntry[], codes: readonly string[], a
   for (const e of entries) if (e.privilegeIds.some((c) => codes.includes(c))) e.divisionIds.forEach((d) => mine.add(d));
   return all.every((d) => mine.has(d)) ? null : mine;
 }
-const divisionIds = async (db: Db, clientId: number) =>
+/** A client's division ids, read from the database (the request cache keeps them: server/auth/requestCache.ts). */
+export const clientDivisionIds = async (db: Db, clientId: number) =>
   (await db.query<{ id: number }>('select id from divisions where client_id = $1', [clientId])).rows.map((r) => Number(r.id));
 
-export async function eventDivisions(db: Db, clientId: number | null, entries: readonly PrivilegeEntry[], codes: readonly string[]): Promise<number[] | null> {
-  if (clientId === null) return null;
-  const mine = covered(entries, codes, await divisionIds(db, clientId));
+/** Where a request's client and grants come from; the division ids through the request cache. */
+export interface DivisionScopeSource {
+  clientId: number | null;
+  entries: readonly PrivilegeEntry[];
+  divisionIds(clientId: number): Promise<number[]>;
+}
+
+export async function eventDivisions(p: DivisionScopeSource, codes: readonly string[]): Promise<number[] | null> {
+  if (p.clientId === null) return null;
+  const mine = covered(p.entries, codes, await p.divisionIds(p.clientId));
   return mine ? [...mine].sort((a, b) => a - b) : null;
 }
 
@@ -23,9 +31,9 @@ export async function eventDivisions(db: Db, clientId: number | null, entries: r
 export const divisionCondition = (n: number) => `(e.division_id is null or e.division_id = any($${n}::int[]))`;
 
 /** A real-time session's divisions per destination (its base destination's codes), worked out once per destination. */
-export async function sessionDivisions(db: Db, clientId: number | null, entries: readonly PrivilegeEntry[]): Promise<(destination: string) => ReadonlySet<number> | null> {
+export async function sessionDivisions(divisionIds: (clientId: number) => Promise<number[]>, clientId: number | null, entries: readonly PrivilegeEntry[]): Promise<(destination: string) => ReadonlySet<number> | null> {
   if (clientId === null) return () => null;
-  const all = await divisionIds(db, clientId);
+  const all = await divisionIds(clientId);
   const known = new Map<string, ReadonlySet<number> | null>();
   return (destination) => {
     let set = known.get(destination);

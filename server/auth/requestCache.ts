@@ -7,6 +7,7 @@ import type { PrivilegeEntry } from '../../contract';
 import type { Db } from '../db/db';
 import { touchSession } from '../db/queries/sessions';
 import { clientIdsOf, privilegeEntries } from './access';
+import { clientDivisionIds } from './eventScope';
 import { sessionWithinSettings } from './policy';
 
 /** How often a busy session's last-seen time is written at most. */
@@ -19,6 +20,8 @@ export interface RequestCache {
   sessionOpen(jti: string): Promise<boolean>;
   entries(userId: number, clientId: number | null): Promise<PrivilegeEntry[]>;
   clientIds(userId: number): Promise<number[]>;
+  /** A client's division ids (the divisions a grant may cover: server/auth/eventScope.ts). */
+  divisionIds(clientId: number): Promise<number[]>;
   /** Counters for tests and the bench: database reads the cache saved and made. */
   readonly stats: { hits: number; misses: number; epochReads: number };
 }
@@ -28,16 +31,18 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
   const sessions = new Map<string, number>(); // jti → when last-seen was written
   const entries = new Map<string, Promise<PrivilegeEntry[]>>();
   const clients = new Map<number, Promise<number[]>>();
+  const divisions = new Map<number, Promise<number[]>>();
   const stats = { hits: 0, misses: 0, epochReads: 0 };
 
   async function fresh(): Promise<void> {
     stats.epochReads++;
     const { rows } = await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1');
     const current = rows[0]?.epoch ?? null;
-    if (current === null || current !== epoch || sessions.size + entries.size + clients.size > MAX_ITEMS) {
+    if (current === null || current !== epoch || sessions.size + entries.size + clients.size + divisions.size > MAX_ITEMS) {
       sessions.clear();
       entries.clear();
       clients.clear();
+      divisions.clear();
       epoch = current; // null (no counter row): never trusted, read every time
     }
   }
@@ -67,5 +72,6 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
     },
     entries: (userId, clientId) => remember(entries, `${userId}:${clientId ?? ''}`, () => privilegeEntries(db, userId, clientId)),
     clientIds: (userId) => remember(clients, userId, () => clientIdsOf(db, userId)),
+    divisionIds: (clientId) => remember(divisions, clientId, () => clientDivisionIds(db, clientId)),
   };
 }

@@ -19,12 +19,12 @@ const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
 export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
   app.get(API.alarms, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
     const clientId = clientOf(req);
-    return pipeline.openAlarms(clientId, await eventDivisions(db, clientId, principal(req).entries, [PRIV.alarms.view]));
+    return pipeline.openAlarms(clientId, await eventDivisions(principal(req), [PRIV.alarms.view]));
   });
 
   app.get(`${API.alarms}/count`, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
     const clientId = clientOf(req);
-    return { count: await pipeline.openCountIn(clientId, await eventDivisions(db, clientId, principal(req).entries, [PRIV.alarms.view])) };
+    return { count: await pipeline.openCountIn(clientId, await eventDivisions(principal(req), [PRIV.alarms.view])) };
   });
 
   app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act] } }, async (req) => {

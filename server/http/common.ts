@@ -14,6 +14,8 @@ export interface Principal {
   jti: string;
   entries: PrivilegeEntry[];
   held: Set<string>;
+  /** A client's division ids, from the request cache. */
+  divisionIds(clientId: number): Promise<number[]>;
 }
 
 declare module 'fastify' {

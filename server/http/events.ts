@@ -78,7 +78,7 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
     const p = principal(req);
-    const { where: w, params } = eventFilters(clientId, req.query, lp.q, await eventDivisions(db, clientId, p.entries, [PRIV.events.view, PRIV.eventReport]));
+    const { where: w, params } = eventFilters(clientId, req.query, lp.q, await eventDivisions(p, [PRIV.events.view, PRIV.eventReport]));
     // a time range without an asked-for sort reads newest first by time over (client_id, at desc, id desc): the
     // same order as by id (events are stored as they happen), but the id index would walk every newer event first
     const q = req.query as Record<string, unknown>;

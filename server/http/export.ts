@@ -58,7 +58,7 @@ export async function exportRequest(req: FastifyRequest, db: Db): Promise<Export
   if (typeof format !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
     throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${EXPORT_FORMATS.join(', ')}` }]);
   }
-  const { where, params } = eventFilters(clientId, q, null, await eventDivisions(db, clientId, principal(req).entries, [PRIV.events.view, PRIV.eventReport]));
+  const { where, params } = eventFilters(clientId, q, null, await eventDivisions(principal(req), [PRIV.events.view, PRIV.eventReport]));
   return { clientId, format: format as ExportFormat, where, params };
 }
 

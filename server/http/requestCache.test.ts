@@ -46,6 +46,20 @@ describe('the request cache', () => {
     expect((await s.call('GET', API.identities, { token })).status).toBe(200);
   });
 
+  it('reads a client\'s divisions once for the events, alarms and alarm-count answers, and again after a division changes', async () => {
+    const token = await s.login('operator');
+    expect((await s.call('GET', API.alarms, { token })).status).toBe(200); // warm
+    const reads = () => s.app.requestCache.stats.misses;
+    const before = reads();
+    const hits = s.app.requestCache.stats.hits;
+    for (const path of [API.events, API.alarms, `${API.alarms}/count`, API.events]) expect((await s.call('GET', path, { token })).status).toBe(200);
+    expect(reads()).toBe(before); // nothing missed the cache
+    expect(s.app.requestCache.stats.hits - hits).toBe(12); // per request: the session, the grants and the divisions
+    await s.db.query('update divisions set name = name where false'); // a statement on divisions signals a change
+    expect((await s.call('GET', `${API.alarms}/count`, { token })).status).toBe(200);
+    expect(reads()).toBeGreaterThan(before);
+  });
+
   it('refuses a session ended elsewhere (another server on the same database) on its very next request', async () => {
     const token = await s.login('hr');
     expect((await s.call('GET', API.me, { token })).status).toBe(200);
@@ -68,6 +82,7 @@ describe('STOMP CONNECT', () => {
     const { SOCKJS_PREFIX } = await import('../../contract');
     const token = await s.login('operator');
     expect((await s.call('GET', API.me, { token })).status).toBe(200); // the session and its grants are cached now
+    expect((await s.call('GET', `${API.alarms}/count`, { token })).status).toBe(200); // and the client's divisions
     const before = { ...s.app.requestCache.stats };
     for (let i = 0; i < 3; i++) {
       const c = stompClient(`${s.base}${SOCKJS_PREFIX.event}`, { Authorization: `Bearer ${token}` });
@@ -76,7 +91,7 @@ describe('STOMP CONNECT', () => {
       await c.client.deactivate({ force: true });
     }
     expect(s.app.requestCache.stats.misses).toBe(before.misses);
-    expect(s.app.requestCache.stats.hits - before.hits).toBe(6);
+    expect(s.app.requestCache.stats.hits - before.hits).toBe(9); // session, grants and divisions, per CONNECT
     // an ended session is refused at CONNECT at once
     await s.db.query('update sessions set ended_at = now() where jti = $1', [jtiOf(token)]);
     await s.db.query('update auth_epoch set epoch = epoch + 1 where id = 1');
