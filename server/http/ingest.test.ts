@@ -174,6 +174,21 @@ describe('the device interface', () => {
     expect((await s.db.query<{ event_code: number }>('select event_code from events where id = $1', [after.body.firstId])).rows[0].event_code).toBe(EVENT_CODES.inputActive);
   });
 
+  it('takes a controller made since its tenant\'s controllers were read (e.g. through another server), once it exists', async () => {
+    expect((await send([{ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' }])).status).toBe(200); // read now
+    const next = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) + 1000 as id from controllers')).rows[0].id);
+    const ev = [{ controllerId: next, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-new' }];
+    const before = await send(ev);
+    expect(before.body.rejected).toEqual([{ index: 0, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }]);
+    // made behind this server's back: no change notice reaches the cache
+    await s.db.query(`insert into controllers (id, client_id, name, ip_address) values ($1, $2, 'Made elsewhere', '10.9.9.9')`, [next, northwind]);
+    const after = await send(ev);
+    expect([after.status, after.body.accepted, after.body.rejected]).toEqual([200, 1, []]);
+    // another tenant's key still cannot name it
+    const other = await send(ev, harbourKey);
+    expect(other.body.accepted).toBe(0);
+  });
+
   it('persists a burst sent concurrently with every event in order of arrival, none lost', async () => {
     const before = await eventCount();
     const bursts = await Promise.all(Array.from({ length: 20 }, (_, b) =>

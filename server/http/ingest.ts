@@ -12,15 +12,6 @@ import type { Pipeline } from '../monitor/pipeline';
 import { HttpError, body, clientOf } from './common';
 
 export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
-  // controller → tenant, read once and again only when a message names a controller not seen yet
-  let controllers = new Map<number, number>();
-  async function tenantsOf(ids: number[]): Promise<Map<number, number>> {
-    if (ids.some((id) => !controllers.has(id))) {
-      const { rows } = await db.query<{ id: number; client_id: number }>('select id, client_id from controllers');
-      controllers = new Map(rows.map((r) => [Number(r.id), Number(r.client_id)]));
-    }
-    return controllers;
-  }
   const config = { privileges: [PRIV.deviceIngest] };
 
   /**
@@ -64,11 +55,12 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
       if (r.ok) good.push({ index, e: r.value });
       else rejected.push({ index, violations: r.violations });
     });
-    const tenants = await tenantsOf([...new Set(good.map((g) => g.e.controllerId))]);
+    // the tenant's controllers, from the pipeline's cache of its sources (read again after a change)
+    const own = good.length ? await pipeline.ownControllers(clientId, new Set(good.map((g) => g.e.controllerId))) : new Set<number>();
     const items: Parameters<Pipeline['recordMany']>[0] = [];
     for (const { index, e } of good) {
       // another client's controller is answered as an unknown one (tenant isolation: it does not exist for this key)
-      if (tenants.get(e.controllerId) !== clientId) { rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }); continue; }
+      if (!own.has(e.controllerId)) { rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }); continue; }
       items.push({ clientId, input: {
         eventCode: e.eventCode, sourceId: e.sourceId, sourceName: e.sourceName ?? null, pointId: e.pointId, pointName: e.pointName,
         message: e.message ?? eventLabel(e.eventCode), controllerId: e.controllerId,

@@ -283,6 +283,8 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     onCommitted(listener: CommittedListener): () => void { listeners.add(listener); return () => { listeners.delete(listener); }; },
     /** Doors, controllers or hardware records of a tenant changed: their divisions are read again at the next event. */
     scopesChanged(clientId: number) { scopes.changed(clientId); },
+    /** Which of these controllers are the tenant's (the device interface refuses another's as unknown). */
+    ownControllers: (clientId: number, ids: Iterable<number>) => scopes.ownControllers(clientId, ids),
     /** Read the alarm types again on the next event (after an operator changed one). */
     alarmTypesChanged() { types = null; },
     openCount: (clientId: number) => openCount(db, clientId),

@@ -1,10 +1,11 @@
 // Which division an event's source belongs to (issue 10), per tenant, read once and again after a change of the
 // doors or the hardware: `door-N`, `reader-N`, `input-N`, `output-N` (the simulator's door sources) take the door's
 // division; `iface-N` the controller's; `in-N`, `out-N` and `reader-elev-N` (hardware records) their controller's;
-// a device message names its controller. Anything else belongs to no division (null).
+// a device message names its controller. Anything else belongs to no division (null). The same read tells the device
+// interface which controllers are the tenant's (one cache of the controllers, not two).
 import type { Db } from '../db/db';
 
-interface Scope { bySource: Map<string, number>; byController: Map<number, number> }
+interface Scope { bySource: Map<string, number>; byController: Map<number, number>; controllers: Set<number> }
 
 export function createSourceScopes(db: Db) {
   const cache = new Map<number, Promise<Scope>>();
@@ -29,7 +30,7 @@ export function createSourceScopes(db: Db) {
     await records('inputs', 'in');
     await records('outputs', 'out');
     await records('card_readers', 'reader-elev');
-    return { bySource, byController };
+    return { bySource, byController, controllers: new Set(controllers.map((c) => Number(c.id))) };
   }
   function scopeOf(clientId: number): Promise<Scope> {
     let p = cache.get(clientId);
@@ -45,6 +46,19 @@ export function createSourceScopes(db: Db) {
     async divisionOf(clientId: number, sourceId: string, controllerId?: number): Promise<number | null> {
       const s = await scopeOf(clientId);
       return (controllerId !== undefined ? s.byController.get(controllerId) : undefined) ?? s.bySource.get(sourceId) ?? null;
+    },
+    /**
+     * Which of these controllers are the tenant's. When one is not known, the tenant's sources are read once more
+     * (it may be new, made through another server whose change notice this one does not hear): once per call.
+     */
+    async ownControllers(clientId: number, ids: Iterable<number>): Promise<Set<number>> {
+      const wanted = [...ids];
+      let known = (await scopeOf(clientId)).controllers;
+      if (wanted.some((id) => !known.has(id))) {
+        cache.delete(clientId);
+        known = (await scopeOf(clientId)).controllers;
+      }
+      return new Set(wanted.filter((id) => known.has(id)));
     },
     /** Doors, controllers or hardware records of this tenant changed: read them again at the next event. */
     changed(clientId: number) { cache.delete(clientId); },
