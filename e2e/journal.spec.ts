@@ -23,6 +23,9 @@ test('an exported journal replays to the same states in the CLI and the replay s
 
   const out = execFileSync('npx', ['tsx', 'scripts/replay.ts', file], { encoding: 'utf8' });
   expect(out).toMatch(/match|ok/i);
+  // and it is re-run, not only recorded: the list's steps are replayed and match
+  expect(out).toMatch(/^ok\s+line \d+\s+list:identities ← xstate\.init/m);
+  expect(out).toMatch(/^ok\s+line \d+\s+list:identities ← xstate\.done\.actor\./m);
 
   await page.getByLabel('Load journal').setInputFiles(file);
   await expect(page.getByText(/every state matches the journal/)).toBeVisible();

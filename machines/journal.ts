@@ -1,12 +1,14 @@
 // The event journal (ARCHITECTURE.md "The journal"): an `inspect` observer that keeps, in a bounded ring, every
 // event an actor of the system received, who sent it, and the state it resulted in; and the headless replay that
 // re-runs such a journal through the same machines (the CLI `npm run replay` and the console's replay screen).
-import { SimulatedClock, assign, fromPromise, setup, type AnyActorLogic, type AnyEventObject, type InspectionEvent } from 'xstate';
+import { SimulatedClock, assign, createActor, fromPromise, setup, type AnyActor, type AnyActorLogic, type AnyEventObject, type AnyStateMachine, type InspectionEvent } from 'xstate';
 import {
   APP_VERSION, JOURNAL_CAPACITY, ROOT_ACTOR, journalHeader, parseJournal, redact,
   type JournalEntry, type JournalHeader, type ParsedJournal,
 } from '../contract';
 import { errorText } from './notProvided';
+import { resourceFormMachine } from './resourceForm';
+import { resourceListMachine } from './resourceList';
 import { createGatehouseSystem, rootMachine, type GatehouseImpl, type RootInput } from './system';
 
 // ---------- recording ----------
@@ -135,6 +137,21 @@ export function replayImpl(): GatehouseImpl {
   return impl as unknown as GatehouseImpl;
 }
 
+/** A machine with every actor slot inert (its results come from the journal). */
+function inertSlots(machine: AnyStateMachine): AnyStateMachine {
+  const slots = (machine.implementations.actors ?? {}) as Record<string, unknown>;
+  return machine.provide({ actors: Object.fromEntries(Object.keys(slots).map((k) => [k, inert])) });
+}
+
+/**
+ * A view's own actors (src/app/useViewActor.ts), by the prefix of their journal label (`list:identities`,
+ * `form:doors`): the same machines a catalogue screen runs, re-run from the journal like the long-lived ones. Each
+ * `xstate.init` of such a label in the journal is a view opened: the replay starts a new actor with the input it was
+ * recorded with (and stops the one of the same label before it: the view was closed).
+ */
+export const VIEW_MACHINES: Record<string, AnyStateMachine> = { list: resourceListMachine, form: resourceFormMachine };
+const viewKind = (label: string) => /^([a-z]+):/.exec(label)?.[1];
+
 export interface ReplayStep {
   line: number;
   actor: string;
@@ -225,6 +242,19 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
       if (named.has(e.actor)) processedBy(e.actor).entries.push(e);
     },
   });
+  const views = new Map<string, AnyActor>();
+  const inertViews = new Map<string, AnyStateMachine>();
+  /** A view opened (its init line): a new actor of its machine with the recorded input, observed like the system. */
+  const openView = (label: string, input: unknown) => {
+    const kind = viewKind(label)!;
+    let logic = inertViews.get(kind);
+    if (!logic) inertViews.set(kind, (logic = inertSlots(VIEW_MACHINES[kind])));
+    views.get(label)?.stop();
+    named.add(label);
+    const actor = createActor(logic, { id: label, input, clock: new SimulatedClock(), inspect: (ie) => produced.inspect({ ...ie, rootId: '#view' } as InspectionEvent) });
+    views.set(label, actor);
+    actor.start();
+  };
   const root = createGatehouseSystem(withInput as unknown as GatehouseImpl, {
     clock: new SimulatedClock(),
     inspect: (ie) => {
@@ -263,13 +293,16 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
   try {
     root.start();
     for (const { line, entry } of journal.lines) {
-      if (!named.has(entry.actor)) continue; // an implementation actor (inert here): its own events are not replayed
+      const kind = viewKind(entry.actor);
+      const opens = kind !== undefined && kind in VIEW_MACHINES && entry.event.type === 'xstate.init';
+      if (!opens && !named.has(entry.actor)) continue; // an implementation actor (inert here): its own events are not replayed
       const fed = shouldFeed(entry);
       const queue = waiting.get(entry.actor) ?? [];
       queue.push({ line, entry, fed });
       waiting.set(entry.actor, queue);
+      if (opens) openView(entry.actor, (entry.event as { input?: unknown }).input);
       if (fed) {
-        const target = entry.actor === ROOT_ACTOR ? root : root.system.get(entry.actor);
+        const target = entry.actor === ROOT_ACTOR ? root : views.get(entry.actor) ?? root.system.get(entry.actor);
         if (!target) {
           diverge(line, `line ${line}: no running actor '${entry.actor}' in the replay to send ${entry.event.type} to`);
           break;
@@ -301,6 +334,7 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
     const line = steps.length ? steps[steps.length - 1].line : first.line;
     diverge(line, `line ${line}: the replay failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
+    for (const v of views.values()) v.stop();
     root.stop();
   }
   steps.sort((a, b) => a.line - b.line);
