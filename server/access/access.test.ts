@@ -32,6 +32,21 @@ const local = (hhmm: string, day = '2026-11-24') => `${day}T${hhmm}:00+08:00`;
 const swipe = (doorId: number, card: string, at: string) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId, card, at } });
 
 describe('access configuration', () => {
+  it('stores a swipe\'s decision in the event\'s own insert: a console told of the event finds its decision at once', async () => {
+    const card = await activeCard();
+    const door = await firstDoor(northwind);
+    const seen: Promise<unknown>[] = [];
+    const off = s.app.pipeline.onCommitted((_c, e) => {
+      seen.push(s.db.query('select decision, identity_id, swipe from events where id = $1', [e.id]).then((r) => r.rows[0]));
+    });
+    try {
+      expect((await swipe(door, card.number, local('10:00'))).status).toBe(200);
+    } finally { off(); }
+    const rows = (await Promise.all(seen)) as { decision: string | null; identity_id: number | null; swipe: { card: string } | null }[];
+    const mine = rows.find((r) => r.swipe?.card === card.number);
+    expect(mine).toMatchObject({ decision: expect.stringMatching(/^(granted|denied)$/) });
+  });
+
   it('refuses overlapping, empty and inverted windows with the field named, and saves nothing', async () => {
     const before = await s.count('select 1 from schedules');
     const r = await s.call('POST', SCHEDULES, { token: admin, body: {

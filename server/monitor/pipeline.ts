@@ -38,6 +38,8 @@ export interface EventInput {
   message: string;
   /** the controller a device message came from (its division is the event's) */
   controllerId?: number;
+  /** a decided swipe: who, granted or denied and why, and what was presented (the Why? drawer decides it again) */
+  decided?: { identityId: number | null; decision: 'granted' | 'denied'; reason: string; swipe: unknown };
 }
 
 const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,
@@ -170,12 +172,16 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     // each event's division (issue 10), from the tenant's sources read once (a promise per tenant, not a query per event)
     const divisions = await Promise.all(prepared.map((p) => scopes.divisionOf(p.clientId, p.input.sourceId, p.input.controllerId).catch(() => null)));
     const { rows, cleared } = await db.transaction(async (tx) => {
-      const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id)
-        select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[])
+      const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id,
+          identity_id, decision, reason, swipe)
+        select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[],
+          $11::int[], $12::text[], $13::text[], $14::jsonb[])
         returning id, at`,
         [prepared.map((p) => p.clientId), prepared.map((p) => p.input.eventCode), prepared.map((p) => p.input.sourceId), prepared.map((p) => p.input.sourceName),
           prepared.map((p) => p.pointId), prepared.map((p) => p.pointName), prepared.map((p) => p.input.message), prepared.map((p) => !!p.type),
-          prepared.map((p) => p.type?.priority ?? 100), divisions]);
+          prepared.map((p) => p.type?.priority ?? 100), divisions,
+          prepared.map((p) => p.input.decided?.identityId ?? null), prepared.map((p) => p.input.decided?.decision ?? null),
+          prepared.map((p) => p.input.decided?.reason ?? null), prepared.map((p) => (p.input.decided ? JSON.stringify(p.input.decided.swipe) : null))]);
       // ids follow the order of the values (sort to be sure); the rest of each row is what was sent
       const rows = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r, i) => {
         const p = prepared[i];
