@@ -2,16 +2,13 @@
 // at its alarm-zone address; disarmed, the contact raises no alarm; armed (the address follows), the same contact
 // raises a priority-1 intrusion alarm on the Alarms screen; disarming asks first and stops it again.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signInTo } from './helpers';
 
 test('an alarm zone armed raises an intrusion alarm from its input; disarmed it does not', async ({ page }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const name = `Perimeter ${stamp}`;
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const contact = (await (await page.request.get(`/event/manage/inputs?q=${encodeURIComponent('Loading Bay contact')}`, { headers })).json()).items[0];
   const trip = async (kind: 'input.active' | 'input.normal') => (await (await page.request.post('/api/test/simulate', { headers, data: { kind, inputId: contact.id } })).json());
 

@@ -3,7 +3,7 @@
 // says so; the error report downloads; the same file again creates none (it updates the 997 it matches).
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn, signInTo } from './helpers';
 
 const identitiesWith = async (page: Page, headers: Record<string, string>, q: string) =>
   (await (await page.request.get(`/event/manage/identities?q=${encodeURIComponent(q)}&size=1`, { headers })).json()).total as number;
@@ -11,10 +11,7 @@ const identitiesWith = async (page: Page, headers: Record<string, string>, q: st
 test('1,000 rows with 3 bad: the preview names them, the import creates 997, the same file again creates none', async ({ page }, info) => {
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36).toUpperCase();
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const division = (await (await page.request.get('/event/manage/divisions?size=1&sort=id,asc', { headers })).json()).items[0].id;
   const tpl = await page.request.post('/event/manage/identity-batch-templates', { headers, data: {
     name: `Contractors ${stamp}`, divisionId: division, credentialType: 'card',

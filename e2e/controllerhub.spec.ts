@@ -1,14 +1,11 @@
 // Controller hub (issue 12): every controller of the client at a glance; a controller going offline turns its card
 // red, moves it first and is counted at once (live heart-beats), and its diagnostic opens from the card.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signInTo } from './helpers';
 
 test('the hub shows every controller live; one going offline is counted and listed first', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const controllers = (await (await page.request.get('/event/manage/controllers?sort=name,desc', { headers })).json()).items as { id: number; name: string; ipAddress: string }[];
   const n = controllers.length;
   // whatever earlier specs left offline comes back first

@@ -1,14 +1,11 @@
 // Door QR codes (issue 12): an administrator turns QR codes on at a door and shows a credential's current code; the
 // code opens the door while it is current, the previous period's does not, and none opens it once turned off.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signInTo } from './helpers';
 
 test('a rotating QR code opens a door only while it is current', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string }) => d.name === 'Server Room');
   // a card the engine lets through this door now
   const granted = await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'card.granted', doorId: door.id } })).json();

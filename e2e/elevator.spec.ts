@@ -2,16 +2,13 @@
 // runs backwards is refused on the field); a free floor needs no card and a floor above asks for one, both said in
 // the live events.
 import { expect, test } from '@playwright/test';
-import { pick, selectClient, shot, signIn } from './helpers';
+import { pick, shot, signInTo } from './helpers';
 
 
 test('masked floors need no card while the schedule is open; the others ask for one', async ({ page }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Elevator masking', exact: true }).click();
   await page.getByTestId('elevator-masks').getByTestId('add-button').click();

@@ -2,15 +2,12 @@
 // the first valid card unlocks it for the rest of the window, live on the doors screen; taking the schedule away
 // locks it again.
 import { expect, test } from '@playwright/test';
-import { pick, selectClient, shot, signIn } from './helpers';
+import { pick, shot, signInTo } from './helpers';
 
 
 test('the first valid card unlocks a first-person-in door for the rest of its schedule', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string }) => d.name === 'HR Office');
   await page.request.post(`/event/manage/doors/${door.id}/commands`, { headers, data: { command: 'lock', force: true } });
 

@@ -2,7 +2,7 @@
 // floor plan monitor shows both pins with their live state, a forced door turns its pin red and is counted at once,
 // and a door is opened briefly from the plan's list. An operator (monitor rights, no configure rights) sees the plan.
 import { expect, test, type Page } from '@playwright/test';
-import { pick, selectClient, shot, signIn } from './helpers';
+import { pick, shot, signIn, signInTo } from './helpers';
 
 
 /** A drawing of a floor, made by the browser: four rooms and a corridor. */
@@ -22,10 +22,7 @@ async function planPicture(page: Page): Promise<Buffer> {
 test('a plan with two pinned doors shows their live state; a forced door turns red at once', async ({ page }) => {
   test.setTimeout(150_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
   const server = doors.find((d) => d.name === 'Server Room')!;
   const main = doors.find((d) => d.name === 'Main Entrance')!;

@@ -2,13 +2,11 @@
 // console in Chinese, with its count kept and its words translated (src/i18n/sentences.ts), never as the server's
 // English.
 import { expect, test } from '@playwright/test';
-import { bearer, selectClient, shot, signIn } from './helpers';
+import { shot, signInTo } from './helpers';
 
 test('zh-CN: a refusal the server words with values is said in Chinese, its numbers kept', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const auth = await bearer(page);
+  const auth = await signInTo(page, 'admin', 'Northwind Logistics');
   expect((await page.request.put('/idp/1.0/me/settings', { headers: auth, data: { locale: 'zh-CN' } })).status()).toBe(200);
   try {
     await page.goto('/configure/division');

@@ -1,15 +1,12 @@
 // Interlocks (issue 12): two doors of a mantrap — while one stands open, a valid card at the other is refused with
 // "interlock busy", shown live with Why? naming the open door; once it is closed the same card is let through.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signInTo } from './helpers';
 
 test('the interlock refuses the second door while the first is open', async ({ page }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
   const outer = doors.find((d) => d.name === 'Store Room')!;
   const inner = doors.find((d) => d.name === 'HR Office')!;

@@ -2,16 +2,13 @@
 // Room strike" in the generated form (a pulse without its output is refused on the field); the input trips, and the
 // live events show the output pulsed by the block, then back to idle. An output is pulsed by hand from its list row.
 import { expect, test } from '@playwright/test';
-import { pick, selectClient, shot, signIn } from './helpers';
+import { pick, shot, signIn, signInTo } from './helpers';
 
 
 test('a logical block pulses an output when its input becomes active, and says so in the live events', async ({ page }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   // a one-second pulse, so the output is seen going back to idle
   const outputs = (await (await page.request.get('/event/manage/outputs?q=Store%20Room%20strike', { headers })).json()).items;
   const { id: outputId, clientId: _c, createdAt: _a, controllerName: _n, doorName: _d, ...output } = outputs[0];

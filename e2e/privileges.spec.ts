@@ -2,15 +2,12 @@
 // assign screen (a whole group, one code in one division), saved as exactly those ticks, shown on the catalogue;
 // a user without 0.3.6.4 has no Assign privileges and the address is denied.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn, signInTo } from './helpers';
 
 test('a role\u2019s privileges are ticked per group and division, and the catalogue shows who holds each', async ({ page }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const role = await (await page.request.post('/event/manage/roles', { headers, data: { name: `Night desk ${stamp}`, code: `night-${stamp}`, description: null } })).json();
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Roles', exact: true }).click();

@@ -1,14 +1,11 @@
 // What-if preview (issue 12): before saving a schedule, an administrator previews what it would do — taking Sunday out
 // of "Always" loses everyone on it 24 of the week's 168 hours at every door — and leaves without saving.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signInTo } from './helpers';
 
 test('previewing a schedule change lists who loses which doors, and saves nothing', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const always = (await (await page.request.get('/event/manage/schedules?q=Always', { headers })).json()).items.find((s: { name: string }) => s.name === 'Always');
 
   await page.goto(`/configure/schedule/edit/${always.id}`);

@@ -1,15 +1,12 @@
 // Who is inside (issue 12): a zone with hard anti-passback counts the person let in, lists them with since when, and
 // an administrator forgives them from the list, so they may badge in again.
 import { expect, test } from '@playwright/test';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signInTo } from './helpers';
 
 test('a zone counts who is inside, lists them, and an operator forgives one', async ({ page }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const zone = await (await page.request.post('/event/manage/access-zones', { headers, data: { name: `Vault ${stamp}`, antiPassback: 'hard', forgiveMinutes: 0 } })).json();
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
   const door = doors.find((d) => d.name === 'Roof Access')!;
