@@ -2,6 +2,7 @@
 // DATABASE_URL is set (CI's second run), a fresh PostgreSQL database per test file, dropped afterwards.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { API } from '../contract';
 import { buildServer, type ServerOptions } from './app';
 import { openPglite, openPostgres, type Db } from './db/db';
 import { migrate } from './db/migrate';
@@ -54,6 +55,14 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
     if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.token as string;
   }
+  /** `username` signed in with the client of `code` selected (e.g. the platform admin working in Northwind). */
+  async function loginTo(username: string, code: string): Promise<string> {
+    const token = await login(username);
+    const client = (await db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0];
+    const r = await call('PUT', API.meClient, { token, body: { clientId: Number(client.id) } });
+    if (r.status !== 200) throw new Error(`select ${code} as ${username}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.token as string;
+  }
   async function count(sql: string, params: unknown[] = []): Promise<number> {
     const { rows } = await db.query<{ n: string }>(`select count(*)::text as n from (${sql}) t`, params);
     return Number(rows[0].n);
@@ -63,6 +72,6 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
     await db.close();
     await dropDb();
   }
-  return { base, db, app, call, login, count, close };
+  return { base, db, app, call, login, loginTo, count, close };
 }
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;

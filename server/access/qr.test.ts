@@ -3,7 +3,7 @@
 // never handed out for the future; another tenant's door is 404; turning on and off is audited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, DESTINATIONS, SOCKJS_PREFIX } from '../../contract';
-import { connected, waitFor, type TestClient } from '../realtime/testkit';
+import { listening, waitFor, type TestClient } from '../realtime/testkit';
 import { startTestServer, type TestServer } from '../testkit';
 import { createQrPublisher } from './qrPublisher';
 
@@ -13,9 +13,8 @@ let northwind: number;
 
 beforeAll(async () => {
   s = await startTestServer({ testHooks: true });
-  [admin, harbour] = await Promise.all(['admin', 'harbour'].map((u) => s.login(u)));
+  [admin, harbour] = await Promise.all([s.loginTo('admin', 'NORTHWIND'), s.login('harbour')]);
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-  admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
 const consoles: TestClient[] = [];
 afterAll(async () => {
@@ -25,13 +24,9 @@ afterAll(async () => {
 
 /** A console of `token`'s tenant on the visitor service listening to /dynamic-qr (receipt awaited). */
 async function dynamicQr(token: string) {
-  const c = await connected(`${s.base}${SOCKJS_PREFIX.visitor}`, token);
-  consoles.push(c);
-  let subscribed = false;
-  c.client.watchForReceipt('r-qr', () => { subscribed = true; });
-  c.subscribe(DESTINATIONS.dynamicQr, { receipt: 'r-qr' });
-  await waitFor(() => subscribed, 'receipt /dynamic-qr');
-  return () => c.messages.filter((m) => m.headers.destination === DESTINATIONS.dynamicQr).map((m) => JSON.parse(m.body));
+  const l = await listening(`${s.base}${SOCKJS_PREFIX.visitor}`, token, DESTINATIONS.dynamicQr);
+  consoles.push(l.client);
+  return l.bodies;
 }
 
 describe('door QR codes', () => {

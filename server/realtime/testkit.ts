@@ -109,3 +109,17 @@ export function rawSocket(url: string) {
   sock.onclose = () => { state.closed = true; };
   return { sock, state, text: () => state.received.join('') };
 }
+
+/**
+ * A console of `token` on `url` subscribed to `destination` (its receipt awaited, so nothing published after the call
+ * is missed); `bodies()` gives the JSON bodies heard there so far.
+ */
+export async function listening(url: string, token: string, destination: string): Promise<{ client: TestClient; bodies: () => any[] }> {
+  const c = await connected(url, token);
+  let subscribed = false;
+  const receipt = `r-${destination}`;
+  c.client.watchForReceipt(receipt, () => { subscribed = true; });
+  c.subscribe(destination, { receipt });
+  await waitFor(() => subscribed, `receipt ${destination}`);
+  return { client: c, bodies: () => c.messages.filter((m) => m.headers.destination === destination).map((m) => JSON.parse(m.body)) };
+}

@@ -3,7 +3,7 @@
 // is off, or an inactive web hook queues nothing; another tenant's notification is 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, DESTINATIONS, SOCKJS_PREFIX, alarmNotificationsResource, webHooksResource } from '../../contract';
-import { connected, waitFor, type TestClient } from '../realtime/testkit';
+import { listening, waitFor, type TestClient } from '../realtime/testkit';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -12,9 +12,8 @@ let northwind: number;
 
 beforeAll(async () => {
   s = await startTestServer({ testHooks: true, webhooks: false });
-  [admin, harbour] = await Promise.all(['admin', 'harbour'].map((u) => s.login(u)));
+  [admin, harbour] = await Promise.all([s.loginTo('admin', 'NORTHWIND'), s.login('harbour')]);
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-  admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
 const consoles: TestClient[] = [];
 afterAll(async () => {
@@ -24,13 +23,9 @@ afterAll(async () => {
 
 /** A console of `token` listening to /notice/alarm (receipt awaited). */
 async function notices(token: string) {
-  const c = await connected(`${s.base}${SOCKJS_PREFIX.event}`, token);
-  consoles.push(c);
-  let subscribed = false;
-  c.client.watchForReceipt('r-notice', () => { subscribed = true; });
-  c.subscribe(DESTINATIONS.alarmNotice, { receipt: 'r-notice' });
-  await waitFor(() => subscribed, 'receipt /notice/alarm');
-  return () => c.messages.filter((m) => m.headers.destination === DESTINATIONS.alarmNotice).map((m) => JSON.parse(m.body));
+  const l = await listening(`${s.base}${SOCKJS_PREFIX.event}`, token, DESTINATIONS.alarmNotice);
+  consoles.push(l.client);
+  return l.bodies;
 }
 
 const queued = (hookId: number) => s.db.query<{ body: any }>(`select body from webhook_outbox where hook_id = $1 and event_type = 'alarm.notification' order by id`, [hookId]);
