@@ -143,6 +143,17 @@ export const ThreatState = type({
   setAt: nullable(string()), setBy: nullable(string()), until: nullable(string()),
 });
 export type ThreatState = Infer<typeof ThreatState>;
+/**
+ * GET `${threatLevels.api}/current/choices` (door control, 0.4.5.4): what the caller may set, without the override
+ * codes that configure the levels: the client's levels by rank, the sites (divisions) whose doors they control, and
+ * whether they control them all (then "the whole client" may be chosen).
+ */
+export const ThreatChoices = type({
+  levels: array(type({ id: integer(), name: string(), rank: integer(), mode: string() })),
+  sites: array(type({ id: integer(), name: string() })),
+  wholeClient: boolean(),
+});
+export type ThreatChoices = Infer<typeof ThreatChoices>;
 
 // ---------- door QR codes (issue 12) [0.4.5.5] ----------
 /** GET `${API.doors}/qr`: the doors the caller may give QR codes to, and whether each takes them. */

@@ -79,6 +79,30 @@ describe('threat levels', () => {
     expect((await swipe(door, card)).body.eventCode).toBe(5000);
   });
 
+  it('tells a holder of door control without the override codes which levels and sites they may set', async () => {
+    const operator = await s.login('operator'); // security operator at Northwind: door control, not 0.4.4.0
+    expect((await s.call('GET', threatLevelsResource.api, { token: operator })).status).toBe(403); // may not configure them
+    const mine = await s.call('GET', `${CURRENT}/choices`, { token: operator });
+    expect(mine.status).toBe(200);
+    const levels = (await s.db.query<{ name: string }>('select name from threat_levels where client_id = $1 order by rank, id', [northwind])).rows.map((r) => r.name);
+    expect(levels.length).toBeGreaterThan(0);
+    expect(mine.body.levels.map((l: { name: string }) => l.name)).toEqual(levels);
+    const divisions = (await s.db.query<{ id: number }>('select id from divisions where client_id = $1', [northwind])).rows.map((r) => Number(r.id));
+    expect(mine.body.sites.map((d: { id: number }) => d.id).sort((a: number, b: number) => a - b)).toEqual(divisions.sort((a, b) => a - b));
+    expect(mine.body.wholeClient).toBe(true);
+    // and may set one with the same command as the screen's
+    const set = await s.call('POST', CURRENT, { token: operator, body: { levelId: mine.body.levels[0].id, divisionId: mine.body.sites[0].id, minutes: 5 } });
+    expect(set.status).toBe(200);
+    expect((await s.call('POST', CURRENT, { token: operator, body: { levelId: null } })).body.level).toBeNull();
+    // another tenant's choices are its own; without door control, none
+    const theirs = await s.call('GET', `${CURRENT}/choices`, { token: harbour });
+    expect(theirs.status).toBe(200);
+    const ours = new Set(mine.body.levels.map((l: { id: number }) => l.id));
+    expect(theirs.body.levels.filter((l: { id: number }) => ours.has(l.id))).toEqual([]);
+    expect(theirs.body.sites.filter((d: { id: number }) => divisions.includes(d.id))).toEqual([]);
+    expect((await s.call('GET', `${CURRENT}/choices`, { token: await s.login('hr') })).status).toBe(403);
+  });
+
   it('holds one site only when set for a division, and reverts by itself when its time is up', async () => {
     const doors = (await s.db.query<{ id: number; division_id: number }>(`select id, division_id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])).rows;
     const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])).rows;

@@ -4,7 +4,7 @@
 // at once. A level set for a time reverts by itself: this clock deletes the expired row (one server wins the delete),
 // audits it and tells the consoles. Configured levels are a catalogue resource (contract/resources/threatLevels.ts).
 import type { FastifyInstance } from 'fastify';
-import { PRIV, ThreatSetBody, threatLevelsResource, type ThreatState } from '../../contract';
+import { PRIV, ThreatSetBody, threatLevelsResource, type ThreatChoices, type ThreatState } from '../../contract';
 import { subtree } from '../auth/access';
 import type { Db } from '../db/db';
 import { insertAudit } from '../db/queries/audit';
@@ -35,6 +35,19 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
   };
 
   app.get(THREAT_CURRENT, { config: { privileges: [PRIV.doors.view, PRIV.doors.control, PRIV.overrides.view] } }, async (req) => stateOf(db, clientOf(req)));
+
+  // what a holder of door control may set (a security operator holds it without the codes that configure levels)
+  app.get(`${THREAT_CURRENT}/choices`, { config: { privileges: [PRIV.doors.control] } }, async (req): Promise<ThreatChoices> => {
+    const clientId = clientOf(req);
+    const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
+    const all = await divisionsOf(db, clientId);
+    const { rows } = await db.query<{ id: number; name: string; rank: number; mode: string }>('select id, name, rank, mode from threat_levels where client_id = $1 order by rank, id', [clientId]);
+    return {
+      levels: rows.map((l) => ({ id: Number(l.id), name: l.name, rank: Number(l.rank), mode: l.mode })),
+      sites: all.filter((d) => controlled.includes(d.id)).map((d) => ({ id: d.id, name: d.name })),
+      wholeClient: all.every((d) => controlled.includes(d.id)),
+    };
+  });
 
   app.post(THREAT_CURRENT, { config: { privileges: [PRIV.doors.control] } }, async (req): Promise<ThreatState> => {
     const clientId = clientOf(req);
