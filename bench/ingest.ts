@@ -4,6 +4,7 @@
 // commit) and delivered to the consoles, send-to-console latency p99, and the server's peak RSS. Offered more than it
 // can write, the server refuses batches with 503 + Retry-After (back-pressure, INGEST_BACKLOG_MAX) and the simulator
 // sends them again (`deferredBatches`): no level may lose an event, and up to the target rate none may be deferred.
+// `serverMemoryAtPeakMb`: the server's own account (MEMORY_LOG_S) near its highest RSS: JS heap, and `external` (PGlite).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,12 +24,26 @@ const TARGET = { pglite: 10_000, postgres: 30_000 };
 const LATENCY_P99_MS = 250;
 const RSS_MB = 600;
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+/** Where the server's memory is (MB), from its MEMORY_LOG_S lines: the JS heap, and `external` (PGlite's memory). */
+interface MemoryMb { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; memory: { last: MemoryMb | null }; stop(): Promise<void> }> {
   const port = 30000 + Math.floor(Math.random() * 9000);
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIMULATOR: 'off', STATIC_DIR: '/nonexistent', ...env },
-    stdio: 'ignore',
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIMULATOR: 'off', STATIC_DIR: '/nonexistent', MEMORY_LOG_S: '0.5', ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const memory: { last: MemoryMb | null } = { last: null };
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('"memoryMb"')) continue;
+      try { memory.last = (JSON.parse(line) as { memoryMb: MemoryMb }).memoryMb; } catch { /* not a log line */ }
+    }
   });
   const until = Date.now() + 120_000;
   for (;;) {
@@ -36,7 +51,7 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
     if (Date.now() > until || child.exitCode !== null) throw new Error('the server did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, child, stop: async () => { const gone = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await gone; } };
+  return { url, child, memory, stop: async () => { const gone = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await gone; } };
 }
 
 const rssMb = (pid: number) => {
@@ -81,7 +96,12 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>)
     for (const rate of RATES) {
       watch.state.received = 0; watch.state.latencies = [];
       let peak = rssMb(server.child.pid!);
-      const sampler = setInterval(() => { peak = Math.max(peak, rssMb(server.child.pid!)); }, 200);
+      let where: MemoryMb | null = null; // the server's own account at its highest RSS of the level
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssMb(server.child.pid!));
+        const m = server.memory.last;
+        if (m && (!where || m.rss >= where.rss)) where = m;
+      }, 200);
       const t0 = performance.now();
       const r = await runDeviceSimulator({ url: server.url, keys, controllers: 500, rate, durationS: SECONDS, stamp: true, alarmEvery: 1000 });
       // every accepted event must reach a console: wait for the stragglers (bounded)
@@ -91,7 +111,7 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>)
       const persistedPerS = Math.round(r.accepted / (r.lastResponseMs / 1000));
       const deliveredPerS = Math.round(watch.state.received / ((watch.state.lastAt - t0) / 1000));
       const lat = summary(watch.state.latencies);
-      const level = { offeredPerS: rate, sent: r.sent, accepted: r.accepted, failedRequests: r.failedRequests, deferredBatches: r.deferred, persistedPerS, delivered: watch.state.received, deliveredPerS, latencyMs: lat, serverPeakRssMb: Math.round(peak) };
+      const level = { offeredPerS: rate, sent: r.sent, accepted: r.accepted, failedRequests: r.failedRequests, deferredBatches: r.deferred, persistedPerS, delivered: watch.state.received, deliveredPerS, latencyMs: lat, serverPeakRssMb: Math.round(peak), serverMemoryAtPeakMb: where };
       console.log(`  ${kind} ${rate}/s offered: persisted ${persistedPerS}/s, delivered ${deliveredPerS}/s, p99 ${lat.p99} ms, RSS ${Math.round(peak)} MB`);
       levels.push(level);
     }

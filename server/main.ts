@@ -57,6 +57,16 @@ async function main() {
     webhooks: { backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))), pollMs: env.E2E === '1' ? 250 : 1000 },
   });
   await app.listen({ port, host });
+  // MEMORY_LOG_S=n: where the process's memory is, every n seconds (the ingest bench reads it; PGlite's memory is in
+  // `external`: one WebAssembly memory that grows and never shrinks)
+  const memoryEvery = Number(env.MEMORY_LOG_S ?? 0);
+  if (memoryEvery > 0) {
+    const mb = (n: number) => Math.round(n / 1048576);
+    setInterval(() => {
+      const m = process.memoryUsage();
+      app.log.info({ memoryMb: { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) } }, 'memory');
+    }, memoryEvery * 1000).unref();
+  }
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);
   if (devices.cardConnector) console.log(`Card connector simulator: ${devices.cardConnector.url} (${devices.cardConnector.version})${devices.cardConnector.card() ? ', card inserted' : ''}`);
   const shown = host === '0.0.0.0' ? 'localhost' : host;
