@@ -69,6 +69,14 @@ describe('the total of a catalogue list', () => {
     expect(seen).toHaveLength(9);
   });
 
+  it('keeps the asked order and pages of a search that found fewer rows than the cap', async () => {
+    const first = await list('q=Fewer&size=2&sort=employeeNo,desc');
+    const second = await list('q=Fewer&size=2&page=1&sort=employeeNo,desc');
+    expect([...first.items, ...second.items].map((x) => (x as { employeeNo?: string }).employeeNo)).toEqual(['CAP-4', 'CAP-3', 'CAP-2', 'CAP-1']);
+    expect(second).toMatchObject({ total: 4, totalIsAtLeast: false });
+    expect((await list('q=Fewer&size=4&sort=divisionName,asc')).items).toHaveLength(4);
+  });
+
   it('past the last page counts again, so the console can find the end', async () => {
     expect(await list('q=Fewer&size=2&page=5')).toMatchObject({ items: [], total: 4, totalIsAtLeast: false });
   });

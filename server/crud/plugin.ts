@@ -390,22 +390,46 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const page = f.page ?? 0;
     const size = f.size ?? PAGE_SIZE;
     const offset = page * size;
+    // issue 11: an exact count of every matching row was most of a page's time at 200,000 rows. At most countCap + 1
+    // rows are counted; beyond, the total is a lower bound (`totalIsAtLeast`, "1–20 of 10,000+").
+    const countUpTo = async () => Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from()} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n);
+    const searching = typeof f.q === 'string' && f.q.trim() !== '';
+    // issue 13: a search reads its matches once, from the trigram bitmap: at most countCap + 1 of them, with only
+    // their ids and sort keys, counted by a window and sorted, and the page's rows then by id. (The subquery's LIMIT
+    // keeps the planner from walking the sort order's index instead: it guesses the matches are spread evenly, and
+    // "Last77" lies behind 190,000 others in name order.) When more than the cap match, the page is read as below.
+    let n: number | null = null;
+    if (searching) {
+      const keys = order.map((s, i) => `${sql.expr(s.field)} as k${i}`);
+      const fenced = [...order.map((s, i) => `x.k${i} ${s.dir}`), 'x.id asc'].join(', ');
+      const { rows: hits } = await db.query<{ id: number; n: string }>(`select x.id, count(*) over ()::text n from (select ${['t.id', ...keys].join(', ')}
+        from ${sql.from()} where ${where} limit ${countCap + 1}) x order by ${fenced} limit ${size} offset ${offset}`, params);
+      n = hits.length ? Number(hits[0].n) : await countUpTo();
+      if (n <= countCap) {
+        const { rows } = hits.length ? await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where t.id = any($1::int[]) order by ${orderBy}`, [hits.map((x) => Number(x.id))]) : { rows: [] };
+        return { items: await withOwned(db, rows.map(toRow), scope.clientId), total: n, totalIsAtLeast: false, page, size };
+      }
+    }
     // one row more than the page: whether there are more rows is known without counting them
     const { rows } = await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where ${where} order by ${orderBy} limit ${size + 1} offset ${offset}`, params);
     const more = rows.length > size;
     if (more) rows.pop();
-    // issue 11: an exact count of every matching row was most of a page's time at 200,000 rows. The last page
-    // (or a short first one) tells the total exactly; otherwise count at most countCap + 1 rows and answer the cap
-    // as a lower bound (`totalIsAtLeast`, "1–20 of 10,000+"); past the cap the rows seen so far are the bound.
+    // the last page (or a short first one) tells the total exactly; past the cap the rows seen so far are the bound
     let total = offset + rows.length;
     let totalIsAtLeast = false;
-    if (more && offset + size + 1 > countCap) {
+    if (n !== null) {
+      // a search that found more than the cap: a lower bound until its last page
+      if (more || !rows.length) {
+        totalIsAtLeast = true;
+        total = Math.max(countCap, offset + rows.length + (more ? 1 : 0));
+      }
+    } else if (more && offset + size + 1 > countCap) {
       totalIsAtLeast = true;
       total = offset + size + 1;
     } else if (more || (!rows.length && page > 0)) {
-      const n = Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from()} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n);
-      totalIsAtLeast = n > countCap;
-      total = Math.min(n, countCap);
+      const counted = await countUpTo();
+      totalIsAtLeast = counted > countCap;
+      total = Math.min(counted, countCap);
     }
     return { items: await withOwned(db, rows.map(toRow), scope.clientId), total, totalIsAtLeast, page, size };
   });
