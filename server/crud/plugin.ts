@@ -118,16 +118,18 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
 
   /** The ids a hook's q search finds through another table, looked up first (a list the planner can index and
    *  hash), or null when there are more than SEARCH_VIA_MAX (then the search reads them as a subquery). */
-  async function searchVia(dbx: Db, text: string): Promise<number[] | null | undefined> {
-    if (!hooks.searchIds) return undefined;
-    const { rows } = await dbx.query<{ id: number }>(`select distinct x.id from (${hooks.searchIds('$1')}) x(id) limit ${SEARCH_VIA_MAX + 1}`, [ResourceSql.pattern(text)]);
+  async function searchVia(dbx: Db, scope: Scope, text: string): Promise<number[] | null> {
+    if (!hooks.searchIds) return null;
+    const tenant = r.scope.tenant === true && scope.clientId !== null;
+    const { rows } = await dbx.query<{ id: number }>(`select distinct x.id from (${hooks.searchIds('$1', tenant ? '$2' : undefined)}) x(id) limit ${SEARCH_VIA_MAX + 1}`,
+      tenant ? [ResourceSql.pattern(text), scope.clientId] : [ResourceSql.pattern(text)]);
     return rows.length > SEARCH_VIA_MAX ? null : rows.map((x) => Number(x.id));
   }
   /** WHERE of a list or export: scope, q over the searchable fields, one equality per filter. */
   async function listWhere(dbx: Db, scope: Scope, f: Record<string, unknown>, params: unknown[]): Promise<string> {
     let where = sql.scopeWhere(scope, params);
     const text = typeof f.q === 'string' ? f.q.trim() : '';
-    if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(dbx, text))}`;
+    if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(dbx, scope, text))}`;
     for (const [k, fd] of Object.entries(fields)) if (fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '') where += ` and ${sql.filterWhere(k, f[k], params)}`;
     return where;
   }
@@ -443,7 +445,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const params: unknown[] = [];
     let where = sql.scopeWhere(scope, params);
     if (ids.length) { params.push(ids); where += ` and t.id = any($${params.length}::int[])`; }
-    if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(db, text))}`;
+    if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(db, scope, text))}`;
     const title = r.list.title.map((k) => `coalesce(${sql.expr(k)}::text, '')`).join(` || ', ' || `);
     const { rows } = await db.query<{ id: number; label: string }>(`select t.id, ${title} as label from ${sql.from()} where ${where} order by label, t.id limit ${ids.length || OPTIONS_LIMIT}`, params);
     return { items: rows };

@@ -87,8 +87,8 @@ export class ResourceSql {
   /**
    * The q search over the row's own searchable columns (each trigram-indexed, so PostgreSQL ORs the index scans
    * into one bitmap), plus rows a hook finds through another table (an identity's credential numbers): `via` is
-   * those ids when the plugin looked them up first (a constant list the planner indexes and hashes), or null when
-   * there were too many to list (then a subquery).
+   * those ids when the plugin looked them up first (a constant list the planner indexes and hashes); without them
+   * (too many to list, or not looked up) a subquery.
    */
   searchWhere(text: string, params: unknown[], via?: number[] | null): string {
     params.push(ResourceSql.pattern(text));
@@ -97,7 +97,7 @@ export class ResourceSql {
     if (this.hooks.search) ors.push(this.hooks.search(n));
     // user-defined field values are searched too (a trigram index over udf::text, migration 060)
     if (this.r.extensible) ors.push(`t.udf::text ilike ${n}`);
-    if (this.hooks.searchIds && via !== undefined) {
+    if (this.hooks.searchIds) {
       if (via) { params.push(via); ors.push(`t.id = any($${params.length}::int[])`); }
       else ors.push(`t.id in (${this.hooks.searchIds(n)})`);
     }

@@ -16,5 +16,5 @@ export const identityHooks: ResourceHooks = {
     return [];
   },
   searchAll: (n) => `${SEARCH_TEXT} ilike ${n}`,
-  searchIds: (n) => `select c.identity_id from credentials c where c.number ilike ${n}`,
+  searchIds: (n, client) => `select c.identity_id from credentials c where c.number ilike ${n}${client ? ` and c.client_id = ${client}` : ''}`,
 };
