@@ -4,7 +4,7 @@
 // search), target p95 < 50 ms → bench/results/exportList.json.
 import { performance } from 'node:perf_hooks';
 import { API } from '../contract';
-import { benchDb, benchServer, summary, writeResult } from './lib';
+import { benchDb, benchServer, seedIdentities, summary, writeResult } from './lib';
 
 export const EXPORT_LIST_TARGET_S = 6;
 export const LIST_P95_TARGET_MS = 50;
@@ -13,20 +13,7 @@ export async function exportListBench(rows = Number(process.env.BENCH_LIST_ROWS 
   const b = await benchDb();
   const server = await benchServer(b.db);
   try {
-    const t = performance.now();
-    const divs = (await b.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id', [b.harbour])).rows.map((x) => x.id);
-    for (let from = 1; from <= rows; from += 50_000) {
-      const to = Math.min(rows, from + 49_999);
-      await b.db.query(`insert into identities (client_id, first_name, last_name, employee_no, email, division_id, status, udf)
-        select $1, 'First' || g, 'Last' || (g % 5000), 'EL-' || g, 'p' || g || '@bench.test', ($4::int[])[1 + g % array_length($4::int[], 1)],
-          case when g % 10 = 0 then 'inactive' else 'active' end, jsonb_build_object('costCentre', 'CC-' || (g % 40))
-        from generate_series($2::int, $3::int) g`, [b.harbour, from, to, divs]);
-      await b.db.query(`insert into credentials (client_id, identity_id, type, number) select $1, i.id, 'card', 'ELC-' || i.employee_no from identities i
-        where i.client_id = $1 and i.employee_no like 'EL-%' and not exists (select 1 from credentials c where c.identity_id = i.id)`, [b.harbour]);
-      console.log(`  seeded ${to.toLocaleString()} identities (${Math.round((performance.now() - t) / 1000)} s)`);
-    }
-    await b.db.exec('analyze identities; analyze credentials');
-    const seedSeconds = Math.round((performance.now() - t) / 100) / 10;
+    const seedSeconds = await seedIdentities(b.db, b.harbour, rows);
     const token = await server.login('harbour');
 
     const t0 = performance.now();

@@ -6,7 +6,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildServer, type ServerOptions } from '../server/app';
-import { openPglite, type Db } from '../server/db/db';
+import pg from 'pg';
+import { openPglite, openPostgres, type Db } from '../server/db/db';
 import { migrate } from '../server/db/migrate';
 import { DEMO_PASSWORD, seed } from '../server/db/seed';
 
@@ -52,6 +53,23 @@ export async function benchDb(): Promise<{ db: Db; dir: string; northwind: numbe
   };
 }
 
+/** The same on PostgreSQL: a fresh database created on the server of `url` (BENCH_DATABASE_URL), dropped after. */
+export async function benchPostgres(url: string): Promise<Awaited<ReturnType<typeof benchDb>>> {
+  const name = `gh_bench_${Date.now()}`;
+  const admin = async (sql: string) => { const c = new pg.Client({ connectionString: url }); await c.connect(); try { await c.query(sql); } finally { await c.end(); } };
+  await admin(`create database ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const db = await openPostgres(u.toString());
+  await migrate(db);
+  await seed(db, { identitiesPerClient: 12 });
+  const id = async (code: string) => Number((await db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0].id);
+  return {
+    db, dir: '', northwind: await id('NORTHWIND'), harbour: await id('HARBOUR'),
+    async dispose() { await db.close().catch(() => {}); await admin(`drop database if exists ${name} with (force)`); },
+  };
+}
+
 export const EVENT_CODES_MIX = [1000, 1001, 2000, 2001, 2002, 3000, 3001, 4002, 1012, 6001];
 /** Realistic event history for one tenant: 10 codes, 50 readers, 200 doors, one alert in ~1000, two seconds apart. */
 export async function seedEvents(db: Db, clientId: number, count: number, log = true): Promise<{ ms: number; firstAt: string }> {
@@ -70,6 +88,28 @@ export async function seedEvents(db: Db, clientId: number, count: number, log = 
   }
   await db.exec('analyze events');
   return { ms: Math.round(performance.now() - t), firstAt };
+}
+
+/**
+ * A large identity catalogue in one tenant (issue 11): `count` identities spread over its divisions, one in ten
+ * inactive, each with a cost centre (a user-defined field) and a card. `First<n>`, `Last<n % 5000>`, `EL-<n>`,
+ * `CC-<n % 40>`, card `ELC-EL-<n>`.
+ */
+export async function seedIdentities(db: Db, clientId: number, count: number, log = true): Promise<number> {
+  const t = performance.now();
+  const divs = (await db.query<{ id: number }>('select id from divisions where client_id = $1 order by id', [clientId])).rows.map((x) => x.id);
+  for (let from = 1; from <= count; from += 50_000) {
+    const to = Math.min(count, from + 49_999);
+    await db.query(`insert into identities (client_id, first_name, last_name, employee_no, email, division_id, status, udf)
+      select $1, 'First' || g, 'Last' || (g % 5000), 'EL-' || g, 'p' || g || '@bench.test', ($4::int[])[1 + g % array_length($4::int[], 1)],
+        case when g % 10 = 0 then 'inactive' else 'active' end, jsonb_build_object('costCentre', 'CC-' || (g % 40))
+      from generate_series($2::int, $3::int) g`, [clientId, from, to, divs]);
+    await db.query(`insert into credentials (client_id, identity_id, type, number) select $1, i.id, 'card', 'ELC-' || i.employee_no from identities i
+      where i.client_id = $1 and i.employee_no like 'EL-%' and not exists (select 1 from credentials c where c.identity_id = i.id)`, [clientId]);
+    if (log) console.log(`  seeded ${to.toLocaleString()} identities (${Math.round((performance.now() - t) / 1000)} s)`);
+  }
+  await db.exec('analyze identities; analyze credentials');
+  return Math.round((performance.now() - t) / 100) / 10;
 }
 
 /** The real server over `db` on a free loopback port, with a login helper. */

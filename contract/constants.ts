@@ -5,6 +5,8 @@ export type LoginMode = 'STANDARD' | 'IAM';
 export const LOGIN_MODE: LoginMode = 'STANDARD';
 
 export const PAGE_SIZE = 100; // request auto-load page size
+/** A catalogue list counts at most this many matching rows; beyond, its total is a lower bound ("of 10,000+", issue 11). */
+export const LIST_COUNT_CAP = 10_000;
 export const MAX_TABS = 10; // visited views
 export const MAX_CACHED_VIEWS = 10; // kept-alive views
 export const MOBILE_BREAKPOINT_PX = 992;

@@ -101,9 +101,10 @@ export const assert = ssAssert;
 
 // ---------- pages and lists ----------
 export function Page<T>(item: Struct<T, any>) {
-  return type({ items: array(item), total: integer(), page: integer(), size: integer() });
+  return type({ items: array(item), total: integer(), totalIsAtLeast: optional(boolean()), page: integer(), size: integer() });
 }
-export interface PageOf<T> { items: T[]; total: number; page: number; size: number }
+/** A page of a list. `totalIsAtLeast`: the list stopped counting (LIST_COUNT_CAP) and `total` is a lower bound. */
+export interface PageOf<T> { items: T[]; total: number; totalIsAtLeast?: boolean; page: number; size: number }
 export const ListQuery = type({
   page: optional(int32(0, 10_000_000)),
   size: optional(int32(1, 1000)),

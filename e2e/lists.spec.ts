@@ -50,3 +50,24 @@ test('a kept-alive tab keeps its filter and a half-typed form', async ({ page })
   await page.getByTestId('tab').filter({ hasText: 'Add identity' }).click();
   await expect(page.getByTestId('identities-form').getByLabel('First name')).toHaveValue('Half typed');
 });
+
+test('a list the server stopped counting says "of 10,000+" and still pages on to the end', async ({ page }) => {
+  // the server counts at most 10,000 matching rows (issue 11): answer the first pages as a list that large would
+  const stopped = (url: URL) => url.pathname === '/event/manage/identities' && url.searchParams.get('page') !== '2';
+  await page.route(stopped, async (route) => {
+    const res = await route.fetch();
+    route.fulfill({ response: res, json: { ...(await res.json()), total: 10_000, totalIsAtLeast: true } });
+  });
+  await signIn(page, 'harbour');
+  await page.goto('/manage/identities');
+  await expect(page.getByTestId('list-range')).toHaveText('1–100 of 10,000+');
+  await expect(page.getByText('Page 1 of 100+')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Last page' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByTestId('list-range')).toHaveText('101–200 of 10,000+');
+  // page 3 is the server's own answer: the last page, with the exact total
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(page.getByTestId('list-range')).toHaveText(/^201–(2\d\d) of \1$/);
+  await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  await expect(page.getByText(/^Page 3 of 3$/)).toBeVisible();
+});

@@ -10,6 +10,8 @@ export interface ResourceListContext {
   resource: string;
   items: unknown[];
   total: number;
+  /** The server stopped counting (LIST_COUNT_CAP): `total` is a lower bound and the last page is not known. */
+  totalIsAtLeast: boolean;
   page: number;
   size: number;
   sort: SortSpec[];
@@ -109,6 +111,7 @@ export const resourceListMachine = listSetup.createMachine({
     resource: input.resource,
     items: [],
     total: 0,
+    totalIsAtLeast: false,
     page: 0,
     size: input.size ?? PAGE_SIZE,
     sort: input.sort ?? [],
@@ -125,8 +128,8 @@ export const resourceListMachine = listSetup.createMachine({
         id: 'fetchPage',
         src: 'fetchPage',
         input: ({ context }) => queryOf(context),
-        onDone: { target: 'ready', actions: assign(({ event }) => ({ items: event.output.items, total: event.output.total, error: null })) },
-        onError: { target: 'failed', actions: assign(({ event }) => ({ items: [], total: 0, error: errorText(event.error, 'Could not load the list') })) },
+        onDone: { target: 'ready', actions: assign(({ event }) => ({ items: event.output.items, total: event.output.total, totalIsAtLeast: !!event.output.totalIsAtLeast, error: null })) },
+        onError: { target: 'failed', actions: assign(({ event }) => ({ items: [], total: 0, totalIsAtLeast: false, error: errorText(event.error, 'Could not load the list') })) },
       },
     },
     ready: {

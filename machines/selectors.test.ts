@@ -6,8 +6,10 @@ import {
   selectRedirect, selectSettings, selectSignInError, selectUser, selectDisplayZone, selectLocale,
 } from './session.selectors';
 import { tabsMachine } from './tabs';
+import { resourceListMachine, type ListQueryInput } from './resourceList';
+import { pagerOf, selectPager } from './resourceList.selectors';
 import { selectCachedPaths, selectViews } from './tabs.selectors';
-import type { MeResponse } from '../contract';
+import type { MeResponse, PageOf } from '../contract';
 import { GRANTS, LOGIN_A, ME, NOW, TOKEN_A, USER } from '../model-tests/fixtures';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -88,5 +90,26 @@ describe('tabs selectors', () => {
     actor.send({ type: 'route.visited', path: '/profile', title: 'Profile', cache: false });
     expect(selectViews(actor.getSnapshot())).toEqual([{ path: '/dashboard', title: 'Dashboard' }, { path: '/profile', title: 'Profile' }]);
     expect(selectCachedPaths(actor.getSnapshot())).toEqual(['/dashboard']);
+  });
+});
+
+describe('resource list pager', () => {
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i + 1 }));
+  it('names the exact total and the last page when the server counted every row', () => {
+    expect(pagerOf({ items: rows(20), total: 45, totalIsAtLeast: false, page: 1, size: 20 }))
+      .toEqual({ from: 21, to: 40, total: 45, atLeast: false, pages: 3, lastPage: 2, hasNext: true });
+    expect(pagerOf({ items: rows(5), total: 45, totalIsAtLeast: false, page: 2, size: 20 })).toMatchObject({ from: 41, to: 45, hasNext: false });
+    expect(pagerOf({ items: [], total: 0, totalIsAtLeast: false, page: 0, size: 20 })).toMatchObject({ from: 0, to: 0, pages: 1, lastPage: 0, hasNext: false });
+  });
+  it('says "at least" with no last page while the total is a lower bound, and still lets the operator go on', () => {
+    expect(pagerOf({ items: rows(20), total: 10_000, totalIsAtLeast: true, page: 0, size: 20 }))
+      .toEqual({ from: 1, to: 20, total: 10_000, atLeast: true, pages: 500, lastPage: null, hasNext: true });
+    expect(pagerOf({ items: rows(20), total: 12_021, totalIsAtLeast: true, page: 600, size: 20 })).toMatchObject({ from: 12_001, to: 12_020, hasNext: true });
+  });
+  it('reads the pager from the list actor once a page has come', async () => {
+    const actor = createActor(resourceListMachine.provide({ actors: { fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(async () => ({ items: rows(20), total: 10_000, totalIsAtLeast: true, page: 0, size: 20 })) } }),
+      { input: { resource: 'identities', size: 20 } }).start();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(selectPager(actor.getSnapshot())).toMatchObject({ total: 10_000, atLeast: true, lastPage: null, hasNext: true });
   });
 });

@@ -87,6 +87,8 @@ export interface ServerOptions {
    * address for the per-address limits; true, a hop count, or the proxies' addresses/CIDRs (Fastify's trustProxy).
    */
   trustProxy?: boolean | number | string;
+  /** How many matching rows a catalogue list counts before its total becomes a lower bound (LIST_COUNT_CAP; tests lower it). */
+  listCountCap?: number;
 }
 
 /** A hop count believes that many proxies nearest the server (Fastify's types take it as a function). */
@@ -283,7 +285,7 @@ export async function buildServer(opts: ServerOptions) {
     if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators') alarmNotices.changed(clientId);
     if (destination === '/changes/doors') unlockSchedules.doorsChanged();
   };
-  crudRoutes(app, { db, publish: publishChange, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });
+  crudRoutes(app, { db, publish: publishChange, countCap: opts.listCountCap, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });
   accessRoutes(app, { simulator, db });
   const threats = threatRoutes(app, { db, simulator, publish });
   licenseRoutes(app, db);

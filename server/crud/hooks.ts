@@ -39,6 +39,10 @@ export interface ResourceHooks {
   search?(param: string): string;
   /** The whole q search instead of the declared fields' (e.g. one indexed expression over all of them). */
   searchAll?(param: string): string;
+  /** Ids of rows the q search finds through another table (an identity by a credential's number), given the
+   *  parameter placeholder of the `%q%` pattern and, when the plugin looks them up first, of the tenant's id:
+   *  a SELECT of one id column. */
+  searchIds?(param: string, clientParam?: string): string;
   validate?(ctx: CrudContext, input: Record<string, unknown>, before: Row | null): Promise<Violation[]>;
   /** Column values to write beside the input's on insert (e.g. who registered the row). */
   beforeInsert?(ctx: CrudContext, input: Record<string, unknown>): Promise<Record<string, unknown>>;

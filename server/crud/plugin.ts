@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  BulkDeleteRequest, CATALOGUE, PAGE_SIZE, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
+  BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
   checkUserFieldValues, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
@@ -18,10 +18,16 @@ import type { Change, CrudContext, ResourceHooks, Row } from './hooks';
 import { ResourceSql, type Scope } from './sql';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
-export interface CrudOptions { db: Db; publish?: Publish; hooks?: Record<string, ResourceHooks> }
+export interface CrudOptions {
+  db: Db; publish?: Publish; hooks?: Record<string, ResourceHooks>;
+  /** A list counts at most this many matching rows; beyond, its total is a lower bound (LIST_COUNT_CAP). */
+  countCap?: number;
+}
 
 export const EXPORT_PAGE = 2000;
 const OPTIONS_LIMIT = 50;
+/** At most this many ids found through another table go into a search as a list (more: a subquery). */
+const SEARCH_VIA_MAX = 1000;
 
 /** RFC 4180 cell with a leading =, +, -, @ neutralised against spreadsheet formulas. */
 export const csvCell = (v: unknown): string => {
@@ -49,6 +55,7 @@ export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
 
 export function registerResource(app: FastifyInstance, r: ResourceDeclaration<any>, opts: CrudOptions) {
   const { db } = opts;
+  const countCap = opts.countCap ?? LIST_COUNT_CAP;
   const hooks = opts.hooks?.[r.name] ?? {};
   const sql = new ResourceSql(r, hooks);
   const paths = apiPaths(r);
@@ -109,11 +116,20 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     return (await withOwned(dbx, [toRow(rows[0])], scope.clientId))[0];
   }
 
+  /** The ids a hook's q search finds through another table, looked up first (a list the planner can index and
+   *  hash), or null when there are more than SEARCH_VIA_MAX (then the search reads them as a subquery). */
+  async function searchVia(dbx: Db, scope: Scope, text: string): Promise<number[] | null> {
+    if (!hooks.searchIds) return null;
+    const tenant = r.scope.tenant === true && scope.clientId !== null;
+    const { rows } = await dbx.query<{ id: number }>(`select distinct x.id from (${hooks.searchIds('$1', tenant ? '$2' : undefined)}) x(id) limit ${SEARCH_VIA_MAX + 1}`,
+      tenant ? [ResourceSql.pattern(text), scope.clientId] : [ResourceSql.pattern(text)]);
+    return rows.length > SEARCH_VIA_MAX ? null : rows.map((x) => Number(x.id));
+  }
   /** WHERE of a list or export: scope, q over the searchable fields, one equality per filter. */
-  function listWhere(scope: Scope, f: Record<string, unknown>, params: unknown[]): string {
+  async function listWhere(dbx: Db, scope: Scope, f: Record<string, unknown>, params: unknown[]): Promise<string> {
     let where = sql.scopeWhere(scope, params);
     const text = typeof f.q === 'string' ? f.q.trim() : '';
-    if (text) where += ` and ${sql.searchWhere(text, params)}`;
+    if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(dbx, scope, text))}`;
     for (const [k, fd] of Object.entries(fields)) if (fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '') where += ` and ${sql.filterWhere(k, f[k], params)}`;
     return where;
   }
@@ -370,15 +386,55 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const f = parseList(req.query);
     const scope = await scopeOf(db, req, listCodes);
     const params: unknown[] = [];
-    const where = listWhere(scope, f, params);
+    const where = await listWhere(db, scope, f, params);
     let order = parseSort(r.list.sort.join(','), sortable);
     if (f.sort) order = parseSort(f.sort, sortable);
     const orderBy = [...order.map((s) => `${sql.expr(s.field)} ${s.dir}`), 't.id asc'].join(', ');
     const page = f.page ?? 0;
     const size = f.size ?? PAGE_SIZE;
-    const total = await db.query<{ n: string }>(`select count(*)::text n from ${sql.from()} where ${where}`, params);
-    const { rows } = await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where ${where} order by ${orderBy} limit ${size} offset ${page * size}`, params);
-    return { items: await withOwned(db, rows.map(toRow), scope.clientId), total: Number(total.rows[0].n), page, size };
+    const offset = page * size;
+    // issue 11: an exact count of every matching row was most of a page's time at 200,000 rows. At most countCap + 1
+    // rows are counted; beyond, the total is a lower bound (`totalIsAtLeast`, "1–20 of 10,000+").
+    const countUpTo = async () => Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from()} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n);
+    const searching = typeof f.q === 'string' && f.q.trim() !== '';
+    // issue 13: a search reads its matches once, from the trigram bitmap: at most countCap + 1 of them, with only
+    // their ids and sort keys, counted by a window and sorted, and the page's rows then by id. (The subquery's LIMIT
+    // keeps the planner from walking the sort order's index instead: it guesses the matches are spread evenly, and
+    // "Last77" lies behind 190,000 others in name order.) When more than the cap match, the page is read as below.
+    let n: number | null = null;
+    if (searching) {
+      const keys = order.map((s, i) => `${sql.expr(s.field)} as k${i}`);
+      const fenced = [...order.map((s, i) => `x.k${i} ${s.dir}`), 'x.id asc'].join(', ');
+      const { rows: hits } = await db.query<{ id: number; n: string }>(`select x.id, count(*) over ()::text n from (select ${['t.id', ...keys].join(', ')}
+        from ${sql.from()} where ${where} limit ${countCap + 1}) x order by ${fenced} limit ${size} offset ${offset}`, params);
+      n = hits.length ? Number(hits[0].n) : await countUpTo();
+      if (n <= countCap) {
+        const { rows } = hits.length ? await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where t.id = any($1::int[]) order by ${orderBy}`, [hits.map((x) => Number(x.id))]) : { rows: [] };
+        return { items: await withOwned(db, rows.map(toRow), scope.clientId), total: n, totalIsAtLeast: false, page, size };
+      }
+    }
+    // one row more than the page: whether there are more rows is known without counting them
+    const { rows } = await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where ${where} order by ${orderBy} limit ${size + 1} offset ${offset}`, params);
+    const more = rows.length > size;
+    if (more) rows.pop();
+    // the last page (or a short first one) tells the total exactly; past the cap the rows seen so far are the bound
+    let total = offset + rows.length;
+    let totalIsAtLeast = false;
+    if (n !== null) {
+      // a search that found more than the cap: a lower bound until its last page
+      if (more || !rows.length) {
+        totalIsAtLeast = true;
+        total = Math.max(countCap, offset + rows.length + (more ? 1 : 0));
+      }
+    } else if (more && offset + size + 1 > countCap) {
+      totalIsAtLeast = true;
+      total = offset + size + 1;
+    } else if (more || (!rows.length && page > 0)) {
+      const counted = await countUpTo();
+      totalIsAtLeast = counted > countCap;
+      total = Math.min(counted, countCap);
+    }
+    return { items: await withOwned(db, rows.map(toRow), scope.clientId), total, totalIsAtLeast, page, size };
   });
 
   app.get(paths.options, { config: { privileges: optionCodes } }, async (req) => {
@@ -390,7 +446,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const params: unknown[] = [];
     let where = sql.scopeWhere(scope, params);
     if (ids.length) { params.push(ids); where += ` and t.id = any($${params.length}::int[])`; }
-    if (text) where += ` and ${sql.searchWhere(text, params)}`;
+    if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(db, scope, text))}`;
     const title = r.list.title.map((k) => `coalesce(${sql.expr(k)}::text, '')`).join(` || ', ' || `);
     const { rows } = await db.query<{ id: number; label: string }>(`select t.id, ${title} as label from ${sql.from()} where ${where} order by label, t.id limit ${ids.length || OPTIONS_LIMIT}`, params);
     return { items: rows };
@@ -412,7 +468,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       const f = parseList(raw);
       const scope = await scopeOf(db, req, [r.privileges.view]);
       const params: unknown[] = [];
-      const where = listWhere(scope, f, params);
+      const where = await listWhere(db, scope, f, params);
       await audit(db, req, { clientId: scope.clientId, action: 'export', entity: r.name, entityId: null, before: null, after: { format, query: req.query } });
       const n = params.length;
       // an extensible resource: one more column per user-defined field, `udf.<key>`

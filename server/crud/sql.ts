@@ -81,16 +81,26 @@ export class ResourceSql {
     return parts.join(' and ');
   }
 
-  searchWhere(text: string, params: unknown[]): string {
-    params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  /** The `%q%` pattern of a q search. */
+  static pattern(text: string) { return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`; }
+
+  /**
+   * The q search over the row's own searchable columns (each trigram-indexed, so PostgreSQL ORs the index scans
+   * into one bitmap), plus rows a hook finds through another table (an identity's credential numbers): `via` is
+   * those ids when the plugin looked them up first (a constant list the planner indexes and hashes); without them
+   * (too many to list, or not looked up) a subquery.
+   */
+  searchWhere(text: string, params: unknown[], via?: number[] | null): string {
+    params.push(ResourceSql.pattern(text));
     const n = `$${params.length}`;
-    // user-defined field values are searched too (a trigram index over udf::text, migration 060)
-    // (a subquery of its own: the planner hashes it once from the index instead of testing every row)
-    const udf = this.r.extensible ? ` or t.id in (select u.id from ${this.table} u where u.udf::text ilike ${n})` : '';
-    if (this.hooks.searchAll) return `(${this.hooks.searchAll(n)}${udf})`;
-    const ors = this.fields.filter(([, f]) => f.search).map(([k]) => `${this.expr(k)} ilike ${n}`);
+    const ors = this.hooks.searchAll ? [this.hooks.searchAll(n)] : this.fields.filter(([, f]) => f.search).map(([k]) => `${this.expr(k)} ilike ${n}`);
     if (this.hooks.search) ors.push(this.hooks.search(n));
-    if (udf) ors.push(`t.udf::text ilike ${n}`);
+    // user-defined field values are searched too (a trigram index over udf::text, migration 060)
+    if (this.r.extensible) ors.push(`t.udf::text ilike ${n}`);
+    if (this.hooks.searchIds) {
+      if (via) { params.push(via); ors.push(`t.id = any($${params.length}::int[])`); }
+      else ors.push(`t.id in (${this.hooks.searchIds(n)})`);
+    }
     return ors.length ? `(${ors.join(' or ')})` : 'true';
   }
 

@@ -6,7 +6,7 @@ import { assertSeats } from './licenses';
 import { userFieldDefs } from './userFields';
 
 /** Exactly the expression migration 023 indexes. */
-const SEARCH_TEXT = `(s.first_name || ' ' || s.last_name || ' ' || s.employee_no || ' ' || coalesce(s.email, ''))`;
+const SEARCH_TEXT = `(t.first_name || ' ' || t.last_name || ' ' || t.employee_no || ' ' || coalesce(t.email, ''))`;
 
 export const identityHooks: ResourceHooks = {
   userFields: userFieldDefs,
@@ -15,5 +15,6 @@ export const identityHooks: ResourceHooks = {
     if (!before && ctx.clientId !== null) await assertSeats(ctx.tx, ctx.clientId, 'identities', 1);
     return [];
   },
-  searchAll: (n) => `t.id in (select s.id from identities s where ${SEARCH_TEXT} ilike ${n} union select c.identity_id from credentials c where c.number ilike ${n})`,
+  searchAll: (n) => `${SEARCH_TEXT} ilike ${n}`,
+  searchIds: (n, client) => `select c.identity_id from credentials c where c.number ilike ${n}${client ? ` and c.client_id = ${client}` : ''}`,
 };

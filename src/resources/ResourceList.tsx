@@ -9,6 +9,7 @@ import { createActor, fromPromise } from 'xstate';
 import { DESTINATIONS, TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
+import { selectPager } from '../../machines/resourceList.selectors';
 import { loadAll } from '../api/queue';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../app/useSystemActor';
@@ -24,7 +25,6 @@ const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
 
 const selItems = (s: ResourceListSnapshot) => s.context.items as { id: number }[];
-const selTotal = (s: ResourceListSnapshot) => s.context.total;
 const selPage = (s: ResourceListSnapshot) => s.context.page;
 const selSize = (s: ResourceListSnapshot) => s.context.size;
 const selSort = (s: ResourceListSnapshot) => s.context.sort;
@@ -56,7 +56,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const held = useSelector(session, selectHeldPrivileges);
   const list = useViewActor(resource.listMachine, { id: `list:${resource.name}`, input: { resource: resource.name, sort: resource.defaultSort, filters: initialFilters } });
   const items = useSelector(list, selItems) as T[];
-  const total = useSelector(list, selTotal);
+  const pager = useSelector(list, selectPager);
   const page = useSelector(list, selPage);
   const size = useSelector(list, selSize);
   const sort = useSelector(list, selSort);
@@ -199,9 +199,9 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     );
   };
 
-  const from = total === 0 ? 0 : page * size + 1;
-  const to = Math.min(total, (page + 1) * size);
-  const lastPage = Math.max(0, Math.ceil(total / size) - 1);
+  // beyond the server's count cap the total is a lower bound: "1–20 of 10,000+", no last page, next still open
+  const num = (n: number) => n.toLocaleString('en-US');
+  const range = { from: num(pager.from), to: num(pager.to), total: num(pager.total) };
   const tableHeight = `min(${TABLE_MAX_HEIGHT_VH}vh, ${HEADER_HEIGHT + Math.max(items.length, 3) * ROW_HEIGHT + 16}px)`;
 
   return (
@@ -291,15 +291,15 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       </div>
 
       <div className="gh-list__footer">
-        <span data-testid="list-range">{tx('{from}–{to} of {total}', { from, to, total })}</span>
+        <span data-testid="list-range">{pager.atLeast ? tx('{from}–{to} of {total}+', range) : tx('{from}–{to} of {total}', range)}</span>
         {selection.length > 0 && <Tag minimal round intent="primary">{tx('{n} selected', { n: selection.length })}</Tag>}
         <div className="gh-list__spacer" />
         <ButtonGroup variant="minimal">
           <Button icon="double-chevron-left" aria-label={tx('First page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: 0 })} />
           <Button icon="chevron-left" aria-label={tx('Previous page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
-          <span className="gh-list__page">{tx('Page {page} of {pages}', { page: page + 1, pages: lastPage + 1 })}</span>
-          <Button icon="chevron-right" aria-label={tx('Next page')} disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
-          <Button icon="double-chevron-right" aria-label={tx('Last page')} disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: lastPage })} />
+          <span className="gh-list__page">{tx(pager.atLeast ? 'Page {page} of {pages}+' : 'Page {page} of {pages}', { page: num(page + 1), pages: num(pager.pages) })}</span>
+          <Button icon="chevron-right" aria-label={tx('Next page')} disabled={!pager.hasNext} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
+          <Button icon="double-chevron-right" aria-label={tx('Last page')} disabled={pager.lastPage === null || page >= pager.lastPage} onClick={() => pager.lastPage !== null && list.send({ type: 'list.pageChanged', page: pager.lastPage })} />
         </ButtonGroup>
       </div>
 
