@@ -1,9 +1,10 @@
-// The REST calls of the screen-owned machines (machines/reading.ts, machines/threatLevel.ts),
+// The REST calls of the screen-owned machines (machines/reading.ts, machines/threatLevel.ts, machines/doorQr.ts),
 // provided here so views only create the actor and read it (issue 11: no view calls src/api/endpoints).
 import { fromPromise } from 'xstate';
 import { readingMachine } from '../../machines/reading';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
-import { listDivisions, setThreatLevel, threatCurrent, threatLevelChoices } from './endpoints';
+import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
+import { doorQrCode, listDoorQr, listDivisions, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices } from './endpoints';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -22,3 +23,15 @@ export const threatLevelLogic = threatLevelMachine.provide({
   },
 });
 
+export const doorQrLogic = doorQrMachine.provide({
+  actors: {
+    list: fromPromise(() => listDoorQr()),
+    turn: fromPromise(({ input }: { input: DoorQrTurn }) => setDoorQr(input.id, input.on)),
+  },
+});
+
+export const doorQrCodeLogic = doorQrCodeMachine.provide({
+  actors: {
+    code: fromPromise<DoorQrAnswer, { doorId: number; credential: string }>(async ({ input }) => ({ code: await doorQrCode(input.doorId, input.credential), now: Date.now() })),
+  },
+});
