@@ -54,18 +54,27 @@ describe('threat level panel model', () => {
 describe('one-answer read model', () => {
   const events = [
     { type: 'read.reload' },
+    { type: 'read.restart' },
+    { type: 'read.restart', input: { zoneId: 4 } },
     { type: 'xstate.done.actor.read', output: { items: [{ id: 1, name: 'HQ' }] } },
     { type: 'xstate.error.actor.read', error: new Error('offline') },
   ] as any[];
   const serialize = (s: ReadingSnapshot) => JSON.stringify([s.value, s.context.output !== null, s.context.error !== null]);
-  const model = new TestModel(readingMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000 });
-  const paths = edgePaths(model, readingMachine, serialize, []);
-  it('keeps the last answer while it reads again', () => {
+  const input = { zoneId: 3 };
+  const model = new TestModel(readingMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000, input } as any);
+  const paths = edgePaths(model, readingMachine, serialize, [], input);
+  it('keeps the last answer while it reads again, and drops it when told to start again', () => {
     expect(paths.some((p) => p.path.state.matches('loading') && selectReadOutput(p.path.state) !== null)).toBe(true);
+    for (const p of paths) p.path.steps.forEach((st) => { if (st.event.type === 'read.restart') expect(selectReadOutput(st.state)).toBeNull(); });
   });
   for (const p of paths) {
     it(p.description, async () => {
-      await drive(model, readingMachine, undefined, events, p);
+      await drive(model, readingMachine, input, events, p, ({ controls }) => {
+        // the read gets the machine's input, or the one a restart brought
+        const restarted = p.path.steps.some((st) => st.event.type === 'read.restart' && st.event.input);
+        for (const asked of controls.inputs) expect([input, { zoneId: 4 }]).toContainEqual(asked.input);
+        if (!restarted) for (const asked of controls.inputs) expect(asked.input).toEqual(input);
+      });
       expect(selectReadFailed(p.path.state)).toBe(p.path.state.matches('failed'));
     });
   }

@@ -4,14 +4,39 @@ import { fromPromise } from 'xstate';
 import { readingMachine } from '../../machines/reading';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
-import { doorQrCode, listDoorQr, listDivisions, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices } from './endpoints';
+import { commandMachine } from '../../machines/command';
+import {
+  controllerDiagnostic, controllerHub, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices,
+} from './endpoints';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
   actors: { read: fromPromise<unknown, void>(() => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] })) },
 });
-/** A form without a division choice reads nothing. */
+// the answers' types, for the views that show them (they import nothing of endpoints)
+export type { DiscoveredBoard, SpecialDateRow } from './endpoints';
+
+/** A view without anything to read (no division choice, no door rights) reads nothing. */
 export const nothingToRead = readingMachine.provide({ actors: { read: fromPromise<unknown, void>(async () => null) } });
+
+/** One read of a screen, by the call that answers it. */
+const reading = (read: (input: any) => Promise<unknown>) => readingMachine.provide({ actors: { read: fromPromise<unknown, any>(({ input }) => read(input)) } });
+
+/** /configure/calendar: the client's special dates. */
+export const specialDatesReading = reading(() => listSpecialDates());
+/** /configure/controller-hub: every controller with its firmware and last heart-beat. */
+export const controllerHubReading = reading(() => controllerHub());
+/** /configure/interface/add: the boards the controllers' buses found that are not added yet. */
+export const discoveredBoardsReading = reading(() => discoverInterfaces());
+/** The doors screen, the dashboard and the floor plan: the client's doors (live heart-beats are laid over them). */
+/** /configure/division: the client's divisions (the screen draws the tree). */
+export const divisionsReading = reading(() => listDivisions({ size: 1000 }));
+/** /hardware/controllers/diagnostic/:ip — the controller at that address, its boards and recent faults. */
+export const controllerDiagnosticReading = reading((ip: string) => controllerDiagnostic(ip));
+/** /configure/access-zone: how many are inside each zone; and who, in one zone. */
+export const zoneOccupancyReading = reading(() => zoneOccupancy());
+export const zoneOccupantsReading = reading((zoneId: number) => zoneOccupants(zoneId));
+export const doorsReading = reading((input: { enabled: boolean } | null) => (input?.enabled === false ? Promise.resolve(null) : listDoors()));
 
 export const threatLevelLogic = threatLevelMachine.provide({
   actors: {
@@ -35,3 +60,13 @@ export const doorQrCodeLogic = doorQrCodeMachine.provide({
     code: fromPromise<DoorQrAnswer, { doorId: number; credential: string }>(async ({ input }) => ({ code: await doorQrCode(input.doorId, input.credential), now: Date.now() })),
   },
 });
+
+/** One command at a time (machines/command.ts), by the call that runs it; the command names what it acts on. */
+const commands = (run: (command: string) => Promise<unknown>) => commandMachine.provide({ actors: { run: fromPromise(({ input }: { input: { command: string } }) => run(input.command)) } });
+
+/** `<divisionId>`: delete the division; answers its id. */
+export const divisionCommands = commands(async (command) => { await deleteDivision(Number(command)); return Number(command); });
+/** `<ip>`: ping the controller; answers the ping. */
+export const pingCommands = commands((ip) => pingController(ip));
+/** `<zoneId>|<identityId>`: let the identity badge into the zone again. */
+export const forgiveCommands = commands((command) => { const [zoneId, identityId] = command.split('|').map(Number); return forgiveInZone(zoneId, identityId); });

@@ -11,7 +11,7 @@ import { DATE_PLACEHOLDER, TOAST_MS, zoneLabel, type Division, type Violation } 
 import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { divisionChoices, nothingToRead } from '../api/readActors';
-import { selectReadOutput } from '../../machines/reading';
+import { useReading } from '../app/useReading';
 import { useRouteInfo } from '../app/RouteContext';
 import { useSystemActor } from '../app/useSystemActor';
 import { tCat, say, tx, useLocale, useT, type Locale } from '../i18n';
@@ -109,8 +109,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   }, [form, resource, editing, leave]);
 
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
-  const divisionsRead = useViewActor(needsDivisions ? divisionChoices : nothingToRead, { id: `read:divisions:${resource.name}` });
-  const divisions = useSelector(divisionsRead, selectReadOutput<{ items: Division[] }>);
+  const divisions = useReading<{ items: Division[] }>(needsDivisions ? divisionChoices : nothingToRead, `read:divisions:${resource.name}`).output;
   const options = useMemo(() => ({
     // the tree, depth-first, each name indented by its depth (a division is known by where it sits)
     divisions: flatten(divisionTree(divisions?.items ?? [])).map((n) => ({ label: `${'\u00a0\u00a0\u00a0'.repeat(n.depth)}${n.row.name}`, value: String(n.row.id) })),
