@@ -4,9 +4,10 @@ import { fromPromise } from 'xstate';
 import { readingMachine } from '../../machines/reading';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
+import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import {
-  controllerDiagnostic, controllerHub, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices,
+  armAlarmGroup, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices,
 } from './endpoints';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
@@ -14,7 +15,7 @@ export const divisionChoices = readingMachine.provide({
   actors: { read: fromPromise<unknown, void>(() => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] })) },
 });
 // the answers' types, for the views that show them (they import nothing of endpoints)
-export type { DiscoveredBoard, SpecialDateRow } from './endpoints';
+export type { AlarmGroupRow, DiscoveredBoard, SpecialDateRow } from './endpoints';
 
 /** A view without anything to read (no division choice, no door rights) reads nothing. */
 export const nothingToRead = readingMachine.provide({ actors: { read: fromPromise<unknown, void>(async () => null) } });
@@ -36,6 +37,8 @@ export const controllerDiagnosticReading = reading((ip: string) => controllerDia
 /** /configure/access-zone: how many are inside each zone; and who, in one zone. */
 export const zoneOccupancyReading = reading(() => zoneOccupancy());
 export const zoneOccupantsReading = reading((zoneId: number) => zoneOccupants(zoneId));
+/** /configure/alarm-group/:id/…/alarm-zone: the alarm group as a zone. */
+export const alarmGroupReading = reading((id: number) => getAlarmGroup(id));
 export const doorsReading = reading((input: { enabled: boolean } | null) => (input?.enabled === false ? Promise.resolve(null) : listDoors()));
 
 export const threatLevelLogic = threatLevelMachine.provide({
@@ -70,3 +73,19 @@ export const divisionCommands = commands(async (command) => { await deleteDivisi
 export const pingCommands = commands((ip) => pingController(ip));
 /** `<zoneId>|<identityId>`: let the identity badge into the zone again. */
 export const forgiveCommands = commands((command) => { const [zoneId, identityId] = command.split('|').map(Number); return forgiveInZone(zoneId, identityId); });
+/** `<groupId>|arm` or `<groupId>|disarm`: arm or disarm the alarm group; answers the group as it is then. */
+export const armCommands = commands((command) => { const [id, what] = command.split('|'); return armAlarmGroup(Number(id), what === 'arm'); });
+/** `<eventId>`: decide a stored swipe again; answers why it was denied. */
+export const explainCommands = commands((id) => explainEvent(Number(id)));
+/**
+ * The doors screen: `<doorId>:<command>:[force]` sends a door command (answers its event); `lockdown:on|off:<divisionId|all>`
+ * locks the doors down or releases them (answers how many doors).
+ */
+export const doorCommands = commands((command) => {
+  if (command.startsWith('lockdown:')) {
+    const [, what, where] = command.split(':');
+    return lockdown(what === 'on', where && where !== 'all' ? Number(where) : null);
+  }
+  const [id, door, force] = command.split(':') as [string, DoorCommand, string];
+  return doorCommand(Number(id), door, force === 'force');
+});
