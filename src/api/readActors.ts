@@ -7,7 +7,7 @@ import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } 
 import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import {
-  armAlarmGroup, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices,
+  armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices,
 } from './endpoints';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
@@ -23,6 +23,10 @@ export const nothingToRead = readingMachine.provide({ actors: { read: fromPromis
 /** One read of a screen, by the call that answers it. */
 const reading = (read: (input: any) => Promise<unknown>) => readingMachine.provide({ actors: { read: fromPromise<unknown, any>(({ input }) => read(input)) } });
 
+/** The header's client menu: the clients the user may switch to (none without the right to list them). */
+export const clientsReading = reading((input: { may: boolean } | null) => (input?.may ? listClients({ size: 100, sort: [{ field: 'name', dir: 'asc' }] }) : Promise.resolve(null)));
+/** An extensible resource's form and list (identities): the client's user-defined fields. */
+export const userFieldDefsReading = reading(() => listUserFieldDefs());
 /** /configure/calendar: the client's special dates. */
 export const specialDatesReading = reading(() => listSpecialDates());
 /** /configure/controller-hub: every controller with its firmware and last heart-beat. */
