@@ -32,6 +32,15 @@ export const CONNECTOR_VERSION = 'v1.0.0';
 export const STREAM_RETRY_MS = 1000;
 export const STREAM_RETRIES = 5;
 
+/** Reference pickers (issue 11): the most ids one `<api>/options?ids=` request names (the server's bound on `ids`). */
+export const OPTION_IDS_MAX = 200;
+/** Reference pickers: ids asked for within this long are asked for together (0: one tick of the event loop). */
+export const OPTION_BATCH_MS = 0;
+/** Reference pickers: a search is sent once typing pauses this long. */
+export const OPTION_SEARCH_PAUSE_MS = 200;
+/** Reference pickers: labels kept per catalogue resource for the signed-in client (a bound, not a page's lifetime). */
+export const OPTION_LABELS_MAX = 5000;
+
 export const COMPANION_PROBE_TIMEOUT_MS = 10_000;
 export const COMPANION_BACKOFF_START_MS = 1000;
 export const COMPANION_BACKOFF_MAX_MS = 30_000;

@@ -167,6 +167,8 @@ export const DoorQrCode = type({
   code: string(), credential: string(), identityName: nullable(string()), periodS: integer(), validFrom: string(), validTo: string(),
 });
 export type DoorQrCode = Infer<typeof DoorQrCode>;
+/** A shown code is read again this long after its period ends when the server's `/dynamic-qr` notice has not come. */
+export const DOOR_QR_RENEW_GRACE_MS = 2000;
 export type DoorView = Infer<typeof DoorView>;
 
 export const SIMULATE_KINDS = [

@@ -1,14 +1,16 @@
 // One operator command at a time on a screen (sign a visitor in or out, …): idle → running → done | failed,
 // the last result kept for the view, a failure's message shown until the next try. What a command does is
-// the `run` actor the screen provides; the machine only keeps order (no second command while one runs).
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+// the `run` actor the screen provides; the machine only keeps order (no second command while one runs). Each
+// answer is emitted (`command.done`) for the view to say in a toast or to read its list again.
+import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { errorText, notProvided } from './notProvided';
 
 export interface CommandContext { command: string | null; result: unknown; error: string | null }
 export type CommandEvent = { type: 'command.run'; command: string };
+export type CommandEmitted = { type: 'command.done'; command: string; result: unknown };
 
 export const commandMachine = setup({
-  types: { context: {} as CommandContext, events: {} as CommandEvent },
+  types: { context: {} as CommandContext, events: {} as CommandEvent, emitted: {} as CommandEmitted },
   actors: { run: notProvided<unknown, { command: string }>('run') },
 }).createMachine({
   id: 'command',
@@ -22,7 +24,10 @@ export const commandMachine = setup({
         id: 'run',
         src: 'run',
         input: ({ context }) => ({ command: context.command ?? '' }),
-        onDone: { target: 'done', actions: assign({ result: ({ event }) => event.output, error: null }) },
+        onDone: {
+          target: 'done',
+          actions: [assign({ result: ({ event }) => event.output, error: null }), emit(({ context, event }) => ({ type: 'command.done' as const, command: context.command ?? '', result: event.output }))],
+        },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }) },
       },
     },

@@ -40,11 +40,11 @@ export function normaliseSettings(raw: unknown): Settings {
 }
 
 /** Actors that hear `session.ended`. Add a systemId here when a new long-lived actor must clean up on sign-out. */
-export const SESSION_LISTENERS = ['tabs', 'tour', 'alarms', 'hardwareStatus', 'socket.events', 'socket.central', 'socket.visitor'] as const;
+export const SESSION_LISTENERS = ['tabs', 'tour', 'alarms', 'hardwareStatus', 'options', 'socket.events', 'socket.central', 'socket.visitor'] as const;
 /** Actors that hear `session.started` (sign-in, or a restored session): the real-time connections. */
 export const SESSION_START_LISTENERS = ['socket.events', 'socket.central', 'socket.visitor'] as const;
 /** A client switch is a new tenant: these forget the old one and the sockets reconnect with the new token. */
-const CLIENT_SWITCH_LISTENERS = ['alarms', 'hardwareStatus', ...SESSION_START_LISTENERS] as const;
+const CLIENT_SWITCH_LISTENERS = ['alarms', 'hardwareStatus', 'options', ...SESSION_START_LISTENERS] as const;
 
 // ---------- types ----------
 

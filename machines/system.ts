@@ -1,6 +1,6 @@
 // The root of the actor system: it invokes the long-lived actors under their systemIds, each with the
 // implementations the caller gives (browser.ts, tests, the replay tool). To add one (alarms, socket.events,
-// companion, cardConnector, tour): add its machine to `actors`, an `invoke` entry, and a key in SystemActors/GatehouseImpl.
+// companion, cardConnector, tour, options): add its machine to `actors`, an `invoke` entry, and a key in SystemActors/GatehouseImpl.
 import { createActor, setup, type ActorOptions, type ActorRefFrom, type AnyActorRef } from 'xstate';
 import { sessionMachine, type SessionInput } from './session';
 import { tabsMachine, type TabsInput } from './tabs';
@@ -10,6 +10,7 @@ import { tourMachine, type TourInput } from './tour';
 import { alarmsMachine } from './alarms';
 import { hardwareStatusMachine } from './hardwareStatus';
 import { socketMachine, type SocketInput } from './socket';
+import { optionsMachine } from './options';
 
 type ProvideArg<M extends { provide: (i: any) => any }> = Parameters<M['provide']>[0];
 
@@ -36,6 +37,10 @@ export interface GatehouseImpl {
   alarms: {
     actors: Required<NonNullable<ProvideArg<typeof alarmsMachine>['actors']>>;
   };
+  /** The reference pickers' two look-ups of a target's `<api>/options` (by ids, by search text). */
+  options: {
+    actors: Required<NonNullable<ProvideArg<typeof optionsMachine>['actors']>>;
+  };
   /** One transport for the three real-time services (socket.events, socket.central, socket.visitor). */
   socket: {
     actors: Required<NonNullable<ProvideArg<typeof socketMachine>['actors']>>;
@@ -53,6 +58,7 @@ export interface SystemActors {
   tour: ActorRefFrom<typeof tourMachine>;
   alarms: ActorRefFrom<typeof alarmsMachine>;
   hardwareStatus: ActorRefFrom<typeof hardwareStatusMachine>;
+  options: ActorRefFrom<typeof optionsMachine>;
   'socket.events': ActorRefFrom<typeof socketMachine>;
   'socket.central': ActorRefFrom<typeof socketMachine>;
   'socket.visitor': ActorRefFrom<typeof socketMachine>;
@@ -70,12 +76,12 @@ export const rootMachine = setup({
     context: {} as RootInput,
     children: {} as {
       session: 'session'; tabs: 'tabs'; companion: 'companion'; cardConnector: 'cardConnector'; tour: 'tour';
-      alarms: 'alarms'; hardwareStatus: 'hardwareStatus'; socketEvents: 'socket'; socketCentral: 'socket'; socketVisitor: 'socket';
+      alarms: 'alarms'; hardwareStatus: 'hardwareStatus'; options: 'options'; socketEvents: 'socket'; socketCentral: 'socket'; socketVisitor: 'socket';
     },
   },
   actors: {
     session: sessionMachine, tabs: tabsMachine, companion: companionMachine, cardConnector: cardConnectorMachine, tour: tourMachine,
-    alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine, socket: socketMachine,
+    alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine, options: optionsMachine, socket: socketMachine,
   },
 }).createMachine({
   id: 'gatehouse',
@@ -89,6 +95,7 @@ export const rootMachine = setup({
     // the sockets hand validated bodies to these two, so they start first
     { id: 'alarms', systemId: 'alarms', src: 'alarms' },
     { id: 'hardwareStatus', systemId: 'hardwareStatus', src: 'hardwareStatus' },
+    { id: 'options', systemId: 'options', src: 'options' },
     { id: 'socketEvents', systemId: 'socket.events', src: 'socket', input: ({ context }) => ({ service: 'event', autoConnect: context.socket?.autoConnect }) },
     { id: 'socketCentral', systemId: 'socket.central', src: 'socket', input: ({ context }) => ({ service: 'central', autoConnect: context.socket?.autoConnect }) },
     { id: 'socketVisitor', systemId: 'socket.visitor', src: 'socket', input: ({ context }) => ({ service: 'visitor', autoConnect: context.socket?.autoConnect }) },
@@ -104,6 +111,7 @@ export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOp
       companion: companionMachine.provide({ actors: impl.companion.actors }),
       cardConnector: cardConnectorMachine.provide({ actors: impl.cardConnector.actors }),
       alarms: alarmsMachine.provide({ actors: impl.alarms.actors }),
+      options: optionsMachine.provide({ actors: impl.options.actors }),
       socket: socketMachine.provide({ actors: impl.socket.actors }),
     },
   });

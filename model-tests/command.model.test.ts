@@ -24,8 +24,12 @@ describe('command machine model', () => {
   });
   for (const p of paths) {
     it(p.description, async () => {
-      await drive(model, commandMachine, undefined, events, p, ({ controls, event }) => {
+      await drive(model, commandMachine, undefined, events, p, ({ controls, event, emitted }, step) => {
         if (event.type === 'command.run' && controls.inputs.length) expect(controls.inputs.at(-1)?.input).toEqual({ command: expect.any(String) });
+        // each answer, and only an answer, is emitted with its command
+        const answers = p.path.steps.slice(1, step + 1).flatMap((st, i) => (st.event.type === 'xstate.done.actor.run' && p.path.steps[i].state.matches('running')
+          ? [{ type: 'command.done', command: p.path.steps[i].state.context.command, result: st.event.output }] : []));
+        expect(emitted).toEqual(answers);
       });
       const last = p.path.state;
       expect(selectRunningCommand(last)).toBe(last.matches('running') ? last.context.command : null);

@@ -146,21 +146,25 @@ export async function drive<M extends AnyStateMachine>(
 /**
  * Replays one edge path of a machine whose invoked promise actors are controllable fakes (`provide` gets them
  * from `controls.logic()`): every step compares state value, context and children with the model, and the
- * emitted events with the model's `xstate.emit` effects. Timers wait on a SimulatedClock the model drives itself.
+ * emitted events with the model's `xstate.emit` effects. Timers wait on a SimulatedClock the model drives itself;
+ * `timers` names the model's `xstate.after.*` events and how far each moves that clock.
  */
 export async function replayEdgePath<M extends AnyStateMachine>(
   model: TestModel<any, any, any>,
   events: ReadonlyArray<{ type: string }>,
   provide: (controls: ReturnType<typeof createControls>) => M,
   { path, effects }: EdgePath<M>,
+  timers: Record<string, number> = {},
 ): Promise<void> {
   const controls = createControls();
-  const actor = createActor(provide(controls) as AnyStateMachine, { clock: new SimulatedClock() } as never);
+  const clock = new SimulatedClock();
+  const actor = createActor(provide(controls) as AnyStateMachine, { clock } as never);
   const emitted: unknown[] = [];
   actor.on('*', (e) => { emitted.push(e); });
   actor.start();
   const exec: Record<string, (step: { event: any }) => Promise<void>> = actorEventExecutors(events, controls);
   for (const e of events) if (!e.type.startsWith('xstate.')) exec[e.type] = async ({ event }) => { actor.send(event); await flush(); };
+  for (const [type, ms] of Object.entries(timers)) exec[type] = async () => { clock.increment(ms); await flush(); };
   let step = 0;
   await model.testPath(path as any, {
     states: {

@@ -18,6 +18,7 @@ export function fakeSystemImpl(controls: ReturnType<typeof createControls>, conn
     companion: { actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } },
     cardConnector: { actors: { socket: controls.logic() } },
     alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } },
+    options: { actors: { lookup: controls.logic(), search: controls.logic() } },
     socket: {
       actors: {
         readToken: fromPromise(async () => LOGIN_A.token), // the sockets share one invoke id: answer at once

@@ -34,6 +34,7 @@ function start(capacity?: number) {
     companion: { actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } as unknown as GatehouseImpl['companion']['actors'] },
     cardConnector: { actors: { socket: controls.logic() } as unknown as GatehouseImpl['cardConnector']['actors'] },
     alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } as unknown as GatehouseImpl['alarms']['actors'] },
+    options: { actors: { lookup: controls.logic(), search: controls.logic() } as unknown as GatehouseImpl['options']['actors'] },
     socket: { actors: { readToken: controls.logic(), connection: controls.logic() } as unknown as GatehouseImpl['socket']['actors'] },
   };
   const root = createGatehouseSystem(impl, { inspect: journal.inspect, clock });
@@ -103,6 +104,31 @@ describe('replaying a recorded journal', () => {
       { signedOut: 'idle' },
     ]);
     expect(r.steps.find((s) => s.event.startsWith('xstate.after.'))).toMatchObject({ fed: true, matches: true });
+  });
+
+  it('reproduces the reference pickers\' look-ups: a batch of ids, a search, and the cache dropped at sign-out', async () => {
+    const nd = await record(async ({ controls, session, clock, root }) => {
+      await controls.settle('restore', 'done', { token: null, now: NOW });
+      session.send({ type: 'session.signIn', username: 'admin', password: 'hunter2-secret' });
+      await controls.settle('signIn', 'done', LOGIN_A);
+      const options = getSystemActor(root, 'options');
+      options.send({ type: 'options.label', api: '/event/manage/doors', ids: [1, 2] });
+      options.send({ type: 'options.label', api: '/event/manage/doors', ids: [2, 3] });
+      clock.increment(0);
+      await controls.settle('lookup-1', 'done', { items: [{ id: 1, label: 'Lobby' }, { id: 2, label: 'Dock' }] });
+      options.send({ type: 'options.open', key: 'k', api: '/event/manage/doors', q: '' });
+      await controls.settle('search-2', 'done', { items: [{ id: 1, label: 'Lobby' }] });
+      session.send({ type: 'session.signOut' });
+    });
+    const r = replayJournal(nd);
+    expect(r.ok, r.ok ? '' : r.message).toBe(true);
+    if (!r.ok) return;
+    const options = r.steps.filter((s) => s.actor === 'options');
+    expect(options.map((s) => [s.event, s.fed])).toEqual([
+      ['xstate.init', false], ['options.label', true], ['options.label', true], ['xstate.after.batch.options.batch.gathering', true],
+      ['xstate.done.actor.lookup-1', true], ['options.open', true], ['xstate.done.actor.search-2', true], ['session.ended', false],
+    ]);
+    expect(r.steps.every((s) => s.matches)).toBe(true);
   });
 
   it('reports a tampered state as a divergence naming its line', async () => {

@@ -33,8 +33,8 @@ export function checked<T>(data: unknown, schema: Struct<T, any>, path: string):
 
 const bearer = (token?: string) => (token ? { headers: { Authorization: `Bearer ${token}` } } : {});
 
-async function getJson<T>(path: string, schema: Struct<T, any>, params?: Record<string, string | number>, token?: string): Promise<T> {
-  const r = await api.get(path, { params, ...bearer(token) });
+async function getJson<T>(path: string, schema: Struct<T, any>, params?: Record<string, string | number>, token?: string, signal?: AbortSignal): Promise<T> {
+  const r = await api.get(path, { params, ...bearer(token), ...(signal ? { signal } : {}) });
   return checked(r.data, schema, path);
 }
 async function send<T>(method: 'post' | 'put', path: string, body: unknown, schema: Struct<T, any>): Promise<T> {
@@ -78,8 +78,8 @@ export const listUserFieldDefs = (): Promise<UserFieldDef[]> =>
 /** A picker's choices of a catalogue resource (`<api>/options`): by search text, or the labels of given ids. */
 const OptionPage = type({ items: array(type({ id: integer(), label: string() })) });
 export type PickOption = { id: number; label: string };
-export const optionsOf = (api: string, p: { q?: string; ids?: readonly number[] }): Promise<{ items: PickOption[] }> =>
-  getJson(`${api}/options`, OptionPage, p.ids ? { ids: p.ids.join(',') } : { q: p.q ?? '' });
+export const optionsOf = (api: string, p: { q?: string; ids?: readonly number[] }, signal?: AbortSignal): Promise<{ items: PickOption[] }> =>
+  getJson(`${api}/options`, OptionPage, p.ids ? { ids: p.ids.join(',') } : { q: p.q ?? '' }, undefined, signal);
 export const listDivisions = (p?: ListParams): Promise<PageOf<Division>> => getJson(API.divisions, DivisionPage, listQuery(p));
 /** Deletes one division (the server answers 409 naming what still uses it). */
 export const deleteDivision = async (id: number): Promise<void> => { await api.delete(`${API.divisions}/${id}`); };

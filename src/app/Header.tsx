@@ -3,12 +3,12 @@
 import { useNavigate } from 'react-router-dom';
 import { Breadcrumbs, Button, Menu, MenuDivider, MenuItem, PopoverNext, Spinner, type BreadcrumbProps } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { APP_VERSION, PRIV } from '../../contract';
+import { APP_VERSION, PRIV, type Client, type PageOf } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../machines/session.selectors';
-import { listClients } from '../api/endpoints';
+import { clientsReading } from '../api/readActors';
 import { routeTitle, sectionTitle, tx, useT } from '../i18n';
 import { Avatar } from '../ui/Avatar';
-import { useTask } from '../ui/useTask';
+import { useReading } from './useReading';
 import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
 import { useSystemActor } from './useSystemActor';
 import { CompanionIndicator } from './CompanionIndicator';
@@ -33,7 +33,8 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
   ];
   // the client list is only read by those who may read it: multi-tenant operators, or holders of 9.2.0
   const mayListClients = !!user && (user.multiTenancyEnabled || held.has(PRIV.clients.view));
-  const clients = useTask(mayListClients ? () => listClients({ size: 100, sort: [{ field: 'name', dir: 'asc' }] }) : null, [mayListClients, user?.id, clientId]);
+  // read again from scratch for another user or client (nothing of the last one stays in the menu)
+  const clients = useReading<PageOf<Client>>(clientsReading, 'read:clients', { input: { may: mayListClients }, key: `${mayListClients}:${user?.id}:${clientId}` });
   const current = clients.output?.items.find((c) => c.id === clientId);
 
   const signOut = () => {
@@ -54,7 +55,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
             {(clients.output?.items ?? []).map((c) => (
               <MenuItem key={c.id} text={c.name} label={c.code} icon={c.id === clientId ? 'tick' : 'blank'} onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })} />
             ))}
-            {clients.status === 'active' && <MenuItem disabled text={t('loading')} />}
+            {clients.busy && <MenuItem disabled text={t('loading')} />}
             <MenuDivider />
             <MenuItem icon="office" text={tx('Manage clients')} onClick={() => navigate('/manage/clients')} />
           </Menu>

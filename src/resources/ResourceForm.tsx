@@ -7,15 +7,15 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useActorRef, useSelector } from '@xstate/react';
-import { DATE_PLACEHOLDER, TOAST_MS, zoneLabel, type Violation } from '../../contract';
+import { DATE_PLACEHOLDER, TOAST_MS, zoneLabel, type Division, type Violation } from '../../contract';
 import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
-import { listDivisions } from '../api/endpoints';
+import { divisionChoices, nothingToRead } from '../api/readActors';
+import { useReading } from '../app/useReading';
 import { useRouteInfo } from '../app/RouteContext';
 import { useSystemActor } from '../app/useSystemActor';
 import { tCat, say, tx, useLocale, useT, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
-import { useTask } from '../ui/useTask';
 import { divisionTree, flatten } from './divisionTree';
 import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
@@ -109,12 +109,12 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   }, [form, resource, editing, leave]);
 
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
-  const divisions = useTask(needsDivisions ? () => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }) : null, [needsDivisions]);
+  const divisions = useReading<{ items: Division[] }>(needsDivisions ? divisionChoices : nothingToRead, `read:divisions:${resource.name}`).output;
   const options = useMemo(() => ({
     // the tree, depth-first, each name indented by its depth (a division is known by where it sits)
-    divisions: flatten(divisionTree(divisions.output?.items ?? [])).map((n) => ({ label: `${'\u00a0\u00a0\u00a0'.repeat(n.depth)}${n.row.name}`, value: String(n.row.id) })),
+    divisions: flatten(divisionTree(divisions?.items ?? [])).map((n) => ({ label: `${'\u00a0\u00a0\u00a0'.repeat(n.depth)}${n.row.name}`, value: String(n.row.id) })),
     timezones: zones(),
-  }), [divisions.output]);
+  }), [divisions]);
 
   // an extensible resource (identities): the client's user-defined fields, in a section of their own
   const extensible = !!resource.declaration?.extensible;

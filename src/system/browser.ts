@@ -6,6 +6,7 @@ import { LOGIN_MODE, PRIV, StoredPrivileges, grantsTag, heldPrivilegeIds, SETTIN
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
 import type { ProcessRequest } from '../../machines/alarms';
+import type { LookupInput, SearchInput } from '../../machines/options';
 import { createJournal, type Journal } from '../../machines/journal';
 import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
 import { configureApi } from '../api/client';
@@ -108,6 +109,13 @@ export function browserImpl(): GatehouseImpl {
         loadAlarms: fromPromise(async () => (storedPrivileges().has(PRIV.alarms.view) ? endpoints.openAlarms() : [])),
         acknowledgeAlarm: fromPromise(({ input }: { input: { id: string | number } }) => endpoints.acknowledgeAlarm(input.id)),
         processAlarm: fromPromise(({ input }: { input: ProcessRequest }) => endpoints.processAlarm(input.id, input.note)),
+      },
+    },
+    options: {
+      actors: {
+        lookup: fromPromise(({ input, signal }: { input: LookupInput; signal: AbortSignal }) => endpoints.optionsOf(input.api, { ids: input.ids }, signal)),
+        // a newer text stops this actor: its request is cancelled (silently, src/api/errors.ts)
+        search: fromPromise(({ input, signal }: { input: SearchInput; signal: AbortSignal }) => endpoints.optionsOf(input.api, { q: input.q }, signal)),
       },
     },
     socket: {

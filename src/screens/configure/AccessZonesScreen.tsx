@@ -1,28 +1,28 @@
 // /configure/access-zone [0.4.2.0] (issue 12): the zones of the catalogue list, each with how many people are inside
 // now (the last zone the engine let each person into), and "Who is inside": the muster list with since when, and for
 // holders of 0.4.2.2 a Forgive per person — their anti-passback is lifted, so they may badge in again.
-import { useMemo, useRef, useState } from 'react';
-import { fromPromise } from 'xstate';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { commandMachine, selectRunningCommand } from '../../../machines/command';
-import { PRIV, hasPrivilege } from '../../../contract';
+import { useSelector } from '@xstate/react';
+import { selectRunningCommand } from '../../../machines/command';
+import { PRIV, hasPrivilege, type ZoneOccupancy, type ZoneOccupants } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { forgiveInZone, zoneOccupancy, zoneOccupants } from '../../api/endpoints';
+import { forgiveCommands, zoneOccupancyReading, zoneOccupantsReading } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { useViewActor } from '../../app/useViewActor';
 import { useSystemActor } from '../../app/useSystemActor';
 import { tx, useLocale } from '../../i18n';
 import { consoleResource } from '../../resources/registry';
 import { notify } from '../../system/notices';
 import { ListScreen } from '../../ui/ListScreen';
 import { useTime } from '../../ui/time';
-import { useTask } from '../../ui/useTask';
 
 export function AccessZonesScreen() {
   useLocale();
   const session = useSystemActor('session');
   const clientId = useSelector(session, selectClientId);
   const mayForgive = hasPrivilege(useSelector(session, selectHeldPrivileges), [PRIV.accessZones.edit]);
-  const occupancy = useTask(() => zoneOccupancy(), [clientId]);
+  const occupancy = useReading<ZoneOccupancy>(zoneOccupancyReading, 'read:zoneOccupancy', { key: clientId });
   const count = (id: number) => occupancy.output?.items.find((x) => x.zoneId === id)?.count ?? 0;
   const [open, setOpen] = useState<{ id: number; name: string } | null>(null);
   return (
@@ -41,27 +41,24 @@ export function AccessZonesScreen() {
 }
 
 function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: string }; mayForgive: boolean; onClose: () => void }) {
-  const list = useTask(() => zoneOccupants(zone.id), [zone.id]);
+  const list = useReading<ZoneOccupants>(zoneOccupantsReading, 'read:zoneOccupants', { input: zone.id, key: zone.id });
   const time = useTime();
-  // one forgive at a time, through the command machine (its running command is the busy state)
-  const reload = useRef(list.reload);
-  reload.current = list.reload;
-  const machine = useMemo(() => commandMachine.provide({
-    actors: {
-      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
-        const [id, name] = [Number(input.command.split('|')[0]), input.command.split('|').slice(1).join('|')];
-        const answer = await forgiveInZone(zone.id, id);
-        notify({ intent: 'success', title: tx('Forgiven'), message: tx('{name} may badge into {zone} again.', { name, zone: zone.name }), timeoutMs: 4000 });
-        reload.current();
-        return answer;
-      }),
-    },
-  }), [zone]);
-  const commands = useActorRef(machine);
-  const running = useSelector(commands, selectRunningCommand);
-  const forgive = (identityId: number, name: string) => commands.send({ type: 'command.run', command: `${identityId}|${name}` });
-  const busy = running === null ? null : Number(running.split('|')[0]);
+  // one forgive at a time (its running command is the busy state); its answer is said in a toast and the list read again
+  const commands = useViewActor(forgiveCommands, { id: 'commands:forgive' });
+  const { reload } = list;
   const people = list.output?.occupants ?? [];
+  const nameOf = (identityId: number) => people.find((p) => p.identityId === identityId)?.name ?? `#${identityId}`;
+  const names = useLatest(nameOf);
+  useEffect(() => {
+    const sub = commands.on('command.done', ({ command }) => {
+      notify({ intent: 'success', title: tx('Forgiven'), message: tx('{name} may badge into {zone} again.', { name: names.current(Number(command.split('|')[1])), zone: zone.name }), timeoutMs: 4000 });
+      reload();
+    });
+    return () => sub.unsubscribe();
+  }, [commands, reload, zone.name, names]);
+  const running = useSelector(commands, selectRunningCommand);
+  const forgive = (identityId: number) => commands.send({ type: 'command.run', command: `${zone.id}|${identityId}` });
+  const busy = running === null ? null : Number(running.split('|')[1]);
   return (
     <Dialog isOpen onClose={onClose} title={tx('Inside {zone}', { zone: zone.name })} icon="people" className="gh-whatif">
       <div data-testid="zone-occupants">
@@ -76,7 +73,7 @@ function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: st
                   {people.map((p) => (
                     <tr key={p.identityId} data-testid="zone-occupant">
                       <td>{p.name}</td><td>{time.dateTime(p.since)}</td>
-                      {mayForgive && <td><Button size="small" variant="outlined" loading={busy === p.identityId} disabled={busy !== null} onClick={() => forgive(p.identityId, p.name)} aria-label={`${tx('Forgive')}: ${p.name}`}>{tx('Forgive')}</Button></td>}
+                      {mayForgive && <td><Button size="small" variant="outlined" loading={busy === p.identityId} disabled={busy !== null} onClick={() => forgive(p.identityId)} aria-label={`${tx('Forgive')}: ${p.name}`}>{tx('Forgive')}</Button></td>}
                     </tr>
                   ))}
                 </tbody>
@@ -90,4 +87,11 @@ function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: st
       </div>
     </Dialog>
   );
+}
+
+/** A ref holding the latest value (read by a subscription made once). */
+function useLatest<T>(value: T) {
+  const ref = useRef(value);
+  ref.current = value;
+  return ref;
 }

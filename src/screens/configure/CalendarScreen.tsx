@@ -10,7 +10,8 @@ import { useSelector } from '@xstate/react';
 import { addDays, addMonths, endOfMonth, format, startOfMonth, startOfWeek } from 'date-fns';
 import { PRIV, SPECIAL_DAY_KINDS, hasPrivilege } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { listSpecialDates, type SpecialDateRow } from '../../api/endpoints';
+import { specialDatesReading, type SpecialDateRow } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { getLocale, routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
@@ -18,7 +19,6 @@ import { catKey, resourceBase } from '../../i18n/catalogue';
 import { firstDayOfWeek } from '../../i18n/week';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useTask } from '../../ui/useTask';
 
 type SpecialDate = SpecialDateRow;
 const KIND_INTENT: Record<string, Intent> = { holiday: 'danger', 'half-day': 'warning', closure: 'none' };
@@ -40,7 +40,7 @@ export function CalendarScreen() {
   const canEdit = hasPrivilege(held, [PRIV.specialDates.edit]);
   const today = time.today(Date.now());
   const [month, setMonth] = useState(() => startOfMonth(new Date(`${today}T00:00:00`))); // visual: the month shown
-  const dates = useTask(() => listSpecialDates(), [clientId]);
+  const dates = useReading<{ items: SpecialDate[] }>(specialDatesReading, 'read:specialDates', { key: clientId });
   const all = dates.output?.items ?? [];
   const days = useMemo(() => {
     // weeks start where the reader's region starts them (Sunday in the US, Monday in Britain and China)
@@ -67,8 +67,8 @@ export function CalendarScreen() {
           {canAdd && <Button intent="primary" icon="plus" onClick={() => navigate('/configure/special-date/add')}>{tx('Add {what}', { what: tx('Special date').toLowerCase() })}</Button>}
         </>} />
       <H4 data-testid="calendar-month">{monthTitle}</H4>
-      {dates.status === 'error' && <Callout intent="danger" icon="error">{tx('The special dates could not be loaded')}</Callout>}
-      {!dates.output && dates.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
+      {dates.failed && <Callout intent="danger" icon="error">{tx('The special dates could not be loaded')}</Callout>}
+      {!dates.output && !dates.failed && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {dates.output && (
         <>
           <div className="gh-calendar" role="grid" aria-label={monthTitle}>

@@ -1,22 +1,22 @@
 // /hardware/controllers/diagnostic/{ipAddress} [0.5.6.4] (issue 12): one controller as it reports itself — online or
 // offline, for how long, its firmware, what is wired to it, when it was last heard — with its latest events and a
 // Ping that says whether it answers and how fast (the last five kept on screen). It reads itself again every 10 s.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Card, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
+import { useSelector } from '@xstate/react';
 import { formatDistanceStrict } from 'date-fns';
-import { PRIV, hasPrivilege, type PingAnswer } from '../../../contract';
-import { commandMachine, selectRunningCommand } from '../../../machines/command';
+import { PRIV, hasPrivilege, type ControllerDiagnostic, type PingAnswer } from '../../../contract';
+import { selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { controllerDiagnostic, pingController } from '../../api/endpoints';
+import { controllerDiagnosticReading, pingCommands } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { useViewActor } from '../../app/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useTask } from '../../ui/useTask';
 
 export function ControllerDiagnosticScreen() {
   useLocale();
@@ -25,14 +25,15 @@ export function ControllerDiagnosticScreen() {
   const navigate = useNavigate();
   const time = useTime();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  const diag = useTask(() => controllerDiagnostic(ip), [ip]);
+  const diag = useReading<ControllerDiagnostic>(controllerDiagnosticReading, 'read:controllerDiagnostic', { input: ip, key: ip });
   const { reload } = diag;
   useEffect(() => { const t = setInterval(reload, 10_000); return () => clearInterval(t); }, [reload]);
   const [pings, setPings] = useState<PingAnswer[]>([]); // visual: this visit's ping answers, newest first
-  const machine = useMemo(() => commandMachine.provide({
-    actors: { run: fromPromise<unknown, { command: string }>(async () => { const a = await pingController(ip); setPings((p) => [a, ...p].slice(0, 5)); return a; }) },
-  }), [ip]);
-  const commands = useActorRef(machine);
+  const commands = useViewActor(pingCommands, { id: 'commands:ping' });
+  useEffect(() => {
+    const sub = commands.on('command.done', ({ result }) => setPings((p) => [result as PingAnswer, ...p].slice(0, 5)));
+    return () => sub.unsubscribe();
+  }, [commands]);
   const running = useSelector(commands, selectRunningCommand);
   const [now, setNow] = useState(Date.now());
   useEffect(() => { const t = setInterval(() => setNow(Date.now()), 1000); return () => clearInterval(t); }, []);
@@ -40,10 +41,10 @@ export function ControllerDiagnosticScreen() {
   const d = diag.output;
   const header = <PageHeader title={d ? `${routeTitle(route)}: ${d.controller.name}` : routeTitle(route)} icon={route.icon} description={routeDescription(route)}
     actions={<>
-      <Button icon="refresh" variant="outlined" loading={diag.status === 'active'} onClick={reload}>{tx('Refresh')}</Button>
+      <Button icon="refresh" variant="outlined" loading={diag.busy} onClick={reload}>{tx('Refresh')}</Button>
       {d && hasPrivilege(held, [PRIV.controllers.edit]) && <Button icon="cog" variant="outlined" onClick={() => navigate(`/hardware/controllers/settings/${d.controller.id}`)} data-testid="diagnostic-settings">{tx('Settings')}</Button>}
     </>} />;
-  if (diag.status === 'error' && !d) return <div className="gh-page-wrap">{header}<NonIdealState icon="search" title={tx('No controller at {ip}', { ip })} description={tx('Check the address on the controllers list.')} /></div>;
+  if (diag.failed && !d) return <div className="gh-page-wrap">{header}<NonIdealState icon="search" title={tx('No controller at {ip}', { ip })} description={tx('Check the address on the controllers list.')} /></div>;
   if (!d) return <div className="gh-page-wrap">{header}<NonIdealState icon={<Spinner />} title={tx('Loading…')} /></div>;
   const online = d.controller.status === 'online';
   const fact = (label: string, value: React.ReactNode, testId?: string) => <div className="gh-diag__fact"><div className="bp6-text-muted">{tx(label)}</div><div data-testid={testId}>{value}</div></div>;
@@ -66,7 +67,7 @@ export function ControllerDiagnosticScreen() {
         </Card>
         <Card className="gh-mb">
           <div className="gh-diag__ping">
-            <Button icon="pulse" intent="primary" loading={running !== null} onClick={() => commands.send({ type: 'command.run', command: 'ping' })} data-testid="diagnostic-ping">{tx('Ping')}</Button>
+            <Button icon="pulse" intent="primary" loading={running !== null} onClick={() => commands.send({ type: 'command.run', command: ip })} data-testid="diagnostic-ping">{tx('Ping')}</Button>
             <ul className="gh-diag__pings" data-testid="diagnostic-pings">
               {pings.map((p) => <li key={p.at}>{p.reachable ? tx('Reply in {ms} ms', { ms: p.ms ?? 0 }) : tx('No reply')} <span className="bp6-text-muted">· {time.dateTime(p.at)}</span></li>)}
             </ul>

@@ -9,13 +9,13 @@ import { useSelector } from '@xstate/react';
 import { hasPrivilege, PRIV, type ControllerHubRow } from '../../../contract';
 import { selectControllers } from '../../../machines/hardwareStatus.selectors';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { controllerHub } from '../../api/endpoints';
+import { controllerHubReading } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useTask } from '../../ui/useTask';
 
 export function ControllerHubScreen() {
   const { route } = useRouteInfo();
@@ -25,7 +25,7 @@ export function ControllerHubScreen() {
   const held = useSelector(session, selectHeldPrivileges);
   const mayDiagnose = hasPrivilege(held, [PRIV.controllers.diagnostics]);
   const mayEdit = hasPrivilege(held, [PRIV.controllers.edit]);
-  const hub = useTask(() => controllerHub(), [clientId]);
+  const hub = useReading<{ items: ControllerHubRow[] }>(controllerHubReading, 'read:controllerHub', { key: clientId });
   const beats = useSelector(useSystemActor('hardwareStatus'), selectControllers);
   const time = useTime();
   const [text, setText] = useState('');
@@ -49,8 +49,8 @@ export function ControllerHubScreen() {
   return (
     <div className="gh-page" data-testid="controller-hub">
       <PageHeader title={routeTitle(route)} icon="data-connection" description={routeDescription(route)}
-        actions={<Button icon="refresh" variant="outlined" loading={hub.status === 'active'} onClick={hub.reload}>{tx('Refresh')}</Button>} />
-      {hub.status === 'active' && !hub.output && <NonIdealState icon={<Spinner />} title={tx('Loading controllers…')} />}
+        actions={<Button icon="refresh" variant="outlined" loading={hub.busy} onClick={hub.reload}>{tx('Refresh')}</Button>} />
+      {hub.busy && !hub.output && <NonIdealState icon={<Spinner />} title={tx('Loading controllers…')} />}
       {hub.output && rows.length === 0 && <NonIdealState icon="desktop" title={tx('No controllers')} description={tx('This client has no controllers yet.')} />}
       {rows.length > 0 && (
         <>

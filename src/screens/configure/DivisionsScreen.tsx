@@ -6,18 +6,18 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Alert, Button, Callout, NonIdealState, Spinner, Tag, Tree, type TreeNodeInfo } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
+import { useSelector } from '@xstate/react';
 import { DESTINATIONS, hasPrivilege, PRIV } from '../../../contract';
-import { commandMachine, selectCommandError, selectRunningCommand } from '../../../machines/command';
+import { selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { deleteDivision, listDivisions } from '../../api/endpoints';
+import { divisionCommands, divisionsReading } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { useViewActor } from '../../app/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTask } from '../../ui/useTask';
 import { divisionTree, flatten, type DivisionNode } from '../../resources/divisionTree';
 
 type Row = { id: number; name: string; parentId: number | null };
@@ -29,36 +29,29 @@ export function DivisionsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const clientId = useSelector(useSystemActor('session'), selectClientId);
   const can = { add: hasPrivilege(held, [PRIV.divisions.add]), edit: hasPrivilege(held, [PRIV.divisions.edit]), delete: hasPrivilege(held, [PRIV.divisions.delete]) };
-  const task = useTask(() => listDivisions({ size: 1000 }), [clientId]);
+  // the last tree stays on screen while the next is read; another client's goes
+  const task = useReading<{ items: Row[] }>(divisionsReading, 'read:divisions', { key: clientId });
   const { reload } = task;
-  const reloadRef = useRef(reload);
-  reloadRef.current = reload;
-  // the last tree stays on screen while the next is read
-  const last = useRef<{ clientId: number | null; rows: Row[] } | null>(null);
-  if (task.output) last.current = { clientId, rows: task.output.items };
-  const rows = last.current?.clientId === clientId ? last.current.rows : null;
+  const rows = task.output?.items ?? null;
   const tree = useMemo(() => divisionTree(rows ?? []), [rows]);
   const names = useRef(new Map<number, string>());
   for (const r of rows ?? []) names.current.set(r.id, r.name);
 
   const central = useSystemActor('socket.central');
   useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/divisions`) reloadRef.current(); });
+    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/divisions`) reload(); });
     return () => sub.unsubscribe();
-  }, [central]);
+  }, [central, reload]);
 
-  const machine = useMemo(() => commandMachine.provide({
-    actors: {
-      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
-        const id = Number(input.command.replace('delete:', ''));
-        await deleteDivision(id);
-        notify({ intent: 'success', title: tx('Division deleted'), message: tx('{name} is deleted.', { name: names.current.get(id) ?? `#${id}` }), timeoutMs: 3000 });
-        reloadRef.current();
-        return id;
-      }),
-    },
-  }), []);
-  const commands = useActorRef(machine);
+  // one delete at a time; its answer is said in a toast and the tree is read again
+  const commands = useViewActor(divisionCommands, { id: 'commands:divisions' });
+  useEffect(() => {
+    const sub = commands.on('command.done', ({ command }) => {
+      notify({ intent: 'success', title: tx('Division deleted'), message: tx('{name} is deleted.', { name: names.current.get(Number(command)) ?? `#${command}` }), timeoutMs: 3000 });
+      reload();
+    });
+    return () => sub.unsubscribe();
+  }, [commands, reload]);
   const running = useSelector(commands, selectRunningCommand);
   const error = useSelector(commands, selectCommandError);
   const [collapsed, setCollapsed] = useState<Set<number>>(new Set()); // visual: branches the user folded
@@ -86,7 +79,7 @@ export function DivisionsScreen() {
             <span className="gh-divisions__wide">{tx('Add inside')}</span></Button>}
           {can.delete && n.row.parentId !== null && (
             <Button size="small" variant="minimal" intent="danger" icon="trash" aria-label={tx('Delete {name}', { name: n.row.name })} data-testid="division-delete"
-              loading={running === `delete:${n.row.id}`} disabled={running !== null} onClick={() => setAsking(n.row)} />
+              loading={running === String(n.row.id)} disabled={running !== null} onClick={() => setAsking(n.row)} />
           )}
         </span>
       ),
@@ -103,17 +96,17 @@ export function DivisionsScreen() {
     <div className="gh-page" data-testid="divisions">
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)}
         actions={<>
-          <Button icon="refresh" variant="outlined" loading={task.status === 'active'} onClick={reload}>{tx('Refresh')}</Button>
+          <Button icon="refresh" variant="outlined" loading={task.busy} onClick={reload}>{tx('Refresh')}</Button>
           {can.add && <Button intent="primary" icon="plus" data-testid="add-button" onClick={() => navigate('/configure/division/add')}>{tx('Add {what}', { what: tx('Division').toLowerCase() })}</Button>}
         </>} />
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="division-error">{say(error)}</Callout>}
-      {task.status === 'error' && !rows && <NonIdealState icon="error" title={tx('The divisions could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
-      {!rows && task.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
+      {task.failed && !rows && <NonIdealState icon="error" title={tx('The divisions could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
+      {!rows && !task.failed && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {rows && rows.length === 0 && <NonIdealState icon="diagram-tree" title={tx('No divisions you may see')} />}
       {rows && rows.length > 0 && <Tree contents={tree.map(toNode)} onNodeExpand={toggle} onNodeCollapse={toggle} className="gh-divisions" />}
       <Alert isOpen={asking !== null} intent="danger" icon="trash" cancelButtonText={tx('Cancel')} confirmButtonText={tx('Delete')}
         onCancel={() => setAsking(null)}
-        onConfirm={() => { if (asking) commands.send({ type: 'command.run', command: `delete:${asking.id}` }); setAsking(null); }}>
+        onConfirm={() => { if (asking) commands.send({ type: 'command.run', command: String(asking.id) }); setAsking(null); }}>
         <p data-testid="division-delete-question">{tx('Delete the division {name}? A division that still holds identities, doors, divisions or grants is kept.', { name: asking?.name ?? '' })}</p>
       </Alert>
     </div>

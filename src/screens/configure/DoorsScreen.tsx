@@ -8,15 +8,15 @@
 // here; a refusal (409: the door's state changed meanwhile) toasts through the api client (§8) and stays in a
 // callout until the next try.
 import { getLocale, tx, useLocale } from '../../i18n';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, FormGroup, HTMLSelect, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
+import { useSelector } from '@xstate/react';
 import { DOOR_MOMENTARY_MS, doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
-import { commandMachine, selectCommandError, selectRunningCommand } from '../../../machines/command';
+import { selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { doorCommand, lockdown } from '../../api/endpoints';
+import { doorCommands } from '../../api/readActors';
+import { useViewActor } from '../../app/useViewActor';
 import { useSystemActor } from '../../app/useSystemActor';
 import { useTime } from '../../ui/time';
 import { notify } from '../../system/notices';
@@ -62,28 +62,25 @@ export function DoorsScreen() {
   const names = useRef(new Map<number, string>()); // for the toast's wording only
   for (const d of doors ?? []) names.current.set(d.id, d.name);
 
-  const machine = useMemo(() => commandMachine.provide({
-    actors: {
-      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
-        if (input.command.startsWith('lockdown:')) {
-          const [, what, where] = input.command.split(':');
-          const on = what === 'on';
-          const answer = await lockdown(on, where && where !== 'all' ? Number(where) : null);
-          notify(on
-            ? { intent: 'danger', title: tx('Lockdown'), message: tx('{n} doors are locked down. They open for nobody until the lockdown is released.', { n: answer.doors }), timeoutMs: 6000 }
-            : { intent: 'success', title: tx('Lockdown released'), message: tx('{n} doors are back in the mode they had.', { n: answer.doors }), timeoutMs: 6000 });
-          reloadRef.current();
-          return answer;
-        }
-        const [id, command, force] = input.command.split(':') as [string, DoorCommand, string];
-        const event = await doorCommand(Number(id), command, force === 'force');
-        const name = names.current.get(Number(id)) ?? `Door ${id}`;
-        notify({ intent: 'success', title: name, message: `${name} ${(force ? FORCED[command]! : COMMANDS[command]).done}.`, timeoutMs: 3000 });
-        return event;
-      }),
-    },
-  }), []);
-  const commands = useActorRef(machine);
+  // one command at a time; each answer is said in a toast (a lockdown's also reads the doors again)
+  const commands = useViewActor(doorCommands, { id: 'commands:doors' });
+  useEffect(() => {
+    const sub = commands.on('command.done', ({ command: done, result }) => {
+      if (done.startsWith('lockdown:')) {
+        const on = done.split(':')[1] === 'on';
+        const answer = result as { doors: number };
+        notify(on
+          ? { intent: 'danger', title: tx('Lockdown'), message: tx('{n} doors are locked down. They open for nobody until the lockdown is released.', { n: answer.doors }), timeoutMs: 6000 }
+          : { intent: 'success', title: tx('Lockdown released'), message: tx('{n} doors are back in the mode they had.', { n: answer.doors }), timeoutMs: 6000 });
+        reloadRef.current();
+        return;
+      }
+      const [id, command, force] = done.split(':') as [string, DoorCommand, string];
+      const name = names.current.get(Number(id)) ?? `Door ${id}`;
+      notify({ intent: 'success', title: name, message: `${name} ${(force ? FORCED[command]! : COMMANDS[command]).done}.`, timeoutMs: 3000 });
+    });
+    return () => sub.unsubscribe();
+  }, [commands]);
   const running = useSelector(commands, selectRunningCommand);
   const error = useSelector(commands, selectCommandError);
   const [confirm, setConfirm] = useState<LiveDoor | null>(null); // visual: which door's unlock is being confirmed

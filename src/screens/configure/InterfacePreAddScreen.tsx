@@ -5,14 +5,14 @@ import { useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { INTERFACE_KINDS } from '../../../contract';
-import { discoverInterfaces, type DiscoveredBoard } from '../../api/endpoints';
+import { discoveredBoardsReading, type DiscoveredBoard } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
 import { catKey, resourceBase } from '../../i18n/catalogue';
 import { ResourceForm } from '../../resources/ResourceForm';
 import { consoleResource } from '../../resources/registry';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTask } from '../../ui/useTask';
 
 const kindLabel = (kind: string) => tCat(catKey.choice(resourceBase('interfaces'), 'kind', kind), INTERFACE_KINDS.find((k) => k.value === kind)?.label ?? kind);
 
@@ -20,7 +20,7 @@ export function InterfacePreAddScreen() {
   useLocale();
   const { route, path } = useRouteInfo();
   const navigate = useNavigate();
-  const found = useTask(() => discoverInterfaces(), []);
+  const found = useReading<{ items: DiscoveredBoard[] }>(discoveredBoardsReading, 'read:discoveredBoards');
   const resource = consoleResource('interfaces');
   // the form reads its starting values from the address once: a chosen board gives it a new address and a new form
   const search = typeof window !== 'undefined' ? window.location.search : '';
@@ -33,12 +33,12 @@ export function InterfacePreAddScreen() {
   return (
     <div className="gh-page-wrap">
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)}
-        actions={<Button icon="search" variant="outlined" loading={found.status === 'active'} onClick={found.reload} data-testid="discover">{tx('Discover again')}</Button>} />
+        actions={<Button icon="search" variant="outlined" loading={found.busy} onClick={found.reload} data-testid="discover">{tx('Discover again')}</Button>} />
       <div className="gh-page">
         <Card className="gh-mb" data-testid="discovered">
           <H5>{tx('Found on the controllers’ buses')}</H5>
-          {found.status === 'error' && <Callout intent="danger" icon="error">{tx('Discovery failed')}</Callout>}
-          {!items && found.status !== 'error' && <Spinner size={20} />}
+          {found.failed && <Callout intent="danger" icon="error">{tx('Discovery failed')}</Callout>}
+          {!items && !found.failed && <Spinner size={20} />}
           {items && items.length === 0 && <NonIdealState icon="tick-circle" title={tx('Every board found is added')} description={tx('Offline controllers answer no discovery.')} />}
           {items && items.length > 0 && (
             <HTMLTable compact striped className="gh-table-full">

@@ -3,21 +3,22 @@
 // holders of door control (0.4.5.4), one command to set a level for the whole client or one site, for some minutes
 // or until lowered, and to lower it. Both ask first; the answer says what happened. Another console's change arrives
 // as the resource's change notice and the panel reads the state again.
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { fromPromise } from 'xstate';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { DESTINATIONS, PRIV, hasPrivilege, threatLevelsResource, type ThreatState } from '../../../contract';
-import { commandMachine, selectCommandError, selectRunningCommand } from '../../../machines/command';
+import { useSelector } from '@xstate/react';
+import { DESTINATIONS, PRIV, hasPrivilege, threatLevelsResource } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { listDivisions, setThreatLevel, threatCurrent, threatLevelChoices } from '../../api/endpoints';
+import {
+  selectThreatCurrent, selectThreatDivisions, selectThreatError, selectThreatLevels, selectThreatRunning,
+} from '../../../machines/threatLevel';
+import { threatLevelLogic } from '../../api/readActors';
 import { useSystemActor } from '../../app/useSystemActor';
+import { useViewActor } from '../../app/useViewActor';
 import { say, tx, useLocale } from '../../i18n';
 import { consoleResource } from '../../resources/registry';
 import { notify } from '../../system/notices';
 import { ListScreen } from '../../ui/ListScreen';
 import { useTime } from '../../ui/time';
-import { useTask } from '../../ui/useTask';
 
 const MODE_TEXT: Record<string, string> = { card: 'Doors as they are', 'card-pin': 'Card and PIN at every door', locked: 'Doors held locked' };
 const intentOf = (mode: string | undefined) => (mode === 'locked' ? 'danger' : mode === 'card-pin' ? 'warning' : 'primary');
@@ -27,49 +28,43 @@ export function ThreatLevelsScreen() {
   const session = useSystemActor('session');
   const clientId = useSelector(session, selectClientId);
   const mayControl = hasPrivilege(useSelector(session, selectHeldPrivileges), [PRIV.doors.control]);
-  const [seen, setSeen] = useState(0); // visual: change notices heard (the panel and the list read again)
-  const central = useSystemActor('socket.central');
-  useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) setSeen((n) => n + 1); });
-    return () => sub.unsubscribe();
-  }, [central]);
   return (
     <ListScreen<{ id: number; name: string }> testId="threat-levels" resource={consoleResource('threatLevels')}
-      before={<InForce key={clientId ?? 0} seen={seen} mayControl={mayControl} />} />
+      before={<InForce key={`${clientId ?? 0}:${mayControl}`} mayControl={mayControl} />} />
   );
 }
 
-function InForce({ seen, mayControl }: { seen: number; mayControl: boolean }) {
+function InForce({ mayControl }: { mayControl: boolean }) {
   const time = useTime();
-  const current = useTask(() => threatCurrent(), [seen]);
-  const levels = useTask(() => threatLevelChoices(), [seen]);
-  const divisions = useTask(mayControl ? () => listDivisions({ size: 500 }) : null, []);
-  const reload = useRef(current.reload);
-  reload.current = current.reload;
+  const threat = useViewActor(threatLevelLogic, { id: 'threatLevel', input: { mayControl } });
+  const now = useSelector(threat, selectThreatCurrent);
+  const choices = useSelector(threat, selectThreatLevels);
+  const divisions = useSelector(threat, selectThreatDivisions);
+  const running = useSelector(threat, selectThreatRunning);
+  const error = useSelector(threat, selectThreatError);
+  // another console's change arrives as the resource's change notice: the panel reads again
+  const central = useSystemActor('socket.central');
+  useEffect(() => {
+    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) threat.send({ type: 'threat.changed' }); });
+    return () => sub.unsubscribe();
+  }, [central, threat]);
+  // a kept-alive panel shown again reads again (its effects re-mount; notices heard while hidden were missed)
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current) threat.send({ type: 'threat.changed' });
+    shown.current = true;
+  }, [threat]);
+  // the answer of a command, said in a toast
+  useEffect(() => {
+    const sub = threat.on('threat.answered', ({ state: answer }) => notify(answer.level
+      ? { intent: intentOf(answer.level.mode), title: tx('Threat level'), message: tx('{name} is in force: {what}.', { name: answer.level.name, what: tx(MODE_TEXT[answer.level.mode] ?? answer.level.mode) }), timeoutMs: 6000 }
+      : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 }));
+    return () => sub.unsubscribe();
+  }, [threat]);
   const [levelId, setLevelId] = useState(''); // visual: the level chosen to set
   const [where, setWhere] = useState('all'); // visual: the site chosen
   const [minutes, setMinutes] = useState(''); // visual: typed minutes (empty: until lowered)
   const [asking, setAsking] = useState<'set' | 'lower' | null>(null); // visual: which question is open
-  const machine = useMemo(() => commandMachine.provide({
-    actors: {
-      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
-        const [what, level, site, mins] = input.command.split(':');
-        const answer: ThreatState = what === 'lower'
-          ? await setThreatLevel(null, null, null)
-          : await setThreatLevel(Number(level), site === 'all' ? null : Number(site), mins ? Number(mins) : null);
-        notify(answer.level
-          ? { intent: intentOf(answer.level.mode), title: tx('Threat level'), message: tx('{name} is in force: {what}.', { name: answer.level.name, what: tx(MODE_TEXT[answer.level.mode] ?? answer.level.mode) }), timeoutMs: 6000 }
-          : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 });
-        reload.current();
-        return what;
-      }),
-    },
-  }), []);
-  const commands = useActorRef(machine);
-  const running = useSelector(commands, selectRunningCommand);
-  const error = useSelector(commands, selectCommandError);
-  const now = current.output;
-  const choices = levels.output?.items ?? [];
   const chosen = choices.find((l) => String(l.id) === levelId) ?? null;
   const typedMinutes = minutes.trim();
   const minutesBad = typedMinutes !== '' && !(/^\d{1,5}$/.test(typedMinutes) && Number(typedMinutes) >= 1 && Number(typedMinutes) <= 10_080);
@@ -84,7 +79,7 @@ function InForce({ seen, mayControl }: { seen: number; mayControl: boolean }) {
             {tx('Set by {who} at {time}', { who: now.setBy ?? '', time: time.dateTime(now.setAt, true) })}
             {' · '}{now.until ? tx('reverts by itself at {time}', { time: time.dateTime(now.until, true) }) : tx('until lowered')}
           </div>
-          {mayControl && <Button className="gh-mt" icon="arrow-down" intent="success" loading={running?.startsWith('lower') ?? false} disabled={running !== null}
+          {mayControl && <Button className="gh-mt" icon="arrow-down" intent="success" loading={running === 'lower'} disabled={running !== null}
             onClick={() => setAsking('lower')} data-testid="threat-lower">{tx('Lower to none')}</Button>}
         </Callout>
       ) : now ? (
@@ -101,14 +96,14 @@ function InForce({ seen, mayControl }: { seen: number; mayControl: boolean }) {
           <FormGroup label={tx('Where')} labelFor="threat-where">
             <HTMLSelect id="threat-where" value={where} onChange={(e) => setWhere(e.currentTarget.value)} data-testid="threat-where">
               <option value="all">{tx('the whole client')}</option>
-              {(divisions.output?.items ?? []).map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+              {divisions.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
             </HTMLSelect>
           </FormGroup>
           <FormGroup label={tx('For (minutes)')} labelFor="threat-minutes" intent={minutesBad ? 'danger' : 'none'}
             helperText={minutesBad ? tx('A whole number of minutes from 1 to 10080') : tx('Empty: until lowered')}>
             <InputGroup id="threat-minutes" value={minutes} inputMode="numeric" intent={minutesBad ? 'danger' : 'none'} onChange={(e) => setMinutes(e.currentTarget.value)} data-testid="threat-minutes" />
           </FormGroup>
-          <Button icon="shield" intent={intentOf(chosen?.mode)} disabled={!chosen || minutesBad || running !== null} loading={running?.startsWith('set') ?? false}
+          <Button icon="shield" intent={intentOf(chosen?.mode)} disabled={!chosen || minutesBad || running !== null} loading={running === 'set'}
             onClick={() => setAsking('set')} data-testid="threat-set">{tx('Set level')}</Button>
         </div>
       )}
@@ -116,12 +111,14 @@ function InForce({ seen, mayControl }: { seen: number; mayControl: boolean }) {
         confirmButtonText={asking === 'set' ? tx('Set level') : tx('Lower to none')}
         onCancel={() => setAsking(null)}
         onConfirm={() => {
-          commands.send({ type: 'command.run', command: asking === 'set' ? `set:${levelId}:${where}:${typedMinutes}` : 'lower' });
+          threat.send(asking === 'set'
+            ? { type: 'threat.set', levelId: Number(levelId), divisionId: where === 'all' ? null : Number(where), minutes: typedMinutes ? Number(typedMinutes) : null }
+            : { type: 'threat.lower' });
           setAsking(null);
         }}>
         <div data-testid="threat-confirm">
           {asking === 'set' && chosen
-            ? <p>{tx('Put {name} in force for {where}? {what}.', { name: chosen.name, where: where === 'all' ? tx('the whole client') : (divisions.output?.items.find((d) => String(d.id) === where)?.name ?? ''), what: tx(MODE_TEXT[chosen.mode] ?? chosen.mode) })}</p>
+            ? <p>{tx('Put {name} in force for {where}? {what}.', { name: chosen.name, where: where === 'all' ? tx('the whole client') : (divisions.find((d) => String(d.id) === where)?.name ?? ''), what: tx(MODE_TEXT[chosen.mode] ?? chosen.mode) })}</p>
             : <p>{tx('Lower the threat level? The doors go back to what they do without one.')}</p>}
         </div>
       </Alert>

@@ -1,13 +1,14 @@
 // "Why?" on a denied swipe (issue 12): a button on the event's row that asks the server to decide the stored swipe
-// again (GET /event/manage/events/:id/explain, through the command machine: the view only sends and selects) and a
+// again (GET /event/manage/events/:id/explain, through the command machine provided in src/api/readActors.ts: the view only
+// sends and selects) and a
 // drawer with the reason and each check of the chain, passed or failed.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Button, Callout, Drawer, Icon, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
+import { useSelector } from '@xstate/react';
 import { DECISION_EVENT_CODES, type Explanation } from '../../../contract/decision';
-import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
-import { explainEvent } from '../../api/endpoints';
+import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
+import { explainCommands } from '../../api/readActors';
+import { useViewActor } from '../../app/useViewActor';
 import { useTime } from '../../ui/time';
 import { say } from '../../i18n';
 
@@ -21,10 +22,7 @@ const CHECKS: Record<string, string> = {
 };
 
 export function WhyButton({ eventId }: { eventId: number }) {
-  const machine = useMemo(() => commandMachine.provide({
-    actors: { run: fromPromise<unknown, { command: string }>(({ input }) => explainEvent(Number(input.command))) },
-  }), []);
-  const command = useActorRef(machine);
+  const command = useViewActor(explainCommands, { id: 'commands:why' });
   const running = useSelector(command, selectRunningCommand);
   const error = useSelector(command, selectCommandError);
   const result = useSelector(command, selectCommandResult) as Explanation | null;

@@ -1,14 +1,14 @@
 // The selected client's doors as the doors screen and the dashboard show them: the REST list (division, last
 // change) with the hardwareStatus actor's live heart-beats (`/hbdoor`) laid over it. A heart-beat that brings a
 // state the list has not heard re-reads the list once, so the time of the change follows too.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
 import { DESTINATIONS, type DoorView, type PageOf } from '../../../contract';
 import { selectDoors } from '../../../machines/hardwareStatus.selectors';
 import { selectClientId } from '../../../machines/session.selectors';
-import { listDoors } from '../../api/endpoints';
+import { doorsReading } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
 import { useSystemActor } from '../../app/useSystemActor';
-import { useTask } from '../../ui/useTask';
 import { mergeDoors, unheardChanges, type LiveDoor } from './doorStatus';
 
 export interface LiveDoors {
@@ -22,17 +22,15 @@ export interface LiveDoors {
 /** `enabled` false (no door rights): nothing is read, and the doors stay null. */
 export function useLiveDoors(enabled = true): LiveDoors {
   const clientId = useSelector(useSystemActor('session'), selectClientId);
-  const task = useTask(enabled ? () => listDoors() : null, [clientId, enabled]);
-  // the last list stays on screen while the next is read (no flash of a spinner on every re-read)
-  const last = useRef<{ clientId: number | null; page: PageOf<DoorView> } | null>(null);
-  if (task.output) last.current = { clientId, page: task.output };
-  const stored = last.current?.clientId === clientId ? last.current.page.items : null;
+  // the last list stays on screen while the next is read (no flash of a spinner on every re-read); another client's goes
+  const task = useReading<PageOf<DoorView>>(doorsReading, 'read:doors', { input: { enabled }, key: `${clientId}:${enabled}` });
+  const stored = task.output?.items ?? null;
   const live = useSelector(useSystemActor('hardwareStatus'), selectDoors);
   const doors = useMemo(() => (stored ? mergeDoors(stored, live) : null), [stored, live]);
   const unheard = useMemo(() => (stored ? unheardChanges(stored, live) : ''), [stored, live]);
   const { reload } = task;
   useEffect(() => {
-    if (unheard && task.status !== 'active') reload();
+    if (unheard && !task.busy) reload();
     // only a new difference re-reads; a failed re-read is not retried in a loop
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [unheard]);
@@ -42,5 +40,5 @@ export function useLiveDoors(enabled = true): LiveDoors {
     const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/doors`) reload(); });
     return () => sub.unsubscribe();
   }, [central, reload]);
-  return { doors, loading: task.status === 'active', failed: task.status === 'error', reload };
+  return { doors, loading: task.busy, failed: task.failed, reload };
 }

@@ -1,0 +1,39 @@
+// What a reference picker reads of the options actor (machines/options.ts).
+import type { OptionsSnapshot, PickOption, PickerSearch } from './options';
+
+const NO_LABELS: Record<string, string | null> = {};
+
+/** The labels known of one target (a stable object while nothing of it changes). */
+export const selectLabelsOf = (api: string) => (s: OptionsSnapshot) => s.context.labels[api] ?? NO_LABELS;
+
+/** Whether any of `ids` is being asked for (queued or on its way). */
+export const selectNaming = (api: string, ids: readonly number[]) => (s: OptionsSnapshot) => {
+  const waiting = [...(s.context.queued[api] ?? []), ...(s.context.asking[api] ?? [])];
+  return ids.some((id) => waiting.includes(id));
+};
+
+/** One picker's search (undefined while it is closed). */
+export const selectSearchOf = (key: string) => (s: OptionsSnapshot): PickerSearch | undefined => s.context.searches[key];
+
+/** Grows each time the cache is dropped (sign-out, another client): a picker on screen names its ids again. */
+export const selectEpoch = (s: OptionsSnapshot) => s.context.epoch;
+
+/** A chosen id's label: the name, `…` while it is asked for, `#id` when the server named none. */
+export function labelOf(labels: Record<string, string | null>, naming: boolean, id: number): string {
+  const l = labels[String(id)];
+  if (typeof l === 'string') return l;
+  return l === undefined && naming ? '…' : `#${id}`;
+}
+
+/**
+ * The rows a picker lists for what is typed now: the answer for that text; while the answer for a newer text is on
+ * its way, the last answer narrowed to the rows whose label holds what is typed (the list never blinks to "Loading…"
+ * under a pointer about to click a row that is still right).
+ */
+export function shownOptions(search: PickerSearch | undefined, query: string): { items: PickOption[]; loading: boolean } {
+  if (!search) return { items: [], loading: false };
+  const loading = search.asking !== null || (!search.failed && search.typed !== search.answered) || search.typed !== query;
+  if (search.answered === query && search.answered !== null) return { items: search.items, loading };
+  const typed = query.trim().toLowerCase();
+  return { items: search.items.filter((o) => o.label.toLowerCase().includes(typed)), loading };
+}

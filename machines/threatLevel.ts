@@ -1,0 +1,85 @@
+// The threat level in force on /configure/threat-levels (issue 12), owned by the screen's panel: it reads the level in
+// force, the levels to choose from and (for holders of door control) the sites; sets a level or lowers it, one
+// command at a time, and reads again after each answer or when another console's change notice arrives. The answer
+// of a command is emitted (`threat.answered`) for the view to say in a toast. The REST calls are the `read` and
+// `command` actors the caller provides (src/api/readActors.ts).
+import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import type { ThreatState } from '../contract';
+import { errorText, notProvided } from './notProvided';
+
+export interface ThreatLevelChoice { id: number; name: string; rank: number; mode: string }
+export interface ThreatRead { current: ThreatState; levels: ThreatLevelChoice[]; divisions: Array<{ id: number; name: string }> }
+/** Set a level (for a site or the whole client, for some minutes or until lowered), or lower it (levelId null). */
+export interface ThreatRequest { levelId: number | null; divisionId: number | null; minutes: number | null }
+export interface ThreatLevelInput { mayControl: boolean }
+export interface ThreatLevelContext extends ThreatLevelInput {
+  current: ThreatState | null;
+  levels: ThreatLevelChoice[];
+  divisions: Array<{ id: number; name: string }>;
+  request: ThreatRequest | null;
+  error: string | null;
+}
+export type ThreatLevelEvent =
+  | { type: 'threat.set'; levelId: number; divisionId: number | null; minutes: number | null }
+  | { type: 'threat.lower' }
+  /** another console changed the threat levels (the resource's change notice): read again */
+  | { type: 'threat.changed' };
+export type ThreatLevelEmitted = { type: 'threat.answered'; state: ThreatState };
+
+export const threatLevelMachine = setup({
+  types: { context: {} as ThreatLevelContext, events: {} as ThreatLevelEvent, input: {} as ThreatLevelInput, emitted: {} as ThreatLevelEmitted },
+  actors: {
+    read: notProvided<ThreatRead, ThreatLevelInput>('read'),
+    command: notProvided<ThreatState, ThreatRequest>('command'),
+  },
+  actions: {
+    ask: assign({
+      request: ({ event }) => (event.type === 'threat.set' ? { levelId: event.levelId, divisionId: event.divisionId, minutes: event.minutes } : { levelId: null, divisionId: null, minutes: null }),
+      error: null,
+    }),
+  },
+}).createMachine({
+  id: 'threatLevel',
+  context: ({ input }) => ({ mayControl: input.mayControl, current: null, levels: [], divisions: [], request: null, error: null }),
+  initial: 'reading',
+  on: {
+    'threat.set': { guard: ({ context }) => context.mayControl, target: '.commanding', actions: 'ask' },
+    'threat.lower': { guard: ({ context }) => context.mayControl, target: '.commanding', actions: 'ask' },
+  },
+  states: {
+    reading: {
+      on: { 'threat.changed': { target: 'reading', reenter: true } },
+      invoke: {
+        id: 'read',
+        src: 'read',
+        input: ({ context }) => ({ mayControl: context.mayControl }),
+        onDone: { target: 'idle', actions: assign(({ event }) => ({ current: event.output.current, levels: event.output.levels, divisions: event.output.divisions })) },
+        // what was read last stays; the request's failure is toasted by the api client
+        onError: 'idle',
+      },
+    },
+    idle: { on: { 'threat.changed': 'reading' } },
+    commanding: {
+      tags: ['busy'],
+      // one command at a time; a change notice is read with the answer
+      on: { 'threat.set': { actions: [] }, 'threat.lower': { actions: [] }, 'threat.changed': { actions: [] } },
+      invoke: {
+        id: 'command',
+        src: 'command',
+        input: ({ context }) => context.request!,
+        onDone: { target: 'reading', actions: [assign({ current: ({ event }) => event.output }), emit(({ event }) => ({ type: 'threat.answered' as const, state: event.output }))] },
+        onError: { target: 'idle', actions: assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }) },
+      },
+    },
+  },
+});
+
+export type ThreatLevelSnapshot = SnapshotFrom<typeof threatLevelMachine>;
+export type ThreatLevelActor = ActorRefFrom<typeof threatLevelMachine>;
+export const selectThreatCurrent = (s: ThreatLevelSnapshot) => s.context.current;
+export const selectThreatLevels = (s: ThreatLevelSnapshot) => s.context.levels;
+export const selectThreatDivisions = (s: ThreatLevelSnapshot) => s.context.divisions;
+/** Which command runs now ('set' or 'lower'), or null. */
+export const selectThreatRunning = (s: ThreatLevelSnapshot): 'set' | 'lower' | null =>
+  s.hasTag('busy') ? (s.context.request?.levelId === null ? 'lower' : 'set') : null;
+export const selectThreatError = (s: ThreatLevelSnapshot) => s.context.error;

@@ -1,0 +1,81 @@
+// Model-based tests of the screen-owned read machines: the threat level panel (read, set, lower, change notices, one
+// command at a time, the answer emitted for the toast) and the generic one-answer read; every edge on the real
+// machine with controllable REST actors.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import { threatLevelMachine, selectThreatRunning, type ThreatLevelSnapshot, type ThreatRead } from '../machines/threatLevel';
+import { readingMachine, selectReadFailed, selectReadOutput, type ReadingSnapshot } from '../machines/reading';
+import { drive, edgePaths, onlyInvoked } from './harness';
+
+const NONE = { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
+const LOCKED = { level: { id: 4, name: 'Lockout', rank: 9, mode: 'locked' }, divisionId: null, divisionName: null, setAt: '2026-11-25T08:00:00Z', setBy: 'admin', until: null };
+const READ: ThreatRead = { current: NONE, levels: [{ id: 4, name: 'Lockout', rank: 9, mode: 'locked' }], divisions: [{ id: 1, name: 'HQ' }] };
+
+describe('threat level panel model', () => {
+  const events = [
+    { type: 'threat.set', levelId: 4, divisionId: null, minutes: 30 },
+    { type: 'threat.lower' },
+    { type: 'threat.changed' },
+    { type: 'xstate.done.actor.read', output: READ },
+    { type: 'xstate.error.actor.read', error: new Error('offline') },
+    { type: 'xstate.done.actor.command', output: LOCKED },
+    { type: 'xstate.error.actor.command', error: new Error('Not allowed') },
+  ] as any[];
+  for (const mayControl of [true, false]) {
+    const machine = threatLevelMachine;
+    const serialize = (s: ThreatLevelSnapshot) => JSON.stringify([s.value, s.context.current?.level?.id ?? null, s.context.levels.length, s.context.request?.levelId ?? null, s.context.error !== null]);
+    const model = new TestModel(machine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 5000, input: { mayControl } } as any);
+    const paths = edgePaths(model, machine, serialize, ['xstate.emit'], { mayControl });
+    it(`${mayControl ? 'with' : 'without'} door control: ${mayControl ? 'sets and lowers one command at a time' : 'never runs a command'}`, () => {
+      const commanding = paths.some((p) => p.path.steps.some((st) => st.state.matches('commanding')));
+      expect(commanding).toBe(mayControl);
+      for (const p of paths) p.path.steps.forEach((st, i) => {
+        const before = i > 0 ? p.path.steps[i - 1].state : null;
+        if (before?.matches('commanding') && st.event.type.startsWith('threat.')) expect(st.state.context.request).toEqual(before.context.request);
+      });
+    });
+    for (const p of paths) {
+      it(`${mayControl ? 'control' : 'read only'}: ${p.description}`, async () => {
+        await drive(model, machine, { mayControl }, events, p, ({ emitted, controls, event, before }, step) => {
+          // the answer of a command, and only it, is emitted for the toast
+          const answered = p.path.steps.slice(0, step + 1).filter((st, i) => st.event.type === 'xstate.done.actor.command' && p.path.steps[i - 1]?.state.matches('commanding')).length;
+          expect(emitted).toHaveLength(answered);
+          const started = before && !before.matches('commanding');
+          if (started && event.type === 'threat.set' && controls.inputs.at(-1)?.id === 'command') expect(controls.inputs.at(-1)?.input).toEqual({ levelId: 4, divisionId: null, minutes: 30 });
+          if (started && event.type === 'threat.lower' && controls.inputs.at(-1)?.id === 'command') expect(controls.inputs.at(-1)?.input).toEqual({ levelId: null, divisionId: null, minutes: null });
+        });
+        const last = p.path.state;
+        expect(selectThreatRunning(last)).toBe(last.matches('commanding') ? (last.context.request?.levelId === null ? 'lower' : 'set') : null);
+      });
+    }
+  }
+});
+
+describe('one-answer read model', () => {
+  const events = [
+    { type: 'read.reload' },
+    { type: 'read.restart' },
+    { type: 'read.restart', input: { zoneId: 4 } },
+    { type: 'xstate.done.actor.read', output: { items: [{ id: 1, name: 'HQ' }] } },
+    { type: 'xstate.error.actor.read', error: new Error('offline') },
+  ] as any[];
+  const serialize = (s: ReadingSnapshot) => JSON.stringify([s.value, s.context.output !== null, s.context.error !== null]);
+  const input = { zoneId: 3 };
+  const model = new TestModel(readingMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000, input } as any);
+  const paths = edgePaths(model, readingMachine, serialize, [], input);
+  it('keeps the last answer while it reads again, and drops it when told to start again', () => {
+    expect(paths.some((p) => p.path.state.matches('loading') && selectReadOutput(p.path.state) !== null)).toBe(true);
+    for (const p of paths) p.path.steps.forEach((st) => { if (st.event.type === 'read.restart') expect(selectReadOutput(st.state)).toBeNull(); });
+  });
+  for (const p of paths) {
+    it(p.description, async () => {
+      await drive(model, readingMachine, input, events, p, ({ controls }) => {
+        // the read gets the machine's input, or the one a restart brought
+        const restarted = p.path.steps.some((st) => st.event.type === 'read.restart' && st.event.input);
+        for (const asked of controls.inputs) expect([input, { zoneId: 4 }]).toContainEqual(asked.input);
+        if (!restarted) for (const asked of controls.inputs) expect(asked.input).toEqual(input);
+      });
+      expect(selectReadFailed(p.path.state)).toBe(p.path.state.matches('failed'));
+    });
+  }
+});
