@@ -9,6 +9,11 @@ test('an exported journal replays to the same states in the CLI and the replay s
   await signIn(page, 'auditor');
   await page.getByTestId('sidebar').getByRole('link', { name: 'Identities', exact: true }).click();
   await expect(page.getByTestId('row').first()).toBeVisible(); // the list has loaded its first page
+  // its tab closed and the list opened again: the list's actor stops with its view and a new one opens
+  await page.getByRole('button', { name: 'Close Identities' }).click();
+  await expect(page.getByTestId('tab').filter({ hasText: 'Identities' })).toHaveCount(0);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Identities', exact: true }).click();
+  await expect(page.getByTestId('row').first()).toBeVisible();
   await page.getByTestId('sidebar').getByRole('link', { name: 'Activity report', exact: true }).click();
   await page.getByTestId('sidebar').getByRole('link', { name: 'Journal replay', exact: true }).click();
   const download = page.waitForEvent('download');
@@ -17,15 +22,21 @@ test('an exported journal replays to the same states in the CLI and the replay s
   await (await download).saveAs(file);
   const text = readFileSync(file, 'utf8');
   expect(text).toContain('"route.visited"');
-  // the identities list is an actor of the system: its events are in the journal too (issue 11)
-  expect(text).toMatch(/"actor":"list:identities","event":\{"type":"xstate\.done\.actor\./);
+  // the identities list is an actor of the system, a child of `views` opened by its view: its events are in the
+  // journal too (issue 11)
+  expect(text).toMatch(/"actor":"views","event":\{"type":"view\.open","id":"list:identities#\d+"/);
+  expect(text).toMatch(/"actor":"list:identities#\d+","event":\{"type":"xstate\.done\.actor\./);
+  const lists = [...text.matchAll(/"actor":"views","event":\{"type":"view\.open","id":"(list:identities#\d+)"/g)].map((m) => m[1]);
+  expect(lists).toHaveLength(2);
+  expect(text).toContain(`"actor":"views","event":{"type":"view.close","id":"${lists[0]}"}`);
   expect(text).not.toContain('Gatehouse1!'); // secrets are redacted
 
   const out = execFileSync('npx', ['tsx', 'scripts/replay.ts', file], { encoding: 'utf8' });
   expect(out).toMatch(/match|ok/i);
   // and it is re-run, not only recorded: the list's steps are replayed and match
-  expect(out).toMatch(/^ok\s+line \d+\s+list:identities ← xstate\.init/m);
-  expect(out).toMatch(/^ok\s+line \d+\s+list:identities ← xstate\.done\.actor\./m);
+  expect(out).toMatch(/^ok\s+line \d+\s+views ← view\.open/m);
+  expect(out).toMatch(/^ok\s+line \d+\s+list:identities#\d+ ← xstate\.init/m);
+  expect(out).toMatch(/^ok\s+line \d+\s+list:identities#\d+ ← xstate\.done\.actor\./m);
 
   await page.getByLabel('Load journal').setInputFiles(file);
   await expect(page.getByText(/every state matches the journal/)).toBeVisible();

@@ -114,7 +114,7 @@ describe('the replay screen actor', () => {
     const s = await loaded(actor);
     expect(s.context).toMatchObject({ name: 'a.ndjson', error: null });
     expect(s.context.result?.ok).toBe(true);
-    expect(selectJournalActors(s.context)).toEqual([ROOT_ACTOR, 'tabs', 'tour', 'companion', 'shuffle', 'cardConnector', 'alarms', 'hardwareStatus', 'options', 'socket.events', 'socket.central', 'socket.visitor', 'session', 'restore']);
+    expect(selectJournalActors(s.context)).toEqual([ROOT_ACTOR, 'tabs', 'tour', 'companion', 'shuffle', 'cardConnector', 'alarms', 'hardwareStatus', 'options', 'views', 'socket.events', 'socket.central', 'socket.visitor', 'session', 'restore']);
     actor.send({ type: 'filter.set', actor: 'tabs' });
     const timeline = selectTimeline(actor.getSnapshot().context);
     expect(timeline.map((t) => [t.entry.event.type, t.step?.replayed, t.diverged])).toEqual([['xstate.init', 'open', false], ['route.visited', 'open', false]]);

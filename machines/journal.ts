@@ -1,7 +1,7 @@
 // The event journal (ARCHITECTURE.md "The journal"): an `inspect` observer that keeps, in a bounded ring, every
 // event an actor of the system received, who sent it, and the state it resulted in; and the headless replay that
 // re-runs such a journal through the same machines (the CLI `npm run replay` and the console's replay screen).
-import { SimulatedClock, assign, createActor, fromPromise, setup, type AnyActor, type AnyActorLogic, type AnyEventObject, type AnyStateMachine, type InspectionEvent } from 'xstate';
+import { SimulatedClock, assign, fromPromise, setup, type AnyActorLogic, type AnyEventObject, type AnyStateMachine, type InspectionEvent } from 'xstate';
 import {
   APP_VERSION, JOURNAL_CAPACITY, ROOT_ACTOR, journalHeader, parseJournal, redact,
   type JournalEntry, type JournalHeader, type ParsedJournal,
@@ -10,6 +10,7 @@ import { errorText } from './notProvided';
 import { resourceFormMachine } from './resourceForm';
 import { resourceListMachine } from './resourceList';
 import { createGatehouseSystem, rootMachine, type GatehouseImpl, type RootInput } from './system';
+import type { ResolveView } from './views';
 
 // ---------- recording ----------
 
@@ -123,34 +124,51 @@ export function createJournal({ capacity = JOURNAL_CAPACITY, now = () => 0, onEn
 /** An invoked actor that never settles: in a replay the results come from the journal, not from the network. */
 const inert = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 
-/**
- * Implementations for a headless replay, derived from the root machine so a newly added long-lived machine is
- * covered without editing this file: every actor slot is inert, every effect action keeps the machine's own
- * default (they are no-ops by convention: the real ones are provided by src/system/browser.ts).
- */
-export function replayImpl(): GatehouseImpl {
-  const impl: Record<string, { actors: Record<string, AnyActorLogic>; actions: Record<string, never> }> = {};
-  for (const [key, logic] of Object.entries(rootMachine.implementations.actors)) {
-    const slots = (logic as { implementations?: { actors?: Record<string, unknown> } }).implementations?.actors ?? {};
-    impl[key] = { actors: Object.fromEntries(Object.keys(slots).map((k) => [k, inert])), actions: {} };
-  }
-  return impl as unknown as GatehouseImpl;
+/** Every actor slot of a machine (or of any logic with slots), inert. */
+function inertActors(logic: unknown): Record<string, AnyActorLogic> {
+  const slots = (logic as { implementations?: { actors?: Record<string, unknown> } }).implementations?.actors ?? {};
+  return Object.fromEntries(Object.keys(slots).map((k) => [k, inert]));
 }
 
 /** A machine with every actor slot inert (its results come from the journal). */
 function inertSlots(machine: AnyStateMachine): AnyStateMachine {
-  const slots = (machine.implementations.actors ?? {}) as Record<string, unknown>;
-  return machine.provide({ actors: Object.fromEntries(Object.keys(slots).map((k) => [k, inert])) });
+  return machine.provide({ actors: inertActors(machine) });
 }
 
 /**
- * A view's own actors (src/app/useViewActor.ts), by the prefix of their journal label (`list:identities`,
- * `form:doors`): the same machines a catalogue screen runs, re-run from the journal like the long-lived ones. Each
- * `xstate.init` of such a label in the journal is a view opened: the replay starts a new actor with the input it was
- * recorded with (and stops the one of the same label before it: the view was closed).
+ * Implementations for a headless replay, derived from the root machine so a newly added long-lived machine is
+ * covered without editing this file: every actor slot is inert, every effect action keeps the machine's own
+ * default (they are no-ops by convention: the real ones are provided by src/system/browser.ts), and `views` opens
+ * the lists and forms a journal records (replayViews).
+ */
+export function replayImpl(): GatehouseImpl {
+  const impl: Record<string, unknown> = {};
+  for (const [key, logic] of Object.entries(rootMachine.implementations.actors)) impl[key] = { actors: inertActors(logic), actions: {} };
+  impl.views = { resolve: replayViews() } satisfies GatehouseImpl['views'];
+  return impl as unknown as GatehouseImpl;
+}
+
+/**
+ * A view's own actors (machines/views.ts), by the kind in their id (`list:identities#3`, `form:doors#7`): the same
+ * machines a catalogue screen runs, re-run from the journal like the long-lived ones. A recorded `views ← view.open`
+ * is fed to the replayed `views`, which spawns the machine of that kind with the recorded input (its network answers
+ * come from the journal); a `view.close` stops it. Other view actors (a screen's reading or command actor) are
+ * recorded, not re-run.
  */
 export const VIEW_MACHINES: Record<string, AnyStateMachine> = { list: resourceListMachine, form: resourceFormMachine };
-const viewKind = (label: string) => /^([a-z]+):/.exec(label)?.[1];
+
+const viewKind = (id: string) => /^([a-z]+):/.exec(id)?.[1];
+
+export function replayViews(): ResolveView {
+  const machines = new Map<string, AnyStateMachine>();
+  return (id) => {
+    const kind = viewKind(id);
+    if (kind === undefined || !(kind in VIEW_MACHINES)) return undefined;
+    let logic = machines.get(kind);
+    if (!logic) machines.set(kind, (logic = inertSlots(VIEW_MACHINES[kind])));
+    return logic;
+  };
+}
 
 export interface ReplayStep {
   line: number;
@@ -242,19 +260,6 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
       if (named.has(e.actor)) processedBy(e.actor).entries.push(e);
     },
   });
-  const views = new Map<string, AnyActor>();
-  const inertViews = new Map<string, AnyStateMachine>();
-  /** A view opened (its init line): a new actor of its machine with the recorded input, observed like the system. */
-  const openView = (label: string, input: unknown) => {
-    const kind = viewKind(label)!;
-    let logic = inertViews.get(kind);
-    if (!logic) inertViews.set(kind, (logic = inertSlots(VIEW_MACHINES[kind])));
-    views.get(label)?.stop();
-    named.add(label);
-    const actor = createActor(logic, { id: label, input, clock: new SimulatedClock(), inspect: (ie) => produced.inspect({ ...ie, rootId: '#view' } as InspectionEvent) });
-    views.set(label, actor);
-    actor.start();
-  };
   const root = createGatehouseSystem(withInput as unknown as GatehouseImpl, {
     clock: new SimulatedClock(),
     inspect: (ie) => {
@@ -293,16 +298,14 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
   try {
     root.start();
     for (const { line, entry } of journal.lines) {
-      const kind = viewKind(entry.actor);
-      const opens = kind !== undefined && kind in VIEW_MACHINES && entry.event.type === 'xstate.init';
-      if (!opens && !named.has(entry.actor)) continue; // an implementation actor (inert here): its own events are not replayed
+      // an implementation actor (inert here), or a view actor the replay does not re-run: its own events are not replayed
+      if (!named.has(entry.actor)) continue;
       const fed = shouldFeed(entry);
       const queue = waiting.get(entry.actor) ?? [];
       queue.push({ line, entry, fed });
       waiting.set(entry.actor, queue);
-      if (opens) openView(entry.actor, (entry.event as { input?: unknown }).input);
       if (fed) {
-        const target = entry.actor === ROOT_ACTOR ? root : views.get(entry.actor) ?? root.system.get(entry.actor);
+        const target = entry.actor === ROOT_ACTOR ? root : root.system.get(entry.actor);
         if (!target) {
           diverge(line, `line ${line}: no running actor '${entry.actor}' in the replay to send ${entry.event.type} to`);
           break;
@@ -334,7 +337,6 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
     const line = steps.length ? steps[steps.length - 1].line : first.line;
     diverge(line, `line ${line}: the replay failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
-    for (const v of views.values()) v.stop();
     root.stop();
   }
   steps.sort((a, b) => a.line - b.line);

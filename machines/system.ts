@@ -1,6 +1,6 @@
 // The root of the actor system: it invokes the long-lived actors under their systemIds, each with the
 // implementations the caller gives (browser.ts, tests, the replay tool). To add one (alarms, socket.events,
-// companion, cardConnector, tour, options): add its machine to `actors`, an `invoke` entry, and a key in SystemActors/GatehouseImpl.
+// companion, cardConnector, tour, options, views): add its machine to `actors`, an `invoke` entry, and a key in SystemActors/GatehouseImpl.
 import { createActor, setup, type ActorOptions, type ActorRefFrom, type AnyActorRef } from 'xstate';
 import { sessionMachine, type SessionInput } from './session';
 import { tabsMachine, type TabsInput } from './tabs';
@@ -11,6 +11,7 @@ import { alarmsMachine } from './alarms';
 import { hardwareStatusMachine } from './hardwareStatus';
 import { socketMachine, type SocketInput } from './socket';
 import { optionsMachine } from './options';
+import { createViewsMachine, viewsMachine, type ResolveView } from './views';
 
 type ProvideArg<M extends { provide: (i: any) => any }> = Parameters<M['provide']>[0];
 
@@ -42,6 +43,8 @@ export interface GatehouseImpl {
     actors: Required<NonNullable<ProvideArg<typeof optionsMachine>['actors']>>;
   };
   /** One transport for the three real-time services (socket.events, socket.central, socket.visitor). */
+  /** The views' own actors (machines/views.ts): the logic of a view actor by its id. */
+  views: { resolve: ResolveView };
   socket: {
     actors: Required<NonNullable<ProvideArg<typeof socketMachine>['actors']>>;
     /** Connect at start without waiting for session.started (default false). */
@@ -59,6 +62,7 @@ export interface SystemActors {
   alarms: ActorRefFrom<typeof alarmsMachine>;
   hardwareStatus: ActorRefFrom<typeof hardwareStatusMachine>;
   options: ActorRefFrom<typeof optionsMachine>;
+  views: ActorRefFrom<typeof viewsMachine>;
   'socket.events': ActorRefFrom<typeof socketMachine>;
   'socket.central': ActorRefFrom<typeof socketMachine>;
   'socket.visitor': ActorRefFrom<typeof socketMachine>;
@@ -76,12 +80,12 @@ export const rootMachine = setup({
     context: {} as RootInput,
     children: {} as {
       session: 'session'; tabs: 'tabs'; companion: 'companion'; cardConnector: 'cardConnector'; tour: 'tour';
-      alarms: 'alarms'; hardwareStatus: 'hardwareStatus'; options: 'options'; socketEvents: 'socket'; socketCentral: 'socket'; socketVisitor: 'socket';
+      alarms: 'alarms'; hardwareStatus: 'hardwareStatus'; options: 'options'; views: 'views'; socketEvents: 'socket'; socketCentral: 'socket'; socketVisitor: 'socket';
     },
   },
   actors: {
     session: sessionMachine, tabs: tabsMachine, companion: companionMachine, cardConnector: cardConnectorMachine, tour: tourMachine,
-    alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine, options: optionsMachine, socket: socketMachine,
+    alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine, options: optionsMachine, views: viewsMachine, socket: socketMachine,
   },
 }).createMachine({
   id: 'gatehouse',
@@ -96,6 +100,7 @@ export const rootMachine = setup({
     { id: 'alarms', systemId: 'alarms', src: 'alarms' },
     { id: 'hardwareStatus', systemId: 'hardwareStatus', src: 'hardwareStatus' },
     { id: 'options', systemId: 'options', src: 'options' },
+    { id: 'views', systemId: 'views', src: 'views' },
     { id: 'socketEvents', systemId: 'socket.events', src: 'socket', input: ({ context }) => ({ service: 'event', autoConnect: context.socket?.autoConnect }) },
     { id: 'socketCentral', systemId: 'socket.central', src: 'socket', input: ({ context }) => ({ service: 'central', autoConnect: context.socket?.autoConnect }) },
     { id: 'socketVisitor', systemId: 'socket.visitor', src: 'socket', input: ({ context }) => ({ service: 'visitor', autoConnect: context.socket?.autoConnect }) },
@@ -112,6 +117,7 @@ export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOp
       cardConnector: cardConnectorMachine.provide({ actors: impl.cardConnector.actors }),
       alarms: alarmsMachine.provide({ actors: impl.alarms.actors }),
       options: optionsMachine.provide({ actors: impl.options.actors }),
+      views: createViewsMachine(impl.views.resolve),
       socket: socketMachine.provide({ actors: impl.socket.actors }),
     },
   });

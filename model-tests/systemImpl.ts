@@ -19,6 +19,7 @@ export function fakeSystemImpl(controls: ReturnType<typeof createControls>, conn
     cardConnector: { actors: { socket: controls.logic() } },
     alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } },
     options: { actors: { lookup: controls.logic(), search: controls.logic() } },
+    views: { resolve: () => undefined },
     socket: {
       actors: {
         readToken: fromPromise(async () => LOGIN_A.token), // the sockets share one invoke id: answer at once

@@ -35,6 +35,7 @@ function start(capacity?: number) {
     cardConnector: { actors: { socket: controls.logic() } as unknown as GatehouseImpl['cardConnector']['actors'] },
     alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } as unknown as GatehouseImpl['alarms']['actors'] },
     options: { actors: { lookup: controls.logic(), search: controls.logic() } as unknown as GatehouseImpl['options']['actors'] },
+    views: { resolve: () => undefined },
     socket: { actors: { readToken: controls.logic(), connection: controls.logic() } as unknown as GatehouseImpl['socket']['actors'] },
   };
   const root = createGatehouseSystem(impl, { inspect: journal.inspect, clock });

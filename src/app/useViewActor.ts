@@ -1,15 +1,69 @@
-// A view's own actor (a list, a form) observed like the console's actor system (issue 11): every event it takes
-// reaches the journal and the Stately inspector (`?inspect=1`) with those of the long-lived actors, labelled by `id`
-// (`list:identities`, `form:doors`). It lives as long as the view (useActorRef stops it when the view unmounts; an
-// actor with the system's root as its parent could not be stopped by the view, so it runs as its own root with the
-// system's observer); it has no systemId, so two tabs of one list never collide. A journal replay re-runs the lists
-// and forms (machines/journal.ts VIEW_MACHINES: each recorded `xstate.init` of `list:…` / `form:…` starts the same
-// machine with the recorded input, its network answers come from the journal); a view actor of another machine is
-// recorded, not re-run.
-import type { ActorOptions, AnyActorLogic } from 'xstate';
-import { useActorRef } from '@xstate/react';
-import { viewInspect } from '../system/browser';
+// A view's own actor (a list, a form, a screen's reading or command actor), a child of the console's actor system
+// (issue 11): the view asks the system's `views` actor to open it when it mounts and to close it when it unmounts
+// (machines/views.ts), so every event it takes reaches the journal, session replay and the Stately inspector
+// (`?inspect=1`) with those of the long-lived actors, labelled `<id>#<n>` (`list:identities#3`, `form:doors#7`: two
+// open forms of one resource never collide). A journal replay re-runs the lists and forms (machines/journal.ts
+// VIEW_MACHINES); a view actor of another machine is recorded, not re-run.
+//
+// The actor opens when the view is committed (its effect), never during a render: React throws renders away (a
+// suspended lazy part, an interrupted transition, StrictMode) and an actor opened there would run — and read the
+// network — for nothing. Until then the view reads a stand-in (the same logic with the same input, never started: the
+// very first snapshot the actor will have) through a handle whose identity never changes: the events it is sent
+// before the actor opens are delivered to it once it does, and its subscribers are moved over to it.
+import { useEffect, useState } from 'react';
+import { createActor, toObserver, type ActorOptions, type ActorRefFrom, type AnyActorLogic, type AnyActorRef, type AnyEventObject, type Observer, type Subscription } from 'xstate';
+import { closeViewActor, openViewActor } from '../system/browser';
 
-export function useViewActor<TLogic extends AnyActorLogic>(logic: TLogic, options: Omit<ActorOptions<TLogic>, 'parent' | 'systemId' | 'inspect'> & { id: string }) {
-  return useActorRef(logic, { ...options, inspect: viewInspect() } as ActorOptions<TLogic>);
+/** A subscription that follows the handle's target; `moved` tells a snapshot subscriber to read the new target's snapshot. */
+interface Moved { sub: Subscription; attach: (target: AnyActorRef) => Subscription; moved?: (target: AnyActorRef) => void }
+
+/** The handle a view holds: forwards to the stand-in, then to the open actor (and to a new one after a StrictMode re-run). */
+export function createViewHandle(logic: AnyActorLogic, label: string, input: unknown, open = openViewActor, close = closeViewActor) {
+  let target: AnyActorRef = createActor(logic, { input });
+  let opened = false;
+  const waiting: AnyEventObject[] = [];
+  const moved = new Set<Moved>();
+  const follow = (attach: Moved['attach'], moved_?: Moved['moved']): Subscription => {
+    const m: Moved = { sub: attach(target), attach, moved: moved_ };
+    moved.add(m);
+    return { unsubscribe: () => { m.sub.unsubscribe(); moved.delete(m); } };
+  };
+  const handle = {
+    get id() { return target.id; },
+    get sessionId() { return target.sessionId; },
+    get system() { return target.system; },
+    getSnapshot: () => target.getSnapshot(),
+    send: (event: AnyEventObject) => { if (opened) target.send(event); else waiting.push(event); },
+    subscribe: (next?: Observer<unknown> | ((s: unknown) => void), error?: (e: unknown) => void, complete?: () => void) => {
+      const observer = toObserver(next as Observer<unknown>, error, complete);
+      return follow((t) => t.subscribe(observer), (t) => observer.next?.(t.getSnapshot()));
+    },
+    on: (type: string, handler: (e: AnyEventObject) => void) => follow((t) => t.on(type, handler)),
+    /** The view is committed: the actor opens, takes what it was sent so far, and its subscribers follow it. */
+    open() {
+      if (opened) return;
+      target = open(logic, label, input) as AnyActorRef;
+      opened = true;
+      for (const m of moved) { m.sub.unsubscribe(); m.sub = m.attach(target); }
+      // a snapshot subscriber (useSelector) reads the open actor's snapshot, which may have moved on already
+      for (const m of [...moved]) m.moved?.(target);
+      for (const e of waiting.splice(0)) target.send(e);
+    },
+    /** The view is gone (or StrictMode's clean-up): the actor stops; a later `open` opens a new one. */
+    close() {
+      if (!opened) return;
+      opened = false;
+      close(target.id);
+    },
+  };
+  return handle;
+}
+
+export function useViewActor<TLogic extends AnyActorLogic>(logic: TLogic, options: Pick<ActorOptions<TLogic>, 'input'> & { id: string }): ActorRefFrom<TLogic> {
+  const [handle] = useState(() => createViewHandle(logic, options.id, options.input));
+  useEffect(() => {
+    handle.open();
+    return () => handle.close();
+  }, [handle]);
+  return handle as unknown as ActorRefFrom<TLogic>;
 }

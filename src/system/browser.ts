@@ -1,7 +1,7 @@
 // The browser's implementations of the machines' effects: localStorage/sessionStorage, Date.now, the REST calls,
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
-import { fromPromise, type InspectionEvent } from 'xstate';
+import { fromPromise, type ActorRefFrom, type AnyActorLogic, type InspectionEvent } from 'xstate';
 import { LOGIN_MODE, PRIV, StoredPrivileges, grantsTag, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
@@ -118,6 +118,8 @@ export function browserImpl(): GatehouseImpl {
         search: fromPromise(({ input, signal }: { input: SearchInput; signal: AbortSignal }) => endpoints.optionsOf(input.api, { q: input.q }, signal)),
       },
     },
+    // a view's own actor is spawned with the logic the view brought (openViewActor)
+    views: { resolve: (id) => viewLogics.get(id) },
     socket: {
       actors: {
         readToken: fromPromise(async () => localStorage.getItem(STORAGE.jwt)),
@@ -137,11 +139,30 @@ export function getJournal(): Journal {
   return (journal ??= createJournal({ now: clock }));
 }
 
-let viewObserver: ((e: InspectionEvent) => void) | null = null;
-/** The observer for a view's own actors: their events go to the journal and the inspector with the system's. */
-export function viewInspect(): (e: InspectionEvent) => void {
-  getSystem();
-  return viewObserver!;
+/** The logic each open view actor was opened with, until the view closes it. */
+const viewLogics = new Map<string, AnyActorLogic>();
+let viewSeq = 0;
+
+/**
+ * A view's own actor (src/app/useViewActor.ts), opened as a child of the system's `views` (machines/views.ts) under
+ * `<label>#<n>`; `closeViewActor` stops it. Its events reach the journal and the inspector with the system's.
+ */
+export function openViewActor<TLogic extends AnyActorLogic>(logic: TLogic, label: string, input: unknown): ActorRefFrom<TLogic> {
+  const views = systemActor('views');
+  const id = `${label}#${++viewSeq}`;
+  viewLogics.set(id, logic);
+  views.send({ type: 'view.open', id, input });
+  const actor = views.system.get(id) as ActorRefFrom<TLogic> | undefined;
+  if (!actor) {
+    viewLogics.delete(id);
+    throw new Error(`The view actor '${id}' did not open (its label must be a word, at most 80 characters, without '#').`);
+  }
+  return actor;
+}
+
+export function closeViewActor(id: string): void {
+  viewLogics.delete(id);
+  systemActor('views').send({ type: 'view.close', id });
 }
 
 /** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
@@ -152,9 +173,6 @@ export function getSystem(): GatehouseSystem {
   const observe = inspector ? (e: InspectionEvent) => { recorder(e); inspector(e); } : recorder;
   const root = createGatehouseSystem(browserImpl(), { inspect: observe });
   system = root;
-  // a view's own actor (src/app/useViewActor.ts) is observed like the system's, recorded under its own id (its session
-  // ids are its own system's, so they are never taken for the console's root)
-  viewObserver = (e) => observe({ ...e, rootId: '#view' } as InspectionEvent);
   configureApi({
     getToken: () => localStorage.getItem(STORAGE.jwt),
     getClientId: () => localStorage.getItem(STORAGE.clientId),
