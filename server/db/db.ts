@@ -28,8 +28,8 @@ export function pgliteStartParams(env: string | undefined = process.env.PGLITE_S
     const [name, value] = pair.split('=');
     if (/^[a-z_]+$/.test(name ?? '') && value) settings[name] = value;
   }
-  const defaults = (PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams;
-  return [...defaults, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+  // PGlite's own parameters (`--single`, …) come first: a typed static, so an upgrade that renames it fails the typecheck
+  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
 }
 
 export async function openPglite(dataDir: string): Promise<Db> {
