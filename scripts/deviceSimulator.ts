@@ -102,9 +102,10 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
 
 /**
  * Service-account keys for a device simulator (issue 11): signs in as an operator who may add service accounts (the
- * demo `admin` by default) and makes one account with the device-ingest role in each client it holds; returns the keys.
+ * demo `admin` by default) and makes one account with the device-ingest role in each client it holds (or in those of
+ * `onlyClients`); returns the keys.
  */
-export async function provisionDeviceKeys(url: string, who: { username: string; password: string }, label = 'Device simulator'): Promise<string[]> {
+export async function provisionDeviceKeys(url: string, who: { username: string; password: string }, label = 'Device simulator', onlyClients?: number[]): Promise<string[]> {
   const login = await fetch(url + API.login, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
   if (login.status !== 200) throw new Error(`sign-in of ${who.username} at ${url}: ${login.status} ${(await login.text()).slice(0, 200)}`);
   const { token } = (await login.json()) as { token: string };
@@ -114,6 +115,7 @@ export async function provisionDeviceKeys(url: string, who: { username: string; 
   const keys: string[] = [];
   const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
   for (const c of ((await clients.json()) as { items: { id: number }[] }).items) {
+    if (onlyClients && !onlyClients.includes(c.id)) continue;
     const r = await fetch(url + serviceAccountsResource.api, {
       method: 'POST', headers: { ...auth, [TENANT_HEADER]: String(c.id) },
       body: JSON.stringify({ name: `${label} ${stamp}`, role: 'device-ingest', active: true, description: 'Made by the device simulator' }),
