@@ -5,6 +5,10 @@
 // can write, the server refuses batches with 503 + Retry-After (back-pressure, INGEST_BACKLOG_MAX) and the simulator
 // sends them again (`deferredBatches`): no level may lose an event, and up to the target rate none may be deferred.
 // `serverMemoryAtPeakMb`: the server's own account (MEMORY_LOG_S) near its highest RSS: JS heap, and `external` (PGlite).
+// Scale-out (with BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL, a RabbitMQ STOMP listener): at each of SCALE_RATES the
+// same offered rate goes to one server, then split over two server processes on one PostgreSQL database with the
+// relay (a simulator per server, half the rate each), the consoles signed in on the first, so an event ingested by
+// the second reaches them through RabbitMQ. Target: two persist and deliver ≥ 1.7× what one does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +27,8 @@ const SECONDS = 6;
 const TARGET = { pglite: 10_000, postgres: 30_000 };
 const LATENCY_P99_MS = 250;
 const RSS_MB = 600;
+const SCALE_RATES = [10000, 20000];
+const SCALE_TARGET = 1.7;
 
 /** Where the server's memory is (MB), from its MEMORY_LOG_S lines: the JS heap, and `external` (PGlite's memory). */
 interface MemoryMb { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
@@ -138,7 +144,65 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>)
   };
 }
 
+
+/** One level over one or two servers (a simulator per server, the rate split evenly); consoles on the first. */
+async function scaleLevel(urls: string[], rate: number) {
+  const watch = await consoles(urls[0]);
+  try {
+    const keys = await Promise.all(urls.map((u, i) => provisionDeviceKeys(u, { username: 'admin', password: DEMO_PASSWORD }, `Scale bench ${i}`)));
+    const t0 = performance.now();
+    const runs = await Promise.all(urls.map((url, i) => runDeviceSimulator({ url, keys: keys[i], controllers: 500, rate: rate / urls.length, durationS: SECONDS, stamp: true, alarmEvery: 1000 })));
+    const accepted = runs.reduce((a, r) => a + r.accepted, 0);
+    const until = performance.now() + 30_000;
+    while (watch.state.received < accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
+    const lastMs = Math.max(...runs.map((r) => r.lastResponseMs));
+    return {
+      servers: urls.length, offeredPerS: rate, sent: runs.reduce((a, r) => a + r.sent, 0), accepted,
+      failedRequests: runs.reduce((a, r) => a + r.failedRequests, 0), deferredBatches: runs.reduce((a, r) => a + r.deferred, 0),
+      persistedPerS: Math.round(accepted / (lastMs / 1000)),
+      delivered: watch.state.received, deliveredPerS: Math.round(watch.state.received / ((watch.state.lastAt - t0) / 1000)),
+      latencyMs: summary(watch.state.latencies),
+    };
+  } finally { await watch.close(); }
+}
+
+async function scaleOut(pgUrl: string, relayUrl: string) {
+  const levels: Record<string, unknown>[] = [];
+  for (const servers of [1, 2]) {
+    const name = `gh_scale_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect(); await admin.query(`create database ${name}`); await admin.end();
+    const u = new URL(pgUrl); u.pathname = `/${name}`;
+    const env = { DATABASE_URL: u.toString(), STOMP_RELAY_URL: relayUrl, JWT_SECRET: 'scale-out-bench-secret-of-enough-length' };
+    const started: Awaited<ReturnType<typeof startServer>>[] = [];
+    try {
+      for (let i = 0; i < servers; i++) started.push(await startServer(env)); // the first migrates and seeds
+      for (const rate of SCALE_RATES) {
+        const level = await scaleLevel(started.map((x) => x.url), rate);
+        console.log(`  scale-out ${servers} server(s) ${rate}/s offered: persisted ${level.persistedPerS}/s, delivered ${level.deliveredPerS}/s, p99 ${level.latencyMs.p99} ms`);
+        levels.push(level);
+      }
+    } finally {
+      for (const x of started) await x.stop();
+      const a = new pg.Client({ connectionString: pgUrl });
+      await a.connect(); await a.query(`drop database if exists ${name} with (force)`); await a.end();
+    }
+  }
+  const best = (n: number) => Math.max(...levels.filter((l) => l.servers === n).map((l) => Math.min(l.persistedPerS as number, l.deliveredPerS as number)));
+  const ratio = Number((best(2) / best(1)).toFixed(2));
+  const lost = levels.some((l) => l.accepted !== l.sent || (l.delivered as number) < (l.accepted as number));
+  return { levels, bestOne: best(1), bestTwo: best(2), ratio, target: { ratioAtLeast: SCALE_TARGET }, met: { scaleOut: ratio >= SCALE_TARGET && !lost } };
+}
+
 export async function ingest() {
+  // BENCH_INGEST_ONLY=scaleout: only the scale-out part (it needs PostgreSQL and RabbitMQ)
+  if (process.env.BENCH_INGEST_ONLY === 'scaleout') {
+    const pgUrl = process.env.BENCH_DATABASE_URL, relay = process.env.BENCH_STOMP_RELAY_URL;
+    if (!pgUrl || !relay) throw new Error('BENCH_INGEST_ONLY=scaleout needs BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL');
+    const scale = await scaleOut(pgUrl, relay);
+    writeResult('ingest-scaleout', { secondsPerLevel: SECONDS, controllers: 500, scaleOut: scale, met: scale.met.scaleOut });
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-ingest-'));
   const result: Record<string, unknown> = { secondsPerLevel: SECONDS, controllers: 500, alarmEvery: 1000 };
   try {
@@ -157,6 +221,9 @@ export async function ingest() {
   } else {
     result.postgres = 'not measured: set BENCH_DATABASE_URL=postgres://… (a server where a database may be created)';
   }
-  const parts = [result.pglite, result.postgres].filter((p): p is { met: Record<string, boolean> } => typeof p === 'object');
+  const relay = process.env.BENCH_STOMP_RELAY_URL;
+  if (pgUrl && relay) result.scaleOut = await scaleOut(pgUrl, relay);
+  else result.scaleOut = 'not measured: set BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL=stomp://guest:guest@127.0.0.1:61613/ (RabbitMQ with its STOMP plugin)';
+  const parts = [result.pglite, result.postgres, result.scaleOut].filter((p): p is { met: Record<string, boolean> } => typeof p === 'object');
   writeResult('ingest', { ...result, met: parts.every((p) => Object.values(p.met).every(Boolean)) });
 }
