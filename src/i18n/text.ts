@@ -29,6 +29,7 @@ export const zhText: Record<string, string> = {
   "Someone else changed this license since you opened it. Reload it to see their changes; your typed values are kept.": "您打开此许可证后已有他人修改。请重新加载查看其更改；您输入的内容会保留。",
   "Special date not found": "找不到该特殊日期",
   "Swipe event not found": "找不到该刷卡事件",
+  "The threat level in force covers doors you do not control": "当前生效的威胁等级覆盖了您无权控制的门",
   "That is your own current session: sign out instead; none was ended": "这是您当前的会话：请改为退出登录；未结束任何会话",
   "This door is locked down: release the lockdown first": "此门已封锁：请先解除封锁",
   "This door takes no QR codes: turn them on first": "此门未启用二维码：请先启用",
