@@ -68,6 +68,13 @@ export const zhText: Record<string, string> = {
   "Doors as they are": "门保持原样",
   "Card and PIN at every door": "所有门需刷卡加密码",
   "Doors held locked": "所有门保持锁闭",
+  // the doors screen's threat level panel (holders of door control)
+  "Everywhere else: none": "其他范围：无",
+  "It covers doors you do not control: only someone who controls them all can change it.": "它覆盖了您无权控制的门：只有能控制所有这些门的人才能更改。",
+  "None in force: the doors work as configured.": "当前无生效等级：各门按配置运行。",
+  "Change level": "更改等级",
+  "Set a level": "设置威胁等级",
+  "This client has no threat levels yet: an administrator adds them under Threat levels.": "此客户尚无威胁等级：由管理员在“威胁等级”中新增。",
   "and {n} more": "还有 {n} 条",
   "View": "查看",
   "Dismiss": "关闭",

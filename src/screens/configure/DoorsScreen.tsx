@@ -6,7 +6,9 @@
 // not: the controller relocks it by itself within seconds, and operators use it to let someone through at once.
 // One command at a time, through the command machine; its spinner is on the button that runs. A success toasts
 // here; a refusal (409: the door's state changed meanwhile) toasts through the api client (§8) and stays in a
-// callout until the next try.
+// callout until the next try. Holders of door control also see and set the threat level here (DoorsThreatPanel):
+// a security operator may not open the threat levels screen. On a phone the table scrolls sideways within its box,
+// so the commands in its last column stay in reach.
 import { getLocale, tx, useLocale } from '../../i18n';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -22,6 +24,7 @@ import { useTime } from '../../ui/time';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { attentionFirst, countDoors, doorStateOf, type LiveDoor } from './doorStatus';
+import { DoorsThreatPanel } from './DoorsThreatPanel';
 import { useLiveDoors } from './useLiveDoors';
 
 const seconds = Math.round(DOOR_MOMENTARY_MS / 1000);
@@ -112,6 +115,7 @@ export function DoorsScreen() {
           )}
           {canAdd && <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door"><span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span></Link>}
         </>} />
+      {canControl && <DoorsThreatPanel />}
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{tx(error)}</Callout>}
       {failed && !doors && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
       {!doors && !failed && <NonIdealState icon={<Spinner />} title={tx('Loading doors…')} />}
@@ -120,6 +124,7 @@ export function DoorsScreen() {
         <NonIdealState icon="tick-circle" title={tx('No door needs attention')} description={tx('Every door is locked, unlocked or closed as expected.')} />
       )}
       {doors && shown.length > 0 && (
+        <div className="gh-table-scroll" data-testid="doors-table-scroll">
         <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
           <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
           <tbody>
@@ -162,6 +167,7 @@ export function DoorsScreen() {
             })}
           </tbody>
         </HTMLTable>
+        </div>
       )}
       <Alert isOpen={asking !== null} intent={asking === 'on' ? 'danger' : 'success'} icon={asking === 'on' ? 'lock' : 'unlock'} canEscapeKeyCancel
         confirmButtonText={asking === 'on' ? (where === 'all' ? tx('Lock down all doors') : tx('Lock down these doors')) : tx('Release lockdown')} cancelButtonText={tx('Cancel')}
