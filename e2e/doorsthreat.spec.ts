@@ -68,6 +68,14 @@ test('a security operator sets a threat level for one site from the doors screen
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(panel.getByTestId('doors-threat-lower')).toBeInViewport();
   await shot(page, 'doors-threat-390');
+  // the form to change it stacks one field a line, each as wide as the card
+  await panel.getByTestId('doors-threat-open').click();
+  await expect(panel.getByTestId('doors-threat-set')).toBeInViewport();
+  const where = (await panel.getByTestId('doors-threat-where').boundingBox())!;
+  expect(where.x + where.width).toBeLessThanOrEqual(390);
+  await shot(page, 'doors-threat-form-390');
+  await panel.getByTestId('doors-threat-open').click();
+  await expect(panel.getByTestId('doors-threat-form')).toBeHidden();
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // the administrator puts it in force for the whole client elsewhere: the panel reads it from the change notice

@@ -125,48 +125,48 @@ export function DoorsScreen() {
       )}
       {doors && shown.length > 0 && (
         <div className="gh-table-scroll" data-testid="doors-table-scroll">
-        <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
-          <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
-          <tbody>
-            {shown.map((d) => {
-              const state = doorStateOf(d.status);
-              return (
-                <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined}
-                  className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
-                  <td className="gh-doors__name">
-                    {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
-                    {d.mode === 'locked-down' && <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">{tx('Locked down')}</Tag>}
-                    {canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}
-                  </td>
-                  <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
-                  <td>
-                    <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
-                  </td>
-                  <td data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
-                    {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
-                  </td>
-                  {canControl && (
-                    <td>
-                      {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span> : (
-                        <ButtonGroup variant="outlined" size="small">
-                          {commandsOf(d).map(({ command, force }) => {
-                            const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
-                            return (
-                              <Button key={command} icon={c.icon} text={tx(c.label)} title={tx(c.title)}
- intent={force ? 'warning' : undefined}
-                                loading={running === key(d.id, command, force)} disabled={running !== null} aria-label={`${c.label} ${d.name}`}
-                                onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))} data-testid={`door-${command}${force ? '-force' : ''}`} />
-                            );
-                          })}
-                        </ButtonGroup>
-                      )}
+          <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
+            <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
+            <tbody>
+              {shown.map((d) => {
+                const state = doorStateOf(d.status);
+                return (
+                  <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined}
+                    className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
+                    <td className="gh-doors__name">
+                      {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
+                      {d.mode === 'locked-down' && <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">{tx('Locked down')}</Tag>}
+                      {canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </HTMLTable>
+                    <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
+                    <td>
+                      <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
+                    </td>
+                    <td data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
+                      {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
+                    </td>
+                    {canControl && (
+                      <td>
+                        {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span> : (
+                          <ButtonGroup variant="outlined" size="small">
+                            {commandsOf(d).map(({ command, force }) => {
+                              const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
+                              return (
+                                <Button key={command} icon={c.icon} text={tx(c.label)} title={tx(c.title)}
+   intent={force ? 'warning' : undefined}
+                                  loading={running === key(d.id, command, force)} disabled={running !== null} aria-label={`${c.label} ${d.name}`}
+                                  onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))} data-testid={`door-${command}${force ? '-force' : ''}`} />
+                              );
+                            })}
+                          </ButtonGroup>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </HTMLTable>
         </div>
       )}
       <Alert isOpen={asking !== null} intent={asking === 'on' ? 'danger' : 'success'} icon={asking === 'on' ? 'lock' : 'unlock'} canEscapeKeyCancel
