@@ -1,6 +1,7 @@
 // Who may hear what in real time (issue 4, §6): a SUBSCRIBE to a destination needs one of the privileges of
 // the screens that consume it, so an alarm never reaches a console whose user may not see alarms. The broker
 // (server/realtime) refuses the rest with an ERROR frame; the console (src/transport/stomp.ts) never asks.
+import { PRIV } from './privileges';
 import { CATALOGUE, resourceByName } from './resources';
 import { DESTINATIONS, SERVICE_DESTINATIONS, baseDestination, changedResourceOf, type Destination, type RealtimeService } from './realtime';
 
@@ -29,13 +30,19 @@ export const DESTINATION_PRIVILEGES: Readonly<Record<Destination, readonly strin
   [DESTINATIONS.changes]: [],
 };
 
+/**
+ * Change notices heard beyond the resource's own screens: the threat level put in force or lowered is told as the
+ * threat levels' change, and holders of door control see and set it on the doors screen (without 0.4.4.x).
+ */
+const CHANGES_ALSO_FOR: Readonly<Record<string, readonly string[]>> = { threatLevels: [PRIV.doors.control] };
+
 /** The privileges a destination needs (any one), null when none; unknown destinations need the impossible. */
 export function privilegesForDestination(destination: string): readonly string[] | null {
   const changed = changedResourceOf(destination);
   if (changed !== null) {
     // a resource's change notices go to those who may open its list or its records
     const r = resourceByName(changed);
-    return r ? [r.privileges.view, ...(r.privileges.read ?? [])] : [];
+    return r ? [r.privileges.view, ...(r.privileges.read ?? []), ...(CHANGES_ALSO_FOR[changed] ?? [])] : [];
   }
   const base = baseDestination(destination);
   return base ? DESTINATION_PRIVILEGES[base] : [];

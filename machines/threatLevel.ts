@@ -2,13 +2,19 @@
 // force, the levels to choose from and (for holders of door control) the sites; sets a level or lowers it, one
 // command at a time, and reads again after each answer or when another console's change notice arrives. The answer
 // of a command is emitted (`threat.answered`) for the view to say in a toast. The REST calls are the `read` and
-// `command` actors the caller provides (src/api/readActors.ts).
+// `command` actors the caller provides (src/api/readActors.ts). The doors screen's panel reads what a holder of door
+// control may set (0.4.5.4, the choices endpoint): its sites, and the whole client only when they control it all; a
+// command is run only for those, and only while the level in force covers no door outside them (the server's rule).
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { ThreatState } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
 export interface ThreatLevelChoice { id: number; name: string; rank: number; mode: string }
-export interface ThreatRead { current: ThreatState; levels: ThreatLevelChoice[]; divisions: Array<{ id: number; name: string }> }
+export interface ThreatRead {
+  current: ThreatState; levels: ThreatLevelChoice[]; divisions: Array<{ id: number; name: string }>;
+  /** whether the whole client may be chosen (absent: yes, the divisions are all of them) */
+  wholeClient?: boolean;
+}
 /** Set a level (for a site or the whole client, for some minutes or until lowered), or lower it (levelId null). */
 export interface ThreatRequest { levelId: number | null; divisionId: number | null; minutes: number | null }
 export interface ThreatLevelInput { mayControl: boolean }
@@ -16,6 +22,7 @@ export interface ThreatLevelContext extends ThreatLevelInput {
   current: ThreatState | null;
   levels: ThreatLevelChoice[];
   divisions: Array<{ id: number; name: string }>;
+  wholeClient: boolean;
   request: ThreatRequest | null;
   error: string | null;
 }
@@ -32,6 +39,12 @@ export const threatLevelMachine = setup({
     read: notProvided<ThreatRead, ThreatLevelInput>('read'),
     command: notProvided<ThreatState, ThreatRequest>('command'),
   },
+  guards: {
+    /** set: for a site read as theirs, or the whole client when they control it all; and the level in force is theirs */
+    maySet: ({ context, event }) => context.mayControl && mayChange(context) && event.type === 'threat.set'
+      && (event.divisionId === null ? context.wholeClient : context.divisions.some((d) => d.id === event.divisionId)),
+    mayLower: ({ context }) => context.mayControl && mayChange(context),
+  },
   actions: {
     ask: assign({
       request: ({ event }) => (event.type === 'threat.set' ? { levelId: event.levelId, divisionId: event.divisionId, minutes: event.minutes } : { levelId: null, divisionId: null, minutes: null }),
@@ -40,11 +53,11 @@ export const threatLevelMachine = setup({
   },
 }).createMachine({
   id: 'threatLevel',
-  context: ({ input }) => ({ mayControl: input.mayControl, current: null, levels: [], divisions: [], request: null, error: null }),
+  context: ({ input }) => ({ mayControl: input.mayControl, current: null, levels: [], divisions: [], wholeClient: false, request: null, error: null }),
   initial: 'reading',
   on: {
-    'threat.set': { guard: ({ context }) => context.mayControl, target: '.commanding', actions: 'ask' },
-    'threat.lower': { guard: ({ context }) => context.mayControl, target: '.commanding', actions: 'ask' },
+    'threat.set': { guard: 'maySet', target: '.commanding', actions: 'ask' },
+    'threat.lower': { guard: 'mayLower', target: '.commanding', actions: 'ask' },
   },
   states: {
     reading: {
@@ -53,7 +66,7 @@ export const threatLevelMachine = setup({
         id: 'read',
         src: 'read',
         input: ({ context }) => ({ mayControl: context.mayControl }),
-        onDone: { target: 'idle', actions: assign(({ event }) => ({ current: event.output.current, levels: event.output.levels, divisions: event.output.divisions })) },
+        onDone: { target: 'idle', actions: assign(({ event }) => ({ current: event.output.current, levels: event.output.levels, divisions: event.output.divisions, wholeClient: event.output.wholeClient ?? true })) },
         // what was read last stays; the request's failure is toasted by the api client
         onError: 'idle',
       },
@@ -83,3 +96,11 @@ export const selectThreatDivisions = (s: ThreatLevelSnapshot) => s.context.divis
 export const selectThreatRunning = (s: ThreatLevelSnapshot): 'set' | 'lower' | null =>
   s.hasTag('busy') ? (s.context.request?.levelId === null ? 'lower' : 'set') : null;
 export const selectThreatError = (s: ThreatLevelSnapshot) => s.context.error;
+export const selectThreatWholeClient = (s: ThreatLevelSnapshot) => s.context.wholeClient;
+/** Whether the level in force (if any) covers only doors the user controls: then they may lower or replace it. */
+export const selectThreatMayChange = (s: ThreatLevelSnapshot) => mayChange(s.context);
+
+function mayChange(c: Pick<ThreatLevelContext, 'current' | 'divisions' | 'wholeClient'>): boolean {
+  if (!c.current?.level) return true;
+  return c.current.divisionId === null ? c.wholeClient : c.divisions.some((d) => d.id === c.current!.divisionId);
+}

@@ -1,29 +1,37 @@
 // Model-based tests of the screen-owned read machines: the threat level panel (read, set, lower, change notices, one
-// command at a time, the answer emitted for the toast) and the generic one-answer read; every edge on the real
-// machine with controllable REST actors.
+// command at a time, the answer emitted for the toast; a holder of door control over some sites only — the doors
+// screen's panel — sets for those sites and never for the whole client, nor changes a level that covers more) and the
+// generic one-answer read; every edge on the real machine with controllable REST actors.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
-import { threatLevelMachine, selectThreatRunning, type ThreatLevelSnapshot, type ThreatRead } from '../machines/threatLevel';
+import { threatLevelMachine, selectThreatMayChange, selectThreatRunning, type ThreatLevelSnapshot, type ThreatRead } from '../machines/threatLevel';
 import { readingMachine, selectReadFailed, selectReadOutput, type ReadingSnapshot } from '../machines/reading';
 import { drive, edgePaths, onlyInvoked } from './harness';
 
 const NONE = { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
 const LOCKED = { level: { id: 4, name: 'Lockout', rank: 9, mode: 'locked' }, divisionId: null, divisionName: null, setAt: '2026-11-25T08:00:00Z', setBy: 'admin', until: null };
 const READ: ThreatRead = { current: NONE, levels: [{ id: 4, name: 'Lockout', rank: 9, mode: 'locked' }], divisions: [{ id: 1, name: 'HQ' }] };
+/** the choices of an operator who controls the doors of one site only, while the whole client's level is in force */
+const SITE: ThreatRead = { current: LOCKED, levels: READ.levels, divisions: [{ id: 2, name: 'Warehouse' }], wholeClient: false };
+const SITE_NONE: ThreatRead = { ...SITE, current: NONE };
 
 describe('threat level panel model', () => {
   const events = [
     { type: 'threat.set', levelId: 4, divisionId: null, minutes: 30 },
+    { type: 'threat.set', levelId: 4, divisionId: 2, minutes: null },
     { type: 'threat.lower' },
     { type: 'threat.changed' },
     { type: 'xstate.done.actor.read', output: READ },
+    { type: 'xstate.done.actor.read', output: SITE },
+    { type: 'xstate.done.actor.read', output: SITE_NONE },
     { type: 'xstate.error.actor.read', error: new Error('offline') },
     { type: 'xstate.done.actor.command', output: LOCKED },
     { type: 'xstate.error.actor.command', error: new Error('Not allowed') },
   ] as any[];
   for (const mayControl of [true, false]) {
     const machine = threatLevelMachine;
-    const serialize = (s: ThreatLevelSnapshot) => JSON.stringify([s.value, s.context.current?.level?.id ?? null, s.context.levels.length, s.context.request?.levelId ?? null, s.context.error !== null]);
+    const serialize = (s: ThreatLevelSnapshot) => JSON.stringify([s.value, s.context.current?.level?.id ?? null, s.context.levels.length, s.context.wholeClient, s.context.divisions[0]?.id ?? null,
+      s.context.request?.levelId ?? null, s.context.request?.divisionId ?? null, s.context.error !== null]);
     const model = new TestModel(machine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 5000, input: { mayControl } } as any);
     const paths = edgePaths(model, machine, serialize, ['xstate.emit'], { mayControl });
     it(`${mayControl ? 'with' : 'without'} door control: ${mayControl ? 'sets and lowers one command at a time' : 'never runs a command'}`, () => {
@@ -32,7 +40,20 @@ describe('threat level panel model', () => {
       for (const p of paths) p.path.steps.forEach((st, i) => {
         const before = i > 0 ? p.path.steps[i - 1].state : null;
         if (before?.matches('commanding') && st.event.type.startsWith('threat.')) expect(st.state.context.request).toEqual(before.context.request);
+        // a command starts only for what the user may set, and only while the level in force is theirs to change
+        if (before && !before.matches('commanding') && st.state.matches('commanding')) {
+          const asked = st.state.context.request!;
+          expect(selectThreatMayChange(before)).toBe(true);
+          if (asked.levelId !== null) expect(asked.divisionId === null ? before.context.wholeClient : before.context.divisions.some((d) => d.id === asked.divisionId)).toBe(true);
+        }
       });
+    });
+    if (mayControl) it('with door control over one site: sets a level for it, never for the whole client, and leaves a wider level alone', () => {
+      const starts = paths.flatMap((p) => p.path.steps.flatMap((st, i) => (i > 0 && !p.path.steps[i - 1].state.matches('commanding') && st.state.matches('commanding')
+        ? [{ before: p.path.steps[i - 1].state, request: st.state.context.request! }] : [])));
+      expect(starts.some(({ before, request }) => !before.context.wholeClient && request.divisionId === 2)).toBe(true);
+      expect(starts.some(({ before, request }) => !before.context.wholeClient && request.levelId !== null && request.divisionId === null)).toBe(false);
+      expect(starts.some(({ before }) => before.context.current?.level && before.context.current.divisionId === null && !before.context.wholeClient)).toBe(false);
     });
     for (const p of paths) {
       it(`${mayControl ? 'control' : 'read only'}: ${p.description}`, async () => {
@@ -40,8 +61,8 @@ describe('threat level panel model', () => {
           // the answer of a command, and only it, is emitted for the toast
           const answered = p.path.steps.slice(0, step + 1).filter((st, i) => st.event.type === 'xstate.done.actor.command' && p.path.steps[i - 1]?.state.matches('commanding')).length;
           expect(emitted).toHaveLength(answered);
-          const started = before && !before.matches('commanding');
-          if (started && event.type === 'threat.set' && controls.inputs.at(-1)?.id === 'command') expect(controls.inputs.at(-1)?.input).toEqual({ levelId: 4, divisionId: null, minutes: 30 });
+          const started = before && !before.matches('commanding') && p.path.steps[step].state.matches('commanding');
+          if (started && event.type === 'threat.set' && controls.inputs.at(-1)?.id === 'command') expect(controls.inputs.at(-1)?.input).toEqual({ levelId: 4, divisionId: event.divisionId, minutes: event.minutes });
           if (started && event.type === 'threat.lower' && controls.inputs.at(-1)?.id === 'command') expect(controls.inputs.at(-1)?.input).toEqual({ levelId: null, divisionId: null, minutes: null });
         });
         const last = p.path.state;

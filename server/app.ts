@@ -298,7 +298,7 @@ export async function buildServer(opts: ServerOptions) {
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });
-  eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false, qr });
+  eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false, qr, countCap: opts.listCountCap });
   exportRoutes(app, { db });
   journalRoutes(app, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too

@@ -4,6 +4,9 @@
 // tenant's level or division is refused; levels are ranked, a rank used twice refused on the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, threatLevelsResource } from '../../contract';
+import { hashPassword } from '../auth/passwords';
+import { addGrant, insertRole } from '../db/queries/grants';
+import { DEMO_PASSWORD } from '../db/seed';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -101,6 +104,47 @@ describe('threat levels', () => {
     expect(theirs.body.levels.filter((l: { id: number }) => ours.has(l.id))).toEqual([]);
     expect(theirs.body.sites.filter((d: { id: number }) => divisions.includes(d.id))).toEqual([]);
     expect((await s.call('GET', `${CURRENT}/choices`, { token: await s.login('hr') })).status).toBe(403);
+  });
+
+  it('lets a holder of door control over one site set a level there only, and not touch a level that covers more', async () => {
+    const id = async (name: string) => Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 and name = $2', [northwind, name])).rows[0].id);
+    const [operations, warehouse, fleet, security] = await Promise.all(['Operations', 'Warehouse', 'Fleet', 'Security'].map(id));
+    // a Northwind user holding door control (0.4.5.4) on Operations (and so the divisions inside it) only
+    const user = (await s.db.query<{ id: number }>('insert into users (username, password_hash, name, selected_client_id) values ($1,$2,$3,$4) returning id',
+      ['site-operator', await hashPassword(DEMO_PASSWORD), 'Site operator', northwind])).rows[0].id;
+    await insertRole(s.db, 'test-site-doors', 'Site doors', ['0.4.5.0', '0.4.5.4']);
+    await addGrant(s.db, { userId: user, role: 'test-site-doors', clientId: northwind, divisionId: operations });
+    const site = await s.login('site-operator');
+    const mine = (await s.call('GET', `${CURRENT}/choices`, { token: site })).body;
+    expect(mine.sites.map((d: { id: number }) => d.id).sort((a: number, b: number) => a - b)).toEqual([operations, warehouse, fleet].sort((a, b) => a - b));
+    expect(mine.wholeClient).toBe(false);
+    const watch = (await level({ name: 'Site watch', rank: 7, mode: 'card-pin' })).body.id;
+
+    // allowed: a site they control (with the divisions inside it), audited under their name
+    const set = await s.call('POST', CURRENT, { token: site, body: { levelId: watch, divisionId: warehouse } });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ level: { name: 'Site watch' }, divisionId: warehouse, setBy: 'site-operator' });
+    expect(await s.count(`select 1 from audit_log where action = 'threat level' and actor = 'site-operator' and client_id = $1`, [northwind])).toBe(1);
+    // refused: a site of theirs they do not control (404, like a door outside their divisions), the whole client
+    // (403), another tenant's division (404); the level in force stays
+    expect((await s.call('POST', CURRENT, { token: site, body: { levelId: watch, divisionId: security } })).status).toBe(404);
+    const whole = await s.call('POST', CURRENT, { token: site, body: { levelId: watch } });
+    expect([whole.status, whole.body.message]).toEqual([403, 'You control the doors of some divisions only: choose one of them']);
+    const theirDivision = Number((await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' order by d.id limit 1`)).rows[0].id);
+    expect((await s.call('POST', CURRENT, { token: site, body: { levelId: watch, divisionId: theirDivision } })).status).toBe(404);
+    expect((await s.call('GET', CURRENT, { token: admin })).body).toMatchObject({ level: { name: 'Site watch' }, divisionId: warehouse });
+    // and lower their own
+    expect((await s.call('POST', CURRENT, { token: site, body: { levelId: null } })).body.level).toBeNull();
+
+    // a level the administrator set for the whole client, or for another site, is not theirs to lower or narrow
+    for (const where of [null, security]) {
+      expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: watch, divisionId: where } })).status).toBe(200);
+      const lower = await s.call('POST', CURRENT, { token: site, body: { levelId: null } });
+      expect([lower.status, lower.body.message]).toEqual([403, 'The threat level in force covers doors you do not control']);
+      expect((await s.call('POST', CURRENT, { token: site, body: { levelId: watch, divisionId: operations } })).status).toBe(403);
+      expect((await s.call('GET', CURRENT, { token: admin })).body).toMatchObject({ level: { name: 'Site watch' }, divisionId: where });
+    }
+    expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: null } })).body.level).toBeNull();
   });
 
   it('holds one site only when set for a division, and reverts by itself when its time is up', async () => {

@@ -57,8 +57,15 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     const divisionId = input.divisionId ?? null;
     if (divisionId !== null) {
       if (!subtree(all, divisionId).length || !controlled.includes(divisionId)) throw new HttpError(404, 'Division not found');
-    } else if (all.some((d) => !controlled.includes(d.id))) {
+    } else if (input.levelId !== null && all.some((d) => !controlled.includes(d.id))) {
+      // setting for the whole client needs all of it; lowering is decided by where the level in force holds (below)
       throw new HttpError(403, 'You control the doors of some divisions only: choose one of them');
+    }
+    const before = await stateOf(db, clientId);
+    // the level in force is changed (replaced or lowered) only by who controls every door it covers: one row holds
+    // it for the whole client, so a site's operator must not lower or narrow another site's or the whole client's
+    if (before.level && (before.divisionId === null ? all.some((d) => !controlled.includes(d.id)) : !controlled.includes(before.divisionId))) {
+      throw new HttpError(403, 'The threat level in force covers doors you do not control');
     }
     let level: { id: number; name: string; mode: string } | null = null;
     if (input.levelId !== null) {
@@ -66,7 +73,6 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
       if (!rows[0]) throw new HttpError(400, 'Validation failed', [{ field: 'levelId', message: 'is not a threat level of this client' }]);
       level = rows[0];
     }
-    const before = await stateOf(db, clientId);
     const until = level && input.minutes ? new Date(Date.now() + input.minutes * 60_000).toISOString() : null;
     await db.transaction(async (tx) => {
       if (level) {

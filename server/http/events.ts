@@ -4,7 +4,7 @@
 import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { QrPublisher } from '../access/qrPublisher';
 import type { FastifyInstance } from 'fastify';
-import { API, PRIV, SimulateBody, type Violation } from '../../contract';
+import { API, LIST_COUNT_CAP, PRIV, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
@@ -73,7 +73,8 @@ export function eventFilters(clientId: number, query: unknown, text?: string | n
   return { where: where.join(' and '), params };
 }
 
-export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher }) {
+/** `countCap`: how many matching events a list counts before its total becomes a lower bound (LIST_COUNT_CAP). */
+export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr, countCap = LIST_COUNT_CAP }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher; countCap?: number }) {
   app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
@@ -83,11 +84,25 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr
     // same order as by id (events are stored as they happen), but the id index would walk every newer event first
     const q = req.query as Record<string, unknown>;
     const orderBy = lp.orderBy === 'e.id desc' && (q.from !== undefined || q.to !== undefined) ? 'e.at desc, e.id desc' : lp.orderBy;
-    // an exact total over millions of rows is the slow part: count at most 10,001 and say "more" beyond
-    const total = await db.query<{ n: string }>(`select count(*)::text n from (select 1 from events e where ${w} limit 10001) t`, params);
+    // an exact total over millions of rows is the slow part: as the catalogue's lists (server/crud/plugin.ts), one row
+    // more than the page says whether there are more; at most countCap + 1 rows are counted, beyond it the total is a
+    // lower bound (`totalIsAtLeast`: "1–20 of 10,000+"), and the last page tells it exactly without counting
+    const offset = lp.page * lp.size;
     const { rows } = await db.query<any>(`select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
-      where ${w} order by ${orderBy} limit ${lp.size} offset ${lp.page * lp.size}`, params);
-    return { items: rows.map(eventOfRow), total: Number(total.rows[0].n), page: lp.page, size: lp.size };
+      where ${w} order by ${orderBy} limit ${lp.size + 1} offset ${offset}`, params);
+    const more = rows.length > lp.size;
+    if (more) rows.pop();
+    let total = offset + rows.length;
+    let totalIsAtLeast = false;
+    if (more && offset + lp.size + 1 > countCap) {
+      totalIsAtLeast = true;
+      total = offset + lp.size + 1;
+    } else if (more || (!rows.length && lp.page > 0)) {
+      const counted = Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from events e where ${w} limit ${countCap + 1}) t`, params)).rows[0].n);
+      totalIsAtLeast = counted > countCap;
+      total = Math.min(counted, countCap);
+    }
+    return { items: rows.map(eventOfRow), total, totalIsAtLeast, page: lp.page, size: lp.size };
   });
 
   doorRoutes(app, { db, simulator, testHooks, qr });

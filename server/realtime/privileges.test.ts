@@ -32,6 +32,10 @@ describe('the destination → privilege map', () => {
     expect(mayReceive(new Set(['0.2.1.0']), DESTINATIONS.alarmCount)).toBe(true);
     expect(mayReceive(new Set(['0.2.2.0']), DESTINATIONS.alarmCount)).toBe(false);
     expect(mayReceive(new Set(['0.2.1.0']), '/not-a-destination')).toBe(false);
+    // the threat level in force is told as the threat levels' change: holders of door control hear it (doors screen)
+    expect(mayReceive(new Set(['0.4.5.4']), '/changes/threatLevels')).toBe(true);
+    expect(mayReceive(new Set(['0.4.5.4']), '/changes/overrides')).toBe(false);
+    expect(mayReceive(new Set(['0.4.5.0']), '/changes/threatLevels')).toBe(false);
   });
 
   it('leaves a receptionist visitor clocking only, and an HR manager nothing but the echo channel', () => {

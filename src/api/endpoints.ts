@@ -4,7 +4,7 @@ import { array, boolean, integer, nullable, number, optional, string, type, unkn
 import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatChoices, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -246,3 +246,5 @@ export const threatLevelChoices = () => getJson(threatLevelsResource.api, Threat
 export const threatCurrent = () => getJson(`${threatLevelsResource.api}/current`, ThreatState);
 export const setThreatLevel = (levelId: number | null, divisionId: number | null, minutes: number | null) =>
   send('post', `${threatLevelsResource.api}/current`, { levelId, divisionId, minutes }, ThreatState);
+/** What a holder of door control may set (0.4.5.4): the levels, their sites, whether the whole client. */
+export const threatSetChoices = () => getJson(`${threatLevelsResource.api}/current/choices`, ThreatChoices);

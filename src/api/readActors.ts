@@ -7,7 +7,7 @@ import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } 
 import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import {
-  armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices,
+  armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
@@ -50,6 +50,17 @@ export const threatLevelLogic = threatLevelMachine.provide({
     read: fromPromise<ThreatRead, ThreatLevelInput>(async ({ input }) => {
       const [current, levels, divisions] = await Promise.all([threatCurrent(), threatLevelChoices(), input.mayControl ? listDivisions({ size: 500 }) : { items: [] }]);
       return { current, levels: levels.items, divisions: divisions.items.map((d) => ({ id: d.id, name: d.name })) };
+    }),
+    command: fromPromise(({ input }: { input: ThreatRequest }) => setThreatLevel(input.levelId, input.divisionId, input.minutes)),
+  },
+});
+
+/** The doors screen's threat level panel (door control, 0.4.5.4): the level in force and what the user may set. */
+export const threatChoicesLogic = threatLevelMachine.provide({
+  actors: {
+    read: fromPromise<ThreatRead, ThreatLevelInput>(async () => {
+      const [current, choices] = await Promise.all([threatCurrent(), threatSetChoices()]);
+      return { current, levels: choices.levels, divisions: choices.sites, wholeClient: choices.wholeClient };
     }),
     command: fromPromise(({ input }: { input: ThreatRequest }) => setThreatLevel(input.levelId, input.divisionId, input.minutes)),
   },

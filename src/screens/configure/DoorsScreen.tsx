@@ -6,7 +6,9 @@
 // not: the controller relocks it by itself within seconds, and operators use it to let someone through at once.
 // One command at a time, through the command machine; its spinner is on the button that runs. A success toasts
 // here; a refusal (409: the door's state changed meanwhile) toasts through the api client (§8) and stays in a
-// callout until the next try.
+// callout until the next try. Holders of door control also see and set the threat level here (DoorsThreatPanel):
+// a security operator may not open the threat levels screen. On a phone the table scrolls sideways within its box,
+// so the commands in its last column stay in reach.
 import { getLocale, tx, useLocale } from '../../i18n';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -22,6 +24,7 @@ import { useTime } from '../../ui/time';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { attentionFirst, countDoors, doorStateOf, type LiveDoor } from './doorStatus';
+import { DoorsThreatPanel } from './DoorsThreatPanel';
 import { useLiveDoors } from './useLiveDoors';
 
 const seconds = Math.round(DOOR_MOMENTARY_MS / 1000);
@@ -112,6 +115,7 @@ export function DoorsScreen() {
           )}
           {canAdd && <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door"><span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span></Link>}
         </>} />
+      {canControl && <DoorsThreatPanel />}
       {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{tx(error)}</Callout>}
       {failed && !doors && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
       {!doors && !failed && <NonIdealState icon={<Spinner />} title={tx('Loading doors…')} />}
@@ -120,48 +124,50 @@ export function DoorsScreen() {
         <NonIdealState icon="tick-circle" title={tx('No door needs attention')} description={tx('Every door is locked, unlocked or closed as expected.')} />
       )}
       {doors && shown.length > 0 && (
-        <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
-          <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
-          <tbody>
-            {shown.map((d) => {
-              const state = doorStateOf(d.status);
-              return (
-                <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined}
-                  className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
-                  <td className="gh-doors__name">
-                    {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
-                    {d.mode === 'locked-down' && <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">{tx('Locked down')}</Tag>}
-                    {canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}
-                  </td>
-                  <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
-                  <td>
-                    <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
-                  </td>
-                  <td data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
-                    {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
-                  </td>
-                  {canControl && (
-                    <td>
-                      {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span> : (
-                        <ButtonGroup variant="outlined" size="small">
-                          {commandsOf(d).map(({ command, force }) => {
-                            const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
-                            return (
-                              <Button key={command} icon={c.icon} text={tx(c.label)} title={tx(c.title)}
- intent={force ? 'warning' : undefined}
-                                loading={running === key(d.id, command, force)} disabled={running !== null} aria-label={`${c.label} ${d.name}`}
-                                onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))} data-testid={`door-${command}${force ? '-force' : ''}`} />
-                            );
-                          })}
-                        </ButtonGroup>
-                      )}
+        <div className="gh-table-scroll" data-testid="doors-table-scroll">
+          <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
+            <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
+            <tbody>
+              {shown.map((d) => {
+                const state = doorStateOf(d.status);
+                return (
+                  <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined}
+                    className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
+                    <td className="gh-doors__name">
+                      {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
+                      {d.mode === 'locked-down' && <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">{tx('Locked down')}</Tag>}
+                      {canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </HTMLTable>
+                    <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
+                    <td>
+                      <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
+                    </td>
+                    <td data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
+                      {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
+                    </td>
+                    {canControl && (
+                      <td>
+                        {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span> : (
+                          <ButtonGroup variant="outlined" size="small">
+                            {commandsOf(d).map(({ command, force }) => {
+                              const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
+                              return (
+                                <Button key={command} icon={c.icon} text={tx(c.label)} title={tx(c.title)}
+   intent={force ? 'warning' : undefined}
+                                  loading={running === key(d.id, command, force)} disabled={running !== null} aria-label={`${c.label} ${d.name}`}
+                                  onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))} data-testid={`door-${command}${force ? '-force' : ''}`} />
+                              );
+                            })}
+                          </ButtonGroup>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </HTMLTable>
+        </div>
       )}
       <Alert isOpen={asking !== null} intent={asking === 'on' ? 'danger' : 'success'} icon={asking === 'on' ? 'lock' : 'unlock'} canEscapeKeyCancel
         confirmButtonText={asking === 'on' ? (where === 'all' ? tx('Lock down all doors') : tx('Lock down these doors')) : tx('Release lockdown')} cancelButtonText={tx('Cancel')}

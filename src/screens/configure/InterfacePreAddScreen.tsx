@@ -41,17 +41,19 @@ export function InterfacePreAddScreen() {
           {!items && !found.failed && <Spinner size={20} />}
           {items && items.length === 0 && <NonIdealState icon="tick-circle" title={tx('Every board found is added')} description={tx('Offline controllers answer no discovery.')} />}
           {items && items.length > 0 && (
-            <HTMLTable compact striped className="gh-table-full">
-              <thead><tr><th>{tx('Controller')}</th><th>{tx('Bus address')}</th><th>{tx('Type')}</th><th>{tx('Serial number')}</th><th /></tr></thead>
-              <tbody>
-                {items.map((b) => (
-                  <tr key={`${b.controllerId}:${b.busAddress}`} data-testid="discovered-board" aria-label={`${b.controllerName} ${b.busAddress}`}>
-                    <td>{b.controllerName}</td><td>{b.busAddress}</td><td><Tag minimal>{kindLabel(b.kind)}</Tag></td><td>{b.serialNumber}</td>
-                    <td><Button size="small" icon="arrow-down" onClick={() => use(b)} data-testid="discovered-use">{tx('Use')}</Button></td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
+            <div className="gh-table-scroll">
+              <HTMLTable compact striped className="gh-table-full">
+                <thead><tr><th>{tx('Controller')}</th><th>{tx('Bus address')}</th><th>{tx('Type')}</th><th>{tx('Serial number')}</th><th /></tr></thead>
+                <tbody>
+                  {items.map((b) => (
+                    <tr key={`${b.controllerId}:${b.busAddress}`} data-testid="discovered-board" aria-label={`${b.controllerName} ${b.busAddress}`}>
+                      <td>{b.controllerName}</td><td>{b.busAddress}</td><td><Tag minimal>{kindLabel(b.kind)}</Tag></td><td>{b.serialNumber}</td>
+                      <td><Button size="small" icon="arrow-down" onClick={() => use(b)} data-testid="discovered-use">{tx('Use')}</Button></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </HTMLTable>
+            </div>
           )}
         </Card>
         <ResourceForm key={formKey} resource={resource} />
