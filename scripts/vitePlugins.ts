@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -90,7 +90,7 @@ export function precompress(): Plugin {
   return {
     name: 'gatehouse:precompress',
     apply: 'build',
-    configResolved(config) { outDir = join(config.root, config.build.outDir); },
+    configResolved(config) { outDir = resolve(config.root, config.build.outDir); }, // an absolute --outDir stays as it is
     async writeBundle(_options, bundle) {
       await Promise.all(Object.keys(bundle).filter((f) => COMPRESSIBLE.test(f)).map(async (f) => {
         const file = join(outDir, f);
