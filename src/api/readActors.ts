@@ -137,6 +137,7 @@ export const floorPlanReading = reading((id: number | null) => (id ? floorPlanCa
 /** `<doorId>|<command>|<name>`: a door command from the floor plan; answers its event. */
 export const floorPlanDoorCommands = commands((command) => { const [id, door] = command.split('|') as [string, DoorCommand]; return doorCommand(Number(id), door); });
 
+export type { PrivilegeHoldersRow, Tick } from './endpoints';
 /** /manage/privileges: every code with the client's roles holding it; the client's divisions by id. */
 export const privilegeHoldersReading = reading(() => listPrivilegeHolders());
 /** /manage/roles/assign-privileges/:id: the role's name and its ticked codes. */
