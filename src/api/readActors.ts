@@ -156,6 +156,7 @@ export const assignPrivilegeCommands = commands(async (command) => {
   }
 });
 
+export type { OperatorSettingsValues } from './endpoints';
 /** /manage/operator-settings: the client's settings as one form (loaded, saved, refused values back on their fields). */
 export const operatorSettingsForm = createResourceFormMachine({
   load: fromPromise<unknown, { id: number }>(() => getOperatorSettings()),
