@@ -20,6 +20,7 @@ export function useReading<T>(logic: ReadingLogic, id: string, options: { input?
   const output = useSelector(actor, (s: ReadingSnapshot) => s.context.output) as T | null;
   const busy = useSelector(actor, selectReadBusy);
   const failed = useSelector(actor, selectReadFailed);
+  const error = useSelector(actor, (s: ReadingSnapshot) => s.context.error);
   const shown = useRef(false);
   const lastKey = useRef(options.key);
   useEffect(() => {
@@ -30,5 +31,5 @@ export function useReading<T>(logic: ReadingLogic, id: string, options: { input?
   }, [actor, options.key]);
   useChangeNotices(options.notices ?? null, actor as { send: (e: { type: string }) => void }, { type: logic.id === 'liveReading' ? 'read.changed' : 'read.reload' }, { shownAgain: false });
   const reload = useCallback(() => actor.send({ type: 'read.reload' }), [actor]);
-  return { output, busy, failed, reload };
+  return { output, busy, failed, error, reload };
 }
