@@ -16,7 +16,8 @@ import { createResourceFormMachine, type Saved, type SaveInput } from '../../mac
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
   assignPrivileges, batchErrorReport, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
-  previewBatchUpload, resourceApi, roleName, roleTicks, saveOperatorSettings, type OperatorSettingsValues, type Tick,
+  previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
+  type OperatorSettingsValues, type Tick,
 } from './endpoints';
 import { ApiError, isNotFound } from './errors';
 import { streamGet } from './stream';
@@ -193,3 +194,13 @@ export const visitorReading = reading(async (id: number | null) => {
 });
 /** `<visitorId>|sign-in` or `<visitorId>|sign-out`: move the visitor; answers the visitor as they are then. */
 export const visitorMoves = commands((command) => { const [id, move] = command.split('|'); return moveVisitor(Number(id), move === 'sign-out' ? 'sign-out' : 'sign-in'); });
+
+/** /manage/service-accounts: `revoke:<id>` or `rotate:<id>` the account's API key; answers the account (with the new key). */
+export const apiKeyCommands = commands((command) => { const [what, id] = command.split(':'); return what === 'revoke' ? revokeApiKey(Number(id)) : rotateApiKey(Number(id)); });
+/** /manage/web-hooks/:id/history: `{"hookId":…,"page":…,"outcome":…,"eventType":…}` reads one page of delivery attempts. */
+export const webHookAttemptsReads = commands((command) => {
+  const f = JSON.parse(command) as { hookId: number; page: number; outcome: string; eventType: string };
+  return webHookAttempts(f.hookId, { page: f.page, size: 50, outcome: (f.outcome || undefined) as 'ok' | 'failed' | undefined, eventType: f.eventType || undefined });
+});
+/** `<hookId>|<attemptId>`: queue the delivery again. */
+export const webHookRedeliveries = commands((command) => { const [hookId, attempt] = command.split('|').map(Number); return redeliverWebHook(hookId, attempt); });
