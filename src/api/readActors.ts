@@ -16,8 +16,8 @@ import { createResourceFormMachine, type Saved, type SaveInput } from '../../mac
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
   assignPrivileges, batchErrorReport, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
-  previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
-  type OperatorSettingsValues, type Tick,
+  previewAccessChange, previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
+  type AccessPreview, type OperatorSettingsValues, type Tick,
 } from './endpoints';
 import { ApiError, isNotFound } from './errors';
 import { streamGet } from './stream';
@@ -204,3 +204,7 @@ export const webHookAttemptsReads = commands((command) => {
 });
 /** `<hookId>|<attemptId>`: queue the delivery again. */
 export const webHookRedeliveries = commands((command) => { const [hookId, attempt] = command.split('|').map(Number); return redeliverWebHook(hookId, attempt); });
+
+/** "Preview access" on a form (src/resources/WhatIf.tsx): who would gain and lose which doors if the values were saved. */
+export const accessPreviewLogic = fromPromise<AccessPreview, { resource: string; id: number | null; values: Record<string, unknown> }>(({ input }) => previewAccessChange(input.resource, input.id, input.values));
+export type { AccessPreview } from './endpoints';
