@@ -127,8 +127,11 @@ export async function missedEvents(afterId: number, size = RESYNC_MAX): Promise<
   const page = await listEvents({ size, sort: [{ field: 'id', dir: 'desc' }], filters: { afterId: String(afterId) } });
   return [...page.items].reverse();
 }
-/** `<afterId>`: the events stored after that id (the events screen's gap after a reconnect), oldest first. */
-export const missedEventsCommands = commands((afterId) => missedEvents(Number(afterId)));
+/**
+ * The events stored after an id (the events screen's gap after a reconnect), oldest first. One actor per resync, not
+ * one at a time: a read still hanging on the server that went away must not hold back the read after it came back.
+ */
+export const missedEventsLogic = fromPromise<Event[], number>(({ input }) => missedEvents(input));
 
 /** /monitor/floor-plan: the client's plans by name (nothing without a client), and one plan with its pinned doors. */
 const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floorPlansResource));
