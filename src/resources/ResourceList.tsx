@@ -20,7 +20,7 @@ import { toCsv } from './csv';
 import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
 import { useViewActor } from '../app/useViewActor';
-import { useChangeNotices } from '../app/useChangeNotices';
+import { useChangeNotices, type NoticeSource } from '../app/useChangeNotices';
 
 const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
@@ -46,9 +46,11 @@ interface Props<T extends { id: number }> {
   filters?: Record<string, string>;
   /** Read the current page again whenever this changes (e.g. a real-time message said the data changed). */
   refreshKey?: number;
+  /** Real-time notices besides the resource's own change notice after which the open list reads its page again. */
+  notices?: NoticeSource;
 }
 
-export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, refreshKey }: Props<T>) {
+export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, refreshKey, notices }: Props<T>) {
   const t = useT();
   const time = useTime(); // cells and time headers follow the user's zone and language
   const zoned = (title: string, on?: boolean) => (on ? `${title} (${time.zoneName()})` : title);
@@ -72,6 +74,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   // a row of this resource changed anywhere in the client (`/changes/{resource}`), or a kept-alive list is shown again
   // (an add or edit may have happened meanwhile): the open list reads its page again
   useChangeNotices({ resource: resource.name }, list, { type: 'list.refresh' });
+  useChangeNotices(notices ?? null, list, { type: 'list.refresh' }, { shownAgain: false });
 
   const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
   const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);

@@ -1,7 +1,7 @@
 // Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
 // visitor list, and one visitor's details, where the front desk prints the badge through the companion.
 import { tx, useLocale } from '../../i18n';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -38,18 +38,14 @@ export const VisitorListScreen = () => (
     description={tx('Everyone registered at the front desk, newest visit first.')} />
 );
 
+const CLOCKINGS = { destinations: [DESTINATIONS.clocking] };
+
 /** /visitor: the front desk's day — today's visits, whoever is expected, on site or gone. */
 export function VisitorTodayScreen() {
   const day = useMemo(today, []);
   // a visitor signed in or out at any front desk of the client (`/clocking`): the list reads the server again
-  const socket = useSystemActor('socket.visitor');
-  const [clockings, setClockings] = useState(0);
-  useEffect(() => {
-    const sub = socket.on('socket.message', (m) => { if (m.destination === DESTINATIONS.clocking) setClockings((n) => n + 1); });
-    return () => sub.unsubscribe();
-  }, [socket]);
   return (
-    <ListScreen refreshKey={clockings} testId="visitors-today" title={tx('Today\'s visits')} icon="id-number" resource={visitors} filters={{ visitDate: day }}
+    <ListScreen notices={CLOCKINGS} testId="visitors-today" title={tx('Today\'s visits')} icon="id-number" resource={visitors} filters={{ visitDate: day }}
       description={`Visitors registered for ${showDate(day)}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
   );
 }
