@@ -9,6 +9,19 @@ import { commandMachine } from '../../machines/command';
 import {
   armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
+// issue 11 (views-tasks)
+import { API, floorPlansResource, rowSchema, type Event } from '../../contract';
+import { liveReadingMachine } from '../../machines/liveReading';
+import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
+import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
+import {
+  assignPrivileges, batchErrorReport, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
+  previewAccessChange, previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
+  type AccessPreview, type OperatorSettingsValues, type Tick,
+} from './endpoints';
+import { ApiError, isNotFound } from './errors';
+import { streamGet } from './stream';
+import { listRecordings, openRecording } from '../system/journalRecordings';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -104,3 +117,108 @@ export const doorCommands = commands((command) => {
   const [id, door, force] = command.split(':') as [string, DoorCommand, string];
   return doorCommand(Number(id), door, force === 'force');
 });
+
+// ---------- issue 11 (no useTask in views): the audit, dashboard, monitor, manage and visitor screens ----------
+// Their reads and commands, so the views only create the actors and read them. Added as one block (views-tasks).
+
+/** /monitor/replay: the client's recorded sessions (auditors with 0.8.2.0), newest activity first. */
+export const recordingsReading = reading(() => listRecordings());
+/** `<recordingId>`: open a recorded session; answers its journal as NDJSON text for the replay viewer. */
+export const recordingOpenings = commands((id) => openRecording(Number(id)));
+
+/** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows. */
+export const dashboardReading = liveReadingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
+
+/** /monitor/events: the newest stored events, shown before the live ones. */
+export const eventHistoryReading = reading(() => listEvents({ size: 100 }));
+/** How many missed events one resync reads at most (the screen shows fewer). */
+export const RESYNC_MAX = 1000;
+/** Missed events after `afterId`, oldest first (the order live messages arrive in). */
+export async function missedEvents(afterId: number, size = RESYNC_MAX): Promise<Event[]> {
+  const page = await listEvents({ size, sort: [{ field: 'id', dir: 'desc' }], filters: { afterId: String(afterId) } });
+  return [...page.items].reverse();
+}
+/**
+ * The events stored after an id (the events screen's gap after a reconnect), oldest first. One actor per resync, not
+ * one at a time: a read still hanging on the server that went away must not hold back the read after it came back.
+ */
+export const missedEventsLogic = fromPromise<Event[], number>(({ input }) => missedEvents(input));
+
+/** /monitor/floor-plan: the client's plans by name (nothing without a client), and one plan with its pinned doors. */
+const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floorPlansResource));
+export const floorPlansReading = reading((input: { clientId: number | null } | null) => (input?.clientId == null ? Promise.resolve(null)
+  : floorPlanCalls().list({ size: 200, sort: [{ field: 'name', dir: 'asc' }] }).then((p) => p.items)));
+export const floorPlanReading = reading((id: number | null) => (id ? floorPlanCalls().get(id) : Promise.resolve(null)));
+/** `<doorId>|<command>|<name>`: a door command from the floor plan; answers its event. */
+export const floorPlanDoorCommands = commands((command) => { const [id, door] = command.split('|') as [string, DoorCommand]; return doorCommand(Number(id), door); });
+
+export type { PrivilegeHoldersRow, Tick } from './endpoints';
+/** /manage/privileges: every code with the client's roles holding it; the client's divisions by id. */
+export const privilegeHoldersReading = reading(() => listPrivilegeHolders());
+/** /manage/roles/assign-privileges/:id: the role's name and its ticked codes. */
+export const roleNameReading = reading((id: number) => roleName(id));
+export const roleTicksReading = reading((id: number) => roleTicks(id));
+/**
+ * `<roleId>|<ticks as JSON>`: save the role's whole set of ticks; answers the role. A refusal names the first field
+ * the server named (`code: …`).
+ */
+export const assignPrivilegeCommands = commands(async (command) => {
+  const bar = command.indexOf('|');
+  try {
+    return await assignPrivileges(Number(command.slice(0, bar)), JSON.parse(command.slice(bar + 1)) as Tick[]);
+  } catch (e) {
+    throw new Error(e instanceof ApiError ? (e.violations[0] ? `${e.violations[0].field}: ${e.violations[0].message}` : e.message) : String(e));
+  }
+});
+
+export type { OperatorSettingsValues } from './endpoints';
+/** /manage/operator-settings: the client's settings as one form (loaded, saved, refused values back on their fields). */
+export const operatorSettingsForm = createResourceFormMachine({
+  load: fromPromise<unknown, { id: number }>(() => getOperatorSettings()),
+  save: fromPromise<Saved, SaveInput>(async ({ input }) => { await saveOperatorSettings(input.values as OperatorSettingsValues); return { id: 1 }; }),
+});
+
+/** /manage/identities/batch-upload: the batch templates to choose from. */
+export const batchTemplatesReading = reading(() => optionsOf(API.batchTemplates, {}));
+/** The batch upload's preview and streamed import (machines/batchUpload.ts). */
+export const batchUploadLogic = batchUploadMachine.provide({
+  actors: {
+    preview: fromPromise<BatchPreview, PreviewInput>(({ input }) => previewBatchUpload(input.templateId, input.file, input.fileName)),
+    import: fromPromise<BatchResult, { uploadId: number }>(async ({ input, self, signal }) => {
+      let result: BatchResult | null = null;
+      const out = await streamGet(batchImportPath(input.uploadId), {
+        signal,
+        onEvent: (e) => {
+          if (e.event === 'progress') self._parent?.send({ type: 'batch.progress', progress: JSON.parse(e.data) as BatchProgress });
+          else if (e.event === 'end') result = JSON.parse(e.data) as BatchResult;
+        },
+      });
+      if (out.status === 'ended' && result) return result;
+      throw out.error ?? new Error('The import was interrupted. Run it again: rows already imported are matched, not repeated.');
+    }),
+  },
+});
+/** `<uploadId>`: the whole error report of a previewed upload, as a CSV blob. */
+export const batchReportCommands = commands((id) => batchErrorReport(Number(id)));
+
+/** /visitor/details/:id: the visitor, or `{ notFound: true }` for one of another client or removed (an expected answer). */
+export const visitorReading = reading(async (id: number | null) => {
+  if (!id) return null;
+  try { return await getVisitor(id); } catch (e) { if (isNotFound(e)) return { notFound: true }; throw e; }
+});
+/** `<visitorId>|sign-in` or `<visitorId>|sign-out`: move the visitor; answers the visitor as they are then. */
+export const visitorMoves = commands((command) => { const [id, move] = command.split('|'); return moveVisitor(Number(id), move === 'sign-out' ? 'sign-out' : 'sign-in'); });
+
+/** /manage/service-accounts: `revoke:<id>` or `rotate:<id>` the account's API key; answers the account (with the new key). */
+export const apiKeyCommands = commands((command) => { const [what, id] = command.split(':'); return what === 'revoke' ? revokeApiKey(Number(id)) : rotateApiKey(Number(id)); });
+/** /manage/web-hooks/:id/history: `{"hookId":…,"page":…,"outcome":…,"eventType":…}` reads one page of delivery attempts. */
+export const webHookAttemptsReads = commands((command) => {
+  const f = JSON.parse(command) as { hookId: number; page: number; outcome: string; eventType: string };
+  return webHookAttempts(f.hookId, { page: f.page, size: 50, outcome: (f.outcome || undefined) as 'ok' | 'failed' | undefined, eventType: f.eventType || undefined });
+});
+/** `<hookId>|<attemptId>`: queue the delivery again. */
+export const webHookRedeliveries = commands((command) => { const [hookId, attempt] = command.split('|').map(Number); return redeliverWebHook(hookId, attempt); });
+
+/** "Preview access" on a form (src/resources/WhatIf.tsx): who would gain and lose which doors if the values were saved. */
+export const accessPreviewLogic = fromPromise<AccessPreview, { resource: string; id: number | null; values: Record<string, unknown> }>(({ input }) => previewAccessChange(input.resource, input.id, input.values));
+export type { AccessPreview } from './endpoints';

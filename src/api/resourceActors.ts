@@ -9,6 +9,8 @@ import { resourceApi } from './endpoints';
 export function resourceActors<T extends { id: number }>(path: string, schema: Struct<T, any>, bulkDeletePath?: string, shownOnce: readonly string[] = []) {
   const r = resourceApi(path, schema, bulkDeletePath);
   return {
+    /** The resource's REST calls themselves (the list's export and named row actions). */
+    calls: r,
     fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) => r.list({ page: input.page, size: input.size, sort: input.sort, filters: input.filters })),
     deleteMany: fromPromise<unknown, { resource: string; ids: number[] }>(({ input }) => r.bulkDelete(input.ids)),
     load: fromPromise<unknown, { id: number }>(({ input }) => r.get(input.id)),

@@ -2,22 +2,12 @@
 // are reported (sample rate ERROR_SAMPLE_RATE) to the server's UI error list.
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Code, NonIdealState } from '@blueprintjs/core';
-import { ERROR_SAMPLE_RATE } from '../../contract';
-import { postUiError } from '../api/endpoints';
+import { reportUiError } from '../api/uiErrors';
 import { tx } from '../i18n';
 
 interface Props { children: ReactNode; where?: string }
 interface State { error: Error | null }
 
-export function reportUiError(error: Error, extra?: string): void {
-  if (!import.meta.env.PROD || Math.random() >= ERROR_SAMPLE_RATE) return;
-  postUiError({
-    message: `${error.message || String(error)}`.slice(0, 2000) || 'Unknown error',
-    stack: `${error.stack ?? ''}${extra ?? ''}`.slice(0, 20000),
-    url: window.location.href.slice(0, 2000),
-    userAgent: navigator.userAgent.slice(0, 500),
-  }).catch(() => {});
-}
 
 export class ErrorBoundary extends Component<Props, State> {
   state: State = { error: null };

@@ -3,14 +3,24 @@
 // and, from scratch, when `key` changes (another client). The view never runs the request itself (issue 11).
 import { useCallback, useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
+import type { liveReadingMachine } from '../../machines/liveReading';
 import { readingMachine, selectReadBusy, selectReadFailed, type ReadingSnapshot } from '../../machines/reading';
+import { useChangeNotices, type NoticeSource } from './useChangeNotices';
 import { useViewActor } from './useViewActor';
 
-export function useReading<T>(logic: typeof readingMachine, id: string, options: { input?: unknown; key?: unknown } = {}) {
-  const actor = useViewActor(logic, { id, input: options.input });
+/** A reading's logic: the generic one (machines/reading.ts) or the live one (machines/liveReading.ts, same events and answer). */
+export type ReadingLogic = typeof readingMachine | typeof liveReadingMachine;
+
+/**
+ * `notices`: real-time notices after which the answer is read again (useChangeNotices) — at once by the generic
+ * reading, at most every DASHBOARD_LIVE_MS and never over a read on its way by the live one.
+ */
+export function useReading<T>(logic: ReadingLogic, id: string, options: { input?: unknown; key?: unknown; notices?: NoticeSource } = {}) {
+  const actor = useViewActor(logic as typeof readingMachine, { id, input: options.input });
   const output = useSelector(actor, (s: ReadingSnapshot) => s.context.output) as T | null;
   const busy = useSelector(actor, selectReadBusy);
   const failed = useSelector(actor, selectReadFailed);
+  const error = useSelector(actor, (s: ReadingSnapshot) => s.context.error);
   const shown = useRef(false);
   const lastKey = useRef(options.key);
   useEffect(() => {
@@ -19,6 +29,7 @@ export function useReading<T>(logic: typeof readingMachine, id: string, options:
     lastKey.current = options.key;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [actor, options.key]);
+  useChangeNotices(options.notices ?? null, actor as { send: (e: { type: string }) => void }, { type: logic.id === 'liveReading' ? 'read.changed' : 'read.reload' }, { shownAgain: false });
   const reload = useCallback(() => actor.send({ type: 'read.reload' }), [actor]);
-  return { output, busy, failed, reload };
+  return { output, busy, failed, error, reload };
 }

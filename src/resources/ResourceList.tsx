@@ -1,12 +1,12 @@
 // The generic list of a resource: server paging, sort (column header menus), filter, column resize, row
 // selection, bulk delete with confirm, CSV export of the filtered rows. State lives in the resourceList actor.
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useActorRef, useSelector } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
-import { DESTINATIONS, TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
+import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { selectPager } from '../../machines/resourceList.selectors';
@@ -20,6 +20,7 @@ import { toCsv } from './csv';
 import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
 import { useViewActor } from '../app/useViewActor';
+import { useChangeNotices, type NoticeSource } from '../app/useChangeNotices';
 
 const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
@@ -45,9 +46,11 @@ interface Props<T extends { id: number }> {
   filters?: Record<string, string>;
   /** Read the current page again whenever this changes (e.g. a real-time message said the data changed). */
   refreshKey?: number;
+  /** Real-time notices besides the resource's own change notice after which the open list reads its page again. */
+  notices?: NoticeSource;
 }
 
-export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, refreshKey }: Props<T>) {
+export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, refreshKey, notices }: Props<T>) {
   const t = useT();
   const time = useTime(); // cells and time headers follow the user's zone and language
   const zoned = (title: string, on?: boolean) => (on ? `${title} (${time.zoneName()})` : title);
@@ -68,23 +71,14 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const deleting = useSelector(list, selDeleting);
 
   useEffect(() => { if (refreshKey) list.send({ type: 'list.refresh' }); }, [refreshKey, list]);
-  // a row of this resource changed anywhere in the client (`/changes/{resource}`): the open list reads its page again
-  const central = useSystemActor('socket.central');
-  useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/${resource.name}`) list.send({ type: 'list.refresh' }); });
-    return () => sub.unsubscribe();
-  }, [central, list, resource.name]);
+  // a row of this resource changed anywhere in the client (`/changes/{resource}`), or a kept-alive list is shown again
+  // (an add or edit may have happened meanwhile): the open list reads its page again
+  useChangeNotices({ resource: resource.name }, list, { type: 'list.refresh' });
+  useChangeNotices(notices ?? null, list, { type: 'list.refresh' }, { shownAgain: false });
 
   const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
   const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);
   const canDelete = !!resource.bulkDelete && !!resource.privileges.delete && hasPrivilege(held, [resource.privileges.delete]);
-
-  // a kept-alive list shown again re-reads its page (an add or edit may have happened meanwhile)
-  const shown = useRef(false);
-  useEffect(() => {
-    if (shown.current) list.send({ type: 'list.refresh' });
-    shown.current = true;
-  }, [list]);
 
   // the filter box: what is typed is visual until it settles, then it becomes the actor's filter
   const [text, setText] = useState(filters.q ?? '');

@@ -4,9 +4,9 @@
 import { useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useForm } from 'react-final-form';
-import { createActor, fromPromise } from 'xstate';
-import { previewAccessChange, type AccessPreview } from '../api/endpoints';
+import { createActor } from 'xstate';
 import { ApiError } from '../api/errors';
+import { accessPreviewLogic, type AccessPreview } from '../api/readActors';
 import { tx } from '../i18n';
 import type { Resource } from './defineResource';
 import { toBody } from './formValues';
@@ -23,7 +23,7 @@ export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: nu
     setOpen(true);
     setState({ status: 'loading' });
     const values = toBody(ff.getState().values as Record<string, unknown>, resource.form);
-    const job = createActor(fromPromise(() => previewAccessChange(resource.name, id ?? null, values)));
+    const job = createActor(accessPreviewLogic, { input: { resource: resource.name, id: id ?? null, values } });
     job.subscribe({
       complete: () => setState({ status: 'done', answer: job.getSnapshot().output as AccessPreview }),
       error: (e) => setState({ status: 'failed', message: e instanceof Error ? e.message : String(e), fields: e instanceof ApiError ? e.violations.map((v) => `${v.field} ${v.message}`) : [] }),

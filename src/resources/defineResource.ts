@@ -6,7 +6,6 @@ import type { Struct } from 'superstruct';
 import { createResourceFormMachine } from '../../machines/resourceForm';
 import { createResourceListMachine } from '../../machines/resourceList';
 import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
-import { resourceApi } from '../api/endpoints';
 import { resourceActors } from '../api/resourceActors';
 import { getDisplayZone, showDate, showDateTime, zonedInput } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
@@ -133,7 +132,7 @@ export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
   const actors = resourceActors(def.api, def.schema, def.bulkDelete, def.declaration?.screens?.shownOnce?.map((x) => x.field));
   return {
     ...def,
-    calls: resourceApi(def.api, def.schema, def.bulkDelete),
+    calls: actors.calls,
     listMachine: createResourceListMachine({ fetchPage: actors.fetchPage, deleteMany: actors.deleteMany }),
     formMachine: createResourceFormMachine({ load: actors.load, save: actors.save }),
   };

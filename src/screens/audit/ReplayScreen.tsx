@@ -2,7 +2,7 @@
 // step through it on a timeline, machine by machine, with the replay's verdict per step. Auditors holding 0.8.2.0
 // also see the sessions recorded by sampled consoles (§9 session replay) and open one the same way. The loaded
 // journal lives in the replayViewer actor; this view only keeps which step is selected.
-import { useMemo, useState, type ChangeEvent } from 'react';
+import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
 import { Button, Callout, Card, Classes, FileInput, HTMLSelect, HTMLTable, Intent, NonIdealState, Slider, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import {
@@ -10,8 +10,11 @@ import {
   type ReplayViewerContext, type TimelineStep,
 } from '../../../machines/journal';
 import { getJournal } from '../../system/browser';
-import { listRecordings, mayViewRecordings, openRecording } from '../../system/journalRecordings';
-import { useTask } from '../../ui/useTask';
+import { selectCommandError, selectRunningCommand, type CommandSnapshot } from '../../../machines/command';
+import { recordingOpenings, recordingsReading } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { useViewActor } from '../../app/useViewActor';
+import { mayViewRecordings } from '../../system/journalRecordings';
 import { showDateTime, useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
 import type { RecordingSummary } from '../../../contract';
@@ -46,18 +49,18 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const recordingName = (r: RecordingSummary) => `${r.username}, ${showDateTime(r.startedAt, true)}`;
 
 /** The client's recorded sessions (newest activity first); Open loads one into the timeline. */
-function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: RecordingSummary) => void }) {
-  const list = useTask(() => listRecordings(), []);
+function RecordedSessions({ busy, opening, onOpen }: { busy: boolean; opening: string | null; onOpen: (r: RecordingSummary) => void }) {
+  const list = useReading<{ items: RecordingSummary[]; total: number }>(recordingsReading, 'replay:recordings');
   const time = useTime();
   const t = useT();
   return (
     <Card data-testid="recorded-sessions">
       <h4 className={Classes.HEADING}>Recorded sessions{' '}
-        <Button small minimal icon="refresh" aria-label={tx('Refresh recorded sessions')} onClick={list.reload} disabled={list.status === 'active'} />
+        <Button small minimal icon="refresh" aria-label={tx('Refresh recorded sessions')} onClick={list.reload} disabled={list.busy} />
       </h4>
-      {list.status === 'active' && <Spinner size={20} />}
-      {list.status === 'error' && <Callout intent={Intent.WARNING}>{tx('The recorded sessions could not be loaded.')}</Callout>}
-      {list.status === 'done' && list.output && (list.output.items.length === 0
+      {list.busy && <Spinner size={20} />}
+      {list.failed && <Callout intent={Intent.WARNING}>{tx('The recorded sessions could not be loaded.')}</Callout>}
+      {!list.busy && !list.failed && list.output && (list.output.items.length === 0
         ? <p className={Classes.TEXT_MUTED}>{tx('No session has been recorded yet: one session in ten uploads its journal.')}</p>
         : (
           <HTMLTable compact striped style={{ width: '100%' }}>
@@ -70,7 +73,7 @@ function RecordedSessions({ busy, onOpen }: { busy: boolean; onOpen: (r: Recordi
                   <td>{r.entries}</td>
                   <td>{kb(r.bytes)}</td>
                   <td>{r.ended ? <Tag minimal>{tx('ended')}</Tag> : <Tag minimal intent={Intent.PRIMARY}>{tx('live')}</Tag>}</td>
-                  <td><Button small icon="play" text={tx('Open')} disabled={busy} aria-label={`Open the session of ${r.username} started ${time.dateTime(r.startedAt)}`} onClick={() => onOpen(r)} /></td>
+                  <td><Button small icon="play" text={tx('Open')} disabled={busy} loading={opening === String(r.id)} aria-label={`Open the session of ${r.username} started ${time.dateTime(r.startedAt)}`} onClick={() => onOpen(r)} /></td>
                 </tr>
               ))}
             </tbody>
@@ -101,18 +104,27 @@ export function ReplayScreen() {
     });
   };
   const r = ctx.result;
-  const [openError, setOpenError] = useState<string | null>(null);
+  // a recorded session is opened by the openings actor; its text goes to the viewer
+  const openings = useViewActor(recordingOpenings, { id: 'replay:open' });
+  const opening = useSelector(openings, (s: CommandSnapshot) => selectRunningCommand(s));
+  const openFailed = useSelector(openings, (s: CommandSnapshot) => selectCommandError(s) !== null);
+  const [asked, setAsked] = useState<RecordingSummary | null>(null); // visual: the recording last asked for, to name it
+  useEffect(() => {
+    const sub = openings.on('command.done', ({ result }) => {
+      setSelected(0);
+      viewer.send({ type: 'journal.load', name: `Recorded session of ${asked ? recordingName(asked) : ''}`, text: String(result) });
+    });
+    return () => sub.unsubscribe();
+  }, [openings, viewer, asked]);
   const openRecorded = (rec: RecordingSummary) => {
-    setOpenError(null);
-    openRecording(rec.id).then(
-      (text) => { setSelected(0); viewer.send({ type: 'journal.load', name: `Recorded session of ${recordingName(rec)}`, text }); },
-      () => setOpenError(`The recorded session of ${recordingName(rec)} could not be opened.`),
-    );
+    setAsked(rec);
+    openings.send({ type: 'command.run', command: String(rec.id) });
   };
+  const openError = openFailed && asked ? `The recorded session of ${recordingName(asked)} could not be opened.` : null;
 
   return (
     <div className="gh-replay-screen">
-      {mayViewRecordings() && <RecordedSessions busy={busy} onOpen={openRecorded} />}
+      {mayViewRecordings() && <RecordedSessions busy={busy} opening={opening} onOpen={openRecorded} />}
       {openError && <Callout intent={Intent.WARNING}>{openError}</Callout>}
       <Card>
         <Button icon="export" text={tx('Export journal')} onClick={downloadJournal} />{' '}

@@ -4,7 +4,7 @@ import { Callout } from '@blueprintjs/core';
 import { ResetFinishRequest, ResetInitRequest } from '../../../contract';
 import { AuthFrame } from './AuthFrame';
 import { PasswordForm } from './PasswordForm';
-import { forgotPasswordMachine, resetPasswordMachine } from './passwordActors';
+import { forgotPasswordMachine, resetPasswordMachine } from '../../api/passwordActors';
 import { SignInForm } from './SignInForm';
 
 export function LoginScreen() {

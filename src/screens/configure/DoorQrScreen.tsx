@@ -3,7 +3,7 @@
 // code a credential shows at that door now, as a phone would, with the time it stays current; it renews itself when
 // the server announces the next period on `/dynamic-qr` (a timer is the fallback while the socket is down; the server
 // makes every code: the door's secret never reaches the browser).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, Drawer, FormGroup, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import QRCode from 'qrcode';
@@ -14,6 +14,7 @@ import {
 import { selectClientId } from '../../../machines/session.selectors';
 import { doorQrCodeLogic, doorQrLogic } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
+import { useChangeNotices } from '../../app/useChangeNotices';
 import { useSystemActor } from '../../app/useSystemActor';
 import { useViewActor } from '../../app/useViewActor';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
@@ -45,12 +46,7 @@ function DoorQrPage() {
   }, [qr]);
   const reload = () => qr.send({ type: 'doorQr.reload' });
   // a kept-alive screen shown again reads the doors again (its effects re-mount)
-  const shown = useRef(false);
-  useEffect(() => {
-    if (shown.current) reload();
-    shown.current = true;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [qr]);
+  useChangeNotices(null, qr, { type: 'doorQr.reload' });
   const [asking, setAsking] = useState<DoorQrRow | null>(null); // visual: which door's "off" is being confirmed
   const [showing, setShowing] = useState<DoorQrRow | null>(null); // visual: the door whose code is drawn
 
@@ -102,15 +98,10 @@ function CodePanel({ door }: { door: DoorQrRow }) {
   const [svg, setSvg] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now()); // visual: the countdown's clock
   // the server's `/dynamic-qr` notice for this door: a new period (or a new secret) — the actor reads the code again
-  const socket = useSystemActor('socket.visitor');
-  useEffect(() => {
-    const sub = socket.on('socket.message', (m) => {
-      if (m.destination !== DESTINATIONS.dynamicQr) return;
-      const notice = m.body as DynamicQr;
-      code.send({ type: 'qr.noticed', doorId: Number(notice.doorId), code: notice.code });
-    });
-    return () => sub.unsubscribe();
-  }, [socket, code]);
+  useChangeNotices({ destinations: [DESTINATIONS.dynamicQr] }, code, (body) => {
+    const notice = body as DynamicQr;
+    return { type: 'qr.noticed' as const, doorId: Number(notice.doorId), code: notice.code };
+  });
   useEffect(() => {
     if (!answer) { setSvg(null); return; }
     let live = true;

@@ -3,15 +3,16 @@
 // holders of door control (0.4.5.4), one command to set a level for the whole client or one site, for some minutes
 // or until lowered, and to lower it. Both ask first; the answer says what happened. Another console's change arrives
 // as the resource's change notice and the panel reads the state again.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, PRIV, hasPrivilege, threatLevelsResource } from '../../../contract';
+import { PRIV, hasPrivilege, threatLevelsResource } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
 import {
   selectThreatCurrent, selectThreatDivisions, selectThreatError, selectThreatLevels, selectThreatRunning,
 } from '../../../machines/threatLevel';
 import { threatLevelLogic } from '../../api/readActors';
+import { useChangeNotices } from '../../app/useChangeNotices';
 import { useSystemActor } from '../../app/useSystemActor';
 import { useViewActor } from '../../app/useViewActor';
 import { say, tx, useLocale } from '../../i18n';
@@ -42,18 +43,8 @@ function InForce({ mayControl }: { mayControl: boolean }) {
   const divisions = useSelector(threat, selectThreatDivisions);
   const running = useSelector(threat, selectThreatRunning);
   const error = useSelector(threat, selectThreatError);
-  // another console's change arrives as the resource's change notice: the panel reads again
-  const central = useSystemActor('socket.central');
-  useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) threat.send({ type: 'threat.changed' }); });
-    return () => sub.unsubscribe();
-  }, [central, threat]);
-  // a kept-alive panel shown again reads again (its effects re-mount; notices heard while hidden were missed)
-  const shown = useRef(false);
-  useEffect(() => {
-    if (shown.current) threat.send({ type: 'threat.changed' });
-    shown.current = true;
-  }, [threat]);
+  // another console's change arrives as the resource's change notice, and a kept-alive panel is shown again: read again
+  useChangeNotices({ resource: threatLevelsResource.name }, threat, { type: 'threat.changed' });
   // the answer of a command, said in a toast
   useEffect(() => {
     const sub = threat.on('threat.answered', ({ state: answer }) => notify(answer.level

@@ -10,7 +10,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { browserZone, useTime } from '../../ui/time';
 import { useT } from '../../i18n';
 import { PasswordForm } from '../auth/PasswordForm';
-import { changePasswordMachine } from '../auth/passwordActors';
+import { changePasswordMachine } from '../../api/passwordActors';
 import { say } from '../../i18n';
 
 export function ProfileScreen() {

@@ -3,19 +3,19 @@
 // would be created and updated and lists every bad row (row, employee no., field, message), with the whole
 // report as a CSV download. Import streams the rows with a progress bar and ends with what it did, in a toast and
 // on the page. The flow is the batchUpload machine (machines/batchUpload.ts); the server is server/batch.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Card, FileInput, FormGroup, H5, HTMLSelect, HTMLTable, ProgressBar, Tag } from '@blueprintjs/core';
-import { fromPromise } from 'xstate';
 import { useActorRef, useSelector } from '@xstate/react';
-import { API, hasPrivilege } from '../../../contract';
+import { hasPrivilege } from '../../../contract';
 import {
-  batchUploadMachine, selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchPreview,
-  selectBatchProgress, selectBatchResult, selectBatchStage, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput,
+  selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchPreview,
+  selectBatchProgress, selectBatchResult, selectBatchStage,
 } from '../../../machines/batchUpload';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { batchErrorReport, batchImportPath, optionsOf, previewBatchUpload } from '../../api/endpoints';
-import { streamGet } from '../../api/stream';
+import { batchReportCommands, batchTemplatesReading, batchUploadLogic } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { useViewActor } from '../../app/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { routeDescription, routeTitle, tCat, say, tx, useLocale, type Locale } from '../../i18n';
@@ -23,7 +23,6 @@ import { violationText } from '../../i18n/violations';
 import { identities } from '../../resources';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTask } from '../../ui/useTask';
 
 /** A field the server named (`lastName`, `credentials.0.number`, `udf.shift`) as the identity form labels it. */
 function fieldLabel(field: string, loc: Locale): string {
@@ -45,22 +44,6 @@ function fieldLabel(field: string, loc: Locale): string {
 /** Bad rows listed on the page; the rest are in the downloadable report. */
 const SHOWN_ERRORS = 100;
 
-const batchActors = {
-  preview: fromPromise<BatchPreview, PreviewInput>(({ input }) => previewBatchUpload(input.templateId, input.file, input.fileName)),
-  import: fromPromise<BatchResult, { uploadId: number }>(async ({ input, self, signal }) => {
-    let result: BatchResult | null = null;
-    const out = await streamGet(batchImportPath(input.uploadId), {
-      signal,
-      onEvent: (e) => {
-        if (e.event === 'progress') self._parent?.send({ type: 'batch.progress', progress: JSON.parse(e.data) as BatchProgress });
-        else if (e.event === 'end') result = JSON.parse(e.data) as BatchResult;
-      },
-    });
-    if (out.status === 'ended' && result) return result;
-    throw out.error ?? new Error(tx('The import was interrupted. Run it again: rows already imported are matched, not repeated.'));
-  }),
-};
-
 const save = (blob: Blob, name: string) => {
   const url = URL.createObjectURL(blob);
   Object.assign(document.createElement('a'), { href: url, download: name }).click();
@@ -73,8 +56,7 @@ export function BatchUploadScreen() {
   const session = useSystemActor('session');
   const clientId = useSelector(session, selectClientId);
   const held = useSelector(session, selectHeldPrivileges);
-  const machine = useMemo(() => batchUploadMachine.provide({ actors: batchActors }), []);
-  const upload = useActorRef(machine);
+  const upload = useActorRef(batchUploadLogic);
   const stage = useSelector(upload, selectBatchStage);
   const busy = useSelector(upload, selectBatchBusy);
   const preview = useSelector(upload, selectBatchPreview);
@@ -85,7 +67,12 @@ export function BatchUploadScreen() {
   const templateError = useSelector(upload, selectBatchFieldError('templateId'));
   const canImport = useSelector(upload, selectBatchCanImport);
 
-  const templates = useTask(() => optionsOf(API.batchTemplates, {}), [clientId]);
+  const templates = useReading<{ items: { id: number; label: string }[] }>(batchTemplatesReading, 'batch:templates', { key: clientId });
+  const reports = useViewActor(batchReportCommands, { id: 'batch:report' });
+  useEffect(() => {
+    const sub = reports.on('command.done', ({ command, result }) => save(result as Blob, `batch-${command}-errors.csv`));
+    return () => sub.unsubscribe();
+  }, [reports]);
   const [templateId, setTemplateId] = useState<number | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState<{ template?: string; file?: string }>({});
@@ -111,7 +98,7 @@ export function BatchUploadScreen() {
     setFile(null);
     if (fileInput.current) fileInput.current.value = '';
   };
-  const downloadReport = async (id: number) => save(await batchErrorReport(id), `batch-${id}-errors.csv`);
+  const downloadReport = (id: number) => reports.send({ type: 'command.run', command: String(id) });
 
   const items = templates.output?.items ?? [];
   const fieldError = missing.file ?? fileError;
@@ -121,7 +108,7 @@ export function BatchUploadScreen() {
       <PageHeader title={routeTitle(route)} icon="upload" description={routeDescription(route)} />
       <Card className="gh-batch__step">
         <H5>{tx('File and template')}</H5>
-        {templates.status === 'done' && items.length === 0 && (
+        {!templates.busy && !templates.failed && templates.output && items.length === 0 && (
           <Callout intent="warning" icon="th" data-testid="batch-no-template">
             {tx('There is no batch template yet: a template says which column fills which identity field.')}{' '}
             {mayAddTemplate && <Link to="/manage/identity-batch-template/add">{tx('Add a batch template')}</Link>}
@@ -189,7 +176,7 @@ export function BatchUploadScreen() {
               </Button>
             )}
             {(preview.errors.length > 0 || (result?.errors ?? 0) > 0) && (
-              <Button icon="download" variant="outlined" disabled={stage === 'importing'} onClick={() => void downloadReport(preview.id)} data-testid="batch-report">{tx('Download error report')}</Button>
+              <Button icon="download" variant="outlined" disabled={stage === 'importing'} onClick={() => downloadReport(preview.id)} data-testid="batch-report">{tx('Download error report')}</Button>
             )}
             {stage === 'imported' && <Link to="/manage/identities" className="bp6-button bp6-outlined">{tx('Open identities')}</Link>}
             <Button variant="minimal" icon="refresh" disabled={busy} onClick={again} data-testid="batch-again">{tx('Upload another file')}</Button>

@@ -2,17 +2,19 @@
 // the server enforces (server/auth). One form: checked with the contract's schema as typed, a refused value shown on
 // its field, typed values kept, and a toast that says it is saved.
 import { Button, Callout, Card, FormGroup, H5, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
-import { FORM_ERROR } from 'final-form';
+import { useEffect, useRef } from 'react';
+import type { FormApi } from 'final-form';
 import { Form, useField } from 'react-final-form';
-import { OperatorSettingsSchema, TOAST_MS, validate } from '../../../contract';
-import { getOperatorSettings, saveOperatorSettings, type OperatorSettingsValues } from '../../api/endpoints';
-import { ApiError } from '../../api/errors';
+import { useSelector } from '@xstate/react';
+import { OperatorSettingsSchema, TOAST_MS, validate, type Violation } from '../../../contract';
+import type { ResourceFormSnapshot } from '../../../machines/resourceForm';
+import { operatorSettingsForm, type OperatorSettingsValues } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
+import { useViewActor } from '../../app/useViewActor';
 import { routeDescription, routeTitle, tx, useLocale, useT } from '../../i18n';
 import { violationText, labelled } from '../../i18n/violations';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTask } from '../../ui/useTask';
 
 type Key = keyof OperatorSettingsValues;
 const SECTIONS: { title: string; fields: { name: Key; label: string; help?: string }[] }[] = [
@@ -33,10 +35,10 @@ const SECTIONS: { title: string; fields: { name: Key; label: string; help?: stri
 ];
 const toNumbers = (v: Record<string, unknown>) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, /^\s*-?\d+\s*$/.test(String(x ?? '')) ? Number(x) : x]));
 
-function NumberField({ name, label, help }: { name: Key; label: string; help?: string }) {
+function NumberField({ name, label, help, refused }: { name: Key; label: string; help?: string; refused?: string }) {
   const locale = useLocale();
-  const { input, meta } = useField(name, { subscription: { value: true, error: true, touched: true, submitError: true, dirtySinceLastSubmit: true } });
-  const raw = (meta.touched && meta.error) || (!meta.dirtySinceLastSubmit && meta.submitError);
+  const { input, meta } = useField(name, { subscription: { value: true, error: true, touched: true, dirtySinceLastSubmit: true } });
+  const raw = (meta.touched && meta.error) || (!meta.dirtySinceLastSubmit && refused);
   const message = raw ? labelled(tx(label), violationText(String(raw), locale, (_k, e) => e), locale) : undefined;
   return (
     <FormGroup label={tx(label)} labelFor={`field-${name}`} helperText={message ?? (help ? tx(help) : undefined)} intent={message ? 'danger' : 'none'} className="gh-field">
@@ -45,50 +47,66 @@ function NumberField({ name, label, help }: { name: Key; label: string; help?: s
   );
 }
 
+const selValues = (s: ResourceFormSnapshot) => s.context.values;
+const selFailed = (s: ResourceFormSnapshot) => s.matches('failed');
+const selSaving = (s: ResourceFormSnapshot) => s.matches('saving');
+const selViolations = (s: ResourceFormSnapshot) => s.context.violations;
+const selError = (s: ResourceFormSnapshot) => s.context.error;
+
 export function OperatorSettingsScreen() {
   const { route } = useRouteInfo();
   const t = useT();
   useLocale();
-  const loaded = useTask(getOperatorSettings, []);
+  // the settings form's actor (machines/resourceForm.ts): loads them, saves them, brings refused values back
+  const settings = useViewActor(operatorSettingsForm, { id: 'form:operatorSettings', input: { id: 1 } });
+  const loaded = useSelector(settings, selValues) as Record<string, unknown> | null;
+  const failed = useSelector(settings, selFailed);
+  const saving = useSelector(settings, selSaving);
+  const violations = useSelector(settings, selViolations);
+  const submitError = useSelector(settings, selError);
+  const formApi = useRef<FormApi<Record<string, unknown>> | null>(null);
+  const submitted = useRef<Record<string, unknown> | null>(null);
+  useEffect(() => {
+    const sub = settings.on('form.saved', () => {
+      notify({ intent: 'success', title: tx('Operator settings saved'), message: tx('They apply to every operator of this client from their next sign-in or request.'), timeoutMs: TOAST_MS });
+      // what was saved is what the form now starts from (reset returns to it)
+      if (submitted.current) formApi.current?.initialize(submitted.current);
+    });
+    return () => sub.unsubscribe();
+  }, [settings]);
+  const refused = Object.fromEntries(violations.map((v: Violation) => [v.field, v.message])) as Record<string, string>;
   const header = <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />;
-  if (loaded.status === 'error') return <div className="gh-page-wrap">{header}<NonIdealState icon="error" title={tx('The settings could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={loaded.reload} />} /></div>;
-  if (!loaded.output) return <div className="gh-page-wrap">{header}<NonIdealState icon={<Spinner />} title={t('loading')} /></div>;
+  if (failed) return <div className="gh-page-wrap">{header}<NonIdealState icon="error" title={tx('The settings could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={() => settings.send({ type: 'form.reload' })} />} /></div>;
+  if (!loaded) return <div className="gh-page-wrap">{header}<NonIdealState icon={<Spinner />} title={t('loading')} /></div>;
   return (
     <div className="gh-page-wrap">
       {header}
       <div className="gh-page gh-form-page" data-testid="operator-settings">
         <Form<Record<string, unknown>>
-          initialValues={Object.fromEntries(Object.entries(loaded.output).map(([k, v]) => [k, String(v)]))}
+          initialValues={Object.fromEntries(Object.entries(loaded).map(([k, v]) => [k, String(v)]))}
           validate={(values) => {
             const r = validate(toNumbers(values), OperatorSettingsSchema);
             return r.ok ? {} : Object.fromEntries(r.violations.map((v) => [v.field, v.message]));
           }}
-          onSubmit={async (values) => {
-            try {
-              await saveOperatorSettings(toNumbers(values) as OperatorSettingsValues);
-              notify({ intent: 'success', title: tx('Operator settings saved'), message: tx('They apply to every operator of this client from their next sign-in or request.'), timeoutMs: TOAST_MS });
-              loaded.reload();
-              return undefined;
-            } catch (e) {
-              if (e instanceof ApiError && e.violations.length) return Object.fromEntries(e.violations.map((v) => [v.field, v.message]));
-              return { [FORM_ERROR]: e instanceof Error ? e.message : String(e) };
-            }
+          onSubmit={(values) => {
+            submitted.current = values;
+            settings.send({ type: 'form.submit', values: toNumbers(values) });
           }}
-          render={({ handleSubmit, submitting, submitError, form }) => (
+          render={({ handleSubmit, form }) => { formApi.current = form; return (
             <form noValidate onSubmit={handleSubmit} aria-label={routeTitle(route)}>
               {submitError && <Callout intent="danger" icon="error" className="gh-form__error">{String(submitError)}</Callout>}
               {SECTIONS.map((s) => (
                 <Card key={s.title} className="gh-form__section" compact>
                   <H5>{tx(s.title)}</H5>
-                  <div className="gh-form__grid">{s.fields.map((f) => <NumberField key={f.name} {...f} />)}</div>
+                  <div className="gh-form__grid">{s.fields.map((f) => <NumberField key={f.name} {...f} refused={refused[f.name]} />)}</div>
                 </Card>
               ))}
               <div className="gh-form__actions">
-                <Button type="submit" intent="primary" icon="floppy-disk" loading={submitting} data-testid="form-save">{t('save')}</Button>
-                <Button icon="reset" onClick={() => form.reset()} disabled={submitting}>{t('reset')}</Button>
+                <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} data-testid="form-save">{t('save')}</Button>
+                <Button icon="reset" onClick={() => form.reset()} disabled={saving}>{t('reset')}</Button>
               </div>
             </form>
-          )}
+          ); }}
         />
       </div>
     </div>

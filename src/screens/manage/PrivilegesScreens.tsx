@@ -3,14 +3,18 @@
 // division); /manage/roles/assign-privileges/{id} [0.3.6.4] ticks a role's codes — a group at once, each code
 // everywhere the role's grant reaches or in one division — and saves the whole set (audited by the server).
 // Privileges themselves come with the product: /manage/privileges/add and /edit/{id} say so and lead to the roles.
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Alert, Button, Callout, Card, Checkbox, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { PLATFORM_PRIVILEGES, PRIV, PRIVILEGES, hasPrivilege } from '../../../contract';
+import { PLATFORM_PRIVILEGES, PRIV, PRIVILEGES, hasPrivilege, type Division } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { assignPrivileges, listDivisions, listPrivilegeHolders, roleName, roleTicks, type Tick } from '../../api/endpoints';
-import { ApiError } from '../../api/errors';
+import { selectCommandError, selectRunningCommand, type CommandSnapshot } from '../../../machines/command';
+import {
+  assignPrivilegeCommands, divisionsReading, privilegeHoldersReading, roleNameReading, roleTicksReading, type PrivilegeHoldersRow, type Tick,
+} from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { useViewActor } from '../../app/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../app/useSystemActor';
 import { getLocale, routeDescription, routeTitle, tx, useLocale } from '../../i18n';
@@ -18,7 +22,6 @@ import { privilegeLabel, withoutView } from '../../i18n/privileges';
 import { divisionTree, flatten } from '../../resources/divisionTree';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTask } from '../../ui/useTask';
 
 const parentOf = (code: string) => code.split('.').slice(0, -1).join('.') || code;
 /** A group's name: its parent code's own "View …" privilege without the verb, else the parent code. */
@@ -43,8 +46,8 @@ export function PrivilegesScreen() {
   const clientId = useSelector(useSystemActor('session'), selectClientId);
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canAssign = hasPrivilege(held, [PRIV.roles.assign]);
-  const holders = useTask(() => listPrivilegeHolders(), [clientId]);
-  const divisions = useTask(() => listDivisions({ size: 1000 }), [clientId]);
+  const holders = useReading<PrivilegeHoldersRow[]>(privilegeHoldersReading, 'privileges:holders', { key: clientId });
+  const divisions = useReading<{ items: Division[] }>(divisionsReading, 'privileges:divisions', { key: clientId });
   const names = new Map((divisions.output?.items ?? []).map((d) => [d.id, d.name]));
   const [q, setQ] = useState(''); // visual: the search box
   const rows = (holders.output ?? []).filter((p) => matches(q.trim(), p.code, p.label));
@@ -52,8 +55,8 @@ export function PrivilegesScreen() {
     <div className="gh-page" data-testid="privileges">
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)}
         actions={<InputGroup leftIcon="search" placeholder={tx('Code or words')} value={q} onChange={(e) => setQ(e.currentTarget.value)} aria-label={tx('Search privileges')} data-testid="privileges-search" />} />
-      {holders.status === 'error' && <Callout intent="danger" icon="error">{tx('The privileges could not be loaded')}</Callout>}
-      {!holders.output && holders.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
+      {holders.failed && <Callout intent="danger" icon="error">{tx('The privileges could not be loaded')}</Callout>}
+      {!holders.output && !holders.failed && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {holders.output && rows.length === 0 && <NonIdealState icon="search" title={tx('No privilege matches')} />}
       {grouped(rows).map((g) => (
         <Card key={g.parent} className="gh-mb gh-privs__group" data-testid="privilege-group">
@@ -103,14 +106,16 @@ export function AssignPrivilegesScreen() {
   const navigate = useNavigate();
   const tabs = useSystemActor('tabs');
   const clientId = useSelector(useSystemActor('session'), selectClientId);
-  const role = useTask(() => roleName(id), [id]);
-  const ticks = useTask(() => roleTicks(id), [id]);
-  const divisions = useTask(() => listDivisions({ size: 1000 }), [clientId]);
+  const role = useReading<{ id: number; name: string }>(roleNameReading, 'assign:role', { input: id, key: id });
+  const ticks = useReading<{ privileges: Tick[] }>(roleTicksReading, 'assign:ticks', { input: id, key: id });
+  const divisions = useReading<{ items: Division[] }>(divisionsReading, 'assign:divisions', { key: clientId });
   const tree = useMemo(() => flatten(divisionTree(divisions.output?.items ?? [])), [divisions.output]);
   const [edits, setEdits] = useState<Map<string, Reach> | null>(null); // visual: the ticks as changed here (null: as loaded)
   const [q, setQ] = useState('');
-  const [saving, setSaving] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  // the whole set of ticks is saved by the command actor: `<roleId>|<ticks>`
+  const saver = useViewActor(assignPrivilegeCommands, { id: 'assign:save' });
+  const saving = useSelector(saver, (s: CommandSnapshot) => selectRunningCommand(s) !== null);
+  const problem = useSelector(saver, (s: CommandSnapshot) => selectCommandError(s));
   const [asking, setAsking] = useState(false);
   const loaded = useMemo(() => new Map((ticks.output?.privileges ?? []).map((t) => [t.code, t.divisionId === null ? 'all' as Reach : t.divisionId])), [ticks.output]);
   const now = edits ?? loaded;
@@ -119,27 +124,26 @@ export function AssignPrivilegesScreen() {
   const visible = codes.filter((p) => matches(q.trim(), p.code, p.label));
   const set = (code: string, reach: Reach | null) => setEdits(() => { const m = new Map(now); if (reach === null) m.delete(code); else m.set(code, reach); return m; });
   const setMany = (list: readonly string[], on: boolean) => setEdits(() => { const m = new Map(now); for (const c of list) { if (on) { if (!m.has(c)) m.set(c, 'all'); } else m.delete(c); } return m; });
-  const done = useRef(false);
   const leave = () => {
     navigate('/manage/roles');
     const watch = tabs.subscribe((st) => { if (st.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); } });
   };
-  const save = async () => {
-    setSaving(true); setProblem(null);
-    const body: Tick[] = [...now].map(([code, reach]) => ({ code, divisionId: reach === 'all' ? null : reach }));
-    try {
-      const r = await assignPrivileges(id, body);
-      done.current = true;
-      notify({ intent: 'success', title: tx('Privileges of {role} saved', { role: r.name }), message: tx('{n} privileges ticked.', { n: body.length }), timeoutMs: 3000 });
+  useEffect(() => {
+    const sub = saver.on('command.done', ({ command, result }) => {
+      const n = (JSON.parse(command.slice(command.indexOf('|') + 1)) as Tick[]).length;
+      notify({ intent: 'success', title: tx('Privileges of {role} saved', { role: (result as { name: string }).name }), message: tx('{n} privileges ticked.', { n }), timeoutMs: 3000 });
       leave();
-    } catch (e) {
-      setProblem(e instanceof ApiError ? (e.violations[0] ? `${e.violations[0].field}: ${e.violations[0].message}` : e.message) : String(e));
-    } finally { setSaving(false); }
+    });
+    return () => sub.unsubscribe();
+  }); // every render: `leave` closes over this render's path
+  const save = () => {
+    const body: Tick[] = [...now].map(([code, reach]) => ({ code, divisionId: reach === 'all' ? null : reach }));
+    saver.send({ type: 'command.run', command: `${id}|${JSON.stringify(body)}` });
   };
 
   const header = <PageHeader title={role.output ? `${routeTitle(route)}: ${role.output.name}` : routeTitle(route)} icon={route.icon} description={routeDescription(route)}
     actions={<InputGroup leftIcon="search" placeholder={tx('Code or words')} value={q} onChange={(e) => setQ(e.currentTarget.value)} aria-label={tx('Search privileges')} />} />;
-  if (role.status === 'error' || ticks.status === 'error') return <div className="gh-page">{header}<NonIdealState icon="search" title={tx('Role not found')} description={tx('It may have been deleted, or it belongs to another client.')} action={<Link to="/manage/roles">{tx('Roles')}</Link>} /></div>;
+  if (role.failed || ticks.failed) return <div className="gh-page">{header}<NonIdealState icon="search" title={tx('Role not found')} description={tx('It may have been deleted, or it belongs to another client.')} action={<Link to="/manage/roles">{tx('Roles')}</Link>} /></div>;
   if (!role.output || !ticks.output) return <div className="gh-page">{header}<NonIdealState icon={<Spinner />} title={tx('Loading…')} /></div>;
   return (
     <div className="gh-page" data-testid="assign-privileges">
@@ -170,7 +174,7 @@ export function AssignPrivilegesScreen() {
         );
       })}
       <div className="gh-form-actions gh-sticky-actions">
-        <Button intent="primary" icon="floppy-disk" loading={saving} onClick={() => void save()} data-testid="assign-save">{tx('Save')}</Button>
+        <Button intent="primary" icon="floppy-disk" loading={saving} onClick={save} data-testid="assign-save">{tx('Save')}</Button>
         <Button variant="minimal" onClick={() => (dirty ? setAsking(true) : leave())} data-testid="assign-cancel">{tx('Cancel')}</Button>
       </div>
       <Alert isOpen={asking} intent="danger" icon="trash" cancelButtonText={tx('Keep editing')} confirmButtonText={tx('Discard changes')}

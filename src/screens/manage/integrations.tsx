@@ -1,15 +1,14 @@
 // Integrations in Manage (issue 11): service accounts with their API key (shown once after it is issued, with a
 // copy button), web hooks, and one hook's delivery history with filters and redelivery. Lists and forms are the
 // catalogue's; the key and history commands run through the command machine (one at a time, result kept).
-import { useEffect, useMemo, useState } from 'react';
-import { fromPromise } from 'xstate';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { PRIV, TOAST_MS, WEB_HOOK_EVENTS, hasPrivilege, type WebHookAttemptPage } from '../../../contract';
-import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
+import { selectCommandError, selectCommandResult, selectRunningCommand, type commandMachine } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { redeliverWebHook, revokeApiKey, rotateApiKey, webHookAttempts } from '../../api/endpoints';
+import { apiKeyCommands, webHookAttemptsReads, webHookRedeliveries } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeTitle, tx } from '../../i18n';
 import { useSystemActor } from '../../app/useSystemActor';
@@ -23,8 +22,7 @@ import { useTime } from '../../ui/time';
 type KeyAnswer = { id: number; name: string; apiKey?: string };
 
 /** Runs a command and tells what happened in a toast. */
-function useCommand(run: (command: string) => Promise<unknown>, said: (command: string, result: unknown) => { title: string; message: string } | null) {
-  const machine = useMemo(() => commandMachine.provide({ actors: { run: fromPromise<unknown, { command: string }>(({ input }) => run(input.command)) } }), [run]);
+function useCommand(machine: typeof commandMachine, said: (command: string, result: unknown) => { title: string; message: string } | null) {
   const actor = useActorRef(machine);
   useEffect(() => {
     let before = actor.getSnapshot();
@@ -41,10 +39,6 @@ function useCommand(run: (command: string) => Promise<unknown>, said: (command: 
   return actor;
 }
 
-const keyCommand = (command: string) => {
-  const [what, id] = command.split(':');
-  return what === 'revoke' ? revokeApiKey(Number(id)) : rotateApiKey(Number(id));
-};
 const keySaid = (command: string, result: unknown) => {
   const r = result as KeyAnswer;
   return command.startsWith('revoke')
@@ -56,7 +50,7 @@ export function ServiceAccountsScreen() {
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const mayEdit = hasPrivilege(held, [PRIV.serviceAccounts.edit]);
-  const keys = useCommand(keyCommand, keySaid);
+  const keys = useCommand(apiKeyCommands, keySaid);
   const running = useSelector(keys, selectRunningCommand);
   const result = useSelector(keys, selectCommandResult) as KeyAnswer | null;
   const [seen, setSeen] = useState<string | null>(null); // visual only: the dialog of a key already closed
@@ -118,6 +112,10 @@ export function WebHookFormScreen() {
   );
 }
 
+const noToast = () => null;
+/** `<hookId>|<attemptId>`: the toast names the delivery. */
+const redeliverySaid = (c: string) => ({ title: tx('Delivery queued again'), message: tx('Delivery {n} is sent again within a few seconds.', { n: c.split('|')[1] }) });
+
 interface HistoryFilter { page: number; outcome: '' | 'ok' | 'failed'; eventType: string }
 
 export function WebHookHistoryScreen() {
@@ -127,18 +125,13 @@ export function WebHookHistoryScreen() {
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const mayRedeliver = hasPrivilege(held, [PRIV.webHooks.edit]);
-  const load = useMemo(() => (command: string) => {
-    const f = JSON.parse(command) as HistoryFilter;
-    return webHookAttempts(id, { page: f.page, size: 50, outcome: f.outcome || undefined, eventType: f.eventType || undefined });
-  }, [id]);
-  const loader = useCommand(load, () => null);
+  const loader = useCommand(webHookAttemptsReads, noToast);
   const page = useSelector(loader, selectCommandResult) as WebHookAttemptPage | null;
   const loadError = useSelector(loader, selectCommandError);
   const [filter, setFilter] = useState<HistoryFilter>({ page: 0, outcome: '', eventType: '' }); // the inputs' values
-  const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify(f) });
+  const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify({ hookId: id, ...f }) });
   useEffect(() => { reload(filter); }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
-  const redeliver = useMemo(() => (command: string) => redeliverWebHook(id, Number(command)), [id]);
-  const sender = useCommand(redeliver, (c) => ({ title: tx('Delivery queued again'), message: tx('Delivery {n} is sent again within a few seconds.', { n: c }) }));
+  const sender = useCommand(webHookRedeliveries, redeliverySaid);
   const sending = useSelector(sender, selectRunningCommand);
   const sent = useSelector(sender, selectCommandResult);
   useEffect(() => { if (sent) { const t = setTimeout(() => reload(), 1500); return () => clearTimeout(t); } }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -169,8 +162,8 @@ export function WebHookHistoryScreen() {
                   <td><Tag minimal intent={a.ok ? 'success' : 'danger'}>{a.status ?? tx('no answer')}</Tag>{a.error ? <div className={Classes.TEXT_MUTED}>{a.error}</div> : null}</td>
                   <td>{a.latencyMs} ms</td>
                   <td className={Classes.TEXT_OVERFLOW_ELLIPSIS} style={{ maxWidth: 240 }} title={a.response ?? ''}>{a.response ?? ''}</td>
-                  <td>{mayRedeliver ? <Button size="small" variant="outlined" icon="send-message" loading={sending === String(a.deliveryId)} disabled={!!sending}
-                    onClick={() => sender.send({ type: 'command.run', command: String(a.deliveryId) })}>{tx('Redeliver')}</Button> : null}</td>
+                  <td>{mayRedeliver ? <Button size="small" variant="outlined" icon="send-message" loading={sending === `${id}|${a.deliveryId}`} disabled={!!sending}
+                    onClick={() => sender.send({ type: 'command.run', command: `${id}|${a.deliveryId}` })}>{tx('Redeliver')}</Button> : null}</td>
                 </tr>
               ))}
             </tbody>

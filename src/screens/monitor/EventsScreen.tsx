@@ -8,13 +8,13 @@ import { useSelector } from '@xstate/react';
 import { hasPrivilege, PRIV, validate, Event as EventSchema, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
-import { listEvents } from '../../api/endpoints';
+import { eventHistoryReading } from '../../api/readActors';
 import { exportEventHistory, type ExportFormat } from '../../api/stream';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
-import { useTask } from '../../ui/useTask';
+import { useReading } from '../../app/useReading';
 import { useEventResync } from './eventResync';
 
 export const MAX_ROWS = 200;
@@ -51,7 +51,8 @@ const EventRow = memo(function EventRow({ e }: { e: Event }) {
 export function EventsScreen() {
   const socket = useSystemActor('socket.events');
   const status = useSelector(socket, selectSocketStatus);
-  const history = useTask(() => listEvents({ size: 100 }), []);
+  const history = useReading<{ items: Event[] }>(eventHistoryReading, 'events:history');
+  const historyDone = !history.busy && !history.failed && history.output !== null;
   const [rows, setRows] = useState<Event[]>([]);
   const [paused, setPaused] = useState(false);
   const [filter, setFilter] = useState('');
@@ -64,8 +65,8 @@ export function EventsScreen() {
   pausedRef.current = paused;
 
   useEffect(() => {
-    if (history.status === 'done' && history.output) setRows((r) => mergeEvents(r, [...history.output!.items].reverse()));
-  }, [history.status, history.output]);
+    if (historyDone && history.output) setRows((r) => mergeEvents(r, [...history.output!.items].reverse()));
+  }, [historyDone, history.output]);
 
   useEffect(() => {
     let frame = 0;
@@ -91,7 +92,7 @@ export function EventsScreen() {
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
   const historyLoaded = useRef(false);
-  historyLoaded.current = history.status === 'done';
+  historyLoaded.current = historyDone;
   // the newest id the screen knows: before the history has loaded there is none (the load covers the gap)
   const newestId = () => (historyLoaded.current ? Math.max(0, ...rowsRef.current.map((e) => Number(e.id))) : null);
   useEventResync(socket, newestId, (missed) => {

@@ -6,20 +6,19 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
+import { useSelector } from '@xstate/react';
 import { doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
-import { commandMachine, selectRunningCommand } from '../../../machines/command';
+import { selectRunningCommand } from '../../../machines/command';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { doorCommand } from '../../api/endpoints';
+import { floorPlanDoorCommands, floorPlanReading, floorPlansReading } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
+import { useReading } from '../../app/useReading';
 import { useSystemActor } from '../../app/useSystemActor';
+import { useViewActor } from '../../app/useViewActor';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
-import { consoleResource } from '../../resources/registry';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useTask } from '../../ui/useTask';
 import { countDoors, doorStateOf, type LiveDoor } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
 
@@ -37,10 +36,10 @@ export function FloorPlanScreen() {
   const seesDoors = hasPrivilege(held, [PRIV.doors.view]);
   const controls = hasPrivilege(held, [PRIV.doors.control]);
   const configures = hasPrivilege(held, ['0.4.15.2']);
-  const plans = useConsolePlans(clientId);
+  const plans = useReading<PlanRow[]>(floorPlansReading, 'floorPlan:plans', { input: { clientId }, key: clientId });
   const [params, setParams] = useSearchParams();
   const chosenId = Number(params.get('plan')) || plans.output?.[0]?.id || null;
-  const plan = useTask<Plan | null>(chosenId ? () => consoleResource('floorPlans').calls.get(chosenId) as Promise<Plan> : null, [chosenId, clientId]);
+  const plan = useReading<Plan>(floorPlanReading, 'floorPlan:plan', { input: chosenId, key: `${chosenId}:${clientId}` });
   const { doors } = useLiveDoors(seesDoors);
   const byId = useMemo(() => new Map((doors ?? []).map((d) => [d.id, d])), [doors]);
   const [chosenDoor, setChosenDoor] = useState<number | null>(null);
@@ -48,17 +47,15 @@ export function FloorPlanScreen() {
   const time = useTime();
   useEffect(() => setChosenDoor(null), [chosenId]);
 
-  const machine = useMemo(() => commandMachine.provide({
-    actors: {
-      run: fromPromise<unknown, { command: string }>(async ({ input }) => {
-        const [id, command, name] = input.command.split('|') as [string, DoorCommand, string];
-        const e = await doorCommand(Number(id), command);
-        notify({ intent: 'success', title: name, message: tx('{door}: {command} sent.', { door: name, command: tx(COMMAND_LABEL[command]) }), timeoutMs: 3000 });
-        return e;
-      }),
-    },
-  }), []);
-  const commands = useActorRef(machine);
+  // door commands, one at a time (`<doorId>|<command>|<name>`); each answer is said in a toast
+  const commands = useViewActor(floorPlanDoorCommands, { id: 'floorPlan:commands' });
+  useEffect(() => {
+    const sub = commands.on('command.done', ({ command: sent }) => {
+      const [, command, name] = sent.split('|') as [string, DoorCommand, string];
+      notify({ intent: 'success', title: name, message: tx('{door}: {command} sent.', { door: name, command: tx(COMMAND_LABEL[command]) }), timeoutMs: 3000 });
+    });
+    return () => sub.unsubscribe();
+  }, [commands]);
   const running = useSelector(commands, selectRunningCommand);
   const run = (d: LiveDoor, command: DoorCommand) => commands.send({ type: 'command.run', command: `${d.id}|${command}|${d.name}` });
 
@@ -79,7 +76,7 @@ export function FloorPlanScreen() {
           )}
           {configures && chosenId && <Link to={`/configure/floor-plan/edit/${chosenId}`} className="bp6-button bp6-minimal"><span className="bp6-icon bp6-icon-edit" aria-hidden /> <span className="bp6-button-text">{tx('Edit plan')}</span></Link>}
         </>} />
-      {plans.status === 'active' && !plans.output && <NonIdealState icon={<Spinner />} title={tx('Loading floor plans…')} />}
+      {plans.busy && !plans.output && <NonIdealState icon={<Spinner />} title={tx('Loading floor plans…')} />}
       {plans.output && plans.output.length === 0 && (
         <NonIdealState icon="map" title={tx('No floor plans')} description={tx('A floor plan is a picture of a floor with the doors pinned on it.')}
           action={hasPrivilege(held, ['0.4.15.1']) ? <Link to="/configure/floor-plan/add" className="bp6-button bp6-intent-primary">{tx('Add a floor plan')}</Link> : undefined} />
@@ -153,9 +150,4 @@ export function FloorPlanScreen() {
       </Alert>
     </div>
   );
-}
-
-/** The client's plans by name (monitor users list them with 0.2.3.0). */
-function useConsolePlans(clientId: number | null) {
-  return useTask<PlanRow[]>(clientId === null ? null : async () => (await consoleResource('floorPlans').calls.list({ size: 200, sort: [{ field: 'name', dir: 'asc' }] })).items as PlanRow[], [clientId]);
 }

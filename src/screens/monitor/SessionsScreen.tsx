@@ -1,7 +1,7 @@
 // Monitor → Operator sessions [0.2.4.x] and Service account sessions [0.2.5.x] (issue 4): who is signed in,
 // from where, since when; end one session or the selected ones after a confirmation. The list is the generic
 // resourceList machine over the sessions endpoint, ending is the sessionEnd machine; this view reads both.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, HTMLTable, Icon, InputGroup, NonIdealState, SegmentedControl, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { PRIV, hasPrivilege, shortUserAgent, type SessionKind, type SessionSummary, type SortSpec } from '../../../contract';
@@ -15,6 +15,7 @@ import { useTime, type TimeFormat } from '../../ui/time';
 import { useT, say, tx } from '../../i18n';
 import './sessions.css';
 import { useViewActor } from '../../app/useViewActor';
+import { useChangeNotices } from '../../app/useChangeNotices';
 
 interface Kind {
   title: string;
@@ -98,11 +99,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   }, [ender, list]);
 
   // a kept-alive screen shown again reads its page again (people signed in or out meanwhile)
-  const shown = useRef(false);
-  useEffect(() => {
-    if (shown.current) list.send({ type: 'list.refresh' });
-    shown.current = true;
-  }, [list]);
+  useChangeNotices(null, list, { type: 'list.refresh' });
 
   // the search box: what is typed is visual until it settles, then it becomes the list's filter
   const [text, setText] = useState(filters.q ?? '');

@@ -1,28 +1,27 @@
 // Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
 // visitor list, and one visitor's details, where the front desk prints the badge through the companion.
 import { tx, useLocale } from '../../i18n';
-import { useEffect, useMemo, useState } from 'react';
-import { fromPromise } from 'xstate';
+import { useEffect, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, type Visitor } from '../../../contract';
 import { notify } from '../../system/notices';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
-import { commandMachine, selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
+import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { getVisitor, moveVisitor } from '../../api/endpoints';
-import { isNotFound } from '../../api/errors';
+import { printBadgeLogic } from '../../api/printBadge';
+import { visitorMoves, visitorReading } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
+import { useReading } from '../../app/useReading';
+import { useViewActor } from '../../app/useViewActor';
 import { useSystemActor } from '../../app/useSystemActor';
 import { ResourceForm } from '../../resources';
 import { purposeLabel, today, visitorStatusLabel, visitors } from '../../resources/visitors';
 import { ListScreen } from '../../ui/ListScreen';
 import { PageHeader } from '../../ui/PageHeader';
 import { showDate, useTime } from '../../ui/time';
-import { useTask } from '../../ui/useTask';
-import { printBadgeLogic } from './printBadge';
 
 export function VisitorRegisterScreen() {
   return (
@@ -39,18 +38,14 @@ export const VisitorListScreen = () => (
     description={tx('Everyone registered at the front desk, newest visit first.')} />
 );
 
+const CLOCKINGS = { destinations: [DESTINATIONS.clocking] };
+
 /** /visitor: the front desk's day — today's visits, whoever is expected, on site or gone. */
 export function VisitorTodayScreen() {
   const day = useMemo(today, []);
   // a visitor signed in or out at any front desk of the client (`/clocking`): the list reads the server again
-  const socket = useSystemActor('socket.visitor');
-  const [clockings, setClockings] = useState(0);
-  useEffect(() => {
-    const sub = socket.on('socket.message', (m) => { if (m.destination === DESTINATIONS.clocking) setClockings((n) => n + 1); });
-    return () => sub.unsubscribe();
-  }, [socket]);
   return (
-    <ListScreen refreshKey={clockings} testId="visitors-today" title={tx('Today\'s visits')} icon="id-number" resource={visitors} filters={{ visitDate: day }}
+    <ListScreen notices={CLOCKINGS} testId="visitors-today" title={tx('Today\'s visits')} icon="id-number" resource={visitors} filters={{ visitDate: day }}
       description={`Visitors registered for ${showDate(day)}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
   );
 }
@@ -66,18 +61,19 @@ export function VisitorDetailsScreen() {
   // /visitor/sign-in/:id/:bucketStartDate and /visitor/sign-out/…: the same page with that action offered first
   const intent = route.path.startsWith('/visitor/sign-in') ? 'sign-in' : route.path.startsWith('/visitor/sign-out') ? 'sign-out' : null;
   const id = Number(params.id);
-  const task = useTask(Number.isInteger(id) && id > 0 ? () => getVisitor(id) : null, [id]);
-  if (!Number.isInteger(id) || id < 1) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')} /></div>;
-  if (task.status === 'error' && isNotFound(task.error)) {
+  const valid = Number.isInteger(id) && id > 0;
+  const task = useReading<Visitor | { notFound: true }>(visitorReading, 'visitor', { input: valid ? id : null, key: id });
+  if (!valid) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')} /></div>;
+  if (task.output && 'notFound' in task.output) {
     // a visitor of another client, or one that was removed: an expected answer, shown as such (issue 10)
     return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')}
       description={tx('There is no such visitor in this client. It may belong to another client or have been removed.')}
       action={<Link to="/visitor/list">{tx('All visitors')}</Link>} /></div>;
   }
-  if (task.status === 'error') {
+  if (task.failed) {
     return (
       <div className="gh-page">
-        <NonIdealState icon="error" title={tx('Could not load this visitor')} description={(task.error as Error)?.message}
+        <NonIdealState icon="error" title={tx('Could not load this visitor')} description={task.error ?? undefined}
           action={<Button icon="refresh" text={tx('Try again')} onClick={task.reload} />} />
       </div>
     );
@@ -99,11 +95,8 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
   const companion = useSystemActor('companion');
   const canPrint = useSelector(companion, selectCanPrintBadge);
   const companionStatus = useSelector(companion, selectCompanionStatus);
-  // sign in / sign out: one command at a time; the visitor shown is the server's latest answer
-  const moves = useMemo(() => commandMachine.provide({
-    actors: { run: fromPromise<unknown, { command: string }>(({ input }) => moveVisitor(loaded.id, input.command === 'sign-out' ? 'sign-out' : 'sign-in')) },
-  }), [loaded.id]);
-  const mover = useActorRef(moves);
+  // sign in / sign out (`<id>|sign-in`): one command at a time; the visitor shown is the server's latest answer
+  const mover = useViewActor(visitorMoves, { id: 'visitor:moves' });
   // issue 10: a sign-in or sign-out says what happened, beside the status tag that changes
   useEffect(() => {
     let before = mover.getSnapshot();
@@ -111,8 +104,9 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
       if (s.matches('done') && !before.matches('done')) {
         const v = s.context.result as Visitor | null;
         const who = v ? `${v.firstName} ${v.lastName}` : 'The visitor';
-        notify({ intent: 'success', title: s.context.command === 'sign-out' ? 'Visitor signed out' : 'Visitor signed in',
-          message: `${who} is ${s.context.command === 'sign-out' ? 'signed out' : 'on site'}.`, timeoutMs: TOAST_MS });
+        const out = s.context.command?.endsWith('|sign-out');
+        notify({ intent: 'success', title: out ? 'Visitor signed out' : 'Visitor signed in',
+          message: `${who} is ${out ? 'signed out' : 'on site'}.`, timeoutMs: TOAST_MS });
       }
       before = s;
     });
@@ -155,8 +149,8 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
         description={<>{tx('Visitor ·')} <Tag minimal round data-testid="visitor-status" intent={visitor.status === 'on-site' ? 'success' : 'none'}>{visitorStatusLabel(visitor.status)}</Tag></>}
         actions={<>
           {offered.map((m) => (
-            <Button key={m} intent={m === intent || offered.length === 1 ? 'primary' : 'none'} icon={MOVES[m].icon} loading={moving === m} disabled={moving !== null}
-              onClick={() => mover.send({ type: 'command.run', command: m })} data-testid={`visitor-${m}`}>{MOVES[m].label}</Button>
+            <Button key={m} intent={m === intent || offered.length === 1 ? 'primary' : 'none'} icon={MOVES[m].icon} loading={moving === `${loaded.id}|${m}`} disabled={moving !== null}
+              onClick={() => mover.send({ type: 'command.run', command: `${loaded.id}|${m}` })} data-testid={`visitor-${m}`}>{MOVES[m].label}</Button>
           ))}
           {mayPrint && <Button icon="new-person" onClick={() => navigate('/visitor/register')}>{tx('Register another')}</Button>}
           <Link to="/visitor/list" className="bp6-button bp6-minimal"><Icon icon="people" /><span className="bp6-button-text">{tx('All visitors')}</span></Link>

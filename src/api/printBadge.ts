@@ -1,10 +1,10 @@
 // The badge-print actor's implementation in the browser: the desktop companion prints, then the server records
 // when. The companion answers by request id; a missing companion, a failure or no answer in time rejects.
 import { fromPromise } from 'xstate';
-import type { BadgeVisitor } from '../../../contract';
-import type { CompanionActor } from '../../../machines/companion';
-import { selectCanPrintBadge } from '../../../machines/companion.selectors';
-import { recordBadgePrinted } from '../../api/endpoints';
+import type { BadgeVisitor } from '../../contract';
+import type { CompanionActor } from '../../machines/companion';
+import { selectCanPrintBadge } from '../../machines/companion.selectors';
+import { recordBadgePrinted } from './endpoints';
 
 /** How long the companion may take to answer a print before the console gives up. */
 export const PRINT_TIMEOUT_MS = 30_000;
