@@ -45,7 +45,10 @@ export function journalHeader(startedAt: number): JournalHeader {
 // ---------- redaction ----------
 
 /** Field names whose values are secrets wherever they appear (token, accessToken, password, newPassword, …). */
-const SECRET_FIELD = /(token|password|passwd|secret|authorization|jwt)$/i;
+const SECRET_FIELD = /(token|password|passwd|secret|authorization|jwt|apikey)$/i;
+// a service account's API key anywhere in a text (contract/resources/serviceAccounts.ts API_KEY_PATTERN): its key id
+// stays (it names the account), its secret goes
+const API_KEY_IN_TEXT = /\bgh_([0-9a-f]{12})_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 // three base64url parts, the first a JSON object ('{"' encodes as eyJ): what every jwt looks like
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g;
 const JWT_EXACT = /^eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}$/;
@@ -116,7 +119,7 @@ export function redact(value: unknown): unknown {
   const walk = (v: unknown, depth: number): unknown => {
     if (v === null || typeof v === 'boolean') return v;
     if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
-    if (typeof v === 'string') return v.replace(JWT, (m) => redactJwt(m));
+    if (typeof v === 'string') return v.replace(JWT, (m) => redactJwt(m)).replace(API_KEY_IN_TEXT, (_m, id: string) => `gh_${id}_${REDACTED}`);
     if (typeof v === 'bigint') return v.toString();
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
     if (typeof v !== 'object') return undefined;

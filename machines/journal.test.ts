@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, sendTo, setup, waitFor } from 'xstate';
 import { jwtDecode } from 'jwt-decode';
-import { REDACTED, ROOT_ACTOR, parseJournal, redact } from '../contract';
+import { API_KEY_PATTERN, REDACTED, ROOT_ACTOR, parseJournal, redact } from '../contract';
 import { createGatehouseSystem } from './system';
 import { createJournal, replayImpl, replayViewerMachine, selectJournalActors, selectTimeline } from './journal';
 import { TOKEN_A, TOKEN_B, NOW } from '../model-tests/fixtures';
@@ -72,6 +72,15 @@ describe('redact', () => {
   it('replaces passwords, tokens and authorization values at any depth', () => {
     expect(redact({ a: [{ password: 'x1', oldPassword: 'x2', newPassword: 'x3', authorization: 'Bearer abc', accessToken: 'q', token: 'plain' }] }))
       .toEqual({ a: [{ password: REDACTED, oldPassword: REDACTED, newPassword: REDACTED, authorization: REDACTED, accessToken: REDACTED, token: REDACTED }] });
+  });
+
+  it('takes a service account\'s API key out of its field and out of any text, keeping its key id (issue 11)', () => {
+    const key = `gh_0123456789ab_${'A1b2-C3d_'.repeat(4)}xyzQ789`;
+    expect(key).toMatch(API_KEY_PATTERN);
+    const out = redact({ output: { id: 4, name: 'Gate controller', apiKey: key }, message: `Key ${key} issued.` }) as { output: { apiKey: string }; message: string };
+    expect(out.output.apiKey).toBe(REDACTED);
+    expect(out.message).toBe(`Key gh_0123456789ab_${REDACTED} issued.`);
+    expect(JSON.stringify(out)).not.toContain(key.slice(16));
   });
 
   it('keeps absent and blank secrets, which machines branch on', () => {
