@@ -4,15 +4,15 @@
 // for a site whose doors they control, or for the whole client only when they control all of it (the server's
 // choices endpoint says which), through the same command as the threat levels screen. Asked first; the answer is
 // toasted, a refusal stays in a callout; another console's change arrives as the resource's change notice.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, Icon, InputGroup, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, threatLevelsResource } from '../../../contract';
+import { threatLevelsResource } from '../../../contract';
 import {
   selectThreatCurrent, selectThreatDivisions, selectThreatError, selectThreatLevels, selectThreatMayChange, selectThreatRunning, selectThreatWholeClient,
 } from '../../../machines/threatLevel';
 import { threatChoicesLogic } from '../../api/readActors';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useChangeNotices } from '../../app/useChangeNotices';
 import { useViewActor } from '../../app/useViewActor';
 import { say, tx } from '../../i18n';
 import { notify } from '../../system/notices';
@@ -37,18 +37,8 @@ export function DoorsThreatPanel() {
   const [where, setWhere] = useState(''); // visual: the site chosen ('all': the whole client); empty: the first offered
   const [minutes, setMinutes] = useState(''); // visual: typed minutes (empty: until lowered)
   const [asking, setAsking] = useState<'set' | 'lower' | null>(null); // visual: which question is open
-  // another console's change arrives as the resource's change notice: the panel reads again
-  const central = useSystemActor('socket.central');
-  useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) threat.send({ type: 'threat.changed' }); });
-    return () => sub.unsubscribe();
-  }, [central, threat]);
-  // a kept-alive screen shown again reads again (notices heard while hidden were missed)
-  const shown = useRef(false);
-  useEffect(() => {
-    if (shown.current) threat.send({ type: 'threat.changed' });
-    shown.current = true;
-  }, [threat]);
+  // another console's change (the resource's change notice), or the screen shown again: the panel reads again
+  useChangeNotices({ resource: threatLevelsResource.name }, threat, { type: 'threat.changed' });
   useEffect(() => {
     const sub = threat.on('threat.answered', ({ state: answer }) => {
       notify(answer.level
