@@ -36,7 +36,22 @@ const actorViews: { path: string; why: string }[] = [
 ];
 const viewTasks = /(^|\/)ui\/useTask$|(^|\/)api\/endpoints$/;
 
+// Issue 11: a view's own actor is a child of the console's actor system (src/app/useViewActor.ts), so its events are in
+// the journal, session replay and the inspector. A view may not start one of its own with useActorRef / useActor /
+// useMachine, except where recording its events would put what the journal must not hold into it:
+const ownActorExceptions: Record<string, string> = {
+  'src/screens/audit/ReplayScreen.tsx': 'the replay viewer takes a whole journal as an event: a journal inside the journal',
+  'src/screens/manage/BatchUploadScreen.tsx': 'the upload takes the spreadsheet itself as an event (people\'s data, megabytes)',
+};
+
 describe('import boundaries of ARCHITECTURE.md', () => {
+  it('views open their own actors through useViewActor (children of the actor system), not useActorRef', () => {
+    const bad = ['src/screens', 'src/resources', 'src/ui', 'src/app'].flatMap(files)
+      .filter((f) => f !== join('src', 'app', 'useViewActor.ts') && !(f in ownActorExceptions))
+      .filter((f) => /\b(useActorRef|useActor|useMachine)\b/.test(readFileSync(f, 'utf8')));
+    expect(bad).toEqual([]);
+  });
+
   for (const view of actorViews) {
     it(`${view.path}: no useTask and no src/api/endpoints (${view.why})`, () => {
       const list = statSync(view.path).isDirectory() ? files(view.path) : [view.path];

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { DATE_PLACEHOLDER, TOAST_MS, zoneLabel, type Division, type Violation } from '../../contract';
 import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { createActor, fromPromise } from 'xstate';
 import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';

@@ -2,7 +2,8 @@
 import type { ReactNode } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { Field, Form } from 'react-final-form';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useViewActor } from '../../app/useViewActor';
 import type { Struct } from 'superstruct';
 import { validate } from '../../../contract';
 import type { resourceFormMachine } from '../../../machines/resourceForm';
@@ -22,7 +23,7 @@ interface Props {
 }
 
 export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, done, confirm }: Props) {
-  const actor = useActorRef(machine, { input: {} });
+  const actor = useViewActor(machine, { id: 'form:password', input: {} });
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const saved = useSelector(actor, (s) => s.matches('saved'));
   const error = useSelector(actor, (s) => s.context.error);

@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useViewActor } from '../../app/useViewActor';
 import { PRIV, TOAST_MS, WEB_HOOK_EVENTS, hasPrivilege, type WebHookAttemptPage } from '../../../contract';
 import { selectCommandError, selectCommandResult, selectRunningCommand, type commandMachine } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -23,7 +24,7 @@ type KeyAnswer = { id: number; name: string; apiKey?: string };
 
 /** Runs a command and tells what happened in a toast. */
 function useCommand(machine: typeof commandMachine, said: (command: string, result: unknown) => { title: string; message: string } | null) {
-  const actor = useActorRef(machine);
+  const actor = useViewActor(machine, { id: 'commands:integrations' });
   useEffect(() => {
     let before = actor.getSnapshot();
     const sub = actor.subscribe((s) => {

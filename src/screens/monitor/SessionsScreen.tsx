@@ -3,7 +3,7 @@
 // resourceList machine over the sessions endpoint, ending is the sessionEnd machine; this view reads both.
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, HTMLTable, Icon, InputGroup, NonIdealState, SegmentedControl, Spinner, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { PRIV, hasPrivilege, shortUserAgent, type SessionKind, type SessionSummary, type SortSpec } from '../../../contract';
 import { createResourceListMachine, type ResourceListSnapshot } from '../../../machines/resourceList';
 import { selectEndError, selectIsEnding, selectPendingIds, sessionEndMachine } from '../../../machines/sessionEnd';
@@ -75,7 +75,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const canEnd = hasPrivilege(held, [k.privileges.end]);
 
   const list = useViewActor(machines[kind].list, { id: `list:${kind}-sessions`, input: { resource: `${kind}-sessions`, sort: DEFAULT_SORT, filters: { state: 'open' } } });
-  const ender = useActorRef(machines[kind].end);
+  const ender = useViewActor(machines[kind].end, { id: `end:${kind}-sessions` });
   const items = useSelector(list, selItems);
   const total = useSelector(list, selTotal);
   const page = useSelector(list, selPage);

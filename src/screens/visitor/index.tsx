@@ -4,7 +4,7 @@ import { tx, useLocale } from '../../i18n';
 import { useEffect, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, type Visitor } from '../../../contract';
 import { notify } from '../../system/notices';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
@@ -117,7 +117,8 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
   const visitor = (useSelector(mover, selectCommandResult) as Visitor | null) ?? loaded;
   const name = `${visitor.firstName} ${visitor.lastName}`;
   const machine = useMemo(() => badgePrintMachine.provide({ actors: { print: printBadgeLogic(companion) } }), [companion]);
-  const badge = useActorRef(machine, {
+  const badge = useViewActor(machine, {
+    id: 'badgePrint',
     input: {
       visitorId: visitor.id,
       visitor: { name, company: visitor.company, host: visitor.hostName, validUntil: visitor.validUntil },
