@@ -100,6 +100,17 @@ create trigger division_counts_insert after insert on credentials referencing ne
 create trigger division_counts_update after update on credentials referencing old table as old_rows new table as new_rows for each statement execute function division_counts_credentials();
 create trigger division_counts_delete after delete on credentials referencing old table as old_rows for each statement execute function division_counts_credentials();
 
+-- emptied tables count nothing
+create or replace function division_counts_truncated() returns trigger language plpgsql as $$
+begin
+  if tg_table_name = 'identities' then delete from division_counts; else update division_counts set active_credentials = 0; end if;
+  return null;
+end $$;
+drop trigger if exists division_counts_truncate on identities;
+drop trigger if exists division_counts_truncate on credentials;
+create trigger division_counts_truncate after truncate on identities for each statement execute function division_counts_truncated();
+create trigger division_counts_truncate after truncate on credentials for each statement execute function division_counts_truncated();
+
 -- what is there now
 delete from division_counts;
 insert into division_counts (client_id, division_id, identities, active_credentials)

@@ -91,4 +91,13 @@ describe('the dashboard counts kept per division', () => {
     })).rejects.toThrow('changed my mind');
     expect((await both(divisions)).kept).toEqual(before);
   });
+
+  it('count nothing after the credentials, then the identities, are emptied (truncate)', async () => {
+    await s.db.exec('truncate credentials');
+    await expectExact();
+    expect((await both(divisions)).kept.activeCredentials).toBe(0);
+    await s.db.exec('truncate identities cascade');
+    await expectExact();
+    expect((await both(divisions)).kept).toEqual({ identities: 0, activeCredentials: 0 });
+  });
 });
