@@ -4,8 +4,15 @@ import { randomUUID } from 'node:crypto';
 
 export interface TokenClaims { sub: string; username: string; clientId: number | null; roles: string[]; jti: string }
 
-export function createTokens(secret: string, lifetimeS: number) {
+/** Verified tokens remembered at most (past it the memory starts over). */
+const VERIFIED_MAX = 10_000;
+
+export function createTokens(secret: string, lifetimeS: number, now: () => number = Date.now) {
   const key = new TextEncoder().encode(secret);
+  // issue 13: verifying the signature (WebCrypto's HMAC, a job of its own) was a millisecond of every request. A token
+  // that verified once is the same bytes under the same key until its exp, so it is remembered until then; whether
+  // its session is still open is asked on every request all the same (server/auth/requestCache.ts).
+  const verified = new Map<string, { claims: TokenClaims; expMs: number }>();
   return {
     async sign(c: Omit<TokenClaims, 'jti'> & { jti?: string; /** the client's session lifetime (operator settings) */ lifetimeS?: number }): Promise<{ token: string; jti: string }> {
       const jti = c.jti ?? randomUUID();
@@ -14,15 +21,26 @@ export function createTokens(secret: string, lifetimeS: number) {
         .setSubject(c.sub)
         .setJti(jti)
         .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + (c.lifetimeS ?? lifetimeS))
+        .setExpirationTime(Math.floor(now() / 1000) + (c.lifetimeS ?? lifetimeS))
         .sign(key);
       return { token, jti };
     },
     async verify(token: string): Promise<TokenClaims | null> {
+      const known = verified.get(token);
+      if (known) {
+        if (now() < known.expMs) return known.claims;
+        verified.delete(token);
+        return null;
+      }
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()) });
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return null;
-        return { sub: payload.sub, jti: payload.jti, username: String(payload.username), clientId: (payload.clientId as number | null) ?? null, roles: (payload.roles as string[]) ?? [] };
+        const claims: TokenClaims = Object.freeze({ sub: payload.sub, jti: payload.jti, username: String(payload.username), clientId: (payload.clientId as number | null) ?? null, roles: Object.freeze([...((payload.roles as string[]) ?? [])]) as string[] });
+        if (typeof payload.exp === 'number') {
+          if (verified.size >= VERIFIED_MAX) verified.clear();
+          verified.set(token, { claims, expMs: payload.exp * 1000 });
+        }
+        return claims;
       } catch {
         return null;
       }

@@ -4,6 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { UserFieldDef, Violation } from '../../contract';
 import type { Db } from '../db/db';
+import type { Scope } from './sql';
 
 declare module 'fastify' {
   /** A value the answer carries once and nothing keeps (a new API key): merged into the create or action answer. */
@@ -43,6 +44,9 @@ export interface ResourceHooks {
    *  parameter placeholder of the `%q%` pattern and, when the plugin looks them up first, of the tenant's id:
    *  a SELECT of one id column. */
   searchIds?(param: string, clientParam?: string): string;
+  /** How many rows the scope holds (an unsearched, unfiltered list's total) from a count kept as rows change,
+   *  instead of counting them up to the cap. */
+  countScope?(db: Db, scope: Scope): Promise<number>;
   validate?(ctx: CrudContext, input: Record<string, unknown>, before: Row | null): Promise<Violation[]>;
   /** Column values to write beside the input's on insert (e.g. who registered the row). */
   beforeInsert?(ctx: CrudContext, input: Record<string, unknown>): Promise<Record<string, unknown>>;

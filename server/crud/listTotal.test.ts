@@ -105,3 +105,35 @@ describe('the q search of identities by credential number', () => {
     expect(last).toMatchObject({ total: 1001, totalIsAtLeast: false });
   });
 });
+
+describe('the total of an unsearched, unfiltered identity list', () => {
+  // read from the identities kept per division (migration 100), not counted: still exact, and still capped
+  let t: TestServer;
+  let op: string;
+  let client: number;
+  const whole = async () => {
+    const r = await t.call('GET', `${API.identities}?size=2`, { token: op });
+    expect(r.status).toBe(200);
+    return r.body as { total: number; totalIsAtLeast: boolean };
+  };
+  const counted = () => t.count('select 1 from identities where client_id = $1', [client]);
+  beforeAll(async () => {
+    t = await startTestServer({ listCountCap: 1000 });
+    const admin = await t.login('admin');
+    client = (await t.call('GET', '/central/1.0/clients', { token: admin })).body.items[0].id as number;
+    op = (await t.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId: client } })).body.token;
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('follows rows written outside the catalogue routes, and says "at least" past the cap', async () => {
+    expect(await whole()).toEqual(expect.objectContaining({ total: await counted(), totalIsAtLeast: false }));
+    await t.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
+      select $1, 'Kept', 'Count' || g, 'KC-' || g, (select max(id) from divisions where client_id = $1) from generate_series(1, 7) g`, [client]);
+    await t.db.query(`delete from identities where employee_no = 'KC-1'`);
+    const now = await counted();
+    expect(await whole()).toEqual(expect.objectContaining({ total: now, totalIsAtLeast: false }));
+    await t.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
+      select $1, 'Kept', 'Many' || g, 'KM-' || g, (select min(id) from divisions where client_id = $1) from generate_series(1, 1000) g`, [client]);
+    expect(await whole()).toEqual(expect.objectContaining({ total: 1000, totalIsAtLeast: true }));
+  });
+});

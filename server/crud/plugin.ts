@@ -395,8 +395,11 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const offset = page * size;
     // issue 11: an exact count of every matching row was most of a page's time at 200,000 rows. At most countCap + 1
     // rows are counted; beyond, the total is a lower bound (`totalIsAtLeast`, "1–20 of 10,000+").
-    const countUpTo = async () => Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from()} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n);
     const searching = typeof f.q === 'string' && f.q.trim() !== '';
+    const filtered = Object.entries(fields).some(([k, fd]) => fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '');
+    // issue 13: the whole scope's count, where the resource keeps one (identities per division), is read, not counted
+    const countUpTo = async () => (!searching && !filtered && hooks.countScope ? Math.min(await hooks.countScope(db, scope), countCap + 1)
+      : Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from()} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n));
     // issue 13: a search reads its matches once, from the trigram bitmap: at most countCap + 1 of them, with only
     // their ids and sort keys, counted by a window and sorted, and the page's rows then by id. (The subquery's LIMIT
     // keeps the planner from walking the sort order's index instead: it guesses the matches are spread evenly, and

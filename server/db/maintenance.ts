@@ -1,11 +1,13 @@
 // Housekeeping PostgreSQL does by itself (autovacuum) but embedded PGlite does not: without it, counts over the
 // append-only events table read every row from the heap instead of the index alone, and history queries slow
 // down as events pile up. The server vacuums and analyses the busy tables now and then; on PostgreSQL nothing.
+// Identities and credentials too (issue 13): a list page counts its matches up to the cap, and a vacuumed table's
+// index answers that count alone (an index-only scan) instead of reading 10,001 rows.
 import type { Db } from './db';
 
 /** How often the embedded database is vacuumed (PostgreSQL's autovacuum makes this unnecessary there). */
 export const PGLITE_VACUUM_MS = 15 * 60_000;
-const TABLES = ['events', 'alarms', 'alarm_history', 'audit_log', 'sessions'];
+const TABLES = ['events', 'alarms', 'alarm_history', 'audit_log', 'sessions', 'identities', 'credentials'];
 
 /** One pass: VACUUM (ANALYZE) of the tables that grow; errors are logged, never thrown (it runs again later). */
 export async function vacuum(db: Db, log: (m: string) => void = () => {}): Promise<void> {

@@ -16,5 +16,12 @@ export const identityHooks: ResourceHooks = {
     return [];
   },
   searchAll: (n) => `${SEARCH_TEXT} ilike ${n}`,
+  // the identities of the client's divisions in scope, kept as rows change (migration 100)
+  async countScope(db, scope) {
+    const { rows } = scope.divisions
+      ? await db.query<{ n: string }>('select coalesce(sum(identities), 0)::text n from division_counts where client_id = $1 and division_id = any($2::int[])', [scope.clientId, scope.divisions])
+      : await db.query<{ n: string }>('select coalesce(sum(identities), 0)::text n from division_counts where client_id = $1', [scope.clientId]);
+    return Number(rows[0].n);
+  },
   searchIds: (n, client) => `select c.identity_id from credentials c where c.number ilike ${n}${client ? ` and c.client_id = ${client}` : ''}`,
 };

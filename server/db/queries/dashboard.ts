@@ -29,12 +29,12 @@ export async function dashboardParts(db: Db, clientId: number, asks: DashboardAs
   const out: Omit<DashboardSummary, 'recentChanges'> = {};
   for (const { part, divisions } of asks) {
     switch (part) {
+      // issue 13: counted as rows change (migration 100's triggers), not on every dashboard (0.3–0.9 s at 200,000)
       case 'identities':
-        out.identities = await count(db, 'select count(*)::text n from identities where client_id = $1 and division_id = any($2::int[])', [clientId, divisions]);
+        out.identities = await count(db, 'select coalesce(sum(identities), 0)::text n from division_counts where client_id = $1 and division_id = any($2::int[])', [clientId, divisions]);
         break;
       case 'activeCredentials':
-        out.activeCredentials = await count(db, `select count(*)::text n from credentials c join identities i on i.id = c.identity_id
-          where c.client_id = $1 and c.status = 'active' and i.division_id = any($2::int[])`, [clientId, divisions]);
+        out.activeCredentials = await count(db, 'select coalesce(sum(active_credentials), 0)::text n from division_counts where client_id = $1 and division_id = any($2::int[])', [clientId, divisions]);
         break;
       case 'divisions':
         out.divisions = await count(db, 'select count(*)::text n from divisions where client_id = $1 and id = any($2::int[])', [clientId, divisions]);
