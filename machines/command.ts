@@ -5,25 +5,26 @@
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { errorText, notProvided } from './notProvided';
 
-export interface CommandContext { command: string | null; result: unknown; error: string | null }
-export type CommandEvent = { type: 'command.run'; command: string };
+export interface CommandContext { command: string | null; input: unknown; result: unknown; error: string | null }
+/** `input`: what the command needs besides its name (a row's id, the list's filters), given to `run` as it is. */
+export type CommandEvent = { type: 'command.run'; command: string; input?: unknown };
 export type CommandEmitted = { type: 'command.done'; command: string; result: unknown };
 
 export const commandMachine = setup({
   types: { context: {} as CommandContext, events: {} as CommandEvent, emitted: {} as CommandEmitted },
-  actors: { run: notProvided<unknown, { command: string }>('run') },
+  actors: { run: notProvided<unknown, { command: string; input?: unknown }>('run') },
 }).createMachine({
   id: 'command',
-  context: { command: null, result: null, error: null },
+  context: { command: null, input: undefined, result: null, error: null },
   initial: 'idle',
   states: {
-    idle: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command }) } } },
+    idle: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } } },
     running: {
       tags: ['busy'],
       invoke: {
         id: 'run',
         src: 'run',
-        input: ({ context }) => ({ command: context.command ?? '' }),
+        input: ({ context }) => (context.input === undefined ? { command: context.command ?? '' } : { command: context.command ?? '', input: context.input }),
         onDone: {
           target: 'done',
           actions: [assign({ result: ({ event }) => event.output, error: null }), emit(({ context, event }) => ({ type: 'command.done' as const, command: context.command ?? '', result: event.output }))],
@@ -31,8 +32,8 @@ export const commandMachine = setup({
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }) },
       },
     },
-    done: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command }) } } },
-    failed: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, error: null }) } } },
+    done: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } } },
+    failed: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input, error: null }) } } },
   },
 });
 

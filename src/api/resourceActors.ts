@@ -5,6 +5,12 @@ import type { PageOf } from '../../contract';
 import type { ListQueryInput } from '../../machines/resourceList';
 import type { SaveInput, Saved } from '../../machines/resourceForm';
 import { resourceApi } from './endpoints';
+import { loadAll } from './queue';
+
+/** The list's export: the server's streamed CSV of the filtered rows, or (a resource the server does not export) every filtered row, for the view to write as CSV. */
+export type ExportInput = { filters: Record<string, unknown>; sort: readonly unknown[]; serverCsv: boolean };
+/** A declared named row action (a pulse of an output). */
+export type RowActionInput = { id: number; action: string };
 
 export function resourceActors<T extends { id: number }>(path: string, schema: Struct<T, any>, bulkDeletePath?: string, shownOnce: readonly string[] = []) {
   const r = resourceApi(path, schema, bulkDeletePath);
@@ -12,6 +18,19 @@ export function resourceActors<T extends { id: number }>(path: string, schema: S
     /** The resource's REST calls themselves (the list's export and named row actions). */
     calls: r,
     fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) => r.list({ page: input.page, size: input.size, sort: input.sort, filters: input.filters })),
+    /** The list screen's commands (machines/command.ts): `export` and `action`, their input as above. */
+    command: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
+      if (input.command === 'export') {
+        const x = input.input as ExportInput;
+        if (x.serverCsv) return r.exportCsv(x.filters as never);
+        return loadAll((page, size) => r.list({ page, size, sort: x.sort as never, filters: x.filters as never }));
+      }
+      if (input.command === 'action') {
+        const x = input.input as RowActionInput;
+        return r.action(x.id, x.action);
+      }
+      throw new Error(`Unknown list command ${input.command}`);
+    }),
     deleteMany: fromPromise<unknown, { resource: string; ids: number[] }>(({ input }) => r.bulkDelete(input.ids)),
     load: fromPromise<unknown, { id: number }>(({ input }) => r.get(input.id)),
     save: fromPromise<Saved, SaveInput>(async ({ input }) => {

@@ -5,12 +5,12 @@ import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useSelector } from '@xstate/react';
-import { createActor, fromPromise } from 'xstate';
 import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { selectPager } from '../../machines/resourceList.selectors';
-import { loadAll } from '../api/queue';
+import type { ExportInput } from '../api/resourceActors';
+import { selectRunningCommand } from '../../machines/command';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../app/useSystemActor';
 import { say, tx, useT } from '../i18n';
@@ -103,29 +103,34 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const sortBy = (field: string, dir: 'asc' | 'desc' | null) =>
     list.send({ type: 'list.sorted', sort: dir ? [{ field, dir }] : ([] as SortSpec[]) });
 
-  const [exporting, setExporting] = useState(false);
-  const exportCsv = () => {
-    setExporting(true);
-    const job = createActor(fromPromise(async (): Promise<Blob> => {
-      // a resource the server exports: its streamed, keyset-paged CSV of the filtered rows (every field, any size)
-      if (resource.declaration?.export?.includes('csv')) return resource.calls.exportCsv(filters);
-      const rows = await loadAll<T>((p, s) => resource.calls.list({ page: p, size: s, sort, filters }));
-      const headers = [titleOfColumn(resource.primary), ...columns.map((c) => titleOfColumn(c))];
-      const body = rows.map((r) => [resource.primary.value(r), ...columns.map((c) => cellText(c, r))]);
-      return new Blob([toCsv(headers, body)], { type: 'text/csv;charset=utf-8' });
-    }));
-    job.subscribe({
-      complete: () => {
-        setExporting(false);
-        const url = URL.createObjectURL(job.getSnapshot().output as Blob);
-        const a = Object.assign(document.createElement('a'), { href: url, download: `${resource.name}.csv` });
-        a.click();
-        setTimeout(() => URL.revokeObjectURL(url), 1000);
-      },
-      error: () => setExporting(false),
+  // the list's commands (export, named row actions) run in the resource's command actor, a child of the system: one at
+  // a time, each answer emitted; a failure has been said by the error chain
+  const commands = useViewActor(resource.commandsMachine, { id: `commands:${resource.name}` });
+  const running = useSelector(commands, selectRunningCommand);
+  const runningInput = useSelector(commands, (s) => (s.hasTag('busy') ? s.context.input : null)) as { id?: number; action?: string } | null;
+  const exporting = running === 'export';
+  const acting = running === 'action' && runningInput ? `${runningInput.action}:${runningInput.id}` : null;
+  const exportCsv = () => commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: !!resource.declaration?.export?.includes('csv') } satisfies ExportInput });
+  const runAction = (a: NonNullable<Resource<T>['rowActions']>[number], row: T, name: string) =>
+    commands.send({ type: 'command.run', command: 'action', input: { id: row.id, action: a.action, done: tx(a.done, { name }) } });
+  useEffect(() => {
+    const sub = commands.on('command.done', ({ command, result }) => {
+      if (command === 'action') {
+        notify({ intent: 'success', title: (commands.getSnapshot().context.input as { done: string }).done, message: '', timeoutMs: 3000 });
+        return;
+      }
+      // a resource the server exports answers its CSV; another answers its rows, written here as the columns show them
+      const csv = result instanceof Blob ? result : new Blob([toCsv(
+        [titleOfColumn(resource.primary), ...columns.map((c) => titleOfColumn(c))],
+        (result as T[]).map((r) => [resource.primary.value(r), ...columns.map((c) => cellText(c, r))]),
+      )], { type: 'text/csv;charset=utf-8' });
+      const url = URL.createObjectURL(csv);
+      const link = Object.assign(document.createElement('a'), { href: url, download: `${resource.name}.csv` });
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
     });
-    job.start();
-  };
+    return () => sub.unsubscribe();
+  }, [commands, columns, cellText, resource]);
 
   const header = (title: string, field: string, sortable: boolean) => () => (
     <ColumnHeaderCell
@@ -160,16 +165,6 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   });
   // declared named actions (a pulse of an output) for whoever holds their code; the answer is a toast
   const declaredActions = (resource.rowActions ?? []).filter((a) => hasPrivilege(held, [a.privilege]));
-  const [acting, setActing] = useState<string | null>(null);
-  const runAction = (a: NonNullable<Resource<T>['rowActions']>[number], row: T, name: string) => {
-    setActing(`${a.action}:${row.id}`);
-    const job = createActor(fromPromise(() => resource.calls.action(row.id, a.action)));
-    job.subscribe({
-      complete: () => { setActing(null); notify({ intent: 'success', title: tx(a.done, { name }), message: '', timeoutMs: 3000 }); },
-      error: () => setActing(null), // the error chain has said why
-    });
-    job.start();
-  };
   const primaryCell = (i: number) => {
     const row = items[i];
     if (!row) return <Cell />;

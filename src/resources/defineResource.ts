@@ -7,6 +7,7 @@ import { createResourceFormMachine } from '../../machines/resourceForm';
 import { createResourceListMachine } from '../../machines/resourceList';
 import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
 import { resourceActors } from '../api/resourceActors';
+import { commandMachine } from '../../machines/command';
 import { getDisplayZone, showDate, showDateTime, zonedInput } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
@@ -135,6 +136,8 @@ export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
     calls: actors.calls,
     listMachine: createResourceListMachine({ fetchPage: actors.fetchPage, deleteMany: actors.deleteMany }),
     formMachine: createResourceFormMachine({ load: actors.load, save: actors.save }),
+    /** The list screen's commands: export, named row actions (one at a time, each answer emitted). */
+    commandsMachine: commandMachine.provide({ actors: { run: actors.command } }),
   };
 }
 
