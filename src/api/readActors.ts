@@ -1,6 +1,7 @@
 // The REST calls of the screen-owned machines (machines/reading.ts, machines/threatLevel.ts, machines/doorQr.ts),
 // provided here so views only create the actor and read it (issue 11: no view calls src/api/endpoints).
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
+import { downloadMachine, type DownloadEvent } from '../../machines/download';
 import { readingMachine } from '../../machines/reading';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
@@ -20,7 +21,7 @@ import {
   type AccessPreview, type OperatorSettingsValues, type Tick,
 } from './endpoints';
 import { ApiError, isNotFound } from './errors';
-import { streamGet } from './stream';
+import { exportEventHistory, streamGet, type ExportFormat } from './stream';
 import { listRecordings, openRecording } from '../system/journalRecordings';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
@@ -219,6 +220,38 @@ export const webHookAttemptsReads = commands((command) => {
 /** `<hookId>|<attemptId>`: queue the delivery again. */
 export const webHookRedeliveries = commands((command) => { const [hookId, attempt] = command.split('|').map(Number); return redeliverWebHook(hookId, attempt); });
 
-/** "Preview access" on a form (src/resources/WhatIf.tsx): who would gain and lose which doors if the values were saved. */
-export const accessPreviewLogic = fromPromise<AccessPreview, { resource: string; id: number | null; values: Record<string, unknown> }>(({ input }) => previewAccessChange(input.resource, input.id, input.values));
+/** What a preview answers: who gains and loses, or the form's values the server refused (field and why). */
+export type AccessPreviewAnswer = { answer: AccessPreview } | { refused: string[] };
+export type AccessPreviewInput = { resource: string; id: number | null; values: Record<string, unknown> } | null;
+/**
+ * "Preview access" on a form (src/resources/WhatIf.tsx), a reading actor: who would gain and lose which doors if the
+ * values were saved. Read again (`read.restart`) with the form's values as they are; nothing until asked.
+ */
+export const accessPreviewLogic = reading(async (input: AccessPreviewInput): Promise<AccessPreviewAnswer | null> => {
+  if (!input) return null;
+  try {
+    return { answer: await previewAccessChange(input.resource, input.id, input.values) };
+  } catch (e) {
+    if (e instanceof ApiError && e.violations.length) return { refused: e.violations.map((v) => `${v.field} ${v.message}`) };
+    throw e;
+  }
+});
 export type { AccessPreview } from './endpoints';
+
+/** The events screen's export (machines/download.ts): its stored history with the screen's filter, streamed with progress. */
+export type EventExportInput = { filters: Record<string, string>; format: ExportFormat };
+export const eventExportLogic = downloadMachine.provide({
+  actors: {
+    fetch: fromCallback<DownloadEvent, EventExportInput>(({ input, sendBack }) => {
+      const ac = new AbortController();
+      void exportEventHistory(input.filters, input.format, { signal: ac.signal, onProgress: (p) => sendBack({ type: 'download.progress', done: p.done, total: p.total }) })
+        .then((out) => {
+          if (ac.signal.aborted) return; // cancelled from the screen: the machine has left already
+          if (out.status === 'ended') sendBack({ type: 'download.finished', file: { blob: out.blob, filename: out.filename } });
+          else if (out.status === 'failed') sendBack({ type: 'download.finished', error: out.error.message });
+          else sendBack({ type: 'download.finished', cancelled: true });
+        });
+      return () => ac.abort();
+    }),
+  },
+});

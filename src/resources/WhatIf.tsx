@@ -2,11 +2,12 @@
 // the form's values as they are now go to the server, which answers who would gain and who would lose which doors
 // over the next 7 days if they were saved, counted and listed (hours open a week, before → after). Nothing is saved.
 import { useState } from 'react';
+import { useSelector } from '@xstate/react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useForm } from 'react-final-form';
-import { createActor } from 'xstate';
-import { ApiError } from '../api/errors';
-import { accessPreviewLogic, type AccessPreview } from '../api/readActors';
+import { selectReadBusy, selectReadFailed, type ReadingSnapshot } from '../../machines/reading';
+import { accessPreviewLogic, type AccessPreview, type AccessPreviewAnswer } from '../api/readActors';
+import { useViewActor } from '../app/useViewActor';
 import { tx } from '../i18n';
 import type { Resource } from './defineResource';
 import { toBody } from './formValues';
@@ -17,18 +18,20 @@ type Pair = AccessPreview['gains'][number];
 
 export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: number | undefined }) {
   const ff = useForm();
-  const [open, setOpen] = useState(false);
-  const [state, setState] = useState<{ status: 'loading' } | { status: 'done'; answer: AccessPreview } | { status: 'failed'; message: string; fields: string[] } | null>(null);
+  const [open, setOpen] = useState(false); // visual: the dialog is open
+  // a reading actor, a child of the system: nothing is read until asked, then the form's values as they are now
+  const preview = useViewActor(accessPreviewLogic, { id: `read:accessPreview:${resource.name}`, input: null });
+  const busy = useSelector(preview, selectReadBusy);
+  const failed = useSelector(preview, (s: ReadingSnapshot) => (selectReadFailed(s) ? s.context.error : null));
+  const got = useSelector(preview, (s: ReadingSnapshot) => s.context.output as AccessPreviewAnswer | null);
+  const state = busy ? { status: 'loading' as const }
+    : failed !== null ? { status: 'failed' as const, message: failed, fields: [] as string[] }
+      : got && 'refused' in got ? { status: 'failed' as const, message: '', fields: got.refused }
+        : got ? { status: 'done' as const, answer: got.answer } : null;
   const ask = () => {
     setOpen(true);
-    setState({ status: 'loading' });
     const values = toBody(ff.getState().values as Record<string, unknown>, resource.form);
-    const job = createActor(accessPreviewLogic, { input: { resource: resource.name, id: id ?? null, values } });
-    job.subscribe({
-      complete: () => setState({ status: 'done', answer: job.getSnapshot().output as AccessPreview }),
-      error: (e) => setState({ status: 'failed', message: e instanceof Error ? e.message : String(e), fields: e instanceof ApiError ? e.violations.map((v) => `${v.field} ${v.message}`) : [] }),
-    });
-    job.start();
+    preview.send({ type: 'read.restart', input: { resource: resource.name, id: id ?? null, values } });
   };
   return (
     <>

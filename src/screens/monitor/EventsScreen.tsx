@@ -8,8 +8,10 @@ import { useSelector } from '@xstate/react';
 import { hasPrivilege, PRIV, validate, Event as EventSchema, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
-import { eventHistoryReading } from '../../api/readActors';
-import { exportEventHistory, type ExportFormat } from '../../api/stream';
+import { eventExportLogic, eventHistoryReading, type EventExportInput } from '../../api/readActors';
+import type { ExportFormat } from '../../api/stream';
+import { selectDownloadError, selectDownloadProgress } from '../../../machines/download';
+import { useViewActor } from '../../app/useViewActor';
 import { useSystemActor } from '../../app/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -121,32 +123,32 @@ export function EventsScreen() {
 
   // export: the stored history with this screen's filter, streamed with progress and saved as a file
   const [exportFormat, setExportFormat] = useState<ExportFormat>('csv');
-  const [exporting, setExporting] = useState<{ done: number; total: number; failed?: string } | null>(null);
-  const exportAbort = useRef<AbortController | null>(null);
-  useEffect(() => () => exportAbort.current?.abort(), []);
-  const startExport = async () => {
+  // the export runs in a download actor, a child of the system; the file it makes is saved here
+  const download = useViewActor(eventExportLogic, { id: 'download:events' });
+  const progress = useSelector(download, selectDownloadProgress);
+  const exportFailed = useSelector(download, selectDownloadError);
+  const exporting: { done: number; total: number; failed?: string } | null = progress ?? (exportFailed !== null ? { done: 0, total: 0, failed: exportFailed } : null);
+  useEffect(() => {
+    const sub = download.on('download.ready', ({ blob, filename }) => {
+      const url = URL.createObjectURL(blob);
+      const a = Object.assign(document.createElement('a'), { href: url, download: filename });
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    });
+    return () => sub.unsubscribe();
+  }, [download]);
+  const startExport = () => {
     const filters: Record<string, string> = {};
     const text = filter.trim();
     if (/^\d+$/.test(text)) filters.eventCode = text; else if (text) filters.q = text;
     if (alertsOnly) filters.alert = 'true';
-    const ac = new AbortController();
-    exportAbort.current = ac;
-    setExporting({ done: 0, total: 0 });
-    const out = await exportEventHistory(filters, exportFormat, { signal: ac.signal, onProgress: (p) => setExporting(p) });
-    if (out.status === 'ended') {
-      const url = URL.createObjectURL(out.blob);
-      const a = Object.assign(document.createElement('a'), { href: url, download: out.filename });
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setExporting(null);
-    } else if (out.status === 'failed') setExporting({ done: 0, total: 0, failed: out.error.message });
-    else setExporting(null);
+    download.send({ type: 'download.start', input: { filters, format: exportFormat } satisfies EventExportInput });
   };
   const exportControls = exporting && !exporting.failed
     ? <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-testid="events-export-progress">
         <span style={{ width: 120 }}><ProgressBar value={exporting.total ? exporting.done / exporting.total : undefined} intent="primary" /></span>
         {exporting.done.toLocaleString()} / {exporting.total.toLocaleString()}
-        <Button size="small" variant="minimal" icon="cross" onClick={() => exportAbort.current?.abort()} data-testid="events-export-cancel">{tx('Cancel')}</Button>
+        <Button size="small" variant="minimal" icon="cross" onClick={() => download.send({ type: 'download.cancel' })} data-testid="events-export-cancel">{tx('Cancel')}</Button>
       </span>
     : <>
         {exporting?.failed && <Tag intent="danger" minimal data-testid="events-export-error">{exporting.failed}</Tag>}

@@ -1,0 +1,40 @@
+// Model-based test of the download machine (machines/download.ts), the events screen's export: one at a time,
+// progress kept while it runs, the file emitted once when it ends with one, a failure kept until the next start, a
+// cancel back to idle with nothing emitted.
+import { describe, expect, it } from 'vitest';
+import { TestModel } from '@xstate/graph';
+import { downloadMachine, selectDownloadError, selectDownloadProgress, type DownloadSnapshot } from '../machines/download';
+import { drive, edgePaths } from './harness';
+
+const blob = new Blob(['id\n1\n']);
+describe('download model', () => {
+  const events = [
+    { type: 'download.start', input: { format: 'csv' } },
+    { type: 'download.cancel' },
+    { type: 'download.progress', done: 5, total: 10 },
+    { type: 'download.finished', file: { blob, filename: 'events.csv' } },
+    { type: 'download.finished', error: 'The server is busy' },
+    { type: 'download.finished', cancelled: true },
+  ] as any[];
+  const serialize = (s: DownloadSnapshot) => JSON.stringify([s.value, s.context.progress, s.context.error]);
+  const model = new TestModel(downloadMachine as any, { events: events as any, serializeState: serialize as any, limit: 2000 });
+  const paths = edgePaths(model, downloadMachine, serialize, []);
+  it('covers every state', () => {
+    const states = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
+    expect([...states].sort()).toEqual(['"failed"', '"idle"', '"running"']);
+  });
+  for (const p of paths) {
+    it(p.description, async () => {
+      await drive(model, downloadMachine, undefined, events, p, ({ emitted, controls, event, before }, step) => {
+        // the file is emitted exactly when a running download ends with one
+        const ready = p.path.steps.slice(0, step + 1).filter((st, i) => st.event.type === 'download.finished' && st.event.file && p.path.steps[i - 1]?.state.matches('running')).length;
+        expect(emitted.filter((e: any) => e.type === 'download.ready')).toHaveLength(ready);
+        // a start from idle or failed gives the fetch the start's input
+        if (event.type === 'download.start' && before && !before.matches('running')) expect(controls.inputs.at(-1)?.input).toEqual({ format: 'csv' });
+      });
+      const s = p.path.state;
+      expect(selectDownloadProgress(s) !== null).toBe(s.matches('running'));
+      expect(selectDownloadError(s)).toBe(s.matches('failed') ? 'The server is busy' : null);
+    });
+  }
+});
