@@ -4,8 +4,8 @@
 // for a site whose doors they control, or for the whole client only when they control all of it (the server's
 // choices endpoint says which), through the same command as the threat levels screen. Asked first; the answer is
 // toasted, a refusal stays in a callout; another console's change arrives as the resource's change notice.
-import { useEffect, useState } from 'react';
-import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, Icon, InputGroup, Tag } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Button, Callout, Card, FormGroup, HTMLSelect, Icon, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { threatLevelsResource } from '../../../contract';
 import {
@@ -15,12 +15,9 @@ import { threatChoicesLogic } from '../../api/readActors';
 import { useChangeNotices } from '../../app/useChangeNotices';
 import { useViewActor } from '../../app/useViewActor';
 import { say, tx } from '../../i18n';
-import { notify } from '../../system/notices';
 import { useTime } from '../../ui/time';
+import { ThreatConfirm, ThreatMinutes, intentOf, minutesAreBad, modeText, useThreatAnswers } from './threatParts';
 
-const MODE_TEXT: Record<string, string> = { card: 'Doors as they are', 'card-pin': 'Card and PIN at every door', locked: 'Doors held locked' };
-const intentOf = (mode: string | undefined) => (mode === 'locked' ? 'danger' : mode === 'card-pin' ? 'warning' : 'primary');
-const modeText = (mode: string) => tx(MODE_TEXT[mode] ?? mode);
 
 export function DoorsThreatPanel() {
   const time = useTime();
@@ -39,21 +36,14 @@ export function DoorsThreatPanel() {
   const [asking, setAsking] = useState<'set' | 'lower' | null>(null); // visual: which question is open
   // another console's change (the resource's change notice), or the screen shown again: the panel reads again
   useChangeNotices({ resource: threatLevelsResource.name }, threat, { type: 'threat.changed' });
-  useEffect(() => {
-    const sub = threat.on('threat.answered', ({ state: answer }) => {
-      notify(answer.level
-        ? { intent: intentOf(answer.level.mode), title: tx('Threat level'), message: tx('{name} is in force: {what}.', { name: answer.level.name, what: modeText(answer.level.mode) }), timeoutMs: 6000 }
-        : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 });
-      setOpen(false);
-    });
-    return () => sub.unsubscribe();
-  }, [threat]);
+  // each answer in a toast, and the form that asked closes
+  useThreatAnswers(threat, () => setOpen(false));
 
   const place = where || (wholeClient ? 'all' : String(sites[0]?.id ?? ''));
   const placeName = place === 'all' ? tx('the whole client') : (sites.find((d) => String(d.id) === place)?.name ?? '');
   const chosen = levels.find((l) => String(l.id) === levelId) ?? null;
   const typed = minutes.trim();
-  const minutesBad = typed !== '' && !(/^\d{1,5}$/.test(typed) && Number(typed) >= 1 && Number(typed) <= 10_080);
+  const minutesBad = minutesAreBad(typed);
 
   if (!now) return null; // nothing read yet (a failed read is toasted by the api client)
   return (
@@ -101,29 +91,18 @@ export function DoorsThreatPanel() {
               {sites.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
             </HTMLSelect>
           </FormGroup>
-          <FormGroup label={tx('For (minutes)')} labelFor="doors-threat-minutes" intent={minutesBad ? 'danger' : 'none'}
-            helperText={minutesBad ? tx('A whole number of minutes from 1 to 10080') : tx('Empty: until lowered')}>
-            <InputGroup id="doors-threat-minutes" value={minutes} inputMode="numeric" intent={minutesBad ? 'danger' : 'none'} onChange={(e) => setMinutes(e.currentTarget.value)} data-testid="doors-threat-minutes" />
-          </FormGroup>
+          <ThreatMinutes id="doors-threat-minutes" value={minutes} onChange={setMinutes} />
           <Button icon="shield" intent={intentOf(chosen?.mode)} disabled={!chosen || !place || minutesBad || running !== null} loading={running === 'set'}
             onClick={() => setAsking('set')} data-testid="doors-threat-set">{tx('Set level')}</Button>
         </div>
       ))}
-      <Alert isOpen={asking !== null} intent={asking === 'set' ? intentOf(chosen?.mode) : 'success'} icon="shield" canEscapeKeyCancel cancelButtonText={tx('Cancel')}
-        confirmButtonText={asking === 'set' ? tx('Set level') : tx('Lower to none')}
-        onCancel={() => setAsking(null)}
+      <ThreatConfirm asking={asking} chosen={chosen} where={placeName} testId="doors-threat-confirm" onCancel={() => setAsking(null)}
         onConfirm={() => {
           threat.send(asking === 'set'
             ? { type: 'threat.set', levelId: Number(levelId), divisionId: place === 'all' ? null : Number(place), minutes: typed ? Number(typed) : null }
             : { type: 'threat.lower' });
           setAsking(null);
-        }}>
-        <div data-testid="doors-threat-confirm">
-          {asking === 'set' && chosen
-            ? <p>{tx('Put {name} in force for {where}? {what}.', { name: chosen.name, where: placeName, what: modeText(chosen.mode) })}</p>
-            : <p>{tx('Lower the threat level? The doors go back to what they do without one.')}</p>}
-        </div>
-      </Alert>
+        }} />
     </Card>
   );
 }

@@ -3,8 +3,8 @@
 // holders of door control (0.4.5.4), one command to set a level for the whole client or one site, for some minutes
 // or until lowered, and to lower it. Both ask first; the answer says what happened. Another console's change arrives
 // as the resource's change notice and the panel reads the state again.
-import { useEffect, useState } from 'react';
-import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Button, Callout, Card, FormGroup, HTMLSelect, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { PRIV, hasPrivilege, threatLevelsResource } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -17,12 +17,10 @@ import { useSystemActor } from '../../app/useSystemActor';
 import { useViewActor } from '../../app/useViewActor';
 import { say, tx, useLocale } from '../../i18n';
 import { consoleResource } from '../../resources/registry';
-import { notify } from '../../system/notices';
 import { ListScreen } from '../../ui/ListScreen';
 import { useTime } from '../../ui/time';
+import { ThreatConfirm, ThreatMinutes, intentOf, minutesAreBad, modeText, useThreatAnswers } from './threatParts';
 
-const MODE_TEXT: Record<string, string> = { card: 'Doors as they are', 'card-pin': 'Card and PIN at every door', locked: 'Doors held locked' };
-const intentOf = (mode: string | undefined) => (mode === 'locked' ? 'danger' : mode === 'card-pin' ? 'warning' : 'primary');
 
 export function ThreatLevelsScreen() {
   useLocale();
@@ -46,26 +44,21 @@ function InForce({ mayControl }: { mayControl: boolean }) {
   // another console's change arrives as the resource's change notice, and a kept-alive panel is shown again: read again
   useChangeNotices({ resource: threatLevelsResource.name }, threat, { type: 'threat.changed' });
   // the answer of a command, said in a toast
-  useEffect(() => {
-    const sub = threat.on('threat.answered', ({ state: answer }) => notify(answer.level
-      ? { intent: intentOf(answer.level.mode), title: tx('Threat level'), message: tx('{name} is in force: {what}.', { name: answer.level.name, what: tx(MODE_TEXT[answer.level.mode] ?? answer.level.mode) }), timeoutMs: 6000 }
-      : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 }));
-    return () => sub.unsubscribe();
-  }, [threat]);
+  useThreatAnswers(threat);
   const [levelId, setLevelId] = useState(''); // visual: the level chosen to set
   const [where, setWhere] = useState('all'); // visual: the site chosen
   const [minutes, setMinutes] = useState(''); // visual: typed minutes (empty: until lowered)
   const [asking, setAsking] = useState<'set' | 'lower' | null>(null); // visual: which question is open
   const chosen = choices.find((l) => String(l.id) === levelId) ?? null;
   const typedMinutes = minutes.trim();
-  const minutesBad = typedMinutes !== '' && !(/^\d{1,5}$/.test(typedMinutes) && Number(typedMinutes) >= 1 && Number(typedMinutes) <= 10_080);
+  const minutesBad = minutesAreBad(typedMinutes);
 
   return (
     <Card className="gh-mb" data-testid="threat-in-force">
       {error && <Callout intent="danger" icon="error" className="gh-mb">{say(error)}</Callout>}
       {now?.level ? (
         <Callout intent={intentOf(now.level.mode)} icon="shield" title={tx('In force: {name}', { name: now.level.name })} data-testid="threat-current">
-          <div><Tag minimal>{tx('Rank')} {now.level.rank}</Tag> {tx(MODE_TEXT[now.level.mode] ?? now.level.mode)} · {now.divisionName ?? tx('the whole client')}</div>
+          <div><Tag minimal>{tx('Rank')} {now.level.rank}</Tag> {modeText(now.level.mode)} · {now.divisionName ?? tx('the whole client')}</div>
           <div className="bp6-text-muted">
             {tx('Set by {who} at {time}', { who: now.setBy ?? '', time: time.dateTime(now.setAt, true) })}
             {' · '}{now.until ? tx('reverts by itself at {time}', { time: time.dateTime(now.until, true) }) : tx('until lowered')}
@@ -90,29 +83,19 @@ function InForce({ mayControl }: { mayControl: boolean }) {
               {divisions.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
             </HTMLSelect>
           </FormGroup>
-          <FormGroup label={tx('For (minutes)')} labelFor="threat-minutes" intent={minutesBad ? 'danger' : 'none'}
-            helperText={minutesBad ? tx('A whole number of minutes from 1 to 10080') : tx('Empty: until lowered')}>
-            <InputGroup id="threat-minutes" value={minutes} inputMode="numeric" intent={minutesBad ? 'danger' : 'none'} onChange={(e) => setMinutes(e.currentTarget.value)} data-testid="threat-minutes" />
-          </FormGroup>
+          <ThreatMinutes id="threat-minutes" value={minutes} onChange={setMinutes} />
           <Button icon="shield" intent={intentOf(chosen?.mode)} disabled={!chosen || minutesBad || running !== null} loading={running === 'set'}
             onClick={() => setAsking('set')} data-testid="threat-set">{tx('Set level')}</Button>
         </div>
       )}
-      <Alert isOpen={asking !== null} intent={asking === 'set' ? intentOf(chosen?.mode) : 'success'} icon="shield" canEscapeKeyCancel cancelButtonText={tx('Cancel')}
-        confirmButtonText={asking === 'set' ? tx('Set level') : tx('Lower to none')}
-        onCancel={() => setAsking(null)}
+      <ThreatConfirm asking={asking} chosen={chosen} testId="threat-confirm" onCancel={() => setAsking(null)}
+        where={where === 'all' ? tx('the whole client') : (divisions.find((d) => String(d.id) === where)?.name ?? '')}
         onConfirm={() => {
           threat.send(asking === 'set'
             ? { type: 'threat.set', levelId: Number(levelId), divisionId: where === 'all' ? null : Number(where), minutes: typedMinutes ? Number(typedMinutes) : null }
             : { type: 'threat.lower' });
           setAsking(null);
-        }}>
-        <div data-testid="threat-confirm">
-          {asking === 'set' && chosen
-            ? <p>{tx('Put {name} in force for {where}? {what}.', { name: chosen.name, where: where === 'all' ? tx('the whole client') : (divisions.find((d) => String(d.id) === where)?.name ?? ''), what: tx(MODE_TEXT[chosen.mode] ?? chosen.mode) })}</p>
-            : <p>{tx('Lower the threat level? The doors go back to what they do without one.')}</p>}
-        </div>
-      </Alert>
+        }} />
     </Card>
   );
 }
