@@ -3,6 +3,7 @@
 // tenant's subscribers of `destination`; with a relay URL it goes through the external broker first.
 import type { Server as HttpServer } from 'node:http';
 import sockjs from 'sockjs';
+import { coalescing } from './coalesce';
 import {
   REALTIME_SERVICES, SOCKJS_PREFIX, serviceOfDestination, type RealtimeService,
 } from '../../contract';
@@ -75,7 +76,7 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   };
   /** tenant → connected sessions */
   const tenants = new Map<string, Set<StompSession>>();
-  const open = new Set<{ session: StompSession; conn: sockjs.Connection }>();
+  const open = new Set<{ session: StompSession; conn: { close(): void } }>();
   let closing = false;
 
   function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[], division?: number | null, counts?: DivisionCounts): void {
@@ -139,8 +140,9 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
       if (!conn) return; // sockjs emits null for a session that closed before it opened
       if (closing) { conn.close(); return; }
       stats.connections++;
-      const session = new StompSession(service, { send: (t) => { conn.write(t); }, close: () => { conn.close(); } }, hub);
-      const entry = { session, conn };
+      const transport = coalescing({ send: (t) => { conn.write(t); }, close: () => { conn.close(); } });
+      const session = new StompSession(service, transport, hub);
+      const entry = { session, conn: { close: () => transport.close() } };
       open.add(entry);
       conn.on('data', (d: string) => session.receive(d));
       conn.on('close', () => {
