@@ -69,29 +69,36 @@ export interface ProcessRequest { id: Event['id']; note: string; eventPointId: E
 
 // ---------- pure rules (tested) ----------
 
-/** §4, one fact at a time. `raised` is the alert that was added, if any. */
+/**
+ * §4, one fact at a time. `raised` is the alert that was added, if any. A fact that changes nothing gives back the
+ * very list it was given: views select from it (the header's alarms button, the dashboard), and a new list for every
+ * event of a busy site re-rendered them thousands of times a second.
+ */
 export function applyFact(alarms: readonly Event[], fact: AlarmFact): { alarms: Event[]; raised?: Event } {
+  const same = { alarms: alarms as Event[] };
+  const kept = (next: Event[]) => (next.length === alarms.length ? same : { alarms: next });
   switch (fact.type) {
     case 'event.received': {
       const e = fact.event;
       if (e.alert) {
         // §4: an alert is added once; a repeat of the same id is ignored
-        if (alarms.some((a) => sameId(a.id, e.id))) return { alarms: [...alarms] };
+        if (alarms.some((a) => sameId(a.id, e.id))) return same;
         return { alarms: [...alarms, e], raised: e };
       }
       // §4: a non-alert event for the same point clears its alerts (eventPointId falls back to eventSourceId)
       const point = eventPointIdOf(e);
-      return { alarms: alarms.filter((a) => !sameId(eventPointIdOf(a), point)) };
+      return kept(alarms.filter((a) => !sameId(eventPointIdOf(a), point)));
     }
     case 'alarm.acknowledged':
       // §4: an acknowledge update sets the acknowledge value on the matching alert
+      if (!alarms.some((a) => sameId(a.id, fact.update.id) && a.acknowledge !== fact.update.acknowledge)) return same;
       return { alarms: alarms.map((a) => (sameId(a.id, fact.update.id) ? { ...a, acknowledge: fact.update.acknowledge } : a)) };
     case 'alarm.actioned':
       // §4: an alarm action with the process flag removes the alerts of that event point
-      if (!fact.action.process) return { alarms: [...alarms] };
-      return { alarms: alarms.filter((a) => !sameId(eventPointIdOf(a), fact.action.eventPointId)) };
+      if (!fact.action.process) return same;
+      return kept(alarms.filter((a) => !sameId(eventPointIdOf(a), fact.action.eventPointId)));
     case 'alarm.counted':
-      return { alarms: [...alarms] };
+      return same;
   }
 }
 

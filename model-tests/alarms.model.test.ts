@@ -6,7 +6,7 @@ import { createActor } from 'xstate';
 import type { AcknowledgeUpdate, AlarmAction, Event } from '../contract';
 import { alarmsMachine, applyFact, syncAlarms, type AlarmsSnapshot } from '../machines/alarms';
 import {
-  selectAlarmCount, selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms, selectServerAlarmCount, selectUnacknowledgedCount,
+  selectAlarmCount, selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms, selectOpenByPriority, selectServerAlarmCount, selectUnacknowledgedCount,
 } from '../machines/alarms.selectors';
 import { createControls, edgePaths, replayEdgePath, type EdgePath } from './harness';
 
@@ -102,6 +102,25 @@ describe('alarm lifecycle rules (§4)', () => {
   it('removes the alerts of a point on an alarm action with the process flag, and only then', () => {
     expect(applyFact([E1, E2, E3], { type: 'alarm.actioned', action: PROCESS_10 }).alarms).toEqual([E3]);
     expect(applyFact([E1, E2, E3], { type: 'alarm.actioned', action: { eventPointId: 10, process: false } }).alarms).toEqual([E1, E2, E3]);
+  });
+
+  it('gives back the very list when a fact changes nothing, so what views select from it stays the same', () => {
+    const list = [E1, E3];
+    const none = ev({ id: 99, eventPointId: 77, eventSourceId: 77, alert: false });
+    expect(applyFact(list, { type: 'event.received', event: none }).alarms).toBe(list);
+    expect(applyFact(list, { type: 'event.received', event: { ...E1, message: 'again' } }).alarms).toBe(list);
+    expect(applyFact(list, { type: 'alarm.actioned', action: { eventPointId: 10, process: false } }).alarms).toBe(list);
+    expect(applyFact(list, { type: 'alarm.actioned', action: { eventPointId: 77, process: true } }).alarms).toBe(list);
+    expect(applyFact(list, { type: 'alarm.acknowledged', update: { id: 99, acknowledge: true } }).alarms).toBe(list);
+    expect(applyFact(list, { type: 'alarm.counted', count: 4 }).alarms).toBe(list);
+    expect(applyFact(list, { type: 'event.received', event: CLEAR_10 }).alarms).not.toBe(list); // a change is a new list
+    // through the machine: a busy site's ordinary events leave the header's and dashboard's selections untouched
+    const actor = createActor(alarmsMachine).start();
+    actor.send({ type: 'event.received', event: E1 });
+    const before = selectOpenByPriority(actor.getSnapshot());
+    for (let i = 0; i < 50; i++) actor.send({ type: 'event.received', event: ev({ id: 1000 + i, eventPointId: 500 + i, eventSourceId: 500 + i, alert: false }) });
+    expect(selectOpenByPriority(actor.getSnapshot())).toBe(before);
+    actor.stop();
   });
 
   it('replaces the list from REST and re-applies what arrived meanwhile, raising only the new ones', () => {
