@@ -33,6 +33,20 @@ describe('createJournal', () => {
     expect(j.entries()[0]).toMatchObject({ seq: 1, actor: ROOT_ACTOR, event: { type: 'xstate.init' } });
   });
 
+  it('redacts an event when it is read, each line keeping the order seq, at, actor, event, source, state', () => {
+    const heard: unknown[] = [];
+    const j = createJournal({ now: () => 7, onEntry: (e) => heard.push(e) });
+    const root = createActor(pair, { inspect: j.inspect }).start();
+    (root.getSnapshot().children as any).right.send({ type: 'poke', body: { accessToken: 'plain-secret', nested: [{ password: 'x' }] } });
+    const poke = j.entries().find((e) => e.event.type === 'poke')!;
+    expect(poke.event).toEqual({ type: 'poke', body: { accessToken: REDACTED, nested: [{ password: REDACTED }] } });
+    expect(heard).toContainEqual(poke); // what onEntry hears is redacted too
+    expect(j.entries().find((e) => e.event.type === 'poke')).toBe(poke); // redacted once, then kept
+    const lines = j.toNdjson().trim().split('\n').slice(1).map((l) => Object.keys(JSON.parse(l)));
+    expect(lines.every((keys) => keys.join() === 'seq,at,actor,event,state' || keys.join() === 'seq,at,actor,event,source,state')).toBe(true);
+    expect(j.toNdjson()).not.toContain('plain-secret');
+  });
+
   it('keeps only the newest entries up to its capacity and counts the dropped ones', () => {
     const j = createJournal({ capacity: 2 });
     const root = createActor(pair, { inspect: j.inspect }).start();
