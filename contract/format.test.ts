@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
-  DATE_TIME_PATTERN, TIME_AGO_LABELS, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, fromZonedInput,
+  DATE_TIME_PATTERN, TIME_AGO_LABELS, formatInZone, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, fromZonedInput,
   isLatestVersion, relativeTime, resolveTimeZone, timeAgo, toUtcIso, toZonedInput, todayInZone, zoneLabel,
 } from './format';
 
@@ -123,6 +124,22 @@ describe('one rule for time on every screen', () => {
     expect(formatDateTime(at, 'America/Los_Angeles', 'en')).toBe('23 Nov 2026, 01:02:05');
     expect(formatDateTime(null, 'UTC', 'en')).toBe('—');
     expect(Object.keys(DATE_TIME_PATTERN).sort()).toEqual(['en', 'zh-CN']);
+  });
+  it('writes every instant as date-fns-tz does, through its cache of minutes too (any zone, DST days, LMT offsets with seconds)', () => {
+    const zones = ['UTC', 'Asia/Kolkata', 'America/Los_Angeles', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Africa/Monrovia', 'Mars/Phobos'];
+    fc.assert(fc.property(
+      fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2100, 0, 1) }), fc.constantFrom(...zones), fc.constantFrom('en' as const, 'zh-CN' as const),
+      fc.constantFrom('number', 'iso', 'date'),
+      (ms, zone, locale, as) => {
+        const value = as === 'number' ? ms : as === 'iso' ? new Date(ms).toISOString() : new Date(ms);
+        const expected = formatInZone(ms, zone, DATE_TIME_PATTERN[locale]);
+        expect(formatDateTime(value, zone, locale)).toBe(expected);
+        expect(formatDateTime(value, zone, locale)).toBe(expected); // the second time from the cache
+        expect(formatDateTime(ms + 999, zone, locale)).toBe(formatInZone(ms + 999, zone, DATE_TIME_PATTERN[locale]));
+      },
+    ), { numRuns: 2000 });
+    // 1 Jan 1900 in Monrovia was at -0:43:08: its minutes do not start at :00, so they are not shared
+    expect(formatDateTime('1900-01-01T12:00:30Z', 'Africa/Monrovia', 'en')).toBe(formatInZone('1900-01-01T12:00:30Z', 'Africa/Monrovia', DATE_TIME_PATTERN.en));
   });
   it('names the zone where it matters, as it stood at that instant', () => {
     expect(formatDateTime(at, 'Asia/Kolkata', 'en', true)).toBe('23 Nov 2026, 14:32:05 GMT+5:30');

@@ -193,9 +193,36 @@ export function resolveTimeZone(profile: string | null | undefined, client?: str
   return 'UTC';
 }
 
+/**
+ * The minutes already written, by zone, locale and minute: both date-time patterns end in seconds (':ss'), and a zone's
+ * offset is whole minutes (checked: the minute's own text must end in ':00'), so every instant of a minute shares its
+ * text up to the seconds. The live events screen writes hundreds of times a second within the same minute; each
+ * write in date-fns-tz asks Intl for the zone's parts, which was a tenth of the screen's time.
+ */
+const minuteText = new Map<string, string | null>();
+const MINUTES_KEPT = 256;
+
+function formatSecondsInZone(iso: string | number | Date | null | undefined, timeZone: string, locale: DisplayLocale): string {
+  if (iso === null || iso === undefined || iso === '') return '—';
+  const ms = typeof iso === 'number' ? iso : new Date(iso).getTime();
+  if (!Number.isFinite(ms)) return formatInZone(iso, timeZone, DATE_TIME_PATTERN[locale]);
+  const minute = Math.floor(ms / 60_000) * 60_000;
+  const key = `${timeZone}\u0000${locale}\u0000${minute}`;
+  let head = minuteText.get(key);
+  if (head === undefined) {
+    const text = formatInZone(minute, timeZone, DATE_TIME_PATTERN[locale]);
+    head = text.endsWith(':00') ? text.slice(0, -2) : null; // null: not a whole-minute offset (or a fallback): no shortcut
+    if (minuteText.size >= MINUTES_KEPT) minuteText.clear();
+    minuteText.set(key, head);
+  }
+  if (head === null) return formatInZone(iso, timeZone, DATE_TIME_PATTERN[locale]);
+  const second = Math.floor((ms - minute) / 1000);
+  return head + (second < 10 ? `0${second}` : String(second));
+}
+
 /** An instant in `timeZone` in the locale's one date-time format; with `withZone`, followed by the zone ('GMT+5:30'). */
 export function formatDateTime(iso: string | number | Date | null | undefined, timeZone: string, locale: DisplayLocale, withZone = false): string {
-  const text = formatInZone(iso, timeZone, DATE_TIME_PATTERN[locale]);
+  const text = formatSecondsInZone(iso, timeZone, locale);
   return withZone && text !== '—' && !text.endsWith(' UTC') ? `${text} ${zoneLabel(timeZone, iso ?? undefined)}` : text;
 }
 
