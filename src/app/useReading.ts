@@ -29,7 +29,11 @@ export function useReading<T>(logic: ReadingLogic, id: string, options: { input?
     lastKey.current = options.key;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [actor, options.key]);
-  useChangeNotices(options.notices ?? null, actor as { send: (e: { type: string }) => void }, { type: logic.id === 'liveReading' ? 'read.changed' : 'read.reload' }, { shownAgain: false });
+  // a live reading's notices while its wait is on its way would change nothing: they are not sent (nor journaled) —
+  // the dashboard kept alive in a tab hears every /events message, thousands a second on a busy site
+  const live = logic.id === 'liveReading';
+  const notice = useCallback(() => (!live ? { type: 'read.reload' } : (actor.getSnapshot().context as { waiting?: boolean }).waiting ? null : { type: 'read.changed' }), [actor, live]);
+  useChangeNotices(options.notices ?? null, actor as { send: (e: { type: string }) => void }, notice, { shownAgain: false });
   const reload = useCallback(() => actor.send({ type: 'read.reload' }), [actor]);
   return { output, busy, failed, error, reload };
 }

@@ -2,8 +2,8 @@
 // again (GET /event/manage/events/:id/explain, through the command machine provided in src/api/readActors.ts: the view only
 // sends and selects) and a
 // drawer with the reason and each check of the chain, passed or failed.
-import { useState } from 'react';
-import { Button, Callout, Drawer, Icon, Tag } from '@blueprintjs/core';
+import { useEffect, useState } from 'react';
+import { Callout, Classes, Drawer, Icon, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { DECISION_EVENT_CODES, type Explanation } from '../../../contract/decision';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
@@ -21,18 +21,35 @@ const CHECKS: Record<string, string> = {
   'access-group': 'Access group', schedule: 'Schedule', 'anti-passback': 'Anti-passback', interlock: 'Interlock',
 };
 
-export function WhyButton({ eventId }: { eventId: number }) {
+/**
+ * "Why?" on a row. A row's button is plain (a live events table mounts hundreds of rows a second): the drawer, with
+ * its command actor, exists only once it is asked for. Given `onWhy`, the screen shows one drawer for all its rows,
+ * so the drawer stays when its row scrolls out of a live table; without it, the button shows its own.
+ */
+export function WhyButton({ eventId, onWhy }: { eventId: number; onWhy?: (eventId: number) => void }) {
+  const [open, setOpen] = useState(false); // visual: this button's own drawer is shown
+  return (
+    <>
+      <button type="button" className={`${Classes.BUTTON} ${Classes.MINIMAL} ${Classes.SMALL}`} data-testid="why-button"
+        onClick={(ev) => { ev.stopPropagation(); if (onWhy) onWhy(eventId); else setOpen(true); }}>
+        <span className={Classes.BUTTON_TEXT}>Why?</span>
+      </button>
+      {open && <WhyDrawer eventId={eventId} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** The drawer of one denied swipe: decides it again (through the explain command actor) and shows each check. */
+export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () => void }) {
   const command = useViewActor(explainCommands, { id: 'commands:why' });
   const running = useSelector(command, selectRunningCommand);
   const error = useSelector(command, selectCommandError);
   const result = useSelector(command, selectCommandResult) as Explanation | null;
-  const [open, setOpen] = useState(false); // visual: the drawer is shown
   const { dateTime } = useTime();
+  useEffect(() => { command.send({ type: 'command.run', command: String(eventId) }); }, [command, eventId]);
   return (
     <>
-      <Button small minimal icon="help" text="Why?" loading={running !== null} data-testid="why-button"
-        onClick={(ev) => { ev.stopPropagation(); setOpen(true); command.send({ type: 'command.run', command: String(eventId) }); }} />
-      <Drawer isOpen={open} onClose={() => setOpen(false)} title="Why was this swipe denied?" icon="help" size="min(480px, 100%)">
+      <Drawer isOpen onClose={onClose} title="Why was this swipe denied?" icon="help" size="min(480px, 100%)">
         <div className="bp6-drawer-body" style={{ padding: 16 }} data-testid="why-drawer">
           {error && <Callout intent="danger" icon="error">{say(error)}</Callout>}
           {!error && !result && running !== null && <p className="bp6-text-muted">Deciding the swipe again…</p>}

@@ -1,11 +1,11 @@
 // /monitor/events: the live event stream. Messages are buffered outside React and flushed once per animation
 // frame, and only the newest MAX_ROWS rows are rendered, so thousands of events per second stay smooth.
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { isDeniedSwipe, WhyButton } from '../configure/WhyDrawer';
+import { isDeniedSwipe, WhyButton, WhyDrawer } from '../configure/WhyDrawer';
 import { Button, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
-import { hasPrivilege, PRIV, validate, Event as EventSchema, type Event } from '../../../contract';
+import { hasPrivilege, PRIV, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { eventExportLogic, eventHistoryReading, type EventExportInput } from '../../api/readActors';
@@ -37,7 +37,8 @@ export function mergeEvents(current: readonly Event[], incoming: readonly Event[
   return out;
 }
 
-const EventRow = memo(function EventRow({ e }: { e: Event }) {
+/** A row: rendered once per event (memo), with the words it may show translated once per table, not per row. */
+const EventRow = memo(function EventRow({ e, alarmWord, onWhy }: { e: Event; alarmWord: string; onWhy: (eventId: number) => void }) {
   const { dateTime } = useTime();
   return (
     <tr data-testid="event-row" className={e.alert ? 'gh-row-alert' : undefined}>
@@ -45,7 +46,7 @@ const EventRow = memo(function EventRow({ e }: { e: Event }) {
       <td>{String(e.eventCode)}</td>
       <td>{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
       <td>{e.message}</td>
-      <td>{e.alert ? <Tag intent="danger" minimal>{tx('alarm')}</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} /> : null}</td>
+      <td>{e.alert ? <Tag intent="danger" minimal>{alarmWord}</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} onWhy={onWhy} /> : null}</td>
     </tr>
   );
 });
@@ -60,6 +61,7 @@ export function EventsScreen() {
   const [filter, setFilter] = useState('');
   const [alertsOnly, setAlertsOnly] = useState(false);
   const [waiting, setWaiting] = useState(0); // events held back while paused
+  const [why, setWhy] = useState<number | null>(null); // the denied swipe whose "Why?" drawer is open (it outlives its row)
   const { zoneName } = useTime();
   const t = useT();
   const buffer = useRef<Event[]>([]);
@@ -81,9 +83,7 @@ export function EventsScreen() {
     };
     const sub = socket.on('socket.message', (m) => {
       if (m.destination !== '/events') return;
-      const v = validate(m.body, EventSchema);
-      if (!v.ok) return;
-      buffer.current.push(v.value);
+      buffer.current.push(m.body as Event); // the socket machine emits a body only once it is valid for its destination
       if (buffer.current.length > MAX_ROWS * 2) buffer.current = buffer.current.slice(-MAX_ROWS);
       if (!frame) frame = requestAnimationFrame(flush);
     });
@@ -157,6 +157,7 @@ export function EventsScreen() {
         <Button icon="export" variant="minimal" onClick={startExport} data-testid="events-export">{tx('Export')}</Button>
       </>;
 
+  const alarmWord = tx('alarm');
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
     return rows.filter((e) => (!alertsOnly || e.alert) && (!q || e.message.toLowerCase().includes(q) || String(e.eventCode) === q || (e.eventPointName ?? '').toLowerCase().includes(q)));
@@ -177,8 +178,9 @@ export function EventsScreen() {
       <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table">
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
         <thead><tr><th>{t('timeColumn', { zone: zoneName() })}</th><th>{tx('Code')}</th><th>{tx('Point')}</th><th>{tx('Message')}</th><th /></tr></thead>
-        <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} />)}</tbody>
+        <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} />)}</tbody>
       </HTMLTable>
+      {why !== null && <WhyDrawer eventId={why} onClose={() => setWhy(null)} />}
     </div>
   );
 }
