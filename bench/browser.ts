@@ -92,6 +92,12 @@ function printProfile(p: Profile) {
     byFn.set(k, (byFn.get(k) ?? 0) + (self.get(n.id) ?? 0) / 1000);
   }
   const total = [...byFn.values()].reduce((a, b) => a + b, 0);
+  const byFile = new Map<string, number>();
+  for (const n of p.nodes) {
+    const k = n.callFrame.url.split('/').pop() || n.callFrame.functionName || '(native)';
+    byFile.set(k, (byFile.get(k) ?? 0) + (self.get(n.id) ?? 0) / 1000);
+  }
+  console.log(`profile: by script (self time): ${[...byFile].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, ms]) => `${k} ${Math.round(ms)}`).join(', ')}`);
   console.log(`profile: ${Math.round(total)} ms sampled; heaviest (self time):`);
   for (const [k, ms] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${k}`);
 }
