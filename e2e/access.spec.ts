@@ -59,6 +59,10 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
   await expect(drawer.getByTestId('why-step')).toHaveCount(5);
   await expect(drawer.getByTestId('why-step').last()).toContainText('08:00–18:00');
   await expect(drawer).toContainText('Loading Bay');
+  // the drawer outlives its row: 200 newer events push the row out of the live table (it shows the newest 200)
+  for (let i = 0; i < 10; i++) await Promise.all(Array.from({ length: 21 }, () => swipe('17:59')));
+  await expect(page.getByTestId('event-row').filter({ hasText: `card ${card}` }).filter({ hasText: 'outside schedule' })).toHaveCount(0);
+  await expect(drawer.getByTestId('why-reason')).toContainText('Access denied: outside schedule');
   await page.setViewportSize({ width: 1440, height: 900 });
   await shot(page, 'access-why-1440');
   await page.setViewportSize({ width: 390, height: 844 });
