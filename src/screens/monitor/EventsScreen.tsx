@@ -41,12 +41,12 @@ export function mergeEvents(current: readonly Event[], incoming: readonly Event[
 const EventRow = memo(function EventRow({ e, alarmWord, onWhy }: { e: Event; alarmWord: string; onWhy: (eventId: number) => void }) {
   const { dateTime } = useTime();
   return (
-    <tr data-testid="event-row" className={e.alert ? 'gh-row-alert' : undefined}>
-      <td className="gh-nowrap">{dateTime(e.time)}</td>
-      <td>{String(e.eventCode)}</td>
-      <td>{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
-      <td>{e.message}</td>
-      <td>{e.alert ? <Tag intent="danger" minimal>{alarmWord}</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} onWhy={onWhy} /> : null}</td>
+    <tr role="row" data-testid="event-row" className={e.alert ? 'gh-row-alert' : undefined}>
+      <td role="cell" className="gh-nowrap">{dateTime(e.time)}</td>
+      <td role="cell">{String(e.eventCode)}</td>
+      <td role="cell">{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
+      <td role="cell" title={e.message}>{e.message}</td>
+      <td role="cell">{e.alert ? <Tag intent="danger" minimal>{alarmWord}</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} onWhy={onWhy} /> : null}</td>
     </tr>
   );
 });
@@ -174,11 +174,11 @@ export function EventsScreen() {
         <InputGroup leftIcon="filter" placeholder={tx('Filter by text, point or code')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
         <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
       </div>
-      {/* fixed layout with set column widths: a new batch of rows never makes the browser measure every cell again */}
-      <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table">
+      {/* column widths set once; on a wide screen each row is its own layout boundary (app.css), so a batch of new rows never makes the browser lay out every row again */}
+      <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
-        <thead><tr><th>{t('timeColumn', { zone: zoneName() })}</th><th>{tx('Code')}</th><th>{tx('Point')}</th><th>{tx('Message')}</th><th /></tr></thead>
-        <tbody>{shown.map((e) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} />)}</tbody>
+        <thead role="rowgroup"><tr role="row"><th role="columnheader">{t('timeColumn', { zone: zoneName() })}</th><th role="columnheader">{tx('Code')}</th><th role="columnheader">{tx('Point')}</th><th role="columnheader">{tx('Message')}</th><th role="columnheader" /></tr></thead>
+        <tbody role="rowgroup">{shown.map((e) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} />)}</tbody>
       </HTMLTable>
       {why !== null && <WhyDrawer eventId={why} onClose={() => setWhy(null)} />}
     </div>
