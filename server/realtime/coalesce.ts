@@ -5,7 +5,7 @@
 import type { Transport } from './session';
 
 /** Above this many characters waiting, they are written at once (a message stays small enough to parse in one go). */
-export const COALESCE_MAX_CHARS = 64 * 1024;
+export const COALESCE_MAX_CHARS = 16 * 1024;
 
 export function coalescing(target: Transport, later: (flush: () => void) => void = (f) => { setImmediate(f); }): Transport & { flush(): void } {
   let waiting: string[] = [];
