@@ -72,16 +72,43 @@ async function watchEvents(page: Page, run: () => Promise<void>) {
   // BENCH_PROFILE=1: a CPU profile of the page during the run, its heaviest functions printed (finding causes)
   const cdp = process.env.BENCH_PROFILE === '1' ? await page.context().newCDPSession(page) : null;
   if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
+  // BENCH_TRACE=1: each long task of the page, with what its time went to (finding causes)
+  const tracer = process.env.BENCH_TRACE === '1' ? await page.context().newCDPSession(page) : null;
+  const traced: TraceEvent[] = [];
+  if (tracer) {
+    tracer.on('Tracing.dataCollected' as never, ((d: { value: TraceEvent[] }) => { traced.push(...d.value); }) as never);
+    await tracer.send('Tracing.start', { categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8', transferMode: 'ReportEvents' } as never);
+  }
   const received0 = await page.evaluate(() => (window as unknown as { __eventFrames: number }).__eventFrames);
   const t = performance.now();
   await run();
   const seconds = (performance.now() - t) / 1000;
   if (cdp) printProfile((await cdp.send('Profiler.stop')).profile as unknown as Profile);
+  if (tracer) {
+    const done = new Promise((r) => tracer.once('Tracing.tracingComplete' as never, r as never));
+    await tracer.send('Tracing.end');
+    await done;
+    printLongTasks(traced);
+  }
   const m = await page.evaluate(() => (window as unknown as { __bench: { added: number; distinct: number; longest: number; longTasks: number; frames: number } }).__bench);
   const received = await page.evaluate(() => (window as unknown as { __eventFrames: number }).__eventFrames);
   return { seconds: Number(seconds.toFixed(1)), receivedPerSecond: Math.round((received - received0) / seconds), rowElementsAdded: m.added, eventsRendered: m.distinct, renderedPerSecond: Math.round(m.distinct / seconds), framesPerSecond: Math.round(m.frames / seconds), longTasks: m.longTasks, longestTaskMs: Math.round(m.longest) };
 }
 
+interface TraceEvent { name: string; ph: string; dur?: number; tid: number; pid: number; ts: number; args?: { data?: { functionName?: string; url?: string } } }
+function printLongTasks(events: TraceEvent[]) {
+  const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && (e.dur ?? 0) > 50_000);
+  console.log(`trace: ${events.length} events, ${tasks.length} tasks over 50 ms`);
+  for (const t of tasks.slice(0, 12)) {
+    const inner = events.filter((e) => e.tid === t.tid && e.pid === t.pid && e.ph === 'X' && e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + (t.dur ?? 0));
+    const by = new Map<string, number>();
+    for (const e of inner) {
+      const k = e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire' ? `${e.name}(${e.args?.data?.functionName ?? ''} ${(e.args?.data?.url ?? '').split('/').pop()})` : e.name;
+      by.set(k, (by.get(k) ?? 0) + (e.dur ?? 0) / 1000);
+    }
+    console.log(`  task ${Math.round((t.dur ?? 0) / 1000)} ms: ${[...by].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${Math.round(ms)}`).join(', ')}`);
+  }
+}
 interface Profile { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[]; samples: number[]; timeDeltas: number[] }
 function printProfile(p: Profile) {
   const self = new Map<number, number>();
