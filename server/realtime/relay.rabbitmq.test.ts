@@ -95,4 +95,14 @@ describe('per-session alarm counts through RabbitMQ', () => {
     expect(bodies(whole)).toEqual([{ count: 9 }]);
     expect(bodies(site)).toEqual([{ count: 5 }]);
   });
+
+  it('a burst published in one turn crosses as batches, every event arriving once and in order (past the batch bound too)', async () => {
+    const a = await node();
+    const b = await node();
+    const onB = await subscriber(b, 'token-a', DESTINATIONS.events);
+    const event = (id: number) => ({ id, eventCode: 5000, eventSourceId: 'door-1', eventPointId: 'door-1', message: `burst ${'x'.repeat(200)}`, alert: false, time: new Date(0).toISOString(), priority: 100 });
+    for (let i = 1; i <= 600; i++) a.realtime.publish(1, DESTINATIONS.events, event(i)); // about 200 KB: more than one batch
+    await waitFor(() => onB.messages.length >= 600, '600 events on B', 15_000);
+    expect(bodies(onB).map((e) => e.id)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
+  });
 });

@@ -22,6 +22,39 @@ export interface Relay {
 }
 
 const TOPIC = '/topic/gatehouse';
+
+/**
+ * What one process publishes in one turn of the event loop for a tenant goes to the broker as one message: a batch of
+ * ingested events is then one RabbitMQ message for every process to take, not one per event (issue 13: the relay was
+ * the slower hop of the scale-out). Bounded in size like the SockJS messages (server/realtime/coalesce.ts).
+ */
+export const RELAY_BATCH_MAX_CHARS = 64 * 1024;
+type Wire = Omit<RelayMessage, 'tenant'>;
+
+/** A batch's body: the messages in order, each its destination, JSON text and audience. */
+export function encodeBatch(messages: readonly RelayMessage[]): string {
+  return JSON.stringify(messages.map(({ tenant: _t, ...wire }) => wire));
+}
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+/** A batch's body read back for `tenant`; an item that is not a well-formed message is left out (and counted). */
+export function decodeBatch(tenant: string, body: string): { messages: RelayMessage[]; refused: number } {
+  let items: unknown;
+  try { items = JSON.parse(body); } catch { return { messages: [], refused: 1 }; }
+  if (!Array.isArray(items)) return { messages: [], refused: 1 };
+  const messages: RelayMessage[] = [];
+  let refused = 0;
+  for (const item of items as Array<Partial<Wire> | null>) {
+    const ok = item !== null && typeof item === 'object' && typeof item.destination === 'string' && item.destination !== '' && typeof item.json === 'string'
+      && (item.users === undefined || (Array.isArray(item.users) && item.users.every(isCount)))
+      && (item.division === undefined || (isCount(item.division) && item.division > 0))
+      && (item.counts === undefined || (typeof item.counts === 'object' && item.counts !== null && isCount(item.counts.none) && typeof item.counts.byDivision === 'object' && item.counts.byDivision !== null && Object.values(item.counts.byDivision).every(isCount)));
+    if (!ok) { refused++; continue; }
+    const { destination, json, users, division, counts } = item as Wire;
+    messages.push({ tenant, destination, json, ...(users ? { users } : {}), ...(division ? { division } : {}), ...(counts ? { counts } : {}) });
+  }
+  return { messages, refused };
+}
 const routingKey = (tenant: string) => `${TOPIC}.${tenant === '' ? '_' : tenant.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 /** A WebSocket-shaped wrapper over a TCP socket, so @stomp/stompjs speaks plain STOMP (port 61613). */
@@ -81,6 +114,12 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
       log(`stomp relay connected to ${u.host}`);
       client.subscribe(`${TOPIC}.*`, (msg) => {
         const tenant = msg.headers['x-gatehouse-tenant'];
+        if (tenant !== undefined && msg.headers['x-gatehouse-batch'] !== undefined) {
+          const { messages, refused } = decodeBatch(tenant, msg.body);
+          if (refused) log(`stomp relay: ${refused} malformed message(s) of a batch left out`);
+          for (const m of messages) onMessage(m);
+          return;
+        }
         const destination = msg.headers['x-gatehouse-destination'];
         if (tenant === undefined || !destination) return;
         const users = msg.headers['x-gatehouse-users'];
@@ -98,19 +137,44 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
     onStompError: (frame) => log(`stomp relay error: ${frame.headers.message ?? ''} ${frame.body}`),
   });
   client.activate();
+  const one = ({ tenant, destination, json, users, division, counts }: RelayMessage) => {
+    client.publish({
+      destination: routingKey(tenant),
+      body: json,
+      headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}), ...(division ? { 'x-gatehouse-division': String(division) } : {}), ...(counts ? { 'x-gatehouse-counts': `${counts.none};${Object.entries(counts.byDivision).map(([d, n]) => `${d}=${n}`).join(',')}` } : {}) },
+    });
+  };
+  // the turn's messages per tenant, in order; sent as one message when there are several
+  let waiting = new Map<string, { messages: RelayMessage[]; chars: number }>();
+  let scheduled = false;
+  const send = (tenant: string, messages: RelayMessage[]) => {
+    if (!client.connected) {
+      log(`stomp relay not connected: dropped ${messages.length} message(s) for ${messages[0].destination}`);
+      return;
+    }
+    if (messages.length === 1) { one(messages[0]); return; }
+    client.publish({
+      destination: routingKey(tenant),
+      body: encodeBatch(messages),
+      headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-batch': String(messages.length) },
+    });
+  };
+  const flush = () => {
+    scheduled = false;
+    const all = waiting;
+    waiting = new Map();
+    for (const [tenant, w] of all) send(tenant, w.messages);
+  };
   return {
     get connected() { return connected; },
-    publish({ tenant, destination, json, users, division, counts }) {
-      if (!client.connected) {
-        log(`stomp relay not connected: dropped a message for ${destination}`);
-        return;
-      }
-      client.publish({
-        destination: routingKey(tenant),
-        body: json,
-        headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}), ...(division ? { 'x-gatehouse-division': String(division) } : {}), ...(counts ? { 'x-gatehouse-counts': `${counts.none};${Object.entries(counts.byDivision).map(([d, n]) => `${d}=${n}`).join(',')}` } : {}) },
-      });
+    publish(message) {
+      let w = waiting.get(message.tenant);
+      if (!w) waiting.set(message.tenant, (w = { messages: [], chars: 0 }));
+      w.messages.push(message);
+      w.chars += message.json.length + message.destination.length + 64;
+      if (w.chars >= RELAY_BATCH_MAX_CHARS) { waiting.delete(message.tenant); send(message.tenant, w.messages); return; }
+      if (!scheduled) { scheduled = true; setImmediate(flush); }
     },
-    async close() { await client.deactivate(); },
+    async close() { flush(); await client.deactivate(); },
   };
 }
