@@ -36,7 +36,9 @@ interface MemoryMb { rss: number; heapUsed: number; heapTotal: number; external:
 async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; memory: { last: MemoryMb | null }; stop(): Promise<void> }> {
   const port = 30000 + Math.floor(Math.random() * 9000);
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // BENCH_SERVER_PROFILE=<dir>: a CPU profile of each server process written there (finding causes)
+  const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIMULATOR: 'off', STATIC_DIR: '/nonexistent', MEMORY_LOG_S: '0.5', ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -205,9 +207,12 @@ export async function ingest() {
   }
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-ingest-'));
   const result: Record<string, unknown> = { secondsPerLevel: SECONDS, controllers: 500, alarmEvery: 1000 };
-  try {
-    result.pglite = await measure('pglite', { DATA_DIR: dir, DATABASE_URL: '' });
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  // BENCH_INGEST_ONLY=postgres: only the PostgreSQL part (profiling)
+  if (process.env.BENCH_INGEST_ONLY !== 'postgres') {
+    try {
+      result.pglite = await measure('pglite', { DATA_DIR: dir, DATABASE_URL: '' });
+    } finally { rmSync(dir, { recursive: true, force: true }); }
+  }
   const pgUrl = process.env.BENCH_DATABASE_URL;
   if (pgUrl) {
     const name = `gh_bench_${Date.now()}`;
