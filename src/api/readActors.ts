@@ -12,7 +12,6 @@ import {
 } from './endpoints';
 // issue 11 (views-tasks)
 import { API, floorPlansResource, rowSchema, type Event } from '../../contract';
-import { liveReadingMachine } from '../../machines/liveReading';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
@@ -127,8 +126,8 @@ export const recordingsReading = reading(() => listRecordings());
 /** `<recordingId>`: open a recorded session; answers its journal as NDJSON text for the replay viewer. */
 export const recordingOpenings = commands((id) => openRecording(Number(id)));
 
-/** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows. */
-export const dashboardReading = liveReadingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
+/** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows (a live reading: `useReading(…, { live: true })`). */
+export const dashboardReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
 
 /** /monitor/events: the newest stored events, shown before the live ones. */
 export const eventHistoryReading = reading(() => listEvents({ size: 100 }));
