@@ -3,6 +3,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { downloadMachine, type DownloadEvent } from '../../machines/download';
 import { readingMachine } from '../../machines/reading';
+import { gapFillMachine } from '../../machines/gapFill';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
 import type { DoorCommand } from '../../contract';
@@ -139,10 +140,10 @@ export async function missedEvents(afterId: number, size = RESYNC_MAX): Promise<
   return [...page.items].reverse();
 }
 /**
- * The events stored after an id (the events screen's gap after a reconnect), oldest first. One actor per resync, not
- * one at a time: a read still hanging on the server that went away must not hold back the read after it came back.
+ * The events screen's gap fill after a reconnect (machines/gapFill.ts): each read, of the events stored after an id, is
+ * its own child, so a read still hanging on the server that went away does not hold back the read after it came back.
  */
-export const missedEventsLogic = fromPromise<Event[], number>(({ input }) => missedEvents(input));
+export const eventGapFill = gapFillMachine.provide({ actors: { read: fromPromise<Event[], number>(({ input }) => missedEvents(input)) } });
 
 /** /monitor/floor-plan: the client's plans by name (nothing without a client), and one plan with its pinned doors. */
 const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floorPlansResource));
