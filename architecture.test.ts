@@ -47,7 +47,6 @@ const ownActorExceptions: Record<string, string> = {
 // …nor run a promise or callback of its own (a request, a stream): those are actor logic in src/api, run by an actor.
 const ownJobExceptions: Record<string, string> = {
   'src/app/useViewActor.ts': 'the stand-in a view reads before its actor opens is created here, never started',
-  'src/screens/monitor/eventResync.ts': 'the gap fill after each reconnect: the reads of several resyncs may run at once and none may cancel another',
 };
 
 describe('import boundaries of ARCHITECTURE.md', () => {

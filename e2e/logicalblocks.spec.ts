@@ -2,10 +2,11 @@
 // Room strike" in the generated form (a pulse without its output is refused on the field); the input trips, and the
 // live events show the output pulsed by the block, then back to idle. An output is pulsed by hand from its list row.
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { pick, shot, signIn, signInTo } from './helpers';
 
 
-test('a logical block pulses an output when its input becomes active, and says so in the live events', async ({ page }) => {
+test('a logical block pulses an output when its input becomes active, and says so in the live events', async ({ page }, info) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
@@ -49,6 +50,17 @@ test('a logical block pulses an output when its input becomes active, and says s
   await shot(page, 'outputs-pulse-390');
   const now = await (await page.request.get(`/event/manage/outputs/${outputId}`, { headers })).json();
   expect((await page.request.put(`/event/manage/outputs/${outputId}`, { headers, data: { ...output, updatedAt: now.updatedAt, pulseSeconds: 5 } })).status()).toBe(200);
+
+  // the row action's command took the row and the action, never the toast's text (its input is journaled)
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Journal replay', exact: true }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export journal' }).click();
+  const file = info.outputPath('journal.ndjson');
+  await (await download).saveAs(file);
+  const runs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    .filter((e) => /^commands:outputs#\d+$/.test(e.actor) && e.event?.type === 'command.run' && e.event.command === 'action');
+  expect(runs.map((e) => e.event.input)).toEqual([{ id: outputId, action: 'pulse' }]);
 });
 
 test('without 0.5.4.2 there is no Pulse', async ({ page }) => {

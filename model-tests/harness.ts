@@ -147,7 +147,7 @@ export async function drive<M extends AnyStateMachine>(
  * Replays one edge path of a machine whose invoked promise actors are controllable fakes (`provide` gets them
  * from `controls.logic()`): every step compares state value, context and children with the model, and the
  * emitted events with the model's `xstate.emit` effects. Timers wait on a SimulatedClock the model drives itself;
- * `timers` names the model's `xstate.after.*` events and how far each moves that clock.
+ * `timers` names the model's `xstate.after.*` events and how far each moves that clock; `input` is the machine's.
  */
 export async function replayEdgePath<M extends AnyStateMachine>(
   model: TestModel<any, any, any>,
@@ -155,10 +155,11 @@ export async function replayEdgePath<M extends AnyStateMachine>(
   provide: (controls: ReturnType<typeof createControls>) => M,
   { path, effects }: EdgePath<M>,
   timers: Record<string, number> = {},
+  input?: unknown,
 ): Promise<void> {
   const controls = createControls();
   const clock = new SimulatedClock();
-  const actor = createActor(provide(controls) as AnyStateMachine, { clock } as never);
+  const actor = createActor(provide(controls) as AnyStateMachine, { clock, input } as never);
   const emitted: unknown[] = [];
   actor.on('*', (e) => { emitted.push(e); });
   actor.start();

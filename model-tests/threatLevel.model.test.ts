@@ -1,11 +1,10 @@
-// Model-based tests of the screen-owned read machines: the threat level panel (read, set, lower, change notices, one
+// Model-based test of the threat level panel (read, set, lower, change notices, one
 // command at a time, the answer emitted for the toast; a holder of door control over some sites only — the doors
-// screen's panel — sets for those sites and never for the whole client, nor changes a level that covers more) and the
-// generic one-answer read; every edge on the real machine with controllable REST actors.
+// screen's panel — sets for those sites and never for the whole client, nor changes a level that covers more); every
+// edge on the real machine with controllable REST actors. The generic one-answer read: model-tests/reading.model.test.ts.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { threatLevelMachine, selectThreatMayChange, selectThreatRunning, type ThreatLevelSnapshot, type ThreatRead } from '../machines/threatLevel';
-import { readingMachine, selectReadFailed, selectReadOutput, type ReadingSnapshot } from '../machines/reading';
 import { drive, edgePaths, onlyInvoked } from './harness';
 
 const NONE = { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
@@ -69,34 +68,5 @@ describe('threat level panel model', () => {
         expect(selectThreatRunning(last)).toBe(last.matches('commanding') ? (last.context.request?.levelId === null ? 'lower' : 'set') : null);
       });
     }
-  }
-});
-
-describe('one-answer read model', () => {
-  const events = [
-    { type: 'read.reload' },
-    { type: 'read.restart' },
-    { type: 'read.restart', input: { zoneId: 4 } },
-    { type: 'xstate.done.actor.read', output: { items: [{ id: 1, name: 'HQ' }] } },
-    { type: 'xstate.error.actor.read', error: new Error('offline') },
-  ] as any[];
-  const serialize = (s: ReadingSnapshot) => JSON.stringify([s.value, s.context.output !== null, s.context.error !== null]);
-  const input = { zoneId: 3 };
-  const model = new TestModel(readingMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000, input } as any);
-  const paths = edgePaths(model, readingMachine, serialize, [], input);
-  it('keeps the last answer while it reads again, and drops it when told to start again', () => {
-    expect(paths.some((p) => p.path.state.matches('loading') && selectReadOutput(p.path.state) !== null)).toBe(true);
-    for (const p of paths) p.path.steps.forEach((st) => { if (st.event.type === 'read.restart') expect(selectReadOutput(st.state)).toBeNull(); });
-  });
-  for (const p of paths) {
-    it(p.description, async () => {
-      await drive(model, readingMachine, input, events, p, ({ controls }) => {
-        // the read gets the machine's input, or the one a restart brought
-        const restarted = p.path.steps.some((st) => st.event.type === 'read.restart' && st.event.input);
-        for (const asked of controls.inputs) expect([input, { zoneId: 4 }]).toContainEqual(asked.input);
-        if (!restarted) for (const asked of controls.inputs) expect(asked.input).toEqual(input);
-      });
-      expect(selectReadFailed(p.path.state)).toBe(p.path.state.matches('failed'));
-    });
   }
 });

@@ -3,6 +3,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { downloadMachine, type DownloadEvent } from '../../machines/download';
 import { readingMachine } from '../../machines/reading';
+import { gapFillMachine } from '../../machines/gapFill';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
 import type { DoorCommand } from '../../contract';
@@ -12,7 +13,6 @@ import {
 } from './endpoints';
 // issue 11 (views-tasks)
 import { API, floorPlansResource, rowSchema, type Event } from '../../contract';
-import { liveReadingMachine } from '../../machines/liveReading';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
@@ -127,8 +127,8 @@ export const recordingsReading = reading(() => listRecordings());
 /** `<recordingId>`: open a recorded session; answers its journal as NDJSON text for the replay viewer. */
 export const recordingOpenings = commands((id) => openRecording(Number(id)));
 
-/** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows. */
-export const dashboardReading = liveReadingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
+/** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows (a live reading: `useReading(…, { live: true })`). */
+export const dashboardReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
 
 /** /monitor/events: the newest stored events, shown before the live ones. */
 export const eventHistoryReading = reading(() => listEvents({ size: 100 }));
@@ -140,10 +140,10 @@ export async function missedEvents(afterId: number, size = RESYNC_MAX): Promise<
   return [...page.items].reverse();
 }
 /**
- * The events stored after an id (the events screen's gap after a reconnect), oldest first. One actor per resync, not
- * one at a time: a read still hanging on the server that went away must not hold back the read after it came back.
+ * The events screen's gap fill after a reconnect (machines/gapFill.ts): each read, of the events stored after an id, is
+ * its own child, so a read still hanging on the server that went away does not hold back the read after it came back.
  */
-export const missedEventsLogic = fromPromise<Event[], number>(({ input }) => missedEvents(input));
+export const eventGapFill = gapFillMachine.provide({ actors: { read: fromPromise<Event[], number>(({ input }) => missedEvents(input)) } });
 
 /** /monitor/floor-plan: the client's plans by name (nothing without a client), and one plan with its pinned doors. */
 const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floorPlansResource));

@@ -1,6 +1,6 @@
 // The generic list of a resource: server paging, sort (column header menus), filter, column resize, row
 // selection, bulk delete with confirm, CSV export of the filtered rows. State lives in the resourceList actor.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
@@ -9,7 +9,7 @@ import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { selectPager } from '../../machines/resourceList.selectors';
-import type { ExportInput } from '../api/resourceActors';
+import type { ExportInput, RowActionInput } from '../api/resourceActors';
 import { selectRunningCommand } from '../../machines/command';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../app/useSystemActor';
@@ -111,12 +111,20 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const exporting = running === 'export';
   const acting = running === 'action' && runningInput ? `${runningInput.action}:${runningInput.id}` : null;
   const exportCsv = () => commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: !!resource.declaration?.export?.includes('csv') } satisfies ExportInput });
-  const runAction = (a: NonNullable<Resource<T>['rowActions']>[number], row: T, name: string) =>
-    commands.send({ type: 'command.run', command: 'action', input: { id: row.id, action: a.action, done: tx(a.done, { name }) } });
+  // a row action's toast is said here from its declaration, the row's name kept by the view: no view text travels
+  // through the actor (its input is journaled)
+  const actionRows = useRef(new Map<string, string>());
+  const runAction = (a: NonNullable<Resource<T>['rowActions']>[number], row: T, name: string) => {
+    actionRows.current.set(`${a.action}:${row.id}`, name);
+    commands.send({ type: 'command.run', command: 'action', input: { id: row.id, action: a.action } satisfies RowActionInput });
+  };
   useEffect(() => {
     const sub = commands.on('command.done', ({ command, result }) => {
       if (command === 'action') {
-        notify({ intent: 'success', title: (commands.getSnapshot().context.input as { done: string }).done, message: '', timeoutMs: 3000 });
+        const ran = commands.getSnapshot().context.input as RowActionInput;
+        const declared = resource.rowActions?.find((a) => a.action === ran.action);
+        const name = actionRows.current.get(`${ran.action}:${ran.id}`) ?? '';
+        if (declared) notify({ intent: 'success', title: tx(declared.done, { name }), message: '', timeoutMs: 3000 });
         return;
       }
       // a resource the server exports answers its CSV; another answers its rows, written here as the columns show them

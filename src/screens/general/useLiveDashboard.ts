@@ -1,7 +1,7 @@
 // The dashboard's figures, live (issue 10): read once, then again whenever the real-time topics the console already
 // follows say something changed (alarm counts, events, visitor sign-ins and sign-outs), at most every
 // DASHBOARD_LIVE_MS and never while a read is still on its way (a slow answer is not cancelled by the next one): the
-// live reading actor (machines/liveReading.ts, its read in src/api/readActors.ts). Door states are live in their own
+// live reading actor (machines/reading.ts, its read in src/api/readActors.ts). Door states are live in their own
 // widget (heart-beats over the doors list). The last answer stays on screen while the next is read; another client
 // starts from scratch.
 import { DESTINATIONS, type DashboardSummary } from '../../../contract';
@@ -11,7 +11,7 @@ import { useReading } from '../../app/useReading';
 const LIVE_TOPICS = { destinations: [DESTINATIONS.alarmCount, DESTINATIONS.events, DESTINATIONS.clocking] };
 
 export function useLiveDashboard(clientId: number | null | undefined) {
-  const read = useReading<DashboardSummary>(dashboardReading, 'dashboard', { key: clientId, notices: LIVE_TOPICS });
+  const read = useReading<DashboardSummary>(dashboardReading, 'dashboard', { key: clientId, notices: LIVE_TOPICS, live: true });
   const status: 'active' | 'done' | 'error' = read.busy ? 'active' : read.failed ? 'error' : 'done';
   return { data: read.output ?? undefined, status, reload: read.reload };
 }
