@@ -38,7 +38,9 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
   const url = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_PROFILE=<dir>: a CPU profile of each server process written there (finding causes)
   const profile = process.env.BENCH_SERVER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
+  // the server runs as `npm start` runs it (package.json: --no-liftoff); BENCH_SERVER_NODE_FLAGS to compare others
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--no-liftoff').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SIMULATOR: 'off', STATIC_DIR: '/nonexistent', MEMORY_LOG_S: '0.5', ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
