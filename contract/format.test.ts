@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { formatInTimeZone } from 'date-fns-tz';
 import {
   DATE_TIME_PATTERN, TIME_AGO_LABELS, formatInZone, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, fromZonedInput,
   isLatestVersion, relativeTime, resolveTimeZone, timeAgo, toUtcIso, toZonedInput, todayInZone, zoneLabel,
@@ -140,6 +141,22 @@ describe('one rule for time on every screen', () => {
     ), { numRuns: 2000 });
     // 1 Jan 1900 in Monrovia was at -0:43:08: its minutes do not start at :00, so they are not shared
     expect(formatDateTime('1900-01-01T12:00:30Z', 'Africa/Monrovia', 'en')).toBe(formatInZone('1900-01-01T12:00:30Z', 'Africa/Monrovia', DATE_TIME_PATTERN.en));
+  });
+  it('names a zone at any instant as date-fns-tz does, through its cache of quarter hours too (DST changes included)', () => {
+    const direct = (zone: string, ms: number) => { try { const z = formatInTimeZone(ms, zone, 'zzz'); return z === 'GMT' && zone === 'UTC' ? 'UTC' : z; } catch { return 'UTC'; } };
+    const zones = ['UTC', 'Europe/London', 'America/Los_Angeles', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Africa/Monrovia', 'Mars/Phobos'];
+    // around the 2026 changes in London (29 Mar, 25 Oct 01:00 UTC) and Los Angeles (8 Mar 10:00, 1 Nov 09:00 UTC)
+    const edges = [Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 9, 25, 1), Date.UTC(2026, 2, 8, 10), Date.UTC(2026, 10, 1, 9)];
+    fc.assert(fc.property(
+      fc.oneof(fc.integer({ min: Date.UTC(1880, 0, 1), max: Date.UTC(2100, 0, 1) }), fc.constantFrom(...edges).chain((e) => fc.integer({ min: e - 3_600_000, max: e + 3_600_000 }))),
+      fc.constantFrom(...zones),
+      (ms, zone) => {
+        expect(zoneLabel(zone, ms)).toBe(direct(zone, ms));
+        expect(zoneLabel(zone, ms)).toBe(direct(zone, ms)); // again, from the cache
+      },
+    ), { numRuns: 3000 });
+    expect(zoneLabel('Europe/London', Date.UTC(2026, 2, 29, 0, 59, 59))).toBe('GMT');
+    expect(zoneLabel('Europe/London', Date.UTC(2026, 2, 29, 1, 0, 0))).toBe('GMT+1');
   });
   it('names the zone where it matters, as it stood at that instant', () => {
     expect(formatDateTime(at, 'Asia/Kolkata', 'en', true)).toBe('23 Nov 2026, 14:32:05 GMT+5:30');

@@ -241,6 +241,22 @@ export function formatDate(ymd: string | null | undefined, locale: DisplayLocale
 export function zoneLabel(timeZone: string, at: string | Date | number = Date.now()): string {
   const when = new Date(at);
   if (Number.isNaN(when.getTime())) return timeZone;
+  // a zone's name holds for a quarter hour when it is the same at both ends of it (date-fns-tz makes a new Intl
+  // formatter for every name it writes; a live screen's column header asks on every render)
+  const quarter = Math.floor(when.getTime() / 900_000);
+  const key = `${timeZone}\u0000${quarter}`;
+  const known = zoneNames.get(key);
+  if (known !== undefined) return known;
+  const name = zoneLabelAt(timeZone, when);
+  if (zoneLabelAt(timeZone, new Date(quarter * 900_000)) === name && zoneLabelAt(timeZone, new Date(quarter * 900_000 + 899_999)) === name) {
+    if (zoneNames.size >= 256) zoneNames.clear();
+    zoneNames.set(key, name);
+  }
+  return name;
+}
+const zoneNames = new Map<string, string>();
+
+function zoneLabelAt(timeZone: string, when: Date): string {
   try {
     const z = formatInTimeZone(when, timeZone, 'zzz');
     return z === 'GMT' && timeZone === 'UTC' ? 'UTC' : z;
