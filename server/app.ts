@@ -89,6 +89,8 @@ export interface ServerOptions {
   trustProxy?: boolean | number | string;
   /** How many matching rows a catalogue list counts before its total becomes a lower bound (LIST_COUNT_CAP; tests lower it). */
   listCountCap?: number;
+  /** How many matches a q search counts first (SEARCH_COUNT_CAP) and the rows it walks per row asked (SEARCH_WINDOW_PER_ROW); tests lower them. */
+  searchCountCap?: number; searchWindowPerRow?: number;
 }
 
 /** A hop count believes that many proxies nearest the server (Fastify's types take it as a function). */
@@ -285,7 +287,7 @@ export async function buildServer(opts: ServerOptions) {
     if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators') alarmNotices.changed(clientId);
     if (destination === '/changes/doors') unlockSchedules.doorsChanged();
   };
-  crudRoutes(app, { db, publish: publishChange, countCap: opts.listCountCap, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });
+  crudRoutes(app, { db, publish: publishChange, countCap: opts.listCountCap, searchCountCap: opts.searchCountCap, searchWindowPerRow: opts.searchWindowPerRow, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });
   accessRoutes(app, { simulator, db });
   const threats = threatRoutes(app, { db, simulator, publish });
   licenseRoutes(app, db);

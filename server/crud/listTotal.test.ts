@@ -137,3 +137,60 @@ describe('the total of an unsearched, unfiltered identity list', () => {
     expect(await whole()).toEqual(expect.objectContaining({ total: 1000, totalIsAtLeast: true }));
   });
 });
+
+describe('a broad q search (more matches than SEARCH_COUNT_CAP)', () => {
+  // The search counts 3 matches at most first, walks 1 row of the asked order per row asked (a window of
+  // offset + size + 1), and counts 8 at most when the window is too short: the three ways a search's page is read.
+  let t: TestServer;
+  let op: string;
+  let client: number;
+  const search = async (query: string) => {
+    const r = await t.call('GET', `${API.identities}?${query}`, { token: op });
+    expect(r.status).toBe(200);
+    return r.body as { items: { id: number; employeeNo: string }[]; total: number; totalIsAtLeast: boolean };
+  };
+  /** The matching employee numbers in the asked order, read from the table. */
+  const expected = async (lastName: string, dir: 'asc' | 'desc') => (await t.db.query<{ employee_no: string }>(
+    `select employee_no from identities where client_id = $1 and last_name = $2 order by employee_no ${dir}`, [client, lastName])).rows.map((x) => x.employee_no);
+  beforeAll(async () => {
+    t = await startTestServer({ listCountCap: 8, searchCountCap: 3, searchWindowPerRow: 1 });
+    const admin = await t.login('admin');
+    client = (await t.call('GET', '/central/1.0/clients', { token: admin })).body.items[0].id as number;
+    op = (await t.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId: client } })).body.token;
+    // employee numbers starting "0-" come first in ascending order and last in descending order
+    await t.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
+      select $1, 'Search', case when g <= 6 then 'Broad' else 'Wide' end, '0-' || case when g <= 6 then 'BR-' else 'WI-' end || lpad(g::text, 2, '0'),
+        (select min(id) from divisions where client_id = $1) from generate_series(1, 16) g`, [client]);
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('reads the page from the asked order\'s first rows when they hold it, and says "at least" the count cap', async () => {
+    const page = await search('q=Broad&size=2&sort=employeeNo,asc');
+    expect(page.items.map((x) => x.employeeNo)).toEqual((await expected('Broad', 'asc')).slice(0, 2));
+    expect(page).toMatchObject({ total: 3, totalIsAtLeast: true });
+  });
+
+  it('reads and counts the matches when the window is too short, and then knows the exact total', async () => {
+    const page = await search('q=Broad&size=2&sort=employeeNo,desc');
+    expect(page.items.map((x) => x.employeeNo)).toEqual((await expected('Broad', 'desc')).slice(0, 2));
+    expect(page).toMatchObject({ total: 6, totalIsAtLeast: false });
+  });
+
+  it('pages in the asked order when more than the list\'s count cap match and the window is too short', async () => {
+    const page = await search('q=Wide&size=3&sort=employeeNo,desc');
+    expect(page.items.map((x) => x.employeeNo)).toEqual((await expected('Wide', 'desc')).slice(0, 3));
+    expect(page).toMatchObject({ total: 8, totalIsAtLeast: true });
+  });
+
+  it('pages through every match once, in order, in both directions, whichever way each page was read', async () => {
+    for (const [name, dir] of [['Broad', 'asc'], ['Broad', 'desc'], ['Wide', 'asc'], ['Wide', 'desc']] as const) {
+      const seen: string[] = [];
+      for (let page = 0; page < 20; page++) {
+        const p = await search(`q=${name}&size=2&page=${page}&sort=employeeNo,${dir}`);
+        seen.push(...p.items.map((x) => x.employeeNo));
+        if (!p.items.length || (!p.totalIsAtLeast && (page + 1) * 2 >= p.total)) break;
+      }
+      expect(seen).toEqual(await expected(name, dir));
+    }
+  });
+});

@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
+  BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, SEARCH_WINDOW_PER_ROW, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
   checkUserFieldValues, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
@@ -22,12 +22,18 @@ export interface CrudOptions {
   db: Db; publish?: Publish; hooks?: Record<string, ResourceHooks>;
   /** A list counts at most this many matching rows; beyond, its total is a lower bound (LIST_COUNT_CAP). */
   countCap?: number;
+  /** A q search counts at most this many matches first (SEARCH_COUNT_CAP, never above countCap). */
+  searchCountCap?: number;
+  /** Rows a broad search walks in the asked order per row of its page before it reads its matches (SEARCH_WINDOW_PER_ROW). */
+  searchWindowPerRow?: number;
 }
 
 export const EXPORT_PAGE = 2000;
 const OPTIONS_LIMIT = 50;
 /** At most this many ids found through another table go into a search as a list (more: a subquery). */
 const SEARCH_VIA_MAX = 1000;
+/** The most rows a broad search walks in the asked order (SEARCH_WINDOW_PER_ROW per row asked) before it reads its matches. */
+const SEARCH_WINDOW_MAX = 20_000;
 
 /** RFC 4180 cell with a leading =, +, -, @ neutralised against spreadsheet formulas. */
 export const csvCell = (v: unknown): string => {
@@ -56,6 +62,8 @@ export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
 export function registerResource(app: FastifyInstance, r: ResourceDeclaration<any>, opts: CrudOptions) {
   const { db } = opts;
   const countCap = opts.countCap ?? LIST_COUNT_CAP;
+  const searchCap = Math.min(opts.searchCountCap ?? SEARCH_COUNT_CAP, countCap);
+  const windowPerRow = opts.searchWindowPerRow ?? SEARCH_WINDOW_PER_ROW;
   const hooks = opts.hooks?.[r.name] ?? {};
   const sql = new ResourceSql(r, hooks);
   const paths = apiPaths(r);
@@ -127,11 +135,16 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   }
   /** WHERE of a list or export: scope, q over the searchable fields, one equality per filter. */
   async function listWhere(dbx: Db, scope: Scope, f: Record<string, unknown>, params: unknown[]): Promise<string> {
-    let where = sql.scopeWhere(scope, params);
+    const { base, match } = await listParts(dbx, scope, f, params);
+    return match ? `${base} and ${match}` : base;
+  }
+  /** The WHERE in two parts: `base` (scope and filters) and `match` (the q search, null without one). */
+  async function listParts(dbx: Db, scope: Scope, f: Record<string, unknown>, params: unknown[]): Promise<{ base: string; match: string | null }> {
+    let base = sql.scopeWhere(scope, params);
     const text = typeof f.q === 'string' ? f.q.trim() : '';
-    if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(dbx, scope, text))}`;
-    for (const [k, fd] of Object.entries(fields)) if (fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '') where += ` and ${sql.filterWhere(k, f[k], params)}`;
-    return where;
+    const match = text ? sql.searchWhere(text, params, await searchVia(dbx, scope, text)) : null;
+    for (const [k, fd] of Object.entries(fields)) if (fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '') base += ` and ${sql.filterWhere(k, f[k], params)}`;
+    return { base, match };
   }
   const parseList = (raw: unknown) => query(raw, ListQuery, intFields) as Record<string, unknown> & { page?: number; size?: number; sort?: string };
 
@@ -386,7 +399,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const f = parseList(req.query);
     const scope = await scopeOf(db, req, listCodes);
     const params: unknown[] = [];
-    const where = await listWhere(db, scope, f, params);
+    const { base, match } = await listParts(db, scope, f, params);
+    const where = match ? `${base} and ${match}` : base;
     let order = parseSort(r.list.sort.join(','), sortable);
     if (f.sort) order = parseSort(f.sort, sortable);
     const orderBy = [...order.map((s) => `${sql.expr(s.field)} ${s.dir}`), 't.id asc'].join(', ');
@@ -400,20 +414,39 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     // issue 13: the whole scope's count, where the resource keeps one (identities per division), is read, not counted
     const countUpTo = async () => (!searching && !filtered && hooks.countScope ? Math.min(await hooks.countScope(db, scope), countCap + 1)
       : Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from()} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n));
-    // issue 13: a search reads its matches once, from the trigram bitmap: at most countCap + 1 of them, with only
-    // their ids and sort keys, counted by a window and sorted, and the page's rows then by id. (The subquery's LIMIT
-    // keeps the planner from walking the sort order's index instead: it guesses the matches are spread evenly, and
-    // "Last77" lies behind 190,000 others in name order.) When more than the cap match, the page is read as below.
-    let n: number | null = null;
-    if (searching) {
+    // issue 13: a search first reads at most searchCap + 1 of its matches from the trigram bitmap, with only their
+    // ids and sort keys, counted by a window and sorted, and the page's rows then by id. (The subquery's LIMIT keeps
+    // the planner from walking the sort order's index instead: it guesses the matches are spread evenly, and
+    // "Last77" lies behind 190,000 others in name order.)
+    const pageByIds = async (ids: number[]) => (ids.length
+      ? (await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where t.id = any($1::int[]) order by ${orderBy}`, [ids])).rows : []);
+    const matches = async (cap: number) => {
       const keys = order.map((s, i) => `${sql.expr(s.field)} as k${i}`);
       const fenced = [...order.map((s, i) => `x.k${i} ${s.dir}`), 'x.id asc'].join(', ');
       const { rows: hits } = await db.query<{ id: number; n: string }>(`select x.id, count(*) over ()::text n from (select ${['t.id', ...keys].join(', ')}
-        from ${sql.from()} where ${where} limit ${countCap + 1}) x order by ${fenced} limit ${size} offset ${offset}`, params);
-      n = hits.length ? Number(hits[0].n) : await countUpTo();
-      if (n <= countCap) {
-        const { rows } = hits.length ? await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where t.id = any($1::int[]) order by ${orderBy}`, [hits.map((x) => Number(x.id))]) : { rows: [] };
-        return { items: await withOwned(db, rows.map(toRow), scope.clientId), total: n, totalIsAtLeast: false, page, size };
+        from ${sql.from()} where ${where} limit ${cap + 1}) x order by ${fenced} limit ${size} offset ${offset}`, params);
+      return { ids: hits.map((x) => Number(x.id)), n: hits.length ? Number(hits[0].n) : null };
+    };
+    let n: number | null = null;
+    if (searching && match) {
+      const first = await matches(searchCap);
+      n = first.n ?? await countUpTo();
+      if (n <= searchCap) return { items: await withOwned(db, (await pageByIds(first.ids)).map(toRow), scope.clientId), total: n, totalIsAtLeast: false, page, size };
+      // More than searchCap match: a broad search ("CC-1", 55,000 of 200,000). Its page lies early in the asked
+      // order, so that order's index is walked for a bounded window, each row tested, until the page and one more
+      // row are found (the outer LIMIT stops the walk there). Where the window is too short (the matches lie
+      // further on in that order), the matches are read and sorted as below, up to the list's count cap.
+      const window = Math.min(SEARCH_WINDOW_MAX, windowPerRow * (offset + size + 1));
+      const { rows: walked } = await db.query<{ id: number }>(`select x.id from (select t.id, (${match}) m from ${sql.from()} where ${base}
+        order by ${orderBy} limit ${window}) x where x.m limit ${size + 1} offset ${offset}`, params);
+      if (walked.length > size) {
+        return { items: await withOwned(db, (await pageByIds(walked.slice(0, size).map((x) => Number(x.id)))).map(toRow), scope.clientId),
+          total: Math.max(searchCap, offset + size + 1), totalIsAtLeast: true, page, size };
+      }
+      if (searchCap < countCap) {
+        const again = await matches(countCap);
+        n = again.n ?? await countUpTo();
+        if (n <= countCap) return { items: await withOwned(db, (await pageByIds(again.ids)).map(toRow), scope.clientId), total: n, totalIsAtLeast: false, page, size };
       }
     }
     // one row more than the page: whether there are more rows is known without counting them
