@@ -413,7 +413,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const filtered = Object.entries(fields).some(([k, fd]) => fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '');
     // issue 13: the whole scope's count, where the resource keeps one (identities per division), is read, not counted
     const countUpTo = async () => (!searching && !filtered && hooks.countScope ? Math.min(await hooks.countScope(db, scope), countCap + 1)
-      : Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from()} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n));
+      : Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from(where)} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n));
     // issue 13: a search first reads at most searchCap + 1 of its matches from the trigram bitmap, with only their
     // ids and sort keys, counted by a window and sorted, and the page's rows then by id. (The subquery's LIMIT keeps
     // the planner from walking the sort order's index instead: it guesses the matches are spread evenly, and
@@ -424,7 +424,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       const keys = order.map((s, i) => `${sql.expr(s.field)} as k${i}`);
       const fenced = [...order.map((s, i) => `x.k${i} ${s.dir}`), 'x.id asc'].join(', ');
       const { rows: hits } = await db.query<{ id: number; n: string }>(`select x.id, count(*) over ()::text n from (select ${['t.id', ...keys].join(', ')}
-        from ${sql.from()} where ${where} limit ${cap + 1}) x order by ${fenced} limit ${size} offset ${offset}`, params);
+        from ${sql.from(where + keys.join())} where ${where} limit ${cap + 1}) x order by ${fenced} limit ${size} offset ${offset}`, params);
       return { ids: hits.map((x) => Number(x.id)), n: hits.length ? Number(hits[0].n) : null };
     };
     let n: number | null = null;
@@ -437,7 +437,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       // row are found (the outer LIMIT stops the walk there). Where the window is too short (the matches lie
       // further on in that order), the matches are read and sorted as below, up to the list's count cap.
       const window = Math.min(SEARCH_WINDOW_MAX, windowPerRow * (offset + size + 1));
-      const { rows: walked } = await db.query<{ id: number }>(`select x.id from (select t.id, (${match}) m from ${sql.from()} where ${base}
+      const { rows: walked } = await db.query<{ id: number }>(`select x.id from (select t.id, (${match}) m from ${sql.from(match + base + orderBy)} where ${base}
         order by ${orderBy} limit ${window}) x where x.m limit ${size + 1} offset ${offset}`, params);
       if (walked.length > size) {
         return { items: await withOwned(db, (await pageByIds(walked.slice(0, size).map((x) => Number(x.id)))).map(toRow), scope.clientId),

@@ -57,13 +57,18 @@ export class ResourceSql {
     return cols.join(', ');
   }
 
-  from(): string {
+  /** The table and the joins virtual fields are read through; with `usedBy` (the SQL the FROM serves), only the
+   *  joins that SQL names (a left join to a row per row changes no row, but can change the plan: a search's window
+   *  walk over the sort order's index took 60–80 ms instead of 15 with a join it did not use). */
+  from(usedBy?: string): string {
     let s = `${this.table} t`;
     for (const [, f] of this.fields) {
       if (!f.virtual || !f.from) continue;
+      const alias = joinAlias(f.from);
+      if (usedBy !== undefined && !usedBy.includes(`${alias}.`)) continue;
       const refField = this.field(f.from);
       const target = resourceByName(refField.target!)!;
-      s += ` left join ${target.table} ${joinAlias(f.from)} on ${joinAlias(f.from)}.id = t.${columnOf(f.from, refField)}`;
+      s += ` left join ${target.table} ${alias} on ${alias}.id = t.${columnOf(f.from, refField)}`;
     }
     return s;
   }
