@@ -175,7 +175,7 @@ export function EventsScreen() {
         <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
       </div>
       {/* column widths set once; on a wide screen each row is its own layout boundary (app.css), so a batch of new rows never makes the browser lay out every row again */}
-      <HTMLTable compact striped className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
+      <HTMLTable compact className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
         <thead role="rowgroup"><tr role="row"><th role="columnheader">{t('timeColumn', { zone: zoneName() })}</th><th role="columnheader">{tx('Code')}</th><th role="columnheader">{tx('Point')}</th><th role="columnheader">{tx('Message')}</th><th role="columnheader" /></tr></thead>
         <tbody role="rowgroup">{shown.map((e) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} />)}</tbody>
