@@ -14,7 +14,7 @@
 // → bench/results/browser.json
 import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
-import { DESTINATIONS, STORAGE } from '../contract';
+import { DESTINATIONS, REPLAY_OVERRIDE_KEY, STORAGE } from '../contract';
 import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimulator';
 import { DEMO_PASSWORD } from '../server/db/seed';
 import { BENCH_DIST, benchChromium, benchChromiumPath, benchDb, benchServer, publisherOf, summary, writeResult } from './lib';
@@ -45,6 +45,10 @@ const COUNT_EVENT_FRAMES = `(() => {
 
 async function signIn(page: Page, base: string, username: string) {
   await page.addInitScript(COUNT_EVENT_FRAMES);
+  // BENCH_REPLAY=always|never: the session replay draw (§9, one session in ten records its journal) made for the
+  // run, to measure a recording console (finding causes); by default the draw is the console's own
+  const replay = process.env.BENCH_REPLAY;
+  if (replay === 'always' || replay === 'never') await page.addInitScript(`localStorage.setItem(${JSON.stringify(REPLAY_OVERRIDE_KEY)}, ${JSON.stringify(replay)})`);
   await page.goto(`${base}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill('Gatehouse1!');

@@ -47,6 +47,23 @@ describe('createJournal', () => {
     expect(j.toNdjson()).not.toContain('plain-secret');
   });
 
+  it('reads the entries after a seq one at a time, redacting each only when it is reached, and knows its last seq', () => {
+    const j = createJournal({ now: () => 7 });
+    expect(j.lastSeq()).toBe(0);
+    const root = createActor(pair, { inspect: j.inspect }).start();
+    for (let i = 0; i < 4; i++) root.system.get('left')!.send({ type: 'flip', password: `secret-${i}` });
+    const all = j.entries();
+    expect(j.lastSeq()).toBe(all.at(-1)!.seq);
+    expect([...j.entriesAfter(2)]).toEqual(all.filter((e) => e.seq > 2));
+    expect([...j.entriesAfter(2, 4)].map((e) => e.seq)).toEqual([3, 4]);
+    const fresh = createJournal({ now: () => 7 });
+    const other = createActor(pair, { inspect: fresh.inspect }).start();
+    other.system.get('left')!.send({ type: 'flip', password: 'kept-out' });
+    const first = fresh.entriesAfter(0).next().value!;
+    expect(first.seq).toBe(1);
+    expect([...fresh.entriesAfter(0)].map((e) => JSON.stringify(e.event)).join()).not.toContain('kept-out');
+  });
+
   it('keeps only the newest entries up to its capacity and counts the dropped ones', () => {
     const j = createJournal({ capacity: 2 });
     const root = createActor(pair, { inspect: j.inspect }).start();

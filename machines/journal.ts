@@ -28,6 +28,11 @@ export interface Journal {
   inspect: (event: InspectionEvent) => void;
   /** Processed entries, oldest first. */
   entries(): JournalEntry[];
+  /** Processed entries with seq > after (and ≤ upTo), oldest first, each redacted only when it is reached: an
+   *  upload of thousands of entries reads (and redacts) one chunk's worth at a time, between its requests. */
+  entriesAfter(after: number, upTo?: number | null): Generator<JournalEntry>;
+  /** The seq of the last processed entry (0 when none), without reading any entry. */
+  lastSeq(): number;
   /** Header line + one line per entry, each ending with a newline. */
   toNdjson(): string;
   /** Forgets every entry; seq keeps counting, so a journal cleared mid-session is never mistaken for a whole one. */
@@ -115,10 +120,24 @@ export function createJournal({ capacity = JOURNAL_CAPACITY, now = () => 0, onEn
   }
 
   const entries = () => ring.filter((s) => s.entry.state !== undefined).map(entryOf);
+  function* entriesAfter(after: number, upTo: number | null = null): Generator<JournalEntry> {
+    // over the ring as it is now: entries recorded (or dropped) while the upload goes on are the next upload's
+    for (const slot of ring.slice()) {
+      if (slot.entry.seq <= after || slot.entry.state === undefined) continue;
+      if (upTo !== null && slot.entry.seq > upTo) break;
+      yield entryOf(slot);
+    }
+  }
+  const lastSeq = () => {
+    for (let i = ring.length - 1; i >= 0; i--) if (ring[i].entry.state !== undefined) return ring[i].entry.seq;
+    return 0;
+  };
   const header = () => journalHeader(startedAt);
   return {
     inspect,
     entries,
+    entriesAfter,
+    lastSeq,
     header,
     dropped: () => dropped,
     toNdjson: () => [header(), ...entries()].map((l) => JSON.stringify(l) + '\n').join(''),

@@ -8,7 +8,7 @@ import { API, JOURNAL_KEEPALIVE_BYTES, REPLAY_DECISION_KEY, REPLAY_OVERRIDE_KEY,
 import { createJournal } from '../../machines/journal';
 import { sessionMachine, type Authenticated, type RestoredToken } from '../../machines/session';
 import { startTestServer, type TestServer } from '../../server/testkit';
-import { applyReplayQuery, chunksOf, decideSession, readReplayOverride, startJournalUploader, uploadEntries, type JournalUploader } from './journalUpload';
+import { applyReplayQuery, chunkStream, chunksOf, decideSession, readReplayOverride, startJournalUploader, uploadEntries, type JournalUploader } from './journalUpload';
 
 function memoryStorage() {
   const data = new Map<string, string>();
@@ -86,6 +86,21 @@ describe('chunks', () => {
     }
     expect(chunks.map((c) => c.last).at(-1)).toBe(40);
     expect(chunks.flatMap((c) => c.text.trim().split('\n').slice(1).map((l) => JSON.parse(l).seq))).toEqual(entries.map((x) => x.seq));
+  });
+
+  it('makes each chunk only when it is asked for, reading no entry of the next (an upload of 5,000 entries is no long task)', () => {
+    let pulled = 0;
+    function* many() { for (let i = 1; i <= 5000; i++) { pulled++; yield e(i, 200); } }
+    const stream = chunkStream(header, many());
+    const first = stream.next().value!;
+    const inFirst = first.text.trim().split('\n').length - 1;
+    expect(inFirst).toBeGreaterThan(10);
+    expect(inFirst).toBeLessThan(5000);
+    expect(pulled).toBe(inFirst + 1); // the entry that did not fit starts the next chunk; no other was read
+    expect(first.bytes).toBe(new TextEncoder().encode(first.text).length);
+    const rest = [...stream];
+    expect([first, ...rest].flatMap((c) => c.text.trim().split('\n').slice(1).map((l: string) => JSON.parse(l).seq))).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    for (const c of rest) expect(c.bytes).toBe(new TextEncoder().encode(c.text).length);
   });
 
   it('sends an entry larger than the budget alone, and redacts what it sends', () => {

@@ -1,11 +1,11 @@
 // /monitor/events: the live event stream. Messages are buffered outside React and flushed once per animation
 // frame, and only the newest MAX_ROWS rows are rendered, so thousands of events per second stay smooth.
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { isDeniedSwipe, WhyButton, WhyDrawer } from '../configure/WhyDrawer';
 import { Button, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
-import { hasPrivilege, PRIV, type Event } from '../../../contract';
+import { hasPrivilege, PRIV, TABLE_MAX_HEIGHT_VH, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { eventExportLogic, eventHistoryReading, type EventExportInput } from '../../api/readActors';
@@ -174,12 +174,15 @@ export function EventsScreen() {
         <InputGroup leftIcon="filter" placeholder={tx('Filter by text, point or code')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
         <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
       </div>
+      {/* at most 61% of the window high on a wide screen (SPEC §7), its own scroller: the header stays, and only the rows in it count as seen */}
+      <div className="gh-events-scroll" style={{ '--gh-table-max': `${TABLE_MAX_HEIGHT_VH}vh` } as CSSProperties} data-testid="events-scroll">
       {/* column widths set once; on a wide screen each row is its own layout boundary (app.css), so a batch of new rows never makes the browser lay out every row again */}
       <HTMLTable compact className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
         <thead role="rowgroup"><tr role="row"><th role="columnheader">{t('timeColumn', { zone: zoneName() })}</th><th role="columnheader">{tx('Code')}</th><th role="columnheader">{tx('Point')}</th><th role="columnheader">{tx('Message')}</th><th role="columnheader" /></tr></thead>
         <tbody role="rowgroup">{shown.map((e) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} />)}</tbody>
       </HTMLTable>
+      </div>
       {why !== null && <WhyDrawer eventId={why} onClose={() => setWhy(null)} />}
     </div>
   );
