@@ -59,3 +59,24 @@ test('Export on the live events screen downloads the filtered history as NDJSON 
   expect(rows.every((r) => r.eventCode === held.eventCode)).toBe(true); // the screen's filter went with it
   await expect(page.getByTestId('events-export-error')).toHaveCount(0);
 });
+
+test('on a wide screen the live events table is at most 61% of the window high, scrolls inside, and keeps its header in view', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'operator');
+  const token = await page.evaluate(() => localStorage.getItem('jwt'));
+  const auth = { authorization: `Bearer ${token}` };
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items[0];
+  await page.goto('/monitor/events');
+  for (let i = 0; i < 30; i++) await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.forced', doorId: door.id } });
+  const rows = page.getByTestId('event-row');
+  await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(30);
+  const box = page.getByTestId('events-scroll');
+  const height = (await box.boundingBox())!.height;
+  expect(height).toBeLessThanOrEqual(900 * 0.61 + 1);
+  expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await box.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  const header = page.getByTestId('events-table').getByRole('columnheader', { name: 'Code' });
+  await expect(header).toBeInViewport();
+  const [headerTop, boxTop] = [(await header.boundingBox())!.y, (await box.boundingBox())!.y];
+  expect(Math.abs(headerTop - boxTop)).toBeLessThanOrEqual(2);
+});
