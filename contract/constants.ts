@@ -10,8 +10,6 @@ export const LIST_COUNT_CAP = 10_000;
 /** A q search counts at most this many matches first ("of 1,000+"); a broader one is paged by walking the asked
  *  order, not by reading 10,000 matches to count them (issue 13). Its last page still tells the exact total. */
 export const SEARCH_COUNT_CAP = 1_000;
-/** Rows a broad search walks in the asked order per row of the page it asks for, before it reads its matches instead. */
-export const SEARCH_WINDOW_PER_ROW = 100;
 export const MAX_TABS = 10; // visited views
 export const MAX_CACHED_VIEWS = 10; // kept-alive views
 export const MOBILE_BREAKPOINT_PX = 992;

@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, SEARCH_WINDOW_PER_ROW, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
+  BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
   checkUserFieldValues, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
@@ -32,7 +32,10 @@ export const EXPORT_PAGE = 2000;
 const OPTIONS_LIMIT = 50;
 /** At most this many ids found through another table go into a search as a list (more: a subquery). */
 const SEARCH_VIA_MAX = 1000;
-/** The most rows a broad search walks in the asked order (SEARCH_WINDOW_PER_ROW per row asked) before it reads its matches. */
+/** Rows a broad search walks in the asked order per row of the page it asks for, before it reads its matches instead
+ *  (a search whose matches are 1 % of the rows or more finds its page in the window). */
+export const SEARCH_WINDOW_PER_ROW = 100;
+/** The most rows a broad search walks in the asked order before it reads its matches. */
 const SEARCH_WINDOW_MAX = 20_000;
 
 /** RFC 4180 cell with a leading =, +, -, @ neutralised against spreadsheet formulas. */
