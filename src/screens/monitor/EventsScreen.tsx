@@ -5,7 +5,7 @@ import { isDeniedSwipe, WhyButton, WhyDrawer } from '../configure/WhyDrawer';
 import { Button, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
-import { hasPrivilege, PRIV, TABLE_MAX_HEIGHT_VH, type Event } from '../../../contract';
+import { hasPrivilege, MOBILE_BREAKPOINT_PX, PRIV, TABLE_MAX_HEIGHT_VH, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { eventExportLogic, eventHistoryReading, type EventExportInput } from '../../api/readActors';
@@ -20,6 +20,8 @@ import { useReading } from '../../app/useReading';
 import { useEventResync } from './eventResync';
 
 export const MAX_ROWS = 200;
+/** A row's height on a wide screen (app.css: .gh-events-table tbody tr). */
+const EVENT_ROW_PX = 30;
 
 /** Newest first, deduplicated by id, at most `max`. */
 export function mergeEvents(current: readonly Event[], incoming: readonly Event[], max = MAX_ROWS): Event[] {
@@ -38,10 +40,11 @@ export function mergeEvents(current: readonly Event[], incoming: readonly Event[
 }
 
 /** A row: rendered once per event (memo), with the words it may show translated once per table, not per row. */
-const EventRow = memo(function EventRow({ e, alarmWord, onWhy }: { e: Event; alarmWord: string; onWhy: (eventId: number) => void }) {
+const EventRow = memo(function EventRow({ e, alarmWord, onWhy, far }: { e: Event; alarmWord: string; onWhy: (eventId: number) => void; far: boolean }) {
   const { dateTime } = useTime();
+  const className = [e.alert ? 'gh-row-alert' : '', far ? 'gh-row-far' : ''].join(' ').trim() || undefined;
   return (
-    <tr role="row" data-testid="event-row" className={e.alert ? 'gh-row-alert' : undefined}>
+    <tr role="row" data-testid="event-row" className={className}>
       <td role="cell" className="gh-nowrap">{dateTime(e.time)}</td>
       <td role="cell">{String(e.eventCode)}</td>
       <td role="cell">{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
@@ -67,6 +70,11 @@ export function EventsScreen() {
   const buffer = useRef<Event[]>([]);
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
+  // A burst (more new rows in a frame than the table shows) on a wide screen scrolled to the top: the rows below
+  // the fold are marked far (app.css: not rendered) until the stream slows or the operator scrolls. The browser
+  // would otherwise lay every new row out twice a frame, once to find it off screen (content-visibility: auto).
+  const scroller = useRef<HTMLDivElement>(null);
+  const [far, setFar] = useState<number | null>(null);
 
   useEffect(() => {
     if (historyDone && history.output) setRows((r) => mergeEvents(r, [...history.output!.items].reverse()));
@@ -79,6 +87,9 @@ export function EventsScreen() {
       if (pausedRef.current) { setWaiting(buffer.current.length); return; }
       const batch = buffer.current;
       buffer.current = [];
+      const box = scroller.current;
+      const fold = box && box.scrollTop === 0 && window.innerWidth >= MOBILE_BREAKPOINT_PX ? Math.ceil(box.clientHeight / EVENT_ROW_PX) + 2 : null;
+      setFar(fold !== null && batch.length > fold ? fold : null);
       setRows((r) => mergeEvents(r, batch));
     };
     const sub = socket.on('socket.message', (m) => {
@@ -175,12 +186,13 @@ export function EventsScreen() {
         <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
       </div>
       {/* at most 61% of the window high on a wide screen (SPEC §7), its own scroller: the header stays, and only the rows in it count as seen */}
-      <div className="gh-events-scroll" style={{ '--gh-table-max': `${TABLE_MAX_HEIGHT_VH}vh` } as CSSProperties} data-testid="events-scroll">
+      <div className="gh-events-scroll" ref={scroller} onScroll={(ev) => { if (ev.currentTarget.scrollTop > 0) setFar(null); }}
+        style={{ '--gh-table-max': `${TABLE_MAX_HEIGHT_VH}vh` } as CSSProperties} data-testid="events-scroll">
       {/* column widths set once; on a wide screen each row is its own layout boundary (app.css), so a batch of new rows never makes the browser lay out every row again */}
       <HTMLTable compact className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
         <thead role="rowgroup"><tr role="row"><th role="columnheader">{t('timeColumn', { zone: zoneName() })}</th><th role="columnheader">{tx('Code')}</th><th role="columnheader">{tx('Point')}</th><th role="columnheader">{tx('Message')}</th><th role="columnheader" /></tr></thead>
-        <tbody role="rowgroup">{shown.map((e) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} />)}</tbody>
+        <tbody role="rowgroup">{shown.map((e, i) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} far={far !== null && i >= far} />)}</tbody>
       </HTMLTable>
       </div>
       {why !== null && <WhyDrawer eventId={why} onClose={() => setWhy(null)} />}
