@@ -1,7 +1,8 @@
 // From the live events screen to the stored history: the jump keeps the screen's filter, and the event
 // report filters by code, alarms only and time on the server.
 import { expect, test } from '@playwright/test';
-import { shot, signIn } from './helpers';
+import { PASSWORD, shot, signIn } from './helpers';
+import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimulator';
 
 test('jump from the live events to the history, then filter it by code and alarms', async ({ page }) => {
   await signIn(page, 'operator');
@@ -79,4 +80,36 @@ test('on a wide screen the live events table is at most 61% of the window high, 
   await expect(header).toBeInViewport();
   const [headerTop, boxTop] = [(await header.boundingBox())!.y, (await box.boundingBox())!.y];
   expect(Math.abs(headerTop - boxTop)).toBeLessThanOrEqual(2);
+});
+
+test('in a burst the rows below the fold wait unrendered; scrolling or the burst\'s end renders them', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Harbour Health's administrator: the burst's thousands of events stay out of Northwind, where the other tests look
+  await signIn(page, 'harbour');
+  await page.goto('/monitor/events');
+  await expect(page.getByTestId('socket-status')).toHaveText(/connected/i);
+  const admin = (await (await page.request.post('/idp/1.0/login', { data: { username: 'admin', password: PASSWORD } })).json()).token;
+  const clients = await (await page.request.get('/central/1.0/clients', { headers: { authorization: `Bearer ${admin}` } })).json();
+  const harbour = clients.items.find((c: { code: string }) => c.code === 'HARBOUR').id;
+  const keys = await provisionDeviceKeys(baseURL!, { username: 'admin', password: PASSWORD }, 'Burst e2e', [harbour]);
+  const far = page.locator('[data-testid=event-row].gh-row-far');
+  const rows = page.getByTestId('event-row');
+  // 2,000 events/s for 4 s: each frame brings more rows than the table shows
+  const stream = runDeviceSimulator({ url: baseURL!, keys, controllers: 20, rate: 2000, durationS: 4, alarmEvery: 1_000_000 });
+  await expect.poll(() => far.count(), { timeout: 4000 }).toBeGreaterThan(100);
+  // the rows in view are rendered, those below the fold are not
+  await expect(rows.first()).not.toHaveClass(/gh-row-far/);
+  await expect(rows.first().getByRole('cell').first()).toBeVisible();
+  await expect(far.first().getByRole('cell').first()).not.toBeVisible();
+  // the operator scrolls: everything is rendered while they read
+  await page.getByTestId('events-scroll').evaluate((el) => { el.scrollTop = 600; });
+  await expect.poll(() => far.count(), { timeout: 2000 }).toBe(0);
+  await page.getByTestId('events-scroll').evaluate((el) => { el.scrollTop = 0; });
+  const sent = await stream;
+  expect(sent.accepted).toBeGreaterThan(4000);
+  // after the burst's last frame every row is rendered again
+  await expect.poll(() => far.count(), { timeout: 3000 }).toBe(0);
+  await expect(rows.nth(150).getByRole('cell').first()).toBeAttached();
+  await rows.nth(150).scrollIntoViewIfNeeded();
+  await expect(rows.nth(150).getByRole('cell').first()).toBeVisible();
 });

@@ -22,6 +22,8 @@ import { useEventResync } from './eventResync';
 export const MAX_ROWS = 200;
 /** A row's height on a wide screen (app.css: .gh-events-table tbody tr). */
 const EVENT_ROW_PX = 30;
+/** After a burst's last frame, the rows below the fold are rendered again this much later. */
+const BURST_CALM_MS = 500;
 
 /** Newest first, deduplicated by id, at most `max`. */
 export function mergeEvents(current: readonly Event[], incoming: readonly Event[], max = MAX_ROWS): Event[] {
@@ -75,6 +77,8 @@ export function EventsScreen() {
   // would otherwise lay every new row out twice a frame, once to find it off screen (content-visibility: auto).
   const scroller = useRef<HTMLDivElement>(null);
   const [far, setFar] = useState<number | null>(null);
+  const calm = useRef<number | undefined>(undefined);
+  useEffect(() => () => clearTimeout(calm.current), []);
 
   useEffect(() => {
     if (historyDone && history.output) setRows((r) => mergeEvents(r, [...history.output!.items].reverse()));
@@ -89,7 +93,10 @@ export function EventsScreen() {
       buffer.current = [];
       const box = scroller.current;
       const fold = box && box.scrollTop === 0 && window.innerWidth >= MOBILE_BREAKPOINT_PX ? Math.ceil(box.clientHeight / EVENT_ROW_PX) + 2 : null;
-      setFar(fold !== null && batch.length > fold ? fold : null);
+      const burst = fold !== null && batch.length > fold;
+      setFar(burst ? fold : null);
+      // a burst that ends with no frame after it: every row is rendered again shortly after the last one
+      if (burst) { clearTimeout(calm.current); calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS); }
       setRows((r) => mergeEvents(r, batch));
     };
     const sub = socket.on('socket.message', (m) => {
