@@ -421,8 +421,11 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     // ids and sort keys, counted by a window and sorted, and the page's rows then by id. (The subquery's LIMIT keeps
     // the planner from walking the sort order's index instead: it guesses the matches are spread evenly, and
     // "Last77" lies behind 190,000 others in name order.)
-    const pageByIds = async (ids: number[]) => (ids.length
-      ? (await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where t.id = any($1::int[]) order by ${orderBy}`, [ids])).rows : []);
+    /** The answer for a page whose row ids are known. */
+    const pageOf = async (ids: number[], total: number, totalIsAtLeast: boolean) => {
+      const rows = ids.length ? (await db.query<Record<string, unknown>>(`select ${sql.select(true)} from ${sql.from()} where t.id = any($1::int[]) order by ${orderBy}`, [ids])).rows : [];
+      return { items: await withOwned(db, rows.map(toRow), scope.clientId), total, totalIsAtLeast, page, size };
+    };
     const matches = async (cap: number) => {
       const keys = order.map((s, i) => `${sql.expr(s.field)} as k${i}`);
       const fenced = [...order.map((s, i) => `x.k${i} ${s.dir}`), 'x.id asc'].join(', ');
@@ -434,22 +437,19 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     if (searching && match) {
       const first = await matches(searchCap);
       n = first.n ?? await countUpTo();
-      if (n <= searchCap) return { items: await withOwned(db, (await pageByIds(first.ids)).map(toRow), scope.clientId), total: n, totalIsAtLeast: false, page, size };
+      if (n <= searchCap) return pageOf(first.ids, n, false);
       // More than searchCap match: a broad search ("CC-1", 55,000 of 200,000). Its page lies early in the asked
       // order, so that order's index is walked for a bounded window, each row tested, until the page and one more
       // row are found (the outer LIMIT stops the walk there). Where the window is too short (the matches lie
       // further on in that order), the matches are read and sorted as below, up to the list's count cap.
-      const window = Math.min(SEARCH_WINDOW_MAX, windowPerRow * (offset + size + 1));
+      const walk = Math.min(SEARCH_WINDOW_MAX, windowPerRow * (offset + size + 1));
       const { rows: walked } = await db.query<{ id: number }>(`select x.id from (select t.id, (${match}) m from ${sql.from(match + base + orderBy)} where ${base}
-        order by ${orderBy} limit ${window}) x where x.m limit ${size + 1} offset ${offset}`, params);
-      if (walked.length > size) {
-        return { items: await withOwned(db, (await pageByIds(walked.slice(0, size).map((x) => Number(x.id)))).map(toRow), scope.clientId),
-          total: Math.max(searchCap, offset + size + 1), totalIsAtLeast: true, page, size };
-      }
+        order by ${orderBy} limit ${walk}) x where x.m limit ${size + 1} offset ${offset}`, params);
+      if (walked.length > size) return pageOf(walked.slice(0, size).map((x) => Number(x.id)), Math.max(searchCap, offset + size + 1), true);
       if (searchCap < countCap) {
         const again = await matches(countCap);
         n = again.n ?? await countUpTo();
-        if (n <= countCap) return { items: await withOwned(db, (await pageByIds(again.ids)).map(toRow), scope.clientId), total: n, totalIsAtLeast: false, page, size };
+        if (n <= countCap) return pageOf(again.ids, n, false);
       }
     }
     // one row more than the page: whether there are more rows is known without counting them

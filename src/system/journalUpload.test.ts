@@ -8,7 +8,7 @@ import { API, JOURNAL_KEEPALIVE_BYTES, REPLAY_DECISION_KEY, REPLAY_OVERRIDE_KEY,
 import { createJournal } from '../../machines/journal';
 import { sessionMachine, type Authenticated, type RestoredToken } from '../../machines/session';
 import { startTestServer, type TestServer } from '../../server/testkit';
-import { applyReplayQuery, chunkStream, chunksOf, decideSession, readReplayOverride, startJournalUploader, uploadEntries, type JournalUploader } from './journalUpload';
+import { applyReplayQuery, chunkStream, decideSession, readReplayOverride, startJournalUploader, uploadEntries, type JournalUploader } from './journalUpload';
 
 function memoryStorage() {
   const data = new Map<string, string>();
@@ -77,7 +77,7 @@ describe('chunks', () => {
 
   it('starts every chunk with the header and keeps each within the keep-alive budget', () => {
     const entries = Array.from({ length: 40 }, (_, i) => e(i + 1, 4000));
-    const chunks = chunksOf(header, entries);
+    const chunks = [...chunkStream(header, entries)];
     expect(chunks.length).toBeGreaterThan(1);
     for (const c of chunks) {
       expect(c.bytes).toBeLessThanOrEqual(JOURNAL_KEEPALIVE_BYTES);
@@ -106,7 +106,7 @@ describe('chunks', () => {
   it('sends an entry larger than the budget alone, and redacts what it sends', () => {
     const big = { ...e(2, JOURNAL_KEEPALIVE_BYTES + 10) };
     const secret = { ...e(3), event: { type: 'session.signIn', password: 'Gatehouse1!' } };
-    const chunks = chunksOf(header, [e(1), big, secret]);
+    const chunks = [...chunkStream(header, [e(1), big, secret])];
     expect(chunks.map((c) => c.last)).toEqual([1, 2, 3]);
     expect(chunks[2].text).not.toContain('Gatehouse1!');
   });

@@ -90,13 +90,9 @@ function lineOf(entry: JournalEntry): string {
   return JSON.stringify({ ...entry, event: { type: entry.event.type, omitted: `${sizeOf(line)} bytes, over the ${JOURNAL_LINE_MAX_BYTES} byte line limit` }, state: redact(entry.state) ?? null });
 }
 
-/** NDJSON chunks (each starting with the header line) of at most `budget` bytes, one oversized entry alone. */
-export function chunksOf(header: JournalHeader, entries: Iterable<JournalEntry>, budget = JOURNAL_KEEPALIVE_BYTES): Chunk[] {
-  return [...chunkStream(header, entries, budget)];
-}
-
 /**
- * The same chunks, each made only when it is asked for: an upload sends one before it reads the entries of the
+ * NDJSON chunks (each starting with the header line) of at most `budget` bytes, one oversized entry alone, each made
+ * only when it is asked for: an upload sends one before it reads the entries of the
  * next, so thousands of entries (ten seconds of a live events screen) never become one long task of the page.
  * Each line's size is counted once (the text so far is never measured again: that was quadratic, 600 ms).
  */
