@@ -2,7 +2,8 @@
 // division tree, and wrote last-seen). Per server: whether a session is open, each user's privilege entries per
 // client, and the clients a user holds grants in. One counter row (auth_epoch, bumped by triggers whenever grants,
 // roles, divisions change or a session ends) is read per request; when it moved, everything cached is dropped, so
-// an ended session is refused on its very next request, on any server sharing the database.
+// an ended session is refused on its very next request, on any server sharing the database. On the embedded
+// database, which no other process writes, the counter announces its moves (migration 102) and is read only after one.
 import type { PrivilegeEntry } from '../../contract';
 import type { Db } from '../db/db';
 import { touchSession } from '../db/queries/sessions';
@@ -33,8 +34,17 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
   const clients = new Map<number, Promise<number[]>>();
   const divisions = new Map<number, Promise<number[]>>();
   const stats = { hits: 0, misses: 0, epochReads: 0 };
+  // told of every move (PGlite): the counter is read again only after a notice, not on every request
+  let told = false;
+  let moved = true;
+  // (only where the counter's trigger announces its moves: a database not yet migrated is read per request)
+  db.listen?.('auth_epoch', () => { moved = true; })
+    .then(() => db.query(`select 1 from pg_trigger where tgname = 'auth_epoch_announce'`))
+    .then(({ rows }) => { told = rows.length > 0; moved = true; }, () => { /* read per request */ });
 
   async function fresh(): Promise<void> {
+    if (told && !moved && epoch !== null && sessions.size + entries.size + clients.size + divisions.size <= MAX_ITEMS) return;
+    moved = false; // a notice during the read below makes the next request read again
     stats.epochReads++;
     const { rows } = await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1');
     const current = rows[0]?.epoch ?? null;

@@ -12,6 +12,11 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * Where the database is this process's alone (PGlite): calls `onNotice` on every NOTIFY of `channel`, before the
+   * statement that committed it returns. Absent on PostgreSQL, where other servers write the same database.
+   */
+  listen?(channel: string, onNotice: () => void): Promise<void>;
 }
 
 /**
@@ -57,6 +62,8 @@ export async function openPglite(dataDir: string): Promise<Db> {
       return run as Promise<T>;
     },
     close: () => lite.close(),
+    // PGlite queues a listener's call as it reads the committing statement's answer, ahead of that statement's caller
+    async listen(channel, onNotice) { await lite.listen(channel, () => onNotice()); },
   };
   return db;
 }

@@ -101,3 +101,30 @@ describe('STOMP CONNECT', () => {
     await late.client.deactivate({ force: true });
   });
 });
+
+describe('the auth epoch', () => {
+  it('is read on every request on a shared PostgreSQL, and on the embedded database only after it moved', async () => {
+    const token = await s.login('operator');
+    expect((await s.call('GET', API.me, { token })).status).toBe(200);
+    const reads = () => s.app.requestCache.stats.epochReads;
+    const before = reads();
+    for (let i = 0; i < 5; i++) expect((await s.call('GET', API.dashboard, { token })).status).toBe(200);
+    if (s.db.kind === 'pglite') {
+      // the embedded database is this server's alone: it announces each move, and nothing moved
+      expect(reads()).toBe(before);
+      await s.db.query('update auth_epoch set epoch = epoch + 1 where id = 1');
+      expect((await s.call('GET', API.me, { token })).status).toBe(200);
+      expect(reads()).toBe(before + 1); // read once after the move
+      // a move rolled back is not announced
+      await expect(s.db.transaction(async (tx) => {
+        await tx.query('update auth_epoch set epoch = epoch + 1 where id = 1');
+        throw new Error('undone');
+      })).rejects.toThrow('undone');
+      expect((await s.call('GET', API.me, { token })).status).toBe(200);
+      expect(reads()).toBe(before + 1);
+    } else {
+      // PostgreSQL is shared by other servers: read on every request
+      expect(reads()).toBe(before + 5);
+    }
+  });
+});
