@@ -1,9 +1,10 @@
 import { defineConfig } from '@playwright/test';
 
-// One real server on a free port with a fresh embedded database, serving the built console (dist/).
-const port = Number(process.env.E2E_PORT ?? 18000 + Math.floor(Math.random() * 2000));
-process.env.E2E_PORT = String(port); // workers re-evaluate this file: keep the port stable
-const dataDir = `.tmp/e2e-data-${port}`;
+// Spec files run on E2E_WORKERS Playwright workers (2 by default: this machine's cores), side by side; each worker
+// starts a real server of its own on a free port with a fresh embedded database and the demo data, serving the built
+// console (dist/, or E2E_DIST), and its specs use it as baseURL (e2e/fixtures.ts). One server per worker keeps a spec
+// from seeing another worker's changes; the specs of one worker run one after another, as they did on one server.
+const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 2);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -14,26 +15,16 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   outputDir: 'test-results/e2e',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
-  },
-  webServer: {
-    // E2E_DIST lets parallel work build and test its own console copy (vite build --outDir …)
-    command: `rm -rf ${dataDir} && npx tsx server/main.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: process.env.E2E_DIST ?? '', HOST: '127.0.0.1', DATABASE_URL: '', E2E: '1', SIMULATOR_RATE: '0', RATE_LIMIT_MAX: '100000', DOOR_MOMENTARY_MS: '120000' },
   },
 });

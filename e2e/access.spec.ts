@@ -1,7 +1,7 @@
 // Access configuration decides what the doors do (issue 12), end to end against the simulator: a schedule that ends
 // at 18:00 denies a swipe at 18:01 (simulated clock) with "outside schedule" in the live events and in the "Why?"
 // drawer; a holiday denies the same swipe at 10:00, shown in the event report and explained there too.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures';
 import { shot, signIn } from './helpers';
 
 /** An administrator's token with Northwind selected (the configuration is set through the same API the console uses). */

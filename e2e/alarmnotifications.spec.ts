@@ -2,7 +2,7 @@
 // a forced door (priority 1) reaches the receiver as a signed `alarm.notification`, a door held open (priority 3)
 // does not.
 import { createServer } from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { bearer, pick, selectClient, shot, signIn } from './helpers';
 
 test('an alarm notification sends the alarms up to its priority to its web hook', async ({ page }) => {

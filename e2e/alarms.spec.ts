@@ -1,6 +1,6 @@
 // Live alarms end to end: the hardware simulator forces a door open, the alarm reaches every console of the
 // tenant over STOMP, one operator acknowledges and processes it, the other sees it, the audit has it.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 async function forceDoorOpen(page: Page) {

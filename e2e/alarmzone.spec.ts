@@ -1,7 +1,7 @@
 // Alarm groups (issue 12): an administrator groups the Loading Bay contact into a zone; the zone opens from the list
 // at its alarm-zone address; disarmed, the contact raises no alarm; armed (the address follows), the same contact
 // raises a priority-1 intrusion alarm on the Alarms screen; disarming asks first and stops it again.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signInTo } from './helpers';
 
 test('an alarm zone armed raises an intrusion alarm from its input; disarmed it does not', async ({ page }) => {

@@ -2,7 +2,7 @@
 // preview names the bad rows and imports nothing; the import creates the 997 good ones with a progress bar and
 // says so; the error report downloads; the same file again creates none (it updates the 997 it matches).
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { shot, signIn, signInTo } from './helpers';
 
 const identitiesWith = async (page: Page, headers: Record<string, string>, q: string) =>

@@ -1,6 +1,6 @@
 // The calendar (issue 12): the client's special dates on a month, a yearly one in every year; an ordinary day offers
 // to add one there (the form opens with that date), and the new holiday shows on its day and in the month's list.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { selectClient, shot, signIn } from './helpers';
 
 test('the calendar shows special dates by month and adds one on a chosen day', async ({ page }) => {

@@ -1,6 +1,6 @@
 // The local card connector and desktop companion with their simulators running on this machine's loopback,
 // as they would beside a receptionist's browser (issue 5).
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './fixtures';
 import { startCardConnectorSimulator } from '../server/simulator/cardConnector';
 import { startCompanionSimulator } from '../server/simulator/companion';
 import { shot, signIn } from './helpers';

@@ -1,6 +1,6 @@
 // Card formats (issue 12): the form tests a raw value with the layout as typed — a 26-bit value decodes to its
 // facility code and card number, the same value with a bit flipped says which parity bit does not match.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { STANDARD_FORMATS, encode } from '../contract/cardFormat';
 import { selectClient, shot, signIn } from './helpers';
 

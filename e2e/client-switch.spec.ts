@@ -1,6 +1,6 @@
 // Issue 10, item 1: switching client takes every open screen with it. The administrator holds both demo
 // clients; a list, a kept-alive list in a hidden tab and a record of the old client must not survive the switch.
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { expect, selectClient, signInAs, switchClient } from './console.helpers';
 import { shot } from './helpers';
 

@@ -3,7 +3,7 @@
 // mantrap of them — all in the console, through the
 // generated lists and forms with their reference pickers — and the server holds exactly what was picked. The add
 // forms start from the declarations' defaults (issue 11: a switch declared off starts off).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { pick, selectClient, shot, signIn } from './helpers';
 
 

@@ -1,6 +1,6 @@
 // Helpers of the console-behaviour specs (client switch, sign-out, newcomer, feedback). The shared machine is often
 // loaded well past its two cores while these run, so visible facts get more time here than the default 10 s.
-import { expect as baseExpect, type Page } from '@playwright/test';
+import { expect as baseExpect, type Page } from './fixtures';
 import { PASSWORD, skipTourIfShown } from './helpers';
 
 export const expect = baseExpect.configure({ timeout: 30_000 });

@@ -1,6 +1,6 @@
 // Controller hub (issue 12): every controller of the client at a glance; a controller going offline turns its card
 // red, moves it first and is counted at once (live heart-beats), and its diagnostic opens from the card.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signInTo } from './helpers';
 
 test('the hub shows every controller live; one going offline is counted and listed first', async ({ page }) => {

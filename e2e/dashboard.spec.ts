@@ -1,7 +1,7 @@
 // The dashboard per role, live (issue 10): the operator's alarm and event charts, reception's visitors of today
 // following sign-ins as they happen, HR without the activity report's "recent changes"; the charts' library is
 // fetched by the dashboard only.
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 // waits on visible facts only; the generous limits are for a shared, heavily loaded machine

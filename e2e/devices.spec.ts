@@ -1,6 +1,6 @@
 // Local devices and the guided tour (issue 5): no card connector on this machine → the guide message; no
 // companion → offline; a skipped tour stays away after signing in again, a stopped one comes back.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { PASSWORD, shot, signIn } from './helpers';
 
 async function signInRaw(page: import('@playwright/test').Page, username: string) {

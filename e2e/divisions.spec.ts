@@ -1,7 +1,7 @@
 // Divisions (issue 12): the tree on its own screen; a division added inside another from the tree, moved by choosing
 // where it sits, refused when moved into itself (on the field), a division in use kept with what uses it said, and
 // an unused one deleted — every step said in a toast, the tree following.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { selectClient, shot, signIn } from './helpers';
 
 /** A division's own row in the tree (its name, counts and buttons), and its branch (the row with what is inside). */

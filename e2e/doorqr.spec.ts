@@ -1,6 +1,6 @@
 // Door QR codes (issue 12): an administrator turns QR codes on at a door and shows a credential's current code; the
 // code opens the door while it is current, the previous period's does not, and none opens it once turned off.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signInTo } from './helpers';
 
 test('a rotating QR code opens a door only while it is current', async ({ page }) => {

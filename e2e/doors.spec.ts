@@ -4,7 +4,7 @@
 // marked, counted, listed first and can be shown alone. A user without door control sees no buttons; one without
 // door rights is refused the screen. The dashboard counts doors by state, lists the problem doors and counts open
 // alarms live. Relocks are fast-forwarded through the test hook instead of waited for.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 async function api(page: Page) {

@@ -3,7 +3,7 @@
 // first, answered in a toast, the panel saying where it holds and that everywhere else has none. Another console's
 // change (the administrator's) arrives as the change notice; the operator lowers it from the panel. On a 390-px
 // phone the doors table scrolls sideways in its box, and a door's command button is reached and works.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 const CURRENT = '/event/manage/threat-levels/current';

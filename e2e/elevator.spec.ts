@@ -1,7 +1,7 @@
 // Elevator masking (issue 12): an administrator frees the ground floors of a lift in the generated form (a range that
 // runs backwards is refused on the field); a free floor needs no card and a floor above asks for one, both said in
 // the live events.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { pick, shot, signInTo } from './helpers';
 
 

@@ -1,7 +1,7 @@
 // Issue 10, items 4–6: the console says what happened. Saves, alarm commands and visitor steps confirm; Cancel on
 // a changed form asks; a refused field shows on the field only; a missing record is a not-found state, not a UI
 // error; the header's companion badge says what is offline and looks for it on the spec's schedule, quietly.
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { expect, signInAs, signOut } from './console.helpers';
 
 test.describe.configure({ timeout: 120_000 });

@@ -2,7 +2,7 @@
 // good and without any section's code; a section's chunk comes when it is opened; and the console's content
 // security policy lets every main screen work (STOMP over SockJS, the local companion and card connector probes,
 // lazy chunks, Blueprint) without a single violation, for an administrator, an operator and a receptionist.
-import { expect, test, type Page, type Response } from '@playwright/test';
+import { expect, test, type Page, type Response } from './fixtures';
 import { selectClient, signIn } from './helpers';
 
 // walks through many screens: on the shared 2-core machine each screen can take seconds

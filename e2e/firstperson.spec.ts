@@ -1,7 +1,7 @@
 // First person in (issue 12): an administrator gives a door an unlock schedule that waits for the first person in;
 // the first valid card unlocks it for the rest of the window, live on the doors screen; taking the schedule away
 // locks it again.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { pick, shot, signInTo } from './helpers';
 
 

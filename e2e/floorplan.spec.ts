@@ -1,7 +1,7 @@
 // Floor plans (issue 12): an administrator uploads a plan and pins two doors on it by clicking the picture; the
 // floor plan monitor shows both pins with their live state, a forced door turns its pin red and is counted at once,
 // and a door is opened briefly from the plan's list. An operator (monitor rights, no configure rights) sees the plan.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { pick, shot, signIn, signInTo } from './helpers';
 
 

@@ -1,5 +1,5 @@
 // The foundation end to end: the built console against a real server and database (issue 3).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { selectClient, shot, signIn } from './helpers';
 
 test('a multi-tenant administrator selects a client, fixes a bad field and saves an identity', async ({ page }) => {

@@ -1,6 +1,6 @@
 // From the live events screen to the stored history: the jump keeps the screen's filter, and the event
 // report filters by code, alarms only and time on the server.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { PASSWORD, shot, signIn } from './helpers';
 import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimulator';
 

@@ -1,7 +1,7 @@
 // Issue 10, languages: a sentence the server builds with values ("Still used by 2 divisions: …") reaches a Chinese
 // console in Chinese, with its count kept and its words translated (src/i18n/sentences.ts), never as the server's
 // English.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signInTo } from './helpers';
 
 test('zh-CN: a refusal the server words with values is said in Chinese, its numbers kept', async ({ page }) => {

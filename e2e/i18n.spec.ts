@@ -1,7 +1,7 @@
 // Issue 10, languages: an admin switches to 简体中文 in the settings drawer; the open (kept-alive) view follows at once,
 // without a reload, and every sidebar entry then shows its chrome (header, sidebar, tabs, page headers, buttons,
 // table headers, form labels) with no English text from our own message tables. Data values (names) are allowed.
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from './fixtures';
 import { en as common } from '../src/i18n/common';
 import { zhText } from '../src/i18n/text';
 import { enRoutes } from '../src/i18n/routes';

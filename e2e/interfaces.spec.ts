@@ -1,7 +1,7 @@
 // Interfaces (issue 12): the boards the controllers find on their buses are offered on the add screen; Use fills
 // the form (controller, bus address, type, serial number, a name); saved, the board leaves the found list, shows in
 // the list, and its timing and supervision are set on its own settings page (a value out of range named on its field).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { selectClient, shot, signIn } from './helpers';
 
 test('an interface board found on a controller bus is added, and its settings are kept in range', async ({ page }) => {

@@ -1,6 +1,6 @@
 // Interlocks (issue 12): two doors of a mantrap — while one stands open, a valid card at the other is refused with
 // "interlock busy", shown live with Why? naming the open door; once it is closed the same card is let through.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signInTo } from './helpers';
 
 test('the interlock refuses the second door while the first is open', async ({ page }) => {

@@ -1,7 +1,7 @@
 // Session replay (issue 4, §9 "session replay rate 0.1"): a session forced into the sample (the documented
 // `gatehouse.replay` override) uploads its redacted journal in the background and flushes at sign-out; an auditor
 // finds it under Recorded sessions on the replay screen, opens it and steps through it.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { PASSWORD, shot, signIn } from './helpers';
 
 test('a sampled operator session is uploaded, listed for the auditor, opened and stepped through', async ({ page }) => {

@@ -1,6 +1,6 @@
 // Auditors record and replay: the browser's journal exported as NDJSON replays to the same states, both
 // headlessly (`npm run replay`) and in the console's replay screen.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { shot, signIn } from './helpers';

@@ -1,6 +1,6 @@
 // The resource list: filters on the server, exports the filtered rows, bulk-deletes with a confirmation,
 // and a kept-alive tab keeps what the operator typed.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { signIn } from './helpers';
 

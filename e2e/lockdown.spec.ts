@@ -1,6 +1,6 @@
 // Lockdown (issue 12): a security operator locks down every door from the doors screen; each door shows it, offers
 // nothing that opens it, and a valid card is denied ("door locked down"); releasing gives the doors back.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signIn } from './helpers';
 
 test('an operator locks down every door, a card is denied at each, and the release gives the doors back', async ({ page }) => {

@@ -1,7 +1,7 @@
 // Logical blocks (issue 12): an administrator builds "when the Loading Bay contact becomes active, pulse the Store
 // Room strike" in the generated form (a pulse without its output is refused on the field); the input trips, and the
 // live events show the output pulsed by the block, then back to idle. An output is pulsed by hand from its list row.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { pick, shot, signIn, signInTo } from './helpers';
 

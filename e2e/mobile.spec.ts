@@ -1,6 +1,6 @@
 // The console at 390×844 (issue 10): alarms and events are cards with their actions in reach, page headers keep
 // their title, and the alarm notices never sit on top of the list.
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 // waits on visible facts only; the generous limits are for a shared, heavily loaded machine

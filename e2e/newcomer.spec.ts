@@ -1,7 +1,7 @@
 // Issue 10, item 7: a newcomer's shift. Every demo user signs in (one after another, in the same browser, as
 // operators share a front-desk computer), opens every entry of their sidebar and signs out. Any console error,
 // page error, failed request or toast left over from another user or client fails the run.
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { expect, signOut, submitSignIn } from './console.helpers';
 import { selectClient, skipTourIfShown } from './helpers';
 

@@ -1,7 +1,7 @@
 // Operator settings (issue 11): an administrator sets the client's password policy in the console; a value outside
 // the allowed range is refused on its field with the typed values kept, a good one is saved and is what the server
 // enforces from then on.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { selectClient, signIn } from './helpers';
 
 test('an administrator sets the password policy; a value out of range is named on its field', async ({ page }) => {

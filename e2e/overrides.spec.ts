@@ -1,7 +1,7 @@
 // Overrides (issue 12): an operator holds a door unlocked from now for an hour in the generated form (the window
 // starts filled in the user's zone); the door unlocks by itself and the override says it is in force; deleting it
 // while in force is refused with the reason; once its end is now, the door locks again by itself.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { selectClient, shot, signIn } from './helpers';
 
 test('an override holds a door unlocked, is kept while in force, and the door locks again when it ends', async ({ page }) => {

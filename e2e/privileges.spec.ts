@@ -1,7 +1,7 @@
 // Privileges (issue 11): the catalogue with the roles that hold each code; a role's privileges ticked on its
 // assign screen (a whole group, one code in one division), saved as exactly those ticks, shown on the catalogue;
 // a user without 0.3.6.4 has no Assign privileges and the address is denied.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signIn, signInTo } from './helpers';
 
 test('a role\u2019s privileges are ticked per group and division, and the catalogue shows who holds each', async ({ page }) => {

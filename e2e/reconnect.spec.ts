@@ -1,6 +1,6 @@
 // The server stops mid-stream and comes back: the console reconnects by itself, and what happened while it
 // was not listening (an event, a new alarm) is read back from REST, so it shows exactly the server's truth.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { ownServer, type OwnServer } from './server';
 import { signIn } from './helpers';
 

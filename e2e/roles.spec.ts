@@ -1,7 +1,7 @@
 // Access administration (issue 11): a tenant administrator creates a role, ticks privileges in one division and
 // puts a new operator in a group with that role; the operator sees exactly that screen and that division's rows;
 // taking the privilege away takes the screen away on the operator's next navigation, without a new sign-in.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { signIn, shot } from './helpers';
 
 const api = async (page: Page, method: string, path: string, data?: unknown) => {

@@ -4,7 +4,7 @@
 // STOMP_RELAY_TEST_URL exist (.ci/run provides both; playwright.config.ts leaves it out otherwise).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 import { ownServer, type OwnServer } from './server';
 

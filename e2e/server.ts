@@ -1,14 +1,17 @@
-// A server of its own for specs that stop and restart it (the shared webServer must stay up for the others):
-// same entry point as `npm start`, its own port and data directory, the built console from E2E_DIST or dist/.
+// A server of its own: each Playwright worker has one (e2e/fixtures.ts), and specs that stop and restart a server
+// start another; same entry point as `npm start`, its own port and data directory, the built console from E2E_DIST or dist/.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
-export interface OwnServer { url: string; stop: () => Promise<void>; start: () => Promise<void> }
+export interface OwnServer { url: string; dataDir: string; stop: () => Promise<void>; start: () => Promise<void> }
 
 export async function ownServer(name: string, extraEnv: Record<string, string> = {}): Promise<OwnServer> {
   const port = 22000 + Math.floor(Math.random() * 3000);
   const url = `http://127.0.0.1:${port}`;
+  const dataDir = `.tmp/e2e-${name}-${port}`;
+  rmSync(dataDir, { recursive: true, force: true }); // a fresh database with the demo data, whatever ran on this port before
   const env = {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: `.tmp/e2e-${name}-${port}`, DATABASE_URL: '',
+    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '',
     STATIC_DIR: process.env.E2E_DIST ?? '', E2E: '1', SIMULATOR_RATE: '0', RATE_LIMIT_MAX: '100000', ...extraEnv,
   };
   let child: ChildProcess | null = null;
@@ -30,5 +33,5 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     child = null;
   }
   await start();
-  return { url, stop, start };
+  return { url, dataDir, stop, start };
 }

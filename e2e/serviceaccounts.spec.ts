@@ -1,7 +1,7 @@
 // Service accounts end to end (issue 11): an administrator adds an integration's account, issues its API key (shown
 // once, with a copy button), the key reads the client's identities over REST; its session shows on the
 // service-account sessions screen and, once ended there, the key's next call is refused.
-import { test } from '@playwright/test';
+import { test } from './fixtures';
 import { expect } from './console.helpers';
 import { shot, signIn } from './helpers';
 

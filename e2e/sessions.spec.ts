@@ -1,7 +1,7 @@
 // Monitor → Operator sessions and Service account sessions (issue 4): an administrator sees who is signed in,
 // ends the operator's session from another browser, and that operator's console is sent to the sign-in page on
 // its next request. The service-account screen lists the demo integration's session.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 /** admin works in Northwind: select it, unless an earlier test left it selected (the choice is kept per user). */

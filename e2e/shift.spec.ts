@@ -1,6 +1,6 @@
 // A shift at the console (issue 10): what an operator is told of alarms after signing in or reloading, during a
 // flood, and whether the alarm sound is really on.
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 // waits on visible facts only; the generous limits are for a shared, heavily loaded machine

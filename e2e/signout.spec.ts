@@ -1,7 +1,7 @@
 // Issue 10, item 2: signing out on a screen and letting another user sign in. The next user starts at their own
 // home with the shell, not on the old user's page (Access denied without a shell), and nothing the old user was
 // shown (toasts) follows them in. The same user whose session expired does return to their page.
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { expect, signInAs, signOut } from './console.helpers';
 import { PASSWORD } from './helpers';
 

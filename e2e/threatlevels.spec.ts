@@ -2,7 +2,7 @@
 // puts it in force for the whole client for some minutes from the panel above the list (asked first, answered with
 // a toast), a card is then refused at a door and the panel says who set it and when it reverts; lowering it lets the
 // same card through again.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { bearer, selectClient, shot, signIn } from './helpers';
 
 test('a threat level set from the console holds the doors, and lowering it gives them back', async ({ page }) => {

@@ -1,7 +1,7 @@
 // Issue 10, one rule for time: with a profile zone (Australia/Adelaide, +10:30 in November) unlike the client's (Northwind,
 // Asia/Kuala_Lumpur, +8) and the browser's (America/Los_Angeles, −8), every screen that shows a time shows the
 // same wall-clock value of the same instant, in the same format, and names the zone where it matters.
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from './fixtures';
 import { formatInTimeZone } from 'date-fns-tz';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PASSWORD, selectClient, shot, skipTourIfShown } from './helpers';

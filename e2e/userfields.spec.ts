@@ -1,7 +1,7 @@
 // User-defined fields (issue 11): an administrator adds two fields to Northwind's identities in the generated screen;
 // the identity form shows them in a section of their own, refuses a wrong value on its field (keeping what was
 // typed), saves a right one, and the identities list shows it in a column of its own.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { selectClient, shot, signIn } from './helpers';
 
 test('a client adds fields to its identities; the form checks and saves them, the list shows them', async ({ page }) => {

@@ -1,6 +1,6 @@
 // Visitor registration at the front desk with the local devices (issue 5): read the visitor's MyKad into the
 // form, save, and print the badge through the desktop companion; the server records the print.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { startCardConnectorSimulator } from '../server/simulator/cardConnector';
 import { startCompanionSimulator } from '../server/simulator/companion';
 import { shot, signIn } from './helpers';

@@ -3,7 +3,7 @@
 // on the third try (the server runs with E2E=1: 1 s, 2 s backoff); the history screen shows all three attempts.
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { test, type Page } from '@playwright/test';
+import { test, type Page } from './fixtures';
 import { expect } from './console.helpers';
 import { shot, signIn } from './helpers';
 

@@ -1,6 +1,6 @@
 // What-if preview (issue 12): before saving a schedule, an administrator previews what it would do — taking Sunday out
 // of "Always" loses everyone on it 24 of the week's 168 hours at every door — and leaves without saving.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signInTo } from './helpers';
 
 test('previewing a schedule change lists who loses which doors, and saves nothing', async ({ page }) => {

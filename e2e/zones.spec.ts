@@ -1,6 +1,6 @@
 // Who is inside (issue 12): a zone with hard anti-passback counts the person let in, lists them with since when, and
 // an administrator forgives them from the list, so they may badge in again.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot, signInTo } from './helpers';
 
 test('a zone counts who is inside, lists them, and an operator forgives one', async ({ page }) => {
