@@ -119,6 +119,8 @@ async function watchEvents(page: Page, run: () => Promise<void>, steady = false)
     await done;
     printLongTasks(traced);
   }
+  // BENCH_HEAP=1: what the page's heap holds after the run (finding causes: a major GC's time is its live objects)
+  if (process.env.BENCH_HEAP === '1') await printHeap(page);
   const m = await page.evaluate(() => (window as unknown as { __bench: { longest: number; longTasks: number } }).__bench);
   const distinct = to.distinct - from.distinct;
   return { seconds: Number(seconds.toFixed(1)), ...(steady ? { countedAfterSeconds: EDGE_S } : {}), receivedPerSecond: Math.round((to.received - from.received) / seconds),
@@ -142,6 +144,32 @@ const screenVerdict = (m: { renderedPerSecond: number; longestTaskMs: number }, 
 });
 
 interface TraceEvent { name: string; ph: string; dur?: number; tid: number; pid: number; ts: number; args?: { data?: { functionName?: string; url?: string } } }
+/** The page's live heap by constructor (a heap snapshot after a full GC): the ten largest by count and by size. */
+async function printHeap(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  let text = '';
+  cdp.on('HeapProfiler.addHeapSnapshotChunk' as never, ((c: { chunk: string }) => { text += c.chunk; }) as never);
+  await cdp.send('HeapProfiler.enable' as never);
+  await cdp.send('HeapProfiler.collectGarbage' as never);
+  await cdp.send('HeapProfiler.takeHeapSnapshot' as never, { reportProgress: false } as never);
+  const snap = JSON.parse(text) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] };
+  const f = snap.snapshot.meta.node_fields;
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((k) => f.indexOf(k));
+  const types = snap.snapshot.meta.node_types[0];
+  const by = new Map<string, { n: number; bytes: number }>();
+  let total = 0;
+  for (let i = 0; i < snap.nodes.length; i += f.length) {
+    const type = types[snap.nodes[i + typeAt]];
+    const key = type === 'object' || type === 'closure' ? `${type} ${snap.strings[snap.nodes[i + nameAt]]}` : type;
+    const e = by.get(key) ?? { n: 0, bytes: 0 };
+    e.n++; e.bytes += snap.nodes[i + sizeAt]; total += snap.nodes[i + sizeAt];
+    by.set(key, e);
+  }
+  const top = (k: 'n' | 'bytes') => [...by].sort((a, b) => b[1][k] - a[1][k]).slice(0, 12).map(([name, e]) => `    ${e.n} × ${name}: ${(e.bytes / 1024).toFixed(0)} KB`).join('\n');
+  console.log(`heap: ${(total / 1048576).toFixed(1)} MB live in ${snap.nodes.length / f.length} objects\n  by count:\n${top('n')}\n  by size:\n${top('bytes')}`);
+  await cdp.detach();
+}
+
 function printLongTasks(events: TraceEvent[]) {
   const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && (e.dur ?? 0) > 50_000);
   console.log(`trace: ${events.length} events, ${tasks.length} tasks over 50 ms`);
