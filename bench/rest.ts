@@ -11,79 +11,18 @@
 //     answered, no think time: 50 requests always in flight, which measures throughput (each waits for the other
 //     49: p50 ≈ 50 ÷ requests/s), not what 50 operators see.
 //   - one operator alone: the same list pages and searches one at a time; the dashboard; a sign-in (scrypt).
-// The clients run in the server's process and share its cores (and the machine's, with whatever else runs: the
-// 1-minute load is in the JSON).
+// The 50 operators of the judged model run in a worker thread (bench/restOperators.ts), as browsers would run
+// elsewhere: their requests, answers and decompression are not the server's event loop's work, though they share the
+// machine's cores (and whatever else runs: the 1-minute load is in the JSON). Before 2026-11-26 they ran on the
+// server's own event loop. The saturation and one-operator measurements run in the server's process.
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { API } from '../contract';
 import { benchDb, benchPostgres, benchServer, seedIdentities, summary, timed, writeResult } from './lib';
+import { FIRST_PAGES, QUERIES, THINK_MS, type OperatorsInput, type Samples } from './restOperators';
 
 export const REST_LIST_P95_MS = 20;
 export const REST_SEARCH_P95_MS = 50;
-/** An operator's pause between two actions, uniform in this range. */
-export const THINK_MS: readonly [number, number] = [1000, 3000];
-
-const LISTS = [
-  `${API.identities}?page=0&size=20`, `${API.identities}?page=1&size=20`, `${API.identities}?page=0&size=50&sort=employeeNo,asc`,
-  `${API.identities}?page=0&size=20&sort=validTo,desc`, `${API.identities}?page=0&size=20&sort=updatedAt,desc`,
-  `${API.identities}?page=0&size=20&status=inactive`, `${API.identities}?page=20&size=100&sort=lastName,asc`,
-];
-const SEARCHES = [
-  `${API.identities}?page=0&size=20&q=First1234`, `${API.identities}?page=0&size=20&q=EL-19999`, `${API.identities}?page=0&size=20&q=ELC-EL-4242`,
-  `${API.identities}?page=0&size=20&q=CC-7`, `${API.identities}?page=0&size=20&q=Last77&status=active`, `${API.identities}?page=0&size=20&q=p31415%40bench`,
-];
-/** What an operator opens first: the list in one of its orders (or filtered), 20 rows a page. */
-const FIRST_PAGES = [`size=20`, `size=20&sort=employeeNo,asc`, `size=20&sort=validTo,desc`, `size=20&sort=updatedAt,desc`, `size=20&status=inactive`];
-/** What an operator searches for, with n from its generator (names, employee and card numbers, cost centres, e-mails). */
-const QUERIES: Array<(n: number) => string> = [
-  (n) => `q=First${n}`, (n) => `q=EL-${n}`, (n) => `q=ELC-EL-${n}`, (n) => `q=CC-${n % 40}`, (n) => `q=Last${n % 5000}&status=active`,
-  (n) => `q=p${n}%40bench`, (n) => `q=Last${n % 5000}`,
-];
-
-/** mulberry32: a small seeded generator, so a run's requests and pauses can be repeated. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Kind = 'list' | 'search' | 'record';
-type Server = Awaited<ReturnType<typeof benchServer>>;
-
-/** One operator's shift for `ms`: list page, sometimes the next pages, a search, a record from it; a think time between two. */
-async function operator(server: Server, token: string, rows: number, random: () => number, until: number, samples: Record<Kind, number[]>) {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const think = () => sleep(THINK_MS[0] + random() * (THINK_MS[1] - THINK_MS[0]));
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
-  const get = async (kind: Kind, path: string) => {
-    const t = performance.now();
-    const body = await server.get(path, token);
-    samples[kind].push(performance.now() - t);
-    return body;
-  };
-  await sleep(random() * 3000); // operators do not all start in the same millisecond
-  while (performance.now() < until) {
-    const first = pick(FIRST_PAGES);
-    await get('list', `${API.identities}?page=0&${first}`);
-    for (let page = 1; random() < 0.4 && page <= 3 && performance.now() < until; page++) {
-      await think();
-      await get('list', `${API.identities}?page=${page}&${first}`);
-    }
-    if (performance.now() >= until) break;
-    await think();
-    const found = JSON.parse(await get('search', `${API.identities}?page=0&size=20&${pick(QUERIES)(1 + Math.floor(random() * rows))}`)) as { items: Array<{ id: number }> };
-    await think();
-    if (found.items.length && performance.now() < until) {
-      await get('record', `${API.identities}/${pick(found.items).id}`);
-      await think();
-    }
-  }
-}
-
 async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, operators: number, rounds: number, seconds: number, seed: number) {
   const server = await benchServer(b.db);
   try {
@@ -101,9 +40,8 @@ async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, ope
     }
 
     // the operator model (judged): every operator at its own pace, think times between actions
-    const samples: Record<Kind, number[]> = { list: [], search: [], record: [] };
     const t1 = performance.now();
-    await Promise.all(tokens.map((token, op) => operator(server, token, rows, seeded(seed * 1000 + op), t1 + seconds * 1000, samples)));
+    const samples = await operatorsInWorker({ base: server.base, tokens, rows, seed, seconds });
     const modelSeconds = (performance.now() - t1) / 1000;
     const modelRequests = samples.list.length + samples.search.length + samples.record.length;
     const list = summary(samples.list);
@@ -145,6 +83,27 @@ async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, ope
     await server.close();
     await b.dispose();
   }
+}
+
+const LISTS = [
+  `${API.identities}?page=0&size=20`, `${API.identities}?page=1&size=20`, `${API.identities}?page=0&size=50&sort=employeeNo,asc`,
+  `${API.identities}?page=0&size=20&sort=validTo,desc`, `${API.identities}?page=0&size=20&sort=updatedAt,desc`,
+  `${API.identities}?page=0&size=20&status=inactive`, `${API.identities}?page=20&size=100&sort=lastName,asc`,
+];
+const SEARCHES = [
+  `${API.identities}?page=0&size=20&q=First1234`, `${API.identities}?page=0&size=20&q=EL-19999`, `${API.identities}?page=0&size=20&q=ELC-EL-4242`,
+  `${API.identities}?page=0&size=20&q=CC-7`, `${API.identities}?page=0&size=20&q=Last77&status=active`, `${API.identities}?page=0&size=20&q=p31415%40bench`,
+];
+/** The operator model in a worker thread of its own; its samples when every operator's shift is over. */
+function operatorsInWorker(input: OperatorsInput): Promise<Samples> {
+  return new Promise((resolve, reject) => {
+    // the worker registers tsx itself (node 20 does not hand the CLI's loader to a worker) to run the .ts module as is
+    const url = new URL('./restOperators.ts', import.meta.url).href;
+    const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`, { eval: true, workerData: input });
+    worker.once('message', (samples: Samples) => resolve(samples));
+    worker.once('error', reject);
+    worker.once('exit', (code) => { if (code !== 0) reject(new Error(`operators' worker exited with ${code}`)); });
+  });
 }
 
 export async function rest(rows = Number(process.env.BENCH_REST_ROWS ?? 200_000), operators = Number(process.env.BENCH_REST_OPERATORS ?? 50), rounds = 20,

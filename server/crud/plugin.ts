@@ -30,6 +30,8 @@ export interface CrudOptions {
 
 export const EXPORT_PAGE = 2000;
 const OPTIONS_LIMIT = 50;
+/** Child field kinds whose column reads the same through JSON as through the driver (text, integers, dates as text). */
+const JSON_SAFE_CHILD = new Set<string>(['text', 'email', 'number', 'choice', 'switch', 'date', 'ref', 'timezone']);
 /** At most this many ids found through another table go into a search as a list (more: a subquery). */
 const SEARCH_VIA_MAX = 1000;
 /** Rows a broad search walks in the asked order per row of the page it asks for, before it reads its matches instead
@@ -98,24 +100,38 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     if (r.timestamps) { out.createdAt = iso(raw.createdAt); out.updatedAt = iso(raw.updatedAt); }
     return out as Row;
   }
-  async function withOwned(dbx: Db, rows: Row[], clientId: number | null): Promise<Row[]> {
-    if (!rows.length) return rows;
-    const ids = rows.map((x) => x.id);
-    for (const [k, f] of Object.entries(fields)) {
-      if (f.kind === 'children') {
-        const c = f.children!;
-        const cols = Object.entries(c.fields).map(([ck, cf]) => `${columnOf(ck, cf)}${cf.kind === 'date' ? '::text' : ''} as "${ck}"`);
-        const params: unknown[] = [ids];
-        let where = `${c.parent} = any($1::int[])`;
-        if (clientId !== null && r.scope.tenant === true) { params.push(clientId); where += ' and client_id = $2'; }
-        const { rows: kids } = await dbx.query<Record<string, unknown>>(`select id, ${c.parent} as "_parent", ${cols.join(', ')} from ${c.table} where ${where} order by id`, params);
-        for (const row of rows) (row as Record<string, unknown>)[k] = kids.filter((x) => x._parent === row.id).map(({ _parent, ...rest }) => rest);
-      } else if (f.kind === 'refs') {
-        const t = f.through!;
-        const { rows: links } = await dbx.query<{ a: number; b: number }>(`select ${t.from} as a, ${t.to} as b from ${t.table} where ${t.from} = any($1::int[]) order by ${t.to}`, [ids]);
-        for (const row of rows) (row as Record<string, unknown>)[k] = links.filter((x) => x.a === row.id).map((x) => x.b);
-      }
+  // The children and refs fields of a page (or a record), all in one query (issue 13: one query per field cost an
+  // identity page one more round trip): each field one JSON array, a child as an object with its parent, id and fields
+  // (dates as text, as the driver reads them at the top level), a link as [from, to]; ordered as one query per field was.
+  const ownedParts = Object.entries(fields).flatMap(([k, f]): Array<{ key: string; kind: 'children' | 'refs'; sql: string }> => {
+    if (f.kind === 'children') {
+      const c = f.children!;
+      const pairs = [`'_parent', c.${c.parent}`, `'id', c.id`, ...Object.entries(c.fields).map(([ck, cf]) => {
+        if (!JSON_SAFE_CHILD.has(cf.kind)) throw new Error(`${r.name}.${k}.${ck}: a ${cf.kind} child field has no JSON reading`);
+        return `'${ck}', c.${columnOf(ck, cf)}${cf.kind === 'date' ? '::text' : ''}`;
+      })];
+      const tenant = r.scope.tenant === true ? ' and c.client_id = $2' : '';
+      return [{ key: k, kind: 'children', sql: `(select coalesce(json_agg(json_build_object(${pairs.join(', ')}) order by c.id), '[]'::json) from ${c.table} c where c.${c.parent} = any($1::int[])${tenant})` }];
     }
+    if (f.kind === 'refs') {
+      const t = f.through!;
+      return [{ key: k, kind: 'refs', sql: `(select coalesce(json_agg(json_build_array(l.${t.from}, l.${t.to}) order by l.${t.to}), '[]'::json) from ${t.table} l where l.${t.from} = any($1::int[]))` }];
+    }
+    return [];
+  });
+  const ownedTenant = ownedParts.some((p) => p.kind === 'children') && r.scope.tenant === true;
+  async function withOwned(dbx: Db, rows: Row[], clientId: number | null): Promise<Row[]> {
+    if (!rows.length || !ownedParts.length) return rows;
+    const ids = rows.map((x) => x.id);
+    const { rows: [got] } = await dbx.query<Record<string, unknown>>(`select ${ownedParts.map((p, i) => `${p.sql} as o${i}`).join(', ')}`, ownedTenant ? [ids, clientId] : [ids]);
+    ownedParts.forEach((p, i) => {
+      const all = (typeof got[`o${i}`] === 'string' ? JSON.parse(got[`o${i}`] as string) : got[`o${i}`]) as unknown[];
+      for (const row of rows) {
+        (row as Record<string, unknown>)[p.key] = p.kind === 'children'
+          ? (all as Array<Record<string, unknown>>).filter((x) => x._parent === row.id).map(({ _parent, ...rest }) => rest)
+          : (all as Array<[number, number]>).filter((x) => x[0] === row.id).map((x) => x[1]);
+      }
+    });
     return rows;
   }
   async function load(dbx: Db, scope: Scope, id: number, lock = false): Promise<Row> {
