@@ -1,5 +1,6 @@
 // What the benchmarks share: percentiles, timing, a throw-away PGlite data dir with a bulk of events, a real
 // server over it, and the result file with its target and whether the target was met.
+import { getText } from './http';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -126,12 +127,7 @@ export async function benchServer(db: Db, overrides: Partial<ServerOptions> = {}
     if (r.status !== 200) throw new Error(`login ${username}: ${r.status}`);
     return ((await r.json()) as { token: string }).token;
   }
-  async function get(path: string, token: string) {
-    const r = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
-    const text = await r.text();
-    if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${text.slice(0, 200)}`);
-    return text;
-  }
+  const get = (path: string, token: string) => getText(base, path, token);
   return { app, base, login, get, close: () => app.close() };
 }
 

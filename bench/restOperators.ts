@@ -4,15 +4,9 @@
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { API } from '../contract';
+import { getText } from './http';
 
 export interface OperatorsInput { base: string; tokens: string[]; rows: number; seed: number; seconds: number }
-
-async function get_(base: string, path: string, token: string): Promise<string> {
-  const r = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
-  const text = await r.text();
-  if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${text.slice(0, 200)}`);
-  return text;
-}
 
 /** An operator's pause between two actions, uniform in this range. */
 export const THINK_MS: readonly [number, number] = [1000, 3000];
@@ -47,7 +41,7 @@ async function operator(base: string, token: string, rows: number, random: () =>
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
   const get = async (kind: Kind, path: string) => {
     const t = performance.now();
-    const body = await get_(base, path, token);
+    const body = await getText(base, path, token);
     samples[kind].push(performance.now() - t);
     return body;
   };

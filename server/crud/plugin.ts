@@ -125,7 +125,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const ids = rows.map((x) => x.id);
     const { rows: [got] } = await dbx.query<Record<string, unknown>>(`select ${ownedParts.map((p, i) => `${p.sql} as o${i}`).join(', ')}`, ownedTenant ? [ids, clientId] : [ids]);
     ownedParts.forEach((p, i) => {
-      const all = (typeof got[`o${i}`] === 'string' ? JSON.parse(got[`o${i}`] as string) : got[`o${i}`]) as unknown[];
+      const all = got[`o${i}`] as unknown[]; // json: both drivers hand it over parsed
       for (const row of rows) {
         (row as Record<string, unknown>)[p.key] = p.kind === 'children'
           ? (all as Array<Record<string, unknown>>).filter((x) => x._parent === row.id).map(({ _parent, ...rest }) => rest)
