@@ -21,11 +21,35 @@ const CHROME = [
   '.gh-view .bp6-table-column-name', '.gh-view label', '.gh-view .bp6-form-group', '.gh-view h3', '.gh-view h4', '.gh-view h5', '.gh-view .bp6-non-ideal-state',
 ].join(', ');
 
-/** Lines of chrome text that are exactly an English value of the message tables. */
-async function englishLeft(page: Page): Promise<string[]> {
-  const lines = await page.locator(CHROME).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null)
+/** The visible chrome's lines of text. */
+async function chromeLines(page: Page): Promise<string[]> {
+  return page.locator(CHROME).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null)
     .flatMap((e) => (e as HTMLElement).innerText.split('\n')).map((s) => s.trim()).filter(Boolean));
+}
+
+/** Lines of chrome text that are exactly an English value of the message tables. */
+function english(lines: string[]): string[] {
   return [...new Set(lines.filter((l) => ENGLISH.has(l) || ENGLISH.has(l.replace(/\s*\*$/, ''))))];
+}
+
+async function englishLeft(page: Page): Promise<string[]> {
+  return english(await chromeLines(page));
+}
+
+/** The open view's English lines once it has settled: no lazy screen or list still loading (aria-busy), and its
+ * chrome the same in two looks 150 ms apart (cards and pickers that fill in after their data). */
+async function englishLeftSettled(page: Page): Promise<string[]> {
+  await expect(page.locator('[data-testid="view"]:visible [aria-busy="true"]')).toHaveCount(0);
+  let last: string | null = null;
+  let lines: string[] = [];
+  await expect.poll(async () => {
+    lines = await chromeLines(page);
+    const now = lines.join('\n');
+    const same = now === last;
+    last = now;
+    return same;
+  }, { intervals: [150] }).toBe(true);
+  return english(lines);
 }
 
 test('zh-CN: the settings drawer switches the language live and every sidebar entry speaks Chinese', async ({ page }) => {
@@ -64,9 +88,7 @@ test('zh-CN: the settings drawer switches the language live and every sidebar en
       await page.getByTestId('sidebar').locator(`a[href="${href}"]`).click();
       await expect(page).toHaveURL(new RegExp(`${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
       await expect(page.locator(`[data-view-path="${href}"]`)).toBeVisible();
-      await page.waitForTimeout(700); // lazy screens, lists and cards settle
-
-      const left = await englishLeft(page);
+      const left = await englishLeftSettled(page);
       if (left.length) problems.push(`${href}: ${left.join(' | ')}`);
     }
     // the event report's date-time pickers speak the console's language too

@@ -202,7 +202,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const tableHeight = `min(${TABLE_MAX_HEIGHT_VH}vh, ${HEADER_HEIGHT + Math.max(items.length, 3) * ROW_HEIGHT + 16}px)`;
 
   return (
-    <div className="gh-list" data-testid={`${resource.name}-list`}>
+    <div className="gh-list" data-testid={`${resource.name}-list`} aria-busy={busy || undefined}>
       <div className="gh-list__toolbar">
         <InputGroup
           className="gh-list__filter"
