@@ -8,10 +8,11 @@ import {
   type AcknowledgeUpdate, type AlarmAction, type Event,
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
-import type { AlarmFact } from './socket';
+import type { AlarmFact, AlarmFacts } from './socket';
 
 export type AlarmsEvent =
   | AlarmFact
+  | AlarmFacts
   | { type: 'socket.resynced' }
   | { type: 'alarms.synced'; alarms: Event[] }
   | { type: 'alarm.acknowledge'; id: Event['id'] }
@@ -100,6 +101,23 @@ export function applyFact(alarms: readonly Event[], fact: AlarmFact): { alarms: 
     case 'alarm.counted':
       return same;
   }
+}
+
+/** Several facts in order, as one: the list after the last, and every alert raised on the way. */
+export function applyFacts(alarms: readonly Event[], facts: readonly AlarmFact[]): { alarms: Event[]; raised: Event[] } {
+  let list = alarms as Event[];
+  const raised: Event[] = [];
+  for (const f of facts) {
+    const r = applyFact(list, f);
+    list = r.alarms;
+    if (r.raised) {
+      // raised again after it was cleared in the same batch: news once, at its last raising (as one by one)
+      const again = raised.findIndex((a) => sameId(a.id, r.raised!.id));
+      if (again >= 0) raised.splice(again, 1);
+      raised.push(r.raised);
+    }
+  }
+  return { alarms: list, raised };
 }
 
 /** Replace the list with a REST snapshot (alerts only, deduplicated), then re-apply what arrived meanwhile. */
@@ -207,15 +225,16 @@ const alarmsSetup = setup({
   },
   actions: {
     commandDone: emit((_, params: { what: 'acknowledged' | 'processed' }) => ({ type: 'alarm.commandDone' as const, what: params.what })),
+    // one fact, or a batch of them (one transition for a coalesced broker message), applied in order
     applyFact: enqueueActions(({ context, event, enqueue }) => {
-      if (!isFact(event)) return;
-      const { alarms, raised } = applyFact(context.alarms, event);
+      const facts = event.type === 'facts.received' ? event.facts : isFact(event) ? [event] : [];
+      if (!facts.length) return;
+      const { alarms, raised } = applyFacts(context.alarms, facts);
       // a live alarm is news even before the first open list arrived: it was raised after the console connected
-      const s = settle(context, alarms, raised ? [raised] : []);
-      enqueue.assign({
-        alarms, gathered: s.gathered, board: s.board,
-        serverCount: event.type === 'alarm.counted' ? event.count : context.serverCount,
-      });
+      const s = settle(context, alarms, raised);
+      let serverCount = context.serverCount;
+      for (const f of facts) if (f.type === 'alarm.counted') serverCount = f.count;
+      enqueue.assign({ alarms, gathered: s.gathered, board: s.board, serverCount });
       schedule(enqueue, s);
     }),
     replaceAlarms: enqueueActions(({ context, enqueue }, params: { alarms: Event[] }) => {
@@ -232,7 +251,11 @@ const alarmsSetup = setup({
       enqueue.assign({ alarms, gathered: s.gathered, board: s.board, pending: params.buffer ? [...context.pending, params.fact] : context.pending });
       schedule(enqueue, s);
     }),
-    bufferFact: assign(({ context, event }) => ({ pending: isFact(event) ? [...context.pending, event] : context.pending })),
+    // while the REST snapshot is in flight: the facts it may not include (a count is not re-applied on top of it)
+    bufferFact: assign(({ context, event }) => {
+      const facts = (event.type === 'facts.received' ? event.facts : isFact(event) ? [event] : []).filter((f) => f.type !== 'alarm.counted');
+      return { pending: facts.length ? [...context.pending, ...facts] : context.pending };
+    }),
     flushNotices: enqueueActions(({ context, enqueue }) => {
       const { board, changed } = addToBoard(context.board, context.gathered, context.alarms);
       enqueue.assign({ gathered: [], board });
@@ -253,7 +276,8 @@ const alarmsSetup = setup({
 interface Settled { gathered: Event[]; board: NoticeBoard; startGather: boolean; expire: AlarmNotice[] }
 /** After the open list changed: what is still news, and the board without what someone has seen to. */
 function settle(context: AlarmsContext, alarms: readonly Event[], raised: readonly Event[]): Settled {
-  const kept = context.gathered.filter((a) => unseen(alarms, a.id));
+  // an alarm gathered before, cleared and raised again within one batch, is news at its new raising (as one by one)
+  const kept = context.gathered.filter((a) => unseen(alarms, a.id) && !raised.some((r) => sameId(r.id, a.id)));
   const added = raised.filter((a) => unseen(alarms, a.id));
   const gathered = kept.length === context.gathered.length && !added.length ? context.gathered : [...kept, ...added];
   const { board, changed } = pruneBoard(context.board, alarms);
@@ -281,6 +305,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
     'alarm.acknowledged': { actions: 'applyFact' },
     'alarm.actioned': { actions: 'applyFact' },
     'alarm.counted': { actions: 'applyFact' },
+    'facts.received': { actions: 'applyFact' },
     'alarm.errorDismissed': { actions: assign({ error: null }) },
     'notices.flush': { actions: 'flushNotices' },
     'notice.expired': { actions: 'expireNotice' },
@@ -309,6 +334,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
             'event.received': { actions: ['applyFact', 'bufferFact'] },
             'alarm.acknowledged': { actions: ['applyFact', 'bufferFact'] },
             'alarm.actioned': { actions: ['applyFact', 'bufferFact'] },
+            'facts.received': { actions: ['applyFact', 'bufferFact'] },
             // a second reconnect while the first snapshot is in flight: read again
             'socket.resynced': { target: 'syncing', reenter: true },
             'alarms.synced': { target: 'live', actions: replaceWith((e) => e.alarms) },

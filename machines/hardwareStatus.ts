@@ -7,10 +7,11 @@ import {
   normaliseStatus, statusOfCode,
   type ControllerHeartbeat, type HardwareKind, type HardwareStatus, type HardwareStatusPush, type RealtimeEvent,
 } from '../contract';
-import type { HardwareFact } from './socket';
+import type { HardwareFact, HardwareFacts } from './socket';
 
 export type HardwareStatusEvent =
   | HardwareFact
+  | HardwareFacts
   /** A REST snapshot of statuses (e.g. on opening the hardware screens). */
   | { type: 'hardware.statusesLoaded'; statuses: HardwareStatus[] }
   | { type: 'session.ended' };
@@ -51,10 +52,37 @@ export function withControllers(controllers: Record<string, ControllerState>, be
   return next;
 }
 
+/** One fact from the socket: the context after it (the same objects for what it does not touch). */
+export function applyHardwareFact(context: HardwareStatusContext, fact: HardwareFact): HardwareStatusContext {
+  switch (fact.type) {
+    case 'event.received': {
+      const statuses = withEvent(context.statuses, fact.event);
+      return statuses === context.statuses ? context : { ...context, statuses };
+    }
+    case 'hardware.statusPushed': return { ...context, statuses: withPush(context.statuses, fact.status) };
+    case 'door.heartbeatReceived':
+      return {
+        ...context,
+        doors: {
+          ...context.doors,
+          [String(fact.door.id)]: { id: fact.door.id, name: fact.door.name ?? null, doorStatus: normaliseStatus(fact.door.doorStatus ?? 'closed') },
+        },
+      };
+    case 'controller.heartbeatReceived': return { ...context, controllers: withControllers(context.controllers, fact.controllers) };
+  }
+}
+
 const empty = (): HardwareStatusContext => ({ statuses: {}, doors: {}, controllers: {} });
 
 export const hardwareStatusMachine = setup({
   types: { context: {} as HardwareStatusContext, events: {} as HardwareStatusEvent },
+  actions: {
+    applyFact: assign(({ context, event }) => {
+      if (event.type === 'facts.received') return event.facts.reduce(applyHardwareFact, context);
+      if (event.type === 'hardware.statusesLoaded' || event.type === 'session.ended') return context;
+      return applyHardwareFact(context, event);
+    }),
+  },
 }).createMachine({
   id: 'hardwareStatus',
   context: empty,
@@ -62,20 +90,15 @@ export const hardwareStatusMachine = setup({
   states: {
     tracking: {
       on: {
-        'event.received': { actions: assign(({ context, event }) => ({ statuses: withEvent(context.statuses, event.event) })) },
-        'hardware.statusPushed': { actions: assign(({ context, event }) => ({ statuses: withPush(context.statuses, event.status) })) },
+        'event.received': { actions: 'applyFact' },
+        'hardware.statusPushed': { actions: 'applyFact' },
+        'door.heartbeatReceived': { actions: 'applyFact' },
+        'controller.heartbeatReceived': { actions: 'applyFact' },
+        // a batch from one broker message: one transition, the facts in order
+        'facts.received': { actions: 'applyFact' },
         'hardware.statusesLoaded': {
           actions: assign(({ context, event }) => ({ statuses: event.statuses.reduce(withPush, context.statuses) })),
         },
-        'door.heartbeatReceived': {
-          actions: assign(({ context, event }) => ({
-            doors: {
-              ...context.doors,
-              [String(event.door.id)]: { id: event.door.id, name: event.door.name ?? null, doorStatus: normaliseStatus(event.door.doorStatus ?? 'closed') },
-            },
-          })),
-        },
-        'controller.heartbeatReceived': { actions: assign(({ context, event }) => ({ controllers: withControllers(context.controllers, event.controllers) })) },
         'session.ended': { actions: assign(empty) },
       },
     },

@@ -26,10 +26,14 @@ export type SocketEvent =
   | { type: 'socket.connected' }
   | { type: 'socket.closed'; reason?: string }
   | { type: 'socket.message'; destination: string; body: unknown }
+  /** The frames of one transport message (a coalesced batch from the broker), in order: one transition, not one each. */
+  | { type: 'socket.messages'; messages: SocketMessage[] }
   | { type: 'socket.userJoined' }
   | { type: 'socket.userLeft' }
   /** The computer woke from sleep: while connected, resync as after a reconnect (messages may be missing). */
   | { type: 'socket.wake' };
+
+export interface SocketMessage { destination: string; body: unknown }
 
 export type SocketEmitted =
   | { type: 'socket.message'; service: RealtimeService; destination: string; body: unknown }
@@ -48,6 +52,9 @@ export type HardwareFact =
   | { type: 'door.heartbeatReceived'; door: DoorHeartbeat }
   | { type: 'controller.heartbeatReceived'; controllers: ControllerHeartbeat };
 export type Routed = { to: 'alarms'; event: AlarmFact } | { to: 'hardwareStatus'; event: HardwareFact };
+/** Several facts for one machine, from one batch of frames, applied in order in one transition. */
+export type AlarmFacts = { type: 'facts.received'; facts: AlarmFact[] };
+export type HardwareFacts = { type: 'facts.received'; facts: HardwareFact[] };
 
 /** Input of the injected transport: the service to reach and the jwt to CONNECT with (may be null for visitor). */
 export interface ConnectionInput { service: RealtimeService; token: string | null }
@@ -123,19 +130,33 @@ export const socketMachine = setup({
   },
   delays: { reconnect: SOCKET_RECONNECT_MS },
   actions: {
+    // one frame or a batch: each body checked on its own (a bad one is dropped, the rest kept, in order); each
+    // machine is sent its facts once per batch: one fact as itself, several as one `facts.received`
     handleMessage: enqueueActions(({ context, event, enqueue, system }) => {
-      assertEvent(event, 'socket.message');
-      const checked = checkMessage(context.service, event.destination, event.body);
-      if (!checked.ok) {
-        enqueue.assign({ dropped: context.dropped + 1 });
-        enqueue.emit({ type: 'socket.invalidMessage', service: context.service, destination: event.destination, violations: checked.violations });
-        return;
+      assertEvent(event, ['socket.message', 'socket.messages']);
+      const messages = event.type === 'socket.message' ? [event] : event.messages;
+      const facts: Record<Routed['to'], Routed['event'][]> = { alarms: [], hardwareStatus: [] };
+      const heard: SocketEmitted[] = [];
+      let dropped = 0;
+      for (const m of messages) {
+        const checked = checkMessage(context.service, m.destination, m.body);
+        if (!checked.ok) {
+          dropped++;
+          heard.push({ type: 'socket.invalidMessage', service: context.service, destination: m.destination, violations: checked.violations });
+          continue;
+        }
+        for (const { to, event: fact } of routeMessage(m.destination, checked.value)) facts[to].push(fact);
+        heard.push({ type: 'socket.message', service: context.service, destination: m.destination, body: checked.value });
       }
-      for (const { to, event: fact } of routeMessage(event.destination, checked.value)) {
-        const ref = system.get(to);
-        if (ref) enqueue.sendTo(ref, fact);
+      if (dropped) enqueue.assign({ dropped: context.dropped + dropped });
+      // the machines first, then the views: a view told of a message reads machines that already know it
+      for (const to of ['alarms', 'hardwareStatus'] as const) {
+        const list = facts[to];
+        const ref = list.length ? system.get(to) : undefined;
+        const told: Routed['event'] | AlarmFacts | HardwareFacts = list.length === 1 ? list[0] : { type: 'facts.received', facts: list as never };
+        if (ref) enqueue.sendTo(ref, told);
       }
-      enqueue.emit({ type: 'socket.message', service: context.service, destination: event.destination, body: checked.value });
+      for (const e of heard) enqueue.emit(e);
     }),
     countConnect: assign({ connects: ({ context }) => context.connects + 1 }),
     resync: enqueueActions(({ context, enqueue, system }) => {
@@ -197,7 +218,7 @@ export const socketMachine = setup({
         },
         connected: {
           tags: ['online'],
-          on: { 'socket.message': { actions: 'handleMessage' }, 'socket.wake': { actions: 'resync' } },
+          on: { 'socket.message': { actions: 'handleMessage' }, 'socket.messages': { actions: 'handleMessage' }, 'socket.wake': { actions: 'resync' } },
         },
       },
     },

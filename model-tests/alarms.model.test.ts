@@ -31,6 +31,11 @@ const events: any[] = [
   { type: 'alarm.actioned', action: PROCESS_10 },
   { type: 'alarm.actioned', action: { eventPointId: 20, process: false } },
   { type: 'alarm.counted', count: 5 },
+  // one broker message's facts at once: an alarm raised, acknowledged and another cleared, and a count
+  { type: 'facts.received', facts: [
+    { type: 'event.received', event: E3 }, { type: 'event.received', event: E1 }, { type: 'alarm.acknowledged', update: ACK_1 },
+    { type: 'event.received', event: CLEAR_10 }, { type: 'alarm.counted', count: 2 },
+  ] },
   { type: 'socket.resynced' },
   { type: 'xstate.done.actor.loadAlarms', output: [E3] },
   { type: 'xstate.error.actor.loadAlarms', error: new Error('Service Unavailable') },

@@ -16,6 +16,12 @@ const events: any[] = [
   { type: 'hardware.statusesLoaded', statuses: [{ id: 8, status: 3001 }] },
   { type: 'door.heartbeatReceived', door: DoorHeartbeat.create({ id: 1, name: 'Front' }) },
   { type: 'controller.heartbeatReceived', controllers: ControllerHeartbeat.create([{ id: 2, name: 'C2' }, { id: 4, name: 'C4', status: 'Online' }]) },
+  // one broker message's facts at once, in order: the later status of a source wins
+  { type: 'facts.received', facts: [
+    { type: 'event.received', event: { eventCode: 4002, eventSourceId: 9, eventSourceName: 'Reader 9' } },
+    { type: 'door.heartbeatReceived', door: DoorHeartbeat.create({ id: 6, doorStatus: 'Open' }) },
+    { type: 'event.received', event: { eventCode: 4003, eventSourceId: 9 } },
+  ] },
   { type: 'session.ended' },
 ];
 const serialize = (s: HardwareStatusSnapshot) => JSON.stringify([

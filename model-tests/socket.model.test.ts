@@ -24,14 +24,22 @@ const messages: Record<RealtimeService, SocketEvent[]> = {
     { type: 'socket.message', destination: '/alarmcount', body: '{"count":"two"}' },
     { type: 'socket.message', destination: '/events', body: JSON.stringify(EVENT) },
     { type: 'socket.message', destination: '/hbcontroller', body: [{ id: 1, name: 'C1' }] }, // another service's
+    // one broker message of several frames: a count, a bad count and an alarm, in one transition
+    { type: 'socket.messages', messages: [
+      { destination: '/alarmcount', body: { count: 3 } },
+      { destination: '/alarmcount', body: '{"count":"two"}' },
+      { destination: '/events', body: JSON.stringify(EVENT) },
+    ] },
   ],
   central: [
     { type: 'socket.message', destination: '/hbcontroller', body: [{ id: 1, name: 'C1' }] },
     { type: 'socket.message', destination: '/hbcontroller', body: 'not json' },
+    { type: 'socket.messages', messages: [{ destination: '/hbcontroller', body: [{ id: 2, name: 'C2' }] }, { destination: '/hbdoor', body: { id: 5 } }] },
   ],
   visitor: [
     { type: 'socket.message', destination: '/dynamic-qr', body: { doorId: 3, code: 'QR-1' } },
     { type: 'socket.message', destination: '/clocking', body: { identityId: 'x', time: 7 } },
+    { type: 'socket.messages', messages: [{ destination: '/dynamic-qr', body: { doorId: 4, code: 'QR-2' } }, { destination: '/dynamic-qr', body: 'nope' }] },
   ],
 };
 
@@ -49,7 +57,7 @@ function eventsFor(service: RealtimeService): any[] {
   ];
 }
 
-const TRANSPORT = new Set(['socket.connected', 'socket.closed', 'socket.message', 'xstate.error.actor.connection']);
+const TRANSPORT = new Set(['socket.connected', 'socket.closed', 'socket.message', 'socket.messages', 'xstate.error.actor.connection']);
 /** Only what the real system can produce there: an actor's answer while it runs, transport events while online. */
 function possible(s: SocketSnapshot, events: any[]) {
   return events.filter((e) => {

@@ -5,7 +5,7 @@
 import type { Client, IMessage } from '@stomp/stompjs';
 import { fromCallback } from 'xstate';
 import { SOCKJS_PREFIX, receivableChangeDestinations, receivableDestinations } from '../../contract';
-import type { ConnectionInput, SocketEvent } from '../../machines/socket';
+import type { ConnectionInput, SocketEvent, SocketMessage } from '../../machines/socket';
 
 /** Destinations the broker refused to this token (a grant revoked mid-session): not asked for again on reconnect. */
 const refusedByToken = new Map<string, Set<string>>();
@@ -20,8 +20,23 @@ export const createStompConnection = (held: () => ReadonlySet<string>) => fromCa
   refusedByToken.set(key, refused);
   let closed = false;
   let client: Client | null = null;
+  // The broker coalesces the frames of one turn into one SockJS message and stompjs hands them over one by one in
+  // the same task: they go to the machine together once that task is done (one transition and one journal entry
+  // per batch, not per frame; issue 13's live events screen).
+  let batch: SocketMessage[] = [];
+  const flush = () => {
+    const messages = batch;
+    batch = [];
+    if (closed || !messages.length) return;
+    sendBack(messages.length === 1 ? { type: 'socket.message', ...messages[0] } : { type: 'socket.messages', messages });
+  };
+  const heard = (message: SocketMessage) => {
+    batch.push(message);
+    if (batch.length === 1) queueMicrotask(flush);
+  };
   const close = (reason?: string) => {
     if (closed) return;
+    flush(); // what arrived before the close is not lost to it
     closed = true;
     sendBack({ type: 'socket.closed', reason });
   };
@@ -40,7 +55,7 @@ export const createStompConnection = (held: () => ReadonlySet<string>) => fromCa
       const changes = input.service === 'central' ? receivableChangeDestinations(held()) : [];
       for (const destination of [...receivableDestinations(input.service, held()), ...changes]) {
         if (refused.has(destination)) continue;
-        c.subscribe(destination, (m: IMessage) => sendBack({ type: 'socket.message', destination: m.headers.destination ?? destination, body: m.body }));
+        c.subscribe(destination, (m: IMessage) => heard({ destination: m.headers.destination ?? destination, body: m.body }));
       }
       sendBack({ type: 'socket.connected' });
     };
@@ -57,6 +72,7 @@ export const createStompConnection = (held: () => ReadonlySet<string>) => fromCa
   loadLibraries().then(connect, () => close('the real-time client could not be loaded'));
   return () => {
     closed = true;
+    batch = [];
     void client?.deactivate();
   };
 });
