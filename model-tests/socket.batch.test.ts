@@ -5,14 +5,10 @@
 // buffered facts, the same hardware state, the same drops, and the same messages told to the views, in order.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createActor, fromCallback, fromPromise, setup } from 'xstate';
 import { DESTINATIONS, type Event } from '../contract';
-import { SOCKET_SYSTEM_IDS, socketMachine, type SocketMessage } from '../machines/socket';
-import { alarmsMachine } from '../machines/alarms';
-import { hardwareStatusMachine } from '../machines/hardwareStatus';
+import type { SocketMessage } from '../machines/socket';
+import { eventSocketSystem } from './eventSystem';
 import { flush } from './harness';
-
-const JWT = 'header.payload.signature';
 const alarm = (id: number, point: number, priority = 3): Event => ({
   id, eventCode: 5001, eventPointId: point, eventSourceId: point + 100, eventPointName: `Door ${point}`, eventSourceName: null,
   message: 'Door forced open', alert: true, acknowledge: false, process: false, eventPoint: [], time: '2024-05-01T10:00:00Z', priority,
@@ -45,22 +41,7 @@ interface Run { alarms: unknown; hardware: unknown; socket: unknown; told: unkno
 /** The event service's socket with real alarms and hardwareStatus machines; the open alarms' read answers on `sync`. */
 async function deliver(batches: SocketMessage[][], single: boolean, syncing: boolean): Promise<Run> {
   let answer: (alarms: Event[]) => void = () => {};
-  const root = setup({ actors: { socket: socketMachine, alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine } }).createMachine({
-    invoke: [
-      { id: 'alarms', systemId: 'alarms', src: 'alarms' },
-      { id: 'hardwareStatus', systemId: 'hardwareStatus', src: 'hardwareStatus' },
-      { id: 'socket', systemId: SOCKET_SYSTEM_IDS.event, src: 'socket', input: { service: 'event' as const } },
-    ],
-  });
-  const actor = createActor(root.provide({
-    actors: {
-      socket: socketMachine.provide({ actors: { readToken: fromPromise<string | null>(async () => JWT), connection: fromCallback(() => () => {}) } }),
-      alarms: alarmsMachine.provide({ actors: { loadAlarms: fromPromise<Event[]>(() => new Promise((resolve) => { answer = resolve; })) } }),
-    },
-  })).start();
-  const socket = actor.system.get(SOCKET_SYSTEM_IDS.event)!;
-  const alarms = actor.system.get('alarms')!;
-  const hardware = actor.system.get('hardwareStatus')!;
+  const { actor, socket, alarms, hardware } = eventSocketSystem(() => new Promise((resolve) => { answer = resolve; }));
   const told: unknown[] = [];
   socket.on('*', (e: unknown) => told.push(e));
   socket.send({ type: 'socket.connect' });
@@ -116,28 +97,13 @@ describe('a broker message of several frames', () => {
 
   it('tells each machine once per batch, and says which frame was bad', async () => {
     let alarmFacts = 0;
-    const root = setup({ actors: { socket: socketMachine, alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine } }).createMachine({
-      invoke: [
-        { id: 'alarms', systemId: 'alarms', src: 'alarms' },
-        { id: 'hardwareStatus', systemId: 'hardwareStatus', src: 'hardwareStatus' },
-        { id: 'socket', systemId: SOCKET_SYSTEM_IDS.event, src: 'socket', input: { service: 'event' as const } },
-      ],
-    });
     const received: string[] = [];
-    const actor = createActor(root.provide({
-      actors: {
-        socket: socketMachine.provide({ actors: { readToken: fromPromise<string | null>(async () => JWT), connection: fromCallback(() => () => {}) } }),
-        alarms: alarmsMachine.provide({ actors: { loadAlarms: fromPromise<Event[]>(async () => []) } }),
-      },
-    }), {
-      inspect: (e) => {
-        if (e.type !== '@xstate.event') return;
-        const id = (e.actorRef as { systemId?: string }).systemId;
-        if (id === 'alarms' || id === 'hardwareStatus') received.push(`${id}:${e.event.type}`);
-        if (id === 'alarms' && e.event.type === 'facts.received') alarmFacts = (e.event as { facts: unknown[] }).facts.length;
-      },
-    }).start();
-    const socket = actor.system.get(SOCKET_SYSTEM_IDS.event)!;
+    const { actor, socket, alarms } = eventSocketSystem(async () => [], (e) => {
+      if (e.type !== '@xstate.event') return;
+      const id = (e.actorRef as { systemId?: string }).systemId;
+      if (id === 'alarms' || id === 'hardwareStatus') received.push(`${id}:${e.event.type}`);
+      if (id === 'alarms' && e.event.type === 'facts.received') alarmFacts = (e.event as unknown as { facts: unknown[] }).facts.length;
+    });
     const told: Array<{ type: string; destination: string }> = [];
     socket.on('*', (e: { type: string; destination: string }) => told.push(e));
     socket.send({ type: 'socket.connect' });
@@ -154,7 +120,7 @@ describe('a broker message of several frames', () => {
       `socket.message ${DESTINATIONS.events}`, `socket.invalidMessage ${DESTINATIONS.acknowledge}`, `socket.message ${DESTINATIONS.events}`,
       `socket.message ${DESTINATIONS.events}/reader-4`, `socket.message ${DESTINATIONS.alarmCount}`,
     ]);
-    expect(actor.system.get('alarms')!.getSnapshot().context.alarms.map((a: Event) => a.id)).toEqual([1, 2]);
+    expect(alarms.getSnapshot().context.alarms.map((a: Event) => a.id)).toEqual([1, 2]);
     actor.stop();
   });
 });

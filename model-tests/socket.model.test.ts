@@ -3,15 +3,13 @@
 // 5000 ms, no reconnect without a jwt) with fake timers, and the routing of valid bodies to the other machines.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TestModel } from '@xstate/graph';
-import { SimulatedClock, createActor, fromCallback, fromPromise, setup } from 'xstate';
+import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import { SOCKET_RECONNECT_MS, type Event, type RealtimeService } from '../contract';
-import { SOCKET_SYSTEM_IDS, checkMessage, routeMessage, socketMachine, type ConnectionInput, type SocketEvent, type SocketSnapshot } from '../machines/socket';
+import { checkMessage, routeMessage, socketMachine, type ConnectionInput, type SocketEvent, type SocketSnapshot } from '../machines/socket';
 import { selectDroppedMessages, selectIsOnline, selectSocketStatus, selectUserCount } from '../machines/socket.selectors';
-import { alarmsMachine } from '../machines/alarms';
-import { hardwareStatusMachine } from '../machines/hardwareStatus';
+import { JWT, eventSocketSystem } from './eventSystem';
 import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
 
-const JWT = 'header.payload.signature';
 
 const EVENT: Event = {
   id: 11, eventCode: 5001, eventPointId: 40, eventSourceId: 4, eventPointName: 'Front door', eventSourceName: 'Reader 4',
@@ -238,22 +236,7 @@ describe('socket message handling', () => {
 
   it('hands valid bodies to the alarms and hardwareStatus actors, resyncs alarms on connect, and drops invalid ones', async () => {
     const loads: number[] = [];
-    const root = setup({ actors: { socket: socketMachine, alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine } }).createMachine({
-      invoke: [
-        { id: 'alarms', systemId: 'alarms', src: 'alarms' },
-        { id: 'hardwareStatus', systemId: 'hardwareStatus', src: 'hardwareStatus' },
-        { id: 'socket', systemId: SOCKET_SYSTEM_IDS.event, src: 'socket', input: { service: 'event' as const } },
-      ],
-    });
-    const actor = createActor(root.provide({
-      actors: {
-        socket: socketMachine.provide({ actors: { readToken: fromPromise<string | null>(async () => JWT), connection: fromCallback(() => () => {}) } }),
-        alarms: alarmsMachine.provide({ actors: { loadAlarms: fromPromise<Event[]>(async () => { loads.push(1); return [{ ...EVENT, id: 99, eventPointId: 77 }]; }) } }),
-      },
-    })).start();
-    const socket = actor.system.get(SOCKET_SYSTEM_IDS.event)!;
-    const alarms = actor.system.get('alarms')!;
-    const hardware = actor.system.get('hardwareStatus')!;
+    const { actor, socket, alarms, hardware } = eventSocketSystem(async () => { loads.push(1); return [{ ...EVENT, id: 99, eventPointId: 77 }]; });
     const out: any[] = [];
     socket.on('*', (e: unknown) => out.push(e));
     socket.send({ type: 'socket.connect' });
