@@ -18,12 +18,11 @@ import { useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
 import { useReading } from '../../app/useReading';
 import { useEventResync } from './eventResync';
+import { BURST_CALM_MS, farAfterFrame } from './eventsBurst';
 
 export const MAX_ROWS = 200;
 /** A row's height on a wide screen (app.css: .gh-events-table tbody tr). */
 const EVENT_ROW_PX = 30;
-/** After a burst's last frame, the rows below the fold are rendered again this much later. */
-const BURST_CALM_MS = 500;
 
 /** Newest first, deduplicated by id, at most `max`. */
 export function mergeEvents(current: readonly Event[], incoming: readonly Event[], max = MAX_ROWS): Event[] {
@@ -94,7 +93,7 @@ export function EventsScreen() {
       const box = scroller.current;
       const fold = box && box.scrollTop === 0 && window.innerWidth >= MOBILE_BREAKPOINT_PX ? Math.ceil(box.clientHeight / EVENT_ROW_PX) + 2 : null;
       const burst = fold !== null && batch.length > fold;
-      setFar(burst ? fold : null);
+      setFar((current) => farAfterFrame(current, batch.length, fold));
       // a burst that ends with no frame after it: every row is rendered again shortly after the last one
       if (burst) { clearTimeout(calm.current); calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS); }
       setRows((r) => mergeEvents(r, batch));
