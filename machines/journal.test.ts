@@ -76,6 +76,23 @@ describe('createJournal', () => {
     expect(j.entries().map((e) => e.seq)).toEqual([7]); // seq keeps counting: a cleared journal never looks whole
   });
 
+  it('counts a batch by its items: a busy site keeps about as many events in the ring, batched or not', () => {
+    const j = createJournal({ capacity: 5 });
+    const root = createActor(pair, { inspect: j.inspect }).start();
+    j.clear(); // the start's entries (seq 1–3) out of the way
+    const left = root.system.get('left')!;
+    left.send({ type: 'flip' }); // seq 4
+    left.send({ type: 'flip', facts: [1, 2, 3] }); // seq 5, weighs 3
+    left.send({ type: 'flip' }); // seq 6
+    expect(j.entries().map((e) => e.seq)).toEqual([4, 5, 6]); // 1 + 3 + 1 = 5
+    left.send({ type: 'flip' });
+    expect(j.entries().map((e) => e.seq)).toEqual([5, 6, 7]);
+    expect(j.dropped()).toBe(1);
+    left.send({ type: 'flip', messages: Array.from({ length: 9 }, (_, i) => i) }); // above the capacity on its own
+    expect(j.entries().map((e) => e.seq)).toEqual([8]);
+    expect(j.dropped()).toBe(4);
+  });
+
   it('records the status of actors that are not machines and exports NDJSON the parser accepts', async () => {
     const j = createJournal({ now: () => 5 });
     const m = setup({ actors: { load: fromPromise(async () => ({ token: TOKEN_A })) } }).createMachine({
