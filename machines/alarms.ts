@@ -200,6 +200,8 @@ export function pruneBoard(board: NoticeBoard, open: readonly Event[]): { board:
 
 const isFact = (e: { type: string }): e is AlarmFact =>
   e.type === 'event.received' || e.type === 'alarm.acknowledged' || e.type === 'alarm.actioned' || e.type === 'alarm.counted';
+/** The facts an event carries: a batch's, a single fact as one, anything else none. */
+const factsOf = (e: AlarmsEvent): readonly AlarmFact[] => (e.type === 'facts.received' ? e.facts : isFact(e) ? [e] : []);
 
 // ---------- machine ----------
 
@@ -227,7 +229,7 @@ const alarmsSetup = setup({
     commandDone: emit((_, params: { what: 'acknowledged' | 'processed' }) => ({ type: 'alarm.commandDone' as const, what: params.what })),
     // one fact, or a batch of them (one transition for a coalesced broker message), applied in order
     applyFact: enqueueActions(({ context, event, enqueue }) => {
-      const facts = event.type === 'facts.received' ? event.facts : isFact(event) ? [event] : [];
+      const facts = factsOf(event);
       if (!facts.length) return;
       const { alarms, raised } = applyFacts(context.alarms, facts);
       // a live alarm is news even before the first open list arrived: it was raised after the console connected
@@ -253,7 +255,7 @@ const alarmsSetup = setup({
     }),
     // while the REST snapshot is in flight: the facts it may not include (a count is not re-applied on top of it)
     bufferFact: assign(({ context, event }) => {
-      const facts = (event.type === 'facts.received' ? event.facts : isFact(event) ? [event] : []).filter((f) => f.type !== 'alarm.counted');
+      const facts = factsOf(event).filter((f) => f.type !== 'alarm.counted');
       return { pending: facts.length ? [...context.pending, ...facts] : context.pending };
     }),
     flushNotices: enqueueActions(({ context, enqueue }) => {

@@ -77,11 +77,10 @@ const empty = (): HardwareStatusContext => ({ statuses: {}, doors: {}, controlle
 export const hardwareStatusMachine = setup({
   types: { context: {} as HardwareStatusContext, events: {} as HardwareStatusEvent },
   actions: {
-    applyFact: assign(({ context, event }) => {
-      if (event.type === 'facts.received') return event.facts.reduce(applyHardwareFact, context);
-      if (event.type === 'hardware.statusesLoaded' || event.type === 'session.ended') return context;
-      return applyHardwareFact(context, event);
-    }),
+    // only the socket's facts come here (the transitions below): one, or a batch in order
+    applyFact: assign(({ context, event }) => (event.type === 'facts.received'
+      ? event.facts.reduce(applyHardwareFact, context)
+      : applyHardwareFact(context, event as HardwareFact))),
   },
 }).createMachine({
   id: 'hardwareStatus',

@@ -104,6 +104,11 @@ export function routeMessage(destination: string, body: unknown): Routed[] {
   }
 }
 
+/** What a machine is told of a batch's facts for it: one fact as itself, several as one `facts.received`. */
+function oneOrBatch<F extends AlarmFact | HardwareFact>(facts: F[]): F | { type: 'facts.received'; facts: F[] } {
+  return facts.length === 1 ? facts[0] : { type: 'facts.received', facts };
+}
+
 // ---------- machine ----------
 
 export const socketMachine = setup({
@@ -135,7 +140,7 @@ export const socketMachine = setup({
     handleMessage: enqueueActions(({ context, event, enqueue, system }) => {
       assertEvent(event, ['socket.message', 'socket.messages']);
       const messages = event.type === 'socket.message' ? [event] : event.messages;
-      const facts: Record<Routed['to'], Routed['event'][]> = { alarms: [], hardwareStatus: [] };
+      const facts = { alarms: [] as AlarmFact[], hardwareStatus: [] as HardwareFact[] };
       const heard: SocketEmitted[] = [];
       let dropped = 0;
       for (const m of messages) {
@@ -145,17 +150,17 @@ export const socketMachine = setup({
           heard.push({ type: 'socket.invalidMessage', service: context.service, destination: m.destination, violations: checked.violations });
           continue;
         }
-        for (const { to, event: fact } of routeMessage(m.destination, checked.value)) facts[to].push(fact);
+        for (const r of routeMessage(m.destination, checked.value)) {
+          if (r.to === 'alarms') facts.alarms.push(r.event); else facts.hardwareStatus.push(r.event);
+        }
         heard.push({ type: 'socket.message', service: context.service, destination: m.destination, body: checked.value });
       }
       if (dropped) enqueue.assign({ dropped: context.dropped + dropped });
       // the machines first, then the views: a view told of a message reads machines that already know it
-      for (const to of ['alarms', 'hardwareStatus'] as const) {
-        const list = facts[to];
-        const ref = list.length ? system.get(to) : undefined;
-        const told: Routed['event'] | AlarmFacts | HardwareFacts = list.length === 1 ? list[0] : { type: 'facts.received', facts: list as never };
-        if (ref) enqueue.sendTo(ref, told);
-      }
+      const alarms = facts.alarms.length ? system.get('alarms') : undefined;
+      if (alarms) enqueue.sendTo(alarms, oneOrBatch<AlarmFact>(facts.alarms));
+      const hardware = facts.hardwareStatus.length ? system.get('hardwareStatus') : undefined;
+      if (hardware) enqueue.sendTo(hardware, oneOrBatch<HardwareFact>(facts.hardwareStatus));
       for (const e of heard) enqueue.emit(e);
     }),
     countConnect: assign({ connects: ({ context }) => context.connects + 1 }),

@@ -18,7 +18,7 @@ import { useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
 import { useReading } from '../../app/useReading';
 import { useEventResync } from './eventResync';
-import { BURST_CALM_MS, farAfterFrame } from './eventsBurst';
+import { BURST_CALM_MS, farAfterFrame, isBurst } from './eventsBurst';
 
 export const MAX_ROWS = 200;
 /** A row's height on a wide screen (app.css: .gh-events-table tbody tr). */
@@ -92,10 +92,9 @@ export function EventsScreen() {
       buffer.current = [];
       const box = scroller.current;
       const fold = box && box.scrollTop === 0 && window.innerWidth >= MOBILE_BREAKPOINT_PX ? Math.ceil(box.clientHeight / EVENT_ROW_PX) + 2 : null;
-      const burst = fold !== null && batch.length > fold;
       setFar((current) => farAfterFrame(current, batch.length, fold));
       // a burst that ends with no frame after it: every row is rendered again shortly after the last one
-      if (burst) { clearTimeout(calm.current); calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS); }
+      if (isBurst(batch.length, fold)) { clearTimeout(calm.current); calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS); }
       setRows((r) => mergeEvents(r, batch));
     };
     const sub = socket.on('socket.message', (m) => {

@@ -13,6 +13,10 @@ export const BURST_CALM_MS = 500;
  */
 export function farAfterFrame(current: number | null, added: number, fold: number | null): number | null {
   if (fold === null) return null;
-  if (added > fold) return fold;
-  return current;
+  return isBurst(added, fold) ? fold : current;
+}
+
+/** A frame that brought more new rows than the table shows: it (re)starts the burst's calm timer. */
+export function isBurst(added: number, fold: number | null): fold is number {
+  return fold !== null && added > fold;
 }
