@@ -22,7 +22,8 @@ import { DEMO_PASSWORD } from '../server/db/seed';
 import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimulator';
 import { summary, writeResult } from './lib';
 
-const RATES = [1000, 5000, 10000, 20000];
+// BENCH_INGEST_RATES=10000: only these levels (profiling one rate); the result then says which were measured
+const RATES = (process.env.BENCH_INGEST_RATES ?? '1000,5000,10000,20000').split(',').map(Number).filter((n) => n > 0);
 const SECONDS = 6;
 const TARGET = { pglite: 10_000, postgres: 30_000 };
 const LATENCY_P99_MS = 250;
