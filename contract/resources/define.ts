@@ -159,7 +159,10 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
      *  same code the server's action checks); `done` is the toast after it, `{name}` the row's name. */
     rowActions?: readonly { action: string; label: string; privilege: string; icon?: string; done: string }[];
     /** The form offers "Preview access": who would gain and lose which doors over the next 7 days (API.accessPreview). */
-    whatIf?: boolean };
+    whatIf?: boolean;
+    /** The edit route opens to view holders too (§2 Attendance: "edit/{id} [3.x.2 or 3.x.0]"), read-only for them: the
+     *  list links every row, the form shows the record with its inputs disabled and no Save. */
+    viewersOpen?: boolean };
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {

@@ -191,7 +191,7 @@ export function routeRows(r: ResourceDeclaration<any>) {
     { section: r.section, path: r.route, title: r.label.many, privileges: [r.privileges.view], hidden: false, kind: 'list' },
   ];
   if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: [r.privileges.add], hidden: !r.screens?.addRoute, kind: 'add' });
-  if (r.privileges.edit) rows.push({ section: r.section, path: r.screens?.editRoute ?? `${r.route}/edit/:id`, title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`, privileges: [r.privileges.edit], hidden: true, kind: 'edit' });
+  if (r.privileges.edit) rows.push({ section: r.section, path: r.screens?.editRoute ?? `${r.route}/edit/:id`, title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`, privileges: r.screens?.viewersOpen ? [r.privileges.edit, r.privileges.view] : [r.privileges.edit], hidden: true, kind: 'edit' });
   return rows;
 }
 

@@ -38,7 +38,13 @@ export class ResourceSql {
     if (name === 'createdAt') return 't.created_at';
     if (name === 'updatedAt') return 't.updated_at';
     const f = this.field(name);
-    if (f.virtual && f.from) return `${joinAlias(f.from)}.${this.titleColumnOf(resourceByName(this.field(f.from).target!)!)}`;
+    if (f.virtual && f.from) {
+      // the referenced row's title as its list shows it: "Davies, Aisha" for a title of two fields
+      const target = resourceByName(this.field(f.from).target!)!;
+      const alias = joinAlias(f.from);
+      if (target.list.title.length === 1) return `${alias}.${this.titleColumnOf(target)}`;
+      return `nullif(concat_ws(', ', ${target.list.title.map((k) => `${alias}.${columnOf(k, (target.fields as Fields)[k])}`).join(', ')}), '')`;
+    }
     if (f.virtual) return this.hooks.select?.[name] ?? 'null';
     return `t.${columnOf(name, f)}`;
   }

@@ -7,7 +7,8 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
-import { DATE_PLACEHOLDER, TOAST_MS, zoneLabel, type Division, type Violation } from '../../contract';
+import { DATE_PLACEHOLDER, TOAST_MS, hasPrivilege, zoneLabel, type Division, type Violation } from '../../contract';
+import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { divisionChoices, nothingToRead } from '../api/readActors';
@@ -79,6 +80,10 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const failed = useSelector(form, selFailed);
   const saving = useSelector(form, selSaving);
   const formEl = useRef<HTMLFormElement>(null);
+  // a view holder on an edit route that opens to viewers (declaration screens.viewersOpen): the record, read-only
+  const session = useSystemActor('session');
+  const held = useSelector(session, selectHeldPrivileges);
+  const readOnly = editing && !!resource.privileges.edit && !hasPrivilege(held, [resource.privileges.edit]);
   // visual: the "discard your changes?" question is open
   const [asking, setAsking] = useState(false);
 
@@ -214,7 +219,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 {tx('Not saved:')} {unplaced.map((v) => sayViolation(v.message, locale)).join('; ')}
               </Callout>
             )}
-            {resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
+            {readOnly && <Callout intent="primary" icon="eye-open" className="gh-form__error" data-testid="form-read-only">{tx('You may look at this {what}; changing it needs the privilege to edit it.', { what: words.one.toLowerCase() })}</Callout>}
+            {!readOnly && resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
+            <fieldset disabled={readOnly} className="gh-form__fields">
             {resource.form.map((section) => (
               <Card key={section.title} className="gh-form__section" compact>
                 <H5>{section.keys ? tCat(section.keys.title, section.title) : tx(section.title)}</H5>
@@ -226,7 +233,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 </div>
               </Card>
             ))}
-            {resource.formPanel && <resource.formPanel />}
+            {!readOnly && resource.formPanel && <resource.formPanel />}
             {udfInputs.length > 0 && (
               <Card className="gh-form__section" compact data-testid="udf-section">
                 <H5>{tx('More fields')}</H5>
@@ -236,12 +243,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 </div>
               </Card>
             )}
+            </fieldset>
             <div className="gh-form__actions">
-              <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>
-              <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>
+              {!readOnly && <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>}
+              {!readOnly && <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>}
               {resource.declaration?.screens?.whatIf && <WhatIfButton resource={resource} id={id} />}
               <Button variant="minimal" data-testid="form-cancel"
-                onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>{t('cancel')}</Button>
+                onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>{readOnly ? tx('Back to the list') : t('cancel')}</Button>
             </div>
             <Dialog isOpen={!!once} title={tx('Shown only now')} icon="key" onClose={() => { const id = once!.id; setOnce(null); leave(id); }}>
               <div data-testid="shown-once">

@@ -78,6 +78,8 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
 
   const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
   const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);
+  // a view holder opens a row read-only where the declaration says so (§2 Attendance: edit/{id} [3.x.2 or 3.x.0])
+  const canOpen = canEdit || (!!resource.privileges.edit && !!resource.declaration?.screens?.viewersOpen);
   const canDelete = !!resource.bulkDelete && !!resource.privileges.delete && hasPrivilege(held, [resource.privileges.delete]);
 
   // the filter box: what is typed is visual until it settles, then it becomes the actor's filter
@@ -181,7 +183,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       <Cell className="gh-primary-cell">
         <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
           <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />
-          {detailOf(row) || canEdit ? <Link role="cell" className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
+          {detailOf(row) || canOpen ? <Link role="cell" className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
           {rowTag?.(row)}
           <span className="gh-rowhead__actions">
             {linksOf(row).map((l) => <Link key={l.label} to={l.to} className="bp6-button bp6-small bp6-minimal" data-testid="row-link" aria-label={`${tx(l.label)}: ${name}`}>{tx(l.label)}</Link>)}
@@ -247,7 +249,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           enableFocusedCell={false}
           numFrozenColumns={1}
           selectionModes={SelectionModes.NONE}
-          cellRendererDependencies={[items, selection, canEdit, time, rowTag, rowActions]}
+          cellRendererDependencies={[items, selection, canOpen, time, rowTag, rowActions]}
           loadingOptions={busy && items.length === 0 ? ['cells'] as never : []}
         >
           {[
