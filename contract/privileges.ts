@@ -143,6 +143,15 @@ export const PRIV = {
   inputs: { view: '0.5.3.0', add: '0.5.3.1', edit: '0.5.3.2', delete: '0.5.3.3' },
   outputs: { view: '0.5.4.0', add: '0.5.4.1', edit: '0.5.4.2', delete: '0.5.4.3' },
   interfaces: { view: '0.5.1.0', add: '0.5.1.1', edit: '0.5.1.2', delete: '0.5.1.3' },
+  // the visitor section's set-up lists and the attendance set-up (no delete codes: rows are switched off)
+  visitorTenants: { view: '1.1.0', add: '1.1.1', edit: '1.1.2' },
+  visitorCredentials: { view: '1.2.0', add: '1.2.1', edit: '1.2.2', batchAdd: '1.2.4' },
+  visitTypes: { view: '1.3.0', add: '1.3.1', edit: '1.3.2' },
+  teams: { view: '3.0.0', add: '3.0.1', edit: '3.0.2' },
+  workSchedules: { view: '3.1.0', add: '3.1.1', edit: '3.1.2' },
+  leaveCategories: { view: '3.7.0', add: '3.7.1', edit: '3.7.2' },
+  leave: { view: '3.8.0', add: '3.8.1' },
+  credentialStore: { view: '0.6.6.3', add: '0.6.6.4', edit: '0.6.6.5' },
 } as const;
 
 /**

@@ -28,6 +28,8 @@ import { logicalBlocksResource } from './logicalBlocks';
 import { floorPlansResource } from './floorPlans';
 import { elevatorMasksResource } from './elevatorMasks';
 import { cardReadersResource, controllersResource, inputsResource, interfaceSettingsResource, interfacesResource, outputsResource } from './hardware';
+import { credentialStoreResource, visitTypesResource, visitorCredentialsResource, visitorTenantsResource } from './visitorSetup';
+import { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource } from './attendance';
 
 export * from './define';
 export * from './derive';
@@ -57,6 +59,8 @@ export { threatLevelsResource, THREAT_MODES, type ThreatMode } from './threatLev
 export { floorPlansResource, FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_MONITOR } from './floorPlans';
 export { logicalBlocksResource, LOGIC_TRIGGERS, LOGIC_TRIGGER_CODES, LOGIC_ACTIONS, INPUT_TRIGGERS, type LogicTrigger, type LogicAction } from './logicalBlocks';
 export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4, interfacesResource, interfaceSettingsResource, INTERFACE_KINDS } from './hardware';
+export { visitTypesResource, visitorCredentialsResource, visitorTenantsResource, credentialStoreResource, VISITOR_CREDENTIAL_KINDS, VISITOR_CREDENTIAL_STATES, STOCK_CREDENTIAL_TYPES, PHONE } from './visitorSetup';
+export { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
@@ -64,5 +68,7 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
+  visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
+  credentialStoreResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

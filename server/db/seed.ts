@@ -123,6 +123,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
           [client, ident.rows[0].id, 'card', `${ti + 1}${String(100000 + i)}`, 100 + ti]);
       }
       await seedAccess(tx, client); // issue 12: schedules, access groups, a holiday, card formats
+      await seedVisitorAndAttendanceSetup(tx, client, t.prefix);
     }
 
     const dashboardPages = JSON.stringify([
@@ -150,4 +151,34 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
     }
     return true;
   });
+}
+
+/** The visitor section's and the attendance set-up lists, so a front desk and HR start with something to work from. */
+async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: string): Promise<void> {
+  for (const [name, minutes, approval, escort, description] of [
+    ['Meeting', 60, false, false, 'A guest of a member of staff'], ['Interview', 90, false, true, 'A candidate, met at the front desk'],
+    ['Contractor', 480, true, false, 'Work on site, approved by the host beforehand'], ['Delivery', 15, false, false, 'Goods to the loading bay'],
+  ] as const) {
+    await tx.query('insert into visit_types (client_id, name, default_minutes, needs_approval, needs_escort, description) values ($1,$2,$3,$4,$5,$6)', [client, name, minutes, approval, escort, description]);
+  }
+  for (const [name, location, contact] of [['Acme Legal', 'Level 3, suite 301', 'Front office'], ['Blue Harbour Design', 'Level 5', 'Studio manager']] as const) {
+    await tx.query('insert into visitor_tenants (client_id, name, location, contact_name) values ($1,$2,$3,$4)', [client, `${name}`, location, contact]);
+  }
+  await tx.query(`insert into visitor_credentials (client_id, number, kind, state)
+    select $1, $2 || '-V' || lpad(n::text, 3, '0'), case when n > 15 then 'qr' else 'card' end, 'available' from generate_series(1, 20) n`, [client, prefix]);
+  const office = (await tx.query<{ id: number }>('insert into work_schedules (client_id, name, description) values ($1,$2,$3) returning id',
+    [client, 'Office hours', 'Monday to Friday, nine to five'])).rows[0].id;
+  await tx.query(`insert into work_schedule_shifts (work_schedule_id, client_id, day, start_time, end_time)
+    select $1, $2, d::text, '09:00', '17:00' from generate_series(1, 5) d`, [office, client]);
+  const team = (await tx.query<{ id: number }>('insert into teams (client_id, name, work_schedule_id) values ($1,$2,$3) returning id', [client, 'Head office', office])).rows[0].id;
+  await tx.query('insert into team_members (team_id, identity_id) select $1, id from identities where client_id = $2 order by id limit 8', [team, client]);
+  for (const [name, code, paid, days] of [['Annual leave', 'AL', true, 20], ['Sick leave', 'SL', true, 10], ['Unpaid leave', 'UL', false, null]] as const) {
+    await tx.query('insert into leave_categories (client_id, name, code, paid, days_per_year) values ($1,$2,$3,$4,$5)', [client, name, code, paid, days]);
+  }
+  // two weeks of annual leave next month for one member of staff
+  await tx.query(`insert into leave_records (client_id, identity_id, category_id, from_date, to_date, note)
+    select $1, (select id from identities where client_id = $1 order by id limit 1), (select id from leave_categories where client_id = $1 and code = 'AL'),
+      (date_trunc('month', now()) + interval '1 month')::date, (date_trunc('month', now()) + interval '1 month' + interval '11 days')::date, 'Family visit'`, [client]);
+  await tx.query(`insert into credential_stock (client_id, number, type, facility_code, batch)
+    select $1, $2 || '-S' || lpad(n::text, 4, '0'), 'card', 100, 'Order 2026-114' from generate_series(1, 25) n`, [client, prefix]);
 }

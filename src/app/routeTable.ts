@@ -3,7 +3,8 @@
 import {
   PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
-  userFieldsResource, visitorsResource, webHooksResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
+  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource,
+  workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource, credentialStoreResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
 export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardware' | 'report' | 'server' | 'visitor' | 'video' | 'attendance';
@@ -81,6 +82,11 @@ const catalogue = (res: ResourceDeclaration<any>, description: string): RouteDef
   ...(res.privileges.edit ? [fromResource(res, 'edit', 'catalogueForm', { description: `Change an existing ${res.label.one.toLowerCase()}.` })] : []),
 ];
 const x = (base: string): [string, string, string] => [`${base}.0`, `${base}.1`, `${base}.2`];
+/**
+ * §2 Attendance: the children sit under /attendance and are hidden from the sidebar (the attendance screen links
+ * them); their edit/{id} opens to view holders too, read-only (the declarations' `screens.viewersOpen`).
+ */
+const attendanceChild = (res: ResourceDeclaration<any>, description: string): RouteDef[] => catalogue(res, description).map((d) => ({ ...d, hidden: true }));
 
 export const DASHBOARD = '/dashboard';
 export const LOGIN = '/login';
@@ -196,7 +202,7 @@ export const ROUTES: RouteDef[] = [
   r('report', '/report/scheduled-jobs', 'Scheduled report jobs', ['0.6.5.0', '3.9.0'], { icon: 'calendar', description: 'Reports generated and mailed on a schedule.' }),
   r('report', '/report/scheduled-jobs/add', 'Add scheduled report job', ['0.6.5.1', '3.9.1'], { icon: 'calendar', hidden: true, description: 'Create a scheduled report job.' }),
   r('report', '/report/scheduled-jobs/edit/:id', 'Edit scheduled report job', ['0.6.5.2', '3.9.2'], { icon: 'calendar', hidden: true, description: 'Change a scheduled report job.' }),
-  ...crud('report', '/report/credential-store', 'Credential store', 'Credential store entry', ['0.6.6.3', '0.6.6.4', '0.6.6.5'], 'database', 'Unassigned credentials held in stock.'),
+  ...catalogue(credentialStoreResource, 'Unassigned credentials held in stock.'),
 
   // ---------- Server ----------
   r('server', '/server/ui-errors', 'UI error log', ['0.8.3.0'], { icon: 'error', screen: 'uiErrors', description: 'Errors the console caught in operators\' browsers.' }),
@@ -216,10 +222,10 @@ export const ROUTES: RouteDef[] = [
   r('visitor', '/visitor/sign-out/:id/:bucketStartDate', 'Sign visitor out', ['1.0.7'], { icon: 'log-out', hidden: true, screen: 'visitorDetails', description: 'Sign a visitor out at an exit door.' }),
   fromResource(visitorsResource, 'list', 'visitorList', { description: 'Every registered visitor.' }),
   r('visitor', '/visitor/details/:id', 'Visitor details', ['1.0.3'], { icon: 'person', hidden: true, screen: 'visitorDetails', description: 'A visitor and their visits.' }),
-  ...crud('visitor', '/visitor/tenants', 'Visitor tenants', 'Visitor tenant', x('1.1'), 'office', 'Tenants of the building whom visitors come to see.'),
-  ...crud('visitor', '/visitor/credentials', 'Visitor credentials', 'Visitor credential', x('1.2'), 'credit-card', 'Cards and QR codes lent to visitors.'),
+  ...catalogue(visitorTenantsResource, 'Tenants of the building whom visitors come to see.'),
+  ...catalogue(visitorCredentialsResource, 'Cards and QR codes lent to visitors.'),
   r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', ['1.2.4'], { icon: 'credit-card', hidden: true, description: 'Add a range of visitor cards at once.' }),
-  ...crud('visitor', '/visitor/visit-types', 'Visit types', 'Visit type', x('1.3'), 'tag', 'Kinds of visit with their default access.'),
+  ...catalogue(visitTypesResource, 'Kinds of visit, how long they last and what they need.'),
   r('visitor', '/visitor/visit-requests', 'Visit requests', ['1.4.0'], { icon: 'inbox', description: 'Requests from hosts, waiting for approval.' }),
   r('visitor', '/visitor/visit-requests/details/:id', 'Visit request', ['1.4.0'], { icon: 'inbox', hidden: true, description: 'One request with its approval trail.' }),
   r('visitor', '/visitor/upcoming-visits', 'Upcoming visits', ['1.0.0'], { icon: 'calendar', description: 'Visits booked for the coming days.' }),
@@ -233,19 +239,12 @@ export const ROUTES: RouteDef[] = [
   r('attendance', '/attendance/summaries', 'Attendance Summaries', ['3.6.0'], { icon: 'timeline-bar-chart', hidden: true, description: 'Hours worked, overtime and absences per period.' }),
   r('attendance', '/attendance/build/timesheet', 'Build Timesheet', ['3.3'], { icon: 'build', hidden: true, description: 'Compute timesheets from clocking events and work schedules.' }),
   r('attendance', '/attendance/daily-attendance', 'Daily Attendance', ['3.2.0'], { icon: 'calendar', hidden: true, description: 'Who came in, late or not at all, day by day.' }),
-  r('attendance', '/attendance/leave-category', 'Leave categories', ['3.7.0'], { icon: 'tag', hidden: true, description: 'Kinds of leave and their allowances.' }),
-  r('attendance', '/attendance/leave-category/add', 'Add leave category', ['3.7.1'], { icon: 'tag', hidden: true, description: 'Create a leave category.' }),
-  r('attendance', '/attendance/leave-category/edit/:id', 'Edit leave category', ['3.7.2', '3.7.0'], { icon: 'tag', hidden: true, description: 'Change a leave category.' }),
-  r('attendance', '/attendance/leave', 'Leave', ['3.8.0'], { icon: 'airplane', hidden: true, description: 'Leave taken and requested by staff.' }),
-  r('attendance', '/attendance/leave/add', 'Add leave', ['3.8.1'], { icon: 'airplane', hidden: true, description: 'Record leave for a member of staff.' }),
-  r('attendance', '/attendance/leave/view/:id', 'View leave', ['3.8.0'], { icon: 'airplane', hidden: true, description: 'One leave record.' }),
+  ...attendanceChild(leaveCategoriesResource, 'Kinds of leave and their allowances.'),
+  // view/{id} [3.8.0]: a 3.8.0 holder sees the record; one who may add leave (3.8.1) corrects it there too
+  ...attendanceChild(leaveResource, 'Leave taken and requested by staff.').map((d) => (d.path === '/attendance/leave/view/:id' ? { ...d, privileges: [PRIV.leave.view], description: 'One leave record; whoever may add leave corrects it here.' } : d)),
   r('attendance', '/attendance/properties', 'Attendance properties', ['3.5.0'], { icon: 'settings', hidden: true, description: 'Rounding, grace periods and overtime rules.' }),
-  r('attendance', '/attendance/teams', 'Teams', ['3.0.0'], { icon: 'people', hidden: true, description: 'Teams of staff sharing a work schedule.' }),
-  r('attendance', '/attendance/teams/add', 'Add team', ['3.0.1'], { icon: 'people', hidden: true, description: 'Create a team.' }),
-  r('attendance', '/attendance/teams/edit/:id', 'Edit team', ['3.0.2', '3.0.0'], { icon: 'people', hidden: true, description: 'Change a team.' }),
-  r('attendance', '/attendance/work-schedule', 'Work schedules', ['3.1.0'], { icon: 'calendar', hidden: true, description: 'Shifts and working days.' }),
-  r('attendance', '/attendance/work-schedule/add', 'Add work schedule', ['3.1.1'], { icon: 'calendar', hidden: true, description: 'Create a work schedule.' }),
-  r('attendance', '/attendance/work-schedule/edit/:id', 'Edit work schedule', ['3.1.2', '3.1.0'], { icon: 'calendar', hidden: true, description: 'Change a work schedule.' }),
+  ...attendanceChild(teamsResource, 'Teams of staff sharing a work schedule.'),
+  ...attendanceChild(workSchedulesResource, 'Shifts and working days.'),
 ];
 
 /** §2: any unknown path shows 404 Page Not Found, open to everyone. */

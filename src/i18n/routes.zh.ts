@@ -317,7 +317,7 @@ export const zhRoutes: Record<string, string> = {
   "desc:/attendance/leave-category/edit/:id": "修改假期类别。",
   "desc:/attendance/leave": "员工已休和申请的假期。",
   "desc:/attendance/leave/add": "为员工记录请假。",
-  "desc:/attendance/leave/view/:id": "一条请假记录。",
+  "desc:/attendance/leave/view/:id": "一条请假记录；有权新增假期的人可在此更正。",
   "desc:/attendance/properties": "取整、宽限期和加班规则。",
   "desc:/attendance/teams": "共用工作排班的员工班组。",
   "desc:/attendance/teams/add": "创建班组。",

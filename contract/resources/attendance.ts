@@ -1,0 +1,107 @@
+// Time and attendance set-up (§2 Attendance): work schedules [3.1.x] (the hours a member of staff is expected, per
+// weekday), teams [3.0.x] (staff sharing a work schedule) and leave categories [3.7.x] (kinds of leave and their
+// yearly allowance). The spec names no fields; these are what a timesheet needs. No delete code exists for any of
+// them: one no longer used is switched off.
+import { PRIV } from '../privileges';
+import { WEEKDAYS, TIME_OF_DAY } from './schedules';
+import { children, choice, date, defineResource, notBefore, number, ref, refs, switchField, text } from './define';
+
+const time = (label: string, column: string, placeholder: string) => text({ label, column, max: 5, required: true, pattern: TIME_OF_DAY, help: 'HH:mm, 24-hour (24:00 is midnight)', placeholder });
+
+export const workSchedulesResource = defineResource({
+  name: 'workSchedules', table: 'work_schedules', api: '/event/attendance/work-schedules', route: '/attendance/work-schedule', section: 'attendance',
+  label: { one: 'Work schedule', many: 'Work schedules' }, icon: 'calendar',
+  privileges: PRIV.workSchedules,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another work schedule', placeholder: 'Office hours' }),
+    description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
+    shifts: children({
+      label: 'Working hours', table: 'work_schedule_shifts', parent: 'work_schedule_id', itemLabel: 'Shift', max: 21,
+      fields: { day: choice(WEEKDAYS, { required: true, default: '1' }), start: time('Start', 'start_time', '09:00'), end: time('End', 'end_time', '17:00') },
+    }),
+    breakMinutes: number({ label: 'Unpaid break (minutes)', min: 0, max: 240, required: true, default: 60, sort: true }),
+    graceMinutes: number({ label: 'Late after (minutes)', min: 0, max: 120, required: true, default: 5, help: 'A clock-in this long after the start is not yet late' }),
+    active: switchField({ label: 'In use', default: true, sort: true }),
+  },
+  list: { title: ['name'], columns: ['description', 'shifts', 'breakMinutes', 'graceMinutes', 'active', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [
+    { title: 'Work schedule', fields: ['name', 'description', 'active'] },
+    { title: 'Working hours', description: 'Each weekday\u2019s shift. An end before the start runs past midnight (a night shift).', fields: ['shifts', 'breakMinutes', 'graceMinutes'] },
+  ],
+  export: ['csv', 'ndjson'],
+  screens: { viewersOpen: true },
+});
+
+export const TEAM_MEMBERS = { table: 'team_members', team: 'team_id', identity: 'identity_id' } as const;
+
+export const teamsResource = defineResource({
+  name: 'teams', table: 'teams', api: '/event/attendance/teams', route: '/attendance/teams', section: 'attendance',
+  label: { one: 'Team', many: 'Teams' }, icon: 'people',
+  privileges: PRIV.teams,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another team', placeholder: 'Warehouse day shift' }),
+    description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
+    workScheduleId: ref('workSchedules', { label: 'Work schedule', required: true, filter: true, onDelete: 'restrict' }),
+    workScheduleName: text({ label: 'Work schedule', max: 100, virtual: true, readOnly: true, from: 'workScheduleId', sort: true }),
+    members: refs('identities', { label: 'Members', through: { table: TEAM_MEMBERS.table, from: TEAM_MEMBERS.team, to: TEAM_MEMBERS.identity }, maxItems: 10_000, onDelete: 'cascade' }),
+    active: switchField({ label: 'In use', default: true, sort: true }),
+  },
+  list: { title: ['name'], columns: ['workScheduleName', 'members', 'active', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [
+    { title: 'Team', fields: ['name', 'description', 'workScheduleId', 'active'] },
+    { title: 'Members', description: 'Staff who work this team\u2019s schedule.', fields: ['members'] },
+  ],
+  export: ['csv', 'ndjson'],
+  screens: { viewersOpen: true },
+});
+
+export const leaveCategoriesResource = defineResource({
+  name: 'leaveCategories', table: 'leave_categories', api: '/event/attendance/leave-categories', route: '/attendance/leave-category', section: 'attendance',
+  label: { one: 'Leave category', many: 'Leave categories' }, icon: 'tag',
+  privileges: PRIV.leaveCategories,
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another leave category', placeholder: 'Annual leave' }),
+    code: text({ max: 10, required: true, upper: true, pattern: /^[A-Z0-9-]{1,10}$/, help: 'Up to 10 capital letters, digits or -, shown on timesheets', search: true, sort: true,
+      unique: 'tenant', uniqueMessage: 'is already the code of another leave category', placeholder: 'AL' }),
+    description: text({ max: 500, widget: 'textarea', wide: true, search: true, placeholder: 'Who may take it and how to ask for it' }),
+    paid: switchField({ label: 'Paid', default: true }),
+    daysPerYear: number({ label: 'Days a year', min: 0, max: 366, sort: true, help: 'Empty: no yearly allowance' }),
+    active: switchField({ label: 'In use', default: true, sort: true }),
+  },
+  list: { title: ['name'], columns: ['code', 'paid', 'daysPerYear', 'active', 'updatedAt'], sort: ['name', 'asc'] },
+  form: [{ title: 'Leave category', description: 'A kind of leave staff may take, and how many days of it a year.', fields: ['name', 'code', 'paid', 'daysPerYear', 'active', 'description'] }],
+  export: ['csv', 'ndjson'],
+  screens: { viewersOpen: true },
+});
+
+/**
+ * Leave [3.8.x]: a member of staff's days off in one category. The spec gives view (3.8.0) and add (3.8.1) and a
+ * view/{id} page: whoever may add leave may correct a record there; a holder of 3.8.0 alone sees it read-only.
+ */
+export const leaveResource = defineResource({
+  name: 'leave', table: 'leave_records', api: '/event/attendance/leave', route: '/attendance/leave', section: 'attendance',
+  label: { one: 'Leave', many: 'Leave' }, icon: 'airplane',
+  privileges: { view: PRIV.leave.view, add: PRIV.leave.add, edit: PRIV.leave.add },
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    identityId: ref('identities', { label: 'Who', required: true, filter: true, onDelete: 'restrict' }),
+    identityName: text({ label: 'Who', max: 200, virtual: true, readOnly: true, from: 'identityId', sort: true }),
+    categoryId: ref('leaveCategories', { label: 'Category', required: true, filter: true, onDelete: 'restrict' }),
+    categoryName: text({ label: 'Category', max: 100, virtual: true, readOnly: true, from: 'categoryId', sort: true }),
+    fromDate: date({ label: 'From', required: true, sort: true }),
+    toDate: date({ label: 'To', required: true, sort: true, help: 'The last day of leave (the same day for one day)' }),
+    note: text({ max: 500, widget: 'textarea', wide: true, search: true, placeholder: 'Family wedding' }),
+  },
+  rules: [notBefore('toDate', 'fromDate')],
+  list: { title: ['identityName'], columns: ['categoryName', 'fromDate', 'toDate', 'note', 'updatedAt'], sort: ['fromDate', 'desc'] },
+  form: [{ title: 'Leave', description: 'Days a member of staff is away, in one leave category.', fields: ['identityId', 'categoryId', 'fromDate', 'toDate', 'note'] }],
+  export: ['csv', 'ndjson'],
+  screens: { viewersOpen: true, editRoute: '/attendance/leave/view/:id', editTitle: 'View leave', addTitle: 'Add leave' },
+});
