@@ -1,5 +1,5 @@
 // The visitor section's set-up lists and the attendance set-up (§2 Visitor 1.1–1.3, Attendance 3.0, 3.1, 3.7) are
-// catalogue screens: a receptionist keeps the visit types, HR the leave categories (reached from the attendance
+// catalogue screens: a receptionist keeps the visit types and adds a box of visitor cards at once (1.2.4), HR the leave categories (reached from the attendance
 // screen, since attendance children are not in the sidebar), and a holder of the view code alone opens an attendance
 // record read-only (§2: edit/{id} [3.7.2 or 3.7.0]).
 import { expect, test, type Page } from './fixtures';
@@ -34,6 +34,27 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
   const rtoken = await page.evaluate(() => localStorage.getItem('jwt'));
   const stored = await (await page.request.get(`/visitor/1.0/visit-types?q=${encodeURIComponent(`Site tour ${stamp}`)}`, { headers: { authorization: `Bearer ${rtoken}` } })).json();
   expect(stored.items.map((x: { name: string; defaultMinutes: number }) => [x.name, x.defaultMinutes])).toEqual([[`Site tour ${stamp}`, 45]]);
+
+  // a box of 30 cards at once (1.2.4): the form says what it will add; the same box again is refused on its field
+  await sidebar.getByRole('link', { name: 'Visitor credentials', exact: true }).click();
+  await page.getByTestId('toolbar-link-batch-add').click();
+  await page.getByLabel('Prefix').fill(`b${stamp.slice(0, 3)}-`.toLowerCase()); // typed in capitals
+  await page.getByLabel('First number').fill('1');
+  await page.getByLabel('How many').fill('30');
+  await page.getByLabel('Digits').fill('3');
+  const prefix = `B${stamp.slice(0, 3)}-`;
+  await expect(page.getByTestId('batch-preview')).toHaveText(`Adds 30: ${prefix}001 to ${prefix}030, each available.`);
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: `30 added: ${prefix}001 to ${prefix}030.` }).first()).toBeVisible();
+  await expect(page.getByTestId('visitor-credentials')).toBeVisible();
+  await page.getByTestId('toolbar-link-batch-add').click();
+  await page.getByLabel('Prefix').fill(prefix);
+  await page.getByLabel('First number').fill('21');
+  await page.getByLabel('How many').fill('5');
+  await page.getByLabel('Digits').fill('3');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('visitor-credential-batch')).toContainText(`takes numbers already in use: ${prefix}021 and 4 more`);
+  await expect(page.getByLabel('How many')).toHaveValue('5');
   await signOut(page);
 
   await signIn(page, 'hr');

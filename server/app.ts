@@ -15,6 +15,7 @@ import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from
 import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';
 import { licenseRoutes } from './resources/licenses';
+import { visitorCredentialBatchRoutes } from './resources/visitorCredentials';
 import { batchRoutes } from './batch/routes';
 import { accessAdminRoutes } from './resources/accessAdmin';
 import { auditRoutes } from './http/audit';
@@ -291,6 +292,7 @@ export async function buildServer(opts: ServerOptions) {
   accessRoutes(app, { simulator, db });
   const threats = threatRoutes(app, { db, simulator, publish });
   licenseRoutes(app, db);
+  visitorCredentialBatchRoutes(app, { db, publish: publishChange });
   batchRoutes(app, { db, publish });
   accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });
   divisionRoutes(app, { db });

@@ -91,7 +91,9 @@ export const leaveResource = defineResource({
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    identityId: ref('identities', { label: 'Who', required: true, filter: true, onDelete: 'restrict' }),
+    // deleting a member of staff deletes their leave with them, as their team memberships go (nothing else of theirs
+    // stays behind to refuse it)
+    identityId: ref('identities', { label: 'Who', required: true, filter: true, onDelete: 'cascade' }),
     identityName: text({ label: 'Who', max: 200, virtual: true, readOnly: true, from: 'identityId', sort: true }),
     categoryId: ref('leaveCategories', { label: 'Category', required: true, filter: true, onDelete: 'restrict' }),
     categoryName: text({ label: 'Category', max: 100, virtual: true, readOnly: true, from: 'categoryId', sort: true }),

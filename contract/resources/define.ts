@@ -153,6 +153,8 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
    *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key); `editRoute`
    *  (with `:id`) and `editTitle` when the edit form is not `${route}/edit/:id` (a controller's settings). */
   screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; editRoute?: string; editTitle?: string; shownOnce?: readonly { field: string; label: string }[];
+    /** More pages of the whole list, as buttons in its toolbar for holders of `privilege` (batch add). */
+    toolbarLinks?: readonly { label: string; route: string; privilege: string; icon?: string }[];
     /** More pages of a row, as small buttons on its list row (`:field` placeholders take the row's values). */
     rowLinks?: readonly { label: string; route: string; icon?: string }[];
     /** Named actions (`POST …/:id/<action>`, server hooks) as buttons on list rows, for holders of `privilege` (the

@@ -2,7 +2,9 @@
 // cards and QR codes lent to visitors [1.2.x], and the kinds of visit [1.3.x]. The spec names no fields; these are
 // what a front desk keeps about each. None has a delete code: a row no longer used is switched off ("In use"), so
 // the visits that named it keep their history.
+import { enums, integer, object, string, type, type Infer } from 'superstruct';
 import { PRIV } from '../privileges';
+import { int32, safeText } from '../primitives';
 import { choice, defineResource, email, number, switchField, text } from './define';
 
 /** A phone number as people type it: digits, spaces, +, -, ( and ). */
@@ -47,9 +49,32 @@ export const visitorCredentialsResource = defineResource({
     note: text({ max: 500, widget: 'textarea', wide: true, search: true, placeholder: 'Scratched, reads on the second try' }),
   },
   list: { title: ['number'], columns: ['kind', 'state', 'note', 'updatedAt'], sort: ['number', 'asc'] },
+  screens: { toolbarLinks: [{ label: 'Batch add', route: '/visitor/credentials/batch-add', privilege: PRIV.visitorCredentials.batchAdd, icon: 'add' }] },
   form: [{ title: 'Visitor credential', description: 'A card or QR code kept at the front desk and lent to visitors.', fields: ['number', 'kind', 'state', 'note'] }],
   export: ['csv', 'ndjson'],
 });
+
+/** Batch add [1.2.4]: a box of new cards numbered in a row, `prefix` then `first`… zero-padded to `digits`. */
+export const VISITOR_CREDENTIAL_BATCH_API = '/visitor/1.0/credentials/batch-add';
+export const VISITOR_CREDENTIAL_BATCH_MAX = 500;
+export const VisitorCredentialBatch = object({
+  prefix: safeText(10, { pattern: /^[A-Z0-9-]*$/, patternMessage: 'must be written as: capital letters, digits and -' }),
+  first: int32(0, 999_999_999),
+  count: int32(1, VISITOR_CREDENTIAL_BATCH_MAX),
+  digits: int32(1, 10),
+  kind: enums(VISITOR_CREDENTIAL_KINDS.map((k) => k.value)),
+});
+export type VisitorCredentialBatch = Infer<typeof VisitorCredentialBatch>;
+export const VisitorCredentialBatchResult = type({ added: integer(), firstNumber: string(), lastNumber: string() });
+export type VisitorCredentialBatchResult = Infer<typeof VisitorCredentialBatchResult>;
+
+/** The numbers of a batch, or the field and reason it cannot be made (they would need more digits); a prefix of at
+ *  most 10 and at most 10 digits keep every number within the 20 characters a visitor credential's number has. */
+export function batchNumbers(b: VisitorCredentialBatch): { numbers: string[] } | { field: keyof VisitorCredentialBatch; message: string } {
+  const last = b.first + b.count - 1;
+  if (String(last).length > b.digits) return { field: 'count', message: `would run past ${'9'.repeat(b.digits)}: use more digits or fewer credentials` };
+  return { numbers: Array.from({ length: b.count }, (_, i) => `${b.prefix}${String(b.first + i).padStart(b.digits, '0')}`) };
+}
 
 export const visitTypesResource = defineResource({
   name: 'visitTypes', table: 'visit_types', api: '/visitor/1.0/visit-types', route: '/visitor/visit-types', section: 'visitor',

@@ -312,9 +312,12 @@ describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit).map((
   });
 });
 
-// every pair (a deletable resource, a resource referencing it): the delete is refused while the reference stands
+// every pair (a deletable resource, a resource referencing it): the delete is refused while the reference stands,
+// unless the reference is declared to go with its target (onDelete 'cascade': a leave goes with its member of staff)
 const referencePairs = served.filter((t) => t.privileges.delete).flatMap((t) => served.flatMap((o) => fieldsOf(o)
-  .filter(([, f]) => f.kind === 'ref' && f.target === t.name && !f.readOnly && o.privileges.add).map(([k]) => [`${t.name} ← ${o.name}.${k}`, t, o, k] as const)));
+  .filter(([, f]) => f.kind === 'ref' && f.target === t.name && !f.readOnly && o.privileges.add && f.onDelete !== 'cascade').map(([k]) => [`${t.name} ← ${o.name}.${k}`, t, o, k] as const)));
+const cascadePairs = served.filter((t) => t.privileges.delete).flatMap((t) => served.flatMap((o) => fieldsOf(o)
+  .filter(([, f]) => f.kind === 'ref' && f.target === t.name && !f.readOnly && o.privileges.add && f.onDelete === 'cascade').map(([k]) => [`${t.name} ← ${o.name}.${k}`, t, o, k] as const)));
 
 describe('references between resources (generated)', () => {
   it('has at least one reference to a deletable resource to check', () => { expect(referencePairs.length).toBeGreaterThan(0); });
@@ -328,6 +331,12 @@ describe('references between resources (generated)', () => {
     expect(user.id).toBeGreaterThan(0);
     const { row: free } = await create(target);
     expect((await s.call('DELETE', `${target.api}/${free.id}`, { token: nw })).body).toEqual({ deleted: 1 });
+  });
+  if (cascadePairs.length) it.each(cascadePairs)('deletes %s with the rows that reference it (declared cascade)', async (_n, target, other, k) => {
+    const { row: used } = await create(target);
+    const { row: user } = await create(other, { [k]: used.id });
+    expect((await s.call('DELETE', `${target.api}/${used.id}`, { token: nw })).body).toEqual({ deleted: 1 });
+    expect((await s.call('GET', `${other.api}/${user.id}`, { token: nw })).status).toBe(404);
   });
 });
 

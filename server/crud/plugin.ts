@@ -372,7 +372,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       for (const [k, f] of Object.entries(other.fields as Fields)) {
         if (f.target !== r.name) continue;
         let n = 0;
-        if (f.kind === 'ref' && !f.virtual) {
+        // a reference declared onDelete 'cascade' goes with its target (its foreign key says so), so it holds nothing
+        if (f.kind === 'ref' && !f.virtual && f.onDelete !== 'cascade') {
           n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${other.table} where ${columnOf(k, f)} = any($1::int[])${other === r ? ' and not (id = any($1::int[]))' : ''}`, [ids])).rows[0].n);
         } else if (f.kind === 'refs' && f.onDelete !== 'cascade') {
           n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${f.through!.table} where ${f.through!.to} = any($1::int[])`, [ids])).rows[0].n);

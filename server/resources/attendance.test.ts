@@ -1,6 +1,7 @@
 // Attendance set-up and leave (§2 Attendance 3.0, 3.1, 3.7, 3.8): what the generated catalogue tests do not say on
 // their own — a leave row names its member of staff as the identities list does ("Last, First"), a leave that ends
-// before it starts is refused on "To", the view code alone reads but cannot change, and a team keeps its schedule.
+// before it starts is refused on "To", the view code alone reads but cannot change, a deleted member of staff takes
+// their leave with them, and a team keeps its schedule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
@@ -37,6 +38,12 @@ describe('leave', () => {
     expect((await s.call('PUT', `${leaveResource.api}/${made.body.id}`, { token: auditor, body: { ...made.body, note: 'changed' } })).status).toBe(403);
     expect((await s.call('POST', leaveResource.api, { token: auditor, body: { identityId: someone.id, categoryId: sick.id, fromDate: '2026-12-20', toDate: '2026-12-20' } })).status).toBe(403);
     expect((await s.call('GET', `${leaveResource.api}/${made.body.id}`, { token: hr })).body.note).toBe('Flu');
+
+    // leave never keeps a member of staff from being deleted: it goes with them
+    const admin = await s.loginTo('admin', 'NORTHWIND');
+    const gone = await s.call('DELETE', `/event/manage/identities/${someone.id}`, { token: admin });
+    expect(gone.status).toBe(200);
+    expect(await s.count('select 1 from leave_records where id = $1', [made.body.id])).toBe(0);
   });
 });
 

@@ -5,6 +5,7 @@ import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatChoices, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
+  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -248,3 +249,6 @@ export const setThreatLevel = (levelId: number | null, divisionId: number | null
   send('post', `${threatLevelsResource.api}/current`, { levelId, divisionId, minutes }, ThreatState);
 /** What a holder of door control may set (0.4.5.4): the levels, their sites, whether the whole client. */
 export const threatSetChoices = () => getJson(`${threatLevelsResource.api}/current/choices`, ThreatChoices);
+
+/** Batch add visitor credentials [1.2.4]: a numbered box of cards, all or none. */
+export const addVisitorCredentials = (b: VisitorCredentialBatch) => send('post', VISITOR_CREDENTIAL_BATCH_API, b, VisitorCredentialBatchResult);

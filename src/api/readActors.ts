@@ -9,10 +9,10 @@ import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } 
 import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import {
-  armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
+  addVisitorCredentials, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
 // issue 11 (views-tasks)
-import { API, floorPlansResource, rowSchema, type Event } from '../../contract';
+import { API, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch } from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
@@ -252,6 +252,23 @@ export const eventExportLogic = downloadMachine.provide({
           else sendBack({ type: 'download.finished', cancelled: true });
         });
       return () => ac.abort();
+    }),
+  },
+});
+
+/**
+ * Batch add visitor credentials: one command, whose answer is what was added, or the field violations of a refused
+ * batch (a 400 is an answer the form shows on its fields, not a failure).
+ */
+export const visitorCredentialBatchCommands = commandMachine.provide({
+  actors: {
+    run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
+      try {
+        return { added: await addVisitorCredentials(input.input as VisitorCredentialBatch) };
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 400 && e.violations.length) return { violations: e.violations };
+        throw e;
+      }
     }),
   },
 });

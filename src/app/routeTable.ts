@@ -13,7 +13,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
+  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -224,7 +224,7 @@ export const ROUTES: RouteDef[] = [
   r('visitor', '/visitor/details/:id', 'Visitor details', ['1.0.3'], { icon: 'person', hidden: true, screen: 'visitorDetails', description: 'A visitor and their visits.' }),
   ...catalogue(visitorTenantsResource, 'Tenants of the building whom visitors come to see.'),
   ...catalogue(visitorCredentialsResource, 'Cards and QR codes lent to visitors.'),
-  r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', ['1.2.4'], { icon: 'credit-card', hidden: true, description: 'Add a range of visitor cards at once.' }),
+  r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', [PRIV.visitorCredentials.batchAdd], { icon: 'credit-card', hidden: true, screen: 'visitorCredentialBatch', description: 'Add a range of visitor cards at once.' }),
   ...catalogue(visitTypesResource, 'Kinds of visit, how long they last and what they need.'),
   r('visitor', '/visitor/visit-requests', 'Visit requests', ['1.4.0'], { icon: 'inbox', description: 'Requests from hosts, waiting for approval.' }),
   r('visitor', '/visitor/visit-requests/details/:id', 'Visit request', ['1.4.0'], { icon: 'inbox', hidden: true, description: 'One request with its approval trail.' }),

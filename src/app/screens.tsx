@@ -49,6 +49,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorList: pick(visitor, 'VisitorListScreen'),
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
+  visitorCredentialBatch: pick(visitor, 'VisitorCredentialBatchScreen'),
   doors: pick(configure, 'DoorsScreen'),
   divisions: pick(configure, 'DivisionsScreen'),
   alarmZone: pick(configure, 'AlarmZoneScreen'),

@@ -2,7 +2,7 @@
 // selection, bulk delete with confirm, CSV export of the filtered rows. State lives in the resourceList actor.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, ButtonGroup, Callout, Checkbox, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Checkbox, Icon, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag, type IconName } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useSelector } from '@xstate/react';
 import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
@@ -219,6 +219,11 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           rightElement={busy ? <Spinner size={16} /> : undefined}
         />
         <div className="gh-list__spacer" />
+        {(resource.declaration?.screens?.toolbarLinks ?? []).filter((l) => hasPrivilege(held, [l.privilege])).map((l) => (
+          <Link key={l.route} to={l.route} className="bp6-button bp6-minimal" data-testid={`toolbar-link-${l.route.split('/').pop()}`}>
+            {l.icon && <Icon icon={l.icon as IconName} />}<span className="bp6-button-text">{tx(l.label)}</span>
+          </Link>
+        ))}
         {toolbar}
         <ButtonGroup className="gh-list__actions">
           {canDelete && (

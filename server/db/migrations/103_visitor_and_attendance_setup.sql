@@ -60,7 +60,7 @@ create unique index if not exists leave_categories_client_code on leave_categori
 -- leave (3.8.x): a member of staff's days off in one category
 create table if not exists leave_records (
   id serial primary key, client_id int not null references clients(id),
-  identity_id int not null references identities(id), category_id int not null references leave_categories(id),
+  identity_id int not null references identities(id) on delete cascade, category_id int not null references leave_categories(id),
   from_date date not null, to_date date not null, note text,
   created_at timestamptz not null default now(), updated_at timestamptz not null default now()
 );

@@ -193,3 +193,5 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
     </div>
   );
 }
+
+export { VisitorCredentialBatchScreen } from './VisitorCredentialBatchScreen';

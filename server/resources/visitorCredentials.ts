@@ -1,0 +1,39 @@
+// Batch add of visitor credentials [1.2.4] (§2 Visitor "credentials [1.2.x] and batch add [1.2.4]"): a box of new
+// cards numbered in a row. The catalogue serves the list and the one-by-one form; adding many at once is a collection
+// action the catalogue has no hook for, so it is this route. All or nothing: a number already a visitor credential
+// of the client refuses the whole batch on `first`, naming it, and nothing is stored. One audit row per batch.
+import type { FastifyInstance } from 'fastify';
+import {
+  PRIV, VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatch, batchNumbers, visitorCredentialsResource, type VisitorCredentialBatchResult,
+} from '../../contract';
+import type { Db } from '../db/db';
+import { HttpError, audit, body, clientOf } from '../http/common';
+
+type Publish = (clientId: number, destination: string, body: unknown) => void;
+
+export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish }: { db: Db; publish: Publish }) {
+  app.post(VISITOR_CREDENTIAL_BATCH_API, { config: { privileges: [PRIV.visitorCredentials.batchAdd] } }, async (req, reply): Promise<VisitorCredentialBatchResult> => {
+    const clientId = clientOf(req);
+    const batch = body(req.body, VisitorCredentialBatch);
+    const made = batchNumbers(batch);
+    if ('field' in made) throw new HttpError(400, 'Validation failed', [{ field: made.field, message: made.message }]);
+    const { numbers } = made;
+    const ids = await db.transaction(async (tx) => {
+      const taken = (await tx.query<{ number: string }>('select number from visitor_credentials where client_id = $1 and number = any($2::text[]) order by number',
+        [clientId, numbers])).rows.map((r) => r.number);
+      if (taken.length) {
+        const more = taken.length > 1 ? ` and ${taken.length - 1} more` : '';
+        throw new HttpError(400, 'Validation failed', [{ field: 'first', message: `takes numbers already in use: ${taken[0]}${more}` }]);
+      }
+      const inserted = await tx.query<{ id: number }>(`insert into visitor_credentials (client_id, number, kind, state)
+        select $1, n, $3, 'available' from unnest($2::text[]) with ordinality as x(n, i) order by i returning id`, [clientId, numbers, batch.kind]);
+      await audit(tx, req, { clientId, action: 'batch-add', entity: visitorCredentialsResource.name, entityId: null, before: null,
+        after: { ...batch, numbers: `${numbers[0]} … ${numbers.at(-1)}` } });
+      return inserted.rows.map((r) => Number(r.id));
+    });
+    // open lists read again, as after any other change
+    for (const id of ids.slice(0, 1)) publish(clientId, `/changes/${visitorCredentialsResource.name}`, { resource: visitorCredentialsResource.name, id, action: 'create' });
+    reply.status(201);
+    return { added: ids.length, firstNumber: numbers[0], lastNumber: numbers.at(-1)! };
+  });
+}
