@@ -3,10 +3,9 @@
 // yearly allowance). The spec names no fields; these are what a timesheet needs. No delete code exists for any of
 // them: one no longer used is switched off.
 import { PRIV } from '../privileges';
-import { WEEKDAYS, TIME_OF_DAY } from './schedules';
+import { WEEKDAYS, timeOfDay } from './schedules';
 import { children, choice, date, defineResource, notBefore, number, ref, refs, switchField, text } from './define';
 
-const time = (label: string, column: string, placeholder: string) => text({ label, column, max: 5, required: true, pattern: TIME_OF_DAY, help: 'HH:mm, 24-hour (24:00 is midnight)', placeholder });
 
 export const workSchedulesResource = defineResource({
   name: 'workSchedules', table: 'work_schedules', api: '/event/attendance/work-schedules', route: '/attendance/work-schedule', section: 'attendance',
@@ -19,7 +18,7 @@ export const workSchedulesResource = defineResource({
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     shifts: children({
       label: 'Working hours', table: 'work_schedule_shifts', parent: 'work_schedule_id', itemLabel: 'Shift', max: 21,
-      fields: { day: choice(WEEKDAYS, { required: true, default: '1' }), start: time('Start', 'start_time', '09:00'), end: time('End', 'end_time', '17:00') },
+      fields: { day: choice(WEEKDAYS, { required: true, default: '1' }), start: timeOfDay('Start', 'start_time', '09:00'), end: timeOfDay('End', 'end_time', '17:00') },
     }),
     breakMinutes: number({ label: 'Unpaid break (minutes)', min: 0, max: 240, required: true, default: 60, sort: true }),
     graceMinutes: number({ label: 'Late after (minutes)', min: 0, max: 120, required: true, default: 5, help: 'A clock-in this long after the start is not yet late' }),

@@ -11,7 +11,8 @@ export const WEEKDAYS = [
 export const SPECIAL_DAY_KINDS = [{ value: 'holiday', label: 'Holiday' }, { value: 'half-day', label: 'Half day' }, { value: 'closure', label: 'Closure' }] as const;
 /** 'HH:mm' from 00:00 to 23:59, and 24:00 for midnight at the end of a day. */
 export const TIME_OF_DAY = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
-const time = (label: string, column: string, placeholder: string) => text({ label, column, max: 5, required: true, pattern: TIME_OF_DAY, help: 'HH:mm, 24-hour (24:00 is midnight)', placeholder });
+/** A time-of-day field of an owned row (a window's or a shift's start and end). */
+export const timeOfDay = (label: string, column: string, placeholder: string) => text({ label, column, max: 5, required: true, pattern: TIME_OF_DAY, help: 'HH:mm, 24-hour (24:00 is midnight)', placeholder });
 
 export const schedulesResource = defineResource({
   name: 'schedules', table: 'schedules', api: '/event/manage/schedules', route: '/configure/schedule', section: 'configure',
@@ -24,11 +25,11 @@ export const schedulesResource = defineResource({
     description: text({ max: 500, widget: 'textarea', search: true }),
     windows: children({
       table: 'schedule_windows', parent: 'schedule_id', itemLabel: 'Window', max: 100,
-      fields: { day: choice(WEEKDAYS, { required: true, default: '1' }), start: time('Start', 'start_time', '08:00'), end: time('End', 'end_time', '18:00') },
+      fields: { day: choice(WEEKDAYS, { required: true, default: '1' }), start: timeOfDay('Start', 'start_time', '08:00'), end: timeOfDay('End', 'end_time', '18:00') },
     }),
     specialWindows: children({
       label: 'On special days', table: 'schedule_special_windows', parent: 'schedule_id', itemLabel: 'Special-day window', max: 30,
-      fields: { kind: choice(SPECIAL_DAY_KINDS, { required: true, default: 'holiday' }), start: time('Start', 'start_time', '08:00'), end: time('End', 'end_time', '18:00') },
+      fields: { kind: choice(SPECIAL_DAY_KINDS, { required: true, default: 'holiday' }), start: timeOfDay('Start', 'start_time', '08:00'), end: timeOfDay('End', 'end_time', '18:00') },
     }),
   },
   list: { title: ['name'], columns: ['description', 'windows', 'specialWindows', 'updatedAt'], sort: ['name', 'asc'] },

@@ -7,6 +7,9 @@ import { PRIV } from '../privileges';
 import { int32, safeText } from '../primitives';
 import { choice, defineResource, email, number, switchField, text } from './define';
 
+/** A card's number as printed on it (visitor credentials, the credential store). */
+const PRINTED_NUMBER = { label: 'Number', max: 20, required: true, upper: true, pattern: /^[A-Z0-9-]{1,20}$/, help: 'As printed on it: capital letters, digits and -', search: true, sort: true } as const;
+
 /** A phone number as people type it: digits, spaces, +, -, ( and ). */
 export const PHONE = /^\+?[0-9 ()-]{3,40}$/;
 
@@ -42,7 +45,7 @@ export const visitorCredentialsResource = defineResource({
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    number: text({ label: 'Number', max: 20, required: true, upper: true, pattern: /^[A-Z0-9-]{1,20}$/, help: 'As printed on it: capital letters, digits and -', search: true, sort: true,
+    number: text({ ...PRINTED_NUMBER,
       unique: 'tenant', uniqueMessage: 'is already the number of another visitor credential', placeholder: 'V-0001' }),
     kind: choice(VISITOR_CREDENTIAL_KINDS, { required: true, default: 'card', sort: true, filter: true }),
     state: choice(VISITOR_CREDENTIAL_STATES, { required: true, default: 'available', sort: true, filter: true, help: 'Only an available credential is handed to a visitor.' }),
@@ -108,7 +111,7 @@ export const credentialStoreResource = defineResource({
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    number: text({ label: 'Number', max: 20, required: true, upper: true, pattern: /^[A-Z0-9-]{1,20}$/, help: 'As printed on it: capital letters, digits and -', search: true, sort: true,
+    number: text({ ...PRINTED_NUMBER,
       unique: 'tenant', uniqueMessage: 'is already in the store', placeholder: 'C-100200' }),
     type: choice(STOCK_CREDENTIAL_TYPES, { required: true, default: 'card', sort: true, filter: true }),
     facilityCode: number({ label: 'Facility code', min: 0, max: 65535, sort: true }),
