@@ -56,8 +56,8 @@ export function VisitorCredentialBatchScreen() {
         validate={(v) => check(v).errors}
         onSubmit={(v) => { commands.send({ type: 'command.run', command: 'batch-add', input: { ...v, prefix: v.prefix.toUpperCase() } }); }}
         render={({ handleSubmit, values, submitFailed, dirtyFieldsSinceLastSubmit }) => {
-          const { numbers } = check(values);
-          const error = (k: keyof Values, touched: boolean) => (touched || submitFailed ? say(check(values).errors[k]) : undefined) ?? (dirtyFieldsSinceLastSubmit?.[k] ? undefined : say(serverErrors[k]));
+          const { numbers, errors } = check(values);
+          const error = (k: keyof Values, touched: boolean) => (touched || submitFailed ? say(errors[k]) : undefined) ?? (dirtyFieldsSinceLastSubmit?.[k] ? undefined : say(serverErrors[k]));
           const numberField = (k: 'first' | 'count' | 'digits', min: number, max: number, help?: string) => (
             <Field<number> name={k} key={k}>
               {({ input, meta }) => {
