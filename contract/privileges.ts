@@ -147,6 +147,7 @@ export const PRIV = {
   visitorTenants: { view: '1.1.0', add: '1.1.1', edit: '1.1.2' },
   visitorCredentials: { view: '1.2.0', add: '1.2.1', edit: '1.2.2', batchAdd: '1.2.4' },
   visitTypes: { view: '1.3.0', add: '1.3.1', edit: '1.3.2' },
+  visitRequests: { view: '1.4.0', approve: '1.4.1' },
   teams: { view: '3.0.0', add: '3.0.1', edit: '3.0.2' },
   workSchedules: { view: '3.1.0', add: '3.1.1', edit: '3.1.2' },
   leaveCategories: { view: '3.7.0', add: '3.7.1', edit: '3.7.2' },

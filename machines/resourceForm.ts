@@ -1,4 +1,5 @@
-// One add/edit form of a resource: load (edit), submit, server violations (400) back per field, saved.
+// One add/edit form of a resource: load (edit), submit, server violations (400) back per field, saved; on a
+// loaded record, its named actions (form.act: approve a request), the record as the server answers it after.
 import { assertEvent, assign, emit, setup, type ActorRefFrom, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
 import type { Violation } from '../contract';
 import { errorText, notProvided } from './notProvided';
@@ -10,6 +11,8 @@ export interface ResourceFormContext {
   values: unknown;
   violations: Violation[];
   error: string | null;
+  /** The record action running or last run (form.act). */
+  action: string | null;
 }
 
 export interface ResourceFormInput { id?: number; resource?: string }
@@ -17,13 +20,16 @@ export interface ResourceFormInput { id?: number; resource?: string }
 export type ResourceFormEvent =
   | { type: 'form.submit'; values: unknown }
   | { type: 'form.reset' }
-  | { type: 'form.reload' };
+  | { type: 'form.reload' }
+  /** A named action of the record (a request's approval): the server answers the row as it is after it. */
+  | { type: 'form.act'; action: string; input: Record<string, unknown> };
 
 /** `shown`: values of the answer shown once (a new API key), when the resource has any. */
-export type ResourceFormEmitted = { type: 'form.saved'; id: number; shown?: Record<string, string> };
+export type ResourceFormEmitted = { type: 'form.saved'; id: number; shown?: Record<string, string> } | { type: 'form.acted'; action: string };
 
 export interface SaveInput { id: number | null; values: unknown }
 export interface Saved { id: number; shown?: Record<string, string> }
+export interface ActInput { id: number; action: string; input: Record<string, unknown> }
 
 /** The violations list of a rejected save (the api client passes the 400 body's list through), else []. */
 export function violationsOf(error: unknown): Violation[] {
@@ -43,9 +49,12 @@ export const resourceFormMachine = setup({
   actors: {
     load: notProvided<unknown, { id: number }>('load'),
     save: notProvided<Saved, SaveInput>('save'),
+    act: notProvided<unknown, ActInput>('act'),
   },
   guards: {
     editing: ({ context }) => context.id !== null,
+    /** A record loaded from the server (not an add form, even one saved a moment ago). */
+    loaded: ({ context }) => context.id !== null && context.values !== null,
   },
   actions: {
     clearProblems: assign({ violations: [], error: null }),
@@ -57,6 +66,7 @@ export const resourceFormMachine = setup({
     values: null,
     violations: [],
     error: null,
+    action: null,
   }),
   initial: 'starting',
   states: {
@@ -80,6 +90,27 @@ export const resourceFormMachine = setup({
       on: {
         'form.submit': { target: 'saving', actions: 'clearProblems' },
         'form.reset': { actions: 'clearProblems' },
+        'form.act': { guard: 'loaded', target: 'acting', actions: ['clearProblems', assign(({ event }) => ({ action: event.action }))] },
+      },
+    },
+    acting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'act',
+        src: 'act',
+        input: ({ context, event }) => {
+          assertEvent(event, 'form.act');
+          return { id: context.id ?? 0, action: event.action, input: event.input };
+        },
+        // the record as the action left it (a status, who decided): the page shows it, nothing typed is lost
+        onDone: { target: 'editing', actions: [assign(({ event }) => ({ values: event.output })), emit(({ context }) => ({ type: 'form.acted' as const, action: context.action ?? '' }))] },
+        onError: {
+          target: 'editing',
+          actions: assign(({ event }) => {
+            const violations = violationsOf(event.error);
+            return { violations, error: violations.length ? null : errorText(event.error, 'Could not do that') };
+          }),
+        },
       },
     },
     saving: {
@@ -119,8 +150,9 @@ export const resourceFormMachine = setup({
 export function createResourceFormMachine(actors: {
   load?: PromiseActorLogic<unknown, { id: number }>;
   save: PromiseActorLogic<Saved, SaveInput>;
+  act?: PromiseActorLogic<unknown, ActInput>;
 }) {
-  return resourceFormMachine.provide({ actors: { save: actors.save, ...(actors.load ? { load: actors.load } : {}) } });
+  return resourceFormMachine.provide({ actors: { save: actors.save, ...(actors.load ? { load: actors.load } : {}), ...(actors.act ? { act: actors.act } : {}) } });
 }
 
 export type ResourceFormActor = ActorRefFrom<typeof resourceFormMachine>;

@@ -56,8 +56,13 @@ describe('resource form machine model', () => {
     { type: 'xstate.done.actor.save', output: { id: 5 } },
     { type: 'xstate.error.actor.save', error: Object.assign(new Error('invalid'), { status: 400, violations: [{ field: 'employeeNo', message: 'has the wrong format' }] }) },
     { type: 'xstate.error.actor.save', error: new Error('Server down') },
+    { type: 'form.act', action: 'decline', input: { reason: 'Closed' } },
+    { type: 'xstate.done.actor.act', output: { id: 5, status: 'declined' } },
+    { type: 'xstate.error.actor.act', error: Object.assign(new Error('invalid'), { status: 400, violations: [{ field: 'reason', message: 'is required' }] }) },
+    { type: 'xstate.error.actor.act', error: new Error('This visit request is approved: decline is no longer possible.') },
   ] as any[];
-  const serialize = (s: ResourceFormSnapshot) => JSON.stringify([s.value, s.context.id, s.context.violations.length, s.context.error !== null, s.context.values !== null]);
+  const serialize = (s: ResourceFormSnapshot) => JSON.stringify([s.value, s.context.id, s.context.violations.length, s.context.error !== null, s.context.values !== null,
+    (s.context.values as { status?: string } | null)?.status ?? null]);
 
   for (const input of [{}, { id: 5 }]) {
     const model = new TestModel(resourceFormMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 50_000, input });
@@ -65,12 +70,18 @@ describe('resource form machine model', () => {
     it(`reaches saved and editing with violations (input ${JSON.stringify(input)})`, () => {
       expect(paths.some((p) => p.path.state.matches('saved'))).toBe(true);
       expect(paths.some((p) => p.path.state.matches('editing') && p.path.state.context.violations.length > 0)).toBe(true);
+      // a record action runs only on a loaded record (editing an id), never on an add form
+      expect(paths.some((p) => p.path.state.matches('acting'))).toBe(input.id !== undefined);
     });
     it.each(paths.map((p) => [`${JSON.stringify(input)} ${p.description}`, p] as const))('%s', async (_d, p) => {
       await drive(model, resourceFormMachine, input, events, p, ({ emitted, event, before }) => {
-        const saved = (emitted.splice(0) as ResourceFormEmitted[]).filter((e) => e.type === 'form.saved');
+        const out = emitted.splice(0) as ResourceFormEmitted[];
+        const saved = out.filter((e) => e.type === 'form.saved');
         const savedNow = event.type === 'xstate.done.actor.save' && before?.matches('saving');
         expect(saved).toEqual(savedNow ? [{ type: 'form.saved', id: 5 }] : []);
+        // the action's answer is the record shown, and the view hears which action was done
+        const actedNow = event.type === 'xstate.done.actor.act' && before?.matches('acting');
+        expect(out.filter((e) => e.type === 'form.acted')).toEqual(actedNow ? [{ type: 'form.acted', action: 'decline' }] : []);
       });
     });
   }

@@ -104,5 +104,6 @@ export const leaveResource = defineResource({
   list: { title: ['identityName'], columns: ['categoryName', 'fromDate', 'toDate', 'note', 'updatedAt'], sort: ['fromDate', 'desc'] },
   form: [{ title: 'Leave', description: 'Days a member of staff is away, in one leave category.', fields: ['identityId', 'categoryId', 'fromDate', 'toDate', 'note'] }],
   export: ['csv', 'ndjson'],
-  screens: { viewersOpen: true, editRoute: '/attendance/leave/view/:id', editTitle: 'View leave', addTitle: 'Add leave' },
+  // §2 "/leave/view/{id} [3.8.0]": the view code opens it; whoever may add leave (3.8.1) corrects it there too
+  screens: { viewersOpen: true, editCodes: [PRIV.leave.view], editRoute: '/attendance/leave/view/:id', editTitle: 'View leave', addTitle: 'Add leave' },
 });

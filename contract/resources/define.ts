@@ -164,7 +164,23 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
     whatIf?: boolean;
     /** The edit route opens to view holders too (§2 Attendance: "edit/{id} [3.x.2 or 3.x.0]"), read-only for them: the
      *  list links every row, the form shows the record with its inputs disabled and no Save. */
-    viewersOpen?: boolean };
+    viewersOpen?: boolean;
+    /** The codes that open the record route when they are not the edit code (with the view code under viewersOpen):
+     *  §2 "leave/view/{id} [3.8.0]". A resource without an edit code but with an `editRoute` has a record route all the
+     *  same, read-only (a visit request's details [1.4.0]). */
+    editCodes?: readonly string[];
+    /** Named actions (`POST …/:id/<action>`) as buttons on the record's page for holders of `privilege`, offered while
+     *  the row's `when.field` is one of `when.values` (the server refuses them otherwise, 409). `reason`: the action
+     *  asks for a text first (sent as `{ reason }`, checked by the server with these bounds); `done` is the toast. */
+    recordActions?: readonly RecordAction[];
+    /** Read-only fields of the record (set by the server: a status, who decided and when) shown above its form. */
+    recordSummary?: readonly string[] };
+}
+
+export interface RecordAction {
+  action: string; label: string; privilege: string; icon?: string; intent?: 'primary' | 'success' | 'danger'; done: string;
+  when?: { field: string; values: readonly string[] };
+  reason?: { label: string; required: boolean; max: number; placeholder?: string };
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {

@@ -6,7 +6,7 @@ import {
 } from 'superstruct';
 import { boundedList, calendarDate, dateTimeInstant, emailAddress, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
 import type { Violation } from '../schemas';
-import { labelOf, type AnyField, type Fields, type Input, type ResourceDeclaration, type Row, type Rule } from './define';
+import { labelOf, type AnyField, type Fields, type Input, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
 
 const LIST_PAGE_MAX = 1000;
 
@@ -99,7 +99,8 @@ export function searchableFields(r: ResourceDeclaration<any>): string[] {
 
 const SORT_PAIR = (fields: string[]) => new RegExp(`^(?:(?:${fields.join('|')}),(?:asc|desc))(?:,(?:${fields.join('|')}),(?:asc|desc))*$`);
 
-/** GET list query: page, size, sort over the allow-list, q, and one equality filter per filterable field. */
+/** GET list query: page, size, sort over the allow-list, q, one equality filter per filterable field, and a range
+ *  (`From`, `To`) per filterable date. */
 export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
   const sortable = sortableFields(r);
   const sortRe = SORT_PAIR(sortable);
@@ -108,6 +109,8 @@ export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
     const f = (r.fields as Fields)[k];
     const s = structOf({ ...f, required: true, default: undefined });
     filters[k] = optional(s);
+    // a date filters a range too: `<field>From` and `<field>To`, each day included (upcoming visits: from tomorrow)
+    if (f.kind === 'date') { filters[`${k}From`] = optional(s); filters[`${k}To`] = optional(s); }
   }
   const base = type({
     page: optional(int32(0, 1_000_000)),
@@ -186,12 +189,27 @@ export function fieldLabel(r: ResourceDeclaration<any>, path: string): string {
 }
 
 /** Route rows of a resource for the console's route table (plain data: section, path, title, privileges). */
+/** The codes that open a resource's record (edit) route: declared, else the edit code (and the view code when it
+ *  opens to viewers), else — a record route without an edit code — the view code. */
+export function recordCodes(r: ResourceDeclaration<any>): string[] {
+  if (r.screens?.editCodes) return [...r.screens.editCodes];
+  if (!r.privileges.edit) return [r.privileges.view];
+  return r.screens?.viewersOpen ? [r.privileges.edit, r.privileges.view] : [r.privileges.edit];
+}
+
+/** The body of a declared record action: `{ reason }` within its bounds when it asks for one, else nothing. */
+export function recordActionBody(a: RecordAction): Struct<any, any> {
+  if (!a.reason) return type({});
+  const s = safeText(a.reason.max);
+  return type({ reason: a.reason.required ? requiredText(a.reason.max) : optional(nullable(s)) });
+}
+
 export function routeRows(r: ResourceDeclaration<any>) {
   const rows: { section: string; path: string; title: string; privileges: string[]; hidden: boolean; kind: 'list' | 'add' | 'edit' }[] = [
     { section: r.section, path: r.route, title: r.label.many, privileges: [r.privileges.view], hidden: false, kind: 'list' },
   ];
   if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: [r.privileges.add], hidden: !r.screens?.addRoute, kind: 'add' });
-  if (r.privileges.edit) rows.push({ section: r.section, path: r.screens?.editRoute ?? `${r.route}/edit/:id`, title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`, privileges: r.screens?.viewersOpen ? [r.privileges.edit, r.privileges.view] : [r.privileges.edit], hidden: true, kind: 'edit' });
+  if (r.privileges.edit || r.screens?.editRoute) rows.push({ section: r.section, path: r.screens?.editRoute ?? `${r.route}/edit/:id`, title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`, privileges: recordCodes(r), hidden: true, kind: 'edit' });
   return rows;
 }
 

@@ -30,6 +30,7 @@ import { elevatorMasksResource } from './elevatorMasks';
 import { cardReadersResource, controllersResource, inputsResource, interfaceSettingsResource, interfacesResource, outputsResource } from './hardware';
 import { credentialStoreResource, visitTypesResource, visitorCredentialsResource, visitorTenantsResource } from './visitorSetup';
 import { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource } from './attendance';
+import { visitRequestsResource } from './visitRequests';
 
 export * from './define';
 export * from './derive';
@@ -61,6 +62,7 @@ export { logicalBlocksResource, LOGIC_TRIGGERS, LOGIC_TRIGGER_CODES, LOGIC_ACTIO
 export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4, interfacesResource, interfaceSettingsResource, INTERFACE_KINDS } from './hardware';
 export { visitTypesResource, visitorCredentialsResource, visitorTenantsResource, credentialStoreResource, VISITOR_CREDENTIAL_BATCH_API, VISITOR_CREDENTIAL_BATCH_MAX, VisitorCredentialBatch, batchNumbers, VisitorCredentialBatchResult, VISITOR_CREDENTIAL_KINDS, VISITOR_CREDENTIAL_STATES, STOCK_CREDENTIAL_TYPES, PHONE } from './visitorSetup';
 export { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
+export { visitRequestsResource, VISIT_REQUEST_STATUSES } from './visitRequests';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
@@ -69,6 +71,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
   visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
-  credentialStoreResource,
+  credentialStoreResource, visitRequestsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -25,8 +25,9 @@ export type Change = { resource: string; id: number; action: string };
 
 export interface NamedAction {
   privilege: string;
-  /** Change the row (throw an HttpError to refuse); `before` is the row as loaded, locked. */
-  run(ctx: CrudContext, before: Row): Promise<void>;
+  /** Change the row (throw an HttpError to refuse); `before` is the row as loaded, locked; `input` the body the
+   *  declaration's record action takes (`{ reason }`), checked, or {}. */
+  run(ctx: CrudContext, before: Row, input: Record<string, unknown>): Promise<void>;
   /** What the audit row keeps (default: the whole rows). */
   audit?(before: Row, after: Row): { before: unknown; after: unknown };
   /** After the commit (e.g. drive the hardware): `who` asked for it. */

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
-  checkUserFieldValues, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
+  checkUserFieldValues, recordActionBody, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
 import type { Db } from '../db/db';
@@ -152,7 +152,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       tenant ? [ResourceSql.pattern(text), scope.clientId] : [ResourceSql.pattern(text)]);
     return rows.length > SEARCH_VIA_MAX ? null : rows.map((x) => Number(x.id));
   }
-  /** WHERE of a list or export: scope, q over the searchable fields, one equality per filter. */
+  /** WHERE of a list or export: scope, q over the searchable fields, the filters (filterConditions). */
   async function listWhere(dbx: Db, scope: Scope, f: Record<string, unknown>, params: unknown[]): Promise<string> {
     const { base, match } = await listParts(dbx, scope, f, params);
     return match ? `${base} and ${match}` : base;
@@ -162,8 +162,20 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     let base = sql.scopeWhere(scope, params);
     const text = typeof f.q === 'string' ? f.q.trim() : '';
     const match = text ? sql.searchWhere(text, params, await searchVia(dbx, scope, text)) : null;
-    for (const [k, fd] of Object.entries(fields)) if (fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '') base += ` and ${sql.filterWhere(k, f[k], params)}`;
+    for (const c of filterConditions(f)) base += ` and ${sql.filterWhere(c.field, c.value, params, c.op)}`;
     return { base, match };
+  }
+  /** The list query's filters in force: an equality per filterable field, and a date's `From` / `To` bounds. */
+  function filterConditions(f: Record<string, unknown>): { field: string; value: unknown; op: '=' | '>=' | '<=' }[] {
+    const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+    const out: { field: string; value: unknown; op: '=' | '>=' | '<=' }[] = [];
+    for (const [k, fd] of Object.entries(fields)) {
+      if (!fd.filter) continue;
+      if (given(f[k])) out.push({ field: k, value: f[k], op: '=' });
+      if (fd.kind === 'date' && given(f[`${k}From`])) out.push({ field: k, value: f[`${k}From`], op: '>=' });
+      if (fd.kind === 'date' && given(f[`${k}To`])) out.push({ field: k, value: f[`${k}To`], op: '<=' });
+    }
+    return out;
   }
   const parseList = (raw: unknown) => query(raw, ListQuery, intFields) as Record<string, unknown> & { page?: number; size?: number; sort?: string };
 
@@ -430,7 +442,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     // issue 11: an exact count of every matching row was most of a page's time at 200,000 rows. At most countCap + 1
     // rows are counted; beyond, the total is a lower bound (`totalIsAtLeast`, "1–20 of 10,000+").
     const searching = typeof f.q === 'string' && f.q.trim() !== '';
-    const filtered = Object.entries(fields).some(([k, fd]) => fd.filter && f[k] !== undefined && f[k] !== null && f[k] !== '');
+    const filtered = filterConditions(f).length > 0;
     // issue 13: the whole scope's count, where the resource keeps one (identities per division), is read, not counted
     const countUpTo = async () => (!searching && !filtered && hooks.countScope ? Math.min(await hooks.countScope(db, scope), countCap + 1)
       : Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from ${sql.from(where)} where ${where} limit ${countCap + 1}) x`, params)).rows[0].n));
@@ -632,13 +644,23 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   }
 
   for (const [name, action] of Object.entries(hooks.actions ?? {})) {
+    // a record action the declaration names (screens.recordActions): its body (a reason) and when it is possible
+    const declared = r.screens?.recordActions?.find((a) => a.action === name);
+    const ActionBody = declared ? recordActionBody(declared) : null;
     app.post(paths.action(name), { config: { privileges: [action.privilege] } }, async (req) => {
       const id = idParam(req, one);
+      const input = ActionBody ? body(req.body ?? {}, ActionBody) as Record<string, unknown> : {};
       const scope = await scopeOf(db, req, [action.privilege]);
       const done = await db.transaction(async (tx) => {
         const before = await load(tx, scope, id, true);
+        const when = declared?.when;
+        if (when && !when.values.includes(String(before[when.field]))) {
+          const fd = fields[when.field];
+          const now = fd?.choices?.find((c) => c.value === before[when.field])?.label ?? String(before[when.field]);
+          throw new HttpError(409, fill('{action} is no longer possible: this {what} is now “{state}”.', { what: entity, state: now, action: declared!.label }));
+        }
         const clientId = auditClient(scope, id);
-        await action.run(ctxOf(req, tx, clientId), before);
+        await action.run(ctxOf(req, tx, clientId), before, input);
         const after = await load(tx, scope, id);
         const a = action.audit ? action.audit(before, after) : { before: auditView(before), after: auditView(after) };
         await audit(tx, req, { clientId, action: name, entity, entityId: id, ...a });

@@ -115,9 +115,9 @@ export class ResourceSql {
     return ors.length ? `(${ors.join(' or ')})` : 'true';
   }
 
-  filterWhere(name: string, value: unknown, params: unknown[]): string {
+  filterWhere(name: string, value: unknown, params: unknown[], op: '=' | '>=' | '<=' = '='): string {
     params.push(value);
     const f = this.field(name);
-    return `${this.expr(name)} = $${params.length}${f.kind === 'date' ? '::date' : ''}`;
+    return `${this.expr(name)} ${op} $${params.length}${f.kind === 'date' ? '::date' : ''}`;
   }
 }

@@ -145,6 +145,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       // the administrator of both demo clients is also the platform operator who may create clients
       if ('platform' in u && u.platform) await tx.query('insert into platform_grants (user_id, role_code) values ($1, $2) on conflict do nothing', [user.rows[0].id, PLATFORM_ROLE]);
     }
+    for (const t of TENANTS) await seedVisitsAhead(tx, ids[t.code].client);
     for (const s of SERVICE_ACCOUNTS) {
       const tz = TENANTS.find((t) => t.code === s.client)!.tz;
       await seedServiceAccount(tx, { ...s, clientId: ids[s.client].client, timezone: tz, role: 'integration' });
@@ -181,4 +182,36 @@ async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: str
       (date_trunc('month', now()) + interval '1 month')::date, (date_trunc('month', now()) + interval '1 month' + interval '11 days')::date, 'Family visit'`, [client]);
   await tx.query(`insert into credential_stock (client_id, number, type, facility_code, batch)
     select $1, $2 || '-S' || lpad(n::text, 4, '0'), 'card', 100, 'Order 2026-114' from generate_series(1, 25) n`, [client, prefix]);
+}
+
+/** The coming days at the front desk: visitors registered ahead (upcoming visits) and hosts' requests, three waiting,
+ *  one approved (its registration among the upcoming) and one declined, filed by a user of the client. */
+async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
+  const today = `(now() at time zone (select timezone from clients where id = $1))::date`;
+  const user = `(select g.user_id from user_grants g where g.client_id = $1 order by (g.role_code = 'receptionist') desc, g.user_id limit 1)`;
+  const host = (n: number) => `(select first_name || ' ' || last_name from identities where client_id = $1 order by id offset ${n} limit 1)`;
+  const hostId = (n: number) => `(select id from identities where client_id = $1 order by id offset ${n} limit 1)`;
+  const ahead: [string, string, string, number, number, string][] = [
+    ['Lena', 'Fischer', 'Kraft Audit GmbH', 2, 1, 'meeting'], ['Tomás', 'Ruiz', 'Ruiz Electrical', 3, 2, 'contractor'], ['Joy', 'Okafor', '', 4, 1, 'interview'],
+    ['Pak', 'Wirawan', 'FastFreight', 1, 3, 'delivery'],
+  ];
+  for (const [first, last, company, host_, days, purpose] of ahead) {
+    await tx.query(`insert into visitors (client_id, first_name, last_name, company, host_name, host_id, purpose, visit_date, valid_until, status, created_by)
+      select $1, $2, $3, nullif($4, ''), ${host(host_)}, ${hostId(host_)}, $5, ${today} + $6::int, ((${today} + $6::int + 1)::timestamp at time zone c.timezone), 'expected', ${user}
+      from clients c where c.id = $1`, [client, first, last, company, purpose, days]);
+  }
+  const requests: [string, string, string, number, number, string, string][] = [
+    ['Marta', 'Nowak', 'Nowak Consulting', 0, 2, 'meeting', 'Quarterly review with finance; needs a parking space.'],
+    ['Ravi', 'Menon', 'CoolAir Services', 1, 5, 'contractor', 'Air-conditioning service on level 2, about four hours.'],
+    ['Hannah', 'Lee', '', 2, 7, 'interview', 'Candidate for the analyst role.'],
+  ];
+  for (const [first, last, company, host_, days, purpose, note] of requests) {
+    await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, host_id, purpose, visit_date, note, requested_by)
+      values ($1, $2, $3, nullif($4, ''), ${host(host_)}, ${hostId(host_)}, $5, ${today} + $6::int, $7, ${user})`, [client, first, last, company, purpose, days, note]);
+  }
+  await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, visitor_id)
+    select $1, v.first_name, v.last_name, v.company, v.host_name, v.purpose, v.visit_date, 'approved', ${user}, ${user}, now() - interval '1 hour', v.id
+    from visitors v where v.client_id = $1 and v.last_name = 'Ruiz'`, [client]);
+  await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, decision_note)
+    values ($1, 'Gary', 'Stone', 'Stone Media', ${host(3)}, 'other', ${today} + 1, 'declined', ${user}, ${user}, now() - interval '2 hours', 'No filming on site without the director’s approval.')`, [client]);
 }

@@ -6,6 +6,7 @@ import { identityHooks } from './identities';
 import { operatorGroupHooks } from './operatorGroups';
 import { roleHooks } from './roles';
 import { visitorHooks } from './visitors';
+import { visitRequestHooks } from './visitRequests';
 import { serviceAccountHooks } from './serviceAccounts';
 import { webHookHooks } from './webHooks';
 import { userFieldHooks } from './userFields';
@@ -23,6 +24,7 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   clients: clientHooks,
   identities: identityHooks,
   visitors: visitorHooks(publish),
+  visitRequests: visitRequestHooks(publish),
   serviceAccounts: serviceAccountHooks(opts.disconnect),
   webHooks: webHookHooks(opts.allowPrivateWebhookTargets),
   userFields: userFieldHooks,

@@ -2,7 +2,7 @@
 // zone and its badge is valid to the end of that day; who registered it; the search finds a full name; and the
 // named actions of the front desk — badge printed, sign in on arrival, sign out on leaving — each once, in order,
 // with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
-import { DESTINATIONS, PRIV } from '../../contract';
+import { DESTINATIONS, PRIV, type Violation } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
 
@@ -12,6 +12,16 @@ const MAX_DAYS_AHEAD = 366;
 async function clientToday(ctx: CrudContext): Promise<string> {
   const { rows } = await ctx.tx.query<{ d: string }>('select (now() at time zone timezone)::date::text d from clients where id = $1', [ctx.clientId]);
   return rows[0].d;
+}
+
+/** A visit's day (a registration's, a request's): today or later in the client's zone, within a year. */
+export async function visitDateProblems(ctx: CrudContext, visitDate: unknown): Promise<Violation[]> {
+  if (typeof visitDate !== 'string') return [];
+  const today = await clientToday(ctx);
+  const days = (Date.parse(visitDate) - Date.parse(today)) / 86_400_000;
+  if (days < 0) return [{ field: 'visitDate', message: `must not be before today (${today})` }];
+  if (days > MAX_DAYS_AHEAD) return [{ field: 'visitDate', message: 'must be within a year' }];
+  return [];
 }
 
 function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): NamedAction {
@@ -41,14 +51,7 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
   return {
     select: { createdBy: '(select u.name from users u where u.id = t.created_by)' },
     search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
-    async validate(ctx, input, before) {
-      if (before || typeof input.visitDate !== 'string') return [];
-      const today = await clientToday(ctx);
-      const days = (Date.parse(input.visitDate) - Date.parse(today)) / 86_400_000;
-      if (days < 0) return [{ field: 'visitDate', message: `must not be before today (${today})` }];
-      if (days > MAX_DAYS_AHEAD) return [{ field: 'visitDate', message: 'must be within a year' }];
-      return [];
-    },
+    validate: async (ctx, input, before) => (before ? [] : visitDateProblems(ctx, input.visitDate)),
     async beforeInsert(ctx, input) {
       const { rows } = await ctx.tx.query<{ v: Date }>(`select (($1::date + 1)::timestamp at time zone timezone) v from clients where id = $2`, [input.visitDate, ctx.clientId]);
       return { valid_until: rows[0].v, created_by: ctx.userId };

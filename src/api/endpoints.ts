@@ -142,7 +142,7 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     exportCsv: async (filters: Record<string, string> = {}): Promise<Blob> =>
       (await api.get(`${path}/export`, { params: { ...listQuery({ filters }), format: 'csv', titles: 1 }, responseType: 'blob' })).data as Blob,
     /** A named action of one row (`POST …/:id/<name>`): the row as it is after it. */
-    action: (id: number, name: string) => send('post', `${path}/${id}/${encodeURIComponent(name)}`, {}, schema),
+    action: (id: number, name: string, input: Record<string, unknown> = {}) => send('post', `${path}/${id}/${encodeURIComponent(name)}`, input, schema),
     bulkDelete: (ids: number[]) => {
       if (!bulkDeletePath) return Promise.reject(new ApiError({ status: 405, message: `${path} has no bulk delete`, path }));
       return send('post', bulkDeletePath, { ids }, Anything);

@@ -3,7 +3,7 @@ import { fromPromise } from 'xstate';
 import type { Struct } from 'superstruct';
 import type { PageOf } from '../../contract';
 import type { ListQueryInput } from '../../machines/resourceList';
-import type { SaveInput, Saved } from '../../machines/resourceForm';
+import type { ActInput, SaveInput, Saved } from '../../machines/resourceForm';
 import { resourceApi } from './endpoints';
 import { loadAll } from './queue';
 
@@ -33,6 +33,8 @@ export function resourceActors<T extends { id: number }>(path: string, schema: S
     }),
     deleteMany: fromPromise<unknown, { resource: string; ids: number[] }>(({ input }) => r.bulkDelete(input.ids)),
     load: fromPromise<unknown, { id: number }>(({ input }) => r.get(input.id)),
+    /** A record action from its page (form.act), with the body it declares (a reason). */
+    act: fromPromise<unknown, ActInput>(({ input }) => r.action(input.id, input.action, input.input)),
     save: fromPromise<Saved, SaveInput>(async ({ input }) => {
       const saved = input.id === null ? await r.create(input.values) : await r.update(input.id, input.values);
       const shown = Object.fromEntries(shownOnce.map((k) => [k, (saved as Record<string, unknown>)[k]]).filter(([, v]) => typeof v === 'string'));

@@ -3,7 +3,7 @@
 import {
   PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
-  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource,
+  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource,
   workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource, credentialStoreResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
@@ -13,7 +13,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
+  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -79,7 +79,7 @@ const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edi
 const catalogue = (res: ResourceDeclaration<any>, description: string): RouteDef[] => [
   fromResource(res, 'list', 'catalogueList', { description }),
   ...(res.privileges.add ? [fromResource(res, 'add', 'catalogueForm', { description: `Create a new ${res.label.one.toLowerCase()}.` })] : []),
-  ...(res.privileges.edit ? [fromResource(res, 'edit', 'catalogueForm', { description: `Change an existing ${res.label.one.toLowerCase()}.` })] : []),
+  ...(res.privileges.edit || res.screens?.editRoute ? [fromResource(res, 'edit', 'catalogueForm', { description: `Change an existing ${res.label.one.toLowerCase()}.` })] : []),
 ];
 const x = (base: string): [string, string, string] => [`${base}.0`, `${base}.1`, `${base}.2`];
 /**
@@ -226,9 +226,9 @@ export const ROUTES: RouteDef[] = [
   ...catalogue(visitorCredentialsResource, 'Cards and QR codes lent to visitors.'),
   r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', [PRIV.visitorCredentials.batchAdd], { icon: 'credit-card', hidden: true, screen: 'visitorCredentialBatch', description: 'Add a range of visitor cards at once.' }),
   ...catalogue(visitTypesResource, 'Kinds of visit, how long they last and what they need.'),
-  r('visitor', '/visitor/visit-requests', 'Visit requests', ['1.4.0'], { icon: 'inbox', description: 'Requests from hosts, waiting for approval.' }),
-  r('visitor', '/visitor/visit-requests/details/:id', 'Visit request', ['1.4.0'], { icon: 'inbox', hidden: true, description: 'One request with its approval trail.' }),
-  r('visitor', '/visitor/upcoming-visits', 'Upcoming visits', ['1.0.0'], { icon: 'calendar', description: 'Visits booked for the coming days.' }),
+  // details/{id} [1.4.0]: the request read-only, with Approve and Decline for 1.4.1 holders (its record actions)
+  ...catalogue(visitRequestsResource, 'Requests from hosts, waiting for approval.').map((d) => (d.path === '/visitor/visit-requests/details/:id' ? { ...d, description: 'One request with its approval trail.' } : d)),
+  r('visitor', '/visitor/upcoming-visits', 'Upcoming visits', ['1.0.0'], { icon: 'calendar', screen: 'visitorUpcoming', description: 'Visits booked for the coming days.' }),
 
   // ---------- Video (§2: redirects to the dashboard) ----------
   r('video', '/video', 'Video', ['2.0.0'], { icon: 'video', hidden: true, redirect: { kind: 'always', to: DASHBOARD } }),
@@ -241,7 +241,7 @@ export const ROUTES: RouteDef[] = [
   r('attendance', '/attendance/daily-attendance', 'Daily Attendance', ['3.2.0'], { icon: 'calendar', hidden: true, description: 'Who came in, late or not at all, day by day.' }),
   ...attendanceChild(leaveCategoriesResource, 'Kinds of leave and their allowances.'),
   // view/{id} [3.8.0]: a 3.8.0 holder sees the record; one who may add leave (3.8.1) corrects it there too
-  ...attendanceChild(leaveResource, 'Leave taken and requested by staff.').map((d) => (d.path === '/attendance/leave/view/:id' ? { ...d, privileges: [PRIV.leave.view], description: 'One leave record; whoever may add leave corrects it here.' } : d)),
+  ...attendanceChild(leaveResource, 'Leave taken and requested by staff.').map((d) => (d.path === '/attendance/leave/view/:id' ? { ...d, description: 'One leave record; whoever may add leave corrects it here.' } : d)),
   r('attendance', '/attendance/properties', 'Attendance properties', ['3.5.0'], { icon: 'settings', hidden: true, description: 'Rounding, grace periods and overtime rules.' }),
   ...attendanceChild(teamsResource, 'Teams of staff sharing a work schedule.'),
   ...attendanceChild(workSchedulesResource, 'Shifts and working days.'),

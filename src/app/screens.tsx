@@ -49,6 +49,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorList: pick(visitor, 'VisitorListScreen'),
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
+  visitorUpcoming: pick(visitor, 'VisitorUpcomingScreen'),
   visitorCredentialBatch: pick(visitor, 'VisitorCredentialBatchScreen'),
   doors: pick(configure, 'DoorsScreen'),
   divisions: pick(configure, 'DivisionsScreen'),

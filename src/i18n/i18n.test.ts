@@ -137,6 +137,10 @@ describe('generated list columns', () => {
       // row links and row actions (their buttons and the toast after one) speak the console's language too
       for (const x of d.screens?.rowLinks ?? []) if (!(x.label in zhText)) missing.push(`${d.name}: ${x.label}`);
       for (const x of d.screens?.rowActions ?? []) for (const w of [x.label, x.done]) if (!(w in zhText)) missing.push(`${d.name}: ${w}`);
+      // record actions on a record's page: button, toast, and the reason asked for first
+      for (const x of d.screens?.recordActions ?? []) {
+        for (const w of [x.label, x.done, x.reason?.label, x.reason?.placeholder]) if (w && !(w in zhText)) missing.push(`${d.name}: ${w}`);
+      }
     }
     expect(missing).toEqual([]);
   });

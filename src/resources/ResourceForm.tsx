@@ -22,6 +22,7 @@ import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, t
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
 import { ImageUpload, PinBoard } from './PlanFields';
 import { ReadCardPanel } from './ReadCardPanel';
+import { RecordPanel } from './RecordPanel';
 import { WhatIfButton } from './WhatIf';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { udfBody, udfFieldDefs, useUserFieldDefs } from './userFieldDefs';
@@ -83,7 +84,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   // a view holder on an edit route that opens to viewers (declaration screens.viewersOpen): the record, read-only
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
-  const readOnly = editing && !!resource.privileges.edit && !hasPrivilege(held, [resource.privileges.edit]);
+  // (or a record route without an edit code at all: a visit request's details, changed only by its named actions)
+  const readOnly = editing && (!resource.privileges.edit || !hasPrivilege(held, [resource.privileges.edit]));
   // visual: the "discard your changes?" question is open
   const [asking, setAsking] = useState(false);
 
@@ -112,6 +114,15 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
     });
     return () => sub.unsubscribe();
   }, [form, resource, editing, leave]);
+  // a record action done (Approve): say so, named by the record; the page shows the record as the server answered
+  useEffect(() => {
+    const sub = form.on('form.acted', (e) => {
+      const declared = resource.declaration?.screens?.recordActions?.find((a) => a.action === e.action);
+      const row = form.getSnapshot().context.values as T | null;
+      if (declared) notify({ intent: 'success', title: tx(declared.done, { name: row ? resource.primary.value(row) : '' }), message: '', timeoutMs: TOAST_MS });
+    });
+    return () => sub.unsubscribe();
+  }, [form, resource]);
 
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
   const divisions = useReading<{ items: Division[] }>(needsDivisions ? divisionChoices : nothingToRead, `read:divisions:${resource.name}`).output;
@@ -219,7 +230,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 {tx('Not saved:')} {unplaced.map((v) => sayViolation(v.message, locale)).join('; ')}
               </Callout>
             )}
-            {readOnly && <Callout intent="primary" icon="eye-open" className="gh-form__error" data-testid="form-read-only">{tx('You may look at this {what}; changing it needs the privilege to edit it.', { what: words.one.toLowerCase() })}</Callout>}
+            {readOnly && resource.privileges.edit && <Callout intent="primary" icon="eye-open" className="gh-form__error" data-testid="form-read-only">{tx('You may look at this {what}; changing it needs the privilege to edit it.', { what: words.one.toLowerCase() })}</Callout>}
+            {editing && loaded && <RecordPanel resource={resource} row={loaded as unknown as Record<string, unknown>} busy={busy} violations={violations}
+              onAct={(action, input) => form.send({ type: 'form.act', action, input })} />}
             {!readOnly && resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
             <fieldset disabled={readOnly} className="gh-form__fields">
             {resource.form.map((section) => (

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, Icon, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag, type IconName } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useSelector } from '@xstate/react';
-import { TABLE_MAX_HEIGHT_VH, hasPrivilege, type SortSpec } from '../../contract';
+import { TABLE_MAX_HEIGHT_VH, hasPrivilege, recordCodes, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { selectPager } from '../../machines/resourceList.selectors';
@@ -44,20 +44,22 @@ interface Props<T extends { id: number }> {
   toolbar?: ReactNode;
   /** Filters the list starts with and keeps under the search text (e.g. today's visits). */
   filters?: Record<string, string>;
+  /** The order the list starts in when not the declaration's (upcoming visits: soonest first). */
+  sort?: SortSpec[];
   /** Read the current page again whenever this changes (e.g. a real-time message said the data changed). */
   refreshKey?: number;
   /** Real-time notices besides the resource's own change notice after which the open list reads its page again. */
   notices?: NoticeSource;
 }
 
-export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, refreshKey, notices }: Props<T>) {
+export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, sort: initialSort, refreshKey, notices }: Props<T>) {
   const t = useT();
   const time = useTime(); // cells and time headers follow the user's zone and language
   const zoned = (title: string, on?: boolean) => (on ? `${title} (${time.zoneName()})` : title);
   const words = resourceWords(resource);
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
-  const list = useViewActor(resource.listMachine, { id: `list:${resource.name}`, input: { resource: resource.name, sort: resource.defaultSort, filters: initialFilters } });
+  const list = useViewActor(resource.listMachine, { id: `list:${resource.name}`, input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: initialFilters } });
   const items = useSelector(list, selItems) as T[];
   const pager = useSelector(list, selectPager);
   const page = useSelector(list, selPage);
@@ -79,7 +81,9 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
   const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);
   // a view holder opens a row read-only where the declaration says so (§2 Attendance: edit/{id} [3.x.2 or 3.x.0])
-  const canOpen = canEdit || (!!resource.privileges.edit && !!resource.declaration?.screens?.viewersOpen);
+  // …and a record route without an edit code opens to whoever holds its codes (a visit request's details [1.4.0])
+  const record = resource.declaration && (resource.privileges.edit || resource.declaration.screens?.editRoute) ? recordCodes(resource.declaration) : null;
+  const canOpen = canEdit || (!!record && hasPrivilege(held, record));
   const canDelete = !!resource.bulkDelete && !!resource.privileges.delete && hasPrivilege(held, [resource.privileges.delete]);
 
   // the filter box: what is typed is visual until it settles, then it becomes the actor's filter

@@ -135,7 +135,7 @@ export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
     ...def,
     calls: actors.calls,
     listMachine: createResourceListMachine({ fetchPage: actors.fetchPage, deleteMany: actors.deleteMany }),
-    formMachine: createResourceFormMachine({ load: actors.load, save: actors.save }),
+    formMachine: createResourceFormMachine({ load: actors.load, save: actors.save, act: actors.act }),
     /** The list screen's commands: export, named row actions (one at a time, each answer emitted). */
     commandsMachine: commandMachine.provide({ actors: { run: actors.command } }),
   };
@@ -216,9 +216,9 @@ export function detailPath(route: string, row: Record<string, unknown>): string 
 }
 
 /** A column of instants (shown in the session's zone, the zone named in the header: issue 10). */
-const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp' || f?.kind === 'datetime';
+export const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp' || f?.kind === 'datetime';
 
-function cellValueOf(resource: string, name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
+export function cellValueOf(resource: string, name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
   if (isInstant(name, f)) return (r) => showDateTime(r[name]);
   if (!f) return undefined;
   if (f.kind === 'date') return (r) => (r[name] ? showDate(r[name]) : '');

@@ -50,6 +50,18 @@ export function VisitorTodayScreen() {
   );
 }
 
+const SOONEST_FIRST = [{ field: 'visitDate', dir: 'asc' as const }, { field: 'lastName', dir: 'asc' as const }];
+
+/** /visitor/upcoming-visits [1.0.0]: everyone registered for a day after today (in the user's zone), soonest first —
+ *  the front desk prepares badges and tells security who is coming. Approved visit requests land here too. */
+export function VisitorUpcomingScreen() {
+  const from = useMemo(() => new Date(Date.parse(`${today()}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10), []);
+  return (
+    <ListScreen testId="visitors-upcoming" resource={visitors} filters={{ visitDateFrom: from }} sort={SOONEST_FIRST}
+      description={tx('Visitors registered for {day} or later, soonest first. Today’s visits are on Visitor management.', { day: showDate(from) })} />
+  );
+}
+
 /** A details page names the zone beside each time (issue 10). */
 function useTimeFormat() {
   const { dateTime } = useTime();

@@ -1,0 +1,54 @@
+// Visit requests on the server, beyond the declaration (contract/resources/visitRequests.ts): the day is today or
+// later within a year in the client's zone (as a registration's), who filed it, and the two decisions. Approve
+// registers the visitor for the day — the same row the front desk's registration makes (status expected, badge
+// valid to the end of that day in the client's zone) — in the same transaction; decline keeps the reason. The
+// declaration's `when` lets either happen only while the request waits (409 after, whoever decided first).
+import { PRIV, visitorsResource } from '../../contract';
+import type { ResourceHooks } from '../crud/hooks';
+import { HttpError, fill } from '../http/common';
+import { visitDateProblems } from './visitors';
+
+type Publish = (clientId: number, destination: string, body: unknown) => void;
+
+export function visitRequestHooks(publish?: Publish): ResourceHooks {
+  return {
+    select: {
+      requestedBy: '(select u.name from users u where u.id = t.requested_by)',
+      decidedBy: '(select u.name from users u where u.id = t.decided_by)',
+    },
+    search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
+    validate: async (ctx, input, before) => (before ? [] : visitDateProblems(ctx, input.visitDate)),
+    beforeInsert: async (ctx) => ({ requested_by: ctx.userId }),
+    actions: {
+      approve: {
+        privilege: PRIV.visitRequests.approve,
+        async run(ctx, before) {
+          // a request left waiting past its day cannot become a registration for a day gone by
+          if ((await visitDateProblems(ctx, before.visitDate)).length) {
+            throw new HttpError(409, fill('The day of this visit ({day}) has passed: decline the request, and the host may ask again.', { day: String(before.visitDate) }));
+          }
+          const made = await ctx.tx.query<{ id: number }>(`insert into visitors (client_id, first_name, last_name, company, email, phone, host_name, host_id, purpose,
+              visit_date, valid_until, status, created_by)
+            select r.client_id, r.first_name, r.last_name, r.company, r.email, r.phone, r.host_name, r.host_id, r.purpose,
+              r.visit_date, ((r.visit_date + 1)::timestamp at time zone c.timezone), 'expected', $3
+            from visit_requests r join clients c on c.id = r.client_id where r.id = $1 and r.client_id = $2 returning id`, [before.id, ctx.clientId, ctx.userId]);
+          await ctx.tx.query(`update visit_requests set status = 'approved', decided_by = $3, decided_at = now(), visitor_id = $4, updated_at = now()
+            where id = $1 and client_id = $2`, [before.id, ctx.clientId, ctx.userId, made.rows[0].id]);
+        },
+        audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, visitorId: after.visitorId } }),
+        // the registration it made shows in open visitor lists (today's visits, upcoming visits) at once
+        afterCommit(clientId, after) {
+          publish?.(clientId, `/changes/${visitorsResource.name}`, { resource: visitorsResource.name, id: after.visitorId, action: 'create' });
+        },
+      },
+      decline: {
+        privilege: PRIV.visitRequests.approve,
+        async run(ctx, before, input) {
+          await ctx.tx.query(`update visit_requests set status = 'declined', decided_by = $3, decided_at = now(), decision_note = $4, updated_at = now()
+            where id = $1 and client_id = $2`, [before.id, ctx.clientId, ctx.userId, input.reason]);
+        },
+        audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, decisionNote: after.decisionNote } }),
+      },
+    },
+  };
+}
