@@ -13,3 +13,4 @@ export * from './doors';
 export * from './sessions';
 export * from './ingest';
 export * from './resources';
+export * from './attendanceDaily';

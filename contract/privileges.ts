@@ -152,6 +152,7 @@ export const PRIV = {
   workSchedules: { view: '3.1.0', add: '3.1.1', edit: '3.1.2' },
   leaveCategories: { view: '3.7.0', add: '3.7.1', edit: '3.7.2' },
   leave: { view: '3.8.0', add: '3.8.1' },
+  dailyAttendance: '3.2.0',
   credentialStore: { view: '0.6.6.3', add: '0.6.6.4', edit: '0.6.6.5' },
 } as const;
 

@@ -19,6 +19,7 @@ import { visitorCredentialBatchRoutes } from './resources/visitorCredentials';
 import { batchRoutes } from './batch/routes';
 import { accessAdminRoutes } from './resources/accessAdmin';
 import { auditRoutes } from './http/audit';
+import { attendanceRoutes } from './http/attendance';
 import { dashboardRoutes } from './http/dashboard';
 import { divisionRoutes } from './http/divisions';
 import { diagnosticRoutes } from './http/diagnostics';
@@ -299,6 +300,7 @@ export async function buildServer(opts: ServerOptions) {
   diagnosticRoutes(app, { db });
   interfaceDiscoveryRoutes(app, { db });
   dashboardRoutes(app, { db });
+  attendanceRoutes(app, { db });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });

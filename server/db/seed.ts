@@ -145,7 +145,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       // the administrator of both demo clients is also the platform operator who may create clients
       if ('platform' in u && u.platform) await tx.query('insert into platform_grants (user_id, role_code) values ($1, $2) on conflict do nothing', [user.rows[0].id, PLATFORM_ROLE]);
     }
-    for (const t of TENANTS) await seedVisitsAhead(tx, ids[t.code].client);
+    for (const t of TENANTS) { await seedVisitsAhead(tx, ids[t.code].client); await seedAttendanceSwipes(tx, ids[t.code].client); }
     for (const s of SERVICE_ACCOUNTS) {
       const tz = TENANTS.find((t) => t.code === s.client)!.tz;
       await seedServiceAccount(tx, { ...s, clientId: ids[s.client].client, timezone: tz, role: 'integration' });
@@ -214,4 +214,24 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
     from visitors v where v.client_id = $1 and v.last_name = 'Ruiz'`, [client]);
   await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, decision_note)
     values ($1, 'Gary', 'Stone', 'Stone Media', ${host(3)}, 'other', ${today} + 1, 'declined', ${user}, ${user}, now() - interval '2 hours', 'No filming on site without the director’s approval.')`, [client]);
+}
+
+/** Two weeks of the head-office team's badge-ins at the main door (daily attendance has days to show): in between
+ *  08:40 and 09:14 (some late), out between 17:05 and 18:14, now and then a day not in at all; today's arrivals so far. */
+async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
+  const swipes = (days: string, when: string) => `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message,
+      alert, priority, division_id, identity_id, decision, reason, swipe, at)
+    select $1, 5000, d.id::text, d.name, d.id::text, d.name, 'Access granted', false, 100, d.division_id, i.id, 'granted', 'granted',
+      jsonb_build_object('doorId', d.id, 'card', c.number, 'side', x.side, 'at', (extract(epoch from x.at) * 1000)::bigint), x.at
+    from (select timezone tz, (now() at time zone timezone)::date today from clients where id = $1) z
+    cross join (select id, name, division_id from doors where client_id = $1 order by id limit 1) d
+    join team_members m on true join teams t on t.id = m.team_id and t.client_id = $1
+    join identities i on i.id = m.identity_id
+    join lateral (select number from credentials where identity_id = i.id order by id limit 1) c on true
+    cross join ${days} g(n)
+    cross join lateral (values ('entry', ((z.today - n) + time '08:40' + ((i.id * 7 + n * 13) % 35) * interval '1 minute') at time zone z.tz),
+                               ('exit', ((z.today - n) + time '17:05' + ((i.id * 11 + n * 5) % 70) * interval '1 minute') at time zone z.tz)) x(side, at)
+    where extract(dow from z.today - n) between 1 and 5 and (i.id + n) % 11 <> 0 and ${when}`;
+  await tx.query(swipes('generate_series(1, 14)', 'true'), [client]);
+  await tx.query(swipes('(values (0))', `x.side = 'entry' and x.at < now()`), [client]);
 }

@@ -5,7 +5,7 @@ import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatChoices, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
-  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch,
+  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -129,6 +129,13 @@ export const getVisitor = (id: number) => getJson(`${API.visitors}/${id}`, Visit
 export const recordBadgePrinted = (id: number) => send('post', `${API.visitors}/${id}/badge-printed`, {}, Visitor);
 /** Arrival and departure at the front desk: expected → on site → left. */
 export const moveVisitor = (id: number, move: 'sign-in' | 'sign-out') => send('post', `${API.visitors}/${id}/${move}`, {}, Visitor);
+
+// ---------- attendance (§2 Attendance) ----------
+const TeamChoice = type({ id: integer(), name: string(), active: boolean() });
+/** The client's teams, by name, for the daily attendance's team filter. */
+export const listTeamChoices = () => getJson(teamsResource.api, Page(TeamChoice), listQuery({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }));
+/** Daily Attendance [3.2.0]: one day of the client's teams. */
+export const getDailyAttendance = (q: DailyAttendanceQuery) => getJson(DAILY_ATTENDANCE_API, DailyAttendance, q.teamId ? { date: q.date, teamId: q.teamId } : { date: q.date });
 
 // ---------- generic resource calls for the catalogue ----------
 export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeletePath?: string) {

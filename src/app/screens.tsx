@@ -50,6 +50,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
   visitorUpcoming: pick(visitor, 'VisitorUpcomingScreen'),
+  dailyAttendance: pick(() => import('../screens/attendance/DailyAttendanceScreen'), 'DailyAttendanceScreen'),
   visitorCredentialBatch: pick(visitor, 'VisitorCredentialBatchScreen'),
   doors: pick(configure, 'DoorsScreen'),
   divisions: pick(configure, 'DivisionsScreen'),

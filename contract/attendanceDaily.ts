@@ -1,0 +1,52 @@
+// Daily Attendance [3.2.0] (§2 Attendance "/daily-attendance"): for one day, each member of the client's teams with
+// the shift their team's work schedule sets for that weekday, their first and last granted swipe of the day (any
+// door, in the client's zone), and what that makes them. The spec names no columns or rules; these are the ones an
+// HR office reads a day by:
+// - on leave: a leave record covers the day (whatever the swipes);
+// - day off: the schedule has no shift that weekday;
+// - not yet: the day is today and the shift's start plus the schedule's grace has not passed; later, absent;
+// - late: the first swipe is after the shift's start plus the grace (minutes late counted from the start);
+// - present otherwise. Worked time is last swipe minus first, when there are two.
+import { enums, integer, nullable, optional, string, type, array, type Infer } from 'superstruct';
+import { calendarDate, idInt } from './primitives';
+
+export const DAILY_ATTENDANCE_API = '/event/attendance/daily';
+
+export const ATTENDANCE_STATUSES = [
+  { value: 'present', label: 'Present' }, { value: 'late', label: 'Late' }, { value: 'absent', label: 'Absent' },
+  { value: 'not-yet', label: 'Not in yet' }, { value: 'on-leave', label: 'On leave' }, { value: 'day-off', label: 'Day off' },
+] as const;
+export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number]['value'];
+
+export const DailyAttendanceQuery = type({ date: calendarDate(), teamId: optional(idInt()) });
+export type DailyAttendanceQuery = Infer<typeof DailyAttendanceQuery>;
+
+export const DailyAttendanceRow = type({
+  identityId: integer(), name: string(), employeeNo: nullable(string()), teamId: integer(), team: string(),
+  /** the shift of that weekday as HH:mm in the client's zone, or null (a day off) */
+  shiftStart: nullable(string()), shiftEnd: nullable(string()),
+  firstIn: nullable(string()), lastOut: nullable(string()),
+  workedMinutes: nullable(integer()), lateMinutes: nullable(integer()),
+  status: enums(ATTENDANCE_STATUSES.map((s) => s.value)),
+  /** the leave category when on leave */
+  leave: nullable(string()),
+});
+export type DailyAttendanceRow = Infer<typeof DailyAttendanceRow>;
+export const DailyAttendance = type({ date: string(), zone: string(), rows: array(DailyAttendanceRow) });
+export type DailyAttendance = Infer<typeof DailyAttendance>;
+
+/** A member's status from their day (the rules above); `nowMinutes` is the time of day now when the day is today. */
+export function attendanceStatus(d: {
+  onLeave: boolean; shiftStart: string | null; graceMinutes: number; firstInMinutes: number | null; isToday: boolean; isFuture: boolean; nowMinutes: number;
+}): { status: AttendanceStatus; lateMinutes: number | null } {
+  if (d.onLeave) return { status: 'on-leave', lateMinutes: null };
+  if (!d.shiftStart) return { status: 'day-off', lateMinutes: null };
+  const start = minutesOf(d.shiftStart);
+  if (d.firstInMinutes === null) {
+    const pending = d.isFuture || (d.isToday && d.nowMinutes <= start + d.graceMinutes);
+    return { status: pending ? 'not-yet' : 'absent', lateMinutes: null };
+  }
+  if (d.firstInMinutes > start + d.graceMinutes) return { status: 'late', lateMinutes: d.firstInMinutes - start };
+  return { status: 'present', lateMinutes: null };
+}
+export const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

@@ -1,0 +1,53 @@
+// Daily Attendance [3.2.0]: HR reaches it from the attendance screen, reads a past working day of the head-office
+// team (seeded badge-ins: present, late, absent), moves day by day to a weekend (day off), filters by team; a user
+// without 3.2.0 cannot open it.
+import { expect, test } from './fixtures';
+import { shot, signIn } from './helpers';
+import { signOut } from './console.helpers';
+
+const KL = 'Asia/Kuala_Lumpur';
+const ymd = (t: number) => new Intl.DateTimeFormat('en-CA', { timeZone: KL }).format(t);
+const weekday = (t: number) => new Intl.DateTimeFormat('en-US', { timeZone: KL, weekday: 'short' }).format(t);
+
+test('HR reads a working day and a weekend of the head-office team; the auditor may not', async ({ page }) => {
+  test.setTimeout(90_000);
+  // the latest Monday to Thursday before today in the client's zone (its next day is a working day too)
+  let t = Date.now() - 86_400_000;
+  while (!['Mon', 'Tue', 'Wed', 'Thu'].includes(weekday(t))) t -= 86_400_000;
+  let sat = Date.now() - 86_400_000;
+  while (weekday(sat) !== 'Sat') sat -= 86_400_000;
+
+  await signIn(page, 'hr');
+  await page.goto('/attendance');
+  await page.getByTestId('attendance-hub').getByText('Daily Attendance', { exact: true }).click();
+  const screen = page.getByTestId('daily-attendance');
+  await expect(screen.getByLabel('Day', { exact: true })).toHaveValue(ymd(Date.now())); // today, in the user's zone
+
+  await screen.getByLabel('Day', { exact: true }).fill(ymd(t));
+  const table = screen.getByTestId('attendance-table');
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(8); // the seeded head-office team
+  // a past working day: everyone has a status of that day; those who came have an in and an out and hours worked
+  const statuses = await table.getByTestId('attendance-status').allTextContents();
+  expect(statuses.every((x) => ['Present', 'Late', 'Absent', 'On leave'].includes(x))).toBe(true);
+  expect(statuses.filter((x) => x === 'Present' || x === 'Late').length).toBeGreaterThan(4);
+  await expect(rows.locator('td:nth-child(5)').filter({ hasText: /^\d+:\d\d$/ }).first()).toBeVisible(); // worked
+  await expect(screen.getByTestId('attendance-counts')).toContainText(/Present: \d/);
+  await shot(page, 'daily-attendance');
+
+  // the next day, by the arrow, is a working day too; a Saturday is a day off for all of them
+  await screen.getByTestId('day-after').click();
+  await expect(screen.getByLabel('Day', { exact: true })).toHaveValue(ymd(t + 86_400_000));
+  await expect(rows).toHaveCount(8);
+  await screen.getByLabel('Day', { exact: true }).fill(ymd(sat));
+  await expect(table.getByTestId('attendance-status').first()).toHaveText('Day off');
+  expect(new Set(await table.getByTestId('attendance-status').allTextContents())).toEqual(new Set(['Day off']));
+  await screen.getByLabel('Team').selectOption({ label: 'Head office' });
+  await expect(rows).toHaveCount(8);
+  await signOut(page);
+
+  await signIn(page, 'auditor');
+  await page.goto('/attendance/daily-attendance');
+  await expect(page.getByTestId('daily-attendance')).toHaveCount(0);
+  await expect(page).toHaveURL(/403/);
+});

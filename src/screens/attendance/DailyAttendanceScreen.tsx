@@ -1,0 +1,107 @@
+// Daily Attendance [3.2.0] (§2 Attendance "/daily-attendance"): one day of the client's teams — who came in, late or
+// not at all, who is on leave or off — from their badge-ins and their team's work schedule (the rules are the
+// contract's, contract/attendanceDaily.ts). Pick a day (today by default, in the user's zone) and a team; the day's
+// badge times show in the user's zone, the shifts as the schedule gives them (the client's clock).
+import { useMemo, useState } from 'react';
+import { Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import { formatInTimeZone } from 'date-fns-tz';
+import { ATTENDANCE_STATUSES, type AttendanceStatus, type DailyAttendance, type DailyAttendanceQuery } from '../../../contract';
+import { dailyAttendanceReading, teamChoices } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { tx, useLocale } from '../../i18n';
+import { toCsv } from '../../resources/csv';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { useRouteInfo } from '../../app/RouteContext';
+import { routeDescription, routeTitle } from '../../i18n';
+
+const INTENT: Record<AttendanceStatus, Intent> = { present: 'success', late: 'warning', absent: 'danger', 'not-yet': 'none', 'on-leave': 'primary', 'day-off': 'none' };
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const shift = (ymd: string, days: number) => new Date(Date.parse(`${ymd}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const hours = (m: number | null) => (m === null ? '' : `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`);
+const statusLabel = (s: AttendanceStatus) => tx(ATTENDANCE_STATUSES.find((x) => x.value === s)!.label);
+
+export function DailyAttendanceScreen() {
+  const { route } = useRouteInfo();
+  useLocale();
+  const time = useTime();
+  // visual: the day and team asked for (the reading's input is what is journaled)
+  const [date, setDate] = useState(() => time.today(Date.now()));
+  const [teamId, setTeamId] = useState('');
+  const teams = useReading<{ items: { id: number; name: string; active: boolean }[] }>(teamChoices, 'read:attendance-teams');
+  const valid = DAY.test(date);
+  const input = useMemo<DailyAttendanceQuery | null>(() => (valid ? { date, ...(teamId ? { teamId: Number(teamId) } : {}) } : null), [valid, date, teamId]);
+  const day = useReading<DailyAttendance | null>(dailyAttendanceReading, 'read:daily-attendance', { input, key: `${date}|${teamId}` });
+  const rows = day.output?.rows ?? [];
+  const at = (iso: string | null) => (iso ? formatInTimeZone(iso, time.zone, 'HH:mm') : '');
+  const counts = useMemo(() => ATTENDANCE_STATUSES.map((s) => ({ ...s, n: rows.filter((r) => r.status === s.value).length })).filter((s) => s.n > 0), [rows]);
+  const zoned = (title: string) => `${tx(title)} (${time.zoneName()})`;
+
+  const exportCsv = () => {
+    const csv = toCsv([tx('Name'), tx('Employee no.'), tx('Team'), tx('Shift'), zoned('In'), zoned('Out'), tx('Worked'), tx('Status')],
+      rows.map((r) => [r.name, r.employeeNo ?? '', r.team, r.shiftStart ? `${r.shiftStart}–${r.shiftEnd}` : '', at(r.firstIn), at(r.lastOut), hours(r.workedMinutes),
+        r.status === 'late' ? `${statusLabel(r.status)} (${r.lateMinutes} min)` : r.leave ? `${statusLabel(r.status)} (${r.leave})` : statusLabel(r.status)]));
+    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+    Object.assign(document.createElement('a'), { href: url, download: `daily-attendance-${date}.csv` }).click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  return (
+    <div className="gh-page" data-testid="daily-attendance">
+      <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />
+      <div className="gh-toolbar gh-attendance__toolbar">
+        <ButtonGroup>
+          <Button icon="chevron-left" aria-label={tx('Day before')} disabled={!valid} onClick={() => setDate(shift(date, -1))} data-testid="day-before" />
+          <InputGroup type="date" value={date} onChange={(e) => setDate(e.target.value)} aria-label={tx('Day')} data-testid="attendance-day" />
+          <Button icon="chevron-right" aria-label={tx('Day after')} disabled={!valid} onClick={() => setDate(shift(date, 1))} data-testid="day-after" />
+        </ButtonGroup>
+        <Button text={tx('Today')} onClick={() => setDate(time.today(Date.now()))} />
+        <HTMLSelect value={teamId} onChange={(e) => setTeamId(e.target.value)} aria-label={tx('Team')} data-testid="attendance-team"
+          options={[{ label: tx('Every team'), value: '' }, ...(teams.output?.items ?? []).map((t) => ({ label: t.name, value: String(t.id) }))]} />
+        <span className="gh-toolbar__spacer" />
+        <Button icon="refresh" aria-label={tx('Refresh')} onClick={day.reload} loading={day.busy} />
+        <Button icon="export" text={tx('Export CSV')} disabled={!rows.length} onClick={exportCsv} data-testid="attendance-export" />
+      </div>
+      {counts.length > 0 && (
+        <div className="gh-attendance__counts" data-testid="attendance-counts">
+          {counts.map((c) => <Tag key={c.value} intent={INTENT[c.value]} minimal round>{statusLabel(c.value)}: {c.n}</Tag>)}
+        </div>
+      )}
+      {!valid && <Callout intent="warning" icon="calendar">{tx('Choose a day.')}</Callout>}
+      {day.failed && <Callout intent="danger" icon="error" data-testid="attendance-error">{day.error} <Button variant="minimal" text={tx('Try again')} onClick={day.reload} /></Callout>}
+      {valid && !day.output && !day.failed && <Spinner size={24} />}
+      {day.output && rows.length === 0 && (
+        <NonIdealState icon="people" title={tx('Nobody to show')} description={tx('No team has members you may see. Teams and their members are kept under Time and attendance → Teams.')} />
+      )}
+      {rows.length > 0 && (
+        <div className="gh-table-scroll">
+          <HTMLTable compact striped className="gh-attendance__table" data-testid="attendance-table">
+            <thead><tr>
+              <th>{tx('Name')}</th><th>{tx('Status')}</th><th>{zoned('In')}</th><th>{zoned('Out')}</th><th>{tx('Worked')}</th><th>{tx('Shift')}</th><th>{tx('Team')}</th>
+            </tr></thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.teamId}:${r.identityId}`} data-testid={`attendance-row-${r.identityId}`}>
+                  <td><div>{r.name}</div>{r.employeeNo && <div className="bp6-text-muted bp6-text-small">{r.employeeNo}</div>}</td>
+                  <td>
+                    <Tag intent={INTENT[r.status]} minimal data-testid="attendance-status">{statusLabel(r.status)}</Tag>
+                    {r.status === 'late' && <span className="gh-attendance__note">{tx('{n} min', { n: r.lateMinutes ?? 0 })}</span>}
+                    {r.leave && <span className="gh-attendance__note">{r.leave}</span>}
+                  </td>
+                  <td>{at(r.firstIn)}</td>
+                  <td>{at(r.lastOut)}</td>
+                  <td>{hours(r.workedMinutes)}</td>
+                  <td>{r.shiftStart ? `${r.shiftStart}–${r.shiftEnd}` : <span className="bp6-text-muted">—</span>}</td>
+                  <td>{r.team}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </div>
+      )}
+      {day.output && day.output.zone !== time.zone && (
+        <p className="bp6-text-muted gh-attendance__foot">{tx('Shifts are in the client’s time ({zone}); badge times in yours.', { zone: day.output.zone })}</p>
+      )}
+    </div>
+  );
+}
