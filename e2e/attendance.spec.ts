@@ -1,6 +1,6 @@
 // Daily Attendance [3.2.0]: HR reaches it from the attendance screen, reads a past working day of the head-office
 // team (seeded badge-ins: present, late, absent), moves day by day to a weekend (day off), filters by team; a user
-// without 3.2.0 cannot open it.
+// without 3.2.0 cannot open it. The attendance properties [3.5.0] round worked time.
 import { expect, test } from './fixtures';
 import { shot, signIn } from './helpers';
 import { signOut } from './console.helpers';
@@ -9,7 +9,7 @@ const KL = 'Asia/Kuala_Lumpur';
 const ymd = (t: number) => new Intl.DateTimeFormat('en-CA', { timeZone: KL }).format(t);
 const weekday = (t: number) => new Intl.DateTimeFormat('en-US', { timeZone: KL, weekday: 'short' }).format(t);
 
-test('HR reads a working day and a weekend of the head-office team; the auditor may not', async ({ page }) => {
+test('HR reads a working day and a weekend of the head-office team, rounds worked time in the properties; the auditor may not', async ({ page }) => {
   test.setTimeout(90_000);
   // the latest Monday to Thursday before today in the client's zone (its next day is a working day too)
   let t = Date.now() - 86_400_000;
@@ -44,6 +44,26 @@ test('HR reads a working day and a weekend of the head-office team; the auditor 
   expect(new Set(await table.getByTestId('attendance-status').allTextContents())).toEqual(new Set(['Day off']));
   await screen.getByLabel('Team').selectOption({ label: 'Head office' });
   await expect(rows).toHaveCount(8);
+
+  // attendance properties [3.5.0]: worked time rounded down to quarters shows so on the working day; the form stays
+  await page.goto('/attendance/properties');
+  const props = page.getByTestId('attendanceProperties-form');
+  await props.getByLabel('Round worked time down to (minutes)').fill('15');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Attendance properties saved' }).first()).toBeVisible();
+  await page.reload();
+  await expect(props.getByLabel('Round worked time down to (minutes)')).toHaveValue('15');
+  await page.goto('/attendance/daily-attendance');
+  await screen.getByLabel('Day', { exact: true }).fill(ymd(t));
+  // the past day's reading (most came and went), every worked time a quarter
+  await expect.poll(async () => {
+    const worked = (await rows.locator('td:nth-child(5)').allTextContents()).filter(Boolean);
+    return worked.length > 4 && worked.every((w) => /:(00|15|30|45)$/.test(w));
+  }).toBe(true);
+  await page.goto('/attendance/properties');
+  await props.getByLabel('Round worked time down to (minutes)').fill('1');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Attendance properties saved' }).first()).toBeVisible();
   await signOut(page);
 
   await signIn(page, 'auditor');

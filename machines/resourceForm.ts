@@ -142,6 +142,8 @@ export const resourceFormMachine = setup({
       on: {
         'form.submit': { target: 'saving', actions: 'clearProblems' },
         'form.reset': { target: 'editing', actions: 'clearProblems' },
+        // a form that stays open after a save (a tenant's settings) reads the record again, as the server keeps it
+        'form.reload': { guard: 'editing', target: 'loading', actions: 'clearProblems' },
       },
     },
   },

@@ -149,6 +149,10 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   /** false: declared for references and drift only; its routes are hand-written elsewhere. `{ list: false }`: the
    *  list is hand-written (the doors' live list with their state), everything else comes from the catalogue. */
   routes?: boolean | { list: false };
+  /** One row per tenant, made with its columns' defaults the first time it is read: a tenant's settings (attendance
+   *  properties). `GET api` answers it and `PUT api` changes it (view and edit codes); its one route is the form. The
+   *  table needs a unique client_id. No add, delete, list, options or export. */
+  singleton?: true;
   /** The generic screens' exceptions: add route and button text, where rows and saved adds go; `shownOnce`: fields of
    *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key); `editRoute`
    *  (with `:id`) and `editTitle` when the edit form is not `${route}/edit/:id` (a controller's settings). */

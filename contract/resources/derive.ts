@@ -205,7 +205,9 @@ export function recordActionBody(a: RecordAction): Struct<any, any> {
 }
 
 export function routeRows(r: ResourceDeclaration<any>) {
-  const rows: { section: string; path: string; title: string; privileges: string[]; hidden: boolean; kind: 'list' | 'add' | 'edit' }[] = [
+  // settings (a singleton): one route, the form, opened by the view code (read-only without the edit code)
+  if (r.singleton) return [{ section: r.section, path: r.route, title: r.label.one, privileges: [r.privileges.view], hidden: false, kind: 'settings' as const }];
+  const rows: { section: string; path: string; title: string; privileges: string[]; hidden: boolean; kind: 'list' | 'add' | 'edit' | 'settings' }[] = [
     { section: r.section, path: r.route, title: r.label.many, privileges: [r.privileges.view], hidden: false, kind: 'list' },
   ];
   if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: [r.privileges.add], hidden: !r.screens?.addRoute, kind: 'add' });

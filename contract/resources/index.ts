@@ -31,6 +31,7 @@ import { cardReadersResource, controllersResource, inputsResource, interfaceSett
 import { credentialStoreResource, visitTypesResource, visitorCredentialsResource, visitorTenantsResource } from './visitorSetup';
 import { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource } from './attendance';
 import { visitRequestsResource } from './visitRequests';
+import { attendancePropertiesResource, visitorPropertiesResource } from './settings';
 
 export * from './define';
 export * from './derive';
@@ -63,6 +64,7 @@ export { controllersResource, cardReadersResource, inputsResource, outputsResour
 export { visitTypesResource, visitorCredentialsResource, visitorTenantsResource, credentialStoreResource, VISITOR_CREDENTIAL_BATCH_API, VISITOR_CREDENTIAL_BATCH_MAX, VisitorCredentialBatch, batchNumbers, VisitorCredentialBatchResult, VISITOR_CREDENTIAL_KINDS, VISITOR_CREDENTIAL_STATES, STOCK_CREDENTIAL_TYPES, PHONE } from './visitorSetup';
 export { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
 export { visitRequestsResource, VISIT_REQUEST_STATUSES } from './visitRequests';
+export { attendancePropertiesResource, visitorPropertiesResource } from './settings';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
@@ -71,6 +73,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
   visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
-  credentialStoreResource, visitRequestsResource,
+  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

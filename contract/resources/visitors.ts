@@ -39,7 +39,7 @@ export const visitorsResource = defineResource({
   list: { title: ['firstName', 'lastName'], columns: ['company', 'hostName', 'purpose', 'visitDate', 'status', 'badgePrintedAt', 'idNumber'], sort: ['visitDate', 'desc'] },
   form: [
     { title: 'Visitor', description: 'Read the visitor\u2019s identity card to fill name, ID number and photo, or type them.', fields: ['firstName', 'lastName', 'idNumber', 'company', 'email', 'phone', 'photo'] },
-    { title: 'Visit', fields: ['hostName', 'purpose', 'visitDate'] },
+    { title: 'Visit', fields: ['hostName', 'hostId', 'purpose', 'visitDate'] },
   ],
   export: ['csv', 'ndjson'],
   audit: { omit: ['photo'] },

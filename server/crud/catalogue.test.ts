@@ -287,7 +287,7 @@ describe.each(served.filter((r) => r.scope.division && r.privileges.add).map((r)
 });
 
 // a resource that is enrolled, not typed in (controllers): edit-only, on the rows that exist
-describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit).map((r) => [r.name, r] as const))('%s, edit only (generated)', (_name, r) => {
+describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit && !r.singleton).map((r) => [r.name, r] as const))('%s, edit only (generated)', (_name, r) => {
   it('edits an existing row with an audit row; another tenant\u2019s id is 404; a bad value is named; there is no create', async () => {
     const [row] = (await s.call('GET', `${r.api}?size=1`, { token: nw })).body.items;
     expect(row).toBeDefined();
@@ -311,6 +311,53 @@ describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit).map((
     expect([404, 405]).toContain((await s.call('POST', r.api, { token: nw, body: input })).status);
   });
 });
+
+// a tenant's settings (singletons): one row per tenant, read at the resource's path with its defaults, changed there
+const singletons = served.filter((r) => r.singleton);
+describe.each(singletons.map((r) => [r.name, r] as const))('%s settings (generated from its declaration)', (_name, r) => {
+  const defaults = () => Object.fromEntries(writable(r).filter(([, f]) => f.default !== undefined).map(([k, f]) => [k, f.default]));
+  it('reads each tenant’s own row, made with the declared defaults; no list, add or delete', async () => {
+    const mine = await s.call('GET', r.api, { token: nw });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject(defaults());
+    const again = await s.call('GET', r.api, { token: nw });
+    expect(again.body.id).toBe(mine.body.id);
+    const theirs = await s.call('GET', r.api, { token: hb });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect([404, 405]).toContain((await s.call('POST', r.api, { token: nw, body: {} })).status);
+    expect([404, 405]).toContain((await s.call('DELETE', `${r.api}/${mine.body.id}`, { token: nw })).status);
+    expect((await s.call('GET', `${r.api}/${theirs.body.id}`, { token: nw })).status).toBe(404);
+  });
+  it('changes the tenant’s row with an audit row, refuses bad values naming the field, and leaves the other tenant’s', async () => {
+    const before = (await s.call('GET', r.api, { token: nw })).body;
+    const input = await sample(r);
+    // each number one step off its default, each switch turned over: a change the audit row shows
+    for (const [k, f] of writable(r)) {
+      if (f.kind === 'number') input[k] = (f.default as number) === (f.max ?? Infinity) ? (f.default as number) - 1 : (f.default as number) + 1;
+      if (f.kind === 'switch') input[k] = !f.default;
+    }
+    const saved = await s.call('PUT', r.api, { token: nw, body: input });
+    expect(saved.status).toBe(200);
+    expect(saved.body.id).toBe(before.id);
+    for (const [k] of writable(r).filter(([, f]) => f.kind === 'number' || f.kind === 'switch')) expect([k, saved.body[k]]).toEqual([k, input[k]]);
+    const audit = await s.db.query<any>('select action from audit_log where entity = $1 and entity_id = $2', [entityOf(r), String(before.id)]);
+    expect(audit.rows.map((x) => x.action)).toContain('update');
+    const theirs = (await s.call('GET', r.api, { token: hb })).body;
+    expect(theirs).toMatchObject(defaults());
+    for (const [k, f] of writable(r).filter(([, f]) => f.kind === 'number')) {
+      const bad = await s.call('PUT', r.api, { token: nw, body: { ...input, [k]: (f.max ?? 0) + 1 } });
+      expect([k, bad.status, bad.body.violations?.[0]?.field]).toEqual([k, 400, k]);
+    }
+    expect((await s.call('GET', r.api, { token: nw })).body).toMatchObject(Object.fromEntries(writable(r).filter(([, f]) => f.kind === 'number').map(([k]) => [k, input[k]])));
+  });
+  it('answers 403 to a user without its code', async () => {
+    const operator = await s.login('operator');
+    expect((await s.call('GET', r.api, { token: operator })).status).toBe(403);
+    expect((await s.call('PUT', r.api, { token: operator, body: defaults() })).status).toBe(403);
+  });
+});
+it('has settings to check', () => { expect(singletons.length).toBeGreaterThan(0); });
 
 // every pair (a deletable resource, a resource referencing it): the delete is refused while the reference stands,
 // unless the reference is declared to go with its target (onDelete 'cascade': a leave goes with its member of staff)

@@ -427,7 +427,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
 
   // ---------- routes ----------
   const listCodes = [r.privileges.view, ...(r.privileges.list ?? [])];
-  if (typeof r.routes !== 'object' || r.routes.list !== false) app.get(paths.list, { config: { privileges: listCodes } }, async (req) => {
+  if (!r.singleton && (typeof r.routes !== 'object' || r.routes.list !== false)) app.get(paths.list, { config: { privileges: listCodes } }, async (req) => {
     const f = parseList(req.query);
     const scope = await scopeOf(db, req, listCodes);
     const params: unknown[] = [];
@@ -505,7 +505,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     return { items: await withOwned(db, rows.map(toRow), scope.clientId), total, totalIsAtLeast, page, size };
   });
 
-  app.get(paths.options, { config: { privileges: optionCodes } }, async (req) => {
+  if (!r.singleton) app.get(paths.options, { config: { privileges: optionCodes } }, async (req) => {
     const raw = (req.query ?? {}) as Record<string, unknown>;
     const text = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
     const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
@@ -576,6 +576,19 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     return load(db, scope, idParam(req, one));
   });
 
+  /** A singleton's row of the tenant (made with its columns' defaults the first time). */
+  async function singletonId(req: FastifyRequest): Promise<number> {
+    const clientId = clientOf(req);
+    await db.query(`insert into ${r.table} (client_id) values ($1) on conflict (client_id) do nothing`, [clientId]);
+    return Number((await db.query<{ id: number }>(`select id from ${r.table} where client_id = $1`, [clientId])).rows[0].id);
+  }
+  if (r.singleton) {
+    app.get(paths.list, { config: { privileges: readCodes } }, async (req) => {
+      const scope = await scopeOf(db, req, readCodes);
+      return load(db, scope, await singletonId(req));
+    });
+  }
+
   if (r.privileges.add) {
     const code = r.privileges.add;
     app.post(paths.list, { config: { privileges: [code] } }, async (req, reply) => {
@@ -609,8 +622,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
 
   if (r.privileges.edit) {
     const code = r.privileges.edit;
-    app.put(paths.one, { config: { privileges: [code] } }, async (req) => {
-      const id = idParam(req, one);
+    const put = async (req: FastifyRequest, id: number) => {
       const input = body(req.body, Input) as Record<string, unknown>;
       const loadedAt = input.updatedAt;
       delete input.updatedAt;
@@ -634,7 +646,9 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       });
       notify(done.clientId, { resource: r.name, id, action: 'update' }, done.after);
       return done.after;
-    });
+    };
+    app.put(paths.one, { config: { privileges: [code] } }, async (req) => put(req, idParam(req, one)));
+    if (r.singleton) app.put(paths.list, { config: { privileges: [code] } }, async (req) => put(req, await singletonId(req)));
   }
 
   if (r.privileges.delete) {

@@ -1,6 +1,7 @@
 // Daily Attendance [3.2.0] (contract/attendanceDaily.ts): one day of the client's teams, in the client's zone — each
 // member's shift from their team's work schedule, the first and last granted swipe of the day, leave, and the status
-// the contract's rules make of them. Members of divisions the user was not granted 3.2.0 on are left out (§6).
+// the contract's rules make of them. Members of divisions the user was not granted 3.2.0 on are left out (§6). The
+// attendance properties [3.5.0] choose the clocking doors and round worked time down.
 import type { FastifyInstance } from 'fastify';
 import { DAILY_ATTENDANCE_API, DailyAttendanceQuery, PRIV, attendanceStatus, type DailyAttendance, type DailyAttendanceRow } from '../../contract';
 import type { Db } from '../db/db';
@@ -22,6 +23,12 @@ export function attendanceRoutes(app: FastifyInstance, { db }: { db: Db }) {
          (extract(hour from now() at time zone timezone) * 60 + extract(minute from now() at time zone timezone))::int now_minutes,
          extract(dow from $2::date)::int::text dow
        from clients where id = $1`, [clientId, q.date])).rows[0];
+    // the attendance properties [3.5.0]: which doors' badge-ins count (none: every door's), and the rounding
+    const props = (await db.query<{ doors: number[] | null; round_minutes: number }>(`select p.round_minutes,
+        (select array_agg(d.door_id) from attendance_clock_doors d where d.properties_id = p.id) doors
+      from attendance_properties p where p.client_id = $1`, [clientId])).rows[0];
+    const clockDoors = props?.doors?.length ? props.doors.map(String) : null;
+    const round = props ? Number(props.round_minutes) : 1;
     // the day runs from midnight to midnight in the client's zone; swipes are read through their partial index
     const { rows } = await db.query<Member>(`
       with bounds as (select ($2::date::timestamp at time zone $3) d0, (($2::date + 1)::timestamp at time zone $3) d1)
@@ -36,9 +43,10 @@ export function attendanceRoutes(app: FastifyInstance, { db }: { db: Db }) {
       join work_schedules w on w.id = t.work_schedule_id
       left join lateral (select start_time, end_time from work_schedule_shifts s where s.work_schedule_id = w.id and s.day = $4 order by start_time limit 1) s on true
       left join lateral (select min(e.at) first_in, max(e.at) last_out from events e, bounds b
-        where e.client_id = $1 and e.identity_id = i.id and e.event_code = 5000 and e.at >= b.d0 and e.at < b.d1) sw on true
+        where e.client_id = $1 and e.identity_id = i.id and e.event_code = 5000 and e.at >= b.d0 and e.at < b.d1
+          and ($7::text[] is null or e.swipe->>'doorId' = any($7::text[]))) sw on true
       where t.client_id = $1 and t.active and ($5::int is null or t.id = $5) and i.division_id = any($6::int[])
-      order by t.name, i.last_name, i.first_name, i.id`, [clientId, q.date, day.zone, day.dow, q.teamId ?? null, divisions]);
+      order by t.name, i.last_name, i.first_name, i.id`, [clientId, q.date, day.zone, day.dow, q.teamId ?? null, divisions, clockDoors]);
     const isToday = q.date === day.today;
     const isFuture = q.date > day.today;
     return {
@@ -47,7 +55,8 @@ export function attendanceRoutes(app: FastifyInstance, { db }: { db: Db }) {
       rows: rows.map((m): DailyAttendanceRow => {
         const firstIn = iso(m.first_in);
         const lastOut = iso(m.last_out);
-        const worked = firstIn && lastOut && lastOut !== firstIn ? Math.round((Date.parse(lastOut) - Date.parse(firstIn)) / 60_000) : null;
+        const spent = firstIn && lastOut && lastOut !== firstIn ? Math.floor((Date.parse(lastOut) - Date.parse(firstIn)) / 60_000) : null;
+        const worked = spent === null ? null : spent - (spent % round);
         const { status, lateMinutes } = attendanceStatus({
           onLeave: m.leave !== null, shiftStart: m.shift_start, graceMinutes: Number(m.grace_minutes), firstInMinutes: m.first_in_minutes === null ? null : Number(m.first_in_minutes),
           isToday, isFuture, nowMinutes: Number(day.now_minutes),

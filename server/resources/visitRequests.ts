@@ -6,7 +6,7 @@
 import { PRIV, visitorsResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
-import { visitDateProblems } from './visitors';
+import { visitDateProblems, visitorProperties } from './visitors';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -17,7 +17,7 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
       decidedBy: '(select u.name from users u where u.id = t.decided_by)',
     },
     search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
-    validate: async (ctx, input, before) => (before ? [] : visitDateProblems(ctx, input.visitDate)),
+    validate: async (ctx, input, before) => (before ? [] : visitDateProblems(ctx, input.visitDate, (await visitorProperties(ctx)).daysAhead)),
     beforeInsert: async (ctx) => ({ requested_by: ctx.userId }),
     actions: {
       approve: {

@@ -14,13 +14,22 @@ async function clientToday(ctx: CrudContext): Promise<string> {
   return rows[0].d;
 }
 
-/** A visit's day (a registration's, a request's): today or later in the client's zone, within a year. */
-export async function visitDateProblems(ctx: CrudContext, visitDate: unknown): Promise<Violation[]> {
+/** The client's visitor properties [0.7.5.0] (contract/resources/settings.ts), their defaults while none are saved. */
+export async function visitorProperties(ctx: CrudContext) {
+  const { rows } = await ctx.tx.query<{ require_photo: boolean; require_id_number: boolean; require_host_identity: boolean; days_ahead: number }>(
+    'select require_photo, require_id_number, require_host_identity, days_ahead from visitor_properties where client_id = $1', [ctx.clientId]);
+  const p = rows[0];
+  return { requirePhoto: !!p?.require_photo, requireIdNumber: !!p?.require_id_number, requireHostIdentity: !!p?.require_host_identity, daysAhead: p ? Number(p.days_ahead) : MAX_DAYS_AHEAD };
+}
+
+/** A visit's day (a registration's, a request's): today or later in the client's zone, at most `daysAhead` days on
+ *  (the visitor properties'; a year when none are set). */
+export async function visitDateProblems(ctx: CrudContext, visitDate: unknown, daysAhead = MAX_DAYS_AHEAD): Promise<Violation[]> {
   if (typeof visitDate !== 'string') return [];
   const today = await clientToday(ctx);
   const days = (Date.parse(visitDate) - Date.parse(today)) / 86_400_000;
   if (days < 0) return [{ field: 'visitDate', message: `must not be before today (${today})` }];
-  if (days > MAX_DAYS_AHEAD) return [{ field: 'visitDate', message: 'must be within a year' }];
+  if (days > daysAhead) return [{ field: 'visitDate', message: daysAhead === 0 ? 'must be today' : daysAhead >= MAX_DAYS_AHEAD ? 'must be within a year' : `must be within ${daysAhead} days of today` }];
   return [];
 }
 
@@ -51,7 +60,18 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
   return {
     select: { createdBy: '(select u.name from users u where u.id = t.created_by)' },
     search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
-    validate: async (ctx, input, before) => (before ? [] : visitDateProblems(ctx, input.visitDate)),
+    // a registration needs what the client's visitor properties say, and a day within their reach
+    async validate(ctx, input, before) {
+      if (before) return [];
+      const p = await visitorProperties(ctx);
+      const missing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && !v.trim());
+      return [
+        ...(p.requirePhoto && missing(input.photo) ? [{ field: 'photo', message: 'is required: take the visitor\u2019s photo' }] : []),
+        ...(p.requireIdNumber && missing(input.idNumber) ? [{ field: 'idNumber', message: 'is required' }] : []),
+        ...(p.requireHostIdentity && missing(input.hostId) ? [{ field: 'hostId', message: 'is required: pick the host from the identities' }] : []),
+        ...(await visitDateProblems(ctx, input.visitDate, p.daysAhead)),
+      ];
+    },
     async beforeInsert(ctx, input) {
       const { rows } = await ctx.tx.query<{ v: Date }>(`select (($1::date + 1)::timestamp at time zone timezone) v from clients where id = $2`, [input.visitDate, ctx.clientId]);
       return { valid_until: rows[0].v, created_by: ctx.userId };

@@ -143,6 +143,9 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
   return {
     list: (p?: ListParams): Promise<PageOf<T>> => getJson(path, PageSchema, listQuery(p)),
     get: (id: number) => getJson(`${path}/${id}`, schema),
+    /** A singleton (a tenant's settings): its one row, and a change to it. */
+    getOne: () => getJson(path, schema),
+    updateOne: (body: unknown) => send('put', path, body, schema),
     create: (body: unknown) => send('post', path, body, schema),
     update: (id: number, body: unknown) => send('put', `${path}/${id}`, body, schema),
     /** The server's streamed CSV of the rows these filters find (`…/export`, column titles as the screens name them). */

@@ -12,7 +12,7 @@ export type ExportInput = { filters: Record<string, unknown>; sort: readonly unk
 /** A declared named row action (a pulse of an output). */
 export type RowActionInput = { id: number; action: string };
 
-export function resourceActors<T extends { id: number }>(path: string, schema: Struct<T, any>, bulkDeletePath?: string, shownOnce: readonly string[] = []) {
+export function resourceActors<T extends { id: number }>(path: string, schema: Struct<T, any>, bulkDeletePath?: string, shownOnce: readonly string[] = [], singleton = false) {
   const r = resourceApi(path, schema, bulkDeletePath);
   return {
     /** The resource's REST calls themselves (the list's export and named row actions). */
@@ -32,11 +32,12 @@ export function resourceActors<T extends { id: number }>(path: string, schema: S
       throw new Error(`Unknown list command ${input.command}`);
     }),
     deleteMany: fromPromise<unknown, { resource: string; ids: number[] }>(({ input }) => r.bulkDelete(input.ids)),
-    load: fromPromise<unknown, { id: number }>(({ input }) => r.get(input.id)),
+    // a tenant's settings (a singleton) are read and written at the resource's path itself, whatever the id
+    load: fromPromise<unknown, { id: number }>(({ input }) => (singleton ? r.getOne() : r.get(input.id))),
     /** A record action from its page (form.act), with the body it declares (a reason). */
     act: fromPromise<unknown, ActInput>(({ input }) => r.action(input.id, input.action, input.input)),
     save: fromPromise<Saved, SaveInput>(async ({ input }) => {
-      const saved = input.id === null ? await r.create(input.values) : await r.update(input.id, input.values);
+      const saved = singleton ? await r.updateOne(input.values) : input.id === null ? await r.create(input.values) : await r.update(input.id, input.values);
       const shown = Object.fromEntries(shownOnce.map((k) => [k, (saved as Record<string, unknown>)[k]]).filter(([, v]) => typeof v === 'string'));
       return Object.keys(shown).length ? { id: saved.id, shown: shown as Record<string, string> } : { id: saved.id };
     }),

@@ -3,7 +3,7 @@
 import {
   PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
-  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource,
+  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource,
   workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource, credentialStoreResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
@@ -71,7 +71,7 @@ const crud = (section: SectionId, path: string, title: string, singular: string,
   r(section, `${path}/edit/:id`, `Edit ${singular}`, [codes[2]], { icon, hidden: true, description: `Change an existing ${singular.toLowerCase()}.` }),
 ];
 /** One route row of a catalogue resource (contract/resources): path, title, privileges and icon come from its declaration. */
-const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edit', screen: ScreenKey, opt: Opt = {}): RouteDef => {
+const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edit' | 'settings', screen: ScreenKey, opt: Opt = {}): RouteDef => {
   const row = routeRows(res).find((x) => x.kind === kind)!;
   return r(row.section as SectionId, row.path, row.title, row.privileges, { icon: res.icon, hidden: row.hidden, screen, ...opt });
 };
@@ -81,6 +81,8 @@ const catalogue = (res: ResourceDeclaration<any>, description: string): RouteDef
   ...(res.privileges.add ? [fromResource(res, 'add', 'catalogueForm', { description: `Create a new ${res.label.one.toLowerCase()}.` })] : []),
   ...(res.privileges.edit || res.screens?.editRoute ? [fromResource(res, 'edit', 'catalogueForm', { description: `Change an existing ${res.label.one.toLowerCase()}.` })] : []),
 ];
+/** A tenant's settings (a catalogue singleton): its one route is the form. */
+const settings = (res: ResourceDeclaration<any>, description: string, opt: Opt = {}): RouteDef => fromResource(res, 'settings', 'catalogueForm', { description, ...opt });
 const x = (base: string): [string, string, string] => [`${base}.0`, `${base}.1`, `${base}.2`];
 /**
  * §2 Attendance: the children sit under /attendance and are hidden from the sidebar (the attendance screen links
@@ -212,7 +214,7 @@ export const ROUTES: RouteDef[] = [
   r('server', '/server/central-properties/general', 'Central properties', ['0.7.3.0'], { icon: 'settings', description: 'Server-wide settings.' }),
   r('server', '/server/central-properties/floor-plan', 'Floor plan properties', ['0.7.3.1'], { icon: 'map', description: 'Defaults of the floor plan monitor.' }),
   r('server', '/server/company-id', 'Company ID', ['0.7.4.0'], { icon: 'id-number', description: 'The site code printed on credentials.' }),
-  r('server', '/server/visitor-properties', 'Visitor properties', ['0.7.5.0'], { icon: 'id-number', description: 'Visitor badge, sign-in and retention settings.' }),
+  settings(visitorPropertiesResource, 'What a visitor\u2019s registration needs, and how far ahead.'),
 
   // ---------- Visitor ----------
   r('visitor', '/visitor', 'Visitor management', ['1.0.0'], { icon: 'id-number', screen: 'visitorToday', description: 'Today\u2019s visits: who is expected, on site and gone.' }),
@@ -242,7 +244,7 @@ export const ROUTES: RouteDef[] = [
   ...attendanceChild(leaveCategoriesResource, 'Kinds of leave and their allowances.'),
   // view/{id} [3.8.0]: a 3.8.0 holder sees the record; one who may add leave (3.8.1) corrects it there too
   ...attendanceChild(leaveResource, 'Leave taken and requested by staff.').map((d) => (d.path === '/attendance/leave/view/:id' ? { ...d, description: 'One leave record; whoever may add leave corrects it here.' } : d)),
-  r('attendance', '/attendance/properties', 'Attendance properties', ['3.5.0'], { icon: 'settings', hidden: true, description: 'Rounding, grace periods and overtime rules.' }),
+  settings(attendancePropertiesResource, 'Which doors clock staff in and out, and how worked time is rounded.', { hidden: true }),
   ...attendanceChild(teamsResource, 'Teams of staff sharing a work schedule.'),
   ...attendanceChild(workSchedulesResource, 'Shifts and working days.'),
 ];

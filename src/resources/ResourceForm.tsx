@@ -70,7 +70,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const navigate = useNavigate();
   const tabs = useSystemActor('tabs');
   const { params, path } = useRouteInfo();
-  const id = params.id !== undefined ? Number(params.id) : undefined;
+  // a tenant's settings (a singleton) are one record, read and saved at the resource's path: the id only says "a record"
+  const singleton = !!resource.declaration?.singleton;
+  const id = singleton ? 1 : params.id !== undefined ? Number(params.id) : undefined;
   const editing = id !== undefined;
   const form = useViewActor(resource.formMachine, { id: `form:${resource.name}`, input: { id, resource: resource.name } });
   const loaded = useSelector(form, selValues) as T | null;
@@ -110,10 +112,12 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
       const w = resourceWords(resource);
       notify({ intent: 'success', title: tx('{what} saved', { what: w.one }), message: editing ? tx('Your changes are saved.') : tx('The new {what} is saved.', { what: w.one.toLowerCase() }), timeoutMs: TOAST_MS });
       if (e.shown) setOnce({ shown: e.shown, id: e.id });
+      // settings stay open, read again as the server keeps them (their next save sends the new updatedAt)
+      else if (singleton) form.send({ type: 'form.reload' });
       else leave(e.id);
     });
     return () => sub.unsubscribe();
-  }, [form, resource, editing, leave]);
+  }, [form, resource, editing, leave, singleton]);
   // a record action done (Approve): say so, named by the record; the page shows the record as the server answered
   useEffect(() => {
     const sub = form.on('form.acted', (e) => {
@@ -261,8 +265,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
               {!readOnly && <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>}
               {!readOnly && <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>}
               {resource.declaration?.screens?.whatIf && <WhatIfButton resource={resource} id={id} />}
-              <Button variant="minimal" data-testid="form-cancel"
-                onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>{readOnly ? tx('Back to the list') : t('cancel')}</Button>
+              {!singleton && <Button variant="minimal" data-testid="form-cancel"
+                onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>{readOnly ? tx('Back to the list') : t('cancel')}</Button>}
             </div>
             <Dialog isOpen={!!once} title={tx('Shown only now')} icon="key" onClose={() => { const id = once!.id; setOnce(null); leave(id); }}>
               <div data-testid="shown-once">

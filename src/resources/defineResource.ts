@@ -130,7 +130,7 @@ export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {
 }
 
 export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
-  const actors = resourceActors(def.api, def.schema, def.bulkDelete, def.declaration?.screens?.shownOnce?.map((x) => x.field));
+  const actors = resourceActors(def.api, def.schema, def.bulkDelete, def.declaration?.screens?.shownOnce?.map((x) => x.field), !!def.declaration?.singleton);
   return {
     ...def,
     calls: actors.calls,
