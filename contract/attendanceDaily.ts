@@ -50,3 +50,19 @@ export function attendanceStatus(d: {
   return { status: 'present', lateMinutes: null };
 }
 export const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** Attendance Summaries [3.6.0] (§2 Attendance "/summaries"): each member's days of a period, counted day by day by the
+ *  rules above (a day still ahead is not counted). At most ATTENDANCE_SUMMARY_MAX_DAYS days at once. */
+export const ATTENDANCE_SUMMARY_API = '/event/attendance/summaries';
+export const ATTENDANCE_SUMMARY_MAX_DAYS = 62;
+export const AttendanceSummaryQuery = type({ from: calendarDate(), to: calendarDate(), teamId: optional(idInt()) });
+export type AttendanceSummaryQuery = Infer<typeof AttendanceSummaryQuery>;
+export const AttendanceSummaryRow = type({
+  identityId: integer(), name: string(), employeeNo: nullable(string()), teamId: integer(), team: string(),
+  /** days with a shift, leave days left out */
+  scheduledDays: integer(), presentDays: integer(), lateDays: integer(), absentDays: integer(), leaveDays: integer(),
+  workedMinutes: integer(), lateMinutes: integer(),
+});
+export type AttendanceSummaryRow = Infer<typeof AttendanceSummaryRow>;
+export const AttendanceSummary = type({ from: string(), to: string(), zone: string(), days: integer(), rows: array(AttendanceSummaryRow) });
+export type AttendanceSummary = Infer<typeof AttendanceSummary>;

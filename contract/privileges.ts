@@ -153,6 +153,7 @@ export const PRIV = {
   leaveCategories: { view: '3.7.0', add: '3.7.1', edit: '3.7.2' },
   leave: { view: '3.8.0', add: '3.8.1' },
   dailyAttendance: '3.2.0',
+  attendanceSummaries: '3.6.0',
   attendanceProperties: '3.5.0',
   visitorProperties: '0.7.5.0',
   credentialStore: { view: '0.6.6.3', add: '0.6.6.4', edit: '0.6.6.5' },

@@ -60,6 +60,20 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
     const worked = (await rows.locator('td:nth-child(5)').allTextContents()).filter(Boolean);
     return worked.length > 4 && worked.every((w) => /:(00|15|30|45)$/.test(w));
   }).toBe(true);
+  // summaries [3.6.0]: the last two weeks of the team, days counted per member
+  await page.goto('/attendance/summaries');
+  const summaries = page.getByTestId('attendance-summaries');
+  await summaries.getByLabel('First day').fill(ymd(Date.now() - 14 * 86_400_000));
+  await summaries.getByLabel('Last day').fill(ymd(Date.now()));
+  await expect(summaries.getByTestId('summary-days')).toHaveText('15 days counted, up to today; days still ahead are not.');
+  const totals = summaries.getByTestId('summary-table').locator('tbody tr');
+  await expect(totals).toHaveCount(8);
+  const scheduled = (await totals.locator('td:nth-child(3)').allTextContents()).map(Number);
+  expect(scheduled.every((n) => n >= 9)).toBe(true); // ten weekdays in two weeks, less any leave
+  await shot(page, 'attendance-summaries');
+  await summaries.getByLabel('Last day').fill(ymd(Date.now() - 20 * 86_400_000));
+  await expect(summaries.getByTestId('summary-problem')).toHaveText('The last day is before the first.');
+
   await page.goto('/attendance/properties');
   await props.getByLabel('Round worked time down to (minutes)').fill('1');
   await page.getByTestId('form-save').click();

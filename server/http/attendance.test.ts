@@ -2,7 +2,7 @@
 // UTC+8) — present, late by the schedule's grace, absent, on leave whatever the swipes, a day off on a weekday
 // without a shift — the team filter, the day's bounds in the client's zone, privileges, tenants and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAILY_ATTENDANCE_API, type DailyAttendance } from '../../contract';
+import { ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, type AttendanceSummary, type DailyAttendance } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -79,5 +79,28 @@ describe('daily attendance', () => {
       expect(r.status).toBe(400);
       expect(r.body.violations.map((v: { field: string }) => v.field)).toEqual([field]);
     }
+  });
+});
+
+describe('attendance summaries', () => {
+  const summary = (query: string, token = hr) => s.call('GET', `${ATTENDANCE_SUMMARY_API}?${query}`, { token });
+  it('count each member\u2019s days of a period as daily attendance does', async () => {
+    const r = await summary(`from=${MONDAY}&to=2026-11-03&teamId=${team}`);
+    expect(r.status).toBe(200);
+    const body = r.body as AttendanceSummary;
+    expect(body).toMatchObject({ from: MONDAY, to: '2026-11-03', zone: 'Asia/Kuala_Lumpur', days: 2 });
+    const by = Object.fromEntries(body.rows.map((x) => [x.name, x]));
+    expect(by['Ontime, Test']).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0, absentDays: 0, leaveDays: 0, workedMinutes: 515 });
+    expect(by['Tardy, Test']).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 1, lateMinutes: 25, workedMinutes: 0 });
+    expect(by['Missing, Test']).toMatchObject({ scheduledDays: 1, presentDays: 0, absentDays: 1 });
+    expect(by['Leaving, Test']).toMatchObject({ scheduledDays: 0, leaveDays: 1 });
+  });
+  it('count no day still ahead, and refuse a period backwards or too long, naming the field', async () => {
+    expect((await summary('from=2099-01-01&to=2099-01-31')).body).toMatchObject({ days: 0, rows: [] });
+    for (const [query, field] of [[`from=${MONDAY}&to=2026-11-01`, 'to'], ['from=2026-01-01&to=2026-03-31', 'to'], ['from=2026-02-30&to=2026-03-01', 'from'], [`from=${MONDAY}`, 'to']]) {
+      const bad = await summary(query);
+      expect([query, bad.status, bad.body.violations?.map((v: { field: string }) => v.field)]).toEqual([query, 400, [field]]);
+    }
+    expect((await summary(`from=${MONDAY}&to=${MONDAY}`, operator)).status).toBe(403);
   });
 });

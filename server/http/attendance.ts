@@ -3,9 +3,12 @@
 // the contract's rules make of them. Members of divisions the user was not granted 3.2.0 on are left out (§6). The
 // attendance properties [3.5.0] choose the clocking doors and round worked time down.
 import type { FastifyInstance } from 'fastify';
-import { DAILY_ATTENDANCE_API, DailyAttendanceQuery, PRIV, attendanceStatus, type DailyAttendance, type DailyAttendanceRow } from '../../contract';
+import {
+  ATTENDANCE_SUMMARY_API, ATTENDANCE_SUMMARY_MAX_DAYS, AttendanceSummaryQuery, DAILY_ATTENDANCE_API, DailyAttendanceQuery, PRIV, attendanceStatus,
+  type AttendanceSummary, type AttendanceSummaryRow, type DailyAttendance, type DailyAttendanceQuery as DayQuery, type DailyAttendanceRow,
+} from '../../contract';
 import type { Db } from '../db/db';
-import { clientOf, divisionsFor, iso, principal, query } from './common';
+import { HttpError, clientOf, divisionsFor, iso, principal, query } from './common';
 
 interface Member {
   identity_id: number; name: string; employee_no: string | null; team_id: number; team: string; grace_minutes: number;
@@ -13,11 +16,8 @@ interface Member {
   first_in_minutes: number | null; leave: string | null;
 }
 
-export function attendanceRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  app.get(DAILY_ATTENDANCE_API, { config: { privileges: [PRIV.dailyAttendance] } }, async (req): Promise<DailyAttendance> => {
-    const clientId = clientOf(req);
-    const q = query(req.query, DailyAttendanceQuery, ['teamId']);
-    const divisions = divisionsFor(principal(req), [PRIV.dailyAttendance]);
+/** One day of the client's teams (the members of `divisions` only), by the contract's rules and the properties. */
+export async function attendanceDay(db: Db, clientId: number, q: DayQuery, divisions: number[]): Promise<DailyAttendance> {
     const day = (await db.query<{ zone: string; today: string; now_minutes: number; dow: string }>(
       `select timezone zone, (now() at time zone timezone)::date::text today,
          (extract(hour from now() at time zone timezone) * 60 + extract(minute from now() at time zone timezone))::int now_minutes,
@@ -68,5 +68,42 @@ export function attendanceRoutes(app: FastifyInstance, { db }: { db: Db }) {
         };
       }),
     };
+}
+
+export function attendanceRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  app.get(DAILY_ATTENDANCE_API, { config: { privileges: [PRIV.dailyAttendance] } }, async (req): Promise<DailyAttendance> =>
+    attendanceDay(db, clientOf(req), query(req.query, DailyAttendanceQuery, ['teamId']), divisionsFor(principal(req), [PRIV.dailyAttendance])));
+
+  // Attendance Summaries [3.6.0]: each member's days of a period, counted day by day as daily attendance counts them
+  // (days after today are not counted yet); the members are those of the last day's teams.
+  app.get(ATTENDANCE_SUMMARY_API, { config: { privileges: [PRIV.attendanceSummaries] } }, async (req): Promise<AttendanceSummary> => {
+    const clientId = clientOf(req);
+    const q = query(req.query, AttendanceSummaryQuery, ['teamId']);
+    const span = (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000;
+    if (span < 0) throw new HttpError(400, 'Validation failed', [{ field: 'to', message: 'must not be before the first day' }]);
+    if (span >= ATTENDANCE_SUMMARY_MAX_DAYS) throw new HttpError(400, 'Validation failed', [{ field: 'to', message: `must be within ${ATTENDANCE_SUMMARY_MAX_DAYS} days of the first day` }]);
+    const divisions = divisionsFor(principal(req), [PRIV.attendanceSummaries]);
+    const { zone, today } = (await db.query<{ zone: string; today: string }>('select timezone zone, (now() at time zone timezone)::date::text today from clients where id = $1', [clientId])).rows[0];
+    const totals = new Map<string, AttendanceSummaryRow>();
+    let counted = 0;
+    for (let i = 0; i <= span; i++) {
+      const date = new Date(Date.parse(`${q.from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
+      if (date > today) break; // a day still ahead has nothing to count
+      const day = await attendanceDay(db, clientId, { date, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions);
+      counted++;
+      for (const r of day.rows) {
+        const key = `${r.teamId}:${r.identityId}`;
+        const t = totals.get(key) ?? { identityId: r.identityId, name: r.name, employeeNo: r.employeeNo, teamId: r.teamId, team: r.team,
+          scheduledDays: 0, presentDays: 0, lateDays: 0, absentDays: 0, leaveDays: 0, workedMinutes: 0, lateMinutes: 0 };
+        if (r.shiftStart && r.status !== 'on-leave') t.scheduledDays++;
+        if (r.status === 'present' || r.status === 'late') t.presentDays++;
+        if (r.status === 'late') { t.lateDays++; t.lateMinutes += r.lateMinutes ?? 0; }
+        if (r.status === 'absent') t.absentDays++;
+        if (r.status === 'on-leave') t.leaveDays++;
+        t.workedMinutes += r.workedMinutes ?? 0;
+        totals.set(key, t);
+      }
+    }
+    return { from: q.from, to: q.to, zone, days: counted, rows: [...totals.values()] };
   });
 }

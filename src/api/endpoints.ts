@@ -5,7 +5,7 @@ import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatChoices, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
-  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery,
+  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery, ATTENDANCE_SUMMARY_API, AttendanceSummary, type AttendanceSummaryQuery,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -135,6 +135,8 @@ const TeamChoice = type({ id: integer(), name: string(), active: boolean() });
 /** The client's teams, by name, for the daily attendance's team filter. */
 export const listTeamChoices = () => getJson(teamsResource.api, Page(TeamChoice), listQuery({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }));
 /** Daily Attendance [3.2.0]: one day of the client's teams. */
+/** Attendance Summaries [3.6.0]: each member's days of a period. */
+export const getAttendanceSummary = (q: AttendanceSummaryQuery) => getJson(ATTENDANCE_SUMMARY_API, AttendanceSummary, q.teamId ? { from: q.from, to: q.to, teamId: q.teamId } : { from: q.from, to: q.to });
 export const getDailyAttendance = (q: DailyAttendanceQuery) => getJson(DAILY_ATTENDANCE_API, DailyAttendance, q.teamId ? { date: q.date, teamId: q.teamId } : { date: q.date });
 
 // ---------- generic resource calls for the catalogue ----------

@@ -9,10 +9,10 @@ import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } 
 import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import {
-  addVisitorCredentials, getDailyAttendance, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
+  addVisitorCredentials, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
 // issue 11 (views-tasks)
-import { API, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery } from '../../contract';
+import { API, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery } from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
@@ -276,3 +276,5 @@ export const visitorCredentialBatchCommands = commandMachine.provide({
 /** Daily Attendance [3.2.0]: the teams to filter by, and the day asked for (nothing while no day is chosen). */
 export const teamChoices = reading(() => listTeamChoices());
 export const dailyAttendanceReading = reading((q: DailyAttendanceQuery | null) => (q ? getDailyAttendance(q) : Promise.resolve(null)));
+/** Attendance Summaries [3.6.0]: the period asked for (nothing while it is not a valid one). */
+export const attendanceSummaryReading = reading((q: AttendanceSummaryQuery | null) => (q ? getAttendanceSummary(q) : Promise.resolve(null)));

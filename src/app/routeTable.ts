@@ -13,7 +13,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
+  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -238,7 +238,7 @@ export const ROUTES: RouteDef[] = [
   // ---------- Attendance (§2: children under the parent prefix, hidden from the sidebar) ----------
   r('attendance', '/attendance', 'Time and attendance', [...ATTENDANCE_MENU], { icon: 'time', screen: 'attendance' }),
   r('attendance', '/attendance/amend-timesheet', 'Amend timesheet', ['3.4'], { icon: 'edit', hidden: true, description: 'Correct clock-ins and clock-outs of a timesheet.' }),
-  r('attendance', '/attendance/summaries', 'Attendance Summaries', ['3.6.0'], { icon: 'timeline-bar-chart', hidden: true, description: 'Hours worked, overtime and absences per period.' }),
+  r('attendance', '/attendance/summaries', 'Attendance Summaries', [PRIV.attendanceSummaries], { icon: 'timeline-bar-chart', hidden: true, screen: 'attendanceSummaries', description: 'Days present, late, absent and on leave, and hours worked, per period.' }),
   r('attendance', '/attendance/build/timesheet', 'Build Timesheet', ['3.3'], { icon: 'build', hidden: true, description: 'Compute timesheets from clocking events and work schedules.' }),
   r('attendance', '/attendance/daily-attendance', 'Daily Attendance', [PRIV.dailyAttendance], { icon: 'calendar', hidden: true, screen: 'dailyAttendance', description: 'Who came in, late or not at all, day by day.' }),
   ...attendanceChild(leaveCategoriesResource, 'Kinds of leave and their allowances.'),

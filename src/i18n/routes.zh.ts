@@ -311,7 +311,7 @@ export const zhRoutes: Record<string, string> = {
   "desc:/visitor/visit-requests/details/:id": "一条申请及其审批记录。",
   "desc:/visitor/upcoming-visits": "未来几天已预约的来访。",
   "desc:/attendance/amend-timesheet": "更正考勤表的上班和下班打卡。",
-  "desc:/attendance/summaries": "各周期的工时、加班和缺勤。",
+  "desc:/attendance/summaries": "每个时段的出勤、迟到、缺勤和休假天数，以及工作时长。",
   "desc:/attendance/build/timesheet": "根据打卡事件和工作排班计算考勤表。",
   "desc:/attendance/daily-attendance": "每天谁到岗、迟到或缺勤。",
   "desc:/attendance/leave-category": "假期类别及其额度。",

@@ -777,4 +777,12 @@ export const zhText: Record<string, string> = {
   "Day off": "休息日",
   "In": "上班",
   "Out": "下班",
+  "Scheduled": "应出勤",
+  "Late by": "迟到时长",
+  "First day": "开始日期",
+  "Last day": "结束日期",
+  "Choose the first and last day.": "请选择开始和结束日期。",
+  "The last day is before the first.": "结束日期早于开始日期。",
+  "At most {n} days at once.": "一次最多 {n} 天。",
+  "{n} days counted, up to today; days still ahead are not.": "已统计 {n} 天，截至今天；之后的日期不计。",
 };

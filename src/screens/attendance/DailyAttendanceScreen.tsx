@@ -3,22 +3,19 @@
 // contract's, contract/attendanceDaily.ts). Pick a day (today by default, in the user's zone) and a team; the day's
 // badge times show in the user's zone, the shifts as the schedule gives them (the client's clock).
 import { useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import { formatInTimeZone } from 'date-fns-tz';
 import { ATTENDANCE_STATUSES, type AttendanceStatus, type DailyAttendance, type DailyAttendanceQuery } from '../../../contract';
-import { dailyAttendanceReading, teamChoices } from '../../api/readActors';
+import { dailyAttendanceReading } from '../../api/readActors';
 import { useReading } from '../../app/useReading';
 import { tx, useLocale } from '../../i18n';
-import { toCsv } from '../../resources/csv';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import { DAY, TeamSelect, addDays, downloadCsv, hours } from './parts';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeDescription, routeTitle } from '../../i18n';
 
 const INTENT: Record<AttendanceStatus, Intent> = { present: 'success', late: 'warning', absent: 'danger', 'not-yet': 'none', 'on-leave': 'primary', 'day-off': 'none' };
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const shift = (ymd: string, days: number) => new Date(Date.parse(`${ymd}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const hours = (m: number | null) => (m === null ? '' : `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`);
 const statusLabel = (s: AttendanceStatus) => tx(ATTENDANCE_STATUSES.find((x) => x.value === s)!.label);
 
 export function DailyAttendanceScreen() {
@@ -28,7 +25,6 @@ export function DailyAttendanceScreen() {
   // visual: the day and team asked for (the reading's input is what is journaled)
   const [date, setDate] = useState(() => time.today(Date.now()));
   const [teamId, setTeamId] = useState('');
-  const teams = useReading<{ items: { id: number; name: string; active: boolean }[] }>(teamChoices, 'read:attendance-teams');
   const valid = DAY.test(date);
   const input = useMemo<DailyAttendanceQuery | null>(() => (valid ? { date, ...(teamId ? { teamId: Number(teamId) } : {}) } : null), [valid, date, teamId]);
   const day = useReading<DailyAttendance | null>(dailyAttendanceReading, 'read:daily-attendance', { input, key: `${date}|${teamId}` });
@@ -38,12 +34,9 @@ export function DailyAttendanceScreen() {
   const zoned = (title: string) => `${tx(title)} (${time.zoneName()})`;
 
   const exportCsv = () => {
-    const csv = toCsv([tx('Name'), tx('Employee no.'), tx('Team'), tx('Shift'), zoned('In'), zoned('Out'), tx('Worked'), tx('Status')],
+    downloadCsv(`daily-attendance-${date}.csv`, [tx('Name'), tx('Employee no.'), tx('Team'), tx('Shift'), zoned('In'), zoned('Out'), tx('Worked'), tx('Status')],
       rows.map((r) => [r.name, r.employeeNo ?? '', r.team, r.shiftStart ? `${r.shiftStart}–${r.shiftEnd}` : '', at(r.firstIn), at(r.lastOut), hours(r.workedMinutes),
         r.status === 'late' ? `${statusLabel(r.status)} (${r.lateMinutes} min)` : r.leave ? `${statusLabel(r.status)} (${r.leave})` : statusLabel(r.status)]));
-    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-    Object.assign(document.createElement('a'), { href: url, download: `daily-attendance-${date}.csv` }).click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
 
   return (
@@ -51,13 +44,12 @@ export function DailyAttendanceScreen() {
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />
       <div className="gh-toolbar gh-attendance__toolbar">
         <ButtonGroup>
-          <Button icon="chevron-left" aria-label={tx('Day before')} disabled={!valid} onClick={() => setDate(shift(date, -1))} data-testid="day-before" />
+          <Button icon="chevron-left" aria-label={tx('Day before')} disabled={!valid} onClick={() => setDate(addDays(date, -1))} data-testid="day-before" />
           <InputGroup type="date" value={date} onChange={(e) => setDate(e.target.value)} aria-label={tx('Day')} data-testid="attendance-day" />
-          <Button icon="chevron-right" aria-label={tx('Day after')} disabled={!valid} onClick={() => setDate(shift(date, 1))} data-testid="day-after" />
+          <Button icon="chevron-right" aria-label={tx('Day after')} disabled={!valid} onClick={() => setDate(addDays(date, 1))} data-testid="day-after" />
         </ButtonGroup>
         <Button text={tx('Today')} onClick={() => setDate(time.today(Date.now()))} />
-        <HTMLSelect value={teamId} onChange={(e) => setTeamId(e.target.value)} aria-label={tx('Team')} data-testid="attendance-team"
-          options={[{ label: tx('Every team'), value: '' }, ...(teams.output?.items ?? []).map((t) => ({ label: t.name, value: String(t.id) }))]} />
+        <TeamSelect value={teamId} onChange={setTeamId} />
         <span className="gh-toolbar__spacer" />
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={day.reload} loading={day.busy} />
         <Button icon="export" text={tx('Export CSV')} disabled={!rows.length} onClick={exportCsv} data-testid="attendance-export" />

@@ -1,0 +1,72 @@
+// Attendance Summaries [3.6.0] (§2 Attendance "/summaries"): each member's days of a period — scheduled, present, late,
+// absent, on leave — and the time worked and lost to lateness, counted day by day as daily attendance counts them
+// (contract/attendanceDaily.ts). The period starts as this month up to today, in the user's zone.
+import { useMemo, useState } from 'react';
+import { Button, Callout, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
+import { ATTENDANCE_SUMMARY_MAX_DAYS, type AttendanceSummary, type AttendanceSummaryQuery } from '../../../contract';
+import { attendanceSummaryReading } from '../../api/readActors';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useReading } from '../../app/useReading';
+import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { DAY, TeamSelect, downloadCsv, hours } from './parts';
+
+export function AttendanceSummariesScreen() {
+  const { route } = useRouteInfo();
+  useLocale();
+  const time = useTime();
+  // visual: the period and team asked for (the reading's input is what is journaled)
+  const [to, setTo] = useState(() => time.today(Date.now()));
+  const [from, setFrom] = useState(() => `${time.today(Date.now()).slice(0, 8)}01`);
+  const [teamId, setTeamId] = useState('');
+  const span = DAY.test(from) && DAY.test(to) ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : NaN;
+  const problem = Number.isNaN(span) ? tx('Choose the first and last day.') : span < 0 ? tx('The last day is before the first.')
+    : span >= ATTENDANCE_SUMMARY_MAX_DAYS ? tx('At most {n} days at once.', { n: ATTENDANCE_SUMMARY_MAX_DAYS }) : null;
+  const input = useMemo<AttendanceSummaryQuery | null>(() => (problem ? null : { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) }), [problem, from, to, teamId]);
+  const summary = useReading<AttendanceSummary | null>(attendanceSummaryReading, 'read:attendance-summary', { input, key: `${from}|${to}|${teamId}` });
+  const rows = summary.output?.rows ?? [];
+  const heads = [tx('Name'), tx('Team'), tx('Scheduled'), tx('Present'), tx('Late'), tx('Absent'), tx('On leave'), tx('Worked'), tx('Late by')];
+  const exportCsv = () => downloadCsv(`attendance-${from}-${to}.csv`, heads,
+    rows.map((r) => [r.name, r.team, String(r.scheduledDays), String(r.presentDays), String(r.lateDays), String(r.absentDays), String(r.leaveDays), hours(r.workedMinutes), hours(r.lateMinutes)]));
+
+  return (
+    <div className="gh-page" data-testid="attendance-summaries">
+      <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />
+      <div className="gh-toolbar gh-attendance__toolbar">
+        <InputGroup type="date" value={from} onChange={(e) => setFrom(e.target.value)} aria-label={tx('First day')} />
+        <span aria-hidden>–</span>
+        <InputGroup type="date" value={to} onChange={(e) => setTo(e.target.value)} aria-label={tx('Last day')} />
+        <TeamSelect value={teamId} onChange={setTeamId} />
+        <span className="gh-toolbar__spacer" />
+        <Button icon="refresh" aria-label={tx('Refresh')} onClick={summary.reload} loading={summary.busy} />
+        <Button icon="export" text={tx('Export CSV')} disabled={!rows.length} onClick={exportCsv} data-testid="summary-export" />
+      </div>
+      {problem && <Callout intent="warning" icon="calendar" data-testid="summary-problem">{problem}</Callout>}
+      {summary.failed && <Callout intent="danger" icon="error">{summary.error} <Button variant="minimal" text={tx('Try again')} onClick={summary.reload} /></Callout>}
+      {!problem && !summary.output && !summary.failed && <Spinner size={24} />}
+      {summary.output && (
+        <p className="bp6-text-muted gh-attendance__foot" data-testid="summary-days">
+          {tx('{n} days counted, up to today; days still ahead are not.', { n: summary.output.days })}
+        </p>
+      )}
+      {summary.output && rows.length === 0 && <NonIdealState icon="people" title={tx('Nobody to show')} description={tx('No team has members you may see. Teams and their members are kept under Time and attendance → Teams.')} />}
+      {rows.length > 0 && (
+        <div className="gh-table-scroll">
+          <HTMLTable compact striped className="gh-attendance__table" data-testid="summary-table">
+            <thead><tr>{heads.map((h) => <th key={h}>{h}</th>)}</tr></thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.teamId}:${r.identityId}`}>
+                  <td><div>{r.name}</div>{r.employeeNo && <div className="bp6-text-muted bp6-text-small">{r.employeeNo}</div>}</td>
+                  <td>{r.team}</td><td>{r.scheduledDays}</td><td>{r.presentDays}</td><td>{r.lateDays}</td><td>{r.absentDays}</td><td>{r.leaveDays}</td>
+                  <td>{hours(r.workedMinutes)}</td><td>{hours(r.lateMinutes)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+// Parts the attendance screens share: worked time as h:mm, a CSV download, and the team filter.
+import { HTMLSelect } from '@blueprintjs/core';
+import { teamChoices } from '../../api/readActors';
+import { useReading } from '../../app/useReading';
+import { tx } from '../../i18n';
+import { toCsv } from '../../resources/csv';
+
+export const hours = (m: number | null) => (m === null ? '' : `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`);
+export const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export const addDays = (ymd: string, days: number) => new Date(Date.parse(`${ymd}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+export function downloadCsv(name: string, headers: string[], rows: string[][]) {
+  const url = URL.createObjectURL(new Blob([toCsv(headers, rows)], { type: 'text/csv;charset=utf-8' }));
+  Object.assign(document.createElement('a'), { href: url, download: name }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Every team, or one (the client's teams by name). */
+export function TeamSelect({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const teams = useReading<{ items: { id: number; name: string }[] }>(teamChoices, 'read:attendance-teams');
+  return (
+    <HTMLSelect value={value} onChange={(e) => onChange(e.target.value)} aria-label={tx('Team')} data-testid="attendance-team"
+      options={[{ label: tx('Every team'), value: '' }, ...(teams.output?.items ?? []).map((t) => ({ label: t.name, value: String(t.id) }))]} />
+  );
+}
