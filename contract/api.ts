@@ -53,6 +53,13 @@ export const API = {
   deviceEvents: '/api/devices/events',
   /** GET with the ingest token: the controllers the device interface knows ({id, name}), for a device simulator. */
   deviceControllers: '/api/devices/controllers',
+  /** Batch add of visitor credentials [1.2.4] (contract/resources/visitorSetup.ts). */
+  visitorCredentialBatch: '/visitor/1.0/credentials/batch-add',
+  /** Time and attendance (contract/attendanceDaily.ts): a day [3.2.0], a period's summary [3.6.0], building the
+   *  timesheet of a period [3.3] (its days are then the timesheet resource, amended at [3.4]). */
+  dailyAttendance: '/event/attendance/daily',
+  attendanceSummaries: '/event/attendance/summaries',
+  timesheetBuild: '/event/attendance/timesheet-build',
   /** Test-only (E2E=1 or NODE_ENV=test): force a simulator event. */
   testSimulate: '/api/test/simulate',
   /** Test-only: the door relocks due within {ms} happen now (end-to-end tests do not wait for a momentary unlock). */

@@ -8,9 +8,10 @@
 // - late: the first swipe is after the shift's start plus the grace (minutes late counted from the start);
 // - present otherwise. Worked time is last swipe minus first, when there are two.
 import { enums, integer, nullable, optional, string, type, array, type Infer } from 'superstruct';
+import { API } from './api';
 import { calendarDate, idInt } from './primitives';
 
-export const DAILY_ATTENDANCE_API = '/event/attendance/daily';
+export const DAILY_ATTENDANCE_API = API.dailyAttendance;
 
 export const ATTENDANCE_STATUSES = [
   { value: 'present', label: 'Present' }, { value: 'late', label: 'Late' }, { value: 'absent', label: 'Absent' },
@@ -25,6 +26,8 @@ export const DailyAttendanceRow = type({
   identityId: integer(), name: string(), employeeNo: nullable(string()), teamId: integer(), team: string(),
   /** the shift of that weekday as HH:mm in the client's zone, or null (a day off) */
   shiftStart: nullable(string()), shiftEnd: nullable(string()),
+  /** the work schedule's grace: minutes after the start still on time */
+  graceMinutes: integer(),
   firstIn: nullable(string()), lastOut: nullable(string()),
   workedMinutes: nullable(integer()), lateMinutes: nullable(integer()),
   status: enums(ATTENDANCE_STATUSES.map((s) => s.value)),
@@ -53,7 +56,7 @@ export const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Numbe
 
 /** Attendance Summaries [3.6.0] (§2 Attendance "/summaries"): each member's days of a period, counted day by day by the
  *  rules above (a day still ahead is not counted). At most ATTENDANCE_SUMMARY_MAX_DAYS days at once. */
-export const ATTENDANCE_SUMMARY_API = '/event/attendance/summaries';
+export const ATTENDANCE_SUMMARY_API = API.attendanceSummaries;
 export const ATTENDANCE_SUMMARY_MAX_DAYS = 62;
 export const AttendanceSummaryQuery = type({ from: calendarDate(), to: calendarDate(), teamId: optional(idInt()) });
 export type AttendanceSummaryQuery = Infer<typeof AttendanceSummaryQuery>;
@@ -66,3 +69,10 @@ export const AttendanceSummaryRow = type({
 export type AttendanceSummaryRow = Infer<typeof AttendanceSummaryRow>;
 export const AttendanceSummary = type({ from: string(), to: string(), zone: string(), days: integer(), rows: array(AttendanceSummaryRow) });
 export type AttendanceSummary = Infer<typeof AttendanceSummary>;
+
+/** Build Timesheet [3.3]: the days of a period (up to today) written into the timesheet as daily attendance counts
+ *  them; a day HR has amended [3.4] is kept as amended. */
+export const TimesheetBuild = type({ from: calendarDate(), to: calendarDate(), teamId: optional(idInt()) });
+export type TimesheetBuild = Infer<typeof TimesheetBuild>;
+export const TimesheetBuildResult = type({ written: integer(), keptAmended: integer(), days: integer() });
+export type TimesheetBuildResult = Infer<typeof TimesheetBuildResult>;

@@ -154,6 +154,8 @@ export const PRIV = {
   leave: { view: '3.8.0', add: '3.8.1' },
   dailyAttendance: '3.2.0',
   attendanceSummaries: '3.6.0',
+  buildTimesheet: '3.3',
+  amendTimesheet: '3.4',
   attendanceProperties: '3.5.0',
   visitorProperties: '0.7.5.0',
   credentialStore: { view: '0.6.6.3', add: '0.6.6.4', edit: '0.6.6.5' },

@@ -74,6 +74,34 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await summaries.getByLabel('Last day').fill(ymd(Date.now() - 20 * 86_400_000));
   await expect(summaries.getByTestId('summary-problem')).toHaveText('The last day is before the first.');
 
+  // build the timesheet of that working day [3.3], then amend one member's day [3.4] with the reason
+  await page.goto('/attendance/build/timesheet');
+  const builder = page.getByTestId('build-timesheet');
+  await builder.getByLabel('First day').fill(ymd(t));
+  await builder.getByLabel('Last day').fill(ymd(t));
+  await builder.getByTestId('build-run').click();
+  await expect(builder.getByTestId('build-result')).toContainText(/1 days built: \d timesheet days written/);
+  await builder.getByRole('link', { name: 'Open the timesheet' }).click();
+  await expect(page.getByTestId('timesheet').getByText('Brown, Zara', { exact: true }).first()).toBeVisible();
+  // Zara Brown's day t, opened from its address (the list holds two weeks of her days)
+  const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}`;
+  const found = async () => (await (await page.request.get(`/event/attendance/timesheet?day=${ymd(t)}&q=Brown`, { headers: { authorization } })).json()).items[0];
+  await page.goto(`/attendance/amend-timesheet/edit/${(await found()).id}`);
+  const amend = page.getByTestId('timesheet-form');
+  await expect(page.getByTestId('record-panel')).toContainText('Brown, Zara');
+  await amend.getByLabel('In', { exact: true }).fill(`${ymd(t)}T08:30`);
+  await amend.getByLabel('Out', { exact: true }).fill(`${ymd(t)}T08:00`);
+  await page.getByTestId('form-save').click();
+  await expect(amend).toContainText('must be after the in time');
+  await amend.getByLabel('Out', { exact: true }).fill(`${ymd(t)}T17:30`);
+  await page.getByTestId('form-save').click();
+  await expect(amend).toContainText('say why the day is changed');
+  await amend.getByLabel('Why it was changed').fill('Badge left at home; in with the morning shift');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Timesheet day saved' }).first()).toBeVisible();
+  await expect(page.getByTestId('timesheet')).toBeVisible();
+  expect(await found()).toMatchObject({ status: 'present', workedMinutes: 540, amended: true, amendedBy: 'Hana HR' }); // 08:30 to 17:30
+
   await page.goto('/attendance/properties');
   await props.getByLabel('Round worked time down to (minutes)').fill('1');
   await page.getByTestId('form-save').click();

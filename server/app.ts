@@ -300,7 +300,7 @@ export async function buildServer(opts: ServerOptions) {
   diagnosticRoutes(app, { db });
   interfaceDiscoveryRoutes(app, { db });
   dashboardRoutes(app, { db });
-  attendanceRoutes(app, { db });
+  attendanceRoutes(app, { db, publish: publishChange });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });

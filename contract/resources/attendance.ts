@@ -4,7 +4,8 @@
 // them: one no longer used is switched off.
 import { PRIV } from '../privileges';
 import { WEEKDAYS, timeOfDay } from './schedules';
-import { children, choice, date, defineResource, notBefore, number, ref, refs, switchField, text } from './define';
+import { after, children, choice, date, datetime, defineResource, notBefore, number, ref, refs, switchField, text } from './define';
+import { ATTENDANCE_STATUSES } from '../attendanceDaily';
 
 
 export const workSchedulesResource = defineResource({
@@ -106,4 +107,39 @@ export const leaveResource = defineResource({
   export: ['csv', 'ndjson'],
   // §2 "/leave/view/{id} [3.8.0]": the view code opens it; whoever may add leave (3.8.1) corrects it there too
   screens: { viewersOpen: true, editCodes: [PRIV.leave.view], editRoute: '/attendance/leave/view/:id', editTitle: 'View leave', addTitle: 'Add leave' },
+});
+
+/**
+ * The timesheet: one row per member of staff per day, written by Build Timesheet [3.3] from daily attendance and kept
+ * for payroll; HR amends a day at /attendance/amend-timesheet [3.4] (a forgotten badge-in): the in and out times with
+ * the reason, the server working out the status and time worked again (server/resources/timesheet.ts). Never added
+ * by hand or deleted; a rebuilt period keeps the amended days.
+ */
+export const timesheetResource = defineResource({
+  name: 'timesheet', table: 'timesheet_entries', api: '/event/attendance/timesheet', route: '/attendance/amend-timesheet', section: 'attendance',
+  label: { one: 'Timesheet day', many: 'Timesheet days' }, icon: 'edit',
+  privileges: { view: PRIV.amendTimesheet, edit: PRIV.amendTimesheet },
+  scope: { tenant: true },
+  timestamps: true,
+  fields: {
+    identityName: text({ label: 'Name', max: 200, required: true, readOnly: true, search: true, sort: true }),
+    employeeNo: text({ label: 'Employee no.', max: 64, readOnly: true, search: true }),
+    team: text({ max: 100, required: true, readOnly: true, sort: true }),
+    day: date({ required: true, readOnly: true, sort: true, filter: true }),
+    shiftStart: text({ label: 'Shift start', max: 5, readOnly: true }),
+    shiftEnd: text({ label: 'Shift end', max: 5, readOnly: true }),
+    firstIn: datetime({ label: 'In' }),
+    lastOut: datetime({ label: 'Out' }),
+    status: choice(ATTENDANCE_STATUSES, { required: true, readOnly: true, sort: true, filter: true }),
+    workedMinutes: number({ label: 'Worked (minutes)', readOnly: true, sort: true }),
+    lateMinutes: number({ label: 'Late (minutes)', readOnly: true }),
+    amended: switchField({ label: 'Amended', readOnly: true, default: false, filter: false }),
+    amendReason: text({ label: 'Why it was changed', max: 500, widget: 'textarea', wide: true, placeholder: 'Forgot the badge; came in with the morning shift' }),
+    amendedBy: text({ label: 'Amended by', max: 200, readOnly: true, virtual: true }),
+  },
+  rules: [after('lastOut', 'firstIn', 'must be after the in time')],
+  list: { title: ['identityName'], columns: ['day', 'team', 'status', 'firstIn', 'lastOut', 'workedMinutes', 'amended'], sort: ['day', 'desc'] },
+  form: [{ title: 'Timesheet day', description: 'Correct the in and out times of this day and say why; the status and time worked follow from them.', fields: ['firstIn', 'lastOut', 'amendReason'] }],
+  export: ['csv', 'ndjson'],
+  screens: { editTitle: 'Amend timesheet day', recordSummary: ['identityName', 'day', 'team', 'shiftStart', 'shiftEnd', 'status', 'workedMinutes', 'lateMinutes', 'amendedBy'] },
 });

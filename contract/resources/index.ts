@@ -29,7 +29,7 @@ import { floorPlansResource } from './floorPlans';
 import { elevatorMasksResource } from './elevatorMasks';
 import { cardReadersResource, controllersResource, inputsResource, interfaceSettingsResource, interfacesResource, outputsResource } from './hardware';
 import { credentialStoreResource, visitTypesResource, visitorCredentialsResource, visitorTenantsResource } from './visitorSetup';
-import { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource } from './attendance';
+import { leaveCategoriesResource, leaveResource, teamsResource, timesheetResource, workSchedulesResource } from './attendance';
 import { visitRequestsResource } from './visitRequests';
 import { attendancePropertiesResource, visitorPropertiesResource } from './settings';
 
@@ -62,7 +62,7 @@ export { floorPlansResource, FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_MONITOR } from './
 export { logicalBlocksResource, LOGIC_TRIGGERS, LOGIC_TRIGGER_CODES, LOGIC_ACTIONS, INPUT_TRIGGERS, type LogicTrigger, type LogicAction } from './logicalBlocks';
 export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4, interfacesResource, interfaceSettingsResource, INTERFACE_KINDS } from './hardware';
 export { visitTypesResource, visitorCredentialsResource, visitorTenantsResource, credentialStoreResource, VISITOR_CREDENTIAL_BATCH_API, VISITOR_CREDENTIAL_BATCH_MAX, VisitorCredentialBatch, batchNumbers, VisitorCredentialBatchResult, VISITOR_CREDENTIAL_KINDS, VISITOR_CREDENTIAL_STATES, STOCK_CREDENTIAL_TYPES, PHONE } from './visitorSetup';
-export { leaveCategoriesResource, leaveResource, teamsResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
+export { leaveCategoriesResource, leaveResource, teamsResource, timesheetResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
 export { visitRequestsResource, VISIT_REQUEST_STATUSES } from './visitRequests';
 export { attendancePropertiesResource, visitorPropertiesResource } from './settings';
 
@@ -73,6 +73,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
   visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
-  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource,
+  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, timesheetResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -3,6 +3,7 @@
 // what a front desk keeps about each. None has a delete code: a row no longer used is switched off ("In use"), so
 // the visits that named it keep their history.
 import { enums, integer, object, string, type, type Infer } from 'superstruct';
+import { API } from '../api';
 import { PRIV } from '../privileges';
 import { int32, safeText } from '../primitives';
 import { choice, defineResource, email, number, switchField, text } from './define';
@@ -58,7 +59,7 @@ export const visitorCredentialsResource = defineResource({
 });
 
 /** Batch add [1.2.4]: a box of new cards numbered in a row, `prefix` then `first`… zero-padded to `digits`. */
-export const VISITOR_CREDENTIAL_BATCH_API = '/visitor/1.0/credentials/batch-add';
+export const VISITOR_CREDENTIAL_BATCH_API = API.visitorCredentialBatch;
 export const VISITOR_CREDENTIAL_BATCH_MAX = 500;
 export const VisitorCredentialBatch = object({
   prefix: safeText(10, { pattern: /^[A-Z0-9-]*$/, patternMessage: 'must be written as: capital letters, digits and -' }),

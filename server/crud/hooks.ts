@@ -51,6 +51,8 @@ export interface ResourceHooks {
   validate?(ctx: CrudContext, input: Record<string, unknown>, before: Row | null): Promise<Violation[]>;
   /** Column values to write beside the input's on insert (e.g. who registered the row). */
   beforeInsert?(ctx: CrudContext, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Column values to write beside the input's on update (e.g. what the server works out from it, who changed it). */
+  beforeUpdate?(ctx: CrudContext, input: Record<string, unknown>, before: Row): Promise<Record<string, unknown>>;
   /** Inside the transaction, after the row is written. */
   afterInsert?(ctx: CrudContext, row: Row): Promise<void>;
   afterCommit?(clientId: number, change: Change, after: Row | null): void;

@@ -366,9 +366,11 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const { rows } = await ctx.tx.query<{ id: number }>(`insert into ${r.table} (${cols.join(', ')}) values (${vals.map((_, i) => `$${i + 1}`).join(', ')}) returning id`, vals);
     return rows[0].id;
   }
-  async function update(ctx: CrudContext, id: number, input: Record<string, unknown>) {
+  async function update(ctx: CrudContext, id: number, input: Record<string, unknown>, before: Row) {
+    const extra = (await hooks.beforeUpdate?.(ctx, input, before)) ?? {};
     const sets: string[] = [];
     const vals: unknown[] = [id];
+    for (const [c, v] of Object.entries(extra)) { vals.push(v); sets.push(`${c} = $${vals.length}`); }
     for (const [k, f] of sql.writableFields()) {
       if (f.writeOnly && (input[k] === undefined || input[k] === null)) continue; // a secret left out is kept
       vals.push(input[k] ?? null); sets.push(`${columnOf(k, f)} = $${vals.length}`);
@@ -637,7 +639,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
         const ctx = ctxOf(req, tx, clientId);
         await checks(ctx, req, scope, input, before);
         await guarded(tx, input, async () => {
-          await update(ctx, id, input);
+          await update(ctx, id, input, before);
           await writeOwned(tx, scope.clientId, id, input);
         });
         const after = await load(tx, scope, id);

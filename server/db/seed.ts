@@ -1,6 +1,7 @@
 // Demo data, written once into an empty database: two tenants with a division tree, doors, controllers and
 // identities with card credentials, the roles a real site has, and a demo user for each role. Names are
 // generated deterministically, so every fresh install shows the same people.
+import { buildTimesheet } from './queries/attendance';
 import { seedAccess } from '../access/seed';
 import { ALL_PRIVILEGE_CODES, PLATFORM_PRIVILEGES, PLATFORM_ROLE, PRIVILEGES } from '../../contract';
 import { hashPassword } from '../auth/passwords';
@@ -185,19 +186,19 @@ async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: str
 }
 
 /** The coming days at the front desk: visitors registered ahead (upcoming visits) and hosts' requests, three waiting,
- *  one approved (its registration among the upcoming) and one declined, filed by a user of the client. */
+ *  one approved (its registration among the upcoming) and one declined, filed by a user of the client. Hosts are named,
+ *  not linked (a demo identity stays free to delete). */
 async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
   const today = `(now() at time zone (select timezone from clients where id = $1))::date`;
   const user = `(select g.user_id from user_grants g where g.client_id = $1 order by (g.role_code = 'receptionist') desc, g.user_id limit 1)`;
   const host = (n: number) => `(select first_name || ' ' || last_name from identities where client_id = $1 order by id offset ${n} limit 1)`;
-  const hostId = (n: number) => `(select id from identities where client_id = $1 order by id offset ${n} limit 1)`;
   const ahead: [string, string, string, number, number, string][] = [
     ['Lena', 'Fischer', 'Kraft Audit GmbH', 2, 1, 'meeting'], ['Tomás', 'Ruiz', 'Ruiz Electrical', 3, 2, 'contractor'], ['Joy', 'Okafor', '', 4, 1, 'interview'],
     ['Pak', 'Wirawan', 'FastFreight', 1, 3, 'delivery'],
   ];
   for (const [first, last, company, host_, days, purpose] of ahead) {
-    await tx.query(`insert into visitors (client_id, first_name, last_name, company, host_name, host_id, purpose, visit_date, valid_until, status, created_by)
-      select $1, $2, $3, nullif($4, ''), ${host(host_)}, ${hostId(host_)}, $5, ${today} + $6::int, ((${today} + $6::int + 1)::timestamp at time zone c.timezone), 'expected', ${user}
+    await tx.query(`insert into visitors (client_id, first_name, last_name, company, host_name, purpose, visit_date, valid_until, status, created_by)
+      select $1, $2, $3, nullif($4, ''), ${host(host_)}, $5, ${today} + $6::int, ((${today} + $6::int + 1)::timestamp at time zone c.timezone), 'expected', ${user}
       from clients c where c.id = $1`, [client, first, last, company, purpose, days]);
   }
   const requests: [string, string, string, number, number, string, string][] = [
@@ -206,8 +207,8 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
     ['Hannah', 'Lee', '', 2, 7, 'interview', 'Candidate for the analyst role.'],
   ];
   for (const [first, last, company, host_, days, purpose, note] of requests) {
-    await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, host_id, purpose, visit_date, note, requested_by)
-      values ($1, $2, $3, nullif($4, ''), ${host(host_)}, ${hostId(host_)}, $5, ${today} + $6::int, $7, ${user})`, [client, first, last, company, purpose, days, note]);
+    await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, note, requested_by)
+      values ($1, $2, $3, nullif($4, ''), ${host(host_)}, $5, ${today} + $6::int, $7, ${user})`, [client, first, last, company, purpose, days, note]);
   }
   await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, visitor_id)
     select $1, v.first_name, v.last_name, v.company, v.host_name, v.purpose, v.visit_date, 'approved', ${user}, ${user}, now() - interval '1 hour', v.id
@@ -234,4 +235,8 @@ async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
     where extract(dow from z.today - n) between 1 and 5 and (i.id + n) % 11 <> 0 and ${when}`;
   await tx.query(swipes('generate_series(1, 14)', 'true'), [client]);
   await tx.query(swipes('(values (0))', `x.side = 'entry' and x.at < now()`), [client]);
+  // and those two weeks built into the timesheet, as HR would have (Build Timesheet), up to yesterday
+  const { f, t, divisions } = (await tx.query<{ f: string; t: string; divisions: number[] }>(`select ((now() at time zone timezone)::date - 14)::text f,
+      ((now() at time zone timezone)::date - 1)::text t, (select array_agg(id) from divisions where client_id = $1) divisions from clients where id = $1`, [client])).rows[0];
+  await buildTimesheet(tx, client, null, { from: f, to: t }, divisions);
 }

@@ -2,7 +2,7 @@
 // UTC+8) — present, late by the schedule's grace, absent, on leave whatever the swipes, a day off on a weekday
 // without a shift — the team filter, the day's bounds in the client's zone, privileges, tenants and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, type AttendanceSummary, type DailyAttendance } from '../../contract';
+import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, timesheetResource, type AttendanceSummary, type DailyAttendance } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -102,5 +102,43 @@ describe('attendance summaries', () => {
       expect([query, bad.status, bad.body.violations?.map((v: { field: string }) => v.field)]).toEqual([query, 400, [field]]);
     }
     expect((await summary(`from=${MONDAY}&to=${MONDAY}`, operator)).status).toBe(403);
+  });
+});
+
+describe('the timesheet: built from daily attendance [3.3], amended with a reason [3.4]', () => {
+  const build = (body: Record<string, unknown>, token = hr) => s.call('POST', API.timesheetBuild, { token, body });
+  const entry = async (name: string, day = MONDAY) => {
+    const r = await s.call('GET', `${timesheetResource.api}?day=${day}&q=${encodeURIComponent(name)}`, { token: hr });
+    return r.body.items[0];
+  };
+  it('writes the period\u2019s days as daily attendance counts them, with one audit row', async () => {
+    const r = await build({ from: MONDAY, to: '2026-11-03', teamId: team });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ written: 8, keptAmended: 0, days: 2 });
+    expect(await entry('Tardy')).toMatchObject({ identityName: 'Tardy, Test', team: 'Dock crew (test)', status: 'late', lateMinutes: 25, shiftStart: '08:00', amended: false });
+    expect(await entry('Ontime')).toMatchObject({ status: 'present', workedMinutes: 515 });
+    expect(await entry('Ontime', '2026-11-03')).toMatchObject({ status: 'day-off' });
+    expect(await s.count(`select 1 from audit_log where entity = 'timesheet day' and action = 'build'`)).toBe(1);
+  });
+  it('an amendment needs a reason and an out after the in; the server works the day out again; a rebuild keeps it', async () => {
+    const tardy = await entry('Tardy');
+    const put = (body: Record<string, unknown>, token = hr) => s.call('PUT', `${timesheetResource.api}/${tardy.id}`, { token, body });
+    const times = { firstIn: `${MONDAY}T07:58:00+08:00`, lastOut: `${MONDAY}T16:05:00+08:00` };
+    expect((await put(times)).body.violations.map((v: { field: string }) => v.field)).toEqual(['amendReason']);
+    expect((await put({ ...times, lastOut: `${MONDAY}T07:00:00+08:00`, amendReason: 'x' })).body.violations.map((v: { field: string }) => v.field)).toEqual(['lastOut']);
+    expect((await put({ ...times, amendReason: 'Badge left at home' }, harbour)).status).toBe(404);
+    expect((await put({ ...times, amendReason: 'Badge left at home' }, operator)).status).toBe(403);
+    const ok = await put({ ...times, amendReason: 'Badge left at home' });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ status: 'present', lateMinutes: null, workedMinutes: 487, amended: true, amendReason: 'Badge left at home', amendedBy: 'Hana HR' });
+    const again = await build({ from: MONDAY, to: MONDAY, teamId: team });
+    expect(again.body).toEqual({ written: 3, keptAmended: 1, days: 1 });
+    expect(await entry('Tardy')).toMatchObject({ status: 'present', amended: true, workedMinutes: 487 });
+  });
+  it('refuses a period backwards or too long naming the field, days still ahead are not built, and needs 3.3', async () => {
+    expect((await build({ from: MONDAY, to: '2026-11-01' })).body.violations.map((v: { field: string }) => v.field)).toEqual(['to']);
+    expect((await build({ from: '2026-01-01', to: '2026-06-01' })).body.violations.map((v: { field: string }) => v.field)).toEqual(['to']);
+    expect((await build({ from: '2099-01-01', to: '2099-01-31' })).body).toEqual({ written: 0, keptAmended: 0, days: 0 });
+    expect((await build({ from: MONDAY, to: MONDAY }, operator)).status).toBe(403);
   });
 });

@@ -7,6 +7,7 @@ import { operatorGroupHooks } from './operatorGroups';
 import { roleHooks } from './roles';
 import { visitorHooks } from './visitors';
 import { visitRequestHooks } from './visitRequests';
+import { timesheetHooks } from './timesheet';
 import { serviceAccountHooks } from './serviceAccounts';
 import { webHookHooks } from './webHooks';
 import { userFieldHooks } from './userFields';
@@ -25,6 +26,7 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   identities: identityHooks,
   visitors: visitorHooks(publish),
   visitRequests: visitRequestHooks(publish),
+  timesheet: timesheetHooks,
   serviceAccounts: serviceAccountHooks(opts.disconnect),
   webHooks: webHookHooks(opts.allowPrivateWebhookTargets),
   userFields: userFieldHooks,

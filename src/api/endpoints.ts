@@ -5,7 +5,7 @@ import type { Explanation } from '../../contract/decision';
 import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatChoices, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
-  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery, ATTENDANCE_SUMMARY_API, AttendanceSummary, type AttendanceSummaryQuery,
+  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery, ATTENDANCE_SUMMARY_API, AttendanceSummary, type AttendanceSummaryQuery, TimesheetBuildResult, type TimesheetBuild,
   buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
@@ -137,6 +137,8 @@ export const listTeamChoices = () => getJson(teamsResource.api, Page(TeamChoice)
 /** Daily Attendance [3.2.0]: one day of the client's teams. */
 /** Attendance Summaries [3.6.0]: each member's days of a period. */
 export const getAttendanceSummary = (q: AttendanceSummaryQuery) => getJson(ATTENDANCE_SUMMARY_API, AttendanceSummary, q.teamId ? { from: q.from, to: q.to, teamId: q.teamId } : { from: q.from, to: q.to });
+/** Build Timesheet [3.3]: the period's days written into the timesheet. */
+export const buildTimesheet = (b: TimesheetBuild) => send('post', API.timesheetBuild, b, TimesheetBuildResult);
 export const getDailyAttendance = (q: DailyAttendanceQuery) => getJson(DAILY_ATTENDANCE_API, DailyAttendance, q.teamId ? { date: q.date, teamId: q.teamId } : { date: q.date });
 
 // ---------- generic resource calls for the catalogue ----------

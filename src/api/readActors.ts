@@ -9,10 +9,10 @@ import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } 
 import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import {
-  addVisitorCredentials, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
+  addVisitorCredentials, buildTimesheet, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
 // issue 11 (views-tasks)
-import { API, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery } from '../../contract';
+import { API, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
@@ -278,3 +278,16 @@ export const teamChoices = reading(() => listTeamChoices());
 export const dailyAttendanceReading = reading((q: DailyAttendanceQuery | null) => (q ? getDailyAttendance(q) : Promise.resolve(null)));
 /** Attendance Summaries [3.6.0]: the period asked for (nothing while it is not a valid one). */
 export const attendanceSummaryReading = reading((q: AttendanceSummaryQuery | null) => (q ? getAttendanceSummary(q) : Promise.resolve(null)));
+/** Build Timesheet [3.3]: one command, answered with what was written, or the field violations of a refused period. */
+export const timesheetBuildCommands = commandMachine.provide({
+  actors: {
+    run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
+      try {
+        return { built: await buildTimesheet(input.input as TimesheetBuild) };
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 400 && e.violations.length) return { violations: e.violations };
+        throw e;
+      }
+    }),
+  },
+});

@@ -3,7 +3,7 @@
 import {
   PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
-  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource,
+  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource, timesheetResource,
   workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource, credentialStoreResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
@@ -13,7 +13,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
+  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -237,9 +237,10 @@ export const ROUTES: RouteDef[] = [
 
   // ---------- Attendance (§2: children under the parent prefix, hidden from the sidebar) ----------
   r('attendance', '/attendance', 'Time and attendance', [...ATTENDANCE_MENU], { icon: 'time', screen: 'attendance' }),
-  r('attendance', '/attendance/amend-timesheet', 'Amend timesheet', ['3.4'], { icon: 'edit', hidden: true, description: 'Correct clock-ins and clock-outs of a timesheet.' }),
+  // the timesheet's list is Amend timesheet [3.4]; a day opens at /attendance/amend-timesheet/edit/{id}
+  ...attendanceChild(timesheetResource, 'Correct clock-ins and clock-outs of a timesheet.').map((d) => (d.path === timesheetResource.route ? { ...d, title: 'Amend timesheet' } : d)),
   r('attendance', '/attendance/summaries', 'Attendance Summaries', [PRIV.attendanceSummaries], { icon: 'timeline-bar-chart', hidden: true, screen: 'attendanceSummaries', description: 'Days present, late, absent and on leave, and hours worked, per period.' }),
-  r('attendance', '/attendance/build/timesheet', 'Build Timesheet', ['3.3'], { icon: 'build', hidden: true, description: 'Compute timesheets from clocking events and work schedules.' }),
+  r('attendance', '/attendance/build/timesheet', 'Build Timesheet', [PRIV.buildTimesheet], { icon: 'build', hidden: true, screen: 'buildTimesheet', description: 'Compute timesheets from clocking events and work schedules.' }),
   r('attendance', '/attendance/daily-attendance', 'Daily Attendance', [PRIV.dailyAttendance], { icon: 'calendar', hidden: true, screen: 'dailyAttendance', description: 'Who came in, late or not at all, day by day.' }),
   ...attendanceChild(leaveCategoriesResource, 'Kinds of leave and their allowances.'),
   // view/{id} [3.8.0]: a 3.8.0 holder sees the record; one who may add leave (3.8.1) corrects it there too

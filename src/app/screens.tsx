@@ -51,6 +51,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
   visitorUpcoming: pick(visitor, 'VisitorUpcomingScreen'),
   dailyAttendance: pick(() => import('../screens/attendance/DailyAttendanceScreen'), 'DailyAttendanceScreen'),
+  buildTimesheet: pick(() => import('../screens/attendance/BuildTimesheetScreen'), 'BuildTimesheetScreen'),
   attendanceSummaries: pick(() => import('../screens/attendance/AttendanceSummariesScreen'), 'AttendanceSummariesScreen'),
   visitorCredentialBatch: pick(visitor, 'VisitorCredentialBatchScreen'),
   doors: pick(configure, 'DoorsScreen'),

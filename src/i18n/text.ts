@@ -785,4 +785,10 @@ export const zhText: Record<string, string> = {
   "The last day is before the first.": "结束日期早于开始日期。",
   "At most {n} days at once.": "一次最多 {n} 天。",
   "{n} days counted, up to today; days still ahead are not.": "已统计 {n} 天，截至今天；之后的日期不计。",
+  "Timesheet built": "考勤表已生成",
+  "{n} days of staff written.": "已写入 {n} 个员工考勤日。",
+  "Each day of the period up to today is written as daily attendance counts it. Days already amended are kept as they are.": "该时段内截至今天的每一天都按每日考勤的统计写入。已修正的日期保持不变。",
+  "{days} days built: {n} timesheet days written, {kept} amended days kept.": "已生成 {days} 天：写入 {n} 个考勤日，保留 {kept} 个已修正的考勤日。",
+  "Open the timesheet": "打开考勤表",
+  "Build": "生成",
 };

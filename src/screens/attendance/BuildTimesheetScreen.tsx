@@ -1,0 +1,76 @@
+// Build Timesheet [3.3] (§2 Attendance "/build/timesheet"): write a period's days into the timesheet as daily
+// attendance counts them (up to today), for payroll; days HR amended [3.4] are kept as amended. The period starts as
+// this month up to yesterday, in the user's zone. After a build it says what it wrote and leads to the timesheet.
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { ATTENDANCE_SUMMARY_MAX_DAYS, TOAST_MS, hasPrivilege, PRIV, type TimesheetBuildResult, type Violation } from '../../../contract';
+import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
+import { timesheetBuildCommands } from '../../api/readActors';
+import { useRouteInfo } from '../../app/RouteContext';
+import { useSystemActor } from '../../app/useSystemActor';
+import { useViewActor } from '../../app/useViewActor';
+import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
+import { notify } from '../../system/notices';
+import { PageHeader } from '../../ui/PageHeader';
+import { useTime } from '../../ui/time';
+import { DAY, TeamSelect, addDays } from './parts';
+
+export function BuildTimesheetScreen() {
+  const { route } = useRouteInfo();
+  useLocale();
+  const time = useTime();
+  const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
+  const commands = useViewActor(timesheetBuildCommands, { id: 'commands:timesheetBuild' });
+  const running = useSelector(commands, selectRunningCommand) !== null;
+  const failure = useSelector(commands, selectCommandError);
+  const result = useSelector(commands, selectCommandResult) as { built?: TimesheetBuildResult; violations?: Violation[] } | null;
+  // visual: the period and team as typed (kept when the server refuses them)
+  const [to, setTo] = useState(() => addDays(time.today(Date.now()), -1));
+  const [from, setFrom] = useState(() => `${addDays(time.today(Date.now()), -1).slice(0, 8)}01`);
+  const [teamId, setTeamId] = useState('');
+  const onField = (f: string) => result?.violations?.find((v) => v.field === f)?.message;
+  const span = DAY.test(from) && DAY.test(to) ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : NaN;
+  const problem = Number.isNaN(span) ? tx('Choose the first and last day.') : span < 0 ? tx('The last day is before the first.')
+    : span >= ATTENDANCE_SUMMARY_MAX_DAYS ? tx('At most {n} days at once.', { n: ATTENDANCE_SUMMARY_MAX_DAYS }) : null;
+  useEffect(() => {
+    const sub = commands.on('command.done', (e) => {
+      const built = (e.result as { built?: TimesheetBuildResult }).built;
+      if (built) notify({ intent: 'success', title: tx('Timesheet built'), message: tx('{n} days of staff written.', { n: built.written }), timeoutMs: TOAST_MS });
+    });
+    return () => sub.unsubscribe();
+  }, [commands]);
+
+  return (
+    <div className="gh-page-wrap" data-testid="build-timesheet">
+      <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />
+      <Card className="gh-form__section" compact>
+        <form noValidate onSubmit={(e) => { e.preventDefault(); if (!problem) commands.send({ type: 'command.run', command: 'build', input: { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) } }); }}>
+          <p className="bp6-text-muted">{tx('Each day of the period up to today is written as daily attendance counts it. Days already amended are kept as they are.')}</p>
+          <div className="gh-form__grid">
+            <FormGroup label={tx('First day')} labelFor="build-from" intent={onField('from') ? 'danger' : 'none'} helperText={onField('from') && say(onField('from')!)}>
+              <InputGroup id="build-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+            </FormGroup>
+            <FormGroup label={tx('Last day')} labelFor="build-to" intent={onField('to') ? 'danger' : 'none'} helperText={onField('to') && say(onField('to')!)}>
+              <InputGroup id="build-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+            </FormGroup>
+            <FormGroup label={tx('Team')}><TeamSelect value={teamId} onChange={setTeamId} /></FormGroup>
+          </div>
+          {problem && <Callout intent="warning" icon="calendar" className="gh-form__error">{problem}</Callout>}
+          {failure && <Callout intent="danger" icon="error" className="gh-form__error">{say(failure)}</Callout>}
+          {result?.built && (
+            <Callout intent="success" icon="tick" className="gh-form__error" data-testid="build-result">
+              {tx('{days} days built: {n} timesheet days written, {kept} amended days kept.', { days: result.built.days, n: result.built.written, kept: result.built.keptAmended })}
+              {hasPrivilege(held, [PRIV.amendTimesheet]) && <> <Link to="/attendance/amend-timesheet">{tx('Open the timesheet')}</Link></>}
+            </Callout>
+          )}
+          <div className="gh-form__actions">
+            <Button type="submit" intent="primary" icon="build" text={tx('Build')} loading={running} disabled={!!problem} data-testid="build-run" />
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}
