@@ -122,6 +122,8 @@ export const PRIV = {
   operatorSettings: '0.3.7.0',
   activityReport: '0.6.1.0',
   eventReport: '0.6.2.0',
+  identityReport: '0.6.3.0',
+  identityLocationReport: '0.6.4.0',
   journalExport: '0.8.1.0',
   sessionReplays: '0.8.2.0',
   errorLog: '0.8.3.0',

@@ -32,6 +32,7 @@ import { credentialStoreResource, visitTypesResource, visitorCredentialsResource
 import { leaveCategoriesResource, leaveResource, teamsResource, timesheetResource, workSchedulesResource } from './attendance';
 import { visitRequestsResource } from './visitRequests';
 import { attendancePropertiesResource, visitorPropertiesResource } from './settings';
+import { identityLocationResource, identityReportResource } from './reports';
 
 export * from './define';
 export * from './derive';
@@ -65,6 +66,7 @@ export { visitTypesResource, visitorCredentialsResource, visitorTenantsResource,
 export { leaveCategoriesResource, leaveResource, teamsResource, timesheetResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
 export { visitRequestsResource, VISIT_REQUEST_STATUSES } from './visitRequests';
 export { attendancePropertiesResource, visitorPropertiesResource } from './settings';
+export { identityLocationResource, identityReportResource } from './reports';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
@@ -73,6 +75,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
   visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
-  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, timesheetResource,
+  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, timesheetResource, identityReportResource, identityLocationResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -8,6 +8,7 @@ import { roleHooks } from './roles';
 import { visitorHooks } from './visitors';
 import { visitRequestHooks } from './visitRequests';
 import { timesheetHooks } from './timesheet';
+import { identityLocationHooks, identityReportHooks } from './reports';
 import { serviceAccountHooks } from './serviceAccounts';
 import { webHookHooks } from './webHooks';
 import { userFieldHooks } from './userFields';
@@ -27,6 +28,8 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   visitors: visitorHooks(publish),
   visitRequests: visitRequestHooks(publish),
   timesheet: timesheetHooks,
+  identityReport: identityReportHooks,
+  identityLocations: identityLocationHooks,
   serviceAccounts: serviceAccountHooks(opts.disconnect),
   webHooks: webHookHooks(opts.allowPrivateWebhookTargets),
   userFields: userFieldHooks,

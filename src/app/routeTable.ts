@@ -3,7 +3,7 @@
 import {
   PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
-  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource, timesheetResource,
+  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource, timesheetResource, identityReportResource, identityLocationResource,
   workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource, credentialStoreResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
@@ -199,8 +199,8 @@ export const ROUTES: RouteDef[] = [
   // ---------- Report ----------
   r('report', '/report/activity', 'Activity report', ['0.6.1.0'], { icon: 'history', screen: 'activityReport', description: 'Every change an operator made: who, when, what, before and after.' }),
   r('report', '/report/event', 'Event report', ['0.6.2.0'], { icon: 'list', screen: 'eventReport', description: 'Access events filtered by time, door, identity and code.' }),
-  r('report', '/report/identity', 'Identity report', ['0.6.3.0'], { icon: 'people', description: 'Identities with their credentials and access groups.' }),
-  r('report', '/report/identity-location', 'Identity location report', ['0.6.4.0'], { icon: 'geolocation', description: 'Where each identity was last seen.' }),
+  ...catalogue(identityReportResource, 'Identities with their credentials and access groups.'),
+  ...catalogue(identityLocationResource, 'Where each identity was last seen.'),
   r('report', '/report/scheduled-jobs', 'Scheduled report jobs', ['0.6.5.0', '3.9.0'], { icon: 'calendar', description: 'Reports generated and mailed on a schedule.' }),
   r('report', '/report/scheduled-jobs/add', 'Add scheduled report job', ['0.6.5.1', '3.9.1'], { icon: 'calendar', hidden: true, description: 'Create a scheduled report job.' }),
   r('report', '/report/scheduled-jobs/edit/:id', 'Edit scheduled report job', ['0.6.5.2', '3.9.2'], { icon: 'calendar', hidden: true, description: 'Change a scheduled report job.' }),

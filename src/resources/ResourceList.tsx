@@ -186,7 +186,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     return (
       <Cell className="gh-primary-cell">
         <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
-          <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />
+          {canDelete && <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />}
           {detailOf(row) || canOpen ? <Link role="cell" className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
           {rowTag?.(row)}
           <span className="gh-rowhead__actions">
@@ -258,7 +258,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           enableFocusedCell={false}
           numFrozenColumns={1}
           selectionModes={SelectionModes.NONE}
-          cellRendererDependencies={[items, selection, canOpen, time, rowTag, rowActions]}
+          cellRendererDependencies={[items, selection, canOpen, canDelete, time, rowTag, rowActions]}
           loadingOptions={busy && items.length === 0 ? ['cells'] as never : []}
         >
           {[
@@ -268,9 +268,10 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
                   name={zoned(titleOfColumn(resource.primary), resource.primary.zoned)}
                   nameRenderer={(name) => (
                     <span className="gh-colhead gh-colhead--primary">
-                      <Checkbox className="gh-rowhead__check" checked={allOnPage} indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
+                      {/* rows are marked only to be deleted together: a list nobody here may delete from has no marks */}
+                      {canDelete && <Checkbox className="gh-rowhead__check" checked={allOnPage} indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
                         onChange={() => setSelection(allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])])}
-                        aria-label={tx('Mark all rows on this page')} />
+                        aria-label={tx('Mark all rows on this page')} />}
                       {name}
                       {sortOf(resource.primary.field) && <span className={`bp6-icon bp6-icon-${sortOf(resource.primary.field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} />}
                     </span>
