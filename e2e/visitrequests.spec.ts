@@ -67,6 +67,15 @@ test('the front desk files, declines and approves visit requests; the approved v
   await record.getByTestId('record-link-visitorId').click();
   await expect(page).toHaveURL(/\/visitor\/details\/\d+$/);
   await expect(page.getByTestId('visitor-details').getByRole('heading', { name: `Per ${approved}` })).toBeVisible();
+  // its printable record [1.0.10], in a tab of its own without the console around it
+  const opened = page.context().waitForEvent('page');
+  await page.getByTestId('print-record-link').click();
+  const printable = await opened;
+  await expect(printable.getByTestId('print-name')).toHaveText(`Per ${approved}`);
+  await expect(printable.getByTestId('print-record')).toContainText('Ben Brown');
+  await expect(printable.getByTestId('print-record')).toContainText('Lind AB');
+  await expect(printable.getByTestId('app-shell')).toHaveCount(0);
+  await printable.close();
 
   // upcoming visits: from tomorrow, soonest first — the approved visit is there, today's are not
   await sidebar.getByRole('link', { name: 'Upcoming visits', exact: true }).click();

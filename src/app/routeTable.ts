@@ -13,7 +13,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
+  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'printRecord' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -107,7 +107,7 @@ export const ROUTES: RouteDef[] = [
   r('general', '/profile', 'Profile', undefined, { icon: 'user', hidden: true, screen: 'profile' }),
   r('general', '/reset-password', 'Reset password', undefined, { type: 'RESTRICTED', layout: false, cache: false, hidden: true, screen: 'resetPassword' }),
   r('general', '/forgot-password', 'Forgot password', undefined, { type: 'RESTRICTED', layout: false, cache: false, hidden: true, screen: 'forgotPassword' }),
-  r('general', '/print-record', 'Print record', ['1.0.10'], { layout: false, cache: false, hidden: true, description: 'A printable record of a visit for the visitor and the front desk.' }),
+  r('general', '/print-record', 'Print record', [PRIV.printRecord], { layout: false, cache: false, hidden: true, screen: 'printRecord', description: 'A printable record of a visit for the visitor and the front desk.' }),
   r('general', FORBIDDEN, 'Access denied', undefined, { type: 'PUBLIC', layout: false, cache: false, hidden: true, screen: 'forbidden' }),
 
   // ---------- Monitor ----------

@@ -50,6 +50,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   visitorDetails: pick(visitor, 'VisitorDetailsScreen'),
   visitorToday: pick(visitor, 'VisitorTodayScreen'),
   visitorUpcoming: pick(visitor, 'VisitorUpcomingScreen'),
+  printRecord: pick(() => import('../screens/visitor/PrintRecordScreen'), 'PrintRecordScreen'),
   dailyAttendance: pick(() => import('../screens/attendance/DailyAttendanceScreen'), 'DailyAttendanceScreen'),
   buildTimesheet: pick(() => import('../screens/attendance/BuildTimesheetScreen'), 'BuildTimesheetScreen'),
   attendanceSummaries: pick(() => import('../screens/attendance/AttendanceSummariesScreen'), 'AttendanceSummariesScreen'),

@@ -166,6 +166,10 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
               onClick={() => mover.send({ type: 'command.run', command: `${loaded.id}|${m}` })} data-testid={`visitor-${m}`}>{MOVES[m].label}</Button>
           ))}
           {mayPrint && <Button icon="new-person" onClick={() => navigate('/visitor/register')}>{tx('Register another')}</Button>}
+          {hasPrivilege(held, [PRIV.printRecord]) && (
+            <a href={`/print-record?id=${visitor.id}`} target="_blank" rel="noopener" className="bp6-button bp6-minimal" data-testid="print-record-link">
+              <Icon icon="document" /><span className="bp6-button-text">{tx('Print record')}</span></a>
+          )}
           <Link to="/visitor/list" className="bp6-button bp6-minimal"><Icon icon="people" /><span className="bp6-button-text">{tx('All visitors')}</span></Link>
         </>} />
       {moveError && <Callout intent="danger" icon="error" className="gh-mb" data-testid="visitor-move-error">{moveError}</Callout>}
