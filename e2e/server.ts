@@ -1,7 +1,7 @@
 // A server of its own: each Playwright worker has one (e2e/fixtures.ts), and specs that stop and restart a server
 // start another; same entry point as `npm start`, its own port and data directory, the built console from E2E_DIST or dist/.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, openSync, rmSync } from 'node:fs';
 
 export interface OwnServer { url: string; dataDir: string; stop: () => Promise<void>; start: () => Promise<void> }
 
@@ -16,7 +16,10 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
   };
   let child: ChildProcess | null = null;
   async function start() {
-    child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: 'ignore', detached: true });
+    // its log (Fastify's, start-up, a crash's last words) is kept beside the test results, for a failure to be read
+    mkdirSync('test-results/servers', { recursive: true });
+    const log = openSync(`test-results/servers/${name}-${port}.log`, 'a');
+    child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: ['ignore', log, log], detached: true });
     const until = Date.now() + 90_000;
     for (;;) {
       try { if ((await fetch(`${url}/api/health`)).ok) return; } catch { /* not up yet */ }

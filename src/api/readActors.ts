@@ -256,15 +256,13 @@ export const eventExportLogic = downloadMachine.provide({
   },
 });
 
-/**
- * Batch add visitor credentials: one command, whose answer is what was added, or the field violations of a refused
- * batch (a 400 is an answer the form shows on its fields, not a failure).
- */
-export const visitorCredentialBatchCommands = commandMachine.provide({
+/** One command of a form whose refusal is an answer: its result under `key`, or the field violations of a 400 (the
+ *  form shows them on its fields; any other failure is the command's error). */
+const formCommand = <I>(key: string, call: (input: I) => Promise<unknown>) => commandMachine.provide({
   actors: {
     run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
       try {
-        return { added: await addVisitorCredentials(input.input as VisitorCredentialBatch) };
+        return { [key]: await call(input.input as I) };
       } catch (e) {
         if (e instanceof ApiError && e.status === 400 && e.violations.length) return { violations: e.violations };
         throw e;
@@ -273,21 +271,13 @@ export const visitorCredentialBatchCommands = commandMachine.provide({
   },
 });
 
+/** Batch add visitor credentials: what was added, or the violations of a refused batch. */
+export const visitorCredentialBatchCommands = formCommand<VisitorCredentialBatch>('added', addVisitorCredentials);
+
 /** Daily Attendance [3.2.0]: the teams to filter by, and the day asked for (nothing while no day is chosen). */
 export const teamChoices = reading(() => listTeamChoices());
 export const dailyAttendanceReading = reading((q: DailyAttendanceQuery | null) => (q ? getDailyAttendance(q) : Promise.resolve(null)));
 /** Attendance Summaries [3.6.0]: the period asked for (nothing while it is not a valid one). */
 export const attendanceSummaryReading = reading((q: AttendanceSummaryQuery | null) => (q ? getAttendanceSummary(q) : Promise.resolve(null)));
-/** Build Timesheet [3.3]: one command, answered with what was written, or the field violations of a refused period. */
-export const timesheetBuildCommands = commandMachine.provide({
-  actors: {
-    run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
-      try {
-        return { built: await buildTimesheet(input.input as TimesheetBuild) };
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 400 && e.violations.length) return { violations: e.violations };
-        throw e;
-      }
-    }),
-  },
-});
+/** Build Timesheet [3.3]: what was written, or the violations of a refused period. */
+export const timesheetBuildCommands = formCommand<TimesheetBuild>('built', buildTimesheet);
