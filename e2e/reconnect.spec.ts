@@ -42,3 +42,25 @@ test('stop the server mid-stream, restart it: the console reconnects and resyncs
   await expect(page.getByTestId('alarm-row')).toHaveCount(open.length);
   await expect(page.getByTestId('alarm-row').filter({ hasText: 'Loading Bay' }).first()).toBeVisible();
 });
+
+test('a history load the server never answered is read again once the console is back', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const at = (path: string) => `${server.url}${path}`;
+  await signIn(page, 'operator', undefined, server.url);
+  // the events screen's first read of the history is cut off, as by a server going away under it
+  let cut = false;
+  await page.route('**/event/manage/events?size=*', async (route) => { if (!cut) { cut = true; await route.abort('connectionreset'); } else await route.continue(); });
+  await page.goto(at('/monitor/events'));
+  const status = page.getByTestId('socket-status');
+  await expect(status).toHaveText('connected');
+  await expect.poll(() => cut).toBe(true);
+  const token = (await (await request.post(at('/idp/1.0/login'), { data: { username: 'operator', password: 'Gatehouse1!' } })).json()).token as string;
+  const newest = (await (await request.get(at('/event/manage/events?size=1'), { headers: { authorization: `Bearer ${token}` } })).json()).items[0];
+  await expect(page.getByTestId('event-row')).toHaveCount(0); // nothing shown: the read failed
+  // the server goes and comes back: the console reconnects and reads the history it never had
+  await server.stop();
+  await expect(status).not.toHaveText('connected');
+  await server.start();
+  await expect(status).toHaveText('connected', { timeout: 30_000 });
+  await expect(page.getByTestId('event-row').filter({ hasText: newest.message }).first()).toBeVisible();
+});

@@ -113,9 +113,12 @@ export function EventsScreen() {
   historyLoaded.current = historyDone;
   // the newest id the screen knows: before the history has loaded there is none (the load covers the gap)
   const newestId = () => (historyLoaded.current ? Math.max(0, ...rowsRef.current.map((e) => Number(e.id))) : null);
+  // the history load cut off by a server going away is read again once the console is back (nothing else fills the list)
+  const historyNow = useRef(history);
+  historyNow.current = history;
   useEventResync(socket, newestId, (missed) => {
     if (pausedRef.current) { buffer.current.push(...missed); setWaiting(buffer.current.length); } else setRows((r) => mergeEvents(r, missed));
-  });
+  }, () => { if (historyNow.current.failed) historyNow.current.reload(); });
 
   const resume = () => {
     setPaused(false);

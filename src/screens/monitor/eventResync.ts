@@ -8,10 +8,12 @@ import type { SocketActor } from '../../../machines/socket';
 import { eventGapFill } from '../../api/readActors';
 import { useViewActor } from '../../app/useViewActor';
 
-export function useEventResync(socket: SocketActor, newestId: () => number | null, onMissed: (events: Event[]) => void) {
+/** `onNoHistory`: a resync found nothing shown yet — the screen reads its history again if that load had failed (the
+ *  server went away while it was on its way: nothing else would ever fill the list). */
+export function useEventResync(socket: SocketActor, newestId: () => number | null, onMissed: (events: Event[]) => void, onNoHistory?: () => void) {
   const gaps = useViewActor(eventGapFill, { id: 'gapFill:events' });
-  const cb = useRef({ newestId, onMissed });
-  cb.current = { newestId, onMissed };
+  const cb = useRef({ newestId, onMissed, onNoHistory });
+  cb.current = { newestId, onMissed, onNoHistory };
   useEffect(() => {
     const sub = gaps.on('gap.filled', ({ events }) => cb.current.onMissed(events));
     return () => sub.unsubscribe();
@@ -19,7 +21,8 @@ export function useEventResync(socket: SocketActor, newestId: () => number | nul
   useEffect(() => {
     const fill = () => {
       const afterId = cb.current.newestId();
-      if (afterId !== null) gaps.send({ type: 'gap.fill', afterId }); // nothing shown yet: the history load covers it
+      if (afterId !== null) gaps.send({ type: 'gap.fill', afterId });
+      else cb.current.onNoHistory?.(); // nothing shown yet: the history load covers it, or is read again if it failed
     };
     // a kept-alive screen shown again (its effects re-mount) missed what arrived while it was hidden
     fill();
