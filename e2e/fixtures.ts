@@ -3,7 +3,6 @@
 // started fresh with the demo data when the worker starts and stopped when it ends, so no spec sees another
 // worker's changes. `baseURL` (and so `page.goto('/…')`, `request` and `browser.newContext()`) points at it.
 import { test as base } from '@playwright/test';
-import { rmSync } from 'node:fs';
 import { ownServer, type OwnServer } from './server';
 
 export * from '@playwright/test';
@@ -15,8 +14,7 @@ export const test = base.extend<object, { server: OwnServer }>({
   server: [async ({}, use, workerInfo) => {
     const server = await ownServer(`worker${workerInfo.parallelIndex}`, WORKER_ENV);
     await use(server);
-    await server.stop();
-    rmSync(server.dataDir, { recursive: true, force: true });
+    await server.dispose();
   }, { scope: 'worker', timeout: 120_000 }],
   baseURL: async ({ server }, use) => { await use(server.url); },
 });

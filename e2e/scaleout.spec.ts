@@ -46,7 +46,7 @@ test('an alarm raised through one server shows live on a console of the other, a
       return open.find((e: { id: number }) => e.id === Number(forced.id))?.acknowledge ?? null;
     }, { timeout: 20_000 }).toBe(true);
   } finally {
-    for (const s of servers) await s.stop();
+    for (const s of servers) await s.dispose();
     const drop = new pg.Client({ connectionString: PG });
     await drop.connect();
     await drop.query(`drop database if exists ${name} with (force)`);

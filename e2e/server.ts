@@ -3,7 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, rmSync } from 'node:fs';
 
-export interface OwnServer { url: string; dataDir: string; stop: () => Promise<void>; start: () => Promise<void> }
+export interface OwnServer {
+  url: string; dataDir: string; stop: () => Promise<void>; start: () => Promise<void>;
+  /** Stops it and deletes its database and the backups kept beside it (nothing left in .tmp). */
+  dispose: () => Promise<void>;
+}
 
 export async function ownServer(name: string, extraEnv: Record<string, string> = {}): Promise<OwnServer> {
   const port = 22000 + Math.floor(Math.random() * 3000);
@@ -35,6 +39,10 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     await exited;
     child = null;
   }
+  async function dispose() {
+    await stop();
+    for (const dir of [dataDir, `${dataDir}-backups`]) rmSync(dir, { recursive: true, force: true });
+  }
   await start();
-  return { url, dataDir, stop, start };
+  return { url, dataDir, stop, start, dispose };
 }

@@ -2,7 +2,7 @@
 // exceljs for XLSX), never a hand-written parser. Anything unreadable is a 4xx with a violation on `file`:
 // not UTF-8 (or UTF-16), a malformed CSV, a broken XLSX, a formula cell, too many rows, no header row.
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { HttpError } from '../http/common';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -47,7 +47,10 @@ function readCsv(buf: Buffer): string[][] {
 }
 
 async function readXlsx(buf: Buffer): Promise<string[][]> {
-  const wb = new ExcelJS.Workbook();
+  // loaded on the first workbook: a large library every server process (and every server test) would otherwise load
+  // at start for a feature most never use (0.7 s on this machine)
+  const { default: Excel } = await import('exceljs');
+  const wb = new Excel.Workbook();
   try { await wb.xlsx.load(buf as unknown as ArrayBuffer); } catch (e) { throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`); }
   const ws = wb.worksheets[0];
   if (!ws) throw bad('has no worksheet');
