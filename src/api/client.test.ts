@@ -39,4 +39,58 @@ describe('the axios instance', () => {
     await expect(client.post('/bad', {})).rejects.toMatchObject({ status: 400, violations: [{ field: 'name', message: 'is required' }] });
     expect(reported).toHaveLength(1);
   });
+
+  it('a refusal of the old token that arrives before the switch stored the new one waits for it, then is sent again', async () => {
+    let token = 'old';
+    const reported: ApiError[] = [];
+    const sent: string[] = [];
+    let finishSwitch: () => void = () => {};
+    const switched = new Promise<void>((resolve) => { finishSwitch = () => { token = 'new'; resolve(); }; });
+    const client = createApiClient(() => deps({ getToken: () => token, report: (e) => reported.push(e), settled: () => switched }));
+    client.defaults.adapter = async (config) => {
+      const auth = String(AxiosHeaders.from(config.headers).get('Authorization'));
+      sent.push(auth);
+      if (auth === 'Bearer old') {
+        // the server ended the old session; its answer to the switch (the new token) is not stored yet
+        setTimeout(finishSwitch, 20);
+        throw Object.assign(new Error('Request failed'), { config, response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config } });
+      }
+      return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
+    };
+    await expect(client.get('/event/manage/dashboard')).resolves.toMatchObject({ data: { ok: true } });
+    expect(sent).toEqual(['Bearer old', 'Bearer new']);
+    expect(reported).toEqual([]);
+  });
+
+  it('sends a request refused for a token that has since been replaced again once with the new one; an expired current one is reported', async () => {
+    let token = 'old';
+    const reported: ApiError[] = [];
+    const sent: string[] = [];
+    const client = createApiClient(() => deps({ getToken: () => token, report: (e) => reported.push(e) }));
+    client.defaults.adapter = async (config) => {
+      const auth = String(AxiosHeaders.from(config.headers).get('Authorization'));
+      sent.push(auth);
+      if (auth !== 'Bearer new') {
+        // the client switch happened while this one was on its way
+        token = 'new';
+        throw Object.assign(new Error('Request failed'), { config, response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config } });
+      }
+      return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
+    };
+    await expect(client.get('/event/manage/doors')).resolves.toMatchObject({ data: { ok: true } });
+    expect(sent).toEqual(['Bearer old', 'Bearer new']);
+    expect(reported).toEqual([]);
+    // refused with the current token: the session has ended, said once, not sent again
+    client.defaults.adapter = async (config) => {
+      sent.push(String(AxiosHeaders.from(config.headers).get('Authorization')));
+      throw Object.assign(new Error('Request failed'), { config, response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config } });
+    };
+    await expect(client.get('/event/manage/doors')).rejects.toMatchObject({ status: 401 });
+    expect(sent.slice(2)).toEqual(['Bearer new']);
+    expect(reported.map((e) => e.status)).toEqual([401]);
+    // a token the caller set itself (signing out with the old one) is never swapped
+    sent.length = 0;
+    await expect(client.post('/idp/1.0/logout', {}, { headers: { Authorization: 'Bearer older' } })).rejects.toMatchObject({ status: 401 });
+    expect(sent).toEqual(['Bearer older']);
+  });
 });

@@ -2,7 +2,10 @@
 // the toaster) is configured by src/system/browser.ts, so this file stays testable without a browser.
 import axios, { AxiosHeaders, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
 import { GRANTS_HEADER, LOGIN_MODE, TENANT_HEADER, isNoTokenPath, type LoginMode } from '../../contract';
-import { toApiError, type ApiError } from './errors';
+import { isJwtInvalid, toApiError, type ApiError } from './errors';
+
+/** A request's config as sent: the token the interceptor put on it (not one the caller set), and whether it is a retry. */
+type SentConfig = InternalAxiosRequestConfig & { ghToken?: string; ghRetried?: boolean };
 
 export interface ApiDeps {
   getToken: () => string | null;
@@ -12,6 +15,11 @@ export interface ApiDeps {
   report: (err: ApiError) => void;
   /** Called with the grants tag of every answer that carries one (GRANTS_HEADER, issue 11). */
   grants?: (tag: string) => void;
+  /**
+   * Resolves once no change of token is under way (a client switch between its request and storing the new token).
+   * A refusal of the old token can arrive inside that window, before the new one is stored: it is judged after.
+   */
+  settled?: () => Promise<void>;
 }
 
 const defaults: ApiDeps = { getToken: () => null, getClientId: () => null, loginMode: () => LOGIN_MODE, report: () => {} };
@@ -32,10 +40,12 @@ export function requestHeaders(url: string, deps: Pick<ApiDeps, 'getToken' | 'ge
 
 export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
   const instance = axios.create({ baseURL: '' });
-  instance.interceptors.request.use((config: InternalAxiosRequestConfig) => {
+  instance.interceptors.request.use((config: SentConfig) => {
     const headers = AxiosHeaders.from(config.headers);
-    for (const [k, v] of Object.entries(requestHeaders(config.url ?? '', getDeps(), headers.toJSON()))) headers.set(k, v);
+    const added = requestHeaders(config.url ?? '', getDeps(), headers.toJSON());
+    for (const [k, v] of Object.entries(added)) headers.set(k, v);
     config.headers = headers;
+    config.ghToken = added.Authorization;
     return config;
   });
   instance.interceptors.response.use(
@@ -44,8 +54,20 @@ export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
       if (typeof tag === 'string') getDeps().grants?.(tag);
       return r;
     },
-    (err: unknown) => {
+    async (err: unknown) => {
       const e = toApiError(err);
+      // refused for a token that is no longer the console's (a client switch ends the session of the old one while
+      // reads sent with it are still on their way): not an expired session, but a request to send again with the
+      // current token, once. The server refused it before doing anything, so sending it again is safe. A refusal
+      // that arrives while the switch is still storing its token waits for it (settled) before judging.
+      const config = (err as { config?: SentConfig }).config;
+      if (config?.ghToken && !config.ghRetried && isJwtInvalid(e)) await getDeps().settled?.();
+      const current = getDeps().getToken();
+      if (config?.ghToken && !config.ghRetried && isJwtInvalid(e) && current && config.ghToken !== `Bearer ${current}`) {
+        const headers = AxiosHeaders.from(config.headers);
+        headers.delete('Authorization');
+        return instance.request({ ...config, headers, ghRetried: true } as SentConfig);
+      }
       getDeps().report(e);
       return Promise.reject(e);
     },

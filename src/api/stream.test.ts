@@ -131,6 +131,31 @@ describe('streamGet against servers that fail', () => {
     expect(JSON.parse(events[0].data)).toEqual({ status: 400, message: 'from: must be an ISO date-time', attempts: 1, violations: [{ field: 'from', message: 'must be an ISO date-time' }] });
   });
 
+  it('asks again at once with the current token when refused for one since replaced (a client switch); a refused current one is the end', async () => {
+    const seen: (string | undefined)[] = [];
+    const srv = await fakeServer((req, res) => {
+      seen.push(req.headers.authorization);
+      if (req.headers.authorization !== 'Bearer new') { res.writeHead(401, { 'content-type': 'application/json' }); res.end(JSON.stringify({ status: 401, message: 'JWT-Invalid' })); return; }
+      res.end('event: end\ndata: {}\n\n');
+    });
+    open.push(srv);
+    let token = 'old';
+    const reported: unknown[] = [];
+    // the switch lands while the first request is on its way: the token read after the answer is the new one
+    const deps = { ...noAuth, getToken: () => { const t = token; token = 'new'; return t; }, report: (e: unknown) => reported.push(e) };
+    const out = await streamGet('/x', { baseUrl: srv.base, deps, retryDelayMs: 1, onEvent: () => {} });
+    expect(out).toMatchObject({ status: 'ended', attempts: 1 });
+    expect(seen).toEqual(['Bearer old', 'Bearer new']);
+    expect(reported).toEqual([]);
+    // refused with the token the console holds now: failed, said once, not asked again
+    seen.length = 0;
+    token = 'gone';
+    const refused = await streamGet('/x', { baseUrl: srv.base, deps: { ...noAuth, getToken: () => 'gone', report: (e: unknown) => reported.push(e) }, retryDelayMs: 1, onEvent: () => {} });
+    expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(seen).toEqual(['Bearer gone']);
+    expect(reported).toHaveLength(1);
+  });
+
   it('stops quietly when aborted while waiting to retry', async () => {
     const srv = await fakeServer((_req, res) => { res.writeHead(502); res.end(); });
     open.push(srv);

@@ -6,7 +6,7 @@
 // Also here: the event-history export over that helper, which resumes after a retry where it stopped.
 import { API, STREAM_RETRIES, STREAM_RETRY_MS } from '../../contract';
 import { apiDeps, requestHeaders, type ApiDeps } from './client';
-import { ApiError, DEFAULT_STATUS, errorMessage, violationsIn } from './errors';
+import { ApiError, DEFAULT_STATUS, errorMessage, isJwtInvalid, violationsIn } from './errors';
 
 export interface StreamEvent { event: string; data: string; id?: string }
 
@@ -69,7 +69,7 @@ export interface StreamOptions {
   /** Origin to prefix the path with (the console is same-origin: empty). */
   baseUrl?: string;
   /** Token, tenant and error reporting; by default the ones configured for the axios client. */
-  deps?: Pick<ApiDeps, 'getToken' | 'getClientId' | 'loginMode'> & Partial<Pick<ApiDeps, 'report'>>;
+  deps?: Pick<ApiDeps, 'getToken' | 'getClientId' | 'loginMode'> & Partial<Pick<ApiDeps, 'report' | 'settled'>>;
 }
 
 export interface StreamOutcome {
@@ -105,6 +105,7 @@ export async function streamGet(path: string | (() => string), options: StreamOp
   const endEvent = options.endEvent ?? 'end';
   const deps = options.deps ?? apiDeps();
   let attempts = 0;
+  let swapped = false;
   const fail = (error: ApiError): StreamOutcome => {
     const data: StreamErrorData = { status: error.status, message: error.message, attempts, violations: error.violations };
     onEvent({ event: 'error', data: JSON.stringify(data) });
@@ -116,12 +117,18 @@ export async function streamGet(path: string | (() => string), options: StreamOp
     const url = typeof path === 'function' ? path() : path;
     let error: ApiError;
     try {
-      const res = await fetch((options.baseUrl ?? '') + url, { headers: requestHeaders(url, deps), signal, cache: 'no-store' });
+      const headers = requestHeaders(url, deps);
+      const res = await fetch((options.baseUrl ?? '') + url, { headers, signal, cache: 'no-store' });
       if (!res.ok) {
         const text = await res.text().catch(() => '');
         let body: unknown = text;
         try { body = JSON.parse(text); } catch { /* not JSON */ }
         error = new ApiError({ status: res.status, message: errorMessage(body, res.statusText), violations: violationsIn(body), path: url, body });
+        // refused for a token the console has since replaced (a client switch on the way): asked again at once with
+        // the current one, as the axios client does (src/api/client.ts)
+        if (isJwtInvalid(error) && !swapped) await deps.settled?.();
+        const current = deps.getToken();
+        if (isJwtInvalid(error) && !swapped && current && headers.Authorization && headers.Authorization !== `Bearer ${current}`) { swapped = true; attempts--; continue; }
         // the server said no (bad filter, no privilege, expired session): asking again changes nothing
         if (res.status < 500 && res.status !== 408 && res.status !== 429) return fail(error);
       } else if (await read(res, onEvent, endEvent)) {

@@ -1,7 +1,7 @@
 // The browser's implementations of the machines' effects: localStorage/sessionStorage, Date.now, the REST calls,
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
-import { fromPromise, type ActorRefFrom, type AnyActorLogic, type InspectionEvent } from 'xstate';
+import { fromPromise, waitFor, type ActorRefFrom, type AnyActorLogic, type InspectionEvent } from 'xstate';
 import { LOGIN_MODE, PRIV, StoredPrivileges, grantsTag, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
@@ -165,6 +165,13 @@ export function closeViewActor(id: string): void {
   systemActor('views').send({ type: 'view.close', id });
 }
 
+/** Resolves when the session is not switching client (at most 30 s: a switch that never answers ends nothing here). */
+function settledSession(session: SystemActors['session']): Promise<void> {
+  const switching = (snap: ReturnType<SystemActors['session']['getSnapshot']>) => snap.matches({ signedIn: 'switchingClient' });
+  if (!switching(session.getSnapshot())) return Promise.resolve();
+  return waitFor(session, (snap) => !switching(snap), { timeout: 30_000 }).then(() => undefined, () => undefined);
+}
+
 /** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
 export function getSystem(): GatehouseSystem {
   if (system) return system;
@@ -183,6 +190,8 @@ export function getSystem(): GatehouseSystem {
       expire: (path) => getSystemActor(root, 'session').send({ type: 'session.expired', path }),
       currentPath: () => window.location.pathname + window.location.search,
     }),
+    // a refusal of the old token during a client switch is judged once the new token is stored (or the switch failed)
+    settled: () => settledSession(getSystemActor(root, 'session')),
     // a change of grants reaches the sidebar and routes on the next answer (issue 11)
     grants: (tag) => {
       const session = getSystemActor(root, 'session');
