@@ -9,7 +9,7 @@
 // - present otherwise. Worked time is last swipe minus first, when there are two.
 import { enums, integer, nullable, optional, string, type, array, type Infer } from 'superstruct';
 import { API } from './api';
-import { calendarDate, idInt } from './primitives';
+import { calendarDate, dateProblem, idInt } from './primitives';
 
 export const DAILY_ATTENDANCE_API = API.dailyAttendance;
 
@@ -60,6 +60,21 @@ export const ATTENDANCE_SUMMARY_API = API.attendanceSummaries;
 export const ATTENDANCE_SUMMARY_MAX_DAYS = 62;
 export const AttendanceSummaryQuery = type({ from: calendarDate(), to: calendarDate(), teamId: optional(idInt()) });
 export type AttendanceSummaryQuery = Infer<typeof AttendanceSummaryQuery>;
+
+/** What is wrong with a period of days (the summaries, Build Timesheet), or null when nothing is: a day that is no
+ *  calendar date, the last day before the first, or more than ATTENDANCE_SUMMARY_MAX_DAYS days. The server answers
+ *  `field` and `message` as the violation; a screen says it in its own words by `kind`. */
+export interface PeriodProblem { kind: 'not-a-date' | 'backwards' | 'too-long'; field: 'from' | 'to'; message: string }
+export function periodProblem(from: unknown, to: unknown): PeriodProblem | null {
+  const notFrom = dateProblem(from);
+  if (notFrom) return { kind: 'not-a-date', field: 'from', message: notFrom };
+  const notTo = dateProblem(to);
+  if (notTo) return { kind: 'not-a-date', field: 'to', message: notTo };
+  const span = (Date.parse(to as string) - Date.parse(from as string)) / 86_400_000;
+  if (span < 0) return { kind: 'backwards', field: 'to', message: 'must not be before the first day' };
+  if (span >= ATTENDANCE_SUMMARY_MAX_DAYS) return { kind: 'too-long', field: 'to', message: `must be within ${ATTENDANCE_SUMMARY_MAX_DAYS} days of the first day` };
+  return null;
+}
 export const AttendanceSummaryRow = type({
   identityId: integer(), name: string(), employeeNo: nullable(string()), teamId: integer(), team: string(),
   /** days with a shift, leave days left out */

@@ -154,6 +154,24 @@ export function base64Bytes(base64: string): number {
   return Math.floor((base64.length * 3) / 4) - pad;
 }
 
+const FILE_DATA_URL = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+)?;base64,([A-Za-z0-9+/]*={0,2})$/;
+
+/** Any file as a data: URL (its media type, or none, and base64) of 1 to `maxBytes` bytes decoded: a firmware image. */
+export function fileDataUrl(maxBytes: number): Struct<string, null> {
+  const maxChars = 100 + Math.ceil(maxBytes / 3) * 4;
+  const limit = maxBytes >= 1 << 20 ? `${+(maxBytes / (1 << 20)).toFixed(1)} MB` : `${Math.round(maxBytes / 1024)} KB`;
+  return define<string>('fileDataUrl', (v) => {
+    if (typeof v !== 'string' || v === '') return 'must be a file';
+    if (v.length > maxChars) return `must be a file of at most ${limit}`;
+    const m = FILE_DATA_URL.exec(v);
+    if (!m || m[2].length % 4 !== 0) return 'must be a file chosen here (a data: URL, not a link)';
+    const bytes = base64Bytes(m[2]);
+    if (bytes < 1) return 'must not be empty';
+    if (bytes > maxBytes) return `must be a file of at most ${limit}`;
+    return true;
+  });
+}
+
 /** An image as a data: URL (PNG, JPEG, WebP or GIF, base64) of at most `maxBytes` decoded; no remote URLs. */
 export function imageDataUrl(maxBytes: number): Struct<string, null> {
   const maxChars = PREFIX_MAX + Math.ceil(maxBytes / 3) * 4;

@@ -106,7 +106,8 @@ export const leaveResource = defineResource({
   form: [{ title: 'Leave', description: 'Days a member of staff is away, in one leave category.', fields: ['identityId', 'categoryId', 'fromDate', 'toDate', 'note'] }],
   export: ['csv', 'ndjson'],
   // §2 "/leave/view/{id} [3.8.0]": the view code opens it; whoever may add leave (3.8.1) corrects it there too
-  screens: { viewersOpen: true, editCodes: [PRIV.leave.view], editRoute: '/attendance/leave/view/:id', editTitle: 'View leave', addTitle: 'Add leave' },
+  screens: { viewersOpen: true, editCodes: [PRIV.leave.view], editRoute: '/attendance/leave/view/:id', editTitle: 'View leave', addTitle: 'Add leave',
+    editDescription: 'One leave record; whoever may add leave corrects it here.' },
 });
 
 /**
@@ -141,5 +142,5 @@ export const timesheetResource = defineResource({
   list: { title: ['identityName'], columns: ['day', 'team', 'status', 'firstIn', 'lastOut', 'workedMinutes', 'amended'], sort: ['day', 'desc'] },
   form: [{ title: 'Timesheet day', description: 'Correct the in and out times of this day and say why; the status and time worked follow from them.', fields: ['firstIn', 'lastOut', 'amendReason'] }],
   export: ['csv', 'ndjson'],
-  screens: { editTitle: 'Amend timesheet day', recordSummary: ['identityName', 'day', 'team', 'shiftStart', 'shiftEnd', 'status', 'workedMinutes', 'lateMinutes', 'amendedBy'] },
+  screens: { listTitle: 'Amend timesheet', editTitle: 'Amend timesheet day', recordSummary: ['identityName', 'day', 'team', 'shiftStart', 'shiftEnd', 'status', 'workedMinutes', 'lateMinutes', 'amendedBy'] },
 });

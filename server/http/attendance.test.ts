@@ -3,6 +3,7 @@
 // without a shift — the team filter, the day's bounds in the client's zone, privileges, tenants and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, timesheetResource, type AttendanceSummary, type DailyAttendance } from '../../contract';
+import { dayOutcome, workedMinutes, WHOLE_DAY } from '../db/queries/attendance';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -82,6 +83,20 @@ describe('daily attendance', () => {
   });
 });
 
+describe('a team id past a PostgreSQL integer', () => {
+  it('is a 400 naming teamId on both GET routes, never a database error', async () => {
+    for (const teamId of ['2147483648', '12345678901234567890']) {
+      for (const path of [`${DAILY_ATTENDANCE_API}?date=${MONDAY}&teamId=${teamId}`, `${ATTENDANCE_SUMMARY_API}?from=${MONDAY}&to=${MONDAY}&teamId=${teamId}`]) {
+        const r = await s.call('GET', path, { token: hr });
+        expect([path, r.status, r.body.violations?.map((v: { field: string }) => v.field)]).toEqual([path, 400, ['teamId']]);
+        expect(r.body.violations[0].message).toBe('must be at most 2147483647');
+      }
+    }
+    // the largest integer is a team id like any other (none such here)
+    expect((await s.call('GET', `${DAILY_ATTENDANCE_API}?date=${MONDAY}&teamId=2147483647`, { token: hr })).body).toMatchObject({ rows: [] });
+  });
+});
+
 describe('attendance summaries', () => {
   const summary = (query: string, token = hr) => s.call('GET', `${ATTENDANCE_SUMMARY_API}?${query}`, { token });
   it('count each member\u2019s days of a period as daily attendance does', async () => {
@@ -140,5 +155,92 @@ describe('the timesheet: built from daily attendance [3.3], amended with a reaso
     expect((await build({ from: '2026-01-01', to: '2026-06-01' })).body.violations.map((v: { field: string }) => v.field)).toEqual(['to']);
     expect((await build({ from: '2099-01-01', to: '2099-01-31' })).body).toEqual({ written: 0, keptAmended: 0, days: 0 });
     expect((await build({ from: MONDAY, to: MONDAY }, operator)).status).toBe(403);
+  });
+});
+
+describe('one day\u2019s outcome (dayOutcome), the same for daily attendance, a build and an amendment', () => {
+  const clock = { today: '2026-11-27', nowMinutes: 8 * 60, roundMinutes: 1 };
+  const member = { day: MONDAY, onLeave: false, shiftStart: '08:00', graceMinutes: 10, firstIn: null as string | null, lastOut: null as string | null, firstInMinutes: null as number | null };
+  it('works time out as the last badge-in minus the first, rounded down, only with an out after the in', () => {
+    expect(workedMinutes('2026-11-02T07:55:00+08:00', '2026-11-02T16:30:00+08:00', 1)).toBe(515);
+    expect(workedMinutes('2026-11-02T07:55:00+08:00', '2026-11-02T16:30:00+08:00', 15)).toBe(510);
+    expect(workedMinutes('2026-11-02T07:55:40Z', '2026-11-02T08:10:20Z', 1)).toBe(14); // whole minutes, down
+    expect(workedMinutes('2026-11-02T08:25:00Z', '2026-11-02T08:25:00Z', 1)).toBeNull(); // a single badge-in
+    expect(workedMinutes('2026-11-02T09:00:00Z', '2026-11-02T08:00:00Z', 1)).toBeNull();
+    expect(workedMinutes(null, '2026-11-02T08:00:00Z', 1)).toBeNull();
+    expect(workedMinutes('2026-11-02T08:00:00Z', null, 1)).toBeNull();
+    for (const round of [0, -5, 2.5, NaN]) expect(workedMinutes('2026-11-02T08:00:00Z', '2026-11-02T08:07:00Z', round)).toBe(7);
+  });
+  it('judges the status by the contract\u2019s rules, today by the time of day unless judged as a whole', () => {
+    const late = { ...member, firstIn: '2026-11-02T00:25:00Z', lastOut: '2026-11-02T08:05:00Z', firstInMinutes: 8 * 60 + 25 };
+    expect(dayOutcome(late, { ...clock, roundMinutes: 15 })).toEqual({ status: 'late', lateMinutes: 25, workedMinutes: 450 }); // 460 down to 15s
+    expect(dayOutcome({ ...late, onLeave: true }, clock)).toEqual({ status: 'on-leave', lateMinutes: null, workedMinutes: 460 });
+    const today = { ...member, day: clock.today };
+    expect(dayOutcome(today, clock).status).toBe('not-yet');
+    expect(dayOutcome(today, { ...clock, nowMinutes: WHOLE_DAY }).status).toBe('absent');
+    expect(dayOutcome({ ...member, day: '2026-11-30' }, { ...clock, nowMinutes: WHOLE_DAY }).status).toBe('not-yet');
+    expect(dayOutcome(member, clock).status).toBe('absent');
+    // minutes of the day without an in time count for nothing
+    expect(dayOutcome({ ...member, firstInMinutes: 9 * 60 }, clock)).toEqual({ status: 'absent', lateMinutes: null, workedMinutes: null });
+  });
+});
+
+describe('a period read at once', () => {
+  const from = '2026-10-30', to = '2026-11-03'; // Friday (on leave from then) to Tuesday
+  const dates = ['2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02', '2026-11-03'];
+  const daily = async () => Promise.all(dates.map(async (d) => (await day(d)).body as DailyAttendance));
+  it('the summary is the sum of the period\u2019s daily attendance, day by day', async () => {
+    const days = await daily();
+    const r = await s.call('GET', `${ATTENDANCE_SUMMARY_API}?from=${from}&to=${to}&teamId=${team}`, { token: hr });
+    expect(r.status).toBe(200);
+    const body = r.body as AttendanceSummary;
+    expect(body.days).toBe(5);
+    expect(body.rows.map((x) => x.name)).toEqual(days[0].rows.map((x) => x.name));
+    for (const row of body.rows) {
+      const mine = days.map((d) => d.rows.find((x) => x.identityId === row.identityId)!);
+      expect(row).toMatchObject({
+        scheduledDays: mine.filter((x) => x.shiftStart && x.status !== 'on-leave').length,
+        presentDays: mine.filter((x) => x.status === 'present' || x.status === 'late').length,
+        lateDays: mine.filter((x) => x.status === 'late').length, absentDays: mine.filter((x) => x.status === 'absent').length,
+        leaveDays: mine.filter((x) => x.status === 'on-leave').length,
+        workedMinutes: mine.reduce((n, x) => n + (x.workedMinutes ?? 0), 0), lateMinutes: mine.reduce((n, x) => n + (x.lateMinutes ?? 0), 0),
+      });
+    }
+    expect(body.rows.find((x) => x.name === 'Leaving, Test')).toMatchObject({ leaveDays: 4, scheduledDays: 0 }); // Friday to Monday
+  });
+  it('a build writes each day of the period as daily attendance shows it, and daily attendance, the summary, a build and an amendment round alike', async () => {
+    const [{ id: client }] = (await s.db.query<any>(`select id from clients where code = 'NORTHWIND'`)).rows;
+    const entries = async () => (await s.db.query<any>(`select day::text as day, identity_id, status, worked_minutes, late_minutes, first_in, last_out, amended
+      from timesheet_entries where team_id = $1 and day between $2 and $3 order by day, identity_name`, [team, from, to])).rows;
+    const check = async () => {
+      const days = await daily();
+      const built = await entries();
+      const expected = days.flatMap((d) => d.rows.map((x) => ({ day: d.date, identity_id: x.identityId, status: x.status, worked_minutes: x.workedMinutes, late_minutes: x.lateMinutes,
+        first_in: x.firstIn, last_out: x.lastOut })));
+      const amendedTardy = (e: any) => e.amended && e.identity_id === ids.Tardy && e.day === MONDAY;
+      expect(built.filter((e) => !amendedTardy(e)).map((e) => ({ ...e, first_in: e.first_in && new Date(e.first_in).toISOString(), last_out: e.last_out && new Date(e.last_out).toISOString(), amended: undefined })))
+        .toEqual(expected.filter((e) => !(e.identity_id === ids.Tardy && e.day === MONDAY)).map((e) => ({ ...e, amended: undefined })));
+      return days;
+    };
+    const build = await s.call('POST', API.timesheetBuild, { token: hr, body: { from, to, teamId: team } });
+    expect(build.body).toEqual({ written: 19, keptAmended: 1, days: 5 });
+    await check();
+    const had = (await s.db.query<any>('select round_minutes from attendance_properties where client_id = $1', [client])).rows[0];
+    await s.db.query(`insert into attendance_properties (client_id, round_minutes) values ($1, 15) on conflict (client_id) do update set round_minutes = 15`, [client]);
+    try {
+      expect((await s.call('POST', API.timesheetBuild, { token: hr, body: { from, to, teamId: team } })).body).toEqual({ written: 19, keptAmended: 1, days: 5 });
+      const days = await check();
+      expect(days[3].rows.find((x) => x.name === 'Ontime, Test')).toMatchObject({ workedMinutes: 510 }); // 515 down to 15s
+      const summary = (await s.call('GET', `${ATTENDANCE_SUMMARY_API}?from=${MONDAY}&to=${MONDAY}&teamId=${team}`, { token: hr })).body as AttendanceSummary;
+      expect(summary.rows.find((x) => x.name === 'Ontime, Test')).toMatchObject({ workedMinutes: 510 });
+      const tardy = (await entries()).find((e) => e.identity_id === ids.Tardy && e.day === MONDAY);
+      const [{ id }] = (await s.db.query<any>('select id from timesheet_entries where identity_id = $1 and day = $2', [ids.Tardy, MONDAY])).rows;
+      expect(tardy).toMatchObject({ amended: true, worked_minutes: 487 });
+      const amended = await s.call('PUT', `${timesheetResource.api}/${id}`, { token: hr, body: { firstIn: `${MONDAY}T08:19:00+08:00`, lastOut: `${MONDAY}T16:05:00+08:00`, amendReason: 'Badge left at home' } });
+      expect(amended.body).toMatchObject({ status: 'late', lateMinutes: 19, workedMinutes: 465 }); // 466 down to 15s
+    } finally {
+      if (had) await s.db.query('update attendance_properties set round_minutes = $2 where client_id = $1', [client, had.round_minutes]);
+      else await s.db.query('delete from attendance_properties where client_id = $1', [client]);
+    }
   });
 });

@@ -1,99 +1,193 @@
-// One day of a client's teams for time and attendance (contract/attendanceDaily.ts): each member's shift from their
+// The days of a client's teams for time and attendance (contract/attendanceDaily.ts): each member's shift from their
 // team's work schedule, first and last granted badge-in at the clocking doors in the client's zone, leave, and the
-// status the contract's rules make of them. Daily attendance, the summaries and a built timesheet all read it.
-import { attendanceStatus, type DailyAttendance, type DailyAttendanceQuery as DayQuery, type DailyAttendanceRow } from '../../../contract';
+// status the contract's rules make of them. Daily attendance, the summaries and a built timesheet all read it, a period
+// at a time in one query; the timesheet's amendment [3.4] works a day out by the same rules (dayOutcome).
+import { attendanceStatus, type AttendanceStatus, type AttendanceSummaryRow, type DailyAttendance, type DailyAttendanceQuery as DayQuery, type DailyAttendanceRow } from '../../../contract';
 import type { Db } from '../db';
 import { iso } from '../../http/common';
 
-interface Member {
-  identity_id: number; name: string; employee_no: string | null; team_id: number; team: string; grace_minutes: number;
+/** What a request about attendance reads of the client once: its zone, today and the time of day there, and the
+ *  attendance properties [3.5.0] — which doors' badge-ins count (null: every door's) and the rounding of worked time. */
+export interface AttendanceClock {
+  zone: string; today: string; nowMinutes: number; roundMinutes: number; clockDoors: string[] | null;
+}
+
+/** A timestamp's minutes past midnight in a zone (SQL over the expressions `at` and `zone`). */
+export const minuteOfDaySql = (at: string, zone: string) =>
+  `(extract(hour from ${at} at time zone ${zone}) * 60 + extract(minute from ${at} at time zone ${zone}))::int`;
+
+/** The client's attendance clock (one query; read it once a request). */
+export async function attendanceClock(db: Db, clientId: number): Promise<AttendanceClock> {
+  const c = (await db.query<{ zone: string; today: string; now_minutes: number; round_minutes: number | null; doors: number[] | null }>(`
+    select c.timezone as zone, (now() at time zone c.timezone)::date::text as today, ${minuteOfDaySql('now()', 'c.timezone')} as now_minutes,
+      p.round_minutes as round_minutes,
+      (select array_agg(d.door_id) from attendance_clock_doors d where d.properties_id = p.id) as doors
+    from clients c left join attendance_properties p on p.client_id = c.id
+    where c.id = $1`, [clientId])).rows[0];
+  return {
+    zone: c.zone, today: c.today, nowMinutes: Number(c.now_minutes),
+    roundMinutes: Number(c.round_minutes ?? 1), clockDoors: c.doors?.length ? c.doors.map(String) : null,
+  };
+}
+
+/** Minutes from the first badge-in to the last, rounded down to `roundMinutes` (anything but a positive whole number
+ *  of minutes rounds nothing); null without an out after the in. */
+export function workedMinutes(firstIn: string | null, lastOut: string | null, roundMinutes: number): number | null {
+  const from = firstIn === null ? NaN : Date.parse(firstIn);
+  const to = lastOut === null ? NaN : Date.parse(lastOut);
+  if (!(to > from)) return null;
+  const spent = Math.floor((to - from) / 60_000);
+  const round = Number.isInteger(roundMinutes) && roundMinutes > 0 ? roundMinutes : 1;
+  return spent - (spent % round);
+}
+
+/** A day of today's minutes: an amended day is judged as a whole, its end not waited for. */
+export const WHOLE_DAY = 24 * 60;
+
+/** One member's day worked out — status, minutes late and time worked — by the contract's rules and the attendance
+ *  properties' rounding: what daily attendance shows, a build writes and an amendment recomputes. `clock.nowMinutes`
+ *  is the time of day when `day` is today (WHOLE_DAY judges today as if it were over). */
+export function dayOutcome(
+  m: { day: string; onLeave: boolean; shiftStart: string | null; graceMinutes: number; firstIn: string | null; lastOut: string | null; firstInMinutes: number | null },
+  clock: { today: string; nowMinutes: number; roundMinutes: number },
+): { status: AttendanceStatus; lateMinutes: number | null; workedMinutes: number | null } {
+  const { status, lateMinutes } = attendanceStatus({
+    onLeave: m.onLeave, shiftStart: m.shiftStart, graceMinutes: m.graceMinutes, firstInMinutes: m.firstIn === null ? null : m.firstInMinutes,
+    isToday: m.day === clock.today, isFuture: m.day > clock.today, nowMinutes: clock.nowMinutes,
+  });
+  return { status, lateMinutes, workedMinutes: workedMinutes(m.firstIn, m.lastOut, clock.roundMinutes) };
+}
+
+/** The number of days from `from` to `to` ('YYYY-MM-DD'), both counted; 0 when `to` is before `from`. */
+const daysFrom = (from: string, to: string) => Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1);
+
+interface MemberDay {
+  day: string; identity_id: number; name: string; employee_no: string | null; team_id: number; team: string; grace_minutes: number;
   shift_start: string | null; shift_end: string | null; first_in: unknown; last_out: unknown;
   first_in_minutes: number | null; leave: string | null;
 }
 
-/** One day of the client's teams (the members of `divisions` only), by the contract's rules and the properties. */
-export async function attendanceDay(db: Db, clientId: number, q: DayQuery, divisions: number[]): Promise<DailyAttendance> {
-    const day = (await db.query<{ zone: string; today: string; now_minutes: number; dow: string }>(
-      `select timezone zone, (now() at time zone timezone)::date::text today,
-         (extract(hour from now() at time zone timezone) * 60 + extract(minute from now() at time zone timezone))::int now_minutes,
-         extract(dow from $2::date)::int::text dow
-       from clients where id = $1`, [clientId, q.date])).rows[0];
-    // the attendance properties [3.5.0]: which doors' badge-ins count (none: every door's), and the rounding
-    const props = (await db.query<{ doors: number[] | null; round_minutes: number }>(`select p.round_minutes,
-        (select array_agg(d.door_id) from attendance_clock_doors d where d.properties_id = p.id) doors
-      from attendance_properties p where p.client_id = $1`, [clientId])).rows[0];
-    const clockDoors = props?.doors?.length ? props.doors.map(String) : null;
-    const round = props ? Number(props.round_minutes) : 1;
-    // the day runs from midnight to midnight in the client's zone; swipes are read through their partial index
-    const { rows } = await db.query<Member>(`
-      with bounds as (select ($2::date::timestamp at time zone $3) d0, (($2::date + 1)::timestamp at time zone $3) d1)
-      select i.id identity_id, i.last_name || ', ' || i.first_name name, i.employee_no, t.id team_id, t.name team, w.grace_minutes,
-        s.start_time shift_start, s.end_time shift_end, sw.first_in, sw.last_out,
-        (extract(hour from sw.first_in at time zone $3) * 60 + extract(minute from sw.first_in at time zone $3))::int first_in_minutes,
-        (select c.name from leave_records l join leave_categories c on c.id = l.category_id
-          where l.identity_id = i.id and l.client_id = $1 and $2::date between l.from_date and l.to_date order by l.id limit 1) leave
+/**
+ * Each day of a period (`from` to `to`, in the client's zone) of the client's teams (the members of `divisions` only),
+ * by the contract's rules and the properties: one query over the period, the days in order, each day's members by
+ * team and name. Every day of the period is in the answer, a day nobody is in with no rows.
+ */
+export async function attendanceDays(db: Db, clientId: number, q: { from: string; to: string; teamId?: number }, divisions: number[], clock: AttendanceClock): Promise<Map<string, DailyAttendanceRow[]>> {
+  const out = new Map<string, DailyAttendanceRow[]>();
+  for (let i = 0; i < daysFrom(q.from, q.to); i++) out.set(new Date(Date.parse(`${q.from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10), []);
+  if (!out.size) return out;
+  // a day runs from midnight to midnight in the client's zone; the period's granted badge-ins are read once through
+  // their partial index (events_granted_identity_at) and grouped by the member's day
+  const { rows } = await db.query<MemberDay>(`
+    with days as (select $2::date + g.n as day from generate_series(0, $3::date - $2::date) as g(n)),
+    members as (
+      select i.id as identity_id, i.last_name as last_name, i.first_name as first_name, i.last_name || ', ' || i.first_name as name,
+        i.employee_no as employee_no, t.id as team_id, t.name as team, w.id as schedule_id, w.grace_minutes as grace_minutes
       from teams t
       join team_members m on m.team_id = t.id
       join identities i on i.id = m.identity_id and i.client_id = $1
       join work_schedules w on w.id = t.work_schedule_id
-      left join lateral (select start_time, end_time from work_schedule_shifts s where s.work_schedule_id = w.id and s.day = $4 order by start_time limit 1) s on true
-      left join lateral (select min(e.at) first_in, max(e.at) last_out from events e, bounds b
-        where e.client_id = $1 and e.identity_id = i.id and e.event_code = 5000 and e.at >= b.d0 and e.at < b.d1
-          and ($7::text[] is null or e.swipe->>'doorId' = any($7::text[]))) sw on true
-      where t.client_id = $1 and t.active and ($5::int is null or t.id = $5) and i.division_id = any($6::int[])
-      order by t.name, i.last_name, i.first_name, i.id`, [clientId, q.date, day.zone, day.dow, q.teamId ?? null, divisions, clockDoors]);
-    const isToday = q.date === day.today;
-    const isFuture = q.date > day.today;
-    return {
-      date: q.date,
-      zone: day.zone,
-      rows: rows.map((m): DailyAttendanceRow => {
-        const firstIn = iso(m.first_in);
-        const lastOut = iso(m.last_out);
-        const spent = firstIn && lastOut && lastOut !== firstIn ? Math.floor((Date.parse(lastOut) - Date.parse(firstIn)) / 60_000) : null;
-        const worked = spent === null ? null : spent - (spent % round);
-        const { status, lateMinutes } = attendanceStatus({
-          onLeave: m.leave !== null, shiftStart: m.shift_start, graceMinutes: Number(m.grace_minutes), firstInMinutes: m.first_in_minutes === null ? null : Number(m.first_in_minutes),
-          isToday, isFuture, nowMinutes: Number(day.now_minutes),
-        });
-        return {
-          identityId: Number(m.identity_id), name: m.name, employeeNo: m.employee_no, teamId: Number(m.team_id), team: m.team,
-          shiftStart: m.shift_start, shiftEnd: m.shift_end, firstIn, lastOut: worked === null ? null : lastOut,
-          workedMinutes: worked, lateMinutes, status, leave: m.leave, graceMinutes: Number(m.grace_minutes),
-        };
-      }),
-    };
+      where t.client_id = $1 and t.active and ($5::int is null or t.id = $5) and i.division_id = any($6::int[])),
+    swipes as (
+      select e.identity_id as identity_id, (e.at at time zone $4::text)::date as day, min(e.at) as first_in, max(e.at) as last_out
+      from events e
+      where e.client_id = $1 and e.event_code = 5000 and e.identity_id is not null
+        and e.identity_id in (select x.identity_id from members x)
+        and e.at >= ($2::date::timestamp at time zone $4::text) and e.at < (($3::date + 1)::timestamp at time zone $4::text)
+        and ($7::text[] is null or e.swipe->>'doorId' = any($7::text[]))
+      group by 1, 2)
+    select d.day::text as day, mb.identity_id as identity_id, mb.name as name, mb.employee_no as employee_no, mb.team_id as team_id, mb.team as team,
+      mb.grace_minutes as grace_minutes, s.start_time as shift_start, s.end_time as shift_end, sw.first_in as first_in, sw.last_out as last_out,
+      ${minuteOfDaySql('sw.first_in', '$4::text')} as first_in_minutes,
+      (select c.name from leave_records l join leave_categories c on c.id = l.category_id
+        where l.identity_id = mb.identity_id and l.client_id = $1 and d.day between l.from_date and l.to_date order by l.id limit 1) as leave
+    from days d
+    cross join members mb
+    left join lateral (select x.start_time as start_time, x.end_time as end_time from work_schedule_shifts x
+      where x.work_schedule_id = mb.schedule_id and x.day = extract(dow from d.day)::int::text order by x.start_time limit 1) s on true
+    left join swipes sw on sw.identity_id = mb.identity_id and sw.day = d.day
+    order by d.day, mb.team, mb.last_name, mb.first_name, mb.identity_id`,
+    [clientId, q.from, q.to, clock.zone, q.teamId ?? null, divisions, clock.clockDoors]);
+  for (const m of rows) {
+    const firstIn = iso(m.first_in);
+    const lastOut = iso(m.last_out);
+    const day = String(m.day);
+    const { status, lateMinutes, workedMinutes: worked } = dayOutcome({
+      day, onLeave: m.leave !== null, shiftStart: m.shift_start, graceMinutes: Number(m.grace_minutes), firstIn, lastOut,
+      firstInMinutes: m.first_in_minutes === null ? null : Number(m.first_in_minutes),
+    }, clock);
+    out.get(day)?.push({
+      identityId: Number(m.identity_id), name: m.name, employeeNo: m.employee_no, teamId: Number(m.team_id), team: m.team,
+      // a single badge-in is an in without an out
+      shiftStart: m.shift_start, shiftEnd: m.shift_end, firstIn, lastOut: worked === null ? null : lastOut,
+      workedMinutes: worked, lateMinutes, status, leave: m.leave, graceMinutes: Number(m.grace_minutes),
+    });
+  }
+  return out;
 }
 
+/** One day of the client's teams (the members of `divisions` only), by the contract's rules and the properties. */
+export async function attendanceDay(db: Db, clientId: number, q: DayQuery, divisions: number[], clock?: AttendanceClock): Promise<DailyAttendance> {
+  const c = clock ?? await attendanceClock(db, clientId);
+  const days = await attendanceDays(db, clientId, { from: q.date, to: q.date, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions, c);
+  return { date: q.date, zone: c.zone, rows: days.get(q.date) ?? [] };
+}
+
+/** Each member's totals over the days (Attendance Summaries [3.6.0], a scheduled summary report): one row per team
+ *  and member, counted day by day as daily attendance counts them. */
+export function summarise(days: Map<string, DailyAttendanceRow[]>): AttendanceSummaryRow[] {
+  const totals = new Map<string, AttendanceSummaryRow>();
+  for (const rows of days.values()) {
+    for (const r of rows) {
+      const key = `${r.teamId}:${r.identityId}`;
+      const t = totals.get(key) ?? { identityId: r.identityId, name: r.name, employeeNo: r.employeeNo, teamId: r.teamId, team: r.team,
+        scheduledDays: 0, presentDays: 0, lateDays: 0, absentDays: 0, leaveDays: 0, workedMinutes: 0, lateMinutes: 0 };
+      if (r.shiftStart && r.status !== 'on-leave') t.scheduledDays++;
+      if (r.status === 'present' || r.status === 'late') t.presentDays++;
+      if (r.status === 'late') { t.lateDays++; t.lateMinutes += r.lateMinutes ?? 0; }
+      if (r.status === 'absent') t.absentDays++;
+      if (r.status === 'on-leave') t.leaveDays++;
+      t.workedMinutes += r.workedMinutes ?? 0;
+      totals.set(key, t);
+    }
+  }
+  return [...totals.values()];
+}
+
+/** The days of a period that are counted: from `from` up to `to` or today, whichever comes first (none when the
+ *  period starts after today). */
+export function countedPeriod(q: { from: string; to: string }, today: string): { from: string; to: string; days: number } {
+  const to = q.to < today ? q.to : today;
+  return { from: q.from, to, days: daysFrom(q.from, to) };
+}
 
 /**
  * Build Timesheet [3.3]: each day of the period up to today, as daily attendance counts it, written into the timesheet
  * (one row per member and day; a member of two teams keeps the first). A day HR amended is kept as it is.
  */
-export async function buildTimesheet(tx: Db, clientId: number, userId: number | null, q: { from: string; to: string; teamId?: number }, divisions: number[]) {
-  const today = (await tx.query<{ d: string }>('select (now() at time zone timezone)::date::text d from clients where id = $1', [clientId])).rows[0].d;
-  let written = 0, keptAmended = 0, days = 0;
-  for (let date = q.from; date <= q.to && date <= today; date = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)) {
-    days++;
-    const day = await attendanceDay(tx, clientId, { date, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions);
+export async function buildTimesheet(tx: Db, clientId: number, userId: number | null, q: { from: string; to: string; teamId?: number }, divisions: number[], clock?: AttendanceClock) {
+  const c = clock ?? await attendanceClock(tx, clientId);
+  const period = countedPeriod(q, c.today);
+  if (!period.days) return { written: 0, keptAmended: 0, days: 0 };
+  const byDay = await attendanceDays(tx, clientId, { ...period, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions, c);
+  const rows: (DailyAttendanceRow & { day: string })[] = [];
+  for (const [day, members] of byDay) {
     const seen = new Set<number>();
-    const rows = day.rows.filter((r) => !seen.has(r.identityId) && seen.add(r.identityId));
-    if (!rows.length) continue;
-    const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
-    const { rows: done } = await tx.query<{ amended: boolean }>(`insert into timesheet_entries (client_id, identity_id, identity_name, employee_no, team_id, team, day,
-        shift_start, shift_end, grace_minutes, first_in, last_out, worked_minutes, late_minutes, status, leave, built_by)
-      select $1, x.* , $17 from unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::text[], $7::date[], $8::text[], $9::text[], $10::int[],
-        $11::timestamptz[], $12::timestamptz[], $13::int[], $14::int[], $15::text[], $16::text[]) x
-      on conflict (client_id, identity_id, day) do update set identity_name = excluded.identity_name, employee_no = excluded.employee_no,
-        team_id = excluded.team_id, team = excluded.team, shift_start = excluded.shift_start, shift_end = excluded.shift_end,
-        grace_minutes = excluded.grace_minutes, first_in = excluded.first_in, last_out = excluded.last_out, worked_minutes = excluded.worked_minutes,
-        late_minutes = excluded.late_minutes, status = excluded.status, leave = excluded.leave, built_by = excluded.built_by, built_at = now(), updated_at = now()
-        where not timesheet_entries.amended
-      returning amended`,
-      [clientId, col('identityId'), col('name'), col('employeeNo'), col('teamId'), col('team'), rows.map(() => date), col('shiftStart'), col('shiftEnd'),
-        col('graceMinutes'), col('firstIn'), col('lastOut'), col('workedMinutes'), col('lateMinutes'), col('status'), col('leave'), userId]);
-    written += done.length;
-    keptAmended += rows.length - done.length;
+    for (const r of members) if (!seen.has(r.identityId)) { seen.add(r.identityId); rows.push({ ...r, day }); }
   }
-  return { written, keptAmended, days };
+  if (!rows.length) return { written: 0, keptAmended: 0, days: period.days };
+  const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
+  const { rows: done } = await tx.query<{ amended: boolean }>(`insert into timesheet_entries (client_id, identity_id, identity_name, employee_no, team_id, team, day,
+      shift_start, shift_end, grace_minutes, first_in, last_out, worked_minutes, late_minutes, status, leave, built_by)
+    select $1, x.* , $17 from unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::text[], $7::date[], $8::text[], $9::text[], $10::int[],
+      $11::timestamptz[], $12::timestamptz[], $13::int[], $14::int[], $15::text[], $16::text[]) x
+    on conflict (client_id, identity_id, day) do update set identity_name = excluded.identity_name, employee_no = excluded.employee_no,
+      team_id = excluded.team_id, team = excluded.team, shift_start = excluded.shift_start, shift_end = excluded.shift_end,
+      grace_minutes = excluded.grace_minutes, first_in = excluded.first_in, last_out = excluded.last_out, worked_minutes = excluded.worked_minutes,
+      late_minutes = excluded.late_minutes, status = excluded.status, leave = excluded.leave, built_by = excluded.built_by, built_at = now(), updated_at = now()
+      where not timesheet_entries.amended
+    returning amended`,
+    [clientId, col('identityId'), col('name'), col('employeeNo'), col('teamId'), col('team'), col('day'), col('shiftStart'), col('shiftEnd'),
+      col('graceMinutes'), col('firstIn'), col('lastOut'), col('workedMinutes'), col('lateMinutes'), col('status'), col('leave'), userId]);
+  return { written: done.length, keptAmended: rows.length - done.length, days: period.days };
 }

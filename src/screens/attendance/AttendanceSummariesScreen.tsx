@@ -3,14 +3,14 @@
 // (contract/attendanceDaily.ts). The period starts as this month up to today, in the user's zone.
 import { useMemo, useState } from 'react';
 import { Button, Callout, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
-import { ATTENDANCE_SUMMARY_MAX_DAYS, type AttendanceSummary, type AttendanceSummaryQuery } from '../../../contract';
+import type { AttendanceSummary, AttendanceSummaryQuery } from '../../../contract';
 import { attendanceSummaryReading } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useReading } from '../../app/useReading';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { DAY, TeamSelect, downloadCsv, hours } from './parts';
+import { TeamSelect, downloadCsv, hours, periodMessage } from './parts';
 
 export function AttendanceSummariesScreen() {
   const { route } = useRouteInfo();
@@ -20,9 +20,7 @@ export function AttendanceSummariesScreen() {
   const [to, setTo] = useState(() => time.today(Date.now()));
   const [from, setFrom] = useState(() => `${time.today(Date.now()).slice(0, 8)}01`);
   const [teamId, setTeamId] = useState('');
-  const span = DAY.test(from) && DAY.test(to) ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : NaN;
-  const problem = Number.isNaN(span) ? tx('Choose the first and last day.') : span < 0 ? tx('The last day is before the first.')
-    : span >= ATTENDANCE_SUMMARY_MAX_DAYS ? tx('At most {n} days at once.', { n: ATTENDANCE_SUMMARY_MAX_DAYS }) : null;
+  const problem = periodMessage(from, to);
   const input = useMemo<AttendanceSummaryQuery | null>(() => (problem ? null : { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) }), [problem, from, to, teamId]);
   const summary = useReading<AttendanceSummary | null>(attendanceSummaryReading, 'read:attendance-summary', { input, key: `${from}|${to}|${teamId}` });
   const rows = summary.output?.rows ?? [];

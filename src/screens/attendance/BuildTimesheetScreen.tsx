@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { ATTENDANCE_SUMMARY_MAX_DAYS, TOAST_MS, hasPrivilege, PRIV, type TimesheetBuildResult, type Violation } from '../../../contract';
+import { TOAST_MS, hasPrivilege, PRIV, type TimesheetBuildResult, type Violation } from '../../../contract';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { timesheetBuildCommands } from '../../api/readActors';
@@ -16,7 +16,7 @@ import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { DAY, TeamSelect, addDays } from './parts';
+import { TeamSelect, addDays, periodMessage } from './parts';
 
 export function BuildTimesheetScreen() {
   const { route } = useRouteInfo();
@@ -32,9 +32,7 @@ export function BuildTimesheetScreen() {
   const [from, setFrom] = useState(() => `${addDays(time.today(Date.now()), -1).slice(0, 8)}01`);
   const [teamId, setTeamId] = useState('');
   const onField = (f: string) => result?.violations?.find((v) => v.field === f)?.message;
-  const span = DAY.test(from) && DAY.test(to) ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : NaN;
-  const problem = Number.isNaN(span) ? tx('Choose the first and last day.') : span < 0 ? tx('The last day is before the first.')
-    : span >= ATTENDANCE_SUMMARY_MAX_DAYS ? tx('At most {n} days at once.', { n: ATTENDANCE_SUMMARY_MAX_DAYS }) : null;
+  const problem = periodMessage(from, to);
   useEffect(() => {
     const sub = commands.on('command.done', (e) => {
       const built = (e.result as { built?: TimesheetBuildResult }).built;
