@@ -2,7 +2,8 @@
 // one route is the form). The spec names the screens and their codes, not their fields; each field here is one the
 // server acts on, named in its comment.
 import { PRIV } from '../privileges';
-import { defineResource, number, refs, switchField } from './define';
+import { FLOOR_PLAN_MONITOR } from './floorPlans';
+import { choice, defineResource, number, ref, refs, switchField, text } from './define';
 
 /** Attendance properties [3.5.0] (§2 Attendance "/properties"): what daily attendance counts (server/http/attendance.ts). */
 export const attendancePropertiesResource = defineResource({
@@ -39,4 +40,68 @@ export const visitorPropertiesResource = defineResource({
   },
   list: { title: ['daysAhead'], columns: [], sort: ['daysAhead', 'asc'] },
   form: [{ title: 'Visitor properties', description: 'What the front desk must have before a visitor is registered.', fields: ['requirePhoto', 'requireIdNumber', 'requireHostIdentity', 'daysAhead'] }],
+});
+
+/**
+ * Central properties, general [0.7.3.0] (§2 Server): how long the tenant's records are kept. Each hour the server deletes
+ * what is older (server/db/maintenance.ts `pruneByRetention`): events no alarm refers to, and visitors whose visit day
+ * is that many days past and who are not signed in. 0 keeps them for ever (the default).
+ */
+export const centralPropertiesResource = defineResource({
+  name: 'centralProperties', table: 'central_properties', api: '/central/1.0/central-properties/general', route: '/server/central-properties/general', section: 'server',
+  label: { one: 'Central properties', many: 'Central properties' }, icon: 'settings',
+  privileges: { view: PRIV.centralProperties, edit: PRIV.centralProperties },
+  scope: { tenant: true },
+  singleton: true,
+  timestamps: true,
+  fields: {
+    eventRetentionDays: number({ label: 'Keep events for (days)', min: 0, max: 3650, required: true, default: 0,
+      help: '0 keeps them for ever. Older events are deleted each hour, except those an alarm refers to.' }),
+    visitorRetentionDays: number({ label: 'Keep visitor records for (days after the visit)', min: 0, max: 3650, required: true, default: 0,
+      help: '0 keeps them for ever. A visitor still signed in is kept.' }),
+  },
+  list: { title: ['eventRetentionDays'], columns: [], sort: ['eventRetentionDays', 'asc'] },
+  form: [{ title: 'Record keeping', description: 'How long events and visitors\u2019 personal details are kept before the server deletes them.', fields: ['eventRetentionDays', 'visitorRetentionDays'] }],
+});
+
+export const PIN_SIZES = [{ value: 'small', label: 'Small' }, { value: 'medium', label: 'Medium' }, { value: 'large', label: 'Large' }] as const;
+
+/**
+ * Central properties, floor plan [0.7.3.1] (§2 Server): how the floor plan monitor [0.2.3.0] shows the plans — the one it
+ * opens with, whether pins carry the door's name, and how big they are. Read by the monitor (its code reads them).
+ */
+export const floorPlanPropertiesResource = defineResource({
+  name: 'floorPlanProperties', table: 'floor_plan_properties', api: '/central/1.0/central-properties/floor-plan', route: '/server/central-properties/floor-plan', section: 'server',
+  label: { one: 'Floor plan properties', many: 'Floor plan properties' }, icon: 'map',
+  privileges: { view: PRIV.floorPlanProperties, edit: PRIV.floorPlanProperties, read: [FLOOR_PLAN_MONITOR] },
+  scope: { tenant: true },
+  singleton: true,
+  timestamps: true,
+  fields: {
+    defaultPlanId: ref('floorPlans', { label: 'Opens with', onDelete: 'set-null', help: 'The plan the monitor shows first. None: the first by name.' }),
+    showDoorNames: switchField({ label: 'Door names on the pins', default: true, wide: true, help: 'Off: only the coloured pin; the name shows on hover and in the list below the plan.' }),
+    pinSize: choice(PIN_SIZES, { label: 'Pin size', required: true, default: 'medium' }),
+  },
+  list: { title: ['pinSize'], columns: [], sort: ['pinSize', 'asc'] },
+  form: [{ title: 'Floor plan monitor', description: 'How the floor plan monitor shows the plans to every operator of this client.', fields: ['defaultPlanId', 'showDoorNames', 'pinSize'] }],
+});
+
+/**
+ * Company ID [0.7.4.0] (§2 Server: "the site code printed on credentials"): the name and site (facility) code printed on
+ * visitor badges and visit records; a card or fob added to the credential store without a facility code gets the
+ * site code (server/resources/settings.ts). Read by the visitor screens that print.
+ */
+export const companyIdResource = defineResource({
+  name: 'companyId', table: 'company_identity', api: '/central/1.0/company-id', route: '/server/company-id', section: 'server',
+  label: { one: 'Company ID', many: 'Company ID' }, icon: 'id-number',
+  privileges: { view: PRIV.companyId, edit: PRIV.companyId, read: [PRIV.visitors.view, PRIV.visitors.add, PRIV.printRecord, PRIV.visitorsToday] },
+  scope: { tenant: true },
+  singleton: true,
+  timestamps: true,
+  fields: {
+    companyName: text({ label: 'Company name', max: 100, help: 'Printed at the top of badges and visit records. Empty: the client\u2019s name.' }),
+    siteCode: number({ label: 'Site code', min: 0, max: 65535, help: 'The facility code printed on credentials, from 0 to 65535; given to new cards in the credential store that have none.' }),
+  },
+  list: { title: ['companyName'], columns: [], sort: ['companyName', 'asc'] },
+  form: [{ title: 'Company ID', description: 'What this site prints on its credentials.', fields: ['companyName', 'siteCode'] }],
 });

@@ -46,6 +46,7 @@ export const visitRequestsResource = defineResource({
   ],
   export: ['csv', 'ndjson'],
   screens: {
+    editDescription: 'One request with its approval trail.',
     addTitle: 'File a visit request', addLabel: 'File a request',
     editRoute: '/visitor/visit-requests/details/:id', editTitle: 'Visit request',
     recordSummary: ['status', 'requestedBy', 'createdAt', 'decidedBy', 'decidedAt', 'decisionNote', 'visitorId'],

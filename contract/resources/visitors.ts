@@ -2,7 +2,7 @@
 // registration opens the visitor's details. Status, badge and sign-in times are the server's (named actions).
 import { API } from '../api';
 import { PRIV } from '../privileges';
-import { choice, date, defineResource, email, image, ref, text, timestamp } from './define';
+import { choice, date, defineResource, email, image, number, ref, text, timestamp } from './define';
 
 export const VISIT_PURPOSES = [
   { value: 'meeting', label: 'Meeting' }, { value: 'delivery', label: 'Delivery' }, { value: 'contractor', label: 'Contractor' },
@@ -33,6 +33,9 @@ export const visitorsResource = defineResource({
     status: choice(VISITOR_STATUSES, { required: true, readOnly: true, sort: true, filter: true }),
     badgePrintedAt: timestamp(),
     createdBy: text({ max: 200, readOnly: true, virtual: true }),
+    // what the badge and the visit record print at their top (company ID [0.7.4.0], server/resources/settings.ts)
+    issuer: text({ label: 'Printed for', max: 200, readOnly: true, virtual: true }),
+    siteCode: number({ label: 'Site code', min: 0, max: 65535, readOnly: true, virtual: true }),
     signedInAt: timestamp(),
     signedOutAt: timestamp(),
   },

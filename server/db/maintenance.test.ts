@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testkit';
-import { vacuum } from './maintenance';
+import { aloneAmongServers, vacuum } from './maintenance';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer(); });
@@ -17,5 +17,26 @@ describe('database maintenance', () => {
     // and vacuumed the identities and credentials, whose capped list counts then read the index alone
     const vacuumed = await s.db.query<{ relname: string }>(`select relname from pg_stat_user_tables where relname in ('identities', 'credentials') and last_vacuum is not null order by relname`);
     expect(vacuumed.rows.map((r) => r.relname)).toEqual(s.db.kind === 'pglite' ? ['credentials', 'identities'] : []);
+  });
+
+  it('runs an hourly job on one server at a time when several share PostgreSQL (always on the embedded database)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let runs = 0;
+    const first = aloneAmongServers(s.db, 'test-job', async () => { runs += 1; await held; return 'first'; });
+    await new Promise((r) => setTimeout(r, 100));
+    if (s.db.kind === 'postgres') {
+      // the second server asks while the first still works: it does not run the job
+      expect(await aloneAmongServers(s.db, 'test-job', async () => { runs += 1; return 'second'; })).toBeNull();
+      release();
+      expect(await first).toBe('first');
+      expect(runs).toBe(1);
+      // once the first is done, the next pass runs
+      expect(await aloneAmongServers(s.db, 'test-job', async () => 'next')).toBe('next');
+    } else {
+      release();
+      expect(await first).toBe('first');
+      expect(await aloneAmongServers(s.db, 'test-job', async () => 'next')).toBe('next');
+    }
   });
 });

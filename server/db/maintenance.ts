@@ -9,6 +9,19 @@ import type { Db } from './db';
 export const PGLITE_VACUUM_MS = 15 * 60_000;
 const TABLES = ['events', 'alarms', 'alarm_history', 'audit_log', 'sessions', 'identities', 'credentials'];
 
+/**
+ * Runs `fn` unless another server on the same PostgreSQL database is running the job `name` now (an advisory lock,
+ * held by a transaction kept open on a connection of its own while `fn` works on others); the embedded database is
+ * this process's alone, so there it always runs. Answers what `fn` answered, or null when another server had it.
+ */
+export async function aloneAmongServers<T>(db: Db, name: string, fn: () => Promise<T>): Promise<T | null> {
+  if (db.kind !== 'postgres') return fn();
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ got: boolean }>('select pg_try_advisory_xact_lock(hashtext($1)) as got', [`gatehouse:${name}`]);
+    return rows[0]?.got ? fn() : null;
+  });
+}
+
 /** One pass: VACUUM (ANALYZE) of the tables that grow; errors are logged, never thrown (it runs again later). */
 export async function vacuum(db: Db, log: (m: string) => void = () => {}): Promise<void> {
   if (db.kind !== 'pglite') return;

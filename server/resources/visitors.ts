@@ -5,6 +5,7 @@
 import { DESTINATIONS, PRIV, type Violation } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
+import { companyNameSql, siteCodeSql } from './settings';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 const MAX_DAYS_AHEAD = 366;
@@ -58,7 +59,11 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
 
 export function visitorHooks(publish?: Publish): ResourceHooks {
   return {
-    select: { createdBy: '(select u.name from users u where u.id = t.created_by)' },
+    select: {
+      createdBy: '(select u.name from users u where u.id = t.created_by)',
+      issuer: companyNameSql('t.client_id'),
+      siteCode: siteCodeSql('t.client_id'),
+    },
     search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
     // a registration needs what the client's visitor properties say, and a day within their reach
     async validate(ctx, input, before) {

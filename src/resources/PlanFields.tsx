@@ -3,27 +3,36 @@
 // the picture pins a new row there; a click on a pin chooses it, and the next click on the picture moves it.
 import { useRef, useState } from 'react';
 import { Button, FileInput } from '@blueprintjs/core';
+import { base64Bytes } from '../../contract/primitives';
 import { tx } from '../i18n';
+import { fileSize } from '../ui/fileSize';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
-const size = (bytes: number) => (bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.round(bytes / 1000)} kB`);
 
-/** An image field: the picture (if any), a file chooser, and Remove. A wrong type or size is said on the field. */
-export function ImageUpload({ id, value, onChange, maxBytes, invalid }: {
-  id: string; value: string | null | undefined; onChange: (v: string | null) => void; maxBytes?: number; invalid?: boolean;
-}) {
+/** A file chosen in a form field, read as a data: URL once `refuse` finds nothing wrong with it (else said on the field). */
+function useChosenFile(onChange: (v: string | null) => void, refuse: (file: File) => string | null) {
   const [problem, setProblem] = useState<string | null>(null);
   const [name, setName] = useState<string | null>(null);
   const choose = (file: File | undefined) => {
     if (!file) return;
-    if (!IMAGE_TYPES.includes(file.type)) { setProblem(tx('Choose a PNG, JPEG, WebP or GIF picture')); return; }
-    if (maxBytes && file.size > maxBytes) { setProblem(tx('The picture is {size}; at most {max} fits', { size: size(file.size), max: size(maxBytes) })); return; }
+    const wrong = refuse(file);
+    if (wrong) { setProblem(wrong); return; }
     const reader = new FileReader();
     reader.onload = () => { setProblem(null); setName(file.name); onChange(String(reader.result)); };
     reader.onerror = () => setProblem(tx('The file could not be read'));
     reader.readAsDataURL(file);
   };
+  return { problem, name, setName, choose };
+}
+
+/** An image field: the picture (if any), a file chooser, and Remove. A wrong type or size is said on the field. */
+export function ImageUpload({ id, value, onChange, maxBytes, invalid }: {
+  id: string; value: string | null | undefined; onChange: (v: string | null) => void; maxBytes?: number; invalid?: boolean;
+}) {
+  const { problem, name, setName, choose } = useChosenFile(onChange, (file) =>
+    !IMAGE_TYPES.includes(file.type) ? tx('Choose a PNG, JPEG, WebP or GIF picture')
+      : maxBytes && file.size > maxBytes ? tx('The picture is {size}; at most {max} fits', { size: fileSize(file.size), max: fileSize(maxBytes) }) : null);
   return (
     <div className="gh-image-upload">
       {value && <img src={value} alt="" className="gh-image-upload__preview" data-testid={`${id}-preview`} />}
@@ -32,6 +41,30 @@ export function ImageUpload({ id, value, onChange, maxBytes, invalid }: {
           inputProps={{ id, accept: IMAGE_TYPES.join(','), 'aria-invalid': invalid || !!problem } as never}
           onInputChange={(e) => choose((e.currentTarget as HTMLInputElement).files?.[0])} />
         {value && <Button variant="minimal" intent="danger" icon="trash" onClick={() => { setName(null); onChange(null); }}>{tx('Remove')}</Button>}
+      </div>
+      {problem && <div className="bp6-form-helper-text gh-image-upload__problem" role="alert">{problem}</div>}
+    </div>
+  );
+}
+
+/**
+ * A file field (a firmware image): the chosen file's name and size, or the stored one's size, a file chooser and
+ * Remove. Any type; too large is said on the field before anything is sent.
+ */
+export function FileUpload({ id, value, onChange, maxBytes, invalid }: {
+  id: string; value: string | null | undefined; onChange: (v: string | null) => void; maxBytes?: number; invalid?: boolean;
+}) {
+  const stored = value ? base64Bytes(value.split(',')[1] ?? '') : 0;
+  const { problem, name, choose } = useChosenFile(onChange, (file) =>
+    file.size === 0 ? tx('The file is empty')
+      : maxBytes && file.size > maxBytes ? tx('The file is {size}; at most {max} fits', { size: fileSize(file.size), max: fileSize(maxBytes) }) : null);
+  return (
+    <div className="gh-image-upload">
+      <div className="gh-image-upload__row">
+        <FileInput text={name ?? (value ? tx('Replace the file ({size})…', { size: fileSize(stored) }) : tx('Choose a file…'))} buttonText={tx('Browse')} hasSelection={!!name || !!value}
+          inputProps={{ id, 'aria-invalid': invalid || !!problem } as never}
+          onInputChange={(e) => choose((e.currentTarget as HTMLInputElement).files?.[0])} data-testid={`${id}-file`} />
+        {name && <span className="bp6-text-muted" data-testid={`${id}-chosen`}>{fileSize(stored)}</span>}
       </div>
       {problem && <div className="bp6-form-helper-text gh-image-upload__problem" role="alert">{problem}</div>}
     </div>

@@ -3,6 +3,7 @@
 // that need attention pulse on the plan and are counted above it. A pin (or the door's row in the list below the
 // plan, which is how a phone reads it) chooses the door: its state, last change and, for holders of door control,
 // the commands its state calls for. Without door rights the pins show where the doors are, without their state.
+// Floor plan properties [0.7.3.1] choose the plan it opens with, whether pins carry names and how big they are.
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
@@ -10,7 +11,7 @@ import { useSelector } from '@xstate/react';
 import { doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
 import { selectRunningCommand } from '../../../machines/command';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { floorPlanDoorCommands, floorPlanReading, floorPlansReading } from '../../api/readActors';
+import { floorPlanDoorCommands, floorPlanPropertiesReading, floorPlanReading, floorPlansReading } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useReading } from '../../app/useReading';
 import { useSystemActor } from '../../app/useSystemActor';
@@ -21,6 +22,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { countDoors, doorStateOf, type LiveDoor } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
+import { planShown } from './planShown';
 
 interface PlanRow { id: number; name: string; description: string | null }
 interface Plan extends PlanRow { image: string | null; doors: { id: number; doorId: number; x: number; y: number }[] }
@@ -37,8 +39,11 @@ export function FloorPlanScreen() {
   const controls = hasPrivilege(held, [PRIV.doors.control]);
   const configures = hasPrivilege(held, ['0.4.15.2']);
   const plans = useReading<PlanRow[]>(floorPlansReading, 'floorPlan:plans', { input: { clientId }, key: clientId });
+  const props = useReading<{ defaultPlanId: number | null; showDoorNames: boolean; pinSize: string }>(floorPlanPropertiesReading, 'floorPlan:properties', { input: clientId, key: clientId });
   const [params, setParams] = useSearchParams();
-  const chosenId = Number(params.get('plan')) || plans.output?.[0]?.id || null;
+  const chosenId = planShown(Number(params.get('plan')) || null, plans.output, props.output ? props.output.defaultPlanId : props.busy && !props.failed ? undefined : null);
+  const showNames = props.output?.showDoorNames ?? true;
+  const pinSize = props.output?.pinSize ?? 'medium';
   const plan = useReading<Plan>(floorPlanReading, 'floorPlan:plan', { input: chosenId, key: `${chosenId}:${clientId}` });
   const { doors } = useLiveDoors(seesDoors);
   const byId = useMemo(() => new Map((doors ?? []).map((d) => [d.id, d])), [doors]);
@@ -95,7 +100,7 @@ export function FloorPlanScreen() {
           </p>
           {current.image
             ? (
-              <div className="gh-plan__frame" data-testid="floor-plan-frame">
+              <div className={`gh-plan__frame gh-plan__frame--${pinSize}`} data-testid="floor-plan-frame" data-pin-size={pinSize}>
                 <img src={current.image} alt={current.name} />
                 {pinned.map((p) => {
                   const state = p.door ? doorStateOf(p.door.status) : null;
@@ -104,7 +109,7 @@ export function FloorPlanScreen() {
                       className={`gh-plan__pin gh-plan__pin--${state?.intent ?? 'none'}${state?.problem ? ' gh-plan__pin--problem' : ''}${chosenDoor === p.doorId ? ' gh-plan__pin--chosen' : ''}`}
                       style={{ left: `${p.x / 10}%`, top: `${p.y / 10}%` }} title={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`}
                       aria-label={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`} onClick={() => setChosenDoor(p.doorId)}>
-                      <span className="gh-plan__pin-label">{nameOf(p.doorId)}</span>
+                      {showNames && <span className="gh-plan__pin-label" data-testid="floor-plan-pin-label">{nameOf(p.doorId)}</span>}
                     </button>
                   );
                 })}

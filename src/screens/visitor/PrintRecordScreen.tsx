@@ -1,6 +1,7 @@
 // Print record [1.0.10] (§2 "/print-record": no layout): a visit's record on one printable page, for the visitor and
 // the front desk's file — who came, whom they saw, for what, when they signed in and out (in the user's zone, named),
 // with lines to sign. Opened from a visitor's details (`/print-record?id={visitorId}`); Print asks the browser.
+import { useSearchParams } from 'react-router-dom';
 import { Button, Callout, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { Visitor } from '../../../contract';
 import { visitorReading } from '../../api/readActors';
@@ -12,7 +13,8 @@ import { showDate, useTime } from '../../ui/time';
 export function PrintRecordScreen() {
   useLocale();
   const { dateTime } = useTime();
-  const raw = new URLSearchParams(window.location.search).get('id') ?? '';
+  // a page without layout is never kept alive: its query is the router's current one
+  const raw = useSearchParams()[0].get('id') ?? '';
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
   const task = useReading<Visitor | { notFound: true } | null>(visitorReading, 'read:print-record', { input: id, key: id });
   const at = (iso: string | null | undefined) => (iso ? dateTime(iso, true) : '—');
@@ -38,7 +40,7 @@ export function PrintRecordScreen() {
       <header className="gh-print__head">
         {v.photo && <img src={v.photo} alt="" className="gh-print__photo" />}
         <div>
-          <p className="gh-print__kind">{tx('Visit record')}</p>
+          <p className="gh-print__kind" data-testid="print-issuer">{v.issuer ? `${v.issuer} · ` : ''}{tx('Visit record')}{v.siteCode !== null && v.siteCode !== undefined ? ` · ${tx('Site code')} ${v.siteCode}` : ''}</p>
           <h1 data-testid="print-name">{v.firstName} {v.lastName}</h1>
         </div>
       </header>
