@@ -38,6 +38,9 @@ export const BadgeVisitor = object({
   company: optional(nullable(size(string(), 0, 200))),
   host: optional(nullable(size(string(), 0, 200))),
   validUntil: optional(nullable(IsoDateTime)),
+  /** Company ID [0.7.4.0]: the company the badge is printed for, and its site code. */
+  issuer: optional(nullable(size(string(), 0, 200))),
+  siteCode: optional(nullable(size(integer(), 0, 65535))),
 });
 export type BadgeVisitor = Infer<typeof BadgeVisitor>;
 

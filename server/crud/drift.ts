@@ -5,7 +5,7 @@ import { columnOf, type AnyField, type Fields, type ResourceDeclaration } from '
 import type { Db } from '../db/db';
 
 const TYPES: Record<AnyField['kind'], string | null> = {
-  text: 'text', email: 'text', choice: 'text', timezone: 'text', image: 'text', number: 'integer', ref: 'integer',
+  text: 'text', email: 'text', choice: 'text', timezone: 'text', image: 'text', file: 'text', number: 'integer', ref: 'integer',
   date: 'date', datetime: 'timestamp with time zone', timestamp: 'timestamp with time zone', switch: 'boolean', refs: null, children: null,
 };
 

@@ -8,7 +8,7 @@
 // with the §4 codes. Every event goes through the pipeline (persisted, then published). Heart-beats: doors on
 // /hbdoor, controllers on /hbcontroller. Operators' door commands change the simulated door and produce events.
 import {
-  DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, checkDoorCommand, doorNeedsAttention, eventLabel,
+  DESTINATIONS, DOOR_MOMENTARY_MS, FIRMWARE_INSTALL_MS, DOOR_STATUSES, EVENT_CODES, checkDoorCommand, doorNeedsAttention, eventLabel,
   type DoorCommand, type Event, type SimulateKind,
 } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
@@ -468,9 +468,30 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     else await swipeAtReader();
   }
 
+  /**
+   * Firmware [0.7.1.0] a controller was sent (Server → Firmware, Roll out): it says it started (event 1020), and
+   * FIRMWARE_INSTALL_MS after it was sent runs the new version (firmware, event 1021). Done at each heart-beat.
+   */
+  async function firmwareStep(): Promise<void> {
+    const { rows: started } = await db.query<{ id: number; client_id: number; name: string; firmware_target: string }>(
+      `update controllers set firmware_started = true where firmware_target is not null and not firmware_started returning id, client_id, name, firmware_target`);
+    for (const c of started) {
+      await pipeline.record(c.client_id, { eventCode: EVENT_CODES.firmwareSent, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(EVENT_CODES.firmwareSent)}: ${c.firmware_target} on ${c.name}` });
+    }
+    const { rows: installed } = await db.query<{ id: number; client_id: number; name: string; firmware: string }>(
+      `update controllers set firmware = firmware_target, firmware_target = null, firmware_sent_at = null, firmware_started = false
+        where firmware_target is not null and firmware_started and firmware_sent_at <= now() - make_interval(secs => $1) returning id, client_id, name, firmware`, [FIRMWARE_INSTALL_MS / 1000]);
+    for (const c of installed) {
+      await pipeline.record(c.client_id, { eventCode: EVENT_CODES.firmwareInstalled, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(EVENT_CODES.firmwareInstalled)}: ${c.name} runs ${c.firmware}` });
+    }
+  }
+
   /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */
   async function heartbeat(): Promise<void> {
-    const { rows: controllers } = await db.query<ControllerRow & { division_id: number | null }>('select id, client_id, name, status, division_id from controllers order by id');
+    const { rows: controllers } = await db.query<ControllerRow & { division_id: number | null; firmware_pending: boolean }>(
+      'select id, client_id, name, status, division_id, firmware_target is not null as firmware_pending from controllers order by id');
+    // a roll-out moves on with the heart-beat; with none pending, no update is tried
+    if (controllers.some((c) => c.firmware_pending)) await firmwareStep();
     // one list per tenant and division: a console hears the controllers of the divisions it may see (issue 10); the
     // console merges the lists it hears
     const byScope = new Map<string, { clientId: number; division: number | null; list: { id: number; name: string; status: string }[] }>();
@@ -540,6 +561,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       zoneStates.set(clientId, { ...st, presence });
     },
     heartbeat,
+    firmwareStep,
     randomEvent,
     start() {
       stopped = false;
