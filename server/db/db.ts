@@ -18,7 +18,7 @@ export interface Db {
    */
   listen?(channel: string, onNotice: () => void): Promise<void>;
   /** PGlite: the data directory as one tar image, for `openPglite(…, image)` (absent on PostgreSQL). */
-  dump?(): Promise<Blob>;
+  dump?(compression?: 'none' | 'gzip'): Promise<Blob>;
 }
 
 /**
@@ -68,7 +68,7 @@ export async function openPglite(dataDir: string, image?: Blob): Promise<Db> {
       return run as Promise<T>;
     },
     close: () => lite.close(),
-    dump: () => lite.dumpDataDir('none'),
+    dump: (compression = 'none') => lite.dumpDataDir(compression),
     // PGlite queues a listener's call as it reads the committing statement's answer, ahead of that statement's caller
     async listen(channel, onNotice) { await lite.listen(channel, () => onNotice()); },
   };

@@ -1,0 +1,235 @@
+// Backup and restore [0.7.2.0] (contract/backups.ts): the whole installation's embedded database as one gzip tar image
+// (PGlite's own dump of its data directory), kept as a file in the backup directory (BACKUP_DIR; by default beside
+// the data directory) with a small JSON file saying what it is. Restoring one: the current database is backed up
+// first ("before restore"), then the process's services stop, the data directory is replaced by the image (the old
+// one is put back if the image does not open), the database is migrated up to date and the services start again
+// (server/main.ts `restart`). Auto-backups: `startAutoBackups` looks each minute (contract/resources/backups.ts).
+// A backup holds every secret of the installation (sign-in hashes, the token signing key): its files are the server
+// user's alone (0600, in a 0700 directory).
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import { is } from 'superstruct';
+import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type BackupKind } from '../../contract';
+import { openPglite, type Db } from '../db/db';
+import { loadMigrations } from '../db/migrate';
+import { HttpError } from '../http/common';
+
+/** What the routes say on PostgreSQL, where the database's own tools keep the backups. */
+export const POSTGRES_BACKUPS = 'This installation keeps its data in PostgreSQL: its backups are taken and restored with PostgreSQL\u2019s own tools (pg_dump and pg_restore, or point-in-time recovery), not here.';
+
+/** What the routes say on an embedded server given no backup directory (the server tests' servers). */
+export const NO_BACKUP_DIR = 'This server was started without a place to keep backups (BACKUP_DIR)';
+
+/** The newest migration this server knows: a backup of a newer one cannot be restored here. */
+export const latestSchema = () => Math.max(...loadMigrations().map((m) => m.id));
+
+/** A stored image as a Blob backed by its file: read as PGlite opens it, never whole into a Buffer first. */
+const fileBlob = (path: string) => openAsBlob(path);
+const imagePath = (dir: string, id: string) => join(dir, `${id}.tar.gz`);
+const infoPath = (dir: string, id: string) => join(dir, `${id}.json`);
+
+/** A new backup's id: when (UTC, to the second) and six random letters (contract BACKUP_ID). */
+export function newBackupId(at = new Date()): string {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const letters = [...randomBytes(6)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
+  return `${stamp}-${letters}`;
+}
+
+/** The stored backups, newest first (a file that is not one of ours is passed over). */
+export function listBackups(dir: string): BackupInfo[] {
+  if (!existsSync(dir)) return [];
+  const out: BackupInfo[] = [];
+  for (const f of readdirSync(dir)) {
+    const m = /^(.+)\.json$/.exec(f);
+    if (!m || !BACKUP_ID.test(m[1]) || !existsSync(imagePath(dir, m[1]))) continue;
+    try {
+      const info = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      if (is(info, BackupInfo) && info.id === m[1]) out.push(info);
+    } catch { /* half-written: not listed */ }
+  }
+  return out.sort((a, b) => (a.id < b.id ? 1 : -1));
+}
+
+/** One stored backup (404 for anything else: a malformed id is never a path). */
+export function backupOf(dir: string, id: string): BackupInfo {
+  const found = BACKUP_ID.test(id) ? listBackups(dir).find((b) => b.id === id) : undefined;
+  if (!found) throw new HttpError(404, 'Backup not found');
+  return found;
+}
+export const backupFile = (dir: string, id: string) => imagePath(dir, backupOf(dir, id).id);
+
+/** Writes an image and its description; the description last, so a backup is listed only once whole. */
+function store(dir: string, id: string, image: Buffer | null, info: BackupInfo) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (image) writeFileSync(imagePath(dir, id) + '.part', image, { mode: 0o600 });
+  renameSync(imagePath(dir, id) + '.part', imagePath(dir, id));
+  writeFileSync(infoPath(dir, id), JSON.stringify(info), { mode: 0o600 });
+}
+
+/** Takes a backup of the embedded database now (its services keep running; writes wait the few seconds it takes). */
+export async function takeBackup(db: Db, dir: string, kind: BackupKind, takenBy: string | null): Promise<BackupInfo> {
+  if (db.kind !== 'pglite' || !db.dump) throw new HttpError(409, POSTGRES_BACKUPS);
+  const schemaVersion = Number((await db.query<{ v: number }>('select max(id)::int as v from schema_migrations')).rows[0].v);
+  await db.exec('checkpoint'); // the image's data files as committed: little WAL left to replay when it opens
+  const image = Buffer.from(await (await db.dump('gzip')).arrayBuffer());
+  const at = new Date();
+  const id = newBackupId(at);
+  const info: BackupInfo = { id, takenAt: at.toISOString(), kind, takenBy, bytes: image.length, schemaVersion };
+  store(dir, id, image, info);
+  return info;
+}
+
+export function deleteBackup(dir: string, id: string): BackupInfo {
+  const info = backupOf(dir, id);
+  unlinkSync(infoPath(dir, id));
+  rmSync(imagePath(dir, id), { force: true });
+  return info;
+}
+
+/** Keeps the newest `keep` automatic backups and deletes the older ones; returns the ids deleted. */
+export function pruneAutoBackups(dir: string, keep: number): string[] {
+  const autos = listBackups(dir).filter((b) => b.kind === 'auto');
+  return autos.slice(keep).map((b) => deleteBackup(dir, b.id).id);
+}
+
+/**
+ * What an image holds, opened in memory: its newest migration. Not a Gatehouse database (not a tar of a PostgreSQL
+ * data directory, no schema_migrations, no clients) or one of a newer server: 400 naming the file.
+ */
+export async function inspectImage(image: Blob): Promise<{ schemaVersion: number; clients: number }> {
+  const bad = (message: string) => new HttpError(400, 'Validation failed', [{ field: 'file', message }]);
+  const magic = new Uint8Array(await image.slice(0, 2).arrayBuffer());
+  if (magic.length < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b) throw bad('is not a Gatehouse backup (a .tar.gz this server made)');
+  let lite: PGlite | null = null;
+  try {
+    lite = await PGlite.create({ loadDataDir: image });
+    const v = await lite.query<{ v: number | null }>('select max(id)::int as v from schema_migrations');
+    const c = await lite.query<{ n: number }>('select count(*)::int as n from clients');
+    const schemaVersion = Number(v.rows[0]?.v ?? 0);
+    if (!schemaVersion) throw new Error('no migrations');
+    if (schemaVersion > latestSchema()) throw bad(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
+    return { schemaVersion, clients: c.rows[0].n };
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    throw bad('is not a Gatehouse backup: its database does not open');
+  } finally {
+    await lite?.close().catch(() => {});
+  }
+}
+
+/** Reads an upload into the backup directory (at most BACKUP_UPLOAD_MAX_BYTES), checks it and lists it as 'uploaded'. */
+export async function receiveBackup(dir: string, body: Readable, takenBy: string): Promise<BackupInfo> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const at = new Date();
+  const id = newBackupId(at);
+  const part = imagePath(dir, id) + '.part';
+  let bytes = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      bytes += chunk.length;
+      if (bytes > BACKUP_UPLOAD_MAX_BYTES) next(new HttpError(413, 'Validation failed', [{ field: 'file', message: `is larger than a backup may be (${BACKUP_UPLOAD_MAX_BYTES / 1024 / 1024} MiB)` }]));
+      else next(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, limit, createWriteStream(part, { mode: 0o600 }));
+    if (!bytes) throw new HttpError(400, 'Validation failed', [{ field: 'file', message: 'is empty: choose a backup file' }]);
+    const { schemaVersion } = await inspectImage(await fileBlob(part));
+    const info: BackupInfo = { id, takenAt: at.toISOString(), kind: 'uploaded', takenBy, bytes, schemaVersion };
+    store(dir, id, null, info);
+    return info;
+  } catch (e) {
+    rmSync(part, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Replaces the embedded database's data directory by a backup's image and opens it. The directory it replaces is put
+ * aside first and back again when the image does not open, so a failed restore leaves the database as it was.
+ */
+export async function replaceDataDir(dataDir: string, image: string): Promise<{ db: Db; restored: boolean; problem?: string }> {
+  const aside = `${dataDir}.replaced`;
+  rmSync(aside, { recursive: true, force: true });
+  renameSync(dataDir, aside);
+  try {
+    const db = await openPglite(dataDir, await fileBlob(image));
+    rmSync(aside, { recursive: true, force: true });
+    return { db, restored: true };
+  } catch (e) {
+    rmSync(dataDir, { recursive: true, force: true });
+    renameSync(aside, dataDir);
+    return { db: await openPglite(dataDir), restored: false, problem: (e as Error).message };
+  }
+}
+
+const outcomePath = (dir: string) => join(dir, 'last-restore.json');
+
+/** Records how the last restore went (contract RestoreOutcome): pending (`restored` null) when it starts, then its end. */
+export function recordRestore(dir: string, outcome: RestoreOutcome): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(outcomePath(dir) + '.part', JSON.stringify(outcome), { mode: 0o600 });
+  renameSync(outcomePath(dir) + '.part', outcomePath(dir));
+}
+
+/** The last restore recorded in the backup directory (none, or a file that is not one: null). */
+export function lastRestore(dir: string): RestoreOutcome | null {
+  try {
+    const o = JSON.parse(readFileSync(outcomePath(dir), 'utf8'));
+    return is(o, RestoreOutcome) ? o : null;
+  } catch { return null; }
+}
+
+/**
+ * At start-up: a restore cut off between putting the data directory aside and opening the image leaves it aside;
+ * it is put back (the restore did not happen). Returns whether it was.
+ */
+export function recoverInterruptedRestore(dataDir: string): boolean {
+  const aside = `${dataDir}.replaced`;
+  if (!existsSync(aside)) return false;
+  if (existsSync(join(dataDir, 'PG_VERSION')) && statSync(join(dataDir, 'PG_VERSION')).size > 0) { rmSync(aside, { recursive: true, force: true }); return false; }
+  rmSync(dataDir, { recursive: true, force: true });
+  renameSync(aside, dataDir);
+  return true;
+}
+
+interface AutoBackupSettings { enabled: boolean; frequency: string; weekday: string; hour: number; keep: number }
+
+/** Whether an automatic backup is due at `now` (UTC), the newest automatic one taken at `last`. */
+export function autoBackupDue(s: AutoBackupSettings, now: Date, last: Date | null): boolean {
+  if (!s.enabled || now.getUTCHours() !== s.hour) return false;
+  if (s.frequency === 'weekly' && String(now.getUTCDay()) !== s.weekday) return false;
+  return !last || now.getTime() - last.getTime() >= 23 * 3600_000;
+}
+
+/** Each minute: takes the automatic backup when due and keeps the newest `keep`; returns the stop function. */
+export function startAutoBackups(db: Db, dir: string, log: (m: string) => void, everyMs = 60_000): () => void {
+  if (db.kind !== 'pglite') return () => {};
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const { rows } = await db.query<AutoBackupSettings>('select enabled, frequency, weekday, hour, keep from auto_backup_settings where id = 1');
+      const s = rows[0];
+      const now = new Date();
+      // the backup directory is read only in the hour a backup may be due (not every minute of every day)
+      const last = s && autoBackupDue(s, now, null) ? listBackups(dir).find((b) => b.kind === 'auto') : undefined;
+      if (s && autoBackupDue(s, now, last ? new Date(last.takenAt) : null)) {
+        const info = await takeBackup(db, dir, 'auto', null);
+        const pruned = pruneAutoBackups(dir, s.keep);
+        log(`automatic backup ${info.id} taken (${info.bytes} bytes)${pruned.length ? `; ${pruned.length} older deleted` : ''}`);
+      }
+    } catch (e) {
+      log(`automatic backup: ${(e as Error).message}`);
+    } finally { running = false; }
+  };
+  const timer = setInterval(() => void tick(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
