@@ -36,6 +36,15 @@ export const API = {
   interfaces: '/event/manage/interfaces', // `/:id/commands` {command}
   // visitors (issue 5): register (POST), list, one (`/:id`), badge printed (`/:id/badge-printed`)
   visitors: '/visitor/1.0/visitors',
+  /** Scheduled report jobs (contract/resources/reportJobs.ts); `/:id/runs` their reports. */
+  reportJobs: '/report/1.0/scheduled-jobs',
+  /** Backups of the whole installation (platform, 0.7.2.0): list, take, download, delete, restore, upload. */
+  backups: '/central/1.0/backups',
+  /** The backups' history (audit rows of no client): backups taken, deleted, uploaded, restored, and the auto-backup
+   *  settings changed; newest first (platform, 0.7.2.0). */
+  platformHistory: '/central/1.0/backups/history',
+  /** Auto-backup settings (platform singleton, 0.7.2.1). */
+  autoBackup: '/central/1.0/auto-backup',
   // session replay (issue 4): POST `/:recording` appends an NDJSON chunk; GET lists [0.8.2.0]; GET `/:id` the NDJSON
   sessionJournals: '/central/1.0/session-journals',
   // Monitor sessions (issue 4): GET lists [0.2.4.0 / 0.2.5.0], POST `/end` {ids} ends them [0.2.4.1 / 0.2.5.1]

@@ -8,6 +8,7 @@ export * from './realtime';
 export * from './realtimeAccess';
 export * from './devices';
 export * from './journal';
+export * from './backups';
 export * from './monitor';
 export * from './doors';
 export * from './sessions';

@@ -9,6 +9,9 @@ import { idInt, int32, requiredText } from './primitives';
 export const EVENT_CODES = {
   interfaceOnline: 1012,
   interfaceOffline: 1013,
+  /** Server → Firmware [0.7.1.0]: a controller was sent a firmware image, and has installed it */
+  firmwareSent: 1020,
+  firmwareInstalled: 1021,
   inputIdle: 2000,
   inputActive: 2001,
   inputOpen: 2002,
@@ -51,6 +54,8 @@ export const EVENT_CODES = {
 export type EventCode = (typeof EVENT_CODES)[keyof typeof EVENT_CODES];
 
 const LABELS: Record<number, string> = {
+  1020: 'Firmware update started',
+  1021: 'Firmware installed',
   2005: 'Intrusion: input active in an armed alarm zone',
   5000: 'Access granted',
   5001: 'Access denied: unknown credential',

@@ -128,6 +128,8 @@ export const PRIV = {
   sessionReplays: '0.8.2.0',
   errorLog: '0.8.3.0',
   printRecord: '1.0.10',
+  /** Visitor management's main screen: today's visits [1.0.0]. */
+  visitorsToday: '1.0.0',
   visitors: { view: '1.0.3', add: '1.0.1', details: '1.0.5', signIn: '1.0.2', signOut: '1.0.7' },
   // issue 12: access configuration
   accessZones: { view: '0.4.2.0', add: '0.4.2.1', edit: '0.4.2.2', delete: '0.4.2.3' },
@@ -160,14 +162,25 @@ export const PRIV = {
   amendTimesheet: '3.4',
   attendanceProperties: '3.5.0',
   visitorProperties: '0.7.5.0',
+  centralProperties: '0.7.3.0',
+  floorPlanProperties: '0.7.3.1',
+  companyId: '0.7.4.0',
+  firmware: '0.7.1.0',
+  /** platform privileges (PLATFORM_PRIVILEGES): a backup is the whole installation's, every client's */
+  backups: '0.7.2.0',
+  autoBackup: '0.7.2.1',
+  reportJobs: { view: '0.6.5.0', add: '0.6.5.1', edit: '0.6.5.2' },
+  attendanceReportJobs: { view: '3.9.0', add: '3.9.1', edit: '3.9.2' },
   credentialStore: { view: '0.6.6.3', add: '0.6.6.4', edit: '0.6.6.5' },
 } as const;
 
 /**
  * Platform-level privileges: held only through a platform grant (a platform operator), never through a role
  * granted inside a client. Creating a tenant is one: a tenant administrator manages their tenant, not the platform.
+ * Backup and restore [0.7.2.0] and its auto-backup settings [0.7.2.1] are others: a backup holds every client's data
+ * and a restore puts every client back, so no one client's administrator may take or restore one.
  */
-export const PLATFORM_PRIVILEGES: readonly string[] = [PRIV.clients.add];
+export const PLATFORM_PRIVILEGES: readonly string[] = [PRIV.clients.add, PRIV.backups, PRIV.autoBackup];
 export const PLATFORM_ROLE = 'platform-operator';
 
 /**
@@ -185,7 +198,7 @@ export const DASHBOARD_WIDGET_PRIVILEGES = {
   alarmsByPriority: [PRIV.alarms.view],
   alarmsPerHour: [PRIV.alarms.view],
   eventsPerHour: [PRIV.events.view, PRIV.eventReport], // the live events screen, or the stored history
-  visitorsToday: ['1.0.0'], // visitor management: today's visits
+  visitorsToday: [PRIV.visitorsToday], // visitor management: today's visits
   recentChanges: [PRIV.activityReport],
 } as const satisfies Record<string, readonly string[]>;
 export type DashboardPart = keyof typeof DASHBOARD_WIDGET_PRIVILEGES;

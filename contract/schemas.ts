@@ -240,6 +240,13 @@ export const AuditEntry = type({
   entityId: nullable(string()), before: unknown(), after: unknown(), at: string(),
 });
 export type AuditEntry = Infer<typeof AuditEntry>;
+/** The fields a change changed (its row before and after; none for a creation or a deletion), `updatedAt` aside. */
+export function auditChangedFields(r: Pick<AuditEntry, 'before' | 'after'>): string[] {
+  if (r.before === null || r.after === null || typeof r.before !== 'object' || typeof r.after !== 'object') return [];
+  const before = r.before as Record<string, unknown>;
+  const after = r.after as Record<string, unknown>;
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== 'updatedAt' && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
 
 // ---------- UI error log (§8) ----------
 export const UiErrorReport = object({

@@ -10,6 +10,10 @@ import { authenticateApiKey, isApiKey } from './auth/apiKeys';
 import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
+import { startRetention } from './resources/settings';
+import { reportJobRoutes, startReportJobs } from './resources/reportJobs';
+import { startAutoBackups } from './backup/backups';
+import { backupRoutes, type BackupOptions } from './backup/routes';
 import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/common';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { crudRoutes } from './crud/plugin';
@@ -93,6 +97,8 @@ export interface ServerOptions {
   listCountCap?: number;
   /** How many matches a q search counts first (SEARCH_COUNT_CAP) and the rows it walks per row asked (SEARCH_WINDOW_PER_ROW); tests lower them. */
   searchCountCap?: number; searchWindowPerRow?: number;
+  /** Backup and restore (server/backup): where backups are kept and how the process restarts with one; none: 409. */
+  backups?: BackupOptions | null;
 }
 
 /** A hop count believes that many proxies nearest the server (Fastify's types take it as a function). */
@@ -193,8 +199,17 @@ export async function buildServer(opts: ServerOptions) {
   });
   // the embedded database has no autovacuum: the server does it now and then (nothing on PostgreSQL)
   const stopMaintenance = startMaintenance(db, (m) => app.log.warn(m));
+  // records past their client's retention (central properties) are deleted each hour
+  const stopRetention = startRetention(db, (m) => app.log.info(m));
+  // scheduled report jobs: the due ones are made each minute
+  const stopReportJobs = startReportJobs(db, (m) => app.log.warn(m));
+  // automatic backups of the embedded database, when the auto-backup settings say so
+  const stopAutoBackups = opts.backups?.dir ? startAutoBackups(db, opts.backups.dir, (m) => app.log.info(m)) : () => {};
   app.addHook('preClose', async () => {
     stopMaintenance();
+    stopRetention();
+    stopReportJobs();
+    stopAutoBackups();
     overrides.stop();
     unlockSchedules.stop();
     qr.stop();
@@ -301,6 +316,8 @@ export async function buildServer(opts: ServerOptions) {
   interfaceDiscoveryRoutes(app, { db });
   dashboardRoutes(app, { db });
   attendanceRoutes(app, { db, publish: publishChange });
+  reportJobRoutes(app, { db });
+  backupRoutes(app, { db, backups: opts.backups ?? null });
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });

@@ -1,10 +1,11 @@
 // `npm start` / `npm run serve`: open (or create) the database, migrate, seed demo data on first start,
 // serve the console, the REST API and the real-time endpoints on one port.
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { API, webhookBackoffMs } from '../contract';
 import { buildServer, trustProxyOf } from './app';
-import { checkDataDir, openDb } from './db/db';
+import { recoverInterruptedRestore, replaceDataDir } from './backup/backups';
+import { checkDataDir, openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
 import { startCardConnectorSimulator, type CardConnectorSimulator } from './simulator/cardConnector';
@@ -14,6 +15,8 @@ const env = process.env;
 const port = Number(env.PORT ?? 8080);
 const host = env.HOST ?? '0.0.0.0';
 const dataDir = resolve(env.DATA_DIR ?? 'data');
+// backups of the embedded database (Server → Backup and restore): BACKUP_DIR, by default beside the data directory
+const backupDir = resolve(env.BACKUP_DIR ?? join(dirname(dataDir), `${basename(dataDir)}-backups`));
 
 async function main() {
   if (!env.DATABASE_URL) {
@@ -25,7 +28,8 @@ async function main() {
       process.exit(1);
     }
   }
-  const db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+  if (!env.DATABASE_URL && recoverInterruptedRestore(dataDir)) console.error('A restore was cut off before it finished: the database is as it was before it.');
+  let db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
   await migrate(db);
   const seeded = await seed(db);
   // Local device simulators alongside the server (issue 5): COMPANION=on, CARD_CONNECTOR=on. The card connector
@@ -33,8 +37,8 @@ async function main() {
   // sample MyKad inserted (CARD_CONNECTOR_CARD=on); its reader also answers /MyKad/* on this server.
   const devices = await startDevices();
   const reader = devices.cardConnector;
-  const app = await buildServer({
-    db,
+  const build = (current: Db) => buildServer({
+    db: current,
     jwtSecret: env.JWT_SECRET || undefined, // else generated once and kept in the database
     jwtLifetimeS: Number(env.JWT_LIFETIME_S ?? 8 * 3600),
     lockout: { attempts: Number(env.LOCKOUT_ATTEMPTS ?? 5), minutes: Number(env.LOCKOUT_MINUTES ?? 15) },
@@ -55,8 +59,32 @@ async function main() {
     // a web hook may call this machine or the site network only when the installation says so (e2e receivers do)
     allowPrivateWebhookTargets: env.WEBHOOK_PRIVATE_TARGETS === 'allow' || env.E2E === '1',
     webhooks: { backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))), pollMs: env.E2E === '1' ? 250 : 1000 },
+    backups: env.DATABASE_URL ? { dir: null } : { dir: backupDir, restart: (image, after, settled) => void restart(image, after, settled) },
   });
+  let app = await build(db);
   await app.listen({ port, host });
+  // a restore (server/backup/routes.ts): the services stop, the data directory is replaced by the backup's image (put
+  // back when it does not open), brought up to date, and the services start again on the same port
+  let restarting = false;
+  async function restart(image: string, after: (restored: Db) => Promise<void>, settled: (restored: boolean, problem: string | null) => void) {
+    if (restarting) return;
+    restarting = true;
+    try {
+      console.log(`Restoring ${basename(image)}: the services stop and start again with it`);
+      await app.close();
+      await db.close();
+      const next = await replaceDataDir(dataDir, image);
+      db = next.db;
+      if (next.restored) { await migrate(db); await after(db); } else console.error(`The backup did not open (${next.problem}): the database is as it was.`);
+      app = await build(db);
+      await app.listen({ port, host });
+      settled(next.restored, next.restored ? null : `The backup did not open (${next.problem ?? 'unknown'}): the database is as it was.`);
+      console.log(next.restored ? 'Restored: Gatehouse is running again with the backup.' : 'Gatehouse is running again without the restore.');
+    } catch (e) {
+      console.error('The restore failed and the server cannot go on:', e);
+      process.exit(1);
+    } finally { restarting = false; }
+  }
   // MEMORY_LOG_S=n: where the process's memory is, every n seconds (the ingest bench reads it; PGlite's memory is in
   // `external`: one WebAssembly memory that grows and never shrinks)
   const memoryEvery = Number(env.MEMORY_LOG_S ?? 0);

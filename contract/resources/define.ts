@@ -2,7 +2,7 @@
 // declared once, as pure data — no SQL, no React — and the schemas, paths, routes, server and console are derived
 // from it (./derive.ts). Column names default to the field name in snake case.
 
-export type FieldKind = 'text' | 'email' | 'number' | 'date' | 'datetime' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'timezone';
+export type FieldKind = 'text' | 'email' | 'number' | 'date' | 'datetime' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'file' | 'timezone';
 
 export interface Choice { value: string; label: string }
 
@@ -42,7 +42,9 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
   /** ref / refs: the target resource's name. */
   readonly target?: string;
   /** ref: what deleting the target does; refs 'cascade': the links go with it (membership never blocks a delete). */
-  readonly onDelete?: 'restrict' | 'cascade';
+  /** What deleting the referenced row does: refused while referenced (restrict), takes this row along (cascade), or
+   *  empties this reference (set-null: a setting that named a floor plan names none). The foreign key says the same. */
+  readonly onDelete?: 'restrict' | 'cascade' | 'set-null';
   /** refs 'keep': a body without the field leaves the links as they are (the other side owns the form). */
   readonly whenAbsent?: 'keep';
   /** refs: the join table and its two columns. */
@@ -53,6 +55,7 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
      *  (a floor plan's doors): a click on the image places a new row or moves the chosen one. */
     pins?: { image: string; x: string; y: string } };
   readonly maxItems?: number;
+  readonly shownWhen?: { field: string; values: readonly string[] };
   /** image: decoded size limit. */
   readonly maxBytes?: number;
   /** Console only: how the input looks (a wide text area, a hidden value filled by a device, an image chosen from a file). */
@@ -67,6 +70,9 @@ export type Fields = Record<string, AnyField>;
 interface Common<R extends boolean, O extends boolean> {
   label?: string; required?: R; readOnly?: O; column?: string; search?: boolean; sort?: boolean; filter?: boolean;
   inList?: boolean; help?: string; placeholder?: string; wide?: boolean; widget?: 'textarea' | 'hidden' | 'upload'; virtual?: boolean; writeOnly?: boolean;
+  /** Console only: the form shows the input only while field `field` is one of `values` (a weekly job's weekday);
+   *  hidden, it keeps its value and the server checks it as always. */
+  shownWhen?: { field: string; values: readonly string[] };
 }
 type B<X> = X extends true ? true : false;
 
@@ -91,8 +97,10 @@ export const choice = <R extends boolean = false, O extends boolean = false>(cho
 export const switchField = <O extends boolean = false>(o: Common<true, O> & { default?: boolean } = {}) => field<boolean, true, O>('switch', { default: true, ...o, required: true });
 export const timezone = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('timezone', o);
 export const image = <O extends boolean = false>(o: Common<false, O> & { maxBytes: number }) => field<string, false, O>('image', { widget: 'hidden', ...o });
+/** Any file chosen in the form, kept as a data: URL of at most `maxBytes` (a firmware image); never listed or exported. */
+export const file = <R extends boolean = false>(o: Common<R, false> & { maxBytes: number }) => field<string, R, false>('file', { inList: false, ...o });
 /** A reference to one row of another resource (PostgREST: relations come from foreign keys). */
-export const ref = <R extends boolean = false, O extends boolean = false>(target: string, o: Common<R, O> & { onDelete?: 'restrict' | 'cascade' } = {}) =>
+export const ref = <R extends boolean = false, O extends boolean = false>(target: string, o: Common<R, O> & { onDelete?: 'restrict' | 'cascade' | 'set-null' } = {}) =>
   field<number, R, O>('ref', { onDelete: 'restrict', ...o, target });
 /** Many rows of another resource, through a join table. */
 export const refs = (target: string, o: Omit<Common<false, false>, 'required'> & { through: { table: string; from: string; to: string }; maxItems?: number; onDelete?: 'restrict' | 'cascade'; whenAbsent?: 'keep' }) =>
@@ -131,9 +139,15 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   section: string;
   /** Privilege codes per action, from PRIV (never literals). `read`: more codes that may open one record; `list`: more
    *  codes that may list the rows (definitions another resource's forms are built from, e.g. user-defined fields). */
-  privileges: { view: string; add?: string; edit?: string; delete?: string; read?: readonly string[]; list?: readonly string[] };
-  /** tenant: rows carry client_id; 'self': the row is the tenant; division: the field naming the row's division. */
-  scope: { tenant: true | 'self'; division?: string };
+  privileges: { view: string; add?: string; edit?: string; delete?: string; read?: readonly string[]; list?: readonly string[];
+    /** Rows come in families, each with its own codes: a row whose `field` is one of a family's `values` is listed,
+     *  opened, added and changed with that family's codes (§2 "scheduled report jobs [{ip}, 3.9.x]": security report
+     *  jobs with 0.6.5.x, attendance report jobs with 3.9.x). view/add/edit above are the first family's. */
+    families?: { field: string; of: readonly PrivilegeFamily[] } };
+  /** tenant: rows carry client_id; 'self': the row is the tenant; 'platform': one set of rows for the whole installation
+   *  (no client_id; its codes are platform privileges, held through a platform grant: auto-backup settings); division:
+   *  the field naming the row's division. */
+  scope: { tenant: true | 'self' | 'platform'; division?: string };
   fields: F;
   rules?: readonly Rule[];
   /** Server-kept timestamps created_at / updated_at (the edit form sends updatedAt back: a stale edit is 409). */
@@ -151,12 +165,16 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   routes?: boolean | { list: false };
   /** One row per tenant, made with its columns' defaults the first time it is read: a tenant's settings (attendance
    *  properties). `GET api` answers it and `PUT api` changes it (view and edit codes); its one route is the form. The
-   *  table needs a unique client_id. No add, delete, list, options or export. */
+   *  table needs a unique client_id (a platform singleton: one row, id 1). No add, delete, list, options or export. */
   singleton?: true;
   /** The generic screens' exceptions: add route and button text, where rows and saved adds go; `shownOnce`: fields of
    *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key); `editRoute`
    *  (with `:id`) and `editTitle` when the edit form is not `${route}/edit/:id` (a controller's settings). */
   screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; editRoute?: string; editTitle?: string; shownOnce?: readonly { field: string; label: string }[];
+    /** The list route's title when it is not the plural label (§2 Attendance "Amend timesheet" over the timesheet). */
+    listTitle?: string;
+    /** The record route's description when it is not "Change an existing …" (a read-only details or view page). */
+    editDescription?: string;
     /** More pages of the whole list, as buttons in its toolbar for holders of `privilege` (batch add). */
     toolbarLinks?: readonly { label: string; route: string; privilege: string; icon?: string }[];
     /** More pages of a row, as small buttons on its list row (`:field` placeholders take the row's values). */
@@ -175,15 +193,23 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
     editCodes?: readonly string[];
     /** Named actions (`POST …/:id/<action>`) as buttons on the record's page for holders of `privilege`, offered while
      *  the row's `when.field` is one of `when.values` (the server refuses them otherwise, 409). `reason`: the action
-     *  asks for a text first (sent as `{ reason }`, checked by the server with these bounds); `done` is the toast. */
+     *  asks for a text first (sent as `{ reason }`, checked by the server with these bounds); `done` is the toast.
+     *  `needs`: the action needs the saved row's `needs.field` filled (a list with an item, a value): until it is, the
+     *  button is shown disabled with `needs.hint` beside it, and the server refuses it (409 naming the field). */
     recordActions?: readonly RecordAction[];
     /** Read-only fields of the record (set by the server: a status, who decided and when) shown above its form. */
-    recordSummary?: readonly string[] };
+    recordSummary?: readonly string[];
+    /** A named panel of the record's page beside its form, for what the catalogue cannot say (a job's reports with
+     *  their downloads): src/resources/recordPanels.tsx maps the name to its component. */
+    recordPanel?: 'reportJobRuns' };
 }
+
+export interface PrivilegeFamily { values: readonly string[]; view: string; add?: string; edit?: string }
 
 export interface RecordAction {
   action: string; label: string; privilege: string; icon?: string; intent?: 'primary' | 'success' | 'danger'; done: string;
   when?: { field: string; values: readonly string[] };
+  needs?: { field: string; hint: string };
   reason?: { label: string; required: boolean; max: number; placeholder?: string };
 }
 

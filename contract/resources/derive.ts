@@ -4,9 +4,9 @@
 import {
   assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct,
 } from 'superstruct';
-import { boundedList, calendarDate, dateTimeInstant, emailAddress, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
+import { boundedList, calendarDate, dateTimeInstant, emailAddress, fileDataUrl, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
 import type { Violation } from '../schemas';
-import { labelOf, type AnyField, type Fields, type Input, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
+import { labelOf, type AnyField, type Fields, type Input, type PrivilegeFamily, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
 
 const LIST_PAGE_MAX = 1000;
 
@@ -32,6 +32,7 @@ export function structOf(f: AnyField): Struct<any, any> {
     case 'switch': s = boolean(); break;
     case 'timezone': s = ianaZone(); break;
     case 'image': s = imageDataUrl(f.maxBytes ?? 1_500_000); break;
+    case 'file': s = fileDataUrl(f.maxBytes ?? 1_400_000); break;
     case 'ref': s = idInt(); break;
     case 'refs': return f.whenAbsent === 'keep' ? optional(boundedList(idInt(), f.maxItems ?? 1000)) : defaulted(boundedList(idInt(), f.maxItems ?? 1000), []);
     case 'children': {
@@ -61,7 +62,8 @@ function rowStructOf(f: AnyField): Struct<any, any> {
     case 'children': return boundedList(type({ id: integer(), ...rowShape(f.children!.fields) }), f.children!.max);
     default: s = string();
   }
-  return f.required && !f.virtual ? s : nullable(s);
+  // a field left out of lists (inList false: a file, a picture) is null in a list's rows, whether required or not
+  return f.required && !f.virtual && f.inList !== false ? s : nullable(s);
 }
 function rowShape(fields: Fields): Record<string, Struct<any, any>> {
   return Object.fromEntries(Object.entries(fields).filter(([, f]) => !f.writeOnly).map(([k, f]) => [k, f.virtual ? optional(rowStructOf(f)) : rowStructOf(f)]));
@@ -193,8 +195,44 @@ export function fieldLabel(r: ResourceDeclaration<any>, path: string): string {
  *  opens to viewers), else — a record route without an edit code — the view code. */
 export function recordCodes(r: ResourceDeclaration<any>): string[] {
   if (r.screens?.editCodes) return [...r.screens.editCodes];
-  if (!r.privileges.edit) return [r.privileges.view];
-  return r.screens?.viewersOpen ? [r.privileges.edit, r.privileges.view] : [r.privileges.edit];
+  if (!r.privileges.edit) return actionCodes(r, 'view');
+  return r.screens?.viewersOpen ? [...actionCodes(r, 'edit'), ...actionCodes(r, 'view')] : actionCodes(r, 'edit');
+}
+
+/** The codes of an action: the declared one, or each family's (privileges.families) — any of them opens the route. */
+export function actionCodes(r: ResourceDeclaration<any>, action: 'view' | 'add' | 'edit'): string[] {
+  const fam = r.privileges.families;
+  if (!fam) return r.privileges[action] ? [r.privileges[action]!] : [];
+  return [...new Set(fam.of.map((f) => f[action]).filter((c): c is string => !!c))];
+}
+
+/** The values of the family field whose `action` code is among `held` (privileges.families); null: no families. */
+export function familyValues(r: ResourceDeclaration<any>, action: 'view' | 'add' | 'edit', held: Iterable<string>): string[] | null {
+  const fam = r.privileges.families;
+  if (!fam) return null;
+  const codes = new Set(held);
+  return fam.of.filter((f) => f[action] && codes.has(f[action]!)).flatMap((f) => [...f.values]);
+}
+
+/** The family a value of the family field belongs to (privileges.families), or null. */
+export function familyOf(r: ResourceDeclaration<any>, value: unknown): PrivilegeFamily | null {
+  return r.privileges.families?.of.find((f) => f.values.includes(String(value))) ?? null;
+}
+
+/** A row's value is filled: not null, not empty text, not an empty list (a record action's `needs`). */
+export const isFilled = (v: unknown): boolean => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
+
+/**
+ * Whether the holder of `held` may `action` this row: with privilege families, the code of the row's own family (a
+ * security report job needs 0.6.5.x, an attendance one 3.9.x); otherwise the declared code. One rule for the server's
+ * sub-routes of a record and the console's record page, form and list.
+ */
+export function mayOnRow(r: ResourceDeclaration<any>, action: 'view' | 'add' | 'edit', held: Iterable<string>, row: Record<string, unknown> | null): boolean {
+  const codes = new Set(held);
+  const fam = r.privileges.families;
+  if (!fam) return !!r.privileges[action] && codes.has(r.privileges[action]!);
+  const code = familyOf(r, row?.[fam.field])?.[action];
+  return !!code && codes.has(code);
 }
 
 /** The body of a declared record action: `{ reason }` within its bounds when it asks for one, else nothing. */
@@ -208,9 +246,9 @@ export function routeRows(r: ResourceDeclaration<any>) {
   // settings (a singleton): one route, the form, opened by the view code (read-only without the edit code)
   if (r.singleton) return [{ section: r.section, path: r.route, title: r.label.one, privileges: [r.privileges.view], hidden: false, kind: 'settings' as const }];
   const rows: { section: string; path: string; title: string; privileges: string[]; hidden: boolean; kind: 'list' | 'add' | 'edit' | 'settings' }[] = [
-    { section: r.section, path: r.route, title: r.label.many, privileges: [r.privileges.view], hidden: false, kind: 'list' },
+    { section: r.section, path: r.route, title: r.screens?.listTitle ?? r.label.many, privileges: actionCodes(r, 'view'), hidden: false, kind: 'list' },
   ];
-  if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: [r.privileges.add], hidden: !r.screens?.addRoute, kind: 'add' });
+  if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: actionCodes(r, 'add'), hidden: !r.screens?.addRoute, kind: 'add' });
   if (r.privileges.edit || r.screens?.editRoute) rows.push({ section: r.section, path: r.screens?.editRoute ?? `${r.route}/edit/:id`, title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`, privileges: recordCodes(r), hidden: true, kind: 'edit' });
   return rows;
 }

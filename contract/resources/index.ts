@@ -31,7 +31,10 @@ import { cardReadersResource, controllersResource, inputsResource, interfaceSett
 import { credentialStoreResource, visitTypesResource, visitorCredentialsResource, visitorTenantsResource } from './visitorSetup';
 import { leaveCategoriesResource, leaveResource, teamsResource, timesheetResource, workSchedulesResource } from './attendance';
 import { visitRequestsResource } from './visitRequests';
-import { attendancePropertiesResource, visitorPropertiesResource } from './settings';
+import { reportJobsResource } from './reportJobs';
+import { autoBackupResource } from './backups';
+import { firmwareResource } from './firmware';
+import { attendancePropertiesResource, centralPropertiesResource, companyIdResource, floorPlanPropertiesResource, visitorPropertiesResource } from './settings';
 import { identityLocationResource, identityReportResource } from './reports';
 
 export * from './define';
@@ -65,7 +68,10 @@ export { controllersResource, cardReadersResource, inputsResource, outputsResour
 export { visitTypesResource, visitorCredentialsResource, visitorTenantsResource, credentialStoreResource, VISITOR_CREDENTIAL_BATCH_API, VISITOR_CREDENTIAL_BATCH_MAX, VisitorCredentialBatch, batchNumbers, VisitorCredentialBatchResult, VISITOR_CREDENTIAL_KINDS, VISITOR_CREDENTIAL_STATES, STOCK_CREDENTIAL_TYPES, PHONE } from './visitorSetup';
 export { leaveCategoriesResource, leaveResource, teamsResource, timesheetResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
 export { visitRequestsResource, VISIT_REQUEST_STATUSES } from './visitRequests';
-export { attendancePropertiesResource, visitorPropertiesResource } from './settings';
+export { REPORT_JOB_KINDS, REPORT_JOB_FREQUENCIES, REPORT_JOB_MAX_ROWS, reportJobsResource, type ReportJobKind } from './reportJobs';
+export { AUTO_BACKUP_FREQUENCIES, autoBackupResource } from './backups';
+export { FIRMWARE_INSTALL_MS, FIRMWARE_MAX_BYTES, FIRMWARE_VERSION, firmwareResource } from './firmware';
+export { attendancePropertiesResource, centralPropertiesResource, companyIdResource, floorPlanPropertiesResource, PIN_SIZES, visitorPropertiesResource } from './settings';
 export { identityLocationResource, identityReportResource } from './reports';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
@@ -75,6 +81,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
   visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
-  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, timesheetResource, identityReportResource, identityLocationResource,
+  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, centralPropertiesResource, floorPlanPropertiesResource, companyIdResource, autoBackupResource, firmwareResource, reportJobsResource, timesheetResource, identityReportResource, identityLocationResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

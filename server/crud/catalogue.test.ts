@@ -58,6 +58,7 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
     case 'switch': return true;
     case 'timezone': return 'UTC';
     case 'image': return PNG;
+    case 'file': return `data:application/octet-stream;base64,${Buffer.from(`firmware ${next()}`).toString('base64')}`;
     case 'ref': return f.required ? refId(f.target!, token) : undefined;
     case 'refs': return [];
     case 'children': {
@@ -313,7 +314,7 @@ describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit && !r.
 });
 
 // a tenant's settings (singletons): one row per tenant, read at the resource's path with its defaults, changed there
-const singletons = served.filter((r) => r.singleton);
+const singletons = served.filter((r) => r.singleton && r.scope.tenant !== 'platform');
 describe.each(singletons.map((r) => [r.name, r] as const))('%s settings (generated from its declaration)', (_name, r) => {
   const defaults = () => Object.fromEntries(writable(r).filter(([, f]) => f.default !== undefined).map(([k, f]) => [k, f.default]));
   it('reads each tenant’s own row, made with the declared defaults; no list, add or delete', async () => {
@@ -334,7 +335,8 @@ describe.each(singletons.map((r) => [r.name, r] as const))('%s settings (generat
     const input = await sample(r);
     // each number one step off its default, each switch turned over: a change the audit row shows
     for (const [k, f] of writable(r)) {
-      if (f.kind === 'number') input[k] = (f.default as number) === (f.max ?? Infinity) ? (f.default as number) - 1 : (f.default as number) + 1;
+      const from = (f.default as number | undefined) ?? f.min ?? 0;
+      if (f.kind === 'number') input[k] = from === (f.max ?? Infinity) ? from - 1 : from + 1;
       if (f.kind === 'switch') input[k] = !f.default;
     }
     const saved = await s.call('PUT', r.api, { token: nw, body: input });
@@ -351,13 +353,45 @@ describe.each(singletons.map((r) => [r.name, r] as const))('%s settings (generat
     }
     expect((await s.call('GET', r.api, { token: nw })).body).toMatchObject(Object.fromEntries(writable(r).filter(([, f]) => f.kind === 'number').map(([k]) => [k, input[k]])));
   });
-  it('answers 403 to a user without its code', async () => {
+  it('answers 403 to a user without its code (reading it too, unless they hold one of its read codes)', async () => {
     const operator = await s.login('operator');
-    expect((await s.call('GET', r.api, { token: operator })).status).toBe(403);
+    const held: string[] = (await s.call('GET', '/idp/1.0/me', { token: operator })).body.privileges.priviledges.flatMap((e: any) => e.privilegeIds);
+    expect(held).not.toContain(r.privileges.view);
+    const reads = (r.privileges.read ?? []).some((c) => held.includes(c));
+    expect((await s.call('GET', r.api, { token: operator })).status).toBe(reads ? 200 : 403);
     expect((await s.call('PUT', r.api, { token: operator, body: defaults() })).status).toBe(403);
   });
 });
 it('has settings to check', () => { expect(singletons.length).toBeGreaterThan(0); });
+
+// the installation's settings (a platform singleton): one row whichever client the platform operator works in; a
+// client's administrator, who holds every tenant code but not the platform grant, may neither read nor change it
+const platformSingletons = served.filter((r) => r.singleton && r.scope.tenant === 'platform');
+describe.each(platformSingletons.map((r) => [r.name, r] as const))('%s platform settings (generated from its declaration)', (_name, r) => {
+  it('is one row with the declared defaults in every client, changed with an audit row, bad numbers named; 403 to a client\u2019s administrator', async () => {
+    const defaults = Object.fromEntries(writable(r).filter(([, f]) => f.default !== undefined).map(([k, f]) => [k, f.default]));
+    const mine = await s.call('GET', r.api, { token: nw });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject(defaults);
+    const inHarbour = await s.loginTo('admin', 'HARBOUR');
+    expect((await s.call('GET', r.api, { token: inHarbour })).body.id).toBe(mine.body.id);
+    expect((await s.call('GET', r.api, { token: hb })).status).toBe(403);
+    expect((await s.call('PUT', r.api, { token: hb, body: defaults })).status).toBe(403);
+    const input: Record<string, unknown> = { ...defaults };
+    for (const [k, f] of writable(r)) if (f.kind === 'number') input[k] = (f.default as number) === f.max ? (f.default as number) - 1 : (f.default as number) + 1;
+    const saved = await s.call('PUT', r.api, { token: inHarbour, body: input });
+    expect(saved.status).toBe(200);
+    expect((await s.call('GET', r.api, { token: nw })).body).toMatchObject(input);
+    const audit = await s.db.query<any>('select action, client_id from audit_log where entity = $1 and entity_id = $2', [entityOf(r), String(mine.body.id)]);
+    expect(audit.rows).toContainEqual({ action: 'update', client_id: null });
+    for (const [k, f] of writable(r).filter(([, f]) => f.kind === 'number')) {
+      const bad = await s.call('PUT', r.api, { token: nw, body: { ...input, [k]: (f.max ?? 0) + 1 } });
+      expect([k, bad.status, bad.body.violations?.[0]?.field]).toEqual([k, 400, k]);
+    }
+    expect([404, 405]).toContain((await s.call('POST', r.api, { token: nw, body: {} })).status);
+  });
+});
+it('has platform settings to check', () => { expect(platformSingletons.length).toBeGreaterThan(0); });
 
 // every pair (a deletable resource, a resource referencing it): the delete is refused while the reference stands,
 // unless the reference is declared to go with its target (onDelete 'cascade': a leave goes with its member of staff)

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
   checkUserFieldValues, recordActionBody, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
+  actionCodes, isFilled,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
 import type { Db } from '../db/db';
@@ -60,7 +61,7 @@ const pgError = (e: unknown): PgError => (e && typeof e === 'object' ? (e as PgE
 
 /** Whoever may read a resource, or pick it in another resource's form, may read its options. */
 export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
-  return [...new Set([r.privileges.view, ...(r.privileges.read ?? []), ...CATALOGUE.flatMap((o) => Object.values(o.fields as Fields)
+  return [...new Set([...actionCodes(r, 'view'), ...(r.privileges.read ?? []), ...CATALOGUE.flatMap((o) => Object.values(o.fields as Fields)
     .some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name) ? [o.privileges.add, o.privileges.edit].filter((c): c is string => !!c) : [])])];
 }
 
@@ -80,13 +81,33 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   const sortable = sortableFields(r);
   const intFields = intQueryFields(r);
   const fields = r.fields as Fields;
-  const readCodes = [r.privileges.view, ...(r.privileges.read ?? [])];
+  const readCodes = [...actionCodes(r, 'view'), ...(r.privileges.read ?? [])];
   const optionCodes = optionCodesOf(r);
 
   async function scopeOf(dbx: Db, req: FastifyRequest, codes: string[]): Promise<Scope> {
     const p = principal(req);
     if (r.scope.tenant === 'self') return { clientId: null, tenants: await clientIdsOf(dbx, p.userId) };
-    return { clientId: clientOf(req), divisions: r.scope.division ? divisionsFor(p, codes) : undefined };
+    if (r.scope.tenant === 'platform') return { clientId: null };
+    return { clientId: clientOf(req), divisions: r.scope.division ? divisionsFor(p, codes) : undefined, ...familyScope(p, codes) };
+  }
+  /** privileges.families: the rows of the families whose code for this action (among `codes`) the user holds. */
+  function familyScope(p: ReturnType<typeof principal>, codes: string[]): Pick<Scope, 'rowValues'> {
+    const fam = r.privileges.families;
+    if (!fam) return {};
+    const held = new Set(p.entries.flatMap((e) => e.privilegeIds).filter((c) => codes.includes(c)));
+    const values = fam.of.filter((f) => [f.view, f.add, f.edit].some((c) => c && held.has(c))).flatMap((f) => [...f.values]);
+    return { rowValues: { column: columnOf(fam.field, fields[fam.field]), values } };
+  }
+  /** A row about to be written must be of a family the user may write (403 naming the field otherwise). */
+  function familyCheck(scope: Scope, input: Record<string, unknown>) {
+    const fam = r.privileges.families;
+    if (!fam || !scope.rowValues) return;
+    const v = input[fam.field];
+    if (typeof v === 'string' && !scope.rowValues.values.includes(v)) {
+      const family = fam.of.find((f) => f.values.includes(v));
+      throw new HttpError(403, fill('You may not save a {what} of this kind', { what: entity }),
+        [{ field: fam.field, message: `needs privilege ${family?.add ?? family?.edit ?? family?.view ?? '?'}` }]);
+    }
   }
   const ctxOf = (req: FastifyRequest, tx: Db, clientId: number | null): CrudContext => {
     const p = principal(req);
@@ -386,8 +407,9 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       for (const [k, f] of Object.entries(other.fields as Fields)) {
         if (f.target !== r.name) continue;
         let n = 0;
-        // a reference declared onDelete 'cascade' goes with its target (its foreign key says so), so it holds nothing
-        if (f.kind === 'ref' && !f.virtual && f.onDelete !== 'cascade') {
+        // a reference declared onDelete 'cascade' goes with its target, 'set-null' is emptied (its foreign key says
+        // so): neither holds the target back
+        if (f.kind === 'ref' && !f.virtual && f.onDelete !== 'cascade' && f.onDelete !== 'set-null') {
           n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${other.table} where ${columnOf(k, f)} = any($1::int[])${other === r ? ' and not (id = any($1::int[]))' : ''}`, [ids])).rows[0].n);
         } else if (f.kind === 'refs' && f.onDelete !== 'cascade') {
           n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${f.through!.table} where ${f.through!.to} = any($1::int[])`, [ids])).rows[0].n);
@@ -428,7 +450,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   }
 
   // ---------- routes ----------
-  const listCodes = [r.privileges.view, ...(r.privileges.list ?? [])];
+  const listCodes = [...actionCodes(r, 'view'), ...(r.privileges.list ?? [])];
   if (!r.singleton && (typeof r.routes !== 'object' || r.routes.list !== false)) app.get(paths.list, { config: { privileges: listCodes } }, async (req) => {
     const f = parseList(req.query);
     const scope = await scopeOf(db, req, listCodes);
@@ -524,9 +546,9 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
 
   if (r.export?.length) {
     const formats = r.export;
-    const columns = ['id', ...Object.entries(fields).filter(([k, f]) => f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && !f.writeOnly && !(r.audit?.omit ?? []).includes(k)).map(([k]) => k),
+    const columns = ['id', ...Object.entries(fields).filter(([k, f]) => f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && f.kind !== 'file' && !f.writeOnly && !(r.audit?.omit ?? []).includes(k)).map(([k]) => k),
       ...(r.timestamps ? ['createdAt', 'updatedAt'] : [])];
-    app.get(paths.export, { config: { privileges: [r.privileges.view] } }, async (req, reply) => {
+    app.get(paths.export, { config: { privileges: actionCodes(r, 'view') } }, async (req, reply) => {
       const raw = { ...((req.query ?? {}) as Record<string, unknown>) };
       const format = (raw.format ?? 'csv') as string;
       // `titles=1`: the header names the columns as the screens do ("Employee no."), for a person's download
@@ -536,7 +558,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       delete raw.titles;
       if (!(formats as readonly string[]).includes(format)) throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
       const f = parseList(raw);
-      const scope = await scopeOf(db, req, [r.privileges.view]);
+      const scope = await scopeOf(db, req, actionCodes(r, 'view'));
       const params: unknown[] = [];
       const where = await listWhere(db, scope, f, params);
       await audit(db, req, { clientId: scope.clientId, action: 'export', entity: r.name, entityId: null, before: null, after: { format, query: req.query } });
@@ -580,6 +602,10 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
 
   /** A singleton's row of the tenant (made with its columns' defaults the first time). */
   async function singletonId(req: FastifyRequest): Promise<number> {
+    if (r.scope.tenant === 'platform') {
+      await db.query(`insert into ${r.table} (id) values (1) on conflict (id) do nothing`);
+      return 1;
+    }
     const clientId = clientOf(req);
     await db.query(`insert into ${r.table} (client_id) values ($1) on conflict (client_id) do nothing`, [clientId]);
     return Number((await db.query<{ id: number }>(`select id from ${r.table} where client_id = $1`, [clientId])).rows[0].id);
@@ -592,13 +618,14 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   }
 
   if (r.privileges.add) {
-    const code = r.privileges.add;
-    app.post(paths.list, { config: { privileges: [code] } }, async (req, reply) => {
+    const addCodes = actionCodes(r, 'add');
+    app.post(paths.list, { config: { privileges: addCodes } }, async (req, reply) => {
       const input = body(req.body, Input) as Record<string, unknown>;
       delete input.updatedAt;
       const secretsMissing = Object.entries(fields).filter(([k, f]) => f.writeOnly && f.required && (input[k] === undefined || input[k] === null));
       if (secretsMissing.length) throw new HttpError(400, 'Validation failed', secretsMissing.map(([k]) => ({ field: k, message: 'is required' })));
-      const scope = await scopeOf(db, req, [code]);
+      const scope = await scopeOf(db, req, addCodes);
+      familyCheck(scope, input);
       const created = await db.transaction(async (tx) => {
         const ctx = ctxOf(req, tx, scope.clientId);
         await checks(ctx, req, scope, input, null);
@@ -623,12 +650,13 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   }
 
   if (r.privileges.edit) {
-    const code = r.privileges.edit;
+    const editCodes = actionCodes(r, 'edit');
     const put = async (req: FastifyRequest, id: number) => {
       const input = body(req.body, Input) as Record<string, unknown>;
       const loadedAt = input.updatedAt;
       delete input.updatedAt;
-      const scope = await scopeOf(db, req, [code]);
+      const scope = await scopeOf(db, req, editCodes);
+      familyCheck(scope, input);
       const done = await db.transaction(async (tx) => {
         const before = await load(tx, scope, id, true);
         // optimistic concurrency: the form sends the updatedAt it loaded; someone saved since → 409, nothing written
@@ -649,8 +677,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       notify(done.clientId, { resource: r.name, id, action: 'update' }, done.after);
       return done.after;
     };
-    app.put(paths.one, { config: { privileges: [code] } }, async (req) => put(req, idParam(req, one)));
-    if (r.singleton) app.put(paths.list, { config: { privileges: [code] } }, async (req) => put(req, await singletonId(req)));
+    app.put(paths.one, { config: { privileges: editCodes } }, async (req) => put(req, idParam(req, one)));
+    if (r.singleton) app.put(paths.list, { config: { privileges: editCodes } }, async (req) => put(req, await singletonId(req)));
   }
 
   if (r.privileges.delete) {
@@ -663,10 +691,12 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     // a record action the declaration names (screens.recordActions): its body (a reason) and when it is possible
     const declared = r.screens?.recordActions?.find((a) => a.action === name);
     const ActionBody = declared ? recordActionBody(declared) : null;
-    app.post(paths.action(name), { config: { privileges: [action.privilege] } }, async (req) => {
+    // (privilege families: an action of the edit code is every family's edit code, each on its own family's rows)
+    const actionCodesOf = r.privileges.families && actionCodes(r, 'edit').includes(action.privilege) ? actionCodes(r, 'edit') : [action.privilege];
+    app.post(paths.action(name), { config: { privileges: actionCodesOf } }, async (req) => {
       const id = idParam(req, one);
       const input = ActionBody ? body(req.body ?? {}, ActionBody) as Record<string, unknown> : {};
-      const scope = await scopeOf(db, req, [action.privilege]);
+      const scope = await scopeOf(db, req, actionCodesOf);
       const done = await db.transaction(async (tx) => {
         const before = await load(tx, scope, id, true);
         const when = declared?.when;
@@ -675,6 +705,8 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
           const now = fd?.choices?.find((c) => c.value === before[when.field])?.label ?? String(before[when.field]);
           throw new HttpError(409, fill('{action} is no longer possible: this {what} is now “{state}”.', { what: entity, state: now, action: declared!.label }));
         }
+        const needs = declared?.needs;
+        if (needs && !isFilled(before[needs.field])) throw new HttpError(409, needs.hint, [{ field: needs.field, message: needs.hint }]);
         const clientId = auditClient(scope, id);
         await action.run(ctxOf(req, tx, clientId), before, input);
         const after = await load(tx, scope, id);

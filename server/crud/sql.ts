@@ -10,6 +10,8 @@ export interface Scope {
   tenants?: number[];
   /** the divisions of the user's grants for the action's code (division-scoped resources). */
   divisions?: number[];
+  /** privileges.families: only rows whose column is one of these values (the families the user holds the code of). */
+  rowValues?: { column: string; values: string[] };
 }
 
 const q = (s: string) => `"${s}"`;
@@ -83,13 +85,14 @@ export class ResourceSql {
   scopeWhere(scope: Scope, params: unknown[]): string {
     const parts: string[] = [];
     if (this.r.scope.tenant === true) { params.push(scope.clientId); parts.push(`t.client_id = $${params.length}`); }
-    else { params.push(scope.tenants ?? []); parts.push(`t.id = any($${params.length}::int[])`); }
+    else if (this.r.scope.tenant === 'self') { params.push(scope.tenants ?? []); parts.push(`t.id = any($${params.length}::int[])`); }
     if (this.r.scope.division) {
       params.push(scope.divisions ?? []);
       const d = this.r.scope.division;
       parts.push(`t.${d === 'id' ? 'id' : columnOf(d, this.field(d))} = any($${params.length}::int[])`);
     }
-    return parts.join(' and ');
+    if (scope.rowValues) { params.push(scope.rowValues.values); parts.push(`t.${scope.rowValues.column} = any($${params.length}::text[])`); }
+    return parts.length ? parts.join(' and ') : 'true'; // a platform row: the installation's, no one client's
   }
 
   /** The `%q%` pattern of a q search. */

@@ -2,17 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import { API, PRIV, type AuditEntry } from '../../contract';
 import type { Db } from '../db/db';
-import { AUDIT_SORT, listAudit } from '../db/queries/audit';
-import { clientOf, iso, listParams } from './common';
+import { AUDIT_SORT, auditEntryOf, listAudit } from '../db/queries/audit';
+import { clientOf, listParams } from './common';
 
 export function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(API.audit, { config: { privileges: [PRIV.activityReport] } }, async (req) => {
     const clientId = clientOf(req);
     const l = listParams(req.query, AUDIT_SORT, 'id desc');
     const { rows, total } = await listAudit(db, clientId, l);
-    const items: AuditEntry[] = rows.map((r) => ({
-      id: Number(r.id), clientId: r.client_id, actor: r.actor, action: r.action, entity: r.entity, entityId: r.entity_id, before: r.before, after: r.after, at: iso(r.at)!,
-    }));
+    const items: AuditEntry[] = rows.map(auditEntryOf);
     return { items, total, page: l.page, size: l.size };
   });
 }

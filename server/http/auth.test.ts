@@ -95,6 +95,12 @@ describe('sign-in', () => {
     const r = await s.call('POST', '/idp/1.0/login', { body: { username: 'auditor', password: 'Gatehouse1!' } });
     expect(r.status).toBe(423);
     expect(r.body.message).toMatch(/locked/i);
+    // the lock is a record of the auditor's client: its activity report shows it (not a record of no client, shown nowhere)
+    const rows = await s.db.query<{ client_id: number | null; home: number }>(
+      `select a.client_id, u.home_client_id as home from audit_log a join users u on u.username = a.actor where a.action = 'lock' and a.actor = 'auditor'`);
+    expect(rows.rows).toHaveLength(1);
+    expect(rows.rows[0].client_id).not.toBeNull();
+    expect(rows.rows[0].client_id).toBe(rows.rows[0].home);
   });
 });
 

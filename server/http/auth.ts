@@ -113,7 +113,8 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
       const lock = failed >= policy.lockoutAttempts;
       await db.transaction(async (tx) => {
         await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(Date.now() + policy.lockoutMinutes * 60_000) : null);
-        if (lock) await audit(tx, req, { clientId: null, actor: u.username, action: 'lock', entity: 'user', entityId: u.id, before: null, after: { username: u.username, minutes: policy.lockoutMinutes } });
+        // the record is the user's home client's (its activity report shows who was locked out, and when)
+        if (lock) await audit(tx, req, { clientId: u.home_client_id ?? null, actor: u.username, action: 'lock', entity: 'user', entityId: u.id, before: null, after: { username: u.username, minutes: policy.lockoutMinutes } });
       });
       // the attempt that locks still only says "invalid"; the next one says locked
     }
@@ -205,7 +206,8 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
       const v = await newPasswordViolations(tx, r.user_id, input.newPassword, policy, 'newPassword');
       if (v.length) throw new HttpError(400, 'Validation failed', v);
       await setPasswordKeepingHistory(tx, r.user_id, await hashPassword(input.newPassword));
-      await audit(tx, req, { actor: 'password-reset link', clientId: null, action: 'reset-password', entity: 'user', entityId: r.user_id, before: null, after: null });
+      const home = (await tx.query<{ home_client_id: number | null }>('select home_client_id from users where id = $1', [r.user_id])).rows[0]?.home_client_id ?? null;
+      await audit(tx, req, { actor: 'password-reset link', clientId: home, action: 'reset-password', entity: 'user', entityId: r.user_id, before: null, after: null });
     });
     return { ok: true };
   });

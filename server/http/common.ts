@@ -120,7 +120,7 @@ export function clientOf(req: FastifyRequest): number {
   return p.clientId;
 }
 /** Division ids the user's entries matching `codes` cover (§6). */
-export function divisionsFor(p: Principal, codes: string[]): number[] {
+export function divisionsFor(p: Pick<Principal, 'entries'>, codes: string[]): number[] {
   const s = new Set<number>();
   for (const e of p.entries) if (e.privilegeIds.some((c) => codes.includes(c))) e.divisionIds.forEach((d) => s.add(d));
   return [...s];

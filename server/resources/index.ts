@@ -19,6 +19,9 @@ import { alarmGroupHooks } from './alarmGroups';
 import { interfaceHooks } from './interfaces';
 import { outputHooks, type Pulse } from './outputs';
 import { elevatorMaskHooks } from './elevatorMasks';
+import { credentialStoreHooks } from './settings';
+import { reportJobHooks } from './reportJobs';
+import { firmwareHooks } from './firmware';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -44,4 +47,7 @@ export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTarg
   interfaces: interfaceHooks,
   outputs: outputHooks(opts.pulse, opts.log),
   elevatorMasks: elevatorMaskHooks,
+  credentialStore: credentialStoreHooks,
+  reportJobs: reportJobHooks,
+  firmware: firmwareHooks,
 });

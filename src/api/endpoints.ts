@@ -6,9 +6,10 @@ import {
   API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
   Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatChoices, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
   VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery, ATTENDANCE_SUMMARY_API, AttendanceSummary, type AttendanceSummaryQuery, TimesheetBuildResult, type TimesheetBuild,
-  buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
+  BackupInfo, BackupList, PlatformHistory, RestoreStarted, buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
 import { api } from './client';
+import { fileAt } from './files';
 import { ApiError } from './errors';
 
 export interface ListParams { page?: number; size?: number; sort?: SortSpec[]; filters?: Record<string, string> }
@@ -140,6 +141,22 @@ export const getAttendanceSummary = (q: AttendanceSummaryQuery) => getJson(ATTEN
 /** Build Timesheet [3.3]: the period's days written into the timesheet. */
 export const buildTimesheet = (b: TimesheetBuild) => send('post', API.timesheetBuild, b, TimesheetBuildResult);
 export const getDailyAttendance = (q: DailyAttendanceQuery) => getJson(DAILY_ATTENDANCE_API, DailyAttendance, q.teamId ? { date: q.date, teamId: q.teamId } : { date: q.date });
+
+/** A scheduled report job's reports (newest first) and one report's CSV (server/resources/reportJobs.ts). */
+export const ReportJobRun = type({ id: integer(), ranAt: string(), from: string(), to: string(), rows: integer(), ok: boolean(), status: string(), bytes: integer() });
+export type ReportJobRun = Infer<typeof ReportJobRun>;
+export const listReportJobRuns = (jobId: number) => getJson(`${API.reportJobs}/${jobId}/runs`, type({ items: array(ReportJobRun) }));
+export const reportJobFile = (jobId: number, runId: number) => fileAt(`${API.reportJobs}/${jobId}/runs/${runId}/file`);
+
+/** Backup and restore (server/backup): the stored backups, take one, delete, restore, upload, download one's file. */
+export const listBackups = () => getJson(API.backups, BackupList);
+export const platformHistory = () => getJson(API.platformHistory, PlatformHistory);
+export const takeBackup = () => send('post', API.backups, {}, BackupInfo);
+export const deleteBackup = async (id: string) => { await api.delete(`${API.backups}/${encodeURIComponent(id)}`); return id; };
+export const restoreBackup = (id: string) => send('post', `${API.backups}/${encodeURIComponent(id)}/restore`, {}, RestoreStarted);
+export const uploadBackup = async (file: Blob) =>
+  checked((await api.post(`${API.backups}/upload`, file, { headers: { 'content-type': 'application/gzip' } })).data, BackupInfo, API.backups);
+export const backupFile = (id: string) => fileAt(`${API.backups}/${encodeURIComponent(id)}/file`);
 
 // ---------- generic resource calls for the catalogue ----------
 export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeletePath?: string) {

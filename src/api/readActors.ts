@@ -8,15 +8,16 @@ import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type Threat
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
 import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
+import { restoreMachine } from '../../machines/restore';
 import {
   addVisitorCredentials, buildTimesheet, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
 // issue 11 (views-tasks)
-import { API, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
+import { API, floorPlanPropertiesResource, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
-  assignPrivileges, batchErrorReport, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
+  assignPrivileges, backupFile, batchErrorReport, deleteBackup, listBackups, platformHistory, listReportJobRuns, reportJobFile, restoreBackup, takeBackup, uploadBackup, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
   previewAccessChange, previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
   type AccessPreview, type OperatorSettingsValues, type Tick,
 } from './endpoints';
@@ -150,9 +151,33 @@ const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floor
 export const floorPlansReading = reading((input: { clientId: number | null } | null) => (input?.clientId == null ? Promise.resolve(null)
   : floorPlanCalls().list({ size: 200, sort: [{ field: 'name', dir: 'asc' }] }).then((p) => p.items)));
 export const floorPlanReading = reading((id: number | null) => (id ? floorPlanCalls().get(id) : Promise.resolve(null)));
+/** Floor plan properties [0.7.3.1]: the plan the monitor opens with, names on pins, pin size (the monitor's code reads them). */
+export const floorPlanPropertiesReading = reading((clientId: number | null) => (clientId === null ? Promise.resolve(null)
+  : resourceApi(floorPlanPropertiesResource.api, rowSchema(floorPlanPropertiesResource)).getOne()));
 /** `<doorId>|<command>|<name>`: a door command from the floor plan; answers its event. */
 export const floorPlanDoorCommands = commands((command) => { const [id, door] = command.split('|') as [string, DoorCommand]; return doorCommand(Number(id), door); });
 
+/** Server → Backup and restore: the stored backups, and what its buttons do (one at a time). */
+export const backupsReading = reading(() => listBackups());
+/** The backups' history (taken, deleted, uploaded, restored; the auto-backup settings changed), newest first. */
+export const platformHistoryReading = reading(() => platformHistory());
+/** A restore under way, until the server is back and the list says how it went. */
+export const restoreLogic = restoreMachine.provide({ actors: { list: fromPromise(() => listBackups()) } });
+/** `take` | `upload` (input: the file) | `download|<id>` | `delete|<id>` | `restore|<id>`; each answers what the server did. */
+export const backupCommands = commandMachine.provide({ actors: { run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
+  const [verb, id = ''] = input.command.split('|');
+  if (verb === 'take') return takeBackup();
+  if (verb === 'upload') return uploadBackup(input.input as Blob);
+  if (verb === 'download') return backupFile(id);
+  if (verb === 'delete') return deleteBackup(id);
+  if (verb === 'restore') return restoreBackup(id);
+  throw new Error(`Unknown backup command ${verb}`);
+}) } });
+/** `<jobId>|<runId>`: one report's CSV (answers the Blob; the view saves it). */
+export const reportJobDownloads = commands((command) => { const [job, run] = command.split('|').map(Number); return reportJobFile(job, run); });
+export type { ReportJobRun } from './endpoints';
+/** A scheduled report job's reports, newest first (the job's page). */
+export const reportJobRunsReading = reading((id: number | null) => (id === null ? Promise.resolve(null) : listReportJobRuns(id).then((x) => x.items)));
 export type { PrivilegeHoldersRow, Tick } from './endpoints';
 /** /manage/privileges: every code with the client's roles holding it; the client's divisions by id. */
 export const privilegeHoldersReading = reading(() => listPrivilegeHolders());

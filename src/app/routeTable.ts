@@ -3,7 +3,7 @@
 import {
   PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
-  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource, timesheetResource, identityReportResource, identityLocationResource,
+  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource, centralPropertiesResource, floorPlanPropertiesResource, companyIdResource, autoBackupResource, firmwareResource, reportJobsResource, timesheetResource, identityReportResource, identityLocationResource,
   workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource, credentialStoreResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
@@ -13,7 +13,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'printRecord' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels'
+  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'printRecord' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels' | 'backupRestore'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
@@ -79,7 +79,7 @@ const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edi
 const catalogue = (res: ResourceDeclaration<any>, description: string): RouteDef[] => [
   fromResource(res, 'list', 'catalogueList', { description }),
   ...(res.privileges.add ? [fromResource(res, 'add', 'catalogueForm', { description: `Create a new ${res.label.one.toLowerCase()}.` })] : []),
-  ...(res.privileges.edit || res.screens?.editRoute ? [fromResource(res, 'edit', 'catalogueForm', { description: `Change an existing ${res.label.one.toLowerCase()}.` })] : []),
+  ...(res.privileges.edit || res.screens?.editRoute ? [fromResource(res, 'edit', 'catalogueForm', { description: res.screens?.editDescription ?? `Change an existing ${res.label.one.toLowerCase()}.` })] : []),
 ];
 /** A tenant's settings (a catalogue singleton): its one route is the form. */
 const settings = (res: ResourceDeclaration<any>, description: string, opt: Opt = {}): RouteDef => fromResource(res, 'settings', 'catalogueForm', { description, ...opt });
@@ -201,19 +201,17 @@ export const ROUTES: RouteDef[] = [
   r('report', '/report/event', 'Event report', ['0.6.2.0'], { icon: 'list', screen: 'eventReport', description: 'Access events filtered by time, door, identity and code.' }),
   ...catalogue(identityReportResource, 'Identities with their credentials and access groups.'),
   ...catalogue(identityLocationResource, 'Where each identity was last seen.'),
-  r('report', '/report/scheduled-jobs', 'Scheduled report jobs', ['0.6.5.0', '3.9.0'], { icon: 'calendar', description: 'Reports generated and mailed on a schedule.' }),
-  r('report', '/report/scheduled-jobs/add', 'Add scheduled report job', ['0.6.5.1', '3.9.1'], { icon: 'calendar', hidden: true, description: 'Create a scheduled report job.' }),
-  r('report', '/report/scheduled-jobs/edit/:id', 'Edit scheduled report job', ['0.6.5.2', '3.9.2'], { icon: 'calendar', hidden: true, description: 'Change a scheduled report job.' }),
+  ...catalogue(reportJobsResource, 'Reports made on a schedule for the period just past, kept for download.'),
   ...catalogue(credentialStoreResource, 'Unassigned credentials held in stock.'),
 
   // ---------- Server ----------
   r('server', '/server/ui-errors', 'UI error log', ['0.8.3.0'], { icon: 'error', screen: 'uiErrors', description: 'Errors the console caught in operators\' browsers.' }),
-  r('server', '/server/firmware', 'Firmware', ['0.7.1.0'], { icon: 'updated', description: 'Upload firmware and roll it out to controllers.' }),
-  r('server', '/server/backup-restore', 'Backup and restore', ['0.7.2.0'], { icon: 'archive', description: 'Back up the database and restore a backup.' }),
-  r('server', '/server/backup-restore/auto-backup', 'Auto-backup settings', ['0.7.2.1'], { icon: 'archive', hidden: true, description: 'When automatic backups run and how many are kept.' }),
-  r('server', '/server/central-properties/general', 'Central properties', ['0.7.3.0'], { icon: 'settings', description: 'Server-wide settings.' }),
-  r('server', '/server/central-properties/floor-plan', 'Floor plan properties', ['0.7.3.1'], { icon: 'map', description: 'Defaults of the floor plan monitor.' }),
-  r('server', '/server/company-id', 'Company ID', ['0.7.4.0'], { icon: 'id-number', description: 'The site code printed on credentials.' }),
+  ...catalogue(firmwareResource, 'Upload firmware and roll it out to controllers.'),
+  r('server', '/server/backup-restore', 'Backup and restore', [PRIV.backups], { icon: 'archive', screen: 'backupRestore', description: 'Back up the whole installation and restore a backup.' }),
+  settings(autoBackupResource, 'When automatic backups are taken and how many are kept.', { hidden: true }),
+  settings(centralPropertiesResource, 'How long events and visitor records are kept.'),
+  settings(floorPlanPropertiesResource, 'Defaults of the floor plan monitor.'),
+  settings(companyIdResource, 'The site code printed on credentials.'),
   settings(visitorPropertiesResource, 'What a visitor\u2019s registration needs, and how far ahead.'),
 
   // ---------- Visitor ----------
@@ -229,7 +227,7 @@ export const ROUTES: RouteDef[] = [
   r('visitor', '/visitor/credentials/batch-add', 'Batch add visitor credentials', [PRIV.visitorCredentials.batchAdd], { icon: 'credit-card', hidden: true, screen: 'visitorCredentialBatch', description: 'Add a range of visitor cards at once.' }),
   ...catalogue(visitTypesResource, 'Kinds of visit, how long they last and what they need.'),
   // details/{id} [1.4.0]: the request read-only, with Approve and Decline for 1.4.1 holders (its record actions)
-  ...catalogue(visitRequestsResource, 'Requests from hosts, waiting for approval.').map((d) => (d.path === '/visitor/visit-requests/details/:id' ? { ...d, description: 'One request with its approval trail.' } : d)),
+  ...catalogue(visitRequestsResource, 'Requests from hosts, waiting for approval.'),
   r('visitor', '/visitor/upcoming-visits', 'Upcoming visits', ['1.0.0'], { icon: 'calendar', screen: 'visitorUpcoming', description: 'Visits booked for the coming days.' }),
 
   // ---------- Video (§2: redirects to the dashboard) ----------
@@ -238,13 +236,13 @@ export const ROUTES: RouteDef[] = [
   // ---------- Attendance (§2: children under the parent prefix, hidden from the sidebar) ----------
   r('attendance', '/attendance', 'Time and attendance', [...ATTENDANCE_MENU], { icon: 'time', screen: 'attendance' }),
   // the timesheet's list is Amend timesheet [3.4]; a day opens at /attendance/amend-timesheet/edit/{id}
-  ...attendanceChild(timesheetResource, 'Correct clock-ins and clock-outs of a timesheet.').map((d) => (d.path === timesheetResource.route ? { ...d, title: 'Amend timesheet' } : d)),
+  ...attendanceChild(timesheetResource, 'Correct clock-ins and clock-outs of a timesheet.'),
   r('attendance', '/attendance/summaries', 'Attendance Summaries', [PRIV.attendanceSummaries], { icon: 'timeline-bar-chart', hidden: true, screen: 'attendanceSummaries', description: 'Days present, late, absent and on leave, and hours worked, per period.' }),
   r('attendance', '/attendance/build/timesheet', 'Build Timesheet', [PRIV.buildTimesheet], { icon: 'build', hidden: true, screen: 'buildTimesheet', description: 'Compute timesheets from clocking events and work schedules.' }),
   r('attendance', '/attendance/daily-attendance', 'Daily Attendance', [PRIV.dailyAttendance], { icon: 'calendar', hidden: true, screen: 'dailyAttendance', description: 'Who came in, late or not at all, day by day.' }),
   ...attendanceChild(leaveCategoriesResource, 'Kinds of leave and their allowances.'),
   // view/{id} [3.8.0]: a 3.8.0 holder sees the record; one who may add leave (3.8.1) corrects it there too
-  ...attendanceChild(leaveResource, 'Leave taken and requested by staff.').map((d) => (d.path === '/attendance/leave/view/:id' ? { ...d, description: 'One leave record; whoever may add leave corrects it here.' } : d)),
+  ...attendanceChild(leaveResource, 'Leave taken and requested by staff.'),
   settings(attendancePropertiesResource, 'Which doors clock staff in and out, and how worked time is rounded.', { hidden: true }),
   ...attendanceChild(teamsResource, 'Teams of staff sharing a work schedule.'),
   ...attendanceChild(workSchedulesResource, 'Shifts and working days.'),

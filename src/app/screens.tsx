@@ -26,6 +26,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   notFound: pick(general, 'NotFoundScreen'),
   attendance: pick(general, 'AttendanceScreen'),
   later: pick(general, 'LaterReleaseScreen'),
+  backupRestore: pick(general, 'BackupRestoreScreen'),
   clients: pick(manage, 'ClientsScreen'),
   clientAdd: pick(manage, 'ClientFormScreen'),
   clientEdit: pick(manage, 'ClientFormScreen'),

@@ -140,7 +140,7 @@ describe('generated list columns', () => {
       for (const x of d.screens?.rowActions ?? []) for (const w of [x.label, x.done]) if (!(w in zhText)) missing.push(`${d.name}: ${w}`);
       // record actions on a record's page: button, toast, and the reason asked for first
       for (const x of d.screens?.recordActions ?? []) {
-        for (const w of [x.label, x.done, x.reason?.label, x.reason?.placeholder]) if (w && !(w in zhText)) missing.push(`${d.name}: ${w}`);
+        for (const w of [x.label, x.done, x.reason?.label, x.reason?.placeholder, x.needs?.hint]) if (w && !(w in zhText)) missing.push(`${d.name}: ${w}`);
       }
     }
     expect(missing).toEqual([]);

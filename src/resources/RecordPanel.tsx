@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Card, Dialog, DialogBody, DialogFooter, FormGroup, H5, Tag, TextArea } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { hasPrivilege, labelOf, resourceByName, type Fields, type RecordAction, type Violation } from '../../contract';
+import { actionCodes, hasPrivilege, isFilled, labelOf, mayOnRow, resourceByName, type Fields, type RecordAction, type Violation } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { useSystemActor } from '../app/useSystemActor';
 import { tCat, tx, useLocale } from '../i18n';
@@ -35,7 +35,10 @@ export function RecordPanel({ resource, row, busy, violations, onAct }: {
   if (!d) return null;
   const fields = d.fields as Fields;
   const summary = d.screens?.recordSummary ?? [];
-  const actions = (d.screens?.recordActions ?? []).filter((a) => hasPrivilege(held, [a.privilege]) && (!a.when || a.when.values.includes(String(row[a.when.field]))));
+  // (privilege families: an action of the edit code needs the edit code of the record's own family)
+  const may = (a: RecordAction) => (d.privileges.families && actionCodes(d, 'edit').includes(a.privilege)
+    ? mayOnRow(d, 'edit', held, row) : hasPrivilege(held, [a.privilege]));
+  const actions = (d.screens?.recordActions ?? []).filter((a) => may(a) && (!a.when || a.when.values.includes(String(row[a.when.field]))));
   if (!summary.length && !actions.length) return null;
   const base = resourceBase(d.name);
   const label = (k: string) => {
@@ -67,10 +70,17 @@ export function RecordPanel({ resource, row, busy, violations, onAct }: {
       </dl>
       {actions.length > 0 && (
         <div className="gh-record__actions">
-          {actions.map((a) => (
-            <Button key={a.action} icon={(a.icon ?? 'play') as never} intent={a.intent} text={tx(a.label)} disabled={busy}
-              loading={busy && !asking} onClick={() => run(a)} data-testid={`record-action-${a.action}`} />
-          ))}
+          {actions.map((a) => {
+            // an action that needs a field saved first: disabled, and saying what to do (the server refuses it too)
+            const wanting = a.needs && !isFilled(row[a.needs.field]) ? tx(a.needs.hint) : null;
+            return (
+              <span key={a.action} className="gh-record__action">
+                <Button icon={(a.icon ?? 'play') as never} intent={a.intent} text={tx(a.label)} disabled={busy || wanting !== null}
+                  loading={busy && !asking} onClick={() => run(a)} data-testid={`record-action-${a.action}`} />
+                {wanting && <span className="bp6-text-muted gh-record__needs" data-testid={`record-action-${a.action}-needs`}>{wanting}</span>}
+              </span>
+            );
+          })}
         </div>
       )}
       <Dialog isOpen={!!asking} title={asking ? tx(asking.label) : ''} icon={(asking?.icon ?? 'edit') as never} onClose={() => { if (!busy) { setAsking(null); } }}>

@@ -7,7 +7,7 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
-import { DATE_PLACEHOLDER, TOAST_MS, hasPrivilege, zoneLabel, type Division, type Violation } from '../../contract';
+import { DATE_PLACEHOLDER, TOAST_MS, familyValues, hasPrivilege, mayOnRow, zoneLabel, type Division, type Violation } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
@@ -20,12 +20,13 @@ import { labelled, violationText } from '../i18n/violations';
 import { divisionTree, flatten } from './divisionTree';
 import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, type Resource } from './defineResource';
 import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
-import { ImageUpload, PinBoard } from './PlanFields';
+import { FileUpload, ImageUpload, PinBoard } from './PlanFields';
 import { ReadCardPanel } from './ReadCardPanel';
 import { RecordPanel } from './RecordPanel';
 import { WhatIfButton } from './WhatIf';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { udfBody, udfFieldDefs, useUserFieldDefs } from './userFieldDefs';
+import { RecordPanelNamed } from './recordPanels';
 import { notify } from '../system/notices';
 import { useViewActor } from '../app/useViewActor';
 
@@ -87,7 +88,15 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   // (or a record route without an edit code at all: a visit request's details, changed only by its named actions)
-  const readOnly = editing && (!resource.privileges.edit || !hasPrivilege(held, [resource.privileges.edit]));
+  // (privilege families: the edit code of the record's own family — a security job needs 0.6.5.2, an attendance one 3.9.2)
+  const family = resource.declaration?.privileges.families;
+  const readOnly = editing && (!resource.privileges.edit
+    || (family ? !mayOnRow(resource.declaration!, 'edit', held, loaded as Record<string, unknown> | null) : !hasPrivilege(held, [resource.privileges.edit])));
+  // the family field offers only the families the user may write (the server refuses the others, 403 on the field)
+  const writableKey = family ? (familyValues(resource.declaration!, editing ? 'edit' : 'add', held) ?? []).join('|') : null;
+  const writable = useMemo(() => (writableKey === null ? null : writableKey.split('|').filter(Boolean)), [writableKey]);
+  const familyDef = (f: FieldDef): FieldDef => (writable && f.name === family!.field && f.kind === 'select' && !readOnly
+    ? { ...f, options: (f.options ?? []).filter((o) => writable.includes(o.value)) } : f);
   // visual: the "discard your changes?" question is open
   const [asking, setAsking] = useState(false);
 
@@ -168,8 +177,10 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
       else if (f.default !== undefined && f.default !== null) v[f.name] = f.kind === 'number' ? String(f.default) : f.default;
       else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
     }
+    // a new row starts in a family the user may add
+    if (writable && family && !writable.includes(String(v[family.field] ?? '')) && writable.length) v[family.field] = writable[0];
     return v;
-  }, [editing, loaded, resource, extensible, search]);
+  }, [editing, loaded, resource, extensible, search, writable, family]);
 
   const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
   // issue 10: a refused field shows on that field only; what names no field of this form is said here in words
@@ -237,6 +248,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
             {readOnly && resource.privileges.edit && <Callout intent="primary" icon="eye-open" className="gh-form__error" data-testid="form-read-only">{tx('You may look at this {what}; changing it needs the privilege to edit it.', { what: words.one.toLowerCase() })}</Callout>}
             {editing && loaded && <RecordPanel resource={resource} row={loaded as unknown as Record<string, unknown>} busy={busy} violations={violations}
               onAct={(action, input) => form.send({ type: 'form.act', action, input })} />}
+            {editing && loaded && resource.declaration?.screens?.recordPanel && <RecordPanelNamed name={resource.declaration.screens.recordPanel} row={loaded as unknown as Record<string, unknown>} />}
             {!readOnly && resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
             <fieldset disabled={readOnly} className="gh-form__fields">
             {resource.form.map((section) => (
@@ -246,7 +258,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 <div className="gh-form__grid">
                   {section.fields.map((f) => isRepeat(f)
                     ? <RepeatRows key={f.repeat} def={f} serverErrors={serverErrors} options={options} />
-                    : <FieldInput key={f.name} def={editing && f.writeOnly ? { ...f, required: false, placeholder: KEEP_SECRET } : f} name={f.name} serverErrors={serverErrors} options={options} />)}
+                    : f.shownWhen
+                      ? <ShownWhen key={f.name} when={f.shownWhen}><FieldInput def={familyDef(f)} name={f.name} serverErrors={serverErrors} options={options} /></ShownWhen>
+                      : <FieldInput key={f.name} def={familyDef(editing && f.writeOnly ? { ...f, required: false, placeholder: KEEP_SECRET } : f)} name={f.name} serverErrors={serverErrors} options={options} />)}
                 </div>
               </Card>
             ))}
@@ -341,6 +355,8 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <RefsPicker id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} invalid={!!message} />;
   } else if (kind === 'image') {
     control = <ImageUpload id={id} value={input.value} onChange={input.onChange} maxBytes={def.maxBytes} invalid={!!message} />;
+  } else if (kind === 'file') {
+    control = <FileUpload id={id} value={input.value} onChange={input.onChange} maxBytes={def.maxBytes} invalid={!!message} />;
   } else if (kind === 'textarea') {
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
   } else {
@@ -355,6 +371,12 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
       {control}
     </FormGroup>
   );
+}
+
+/** A field shown only while another field of the form has one of `when.values` (it keeps its value when hidden). */
+function ShownWhen({ when, children }: { when: { field: string; values: readonly string[] }; children: React.ReactNode }) {
+  const { input } = useField(when.field, { subscription: { value: true } });
+  return when.values.includes(String(input.value ?? '')) ? <>{children}</> : null;
 }
 
 /** Repeated rows without final-form-arrays: rows are the array value; add/remove rewrite it. */

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, Icon, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag, type IconName } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useSelector } from '@xstate/react';
-import { TABLE_MAX_HEIGHT_VH, hasPrivilege, recordCodes, type SortSpec } from '../../contract';
+import { TABLE_MAX_HEIGHT_VH, actionCodes, hasPrivilege, recordCodes, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { selectPager } from '../../machines/resourceList.selectors';
@@ -78,8 +78,10 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   useChangeNotices({ resource: resource.name }, list, { type: 'list.refresh' });
   useChangeNotices(notices ?? null, list, { type: 'list.refresh' }, { shownAgain: false });
 
-  const canAdd = !!resource.privileges.add && hasPrivilege(held, [resource.privileges.add]);
-  const canEdit = !!resource.privileges.edit && hasPrivilege(held, [resource.privileges.edit]);
+  // (a resource in privilege families: any family's code — the server keeps each row to its own family's)
+  const codes = (action: 'add' | 'edit', code?: string) => (resource.declaration ? actionCodes(resource.declaration, action) : code ? [code] : []);
+  const canAdd = !!resource.privileges.add && hasPrivilege(held, codes('add', resource.privileges.add));
+  const canEdit = !!resource.privileges.edit && hasPrivilege(held, codes('edit', resource.privileges.edit));
   // a view holder opens a row read-only where the declaration says so (§2 Attendance: edit/{id} [3.x.2 or 3.x.0])
   // …and a record route without an edit code opens to whoever holds its codes (a visit request's details [1.4.0])
   const record = resource.declaration && (resource.privileges.edit || resource.declaration.screens?.editRoute) ? recordCodes(resource.declaration) : null;

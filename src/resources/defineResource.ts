@@ -12,7 +12,7 @@ import { getDisplayZone, showDate, showDateTime, zonedInput } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
 
-export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'datetime' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs' | 'image';
+export type FieldKind = 'text' | 'email' | 'number' | 'select' | 'date' | 'datetime' | 'switch' | 'textarea' | 'hidden' | 'ref' | 'refs' | 'image' | 'file';
 
 export interface FieldDef {
   name: string;
@@ -38,6 +38,8 @@ export interface FieldDef {
   help?: string;
   /** take the whole row of the two-column grid. */
   wide?: boolean;
+  /** shown only while another field of the form has one of these values (the declaration's shownWhen). */
+  shownWhen?: { field: string; values: readonly string[] };
   /** i18n keys of a catalogue field (src/i18n/catalogue.ts): label, help, placeholder, and a choice's label. */
   keys?: { label: string; help: string; placeholder: string; choice: (value: string) => string };
 }
@@ -160,7 +162,7 @@ const blank = (v: unknown) => (v === null || v === undefined ? '' : v);
 
 function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
   const keys = { label: catKey.field(kb, name), help: catKey.help(kb, name), placeholder: catKey.placeholder(kb, name), choice: (v: string) => catKey.choice(kb, name, v) };
-  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper, default: f.default, writeOnly: f.writeOnly, keys };
+  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper, default: f.default, writeOnly: f.writeOnly, shownWhen: f.shownWhen, keys };
   switch (f.kind) {
     case 'email': return { ...base, kind: 'email' };
     case 'number': return { ...base, kind: 'number' };
@@ -170,6 +172,7 @@ function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
     case 'choice': return { ...base, kind: 'select', options: f.choices };
     case 'timezone': return { ...base, kind: 'select', source: 'timezones' };
     case 'image': return f.widget === 'upload' ? { ...base, kind: 'image', maxBytes: f.maxBytes } : { ...base, kind: 'hidden' };
+    case 'file': return { ...base, kind: 'file', maxBytes: f.maxBytes };
     case 'ref': return f.target === 'divisions' ? { ...base, kind: 'select', source: 'divisions' } : { ...base, kind: 'ref', target: f.target };
     case 'refs': return { ...base, required: false, kind: 'refs', target: f.target, wide: true };
     default: return { ...base, kind: f.widget === 'textarea' || f.widget === 'hidden' ? f.widget : 'text' };

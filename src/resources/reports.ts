@@ -1,19 +1,13 @@
 // Read-only lists over the audit trail and the UI error log: the same catalogue, no forms.
 import { any, assign, integer, nullable, optional, string, type } from 'superstruct';
-import { API, AuditEntry, Event, PRIV } from '../../contract';
+import { API, AuditEntry, Event, PRIV, auditChangedFields } from '../../contract';
 import { createElement } from 'react';
 import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';
 import { defineResource } from './defineResource';
 import { showDateTime } from '../ui/time';
 
 const when = (iso: string | null | undefined) => (iso ? showDateTime(iso) : '');
-const changed = (r: AuditEntry) => {
-  const before = (r.before ?? {}) as Record<string, unknown>;
-  const after = (r.after ?? {}) as Record<string, unknown>;
-  if (r.before === null || r.after === null) return '';
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== 'updatedAt' && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-  return keys.join(', ');
-};
+const changed = (r: AuditEntry) => auditChangedFields(r).join(', ');
 
 export const activityReport = defineResource<AuditEntry>({
   name: 'activity',

@@ -1,4 +1,5 @@
 // The audit trail: who changed what in which client, with the row before and after.
+import type { AuditEntry } from '../../../contract';
 import type { Db } from '../db';
 import { like, window, type ListWindow } from './list';
 
@@ -7,6 +8,17 @@ export interface AuditRow {
   before: unknown; after: unknown; at: Date | string;
 }
 export interface AuditFields { clientId: number | null; actor: string; action: string; entity: string; entityId: string | number | null; before: unknown; after: unknown }
+
+/** A stored audit row as the contract's AuditEntry (the activity report and the backups' history). */
+export const auditEntryOf = (r: AuditRow): AuditEntry => ({
+  id: Number(r.id), clientId: r.client_id, actor: r.actor, action: r.action, entity: r.entity, entityId: r.entity_id,
+  before: r.before, after: r.after, at: r.at instanceof Date ? r.at.toISOString() : String(r.at),
+});
+
+/** The newest records of no client about `entities` (the backups' history), newest first; a partial index (112). */
+export async function platformAudit(db: Db, entities: readonly string[], limit: number): Promise<AuditRow[]> {
+  return (await db.query<AuditRow>('select * from audit_log where client_id is null and entity = any($2::text[]) order by id desc limit $1', [limit, entities])).rows;
+}
 
 export const AUDIT_SORT = { at: 'at', actor: 'actor', action: 'action', entity: 'entity', id: 'id' };
 

@@ -9,6 +9,7 @@ import { hasPrivilege, MOBILE_BREAKPOINT_PX, PRIV, TABLE_MAX_HEIGHT_VH, type Eve
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { eventExportLogic, eventHistoryReading, type EventExportInput } from '../../api/readActors';
+import { saveFile } from '../../ui/saveFile';
 import type { ExportFormat } from '../../api/stream';
 import { selectDownloadError, selectDownloadProgress } from '../../../machines/download';
 import { useViewActor } from '../../app/useViewActor';
@@ -148,12 +149,7 @@ export function EventsScreen() {
   const exportFailed = useSelector(download, selectDownloadError);
   const exporting: { done: number; total: number; failed?: string } | null = progress ?? (exportFailed !== null ? { done: 0, total: 0, failed: exportFailed } : null);
   useEffect(() => {
-    const sub = download.on('download.ready', ({ blob, filename }) => {
-      const url = URL.createObjectURL(blob);
-      const a = Object.assign(document.createElement('a'), { href: url, download: filename });
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    });
+    const sub = download.on('download.ready', ({ blob, filename }) => saveFile({ blob, filename }));
     return () => sub.unsubscribe();
   }, [download]);
   const startExport = () => {

@@ -133,7 +133,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
     id: 'badgePrint',
     input: {
       visitorId: visitor.id,
-      visitor: { name, company: visitor.company, host: visitor.hostName, validUntil: visitor.validUntil },
+      visitor: { name, company: visitor.company, host: visitor.hostName, validUntil: visitor.validUntil, issuer: visitor.issuer, siteCode: visitor.siteCode },
       printedAt: visitor.badgePrintedAt,
     },
   });
