@@ -83,3 +83,30 @@ describe('import boundaries of ARCHITECTURE.md', () => {
     expect(bad).toEqual([]);
   });
 });
+
+// Issue 28: no import circles in the product (a circle is two rooms that cannot be understood, moved or tested apart).
+describe('import circles', () => {
+  it('no product file of contract/, machines/, src/ or server/ imports itself through others', () => {
+    const all = ['contract', 'machines', 'src', 'server'].flatMap(files);
+    const known = new Set(all);
+    const resolve = (from: string, spec: string): string | null => {
+      if (!spec.startsWith('.')) return null;
+      const base = join(from, '..', spec);
+      for (const c of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) if (known.has(c)) return c;
+      return null;
+    };
+    const edges = new Map(all.map((f) => [f, importsOf(f).map((s) => resolve(f, s)).filter((x): x is string => x !== null)]));
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (f: string, path: string[]) => {
+      state.set(f, 'open');
+      for (const g of edges.get(f) ?? []) {
+        if (state.get(g) === 'open') circles.push([...path.slice(path.indexOf(g)), g].join(' -> '));
+        else if (!state.has(g)) visit(g, [...path, g]);
+      }
+      state.set(f, 'done');
+    };
+    for (const f of all) if (!state.has(f)) visit(f, [f]);
+    expect(circles).toEqual([]);
+  });
+});

@@ -13,7 +13,8 @@ export * from './primitives';
 import { clientsResource, identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
 
 // ---------- helpers ----------
-export interface Violation { field: string; message: string }
+export type { Violation } from './violation';
+import type { Violation } from './violation';
 export interface ErrorBody {
   status: number;
   error: string;

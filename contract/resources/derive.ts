@@ -5,7 +5,7 @@ import {
   assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct,
 } from 'superstruct';
 import { boundedList, calendarDate, dateTimeInstant, emailAddress, fileDataUrl, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
-import type { Violation } from '../schemas';
+import type { Violation } from '../violation';
 import { labelOf, type AnyField, type Fields, type Input, type PrivilegeFamily, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
 
 const LIST_PAGE_MAX = 1000;

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { UserFieldDef, Violation } from '../../contract';
 import type { Db } from '../db/db';
-import type { Scope } from './sql';
+import type { Scope } from './scope';
 
 declare module 'fastify' {
   /** A value the answer carries once and nothing keeps (a new API key): merged into the create or action answer. */

@@ -4,15 +4,8 @@
 import { columnOf, resourceByName, type AnyField, type Fields, type ResourceDeclaration } from '../../contract';
 import type { ResourceHooks } from './hooks';
 
-export interface Scope {
-  /** tenant: true → the selected client; 'self' → the tenants the user holds grants in. */
-  clientId: number | null;
-  tenants?: number[];
-  /** the divisions of the user's grants for the action's code (division-scoped resources). */
-  divisions?: number[];
-  /** privileges.families: only rows whose column is one of these values (the families the user holds the code of). */
-  rowValues?: { column: string; values: string[] };
-}
+export type { Scope } from './scope';
+import type { Scope } from './scope';
 
 const q = (s: string) => `"${s}"`;
 const joinAlias = (k: string) => `j_${k}`;

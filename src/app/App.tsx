@@ -1,7 +1,7 @@
 // The console's root: router (history mode), hotkeys, toasts, error boundary, and the guarded route view.
 import { Suspense, useEffect, useMemo } from 'react';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router-dom';
-import { HotkeysProvider, Spinner } from '@blueprintjs/core';
+import { HotkeysProvider } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsRestoring, selectIsSignedIn, selectSignedOutOnPurpose } from '../../machines/session.selectors';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -11,6 +11,7 @@ import { DASHBOARD, LOGIN } from './routeTable';
 import { RouteContext } from './RouteContext';
 import { SCREENS } from './screens';
 import { Shell } from './Shell';
+import { FullPageSpinner } from '../ui/FullPageSpinner';
 import { Toasts } from './Toasts';
 import { useSystemActor } from './useSystemActor';
 import { useTourAtSignIn } from './useTourAtSignIn';
@@ -30,15 +31,6 @@ export function App() {
         </ErrorBoundary>
       </HotkeysProvider>
     </BrowserRouter>
-  );
-}
-
-export function FullPageSpinner({ label = 'Loading…' }: { label?: string }) {
-  return (
-    <div className="gh-fullpage-spinner" aria-busy="true" data-testid="page-loading">
-      <Spinner size={40} />
-      <span>{label}</span>
-    </div>
   );
 }
 

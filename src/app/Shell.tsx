@@ -5,7 +5,7 @@ import { useSelector } from '@xstate/react';
 import { SIDEBAR_WIDTH_PX } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsSignedIn, selectSettings, selectUser } from '../../machines/session.selectors';
 import { selectCachedPaths } from '../../machines/tabs.selectors';
-import { FullPageSpinner } from './App';
+import { FullPageSpinner } from '../ui/FullPageSpinner';
 import { readSidebarOpen, readSize, writeSidebarOpen, writeSize, type UiSize } from './cookies';
 import { ErrorBoundary } from './ErrorBoundary';
 import { canOpen, matchRoute } from './guard';
