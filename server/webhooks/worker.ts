@@ -6,7 +6,7 @@
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, webhookBackoffMs } from '../../contract';
 import type { Db } from '../db/db';
 import { signature } from './sign';
-import { targetProblem } from './targets';
+import { RefusedTarget, postToTarget, type Resolve } from './targets';
 
 export interface WebhookWorkerOptions {
   /** How often due deliveries are looked for (default 1 s). */
@@ -21,6 +21,8 @@ export interface WebhookWorkerOptions {
   log?: (m: string) => void;
   /** Deliver to this machine and the site network too (WEBHOOK_PRIVATE_TARGETS=allow; tests' receivers). */
   allowPrivateTargets?: boolean;
+  /** Looks host names up for the connect-time guard and the check on save (the system resolver by default; tests give their own). */
+  resolve?: Resolve;
 }
 
 /** The largest part of a receiver's answer kept per attempt. */
@@ -51,23 +53,23 @@ export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
     const ts = String(Math.floor(Date.now() / 1000));
     const started = performance.now();
     let status: number | null = null, response = '', error: string | null = null;
-    const refused = d.active ? await targetProblem(d.url, !!o.allowPrivateTargets) : null;
     if (!d.active) error = 'The web hook is disabled';
-    else if (refused) error = `Not sent: the target ${refused}`;
     else {
       try {
-        const res = await fetch(d.url, {
-          method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs),
+        // Through the connect-time guard (targets.ts): one lookup, every address checked, the socket pinned to them.
+        const res = await postToTarget(d.url, {
+          timeoutMs, allowPrivate: !!o.allowPrivateTargets, resolve: o.resolve, maxResponseChars: RESPONSE_EXCERPT_CHARS,
           headers: { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1', 'x-gatehouse-delivery': d.id, 'x-gatehouse-event': d.event_type,
             [WEBHOOK_TIMESTAMP_HEADER]: ts, [WEBHOOK_SIGNATURE_HEADER]: signature(d.secret, ts, body) },
           body,
         });
         status = res.status;
-        response = (await res.text()).slice(0, RESPONSE_EXCERPT_CHARS);
+        response = res.response;
         if (status < 200 || status > 299) error = `The receiver answered ${status}`;
       } catch (e) {
-        const err = e as Error & { cause?: { code?: string } };
-        error = err.name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : `${err.message}${err.cause?.code ? ` (${err.cause.code})` : ''}`;
+        const err = e as Error & { code?: string };
+        error = err instanceof RefusedTarget ? `Not sent: ${err.message}`
+          : err.name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : `${err.message}${err.code && !err.message.includes(err.code) ? ` (${err.code})` : ''}`;
       }
     }
     const latency = Math.round(performance.now() - started);
@@ -96,6 +98,8 @@ export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
   }
 
   return {
+    /** The resolver deliveries use; a hook's check on save asks the same one. */
+    resolve: o.resolve,
     start() {
       if (!stopped) return;
       stopped = false;
