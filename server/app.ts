@@ -1,12 +1,13 @@
 // The Gatehouse server: one Fastify instance that serves the REST API, the built console (history-mode
 // fallback) and, attached in main.ts, the real-time endpoints. Every route is authenticated unless it is
 // one of the spec's no-token paths, and declares the privileges it needs (§6).
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyContextConfig, type FastifyInstance } from 'fastify';
 import rateLimitPlugin from '@fastify/rate-limit';
 import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsTag, hasPrivilege, heldPrivilegeIds, isNoTokenPath } from '../contract';
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
+import { accountScopeHook, declareTouches } from './auth/accountScope';
 import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
@@ -129,9 +130,10 @@ export async function buildServer(opts: ServerOptions) {
     } catch (e) { done(e as Error, undefined); }
   });
   // every route, as registered: the hostile-input test walks them all
-  const routes: Array<{ method: string; url: string }> = [];
+  const routes: Array<{ method: string; url: string; config?: FastifyContextConfig }> = [];
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url });
+    declareTouches(r); // issue 27: what each mutating route touches beyond its client (server/auth/accountScope.ts)
+    for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url, config: r.config as FastifyContextConfig | undefined });
   });
   await webDelivery(app, { staticDir: opts.staticDir === null ? null : opts.staticDir ?? 'dist', apiPrefixes: API_PREFIXES }); // before any other route
   const { db } = opts;
@@ -282,6 +284,9 @@ export async function buildServer(opts: ServerOptions) {
     }
   });
 
+  // issue 27: a route that touches an account or the whole installation checks who may, after authentication
+  app.addHook('preHandler', accountScopeHook(db));
+
   // §health: 200 only while the database takes writes (and its directory has room); 503 says what is wrong
   app.get(API.health, async (req, reply) => {
     const dir = opts.dataDir && db.kind === 'pglite' ? checkDataDir(opts.dataDir) : null;
@@ -310,7 +315,7 @@ export async function buildServer(opts: ServerOptions) {
   licenseRoutes(app, db);
   visitorCredentialBatchRoutes(app, { db, publish: publishChange });
   batchRoutes(app, { db, publish });
-  accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 } });
+  accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 }, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
   divisionRoutes(app, { db });
   diagnosticRoutes(app, { db });
   interfaceDiscoveryRoutes(app, { db });

@@ -2,7 +2,11 @@
 // and the operators list see them. An operator belongs to a client when created there, granted a role there, or a
 // member of one of its groups (the view tenant_operators, migration 041). Usernames are global (one sign-in for
 // every client); creating one, disabling, enabling and resetting a password are the server's
-// (server/resources/operators.ts, under the operator-groups privileges 0.3.3.x), not the generic form.
+// (server/resources/accessAdmin.ts, under the operator-groups privileges 0.3.3.x), not the generic form.
+// Issue 27: one account may work for several clients, so the list says which do (`shared`) and, per account, why the
+// caller may not change its password or state (`accountLocked`, null: they may): a client's administrator changes
+// only accounts of clients they administer alone; they may remove any account from their own client
+// (`POST /:id/remove`: its roles, groups and sessions here).
 import { API } from '../api';
 import { PRIV } from '../privileges';
 import { defineResource, email, switchField, text, timestamp } from './define';
@@ -19,7 +23,11 @@ export const operatorsResource = defineResource({
     email: email(),
     disabled: switchField({ default: false }),
     createdAt: timestamp({ label: 'Created' }),
+    // computed per request (server/auth/accountScope.ts), no column of the view
+    shared: switchField({ label: 'Also in other clients', readOnly: true, virtual: true }),
+    accountLocked: text({ label: 'Account changes', max: 300, readOnly: true, virtual: true, inList: false }),
   },
-  list: { title: ['name'], columns: ['username', 'email', 'disabled', 'createdAt'], sort: ['name', 'asc'] },
+  list: { title: ['name'], columns: ['username', 'email', 'disabled', 'shared', 'createdAt'], sort: ['name', 'asc'] },
   form: [{ title: 'Operator', fields: ['username', 'name', 'email'] }],
 });
+

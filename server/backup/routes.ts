@@ -25,7 +25,8 @@ export interface BackupOptions {
 const UPLOAD_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
 
 export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; backups: BackupOptions | null }) {
-  const config = { privileges: [PRIV.backups] };
+  // a backup is every client's: platform operators only (issue 27; the codes are platform privileges too)
+  const config = { privileges: [PRIV.backups], touches: 'platform' as const };
   const where = backups?.dir && db.kind === 'pglite' ? backups.dir : null;
   // why there are none here: PostgreSQL keeps its own; an embedded server started without a place for them (tests)
   const reason = db.kind === 'postgres' ? POSTGRES_BACKUPS : NO_BACKUP_DIR;

@@ -13,6 +13,17 @@ const KINDS: Record<SessionKind, { path: string; privileges: { view: string; end
   service: { path: API.serviceAccountSessions, privileges: PRIV.serviceSessions, entity: 'service-account-session' },
 };
 
+/** The accounts of the sessions a request names that belong to no client (checked as the account's, not the client's). */
+async function clientlessSessionUsers(db: Db, req: FastifyRequest): Promise<number[]> {
+  const ids = (req.body as { ids?: unknown } | undefined)?.ids;
+  const wanted = Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x) && x > 0 && x <= Number.MAX_SAFE_INTEGER) : [];
+  if (!wanted.length) return [];
+  // only sessions the client could see at all (its operators'): another's stays "not found"
+  const { rows } = await db.query<{ user_id: number }>(`select distinct s.user_id from sessions s where s.id = any($1::bigint[]) and s.client_id is null
+    and exists (select 1 from user_grants g where g.user_id = s.user_id and g.client_id = $2)`, [wanted, req.principal?.clientId ?? null]);
+  return rows.map((r) => Number(r.user_id));
+}
+
 export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS, disconnect }: {
   db: Db; tokenLifetimeS: number;
   /** Drop the real-time connections of ended sessions (by jti), after the commit. */
@@ -38,7 +49,9 @@ export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS, discon
     });
 
     // all or nothing: one id that is not a visible session of this kind (another client's, gone) ends none
-    app.post(`${k.path}/end`, { config: { privileges: [k.privileges.end] } }, async (req): Promise<EndSessionsResult> => {
+    // issue 27: a session of this client is the client's to end; one opened before any client was chosen works in
+    // every client of its account, so it is the account's (server/auth/accountScope.ts)
+    app.post(`${k.path}/end`, { config: { privileges: [k.privileges.end], touches: 'account', accounts: clientlessSessionUsers } }, async (req): Promise<EndSessionsResult> => {
       const s = scope(req, kind);
       const { ids } = body(req.body, EndSessionsRequest);
       const wanted = [...new Set(ids)];

@@ -3,6 +3,10 @@
 // [0.3.3.x] (created with an initial password that follows the client's policy, disabled, enabled, their
 // password reset), and the client's operator settings [0.3.7.0]. The same scope and audit helpers as the
 // catalogue: another client's id is 404, every change is audited.
+// Issue 27: an operator account is one sign-in across clients, so disable, enable and reset-password change the
+// whole account (config `touches: 'account'`, checked by server/auth/accountScope.ts): a client's administrator may
+// do them only to an account that belongs to clients they administer alone, and holds no platform role. Anyone who
+// administers the client may remove an account from it (its roles and groups here, its sessions here).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   API, CreateOperatorRequest, OperatorSettingsSchema, PLATFORM_PRIVILEGES, PRIV, PRIVILEGES, ResetPasswordRequest, type PrivilegeHolders,
@@ -11,11 +15,16 @@ import { hashPassword } from '../auth/passwords';
 import { newPasswordViolations, saveSettings, setPasswordKeepingHistory, settingsOf, type PolicyDefaults } from '../auth/policy';
 import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf, idParam } from '../http/common';
+import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
 import { rolePrivileges } from './roles';
 
-interface Options { db: Db; defaults: PolicyDefaults }
+interface Options {
+  db: Db; defaults: PolicyDefaults;
+  /** Drop the real-time connections of ended sessions (by jti), after the commit. */
+  disconnect?: (jtis: string[]) => void;
+}
 
-export function accessAdminRoutes(app: FastifyInstance, { db, defaults }: Options) {
+export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconnect }: Options) {
   app.get(API.privileges, { config: { privileges: [PRIV.privileges.view] } }, async (req): Promise<PrivilegeHolders[]> => {
     const clientId = clientOf(req);
     const { rows } = await db.query<{ privilege: string; id: number; name: string; division_id: number | null }>(
@@ -43,15 +52,33 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults }: Option
     return rows[0];
   };
 
+  /** The operator an account-level route names, when it is one of this client's (else none: the handler's 404). */
+  const accountOf = async (dbx: Db, req: FastifyRequest): Promise<number[]> => {
+    const raw = (req.params as Record<string, string | undefined>).id ?? '';
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
+    const { rows } = await dbx.query<{ id: number }>('select id from tenant_operators where id = $1 and client_id = $2 limit 1', [Number(raw), req.principal.clientId]);
+    return rows.map((r) => Number(r.id));
+  };
+  const account = { touches: 'account' as const, accounts: accountOf };
+
   app.get(API.operators, { config: { privileges: [PRIV.operatorGroups.view] } }, async (req) => {
     const clientId = clientOf(req);
     const q = String((req.query as Record<string, unknown>)?.q ?? '').trim().slice(0, 100);
     const { rows } = await db.query(
-      `select distinct on (o.name, o.id) o.id, o.username, o.name, o.email, o.disabled, o.created_at "createdAt",
+      `select distinct on (o.name, o.id) o.id, o.client_id "clientId", o.username, o.name, o.email, o.disabled, o.created_at "createdAt",
               array(select g.name from operator_groups g join operator_group_members m on m.group_id = g.id where m.user_id = o.id and g.client_id = $1 order by g.name) groups
          from tenant_operators o where o.client_id = $1 and ($2 = '' or o.name ilike '%' || $2 || '%' or o.username ilike '%' || $2 || '%')
         order by o.name, o.id limit 500`, [clientId, q]);
-    return { items: rows, total: rows.length };
+    // issue 27: which accounts also work elsewhere, and why this caller may not change them (null: they may)
+    const ids = rows.map((r) => Number(r.id));
+    const reach = await reachOf(db, ids);
+    const refused = await refusals(db, req.principal!.userId, ids, [PRIV.operatorGroups.edit]);
+    const items = rows.map((r) => {
+      const a = reach.get(Number(r.id));
+      const why = refused.get(Number(r.id));
+      return { ...r, shared: !!a && (a.platform || a.clients.some((c) => c !== clientId)), accountLocked: why ? refusalSentence(why) : null };
+    });
+    return { items, total: items.length, page: 0, size: Math.max(1, items.length) };
   });
 
   // the member picker of operator groups (the catalogue's options shape: {items: [{id, label}]})
@@ -69,7 +96,8 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults }: Option
     return { items: rows };
   });
 
-  app.post(API.operators, { config: { privileges: [PRIV.operatorGroups.add] } }, async (req, reply) => {
+  // a new account belongs to this client alone
+  app.post(API.operators, { config: { privileges: [PRIV.operatorGroups.add], touches: 'client' } }, async (req, reply) => {
     const clientId = clientOf(req);
     const input = body(req.body, CreateOperatorRequest);
     const username = input.username.trim().toLowerCase();
@@ -90,7 +118,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults }: Option
   });
 
   for (const [action, disabled] of [['disable', true], ['enable', false]] as const) {
-    app.post(`${API.operators}/:id/${action}`, { config: { privileges: [PRIV.operatorGroups.edit] } }, async (req) => {
+    app.post(`${API.operators}/:id/${action}`, { config: { privileges: [PRIV.operatorGroups.edit], ...account } }, async (req) => {
       const clientId = clientOf(req);
       return db.transaction(async (tx) => {
         const before = await operatorOf(tx, req);
@@ -104,7 +132,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults }: Option
     });
   }
 
-  app.post(`${API.operators}/:id/reset-password`, { config: { privileges: [PRIV.operatorGroups.edit] } }, async (req) => {
+  app.post(`${API.operators}/:id/reset-password`, { config: { privileges: [PRIV.operatorGroups.edit], ...account } }, async (req) => {
     const clientId = clientOf(req);
     const input = body(req.body, ResetPasswordRequest);
     return db.transaction(async (tx) => {
@@ -118,9 +146,36 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults }: Option
     });
   });
 
+  // Remove an account from this client (issue 27): its roles and group memberships here go, its home moves to another
+  // client it works in, and its sessions in this client end; the account and its other clients are untouched. An
+  // account that works for this client alone is disabled instead (removing it would leave it in no client).
+  app.post(`${API.operators}/:id/remove`, { config: { privileges: [PRIV.operatorGroups.edit], touches: 'client' } }, async (req) => {
+    const clientId = clientOf(req);
+    const result = await db.transaction(async (tx) => {
+      const op = await operatorOf(tx, req);
+      if (op.id === req.principal!.userId) throw new HttpError(409, 'You cannot remove yourself from this client');
+      const others = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? [];
+      if (!others.length) throw new HttpError(409, 'This account works for this client alone: disable it instead');
+      const groups = await tx.query<{ name: string }>(`delete from operator_group_members m using operator_groups g
+        where g.id = m.group_id and g.client_id = $2 and m.user_id = $1 returning g.name`, [op.id, clientId]);
+      const grants = await tx.query('delete from user_grants where user_id = $1 and client_id = $2 returning 1', [op.id, clientId]);
+      // its home and selected client move to another client it still works in
+      const now = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? others;
+      await tx.query(`update users set home_client_id = case when home_client_id = $2 then $3::int else home_client_id end,
+        selected_client_id = case when selected_client_id = $2 then $3::int else selected_client_id end where id = $1`, [op.id, clientId, now[0] ?? others[0]]);
+      const ended = await tx.query<{ jti: string }>(`update sessions set ended_at = now(), ended_by = $3
+        where user_id = $1 and client_id = $2 and ended_at is null returning jti`, [op.id, clientId, req.principal!.username]);
+      await audit(tx, req, { clientId, action: 'remove', entity: 'operator', entityId: op.id,
+        before: { username: op.username, groups: groups.rows.map((g) => g.name).sort(), grants: grants.rows.length }, after: { sessionsEnded: ended.rows.length } });
+      return { id: op.id, removed: true, sessionsEnded: ended.rows.length, jtis: ended.rows.map((r) => r.jti) };
+    });
+    disconnect?.(result.jtis);
+    return { id: result.id, removed: result.removed, sessionsEnded: result.sessionsEnded };
+  });
+
   // ---------- operator settings ----------
   app.get(API.operatorSettings, { config: { privileges: [PRIV.operatorSettings] } }, async (req) => settingsOf(db, clientOf(req), defaults));
-  app.put(API.operatorSettings, { config: { privileges: [PRIV.operatorSettings] } }, async (req) => {
+  app.put(API.operatorSettings, { config: { privileges: [PRIV.operatorSettings], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const input = body(req.body, OperatorSettingsSchema);
     return db.transaction(async (tx) => {

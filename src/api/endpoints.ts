@@ -220,6 +220,12 @@ export type AlarmGroupRow = Infer<typeof AlarmGroupRow>;
 export const getAlarmGroup = (id: number) => getJson(`${alarmGroupsResource.api}/${id}`, AlarmGroupRow);
 export const armAlarmGroup = (id: number, arm: boolean) => send('post', `${alarmGroupsResource.api}/${id}/${arm ? 'arm' : 'disarm'}`, {}, AlarmGroupRow);
 
+// ---------- operators (issues 11, 27): an account's state and password, and leaving this client ----------
+const OperatorChanged = type({ id: integer() });
+/** Disable or enable the account (everywhere it works), or remove it from this client only. */
+export const operatorAction = (id: number, action: 'disable' | 'enable' | 'remove') => send('post', `${API.operators}/${id}/${action}`, {}, OperatorChanged);
+export const resetOperatorPassword = (id: number, password: string) => send('post', `${API.operators}/${id}/reset-password`, { password }, Anything);
+
 // ---------- integrations (issue 11): service accounts' keys, web hook histories ----------
 const ServiceAccountWithKey = type({ id: integer(), name: string(), apiKey: optional(string()), keyPrefix: nullable(string()), keyRevokedAt: nullable(string()) });
 /** A new key for the account (the old one stops working); the answer holds it once. */

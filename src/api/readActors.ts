@@ -10,7 +10,7 @@ import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import { restoreMachine } from '../../machines/restore';
 import {
-  addVisitorCredentials, buildTimesheet, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
+  operatorAction, addVisitorCredentials, buildTimesheet, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
 // issue 11 (views-tasks)
 import { API, floorPlanPropertiesResource, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
@@ -236,6 +236,8 @@ export const visitorReading = reading(async (id: number | null) => {
 export const visitorMoves = commands((command) => { const [id, move] = command.split('|'); return moveVisitor(Number(id), move === 'sign-out' ? 'sign-out' : 'sign-in'); });
 
 /** /manage/service-accounts: `revoke:<id>` or `rotate:<id>` the account's API key; answers the account (with the new key). */
+/** Operators (issue 27): `disable:<id>`, `enable:<id>`, `remove:<id>` (leave this client). */
+export const operatorCommands = commands((command) => { const [what, id] = command.split(':'); return operatorAction(Number(id), what as 'disable' | 'enable' | 'remove'); });
 export const apiKeyCommands = commands((command) => { const [what, id] = command.split(':'); return what === 'revoke' ? revokeApiKey(Number(id)) : rotateApiKey(Number(id)); });
 /** /manage/web-hooks/:id/history: `{"hookId":…,"page":…,"outcome":…,"eventType":…}` reads one page of delivery attempts. */
 export const webHookAttemptsReads = commands((command) => {

@@ -16,7 +16,7 @@ export type ScreenKey =
   | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'printRecord' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels' | 'backupRestore'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
-  | 'catalogueList' | 'catalogueForm' | 'operatorSettings';
+  | 'catalogueList' | 'catalogueForm' | 'operatorSettings' | 'operators';
 
 /** §4 redirect rules: a signed-in user goes elsewhere when the computed path differs. */
 export type RedirectRule =
@@ -134,6 +134,7 @@ export const ROUTES: RouteDef[] = [
   fromResource(operatorGroupsResource, 'list', 'catalogueList', { description: 'Groups of operators sharing roles and divisions.' }),
   fromResource(operatorGroupsResource, 'add', 'catalogueForm'),
   fromResource(operatorGroupsResource, 'edit', 'catalogueForm'),
+  r('manage', '/manage/operators', 'Operators', [PRIV.operatorGroups.view], { icon: 'person', screen: 'operators', description: 'The people who sign in to this client: reset a password, disable, or remove an account that also works elsewhere.' }),
   r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], { icon: 'settings', screen: 'operatorSettings', description: 'Password policy, lockout and session settings for operators.' }),
   // privileges are the product's (read-only catalogue); add and edit say so and lead to the roles that grant them
   r('manage', '/manage/privileges', 'Privileges', ['0.3.5.0'], { icon: 'lock', screen: 'privileges', description: 'The privilege catalogue and what each code allows.' }),

@@ -34,6 +34,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   identityAdd: pick(manage, 'IdentityFormScreen'),
   identityEdit: pick(manage, 'IdentityFormScreen'),
   serviceAccounts: pick(manage, 'ServiceAccountsScreen'),
+  operators: pick(manage, 'OperatorsScreen'),
   serviceAccountForm: pick(manage, 'ServiceAccountFormScreen'),
   webHooks: pick(manage, 'WebHooksScreen'),
   webHookForm: pick(manage, 'WebHookFormScreen'),

@@ -122,6 +122,8 @@ export const zhCatalogueMore: Record<string, string> = {
   "resource.operators.field.email": "邮箱",
   "resource.operators.field.disabled": "已停用",
   "resource.operators.field.createdAt": "创建时间",
+  "resource.operators.field.shared": "也在其他客户",
+  "resource.operators.field.accountLocked": "账户更改",
   "resource.operators.form.0.title": "操作员",
   "resource.operatorGroups.one": "操作员组",
   "resource.operatorGroups.many": "操作员组",

@@ -3,6 +3,6 @@ export { ResourceList } from './ResourceList';
 export { ResourceForm } from './ResourceForm';
 export { identities } from './identities';
 export { clients } from './clients';
-export { operatorGroups, roles } from './accessAdmin';
+export { operatorGroups, operators, roles, type Operator } from './accessAdmin';
 export { activityReport, eventHistory, uiErrors } from './reports';
 export { userFields, batchTemplates, licenses } from './identityData';

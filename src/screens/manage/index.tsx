@@ -70,4 +70,5 @@ export function IdentityFormScreen() {
     </div>
   );
 }
+export { OperatorsScreen } from './operators';
 export { ServiceAccountsScreen, ServiceAccountFormScreen, WebHooksScreen, WebHookFormScreen, WebHookHistoryScreen } from './integrations';

@@ -1,0 +1,198 @@
+// Accounts that belong to more than one client (issue 27). An operator account is one sign-in across clients: its
+// users row (password, disabled, lock, name, e-mail) and its sessions are not any one client's. A client's
+// administrator may change them only when every membership of the account (its home client, a role granted there,
+// a group there) lies in a client where the administrator holds the same privilege, and the account holds no
+// platform role; otherwise 403 with a sentence saying why, and nothing changes. A platform operator may do all of it.
+// Objects of the whole installation (backups, auto-backup settings, new clients) are platform operators' only.
+//
+// Each mutating route says what it touches in its config (`touches`), so the route table itself says it:
+// - 'client': rows of the selected client only (the catalogue's tenant resources, a membership in this client);
+// - 'self': the caller's own account (profile, own password, sign out);
+// - 'account': an account's users row or sessions; `accounts(db, req)` names the accounts the request would change
+//   (those within the client alone may be left out: a session of this client), and every one is checked here;
+// - 'platform': an object of the whole installation.
+// The preHandler below enforces 'account' and 'platform' for every route; server/auth/accountBoundary.test.ts
+// walks Fastify's route table and refuses a mutating route that declares nothing.
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { CATALOGUE, heldPrivilegeIds, hasPrivilege, isNoTokenPath } from '../../contract';
+import type { Db } from '../db/db';
+import { HttpError, type Principal } from '../http/common';
+import { privilegeEntries } from './access';
+
+export type Touches = 'client' | 'self' | 'account' | 'platform';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the route changes beyond the selected client's rows (issue 27); see server/auth/accountScope.ts. */
+    touches?: Touches;
+    /** 'account' routes: the accounts (users ids) this request would change; empty: none outside the client. */
+    accounts?: (db: Db, req: FastifyRequest) => Promise<number[]>;
+  }
+}
+
+export const PLATFORM_ROLE = 'platform-operator';
+
+export async function isPlatformOperator(db: Db, userId: number): Promise<boolean> {
+  const { rows } = await db.query('select 1 from platform_grants where user_id = $1 and role_code = $2', [userId, PLATFORM_ROLE]);
+  return rows.length > 0;
+}
+
+/**
+ * The clients an account belongs to (any kind of user): its home client, a client it holds a role in, a client one
+ * of whose groups it is a member of (the same memberships as the view tenant_operators).
+ */
+export const MEMBERSHIPS = `(select user_id, client_id from user_grants
+  union select id, home_client_id from users where home_client_id is not null
+  union select m.user_id, g.client_id from operator_group_members m join operator_groups g on g.id = m.group_id)`;
+
+export interface AccountReach { clients: number[]; platform: boolean }
+
+/** Each account's memberships and whether it holds the platform role. */
+export async function reachOf(db: Db, userIds: readonly number[]): Promise<Map<number, AccountReach>> {
+  const out = new Map<number, AccountReach>();
+  if (!userIds.length) return out;
+  const { rows } = await db.query<{ id: number; clients: number[] | null; platform: boolean }>(
+    `select u.id, array(select distinct m.client_id from ${MEMBERSHIPS} m where m.user_id = u.id order by 1) clients,
+            exists (select 1 from platform_grants p where p.user_id = u.id and p.role_code = $2) platform
+       from users u where u.id = any($1::int[])`, [[...new Set(userIds)], PLATFORM_ROLE]);
+  for (const r of rows) out.set(Number(r.id), { clients: (r.clients ?? []).map(Number), platform: r.platform });
+  return out;
+}
+
+/** The clients (of `among`) where the actor holds one of `codes`: the clients whose accounts they administer. */
+export async function clientsAdministered(db: Db, actorId: number, codes: readonly string[], among: readonly number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (const c of new Set(among)) {
+    if (hasPrivilege(heldPrivilegeIds(await privilegeEntries(db, actorId, c)), [...codes])) out.add(c);
+  }
+  return out;
+}
+
+/** Why a client's administrator may not change an account: it holds the platform role, or belongs to a client they do not administer. */
+export type Refusal = 'platform' | 'shared';
+
+/**
+ * The accounts among `userIds` the actor may not change (credentials or state), with why. `codes`: the privileges
+ * the change needs in each client (the route's). A platform operator may change every account.
+ */
+export async function refusals(db: Db, actorId: number, userIds: readonly number[], codes: readonly string[]): Promise<Map<number, Refusal>> {
+  const out = new Map<number, Refusal>();
+  if (!userIds.length || (await isPlatformOperator(db, actorId))) return out;
+  const reach = await reachOf(db, userIds);
+  const mine = await clientsAdministered(db, actorId, codes, [...reach.values()].flatMap((r) => r.clients));
+  for (const id of new Set(userIds)) {
+    const r = reach.get(id);
+    if (!r) continue; // no such account: the route answers 404 itself
+    if (r.platform) out.set(id, 'platform');
+    else if (r.clients.some((c) => !mine.has(c))) out.set(id, 'shared');
+  }
+  return out;
+}
+
+/** The sentence of a refusal, as the 403 says it (the operators list shows the same words beside the account). */
+export function refusalSentence(why: Refusal): string {
+  return why === 'platform'
+    ? 'This account is a platform operator: only a platform operator can change it. You can remove it from this client'
+    : 'This account also works for other clients: a platform operator can change it. You can remove it from this client or end its sessions here';
+}
+
+/**
+ * The one check (issue 27): 403 unless the principal may change the accounts' credentials or state, i.e. is a
+ * platform operator, or each account holds no platform role and every client it belongs to is one where the
+ * principal holds one of `codes`. Nothing is changed before it passes.
+ */
+export async function assertAccountWithinClients(db: Db, p: Pick<Principal, 'userId'>, userIds: number | readonly number[], codes: readonly string[]): Promise<void> {
+  const why = new Set((await refusals(db, p.userId, typeof userIds === 'number' ? [userIds] : userIds, codes)).values());
+  if (why.has('platform')) throw new HttpError(403, 'This account is a platform operator: only a platform operator can change it. You can remove it from this client');
+  if (why.has('shared')) throw new HttpError(403, 'This account also works for other clients: a platform operator can change it. You can remove it from this client or end its sessions here');
+}
+
+/** 403 unless the principal is a platform operator: objects of the whole installation. */
+export async function assertPlatformOperator(db: Db, p: Pick<Principal, 'userId'>): Promise<void> {
+  if (!(await isPlatformOperator(db, p.userId))) throw new HttpError(403, 'This belongs to the whole installation, not one client: only a platform operator can change it');
+}
+
+/**
+ * The preHandler after authentication: a route that touches an account checks every account the request names, a
+ * route that touches the platform needs a platform operator. Unauthenticated routes have no principal to check.
+ */
+export function accountScopeHook(db: Db) {
+  return async (req: FastifyRequest, _reply: FastifyReply) => {
+    const cfg = req.routeOptions.config;
+    if (!req.principal || !cfg.touches) return;
+    if (cfg.touches === 'platform') await assertPlatformOperator(db, req.principal);
+    if (cfg.touches === 'account') {
+      const ids = cfg.accounts ? await cfg.accounts(db, req) : [];
+      if (ids.length) await assertAccountWithinClients(db, req.principal, ids, cfg.privileges ?? []);
+    }
+  };
+}
+
+// ---------- what the route table says ----------
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Hand-written routes that change rows of the selected client only (each reads its client with clientOf and keeps
+ * to rows carrying that client_id), or the caller's own account. A new mutating route declares `touches` in its own
+ * config; this list is for the routes written before the rule, so they need not all be edited at once.
+ */
+export const DECLARED_ELSEWHERE: Record<string, Touches> = {
+  // the caller's own account
+  'PUT /idp/1.0/me/settings': 'self', 'PUT /idp/1.0/me/profile': 'self', 'PUT /idp/1.0/me/client': 'self',
+  'POST /idp/1.0/logout': 'self', 'POST /event/manage/identity/change-password': 'self',
+  // rows of the selected client
+  'POST /event/manage/divisions': 'client', 'PUT /event/manage/divisions/:id': 'client', 'DELETE /event/manage/divisions/:id': 'client',
+  'POST /event/manage/divisions/bulk-delete': 'client',
+  'POST /event/manage/roles/:id/assign-privileges': 'client',
+  'POST /event/manage/outputs/:id/pulse': 'client',
+  'POST /event/manage/alarm-groups/:id/arm': 'client', 'POST /event/manage/alarm-groups/:id/disarm': 'client',
+  'POST /event/manage/access-zones/:id/forgive': 'client', 'POST /event/manage/access-preview': 'client',
+  'POST /event/manage/threat-levels/current': 'client',
+  'POST /visitor/1.0/credentials/batch-add': 'client',
+  'POST /event/manage/controllers/diagnostic/:ipAddress/ping': 'client',
+  'POST /event/attendance/timesheet-build': 'client',
+  'POST /central/1.0/ui-errors': 'self',
+  'POST /event/manage/alarms/:id/acknowledge': 'client', 'POST /event/manage/alarms/:id/process': 'client',
+  'POST /event/manage/doors/:id/commands': 'client', 'POST /event/manage/doors/lockdown': 'client', 'POST /event/manage/doors/:id/qr': 'client',
+  'POST /central/1.0/session-journals/:id': 'self',
+  'POST /api/devices/events': 'client',
+  'POST /event/manage/identity-batch-upload': 'client',
+  'POST /visitor/1.0/visit-requests/:id/approve': 'client', 'POST /visitor/1.0/visit-requests/:id/decline': 'client',
+  'POST /visitor/1.0/visitors/:id/badge-printed': 'client', 'POST /visitor/1.0/visitors/:id/sign-in': 'client', 'POST /visitor/1.0/visitors/:id/sign-out': 'client',
+  'POST /report/1.0/scheduled-jobs/:id/run': 'client',
+  'POST /central/1.0/firmware/:id/rollOut': 'client',
+  'POST /event/manage/web-hooks/:id/redeliver': 'client',
+};
+
+/** The service accounts a catalogue request names: its users row is changed with it (name, keys, sessions). */
+const serviceAccountUsers = async (db: Db, req: FastifyRequest): Promise<number[]> => {
+  const raw = (req.params as Record<string, string | undefined>).id ?? '';
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
+  // the client's own service account only: another client's is the route's 404
+  const { rows } = await db.query<{ user_id: number }>('select user_id from service_accounts where id = $1 and client_id = $2', [Number(raw), req.principal.clientId]);
+  return rows.map((r) => Number(r.user_id));
+};
+
+/**
+ * Called for each route as it is registered (onRoute): a route that says nothing is given what the catalogue says of
+ * its resource (tenant rows: 'client'; one set for the installation: 'platform'; a new client: 'platform'; a service
+ * account: its users row, 'account'), or what DECLARED_ELSEWHERE says. A route that says something keeps it.
+ */
+export function declareTouches(r: RouteOptions): void {
+  const methods = [r.method].flat().map(String);
+  if (!methods.some((m) => MUTATING.has(m))) return;
+  const config = ((r as { config?: Record<string, unknown> }).config ??= {}) as { touches?: Touches; accounts?: unknown; open?: boolean };
+  if (config.touches) return;
+  const known = methods.map((m) => DECLARED_ELSEWHERE[`${m} ${r.url}`]).find(Boolean);
+  if (known) { config.touches = known; return; }
+  const res = CATALOGUE.find((d) => r.url === d.api || r.url.startsWith(`${d.api}/`));
+  if (!res) return;
+  if (res.scope.tenant === 'platform') config.touches = 'platform';
+  else if (res.name === 'clients' && r.url === res.api && methods.includes('POST')) config.touches = 'platform';
+  else if (res.name === 'serviceAccounts' && r.url !== res.api) { config.touches = 'account'; config.accounts = serviceAccountUsers; }
+  else config.touches = 'client';
+}
+
+/** Routes that need no token (sign-in, reset links, registration): no principal, no client administrator. */
+export const isOpenRoute = (url: string, config: { open?: boolean } | undefined) => !!config?.open || isNoTokenPath(url);
