@@ -15,6 +15,7 @@ export const DECISION_REASONS = [
   'identity-not-yet-valid',
   'identity-expired',
   'door-locked-down',
+  'threat-level',
   'pin-required',
   'wrong-pin',
   'no-access-group',
@@ -38,6 +39,7 @@ export const DECISION_LABELS: Record<DecisionReason, string> = {
   'identity-not-yet-valid': 'Access denied: identity not yet valid',
   'identity-expired': 'Access denied: identity expired',
   'door-locked-down': 'Access denied: door locked down',
+  'threat-level': 'Access denied: threat level',
   'pin-required': 'Access denied: PIN required',
   'wrong-pin': 'Access denied: wrong PIN',
   'no-access-group': 'Access denied: no access group for this door',
@@ -67,13 +69,14 @@ export interface Decision {
   steps: DecisionStep[];
 }
 
-/** The event code a swipe is stored with, per reason (contract/monitor.ts EVENT_CODES 5000–5012). */
+/** The event code a swipe is stored with, per reason (contract/monitor.ts EVENT_CODES 5000–5013). */
 export const DECISION_EVENT_CODES: Record<DecisionReason, number> = {
   granted: 5000,
   'unknown-credential': 5001,
   'credential-suspended': 5002, 'credential-not-yet-valid': 5002, 'credential-expired': 5002,
   'identity-inactive': 5003, 'identity-not-yet-valid': 5003, 'identity-expired': 5003,
   'door-locked-down': 5004,
+  'threat-level': 5013,
   'pin-required': 5005, 'wrong-pin': 5005,
   'no-access-group': 5006,
   'outside-schedule': 5007,

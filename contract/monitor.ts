@@ -2,7 +2,7 @@
 // bodies of the monitor: alarm commands and history, event history, door commands, the test-only simulate hook.
 // Event points are strings with a kind prefix (`door-3`, `reader-3`, `input-3`, `output-3`, `iface-1`,
 // `ctrl-1`) so ids of different tables never collide on one point.
-import { array, boolean, enums, integer, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, literal, nullable, object, optional, refine, size, string, type, type Infer } from 'superstruct';
 import { Event, STATUS_CODES } from './realtime';
 import { idInt, int32, requiredText } from './primitives';
 
@@ -37,6 +37,8 @@ export const EVENT_CODES = {
   deniedInterlock: 5010,
   deniedCardFormat: 5011,
   deniedQr: 5012,
+  /** issue 29: a threat level in force holds the door locked (a lockdown's is 5004) */
+  deniedThreatLevel: 5013,
   antiPassbackViolation: 5020,
   doorClosed: 6000,
   doorForcedOpen: 6001,
@@ -70,6 +72,7 @@ const LABELS: Record<number, string> = {
   5010: 'Access denied: interlock busy',
   5011: 'Access denied: wrong card format',
   5012: 'Access denied: QR code not valid',
+  5013: 'Access denied: threat level',
   5020: 'Anti-passback violation (let through)',
   6000: 'Door closed',
   6001: 'Door forced open',
@@ -127,6 +130,9 @@ export const DoorView = type({
   divisionName: nullable(string()), lastChangedAt: nullable(string()),
   /** the door's mode (contract/resources/doors.ts DOOR_MODES); 'locked-down' while a lockdown holds it */
   mode: optional(string()),
+  /** issue 29: what holds the door locked against commands besides a lockdown: the threat level in force here that
+   *  holds doors locked (decided by the access engine's rule, server/access/engine.ts threatAt); null: nothing */
+  heldBy: optional(nullable(type({ kind: literal('threat'), levelId: integer(), rank: integer(), name: string() }))),
 });
 /** Lock down every door the caller controls (on), or release the doors a lockdown holds (off). */
 /** `divisionId`: only the doors of that division and the divisions inside it (a site, a building); else every door. */

@@ -29,7 +29,7 @@ export const LOGIC_TRIGGER_CODES: Record<LogicTrigger, readonly number[]> = {
   'door.unlocked': [EVENT_CODES.doorUnlocked, EVENT_CODES.doorMomentaryUnlock],
   'door.locked': [EVENT_CODES.doorLocked],
   'access.granted': [EVENT_CODES.accessGranted],
-  'access.denied': [5001, 5002, 5003, 5004, 5005, 5006, 5007, 5008, 5009, 5010, 5011, 5012],
+  'access.denied': [5001, 5002, 5003, 5004, 5005, 5006, 5007, 5008, 5009, 5010, 5011, 5012, 5013],
 };
 /** Triggers that happen at an input (the block's input narrows them); the others happen at a door. */
 export const INPUT_TRIGGERS: readonly LogicTrigger[] = ['input.active', 'intrusion'];

@@ -276,7 +276,7 @@ describe('the decision engine', () => {
       const d2 = decide(index, EMPTY_STATE, card('4242', { at: t, doorId: 2 }));
       expect(d2.granted).toBe(true); // the other door is not under the level
       if (!inForce || mode === 'card' || exemptStaff) expect([d.granted, d.reason]).toEqual([true, 'granted']);
-      else if (mode === 'locked') expect([d.granted, d.reason, d.steps.at(-1)?.detail]).toEqual([false, 'door-locked-down', 'Door 1 is held locked by threat level Severe']);
+      else if (mode === 'locked') expect([d.granted, d.reason, d.steps.at(-1)?.detail]).toEqual([false, 'threat-level', 'Door 1 is held locked by threat level Severe']);
       else expect([d.granted, d.reason]).toEqual(pin ? [true, 'granted'] : [false, 'pin-required']);
     }));
   });

@@ -187,7 +187,7 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   const exempt = !!threat && threat.exempt.length > 0 && (index.groupsOf.get(who.id) ?? []).some((g) => threat.exempt.includes(g));
   if (threat && threat.mode !== 'card') {
     if (exempt) pass('door-mode', `${who.name} passes at threat level ${threat.name} (a member of an exempt group)`);
-    else if (threat.mode === 'locked') return deny('door-locked-down', 'door-mode', `${door.name} is held locked by threat level ${threat.name}`);
+    else if (threat.mode === 'locked') return deny('threat-level', 'door-mode', `${door.name} is held locked by threat level ${threat.name}`);
   }
   const held = overrideAt(door, req.at);
   const until = held ? ` by the override ${held.name} until ${new Date(held.to).toISOString()}` : '';

@@ -1,9 +1,10 @@
 // Threat levels (issue 12): a level in force decides at every door it covers — held locked denies (except members of
 // its exempt groups) and locks the doors at once, card and PIN asks for the PIN — for the whole client or one site;
 // it is audited, tells the consoles, lowers with one command or reverts by itself when its time is up. Another
-// tenant's level or division is refused; levels are ranked, a rank used twice refused on the field.
+// tenant's level or division is refused; levels are ranked, a rank used twice refused on the field. A swipe refused
+// under a level that holds the doors locked is event 5013 "Access denied: threat level <name>" (issue 29).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, threatLevelsResource } from '../../contract';
+import { API, EVENT_CODES, eventLabel, threatLevelsResource, webHooksResource } from '../../contract';
 import { hashPassword } from '../auth/passwords';
 import { addGrant, insertRole } from '../db/queries/grants';
 import { DEMO_PASSWORD } from '../db/seed';
@@ -58,11 +59,26 @@ describe('threat levels', () => {
     const unlock = await s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command: 'unlock', force: true } });
     expect([unlock.status, unlock.body.message]).toEqual([409, 'This door is held locked by threat level Severe: lower it first']);
     expect((await s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command: 'lock', force: true } })).status).toBe(200);
+    // a swipe refused under it has its own code and words, not the lockdown's 5004 (issue 29): in the stream's
+    // event, the events report, the explainer and a web hook's payload alike, all from the one stored row
+    const hook = await s.call('POST', webHooksResource.api, { token: admin, body: { name: 'Denials desk', url: 'http://127.0.0.1:9/denied', secret: 'a-secret-of-some-length-1234', active: true, accessDenied: true } });
+    expect(hook.status).toBe(201);
     const denied = await swipe(door, card);
-    expect(denied.body.eventCode).toBe(5004);
+    expect(denied.body.eventCode).toBe(EVENT_CODES.deniedThreatLevel);
+    expect(denied.body.eventCode).toBe(5013);
+    expect(denied.body.message).toMatch(/^Access denied: threat level Severe: .+ \(card \S+\) at /);
+    expect(eventLabel(5013)).toBe('Access denied: threat level');
+    expect(eventLabel(5004)).toBe('Access denied: door locked down');
+    const report = await s.call('GET', `${API.events}?eventCode=5013`, { token: admin });
+    expect(report.status).toBe(200);
+    expect(report.body.items.find((e: { id: number }) => e.id === denied.body.id)).toMatchObject({ eventCode: 5013, message: denied.body.message });
     const why = await s.call('GET', `${API.events}/${denied.body.id}/explain`, { token: admin });
-    expect(why.body.now.reason).toBe('door-locked-down');
+    expect(why.body.now.reason).toBe('threat-level');
+    expect(why.body.now.label).toBe('Access denied: threat level Severe');
     expect(JSON.stringify(why.body.now.steps)).toContain('threat level Severe');
+    const { rows: [sent] } = await s.db.query<{ event_type: string; body: { data: { eventCode: number; message: string } } }>(
+      'select event_type, body from webhook_outbox where hook_id = $1 order by id', [hook.body.id]);
+    expect([sent?.event_type, sent?.body.data.eventCode, sent?.body.data.message]).toEqual(['access.denied', 5013, denied.body.message]);
 
     // responders pass: the card holder's own access group made exempt
     const holder = Number((await s.db.query<{ identity_id: number }>('select identity_id from credentials where number = $1', [card])).rows[0].identity_id);
@@ -164,7 +180,7 @@ describe('threat levels', () => {
     const on = await s.call('POST', CURRENT, { token: admin, body: { levelId: lock, divisionId: inside.division_id, minutes: 5 } });
     expect(on.body).toMatchObject({ level: { name: 'Site alert' }, divisionId: inside.division_id, divisionName: expect.any(String) });
     expect(Date.parse(on.body.until) - Date.now()).toBeGreaterThan(4 * 60_000);
-    expect((await swipe(inside.id, cardA)).body.eventCode).toBe(5004);
+    expect((await swipe(inside.id, cardA)).body.eventCode).toBe(5013);
     expect((await swipe(outside.id, cardB)).body.eventCode).toBe(5000);
 
     // its time is up: the server lowers it by itself, audited, and the door obeys at once

@@ -6,7 +6,7 @@
 // run on a SimulatedClock here, so time moves without waiting).
 import { SimulatedClock } from 'xstate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, SOCKJS_PREFIX } from '../../contract';
+import { API, DESTINATIONS, DOOR_MOMENTARY_MS, EVENT_CODES, SOCKJS_PREFIX, threatLevelsResource } from '../../contract';
 import type { HardwareSimulator } from '../simulator/hardware';
 import { startTestServer, type TestServer } from '../testkit';
 import { connected, waitFor, type TestClient } from '../realtime/testkit';
@@ -311,5 +311,50 @@ describe('door commands follow the door\'s state', () => {
     expect(await footprint(door)).toEqual({ status: 'locked', events: was.events + 1, audit: was.audit + 1 });
     expect(await s.count(`select 1 from audit_log where entity = 'door' and entity_id = $1 and action = 'lock' and (after->>'force')::boolean`, [String(door)])).toBe(1);
     expect((await command(operator, door, { command: 'lock', force: 'yes' })).status).toBe(400);
+  });
+});
+
+describe('a threat level that holds the doors locked (issue 29)', () => {
+  it('marks the doors it holds in the list, by the engine\'s rule, and refuses all but Lock with 409 and the reason', async () => {
+    const admin = (await s.call('PUT', API.meClient, { token: await s.login('admin'), body: { clientId: northwind } })).body.token as string;
+    const CURRENT = `${threatLevelsResource.api}/current`;
+    const used = new Set((await s.db.query<{ rank: number }>('select rank from threat_levels where client_id = $1', [northwind])).rows.map((r) => Number(r.rank)));
+    const rank = [...Array(99).keys()].map((i) => i + 1).find((r) => !used.has(r))!;
+    const level = await s.call('POST', threatLevelsResource.api, { token: admin, body: { name: 'NC1 Red', rank, mode: 'locked', exemptGroupIds: [], description: null } });
+    expect(level.status).toBe(201);
+    const list = async (token = operator) => (await s.call('GET', API.doors, { token })).body.items as { id: number; name: string; mode: string; divisionId: number; heldBy: unknown }[];
+    const before = await list();
+    expect(before.every((d) => d.heldBy === null)).toBe(true);
+
+    // set for one site: the doors of its division (and those inside it) are held, the rest not
+    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])).rows.map((r) => ({ id: Number(r.id), parent: r.parent_id === null ? null : Number(r.parent_id) }));
+    const below = (root: number): number[] => [root, ...divisions.filter((d) => d.parent === root).flatMap((d) => below(d.id))];
+    const site = before.find((d) => d.mode !== 'locked-down' && before.some((o) => !below(d.divisionId).includes(o.divisionId)))!.divisionId;
+    expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: level.body.id, divisionId: site } })).status).toBe(200);
+    const hold = { kind: 'threat', levelId: level.body.id, rank, name: 'NC1 Red' };
+    const held = await list();
+    for (const d of held) expect([d.id, d.heldBy]).toEqual([d.id, below(site).includes(d.divisionId) && d.mode !== 'locked-down' ? hold : null]);
+    // an auditor (door view only) reads the same hold
+    expect((await list(auditor)).map((d) => d.heldBy)).toEqual(held.map((d) => d.heldBy));
+
+    // held: Unlock and Open briefly refused, forced or not, with the level's name, changing nothing; Lock goes
+    const door = held.find((d) => d.heldBy !== null)!;
+    const free = held.find((d) => d.heldBy === null && d.mode !== 'locked-down')!;
+    const was = await footprint(door.id);
+    for (const body of [{ command: 'unlock' }, { command: 'momentary-unlock' }, { command: 'unlock', force: true }]) {
+      const r = await command(operator, door.id, body);
+      expect([r.status, r.body.message]).toEqual([409, 'This door is held locked by threat level NC1 Red: lower it first']);
+    }
+    expect(await footprint(door.id)).toEqual(was);
+    expect((await command(operator, door.id, { command: 'lock', force: true })).status).toBe(200);
+    // a door outside the site is not held
+    expect((await command(operator, free.id, { command: 'unlock', force: true })).status).toBe(200);
+    expect((await command(operator, free.id, { command: 'lock' })).status).toBe(200);
+
+    // lowered: nothing holds them, and the door takes commands again
+    expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: null } })).status).toBe(200);
+    expect((await list()).every((d) => d.heldBy === null)).toBe(true);
+    expect((await command(operator, door.id, { command: 'unlock', force: true })).status).toBe(200);
+    expect((await command(operator, door.id, { command: 'lock' })).status).toBe(200);
   });
 });

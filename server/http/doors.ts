@@ -3,11 +3,12 @@
 // a command that makes no sense for the door's state (contract/doors.ts) is 409 with the reason unless
 // `force: true`; the last command wins over a pending momentary relock (server/simulator/hardware.ts). An unknown
 // door, another client's or one outside the caller's divisions is 404. Test-only: fast-forward the relocks.
+// Issue 29: a door a threat level holds locked says so in the list (`heldBy`), and refuses all but Lock with 409.
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { API, DoorCommandBody, DoorQrBody, LockdownBody, PRIV, isoInstant, requiredText, type DoorQrCode, type DoorQrRow } from '../../contract';
+import { API, DoorCommandBody, DoorQrBody, LockdownBody, PRIV, isoInstant, requiredText, type DoorQrCode, type DoorQrRow, type DoorView } from '../../contract';
 import { object, optional } from 'superstruct';
-import { qrCode, qrWindow, threatAt } from '../access/engine';
+import { qrCode, qrWindow, threatAt, type DoorFact } from '../access/engine';
 import type { QrPublisher } from '../access/qrPublisher';
 import { QR_PERIOD_S } from '../access/index';
 import type { Db } from '../db/db';
@@ -18,6 +19,12 @@ import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
 import { HttpError, fill, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
 
 const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });
+
+/** The threat level that holds a door locked now (the access engine's rule: its level in force, mode 'locked'), if any. */
+const threatHold = (fact: DoorFact | undefined, at: number): DoorView['heldBy'] => {
+  const threat = fact ? threatAt(fact, at) : null;
+  return threat?.mode === 'locked' ? { kind: 'threat', levelId: threat.levelId, rank: threat.rank, name: threat.name } : null;
+};
 
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   try { return await run(); } catch (e) {
@@ -30,7 +37,14 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
   app.get(API.doors, { config: { privileges: [PRIV.doors.view] } }, async (req) => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.view]));
-    const items = rows.map((r) => ({ id: r.id, name: r.name, status: r.status, mode: r.mode, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at) }));
+    // what holds each door against commands besides a lockdown (which the mode says): the rule the commands below
+    // and the access engine decide by, read from the same index, so the console offers nothing the server refuses
+    const facts = (await simulator.access.get(clientId)).doors;
+    const now = Date.now();
+    const items: DoorView[] = rows.map((r) => ({
+      id: r.id, name: r.name, status: r.status, mode: r.mode, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at),
+      heldBy: r.mode === 'locked-down' ? null : threatHold(facts.get(r.id), now),
+    }));
     return { items, total: items.length, page: 0, size: items.length };
   });
 
@@ -44,9 +58,8 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     const { rows: [door] } = await db.query<{ mode: string }>('select mode from doors where id = $1', [id]);
     if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
     // a threat level that holds the doors locked holds them against commands too, until it is lowered
-    const fact = command === 'lock' ? undefined : (await simulator.access.get(clientId)).doors.get(id);
-    const threat = fact ? threatAt(fact, Date.now()) : null;
-    if (threat?.mode === 'locked') throw new HttpError(409, fill('This door is held locked by threat level {level}: lower it first', { level: threat.name }));
+    const hold = command === 'lock' ? null : threatHold((await simulator.access.get(clientId)).doors.get(id), Date.now());
+    if (hold) throw new HttpError(409, fill('This door is held locked by threat level {level}: lower it first', { level: hold.name }));
     const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username, { force }));
     await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id, ...(force ? { force } : {}) } });
     return event;

@@ -12,13 +12,22 @@ import {
   type DoorCommand, type Event, type SimulateKind,
 } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
-import { EMPTY_STATE, afterGrant, decide, decisionMessage, type SwipeRequest, type ZoneState } from '../access/engine';
+import { EMPTY_STATE, afterGrant, decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest, type ZoneState } from '../access/engine';
 import { localTime } from '../access/clock';
 import { freeingMask, type ElevatorMask } from '../access/elevator';
 import { createAccessIndexes, type AccessIndexes } from '../access/index';
 import { dropPresence, loadPresence, presenceOf, savePresence } from '../access/presence';
 import type { Db } from '../db/db';
 import type { Pipeline, Publish } from '../monitor/pipeline';
+
+/** The words a swipe's event is stored with: its reason's label; a threat level's names the level (5013 "Access
+ *  denied: threat level NC1 Red"), as the lockdown's 5004 says "door locked down". */
+function labelOf(d: Decision, index: AccessIndex, doorId: number, at: number): string {
+  if (d.granted) return DECISION_LABELS.granted;
+  const door = d.reason === 'threat-level' ? index.doors.get(doorId) : undefined;
+  const level = door ? threatAt(door, at) : null;
+  return level ? `${DECISION_LABELS[d.reason]} ${level.name}` : DECISION_LABELS[d.reason];
+}
 
 export interface SimulatorOptions {
   db: Db;
@@ -242,7 +251,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     // the decision goes in with the event (one insert of the batch; it used to be an update per swipe after it)
     const e = await pipeline.record(d.client_id, {
       eventCode: code, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, pointId: `reader-${d.id}`, pointName: `${d.name} reader`,
-      message: `${decision.granted ? DECISION_LABELS.granted : DECISION_LABELS[decision.reason]}: ${who ?? (o.qr ? 'unknown QR code' : 'unknown card')} (${o.qr ? 'QR code' : `card ${number}`}) at ${d.name}`,
+      message: `${labelOf(decision, index, d.id, req.at)}: ${who ?? (o.qr ? 'unknown QR code' : 'unknown card')} (${o.qr ? 'QR code' : `card ${number}`}) at ${d.name}`,
       decided: { identityId: decision.identityId, decision: decision.granted ? 'granted' : 'denied', reason: decision.reason, swipe: stored },
     });
     if (decision.alarm === 'anti-passback') {
@@ -269,7 +278,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     return {
       eventId: Number(row.id),
       stored: { reason: (row.reason as Explanation['stored']['reason']) ?? null, decision: (row.decision as 'granted' | 'denied' | null) ?? null, identityId: row.identity_id },
-      now: { ...now, label: now.granted ? DECISION_LABELS.granted : DECISION_LABELS[now.reason] },
+      now: { ...now, label: labelOf(now, index, sw.doorId, sw.at) },
       swipe: { doorId: sw.doorId, doorName: index.doors.get(sw.doorId)?.name ?? null, card: sw.card, at: new Date(sw.at).toISOString(), side: sw.side },
       identityName: identityId === null ? null : index.identities.get(identityId)?.name ?? null,
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SESSION_EXPIRED_MESSAGE, TOAST_MS } from '../../contract';
-import { ApiError, createErrorReporter, decideError, errorMessage, toApiError } from './errors';
+import { ApiError, createErrorReporter, decideError, errorMessage, statusTitle, toApiError } from './errors';
 
 const httpError = (status: number, data: unknown, url = '/event/manage/identities', statusText = '') =>
   ({ config: { url }, response: { status, data, statusText } });
@@ -32,9 +32,22 @@ describe('toApiError', () => {
 });
 
 describe('decideError', () => {
-  it('toasts with the status as title for 3 s', () => {
-    const d = decideError(toApiError(httpError(404, { message: 'No such door' })), 0, null);
-    expect(d).toEqual({ kind: 'toast', notice: { intent: 'danger', title: '404', message: 'No such door', timeoutMs: TOAST_MS } });
+  it('toasts with the status as title, its plain meaning beside it, for 3 s', () => {
+    const d = decideError(toApiError(httpError(404, { message: 'No such door' }, '/event/manage/doors/1/commands')), 0, null);
+    expect(d).toEqual({ kind: 'toast', notice: { intent: 'danger', title: '404 · Not found', message: 'No such door', timeoutMs: TOAST_MS } });
+    const refused = decideError(toApiError(httpError(409, { message: 'This door is held locked by threat level NC1 Red: lower it first' })), 0, null);
+    expect(refused).toEqual({ kind: 'toast', notice: { intent: 'danger', title: '409 · Conflict', message: 'This door is held locked by threat level NC1 Red: lower it first', timeoutMs: TOAST_MS } });
+  });
+  it('titles each status with its code first and the meaning in plain words (issue 29)', () => {
+    expect([400, 403, 404, 409, 413, 429, 500, 503, 505].map(statusTitle)).toEqual([
+      '400 · Bad request', '403 · Forbidden', '404 · Not found', '409 · Conflict', '413 · Payload too large',
+      '429 · Too many requests', '500 · Internal server error', '503 · Service unavailable', '505 · HTTP version not supported',
+    ]);
+    // a code with no standard meaning keeps the code alone, as §8 asks
+    expect([599, 0].map(statusTitle)).toEqual(['599', '0']);
+    // a 400 whose violation names no field is toasted, titled the same way
+    const bare = decideError(toApiError(httpError(400, { message: 'Validation failed', violations: [{ field: '', message: 'nothing to do' }] })), 0, null);
+    expect(bare.kind === 'toast' && bare.notice.title).toBe('400 · Bad request');
   });
   it('is silent for cancelled requests, no-token paths and 401s other than JWT-Invalid', () => {
     expect(decideError(toApiError({ code: 'ERR_CANCELED' }), 0, null).kind).toBe('silent');
@@ -87,7 +100,7 @@ describe('createErrorReporter', () => {
     report(toApiError(httpError(500, {})));
     expect(notify).toHaveBeenCalledTimes(2);
     report(toApiError(httpError(401, { message: 'JWT-Invalid' })));
-    expect(notify).toHaveBeenLastCalledWith(expect.objectContaining({ title: '401', message: SESSION_EXPIRED_MESSAGE }));
+    expect(notify).toHaveBeenLastCalledWith(expect.objectContaining({ title: '401 · Unauthorized', message: SESSION_EXPIRED_MESSAGE }));
     expect(expire).toHaveBeenCalledWith('/manage/clients');
   });
 });

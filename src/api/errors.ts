@@ -1,4 +1,5 @@
 // The error chain of §8 as pure functions: what a failed call becomes, and whether and how it is shown.
+import statuses from 'statuses';
 import { JWT_INVALID, SESSION_EXPIRED_MESSAGE, TOAST_MS, isNoTokenPath, type Violation } from '../../contract';
 
 export type Intent = 'danger' | 'warning' | 'success' | 'primary';
@@ -96,6 +97,18 @@ export type ErrorDecision =
 
 export interface ToastMemory { status: number; at: number }
 
+/**
+ * §8 titles a failed call's toast with its status code; a bare "409" says nothing to an operator, so its plain meaning
+ * goes beside it: "409 · Conflict", "503 · Service unavailable" (the standard reason phrase, in sentence case; an
+ * acronym such as HTTP stays as it is). A code without a standard phrase is the code alone.
+ */
+export function statusTitle(status: number): string {
+  const phrase = statuses.message[status];
+  if (!phrase) return String(status);
+  const words = phrase.split(' ').map((w, i) => (i === 0 || /^[A-Z0-9-]{2,}$/.test(w) ? w : w.toLowerCase()));
+  return `${status} · ${words.join(' ')}`;
+}
+
 /** §8: what a failed call shows. `last` is the previous toast, for the same-status suppression of 3 s. */
 export function decideError(err: ApiError, now: number, last: ToastMemory | null): ErrorDecision {
   if (err.cancelled) return { kind: 'silent', reason: 'cancelled' };
@@ -107,11 +120,11 @@ export function decideError(err: ApiError, now: number, last: ToastMemory | null
   if (err.status === 400 && fieldViolations(err).length > 0) return { kind: 'silent', reason: 'onTheField' };
   const suppressed = last !== null && last.status === err.status && now - last.at < SUPPRESS_SAME_STATUS_MS;
   if (isJwtInvalid(err)) {
-    const notice: Notice = { intent: 'warning', title: String(err.status), message: SESSION_EXPIRED_MESSAGE, timeoutMs: TOAST_MS };
+    const notice: Notice = { intent: 'warning', title: statusTitle(err.status), message: SESSION_EXPIRED_MESSAGE, timeoutMs: TOAST_MS };
     return { kind: 'expired', notice };
   }
   if (suppressed) return { kind: 'silent', reason: 'suppressed' };
-  return { kind: 'toast', notice: { intent: 'danger', title: String(err.status), message: err.message, timeoutMs: TOAST_MS } };
+  return { kind: 'toast', notice: { intent: 'danger', title: statusTitle(err.status), message: err.message, timeoutMs: TOAST_MS } };
 }
 
 /**

@@ -254,6 +254,8 @@ export const zhText: Record<string, string> = {
   "Minimum password length": "密码最短长度",
   "Passwords": "密码",
   "Held by the lockdown": "封锁中",
+  "Held by threat level {level}": "受威胁等级 {level} 锁定",
+  "Locked until the threat level is lowered": "威胁等级降低前保持上锁",
   "Release the lockdown? Each door goes back to the mode it had before.": "解除封锁？每扇门将恢复到之前的模式。",
   "Lock every door you control now? Each door is locked and opens for no card, PIN or command until the lockdown is released.": "立即锁定您控制的所有门？在解除封锁之前，每扇门都将上锁，任何卡片、PIN 码或命令都无法开门。",
   "Locked down": "已封锁",

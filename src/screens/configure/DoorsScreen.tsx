@@ -7,8 +7,10 @@
 // One command at a time, through the command machine; its spinner is on the button that runs. A success toasts
 // here; a refusal (409: the door's state changed meanwhile) toasts through the api client (§8) and stays in a
 // callout until the next try. Holders of door control also see and set the threat level here (DoorsThreatPanel):
-// a security operator may not open the threat levels screen. On a phone the table scrolls sideways within its box,
-// so the commands in its last column stay in reach.
+// a security operator may not open the threat levels screen. Issue 29: a door a threat level holds locked (the
+// server's list says so, `heldBy`, by the access engine's rule) is marked with the level's name, offers Lock only
+// (the server refuses the rest with 409) and says why on the row, as a locked-down door does. On a phone (≤ 600 px)
+// each door is a card (CSS, as the events: name, then state, division and last change, then its commands).
 import { getLocale, tx, useLocale } from '../../i18n';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -40,8 +42,9 @@ const FORCED: Partial<Record<DoorCommand, { label: string; done: string; title: 
 /** The command machine runs one string command: which door, what, and whether forced. */
 const key = (doorId: number, command: DoorCommand, force: boolean) => `${doorId}:${command}:${force ? 'force' : ''}`;
 
-/** A locked-down door takes Lock only (the server refuses the rest until the lockdown is released). */
-const commandsOf = (d: LiveDoor) => (d.mode === 'locked-down' ? doorCommandsFor(d.status).filter((c) => c.command === 'lock') : doorCommandsFor(d.status));
+/** A locked-down door, or one a threat level holds locked, takes Lock only (the server refuses the rest until the
+ *  lockdown is released or the level lowered). */
+const commandsOf = (d: LiveDoor) => (d.mode === 'locked-down' || d.heldBy ? doorCommandsFor(d.status).filter((c) => c.command === 'lock') : doorCommandsFor(d.status));
 
 export function DoorsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
@@ -131,23 +134,25 @@ export function DoorsScreen() {
               {shown.map((d) => {
                 const state = doorStateOf(d.status);
                 return (
-                  <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined}
+                  <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined} data-held={d.heldBy ? d.heldBy.kind : undefined}
                     className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
                     <td className="gh-doors__name">
                       {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
                       {d.mode === 'locked-down' && <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">{tx('Locked down')}</Tag>}
-                      {canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}
+                      {d.mode !== 'locked-down' && d.heldBy && <Tag intent="danger" icon="shield" className="gh-mr" data-testid="door-held">{tx('Held by threat level {level}', { level: d.heldBy.name })}</Tag>}
+                      <span className="gh-doors__label">{canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}</span>
                     </td>
-                    <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
-                    <td>
+                    <td className="gh-doors__division">{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
+                    <td className="gh-doors__state">
                       <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
                     </td>
-                    <td data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
+                    <td className="gh-doors__changed" data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
                       {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
                     </td>
                     {canControl && (
-                      <td>
-                        {commandsOf(d).length === 0 ? <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span> : (
+                      <td className="gh-doors__control">
+                        {d.mode !== 'locked-down' && d.heldBy && <span className="bp6-text-muted gh-doors__reason" data-testid="door-held-reason">{tx('Locked until the threat level is lowered')}</span>}
+                        {commandsOf(d).length === 0 ? (d.mode !== 'locked-down' && d.heldBy ? null : <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span>) : (
                           <ButtonGroup variant="outlined" size="small">
                             {commandsOf(d).map(({ command, force }) => {
                               const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];

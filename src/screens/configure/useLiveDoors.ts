@@ -3,7 +3,7 @@
 // state the list has not heard re-reads the list once, so the time of the change follows too.
 import { useEffect, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, type DoorView, type PageOf } from '../../../contract';
+import { DESTINATIONS, threatLevelsResource, type DoorView, type PageOf } from '../../../contract';
 import { selectDoors } from '../../../machines/hardwareStatus.selectors';
 import { selectClientId } from '../../../machines/session.selectors';
 import { doorsReading } from '../../api/readActors';
@@ -34,10 +34,11 @@ export function useLiveDoors(enabled = true): LiveDoors {
     // only a new difference re-reads; a failed re-read is not retried in a loop
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [unheard]);
-  // a door added, edited or deleted anywhere in the client (`/changes/doors`, the catalogue's notice): read the list again
+  // a door added, edited or deleted anywhere in the client (`/changes/doors`, the catalogue's notice), or a threat
+  // level put in force, lowered or reverted (`/changes/threatLevels`: which doors it holds): read the list again
   const central = useSystemActor('socket.central');
   useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/doors`) reload(); });
+    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/doors` || m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) reload(); });
     return () => sub.unsubscribe();
   }, [central, reload]);
   return { doors, loading: task.busy, failed: task.failed, reload };
