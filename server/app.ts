@@ -8,7 +8,7 @@ import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
 import { accountScopeHook, declareTouches } from './auth/accountScope';
-import { DATABASE_UNAVAILABLE, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
+import { DATABASE_UNAVAILABLE, DISK_FULL, DiskFullError, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
 import { startRetention } from './resources/settings';
@@ -100,6 +100,8 @@ export interface ServerOptions {
   searchCountCap?: number; searchWindowPerRow?: number;
   /** Backup and restore (server/backup): where backups are kept and how the process restarts with one; none: 409. */
   backups?: BackupOptions | null;
+  /** How long /api/health waits for its write before it answers 503 anyway (default 5 s; tests lower it). */
+  healthTimeoutMs?: number;
 }
 
 /** A hop count believes that many proxies nearest the server (Fastify's types take it as a function). */
@@ -229,6 +231,12 @@ export async function buildServer(opts: ServerOptions) {
       return reply.code(err.status).send(errorBody(err.status, err.message, err.violations));
     }
     const e = err as { statusCode?: number; validation?: unknown; message: string; code?: string };
+    if (err instanceof DiskFullError || e.code === 'ENOSPC' || e.code === 'EDQUOT') {
+      // issue 27: the embedded database's full disk is logged once, when it fills (below); a full disk elsewhere (the
+      // backup directory) by the request that found it
+      if (!db.storage?.state().full) req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'a disk is full');
+      return reply.code(503).header('retry-after', '30').send(errorBody(503, DISK_FULL));
+    }
     if (isDatabaseUnavailable(err)) {
       // a full or read-only disk, a lost database: logged for the operator, said plainly to the caller
       req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
@@ -287,13 +295,35 @@ export async function buildServer(opts: ServerOptions) {
   // issue 27: a route that touches an account or the whole installation checks who may, after authentication
   app.addHook('preHandler', accountScopeHook(db));
 
-  // §health: 200 only while the database takes writes (and its directory has room); 503 says what is wrong
+  // issue 27: the embedded database's disk filling and freeing again, said once each in the log
+  const unwatchStorage = db.storage?.onChange((s) => {
+    if (s.full) app.log.error({ freeBytes: s.freeBytes, dataDir: opts.dataDir ?? undefined }, `${DISK_FULL}: ${s.problem}; writes answer 503, reads go on`);
+    else app.log.info({ freeBytes: s.freeBytes }, 'The server\'s disk has room again: changes are saved again');
+  });
+  app.addHook('onClose', async () => { unwatchStorage?.(); });
+
+  // §health: 200 only while the database takes writes (and its directory has room); 503 says what is wrong. It never
+  // waits longer than healthTimeoutMs on a write that does not come back, and logs a problem when it changes, not per call.
+  const healthTimeoutMs = opts.healthTimeoutMs ?? 5000;
+  let lastHealthProblem: string | undefined;
   app.get(API.health, async (req, reply) => {
+    const storage = db.storage?.state();
     const dir = opts.dataDir && db.kind === 'pglite' ? checkDataDir(opts.dataDir) : null;
-    const write = await probeWrite(db);
-    const problem = !write.writable ? `The database refuses writes: ${write.problem}` : dir && !dir.writable ? dir.problem : undefined;
+    let problem: string | undefined;
+    if (storage?.full) problem = `${DISK_FULL}: ${storage.problem}`;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<{ writable: false; problem: string }>((resolve) => {
+        timer = setTimeout(() => resolve({ writable: false, problem: `it did not answer a write within ${healthTimeoutMs / 1000} s` }), healthTimeoutMs);
+      });
+      const write = await Promise.race([probeWrite(db), late]).finally(() => clearTimeout(timer));
+      const now = db.storage?.state(); // the write may have found the disk full
+      problem = now?.full ? `${DISK_FULL}: ${now.problem}` : !write.writable ? `The database refuses writes: ${write.problem}` : dir && !dir.writable ? dir.problem : undefined;
+    }
     const body = { status: problem ? 'unavailable' : 'ok', database: db.kind, writable: !problem, ...(dir ? { freeBytes: dir.freeBytes } : {}), ...(problem ? { problem } : {}) };
-    if (problem) req.log.error({ health: body }, 'health check failed');
+    // a full disk is logged by the watch above; anything else once each time it changes
+    if (problem !== lastHealthProblem && problem && !db.storage?.state().full) req.log.error({ health: body }, 'health check failed');
+    lastHealthProblem = problem;
     return reply.code(problem ? 503 : 200).send(body);
   });
   const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;

@@ -67,7 +67,8 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
     dropDb = () => adminQuery(url, `drop database if exists ${name} with (force)`);
   } else {
     const image = process.env[IMAGE_ENV];
-    db = await openPglite('memory://', image ? new Blob([readFileSync(image)]) : undefined);
+    // `dataDir` given: PGlite keeps its data in that directory (a disk the test controls) instead of in memory
+    db = await openPglite(overrides.dataDir ?? 'memory://', image ? new Blob([readFileSync(image)]) : undefined);
   }
   // from the template these find nothing to do
   await migrate(db);

@@ -3,8 +3,11 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { existsSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createDiskGuard, type Storage } from './diskGuard';
+
+export { DISK_FULL, DiskFullError, MIN_FREE_BYTES, checkDataDir, isDiskFull, type DataDirState, type Storage, type StorageState } from './diskGuard';
 
 export interface Db {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
@@ -19,6 +22,11 @@ export interface Db {
   listen?(channel: string, onNotice: () => void): Promise<void>;
   /** PGlite: the data directory as one tar image, for `openPglite(…, image)` (absent on PostgreSQL). */
   dump?(compression?: 'none' | 'gzip'): Promise<Blob>;
+  /**
+   * PGlite on a directory: whether its disk has room (server/db/diskGuard.ts). While it is full, writes throw
+   * DiskFullError at once and reads go on; it clears by itself when space returns.
+   */
+  storage?: Storage;
 }
 
 /**
@@ -43,34 +51,52 @@ export function pgliteStartParams(env: string | undefined = process.env.PGLITE_S
  * `image`: start from a data directory dumped by `dumpPglite` instead of an empty one (the server tests start from one
  * migrated and seeded image, about 0.5 s, instead of PGlite's initdb, migrations and seed, about 3.5 s each).
  */
-export async function openPglite(dataDir: string, image?: Blob): Promise<Db> {
+export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeBytes?: number } = {}): Promise<Db> {
   // pg_trgm: the identity list's text search walks a trigram index (migration 023)
   const options = { extensions: { pg_trgm }, startParams: pgliteStartParams(), ...(image ? { loadDataDir: image } : {}) };
   // a new data directory: PGlite's initdb leaves its memory at 400–800 MB (it varies from run to run) and that memory
   // never shrinks; closed and opened again, the server starts with the 250–400 MB that serving needs
   if (!image && !dataDir.includes('://') && !existsSync(join(dataDir, 'PG_VERSION'))) await (await PGlite.create(dataDir, options)).close();
   const lite = await PGlite.create(dataDir, options);
-  const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
+  // issue 27: on a real directory, never let PGlite write with the disk (nearly) full: see server/db/diskGuard.ts
+  const guard = dataDir.includes('://') ? null
+    : createDiskGuard(dataDir, async (on) => { await lite.exec(`set default_transaction_read_only = ${on ? 'on' : 'off'}`); }, { minFreeBytes: opts.minFreeBytes });
+  const refused = (e: unknown) => (guard ? guard.refused(e) : e);
+  const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }, top: boolean): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      const r = await q.query<T>(sql, params as any[]);
-      return { rows: r.rows };
+      if (top && guard) await guard.before();
+      if (guard?.blocks(sql)) throw guard.refused({ code: 'ENOSPC', message: 'no space left on device' });
+      try {
+        const r = await q.query<T>(sql, params as any[]);
+        return { rows: r.rows };
+      } catch (e) { throw refused(e); }
     },
-    async exec(sql: string) { await q.exec(sql); },
+    async exec(sql: string) {
+      if (top && guard) await guard.before();
+      if (guard?.blocks(sql)) throw guard.refused({ code: 'ENOSPC', message: 'no space left on device' });
+      try { await q.exec(sql); } catch (e) { throw refused(e); }
+    },
   });
   let chain: Promise<unknown> = Promise.resolve();
   const db: Db = {
     kind: 'pglite',
-    ...wrap(lite),
+    ...wrap(lite, true),
     // PGlite has one connection: serialise transactions so two never interleave
     transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
-      const run = chain.then(() => lite.transaction((tx) => fn({ ...wrap(tx as any), kind: 'pglite', transaction: (f) => f(db), close: async () => {} } as Db)));
+      const run = chain.then(async () => {
+        if (guard) await guard.before();
+        try {
+          return await lite.transaction((tx) => fn({ ...wrap(tx as any, false), kind: 'pglite', transaction: (f) => f(db), close: async () => {} } as Db));
+        } catch (e) { throw refused(e); } // a COMMIT refused for want of space
+      });
       chain = run.catch(() => {});
       return run as Promise<T>;
     },
-    close: () => lite.close(),
+    close: async () => { guard?.stop(); await lite.close(); },
     dump: (compression = 'none') => lite.dumpDataDir(compression),
     // PGlite queues a listener's call as it reads the committing statement's answer, ahead of that statement's caller
     async listen(channel, onNotice) { await lite.listen(channel, () => onNotice()); },
+    ...(guard ? { storage: { state: guard.state, onChange: guard.onChange } } : {}),
   };
   return db;
 }
@@ -144,32 +170,4 @@ export async function probeWrite(db: Db): Promise<WriteProbe> {
   } catch (e) {
     return { writable: false, problem: (e as Error).message };
   }
-}
-
-/** Free space below which the data directory counts as full. */
-export const MIN_FREE_BYTES = 32 * 1024 * 1024;
-
-export interface DataDirState { writable: boolean; freeBytes: number | null; problem?: string }
-
-/** Whether the embedded database's directory can be written and has room: a probe file written and removed, and statfs. */
-export function checkDataDir(dir: string, minFree = MIN_FREE_BYTES): DataDirState {
-  let freeBytes: number | null = null;
-  try {
-    const st = statfsSync(dir);
-    freeBytes = Number(st.bavail) * Number(st.bsize);
-  } catch { /* statfs unsupported: judged by the probe alone */ }
-  const probe = join(dir, `.write-probe-${process.pid}`);
-  try {
-    writeFileSync(probe, 'ok');
-    unlinkSync(probe);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOSPC' ? 'is full (no space left on the device)' : code === 'EROFS' ? 'is on a read-only file system'
-      : code === 'ENOENT' ? 'does not exist' : `cannot be written (${code ?? (e as Error).message})`;
-    return { writable: false, freeBytes, problem: `The data directory ${dir} ${why}` };
-  }
-  if (freeBytes !== null && freeBytes < minFree) {
-    return { writable: false, freeBytes, problem: `The data directory ${dir} is full: ${Math.round(freeBytes / 1024 / 1024)} MiB free, at least ${Math.round(minFree / 1024 / 1024)} MiB needed` };
-  }
-  return { writable: true, freeBytes };
 }

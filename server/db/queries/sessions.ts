@@ -1,6 +1,7 @@
 // Sessions, one row per issued token (jti): operators' console sessions and service accounts' integration
 // sessions. The Monitor screens list and end them; a token whose session has ended no longer works.
 import type { Db } from '../db';
+import { DiskFullError } from '../diskGuard';
 import { like, window, type ListWindow } from './list';
 
 export type UserKind = 'operator' | 'service';
@@ -12,8 +13,14 @@ export async function startSession(db: Db, s: { jti: string; userId: number; ip:
 }
 /** Marks the session seen now; false when it does not exist or has ended. */
 export async function touchSession(db: Db, jti: string): Promise<boolean> {
-  const { rows } = await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning jti', [jti]);
-  return rows.length > 0;
+  try {
+    const { rows } = await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning jti', [jti]);
+    return rows.length > 0;
+  } catch (e) {
+    // issue 27: a full disk refuses this bookkeeping write, not the request: reads go on with the session as it was
+    if (e instanceof DiskFullError) return isSessionOpen(db, jti);
+    throw e;
+  }
 }
 export async function isSessionOpen(db: Db, jti: string): Promise<boolean> {
   const { rows } = await db.query('select 1 from sessions where jti = $1 and ended_at is null', [jti]);
