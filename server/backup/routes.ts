@@ -3,8 +3,9 @@
 // into the restored database, the one that stays.
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { Readable } from 'node:stream';
-import { API, PLATFORM_HISTORY_ENTITIES, PLATFORM_HISTORY_SIZE, PRIV, backupFileName, type BackupList, type PlatformHistory, type RestoreStarted } from '../../contract';
+import { Transform, type Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { API, BACKUP_UPLOAD_MAX_BYTES, PLATFORM_HISTORY_ENTITIES, PLATFORM_HISTORY_SIZE, PRIV, backupFileName, type BackupList, type PlatformHistory, type RestoreStarted } from '../../contract';
 import type { Db } from '../db/db';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
 import { HttpError, audit, principal } from '../http/common';
@@ -20,7 +21,16 @@ export interface BackupOptions {
    * refused (409).
    */
   restart?: (image: string, after: (db: Db) => Promise<void>, settled: (restored: boolean, problem: string | null) => void) => void;
+  /** The largest upload taken (default BACKUP_UPLOAD_MAX_BYTES); a larger one is refused with 413 as it streams. */
+  maxUploadBytes?: number;
+  /** The most an upload may unpack to (default BACKUP_UNPACKED_MAX_BYTES); past it, or past BACKUP_MAX_RATIO times its size: 413. */
+  maxUnpackedBytes?: number;
 }
+
+/** What an uploaded backup may unpack to: 4 GiB (an embedded database is opened in memory to check it). */
+export const BACKUP_UNPACKED_MAX_BYTES = 4 * 1024 * 1024 * 1024;
+/** How many times its packed size a backup may unpack to (the demo database's is 8). */
+export const BACKUP_MAX_RATIO = 100;
 
 const UPLOAD_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
 
@@ -69,7 +79,61 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       if (!req.body || typeof (req.body as Readable).pipe !== 'function') {
         throw new HttpError(415, 'Validation failed', [{ field: 'file', message: 'must be sent as the body (application/gzip: a .tar.gz backup)' }]);
       }
-      const info = await receiveBackup(target, req.body as Readable, principal(req).username);
+      // bounded here as well as in receiveBackup: a declared length past the limit is refused before a byte is read,
+      // and a body sent without one is counted as it streams and cut off at the limit (never held: it goes to disk)
+      const max = backups?.maxUploadBytes ?? BACKUP_UPLOAD_MAX_BYTES;
+      const tooLarge = () => new HttpError(413, 'Validation failed', [{ field: 'file', message: `is larger than a backup may be (${Math.round(max / 1024 / 1024)} MiB)` }]);
+      const declared = Number(req.headers['content-length'] ?? 0);
+      // (the connection is closed after the answer: the rest of the body is dropped, never stored)
+      if (declared > max) { reply.header('connection', 'close'); (req.body as Readable).resume(); throw tooLarge(); }
+      // a .tar.gz is inflated as it arrives too (the bytes thrown away, only counted): a gzip bomb is stopped before
+      // it is stored, let alone opened into a database in memory to check it
+      let seen = 0;
+      let unpacked = 0;
+      let problem: HttpError | null = null;
+      const maxUnpacked = backups?.maxUnpackedBytes ?? BACKUP_UNPACKED_MAX_BYTES;
+      const gunzip = createGunzip();
+      let inflating = true;
+      let waiting: (() => void) | null = null;
+      const resume = () => { const w = waiting; waiting = null; w?.(); };
+      const counted = new Transform({
+        transform(chunk: Buffer, _enc, next) {
+          seen += chunk.length;
+          if (seen > max) return next(tooLarge());
+          if (problem) return next(problem);
+          if (!inflating || gunzip.write(chunk)) return next(null, chunk);
+          waiting = () => next(problem, problem ? undefined : chunk); // the upload goes no faster than it is inflated
+          gunzip.once('drain', resume);
+        },
+        flush(done) {
+          if (!inflating) return done();
+          let called = false;
+          const finish = () => { if (!called) { called = true; done(problem); } };
+          gunzip.once('end', finish).once('close', finish);
+          gunzip.end();
+        },
+      });
+      gunzip.on('data', (c: Buffer) => {
+        unpacked += c.length;
+        if (problem || (unpacked <= maxUnpacked && unpacked <= BACKUP_MAX_RATIO * Math.max(seen, 1024 * 1024))) return;
+        problem = new HttpError(413, 'Validation failed', [{ field: 'file', message: unpacked > maxUnpacked
+          ? `unpacks to more than ${Math.round(maxUnpacked / 1024 / 1024)} MiB`
+          : `unpacks to more than ${BACKUP_MAX_RATIO} times its size: a gzip bomb, not a backup` }]);
+        inflating = false;
+        gunzip.destroy();
+        counted.destroy(problem);
+        resume();
+      });
+      // not gzip at all: no longer counted; receiveBackup says what it is not
+      gunzip.on('error', () => { inflating = false; resume(); });
+      (req.body as Readable).once('error', (e) => counted.destroy(e));
+      (req.body as Readable).pipe(counted);
+      let info;
+      try { info = await receiveBackup(target, counted, principal(req).username); } catch (e) {
+        // what is still in flight is read and dropped until the connection closes (so the answer is not lost to a reset)
+        if (seen > max || problem) { reply.header('connection', 'close'); (req.body as Readable).unpipe().resume(); }
+        throw problem ?? e;
+      } finally { gunzip.destroy(); }
       await audit(db, req, { clientId: null, action: 'upload', entity: 'backup', entityId: info.id, before: null, after: info });
       return reply.code(201).send(info);
     });

@@ -2,16 +2,25 @@
 // exceljs for XLSX), never a hand-written parser. Anything unreadable is a 4xx with a violation on `file`:
 // not UTF-8 (or UTF-16), a malformed CSV, a broken XLSX, a formula cell, too many rows, no header row.
 import { parse } from 'csv-parse/sync';
+import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
+import type { Entry, ZipFile } from 'yauzl';
 import { HttpError } from '../http/common';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_UPLOAD_ROWS = 20_000;
+export const MAX_UPLOAD_COLUMNS = 64;
+export const MAX_UPLOAD_CELLS = 400_000;
 const MAX_CELL = 2000;
 
 export interface Sheet { headers: string[]; rows: string[][] }
 
 const bad = (message: string, status = 400) => new HttpError(status, 'Validation failed', [{ field: 'file', message }]);
+
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+const count = (n: number) => n.toLocaleString('en-US');
+const tooTall = () => bad(`has more than ${count(MAX_UPLOAD_ROWS)} rows; at most ${count(MAX_UPLOAD_ROWS)} per upload`, 413);
+const tooWide = () => bad(`is wider than ${MAX_UPLOAD_COLUMNS} columns`, 413);
 
 const isZip = (b: Buffer) => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 
@@ -22,7 +31,7 @@ export async function readSheet(buf: Buffer): Promise<Sheet> {
   const nonEmpty = table.filter((r) => r.some((c) => c.trim() !== ''));
   if (!nonEmpty.length) throw bad('has no header row');
   const [head, ...rows] = nonEmpty;
-  if (rows.length > MAX_UPLOAD_ROWS) throw bad(`has ${rows.length} rows; at most ${MAX_UPLOAD_ROWS} per upload`, 413);
+  if (rows.length > MAX_UPLOAD_ROWS) throw tooTall();
   const headers = head.map((h) => h.trim());
   return { headers, rows };
 }
@@ -33,11 +42,21 @@ function readCsv(buf: Buffer): string[][] {
   try { text = new TextDecoder('utf-8', { fatal: true }).decode(buf); } catch { throw bad('is not UTF-8 text (save it as CSV UTF-8, or upload the .xlsx)', 415); }
   if (text.includes('\u0000')) throw bad('is not a text file (it holds NUL bytes)', 415);
   // the delimiter the header line uses: comma, semicolon (European spreadsheets) or tab
-  const first = text.slice(0, text.search(/\r?\n/) >>> 0 || text.length);
+  // (of at most its first 64 KB: a header line is never longer, and a hostile one is not split whole)
+  const head = text.slice(0, 64 * 1024);
+  const first = head.slice(0, head.search(/\r?\n/) >>> 0 || head.length);
   const delimiter = [',', ';', '\t'].map((d) => [d, first.split(d).length] as const).sort((a, b) => b[1] - a[1])[0][0];
   try {
-    const out = parse(text, { bom: true, delimiter, skip_empty_lines: true, relax_column_count: true, max_record_size: 64 * 1024, to: MAX_UPLOAD_ROWS + 2 }) as string[][];
-    for (const r of out) for (const c of r) if (c.length > MAX_CELL) throw bad(`has a cell longer than ${MAX_CELL} characters`);
+    // columns and cells are counted as csv-parse reads each field (cast sees every one), so a line of a million
+    // empty fields stops at the 65th, before its record is made
+    let fields = 0;
+    const cast = (value: string, ctx: { index: number }) => {
+      if (ctx.index >= MAX_UPLOAD_COLUMNS) throw tooWide();
+      if (++fields > MAX_UPLOAD_CELLS) throw bad(`has more than ${count(MAX_UPLOAD_CELLS)} cells`, 413);
+      if (value.length > MAX_CELL) throw bad(`has a cell longer than ${MAX_CELL} characters`);
+      return value;
+    };
+    const out = parse(text, { bom: true, delimiter, skip_empty_lines: true, relax_column_count: true, max_record_size: 64 * 1024, to: MAX_UPLOAD_ROWS + 2, cast }) as string[][];
     return out;
   } catch (e) {
     if (e instanceof HttpError) throw e;
@@ -46,26 +65,188 @@ function readCsv(buf: Buffer): string[][] {
   }
 }
 
-async function readXlsx(buf: Buffer): Promise<string[][]> {
-  // loaded on the first workbook: a large library every server process (and every server test) would otherwise load
-  // at start for a feature most never use (0.7 s on this machine)
-  const { default: Excel } = await import('exceljs');
-  const wb = new Excel.Workbook();
-  try { await wb.xlsx.load(buf as unknown as ArrayBuffer); } catch (e) { throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`); }
-  const ws = wb.worksheets[0];
-  if (!ws) throw bad('has no worksheet');
-  if (ws.rowCount > MAX_UPLOAD_ROWS + 1) throw bad(`has ${ws.rowCount - 1} rows; at most ${MAX_UPLOAD_ROWS} per upload`, 413);
-  const out: string[][] = [];
-  const width = ws.columnCount;
-  ws.eachRow({ includeEmpty: false }, (row, n) => {
-    const cells: string[] = [];
-    for (let c = 1; c <= width; c++) {
-      const v = row.getCell(c).value;
-      cells.push(cellText(v, n, c));
+// --- XLSX: an XLSX is a zip of XML parts. Everything about it is bounded before or while it is read, never after:
+// the zip's central directory first (how many parts, how large each says it unpacks, how much larger than it is
+// packed), then each part the reader needs is inflated as a stream (yauzl: never past the size its directory states)
+// through a streaming XML parser (saxes) that counts rows, columns, cells, shared strings and nesting as they come
+// and stops at the first limit passed. Only then are the checked parts handed to exceljs's streaming reader, in a
+// zip built of them alone (yazl), so that exceljs reads exactly the bytes that were checked.
+
+/** Reading stops at the first of these; the file is refused with a violation naming the limit. */
+export const XLSX_LIMITS = {
+  /** uncompressed bytes of all the parts read */
+  unpackedBytes: 50 * 1024 * 1024,
+  /** how much larger than its packed size a part may unpack (parts of at least `ratioFloor` bytes) */
+  ratio: 100,
+  ratioFloor: 1024 * 1024,
+  /** parts in the zip */
+  parts: 1000,
+  columns: MAX_UPLOAD_COLUMNS,
+  cells: MAX_UPLOAD_CELLS,
+  sharedStrings: MAX_UPLOAD_CELLS,
+  sharedStringChars: 8 * 1024 * 1024,
+  xmlDepth: 32,
+} as const;
+
+
+/** "XFD20001" → [16384, 20001]; "B" → [2, 0]; anything else: null. */
+function cellRef(ref: string): [number, number] | null {
+  const m = /^\$?([A-Za-z]{1,3})\$?(\d{0,7})$/.exec(ref.trim());
+  if (!m) return null;
+  let col = 0;
+  for (const ch of m[1].toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return [col, m[2] ? Number(m[2]) : 0];
+}
+
+type PartKind = 'workbook' | 'rels' | 'sheet' | 'sharedStrings' | 'styles';
+
+interface PartFacts { firstSheetRid?: string; rels?: Map<string, string> }
+
+/**
+ * Inflates one part as a stream through saxes, checking every limit as the XML comes; returns the part's bytes
+ * (bounded by the total) and what the workbook and its relationships say. `budget` is what is left of the total.
+ */
+async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { left: number }, SaxesParser: typeof import('saxes').SaxesParser): Promise<{ bytes: Buffer; facts: PartFacts }> {
+  const stream = await zip.openReadStreamPromise(entry);
+  const parser = new SaxesParser();
+  const facts: PartFacts = {};
+  let depth = 0;
+  let rows = 0;
+  let cells = 0;
+  let column = 0; // the last cell's column in the current row
+  let strings = 0;
+  let stringChars = 0;
+  let problem: HttpError | null = null;
+  const stop = (e: HttpError) => { problem ??= e; };
+  parser.on('error', (e) => stop(bad(`is not a readable XLSX workbook: ${entry.fileName}: ${String(e.message).slice(0, 160)}`)));
+  parser.on('opentag', (tag) => {
+    if (++depth > XLSX_LIMITS.xmlDepth) return stop(bad(`has XML nested deeper than ${XLSX_LIMITS.xmlDepth} levels (${entry.fileName})`));
+    const a = tag.attributes as Record<string, string>;
+    const name = tag.name.slice(tag.name.indexOf(':') + 1); // x:row (a prefixed namespace) is a row
+    if (kind === 'sheet') {
+      if (name === 'dimension' && a.ref) {
+        const [from, to] = String(a.ref).split(':').map(cellRef);
+        const last = to ?? from; // "A1:XFD20001", or one cell
+        if (last && last[0] > XLSX_LIMITS.columns) return stop(tooWide());
+        if (last && last[1] > MAX_UPLOAD_ROWS + 1) return stop(tooTall());
+      } else if (name === 'row') {
+        rows++;
+        column = 0;
+        const r = Number(a.r ?? 0);
+        if (rows > MAX_UPLOAD_ROWS + 1 || r > MAX_UPLOAD_ROWS + 1) return stop(tooTall());
+      } else if (name === 'c') {
+        column = a.r ? (cellRef(String(a.r))?.[0] ?? column + 1) : column + 1;
+        if (column > XLSX_LIMITS.columns) return stop(tooWide());
+        if (++cells > XLSX_LIMITS.cells) return stop(bad(`has more than ${count(XLSX_LIMITS.cells)} cells`, 413));
+      }
+    } else if (kind === 'sharedStrings') {
+      if (name === 'sst' && Number(a.uniqueCount ?? 0) > XLSX_LIMITS.sharedStrings) return stop(bad(`has more than ${count(XLSX_LIMITS.sharedStrings)} different texts`, 413));
+      if (name === 'si' && ++strings > XLSX_LIMITS.sharedStrings) return stop(bad(`has more than ${count(XLSX_LIMITS.sharedStrings)} different texts`, 413));
+    } else if (kind === 'workbook') {
+      if (name === 'sheet' && facts.firstSheetRid === undefined) facts.firstSheetRid = String(a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1] ?? '');
+    } else if (kind === 'rels') {
+      if (name === 'Relationship' && a.Id && a.Target) (facts.rels ??= new Map()).set(String(a.Id), String(a.Target));
     }
-    out.push(cells);
   });
-  return out;
+  parser.on('closetag', () => { depth--; });
+  parser.on('text', (t) => {
+    if (t.length > MAX_CELL) return stop(bad(`has a cell longer than ${MAX_CELL} characters`));
+    if (kind === 'sharedStrings' && (stringChars += t.length) > XLSX_LIMITS.sharedStringChars) stop(bad(`has more than ${mb(XLSX_LIMITS.sharedStringChars)} of text`, 413));
+  });
+  const chunks: Buffer[] = [];
+  const text = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      budget.left -= chunk.length;
+      if (budget.left < 0) throw bad(`unpacks to more than ${mb(XLSX_LIMITS.unpackedBytes)}`, 413);
+      chunks.push(chunk);
+      parser.write(text.decode(chunk, { stream: true }));
+      if (problem) throw problem;
+    }
+    parser.close();
+    if (problem) throw problem;
+  } catch (e) {
+    stream.destroy();
+    if (e instanceof HttpError) throw e;
+    // yauzl: a part that inflates past the size the directory states (stopped there), broken deflate data
+    const message = String((e as Error).message ?? e);
+    if (message.startsWith('too many bytes')) throw bad(`is not a readable XLSX workbook: ${entry.fileName} unpacks to more than its zip directory says (${count(entry.uncompressedSize)} bytes)`);
+    throw bad(`is not a readable XLSX workbook: ${entry.fileName}: ${String((e as Error).message ?? e).slice(0, 160)}`);
+  }
+  return { bytes: Buffer.concat(chunks), facts };
+}
+
+async function readXlsx(buf: Buffer): Promise<string[][]> {
+  const { fromBufferPromise } = await import('yauzl');
+  let zip: ZipFile;
+  try { zip = await fromBufferPromise(buf, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }); } catch (e) {
+    throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`);
+  }
+  // the central directory, before anything is inflated: how many parts, what each says it unpacks to
+  if (zip.entryCount > XLSX_LIMITS.parts) throw bad(`has more than ${count(XLSX_LIMITS.parts)} parts`, 413);
+  const entries = new Map<string, Entry>();
+  let declared = 0;
+  try {
+    for await (const e of zip.eachEntry()) {
+      declared += e.uncompressedSize;
+      if (declared > XLSX_LIMITS.unpackedBytes) throw bad(`unpacks to more than ${mb(XLSX_LIMITS.unpackedBytes)}`, 413);
+      if (e.uncompressedSize >= XLSX_LIMITS.ratioFloor && e.uncompressedSize > XLSX_LIMITS.ratio * Math.max(1, e.compressedSize)) {
+        throw bad(`unpacks to more than ${XLSX_LIMITS.ratio} times its size (${e.fileName}): a zip bomb, not a workbook`, 413);
+      }
+      entries.set(e.fileName, e);
+    }
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`);
+  }
+  const { SaxesParser } = await import('saxes');
+  const budget = { left: XLSX_LIMITS.unpackedBytes };
+  const part = (name: string, kind: PartKind) => { const e = entries.get(name); return e ? checkPart(zip, e, kind, budget, SaxesParser) : null; };
+  const workbook = await part('xl/workbook.xml', 'workbook');
+  const rels = await part('xl/_rels/workbook.xml.rels', 'rels');
+  if (!workbook || !rels) throw bad('is not a readable XLSX workbook: it has no xl/workbook.xml');
+  // the first sheet, as the workbook lists them (a relative target is under xl/)
+  const target = rels.facts.rels?.get(workbook.facts.firstSheetRid ?? '');
+  const sheetName = target ? (target.startsWith('/') ? target.slice(1) : `xl/${target}`) : undefined;
+  if (!sheetName || !/^xl\/worksheets\/sheet\d+\.xml$/.test(sheetName) || !entries.has(sheetName)) throw bad('has no worksheet');
+  const styles = await part('xl/styles.xml', 'styles');
+  const shared = await part('xl/sharedStrings.xml', 'sharedStrings');
+  const sheet = (await part(sheetName, 'sheet'))!;
+
+  // exceljs reads the checked parts, in the order its streaming reader reads without temporary files: the
+  // relationships and workbook, the styles (dates are numbers formatted as dates), the shared strings, the sheet
+  const { default: Excel } = await import('exceljs');
+  const { ZipFile: ZipWriter } = await import('yazl');
+  const out = new ZipWriter();
+  out.addBuffer(rels.bytes, 'xl/_rels/workbook.xml.rels', { compress: false });
+  out.addBuffer(workbook.bytes, 'xl/workbook.xml', { compress: false });
+  if (styles) out.addBuffer(styles.bytes, 'xl/styles.xml', { compress: false });
+  out.addBuffer(shared?.bytes ?? Buffer.from('<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>'), 'xl/sharedStrings.xml', { compress: false });
+  out.addBuffer(sheet.bytes, sheetName, { compress: false });
+  out.end();
+  const zipped = out.outputStream as unknown as Readable;
+  const reader = new Excel.stream.xlsx.WorkbookReader(zipped, {
+    worksheets: 'emit', sharedStrings: 'cache', styles: styles ? 'cache' : 'ignore', hyperlinks: 'ignore', entries: 'ignore',
+  });
+  const table: string[][] = [];
+  try {
+    for await (const ws of reader) {
+      for await (const row of ws) {
+        if (row.number > MAX_UPLOAD_ROWS + 1) throw tooTall();
+        if (row.cellCount > XLSX_LIMITS.columns) throw tooWide();
+        const cells: string[] = [];
+        for (let c = 1; c <= row.cellCount; c++) cells.push(cellText(row.getCell(c).value, row.number, c));
+        table.push(cells);
+      }
+      return table;
+    }
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`);
+  } finally {
+    zipped.destroy();
+  }
+  throw bad('has no worksheet');
 }
 
 function cellText(v: ExcelJS.CellValue, row: number, col: number): string {
