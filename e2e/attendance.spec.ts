@@ -31,7 +31,15 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   const statuses = await table.getByTestId('attendance-status').allTextContents();
   expect(statuses.every((x) => ['Present', 'Late', 'Absent', 'On leave'].includes(x))).toBe(true);
   expect(statuses.filter((x) => x === 'Present' || x === 'Late').length).toBeGreaterThan(4);
-  await expect(rows.locator('td:nth-child(5)').filter({ hasText: /^\d+:\d\d$/ }).first()).toBeVisible(); // worked
+  await expect(rows.getByTestId('attendance-worked').filter({ hasText: /^\d+:\d\d$/ }).first()).toBeVisible(); // worked
+  // Office hours' 60-minute unpaid break is taken off a day that spans 12:30-13:30 (every seeded in and out does):
+  // worked is the out less the in less 1:00, and says so
+  const came = rows.filter({ has: page.getByTestId('attendance-break') }).first();
+  await expect(came.getByTestId('attendance-break')).toHaveText('1:00 break taken off');
+  const [inAt, outAt, workedText] = [await came.locator('td:nth-child(3)').textContent(), await came.locator('td:nth-child(4)').textContent(), await came.getByTestId('attendance-worked').textContent()];
+  const mins = (hm: string) => Number(hm.split(':')[0]) * 60 + Number(hm.split(':')[1]);
+  expect(mins(workedText!)).toBe(mins(outAt!) - mins(inAt!) - 60);
+  await expect(came.getByTestId('attendance-overtime')).toHaveText(''); // a working day: no overtime
   await expect(screen.getByTestId('attendance-counts')).toContainText(/Present: \d/);
   await shot(page, 'daily-attendance');
 
@@ -57,7 +65,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await screen.getByLabel('Day', { exact: true }).fill(ymd(t));
   // the past day's reading (most came and went), every worked time a quarter
   await expect.poll(async () => {
-    const worked = (await rows.locator('td:nth-child(5)').allTextContents()).filter(Boolean);
+    const worked = (await rows.getByTestId('attendance-worked').allTextContents()).filter(Boolean);
     return worked.length > 4 && worked.every((w) => /:(00|15|30|45)$/.test(w));
   }).toBe(true);
   // summaries [3.6.0]: the last two weeks of the team, days counted per member
@@ -100,7 +108,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Timesheet day saved' }).first()).toBeVisible();
   await expect(page.getByTestId('timesheet')).toBeVisible();
-  expect(await found()).toMatchObject({ status: 'present', workedMinutes: 540, amended: true, amendedBy: 'Hana HR' }); // 08:30 to 17:30
+  expect(await found()).toMatchObject({ status: 'present', workedMinutes: 480, overtimeMinutes: 0, amended: true, amendedBy: 'Hana HR' }); // 08:30 to 17:30 less the 60-minute break
 
   await page.goto('/attendance/properties');
   await props.getByLabel('Round worked time down to (minutes)').fill('1');

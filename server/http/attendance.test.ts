@@ -3,7 +3,6 @@
 // without a shift — the team filter, the day's bounds in the client's zone, privileges, tenants and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, timesheetResource, type AttendanceSummary, type DailyAttendance } from '../../contract';
-import { dayOutcome, workedMinutes, WHOLE_DAY } from '../db/queries/attendance';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -49,7 +48,7 @@ describe('daily attendance', () => {
     expect(body.zone).toBe('Asia/Kuala_Lumpur');
     const by = Object.fromEntries(body.rows.map((x) => [x.name, x]));
     expect(Object.keys(by)).toEqual(['Leaving, Test', 'Missing, Test', 'Ontime, Test', 'Tardy, Test']);
-    expect(by['Ontime, Test']).toMatchObject({ status: 'present', shiftStart: '08:00', shiftEnd: '16:00', workedMinutes: 515, lateMinutes: null, team: 'Dock crew (test)',
+    expect(by['Ontime, Test']).toMatchObject({ status: 'present', shiftStart: '08:00', shiftEnd: '16:00', workedMinutes: 455, breakMinutes: 60, breakTakenMinutes: 60, overtimeMinutes: 0, lateMinutes: null, team: 'Dock crew (test)',
       firstIn: new Date(`${MONDAY}T07:55:00+08:00`).toISOString(), lastOut: new Date(`${MONDAY}T16:30:00+08:00`).toISOString() });
     expect(by['Tardy, Test']).toMatchObject({ status: 'late', lateMinutes: 25, workedMinutes: null, lastOut: null });
     expect(by['Missing, Test']).toMatchObject({ status: 'absent', firstIn: null });
@@ -105,7 +104,7 @@ describe('attendance summaries', () => {
     const body = r.body as AttendanceSummary;
     expect(body).toMatchObject({ from: MONDAY, to: '2026-11-03', zone: 'Asia/Kuala_Lumpur', days: 2 });
     const by = Object.fromEntries(body.rows.map((x) => [x.name, x]));
-    expect(by['Ontime, Test']).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0, absentDays: 0, leaveDays: 0, workedMinutes: 515 });
+    expect(by['Ontime, Test']).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 0, absentDays: 0, leaveDays: 0, workedMinutes: 455, overtimeMinutes: 0 }); // 8:35 less the 60-minute break
     expect(by['Tardy, Test']).toMatchObject({ scheduledDays: 1, presentDays: 1, lateDays: 1, lateMinutes: 25, workedMinutes: 0 });
     expect(by['Missing, Test']).toMatchObject({ scheduledDays: 1, presentDays: 0, absentDays: 1 });
     expect(by['Leaving, Test']).toMatchObject({ scheduledDays: 0, leaveDays: 1 });
@@ -131,7 +130,7 @@ describe('the timesheet: built from daily attendance [3.3], amended with a reaso
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ written: 8, keptAmended: 0, days: 2 });
     expect(await entry('Tardy')).toMatchObject({ identityName: 'Tardy, Test', team: 'Dock crew (test)', status: 'late', lateMinutes: 25, shiftStart: '08:00', amended: false });
-    expect(await entry('Ontime')).toMatchObject({ status: 'present', workedMinutes: 515 });
+    expect(await entry('Ontime')).toMatchObject({ status: 'present', workedMinutes: 455, overtimeMinutes: 0 });
     expect(await entry('Ontime', '2026-11-03')).toMatchObject({ status: 'day-off' });
     expect(await s.count(`select 1 from audit_log where entity = 'timesheet day' and action = 'build'`)).toBe(1);
   });
@@ -145,43 +144,16 @@ describe('the timesheet: built from daily attendance [3.3], amended with a reaso
     expect((await put({ ...times, amendReason: 'Badge left at home' }, operator)).status).toBe(403);
     const ok = await put({ ...times, amendReason: 'Badge left at home' });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ status: 'present', lateMinutes: null, workedMinutes: 487, amended: true, amendReason: 'Badge left at home', amendedBy: 'Hana HR' });
+    expect(ok.body).toMatchObject({ status: 'present', lateMinutes: null, workedMinutes: 427, amended: true, amendReason: 'Badge left at home', amendedBy: 'Hana HR' });
     const again = await build({ from: MONDAY, to: MONDAY, teamId: team });
     expect(again.body).toEqual({ written: 3, keptAmended: 1, days: 1 });
-    expect(await entry('Tardy')).toMatchObject({ status: 'present', amended: true, workedMinutes: 487 });
+    expect(await entry('Tardy')).toMatchObject({ status: 'present', amended: true, workedMinutes: 427 }); // 8:07 less the break
   });
   it('refuses a period backwards or too long naming the field, days still ahead are not built, and needs 3.3', async () => {
     expect((await build({ from: MONDAY, to: '2026-11-01' })).body.violations.map((v: { field: string }) => v.field)).toEqual(['to']);
     expect((await build({ from: '2026-01-01', to: '2026-06-01' })).body.violations.map((v: { field: string }) => v.field)).toEqual(['to']);
     expect((await build({ from: '2099-01-01', to: '2099-01-31' })).body).toEqual({ written: 0, keptAmended: 0, days: 0 });
     expect((await build({ from: MONDAY, to: MONDAY }, operator)).status).toBe(403);
-  });
-});
-
-describe('one day\u2019s outcome (dayOutcome), the same for daily attendance, a build and an amendment', () => {
-  const clock = { today: '2026-11-27', nowMinutes: 8 * 60, roundMinutes: 1 };
-  const member = { day: MONDAY, onLeave: false, shiftStart: '08:00', graceMinutes: 10, firstIn: null as string | null, lastOut: null as string | null, firstInMinutes: null as number | null };
-  it('works time out as the last badge-in minus the first, rounded down, only with an out after the in', () => {
-    expect(workedMinutes('2026-11-02T07:55:00+08:00', '2026-11-02T16:30:00+08:00', 1)).toBe(515);
-    expect(workedMinutes('2026-11-02T07:55:00+08:00', '2026-11-02T16:30:00+08:00', 15)).toBe(510);
-    expect(workedMinutes('2026-11-02T07:55:40Z', '2026-11-02T08:10:20Z', 1)).toBe(14); // whole minutes, down
-    expect(workedMinutes('2026-11-02T08:25:00Z', '2026-11-02T08:25:00Z', 1)).toBeNull(); // a single badge-in
-    expect(workedMinutes('2026-11-02T09:00:00Z', '2026-11-02T08:00:00Z', 1)).toBeNull();
-    expect(workedMinutes(null, '2026-11-02T08:00:00Z', 1)).toBeNull();
-    expect(workedMinutes('2026-11-02T08:00:00Z', null, 1)).toBeNull();
-    for (const round of [0, -5, 2.5, NaN]) expect(workedMinutes('2026-11-02T08:00:00Z', '2026-11-02T08:07:00Z', round)).toBe(7);
-  });
-  it('judges the status by the contract\u2019s rules, today by the time of day unless judged as a whole', () => {
-    const late = { ...member, firstIn: '2026-11-02T00:25:00Z', lastOut: '2026-11-02T08:05:00Z', firstInMinutes: 8 * 60 + 25 };
-    expect(dayOutcome(late, { ...clock, roundMinutes: 15 })).toEqual({ status: 'late', lateMinutes: 25, workedMinutes: 450 }); // 460 down to 15s
-    expect(dayOutcome({ ...late, onLeave: true }, clock)).toEqual({ status: 'on-leave', lateMinutes: null, workedMinutes: 460 });
-    const today = { ...member, day: clock.today };
-    expect(dayOutcome(today, clock).status).toBe('not-yet');
-    expect(dayOutcome(today, { ...clock, nowMinutes: WHOLE_DAY }).status).toBe('absent');
-    expect(dayOutcome({ ...member, day: '2026-11-30' }, { ...clock, nowMinutes: WHOLE_DAY }).status).toBe('not-yet');
-    expect(dayOutcome(member, clock).status).toBe('absent');
-    // minutes of the day without an in time count for nothing
-    expect(dayOutcome({ ...member, firstInMinutes: 9 * 60 }, clock)).toEqual({ status: 'absent', lateMinutes: null, workedMinutes: null });
   });
 });
 
@@ -203,19 +175,19 @@ describe('a period read at once', () => {
         presentDays: mine.filter((x) => x.status === 'present' || x.status === 'late').length,
         lateDays: mine.filter((x) => x.status === 'late').length, absentDays: mine.filter((x) => x.status === 'absent').length,
         leaveDays: mine.filter((x) => x.status === 'on-leave').length,
-        workedMinutes: mine.reduce((n, x) => n + (x.workedMinutes ?? 0), 0), lateMinutes: mine.reduce((n, x) => n + (x.lateMinutes ?? 0), 0),
+        workedMinutes: mine.reduce((n, x) => n + (x.workedMinutes ?? 0), 0), overtimeMinutes: mine.reduce((n, x) => n + x.overtimeMinutes, 0), lateMinutes: mine.reduce((n, x) => n + (x.lateMinutes ?? 0), 0),
       });
     }
     expect(body.rows.find((x) => x.name === 'Leaving, Test')).toMatchObject({ leaveDays: 4, scheduledDays: 0 }); // Friday to Monday
   });
   it('a build writes each day of the period as daily attendance shows it, and daily attendance, the summary, a build and an amendment round alike', async () => {
     const [{ id: client }] = (await s.db.query<any>(`select id from clients where code = 'NORTHWIND'`)).rows;
-    const entries = async () => (await s.db.query<any>(`select day::text as day, identity_id, status, worked_minutes, late_minutes, first_in, last_out, amended
+    const entries = async () => (await s.db.query<any>(`select day::text as day, identity_id, status, worked_minutes, overtime_minutes, late_minutes, first_in, last_out, amended
       from timesheet_entries where team_id = $1 and day between $2 and $3 order by day, identity_name`, [team, from, to])).rows;
     const check = async () => {
       const days = await daily();
       const built = await entries();
-      const expected = days.flatMap((d) => d.rows.map((x) => ({ day: d.date, identity_id: x.identityId, status: x.status, worked_minutes: x.workedMinutes, late_minutes: x.lateMinutes,
+      const expected = days.flatMap((d) => d.rows.map((x) => ({ day: d.date, identity_id: x.identityId, status: x.status, worked_minutes: x.workedMinutes, overtime_minutes: x.overtimeMinutes, late_minutes: x.lateMinutes,
         first_in: x.firstIn, last_out: x.lastOut })));
       const amendedTardy = (e: any) => e.amended && e.identity_id === ids.Tardy && e.day === MONDAY;
       expect(built.filter((e) => !amendedTardy(e)).map((e) => ({ ...e, first_in: e.first_in && new Date(e.first_in).toISOString(), last_out: e.last_out && new Date(e.last_out).toISOString(), amended: undefined })))
@@ -230,17 +202,92 @@ describe('a period read at once', () => {
     try {
       expect((await s.call('POST', API.timesheetBuild, { token: hr, body: { from, to, teamId: team } })).body).toEqual({ written: 19, keptAmended: 1, days: 5 });
       const days = await check();
-      expect(days[3].rows.find((x) => x.name === 'Ontime, Test')).toMatchObject({ workedMinutes: 510 }); // 515 down to 15s
+      expect(days[3].rows.find((x) => x.name === 'Ontime, Test')).toMatchObject({ workedMinutes: 450 }); // 455 down to 15s
       const summary = (await s.call('GET', `${ATTENDANCE_SUMMARY_API}?from=${MONDAY}&to=${MONDAY}&teamId=${team}`, { token: hr })).body as AttendanceSummary;
-      expect(summary.rows.find((x) => x.name === 'Ontime, Test')).toMatchObject({ workedMinutes: 510 });
+      expect(summary.rows.find((x) => x.name === 'Ontime, Test')).toMatchObject({ workedMinutes: 450 });
       const tardy = (await entries()).find((e) => e.identity_id === ids.Tardy && e.day === MONDAY);
       const [{ id }] = (await s.db.query<any>('select id from timesheet_entries where identity_id = $1 and day = $2', [ids.Tardy, MONDAY])).rows;
-      expect(tardy).toMatchObject({ amended: true, worked_minutes: 487 });
+      expect(tardy).toMatchObject({ amended: true, worked_minutes: 427 });
       const amended = await s.call('PUT', `${timesheetResource.api}/${id}`, { token: hr, body: { firstIn: `${MONDAY}T08:19:00+08:00`, lastOut: `${MONDAY}T16:05:00+08:00`, amendReason: 'Badge left at home' } });
-      expect(amended.body).toMatchObject({ status: 'late', lateMinutes: 19, workedMinutes: 465 }); // 466 down to 15s
+      expect(amended.body).toMatchObject({ status: 'late', lateMinutes: 19, workedMinutes: 405 }); // 466 less the break, 406, down to 15s
     } finally {
       if (had) await s.db.query('update attendance_properties set round_minutes = $2 where client_id = $1', [client, had.round_minutes]);
       else await s.db.query('delete from attendance_properties where client_id = $1', [client]);
     }
+  });
+});
+
+// Issue 29: worked time less the work schedule's unpaid break, a day off's badge-ins as overtime, a night shift counted
+// on the day it began — with the seeded Office hours schedule (09:00–17:00, its 60-minute break) and Zara Brown of the
+// seeded Head office team, on days before the seeded badge-ins.
+describe('payroll figures: the unpaid break, overtime on a day off, a night shift', () => {
+  const WORKDAY = '2026-10-05', SATURDAY = '2026-10-10'; // a Monday and the Saturday after
+  let zara: number, headOffice: number, client: number;
+  const swipeAt = (who: number, at: string) => s.db.query(`insert into events (client_id, event_code, event_source_id, event_point_id, message, identity_id, decision, at)
+    values ($1, 5000, 'd1', 'd1', 'test', $2, 'granted', $3)`, [client, who, at]);
+  const zaraOn = async (date: string) => ((await day(date, hr, `&teamId=${headOffice}`)).body as DailyAttendance).rows.find((r) => r.identityId === zara)!;
+  beforeAll(async () => {
+    const q = async (sql: string, p: unknown[] = []) => (await s.db.query<any>(sql, p)).rows;
+    [{ client, zara, team: headOffice }] = await q(`select c.id as client, i.id as zara, t.id as team from clients c
+      join teams t on t.client_id = c.id and t.name = 'Head office' join team_members m on m.team_id = t.id
+      join identities i on i.id = m.identity_id and i.first_name = 'Zara' and i.last_name = 'Brown' where c.code = 'NORTHWIND'`);
+    await swipeAt(zara, `${WORKDAY}T08:45:00+08:00`);
+    await swipeAt(zara, `${WORKDAY}T12:31:00+08:00`); // the canteen door: not an out
+    await swipeAt(zara, `${WORKDAY}T17:22:00+08:00`);
+    await swipeAt(zara, `${SATURDAY}T09:00:00+08:00`);
+    await swipeAt(zara, `${SATURDAY}T15:00:00+08:00`);
+  });
+
+  it('the seeded Office hours schedule has a 60-minute unpaid break, taken off Zara Brown\u2019s 08:45\u201317:22: 7:37, not 8:37', async () => {
+    expect((await s.db.query<any>(`select w.break_minutes, s.start_time, s.end_time from work_schedules w join work_schedule_shifts s on s.work_schedule_id = w.id
+      where w.client_id = $1 and w.name = 'Office hours' and s.day = '1'`, [client])).rows[0]).toEqual({ break_minutes: 60, start_time: '09:00', end_time: '17:00' });
+    expect(await zaraOn(WORKDAY)).toMatchObject({ name: 'Brown, Zara', status: 'present', shiftStart: '09:00', shiftEnd: '17:00', breakMinutes: 60, breakTakenMinutes: 60,
+      workedMinutes: 457, overtimeMinutes: 0, firstIn: new Date(`${WORKDAY}T08:45:00+08:00`).toISOString(), lastOut: new Date(`${WORKDAY}T17:22:00+08:00`).toISOString() });
+  });
+
+  it('a badge-in on a day off shows an in, an out and worked time, all of it overtime (the break after 5 hours)', async () => {
+    expect(await zaraOn(SATURDAY)).toMatchObject({ status: 'day-off', shiftStart: null, firstIn: new Date(`${SATURDAY}T09:00:00+08:00`).toISOString(),
+      lastOut: new Date(`${SATURDAY}T15:00:00+08:00`).toISOString(), breakTakenMinutes: 60, workedMinutes: 300, overtimeMinutes: 300 });
+  });
+
+  it('the summary of the week is the sum of its days: 7:37 + 5:00 worked, 5:00 of it overtime', async () => {
+    const week = ((await s.call('GET', `${ATTENDANCE_SUMMARY_API}?from=${WORKDAY}&to=${SATURDAY}&teamId=${headOffice}`, { token: hr })).body as AttendanceSummary).rows.find((r) => r.identityId === zara)!;
+    expect(week).toMatchObject({ scheduledDays: 5, presentDays: 1, absentDays: 4, workedMinutes: 757, overtimeMinutes: 300 });
+    const days = await Promise.all(['2026-10-05', '2026-10-06', '2026-10-07', '2026-10-08', '2026-10-09', '2026-10-10'].map(zaraOn));
+    expect(week.workedMinutes).toBe(days.reduce((n, d) => n + (d.workedMinutes ?? 0), 0));
+  });
+
+  it('a build writes the same figures into the timesheet, and an amendment works them out again with the break as built', async () => {
+    expect((await s.call('POST', API.timesheetBuild, { token: hr, body: { from: WORKDAY, to: SATURDAY, teamId: headOffice } })).status).toBe(200);
+    const entry = async (d: string) => (await s.call('GET', `${timesheetResource.api}?day=${d}&q=Brown`, { token: hr })).body.items.find((x: any) => x.identityName === 'Brown, Zara');
+    expect(await entry(WORKDAY)).toMatchObject({ status: 'present', workedMinutes: 457, overtimeMinutes: 0 });
+    const saturday = await entry(SATURDAY);
+    expect(saturday).toMatchObject({ status: 'day-off', workedMinutes: 300, overtimeMinutes: 300 });
+    const amended = await s.call('PUT', `${timesheetResource.api}/${saturday.id}`, { token: hr,
+      body: { firstIn: `${SATURDAY}T09:00:00+08:00`, lastOut: `${SATURDAY}T13:00:00+08:00`, amendReason: 'Left at one' } });
+    expect(amended.body).toMatchObject({ status: 'day-off', workedMinutes: 240, overtimeMinutes: 240, amended: true }); // under 5 hours: no break
+  });
+
+  it('a night shift\u2019s in and next-morning out count on the day it began, its break in the middle of the night, also when amended', async () => {
+    const q = async (sql: string, p: unknown[] = []) => (await s.db.query<any>(sql, p)).rows;
+    const [{ id: schedule }] = await q(`insert into work_schedules (client_id, name, grace_minutes, break_minutes) values ($1, 'Nights (test)', 5, 30) returning id`, [client]);
+    await q(`insert into work_schedule_shifts (work_schedule_id, client_id, day, start_time, end_time) values ($1, $2, '1', '22:00', '06:00'), ($1, $2, '2', '22:00', '06:00')`, [schedule, client]);
+    const [{ id: nights }] = await q(`insert into teams (client_id, name, work_schedule_id) values ($1, 'Nights (test)', $2) returning id`, [client, schedule]);
+    const [{ hq }] = await q('select id as hq from divisions where client_id = $1 and parent_id is null order by id limit 1', [client]);
+    const [{ id: owl }] = await q(`insert into identities (client_id, first_name, last_name, employee_no, division_id, status) values ($1, 'Test', 'Owl', 'T-Owl', $2, 'active') returning id`, [client, hq]);
+    await q('insert into team_members (team_id, identity_id) values ($1, $2)', [nights, owl]);
+    await swipeAt(owl, '2026-10-12T21:55:00+08:00'); // Monday night
+    await swipeAt(owl, '2026-10-13T06:10:00+08:00'); // Tuesday morning: Monday's out
+    await swipeAt(owl, '2026-10-13T22:20:00+08:00'); // Tuesday night, late
+    const night = async (date: string) => ((await day(date, hr, `&teamId=${nights}`)).body as DailyAttendance).rows[0];
+    expect(await night('2026-10-12')).toMatchObject({ status: 'present', firstIn: new Date('2026-10-12T21:55:00+08:00').toISOString(),
+      lastOut: new Date('2026-10-13T06:10:00+08:00').toISOString(), breakTakenMinutes: 30, workedMinutes: 465 }); // 8:15 less 0:30
+    expect(await night('2026-10-13')).toMatchObject({ status: 'late', lateMinutes: 20, firstIn: new Date('2026-10-13T22:20:00+08:00').toISOString(), lastOut: null, workedMinutes: null });
+    expect((await s.call('POST', API.timesheetBuild, { token: hr, body: { from: '2026-10-12', to: '2026-10-12', teamId: nights } })).body).toMatchObject({ written: 1 });
+    const [{ id }] = await q(`select id from timesheet_entries where identity_id = $1 and day = '2026-10-12'`, [owl]);
+    expect(await q('select worked_minutes, overtime_minutes, break_minutes from timesheet_entries where id = $1', [id])).toEqual([{ worked_minutes: 465, overtime_minutes: 0, break_minutes: 30 }]);
+    const amended = await s.call('PUT', `${timesheetResource.api}/${id}`, { token: hr,
+      body: { firstIn: '2026-10-12T22:10:00+08:00', lastOut: '2026-10-13T06:00:00+08:00', amendReason: 'Clock at the gate was down' } });
+    expect(amended.body).toMatchObject({ status: 'late', lateMinutes: 10, workedMinutes: 440 }); // 7:50 less 0:30
   });
 });

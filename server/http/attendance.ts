@@ -1,7 +1,9 @@
 // Daily Attendance [3.2.0] (contract/attendanceDaily.ts): one day of the client's teams, in the client's zone — each
 // member's shift from their team's work schedule, the first and last granted swipe of the day, leave, and the status
-// the contract's rules make of them. Members of divisions the user was not granted 3.2.0 on are left out (§6). The
-// attendance properties [3.5.0] choose the clocking doors and round worked time down.
+// the contract's rules make of them, worked time less the unpaid break and a day off's overtime by its payroll rules
+// (contract/attendanceDaily.ts attendanceFigures, the one function the summaries and Build Timesheet count by too).
+// Members of divisions the user was not granted 3.2.0 on are left out (§6). The attendance properties [3.5.0] choose
+// the clocking doors and round worked time down.
 import type { FastifyInstance } from 'fastify';
 import {
   ATTENDANCE_SUMMARY_API, AttendanceSummaryQuery, DAILY_ATTENDANCE_API, DailyAttendanceQuery, PRIV, periodProblem,

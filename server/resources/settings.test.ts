@@ -58,12 +58,12 @@ describe('attendance properties', () => {
     await swipe(doors[1].id, `${date}T12:00:00+08:00`); // the canteen door, say
     await swipe(doors[0].id, `${date}T17:12:00+08:00`);
     const mine = async () => ((await s.call('GET', `${DAILY_ATTENDANCE_API}?date=${date}`, { token: hr })).body.rows as any[]).find((r) => r.identityId === identity);
-    expect(await mine()).toMatchObject({ status: 'present', workedMinutes: 497 });
+    expect(await mine()).toMatchObject({ status: 'present', workedMinutes: 437 }); // 8:17 less Office hours' 60-minute unpaid break
     expect((await s.call('PUT', attendancePropertiesResource.api, { token: hr, body: { clockDoors: [doors[1].id], roundMinutes: 15 } })).status).toBe(200);
     // only the second door counts now: one badge-in at noon, late, nothing worked
     expect(await mine()).toMatchObject({ status: 'late', lateMinutes: 180, workedMinutes: null });
     expect((await s.call('PUT', attendancePropertiesResource.api, { token: hr, body: { clockDoors: [], roundMinutes: 15 } })).status).toBe(200);
-    expect(await mine()).toMatchObject({ status: 'present', workedMinutes: 495 }); // 497 rounded down to 15s
+    expect(await mine()).toMatchObject({ status: 'present', workedMinutes: 435 }); // 437 rounded down to 15s
     expect((await s.call('PUT', attendancePropertiesResource.api, { token: hr, body: { clockDoors: [], roundMinutes: 0 } })).status).toBe(400);
   });
 });

@@ -785,6 +785,8 @@ export const zhText: Record<string, string> = {
   "Team": "班组",
   "Shift": "班次",
   "Worked": "工作时长",
+  "Overtime": "加班",
+  "{t} break taken off": "已扣除 {t} 休息",
   "Day before": "前一天",
   "Day": "日期",
   "Day after": "后一天",

@@ -1,6 +1,6 @@
 // Attendance Summaries [3.6.0] (§2 Attendance "/summaries"): each member's days of a period — scheduled, present, late,
-// absent, on leave — and the time worked and lost to lateness, counted day by day as daily attendance counts them
-// (contract/attendanceDaily.ts). The period starts as this month up to today, in the user's zone.
+// absent, on leave — and the time worked (unpaid breaks taken off), of it the overtime of days off, and the time lost
+// to lateness, the sums of the days as daily attendance counts them (contract/attendanceDaily.ts). The period starts as this month up to today, in the user's zone.
 import { useMemo, useState } from 'react';
 import { Button, Callout, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { AttendanceSummary, AttendanceSummaryQuery } from '../../../contract';
@@ -24,9 +24,9 @@ export function AttendanceSummariesScreen() {
   const input = useMemo<AttendanceSummaryQuery | null>(() => (problem ? null : { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) }), [problem, from, to, teamId]);
   const summary = useReading<AttendanceSummary | null>(attendanceSummaryReading, 'read:attendance-summary', { input, key: `${from}|${to}|${teamId}` });
   const rows = summary.output?.rows ?? [];
-  const heads = [tx('Name'), tx('Team'), tx('Scheduled'), tx('Present'), tx('Late'), tx('Absent'), tx('On leave'), tx('Worked'), tx('Late by')];
+  const heads = [tx('Name'), tx('Team'), tx('Scheduled'), tx('Present'), tx('Late'), tx('Absent'), tx('On leave'), tx('Worked'), tx('Overtime'), tx('Late by')];
   const exportCsv = () => downloadCsv(`attendance-${from}-${to}.csv`, heads,
-    rows.map((r) => [r.name, r.team, String(r.scheduledDays), String(r.presentDays), String(r.lateDays), String(r.absentDays), String(r.leaveDays), hours(r.workedMinutes), hours(r.lateMinutes)]));
+    rows.map((r) => [r.name, r.team, String(r.scheduledDays), String(r.presentDays), String(r.lateDays), String(r.absentDays), String(r.leaveDays), hours(r.workedMinutes), hours(r.overtimeMinutes), hours(r.lateMinutes)]));
 
   return (
     <div className="gh-page" data-testid="attendance-summaries">
@@ -58,7 +58,7 @@ export function AttendanceSummariesScreen() {
                 <tr key={`${r.teamId}:${r.identityId}`}>
                   <td><div>{r.name}</div>{r.employeeNo && <div className="bp6-text-muted bp6-text-small">{r.employeeNo}</div>}</td>
                   <td>{r.team}</td><td>{r.scheduledDays}</td><td>{r.presentDays}</td><td>{r.lateDays}</td><td>{r.absentDays}</td><td>{r.leaveDays}</td>
-                  <td>{hours(r.workedMinutes)}</td><td>{hours(r.lateMinutes)}</td>
+                  <td data-testid="summary-worked">{hours(r.workedMinutes)}</td><td data-testid="summary-overtime">{hours(r.overtimeMinutes)}</td><td>{hours(r.lateMinutes)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,8 @@
 // Daily Attendance [3.2.0] (§2 Attendance "/daily-attendance"): one day of the client's teams — who came in, late or
 // not at all, who is on leave or off — from their badge-ins and their team's work schedule (the rules are the
 // contract's, contract/attendanceDaily.ts). Pick a day (today by default, in the user's zone) and a team; the day's
-// badge times show in the user's zone, the shifts as the schedule gives them (the client's clock).
+// badge times show in the user's zone, the shifts as the schedule gives them (the client's clock). Worked time is the
+// span less the unpaid break when it was taken (said under it); a day off's worked time is overtime, labelled so.
 import { useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import { formatInTimeZone } from 'date-fns-tz';
@@ -34,8 +35,9 @@ export function DailyAttendanceScreen() {
   const zoned = (title: string) => `${tx(title)} (${time.zoneName()})`;
 
   const exportCsv = () => {
-    downloadCsv(`daily-attendance-${date}.csv`, [tx('Name'), tx('Employee no.'), tx('Team'), tx('Shift'), zoned('In'), zoned('Out'), tx('Worked'), tx('Status')],
+    downloadCsv(`daily-attendance-${date}.csv`, [tx('Name'), tx('Employee no.'), tx('Team'), tx('Shift'), zoned('In'), zoned('Out'), tx('Worked'), tx('Overtime'), tx('Status')],
       rows.map((r) => [r.name, r.employeeNo ?? '', r.team, r.shiftStart ? `${r.shiftStart}–${r.shiftEnd}` : '', at(r.firstIn), at(r.lastOut), hours(r.workedMinutes),
+        r.overtimeMinutes ? hours(r.overtimeMinutes) : '',
         r.status === 'late' ? `${statusLabel(r.status)} (${r.lateMinutes} min)` : r.leave ? `${statusLabel(r.status)} (${r.leave})` : statusLabel(r.status)]));
   };
 
@@ -69,7 +71,7 @@ export function DailyAttendanceScreen() {
         <div className="gh-table-scroll">
           <HTMLTable compact striped className="gh-attendance__table" data-testid="attendance-table">
             <thead><tr>
-              <th>{tx('Name')}</th><th>{tx('Status')}</th><th>{zoned('In')}</th><th>{zoned('Out')}</th><th>{tx('Worked')}</th><th>{tx('Shift')}</th><th>{tx('Team')}</th>
+              <th>{tx('Name')}</th><th>{tx('Status')}</th><th>{zoned('In')}</th><th>{zoned('Out')}</th><th>{tx('Worked')}</th><th>{tx('Overtime')}</th><th>{tx('Shift')}</th><th>{tx('Team')}</th>
             </tr></thead>
             <tbody>
               {rows.map((r) => (
@@ -79,10 +81,15 @@ export function DailyAttendanceScreen() {
                     <Tag intent={INTENT[r.status]} minimal data-testid="attendance-status">{statusLabel(r.status)}</Tag>
                     {r.status === 'late' && <span className="gh-attendance__note">{tx('{n} min', { n: r.lateMinutes ?? 0 })}</span>}
                     {r.leave && <span className="gh-attendance__note">{r.leave}</span>}
+                    {r.overtimeMinutes > 0 && <Tag intent="primary" minimal className="gh-ml" data-testid="attendance-overtime-tag">{tx('Overtime')}</Tag>}
                   </td>
                   <td>{at(r.firstIn)}</td>
                   <td>{at(r.lastOut)}</td>
-                  <td>{hours(r.workedMinutes)}</td>
+                  <td>
+                    <span data-testid="attendance-worked">{hours(r.workedMinutes)}</span>
+                    {r.breakTakenMinutes > 0 && <div className="bp6-text-muted bp6-text-small" data-testid="attendance-break">{tx('{t} break taken off', { t: hours(r.breakTakenMinutes) })}</div>}
+                  </td>
+                  <td data-testid="attendance-overtime">{r.overtimeMinutes > 0 ? hours(r.overtimeMinutes) : ''}</td>
                   <td>{r.shiftStart ? `${r.shiftStart}–${r.shiftEnd}` : <span className="bp6-text-muted">—</span>}</td>
                   <td>{r.team}</td>
                 </tr>
