@@ -1,9 +1,10 @@
 // The event journal as NDJSON (ARCHITECTURE.md, issue 4): one header line, then one line per event an actor of the
 // system received, with the state it resulted in. The console writes it, `npm run replay` and the replay screen
 // read it; both validate it with parseJournal() so a bad file is rejected the same way everywhere.
-import { boolean, integer, literal, nullable, number, object, optional, refine, string, type, unknown, type Infer } from 'superstruct';
+import { boolean, integer, literal, nullable, object, optional, string, type Infer } from 'superstruct';
 import { APP_VERSION, SESSION_REPLAY_RATE } from './constants';
 import { Page, validate } from './schemas';
+import { boundedJson, epochMs, int32, openObject, safeText } from './primitives';
 
 export const JOURNAL_KIND = 'gatehouse-journal';
 export const JOURNAL_VERSION = 1;
@@ -11,30 +12,38 @@ export const JOURNAL_CAPACITY = 5000;
 /** The root actor of the system has no systemId; its lines use this label. */
 export const ROOT_ACTOR = '#root';
 export const REDACTED = '[redacted]';
+/** Largest single line (one journal entry). */
+export const JOURNAL_LINE_MAX_BYTES = 256 * 1024;
 
 export const JournalHeader = object({
   kind: literal(JOURNAL_KIND),
   version: literal(JOURNAL_VERSION),
-  app: string(),
+  app: safeText(100, { min: 1 }),
   /** Epoch ms of the journal's clock when recording started. */
-  startedAt: number(),
+  startedAt: epochMs(),
 });
 export type JournalHeader = Infer<typeof JournalHeader>;
 
-/** Any event object: a `type` plus its (redacted, JSON) payload. */
-export const JournalEvent = type({ type: refine(string(), 'nonEmpty', (v) => v.length > 0 || 'must not be empty') });
+/** What a journal line's free-form parts (an event's payload, a state) may hold: plain data, safe text, bounded numbers. */
+const JournalData = boundedJson(JOURNAL_LINE_MAX_BYTES);
+/** An actor's name (a systemId, ROOT_ACTOR or an actor id). */
+const ActorName = safeText(200, { min: 1 });
+
+/** Any event object: a `type` plus its (redacted, JSON) payload, every field of which is checked as JournalData. */
+export const JournalEvent = openObject({ type: safeText(200, { min: 1 }) }, JournalData);
 
 export const JournalEntry = object({
-  seq: refine(number(), 'positiveInteger', (v) => (Number.isInteger(v) && v > 0) || 'must be a positive whole number'),
+  /** Increasing per journal; an integer column on the server. */
+  seq: int32(1),
   /** Epoch ms, from the journal's injected clock. */
-  at: number(),
+  at: epochMs(),
   /** The receiving actor: its systemId, ROOT_ACTOR, or the actor id of an unnamed (invoked/spawned) actor. */
-  actor: string(),
+  actor: ActorName,
   event: JournalEvent,
   /** The state value after the event (a machine's `value`; the status of any other actor). */
-  state: refine(unknown(), 'present', (v) => v !== undefined || 'is required'),
+  state: JournalData,
   /** Who sent it; absent when it came from outside the system (a view, a transport, the browser glue). */
-  source: optional(object({ actor: string(), machine: boolean() })),
+  source: optional(object({ actor: ActorName, machine: boolean() })),
 });
 export type JournalEntry = Omit<Infer<typeof JournalEntry>, 'event'> & { event: { type: string; [k: string]: unknown } };
 
@@ -105,6 +114,12 @@ function redactSecretField(value: unknown): unknown {
   return REDACTED;
 }
 
+// control characters other than \t \n \r, and surrogates that are not part of a pair (contract/primitives.ts textProblem)
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Text with each unsafe character replaced by U+FFFD (the replacement character). */
+const cleanText = (s: string) => s.replace(UNSAFE_CHARS, '\uFFFD');
+
 function isActorRef(v: object): v is { id: string; sessionId: string } {
   return 'sessionId' in v && 'send' in v && typeof (v as { send: unknown }).send === 'function';
 }
@@ -118,8 +133,10 @@ export function redact(value: unknown): unknown {
   const seen = new WeakSet<object>();
   const walk = (v: unknown, depth: number): unknown => {
     if (v === null || typeof v === 'boolean') return v;
-    if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
-    if (typeof v === 'string') return v.replace(JWT, (m) => redactJwt(m)).replace(API_KEY_IN_TEXT, (_m, id: string) => `gh_${id}_${REDACTED}`);
+    // what a journal line may hold (JournalData): numbers JavaScript reads back exactly, text without control
+    // characters or broken surrogates (an operator may paste anything; the line must still be accepted)
+    if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? v : String(v);
+    if (typeof v === 'string') return cleanText(v).replace(JWT, (m) => redactJwt(m)).replace(API_KEY_IN_TEXT, (_m, id: string) => `gh_${id}_${REDACTED}`);
     if (typeof v === 'bigint') return v.toString();
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
     if (typeof v !== 'object') return undefined;
@@ -135,8 +152,8 @@ export function redact(value: unknown): unknown {
       if (v instanceof Set) return walk([...v], depth);
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v)) {
-        const r = SECRET_FIELD.test(k) ? redactSecretField(typeof x === 'string' ? x : walk(x, depth + 1)) : walk(x, depth + 1);
-        if (r !== undefined) out[k] = r;
+        const r = SECRET_FIELD.test(k) ? redactSecretField(typeof x === 'string' ? cleanText(x) : walk(x, depth + 1)) : walk(x, depth + 1);
+        if (r !== undefined) out[cleanText(k)] = r;
       }
       return out;
     } finally {
@@ -153,7 +170,8 @@ export interface ParsedJournal {
   /** Entries with their 1-based line number in the file (the header is line 1). */
   lines: Array<{ line: number; entry: JournalEntry }>;
 }
-export type JournalParseResult = { ok: true; journal: ParsedJournal } | { ok: false; line: number; message: string };
+/** A failure names its line, and the fields of that line that are wrong (`line 4.seq`, `line 1.startedAt`) when it is a field's fault. */
+export type JournalParseResult = { ok: true; journal: ParsedJournal } | { ok: false; line: number; message: string; violations?: Array<{ field: string; message: string }> };
 
 /**
  * Validates a whole NDJSON journal: a header line, then entries with increasing seq. The first problem is
@@ -164,7 +182,8 @@ export function parseJournal(text: string): JournalParseResult {
   // a final newline is normal; anything after it is a (possibly truncated) line
   if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
   const last = raw.length;
-  const fail = (line: number, message: string): JournalParseResult => ({ ok: false, line, message });
+  const fail = (line: number, message: string, violations?: Array<{ field: string; message: string }>): JournalParseResult =>
+    ({ ok: false, line, message, ...(violations ? { violations: violations.map((v) => ({ field: `line ${line}${v.field === '(body)' ? '' : `.${v.field}`}`, message: v.message })) } : {}) });
   const parse = (i: number): { ok: true; value: unknown } | { ok: false; message: string } => {
     const src = raw[i].replace(/\r$/, '');
     if (src.trim() === '') return { ok: false, message: 'is empty' };
@@ -178,7 +197,7 @@ export function parseJournal(text: string): JournalParseResult {
   const h = parse(0);
   if (!h.ok) return fail(1, `line 1 ${h.message}`);
   const header = validate(h.value, JournalHeader);
-  if (!header.ok) return fail(1, `line 1 is not a gatehouse-journal header (version ${JOURNAL_VERSION}): ${describe(header.violations)}`);
+  if (!header.ok) return fail(1, `line 1 is not a gatehouse-journal header (version ${JOURNAL_VERSION}): ${describe(header.violations)}`, header.violations);
   const lines: ParsedJournal['lines'] = [];
   let previous = 0;
   for (let i = 1; i < raw.length; i++) {
@@ -186,9 +205,9 @@ export function parseJournal(text: string): JournalParseResult {
     const p = parse(i);
     if (!p.ok) return fail(n, `line ${n} ${p.message}`);
     const r = validate(p.value, JournalEntry);
-    if (!r.ok) return fail(n, `line ${n} is not a journal entry: ${describe(r.violations)}`);
+    if (!r.ok) return fail(n, `line ${n} is not a journal entry: ${describe(r.violations)}`, r.violations);
     const entry = r.value as JournalEntry;
-    if (entry.seq <= previous) return fail(n, `line ${n} has seq ${entry.seq}, not after the previous line's ${previous}`);
+    if (entry.seq <= previous) return fail(n, `line ${n} has seq ${entry.seq}, not after the previous line's ${previous}`, [{ field: 'seq', message: `must be after the previous line's ${previous}` }]);
     previous = entry.seq;
     lines.push({ line: n, entry });
   }
@@ -211,8 +230,6 @@ export const JOURNAL_UPLOAD_MAX_BACKOFF_MS = 5 * 60_000;
 export const JOURNAL_CHUNK_MAX_BYTES = 1024 * 1024;
 /** Chunks up to this size go with `fetch(…, { keepalive: true })`, so a flush survives the page closing. */
 export const JOURNAL_KEEPALIVE_BYTES = 60 * 1024;
-/** Largest single line (one journal entry). */
-export const JOURNAL_LINE_MAX_BYTES = 256 * 1024;
 /** Largest stored journal of one recording; a chunk that would pass it is refused whole (413). */
 export const JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
 /** A recording id: chosen by the console (a UUID), one per page and session. */

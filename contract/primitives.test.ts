@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { object, type Struct } from 'superstruct';
 import {
-  boundedList, boundedNumber, calendarDate, emailAddress, ianaZone, idInt, imageDataUrl, int32, requiredText, safeText,
+  boundedJson, boundedList, boundedNumber, calendarDate, emailAddress, epochMs, ianaZone, idInt, imageDataUrl, int32, openObject,
+  requiredText, safeInteger, safeText,
 } from './primitives';
 import { validate } from './schemas';
 
@@ -81,6 +82,45 @@ describe('contract primitives', () => {
     expect(message(list, Array.from({ length: 100_000 }, () => 'x'))).toBe('must have at most 7 items');
     const r = validate({ v: [1, 9] }, object({ v: list }));
     expect(r.ok ? [] : r.violations).toEqual([{ field: 'v.1', message: 'must be at most 7' }]);
+  });
+
+  it('boundedJson checks every string, key and number inside and names the place (issue 27)', () => {
+    const json = boundedJson(200, 4);
+    const where = (value: unknown) => {
+      const r = validate({ v: value }, object({ v: json }));
+      return r.ok ? [] : r.violations;
+    };
+    expect(where({ a: [1, 2.5, -3, 'Lobby\t😀', null, true, { b: 'c' }] })).toEqual([]);
+    expect(where({ a: ['ok', 'nul\u0000'] })).toEqual([{ field: 'v.a.1', message: 'must not contain control characters' }]);
+    expect(where(['\uD800'])).toEqual([{ field: 'v.0', message: 'must not contain broken (unpaired surrogate) characters' }]);
+    expect(where({ ['k\u0000']: 1 })).toEqual([{ field: 'v', message: 'has a key that must not contain control characters' }]);
+    expect(where({ n: 1e308 })[0].field).toBe('v.n');
+    expect(where({ n: 2 ** 53 + 1 })[0].message).toMatch(/must be a number between/);
+    expect(where({ n: -1e308 })[0].field).toBe('v.n');
+    expect(where([[[[['too deep']]]]])).toEqual([{ field: 'v.0.0.0.0', message: 'is nested too deeply (at most 4 levels)' }]);
+    expect(where('x'.repeat(300))).toEqual([{ field: 'v', message: 'must be at most 200 characters of data' }]);
+    expect(where({ a: 'x'.repeat(150), b: 'y'.repeat(150) })).toEqual([{ field: 'v', message: 'must be at most 200 characters of data' }]);
+    expect(json.schema).toEqual({ maxChars: 200, maxDepth: 4 });
+  });
+
+  it('openObject checks the fields it does not name with its extra struct', () => {
+    const event = openObject({ type: safeText(20, { min: 1 }) }, boundedJson(100));
+    const r = validate({ type: 'typed', text: 'fine', more: { x: 'bad\u0000' } }, event);
+    expect(r.ok ? [] : r.violations).toEqual([{ field: 'more.x', message: 'must not contain control characters' }]);
+    expect(validate({ type: 'typed', text: 'fine' }, event).ok).toBe(true);
+    expect(validate({ text: 'fine' }, event).ok).toBe(false);
+  });
+
+  it('safeInteger and epochMs refuse what JavaScript or a timestamp cannot hold', () => {
+    expect(message(safeInteger(), 2 ** 53 + 1)).toBe('must be a whole number');
+    expect(message(safeInteger(), 1e308)).toBe('must be a whole number');
+    expect(message(safeInteger(1), 0)).toBe('must be a positive whole number');
+    expect(message(safeInteger(), -(2 ** 53) + 1)).toBeUndefined();
+    for (const bad of [1e308, -1e308, -1, 'NaN', 8.64e15 + 1]) expect(message(epochMs(), bad), String(bad)).toBeDefined();
+    for (const good of [0, 1_714_550_400_000, 1.5, 8.64e15]) expect(message(epochMs(), good), String(good)).toBeUndefined();
+    expect(message(int32(1), 2 ** 31)).toBe('must be at most 2147483647');
+    expect(int32(1).schema).toEqual({ min: 1, max: 2147483647 });
+    expect(safeText(20, { min: 1 }).schema).toEqual({ max: 20, min: 1 });
   });
 
   it('emailAddress wants an address of bounded length', () => {

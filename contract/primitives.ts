@@ -1,7 +1,7 @@
 // The bounded building blocks every contract schema is made of (issue 13): each refuses what would break a
 // column, a later request or a screen, with a message a person can read in a form or a `violations` entry.
 // The server validates with them and the console's forms show the same rule.
-import { Struct, coerce, define, string, type Infer } from 'superstruct';
+import { Struct, coerce, define, string, type, type Infer } from 'superstruct';
 
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
@@ -34,21 +34,30 @@ export function textProblem(value: unknown, max: number, opts: TextOptions = {})
   return undefined;
 }
 
-function withTrim<T>(struct: Struct<T, null>, trim: boolean | undefined): Struct<T, null> {
+function withTrim<T, B>(struct: Struct<T, B>, trim: boolean | undefined): Struct<T, B> {
   return trim ? coerce(struct, string(), (s) => s.trim()) : struct;
 }
 
+/** The bounds of a text struct: its `schema`, so tests and forms can read them. */
+export interface TextBounds { max: number; min: number }
+/** The bounds of a number struct: its `schema`. */
+export interface NumberBounds { min: number; max: number }
+/** A leaf struct named `type` whose `schema` is its bounds (read by the hostile-input test), checked by `problem`. */
+function bounded<T, B>(type: string, bounds: B, problem: (v: unknown) => string | undefined): Struct<T, B> {
+  return new Struct<T, B>({ type, schema: bounds, validator: (v) => problem(v) ?? true });
+}
+
 /** Text of at most `max` characters, without NUL or other control characters (\t \n \r allowed) or lone surrogates. */
-export function safeText(max: number, opts: TextOptions = {}): Struct<string, null> {
-  const struct = define<string>('safeText', (v) => textProblem(v, max, opts) ?? true);
+export function safeText(max: number, opts: TextOptions = {}): Struct<string, TextBounds> {
+  const struct = bounded<string, TextBounds>('safeText', { max, min: opts.min ?? 0 }, (v) => textProblem(v, max, opts));
   return withTrim(struct, opts.trim);
 }
 
 /** safeText that must not be blank (white space alone is blank). */
-export function requiredText(max: number, opts: TextOptions = {}): Struct<string, null> {
-  const struct = define<string>('requiredText', (v) => {
+export function requiredText(max: number, opts: TextOptions = {}): Struct<string, TextBounds> {
+  const struct = bounded<string, TextBounds>('requiredText', { max, min: Math.max(1, opts.min ?? 1) }, (v) => {
     if (typeof v === 'string' && v.trim().length === 0) return 'is required';
-    return textProblem(v, max, opts) ?? true;
+    return textProblem(v, max, opts);
   });
   return withTrim(struct, opts.trim);
 }
@@ -96,26 +105,139 @@ export function dateTimeInstant(): Struct<string, null> {
 }
 
 /** A whole number that fits a PostgreSQL integer column, within [min, max]. */
-export function int32(min = INT32_MIN, max = INT32_MAX): Struct<number, null> {
-  return define<number>('int32', (v) => {
+export function int32(min = INT32_MIN, max = INT32_MAX): Struct<number, NumberBounds> {
+  return bounded<number, NumberBounds>('int32', { min, max }, (v) => {
     if (typeof v !== 'number' || !Number.isInteger(v)) return 'must be a whole number';
     if (v < min) return min === 1 ? 'must be a positive whole number' : `must be at least ${min}`;
     if (v > max) return `must be at most ${max}`;
-    return true;
+    return undefined;
   });
 }
 /** A row id: a positive PostgreSQL integer. */
-export const idInt = (): Struct<number, null> => int32(1);
+export const idInt = (): Struct<number, NumberBounds> => int32(1);
 
 /** A finite number within [min, max] (NaN, Infinity and 1e308 refused). */
-export function boundedNumber(min: number, max: number): Struct<number, null> {
-  return define<number>('boundedNumber', (v) => {
+export function boundedNumber(min: number, max: number): Struct<number, NumberBounds> {
+  return bounded<number, NumberBounds>('boundedNumber', { min, max }, (v) => {
     if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a number';
     if (v < min) return `must be at least ${min}`;
     if (v > max) return `must be at most ${max}`;
-    return true;
+    return undefined;
   });
 }
+
+/** A whole number JavaScript holds exactly (±2^53−1), within [min, max]: 2^53+1 and 1e308 refused. */
+export function safeInteger(min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): Struct<number, NumberBounds> {
+  return bounded<number, NumberBounds>('safeInteger', { min, max }, (v) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return 'must be a whole number';
+    if (v < min) return min === 1 ? 'must be a positive whole number' : `must be at least ${min}`;
+    if (v > max) return `must be at most ${max}`;
+    return undefined;
+  });
+}
+
+/** The latest moment a JavaScript Date (and a PostgreSQL timestamp) holds, in milliseconds since 1970. */
+export const EPOCH_MS_MAX = 8.64e15;
+/** A moment as milliseconds since 1970 (a journal's clock): finite, 0..EPOCH_MS_MAX; 1e308, -1 and NaN refused. */
+export function epochMs(): Struct<number, NumberBounds> {
+  return bounded<number, NumberBounds>('epochMs', { min: 0, max: EPOCH_MS_MAX }, (v) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return 'must be a time in milliseconds since 1970';
+    if (v < 0) return 'must not be before 1970';
+    if (v > EPOCH_MS_MAX) return 'is too far in the future';
+    return undefined;
+  });
+}
+
+// ---------- free-form JSON ----------
+
+/** How deep free-form JSON (a settings blob, a journal entry's state) may nest inside its field. */
+export const JSON_VALUE_MAX_DEPTH = 16;
+/** What a boundedJson struct allows: its `schema`, so tests and forms can read the bounds. */
+export interface JsonBounds { maxChars: number; maxDepth: number }
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+/** Why a JSON leaf (or a value that is no JSON at all) is not acceptable, or undefined. */
+function jsonLeafProblem(v: unknown, maxChars: number): string | undefined {
+  if (v === null || typeof v === 'boolean') return undefined;
+  if (typeof v === 'string') return textProblem(v, maxChars);
+  if (typeof v === 'number') {
+    return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? undefined : `must be a number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
+  }
+  return 'must be plain data (text, numbers, yes/no, lists and objects)';
+}
+function jsonLength(v: unknown): number | undefined {
+  try { return JSON.stringify(v)?.length ?? 0; } catch { return undefined; }
+}
+
+/**
+ * Any JSON value whose text is at most `maxChars` long and at most `maxDepth` levels deep, in which every string and
+ * every key is safe text (no NUL, other control characters or lone surrogates: PostgreSQL's jsonb refuses them) and
+ * every number finite and within ±2^53−1. A failure names the place inside (`tenants.rooms.3.name`).
+ */
+export function boundedJson(maxChars: number, maxDepth = JSON_VALUE_MAX_DEPTH): Struct<unknown, JsonBounds> {
+  const bounds: JsonBounds = { maxChars, maxDepth };
+  const sized = new WeakMap<object, boolean>(); // the whole value's size, measured once
+  const fits = (v: unknown) => {
+    if (v === null || typeof v !== 'object') return (jsonLength(v) ?? 0) <= maxChars;
+    let ok = sized.get(v);
+    if (ok === undefined) { const n = jsonLength(v); ok = n !== undefined && n <= maxChars; sized.set(v, ok); }
+    return ok;
+  };
+  const levels: Array<Struct<unknown, JsonBounds>> = [];
+  const level = (depth: number): Struct<unknown, JsonBounds> => levels[depth] ??= new Struct<unknown, JsonBounds>({
+    type: 'boundedJson',
+    schema: bounds,
+    validator: (v) => {
+      if (depth === 0 && !fits(v)) return `must be at most ${maxChars} characters of data`;
+      if (Array.isArray(v) || isPlainObject(v)) {
+        if (depth >= maxDepth) return `is nested too deeply (at most ${maxDepth} levels)`;
+        if (Array.isArray(v)) return true;
+        // named at the object (the key itself may be what cannot be shown)
+        for (const k of Object.keys(v)) {
+          const problem = textProblem(k, maxChars);
+          if (problem) return `has a key that ${problem}`;
+        }
+        return true;
+      }
+      return jsonLeafProblem(v, maxChars) ?? true;
+    },
+    *entries(v) {
+      if (depth >= maxDepth || (depth === 0 && !fits(v))) return;
+      const child = level(depth + 1);
+      if (Array.isArray(v)) for (const [i, x] of v.entries()) yield [i, x, child];
+      else if (isPlainObject(v)) for (const k of Object.keys(v)) yield [k, v[k], child];
+    },
+  });
+  return level(0);
+}
+
+const extraFields = new WeakMap<object, Struct<any, any>>();
+/**
+ * An object with the `known` fields, whose other fields (an event's payload) are each checked with `extra`: superstruct's
+ * type() lets them through unchecked.
+ */
+export function openObject<S extends Record<string, Struct<any, any>>>(known: S, extra: Struct<any, any>): Struct<{ [K in keyof S]: S[K] extends Struct<infer T, any> ? T : never } & Record<string, unknown>, S> {
+  const base = type(known);
+  const struct = new Struct<any, S>({
+    type: 'type',
+    schema: known,
+    coercer: base.coercer,
+    validator: base.validator,
+    refiner: base.refiner,
+    *entries(v, ctx) {
+      yield* base.entries(v, ctx);
+      if (isPlainObject(v)) for (const k of Object.keys(v)) if (!(k in known)) yield [k, v[k], extra];
+    },
+  });
+  extraFields.set(struct, extra);
+  return struct;
+}
+/** The struct an openObject() checks its other fields with (undefined for any other struct). */
+export const extraFieldsOf = (struct: Struct<any, any>): Struct<any, any> | undefined => extraFields.get(struct);
 
 let zones: Set<string> | undefined;
 function zoneSet(): Set<string> {

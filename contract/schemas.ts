@@ -6,7 +6,7 @@ import {
 } from 'superstruct';
 import { DISPLAY_LOCALES } from './format';
 import {
-  boundedList, calendarDate, emailAddress, ianaZone, idInt, isIanaZone, imageDataUrl, int32, requiredText, safeText,
+  boundedJson, boundedList, calendarDate, emailAddress, idInt, isIanaZone, imageDataUrl, int32, requiredText, safeText,
 } from './primitives';
 
 export * from './primitives';
@@ -37,22 +37,6 @@ export const PHOTO_MAX_BYTES = 1_500_000;
 export const SETTINGS_VALUE_MAX_CHARS = 16_384;
 /** How many doors a sign-in or sign-out door list may name. */
 export const SETTINGS_DOORS_MAX = 500;
-
-/** Any JSON value whose text is at most `maxChars` long and at most 16 levels deep. */
-function boundedJson(maxChars: number) {
-  const tooDeep = (x: unknown, d: number): boolean => {
-    if (x === null || typeof x !== 'object') return false;
-    if (d >= 16) return true;
-    for (const c of Object.values(x as object)) if (tooDeep(c, d + 1)) return true;
-    return false;
-  };
-  return define<unknown>('boundedJson', (v) => {
-    let text: string | undefined;
-    try { text = JSON.stringify(v); } catch { return 'must be plain data'; }
-    if ((text ?? '').length > maxChars) return `must be at most ${maxChars} characters of data`;
-    return !tooDeep(v, 0) || 'is nested too deeply (at most 16 levels)';
-  });
-}
 
 /** Human messages for superstruct failure kinds: the rule → message map of §5. */
 const MESSAGES: Record<string, string> = {
@@ -140,7 +124,8 @@ export const User = type({
   dashboardPages: array(DashboardPage),
   multiTenancyEnabled: boolean(),
   clientId: nullable(integer()),
-  timezone: string(),
+  /** The profile's own time zone; null: none (times follow the client's zone, else the browser's). */
+  timezone: nullable(string()),
   /** The selected client's time zone: where times are shown when the profile has none (issue 10). */
   clientTimezone: optional(nullable(string())),
   avatarColor: defaulted(AvatarColor, 'blue'),
@@ -160,9 +145,15 @@ const NewPassword = safeText(200, { min: 8 });
 export const ResetFinishRequest = object({ token: nonBlank(200), newPassword: NewPassword });
 export const RegistrationRequest = object({ username: nonBlank(100), name: nonBlank(200), email: Email, clientCode: optional(safeText(20)) });
 export const ChangePasswordRequest = object({ username: nonBlank(100), oldPassword: nonBlank(200), newPassword: NewPassword });
-/** An IANA time zone name, or '' for none (times then follow the client's zone, else the browser's). */
-export const ProfileTimeZone = define<string>('timeZone', (v) =>
-  v === '' || (typeof v === 'string' && v.length <= 64 && isIanaZone(v)));
+/**
+ * An IANA time zone name, or null for none of the profile's own (times then follow the client's zone, else the
+ * browser's). '' is refused: it is no zone, and "none" is said with null.
+ */
+export const ProfileTimeZone = nullable(define<string>('timeZone', (v) => {
+  if (typeof v !== 'string') return 'must be a time zone (or null for none of your own)';
+  if (v.trim() === '') return 'must be a time zone (send null for none of your own)';
+  return (v.length <= 64 && isIanaZone(v)) || 'is not a known time zone';
+}));
 export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ProfileTimeZone) });
 export const SelectClientRequest = object({ clientId: nullable(Id) });
 

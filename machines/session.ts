@@ -99,7 +99,7 @@ export type SessionEvent =
   | { type: 'session.expired'; path?: string }
   | { type: 'session.wake' }
   | { type: 'session.selectClient'; clientId: number | null }
-  | { type: 'session.updateProfile'; name?: string; avatarColor?: AvatarColor; timezone?: string }
+  | { type: 'session.updateProfile'; name?: string; avatarColor?: AvatarColor; timezone?: string | null }
   | { type: 'session.updateSettings'; patch: SettingsPatch }
   | { type: 'session.noticeDismissed' }
   | { type: 'session.redirectHandled' }

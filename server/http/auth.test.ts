@@ -184,9 +184,52 @@ describe('settings, profile and passwords', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.violations[0]).toEqual({ field: 'timezone', message: 'is not a known time zone' });
     expect((await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: 'Asia/Kolkata' } })).body.timezone).toBe('Asia/Kolkata');
-    const none = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: '' } });
-    expect(none.body).toMatchObject({ timezone: '', clientTimezone: 'Europe/London' });
+    // none of its own is said with null (and read back as null)
+    const none = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: null } });
+    expect(none.body).toMatchObject({ timezone: null, clientTimezone: 'Europe/London' });
+    expect((await s.call('GET', '/idp/1.0/me', { token })).body.user.timezone).toBeNull();
     await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: 'Europe/London' } });
+  });
+
+  it('refuses an empty time zone on the profile with a violation, and keeps the zone it had (issue 27)', async () => {
+    const token = await s.login('harbour');
+    for (const timezone of ['', '   ', 'UTC\u0000', 'Europe/London\uD800']) {
+      const r = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone } });
+      expect(r.status, JSON.stringify(timezone)).toBe(400);
+      expect(r.body.violations.map((v: { field: string }) => v.field)).toEqual(['timezone']);
+    }
+    expect((await s.call('PUT', '/idp/1.0/me/profile', { token, body: { timezone: '' } })).body.violations[0].message).toMatch(/null for none/);
+    expect((await s.call('GET', '/idp/1.0/me', { token })).body.user.timezone).toBe('Europe/London');
+  });
+
+  it('refuses NUL, lone surrogates, long text, deep nesting and huge numbers anywhere in free-form settings, naming the place (issue 27)', async () => {
+    const token = await s.login('reception');
+    await s.call('PUT', '/idp/1.0/me/settings', { token, body: { tenants: { floors: [{ name: 'Lobby' }] } } });
+    const before = (await s.call('GET', '/idp/1.0/me', { token })).body.settings;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ tenants: 'nul\u0000' }, 'tenants'],
+      [{ tenants: { floors: [{ name: 'Lobby' }, { name: 'bad\u0000' }] } }, 'tenants.floors.1.name'],
+      [{ tenants: ['lone \uD800'] }, 'tenants.0'],
+      [{ visitors: { note: '\uDC00' } }, 'visitors.note'],
+      [{ dashboard: { ['key\u0000']: 1 } }, 'dashboard'],
+      [{ security: { deep: JSON.parse('['.repeat(30) + ']'.repeat(30)) } }, 'security.deep'],
+      [{ tenants: 'x'.repeat(70_000) }, 'tenants'],
+      [{ tenants: { n: 1e308 } }, 'tenants.n'],
+      [{ tenants: [[{ n: -1e308 }]] }, 'tenants.0.0.n'],
+      [{ dashboard: { big: 2 ** 53 + 1 } }, 'dashboard.big'],
+      [{ workDays: [1, 2 ** 31] }, 'workDays.1'],
+      [{ signInEntryDoorIds: [1e308] }, 'signInEntryDoorIds.0'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await s.call('PUT', '/idp/1.0/me/settings', { token, body });
+      expect(r.status, field).toBe(400);
+      const fields: string[] = r.body.violations.map((v: { field: string }) => v.field);
+      expect(fields.some((f) => f === field || f.startsWith(`${field}.`)), `${field}: ${fields.join(', ')}`).toBe(true);
+    }
+    expect((await s.call('GET', '/idp/1.0/me', { token })).body.settings).toEqual(before);
+    // plain data at any depth is kept as sent
+    const fine = { tenants: { floors: [{ name: 'Lobby\tEast 😀', rooms: [1, 2.5, -3, null, true] }] } };
+    expect((await s.call('PUT', '/idp/1.0/me/settings', { token, body: fine })).body.tenants).toEqual(fine.tenants);
   });
 
   it('resets a password with the emailed token once, and never tells whether a user exists', async () => {

@@ -59,7 +59,7 @@ export function userBody(u: UserRow, roles: string[]) {
   return {
     id: u.id, username: u.username, name: u.name, avatar: null, roles,
     dashboardPages: (u.dashboard_pages as unknown[]) ?? [], multiTenancyEnabled: u.multi_tenancy,
-    clientId: u.selected_client_id, timezone: u.timezone, clientTimezone: u.client_timezone ?? null, avatarColor: u.avatar_color || 'blue',
+    clientId: u.selected_client_id, timezone: u.timezone || null, clientTimezone: u.client_timezone ?? null, avatarColor: u.avatar_color || 'blue',
   };
 }
 
@@ -160,9 +160,10 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return db.transaction(async (tx) => {
       const before = await users.userById(tx, p.userId);
       if (!before) throw new HttpError(401, 'JWT-Invalid');
-      await users.updateProfile(tx, p.userId, input);
+      // null: no zone of the profile's own, kept as '' (the column's "none")
+      await users.updateProfile(tx, p.userId, { ...input, timezone: input.timezone === null ? '' : input.timezone });
       const after = (await users.userById(tx, p.userId))!;
-      const view = (u: UserRow) => ({ name: u.name, avatarColor: u.avatar_color, timezone: u.timezone });
+      const view = (u: UserRow) => ({ name: u.name, avatarColor: u.avatar_color, timezone: u.timezone || null });
       await audit(tx, req, { clientId: p.clientId, action: 'update', entity: 'profile', entityId: p.userId, before: view(before), after: view(after) });
       return userBody(after, await rolesOf(tx, p.userId, p.clientId));
     });

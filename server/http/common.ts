@@ -99,6 +99,13 @@ export function noteBodyRoute(value: unknown, route: string): void {
   if (value !== null && typeof value === 'object') bodyRoutes.set(value, route);
 }
 
+/** Routes whose body is lines of JSON (NDJSON) rather than one value: the schema of the first line and of every other. */
+export const routeLineSchemas = new Map<string, { first: Struct<any, any>; rest: Struct<any, any> }>();
+/** Called by such a route as it is registered: it validates its lines with these contract schemas. */
+export function noteLineSchemas(route: string, first: Struct<any, any>, rest: Struct<any, any>): void {
+  routeLineSchemas.set(route, { first, rest });
+}
+
 export function body<T>(value: unknown, struct: Struct<T, any>): T {
   if (value !== null && typeof value === 'object') {
     const route = bodyRoutes.get(value);

@@ -3,7 +3,7 @@
 // stores nothing), within size limits and only from the session that started it; auditors holding 0.8.2.0 list and
 // open their client's recordings (audited), nobody else's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_MAX_BYTES, journalHeader, parseJournal, type JournalEntry } from '../../contract';
+import { API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_MAX_BYTES, journalHeader, parseJournal, redact, type JournalEntry } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -62,9 +62,9 @@ describe('uploading chunks', () => {
   const bad: Array<[string, string, RegExp, string]> = [
     ['a line that is not JSON', ndjson([entry(1), '{"seq":2,', entry(3)]), /line 3 is not valid JSON/, 'line 3'],
     ['a truncated last line', ndjson([entry(1), entry(2)]).slice(0, -12), /line 3 is not valid JSON \(the file looks truncated\)/, 'line 3'],
-    ['an entry without a state', ndjson([entry(1), { seq: 2, at: 1, actor: 'tabs', event: { type: 'x' } }]), /line 3 is not a journal entry: state/, 'line 3'],
-    ['seqs out of order', ndjson([entry(2), entry(1)]), /line 3 has seq 1, not after the previous line's 2/, 'line 3'],
-    ['no header', ndjson([entry(2)], entry(1)), /line 1 is not a gatehouse-journal header/, 'line 1'],
+    ['an entry without a state', ndjson([entry(1), { seq: 2, at: 1, actor: 'tabs', event: { type: 'x' } }]), /line 3 is not a journal entry: state/, 'line 3.state'],
+    ['seqs out of order', ndjson([entry(2), entry(1)]), /line 3 has seq 1, not after the previous line's 2/, 'line 3.seq'],
+    ['no header', ndjson([entry(2)], entry(1)), /line 1 is not a gatehouse-journal header/, 'line 1.kind'],
     ['a header without entries', ndjson([]), /no entries/, 'line 2'],
   ];
   for (const [what, text, message, field] of bad) {
@@ -77,6 +77,46 @@ describe('uploading chunks', () => {
       expect(await journals(rec)).toBe(0);
     });
   }
+
+  // issue 27: these answered 500 (a timestamp or integer column overflowed, a text column refused NUL)
+  const hostile: Array<[string, string, string]> = [
+    ['a start time of 1e308', ndjson([entry(1)], { ...header, startedAt: 1e308 }), 'line 1.startedAt'],
+    ['a start time of -1e308', ndjson([entry(1)], { ...header, startedAt: -1e308 }), 'line 1.startedAt'],
+    ['a start time before 1970', ndjson([entry(1)], { ...header, startedAt: -1 }), 'line 1.startedAt'],
+    ['a start time written as text', ndjson([entry(1)], { ...header, startedAt: 'NaN' }), 'line 1.startedAt'],
+    ['an app name with NUL', ndjson([entry(1)], { ...header, app: '1.0\u0000' }), 'line 1.app'],
+    ['an app name with a lone surrogate', ndjson([entry(1)], { ...header, app: '1.0\uD800' }), 'line 1.app'],
+    ['a seq of 2^31', ndjson([entry(1), entry(2), { ...entry(3), seq: 2 ** 31 }]), 'line 4.seq'],
+    ['a seq of 2^53+1', ndjson([entry(1), entry(2), '{"seq":9007199254740993,"at":1,"actor":"tabs","event":{"type":"x"},"state":{}}']), 'line 4.seq'],
+    ['a seq of 1e308', ndjson([entry(1), entry(2), { ...entry(3), seq: 1e308 }]), 'line 4.seq'],
+    ['a seq that is not positive', ndjson([{ ...entry(1), seq: -5 }]), 'line 2.seq'],
+    ['a time of 1e308', ndjson([entry(1), { ...entry(2), at: 1e308 }]), 'line 3.at'],
+    ['an actor with NUL', ndjson([entry(1), { ...entry(2), actor: 'tabs\u0000' }]), 'line 3.actor'],
+    ['NUL deep in a state', ndjson([entry(1), { ...entry(2), state: { form: { fields: ['ok', 'bad\u0000'] } } }]), 'line 3.state.form.fields.1'],
+    ['a lone surrogate in an event payload', ndjson([entry(1), entry(2, { type: 'typed', text: 'x\uDC00' })]), 'line 3.event.text'],
+    ['a huge number in an event payload', ndjson([entry(1), entry(2, { type: 'moved', to: { x: 1e308 } })]), 'line 3.event.to.x'],
+    ['a state nested past its depth', ndjson([entry(1), { ...entry(2), state: JSON.parse('['.repeat(40) + ']'.repeat(40)) }]), 'line 3.state'],
+  ];
+  for (const [what, text, field] of hostile) {
+    it(`refuses ${what} with a 400 naming the field, and stores nothing`, async () => {
+      const rec = recordingId();
+      const r = await upload(operator, rec, text);
+      expect(r.status).toBe(400);
+      const fields: string[] = r.body.violations.map((v: { field: string }) => v.field);
+      expect(fields.some((f) => f === field || f.startsWith(`${field}.`)), fields.join(', ')).toBe(true);
+      expect(await journals(rec)).toBe(0);
+    });
+  }
+
+  it('takes what the console records of hostile input: its redaction makes the line one the server accepts', async () => {
+    const rec = recordingId();
+    const typed = entry(2, { type: 'search.typed', text: 'nul\u0000 lone\uD800 esc\u001b', huge: 1e308, ['key\u0000']: 2 ** 53 + 1 });
+    const text = [JSON.stringify(header), ...[entry(1), typed].map((e) => JSON.stringify(redact(e)))].join('\n') + '\n';
+    const r = await upload(operator, rec, text);
+    expect(r.status).toBe(200);
+    const line = (await s.db.query<{ line: string }>('select line from session_journal_entries e join session_journals j on j.id = e.journal_id where recording = $1 and seq = 2', [rec])).rows[0].line;
+    expect(JSON.parse(line).event).toEqual({ type: 'search.typed', text: 'nul\uFFFD lone\uFFFD esc\uFFFD', huge: '1e+308', ['key\uFFFD']: '9007199254740992' });
+  });
 
   it('stores nothing of a bad chunk sent to an existing recording', async () => {
     const rec = recordingId();

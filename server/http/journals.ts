@@ -4,14 +4,14 @@
 // client; every read is audited. A recording belongs to the client, user and session (jti) that started it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_MAX_BYTES, PRIV, RECORDING_ID, parseJournal, redact,
-  type JournalHeader, type RecordingSummary, type UploadReceipt,
+  API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_MAX_BYTES, JournalEntry, JournalHeader, PRIV, RECORDING_ID, parseJournal, redact,
+  type RecordingSummary, type UploadReceipt,
 } from '../../contract';
 import type { Db } from '../db/db';
 import {
   JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals,
 } from '../db/queries/journals';
-import { HttpError, audit, clientOf, idParam, iso, listParams, principal } from './common';
+import { HttpError, audit, clientOf, idParam, iso, listParams, noteLineSchemas, principal } from './common';
 
 export const NDJSON = 'application/x-ndjson';
 
@@ -26,7 +26,7 @@ export function parseChunk(text: string): { header: JournalHeader; lines: Array<
     }
   }
   const parsed = parseJournal(text);
-  if (!parsed.ok) throw new HttpError(400, parsed.message, [{ field: `line ${parsed.line}`, message: parsed.message }]);
+  if (!parsed.ok) throw new HttpError(400, parsed.message, parsed.violations ?? [{ field: `line ${parsed.line}`, message: parsed.message }]);
   if (!parsed.journal.lines.length) throw new HttpError(400, 'the chunk has a header but no entries', [{ field: 'line 2', message: 'is missing: a chunk carries at least one entry' }]);
   // the console redacts before recording; the server does it again, so no client can store a secret (idempotent)
   return { header: parsed.journal.header, lines: parsed.journal.lines.map(({ entry }) => ({ seq: entry.seq, line: JSON.stringify(redact(entry)) })) };
@@ -40,7 +40,9 @@ const sameHeader = (a: unknown, b: JournalHeader) => {
 export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.addContentTypeParser(NDJSON, { parseAs: 'string', bodyLimit: JOURNAL_CHUNK_MAX_BYTES }, (_req, text, done) => done(null, text));
 
-  // append a chunk to the signed-in session's own recording (created by its first chunk)
+  // append a chunk to the signed-in session's own recording (created by its first chunk); its lines are checked with
+  // the contract's journal schemas (parseJournal), which the hostile-input test reads from here
+  noteLineSchemas(`POST ${API.sessionJournals}/:id`, JournalHeader, JournalEntry);
   app.post(`${API.sessionJournals}/:id`, { bodyLimit: JOURNAL_CHUNK_MAX_BYTES }, async (req: FastifyRequest): Promise<UploadReceipt> => {
     const p = principal(req);
     const clientId = clientOf(req);

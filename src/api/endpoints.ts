@@ -60,7 +60,7 @@ export const me = (token?: string) => getJson(API.me, MeResponse, undefined, tok
 /** Answers like a sign-in: the new token, user and grants for the chosen client. */
 export const selectClient = (clientId: number | null) => send('put', API.meClient, { clientId }, LoginResponse);
 export const updateSettings = (settings: Settings) => send('put', API.meSettings, settings, Settings);
-export const updateProfile = (body: { name?: string; avatarColor?: string; timezone?: string }) => send('put', API.meProfile, body, User);
+export const updateProfile = (body: { name?: string; avatarColor?: string; timezone?: string | null }) => send('put', API.meProfile, body, User);
 /** Best-effort: the token is passed explicitly because storage is being cleared at the same time. */
 export const logout = async (token: string | null) => { await api.post(API.logout, {}, bearer(token ?? undefined)); };
 export const resetInit = (body: { username: string }) => send('post', API.resetInit, body, Anything);

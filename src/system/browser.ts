@@ -80,7 +80,7 @@ export function browserImpl(): GatehouseImpl {
         fetchMe: fromPromise(({ input }: { input: { token: string } }) => endpoints.me(input.token)),
         signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() })),
         selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({ ...(await endpoints.selectClient(input.clientId)), now: clock() })),
-        saveProfile: fromPromise(({ input }: { input: { name?: string; avatarColor?: AvatarColor; timezone?: string } }) => endpoints.updateProfile(input)),
+        saveProfile: fromPromise(({ input }: { input: { name?: string; avatarColor?: AvatarColor; timezone?: string | null } }) => endpoints.updateProfile(input)),
         saveSettings: fromPromise(async ({ input }: { input: Parameters<typeof endpoints.updateSettings>[0] }) => {
           persistSettingsLocally(input);
           return endpoints.updateSettings(input);

@@ -37,7 +37,7 @@ export function ProfileScreen() {
             <div><H5>{user.name}</H5><div className="bp6-text-muted">{user.roles.join(', ') || t('noRoles')}</div></div>
           </div>
           {error && <Callout intent="danger" icon="error">{say(error)}</Callout>}
-          <form onSubmit={(e) => { e.preventDefault(); session.send({ type: 'session.updateProfile', name: name.trim(), timezone }); }}>
+          <form onSubmit={(e) => { e.preventDefault(); session.send({ type: 'session.updateProfile', name: name.trim(), timezone: timezone || null }); }}>
             <FormGroup label={t('name')} labelFor="profile-name"><InputGroup id="profile-name" name="name" value={name} onChange={(e) => setName(e.currentTarget.value)} /></FormGroup>
             <FormGroup label={t('timeZone')} labelFor="profile-timezone" helperText={t('timeZoneHelp', { zone: zoneName() })}>
               <HTMLSelect id="profile-timezone" name="timezone" fill value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}
