@@ -1,6 +1,7 @@
 // Scheduled report jobs [0.6.5.x, 3.9.x]: HR (3.9.x only) is offered the attendance reports alone, schedules a weekly
-// summary (a wrong hour refused on its field, the name kept), runs it now from the job's page and downloads the CSV;
-// the job's page lists the report with its period and rows; the auditor (view codes) opens it read-only to download.
+// summary (a wrong hour and a wrong address refused on their fields, the name kept), runs it now from the job's page
+// and downloads the CSV; the job's page says e-mail is not configured (no SMTP_URL here) and lists the report with its
+// period, rows, format and where it went; the auditor (view codes) opens it read-only to download.
 // (Families, tenants and the runner: reportJobs.test.ts.)
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
@@ -28,11 +29,18 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
   await expect(form.locator('#field-weekday')).toBeVisible();
   await expect(form.locator('#field-monthDay')).toHaveCount(0);
   await form.locator('#field-weekday').selectOption('5');
+  // where it goes: the format, the recipients (checked as e-mail addresses) and a web hook
+  await expect(form.locator('#field-format option')).toHaveText(['CSV (comma-separated text)', 'XLSX (Excel workbook)']);
+  await form.getByLabel('E-mail to').fill('hr@example.com, not-an-address');
   await form.getByLabel('At (hour)').fill('25');
   await page.getByTestId('form-save').click();
   await expect(form.getByText(/23/).first()).toBeVisible();
   await expect(form.getByLabel('Name')).toHaveValue(name);
   await form.getByLabel('At (hour)').fill('7');
+  await page.getByTestId('form-save').click();
+  // the server names the address it refused, on its field
+  await expect(form.getByText(/not-an-address: has the wrong format/).first()).toBeVisible();
+  await form.getByLabel('E-mail to').fill('hr@example.com');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Scheduled report job saved' }).first()).toBeVisible();
 
@@ -43,10 +51,15 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
   await expect(record.getByTestId('record-nextRunAt')).toContainText(/07:00/);
   const runs = page.getByTestId('report-job-runs');
   await expect(runs).toContainText('No reports yet');
+  // this server has no SMTP_URL: the job's page says nobody is mailed (the server's delivery answer says so)
+  await expect(runs.getByTestId('report-job-mail-off')).toContainText('E-mail is not configured on this server');
   await record.getByTestId('record-action-run').click();
   await expect(page.getByTestId('toast').filter({ hasText: `${name}: report made.` }).first()).toBeVisible();
   await expect(record.getByTestId('record-lastStatus')).toContainText('rows');
   await expect(runs.getByTestId('report-job-run')).toHaveCount(1);
+  await expect(runs.getByTestId('report-job-run')).toContainText('CSV');
+  await expect(runs.getByTestId('report-job-run')).toContainText('Kept here');
+  await expect(runs.getByTestId('report-job-retry')).toHaveCount(0); // nothing failed
   await shot(page, 'report-job-record');
   const [download] = await Promise.all([page.waitForEvent('download'), runs.getByTestId('report-job-download').click()]);
   expect(download.suggestedFilename()).toMatch(/^Team-hours-.*\.csv$/);

@@ -3,9 +3,17 @@
 // privileges: security reports with 0.6.5.x, attendance reports with 3.9.x (privileges.families) — a holder of one
 // family never sees the other's jobs. The server runs the due jobs each minute (server/resources/reportJobs.ts); no
 // delete code: a job is switched off.
+//
+// Issue 26: a job's report is a CSV or an XLSX (written streamed, cut at REPORT_JOB_MAX_ROWS and saying so), mailed to
+// its recipients through the SMTP server of SMTP_URL and/or sent to one of the client's web hooks (a `report.made`
+// delivery: signed, retried, in the hook's history), and always kept for download for `keepDays`. Every run is in
+// the job's history (`GET …/:id/runs`: when, rows, size, delivered to whom or why it failed); a failed run is retried
+// with `POST …/:id/runs/:runId/retry`. One run per due time, however many servers share the database.
+import { array, boolean, integer, nullable, object, optional, string, validate, type Infer } from 'superstruct';
 import { API } from '../api';
+import { emailAddress } from '../primitives';
 import { PRIV } from '../privileges';
-import { choice, defineResource, number, switchField, text, timestamp } from './define';
+import { choice, defineResource, number, ref, switchField, text, timestamp } from './define';
 import { WEEKDAYS } from './schedules';
 
 /** The reports a job can make; `family` says whose codes it needs. */
@@ -27,6 +35,50 @@ export const REPORT_JOB_FREQUENCIES = [
 /** At most this many rows in one report; a larger one is cut there and says so. */
 export const REPORT_JOB_MAX_ROWS = 100_000;
 
+export const REPORT_JOB_FORMATS = [
+  { value: 'csv', label: 'CSV (comma-separated text)' },
+  { value: 'xlsx', label: 'XLSX (Excel workbook)' },
+] as const;
+export type ReportJobFormat = (typeof REPORT_JOB_FORMATS)[number]['value'];
+
+/** At most this many recipients of one job. */
+export const REPORT_JOB_MAX_RECIPIENTS = 20;
+
+/** A job's recipients as written (commas, semicolons or new lines between addresses): the addresses, or what is wrong. */
+export function reportRecipients(text: string | null | undefined): { addresses: string[]; problem?: string } {
+  const addresses = [...new Set(String(text ?? '').split(/[\s,;]+/).map((a) => a.trim()).filter(Boolean))];
+  if (addresses.length > REPORT_JOB_MAX_RECIPIENTS) return { addresses, problem: `must have at most ${REPORT_JOB_MAX_RECIPIENTS} addresses` };
+  for (const a of addresses) {
+    const [err] = validate(a, emailAddress());
+    if (err) return { addresses, problem: `${a}: ${err.message}` };
+  }
+  return { addresses };
+}
+
+/** One run of a job in its history (`GET …/:id/runs`, newest first). */
+export const ReportJobRun = object({
+  id: integer(), ranAt: string(), from: string(), to: string(),
+  /** The schedule's time it was made for; null: Run now. */
+  dueAt: nullable(string()),
+  rows: integer(), ok: boolean(), status: string(), bytes: integer(), format: string(),
+  /** Stopped at the row cap. */
+  cut: boolean(),
+  /** The file can still be downloaded (kept for the job's keepDays). */
+  file: boolean(),
+  /** The addresses it was mailed to; null: not mailed. */
+  mailedTo: nullable(array(string())),
+  mailError: nullable(string()),
+  /** The web hook delivery, as the web hook worker has it now. */
+  webHook: nullable(object({ name: string(), state: string(), error: nullable(string()) })),
+  attempts: integer(),
+});
+export type ReportJobRun = Infer<typeof ReportJobRun>;
+/** Whether this server mails reports (SMTP_URL is set): the job's page says so. */
+export const ReportJobDelivery = object({ email: boolean(), from: optional(string()), maxRows: integer() });
+export type ReportJobDelivery = Infer<typeof ReportJobDelivery>;
+export const ReportJobRuns = object({ items: array(ReportJobRun), delivery: ReportJobDelivery });
+export type ReportJobRuns = Infer<typeof ReportJobRuns>;
+
 export const reportJobsResource = defineResource({
   name: 'reportJobs', table: 'report_jobs', api: API.reportJobs, route: '/report/scheduled-jobs', section: 'report',
   label: { one: 'Scheduled report job', many: 'Scheduled report jobs' }, icon: 'calendar',
@@ -47,6 +99,12 @@ export const reportJobsResource = defineResource({
     weekday: choice(WEEKDAYS, { label: 'On (weekly)', required: true, default: '1', help: 'The day a weekly job runs', shownWhen: { field: 'frequency', values: ['weekly'] } }),
     monthDay: number({ label: 'On day of the month (monthly)', min: 1, max: 28, required: true, default: 1, help: 'From 1 to 28: the day a monthly job runs', shownWhen: { field: 'frequency', values: ['monthly'] } }),
     keepRuns: number({ label: 'Reports kept', min: 1, max: 50, required: true, default: 10, help: 'The oldest goes when a new one is made' }),
+    keepDays: number({ label: 'Kept for (days)', min: 1, max: 366, required: true, default: 30, help: 'A report\u2019s file can be downloaded this many days; its line in the history stays' }),
+    format: choice(REPORT_JOB_FORMATS, { required: true, default: 'csv', filter: true }),
+    recipients: text({ label: 'E-mail to', max: 2000, widget: 'textarea', wide: true, placeholder: 'security@example.com, hr@example.com',
+      help: 'Addresses separated by commas or new lines (at most 20); mailed only when the server has an SMTP server (SMTP_URL)' }),
+    webHookId: ref('webHooks', { label: 'Web hook', onDelete: 'set-null', help: 'Empty: none. Receives a signed report.made delivery with the file' }),
+    webHookName: text({ label: 'Web hook', max: 100, virtual: true, readOnly: true, from: 'webHookId' }),
     enabled: switchField({ label: 'Runs on its schedule', default: true, help: 'Off: the job keeps its reports and makes no more until switched on' }),
     nextRunAt: timestamp({ label: 'Next run', sort: true }),
     lastRunAt: timestamp({ label: 'Last run', sort: true }),
@@ -56,7 +114,8 @@ export const reportJobsResource = defineResource({
   list: { title: ['name'], columns: ['report', 'frequency', 'nextRunAt', 'lastRunAt', 'lastStatus', 'enabled'], sort: ['name', 'asc'] },
   form: [
     { title: 'Report', description: 'What is made: each report covers the period just past, in the client\u2019s time zone.', fields: ['name', 'report'] },
-    { title: 'Schedule', description: 'When it is made, and how many of its reports are kept for download.', fields: ['frequency', 'hour', 'weekday', 'monthDay', 'keepRuns', 'enabled'] },
+    { title: 'Schedule', description: 'When it is made, and how many of its reports are kept for download.', fields: ['frequency', 'hour', 'weekday', 'monthDay', 'keepRuns', 'keepDays', 'enabled'] },
+    { title: 'Delivery', description: 'Where each report goes besides this page: in which format, to whom by e-mail, to which web hook.', fields: ['format', 'recipients', 'webHookId'] },
   ],
   screens: {
     // a view holder (an auditor) opens a job read-only, with its reports to download

@@ -2,20 +2,62 @@
 // own jobs (another family's or client's job is 404); a job runs next at its hour in the client's zone; Run now and the
 // runner make the period-just-past report as its owner may see it, kept for download, the oldest beyond keepRuns gone;
 // an owner without the family's view code gets a failed run that says why.
+//
+// Issue 26: formats, delivery and history, against a real SMTP server in this process (smtp-server, read back with
+// mailparser; XLSX opened with exceljs) and a real web hook receiver: mailed to the recipients with the report
+// attached (CSV and XLSX), recipients checked as e-mail addresses, no mail without SMTP_URL (kept for download and
+// said so), a refused mail is a failed run that Retry makes again, the row cap cuts a report and says so, the web hook
+// gets a signed report.made delivery with the file, files past keepDays are dropped, and one run per due time
+// with two schedulers on one database (two connections when DATABASE_URL names a PostgreSQL).
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import ExcelJS from 'exceljs';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportJobsResource } from '../../contract';
+import { REPORT_JOB_MAX_ROWS, reportJobsResource } from '../../contract';
+import { openPostgres } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
+import { verifySignature } from '../webhooks/sign';
 import { runDueJobs } from './reportJobs';
 
 let s: TestServer;
 let admin: string, hr: string, auditor: string, harbour: string;
 const api = reportJobsResource.api;
 
+// the SMTP server the reports are mailed to: every mail parsed, with its envelope; refuses addresses in `refuse`
+interface Mail { to: string[]; parsed: ParsedMail }
+const mails: Mail[] = [];
+const refuse = new Set<string>();
+const smtp = new SMTPServer({
+  authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+  onRcptTo(address, _session, cb) { cb(refuse.has(address.address) ? Object.assign(new Error('No such mailbox here'), { responseCode: 550 }) : undefined); },
+  onData(stream, session, cb) {
+    simpleParser(stream).then((parsed) => { mails.push({ to: session.envelope.rcptTo.map((r) => r.address), parsed }); cb(); }, cb);
+  },
+});
+// the web hook receiver: every POST with its headers and body
+const hooked: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+const receiver: Server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => { body += c; });
+  req.on('end', () => { hooked.push({ headers: req.headers, body }); res.writeHead(204).end(); });
+});
+let smtpUrl = '', hookUrl = '';
+
 beforeAll(async () => {
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/reports`;
   s = await startTestServer();
   [admin, hr, auditor, harbour] = await Promise.all([s.loginTo('admin', 'NORTHWIND'), s.login('hr'), s.login('auditor'), s.login('harbour')]);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  delete process.env.SMTP_URL;
+  await s?.close();
+  await new Promise<void>((r) => smtp.close(() => r()));
+  await new Promise<void>((r) => receiver.close(() => r()));
+});
 
 const job = (over: Record<string, unknown> = {}) => ({ name: `Job ${Math.random().toString(36).slice(2, 8)}`, report: 'events', frequency: 'daily', hour: 6, weekday: '1', monthDay: 1, keepRuns: 10, enabled: true, ...over });
 const q = async (sql: string, p: unknown[] = []) => (await s.db.query<any>(sql, p)).rows;
@@ -127,5 +169,194 @@ describe('scheduled report jobs', () => {
     const after = (await s.call('GET', `${api}/${made.body.id}/runs`, { token: hr })).body.items;
     expect(after[0]).toMatchObject({ ok: false, bytes: 0 });
     expect((await s.call('GET', `${api}/${made.body.id}/runs/${after[0].id}/file`, { token: hr })).status).toBe(404);
+  });
+});
+
+// ---------- issue 26: formats, delivery, history ----------
+const yesterdayEvents = async (n: number, message: string) => {
+  const [{ nw, tz }] = await q(`select id as nw, timezone as tz from clients where code = 'NORTHWIND'`);
+  await q(`insert into events (client_id, event_code, event_source_id, event_point_id, message, at)
+    select $1, 1, 'job', 'job', $3, ((now() at time zone $2)::date - 1 + time '11:00') at time zone $2 from generate_series(1, $4::int)`, [nw, tz, message, n]);
+  return Number((await q(`select count(*) as n from events where client_id = $1 and at >= ((now() at time zone $2)::date - 1)::timestamp at time zone $2
+    and at < ((now() at time zone $2)::date)::timestamp at time zone $2`, [nw, tz]))[0].n);
+};
+const runsOf = async (id: number, token = admin) => (await s.call('GET', `${api}/${id}/runs`, { token })).body;
+const download = async (id: number, runId: number) => {
+  const res = await fetch(`${s.base}${api}/${id}/runs/${runId}/file`, { headers: { authorization: `Bearer ${admin}` } });
+  return { status: res.status, type: res.headers.get('content-type'), name: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
+};
+const sheetRows = async (bytes: Buffer, sheet = 'Report') => {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(bytes as never);
+  const rows: unknown[][] = [];
+  wb.getWorksheet(sheet)!.eachRow((row) => { rows.push((row.values as unknown[]).slice(1)); });
+  return rows;
+};
+
+describe('scheduled report jobs: formats, delivery and history (issue 26)', () => {
+  it('mails an XLSX and a CSV report to its recipients through SMTP_URL, attached, the same file kept for download', async () => {
+    process.env.SMTP_URL = smtpUrl;
+    try {
+      expect((await s.call('GET', `${api}/delivery`, { token: admin })).body).toMatchObject({ email: true });
+      const expected = await yesterdayEvents(2, 'mailed in the report');
+      const xlsx = await s.call('POST', api, { token: admin, body: job({ format: 'xlsx', recipients: 'security@example.com,\nchief@example.com' }) });
+      expect(xlsx.status).toBe(201);
+      const ran = await s.call('POST', `${api}/${xlsx.body.id}/run`, { token: admin });
+      expect(ran.body.lastStatus).toMatch(new RegExp(`^${expected} rows, .*; mailed to 2$`));
+      const mail = mails.find((m) => m.parsed.subject?.startsWith(xlsx.body.name))!;
+      expect(mail.to.sort()).toEqual(['chief@example.com', 'security@example.com']);
+      expect(mail.parsed.attachments).toHaveLength(1);
+      const attached = mail.parsed.attachments[0];
+      expect(attached.filename).toMatch(/\.xlsx$/);
+      expect(attached.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      const rows = await sheetRows(attached.content);
+      expect(rows[0]).toEqual(['id', 'time', 'eventCode', 'eventSourceName', 'eventPointName', 'message', 'alert', 'priority']);
+      expect(rows).toHaveLength(expected + 1);
+      expect(rows.filter((r) => r[5] === 'mailed in the report')).toHaveLength(2);
+      expect(await sheetRows(attached.content, 'About')).toContainEqual(['Cut at the row cap', 'no']);
+      const [run] = (await runsOf(xlsx.body.id)).items;
+      expect(run).toMatchObject({ ok: true, format: 'xlsx', rows: expected, cut: false, file: true, mailedTo: ['security@example.com', 'chief@example.com'], mailError: null, bytes: attached.content.length });
+      const file = await download(xlsx.body.id, run.id);
+      expect([file.status, file.type, file.bytes.equals(attached.content)]).toEqual([200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', true]);
+      expect(file.name).toMatch(/\.xlsx"$/);
+
+      const csv = await s.call('POST', api, { token: admin, body: job({ format: 'csv', recipients: 'desk@example.com' }) });
+      await s.call('POST', `${api}/${csv.body.id}/run`, { token: admin });
+      const csvMail = mails.find((m) => m.parsed.subject?.startsWith(csv.body.name))!;
+      expect(csvMail.to).toEqual(['desk@example.com']);
+      const text = csvMail.parsed.attachments[0].content.toString('utf8');
+      expect(csvMail.parsed.attachments[0].filename).toMatch(/\.csv$/);
+      expect(text.split('\r\n')[0]).toBe('id,time,eventCode,eventSourceName,eventPointName,message,alert,priority');
+      expect(text.trim().split('\r\n')).toHaveLength(expected + 1);
+      const [csvRun] = (await runsOf(csv.body.id)).items;
+      expect((await download(csv.body.id, csvRun.id)).bytes.toString('utf8')).toBe(text);
+    } finally { delete process.env.SMTP_URL; }
+  });
+
+  it('takes recipients only as e-mail addresses, naming the field, and changes nothing', async () => {
+    const before = (await q('select count(*)::int as n from report_jobs'))[0].n;
+    for (const recipients of ['security@example.com, not-an-address', 'a@b', Array.from({ length: 21 }, (_, i) => `p${i}@example.com`).join(',')]) {
+      const bad = await s.call('POST', api, { token: admin, body: job({ recipients }) });
+      expect([recipients, bad.status, bad.body.violations?.map((v: { field: string }) => v.field)]).toEqual([recipients, 400, ['recipients']]);
+    }
+    const fine = await s.call('POST', api, { token: admin, body: job() });
+    const put = await s.call('PUT', `${api}/${fine.body.id}`, { token: admin, body: { ...job({ recipients: 'x@@example.com' }), name: fine.body.name } });
+    expect([put.status, put.body.violations?.[0]?.field]).toEqual([400, 'recipients']);
+    expect((await q('select count(*)::int as n from report_jobs'))[0].n).toBe(before + 1);
+    expect((await q('select recipients from report_jobs where id = $1', [fine.body.id]))[0].recipients).toBeNull();
+    expect((await s.call('POST', api, { token: admin, body: job({ format: 'pdf' }) })).body.violations?.map((v: { field: string }) => v.field)).toEqual(['format']);
+  });
+
+  it('without SMTP_URL keeps the report for download and says it was not mailed; the job\u2019s page learns e-mail is off', async () => {
+    const delivery = (await s.call('GET', `${api}/delivery`, { token: hr })).body;
+    expect(delivery).toEqual({ email: false, maxRows: REPORT_JOB_MAX_ROWS });
+    const made = await s.call('POST', api, { token: admin, body: job({ recipients: 'security@example.com' }) });
+    const count = mails.length;
+    const ran = await s.call('POST', `${api}/${made.body.id}/run`, { token: admin });
+    expect(ran.body.lastStatus).toMatch(/; not mailed: e-mail is not configured on this server$/);
+    const body = await runsOf(made.body.id);
+    expect(body.delivery.email).toBe(false);
+    expect(body.items[0]).toMatchObject({ ok: true, file: true, mailedTo: null, mailError: null });
+    expect(mails.length).toBe(count);
+  });
+
+  it('a mail the server refuses is a failed run, kept for download, that Retry makes again and delivers', async () => {
+    process.env.SMTP_URL = smtpUrl;
+    try {
+      refuse.add('gone@example.com');
+      const made = await s.call('POST', api, { token: admin, body: job({ recipients: 'gone@example.com' }) });
+      const ran = await s.call('POST', `${api}/${made.body.id}/run`, { token: admin });
+      expect(ran.body.lastStatus).toMatch(/; mail failed: .*gone@example\.com/);
+      const [failed] = (await runsOf(made.body.id)).items;
+      expect(failed).toMatchObject({ ok: false, file: true, mailedTo: null, attempts: 1 });
+      expect(failed.mailError).toMatch(/gone@example\.com/);
+      expect(ran.body.lastRunId).not.toBe(failed.id); // the last good report is another one
+      // another family may not retry it; the auditor (view codes) neither
+      expect((await s.call('POST', `${api}/${made.body.id}/runs/${failed.id}/retry`, { token: hr })).status).toBe(404);
+      expect((await s.call('POST', `${api}/${made.body.id}/runs/${failed.id}/retry`, { token: auditor })).status).toBe(403);
+      refuse.delete('gone@example.com');
+      const retried = await s.call('POST', `${api}/${made.body.id}/runs/${failed.id}/retry`, { token: admin });
+      expect(retried.status).toBe(200);
+      expect(retried.body).toMatchObject({ id: failed.id, ok: true, attempts: 2, mailedTo: ['gone@example.com'], mailError: null, from: failed.from, to: failed.to });
+      expect(mails.filter((m) => m.to.includes('gone@example.com'))).toHaveLength(1);
+      // a run that did not fail has nothing to retry
+      const again = await s.call('POST', `${api}/${made.body.id}/runs/${failed.id}/retry`, { token: admin });
+      expect([again.status, again.body.violations?.[0]?.field]).toEqual([409, 'runId']);
+      expect((await s.call('POST', `${api}/${made.body.id}/runs/99999999999/retry`, { token: admin })).status).toBe(404);
+    } finally { delete process.env.SMTP_URL; }
+  });
+
+  it('cuts a report at the row cap and says so, in the run and in the XLSX', async () => {
+    const expected = await yesterdayEvents(3, 'over the cap');
+    const made = await s.call('POST', api, { token: admin, body: job({ format: 'xlsx' }) });
+    const [{ due }] = await q(`update report_jobs set next_run_at = now() - interval '1 minute' where id = $1 returning next_run_at as due`, [made.body.id]);
+    expect(await runDueJobs(s.db, { maxRows: 2 })).toBeGreaterThanOrEqual(1);
+    expect(expected).toBeGreaterThan(2);
+    const [run] = (await runsOf(made.body.id)).items;
+    expect(run).toMatchObject({ ok: true, rows: 2, cut: true });
+    expect(new Date(run.dueAt).getTime()).toBe(new Date(due).getTime()); // made for the schedule's due time
+    expect(run.status).toMatch(/^2 rows, .* \(cut at 2\)$/);
+    const bytes = (await download(made.body.id, run.id)).bytes;
+    expect(await sheetRows(bytes)).toHaveLength(3);
+    expect(await sheetRows(bytes, 'About')).toContainEqual(['Cut at the row cap', 'yes, at 2']);
+  });
+
+  it('sends the report to its web hook as a signed report.made delivery with the file, shown in the run', async () => {
+    const secret = 'report-hook-secret-0123456789';
+    const hook = await s.call('POST', '/event/manage/web-hooks', { token: admin, body: { name: `Reports ${Date.now()}`, url: hookUrl, secret, active: true } });
+    expect(hook.status).toBe(201);
+    const made = await s.call('POST', api, { token: admin, body: job({ webHookId: hook.body.id }) });
+    expect(made.body.webHookName).toBe(hook.body.name);
+    const ran = await s.call('POST', `${api}/${made.body.id}/run`, { token: admin });
+    expect(ran.body.lastStatus).toContain(`; sent to web hook ${hook.body.name}`);
+    const [run] = (await runsOf(made.body.id)).items;
+    await expect.poll(() => hooked.some((h) => JSON.parse(h.body).run?.id === run.id), { timeout: 20_000 }).toBe(true);
+    const got = hooked.find((h) => JSON.parse(h.body).run?.id === run.id)!;
+    expect(got.headers['x-gatehouse-event']).toBe('report.made');
+    expect(verifySignature(secret, String(got.headers['x-gatehouse-timestamp']), got.body, String(got.headers['x-gatehouse-signature']))).toBe(true);
+    const body = JSON.parse(got.body);
+    expect(body).toMatchObject({ type: 'report.made', job: { id: made.body.id, format: 'csv' }, run: { id: run.id, rows: run.rows, bytes: run.bytes } });
+    expect(Buffer.from(body.file.base64, 'base64').equals((await download(made.body.id, run.id)).bytes)).toBe(true);
+    await expect.poll(async () => (await runsOf(made.body.id)).items[0].webHook?.state, { timeout: 20_000 }).toBe('delivered');
+    // another client's web hook is not one this job may name
+    const [{ other }] = await q(`insert into web_hooks (client_id, name, url, secret) select id, 'elsewhere', $1, $2 from clients where code <> 'NORTHWIND' limit 1 returning id as other`, [hookUrl, secret]);
+    const foreign = await s.call('PUT', `${api}/${made.body.id}`, { token: admin, body: { ...job({ webHookId: other }), name: made.body.name } });
+    expect([foreign.status, foreign.body.violations?.[0]?.field]).toEqual([400, 'webHookId']);
+  });
+
+  it('drops a report\u2019s file after the job\u2019s keepDays, its line kept', async () => {
+    const made = await s.call('POST', api, { token: admin, body: job({ keepDays: 7 }) });
+    await s.call('POST', `${api}/${made.body.id}/run`, { token: admin });
+    const [run] = (await runsOf(made.body.id)).items;
+    await q(`update report_job_runs set ran_at = now() - interval '8 days' where id = $1`, [run.id]);
+    await runDueJobs(s.db);
+    expect((await runsOf(made.body.id)).items[0]).toMatchObject({ id: run.id, ok: true, file: false });
+    expect((await download(made.body.id, run.id)).status).toBe(404);
+    expect((await s.call('POST', api, { token: admin, body: job({ keepDays: 0 }) })).body.violations?.map((v: { field: string }) => v.field)).toEqual(['keepDays']);
+  });
+
+  it('makes one run per due time with two schedulers on one database', async () => {
+    const made = await s.call('POST', api, { token: admin, body: job({ keepRuns: 50 }) });
+    const id = made.body.id;
+    // on PostgreSQL a second server's own connections to the same database; on PGlite two schedulers on one instance
+    const url = process.env.DATABASE_URL;
+    const [{ name }] = await q('select current_database() as name');
+    const other = url ? await openPostgres(Object.assign(new URL(url), { pathname: `/${name}` }).toString()) : s.db;
+    try {
+      for (let round = 0; round < 3; round++) {
+        await q(`update report_jobs set next_run_at = now() - interval '1 minute' where id = $1`, [id]);
+        const due = (await q('select next_run_at from report_jobs where id = $1', [id]))[0].next_run_at;
+        await Promise.all([runDueJobs(s.db), runDueJobs(other)]);
+        const runs = await q('select due_at from report_job_runs where job_id = $1 and due_at = $2', [id, due]);
+        expect(runs).toHaveLength(1);
+      }
+      expect((await q('select count(*)::int as n from report_job_runs where job_id = $1', [id]))[0].n).toBe(3);
+      // and the database itself refuses a second run for one due time
+      const [{ due_at }] = await q('select due_at from report_job_runs where job_id = $1 limit 1', [id]);
+      await expect(q(`insert into report_job_runs (job_id, client_id, period_from, period_to, ok, status, due_at) select job_id, client_id, period_from, period_to, false, 'x', due_at
+        from report_job_runs where job_id = $1 and due_at = $2`, [id, due_at])).rejects.toThrow(/report_job_runs_due|unique/);
+    } finally {
+      if (other !== s.db) await other.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
   VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery, ATTENDANCE_SUMMARY_API, AttendanceSummary, type AttendanceSummaryQuery, TimesheetBuildResult, type TimesheetBuild,
   BackupInfo, BackupList, PlatformHistory, RestoreStarted, buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
 } from '../../contract';
+import { ReportJobRun as ReportJobRunShape, ReportJobRuns as ReportJobRunsShape } from '../../contract/resources/reportJobs';
 import { api } from './client';
 import { fileAt } from './files';
 import { ApiError } from './errors';
@@ -142,11 +143,12 @@ export const getAttendanceSummary = (q: AttendanceSummaryQuery) => getJson(ATTEN
 export const buildTimesheet = (b: TimesheetBuild) => send('post', API.timesheetBuild, b, TimesheetBuildResult);
 export const getDailyAttendance = (q: DailyAttendanceQuery) => getJson(DAILY_ATTENDANCE_API, DailyAttendance, q.teamId ? { date: q.date, teamId: q.teamId } : { date: q.date });
 
-/** A scheduled report job's reports (newest first) and one report's CSV (server/resources/reportJobs.ts). */
-export const ReportJobRun = type({ id: integer(), ranAt: string(), from: string(), to: string(), rows: integer(), ok: boolean(), status: string(), bytes: integer() });
-export type ReportJobRun = Infer<typeof ReportJobRun>;
-export const listReportJobRuns = (jobId: number) => getJson(`${API.reportJobs}/${jobId}/runs`, type({ items: array(ReportJobRun) }));
+/** A scheduled report job's history (newest first) with how the server delivers, one report's file, and Retry of a
+ *  failed run (server/resources/reportJobs.ts; the shapes are the contract's). */
+export type { ReportJobRun, ReportJobRuns } from '../../contract/resources/reportJobs';
+export const listReportJobRuns = (jobId: number) => getJson(`${API.reportJobs}/${jobId}/runs`, ReportJobRunsShape);
 export const reportJobFile = (jobId: number, runId: number) => fileAt(`${API.reportJobs}/${jobId}/runs/${runId}/file`);
+export const retryReportJobRun = (jobId: number, runId: number) => send('post', `${API.reportJobs}/${jobId}/runs/${runId}/retry`, {}, ReportJobRunShape);
 
 /** Backup and restore (server/backup): the stored backups, take one, delete, restore, upload, download one's file. */
 export const listBackups = () => getJson(API.backups, BackupList);

@@ -17,7 +17,7 @@ import { API, floorPlanPropertiesResource, floorPlansResource, rowSchema, type E
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
-  assignPrivileges, backupFile, batchErrorReport, deleteBackup, listBackups, platformHistory, listReportJobRuns, reportJobFile, restoreBackup, takeBackup, uploadBackup, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
+  assignPrivileges, backupFile, batchErrorReport, deleteBackup, listBackups, platformHistory, listReportJobRuns, reportJobFile, retryReportJobRun, restoreBackup, takeBackup, uploadBackup, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
   previewAccessChange, previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
   type AccessPreview, type OperatorSettingsValues, type Tick,
 } from './endpoints';
@@ -175,9 +175,11 @@ export const backupCommands = commandMachine.provide({ actors: { run: fromPromis
 }) } });
 /** `<jobId>|<runId>`: one report's CSV (answers the Blob; the view saves it). */
 export const reportJobDownloads = commands((command) => { const [job, run] = command.split('|').map(Number); return reportJobFile(job, run); });
-export type { ReportJobRun } from './endpoints';
-/** A scheduled report job's reports, newest first (the job's page). */
-export const reportJobRunsReading = reading((id: number | null) => (id === null ? Promise.resolve(null) : listReportJobRuns(id).then((x) => x.items)));
+/** `<jobId>|<runId>`: Retry of a failed run (made again for its period and delivered). */
+export const reportJobRetries = commands((command) => { const [job, run] = command.split('|').map(Number); return retryReportJobRun(job, run); });
+export type { ReportJobRun, ReportJobRuns } from './endpoints';
+/** A scheduled report job's history, newest first, and whether the server mails (the job's page). */
+export const reportJobRunsReading = reading((id: number | null) => (id === null ? Promise.resolve(null) : listReportJobRuns(id)));
 export type { PrivilegeHoldersRow, Tick } from './endpoints';
 /** /manage/privileges: every code with the client's roles holding it; the client's divisions by id. */
 export const privilegeHoldersReading = reading(() => listPrivilegeHolders());
