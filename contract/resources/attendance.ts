@@ -135,7 +135,7 @@ export const timesheetResource = defineResource({
     lastOut: datetime({ label: 'Out' }),
     status: choice(ATTENDANCE_STATUSES, { required: true, readOnly: true, sort: true, filter: true }),
     workedMinutes: number({ label: 'Worked (minutes)', readOnly: true, sort: true }),
-    overtimeMinutes: number({ label: 'Overtime (minutes)', readOnly: true, sort: true, help: 'The worked minutes of a day off' }),
+    overtimeMinutes: number({ label: 'Overtime (minutes)', readOnly: true, required: true, default: 0, sort: true, help: 'The worked minutes of a day off' }),
     lateMinutes: number({ label: 'Late (minutes)', readOnly: true }),
     amended: switchField({ label: 'Amended', readOnly: true, default: false, filter: false }),
     amendReason: text({ label: 'Why it was changed', max: 500, widget: 'textarea', wide: true, placeholder: 'Forgot the badge; came in with the morning shift' }),

@@ -101,7 +101,10 @@ export const reportJobsResource = defineResource({
     keepRuns: number({ label: 'Reports kept', min: 1, max: 50, required: true, default: 10, help: 'The oldest goes when a new one is made' }),
     keepDays: number({ label: 'Kept for (days)', min: 1, max: 366, required: true, default: 30, help: 'A report\u2019s file can be downloaded this many days; its line in the history stays' }),
     format: choice(REPORT_JOB_FORMATS, { required: true, default: 'csv', filter: true }),
+    // the shape of a list of addresses (the form says it as you type); each address is then checked as an e-mail
+    // address, and the count, by reportRecipients on the server
     recipients: text({ label: 'E-mail to', max: 2000, widget: 'textarea', wide: true, placeholder: 'security@example.com, hr@example.com',
+      pattern: /^[\s,;]*[^\s,;@]+@[^\s,;@]+(?:[\s,;]+[^\s,;@]+@[^\s,;@]+)*[\s,;]*$/,
       help: 'Addresses separated by commas or new lines (at most 20); mailed only when the server has an SMTP server (SMTP_URL)' }),
     webHookId: ref('webHooks', { label: 'Web hook', onDelete: 'set-null', help: 'Empty: none. Receives a signed report.made delivery with the file' }),
     webHookName: text({ label: 'Web hook', max: 100, virtual: true, readOnly: true, from: 'webHookId' }),
