@@ -309,8 +309,12 @@ export function imageDataUrl(maxBytes: number): Struct<string, null> {
 }
 
 /** A list of at most `max` items; a longer list is refused before any item is checked. */
+const listMax = new WeakMap<object, number>();
+/** The most items a boundedList() takes (undefined for any other struct). */
+export const listMaxOf = (struct: Struct<any, any>): number | undefined => listMax.get(struct);
+
 export function boundedList<T, S>(element: Struct<T, S>, max: number): Struct<T[], Struct<T, S>> {
-  return new Struct<T[], Struct<T, S>>({
+  const struct = new Struct<T[], Struct<T, S>>({
     type: 'array',
     schema: element,
     *entries(value) {
@@ -324,6 +328,8 @@ export function boundedList<T, S>(element: Struct<T, S>, max: number): Struct<T[
       return value.length <= max || `must have at most ${max} items`;
     },
   });
+  listMax.set(struct, max);
+  return struct;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
