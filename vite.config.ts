@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { blueprintIcons, precompress } from './scripts/vitePlugins';
+import { blueprintIcons, precompress } from './scripts/vitePlugins.ts';
 
 const target = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const proxied = ['/idp', '/event', '/central', '/api', '/MyKad', '/report', '/visitor', '/batch', '/video', '/ws'];
