@@ -1,7 +1,7 @@
 // Header: menu toggle, breadcrumb, working client (+ switcher for multi-tenant users), desktop companion,
 // alarms, settings, user menu. The `data-tour` marks are the guided tour's targets (machines/tour.ts).
 import { useNavigate } from 'react-router-dom';
-import { Breadcrumbs, Button, Menu, MenuDivider, MenuItem, PopoverNext, Spinner, type BreadcrumbProps } from '@blueprintjs/core';
+import { Breadcrumb, Button, Menu, MenuDivider, MenuItem, PopoverNext, Spinner, type BreadcrumbProps } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { APP_VERSION, PRIV, type Client, type PageOf } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../machines/session.selectors';
@@ -36,6 +36,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
   // read again from scratch for another user or client (nothing of the last one stays in the menu)
   const clients = useReading<PageOf<Client>>(clientsReading, 'read:clients', { input: { may: mayListClients }, key: `${mayListClients}:${user?.id}:${clientId}` });
   const current = clients.output?.items.find((c) => c.id === clientId);
+  const clientName = current?.name ?? (clientId === null ? tx('No client selected') : tx('Client #{id}', { id: clientId }));
 
   const signOut = () => {
     session.send({ type: 'session.signOut' });
@@ -45,7 +46,13 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
   return (
     <header className="gh-header" data-testid="header">
       <Button variant="minimal" icon={sidebarOpen ? 'menu-closed' : 'menu-open'} aria-label={sidebarOpen ? tx('Collapse menu') : tx('Expand menu')} onClick={onToggleSidebar} data-testid="sidebar-toggle" />
-      <Breadcrumbs items={crumbs} className="gh-breadcrumbs" />
+      {/* two crumbs at most, nothing to fold away: a plain list (Blueprint's Breadcrumbs puts its overflow list's
+          spacer <div> inside the <ol>, which a list may not hold) */}
+      <nav aria-label={tx('Breadcrumb')} className="gh-breadcrumbs">
+        <ol className="bp6-breadcrumbs">
+          {crumbs.map((c, i) => <li key={i} aria-current={c.current ? 'page' : undefined}><Breadcrumb {...c} /></li>)}
+        </ol>
+      </nav>
       <div className="gh-header__spacer" />
       {busy && <Spinner size={16} aria-label={tx('Working')} />}
       {user?.multiTenancyEnabled ? (
@@ -60,9 +67,8 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
             <MenuItem icon="office" text={tx('Manage clients')} onClick={() => navigate('/manage/clients')} />
           </Menu>
         }>
-          <Button variant="minimal" icon="office" endIcon="caret-down" data-testid="client-switcher" aria-label={tx('Switch client')}>
-            <span data-testid="current-client" className="gh-current-client">{current?.name ?? (clientId === null ? tx('No client selected') : tx('Client #{id}', { id: clientId }))
-}</span>
+          <Button variant="minimal" icon="office" endIcon="caret-down" data-testid="client-switcher" aria-label={`${clientName}, ${tx('Switch client')}`}>
+            <span data-testid="current-client" className="gh-current-client">{clientName}</span>
           </Button>
         </PopoverNext>
       ) : current ? (
@@ -82,9 +88,11 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
           <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />
         </Menu>
       }>
-        <Button variant="minimal" className="gh-user-button" aria-label={t('userMenu')} data-testid="user-menu" data-tour="profile">
+        {/* named by what it shows and then what it is (WCAG 2.5.3 label in name): "Alex Admin, User menu" */}
+        <Button variant="minimal" className="gh-user-button" data-testid="user-menu" data-tour="profile">
           <Avatar name={user?.name ?? '?'} color={user?.avatarColor ?? 'blue'} size={26} />
           <span className="gh-user-button__name">{user?.name}</span>
+          <span className="gh-sr-only">{user ? `, ${t('userMenu')}` : t('userMenu')}</span>
         </Button>
       </PopoverNext>
     </header>

@@ -18,7 +18,7 @@ import { TabsBar } from './TabsBar';
 import { TourOverlay } from './TourOverlay';
 import { useIsMobile } from './useMediaQuery';
 import { useSystemActor } from './useSystemActor';
-import { routeTitle, useLocale } from '../i18n';
+import { routeTitle, tx, useLocale } from '../i18n';
 
 export const COLLAPSED_SIDEBAR_PX = 56;
 
@@ -51,6 +51,8 @@ export function Shell({ current }: { current: RouteInfo }) {
 
   return (
     <div className={`gh-app gh-size-${size}${mobile ? ' gh-mobile' : ''}${settings.fixedHeader ? ' gh-fixed-header' : ''}`} style={style} data-testid="app-shell">
+      {/* WCAG 2.4.1: the first Tab stop skips the menu and the header to the open view (shown only while focused) */}
+      <a className="gh-skip-link" href="#gh-main" data-testid="skip-link" onClick={(e) => { e.preventDefault(); document.getElementById('gh-main')?.focus(); }}>{tx('Skip to content')}</a>
       {mobile ? (
         <Drawer isOpen={mobileOpen} onClose={() => setMobileOpen(false)} position="left" size={`${SIDEBAR_WIDTH_PX}px`} className="gh-sidebar-drawer" title={undefined}>
           {sidebar(false, () => setMobileOpen(false))}
@@ -63,7 +65,7 @@ export function Shell({ current }: { current: RouteInfo }) {
           <Header route={current.route} onToggleSidebar={toggle} sidebarOpen={mobile ? mobileOpen : open} onOpenSettings={() => setSettingsOpen(true)} />
           {settings.tagsView && <TabsBar currentPath={current.path} />}
         </div>
-        <main className="gh-app__views">
+        <main className="gh-app__views" id="gh-main" tabIndex={-1}>
           <KeptAliveViews current={current} tenant={`${userId}:${clientId}`} allowed={(path) => { const m = matchRoute(path); return m.route.layout && canOpen(m.route, visitor); }} />
         </main>
       </div>

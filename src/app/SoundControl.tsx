@@ -1,5 +1,7 @@
 // The alarm sound as it really is (issue 10): on, muted, blocked by the browser's autoplay policy (one click
-// enables it), or unavailable. Never shows "on" unless the browser's audio context is running.
+// enables it), or unavailable. Never shows "on" unless the browser's audio context is running. Its accessible name
+// starts with the words it shows (in the header only its icon shows until the browser blocks the sound) and then
+// says what a click does (WCAG 2.5.3 label in name).
 import { useSyncExternalStore } from 'react';
 import { Button } from '@blueprintjs/core';
 import { alarmSound, type SoundState } from '../system/alarmNotices';
@@ -20,7 +22,7 @@ export function SoundControl({ compact = false, testId = 'alarm-sound' }: { comp
   const onClick = () => { if (state === 'on') alarmSound.setMuted(true); else void alarmSound.enable(); };
   return (
     <Button variant={state === 'blocked' ? 'solid' : 'minimal'} intent={state === 'blocked' ? 'warning' : 'none'} size={compact ? 'small' : undefined}
-      icon={look.icon} onClick={onClick} disabled={state === 'unavailable'} title={look.title} aria-label={look.title}
+      icon={look.icon} onClick={onClick} disabled={state === 'unavailable'} title={look.title} aria-label={`${look.text}: ${look.title}`}
       data-testid={testId} data-sound={state} className="gh-sound-control">
       <span className="gh-sound-control__text">{look.text}</span>
     </Button>

@@ -1,5 +1,7 @@
 // Visited views as tabs (§2: at most 10), read from the tabs actor; closing sends events, the actor decides
-// where to go (it emits tabs.navigate, heard in App.tsx).
+// where to go (it emits tabs.navigate, heard in App.tsx). For assistive technology the bar is what it does: a
+// navigation landmark of links to the open views, the current one marked aria-current="page", each with its own
+// close button (a tablist may hold nothing but tabs, and these are pages of the console, not panels of one page).
 import { Link } from 'react-router-dom';
 import { Button, ContextMenu, Icon, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -19,14 +21,14 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
     </Menu>
   );
   return (
-    <div className="gh-tabs" role="tablist" aria-label={tx('Open views')} data-testid="tabs-bar" data-tour="tabs">
+    <nav className="gh-tabs" aria-label={tx('Open views')} data-testid="tabs-bar" data-tour="tabs">
       <div className="gh-tabs__scroll">
         {views.map((v) => {
           const active = v.path === currentPath;
           const title = titleText(v.title);
           return (
             <ContextMenu key={v.path} content={menu(v.path)} className={`gh-tab${active ? ' gh-tab--active' : ''}`} data-testid="tab" data-path={v.path}>
-              <Link to={v.path} role="tab" aria-selected={active} className="gh-tab__link" title={title}>
+              <Link to={v.path} aria-current={active ? 'page' : undefined} className="gh-tab__link" title={title}>
                 {active && <span className="gh-tab__dot" aria-hidden />}
                 {title}
               </Link>
@@ -41,6 +43,6 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
         <Button variant="minimal" size="small" icon="more" aria-label={tx('Tab actions')}
  />
       </PopoverNext>
-    </div>
+    </nav>
   );
 }

@@ -106,6 +106,8 @@ export const zhText: Record<string, string> = {
   "Restoring your session…": "正在恢复会话…",
   "Loading…": "加载中…",
   "Open views": "打开的页面",
+  "Breadcrumb": "页面路径",
+  "Skip to content": "跳到主要内容",
   "Close {title}": "关闭{title}",
   "Tab actions": "页签操作",
   "Collapse menu": "收起菜单",

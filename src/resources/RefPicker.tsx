@@ -4,7 +4,7 @@
 // 'options'): the chosen ids of every picker on the page go in one request per target, a search is sent when typing
 // pauses and a newer one stops it, labels are kept for the signed-in client only. A picker reads it through
 // selectors and sends it events.
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Button, ControlGroup, MenuItem } from '@blueprintjs/core';
 import { MultiSelect, Select, type ItemRenderer } from '@blueprintjs/select';
 import { useSelector } from '@xstate/react';
@@ -67,14 +67,25 @@ export function RefSelect({ id, target, value, onChange, onBlur, required, inval
   const chosen = value === '' || value === null || value === undefined ? null : Number(value);
   const chosenIds = useMemo(() => (chosen === null ? [] : [chosen]), [chosen]);
   const { query, type, items, loading, labelOf } = useOptions(target, open, chosenIds);
+  // Blueprint's filterable Select puts aria-expanded and aria-haspopup on its role-less wrapper <div>, where ARIA does
+  // not allow them (axe aria-allowed-attr), with aria-controls naming a list that is not there while closed: they are
+// taken off there and said by the button that opens the list (which says no aria-required: a button has none)
+  const box = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    const wrapper = box.current?.firstElementChild;
+    if (wrapper && !wrapper.getAttribute('role')) for (const a of ['aria-expanded', 'aria-haspopup', 'aria-disabled', 'aria-controls']) wrapper.removeAttribute(a);
+  });
   const picker = (
+    <span ref={box} className="gh-contents">
     <Select<PickOption> items={items} itemRenderer={renderItem(chosenIds)} filterable query={query} onQueryChange={type}
       onItemSelect={(o) => { onChange(String(o.id)); onBlur(); }} itemListPredicate={(_, xs) => xs}
       noResults={<MenuItem disabled roleStructure="listoption" text={loading ? tx('Loading…') : tx('No match')} />}
       inputProps={{ placeholder: tx('Search…') }} popoverProps={{ minimal: true, matchTargetWidth: true, onOpening: () => setOpen(true), onClosed: () => { setOpen(false); onBlur(); } }} fill>
-      <Button id={id} fill alignText="start" endIcon="caret-down" intent={invalid ? 'danger' : 'none'} aria-invalid={invalid} aria-required={required}
+      <Button id={id} fill alignText="start" endIcon="caret-down" intent={invalid ? 'danger' : 'none'} aria-invalid={invalid}
+        aria-haspopup="listbox" aria-expanded={open}
         text={chosen === null ? tx('Choose…') : labelOf(chosen)} data-ref-target={target} />
     </Select>
+    </span>
   );
   if (required || chosen === null) return picker;
   return (

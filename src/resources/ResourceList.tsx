@@ -154,7 +154,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       nameRenderer={(name) => (
         <span className="gh-colhead" data-testid={`col-${field}`}>
           {name}
-          {sortOf(field) && <span className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} aria-label={sortOf(field) === 'asc' ? tx('sorted ascending') : tx('sorted descending')} />}
+          {sortOf(field) && <span className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} role="img" aria-label={sortOf(field) === 'asc' ? tx('sorted ascending') : tx('sorted descending')} />}
         </span>
       )}
       menuRenderer={sortable ? () => (
@@ -187,11 +187,17 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     const name = resource.primary.value(row);
     return (
       <Cell className="gh-primary-cell">
+        {/* the record's row (Blueprint's grid has no table roles of its own, and a row needs a table around it and
+            nothing but cells in it): the name first (it opens the record), its mark shown before it (order: -1),
+            then its links and actions */}
+        <div role="table" aria-label={name} className="gh-rowhead-table">
         <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
-          {canDelete && <Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} />}
-          {detailOf(row) || canOpen ? <Link role="cell" className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span role="cell" className="gh-rowhead__name">{name}</span>}
-          {rowTag?.(row)}
-          <span className="gh-rowhead__actions">
+          <span role="cell" className="gh-rowhead__cell">
+            {detailOf(row) || canOpen ? <Link className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span className="gh-rowhead__name">{name}</span>}
+            {rowTag?.(row)}
+          </span>
+          {canDelete && <span role="cell" className="gh-rowhead__mark"><Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} /></span>}
+          <span role="cell" className="gh-rowhead__actions">
             {linksOf(row).map((l) => <Link key={l.label} to={l.to} className="bp6-button bp6-small bp6-minimal" data-testid="row-link" aria-label={`${tx(l.label)}: ${name}`}>{tx(l.label)}</Link>)}
             {declaredActions.map((a) => (
               <Button key={a.action} size="small" variant="minimal" icon={a.icon as never} loading={acting === `${a.action}:${row.id}`} disabled={acting !== null}
@@ -200,9 +206,23 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
             {rowActions?.(row)}
           </span>
         </div>
+        </div>
       </Cell>
     );
   };
+
+  // WCAG 2.1.1: Blueprint's grid scrolls in containers that may hold nothing focusable (the names and their links sit
+  // in the frozen first column; a read-only report has no links): each such container takes the keyboard and is
+  // named after the list
+  const tableBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    for (const el of tableBox.current?.querySelectorAll<HTMLElement>('.bp6-table-quadrant-scroll-container') ?? []) {
+      if (el.querySelector('a[href], button, input, [tabindex="0"]')) continue;
+      if (el.tabIndex !== 0) el.tabIndex = 0;
+      if (el.getAttribute('aria-label') !== words.many) el.setAttribute('aria-label', words.many);
+      if (!el.hasAttribute('role')) el.setAttribute('role', 'region');
+    }
+  });
 
   // beyond the server's count cap the total is a lower bound: "1–20 of 10,000+", no last page, next still open
   const num = (n: number) => n.toLocaleString('en-US');
@@ -249,7 +269,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
 
       {error && <Callout intent="danger" icon="error" className="gh-list__error">{say(error)}</Callout>}
 
-      <div className="gh-list__table" style={{ height: tableHeight }}>
+      <div className="gh-list__table" style={{ height: tableHeight }} ref={tableBox}>
         <Table2
           numRows={items.length}
           defaultRowHeight={ROW_HEIGHT}

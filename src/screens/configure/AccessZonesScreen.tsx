@@ -31,7 +31,7 @@ export function AccessZonesScreen() {
         rowActions={(z) => (
           // the count is the button: who is inside, with a Forgive each
           <Button size="small" variant={count(z.id) ? 'outlined' : 'minimal'} intent={count(z.id) ? 'primary' : 'none'} icon="people" data-testid="zone-inside"
-            aria-label={`${tx('Who is inside')}: ${z.name}`} title={tx('Who is inside')} onClick={() => { occupancy.reload(); setOpen({ id: z.id, name: z.name }); }}>
+            aria-label={`${count(z.id)} · ${tx('Who is inside')}: ${z.name}`} title={tx('Who is inside')} onClick={() => { occupancy.reload(); setOpen({ id: z.id, name: z.name }); }}>
             {count(z.id)}
           </Button>
         )} />

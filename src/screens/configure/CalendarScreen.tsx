@@ -71,14 +71,18 @@ export function CalendarScreen() {
       {!dates.output && !dates.failed && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {dates.output && (
         <>
-          <div className="gh-calendar" role="grid" aria-label={monthTitle}>
-            {weekdays.map((w) => <div key={w} className="gh-calendar__weekday" role="columnheader">{w}</div>)}
-            {days.map((d) => {
+          {/* a table of the month: a row of weekday headers, then a row per week (rows are display: contents, so the
+              days still lay out on the calendar's grid); a table, not a grid, as the days take no arrow keys */}
+          <div className="gh-calendar" role="table" aria-label={monthTitle}>
+            <div role="row" className="gh-contents">{weekdays.map((w) => <div key={w} className="gh-calendar__weekday" role="columnheader">{w}</div>)}</div>
+            {Array.from({ length: Math.ceil(days.length / 7) }, (_, i) => days.slice(i * 7, i * 7 + 7)).map((week) => (
+            <div role="row" className="gh-contents" key={format(week[0], 'yyyy-MM-dd')}>
+            {week.map((d) => {
               const ymd = format(d, 'yyyy-MM-dd');
               const special = onDay(all, ymd);
               const out = format(d, 'yyyy-MM') !== ym;
               return (
-                <div key={ymd} role="gridcell" data-testid="calendar-day" data-date={ymd} aria-label={ymd}
+                <div key={ymd} role="cell" data-testid="calendar-day" data-date={ymd} aria-label={time.date(ymd)}
                   className={`gh-calendar__day${out ? ' gh-calendar__day--out' : ''}${ymd === today ? ' gh-calendar__day--today' : ''}${special.length ? ` gh-calendar__day--${special[0].kind}` : ''}`}>
                   <div className="gh-calendar__num">
                     {d.getDate()}
@@ -97,6 +101,8 @@ export function CalendarScreen() {
                 </div>
               );
             })}
+            </div>
+            ))}
           </div>
           <H4 className="gh-calendar__list-title">{tx('Special dates this month')}</H4>
           {inMonth.length === 0 ? <p className="bp6-text-muted" data-testid="calendar-none">{tx('No special dates this month: every schedule follows its weekly windows.')}</p> : (

@@ -75,7 +75,7 @@ export function DivisionsScreen() {
         <span className="gh-divisions__actions">
           {inside > 0 && <span className="bp6-text-muted gh-mr gh-divisions__wide" data-testid="division-inside">{tx('{n} inside', { n: inside })}</span>}
           {can.add && <Button size="small" variant="minimal" icon="plus" data-testid="division-add-inside" title={tx('Add a division inside {name}', { name: n.row.name })}
-            aria-label={tx('Add a division inside {name}', { name: n.row.name })} onClick={() => navigate(`/configure/division/add?parentId=${n.row.id}`)}>
+            aria-label={`${tx('Add inside')}: ${n.row.name}`} onClick={() => navigate(`/configure/division/add?parentId=${n.row.id}`)}>
             <span className="gh-divisions__wide">{tx('Add inside')}</span></Button>}
           {can.delete && n.row.parentId !== null && (
             <Button size="small" variant="minimal" intent="danger" icon="trash" aria-label={tx('Delete {name}', { name: n.row.name })} data-testid="division-delete"

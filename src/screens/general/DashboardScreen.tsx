@@ -54,28 +54,30 @@ export function DashboardScreen() {
   const [page, setPage] = useState(pages[0]?.pageNum ?? 1); // visual: which page is shown
   const current = pages.find((p) => p.pageNum === page) ?? pages[0];
 
+  const widgets = live.data && current ? (
+    <>
+      <div className="gh-dash" data-testid="dash-counts">
+        {current.widgets.filter((w) => w.id in COUNTS).map((w) => <CountWidget key={w.id} id={w.id as CountKey} data={live.data!} />)}
+      </div>
+      <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
+        {current.widgets.filter((w) => !(w.id in COUNTS)).map((w) => <Widget key={w.id} id={w.id} data={live.data!} />)}
+      </div>
+    </>
+  ) : null;
+
   return (
     <div className="gh-page" data-testid="dashboard">
       <PageHeader title={tx('Dashboard')} icon="dashboard" description={user ? tx('Welcome, {name}. Live figures of your client.', { name: user.name }) : undefined}
         actions={<Button icon="refresh" variant="outlined" loading={live.status === 'active'} onClick={live.reload} aria-label={tx('Refresh the dashboard')}>{tx('Refresh')}</Button>} />
-      {pages.length > 1 && (
-        <Tabs id="dashboard-pages" selectedTabId={page} onChange={(id) => setPage(Number(id))} className="gh-dash__tabs">
-          {pages.map((p) => <Tab key={p.pageNum} id={p.pageNum} title={`Page ${p.pageNum}`} />)}
-        </Tabs>
-      )}
       {live.status === 'error' && !live.data && <Callout intent="danger" icon="error">{tx('The dashboard data could not be loaded.')}</Callout>}
       {!live.data && live.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading the dashboard…')} />}
       {data && !current && <NonIdealState icon="dashboard" title={tx('Nothing to show yet')} description={tx('Your privileges answer none of the dashboard\'s widgets.')} />}
-      {live.data && current && (
-        <>
-          <div className="gh-dash" data-testid="dash-counts">
-            {current.widgets.filter((w) => w.id in COUNTS).map((w) => <CountWidget key={w.id} id={w.id as CountKey} data={live.data!} />)}
-          </div>
-          <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
-            {current.widgets.filter((w) => !(w.id in COUNTS)).map((w) => <Widget key={w.id} id={w.id} data={live.data!} />)}
-          </div>
-        </>
-      )}
+      {/* with more than one page the widgets are the selected tab's panel (a tab controls a panel that exists) */}
+      {pages.length > 1 ? (
+        <Tabs id="dashboard-pages" selectedTabId={page} onChange={(id) => setPage(Number(id))} className="gh-dash__tabs" renderActiveTabPanelOnly>
+          {pages.map((p) => <Tab key={p.pageNum} id={p.pageNum} title={`Page ${p.pageNum}`} panel={widgets ?? undefined} />)}
+        </Tabs>
+      ) : widgets}
     </div>
   );
 }

@@ -191,7 +191,8 @@ export function EventsScreen() {
       </div>
       {/* at most 61% of the window high on a wide screen (SPEC §7), its own scroller: the header stays, and only the rows in it count as seen */}
       <div className="gh-events-scroll" ref={scroller} onScroll={(ev) => { if (ev.currentTarget.scrollTop > 0) setFar(null); }}
-        style={{ '--gh-table-max': `${TABLE_MAX_HEIGHT_VH}vh` } as CSSProperties} data-testid="events-scroll">
+        style={{ '--gh-table-max': `${TABLE_MAX_HEIGHT_VH}vh` } as CSSProperties} data-testid="events-scroll"
+        tabIndex={0} role="region" aria-label={tx('Events')}>
       {/* column widths set once; on a wide screen each row is its own layout boundary (app.css), so a batch of new rows never makes the browser lay out every row again */}
       <HTMLTable compact className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
         <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
