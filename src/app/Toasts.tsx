@@ -1,6 +1,6 @@
 // The shell shows every notice (src/system/notices.ts) as a Blueprint toast, and the alarms machine's notice
 // board (issue 10) as one capped stack in the bottom-right corner: what the machine emits, nothing more.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Icon, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -37,7 +37,36 @@ export function Toasts() {
     const subs = [session.on('session.ended', clear), session.on('session.clientChanged', clear)];
     return () => subs.forEach((s) => s.unsubscribe());
   }, [session]);
-  return <AlarmBoard />;
+  return <><AlarmAnnouncer /><AlarmBoard /></>;
+}
+
+/**
+ * Screen readers hear each batch of new alarms once (WCAG 4.1.3 status messages): politely, or at once when it holds
+ * a P1. Both regions are in the page, empty, before anything is said in them (a live region that appears together
+ * with its text is often not read); the board below is not live itself, or every alarm would be read twice.
+ */
+function AlarmAnnouncer() {
+  const alarms = useSystemActor('alarms');
+  const session = useSystemActor('session');
+  const [said, setSaid] = useState({ polite: '', assertive: '' });
+  useEffect(() => {
+    const subs = [
+      alarms.on('alarm.noticed', ({ notices, priority }) => {
+        const text = notices.map((n) => (n.message ? `${n.title}: ${n.message}` : n.title)).join('. ');
+        setSaid(priority <= 1 ? { polite: '', assertive: text } : { polite: text, assertive: '' });
+      }),
+      // what one user or client was told goes with them
+      session.on('session.ended', () => setSaid({ polite: '', assertive: '' })),
+      session.on('session.clientChanged', () => setSaid({ polite: '', assertive: '' })),
+    ];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [alarms, session]);
+  return (
+    <>
+      <div className="gh-sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="alarm-announcer-polite">{said.polite}</div>
+      <div className="gh-sr-only" role="alert" aria-live="assertive" aria-atomic="true" data-testid="alarm-announcer-assertive">{said.assertive}</div>
+    </>
+  );
 }
 
 const ALARMS_PATH = '/monitor/alarms';
@@ -57,10 +86,10 @@ function AlarmBoard() {
   const shown = mobile ? notices.slice(0, 1) : notices;
   const open = () => { alarms.send({ type: 'notices.seen' }); navigate(ALARMS_PATH); };
   return (
-    <section className="gh-alarm-board" aria-label={tx('New alarms')} aria-live="assertive" data-testid="alarm-board">
+    <section className="gh-alarm-board" aria-label={tx('New alarms')} data-testid="alarm-board">
       {shown.map((n) => (
         <div key={n.id} className={`gh-alarm-notice gh-alarm-notice--p${Math.min(n.priority, 4)}${n.sticky ? ' gh-alarm-notice--sticky' : ''}`}
-          role="alert" data-testid="alarm-notice" data-kind={n.kind} data-sticky={n.sticky ? 'true' : 'false'} data-priority={n.priority}>
+          data-testid="alarm-notice" data-kind={n.kind} data-sticky={n.sticky ? 'true' : 'false'} data-priority={n.priority}>
           <Icon icon={n.kind === 'summary' ? 'layers' : 'warning-sign'} className="gh-alarm-notice__icon" />
           <div className="gh-alarm-notice__body">
             <strong data-testid="alarm-notice-title">{n.title}</strong>
