@@ -64,7 +64,9 @@ export function VisitorCredentialBatchScreen() {
                 const e = error(k, !!meta.touched);
                 return (
                   <FormGroup label={tx(LABELS[k])} labelFor={`field-${k}`} intent={e ? 'danger' : 'none'} helperText={e ?? help}>
-                    <NumericInput id={`field-${k}`} fill min={min} max={max} minorStepSize={null} allowNumericCharactersOnly intent={e ? 'danger' : 'none'}
+                    {/* no stepper buttons: Blueprint points their aria-controls at an id of its own, not at this input's (the
+                        arrow keys still step) */}
+                    <NumericInput id={`field-${k}`} fill min={min} max={max} minorStepSize={null} allowNumericCharactersOnly intent={e ? 'danger' : 'none'} buttonPosition="none"
                       value={Number.isFinite(input.value) ? input.value : ''} onValueChange={(n) => input.onChange(Number.isFinite(n) ? n : NaN)} onBlur={input.onBlur} />
                   </FormGroup>
                 );

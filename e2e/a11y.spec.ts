@@ -1,0 +1,222 @@
+// Issue 32, WCAG 2.1 AA: axe-core (its WCAG 2.0/2.1 level A and AA rules) on the sign-in page and on every screen
+// of the route table, as the user who sees most (the administrator, in Northwind Logistics) at 1440 px. Any
+// serious or critical violation fails the run, listed by route, rule and the nodes it found.
+//
+// The full matrix is run by hand, not in CI: `A11Y_MATRIX=1 npx playwright test e2e/a11y.spec.ts` walks the same
+// table as every demo user (each route they may open; the others end on the access-denied page and are left out)
+// at 1440 and 390 px. (The console has one light theme: the sidebar is dark by design and is checked as it is;
+// there is no dark theme to switch to.)
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from './fixtures';
+import { signOut } from './console.helpers';
+import { PASSWORD, selectClient, skipTourIfShown } from './helpers';
+import { ROUTES, type RouteDef } from '../src/app/routeTable';
+
+const MATRIX = !!process.env.A11Y_MATRIX;
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const USERS = MATRIX ? ['admin', 'operator', 'reception', 'hr', 'auditor', 'harbour'] : ['admin'];
+const WIDTHS = MATRIX ? [1440, 390] : [1440];
+
+/**
+ * Every signed-in screen the table has a path for. Routes with path parameters (edit/{id}, details/{id}, ...) are
+ * visited through one real record, found as a link on a screen walked before (the generated lists link each row's
+ * edit form); a parameter route that no walked screen links to (the alarm zone of an armed group, a controller's
+ * diagnostic by IP, a visit's sign-in/out) is left out: its screen is the same form or panel as its siblings'.
+ * Redirecting routes ('/', '/video') and the sign-in, reset, print and error pages without the shell are left out
+ * too, except /login, checked before signing in.
+ */
+const WALKED = ROUTES.filter((r) => r.layout && r.redirect?.kind !== 'always' && r.type === 'PRIVATE');
+/**
+ * In CI (about three minutes): every sidebar screen, every hidden screen of its own (profile, add forms of their own,
+ * batch pages, attendance pages), and of the generated catalogue's hidden lists and add forms, which are one list and
+ * one form component, the forms whose fields are of kinds no sidebar screen shows (time windows, a file, a plan,
+ * rules, card format bits, doors). The matrix opens every one.
+ */
+const CI_GENERATED = new Set(['/configure/schedule/add', '/configure/logical-blocks/add', '/configure/doors/add', '/configure/floor-plan/add', '/server/firmware/add', '/hardware/card-format/add', '/attendance/work-schedule/add']);
+/** `A11Y_ROUTES=/a,/b` checks only those screens (a fix of one screen, tried by hand). */
+const ONLY = process.env.A11Y_ROUTES ? new Set(process.env.A11Y_ROUTES.split(',')) : null;
+const PLAIN = WALKED.filter((r) => !r.path.includes(':'))
+  .filter((r) => MATRIX || !r.hidden || !['catalogueForm', 'catalogueList'].includes(r.screen) || CI_GENERATED.has(r.path))
+  .filter((r) => !ONLY || ONLY.has(r.path));
+const WITH_PARAMS = WALKED.filter((r) => r.path.includes(':'));
+/** In CI one record of each kind of parameter screen is enough; the matrix opens one of every parameter route. */
+const CI_PARAM_ROUTES = new Set(['/manage/identities/edit/:id', '/manage/roles/edit/:id', '/configure/doors/edit/:id', '/manage/roles/assign-privileges/:id', '/visitor/details/:id']);
+
+const asPattern = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[A-Za-z]+/g, '[^/?#]+')}$`);
+
+/**
+ * Violations found and not fixed yet, each where it lives: the files other helpers held while this spec landed
+ * (issue 32 lists them). The walk fails on anything else; one of these that no longer occurs is named in the
+ * test's annotations ('a11y fixed'), to be taken off this list.
+ */
+const KNOWN: { route: RegExp; rule: string; why: string }[] = [
+];
+const knownSeen = new Set<(typeof KNOWN)[number]>();
+
+// a trace of every step of this walk (hundreds of DOM snapshots) would cost more than the walk itself
+test.use({ trace: 'off' });
+
+/**
+ * Serious and critical violations on the page as it is now, one line per rule with its nodes. The sidebar is the
+ * same on every screen of a user and width: it is checked with the first screen, and after that the header, the
+ * tabs bar and the open view (and any overlay) are (`shell: false`).
+ */
+async function violations(page: Page, where: string, shell = true): Promise<string[]> {
+  const axe = new AxeBuilder({ page }).withTags(TAGS);
+  if (!shell) axe.exclude('[data-testid="sidebar"]');
+  const result = await axe.analyze();
+  const path = new URL(page.url()).pathname;
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const line = (v: (typeof serious)[number]) => `${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')}${v.id === 'color-contrast' ? ` (${n.any[0]?.message.split(/\. /)[0] ?? ''})` : ''}`).join('\n    ')}`;
+  const found: string[] = [];
+  for (const v of serious) {
+    const known = KNOWN.find((k) => k.rule === v.id && k.route.test(path));
+    if (known) { knownSeen.add(known); continue; }
+    found.push(line(v));
+  }
+  if (process.env.A11Y_VERBOSE) console.log(serious.length ? serious.map(line).join('\n') : `${where}: clean`);
+  return found;
+}
+
+/** Opens `path` inside the running console (no reload: the router follows history) and waits until it has settled. */
+async function open(page: Page, path: string): Promise<boolean> {
+  await page.evaluate((p) => { window.history.pushState({}, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
+  await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden'))).toBeVisible();
+  if (new URL(page.url()).pathname !== path) return false; // not this user's (access denied, or a redirect)
+  await expect(page.locator(`[data-testid="view"][data-view-path="${path}"]`)).toBeVisible();
+  await expect(page.locator('[data-testid="view"]:visible [aria-busy="true"], [data-testid="view"]:visible .bp6-skeleton')).toHaveCount(0);
+  await expect(page.getByTestId('error-boundary'), `${path} broke`).toHaveCount(0);
+  return true;
+}
+
+/** Links on the current view to parameter routes of the table: the first of each pattern. */
+async function paramLinks(page: Page, found: Map<string, string>) {
+  const hrefs = await page.locator('[data-testid="view"]:visible a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  for (const href of hrefs) {
+    const path = href.split(/[?#]/)[0];
+    const route = WITH_PARAMS.find((r) => asPattern(r.path).test(path));
+    if (route && !found.has(route.path)) found.set(route.path, path);
+  }
+}
+
+async function walk(page: Page, user: string, width: number, problems: string[]) {
+  const found = new Map<string, string>();
+  let seen = 0;
+  for (const route of PLAIN) {
+    if (!(await open(page, route.path))) continue;
+    problems.push(...await violations(page, `${user} ${width}px ${route.path}`, seen === 0));
+    seen++;
+    await paramLinks(page, found);
+  }
+  const params: RouteDef[] = WITH_PARAMS.filter((r) => found.has(r.path) && (MATRIX || CI_PARAM_ROUTES.has(r.path)) && !ONLY);
+  for (const route of params) {
+    const path = found.get(route.path)!;
+    if (!(await open(page, path))) continue;
+    seen++;
+    problems.push(...await violations(page, `${user} ${width}px ${path} (${route.path})`, false));
+  }
+  test.info().annotations.push({ type: 'audited', description: `${user} at ${width}px: ${seen} screens` });
+  return seen;
+}
+
+test('WCAG 2.1 AA: no serious or critical axe violation on the sign-in page or any screen of the route table', async ({ page }) => {
+  test.setTimeout((MATRIX ? 120 : 15) * 60_000);
+  const problems: string[] = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width > 800 ? 900 : 844 });
+    for (const user of USERS) {
+      await page.goto('/login');
+      await expect(page.getByLabel('Username')).toBeVisible();
+      if (user === USERS[0]) problems.push(...await violations(page, `signed out ${width}px /login`));
+      await page.getByLabel('Username').fill(user);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByTestId('app-shell')).toBeVisible();
+      await skipTourIfShown(page);
+      if (user === 'admin') await selectClient(page, 'Northwind Logistics');
+      expect(await walk(page, user, width, problems)).toBeGreaterThan(MATRIX || ONLY ? 0 : 60);
+      await signOut(page);
+    }
+  }
+  for (const k of KNOWN.filter((x) => !knownSeen.has(x))) test.info().annotations.push({ type: 'a11y fixed', description: `${k.rule} on ${k.route}: no longer seen` });
+  expect(problems, `${problems.length} serious or critical WCAG 2.1 AA violations:\n${problems.join('\n')}`).toEqual([]);
+});
+
+/** What the focused element shows: an outline or a focus ring (box shadow) that is there only because it has focus. */
+async function focusShown(page: Page): Promise<{ where: string; shown: boolean }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { where: 'body', shown: false };
+    // a Blueprint checkbox or switch hides its input and draws the focus on the indicator beside it
+    const drawn = (el.matches('.bp6-control input') ? el.nextElementSibling : el) as HTMLElement;
+    const s = getComputedStyle(drawn);
+    const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+    const ring = s.boxShadow !== 'none';
+    const where = `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : ''} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+    return { where, shown: outline || ring };
+  });
+}
+
+/** Tab (or Shift+Tab) until `arrived` holds for the focused element, checking at every stop that focus shows. */
+async function tabTo(page: Page, arrived: string, { back = false, max = 120 } = {}) {
+  const hidden: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    const focus = await focusShown(page);
+    // (body: nothing has focus, as when the focus leaves the page for the browser's own controls)
+    if (!focus.shown && focus.where !== 'body') hidden.push(focus.where);
+    if (await page.evaluate((sel) => !!document.activeElement?.matches(sel), arrived)) {
+      expect(hidden, `focus was not visible on: ${hidden.join(', ')}`).toEqual([]);
+      return;
+    }
+  }
+  throw new Error(`${arrived} was not reached in ${max} presses of ${back ? 'Shift+Tab' : 'Tab'}`);
+}
+
+test('keyboard alone: sign in, move through the sidebar, skip to the view and acknowledge a new alarm, focus always visible; the alarm is announced', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('/login');
+  await page.getByLabel('Username').focus();
+  await page.keyboard.type('operator');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('app-shell')).toBeVisible();
+  await skipTourIfShown(page);
+
+  // the first stop is the skip link, then the menu: down the sidebar to Alarms, opened with Enter
+  await page.locator('body').focus();
+  await tabTo(page, '[data-testid="skip-link"]');
+  await expect(page.getByTestId('skip-link')).toBeInViewport();
+  await tabTo(page, '[data-testid="sidebar"] a[href="/monitor/alarms"]');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/monitor\/alarms$/);
+  await expect(page.locator('[data-testid="view"]:visible [aria-busy="true"]')).toHaveCount(0);
+  await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
+
+  // a forced door (priority 1) arrives: the assertive region says so, the polite one stays quiet
+  const headers = { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
+  const doors = await page.request.get('/event/manage/doors', { headers });
+  const door = (await doors.json()).items.find((d: { name: string }) => d.name === 'Server Room');
+  expect((await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: door.id } })).ok()).toBe(true);
+  await expect(page.getByTestId('alarm-announcer-assertive')).toContainText('Server Room');
+  await expect(page.getByTestId('alarm-announcer-assertive')).toHaveAttribute('aria-live', 'assertive');
+  await expect(page.getByTestId('alarm-announcer-polite')).toHaveText('');
+
+  // back to the skip link, into the view, on to the new alarm's Acknowledge, and Enter
+  await tabTo(page, '[data-testid="skip-link"]', { back: true });
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('gh-main');
+  // the new alarm: the highest id of the Server Room's rows
+  const ids = await page.locator('[data-testid="view"]:visible [data-testid="alarm-row"]').filter({ hasText: 'Server Room' })
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-alarm-id'))));
+  const id = Math.max(...ids);
+  await tabTo(page, `[data-testid="view"] [data-alarm-id="${id}"] [data-testid="alarm-acknowledge"]`);
+  await page.keyboard.press('Enter');
+  await expect(page.locator(`[data-testid="view"]:visible [data-alarm-id="${id}"]`)).toContainText('Acknowledged');
+
+  // a door held open (priority 3) is said politely
+  expect((await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.held', doorId: door.id } })).ok()).toBe(true);
+  await expect(page.getByTestId('alarm-announcer-polite')).toContainText('Server Room');
+  await expect(page.getByTestId('alarm-announcer-polite')).toHaveAttribute('aria-live', 'polite');
+});
