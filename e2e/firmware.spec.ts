@@ -1,7 +1,7 @@
 // Server → Firmware [0.7.1.0]: the Harbour administrator uploads a firmware image with its version (a file too large
 // is said on the field before anything is sent); Roll out waits, saying why, until a controller is chosen on its page;
 // then it rolls out; the controller installs it and the controller hub shows it running the new version, the live
-// events say so.
+// events say so. Roll back sends it back to the version it ran before, and the image's page says so per controller.
 import { expect, test } from './fixtures';
 import { bearer, shot, signIn } from './helpers';
 
@@ -54,4 +54,14 @@ test('the Harbour administrator uploads firmware, rolls it out to a controller, 
   }).toPass({ timeout: 40_000 });
   const events = (await (await page.request.get('/event/manage/events?size=50&q=Firmware', { headers })).json()).items as { message: string }[];
   expect(events.map((e) => e.message)).toContain(`Firmware installed: ${controller.name} runs ${version}`);
+
+  // Roll back: the controller goes back to the version it ran before; the page says so, per controller
+  await page.goto('/server/firmware');
+  await open();
+  await expect(record.getByTestId('record-rolloutState')).toContainText('Done');
+  await record.getByTestId('record-action-rollBack').click();
+  await expect(page.getByTestId('toast').filter({ hasText: `${version}: the controllers that got it go back to the version they ran before.` }).first()).toBeVisible();
+  await expect(record.getByTestId('record-rolloutState')).toContainText('Rolled back');
+  await expect(record.getByTestId('record-progress')).toContainText(`${controller.name}: rolled back to `);
+  await expect(record.getByTestId('record-action-rollBack')).toHaveCount(0);
 });

@@ -3,8 +3,11 @@
 // (event 1020) and reports the new version once it has installed it (event 1021; the hardware simulator takes
 // FIRMWARE_INSTALL_MS); the list says on how many controllers each version runs and how many are still installing.
 // One code for everything: who may see the firmware may upload and roll it out (the spec names one).
+// [0.7.1.x] Cancel stops a roll-out under way (controllers still installing keep the version they ran, those done keep
+// the new one); Roll back sends the controllers that got this image the version each ran before it (recorded when the
+// roll-out started). The record's page says where the roll-out stands, and how far each controller got.
 import { PRIV } from '../privileges';
-import { defineResource, file, number, refs, text } from './define';
+import { choice, defineResource, file, number, refs, text } from './define';
 
 /** The largest firmware image (decoded; the form sends it base64 in a JSON body of at most 2 MB). */
 export const FIRMWARE_MAX_BYTES = 1_400_000;
@@ -12,6 +15,12 @@ export const FIRMWARE_MAX_BYTES = 1_400_000;
 export const FIRMWARE_INSTALL_MS = 4000;
 /** A version as controllers report it: letters, digits, spaces, dots, dashes (GH-C4 4.3.0). */
 export const FIRMWARE_VERSION = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$/;
+
+/** Where an image's roll-out stands (firmware_images.rollout_state; each controller's in firmware_rollout_progress). */
+export const FIRMWARE_ROLLOUT_STATES = [
+  { value: 'none', label: 'Not rolled out' }, { value: 'installing', label: 'Installing' }, { value: 'done', label: 'Done' },
+  { value: 'cancelled', label: 'Cancelled' }, { value: 'rolledBack', label: 'Rolled back' },
+] as const;
 
 export const firmwareResource = defineResource({
   name: 'firmware', table: 'firmware_images', api: '/central/1.0/firmware', route: '/server/firmware', section: 'server',
@@ -29,6 +38,8 @@ export const firmwareResource = defineResource({
       help: 'The controllers Roll out sends this image to.' }),
     installedOn: number({ label: 'Running on', virtual: true, readOnly: true, sort: true }),
     installing: number({ label: 'Installing', virtual: true, readOnly: true }),
+    rolloutState: choice(FIRMWARE_ROLLOUT_STATES, { label: 'Roll-out', required: true, readOnly: true, default: 'none', inList: false }),
+    progress: text({ label: 'Per controller', max: 4000, virtual: true, readOnly: true, inList: false }),
   },
   list: { title: ['version'], columns: ['bytes', 'installedOn', 'installing', 'updatedAt'], sort: ['version', 'desc'] },
   form: [
@@ -38,7 +49,11 @@ export const firmwareResource = defineResource({
   audit: { omit: ['file'] },
   screens: {
     recordActions: [{ action: 'rollOut', label: 'Roll out', privilege: PRIV.firmware, icon: 'send-to', intent: 'primary', done: '{name}: sent to the chosen controllers.',
-      needs: { field: 'rolloutTo', hint: 'Choose the controllers to roll it out to, and save, first.' } }],
-    recordSummary: ['bytes', 'sha256', 'installedOn', 'installing'],
+      needs: { field: 'rolloutTo', hint: 'Choose the controllers to roll it out to, and save, first.' } },
+      { action: 'cancelRollout', label: 'Cancel roll-out', privilege: PRIV.firmware, icon: 'stop', intent: 'danger', when: { field: 'rolloutState', values: ['installing'] },
+        done: '{name}: roll-out cancelled; controllers still installing keep their version.' },
+      { action: 'rollBack', label: 'Roll back', privilege: PRIV.firmware, icon: 'undo', intent: 'danger', when: { field: 'rolloutState', values: ['done', 'cancelled'] },
+        done: '{name}: the controllers that got it go back to the version they ran before.' }],
+    recordSummary: ['bytes', 'sha256', 'installedOn', 'installing', 'rolloutState', 'progress'],
   },
 });

@@ -480,6 +480,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   /**
    * Firmware [0.7.1.0] a controller was sent (Server → Firmware, Roll out): it says it started (event 1020), and
    * FIRMWARE_INSTALL_MS after it was sent runs the new version (firmware, event 1021). Done at each heart-beat.
+   * A cancelled roll-out took the target back (nothing installs); a roll back is a target of the previous version.
    */
   async function firmwareStep(): Promise<void> {
     const { rows: started } = await db.query<{ id: number; client_id: number; name: string; firmware_target: string }>(
@@ -493,6 +494,13 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     for (const c of installed) {
       await pipeline.record(c.client_id, { eventCode: EVENT_CODES.firmwareInstalled, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(EVENT_CODES.firmwareInstalled)}: ${c.name} runs ${c.firmware}` });
     }
+    if (!installed.length) return;
+    // [0.7.1.x] the roll-out's progress: this controller is done; the roll-out once none is still installing it
+    const { rows: done } = await db.query<{ firmware_id: number }>(`update firmware_rollout_progress p set state = 'done', updated_at = now()
+      from controllers c, firmware_images f where c.id = any($1::int[]) and p.controller_id = c.id and f.id = p.firmware_id and f.version = c.firmware
+        and p.state = 'installing' returning p.firmware_id`, [installed.map((c) => c.id)]);
+    await db.query(`update firmware_images f set rollout_state = 'done' where f.id = any($1::int[]) and f.rollout_state = 'installing'
+      and not exists (select 1 from firmware_rollout_progress p where p.firmware_id = f.id and p.state = 'installing')`, [done.map((d) => d.firmware_id)]);
   }
 
   /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */

@@ -870,4 +870,11 @@ export const zhCatalogueMore: Record<string, string> = {
   "resource.firmware.form.0.description": "文件，以及控制器运行它后将报告的版本。",
   "resource.firmware.form.1.title": "推送",
   "resource.firmware.form.1.description": "它要发送到的控制器。保存后点“推送”：每台控制器安装后报告新版本。",
+  "resource.firmware.field.rolloutState": "推送状态",
+  "resource.firmware.choice.rolloutState.none": "未推送",
+  "resource.firmware.choice.rolloutState.installing": "安装中",
+  "resource.firmware.choice.rolloutState.done": "已完成",
+  "resource.firmware.choice.rolloutState.cancelled": "已取消",
+  "resource.firmware.choice.rolloutState.rolledBack": "已回滚",
+  "resource.firmware.field.progress": "各控制器进度",
 };
