@@ -3,8 +3,9 @@
 // statement ("could not extend file …: No space left on device", SQLSTATE 53100), but a commit whose WAL needs a new
 // 16 MB segment fails inside a critical section, and PGlite (one process, no postmaster to restart it) is then left
 // spinning in XLogFlush on the Node main thread: no request, read, health check or timer is served again. So the
-// embedded database must never be written with less room than a WAL segment or two: before every statement the free
-// space of the data directory is looked at (statfs, a few microseconds), and below MIN_FREE_BYTES PGlite is put in
+// embedded database must never be written with less room than a WAL segment or two: before a statement the free
+// space of the data directory is looked at (statfs, at most every STATFS_EVERY_MS: a statement of a busy ingest costs
+// a clock reading, not a system call), and below MIN_FREE_BYTES PGlite is put in
 // read-only mode (default_transaction_read_only: PostgreSQL itself refuses every write, reads go on). A probe every
 // second takes it out again once there is room. A write refused that way, or one PostgreSQL refused for want of space,
 // throws DiskFullError, which the server answers with 503 and DISK_FULL.
@@ -16,6 +17,8 @@ export const DISK_FULL = "The server's disk is full: changes cannot be saved unt
 
 /** Free space below which the data directory counts as full: two WAL segments (16 MB each). */
 export const MIN_FREE_BYTES = 32 * 1024 * 1024;
+/** How long a reading of the free space holds for the statements after it: writes of 50 ms cannot fill 32 MiB. */
+export const STATFS_EVERY_MS = 50;
 
 export class DiskFullError extends Error {
   readonly code = 'GH_DISK_FULL';
@@ -90,6 +93,7 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
   const listeners = new Set<(s: StorageState) => void>();
   let applied = false; // the engine's read-only mode as last set
   let applying: Promise<void> | null = null;
+  let measuredAt = 0; // when before() last read the free space
 
   const apply = (): Promise<void> => {
     if (applying) return applying.then(() => (applied === state.full ? undefined : apply()));
@@ -117,7 +121,9 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
     state: () => state,
     onChange(listener) { listeners.add(listener); return () => { listeners.delete(listener); }; },
     async before() {
-      if (!state.full) {
+      const now = Date.now();
+      if (!state.full && now - measuredAt >= STATFS_EVERY_MS) {
+        measuredAt = now;
         const free = freeBytesOf(dir);
         if (free !== null && free < minFree) full(lowSpace(dir, free, minFree), free);
       }
