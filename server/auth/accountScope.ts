@@ -103,8 +103,7 @@ export function refusalSentence(why: Refusal): string {
  */
 export async function assertAccountWithinClients(db: Db, p: Pick<Principal, 'userId'>, userIds: number | readonly number[], codes: readonly string[]): Promise<void> {
   const why = new Set((await refusals(db, p.userId, typeof userIds === 'number' ? [userIds] : userIds, codes)).values());
-  if (why.has('platform')) throw new HttpError(403, 'This account is a platform operator: only a platform operator can change it. You can remove it from this client');
-  if (why.has('shared')) throw new HttpError(403, 'This account also works for other clients: a platform operator can change it. You can remove it from this client or end its sessions here');
+  for (const refusal of ['platform', 'shared'] as const) if (why.has(refusal)) throw new HttpError(403, refusalSentence(refusal));
 }
 
 /** 403 unless the principal is a platform operator: objects of the whole installation. */
