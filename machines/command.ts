@@ -1,14 +1,14 @@
 // One operator command at a time on a screen (sign a visitor in or out, …): idle → running → done | failed,
 // the last result kept for the view, a failure's message shown until the next try. What a command does is
 // the `run` actor the screen provides; the machine only keeps order (no second command while one runs). Each
-// answer is emitted (`command.done`) for the view to say in a toast or to read its list again.
+// answer is emitted (`command.done`, `command.failed`) for the view to say in a toast or to read its list again.
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { errorText, notProvided } from './notProvided';
 
 export interface CommandContext { command: string | null; input: unknown; result: unknown; error: string | null }
 /** `input`: what the command needs besides its name (a row's id, the list's filters), given to `run` as it is. */
 export type CommandEvent = { type: 'command.run'; command: string; input?: unknown };
-export type CommandEmitted = { type: 'command.done'; command: string; result: unknown };
+export type CommandEmitted = { type: 'command.done'; command: string; result: unknown } | { type: 'command.failed'; command: string; error: string };
 
 export const commandMachine = setup({
   types: { context: {} as CommandContext, events: {} as CommandEvent, emitted: {} as CommandEmitted },
@@ -29,7 +29,10 @@ export const commandMachine = setup({
           target: 'done',
           actions: [assign({ result: ({ event }) => event.output, error: null }), emit(({ context, event }) => ({ type: 'command.done' as const, command: context.command ?? '', result: event.output }))],
         },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }) },
+        onError: {
+          target: 'failed',
+          actions: [assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }), emit(({ context }) => ({ type: 'command.failed' as const, command: context.command ?? '', error: context.error ?? '' }))],
+        },
       },
     },
     done: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } } },

@@ -5,9 +5,9 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { useViewActor } from '../../app/useViewActor';
+import { useCommand } from '../../app/useCommand';
 import { PRIV, TOAST_MS, WEB_HOOK_EVENTS, hasPrivilege, type WebHookAttemptPage } from '../../../contract';
-import { selectCommandError, selectCommandResult, selectRunningCommand, type commandMachine } from '../../../machines/command';
+import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { apiKeyCommands, webHookAttemptsReads, webHookRedeliveries } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
@@ -22,24 +22,6 @@ import { useTime } from '../../ui/time';
 
 type KeyAnswer = { id: number; name: string; apiKey?: string };
 
-/** Runs a command and tells what happened in a toast. */
-function useCommand(machine: typeof commandMachine, said: (command: string, result: unknown) => { title: string; message: string } | null) {
-  const actor = useViewActor(machine, { id: 'commands:integrations' });
-  useEffect(() => {
-    let before = actor.getSnapshot();
-    const sub = actor.subscribe((s) => {
-      if (s.matches('done') && !before.matches('done') || (s.matches('done') && before.context.command !== s.context.command)) {
-        const m = said(s.context.command ?? '', s.context.result);
-        if (m) notify({ intent: 'success', ...m, timeoutMs: TOAST_MS });
-      }
-      if (s.matches('failed') && !before.matches('failed')) notify({ intent: 'danger', title: 'That did not work', message: s.context.error ?? '', timeoutMs: TOAST_MS });
-      before = s;
-    });
-    return () => sub.unsubscribe();
-  }, [actor, said]);
-  return actor;
-}
-
 const keySaid = (command: string, result: unknown) => {
   const r = result as KeyAnswer;
   return command.startsWith('revoke')
@@ -51,13 +33,12 @@ export function ServiceAccountsScreen() {
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const mayEdit = hasPrivilege(held, [PRIV.serviceAccounts.edit]);
-  const keys = useCommand(apiKeyCommands, keySaid);
+  const [refresh, setRefresh] = useState(0);
+  const keys = useCommand(apiKeyCommands, 'commands:apiKeys', keySaid, () => setRefresh((n) => n + 1));
   const running = useSelector(keys, selectRunningCommand);
   const result = useSelector(keys, selectCommandResult) as KeyAnswer | null;
   const [seen, setSeen] = useState<string | null>(null); // visual only: the dialog of a key already closed
   const shown = result?.apiKey && result.apiKey !== seen ? result : null;
-  const [refresh, setRefresh] = useState(0);
-  useEffect(() => { if (result) setRefresh((n) => n + 1); }, [result]);
   return (
     <>
       <ListScreen<ServiceAccount> testId="service-accounts" resource={serviceAccounts} refreshKey={refresh}
@@ -126,13 +107,13 @@ export function WebHookHistoryScreen() {
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const mayRedeliver = hasPrivilege(held, [PRIV.webHooks.edit]);
-  const loader = useCommand(webHookAttemptsReads, noToast);
+  const loader = useCommand(webHookAttemptsReads, 'reads:webHookAttempts', noToast);
   const page = useSelector(loader, selectCommandResult) as WebHookAttemptPage | null;
   const loadError = useSelector(loader, selectCommandError);
   const [filter, setFilter] = useState<HistoryFilter>({ page: 0, outcome: '', eventType: '' }); // the inputs' values
   const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify({ hookId: id, ...f }) });
   useEffect(() => { reload(filter); }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
-  const sender = useCommand(webHookRedeliveries, redeliverySaid);
+  const sender = useCommand(webHookRedeliveries, 'commands:webHookRedeliveries', redeliverySaid);
   const sending = useSelector(sender, selectRunningCommand);
   const sent = useSelector(sender, selectCommandResult);
   useEffect(() => { if (sent) { const t = setTimeout(() => reload(), 1500); return () => clearTimeout(t); } }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -3,19 +3,18 @@
 // disable and enable only where the server allows them (the row's `accountLocked` says why not: a platform
 // operator's account, or one of clients this administrator does not administer). Any account that also works
 // elsewhere may be removed from this client: its roles, groups and sessions here go, the account stays.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Dialog, DialogBody, Tag, Tooltip } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { PRIV, ResetPasswordRequest, TOAST_MS, hasPrivilege } from '../../../contract';
+import { PRIV, ResetPasswordRequest, hasPrivilege } from '../../../contract';
 import { selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
 import { operatorPasswordMachine } from '../../api/passwordActors';
 import { operatorCommands } from '../../api/readActors';
 import { useSystemActor } from '../../app/useSystemActor';
-import { useViewActor } from '../../app/useViewActor';
+import { useCommand } from '../../app/useCommand';
 import { say, tx } from '../../i18n';
 import { operators, type Operator } from '../../resources';
-import { notify } from '../../system/notices';
 import { ListScreen } from '../../ui/ListScreen';
 import { PasswordForm } from '../auth/PasswordForm';
 
@@ -27,25 +26,14 @@ export function OperatorsScreen() {
   const held = useSelector(session, selectHeldPrivileges);
   const me = useSelector(session, selectUser);
   const mayEdit = hasPrivilege(held, [PRIV.operatorGroups.edit]);
-  const commands = useViewActor(operatorCommands, { id: 'commands:operators' });
-  const running = useSelector(commands, selectRunningCommand);
   const [names] = useState(() => new Map<string, string>()); // the toast's name of each command sent
   const [refresh, setRefresh] = useState(0);
+  const commands = useCommand(operatorCommands, 'commands:operators',
+    (command) => ({ title: tx(DONE[command.split(':')[0]] ?? 'Done', { name: names.get(command) ?? '' }), message: '' }),
+    () => setRefresh((n) => n + 1));
+  const running = useSelector(commands, selectRunningCommand);
   const [resetting, setResetting] = useState<Operator | null>(null); // visual: the password dialog's operator
   const [removing, setRemoving] = useState<Operator | null>(null); // visual: the confirm of a removal
-  useEffect(() => {
-    let before = commands.getSnapshot();
-    const sub = commands.subscribe((s) => {
-      const command = s.context.command ?? '';
-      if (s.matches('done') && (!before.matches('done') || before.context.command !== command)) {
-        notify({ intent: 'success', title: tx(DONE[command.split(':')[0]] ?? 'Done', { name: names.get(command) ?? '' }), message: '', timeoutMs: TOAST_MS });
-        setRefresh((n) => n + 1);
-      }
-      if (s.matches('failed') && !before.matches('failed')) notify({ intent: 'danger', title: tx('That did not work'), message: say(s.context.error ?? ''), timeoutMs: TOAST_MS });
-      before = s;
-    });
-    return () => sub.unsubscribe();
-  }, [commands, names]);
   const run = (action: 'disable' | 'enable' | 'remove', o: Operator) => {
     const command = `${action}:${o.id}`;
     names.set(command, nameOf(o));

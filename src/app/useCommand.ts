@@ -1,0 +1,28 @@
+// A screen's one-command-at-a-time actor (machines/command.ts) with what each outcome says: a success toast in the
+// screen's words (`said`: null for none) and a failure toast with the server's reason. `onDone` follows a success
+// (read the list again). The actor emits each outcome once, so nothing here compares snapshots.
+import { useEffect, useRef } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import { TOAST_MS } from '../../contract';
+import type { commandMachine } from '../../machines/command';
+import { say, tx } from '../i18n';
+import { notify } from '../system/notices';
+import { useViewActor } from './useViewActor';
+
+export type CommandSaid = (command: string, result: unknown) => { title: string; message: string } | null;
+
+export function useCommand(logic: typeof commandMachine, id: string, said: CommandSaid, onDone?: (command: string, result: unknown) => void): ActorRefFrom<typeof commandMachine> {
+  const actor = useViewActor(logic, { id });
+  const latest = useRef({ said, onDone });
+  latest.current = { said, onDone };
+  useEffect(() => {
+    const done = actor.on('command.done', ({ command, result }) => {
+      const m = latest.current.said(command, result);
+      if (m) notify({ intent: 'success', ...m, timeoutMs: TOAST_MS });
+      latest.current.onDone?.(command, result);
+    });
+    const failed = actor.on('command.failed', ({ error }) => notify({ intent: 'danger', title: tx('That did not work'), message: say(error), timeoutMs: TOAST_MS }));
+    return () => { done.unsubscribe(); failed.unsubscribe(); };
+  }, [actor]);
+  return actor;
+}
