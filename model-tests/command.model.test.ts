@@ -27,7 +27,7 @@ describe('command machine model', () => {
       await drive(model, commandMachine, undefined, events, p, ({ controls, event, emitted }, step) => {
         if (event.type === 'command.run' && controls.inputs.length) expect(controls.inputs.at(-1)?.input).toEqual({ command: expect.any(String) });
         // each outcome, and only an outcome, is emitted once with its command: the answer, or why it failed
-        const answers = p.path.steps.slice(1, step + 1).flatMap((st, i) => (!p.path.steps[i].state.matches('running') ? []
+        const answers = p.path.steps.slice(1, step + 1).flatMap<object>((st, i) => (!p.path.steps[i].state.matches('running') ? []
           : st.event.type === 'xstate.done.actor.run' ? [{ type: 'command.done', command: p.path.steps[i].state.context.command, result: st.event.output }]
           : st.event.type === 'xstate.error.actor.run' ? [{ type: 'command.failed', command: p.path.steps[i].state.context.command, error: 'Only a visitor who is on site can be signed out' }]
           : []));

@@ -7,7 +7,7 @@ import { API, API_KEY_HEADER, GRANTS_HEADER, JWT_INVALID, TENANT_HEADER, grantsT
 import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
-import { accountScopeHook, declareTouches } from './auth/accountScope';
+import { accountScopeHook } from './auth/accountScope';
 import { DATABASE_UNAVAILABLE, DISK_FULL, DiskFullError, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
@@ -134,7 +134,6 @@ export async function buildServer(opts: ServerOptions) {
   // every route, as registered: the hostile-input test walks them all
   const routes: Array<{ method: string; url: string; config?: FastifyContextConfig }> = [];
   app.addHook('onRoute', (r) => {
-    declareTouches(r); // issue 27: what each mutating route touches beyond its client (server/auth/accountScope.ts)
     for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url, config: r.config as FastifyContextConfig | undefined });
   });
   await webDelivery(app, { staticDir: opts.staticDir === null ? null : opts.staticDir ?? 'dist', apiPrefixes: API_PREFIXES }); // before any other route

@@ -45,7 +45,7 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
     const occupants = await zoneOccupants(db, clientId, zone.id);
     return { zone: { id: zone.id, name: zone.name, antiPassback: zone.anti_passback }, occupants };
   });
-  app.post(`${ZONES}/:id/forgive`, { config: { privileges: [PRIV.accessZones.edit] } }, async (req) => {
+  app.post(`${ZONES}/:id/forgive`, { config: { privileges: [PRIV.accessZones.edit], touches: 'client' } }, async (req) => {
     const { clientId, zone } = await zoneOf(req);
     const { identityId } = body(req.body, ForgiveBody);
     const where = await presenceOf(db, clientId, identityId);
@@ -60,7 +60,7 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
   });
 
   const previewCodes = Object.values(PREVIEWED).flatMap((r) => [r.privileges.add!, r.privileges.edit!]);
-  app.post(PREVIEW_PATH, { config: { privileges: previewCodes } }, async (req) => {
+  app.post(PREVIEW_PATH, { config: { privileges: previewCodes, touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const input = body(req.body, PreviewRequest);
     const r = PREVIEWED[input.resource];

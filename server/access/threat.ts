@@ -49,7 +49,7 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     };
   });
 
-  app.post(THREAT_CURRENT, { config: { privileges: [PRIV.doors.control] } }, async (req): Promise<ThreatState> => {
+  app.post(THREAT_CURRENT, { config: { privileges: [PRIV.doors.control], touches: 'client' } }, async (req): Promise<ThreatState> => {
     const clientId = clientOf(req);
     const input = body(req.body, ThreatSetBody);
     const controlled = divisionsFor(principal(req), [PRIV.doors.control]);

@@ -13,8 +13,8 @@
 // - 'platform': an object of the whole installation.
 // The preHandler below enforces 'account' and 'platform' for every route; server/auth/accountBoundary.test.ts
 // walks Fastify's route table and refuses a mutating route that declares nothing.
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { CATALOGUE, heldPrivilegeIds, hasPrivilege, isNoTokenPath } from '../../contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { heldPrivilegeIds, hasPrivilege, isNoTokenPath } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, type Principal } from '../http/common';
 import { privilegeEntries } from './access';
@@ -128,70 +128,18 @@ export function accountScopeHook(db: Db) {
 }
 
 // ---------- what the route table says ----------
+// Every mutating route says what it touches in its own config: the catalogue's from its declaration and hooks
+// (server/crud/plugin.ts), a hand-written route where it is registered. server/auth/accountBoundary.test.ts walks the
+// route table and fails on a mutating route that says nothing.
 
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/**
- * Hand-written routes that change rows of the selected client only (each reads its client with clientOf and keeps
- * to rows carrying that client_id), or the caller's own account. A new mutating route declares `touches` in its own
- * config; this list is for the routes written before the rule, so they need not all be edited at once.
- */
-export const DECLARED_ELSEWHERE: Record<string, Touches> = {
-  // the caller's own account
-  'PUT /idp/1.0/me/settings': 'self', 'PUT /idp/1.0/me/profile': 'self', 'PUT /idp/1.0/me/client': 'self',
-  'POST /idp/1.0/logout': 'self', 'POST /event/manage/identity/change-password': 'self',
-  // rows of the selected client
-  'POST /event/manage/divisions': 'client', 'PUT /event/manage/divisions/:id': 'client', 'DELETE /event/manage/divisions/:id': 'client',
-  'POST /event/manage/divisions/bulk-delete': 'client',
-  'POST /event/manage/roles/:id/assign-privileges': 'client',
-  'POST /event/manage/outputs/:id/pulse': 'client',
-  'POST /event/manage/alarm-groups/:id/arm': 'client', 'POST /event/manage/alarm-groups/:id/disarm': 'client',
-  'POST /event/manage/access-zones/:id/forgive': 'client', 'POST /event/manage/access-preview': 'client',
-  'POST /event/manage/threat-levels/current': 'client',
-  'POST /visitor/1.0/credentials/batch-add': 'client',
-  'POST /event/manage/controllers/diagnostic/:ipAddress/ping': 'client',
-  'POST /event/attendance/timesheet-build': 'client',
-  'POST /central/1.0/ui-errors': 'self',
-  'POST /event/manage/alarms/:id/acknowledge': 'client', 'POST /event/manage/alarms/:id/process': 'client',
-  'POST /event/manage/doors/:id/commands': 'client', 'POST /event/manage/doors/lockdown': 'client', 'POST /event/manage/doors/:id/qr': 'client',
-  'POST /central/1.0/session-journals/:id': 'self',
-  'POST /api/devices/events': 'client',
-  'POST /event/manage/identity-batch-upload': 'client',
-  'POST /visitor/1.0/visit-requests/:id/approve': 'client', 'POST /visitor/1.0/visit-requests/:id/decline': 'client',
-  'POST /visitor/1.0/visitors/:id/badge-printed': 'client', 'POST /visitor/1.0/visitors/:id/sign-in': 'client', 'POST /visitor/1.0/visitors/:id/sign-out': 'client',
-  'POST /report/1.0/scheduled-jobs/:id/run': 'client',
-  'POST /central/1.0/firmware/:id/rollOut': 'client',
-  'POST /event/manage/web-hooks/:id/redeliver': 'client',
-};
-
-/** The service accounts a catalogue request names: its users row is changed with it (name, keys, sessions). */
-const serviceAccountUsers = async (db: Db, req: FastifyRequest): Promise<number[]> => {
+/** The service accounts a catalogue request on one row names (its users row is changed with it: name, keys, sessions). */
+export const serviceAccountUsers = async (db: Db, req: FastifyRequest): Promise<number[]> => {
   const raw = (req.params as Record<string, string | undefined>).id ?? '';
   if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
   // the client's own service account only: another client's is the route's 404
   const { rows } = await db.query<{ user_id: number }>('select user_id from service_accounts where id = $1 and client_id = $2', [Number(raw), req.principal.clientId]);
   return rows.map((r) => Number(r.user_id));
 };
-
-/**
- * Called for each route as it is registered (onRoute): a route that says nothing is given what the catalogue says of
- * its resource (tenant rows: 'client'; one set for the installation: 'platform'; a new client: 'platform'; a service
- * account: its users row, 'account'), or what DECLARED_ELSEWHERE says. A route that says something keeps it.
- */
-export function declareTouches(r: RouteOptions): void {
-  const methods = [r.method].flat().map(String);
-  if (!methods.some((m) => MUTATING.has(m))) return;
-  const config = ((r as { config?: Record<string, unknown> }).config ??= {}) as { touches?: Touches; accounts?: unknown; open?: boolean };
-  if (config.touches) return;
-  const known = methods.map((m) => DECLARED_ELSEWHERE[`${m} ${r.url}`]).find(Boolean);
-  if (known) { config.touches = known; return; }
-  const res = CATALOGUE.find((d) => r.url === d.api || r.url.startsWith(`${d.api}/`));
-  if (!res) return;
-  if (res.scope.tenant === 'platform') config.touches = 'platform';
-  else if (res.name === 'clients' && r.url === res.api && methods.includes('POST')) config.touches = 'platform';
-  else if (res.name === 'serviceAccounts' && r.url !== res.api) { config.touches = 'account'; config.accounts = serviceAccountUsers; }
-  else config.touches = 'client';
-}
 
 /** Routes that need no token (sign-in, reset links, registration): no principal, no client administrator. */
 export const isOpenRoute = (url: string, config: { open?: boolean } | undefined) => !!config?.open || isNoTokenPath(url);

@@ -201,7 +201,7 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     for (const type of ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream', 'text/plain', 'application/vnd.ms-excel']) {
       scoped.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, b, done) => done(null, b));
     }
-    scoped.post(base, { config, bodyLimit: MAX_UPLOAD_BYTES }, async (req, reply) => {
+    scoped.post(base, { config: { ...config, touches: 'client' }, bodyLimit: MAX_UPLOAD_BYTES }, async (req, reply) => {
       const clientId = clientOf(req);
       const q = (req.query ?? {}) as Record<string, unknown>;
       const tid = /^\d{1,9}$/.test(String(q.templateId ?? '')) ? Number(q.templateId) : NaN;

@@ -35,6 +35,11 @@ export interface NamedAction {
 }
 
 export interface ResourceHooks {
+  /**
+   * A resource whose rows carry an account (a users row: its name, keys, sessions): the accounts a request on one
+   * row would change, for the account-scope rule (server/auth/accountScope.ts). Its record routes touch 'account'.
+   */
+  accounts?(db: Db, req: FastifyRequest): Promise<number[]>;
   /** SQL expressions (over alias `t`) for virtual fields the server computes. */
   select?: Record<string, string>;
   /** One more OR clause of the q search, given the parameter placeholder of the `%q%` pattern. */

@@ -6,11 +6,12 @@
 // referenced refused with 409 naming what uses it, optimistic concurrency (a stale updatedAt is 409), the
 // before/after audit row in the same transaction, and a change notice per tenant after the commit.
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type {} from '../auth/accountScope'; // FastifyContextConfig's touches and accounts
 import {
   BulkDeleteRequest, CATALOGUE, LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, apiPaths, checkAllRules, columnOf, inputSchema, labelOf, intQueryFields, listQuerySchema, parseSort,
   checkUserFieldValues, recordActionBody, resourceByName, rowSchema, sortableFields, type AnyField, type Fields, type ResourceDeclaration, type Violation,
-  actionCodes, isFilled,
+  actionCodes, isFilled, PLATFORM_PRIVILEGES,
 } from '../../contract';
 import { clientIdsOf } from '../auth/access';
 import type { Db } from '../db/db';
@@ -71,6 +72,15 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   const searchCap = Math.min(opts.searchCountCap ?? SEARCH_COUNT_CAP, countCap);
   const windowPerRow = opts.searchWindowPerRow ?? SEARCH_WINDOW_PER_ROW;
   const hooks = opts.hooks?.[r.name] ?? {};
+  /**
+   * What a mutating route of this resource touches beyond the client's rows (issue 27, server/auth/accountScope.ts):
+   * the whole installation when the resource is one set for it or the route's codes are platform privileges (creating
+   * a client); an account when its rows carry one (hooks.accounts: a service account's users row); else the client.
+   */
+  const touching = (codes: readonly string[], record: boolean): Pick<FastifyContextConfig, 'touches' | 'accounts'> =>
+    r.scope.tenant === 'platform' || codes.every((c) => PLATFORM_PRIVILEGES.includes(c)) ? { touches: 'platform' }
+      : record && hooks.accounts ? { touches: 'account', accounts: hooks.accounts }
+        : { touches: 'client' };
   const sql = new ResourceSql(r, hooks);
   const paths = apiPaths(r);
   const Input = inputSchema(r);
@@ -619,7 +629,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
 
   if (r.privileges.add) {
     const addCodes = actionCodes(r, 'add');
-    app.post(paths.list, { config: { privileges: addCodes } }, async (req, reply) => {
+    app.post(paths.list, { config: { privileges: addCodes, ...touching(addCodes, false) } }, async (req, reply) => {
       const input = body(req.body, Input) as Record<string, unknown>;
       delete input.updatedAt;
       const secretsMissing = Object.entries(fields).filter(([k, f]) => f.writeOnly && f.required && (input[k] === undefined || input[k] === null));
@@ -677,14 +687,14 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       notify(done.clientId, { resource: r.name, id, action: 'update' }, done.after);
       return done.after;
     };
-    app.put(paths.one, { config: { privileges: editCodes } }, async (req) => put(req, idParam(req, one)));
-    if (r.singleton) app.put(paths.list, { config: { privileges: editCodes } }, async (req) => put(req, await singletonId(req)));
+    app.put(paths.one, { config: { privileges: editCodes, ...touching(editCodes, true) } }, async (req) => put(req, idParam(req, one)));
+    if (r.singleton) app.put(paths.list, { config: { privileges: editCodes, ...touching(editCodes, false) } }, async (req) => put(req, await singletonId(req)));
   }
 
   if (r.privileges.delete) {
     const code = r.privileges.delete;
-    app.delete(paths.one, { config: { privileges: [code] } }, async (req) => remove(req, [idParam(req, one)]));
-    app.post(paths.bulkDelete, { config: { privileges: [code] } }, async (req) => remove(req, body(req.body, BulkDeleteRequest).ids));
+    app.delete(paths.one, { config: { privileges: [code], ...touching([code], true) } }, async (req) => remove(req, [idParam(req, one)]));
+    app.post(paths.bulkDelete, { config: { privileges: [code], ...touching([code], true) } }, async (req) => remove(req, body(req.body, BulkDeleteRequest).ids));
   }
 
   for (const [name, action] of Object.entries(hooks.actions ?? {})) {
@@ -693,7 +703,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
     const ActionBody = declared ? recordActionBody(declared) : null;
     // (privilege families: an action of the edit code is every family's edit code, each on its own family's rows)
     const actionCodesOf = r.privileges.families && actionCodes(r, 'edit').includes(action.privilege) ? actionCodes(r, 'edit') : [action.privilege];
-    app.post(paths.action(name), { config: { privileges: actionCodesOf } }, async (req) => {
+    app.post(paths.action(name), { config: { privileges: actionCodesOf, ...touching(actionCodesOf, true) } }, async (req) => {
       const id = idParam(req, one);
       const input = ActionBody ? body(req.body ?? {}, ActionBody) as Record<string, unknown> : {};
       const scope = await scopeOf(db, req, actionCodesOf);

@@ -27,14 +27,14 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
     return { count: await pipeline.openCountIn(clientId, await eventDivisions(principal(req), [PRIV.alarms.view])) };
   });
 
-  app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act] } }, async (req) => {
+  app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const id = alarmId(req);
     return mapped(() => pipeline.acknowledge(clientId, id, principal(req).username,
       (tx, before, after) => audit(tx, req, { clientId, action: 'acknowledge', entity: 'alarm', entityId: id, before, after })));
   });
 
-  app.post(`${API.alarms}/:id/process`, { config: { privileges: [PRIV.alarms.act] } }, async (req) => {
+  app.post(`${API.alarms}/:id/process`, { config: { privileges: [PRIV.alarms.act], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const id = alarmId(req);
     const { note } = body(req.body, ProcessAlarmBody);

@@ -38,7 +38,7 @@ export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db
   });
 
   // Build Timesheet [3.3]: the period's days written into the timesheet (amended days kept), one audit row
-  app.post(API.timesheetBuild, { config: { privileges: [PRIV.buildTimesheet] } }, async (req): Promise<TimesheetBuildResult> => {
+  app.post(API.timesheetBuild, { config: { privileges: [PRIV.buildTimesheet], touches: 'client' } }, async (req): Promise<TimesheetBuildResult> => {
     const clientId = clientOf(req);
     const q = body(req.body, TimesheetBuild);
     checkPeriod(q);

@@ -137,7 +137,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return { user: { ...userBody(u, await rolesOf(db, u.id, p.clientId)), clientId: p.clientId }, privileges: { priviledges: p.entries }, settings: storedSettings(u.settings) };
   });
 
-  app.put(API.meSettings, async (req) => {
+  app.put(API.meSettings, { config: { touches: 'self' } }, async (req) => {
     const p = principal(req);
     body(req.body, Settings); // validate the patch as given; defaults fill only what neither side has
     const given = (req.body ?? {}) as Record<string, unknown>;
@@ -154,7 +154,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     });
   });
 
-  app.put(API.meProfile, async (req) => {
+  app.put(API.meProfile, { config: { touches: 'self' } }, async (req) => {
     const p = principal(req);
     const input = body(req.body, ProfileUpdate);
     return db.transaction(async (tx) => {
@@ -169,7 +169,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     });
   });
 
-  app.put(API.meClient, async (req, reply) => {
+  app.put(API.meClient, { config: { touches: 'self' } }, async (req, reply) => {
     const p = principal(req);
     const { clientId } = body(req.body, SelectClientRequest);
     if (clientId !== null && !(await clientIdsOf(db, p.userId)).includes(clientId)) throw new HttpError(403, 'You have no access to that client');
@@ -178,7 +178,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return reply.send(await sessionBody(db, tokens, await me(p.userId), req));
   });
 
-  app.post(API.logout, async (req) => {
+  app.post(API.logout, { config: { touches: 'self' } }, async (req) => {
     await endSession(db, principal(req).jti);
     return { ok: true };
   });
@@ -219,7 +219,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     return reply.code(201).send({ id, status: 'pending' });
   });
 
-  app.post(API.changePassword, { config: limited }, async (req) => {
+  app.post(API.changePassword, { config: { ...limited, touches: 'self' } }, async (req) => {
     const input = body(req.body, ChangePasswordRequest);
     const u = await checkPassword(req, input.username, input.oldPassword);
     if (u === 'locked') throw new HttpError(423, LOCKED);

@@ -20,7 +20,7 @@ async function controllerAt(db: Db, clientId: number, ip: unknown) {
 }
 
 export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  app.get(base, { config: { privileges: [PRIV.controllers.diagnostics] } }, async (req): Promise<ControllerDiagnostic> => {
+  app.get(base, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client' } }, async (req): Promise<ControllerDiagnostic> => {
     const clientId = clientOf(req);
     const c = await controllerAt(db, clientId, (req.params as { ipAddress?: unknown }).ipAddress);
     const { rows: [w] } = await db.query<{ doors: number; readers: number; inputs: number; outputs: number; door_ids: number[]; input_ids: number[]; output_ids: number[] }>(
@@ -63,7 +63,7 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
     })) };
   });
 
-  app.post(`${base}/ping`, { config: { privileges: [PRIV.controllers.diagnostics] } }, async (req): Promise<PingAnswer> => {
+  app.post(`${base}/ping`, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client' } }, async (req): Promise<PingAnswer> => {
     const clientId = clientOf(req);
     const started = performance.now();
     const c = await controllerAt(db, clientId, (req.params as { ipAddress?: unknown }).ipAddress);

@@ -48,7 +48,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     return { items, total: items.length, page: 0, size: items.length };
   });
 
-  app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control] } }, async (req) => {
+  app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const id = Number((req.params as { id?: string }).id);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, 'Door not found');
@@ -67,7 +67,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
 
   // Lockdown: every door the caller may control, in one transaction, remembering each door's mode; each is then
   // locked at the hardware (its state follows live on every console). Release gives each door its mode back.
-  app.post(`${API.doors}/lockdown`, { config: { privileges: [PRIV.doors.control] } }, async (req) => {
+  app.post(`${API.doors}/lockdown`, { config: { privileges: [PRIV.doors.control], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const { on, divisionId } = body(req.body, LockdownBody);
     const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
@@ -100,7 +100,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     if (!(await doorVisible(db, clientOf(req), divisionsFor(principal(req), [code]), id))) throw new HttpError(404, 'Door not found');
     return id;
   };
-  app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr] } }, async (req): Promise<{ items: DoorQrRow[] }> => {
+  app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client' } }, async (req): Promise<{ items: DoorQrRow[] }> => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.qr]));
     const { rows: qr } = await db.query<{ id: number }>('select id from doors where client_id = $1 and qr_secret is not null', [clientId]);
@@ -108,7 +108,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     return { items: rows.map((r) => ({ id: r.id, name: r.name, divisionName: r.division_name ?? null, qr: on.has(Number(r.id)) })) };
   });
   // on: a new secret (codes shown before stop working); off: the door takes no QR codes
-  app.post(`${API.doors}/:id/qr`, { config: { privileges: [PRIV.doors.qr] } }, async (req) => {
+  app.post(`${API.doors}/:id/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const id = await doorOf(req, PRIV.doors.qr);
     const { on } = body(req.body, DoorQrBody);
@@ -121,7 +121,7 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     return { id, qr: on };
   });
   // the code a credential shows at the door now (a phone's view of it), or at a past instant
-  app.get(`${API.doors}/:id/qr/code`, { config: { privileges: [PRIV.doors.qr] } }, async (req): Promise<DoorQrCode> => {
+  app.get(`${API.doors}/:id/qr/code`, { config: { privileges: [PRIV.doors.qr], touches: 'client' } }, async (req): Promise<DoorQrCode> => {
     const clientId = clientOf(req);
     const id = await doorOf(req, PRIV.doors.qr);
     const q = query(req.query, QrCodeQuery);

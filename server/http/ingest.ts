@@ -12,7 +12,7 @@ import type { Pipeline } from '../monitor/pipeline';
 import { HttpError, body, clientOf } from './common';
 
 export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
-  const config = { privileges: [PRIV.deviceIngest] };
+  const config = { privileges: [PRIV.deviceIngest], touches: 'client' as const };
 
   /**
    * An input of the hardware records (`in-<id>`) reported active while an alarm group holding it is armed is an

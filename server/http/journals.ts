@@ -43,7 +43,7 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
   // append a chunk to the signed-in session's own recording (created by its first chunk); its lines are checked with
   // the contract's journal schemas (parseJournal), which the hostile-input test reads from here
   noteLineSchemas(`POST ${API.sessionJournals}/:id`, JournalHeader, JournalEntry);
-  app.post(`${API.sessionJournals}/:id`, { bodyLimit: JOURNAL_CHUNK_MAX_BYTES }, async (req: FastifyRequest): Promise<UploadReceipt> => {
+  app.post(`${API.sessionJournals}/:id`, { bodyLimit: JOURNAL_CHUNK_MAX_BYTES, config: { touches: 'self' } }, async (req: FastifyRequest): Promise<UploadReceipt> => {
     const p = principal(req);
     const clientId = clientOf(req);
     const recording = String((req.params as { id?: string }).id ?? '');

@@ -6,7 +6,7 @@ import { insertUiError, listUiErrors } from '../db/queries/uiErrors';
 import { body, iso, listParams, principal } from './common';
 
 export function uiErrorRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  app.post(API.uiErrors, async (req, reply) => {
+  app.post(API.uiErrors, { config: { touches: 'self' } }, async (req, reply) => {
     const p = principal(req);
     const input = body(req.body, UiErrorReport);
     const id = await insertUiError(db, { userId: p.userId, clientId: p.clientId, ...input, userAgent: input.userAgent ?? String(req.headers['user-agent'] ?? '').slice(0, 500) });

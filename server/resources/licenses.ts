@@ -103,7 +103,7 @@ export function licenseRoutes(app: FastifyInstance, db: Db) {
     return { items: rows.map(toRow), total: rows.length, page: 0, size: rows.length || 1 };
   });
   app.get(`${r.api}/:id`, { config: { privileges: [r.privileges.view] } }, async (req) => load(db, clientOf(req), idParam(req, 'License')));
-  app.put(`${r.api}/:id`, { config: { privileges: [r.privileges.edit!] } }, async (req) => {
+  app.put(`${r.api}/:id`, { config: { privileges: [r.privileges.edit!], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const id = idParam(req, 'License');
     const input = body(req.body, LicenseInput);

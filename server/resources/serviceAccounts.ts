@@ -4,6 +4,7 @@
 // revoke-key stops it. Both end the old key's session and are audited without the key.
 import { PRIV } from '../../contract';
 import { apiKeySessionJti, endKeySession, newApiKey } from '../auth/apiKeys';
+import { serviceAccountUsers } from '../auth/accountScope';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
 
@@ -23,6 +24,8 @@ const dropAfterCommit = (disconnect?: (jtis: string[]) => void) => (_clientId: n
 
 /** `disconnect`: drop the real-time (STOMP) connections of ended sessions, by jti (issue 11: a rotated key's too). */
 export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): ResourceHooks => ({
+  // a service account's users row is changed with it: its record routes touch that account (issue 27)
+  accounts: serviceAccountUsers,
   async beforeInsert(ctx, input) {
     const key = newApiKey();
     const { rows } = await ctx.tx.query<{ id: number }>(`insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)

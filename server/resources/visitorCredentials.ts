@@ -12,7 +12,7 @@ import { HttpError, audit, body, clientOf } from '../http/common';
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish }: { db: Db; publish: Publish }) {
-  app.post(VISITOR_CREDENTIAL_BATCH_API, { config: { privileges: [PRIV.visitorCredentials.batchAdd] } }, async (req, reply): Promise<VisitorCredentialBatchResult> => {
+  app.post(VISITOR_CREDENTIAL_BATCH_API, { config: { privileges: [PRIV.visitorCredentials.batchAdd], touches: 'client' } }, async (req, reply): Promise<VisitorCredentialBatchResult> => {
     const clientId = clientOf(req);
     const batch = body(req.body, VisitorCredentialBatch);
     const made = batchNumbers(batch);
