@@ -2,17 +2,17 @@
 // of the route table, as the user who sees most (the administrator, in Northwind Logistics) at 1440 px. Any
 // serious or critical violation fails the run, listed by route, rule and the nodes it found.
 //
-// The full matrix is run by hand, not in CI: `A11Y_MATRIX=1 npx playwright test e2e/a11y.spec.ts` walks the same
+// The full matrix is run by hand before a change is handed in, not in CI: `npm run test:matrix` (E2E_MATRIX=1) walks the same
 // table as every demo user (each route they may open; the others end on the access-denied page and are left out)
 // at 1440 and 390 px. (The console has one light theme: the sidebar is dark by design and is checked as it is;
 // there is no dark theme to switch to.)
 import axe from 'axe-core';
 import { expect, test, type Page } from './fixtures';
-import { signOut } from './console.helpers';
+import { signOut, watchConsole, type Problem } from './console.helpers';
 import { PASSWORD, selectClient, skipTourIfShown } from './helpers';
 import { ROUTES, type RouteDef } from '../src/app/routeTable';
 
-const MATRIX = !!process.env.A11Y_MATRIX;
+const MATRIX = !!(process.env.E2E_MATRIX || process.env.A11Y_MATRIX);
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const USERS = MATRIX ? ['admin', 'operator', 'reception', 'hr', 'auditor', 'harbour'] : ['admin'];
 const WIDTHS = MATRIX ? [1440, 390] : [1440];
@@ -129,9 +129,15 @@ async function walk(page: Page, user: string, width: number, problems: string[])
 test('WCAG 2.1 AA: no serious or critical axe violation on the sign-in page or any screen of the route table', async ({ page }) => {
   test.setTimeout((MATRIX ? 120 : 15) * 60_000);
   const problems: string[] = [];
+  // the walk also watches what the newcomer's walk watches: a console error, a page error or a failed request
+  // on any screen of the table fails it
+  const broken: Problem[] = [];
+  let who = '';
+  watchConsole(page, broken, () => who);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width > 800 ? 900 : 844 });
     for (const user of USERS) {
+      who = `${user} ${width}px`;
       await page.goto('/login');
       await expect(page.getByLabel('Username')).toBeVisible();
       if (user === USERS[0]) problems.push(...await violations(page, `signed out ${width}px /login`));
@@ -146,6 +152,7 @@ test('WCAG 2.1 AA: no serious or critical axe violation on the sign-in page or a
     }
   }
   for (const k of KNOWN.filter((x) => !knownSeen.has(x))) test.info().annotations.push({ type: 'a11y fixed', description: `${k.rule} on ${k.route}: no longer seen` });
+  expect(broken, broken.map((p) => `${p.user} ${p.where}: ${p.what}`).join('\n')).toEqual([]);
   expect(problems, `${problems.length} serious or critical WCAG 2.1 AA violations:\n${problems.join('\n')}`).toEqual([]);
 });
 
