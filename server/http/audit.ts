@@ -4,6 +4,7 @@ import { API, PRIV, type AuditEntry } from '../../contract';
 import type { Db } from '../db/db';
 import { AUDIT_SORT, auditEntryOf, listAudit } from '../db/queries/audit';
 import { clientOf, listParams } from './common';
+import { auditChainRoutes } from '../audit/routes';
 
 export function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(API.audit, { config: { privileges: [PRIV.activityReport] } }, async (req) => {
@@ -13,4 +14,6 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const items: AuditEntry[] = rows.map(auditEntryOf);
     return { items, total, page: l.page, size: l.size };
   });
+  // issue 31: the tamper-evident chain behind the report (verify, verifiable export, public key)
+  auditChainRoutes(app, { db });
 }

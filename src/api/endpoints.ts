@@ -291,3 +291,15 @@ export const threatSetChoices = () => getJson(`${threatLevelsResource.api}/curre
 
 /** Batch add visitor credentials [1.2.4]: a numbered box of cards, all or none. */
 export const addVisitorCredentials = (b: VisitorCredentialBatch) => send('post', VISITOR_CREDENTIAL_BATCH_API, b, VisitorCredentialBatchResult);
+
+/** Issue 31: the client's audit chain walked now (the activity report's "chain verified up to …"). */
+export const AuditChainReport = type({
+  ok: boolean(), chains: integer(), records: integer(),
+  upTo: nullable(type({ seq: integer(), id: integer(), at: string() })),
+  head: nullable(type({ seq: integer(), signedAt: string() })),
+  problem: nullable(type({ message: string() })),
+});
+export type AuditChainReport = Infer<typeof AuditChainReport>;
+export const auditChainVerify = () => getJson(`${API.audit}/verify`, AuditChainReport);
+/** The chain as a file an auditor checks offline (`npm run audit -- verify-export FILE`). */
+export const auditChainExport = () => fileAt(`${API.audit}/export`);

@@ -24,6 +24,7 @@ import {
 import { ApiError, isNotFound } from './errors';
 import { exportEventHistory, streamGet, type ExportFormat } from './stream';
 import { listRecordings, openRecording } from '../system/journalRecordings';
+import { auditChainExport, auditChainVerify } from './endpoints';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -310,3 +311,7 @@ export const dailyAttendanceReading = reading((q: DailyAttendanceQuery | null) =
 export const attendanceSummaryReading = reading((q: AttendanceSummaryQuery | null) => (q ? getAttendanceSummary(q) : Promise.resolve(null)));
 /** Build Timesheet [3.3]: what was written, or the violations of a refused period. */
 export const timesheetBuildCommands = formCommand<TimesheetBuild>('built', buildTimesheet);
+/** The activity report (issue 31): the client's audit chain verified now; and its verifiable export (answers the file). */
+export const auditChainReading = reading(() => auditChainVerify());
+export const auditChainExports = commands(() => auditChainExport());
+export type { AuditChainReport } from './endpoints';

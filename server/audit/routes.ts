@@ -1,0 +1,43 @@
+// Issue 31: the audit chain over HTTP, beside the activity report [0.6.1.0] and with its privilege.
+//   GET /event/manage/audit/verify      the caller's client's chain walked now: records checked, verified up to, problem
+//   GET /event/manage/audit/export      the chain as a verifiable file (server/audit/chain.ts: gatehouse-audit-export/1)
+//   GET /event/manage/audit/public-key  the key the heads are signed with (open: it is public)
+// The heads that moved are signed every SIGN_EVERY_MS (one server of several at a time), and before each export.
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { KeyObject } from 'node:crypto';
+import { API, PRIV } from '../../contract';
+import type { Db } from '../db/db';
+import { audit, clientOf } from '../http/common';
+import { auditSigningKey, exportChain, publicKeyPem, startHeadSigning, verifyChains, type ChainReport } from './chain';
+
+export const AUDIT_VERIFY_PATH = `${API.audit}/verify`;
+export const AUDIT_EXPORT_PATH = `${API.audit}/export`;
+export const AUDIT_PUBLIC_KEY_PATH = `${API.audit}/public-key`;
+
+export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs }: { db: Db; signEveryMs?: number }) {
+  let key: Promise<KeyObject> | null = null;
+  // kept like the JWT secret: AUDIT_SIGNING_KEY, else generated once and kept in the database
+  const signingKey = () => (key ??= auditSigningKey(db, process.env.AUDIT_SIGNING_KEY || undefined).catch((e) => { key = null; throw e; }));
+  let stop = () => {};
+  app.addHook('onReady', async () => { stop = startHeadSigning(db, signingKey, (m) => app.log.warn(m), signEveryMs); });
+  app.addHook('preClose', async () => { stop(); });
+
+  app.get(AUDIT_PUBLIC_KEY_PATH, { config: { open: true } }, async () => ({ algorithm: 'Ed25519', publicKey: publicKeyPem(await signingKey()) }));
+
+  app.get(AUDIT_VERIFY_PATH, { config: { privileges: [PRIV.activityReport] } }, async (req): Promise<ChainReport> => {
+    const clientId = clientOf(req);
+    return verifyChains(db, await signingKey(), { clientId });
+  });
+
+  app.get(AUDIT_EXPORT_PATH, { config: { privileges: [PRIV.activityReport] } }, async (req, reply) => {
+    const clientId = clientOf(req);
+    const k = await signingKey();
+    // the export is itself in the trail, and in the file (its head is signed after it)
+    await audit(db, req, { clientId, action: 'export', entity: 'audit', entityId: null, before: null, after: null });
+    const day = new Date().toISOString().slice(0, 10);
+    reply.header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="audit-client-${clientId}-${day}.ndjson"`);
+    return reply.send(Readable.from(exportChain(db, k, clientId), { objectMode: true, highWaterMark: 1 }));
+  });
+}
