@@ -2,8 +2,9 @@
 // client's data). A backup is the embedded database's data directory as one gzip tar image (PGlite), kept as a file
 // beside the data directory; restoring one replaces the whole database and restarts the server's services in the
 // same process: every console reconnects and everyone signs in again. The database as it was just before is kept
-// as a backup of its own ("before restore"), so a restore can be undone. On PostgreSQL the database's own tools keep
-// the backups (pg_dump, point-in-time recovery): the screen says so and the routes answer 409.
+// as a backup of its own ("before restore"), so a restore can be undone. On PostgreSQL a backup is the database's own
+// dump (pg_dump, custom format) restored with pg_restore, when the server has those tools (else the routes answer 409
+// saying what to install); each backup says which engine it is of (`engine`): one is never restored on the other.
 import { array, boolean, enums, integer, nullable, type, string, type Infer } from 'superstruct';
 import { AuditEntry } from './schemas';
 import { autoBackupResource } from './resources/backups';
@@ -15,6 +16,10 @@ export const BACKUP_KINDS = [
   { value: 'uploaded', label: 'Uploaded' },
 ] as const;
 export type BackupKind = (typeof BACKUP_KINDS)[number]['value'];
+
+/** What a backup is of: the embedded database's data directory (a .tar.gz), or a PostgreSQL database's pg_dump (.dump). */
+export const BACKUP_ENGINES = ['pglite', 'postgres'] as const;
+export type BackupEngine = (typeof BACKUP_ENGINES)[number];
 
 /** A backup's id: when it was taken (UTC, to the second) and six random letters. Anything else is not a backup (404). */
 export const BACKUP_ID = /^\d{8}T\d{6}Z-[a-z0-9]{6}$/;
@@ -37,6 +42,8 @@ export const BackupInfo = type({
   bytes: integer(),
   /** the newest migration of the database it holds (a restore brings an older one up to date) */
   schemaVersion: integer(),
+  /** the engine it is a backup of (and restores on) */
+  engine: enums(BACKUP_ENGINES),
 });
 export type BackupInfo = Infer<typeof BackupInfo>;
 
@@ -56,8 +63,10 @@ export const RestoreOutcome = type({
 export type RestoreOutcome = Infer<typeof RestoreOutcome>;
 
 export const BackupList = type({
-  /** false on PostgreSQL: `reason` says where its backups are kept */
+  /** false where this server cannot take them: `reason` says why (on PostgreSQL without pg_dump: what to install) */
   available: boolean(),
+  /** the engine this server keeps its data in: what its backups are of */
+  engine: enums(BACKUP_ENGINES),
   reason: nullable(string()),
   items: array(BackupInfo),
   /** the last restore, if there was one */
@@ -78,4 +87,4 @@ export const PlatformHistory = type({ items: array(AuditEntry) });
 export type PlatformHistory = Infer<typeof PlatformHistory>;
 
 /** The name a backup's file is saved under (the server's content-disposition and the console's download). */
-export const backupFileName = (id: string) => `gatehouse-backup-${id}.tar.gz`;
+export const backupFileName = (id: string, engine: BackupEngine = 'pglite') => `gatehouse-backup-${id}.${engine === 'postgres' ? 'dump' : 'tar.gz'}`;

@@ -12,7 +12,7 @@ import { edgePaths, onlyInvoked, replayEdgePath } from './harness';
 
 const started: RestoreStarted = { restoring: true, backupId: '20261127T101500Z-abc123', before: '20261127T120000Z-zzz999', message: 'The server restarts' };
 const outcome = (o: Partial<RestoreOutcome>): RestoreOutcome => ({ backupId: started.backupId, at: '2026-11-27T12:00:00.000Z', by: 'admin', restored: true, problem: null, ...o });
-const list = (lastRestore: RestoreOutcome | null): BackupList => ({ available: true, reason: null, items: [], lastRestore });
+const list = (lastRestore: RestoreOutcome | null): BackupList => ({ available: true, engine: 'pglite', reason: null, items: [], lastRestore });
 const LISTS = {
   restored: list(outcome({})),
   notOpened: list(outcome({ restored: false, problem: 'The backup did not open (bad tar): the database is as it was.' })),

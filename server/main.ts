@@ -59,7 +59,8 @@ async function main() {
     // a web hook may call this machine or the site network only when the installation says so (e2e receivers do)
     allowPrivateWebhookTargets: env.WEBHOOK_PRIVATE_TARGETS === 'allow' || env.E2E === '1',
     webhooks: { backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))), pollMs: env.E2E === '1' ? 250 : 1000 },
-    backups: env.DATABASE_URL ? { dir: null } : { dir: backupDir, restart: (image, after, settled) => void restart(image, after, settled) },
+    // on PostgreSQL: pg_dump archives, restored in place by pg_restore (no restart); BACKUP_DIR is where they are kept
+    backups: env.DATABASE_URL ? { dir: backupDir, databaseUrl: env.DATABASE_URL } : { dir: backupDir, restart: (image, after, settled) => void restart(image, after, settled) },
   });
   let app = await build(db);
   await app.listen({ port, host });

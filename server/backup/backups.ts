@@ -5,21 +5,21 @@
 // one is put back if the image does not open), the database is migrated up to date and the services start again
 // (server/main.ts `restart`). Auto-backups: `startAutoBackups` looks each minute (contract/resources/backups.ts).
 // A backup holds every secret of the installation (sign-in hashes, the token signing key): its files are the server
-// user's alone (0600, in a 0700 directory).
+// user's alone (0600, in a 0700 directory). On PostgreSQL (DATABASE_URL) a backup is the database's pg_dump (custom
+// format, a .dump file) and a restore replays it into the same database without a restart (server/backup/postgres.ts);
+// each backup's description says its engine, and a server lists and restores only its own engine's.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, openAsBlob, openSync, readdirSync, readSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { is } from 'superstruct';
-import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type BackupKind } from '../../contract';
+import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type BackupEngine, type BackupKind } from '../../contract';
 import { openPglite, type Db } from '../db/db';
 import { loadMigrations } from '../db/migrate';
-import { HttpError } from '../http/common';
-
-/** What the routes say on PostgreSQL, where the database's own tools keep the backups. */
-export const POSTGRES_BACKUPS = 'This installation keeps its data in PostgreSQL: its backups are taken and restored with PostgreSQL\u2019s own tools (pg_dump and pg_restore, or point-in-time recovery), not here.';
+import { HttpError, fill } from '../http/common';
+import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgDump, type PgTools } from './postgres';
 
 /** What the routes say on an embedded server given no backup directory (the server tests' servers). */
 export const NO_BACKUP_DIR = 'This server was started without a place to keep backups (BACKUP_DIR)';
@@ -29,7 +29,7 @@ export const latestSchema = () => Math.max(...loadMigrations().map((m) => m.id))
 
 /** A stored image as a Blob backed by its file: read as PGlite opens it, never whole into a Buffer first. */
 const fileBlob = (path: string) => openAsBlob(path);
-const imagePath = (dir: string, id: string) => join(dir, `${id}.tar.gz`);
+const imagePath = (dir: string, id: string, engine: BackupEngine = 'pglite') => join(dir, `${id}.${engine === 'postgres' ? 'dump' : 'tar.gz'}`);
 const infoPath = (dir: string, id: string) => join(dir, `${id}.json`);
 
 /** A new backup's id: when (UTC, to the second) and six random letters (contract BACKUP_ID). */
@@ -39,61 +39,122 @@ export function newBackupId(at = new Date()): string {
   return `${stamp}-${letters}`;
 }
 
-/** The stored backups, newest first (a file that is not one of ours is passed over). */
-export function listBackups(dir: string): BackupInfo[] {
+/**
+ * The stored backups of one engine, newest first (a file that is not one of ours is passed over, and so is a backup
+ * of the other engine: a directory shared by an embedded and a PostgreSQL server lists each its own).
+ */
+export function listBackups(dir: string, engine: BackupEngine = 'pglite'): BackupInfo[] {
   if (!existsSync(dir)) return [];
   const out: BackupInfo[] = [];
   for (const f of readdirSync(dir)) {
     const m = /^(.+)\.json$/.exec(f);
-    if (!m || !BACKUP_ID.test(m[1]) || !existsSync(imagePath(dir, m[1]))) continue;
+    if (!m || !BACKUP_ID.test(m[1]) || !existsSync(imagePath(dir, m[1], engine))) continue;
     try {
-      const info = JSON.parse(readFileSync(join(dir, f), 'utf8'));
-      if (is(info, BackupInfo) && info.id === m[1]) out.push(info);
+      // (descriptions written before backups said their engine are the embedded database's)
+      const info = { engine: 'pglite', ...JSON.parse(readFileSync(join(dir, f), 'utf8')) };
+      if (is(info, BackupInfo) && info.id === m[1] && info.engine === engine) out.push(info);
     } catch { /* half-written: not listed */ }
   }
   return out.sort((a, b) => (a.id < b.id ? 1 : -1));
 }
 
 /** One stored backup (404 for anything else: a malformed id is never a path). */
-export function backupOf(dir: string, id: string): BackupInfo {
-  const found = BACKUP_ID.test(id) ? listBackups(dir).find((b) => b.id === id) : undefined;
+export function backupOf(dir: string, id: string, engine: BackupEngine = 'pglite'): BackupInfo {
+  const found = BACKUP_ID.test(id) ? listBackups(dir, engine).find((b) => b.id === id) : undefined;
   if (!found) throw new HttpError(404, 'Backup not found');
   return found;
 }
-export const backupFile = (dir: string, id: string) => imagePath(dir, backupOf(dir, id).id);
+export const backupFile = (dir: string, id: string, engine: BackupEngine = 'pglite') => imagePath(dir, backupOf(dir, id, engine).id, engine);
 
 /** Writes an image and its description; the description last, so a backup is listed only once whole. */
 function store(dir: string, id: string, image: Buffer | null, info: BackupInfo) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (image) writeFileSync(imagePath(dir, id) + '.part', image, { mode: 0o600 });
-  renameSync(imagePath(dir, id) + '.part', imagePath(dir, id));
+  const path = imagePath(dir, id, info.engine);
+  if (image) writeFileSync(path + '.part', image, { mode: 0o600 });
+  renameSync(path + '.part', path);
   writeFileSync(infoPath(dir, id), JSON.stringify(info), { mode: 0o600 });
 }
 
 /** Takes a backup of the embedded database now (its services keep running; writes wait the few seconds it takes). */
-export async function takeBackup(db: Db, dir: string, kind: BackupKind, takenBy: string | null): Promise<BackupInfo> {
-  if (db.kind !== 'pglite' || !db.dump) throw new HttpError(409, POSTGRES_BACKUPS);
+export async function takeBackup(db: Db, dir: string, kind: BackupKind, takenBy: string | null, databaseUrl?: string): Promise<BackupInfo> {
+  if (db.kind === 'postgres') return takePgBackup(db, dir, kind, takenBy, databaseUrl);
+  if (!db.dump) throw new HttpError(409, NO_BACKUP_DIR);
   const schemaVersion = Number((await db.query<{ v: number }>('select max(id)::int as v from schema_migrations')).rows[0].v);
   await db.exec('checkpoint'); // the image's data files as committed: little WAL left to replay when it opens
   const image = Buffer.from(await (await db.dump('gzip')).arrayBuffer());
   const at = new Date();
   const id = newBackupId(at);
-  const info: BackupInfo = { id, takenAt: at.toISOString(), kind, takenBy, bytes: image.length, schemaVersion };
+  const info: BackupInfo = { id, takenAt: at.toISOString(), kind, takenBy, bytes: image.length, schemaVersion, engine: 'pglite' };
   store(dir, id, image, info);
   return info;
 }
 
-export function deleteBackup(dir: string, id: string): BackupInfo {
-  const info = backupOf(dir, id);
+/** The PostgreSQL tools this server uses, looked for once they are found (until then on every call: one installed later is found). */
+const toolsFound = new WeakMap<Db, PgTools>();
+export async function pgToolsOf(db: Db): Promise<PgTools> {
+  const known = toolsFound.get(db);
+  if (known) return known;
+  const found = await findPgTools(db);
+  if (!found.tools) throw noTools(found.problem);
+  toolsFound.set(db, found.tools);
+  return found.tools;
+}
+
+/** The database URL the tools connect with: the server's own (DATABASE_URL), on the database its pool is on. */
+export function pgConnection(db: Db, databaseUrl = process.env.DATABASE_URL) {
+  if (!databaseUrl) throw new HttpError(409, 'This server was not given its database\u2019s URL (DATABASE_URL): its backups cannot be taken here');
+  return connectionOf(db, databaseUrl);
+}
+
+/** pg_dump of the whole database into the backup directory (streamed by pg_dump to the file, never into memory). */
+async function takePgBackup(db: Db, dir: string, kind: BackupKind, takenBy: string | null, databaseUrl?: string): Promise<BackupInfo> {
+  const tools = await pgToolsOf(db);
+  const conn = await pgConnection(db, databaseUrl);
+  const schemaVersion = Number((await db.query<{ v: number }>('select max(id)::int as v from schema_migrations')).rows[0].v);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const at = new Date();
+  const id = newBackupId(at);
+  const part = imagePath(dir, id, 'postgres') + '.part';
+  try { await pgDump(tools, conn, part); } catch (e) {
+    rmSync(part, { force: true });
+    throw new HttpError(503, fill('The backup could not be taken: {problem}', { problem: (e as Error).message }));
+  }
+  const info: BackupInfo = { id, takenAt: at.toISOString(), kind, takenBy, bytes: statSync(part).size, schemaVersion, engine: 'postgres' };
+  store(dir, id, null, info);
+  return info;
+}
+
+export function deleteBackup(dir: string, id: string, engine: BackupEngine = 'pglite'): BackupInfo {
+  const info = backupOf(dir, id, engine);
   unlinkSync(infoPath(dir, id));
-  rmSync(imagePath(dir, id), { force: true });
+  rmSync(imagePath(dir, id, engine), { force: true });
   return info;
 }
 
 /** Keeps the newest `keep` automatic backups and deletes the older ones; returns the ids deleted. */
-export function pruneAutoBackups(dir: string, keep: number): string[] {
-  const autos = listBackups(dir).filter((b) => b.kind === 'auto');
-  return autos.slice(keep).map((b) => deleteBackup(dir, b.id).id);
+export function pruneAutoBackups(dir: string, keep: number, engine: BackupEngine = 'pglite'): string[] {
+  const autos = listBackups(dir, engine).filter((b) => b.kind === 'auto');
+  return autos.slice(keep).map((b) => deleteBackup(dir, b.id, engine).id);
+}
+
+const badFile = (message: string) => new HttpError(400, 'Validation failed', [{ field: 'file', message }]);
+const PG_NOT_PGLITE = 'is a backup of PostgreSQL (a pg_dump archive): this server keeps its data in the embedded database and restores only its .tar.gz backups';
+const PGLITE_NOT_PG = 'is a gzip file, as backups of the embedded database are (.tar.gz): this server keeps its data in PostgreSQL and restores only pg_dump archives (.dump) of it';
+
+/**
+ * What a pg_dump archive holds (its newest migration), read by pg_restore. A PGlite image, not an archive, not a
+ * Gatehouse database's, or one of a newer server: 400 naming the file.
+ */
+export async function inspectPgArchive(tools: PgTools, file: string): Promise<number> {
+  const head = Buffer.alloc(5);
+  const fd = openSync(file, 'r');
+  try { readSync(fd, head, 0, 5, 0); } finally { closeSync(fd); }
+  if (head[0] === 0x1f && head[1] === 0x8b) throw badFile(PGLITE_NOT_PG);
+  if (!head.equals(PGDMP_MAGIC)) throw badFile('is not a Gatehouse backup (a .dump this server made with pg_dump)');
+  const schemaVersion = await pgArchiveSchema(tools, file);
+  if (!schemaVersion) throw badFile('is not a Gatehouse backup: pg_restore does not read it as a Gatehouse database');
+  if (schemaVersion > latestSchema()) throw badFile(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
+  return schemaVersion;
 }
 
 /**
@@ -102,7 +163,8 @@ export function pruneAutoBackups(dir: string, keep: number): string[] {
  */
 export async function inspectImage(image: Blob): Promise<{ schemaVersion: number; clients: number }> {
   const bad = (message: string) => new HttpError(400, 'Validation failed', [{ field: 'file', message }]);
-  const magic = new Uint8Array(await image.slice(0, 2).arrayBuffer());
+  const magic = new Uint8Array(await image.slice(0, 5).arrayBuffer());
+  if (Buffer.from(magic).equals(PGDMP_MAGIC)) throw bad(PG_NOT_PGLITE);
   if (magic.length < 2 || magic[0] !== 0x1f || magic[1] !== 0x8b) throw bad('is not a Gatehouse backup (a .tar.gz this server made)');
   let lite: PGlite | null = null;
   try {
@@ -121,12 +183,16 @@ export async function inspectImage(image: Blob): Promise<{ schemaVersion: number
   }
 }
 
-/** Reads an upload into the backup directory (at most BACKUP_UPLOAD_MAX_BYTES), checks it and lists it as 'uploaded'. */
-export async function receiveBackup(dir: string, body: Readable, takenBy: string): Promise<BackupInfo> {
+/**
+ * Reads an upload into the backup directory (at most BACKUP_UPLOAD_MAX_BYTES), checks it and lists it as 'uploaded'.
+ * `pg`: this server is on PostgreSQL, and the upload must be a pg_dump archive its tools read.
+ */
+export async function receiveBackup(dir: string, body: Readable, takenBy: string, pg?: PgTools): Promise<BackupInfo> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const at = new Date();
   const id = newBackupId(at);
-  const part = imagePath(dir, id) + '.part';
+  const engine: BackupEngine = pg ? 'postgres' : 'pglite';
+  const part = imagePath(dir, id, engine) + '.part';
   let bytes = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _enc, next) {
@@ -138,8 +204,8 @@ export async function receiveBackup(dir: string, body: Readable, takenBy: string
   try {
     await pipeline(body, limit, createWriteStream(part, { mode: 0o600 }));
     if (!bytes) throw new HttpError(400, 'Validation failed', [{ field: 'file', message: 'is empty: choose a backup file' }]);
-    const { schemaVersion } = await inspectImage(await fileBlob(part));
-    const info: BackupInfo = { id, takenAt: at.toISOString(), kind: 'uploaded', takenBy, bytes, schemaVersion };
+    const schemaVersion = pg ? await inspectPgArchive(pg, part) : (await inspectImage(await fileBlob(part))).schemaVersion;
+    const info: BackupInfo = { id, takenAt: at.toISOString(), kind: 'uploaded', takenBy, bytes, schemaVersion, engine };
     store(dir, id, null, info);
     return info;
   } catch (e) {
@@ -208,7 +274,7 @@ export function autoBackupDue(s: AutoBackupSettings, now: Date, last: Date | nul
 
 /** Each minute: takes the automatic backup when due and keeps the newest `keep`; returns the stop function. */
 export function startAutoBackups(db: Db, dir: string, log: (m: string) => void, everyMs = 60_000): () => void {
-  if (db.kind !== 'pglite') return () => {};
+  const engine: BackupEngine = db.kind;
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -218,10 +284,10 @@ export function startAutoBackups(db: Db, dir: string, log: (m: string) => void, 
       const s = rows[0];
       const now = new Date();
       // the backup directory is read only in the hour a backup may be due (not every minute of every day)
-      const last = s && autoBackupDue(s, now, null) ? listBackups(dir).find((b) => b.kind === 'auto') : undefined;
+      const last = s && autoBackupDue(s, now, null) ? listBackups(dir, engine).find((b) => b.kind === 'auto') : undefined;
       if (s && autoBackupDue(s, now, last ? new Date(last.takenAt) : null)) {
         const info = await takeBackup(db, dir, 'auto', null);
-        const pruned = pruneAutoBackups(dir, s.keep);
+        const pruned = pruneAutoBackups(dir, s.keep, engine);
         log(`automatic backup ${info.id} taken (${info.bytes} bytes)${pruned.length ? `; ${pruned.length} older deleted` : ''}`);
       }
     } catch (e) {

@@ -1,24 +1,29 @@
 // The backup routes (API.backups, platform privilege 0.7.2.0): list, take now, download, delete, upload one made
 // elsewhere, restore one. Every change is audited (client null: a platform record); a restore's audit row is written
-// into the restored database, the one that stays.
+// into the restored database, the one that stays. On PostgreSQL the same routes take pg_dump archives and restore
+// them with pg_restore in place (no restart: server/backup/postgres.ts), when the server has those tools.
 import { createReadStream } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Transform, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { API, BACKUP_UPLOAD_MAX_BYTES, PLATFORM_HISTORY_ENTITIES, PLATFORM_HISTORY_SIZE, PRIV, backupFileName, type BackupList, type PlatformHistory, type RestoreStarted } from '../../contract';
+import { API, BACKUP_UPLOAD_MAX_BYTES, PLATFORM_HISTORY_ENTITIES, PLATFORM_HISTORY_SIZE, PRIV, backupFileName, type BackupInfo, type BackupList, type PlatformHistory, type RestoreOutcome, type RestoreStarted } from '../../contract';
 import type { Db } from '../db/db';
+import { migrate } from '../db/migrate';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
 import { HttpError, audit, principal } from '../http/common';
-import { NO_BACKUP_DIR, POSTGRES_BACKUPS, backupFile, backupOf, deleteBackup, lastRestore, listBackups, receiveBackup, recordRestore, takeBackup } from './backups';
+import { NO_BACKUP_DIR, backupFile, backupOf, deleteBackup, lastRestore, listBackups, pgConnection, pgToolsOf, receiveBackup, recordRestore, takeBackup } from './backups';
+import { pgRestore } from './postgres';
 
 export interface BackupOptions {
-  /** Where backups are kept; null: none here (PostgreSQL). */
+  /** Where backups are kept; null: none here. */
   dir: string | null;
+  /** PostgreSQL: the URL pg_dump and pg_restore connect with (the database name is the pool's); default DATABASE_URL. */
+  databaseUrl?: string;
   /**
    * Replaces the database by the image and starts the services again (server/main.ts); `after` runs on the restored
    * database before it serves, `settled` once the services are back with it (`restored`) or, the image not opening,
-   * with the database as it was (`problem` says why). Absent: this process cannot restart itself, and a restore is
-   * refused (409).
+   * with the database as it was (`problem` says why). Absent: this process cannot restart itself, and a restore of
+   * the embedded database is refused (409). (PostgreSQL restores in place: no restart.)
    */
   restart?: (image: string, after: (db: Db) => Promise<void>, settled: (restored: boolean, problem: string | null) => void) => void;
   /** The largest upload taken (default BACKUP_UPLOAD_MAX_BYTES); a larger one is refused with 413 as it streams. */
@@ -37,14 +42,20 @@ const UPLOAD_TYPES = ['application/gzip', 'application/x-gzip', 'application/oct
 export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; backups: BackupOptions | null }) {
   // a backup is every client's: platform operators only (issue 27; the codes are platform privileges too)
   const config = { privileges: [PRIV.backups], touches: 'platform' as const };
-  const where = backups?.dir && db.kind === 'pglite' ? backups.dir : null;
-  // why there are none here: PostgreSQL keeps its own; an embedded server started without a place for them (tests)
-  const reason = db.kind === 'postgres' ? POSTGRES_BACKUPS : NO_BACKUP_DIR;
-  const dir = () => { if (!where) throw new HttpError(409, reason); return where; };
+  const engine = db.kind;
+  const where = backups?.dir ?? null;
+  // why there are none here: a server started without a place for them (tests)
+  const dir = () => { if (!where) throw new HttpError(409, NO_BACKUP_DIR); return where; };
+  // on PostgreSQL: the tools that take and restore them (409 saying what to install when there are none fit)
+  const pgTools = () => pgToolsOf(db);
   let restoring = false;
 
-  app.get(API.backups, { config }, async (): Promise<BackupList> =>
-    where ? { available: true, reason: null, items: listBackups(where), lastRestore: lastRestore(where) } : { available: false, reason, items: [], lastRestore: null });
+  app.get(API.backups, { config }, async (): Promise<BackupList> => {
+    if (!where) return { available: false, engine, reason: NO_BACKUP_DIR, items: [], lastRestore: null };
+    // (found once, then remembered: the console asks every 2 s while a restore runs)
+    const missing = engine === 'postgres' ? await pgTools().then(() => null, (e: Error) => e.message) : null;
+    return { available: !missing, engine, reason: missing, items: listBackups(where, engine), lastRestore: lastRestore(where) };
+  });
 
   // the backups' history (what this screen and the auto-backup settings did: records of no client), on either engine
   app.get(API.platformHistory, { config }, async (): Promise<PlatformHistory> => {
@@ -53,20 +64,20 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
 
   app.post(API.backups, { config }, async (req, reply) => {
     if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
-    const info = await takeBackup(db, dir(), 'manual', principal(req).username);
+    const info = await takeBackup(db, dir(), 'manual', principal(req).username, backups?.databaseUrl);
     await audit(db, req, { clientId: null, action: 'create', entity: 'backup', entityId: info.id, before: null, after: info });
     return reply.code(201).send(info);
   });
 
   app.get(`${API.backups}/:id/file`, { config }, async (req, reply) => {
     const id = (req.params as { id: string }).id;
-    const file = backupFile(dir(), id);
-    return reply.header('content-type', 'application/gzip').header('content-disposition', `attachment; filename="${backupFileName(id)}"`)
+    const file = backupFile(dir(), id, engine);
+    return reply.header('content-type', engine === 'postgres' ? 'application/octet-stream' : 'application/gzip').header('content-disposition', `attachment; filename="${backupFileName(id, engine)}"`)
       .header('cache-control', 'no-store').send(createReadStream(file));
   });
 
   app.delete(`${API.backups}/:id`, { config }, async (req, reply) => {
-    const info = deleteBackup(dir(), (req.params as { id: string }).id);
+    const info = deleteBackup(dir(), (req.params as { id: string }).id, engine);
     await audit(db, req, { clientId: null, action: 'delete', entity: 'backup', entityId: info.id, before: info, after: null });
     return reply.code(204).send();
   });
@@ -76,8 +87,10 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     scoped.addContentTypeParser(UPLOAD_TYPES, (_req, payload, done) => done(null, payload));
     scoped.post(`${API.backups}/upload`, { config }, async (req, reply) => {
       const target = dir();
+      // (on PostgreSQL without fit tools: 409 before a byte of the body is read; an archive could not be checked)
+      const pg = engine === 'postgres' ? await pgTools() : undefined;
       if (!req.body || typeof (req.body as Readable).pipe !== 'function') {
-        throw new HttpError(415, 'Validation failed', [{ field: 'file', message: 'must be sent as the body (application/gzip: a .tar.gz backup)' }]);
+        throw new HttpError(415, 'Validation failed', [{ field: 'file', message: pg ? 'must be sent as the body (application/octet-stream: a .dump backup)' : 'must be sent as the body (application/gzip: a .tar.gz backup)' }]);
       }
       // bounded here as well as in receiveBackup: a declared length past the limit is refused before a byte is read,
       // and a body sent without one is counted as it streams and cut off at the limit (never held: it goes to disk)
@@ -87,7 +100,8 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       // (the connection is closed after the answer: the rest of the body is dropped, never stored)
       if (declared > max) { reply.header('connection', 'close'); (req.body as Readable).resume(); throw tooLarge(); }
       // a .tar.gz is inflated as it arrives too (the bytes thrown away, only counted): a gzip bomb is stopped before
-      // it is stored, let alone opened into a database in memory to check it
+      // it is stored, let alone opened into a database in memory to check it (on PostgreSQL too: a gzip is no archive
+      // of its, and is refused once whole, but never past these bounds)
       let seen = 0;
       let unpacked = 0;
       let problem: HttpError | null = null;
@@ -129,7 +143,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       (req.body as Readable).once('error', (e) => counted.destroy(e));
       (req.body as Readable).pipe(counted);
       let info;
-      try { info = await receiveBackup(target, counted, principal(req).username); } catch (e) {
+      try { info = await receiveBackup(target, counted, principal(req).username, pg); } catch (e) {
         // what is still in flight is read and dropped until the connection closes (so the answer is not lost to a reset)
         if (seen > max || problem) { reply.header('connection', 'close'); (req.body as Readable).unpipe().resume(); }
         throw problem ?? e;
@@ -141,7 +155,8 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
 
   app.post(`${API.backups}/:id/restore`, { config }, async (req, reply) => {
     const target = dir();
-    const info = backupOf(target, (req.params as { id: string }).id);
+    const info = backupOf(target, (req.params as { id: string }).id, engine);
+    if (engine === 'postgres') return restorePostgres(req, reply, target, info);
     if (!backups?.restart) throw new HttpError(409, 'This server cannot restart itself to restore a backup: start it with npm start, or restore the data directory by hand');
     if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
     restoring = true;
@@ -157,14 +172,59 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     // the answer first: the services stop once it is sent. The restored database's console sessions end (everyone
     // signs in again, as the console said before the restore: a session ended after the backup was taken must not
     // come back with it); API keys' sessions stay (integrations and devices go on)
-    reply.raw.once('finish', () => restart(image, async (restored) => {
-      await restored.query(`update sessions set ended_at = now(), ended_by = $1 where ended_at is null and jti not like 'apikey:%'`, [actor]);
-      await insertAudit(restored, { clientId: null, actor, action: 'restore', entity: 'backup', entityId: info.id, before: { backup: before.id }, after: info });
-    }, (restored, problem) => recordRestore(target, { ...outcome, restored, problem })));
+    reply.raw.once('finish', () => restart(image, (restored) => afterRestore(restored, actor, info, before.id), (restored, problem) => recordRestore(target, { ...outcome, restored, problem })));
     const answer: RestoreStarted = {
       restoring: true, backupId: info.id, before: before.id,
       message: 'The server restarts with the backup. Every console reconnects in a moment, and everyone signs in again.',
     };
     return reply.code(202).send(answer);
   });
+
+  /** What a restore runs on the restored database before it serves: every console session ends, its audit row. */
+  async function afterRestore(restored: Db, actor: string, info: BackupInfo, beforeId: string) {
+    await restored.query(`update sessions set ended_at = now(), ended_by = $1 where ended_at is null and jti not like 'apikey:%'`, [actor]);
+    await insertAudit(restored, { clientId: null, actor, action: 'restore', entity: 'backup', entityId: info.id, before: { backup: beforeId }, after: info });
+  }
+
+  /**
+   * PostgreSQL: a backup of the database as it is first, then pg_restore replaces the database's contents in one
+   * transaction, in place (this server and any other on the same database go on serving: their requests wait on
+   * the restore's locks and then read the restored tables). Then it is migrated up to date, every console session
+   * ends and the auth epoch moves past any value it had, so every server drops what it cached (sessions, grants) on
+   * its next request: the sessions ended here are refused on every server at once.
+   */
+  async function restorePostgres(req: FastifyRequest, reply: FastifyReply, target: string, info: BackupInfo) {
+    const tools = await pgTools();
+    const conn = await pgConnection(db, backups?.databaseUrl);
+    if (restoring) throw new HttpError(409, 'A restore is under way: everyone signs in again in a moment');
+    restoring = true;
+    const actor = principal(req).username;
+    let before;
+    try { before = await takeBackup(db, target, 'before-restore', actor, backups?.databaseUrl); } catch (e) { restoring = false; throw e; }
+    const image = backupFile(target, info.id, engine);
+    const outcome = { backupId: info.id, at: new Date().toISOString(), by: actor };
+    const settle = (o: Pick<RestoreOutcome, 'restored' | 'problem'>) => { recordRestore(target, { ...outcome, ...o }); restoring = false; };
+    recordRestore(target, { ...outcome, restored: null, problem: null });
+    reply.raw.once('finish', () => void (async () => {
+      const epoch = (await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1')).rows[0]?.epoch ?? '0';
+      try { await pgRestore(tools, conn, image); } catch (e) {
+        req.log.error(e, 'restore');
+        return settle({ restored: false, problem: `The backup did not restore (${(e as Error).message.slice(0, 500)}): the database is as it was.` });
+      }
+      try {
+        await migrate(db);
+        await afterRestore(db, actor, info, before.id);
+        await db.query('update auth_epoch set epoch = greatest(epoch, $1::bigint) + 1 where id = 1', [epoch]);
+        settle({ restored: true, problem: null });
+      } catch (e) {
+        req.log.error(e, 'restore');
+        settle({ restored: false, problem: `The backup was restored, but bringing it up to date failed (${(e as Error).message}): start the server again, it migrates the database when it starts.` });
+      }
+    })().catch((e) => { req.log.error(e, 'restore'); settle({ restored: false, problem: (e as Error).message }); }));
+    const answer: RestoreStarted = {
+      restoring: true, backupId: info.id, before: before.id,
+      message: 'The database is replaced by the backup in a moment. Every console session ends with it: everyone signs in again.',
+    };
+    return reply.code(202).send(answer);
+  }
 }

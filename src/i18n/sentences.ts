@@ -18,6 +18,12 @@ export const zhSentences: Record<string, string> = {
   'Some {what} were not found; nothing was deleted': '部分{what}未找到；未删除任何记录',
   'This door is held locked by threat level {level}: lower it first': '此门因威胁等级“{level}”保持锁定：请先降低威胁等级',
   'No controller at {ip}': '{ip} 上没有控制器',
+  // backups on PostgreSQL (server/backup/postgres.ts): its client tools missing or older than the server
+  'This server’s database is PostgreSQL {major}, and the only pg_dump here is older ({older}): it cannot back the database up. To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.':
+    '此服务器的数据库是 PostgreSQL {major}，而这里只有较旧的 pg_dump（{older}）：它无法备份该数据库。要在此进行备份和恢复，请安装 PostgreSQL {major} 的客户端工具（Debian 和 Ubuntu：apt install postgresql-client-{major}；其他系统：将同一主版本的 pg_dump、pg_restore 和 psql 放在 PATH 中），然后重新启动 Gatehouse。',
+  'This server’s database is PostgreSQL {major}, and pg_dump, pg_restore and psql were not found (on the PATH or in /usr/lib/postgresql/{major}/bin). To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.':
+    '此服务器的数据库是 PostgreSQL {major}，但未找到 pg_dump、pg_restore 和 psql（在 PATH 或 /usr/lib/postgresql/{major}/bin 中）。要在此进行备份和恢复，请安装 PostgreSQL {major} 的客户端工具（Debian 和 Ubuntu：apt install postgresql-client-{major}；其他系统：将同一主版本的 pg_dump、pg_restore 和 psql 放在 PATH 中），然后重新启动 Gatehouse。',
+  'The backup could not be taken: {problem}': '无法进行备份：{problem}',
   'That person is not inside {zone}': '此人不在 {zone} 内',
   'Still used by 1 {what}: change or delete it first': '仍被 1 个{what}使用：请先修改或删除它',
   'Still used by {n} {what}: change or delete them first': '仍被 {n} 个{what}使用：请先修改或删除它们',

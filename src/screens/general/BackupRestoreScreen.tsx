@@ -3,8 +3,10 @@
 // saying plainly what a restore does to every client), and a backup file brought from elsewhere. While the server
 // restarts with a restored backup the page says so (machines/restore.ts) until the server says how it went: restored
 // (every console session ends with it, this one too: the console asks for a sign-in), or not, with why (the database
-// is as it was). The last restore stays said above the list, and the installation's history below it. On PostgreSQL the page says where its backups are kept instead. Auto-backup settings [0.7.2.1]
-// are the catalogue's form.
+// is as it was). The last restore stays said above the list, and the installation's history below it. The page says
+// which engine the backups are of and what they hold: the embedded database's image (.tar.gz), or on PostgreSQL its
+// pg_dump archive (.dump), restored in place; a PostgreSQL server without those tools says what to install instead.
+// Auto-backup settings [0.7.2.1] are the catalogue's form.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, Callout, FileInput, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
@@ -15,11 +17,11 @@ import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectRestoreLate, selectRestoring, type RestoreEnding } from '../../../machines/restore';
 import { backupCommands, backupsReading, platformHistoryReading, restoreLogic } from '../../api/readActors';
 import type { ServerFile } from '../../api/files';
-import { useReading } from '../../app/useReading';
+import { useReading } from '../../hooks/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
-import { useViewActor } from '../../app/useViewActor';
-import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
+import { useSystemActor } from '../../hooks/useSystemActor';
+import { useViewActor } from '../../hooks/useViewActor';
+import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../system/notices';
 import { PageHeader } from '../../ui/PageHeader';
 import { fileSize } from '../../ui/fileSize';
@@ -79,13 +81,14 @@ export function BackupRestoreScreen() {
 
   const run = (command: string, input?: unknown) => commands.send({ type: 'command.run', command, input });
   const available = list.output?.available !== false;
+  const postgres = list.output?.engine === 'postgres';
 
   if (restoring) {
     return (
       <div className="gh-page" data-testid="backup-restoring">
         <NonIdealState icon={<Spinner />} title={tx('Restoring the backup of {when}', { when: when(restoring.backupId) })}
           description={<>
-            <p>{tx('The server restarts with the backup. Every console reconnects in a moment, and everyone signs in again.')}</p>
+            <p>{postgres ? tx('The database is being replaced by the backup. When it is done, everyone signs in again.') : tx('The server restarts with the backup. Every console reconnects in a moment, and everyone signs in again.')}</p>
             <p className="bp6-text-muted">{tx('The database as it was is kept as the backup of {when}.', { when: time.dateTime(backupTakenAt(restoring.before) ?? new Date(), true) })}</p>
             {late && <Callout intent="warning" icon="time" data-testid="backup-restore-late">{tx('The server has not come back yet. It may still be opening a large backup; if it stays away, look at the server’s log.')}</Callout>}
           </>} />
@@ -102,17 +105,20 @@ export function BackupRestoreScreen() {
           {available && <Button icon="archive" intent="primary" loading={running === 'take'} disabled={running !== null} onClick={() => run('take')} data-testid="backup-take">{tx('Back up now')}</Button>}
         </>} />
       {list.failed && <Callout intent="danger" icon="error">{list.error}</Callout>}
-      {list.output && !available && <Callout intent="primary" icon="database" title={tx('Backups are kept by the database')} data-testid="backup-unavailable">{tx(list.output.reason ?? '')}</Callout>}
+      {list.output && !available && <Callout intent="warning" icon="database" title={tx('Backups cannot be taken here')} data-testid="backup-unavailable">{say(list.output.reason ?? '')}</Callout>}
       {available && list.output?.lastRestore && <LastRestore outcome={list.output.lastRestore} when={when} />}
       {available && (
-        <Callout icon="info-sign" className="gh-mb" data-testid="backup-about">
-          {tx('A backup holds every client’s data. Restoring one puts every client back to that moment: what changed since is lost, the server restarts and everyone signs in again. The database as it is then is backed up first.')}
+        <Callout icon="info-sign" className="gh-mb" data-testid="backup-about" data-engine={list.output?.engine}>
+          {postgres
+            ? tx('A backup here is PostgreSQL’s own dump of the whole database (pg_dump, a .dump file): every client’s data, the installation’s settings and users, the audit records, and the files kept in the database (photos, floor plans, firmware images, report files). Restoring one (pg_restore) replaces the database in place: what changed since is lost, and everyone signs in again. The database as it is then is backed up first.')
+            : <>{tx('A backup here is an image of the embedded database (a .tar.gz file): every client’s data, the installation’s settings and users, the audit records, and the files kept in the database (photos, floor plans, firmware images, report files).')}{' '}
+              {tx('A backup holds every client’s data. Restoring one puts every client back to that moment: what changed since is lost, the server restarts and everyone signs in again. The database as it is then is backed up first.')}</>}
         </Callout>
       )}
       {available && (
         <div className="gh-backup__upload">
-          <FileInput text={file?.name ?? tx('A backup file (.tar.gz) from elsewhere…')} buttonText={tx('Browse')} hasSelection={!!file}
-            inputProps={{ accept: '.gz,.tar.gz,application/gzip', 'aria-label': tx('Backup file') } as React.InputHTMLAttributes<HTMLInputElement>}
+          <FileInput text={file?.name ?? (postgres ? tx('A backup file (.dump) from elsewhere…') : tx('A backup file (.tar.gz) from elsewhere…'))} buttonText={tx('Browse')} hasSelection={!!file}
+            inputProps={{ accept: postgres ? '.dump' : '.gz,.tar.gz,application/gzip', 'aria-label': tx('Backup file') } as React.InputHTMLAttributes<HTMLInputElement>}
             onInputChange={(e) => setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null)} data-testid="backup-file" />
           <Button icon="upload" disabled={!file || running !== null} loading={running === 'upload'} onClick={() => file && run('upload', file)} data-testid="backup-upload">{tx('Upload')}</Button>
         </div>
@@ -150,7 +156,7 @@ export function BackupRestoreScreen() {
         {confirm?.verb === 'restore' ? (
           <>
             <p><strong>{tx('Restore the backup of {when}?', { when: time.dateTime(confirm.backup.takenAt, true) })}</strong></p>
-            <p>{tx('Every client’s data goes back to that moment: everything changed since is lost. The server restarts, and everyone, you too, signs in again.')}</p>
+            <p>{postgres ? tx('Every client’s data goes back to that moment: everything changed since is lost. The database is replaced in place, and everyone, you too, signs in again.') : tx('Every client’s data goes back to that moment: everything changed since is lost. The server restarts, and everyone, you too, signs in again.')}</p>
             <p className="bp6-text-muted">{tx('The database as it is now is backed up first, so this can be undone.')}</p>
           </>
         ) : confirm ? <p>{tx('Delete the backup of {when}? Its file is gone for good.', { when: time.dateTime(confirm.backup.takenAt, true) })}</p> : null}
