@@ -61,7 +61,9 @@ test('1,000 rows with 3 bad: the preview names them, the import creates 997, the
   await screen.getByTestId('batch-report').click();
   const file = info.outputPath('errors.csv');
   await (await download).saveAs(file);
-  const report = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+  const saved = readFileSync(file, 'utf8');
+  expect(saved.startsWith('\uFEFF')).toBe(true); // a byte-order mark: Excel reads the file as UTF-8
+  const report = saved.slice(1).trim().split(/\r?\n/);
   expect(report[0]).toBe('row,employeeNo,field,message');
   expect(report.slice(1).map((l) => l.split(',')[0])).toEqual(['101', '401', '701']);
 

@@ -16,8 +16,12 @@ test('filters, exports the filtered rows as CSV and bulk-deletes after confirmin
   await page.getByTestId('export-csv').click();
   const file = info.outputPath('identities.csv');
   await (await download).saveAs(file);
-  const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+  const saved = readFileSync(file, 'utf8');
+  expect(saved.startsWith('\uFEFF')).toBe(true); // a byte-order mark: Excel reads the file as UTF-8
+  const lines = saved.slice(1).trim().split(/\r?\n/);
   expect(lines[0]).toContain('Employee no.');
+  expect(new Set(lines[0].split(',')).size).toBe(lines[0].split(',').length); // "Division id" beside "Division"
+  expect(lines[0]).toContain('Division id');
   expect(lines[0].split(',')[0]).toBe('Id'); // the server's streamed export, titled as the screens name columns
   expect(lines).toHaveLength(10); // header + the 9 filtered rows
   expect(lines.slice(1).every((l) => l.includes('HH-0000'))).toBe(true);

@@ -64,7 +64,9 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
   await shot(page, 'report-job-record');
   const [download] = await Promise.all([page.waitForEvent('download'), runs.getByTestId('report-job-download').click()]);
   expect(download.suggestedFilename()).toMatch(/^Team-hours-.*\.csv$/);
-  const csv = readFileSync((await download.path())!, 'utf8');
+  const saved = readFileSync((await download.path())!, 'utf8');
+  expect(saved.startsWith('\uFEFF')).toBe(true); // a byte-order mark: Excel reads the file as UTF-8
+  const csv = saved.slice(1);
   expect(csv.split('\r\n')[0]).toBe('team,employeeNo,name,scheduledDays,presentDays,lateDays,absentDays,leaveDays,workedMinutes,lateMinutes');
   expect(csv.split('\r\n').filter(Boolean).length).toBeGreaterThan(1); // the seeded head-office team badges in every working day
 

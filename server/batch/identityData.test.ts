@@ -164,7 +164,7 @@ describe('batch templates and upload', () => {
     ws.addRow(['XL-2', { formula: '1+1', result: 2 }, 'Row', 'CARD-XL-2', 'blue']);
     const formula = await upload(nw, template, Buffer.from(await wb.xlsx.writeBuffer()), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(formula.status).toBe(400);
-    expect(formula.body.violations[0]).toMatchObject({ field: 'file', message: expect.stringContaining('formula') });
+    expect(formula.body.violations[0]).toEqual({ field: 'rows[3].First', message: 'Row 3, column B (First): a formula; upload values only' });
     const broken = await upload(nw, template, Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(100, 7)]), 'application/octet-stream');
     expect(broken.status).toBe(400);
     expect(broken.body.violations[0].field).toBe('file');
@@ -175,7 +175,26 @@ describe('batch templates and upload', () => {
     expect(utf16.status).toBe(415);
     const quote = await upload(nw, template, 'Employee,First,Last,Card,Badge\r\n"BT-1,unclosed\r\n');
     expect(quote.status).toBe(400);
-    expect(quote.body.violations[0].message).toContain('not a readable CSV');
+    expect(quote.body.violations[0]).toMatchObject({ field: 'rows[2]', message: expect.stringMatching(/^Row 2: a quote is not closed/) });
+    // a cell too long, a quote in the wrong place: the row and the column named in plain words, nothing stored
+    const long = await upload(nw, template, csv([['Employee', 'First', 'Last', 'Card', 'Badge'], ['BT-L1', 'Ann', 'Lee', 'C-L1', 'red'], ['BT-L2', 'Bo', 'x'.repeat(2001), 'C-L2', 'red']]));
+    expect(long.status).toBe(400);
+    expect(long.body.violations).toEqual([{ field: 'rows[3].Last', message: 'Row 3, column C (Last): longer than 2,000 characters' }]);
+    expect(long.body.message).toBe('Row 3, column C (Last): longer than 2,000 characters');
+    const stray = await upload(nw, template, 'Employee,First,Last,Card,Badge\r\nBT-Q1,Ann,Lee,C-Q1,red\r\nBT-Q2,"Bo"x,Lee,C-Q2,red\r\n');
+    expect(stray.status).toBe(400);
+    expect(stray.body.violations[0]).toMatchObject({ field: 'rows[3].First', message: expect.stringMatching(/^Row 3, column B \(First\): text follows the closing quote/) });
+    const inner = await upload(nw, template, 'Employee,First,Last,Card,Badge\r\nBT-Q3,An"n,Lee,C-Q3,red\r\n');
+    expect(inner.body.violations[0]).toMatchObject({ field: 'rows[2].First', message: expect.stringMatching(/^Row 2, column B \(First\): a quote in the middle of a cell/) });
+    const longXl = new ExcelJS.Workbook();
+    const lx = longXl.addWorksheet('People');
+    lx.addRow(['Employee', 'First', 'Last', 'Card', 'Badge']);
+    lx.addRow(['XL-L1', 'Ann', 'Lee', 'C-XL-L1', 'red']);
+    lx.addRow(['XL-L2', 'Bo', 'Lee', 'C-XL-L2', 'y'.repeat(2001)]);
+    const longX = await upload(nw, template, Buffer.from(await longXl.xlsx.writeBuffer()), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(longX.status).toBe(400);
+    expect(longX.body.violations).toEqual([{ field: 'rows[3].Badge', message: 'Row 3, column E (Badge): longer than 2,000 characters' }]);
+    expect(await s.count(`select 1 from identities where employee_no like 'BT-L%' or employee_no like 'BT-Q%'`)).toBe(0);
     const noColumn = await upload(nw, template, 'Employee,First\r\nA,B\r\n');
     expect(noColumn.status).toBe(400);
     expect(noColumn.body.violations[0].message).toContain('"Last"');

@@ -1,6 +1,8 @@
 // Reading an uploaded spreadsheet into header + text rows, with the well-kept libraries (csv-parse for CSV,
-// exceljs for XLSX), never a hand-written parser. Anything unreadable is a 4xx with a violation on `file`:
-// not UTF-8 (or UTF-16), a malformed CSV, a broken XLSX, a formula cell, too many rows, no header row.
+// exceljs for XLSX), never a hand-written parser. Anything unreadable is a 4xx with a violation: on `file` when the
+// file as a whole is wrong (not UTF-8 or UTF-16, a broken XLSX, too many rows, no header row), on the cell or row in
+// plain words when one is (`rows[12].Name` "Row 12, column C (Name): longer than 2,000 characters", a formula, a
+// quote not closed: "Row 4: a quote is not closed").
 import { parse } from 'csv-parse/sync';
 import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
@@ -12,6 +14,8 @@ export const MAX_UPLOAD_ROWS = 20_000;
 export const MAX_UPLOAD_COLUMNS = 64;
 export const MAX_UPLOAD_CELLS = 400_000;
 const MAX_CELL = 2000;
+/** A text node of an XLSX part longer than this is refused while the part is read (no cell is anywhere near it). */
+const MAX_XML_TEXT = 64 * 1024;
 
 export interface Sheet { headers: string[]; rows: string[][] }
 
@@ -21,6 +25,43 @@ const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 const count = (n: number) => n.toLocaleString('en-US');
 const tooTall = () => bad(`has more than ${count(MAX_UPLOAD_ROWS)} rows; at most ${count(MAX_UPLOAD_ROWS)} per upload`, 413);
 const tooWide = () => bad(`is wider than ${MAX_UPLOAD_COLUMNS} columns`, 413);
+
+/** "A" for the first column, "AA" for the 27th: as a spreadsheet names its columns. */
+export const columnLetter = (index: number): string => {
+  let n = index + 1, out = '';
+  while (n > 0) { const r = (n - 1) % 26; out = String.fromCharCode(65 + r) + out; n = Math.floor((n - 1) / 26); }
+  return out;
+};
+/**
+ * A problem of one cell, said in plain words with its row (the spreadsheet's row number, the header being row 1) and
+ * column (letter and header): field `rows[12].Name`, message "Row 12, column C (Name): longer than 2,000 characters".
+ * The whole file is refused (it is read before any row is checked), so the sentence is also the answer's message.
+ */
+export function cellProblem(row: number, index: number, header: string | undefined, what: string): HttpError {
+  const name = header?.trim() ?? '';
+  const message = `Row ${count(row)}, column ${columnLetter(index)}${name && row > 1 ? ` (${name})` : ''}: ${what}`;
+  return new HttpError(400, message, [{ field: `rows[${row}].${name && row > 1 ? name : columnLetter(index)}`, message }]);
+}
+/** A problem of one row (a quote not closed): field `rows[4]`, message "Row 4: a quote is not closed". */
+export function rowProblem(row: number, what: string): HttpError {
+  const message = `Row ${count(row)}: ${what}`;
+  return new HttpError(400, message, [{ field: `rows[${row}]`, message }]);
+}
+const tooLong = `longer than ${count(MAX_CELL)} characters`;
+
+/** csv-parse's errors in plain words, with the row and column they are in (the parser's own words are not shown). */
+function csvProblem(e: { code?: string; records?: number; index?: number }, headers: string[]): HttpError {
+  const row = (e.records ?? 0) + 1;
+  const col = e.index ?? 0;
+  switch (e.code) {
+    case 'CSV_QUOTE_NOT_CLOSED': return rowProblem(row, 'a quote is not closed (a cell that starts with " ends with ", and a quote inside it is written "")');
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE': return cellProblem(row, col, headers[col], 'text follows the closing quote (a quote inside a quoted cell is written "")');
+    case 'INVALID_OPENING_QUOTE': return cellProblem(row, col, headers[col], 'a quote in the middle of a cell that does not start with one (put the whole cell in quotes, and write a quote inside it as "")');
+    case 'CSV_MAX_RECORD_SIZE': return rowProblem(row, 'longer than 64 KB');
+    default: return rowProblem(row, 'is not readable as CSV');
+  }
+}
 
 const isZip = (b: Buffer) => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 
@@ -46,22 +87,23 @@ function readCsv(buf: Buffer): string[][] {
   const head = text.slice(0, 64 * 1024);
   const first = head.slice(0, head.search(/\r?\n/) >>> 0 || head.length);
   const delimiter = [',', ';', '\t'].map((d) => [d, first.split(d).length] as const).sort((a, b) => b[1] - a[1])[0][0];
+  const headers: string[] = [];
   try {
     // columns and cells are counted as csv-parse reads each field (cast sees every one), so a line of a million
     // empty fields stops at the 65th, before its record is made
     let fields = 0;
-    const cast = (value: string, ctx: { index: number }) => {
+    const cast = (value: string, ctx: { index: number; records: number }) => {
       if (ctx.index >= MAX_UPLOAD_COLUMNS) throw tooWide();
       if (++fields > MAX_UPLOAD_CELLS) throw bad(`has more than ${count(MAX_UPLOAD_CELLS)} cells`, 413);
-      if (value.length > MAX_CELL) throw bad(`has a cell longer than ${MAX_CELL} characters`);
+      if (value.length > MAX_CELL) throw cellProblem(ctx.records + 1, ctx.index, headers[ctx.index], tooLong);
+      if (ctx.records === 0) headers[ctx.index] = value; // the header row, to name a bad cell's column
       return value;
     };
     const out = parse(text, { bom: true, delimiter, skip_empty_lines: true, relax_column_count: true, max_record_size: 64 * 1024, to: MAX_UPLOAD_ROWS + 2, cast }) as string[][];
     return out;
   } catch (e) {
     if (e instanceof HttpError) throw e;
-    const err = e as { message?: string; lines?: number };
-    throw bad(`is not a readable CSV${err.lines ? ` (line ${err.lines})` : ''}: ${String(err.message ?? e).slice(0, 200)}`);
+    throw csvProblem(e as { code?: string; records?: number; index?: number }, headers);
   }
 }
 
@@ -114,6 +156,7 @@ async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { l
   let rows = 0;
   let cells = 0;
   let column = 0; // the last cell's column in the current row
+  let rowNumber = 0; // the current row's number (its r, or the count)
   let strings = 0;
   let stringChars = 0;
   let problem: HttpError | null = null;
@@ -133,6 +176,7 @@ async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { l
         rows++;
         column = 0;
         const r = Number(a.r ?? 0);
+        rowNumber = r || rowNumber + 1;
         if (rows > MAX_UPLOAD_ROWS + 1 || r > MAX_UPLOAD_ROWS + 1) return stop(tooTall());
       } else if (name === 'c') {
         column = a.r ? (cellRef(String(a.r))?.[0] ?? column + 1) : column + 1;
@@ -150,7 +194,9 @@ async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { l
   });
   parser.on('closetag', () => { depth--; });
   parser.on('text', (t) => {
-    if (t.length > MAX_CELL) return stop(bad(`has a cell longer than ${MAX_CELL} characters`));
+    // a text far past any cell is refused as it comes (where it is, when the sheet says); a cell's own limit
+    // (2,000 characters) is checked when it is read, with its row and column named (cellText)
+    if (t.length > MAX_XML_TEXT) return stop(kind === 'sheet' && rowNumber ? cellProblem(rowNumber, Math.max(0, column - 1), undefined, tooLong) : bad(`has a text longer than ${count(MAX_XML_TEXT)} characters`));
     if (kind === 'sharedStrings' && (stringChars += t.length) > XLSX_LIMITS.sharedStringChars) stop(bad(`has more than ${mb(XLSX_LIMITS.sharedStringChars)} of text`, 413));
   });
   const chunks: Buffer[] = [];
@@ -235,7 +281,7 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
         if (row.number > MAX_UPLOAD_ROWS + 1) throw tooTall();
         if (row.cellCount > XLSX_LIMITS.columns) throw tooWide();
         const cells: string[] = [];
-        for (let c = 1; c <= row.cellCount; c++) cells.push(cellText(row.getCell(c).value, row.number, c));
+        for (let c = 1; c <= row.cellCount; c++) cells.push(cellText(row.getCell(c).value, row.number, c, table[0]));
         table.push(cells);
       }
       return table;
@@ -249,17 +295,17 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
   throw bad('has no worksheet');
 }
 
-function cellText(v: ExcelJS.CellValue, row: number, col: number): string {
+/** A cell's text; `col` counts from 1, `headers` is the header row (read first) to name the column. */
+function cellText(v: ExcelJS.CellValue, row: number, col: number, headers: string[] | undefined): string {
+  const problem = (what: string) => cellProblem(row, col - 1, headers?.[col - 1], what);
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString().slice(0, 10);
+  let s: string;
   if (typeof v === 'object') {
-    if ('formula' in v || 'sharedFormula' in v) throw bad(`has a formula in row ${row}, column ${col}; upload values only`);
-    if ('richText' in v) return v.richText.map((t) => t.text).join('');
-    if ('text' in v) return String(v.text);
-    if ('error' in v) throw bad(`has an error value in row ${row}, column ${col}`);
-    return '';
-  }
-  const s = String(v);
-  if (s.length > MAX_CELL) throw bad(`has a cell longer than ${MAX_CELL} characters`);
+    if ('formula' in v || 'sharedFormula' in v) throw problem('a formula; upload values only');
+    if ('error' in v) throw problem('an error value');
+    s = 'richText' in v ? v.richText.map((t) => t.text).join('') : 'text' in v ? String(v.text) : '';
+  } else s = String(v);
+  if (s.length > MAX_CELL) throw problem(tooLong);
   return s;
 }

@@ -15,9 +15,9 @@ import {
   API, PRIV, checkAllRules, checkUserFieldValues, identitiesResource, inputSchema, type UserFieldDef, type Violation,
 } from '../../contract';
 import { validate } from '../../contract/schemas';
-import { csvCell } from '../crud/plugin';
 import type { Db } from '../db/db';
 import { HttpError, fill, audit, clientOf, divisionsFor, idParam, principal } from '../http/common';
+import { TABULAR_TYPES, csvHead, csvText } from '../http/tabular';
 import { assertSeats } from '../resources/licenses';
 import { userFieldDefs } from '../resources/userFields';
 import { MAX_UPLOAD_BYTES, readSheet, type Sheet } from './parse';
@@ -172,8 +172,9 @@ export async function* importRows(db: Db, who: { clientId: number; actor: string
 }
 class RowFailure extends Error { constructor(readonly field: string, message: string) { super(message); } }
 
+/** The per-row error report, by the shared writer (server/http/tabular.ts): a byte-order mark, then the rows. */
 export const errorReportCsv = (errors: RowError[]) =>
-  ['row,employeeNo,field,message', ...errors.map((e) => [e.row, e.employeeNo ?? '', e.field, e.message].map(csvCell).join(','))].join('\r\n') + '\r\n';
+  csvHead(['row', 'employeeNo', 'field', 'message']) + csvText(errors.map((e) => [e.row, e.employeeNo ?? '', e.field, e.message]));
 
 export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publish }) {
   const { db } = opts;
@@ -253,7 +254,7 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
 
   app.get(`${base}/:id/errors.csv`, { config }, async (req, reply) => {
     const { upload } = await loadUpload(req);
-    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="batch-${upload.id}-errors.csv"`).header('cache-control', 'no-store');
+    reply.header('content-type', TABULAR_TYPES.csv).header('content-disposition', `attachment; filename="batch-${upload.id}-errors.csv"`).header('cache-control', 'no-store');
     return errorReportCsv(upload.errors);
   });
 }

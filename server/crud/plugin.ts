@@ -18,6 +18,7 @@ import type { Db } from '../db/db';
 import { HttpError, fill, audit, body, clientOf, divisionsFor, idParam, iso, principal, query } from '../http/common';
 import type { Change, CrudContext, ResourceHooks, Row } from './hooks';
 import { ResourceSql, type Scope } from './sql';
+import { clientZone, sendTable, stamp, type Table } from '../http/tabular';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 export interface CrudOptions {
@@ -555,9 +556,18 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
   });
 
   if (r.export?.length) {
-    const formats = r.export;
+    // a list that exports CSV exports XLSX too: both through the shared writer (server/http/tabular.ts)
+    const formats: string[] = [...r.export, ...(r.export.includes('csv') ? ['xlsx'] : [])];
     const columns = ['id', ...Object.entries(fields).filter(([k, f]) => f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && f.kind !== 'file' && !f.writeOnly && !(r.audit?.omit ?? []).includes(k)).map(([k]) => k),
       ...(r.timestamps ? ['createdAt', 'updatedAt'] : [])];
+    const isTime = (c: string) => c === 'createdAt' || c === 'updatedAt' || fields[c]?.kind === 'timestamp' || fields[c]?.kind === 'datetime';
+    // titles as the screens name columns; a reference whose label another column shares (divisionId and divisionName
+    // are both "Division") is named for what it holds: "Division id"
+    const labelled = (c: string) => (c === 'id' ? 'Id' : c === 'createdAt' ? 'Created' : c === 'updatedAt' ? 'Updated' : fields[c] ? labelOf(c, fields[c]) : c);
+    const titleOf = (c: string) => {
+      const label = labelled(c);
+      return fields[c]?.kind === 'ref' && columns.some((o) => o !== c && labelled(o).toLowerCase() === label.toLowerCase()) ? `${label} id` : label;
+    };
     app.get(paths.export, { config: { privileges: actionCodes(r, 'view') } }, async (req, reply) => {
       const raw = { ...((req.query ?? {}) as Record<string, unknown>) };
       const format = (raw.format ?? 'csv') as string;
@@ -566,7 +576,7 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       if (raw.titles !== undefined && !titled && raw.titles !== '0' && raw.titles !== 'false') throw new HttpError(400, 'Validation failed', [{ field: 'titles', message: 'must be 1 or 0' }]);
       delete raw.format;
       delete raw.titles;
-      if (!(formats as readonly string[]).includes(format)) throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
+      if (!formats.includes(format)) throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
       const f = parseList(raw);
       const scope = await scopeOf(db, req, actionCodes(r, 'view'));
       const params: unknown[] = [];
@@ -576,32 +586,38 @@ export function registerResource(app: FastifyInstance, r: ResourceDeclaration<an
       // an extensible resource: one more column per user-defined field, `udf.<key>`
       const udfKeys = r.extensible && hooks.userFields && scope.clientId !== null ? (await hooks.userFields(db, scope.clientId)).map((d) => d.key) : [];
       const header = [...columns, ...udfKeys.map((k) => `udf.${k}`)];
-      const titleOf = (c: string) => (c === 'id' ? 'Id' : c === 'createdAt' ? 'Created' : c === 'updatedAt' ? 'Updated' : fields[c] ? labelOf(c, fields[c]) : c);
-      const csvHeader = titled ? header.map(titleOf) : header;
       const cellsOf = (row: Row) => [...columns.map((c) => row[c]), ...udfKeys.map((k) => (row.udf as Record<string, unknown> | null)?.[k] ?? null)];
-      async function* file() {
-        if (format === 'csv') yield csvHeader.map(csvCell).join(',') + '\r\n';
-        // keyset pages by id, each read when the socket took the last: memory stays flat whatever the size
+      // keyset pages by id, each read when the socket took the last: memory stays flat whatever the size
+      async function* rowsOf(): AsyncGenerator<unknown[]> {
         let cursor = 0;
         for (;;) {
           const { rows } = await db.query<Record<string, unknown>>(
             `select ${sql.select(true)} from ${sql.from()} where ${where} and t.id > $${n + 1} order by t.id limit ${EXPORT_PAGE}`, [...params, cursor]);
-          if (!rows.length) return;
-          let text = '';
-          for (const raw of rows) {
-            const row = toRow(raw);
-            const cells = cellsOf(row);
-            text += format === 'csv' ? cells.map(csvCell).join(',') + '\r\n' : JSON.stringify(Object.fromEntries(header.map((c, i) => [c, cells[i] ?? null]))) + '\n';
-          }
-          yield text;
-          cursor = Number(rows[rows.length - 1].id);
+          for (const raw of rows) yield cellsOf(toRow(raw));
           if (rows.length < EXPORT_PAGE) return;
+          cursor = Number(rows[rows.length - 1].id);
         }
       }
-      reply.header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${r.name}-${new Date().toISOString().replace(/[:.]/g, '-')}.${format}"`)
+      const stem = `${r.name}-${stamp()}`;
+      if (format === 'csv' || format === 'xlsx') {
+        const table: Table = {
+          columns: [...columns.map((c) => ({ title: titled ? titleOf(c) : c, time: isTime(c) })), ...udfKeys.map((k) => ({ title: `udf.${k}` }))],
+          zone: await clientZone(db, scope.clientId), rows: rowsOf(),
+        };
+        return sendTable(reply, format, stem, table, { sheet: r.label.many });
+      }
+      async function* ndjson() {
+        let text = '', lines = 0;
+        for await (const cells of rowsOf()) {
+          text += JSON.stringify(Object.fromEntries(header.map((c, i) => [c, cells[i] ?? null]))) + '\n';
+          if (++lines % 500 === 0) { yield text; text = ''; }
+        }
+        if (text) yield text;
+      }
+      reply.header('content-type', 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${stem}.${format}"`)
         .header('cache-control', 'no-store');
-      return reply.send(Readable.from(file(), { objectMode: true, highWaterMark: 1 }));
+      return reply.send(Readable.from(ndjson(), { objectMode: true, highWaterMark: 1 }));
     });
   }
 

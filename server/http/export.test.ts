@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract';
 import type { Db } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
-import { CSV_COLUMNS, CSV_HEADER, EXPORT_PAGE, EXPORT_PATH, EXPORT_PROGRESS_PATH, exportPages } from './export';
+import { CSV_COLUMNS, EXPORT_PAGE, EXPORT_PATH, EXPORT_PROGRESS_PATH, csvHeader, exportPages } from './export';
+
+// Northwind's zone: CSV times carry its offset, the time column's header names it
+const CSV_HEADER = csvHeader('Asia/Kuala_Lumpur');
 
 let s: TestServer;
 let operator: string, reception: string, harbour: string;
@@ -14,7 +17,8 @@ const BULK = EXPORT_PAGE * 2 + 345; // more than two keyset pages
 
 async function get(path: string, token?: string) {
   const res = await fetch(s.base + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, headers: res.headers, text: await res.text() };
+  // the bytes as sent: the CSV's byte-order mark kept (Response.text() would drop it)
+  return { status: res.status, headers: res.headers, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer()) };
 }
 /** Parses a text/event-stream body into its events (the console's parser is tested in src/api/stream.test.ts). */
 function sseEvents(text: string): { event: string; data: any; id?: string }[] {
@@ -65,7 +69,13 @@ describe('GET /event/manage/events/export', () => {
     expect(first.startsWith(`${forced.body.id},`)).toBe(true);
     expect(first.endsWith(',true,1,true,false')).toBe(true);
     expect(r.text).toContain(',"Door, ""3""",Card swipe 3,false,100,false,false\r\n');
-    expect(CSV_HEADER.trim().split(',')).toEqual([...CSV_COLUMNS]);
+    expect(CSV_HEADER.startsWith('\uFEFF')).toBe(true);
+    expect(CSV_HEADER.slice(1).trim().split(',')).toEqual(CSV_COLUMNS.map((c) => (c === 'time' ? 'time (Asia/Kuala_Lumpur)' : c)));
+    // the time in the client's zone: ISO 8601 with its offset, the same instant as stored
+    const stored = (await s.db.query<{ at: Date }>('select at from events where id = $1', [forced.body.id])).rows[0].at;
+    const time = first.split(',')[1];
+    expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?\+08:00$/);
+    expect(Date.parse(time)).toBe(new Date(stored).getTime());
   });
 
   it('streams NDJSON with the history filters, and only that tenant sees its rows', async () => {
@@ -102,7 +112,7 @@ describe('GET /event/manage/events/export', () => {
     const r = await get(`${EXPORT_PATH}?format=xml&eventCode=12,abc&from=yesterday&beforeId=-4&alert=maybe`, operator);
     expect(r.status).toBe(400);
     // the format is refused first; then the filters, all at once
-    expect(JSON.parse(r.text).violations).toEqual([{ field: 'format', message: 'must be one of csv, ndjson' }]);
+    expect(JSON.parse(r.text).violations).toEqual([{ field: 'format', message: 'must be one of csv, xlsx, ndjson' }]);
     const f = await get(`${EXPORT_PATH}?format=csv&eventCode=12,abc&from=yesterday&beforeId=-4&alert=maybe`, operator);
     expect(f.status).toBe(400);
     expect(JSON.parse(f.text).violations.map((v: any) => v.field).sort()).toEqual(['alert', 'beforeId', 'eventCode', 'from']);

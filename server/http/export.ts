@@ -1,6 +1,7 @@
 // Event history export [0.2.2.0 or 0.6.2.0], tenant by tenant, with the same filters as the history list
 // (eventFilters in ./events.ts). Two doors onto one producer:
-//   GET /event/manage/events/export?format=csv|ndjson&…          the file itself, streamed
+//   GET /event/manage/events/export?format=csv|xlsx|ndjson&…     the file itself, streamed (CSV and XLSX by the shared
+//       writer ./tabular.ts: a byte-order mark, times with the client's offset, the zone in the time column's header)
 //   GET /event/manage/events/export/progress?format=csv|ndjson&… the same rows as a text/event-stream for the
 //       console's stream helper (src/api/stream.ts, §7): `start` {total, header, filename}, then per page `rows`
 //       (the page's text as one JSON string) and `progress` {done, total, cursor}, and finally `end` {done, total}.
@@ -16,10 +17,13 @@ import { API, PRIV } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, audit, clientOf, iso, principal } from './common';
 import { eventFilters } from './events';
+import { TABULAR_TYPES, clientZone, csvHead, csvText, cellsOf, headerOf, sendTable, stamp, type Column } from './tabular';
 
 export const EXPORT_PATH = API.eventsExport;
 export const EXPORT_PROGRESS_PATH = API.eventsExportProgress;
-export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'ndjson'] as const;
+/** The formats the progress stream carries (text pages; an XLSX is a zip, downloaded whole from the file route). */
+export const PROGRESS_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Rows per keyset page: big enough that PGlite's per-query cost disappears, small enough to stay constant memory. */
 export const EXPORT_PAGE = 2000;
@@ -31,40 +35,38 @@ interface Row {
   event_point_id: string; event_point_name: string | null; message: string; alert: boolean; priority: number; alarm_state: string | null;
 }
 
-/** RFC 4180 cell (as src/resources/csv.ts): quoted when needed, a leading =,+,-,@ neutralised against spreadsheet formulas. */
-const cell = (v: string | null) => {
-  if (v === null) return '';
-  const s = /^[=+\-@]/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-const csvLine = (r: Row) => {
+/** A row's cells in CSV_COLUMNS' order (the time an instant: the writer shows it in the client's zone). */
+const cellsOfRow = (r: Row): unknown[] => {
   const ack = r.alarm_state === 'acknowledged' || r.alarm_state === 'processed';
-  return `${r.id},${iso(r.at)},${r.event_code},${cell(r.event_source_id)},${cell(r.event_source_name)},${cell(r.event_point_id)},${cell(r.event_point_name)},${cell(r.message)},${r.alert},${r.priority},${ack},${r.alarm_state === 'processed'}\r\n`;
+  return [Number(r.id), iso(r.at), r.event_code, r.event_source_id, r.event_source_name, r.event_point_id, r.event_point_name, r.message, r.alert, r.priority, ack, r.alarm_state === 'processed'];
 };
 const ndjsonLine = (r: Row) => JSON.stringify({
   id: Number(r.id), time: iso(r.at), eventCode: r.event_code, eventSourceId: r.event_source_id, eventSourceName: r.event_source_name,
   eventPointId: r.event_point_id, eventPointName: r.event_point_name, message: r.message, alert: r.alert, priority: r.priority,
   acknowledge: r.alarm_state === 'acknowledged' || r.alarm_state === 'processed', process: r.alarm_state === 'processed',
 }) + '\n';
-export const CSV_HEADER = CSV_COLUMNS.join(',') + '\r\n';
+/** The export's columns for the shared writer (./tabular.ts): `time` is an instant, its header names the zone. */
+export const EXPORT_COLUMNS: Column[] = CSV_COLUMNS.map((c) => ({ title: c, time: c === 'time' }));
+/** The CSV file's start in `zone`: the byte-order mark and the header line ("time (Asia/Kuala_Lumpur)"). */
+export const csvHeader = (zone: string) => csvHead(headerOf(EXPORT_COLUMNS, zone));
 
-export interface ExportRequest { clientId: number; format: ExportFormat; where: string; params: unknown[] }
+/** `zone`: the client's, that CSV and XLSX show times in (UTC when not given). */
+export interface ExportRequest { clientId: number; format: ExportFormat; where: string; params: unknown[]; zone?: string }
 
 /** Validates format and filters (400 with violations before a byte is sent). */
-export async function exportRequest(req: FastifyRequest, db: Db): Promise<ExportRequest> {
+export async function exportRequest(req: FastifyRequest, db: Db, formats: readonly string[] = EXPORT_FORMATS): Promise<ExportRequest> {
   const clientId = clientOf(req);
   const q = (req.query ?? {}) as Record<string, unknown>;
   const format = q.format ?? 'csv';
-  if (typeof format !== 'string' || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
-    throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${EXPORT_FORMATS.join(', ')}` }]);
+  if (typeof format !== 'string' || !formats.includes(format)) {
+    throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
   }
   const { where, params } = eventFilters(clientId, q, null, await eventDivisions(principal(req), [PRIV.events.view, PRIV.eventReport]));
-  return { clientId, format: format as ExportFormat, where, params };
+  return { clientId, format: format as ExportFormat, where, params, zone: await clientZone(db, clientId) };
 }
 
 /** Pages of formatted text, newest first, each read only when asked for; `last` is the page's oldest id. */
-export async function* exportPages(db: Db, x: ExportRequest, pageSize = EXPORT_PAGE): AsyncGenerator<{ text: string; count: number; last: string }> {
-  const line = x.format === 'csv' ? csvLine : ndjsonLine;
+async function* eventPages(db: Db, x: ExportRequest, pageSize: number): AsyncGenerator<Row[]> {
   const n = x.params.length;
   // the alarm state is looked up per row through the alarms primary key; most events have none
   const sql = (cursor: boolean) => `select e.id, e.at, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,
@@ -75,12 +77,24 @@ export async function* exportPages(db: Db, x: ExportRequest, pageSize = EXPORT_P
   for (;;) {
     const { rows }: { rows: Row[] } = await db.query<Row>(sql(cursor !== null), cursor === null ? x.params : [...x.params, cursor]);
     if (!rows.length) return;
-    let text = '';
-    for (const r of rows) text += line(r);
     cursor = String(rows[rows.length - 1].id);
-    yield { text, count: rows.length, last: cursor };
+    yield rows;
     if (rows.length < pageSize) return;
   }
+}
+
+/** Pages of formatted text (CSV lines by the shared writer, or NDJSON), newest first, each read only when asked for; `last` is the page's oldest id. */
+export async function* exportPages(db: Db, x: ExportRequest, pageSize = EXPORT_PAGE): AsyncGenerator<{ text: string; count: number; last: string }> {
+  const zone = x.zone ?? 'UTC';
+  for await (const rows of eventPages(db, x, pageSize)) {
+    const text = x.format === 'ndjson' ? rows.map(ndjsonLine).join('') : csvText(rows.map((r) => cellsOf(EXPORT_COLUMNS, zone, cellsOfRow(r))));
+    yield { text, count: rows.length, last: String(rows[rows.length - 1].id) };
+  }
+}
+
+/** The rows of the export as cells (for the XLSX writer), page by page as they are taken. */
+async function* exportRows(db: Db, x: ExportRequest): AsyncGenerator<unknown[]> {
+  for await (const rows of eventPages(db, x, EXPORT_PAGE)) for (const r of rows) yield cellsOfRow(r);
 }
 
 /** How many rows the export will have (exact: the progress bar needs the real total). */
@@ -89,7 +103,7 @@ export async function exportTotal(db: Db, x: ExportRequest): Promise<number> {
   return Number(rows[0].n);
 }
 
-const fileName = (format: ExportFormat) => `events-${new Date().toISOString().replace(/[:.]/g, '-')}.${format}`;
+const fileName = (format: ExportFormat) => `events-${stamp()}.${format}`;
 const sse = (event: string, data: unknown, id?: string) => `event: ${event}\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
 function stream(reply: FastifyReply, source: AsyncIterable<string>) {
@@ -103,22 +117,23 @@ export function exportRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(EXPORT_PATH, { config }, async (req, reply) => {
     const x = await exportRequest(req, db);
     await audit(db, req, { clientId: x.clientId, action: 'export', entity: 'events', entityId: null, before: null, after: { format: x.format, query: req.query } });
+    if (x.format === 'xlsx') return sendTable(reply, 'xlsx', `events-${stamp()}`, { columns: EXPORT_COLUMNS, zone: x.zone!, rows: exportRows(db, x) }, { sheet: 'Events' });
     async function* file() {
-      if (x.format === 'csv') yield CSV_HEADER;
+      if (x.format === 'csv') yield csvHeader(x.zone!);
       for await (const page of exportPages(db, x)) yield page.text;
     }
-    reply.header('content-type', x.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+    reply.header('content-type', x.format === 'csv' ? TABULAR_TYPES.csv : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="${fileName(x.format)}"`)
       .header('cache-control', 'no-store');
     return stream(reply, file());
   });
 
   app.get(EXPORT_PROGRESS_PATH, { config }, async (req, reply) => {
-    const x = await exportRequest(req, db);
+    const x = await exportRequest(req, db, PROGRESS_FORMATS);
     await audit(db, req, { clientId: x.clientId, action: 'export', entity: 'events', entityId: null, before: null, after: { format: x.format, query: req.query } });
     const total = await exportTotal(db, x);
     async function* events() {
-      yield sse('start', { total, format: x.format, filename: fileName(x.format), header: x.format === 'csv' ? CSV_HEADER : '' });
+      yield sse('start', { total, format: x.format, filename: fileName(x.format), header: x.format === 'csv' ? csvHeader(x.zone!) : '' });
       let done = 0;
       for await (const page of exportPages(db, x)) {
         done += page.count;

@@ -126,7 +126,8 @@ describe('scheduled report jobs', () => {
     expect(ran.body.lastRunId).toBe(runs[0].id);
     const file = await s.call('GET', `${api}/${id}/runs/${runs[0].id}/file`, { token: admin });
     const lines = String(file.body).trim().split('\r\n');
-    expect(lines[0]).toBe('id,time,eventCode,eventSourceName,eventPointName,message,alert,priority');
+    // the shared writer: the time in the client's zone, the zone named in the header
+    expect(lines[0]).toBe(`id,time (${tz}),eventCode,eventSourceName,eventPointName,message,alert,priority`);
     expect(lines).toHaveLength(expected + 1);
     expect(String(file.body)).toContain('for the report, yesterday');
     // the auditor reads it too; HR does not
@@ -210,7 +211,8 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
       expect(attached.filename).toMatch(/\.xlsx$/);
       expect(attached.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       const rows = await sheetRows(attached.content);
-      expect(rows[0]).toEqual(['id', 'time', 'eventCode', 'eventSourceName', 'eventPointName', 'message', 'alert', 'priority']);
+      expect(rows[0]).toEqual(['id', 'time (Asia/Kuala_Lumpur)', 'eventCode', 'eventSourceName', 'eventPointName', 'message', 'alert', 'priority']);
+      expect(rows.slice(1).every((r) => /\+08:00$/.test(String(r[1])))).toBe(true);
       expect(rows).toHaveLength(expected + 1);
       expect(rows.filter((r) => r[5] === 'mailed in the report')).toHaveLength(2);
       expect(await sheetRows(attached.content, 'About')).toContainEqual(['Cut at the row cap', 'no']);
@@ -226,7 +228,8 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
       expect(csvMail.to).toEqual(['desk@example.com']);
       const text = csvMail.parsed.attachments[0].content.toString('utf8');
       expect(csvMail.parsed.attachments[0].filename).toMatch(/\.csv$/);
-      expect(text.split('\r\n')[0]).toBe('id,time,eventCode,eventSourceName,eventPointName,message,alert,priority');
+      // a byte-order mark first (Excel reads UTF-8 only with it)
+      expect(text.split('\r\n')[0]).toBe('\uFEFFid,time (Asia/Kuala_Lumpur),eventCode,eventSourceName,eventPointName,message,alert,priority');
       expect(text.trim().split('\r\n')).toHaveLength(expected + 1);
       const [csvRun] = (await runsOf(csv.body.id)).items;
       expect((await download(csv.body.id, csvRun.id)).bytes.toString('utf8')).toBe(text);

@@ -8,20 +8,18 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import nodemailer from 'nodemailer';
 import { PRIV, familyOf, mayOnRow, type ReportJobKind } from '../../contract';
 import { REPORT_JOB_MAX_ROWS, reportJobsResource, reportRecipients, type ReportJobDelivery, type ReportJobFormat, type ReportJobRun, type ReportJobRuns } from '../../contract/resources/reportJobs';
 import { privilegeEntries } from '../auth/access';
 import { clientDivisionIds, eventDivisions } from '../auth/eventScope';
-import { csvCell } from '../crud/plugin';
 import type { ResourceHooks } from '../crud/hooks';
 import type { Db } from '../db/db';
 import { attendanceClock, attendanceDays, summarise } from '../db/queries/attendance';
 import { HttpError, clientOf, divisionsFor, fill, idParam, iso, principal } from '../http/common';
+import { TABULAR_TYPES, tableStream, type Column } from '../http/tabular';
 
 interface Job {
   id: number; client_id: number; name: string; report: ReportJobKind; frequency: string; hour: number; weekday: string; month_day: number; keep_runs: number; keep_days: number;
@@ -71,7 +69,9 @@ export function reportJobEnv(o: ReportJobOptions = {}): Required<Omit<ReportJobO
 }
 
 type Cell = unknown;
-interface Source { header: string[]; rows: AsyncIterable<Cell[]> }
+/** A report's columns (`time`: instants, shown in the client's zone with the zone in the header) and its rows. */
+interface Source { columns: Column[]; rows: AsyncIterable<Cell[]> }
+const cols = (names: string[], times: string[] = []): Column[] => names.map((title) => ({ title, time: times.includes(title) }));
 const BATCH = 2000;
 
 /** Rows of a keyset-paged query, BATCH at a time (never the whole report in memory): `page(after)` answers the next batch. */
@@ -98,7 +98,7 @@ async function sourceOf(db: Db, job: Job, period: { from: string; to: string; zo
     case 'events': {
       const divisions = await eventDivisions({ clientId: job.client_id, entries: owner, divisionIds: (c) => clientDivisionIds(db, c) }, [PRIV.events.view, PRIV.eventReport]);
       return {
-        header: ['id', 'time', 'eventCode', 'eventSourceName', 'eventPointName', 'message', 'alert', 'priority'],
+        columns: cols(['id', 'time', 'eventCode', 'eventSourceName', 'eventPointName', 'message', 'alert', 'priority'], ['time']),
         rows: paged<R>(async (after) => (await db.query<R>(`select e.id, e.at, e.event_code, e.event_source_name, e.event_point_name, e.message, e.alert, e.priority from events e
           where e.client_id = $1 and e.at >= ${bounds[0]} and e.at < ${bounds[1]} and ($5::int[] is null or e.division_id is null or e.division_id = any($5::int[]))
           and e.id > $6 order by e.id limit ${BATCH}`, [...p, divisions, after?.id ?? 0])).rows,
@@ -107,7 +107,7 @@ async function sourceOf(db: Db, job: Job, period: { from: string; to: string; zo
     }
     case 'activity':
       return {
-        header: ['time', 'actor', 'action', 'entity', 'entityId'],
+        columns: cols(['time', 'actor', 'action', 'entity', 'entityId'], ['time']),
         rows: paged<R>(async (after) => (await db.query<R>(`select id, at, actor, action, entity, entity_id from audit_log
           where client_id = $1 and at >= ${bounds[0]} and at < ${bounds[1]} and id > $5 order by id limit ${BATCH}`, [...p, after?.id ?? 0])).rows,
         (r) => [iso(r.at), r.actor, r.action, r.entity, r.entity_id]),
@@ -115,7 +115,7 @@ async function sourceOf(db: Db, job: Job, period: { from: string; to: string; zo
     case 'identities': {
       const divisions = divisionsFor({ entries: owner }, [PRIV.identityReport, PRIV.identities.view]);
       return {
-        header: ['employeeNo', 'lastName', 'firstName', 'division', 'status', 'validFrom', 'validTo'],
+        columns: cols(['employeeNo', 'lastName', 'firstName', 'division', 'status', 'validFrom', 'validTo']),
         rows: paged<R>(async (after) => (await db.query<R>(`select i.id, i.employee_no, i.last_name, i.first_name, coalesce(i.last_name, '') as k1, coalesce(i.first_name, '') as k2,
             d.name as division, i.status, i.valid_from::text as valid_from, i.valid_to::text as valid_to
           from identities i join divisions d on d.id = i.division_id where i.client_id = $1 and i.division_id = any($2::int[])
@@ -134,28 +134,27 @@ async function sourceOf(db: Db, job: Job, period: { from: string; to: string; zo
       async function* of(rows: Cell[][]) { yield* rows; }
       if (job.report === 'daily-attendance') {
         return {
-          header: ['day', 'team', 'employeeNo', 'name', 'status', 'shiftStart', 'firstIn', 'lastOut', 'workedMinutes', 'lateMinutes', 'leave'],
+          columns: cols(['day', 'team', 'employeeNo', 'name', 'status', 'shiftStart', 'firstIn', 'lastOut', 'workedMinutes', 'lateMinutes', 'leave'], ['firstIn', 'lastOut']),
           rows: of([...days].flatMap(([day, list]) => list.map((r) => [day, r.team, r.employeeNo, r.name, r.status, r.shiftStart, r.firstIn, r.lastOut, r.workedMinutes, r.lateMinutes, r.leave]))),
         };
       }
       return {
-        header: ['team', 'employeeNo', 'name', 'scheduledDays', 'presentDays', 'lateDays', 'absentDays', 'leaveDays', 'workedMinutes', 'lateMinutes'],
+        columns: cols(['team', 'employeeNo', 'name', 'scheduledDays', 'presentDays', 'lateDays', 'absentDays', 'leaveDays', 'workedMinutes', 'lateMinutes']),
         rows: of(summarise(days).map((r) => [r.team, r.employeeNo, r.name, r.scheduledDays, r.presentDays, r.lateDays, r.absentDays, r.leaveDays, r.workedMinutes, r.lateMinutes])),
       };
     }
   }
 }
 
-const line = (cells: unknown[]) => cells.map(csvCell).join(',') + '\r\n';
-const xlsxCell = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'number' || typeof v === 'boolean' ? v : String(v));
 
 interface Made { file: Buffer; rows: number; cut: boolean }
 
 /**
- * A report's file, written row by row into a temporary file (CSV through a stream, XLSX through exceljs' streaming
- * WorkbookWriter: each row committed as it comes), stopped at `maxRows` (`cut`). Only the finished file is read back.
+ * A report's file, written row by row into a temporary file by the shared writer (server/http/tabular.ts: CSV with a
+ * byte-order mark, or XLSX through exceljs' streaming WorkbookWriter; times in the client's zone, named in the header),
+ * stopped at `maxRows` (`cut`). Only the finished file is read back.
  */
-async function writeReport(source: Source, format: ReportJobFormat, maxRows: number, about: { name: string; from: string; to: string }): Promise<Made> {
+async function writeReport(source: Source, format: ReportJobFormat, maxRows: number, about: { name: string; from: string; to: string; zone: string }): Promise<Made> {
   const dir = await mkdtemp(join(tmpdir(), 'gh-report-'));
   const path = join(dir, `report.${format}`);
   let rows = 0, cut = false;
@@ -167,24 +166,8 @@ async function writeReport(source: Source, format: ReportJobFormat, maxRows: num
     }
   }
   try {
-    if (format === 'csv') {
-      await pipeline(Readable.from((async function* () {
-        yield line(source.header);
-        for await (const r of bounded()) yield line(r);
-      })()), createWriteStream(path));
-    } else {
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
-      const sheet = wb.addWorksheet('Report', { views: [{ state: 'frozen', ySplit: 1 }] });
-      const head = sheet.addRow(source.header);
-      head.font = { bold: true };
-      head.commit();
-      for await (const r of bounded()) sheet.addRow(r.map(xlsxCell)).commit();
-      sheet.commit();
-      const info = wb.addWorksheet('About');
-      for (const r of [['Job', about.name], ['From', about.from], ['To', about.to], ['Rows', rows], ['Cut at the row cap', cut ? `yes, at ${maxRows}` : 'no']]) info.addRow(r).commit();
-      info.commit();
-      await wb.commit();
-    }
+    const aboutSheet = () => [['Job', about.name], ['From', about.from], ['To', about.to], ['Time zone', about.zone], ['Rows', rows], ['Cut at the row cap', cut ? `yes, at ${maxRows}` : 'no']];
+    await pipeline(tableStream(format, { columns: source.columns, zone: about.zone, rows: bounded() }, { sheet: 'Report', about: aboutSheet }), createWriteStream(path));
     return { file: await readFile(path), rows, cut };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -192,7 +175,7 @@ async function writeReport(source: Source, format: ReportJobFormat, maxRows: num
 }
 
 const fileName = (name: string, from: string, to: string, format: string) => `${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60)}-${from}-${to}.${format}`;
-export const REPORT_CONTENT_TYPES: Record<string, string> = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+export const REPORT_CONTENT_TYPES: Record<string, string> = TABULAR_TYPES;
 /** A web hook's report.made delivery carries the file itself up to this size (base64); a larger one only its download path. */
 export const WEBHOOK_FILE_MAX_BYTES = 1024 * 1024;
 

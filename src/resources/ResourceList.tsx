@@ -12,15 +12,16 @@ import { selectPager } from '../../machines/resourceList.selectors';
 import type { ExportInput, RowActionInput } from '../api/resourceActors';
 import { selectRunningCommand } from '../../machines/command';
 import { matchRoute } from '../app/guard';
-import { useSystemActor } from '../app/useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useT } from '../i18n';
 import { notify } from '../system/notices';
 import { useTime } from '../ui/time';
 import { toCsv } from './csv';
+import { zonedHeader, zonedTime } from '../../contract/tabular';
 import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
-import { useViewActor } from '../app/useViewActor';
-import { useChangeNotices, type NoticeSource } from '../app/useChangeNotices';
+import { useViewActor } from '../hooks/useViewActor';
+import { useChangeNotices, type NoticeSource } from '../hooks/useChangeNotices';
 
 const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
@@ -136,9 +137,12 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
         return;
       }
       // a resource the server exports answers its CSV; another answers its rows, written here as the columns show them
+      // a time column: ISO 8601 with the zone's offset, the zone named in its header (as the server's files)
+      const head = (title: string, on?: boolean) => (on ? zonedHeader(title, time.zone) : title);
+      const cell = (c: { field: string; zoned?: boolean }, r: T, shown: string) => (c.zoned ? zonedTime((r as Record<string, unknown>)[c.field], time.zone) ?? shown : shown);
       const csv = result instanceof Blob ? result : new Blob([toCsv(
-        [titleOfColumn(resource.primary), ...columns.map((c) => titleOfColumn(c))],
-        (result as T[]).map((r) => [resource.primary.value(r), ...columns.map((c) => cellText(c, r))]),
+        [head(titleOfColumn(resource.primary), resource.primary.zoned), ...columns.map((c) => head(titleOfColumn(c), c.zoned))],
+        (result as T[]).map((r) => [cell(resource.primary, r, resource.primary.value(r)), ...columns.map((c) => cell(c, r, cellText(c, r)))]),
       )], { type: 'text/csv;charset=utf-8' });
       const url = URL.createObjectURL(csv);
       const link = Object.assign(document.createElement('a'), { href: url, download: `${resource.name}.csv` });
@@ -146,7 +150,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     });
     return () => sub.unsubscribe();
-  }, [commands, columns, cellText, resource]);
+  }, [commands, columns, cellText, resource, time.zone]);
 
   const header = (title: string, field: string, sortable: boolean) => () => (
     <ColumnHeaderCell

@@ -1,8 +1,9 @@
-/** RFC 4180 CSV of rows; cells with commas, quotes or line breaks are quoted. A leading =,+,-,@ is neutralised. */
+// A list's rows written as CSV where they are shown (a list the server does not export): by csv-stringify with the
+// server's options (contract/tabular.ts): a byte-order mark first (Excel reads "Zoë" as written), unique headers,
+// RFC 4180 quoting with CR LF, a leading =,+,-,@ neutralised against spreadsheet formulas.
+import { stringify } from 'csv-stringify/browser/esm/sync';
+import { BOM, CSV_OPTIONS, uniqueHeaders } from '../../contract/tabular';
+
 export function toCsv(headers: string[], rows: string[][]): string {
-  const cell = (v: string) => {
-    const s = /^[=+\-@]/.test(v) ? `'${v}` : v;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [headers, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return BOM + stringify([uniqueHeaders(headers), ...rows], CSV_OPTIONS);
 }
