@@ -1,6 +1,6 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
 // bench/results/. Numbers are measured, never asserted in tests; compare runs on the same machine.
-// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide (all of them, in that order, without a name).
+// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
 import { decideBench } from './decide';
@@ -12,9 +12,10 @@ import { ingest } from './ingest';
 import { rest } from './rest';
 import { batchUploadBench } from './batchUpload';
 import { exportListBench } from './exportList';
+import { auditBench } from './audit';
 
 const BENCHES: Record<string, () => Promise<unknown>> = {
-  rest, fanout, history, export: exportBench, browser, ingest, firstload, batchUpload: batchUploadBench, exportList: exportListBench, decide: decideBench,
+  rest, fanout, history, export: exportBench, browser, ingest, firstload, batchUpload: batchUploadBench, exportList: exportListBench, decide: decideBench, audit: auditBench,
 };
 
 async function main() {
