@@ -115,7 +115,7 @@ async function consoles(url: string) {
  * copy of the events table with its indexes, defaults, checks, foreign keys and (statement) triggers, for SECONDS.
  * Nothing else runs meanwhile (the server is stopped); the rows look like the simulator's.
  */
-async function rawReference(db: Db, seconds: number) {
+export async function rawReference(db: Db, seconds: number) {
   await db.exec(`drop table if exists events_raw cascade; drop sequence if exists events_raw_id_seq;
     create table events_raw (like events including all); create sequence events_raw_id_seq owned by events_raw.id;
     alter table events_raw alter column id set default nextval('events_raw_id_seq')`);

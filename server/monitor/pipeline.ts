@@ -77,7 +77,18 @@ export class AlarmError extends Error {
 }
 
 interface AlarmType { priority: number; instructions: string }
-interface Pending { clientId: number; input: EventInput; origin: string | null; resolve: (e: Event) => void; reject: (e: unknown) => void }
+/** The events of one recordMany call: one promise for the lot instead of one per event (a device batch is thousands). */
+interface Group { out: Event[]; left: number; resolve: (events: Event[]) => void; reject: (e: unknown) => void; failed: boolean }
+interface Pending { clientId: number; input: EventInput; origin: string | null; resolve?: (e: Event) => void; reject?: (e: unknown) => void; group?: Group; slot?: number }
+const settle = (p: Pending, event: Event) => {
+  if (!p.group) { p.resolve!(event); return; }
+  p.group.out[p.slot!] = event;
+  if (--p.group.left === 0) p.group.resolve(p.group.out);
+};
+const fail = (p: Pending, e: unknown) => {
+  if (!p.group) { p.reject!(e); return; }
+  if (!p.group.failed) { p.group.failed = true; p.group.reject(e); }
+};
 
 /** Most events a single transaction takes; more wait for the next one (they arrive while this one commits). */
 export const INGEST_BATCH_MAX = 2000;
@@ -152,7 +163,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         await opts.beforeWrite?.();
         await writeBatch(batch);
       } catch (e) {
-        for (const p of batch) p.reject(e);
+        for (const p of batch) fail(p, e);
       } finally {
         writing = false;
         inWrite = 0;
@@ -164,13 +175,12 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   /** One transaction for the batch: the events, the alarms they raise, the alarms they return to normal (§4), in order. */
   async function writeBatch(batch: Pending[]) {
     const byKey = await alarmTypes();
-    const prepared = batch.map((p) => {
-      const pointId = p.input.pointId ?? p.input.sourceId;
-      const pointName = p.input.pointName === undefined ? p.input.sourceName : p.input.pointName;
-      return { ...p, pointId, pointName, type: typeOf(byKey, p.clientId, p.input.eventCode) };
-    });
-    // each event's division (issue 10), from the tenant's sources read once (a promise per tenant, not a query per event)
-    const divisions = await Promise.all(prepared.map((p) => scopes.divisionOf(p.clientId, p.input.sourceId, p.input.controllerId).catch(() => null)));
+    const prepared = batch.map((p) => ({
+      p, clientId: p.clientId, input: p.input, type: typeOf(byKey, p.clientId, p.input.eventCode),
+      pointId: p.input.pointId ?? p.input.sourceId, pointName: p.input.pointName === undefined ? p.input.sourceName : p.input.pointName,
+    }));
+    // each event's division (issue 10), from the tenant's sources read once (one await per tenant, not one per event)
+    const divisions = await scopes.divisionsOf(batch);
     const { rows, cleared } = await db.transaction(async (tx) => {
       const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id,
           identity_id, decision, reason, swipe)
@@ -186,7 +196,8 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       const rows = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r, i) => {
         const p = prepared[i];
         return { id: r.id, at: r.at, client_id: p.clientId, event_code: p.input.eventCode, event_source_id: p.input.sourceId, event_source_name: p.input.sourceName,
-          event_point_id: p.pointId, event_point_name: p.pointName, message: p.input.message, alert: !!p.type, priority: p.type?.priority ?? 100 };
+          event_point_id: p.pointId, event_point_name: p.pointName, message: p.input.message, alert: !!p.type, priority: p.type?.priority ?? 100,
+          alarm_state: p.type ? 'raised' : null, instructions: p.type?.instructions ?? null };
       });
       const firstId = Number(rows[0].id);
       // walk the batch in order: an alert raises an alarm; a non-alert event of the same point processes the point's
@@ -248,15 +259,15 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     const countsFor = new Set<number>();
     rows.forEach((row, i) => {
       const p = prepared[i];
-      const event = eventOfRow({ ...row, alarm_state: p.type ? 'raised' : null, instructions: p.type?.instructions ?? null });
+      const event = eventOfRow(row);
       // only consoles that may see the source's division hear it (issue 10)
       publish(p.clientId, DESTINATIONS.events, event, { division: divisions[i] });
       const code = statusOfCode(event.eventCode);
       if (code) publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status }, { division: divisions[i] });
       if (event.alert) countsFor.add(p.clientId);
-      p.resolve(event);
+      settle(p.p, event);
       for (const l of listeners) {
-        try { l(p.clientId, event, p.origin); } catch { /* a listener's failure is its own */ }
+        try { l(p.clientId, event, p.p.origin); } catch { /* a listener's failure is its own */ }
       }
     });
     for (const [clientId, n] of cleared) if (n > 0) countsFor.add(clientId);
@@ -280,7 +291,15 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   return {
     record,
     /** Many events at once (a device batch): each still persisted before it is published, in this order. */
-    recordMany: (items: { clientId: number; input: EventInput }[]) => Promise.all(items.map((i) => record(i.clientId, i.input))),
+    recordMany(items: { clientId: number; input: EventInput }[]): Promise<Event[]> {
+      if (!items.length) return Promise.resolve([]);
+      return new Promise<Event[]>((resolve, reject) => {
+        const group: Group = { out: new Array(items.length), left: items.length, resolve, reject, failed: false };
+        const origin = eventOrigin.getStore() ?? null;
+        for (let slot = 0; slot < items.length; slot++) queue.push({ clientId: items[slot].clientId, input: items[slot].input, origin, group, slot });
+        schedule();
+      });
+    },
     /** Events accepted and not yet durable: waiting, and in the transaction being written. */
     backlog: () => queue.length + inWrite,
     /** Past this backlog the device interface refuses new batches (back-pressure). */

@@ -47,6 +47,19 @@ export function createSourceScopes(db: Db) {
       const s = await scopeOf(clientId);
       return (controllerId !== undefined ? s.byController.get(controllerId) : undefined) ?? s.bySource.get(sourceId) ?? null;
     },
+    /** The divisions of many events at once (a batch): one await per tenant, then plain look-ups; null when unknown. */
+    async divisionsOf(events: readonly { clientId: number; input: { sourceId: string; controllerId?: number } }[]): Promise<(number | null)[]> {
+      const byClient = new Map<number, Scope | null>();
+      for (const e of events) {
+        if (byClient.has(e.clientId)) continue;
+        byClient.set(e.clientId, await scopeOf(e.clientId).catch(() => null));
+      }
+      return events.map((e) => {
+        const s = byClient.get(e.clientId);
+        if (!s) return null;
+        return (e.input.controllerId !== undefined ? s.byController.get(e.input.controllerId) : undefined) ?? s.bySource.get(e.input.sourceId) ?? null;
+      });
+    },
     /**
      * Which of these controllers are the tenant's. When one is not known, the tenant's sources are read once more
      * (it may be new, made through another server whose change notice this one does not hear): once per call.
