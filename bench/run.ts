@@ -1,5 +1,6 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
-// bench/results/. Numbers are measured, never asserted in tests; compare runs on the same machine.
+// bench/results/, then docs/BENCHMARKS.md from them (bench/report.ts). Numbers are measured, never asserted in tests;
+// compare runs on the same machine.
 // Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
@@ -13,6 +14,7 @@ import { rest } from './rest';
 import { batchUploadBench } from './batchUpload';
 import { exportListBench } from './exportList';
 import { auditBench } from './audit';
+import { writeBenchmarksDoc } from './report';
 
 const BENCHES: Record<string, () => Promise<unknown>> = {
   rest, fanout, history, export: exportBench, browser, ingest, firstload, batchUpload: batchUploadBench, exportList: exportListBench, decide: decideBench, audit: auditBench,
@@ -32,6 +34,8 @@ async function main() {
     await BENCHES[name]();
     console.log(`== ${name} took ${Math.round((performance.now() - t) / 1000)} s`);
   }
+  // the figures of docs/BENCHMARKS.md come from the results, never copied by hand (BENCH_NO_DOC=1: leave it alone)
+  if (process.env.BENCH_NO_DOC !== '1') writeBenchmarksDoc(Object.keys(BENCHES));
   process.exit(0); // sockets of the STOMP clients and chromium must not keep the process alive
 }
 
