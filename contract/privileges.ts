@@ -42,6 +42,7 @@ export const PRIVILEGES: PrivilegeDef[] = [
   ...crud('0.4.5', 'doors'), P('0.4.5.4', 'Control doors (lock, unlock)'), P('0.4.5.5', 'Door QR codes'),
   ...crud('0.4.6', 'elevator masking'),
   ...crud('0.4.7', 'alarm groups'), P('0.4.7.4', 'Arm and disarm alarm zones'), P('0.4.7.5', 'Alarm notifications'),
+  P('0.4.7.6', 'Alarm settings'), // issue 31: the target times per priority the alarm handling report measures against
   P('0.4.9.0', 'View divisions'), P('0.4.9.1', 'Add divisions'), P('0.4.9.2', 'Edit divisions'), P('0.4.9.3', 'Delete divisions'),
   ...crud('0.4.8', 'logical blocks'),
   ...crud('0.4.10', 'interlocking groups'),
@@ -64,6 +65,8 @@ export const PRIVILEGES: PrivilegeDef[] = [
   P('0.6.4.0', 'Identity location report'),
   P('0.6.5.0', 'View scheduled report jobs'), P('0.6.5.1', 'Add scheduled report jobs'), P('0.6.5.2', 'Edit scheduled report jobs'),
   P('0.6.6.3', 'View credential store'), P('0.6.6.4', 'Add credential store'), P('0.6.6.5', 'Edit credential store'),
+  // issue 31: a report's code is 0.6.<n>.0 (view); the next free report number after 0.6.6 (credential store)
+  P('0.6.7.0', 'Alarm handling report'),
   // Server
   P('0.7.1.0', 'Firmware'),
   P('0.7.2.0', 'Backup and restore'), P('0.7.2.1', 'Auto-backup settings'),
@@ -124,6 +127,10 @@ export const PRIV = {
   eventReport: '0.6.2.0',
   identityReport: '0.6.3.0',
   identityLocationReport: '0.6.4.0',
+  /** Issue 31: alarm handling measured (server/http/alarmHandling.ts), division-scoped like the alarms. */
+  alarmHandlingReport: '0.6.7.0',
+  /** Issue 31: the alarm settings singleton (target times per priority). */
+  alarmSettings: '0.4.7.6',
   journalExport: '0.8.1.0',
   sessionReplays: '0.8.2.0',
   errorLog: '0.8.3.0',

@@ -31,6 +31,7 @@ import { diagnosticRoutes } from './http/diagnostics';
 import { interfaceDiscoveryRoutes } from './resources/interfaces';
 import { uiErrorRoutes } from './http/uiErrors';
 import { alarmRoutes } from './http/alarms';
+import { alarmHandlingRoutes } from './http/alarmHandling';
 import { eventRoutes } from './http/events';
 import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
@@ -355,6 +356,7 @@ export async function buildServer(opts: ServerOptions) {
   auditRoutes(app, { db });
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });
+  alarmHandlingRoutes(app, { db });
   eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false, qr, countCap: opts.listCountCap });
   exportRoutes(app, { db });
   journalRoutes(app, { db });

@@ -36,6 +36,7 @@ import { autoBackupResource } from './backups';
 import { firmwareResource } from './firmware';
 import { attendancePropertiesResource, centralPropertiesResource, companyIdResource, floorPlanPropertiesResource, visitorPropertiesResource } from './settings';
 import { identityLocationResource, identityReportResource } from './reports';
+import { alarmSettingsResource } from './alarmSettings';
 
 export * from './define';
 export * from './derive';
@@ -73,6 +74,7 @@ export { AUTO_BACKUP_FREQUENCIES, autoBackupResource } from './backups';
 export { FIRMWARE_INSTALL_MS, FIRMWARE_MAX_BYTES, FIRMWARE_VERSION, firmwareResource } from './firmware';
 export { attendancePropertiesResource, centralPropertiesResource, companyIdResource, floorPlanPropertiesResource, PIN_SIZES, visitorPropertiesResource } from './settings';
 export { identityLocationResource, identityReportResource } from './reports';
+export { alarmSettingsResource } from './alarmSettings';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
@@ -82,5 +84,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
   visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
   credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, centralPropertiesResource, floorPlanPropertiesResource, companyIdResource, autoBackupResource, firmwareResource, reportJobsResource, timesheetResource, identityReportResource, identityLocationResource,
+  alarmSettingsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

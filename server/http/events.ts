@@ -10,6 +10,7 @@ import { eventOfRow } from '../monitor/pipeline';
 import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
 import { HttpError, body, clientOf, listParams, principal } from './common';
 import { doorRoutes } from './doors';
+import { alarmFigureFilter } from './alarmHandling';
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -67,6 +68,8 @@ export function eventFilters(clientId: number, query: unknown, text?: string | n
     if (!/^\d{1,18}$/.test(v)) violations.push({ field, message: 'must be a whole number' });
     else add((n) => `e.id ${op} $${n}::bigint`, v);
   }
+  // issue 31: the alarms behind a figure of the alarm handling report (alarmFigure, alarmPriority, alarmOperator, alarmHour)
+  alarmFigureFilter(q, params, where, violations);
   const rawText = text === undefined ? single(q, 'q', violations)?.trim() : text;
   if (violations.length) throw new HttpError(400, 'Validation failed', violations);
   if (rawText) add((n) => `(e.message ilike $${n} or e.event_point_name ilike $${n})`, `%${rawText}%`);

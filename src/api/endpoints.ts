@@ -12,6 +12,7 @@ import { ReportJobRun as ReportJobRunShape, ReportJobRuns as ReportJobRunsShape 
 import { api } from './client';
 import { fileAt } from './files';
 import { ApiError } from './errors';
+import { ALARM_HANDLING_API, AlarmHandlingReport, type AlarmHandlingQuery } from '../../contract/alarmHandling';
 
 export interface ListParams { page?: number; size?: number; sort?: SortSpec[]; filters?: Record<string, string> }
 
@@ -303,3 +304,10 @@ export type AuditChainReport = Infer<typeof AuditChainReport>;
 export const auditChainVerify = () => getJson(`${API.audit}/verify`, AuditChainReport);
 /** The chain as a file an auditor checks offline (`npm run audit -- verify-export FILE`). */
 export const auditChainExport = () => fileAt(`${API.audit}/export`);
+
+// ---------- issue 31: alarm handling, measured [0.6.7.0] ----------
+/** The figures of a period of days (the client's zone). */
+export const getAlarmHandling = (q: { from: string; to: string }) => getJson(ALARM_HANDLING_API, AlarmHandlingReport, { from: q.from, to: q.to });
+/** The same as a CSV or XLSX file (the server's tabular writer). */
+export const alarmHandlingFile = (q: Required<AlarmHandlingQuery>) => fileAt(`${ALARM_HANDLING_API}?${new URLSearchParams({ from: q.from, to: q.to, format: q.format })}`);
+export type { AlarmHandlingReport };

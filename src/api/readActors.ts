@@ -25,6 +25,7 @@ import { ApiError, isNotFound } from './errors';
 import { exportEventHistory, streamGet, type ExportFormat } from './stream';
 import { listRecordings, openRecording } from '../system/journalRecordings';
 import { auditChainExport, auditChainVerify } from './endpoints';
+import { alarmHandlingFile, getAlarmHandling } from './endpoints';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -315,3 +316,11 @@ export const timesheetBuildCommands = formCommand<TimesheetBuild>('built', build
 export const auditChainReading = reading(() => auditChainVerify());
 export const auditChainExports = commands(() => auditChainExport());
 export type { AuditChainReport } from './endpoints';
+/** The alarm handling report (issue 31): the period asked for (nothing while it is not a valid one); and its file,
+ *  command `<csv|xlsx>|<from>|<to>` (answers the file). */
+export const alarmHandlingReading = reading((q: { from: string; to: string } | null) => (q ? getAlarmHandling(q) : Promise.resolve(null)));
+export const alarmHandlingExports = commands((command) => {
+  const [format, from, to] = command.split('|');
+  return alarmHandlingFile({ format: format === 'xlsx' ? 'xlsx' : 'csv', from, to });
+});
+export type { AlarmHandlingReport } from './endpoints';

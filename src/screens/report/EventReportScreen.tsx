@@ -3,15 +3,16 @@
 // shows the same rows; the list pages and sorts on the server.
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Button, Card, FormGroup, InputGroup, Switch } from '@blueprintjs/core';
+import { Button, Callout, Card, FormGroup, InputGroup, Switch } from '@blueprintjs/core';
 import { eventHistory, ResourceList } from '../../resources';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useLocale, useT, tx } from '../../i18n';
 import { fromZonedInput, toZonedInput } from '../../../contract';
+import { ALARM_FIGURE_PARAMS } from '../../../contract/alarmHandling';
 
 /** The URL's filters the server understands (the list's own search box adds q). */
-export const HISTORY_FILTERS = ['eventCode', 'alert', 'from', 'to', 'eventPointId', 'q'] as const;
+export const HISTORY_FILTERS = ['eventCode', 'alert', 'from', 'to', 'eventPointId', 'q', ...ALARM_FIGURE_PARAMS] as const;
 
 
 export function EventReportScreen() {
@@ -41,6 +42,7 @@ export function EventReportScreen() {
     if (fromLocalInput(to)) next.set('to', fromLocalInput(to));
     if (filters.eventPointId) next.set('eventPointId', filters.eventPointId);
     if (filters.q) next.set('q', filters.q);
+    for (const k of ALARM_FIGURE_PARAMS) if (filters[k]) next.set(k, filters[k]); // issue 31: the alarms behind a figure
     setParams(next);
   };
   const clear = () => { setCodes(''); setAlarmsOnly(false); setFrom(''); setTo(''); setParams(new URLSearchParams()); };
@@ -66,6 +68,12 @@ export function EventReportScreen() {
           <Button icon="cross" variant="minimal" onClick={clear}>{tx('Clear')}</Button>
         </form>
       </Card>
+      {ALARM_FIGURE_PARAMS.some((k) => filters[k]) && (
+        <Callout compact intent="primary" icon="stopwatch" data-testid="alarm-figure-filter" style={{ marginBottom: 8 }}>
+          {tx('Showing the alarms behind a figure of the alarm handling report.')}{' '}
+          <Button size="small" variant="minimal" icon="cross" onClick={clear}>{tx('Show all events')}</Button>
+        </Callout>
+      )}
       {/* the filters are the list's starting filters: a change starts a fresh list (page 1) */}
       <ResourceList key={JSON.stringify(filters)} resource={eventHistory} filters={filters} />
     </div>
