@@ -2,7 +2,7 @@
 // prefixes, the hardware status codes (§4) and a schema for every message body, shared by the broker
 // (server/realtime) and the socket machine (machines/socket.ts), which validates each body at the edge.
 import {
-  array, boolean, define, defaulted, integer, nullable, number, optional, string, type, union,
+  array, assign, boolean, define, defaulted, integer, nullable, number, optional, string, type, union,
   type Infer, type Struct,
 } from 'superstruct';
 
@@ -144,6 +144,9 @@ export const Event = type({
   instructions: optional(nullable(string())),
 });
 export type Event = Infer<typeof Event>;
+/** A stored event: the server's history rows carry numeric ids (the real-time short forms may not). */
+export const StoredEvent = assign(Event, type({ id: integer() }));
+export type StoredEvent = Event & { id: number };
 
 /** `/events/{suffix}`: the short form (§3). Any full Event also passes. */
 export const RealtimeEvent = type({ eventCode: Code, eventSourceId: Id, eventSourceName: defaulted(nullable(string()), null) });

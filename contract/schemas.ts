@@ -248,6 +248,9 @@ export const UiErrorReport = object({
   userAgent: optional(safeText(500)),
 });
 export type UiErrorReport = Infer<typeof UiErrorReport>;
+/** A row of the UI error log as the list reads it. */
+export const UiErrorRow = type({ id: integer(), message: string(), url: string(), stack: optional(nullable(string())), at: optional(nullable(string())) });
+export type UiErrorRow = { id: number; message: string; url: string; stack?: string | null; at?: string | null };
 
 // ---------- file payload, card reader message (§3) ----------
 export const FilePayload = object({

@@ -10,8 +10,10 @@ import { recordBadgePrinted } from './endpoints';
 export const PRINT_TIMEOUT_MS = 30_000;
 let seq = 0;
 
-export function printBadgeLogic(companion: CompanionActor) {
-  return fromPromise<string, { visitorId: number; visitor: BadgeVisitor }>(async ({ input, signal }) => {
+/** The companion is the actor system's (`companion`): the badge print actor runs inside the same system. */
+export function printBadgeLogic() {
+  return fromPromise<string, { visitorId: number; visitor: BadgeVisitor }>(async ({ input, signal, system }) => {
+    const companion = system.get('companion') as CompanionActor;
     if (!selectCanPrintBadge(companion.getSnapshot())) throw new Error('The desktop companion is not connected or cannot print badges.');
     const requestId = `badge-${input.visitorId}-${++seq}`;
     await new Promise<void>((resolve, reject) => {

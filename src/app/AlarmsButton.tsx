@@ -5,7 +5,7 @@ import { Button, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectOpenByPriority } from '../../machines/alarms.selectors';
 import { SoundControl } from './SoundControl';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { tx, useT } from '../i18n';
 
 const ALARMS_PATH = '/monitor/alarms';

@@ -13,7 +13,7 @@ import { SCREENS } from './screens';
 import { Shell } from './Shell';
 import { FullPageSpinner } from '../ui/FullPageSpinner';
 import { Toasts } from './Toasts';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { useTourAtSignIn } from './useTourAtSignIn';
 import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
 import { routeTitle, tx, useLocale } from '../i18n';

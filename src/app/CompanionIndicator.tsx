@@ -7,9 +7,9 @@ import { TOAST_MS } from '../../contract';
 import {
   selectCompanionError, selectCompanionIsWaiting, selectCompanionPort, selectCompanionStatus, selectCompanionVersion, type CompanionStatus,
 } from '../../machines/companion.selectors';
-import { notify } from '../system/notices';
+import { notify } from '../hooks/console';
 import { tx, useLocale } from '../i18n';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 
 
 const INTENT: Record<CompanionStatus, Intent> = { offline: 'none', found: 'warning', connected: 'success' };

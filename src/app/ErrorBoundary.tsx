@@ -2,7 +2,7 @@
 // are reported (sample rate ERROR_SAMPLE_RATE) to the server's UI error list.
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Code, NonIdealState } from '@blueprintjs/core';
-import { reportUiError } from '../api/uiErrors';
+import { reportUiError } from '../hooks/console';
 import { tx } from '../i18n';
 
 interface Props { children: ReactNode; where?: string }

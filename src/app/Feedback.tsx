@@ -2,9 +2,9 @@
 // turns them into success toasts (failures are shown by the screen that sent the command).
 import { useEffect } from 'react';
 import { TOAST_MS } from '../../contract';
-import { notify } from '../system/notices';
+import { notify } from '../hooks/console';
 import { tx } from '../i18n';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 
 export function Feedback() {
   const alarms = useSystemActor('alarms');

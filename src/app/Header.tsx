@@ -5,12 +5,11 @@ import { Breadcrumb, Button, Menu, MenuDivider, MenuItem, PopoverNext, Spinner, 
 import { useSelector } from '@xstate/react';
 import { APP_VERSION, PRIV, type Client, type PageOf } from '../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../machines/session.selectors';
-import { clientsReading } from '../api/readActors';
 import { routeTitle, sectionTitle, tx, useT } from '../i18n';
 import { Avatar } from '../ui/Avatar';
-import { useReading } from './useReading';
+import { useReading } from '../hooks/useReading';
 import { LOGIN, SECTIONS, type RouteDef } from './routeTable';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { CompanionIndicator } from './CompanionIndicator';
 import { tourFactsOf } from './tourFacts';
 import { AlarmsButton } from './AlarmsButton';
@@ -34,7 +33,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
   // the client list is only read by those who may read it: multi-tenant operators, or holders of 9.2.0
   const mayListClients = !!user && (user.multiTenancyEnabled || held.has(PRIV.clients.view));
   // read again from scratch for another user or client (nothing of the last one stays in the menu)
-  const clients = useReading<PageOf<Client>>(clientsReading, 'read:clients', { input: { may: mayListClients }, key: `${mayListClients}:${user?.id}:${clientId}` });
+  const clients = useReading<PageOf<Client>>('clientsReading', { input: { may: mayListClients }, key: `${mayListClients}:${user?.id}:${clientId}` });
   const current = clients.output?.items.find((c) => c.id === clientId);
   const clientName = current?.name ?? (clientId === null ? tx('No client selected') : tx('Client #{id}', { id: clientId }));
 

@@ -4,7 +4,7 @@ import { useSelector } from '@xstate/react';
 import { selectSettings } from '../../machines/session.selectors';
 import { tx, useLocale, useT } from '../i18n';
 import type { UiSize } from './cookies';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 
 export const THEME_COLOURS = ['#2d72d2', '#238551', '#c87619', '#cd4246', '#7961db', '#00a396', '#d1980b', '#5f6b7c'];
 

@@ -16,8 +16,8 @@ import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar } from './Sidebar';
 import { TabsBar } from './TabsBar';
 import { TourOverlay } from './TourOverlay';
-import { useIsMobile } from './useMediaQuery';
-import { useSystemActor } from './useSystemActor';
+import { useIsMobile } from '../hooks/useMediaQuery';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { routeTitle, tx, useLocale } from '../i18n';
 
 export const COLLAPSED_SIDEBAR_PX = 56;

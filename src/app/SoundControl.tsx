@@ -4,7 +4,7 @@
 // says what a click does (WCAG 2.5.3 label in name).
 import { useSyncExternalStore } from 'react';
 import { Button } from '@blueprintjs/core';
-import { alarmSound, type SoundState } from '../system/alarmNotices';
+import { alarmSound, type SoundState } from '../hooks/console';
 import { tx, useLocale } from '../i18n';
 
 const LOOK: Record<SoundState, () => { icon: 'volume-up' | 'volume-off' | 'warning-sign'; text: string; title: string }> = {

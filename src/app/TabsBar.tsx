@@ -7,7 +7,7 @@ import { Button, ContextMenu, Icon, Menu, MenuItem, PopoverNext } from '@bluepri
 import { useSelector } from '@xstate/react';
 import { selectViews } from '../../machines/tabs.selectors';
 import { titleText, tx, useT } from '../i18n';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 
 export function TabsBar({ currentPath }: { currentPath: string }) {
   const tabs = useSystemActor('tabs');

@@ -5,10 +5,10 @@ import { useNavigate } from 'react-router-dom';
 import { Button, Icon, OverlayToaster, Position, type Toaster } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectAlarmNotices } from '../../machines/alarms.selectors';
-import { notices$ } from '../system/notices';
-import { useIsMobile } from './useMediaQuery';
+import { notices$ } from '../hooks/console';
+import { useIsMobile } from '../hooks/useMediaQuery';
 import { say, tx, useLocale } from '../i18n';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 
 let toaster: Promise<Toaster> | null = null;
 const getToaster = () => (toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 4, className: 'gh-toaster' }));

@@ -6,9 +6,9 @@ import { Button, ButtonGroup, Card, Classes, Elevation, H5, Portal } from '@blue
 import { shallowEqual, useSelector } from '@xstate/react';
 import { TOAST_MS } from '../../contract';
 import { selectTourIsFirst, selectTourIsLast, selectTourProgress, selectTourStep } from '../../machines/tour.selectors';
-import { notify } from '../system/notices';
+import { notify } from '../hooks/console';
 import { CARD_W, CARD_H, placeCardClear, type Box } from './tourPlacement';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { sectionTitle, tx, useLocale, type Locale } from '../i18n';
 import { SECTIONS } from './routeTable';
 import { tourFactsOf } from './tourFacts';

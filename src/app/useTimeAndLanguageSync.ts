@@ -6,7 +6,7 @@ import type { DisplayLocale } from '../../contract';
 import { selectDisplayZone, selectIsSignedIn, selectLocale } from '../../machines/session.selectors';
 import { setLocale } from '../i18n';
 import { browserZone, setDisplayZone } from '../ui/time';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 
 const LOCALE_KEY = 'gatehouse.locale';
 /** The language the sign-in screen speaks: the last signed-in user's on this browser. */

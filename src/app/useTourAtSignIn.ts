@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import type { SessionSnapshot } from '../../machines/session';
 import { tourFactsOf } from './tourFacts';
-import { useSystemActor } from './useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 
 /** Was this snapshot change a sign-in (the form's request answered), as opposed to a restore or a client switch? */
 export function isSignIn(previous: Pick<SessionSnapshot, 'matches'> | null, next: Pick<SessionSnapshot, 'hasTag'>): boolean {

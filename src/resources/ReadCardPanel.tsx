@@ -13,8 +13,8 @@ import {
   selectCanReadCard, selectConnectorError, selectConnectorNeedsRetry, selectConnectorStatus, selectConnectorStatusText, selectReaderState,
 } from '../../machines/cardConnector.selectors';
 import { selectCanCapturePhoto, selectCompanionIsBusy } from '../../machines/companion.selectors';
-import { useSystemActor } from '../app/useSystemActor';
-import { notify } from '../system/notices';
+import { useSystemActor } from '../hooks/useSystemActor';
+import { notify } from '../hooks/console';
 import { cardValues, photoDataUrl, planFill, type Conflict } from './cardFill';
 
 const LABELS: Record<string, string> = { firstName: 'First name', lastName: 'Last name', idNumber: 'ID number', photo: 'Photo' };

@@ -7,7 +7,7 @@ import { Button, Card, Dialog, DialogBody, DialogFooter, FormGroup, H5, Tag, Tex
 import { useSelector } from '@xstate/react';
 import { actionCodes, hasPrivilege, isFilled, labelOf, mayOnRow, resourceByName, type Fields, type RecordAction, type Violation } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
-import { useSystemActor } from '../app/useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { tCat, tx, useLocale } from '../i18n';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { labelled, violationText } from '../i18n/violations';

@@ -11,7 +11,7 @@ import { useSelector } from '@xstate/react';
 import { resourceByName } from '../../contract';
 import type { PickOption } from '../../machines/options';
 import { labelOf, selectEpoch, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../../machines/options.selectors';
-import { useSystemActor } from '../app/useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { tx } from '../i18n';
 
 function apiOf(target: string): string {

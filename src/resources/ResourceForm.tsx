@@ -11,10 +11,9 @@ import { DATE_PLACEHOLDER, TOAST_MS, familyValues, hasPrivilege, mayOnRow, zoneL
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
-import { divisionChoices, nothingToRead } from '../api/readActors';
-import { useReading } from '../app/useReading';
+import { useReading } from '../hooks/useReading';
 import { useRouteInfo } from '../app/RouteContext';
-import { useSystemActor } from '../app/useSystemActor';
+import { useSystemActor } from '../hooks/useSystemActor';
 import { tCat, say, tx, useLocale, useT, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
 import { divisionTree, flatten } from './divisionTree';
@@ -27,8 +26,8 @@ import { WhatIfButton } from './WhatIf';
 import { RefSelect, RefsPicker } from './RefPicker';
 import { udfBody, udfFieldDefs, useUserFieldDefs } from './userFieldDefs';
 import { RecordPanelNamed } from './recordPanels';
-import { notify } from '../system/notices';
-import { useViewActor } from '../app/useViewActor';
+import { notify } from '../hooks/console';
+import { useViewActor } from '../hooks/useViewActor';
 
 const selValues = (s: ResourceFormSnapshot) => s.context.values;
 const selViolations = (s: ResourceFormSnapshot) => s.context.violations;
@@ -75,7 +74,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const singleton = !!resource.declaration?.singleton;
   const id = singleton ? 1 : params.id !== undefined ? Number(params.id) : undefined;
   const editing = id !== undefined;
-  const form = useViewActor(resource.formMachine, { id: `form:${resource.name}`, input: { id, resource: resource.name } });
+  const form = useViewActor(`form:${resource.name}`, { input: { id, resource: resource.name } });
   const loaded = useSelector(form, selValues) as T | null;
   const violations = useSelector(form, selViolations);
   const error = useSelector(form, selError);
@@ -138,7 +137,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   }, [form, resource]);
 
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
-  const divisions = useReading<{ items: Division[] }>(needsDivisions ? divisionChoices : nothingToRead, `read:divisions:${resource.name}`).output;
+  const divisions = useReading<{ items: Division[] }>(needsDivisions ? 'divisionChoices' : 'nothingToRead').output;
   const options = useMemo(() => ({
     // the tree, depth-first, each name indented by its depth (a division is known by where it sits)
     divisions: flatten(divisionTree(divisions?.items ?? [])).map((n) => ({ label: `${'\u00a0\u00a0\u00a0'.repeat(n.depth)}${n.row.name}`, value: String(n.row.id) })),

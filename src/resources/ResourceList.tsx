@@ -9,12 +9,12 @@ import { TABLE_MAX_HEIGHT_VH, actionCodes, hasPrivilege, recordCodes, type SortS
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { selectPager } from '../../machines/resourceList.selectors';
-import type { ExportInput, RowActionInput } from '../api/resourceActors';
+import type { ExportInput, RowActionInput } from '../hooks/answers';
 import { selectRunningCommand } from '../../machines/command';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useT } from '../i18n';
-import { notify } from '../system/notices';
+import { notify } from '../hooks/console';
 import { useTime } from '../ui/time';
 import { toCsv } from './csv';
 import { zonedHeader, zonedTime } from '../../contract/tabular';
@@ -60,7 +60,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const words = resourceWords(resource);
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
-  const list = useViewActor(resource.listMachine, { id: `list:${resource.name}`, input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: initialFilters } });
+  const list = useViewActor(`list:${resource.name}`, { input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: initialFilters } });
   const items = useSelector(list, selItems) as T[];
   const pager = useSelector(list, selectPager);
   const page = useSelector(list, selPage);
@@ -114,7 +114,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
 
   // the list's commands (export, named row actions) run in the resource's command actor, a child of the system: one at
   // a time, each answer emitted; a failure has been said by the error chain
-  const commands = useViewActor(resource.commandsMachine, { id: `commands:${resource.name}` });
+  const commands = useViewActor(`commands:${resource.name}`);
   const running = useSelector(commands, selectRunningCommand);
   const runningInput = useSelector(commands, (s) => (s.hasTag('busy') ? s.context.input : null)) as { id?: number; action?: string } | null;
   const exporting = running === 'export';

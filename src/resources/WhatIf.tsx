@@ -6,8 +6,8 @@ import { useSelector } from '@xstate/react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useForm } from 'react-final-form';
 import { selectReadBusy, selectReadFailed, type ReadingSnapshot } from '../../machines/reading';
-import { accessPreviewLogic, type AccessPreview, type AccessPreviewAnswer } from '../api/readActors';
-import { useViewActor } from '../app/useViewActor';
+import type { AccessPreview, AccessPreviewAnswer } from '../hooks/answers';
+import { useViewActor } from '../hooks/useViewActor';
 import { tx } from '../i18n';
 import type { Resource } from './defineResource';
 import { toBody } from './formValues';
@@ -20,7 +20,7 @@ export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: nu
   const ff = useForm();
   const [open, setOpen] = useState(false); // visual: the dialog is open
   // a reading actor, a child of the system: nothing is read until asked, then the form's values as they are now
-  const preview = useViewActor(accessPreviewLogic, { id: `read:accessPreview:${resource.name}`, input: null });
+  const preview = useViewActor('accessPreviewLogic', { input: null });
   const busy = useSelector(preview, selectReadBusy);
   const failed = useSelector(preview, (s: ReadingSnapshot) => (selectReadFailed(s) ? s.context.error : null));
   const got = useSelector(preview, (s: ReadingSnapshot) => s.context.output as AccessPreviewAnswer | null);

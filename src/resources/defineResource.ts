@@ -3,11 +3,7 @@
 // definitions here.
 import type { ComponentType, ReactNode } from 'react';
 import type { Struct } from 'superstruct';
-import { createResourceFormMachine } from '../../machines/resourceForm';
-import { createResourceListMachine } from '../../machines/resourceList';
 import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
-import { resourceActors } from '../api/resourceActors';
-import { commandMachine } from '../../machines/command';
 import { getDisplayZone, showDate, showDateTime, zonedInput } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
@@ -131,16 +127,12 @@ export function isRepeat(f: FieldDef | RepeatDef): f is RepeatDef {
   return 'repeat' in f;
 }
 
+/**
+ * A resource as the console shows it. Its list, form and list commands are not here: the views ask for
+ * `list:<name>`, `form:<name>` and `commands:<name>` and the system runs them (src/system/logic.ts).
+ */
 export function defineResource<T extends { id: number }>(def: ResourceDef<T>) {
-  const actors = resourceActors(def.api, def.schema, def.bulkDelete, def.declaration?.screens?.shownOnce?.map((x) => x.field), !!def.declaration?.singleton);
-  return {
-    ...def,
-    calls: actors.calls,
-    listMachine: createResourceListMachine({ fetchPage: actors.fetchPage, deleteMany: actors.deleteMany }),
-    formMachine: createResourceFormMachine({ load: actors.load, save: actors.save, act: actors.act }),
-    /** The list screen's commands: export, named row actions (one at a time, each answer emitted). */
-    commandsMachine: commandMachine.provide({ actors: { run: actors.command } }),
-  };
+  return { ...def };
 }
 
 export type Resource<T extends { id: number } = any> = ReturnType<typeof defineResource<T>>;

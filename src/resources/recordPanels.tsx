@@ -9,14 +9,14 @@ import { useSelector } from '@xstate/react';
 import { selectCommandError, selectRunningCommand } from '../../machines/command';
 import { mayOnRow, reportJobsResource } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
-import { useSystemActor } from '../app/useSystemActor';
-import { reportJobDownloads, reportJobRetries, reportJobRunsReading, type ReportJobRun, type ReportJobRuns as RunHistory } from '../api/readActors';
-import type { ServerFile } from '../api/files';
+import { useSystemActor } from '../hooks/useSystemActor';
+import type { ReportJobRun, ReportJobRuns as RunHistory } from '../hooks/answers';
+import type { ServerFile } from '../hooks/answers';
 import { saveFile } from '../ui/saveFile';
-import { useReading } from '../app/useReading';
-import { useViewActor } from '../app/useViewActor';
+import { useReading } from '../hooks/useReading';
+import { useViewActor } from '../hooks/useViewActor';
 import { tx, useLocale } from '../i18n';
-import { notify } from '../system/notices';
+import { notify } from '../hooks/console';
 import { showDate, useTime } from '../ui/time';
 
 export function RecordPanelNamed({ name, row }: { name: string; row: Record<string, unknown> }) {
@@ -47,13 +47,13 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
   const editable = mayOnRow(reportJobsResource, 'edit', held, row);
   // read again whenever the job ran (Run now, or the schedule while the page is open and the record reloads) or a run was retried
   const [retried, setRetried] = useState(0);
-  const runs = useReading<RunHistory>(reportJobRunsReading, `read:report-job-runs:${id}`, { input: id, key: `${id}:${String(row.lastRunAt ?? '')}:${retried}` });
+  const runs = useReading<RunHistory>('reportJobRunsReading', { input: id, key: `${id}:${String(row.lastRunAt ?? '')}:${retried}` });
   // downloads, one at a time (`<jobId>|<runId>`): the answer is the file, saved under the name the server gives it (the job's name and period)
-  const downloads = useViewActor(reportJobDownloads, { id: `reportJob:downloads:${id}` });
+  const downloads = useViewActor('reportJobDownloads');
   const busy = useSelector(downloads, selectRunningCommand);
   const failed = useSelector(downloads, selectCommandError);
   // Retry of a failed run: made again for its period, delivered again
-  const retries = useViewActor(reportJobRetries, { id: `reportJob:retries:${id}` });
+  const retries = useViewActor('reportJobRetries');
   const retrying = useSelector(retries, selectRunningCommand);
   const retryFailed = useSelector(retries, selectCommandError);
   useEffect(() => {

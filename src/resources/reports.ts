@@ -1,6 +1,6 @@
 // Read-only lists over the audit trail and the UI error log: the same catalogue, no forms.
 import { any, assign, integer, nullable, optional, string, type } from 'superstruct';
-import { API, AuditEntry, Event, PRIV, auditChangedFields } from '../../contract';
+import { API, AuditEntry, PRIV, StoredEvent, UiErrorRow, auditChangedFields } from '../../contract';
 import { createElement } from 'react';
 import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';
 import { defineResource } from './defineResource';
@@ -31,8 +31,6 @@ export const activityReport = defineResource<AuditEntry>({
   form: [],
 });
 
-export const UiErrorRow = type({ id: integer(), message: string(), url: string(), stack: optional(nullable(string())), at: optional(nullable(string())) });
-export type UiErrorRow = { id: number; message: string; url: string; stack?: string | null; at?: string | null };
 
 export const uiErrors = defineResource<UiErrorRow>({
   name: 'ui-errors',
@@ -53,9 +51,6 @@ export const uiErrors = defineResource<UiErrorRow>({
   form: [],
 });
 
-/** A stored event: the server's history rows carry numeric ids (the real-time short forms may not). */
-export const StoredEvent = assign(Event, type({ id: integer() }));
-export type StoredEvent = Event & { id: number };
 
 /** The event history [0.6.2.0] over millions of stored events: paged and sorted on the server, filtered by the screen. */
 export const eventHistory = defineResource<StoredEvent>({

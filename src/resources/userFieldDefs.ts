@@ -2,14 +2,13 @@
 // resource (identities): one input per field in a section of its own (named `udf.<key>`, where the server's
 // violations land), one column per field in the list, and the same checks the server runs (checkUserFieldValues).
 import { checkUserFieldValues, choicesOf, type UserFieldDef } from '../../contract';
-import { nothingToRead, userFieldDefsReading } from '../api/readActors';
-import { useReading } from '../app/useReading';
+import { useReading } from '../hooks/useReading';
 import type { ColumnDef, FieldDef } from './defineResource';
 
 const NONE: UserFieldDef[] = [];
 /** The client's fields, read for an extensible resource only (again when the client changes: views remount). */
 export function useUserFieldDefs(extensible: boolean): UserFieldDef[] {
-  return useReading<UserFieldDef[]>(extensible ? userFieldDefsReading : nothingToRead, 'read:userFieldDefs').output ?? NONE;
+  return useReading<UserFieldDef[]>(extensible ? 'userFieldDefsReading' : 'nothingToRead').output ?? NONE;
 }
 
 /** One input per field: text, number, date, or a choice among its lines. */

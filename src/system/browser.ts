@@ -1,7 +1,7 @@
 // The browser's implementations of the machines' effects: localStorage/sessionStorage, Date.now, the REST calls,
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
-import { fromPromise, waitFor, type ActorRefFrom, type AnyActorLogic, type InspectionEvent } from 'xstate';
+import { fromPromise, waitFor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { LOGIN_MODE, PRIV, StoredPrivileges, grantsTag, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
@@ -19,6 +19,10 @@ import { createCompanionTransport } from '../transport/companion';
 import { createCardConnectorTransport } from '../transport/cardConnector';
 import { createStompConnection } from '../transport/stomp';
 import { startAlarmNotices } from './alarmNotices';
+import { viewLogic } from './logic';
+
+/** A render that broke, sent to the UI error log (§8): the error boundary's, through the hooks room. */
+export { reportUiError } from '../api/uiErrors';
 import { startAlarmNotifications } from './alarmNotifications';
 import { applyReplayQuery, randomRecordingId, startJournalUploader, type JournalUploader } from './journalUpload';
 import { selectCanNotify } from '../../machines/companion.selectors';
@@ -119,7 +123,8 @@ export function browserImpl(): GatehouseImpl {
       },
     },
     // a view's own actor is spawned with the logic the view brought (openViewActor)
-    views: { resolve: (id) => viewLogics.get(id) },
+    // a view's own actor runs the logic registered under its label (src/system/logic.ts)
+    views: { resolve: (id) => viewLogic(id.replace(/#\d+$/, '')) },
     socket: {
       actors: {
         readToken: fromPromise(async () => localStorage.getItem(STORAGE.jwt)),
@@ -139,29 +144,22 @@ export function getJournal(): Journal {
   return (journal ??= createJournal({ now: clock }));
 }
 
-/** The logic each open view actor was opened with, until the view closes it. */
-const viewLogics = new Map<string, AnyActorLogic>();
 let viewSeq = 0;
 
 /**
- * A view's own actor (src/app/useViewActor.ts), opened as a child of the system's `views` (machines/views.ts) under
+ * A view's own actor (src/hooks/useViewActor.ts), opened as a child of the system's `views` (machines/views.ts) under
  * `<label>#<n>`; `closeViewActor` stops it. Its events reach the journal and the inspector with the system's.
  */
-export function openViewActor<TLogic extends AnyActorLogic>(logic: TLogic, label: string, input: unknown): ActorRefFrom<TLogic> {
+export function openViewActor(label: string, input: unknown): AnyActorRef {
   const views = systemActor('views');
   const id = `${label}#${++viewSeq}`;
-  viewLogics.set(id, logic);
   views.send({ type: 'view.open', id, input });
-  const actor = views.system.get(id) as ActorRefFrom<TLogic> | undefined;
-  if (!actor) {
-    viewLogics.delete(id);
-    throw new Error(`The view actor '${id}' did not open (its label must be a word, at most 80 characters, without '#').`);
-  }
+  const actor = views.system.get(id) as AnyActorRef | undefined;
+  if (!actor) throw new Error(`The view actor '${id}' did not open: no logic is registered under '${label}' (src/system/logic.ts).`);
   return actor;
 }
 
 export function closeViewActor(id: string): void {
-  viewLogics.delete(id);
   systemActor('views').send({ type: 'view.close', id });
 }
 

@@ -1,11 +1,8 @@
 // The recorded sessions of the replay screen (issue 4): the client's uploaded journals for auditors holding
 // 0.8.2.0, listed and opened over REST (each read is audited on the server). Responses are validated.
-import { API, PRIV, RecordingPage, type RecordingSummary } from '../../contract';
+import { API, RecordingPage, type RecordingSummary } from '../../contract';
 import { api } from '../api/client';
 import { checked, listQuery } from '../api/endpoints';
-import { storedPrivileges } from './browser';
-
-export const mayViewRecordings = (): boolean => storedPrivileges().has(PRIV.sessionReplays);
 
 export async function listRecordings(page = 0, size = 50): Promise<{ items: RecordingSummary[]; total: number }> {
   const r = await api.get(API.sessionJournals, { params: listQuery({ page, size, sort: [{ field: 'updatedAt', dir: 'desc' }] }) });

@@ -4,9 +4,8 @@
 import { useMemo, useState } from 'react';
 import { Button, Callout, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { AttendanceSummary, AttendanceSummaryQuery } from '../../../contract';
-import { attendanceSummaryReading } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useReading } from '../../app/useReading';
+import { useReading } from '../../hooks/useReading';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -22,7 +21,7 @@ export function AttendanceSummariesScreen() {
   const [teamId, setTeamId] = useState('');
   const problem = periodMessage(from, to);
   const input = useMemo<AttendanceSummaryQuery | null>(() => (problem ? null : { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) }), [problem, from, to, teamId]);
-  const summary = useReading<AttendanceSummary | null>(attendanceSummaryReading, 'read:attendance-summary', { input, key: `${from}|${to}|${teamId}` });
+  const summary = useReading<AttendanceSummary | null>('attendanceSummaryReading', { input, key: `${from}|${to}|${teamId}` });
   const rows = summary.output?.rows ?? [];
   const heads = [tx('Name'), tx('Team'), tx('Scheduled'), tx('Present'), tx('Late'), tx('Absent'), tx('On leave'), tx('Worked'), tx('Overtime'), tx('Late by')];
   const exportCsv = () => downloadCsv(`attendance-${from}-${to}.csv`, heads,

@@ -7,8 +7,7 @@ import { useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import { formatInTimeZone } from 'date-fns-tz';
 import { ATTENDANCE_STATUSES, type AttendanceStatus, type DailyAttendance, type DailyAttendanceQuery } from '../../../contract';
-import { dailyAttendanceReading } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
+import { useReading } from '../../hooks/useReading';
 import { tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -28,7 +27,7 @@ export function DailyAttendanceScreen() {
   const [teamId, setTeamId] = useState('');
   const valid = DAY.test(date);
   const input = useMemo<DailyAttendanceQuery | null>(() => (valid ? { date, ...(teamId ? { teamId: Number(teamId) } : {}) } : null), [valid, date, teamId]);
-  const day = useReading<DailyAttendance | null>(dailyAttendanceReading, 'read:daily-attendance', { input, key: `${date}|${teamId}` });
+  const day = useReading<DailyAttendance | null>('dailyAttendanceReading', { input, key: `${date}|${teamId}` });
   const rows = day.output?.rows ?? [];
   const at = (iso: string | null) => (iso ? formatInTimeZone(iso, time.zone, 'HH:mm') : '');
   const counts = useMemo(() => ATTENDANCE_STATUSES.map((s) => ({ ...s, n: rows.filter((r) => r.status === s.value).length })).filter((s) => s.n > 0), [rows]);

@@ -2,8 +2,7 @@
 // period.
 import { HTMLSelect } from '@blueprintjs/core';
 import { ATTENDANCE_SUMMARY_MAX_DAYS, periodProblem } from '../../../contract';
-import { teamChoices } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
+import { useReading } from '../../hooks/useReading';
 import { tx } from '../../i18n';
 import { toCsv } from '../../resources/csv';
 
@@ -29,7 +28,7 @@ export function downloadCsv(name: string, headers: string[], rows: string[][]) {
 
 /** Every team, or one (the client's teams by name). */
 export function TeamSelect({ value, onChange }: { value: string; onChange: (v: string) => void }) {
-  const teams = useReading<{ items: { id: number; name: string }[] }>(teamChoices, 'read:attendance-teams');
+  const teams = useReading<{ items: { id: number; name: string }[] }>('teamChoices');
   return (
     <HTMLSelect value={value} onChange={(e) => onChange(e.target.value)} aria-label={tx('Team')} data-testid="attendance-team"
       options={[{ label: tx('Every team'), value: '' }, ...(teams.output?.items ?? []).map((t) => ({ label: t.name, value: String(t.id) }))]} />

@@ -9,15 +9,15 @@ import {
   replayViewerMachine, selectJournalActors, selectTimeline,
   type ReplayViewerContext, type TimelineStep,
 } from '../../../machines/journal';
-import { getJournal } from '../../system/browser';
+import { journalNdjson } from '../../hooks/console';
+import { useSystemActor } from '../../hooks/useSystemActor';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectCommandError, selectRunningCommand, type CommandSnapshot } from '../../../machines/command';
-import { recordingOpenings, recordingsReading } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
-import { mayViewRecordings } from '../../system/journalRecordings';
+import { useReading } from '../../hooks/useReading';
+import { useViewActor } from '../../hooks/useViewActor';
 import { showDateTime, useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
-import type { RecordingSummary } from '../../../contract';
+import { PRIV, hasPrivilege, type RecordingSummary } from '../../../contract';
 
 type ViewerSnapshot = { context: ReplayViewerContext; hasTag: (t: 'busy') => boolean };
 const selectContext = (s: ViewerSnapshot) => s.context;
@@ -25,7 +25,7 @@ const selectBusy = (s: ViewerSnapshot) => s.hasTag('busy');
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
 function downloadJournal(): void {
-  const blob = new Blob([getJournal().toNdjson()], { type: 'application/x-ndjson' });
+  const blob = new Blob([journalNdjson()], { type: 'application/x-ndjson' });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -50,7 +50,7 @@ const recordingName = (r: RecordingSummary) => `${r.username}, ${showDateTime(r.
 
 /** The client's recorded sessions (newest activity first); Open loads one into the timeline. */
 function RecordedSessions({ busy, opening, onOpen }: { busy: boolean; opening: string | null; onOpen: (r: RecordingSummary) => void }) {
-  const list = useReading<{ items: RecordingSummary[]; total: number }>(recordingsReading, 'replay:recordings');
+  const list = useReading<{ items: RecordingSummary[]; total: number }>('recordingsReading');
   const time = useTime();
   const t = useT();
   return (
@@ -104,8 +104,9 @@ export function ReplayScreen() {
     });
   };
   const r = ctx.result;
+  const mayViewRecordings = hasPrivilege(useSelector(useSystemActor('session'), selectHeldPrivileges), [PRIV.sessionReplays]);
   // a recorded session is opened by the openings actor; its text goes to the viewer
-  const openings = useViewActor(recordingOpenings, { id: 'replay:open' });
+  const openings = useViewActor('recordingOpenings');
   const opening = useSelector(openings, (s: CommandSnapshot) => selectRunningCommand(s));
   const openFailed = useSelector(openings, (s: CommandSnapshot) => selectCommandError(s) !== null);
   const [asked, setAsked] = useState<RecordingSummary | null>(null); // visual: the recording last asked for, to name it
@@ -124,12 +125,12 @@ export function ReplayScreen() {
 
   return (
     <div className="gh-replay-screen">
-      {mayViewRecordings() && <RecordedSessions busy={busy} opening={opening} onOpen={openRecorded} />}
+      {mayViewRecordings && <RecordedSessions busy={busy} opening={opening} onOpen={openRecorded} />}
       {openError && <Callout intent={Intent.WARNING}>{openError}</Callout>}
       <Card>
         <Button icon="export" text={tx('Export journal')} onClick={downloadJournal} />{' '}
         <Button icon="history" text={tx('Open this session\'s journal')} disabled={busy}
-          onClick={() => { setSelected(0); viewer.send({ type: 'journal.load', name: 'this session', text: getJournal().toNdjson() }); }} />{' '}
+          onClick={() => { setSelected(0); viewer.send({ type: 'journal.load', name: 'this session', text: journalNdjson() }); }} />{' '}
         <FileInput text={busy ? 'Replaying…' : 'Load journal…'} buttonText="Browse" disabled={busy}
           inputProps={{ accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': 'Load journal' }} onInputChange={load} />
       </Card>

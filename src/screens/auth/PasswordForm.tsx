@@ -3,17 +3,20 @@ import type { ReactNode } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { Field, Form } from 'react-final-form';
 import { useSelector } from '@xstate/react';
-import { useViewActor } from '../../app/useViewActor';
+import { useViewActor } from '../../hooks/useViewActor';
 import type { Struct } from 'superstruct';
 import { validate } from '../../../contract';
 import type { resourceFormMachine } from '../../../machines/resourceForm';
+import type { ActorRefFrom } from 'xstate';
+import type { LogicIdOf } from '../../hooks/useViewActor';
 import { errorsFrom } from '../../resources/formValues';
 import { say } from '../../i18n';
 
 export interface PwField { name: string; label: string; type?: 'text' | 'password'; autoComplete?: string }
 
 interface Props {
-  machine: typeof resourceFormMachine;
+  /** The saving logic's id (src/system/logic.ts): the password change, reset or operator's new password. */
+  machine: LogicIdOf<typeof resourceFormMachine>;
   schema: Struct<any, any>;
   fields: PwField[];
   fixed?: Record<string, string>;
@@ -23,7 +26,7 @@ interface Props {
 }
 
 export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, done, confirm }: Props) {
-  const actor = useViewActor(machine, { id: 'form:password', input: {} });
+  const actor = useViewActor(machine, { input: {} }) as unknown as ActorRefFrom<typeof resourceFormMachine>;
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const saved = useSelector(actor, (s) => s.matches('saved'));
   const error = useSelector(actor, (s) => s.context.error);

@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectIsSignedIn, selectNotice, selectRedirect, selectSignInError } from '../../../machines/session.selectors';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { landingPath } from '../../app/guard';
 import { useT, tx } from '../../i18n';
 

@@ -7,13 +7,12 @@ import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
 import { PRIV, hasPrivilege, type ZoneOccupancy, type ZoneOccupants } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { forgiveCommands, zoneOccupancyReading, zoneOccupantsReading } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useReading } from '../../hooks/useReading';
+import { useViewActor } from '../../hooks/useViewActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { tx, useLocale } from '../../i18n';
 import { consoleResource } from '../../resources/registry';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { ListScreen } from '../../ui/ListScreen';
 import { useTime } from '../../ui/time';
 
@@ -22,7 +21,7 @@ export function AccessZonesScreen() {
   const session = useSystemActor('session');
   const clientId = useSelector(session, selectClientId);
   const mayForgive = hasPrivilege(useSelector(session, selectHeldPrivileges), [PRIV.accessZones.edit]);
-  const occupancy = useReading<ZoneOccupancy>(zoneOccupancyReading, 'read:zoneOccupancy', { key: clientId });
+  const occupancy = useReading<ZoneOccupancy>('zoneOccupancyReading', { key: clientId });
   const count = (id: number) => occupancy.output?.items.find((x) => x.zoneId === id)?.count ?? 0;
   const [open, setOpen] = useState<{ id: number; name: string } | null>(null);
   return (
@@ -41,10 +40,10 @@ export function AccessZonesScreen() {
 }
 
 function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: string }; mayForgive: boolean; onClose: () => void }) {
-  const list = useReading<ZoneOccupants>(zoneOccupantsReading, 'read:zoneOccupants', { input: zone.id, key: zone.id });
+  const list = useReading<ZoneOccupants>('zoneOccupantsReading', { input: zone.id, key: zone.id });
   const time = useTime();
   // one forgive at a time (its running command is the busy state); its answer is said in a toast and the list read again
-  const commands = useViewActor(forgiveCommands, { id: 'commands:forgive' });
+  const commands = useViewActor('forgiveCommands');
   const { reload } = list;
   const people = list.output?.occupants ?? [];
   const nameOf = (identityId: number) => people.find((p) => p.identityId === identityId)?.name ?? `#${identityId}`;

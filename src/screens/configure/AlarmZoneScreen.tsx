@@ -11,13 +11,13 @@ import { DESTINATIONS, PRIV, alarmGroupsResource, hasPrivilege, inputsResource }
 import { selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { labelOf, selectEpoch, selectLabelsOf, selectNaming } from '../../../machines/options.selectors';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { alarmGroupReading, armCommands, type AlarmGroupRow } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
+import type { AlarmGroupRow } from '../../hooks/answers';
+import { useReading } from '../../hooks/useReading';
+import { useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 
@@ -32,7 +32,7 @@ export function AlarmZoneScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canArm = hasPrivilege(held, [PRIV.alarmGroups.arm]);
   const canEdit = hasPrivilege(held, [PRIV.alarmGroups.edit]);
-  const group = useReading<AlarmGroupRow>(alarmGroupReading, 'read:alarmGroup', { input: id, key: id });
+  const group = useReading<AlarmGroupRow>('alarmGroupReading', { input: id, key: id });
   const { reload } = group;
   const row = group.output;
   // the inputs' names, through the options actor (batched with every other look-up of the page)
@@ -51,7 +51,7 @@ export function AlarmZoneScreen() {
     return () => sub.unsubscribe();
   }, [central, reload]);
 
-  const commands = useViewActor(armCommands, { id: 'commands:alarmZone' });
+  const commands = useViewActor('armCommands');
   useEffect(() => {
     const sub = commands.on('command.done', ({ command, result }) => {
       const arm = command.endsWith('|arm');

@@ -10,10 +10,10 @@ import { useSelector } from '@xstate/react';
 import { addDays, addMonths, endOfMonth, format, startOfMonth, startOfWeek } from 'date-fns';
 import { PRIV, SPECIAL_DAY_KINDS, hasPrivilege } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { specialDatesReading, type SpecialDateRow } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
+import type { SpecialDateRow } from '../../hooks/answers';
+import { useReading } from '../../hooks/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { getLocale, routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
 import { catKey, resourceBase } from '../../i18n/catalogue';
 import { firstDayOfWeek } from '../../i18n/week';
@@ -40,7 +40,7 @@ export function CalendarScreen() {
   const canEdit = hasPrivilege(held, [PRIV.specialDates.edit]);
   const today = time.today(Date.now());
   const [month, setMonth] = useState(() => startOfMonth(new Date(`${today}T00:00:00`))); // visual: the month shown
-  const dates = useReading<{ items: SpecialDate[] }>(specialDatesReading, 'read:specialDates', { key: clientId });
+  const dates = useReading<{ items: SpecialDate[] }>('specialDatesReading', { key: clientId });
   const all = dates.output?.items ?? [];
   const days = useMemo(() => {
     // weeks start where the reader's region starts them (Sunday in the US, Monday in Britain and China)

@@ -9,11 +9,10 @@ import { formatDistanceStrict } from 'date-fns';
 import { PRIV, hasPrivilege, type ControllerDiagnostic, type PingAnswer } from '../../../contract';
 import { selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { controllerDiagnosticReading, pingCommands } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
+import { useReading } from '../../hooks/useReading';
+import { useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -25,11 +24,11 @@ export function ControllerDiagnosticScreen() {
   const navigate = useNavigate();
   const time = useTime();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  const diag = useReading<ControllerDiagnostic>(controllerDiagnosticReading, 'read:controllerDiagnostic', { input: ip, key: ip });
+  const diag = useReading<ControllerDiagnostic>('controllerDiagnosticReading', { input: ip, key: ip });
   const { reload } = diag;
   useEffect(() => { const t = setInterval(reload, 10_000); return () => clearInterval(t); }, [reload]);
   const [pings, setPings] = useState<PingAnswer[]>([]); // visual: this visit's ping answers, newest first
-  const commands = useViewActor(pingCommands, { id: 'commands:ping' });
+  const commands = useViewActor('pingCommands');
   useEffect(() => {
     const sub = commands.on('command.done', ({ result }) => setPings((p) => [result as PingAnswer, ...p].slice(0, 5)));
     return () => sub.unsubscribe();

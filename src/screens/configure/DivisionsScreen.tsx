@@ -10,13 +10,12 @@ import { useSelector } from '@xstate/react';
 import { DESTINATIONS, hasPrivilege, PRIV } from '../../../contract';
 import { selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { divisionCommands, divisionsReading } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
+import { useReading } from '../../hooks/useReading';
+import { useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { divisionTree, flatten, type DivisionNode } from '../../resources/divisionTree';
 
@@ -30,7 +29,7 @@ export function DivisionsScreen() {
   const clientId = useSelector(useSystemActor('session'), selectClientId);
   const can = { add: hasPrivilege(held, [PRIV.divisions.add]), edit: hasPrivilege(held, [PRIV.divisions.edit]), delete: hasPrivilege(held, [PRIV.divisions.delete]) };
   // the last tree stays on screen while the next is read; another client's goes
-  const task = useReading<{ items: Row[] }>(divisionsReading, 'read:divisions', { key: clientId });
+  const task = useReading<{ items: Row[] }>('divisionsReading', { key: clientId });
   const { reload } = task;
   const rows = task.output?.items ?? null;
   const tree = useMemo(() => divisionTree(rows ?? []), [rows]);
@@ -44,7 +43,7 @@ export function DivisionsScreen() {
   }, [central, reload]);
 
   // one delete at a time; its answer is said in a toast and the tree is read again
-  const commands = useViewActor(divisionCommands, { id: 'commands:divisions' });
+  const commands = useViewActor('divisionCommands');
   useEffect(() => {
     const sub = commands.on('command.done', ({ command }) => {
       notify({ intent: 'success', title: tx('Division deleted'), message: tx('{name} is deleted.', { name: names.current.get(Number(command)) ?? `#${command}` }), timeoutMs: 3000 });

@@ -12,13 +12,12 @@ import {
   selectQrAnswer, selectQrAsking, selectQrDoors, selectQrError, selectQrLoadFailed, selectQrLoading, selectQrProblem, selectQrTurning,
 } from '../../../machines/doorQr';
 import { selectClientId } from '../../../machines/session.selectors';
-import { doorQrCodeLogic, doorQrLogic } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useChangeNotices } from '../../app/useChangeNotices';
-import { useSystemActor } from '../../app/useSystemActor';
-import { useViewActor } from '../../app/useViewActor';
+import { useChangeNotices } from '../../hooks/useChangeNotices';
+import { useSystemActor } from '../../hooks/useSystemActor';
+import { useViewActor } from '../../hooks/useViewActor';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 
@@ -31,7 +30,7 @@ export function DoorQrScreen() {
 function DoorQrPage() {
   useLocale();
   const { route } = useRouteInfo();
-  const qr = useViewActor(doorQrLogic, { id: 'doorQr' });
+  const qr = useViewActor('doorQrLogic');
   const rows = useSelector(qr, selectQrDoors);
   const loading = useSelector(qr, selectQrLoading);
   const loadFailed = useSelector(qr, selectQrLoadFailed);
@@ -91,7 +90,7 @@ function DoorQrPage() {
 function CodePanel({ door }: { door: DoorQrRow }) {
   const time = useTime();
   const [typed, setTyped] = useState(''); // visual: the credential being typed
-  const code = useViewActor(doorQrCodeLogic, { id: 'doorQrCode', input: { doorId: door.id } });
+  const code = useViewActor('doorQrCodeLogic', { input: { doorId: door.id } });
   const answer = useSelector(code, selectQrAnswer)?.code;
   const problem = useSelector(code, selectQrProblem);
   const busy = useSelector(code, selectQrAsking);

@@ -19,11 +19,10 @@ import { useSelector } from '@xstate/react';
 import { DOOR_MOMENTARY_MS, doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
 import { selectCommandError, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { doorCommands } from '../../api/readActors';
-import { useViewActor } from '../../app/useViewActor';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useViewActor } from '../../hooks/useViewActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { useTime } from '../../ui/time';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { attentionFirst, countDoors, doorStateOf, type LiveDoor } from './doorStatus';
 import { DoorsThreatPanel } from './DoorsThreatPanel';
@@ -69,7 +68,7 @@ export function DoorsScreen() {
   for (const d of doors ?? []) names.current.set(d.id, d.name);
 
   // one command at a time; each answer is said in a toast (a lockdown's also reads the doors again)
-  const commands = useViewActor(doorCommands, { id: 'commands:doors' });
+  const commands = useViewActor('doorCommands');
   useEffect(() => {
     const sub = commands.on('command.done', ({ command: done, result }) => {
       if (done.startsWith('lockdown:')) {

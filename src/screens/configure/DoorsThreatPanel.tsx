@@ -11,9 +11,8 @@ import { threatLevelsResource } from '../../../contract';
 import {
   selectThreatCurrent, selectThreatDivisions, selectThreatError, selectThreatLevels, selectThreatMayChange, selectThreatRunning, selectThreatWholeClient,
 } from '../../../machines/threatLevel';
-import { threatChoicesLogic } from '../../api/readActors';
-import { useChangeNotices } from '../../app/useChangeNotices';
-import { useViewActor } from '../../app/useViewActor';
+import { useChangeNotices } from '../../hooks/useChangeNotices';
+import { useViewActor } from '../../hooks/useViewActor';
 import { say, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 import { ThreatConfirm, ThreatMinutes, intentOf, minutesAreBad, modeText, useThreatAnswers } from './threatParts';
@@ -21,7 +20,7 @@ import { ThreatConfirm, ThreatMinutes, intentOf, minutesAreBad, modeText, useThr
 
 export function DoorsThreatPanel() {
   const time = useTime();
-  const threat = useViewActor(threatChoicesLogic, { id: 'threatLevel:doors', input: { mayControl: true } });
+  const threat = useViewActor('threatChoicesLogic', { input: { mayControl: true } });
   const now = useSelector(threat, selectThreatCurrent);
   const levels = useSelector(threat, selectThreatLevels);
   const sites = useSelector(threat, selectThreatDivisions);

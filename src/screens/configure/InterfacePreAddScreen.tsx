@@ -5,8 +5,8 @@ import { useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { INTERFACE_KINDS } from '../../../contract';
-import { discoveredBoardsReading, type DiscoveredBoard } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
+import type { DiscoveredBoard } from '../../hooks/answers';
+import { useReading } from '../../hooks/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
 import { catKey, resourceBase } from '../../i18n/catalogue';
@@ -20,7 +20,7 @@ export function InterfacePreAddScreen() {
   useLocale();
   const { route, path } = useRouteInfo();
   const navigate = useNavigate();
-  const found = useReading<{ items: DiscoveredBoard[] }>(discoveredBoardsReading, 'read:discoveredBoards');
+  const found = useReading<{ items: DiscoveredBoard[] }>('discoveredBoardsReading');
   const resource = consoleResource('interfaces');
   // the form reads its starting values from the address once: a chosen board gives it a new address and a new form
   const search = typeof window !== 'undefined' ? window.location.search : '';

@@ -11,10 +11,9 @@ import { selectClientId, selectHeldPrivileges } from '../../../machines/session.
 import {
   selectThreatCurrent, selectThreatDivisions, selectThreatError, selectThreatLevels, selectThreatRunning,
 } from '../../../machines/threatLevel';
-import { threatLevelLogic } from '../../api/readActors';
-import { useChangeNotices } from '../../app/useChangeNotices';
-import { useSystemActor } from '../../app/useSystemActor';
-import { useViewActor } from '../../app/useViewActor';
+import { useChangeNotices } from '../../hooks/useChangeNotices';
+import { useSystemActor } from '../../hooks/useSystemActor';
+import { useViewActor } from '../../hooks/useViewActor';
 import { say, tx, useLocale } from '../../i18n';
 import { consoleResource } from '../../resources/registry';
 import { ListScreen } from '../../ui/ListScreen';
@@ -35,7 +34,7 @@ export function ThreatLevelsScreen() {
 
 function InForce({ mayControl }: { mayControl: boolean }) {
   const time = useTime();
-  const threat = useViewActor(threatLevelLogic, { id: 'threatLevel', input: { mayControl } });
+  const threat = useViewActor('threatLevelLogic', { input: { mayControl } });
   const now = useSelector(threat, selectThreatCurrent);
   const choices = useSelector(threat, selectThreatLevels);
   const divisions = useSelector(threat, selectThreatDivisions);

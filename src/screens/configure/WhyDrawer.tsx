@@ -7,8 +7,7 @@ import { Callout, Classes, Drawer, Icon, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { DECISION_EVENT_CODES, type Explanation } from '../../../contract/decision';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
-import { explainCommands } from '../../api/readActors';
-import { useViewActor } from '../../app/useViewActor';
+import { useViewActor } from '../../hooks/useViewActor';
 import { useTime } from '../../ui/time';
 import { say } from '../../i18n';
 
@@ -41,7 +40,7 @@ export function WhyButton({ eventId, onWhy }: { eventId: number; onWhy?: (eventI
 
 /** The drawer of one denied swipe: decides it again (through the explain command actor) and shows each check. */
 export function WhyDrawer({ eventId, onClose }: { eventId: number; onClose: () => void }) {
-  const command = useViewActor(explainCommands, { id: 'commands:why' });
+  const command = useViewActor('explainCommands');
   const running = useSelector(command, selectRunningCommand);
   const error = useSelector(command, selectCommandError);
   const result = useSelector(command, selectCommandResult) as Explanation | null;

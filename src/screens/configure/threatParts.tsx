@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Alert, FormGroup, InputGroup } from '@blueprintjs/core';
 import type { ThreatLevelActor } from '../../../machines/threatLevel';
 import { tx } from '../../i18n';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 
 const MODE_TEXT: Record<string, string> = { card: 'Doors as they are', 'card-pin': 'Card and PIN at every door', locked: 'Doors held locked' };
 export const modeText = (mode: string) => tx(MODE_TEXT[mode] ?? mode);

@@ -6,9 +6,8 @@ import { useSelector } from '@xstate/react';
 import { DESTINATIONS, threatLevelsResource, type DoorView, type PageOf } from '../../../contract';
 import { selectDoors } from '../../../machines/hardwareStatus.selectors';
 import { selectClientId } from '../../../machines/session.selectors';
-import { doorsReading } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useReading } from '../../hooks/useReading';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { mergeDoors, unheardChanges, type LiveDoor } from './doorStatus';
 
 export interface LiveDoors {
@@ -23,7 +22,7 @@ export interface LiveDoors {
 export function useLiveDoors(enabled = true): LiveDoors {
   const clientId = useSelector(useSystemActor('session'), selectClientId);
   // the last list stays on screen while the next is read (no flash of a spinner on every re-read); another client's goes
-  const task = useReading<PageOf<DoorView>>(doorsReading, 'read:doors', { input: { enabled }, key: `${clientId}:${enabled}` });
+  const task = useReading<PageOf<DoorView>>('doorsReading', { input: { enabled }, key: `${clientId}:${enabled}` });
   const stored = task.output?.items ?? null;
   const live = useSelector(useSystemActor('hardwareStatus'), selectDoors);
   const doors = useMemo(() => (stored ? mergeDoors(stored, live) : null), [stored, live]);

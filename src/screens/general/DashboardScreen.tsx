@@ -10,7 +10,7 @@ import { selectOpenByPriority, selectServerAlarmCount } from '../../../machines/
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
 import { countDoors, doorStateOf } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { useT, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 import { PageHeader } from '../../ui/PageHeader';

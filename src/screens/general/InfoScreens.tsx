@@ -6,7 +6,7 @@ import { selectClientId, selectHeldPrivileges, selectIsSignedIn } from '../../..
 import { canOpen } from '../../app/guard';
 import { useRouteInfo } from '../../app/RouteContext';
 import { DASHBOARD, ROUTES, SECTIONS } from '../../app/routeTable';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { routeDescription, routeTitle, sectionTitle, t, tx, useLocale } from '../../i18n';
 

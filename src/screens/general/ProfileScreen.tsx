@@ -4,13 +4,12 @@ import { Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup } from '@b
 import { useSelector } from '@xstate/react';
 import { ChangePasswordRequest, type AvatarColor } from '../../../contract';
 import { selectIsBusy, selectSignInError, selectUser } from '../../../machines/session.selectors';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { AVATAR_COLOURS, Avatar } from '../../ui/Avatar';
 import { PageHeader } from '../../ui/PageHeader';
 import { browserZone, useTime } from '../../ui/time';
 import { useT } from '../../i18n';
 import { PasswordForm } from '../auth/PasswordForm';
-import { changePasswordMachine } from '../../api/passwordActors';
 import { say } from '../../i18n';
 
 export function ProfileScreen() {
@@ -58,7 +57,7 @@ export function ProfileScreen() {
         </Card>
         <Card className="gh-form__section">
           <H5>{t('changePassword')}</H5>
-          <PasswordForm machine={changePasswordMachine} schema={ChangePasswordRequest} fixed={{ username: user.username }}
+          <PasswordForm machine="changePasswordMachine" schema={ChangePasswordRequest} fixed={{ username: user.username }}
             fields={[{ name: 'oldPassword', label: t('currentPassword'), type: 'password', autoComplete: 'current-password' },
               { name: 'newPassword', label: t('newPassword'), type: 'password', autoComplete: 'new-password' }]}
             confirm={{ name: 'confirmPassword', label: t('repeatNewPassword'), of: 'newPassword' }}

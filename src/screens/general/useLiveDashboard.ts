@@ -5,13 +5,12 @@
 // widget (heart-beats over the doors list). The last answer stays on screen while the next is read; another client
 // starts from scratch.
 import { DESTINATIONS, type DashboardSummary } from '../../../contract';
-import { dashboardReading } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
+import { useReading } from '../../hooks/useReading';
 
 const LIVE_TOPICS = { destinations: [DESTINATIONS.alarmCount, DESTINATIONS.events, DESTINATIONS.clocking] };
 
 export function useLiveDashboard(clientId: number | null | undefined) {
-  const read = useReading<DashboardSummary>(dashboardReading, 'dashboard', { key: clientId, notices: LIVE_TOPICS, live: true });
+  const read = useReading<DashboardSummary>('dashboardReading', { key: clientId, notices: LIVE_TOPICS, live: true });
   const status: 'active' | 'done' | 'error' = read.busy ? 'active' : read.failed ? 'error' : 'done';
   return { data: read.output ?? undefined, status, reload: read.reload };
 }

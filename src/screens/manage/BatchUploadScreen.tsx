@@ -6,22 +6,21 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Card, FileInput, FormGroup, H5, HTMLSelect, HTMLTable, ProgressBar, Tag } from '@blueprintjs/core';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { hasPrivilege } from '../../../contract';
 import {
   selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchPreview,
   selectBatchProgress, selectBatchResult, selectBatchStage,
 } from '../../../machines/batchUpload';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { batchReportCommands, batchTemplatesReading, batchUploadLogic } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
+import { useReading } from '../../hooks/useReading';
+import { usePrivateActor, useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { routeDescription, routeTitle, tCat, say, tx, useLocale, type Locale } from '../../i18n';
 import { violationText } from '../../i18n/violations';
 import { identities } from '../../resources';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 
 /** A field the server named (`lastName`, `credentials.0.number`, `udf.shift`) as the identity form labels it. */
@@ -56,7 +55,8 @@ export function BatchUploadScreen() {
   const session = useSystemActor('session');
   const clientId = useSelector(session, selectClientId);
   const held = useSelector(session, selectHeldPrivileges);
-  const upload = useActorRef(batchUploadLogic);
+  // outside the actor system: the spreadsheet itself is one of its events (people's data, megabytes)
+  const upload = usePrivateActor('batchUploadLogic');
   const stage = useSelector(upload, selectBatchStage);
   const busy = useSelector(upload, selectBatchBusy);
   const preview = useSelector(upload, selectBatchPreview);
@@ -67,8 +67,8 @@ export function BatchUploadScreen() {
   const templateError = useSelector(upload, selectBatchFieldError('templateId'));
   const canImport = useSelector(upload, selectBatchCanImport);
 
-  const templates = useReading<{ items: { id: number; label: string }[] }>(batchTemplatesReading, 'batch:templates', { key: clientId });
-  const reports = useViewActor(batchReportCommands, { id: 'batch:report' });
+  const templates = useReading<{ items: { id: number; label: string }[] }>('batchTemplatesReading', { key: clientId });
+  const reports = useViewActor('batchReportCommands');
   useEffect(() => {
     const sub = reports.on('command.done', ({ command, result }) => save(result as Blob, `batch-${command}-errors.csv`));
     return () => sub.unsubscribe();

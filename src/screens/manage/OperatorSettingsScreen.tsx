@@ -8,12 +8,12 @@ import { Form, useField } from 'react-final-form';
 import { useSelector } from '@xstate/react';
 import { OperatorSettingsSchema, TOAST_MS, validate, type Violation } from '../../../contract';
 import type { ResourceFormSnapshot } from '../../../machines/resourceForm';
-import { operatorSettingsForm, type OperatorSettingsValues } from '../../api/readActors';
+import type { OperatorSettingsValues } from '../../hooks/answers';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useViewActor } from '../../app/useViewActor';
+import { useViewActor } from '../../hooks/useViewActor';
 import { routeDescription, routeTitle, tx, useLocale, useT } from '../../i18n';
 import { violationText, labelled } from '../../i18n/violations';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 
 type Key = keyof OperatorSettingsValues;
@@ -58,7 +58,7 @@ export function OperatorSettingsScreen() {
   const t = useT();
   useLocale();
   // the settings form's actor (machines/resourceForm.ts): loads them, saves them, brings refused values back
-  const settings = useViewActor(operatorSettingsForm, { id: 'form:operatorSettings', input: { id: 1 } });
+  const settings = useViewActor('operatorSettingsForm', { input: { id: 1 } });
   const loaded = useSelector(settings, selValues) as Record<string, unknown> | null;
   const failed = useSelector(settings, selFailed);
   const saving = useSelector(settings, selSaving);

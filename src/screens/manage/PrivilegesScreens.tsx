@@ -10,17 +10,15 @@ import { useSelector } from '@xstate/react';
 import { PLATFORM_PRIVILEGES, PRIV, PRIVILEGES, hasPrivilege, type Division } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectCommandError, selectRunningCommand, type CommandSnapshot } from '../../../machines/command';
-import {
-  assignPrivilegeCommands, divisionsReading, privilegeHoldersReading, roleNameReading, roleTicksReading, type PrivilegeHoldersRow, type Tick,
-} from '../../api/readActors';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
+import type { PrivilegeHoldersRow, Tick } from '../../hooks/answers';
+import { useReading } from '../../hooks/useReading';
+import { useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { getLocale, routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { privilegeLabel, withoutView } from '../../i18n/privileges';
 import { divisionTree, flatten } from '../../resources/divisionTree';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 
 const parentOf = (code: string) => code.split('.').slice(0, -1).join('.') || code;
@@ -46,8 +44,8 @@ export function PrivilegesScreen() {
   const clientId = useSelector(useSystemActor('session'), selectClientId);
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canAssign = hasPrivilege(held, [PRIV.roles.assign]);
-  const holders = useReading<PrivilegeHoldersRow[]>(privilegeHoldersReading, 'privileges:holders', { key: clientId });
-  const divisions = useReading<{ items: Division[] }>(divisionsReading, 'privileges:divisions', { key: clientId });
+  const holders = useReading<PrivilegeHoldersRow[]>('privilegeHoldersReading', { key: clientId });
+  const divisions = useReading<{ items: Division[] }>('divisionsReading', { key: clientId });
   const names = new Map((divisions.output?.items ?? []).map((d) => [d.id, d.name]));
   const [q, setQ] = useState(''); // visual: the search box
   const rows = (holders.output ?? []).filter((p) => matches(q.trim(), p.code, p.label));
@@ -106,14 +104,14 @@ export function AssignPrivilegesScreen() {
   const navigate = useNavigate();
   const tabs = useSystemActor('tabs');
   const clientId = useSelector(useSystemActor('session'), selectClientId);
-  const role = useReading<{ id: number; name: string }>(roleNameReading, 'assign:role', { input: id, key: id });
-  const ticks = useReading<{ privileges: Tick[] }>(roleTicksReading, 'assign:ticks', { input: id, key: id });
-  const divisions = useReading<{ items: Division[] }>(divisionsReading, 'assign:divisions', { key: clientId });
+  const role = useReading<{ id: number; name: string }>('roleNameReading', { input: id, key: id });
+  const ticks = useReading<{ privileges: Tick[] }>('roleTicksReading', { input: id, key: id });
+  const divisions = useReading<{ items: Division[] }>('divisionsReading', { key: clientId });
   const tree = useMemo(() => flatten(divisionTree(divisions.output?.items ?? [])), [divisions.output]);
   const [edits, setEdits] = useState<Map<string, Reach> | null>(null); // visual: the ticks as changed here (null: as loaded)
   const [q, setQ] = useState('');
   // the whole set of ticks is saved by the command actor: `<roleId>|<ticks>`
-  const saver = useViewActor(assignPrivilegeCommands, { id: 'assign:save' });
+  const saver = useViewActor('assignPrivilegeCommands');
   const saving = useSelector(saver, (s: CommandSnapshot) => selectRunningCommand(s) !== null);
   const problem = useSelector(saver, (s: CommandSnapshot) => selectCommandError(s));
   const [asking, setAsking] = useState(false);

@@ -5,7 +5,7 @@ import { useSelector } from '@xstate/react';
 import { hasPrivilege, type Client } from '../../../contract';
 import { selectClientId, selectHeldPrivileges, selectIsBusy, selectUser } from '../../../machines/session.selectors';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { ResourceForm, ResourceList, clients, identities } from '../../resources';
 import { ListScreen } from '../../ui/ListScreen';
 import { PageHeader } from '../../ui/PageHeader';

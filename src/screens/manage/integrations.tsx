@@ -5,17 +5,16 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { useCommand } from '../../app/useCommand';
+import { useCommand } from '../../hooks/useCommand';
 import { PRIV, TOAST_MS, WEB_HOOK_EVENTS, hasPrivilege, type WebHookAttemptPage } from '../../../contract';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { apiKeyCommands, webHookAttemptsReads, webHookRedeliveries } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeTitle, tx } from '../../i18n';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { ResourceForm } from '../../resources';
 import { serviceAccounts, webHooks, type ServiceAccount, type WebHook } from '../../resources/integrations';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { ListScreen } from '../../ui/ListScreen';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
@@ -34,7 +33,7 @@ export function ServiceAccountsScreen() {
   const held = useSelector(session, selectHeldPrivileges);
   const mayEdit = hasPrivilege(held, [PRIV.serviceAccounts.edit]);
   const [refresh, setRefresh] = useState(0);
-  const keys = useCommand(apiKeyCommands, 'commands:apiKeys', keySaid, () => setRefresh((n) => n + 1));
+  const keys = useCommand('apiKeyCommands', keySaid, () => setRefresh((n) => n + 1));
   const running = useSelector(keys, selectRunningCommand);
   const result = useSelector(keys, selectCommandResult) as KeyAnswer | null;
   const [seen, setSeen] = useState<string | null>(null); // visual only: the dialog of a key already closed
@@ -107,13 +106,13 @@ export function WebHookHistoryScreen() {
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const mayRedeliver = hasPrivilege(held, [PRIV.webHooks.edit]);
-  const loader = useCommand(webHookAttemptsReads, 'reads:webHookAttempts', noToast);
+  const loader = useCommand('webHookAttemptsReads', noToast);
   const page = useSelector(loader, selectCommandResult) as WebHookAttemptPage | null;
   const loadError = useSelector(loader, selectCommandError);
   const [filter, setFilter] = useState<HistoryFilter>({ page: 0, outcome: '', eventType: '' }); // the inputs' values
   const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify({ hookId: id, ...f }) });
   useEffect(() => { reload(filter); }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
-  const sender = useCommand(webHookRedeliveries, 'commands:webHookRedeliveries', redeliverySaid);
+  const sender = useCommand('webHookRedeliveries', redeliverySaid);
   const sending = useSelector(sender, selectRunningCommand);
   const sent = useSelector(sender, selectCommandResult);
   useEffect(() => { if (sent) { const t = setTimeout(() => reload(), 1500); return () => clearTimeout(t); } }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -9,10 +9,8 @@ import { useSelector } from '@xstate/react';
 import { PRIV, ResetPasswordRequest, hasPrivilege } from '../../../contract';
 import { selectRunningCommand } from '../../../machines/command';
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
-import { operatorPasswordMachine } from '../../api/passwordActors';
-import { operatorCommands } from '../../api/readActors';
-import { useSystemActor } from '../../app/useSystemActor';
-import { useCommand } from '../../app/useCommand';
+import { useSystemActor } from '../../hooks/useSystemActor';
+import { useCommand } from '../../hooks/useCommand';
 import { say, tx } from '../../i18n';
 import { operators, type Operator } from '../../resources';
 import { ListScreen } from '../../ui/ListScreen';
@@ -28,7 +26,7 @@ export function OperatorsScreen() {
   const mayEdit = hasPrivilege(held, [PRIV.operatorGroups.edit]);
   const [names] = useState(() => new Map<string, string>()); // the toast's name of each command sent
   const [refresh, setRefresh] = useState(0);
-  const commands = useCommand(operatorCommands, 'commands:operators',
+  const commands = useCommand('operatorCommands',
     (command) => ({ title: tx(DONE[command.split(':')[0]] ?? 'Done', { name: names.get(command) ?? '' }), message: '' }),
     () => setRefresh((n) => n + 1));
   const running = useSelector(commands, selectRunningCommand);
@@ -72,7 +70,7 @@ export function OperatorsScreen() {
       <Dialog isOpen={!!resetting} title={tx('New password for {name}', { name: resetting ? nameOf(resetting) : '' })} icon="key" onClose={() => setResetting(null)}>
         <DialogBody>
           {resetting && (
-            <PasswordForm machine={operatorPasswordMachine} schema={ResetPasswordRequest} fixed={{ id: String(resetting.id) }}
+            <PasswordForm machine="operatorPasswordMachine" schema={ResetPasswordRequest} fixed={{ id: String(resetting.id) }}
               fields={[{ name: 'password', label: tx('New password'), type: 'password', autoComplete: 'new-password' }]}
               confirm={{ name: 'confirmPassword', label: tx('Confirm password'), of: 'password' }}
               submitText={tx('Set password')} done={tx('The password is set. Tell {name} to change it when they next sign in.', { name: nameOf(resetting) })} />

@@ -8,16 +8,16 @@ import { useSelector } from '@xstate/react';
 import { hasPrivilege, MOBILE_BREAKPOINT_PX, PRIV, TABLE_MAX_HEIGHT_VH, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
-import { eventExportLogic, eventHistoryReading, type EventExportInput } from '../../api/readActors';
+import type { EventExportInput } from '../../hooks/answers';
 import { saveFile } from '../../ui/saveFile';
-import type { ExportFormat } from '../../api/stream';
+import type { ExportFormat } from '../../hooks/answers';
 import { selectDownloadError, selectDownloadProgress } from '../../../machines/download';
-import { useViewActor } from '../../app/useViewActor';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useViewActor } from '../../hooks/useViewActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
-import { useReading } from '../../app/useReading';
+import { useReading } from '../../hooks/useReading';
 import { useEventResync } from './eventResync';
 import { BURST_CALM_MS, farAfterFrame, isBurst } from './eventsBurst';
 
@@ -59,7 +59,7 @@ const EventRow = memo(function EventRow({ e, alarmWord, onWhy, far }: { e: Event
 export function EventsScreen() {
   const socket = useSystemActor('socket.events');
   const status = useSelector(socket, selectSocketStatus);
-  const history = useReading<{ items: Event[] }>(eventHistoryReading, 'events:history');
+  const history = useReading<{ items: Event[] }>('eventHistoryReading');
   const historyDone = !history.busy && !history.failed && history.output !== null;
   const [rows, setRows] = useState<Event[]>([]);
   const [paused, setPaused] = useState(false);
@@ -144,7 +144,7 @@ export function EventsScreen() {
   // export: the stored history with this screen's filter, streamed with progress and saved as a file
   const [exportFormat, setExportFormat] = useState<ExportFormat>('csv');
   // the export runs in a download actor, a child of the system; the file it makes is saved here
-  const download = useViewActor(eventExportLogic, { id: 'download:events' });
+  const download = useViewActor('eventExportLogic');
   const progress = useSelector(download, selectDownloadProgress);
   const exportFailed = useSelector(download, selectDownloadError);
   const exporting: { done: number; total: number; failed?: string } | null = progress ?? (exportFailed !== null ? { done: 0, total: 0, failed: exportFailed } : null);

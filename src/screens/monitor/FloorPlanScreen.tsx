@@ -11,13 +11,12 @@ import { useSelector } from '@xstate/react';
 import { doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
 import { selectRunningCommand } from '../../../machines/command';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import { floorPlanDoorCommands, floorPlanPropertiesReading, floorPlanReading, floorPlansReading } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useReading } from '../../app/useReading';
-import { useSystemActor } from '../../app/useSystemActor';
-import { useViewActor } from '../../app/useViewActor';
+import { useReading } from '../../hooks/useReading';
+import { useSystemActor } from '../../hooks/useSystemActor';
+import { useViewActor } from '../../hooks/useViewActor';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { countDoors, doorStateOf, type LiveDoor } from '../configure/doorStatus';
@@ -38,13 +37,13 @@ export function FloorPlanScreen() {
   const seesDoors = hasPrivilege(held, [PRIV.doors.view]);
   const controls = hasPrivilege(held, [PRIV.doors.control]);
   const configures = hasPrivilege(held, ['0.4.15.2']);
-  const plans = useReading<PlanRow[]>(floorPlansReading, 'floorPlan:plans', { input: { clientId }, key: clientId });
-  const props = useReading<{ defaultPlanId: number | null; showDoorNames: boolean; pinSize: string }>(floorPlanPropertiesReading, 'floorPlan:properties', { input: clientId, key: clientId });
+  const plans = useReading<PlanRow[]>('floorPlansReading', { input: { clientId }, key: clientId });
+  const props = useReading<{ defaultPlanId: number | null; showDoorNames: boolean; pinSize: string }>('floorPlanPropertiesReading', { input: clientId, key: clientId });
   const [params, setParams] = useSearchParams();
   const chosenId = planShown(Number(params.get('plan')) || null, plans.output, props.output ? props.output.defaultPlanId : props.busy && !props.failed ? undefined : null);
   const showNames = props.output?.showDoorNames ?? true;
   const pinSize = props.output?.pinSize ?? 'medium';
-  const plan = useReading<Plan>(floorPlanReading, 'floorPlan:plan', { input: chosenId, key: `${chosenId}:${clientId}` });
+  const plan = useReading<Plan>('floorPlanReading', { input: chosenId, key: `${chosenId}:${clientId}` });
   const { doors } = useLiveDoors(seesDoors);
   const byId = useMemo(() => new Map((doors ?? []).map((d) => [d.id, d])), [doors]);
   const [chosenDoor, setChosenDoor] = useState<number | null>(null);
@@ -53,7 +52,7 @@ export function FloorPlanScreen() {
   useEffect(() => setChosenDoor(null), [chosenId]);
 
   // door commands, one at a time (`<doorId>|<command>|<name>`); each answer is said in a toast
-  const commands = useViewActor(floorPlanDoorCommands, { id: 'floorPlan:commands' });
+  const commands = useViewActor('floorPlanDoorCommands');
   useEffect(() => {
     const sub = commands.on('command.done', ({ command: sent }) => {
       const [, command, name] = sent.split('|') as [string, DoorCommand, string];

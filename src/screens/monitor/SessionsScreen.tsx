@@ -8,14 +8,13 @@ import { PRIV, hasPrivilege, shortUserAgent, type SessionKind, type SessionSumma
 import { createResourceListMachine, type ResourceListSnapshot } from '../../../machines/resourceList';
 import { selectEndError, selectIsEnding, selectPendingIds, sessionEndMachine } from '../../../machines/sessionEnd';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { sessionActors } from '../../api/sessions';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime, type TimeFormat } from '../../ui/time';
 import { useT, say, tx } from '../../i18n';
 import './sessions.css';
-import { useViewActor } from '../../app/useViewActor';
-import { useChangeNotices } from '../../app/useChangeNotices';
+import { useViewActor } from '../../hooks/useViewActor';
+import { useChangeNotices } from '../../hooks/useChangeNotices';
 
 interface Kind {
   title: string;
@@ -39,11 +38,6 @@ const KINDS: Record<SessionKind, Kind> = {
     afterEnd: ['Its token stops working at once: the integration must open a new session.',
       'Their tokens stop working at once: the integrations must open new sessions.'],
   },
-};
-
-const machines = {
-  operator: { list: createResourceListMachine({ fetchPage: sessionActors('operator').fetchPage }), end: sessionEndMachine.provide({ actors: { endSessions: sessionActors('operator').endSessions } }) },
-  service: { list: createResourceListMachine({ fetchPage: sessionActors('service').fetchPage }), end: sessionEndMachine.provide({ actors: { endSessions: sessionActors('service').endSessions } }) },
 };
 
 const STATES = [{ label: 'Open', value: 'open' }, { label: 'Ended', value: 'ended' }, { label: 'All', value: 'all' }];
@@ -74,8 +68,8 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const zone = time.zone;
   const canEnd = hasPrivilege(held, [k.privileges.end]);
 
-  const list = useViewActor(machines[kind].list, { id: `list:${kind}-sessions`, input: { resource: `${kind}-sessions`, sort: DEFAULT_SORT, filters: { state: 'open' } } });
-  const ender = useViewActor(machines[kind].end, { id: `end:${kind}-sessions` });
+  const list = useViewActor(`list:${kind}-sessions`, { input: { resource: `${kind}-sessions`, sort: DEFAULT_SORT, filters: { state: 'open' } } });
+  const ender = useViewActor(kind === 'operator' ? 'operatorSessionEnd' : 'serviceSessionEnd');
   const items = useSelector(list, selItems);
   const total = useSelector(list, selTotal);
   const page = useSelector(list, selPage);

@@ -5,13 +5,12 @@
 import { useEffect, useRef } from 'react';
 import type { Event } from '../../../contract';
 import type { SocketActor } from '../../../machines/socket';
-import { eventGapFill } from '../../api/readActors';
-import { useViewActor } from '../../app/useViewActor';
+import { useViewActor } from '../../hooks/useViewActor';
 
 /** `onNoHistory`: a resync found nothing shown yet — the screen reads its history again if that load had failed (the
  *  server went away while it was on its way: nothing else would ever fill the list). */
 export function useEventResync(socket: SocketActor, newestId: () => number | null, onMissed: (events: Event[]) => void, onNoHistory?: () => void) {
-  const gaps = useViewActor(eventGapFill, { id: 'gapFill:events' });
+  const gaps = useViewActor('eventGapFill');
   const cb = useRef({ newestId, onMissed, onNoHistory });
   cb.current = { newestId, onMissed, onNoHistory };
   useEffect(() => {

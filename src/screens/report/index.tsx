@@ -1,10 +1,10 @@
 import { Button, Callout } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
-import { auditChainExports, auditChainReading, type AuditChainReport } from '../../api/readActors';
-import type { ServerFile } from '../../api/files';
-import { useReading } from '../../app/useReading';
-import { useCommand } from '../../app/useCommand';
+import type { AuditChainReport } from '../../hooks/answers';
+import type { ServerFile } from '../../hooks/answers';
+import { useReading } from '../../hooks/useReading';
+import { useCommand } from '../../hooks/useCommand';
 import { tx, useLocale } from '../../i18n';
 import { activityReport, uiErrors } from '../../resources';
 import { ListScreen } from '../../ui/ListScreen';
@@ -19,9 +19,9 @@ export const ActivityReportScreen = () => (
 /** Issue 31: whether the client's audit trail is as it was written (its hash chain walked now), and its verifiable export. */
 function AuditChain() {
   useLocale();
-  const chain = useReading<AuditChainReport | null>(auditChainReading, 'read:audit-chain');
+  const chain = useReading<AuditChainReport | null>('auditChainReading');
   // the export is itself a change (audited), so the chain is verified again after it
-  const exports = useCommand(auditChainExports, 'audit:chain-export', () => null, (_, result) => { saveFile(result as ServerFile); chain.reload(); });
+  const exports = useCommand('auditChainExports', () => null, (_, result) => { saveFile(result as ServerFile); chain.reload(); });
   const exporting = useSelector(exports, selectRunningCommand) !== null;
   const r = chain.output;
   const said = !r ? (chain.failed ? tx('The audit chain could not be checked.') : tx('Checking the audit chain…'))

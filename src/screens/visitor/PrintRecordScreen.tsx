@@ -4,8 +4,7 @@
 import { useSearchParams } from 'react-router-dom';
 import { Button, Callout, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { Visitor } from '../../../contract';
-import { visitorReading } from '../../api/readActors';
-import { useReading } from '../../app/useReading';
+import { useReading } from '../../hooks/useReading';
 import { tx, useLocale } from '../../i18n';
 import { purposeLabel } from '../../resources/visitors';
 import { showDate, useTime } from '../../ui/time';
@@ -16,7 +15,7 @@ export function PrintRecordScreen() {
   // a page without layout is never kept alive: its query is the router's current one
   const raw = useSearchParams()[0].get('id') ?? '';
   const id = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-  const task = useReading<Visitor | { notFound: true } | null>(visitorReading, 'read:print-record', { input: id, key: id });
+  const task = useReading<Visitor | { notFound: true } | null>('visitorReading', { input: id, key: id });
   const at = (iso: string | null | undefined) => (iso ? dateTime(iso, true) : '—');
   if (id === null || (task.output && 'notFound' in task.output)) {
     return <div className="gh-print" data-testid="print-record"><NonIdealState icon="search" title={tx('Visitor not found')}

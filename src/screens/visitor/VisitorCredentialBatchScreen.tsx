@@ -9,11 +9,10 @@ import { Field, Form } from 'react-final-form';
 import { useSelector } from '@xstate/react';
 import { TOAST_MS, VISITOR_CREDENTIAL_BATCH_MAX, VISITOR_CREDENTIAL_KINDS, batchNumbers, validate, VisitorCredentialBatch, type Violation } from '../../../contract';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
-import { visitorCredentialBatchCommands } from '../../api/readActors';
-import { useViewActor } from '../../app/useViewActor';
+import { useViewActor } from '../../hooks/useViewActor';
 import { tCat, tx, useLocale } from '../../i18n';
 import { violationText } from '../../i18n/violations';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 
 interface Values { prefix: string; first: number; count: number; digits: number; kind: string }
@@ -32,7 +31,7 @@ function check(v: Values): { numbers: string[] | null; errors: Partial<Record<ke
 export function VisitorCredentialBatchScreen() {
   const locale = useLocale();
   const navigate = useNavigate();
-  const commands = useViewActor(visitorCredentialBatchCommands, { id: 'commands:visitorCredentialBatch' });
+  const commands = useViewActor('visitorCredentialBatchCommands');
   const running = useSelector(commands, selectRunningCommand) !== null;
   const failure = useSelector(commands, selectCommandError);
   const result = useSelector(commands, selectCommandResult) as { added?: { added: number; firstNumber: string; lastNumber: string }; violations?: Violation[] } | null;

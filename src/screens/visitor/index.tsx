@@ -6,17 +6,15 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, type Visitor } from '../../../contract';
-import { notify } from '../../system/notices';
+import { notify } from '../../hooks/console';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import { printBadgeLogic } from '../../api/printBadge';
-import { visitorMoves, visitorReading } from '../../api/readActors';
 import { useRouteInfo } from '../../app/RouteContext';
-import { useReading } from '../../app/useReading';
-import { useViewActor } from '../../app/useViewActor';
-import { useSystemActor } from '../../app/useSystemActor';
+import { useReading } from '../../hooks/useReading';
+import { useViewActor } from '../../hooks/useViewActor';
+import { useSystemActor } from '../../hooks/useSystemActor';
 import { ResourceForm } from '../../resources';
 import { purposeLabel, today, visitorStatusLabel, visitors } from '../../resources/visitors';
 import { ListScreen } from '../../ui/ListScreen';
@@ -74,7 +72,7 @@ export function VisitorDetailsScreen() {
   const intent = route.path.startsWith('/visitor/sign-in') ? 'sign-in' : route.path.startsWith('/visitor/sign-out') ? 'sign-out' : null;
   const id = Number(params.id);
   const valid = Number.isInteger(id) && id > 0;
-  const task = useReading<Visitor | { notFound: true }>(visitorReading, 'visitor', { input: valid ? id : null, key: id });
+  const task = useReading<Visitor | { notFound: true }>('visitorReading', { input: valid ? id : null, key: id });
   if (!valid) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')} /></div>;
   if (task.output && 'notFound' in task.output) {
     // a visitor of another client, or one that was removed: an expected answer, shown as such (issue 10)
@@ -108,7 +106,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
   const canPrint = useSelector(companion, selectCanPrintBadge);
   const companionStatus = useSelector(companion, selectCompanionStatus);
   // sign in / sign out (`<id>|sign-in`): one command at a time; the visitor shown is the server's latest answer
-  const mover = useViewActor(visitorMoves, { id: 'visitor:moves' });
+  const mover = useViewActor('visitorMoves');
   // issue 10: a sign-in or sign-out says what happened, beside the status tag that changes
   useEffect(() => {
     let before = mover.getSnapshot();
@@ -128,9 +126,7 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
   const moveError = useSelector(mover, selectCommandError);
   const visitor = (useSelector(mover, selectCommandResult) as Visitor | null) ?? loaded;
   const name = `${visitor.firstName} ${visitor.lastName}`;
-  const machine = useMemo(() => badgePrintMachine.provide({ actors: { print: printBadgeLogic(companion) } }), [companion]);
-  const badge = useViewActor(machine, {
-    id: 'badgePrint',
+  const badge = useViewActor('badgePrintLogic', {
     input: {
       visitorId: visitor.id,
       visitor: { name, company: visitor.company, host: visitor.hostName, validUntil: visitor.validUntil, issuer: visitor.issuer, siteCode: visitor.siteCode },

@@ -6,21 +6,6 @@ import { createGatehouseSystem } from '../../machines/system';
 import { replayImpl } from '../../machines/journal';
 import { createViewHandle } from './useViewActor';
 
-function system() {
-  const logics = new Map<string, AnyActorLogic>();
-  const root = createGatehouseSystem({ ...replayImpl(), views: { resolve: (id) => logics.get(id) } }).start();
-  const views = root.system.get('views') as AnyActorRef;
-  let n = 0;
-  const open = (logic: AnyActorLogic, label: string, input: unknown) => {
-    const id = `${label}#${++n}`;
-    logics.set(id, logic);
-    views.send({ type: 'view.open', id, input });
-    return root.system.get(id) as AnyActorRef;
-  };
-  const close = (id: string) => views.send({ type: 'view.close', id });
-  return { root, views, open: open as never, close };
-}
-
 let reads = 0;
 const counter = setup({
   types: { context: {} as { n: number; log: string[] }, input: {} as { start: number }, emitted: {} as { type: 'counted'; n: number } },
@@ -32,6 +17,21 @@ const counter = setup({
     add: { actions: [({ context, event }) => { context.n += (event as unknown as { by: number }).by; context.log.push(`add ${(event as unknown as { by: number }).by}`); }, emit(({ context }) => ({ type: 'counted' as const, n: context.n }))] },
   },
 });
+
+/** A system whose `views` resolves a label as the console's registry does (src/system/logic.ts): here, `counter`. */
+function system() {
+  const logics = new Map<string, AnyActorLogic>([['counter', counter]]);
+  const root = createGatehouseSystem({ ...replayImpl(), views: { resolve: (id) => logics.get(id.replace(/#\d+$/, '')) } }).start();
+  const views = root.system.get('views') as AnyActorRef;
+  let n = 0;
+  const open = (label: string, input: unknown) => {
+    const id = `${label}#${++n}`;
+    views.send({ type: 'view.open', id, input });
+    return root.system.get(id) as AnyActorRef;
+  };
+  const close = (id: string) => views.send({ type: 'view.close', id });
+  return { root, views, open, close };
+}
 
 describe('a view actor handle', () => {
   it('runs nothing before the view is committed: a stand-in gives the first snapshot', () => {

@@ -7,12 +7,16 @@ import { TOAST_MS } from '../../contract';
 import type { commandMachine } from '../../machines/command';
 import { say, tx } from '../i18n';
 import { notify } from '../system/notices';
+import type { LogicIdOf, ResourceView } from '../system/logic';
 import { useViewActor } from './useViewActor';
 
 export type CommandSaid = (command: string, result: unknown) => { title: string; message: string } | null;
 
-export function useCommand(logic: typeof commandMachine, id: string, said: CommandSaid, onDone?: (command: string, result: unknown) => void): ActorRefFrom<typeof commandMachine> {
-  const actor = useViewActor(logic, { id });
+/** A command actor's id: a registered command logic, or a resource list's `commands:<resource>`. */
+export type CommandId = LogicIdOf<typeof commandMachine> | `${Extract<ResourceView, 'commands'>}:${string}`;
+
+export function useCommand(id: CommandId, said: CommandSaid, onDone?: (command: string, result: unknown) => void): ActorRefFrom<typeof commandMachine> {
+  const actor = useViewActor(id as LogicIdOf<typeof commandMachine>) as unknown as ActorRefFrom<typeof commandMachine>;
   const latest = useRef({ said, onDone });
   latest.current = { said, onDone };
   useEffect(() => {

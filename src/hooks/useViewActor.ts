@@ -11,14 +11,18 @@
 // very first snapshot the actor will have) through a handle whose identity never changes: the events it is sent
 // before the actor opens are delivered to it once it does, and its subscribers are moved over to it.
 import { useEffect, useState } from 'react';
-import { createActor, toObserver, type ActorOptions, type ActorRefFrom, type AnyActorLogic, type AnyActorRef, type AnyEventObject, type Observer, type Subscription } from 'xstate';
+import { useActorRef } from '@xstate/react';
+import { createActor, toObserver, type ActorRefFrom, type AnyActorLogic, type AnyActorRef, type AnyEventObject, type Observer, type Subscription } from 'xstate';
 import { closeViewActor, openViewActor } from '../system/browser';
+import { viewLogic, type ResourceLogics, type ViewLogicId, type ViewLogics } from '../system/logic';
+
+export type { LogicIdOf, ViewLogicId } from '../system/logic';
 
 /** A subscription that follows the handle's target; `moved` tells a snapshot subscriber to read the new target's snapshot. */
 interface Moved { sub: Subscription; attach: (target: AnyActorRef) => Subscription; moved?: (target: AnyActorRef) => void }
 
 /** The handle a view holds: forwards to the stand-in, then to the open actor (and to a new one after a StrictMode re-run). */
-export function createViewHandle(logic: AnyActorLogic, label: string, input: unknown, open = openViewActor, close = closeViewActor) {
+export function createViewHandle(logic: AnyActorLogic, label: string, input: unknown, open: (label: string, input: unknown) => AnyActorRef = openViewActor, close = closeViewActor) {
   let target: AnyActorRef = createActor(logic, { input });
   let opened = false;
   const waiting: AnyEventObject[] = [];
@@ -42,7 +46,7 @@ export function createViewHandle(logic: AnyActorLogic, label: string, input: unk
     /** The view is committed: the actor opens, takes what it was sent so far, and its subscribers follow it. */
     open() {
       if (opened) return;
-      target = open(logic, label, input) as AnyActorRef;
+      target = open(label, input);
       opened = true;
       for (const m of moved) { m.sub.unsubscribe(); m.sub = m.attach(target); }
       // a snapshot subscriber (useSelector) reads the open actor's snapshot, which may have moved on already
@@ -59,11 +63,35 @@ export function createViewHandle(logic: AnyActorLogic, label: string, input: unk
   return handle;
 }
 
-export function useViewActor<TLogic extends AnyActorLogic>(logic: TLogic, options: Pick<ActorOptions<TLogic>, 'input'> & { id: string }): ActorRefFrom<TLogic> {
-  const [handle] = useState(() => createViewHandle(logic, options.id, options.input));
+/**
+ * The view's own actor, by the id its logic is registered under (src/system/logic.ts): a named logic
+ * (`'doorCommands'`) or a resource's `list:`, `form:` or `commands:` (`'list:identities'`). The view never brings the
+ * logic itself; a label of its own is not needed either (two open actors of one id are numbered `#n`).
+ */
+export function useViewActor(id: `list:${string}`, options?: { input?: unknown }): ActorRefFrom<ResourceLogics['list']>;
+export function useViewActor(id: `form:${string}`, options?: { input?: unknown }): ActorRefFrom<ResourceLogics['form']>;
+export function useViewActor(id: `commands:${string}`, options?: { input?: unknown }): ActorRefFrom<ResourceLogics['commands']>;
+export function useViewActor<K extends ViewLogicId>(id: K, options?: { input?: unknown }): ActorRefFrom<ViewLogics[K]>;
+export function useViewActor(id: string, options: { input?: unknown } = {}): AnyActorRef {
+  const [handle] = useState(() => {
+    const logic = viewLogic(id);
+    if (!logic) throw new Error(`No logic is registered under '${id}' (src/system/logic.ts).`);
+    return createViewHandle(logic, id, options.input);
+  });
   useEffect(() => {
     handle.open();
     return () => handle.close();
   }, [handle]);
-  return handle as unknown as ActorRefFrom<TLogic>;
+  return handle as unknown as AnyActorRef;
+}
+
+/**
+ * An actor of the view's that stays outside the actor system: its events reach no journal, replay or inspector. Only
+ * for logic whose events carry what a journal must not hold (the batch upload takes the spreadsheet itself as an
+ * event: people's data, megabytes). Still by id: the view does not bring the logic.
+ */
+export function usePrivateActor<K extends ViewLogicId>(id: K): ActorRefFrom<ViewLogics[K]> {
+  const logic = viewLogic(id);
+  if (!logic) throw new Error(`No logic is registered under '${id}' (src/system/logic.ts).`);
+  return useActorRef(logic) as unknown as ActorRefFrom<ViewLogics[K]>;
 }

@@ -1,18 +1,20 @@
 // A view's one read-only answer through a screen-owned reading actor (machines/reading.ts; its REST call provided in
-// src/api/readActors.ts): read when the view mounts, again when a kept-alive view is shown again (its effects re-mount)
+// src/system/logic.ts, by id): read when the view mounts, again when a kept-alive view is shown again (its effects re-mount)
 // and, from scratch, when `key` changes (another client). The view never runs the request itself (issue 11).
 import { useCallback, useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import { readingMachine, readingNotice, selectReadBusy, selectReadFailed, type ReadingSnapshot } from '../../machines/reading';
 import { useChangeNotices, type NoticeSource } from './useChangeNotices';
 import { useViewActor } from './useViewActor';
+import type { ActorRefFrom } from 'xstate';
+import type { LogicIdOf } from '../system/logic';
 
 /**
  * `notices`: real-time notices after which the answer is read again (useChangeNotices) — at once, or with `live` at
  * most every DASHBOARD_LIVE_MS and never over a read on its way (`read.changed`, machines/reading.ts).
  */
-export function useReading<T>(logic: typeof readingMachine, id: string, options: { input?: unknown; key?: unknown; notices?: NoticeSource; live?: boolean } = {}) {
-  const actor = useViewActor(logic, { id, input: options.input });
+export function useReading<T>(id: LogicIdOf<typeof readingMachine>, options: { input?: unknown; key?: unknown; notices?: NoticeSource; live?: boolean } = {}) {
+  const actor = useViewActor(id, { input: options.input }) as unknown as ActorRefFrom<typeof readingMachine>;
   const output = useSelector(actor, (s: ReadingSnapshot) => s.context.output) as T | null;
   const busy = useSelector(actor, selectReadBusy);
   const failed = useSelector(actor, selectReadFailed);
