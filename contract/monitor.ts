@@ -115,8 +115,10 @@ export const AlarmHistoryEntry = type({
 export type AlarmHistoryEntry = Infer<typeof AlarmHistoryEntry>;
 
 const nonBlank = (max: number) => requiredText(max);
-/** Process an alarm: the operator's note is required. */
-export const ProcessAlarmBody = object({ note: nonBlank(1000) });
+/** The longest operator note an alarm's processing keeps (characters); the console shows it and counts toward it. */
+export const ALARM_NOTE_MAX = 1000;
+/** Process an alarm: the operator's note is required, at most ALARM_NOTE_MAX characters (never cut: refused beyond). */
+export const ProcessAlarmBody = object({ note: nonBlank(ALARM_NOTE_MAX) });
 export type ProcessAlarmBody = Infer<typeof ProcessAlarmBody>;
 
 export const DOOR_COMMANDS = ['lock', 'unlock', 'momentary-unlock'] as const;

@@ -3,7 +3,7 @@
 // gone from the open list), privileges and bad bodies change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IMessage } from '@stomp/stompjs';
-import { API, DESTINATIONS, EVENT_CODES, SOCKJS_PREFIX } from '../../contract';
+import { ALARM_NOTE_MAX, API, DESTINATIONS, EVENT_CODES, SOCKJS_PREFIX } from '../../contract';
 import { buildServer } from '../app';
 import { startTestServer, type TestServer } from '../testkit';
 import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
@@ -96,6 +96,10 @@ describe('a forced door, acknowledged and processed', () => {
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.violations.length).toBeGreaterThan(0);
     }
+    // a note beyond the limit is refused on the note field, never cut (issue 29)
+    const long = await s.call('POST', `${API.alarms}/${alarm.id}/process`, { token: operator, body: { note: 'x'.repeat(ALARM_NOTE_MAX + 1) } });
+    expect(long.status).toBe(400);
+    expect(long.body.violations).toEqual([{ field: 'note', message: `must be at most ${ALARM_NOTE_MAX} characters` }]);
     expect((await s.call('POST', `${API.alarms}/${alarm.id}/process`, { token: operator, raw: '{"note":' })).status).toBe(400);
     expect(await s.count(`select 1 from alarms where event_id = $1 and state = 'acknowledged'`, [alarm.id])).toBe(1);
     expect(await s.count(`select 1 from audit_log where entity = 'alarm' and action = 'process'`)).toBe(0);
@@ -128,6 +132,12 @@ describe('a forced door, acknowledged and processed', () => {
     // the most urgent types first: a forced door and an intrusion (issue 12) are both priority 1
     const types = (await s.call('GET', API.alarmTypes, { token: operator })).body;
     expect(types.slice(0, 2).map((t: any) => [t.eventCode, t.priority]).sort()).toEqual([[2005, 1], [6001, 1]]);
+    // a note of exactly the limit is kept whole (issue 29: it was cut, silently)
+    const full = `${'n'.repeat(ALARM_NOTE_MAX - 1)}.`;
+    expect((await s.call('POST', `${API.alarms}/${forced.id}/acknowledge`, { token: operator })).status).toBe(200);
+    expect((await s.call('POST', `${API.alarms}/${forced.id}/process`, { token: operator, body: { note: full } })).status).toBe(200);
+    const kept = (await s.call('GET', `${API.alarms}/${forced.id}/history`, { token: operator })).body.find((h: any) => h.action === 'processed');
+    expect(kept.note).toBe(full);
   });
 });
 

@@ -13,7 +13,9 @@ import { useIsMobile } from '../../hooks/useMediaQuery';
 import { SoundControl } from '../../app/SoundControl';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { useT, tx } from '../../i18n';
+import { tCat, useLocale, useT, tx } from '../../i18n';
+import { violationText } from '../../i18n/violations';
+import { alarmNoteState } from './alarmNote';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
 const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.acknowledge', id });
@@ -81,9 +83,12 @@ export function AlarmsScreen() {
   const [note, setNote] = useState('');
   const { zoneName } = useTime();
   const t = useT();
+  const locale = useLocale();
+  // the note is checked by the contract's rule and counted toward its limit, never cut (issue 29)
+  const noteState = alarmNoteState(note, locale);
 
   const submit = () => {
-    if (!processing || !note.trim()) return;
+    if (!processing || noteState.problem) return;
     alarms.send({ type: 'alarm.process', id: processing.id, note: note.trim() });
     setProcessing(null);
     setNote('');
@@ -120,13 +125,18 @@ export function AlarmsScreen() {
       <Dialog isOpen={processing !== null} onClose={() => setProcessing(null)} title={tx('Process alarm')} icon="confirm">
         <DialogBody>
           {processing && <p><strong>{processing.message}</strong><br /><span className="bp6-text-muted">{processing.instructions}</span></p>}
-          <FormGroup label={tx('Operator note')} labelFor="alarm-note" helperText={tx('Required: what was found and done.')}>
-            <TextArea id="alarm-note" fill autoFocus value={note} maxLength={1000} onChange={(e) => setNote(e.currentTarget.value)} data-testid="alarm-note" />
+          <FormGroup label={tx('Operator note')} labelFor="alarm-note" intent={noteState.over ? 'danger' : 'none'}
+            helperText={<span className="gh-alarm-note__help">
+              <span data-testid="alarm-note-error">{noteState.over && noteState.problem ? violationText(noteState.problem, locale, (k, e) => tCat(k, e, locale)) : tx('Required: what was found and done.')}</span>
+              {' '}<span id="alarm-note-counter" className="gh-nowrap" data-testid="alarm-note-counter" aria-live="polite">{noteState.counter}</span>
+            </span>}>
+            <TextArea id="alarm-note" fill autoFocus value={note} intent={noteState.over ? 'danger' : 'none'} aria-invalid={noteState.over}
+              aria-describedby="alarm-note-counter" onChange={(e) => setNote(e.currentTarget.value)} data-testid="alarm-note" />
           </FormGroup>
         </DialogBody>
         <DialogFooter actions={<>
           <Button onClick={() => setProcessing(null)}>{tx('Cancel')}</Button>
-          <Button intent="primary" disabled={!note.trim()} onClick={submit} data-testid="alarm-process-submit">{tx('Process')}</Button>
+          <Button intent="primary" disabled={noteState.problem !== undefined} onClick={submit} data-testid="alarm-process-submit">{tx('Process')}</Button>
         </>} />
       </Dialog>
     </div>
