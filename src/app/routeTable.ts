@@ -13,7 +13,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay' | 'activityReport' | 'uiErrors' | 'alarms' | 'events' | 'login' | 'loginRemake' | 'forgotPassword' | 'resetPassword' | 'dashboard' | 'profile' | 'forbidden' | 'notFound'
     | 'clients' | 'clientAdd' | 'clientEdit' | 'identities' | 'identityAdd' | 'identityEdit' | 'attendance' | 'later'
-  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'printRecord' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels' | 'backupRestore'
+  | 'visitorRegister' | 'visitorCredentialBatch' | 'visitorList' | 'visitorDetails' | 'visitorToday' | 'visitorUpcoming' | 'dailyAttendance' | 'attendanceSummaries' | 'buildTimesheet' | 'printRecord' | 'eventReport' | 'doors' | 'divisions' | 'alarmZone' | 'doorQr' | 'calendar' | 'controllerDiagnostic' | 'interfacePreAdd' | 'privileges' | 'privilegesFixed' | 'assignPrivileges' | 'batchUpload' | 'floorPlanMonitor' | 'controllerHub' | 'accessZones' | 'threatLevels' | 'backupRestore' | 'alarmHandling'
   | 'operatorSessions' | 'serviceAccountSessions'
   | 'serviceAccounts' | 'serviceAccountForm' | 'webHooks' | 'webHookForm' | 'webHookHistory'
   | 'catalogueList' | 'catalogueForm' | 'operatorSettings' | 'operators';
@@ -202,6 +202,8 @@ export const ROUTES: RouteDef[] = [
   // ---------- Report ----------
   r('report', '/report/activity', 'Activity report', ['0.6.1.0'], { icon: 'history', screen: 'activityReport', description: 'Every change an operator made: who, when, what, before and after.' }),
   r('report', '/report/event', 'Event report', ['0.6.2.0'], { icon: 'list', screen: 'eventReport', description: 'Access events filtered by time, door, identity and code.' }),
+  // issue 31 [0.6.7.0]: alarms raised, times to acknowledge and process, open, without a note and past the targets
+  r('report', '/report/alarm-handling', 'Alarm handling', [PRIV.alarmHandlingReport], { icon: 'stopwatch', screen: 'alarmHandling', description: 'How fast alarms were acknowledged and processed, against the target times.' }),
   ...catalogue(identityReportResource, 'Identities with their credentials and access groups.'),
   ...catalogue(identityLocationResource, 'Where each identity was last seen.'),
   ...catalogue(reportJobsResource, 'Reports made on a schedule for the period just past, kept for download.'),

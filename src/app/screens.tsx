@@ -43,6 +43,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   activityReport: pick(report, 'ActivityReportScreen'),
   uiErrors: pick(report, 'UiErrorsScreen'),
   eventReport: pick(report, 'EventReportScreen'),
+  alarmHandling: pick(() => import('../screens/report/AlarmHandlingScreen'), 'AlarmHandlingScreen'),
   alarms: pick(monitor, 'AlarmsScreen'),
   events: pick(monitor, 'EventsScreen'),
   operatorSessions: pick(monitor, 'OperatorSessionsScreen'),
