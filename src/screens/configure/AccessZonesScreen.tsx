@@ -6,7 +6,7 @@ import { Button, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spi
 import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
 import { PRIV, hasPrivilege, type ZoneOccupancy, type ZoneOccupants } from '../../../contract';
-import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useReading } from '../../hooks/useReading';
 import { useViewActor } from '../../hooks/useViewActor';
 import { useSystemActor } from '../../hooks/useSystemActor';
@@ -19,9 +19,8 @@ import { useTime } from '../../ui/time';
 export function AccessZonesScreen() {
   useLocale();
   const session = useSystemActor('session');
-  const clientId = useSelector(session, selectClientId);
   const mayForgive = hasPrivilege(useSelector(session, selectHeldPrivileges), [PRIV.accessZones.edit]);
-  const occupancy = useReading<ZoneOccupancy>('zoneOccupancyReading', { key: clientId });
+  const occupancy = useReading<ZoneOccupancy>('zoneOccupancyReading');
   const count = (id: number) => occupancy.output?.items.find((x) => x.zoneId === id)?.count ?? 0;
   const [open, setOpen] = useState<{ id: number; name: string } | null>(null);
   return (

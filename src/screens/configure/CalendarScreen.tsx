@@ -9,12 +9,12 @@ import { Button, ButtonGroup, Callout, H4, NonIdealState, Spinner, Tag, type Int
 import { useSelector } from '@xstate/react';
 import { addDays, addMonths, endOfMonth, format, startOfMonth, startOfWeek } from 'date-fns';
 import { PRIV, SPECIAL_DAY_KINDS, hasPrivilege } from '../../../contract';
-import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import type { SpecialDateRow } from '../../hooks/answers';
 import { useReading } from '../../hooks/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../hooks/useSystemActor';
-import { getLocale, routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
+import { routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
 import { catKey, resourceBase } from '../../i18n/catalogue';
 import { firstDayOfWeek } from '../../i18n/week';
 import { PageHeader } from '../../ui/PageHeader';
@@ -35,13 +35,12 @@ export function CalendarScreen() {
   const navigate = useNavigate();
   const time = useTime();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  const clientId = useSelector(useSystemActor('session'), selectClientId);
   const canAdd = hasPrivilege(held, [PRIV.specialDates.add]);
   const canEdit = hasPrivilege(held, [PRIV.specialDates.edit]);
   const today = time.today(Date.now());
   const [month, setMonth] = useState(() => startOfMonth(new Date(`${today}T00:00:00`))); // visual: the month shown
-  const dates = useReading<{ items: SpecialDate[] }>('specialDatesReading', { key: clientId });
-  const all = dates.output?.items ?? [];
+  const dates = useReading<{ items: SpecialDate[] }>('specialDatesReading');
+  const all = useMemo(() => dates.output?.items ?? [], [dates.output]);
   const days = useMemo(() => {
     // weeks start where the reader's region starts them (Sunday in the US, Monday in Britain and China)
     const first = startOfWeek(startOfMonth(month), { weekStartsOn: firstDayOfWeek(locale) });
@@ -52,7 +51,7 @@ export function CalendarScreen() {
   }, [month, locale]);
   const ym = format(month, 'yyyy-MM');
   const inMonth = useMemo(() => days.filter((d) => format(d, 'yyyy-MM') === ym).flatMap((d) => onDay(all, format(d, 'yyyy-MM-dd')).map((s) => ({ day: format(d, 'yyyy-MM-dd'), s }))), [days, all, ym]);
-  const weekdays = useMemo(() => days.slice(0, 7).map((d) => new Intl.DateTimeFormat(getLocale() === 'zh-CN' ? 'zh-CN' : 'en-GB', { weekday: 'short' }).format(d)), [days, locale]);
+  const weekdays = useMemo(() => days.slice(0, 7).map((d) => new Intl.DateTimeFormat(locale === 'zh-CN' ? 'zh-CN' : 'en-GB', { weekday: 'short' }).format(d)), [days, locale]);
   const monthTitle = new Intl.DateTimeFormat(locale === 'zh-CN' ? 'zh-CN' : 'en-GB', { month: 'long', year: 'numeric' }).format(month);
 
   return (

@@ -8,7 +8,7 @@ import { Button, Card, H5, InputGroup, NonIdealState, Spinner, Switch, Tag } fro
 import { useSelector } from '@xstate/react';
 import { hasPrivilege, PRIV, type ControllerHubRow } from '../../../contract';
 import { selectControllers } from '../../../machines/hardwareStatus.selectors';
-import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useReading } from '../../hooks/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useSystemActor } from '../../hooks/useSystemActor';
@@ -20,11 +20,10 @@ export function ControllerHubScreen() {
   const { route } = useRouteInfo();
   useLocale();
   const session = useSystemActor('session');
-  const clientId = useSelector(session, selectClientId);
   const held = useSelector(session, selectHeldPrivileges);
   const mayDiagnose = hasPrivilege(held, [PRIV.controllers.diagnostics]);
   const mayEdit = hasPrivilege(held, [PRIV.controllers.edit]);
-  const hub = useReading<{ items: ControllerHubRow[] }>('controllerHubReading', { key: clientId });
+  const hub = useReading<{ items: ControllerHubRow[] }>('controllerHubReading');
   const beats = useSelector(useSystemActor('hardwareStatus'), selectControllers);
   const time = useTime();
   const [text, setText] = useState('');

@@ -9,7 +9,7 @@ import { Alert, Button, Callout, NonIdealState, Spinner, Tag, Tree, type TreeNod
 import { useSelector } from '@xstate/react';
 import { DESTINATIONS, hasPrivilege, PRIV } from '../../../contract';
 import { selectCommandError, selectRunningCommand } from '../../../machines/command';
-import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useReading } from '../../hooks/useReading';
 import { useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
@@ -26,10 +26,9 @@ export function DivisionsScreen() {
   const { route } = useRouteInfo();
   const navigate = useNavigate();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  const clientId = useSelector(useSystemActor('session'), selectClientId);
   const can = { add: hasPrivilege(held, [PRIV.divisions.add]), edit: hasPrivilege(held, [PRIV.divisions.edit]), delete: hasPrivilege(held, [PRIV.divisions.delete]) };
   // the last tree stays on screen while the next is read; another client's goes
-  const task = useReading<{ items: Row[] }>('divisionsReading', { key: clientId });
+  const task = useReading<{ items: Row[] }>('divisionsReading');
   const { reload } = task;
   const rows = task.output?.items ?? null;
   const tree = useMemo(() => divisionTree(rows ?? []), [rows]);

@@ -44,7 +44,7 @@ const isShown = (id: string, data: DashboardSummary) => {
 export function DashboardScreen() {
   const session = useSystemActor('session');
   const user = useSelector(session, selectUser);
-  const live = useLiveDashboard(user?.clientId);
+  const live = useLiveDashboard();
   const data = live.data;
   // pages with nothing this user may see are left out (HR has no activity report, so no "recent changes" page)
   const pages = useMemo(() => {

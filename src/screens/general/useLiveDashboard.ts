@@ -9,8 +9,8 @@ import { useReading } from '../../hooks/useReading';
 
 const LIVE_TOPICS = { destinations: [DESTINATIONS.alarmCount, DESTINATIONS.events, DESTINATIONS.clocking] };
 
-export function useLiveDashboard(clientId: number | null | undefined) {
-  const read = useReading<DashboardSummary>('dashboardReading', { key: clientId, notices: LIVE_TOPICS, live: true });
+export function useLiveDashboard() {
+  const read = useReading<DashboardSummary>('dashboardReading', { notices: LIVE_TOPICS, live: true });
   const status: 'active' | 'done' | 'error' = read.busy ? 'active' : read.failed ? 'error' : 'done';
   return { data: read.output ?? undefined, status, reload: read.reload };
 }

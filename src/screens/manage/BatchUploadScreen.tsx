@@ -12,7 +12,7 @@ import {
   selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchPreview,
   selectBatchProgress, selectBatchResult, selectBatchStage,
 } from '../../../machines/batchUpload';
-import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useReading } from '../../hooks/useReading';
 import { usePrivateActor, useViewActor } from '../../hooks/useViewActor';
 import { useRouteInfo } from '../../app/RouteContext';
@@ -53,7 +53,6 @@ export function BatchUploadScreen() {
   const { route } = useRouteInfo();
   const loc = useLocale();
   const session = useSystemActor('session');
-  const clientId = useSelector(session, selectClientId);
   const held = useSelector(session, selectHeldPrivileges);
   // outside the actor system: the spreadsheet itself is one of its events (people's data, megabytes)
   const upload = usePrivateActor('batchUploadLogic');
@@ -67,7 +66,7 @@ export function BatchUploadScreen() {
   const templateError = useSelector(upload, selectBatchFieldError('templateId'));
   const canImport = useSelector(upload, selectBatchCanImport);
 
-  const templates = useReading<{ items: { id: number; label: string }[] }>('batchTemplatesReading', { key: clientId });
+  const templates = useReading<{ items: { id: number; label: string }[] }>('batchTemplatesReading');
   const reports = useViewActor('batchReportCommands');
   useEffect(() => {
     const sub = reports.on('command.done', ({ command, result }) => save(result as Blob, `batch-${command}-errors.csv`));

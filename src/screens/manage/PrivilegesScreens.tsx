@@ -8,7 +8,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Alert, Button, Callout, Card, Checkbox, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { PLATFORM_PRIVILEGES, PRIV, PRIVILEGES, hasPrivilege, type Division } from '../../../contract';
-import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { selectCommandError, selectRunningCommand, type CommandSnapshot } from '../../../machines/command';
 import type { PrivilegeHoldersRow, Tick } from '../../hooks/answers';
 import { useReading } from '../../hooks/useReading';
@@ -41,11 +41,10 @@ const matches = (q: string, code: string, label: string) => !q || code.startsWit
 export function PrivilegesScreen() {
   useLocale();
   const { route } = useRouteInfo();
-  const clientId = useSelector(useSystemActor('session'), selectClientId);
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canAssign = hasPrivilege(held, [PRIV.roles.assign]);
-  const holders = useReading<PrivilegeHoldersRow[]>('privilegeHoldersReading', { key: clientId });
-  const divisions = useReading<{ items: Division[] }>('divisionsReading', { key: clientId });
+  const holders = useReading<PrivilegeHoldersRow[]>('privilegeHoldersReading');
+  const divisions = useReading<{ items: Division[] }>('divisionsReading');
   const names = new Map((divisions.output?.items ?? []).map((d) => [d.id, d.name]));
   const [q, setQ] = useState(''); // visual: the search box
   const rows = (holders.output ?? []).filter((p) => matches(q.trim(), p.code, p.label));
@@ -103,10 +102,9 @@ export function AssignPrivilegesScreen() {
   const id = Number(params.id);
   const navigate = useNavigate();
   const tabs = useSystemActor('tabs');
-  const clientId = useSelector(useSystemActor('session'), selectClientId);
   const role = useReading<{ id: number; name: string }>('roleNameReading', { input: id, key: id });
   const ticks = useReading<{ privileges: Tick[] }>('roleTicksReading', { input: id, key: id });
-  const divisions = useReading<{ items: Division[] }>('divisionsReading', { key: clientId });
+  const divisions = useReading<{ items: Division[] }>('divisionsReading');
   const tree = useMemo(() => flatten(divisionTree(divisions.output?.items ?? [])), [divisions.output]);
   const [edits, setEdits] = useState<Map<string, Reach> | null>(null); // visual: the ticks as changed here (null: as loaded)
   const [q, setQ] = useState('');

@@ -37,13 +37,13 @@ export function FloorPlanScreen() {
   const seesDoors = hasPrivilege(held, [PRIV.doors.view]);
   const controls = hasPrivilege(held, [PRIV.doors.control]);
   const configures = hasPrivilege(held, ['0.4.15.2']);
-  const plans = useReading<PlanRow[]>('floorPlansReading', { input: { clientId }, key: clientId });
-  const props = useReading<{ defaultPlanId: number | null; showDoorNames: boolean; pinSize: string }>('floorPlanPropertiesReading', { input: clientId, key: clientId });
+  const plans = useReading<PlanRow[]>('floorPlansReading', { input: { clientId } });
+  const props = useReading<{ defaultPlanId: number | null; showDoorNames: boolean; pinSize: string }>('floorPlanPropertiesReading', { input: clientId });
   const [params, setParams] = useSearchParams();
   const chosenId = planShown(Number(params.get('plan')) || null, plans.output, props.output ? props.output.defaultPlanId : props.busy && !props.failed ? undefined : null);
   const showNames = props.output?.showDoorNames ?? true;
   const pinSize = props.output?.pinSize ?? 'medium';
-  const plan = useReading<Plan>('floorPlanReading', { input: chosenId, key: `${chosenId}:${clientId}` });
+  const plan = useReading<Plan>('floorPlanReading', { input: chosenId, key: chosenId });
   const { doors } = useLiveDoors(seesDoors);
   const byId = useMemo(() => new Map((doors ?? []).map((d) => [d.id, d])), [doors]);
   const [chosenDoor, setChosenDoor] = useState<number | null>(null);
