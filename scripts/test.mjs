@@ -1,4 +1,4 @@
-// `npm test`: typecheck, unit + model-based + server tests (on PGlite, and again on PostgreSQL when
+// `npm test`: lint, typecheck, unit + model-based + server tests (on PGlite, and again on PostgreSQL when
 // TEST_DATABASE_URL is set, as .ci/run does), then the end-to-end suite in Debian chromium.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -33,6 +33,7 @@ function countPlaywright(file) {
 
 mkdirSync('test-results', { recursive: true });
 const npx = 'npx';
+run('lint', npx, ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/']);
 run('typecheck', npx, ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 if (!failedStep) {
   run('unit, model-based and server tests (PGlite)', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'], { DATABASE_URL: '' });
