@@ -71,9 +71,18 @@ async function violations(page: Page, where: string, shell = true): Promise<stri
     // views kept hidden in the cache, each checked when it was opened, nor the sidebar, the same on every screen
     include: [[`[data-testid="view"][data-view-path="${new URL(page.url()).pathname}"]`], ['.gh-app__top'], ...(await page.locator('.bp6-portal').count() ? [['.bp6-portal']] : [])],
   };
-  const result = await page.evaluate(([ctx, tags]) => (window as unknown as { axe: typeof axe }).axe.run(ctx as axe.ElementContext, { runOnly: { type: 'tag', values: tags as string[] }, resultTypes: ['violations'] }), [context, TAGS] as const);
+  const check = async () => (await page.evaluate(([ctx, tags]) => (window as unknown as { axe: typeof axe }).axe.run(ctx as axe.ElementContext, { runOnly: { type: 'tag', values: tags as string[] }, resultTypes: ['violations'] }), [context, TAGS] as const))
+    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const path = new URL(page.url()).pathname;
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  let serious = await check();
+  if (serious.length) {
+    // axe's run is asynchronous and the screen may re-render under it (a reading answered again: a button disabled
+    // while its data is on its way is first seen enabled, then measured in its disabled grey). What a user meets is
+    // what is still there a second later, with the same elements: that is reported.
+    await page.waitForTimeout(1000);
+    const again = new Set((await check()).flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`)));
+    serious = serious.map((v) => ({ ...v, nodes: v.nodes.filter((n) => again.has(`${v.id} ${n.target.join(' ')}`)) })).filter((v) => v.nodes.length);
+  }
   const line = (v: (typeof serious)[number]) => `${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')}${v.id === 'color-contrast' ? ` (${n.any[0]?.message.split(/\. /)[0] ?? ''})` : ''}`).join('\n    ')}`;
   const found: string[] = [];
   for (const v of serious) {
