@@ -56,6 +56,29 @@ describe('what-if preview', () => {
     expect(holiday.body.gained).toBe(0);
   });
 
+  it('counts people and doors apart: three people losing one door are 3 people, 1 door (issue 29: it said 3 doors)', async () => {
+    const division = Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
+    const crew: number[] = [];
+    for (const [i, last] of ['Able', 'Baker', 'Cole'].entries()) {
+      crew.push((await s.call('POST', identitiesResource.api, { token: admin, body: { firstName: 'Dock', lastName: last, employeeNo: `WHATIF-DOCK-${i}`, divisionId: division, status: 'active' } })).body.id);
+    }
+    const other = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and id <> $2 order by id limit 1`, [northwind, door])).rows[0].id);
+    const bayDoors = [{ doorId: door, scheduleId: always }, { doorId: other, scheduleId: always }];
+    const bay = (await s.call('POST', accessGroupsResource.api, { token: admin, body: { name: 'Loading bay', doors: bayDoors, members: crew } })).body.id;
+    // one door taken out of the group: three people lose it
+    const oneDoor = await preview({ resource: 'accessGroups', id: bay, values: { name: 'Loading bay', doors: [bayDoors[0]], members: crew } });
+    expect(oneDoor.status).toBe(200);
+    expect(oneDoor.body).toMatchObject({ lost: 3, identitiesLosing: 3, doorsLosing: 1, gained: 0, identitiesGaining: 0, doorsGaining: 0 });
+    expect(new Set(oneDoor.body.losses.map((p: { doorId: number }) => p.doorId))).toEqual(new Set([other]));
+    // everyone taken out: three people lose two doors, six pairs
+    const nobody = await preview({ resource: 'accessGroups', id: bay, values: { name: 'Loading bay', doors: bayDoors, members: [] } });
+    expect(nobody.body).toMatchObject({ lost: 6, identitiesLosing: 3, doorsLosing: 2 });
+    // one more door for the same three: 3 people gain 1 door
+    const third = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and id not in ($2, $3) order by id limit 1`, [northwind, door, other])).rows[0].id);
+    const grown = await preview({ resource: 'accessGroups', id: bay, values: { name: 'Loading bay', doors: [...bayDoors, { doorId: third, scheduleId: always }], members: crew } });
+    expect(grown.body).toMatchObject({ gained: 3, identitiesGaining: 3, doorsGaining: 1, lost: 0, doorsLosing: 0 });
+  });
+
   it('refuses what a save would refuse, names the field, and keeps tenants and privileges apart', async () => {
     const noName = await preview({ resource: 'accessGroups', id: null, values: { doors: [], members: [] } });
     expect(noName.status).toBe(400);

@@ -18,9 +18,11 @@ export interface PreviewPair { identityId: number; identityName: string; doorId:
 export interface AccessPreview {
   from: string; to: string; days: number;
   gains: PreviewPair[]; losses: PreviewPair[];
-  /** all pairs that gain or lose (the lists stop at `limit`) */
+  /** all (identity, door) pairs that gain or lose (the lists stop at `limit`) */
   gained: number; lost: number;
+  /** the distinct people, and the distinct doors, among those pairs (232 people losing one door is 232 pairs, 1 door) */
   identitiesGaining: number; identitiesLosing: number;
+  doorsGaining: number; doorsLosing: number;
 }
 
 /** A new group or schedule has no id yet: it takes this one in the index after the change. */
@@ -103,6 +105,8 @@ export function previewAccess(before: AccessIndex, change: AccessChange, from: n
   let lost = 0;
   const gaining = new Set<number>();
   const losing = new Set<number>();
+  const doorsGaining = new Set<number>();
+  const doorsLosing = new Set<number>();
   const hours = (n: number) => Math.round((n * step) / 6) / 10;
   for (const identityId of [...identities].sort((a, b) => a - b)) {
     const who = before.identities.get(identityId);
@@ -113,11 +117,13 @@ export function previewAccess(before: AccessIndex, change: AccessChange, from: n
       const a = openSlots(after, bitsAfter, identityId, doorId);
       if (a === b) continue;
       const pair = { identityId, identityName: who.name, doorId, doorName: before.doors.get(doorId)?.name ?? `Door ${doorId}`, hoursBefore: hours(b), hoursAfter: hours(a) };
-      if (a > b) { gained++; gaining.add(identityId); if (gains.length < limit) gains.push(pair); } else { lost++; losing.add(identityId); if (losses.length < limit) losses.push(pair); }
+      if (a > b) { gained++; gaining.add(identityId); doorsGaining.add(doorId); if (gains.length < limit) gains.push(pair); }
+      else { lost++; losing.add(identityId); doorsLosing.add(doorId); if (losses.length < limit) losses.push(pair); }
     }
   }
   return {
     from: new Date(from).toISOString(), to: new Date(from + days * 86_400_000).toISOString(), days,
     gains, losses, gained, lost, identitiesGaining: gaining.size, identitiesLosing: losing.size,
+    doorsGaining: doorsGaining.size, doorsLosing: doorsLosing.size,
   };
 }

@@ -269,7 +269,7 @@ export async function batchErrorReport(uploadId: number): Promise<Blob> {
 const PreviewPair = type({ identityId: integer(), identityName: string(), doorId: integer(), doorName: string(), hoursBefore: number(), hoursAfter: number() });
 const AccessPreviewShape = type({
   from: string(), to: string(), days: integer(), gains: array(PreviewPair), losses: array(PreviewPair),
-  gained: integer(), lost: integer(), identitiesGaining: integer(), identitiesLosing: integer(),
+  gained: integer(), lost: integer(), identitiesGaining: integer(), identitiesLosing: integer(), doorsGaining: integer(), doorsLosing: integer(),
 });
 export type AccessPreview = Infer<typeof AccessPreviewShape>;
 /** Who would gain and lose which doors over the next 7 days if these form values were saved (nothing is saved). */

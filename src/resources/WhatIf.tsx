@@ -8,7 +8,7 @@ import { useForm } from 'react-final-form';
 import { selectReadBusy, selectReadFailed, type ReadingSnapshot } from '../../machines/reading';
 import type { AccessPreview, AccessPreviewAnswer } from '../hooks/answers';
 import { useViewActor } from '../hooks/useViewActor';
-import { tx } from '../i18n';
+import { tx, useLocale } from '../i18n';
 import type { Resource } from './defineResource';
 import { toBody } from './formValues';
 
@@ -56,7 +56,18 @@ export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: nu
   );
 }
 
+/** "1 person" / "232 people", "1 door" / "3 doors": people and doors counted apart (issue 29). */
+function useCounts() {
+  const plural = new Intl.PluralRules(useLocale());
+  const one = (n: number) => plural.select(n) === 'one';
+  return {
+    people: (n: number) => (one(n) ? tx('{n} person', { n }) : tx('{n} people', { n })),
+    doors: (n: number) => (one(n) ? tx('{n} door', { n }) : tx('{n} doors', { n })),
+  };
+}
+
 function PreviewAnswer({ answer }: { answer: AccessPreview }) {
+  const { people, doors } = useCounts();
   if (answer.gained === 0 && answer.lost === 0) {
     return <NonIdealState icon="tick-circle" title={tx('Nobody gains or loses access')} description={tx('Over the next {days} days every door stays open to the same people at the same hours.', { days: answer.days })} />;
   }
@@ -64,8 +75,8 @@ function PreviewAnswer({ answer }: { answer: AccessPreview }) {
     <div data-testid="what-if-answer">
       <p>
         {tx('Over the next {days} days:', { days: answer.days })}{' '}
-        <Tag intent="success" minimal round data-testid="what-if-gains">{tx('{n} people gain access ({pairs} doors)', { n: answer.identitiesGaining, pairs: answer.gained })}</Tag>{' '}
-        <Tag intent="danger" minimal round data-testid="what-if-losses">{tx('{n} people lose access ({pairs} doors)', { n: answer.identitiesLosing, pairs: answer.lost })}</Tag>
+        <Tag intent="success" minimal round data-testid="what-if-gains">{tx('Gain access: {people}, {doors}', { people: people(answer.identitiesGaining), doors: doors(answer.doorsGaining) })}</Tag>{' '}
+        <Tag intent="danger" minimal round data-testid="what-if-losses">{tx('Lose access: {people}, {doors}', { people: people(answer.identitiesLosing), doors: doors(answer.doorsLosing) })}</Tag>
       </p>
       <PairTable title={tx('Gain')} pairs={answer.gains} total={answer.gained} testId="what-if-gain" />
       <PairTable title={tx('Lose')} pairs={answer.losses} total={answer.lost} testId="what-if-loss" />
