@@ -1,6 +1,6 @@
 // The signed-in operator: token, user, grants and settings (§3, §4, §5, §8). It owns sign-out: on every end
 // of a session it clears storage, tells the server best-effort and sends `session.ended` to the listeners.
-import { assertEvent, assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { jwtDecode } from 'jwt-decode';
 import type { Infer } from 'superstruct';
 import {
@@ -91,7 +91,8 @@ export interface SessionInput { loginMode?: LoginMode }
 export type SettingsPatch = Partial<Settings>;
 
 /** Facts the shell hears (toasts and notices of a session go with it). */
-export type SessionEmitted = { type: 'session.ended' } | { type: 'session.clientChanged' };
+/** `session.profileSaved`: the server kept the profile (the shell says so in a toast, issue 29). */
+export type SessionEmitted = { type: 'session.ended' } | { type: 'session.clientChanged' } | { type: 'session.profileSaved' };
 
 export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string; redirect?: string }
@@ -447,6 +448,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               actions: [
                 assign(({ event }) => ({ user: event.output })),
                 { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                emit({ type: 'session.profileSaved' } as const),
               ],
             },
             onError: { target: 'active', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not save the profile') })) },

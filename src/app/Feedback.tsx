@@ -15,5 +15,10 @@ export function Feedback() {
 
     return () => sub.unsubscribe();
   }, [alarms]);
+  const session = useSystemActor('session');
+  useEffect(() => {
+    const sub = session.on('session.profileSaved', () => notify({ intent: 'success', title: tx('Profile saved'), message: tx('Your name, time zone and colour are kept.'), timeoutMs: TOAST_MS }));
+    return () => sub.unsubscribe();
+  }, [session]);
   return null;
 }

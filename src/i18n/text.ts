@@ -681,6 +681,8 @@ export const zhText: Record<string, string> = {
   "Nobody gains or loses access": "没有人获得或失去权限",
   "Over the next {days} days every door stays open to the same people at the same hours.": "未来 {days} 天内，每扇门对同样的人在同样的时段开放。",
   "Over the next {days} days:": "未来 {days} 天内：",
+  "Profile saved": "个人资料已保存",
+  "Your name, time zone and colour are kept.": "您的姓名、时区和颜色已保存。",
   "Gain access: {people}, {doors}": "获得权限：{people}，{doors}",
   "Lose access: {people}, {doors}": "失去权限：{people}，{doors}",
   "{n} person": "{n} 人",
