@@ -229,7 +229,6 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
   const pipelineToRaw = saturatedPerS !== null ? Number((saturatedPerS / reference.rawRowsPerS).toFixed(3)) : null;
   // nothing lost at any level (a batch refused for back-pressure is sent again)
   const lossless = levels.every((l) => l.accepted === l.sent && l.failedRequests === 0 && l.delivered >= l.accepted);
-  const notRun: string[] = [];
   return {
     reference,
     levels,

@@ -6,7 +6,6 @@ import {
 } from './primitives';
 import { validate } from './schemas';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const message = (struct: Struct<any, any>, value: unknown) => {
   const r = validate({ v: value }, object({ v: struct }));
   return r.ok ? undefined : r.violations[0].message;

@@ -1,12 +1,12 @@
 // One superstruct schema per entity and message, shared by server (request validation) and console
 // (response validation). A failure becomes a `violations` list naming field and message (see validate()).
 import {
-  array, assign, boolean, defaulted, define, enums, integer, nullable, object, optional, refine, string, type, unknown,
+  array, boolean, defaulted, define, enums, integer, nullable, object, optional, refine, string, type, unknown,
   type Infer, type Struct, StructError, assert as ssAssert,
 } from 'superstruct';
 import { DISPLAY_LOCALES } from './format';
 import {
-  boundedJson, boundedList, calendarDate, emailAddress, idInt, isIanaZone, imageDataUrl, int32, requiredText, safeText,
+  boundedJson, boundedList, emailAddress, idInt, isIanaZone, int32, requiredText, safeText,
 } from './primitives';
 
 export * from './primitives';
@@ -27,10 +27,7 @@ export interface ErrorBody {
 // real calendar date, time zones IANA names, settings bounded in size and count, photos image data URLs
 const nonBlank = (max: number) => requiredText(max);
 const Email = emailAddress();
-const IsoDate = calendarDate();
 export const Id = idInt();
-const Phone = safeText(32, { pattern: /^[+0-9 ()-]*$/, patternMessage: 'may hold only digits, spaces, +, ( ) and -' });
-const UpperCode = (max: number) => safeText(max, { min: 1, pattern: /^[A-Z0-9-]+$/, patternMessage: 'may hold only capital letters, digits and -' });
 /** Largest photo kept with a record (decoded bytes). */
 export const PHOTO_MAX_BYTES = 1_500_000;
 /** A free-form settings value (dashboard layout, security, visitors, tenants): JSON of at most this many characters. */

@@ -2,7 +2,6 @@
 // where they are, at per-mille positions across and down the picture. Configure places the pins by clicking the
 // plan; the monitor (/monitor/floor-plan [0.2.3.0]) shows every pinned door's live state on it and, for holders of
 // door control, its commands. Monitor users list and read plans without the configure codes.
-import { PRIV } from '../privileges';
 import { children, defineResource, image, number, ref, text } from './define';
 
 /** The biggest plan picture (decoded): a request body is at most 2 MB, base64 adds a third. */

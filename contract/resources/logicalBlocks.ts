@@ -5,7 +5,6 @@
 // or raises an alarm. The server runs them on every stored event (server/logic/blocks.ts); what a block does is
 // itself an event naming the block, and never starts another block (no loops).
 import { EVENT_CODES } from '../monitor';
-import { PRIV } from '../privileges';
 import { choice, defineResource, ref, requiredWhen, switchField, text } from './define';
 
 export const LOGIC_TRIGGERS = [

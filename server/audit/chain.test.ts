@@ -3,7 +3,7 @@
 // database); `npm run audit -- verify` (a child process on the real data) names a changed, a deleted and a swapped
 // record and exits 1; an export checks offline with the public key alone, and a changed export does not.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';

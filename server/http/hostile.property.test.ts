@@ -96,6 +96,7 @@ function jsonHostile(b: JsonBounds | null): unknown[] {
   return [
     'nul\u0000byte', { note: 'nul\u0000' }, ['lone \uD800'], { deeper: { list: ['x', '\uDC00'] } }, { 'key\u0000': 1 }, { 'lone\uD800key': 'x' },
     'x'.repeat(maxChars + 1), ...(maxChars < 70_000 ? [{ long: 'x'.repeat(70_000) }] : []),
+    // eslint-disable-next-line no-loss-of-precision -- deliberately beyond 2^53: the server must refuse or round it, not crash
     deep((b?.maxDepth ?? JSON_VALUE_MAX_DEPTH) + 2), { n: 1e308 }, [[{ n: -1e308 }]], { big: 2 ** 53 + 1 }, { list: [1, 2, 9007199254740993] },
   ];
 }

@@ -9,7 +9,7 @@
 // Messages go to the amq.topic exchange as `/topic/gatehouse.<tenant>` with the real destination and tenant in
 // headers, so a tenant's stream is one routing key and the broker never needs per-destination queues.
 // Tested against RabbitMQ 3.10's STOMP plugin (relay.rabbitmq.test.ts, run by .ci/run).
-import { connect as netConnect, type Socket } from 'node:net';
+import { connect as netConnect } from 'node:net';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 
 /** `users`: only these users' sessions hear it (a notice addressed to people), else every session of the tenant. */
@@ -59,7 +59,6 @@ const routingKey = (tenant: string) => `${TOPIC}.${tenant === '' ? '_' : tenant.
 
 /** A WebSocket-shaped wrapper over a TCP socket, so @stomp/stompjs speaks plain STOMP (port 61613). */
 export function tcpStompSocket(host: string, port: number): IStompSocket {
-  let socket: Socket;
   const ws: IStompSocket & { readyState: number } = {
     url: `stomp://${host}:${port}`,
     binaryType: 'arraybuffer',
@@ -73,7 +72,7 @@ export function tcpStompSocket(host: string, port: number): IStompSocket {
     close() { ws.readyState = 2; socket.end(); },
     terminate() { socket.destroy(); },
   };
-  socket = netConnect({ host, port }, () => { ws.readyState = 1; ws.onopen?.(); });
+  const socket = netConnect({ host, port }, () => { ws.readyState = 1; ws.onopen?.(); });
   socket.on('data', (chunk: Buffer) => {
     const ab = chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength);
     ws.onmessage?.({ data: ab });

@@ -183,7 +183,7 @@ export class StompSession {
     const token = tokenOf(frame.headers);
     if (!token) return this.fail('Unauthorized', 'CONNECT needs a JWT: Authorization: Bearer <jwt> or passcode');
     this.state = 'authenticating';
-    let user: RealtimeUser | null = null;
+    let user: RealtimeUser | null;
     try { user = await this.hub.verifyToken(token); } catch { user = null; }
     if (this.state !== 'authenticating') return; // closed meanwhile
     if (!user) return this.fail('Unauthorized', 'The JWT is invalid or expired');

@@ -29,7 +29,7 @@ const INT = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >=
 export function verifyLicenseKey(key: string): LicenseGrant | string {
   const m = /^GH1\.([A-Za-z0-9_-]{10,3000})\.([A-Za-z0-9_-]{80,90})$/.exec(key.trim());
   if (!m) return 'is not a Gatehouse license key (GH1.…)';
-  let ok = false;
+  let ok: boolean;
   try { ok = verify(null, Buffer.from(m[1]), PUBLIC_KEY, Buffer.from(m[2], 'base64url')); } catch { ok = false; }
   if (!ok) return 'has a signature that does not verify: it was changed or not issued by Gatehouse';
   let p: any;

@@ -192,7 +192,7 @@ async function mail(o: { smtpUrl: string; from: string; to: string[]; subject: s
   } catch (e) {
     // every recipient refused: say which, and the server's answer
     const err = e as Error & { rejected?: Array<string | { address: string }>; response?: string };
-    if (err.rejected?.length) throw new Error(`the mail server refused ${err.rejected.map((a) => (typeof a === 'string' ? a : a.address)).join(', ')}${err.response ? ` (${err.response})` : ''}`);
+    if (err.rejected?.length) throw new Error(`the mail server refused ${err.rejected.map((a) => (typeof a === 'string' ? a : a.address)).join(', ')}${err.response ? ` (${err.response})` : ''}`, { cause: e });
     throw e;
   } finally {
     transport.close();

@@ -34,7 +34,7 @@ async function receiver() {
 
 let s: TestServer;
 let rx: Awaited<ReturnType<typeof receiver>>;
-let nw: string, hb: string, northwind: number, harbour: number;
+let nw: string, hb: string, northwind: number;
 
 beforeAll(async () => {
   rx = await receiver();
@@ -42,7 +42,6 @@ beforeAll(async () => {
   const admin = await s.login('admin');
   const clients = (await s.call('GET', API.clients, { token: admin })).body.items;
   northwind = clients.find((c: any) => c.code === 'NORTHWIND').id;
-  harbour = clients.find((c: any) => c.code === 'HARBOUR').id;
   nw = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
   hb = await s.login('harbour');
 });

@@ -10,7 +10,7 @@ describe('request queue', () => {
     const order: number[] = [];
     const job = (n: number, fail = false) => () => new Promise<number>((resolve, reject) => {
       running++; maxRunning = Math.max(maxRunning, running);
-      setTimeout(() => { running--; order.push(n); fail ? reject(new Error(`job ${n}`)) : resolve(n); }, 5 - n);
+      setTimeout(() => { running--; order.push(n); if (fail) reject(new Error(`job ${n}`)); else resolve(n); }, 5 - n);
     });
     const results = await Promise.allSettled([q.enqueue(job(1)), q.enqueue(job(2, true)), q.enqueue(job(3))]);
     expect(maxRunning).toBe(1);

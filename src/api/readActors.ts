@@ -197,7 +197,7 @@ export const assignPrivilegeCommands = commands(async (command) => {
   try {
     return await assignPrivileges(Number(command.slice(0, bar)), JSON.parse(command.slice(bar + 1)) as Tick[]);
   } catch (e) {
-    throw new Error(e instanceof ApiError ? (e.violations[0] ? `${e.violations[0].field}: ${e.violations[0].message}` : e.message) : String(e));
+    throw new Error(e instanceof ApiError ? (e.violations[0] ? `${e.violations[0].field}: ${e.violations[0].message}` : e.message) : String(e), { cause: e });
   }
 });
 

@@ -92,6 +92,7 @@ export function TourOverlay() {
 
   // the card's real height, once rendered, for placing it above a target
   const [cardH, setCardH] = useState(CARD_H);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- measured after every render on purpose; it settles, as it sets only a changed height
   useLayoutEffect(() => {
     const h = cardRef.current?.offsetHeight;
     if (h && h !== cardH) setCardH(h);

@@ -64,12 +64,6 @@ type Opt = Partial<Omit<RouteDef, 'path' | 'title' | 'section'>>;
 const r = (section: SectionId, path: string, title: string, privileges: readonly string[] | undefined, opt: Opt = {}): RouteDef => ({
   path, title, section, privileges, layout: true, cache: true, type: 'PRIVATE', hidden: false, screen: 'later', ...opt,
 });
-/** A list with add and edit/{id} variants (§2 "most lists have add and edit variants"). */
-const crud = (section: SectionId, path: string, title: string, singular: string, codes: [string, string, string], icon: string, description: string, screen?: ScreenKey): RouteDef[] => [
-  r(section, path, title, [codes[0]], { icon, description, ...(screen ? { screen } : {}) }),
-  r(section, `${path}/add`, `Add ${singular}`, [codes[1]], { icon, hidden: true, description: `Create a new ${singular.toLowerCase()}.` }),
-  r(section, `${path}/edit/:id`, `Edit ${singular}`, [codes[2]], { icon, hidden: true, description: `Change an existing ${singular.toLowerCase()}.` }),
-];
 /** One route row of a catalogue resource (contract/resources): path, title, privileges and icon come from its declaration. */
 const fromResource = (res: ResourceDeclaration<any>, kind: 'list' | 'add' | 'edit' | 'settings', screen: ScreenKey, opt: Opt = {}): RouteDef => {
   const row = routeRows(res).find((x) => x.kind === kind)!;
@@ -83,7 +77,6 @@ const catalogue = (res: ResourceDeclaration<any>, description: string): RouteDef
 ];
 /** A tenant's settings (a catalogue singleton): its one route is the form. */
 const settings = (res: ResourceDeclaration<any>, description: string, opt: Opt = {}): RouteDef => fromResource(res, 'settings', 'catalogueForm', { description, ...opt });
-const x = (base: string): [string, string, string] => [`${base}.0`, `${base}.1`, `${base}.2`];
 /**
  * §2 Attendance: the children sit under /attendance and are hidden from the sidebar (the attendance screen links
  * them); their edit/{id} opens to view holders too, read-only (the declarations' `screens.viewersOpen`).

@@ -28,7 +28,6 @@ const HEADER_HEIGHT = 32;
 
 const selItems = (s: ResourceListSnapshot) => s.context.items as { id: number }[];
 const selPage = (s: ResourceListSnapshot) => s.context.page;
-const selSize = (s: ResourceListSnapshot) => s.context.size;
 const selSort = (s: ResourceListSnapshot) => s.context.sort;
 const selFilters = (s: ResourceListSnapshot) => s.context.filters;
 const selSelection = (s: ResourceListSnapshot) => s.context.selection;
@@ -64,7 +63,6 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const items = useSelector(list, selItems) as T[];
   const pager = useSelector(list, selectPager);
   const page = useSelector(list, selPage);
-  const size = useSelector(list, selSize);
   const sort = useSelector(list, selSort);
   const filters = useSelector(list, selFilters);
   const selection = useSelector(list, selSelection);
@@ -150,7 +148,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     });
     return () => sub.unsubscribe();
-  }, [commands, columns, cellText, resource, time.zone]);
+  }, [commands, columns, resource, time.zone]);
 
   const header = (title: string, field: string, sortable: boolean) => () => (
     <ColumnHeaderCell

@@ -4,6 +4,7 @@ import type { Infer } from 'superstruct';
 import { operatorGroupsResource, operatorsResource, rolesResource, rowSchema } from '../../contract';
 import { fromDeclaration } from './defineResource';
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the schema is built to name its row type
 const OperatorRow = rowSchema(operatorsResource);
 export type Operator = Infer<typeof OperatorRow>;
 /** The client's operators (issue 27: which also work for other clients, and why an account may not be changed here). */

@@ -5,8 +5,10 @@ import { SERVICE_ACCOUNT_ROLES, WEB_HOOK_EVENTS, rowSchema, serviceAccountsResou
 import { fromDeclaration } from './defineResource';
 import { tx } from '../i18n';
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the schema is built to name its row type
 const ServiceAccountRow = rowSchema(serviceAccountsResource);
 export type ServiceAccount = Infer<typeof ServiceAccountRow>;
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- idem
 const WebHookRow = rowSchema(webHooksResource);
 export type WebHook = Infer<typeof WebHookRow>;
 

@@ -1,5 +1,5 @@
 // Read-only lists over the audit trail and the UI error log: the same catalogue, no forms.
-import { any, assign, integer, nullable, optional, string, type } from 'superstruct';
+import { any } from 'superstruct';
 import { API, AuditEntry, PRIV, StoredEvent, UiErrorRow, auditChangedFields } from '../../contract';
 import { createElement } from 'react';
 import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';

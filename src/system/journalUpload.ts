@@ -63,7 +63,7 @@ export function decideSession({ storage, random, newId }: DecideDeps, input: Dec
   if (override) sampled = isSampled(0, override);
   else if (input.carried !== null) sampled = input.carried;
   else {
-    let kept: { key?: unknown; sampled?: unknown } | null = null;
+    let kept: { key?: unknown; sampled?: unknown } | null;
     try { kept = JSON.parse(storage.getItem(REPLAY_DECISION_KEY) ?? 'null'); } catch { kept = null; }
     sampled = kept && kept.key === key && typeof kept.sampled === 'boolean' ? kept.sampled : isSampled(random());
   }
@@ -144,7 +144,7 @@ export async function uploadEntries({ journal, base = '', fetch: doFetch = fetch
     } catch (e) {
       throw failure(e instanceof Error ? e.message : 'network error', false);
     }
-    let body: unknown = null;
+    let body: unknown;
     try { body = await res.json(); } catch { body = null; }
     if (!res.ok) {
       const message = (body as { message?: unknown } | null)?.message;

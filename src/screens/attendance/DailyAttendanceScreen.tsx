@@ -28,7 +28,7 @@ export function DailyAttendanceScreen() {
   const valid = DAY.test(date);
   const input = useMemo<DailyAttendanceQuery | null>(() => (valid ? { date, ...(teamId ? { teamId: Number(teamId) } : {}) } : null), [valid, date, teamId]);
   const day = useReading<DailyAttendance | null>('dailyAttendanceReading', { input, key: `${date}|${teamId}` });
-  const rows = day.output?.rows ?? [];
+  const rows = useMemo(() => day.output?.rows ?? [], [day.output]);
   const at = (iso: string | null) => (iso ? formatInTimeZone(iso, time.zone, 'HH:mm') : '');
   const counts = useMemo(() => ATTENDANCE_STATUSES.map((s) => ({ ...s, n: rows.filter((r) => r.status === s.value).length })).filter((s) => s.n > 0), [rows]);
   const zoned = (title: string) => `${tx(title)} (${time.zoneName()})`;

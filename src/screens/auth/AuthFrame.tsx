@@ -1,4 +1,4 @@
-import { tx, useLocale } from '../../i18n';
+import { tx } from '../../i18n';
 import type { ReactNode } from 'react';
 import { Icon } from '@blueprintjs/core';
 import { APP_VERSION } from '../../../contract';

@@ -1,4 +1,4 @@
-import { tx, useLocale } from '../../i18n';
+import { tx } from '../../i18n';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Callout } from '@blueprintjs/core';
 import { ResetFinishRequest, ResetInitRequest } from '../../../contract';

@@ -11,7 +11,7 @@
 // server's list says so, `heldBy`, by the access engine's rule) is marked with the level's name, offers Lock only
 // (the server refuses the rest with 409) and says why on the row, as a locked-down door does. On a phone (≤ 600 px)
 // each door is a card (CSS, as the events: name, then state, division and last change, then its commands).
-import { getLocale, tx, useLocale } from '../../i18n';
+import { getLocale, tx } from '../../i18n';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, FormGroup, HTMLSelect, HTMLTable, Icon, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';

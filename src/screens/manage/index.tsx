@@ -1,4 +1,4 @@
-import { routeTitle, tx, useLocale } from '../../i18n';
+import { routeTitle, tx } from '../../i18n';
 import { useNavigate } from 'react-router-dom';
 import { Button, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';

@@ -1,13 +1,13 @@
 // Visitor management screens (issue 5): register a visitor (Read card and Take photo fill the form), the
 // visitor list, and one visitor's details, where the front desk prints the badge through the companion.
-import { tx, useLocale } from '../../i18n';
+import { tx } from '../../i18n';
 import { useEffect, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, type Visitor } from '../../../contract';
 import { notify } from '../../hooks/console';
-import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
+import { selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { selectCanPrintBadge, selectCompanionStatus } from '../../../machines/companion.selectors';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -40,7 +40,7 @@ const CLOCKINGS = { destinations: [DESTINATIONS.clocking] };
 
 /** /visitor: the front desk's day — today's visits, whoever is expected, on site or gone. */
 export function VisitorTodayScreen() {
-  const day = useMemo(today, []);
+  const day = useMemo(() => today(), []);
   // a visitor signed in or out at any front desk of the client (`/clocking`): the list reads the server again
   return (
     <ListScreen notices={CLOCKINGS} testId="visitors-today" title={tx('Today\'s visits')} icon="id-number" resource={visitors} filters={{ visitDate: day }}
