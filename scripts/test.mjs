@@ -33,7 +33,7 @@ function countPlaywright(file) {
 
 mkdirSync('test-results', { recursive: true });
 const npx = 'npx';
-run('lint', npx, ['eslint', '.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/']);
+run('lint', npx, ['eslint', '.', '--max-warnings=0']); // no --cache: it can keep the result of a file edited during the run
 run('typecheck', npx, ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 if (!failedStep) {
   run('unit, model-based and server tests (PGlite)', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'], { DATABASE_URL: '' });
