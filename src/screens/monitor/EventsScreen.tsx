@@ -20,26 +20,10 @@ import { useT, tx } from '../../i18n';
 import { useReading } from '../../hooks/useReading';
 import { useEventResync } from './eventResync';
 import { BURST_CALM_MS, farAfterFrame, isBurst } from './eventsBurst';
+import { MAX_ROWS, mergeEvents } from './eventOrder';
 
-export const MAX_ROWS = 200;
 /** A row's height on a wide screen (app.css: .gh-events-table tbody tr). */
 const EVENT_ROW_PX = 30;
-
-/** Newest first, deduplicated by id, at most `max`. */
-export function mergeEvents(current: readonly Event[], incoming: readonly Event[], max = MAX_ROWS): Event[] {
-  const seen = new Set<string>();
-  const out: Event[] = [];
-  for (let i = incoming.length - 1; i >= 0 && out.length < max; i--) {
-    const k = String(incoming[i].id);
-    if (!seen.has(k)) { seen.add(k); out.push(incoming[i]); }
-  }
-  for (const e of current) {
-    if (out.length >= max) break;
-    const k = String(e.id);
-    if (!seen.has(k)) { seen.add(k); out.push(e); }
-  }
-  return out;
-}
 
 /** A row: rendered once per event (memo), with the words it may show translated once per table, not per row. */
 const EventRow = memo(function EventRow({ e, alarmWord, onWhy, far }: { e: Event; alarmWord: string; onWhy: (eventId: number) => void; far: boolean }) {
@@ -81,7 +65,7 @@ export function EventsScreen() {
   useEffect(() => () => clearTimeout(calm.current), []);
 
   useEffect(() => {
-    if (historyDone && history.output) setRows((r) => mergeEvents(r, [...history.output!.items].reverse()));
+    if (historyDone && history.output) setRows((r) => mergeEvents(r, history.output!.items));
   }, [historyDone, history.output]);
 
   useEffect(() => {
