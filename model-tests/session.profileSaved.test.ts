@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { User } from '../contract';
-import { sessionMachine } from '../machines/session';
+import { sessionMachine, type RestoredToken } from '../machines/session';
 import { ME, NOW, TOKEN_A, USER } from './fixtures';
 
 const settle = () => vi.advanceTimersByTimeAsync(0);
@@ -12,7 +12,7 @@ const settle = () => vi.advanceTimersByTimeAsync(0);
 function start(save: (body: Record<string, unknown>) => Promise<User>) {
   const machine = sessionMachine.provide({
     actors: {
-      restoreSession: fromPromise(async () => ({ token: TOKEN_A, now: Date.now() })),
+      restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: Date.now() })),
       fetchMe: fromPromise(async () => ME),
       saveProfile: fromPromise(async ({ input }: { input: Record<string, unknown> }) => save(input)),
     },
