@@ -35,7 +35,16 @@ test('a forced door raises an alarm that two consoles see, one acknowledges and 
   await row1.getByTestId('alarm-acknowledge').click();
   await expect(row2).toContainText('Acknowledged'); // the other console sees it
   await row1.getByTestId('alarm-process').click();
-  await one.getByTestId('alarm-note').fill('Door checked by patrol; latch replaced.');
+  // the note shows its limit and counts toward it; beyond it the form refuses, keeping the text whole (issue 29)
+  const note = one.getByTestId('alarm-note');
+  await expect(one.getByTestId('alarm-note-counter')).toHaveText('0 / 1,000');
+  await note.fill('x'.repeat(1001));
+  await expect(note).toHaveValue('x'.repeat(1001));
+  await expect(one.getByTestId('alarm-note-counter')).toHaveText('1,001 / 1,000');
+  await expect(one.getByTestId('alarm-note-error')).toHaveText('must be at most 1000 characters');
+  await expect(one.getByTestId('alarm-process-submit')).toBeDisabled();
+  await note.fill('Door checked by patrol; latch replaced.');
+  await expect(one.getByTestId('alarm-note-counter')).toHaveText('39 / 1,000');
   await one.getByTestId('alarm-process-submit').click();
   await expect(one.getByTestId('alarm-row').filter({ hasText: doorName })).toHaveCount(0);
   await expect(two.getByTestId('alarm-row').filter({ hasText: doorName })).toHaveCount(0);
