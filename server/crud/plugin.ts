@@ -43,14 +43,6 @@ export const SEARCH_WINDOW_PER_ROW = 100;
 /** The most rows a broad search walks in the asked order before it reads its matches. */
 const SEARCH_WINDOW_MAX = 20_000;
 
-/** RFC 4180 cell with a leading =, +, -, @ neutralised against spreadsheet formulas. */
-export const csvCell = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  const raw = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  const s = /^[=+\-@]/.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** What a table that still points at a row holds, in words (a 409 names it, never the table). */
 const TABLE_WORDS: Record<string, string> = {
   user_grants: 'operator grants', operator_group_grants: 'operator-group grants', role_privileges: 'role privileges',
