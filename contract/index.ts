@@ -15,3 +15,4 @@ export * from './sessions';
 export * from './ingest';
 export * from './resources';
 export * from './attendanceDaily';
+export * from './phone';

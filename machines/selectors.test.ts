@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import { sessionMachine, type RestoredToken } from './session';
 import {
   selectClientId, selectHeldPrivileges, selectIsBusy, selectIsRestoring, selectIsSignedIn, selectNotice, selectPrivilegeEntries,
-  selectRedirect, selectSettings, selectSignInError, selectUser, selectDisplayZone, selectLocale,
+  selectRedirect, selectSettings, selectSignInError, selectUser, selectDisplayZone, selectLocale, selectPhonePlaceholder,
 } from './session.selectors';
 import { tabsMachine } from './tabs';
 import { resourceListMachine, type ListQueryInput } from './resourceList';
@@ -34,6 +34,20 @@ describe('session selectors', () => {
     expect(selectPrivilegeEntries(s)).toEqual(GRANTS);
     expect(selectSettings(s).fixedHeader).toBe(false);
     expect(selectHeldPrivileges(s)).toEqual(new Set(['0.1', '9.2.0']));
+  });
+
+  it('give every phone field one placeholder, an example number of the selected client\'s country (issue 29)', async () => {
+    const signedIn = async (user: typeof USER) => {
+      const actor = createActor(sessionMachine.provide({
+        actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => ({ ...ME, user })) },
+      }), { input: {} }).start();
+      await tick(); await tick();
+      return actor.getSnapshot();
+    };
+    // the client's zone decides over the user's own
+    expect(selectPhonePlaceholder(await signedIn({ ...USER, timezone: 'Asia/Kuala_Lumpur', clientTimezone: 'America/New_York' }))).toMatch(/^\+1 \d/);
+    expect(selectPhonePlaceholder(await signedIn({ ...USER, timezone: 'America/New_York', clientTimezone: 'Asia/Kuala_Lumpur' }))).toMatch(/^\+60 \d/);
+    expect(selectPhonePlaceholder(await signedIn({ ...USER, timezone: 'Europe/London', clientTimezone: null }))).toMatch(/^\+44 \d/);
   });
 
   it('memoise the held privileges per privileges array', async () => {

@@ -1,5 +1,5 @@
 // What views read from the session actor: the smallest slices, named and tested.
-import { heldPrivilegeIds, resolveTimeZone, type DisplayLocale, type PrivilegeEntry } from '../contract';
+import { heldPrivilegeIds, phonePlaceholder, resolveTimeZone, type DisplayLocale, type PrivilegeEntry } from '../contract';
 import type { SessionSnapshot } from './session';
 
 export const selectUser = (s: SessionSnapshot) => s.context.user;
@@ -16,6 +16,9 @@ export const selectLocale = (s: SessionSnapshot): DisplayLocale => s.context.set
  */
 export const selectDisplayZone = (s: SessionSnapshot, browser?: string): string =>
   resolveTimeZone(s.context.user?.timezone, s.context.user?.clientTimezone, browser);
+/** Issue 29: every phone field's placeholder, an example number of the selected client's country (its time zone names
+ *  it); without a client, the user's own zone's. */
+export const selectPhonePlaceholder = (s: SessionSnapshot): string => phonePlaceholder(s.context.user?.clientTimezone ?? s.context.user?.timezone);
 export const selectSignInError = (s: SessionSnapshot) => s.context.error;
 export const selectNotice = (s: SessionSnapshot) => s.context.notice;
 export const selectRedirect = (s: SessionSnapshot) => s.context.redirect;

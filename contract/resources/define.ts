@@ -61,6 +61,8 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
   /** Console only: how the input looks (a wide text area, a hidden value filled by a device, an image chosen from a file). */
   readonly widget?: 'textarea' | 'hidden' | 'upload';
   readonly placeholder?: string;
+  /** A phone number: its placeholder is an example number of the current client's country (contract/phone.ts). */
+  readonly phone?: boolean;
   readonly wide?: boolean;
   readonly _t?: T;
 }
@@ -69,7 +71,7 @@ export type Fields = Record<string, AnyField>;
 
 interface Common<R extends boolean, O extends boolean> {
   label?: string; required?: R; readOnly?: O; column?: string; search?: boolean; sort?: boolean; filter?: boolean;
-  inList?: boolean; help?: string; placeholder?: string; wide?: boolean; widget?: 'textarea' | 'hidden' | 'upload'; virtual?: boolean; writeOnly?: boolean;
+  inList?: boolean; help?: string; placeholder?: string; phone?: boolean; wide?: boolean; widget?: 'textarea' | 'hidden' | 'upload'; virtual?: boolean; writeOnly?: boolean;
   /** Console only: the form shows the input only while field `field` is one of `values` (a weekly job's weekday);
    *  hidden, it keeps its value and the server checks it as always. */
   shownWhen?: { field: string; values: readonly string[] };
@@ -117,7 +119,14 @@ export interface NotBeforeRule { kind: 'notBefore'; field: string; other: string
 export interface AfterRule { kind: 'after'; field: string; other: string; message: string }
 /** `field` must be filled when `other` holds one of `values` (a pulse needs its output). */
 export interface RequiredWhenRule { kind: 'requiredWhen'; field: string; other: string; values: readonly string[]; message: string }
-export type Rule = NotBeforeRule | AfterRule | RequiredWhenRule;
+/** `field`, a calendar day, must be today or later and at most `withinDays` on (a visit's day). Checked where today is
+ *  known: the form (today in the viewer's zone) and the server (today in the client's zone, with the client's own
+ *  reach from its visitor properties); both say it in the words of dayFromTodayViolation. */
+export interface FromTodayRule { kind: 'fromToday'; field: string; withinDays: number }
+export type Rule = NotBeforeRule | AfterRule | RequiredWhenRule | FromTodayRule;
+/** The longest reach of a day from today: a year. */
+export const DAYS_AHEAD_MAX = 366;
+export const fromToday = (fieldName: string, withinDays = DAYS_AHEAD_MAX): FromTodayRule => ({ kind: 'fromToday', field: fieldName, withinDays });
 export const requiredWhen = (fieldName: string, other: string, values: readonly string[], message = 'is required'): RequiredWhenRule =>
   ({ kind: 'requiredWhen', field: fieldName, other, values, message });
 export const after = (fieldName: string, other: string, message?: string): AfterRule =>

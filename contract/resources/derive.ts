@@ -6,7 +6,7 @@ import {
 } from 'superstruct';
 import { boundedList, calendarDate, dateTimeInstant, emailAddress, fileDataUrl, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
 import type { Violation } from '../violation';
-import { labelOf, type AnyField, type Fields, type Input, type PrivilegeFamily, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
+import { DAYS_AHEAD_MAX, labelOf, type AnyField, type Fields, type Input, type PrivilegeFamily, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
 
 const LIST_PAGE_MAX = 1000;
 
@@ -138,10 +138,27 @@ export function apiPaths(r: ResourceDeclaration<any>) {
   };
 }
 
-/** The rules that hold across fields, on plain values (the form's and the server's). */
-export function checkRules(rules: readonly Rule[] | undefined, values: Record<string, unknown>, prefix = ''): Violation[] {
+/** Issue 29: the one rule of a visit's day, for the forms and the server alike: `day` ('YYYY-MM-DD') is `today` or
+ *  later and at most `withinDays` days on; null when it holds (or is no day: the schema names that). */
+export function dayFromTodayViolation(field: string, day: unknown, today: string, withinDays = DAYS_AHEAD_MAX): Violation | null {
+  if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const days = (Date.parse(day) - Date.parse(today)) / 86_400_000;
+  if (Number.isNaN(days)) return null;
+  if (days < 0) return { field, message: `must not be before today (${today})` };
+  if (days > withinDays) return { field, message: withinDays === 0 ? 'must be today' : withinDays >= DAYS_AHEAD_MAX ? 'must be within a year' : `must be within ${withinDays} days of today` };
+  return null;
+}
+
+/** The rules that hold across fields, on plain values (the form's and the server's). A rule of today's date
+ *  (fromToday) is checked when `today` is given. */
+export function checkRules(rules: readonly Rule[] | undefined, values: Record<string, unknown>, prefix = '', today?: string): Violation[] {
   const out: Violation[] = [];
   for (const rule of rules ?? []) {
+    if (rule.kind === 'fromToday') {
+      const v = today ? dayFromTodayViolation(prefix + rule.field, values[rule.field], today, rule.withinDays) : null;
+      if (v) out.push(v);
+      continue;
+    }
     if (rule.kind === 'requiredWhen') {
       const v = values[rule.field];
       if (rule.values.includes(String(values[rule.other] ?? '')) && (v === undefined || v === null || v === '')) out.push({ field: prefix + rule.field, message: rule.message });
@@ -158,8 +175,8 @@ export function checkRules(rules: readonly Rule[] | undefined, values: Record<st
 }
 
 /** Rules of the resource and of its children rows, with field paths as the schema names them. */
-export function checkAllRules(r: ResourceDeclaration<any>, values: Record<string, unknown>): Violation[] {
-  const out = checkRules(r.rules, values);
+export function checkAllRules(r: ResourceDeclaration<any>, values: Record<string, unknown>, today?: string): Violation[] {
+  const out = checkRules(r.rules, values, '', today);
   for (const [k, f] of Object.entries(r.fields as Fields)) {
     if (f.kind !== 'children' || !Array.isArray(values[k])) continue;
     (values[k] as Record<string, unknown>[]).forEach((row, i) => out.push(...checkRules(f.children!.rules, row ?? {}, `${k}.${i}.`)));

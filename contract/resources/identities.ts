@@ -24,7 +24,7 @@ export const identitiesResource = defineResource({
       unique: 'tenant', uniqueMessage: 'is already used by another identity', search: true, sort: true }),
     idNumber: text({ label: 'ID number', max: 32 }),
     email: email({ search: true, sort: true }),
-    phone: text({ max: 32, pattern: PHONE, placeholder: '+1 555 0100' }),
+    phone: text({ max: 32, pattern: PHONE, phone: true }),
     // filled by "Read card" or "Take photo" (the card-reader panel shows it)
     photo: image({ maxBytes: 1_500_000, inList: false }),
     divisionId: ref('divisions', { label: 'Division', required: true, filter: true }),

@@ -5,7 +5,7 @@
 // account through this API, or the front desk taking a host's call at /visitor/visit-requests/add. Nothing is
 // deleted or edited afterwards: a request is a record of who asked and who decided.
 import { PRIV } from '../privileges';
-import { choice, date, defineResource, email, ref, text, timestamp } from './define';
+import { choice, date, defineResource, fromToday, email, ref, text, timestamp } from './define';
 import { PHONE } from './visitorSetup';
 import { VISIT_PURPOSES } from './visitors';
 
@@ -24,7 +24,7 @@ export const visitRequestsResource = defineResource({
     lastName: text({ max: 100, required: true, search: true, sort: true }),
     company: text({ max: 200, search: true, sort: true }),
     email: email(),
-    phone: text({ max: 40, pattern: PHONE, help: 'Digits, spaces and + - ( )', placeholder: '+1 555 0100' }),
+    phone: text({ max: 40, pattern: PHONE, help: 'Digits, spaces and + - ( )', phone: true }),
     hostName: text({ label: 'Visiting (host)', max: 200, required: true, search: true, sort: true, placeholder: 'Who asked for the visit' }),
     hostId: ref('identities', { label: 'Host identity' }),
     visitTypeId: ref('visitTypes', { label: 'Visit type' }),
@@ -40,6 +40,8 @@ export const visitRequestsResource = defineResource({
     visitorId: ref('visitors', { label: 'Registration', readOnly: true }),
   },
   list: { title: ['lastName', 'firstName'], columns: ['company', 'hostName', 'visitDate', 'status', 'createdAt', 'decidedBy'], sort: ['visitDate', 'asc'] },
+  // a visit's day is today or later (the client's reach from its visitor properties on the server): one rule, both forms
+  rules: [fromToday('visitDate')],
   form: [
     { title: 'Visitor', description: 'Who is coming, as the host gave it.', fields: ['firstName', 'lastName', 'company', 'email', 'phone'] },
     { title: 'Visit', fields: ['hostName', 'hostId', 'visitTypeId', 'purpose', 'visitDate', 'note'] },

@@ -25,7 +25,7 @@ export const visitorTenantsResource = defineResource({
     location: text({ label: 'Floor or unit', max: 100, search: true, sort: true, placeholder: 'Level 3, suite 301' }),
     contactName: text({ label: 'Contact', max: 100, search: true, placeholder: 'Front office' }),
     contactEmail: email({ label: 'Contact email', max: 200 }),
-    phone: text({ max: 40, pattern: PHONE, help: 'Digits, spaces and + - ( )', placeholder: '+1 555 0100' }),
+    phone: text({ max: 40, pattern: PHONE, help: 'Digits, spaces and + - ( )', phone: true }),
     active: switchField({ label: 'In use', default: true, sort: true, help: 'A tenant no longer in the building is switched off: its past visits keep its name.' }),
     note: text({ max: 500, widget: 'textarea', wide: true, search: true }),
   },

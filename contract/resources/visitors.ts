@@ -2,7 +2,7 @@
 // registration opens the visitor's details. Status, badge and sign-in times are the server's (named actions).
 import { API } from '../api';
 import { PRIV } from '../privileges';
-import { choice, date, defineResource, email, image, number, ref, text, timestamp } from './define';
+import { choice, date, defineResource, fromToday, email, image, number, ref, text, timestamp } from './define';
 
 export const VISIT_PURPOSES = [
   { value: 'meeting', label: 'Meeting' }, { value: 'delivery', label: 'Delivery' }, { value: 'contractor', label: 'Contractor' },
@@ -22,7 +22,7 @@ export const visitorsResource = defineResource({
     idNumber: text({ label: 'ID number', max: 32, search: true }),
     company: text({ max: 200, search: true, sort: true }),
     email: email(),
-    phone: text({ max: 32, pattern: /^[+0-9 ()-]*$/, placeholder: '+60 3 555 0100' }),
+    phone: text({ max: 32, pattern: /^[+0-9 ()-]*$/, phone: true }),
     photo: image({ maxBytes: 1_500_000, inList: false }),
     hostName: text({ label: 'Visiting (host)', max: 200, required: true, search: true, sort: true, placeholder: 'Who they came to see' }),
     // the host as an identity of the client, when they are one (deleting that identity is refused while named here)
@@ -40,6 +40,8 @@ export const visitorsResource = defineResource({
     signedOutAt: timestamp(),
   },
   list: { title: ['firstName', 'lastName'], columns: ['company', 'hostName', 'purpose', 'visitDate', 'status', 'badgePrintedAt', 'idNumber'], sort: ['visitDate', 'desc'] },
+  // a visit's day is today or later (the client's reach from its visitor properties on the server): one rule, both forms
+  rules: [fromToday('visitDate')],
   form: [
     { title: 'Visitor', description: 'Read the visitor\u2019s identity card to fill name, ID number and photo, or type them.', fields: ['firstName', 'lastName', 'idNumber', 'company', 'email', 'phone', 'photo'] },
     { title: 'Visit', fields: ['hostName', 'hostId', 'purpose', 'visitDate'] },

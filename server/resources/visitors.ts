@@ -2,13 +2,12 @@
 // zone and its badge is valid to the end of that day; who registered it; the search finds a full name; and the
 // named actions of the front desk — badge printed, sign in on arrival, sign out on leaving — each once, in order,
 // with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
-import { DESTINATIONS, PRIV, type Violation } from '../../contract';
+import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, dayFromTodayViolation, type Violation } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
 import { companyNameSql, siteCodeSql } from './settings';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
-const MAX_DAYS_AHEAD = 366;
 
 async function clientToday(ctx: CrudContext): Promise<string> {
   const { rows } = await ctx.tx.query<{ d: string }>('select (now() at time zone timezone)::date::text d from clients where id = $1', [ctx.clientId]);
@@ -20,18 +19,15 @@ export async function visitorProperties(ctx: CrudContext) {
   const { rows } = await ctx.tx.query<{ require_photo: boolean; require_id_number: boolean; require_host_identity: boolean; days_ahead: number }>(
     'select require_photo, require_id_number, require_host_identity, days_ahead from visitor_properties where client_id = $1', [ctx.clientId]);
   const p = rows[0];
-  return { requirePhoto: !!p?.require_photo, requireIdNumber: !!p?.require_id_number, requireHostIdentity: !!p?.require_host_identity, daysAhead: p ? Number(p.days_ahead) : MAX_DAYS_AHEAD };
+  return { requirePhoto: !!p?.require_photo, requireIdNumber: !!p?.require_id_number, requireHostIdentity: !!p?.require_host_identity, daysAhead: p ? Number(p.days_ahead) : DAYS_AHEAD_MAX };
 }
 
 /** A visit's day (a registration's, a request's): today or later in the client's zone, at most `daysAhead` days on
- *  (the visitor properties'; a year when none are set). */
-export async function visitDateProblems(ctx: CrudContext, visitDate: unknown, daysAhead = MAX_DAYS_AHEAD): Promise<Violation[]> {
+ *  (the visitor properties'; a year when none are set). The rule and its words are the forms' (contract fromToday). */
+export async function visitDateProblems(ctx: CrudContext, visitDate: unknown, daysAhead = DAYS_AHEAD_MAX): Promise<Violation[]> {
   if (typeof visitDate !== 'string') return [];
-  const today = await clientToday(ctx);
-  const days = (Date.parse(visitDate) - Date.parse(today)) / 86_400_000;
-  if (days < 0) return [{ field: 'visitDate', message: `must not be before today (${today})` }];
-  if (days > daysAhead) return [{ field: 'visitDate', message: daysAhead === 0 ? 'must be today' : daysAhead >= MAX_DAYS_AHEAD ? 'must be within a year' : `must be within ${daysAhead} days of today` }];
-  return [];
+  const v = dayFromTodayViolation('visitDate', visitDate, await clientToday(ctx), daysAhead);
+  return v ? [v] : [];
 }
 
 function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): NamedAction {

@@ -45,10 +45,11 @@ export function declarationEntries(d: ResourceDeclaration<any>): Record<string, 
       out[catKey.item(d.name, name)] = f.children.itemLabel;
       const cb = resourceBase(d.name, name);
       for (const [cn, cf] of Object.entries(f.children.fields)) fieldEntries(cb, cn, cf, out);
-      for (const r of f.children.rules ?? []) out[catKey.rule(cb, r.field)] = r.message;
+      for (const r of f.children.rules ?? []) if ('message' in r) out[catKey.rule(cb, r.field)] = r.message;
     }
   }
-  for (const r of d.rules ?? []) out[catKey.rule(base, r.field)] = r.message;
+  // a rule of today's date (fromToday) says it in the violation's own words (src/i18n/violations.ts)
+  for (const r of d.rules ?? []) if ('message' in r) out[catKey.rule(base, r.field)] = r.message;
   d.form.forEach((s, i) => {
     out[catKey.formTitle(d.name, i)] = s.title;
     if (s.description) out[catKey.formDescription(d.name, i)] = s.description;

@@ -7,8 +7,8 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
-import { DATE_PLACEHOLDER, TOAST_MS, familyValues, hasPrivilege, mayOnRow, zoneLabel, type Division, type Violation } from '../../contract';
-import { selectHeldPrivileges } from '../../machines/session.selectors';
+import { DATE_PLACEHOLDER, TOAST_MS, familyValues, hasPrivilege, mayOnRow, todayInZone, zoneLabel, type Division, type Violation } from '../../contract';
+import { selectHeldPrivileges, selectPhonePlaceholder } from '../../machines/session.selectors';
 import { getDisplayZone, zonedInput } from '../ui/time';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { useReading } from '../hooks/useReading';
@@ -209,7 +209,8 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
           form.send({ type: 'form.submit', values: { ...toBody(values, resource.form), ...udf, ...loadedAt } });
         }}
         validate={(values) => {
-          const errors = validateForm(values, resource.form, resource.input, resource.declaration);
+          // a new record's day rules (a visit's day: today or later) are checked against today in the viewer's zone
+          const errors = validateForm(values, resource.form, resource.input, resource.declaration, editing ? undefined : todayInZone(getDisplayZone(), Date.now()));
           // a secret is required when the record is created (an edit keeps the stored one when it is left empty)
           if (!editing) for (const s of resource.form) for (const f of s.fields) {
             if (!isRepeat(f) && f.writeOnly && f.required && !String(values[f.name] ?? '').trim() && !errors[f.name]) errors[f.name] = `${f.label} is required`;
@@ -304,6 +305,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
         )}
       />
     </div>
+  const phoneShape = useSelector(useSystemActor('session'), selectPhonePlaceholder); // one example number on every screen
   );
 }
 
@@ -335,7 +337,7 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
   const id = `field-${name}`;
   const label = <>{shownLabel}{def.required && <span className="gh-required" aria-hidden> *</span>}</>;
   const help = def.help ? (def.keys ? tCat(def.keys.help, def.help) : tx(def.help)) : undefined;
-  const placeholder = def.placeholder === KEEP_SECRET ? tx('Unchanged: type a new one to replace it') : def.placeholder ? (def.keys ? tCat(def.keys.placeholder, def.placeholder) : def.placeholder) : undefined;
+  const placeholder = def.phone ? phoneShape : def.placeholder === KEEP_SECRET ? tx('Unchanged: type a new one to replace it') : def.placeholder ? (def.keys ? tCat(def.keys.placeholder, def.placeholder) : def.placeholder) : undefined;
   let control;
   if (kind === 'switch') {
     control = <Switch {...input} id={id} checked={!!input.checked} label={shownLabel} />;

@@ -31,6 +31,8 @@ export interface FieldDef {
   /** a secret: typed, never shown; left empty on an edit it keeps what is stored. */
   writeOnly?: boolean;
   placeholder?: string;
+  /** a phone number: the placeholder is an example number of the client's country (selectPhonePlaceholder). */
+  phone?: boolean;
   help?: string;
   /** take the whole row of the two-column grid. */
   wide?: boolean;
@@ -154,7 +156,7 @@ const blank = (v: unknown) => (v === null || v === undefined ? '' : v);
 
 function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
   const keys = { label: catKey.field(kb, name), help: catKey.help(kb, name), placeholder: catKey.placeholder(kb, name), choice: (v: string) => catKey.choice(kb, name, v) };
-  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, wide: f.wide, upper: f.upper, default: f.default, writeOnly: f.writeOnly, shownWhen: f.shownWhen, keys };
+  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, phone: f.phone, wide: f.wide, upper: f.upper, default: f.default, writeOnly: f.writeOnly, shownWhen: f.shownWhen, keys };
   switch (f.kind) {
     case 'email': return { ...base, kind: 'email' };
     case 'number': return { ...base, kind: 'number' };

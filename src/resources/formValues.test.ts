@@ -45,4 +45,28 @@ describe('form values and the contract', () => {
     const dates = consoleResource('specialDates');
     expect((dates.form[0].fields.find((f) => !('repeat' in f) && f.name === 'yearly') as { default?: unknown }).default).toBe(false);
   });
+
+  it('refuses a visit day before today on both visit forms, on the field, with the server\'s words; an edit is not held to it (issue 29)', () => {
+    for (const name of ['visitors', 'visitRequests']) {
+      const r = consoleResource(name);
+      const values = { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: '2026-11-27' };
+      const added = validateForm(values, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string };
+      expect(added.visitDate, name).toMatch(/must not be before today \(2026-11-28\)/);
+      expect((validateForm({ ...values, visitDate: '2026-11-28' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate, name).toBeUndefined();
+      expect((validateForm({ ...values, visitDate: '2028-01-01' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate, name).toMatch(/within a year/);
+      expect((validateForm(values, r.form, r.input, r.declaration) as { visitDate?: string }).visitDate, name).toBeUndefined();
+    }
+  });
+
+  it('names each field whole in its message: two \'first bit\' fields of a card format stay apart (issue 29)', () => {
+    const formats = consoleResource('cardFormats');
+    const errors = validateForm({ name: 'Odd', bits: '26', facilityStart: '200', facilityLength: '8', cardStart: '300', cardLength: '16',
+      parity: [{ bit: '0', type: 'even', overStart: '999', overLength: '12' }] }, formats.form, formats.input, formats.declaration) as Record<string, unknown>;
+    expect(errors.facilityStart).toBe('Facility code: first bit must be at most 127');
+    expect(errors.cardStart).toBe('Card number: first bit must be at most 127');
+    expect((errors.parity as Record<string, unknown>[])[0].overStart).toBe('Over: first bit must be at most 127');
+    // the server's violations land the same way
+    expect(errorsFrom([{ field: 'facilityStart', message: 'must be at least 0' }, { field: 'parity.0.bit', message: 'must be at most 127' }], formats.form))
+      .toEqual({ facilityStart: 'Facility code: first bit must be at least 0', parity: [{ bit: expect.stringMatching(/ must be at most 127$/) }] });
+  });
 });

@@ -52,13 +52,13 @@ export function toBody(values: Record<string, unknown>, sections: FormSection[])
 }
 
 /** Label of a field for messages, from its name ('credentials[0].number' → 'Credential 1: Number'). */
-export function labelFor(name: string, sections: FormSection[]): string {
+export function labelFor(name: string, sections: FormSection[], withRow = true): string {
   for (const s of sections) for (const f of s.fields) {
     if (isRepeat(f)) {
       const m = name.match(/^([^[]+)\[(\d+)\]\.(.+)$/);
       if (m && m[1] === f.repeat) {
         const rf = f.fields.find((x) => x.name === m[3]);
-        return `${f.itemLabel} ${Number(m[2]) + 1}: ${rf?.label ?? m[3]}`;
+        return withRow ? `${f.itemLabel} ${Number(m[2]) + 1}: ${rf?.label ?? m[3]}` : rf?.label ?? m[3];
       }
     } else if (f.name === name) return f.label;
   }
@@ -70,17 +70,19 @@ export function errorsFrom(violations: Violation[], sections: FormSection[]): Re
   let errors: Record<string, unknown> = {};
   for (const v of violations) {
     const name = fieldName(v.field);
-    const label = labelFor(name, sections).replace(/^.*: /, '');
+    // the field's own label, whole ('Facility code: first bit'); a repeated row's without its row ('Credential 2: '),
+    // as the message shows under the row's field
+    const label = labelFor(name, sections, false);
     errors = setIn(errors, name, `${label} ${v.message}`) as Record<string, unknown>;
   }
   return errors;
 }
 
 /** The schema's rules and, for a catalogue resource, its cross-field rules (the same the server checks). */
-export function validateForm(values: Record<string, unknown>, sections: FormSection[], schema: Struct<any, any>, declaration?: ResourceDeclaration<any>): Record<string, unknown> {
+export function validateForm(values: Record<string, unknown>, sections: FormSection[], schema: Struct<any, any>, declaration?: ResourceDeclaration<any>, today?: string): Record<string, unknown> {
   const body = toBody(values, sections);
   const r = validate(body, schema);
-  const violations = [...(r.ok ? [] : r.violations), ...(declaration ? checkAllRules(declaration, body) : [])];
+  const violations = [...(r.ok ? [] : r.violations), ...(declaration ? checkAllRules(declaration, body, today) : [])];
   return violations.length ? errorsFrom(violations, sections) : {};
 }
 
