@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { checkAllRules, checkUserFieldValues, columnOf, resourceByName, type AnyField, type Fields, type Violation } from '../../contract';
 import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
 import { HttpError, divisionsFor, principal } from '../http/common';
 import { optionCodesOf, pgError, type CrudResource } from './context';
 import type { CrudContext, Row } from './hooks';
@@ -23,7 +24,7 @@ export function writeChecks(crud: CrudResource) {
       const what = target.label.one.toLowerCase();
       const params: unknown[] = [ids];
       let where = 'x.id = any($1::int[])';
-      if (target.scope.tenant === true) { params.push(scope.clientId); where += ` and x.client_id = $${params.length}`; }
+      if (target.scope.tenant === true) where += ` and ${tenant(params, scope.clientId, 'x')}`;
       if (r.scope.division === k) {
         // the row's own division: one the user's grants for this action cover
         if (ids.some((id) => !(scope.divisions ?? []).includes(id))) { out.push({ field: k, message: `is not a ${what} you may use` }); continue; }
@@ -46,7 +47,7 @@ export function writeChecks(crud: CrudResource) {
         const target = resourceByName(cf.target!)!;
         const params: unknown[] = [ids];
         let where = 'x.id = any($1::int[])';
-        if (target.scope.tenant === true) { params.push(scope.clientId); where += ` and x.client_id = $${params.length}`; }
+        if (target.scope.tenant === true) where += ` and ${tenant(params, scope.clientId, 'x')}`;
         if (target.scope.division) {
           params.push(divisionsFor(p, optionCodesOf(target)));
           const col = target.scope.division === 'id' ? 'id' : columnOf(target.scope.division, (target.fields as Fields)[target.scope.division]);
@@ -65,7 +66,7 @@ export function writeChecks(crud: CrudResource) {
       if (!f.unique || input[k] === undefined || input[k] === null) continue;
       const params: unknown[] = [input[k], id ?? 0];
       let where = `${columnOf(k, f)} = $1 and id <> $2`;
-      if (f.unique === 'tenant' && r.scope.tenant === true) { params.push(scope.clientId); where += ` and client_id = $3`; }
+      if (f.unique === 'tenant' && r.scope.tenant === true) where += ` and ${tenant(params, scope.clientId)}`;
       if ((await dbx.query(`select 1 from ${r.table} where ${where} limit 1`, params)).rows.length) out.push({ field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` });
     }
     for (const [k, f] of Object.entries(fields)) {
@@ -77,7 +78,7 @@ export function writeChecks(crud: CrudResource) {
           if (row[ck] === undefined || row[ck] === null) continue;
           const params: unknown[] = [row[ck], id ?? 0];
           let where = `${columnOf(ck, cf)} = $1 and ${c.parent} <> $2`;
-          if (cf.unique === 'tenant' && clientId !== null) { params.push(clientId); where += ' and client_id = $3'; }
+          if (cf.unique === 'tenant' && clientId !== null) where += ` and ${tenant(params, clientId)}`;
           if ((await dbx.query(`select 1 from ${c.table} where ${where} limit 1`, params)).rows.length) out.push({ field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` });
         }
       }

@@ -7,6 +7,7 @@ import type {} from '../auth/accountScope'; // FastifyContextConfig's touches an
 import { CATALOGUE, PLATFORM_PRIVILEGES, actionCodes, apiPaths, columnOf, type Fields, type ResourceDeclaration } from '../../contract';
 import { clientIdsOf } from '../auth/access';
 import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
 import { HttpError, fill, clientOf, divisionsFor, principal } from '../http/common';
 import type { Change, CrudContext, Row } from './hooks';
 import type { ResourceHooks } from './hooks';
@@ -104,7 +105,8 @@ export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {
     }
     const clientId = clientOf(req);
     await db.query(`insert into ${r.table} (client_id) values ($1) on conflict (client_id) do nothing`, [clientId]);
-    return Number((await db.query<{ id: number }>(`select id from ${r.table} where client_id = $1`, [clientId])).rows[0].id);
+    const params: unknown[] = [];
+    return Number((await db.query<{ id: number }>(`select id from ${r.table} where ${tenant(params, clientId)}`, params)).rows[0].id);
   }
 
   return {

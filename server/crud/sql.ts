@@ -2,6 +2,7 @@
 // text, a reference's title joined, a hook's expressions), the scope, search, filters, sort and the writes. Only
 // declared names ever reach SQL; values are always parameters.
 import { columnOf, resourceByName, type AnyField, type Fields, type ResourceDeclaration } from '../../contract';
+import { tenant } from '../db/tenant';
 import type { ResourceHooks } from './hooks';
 
 export type { Scope } from './scope';
@@ -77,7 +78,7 @@ export class ResourceSql {
   /** The scope as a WHERE clause, pushing its parameters. */
   scopeWhere(scope: Scope, params: unknown[]): string {
     const parts: string[] = [];
-    if (this.r.scope.tenant === true) { params.push(scope.clientId); parts.push(`t.client_id = $${params.length}`); }
+    if (this.r.scope.tenant === true) parts.push(tenant(params, scope.clientId, 't'));
     else if (this.r.scope.tenant === 'self') { params.push(scope.tenants ?? []); parts.push(`t.id = any($${params.length}::int[])`); }
     if (this.r.scope.division) {
       params.push(scope.divisions ?? []);
