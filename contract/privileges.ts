@@ -22,6 +22,9 @@ export const PRIVILEGES: PrivilegeDef[] = [
   P('0.2.3.0', 'View floor plan monitor'),
   P('0.2.4.0', 'View operator sessions'), P('0.2.4.1', 'End operator sessions'),
   P('0.2.5.0', 'View service account sessions'), P('0.2.5.1', 'End service account sessions'),
+  // issue 31: the shift handover, the next monitor item (0.2.6): view .0, acknowledge (with a note for the next
+  // shift) .1, and the shift boundaries it is cut at .2 (an administrator's, as the alarm target times are)
+  P('0.2.6.0', 'View the shift handover'), P('0.2.6.1', 'Acknowledge the shift handover'), P('0.2.6.2', 'Shift settings'),
   // Manage
   ...crud('0.3.1', 'identities'),
   P('0.3.1.6', 'View identity batch templates'), P('0.3.1.7', 'Add identity batch templates'),
@@ -131,6 +134,8 @@ export const PRIV = {
   alarmHandlingReport: '0.6.7.0',
   /** Issue 31: the alarm settings singleton (target times per priority). */
   alarmSettings: '0.4.7.6',
+  /** Issue 31: the shift handover (server/http/handover.ts) and the shift boundaries (contract/resources/shiftSettings.ts). */
+  handover: { view: '0.2.6.0', acknowledge: '0.2.6.1', settings: '0.2.6.2' },
   journalExport: '0.8.1.0',
   sessionReplays: '0.8.2.0',
   errorLog: '0.8.3.0',

@@ -32,6 +32,7 @@ import { interfaceDiscoveryRoutes } from './resources/interfaces';
 import { uiErrorRoutes } from './http/uiErrors';
 import { alarmRoutes } from './http/alarms';
 import { alarmHandlingRoutes } from './http/alarmHandling';
+import { handoverRoutes } from './http/handover';
 import { eventRoutes } from './http/events';
 import { exportRoutes } from './http/export';
 import { journalRoutes } from './http/journals';
@@ -357,6 +358,7 @@ export async function buildServer(opts: ServerOptions) {
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });
   alarmHandlingRoutes(app, { db });
+  handoverRoutes(app, { db });
   eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false, qr, countCap: opts.listCountCap });
   exportRoutes(app, { db });
   journalRoutes(app, { db });

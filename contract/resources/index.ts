@@ -37,6 +37,7 @@ import { firmwareResource } from './firmware';
 import { attendancePropertiesResource, centralPropertiesResource, companyIdResource, floorPlanPropertiesResource, visitorPropertiesResource } from './settings';
 import { identityLocationResource, identityReportResource } from './reports';
 import { alarmSettingsResource } from './alarmSettings';
+import { shiftSettingsResource } from './shiftSettings';
 
 export * from './define';
 export * from './derive';
@@ -75,6 +76,7 @@ export { FIRMWARE_INSTALL_MS, FIRMWARE_MAX_BYTES, FIRMWARE_VERSION, firmwareReso
 export { attendancePropertiesResource, centralPropertiesResource, companyIdResource, floorPlanPropertiesResource, PIN_SIZES, visitorPropertiesResource } from './settings';
 export { identityLocationResource, identityReportResource } from './reports';
 export { alarmSettingsResource } from './alarmSettings';
+export { shiftSettingsResource } from './shiftSettings';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
@@ -84,6 +86,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
   visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
   credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, centralPropertiesResource, floorPlanPropertiesResource, companyIdResource, autoBackupResource, firmwareResource, reportJobsResource, timesheetResource, identityReportResource, identityLocationResource,
-  alarmSettingsResource,
+  alarmSettingsResource, shiftSettingsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

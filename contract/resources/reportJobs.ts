@@ -21,6 +21,8 @@ export const REPORT_JOB_KINDS = [
   { value: 'events', label: 'Event report: the period\u2019s events', family: 'security' },
   { value: 'activity', label: 'Activity report: changes made in the period', family: 'security' },
   { value: 'identities', label: 'Identity report: everyone, as on the day it runs', family: 'security' },
+  // issue 31: the digest of every shift that ended in the period (its owner needs the handover's code, 0.2.6.0)
+  { value: 'shift-handover', label: 'Shift handover: the digest of each shift that ended in the period', family: 'security' },
   { value: 'daily-attendance', label: 'Daily attendance: each member\u2019s days in the period', family: 'attendance' },
   { value: 'attendance-summary', label: 'Attendance summaries: each member\u2019s totals for the period', family: 'attendance' },
 ] as const;

@@ -32,8 +32,8 @@ export const ROLES: Record<string, { name: string; privileges: string[] }> = {
   [PLATFORM_ROLE]: { name: 'Platform operator', privileges: ['9.2.0', ...PLATFORM_PRIVILEGES, '9.2.2'] },
   // monitor, doors (and their alarms and controllers), identities read-only, reports; sees who is signed in, but
   // ending other people's sessions is the administrator's (0.2.4.1, 0.2.5.1); so are the alarm target times the
-  // operator's handling is measured against (alarm settings, 0.4.7.6)
-  'security-operator': { name: 'Security operator', privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4', '0.6.7'), '0.3.1.0'].filter((c) => c !== '0.2.4.1' && c !== '0.2.5.1' && c !== '0.4.7.6') },
+  // operator's handling is measured against (alarm settings, 0.4.7.6), and the shift boundaries (0.2.6.2)
+  'security-operator': { name: 'Security operator', privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4', '0.6.7'), '0.3.1.0'].filter((c) => c !== '0.2.4.1' && c !== '0.2.5.1' && c !== '0.4.7.6' && c !== '0.2.6.2') },
   // visitor management 1.x and identities read-only
   receptionist: { name: 'Receptionist', privileges: [...under('0.1', '1'), '0.3.1.0'] },
   // time and attendance 3.x, identities view/add/edit, the identity report

@@ -20,6 +20,7 @@ import type { Db } from '../db/db';
 import { attendanceClock, attendanceDays, summarise } from '../db/queries/attendance';
 import { HttpError, clientOf, divisionsFor, fill, idParam, iso, principal } from '../http/common';
 import { TABULAR_TYPES, tableStream, type Column } from '../http/tabular';
+import { HANDOVER_COLUMNS, fullDigest, handoverLines, shiftsEndingIn } from '../http/handover';
 
 interface Job {
   id: number; client_id: number; name: string; report: ReportJobKind; frequency: string; hour: number; weekday: string; month_day: number; keep_runs: number; keep_days: number;
@@ -123,6 +124,15 @@ async function sourceOf(db: Db, job: Job, period: { from: string; to: string; zo
           order by coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id limit ${BATCH}`, [job.client_id, divisions, after?.id ?? null, after?.k1 ?? '', after?.k2 ?? ''])).rows,
         (r) => [r.employee_no, r.last_name, r.first_name, r.division, r.status, r.valid_from, r.valid_to]),
       };
+    }
+    case 'shift-handover': {
+      // issue 31: each shift that ended in the period, as its owner may see it (the handover's code and divisions)
+      if (!holds(PRIV.handover.view)) throw new HttpError(409, fill('Its owner no longer holds privilege {code} in this client: nothing was made', { code: PRIV.handover.view }));
+      const divisions = await eventDivisions({ clientId: job.client_id, entries: owner, divisionIds: (c) => clientDivisionIds(db, c) }, [PRIV.handover.view]);
+      const { rows: [b] } = await db.query<{ s: Date; e: Date }>(`select $1::int as c, ${bounds[0]} as s, ${bounds[1]} as e`, p);
+      const shifts = await shiftsEndingIn(db, job.client_id, new Date(b.s), new Date(b.e));
+      async function* lines() { for (const shift of shifts) yield* handoverLines(await fullDigest(db, job.client_id, shift, divisions)); }
+      return { columns: cols([...HANDOVER_COLUMNS], ['shiftStart', 'shiftEnd', 'since']), rows: lines() };
     }
     case 'daily-attendance':
     case 'attendance-summary': {

@@ -13,6 +13,7 @@ import { api } from './client';
 import { fileAt } from './files';
 import { ApiError } from './errors';
 import { ALARM_HANDLING_API, AlarmHandlingReport, type AlarmHandlingQuery } from '../../contract/alarmHandling';
+import { HANDOVER_API, HandoverAcknowledged, HandoverDigest, type AcknowledgeHandoverBody } from '../../contract/handover';
 
 export interface ListParams { page?: number; size?: number; sort?: SortSpec[]; filters?: Record<string, string> }
 
@@ -80,8 +81,9 @@ const UserFieldDefPage = type({ items: array(type({ key: string(), label: string
 export const listUserFieldDefs = (): Promise<UserFieldDef[]> =>
   getJson(API.userFields, UserFieldDefPage, { size: 200, sort: 'position,asc' }).then((p) => p.items as UserFieldDef[]);
 /** A picker's choices of a catalogue resource (`<api>/options`): by search text, or the labels of given ids. */
-const OptionPage = type({ items: array(type({ id: integer(), label: string() })) });
-export type PickOption = { id: number; label: string };
+// detail: what tells two rows of one title apart (issue 29), shown by a picker when titles collide
+const OptionPage = type({ items: array(type({ id: integer(), label: string(), detail: optional(nullable(string())) })) });
+export type PickOption = { id: number; label: string; detail?: string | null };
 export const optionsOf = (api: string, p: { q?: string; ids?: readonly number[] }, signal?: AbortSignal): Promise<{ items: PickOption[] }> =>
   getJson(`${api}/options`, OptionPage, p.ids ? { ids: p.ids.join(',') } : { q: p.q ?? '' }, undefined, signal);
 export const listDivisions = (p?: ListParams): Promise<PageOf<Division>> => getJson(API.divisions, DivisionPage, listQuery(p));
@@ -311,3 +313,9 @@ export const getAlarmHandling = (q: { from: string; to: string }) => getJson(ALA
 /** The same as a CSV or XLSX file (the server's tabular writer). */
 export const alarmHandlingFile = (q: Required<AlarmHandlingQuery>) => fileAt(`${ALARM_HANDLING_API}?${new URLSearchParams({ from: q.from, to: q.to, format: q.format })}`);
 export type { AlarmHandlingReport };
+
+// ---------- issue 31: the shift handover [0.2.6.0, 0.2.6.1] ----------
+/** The digest of the shift that ended last (null: no shift has ended yet). */
+export const getLatestHandover = () => getJson(`${HANDOVER_API}/latest`, HandoverDigest);
+/** Acknowledge the shift ending at `end`, with an optional note for the next shift. */
+export const acknowledgeHandover = (b: AcknowledgeHandoverBody) => send('post', `${HANDOVER_API}/acknowledge`, b, HandoverAcknowledged);

@@ -26,6 +26,8 @@ import { exportEventHistory, streamGet, type ExportFormat } from './stream';
 import { listRecordings, openRecording } from '../system/journalRecordings';
 import { auditChainExport, auditChainVerify } from './endpoints';
 import { alarmHandlingFile, getAlarmHandling } from './endpoints';
+import { acknowledgeHandover, getLatestHandover } from './endpoints';
+import type { AcknowledgeHandoverBody } from '../../contract/handover';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -324,3 +326,7 @@ export const alarmHandlingExports = commands((command) => {
   return alarmHandlingFile({ format: format === 'xlsx' ? 'xlsx' : 'csv', from, to });
 });
 export type { AlarmHandlingReport } from './endpoints';
+/** The dashboard's shift handover (issue 31): the digest of the shift that ended last (null before any has ended); and
+ *  its acknowledgement, command `acknowledge` with input {end, note} (answers {acknowledged} or the note's violations). */
+export const handoverReading = reading(() => getLatestHandover().catch((e) => { if (isNotFound(e)) return null; throw e; }));
+export const handoverCommands = formCommand<AcknowledgeHandoverBody>('acknowledged', acknowledgeHandover);

@@ -3,7 +3,7 @@
 import {
   PRIV, logicalBlocksResource, floorPlansResource, elevatorMasksResource, interfacesResource, interfaceSettingsResource, alarmGroupsResource, alarmNotificationsResource, divisionsResource, doorsResource, overridesResource, cardReadersResource, controllersResource, inputsResource, outputsResource, accessGroupsResource, accessZonesResource, cardFormatsResource, interlocksResource, schedulesResource, specialDatesResource, threatLevelsResource,
   batchTemplatesResource, clientsResource, identitiesResource, licensesResource, operatorGroupsResource, rolesResource, routeRows, serviceAccountsResource,
-  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource, centralPropertiesResource, floorPlanPropertiesResource, companyIdResource, autoBackupResource, firmwareResource, reportJobsResource, timesheetResource, identityReportResource, identityLocationResource, alarmSettingsResource,
+  userFieldsResource, visitorsResource, webHooksResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource, visitorPropertiesResource, attendancePropertiesResource, centralPropertiesResource, floorPlanPropertiesResource, companyIdResource, autoBackupResource, firmwareResource, reportJobsResource, timesheetResource, identityReportResource, identityLocationResource, alarmSettingsResource, shiftSettingsResource,
   workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource, credentialStoreResource, type PrivilegeMode, type ResourceDeclaration, type RouteType,
 } from '../../contract';
 
@@ -158,6 +158,8 @@ export const ROUTES: RouteDef[] = [
   ...catalogue(alarmNotificationsResource, 'Who is told of which alarms, and how.'),
   // issue 31: the target times the alarm handling report measures against
   settings(alarmSettingsResource, 'How soon alarms of each priority should be acknowledged and processed.'),
+  // issue 31: when the shifts end, and so when the handover is cut
+  settings(shiftSettingsResource, 'When shifts end and are handed over to the next operator.'),
   r('configure', '/configure/calendar', 'Calendar', ['0.4.1.0'], { icon: 'calendar', screen: 'calendar', description: 'Holidays and special days across schedules.' }),
   // the tree is its own screen (the whole visible tree at once); add and edit (rename, move) are the generated forms
   fromResource(divisionsResource, 'list', 'divisions', { description: 'The division tree that scopes identities, doors and privileges.' }),

@@ -117,4 +117,12 @@ export const zhCatalogue: Record<string, string> = {
   "resource.alarmSettings.help.ackP4Minutes": "1 到 10080（一周）",
   "resource.alarmSettings.field.processP4Minutes": "P4及以上 处理时限（分钟）",
   "resource.alarmSettings.help.processP4Minutes": "1 到 10080（一周）",
+  // issue 31: the shift settings (shift boundaries)
+  "resource.shiftSettings.one": "班次设置",
+  "resource.shiftSettings.many": "班次设置",
+  "resource.shiftSettings.form.0.title": "班次",
+  "resource.shiftSettings.form.0.description": "在这些时刻，结束的班次将被交接：下一位操作员在仪表板上看到其摘要并确认。",
+  "resource.shiftSettings.field.boundaries": "班次结束时间",
+  "resource.shiftSettings.help.boundaries": "客户时区的时刻，24 小时制，用逗号分隔（1 到 12 个），例如 07:00, 15:00, 23:00",
+  "resource.reportJobs.choice.report.shift-handover": "交接班：该时段内结束的每个班次的摘要",
 };

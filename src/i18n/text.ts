@@ -973,4 +973,7 @@ export const zhText: Record<string, string> = {
   "Hour of the day": "钟点",
   "Showing the alarms behind a figure of the alarm handling report.": "正在显示报警处理报告中某项数字所对应的报警。",
   "Show all events": "显示全部事件",
+  // issue 31: the shift handover
+  "No shift has ended yet": "还没有结束的班次",
+  "Handover not found": "未找到交接记录",
 };
