@@ -37,3 +37,14 @@ export function shownOptions(search: PickerSearch | undefined, query: string): {
   const typed = query.trim().toLowerCase();
   return { items: search.items.filter((o) => o.label.toLowerCase().includes(typed)), loading };
 }
+
+/**
+ * Issue 29: what each row of a picker's list says. A title that two or more rows shown share ('Abdullah, Priya'
+ * twice) gets what tells them apart beside it (the server's detail: employee no., division); a unique title stays
+ * alone.
+ */
+export function optionRows(items: readonly PickOption[]): { option: PickOption; apart: string | null }[] {
+  const count = new Map<string, number>();
+  for (const o of items) count.set(o.label, (count.get(o.label) ?? 0) + 1);
+  return items.map((o) => ({ option: o, apart: (count.get(o.label) ?? 0) > 1 ? o.detail || `#${o.id}` : null }));
+}

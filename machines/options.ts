@@ -11,7 +11,8 @@ import { assign, setup, stopChild, type ActorRefFrom, type SnapshotFrom } from '
 import { OPTION_BATCH_MS, OPTION_IDS_MAX, OPTION_LABELS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { notProvided } from './notProvided';
 
-export interface PickOption { id: number; label: string }
+/** A row a picker offers: its title, and what tells it apart from a row of the same title (the server's `detail`). */
+export interface PickOption { id: number; label: string; detail?: string | null }
 export interface LookupInput { api: string; ids: number[] }
 export interface SearchInput { api: string; q: string }
 export interface OptionAnswer { items: PickOption[] }

@@ -7,7 +7,7 @@ import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor } from 'xstate';
 import { OPTION_BATCH_MS, OPTION_IDS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { emptyOptions, optionsMachine, type OptionsSnapshot } from '../machines/options';
-import { labelOf, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../machines/options.selectors';
+import { labelOf, optionRows, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../machines/options.selectors';
 import { createControls, edgePaths, flush, replayEdgePath } from './harness';
 
 // ---------- the graph ----------
@@ -194,5 +194,19 @@ describe('options actor rules', () => {
     const s = t.actor.getSnapshot();
     expect(s.context).toEqual(emptyOptions(1));
     expect(JSON.stringify(s.context)).not.toContain('Client A');
+  });
+});
+
+describe('a picker\'s rows (issue 29)', () => {
+  it('say what tells two rows of one title apart, and leave a unique title alone', () => {
+    const rows = optionRows([
+      { id: 7, label: 'Abdullah, Priya', detail: 'E-1042 · Sales' },
+      { id: 9, label: 'Abdullah, Priya', detail: 'E-2210 · Warehouse' },
+      { id: 3, label: 'Brown, Ben', detail: 'E-0003 · Sales' },
+      { id: 11, label: 'Chua, Mei', detail: null },
+      { id: 12, label: 'Chua, Mei', detail: null },
+    ]);
+    expect(rows.map((r) => r.apart)).toEqual(['E-1042 · Sales', 'E-2210 · Warehouse', null, '#11', '#12']);
+    expect(rows.map((r) => r.option.id)).toEqual([7, 9, 3, 11, 12]);
   });
 });

@@ -161,7 +161,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   rules?: readonly Rule[];
   /** Server-kept timestamps created_at / updated_at (the edit form sends updatedAt back: a stale edit is 409). */
   timestamps?: boolean;
-  list: { title: readonly string[]; columns: readonly string[]; sort: readonly [string, 'asc' | 'desc'] };
+  /** `apart`: what tells two rows of the same title apart in a picker (an identity's employee no. and division);
+   *  by default the first two plain list columns (apartFieldsOf). */
+  list: { title: readonly string[]; columns: readonly string[]; sort: readonly [string, 'asc' | 'desc']; apart?: readonly string[] };
   form: readonly { title: string; description?: string; fields: readonly string[] }[];
   export?: readonly ('csv' | 'ndjson')[];
   /** Field values the audit trail leaves out (kept as "(field)" when set). */

@@ -138,6 +138,18 @@ export function apiPaths(r: ResourceDeclaration<any>) {
   };
 }
 
+/** Issue 29: the fields a picker shows beside a title that two rows share ('Abdullah, Priya' twice: 'E-1042 · Sales'):
+ *  the declaration's list.apart, else its first two list columns that are plain values (no timestamps, ids, children,
+ *  pictures or switches). The options endpoint answers them as each row's `detail`. */
+export function apartFieldsOf(r: ResourceDeclaration<any>): string[] {
+  if (r.list.apart) return [...r.list.apart];
+  const plain = (k: string) => {
+    const f = (r.fields as Fields)[k];
+    return !!f && !f.writeOnly && ['text', 'email', 'number', 'choice', 'date'].includes(f.kind);
+  };
+  return r.list.columns.filter((k) => !r.list.title.includes(k) && plain(k)).slice(0, 2);
+}
+
 /** Issue 29: the one rule of a visit's day, for the forms and the server alike: `day` ('YYYY-MM-DD') is `today` or
  *  later and at most `withinDays` days on; null when it holds (or is no day: the schema names that). */
 export function dayFromTodayViolation(field: string, day: unknown, today: string, withinDays = DAYS_AHEAD_MAX): Violation | null {

@@ -1,7 +1,7 @@
 // A catalogue resource's list (page, size, sort, q, filters; a total counted up to a cap) and its options for
 // pickers (ids, q; the title as the label).
 import type { FastifyInstance } from 'fastify';
-import { LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, actionCodes, parseSort, sortableFields } from '../../contract';
+import { LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, actionCodes, apartFieldsOf, parseSort, sortableFields } from '../../contract';
 import { HttpError } from '../http/common';
 import { optionCodesOf, type CrudResource } from './context';
 
@@ -112,7 +112,10 @@ export function optionsRoutes(app: FastifyInstance, crud: CrudResource) {
     if (ids.length) { params.push(ids); where += ` and t.id = any($${params.length}::int[])`; }
     if (text) where += ` and ${sql.searchWhere(text, params, await searchVia(db, scope, text))}`;
     const title = r.list.title.map((k) => `coalesce(${sql.expr(k)}::text, '')`).join(` || ', ' || `);
-    const { rows } = await db.query<{ id: number; label: string }>(`select t.id, ${title} as label from ${sql.from()} where ${where} order by label, t.id limit ${ids.length || OPTIONS_LIMIT}`, params);
+    // what tells two rows of one title apart (an identity's employee no. and division), shown when titles collide
+    const apart = apartFieldsOf(r).map((k) => `nullif(${sql.expr(k)}::text, '')`);
+    const detail = apart.length ? `nullif(concat_ws(' · ', ${apart.join(', ')}), '')` : 'null';
+    const { rows } = await db.query<{ id: number; label: string; detail: string | null }>(`select t.id, ${title} as label, ${detail} as detail from ${sql.from()} where ${where} order by label, t.id limit ${ids.length || OPTIONS_LIMIT}`, params);
     return { items: rows };
   });
 }

@@ -10,7 +10,7 @@ import { MultiSelect, Select, type ItemRenderer } from '@blueprintjs/select';
 import { useSelector } from '@xstate/react';
 import { resourceByName } from '../../contract';
 import type { PickOption } from '../../machines/options';
-import { labelOf, selectEpoch, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../../machines/options.selectors';
+import { labelOf, optionRows, selectEpoch, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../../machines/options.selectors';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { tx } from '../i18n';
 
@@ -52,12 +52,18 @@ function useOptions(target: string, open: boolean, chosen: readonly number[]) {
   return { query, type, items, loading, labelOf: (id: number) => labelOf(labels, naming, id) };
 }
 
-const renderItem = (chosen: readonly number[]): ItemRenderer<PickOption> => (o, { handleClick, handleFocus, modifiers, ref }) => (
-  modifiers.matchesPredicate
-    ? <MenuItem key={o.id} ref={ref} text={o.label} active={modifiers.active} disabled={modifiers.disabled} roleStructure="listoption"
-        selected={chosen.includes(o.id)} onClick={handleClick} onFocus={handleFocus} />
-    : null
-);
+// a title two rows share ('Abdullah, Priya' twice) shows what tells them apart beside it (employee no., division)
+const renderItem = (chosen: readonly number[], items: readonly PickOption[]): ItemRenderer<PickOption> => {
+  const apart = new Map(optionRows(items).map((r) => [r.option.id, r.apart]));
+  return (o, { handleClick, handleFocus, modifiers, ref }) => {
+    const detail = apart.get(o.id);
+    return modifiers.matchesPredicate
+      ? <MenuItem key={o.id} ref={ref} active={modifiers.active} disabled={modifiers.disabled} roleStructure="listoption"
+          text={detail ? <>{o.label} <span className="bp6-text-muted" data-testid="option-apart">{detail}</span></> : o.label}
+          selected={chosen.includes(o.id)} onClick={handleClick} onFocus={handleFocus} />
+      : null;
+  };
+};
 
 /** One reference: a button with the chosen row's name that opens a searchable list. */
 export function RefSelect({ id, target, value, onChange, onBlur, required, invalid }: {
@@ -77,7 +83,7 @@ export function RefSelect({ id, target, value, onChange, onBlur, required, inval
   });
   const picker = (
     <span ref={box} className="gh-contents">
-    <Select<PickOption> items={items} itemRenderer={renderItem(chosenIds)} filterable query={query} onQueryChange={type}
+    <Select<PickOption> items={items} itemRenderer={renderItem(chosenIds, items)} filterable query={query} onQueryChange={type}
       onItemSelect={(o) => { onChange(String(o.id)); onBlur(); }} itemListPredicate={(_, xs) => xs}
       noResults={<MenuItem disabled roleStructure="listoption" text={loading ? tx('Loading…') : tx('No match')} />}
       inputProps={{ placeholder: tx('Search…') }} popoverProps={{ minimal: true, matchTargetWidth: true, onOpening: () => setOpen(true), onClosed: () => { setOpen(false); onBlur(); } }} fill>
@@ -106,7 +112,7 @@ export function RefsPicker({ id, target, value, onChange, onBlur, invalid }: {
   const toggle = (o: PickOption) => onChange(chosen.includes(o.id) ? chosen.filter((x) => x !== o.id) : [...chosen, o.id]);
   return (
     <MultiSelect<PickOption> items={items} selectedItems={chosen.map((x) => ({ id: x, label: labelOf(x) }))} itemsEqual="id"
-      itemRenderer={renderItem(chosen)} tagRenderer={(o) => o.label} onItemSelect={toggle} query={query} onQueryChange={type}
+      itemRenderer={renderItem(chosen, items)} tagRenderer={(o) => o.label} onItemSelect={toggle} query={query} onQueryChange={type}
       itemListPredicate={(_, xs) => xs} resetOnSelect={false} fill placeholder={tx('Search to add…')}
       onRemove={(o) => { onChange(chosen.filter((x) => x !== o.id)); onBlur(); }}
       onClear={chosen.length ? () => onChange([]) : undefined}
