@@ -9,6 +9,10 @@ export default defineConfig({
     // one migrated, seeded database image per run, which every test server starts from (server/testkit.ts)
     globalSetup: ['server/testTemplate.ts'],
     pool: 'forks',
+    // a fork keeps the modules it imported for the next test file instead of importing the server anew for each of
+    // them (every server test starts a server and database of its own, server/testkit.ts): the 25 files of server/http
+    // took 155 s of processor time instead of 288 (import 9 s instead of 120), and the whole suite passes so
+    isolate: false,
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
