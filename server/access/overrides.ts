@@ -4,7 +4,7 @@
 // locks. Each start and end happens once, on one server: the rows are marked (applied_start_at / applied_end_at) in
 // the same transaction that claims them (`for update skip locked`). A locked-down door is left to the lockdown.
 import type { Db } from '../db/db';
-import type { HardwareSimulator } from '../simulator/hardware';
+import type { HardwarePort } from '../doors/port';
 
 interface Due { id: number; client_id: number; name: string; mode: string; started: boolean; door_ids: number[] }
 
@@ -15,7 +15,7 @@ export interface OverrideClock {
   stop(): void;
 }
 
-export function createOverrideClock(db: Db, simulator: Pick<HardwareSimulator, 'command'>, opts: { everyMs?: number; log?: (m: string) => void } = {}): OverrideClock {
+export function createOverrideClock(db: Db, simulator: Pick<HardwarePort, 'command'>, opts: { everyMs?: number; log?: (m: string) => void } = {}): OverrideClock {
   const everyMs = opts.everyMs ?? 2000;
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<number> | null = null;

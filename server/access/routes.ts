@@ -10,8 +10,8 @@ import {
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
 import { HttpError, fill, audit, body, clientOf, idParam, principal } from '../http/common';
-import type { HardwareSimulator } from '../simulator/hardware';
-import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from './presence';
+import type { HardwarePort } from '../doors/port';
+import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from '../doors/presence';
 import { previewAccess, type AccessChange } from './preview';
 import { SpecialCalendar, type DayWindow } from './schedule';
 
@@ -26,7 +26,7 @@ export const PREVIEW_PATH = API.accessPreview;
 const PREVIEWED = { accessGroups: accessGroupsResource, schedules: schedulesResource, specialDates: specialDatesResource } as const;
 const PreviewRequest = object({ resource: enums(Object.keys(PREVIEWED) as (keyof typeof PREVIEWED)[]), id: optional(nullable(idInt())), values: record(string(), unknown()) });
 
-export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulator: HardwareSimulator; db: Db }) {
+export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulator: HardwarePort; db: Db }) {
   // ---------- who is inside (issue 12): from the engine's presence (the last zone each person was let into) ----------
   const ZONES = accessZonesResource.api;
   async function zoneOf(req: Parameters<typeof clientOf>[0]) {

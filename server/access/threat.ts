@@ -10,7 +10,7 @@ import type { Db } from '../db/db';
 import { insertAudit } from '../db/queries/audit';
 import { divisionsOf } from '../db/queries/divisions';
 import { HttpError, audit, body, clientOf, divisionsFor, iso, principal } from '../http/common';
-import type { HardwareSimulator } from '../simulator/hardware';
+import type { HardwarePort } from '../doors/port';
 
 export const THREAT_CURRENT = `${threatLevelsResource.api}/current`;
 type Publish = (clientId: number, destination: string, body: unknown) => void;
@@ -28,7 +28,7 @@ async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
   };
 }
 
-export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: { db: Db; simulator: HardwareSimulator; publish: Publish }) {
+export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: { db: Db; simulator: HardwarePort; publish: Publish }) {
   const told = (clientId: number, id: number) => {
     simulator.access.changed(clientId); // the next swipe obeys it
     publish(clientId, `/changes/${threatLevelsResource.name}`, { resource: threatLevelsResource.name, id, action: 'current' });

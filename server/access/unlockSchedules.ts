@@ -8,7 +8,7 @@
 import { EVENT_CODES, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
-import type { HardwareSimulator } from '../simulator/hardware';
+import type { HardwarePort } from '../doors/port';
 import { localTime } from './clock';
 import { scheduleOpen } from './schedule';
 
@@ -25,7 +25,7 @@ export interface UnlockScheduleClock {
   stop(): void;
 }
 
-export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator: Pick<HardwareSimulator, 'command' | 'access'>, opts: { everyMs?: number; log?: (m: string) => void; now?: () => number } = {}): UnlockScheduleClock {
+export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator: Pick<HardwarePort, 'command' | 'access'>, opts: { everyMs?: number; log?: (m: string) => void; now?: () => number } = {}): UnlockScheduleClock {
   const everyMs = opts.everyMs ?? 5000;
   const now = opts.now ?? Date.now;
   const log = opts.log ?? (() => {});

@@ -1,7 +1,7 @@
 // Doors [0.4.5.0, as the doors screen]: the selected client's doors in the divisions the caller's door grants
 // cover, with their simulated status, division and last change. Door commands [0.4.5.4, in the door's division]:
 // a command that makes no sense for the door's state (contract/doors.ts) is 409 with the reason unless
-// `force: true`; the last command wins over a pending momentary relock (server/simulator/hardware.ts). An unknown
+// `force: true`; the last command wins over a pending momentary relock (server/simulator/strike.ts). An unknown
 // door, another client's or one outside the caller's divisions is 404. Test-only: fast-forward the relocks.
 // Issue 29: a door a threat level holds locked says so in the list (`heldBy`), and refuses all but Lock with 409.
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +15,7 @@ import type { Db } from '../db/db';
 import { doorVisible, listDoors } from '../db/queries/doors';
 import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
-import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
+import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
 import { HttpError, fill, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
 
 const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });
@@ -28,12 +28,12 @@ const threatHold = (fact: DoorFact | undefined, at: number): DoorView['heldBy'] 
 
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   try { return await run(); } catch (e) {
-    if (e instanceof SimulatorError) throw new HttpError(e.status, e.message);
+    if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
     throw e;
   }
 };
 
-export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher }) {
+export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr }: { db: Db; simulator: HardwarePort & RelockHook; testHooks: boolean; qr: QrPublisher }) {
   app.get(API.doors, { config: { privileges: [PRIV.doors.view] } }, async (req) => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.view]));

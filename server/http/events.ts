@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { API, LIST_COUNT_CAP, PRIV, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
-import { SimulatorError, type HardwareSimulator } from '../simulator/hardware';
+import { HardwareError } from '../doors/port';
+import type { HardwareSimulator } from '../simulator/hardware';
 import { HttpError, body, clientOf, listParams, principal } from './common';
 import { doorRoutes } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
@@ -15,7 +16,7 @@ import { alarmFigureFilter } from './alarmHandling';
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
   try { return await run(); } catch (e) {
-    if (e instanceof SimulatorError) throw new HttpError(e.status, e.message);
+    if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
     throw e;
   }
 };

@@ -11,7 +11,7 @@ import { localTime } from '../access/clock';
 import { scheduleOpen } from '../access/schedule';
 import type { Db } from '../db/db';
 import { eventOrigin, type Pipeline } from '../monitor/pipeline';
-import type { HardwareSimulator } from '../simulator/hardware';
+import type { HardwarePort } from '../doors/port';
 
 export interface LogicBlock {
   id: number; name: string; trigger: LogicTrigger; inputId: number | null; doorId: number | null; scheduleId: number | null;
@@ -40,7 +40,7 @@ export function matches(block: LogicBlock, e: Pick<Event, 'eventCode' | 'eventSo
   return block.doorId === null || at.doorId === block.doorId;
 }
 
-export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: HardwareSimulator, opts: { log?: (m: string) => void } = {}) {
+export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: HardwarePort, opts: { log?: (m: string) => void } = {}) {
   const log = opts.log ?? (() => {});
   const cache = new Map<number, Promise<LogicBlock[]>>();
   let fired = 0;

@@ -7,17 +7,22 @@
 // the decision and its reason. Doors are forced or held open; readers are tampered or go offline; inputs and outputs change state
 // with the §4 codes. Every event goes through the pipeline (persisted, then published). Heart-beats: doors on
 // /hbdoor, controllers on /hbcontroller. Operators' door commands change the simulated door and produce events.
+// It implements the hardware port (server/doors/port.ts) and keeps the doors' live state (server/doors/liveState.ts).
 import {
-  DESTINATIONS, DOOR_MOMENTARY_MS, FIRMWARE_INSTALL_MS, DOOR_STATUSES, EVENT_CODES, checkDoorCommand, doorNeedsAttention, eventLabel,
-  type DoorCommand, type Event, type SimulateKind,
+  DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel,
+  type Event, type SimulateKind,
 } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
-import { EMPTY_STATE, afterGrant, decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest, type ZoneState } from '../access/engine';
+import { afterGrant, decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../access/engine';
 import { localTime } from '../access/clock';
 import { freeingMask, type ElevatorMask } from '../access/elevator';
 import { createAccessIndexes, type AccessIndexes } from '../access/index';
-import { dropPresence, loadPresence, presenceOf, savePresence } from '../access/presence';
 import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
+import { createDoorLiveState } from '../doors/liveState';
+import { createHeartbeat } from './heartbeat';
+import { createStrikes, type SimulatorClock } from './strike';
+import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
 import type { Pipeline, Publish } from '../monitor/pipeline';
 
 /** The words a swipe's event is stored with: its reason's label; a threat level's names the level (5013 "Access
@@ -51,15 +56,8 @@ export interface SwipeOptions { at?: number; side?: 'entry' | 'exit'; pin?: stri
 /** What a swipe event keeps beside its code, so the explainer can decide it again. */
 /** What a swipe presented, kept on its event for Why?: a card number, or a QR code (then `card` is its credential's number, or '' when unreadable). */
 interface StoredSwipe { card: string; at: number; side: 'entry' | 'exit'; doorId: number; qr?: string }
-/** Door states in which the door stands open (an interlock's other doors must stay shut meanwhile). */
-const OPEN_STATUSES: readonly string[] = [DOOR_STATUSES.forcedOpen, DOOR_STATUSES.heldOpen, DOOR_STATUSES.unlocked, DOOR_STATUSES.unlockedBriefly];
 
-/** What the relock timers need of a clock: xstate's SimulatedClock fits, so tests move time without waiting. */
-export interface SimulatorClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(id: any): void;
-}
+export type { SimulatorClock };
 const realClock: SimulatorClock = { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) };
 /** Random events generated at once per tick (see tick()). */
 export const SIMULATOR_LANES = 16;
@@ -83,16 +81,11 @@ export function accessDecision(facts: SwipeFacts | null, today: string): EventCo
 }
 type EventCodeOfSwipe = typeof EVENT_CODES.accessGranted | typeof EVENT_CODES.deniedUnknownCredential | typeof EVENT_CODES.deniedInactiveCredential | typeof EVENT_CODES.deniedInactiveIdentity;
 
-export class SimulatorError extends Error {
-  constructor(public status: 400 | 404 | 409, message: string) { super(message); }
-}
 
 const doorStatusOf: Partial<Record<number, string>> = {
   [EVENT_CODES.doorForcedOpen]: 'forced-open', [EVENT_CODES.doorHeldOpen]: 'held-open', [EVENT_CODES.doorClosed]: 'closed',
   [EVENT_CODES.doorLocked]: 'locked', [EVENT_CODES.doorUnlocked]: 'unlocked', [EVENT_CODES.doorMomentaryUnlock]: DOOR_STATUSES.unlockedBriefly,
 };
-/** The operators' commands, all on the door's strike output point (`output-{id}`). */
-const COMMAND_CODES = [EVENT_CODES.doorLocked, EVENT_CODES.doorUnlocked, EVENT_CODES.doorMomentaryUnlock];
 
 export function createHardwareSimulator(opts: SimulatorOptions) {
   const { db, pipeline, publish } = opts;
@@ -104,10 +97,6 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   // before the test has looked (they fast-forward the relocks through the test hook instead)
   const momentaryMs = opts.momentaryMs ?? (Number(process.env.DOOR_MOMENTARY_MS) || DOOR_MOMENTARY_MS);
   let clock = opts.clock ?? realClock;
-  /** per door, the relock its latest "Open briefly" is waiting for */
-  const relocks = new Map<number, { timer: unknown; eventId: number; due: number }>();
-  /** per door, the tail of its queue: commands and relocks of one door run one after another, in arrival order */
-  const queues = new Map<number, Promise<unknown>>();
   let tickTimer: ReturnType<typeof setInterval> | null = null;
   let beatTimer: ReturnType<typeof setInterval> | null = null;
   let carry = 0;
@@ -115,57 +104,28 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   /** readers that are offline or tampered swipe nothing until they are back */
   const quietReaders = new Set<number>();
   const access = opts.access ?? createAccessIndexes(db, { log });
-  /** per tenant: who is where (anti-passback), which doors stand open (interlocks), which are locked down */
-  const zoneStates = new Map<number, ZoneState>();
-  const stateOf = (clientId: number): ZoneState => zoneStates.get(clientId) ?? EMPTY_STATE;
-  /** tenants whose presence was read from the database (migration 094) since start or reset */
-  const presenceLoaded = new Map<number, Promise<void>>();
-  function ensurePresence(clientId: number): Promise<void> {
-    let p = presenceLoaded.get(clientId);
-    if (!p) {
-      p = loadPresence(db, clientId).then((presence) => { zoneStates.set(clientId, { ...stateOf(clientId), presence }); });
-      p.catch(() => presenceLoaded.delete(clientId));
-      presenceLoaded.set(clientId, p);
-    }
-    return p;
-  }
-  /** One identity's presence as the database has it now (another server may have let them in or out since). */
-  async function refreshPresence(clientId: number, identityId: number) {
-    await ensurePresence(clientId);
-    const fresh = await presenceOf(db, clientId, identityId);
-    const st = stateOf(clientId);
-    const mine = st.presence.get(identityId);
-    if (mine?.zoneId === fresh?.zoneId && mine?.at === fresh?.at) return;
-    const presence = new Map(st.presence);
-    if (fresh) presence.set(identityId, fresh); else presence.delete(identityId);
-    zoneStates.set(clientId, { ...st, presence });
-  }
-  function setOpen(clientId: number, doorId: number, open: boolean) {
-    const st = stateOf(clientId);
-    if (st.openDoors.has(doorId) === open) return;
-    const openDoors = new Set(st.openDoors);
-    if (open) openDoors.add(doorId); else openDoors.delete(doorId);
-    zoneStates.set(clientId, { ...st, openDoors });
-  }
+  /** per tenant: who is where (anti-passback), which doors stand open (interlocks) */
+  const live = createDoorLiveState(db);
+  const { stateOf, ensurePresence, refreshPresence } = live;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
   async function door(clientId: number | null, doorId: number): Promise<DoorRow> {
     const { rows } = await db.query<DoorRow>(clientId === null ? 'select id, client_id, name, status, division_id from doors where id = $1' : 'select id, client_id, name, status, division_id from doors where id = $1 and client_id = $2',
       clientId === null ? [doorId] : [doorId, clientId]);
-    if (!rows[0]) throw new SimulatorError(404, 'Door not found');
+    if (!rows[0]) throw new HardwareError(404, 'Door not found');
     return rows[0];
   }
   async function controller(clientId: number, controllerId: number | undefined): Promise<ControllerRow> {
     const { rows } = await db.query<ControllerRow>(controllerId === undefined ? 'select id, client_id, name, status from controllers where client_id = $1 order by id limit 1' : 'select id, client_id, name, status from controllers where id = $2 and client_id = $1',
       controllerId === undefined ? [clientId] : [clientId, controllerId]);
-    if (!rows[0]) throw new SimulatorError(404, 'Controller not found');
+    if (!rows[0]) throw new HardwareError(404, 'Controller not found');
     return rows[0];
   }
 
   async function setDoorStatus(d: DoorRow, status: string) {
     if (d.status === status) return;
     d.status = status;
-    setOpen(d.client_id, d.id, OPEN_STATUSES.includes(status));
+    live.doorStatus(d.client_id, d.id, status);
     await db.query('update doors set status = $2 where id = $1', [d.id, status]);
     // heard by the consoles that may see the door's division (issue 10)
     publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: status }, { division: d.division_id ?? null });
@@ -178,37 +138,8 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     return e;
   }
 
-  function serial<T>(doorId: number, run: () => Promise<T>): Promise<T> {
-    const result = (queues.get(doorId) ?? Promise.resolve()).then(run);
-    const tail = result.catch(() => {});
-    queues.set(doorId, tail);
-    void tail.then(() => { if (queues.get(doorId) === tail) queues.delete(doorId); });
-    return result;
-  }
-
-  function cancelRelock(doorId: number) {
-    const r = relocks.get(doorId);
-    if (r) clock.clearTimeout(r.timer);
-    relocks.delete(doorId);
-  }
-
-  /** The relock of the momentary unlock `eventId`, once its time is up; false when a later command took over. */
-  function fireRelock(doorId: number, eventId: number): Promise<boolean> {
-    const r = relocks.get(doorId);
-    if (!r || r.eventId !== eventId) return Promise.resolve(false);
-    relocks.delete(doorId);
-    return serial(doorId, async () => {
-      if (stopped) return false;
-      const fresh = await door(null, doorId);
-      // the last operator command wins: a lock, unlock or another "Open briefly" since (on any server) cancels this one
-      const { rows } = await db.query<{ id: string }>(`select id from events where client_id = $1 and event_point_id = $2 and event_code = any($3::int[])
-        order by id desc limit 1`, [fresh.client_id, `output-${doorId}`, COMMAND_CODES]);
-      if (Number(rows[0]?.id) !== eventId) return false;
-      // the strike relocks; a door in an alarm state (held open, forced) keeps showing it until the door says otherwise
-      await doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, ' (relocked)', doorNeedsAttention(fresh.status));
-      return true;
-    }).catch((err) => { log(`relock ${doorId}: ${err}`); return false; });
-  }
+  /** the doors' strikes: operators' commands in arrival order per door, the momentary relocks (strike.ts) */
+  const strikes = createStrikes({ db, momentaryMs, log, clock: () => clock, stopped: () => stopped, door, doorEvent });
 
   async function swipe(d: DoorRow, wantGranted: boolean | null, o: SwipeOptions = {}): Promise<Event> {
     let number: string;
@@ -239,11 +170,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     if (holder !== undefined) await refreshPresence(d.client_id, holder);
     const decision = decide(index, stateOf(d.client_id), req);
     if (decision.granted && decision.identityId !== null) {
-      const after = afterGrant(stateOf(d.client_id), index, req, decision);
-      const now = after.presence.get(decision.identityId);
-      // written before the event is recorded: a console that sees the grant finds the person inside
-      if (now && now !== stateOf(d.client_id).presence.get(decision.identityId)) await savePresence(db, d.client_id, decision.identityId, now);
-      zoneStates.set(d.client_id, after);
+      await live.admitted(d.client_id, decision.identityId, afterGrant(stateOf(d.client_id), index, req, decision));
     }
     const who = decision.identityId === null ? null : index.identities.get(decision.identityId)?.name ?? null;
     const code = DECISION_EVENT_CODES[decision.reason];
@@ -265,8 +192,9 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
 
   /** "Why?": the stored swipe event `eventId` of `clientId` decided again against the current index (null: not a swipe of this tenant). */
   async function explain(clientId: number, eventId: number): Promise<Explanation | null> {
+    const params: unknown[] = [eventId];
     const { rows } = await db.query<{ id: string; swipe: StoredSwipe | string | null; reason: string | null; decision: string | null; identity_id: number | null }>(
-      'select id, swipe, reason, decision, identity_id from events where id = $1 and client_id = $2', [eventId, clientId]);
+      `select id, swipe, reason, decision, identity_id from events where id = $1 and ${tenant(params, clientId)}`, params);
     const row = rows[0];
     if (!row || !row.swipe) return null;
     const sw: StoredSwipe = typeof row.swipe === 'string' ? JSON.parse(row.swipe) : row.swipe;
@@ -305,13 +233,14 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
    * event. Its point is the input itself, so going back to normal returns the alarm to normal (§4).
    */
   async function inputEvent(clientId: number, inputId: number | undefined, active: boolean): Promise<Event> {
-    if (inputId === undefined) throw new SimulatorError(400, 'Which input? inputId is required');
+    if (inputId === undefined) throw new HardwareError(400, 'Which input? inputId is required');
+    const params: unknown[] = [inputId];
     const { rows } = await db.query<{ id: number; name: string; armed: string | null }>(
       `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
                               where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as armed
-         from inputs i where i.id = $1 and i.client_id = $2`, [inputId, clientId]);
+         from inputs i where i.id = $1 and ${tenant(params, clientId, 'i')}`, params);
     const i = rows[0];
-    if (!i) throw new SimulatorError(404, 'Input not found');
+    if (!i) throw new HardwareError(404, 'Input not found');
     const code = !active ? EVENT_CODES.inputIdle : i.armed ? EVENT_CODES.intrusion : EVENT_CODES.inputActive;
     const message = code === EVENT_CODES.intrusion ? `${eventLabel(code)}: ${i.name} (alarm zone ${i.armed})` : `${eventLabel(code)}: ${i.name}`;
     return pipeline.record(clientId, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message });
@@ -322,11 +251,13 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
    * floor and its schedule is open; otherwise it needs a card, decided as a swipe at the reader's door.
    */
   async function floorRequest(clientId: number, readerId: number | undefined, floor: number | undefined, o: SwipeOptions & { card?: string } = {}): Promise<Event> {
-    if (readerId === undefined) throw new SimulatorError(400, 'Which elevator? readerId is required');
-    if (floor === undefined) throw new SimulatorError(400, 'Which floor? floor is required');
-    const { rows: [reader] } = await db.query<{ id: number; name: string; door_id: number | null }>('select id, name, door_id from card_readers where id = $1 and client_id = $2', [readerId, clientId]);
-    if (!reader) throw new SimulatorError(404, 'Card reader not found');
-    const { rows: masks } = await db.query<ElevatorMask>('select id, name, floors, schedule_id as "scheduleId" from elevator_masks where client_id = $1 and reader_id = $2 order by id', [clientId, readerId]);
+    if (readerId === undefined) throw new HardwareError(400, 'Which elevator? readerId is required');
+    if (floor === undefined) throw new HardwareError(400, 'Which floor? floor is required');
+    const params: unknown[] = [readerId];
+    const { rows: [reader] } = await db.query<{ id: number; name: string; door_id: number | null }>(`select id, name, door_id from card_readers where id = $1 and ${tenant(params, clientId)}`, params);
+    if (!reader) throw new HardwareError(404, 'Card reader not found');
+    const maskParams: unknown[] = [readerId];
+    const { rows: masks } = await db.query<ElevatorMask>(`select id, name, floors, schedule_id as "scheduleId" from elevator_masks where reader_id = $1 and ${tenant(maskParams, clientId)} order by id`, maskParams);
     const index = await access.get(clientId);
     const at = o.at ?? Date.now();
     const free = freeingMask(masks, floor, localTime(at, index.timeZone), index.schedules, index.calendar);
@@ -344,8 +275,9 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     let d: DoorRow;
     if (target.doorId !== undefined) d = await door(clientId, target.doorId);
     else {
-      const { rows } = await db.query<DoorRow>('select id, client_id, name, status from doors where client_id = $1 order by id limit 1', [clientId]);
-      if (!rows[0]) throw new SimulatorError(404, 'Door not found');
+      const params: unknown[] = [];
+      const { rows } = await db.query<DoorRow>(`select id, client_id, name, status from doors where ${tenant(params, clientId)} order by id limit 1`, params);
+      if (!rows[0]) throw new HardwareError(404, 'Door not found');
       d = rows[0];
     }
     switch (kind) {
@@ -355,7 +287,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       case 'card.granted': return target.card ? swipeCard(d, target.card, target) : swipe(d, true, target);
       case 'card.denied': return target.card ? swipeCard(d, target.card, target) : swipe(d, false, target);
       case 'qr.presented': {
-        if (!target.qr) throw new SimulatorError(400, 'Which QR code? qr is required');
+        if (!target.qr) throw new HardwareError(400, 'Which QR code? qr is required');
         // the credential number the code carries (GHQ.<number>.<window>.<mac>), for the event's record only
         return swipeCard(d, /^GHQ\.([^.]{1,64})\./.exec(target.qr)?.[1] ?? '', { ...target, qr: target.qr });
       }
@@ -367,29 +299,6 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     }
   }
 
-  /**
-   * An operator's door command: the strike output changes (its own point, so the door's alarms stay open). Commands
-   * of one door run in arrival order, and the latest wins: Lock or Unlock cancels the relock a momentary unlock is
-   * waiting for, and another momentary unlock starts its time again. A command that makes no sense for the door's
-   * state (contract/doors.ts) is refused with 409 and changes nothing, unless `force` is given.
-   */
-  async function command(clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts: { force?: boolean } = {}): Promise<Event> {
-    return serial(doorId, async () => {
-      const d = await door(clientId, doorId);
-      const check = checkDoorCommand(d.status, cmd);
-      if (!check.allowed && !opts.force) throw new SimulatorError(409, `${d.name} ${check.reason}`);
-      const code = cmd === 'lock' ? EVENT_CODES.doorLocked : cmd === 'unlock' ? EVENT_CODES.doorUnlocked : EVENT_CODES.doorMomentaryUnlock;
-      cancelRelock(d.id);
-      const e = await doorEvent(d, code, `output-${d.id}`, ` by ${actor}${check.allowed ? '' : ' (forced)'}`);
-      if (cmd === 'momentary-unlock' && !stopped) {
-        const eventId = Number(e.id);
-        const timer = clock.setTimeout(() => { void fireRelock(d.id, eventId); }, momentaryMs);
-        relocks.set(d.id, { timer, eventId, due: clock.now() + momentaryMs });
-      }
-      return e;
-    });
-  }
-
   /** per output, the timer of its running pulse (a new pulse starts the time again) */
   const pulses = new Map<number, unknown>();
   /**
@@ -397,9 +306,10 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
    * on. `by` says who (an operator, or a logical block) in the event.
    */
   async function pulseOutput(clientId: number, outputId: number, by: string): Promise<Event> {
-    const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>('select id, name, pulse_seconds from outputs where id = $1 and client_id = $2', [outputId, clientId]);
+    const params: unknown[] = [outputId];
+    const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>(`select id, name, pulse_seconds from outputs where id = $1 and ${tenant(params, clientId)}`, params);
     const o = rows[0];
-    if (!o) throw new SimulatorError(404, 'Output not found');
+    if (!o) throw new HardwareError(404, 'Output not found');
     const held = o.pulse_seconds === 0;
     const e = await pipeline.record(clientId, { eventCode: EVENT_CODES.outputActive, sourceId: `out-${o.id}`, sourceName: o.name,
       message: `${eventLabel(EVENT_CODES.outputActive)}: ${o.name}, pulsed by ${by}${held ? ' (held on)' : ` for ${o.pulse_seconds} s`}` });
@@ -471,57 +381,15 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     } else if (x < 0.98) {
       if (rec.inputs.length) { const i = pick(rec.inputs); await pipeline.record(i.client_id, { eventCode: EVENT_CODES.inputTamper, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}` }); }
     } else if (x < 0.99) {
-      const { rows } = await db.query<ControllerRow>('select id, client_id, name, status from controllers where client_id = $1 order by id', [d.client_id]);
+      const params: unknown[] = [];
+      const { rows } = await db.query<ControllerRow>(`select id, client_id, name, status from controllers where ${tenant(params, d.client_id)} order by id`, params);
       if (rows.length) { const c = pick(rows); await interfaceEvent(c, c.status !== 'online'); }
     } else if (quietReaders.has(d.id)) await readerEvent(d, EVENT_CODES.readerOnline);
     else await swipeAtReader();
   }
 
-  /**
-   * Firmware [0.7.1.0] a controller was sent (Server → Firmware, Roll out): it says it started (event 1020), and
-   * FIRMWARE_INSTALL_MS after it was sent runs the new version (firmware, event 1021). Done at each heart-beat.
-   * A cancelled roll-out took the target back (nothing installs); a roll back is a target of the previous version.
-   */
-  async function firmwareStep(): Promise<void> {
-    const { rows: started } = await db.query<{ id: number; client_id: number; name: string; firmware_target: string }>(
-      `update controllers set firmware_started = true where firmware_target is not null and not firmware_started returning id, client_id, name, firmware_target`);
-    for (const c of started) {
-      await pipeline.record(c.client_id, { eventCode: EVENT_CODES.firmwareSent, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(EVENT_CODES.firmwareSent)}: ${c.firmware_target} on ${c.name}` });
-    }
-    const { rows: installed } = await db.query<{ id: number; client_id: number; name: string; firmware: string }>(
-      `update controllers set firmware = firmware_target, firmware_target = null, firmware_sent_at = null, firmware_started = false
-        where firmware_target is not null and firmware_started and firmware_sent_at <= now() - make_interval(secs => $1) returning id, client_id, name, firmware`, [FIRMWARE_INSTALL_MS / 1000]);
-    for (const c of installed) {
-      await pipeline.record(c.client_id, { eventCode: EVENT_CODES.firmwareInstalled, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(EVENT_CODES.firmwareInstalled)}: ${c.name} runs ${c.firmware}` });
-    }
-    if (!installed.length) return;
-    // [0.7.1.x] the roll-out's progress: this controller is done; the roll-out once none is still installing it
-    const { rows: done } = await db.query<{ firmware_id: number }>(`update firmware_rollout_progress p set state = 'done', updated_at = now()
-      from controllers c, firmware_images f where c.id = any($1::int[]) and p.controller_id = c.id and f.id = p.firmware_id and f.version = c.firmware
-        and p.state = 'installing' returning p.firmware_id`, [installed.map((c) => c.id)]);
-    await db.query(`update firmware_images f set rollout_state = 'done' where f.id = any($1::int[]) and f.rollout_state = 'installing'
-      and not exists (select 1 from firmware_rollout_progress p where p.firmware_id = f.id and p.state = 'installing')`, [done.map((d) => d.firmware_id)]);
-  }
-
-  /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */
-  async function heartbeat(): Promise<void> {
-    const { rows: controllers } = await db.query<ControllerRow & { division_id: number | null; firmware_pending: boolean }>(
-      'select id, client_id, name, status, division_id, firmware_target is not null as firmware_pending from controllers order by id');
-    // a roll-out moves on with the heart-beat; with none pending, no update is tried
-    if (controllers.some((c) => c.firmware_pending)) await firmwareStep();
-    // one list per tenant and division: a console hears the controllers of the divisions it may see (issue 10); the
-    // console merges the lists it hears
-    const byScope = new Map<string, { clientId: number; division: number | null; list: { id: number; name: string; status: string }[] }>();
-    for (const c of controllers) {
-      const key = `${c.client_id}:${c.division_id ?? ''}`;
-      let scope = byScope.get(key);
-      if (!scope) byScope.set(key, (scope = { clientId: c.client_id, division: c.division_id === null ? null : Number(c.division_id), list: [] }));
-      scope.list.push({ id: c.id, name: c.name, status: c.status });
-    }
-    for (const s of byScope.values()) publish(s.clientId, DESTINATIONS.controllerHeartbeat, s.list, { division: s.division });
-    const { rows: doors } = await db.query<DoorRow>('select id, client_id, name, status, division_id from doors order by id');
-    for (const d of doors) publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status }, { division: d.division_id ?? null });
-  }
+  /** the heart-beats and the firmware roll-outs they move on (heartbeat.ts) */
+  const { heartbeat, firmwareStep } = createHeartbeat({ db, pipeline, publish });
 
   async function tick(): Promise<void> {
     carry += rate / 20;
@@ -537,46 +405,25 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     }));
   }
 
-  return {
+  const simulator = {
     rate,
     force,
     /** Convenience for tests: door `doorId` (of any tenant) is forced open. */
     async forceDoorOpen(doorId: number) { const d = await door(null, doorId); return force(d.client_id, 'door.forced', { doorId }); },
-    command,
+    command: strikes.command,
     pulseOutput,
     /** Tests: run the relock timers on this clock from now on (xstate's SimulatedClock). */
     useClock(c: SimulatorClock) { clock = c; },
-    /** The test hook: the relocks due within `ms` happen now, as if that much time had passed. Resolves with how many relocked. */
-    async fastForward(ms: number): Promise<number> {
-      const until = clock.now() + ms;
-      const due = [...relocks].filter(([, r]) => r.due <= until);
-      for (const [, r] of due) clock.clearTimeout(r.timer);
-      const done = await Promise.all(due.map(([doorId, r]) => fireRelock(doorId, r.eventId)));
-      return done.filter(Boolean).length;
-    },
-    /** Resolves when every door's queued commands and relocks have finished. */
-    async settled(): Promise<void> {
-      while (queues.size) await Promise.all([...queues.values()]);
-    },
+    fastForward: strikes.fastForward,
+    settled: strikes.settled,
     /** Swipe a given card number at a door of `clientId`. */
     async swipe(clientId: number, doorId: number, number: string, o: SwipeOptions = {}) { return swipeCard(await door(clientId, doorId), number, o); },
     explain,
     /** The access indexes (change notices call `access.changed(clientId)`). */
     access,
     /** Tests: forget who is where in a tenant (anti-passback starts afresh), in memory and in the database. */
-    async resetZones(clientId: number) {
-      await dropPresence(db, clientId);
-      zoneStates.delete(clientId);
-      presenceLoaded.delete(clientId);
-    },
-    /** An operator forgave one identity (the caller deleted its row in the same transaction as the audit): memory follows. */
-    forgiven(clientId: number, identityId: number) {
-      const st = stateOf(clientId);
-      if (!st.presence.has(identityId)) return;
-      const presence = new Map(st.presence);
-      presence.delete(identityId);
-      zoneStates.set(clientId, { ...st, presence });
-    },
+    resetZones: live.reset,
+    forgiven: live.forgiven,
     heartbeat,
     firmwareStep,
     randomEvent,
@@ -598,12 +445,12 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       if (tickTimer) clearInterval(tickTimer);
       if (beatTimer) clearInterval(beatTimer);
       tickTimer = beatTimer = null;
-      for (const r of relocks.values()) clock.clearTimeout(r.timer);
-      relocks.clear();
+      strikes.stop();
       for (const t of pulses.values()) clock.clearTimeout(t);
       pulses.clear();
       access.stop();
     },
   };
+  return simulator satisfies HardwarePort & RelockHook; // the simulator is a hardware port (server/doors/port.ts)
 }
 export type HardwareSimulator = ReturnType<typeof createHardwareSimulator>;

@@ -1,0 +1,37 @@
+// The hardware port: what the server's access rules, door commands and logic ask of the doors, controllers and
+// outputs out there. The simulator (server/simulator/hardware.ts) implements it; a controller driver would too. The
+// rooms that command doors (server/access, server/logic, server/http/doors.ts) type their hardware as this port,
+// never as the simulator.
+import type { DoorCommand, Event } from '../../contract';
+import type { Explanation } from '../../contract/decision';
+import type { AccessIndexes } from '../access/index';
+
+/** What the hardware refuses: a door, output or input that is not there (404), a command that makes no sense for
+ *  the door's state (409), a request that names no target (400). The HTTP rooms answer it with its status. */
+export class HardwareError extends Error {
+  constructor(public status: 400 | 404 | 409, message: string) { super(message); }
+}
+
+export interface HardwarePort {
+  /** The access indexes swipes are decided on (change notices call `access.changed(clientId)`). */
+  readonly access: AccessIndexes;
+  /**
+   * An operator's (or a schedule's, a threat level's, a logical block's) door command on the door's strike: commands
+   * of one door run in arrival order and the latest wins; a command that makes no sense for the door's state is
+   * refused (HardwareError 409) unless `force` is given. Resolves with the event it recorded.
+   */
+  command(clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts?: { force?: boolean }): Promise<Event>;
+  /** An output switched on for its pulse time (0: held on); `by` says who in the event. */
+  pulseOutput(clientId: number, outputId: number, by: string): Promise<Event>;
+  /** "Why?": a stored swipe event decided again against the current index (null: not a swipe of this tenant). */
+  explain(clientId: number, eventId: number): Promise<Explanation | null>;
+  /** An operator forgave one identity (its presence row is gone): the live state follows. */
+  forgiven(clientId: number, identityId: number): void;
+  /** Resolves when every door's queued commands have finished. */
+  settled(): Promise<void>;
+}
+
+/** The test hook of a port whose momentary relocks run on timers: the relocks due within `ms` happen now. */
+export interface RelockHook {
+  fastForward(ms: number): Promise<number>;
+}
