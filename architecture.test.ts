@@ -26,6 +26,12 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
     folder, forbidden: /^axios$|(^|\/)(api|system|transport)\//, why: 'views ask the hooks room for their actors, never src/system, src/api or src/transport',
   })),
   { folder: 'src/hooks', forbidden: /^axios$|(^|\/)(api|transport)\//, why: 'the hooks room asks the system (src/system), never the network itself' },
+  // Issue 28: the doors room (the hardware port, the doors' live state, presence) is below whatever drives or serves
+  // the doors, and the rooms that command doors know the hardware only as that port (the simulator implements it)
+  { folder: 'server/doors', forbidden: /^\.\.\/(simulator|http|crud|resources|batch)\//, why: 'the doors room knows no simulator, route or catalogue' },
+  ...['server/access', 'server/logic'].map((folder) => ({
+    folder, forbidden: /^\.\.\/simulator\//, why: 'access rules and logic command doors through the hardware port (server/doors/port.ts), never the simulator',
+  })),
 ];
 
 // Issue 11: views read actors and send them events. No view may call `useTask` (a promise run by the view; the hook is
@@ -83,6 +89,16 @@ describe('import boundaries of ARCHITECTURE.md', () => {
   it('machines use no timers, storage, network or wall clock directly (they are injected)', () => {
     const bad = files('machines').filter((f) => /\b(setTimeout|setInterval|localStorage|sessionStorage|fetch\(|new WebSocket|Date\.now\(\)|Math\.random\(\))/.test(readFileSync(f, 'utf8')));
     expect(bad).toEqual([]);
+  });
+});
+
+// Issue 28: a server file says one thing: none is over 500 lines (the crud plugin is a file per operation, the
+// simulator's strike and the doors' live state are files of their own).
+describe('room sizes', () => {
+  it('no product file of server/ is over 500 lines', () => {
+    const big = files('server').filter((f) => !f.includes('/migrations/'))
+      .map((f) => ({ f, n: readFileSync(f, 'utf8').split('\n').length - 1 })).filter((x) => x.n > 500).map((x) => `${x.f}: ${x.n} lines`);
+    expect(big).toEqual([]);
   });
 });
 
