@@ -31,7 +31,7 @@ test('an exported journal replays to the same states in the CLI and the replay s
   expect(text).toContain(`"actor":"views","event":{"type":"view.close","id":"${lists[0]}"}`);
   expect(text).not.toContain('Gatehouse1!'); // secrets are redacted
 
-  const out = execFileSync('npx', ['tsx', 'scripts/replay.ts', file], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/replay.ts', file], { encoding: 'utf8' });
   expect(out).toMatch(/match|ok/i);
   // and it is re-run, not only recorded: the list's steps are replayed and match
   expect(out).toMatch(/^ok\s+line \d+\s+views ← view\.open/m);

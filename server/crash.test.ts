@@ -17,7 +17,7 @@ const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: j
 let child: ChildProcess | null = null;
 
 async function start() {
-  child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: 'ignore', detached: true });
+  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore', detached: true });
   for (;;) {
     try { if ((await fetch(`${base}${API.health}`)).ok) return; } catch { /* not up yet */ }
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -28,7 +28,7 @@ async function kill() {
   const c = child;
   if (!c || c.exitCode !== null) return;
   const exited = new Promise((r) => c.once('exit', r));
-  process.kill(-c.pid!, 'SIGKILL'); // npx, tsx and node together: a crash, no goodbye
+  process.kill(-c.pid!, 'SIGKILL'); // the whole group: a crash, no goodbye
   await exited;
   child = null;
 }
@@ -103,7 +103,7 @@ describe('a server killed with SIGKILL while writing', () => {
     // a path under a plain file cannot be created or written, whoever runs the test (root ignores permissions)
     writeFileSync(join(dir, 'a-file'), '');
     const target = join(dir, 'a-file', 'data');
-    const r = spawnSync('npx', ['tsx', 'server/main.ts'], { env: { ...env, DATA_DIR: target, PORT: String(port + 1) }, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...env, DATA_DIR: target, PORT: String(port + 1) }, encoding: 'utf8', timeout: 120_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`Gatehouse cannot start: The data directory ${target}`);
     expect(r.stderr).toMatch(/writable DATA_DIR/);

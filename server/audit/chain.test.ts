@@ -52,7 +52,7 @@ const addDivision = async (token = nw, call = s.call) => {
 async function cli(...args: string[]): Promise<{ code: number; out: string }> {
   const env = { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir };
   try {
-    const r = await run('npx', ['tsx', 'scripts/audit.ts', ...args], { env, timeout: 60_000 });
+    const r = await run(process.execPath, ['--import', 'tsx', 'scripts/audit.ts', ...args], { env, timeout: 60_000 });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (e) {
     const x = e as { code?: number; stdout?: string; stderr?: string };
