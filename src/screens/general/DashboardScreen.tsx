@@ -15,6 +15,7 @@ import { useT, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 import { PageHeader } from '../../ui/PageHeader';
 import { useLiveDashboard } from './useLiveDashboard';
+import { HandoverCard } from './HandoverCard';
 
 const charts = () => import('./DashboardCharts');
 const PriorityChart = lazy(() => charts().then((m) => ({ default: m.PriorityChart })));
@@ -69,6 +70,8 @@ export function DashboardScreen() {
     <div className="gh-page" data-testid="dashboard">
       <PageHeader title={tx('Dashboard')} icon="dashboard" description={user ? tx('Welcome, {name}. Live figures of your client.', { name: user.name }) : undefined}
         actions={<Button icon="refresh" variant="outlined" loading={live.status === 'active'} onClick={live.reload} aria-label={tx('Refresh the dashboard')}>{tx('Refresh')}</Button>} />
+      {/* issue 31: the shift that ended last, to acknowledge on sign-in */}
+      <HandoverCard />
       {live.status === 'error' && !live.data && <Callout intent="danger" icon="error">{tx('The dashboard data could not be loaded.')}</Callout>}
       {!live.data && live.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading the dashboard…')} />}
       {data && !current && <NonIdealState icon="dashboard" title={tx('Nothing to show yet')} description={tx('Your privileges answer none of the dashboard\'s widgets.')} />}
