@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatInTimeZone } from 'date-fns-tz';
 import {
-  DATE_TIME_PATTERN, TIME_AGO_LABELS, formatInZone, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, fromZonedInput,
-  isLatestVersion, relativeTime, resolveTimeZone, timeAgo, toUtcIso, toZonedInput, todayInZone, zoneLabel,
+  DATE_TIME_PATTERN, DISPLAY_LOCALES, TIME_AGO_LABELS, formatInZone, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, fromZonedInput,
+  isLatestVersion, parseDateInput, relativeTime, resolveTimeZone, timeAgo, toUtcIso, toZonedInput, todayInZone, zoneLabel,
 } from './format';
 
 describe('formatNumber', () => {
@@ -185,5 +185,25 @@ describe('one rule for time on every screen', () => {
     expect(fromZonedInput('not a date', 'Asia/Kolkata')).toBe('');
     expect(todayInZone('Pacific/Kiritimati', Date.parse('2026-11-23T12:00:00Z'))).toBe('2026-11-24');
     expect(todayInZone('Pacific/Pago_Pago', Date.parse('2026-11-23T08:00:00Z'))).toBe('2026-11-22');
+  });
+});
+
+describe('a date field\'s input (issue 29)', () => {
+  it('takes what the console shows, in either language, and ISO 8601, and gives the calendar day', () => {
+    for (const ymd of ['2026-11-28', '2024-02-29', '1999-01-01', '2030-12-31']) {
+      for (const locale of DISPLAY_LOCALES) expect(parseDateInput(formatDate(ymd, locale), locale), `${ymd} ${locale}`).toBe(ymd);
+      expect(parseDateInput(ymd, 'en')).toBe(ymd);
+    }
+    expect(parseDateInput('28 nov 2026', 'en')).toBe('2026-11-28');
+    expect(parseDateInput(' 28  November 2026 ', 'en')).toBe('2026-11-28');
+    expect(parseDateInput('Nov 28, 2026', 'en')).toBe('2026-11-28');
+    expect(parseDateInput('28/11/2026', 'en')).toBe('2026-11-28');
+    expect(parseDateInput('28 Nov 2026', 'zh-CN')).toBe('2026-11-28');
+  });
+
+  it('refuses what is no day', () => {
+    for (const bad of ['', '31 Feb 2026', '2026-02-30', '2026-13-01', 'tomorrow', '28 Nov', '28 Nov 26', '11/28/2026', '0999-01-01']) {
+      expect(parseDateInput(bad, 'en'), bad).toBeNull();
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Display helpers of §5 and §9, shared by the console and (for reports) the server. Pure: time comes in as arguments.
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import { parse as parseWith } from 'date-fns';
 
 const SI = [
   { value: 1e18, symbol: 'E' },
@@ -170,8 +171,40 @@ export type DisplayLocale = (typeof DISPLAY_LOCALES)[number];
 /** The one date-time format of each locale (seconds matter for events and alarms), and its date part. */
 export const DATE_TIME_PATTERN: Record<DisplayLocale, string> = { en: 'd MMM yyyy, HH:mm:ss', 'zh-CN': 'yyyy年M月d日 HH:mm:ss' };
 export const DATE_PATTERN: Record<DisplayLocale, string> = { en: 'd MMM yyyy', 'zh-CN': 'yyyy年M月d日' };
-/** What a date field's placeholder says in each locale. */
-export const DATE_PLACEHOLDER: Record<DisplayLocale, string> = { en: 'yyyy-mm-dd', 'zh-CN': '年-月-日' };
+/** What a date field's placeholder says in each locale: the shape of the one date format (issue 29: a date field
+ *  shows and takes dates as every screen shows them, never the browser's own 11/28/2026). */
+export const DATE_PLACEHOLDER: Record<DisplayLocale, string> = { en: 'e.g. 28 Nov 2026', 'zh-CN': '例如 2026年11月28日' };
+
+/** What a date field takes besides its locale's own format: ISO 8601 (what a paste from a file has), a month's full
+ *  name, and the month's name first ('Nov 28 2026'). A day first with slashes is read as day/month/year. */
+const DATE_INPUTS: Record<DisplayLocale, readonly string[]> = {
+  en: ['d MMM yyyy', 'd MMMM yyyy', 'd MMM, yyyy', 'MMM d yyyy', 'MMM d, yyyy', 'MMMM d yyyy', 'MMMM d, yyyy', 'd/M/yyyy', 'd.M.yyyy', 'd-M-yyyy'],
+  'zh-CN': ['yyyy年M月d日', 'yyyy/M/d', 'yyyy.M.d'],
+};
+/**
+ * A date as typed in a date field → 'YYYY-MM-DD', or null when it is no date (31 Feb, words, a two-digit year).
+ * Takes the locale's one date format ('28 Nov 2026', '2026年11月28日'; any case), ISO 8601 and a few common shapes.
+ */
+export function parseDateInput(text: string | null | undefined, locale: DisplayLocale): string | null {
+  const t = (text ?? '').trim().replace(/\s+/g, ' ');
+  if (!t) return null;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  const ymd = (y: number, m: number, d: number) => {
+    const at = new Date(Date.UTC(y, m - 1, d));
+    return y >= 1000 && y <= 9999 && at.getUTCMonth() === m - 1 && at.getUTCDate() === d ? at.toISOString().slice(0, 10) : null;
+  };
+  if (iso) return ymd(+iso[1], +iso[2], +iso[3]);
+  const cased = t.replace(/[A-Za-z]+/g, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase());
+  const ref = new Date(Date.UTC(2000, 0, 1, 12));
+  for (const pattern of [...DATE_INPUTS[locale], ...(locale === 'en' ? [] : DATE_INPUTS.en)]) {
+    const at = parseWith(cased, pattern, ref);
+    if (!Number.isNaN(at.getTime()) && /\d{4}/.test(t)) {
+      const day = ymd(at.getFullYear(), at.getMonth() + 1, at.getDate());
+      if (day) return day;
+    }
+  }
+  return null;
+}
 
 /** True when the runtime knows `zone` as an IANA time zone. */
 export function isTimeZone(zone: string | null | undefined): zone is string {

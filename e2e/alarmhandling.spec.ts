@@ -17,8 +17,8 @@ test('the operator opens the alarm handling report and the alarms behind a figur
   await page.goto('/report/alarm-handling');
   await expect(page.getByTestId('alarm-handling-period')).toBeVisible();
   // the figure on screen is the server's count of the period the screen asked for
-  const from = await page.getByLabel('First day').inputValue();
-  const to = await page.getByLabel('Last day').inputValue();
+  const from = await page.getByLabel('First day').getAttribute('data-date'); // the day the field holds (it shows '28 Nov 2026')
+  const to = await page.getByLabel('Last day').getAttribute('data-date');
   const report = await (await page.request.get(`/event/report/alarm-handling?from=${from}&to=${to}`, { headers })).json();
   expect(report.total.raised).toBeGreaterThanOrEqual(1);
   const figure = page.getByTestId('alarm-handling-raised');

@@ -7,9 +7,10 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { Form, useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
-import { DATE_PLACEHOLDER, TOAST_MS, familyValues, hasPrivilege, mayOnRow, todayInZone, zoneLabel, type Division, type Violation } from '../../contract';
+import { TOAST_MS, familyValues, hasPrivilege, mayOnRow, todayInZone, zoneLabel, type Division, type Violation } from '../../contract';
 import { selectHeldPrivileges, selectPhonePlaceholder } from '../../machines/session.selectors';
 import { getDisplayZone, zonedInput } from '../ui/time';
+import { DateField } from '../ui/DateField';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { useReading } from '../hooks/useReading';
 import { useRouteInfo } from '../app/RouteContext';
@@ -343,6 +344,10 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <Switch {...input} id={id} checked={!!input.checked} label={shownLabel} />;
     return <FormGroup className={`gh-field gh-field--switch${def.wide ? ' gh-field--wide' : ''}`} helperText={message} intent={intent}>{control}</FormGroup>;
   } else if (kind === 'select') {
+  } else if (kind === 'date') {
+    // the one date field: '28 Nov 2026' as every screen shows dates, never the browser's own format
+    control = <DateField name={input.name} value={input.value} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id}
+      intent={intent} placeholder={placeholder} aria-invalid={!!message} aria-required={def.required} />;
     const opts = def.source ? options[def.source] : def.options ?? [];
     control = (
       <HTMLSelect name={input.name} value={input.value ?? ''} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id} fill aria-invalid={!!message} aria-required={def.required}>
@@ -362,8 +367,8 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
   } else {
     control = (
-      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'date' ? 'date' : kind === 'datetime' ? 'datetime-local' : kind === 'email' ? 'email' : 'text'}
-        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={kind === 'date' ? placeholder ?? DATE_PLACEHOLDER[locale] : placeholder} lang={kind === 'date' || kind === 'datetime' ? locale : undefined}
+      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'datetime' ? 'datetime-local' : kind === 'email' ? 'email' : 'text'}
+        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={placeholder} lang={kind === 'datetime' ? locale : undefined}
         aria-invalid={!!message} aria-required={def.required} className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
     );
   }

@@ -2,7 +2,7 @@
 // absent, on leave — and the time worked (unpaid breaks taken off), of it the overtime of days off, and the time lost
 // to lateness, the sums of the days as daily attendance counts them (contract/attendanceDaily.ts). The period starts as this month up to today, in the user's zone.
 import { useMemo, useState } from 'react';
-import { Button, Callout, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { AttendanceSummary, AttendanceSummaryQuery } from '../../../contract';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useReading } from '../../hooks/useReading';
@@ -10,6 +10,7 @@ import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { TeamSelect, downloadCsv, hours, periodMessage } from './parts';
+import { DateField } from '../../ui/DateField';
 
 export function AttendanceSummariesScreen() {
   const { route } = useRouteInfo();
@@ -31,9 +32,9 @@ export function AttendanceSummariesScreen() {
     <div className="gh-page" data-testid="attendance-summaries">
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />
       <div className="gh-toolbar gh-attendance__toolbar">
-        <InputGroup type="date" value={from} onChange={(e) => setFrom(e.target.value)} aria-label={tx('First day')} />
+        <DateField value={from} onChange={setFrom} aria-label={tx('First day')} />
         <span aria-hidden>–</span>
-        <InputGroup type="date" value={to} onChange={(e) => setTo(e.target.value)} aria-label={tx('Last day')} />
+        <DateField value={to} onChange={setTo} aria-label={tx('Last day')} />
         <TeamSelect value={teamId} onChange={setTeamId} />
         <span className="gh-toolbar__spacer" />
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={summary.reload} loading={summary.busy} />

@@ -3,7 +3,7 @@
 // this month up to yesterday, in the user's zone. After a build it says what it wrote and leads to the timesheet.
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Card, FormGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { TOAST_MS, hasPrivilege, PRIV, type TimesheetBuildResult, type Violation } from '../../../contract';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
@@ -16,6 +16,7 @@ import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { TeamSelect, addDays, periodMessage } from './parts';
+import { DateField } from '../../ui/DateField';
 
 export function BuildTimesheetScreen() {
   const { route } = useRouteInfo();
@@ -48,10 +49,10 @@ export function BuildTimesheetScreen() {
           <p className="bp6-text-muted">{tx('Each day of the period up to today is written as daily attendance counts it. Days already amended are kept as they are.')}</p>
           <div className="gh-form__grid">
             <FormGroup label={tx('First day')} labelFor="build-from" intent={onField('from') ? 'danger' : 'none'} helperText={onField('from') && say(onField('from')!)}>
-              <InputGroup id="build-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+              <DateField id="build-from" value={from} onChange={setFrom} />
             </FormGroup>
             <FormGroup label={tx('Last day')} labelFor="build-to" intent={onField('to') ? 'danger' : 'none'} helperText={onField('to') && say(onField('to')!)}>
-              <InputGroup id="build-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+              <DateField id="build-to" value={to} onChange={setTo} />
             </FormGroup>
             <FormGroup label={tx('Team')}><TeamSelect value={teamId} onChange={setTeamId} /></FormGroup>
           </div>

@@ -4,7 +4,7 @@
 // badge times show in the user's zone, the shifts as the schedule gives them (the client's clock). Worked time is the
 // span less the unpaid break when it was taken (said under it); a day off's worked time is overtime, labelled so.
 import { useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, HTMLTable, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import { formatInTimeZone } from 'date-fns-tz';
 import { ATTENDANCE_STATUSES, type AttendanceStatus, type DailyAttendance, type DailyAttendanceQuery } from '../../../contract';
 import { useReading } from '../../hooks/useReading';
@@ -14,6 +14,7 @@ import { useTime } from '../../ui/time';
 import { DAY, TeamSelect, addDays, downloadCsv, hours } from './parts';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeDescription, routeTitle } from '../../i18n';
+import { DateField } from '../../ui/DateField';
 
 const INTENT: Record<AttendanceStatus, Intent> = { present: 'success', late: 'warning', absent: 'danger', 'not-yet': 'none', 'on-leave': 'primary', 'day-off': 'none' };
 const statusLabel = (s: AttendanceStatus) => tx(ATTENDANCE_STATUSES.find((x) => x.value === s)!.label);
@@ -46,7 +47,7 @@ export function DailyAttendanceScreen() {
       <div className="gh-toolbar gh-attendance__toolbar">
         <ButtonGroup>
           <Button icon="chevron-left" aria-label={tx('Day before')} disabled={!valid} onClick={() => setDate(addDays(date, -1))} data-testid="day-before" />
-          <InputGroup type="date" value={date} onChange={(e) => setDate(e.target.value)} aria-label={tx('Day')} data-testid="attendance-day" />
+          <DateField value={date} onChange={setDate} aria-label={tx('Day')} data-testid="attendance-day" />
           <Button icon="chevron-right" aria-label={tx('Day after')} disabled={!valid} onClick={() => setDate(addDays(date, 1))} data-testid="day-after" />
         </ButtonGroup>
         <Button text={tx('Today')} onClick={() => setDate(time.today(Date.now()))} />

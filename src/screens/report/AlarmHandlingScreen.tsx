@@ -6,7 +6,7 @@
 // keeps the width it is given and the table scrolls inside its own box.
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Callout, Card, HTMLTable, InputGroup, NonIdealState, SegmentedControl, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, HTMLTable, NonIdealState, SegmentedControl, Spinner } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { selectRunningCommand } from '../../../machines/command';
@@ -22,6 +22,7 @@ import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { saveFile } from '../../ui/saveFile';
 import { showDateTime, useTime } from '../../ui/time';
+import { DateField } from '../../ui/DateField';
 
 /** A duration in seconds as m:ss, or h:mm:ss from an hour on; a dash when there is none. */
 export function duration(s: number | null): string {
@@ -66,9 +67,9 @@ export function AlarmHandlingScreen() {
     <div className="gh-page" data-testid="alarm-handling">
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />
       <div className="gh-toolbar gh-attendance__toolbar">
-        <InputGroup type="date" value={from} onChange={(e) => setFrom(e.target.value)} aria-label={tx('First day')} />
+        <DateField value={from} onChange={setFrom} aria-label={tx('First day')} />
         <span aria-hidden>–</span>
-        <InputGroup type="date" value={to} onChange={(e) => setTo(e.target.value)} aria-label={tx('Last day')} />
+        <DateField value={to} onChange={setTo} aria-label={tx('Last day')} />
         <span className="gh-toolbar__spacer" />
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={report.reload} loading={report.busy} />
         <Button icon="export" text={tx('Export CSV')} disabled={!r || exporting} onClick={() => exportAs('csv')} data-testid="alarm-handling-csv" />
