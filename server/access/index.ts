@@ -3,6 +3,7 @@
 // debounced), never read per swipe. A swipe that arrives while a change is pending waits for that rebuild, so the
 // next swipe after a saved change always obeys it.
 import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
 import type { CardFormat } from './cardFormat';
 import type { AccessGroupFact, AccessIndex, CredentialFact, DoorFact, DoorMode, IdentityFact, InterlockFact, OverrideFact, ThreatFact, ZoneFact } from './engine';
 import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from './schedule';
@@ -20,41 +21,45 @@ const group = <T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> => {
 
 /** Reads one tenant's configuration into an index (a dozen queries, whatever the number of swipes). */
 export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex> {
-  const q = async <T>(sql: string) => (await db.query<T>(sql, [clientId])).rows;
-  const [client] = await q<{ timezone: string }>('select timezone from clients where id = $1');
+  /** One query of the tenant's rows: `mine(alias)` is its tenant condition (tenant(), server/db/tenant.ts). */
+  const q = async <T>(sql: (mine: (alias?: string) => string) => string) => {
+    const params: unknown[] = [];
+    return (await db.query<T>(sql((alias) => tenant(params, clientId, alias)), params)).rows;
+  };
+  const [client] = (await db.query<{ timezone: string }>('select timezone from clients where id = $1', [clientId])).rows;
   const creds = await q<{ id: number; identity_id: number; type: string; number: string; facility_code: number | null; status: string; valid_from: string | null; valid_to: string | null }>(
-    'select id, identity_id, type, number, facility_code, status, valid_from::text, valid_to::text from credentials where client_id = $1 order by id');
+    (mine) => `select id, identity_id, type, number, facility_code, status, valid_from::text, valid_to::text from credentials where ${mine()} order by id`);
   const people = await q<{ id: number; name: string; status: string; valid_from: string | null; valid_to: string | null }>(
-    `select id, first_name || ' ' || last_name as name, status, valid_from::text, valid_to::text from identities where client_id = $1`);
+    (mine) => `select id, first_name || ' ' || last_name as name, status, valid_from::text, valid_to::text from identities where ${mine()}`);
   const doorRows = await q<{ id: number; name: string; mode: string; entry_zone_id: number | null; exit_zone_id: number | null; card_format_id: number | null; qr_secret: string | null }>(
-    'select id, name, mode, entry_zone_id, exit_zone_id, card_format_id, qr_secret from doors where client_id = $1');
+    (mine) => `select id, name, mode, entry_zone_id, exit_zone_id, card_format_id, qr_secret from doors where ${mine()}`);
   const ilDoors = await q<{ interlock_id: number; door_id: number; name: string }>(
-    'select d.interlock_id, d.door_id, i.name from interlock_doors d join interlocks i on i.id = d.interlock_id where i.client_id = $1');
-  const groups = await q<{ id: number; name: string }>('select id, name from access_groups where client_id = $1');
-  const groupDoors = await q<{ access_group_id: number; door_id: number; schedule_id: number }>('select access_group_id, door_id, schedule_id from access_group_doors where client_id = $1');
+    (mine) => `select d.interlock_id, d.door_id, i.name from interlock_doors d join interlocks i on i.id = d.interlock_id where ${mine('i')}`);
+  const groups = await q<{ id: number; name: string }>((mine) => `select id, name from access_groups where ${mine()}`);
+  const groupDoors = await q<{ access_group_id: number; door_id: number; schedule_id: number }>((mine) => `select access_group_id, door_id, schedule_id from access_group_doors where ${mine()}`);
   const members = await q<{ access_group_id: number; identity_id: number }>(
-    'select m.access_group_id, m.identity_id from access_group_members m join access_groups g on g.id = m.access_group_id where g.client_id = $1');
-  const schedules = await q<{ id: number; name: string }>('select id, name from schedules where client_id = $1');
-  const windows = await q<{ schedule_id: number; day: string; start_time: string; end_time: string }>('select schedule_id, day, start_time, end_time from schedule_windows where client_id = $1');
-  const specials = await q<{ schedule_id: number; kind: string; start_time: string; end_time: string }>('select schedule_id, kind, start_time, end_time from schedule_special_windows where client_id = $1 order by id');
-  const dates = await q<{ date: string; yearly: boolean; kind: string; name: string }>('select date::text, yearly, kind, name from special_dates where client_id = $1');
-  const zones = await q<{ id: number; name: string; anti_passback: string; forgive_minutes: number }>('select id, name, anti_passback, forgive_minutes from access_zones where client_id = $1');
+    (mine) => `select m.access_group_id, m.identity_id from access_group_members m join access_groups g on g.id = m.access_group_id where ${mine('g')}`);
+  const schedules = await q<{ id: number; name: string }>((mine) => `select id, name from schedules where ${mine()}`);
+  const windows = await q<{ schedule_id: number; day: string; start_time: string; end_time: string }>((mine) => `select schedule_id, day, start_time, end_time from schedule_windows where ${mine()}`);
+  const specials = await q<{ schedule_id: number; kind: string; start_time: string; end_time: string }>((mine) => `select schedule_id, kind, start_time, end_time from schedule_special_windows where ${mine()} order by id`);
+  const dates = await q<{ date: string; yearly: boolean; kind: string; name: string }>((mine) => `select date::text, yearly, kind, name from special_dates where ${mine()}`);
+  const zones = await q<{ id: number; name: string; anti_passback: string; forgive_minutes: number }>((mine) => `select id, name, anti_passback, forgive_minutes from access_zones where ${mine()}`);
   const formats = await q<{ id: number; name: string; bits: number; facility_start: number | null; facility_length: number | null; card_start: number; card_length: number }>(
-    'select id, name, bits, facility_start, facility_length, card_start, card_length from card_formats where client_id = $1');
+    (mine) => `select id, name, bits, facility_start, facility_length, card_start, card_length from card_formats where ${mine()}`);
   const parity = await q<{ card_format_id: number; bit: number; type: 'even' | 'odd'; over_start: number; over_length: number }>(
-    'select card_format_id, bit, type, over_start, over_length from card_format_parity where client_id = $1 order by id');
+    (mine) => `select card_format_id, bit, type, over_start, over_length from card_format_parity where ${mine()} order by id`);
 
   // overrides of the last month and the future (an explainer or a simulated clock may ask about the recent past)
   const overrides = await q<{ id: number; name: string; mode: OverrideFact['mode']; from: number; to: number; door_id: number }>(
-    `select o.id, o.name, o.mode, (extract(epoch from o.starts_at) * 1000)::float8 as "from", (extract(epoch from o.ends_at) * 1000)::float8 as "to", d.door_id
-       from door_overrides o join door_override_doors d on d.override_id = o.id where o.client_id = $1 and o.ends_at > now() - interval '31 days'`);
+    (mine) => `select o.id, o.name, o.mode, (extract(epoch from o.starts_at) * 1000)::float8 as "from", (extract(epoch from o.ends_at) * 1000)::float8 as "to", d.door_id
+       from door_overrides o join door_override_doors d on d.override_id = o.id where ${mine('o')} and o.ends_at > now() - interval '31 days'`);
   const overridesOf = group(overrides, (x) => x.door_id);
   // the threat level in force (migration 096): the doors of its site (a division and those inside it) or every door
   const [threatRow] = await q<{ level_id: number; name: string; rank: number; mode: ThreatFact['mode']; from: number; until: number | null; division_id: number | null; exempt: number[] | null }>(
-    `select s.level_id, l.name, l.rank, l.mode, (extract(epoch from s.set_at) * 1000)::float8 as "from",
+    (mine) => `select s.level_id, l.name, l.rank, l.mode, (extract(epoch from s.set_at) * 1000)::float8 as "from",
             (extract(epoch from s.until) * 1000)::float8 as until, s.division_id,
             (select array_agg(e.access_group_id) from threat_level_exempt_groups e where e.threat_level_id = l.id) as exempt
-       from threat_level_state s join threat_levels l on l.id = s.level_id where s.client_id = $1`);
+       from threat_level_state s join threat_levels l on l.id = s.level_id where ${mine('s')}`);
   let threatDoors: Set<number> | null = null;
   if (threatRow && threatRow.division_id !== null) {
     threatDoors = new Set((await db.query<{ id: number }>(`with recursive site(id) as (select $2::int union select d.id from divisions d join site on d.parent_id = site.id)
