@@ -103,6 +103,23 @@ describe('the shift handover', () => {
     expect(d.denials.repeated).toEqual([{ credential: CARD, name: null, count: 3, doors: [expect.any(String)] }]);
   });
 
+  it('is division-scoped like the alarms: an operator of a division without these doors sees none of their alarms, doors or denials', async () => {
+    const PASSWORD = 'Strong-pass1';
+    const division = await s.call('POST', API.divisions, { token: nw, body: { name: 'Handover annex' } });
+    expect(division.status, JSON.stringify(division.body)).toBe(201);
+    const role = await s.call('POST', API.roles, { token: nw, body: { name: 'Annex handover', code: 'annex-handover' } });
+    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, { token: nw, body: { privileges: ['0.1', '0.2.6.0'].map((code) => ({ code, divisionId: null })) } });
+    const op = await s.call('POST', API.operators, { token: nw, body: { username: 'annexshift', name: 'Annex Shift', password: PASSWORD } });
+    expect(op.status).toBe(201);
+    expect((await s.call('POST', API.operatorGroups, { token: nw, body: { name: 'Annex shift', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: division.body.id }] } })).status).toBe(201);
+    const annex = await s.login('annexshift', PASSWORD);
+    const d = (await digestAt(annex, END)).body as HandoverDigest;
+    expect(d.alarms).toEqual({ raised: 0, processed: 0, byPriority: [], open: [] });
+    expect(d.denials.total).toBe(0);
+    expect(d.doors.map((x) => x.id)).not.toContain(doors[4]);
+    expect(d.doors.map((x) => x.id)).not.toContain(doors[0]);
+  });
+
   it('answers the latest ended shift: one of the client boundaries, not in the future', async () => {
     const r = await s.call('GET', `${HANDOVER_API}/latest`, { token: operator });
     expect(r.status).toBe(200);
