@@ -21,7 +21,10 @@ export const ATTENDANCE_STATUSES = [
 ] as const;
 export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number]['value'];
 
-export const DailyAttendanceQuery = type({ date: calendarDate(), teamId: optional(idInt()) });
+/** The attendance screens' files: the same rows as CSV or XLSX through the server's one tabular writer (issue 29). */
+export const ATTENDANCE_FORMATS = ['json', 'csv', 'xlsx'] as const;
+export type AttendanceFormat = (typeof ATTENDANCE_FORMATS)[number];
+export const DailyAttendanceQuery = type({ date: calendarDate(), teamId: optional(idInt()), format: optional(enums(ATTENDANCE_FORMATS)) });
 export type DailyAttendanceQuery = Infer<typeof DailyAttendanceQuery>;
 
 export const DailyAttendanceRow = type({
@@ -65,7 +68,7 @@ export const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Numbe
  *  rules above (a day still ahead is not counted). At most ATTENDANCE_SUMMARY_MAX_DAYS days at once. */
 export const ATTENDANCE_SUMMARY_API = API.attendanceSummaries;
 export const ATTENDANCE_SUMMARY_MAX_DAYS = 62;
-export const AttendanceSummaryQuery = type({ from: calendarDate(), to: calendarDate(), teamId: optional(idInt()) });
+export const AttendanceSummaryQuery = type({ from: calendarDate(), to: calendarDate(), teamId: optional(idInt()), format: optional(enums(ATTENDANCE_FORMATS)) });
 export type AttendanceSummaryQuery = Infer<typeof AttendanceSummaryQuery>;
 
 /** What is wrong with a period of days (the summaries, Build Timesheet), or null when nothing is: a day that is no

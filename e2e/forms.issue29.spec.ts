@@ -57,3 +57,35 @@ for (const width of [1440, 390]) {
     await shot(page, `issue29-register-${width}`);
   });
 }
+
+for (const width of [1440, 390]) {
+  test(`exports at ${width} px: a list and the attendance screens offer CSV and XLSX, both the server's one writer`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: 900 });
+    await signInTo(page, 'admin', 'Northwind Logistics');
+    await page.goto('/manage/identities');
+    const xlsx = page.waitForEvent('download');
+    await page.locator('[data-testid="export-csv-xlsx"]:visible').click();
+    expect((await xlsx).suggestedFilename()).toBe('identities.xlsx');
+
+    await page.goto('/attendance/daily-attendance');
+    const day = page.getByLabel('Day', { exact: true });
+    await expect(day).toHaveValue(ONE_FORMAT);
+    await day.fill('2 Nov 2026'); // a Monday of the demo data, typed as the console writes dates
+    await day.blur();
+    await expect(day).toHaveValue('2 Nov 2026');
+    await expect(page.getByTestId('attendance-export')).toBeEnabled();
+    const csv = page.waitForEvent('download');
+    await page.getByTestId('attendance-export').click();
+    const file = await csv;
+    expect(file.suggestedFilename()).toBe('daily-attendance-2026-11-02.csv');
+    const bytes = Buffer.from(await (await import('node:fs/promises')).readFile((await file.path())!));
+    expect(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
+    const header = bytes.subarray(3).toString('utf8').split(/\r?\n/)[0];
+    expect(header).toContain('In (Asia/Kuala_Lumpur)');
+    const sheet = page.waitForEvent('download');
+    await page.getByTestId('attendance-export-xlsx').click();
+    expect((await sheet).suggestedFilename()).toBe('daily-attendance-2026-11-02.xlsx');
+    await shot(page, `issue29-attendance-export-${width}`);
+  });
+}

@@ -3,6 +3,7 @@
 // without a shift — the team filter, the day's bounds in the client's zone, privileges, tenants and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, timesheetResource, type AttendanceSummary, type DailyAttendance } from '../../contract';
+import { parse } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -289,5 +290,43 @@ describe('payroll figures: the unpaid break, overtime on a day off, a night shif
     const amended = await s.call('PUT', `${timesheetResource.api}/${id}`, { token: hr,
       body: { firstIn: '2026-10-12T22:10:00+08:00', lastOut: '2026-10-13T06:00:00+08:00', amendReason: 'Clock at the gate was down' } });
     expect(amended.body).toMatchObject({ status: 'late', lateMinutes: 10, workedMinutes: 440 }); // 7:50 less 0:30
+  });
+});
+
+describe('the attendance files (issue 29): the one writer, ISO times with the zone, unique headers', () => {
+  const download = async (path: string) => {
+    const res = await fetch(s.base + path, { headers: { authorization: `Bearer ${hr}` } });
+    return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+  };
+  const rowsOf = (bytes: Buffer) => parse(bytes.subarray(3)) as string[][];
+
+  it('daily attendance as CSV: a byte-order mark, In and Out as instants with the client\'s offset under headers naming the zone', async () => {
+    const r = await download(`${DAILY_ATTENDANCE_API}?date=${MONDAY}&teamId=${team}&format=csv`);
+    expect(r.status).toBe(200);
+    expect(r.type).toMatch(/^text\/csv/);
+    expect(r.bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
+    const [header, ...rows] = rowsOf(r.bytes);
+    expect(new Set(header).size).toBe(header.length);
+    expect(header).toContain('In (Asia/Kuala_Lumpur)');
+    expect(header).toContain('Out (Asia/Kuala_Lumpur)');
+    const ontime = rows.find((row) => row[0].includes('Ontime'))!;
+    expect(ontime[header.indexOf('In (Asia/Kuala_Lumpur)')]).toBe(`${MONDAY}T07:55:00+08:00`);
+    expect(ontime[header.indexOf('Out (Asia/Kuala_Lumpur)')]).toBe(`${MONDAY}T16:30:00+08:00`);
+    // the same rows as the screen reads them
+    expect(rows.length).toBe(((await day(MONDAY)).body as DailyAttendance).rows.length);
+  });
+
+  it('summaries as CSV and XLSX; a bad format is a 400 naming the field', async () => {
+    const csv = await download(`${ATTENDANCE_SUMMARY_API}?from=${MONDAY}&to=${MONDAY}&teamId=${team}&format=csv`);
+    expect(csv.status).toBe(200);
+    const [header] = rowsOf(csv.bytes);
+    expect(new Set(header).size).toBe(header.length);
+    expect(header.slice(0, 3)).toEqual(['Name', 'Employee no.', 'Team']);
+    const xlsx = await download(`${ATTENDANCE_SUMMARY_API}?from=${MONDAY}&to=${MONDAY}&teamId=${team}&format=xlsx`);
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.bytes.subarray(0, 2).toString()).toBe('PK'); // a zip: the workbook
+    const bad = await s.call('GET', `${DAILY_ATTENDANCE_API}?date=${MONDAY}&format=pdf`, { token: hr });
+    expect(bad.status).toBe(400);
+    expect(bad.body.violations.map((v: { field: string }) => v.field)).toEqual(['format']);
   });
 });

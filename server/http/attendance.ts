@@ -12,6 +12,20 @@ import {
 import { attendanceClock, attendanceDay, attendanceDays, buildTimesheet, countedPeriod, summarise } from '../db/queries/attendance';
 import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf, divisionsFor, principal, query } from './common';
+import { sendTable, type Column } from './tabular';
+
+// the files of the attendance screens (issue 29): the one writer's byte-order mark, unique headers, In and Out as ISO
+// 8601 instants with the client's offset and the zone named in their headers; worked time in minutes, as counted
+const DAILY_COLUMNS: Column[] = [
+  { title: 'Name' }, { title: 'Employee no.' }, { title: 'Team' }, { title: 'Shift start' }, { title: 'Shift end' },
+  { title: 'In', time: true }, { title: 'Out', time: true }, { title: 'Worked minutes' }, { title: 'Break minutes' },
+  { title: 'Overtime minutes' }, { title: 'Status' }, { title: 'Late minutes' }, { title: 'Leave' },
+];
+const SUMMARY_COLUMNS: Column[] = [
+  { title: 'Name' }, { title: 'Employee no.' }, { title: 'Team' }, { title: 'Scheduled days' }, { title: 'Present days' }, { title: 'Late days' },
+  { title: 'Absent days' }, { title: 'Leave days' }, { title: 'Worked minutes' }, { title: 'Late minutes' }, { title: 'Overtime minutes' },
+];
+async function* each<T>(rows: T[], cells: (r: T) => unknown[]) { for (const r of rows) yield cells(r); }
 
 /** A period of at most ATTENDANCE_SUMMARY_MAX_DAYS days, from `from` to `to` (the contract's periodProblem), or 400
  *  with the violation naming the field. */
@@ -21,20 +35,30 @@ function checkPeriod(q: { from: string; to: string }) {
 }
 
 export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db; publish?: (clientId: number, destination: string, body: unknown) => void }) {
-  app.get(DAILY_ATTENDANCE_API, { config: { privileges: [PRIV.dailyAttendance] } }, async (req): Promise<DailyAttendance> =>
-    attendanceDay(db, clientOf(req), query(req.query, DailyAttendanceQuery, ['teamId']), divisionsFor(principal(req), [PRIV.dailyAttendance])));
+  app.get(DAILY_ATTENDANCE_API, { config: { privileges: [PRIV.dailyAttendance] } }, async (req, reply) => {
+    const { format, ...q } = query(req.query, DailyAttendanceQuery, ['teamId']);
+    const day: DailyAttendance = await attendanceDay(db, clientOf(req), q, divisionsFor(principal(req), [PRIV.dailyAttendance]));
+    if (!format || format === 'json') return day;
+    return sendTable(reply, format, `daily-attendance-${day.date}`, { columns: DAILY_COLUMNS, zone: day.zone, rows: each(day.rows, (r) => [
+      r.name, r.employeeNo, r.team, r.shiftStart, r.shiftEnd, r.firstIn, r.lastOut, r.workedMinutes, r.breakMinutes, r.overtimeMinutes, r.status, r.lateMinutes, r.leave,
+    ]) }, { sheet: 'Daily attendance' });
+  });
 
   // Attendance Summaries [3.6.0]: each member's days of a period, counted day by day as daily attendance counts them
   // (days after today are not counted yet); the members are those of the last day's teams.
-  app.get(ATTENDANCE_SUMMARY_API, { config: { privileges: [PRIV.attendanceSummaries] } }, async (req): Promise<AttendanceSummary> => {
+  app.get(ATTENDANCE_SUMMARY_API, { config: { privileges: [PRIV.attendanceSummaries] } }, async (req, reply) => {
     const clientId = clientOf(req);
-    const q = query(req.query, AttendanceSummaryQuery, ['teamId']);
+    const { format, ...q } = query(req.query, AttendanceSummaryQuery, ['teamId']);
     checkPeriod(q);
     const divisions = divisionsFor(principal(req), [PRIV.attendanceSummaries]);
     const clock = await attendanceClock(db, clientId);
     const period = countedPeriod(q, clock.today); // a day still ahead has nothing to count
     const days = await attendanceDays(db, clientId, { ...period, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions, clock); // no query for no days
-    return { from: q.from, to: q.to, zone: clock.zone, days: period.days, rows: summarise(days) };
+    const summary: AttendanceSummary = { from: q.from, to: q.to, zone: clock.zone, days: period.days, rows: summarise(days) };
+    if (!format || format === 'json') return summary;
+    return sendTable(reply, format, `attendance-${q.from}-${q.to}`, { columns: SUMMARY_COLUMNS, zone: summary.zone, rows: each(summary.rows, (r) => [
+      r.name, r.employeeNo, r.team, r.scheduledDays, r.presentDays, r.lateDays, r.absentDays, r.leaveDays, r.workedMinutes, r.lateMinutes, r.overtimeMinutes,
+    ]) }, { sheet: 'Attendance summaries' });
   });
 
   // Build Timesheet [3.3]: the period's days written into the timesheet (amended days kept), one audit row

@@ -175,8 +175,8 @@ export function resourceApi<T>(path: string, schema: Struct<T, any>, bulkDeleteP
     create: (body: unknown) => send('post', path, body, schema),
     update: (id: number, body: unknown) => send('put', `${path}/${id}`, body, schema),
     /** The server's streamed CSV of the rows these filters find (`…/export`, column titles as the screens name them). */
-    exportCsv: async (filters: Record<string, string> = {}): Promise<Blob> =>
-      (await api.get(`${path}/export`, { params: { ...listQuery({ filters }), format: 'csv', titles: 1 }, responseType: 'blob' })).data as Blob,
+    exportCsv: async (filters: Record<string, string> = {}, format: 'csv' | 'xlsx' = 'csv'): Promise<Blob> =>
+      (await api.get(`${path}/export`, { params: { ...listQuery({ filters }), format, titles: 1 }, responseType: 'blob' })).data as Blob,
     /** A named action of one row (`POST …/:id/<name>`): the row as it is after it. */
     action: (id: number, name: string, input: Record<string, unknown> = {}) => send('post', `${path}/${id}/${encodeURIComponent(name)}`, input, schema),
     bulkDelete: (ids: number[]) => {

@@ -13,7 +13,7 @@ import {
   operatorAction, addVisitorCredentials, buildTimesheet, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
 } from './endpoints';
 // issue 11 (views-tasks)
-import { API, floorPlanPropertiesResource, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
+import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, floorPlanPropertiesResource, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
@@ -28,6 +28,7 @@ import { auditChainExport, auditChainVerify } from './endpoints';
 import { alarmHandlingFile, getAlarmHandling } from './endpoints';
 import { acknowledgeHandover, getLatestHandover } from './endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
+import { fileAt } from './files';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -326,6 +327,13 @@ export const alarmHandlingExports = commands((command) => {
   return alarmHandlingFile({ format: format === 'xlsx' ? 'xlsx' : 'csv', from, to });
 });
 export type { AlarmHandlingReport } from './endpoints';
+/** The attendance screens' files (issue 29), the server's tabular writer: command `daily|<csv|xlsx>|<date>|<teamId>`
+ *  or `summary|<csv|xlsx>|<from>|<to>|<teamId>` (answers the file). */
+export const attendanceExports = commands((command) => {
+  const [what, format, a, b, c] = command.split('|');
+  const q = what === 'daily' ? { date: a, ...(b ? { teamId: b } : {}) } : { from: a, to: b, ...(c ? { teamId: c } : {}) };
+  return fileAt(`${what === 'daily' ? DAILY_ATTENDANCE_API : ATTENDANCE_SUMMARY_API}?${new URLSearchParams({ ...q, format: format === 'xlsx' ? 'xlsx' : 'csv' })}`);
+});
 /** The dashboard's shift handover (issue 31): the digest of the shift that ended last (null before any has ended); and
  *  its acknowledgement, command `acknowledge` with input {end, note} (answers {acknowledged} or the note's violations). */
 export const handoverReading = reading(() => getLatestHandover().catch((e) => { if (isNotFound(e)) return null; throw e; }));

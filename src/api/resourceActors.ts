@@ -8,7 +8,7 @@ import { resourceApi } from './endpoints';
 import { loadAll } from './queue';
 
 /** The list's export: the server's streamed CSV of the filtered rows, or (a resource the server does not export) every filtered row, for the view to write as CSV. */
-export type ExportInput = { filters: Record<string, unknown>; sort: readonly unknown[]; serverCsv: boolean };
+export type ExportInput = { filters: Record<string, unknown>; sort: readonly unknown[]; serverCsv: boolean; format?: 'csv' | 'xlsx' };
 /** A declared named row action (a pulse of an output). */
 export type RowActionInput = { id: number; action: string };
 
@@ -22,7 +22,7 @@ export function resourceActors<T extends { id: number }>(path: string, schema: S
     command: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
       if (input.command === 'export') {
         const x = input.input as ExportInput;
-        if (x.serverCsv) return r.exportCsv(x.filters as never);
+        if (x.serverCsv) return r.exportCsv(x.filters as never, x.format);
         return loadAll((page, size) => r.list({ page, size, sort: x.sort as never, filters: x.filters as never }));
       }
       if (input.command === 'action') {

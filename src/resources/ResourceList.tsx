@@ -22,6 +22,7 @@ import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
 import { useViewActor } from '../hooks/useViewActor';
 import { useChangeNotices, type NoticeSource } from '../hooks/useChangeNotices';
+import { ExportButtons, type ExportFormat } from '../ui/ExportButtons';
 
 const ROW_HEIGHT = 34;
 const HEADER_HEIGHT = 32;
@@ -117,7 +118,9 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const runningInput = useSelector(commands, (s) => (s.hasTag('busy') ? s.context.input : null)) as { id?: number; action?: string } | null;
   const exporting = running === 'export';
   const acting = running === 'action' && runningInput ? `${runningInput.action}:${runningInput.id}` : null;
-  const exportCsv = () => commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: !!resource.declaration?.export?.includes('csv') } satisfies ExportInput });
+  // a resource the server exports offers CSV and XLSX (the server's one tabular writer); another, CSV written here
+  const serverExport = !!resource.declaration?.export?.includes('csv');
+  const exportAs = (format: ExportFormat) => commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: serverExport, format } satisfies ExportInput });
   // a row action's toast is said here from its declaration, the row's name kept by the view: no view text travels
   // through the actor (its input is journaled)
   const actionRows = useRef(new Map<string, string>());
@@ -143,7 +146,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
         (result as T[]).map((r) => [cell(resource.primary, r, resource.primary.value(r)), ...columns.map((c) => cell(c, r, cellText(c, r)))]),
       )], { type: 'text/csv;charset=utf-8' });
       const url = URL.createObjectURL(csv);
-      const link = Object.assign(document.createElement('a'), { href: url, download: `${resource.name}.csv` });
+      const link = Object.assign(document.createElement('a'), { href: url, download: `${resource.name}.${(commands.getSnapshot().context.input as ExportInput | undefined)?.format ?? 'csv'}` });
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     });
@@ -259,7 +262,8 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
               {t('deleteSelected')}{selection.length ? ` (${selection.length})` : ''}
             </Button>
           )}
-          <Button icon="export" variant="outlined" loading={exporting} onClick={exportCsv} data-testid="export-csv">{t('exportCsv')}</Button>
+          {serverExport ? <ExportButtons onExport={exportAs} loading={exporting} testId="export-csv" csvText={t('exportCsv')} />
+            : <Button icon="export" variant="outlined" loading={exporting} onClick={() => exportAs('csv')} data-testid="export-csv">{t('exportCsv')}</Button>}
           <Button icon="refresh" variant="outlined" aria-label={t('refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
           {canAdd && (
             <Link to={resource.addPath ?? `${resource.path}/add`} className="bp6-button bp6-intent-primary" data-testid="add-button">

@@ -9,8 +9,14 @@ import { useReading } from '../../hooks/useReading';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { TeamSelect, downloadCsv, hours, periodMessage } from './parts';
+import { TeamSelect, hours, periodMessage } from './parts';
 import { DateField } from '../../ui/DateField';
+import { ExportButtons, type ExportFormat } from '../../ui/ExportButtons';
+import { saveFile } from '../../ui/saveFile';
+import { useCommand } from '../../hooks/useCommand';
+import type { ServerFile } from '../../hooks/answers';
+import { useSelector } from '@xstate/react';
+import { selectRunningCommand } from '../../../machines/command';
 
 export function AttendanceSummariesScreen() {
   const { route } = useRouteInfo();
@@ -25,8 +31,10 @@ export function AttendanceSummariesScreen() {
   const summary = useReading<AttendanceSummary | null>('attendanceSummaryReading', { input, key: `${from}|${to}|${teamId}` });
   const rows = summary.output?.rows ?? [];
   const heads = [tx('Name'), tx('Team'), tx('Scheduled'), tx('Present'), tx('Late'), tx('Absent'), tx('On leave'), tx('Worked'), tx('Overtime'), tx('Late by')];
-  const exportCsv = () => downloadCsv(`attendance-${from}-${to}.csv`, heads,
-    rows.map((r) => [r.name, r.team, String(r.scheduledDays), String(r.presentDays), String(r.lateDays), String(r.absentDays), String(r.leaveDays), hours(r.workedMinutes), hours(r.overtimeMinutes), hours(r.lateMinutes)]));
+  // the file is the server's (its one tabular writer), the same rows in minutes as counted
+  const exports = useCommand('attendanceExports', () => null, (_, result) => saveFile(result as ServerFile));
+  const exporting = useSelector(exports, selectRunningCommand) !== null;
+  const exportAs = (format: ExportFormat) => exports.send({ type: 'command.run', command: `summary|${format}|${from}|${to}|${teamId}` });
 
   return (
     <div className="gh-page" data-testid="attendance-summaries">
@@ -38,7 +46,7 @@ export function AttendanceSummariesScreen() {
         <TeamSelect value={teamId} onChange={setTeamId} />
         <span className="gh-toolbar__spacer" />
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={summary.reload} loading={summary.busy} />
-        <Button icon="export" text={tx('Export CSV')} disabled={!rows.length} onClick={exportCsv} data-testid="summary-export" />
+        <ExportButtons onExport={exportAs} disabled={!rows.length || exporting} testId="summary-export" />
       </div>
       {problem && <Callout intent="warning" icon="calendar" data-testid="summary-problem">{problem}</Callout>}
       {summary.failed && <Callout intent="danger" icon="error">{summary.error} <Button variant="minimal" text={tx('Try again')} onClick={summary.reload} /></Callout>}

@@ -11,10 +11,16 @@ import { useReading } from '../../hooks/useReading';
 import { tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
-import { DAY, TeamSelect, addDays, downloadCsv, hours } from './parts';
+import { DAY, TeamSelect, addDays, hours } from './parts';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeDescription, routeTitle } from '../../i18n';
 import { DateField } from '../../ui/DateField';
+import { ExportButtons, type ExportFormat } from '../../ui/ExportButtons';
+import { saveFile } from '../../ui/saveFile';
+import { useCommand } from '../../hooks/useCommand';
+import type { ServerFile } from '../../hooks/answers';
+import { useSelector } from '@xstate/react';
+import { selectRunningCommand } from '../../../machines/command';
 
 const INTENT: Record<AttendanceStatus, Intent> = { present: 'success', late: 'warning', absent: 'danger', 'not-yet': 'none', 'on-leave': 'primary', 'day-off': 'none' };
 const statusLabel = (s: AttendanceStatus) => tx(ATTENDANCE_STATUSES.find((x) => x.value === s)!.label);
@@ -34,12 +40,11 @@ export function DailyAttendanceScreen() {
   const counts = useMemo(() => ATTENDANCE_STATUSES.map((s) => ({ ...s, n: rows.filter((r) => r.status === s.value).length })).filter((s) => s.n > 0), [rows]);
   const zoned = (title: string) => `${tx(title)} (${time.zoneName()})`;
 
-  const exportCsv = () => {
-    downloadCsv(`daily-attendance-${date}.csv`, [tx('Name'), tx('Employee no.'), tx('Team'), tx('Shift'), zoned('In'), zoned('Out'), tx('Worked'), tx('Overtime'), tx('Status')],
-      rows.map((r) => [r.name, r.employeeNo ?? '', r.team, r.shiftStart ? `${r.shiftStart}–${r.shiftEnd}` : '', at(r.firstIn), at(r.lastOut), hours(r.workedMinutes),
-        r.overtimeMinutes ? hours(r.overtimeMinutes) : '',
-        r.status === 'late' ? `${statusLabel(r.status)} (${r.lateMinutes} min)` : r.leave ? `${statusLabel(r.status)} (${r.leave})` : statusLabel(r.status)]));
-  };
+  // the file is the server's (its one tabular writer): In and Out as instants with the client's offset, the zone named
+  const exports = useCommand('attendanceExports', () => null, (_, result) => saveFile(result as ServerFile));
+  const exporting = useSelector(exports, selectRunningCommand) !== null;
+  const exportAs = (format: ExportFormat) => exports.send({ type: 'command.run', command: `daily|${format}|${date}|${teamId}` });
+
 
   return (
     <div className="gh-page" data-testid="daily-attendance">
@@ -54,7 +59,7 @@ export function DailyAttendanceScreen() {
         <TeamSelect value={teamId} onChange={setTeamId} />
         <span className="gh-toolbar__spacer" />
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={day.reload} loading={day.busy} />
-        <Button icon="export" text={tx('Export CSV')} disabled={!rows.length} onClick={exportCsv} data-testid="attendance-export" />
+        <ExportButtons onExport={exportAs} disabled={!rows.length || exporting} testId="attendance-export" />
       </div>
       {counts.length > 0 && (
         <div className="gh-attendance__counts" data-testid="attendance-counts">

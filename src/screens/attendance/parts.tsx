@@ -1,10 +1,9 @@
-// Parts the attendance screens share: worked time as h:mm, a CSV download, the team filter and what is wrong with a
+// Parts the attendance screens share: worked time as h:mm, the team filter and what is wrong with a
 // period.
 import { HTMLSelect } from '@blueprintjs/core';
 import { ATTENDANCE_SUMMARY_MAX_DAYS, periodProblem } from '../../../contract';
 import { useReading } from '../../hooks/useReading';
 import { tx } from '../../i18n';
-import { toCsv } from '../../resources/csv';
 
 export const hours = (m: number | null) => (m === null ? '' : `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`);
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -18,12 +17,6 @@ export function periodMessage(from: string, to: string): string | null {
   if (problem.kind === 'not-a-date') return tx('Choose the first and last day.');
   if (problem.kind === 'backwards') return tx('The last day is before the first.');
   return tx('At most {n} days at once.', { n: ATTENDANCE_SUMMARY_MAX_DAYS });
-}
-
-export function downloadCsv(name: string, headers: string[], rows: string[][]) {
-  const url = URL.createObjectURL(new Blob([toCsv(headers, rows)], { type: 'text/csv;charset=utf-8' }));
-  Object.assign(document.createElement('a'), { href: url, download: name }).click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** Every team, or one (the client's teams by name). */

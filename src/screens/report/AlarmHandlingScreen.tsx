@@ -23,6 +23,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { saveFile } from '../../ui/saveFile';
 import { showDateTime, useTime } from '../../ui/time';
 import { DateField } from '../../ui/DateField';
+import { ExportButtons } from '../../ui/ExportButtons';
 
 /** A duration in seconds as m:ss, or h:mm:ss from an hour on; a dash when there is none. */
 export function duration(s: number | null): string {
@@ -72,8 +73,7 @@ export function AlarmHandlingScreen() {
         <DateField value={to} onChange={setTo} aria-label={tx('Last day')} />
         <span className="gh-toolbar__spacer" />
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={report.reload} loading={report.busy} />
-        <Button icon="export" text={tx('Export CSV')} disabled={!r || exporting} onClick={() => exportAs('csv')} data-testid="alarm-handling-csv" />
-        <Button icon="th-derived" text={tx('Export XLSX')} disabled={!r || exporting} onClick={() => exportAs('xlsx')} data-testid="alarm-handling-xlsx" />
+        <ExportButtons onExport={exportAs} disabled={!r || exporting} testId="alarm-handling-csv" />
       </div>
       {problem && <Callout intent="warning" icon="calendar" data-testid="alarm-handling-problem">{problem}</Callout>}
       {report.failed && <Callout intent="danger" icon="error">{report.error} <Button variant="minimal" text={tx('Try again')} onClick={report.reload} /></Callout>}
