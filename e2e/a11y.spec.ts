@@ -53,8 +53,10 @@ const KNOWN: { route: RegExp; rule: string; why: string }[] = [
 ];
 const knownSeen = new Set<(typeof KNOWN)[number]>();
 
-// a trace of every step of this walk (hundreds of DOM snapshots) would cost more than the walk itself
-test.use({ trace: 'off' });
+// a trace of every step of this walk (hundreds of DOM snapshots) would cost more than the walk itself; in CI the
+// trace is only recorded on a retry anyway (playwright.config.ts), and the same setting keeps this spec on the
+// worker (and server) every other spec uses instead of starting one of its own
+test.use({ trace: process.env.CI ? 'on-first-retry' : 'off' });
 
 /**
  * Serious and critical violations on the page as it is now, one line per rule with its nodes. The sidebar is the

@@ -44,8 +44,7 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
   const card = person.credentials[0].number as string;
   const swipe = (time: string) => api.send('post', '/api/test/simulate', { kind: 'card.granted', doorId: door.id, card, at: at(time) });
 
-  await signIn(page, 'operator');
-  await page.goto('/monitor/events');
+  await signIn(page, 'operator', { at: '/monitor/events' });
   await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
 
   expect((await swipe('17:59')).eventCode).toBe(5000);

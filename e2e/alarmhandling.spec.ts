@@ -44,5 +44,5 @@ test('the operator opens the alarm handling report and the alarms behind a figur
   await expect(page.getByTestId('alarm-handling-raised')).toHaveText(String(report.total.raised));
   await expect(page.getByTestId('alarm-handling-table')).toBeAttached();
   await shot(page, 'alarm-handling-390');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 });

@@ -3,7 +3,7 @@
 // does not.
 import { createServer } from 'node:http';
 import { expect, test } from './fixtures';
-import { bearer, pick, selectClient, shot, signIn } from './helpers';
+import { bearer, pick, shot, signIn } from './helpers';
 
 test('an alarm notification sends the alarms up to its priority to its web hook', async ({ page }) => {
   test.setTimeout(90_000);
@@ -17,8 +17,7 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   try {
-    await signIn(page, 'admin');
-    await selectClient(page, 'Northwind Logistics');
+    await signIn(page, 'admin', { client: 'Northwind Logistics' });
     const token = await page.evaluate(() => localStorage.getItem('jwt'));
     const headers = { authorization: `Bearer ${token}` };
     // the pager only takes notifications (it subscribes to no event of its own)
@@ -55,8 +54,7 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
 test('an alarm notification tells an operator group\'s consoles, and only its members', async ({ page, browser }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   const headers = await bearer(page);
   const operators = (await (await page.request.get('/event/manage/operators?size=100', { headers })).json()).items as { id: number; username: string }[];
   const operator = operators.find((o) => o.username === 'operator')!;

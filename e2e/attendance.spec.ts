@@ -17,8 +17,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   let sat = Date.now() - 86_400_000;
   while (weekday(sat) !== 'Sat') sat -= 86_400_000;
 
-  await signIn(page, 'hr');
-  await page.goto('/attendance');
+  await signIn(page, 'hr', { at: '/attendance' });
   await page.getByTestId('attendance-hub').getByText('Daily Attendance', { exact: true }).click();
   const screen = page.getByTestId('daily-attendance');
   await expect(screen.getByLabel('Day', { exact: true })).toHaveValue(ymd(Date.now())); // today, in the user's zone
@@ -116,8 +115,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await expect(page.getByTestId('toast').filter({ hasText: 'Attendance properties saved' }).first()).toBeVisible();
   await signOut(page);
 
-  await signIn(page, 'auditor');
-  await page.goto('/attendance/daily-attendance');
+  await signIn(page, 'auditor', { at: '/attendance/daily-attendance' });
   await expect(page.getByTestId('daily-attendance')).toHaveCount(0);
   await expect(page).toHaveURL(/403/);
 });

@@ -6,8 +6,7 @@ import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('the auditor sees the chain verified and downloads the verifiable export', async ({ page }) => {
-  await signIn(page, 'auditor');
-  await page.goto('/report/activity');
+  await signIn(page, 'auditor', { at: '/report/activity' });
   const status = page.getByTestId('audit-chain-status');
   await expect(status).toContainText(/Chain verified up to record \d+ \(.+\): \d+ records as they were written\./);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-chain-export').click()]);

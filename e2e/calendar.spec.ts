@@ -1,13 +1,12 @@
 // The calendar (issue 12): the client's special dates on a month, a yearly one in every year; an ordinary day offers
 // to add one there (the form opens with that date), and the new holiday shows on its day and in the month's list.
 import { expect, test } from './fixtures';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn } from './helpers';
 
 test('the calendar shows special dates by month and adds one on a chosen day', async ({ page }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   await page.getByTestId('sidebar').getByRole('link', { name: 'Calendar', exact: true }).click();
   const cal = page.getByTestId('calendar');
   await expect(cal.getByTestId('calendar-day').first()).toBeVisible();
@@ -40,9 +39,7 @@ test('weeks start where the reader\'s region starts them: Sunday for en-US, Mond
   for (const [locale, first, last] of [['en-US', 'Sun', 'Sat'], ['en-GB', 'Mon', 'Sun']] as const) {
     const context = await browser.newContext({ locale });
     const page = await context.newPage();
-    await signIn(page, 'admin');
-    await selectClient(page, 'Northwind Logistics');
-    await page.goto('/configure/calendar');
+    await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/configure/calendar' });
     const heads = page.getByTestId('calendar').getByRole('columnheader');
     await expect(heads.first()).toHaveText(first);
     await expect(heads.nth(6)).toHaveText(last);

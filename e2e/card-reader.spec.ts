@@ -8,8 +8,7 @@ import { shot, signIn } from './helpers';
 test('reads a MyKad into a new identity, asks before replacing typed fields, and saves it', async ({ page }) => {
   const sim = await startCardConnectorSimulator();
   try {
-    await signIn(page, 'hr');
-    await page.goto('/manage/identities/add');
+    await signIn(page, 'hr', { at: '/manage/identities/add' });
     const form = page.getByTestId('identities-form');
     await form.getByLabel('First name').fill('Typed by hand');
     await page.getByTestId('connect-card-reader').click();
@@ -37,8 +36,7 @@ test('reads a MyKad into a new identity, asks before replacing typed fields, and
 test('an outdated card connector is refused with the upgrade message', async ({ page }) => {
   const sim = await startCardConnectorSimulator({ version: 'v0.9.0' });
   try {
-    await signIn(page, 'hr');
-    await page.goto('/manage/identities/add');
+    await signIn(page, 'hr', { at: '/manage/identities/add' });
     await page.getByTestId('connect-card-reader').click();
     await expect(page.getByTestId('card-connector-status')).toHaveAttribute('data-status', 'outdated');
     await expect(page.getByTestId('card-connector-status')).toContainText(/outdated/i);

@@ -2,12 +2,10 @@
 // facility code and card number, the same value with a bit flipped says which parity bit does not match.
 import { expect, test } from './fixtures';
 import { STANDARD_FORMATS, encode } from '../contract/cardFormat';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn } from './helpers';
 
 test('the card format form decodes a raw value with its layout, and names a parity that does not match', async ({ page }) => {
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
-  await page.goto('/hardware/card-format/add');
+  await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/hardware/card-format/add' });
   await page.locator('#field-name').fill('Test 26');
   // the 26-bit layout with its two parity bits
   const h10301 = STANDARD_FORMATS.find((f) => f.bits === 26)!;

@@ -4,7 +4,7 @@
 // generated lists and forms with their reference pickers — and the server holds exactly what was picked. The add
 // forms start from the declarations' defaults (issue 11: a switch declared off starts off).
 import { expect, test, type Page } from './fixtures';
-import { pick, selectClient, shot, signIn } from './helpers';
+import { pick, shot, signIn } from './helpers';
 
 
 async function saved(page: Page, what: string) {
@@ -14,8 +14,7 @@ async function saved(page: Page, what: string) {
 test('schedules, access groups and interlocking groups are built in the generated screens, with pickers, and stored as picked', async ({ page }) => {
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
 
   // a schedule: the sidebar entry, the generated list, its add form with a repeated window row
   await page.getByTestId('sidebar').getByRole('link', { name: 'Schedules', exact: true }).click();
@@ -124,8 +123,7 @@ test('schedules, access groups and interlocking groups are built in the generate
 test('hardware: a controller’s settings are checked and saved, and a card reader is wired to a door', async ({ page }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
 
   // controllers are enrolled, not added: the list has no Add; a name opens its settings
   await page.getByTestId('sidebar').getByRole('link', { name: 'Controllers', exact: true }).click();

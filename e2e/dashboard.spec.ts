@@ -30,8 +30,7 @@ test('the charts library is loaded by the dashboard only', async ({ page }) => {
 });
 
 test("the operator's open alarms by priority follow a new alarm live, and the chart opens the alarms", async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/dashboard');
+  await signIn(page, 'operator', { at: '/dashboard' });
   const chart = page.getByTestId('widget-alarmsByPriority');
   await expect(chart).toBeVisible();
   await expect(page.getByTestId('widget-alarmsPerHour').locator('.recharts-surface')).toBeVisible();
@@ -50,8 +49,7 @@ test("the operator's open alarms by priority follow a new alarm live, and the ch
 });
 
 test("reception sees today's visitors, live as one signs in, and no controllers or divisions", async ({ page }) => {
-  await signIn(page, 'reception');
-  await page.goto('/dashboard');
+  await signIn(page, 'reception', { at: '/dashboard' });
   const widget = page.getByTestId('widget-visitorsToday');
   await expect(widget).toBeVisible();
   await expect(page.getByTestId('widget-controllers')).toHaveCount(0);
@@ -71,8 +69,7 @@ test("reception sees today's visitors, live as one signs in, and no controllers 
 });
 
 test('HR sees no "recent changes" (door commands, visitor actions): the activity report is not theirs', async ({ page }) => {
-  await signIn(page, 'hr');
-  await page.goto('/dashboard');
+  await signIn(page, 'hr', { at: '/dashboard' });
   await expect(page.getByTestId('widget-identities')).toBeVisible();
   await expect(page.getByTestId('widget-recentChanges')).toHaveCount(0);
   await expect(page.getByRole('tab', { name: 'Page 2' })).toHaveCount(0);

@@ -2,7 +2,7 @@
 // where it sits, refused when moved into itself (on the field), a division in use kept with what uses it said, and
 // an unused one deleted — every step said in a toast, the tree following.
 import { expect, test, type Page } from './fixtures';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn } from './helpers';
 
 /** A division's own row in the tree (its name, counts and buttons), and its branch (the row with what is inside). */
 const row = (page: Page, name: string) => page.getByTestId('divisions').locator('.bp6-tree-node-content').filter({ has: page.locator(`[data-testid="division"][aria-label="${name}"]`) });
@@ -17,8 +17,7 @@ test('divisions: add inside, move, refuse a move into itself, keep one in use, d
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const name = `Night desk ${stamp}`;
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   await page.getByTestId('sidebar').getByRole('link', { name: 'Divisions', exact: true }).click();
   const tree = page.getByTestId('divisions');
   await expect(tree.locator('[data-testid="division"][aria-label="Headquarters"]')).toContainText('Top');

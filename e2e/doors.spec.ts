@@ -57,8 +57,7 @@ test('an operator unlocks, locks and briefly opens a door; the state follows liv
 
   // a second console that only watches (the auditor may see doors, not command them)
   const watcher = await (await browser.newContext()).newPage();
-  await signIn(watcher, 'auditor');
-  await watcher.goto('/configure/doors');
+  await signIn(watcher, 'auditor', { at: '/configure/doors' });
   const watched = watcher.getByTestId('door-row').filter({ hasText: 'Roof Access' });
   await expect(watched.getByTestId('door-state')).toBeVisible();
   await expect(watcher.getByTestId('door-unlock')).toHaveCount(0);
@@ -106,8 +105,7 @@ test('an operator unlocks, locks and briefly opens a door; the state follows liv
 
 test('without door control there are no buttons; without door rights no screen and no door widgets', async ({ browser }) => {
   const auditor = await (await browser.newContext()).newPage();
-  await signIn(auditor, 'auditor');
-  await auditor.goto('/configure/doors');
+  await signIn(auditor, 'auditor', { at: '/configure/doors' });
   // every door of the client (earlier specs may have added some): as many rows as the API lists
   const token = await auditor.evaluate(() => localStorage.getItem('jwt'));
   const listed = (await (await auditor.request.get('/event/manage/doors', { headers: { authorization: `Bearer ${token}` } })).json()).items.length;
@@ -116,8 +114,7 @@ test('without door control there are no buttons; without door rights no screen a
   await expect(auditor.getByRole('button', { name: /^(Lock|Unlock|Open briefly)/ })).toHaveCount(0);
 
   const reception = await (await browser.newContext()).newPage();
-  await signIn(reception, 'reception');
-  await reception.goto('/configure/doors');
+  await signIn(reception, 'reception', { at: '/configure/doors' });
   await expect(reception.getByTestId('forbidden')).toBeVisible();
   await reception.goto('/dashboard');
   await expect(reception.getByTestId('widget-identities')).toBeVisible();

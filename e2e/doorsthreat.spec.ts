@@ -21,8 +21,7 @@ async function admin(request: APIRequestContext): Promise<{ authorization: strin
 }
 
 async function operatorOnDoors(page: Page) {
-  await signIn(page, 'operator');
-  await page.goto('/configure/doors');
+  await signIn(page, 'operator', { at: '/configure/doors' });
   await expect(page.getByTestId('doors-table')).toBeVisible();
 }
 
@@ -37,8 +36,7 @@ test('a security operator sets a threat level for one site from the doors screen
   const level = (await made.json()).id as number;
   expect((await request.post(CURRENT, { headers, data: { levelId: null } })).ok()).toBe(true);
 
-  await signIn(page, 'operator');
-  await page.goto('/configure/threat-levels');
+  await signIn(page, 'operator', { at: '/configure/threat-levels' });
   await expect(page.getByText('Access denied')).toBeVisible();
   await page.goto('/configure/doors');
   const panel = page.getByTestId('doors-threat');
@@ -102,9 +100,9 @@ test('on a 390-px phone each door is a card and a door command button is on scre
   await page.setViewportSize({ width: 390, height: 844 });
   await operatorOnDoors(page);
   // neither the page nor the table's box runs off the side: each door is a card as wide as the screen
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const box = page.getByTestId('doors-table-scroll');
-  expect(await box.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expect.poll(() => box.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const lock = page.getByTestId('door-row').filter({ has: page.getByText(door.name, { exact: true }) }).getByTestId('door-lock');
   await lock.scrollIntoViewIfNeeded();
   await expect(lock).toBeInViewport({ ratio: 1 });

@@ -3,7 +3,7 @@
 // security policy lets every main screen work (STOMP over SockJS, the local companion and card connector probes,
 // lazy chunks, Blueprint) without a single violation, for an administrator, an operator and a receptionist.
 import { expect, test, type Page, type Response } from './fixtures';
-import { selectClient, signIn } from './helpers';
+import { signIn } from './helpers';
 
 // walks through many screens: on the shared 2-core machine each screen can take seconds
 test.slow();
@@ -60,8 +60,7 @@ test('the sign-in page loads brotli-compressed, immutable assets and no section 
 
 test('an administrator goes through the main screens with no content security policy violation', async ({ page }) => {
   const violations = await cspViolations(page);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   const sidebar = page.getByTestId('sidebar');
   for (const title of ['Dashboard', 'Identities', 'Clients', 'Operator sessions', 'Activity report', 'Event report', 'Alarms', 'Events']) {
     await sidebar.getByRole('link', { name: title, exact: true }).click();
@@ -92,8 +91,7 @@ test('an operator goes through the monitor, doors and lists with no content secu
 
 test('a receptionist opens the visitor screens with no content security policy violation', async ({ page }) => {
   const violations = await cspViolations(page);
-  await signIn(page, 'reception');
-  await page.goto('/visitor/register');
+  await signIn(page, 'reception', { at: '/visitor/register' });
   await expect(page.getByTestId('visitors-form')).toBeVisible({ timeout: 30_000 });
   await page.getByTestId('sidebar').getByRole('link', { name: 'Visitor management', exact: true }).click();
   await expect(page.getByTestId('page-loading')).toHaveCount(0);

@@ -92,8 +92,7 @@ test('signed out, a private route goes to login and back after sign-in', async (
 
 test('an expired session returns to login with the message', async ({ page }) => {
   await page.clock.install();
-  await signIn(page, 'hr');
-  await page.goto('/dashboard');
+  await signIn(page, 'hr', { at: '/dashboard' });
   await expect(page.getByTestId('dashboard')).toBeVisible();
   await page.clock.fastForward('08:01:00'); // past the 8 h token lifetime
   await expect(page).toHaveURL(/\/login/);
@@ -110,8 +109,7 @@ test('a wrong password says so without saying which part was wrong', async ({ pa
 });
 
 test('unknown paths and wrong case show 404', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/no/such/screen');
+  await signIn(page, 'operator', { at: '/no/such/screen' });
   await expect(page.getByTestId('not-found')).toContainText('Page Not Found');
   await page.goto('/Dashboard');
   await expect(page.getByTestId('not-found')).toBeVisible();

@@ -2,8 +2,59 @@ import { expect, type Page } from './fixtures';
 
 export const PASSWORD = 'Gatehouse1!';
 
-/** Sign in through the real login form and wait until the console shell is there. */
-export async function signIn(page: Page, username: string, password = PASSWORD, base = '') {
+export interface SignInOptions {
+  password?: string;
+  /** Another server's address (a spec that starts its own); the worker's server when left out. */
+  base?: string;
+  /** The client to select first (by name), as the clients screen's Select does. */
+  client?: string;
+  /** Where the console opens; the dashboard (or the user's landing screen) when left out. */
+  at?: string;
+}
+
+let signIns = 0;
+
+/**
+ * Signs `username` in and waits until the console shell is there: the token comes from the same login API the form
+ * uses, and the console opens with it stored, as a reload of a signed-in console does (the session restores it, reads
+ * the user and privileges, and stores them). The sign-in form itself is driven by `signInWithForm` and the specs of
+ * sign-in, sign-out, the tour and the keyboard; everywhere else typing into it cost a page load and two seconds of
+ * every test, and going to the first screen another.
+ */
+export async function signIn(page: Page, username: string, passwordOrOptions: string | SignInOptions = {}, base = '') {
+  const o: SignInOptions = typeof passwordOrOptions === 'string' ? { password: passwordOrOptions, base } : { base, ...passwordOrOptions };
+  // a relative address is the worker's server (fixtures.ts makes it the context's baseURL)
+  const login = await page.request.post(`${o.base ?? ''}/idp/1.0/login`, { data: { username, password: o.password ?? PASSWORD } });
+  expect(login.ok(), `sign-in of ${username}: ${login.status()} ${await login.text()}`).toBe(true);
+  const origin = new URL(login.url()).origin;
+  let token = (await login.json()).token as string;
+  if (o.client) token = await selectClientByApi(page, origin, token, o.client);
+  // stored once, on the first page of this origin that opens after this call (a later reload keeps what the console
+  // has by then: a sign-out stays signed out)
+  const once = `e2e-sign-in-${++signIns}`;
+  await page.addInitScript(([t, k, where]) => {
+    if (location.origin !== where || sessionStorage.getItem(k)) return;
+    sessionStorage.setItem(k, '1');
+    localStorage.setItem('jwt', t);
+  }, [token, once, origin]);
+  await page.goto(`${origin}${o.at ?? '/'}`);
+  // the screen asked for may answer outside the shell: Access denied (403) or Page Not Found (404)
+  await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden')).or(page.getByTestId('not-found')).first()).toBeVisible();
+  if (await page.getByTestId('app-shell').isVisible()) await skipTourIfShown(page);
+}
+
+async function selectClientByApi(page: Page, origin: string, token: string, name: string): Promise<string> {
+  const headers = { authorization: `Bearer ${token}` };
+  const clients = await (await page.request.get(`${origin}/central/1.0/clients?size=100`, { headers })).json();
+  const client = (clients.items as Array<{ id: number; name: string }>).find((c) => c.name === name);
+  expect(client, `client ${name}`).toBeTruthy();
+  const r = await page.request.put(`${origin}/idp/1.0/me/client`, { headers, data: { clientId: client!.id } });
+  expect(r.ok(), `select ${name}: ${r.status()}`).toBe(true);
+  return (await r.json()).token as string;
+}
+
+/** Signs in through the real login form and waits until the console shell is there. */
+export async function signInWithForm(page: Page, username: string, password = PASSWORD, base = '') {
   await page.goto(`${base}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -37,7 +88,12 @@ export async function selectClient(page: Page, name: string) {
   await expect(page.getByTestId('current-client')).toContainText(name);
 }
 
+/**
+ * A picture of the screen for a person to look at (test-results/screens), at the widths a spec checks. CI has no one
+ * to look at them: there they are taken only with E2E_SHOTS=1 (111 of them cost about a minute of every run).
+ */
 export async function shot(page: Page, name: string) {
+  if (process.env.CI && !process.env.E2E_SHOTS) return;
   await page.screenshot({ path: `test-results/screens/${name}.png` });
 }
 
@@ -55,9 +111,8 @@ export async function bearer(page: Page): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
 }
 
-/** Signs `username` in, selects `client`, and gives the token as request headers (to arrange data through the API). */
+/** Signs `username` in with `client` selected, and gives the token as request headers (to arrange data through the API). */
 export async function signInTo(page: Page, username: string, client: string): Promise<{ authorization: string }> {
-  await signIn(page, username);
-  await selectClient(page, client);
+  await signIn(page, username, { client });
   return bearer(page);
 }

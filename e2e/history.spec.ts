@@ -85,8 +85,7 @@ test('on a wide screen the live events table is at most 61% of the window high, 
 test('in a burst the rows below the fold wait unrendered; scrolling or the burst\'s end renders them', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   // Harbour Health's administrator: the burst's thousands of events stay out of Northwind, where the other tests look
-  await signIn(page, 'harbour');
-  await page.goto('/monitor/events');
+  await signIn(page, 'harbour', { at: '/monitor/events' });
   await expect(page.getByTestId('socket-status')).toHaveText(/connected/i);
   const admin = (await (await page.request.post('/idp/1.0/login', { data: { username: 'admin', password: PASSWORD } })).json()).token;
   const clients = await (await page.request.get('/central/1.0/clients', { headers: { authorization: `Bearer ${admin}` } })).json();

@@ -2,12 +2,11 @@
 // the form (controller, bus address, type, serial number, a name); saved, the board leaves the found list, shows in
 // the list, and its timing and supervision are set on its own settings page (a value out of range named on its field).
 import { expect, test } from './fixtures';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn } from './helpers';
 
 test('an interface board found on a controller bus is added, and its settings are kept in range', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   await page.getByTestId('sidebar').getByRole('link', { name: 'Interfaces', exact: true }).click();
   await page.getByTestId('interfaces').getByTestId('add-button').click();
   await expect(page).toHaveURL(/\/hardware\/interface\/pre-add$/);

@@ -2,8 +2,9 @@
 // `gatehouse.replay` override) uploads its redacted journal in the background and flushes at sign-out; an auditor
 // finds it under Recorded sessions on the replay screen, opens it and steps through it.
 import { expect, test } from './fixtures';
-import { PASSWORD, shot, signIn } from './helpers';
+import { PASSWORD, shot, signInWithForm as signIn } from './helpers';
 
+// the recording begins at a sign-in through the form, as an operator's does (signInWithForm)
 test('a sampled operator session is uploaded, listed for the auditor, opened and stepped through', async ({ page }) => {
   // force the draw for this browser before the console loads
   await page.addInitScript(() => localStorage.setItem('gatehouse.replay', 'always'));

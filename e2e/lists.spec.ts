@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { signIn } from './helpers';
 
 test('filters, exports the filtered rows as CSV and bulk-deletes after confirming', async ({ page }, info) => {
-  await signIn(page, 'harbour');
-  await page.goto('/manage/identities');
+  await signIn(page, 'harbour', { at: '/manage/identities' });
   const list = page.getByTestId('identities-list');
   await expect(page.getByTestId('list-range')).toContainText('of 240');
   await page.getByLabel('Filter identities').fill('HH-0000');
@@ -40,8 +39,7 @@ test('filters, exports the filtered rows as CSV and bulk-deletes after confirmin
 });
 
 test('a kept-alive tab keeps its filter and a half-typed form', async ({ page }) => {
-  await signIn(page, 'hr');
-  await page.goto('/manage/identities');
+  await signIn(page, 'hr', { at: '/manage/identities' });
   await page.getByLabel('Filter identities').fill('Tan');
   await page.getByTestId('sidebar').getByRole('link', { name: 'Dashboard', exact: true }).click();
   await expect(page.getByTestId('dashboard')).toBeVisible();
@@ -62,8 +60,7 @@ test('a list the server stopped counting says "of 10,000+" and still pages on to
     const res = await route.fetch();
     route.fulfill({ response: res, json: { ...(await res.json()), total: 10_000, totalIsAtLeast: true } });
   });
-  await signIn(page, 'harbour');
-  await page.goto('/manage/identities');
+  await signIn(page, 'harbour', { at: '/manage/identities' });
   await expect(page.getByTestId('list-range')).toHaveText('1–100 of 10,000+');
   await expect(page.getByText('Page 1 of 100+')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Last page' })).toBeDisabled();

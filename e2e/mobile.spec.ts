@@ -20,8 +20,7 @@ const inViewport = async (page: Page, testId: string) => {
 };
 
 test('alarms are cards whose buttons work, under a notice that covers none of them', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/monitor/alarms');
+  await signIn(page, 'operator', { at: '/monitor/alarms' });
   await expect(page.getByTestId('socket-status')).toHaveText(/connected/, { timeout: 30_000 });
   await raise(page, ['door.held', 'door.held', 'door.held', 'door.held', 'door.forced']);
   const cards = page.locator('.gh-alarm-card');
@@ -32,7 +31,7 @@ test('alarms are cards whose buttons work, under a notice that covers none of th
   expect(title.width).toBeGreaterThan(60); // not squeezed away by the header's buttons
   expect(await inViewport(page, 'alarm-sound-screen')).toBe(true);
   // the list does not run off the side
-  expect(await page.getByTestId('alarms-table').evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  await expect.poll(() => page.getByTestId('alarms-table').evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
 
   // one notice on a phone (the most urgent, with how many more), pinned to the bottom edge
   await expect(page.getByTestId('alarm-notice')).toHaveCount(1);
@@ -50,8 +49,7 @@ test('alarms are cards whose buttons work, under a notice that covers none of th
 });
 
 test('events are cards and the header keeps its title and every action', async ({ page }) => {
-  await signIn(page, 'operator');
-  await page.goto('/monitor/events');
+  await signIn(page, 'operator', { at: '/monitor/events' });
   await expect(page.getByTestId('socket-status')).toHaveText(/connected/, { timeout: 30_000 });
   await raise(page, ['door.held']);
   const row = page.getByTestId('event-row').first();
@@ -60,7 +58,7 @@ test('events are cards and the header keeps its title and every action', async (
   const title = (await page.getByRole('heading', { name: 'Events' }).boundingBox())!;
   expect(title.width).toBeGreaterThan(60);
   for (const id of ['events-pause', 'events-history']) expect(await inViewport(page, id)).toBe(true);
-  expect(await page.getByTestId('events-table').evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+  await expect.poll(() => page.getByTestId('events-table').evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
   await shot(page, 'mobile-events');
   await page.getByTestId('events-pause').click();
   await expect(page.getByTestId('events-resume')).toBeVisible();

@@ -5,8 +5,7 @@ import { expect, test } from './fixtures';
 import { signIn } from './helpers';
 
 test('harbour sees admin as shared, with no Reset password, and its own operator with one', async ({ page }) => {
-  await signIn(page, 'harbour');
-  await page.goto('/manage/operators');
+  await signIn(page, 'harbour', { at: '/manage/operators' });
   const list = page.getByTestId('operators');
   const admin = list.getByRole('row', { name: 'Alex Admin' });
   await expect(admin.getByTestId('operator-shared')).toBeVisible();

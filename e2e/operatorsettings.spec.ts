@@ -2,11 +2,10 @@
 // the allowed range is refused on its field with the typed values kept, a good one is saved and is what the server
 // enforces from then on.
 import { expect, test } from './fixtures';
-import { selectClient, signIn } from './helpers';
+import { signIn } from './helpers';
 
 test('an administrator sets the password policy; a value out of range is named on its field', async ({ page }) => {
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const auth = { authorization: `Bearer ${token}` };
   const before = await (await page.request.get('/event/manage/operator-settings', { headers: auth })).json();

@@ -2,14 +2,13 @@
 // starts filled in the user's zone); the door unlocks by itself and the override says it is in force; deleting it
 // while in force is refused with the reason; once its end is now, the door locks again by itself.
 import { expect, test } from './fixtures';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn } from './helpers';
 
 test('an override holds a door unlocked, is kept while in force, and the door locks again when it ends', async ({ page }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const name = `Open day ${stamp}`;
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const auth = { authorization: `Bearer ${token}` };
   const doors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items as { id: number; name: string; status: string }[];

@@ -39,8 +39,7 @@ test('a role\u2019s privileges are ticked per group and division, and the catalo
 });
 
 test('without 0.3.6.4 there is no Assign privileges, and the address is denied', async ({ page }) => {
-  await signIn(page, 'auditor');
-  await page.goto('/manage/roles');
+  await signIn(page, 'auditor', { at: '/manage/roles' });
   await expect(page.getByTestId('roles').getByRole('row').nth(1)).toBeVisible();
   await expect(page.getByTestId('row-link')).toHaveCount(0);
   await page.goto('/manage/roles/assign-privileges/1');

@@ -12,8 +12,7 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const name = `Team hours ${stamp}`;
-  await signIn(page, 'hr');
-  await page.goto('/report/scheduled-jobs');
+  await signIn(page, 'hr', { at: '/report/scheduled-jobs' });
   const list = page.getByTestId('report-jobs');
   await list.getByTestId('add-button').click();
   const form = page.getByTestId('reportJobs-form');
@@ -72,14 +71,13 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
 
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'report-job-record-390');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
   // the auditor (3.9.0, a view code) opens the job read-only: the reports to download, no Run now, no Save
   const jobPage = page.url();
   await page.setViewportSize({ width: 1280, height: 720 });
   await signOut(page);
-  await signIn(page, 'auditor');
-  await page.goto('/report/scheduled-jobs');
+  await signIn(page, 'auditor', { at: '/report/scheduled-jobs' });
   await page.getByTestId('report-jobs').getByText(name, { exact: true }).click();
   await expect(page).toHaveURL(jobPage);
   await expect(page.getByTestId('form-read-only')).toBeVisible();

@@ -13,8 +13,7 @@ const api = async (page: Page, method: string, path: string, data?: unknown) => 
 
 test('a role ticked in one division, through a group, reaches the operator and is taken away again', async ({ browser }) => {
   const admin = await browser.newPage();
-  await signIn(admin, 'harbour');
-  await admin.goto('/manage/roles');
+  await signIn(admin, 'harbour', { at: '/manage/roles' });
   await expect(admin.getByTestId('roles')).toBeVisible();
   await shot(admin, 'roles-1440');
   await api(admin, 'POST', '/event/manage/roles', { name: 'Ward viewers', code: 'ward-viewers' });

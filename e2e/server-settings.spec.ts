@@ -69,7 +69,7 @@ test('the Harbour administrator sets the floor plan monitor, the company ID and 
     await expect(cp.getByLabel('Keep events for (days)')).toHaveValue('3650');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'server-central-properties-390');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   } finally {
     // Harbour's settings back to their defaults for the specs after this one
     await page.request.put('/central/1.0/central-properties/floor-plan', { headers, data: { defaultPlanId: null, showDoorNames: true, pinSize: 'medium' } });

@@ -8,8 +8,7 @@ import { shot, signIn } from './helpers';
 test('an administrator issues an API key that works until its session is ended on the sessions screen', async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'harbour');
-  await page.goto('/manage/service-accounts/add');
+  await signIn(page, 'harbour', { at: '/manage/service-accounts/add' });
   await page.getByLabel('Name').fill('Report bridge');
   await page.getByTestId('form-save').click();
   // the key the account was made with is shown once, by the form, before it returns to the list

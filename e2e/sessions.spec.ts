@@ -17,8 +17,7 @@ test('an administrator ends an operator\'s session, and that console is sent to 
   // a browser of its own, told apart by its user agent: earlier specs on the shared server left other sessions open
   const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 GatehouseE2E-sessions';
   const operator = await (await browser.newContext({ userAgent: UA })).newPage();
-  await signIn(operator, 'operator');
-  await operator.goto('/dashboard');
+  await signIn(operator, 'operator', { at: '/dashboard' });
   await expect(operator.getByTestId('dashboard')).toBeVisible();
 
   const admin = await (await browser.newContext({ viewport: { width: 1400, height: 800 } })).newPage();
@@ -80,8 +79,7 @@ test('the service-account screen lists the demo integration\'s open session; a s
   await shot(admin, 'service-account-sessions');
 
   const watcher = await (await browser.newContext()).newPage();
-  await signIn(watcher, 'operator');
-  await watcher.goto('/monitor/service-account-sessions');
+  await signIn(watcher, 'operator', { at: '/monitor/service-account-sessions' });
   const seen = watcher.getByTestId('service-sessions').getByRole('row', { name: 'Door sync (integration) (door-sync)' });
   await expect(seen).toBeVisible();
   await expect(seen.getByRole('button', { name: 'End session' })).toHaveCount(0);

@@ -57,8 +57,7 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
   await expect(page.getByLabel('How many')).toHaveValue('5');
   await signOut(page);
 
-  await signIn(page, 'hr');
-  await page.goto('/attendance');
+  await signIn(page, 'hr', { at: '/attendance' });
   await page.getByTestId('attendance-hub').getByRole('link', { name: /Leave categories/ }).click();
   const leave = page.getByTestId('leave-categories');
   await expect(leave.getByRole('row').filter({ hasText: 'Annual leave' })).toBeVisible();
@@ -74,8 +73,7 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
   await signOut(page);
 
   // the auditor holds 3.7.0 and not 3.7.2: the record opens, read-only, with nothing to save
-  await signIn(page, 'auditor');
-  await page.goto('/attendance/leave-category');
+  await signIn(page, 'auditor', { at: '/attendance/leave-category' });
   await page.getByTestId('leave-categories').locator('a', { hasText: 'Annual leave' }).click();
   await expect(page.getByTestId('form-read-only')).toBeVisible();
   await expect(page.getByLabel('Name')).toHaveValue('Annual leave');

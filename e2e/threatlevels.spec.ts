@@ -5,13 +5,12 @@
 // doors screen; those rows say which level holds them and why, offer no Unlock or Open briefly, and at 390 px every
 // door is a card whose commands are on screen.
 import { expect, test, type APIRequestContext } from './fixtures';
-import { bearer, selectClient, shot, signIn } from './helpers';
+import { bearer, shot, signIn } from './helpers';
 
 test('a threat level set from the console holds the doors, and lowering it gives them back', async ({ page }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   const headers = await bearer(page);
   const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string; mode: string }) => d.mode === 'card');
   const granted = await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'card.granted', doorId: door.id } })).json();
@@ -82,8 +81,7 @@ test('a security operator sets a level that holds a site\'s doors: the doors scr
   expect(made.status()).toBe(201);
   expect((await request.post(CURRENT, { headers, data: { levelId: null } })).ok()).toBe(true);
 
-  await signIn(page, 'operator');
-  await page.goto('/configure/doors');
+  await signIn(page, 'operator', { at: '/configure/doors' });
   await expect(page.getByTestId('doors-table')).toBeVisible();
   await expect(page.locator('[data-testid="door-row"][data-held]')).toHaveCount(0);
   const panel = page.getByTestId('doors-threat');
@@ -123,8 +121,8 @@ test('a security operator sets a level that holds a site\'s doors: the doors scr
   // a phone: cards, nothing off to the side; a free door's commands are on screen, a held door says why it has none
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId('doors-table').locator('thead')).toBeHidden();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  expect(await page.getByTestId('doors-table-scroll').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expect.poll(() => page.getByTestId('doors-table-scroll').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const buttons = free.getByRole('button');
   expect(await buttons.count()).toBeGreaterThan(0);
   for (let i = 0; i < await buttons.count(); i++) {

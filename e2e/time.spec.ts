@@ -4,7 +4,7 @@
 import { expect as baseExpect, test, type Page } from './fixtures';
 import { formatInTimeZone } from 'date-fns-tz';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PASSWORD, selectClient, shot, skipTourIfShown } from './helpers';
+import { shot, signIn } from './helpers';
 
 // the machine is shared and busy: a visible fact may take longer than the default to appear
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -13,15 +13,6 @@ const BROWSER_ZONE = 'America/Los_Angeles';
 /** What the console must show: the instant in the profile's zone, English's one date-time format. */
 const shown = (iso: string | number) => formatInTimeZone(new Date(iso), PROFILE_ZONE, 'd MMM yyyy, HH:mm:ss');
 const ZONE = 'GMT+10:30';
-
-async function signIn(page: Page, username: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('app-shell')).toBeVisible();
-  await skipTourIfShown(page);
-}
 
 async function api(page: Page) {
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
@@ -39,8 +30,7 @@ test.describe.configure({ timeout: 180_000 });
 test('every screen shows a time in the profile zone, in one format, whatever the browser’s zone', async ({ browser }, info) => {
   const context = await browser.newContext({ timezoneId: BROWSER_ZONE, viewport: { width: 1920, height: 1080 } });
   const page = await context.newPage();
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
   const call = await api(page);
   const before = (await call.get('/idp/1.0/me')).user.timezone as string;
 

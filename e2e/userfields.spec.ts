@@ -2,13 +2,12 @@
 // the identity form shows them in a section of their own, refuses a wrong value on its field (keeping what was
 // typed), saves a right one, and the identities list shows it in a column of its own.
 import { expect, test } from './fixtures';
-import { selectClient, shot, signIn } from './helpers';
+import { shot, signIn } from './helpers';
 
 test('a client adds fields to its identities; the form checks and saves them, the list shows them', async ({ page }) => {
   test.setTimeout(150_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, 'admin');
-  await selectClient(page, 'Northwind Logistics');
+  await signIn(page, 'admin', { client: 'Northwind Logistics' });
 
   // two fields: a number and a choice (neither required: the demo data and other specs keep working)
   for (const f of [{ label: `Locker ${stamp}`, key: `locker${stamp}`, kind: 'number' }, { label: `Shirt ${stamp}`, key: `shirt${stamp}`, kind: 'choice', options: 'S\nM\nL' }]) {

@@ -65,8 +65,7 @@ test('registers a visitor from their identity card and prints the badge through 
 });
 
 test('without the companion the badge cannot be printed and the page says why', async ({ page }) => {
-  await signIn(page, 'reception');
-  await page.goto('/visitor/register');
+  await signIn(page, 'reception', { at: '/visitor/register' });
   const form = page.getByTestId('visitors-form');
   await form.getByLabel('First name').fill('Walk');
   await form.getByLabel('Last name').fill('In');
@@ -85,8 +84,7 @@ test('without the companion the badge cannot be printed and the page says why', 
 });
 
 test('a registration with missing fields is refused and names them', async ({ page }) => {
-  await signIn(page, 'reception');
-  await page.goto('/visitor/register');
+  await signIn(page, 'reception', { at: '/visitor/register' });
   await page.getByTestId('form-save').click();
   const form = page.getByTestId('visitors-form');
   await expect(form.getByLabel('First name')).toBeFocused();

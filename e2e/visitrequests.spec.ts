@@ -87,8 +87,7 @@ test('the front desk files, declines and approves visit requests; the approved v
   await signOut(page);
 
   // the view code alone: the request is shown, no decision is offered, and the server refuses one
-  await signIn(page, 'auditor');
-  await page.goto(`/visitor/visit-requests/details/${id}`);
+  await signIn(page, 'auditor', { at: `/visitor/visit-requests/details/${id}` });
   await expect(page.getByTestId('record-panel').getByTestId('record-status')).toContainText('Approved');
   await expect(page.getByTestId('record-panel').getByTestId('record-decidedBy')).toContainText('Rita Reception');
   await page.goto('/visitor/visit-requests');
