@@ -1,10 +1,10 @@
 // The generic add/edit form of a resource: react-final-form for the input, the contract schema for the rules,
 // the resourceForm actor for load/save. Errors show per field with the mapped message; on submit the first
 // invalid field is focused (repeated rows too); server violations (400) land on their fields.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
-import { Form, useField, useForm, useFormState } from 'react-final-form';
+import { useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
 import { TOAST_MS, familyValues, hasPrivilege, mayOnRow, todayInZone, zoneLabel, type Division, type Violation } from '../../contract';
@@ -19,7 +19,8 @@ import { tCat, say, tx, useLocale, useT, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
 import { divisionTree, flatten } from './divisionTree';
 import { isRepeat, labelOfField, resourceWords, type FieldDef, type RepeatDef, type Resource } from './defineResource';
-import { fieldName, firstInvalid, toBody, validateForm } from './formValues';
+import { fieldName, toBody, validateForm } from './formValues';
+import { FocusForm } from '../ui/FocusForm';
 import { FileUpload, ImageUpload, PinBoard } from './PlanFields';
 import { ReadCardPanel } from './ReadCardPanel';
 import { RecordPanel } from './RecordPanel';
@@ -83,7 +84,6 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const loading = useSelector(form, selLoading);
   const failed = useSelector(form, selFailed);
   const saving = useSelector(form, selSaving);
-  const formEl = useRef<HTMLFormElement>(null);
   // a view holder on an edit route that opens to viewers (declaration screens.viewersOpen): the record, read-only
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
@@ -185,11 +185,6 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
   // issue 10: a refused field shows on that field only; what names no field of this form is said here in words
   const unplaced = useMemo(() => violations.filter((v) => !isFormField(v.field, resource.form as Resource<{ id: number }>['form']) && !udfInputs.some((f) => f.name === v.field)), [violations, resource.form, udfInputs]);
-  // server violations: focus the first one that arrives
-  useEffect(() => {
-    if (!violations.length || !formEl.current) return;
-    firstInvalid(formEl.current, Object.keys(serverErrors).reduce((acc, k) => ({ ...acc, ...nest(k, serverErrors[k]) }), {}))?.focus();
-  }, [violations, serverErrors]);
 
   if (loading) return <div className="gh-page"><NonIdealState icon={<Spinner />} title={t('loading')} /></div>;
   if (failed) return (
@@ -201,7 +196,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
 
   return (
     <div className="gh-page gh-form-page" data-testid={`${resource.name}-form`}>
-      <Form
+      {/* the first invalid field takes the focus, on a refused save and when the server's violations arrive */}
+      <FocusForm
+        violations={violations}
         onSubmit={(values) => {
           // the edit sends back the updatedAt it loaded: if someone saved since, the server answers 409 and the typed values stay
           const stamp = editing ? (loaded as { updatedAt?: unknown } | null)?.updatedAt : undefined;
@@ -231,14 +228,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
         subscription={{ submitting: false }}
         render={({ handleSubmit, form: ff }) => (
           <form
-            ref={formEl}
             noValidate
             aria-label={editing ? tx('Edit {what}', { what: words.one.toLowerCase() }) : tx('Add {what}', { what: words.one.toLowerCase() })}
-            onSubmit={(e) => {
-              void handleSubmit(e);
-              const st = ff.getState();
-              if (st.hasValidationErrors && formEl.current) firstInvalid(formEl.current, st.errors ?? {})?.focus();
-            }}
+            onSubmit={(e) => { void handleSubmit(e); }}
           >
             {error && <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">{say(error)}</Callout>}
             {unplaced.length > 0 && (
@@ -308,15 +300,6 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
     </div>
   const phoneShape = useSelector(useSystemActor('session'), selectPhonePlaceholder); // one example number on every screen
   );
-}
-
-function nest(name: string, message: string): Record<string, unknown> {
-  // a tiny setIn for one key, enough for firstInvalid's getIn
-  const parts = name.replace(/\[(\d+)\]/g, '.$1').split('.');
-  const root: Record<string, unknown> = {};
-  let cur: Record<string, unknown> = root;
-  parts.forEach((p, i) => { cur[p] = i === parts.length - 1 ? message : {}; cur = cur[p] as Record<string, unknown>; });
-  return root;
 }
 
 type Options = Record<'divisions' | 'timezones', { label: string; value: string }[]>;

@@ -1,5 +1,5 @@
 // Pure helpers between react-final-form values, the contract schemas and field names (tested).
-import { getIn, setIn } from 'final-form';
+import { setIn } from 'final-form';
 import { checkAllRules, validate, type ResourceDeclaration, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
 import { fromZonedInput, getDisplayZone } from '../ui/time';
@@ -84,14 +84,4 @@ export function validateForm(values: Record<string, unknown>, sections: FormSect
   const r = validate(body, schema);
   const violations = [...(r.ok ? [] : r.violations), ...(declaration ? checkAllRules(declaration, body, today) : [])];
   return violations.length ? errorsFrom(violations, sections) : {};
-}
-
-/** §5: the first invalid field in document order, including fields in repeated rows. */
-export function firstInvalid(form: HTMLFormElement, errors: Record<string, unknown>): HTMLElement | null {
-  for (const el of Array.from(form.querySelectorAll<HTMLElement>('input[name], select[name], textarea[name]'))) {
-    const name = el.getAttribute('name')!;
-    if (el.getAttribute('type') === 'hidden') continue;
-    if (getIn(errors, name)) return el;
-  }
-  return null;
 }

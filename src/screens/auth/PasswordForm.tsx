@@ -1,7 +1,7 @@
 // A small validated form for the password flows (react-final-form + a contract schema + a form actor).
 import type { ReactNode } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
-import { Field, Form } from 'react-final-form';
+import { Field } from 'react-final-form';
 import { useSelector } from '@xstate/react';
 import { useViewActor } from '../../hooks/useViewActor';
 import type { Struct } from 'superstruct';
@@ -11,6 +11,7 @@ import type { ActorRefFrom } from 'xstate';
 import type { LogicIdOf } from '../../hooks/useViewActor';
 import { errorsFrom } from '../../resources/formValues';
 import { say } from '../../i18n';
+import { FocusForm } from '../../ui/FocusForm';
 
 export interface PwField { name: string; label: string; type?: 'text' | 'password'; autoComplete?: string }
 
@@ -33,9 +34,12 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
   const violations = useSelector(actor, (s) => s.context.violations);
   const all = confirm ? [...fields, { name: confirm.name, label: confirm.label, type: 'password' as const, autoComplete: 'new-password' }] : fields;
   const sections = [{ title: '', fields: all.map((f) => ({ name: f.name, label: f.label })) }];
+  // a refused value shows on its field; what names no field of this form is said above them
+  const unplaced = violations.filter((v) => !all.some((f) => f.name === v.field));
   if (saved) return <Callout intent="success" icon="tick-circle" data-testid="password-done">{done}</Callout>;
   return (
-    <Form
+    <FocusForm
+      violations={violations}
       onSubmit={(values) => {
         const body = { ...fixed, ...Object.fromEntries(fields.map((f) => [f.name, values[f.name] ?? ''])) };
         actor.send({ type: 'form.submit', values: body });
@@ -47,12 +51,13 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
         return errors;
       }}
       render={({ handleSubmit }) => (
-        <form onSubmit={(e) => { void handleSubmit(e); const bad = (e.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>('[aria-invalid="true"]'); bad?.focus(); }} noValidate>
+        <form onSubmit={(e) => { void handleSubmit(e); }} noValidate>
           {error && <Callout intent="danger" icon="error" className="gh-signin__callout">{say(error)}</Callout>}
-          {violations.length > 0 && <Callout intent="danger" icon="error" className="gh-signin__callout">{violations.map((v) => `${v.field} ${v.message}`).join('; ')}</Callout>}
+          {unplaced.length > 0 && <Callout intent="danger" icon="error" className="gh-signin__callout">{unplaced.map((v) => `${v.field} ${v.message}`).join('; ')}</Callout>}
           {all.map((f) => (
-            <Field key={f.name} name={f.name} render={({ input, meta }) => {
-              const msg = (meta.touched || meta.submitFailed) && meta.error ? String(meta.error) : undefined;
+            <Field key={f.name} name={f.name} subscription={{ value: true, error: true, touched: true, submitFailed: true, dirtySinceLastSubmit: true }} render={({ input, meta }) => {
+              const refused = !meta.dirtySinceLastSubmit ? violations.find((v) => v.field === f.name) : undefined;
+              const msg = (meta.touched || meta.submitFailed) && meta.error ? String(meta.error) : refused ? `${f.label} ${refused.message}` : undefined;
               return (
                 <FormGroup label={f.label} labelFor={`pw-${f.name}`} helperText={msg} intent={msg ? 'danger' : 'none'}>
                   <InputGroup {...input} id={`pw-${f.name}`} type={f.type ?? 'text'} autoComplete={f.autoComplete} intent={msg ? 'danger' : 'none'} aria-invalid={!!msg} />

@@ -4,7 +4,7 @@
 import { Button, Callout, Card, FormGroup, H5, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useEffect, useRef } from 'react';
 import type { FormApi } from 'final-form';
-import { Form, useField } from 'react-final-form';
+import { useField } from 'react-final-form';
 import { useSelector } from '@xstate/react';
 import { OperatorSettingsSchema, TOAST_MS, validate, type Violation } from '../../../contract';
 import type { ResourceFormSnapshot } from '../../../machines/resourceForm';
@@ -15,6 +15,7 @@ import { routeDescription, routeTitle, tx, useLocale, useT } from '../../i18n';
 import { violationText, labelled } from '../../i18n/violations';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
+import { FocusForm } from '../../ui/FocusForm';
 
 type Key = keyof OperatorSettingsValues;
 const SECTIONS: { title: string; fields: { name: Key; label: string; help?: string }[] }[] = [
@@ -82,7 +83,8 @@ export function OperatorSettingsScreen() {
     <div className="gh-page-wrap">
       {header}
       <div className="gh-page gh-form-page" data-testid="operator-settings">
-        <Form<Record<string, unknown>>
+        <FocusForm<Record<string, unknown>>
+          violations={violations}
           initialValues={Object.fromEntries(Object.entries(loaded).map(([k, v]) => [k, String(v)]))}
           validate={(values) => {
             const r = validate(toNumbers(values), OperatorSettingsSchema);

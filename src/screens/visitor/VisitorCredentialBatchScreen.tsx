@@ -5,15 +5,16 @@
 import { useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, NumericInput } from '@blueprintjs/core';
-import { Field, Form } from 'react-final-form';
+import { Field } from 'react-final-form';
 import { useSelector } from '@xstate/react';
 import { TOAST_MS, VISITOR_CREDENTIAL_BATCH_MAX, VISITOR_CREDENTIAL_KINDS, batchNumbers, validate, VisitorCredentialBatch, type Violation } from '../../../contract';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { useViewActor } from '../../hooks/useViewActor';
 import { tCat, tx, useLocale } from '../../i18n';
-import { violationText } from '../../i18n/violations';
+import { labelled, violationText } from '../../i18n/violations';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
+import { FocusForm } from '../../ui/FocusForm';
 
 interface Values { prefix: string; first: number; count: number; digits: number; kind: string }
 const START: Values = { prefix: 'V-', first: 1, count: 50, digits: 4, kind: 'card' };
@@ -45,18 +46,20 @@ export function VisitorCredentialBatchScreen() {
     });
     return () => sub.unsubscribe();
   }, [commands, navigate]);
-  const say = (m: string | undefined) => (m ? violationText(m, locale, (k: string, e: string) => tCat(k, e, locale)) : undefined);
+  // a message names its field ('How many must be a positive whole number'), as on every other form
+  const say = (k: keyof Values, m: string | undefined) => (m ? labelled(tx(LABELS[k]), violationText(m, locale, (key: string, e: string) => tCat(key, e, locale)), locale) : undefined);
 
   return (
     <div className="gh-page-wrap gh-form-page" data-testid="visitor-credential-batch">
       <PageHeader title={tx('Batch add visitor credentials')} icon="credit-card" description={tx('Add a box of cards or QR codes numbered in a row, all at once.')} />
-      <Form<Values>
+      <FocusForm<Values>
+        violations={result?.violations}
         initialValues={START}
         validate={(v) => check(v).errors}
         onSubmit={(v) => { commands.send({ type: 'command.run', command: 'batch-add', input: { ...v, prefix: v.prefix.toUpperCase() } }); }}
         render={({ handleSubmit, values, submitFailed, dirtyFieldsSinceLastSubmit }) => {
           const { numbers, errors } = check(values);
-          const error = (k: keyof Values, touched: boolean) => (touched || submitFailed ? say(errors[k]) : undefined) ?? (dirtyFieldsSinceLastSubmit?.[k] ? undefined : say(serverErrors[k]));
+          const error = (k: keyof Values, touched: boolean) => (touched || submitFailed ? say(k, errors[k]) : undefined) ?? (dirtyFieldsSinceLastSubmit?.[k] ? undefined : say(k, serverErrors[k]));
           const numberField = (k: 'first' | 'count' | 'digits', min: number, max: number, help?: string) => (
             <Field<number> name={k} key={k}>
               {({ input, meta }) => {
