@@ -20,7 +20,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await signIn(page, 'hr', { at: '/attendance' });
   await page.getByTestId('attendance-hub').getByText('Daily Attendance', { exact: true }).click();
   const screen = page.getByTestId('daily-attendance');
-  await expect(screen.getByLabel('Day', { exact: true })).toHaveValue(ymd(Date.now())); // today, in the user's zone
+  await expect(screen.getByLabel('Day', { exact: true })).toHaveAttribute('data-date', ymd(Date.now())); // today, in the user's zone (shown as '28 Nov 2026')
 
   await screen.getByLabel('Day', { exact: true }).fill(ymd(t));
   const table = screen.getByTestId('attendance-table');
@@ -44,7 +44,7 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
 
   // the next day, by the arrow, is a working day too; a Saturday is a day off for all of them
   await screen.getByTestId('day-after').click();
-  await expect(screen.getByLabel('Day', { exact: true })).toHaveValue(ymd(t + 86_400_000));
+  await expect(screen.getByLabel('Day', { exact: true })).toHaveAttribute('data-date', ymd(t + 86_400_000));
   await expect(rows).toHaveCount(8);
   await screen.getByLabel('Day', { exact: true }).fill(ymd(sat));
   await expect(table.getByTestId('attendance-status').first()).toHaveText('Day off');
