@@ -298,7 +298,6 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
         )}
       />
     </div>
-  const phoneShape = useSelector(useSystemActor('session'), selectPhonePlaceholder); // one example number on every screen
   );
 }
 
@@ -307,6 +306,7 @@ type Options = Record<'divisions' | 'timezones', { label: string; value: string 
 function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldDef; name: string; serverErrors: ServerErrors; options: Options; compact?: boolean }) {
   const kind = def.kind ?? 'text';
   const locale = useLocale(); // date pickers and their placeholder follow the console's language
+  const phoneShape = useSelector(useSystemActor('session'), selectPhonePlaceholder); // one example number on every screen
   const { input, meta } = useField(name, {
     type: kind === 'switch' ? 'checkbox' : undefined,
     parse: def.upper ? (v: string) => (v ?? '').toUpperCase() : (v) => v,
@@ -327,10 +327,6 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <Switch {...input} id={id} checked={!!input.checked} label={shownLabel} />;
     return <FormGroup className={`gh-field gh-field--switch${def.wide ? ' gh-field--wide' : ''}`} helperText={message} intent={intent}>{control}</FormGroup>;
   } else if (kind === 'select') {
-  } else if (kind === 'date') {
-    // the one date field: '28 Nov 2026' as every screen shows dates, never the browser's own format
-    control = <DateField name={input.name} value={input.value} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id}
-      intent={intent} placeholder={placeholder} aria-invalid={!!message} aria-required={def.required} />;
     const opts = def.source ? options[def.source] : def.options ?? [];
     control = (
       <HTMLSelect name={input.name} value={input.value ?? ''} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id} fill aria-invalid={!!message} aria-required={def.required}>
@@ -348,6 +344,10 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <FileUpload id={id} value={input.value} onChange={input.onChange} maxBytes={def.maxBytes} invalid={!!message} />;
   } else if (kind === 'textarea') {
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
+  } else if (kind === 'date') {
+    // the one date field: '28 Nov 2026' as every screen shows dates, never the browser's own format
+    control = <DateField name={input.name} value={input.value} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id}
+      intent={intent} placeholder={placeholder} aria-invalid={!!message} aria-required={def.required} />;
   } else {
     control = (
       <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'datetime' ? 'datetime-local' : kind === 'email' ? 'email' : 'text'}
