@@ -24,7 +24,13 @@ export type AlarmsEvent =
   /** Raised by the machine itself, after the gather window and after a notice's 5 s. */
   | { type: 'notices.flush' }
   | { type: 'notice.expired'; id: number; version: number }
-  | { type: 'session.ended' };
+  | { type: 'session.ended' }
+  /**
+   * A sign-in, a restored session or a client switch began at `at` (epoch ms on the session's injected clock): an
+   * alarm in the first open list that was raised at or after it is news, though the list arrived after it (the socket
+   * connects a moment after the console shows).
+   */
+  | { type: 'session.started'; at?: number | null };
 
 /**
  * Heard by the shell: new or grown notices went up (one sound, one desktop notification per batch). `priority` is
@@ -61,6 +67,8 @@ export interface AlarmsContext {
   error: string | null;
   /** False until the first open list of this sign-in arrived: what was open before the console connected is not news. */
   baselined: boolean;
+  /** Epoch ms when this sign-in (or restored session, or client) began: alarms raised since are news in the first list. */
+  openedAt: number | null;
   /** New alarms waiting out the gather window, to be noticed together. */
   gathered: Event[];
   board: NoticeBoard;
@@ -136,6 +144,8 @@ const P1 = 1;
 const pointOf = (a: Event) => a.eventPointName ?? a.eventSourceName ?? String(a.eventPointId ?? a.eventSourceId);
 /** Still news: open and nobody has acknowledged it. */
 const unseen = (open: readonly Event[], id: Event['id']) => open.find((a) => sameId(a.id, id) && !a.acknowledge);
+/** Raised at or after `since` (epoch ms); an alarm without a readable time is not counted as news. */
+export const raisedSince = (a: Event, since: number) => { const t = Date.parse(a.time); return Number.isFinite(t) && t >= since; };
 const byUrgency = (a: AlarmNotice, b: AlarmNotice) => a.priority - b.priority || b.id - a.id;
 
 /** The notice of one alarm, or the summary of several ("12 new alarms, 3 P1"). */
@@ -243,7 +253,9 @@ const alarmsSetup = setup({
       const { alarms, raised } = syncAlarms(context.alarms, params.alarms, context.pending);
       // issue 10: the first list after sign-in or a reload is what was already open, not news (it raised a toast
       // for every alarm of the last half hour); alarms raised while a connected console was cut off are
-      const s = settle(context, alarms, context.baselined ? raised : []);
+      // alarms raised since the session began are news, though the console's socket was not up yet to hear them live
+      const since = context.openedAt;
+      const s = settle(context, alarms, context.baselined ? raised : since === null ? [] : raised.filter((a) => raisedSince(a, since)));
       enqueue.assign({ alarms, pending: [], error: null, baselined: true, gathered: s.gathered, board: s.board });
       schedule(enqueue, s);
     }),
@@ -300,7 +312,7 @@ const replaceWith = (get: (event: any) => Event[]) => ({ type: 'replaceAlarms' a
 
 export const alarmsMachine = alarmsSetup.createMachine({
   id: 'alarms',
-  context: { alarms: [], serverCount: null, pending: [], error: null, baselined: false, gathered: [], board: { notices: [], seq: 0 } },
+  context: { alarms: [], serverCount: null, pending: [], error: null, baselined: false, openedAt: null, gathered: [], board: { notices: [], seq: 0 } },
   type: 'parallel',
   on: {
     'event.received': { actions: 'applyFact' },
@@ -317,8 +329,9 @@ export const alarmsMachine = alarmsSetup.createMachine({
     // last session cannot take down a notice of the next)
     'session.ended': {
       target: ['.feed.live', '.command.ready'],
-      actions: assign(({ context }) => ({ alarms: [], serverCount: null, pending: [], error: null, baselined: false, gathered: [], board: { notices: [], seq: context.board.seq } })),
+      actions: assign(({ context }) => ({ alarms: [], serverCount: null, pending: [], error: null, baselined: false, openedAt: null, gathered: [], board: { notices: [], seq: context.board.seq } })),
     },
+    'session.started': { actions: assign(({ event }) => ({ openedAt: typeof event.at === 'number' && Number.isFinite(event.at) ? event.at : null })) },
   },
   states: {
     feed: {

@@ -190,14 +190,20 @@ const sessionSetup = setup({
   },
 });
 
+/** What the alarms hear at a session's start: when it began, on the session's clock (machines/alarms.ts). */
+const alarmsStarted = (context: SessionContext): { type: 'session.started'; at: number | null } => ({ type: 'session.started', at: context.observedAt });
+
 /** Every end of a session (§4): logout best-effort, clear storage, tell the listeners, forget the session. */
 const sessionSetupWithEnd = sessionSetup.extend({
   actions: {
-    startSession: sessionSetup.enqueueActions(({ enqueue, system }) => {
+    startSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
       for (const id of SESSION_START_LISTENERS) {
         const ref = system.get(id);
         if (ref) enqueue.sendTo(ref, { type: 'session.started' });
       }
+      // the alarms raised from now on are news, though the socket that would carry them live is not up yet
+      const alarms = system.get('alarms');
+      if (alarms) enqueue.sendTo(alarms, alarmsStarted(context));
     }),
     /** Issue 10: a return address left by another user's session is not followed by this one. */
     keepOwnReturnAddress: sessionSetup.assign(({ context }) => ({
@@ -205,7 +211,7 @@ const sessionSetupWithEnd = sessionSetup.extend({
       returnFor: null,
       endedBy: null,
     })),
-    switchSession: sessionSetup.enqueueActions(({ enqueue, system }) => {
+    switchSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
       const tabs = system.get('tabs');
       if (tabs) enqueue.sendTo(tabs, { type: 'session.clientChanged' });
       for (const id of CLIENT_SWITCH_LISTENERS) {
@@ -216,6 +222,8 @@ const sessionSetupWithEnd = sessionSetup.extend({
         const ref = system.get(id);
         if (ref) enqueue.sendTo(ref, { type: 'session.started' });
       }
+      const alarms = system.get('alarms');
+      if (alarms) enqueue.sendTo(alarms, alarmsStarted(context));
       enqueue.emit({ type: 'session.clientChanged' });
     }),
     endSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {

@@ -38,6 +38,8 @@ const events: any[] = [
   { type: 'notice.dismiss', id: 1 },
   { type: 'notices.seen' },
   { type: 'session.ended' },
+  // a sign-in that began after A was raised and before the others of LIST
+  { type: 'session.started', at: Date.parse('2026-11-23T10:00:05Z') },
 ];
 const possible = (s: AlarmsSnapshot) => events.filter((e) => {
   const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
@@ -96,6 +98,23 @@ describe('what the operator is told of new alarms (issue 10)', () => {
     t.clock.increment(ALARM_NOTICE_GATHER_MS);
     expect(t.board().map((n) => n.title)).toEqual(['P2 alarm: Server Room']);
     expect(t.noticed).toHaveLength(1);
+  });
+
+  it('notices an alarm raised after sign-in though the first open list brought it (the socket was not up yet)', async () => {
+    const t = start();
+    const signedInAt = Date.parse('2026-11-23T10:00:30Z');
+    t.actor.send({ type: 'session.started', at: signedInAt });
+    const before = ev({ priority: 1, time: '2026-11-23T10:00:29.999Z' });
+    const after = ev({ priority: 1, time: '2026-11-23T10:00:30Z', eventPointName: 'Main Entrance' });
+    await t.connect([before, after]);
+    t.clock.increment(ALARM_NOTICE_GATHER_MS);
+    expect(t.board().map((n) => n.alarmIds)).toEqual([[after.id]]);
+    expect(t.noticed).toHaveLength(1);
+    // the next sign-in forgets it: its own start decides again
+    t.actor.send({ type: 'session.ended' });
+    await t.connect([before, after]);
+    t.clock.increment(ALARM_NOTICE_GATHER_MS);
+    expect(t.board()).toEqual([]);
   });
 
   it('notices alarms raised while a connected console was cut off, after the reconnect', async () => {
