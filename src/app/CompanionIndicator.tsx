@@ -41,6 +41,10 @@ export function CompanionIndicator() {
   return (
     <PopoverNext
       interactionKind="hover-target"
+      // a tip, not a dialog: the keyboard's focus stays on the button (WCAG 2.4.7). With Blueprint's default the open
+      // tip took the next Tab itself, on an element that shows no focus, before the alarms button
+      autoFocus={false}
+      enforceFocus={false}
       placement="bottom"
       popoverClassName="gh-companion-tip"
       content={

@@ -90,7 +90,30 @@ export function DoorsScreen() {
   const error = useSelector(commands, selectCommandError);
   const [confirm, setConfirm] = useState<LiveDoor | null>(null); // visual: which door's unlock is being confirmed
   const [onlyAttention, setOnlyAttention] = useState(false); // visual: a filter of the list
-  const run = (door: LiveDoor, command: DoorCommand, force = false) => commands.send({ type: 'command.run', command: key(door.id, command, force) });
+  // issue 32, keyboard alone: a command's button is disabled while it runs and may be gone when the door's state
+  // changes (an opened door offers other commands), which drops the keyboard's focus to the page. The focus goes back
+  // to the row it left: the same command if the door still offers it, else the row's first command, else its name.
+  const table = useRef<HTMLTableElement>(null);
+  const returnFocus = useRef<{ doorId: number; command: DoorCommand } | null>(null);
+  const run = (door: LiveDoor, command: DoorCommand, force = false) => {
+    const from = document.activeElement;
+    returnFocus.current = from instanceof HTMLElement && from.closest(`[data-door-id="${door.id}"]`) ? { doorId: door.id, command } : null;
+    commands.send({ type: 'command.run', command: key(door.id, command, force) });
+  };
+  useEffect(() => {
+    const back = returnFocus.current;
+    if (!back || running !== null || (document.activeElement && document.activeElement !== document.body)) return;
+    const row = table.current?.querySelector(`[data-door-id="${back.doorId}"]`);
+    const to = row?.querySelector<HTMLElement>(`[data-testid^="door-${back.command}"]:enabled`) ?? row?.querySelector<HTMLElement>('button:enabled, a[href]');
+    to?.focus();
+  }, [running, doors]);
+  useEffect(() => {
+    // the keyboard or the mouse has gone elsewhere: nothing to give back any more
+    const away = (e: Event) => { if (e.type === 'pointerdown' || !(e.target instanceof Node && table.current?.contains(e.target))) returnFocus.current = null; };
+    document.addEventListener('pointerdown', away, true);
+    document.addEventListener('focusin', away, true);
+    return () => { document.removeEventListener('pointerdown', away, true); document.removeEventListener('focusin', away, true); };
+  }, []);
   const now = Date.now();
   const sorted = useMemo(() => attentionFirst(doors ?? []), [doors]);
   const attention = sorted.filter((d) => doorStateOf(d.status).problem).length;
@@ -127,13 +150,13 @@ export function DoorsScreen() {
       )}
       {doors && shown.length > 0 && (
         <div className="gh-table-scroll" data-testid="doors-table-scroll">
-          <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table">
+          <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table" ref={table}>
             <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
             <tbody>
               {shown.map((d) => {
                 const state = doorStateOf(d.status);
                 return (
-                  <tr key={d.id} data-testid="door-row" aria-label={d.name} data-attention={state.problem || undefined} data-held={d.heldBy ? d.heldBy.kind : undefined}
+                  <tr key={d.id} data-testid="door-row" data-door-id={d.id} aria-label={d.name} data-attention={state.problem || undefined} data-held={d.heldBy ? d.heldBy.kind : undefined}
                     className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
                     <td className="gh-doors__name">
                       {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
