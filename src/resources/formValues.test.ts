@@ -28,6 +28,19 @@ describe('form values and the contract', () => {
     expect(errors.credentials?.[0]?.number).toMatch(/Number/);
   });
 
+  it('refuses a required field left empty where the request may leave it out (a settings form): it would keep its old value', () => {
+    const central = consoleResource('centralProperties');
+    const values = { eventRetentionDays: '', visitorRetentionDays: '30' };
+    expect(toBody(values, central.form)).not.toHaveProperty('eventRetentionDays');
+    const errors = validateForm(values, central.form, central.input, central.declaration) as Record<string, string>;
+    expect(errors.eventRetentionDays).toBe('Keep events for (days) is required');
+    expect(errors.visitorRetentionDays).toBeUndefined();
+    // a repeated row's required field too, named on its row
+    const schedules = consoleResource('schedules');
+    const rows = validateForm({ name: 'S', windows: [{ day: 'mon', start: '09:00', end: '' }] }, schedules.form, schedules.input, schedules.declaration) as { windows?: { end?: string }[] };
+    expect(rows.windows?.[0]?.end).toBe('End is required');
+  });
+
   it('sends picked references as ids: one per row, many as a list, an optional one left empty as null', () => {
     const groups = consoleResource('accessGroups');
     const body = toBody({ name: 'Night crew', description: '', doors: [{ id: undefined, doorId: '4', scheduleId: '7' }], members: ['12', 15] }, groups.form);

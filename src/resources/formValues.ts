@@ -83,5 +83,19 @@ export function validateForm(values: Record<string, unknown>, sections: FormSect
   const body = toBody(values, sections);
   const r = validate(body, schema);
   const violations = [...(r.ok ? [] : r.violations), ...(declaration ? checkAllRules(declaration, body, today) : [])];
+  // a field marked required and left empty is refused on the form, also where the request may leave it out (a
+  // settings form or an edit sends what it has, and the server keeps the stored value): emptied, saved and shown
+  // "Saved", the field would come back with its old value (issue 29). A secret is not (an edit keeps the stored one),
+  // nor a field shown only for another field's value (the declaration's rules say when it is needed).
+  const missing = (f: FieldDef, v: unknown) => f.required && !f.writeOnly && !f.shownWhen && f.kind !== 'switch' && f.kind !== 'hidden' && empty(v);
+  const said = new Set(violations.map((v) => v.field));
+  for (const s of sections) for (const f of s.fields) {
+    if (isRepeat(f)) {
+      const rows = (values[f.repeat] as Record<string, unknown>[] | undefined) ?? [];
+      rows.forEach((row, i) => {
+        for (const rf of f.fields) if (missing(rf, row?.[rf.name]) && !said.has(`${f.repeat}.${i}.${rf.name}`)) violations.push({ field: `${f.repeat}.${i}.${rf.name}`, message: 'is required' });
+      });
+    } else if (missing(f, values[f.name]) && !said.has(f.name)) violations.push({ field: f.name, message: 'is required' });
+  }
   return violations.length ? errorsFrom(violations, sections) : {};
 }

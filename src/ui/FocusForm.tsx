@@ -6,7 +6,7 @@
 // A field is found by the name its control stands for: `data-field`, else the control's `name`, else the
 // `field-<name>` id the forms give their controls (a reference picker is a button, a date a Blueprint input of its
 // own: neither has a name). Only controls of this form count, not those of a form kept open in another view.
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type MouseEvent, type ReactNode } from 'react';
 import { getIn, type Decorator } from 'final-form';
 import { Form, type FormProps, type FormRenderProps } from 'react-final-form';
 
@@ -67,6 +67,19 @@ function focusDecorator<V>(controls: () => FocusableInput[]): Decorator<V> {
 const findInput = (inputs: FocusableInput[], errors: object) =>
   inputs.find((i) => getIn(errors, i.name) || (errors as Record<string, unknown>)[i.name]);
 
+/**
+ * A mouse press on a save button leaves the focus in the field being typed in. Otherwise the press blurs the field,
+ * the blur shows that field's message, the message pushes the button down before it is released, and the click lands
+ * beside it: the save never happened and the focus stayed on the button (seen on every form whose save sits under a
+ * message that appears on leaving a field: a batch template's Name, the shift settings, a license key, the company
+ * ID; now and then on others, as the page's scroll placed them). The click itself submits; the fields commit their
+ * values as they are typed, not on leaving them.
+ */
+function keepFieldFocused(e: MouseEvent) {
+  if (e.button !== 0 || !(e.target instanceof Element) || !e.target.closest('button[type="submit"]')) return;
+  if (document.activeElement?.matches('input, textarea') && e.currentTarget.contains(document.activeElement)) e.preventDefault();
+}
+
 type Props<V> = Omit<FormProps<V>, 'decorators' | 'component'> & {
   /**
    * What the server refused, as it answered (`field` is the request's path: 'credentials.0.number'). The first field
@@ -86,7 +99,7 @@ export function FocusForm<V = Record<string, unknown>>({ violations, render, chi
     fieldControls(scope.current).find((i) => refused.has(asPath(i.name)))?.focus();
   }, [violations]);
   const draw = (p: FormRenderProps<V>): ReactNode => (
-    <div ref={scope} className="gh-contents">{render ? render(p) : typeof children === 'function' ? children(p) : children}</div>
+    <div ref={scope} className="gh-contents" onMouseDownCapture={keepFieldFocused}>{render ? render(p) : typeof children === 'function' ? children(p) : children}</div>
   );
   return <Form<V> {...props} decorators={decorators} render={draw} />;
 }
