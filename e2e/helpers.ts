@@ -83,8 +83,12 @@ export async function selectClient(page: Page, name: string) {
   await expect(row).toBeVisible();
   // the selection is remembered on the server: an earlier spec may have left this client selected already,
   // and the current client's Select button is disabled
+  // and every Select waits while the session is busy (reading the user after a sign-in): a look at the button at one
+  // moment took a busy one for the current client's, clicked nothing, and the header kept "No client selected"
   const select = row.getByRole('button', { name: 'Select' });
-  if (await select.isEnabled()) await select.click();
+  const current = row.getByText('Current', { exact: true });
+  await expect(current.or(select.and(page.locator('button:enabled')))).toBeVisible();
+  if (!(await current.isVisible())) await select.click();
   await expect(page.getByTestId('current-client')).toContainText(name);
 }
 

@@ -7,9 +7,9 @@ import { shot, signIn } from './helpers';
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.setTimeout(240_000);
 
-const DEFAULT_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-// a desktop browser's autoplay policy (headless chromium would otherwise let any page play sound)
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...DEFAULT_ARGS, '--autoplay-policy=user-gesture-required'] } });
+// A desktop browser's autoplay policy is put in the page by AUTOPLAY_POLICY below: headless chromium plays sound
+// without a gesture whatever --autoplay-policy says, so that flag bought nothing but a browser (and a worker with a
+// server of its own) for this one file.
 
 async function api(page: Page) {
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
