@@ -10,10 +10,15 @@
 // highest rate at any level) apart, p99 at the highest level that deferred nothing, p99 at 10,000/s (< 250 ms), peak
 // RSS (≤ 600 MB), nothing lost. A part not run is listed in `notRun`, and `met` is then null, never true.
 // `serverMemoryAtPeakMb`: the server's own account (MEMORY_LOG_S) near its highest RSS: JS heap, and `external` (PGlite).
-// Scale-out (with BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL, a RabbitMQ STOMP listener): at each of SCALE_RATES the
-// same offered rate goes to one server, then split over two server processes on one PostgreSQL database with the
-// relay (a simulator per server, half the rate each), the consoles signed in on the first, so an event ingested by
-// the second reaches them through RabbitMQ. Target: two persist and deliver ≥ 1.7× what one does.
+// CPU quotas (bench/cgroup.ts): the server runs under BENCH_INGEST_CPU cores and the raw reference with this process
+// under the same quota; `pipelineInProcess` is the pipeline alone in this process against the same raw insert.
+// Scale-out (with BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL, a RabbitMQ STOMP listener): each server process under
+// its own quota (BENCH_SCALE_CPU, 0.4 of a core), at each of BENCH_SCALE_RATES the same offered rate goes to one
+// server, then split over two on one PostgreSQL database with the relay (a simulator per server, half the rate each),
+// the consoles signed in on the first, so an event ingested by the second reaches them through RabbitMQ; rows counted
+// in the database and deliveries at the consoles (nothing lost, nothing duplicated), the cores each server used.
+// Target: two persist and deliver ≥ 1.7× what one does, judged only when one server was at its own limit (behind the
+// offered rate at its quota); without writable cgroups the part is not run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +32,7 @@ import { DEMO_PASSWORD } from '../server/db/seed';
 import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimulator';
 import { openPglite, openPostgres, type Db } from '../server/db/db';
 import { summary, writeResult } from './lib';
+import { cpuCap, isCap, type CpuCap } from './cgroup';
 
 // BENCH_INGEST_RATES: the fixed levels (10,000/s is where latency is judged; a run without it says "not run"); after
 // them the offered rate is raised ×1.5 (BENCH_INGEST_MAX_RATE at most) until the server defers batches: saturation
@@ -40,13 +46,12 @@ const RATIO_TARGET = 0.7;
 const LATENCY_AT_PER_S = 10_000;
 const LATENCY_P99_MS = 250;
 const RSS_MB = 600;
-const SCALE_RATES = [10000, 20000];
 const SCALE_TARGET = 1.7;
 
 /** Where the server's memory is (MB), from its MEMORY_LOG_S lines: the JS heap, and `external` (PGlite's memory). */
 interface MemoryMb { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; memory: { last: MemoryMb | null }; stop(): Promise<void> }> {
+export async function startServer(env: Record<string, string>, cap?: CpuCap): Promise<{ url: string; child: ChildProcess; memory: { last: MemoryMb | null }; stop(): Promise<void> }> {
   const port = 30000 + Math.floor(Math.random() * 9000);
   const url = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_PROFILE=<dir>: a CPU profile of each server process written there (finding causes)
@@ -74,8 +79,15 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
     if (Date.now() > until || child.exitCode !== null) throw new Error('the server did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
+  // the quota from the first measured moment on (migrating and seeding under it would only make the start slow)
+  cap?.add(child.pid!);
   return { url, child, memory, stop: async () => { const gone = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await gone; } };
 }
+
+/** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat, clock ticks of 1/100 s). */
+export const cpuSeconds = (pid: number) => {
+  try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; } catch { return 0; }
+};
 
 const rssMb = (pid: number) => {
   try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024; } catch { return 0; }
@@ -165,8 +177,17 @@ const saturates = (l: { deferredBatches: number; persistedAndDeliveredPerS: numb
 /** The level after `rate` while the server keeps up: ×1.5, rounded to 1,000. */
 const nextRate = (rate: number) => Math.ceil((rate * 1.5) / 1000) * 1000;
 
+/**
+ * The same share of the machine for the pipeline and its reference (issue 30): the server runs under a CPU quota of
+ * BENCH_INGEST_CPU cores (1: PGlite's engine is single-threaded anyway), and the raw reference runs with this process
+ * under the same quota; the generator and the consoles run outside it. Without cgroups both run uncapped and the
+ * result says so (`cpuQuota`): the generator then takes its share of the cores from the pipeline only.
+ */
+const INGEST_CPU = Number(process.env.BENCH_INGEST_CPU) > 0 ? Number(process.env.BENCH_INGEST_CPU) : 1;
+
 async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>, openDb: () => Promise<Db>) {
-  const server = await startServer(env);
+  const serverCap = cpuCap(`${kind}-server`, INGEST_CPU);
+  const server = await startServer(env, isCap(serverCap) ? serverCap : undefined);
   const levels: any[] = [];
   try {
     const watch = await consoles(server.url);
@@ -211,11 +232,19 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
     await watch.close();
   } finally {
     await server.stop();
+    if (isCap(serverCap)) serverCap.close();
   }
-  // the reference, on the same database, with the server stopped
+  // the reference, on the same database, with the server stopped, this process under the server's quota
   const db = await openDb();
+  const refCap = cpuCap(`${kind}-reference`, INGEST_CPU);
   let reference: Awaited<ReturnType<typeof rawReference>>;
-  try { reference = await rawReference(db, SECONDS); } finally { await db.close().catch(() => {}); }
+  try {
+    if (isCap(refCap)) refCap.add(process.pid);
+    reference = await rawReference(db, SECONDS);
+  } finally {
+    if (isCap(refCap)) refCap.close();
+    await db.close().catch(() => {});
+  }
   console.log(`  ${kind} raw reference: ${reference.rawRowsPerS} rows/s (${reference.rowsPerTransaction} a transaction, ${reference.foreignKeys} foreign keys, triggers ${reference.triggers.join(', ') || 'none'})`);
 
   const saturatedLevels = levels.filter(saturates);
@@ -230,6 +259,7 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
   // nothing lost at any level (a batch refused for back-pressure is sent again)
   const lossless = levels.every((l) => l.accepted === l.sent && l.failedRequests === 0 && l.delivered >= l.accepted);
   return {
+    cpuQuota: isCap(serverCap) ? `${serverCap.how}: the server in the levels, this process during the reference (${INGEST_CPU} core)` : `none (${serverCap.notAvailable}): both uncapped`,
     reference,
     levels,
     saturation: saturated
@@ -250,29 +280,105 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
 }
 
 
-/** One level over one or two servers (a simulator per server, the rate split evenly); consoles on the first. */
-async function scaleLevel(urls: string[], rate: number) {
+/**
+ * Where the time goes, without HTTP, sockets and the generator (issue 30): the pipeline itself (recordMany: alarm types,
+ * divisions, the insert, alarm bookkeeping, the rows turned into events, publish to a broker with no one listening)
+ * in this process, 500 events a transaction as the reference, against the raw reference on the same database, both
+ * under the same CPU quota. pipelineOnlyToRaw near 1 says the pipeline's own code costs little beside the engine, and
+ * the rest of the gap of pipelineToRaw is the device interface (HTTP, JSON, validation) and the deliveries.
+ */
+async function inProcess(dir: string) {
+  const { migrate } = await import('../server/db/migrate');
+  const { seed } = await import('../server/db/seed');
+  const { createPipeline } = await import('../server/monitor/pipeline');
+  const db = await openPglite(dir);
+  const cap = cpuCap('pglite-inprocess', INGEST_CPU);
+  try {
+    await migrate(db); await seed(db, { identitiesPerClient: 12 });
+    const clients = (await db.query<{ id: number }>('select id from clients order by id limit 2')).rows.map((r) => Number(r.id));
+    let published = 0;
+    const pipeline = createPipeline(db, () => { published++; });
+    let seq = 0;
+    const batch = () => Array.from({ length: RAW_ROWS_PER_TRANSACTION }, () => {
+      const i = seq++, n = i % 500, door = `door-${n}-${(i >> 4) % 8}`;
+      return { clientId: clients[i % clients.length], input: { eventCode: i % 1000 === 999 ? 4002 : 5000, sourceId: `reader-${n}-${i % 4}`, sourceName: null, pointId: door, pointName: null,
+        message: `Access granted t=${(performance.timeOrigin + performance.now()).toFixed(1)}` } };
+    });
+    if (isCap(cap)) cap.add(process.pid);
+    for (let i = 0; i < 4; i++) await pipeline.recordMany(batch()); // warm-up
+    let events = 0;
+    const t0 = performance.now(), end = t0 + SECONDS * 1000;
+    while (performance.now() < end) { await pipeline.recordMany(batch()); events += RAW_ROWS_PER_TRANSACTION; }
+    const pipelinePerS = Math.round(events / ((performance.now() - t0) / 1000));
+    const reference = await rawReference(db, SECONDS);
+    return { pipelinePerS, published, rawRowsPerS: reference.rawRowsPerS, pipelineOnlyToRaw: Number((pipelinePerS / reference.rawRowsPerS).toFixed(3)), eventsPerTransaction: RAW_ROWS_PER_TRANSACTION,
+      cpuQuota: isCap(cap) ? `${cap.how} (${INGEST_CPU} core)` : `none (${cap.notAvailable})` };
+  } finally {
+    if (isCap(cap)) cap.close();
+    await db.close().catch(() => {});
+  }
+}
+
+/** One level over one or two capped servers (a simulator per server, the rate split evenly); consoles on the first. */
+async function scaleLevel(urls: string[], rate: number, countRows: () => Promise<number>, pids: number[] = []) {
   const watch = await consoles(urls[0]);
   try {
     const keys = await Promise.all(urls.map((u, i) => provisionDeviceKeys(u, { username: 'admin', password: DEMO_PASSWORD }, `Scale bench ${i}`)));
-    const t0 = performance.now();
-    const runs = await Promise.all(urls.map((url, i) => runDeviceSimulator({ url, keys: keys[i], controllers: 500, rate: rate / urls.length, durationS: SECONDS, stamp: true, alarmEvery: 1000 })));
+    const rowsBefore = await countRows();
+    const cpuBefore = pids.map(cpuSeconds), tStart = performance.now();
+    // the steady window, as in the ingest levels: counts at each whole second, the first second being warm-up
+    const acceptedBy = urls.map(() => 0);
+    const marks: { t: number; accepted: number; delivered: number }[] = [];
+    // (only while the generators offer: after it, what is still on its way would count against the window)
+    const offerEnds = performance.now() + SECONDS * 1000 + 100;
+    const sampler = setInterval(() => {
+      if (performance.now() < offerEnds) marks.push({ t: performance.now(), accepted: acceptedBy.reduce((x, y) => x + y, 0), delivered: watch.state.received });
+    }, 1000);
+    let runs: Awaited<ReturnType<typeof runDeviceSimulator>>[];
+    try {
+      runs = await Promise.all(urls.map((url, i) => runDeviceSimulator({
+        url, keys: keys[i], controllers: 500, rate: rate / urls.length, durationS: SECONDS, stamp: true, alarmEvery: 1000,
+        onSecond: (x) => { acceptedBy[i] = x.accepted; },
+      })));
+    } finally { clearInterval(sampler); }
     const accepted = runs.reduce((a, r) => a + r.accepted, 0);
     const until = performance.now() + 30_000;
     while (watch.state.received < accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
-    const lastMs = Math.max(...runs.map((r) => r.lastResponseMs));
+    await new Promise((res) => setTimeout(res, 500)); // a duplicate would come after the last expected one
+    const stored = (await countRows()) - rowsBefore;
+    // each server's share of a core over the level (at its quota, it was the limit)
+    const coresUsed = pids.map((pid, i) => Number(((cpuSeconds(pid) - cpuBefore[i]) / ((performance.now() - tStart) / 1000)).toFixed(2)));
+    const a = marks[0], b = marks.at(-1)!;
+    const windowS = a && b && b.t > a.t ? (b.t - a.t) / 1000 : 0;
+    const persistedPerS = windowS ? Math.round((b.accepted - a.accepted) / windowS) : 0;
+    const deliveredPerS = windowS ? Math.round((b.delivered - a.delivered) / windowS) : 0;
     return {
-      servers: urls.length, offeredPerS: rate, sent: runs.reduce((a, r) => a + r.sent, 0), accepted,
-      failedRequests: runs.reduce((a, r) => a + r.failedRequests, 0), deferredBatches: runs.reduce((a, r) => a + r.deferred, 0),
-      persistedPerS: Math.round(accepted / (lastMs / 1000)),
-      delivered: watch.state.received, deliveredPerS: Math.round(watch.state.received / ((watch.state.lastAt - t0) / 1000)),
-      latencyMs: summary(watch.state.latencies),
+      servers: urls.length, offeredPerS: rate, sent: runs.reduce((x, r) => x + r.sent, 0), accepted, stored,
+      failedRequests: runs.reduce((x, r) => x + r.failedRequests, 0), deferredBatches: runs.reduce((x, r) => x + r.deferred, 0),
+      steadyWindowS: Number(windowS.toFixed(2)), persistedPerS, delivered: watch.state.received, deliveredPerS,
+      persistedAndDeliveredPerS: Math.min(persistedPerS, deliveredPerS),
+      // nothing lost (every event sent was accepted, stored and delivered) and nothing duplicated (stored and
+      // delivered exactly once: the consoles hear each event of both servers once, through the relay)
+      lost: Math.max(0, runs.reduce((x, r) => x + r.sent, 0) - accepted) + Math.max(0, accepted - stored) + Math.max(0, accepted - watch.state.received),
+      duplicated: Math.max(0, stored - accepted) + Math.max(0, watch.state.received - accepted),
+      latencyMs: summary(watch.state.latencies), coresUsedPerServer: coresUsed,
     };
   } finally { await watch.close(); }
 }
 
+/** How much of a core each server of the scale-out gets (cgroup quota): both setups get the same per server. */
+const SCALE_CPU = Number(process.env.BENCH_SCALE_CPU) > 0 ? Number(process.env.BENCH_SCALE_CPU) : 0.4;
+/** The offered rates (events/s in all): high enough that one capped server cannot keep up (else nothing is judged). */
+const SCALE_RATES = (process.env.BENCH_SCALE_RATES ?? '5000').split(',').map(Number).filter((n) => n > 0);
+
 async function scaleOut(pgUrl: string, relayUrl: string) {
-  const levels: Record<string, unknown>[] = [];
+  // the method: each server its own CPU quota, so a second server brings a share of its own instead of taking the
+  // first's; the generator, PostgreSQL and RabbitMQ run outside the quotas (on what the 2 cores have left)
+  const probe = cpuCap('probe', SCALE_CPU);
+  if (!isCap(probe)) return `not run: ${probe.notAvailable}; scale-out is not judged without a CPU quota per server`;
+  probe.close();
+  const levels: Record<string, any>[] = [];
+  let how = '';
   for (const servers of [1, 2]) {
     const name = `gh_scale_${Date.now()}`;
     const admin = new pg.Client({ connectionString: pgUrl });
@@ -280,23 +386,45 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
     const u = new URL(pgUrl); u.pathname = `/${name}`;
     const env = { DATABASE_URL: u.toString(), STOMP_RELAY_URL: relayUrl, JWT_SECRET: 'scale-out-bench-secret-of-enough-length' };
     const started: Awaited<ReturnType<typeof startServer>>[] = [];
+    const caps: CpuCap[] = [];
+    const counter = new pg.Client({ connectionString: u.toString() });
     try {
-      for (let i = 0; i < servers; i++) started.push(await startServer(env)); // the first migrates and seeds
+      for (let i = 0; i < servers; i++) {
+        const cap = cpuCap(`server${servers}-${i}`, SCALE_CPU);
+        if (!isCap(cap)) throw new Error(cap.notAvailable);
+        caps.push(cap); how = cap.how;
+        started.push(await startServer(env, cap)); // the first migrates and seeds
+      }
+      await counter.connect();
+      const countRows = async () => Number((await counter.query<{ n: string }>('select count(*)::text n from events')).rows[0].n);
       for (const rate of SCALE_RATES) {
-        const level = await scaleLevel(started.map((x) => x.url), rate);
-        console.log(`  scale-out ${servers} server(s) ${rate}/s offered: persisted ${level.persistedPerS}/s, delivered ${level.deliveredPerS}/s, p99 ${level.latencyMs.p99} ms`);
+        const level = await scaleLevel(started.map((x) => x.url), rate, countRows, started.map((x) => x.child.pid!));
+        console.log(`  scale-out ${servers} server(s) × ${SCALE_CPU} core, ${rate}/s offered: persisted ${level.persistedPerS}/s, delivered ${level.deliveredPerS}/s (steady ${level.steadyWindowS} s), lost ${level.lost}, duplicated ${level.duplicated}, cores used ${level.coresUsedPerServer.join(' + ')}, p99 ${level.latencyMs.p99} ms`);
         levels.push(level);
       }
     } finally {
+      await counter.end().catch(() => {});
       for (const x of started) await x.stop();
+      for (const c of caps) c.close();
       const a = new pg.Client({ connectionString: pgUrl });
       await a.connect(); await a.query(`drop database if exists ${name} with (force)`); await a.end();
     }
   }
-  const best = (n: number) => Math.max(...levels.filter((l) => l.servers === n).map((l) => Math.min(l.persistedPerS as number, l.deliveredPerS as number)));
+  const best = (n: number) => Math.max(...levels.filter((l) => l.servers === n).map((l) => l.persistedAndDeliveredPerS as number));
   const ratio = Number((best(2) / best(1)).toFixed(2));
-  const lost = levels.some((l) => l.accepted !== l.sent || (l.delivered as number) < (l.accepted as number));
-  return { levels, bestOne: best(1), bestTwo: best(2), ratio, target: { ratioAtLeast: SCALE_TARGET }, met: { scaleOut: ratio >= SCALE_TARGET && !lost } };
+  const clean = levels.every((l) => l.lost === 0 && l.duplicated === 0 && l.failedRequests === 0);
+  // one server that keeps up with every offered rate, or that fell behind without using its quota (the limit was
+  // elsewhere: PostgreSQL, RabbitMQ, the generator, the machine's load), was not at its own limit: the ratio then
+  // says nothing about what a second server adds
+  const oneSaturated = levels.some((l) => l.servers === 1 && (l.deferredBatches > 0 || l.persistedAndDeliveredPerS < FALLS_BEHIND * l.offeredPerS)
+    && l.coresUsedPerServer[0] >= 0.85 * SCALE_CPU);
+  return {
+    method: `each server process under its own CPU quota (${how}, ${SCALE_CPU} of a core); the same offered rate through one server, then split over two on one PostgreSQL with the RabbitMQ relay, the consoles on the first; rates over the steady window`,
+    cpuPerServer: SCALE_CPU, levels, bestOne: best(1), bestTwo: best(2), ratio,
+    oneServerAtItsLimit: oneSaturated,
+    target: { ratioAtLeast: SCALE_TARGET, lostOrDuplicated: 0 },
+    met: { scaleOut: oneSaturated ? ratio >= SCALE_TARGET && clean : null, clean },
+  };
 }
 
 export async function ingest() {
@@ -306,7 +434,7 @@ export async function ingest() {
     const relay = process.env.BENCH_STOMP_RELAY_URL;
     if (!pgUrl || !relay) throw new Error('BENCH_INGEST_ONLY=scaleout needs BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL');
     const scale = await scaleOut(pgUrl, relay);
-    writeResult('ingest-scaleout', { secondsPerLevel: SECONDS, controllers: 500, scaleOut: scale, met: scale.met.scaleOut });
+    writeResult('ingest-scaleout', { secondsPerLevel: SECONDS, controllers: 500, scaleOut: scale, met: typeof scale === 'string' ? null : scale.met.scaleOut === null ? null : scale.met.scaleOut && scale.met.clean });
     return;
   }
   const result: Record<string, unknown> = {
@@ -320,6 +448,12 @@ export async function ingest() {
     try {
       result.pglite = await measure('pglite', { DATA_DIR: dir, DATABASE_URL: '' }, () => openPglite(dir));
     } finally { rmSync(dir, { recursive: true, force: true }); }
+    // the pipeline alone, in this process (information: where the gap of pipelineToRaw is)
+    const dir2 = mkdtempSync(join(tmpdir(), 'gatehouse-ingest-'));
+    try {
+      result.pipelineInProcess = await inProcess(dir2);
+      console.log(`  pglite pipeline in process: ${JSON.stringify(result.pipelineInProcess)}`);
+    } finally { rmSync(dir2, { recursive: true, force: true }); }
   } else {
     result.pglite = 'not run: BENCH_INGEST_ONLY=postgres';
     notRun.push('pglite');
@@ -338,8 +472,11 @@ export async function ingest() {
     notRun.push('postgres');
   }
   const relay = process.env.BENCH_STOMP_RELAY_URL;
-  if (pgUrl && relay) result.scaleOut = await scaleOut(pgUrl, relay);
-  else {
+  if (pgUrl && relay) {
+    result.scaleOut = await scaleOut(pgUrl, relay);
+    if (typeof result.scaleOut === 'string') notRun.push('scaleOut (no CPU quota per server)');
+    else if ((result.scaleOut as { met: { scaleOut: boolean | null } }).met.scaleOut === null) notRun.push('scaleOut.ratio (one capped server was not at its quota: it kept up, or the limit was outside it)');
+  } else {
     result.scaleOut = 'not run: set BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL=stomp://guest:guest@127.0.0.1:61613/ (RabbitMQ with its STOMP plugin)';
     notRun.push('scaleOut');
   }

@@ -55,7 +55,37 @@ function ingestDetails(r: Json): string[] {
     }
     out.push('');
   }
+  if (typeof r.pipelineInProcess === 'object' && r.pipelineInProcess) {
+    const q = r.pipelineInProcess;
+    out.push(`- **the pipeline alone** (PGlite, in the bench's process, no HTTP, no sockets, ${fmt(q.eventsPerTransaction)} events a transaction, ${fmt(q.cpuQuota)}): ${fmt(q.pipelinePerS)} events/s against a raw insert of ${fmt(q.rawRowsPerS)} rows/s: **pipelineOnlyToRaw ${fmt(q.pipelineOnlyToRaw)}** (information)`);
+  }
+  out.push(...scaleOutDetails(r.scaleOut));
   if (Array.isArray(r.notRun) && r.notRun.length) out.push(`- not run: ${r.notRun.join('; ')}`);
+  return out;
+}
+
+/** Scale-out: one capped server against two on one PostgreSQL with the relay. */
+function scaleOutDetails(s: unknown): string[] {
+  if (typeof s !== 'object' || !s) return [`- **scale-out**: ${fmt(s ?? 'not run')}`];
+  const x = s as Json;
+  const out = [`- **scale-out** (${fmt(x.method)}): best of one ${fmt(x.bestOne)}/s, of two ${fmt(x.bestTwo)}/s: **ratio ${fmt(x.ratio)}** (target ≥ ${fmt(x.target?.ratioAtLeast)}, nothing lost or duplicated); one server at its own limit (behind the offered rate, at its quota): ${fmt(x.oneServerAtItsLimit)}; met ${fmt(x.met)}`,
+    '', '  | servers | offered/s | persisted/s (steady) | delivered/s (steady) | lost | duplicated | cores used per server | p99 ms |', '  |---|---|---|---|---|---|---|---|'];
+  for (const l of x.levels ?? []) out.push(`  | ${fmt(l.servers)} | ${fmt(l.offeredPerS)} | ${fmt(l.persistedPerS)} | ${fmt(l.deliveredPerS)} | ${fmt(l.lost)} | ${fmt(l.duplicated)} | ${(l.coresUsedPerServer ?? []).join(' + ')} | ${fmt(l.latencyMs?.p99)} |`);
+  out.push('');
+  return out;
+}
+
+/** The broker's ceiling: one capped server's fan-out at 1 … 1,000 subscribers. */
+function fanoutDetails(r: Json): string[] {
+  const c = r.ceiling;
+  if (typeof c !== 'object' || !c) return [`- **ceiling**: ${fmt(c ?? 'not run')}`];
+  const out = [`- **ceiling** (${fmt(c.method)}): p99 passed 100 ms at ${fmt(c.p99PassedAt)}; most subscribers within: ${fmt(c.mostSubscribersWithinP99)}`,
+    '', '  | subscribers | events/s | deliveries/s | delivered / expected | p50 ms | p99 ms | p99 from the device\'s send ms | server cores used |', '  |---|---|---|---|---|---|---|---|'];
+  for (const [k, l] of Object.entries(c.levels ?? {}) as [string, Json | string][]) {
+    if (typeof l !== 'object') { out.push(`  | ${k} | ${cell(fmt(l))} | | | | | | |`); continue; }
+    out.push(`  | ${k} | ${fmt(l.eventsPerS)} | ${fmt(l.deliveriesPerS)} | ${fmt(l.delivered)} / ${fmt(l.expectedDeliveries)} | ${fmt(l.latencyMs?.p50)} | ${fmt(l.latencyMs?.p99)} | ${fmt(l.deviceSendToSubscriberMs?.p99)} | ${fmt(l.serverCoresUsed)} |`);
+  }
+  out.push('');
   return out;
 }
 
@@ -88,6 +118,10 @@ export function generated(names: readonly string[]): string {
   }
   const ingest = results.get('ingest');
   if (ingest) lines.push('', '### ingest', '', ...ingestDetails(ingest));
+  const scale = results.get('ingest-scaleout');
+  if (scale) lines.push('', '### ingest-scaleout', '', ...scaleOutDetails(scale.scaleOut));
+  const fan = results.get('fanout');
+  if (fan) lines.push('', '### fanout', '', ...fanoutDetails(fan));
   lines.push('', END);
   return lines.join('\n');
 }
