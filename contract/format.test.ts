@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatInTimeZone } from 'date-fns-tz';
 import {
-  DATE_TIME_PATTERN, DISPLAY_LOCALES, TIME_AGO_LABELS, formatInZone, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo, fromZonedInput,
-  isLatestVersion, parseDateInput, relativeTime, resolveTimeZone, timeAgo, toUtcIso, toZonedInput, todayInZone, zoneLabel,
+  DATE_TIME_PATTERN, DISPLAY_LOCALES, TIME_AGO_LABELS, formatInZone, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo,
+  formatDateTimeInput, isLatestVersion, parseDateInput, parseDateTimeInput, readDateTimeInput, relativeTime, resolveTimeZone, timeAgo, toUtcIso, todayInZone, zoneLabel,
 } from './format';
+import { clientToday } from './resources/derive';
 
 describe('formatNumber', () => {
   it('keeps numbers under a thousand as they are', () => {
@@ -179,10 +180,10 @@ describe('one rule for time on every screen', () => {
     expect(formatDate(null, 'en')).toBe('—');
     expect(formatDate('soon', 'en')).toBe('soon');
   });
-  it('reads and fills date-time pickers in the user’s zone, not the browser’s', () => {
-    expect(toZonedInput(at, 'Asia/Kolkata')).toBe('2026-11-23T14:32');
-    expect(fromZonedInput('2026-11-23T14:32', 'Asia/Kolkata')).toBe('2026-11-23T09:02:00Z');
-    expect(fromZonedInput('not a date', 'Asia/Kolkata')).toBe('');
+  it('reads and fills date-time fields in the user’s zone, not the browser’s; today is the zone’s day', () => {
+    expect(formatDateTimeInput(at, 'en', 'Asia/Kolkata')).toBe('23 Nov 2026 14:32');
+    expect(parseDateTimeInput('23 Nov 2026 14:32', 'en', 'Asia/Kolkata')).toBe('2026-11-23T09:02:00Z');
+    expect(parseDateTimeInput('not a date', 'en', 'Asia/Kolkata')).toBeNull();
     expect(todayInZone('Pacific/Kiritimati', Date.parse('2026-11-23T12:00:00Z'))).toBe('2026-11-24');
     expect(todayInZone('Pacific/Pago_Pago', Date.parse('2026-11-23T08:00:00Z'))).toBe('2026-11-22');
   });
@@ -205,5 +206,68 @@ describe('a date field\'s input (issue 29)', () => {
     for (const bad of ['', '31 Feb 2026', '2026-02-30', '2026-13-01', 'tomorrow', '28 Nov', '28 Nov 26', '11/28/2026', '0999-01-01']) {
       expect(parseDateInput(bad, 'en'), bad).toBeNull();
     }
+  });
+});
+
+describe('readDateTimeInput (the date-time field, issue 29)', () => {
+  const KL = 'Asia/Kuala_Lumpur'; // +8, no summer time
+  const NY = 'America/New_York'; // summer time from 8 Mar 2026 02:00 (clocks skip to 03:00) to 1 Nov 2026 02:00 (back to 01:00)
+
+  it('takes what the field writes, in either language, as a wall clock of the user\u2019s zone', () => {
+    for (const iso of ['2026-11-28T06:05:00Z', '2024-02-29T23:59:00Z', '2027-01-01T00:00:00Z']) {
+      for (const locale of DISPLAY_LOCALES) for (const zone of [KL, NY, 'Australia/Adelaide', 'UTC']) {
+        const shown = formatDateTimeInput(iso, locale, zone);
+        expect(parseDateTimeInput(shown, locale, zone), `${iso} ${locale} ${zone} '${shown}'`).toBe(iso);
+      }
+    }
+    expect(formatDateTimeInput('2026-11-28T06:05:00Z', 'en', KL)).toBe('28 Nov 2026 14:05');
+    expect(formatDateTimeInput('2026-11-28T06:05:00Z', 'zh-CN', KL)).toBe('2026年11月28日 14:05');
+  });
+
+  it('takes the date in the date field\u2019s shapes and a time of day in common shapes', () => {
+    const want = '2026-11-28T06:05:00Z'; // 14:05 in Kuala Lumpur
+    for (const typed of ['28 Nov 2026 14:05', '28 nov 2026, 14:05', '28 November 2026 14.05', 'Nov 28, 2026 2:05 pm', '28/11/2026 2:05PM',
+      '2026-11-28T14:05', '2026-11-28 14:05', '2026-11-28 14:05:59', '  28  Nov 2026   14:05 ']) {
+      expect(parseDateTimeInput(typed, 'en', KL), typed).toBe(want);
+    }
+    expect(parseDateTimeInput('28 Nov 2026 2pm', 'en', KL)).toBe('2026-11-28T06:00:00Z');
+    expect(parseDateTimeInput('28 Nov 2026 12:00 am', 'en', KL)).toBe('2026-11-27T16:00:00Z');
+    expect(parseDateTimeInput('2026年11月28日 14:05', 'zh-CN', KL)).toBe(want);
+  });
+
+  it('refuses what is no date, no time, or an impossible day', () => {
+    for (const bad of ['', '28 Nov 2026', '14:05', '31 Feb 2026 10:00', '2026-02-29 10:00', '29 Feb 2025 10:00', '28 Nov 2026 24:00',
+      '28 Nov 2026 14:60', '28 Nov 2026 25:00', '28 Nov 2026 13 pm', '11/28/2026 10:00', 'tomorrow 10:00', '28 Nov 26 10:00']) {
+      expect(readDateTimeInput(bad, 'en', KL), bad).toEqual({ problem: 'not a date and time' });
+    }
+  });
+
+  it('says a time the user\u2019s zone skips (summer time\u2019s gap) is none, and reads a time passed twice as its first pass', () => {
+    expect(readDateTimeInput('8 Mar 2026 02:30', 'en', NY)).toEqual({ problem: 'not a time in the zone' });
+    expect(readDateTimeInput('8 Mar 2026 02:00', 'en', NY)).toEqual({ problem: 'not a time in the zone' });
+    expect(parseDateTimeInput('8 Mar 2026 01:59', 'en', NY)).toBe('2026-03-08T06:59:00Z'); // EST, −5
+    expect(parseDateTimeInput('8 Mar 2026 03:00', 'en', NY)).toBe('2026-03-08T07:00:00Z'); // EDT, −4
+    // the same wall clock is a time in Kuala Lumpur, which keeps no summer time
+    expect(parseDateTimeInput('8 Mar 2026 02:30', 'en', KL)).toBe('2026-03-07T18:30:00Z');
+    // 1 Nov 2026 01:30 happens twice in New York: first in summer time (−4)
+    expect(parseDateTimeInput('1 Nov 2026 01:30', 'en', NY)).toBe('2026-11-01T05:30:00Z');
+    // Adelaide's gap (4 Oct 2026 02:00 → 03:00, +9:30 → +10:30)
+    expect(readDateTimeInput('4 Oct 2026 02:15', 'en', 'Australia/Adelaide')).toEqual({ problem: 'not a time in the zone' });
+  });
+
+  it('writes nothing for no moment', () => {
+    expect(formatDateTimeInput(null, 'en', KL)).toBe('');
+    expect(formatDateTimeInput('soon', 'en', KL)).toBe('');
+  });
+});
+
+describe('clientToday (a rule of today\'s date, issue 29)', () => {
+  it('is the client\'s day, the same on the form and the server, whatever the viewer\'s zone; UTC without a known zone', () => {
+    const at = Date.parse('2026-11-23T12:00:00Z');
+    expect(clientToday('Pacific/Kiritimati', at)).toBe('2026-11-24');
+    expect(clientToday('Pacific/Pago_Pago', at)).toBe('2026-11-23');
+    expect(clientToday('Asia/Kuala_Lumpur', Date.parse('2026-11-23T16:30:00Z'))).toBe('2026-11-24');
+    expect(clientToday(null, at)).toBe('2026-11-23');
+    expect(clientToday('Mars/Olympus', Date.parse('2026-11-23T23:30:00Z'))).toBe('2026-11-23');
   });
 });

@@ -206,6 +206,56 @@ export function parseDateInput(text: string | null | undefined, locale: DisplayL
   return null;
 }
 
+/** The one date-time format of a date-time field in each locale ('28 Nov 2026 14:05'): the date field's, then the
+ *  minute (a field never asks for seconds). */
+export const DATE_TIME_INPUT_PATTERN: Record<DisplayLocale, string> = { en: 'd MMM yyyy HH:mm', 'zh-CN': 'yyyy年M月d日 HH:mm' };
+export const DATE_TIME_PLACEHOLDER: Record<DisplayLocale, string> = { en: 'e.g. 28 Nov 2026 14:05', 'zh-CN': '例如 2026年11月28日 14:05' };
+/** The time of day a date-time field takes after its date: 14:05, 14.05, 14:05:30, 2:05 pm, 2pm. */
+const TIME_INPUTS = ['H:mm', 'H:mm:ss', 'H.mm', 'h:mm a', 'h:mm:ss a', 'h a', 'h.mm a'];
+const TIME_TAIL = /^(.*?)[\sT,]+(\d{1,2}(?:[:.]\d{2}){0,2}\s*(?:[ap]\.?m\.?)?)$/i;
+
+/** Why a typed date and time is no moment of `timeZone`, or the moment (ISO 8601, UTC, whole minutes). */
+export type DateTimeReading = { iso: string } | { problem: 'not a date and time' | 'not a time in the zone' };
+
+/**
+ * A date and time as typed in a date-time field, read as a wall clock of `timeZone` (the user's zone): the date in
+ * any shape the date field takes (parseDateInput), then a time of day ('28 Nov 2026 14:05', '28/11/2026 2:05 pm',
+ * '2026-11-28T14:05'). A time the zone's clocks skip (02:30 on the night summer time starts) is no moment and says
+ * so; a time they pass twice is its first pass (the earlier instant). Seconds are dropped: a field is to the minute.
+ */
+export function readDateTimeInput(text: string | null | undefined, locale: DisplayLocale, timeZone: string): DateTimeReading {
+  const no = { problem: 'not a date and time' } as const;
+  const t = (text ?? '').trim().replace(/\s+/g, ' ');
+  const m = TIME_TAIL.exec(t);
+  if (!m) return no;
+  const day = parseDateInput(m[1].replace(/,$/, ''), locale);
+  if (!day) return no;
+  const clock = m[2].replace(/\s+/g, ' ').replace(/([ap])\.?m\.?$/i, (_, x: string) => `${x.toUpperCase()}M`).replace(/(\d)([AP]M)$/, '$1 $2');
+  const ref = new Date(2000, 0, 1);
+  const at = TIME_INPUTS.map((p) => parseWith(clock, p, ref)).find((d) => !Number.isNaN(d.getTime()));
+  if (!at) return no;
+  const wall = `${day}T${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+  const zone = isTimeZone(timeZone) ? timeZone : 'UTC';
+  const moment = fromZonedTime(`${wall}:00`, zone);
+  if (Number.isNaN(moment.getTime())) return no;
+  // the first pass of a wall clock the zone passes twice; none when it skips it (summer time's gap)
+  const first = [moment.getTime() - 3_600_000, moment.getTime()].find((ms) => formatInTimeZone(ms, zone, "yyyy-MM-dd'T'HH:mm") === wall);
+  if (first === undefined) return { problem: 'not a time in the zone' };
+  return { iso: new Date(first).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+}
+
+/** readDateTimeInput's moment, or null when what is typed is none. */
+export function parseDateTimeInput(text: string | null | undefined, locale: DisplayLocale, timeZone: string): string | null {
+  const r = readDateTimeInput(text, locale, timeZone);
+  return 'iso' in r ? r.iso : null;
+}
+
+/** A moment as a date-time field writes it in `timeZone`: '28 Nov 2026 14:05'; '' for none or no moment. */
+export function formatDateTimeInput(iso: string | null | undefined, locale: DisplayLocale, timeZone: string): string {
+  if (!iso || Number.isNaN(Date.parse(iso))) return '';
+  return formatInTimeZone(new Date(iso), isTimeZone(timeZone) ? timeZone : 'UTC', DATE_TIME_INPUT_PATTERN[locale]);
+}
+
 /** True when the runtime knows `zone` as an IANA time zone. */
 export function isTimeZone(zone: string | null | undefined): zone is string {
   if (!zone) return false;
@@ -296,18 +346,6 @@ function zoneLabelAt(timeZone: string, when: Date): string {
   } catch {
     return 'UTC';
   }
-}
-
-/** An instant as the value of a datetime-local input in `timeZone` ('2026-11-23T16:02'); '' for none or invalid. */
-export function toZonedInput(iso: string | null | undefined, timeZone: string): string {
-  if (!iso || Number.isNaN(Date.parse(iso))) return '';
-  const v = formatInZone(iso, timeZone, "yyyy-MM-dd'T'HH:mm");
-  return v.endsWith(' UTC') ? formatInZone(iso, 'UTC', "yyyy-MM-dd'T'HH:mm") : v;
-}
-
-/** A datetime-local value read in `timeZone` → ISO UTC; '' when it is not one. */
-export function fromZonedInput(value: string, timeZone: string): string {
-  return (value && toUtcIso(value.replace('T', ' '), undefined, isTimeZone(timeZone) ? timeZone : 'UTC')) || '';
 }
 
 /** Today's calendar date in `timeZone` ('2026-11-23'): what a date picker starts on. */

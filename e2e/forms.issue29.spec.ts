@@ -1,9 +1,12 @@
 // Issue 29, forms that say what they check, at 1440 and 390 px: a date field shows and takes '28 Nov 2026' (the
 // console's one date format, not the browser's 11/28/2026) and a visit day before today is refused on its field, on
 // Register visitor as on visit requests; the phone field's example is the client's country's (Northwind: Kuala
-// Lumpur, +60); the host picker tells two people of one name apart by employee no. and division.
+// Lumpur, +60); the host picker tells two people of one name apart by employee no. and division, in its list and on
+// its button once one is chosen; a date-time field (the event report's range, an override's window) shows and takes
+// '28 Nov 2026 14:05' in the user's zone, not the browser's own picker.
 import { expect, test } from './fixtures';
-import { shot, signInTo } from './helpers';
+import { fromZonedTime } from 'date-fns-tz';
+import { shot, signIn, signInTo } from './helpers';
 
 const ONE_FORMAT = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/;
 
@@ -46,6 +49,8 @@ for (const width of [1440, 390]) {
     await shot(page, `issue29-namesakes-${width}`);
     await options.nth(1).click();
     await expect(page.locator('[id="field-hostId"]')).toContainText(`${last}, Ottilie`);
+    // the button says which of the two was chosen, as the list did
+    await expect(page.locator('[id="field-hostId"]').getByTestId('chosen-apart')).toContainText(`Q${stamp}-1`.toUpperCase());
 
     // typed as the console writes dates, kept as the day, shown back the same way
     const soon = new Date(Date.now() + 3 * 86_400_000);
@@ -57,6 +62,54 @@ for (const width of [1440, 390]) {
     await shot(page, `issue29-register-${width}`);
   });
 }
+
+test('date-time fields: the event report\'s range and an override\'s window show and take \'28 Nov 2026 14:05\' in the user\'s zone', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/report/event' });
+  const from = page.locator('#history-from');
+  const to = page.locator('#history-to');
+  await expect(from).toHaveAttribute('type', 'text'); // not the browser's own date-time picker
+  const zone = (await from.getAttribute('data-zone'))!; // the zone every screen shows times in (the profile's, else the client's)
+  const moment = (wall: string) => fromZonedTime(wall, zone).toISOString().replace('.000Z', 'Z');
+  await from.fill('28 november 2026, 2:05 pm');
+  await from.blur();
+  await expect(from).toHaveValue('28 Nov 2026 14:05');
+  await expect(from).toHaveAttribute('data-datetime', moment('2026-11-28T14:05'));
+  // no such day: said on the field once it is left, and the range is not applied
+  await to.fill('31 Feb 2026 10:00');
+  await to.blur();
+  await expect(page.getByText('Not a date and time (e.g. 28 Nov 2026 14:05)')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Apply' })).toBeDisabled();
+  await to.fill('2026-11-28 15:30');
+  await to.blur();
+  await expect(to).toHaveValue('28 Nov 2026 15:30');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('to')).toBe(moment('2026-11-28T15:30'));
+  expect(new URL(page.url()).searchParams.get('from')).toBe(moment('2026-11-28T14:05'));
+  await page.reload(); // the range read back from the address, written the one way
+  await expect(page.locator('#history-from')).toHaveValue('28 Nov 2026 14:05');
+  await shot(page, 'issue29-event-range-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('#history-to')).toHaveValue('28 Nov 2026 15:30');
+  await shot(page, 'issue29-event-range-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // a catalogue date-time field: an override starts now, written as the console writes times; a typed non-moment is named
+  await page.goto('/configure/override/add');
+  const start = page.getByRole('textbox', { name: 'From', exact: true });
+  await expect(start).toHaveValue(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}$/);
+  await expect(start).toHaveAttribute('data-datetime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z$/);
+  const until = page.getByRole('textbox', { name: 'Until', exact: true });
+  await until.fill('31 Feb 2026 10:00');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('overrides-form')).toContainText('Until is not a date and time');
+  await until.fill('1 Jan 2030 09:00');
+  await until.blur();
+  await expect(until).toHaveValue('1 Jan 2030 09:00');
+  await expect(until).toHaveAttribute('data-datetime', moment('2030-01-01T09:00'));
+  await expect(page.getByTestId('overrides-form')).not.toContainText('is not a date and time');
+  await shot(page, 'issue29-datetime-1440');
+});
 
 for (const width of [1440, 390]) {
   test(`exports at ${width} px: a list and the attendance screens offer CSV and XLSX, both the server's one writer`, async ({ page }) => {

@@ -20,16 +20,18 @@ test('an override holds a door unlocked, is kept while in force, and the door lo
   await page.getByLabel('Name').fill(name);
   await expect(page.getByLabel('Mode')).toHaveValue('unlocked');
   // the window starts now and lasts an hour, typed in the user's zone (the zone is named under the field)
-  const from = await page.getByLabel('From').inputValue();
-  const until = await page.getByLabel('Until').inputValue();
-  expect(from).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
-  expect(until > from).toBe(true);
+  // (the console's one date-time field: '28 Nov 2026 14:05', the moment on data-datetime)
+  const from = await page.getByRole('textbox', { name: 'From', exact: true }).inputValue();
+  const until = await page.getByRole('textbox', { name: 'Until', exact: true }).inputValue();
+  expect(from).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}$/);
+  const moment = async (name: string) => Date.parse((await page.getByRole('textbox', { name, exact: true }).getAttribute('data-datetime'))!);
+  expect(await moment('Until') - await moment('From')).toBe(3_600_000);
   await expect(page.getByTestId('overrides-form')).toContainText(/In (GMT|UTC)/);
   // an end before the start is refused on the field as typed
-  await page.getByLabel('Until').fill(from);
+  await page.getByRole('textbox', { name: 'Until', exact: true }).fill(from);
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('overrides-form')).toContainText('Until must be after the start');
-  await page.getByLabel('Until').fill(until);
+  await page.getByRole('textbox', { name: 'Until', exact: true }).fill(until);
   await page.locator('[id="field-doorIds"]').click();
   await page.locator('[id="field-doorIds"]').fill('Loading Bay');
   await page.getByRole('option', { name: 'Loading Bay' }).first().click();

@@ -6,6 +6,9 @@ const NO_LABELS: Record<string, string | null> = {};
 /** The labels known of one target (a stable object while nothing of it changes). */
 export const selectLabelsOf = (api: string) => (s: OptionsSnapshot) => s.context.labels[api] ?? NO_LABELS;
 
+/** What tells the rows of one target apart, as far as the server said (a stable object while nothing changes). */
+export const selectDetailsOf = (api: string) => (s: OptionsSnapshot) => s.context.details[api] ?? NO_LABELS;
+
 /** Whether any of `ids` is being asked for (queued or on its way). */
 export const selectNaming = (api: string, ids: readonly number[]) => (s: OptionsSnapshot) => {
   const waiting = [...(s.context.queued[api] ?? []), ...(s.context.asking[api] ?? [])];
@@ -47,4 +50,16 @@ export function optionRows(items: readonly PickOption[]): { option: PickOption; 
   const count = new Map<string, number>();
   for (const o of items) count.set(o.label, (count.get(o.label) ?? 0) + 1);
   return items.map((o) => ({ option: o, apart: (count.get(o.label) ?? 0) > 1 ? o.detail || `#${o.id}` : null }));
+}
+
+/**
+ * Issue 29: what a picker's button says beside a chosen row's title when another row of that target known to the
+ * console has the same title (the namesake it was chosen from): the server's detail, else `#id`; null for a unique
+ * title (or one not yet known).
+ */
+export function chosenApart(labels: Record<string, string | null>, details: Record<string, string | null>, id: number): string | null {
+  const title = labels[String(id)];
+  if (typeof title !== 'string') return null;
+  const shared = Object.entries(labels).some(([k, l]) => l === title && k !== String(id));
+  return shared ? details[String(id)] || `#${id}` : null;
 }

@@ -34,6 +34,8 @@ export interface PickerSearch {
 export interface OptionsContext {
   /** per api: String(id) → label; null when the server named no such row (it is not asked for again) */
   labels: Record<string, Record<string, string | null>>;
+  /** per api: String(id) → what tells the row apart from a namesake (the server's detail), for ids it answered */
+  details: Record<string, Record<string, string | null>>;
   /** per api: ids asked for in this batch window */
   queued: Record<string, number[]>;
   /** per api: ids on their way */
@@ -57,7 +59,7 @@ export type OptionsEvent =
   | { type: `xstate.done.actor.${string}`; actorId: string; output: OptionAnswer }
   | { type: `xstate.error.actor.${string}`; actorId: string; error: unknown };
 
-export const emptyOptions = (epoch = 0): OptionsContext => ({ labels: {}, queued: {}, asking: {}, lookups: {}, searches: {}, seq: 0, epoch });
+export const emptyOptions = (epoch = 0): OptionsContext => ({ labels: {}, details: {}, queued: {}, asking: {}, lookups: {}, searches: {}, seq: 0, epoch });
 
 // ---------- pure rules (tested through the model) ----------
 
@@ -88,6 +90,9 @@ export function withLabels(labels: Record<string, string | null>, add: Record<st
   }
   return next;
 }
+
+/** The details an answer carries, by id. */
+const detailsOf = (items: readonly PickOption[]) => Object.fromEntries(items.map((o) => [String(o.id), o.detail ?? null]));
 
 const chunks = (ids: number[]) => {
   const out: number[][] = [];
@@ -178,6 +183,7 @@ export const optionsMachine = optionsSetup.createMachine({
           const { [actorId]: _done, ...lookups } = context.lookups;
           return {
             labels: { ...context.labels, [lookup.api]: withLabels(context.labels[lookup.api] ?? {}, add) },
+            details: { ...context.details, [lookup.api]: withLabels(context.details[lookup.api] ?? {}, detailsOf(output.items)) },
             asking: without(context.asking, lookup.api, lookup.ids),
             lookups,
           };
@@ -188,6 +194,7 @@ export const optionsMachine = optionsSetup.createMachine({
         return {
           // what a search answers names those rows too
           labels: { ...context.labels, [s.api]: withLabels(context.labels[s.api] ?? {}, Object.fromEntries(output.items.map((o) => [String(o.id), o.label]))) },
+          details: { ...context.details, [s.api]: withLabels(context.details[s.api] ?? {}, detailsOf(output.items)) },
           searches: { ...context.searches, [key]: { ...s, items: output.items, answered: s.asking, asking: null, child: null, failed: false } },
         };
       })],

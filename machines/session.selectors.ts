@@ -16,6 +16,9 @@ export const selectLocale = (s: SessionSnapshot): DisplayLocale => s.context.set
  */
 export const selectDisplayZone = (s: SessionSnapshot, browser?: string): string =>
   resolveTimeZone(s.context.user?.timezone, s.context.user?.clientTimezone, browser);
+/** The selected client's (tenant's) own zone, where its calendar days are (a visit's day, today's rule); null
+ *  without a client. */
+export const selectClientZone = (s: SessionSnapshot): string | null => s.context.user?.clientTimezone ?? null;
 /** Issue 29: every phone field's placeholder, an example number of the selected client's country (its time zone names
  *  it); without a client, the user's own zone's. */
 export const selectPhonePlaceholder = (s: SessionSnapshot): string => phonePlaceholder(s.context.user?.clientTimezone ?? s.context.user?.timezone);

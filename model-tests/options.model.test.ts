@@ -7,7 +7,7 @@ import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor } from 'xstate';
 import { OPTION_BATCH_MS, OPTION_IDS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { emptyOptions, optionsMachine, type OptionsSnapshot } from '../machines/options';
-import { labelOf, optionRows, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../machines/options.selectors';
+import { chosenApart, labelOf, optionRows, selectDetailsOf, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../machines/options.selectors';
 import { createControls, edgePaths, flush, replayEdgePath } from './harness';
 
 // ---------- the graph ----------
@@ -208,5 +208,29 @@ describe('a picker\'s rows (issue 29)', () => {
     ]);
     expect(rows.map((r) => r.apart)).toEqual(['E-1042 · Sales', 'E-2210 · Warehouse', null, '#11', '#12']);
     expect(rows.map((r) => r.option.id)).toEqual([7, 9, 3, 11, 12]);
+  });
+
+  it('a chosen namesake\'s button says what tells it apart, once the picker\'s list showed both; a unique title stays alone', async () => {
+    const IDS = '/event/manage/identities';
+    const t = start();
+    // an edit form names its chosen host: one row known, nothing to tell it from
+    t.actor.send({ type: 'options.label', api: IDS, ids: [9] });
+    t.clock.increment(0);
+    await t.controls.settle('lookup-1', 'done', { items: [{ id: 9, label: 'Abdullah, Priya', detail: 'E-2210 · Warehouse' }] });
+    let s = t.actor.getSnapshot();
+    expect(chosenApart(selectLabelsOf(IDS)(s), selectDetailsOf(IDS)(s), 9)).toBeNull();
+    // the list opened shows both namesakes and another person; the one chosen is told apart on the button
+    t.actor.send({ type: 'options.open', key: 'host', api: IDS, q: '' });
+    await t.controls.settle('search-2', 'done', { items: [
+      { id: 7, label: 'Abdullah, Priya', detail: 'E-1042 · Sales' }, { id: 9, label: 'Abdullah, Priya', detail: 'E-2210 · Warehouse' },
+      { id: 3, label: 'Brown, Ben', detail: 'E-0003 · Sales' }, { id: 11, label: 'Chua, Mei' }, { id: 12, label: 'Chua, Mei', detail: null },
+    ] });
+    t.actor.send({ type: 'options.close', key: 'host' });
+    s = t.actor.getSnapshot();
+    const apart = (id: number) => chosenApart(selectLabelsOf(IDS)(s), selectDetailsOf(IDS)(s), id);
+    expect([apart(9), apart(7), apart(3), apart(11), apart(404)]).toEqual(['E-2210 · Warehouse', 'E-1042 · Sales', null, '#11', null]);
+    // another client's or user's labels are never shown: sign-out drops the details with the labels
+    t.actor.send({ type: 'session.ended' });
+    expect(selectDetailsOf(IDS)(t.actor.getSnapshot())).toEqual({});
   });
 });

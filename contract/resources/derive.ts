@@ -6,6 +6,7 @@ import {
 } from 'superstruct';
 import { boundedList, calendarDate, dateTimeInstant, emailAddress, fileDataUrl, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
 import type { Violation } from '../violation';
+import { todayInZone } from '../format';
 import { DAYS_AHEAD_MAX, labelOf, type AnyField, type Fields, type Input, type PrivilegeFamily, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
 
 const LIST_PAGE_MAX = 1000;
@@ -148,6 +149,12 @@ export function apartFieldsOf(r: ResourceDeclaration<any>): string[] {
     return !!f && !f.writeOnly && ['text', 'email', 'number', 'choice', 'date'].includes(f.kind);
   };
   return r.list.columns.filter((k) => !r.list.title.includes(k) && plain(k)).slice(0, 2);
+}
+
+/** Issue 29: the day a rule of today's date (fromToday) counts from: today in the client's (tenant's) zone, on the
+ *  form and on the server alike, whatever zone the viewer reads times in (an unknown or missing zone: UTC). */
+export function clientToday(clientZone: string | null | undefined, now: number): string {
+  return todayInZone(clientZone ?? 'UTC', now);
 }
 
 /** Issue 29: the one rule of a visit's day, for the forms and the server alike: `day` ('YYYY-MM-DD') is `today` or

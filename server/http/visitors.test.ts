@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testkit';
+import { clientToday, todayInZone } from '../../contract';
 
 let s: TestServer;
 let reception: string; // Northwind receptionist: registers visitors
@@ -92,6 +93,33 @@ describe('visitors', () => {
     expect(badFilter.status).toBe(400);
     expect(await s.count('select * from visitors')).toBe(before);
     expect(await s.count('select * from audit_log')).toBe(audits);
+  });
+
+  it('counts a visit\'s day from today in the client\'s zone, whatever the receptionist\'s own zone: the form\'s day (contract clientToday)', async () => {
+    // Kiritimati (+14) and Pago Pago (−11) are 25 hours apart: their calendar days always differ
+    const AHEAD = 'Pacific/Kiritimati';
+    const BEHIND = 'Pacific/Pago_Pago';
+    const northwind = "(select id from clients where code = 'NORTHWIND')";
+    const was = (await s.db.query<{ c: string; u: string | null }>(`select (select timezone from clients where id = ${northwind}) c, (select timezone from users where username = 'reception') u`)).rows[0];
+    await s.db.query(`update clients set timezone = $1 where id = ${northwind}`, [AHEAD]);
+    await s.db.query(`update users set timezone = $1 where username = 'reception'`, [BEHIND]);
+    try {
+      const clientDay = clientToday(AHEAD, Date.now());
+      const viewerDay = todayInZone(BEHIND, Date.now());
+      expect(viewerDay < clientDay).toBe(true);
+      // the receptionist's today is yesterday for the client: refused, in the words the form says
+      const early = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: viewerDay }) });
+      expect(early.status).toBe(400);
+      expect(early.body.violations).toEqual([{ field: 'visitDate', message: `must not be before today (${clientDay})` }]);
+      const requested = await s.call('POST', '/visitor/1.0/visit-requests', { token: reception, body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Sam Operator', purpose: 'meeting', visitDate: viewerDay } });
+      expect(requested.body.violations?.find((v: { field: string }) => v.field === 'visitDate')).toEqual({ field: 'visitDate', message: `must not be before today (${clientDay})` });
+      const onTime = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: clientDay }) });
+      expect(onTime.status).toBe(201);
+      expect(onTime.body.visitDate).toBe(clientDay);
+    } finally {
+      await s.db.query(`update clients set timezone = $1 where id = ${northwind}`, [was.c]);
+      await s.db.query(`update users set timezone = $1 where username = 'reception'`, [was.u]);
+    }
   });
 
   it('keeps tenants apart and checks privileges', async () => {

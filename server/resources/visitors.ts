@@ -2,16 +2,17 @@
 // zone and its badge is valid to the end of that day; who registered it; the search finds a full name; and the
 // named actions of the front desk — badge printed, sign in on arrival, sign out on leaving — each once, in order,
 // with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
-import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, dayFromTodayViolation, type Violation } from '../../contract';
+import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, clientToday, dayFromTodayViolation, type Violation } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
 import { companyNameSql, siteCodeSql } from './settings';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
-async function clientToday(ctx: CrudContext): Promise<string> {
-  const { rows } = await ctx.tx.query<{ d: string }>('select (now() at time zone timezone)::date::text d from clients where id = $1', [ctx.clientId]);
-  return rows[0].d;
+/** Today in the client's zone: the form's day of the rule too (contract clientToday). */
+async function todayOfClient(ctx: CrudContext): Promise<string> {
+  const { rows } = await ctx.tx.query<{ timezone: string | null }>('select timezone from clients where id = $1', [ctx.clientId]);
+  return clientToday(rows[0]?.timezone, Date.now());
 }
 
 /** The client's visitor properties [0.7.5.0] (contract/resources/settings.ts), their defaults while none are saved. */
@@ -26,7 +27,7 @@ export async function visitorProperties(ctx: CrudContext) {
  *  (the visitor properties'; a year when none are set). The rule and its words are the forms' (contract fromToday). */
 export async function visitDateProblems(ctx: CrudContext, visitDate: unknown, daysAhead = DAYS_AHEAD_MAX): Promise<Violation[]> {
   if (typeof visitDate !== 'string') return [];
-  const v = dayFromTodayViolation('visitDate', visitDate, await clientToday(ctx), daysAhead);
+  const v = dayFromTodayViolation('visitDate', visitDate, await todayOfClient(ctx), daysAhead);
   return v ? [v] : [];
 }
 

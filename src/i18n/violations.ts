@@ -33,6 +33,8 @@ export const zhViolations: Record<string, string> = {
   'is required: pick the host from the identities': '为必填项：请从身份中选择被访人',
   'is not a division you may use': '不是您可以使用的部门',
   'must be a date and time (ISO 8601 with its zone)': '必须是日期和时间（ISO 8601，含时区）',
+  'is not a date and time (e.g. 28 Nov 2026 14:05)': '不是日期和时间（例如 2026年11月28日 14:05）',
+  'is not a time in this time zone: the clocks skip it': '在此时区不存在：时钟跳过了这个时间',
   'cannot be the division itself or one inside it': '不能是该部门本身或其下属部门',
   'must stay empty: the top division is inside no other': '必须留空：顶层部门不属于任何部门',
   'is not a division you may move divisions into': '不是您可以将部门移入的部门',

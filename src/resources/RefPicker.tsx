@@ -10,7 +10,7 @@ import { MultiSelect, Select, type ItemRenderer } from '@blueprintjs/select';
 import { useSelector } from '@xstate/react';
 import { resourceByName } from '../../contract';
 import type { PickOption } from '../../machines/options';
-import { labelOf, optionRows, selectEpoch, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../../machines/options.selectors';
+import { chosenApart, labelOf, optionRows, selectDetailsOf, selectEpoch, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../../machines/options.selectors';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { tx } from '../i18n';
 
@@ -41,6 +41,7 @@ function useOptions(target: string, open: boolean, chosen: readonly number[]) {
     return () => options.send({ type: 'options.close', key });
   }, [options, open, key, api]);
   const labels = useSelector(options, useMemo(() => selectLabelsOf(api), [api]));
+  const details = useSelector(options, useMemo(() => selectDetailsOf(api), [api]));
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const naming = useSelector(options, useMemo(() => selectNaming(api, chosen), [api, chosenKey]));
   const search = useSelector(options, useMemo(() => selectSearchOf(key), [key]));
@@ -49,10 +50,14 @@ function useOptions(target: string, open: boolean, chosen: readonly number[]) {
     setQuery(q);
     if (open) options.send({ type: 'options.search', key, api, q });
   };
-  return { query, type, items, loading, labelOf: (id: number) => labelOf(labels, naming, id) };
+  return { query, type, items, loading, labelOf: (id: number) => labelOf(labels, naming, id), apartOf: (id: number) => chosenApart(labels, details, id) };
 }
 
 // a title two rows share ('Abdullah, Priya' twice) shows what tells them apart beside it (employee no., division)
+/** A chosen row's title, and what tells it apart when a namesake is known (issue 29: on the button, not only in the list). */
+const chosenText = (label: string, apart: string | null) =>
+  apart ? <>{label} <span className="bp6-text-muted" data-testid="chosen-apart">{apart}</span></> : label;
+
 const renderItem = (chosen: readonly number[], items: readonly PickOption[]): ItemRenderer<PickOption> => {
   const apart = new Map(optionRows(items).map((r) => [r.option.id, r.apart]));
   return (o, { handleClick, handleFocus, modifiers, ref }) => {
@@ -72,7 +77,7 @@ export function RefSelect({ id, target, value, onChange, onBlur, required, inval
   const [open, setOpen] = useState(false); // visual: the list is open
   const chosen = value === '' || value === null || value === undefined ? null : Number(value);
   const chosenIds = useMemo(() => (chosen === null ? [] : [chosen]), [chosen]);
-  const { query, type, items, loading, labelOf } = useOptions(target, open, chosenIds);
+  const { query, type, items, loading, labelOf, apartOf } = useOptions(target, open, chosenIds);
   // Blueprint's filterable Select puts aria-expanded and aria-haspopup on its role-less wrapper <div>, where ARIA does
   // not allow them (axe aria-allowed-attr), with aria-controls naming a list that is not there while closed: they are
 // taken off there and said by the button that opens the list (which says no aria-required: a button has none)
@@ -89,7 +94,7 @@ export function RefSelect({ id, target, value, onChange, onBlur, required, inval
       inputProps={{ placeholder: tx('Search…') }} popoverProps={{ minimal: true, matchTargetWidth: true, onOpening: () => setOpen(true), onClosed: () => { setOpen(false); onBlur(); } }} fill>
       <Button id={id} fill alignText="start" endIcon="caret-down" intent={invalid ? 'danger' : 'none'} aria-invalid={invalid}
         aria-haspopup="listbox" aria-expanded={open}
-        text={chosen === null ? tx('Choose…') : labelOf(chosen)} data-ref-target={target} />
+        text={chosen === null ? tx('Choose…') : chosenText(labelOf(chosen), apartOf(chosen))} data-ref-target={target} />
     </Select>
     </span>
   );
@@ -108,11 +113,11 @@ export function RefsPicker({ id, target, value, onChange, onBlur, invalid }: {
 }) {
   const chosen = useMemo(() => (Array.isArray(value) ? value.map(Number) : []), [value]);
   const [open, setOpen] = useState(false); // visual: the list is open
-  const { query, type, items, loading, labelOf } = useOptions(target, open, chosen);
+  const { query, type, items, loading, labelOf, apartOf } = useOptions(target, open, chosen);
   const toggle = (o: PickOption) => onChange(chosen.includes(o.id) ? chosen.filter((x) => x !== o.id) : [...chosen, o.id]);
   return (
     <MultiSelect<PickOption> items={items} selectedItems={chosen.map((x) => ({ id: x, label: labelOf(x) }))} itemsEqual="id"
-      itemRenderer={renderItem(chosen, items)} tagRenderer={(o) => o.label} onItemSelect={toggle} query={query} onQueryChange={type}
+      itemRenderer={renderItem(chosen, items)} tagRenderer={(o) => chosenText(o.label, apartOf(o.id))} onItemSelect={toggle} query={query} onQueryChange={type}
       itemListPredicate={(_, xs) => xs} resetOnSelect={false} fill placeholder={tx('Search to add…')}
       onRemove={(o) => { onChange(chosen.filter((x) => x !== o.id)); onBlur(); }}
       onClear={chosen.length ? () => onChange([]) : undefined}

@@ -7,10 +7,11 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
-import { TOAST_MS, familyValues, hasPrivilege, mayOnRow, todayInZone, zoneLabel, type Division, type Violation } from '../../contract';
+import { TOAST_MS, familyValues, hasPrivilege, mayOnRow, zoneLabel, type Division, type Violation } from '../../contract';
 import { selectHeldPrivileges, selectPhonePlaceholder } from '../../machines/session.selectors';
-import { getDisplayZone, zonedInput } from '../ui/time';
+import { getClientToday, useDisplayZone } from '../ui/time';
 import { DateField } from '../ui/DateField';
+import { DateTimeField, dateTimeProblem } from '../ui/DateTimeField';
 import type { ResourceFormSnapshot } from '../../machines/resourceForm';
 import { useReading } from '../hooks/useReading';
 import { useRouteInfo } from '../app/RouteContext';
@@ -42,6 +43,9 @@ const selSaving = (s: ResourceFormSnapshot) => s.matches('saving');
 type ServerErrors = Record<string, string>;
 const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
 /** A violation message (server or schema, English) in the console's language. */
+/** What a date-time field says of a typed text that is no moment of the user's zone. */
+const NOT_DATE_TIME = 'is not a date and time (e.g. 28 Nov 2026 14:05)';
+const DATE_TIME_SKIPPED = 'is not a time in this time zone: the clocks skip it';
 const sayViolation = (message: string, loc: Locale) => violationText(message, loc, (k, e) => tCat(k, e, loc));
 /** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */
 function sayError(text: string, def: FieldDef, loc: Locale): string {
@@ -173,7 +177,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
       else if (f.name in v) continue;
       else if (f.kind === 'refs') v[f.name] = [];
       else if (f.kind === 'switch') v[f.name] = f.default === undefined ? true : !!f.default;
-      else if (f.kind === 'datetime' && f.fromNow !== undefined) v[f.name] = zonedInput(new Date(Math.floor(Date.now() / 60_000) * 60_000 + f.fromNow * 60_000).toISOString(), getDisplayZone());
+      else if (f.kind === 'datetime' && f.fromNow !== undefined) v[f.name] = new Date(Math.floor(Date.now() / 60_000) * 60_000 + f.fromNow * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
       else if (f.default !== undefined && f.default !== null) v[f.name] = f.kind === 'number' ? String(f.default) : f.default;
       else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
     }
@@ -207,8 +211,9 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
           form.send({ type: 'form.submit', values: { ...toBody(values, resource.form), ...udf, ...loadedAt } });
         }}
         validate={(values) => {
-          // a new record's day rules (a visit's day: today or later) are checked against today in the viewer's zone
-          const errors = validateForm(values, resource.form, resource.input, resource.declaration, editing ? undefined : todayInZone(getDisplayZone(), Date.now()));
+          // a new record's day rules (a visit's day: today or later) count from today in the client's zone, as the
+          // server does (contract clientToday), whatever zone the viewer reads times in
+          const errors = validateForm(values, resource.form, resource.input, resource.declaration, editing ? undefined : getClientToday());
           // a secret is required when the record is created (an edit keeps the stored one when it is left empty)
           if (!editing) for (const s of resource.form) for (const f of s.fields) {
             if (!isRepeat(f) && f.writeOnly && f.required && !String(values[f.name] ?? '').trim() && !errors[f.name]) errors[f.name] = `${f.label} is required`;
@@ -307,6 +312,7 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
   const kind = def.kind ?? 'text';
   const locale = useLocale(); // date pickers and their placeholder follow the console's language
   const phoneShape = useSelector(useSystemActor('session'), selectPhonePlaceholder); // one example number on every screen
+  const zone = useDisplayZone(); // a date-time field is typed in the user's zone
   const { input, meta } = useField(name, {
     type: kind === 'switch' ? 'checkbox' : undefined,
     parse: def.upper ? (v: string) => (v ?? '').toUpperCase() : (v) => v,
@@ -316,7 +322,10 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
   const clientError = (meta.touched || meta.submitFailed) ? (meta.error as string | undefined) : undefined;
   const shownLabel = labelOfField(def);
   const serverError = !meta.dirtySinceLastSubmit && serverErrors[name] ? labelled(shownLabel, sayViolation(serverErrors[name], locale), locale) : undefined;
-  const message = clientError ? sayError(clientError, def, locale) : serverError;
+  // a date-time typed that is no moment says why in its own words (the schema would ask for ISO 8601)
+  const typed = kind === 'datetime' && clientError ? dateTimeProblem(input.value, locale, zone) : null;
+  const message = typed ? labelled(shownLabel, sayViolation(typed === 'not a time in the zone' ? DATE_TIME_SKIPPED : NOT_DATE_TIME, locale), locale)
+    : clientError ? sayError(clientError, def, locale) : serverError;
   const intent = message ? 'danger' : 'none';
   const id = `field-${name}`;
   const label = <>{shownLabel}{def.required && <span className="gh-required" aria-hidden> *</span>}</>;
@@ -344,19 +353,23 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <FileUpload id={id} value={input.value} onChange={input.onChange} maxBytes={def.maxBytes} invalid={!!message} />;
   } else if (kind === 'textarea') {
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
+  } else if (kind === 'datetime') {
+    // the one date-time field: '28 Nov 2026 14:05' in the user's zone, never the browser's own picker
+    control = <DateTimeField name={input.name} value={input.value} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id}
+      intent={intent} placeholder={placeholder} aria-invalid={!!message} aria-required={def.required} />;
   } else if (kind === 'date') {
     // the one date field: '28 Nov 2026' as every screen shows dates, never the browser's own format
     control = <DateField name={input.name} value={input.value} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id}
       intent={intent} placeholder={placeholder} aria-invalid={!!message} aria-required={def.required} />;
   } else {
     control = (
-      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'datetime' ? 'datetime-local' : kind === 'email' ? 'email' : 'text'}
-        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={placeholder} lang={kind === 'datetime' ? locale : undefined}
+      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'email' ? 'email' : 'text'}
+        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={placeholder}
         aria-invalid={!!message} aria-required={def.required} className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
     );
   }
   return (
-    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : help ?? (kind === 'datetime' ? tx('In {zone}', { zone: zoneLabel(getDisplayZone()) }) : undefined))} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
+    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : help ?? (kind === 'datetime' ? tx('In {zone}', { zone: zoneLabel(zone) }) : undefined))} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
       {control}
     </FormGroup>
   );

@@ -4,7 +4,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Struct } from 'superstruct';
 import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
-import { getDisplayZone, showDate, showDateTime, zonedInput } from '../ui/time';
+import { showDate, showDateTime } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
 
@@ -199,7 +199,7 @@ function toFormOf(d: ResourceDeclaration<any>) {
     if (f.kind === 'refs') return [k, Array.isArray(v) ? v : []];
     if (f.writeOnly) return [k, ''];
     // a moment, as the browser's date-time input types it, in the user's zone
-    if (f.kind === 'datetime') return [k, typeof v === 'string' && v ? zonedInput(v, getDisplayZone()) : ''];
+    if (f.kind === 'datetime') return [k, typeof v === 'string' && v ? v : ''];
     if (f.kind === 'children') {
       return [k, ((v as Record<string, unknown>[]) ?? []).map((cr) => Object.fromEntries([['id', cr.id], ...Object.keys(f.children!.fields).map((ck) => [ck, f.children!.fields[ck].kind === 'ref' ? String(blank(cr[ck])) : blank(cr[ck])])]))];
     }

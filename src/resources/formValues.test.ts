@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IdentityInput } from '../../contract';
+import { IdentityInput, clientToday, todayInZone } from '../../contract';
+import { getClientToday, getDisplayZone, setClientZone, setDisplayZone } from '../ui/time';
+import { today as visitorsToday } from './visitors';
 import { errorsFrom, fieldName, toBody, validateForm } from './formValues';
 import { identities } from './identities';
 import { consoleResource } from './registry';
@@ -68,6 +70,28 @@ describe('form values and the contract', () => {
       expect((validateForm({ ...values, visitDate: '2026-11-28' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate, name).toBeUndefined();
       expect((validateForm({ ...values, visitDate: '2028-01-01' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate, name).toMatch(/within a year/);
       expect((validateForm(values, r.form, r.input, r.declaration) as { visitDate?: string }).visitDate, name).toBeUndefined();
+    }
+  });
+
+  it('counts a visit\'s day from today in the client\'s zone, as the server does, not the viewer\'s (issue 29)', () => {
+    // the viewer reads times in Pago Pago (−11), the client keeps its days in Kiritimati (+14): always a day apart
+    const viewing = getDisplayZone();
+    setDisplayZone('Pacific/Pago_Pago');
+    setClientZone('Pacific/Kiritimati');
+    try {
+      const now = Date.now();
+      const clientDay = clientToday('Pacific/Kiritimati', now);
+      const viewerDay = todayInZone('Pacific/Pago_Pago', now);
+      expect(viewerDay < clientDay).toBe(true);
+      expect(getClientToday(now)).toBe(clientDay);
+      expect(visitorsToday()).toBe(clientDay); // Register visitor starts on the client's day too
+      const r = consoleResource('visitors');
+      const values = { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: viewerDay };
+      expect((validateForm(values, r.form, r.input, r.declaration, getClientToday(now)) as { visitDate?: string }).visitDate)
+        .toMatch(new RegExp(`must not be before today \\(${clientDay}\\)`));
+    } finally {
+      setClientZone(null);
+      setDisplayZone(viewing);
     }
   });
 

@@ -2,7 +2,6 @@
 import { setIn } from 'final-form';
 import { checkAllRules, validate, type ResourceDeclaration, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
-import { fromZonedInput, getDisplayZone } from '../ui/time';
 import { isRepeat, type FieldDef, type FormSection, type RepeatDef } from './defineResource';
 
 /** 'credentials.0.number' (schema/server path) → 'credentials[0].number' (final-form name). */
@@ -22,8 +21,9 @@ function normaliseField(f: FieldDef, v: unknown): unknown {
     return typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(String(v).trim()) ? Number(v) : v;
   }
   if (f.kind === 'select') return empty(v) ? (f.required ? undefined : null) : v;
-  // a moment typed in the user's zone → the instant the server keeps
-  if (f.kind === 'datetime') return empty(v) ? (f.required ? undefined : null) : fromZonedInput(String(v).trim(), getDisplayZone());
+  // a moment: the date-time field already read what was typed in the user's zone (ISO 8601, UTC), or hands on the
+  // text that is none, for the schema to name
+  if (f.kind === 'datetime') return empty(v) ? (f.required ? undefined : null) : String(v).trim();
   // text, email, date, textarea: a required field left empty is missing ("is required"), an optional one null
   if (empty(v)) return f.required ? undefined : null;
   return typeof v === 'string' ? v.trim() : v;

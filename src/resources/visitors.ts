@@ -1,14 +1,15 @@
-import { VISIT_PURPOSES, VISITOR_STATUSES, todayInZone, visitorsResource, type Visitor } from '../../contract';
+import { VISIT_PURPOSES, VISITOR_STATUSES, visitorsResource, type Visitor } from '../../contract';
 import { fromDeclaration } from './defineResource';
-import { getDisplayZone } from '../ui/time';
+import { getClientToday } from '../ui/time';
 import { tx } from '../i18n';
 
 export const PURPOSES = VISIT_PURPOSES;
 export const purposeLabel = (v: string) => PURPOSES.find((p) => p.value === v)?.label ?? v;
 export const visitorStatusLabel = (v: string) => VISITOR_STATUSES.find((p) => p.value === v)?.label ?? v;
 
-/** Today as the front desk's date input wants it: the day in the user's zone (issue 10), not the browser's. */
-export const today = () => todayInZone(getDisplayZone(), Date.now());
+/** Today as the front desk's date input wants it: the client's day, the one a visit's day is counted in (its rule on
+ *  the server, its badge's end), not the viewer's or the browser's (issue 29). */
+export const today = () => getClientToday();
 
 /**
  * Visitors [1.0.x]: the declaration (contract/resources/visitors.ts) — list at /visitor/list, registration at

@@ -2,8 +2,7 @@
 // selectDisplayZone, followed by src/app/useTimeAndLanguageSync), the format is the language's one date-time format (contract/format.ts). Views use useTime();
 // declarations that are plain data (resource columns) use the plain functions, which read the same store.
 import { useMemo, useSyncExternalStore } from 'react';
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
-import { formatDate, formatDateTime, resolveTimeZone, todayInZone, zoneLabel, type DisplayLocale } from '../../contract';
+import { clientToday, formatDate, formatDateTime, resolveTimeZone, todayInZone, zoneLabel, type DisplayLocale } from '../../contract';
 import { getLocale, timeAgoLabel, useLocale } from '../i18n';
 
 /** The browser's own zone: the last fallback when neither the profile nor the client has one. */
@@ -19,6 +18,14 @@ export function setDisplayZone(next: string): void {
   listeners.forEach((l) => l());
 }
 export const useDisplayZone = () => useSyncExternalStore(subscribe, getDisplayZone, getDisplayZone);
+
+// the selected client's own zone (selectClientZone, followed by useTimeAndLanguageSync): a rule of today's date is
+// the client's day, as on the server, not the viewer's (issue 29)
+let clientZone: string | null = null;
+export const setClientZone = (next: string | null): void => { clientZone = next; };
+/** Today in the client's zone, as the server counts a rule of today's date (contract clientToday); the viewer's
+ *  zone is no part of it. */
+export const getClientToday = (now = Date.now()): string => clientToday(clientZone, now);
 
 /** Plain formatters for declarations: the current zone and language (a list re-renders through useTime()). */
 export const showDateTime = (iso: string | null | undefined, withZone = false) => formatDateTime(iso, zone, getLocale(), withZone);
@@ -53,17 +60,4 @@ export function useTime(): TimeFormat {
     ago: (iso, now) => timeAgoLabel(iso, now, locale, z),
     today: (now) => todayInZone(z, now),
   }), [z, locale]);
-}
-
-/** An instant as a date-time input types it in `zone` ('2026-11-24T18:00'). */
-export function zonedInput(iso: string, zone: string): string {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? '' : formatInTimeZone(t, zone, "yyyy-MM-dd'T'HH:mm");
-}
-/** What a date-time input typed in `zone` → the instant (ISO 8601, UTC); anything else is given back as it is, for
- *  the schema to name. */
-export function fromZonedInput(local: string, zone: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return local;
-  const d = fromZonedTime(local, zone);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString();
 }

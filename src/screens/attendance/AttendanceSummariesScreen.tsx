@@ -8,7 +8,7 @@ import { useRouteInfo } from '../../app/RouteContext';
 import { useReading } from '../../hooks/useReading';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTime } from '../../ui/time';
+import { getClientToday } from '../../ui/time';
 import { TeamSelect, hours, periodMessage } from './parts';
 import { DateField } from '../../ui/DateField';
 import { ExportButtons, type ExportFormat } from '../../ui/ExportButtons';
@@ -21,10 +21,9 @@ import { selectRunningCommand } from '../../../machines/command';
 export function AttendanceSummariesScreen() {
   const { route } = useRouteInfo();
   useLocale();
-  const time = useTime();
   // visual: the period and team asked for (the reading's input is what is journaled)
-  const [to, setTo] = useState(() => time.today(Date.now()));
-  const [from, setFrom] = useState(() => `${time.today(Date.now()).slice(0, 8)}01`);
+  const [to, setTo] = useState(() => getClientToday());
+  const [from, setFrom] = useState(() => `${getClientToday().slice(0, 8)}01`);
   const [teamId, setTeamId] = useState('');
   const problem = periodMessage(from, to);
   const input = useMemo<AttendanceSummaryQuery | null>(() => (problem ? null : { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) }), [problem, from, to, teamId]);

@@ -14,22 +14,21 @@ import { useViewActor } from '../../hooks/useViewActor';
 import { routeDescription, routeTitle, say, tx, useLocale } from '../../i18n';
 import { notify } from '../../hooks/console';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTime } from '../../ui/time';
+import { getClientToday } from '../../ui/time';
 import { TeamSelect, addDays, periodMessage } from './parts';
 import { DateField } from '../../ui/DateField';
 
 export function BuildTimesheetScreen() {
   const { route } = useRouteInfo();
   useLocale();
-  const time = useTime();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const commands = useViewActor('timesheetBuildCommands');
   const running = useSelector(commands, selectRunningCommand) !== null;
   const failure = useSelector(commands, selectCommandError);
   const result = useSelector(commands, selectCommandResult) as { built?: TimesheetBuildResult; violations?: Violation[] } | null;
   // visual: the period and team as typed (kept when the server refuses them)
-  const [to, setTo] = useState(() => addDays(time.today(Date.now()), -1));
-  const [from, setFrom] = useState(() => `${addDays(time.today(Date.now()), -1).slice(0, 8)}01`);
+  const [to, setTo] = useState(() => addDays(getClientToday(), -1));
+  const [from, setFrom] = useState(() => `${addDays(getClientToday(), -1).slice(0, 8)}01`);
   const [teamId, setTeamId] = useState('');
   const onField = (f: string) => result?.violations?.find((v) => v.field === f)?.message;
   const problem = periodMessage(from, to);

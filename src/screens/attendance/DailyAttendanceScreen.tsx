@@ -10,7 +10,7 @@ import { ATTENDANCE_STATUSES, type AttendanceStatus, type DailyAttendance, type 
 import { useReading } from '../../hooks/useReading';
 import { tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTime } from '../../ui/time';
+import { getClientToday, useTime } from '../../ui/time';
 import { DAY, TeamSelect, addDays, hours } from './parts';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeDescription, routeTitle } from '../../i18n';
@@ -30,7 +30,7 @@ export function DailyAttendanceScreen() {
   useLocale();
   const time = useTime();
   // visual: the day and team asked for (the reading's input is what is journaled)
-  const [date, setDate] = useState(() => time.today(Date.now()));
+  const [date, setDate] = useState(() => getClientToday());
   const [teamId, setTeamId] = useState('');
   const valid = DAY.test(date);
   const input = useMemo<DailyAttendanceQuery | null>(() => (valid ? { date, ...(teamId ? { teamId: Number(teamId) } : {}) } : null), [valid, date, teamId]);
@@ -55,7 +55,7 @@ export function DailyAttendanceScreen() {
           <DateField value={date} onChange={setDate} aria-label={tx('Day')} data-testid="attendance-day" />
           <Button icon="chevron-right" aria-label={tx('Day after')} disabled={!valid} onClick={() => setDate(addDays(date, 1))} data-testid="day-after" />
         </ButtonGroup>
-        <Button text={tx('Today')} onClick={() => setDate(time.today(Date.now()))} />
+        <Button text={tx('Today')} onClick={() => setDate(getClientToday())} />
         <TeamSelect value={teamId} onChange={setTeamId} />
         <span className="gh-toolbar__spacer" />
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={day.reload} loading={day.busy} />

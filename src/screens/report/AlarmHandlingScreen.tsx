@@ -21,7 +21,7 @@ import { useReading } from '../../hooks/useReading';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { saveFile } from '../../ui/saveFile';
-import { showDateTime, useTime } from '../../ui/time';
+import { getClientToday, showDateTime } from '../../ui/time';
 import { DateField } from '../../ui/DateField';
 import { ExportButtons } from '../../ui/ExportButtons';
 
@@ -49,10 +49,9 @@ function periodMessage(from: string, to: string): string | null {
 export function AlarmHandlingScreen() {
   const { route } = useRouteInfo();
   useLocale();
-  const time = useTime();
   const navigate = useNavigate();
-  const [to, setTo] = useState(() => time.today(Date.now()));
-  const [from, setFrom] = useState(() => `${time.today(Date.now()).slice(0, 8)}01`);
+  const [to, setTo] = useState(() => getClientToday());
+  const [from, setFrom] = useState(() => `${getClientToday().slice(0, 8)}01`);
   const [grouping, setGrouping] = useState<AlarmGrouping>('priority');
   const problem = periodMessage(from, to);
   const input = useMemo(() => (problem ? null : { from, to }), [problem, from, to]);

@@ -8,7 +8,7 @@ import { eventHistory, ResourceList } from '../../resources';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useLocale, useT, tx } from '../../i18n';
-import { fromZonedInput, toZonedInput } from '../../../contract';
+import { DateTimeField, dateTimeProblem, isMoment } from '../../ui/DateTimeField';
 import { ALARM_FIGURE_PARAMS } from '../../../contract/alarmHandling';
 
 /** The URL's filters the server understands (the list's own search box adds q). */
@@ -20,9 +20,7 @@ export function EventReportScreen() {
   // the time range is typed in the user's zone (issue 10), not the browser's
   const { zone, zoneName } = useTime();
   const t = useT();
-  const locale = useLocale(); // the date-time pickers follow the console's language
-  const toLocalInput = (iso: string | null) => toZonedInput(iso, zone);
-  const fromLocalInput = (v: string) => fromZonedInput(v, zone);
+  const locale = useLocale(); // the date-time fields follow the console's language
   const filters = useMemo(() => {
     const f: Record<string, string> = {};
     for (const k of HISTORY_FILTERS) { const v = params.get(k); if (v) f[k] = v; }
@@ -30,41 +28,51 @@ export function EventReportScreen() {
   }, [params]);
   const [codes, setCodes] = useState(filters.eventCode ?? '');
   const [alarmsOnly, setAlarmsOnly] = useState(filters.alert === 'true');
-  const [from, setFrom] = useState(toLocalInput(filters.from ?? null));
-  const [to, setTo] = useState(toLocalInput(filters.to ?? null));
+  // the time range: moments (ISO 8601) typed in the user's zone in the one date-time field, or the text typed
+  const [from, setFrom] = useState(filters.from ?? '');
+  const [to, setTo] = useState(filters.to ?? '');
   const codesValid = codes.trim() === '' || /^\s*\d+(\s*,\s*\d+)*\s*$/.test(codes);
+  const [left, setLeft] = useState({ from: false, to: false }); // visual: a field's problem is said once it is left
+  const fromProblem = dateTimeProblem(from, locale, zone);
+  const toProblem = dateTimeProblem(to, locale, zone);
+  const rangeProblem = !fromProblem && !toProblem && isMoment(from) && isMoment(to) && Date.parse(to) < Date.parse(from) ? 'must not be before From' : null;
+  const valid = codesValid && !fromProblem && !toProblem && !rangeProblem;
+  const fromSaid = left.from ? fromProblem : null;
+  const toSaid = left.to ? toProblem ?? rangeProblem : null;
+  const said = (p: string | null) => (p === 'not a time in the zone' ? tx('Not a time in this time zone: the clocks skip it')
+    : p === 'not a date and time' ? tx('Not a date and time (e.g. 28 Nov 2026 14:05)') : p ? tx('Must not be before From') : null);
 
   const apply = () => {
     const next = new URLSearchParams();
     if (codes.trim()) next.set('eventCode', codes.replace(/\s+/g, ''));
     if (alarmsOnly) next.set('alert', 'true');
-    if (fromLocalInput(from)) next.set('from', fromLocalInput(from));
-    if (fromLocalInput(to)) next.set('to', fromLocalInput(to));
+    if (isMoment(from)) next.set('from', from);
+    if (isMoment(to)) next.set('to', to);
     if (filters.eventPointId) next.set('eventPointId', filters.eventPointId);
     if (filters.q) next.set('q', filters.q);
     for (const k of ALARM_FIGURE_PARAMS) if (filters[k]) next.set(k, filters[k]); // issue 31: the alarms behind a figure
     setParams(next);
   };
-  const clear = () => { setCodes(''); setAlarmsOnly(false); setFrom(''); setTo(''); setParams(new URLSearchParams()); };
+  const clear = () => { setCodes(''); setAlarmsOnly(false); setFrom(''); setTo(''); setLeft({ from: false, to: false }); setParams(new URLSearchParams()); };
 
   return (
     <div className="gh-page" data-testid="event-report">
       <PageHeader title={tx('Event report')} icon="list"
         description={tx('Every stored event of this client, newest first: card swipes, door and input states, alarms and their handling.')} />
       <Card compact className="gh-filterbar">
-        <form className="gh-filterbar__row" onSubmit={(e) => { e.preventDefault(); if (codesValid) apply(); }} aria-label={tx('Event filters')}>
+        <form className="gh-filterbar__row" onSubmit={(e) => { e.preventDefault(); if (valid) apply(); }} aria-label={tx('Event filters')}>
           <FormGroup label={tx('Event codes')} labelFor="history-codes" intent={codesValid ? 'none' : 'danger'}
             helperText={codesValid ? 'e.g. 4002,4003' : 'Whole numbers separated by commas'}>
             <InputGroup id="history-codes" value={codes} onChange={(e) => setCodes(e.currentTarget.value)} intent={codesValid ? 'none' : 'danger'} />
           </FormGroup>
-          <FormGroup label={t('fromColumn', { zone: zoneName() })} labelFor="history-from">
-            <InputGroup id="history-from" type="datetime-local" lang={locale} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+          <FormGroup label={t('fromColumn', { zone: zoneName() })} labelFor="history-from" intent={fromSaid ? 'danger' : 'none'} helperText={said(fromSaid) ?? undefined}>
+            <DateTimeField id="history-from" value={from} onChange={setFrom} onBlur={() => setLeft((l) => ({ ...l, from: true }))} intent={fromSaid ? 'danger' : 'none'} aria-invalid={!!fromSaid} />
           </FormGroup>
-          <FormGroup label={t('toColumn', { zone: zoneName() })} labelFor="history-to">
-            <InputGroup id="history-to" type="datetime-local" lang={locale} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          <FormGroup label={t('toColumn', { zone: zoneName() })} labelFor="history-to" intent={toSaid ? 'danger' : 'none'} helperText={said(toSaid) ?? undefined}>
+            <DateTimeField id="history-to" value={to} onChange={setTo} onBlur={() => setLeft((l) => ({ ...l, to: true }))} intent={toSaid ? 'danger' : 'none'} aria-invalid={!!toSaid} />
           </FormGroup>
           <Switch label={tx('Alarms only')} checked={alarmsOnly} onChange={(e) => setAlarmsOnly(e.currentTarget.checked)} className="gh-filterbar__switch" />
-          <Button type="submit" intent="primary" icon="filter" disabled={!codesValid}>{tx('Apply')}</Button>
+          <Button type="submit" intent="primary" icon="filter" disabled={!valid}>{tx('Apply')}</Button>
           <Button icon="cross" variant="minimal" onClick={clear}>{tx('Clear')}</Button>
         </form>
       </Card>

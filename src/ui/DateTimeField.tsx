@@ -1,0 +1,63 @@
+// The one date-and-time field of the console (issue 29), DateField's sibling: it shows and takes a moment as the
+// console writes it ('28 Nov 2026 14:05', '2026年11月28日 14:05': contract formatDateTimeInput), as a wall clock of the
+// user's zone (every screen shows times in that zone: src/ui/time.ts), never the browser's own date-time picker. Its
+// value is the moment (ISO 8601, UTC: '2026-11-28T06:05:00Z'), also on `data-datetime`; what is typed and is no moment
+// ('31 Feb 2026 10:00', or 02:30 on the night the zone's clocks skip it) is handed on as typed, for the form's schema
+// to name, and the field says why. While it has the focus it keeps the text being typed; when it loses it, the moment
+// is written in the one format. (Blueprint's DateInput was weighed: its typed text goes through parse/format props
+// the caller writes anyway, and its calendar would be the one popover among the console's typed date fields.)
+import { useState, type FocusEvent } from 'react';
+import { InputGroup, type Intent } from '@blueprintjs/core';
+import { DATE_TIME_PLACEHOLDER, formatDateTimeInput, readDateTimeInput } from '../../contract';
+import { useLocale } from '../i18n';
+import { useDisplayZone } from './time';
+
+export interface DateTimeFieldProps {
+  /** the moment (ISO 8601 with its zone), or what was typed when it is none */
+  value: string | null | undefined;
+  onChange: (value: string) => void;
+  id?: string;
+  name?: string;
+  'aria-label'?: string;
+  'aria-invalid'?: boolean;
+  'aria-required'?: boolean;
+  'aria-describedby'?: string;
+  'data-testid'?: string;
+  intent?: Intent;
+  placeholder?: string;
+  onBlur?: (e: FocusEvent<HTMLInputElement>) => void;
+  onFocus?: (e: FocusEvent<HTMLInputElement>) => void;
+}
+
+/** A moment as the field hands it on: ISO 8601 with its zone. */
+export const isMoment = (v: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
+
+export function DateTimeField({ value, onChange, onBlur, onFocus, placeholder, ...rest }: DateTimeFieldProps) {
+  const locale = useLocale();
+  const zone = useDisplayZone();
+  const v = value ?? '';
+  const shown = isMoment(v) ? formatDateTimeInput(v, locale, zone) : v;
+  const [typing, setTyping] = useState<string | null>(null); // visual: the text while the field has the focus
+  return (
+    <InputGroup {...rest} type="text" inputMode="text" autoComplete="off" lang={locale}
+      value={typing ?? shown} data-datetime={isMoment(v) ? new Date(v).toISOString().replace(/\.\d{3}Z$/, 'Z') : ''} data-zone={zone}
+      placeholder={placeholder ?? DATE_TIME_PLACEHOLDER[locale]}
+      onFocus={(e) => { setTyping(shown); onFocus?.(e); }}
+      onChange={(e) => {
+        const text = e.currentTarget.value;
+        setTyping(text);
+        const r = readDateTimeInput(text, locale, zone);
+        onChange('iso' in r ? r.iso : text.trim());
+      }}
+      onBlur={(e) => { setTyping(null); onBlur?.(e); }} />
+  );
+}
+
+/** Why what a date-time field holds is no moment of `zone` (for a field's own message), or null when it is one or
+ *  is empty. */
+export function dateTimeProblem(value: string | null | undefined, locale: Parameters<typeof readDateTimeInput>[1], zone: string): string | null {
+  const v = (value ?? '').trim();
+  if (!v || isMoment(v)) return null;
+  const r = readDateTimeInput(v, locale, zone);
+  return 'problem' in r ? r.problem : null;
+}
