@@ -3,7 +3,7 @@
 // reached by Tab and typed into with the keyboard. At every stop the focused element must show its focus (an outline
 // or a focus ring, while the browser says it has keyboard focus). Two tests, one sign-in each (CI time): the operator
 // processes an alarm and opens a door, the receptionist registers a visitor (refused first) and signs them in.
-// (e2e/a11y.spec.ts has the skip link, an acknowledge and the alarm's polite and assertive announcements.)
+// The control room's test also takes the skip link and hears the alarms' assertive and polite announcements.
 import { expect, test, type Page } from './fixtures';
 import { PASSWORD } from './helpers';
 import { API } from '../contract';
@@ -85,6 +85,10 @@ const headersOf = async (page: Page) => ({ authorization: `Bearer ${await page.e
 test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, acknowledge and process an alarm with a note, open a door briefly', async ({ page }) => {
   test.setTimeout(180_000);
   await signInByKeyboard(page, 'operator');
+  // the first stop is the skip link, shown on screen when it has the focus; then the menu
+  await page.locator('body').focus();
+  await tabTo(page, '[data-testid="skip-link"]');
+  await expect(page.getByTestId('skip-link')).toBeInViewport();
   await openFromSidebar(page, '/monitor/alarms');
   await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
   // the alarm sound has a visible control that says its state in words, and its name starts with them (2.5.3)
@@ -100,6 +104,12 @@ test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, a
   const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string }) => d.name === 'Server Room');
   expect((await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: door.id } })).ok()).toBe(true);
   await expect(page.getByTestId('alarm-announcer-assertive')).toContainText('Server Room');
+  await expect(page.getByTestId('alarm-announcer-assertive')).toHaveAttribute('aria-live', 'assertive');
+  await expect(page.getByTestId('alarm-announcer-polite')).toHaveText('');
+  // back up to the skip link, and with Enter into the view
+  await tabTo(page, '[data-testid="skip-link"]', { back: true });
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('gh-main');
   const rows = page.locator('[data-testid="view"]:visible [data-testid="alarm-row"]').filter({ hasText: 'Server Room' });
   await expect(rows.first()).toBeVisible();
   const id = Math.max(...await rows.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-alarm-id')))));
@@ -123,6 +133,10 @@ test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, a
   // the server has it processed: no longer among the open alarms
   const open = await (await page.request.get(API.alarms, { headers })).json();
   expect((Array.isArray(open) ? open : open.items).map((x: { id: number }) => x.id)).not.toContain(id);
+  // a door held open (priority 3) is said politely
+  expect((await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.held', doorId: door.id } })).ok()).toBe(true);
+  await expect(page.getByTestId('alarm-announcer-polite')).toContainText('Server Room');
+  await expect(page.getByTestId('alarm-announcer-polite')).toHaveAttribute('aria-live', 'polite');
 
   // back up to the sidebar, to Doors, and Open briefly on the Main Entrance: the focus stays in the row, shown
   // (Main Entrance is locked first through the API: a spec before this one on the same worker's server may have left
