@@ -105,8 +105,11 @@ async function violations(page: Page, where: string, shell = true): Promise<stri
 async function open(page: Page, path: string): Promise<boolean> {
   await page.evaluate((p) => { window.history.pushState({}, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
   await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden'))).toBeVisible();
-  if (new URL(page.url()).pathname !== path) return false; // not this user's (access denied, or a redirect)
-  await expect(page.locator(`[data-testid="view"][data-view-path="${path}"]`)).toBeVisible();
+  if (new URL(page.url()).pathname !== path) return false; // not this user's (a redirect)
+  // Access denied is shown at the same address (an add form of a list the user may only read, in the matrix)
+  const forbidden = page.getByTestId('forbidden');
+  await expect(page.locator(`[data-testid="view"][data-view-path="${path}"]`).or(forbidden).first()).toBeVisible();
+  if (await forbidden.isVisible()) return false;
   await expect(page.locator('[data-testid="view"]:visible [aria-busy="true"], [data-testid="view"]:visible .bp6-skeleton')).toHaveCount(0);
   await expect(page.getByTestId('error-boundary'), `${path} broke`).toHaveCount(0);
   return true;
@@ -172,7 +175,8 @@ test('WCAG 2.1 AA: no serious or critical axe violation on the sign-in page or a
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByTestId('app-shell')).toBeVisible();
       await skipTourIfShown(page);
-      const chinese = user === 'admin' && !ONLY;
+      // (at 1440 px: at 390 the sidebar is a drawer, closed)
+      const chinese = user === 'admin' && width > 800 && !ONLY;
       if (user === 'admin') await selectClient(page, 'Northwind Logistics');
       const auth = { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
       try {
