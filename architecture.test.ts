@@ -26,6 +26,9 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
     folder, forbidden: /^axios$|(^|\/)(api|system|transport)\//, why: 'views ask the hooks room for their actors, never src/system, src/api or src/transport',
   })),
   { folder: 'src/hooks', forbidden: /^axios$|(^|\/)(api|transport)\//, why: 'the hooks room asks the system (src/system), never the network itself' },
+  // Issue 28: src/api is the transport (the client, the raw REST and stream calls, their errors): the actors and machine
+  // logic that use those calls are the system's (src/system: readActors, resourceActors, passwordActors, printBadge)
+  { folder: 'src/api', forbidden: /^xstate$|^@xstate\/|^\.\.\/(system|hooks|screens|resources|ui|app)\/|^\.\.\/\.\.\/machines\//, why: 'src/api holds no machine logic, actor or view: transport only' },
   // Issue 28: the doors room (the hardware port, the doors' live state, presence) is below whatever drives or serves
   // the doors, and the rooms that command doors know the hardware only as that port (the simulator implements it)
   { folder: 'server/doors', forbidden: /^\.\.\/(simulator|http|crud|resources|batch)\//, why: 'the doors room knows no simulator, route or catalogue' },
