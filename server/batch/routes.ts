@@ -44,8 +44,9 @@ const IdentityInput = inputSchema(identitiesResource);
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 async function loadTemplate(db: Db, clientId: number, id: number): Promise<Template> {
+  const params: unknown[] = [id];
   const { rows } = await db.query<Template>(
-    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and client_id = $2`, [id, clientId]);
+    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and ${tenant(params, clientId)}`, params);
   if (!rows[0]) throw new HttpError(404, 'Batch template not found');
   const cols = await db.query<Template['columns'][number]>(`select header, target, udf_key as "udfKey" from batch_template_columns where template_id = $1 order by id`, [id]);
   return { ...rows[0], columns: cols.rows };
@@ -95,12 +96,12 @@ export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet
     candidates.push({ row, input: value, card });
   });
   // what the database knows: identities these employee numbers match, cards issued to someone else
-  const emps = candidates.map((c) => c.input.employeeNo as string);
+  const emps: unknown[] = [candidates.map((c) => c.input.employeeNo as string)];
   const existing = new Map((await db.query<{ employeeNo: string; divisionId: number }>(
-    `select employee_no as "employeeNo", division_id as "divisionId" from identities where client_id = $1 and employee_no = any($2::text[])`, [clientId, emps])).rows.map((x) => [x.employeeNo, x]));
-  const cards = candidates.map((c) => c.card).filter((x): x is string => !!x);
+    `select employee_no as "employeeNo", division_id as "divisionId" from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps)).rows.map((x) => [x.employeeNo, x]));
+  const cards: unknown[] = [candidates.map((c) => c.card).filter((x): x is string => !!x)];
   const holders = new Map((await db.query<{ number: string; employeeNo: string }>(
-    `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and c.number = any($2::text[])`, [clientId, cards])).rows.map((x) => [x.number, x.employeeNo]));
+    `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.number = any($1::text[]) and ${tenant(cards, clientId, 'c')}`, cards)).rows.map((x) => [x.number, x.employeeNo]));
   const ready: ReadyRow[] = [];
   let creates = 0;
   let updates = 0;
@@ -221,8 +222,9 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
   async function loadUpload(req: FastifyRequest) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Batch upload');
+    const params: unknown[] = [id];
     const { rows } = await db.query<{ id: number; templateId: number; userId: number; rows: ReadyRow[]; errors: RowError[]; total: number; fileName: string }>(
-      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and client_id = $2`, [id, clientId]);
+      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and ${tenant(params, clientId)}`, params);
     if (!rows[0]) throw new HttpError(404, 'Batch upload not found');
     return { clientId, upload: rows[0] };
   }
@@ -263,8 +265,8 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     const rows = upload.rows;
     // the seats the whole file needs, before anything is written (409 naming the limit, nothing imported)
     await db.transaction(async (tx) => {
-      const emps = rows.map((r) => r.input.employeeNo as string);
-      const known = Number((await tx.query<{ n: string }>('select count(*)::text n from identities where client_id = $1 and employee_no = any($2::text[])', [clientId, emps])).rows[0].n);
+      const emps: unknown[] = [rows.map((r) => r.input.employeeNo as string)];
+      const known = Number((await tx.query<{ n: string }>(`select count(*)::text n from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps)).rows[0].n);
       await assertSeats(tx, clientId, 'identities', rows.length - known);
     });
     const create = await writer.crud.scopeOf(db, req, actionCodes(identitiesResource, 'add'));
