@@ -17,7 +17,6 @@ import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf, idParam } from '../http/common';
 import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
 import { rolePrivileges } from './roles';
-import { tenant } from '../db/tenant';
 
 interface Options {
   db: Db; defaults: PolicyDefaults;
@@ -39,8 +38,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
 
   app.get(`${API.roles}/:id/privileges`, { config: { privileges: [PRIV.roles.view] } }, async (req) => {
     const id = idParam(req, 'Role');
-    const params: unknown[] = [id];
-    const { rows } = await db.query(`select 1 from roles where id = $1 and ${tenant(params, clientOf(req))}`, params);
+    const { rows } = await db.query('select 1 from roles where id = $1 and client_id = $2', [id, clientOf(req)]);
     if (!rows.length) throw new HttpError(404, 'Role not found');
     return { privileges: await rolePrivileges(db, id) };
   });
@@ -48,9 +46,8 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
   // ---------- operators ----------
   const operatorOf = async (dbx: Db, req: FastifyRequest) => {
     const id = idParam(req, 'Operator');
-    const params: unknown[] = [id];
     const { rows } = await dbx.query<{ id: number; username: string; name: string; disabled: boolean }>(
-      `select id, username, name, disabled from tenant_operators where id = $1 and ${tenant(params, clientOf(req))} limit 1`, params);
+      'select id, username, name, disabled from tenant_operators where id = $1 and client_id = $2 limit 1', [id, clientOf(req)]);
     if (!rows[0]) throw new HttpError(404, 'Operator not found');
     return rows[0];
   };
@@ -59,8 +56,7 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
   const accountOf = async (dbx: Db, req: FastifyRequest): Promise<number[]> => {
     const raw = (req.params as Record<string, string | undefined>).id ?? '';
     if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
-    const params: unknown[] = [Number(raw)];
-    const { rows } = await dbx.query<{ id: number }>(`select id from tenant_operators where id = $1 and ${tenant(params, req.principal.clientId)} limit 1`, params);
+    const { rows } = await dbx.query<{ id: number }>('select id from tenant_operators where id = $1 and client_id = $2 limit 1', [Number(raw), req.principal.clientId]);
     return rows.map((r) => Number(r.id));
   };
   const account = { touches: 'account' as const, accounts: accountOf };
