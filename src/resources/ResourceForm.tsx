@@ -42,10 +42,10 @@ const selSaving = (s: ResourceFormSnapshot) => s.matches('saving');
 
 type ServerErrors = Record<string, string>;
 const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
-/** A violation message (server or schema, English) in the console's language. */
 /** What a date-time field says of a typed text that is no moment of the user's zone. */
 const NOT_DATE_TIME = 'is not a date and time (e.g. 28 Nov 2026 14:05)';
 const DATE_TIME_SKIPPED = 'is not a time in this time zone: the clocks skip it';
+/** A violation message (server or schema, English) in the console's language. */
 const sayViolation = (message: string, loc: Locale) => violationText(message, loc, (k, e) => tCat(k, e, loc));
 /** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */
 function sayError(text: string, def: FieldDef, loc: Locale): string {

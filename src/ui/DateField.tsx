@@ -16,6 +16,7 @@ export interface DateFieldProps {
   'aria-label'?: string;
   'aria-invalid'?: boolean;
   'aria-required'?: boolean;
+  'aria-describedby'?: string;
   'data-testid'?: string;
   intent?: Intent;
   placeholder?: string;

@@ -6,28 +6,15 @@
 // to name, and the field says why. While it has the focus it keeps the text being typed; when it loses it, the moment
 // is written in the one format. (Blueprint's DateInput was weighed: its typed text goes through parse/format props
 // the caller writes anyway, and its calendar would be the one popover among the console's typed date fields.)
-import { useState, type FocusEvent } from 'react';
-import { InputGroup, type Intent } from '@blueprintjs/core';
+import { useState } from 'react';
+import { InputGroup } from '@blueprintjs/core';
+import type { DateFieldProps } from './DateField';
 import { DATE_TIME_PLACEHOLDER, formatDateTimeInput, readDateTimeInput } from '../../contract';
 import { useLocale } from '../i18n';
 import { useDisplayZone } from './time';
 
-export interface DateTimeFieldProps {
-  /** the moment (ISO 8601 with its zone), or what was typed when it is none */
-  value: string | null | undefined;
-  onChange: (value: string) => void;
-  id?: string;
-  name?: string;
-  'aria-label'?: string;
-  'aria-invalid'?: boolean;
-  'aria-required'?: boolean;
-  'aria-describedby'?: string;
-  'data-testid'?: string;
-  intent?: Intent;
-  placeholder?: string;
-  onBlur?: (e: FocusEvent<HTMLInputElement>) => void;
-  onFocus?: (e: FocusEvent<HTMLInputElement>) => void;
-}
+/** The date field's props: `value` is the moment (ISO 8601 with its zone), or what was typed when it is none. */
+export type DateTimeFieldProps = DateFieldProps;
 
 /** A moment as the field hands it on: ISO 8601 with its zone. */
 export const isMoment = (v: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v));
