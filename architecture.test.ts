@@ -22,10 +22,18 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
   { folder: 'server', forbidden: /^\.\.\/(\.\.\/)*(src|machines)\/|^(react|@blueprintjs)/, why: 'server/ may import contract/ only' },
   // Issue 28: views import contract/, machines/ (selectors, types), src/ui, src/i18n and the hooks room (src/hooks),
   // never the wiring (src/system), the raw calls (src/api) or the transports: they ask for their actors by id
-  ...['src/screens', 'src/resources', 'src/app', 'src/ui'].map((folder) => ({
+  ...['src/screens', 'src/resources', 'src/ui'].map((folder) => ({
     folder, forbidden: /^axios$|(^|\/)(api|system|transport)\//, why: 'views ask the hooks room for their actors, never src/system, src/api or src/transport',
   })),
-  { folder: 'src/hooks', forbidden: /^axios$|(^|\/)(api|transport)\//, why: 'the hooks room asks the system (src/system), never the network itself' },
+  // the shell gives the hooks room the console's wiring (src/app/App.tsx: wireConsole(consoleWiring)): src/system/wiring
+  // is the one file of the system it names
+  { folder: 'src/app', forbidden: /^axios$|(^|\/)(api|transport)\/|(^|\/)system\/(?!wiring$)/, why: 'the shell reaches the system only to give the hooks its wiring (src/system/wiring.ts)' },
+  // …and the hooks room, which every view goes through, imports no src/system at all: it uses the wiring it was given
+  // (src/hooks/wiring.ts), so no view depends on the wiring, even through its hooks (../shared/whiteboard.json: never Screens -> Wiring)
+  { folder: 'src/hooks', forbidden: /^axios$|(^|\/)(api|transport|system)\//, why: 'the hooks room uses the wiring the shell gave it, never src/system, src/api or the network' },
+  // Issue 28: src/api is the transport (the client, the raw REST and stream calls, their errors): the actors and machine
+  // logic that use those calls are the system's (src/system: readActors, resourceActors, passwordActors, printBadge)
+  { folder: 'src/api', forbidden: /^xstate$|^@xstate\/|^\.\.\/(system|hooks|screens|resources|ui|app)\/|^\.\.\/\.\.\/machines\//, why: 'src/api holds no machine logic, actor or view: transport only' },
   // Issue 28: the doors room (the hardware port, the doors' live state, presence) is below whatever drives or serves
   // the doors, and the rooms that command doors know the hardware only as that port (the simulator implements it)
   { folder: 'server/doors', forbidden: /^\.\.\/(simulator|http|crud|resources|batch)\//, why: 'the doors room knows no simulator, route or catalogue' },

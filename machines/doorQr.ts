@@ -2,7 +2,7 @@
 // command at a time (each answer emitted as `doorQr.turned` for the toast, then the list is read again); and, in the
 // drawer, the code a credential shows at one door now (`doorQrCodeMachine`), read again when the server announces
 // the next period or, without a notice, a moment after the shown one ends. The REST calls are the actors the caller
-// provides (src/api/readActors.ts); the clock's reading comes with each answer.
+// provides (src/system/readActors.ts); the clock's reading comes with each answer.
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { DOOR_QR_RENEW_GRACE_MS, type DoorQrCode, type DoorQrRow } from '../contract';
 import { errorText, notProvided } from './notProvided';

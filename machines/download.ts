@@ -16,7 +16,7 @@ export type DownloadEmitted = { type: 'download.ready'; blob: Blob; filename: st
 
 export const downloadMachine = setup({
   types: { context: {} as DownloadContext, events: {} as DownloadEvent, emitted: {} as DownloadEmitted },
-  // the screen provides it (src/api/readActors.ts): it streams the file and sends back progress and its end
+  // the screen provides it (src/system/readActors.ts): it streams the file and sends back progress and its end
   actors: { fetch: fromCallback<DownloadEvent, any>(() => { throw new Error('download: the fetch actor was not provided'); }) },
 }).createMachine({
   id: 'download',

@@ -1,7 +1,7 @@
 // The events screen's gap fill: after every reconnect (and wake from sleep) the event socket says it resynced, and the
 // events stored while the console was not listening are read from REST, after the newest id the screen shows, so the
 // live list has no hole (ids are monotonic on the server: append-only, persisted before publishing). Each `gap.fill`
-// spawns its own read (the provided `read`, src/api/readActors.ts): reads run side by side, never one at a time and
+// spawns its own read (the provided `read`, src/system/readActors.ts): reads run side by side, never one at a time and
 // never cancelling each other — a read still hanging on the server that went away must not hold back the read after
 // it came back (e2e/reconnect.spec.ts). What a read finds is emitted (`gap.filled`) for the screen to show; a failed
 // read is dropped (the next resync reads again). Owned by the view (src/app/useViewActor.ts): closing it stops the reads.

@@ -1,7 +1,7 @@
 // One read-only answer a screen shows (the division choices of a form, the dashboard's figures, …), owned by the view
 // that shows it (src/app/useViewActor.ts): loading → ready | failed, `read.reload` reads again. The last answer stays
 // while the next one loads (no blink to a spinner). The machine's input (a zone's id, …) is the read's input. What is
-// read is the `read` actor the caller provides (src/api/readActors.ts).
+// read is the `read` actor the caller provides (src/system/readActors.ts).
 // A live reading (the dashboard, issue 10) is sent `read.changed` instead of `read.reload` when a real-time notice says
 // something changed: it reads again at most every DASHBOARD_LIVE_MS, and never while a read is still on its way — a
 // slow answer is not cancelled by the next read, the read is owed until it is in. The waiting is a delayed event (the

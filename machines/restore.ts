@@ -7,7 +7,7 @@
 // worked ends every console session, this one too: its next read is refused and the console asks for a sign-in (the
 // page shows the outcome after it). A server that has not come back after RESTORE_LATE_MS is said to be late; the page
 // keeps waiting. Reading, not listening to the socket: a socket that cannot connect again (its session ended) would
-// leave the page waiting forever. The list read is the actor the caller provides (src/api/readActors.ts).
+// leave the page waiting forever. The list read is the actor the caller provides (src/system/readActors.ts).
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { BackupList, RestoreOutcome, RestoreStarted } from '../contract';
 import { notProvided } from './notProvided';

@@ -2,7 +2,7 @@
 // force, the levels to choose from and (for holders of door control) the sites; sets a level or lowers it, one
 // command at a time, and reads again after each answer or when another console's change notice arrives. The answer
 // of a command is emitted (`threat.answered`) for the view to say in a toast. The REST calls are the `read` and
-// `command` actors the caller provides (src/api/readActors.ts). The doors screen's panel reads what a holder of door
+// `command` actors the caller provides (src/system/readActors.ts). The doors screen's panel reads what a holder of door
 // control may set (0.4.5.4, the choices endpoint): its sites, and the whole client only when they control it all; a
 // command is run only for those, and only while the level in force covers no door outside them (the server's rule).
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';

@@ -345,7 +345,7 @@ export async function buildServer(opts: ServerOptions) {
   const threats = threatRoutes(app, { db, simulator, publish });
   licenseRoutes(app, db);
   visitorCredentialBatchRoutes(app, { db, publish: publishChange });
-  batchRoutes(app, { db, publish });
+  batchRoutes(app, { db, publish: publishChange });
   accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 }, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
   divisionRoutes(app, { db });
   diagnosticRoutes(app, { db });

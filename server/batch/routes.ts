@@ -4,20 +4,28 @@
 //   GET  {batchUpload}/:id/import     text/event-stream (the console's streaming GET helper, src/api/stream.ts):
 //        `start` {total}, `progress` {done, total, created, updated, failed} after every committed batch, `end`
 //        with the result. Idempotent: rows match on employee number, so a re-run (or the helper's retry after a
-//        lost connection) updates instead of creating. Each row is written with its credential and its audit row
-//        in one savepoint: a failing row leaves nothing of itself, the rest of its batch commits.
+//        lost connection) updates instead of creating. Each row is written through the catalogue's write of an
+//        identity (server/crud/write.ts rowWriter: its checks, the identity with its card, the audit row) in one
+//        savepoint: a failing row leaves nothing of itself, the rest of its batch commits. One change notice (the
+//        catalogue's: consoles reload, the access decisions learn the new cards) after the import.
 //   GET  {batchUpload}/:id/errors.csv  the per-row error report (preview errors, then the import's).
 // Scope: the template is the tenant's (another tenant's is 404); the uploader needs 0.3.1.9 and the add privilege
 // in the template's division; a row matching an identity updates it only where the uploader holds edit there.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  API, PRIV, checkAllRules, checkUserFieldValues, identitiesResource, inputSchema, type UserFieldDef, type Violation,
+  API, PRIV, actionCodes, checkAllRules, checkUserFieldValues, identitiesResource, inputSchema, type UserFieldDef, type Violation,
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
 import { HttpError, fill, audit, clientOf, divisionsFor, idParam, principal } from '../http/common';
 import { TABULAR_TYPES, csvHead, csvText } from '../http/tabular';
+import { crudResource, type CrudResource } from '../crud/context';
+import type { Row } from '../crud/hooks';
+import type { Scope } from '../crud/scope';
+import { rowWriter, type RowWriter } from '../crud/write';
+import { tenant } from '../db/tenant';
+import { identityHooks } from '../resources/identities';
 import { assertSeats } from '../resources/licenses';
 import { userFieldDefs } from '../resources/userFields';
 import { MAX_UPLOAD_BYTES, readSheet, type Sheet } from './parse';
@@ -36,8 +44,9 @@ const IdentityInput = inputSchema(identitiesResource);
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 async function loadTemplate(db: Db, clientId: number, id: number): Promise<Template> {
+  const params: unknown[] = [id];
   const { rows } = await db.query<Template>(
-    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and client_id = $2`, [id, clientId]);
+    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and ${tenant(params, clientId)}`, params);
   if (!rows[0]) throw new HttpError(404, 'Batch template not found');
   const cols = await db.query<Template['columns'][number]>(`select header, target, udf_key as "udfKey" from batch_template_columns where template_id = $1 order by id`, [id]);
   return { ...rows[0], columns: cols.rows };
@@ -87,12 +96,12 @@ export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet
     candidates.push({ row, input: value, card });
   });
   // what the database knows: identities these employee numbers match, cards issued to someone else
-  const emps = candidates.map((c) => c.input.employeeNo as string);
+  const emps: unknown[] = [candidates.map((c) => c.input.employeeNo as string)];
   const existing = new Map((await db.query<{ employeeNo: string; divisionId: number }>(
-    `select employee_no as "employeeNo", division_id as "divisionId" from identities where client_id = $1 and employee_no = any($2::text[])`, [clientId, emps])).rows.map((x) => [x.employeeNo, x]));
-  const cards = candidates.map((c) => c.card).filter((x): x is string => !!x);
+    `select employee_no as "employeeNo", division_id as "divisionId" from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps)).rows.map((x) => [x.employeeNo, x]));
+  const cards: unknown[] = [candidates.map((c) => c.card).filter((x): x is string => !!x)];
   const holders = new Map((await db.query<{ number: string; employeeNo: string }>(
-    `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and c.number = any($2::text[])`, [clientId, cards])).rows.map((x) => [x.number, x.employeeNo]));
+    `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.number = any($1::text[]) and ${tenant(cards, clientId, 'c')}`, cards)).rows.map((x) => [x.number, x.employeeNo]));
   const ready: ReadyRow[] = [];
   let creates = 0;
   let updates = 0;
@@ -111,54 +120,70 @@ export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet
 
 export interface ImportProgress { done: number; total: number; created: number; updated: number; failed: number }
 
+/** The identities the batch writes, and how: the catalogue's resource and its write of one row (server/crud/write.ts). */
+export interface IdentityWriter { crud: CrudResource; writeRow: RowWriter['writeRow'] }
+export const identityWriter = (db: Db, publish?: Publish): IdentityWriter => {
+  const crud = crudResource(identitiesResource, { db, publish, hooks: { identities: identityHooks } });
+  return { crud, writeRow: rowWriter(crud).writeRow };
+};
+
 /**
- * Imports ready rows in batches of IMPORT_BATCH per transaction, each row (identity, its card, its audit row) in a
- * savepoint; yields the progress after every committed batch. Matching is on employee number (idempotent).
+ * A matched identity as the batch row changes it: the row's values where it has them, the identity's own where
+ * the row's cell was blank, user-defined fields merged, the row's card added to the identity's others (first, so a
+ * refusal names credentials.0), or left as it is when the identity holds it already.
  */
-export async function* importRows(db: Db, who: { clientId: number; actor: string }, rows: ReadyRow[], errors: RowError[]): AsyncGenerator<ImportProgress> {
+function merged(crud: CrudResource, before: Row, input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k] of crud.sql.writableFields()) out[k] = before[k] ?? null;
+  for (const [k, v] of Object.entries(input)) if (v !== undefined && v !== null && k !== 'credentials' && k !== 'udf') out[k] = v;
+  out.udf = { ...((before.udf as Record<string, unknown> | null) ?? {}), ...((input.udf as Record<string, unknown> | undefined) ?? {}) };
+  const card = (input.credentials as Record<string, unknown>[] | undefined)?.[0];
+  const held = (before.credentials as Record<string, unknown>[] | undefined) ?? [];
+  if (card && !held.some((c) => c.number === card.number)) out.credentials = [card, ...held];
+  return out;
+}
+
+/**
+ * Imports ready rows in batches of IMPORT_BATCH per transaction, each row in a savepoint written through the
+ * catalogue's write of an identity (its checks, the identity and its card, the audit row: batch-create or
+ * batch-update with the spreadsheet's row); yields the progress after every committed batch. Matching is on
+ * employee number (idempotent). A new row goes into `scopes.create` (the divisions the uploader adds in), a match
+ * is read in `scopes.edit` and written in it or the template's division.
+ */
+export async function* importRows(req: FastifyRequest, w: IdentityWriter, scopes: { create: Scope; edit: Scope; divisionId: number }, rows: ReadyRow[], errors: RowError[]): AsyncGenerator<ImportProgress> {
+  const { crud, writeRow } = w;
+  const clientId = scopes.create.clientId!;
+  const into: Scope = { ...scopes.edit, divisions: [...new Set([...(scopes.edit.divisions ?? []), scopes.divisionId])] };
   const p: ImportProgress = { done: 0, total: rows.length, created: 0, updated: 0, failed: 0 };
   for (let at = 0; at < rows.length; at += IMPORT_BATCH) {
     const batch = rows.slice(at, at + IMPORT_BATCH);
-    const counts = await db.transaction(async (tx) => {
+    const counts = await crud.db.transaction(async (tx) => {
       const emps = batch.map((r) => r.input.employeeNo as string);
+      const params: unknown[] = [emps];
       const existing = new Map((await tx.query<{ id: number; employeeNo: string }>(
-        `select id, employee_no as "employeeNo" from identities where client_id = $1 and employee_no = any($2::text[]) for update`, [who.clientId, emps])).rows.map((x) => [x.employeeNo, x.id]));
-      await assertSeats(tx, who.clientId, 'identities', batch.filter((r) => !existing.has(r.input.employeeNo as string)).length);
+        `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} for update`, params)).rows.map((x) => [x.employeeNo, x.id]));
+      // the seats of the batch's new identities at once (so the catalogue's per-row seat check, its validate hook, is not run)
+      await assertSeats(tx, clientId, 'identities', batch.filter((r) => !existing.has(r.input.employeeNo as string)).length);
+      const userFields = await userFieldDefs(tx, clientId);
       let created = 0; let updated = 0; let failed = 0;
       for (const r of batch) {
         const x = r.input;
-        const vals = [x.firstName, x.lastName, x.employeeNo, x.idNumber ?? null, x.email ?? null, x.phone ?? null, x.divisionId, x.status ?? 'active', x.validFrom ?? null, x.validTo ?? null, JSON.stringify(x.udf ?? {})];
         await tx.query('savepoint batch_row');
         try {
           const id0 = existing.get(x.employeeNo as string);
-          let id: number;
-          if (id0) {
-            await tx.query(`update identities set first_name = $2, last_name = $3, employee_no = $4, id_number = coalesce($5, id_number), email = coalesce($6, email),
-              phone = coalesce($7, phone), division_id = $8, status = $9, valid_from = coalesce($10::date, valid_from), valid_to = coalesce($11::date, valid_to),
-              udf = udf || $12::jsonb, updated_at = now() where id = $1`, [id0, ...vals]);
-            id = id0;
-          } else {
-            id = (await tx.query<{ id: number }>(`insert into identities (client_id, first_name, last_name, employee_no, id_number, email, phone, division_id, status, valid_from, valid_to, udf)
-              values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) returning id`, [who.clientId, ...vals])).rows[0].id;
-          }
-          const cred = (x.credentials as Record<string, unknown>[] | undefined)?.[0];
-          if (cred) {
-            await tx.query(`insert into credentials (client_id, identity_id, type, number, status) values ($1, $2, $3, $4, 'active')
-              on conflict (client_id, number) do nothing`, [who.clientId, id, cred.type, cred.number]);
-            const held = await tx.query<{ identityId: number }>('select identity_id as "identityId" from credentials where client_id = $1 and number = $2', [who.clientId, cred.number]);
-            if (held.rows[0]?.identityId !== id) throw new RowFailure('credentials.0.number', 'is already issued to another identity');
-          }
-          const { credentials: _c, ...kept } = x;
-          await tx.query('insert into audit_log (client_id, actor, action, entity, entity_id, before, after) values ($1, $2, $3, $4, $5, $6, $7)',
-            [who.clientId, who.actor, id0 ? 'batch-update' : 'batch-create', 'identity', String(id), null, JSON.stringify({ ...kept, id, credential: cred?.number ?? null, row: r.row })]);
+          const before = id0 ? await crud.load(tx, scopes.edit, id0, true) : null;
+          const { credentials, ...kept } = x;
+          const credential = (credentials as Record<string, unknown>[] | undefined)?.[0]?.number ?? null;
+          const { id } = await writeRow(req, tx, before ? into : scopes.create, before ? merged(crud, before, x) : { ...x }, before, {
+            userFields, validateHook: false, readBack: false, savepoint: false,
+            audit: (id) => ({ action: before ? 'batch-update' : 'batch-create', before: null, after: { ...kept, id, credential, row: r.row } }),
+          });
           await tx.query('release savepoint batch_row');
           if (id0) updated++; else { created++; existing.set(x.employeeNo as string, id); }
         } catch (e) {
           await tx.query('rollback to savepoint batch_row');
           failed++;
-          const f = e instanceof RowFailure ? e : null;
-          const pg = e as { code?: string; detail?: string };
-          errors.push({ row: r.row, employeeNo: x.employeeNo as string, field: f?.field ?? (pg.code === '23505' ? 'employeeNo' : '(row)'), message: f?.message ?? (pg.code === '23505' ? 'is already used' : 'could not be imported') });
+          errors.push({ row: r.row, employeeNo: x.employeeNo as string, ...rowFailure(e) });
         }
       }
       return { created, updated, failed };
@@ -170,7 +195,12 @@ export async function* importRows(db: Db, who: { clientId: number; actor: string
     yield { ...p };
   }
 }
-class RowFailure extends Error { constructor(readonly field: string, message: string) { super(message); } }
+/** What the report says of a row the catalogue refused: its first violation (the row's one card is credentials.0). */
+function rowFailure(e: unknown): { field: string; message: string } {
+  const v = e instanceof HttpError ? e.violations?.[0] : undefined;
+  if (v) return { field: v.field.replace(/^credentials\.\d+\./, 'credentials.0.'), message: v.message };
+  return { field: '(row)', message: 'could not be imported' };
+}
 
 /** The per-row error report, by the shared writer (server/http/tabular.ts): a byte-order mark, then the rows. */
 export const errorReportCsv = (errors: RowError[]) =>
@@ -178,6 +208,7 @@ export const errorReportCsv = (errors: RowError[]) =>
 
 export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publish }) {
   const { db } = opts;
+  const writer = identityWriter(db, opts.publish);
   const base = API.batchUpload;
   const config = { privileges: [BATCH_PRIVILEGE] };
 
@@ -191,8 +222,9 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
   async function loadUpload(req: FastifyRequest) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Batch upload');
+    const params: unknown[] = [id];
     const { rows } = await db.query<{ id: number; templateId: number; userId: number; rows: ReadyRow[]; errors: RowError[]; total: number; fileName: string }>(
-      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and client_id = $2`, [id, clientId]);
+      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and ${tenant(params, clientId)}`, params);
     if (!rows[0]) throw new HttpError(404, 'Batch upload not found');
     return { clientId, upload: rows[0] };
   }
@@ -233,19 +265,21 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     const rows = upload.rows;
     // the seats the whole file needs, before anything is written (409 naming the limit, nothing imported)
     await db.transaction(async (tx) => {
-      const emps = rows.map((r) => r.input.employeeNo as string);
-      const known = Number((await tx.query<{ n: string }>('select count(*)::text n from identities where client_id = $1 and employee_no = any($2::text[])', [clientId, emps])).rows[0].n);
+      const emps: unknown[] = [rows.map((r) => r.input.employeeNo as string)];
+      const known = Number((await tx.query<{ n: string }>(`select count(*)::text n from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps)).rows[0].n);
       await assertSeats(tx, clientId, 'identities', rows.length - known);
     });
-    const actor = principal(req).username;
+    const create = await writer.crud.scopeOf(db, req, actionCodes(identitiesResource, 'add'));
+    const edit = await writer.crud.scopeOf(db, req, actionCodes(identitiesResource, 'edit'));
     async function* events() {
       yield sse('start', { total: rows.length, invalid: upload.errors.length });
       let last: ImportProgress = { done: 0, total: rows.length, created: 0, updated: 0, failed: 0 };
-      for await (const p of importRows(db, { clientId, actor }, rows, errors)) { last = p; yield sse('progress', p); }
+      for await (const p of importRows(req, writer, { create, edit, divisionId: tpl.divisionId }, rows, errors)) { last = p; yield sse('progress', p); }
       const result = { ...last, errors: errors.length };
       await db.query('update batch_uploads set result = $2, errors = $3, imported_at = now() where id = $1', [upload.id, JSON.stringify(result), JSON.stringify(errors)]);
       await audit(db, req, { clientId, action: 'batch-import', entity: 'identities', entityId: upload.id, before: null, after: { template: tpl.name, fileName: upload.fileName, ...result } });
-      opts.publish?.(clientId, '/changes/identities', { resource: 'identities', id: 0, action: 'import' });
+      // one change notice for the whole import (the catalogue's, which also refreshes what reads identities)
+      writer.crud.notify(clientId, { resource: 'identities', id: 0, action: 'import' }, null);
       yield sse('end', result);
     }
     reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').header('x-accel-buffering', 'no');

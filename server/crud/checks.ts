@@ -3,7 +3,7 @@
 // the truth: a 23505 the pre-check missed becomes a violation on the field), and the resource's own validate hook.
 // All of them at once: one 400 naming every refused field, each once.
 import type { FastifyRequest } from 'fastify';
-import { checkAllRules, checkUserFieldValues, columnOf, resourceByName, type AnyField, type Fields, type Violation } from '../../contract';
+import { checkAllRules, checkUserFieldValues, columnOf, resourceByName, type AnyField, type Fields, type UserFieldDef, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HttpError, divisionsFor, principal } from '../http/common';
@@ -106,22 +106,25 @@ export function writeChecks(crud: CrudResource) {
   }
 
   /** An extensible resource's `udf` against the tenant's user-defined fields: cleaned in place, violations named udf.<key>. */
-  async function userFieldViolations(ctx: CrudContext, input: Record<string, unknown>, before: Row | null): Promise<Violation[]> {
+  async function userFieldViolations(ctx: CrudContext, input: Record<string, unknown>, before: Row | null, known?: UserFieldDef[]): Promise<Violation[]> {
     if (!r.extensible || !hooks.userFields || ctx.clientId === null) return [];
-    const defs = await hooks.userFields(ctx.tx, ctx.clientId);
+    const defs = known ?? await hooks.userFields(ctx.tx, ctx.clientId);
     const given = input.udf === undefined ? ((before?.udf as Record<string, unknown> | undefined) ?? {}) : (input.udf as Record<string, unknown> | null);
     const { violations, value } = checkUserFieldValues(defs, given);
     input.udf = value;
     return violations;
   }
 
-  async function checks(ctx: CrudContext, req: FastifyRequest, scope: Scope, input: Record<string, unknown>, before: Row | null) {
+  /** All the checks; `opts.userFields` the tenant's fields when the caller read them once, `opts.validateHook`
+   *  false when the caller made the validate hook's checks for all its rows at once. */
+  async function checks(ctx: CrudContext, req: FastifyRequest, scope: Scope, input: Record<string, unknown>, before: Row | null,
+    opts: { userFields?: UserFieldDef[]; validateHook?: false } = {}) {
     const v: Violation[] = [
-      ...(await userFieldViolations(ctx, input, before)),
+      ...(await userFieldViolations(ctx, input, before, opts.userFields)),
       ...checkAllRules(r, input),
       ...(await references(ctx.tx, req, scope, input)),
       ...(await uniques(ctx.tx, scope, ctx.clientId, input, before?.id ?? null)),
-      ...((await hooks.validate?.(ctx, input, before)) ?? []),
+      ...((opts.validateHook === false ? [] : await hooks.validate?.(ctx, input, before)) ?? []),
     ];
     // a field the generic checks and a hook both refuse is named once (the first reason)
     const once = v.filter((x, i) => v.findIndex((y) => y.field === x.field) === i);

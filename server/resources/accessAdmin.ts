@@ -17,6 +17,7 @@ import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf, idParam } from '../http/common';
 import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
 import { rolePrivileges } from './roles';
+import { tenant } from '../db/tenant';
 
 interface Options {
   db: Db; defaults: PolicyDefaults;
@@ -38,7 +39,8 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
 
   app.get(`${API.roles}/:id/privileges`, { config: { privileges: [PRIV.roles.view] } }, async (req) => {
     const id = idParam(req, 'Role');
-    const { rows } = await db.query('select 1 from roles where id = $1 and client_id = $2', [id, clientOf(req)]);
+    const params: unknown[] = [id];
+    const { rows } = await db.query(`select 1 from roles where id = $1 and ${tenant(params, clientOf(req))}`, params);
     if (!rows.length) throw new HttpError(404, 'Role not found');
     return { privileges: await rolePrivileges(db, id) };
   });
@@ -46,8 +48,9 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
   // ---------- operators ----------
   const operatorOf = async (dbx: Db, req: FastifyRequest) => {
     const id = idParam(req, 'Operator');
+    const params: unknown[] = [id];
     const { rows } = await dbx.query<{ id: number; username: string; name: string; disabled: boolean }>(
-      'select id, username, name, disabled from tenant_operators where id = $1 and client_id = $2 limit 1', [id, clientOf(req)]);
+      `select id, username, name, disabled from tenant_operators where id = $1 and ${tenant(params, clientOf(req))} limit 1`, params);
     if (!rows[0]) throw new HttpError(404, 'Operator not found');
     return rows[0];
   };
@@ -56,7 +59,8 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
   const accountOf = async (dbx: Db, req: FastifyRequest): Promise<number[]> => {
     const raw = (req.params as Record<string, string | undefined>).id ?? '';
     if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
-    const { rows } = await dbx.query<{ id: number }>('select id from tenant_operators where id = $1 and client_id = $2 limit 1', [Number(raw), req.principal.clientId]);
+    const params: unknown[] = [Number(raw)];
+    const { rows } = await dbx.query<{ id: number }>(`select id from tenant_operators where id = $1 and ${tenant(params, req.principal.clientId)} limit 1`, params);
     return rows.map((r) => Number(r.id));
   };
   const account = { touches: 'account' as const, accounts: accountOf };

@@ -8,6 +8,7 @@
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError } from '../http/common';
+import { tenant } from '../db/tenant';
 
 const bytesOf = `decode(split_part(t.file, ',', 2), 'base64')`;
 
@@ -27,8 +28,9 @@ export const firmwareHooks: ResourceHooks = {
     rollOut: {
       privilege: PRIV.firmware,
       async run(ctx, before) {
+        const params: unknown[] = [before.id];
         const { rows } = await ctx.tx.query<{ id: number }>(
-          `select c.id from firmware_rollouts r join controllers c on c.id = r.controller_id and c.client_id = $2 where r.firmware_id = $1`, [before.id, ctx.clientId]);
+          `select c.id from firmware_rollouts r join controllers c on c.id = r.controller_id and ${tenant(params, ctx.clientId, 'c')} where r.firmware_id = $1`, params);
         // (the catalogue refuses an empty list already; chosen controllers since deleted leave none here)
         if (!rows.length) throw new HttpError(409, 'Choose the controllers to roll it out to, and save, first.', [{ field: 'rolloutTo', message: 'choose at least one controller' }]);
         const ids = rows.map((r) => Number(r.id));

@@ -6,6 +6,7 @@ import { PRIV, interfacesResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import type { Db } from '../db/db';
 import { clientOf } from '../http/common';
+import { tenant } from '../db/tenant';
 
 export const interfaceHooks: ResourceHooks = {
   async validate(ctx, input, before) {
@@ -21,8 +22,10 @@ export interface Discovered { controllerId: number; controllerName: string; busA
 export function interfaceDiscoveryRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(`${interfacesResource.api}/discover`, { config: { privileges: [PRIV.interfaces.add] } }, async (req): Promise<{ items: Discovered[] }> => {
     const clientId = clientOf(req);
-    const { rows: controllers } = await db.query<{ id: number; name: string; status: string }>('select id, name, status from controllers where client_id = $1 order by name, id', [clientId]);
-    const { rows: taken } = await db.query<{ controller_id: number; bus_address: number }>('select controller_id, bus_address from interfaces where client_id = $1', [clientId]);
+    const ofControllers: unknown[] = [];
+    const { rows: controllers } = await db.query<{ id: number; name: string; status: string }>(`select id, name, status from controllers where ${tenant(ofControllers, clientId)} order by name, id`, ofControllers);
+    const ofInterfaces: unknown[] = [];
+    const { rows: taken } = await db.query<{ controller_id: number; bus_address: number }>(`select controller_id, bus_address from interfaces where ${tenant(ofInterfaces, clientId)}`, ofInterfaces);
     const used = new Set(taken.map((t) => `${t.controller_id}:${t.bus_address}`));
     const items: Discovered[] = [];
     for (const c of controllers) {

@@ -10,6 +10,7 @@ import { object, optional, string } from 'superstruct';
 import { licensesResource, rowSchema, type Seat } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, fill, audit, body, clientOf, idParam, iso } from '../http/common';
+import { tenant } from '../db/tenant';
 
 const PUBLIC_KEY = createPublicKey(`-----BEGIN PUBLIC KEY-----
 MCowBQYDK2VwAyEAzyCfD9v2wNV4f88lrH86FmVsKWbocYndaw/gk8rGnxY=
@@ -73,8 +74,9 @@ const SEAT_COLUMN: Record<Seat, string> = { identities: 'identity_seats', doors:
  */
 export async function assertSeats(tx: Db, clientId: number, seat: Seat, adding: number) {
   if (adding <= 0) return;
+  const params: unknown[] = [];
   const { rows } = await tx.query<{ seats: number; used: number }>(
-    `select t.${SEAT_COLUMN[seat]} as seats, ${USED[seat]} as used from licenses t where t.client_id = $1 for update`, [clientId]);
+    `select t.${SEAT_COLUMN[seat]} as seats, ${USED[seat]} as used from licenses t where ${tenant(params, clientId, 't')} for update`, params);
   const l = rows[0];
   if (!l) return;
   if (l.used + adding > l.seats) {
@@ -94,12 +96,14 @@ const LicenseInput = object({ licenseKey: string(), updatedAt: optional(string()
 export function licenseRoutes(app: FastifyInstance, db: Db) {
   const r = licensesResource;
   const load = async (dbx: Db, clientId: number, id: number, lock = false) => {
-    const { rows } = await dbx.query<Record<string, unknown>>(`select ${SELECT} from licenses t where t.id = $1 and t.client_id = $2${lock ? ' for update' : ''}`, [id, clientId]);
+    const params: unknown[] = [id];
+    const { rows } = await dbx.query<Record<string, unknown>>(`select ${SELECT} from licenses t where t.id = $1 and ${tenant(params, clientId, 't')}${lock ? ' for update' : ''}`, params);
     if (!rows[0]) throw new HttpError(404, 'License not found');
     return toRow(rows[0]);
   };
   app.get(r.api, { config: { privileges: [r.privileges.view] } }, async (req) => {
-    const { rows } = await db.query<Record<string, unknown>>(`select ${SELECT} from licenses t where t.client_id = $1 order by t.id`, [clientOf(req)]);
+    const params: unknown[] = [];
+    const { rows } = await db.query<Record<string, unknown>>(`select ${SELECT} from licenses t where ${tenant(params, clientOf(req), 't')} order by t.id`, params);
     return { items: rows.map(toRow), total: rows.length, page: 0, size: rows.length || 1 };
   });
   app.get(`${r.api}/:id`, { config: { privileges: [r.privileges.view] } }, async (req) => load(db, clientOf(req), idParam(req, 'License')));

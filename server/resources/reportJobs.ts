@@ -21,6 +21,7 @@ import { attendanceClock, attendanceDays, summarise } from '../db/queries/attend
 import { HttpError, clientOf, divisionsFor, fill, idParam, iso, principal } from '../http/common';
 import { TABULAR_TYPES, tableStream, type Column } from '../http/tabular';
 import { HANDOVER_COLUMNS, fullDigest, handoverLines, shiftsEndingIn } from '../http/handover';
+import { tenant } from '../db/tenant';
 
 interface Job {
   id: number; client_id: number; name: string; report: ReportJobKind; frequency: string; hour: number; weekday: string; month_day: number; keep_runs: number; keep_days: number;
@@ -367,7 +368,8 @@ export const reportJobHooks: ResourceHooks = {
 /** The job `id` of the request's client, when its family's `action` code is held (404 otherwise: another family's or tenant's). */
 async function visibleJob(db: Db, req: FastifyRequest, action: 'view' | 'edit' = 'view'): Promise<number> {
   const id = idParam(req, 'Scheduled report job');
-  const { rows } = await db.query<{ report: ReportJobKind }>('select report from report_jobs where id = $1 and client_id = $2', [id, clientOf(req)]);
+  const params: unknown[] = [id];
+  const { rows } = await db.query<{ report: ReportJobKind }>(`select report from report_jobs where id = $1 and ${tenant(params, clientOf(req))}`, params);
   const held = principal(req).entries.flatMap((e) => e.privilegeIds);
   if (!rows[0] || !mayOnRow(reportJobsResource, 'view', held, rows[0])) throw new HttpError(404, fill('{what} not found', { what: reportJobsResource.label.one }));
   if (action === 'edit' && !mayOnRow(reportJobsResource, 'edit', held, rows[0])) throw new HttpError(403, fill('Needs privilege {code}', { code: familyOf(reportJobsResource, rows[0].report)!.edit! }));

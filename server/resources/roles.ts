@@ -5,6 +5,7 @@ import { AssignPrivilegesRequest, PLATFORM_PRIVILEGES, PRIV, PRIVILEGE_CODES, ty
 import type { Db } from '../db/db';
 import type { ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, body } from '../http/common';
+import { tenant } from '../db/tenant';
 
 export async function rolePrivileges(db: Db, roleId: number): Promise<RolePrivilege[]> {
   const { rows } = await db.query<{ code: string; division_id: number | null }>(
@@ -22,7 +23,8 @@ export function roleHooks(): ResourceHooks {
         async run(ctx, before) {
           const input = body(ctx.req.body, AssignPrivilegesRequest);
           const v: Violation[] = [];
-          const divisions = new Set((await ctx.tx.query<{ id: number }>('select id from divisions where client_id = $1', [ctx.clientId])).rows.map((r) => r.id));
+          const params: unknown[] = [];
+          const divisions = new Set((await ctx.tx.query<{ id: number }>(`select id from divisions where ${tenant(params, ctx.clientId)}`, params)).rows.map((r) => r.id));
           input.privileges.forEach((p, i) => {
             if (!PRIVILEGE_CODES.has(p.code)) v.push({ field: `privileges.${i}.code`, message: `${p.code} is not a privilege of the catalogue` });
             else if (PLATFORM_PRIVILEGES.includes(p.code)) v.push({ field: `privileges.${i}.code`, message: `${p.code} is a platform privilege; only a platform operator holds it` });

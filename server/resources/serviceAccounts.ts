@@ -7,6 +7,7 @@ import { apiKeySessionJti, endKeySession, newApiKey } from '../auth/apiKeys';
 import { serviceAccountUsers } from '../auth/accountScope';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
+import { tenant } from '../db/tenant';
 
 const slug = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'account';
 
@@ -42,9 +43,11 @@ export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): Reso
       privilege: PRIV.serviceAccounts.edit,
       async run(ctx, before) {
         const key = newApiKey();
-        const { rows } = await ctx.tx.query<{ key_id: string | null }>('select key_id from service_accounts where id = $1 and client_id = $2', [before.id, ctx.clientId]);
-        await ctx.tx.query(`update service_accounts set key_id = $3, key_hash = $4, key_prefix = $5, key_issued_at = now(), key_revoked_at = null, updated_at = now()
-          where id = $1 and client_id = $2`, [before.id, ctx.clientId, key.keyId, key.hash, key.prefix]);
+        const params: unknown[] = [before.id];
+        const { rows } = await ctx.tx.query<{ key_id: string | null }>(`select key_id from service_accounts where id = $1 and ${tenant(params, ctx.clientId)}`, params);
+        const issue: unknown[] = [before.id, key.keyId, key.hash, key.prefix];
+        await ctx.tx.query(`update service_accounts set key_id = $2, key_hash = $3, key_prefix = $4, key_issued_at = now(), key_revoked_at = null, updated_at = now()
+          where id = $1 and ${tenant(issue, ctx.clientId)}`, issue);
         await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);
         if (rows[0]?.key_id) ended.set(before.id, apiKeySessionJti(rows[0].key_id));
         reveal(ctx, key.key);
@@ -56,8 +59,10 @@ export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): Reso
       privilege: PRIV.serviceAccounts.edit,
       async run(ctx, before) {
         if (before.keyRevokedAt || !before.keyPrefix) throw new HttpError(409, fill('{name} has no key to revoke', { name: String(before.name) }));
-        const { rows } = await ctx.tx.query<{ key_id: string | null }>('select key_id from service_accounts where id = $1 and client_id = $2', [before.id, ctx.clientId]);
-        await ctx.tx.query('update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and client_id = $2', [before.id, ctx.clientId]);
+        const params: unknown[] = [before.id];
+        const { rows } = await ctx.tx.query<{ key_id: string | null }>(`select key_id from service_accounts where id = $1 and ${tenant(params, ctx.clientId)}`, params);
+        const revoke: unknown[] = [before.id];
+        await ctx.tx.query(`update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and ${tenant(revoke, ctx.clientId)}`, revoke);
         await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);
         if (rows[0]?.key_id) ended.set(before.id, apiKeySessionJti(rows[0].key_id));
       },

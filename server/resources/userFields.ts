@@ -3,10 +3,12 @@
 import { choicesOf, type UserFieldDef } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
 
 export async function userFieldDefs(tx: Db, clientId: number): Promise<UserFieldDef[]> {
+  const params: unknown[] = [];
   const { rows } = await tx.query<UserFieldDef>(
-    `select key, label, kind, required, max_length as "maxLength", options, position from user_fields where client_id = $1 order by coalesce(position, 0), id`, [clientId]);
+    `select key, label, kind, required, max_length as "maxLength", options, position from user_fields where ${tenant(params, clientId)} order by coalesce(position, 0), id`, params);
   return rows;
 }
 

@@ -6,6 +6,7 @@ import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, clientToday, dayFromTodayViolation,
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
 import { companyNameSql, siteCodeSql } from './settings';
+import { tenant } from '../db/tenant';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -17,8 +18,9 @@ async function todayOfClient(ctx: CrudContext): Promise<string> {
 
 /** The client's visitor properties [0.7.5.0] (contract/resources/settings.ts), their defaults while none are saved. */
 export async function visitorProperties(ctx: CrudContext) {
+  const params: unknown[] = [];
   const { rows } = await ctx.tx.query<{ require_photo: boolean; require_id_number: boolean; require_host_identity: boolean; days_ahead: number }>(
-    'select require_photo, require_id_number, require_host_identity, days_ahead from visitor_properties where client_id = $1', [ctx.clientId]);
+    `select require_photo, require_id_number, require_host_identity, days_ahead from visitor_properties where ${tenant(params, ctx.clientId)}`, params);
   const p = rows[0];
   return { requirePhoto: !!p?.require_photo, requireIdNumber: !!p?.require_id_number, requireHostIdentity: !!p?.require_host_identity, daysAhead: p ? Number(p.days_ahead) : DAYS_AHEAD_MAX };
 }
@@ -81,7 +83,10 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
     actions: {
       'badge-printed': {
         privilege: PRIV.visitors.add,
-        async run(ctx, before) { await ctx.tx.query('update visitors set badge_printed_at = now(), updated_at = now() where id = $1 and client_id = $2', [before.id, ctx.clientId]); },
+        async run(ctx, before) {
+          const params: unknown[] = [before.id];
+          await ctx.tx.query(`update visitors set badge_printed_at = now(), updated_at = now() where id = $1 and ${tenant(params, ctx.clientId)}`, params);
+        },
         audit: (_before, after) => ({ before: null, after: { badgePrintedAt: after.badgePrintedAt } }),
       },
       'sign-in': move('on-site', PRIV.visitors.signIn, publish),

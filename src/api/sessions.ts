@@ -1,8 +1,6 @@
-// Calls of the Monitor sessions screens (issue 4), as actors for the list and end-session machines. Every answer
+// Calls of the Monitor sessions screens (issue 4); their actors are the system's (src/system/logic.ts). Every answer
 // is validated with its contract schema.
-import { fromPromise } from 'xstate';
 import { API, EndSessionsResult, Page, SessionSummary, type PageOf, type SessionKind } from '../../contract';
-import type { ListQueryInput } from '../../machines/resourceList';
 import { api } from './client';
 import { checked, listQuery, type ListParams } from './endpoints';
 
@@ -19,8 +17,3 @@ export async function endSessions(kind: SessionKind, ids: number[]): Promise<End
   const r = await api.post(path, { ids });
   return checked(r.data, EndSessionsResult, path);
 }
-
-export const sessionActors = (kind: SessionKind) => ({
-  fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) => listSessions(kind, { page: input.page, size: input.size, sort: input.sort, filters: input.filters })),
-  endSessions: fromPromise<EndSessionsResult, { ids: number[] }>(({ input }) => endSessions(kind, input.ids)),
-});

@@ -14,9 +14,14 @@ import { Shell } from './Shell';
 import { FullPageSpinner } from '../ui/FullPageSpinner';
 import { Toasts } from './Toasts';
 import { useSystemActor } from '../hooks/useSystemActor';
+import { wireConsole } from '../hooks/wiring';
+import { consoleWiring } from '../system/wiring';
 import { useTourAtSignIn } from './useTourAtSignIn';
 import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
 import { routeTitle, tx, useLocale } from '../i18n';
+
+// the one place the shell gives the hooks (and so the views) the console's wiring, before the first render (issue 28)
+wireConsole(consoleWiring);
 
 export function App() {
   useTourAtSignIn();

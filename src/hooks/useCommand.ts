@@ -6,8 +6,8 @@ import type { ActorRefFrom } from 'xstate';
 import { TOAST_MS } from '../../contract';
 import type { commandMachine } from '../../machines/command';
 import { say, tx } from '../i18n';
-import { notify } from '../system/notices';
-import type { LogicIdOf, ResourceView } from '../system/logic';
+import { notify } from './console';
+import type { LogicIdOf, ResourceView } from './wiring';
 import { useViewActor } from './useViewActor';
 
 export type CommandSaid = (command: string, result: unknown) => { title: string; message: string } | null;

@@ -7,7 +7,7 @@ import { readingMachine, readingNotice, selectReadBusy, selectReadFailed, type R
 import { useChangeNotices, type NoticeSource } from './useChangeNotices';
 import { useViewActor } from './useViewActor';
 import type { ActorRefFrom } from 'xstate';
-import type { LogicIdOf } from '../system/logic';
+import type { LogicIdOf } from './wiring';
 
 /**
  * `notices`: real-time notices after which the answer is read again (useChangeNotices) — at once, or with `live` at

@@ -13,10 +13,12 @@
 import { useEffect, useState } from 'react';
 import { useActorRef } from '@xstate/react';
 import { createActor, toObserver, type ActorRefFrom, type AnyActorLogic, type AnyActorRef, type AnyEventObject, type Observer, type Subscription } from 'xstate';
-import { closeViewActor, openViewActor } from '../system/browser';
-import { viewLogic, type ResourceLogics, type ViewLogicId, type ViewLogics } from '../system/logic';
+import { wiring, type ResourceLogics, type ViewLogicId, type ViewLogics } from './wiring';
 
-export type { LogicIdOf, ViewLogicId } from '../system/logic';
+export type { LogicIdOf, ViewLogicId } from './wiring';
+const openViewActor = (label: string, input: unknown) => wiring().openViewActor(label, input);
+const closeViewActor = (id: string) => wiring().closeViewActor(id);
+const viewLogic = (label: string) => wiring().viewLogic(label);
 
 /** A subscription that follows the handle's target; `moved` tells a snapshot subscriber to read the new target's snapshot. */
 interface Moved { sub: Subscription; attach: (target: AnyActorRef) => Subscription; moved?: (target: AnyActorRef) => void }

@@ -1,6 +1,7 @@
 // Read-only lists over the audit trail and the UI error log: the same catalogue, no forms.
 import { any } from 'superstruct';
-import { API, AuditEntry, PRIV, StoredEvent, UiErrorRow, auditChangedFields } from '../../contract';
+import { PRIV, auditChangedFields, type AuditEntry, type StoredEvent, type UiErrorRow } from '../../contract';
+import { consoleList } from '../../contract/consoleLists';
 import { createElement } from 'react';
 import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';
 import { defineResource } from './defineResource';
@@ -10,14 +11,12 @@ const when = (iso: string | null | undefined) => (iso ? showDateTime(iso) : '');
 const changed = (r: AuditEntry) => auditChangedFields(r).join(', ');
 
 export const activityReport = defineResource<AuditEntry>({
-  name: 'activity',
+  ...consoleList('activity'),
   title: 'Activity report',
   singular: 'Change',
   path: '/report/activity',
   privileges: { view: PRIV.activityReport },
-  schema: AuditEntry,
   input: any(),
-  api: API.audit,
   primary: { title: 'When', field: 'at', value: (r) => when(r.at), width: 215, zoned: true },
   columns: [
     { field: 'actor', title: 'Operator', width: 140, sortable: true },
@@ -33,14 +32,12 @@ export const activityReport = defineResource<AuditEntry>({
 
 
 export const uiErrors = defineResource<UiErrorRow>({
-  name: 'ui-errors',
+  ...consoleList('ui-errors'),
   title: 'UI error log',
   singular: 'Error',
   path: '/server/ui-errors',
   privileges: { view: PRIV.errorLog },
-  schema: UiErrorRow,
   input: any(),
-  api: API.uiErrors,
   primary: { title: 'When', field: 'at', value: (r) => when(r.at), width: 215, zoned: true },
   columns: [
     { field: 'message', title: 'Error', width: 360, sortable: false },
@@ -54,14 +51,12 @@ export const uiErrors = defineResource<UiErrorRow>({
 
 /** The event history [0.6.2.0] over millions of stored events: paged and sorted on the server, filtered by the screen. */
 export const eventHistory = defineResource<StoredEvent>({
-  name: 'event-history',
+  ...consoleList('event-history'),
   title: 'Event report',
   singular: 'Event',
   path: '/report/event',
   privileges: { view: PRIV.eventReport },
-  schema: StoredEvent,
   input: any(),
-  api: API.events,
   primary: { title: 'When', field: 'time', value: (r) => when(r.time), width: 215, zoned: true },
   columns: [
     { field: 'eventCode', title: 'Code', width: 80, sortable: true, value: (r) => String(r.eventCode) },

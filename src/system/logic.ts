@@ -1,7 +1,7 @@
 // The console's wiring (issue 28): the logic of every view's own actor, registered here by id, once. A view never
 // brings logic: it asks the `views` actor (machines/views.ts) to open `'dailyAttendanceReading'` or
 // `'list:identities'` through its hook (src/hooks/useViewActor.ts), and the system resolves the id here: the same
-// machines with their REST calls, streams and devices provided (src/api for the raw calls). A replay resolves the ids
+// machines with their REST calls, streams and devices provided (src/api holds only the transport: the client and the raw calls). A replay resolves the ids
 // its own way (machines/journal.ts), so what a view runs is decided in one place, not in the view.
 //
 // Two kinds of id:
@@ -9,19 +9,21 @@
 // - `list:<resource>`, `form:<resource>`, `commands:<resource>`: the generic list, form and list commands of a catalogue
 //   resource (contract/resources) or of one of the few resources declared only for the console (the reports' lists,
 //   the sessions lists), made once per resource.
-import type { AnyActorLogic } from 'xstate';
+import { fromPromise, type AnyActorLogic } from 'xstate';
 import type { Struct } from 'superstruct';
-import { API, AuditEntry, StoredEvent, UiErrorRow, apiPaths, resourceByName, rowSchema, type SessionKind } from '../../contract';
+import { apiPaths, resourceByName, rowSchema, type EndSessionsResult, type PageOf, type SessionKind } from '../../contract';
+import { CONSOLE_LISTS } from '../../contract/consoleLists';
 import { createResourceFormMachine } from '../../machines/resourceForm';
 import { createResourceListMachine } from '../../machines/resourceList';
 import { commandMachine } from '../../machines/command';
 import { sessionEndMachine } from '../../machines/sessionEnd';
 import { badgePrintMachine } from '../../machines/badgePrint';
-import * as reads from '../api/readActors';
-import * as passwords from '../api/passwordActors';
-import { resourceActors } from '../api/resourceActors';
-import { sessionActors } from '../api/sessions';
-import { printBadgeLogic } from '../api/printBadge';
+import type { ListQueryInput } from '../../machines/resourceList';
+import { endSessions, listSessions } from '../api/sessions';
+import * as reads from './readActors';
+import * as passwords from './passwordActors';
+import { resourceActors } from './resourceActors';
+import { printBadgeLogic } from './printBadge';
 
 /** The resource lists and forms of this console: made once per resource. */
 const resourceMachines = (api: string, schema: Struct<any, any>, bulkDelete?: string, shownOnce: readonly string[] = [], singleton = false) => {
@@ -36,11 +38,10 @@ const resourceMachines = (api: string, schema: Struct<any, any>, bulkDelete?: st
 export type ResourceView = keyof ReturnType<typeof resourceMachines>;
 export type ResourceLogics = ReturnType<typeof resourceMachines>;
 
-/** Lists the console declares for itself (not catalogue resources): their REST path and row; the sessions lists. */
-const CONSOLE_LISTS: Record<string, () => Partial<ResourceLogics>> = {
-  activity: () => resourceMachines(API.audit, AuditEntry),
-  'ui-errors': () => resourceMachines(API.uiErrors, UiErrorRow),
-  'event-history': () => resourceMachines(API.events, StoredEvent),
+/** Lists the console declares for itself (not catalogue resources): those over a REST path and row (contract's
+ *  CONSOLE_LISTS, the report screens' source too), and the sessions lists. */
+const CONSOLE_LOGICS: Record<string, () => Partial<ResourceLogics>> = {
+  ...Object.fromEntries(Object.entries(CONSOLE_LISTS).map(([name, l]) => [name, () => resourceMachines(l.api, l.schema)])),
   'operator-sessions': () => ({ list: createResourceListMachine({ fetchPage: sessionActors('operator').fetchPage }) }),
   'service-sessions': () => ({ list: createResourceListMachine({ fetchPage: sessionActors('service').fetchPage }) }),
 };
@@ -51,11 +52,16 @@ function resourceLogics(name: string): Partial<ResourceLogics> | undefined {
   if (m) return m;
   const d = resourceByName(name);
   if (d) m = resourceMachines(d.api, rowSchema(d), d.privileges.delete ? apiPaths(d).bulkDelete : undefined, d.screens?.shownOnce?.map((x) => x.field), !!d.singleton);
-  else m = CONSOLE_LISTS[name]?.();
+  else m = CONSOLE_LOGICS[name]?.();
   if (m) made.set(name, m);
   return m;
 }
 
+/** The Monitor sessions screens' actors (issue 4): a page of sessions, ending some. */
+const sessionActors = (kind: SessionKind) => ({
+  fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) => listSessions(kind, { page: input.page, size: input.size, sort: input.sort, filters: input.filters })),
+  endSessions: fromPromise<EndSessionsResult, { ids: number[] }>(({ input }) => endSessions(kind, input.ids)),
+});
 /** A session list's end-sessions actor. */
 const sessionEnd = (kind: SessionKind) => sessionEndMachine.provide({ actors: { endSessions: sessionActors(kind).endSessions } });
 
@@ -82,11 +88,11 @@ export type ResourceLogicId = `${ResourceView}:${string}`;
 // the shapes of their answers, for the views that show them (src/hooks/answers.ts)
 export type { ServerFile } from '../api/files';
 export type { ExportFormat } from '../api/stream';
-export type { ExportInput, RowActionInput } from '../api/resourceActors';
+export type { ExportInput, RowActionInput } from './resourceActors';
 export type {
   AccessPreview, AccessPreviewAnswer, AlarmGroupRow, AuditChainReport, DiscoveredBoard, EventExportInput, OperatorSettingsValues,
   PrivilegeHoldersRow, ReportJobRun, ReportJobRuns, SpecialDateRow, Tick,
-} from '../api/readActors';
+} from './readActors';
 
 const isLogic = (x: unknown): x is AnyActorLogic => typeof x === 'object' && x !== null && 'transition' in x && 'getInitialSnapshot' in x;
 

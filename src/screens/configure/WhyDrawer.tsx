@@ -1,5 +1,5 @@
 // "Why?" on a denied swipe (issue 12): a button on the event's row that asks the server to decide the stored swipe
-// again (GET /event/manage/events/:id/explain, through the command machine provided in src/api/readActors.ts: the view only
+// again (GET /event/manage/events/:id/explain, through the command machine provided in src/system/readActors.ts: the view only
 // sends and selects) and a
 // drawer with the reason and each check of the chain, passed or failed.
 import { useEffect, useState } from 'react';

@@ -1,6 +1,6 @@
 // The events screen's gap fill: after every reconnect (and wake from sleep) the event socket says it resynced; the
 // events stored while the console was not listening are read after the newest id the screen shows, so the live list
-// has no hole. The reads run in the screen's gap fill actor (machines/gapFill.ts, its read in src/api/readActors.ts),
+// has no hole. The reads run in the screen's gap fill actor (machines/gapFill.ts, its read in src/system/readActors.ts),
 // side by side; the view only says when and after which id, and takes what is found.
 import { useEffect, useRef } from 'react';
 import type { Event } from '../../../contract';

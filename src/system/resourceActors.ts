@@ -4,8 +4,8 @@ import type { Struct } from 'superstruct';
 import type { PageOf } from '../../contract';
 import type { ListQueryInput } from '../../machines/resourceList';
 import type { ActInput, SaveInput, Saved } from '../../machines/resourceForm';
-import { resourceApi } from './endpoints';
-import { loadAll } from './queue';
+import { resourceApi } from '../api/endpoints';
+import { loadAll } from '../api/queue';
 
 /** The list's export: the server's streamed CSV of the filtered rows, or (a resource the server does not export) every filtered row, for the view to write as CSV. */
 export type ExportInput = { filters: Record<string, unknown>; sort: readonly unknown[]; serverCsv: boolean; format?: 'csv' | 'xlsx' };

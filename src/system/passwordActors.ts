@@ -1,7 +1,7 @@
 // Password flows run in the generic resourceForm machine with their endpoint as the save actor.
 import { fromPromise } from 'xstate';
 import { createResourceFormMachine, type SaveInput, type Saved } from '../../machines/resourceForm';
-import { changePassword, resetFinish, resetInit, resetOperatorPassword } from './endpoints';
+import { changePassword, resetFinish, resetInit, resetOperatorPassword } from '../api/endpoints';
 
 const saving = (call: (values: any) => Promise<unknown>) =>
   createResourceFormMachine({ save: fromPromise<Saved, SaveInput>(async ({ input }) => { await call(input.values); return { id: 1 }; }) });

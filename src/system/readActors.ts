@@ -11,7 +11,7 @@ import { commandMachine } from '../../machines/command';
 import { restoreMachine } from '../../machines/restore';
 import {
   operatorAction, addVisitorCredentials, buildTimesheet, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
-} from './endpoints';
+} from '../api/endpoints';
 // issue 11 (views-tasks)
 import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, floorPlanPropertiesResource, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
@@ -20,22 +20,22 @@ import {
   assignPrivileges, backupFile, batchErrorReport, deleteBackup, listBackups, platformHistory, listReportJobRuns, reportJobFile, retryReportJobRun, restoreBackup, takeBackup, uploadBackup, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
   previewAccessChange, previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
   type AccessPreview, type OperatorSettingsValues, type Tick,
-} from './endpoints';
-import { ApiError, isNotFound } from './errors';
-import { exportEventHistory, streamGet, type ExportFormat } from './stream';
-import { listRecordings, openRecording } from '../system/journalRecordings';
-import { auditChainExport, auditChainVerify } from './endpoints';
-import { alarmHandlingFile, getAlarmHandling } from './endpoints';
-import { acknowledgeHandover, getLatestHandover } from './endpoints';
+} from '../api/endpoints';
+import { ApiError, isNotFound } from '../api/errors';
+import { exportEventHistory, streamGet, type ExportFormat } from '../api/stream';
+import { listRecordings, openRecording } from './journalRecordings';
+import { auditChainExport, auditChainVerify } from '../api/endpoints';
+import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
+import { acknowledgeHandover, getLatestHandover } from '../api/endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
-import { fileAt } from './files';
+import { fileAt } from '../api/files';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
   actors: { read: fromPromise<unknown, void>(() => listDivisions({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] })) },
 });
 // the answers' types, for the views that show them (they import nothing of endpoints)
-export type { AlarmGroupRow, DiscoveredBoard, SpecialDateRow } from './endpoints';
+export type { AlarmGroupRow, DiscoveredBoard, SpecialDateRow } from '../api/endpoints';
 
 /** A view without anything to read (no division choice, no door rights) reads nothing. */
 export const nothingToRead = readingMachine.provide({ actors: { read: fromPromise<unknown, void>(async () => null) } });
@@ -182,10 +182,10 @@ export const backupCommands = commandMachine.provide({ actors: { run: fromPromis
 export const reportJobDownloads = commands((command) => { const [job, run] = command.split('|').map(Number); return reportJobFile(job, run); });
 /** `<jobId>|<runId>`: Retry of a failed run (made again for its period and delivered). */
 export const reportJobRetries = commands((command) => { const [job, run] = command.split('|').map(Number); return retryReportJobRun(job, run); });
-export type { ReportJobRun, ReportJobRuns } from './endpoints';
+export type { ReportJobRun, ReportJobRuns } from '../api/endpoints';
 /** A scheduled report job's history, newest first, and whether the server mails (the job's page). */
 export const reportJobRunsReading = reading((id: number | null) => (id === null ? Promise.resolve(null) : listReportJobRuns(id)));
-export type { PrivilegeHoldersRow, Tick } from './endpoints';
+export type { PrivilegeHoldersRow, Tick } from '../api/endpoints';
 /** /manage/privileges: every code with the client's roles holding it; the client's divisions by id. */
 export const privilegeHoldersReading = reading(() => listPrivilegeHolders());
 /** /manage/roles/assign-privileges/:id: the role's name and its ticked codes. */
@@ -204,7 +204,7 @@ export const assignPrivilegeCommands = commands(async (command) => {
   }
 });
 
-export type { OperatorSettingsValues } from './endpoints';
+export type { OperatorSettingsValues } from '../api/endpoints';
 /** /manage/operator-settings: the client's settings as one form (loaded, saved, refused values back on their fields). */
 export const operatorSettingsForm = createResourceFormMachine({
   load: fromPromise<unknown, { id: number }>(() => getOperatorSettings()),
@@ -270,7 +270,7 @@ export const accessPreviewLogic = reading(async (input: AccessPreviewInput): Pro
     throw e;
   }
 });
-export type { AccessPreview } from './endpoints';
+export type { AccessPreview } from '../api/endpoints';
 
 /** The events screen's export (machines/download.ts): its stored history with the screen's filter, streamed with progress. */
 export type EventExportInput = { filters: Record<string, string>; format: ExportFormat };
@@ -318,7 +318,7 @@ export const timesheetBuildCommands = formCommand<TimesheetBuild>('built', build
 /** The activity report (issue 31): the client's audit chain verified now; and its verifiable export (answers the file). */
 export const auditChainReading = reading(() => auditChainVerify());
 export const auditChainExports = commands(() => auditChainExport());
-export type { AuditChainReport } from './endpoints';
+export type { AuditChainReport } from '../api/endpoints';
 /** The alarm handling report (issue 31): the period asked for (nothing while it is not a valid one); and its file,
  *  command `<csv|xlsx>|<from>|<to>` (answers the file). */
 export const alarmHandlingReading = reading((q: { from: string; to: string } | null) => (q ? getAlarmHandling(q) : Promise.resolve(null)));
@@ -326,7 +326,7 @@ export const alarmHandlingExports = commands((command) => {
   const [format, from, to] = command.split('|');
   return alarmHandlingFile({ format: format === 'xlsx' ? 'xlsx' : 'csv', from, to });
 });
-export type { AlarmHandlingReport } from './endpoints';
+export type { AlarmHandlingReport } from '../api/endpoints';
 /** The attendance screens' files (issue 29), the server's tabular writer: command `daily|<csv|xlsx>|<date>|<teamId>`
  *  or `summary|<csv|xlsx>|<from>|<to>|<teamId>` (answers the file). */
 export const attendanceExports = commands((command) => {

@@ -4,7 +4,7 @@ import { fromPromise } from 'xstate';
 import type { BadgeVisitor } from '../../contract';
 import type { CompanionActor } from '../../machines/companion';
 import { selectCanPrintBadge } from '../../machines/companion.selectors';
-import { recordBadgePrinted } from './endpoints';
+import { recordBadgePrinted } from '../api/endpoints';
 
 /** How long the companion may take to answer a print before the console gives up. */
 export const PRINT_TIMEOUT_MS = 30_000;
