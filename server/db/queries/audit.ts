@@ -1,6 +1,7 @@
 // The audit trail: who changed what in which client, with the row before and after.
 import type { AuditEntry } from '../../../contract';
 import type { Db } from '../db';
+import { tenant } from '../tenant';
 import { like, window, type ListWindow } from './list';
 
 export interface AuditRow {
@@ -29,13 +30,14 @@ export async function insertAudit(db: Db, a: AuditFields): Promise<void> {
   ]);
 }
 export async function listAudit(db: Db, clientId: number, l: ListWindow): Promise<{ rows: AuditRow[]; total: number }> {
-  const params: unknown[] = [clientId];
-  let where = 'client_id = $1';
+  const params: unknown[] = [];
+  let where = tenant(params, clientId);
   if (l.q) { params.push(like(l.q)); where += ' and (actor ilike $2 or action ilike $2 or entity ilike $2 or entity_id ilike $2)'; }
   const total = await db.query<{ n: string }>(`select count(*)::text n from audit_log where ${where}`, params);
   const { rows } = await db.query<AuditRow>(`select * from audit_log where ${where} ${window(l)}`, params);
   return { rows, total: Number(total.rows[0].n) };
 }
 export async function recentChanges(db: Db, clientId: number, limit: number): Promise<AuditRow[]> {
-  return (await db.query<AuditRow>('select * from audit_log where client_id = $1 order by id desc limit $2', [clientId, limit])).rows;
+  const params: unknown[] = [limit];
+  return (await db.query<AuditRow>(`select * from audit_log where ${tenant(params, clientId)} order by id desc limit $1`, params)).rows;
 }

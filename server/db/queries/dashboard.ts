@@ -4,6 +4,7 @@
 // divisions, and alarms and events by their source's division) to the user's, and a door or an event without a
 // division belongs to the whole client.
 import type { Db } from '../db';
+import { tenant } from '../tenant';
 import type { DashboardPart, DashboardSummary, HourCount } from '../../../contract';
 
 export interface DashboardAsk { part: DashboardPart; divisions: number[] }
@@ -22,53 +23,58 @@ async function perHour(db: Db, sql: string, params: unknown[]): Promise<HourCoun
   });
 }
 const SINCE = `date_trunc('hour', now()) - interval '23 hours'`;
-/** An event (alias e) of the user's divisions ($2), or of none. */
-const IN_DIVISIONS = `(e.division_id is null or e.division_id = any($2::int[]))`;
+/** An event (alias e) of the user's divisions ($1), or of none. */
+const IN_DIVISIONS = `(e.division_id is null or e.division_id = any($1::int[]))`;
 
 export async function dashboardParts(db: Db, clientId: number, asks: DashboardAsk[]): Promise<Omit<DashboardSummary, 'recentChanges'>> {
   const out: Omit<DashboardSummary, 'recentChanges'> = {};
   for (const { part, divisions } of asks) {
+    // a part's query: the user's divisions are $1, the tenant's condition is tenant()'s (server/db/tenant.ts), $2
+    const params: unknown[] = [divisions];
+    const own = (alias?: string) => tenant(params, clientId, alias);
     switch (part) {
       // issue 13: counted as rows change (migration 100's triggers), not on every dashboard (0.3–0.9 s at 200,000)
       case 'identities':
-        out.identities = await count(db, 'select coalesce(sum(identities), 0)::text n from division_counts where client_id = $1 and division_id = any($2::int[])', [clientId, divisions]);
+        out.identities = await count(db, `select coalesce(sum(identities), 0)::text n from division_counts where ${own()} and division_id = any($1::int[])`, params);
         break;
       case 'activeCredentials':
-        out.activeCredentials = await count(db, 'select coalesce(sum(active_credentials), 0)::text n from division_counts where client_id = $1 and division_id = any($2::int[])', [clientId, divisions]);
+        out.activeCredentials = await count(db, `select coalesce(sum(active_credentials), 0)::text n from division_counts where ${own()} and division_id = any($1::int[])`, params);
         break;
       case 'divisions':
-        out.divisions = await count(db, 'select count(*)::text n from divisions where client_id = $1 and id = any($2::int[])', [clientId, divisions]);
+        out.divisions = await count(db, `select count(*)::text n from divisions where ${own()} and id = any($1::int[])`, params);
         break;
       case 'doors':
-        out.doors = await count(db, 'select count(*)::text n from doors where client_id = $1 and (division_id is null or division_id = any($2::int[]))', [clientId, divisions]);
+        out.doors = await count(db, `select count(*)::text n from doors where ${own()} and (division_id is null or division_id = any($1::int[]))`, params);
         break;
       case 'doorsByState': {
         const { rows } = await db.query<{ status: string; n: string }>(`select status, count(*)::text n from doors
-          where client_id = $1 and (division_id is null or division_id = any($2::int[])) group by status order by status`, [clientId, divisions]);
+          where ${own()} and (division_id is null or division_id = any($1::int[])) group by status order by status`, params);
         out.doorsByState = rows.map((r) => ({ status: r.status, count: Number(r.n) }));
         break;
       }
-      case 'controllers':
-        out.controllers = await count(db, 'select count(*)::text n from controllers where client_id = $1', [clientId]);
+      case 'controllers': {
+        const whole: unknown[] = []; // the client's controllers, whatever the divisions
+        out.controllers = await count(db, `select count(*)::text n from controllers where ${tenant(whole, clientId)}`, whole);
         break;
+      }
       case 'openAlarms':
         out.openAlarms = await count(db, `select count(*)::text n from alarms a join events e on e.id = a.event_id
-          where a.client_id = $1 and a.state <> 'processed' and ${IN_DIVISIONS}`, [clientId, divisions]);
+          where ${own('a')} and a.state <> 'processed' and ${IN_DIVISIONS}`, params);
         break;
       case 'alarmsByPriority': {
         const { rows } = await db.query<{ priority: number; n: string }>(`select a.priority, count(*)::text n from alarms a join events e on e.id = a.event_id
-          where a.client_id = $1 and a.state <> 'processed' and ${IN_DIVISIONS} group by a.priority order by a.priority`, [clientId, divisions]);
+          where ${own('a')} and a.state <> 'processed' and ${IN_DIVISIONS} group by a.priority order by a.priority`, params);
         out.alarmsByPriority = rows.map((r) => ({ priority: Number(r.priority), count: Number(r.n) }));
         break;
       }
       case 'alarmsPerHour':
         out.alarmsPerHour = await perHour(db, `select date_trunc('hour', a.raised_at) h, count(*)::text n from alarms a join events e on e.id = a.event_id
-          where a.client_id = $1 and a.raised_at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, [clientId, divisions]);
+          where ${own('a')} and a.raised_at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, params);
         break;
       case 'eventsPerHour':
         // over (client_id, at desc, id desc): one range scan of the last 24 hours
         out.eventsPerHour = await perHour(db, `select date_trunc('hour', e.at) h, count(*)::text n from events e
-          where e.client_id = $1 and e.at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, [clientId, divisions]);
+          where ${own('e')} and e.at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, params);
         break;
       case 'visitorsToday': {
         const { rows } = await db.query<{ day: string; status: string | null; n: string }>(`select (now() at time zone c.timezone)::date::text as day, v.status, count(v.id)::text n

@@ -1,6 +1,7 @@
 // Uploaded session journals (issue 4): one row per recording, its entries one row per seq. Appends are
 // idempotent by seq; a recording belongs to one client, one user and one session (jti).
 import type { Db } from '../db';
+import { tenant } from '../tenant';
 import { like, window, type ListWindow } from './list';
 
 export interface JournalRow {
@@ -46,8 +47,8 @@ export async function updateTotals(db: Db, journalId: number, added: Array<{ seq
 
 /** The client's recordings, newest activity first; `q` matches the user's name or username. */
 export async function listJournals(db: Db, clientId: number, l: ListWindow): Promise<{ rows: JournalListRow[]; total: number }> {
-  const params: unknown[] = [clientId];
-  let where = 'j.client_id = $1';
+  const params: unknown[] = [];
+  let where = tenant(params, clientId, 'j');
   if (l.q) { params.push(like(l.q)); where += ' and (u.username ilike $2 or u.name ilike $2)'; }
   const from = 'from session_journals j join users u on u.id = j.user_id left join sessions s on s.jti = j.jti';
   const total = await db.query<{ n: string }>(`select count(*)::text n ${from} where ${where}`, params);
@@ -57,7 +58,8 @@ export async function listJournals(db: Db, clientId: number, l: ListWindow): Pro
 
 /** One recording of the client (null for another client's or an unknown id). */
 export async function getJournal(db: Db, clientId: number, id: number): Promise<JournalRow | null> {
-  const { rows } = await db.query<JournalRow>('select * from session_journals where id = $1 and client_id = $2', [id, clientId]);
+  const params: unknown[] = [id];
+  const { rows } = await db.query<JournalRow>(`select * from session_journals where id = $1 and ${tenant(params, clientId)}`, params);
   return rows[0] ?? null;
 }
 
