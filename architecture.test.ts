@@ -13,8 +13,7 @@ function files(dir: string): string[] {
   }
   return out;
 }
-const importsOf = (file: string) =>
-  [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
 
 const rules: { folder: string; forbidden: RegExp; why: string }[] = [
   { folder: 'contract', forbidden: /^\.\.\/(machines|src|server)|^(react|axios|fastify|xstate)/, why: 'contract/ imports nothing of ours' },
@@ -23,22 +22,38 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
   // Issue 28: views import contract/, machines/ (selectors, types), src/ui, src/i18n and the hooks room (src/hooks),
   // never the wiring (src/system), the raw calls (src/api) or the transports: they ask for their actors by id
   ...['src/screens', 'src/resources', 'src/ui'].map((folder) => ({
-    folder, forbidden: /^axios$|(^|\/)(api|system|transport)\//, why: 'views ask the hooks room for their actors, never src/system, src/api or src/transport',
+    folder,
+    forbidden: /^axios$|(^|\/)(api|system|transport)\//,
+    why: 'views ask the hooks room for their actors, never src/system, src/api or src/transport',
   })),
   // the shell gives the hooks room the console's wiring (src/app/App.tsx: wireConsole(consoleWiring)): src/system/wiring
   // is the one file of the system it names
-  { folder: 'src/app', forbidden: /^axios$|(^|\/)(api|transport)\/|(^|\/)system\/(?!wiring$)/, why: 'the shell reaches the system only to give the hooks its wiring (src/system/wiring.ts)' },
+  {
+    folder: 'src/app',
+    forbidden: /^axios$|(^|\/)(api|transport)\/|(^|\/)system\/(?!wiring$)/,
+    why: 'the shell reaches the system only to give the hooks its wiring (src/system/wiring.ts)',
+  },
   // …and the hooks room, which every view goes through, imports no src/system at all: it uses the wiring it was given
   // (src/hooks/wiring.ts), so no view depends on the wiring, even through its hooks (../shared/whiteboard.json: never Screens -> Wiring)
-  { folder: 'src/hooks', forbidden: /^axios$|(^|\/)(api|transport|system)\//, why: 'the hooks room uses the wiring the shell gave it, never src/system, src/api or the network' },
+  {
+    folder: 'src/hooks',
+    forbidden: /^axios$|(^|\/)(api|transport|system)\//,
+    why: 'the hooks room uses the wiring the shell gave it, never src/system, src/api or the network',
+  },
   // Issue 28: src/api is the transport (the client, the raw REST and stream calls, their errors): the actors and machine
   // logic that use those calls are the system's (src/system: readActors, resourceActors, passwordActors, printBadge)
-  { folder: 'src/api', forbidden: /^xstate$|^@xstate\/|^\.\.\/(system|hooks|screens|resources|ui|app)\/|^\.\.\/\.\.\/machines\//, why: 'src/api holds no machine logic, actor or view: transport only' },
+  {
+    folder: 'src/api',
+    forbidden: /^xstate$|^@xstate\/|^\.\.\/(system|hooks|screens|resources|ui|app)\/|^\.\.\/\.\.\/machines\//,
+    why: 'src/api holds no machine logic, actor or view: transport only',
+  },
   // Issue 28: the doors room (the hardware port, the doors' live state, presence) is below whatever drives or serves
   // the doors, and the rooms that command doors know the hardware only as that port (the simulator implements it)
   { folder: 'server/doors', forbidden: /^\.\.\/(simulator|http|crud|resources|batch)\//, why: 'the doors room knows no simulator, route or catalogue' },
   ...['server/access', 'server/logic'].map((folder) => ({
-    folder, forbidden: /^\.\.\/simulator\//, why: 'access rules and logic command doors through the hardware port (server/doors/port.ts), never the simulator',
+    folder,
+    forbidden: /^\.\.\/simulator\//,
+    why: 'access rules and logic command doors through the hardware port (server/doors/port.ts), never the simulator',
   })),
 ];
 
@@ -48,7 +63,7 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
 const actorViews: { path: string; why: string }[] = [
   { path: 'src/screens', why: 'the screens read reading, command, form and screen actors' },
   { path: 'src/resources', why: 'the generic lists, forms and pickers read their actors' },
-  { path: 'src/app', why: 'the shell reads the system\'s actors and its own reading actors' },
+  { path: 'src/app', why: "the shell reads the system's actors and its own reading actors" },
   { path: 'src/ui', why: 'shared components only show what they are given' },
 ];
 const viewTasks = /(^|\/)ui\/useTask$|(^|\/)api\/endpoints$/;
@@ -67,13 +82,15 @@ const ownJobExceptions: Record<string, string> = {};
 
 describe('import boundaries of ARCHITECTURE.md', () => {
   it('views start no actor, promise or callback of their own (the REST and stream calls run in actors)', () => {
-    const bad = ['src/screens', 'src/resources', 'src/ui', 'src/app'].flatMap(files)
+    const bad = ['src/screens', 'src/resources', 'src/ui', 'src/app']
+      .flatMap(files)
       .filter((f) => !(f in ownJobExceptions))
       .filter((f) => /\b(createActor|fromPromise|fromCallback)\(/.test(readFileSync(f, 'utf8')));
     expect(bad).toEqual([]);
   });
   it('views open their own actors through useViewActor (children of the actor system), not useActorRef', () => {
-    const bad = ['src/screens', 'src/resources', 'src/ui', 'src/app'].flatMap(files)
+    const bad = ['src/screens', 'src/resources', 'src/ui', 'src/app']
+      .flatMap(files)
       .filter((f) => !(f in ownActorExceptions))
       .filter((f) => /\b(useActorRef|useActor|useMachine)\b/.test(readFileSync(f, 'utf8')));
     expect(bad).toEqual([]);
@@ -82,20 +99,34 @@ describe('import boundaries of ARCHITECTURE.md', () => {
   for (const view of actorViews) {
     it(`${view.path}: no useTask and no src/api/endpoints (${view.why})`, () => {
       const list = statSync(view.path).isDirectory() ? files(view.path) : [view.path];
-      const bad = list.flatMap((f) => importsOf(f).filter((i) => viewTasks.test(i)).map((i) => `${f} imports ${i}`));
+      const bad = list.flatMap((f) =>
+        importsOf(f)
+          .filter((i) => viewTasks.test(i))
+          .map((i) => `${f} imports ${i}`),
+      );
       expect(bad).toEqual([]);
     });
   }
   for (const rule of rules) {
     it(`${rule.folder}: ${rule.why}`, () => {
       let list: string[] = [];
-      try { list = files(rule.folder); } catch { /* folder not there yet */ }
-      const bad = list.flatMap((f) => importsOf(f).filter((i) => rule.forbidden.test(i)).map((i) => `${f} imports ${i}`));
+      try {
+        list = files(rule.folder);
+      } catch {
+        /* folder not there yet */
+      }
+      const bad = list.flatMap((f) =>
+        importsOf(f)
+          .filter((i) => rule.forbidden.test(i))
+          .map((i) => `${f} imports ${i}`),
+      );
       expect(bad).toEqual([]);
     });
   }
   it('machines use no timers, storage, network or wall clock directly (they are injected)', () => {
-    const bad = files('machines').filter((f) => /\b(setTimeout|setInterval|localStorage|sessionStorage|fetch\(|new WebSocket|Date\.now\(\)|Math\.random\(\))/.test(readFileSync(f, 'utf8')));
+    const bad = files('machines').filter((f) =>
+      /\b(setTimeout|setInterval|localStorage|sessionStorage|fetch\(|new WebSocket|Date\.now\(\)|Math\.random\(\))/.test(readFileSync(f, 'utf8')),
+    );
     expect(bad).toEqual([]);
   });
 });
@@ -104,8 +135,11 @@ describe('import boundaries of ARCHITECTURE.md', () => {
 // simulator's strike and the doors' live state are files of their own).
 describe('room sizes', () => {
   it('no product file of server/ is over 500 lines', () => {
-    const big = files('server').filter((f) => !f.includes('/migrations/'))
-      .map((f) => ({ f, n: readFileSync(f, 'utf8').split('\n').length - 1 })).filter((x) => x.n > 500).map((x) => `${x.f}: ${x.n} lines`);
+    const big = files('server')
+      .filter((f) => !f.includes('/migrations/'))
+      .map((f) => ({ f, n: readFileSync(f, 'utf8').split('\n').length - 1 }))
+      .filter((x) => x.n > 500)
+      .map((x) => `${x.f}: ${x.n} lines`);
     expect(big).toEqual([]);
   });
 });
@@ -121,7 +155,14 @@ describe('import circles', () => {
       for (const c of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) if (known.has(c)) return c;
       return null;
     };
-    const edges = new Map(all.map((f) => [f, importsOf(f).map((s) => resolve(f, s)).filter((x): x is string => x !== null)]));
+    const edges = new Map(
+      all.map((f) => [
+        f,
+        importsOf(f)
+          .map((s) => resolve(f, s))
+          .filter((x): x is string => x !== null),
+      ]),
+    );
     const state = new Map<string, 'open' | 'done'>();
     const circles: string[] = [];
     const visit = (f: string, path: string[]) => {

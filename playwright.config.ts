@@ -11,7 +11,14 @@ const workers = Math.max(1, Number(process.env.E2E_WORKERS) || Math.floor(availa
 
 // chromium keeps its shared memory in /dev/shm; where that is small (a container's 64 MB) it must use /tmp instead,
 // which costs system time on every frame, so only there
-const smallShm = (() => { try { const s = statfsSync('/dev/shm'); return s.blocks * s.bsize < 1024 ** 3; } catch { return true; } })();
+const smallShm = (() => {
+  try {
+    const s = statfsSync('/dev/shm');
+    return s.blocks * s.bsize < 1024 ** 3;
+  } catch {
+    return true;
+  }
+})();
 
 // Debian's chromium-headless-shell (the old headless mode, as Playwright's own bundled browser uses for headless
 // runs) when installed: the full browser in its new headless mode costs about a third more processor time per test
@@ -43,7 +50,15 @@ export default defineConfig({
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: {
       executablePath: chromium,
-      args: ['--no-sandbox', '--disable-gpu', ...(smallShm ? ['--disable-dev-shm-usage'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        ...(smallShm ? ['--disable-dev-shm-usage'] : []),
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
     // the operators' consoles under test ask for reduced motion: no transition to wait out before a click, no spinner
     // repainting 60 times a second on 2 shared cores (src/styles/app.css honours it). With the shared memory where

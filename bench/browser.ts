@@ -48,14 +48,20 @@ async function signIn(page: Page, base: string, username: string) {
   // BENCH_REPLAY=always|never: the session replay draw (§9, one session in ten records its journal) made for the
   // run, to measure a recording console (finding causes); by default the draw is the console's own
   const replay = process.env.BENCH_REPLAY;
-  if (replay === 'always' || replay === 'never') await page.addInitScript(`localStorage.setItem(${JSON.stringify(REPLAY_OVERRIDE_KEY)}, ${JSON.stringify(replay)})`);
+  if (replay === 'always' || replay === 'never')
+    await page.addInitScript(`localStorage.setItem(${JSON.stringify(REPLAY_OVERRIDE_KEY)}, ${JSON.stringify(replay)})`);
   await page.goto(`${base}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill('Gatehouse1!');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('app-shell').waitFor();
   const skip = page.getByRole('button', { name: 'Skip tour' });
-  try { await skip.waitFor({ state: 'visible', timeout: 1500 }); await skip.click(); } catch { /* no tour */ }
+  try {
+    await skip.waitFor({ state: 'visible', timeout: 1500 });
+    await skip.click();
+  } catch {
+    /* no tour */
+  }
 }
 
 /** Counts event rows added to the events table and the longest task while `run` goes on. */
@@ -80,19 +86,31 @@ async function watchEvents(page: Page, run: () => Promise<void>, steady = false)
   })()`);
   // BENCH_PROFILE=1: a CPU profile of the page during the run, its heaviest functions printed (finding causes)
   const cdp = process.env.BENCH_PROFILE === '1' ? await page.context().newCDPSession(page) : null;
-  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   // BENCH_TRACE=1: each long task of the page, with what its time went to (finding causes)
   const tracer = process.env.BENCH_TRACE === '1' ? await page.context().newCDPSession(page) : null;
   const traced: TraceEvent[] = [];
   if (tracer) {
-    tracer.on('Tracing.dataCollected' as never, ((d: { value: TraceEvent[] }) => { traced.push(...d.value); }) as never);
-    await tracer.send('Tracing.start', { categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8', transferMode: 'ReportEvents' } as never);
+    tracer.on(
+      'Tracing.dataCollected' as never,
+      ((d: { value: TraceEvent[] }) => {
+        traced.push(...d.value);
+      }) as never,
+    );
+    await tracer.send('Tracing.start', {
+      categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8',
+      transferMode: 'ReportEvents',
+    } as never);
   }
   type Counts = { added: number; distinct: number; frames: number; received: number };
-  const counts = () => page.evaluate(() => {
-    const w = window as unknown as { __bench: { added: number; distinct: number; frames: number }; __eventFrames: number };
-    return { added: w.__bench.added, distinct: w.__bench.distinct, frames: w.__bench.frames, received: w.__eventFrames };
-  });
+  const counts = () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __bench: { added: number; distinct: number; frames: number }; __eventFrames: number };
+      return { added: w.__bench.added, distinct: w.__bench.distinct, frames: w.__bench.frames, received: w.__eventFrames };
+    });
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   let from: Counts, to: Counts, seconds: number;
   if (steady) {
@@ -123,9 +141,17 @@ async function watchEvents(page: Page, run: () => Promise<void>, steady = false)
   if (process.env.BENCH_HEAP === '1') await printHeap(page);
   const m = await page.evaluate(() => (window as unknown as { __bench: { longest: number; longTasks: number } }).__bench);
   const distinct = to.distinct - from.distinct;
-  return { seconds: Number(seconds.toFixed(1)), ...(steady ? { countedAfterSeconds: EDGE_S } : {}), receivedPerSecond: Math.round((to.received - from.received) / seconds),
-    rowElementsAdded: to.added - from.added, eventsRendered: distinct, renderedPerSecond: Math.round(distinct / seconds), framesPerSecond: Math.round((to.frames - from.frames) / seconds),
-    longTasks: m.longTasks, longestTaskMs: Math.round(m.longest) };
+  return {
+    seconds: Number(seconds.toFixed(1)),
+    ...(steady ? { countedAfterSeconds: EDGE_S } : {}),
+    receivedPerSecond: Math.round((to.received - from.received) / seconds),
+    rowElementsAdded: to.added - from.added,
+    eventsRendered: distinct,
+    renderedPerSecond: Math.round(distinct / seconds),
+    framesPerSecond: Math.round((to.frames - from.frames) / seconds),
+    longTasks: m.longTasks,
+    longestTaskMs: Math.round(m.longest),
+  };
 }
 
 /** An operator's /monitor/events on `base`, its socket connected. */
@@ -134,7 +160,10 @@ async function openEventsScreen(chrome: import('playwright-core').Browser, base:
   await signIn(page, base, 'operator');
   await page.goto(`${base}/monitor/events`);
   await page.getByTestId('events-table').waitFor();
-  await page.getByTestId('socket-status').filter({ hasText: /connected/i }).waitFor();
+  await page
+    .getByTestId('socket-status')
+    .filter({ hasText: /connected/i })
+    .waitFor();
   return page;
 }
 /** The events screen's target, met when `share` of the offered rate is on screen and no task is too long. */
@@ -143,12 +172,25 @@ const screenVerdict = (m: { renderedPerSecond: number; longestTaskMs: number }, 
   met: m.renderedPerSecond >= SCREEN_TARGET_PER_S * share && m.longestTaskMs <= LONG_TASK_LIMIT_MS,
 });
 
-interface TraceEvent { name: string; ph: string; dur?: number; tid: number; pid: number; ts: number; args?: { data?: { functionName?: string; url?: string } } }
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  tid: number;
+  pid: number;
+  ts: number;
+  args?: { data?: { functionName?: string; url?: string } };
+}
 /** The page's live heap by constructor (a heap snapshot after a full GC): the ten largest by count and by size. */
 async function printHeap(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   let text = '';
-  cdp.on('HeapProfiler.addHeapSnapshotChunk' as never, ((c: { chunk: string }) => { text += c.chunk; }) as never);
+  cdp.on(
+    'HeapProfiler.addHeapSnapshotChunk' as never,
+    ((c: { chunk: string }) => {
+      text += c.chunk;
+    }) as never,
+  );
   await cdp.send('HeapProfiler.enable' as never);
   await cdp.send('HeapProfiler.collectGarbage' as never);
   await cdp.send('HeapProfiler.takeHeapSnapshot' as never, { reportProgress: false } as never);
@@ -162,11 +204,20 @@ async function printHeap(page: Page) {
     const type = types[snap.nodes[i + typeAt]];
     const key = type === 'object' || type === 'closure' ? `${type} ${snap.strings[snap.nodes[i + nameAt]]}` : type;
     const e = by.get(key) ?? { n: 0, bytes: 0 };
-    e.n++; e.bytes += snap.nodes[i + sizeAt]; total += snap.nodes[i + sizeAt];
+    e.n++;
+    e.bytes += snap.nodes[i + sizeAt];
+    total += snap.nodes[i + sizeAt];
     by.set(key, e);
   }
-  const top = (k: 'n' | 'bytes') => [...by].sort((a, b) => b[1][k] - a[1][k]).slice(0, 12).map(([name, e]) => `    ${e.n} × ${name}: ${(e.bytes / 1024).toFixed(0)} KB`).join('\n');
-  console.log(`heap: ${(total / 1048576).toFixed(1)} MB live in ${snap.nodes.length / f.length} objects\n  by count:\n${top('n')}\n  by size:\n${top('bytes')}`);
+  const top = (k: 'n' | 'bytes') =>
+    [...by]
+      .sort((a, b) => b[1][k] - a[1][k])
+      .slice(0, 12)
+      .map(([name, e]) => `    ${e.n} × ${name}: ${(e.bytes / 1024).toFixed(0)} KB`)
+      .join('\n');
+  console.log(
+    `heap: ${(total / 1048576).toFixed(1)} MB live in ${snap.nodes.length / f.length} objects\n  by count:\n${top('n')}\n  by size:\n${top('bytes')}`,
+  );
   await cdp.detach();
 }
 
@@ -174,22 +225,39 @@ function printLongTasks(events: TraceEvent[]) {
   const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && (e.dur ?? 0) > 50_000);
   console.log(`trace: ${events.length} events, ${tasks.length} tasks over 50 ms`);
   for (const t of tasks.slice(0, 12)) {
-    const inner = events.filter((e) => e.tid === t.tid && e.pid === t.pid && e.ph === 'X' && e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + (t.dur ?? 0));
+    const inner = events.filter(
+      (e) => e.tid === t.tid && e.pid === t.pid && e.ph === 'X' && e !== t && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + (t.dur ?? 0),
+    );
     const by = new Map<string, number>();
     for (const e of inner) {
-      const k = e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire' ? `${e.name}(${e.args?.data?.functionName ?? ''} ${(e.args?.data?.url ?? '').split('/').pop()})` : e.name;
+      const k =
+        e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire'
+          ? `${e.name}(${e.args?.data?.functionName ?? ''} ${(e.args?.data?.url ?? '').split('/').pop()})`
+          : e.name;
       by.set(k, (by.get(k) ?? 0) + (e.dur ?? 0) / 1000);
     }
-    console.log(`  task ${Math.round((t.dur ?? 0) / 1000)} ms: ${[...by].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${Math.round(ms)}`).join(', ')}`);
+    console.log(
+      `  task ${Math.round((t.dur ?? 0) / 1000)} ms: ${[...by]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([k, ms]) => `${k} ${Math.round(ms)}`)
+        .join(', ')}`,
+    );
     // what each layout in it laid out: objects dirty of all, and whether it was a partial layout
-    const layouts = inner.filter((e) => e.name === 'Layout').map((e) => {
-      const b = (e.args as { beginData?: { dirtyObjects?: number; totalObjects?: number; partialLayout?: boolean } } | undefined)?.beginData;
-      return `${Math.round((e.dur ?? 0) / 1000)} ms ${b?.dirtyObjects ?? '?'}/${b?.totalObjects ?? '?'}${b?.partialLayout ? ' partial' : ''}`;
-    });
+    const layouts = inner
+      .filter((e) => e.name === 'Layout')
+      .map((e) => {
+        const b = (e.args as { beginData?: { dirtyObjects?: number; totalObjects?: number; partialLayout?: boolean } } | undefined)?.beginData;
+        return `${Math.round((e.dur ?? 0) / 1000)} ms ${b?.dirtyObjects ?? '?'}/${b?.totalObjects ?? '?'}${b?.partialLayout ? ' partial' : ''}`;
+      });
     if (layouts.length) console.log(`    layouts: ${layouts.join('; ')}`);
   }
 }
-interface Profile { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[]; samples: number[]; timeDeltas: number[] }
+interface Profile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
 function printProfile(p: Profile) {
   const self = new Map<number, number>();
   p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
@@ -204,7 +272,13 @@ function printProfile(p: Profile) {
     const k = n.callFrame.url.split('/').pop() || n.callFrame.functionName || '(native)';
     byFile.set(k, (byFile.get(k) ?? 0) + (self.get(n.id) ?? 0) / 1000);
   }
-  console.log(`profile: by script (self time): ${[...byFile].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, ms]) => `${k} ${Math.round(ms)}`).join(', ')}`);
+  console.log(
+    `profile: by script (self time): ${[...byFile]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([k, ms]) => `${k} ${Math.round(ms)}`)
+      .join(', ')}`,
+  );
   console.log(`profile: ${Math.round(total)} ms sampled; heaviest (self time):`);
   for (const [k, ms] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${k}`);
 }
@@ -224,35 +298,52 @@ export async function browser() {
         await signIn(page, server.base, 'operator');
         await page.goto(`${server.base}/monitor/alarms`);
         await page.getByTestId('alarms-screen').waitFor();
-        await page.getByTestId('socket-status').filter({ hasText: /connected/i }).waitFor();
+        await page
+          .getByTestId('socket-status')
+          .filter({ hasText: /connected/i })
+          .waitFor();
         const token = await page.evaluate((k) => localStorage.getItem(k), STORAGE.jwt);
-        const latencies: number[] = await page.evaluate(async ({ token, n }) => {
-          const seen = new Map<string, number>();
-          new MutationObserver(() => {
-            for (const r of document.querySelectorAll('[data-testid=alarm-row]')) {
-              const id = r.getAttribute('data-alarm-id')!;
-              if (!seen.has(id)) seen.set(id, performance.now());
+        const latencies: number[] = await page.evaluate(
+          async ({ token, n }) => {
+            const seen = new Map<string, number>();
+            new MutationObserver(() => {
+              for (const r of document.querySelectorAll('[data-testid=alarm-row]')) {
+                const id = r.getAttribute('data-alarm-id')!;
+                if (!seen.has(id)) seen.set(id, performance.now());
+              }
+            }).observe(document.querySelector('[data-testid=alarms-screen]')!, { childList: true, subtree: true });
+            const out: number[] = [];
+            for (let i = 0; i < n; i++) {
+              const t0 = performance.now();
+              const r = await fetch('/api/test/simulate', {
+                method: 'POST',
+                headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+                body: JSON.stringify({ kind: 'door.forced' }),
+              });
+              const id = String((await r.json()).id);
+              while (!seen.has(id)) {
+                if (performance.now() - t0 > 10_000) throw new Error(`alarm ${id} never shown`);
+                await new Promise((x) => setTimeout(x, 1));
+              }
+              out.push(seen.get(id)! - t0);
+              await new Promise((x) => setTimeout(x, 50)); // one alarm at a time, as a guard post sees them
             }
-          }).observe(document.querySelector('[data-testid=alarms-screen]')!, { childList: true, subtree: true });
-          const out: number[] = [];
-          for (let i = 0; i < n; i++) {
-            const t0 = performance.now();
-            const r = await fetch('/api/test/simulate', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'door.forced' }) });
-            const id = String((await r.json()).id);
-            while (!seen.has(id)) { if (performance.now() - t0 > 10_000) throw new Error(`alarm ${id} never shown`); await new Promise((x) => setTimeout(x, 1)); }
-            out.push(seen.get(id)! - t0);
-            await new Promise((x) => setTimeout(x, 50)); // one alarm at a time, as a guard post sees them
-          }
-          return out;
-        }, { token, n: ALARM_SAMPLES });
+            return out;
+          },
+          { token, n: ALARM_SAMPLES },
+        );
         const s = summary(latencies.slice(5)); // the first few warm the JIT and the table
         out['alarm to screen'] = {
           path: 'POST /api/test/simulate door.forced (persist, raise, publish) → STOMP → alarms actor → row in /monitor/alarms',
-          samples: s.n, latencyMs: s,
-          target: { p99LessThanMs: ALARM_TARGET_P99_MS }, met: s.p99 < ALARM_TARGET_P99_MS,
+          samples: s.n,
+          latencyMs: s,
+          target: { p99LessThanMs: ALARM_TARGET_P99_MS },
+          met: s.p99 < ALARM_TARGET_P99_MS,
         };
         await page.close();
-      } finally { await server.close(); }
+      } finally {
+        await server.close();
+      }
     }
     // 2. events on screen
     const rate = Number(process.env.BENCH_SIMULATOR_RATE ?? 4000);
@@ -274,7 +365,9 @@ export async function browser() {
           ...screenVerdict(m, 1),
         };
         await page.close();
-      } finally { await server.close(); }
+      } finally {
+        await server.close();
+      }
     }
     if (!only || only === 'devices') {
       const server = await benchServer(b.db, { staticDir: DIST, testHooks: true, simulator: { rate: 0, heartbeatMs: 0 } });
@@ -283,20 +376,28 @@ export async function browser() {
         const page = await openEventsScreen(chrome, server.base);
         const perS = SCREEN_TARGET_PER_S;
         let sim: Awaited<ReturnType<typeof runDeviceSimulator>> | null = null;
-        const m = await watchEvents(page, async () => {
-          sim = await runDeviceSimulator({ url: server.base, keys, controllers: 50, rate: perS, durationS: WINDOW_S + 2 * EDGE_S, alarmEvery: 100_000 });
-        }, true);
+        const m = await watchEvents(
+          page,
+          async () => {
+            sim = await runDeviceSimulator({ url: server.base, keys, controllers: 50, rate: perS, durationS: WINDOW_S + 2 * EDGE_S, alarmEvery: 100_000 });
+          },
+          true,
+        );
         const s = sim as unknown as Awaited<ReturnType<typeof runDeviceSimulator>>;
         out['events on screen, device simulator'] = {
           path: `50 virtual controllers of the tenant → POST /api/devices/events in 50 ms batches at ${perS}/s (persisted, then published) → STOMP → /monitor/events`,
           offeredPerSecond: perS,
           acceptedPerSecond: Math.round(s.accepted / (s.elapsedMs / 1000)),
-          refused: s.rejected, failedRequests: s.failedRequests, deferredBatches: s.deferred,
+          refused: s.rejected,
+          failedRequests: s.failedRequests,
+          deferredBatches: s.deferred,
           ...m,
           ...screenVerdict(m, 0.98),
         };
         await page.close();
-      } finally { await server.close(); }
+      } finally {
+        await server.close();
+      }
     }
     if (!only || only === 'publish') {
       const server = await benchServer(b.db, { staticDir: DIST, testHooks: true, simulator: { rate: 0, heartbeatMs: 0 } });
@@ -304,23 +405,38 @@ export async function browser() {
         const page = await openEventsScreen(chrome, server.base);
         const perS = SCREEN_TARGET_PER_S;
         let id = 10_000_000;
-        const m = await watchEvents(page, async () => {
-          // 2,000 valid events a second in 10 ms slices through the server's publish path
-          const t0 = performance.now();
-          let sent = 0;
-          while (performance.now() - t0 < (WINDOW_S + 2 * EDGE_S) * 1000) {
-            const due = Math.floor(((performance.now() - t0) / 1000) * perS);
-            for (; sent < due; sent++) {
-              id++;
-              publisherOf(server.app).publish(b.northwind, DESTINATIONS.events, {
-                id, eventCode: 1000, eventSourceId: `reader-${id % 50}`, eventSourceName: `Reader ${id % 50}`, eventPointId: `door-${id % 200}`,
-                eventPointName: `Door ${id % 200}`, message: `Card swipe ${id}`, alert: false, acknowledge: false, process: false,
-                eventPoint: [{ id: `door-${id % 200}`, name: `Door ${id % 200}` }], time: new Date().toISOString(), priority: 100, instructions: null,
-              });
+        const m = await watchEvents(
+          page,
+          async () => {
+            // 2,000 valid events a second in 10 ms slices through the server's publish path
+            const t0 = performance.now();
+            let sent = 0;
+            while (performance.now() - t0 < (WINDOW_S + 2 * EDGE_S) * 1000) {
+              const due = Math.floor(((performance.now() - t0) / 1000) * perS);
+              for (; sent < due; sent++) {
+                id++;
+                publisherOf(server.app).publish(b.northwind, DESTINATIONS.events, {
+                  id,
+                  eventCode: 1000,
+                  eventSourceId: `reader-${id % 50}`,
+                  eventSourceName: `Reader ${id % 50}`,
+                  eventPointId: `door-${id % 200}`,
+                  eventPointName: `Door ${id % 200}`,
+                  message: `Card swipe ${id}`,
+                  alert: false,
+                  acknowledge: false,
+                  process: false,
+                  eventPoint: [{ id: `door-${id % 200}`, name: `Door ${id % 200}` }],
+                  time: new Date().toISOString(),
+                  priority: 100,
+                  instructions: null,
+                });
+              }
+              await new Promise((r) => setTimeout(r, 10));
             }
-            await new Promise((r) => setTimeout(r, 10));
-          }
-        }, true);
+          },
+          true,
+        );
         out['events on screen, 2,000/s published'] = {
           path: 'app.realtime.publish of 2,000 valid events/s (no database) → STOMP → /monitor/events',
           publishedPerSecond: perS,
@@ -328,7 +444,9 @@ export async function browser() {
           ...screenVerdict(m, 0.98),
         };
         await page.close();
-      } finally { await server.close(); }
+      } finally {
+        await server.close();
+      }
     }
   } finally {
     await chrome.close();

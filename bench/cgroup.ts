@@ -48,15 +48,24 @@ export function cpuCap(name: string, cores: number): CpuCap | { notAvailable: st
 
 function group(dir: string, root: string, how: string, cores: number): CpuCap {
   return {
-    how, cores,
-    add(pid) { writeFileSync(join(dir, 'cgroup.procs'), String(pid)); },
+    how,
+    cores,
+    add(pid) {
+      writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+    },
     close() {
       try {
         for (const pid of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
-          try { writeFileSync(join(root, 'cgroup.procs'), pid); } catch { /* gone meanwhile */ }
+          try {
+            writeFileSync(join(root, 'cgroup.procs'), pid);
+          } catch {
+            /* gone meanwhile */
+          }
         }
         rmdirSync(dir);
-      } catch { /* already removed */ }
+      } catch {
+        /* already removed */
+      }
     },
   };
 }

@@ -14,7 +14,11 @@ async function streamed(url: string, token: string, maxS: number, countRows: (ch
   const ac = new AbortController();
   const t = performance.now();
   const heapBefore = process.memoryUsage().rss;
-  let rows = 0, bytes = 0, firstByteMs = 0, capped = false, peakRss = heapBefore;
+  let rows = 0,
+    bytes = 0,
+    firstByteMs = 0,
+    capped = false,
+    peakRss = heapBefore;
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal });
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   const reader = res.body!.getReader();
@@ -26,15 +30,32 @@ async function streamed(url: string, token: string, maxS: number, countRows: (ch
       bytes += value.length;
       rows += countRows(Buffer.from(value.buffer, value.byteOffset, value.length));
       if ((rows & 0xff) === 0) peakRss = Math.max(peakRss, process.memoryUsage().rss);
-      if (performance.now() - t > maxS * 1000) { capped = true; ac.abort(); break; }
+      if (performance.now() - t > maxS * 1000) {
+        capped = true;
+        ac.abort();
+        break;
+      }
     }
   } catch (e) {
     if (!capped) throw e;
   }
   const s = (performance.now() - t) / 1000;
-  return { rows, seconds: Number(s.toFixed(2)), eventsPerSecond: Math.round(rows / s), mbPerSecond: Number((bytes / 1e6 / s).toFixed(1)), firstByteMs: Math.round(firstByteMs), stoppedAtCap: capped, peakRssMb: Math.round(peakRss / 1e6) };
+  return {
+    rows,
+    seconds: Number(s.toFixed(2)),
+    eventsPerSecond: Math.round(rows / s),
+    mbPerSecond: Number((bytes / 1e6 / s).toFixed(1)),
+    firstByteMs: Math.round(firstByteMs),
+    stoppedAtCap: capped,
+    peakRssMb: Math.round(peakRss / 1e6),
+  };
 }
-const newlines = (b: Buffer) => { let n = 0, i = -1; while ((i = b.indexOf(10, i + 1)) >= 0) n++; return n; };
+const newlines = (b: Buffer) => {
+  let n = 0,
+    i = -1;
+  while ((i = b.indexOf(10, i + 1)) >= 0) n++;
+  return n;
+};
 
 export async function exportBench(rows = Number(process.env.BENCH_EXPORT_ROWS ?? 4_000_000)) {
   const maxS = Number(process.env.BENCH_EXPORT_MAX_S ?? 30);

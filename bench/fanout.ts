@@ -27,7 +27,12 @@ const until = async (fact: () => boolean, what: string, timeoutMs = 60_000) => {
   }
 };
 
-interface Sub { client: Client; received: number; latencies: number[] | null; fromStored?: number[] }
+interface Sub {
+  client: Client;
+  received: number;
+  latencies: number[] | null;
+  fromStored?: number[];
+}
 
 async function subscribers(url: string, token: string, n: number, stamped = false): Promise<Sub[]> {
   const subs: Sub[] = [];
@@ -38,21 +43,33 @@ async function subscribers(url: string, token: string, n: number, stamped = fals
     sub.client = new Client({
       webSocketFactory: () => new SockJS(url, undefined, { transports: ['websocket'] }),
       connectHeaders: { Authorization: `Bearer ${token}` },
-      reconnectDelay: 0, heartbeatIncoming: 0, heartbeatOutgoing: 0, debug: () => {},
+      reconnectDelay: 0,
+      heartbeatIncoming: 0,
+      heartbeatOutgoing: 0,
+      debug: () => {},
       onConnect: () => {
         const receipt = `sub-${i}`;
-        sub.client.watchForReceipt(receipt, () => { ready = true; });
-        sub.client.subscribe(DESTINATIONS.events, (m) => {
-          sub.received++;
-          if (!sub.latencies) return;
-          if (!stamped) { sub.latencies.push(performance.now() - (JSON.parse(m.body) as { sentAt: number }).sentAt); return; }
-          const t = / t=([\d.]+)/.exec(m.body); // the device simulator's send time (epoch ms)
-          const now = performance.timeOrigin + performance.now();
-          if (t) sub.latencies.push(now - Number(t[1]));
-          // from the event's stored time (its transaction's now(), same machine clock) to the subscriber: the broker's part
-          const at = /"time":"([^"]+)"/.exec(m.body);
-          if (at) (sub.fromStored ??= []).push(now - Date.parse(at[1]));
-        }, { receipt });
+        sub.client.watchForReceipt(receipt, () => {
+          ready = true;
+        });
+        sub.client.subscribe(
+          DESTINATIONS.events,
+          (m) => {
+            sub.received++;
+            if (!sub.latencies) return;
+            if (!stamped) {
+              sub.latencies.push(performance.now() - (JSON.parse(m.body) as { sentAt: number }).sentAt);
+              return;
+            }
+            const t = / t=([\d.]+)/.exec(m.body); // the device simulator's send time (epoch ms)
+            const now = performance.timeOrigin + performance.now();
+            if (t) sub.latencies.push(now - Number(t[1]));
+            // from the event's stored time (its transaction's now(), same machine clock) to the subscriber: the broker's part
+            const at = /"time":"([^"]+)"/.exec(m.body);
+            if (at) (sub.fromStored ??= []).push(now - Date.parse(at[1]));
+          },
+          { receipt },
+        );
       },
     });
     sub.client.activate();
@@ -65,9 +82,21 @@ async function subscribers(url: string, token: string, n: number, stamped = fals
 }
 
 const body = (i: number, sentAt: number) => ({
-  id: i, eventCode: 1000, eventSourceId: 'reader-1', eventSourceName: 'Reader 1', eventPointId: 'door-1', eventPointName: 'Door 1',
-  message: `Card swipe ${i}`, alert: false, acknowledge: false, process: false, eventPoint: [{ id: 'door-1', name: 'Door 1' }],
-  time: new Date().toISOString(), priority: 100, instructions: null, sentAt,
+  id: i,
+  eventCode: 1000,
+  eventSourceId: 'reader-1',
+  eventSourceName: 'Reader 1',
+  eventPointId: 'door-1',
+  eventPointName: 'Door 1',
+  message: `Card swipe ${i}`,
+  alert: false,
+  acknowledge: false,
+  process: false,
+  eventPoint: [{ id: 'door-1', name: 'Door 1' }],
+  time: new Date().toISOString(),
+  priority: 100,
+  instructions: null,
+  sentAt,
 });
 
 export async function fanout() {
@@ -77,7 +106,8 @@ export async function fanout() {
     const token = await s.login('operator');
     const northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
     const publish = (i: number) => publisherOf(s.app).publish(northwind, DESTINATIONS.events, body(i, performance.now()));
-    for (const n of process.env.BENCH_FANOUT_ONLY === 'ceiling' ? [] : [1, 10, 100]) { // BENCH_FANOUT_ONLY=ceiling: the capped server alone
+    for (const n of process.env.BENCH_FANOUT_ONLY === 'ceiling' ? [] : [1, 10, 100]) {
+      // BENCH_FANOUT_ONLY=ceiling: the capped server alone
       console.log(`fanout: ${n} subscriber(s)`);
       const subs = await subscribers(`${s.base}${SOCKJS_PREFIX.event}`, token, n);
       // throughput: a burst of messages, published in slices so the event loop also serves the sockets
@@ -93,7 +123,8 @@ export async function fanout() {
       const seconds = (performance.now() - t) / 1000;
       // latency: a steady 200 messages/s for 2 s, each stamped when published
       for (const x of subs) x.latencies = [];
-      const rate = 200, steady = 400;
+      const rate = 200,
+        steady = 400;
       const t0 = performance.now();
       for (let i = 0; i < steady; i++) {
         const due = t0 + (i * 1000) / rate;
@@ -103,8 +134,14 @@ export async function fanout() {
       await until(() => subs.every((x) => x.received >= burst + steady), 'steady messages delivered');
       const lat = subs.flatMap((x) => x.latencies!);
       results[`${n} subscriber${n > 1 ? 's' : ''}`] = {
-        burst: { messages: burst, publishMs: Math.round(publishedIn), seconds: Number(seconds.toFixed(2)), messagesPerSecond: Math.round(burst / seconds), deliveriesPerSecond: Math.round((burst * n) / seconds) },
-        steady: { messagesPerSecond: rate, messages: steady, 'deliveryLatencyMs': summary(lat) },
+        burst: {
+          messages: burst,
+          publishMs: Math.round(publishedIn),
+          seconds: Number(seconds.toFixed(2)),
+          messagesPerSecond: Math.round(burst / seconds),
+          deliveriesPerSecond: Math.round((burst * n) / seconds),
+        },
+        steady: { messagesPerSecond: rate, messages: steady, deliveryLatencyMs: summary(lat) },
       };
       for (const x of subs) await x.client.deactivate({ force: true } as never);
     }
@@ -143,23 +180,51 @@ async function fanoutCeiling(): Promise<Record<string, unknown> | string> {
   const levels: Record<string, unknown> = {};
   let passedAt: number | null = null;
   try {
-    const r = await fetch(`${server.url}/idp/1.0/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'operator', password: DEMO_PASSWORD }) });
+    const r = await fetch(`${server.url}/idp/1.0/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'operator', password: DEMO_PASSWORD }),
+    });
     const { token } = (await r.json()) as { token: string };
     // the device keys of the operator's tenant only: every event reaches every subscriber
-    const admin = (await (await fetch(`${server.url}${API.login}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD }) })).json()) as { token: string };
-    const tenants = (await (await fetch(`${server.url}${API.clients}?size=100`, { headers: { authorization: `Bearer ${admin.token}` } })).json()) as { items: { id: number; code: string }[] };
+    const admin = (await (
+      await fetch(`${server.url}${API.login}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: DEMO_PASSWORD }),
+      })
+    ).json()) as { token: string };
+    const tenants = (await (await fetch(`${server.url}${API.clients}?size=100`, { headers: { authorization: `Bearer ${admin.token}` } })).json()) as {
+      items: { id: number; code: string }[];
+    };
     const northwind = tenants.items.find((c) => c.code === 'NORTHWIND')!.id;
     const keys = await provisionDeviceKeys(server.url, { username: 'admin', password: DEMO_PASSWORD }, 'Fan-out bench', [northwind]);
     for (const n of [1, 10, 100, 1000]) {
       const key = `${n} subscriber${n > 1 ? 's' : ''}`;
-      if (passedAt !== null) { levels[key] = `not run: p99 passed ${CEILING_P99_MS} ms at ${passedAt}`; continue; }
+      if (passedAt !== null) {
+        levels[key] = `not run: p99 passed ${CEILING_P99_MS} ms at ${passedAt}`;
+        continue;
+      }
       const subs = await subscribers(`${server.url}${SOCKJS_PREFIX.event}`, token, n, true);
       // a second of warm-up (the server's first deliveries to new sockets), not counted
       await runDeviceSimulator({ url: server.url, keys, controllers: 10, rate: CEILING_RATE, durationS: 1, stamp: true, alarmEvery: 1_000_000 });
       await new Promise((res) => setTimeout(res, 300));
-      for (const x of subs) { x.latencies = []; x.fromStored = []; x.received = 0; }
-      const cpu0 = cpuSeconds(server.child.pid!), t0 = performance.now();
-      const run = await runDeviceSimulator({ url: server.url, keys, controllers: 10, rate: CEILING_RATE, durationS: CEILING_SECONDS, stamp: true, alarmEvery: 1_000_000 });
+      for (const x of subs) {
+        x.latencies = [];
+        x.fromStored = [];
+        x.received = 0;
+      }
+      const cpu0 = cpuSeconds(server.child.pid!),
+        t0 = performance.now();
+      const run = await runDeviceSimulator({
+        url: server.url,
+        keys,
+        controllers: 10,
+        rate: CEILING_RATE,
+        durationS: CEILING_SECONDS,
+        stamp: true,
+        alarmEvery: 1_000_000,
+      });
       const expected = run.accepted * n;
       const deadline = performance.now() + 30_000;
       while (subs.reduce((a, x) => a + x.received, 0) < expected && performance.now() < deadline) await new Promise((res) => setTimeout(res, 20));
@@ -167,8 +232,19 @@ async function fanoutCeiling(): Promise<Record<string, unknown> | string> {
       const delivered = subs.reduce((a, x) => a + x.received, 0);
       const lat = summary(subs.flatMap((x) => x.fromStored ?? []));
       const fromSend = summary(subs.flatMap((x) => x.latencies!));
-      levels[key] = { eventsPerS: CEILING_RATE, deliveriesPerS: CEILING_RATE * n, events: run.accepted, expectedDeliveries: expected, delivered, latencyMs: lat, deviceSendToSubscriberMs: fromSend, serverCoresUsed: Number(cores.toFixed(2)) };
-      console.log(`fanout ceiling: ${key}, ${CEILING_RATE} events/s → p99 ${lat.p99} ms stored → subscriber (${fromSend.p99} ms from the device's send), ${delivered}/${expected} delivered, server ${cores.toFixed(2)} of ${CEILING_CPU} core`);
+      levels[key] = {
+        eventsPerS: CEILING_RATE,
+        deliveriesPerS: CEILING_RATE * n,
+        events: run.accepted,
+        expectedDeliveries: expected,
+        delivered,
+        latencyMs: lat,
+        deviceSendToSubscriberMs: fromSend,
+        serverCoresUsed: Number(cores.toFixed(2)),
+      };
+      console.log(
+        `fanout ceiling: ${key}, ${CEILING_RATE} events/s → p99 ${lat.p99} ms stored → subscriber (${fromSend.p99} ms from the device's send), ${delivered}/${expected} delivered, server ${cores.toFixed(2)} of ${CEILING_CPU} core`,
+      );
       if (!(lat.p99 < CEILING_P99_MS) || delivered < expected) passedAt = n;
       for (const x of subs) await x.client.deactivate({ force: true } as never);
     }
@@ -177,13 +253,18 @@ async function fanoutCeiling(): Promise<Record<string, unknown> | string> {
     cap.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const within = Object.entries(levels).filter(([, v]) => typeof v === 'object' && (v as { latencyMs: { p99: number } }).latencyMs.p99 < CEILING_P99_MS).map(([k]) => parseInt(k, 10));
-  const passed = passedAt !== null ? levels[`${passedAt} subscriber${passedAt > 1 ? 's' : ''}`] as { serverCoresUsed: number } : null;
+  const within = Object.entries(levels)
+    .filter(([, v]) => typeof v === 'object' && (v as { latencyMs: { p99: number } }).latencyMs.p99 < CEILING_P99_MS)
+    .map(([k]) => parseInt(k, 10));
+  const passed = passedAt !== null ? (levels[`${passedAt} subscriber${passedAt > 1 ? 's' : ''}`] as { serverCoresUsed: number }) : null;
   return {
-    note: passed && passed.serverCoresUsed < 0.9 * CEILING_CPU
-      ? `the server used ${passed.serverCoresUsed} of its ${CEILING_CPU} core where p99 passed ${CEILING_P99_MS} ms: below its quota, so the subscribers' side (all in the bench's process) or the machine's load may be what limited it`
-      : undefined,
+    note:
+      passed && passed.serverCoresUsed < 0.9 * CEILING_CPU
+        ? `the server used ${passed.serverCoresUsed} of its ${CEILING_CPU} core where p99 passed ${CEILING_P99_MS} ms: below its quota, so the subscribers' side (all in the bench's process) or the machine's load may be what limited it`
+        : undefined,
     method: `one server process (PGlite) under ${cap.how} (${CEILING_CPU} of a core), ${CEILING_RATE} events/s through the device interface for ${CEILING_SECONDS} s, subscribers of one tenant in the bench's process; latencyMs = the event's stored time (its transaction) → subscriber, judged against 100 ms; deviceSendToSubscriberMs beside it (HTTP, the 50 ms batches of the simulator and the write included)`,
-    levels, mostSubscribersWithinP99: within.length ? Math.max(...within) : 0, p99PassedAt: passedAt ?? `not passed up to 1,000 subscribers`,
+    levels,
+    mostSubscribersWithinP99: within.length ? Math.max(...within) : 0,
+    p99PassedAt: passedAt ?? `not passed up to 1,000 subscribers`,
   };
 }

@@ -16,7 +16,7 @@ export async function history(rows = Number(process.env.BENCH_HISTORY_ROWS ?? 1_
     const token = await server.login('operator');
     const { rows: r } = await b.db.query<{ max: string }>('select max(id)::text max from events where client_id = $1', [b.northwind]);
     const maxId = Number(r[0].max);
-    const day = (i: number) => new Date(Date.parse(seeded.firstAt) + ((i * 7919) % Math.floor(rows * 2 / 86400 - 1)) * 86400_000);
+    const day = (i: number) => new Date(Date.parse(seeded.firstAt) + ((i * 7919) % Math.floor((rows * 2) / 86400 - 1)) * 86400_000);
     const n = 200;
     const list = (q: string) => () => server.get(`${API.events}?size=100&${q}`, token);
     const queries: Record<string, () => ReturnType<typeof timed>> = {
@@ -24,7 +24,8 @@ export async function history(rows = Number(process.env.BENCH_HISTORY_ROWS ?? 1_
       'second page (page=1)': () => timed(n, list('page=1')),
       'by event code': () => timed(n, (i) => list(`eventCode=${EVENT_CODES_MIX[i % 10]}`)()),
       'by event point': () => timed(n, (i) => list(`eventPointId=door-${(i * 37) % 200}`)()),
-      'by time range (one day somewhere in the history)': () => timed(n, (i) => list(`from=${day(i).toISOString()}&to=${new Date(day(i).getTime() + 86400_000).toISOString()}`)()),
+      'by time range (one day somewhere in the history)': () =>
+        timed(n, (i) => list(`from=${day(i).toISOString()}&to=${new Date(day(i).getTime() + 86400_000).toISOString()}`)()),
       'alarms only': () => timed(n, list('alert=true')),
       'after an id (resync of the last ~500)': () => timed(n, (i) => list(`afterId=${maxId - 500 - i}`)()),
     };

@@ -36,7 +36,10 @@ import { cpuCap, isCap, type CpuCap } from './cgroup';
 
 // BENCH_INGEST_RATES: the fixed levels (10,000/s is where latency is judged; a run without it says "not run"); after
 // them the offered rate is raised ×1.5 (BENCH_INGEST_MAX_RATE at most) until the server defers batches: saturation
-const RATES = (process.env.BENCH_INGEST_RATES ?? '1000,5000,10000').split(',').map(Number).filter((n) => n > 0);
+const RATES = (process.env.BENCH_INGEST_RATES ?? '1000,5000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const MAX_RATE = Number(process.env.BENCH_INGEST_MAX_RATE) > 0 ? Number(process.env.BENCH_INGEST_MAX_RATE) : 60_000;
 // BENCH_INGEST_SECONDS: seconds per level (and of the raw reference); rates are taken over the steady window from the
 // end of the first second to the last second the generator offers, never from the time of the last answer
@@ -49,9 +52,18 @@ const RSS_MB = 600;
 const SCALE_TARGET = 1.7;
 
 /** Where the server's memory is (MB), from its MEMORY_LOG_S lines: the JS heap, and `external` (PGlite's memory). */
-interface MemoryMb { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+interface MemoryMb {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
 
-export async function startServer(env: Record<string, string>, cap?: CpuCap): Promise<{ url: string; child: ChildProcess; memory: { last: MemoryMb | null }; stop(): Promise<void> }> {
+export async function startServer(
+  env: Record<string, string>,
+  cap?: CpuCap,
+): Promise<{ url: string; child: ChildProcess; memory: { last: MemoryMb | null }; stop(): Promise<void> }> {
   const port = 30000 + Math.floor(Math.random() * 9000);
   const url = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_PROFILE=<dir>: a CPU profile of each server process written there (finding causes)
@@ -70,52 +82,95 @@ export async function startServer(env: Record<string, string>, cap?: CpuCap): Pr
     pending = lines.pop() ?? '';
     for (const line of lines) {
       if (!line.includes('"memoryMb"')) continue;
-      try { memory.last = (JSON.parse(line) as { memoryMb: MemoryMb }).memoryMb; } catch { /* not a log line */ }
+      try {
+        memory.last = (JSON.parse(line) as { memoryMb: MemoryMb }).memoryMb;
+      } catch {
+        /* not a log line */
+      }
     }
   });
   const until = Date.now() + 120_000;
   for (;;) {
-    try { if ((await fetch(`${url}/api/health`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      /* starting */
+    }
     if (Date.now() > until || child.exitCode !== null) throw new Error('the server did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
   // the quota from the first measured moment on (migrating and seeding under it would only make the start slow)
   cap?.add(child.pid!);
-  return { url, child, memory, stop: async () => { const gone = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await gone; } };
+  return {
+    url,
+    child,
+    memory,
+    stop: async () => {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
 }
 
 /** CPU seconds (user + system) a process has used so far (/proc/<pid>/stat, clock ticks of 1/100 s). */
 export const cpuSeconds = (pid: number) => {
-  try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; } catch { return 0; }
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
 };
 
 const rssMb = (pid: number) => {
-  try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024; } catch { return 0; }
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  } catch {
+    return 0;
+  }
 };
 
 async function consoles(url: string) {
   const state = { received: 0, lastAt: 0, latencies: [] as number[] };
   const clients: Client[] = [];
   for (const username of ['operator', 'harbour']) {
-    const r = await fetch(`${url}/idp/1.0/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+    const r = await fetch(`${url}/idp/1.0/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: DEMO_PASSWORD }),
+    });
     const { token } = (await r.json()) as { token: string };
     let ready = false;
     const c = new Client({
       webSocketFactory: () => new SockJS(`${url}${SOCKJS_PREFIX.event}`, undefined, { transports: ['websocket'] }),
-      connectHeaders: { Authorization: `Bearer ${token}` }, reconnectDelay: 0, heartbeatIncoming: 0, heartbeatOutgoing: 0, debug: () => {},
+      connectHeaders: { Authorization: `Bearer ${token}` },
+      reconnectDelay: 0,
+      heartbeatIncoming: 0,
+      heartbeatOutgoing: 0,
+      debug: () => {},
       onConnect: () => {
-        c.watchForReceipt('r', () => { ready = true; });
-        c.subscribe(DESTINATIONS.events, (m) => {
-          state.received++;
-          state.lastAt = performance.now();
-          const t = / t=([\d.]+)/.exec(m.body);
-          if (t) state.latencies.push(performance.timeOrigin + performance.now() - Number(t[1]));
-        }, { receipt: 'r' });
+        c.watchForReceipt('r', () => {
+          ready = true;
+        });
+        c.subscribe(
+          DESTINATIONS.events,
+          (m) => {
+            state.received++;
+            state.lastAt = performance.now();
+            const t = / t=([\d.]+)/.exec(m.body);
+            if (t) state.latencies.push(performance.timeOrigin + performance.now() - Number(t[1]));
+          },
+          { receipt: 'r' },
+        );
       },
     });
     c.activate();
     const until = Date.now() + 30_000;
-    while (!ready) { if (Date.now() > until) throw new Error('console did not subscribe'); await new Promise((r) => setTimeout(r, 20)); }
+    while (!ready) {
+      if (Date.now() > until) throw new Error('console did not subscribe');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     clients.push(c);
   }
   return { state, close: () => Promise.all(clients.map((c) => c.deactivate())) };
@@ -131,37 +186,79 @@ export async function rawReference(db: Db, seconds: number) {
   await db.exec(`drop table if exists events_raw cascade; drop sequence if exists events_raw_id_seq;
     create table events_raw (like events including all); create sequence events_raw_id_seq owned by events_raw.id;
     alter table events_raw alter column id set default nextval('events_raw_id_seq')`);
-  const fks = (await db.query<{ def: string }>(`select pg_get_constraintdef(oid) def from pg_constraint where conrelid = 'events'::regclass and contype = 'f'`)).rows;
+  const fks = (await db.query<{ def: string }>(`select pg_get_constraintdef(oid) def from pg_constraint where conrelid = 'events'::regclass and contype = 'f'`))
+    .rows;
   for (const f of fks) await db.exec(`alter table events_raw add ${f.def}`);
-  const triggers = (await db.query<{ name: string; def: string }>(`select tgname name, pg_get_triggerdef(oid) def from pg_trigger where tgrelid = 'events'::regclass and not tgisinternal`)).rows;
+  const triggers = (
+    await db.query<{ name: string; def: string }>(
+      `select tgname name, pg_get_triggerdef(oid) def from pg_trigger where tgrelid = 'events'::regclass and not tgisinternal`,
+    )
+  ).rows;
   for (const t of triggers) await db.exec(t.def.replace(`TRIGGER ${t.name} `, `TRIGGER ${t.name}_raw `).replace(/ ON (public\.)?events /, ' ON events_raw '));
   const clients = (await db.query<{ id: number }>('select id from clients order by id limit 2')).rows.map((r) => Number(r.id));
   let seq = 0;
   const batch = () => {
     const rows = Array.from({ length: RAW_ROWS_PER_TRANSACTION }, () => {
-      const i = seq++, n = i % 500, door = `door-${n}-${(i >> 4) % 8}`;
-      return { client: clients[i % clients.length], code: 5000, source: `reader-${n}-${i % 4}`, door, message: `Access granted t=${(performance.timeOrigin + performance.now()).toFixed(1)}` };
+      const i = seq++,
+        n = i % 500,
+        door = `door-${n}-${(i >> 4) % 8}`;
+      return {
+        client: clients[i % clients.length],
+        code: 5000,
+        source: `reader-${n}-${i % 4}`,
+        door,
+        message: `Access granted t=${(performance.timeOrigin + performance.now()).toFixed(1)}`,
+      };
     });
     const nulls = rows.map(() => null);
-    return [rows.map((r) => r.client), rows.map((r) => r.code), rows.map((r) => r.source), nulls, rows.map((r) => r.door), nulls, rows.map((r) => r.message),
-      rows.map(() => false), rows.map(() => 100), nulls, nulls, nulls, nulls, nulls];
+    return [
+      rows.map((r) => r.client),
+      rows.map((r) => r.code),
+      rows.map((r) => r.source),
+      nulls,
+      rows.map((r) => r.door),
+      nulls,
+      rows.map((r) => r.message),
+      rows.map(() => false),
+      rows.map(() => 100),
+      nulls,
+      nulls,
+      nulls,
+      nulls,
+      nulls,
+    ];
   };
-  const insert = (tx: Db, values: unknown[]) => tx.query(`insert into events_raw (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id,
+  const insert = (tx: Db, values: unknown[]) =>
+    tx.query(
+      `insert into events_raw (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id,
       identity_id, decision, reason, swipe)
     select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[],
       $11::int[], $12::text[], $13::text[], $14::jsonb[])
-    returning id, at`, values);
+    returning id, at`,
+      values,
+    );
   try {
-    for (let i = 0; i < 4; i++) { const v = batch(); await db.transaction((tx) => insert(tx, v)); } // warm-up
+    for (let i = 0; i < 4; i++) {
+      const v = batch();
+      await db.transaction((tx) => insert(tx, v));
+    } // warm-up
     let rows = 0;
-    const t0 = performance.now(), end = t0 + seconds * 1000;
+    const t0 = performance.now(),
+      end = t0 + seconds * 1000;
     while (performance.now() < end) {
       const v = batch();
       await db.transaction((tx) => insert(tx, v));
       rows += RAW_ROWS_PER_TRANSACTION;
     }
     const s = (performance.now() - t0) / 1000;
-    return { rawRowsPerS: Math.round(rows / s), rows, seconds: Number(s.toFixed(2)), rowsPerTransaction: RAW_ROWS_PER_TRANSACTION, foreignKeys: fks.length, triggers: triggers.map((t) => t.name) };
+    return {
+      rawRowsPerS: Math.round(rows / s),
+      rows,
+      seconds: Number(s.toFixed(2)),
+      rowsPerTransaction: RAW_ROWS_PER_TRANSACTION,
+      foreignKeys: fks.length,
+      triggers: triggers.map((t) => t.name),
+    };
   } finally {
     await db.exec('drop table if exists events_raw cascade');
   }
@@ -196,7 +293,8 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
     const plan = [...RATES];
     for (let k = 0; k < plan.length; k++) {
       const rate = plan[k];
-      watch.state.received = 0; watch.state.latencies = [];
+      watch.state.received = 0;
+      watch.state.latencies = [];
       let peak = rssMb(server.child.pid!);
       let where: MemoryMb | null = null; // the server's own account at its highest RSS of the level
       const sampler = setInterval(() => {
@@ -207,24 +305,43 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
       // the steady window: counts taken at each whole second the generator offers (the first second is warm-up)
       const marks: { t: number; accepted: number; delivered: number }[] = [];
       const r = await runDeviceSimulator({
-        url: server.url, keys, controllers: 500, rate, durationS: SECONDS, stamp: true, alarmEvery: 1000,
+        url: server.url,
+        keys,
+        controllers: 500,
+        rate,
+        durationS: SECONDS,
+        stamp: true,
+        alarmEvery: 1000,
         onSecond: (s) => marks.push({ t: performance.now(), accepted: s.accepted, delivered: watch.state.received }),
       });
       // every accepted event must reach a console: wait for the stragglers (bounded)
       const until = performance.now() + 30_000;
       while (watch.state.received < r.accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
       clearInterval(sampler);
-      const a = marks[0], b = marks.at(-1)!;
+      const a = marks[0],
+        b = marks.at(-1)!;
       const windowS = (b.t - a.t) / 1000;
       const persistedPerS = windowS > 0 ? Math.round((b.accepted - a.accepted) / windowS) : 0;
       const deliveredPerS = windowS > 0 ? Math.round((b.delivered - a.delivered) / windowS) : 0;
       const lat = summary(watch.state.latencies);
       const level = {
-        offeredPerS: rate, sent: r.sent, accepted: r.accepted, failedRequests: r.failedRequests, deferredBatches: r.deferred,
-        steadyWindowS: Number(windowS.toFixed(2)), persistedPerS, delivered: watch.state.received, deliveredPerS,
-        persistedAndDeliveredPerS: Math.min(persistedPerS, deliveredPerS), latencyMs: lat, serverPeakRssMb: Math.round(peak), serverMemoryAtPeakMb: where,
+        offeredPerS: rate,
+        sent: r.sent,
+        accepted: r.accepted,
+        failedRequests: r.failedRequests,
+        deferredBatches: r.deferred,
+        steadyWindowS: Number(windowS.toFixed(2)),
+        persistedPerS,
+        delivered: watch.state.received,
+        deliveredPerS,
+        persistedAndDeliveredPerS: Math.min(persistedPerS, deliveredPerS),
+        latencyMs: lat,
+        serverPeakRssMb: Math.round(peak),
+        serverMemoryAtPeakMb: where,
       };
-      console.log(`  ${kind} ${rate}/s offered: persisted ${persistedPerS}/s, delivered ${deliveredPerS}/s (steady ${level.steadyWindowS} s), deferred ${r.deferred}, p99 ${lat.p99} ms, RSS ${Math.round(peak)} MB`);
+      console.log(
+        `  ${kind} ${rate}/s offered: persisted ${persistedPerS}/s, delivered ${deliveredPerS}/s (steady ${level.steadyWindowS} s), deferred ${r.deferred}, p99 ${lat.p99} ms, RSS ${Math.round(peak)} MB`,
+      );
       levels.push(level);
       // past the fixed levels: raise the offered rate until the server defers batches (saturation)
       if (k === plan.length - 1 && !saturates(level) && nextRate(rate) <= MAX_RATE) plan.push(nextRate(rate));
@@ -245,7 +362,9 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
     if (isCap(refCap)) refCap.close();
     await db.close().catch(() => {});
   }
-  console.log(`  ${kind} raw reference: ${reference.rawRowsPerS} rows/s (${reference.rowsPerTransaction} a transaction, ${reference.foreignKeys} foreign keys, triggers ${reference.triggers.join(', ') || 'none'})`);
+  console.log(
+    `  ${kind} raw reference: ${reference.rawRowsPerS} rows/s (${reference.rowsPerTransaction} a transaction, ${reference.foreignKeys} foreign keys, triggers ${reference.triggers.join(', ') || 'none'})`,
+  );
 
   const saturatedLevels = levels.filter(saturates);
   const saturated = saturatedLevels.length > 0;
@@ -259,17 +378,34 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
   // nothing lost at any level (a batch refused for back-pressure is sent again)
   const lossless = levels.every((l) => l.accepted === l.sent && l.failedRequests === 0 && l.delivered >= l.accepted);
   return {
-    cpuQuota: isCap(serverCap) ? `${serverCap.how}: the server in the levels, this process during the reference (${INGEST_CPU} core)` : `none (${serverCap.notAvailable}): both uncapped`,
+    cpuQuota: isCap(serverCap)
+      ? `${serverCap.how}: the server in the levels, this process during the reference (${INGEST_CPU} core)`
+      : `none (${serverCap.notAvailable}): both uncapped`,
     reference,
     levels,
     saturation: saturated
-      ? (() => { const l = saturatedLevels.find((x) => x.persistedAndDeliveredPerS === saturatedPerS)!; return { offeredPerS: l.offeredPerS, persistedAndDeliveredPerS: saturatedPerS, by: l.deferredBatches > 0 ? 'deferred batches' : `kept below ${FALLS_BEHIND} of the offered rate` }; })()
+      ? (() => {
+          const l = saturatedLevels.find((x) => x.persistedAndDeliveredPerS === saturatedPerS)!;
+          return {
+            offeredPerS: l.offeredPerS,
+            persistedAndDeliveredPerS: saturatedPerS,
+            by: l.deferredBatches > 0 ? 'deferred batches' : `kept below ${FALLS_BEHIND} of the offered rate`,
+          };
+        })()
       : `not run: no level up to ${levels.at(-1)!.offeredPerS}/s deferred a batch or fell behind`,
     ceilingPerS,
     pipelineToRaw: pipelineToRaw ?? 'not run: saturation not reached',
-    highestUndeferred: undeferred ? { offeredPerS: undeferred.offeredPerS, persistedAndDeliveredPerS: undeferred.persistedAndDeliveredPerS, latencyMs: undeferred.latencyMs } : 'none: every level deferred batches',
+    highestUndeferred: undeferred
+      ? { offeredPerS: undeferred.offeredPerS, persistedAndDeliveredPerS: undeferred.persistedAndDeliveredPerS, latencyMs: undeferred.latencyMs }
+      : 'none: every level deferred batches',
     latencyP99MsAt10k: atLatency ? atLatency.latencyMs.p99 : 'not run',
-    target: { pipelineToRawAtLeast: RATIO_TARGET, latencyP99MsBelow: LATENCY_P99_MS, latencyAtPerS: LATENCY_AT_PER_S, serverRssMbAtMost: RSS_MB, lossless: true },
+    target: {
+      pipelineToRawAtLeast: RATIO_TARGET,
+      latencyP99MsBelow: LATENCY_P99_MS,
+      latencyAtPerS: LATENCY_AT_PER_S,
+      serverRssMbAtMost: RSS_MB,
+      lossless: true,
+    },
     met: {
       ratio: pipelineToRaw === null ? null : pipelineToRaw >= RATIO_TARGET,
       latency: atLatency ? atLatency.latencyMs.p99 < LATENCY_P99_MS : null,
@@ -278,7 +414,6 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
     },
   };
 }
-
 
 /**
  * Where the time goes, without HTTP, sockets and the generator (issue 30): the pipeline itself (recordMany: alarm types,
@@ -294,25 +429,50 @@ async function inProcess(dir: string) {
   const db = await openPglite(dir);
   const cap = cpuCap('pglite-inprocess', INGEST_CPU);
   try {
-    await migrate(db); await seed(db, { identitiesPerClient: 12 });
+    await migrate(db);
+    await seed(db, { identitiesPerClient: 12 });
     const clients = (await db.query<{ id: number }>('select id from clients order by id limit 2')).rows.map((r) => Number(r.id));
     let published = 0;
-    const pipeline = createPipeline(db, () => { published++; });
-    let seq = 0;
-    const batch = () => Array.from({ length: RAW_ROWS_PER_TRANSACTION }, () => {
-      const i = seq++, n = i % 500, door = `door-${n}-${(i >> 4) % 8}`;
-      return { clientId: clients[i % clients.length], input: { eventCode: i % 1000 === 999 ? 4002 : 5000, sourceId: `reader-${n}-${i % 4}`, sourceName: null, pointId: door, pointName: null,
-        message: `Access granted t=${(performance.timeOrigin + performance.now()).toFixed(1)}` } };
+    const pipeline = createPipeline(db, () => {
+      published++;
     });
+    let seq = 0;
+    const batch = () =>
+      Array.from({ length: RAW_ROWS_PER_TRANSACTION }, () => {
+        const i = seq++,
+          n = i % 500,
+          door = `door-${n}-${(i >> 4) % 8}`;
+        return {
+          clientId: clients[i % clients.length],
+          input: {
+            eventCode: i % 1000 === 999 ? 4002 : 5000,
+            sourceId: `reader-${n}-${i % 4}`,
+            sourceName: null,
+            pointId: door,
+            pointName: null,
+            message: `Access granted t=${(performance.timeOrigin + performance.now()).toFixed(1)}`,
+          },
+        };
+      });
     if (isCap(cap)) cap.add(process.pid);
     for (let i = 0; i < 4; i++) await pipeline.recordMany(batch()); // warm-up
     let events = 0;
-    const t0 = performance.now(), end = t0 + SECONDS * 1000;
-    while (performance.now() < end) { await pipeline.recordMany(batch()); events += RAW_ROWS_PER_TRANSACTION; }
+    const t0 = performance.now(),
+      end = t0 + SECONDS * 1000;
+    while (performance.now() < end) {
+      await pipeline.recordMany(batch());
+      events += RAW_ROWS_PER_TRANSACTION;
+    }
     const pipelinePerS = Math.round(events / ((performance.now() - t0) / 1000));
     const reference = await rawReference(db, SECONDS);
-    return { pipelinePerS, published, rawRowsPerS: reference.rawRowsPerS, pipelineOnlyToRaw: Number((pipelinePerS / reference.rawRowsPerS).toFixed(3)), eventsPerTransaction: RAW_ROWS_PER_TRANSACTION,
-      cpuQuota: isCap(cap) ? `${cap.how} (${INGEST_CPU} core)` : `none (${cap.notAvailable})` };
+    return {
+      pipelinePerS,
+      published,
+      rawRowsPerS: reference.rawRowsPerS,
+      pipelineOnlyToRaw: Number((pipelinePerS / reference.rawRowsPerS).toFixed(3)),
+      eventsPerTransaction: RAW_ROWS_PER_TRANSACTION,
+      cpuQuota: isCap(cap) ? `${cap.how} (${INGEST_CPU} core)` : `none (${cap.notAvailable})`,
+    };
   } finally {
     if (isCap(cap)) cap.close();
     await db.close().catch(() => {});
@@ -325,7 +485,8 @@ async function scaleLevel(urls: string[], rate: number, countRows: () => Promise
   try {
     const keys = await Promise.all(urls.map((u, i) => provisionDeviceKeys(u, { username: 'admin', password: DEMO_PASSWORD }, `Scale bench ${i}`)));
     const rowsBefore = await countRows();
-    const cpuBefore = pids.map(cpuSeconds), tStart = performance.now();
+    const cpuBefore = pids.map(cpuSeconds),
+      tStart = performance.now();
     // the steady window, as in the ingest levels: counts at each whole second, the first second being warm-up
     const acceptedBy = urls.map(() => 0);
     const marks: { t: number; accepted: number; delivered: number }[] = [];
@@ -336,11 +497,25 @@ async function scaleLevel(urls: string[], rate: number, countRows: () => Promise
     }, 1000);
     let runs: Awaited<ReturnType<typeof runDeviceSimulator>>[];
     try {
-      runs = await Promise.all(urls.map((url, i) => runDeviceSimulator({
-        url, keys: keys[i], controllers: 500, rate: rate / urls.length, durationS: SECONDS, stamp: true, alarmEvery: 1000,
-        onSecond: (x) => { acceptedBy[i] = x.accepted; },
-      })));
-    } finally { clearInterval(sampler); }
+      runs = await Promise.all(
+        urls.map((url, i) =>
+          runDeviceSimulator({
+            url,
+            keys: keys[i],
+            controllers: 500,
+            rate: rate / urls.length,
+            durationS: SECONDS,
+            stamp: true,
+            alarmEvery: 1000,
+            onSecond: (x) => {
+              acceptedBy[i] = x.accepted;
+            },
+          }),
+        ),
+      );
+    } finally {
+      clearInterval(sampler);
+    }
     const accepted = runs.reduce((a, r) => a + r.accepted, 0);
     const until = performance.now() + 30_000;
     while (watch.state.received < accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
@@ -348,28 +523,43 @@ async function scaleLevel(urls: string[], rate: number, countRows: () => Promise
     const stored = (await countRows()) - rowsBefore;
     // each server's share of a core over the level (at its quota, it was the limit)
     const coresUsed = pids.map((pid, i) => Number(((cpuSeconds(pid) - cpuBefore[i]) / ((performance.now() - tStart) / 1000)).toFixed(2)));
-    const a = marks[0], b = marks.at(-1)!;
+    const a = marks[0],
+      b = marks.at(-1)!;
     const windowS = a && b && b.t > a.t ? (b.t - a.t) / 1000 : 0;
     const persistedPerS = windowS ? Math.round((b.accepted - a.accepted) / windowS) : 0;
     const deliveredPerS = windowS ? Math.round((b.delivered - a.delivered) / windowS) : 0;
     return {
-      servers: urls.length, offeredPerS: rate, sent: runs.reduce((x, r) => x + r.sent, 0), accepted, stored,
-      failedRequests: runs.reduce((x, r) => x + r.failedRequests, 0), deferredBatches: runs.reduce((x, r) => x + r.deferred, 0),
-      steadyWindowS: Number(windowS.toFixed(2)), persistedPerS, delivered: watch.state.received, deliveredPerS,
+      servers: urls.length,
+      offeredPerS: rate,
+      sent: runs.reduce((x, r) => x + r.sent, 0),
+      accepted,
+      stored,
+      failedRequests: runs.reduce((x, r) => x + r.failedRequests, 0),
+      deferredBatches: runs.reduce((x, r) => x + r.deferred, 0),
+      steadyWindowS: Number(windowS.toFixed(2)),
+      persistedPerS,
+      delivered: watch.state.received,
+      deliveredPerS,
       persistedAndDeliveredPerS: Math.min(persistedPerS, deliveredPerS),
       // nothing lost (every event sent was accepted, stored and delivered) and nothing duplicated (stored and
       // delivered exactly once: the consoles hear each event of both servers once, through the relay)
       lost: Math.max(0, runs.reduce((x, r) => x + r.sent, 0) - accepted) + Math.max(0, accepted - stored) + Math.max(0, accepted - watch.state.received),
       duplicated: Math.max(0, stored - accepted) + Math.max(0, watch.state.received - accepted),
-      latencyMs: summary(watch.state.latencies), coresUsedPerServer: coresUsed,
+      latencyMs: summary(watch.state.latencies),
+      coresUsedPerServer: coresUsed,
     };
-  } finally { await watch.close(); }
+  } finally {
+    await watch.close();
+  }
 }
 
 /** How much of a core each server of the scale-out gets (cgroup quota): both setups get the same per server. */
 const SCALE_CPU = Number(process.env.BENCH_SCALE_CPU) > 0 ? Number(process.env.BENCH_SCALE_CPU) : 0.4;
 /** The offered rates (events/s in all): high enough that one capped server cannot keep up (else nothing is judged). */
-const SCALE_RATES = (process.env.BENCH_SCALE_RATES ?? '5000').split(',').map(Number).filter((n) => n > 0);
+const SCALE_RATES = (process.env.BENCH_SCALE_RATES ?? '5000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 
 async function scaleOut(pgUrl: string, relayUrl: string) {
   // the method: each server its own CPU quota, so a second server brings a share of its own instead of taking the
@@ -382,8 +572,11 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
   for (const servers of [1, 2]) {
     const name = `gh_scale_${Date.now()}`;
     const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect(); await admin.query(`create database ${name}`); await admin.end();
-    const u = new URL(pgUrl); u.pathname = `/${name}`;
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(pgUrl);
+    u.pathname = `/${name}`;
     const env = { DATABASE_URL: u.toString(), STOMP_RELAY_URL: relayUrl, JWT_SECRET: 'scale-out-bench-secret-of-enough-length' };
     const started: Awaited<ReturnType<typeof startServer>>[] = [];
     const caps: CpuCap[] = [];
@@ -392,14 +585,22 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
       for (let i = 0; i < servers; i++) {
         const cap = cpuCap(`server${servers}-${i}`, SCALE_CPU);
         if (!isCap(cap)) throw new Error(cap.notAvailable);
-        caps.push(cap); how = cap.how;
+        caps.push(cap);
+        how = cap.how;
         started.push(await startServer(env, cap)); // the first migrates and seeds
       }
       await counter.connect();
       const countRows = async () => Number((await counter.query<{ n: string }>('select count(*)::text n from events')).rows[0].n);
       for (const rate of SCALE_RATES) {
-        const level = await scaleLevel(started.map((x) => x.url), rate, countRows, started.map((x) => x.child.pid!));
-        console.log(`  scale-out ${servers} server(s) × ${SCALE_CPU} core, ${rate}/s offered: persisted ${level.persistedPerS}/s, delivered ${level.deliveredPerS}/s (steady ${level.steadyWindowS} s), lost ${level.lost}, duplicated ${level.duplicated}, cores used ${level.coresUsedPerServer.join(' + ')}, p99 ${level.latencyMs.p99} ms`);
+        const level = await scaleLevel(
+          started.map((x) => x.url),
+          rate,
+          countRows,
+          started.map((x) => x.child.pid!),
+        );
+        console.log(
+          `  scale-out ${servers} server(s) × ${SCALE_CPU} core, ${rate}/s offered: persisted ${level.persistedPerS}/s, delivered ${level.deliveredPerS}/s (steady ${level.steadyWindowS} s), lost ${level.lost}, duplicated ${level.duplicated}, cores used ${level.coresUsedPerServer.join(' + ')}, p99 ${level.latencyMs.p99} ms`,
+        );
         levels.push(level);
       }
     } finally {
@@ -407,7 +608,9 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
       for (const x of started) await x.stop();
       for (const c of caps) c.close();
       const a = new pg.Client({ connectionString: pgUrl });
-      await a.connect(); await a.query(`drop database if exists ${name} with (force)`); await a.end();
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
     }
   }
   const best = (n: number) => Math.max(...levels.filter((l) => l.servers === n).map((l) => l.persistedAndDeliveredPerS as number));
@@ -416,11 +619,17 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
   // one server that keeps up with every offered rate, or that fell behind without using its quota (the limit was
   // elsewhere: PostgreSQL, RabbitMQ, the generator, the machine's load), was not at its own limit: the ratio then
   // says nothing about what a second server adds
-  const oneSaturated = levels.some((l) => l.servers === 1 && (l.deferredBatches > 0 || l.persistedAndDeliveredPerS < FALLS_BEHIND * l.offeredPerS)
-    && l.coresUsedPerServer[0] >= 0.85 * SCALE_CPU);
+  const oneSaturated = levels.some(
+    (l) =>
+      l.servers === 1 && (l.deferredBatches > 0 || l.persistedAndDeliveredPerS < FALLS_BEHIND * l.offeredPerS) && l.coresUsedPerServer[0] >= 0.85 * SCALE_CPU,
+  );
   return {
     method: `each server process under its own CPU quota (${how}, ${SCALE_CPU} of a core); the same offered rate through one server, then split over two on one PostgreSQL with the RabbitMQ relay, the consoles on the first; rates over the steady window`,
-    cpuPerServer: SCALE_CPU, levels, bestOne: best(1), bestTwo: best(2), ratio,
+    cpuPerServer: SCALE_CPU,
+    levels,
+    bestOne: best(1),
+    bestTwo: best(2),
+    ratio,
     oneServerAtItsLimit: oneSaturated,
     target: { ratioAtLeast: SCALE_TARGET, lostOrDuplicated: 0 },
     met: { scaleOut: oneSaturated ? ratio >= SCALE_TARGET && clean : null, clean },
@@ -434,12 +643,22 @@ export async function ingest() {
     const relay = process.env.BENCH_STOMP_RELAY_URL;
     if (!pgUrl || !relay) throw new Error('BENCH_INGEST_ONLY=scaleout needs BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL');
     const scale = await scaleOut(pgUrl, relay);
-    writeResult('ingest-scaleout', { secondsPerLevel: SECONDS, controllers: 500, scaleOut: scale, met: typeof scale === 'string' ? null : scale.met.scaleOut === null ? null : scale.met.scaleOut && scale.met.clean });
+    writeResult('ingest-scaleout', {
+      secondsPerLevel: SECONDS,
+      controllers: 500,
+      scaleOut: scale,
+      met: typeof scale === 'string' ? null : scale.met.scaleOut === null ? null : scale.met.scaleOut && scale.met.clean,
+    });
     return;
   }
   const result: Record<string, unknown> = {
-    secondsPerLevel: SECONDS, controllers: 500, alarmEvery: 1000, fixedRates: RATES, maxRate: MAX_RATE,
-    method: 'pipelineToRaw = the steady persisted-and-delivered rate at saturation (the offered rate raised ×1.5 until batches are deferred) ÷ the raw batched insert of the same statement into a scratch copy of the events table, measured on the same database in the same run',
+    secondsPerLevel: SECONDS,
+    controllers: 500,
+    alarmEvery: 1000,
+    fixedRates: RATES,
+    maxRate: MAX_RATE,
+    method:
+      'pipelineToRaw = the steady persisted-and-delivered rate at saturation (the offered rate raised ×1.5 until batches are deferred) ÷ the raw batched insert of the same statement into a scratch copy of the events table, measured on the same database in the same run',
   };
   const notRun: string[] = [];
   // BENCH_INGEST_ONLY=postgres: only the PostgreSQL part (profiling)
@@ -447,13 +666,17 @@ export async function ingest() {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-ingest-'));
     try {
       result.pglite = await measure('pglite', { DATA_DIR: dir, DATABASE_URL: '' }, () => openPglite(dir));
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     // the pipeline alone, in this process (information: where the gap of pipelineToRaw is)
     const dir2 = mkdtempSync(join(tmpdir(), 'gatehouse-ingest-'));
     try {
       result.pipelineInProcess = await inProcess(dir2);
       console.log(`  pglite pipeline in process: ${JSON.stringify(result.pipelineInProcess)}`);
-    } finally { rmSync(dir2, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir2, { recursive: true, force: true });
+    }
   } else {
     result.pglite = 'not run: BENCH_INGEST_ONLY=postgres';
     notRun.push('pglite');
@@ -461,11 +684,18 @@ export async function ingest() {
   if (pgUrl) {
     const name = `gh_bench_${Date.now()}`;
     const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect(); await admin.query(`create database ${name}`); await admin.end();
-    const u = new URL(pgUrl); u.pathname = `/${name}`;
-    try { result.postgres = await measure('postgres', { DATABASE_URL: u.toString() }, () => openPostgres(u.toString())); } finally {
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(pgUrl);
+    u.pathname = `/${name}`;
+    try {
+      result.postgres = await measure('postgres', { DATABASE_URL: u.toString() }, () => openPostgres(u.toString()));
+    } finally {
       const a = new pg.Client({ connectionString: pgUrl });
-      await a.connect(); await a.query(`drop database if exists ${name} with (force)`); await a.end();
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
     }
   } else {
     result.postgres = 'not run: set BENCH_DATABASE_URL=postgres://… (a server where a database may be created)';
@@ -475,7 +705,8 @@ export async function ingest() {
   if (pgUrl && relay) {
     result.scaleOut = await scaleOut(pgUrl, relay);
     if (typeof result.scaleOut === 'string') notRun.push('scaleOut (no CPU quota per server)');
-    else if ((result.scaleOut as { met: { scaleOut: boolean | null } }).met.scaleOut === null) notRun.push('scaleOut.ratio (one capped server was not at its quota: it kept up, or the limit was outside it)');
+    else if ((result.scaleOut as { met: { scaleOut: boolean | null } }).met.scaleOut === null)
+      notRun.push('scaleOut.ratio (one capped server was not at its quota: it kept up, or the limit was outside it)');
   } else {
     result.scaleOut = 'not run: set BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL=stomp://guest:guest@127.0.0.1:61613/ (RabbitMQ with its STOMP plugin)';
     notRun.push('scaleOut');

@@ -30,7 +30,12 @@ export async function timed(n: number, fn: (i: number) => Promise<unknown>) {
 }
 
 // the 1-minute load average when the result was written: other work on the same cores makes numbers noisy
-export const machine = () => ({ node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', loadAverage1m: Number(loadavg()[0].toFixed(2)) });
+export const machine = () => ({
+  node: process.version,
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  loadAverage1m: Number(loadavg()[0].toFixed(2)),
+});
 
 export function writeResult(name: string, result: Record<string, unknown>) {
   mkdirSync('bench/results', { recursive: true });
@@ -49,15 +54,29 @@ export async function benchDb(): Promise<{ db: Db; dir: string; northwind: numbe
   await seed(db, { identitiesPerClient: 12 });
   const id = async (code: string) => Number((await db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0].id);
   return {
-    db, dir, northwind: await id('NORTHWIND'), harbour: await id('HARBOUR'),
-    async dispose() { await db.close().catch(() => {}); rmSync(dir, { recursive: true, force: true }); },
+    db,
+    dir,
+    northwind: await id('NORTHWIND'),
+    harbour: await id('HARBOUR'),
+    async dispose() {
+      await db.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
 /** The same on PostgreSQL: a fresh database created on the server of `url` (BENCH_DATABASE_URL), dropped after. */
 export async function benchPostgres(url: string): Promise<Awaited<ReturnType<typeof benchDb>>> {
   const name = `gh_bench_${Date.now()}`;
-  const admin = async (sql: string) => { const c = new pg.Client({ connectionString: url }); await c.connect(); try { await c.query(sql); } finally { await c.end(); } };
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
   await admin(`create database ${name}`);
   const u = new URL(url);
   u.pathname = `/${name}`;
@@ -66,8 +85,14 @@ export async function benchPostgres(url: string): Promise<Awaited<ReturnType<typ
   await seed(db, { identitiesPerClient: 12 });
   const id = async (code: string) => Number((await db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0].id);
   return {
-    db, dir: '', northwind: await id('NORTHWIND'), harbour: await id('HARBOUR'),
-    async dispose() { await db.close().catch(() => {}); await admin(`drop database if exists ${name} with (force)`); },
+    db,
+    dir: '',
+    northwind: await id('NORTHWIND'),
+    harbour: await id('HARBOUR'),
+    async dispose() {
+      await db.close().catch(() => {});
+      await admin(`drop database if exists ${name} with (force)`);
+    },
   };
 }
 
@@ -81,10 +106,13 @@ export async function seedEvents(db: Db, clientId: number, count: number, log = 
   const offset = Number(rows[0].n);
   for (let from = 1; from <= count; from += batch) {
     const to = Math.min(count, from + batch - 1);
-    await db.query(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, at)
+    await db.query(
+      `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, at)
       select $1, ($4::int[])[1 + g % 10], 'reader-' || (g % 50), 'Reader ' || (g % 50), 'door-' || (g % 200), 'Door ' || (g % 200),
         'Card swipe ' || g, g % 997 = 0, case when g % 997 = 0 then 1 else 100 end, $5::timestamptz + ((g + $6::int) * interval '2 seconds')
-      from generate_series($2::int, $3::int) g`, [clientId, from, to, EVENT_CODES_MIX, firstAt, offset]);
+      from generate_series($2::int, $3::int) g`,
+      [clientId, from, to, EVENT_CODES_MIX, firstAt, offset],
+    );
     if (log) process.stdout.write(`  seeded ${to.toLocaleString()} events (${Math.round((performance.now() - t) / 1000)} s)\n`);
   }
   await db.exec('analyze events');
@@ -101,12 +129,18 @@ export async function seedIdentities(db: Db, clientId: number, count: number, lo
   const divs = (await db.query<{ id: number }>('select id from divisions where client_id = $1 order by id', [clientId])).rows.map((x) => x.id);
   for (let from = 1; from <= count; from += 50_000) {
     const to = Math.min(count, from + 49_999);
-    await db.query(`insert into identities (client_id, first_name, last_name, employee_no, email, division_id, status, udf)
+    await db.query(
+      `insert into identities (client_id, first_name, last_name, employee_no, email, division_id, status, udf)
       select $1, 'First' || g, 'Last' || (g % 5000), 'EL-' || g, 'p' || g || '@bench.test', ($4::int[])[1 + g % array_length($4::int[], 1)],
         case when g % 10 = 0 then 'inactive' else 'active' end, jsonb_build_object('costCentre', 'CC-' || (g % 40))
-      from generate_series($2::int, $3::int) g`, [clientId, from, to, divs]);
-    await db.query(`insert into credentials (client_id, identity_id, type, number) select $1, i.id, 'card', 'ELC-' || i.employee_no from identities i
-      where i.client_id = $1 and i.employee_no like 'EL-%' and not exists (select 1 from credentials c where c.identity_id = i.id)`, [clientId]);
+      from generate_series($2::int, $3::int) g`,
+      [clientId, from, to, divs],
+    );
+    await db.query(
+      `insert into credentials (client_id, identity_id, type, number) select $1, i.id, 'card', 'ELC-' || i.employee_no from identities i
+      where i.client_id = $1 and i.employee_no like 'EL-%' and not exists (select 1 from credentials c where c.identity_id = i.id)`,
+      [clientId],
+    );
     if (log) console.log(`  seeded ${to.toLocaleString()} identities (${Math.round((performance.now() - t) / 1000)} s)`);
   }
   // what the server's maintenance does within 15 minutes on PGlite (autovacuum on PostgreSQL): the visibility map
@@ -123,7 +157,11 @@ export async function benchServer(db: Db, overrides: Partial<ServerOptions> = {}
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   async function login(username: string): Promise<string> {
-    const r = await fetch(`${base}/idp/1.0/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+    const r = await fetch(`${base}/idp/1.0/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: DEMO_PASSWORD }),
+    });
     if (r.status !== 200) throw new Error(`login ${username}: ${r.status}`);
     return ((await r.json()) as { token: string }).token;
   }
@@ -137,7 +175,15 @@ export const publisherOf = (app: unknown) => (app as { realtime: { publish(clien
 /** The console copy the browser benchmarks serve (built unless BENCH_SKIP_BUILD=1 and one is there). */
 export const BENCH_DIST = process.env.BENCH_DIST ?? '.tmp/dist-bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** Debian chromium with the built console, or null (and the result file says why) when chromium is missing. */
 export async function benchChromium(name: string): Promise<import('playwright-core').Browser | null> {

@@ -17,7 +17,9 @@ const fmt = (v: unknown): string => {
   if (typeof v === 'number') return Number.isInteger(v) ? v.toLocaleString('en-GB') : String(Number(v.toFixed(3)));
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string') return v;
-  return Object.entries(v as Json).map(([k, x]) => `${k} ${typeof x === 'object' && x !== null ? JSON.stringify(x) : fmt(x)}`).join(', ');
+  return Object.entries(v as Json)
+    .map(([k, x]) => `${k} ${typeof x === 'object' && x !== null ? JSON.stringify(x) : fmt(x)}`)
+    .join(', ');
 };
 const verdict = (met: unknown) => (met === true ? '**met**' : met === false ? '**missed**' : met === null ? '**not judged** (a part not run)' : '—');
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -44,20 +46,33 @@ function ingestDetails(r: Json): string[] {
   const out: string[] = [];
   for (const kind of ['pglite', 'postgres']) {
     const p = r[kind];
-    if (typeof p !== 'object' || !p) { out.push(`- **${kind}**: ${fmt(p ?? 'not run')}`); continue; }
-    out.push(`- **${kind}**: raw insert ${fmt(p.reference?.rawRowsPerS)} rows/s (${fmt(p.reference?.rowsPerTransaction)} a transaction, ` +
-      `${fmt(p.reference?.foreignKeys)} foreign key(s), triggers ${(p.reference?.triggers ?? []).join(', ') || 'none'}); saturation ${fmt(p.saturation)}; ` +
-      `ceiling ${fmt(p.ceilingPerS)}/s; **pipelineToRaw ${fmt(p.pipelineToRaw)}**; p99 at 10,000/s ${typeof p.latencyP99MsAt10k === 'number' ? `${fmt(p.latencyP99MsAt10k)} ms` : fmt(p.latencyP99MsAt10k)}; ` +
-      `highest level deferring nothing: ${typeof p.highestUndeferred === 'object' ? `${fmt(p.highestUndeferred.offeredPerS)}/s offered, p99 ${fmt(p.highestUndeferred.latencyMs?.p99)} ms` : fmt(p.highestUndeferred)}; met ${fmt(p.met)}`);
-    out.push('', '  | offered/s | persisted/s (steady) | delivered/s (steady) | steady window s | deferred batches | p50 ms | p99 ms | peak RSS MB | lost |', '  |---|---|---|---|---|---|---|---|---|');
+    if (typeof p !== 'object' || !p) {
+      out.push(`- **${kind}**: ${fmt(p ?? 'not run')}`);
+      continue;
+    }
+    out.push(
+      `- **${kind}**: raw insert ${fmt(p.reference?.rawRowsPerS)} rows/s (${fmt(p.reference?.rowsPerTransaction)} a transaction, ` +
+        `${fmt(p.reference?.foreignKeys)} foreign key(s), triggers ${(p.reference?.triggers ?? []).join(', ') || 'none'}); saturation ${fmt(p.saturation)}; ` +
+        `ceiling ${fmt(p.ceilingPerS)}/s; **pipelineToRaw ${fmt(p.pipelineToRaw)}**; p99 at 10,000/s ${typeof p.latencyP99MsAt10k === 'number' ? `${fmt(p.latencyP99MsAt10k)} ms` : fmt(p.latencyP99MsAt10k)}; ` +
+        `highest level deferring nothing: ${typeof p.highestUndeferred === 'object' ? `${fmt(p.highestUndeferred.offeredPerS)}/s offered, p99 ${fmt(p.highestUndeferred.latencyMs?.p99)} ms` : fmt(p.highestUndeferred)}; met ${fmt(p.met)}`,
+    );
+    out.push(
+      '',
+      '  | offered/s | persisted/s (steady) | delivered/s (steady) | steady window s | deferred batches | p50 ms | p99 ms | peak RSS MB | lost |',
+      '  |---|---|---|---|---|---|---|---|---|',
+    );
     for (const l of p.levels ?? []) {
-      out.push(`  | ${fmt(l.offeredPerS)} | ${fmt(l.persistedPerS)} | ${fmt(l.deliveredPerS)} | ${fmt(l.steadyWindowS)} | ${fmt(l.deferredBatches)} | ${fmt(l.latencyMs?.p50)} | ${fmt(l.latencyMs?.p99)} | ${fmt(l.serverPeakRssMb)} | ${fmt(Math.max(0, (l.sent ?? 0) - (l.accepted ?? 0)))} |`);
+      out.push(
+        `  | ${fmt(l.offeredPerS)} | ${fmt(l.persistedPerS)} | ${fmt(l.deliveredPerS)} | ${fmt(l.steadyWindowS)} | ${fmt(l.deferredBatches)} | ${fmt(l.latencyMs?.p50)} | ${fmt(l.latencyMs?.p99)} | ${fmt(l.serverPeakRssMb)} | ${fmt(Math.max(0, (l.sent ?? 0) - (l.accepted ?? 0)))} |`,
+      );
     }
     out.push('');
   }
   if (typeof r.pipelineInProcess === 'object' && r.pipelineInProcess) {
     const q = r.pipelineInProcess;
-    out.push(`- **the pipeline alone** (PGlite, in the bench's process, no HTTP, no sockets, ${fmt(q.eventsPerTransaction)} events a transaction, ${fmt(q.cpuQuota)}): ${fmt(q.pipelinePerS)} events/s against a raw insert of ${fmt(q.rawRowsPerS)} rows/s: **pipelineOnlyToRaw ${fmt(q.pipelineOnlyToRaw)}** (information)`);
+    out.push(
+      `- **the pipeline alone** (PGlite, in the bench's process, no HTTP, no sockets, ${fmt(q.eventsPerTransaction)} events a transaction, ${fmt(q.cpuQuota)}): ${fmt(q.pipelinePerS)} events/s against a raw insert of ${fmt(q.rawRowsPerS)} rows/s: **pipelineOnlyToRaw ${fmt(q.pipelineOnlyToRaw)}** (information)`,
+    );
   }
   out.push(...scaleOutDetails(r.scaleOut));
   if (Array.isArray(r.notRun) && r.notRun.length) out.push(`- not run: ${r.notRun.join('; ')}`);
@@ -68,9 +83,16 @@ function ingestDetails(r: Json): string[] {
 function scaleOutDetails(s: unknown): string[] {
   if (typeof s !== 'object' || !s) return [`- **scale-out**: ${fmt(s ?? 'not run')}`];
   const x = s as Json;
-  const out = [`- **scale-out** (${fmt(x.method)}): best of one ${fmt(x.bestOne)}/s, of two ${fmt(x.bestTwo)}/s: **ratio ${fmt(x.ratio)}** (target ≥ ${fmt(x.target?.ratioAtLeast)}, nothing lost or duplicated); one server at its own limit (behind the offered rate, at its quota): ${fmt(x.oneServerAtItsLimit)}; met ${fmt(x.met)}`,
-    '', '  | servers | offered/s | persisted/s (steady) | delivered/s (steady) | lost | duplicated | cores used per server | p99 ms |', '  |---|---|---|---|---|---|---|---|'];
-  for (const l of x.levels ?? []) out.push(`  | ${fmt(l.servers)} | ${fmt(l.offeredPerS)} | ${fmt(l.persistedPerS)} | ${fmt(l.deliveredPerS)} | ${fmt(l.lost)} | ${fmt(l.duplicated)} | ${(l.coresUsedPerServer ?? []).join(' + ')} | ${fmt(l.latencyMs?.p99)} |`);
+  const out = [
+    `- **scale-out** (${fmt(x.method)}): best of one ${fmt(x.bestOne)}/s, of two ${fmt(x.bestTwo)}/s: **ratio ${fmt(x.ratio)}** (target ≥ ${fmt(x.target?.ratioAtLeast)}, nothing lost or duplicated); one server at its own limit (behind the offered rate, at its quota): ${fmt(x.oneServerAtItsLimit)}; met ${fmt(x.met)}`,
+    '',
+    '  | servers | offered/s | persisted/s (steady) | delivered/s (steady) | lost | duplicated | cores used per server | p99 ms |',
+    '  |---|---|---|---|---|---|---|---|',
+  ];
+  for (const l of x.levels ?? [])
+    out.push(
+      `  | ${fmt(l.servers)} | ${fmt(l.offeredPerS)} | ${fmt(l.persistedPerS)} | ${fmt(l.deliveredPerS)} | ${fmt(l.lost)} | ${fmt(l.duplicated)} | ${(l.coresUsedPerServer ?? []).join(' + ')} | ${fmt(l.latencyMs?.p99)} |`,
+    );
   out.push('');
   return out;
 }
@@ -79,11 +101,20 @@ function scaleOutDetails(s: unknown): string[] {
 function fanoutDetails(r: Json): string[] {
   const c = r.ceiling;
   if (typeof c !== 'object' || !c) return [`- **ceiling**: ${fmt(c ?? 'not run')}`];
-  const out = [`- **ceiling** (${fmt(c.method)}): p99 passed 100 ms at ${fmt(c.p99PassedAt)}; most subscribers within: ${fmt(c.mostSubscribersWithinP99)}`,
-    '', '  | subscribers | events/s | deliveries/s | delivered / expected | p50 ms | p99 ms | p99 from the device\'s send ms | server cores used |', '  |---|---|---|---|---|---|---|---|'];
+  const out = [
+    `- **ceiling** (${fmt(c.method)}): p99 passed 100 ms at ${fmt(c.p99PassedAt)}; most subscribers within: ${fmt(c.mostSubscribersWithinP99)}`,
+    '',
+    "  | subscribers | events/s | deliveries/s | delivered / expected | p50 ms | p99 ms | p99 from the device's send ms | server cores used |",
+    '  |---|---|---|---|---|---|---|---|',
+  ];
   for (const [k, l] of Object.entries(c.levels ?? {}) as [string, Json | string][]) {
-    if (typeof l !== 'object') { out.push(`  | ${k} | ${cell(fmt(l))} | | | | | | |`); continue; }
-    out.push(`  | ${k} | ${fmt(l.eventsPerS)} | ${fmt(l.deliveriesPerS)} | ${fmt(l.delivered)} / ${fmt(l.expectedDeliveries)} | ${fmt(l.latencyMs?.p50)} | ${fmt(l.latencyMs?.p99)} | ${fmt(l.deviceSendToSubscriberMs?.p99)} | ${fmt(l.serverCoresUsed)} |`);
+    if (typeof l !== 'object') {
+      out.push(`  | ${k} | ${cell(fmt(l))} | | | | | | |`);
+      continue;
+    }
+    out.push(
+      `  | ${k} | ${fmt(l.eventsPerS)} | ${fmt(l.deliveriesPerS)} | ${fmt(l.delivered)} / ${fmt(l.expectedDeliveries)} | ${fmt(l.latencyMs?.p50)} | ${fmt(l.latencyMs?.p99)} | ${fmt(l.deviceSendToSubscriberMs?.p99)} | ${fmt(l.serverCoresUsed)} |`,
+    );
   }
   out.push('');
   return out;
@@ -94,7 +125,12 @@ export function generated(names: readonly string[]): string {
   const results = new Map<string, Json>();
   if (existsSync(RESULTS)) {
     for (const f of readdirSync(RESULTS).filter((x) => x.endsWith('.json'))) {
-      try { const r = JSON.parse(readFileSync(`${RESULTS}/${f}`, 'utf8')) as Json; results.set(String(r.bench ?? f.replace(/\.json$/, '')), r); } catch { /* a half-written file is not a result */ }
+      try {
+        const r = JSON.parse(readFileSync(`${RESULTS}/${f}`, 'utf8')) as Json;
+        results.set(String(r.bench ?? f.replace(/\.json$/, '')), r);
+      } catch {
+        /* a half-written file is not a result */
+      }
     }
   }
   const all = [...new Set([...names, ...results.keys()])];
@@ -110,11 +146,20 @@ export function generated(names: readonly string[]): string {
   ];
   for (const name of all) {
     const r = results.get(name);
-    if (!r) { lines.push(`| \`${name}\` | not run on this machine | — | — | — | — | — |`); continue; }
+    if (!r) {
+      lines.push(`| \`${name}\` | not run on this machine | — | — | — | — | — |`);
+      continue;
+    }
     const m = r.machine ?? {};
     const { reference, ratio } = referenceAndRatio(r);
     const target = r.target ?? r.pglite?.target ?? null;
-    lines.push(`| \`${name}\` | ${cell(String(r.at ?? '—').replace('T', ' ').slice(0, 16))} | ${cell(`${m.cpus ?? '?'} × ${m.cpu ?? '?'}, node ${m.node ?? '?'}, load ${m.loadAverage1m ?? '?'}`)} | ${cell(fmt(target))} | ${cell(reference)} | ${cell(ratio)} | ${verdict(r.met)} |`);
+    lines.push(
+      `| \`${name}\` | ${cell(
+        String(r.at ?? '—')
+          .replace('T', ' ')
+          .slice(0, 16),
+      )} | ${cell(`${m.cpus ?? '?'} × ${m.cpu ?? '?'}, node ${m.node ?? '?'}, load ${m.loadAverage1m ?? '?'}`)} | ${cell(fmt(target))} | ${cell(reference)} | ${cell(ratio)} | ${verdict(r.met)} |`,
+    );
   }
   const ingest = results.get('ingest');
   if (ingest) lines.push('', '### ingest', '', ...ingestDetails(ingest));
@@ -129,7 +174,8 @@ export function generated(names: readonly string[]): string {
 /** Writes the generated part into docs/BENCHMARKS.md, keeping the hand-written prose around it. */
 export function writeBenchmarksDoc(names: readonly string[]): void {
   const text = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const a = text.indexOf(BEGIN), b = text.indexOf(END);
+  const a = text.indexOf(BEGIN),
+    b = text.indexOf(END);
   const next = a >= 0 && b > a ? text.slice(0, a) + generated(names) + text.slice(b + END.length) : `${text.trimEnd()}\n\n${generated(names)}\n`;
   writeFileSync(DOC, next);
   console.log(`${DOC} written from ${RESULTS}/*.json`);

@@ -23,7 +23,15 @@ import { FIRST_PAGES, QUERIES, THINK_MS, type OperatorsInput, type Samples } fro
 
 export const REST_LIST_P95_MS = 20;
 export const REST_SEARCH_P95_MS = 50;
-async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, operators: number, rounds: number, seconds: number, seed: number, heavyOperators: number) {
+async function measure(
+  b: Awaited<ReturnType<typeof benchDb>>,
+  rows: number,
+  operators: number,
+  rounds: number,
+  seconds: number,
+  seed: number,
+  heavyOperators: number,
+) {
   const server = await benchServer(b.db);
   try {
     const seedSeconds = await seedIdentities(b.db, b.harbour, rows);
@@ -35,8 +43,16 @@ async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, ope
     // one operator at a time, for comparison
     const alone = { list: [] as number[], search: [] as number[] };
     for (let i = 0; i < 5; i++) {
-      for (const p of LISTS) { const t = performance.now(); await server.get(p, tokens[0]); alone.list.push(performance.now() - t); }
-      for (const p of SEARCHES) { const t = performance.now(); await server.get(p, tokens[0]); alone.search.push(performance.now() - t); }
+      for (const p of LISTS) {
+        const t = performance.now();
+        await server.get(p, tokens[0]);
+        alone.list.push(performance.now() - t);
+      }
+      for (const p of SEARCHES) {
+        const t = performance.now();
+        await server.get(p, tokens[0]);
+        alone.search.push(performance.now() - t);
+      }
     }
 
     // the operator model (judged): every operator at its own pace, think times between actions
@@ -56,10 +72,16 @@ async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, ope
       const hs = await operatorsInWorker({ base: server.base, tokens: more, rows, seed, seconds });
       const hSeconds = (performance.now() - th) / 1000;
       const hRequests = hs.list.length + hs.search.length + hs.record.length;
-      const hList = summary(hs.list), hSearch = summary(hs.search);
+      const hList = summary(hs.list),
+        hSearch = summary(hs.search);
       heavy = {
-        operators: heavyOperators, seconds: Number(hSeconds.toFixed(1)), requests: hRequests, requestsPerSecond: Number((hRequests / hSeconds).toFixed(1)),
-        'list page (ms)': hList, 'search (ms)': hSearch, 'open record (ms)': summary(hs.record),
+        operators: heavyOperators,
+        seconds: Number(hSeconds.toFixed(1)),
+        requests: hRequests,
+        requestsPerSecond: Number((hRequests / hSeconds).toFixed(1)),
+        'list page (ms)': hList,
+        'search (ms)': hSearch,
+        'open record (ms)': summary(hs.record),
         met: hList.p95 < REST_LIST_P95_MS && hSearch.p95 < REST_SEARCH_P95_MS,
       };
     }
@@ -67,37 +89,53 @@ async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, ope
     // saturation (information): each operator's next request as soon as the last is answered
     const busy = { list: [] as number[], search: [] as number[] };
     const t0 = performance.now();
-    await Promise.all(tokens.map(async (token, op) => {
-      for (let r = 0; r < rounds; r++) {
-        const isSearch = (op + r) % 2 === 1;
-        const pool = isSearch ? SEARCHES : LISTS;
-        const p = pool[(op * 7 + r) % pool.length];
-        const t = performance.now();
-        await server.get(p, token);
-        (isSearch ? busy.search : busy.list).push(performance.now() - t);
-      }
-    }));
+    await Promise.all(
+      tokens.map(async (token, op) => {
+        for (let r = 0; r < rounds; r++) {
+          const isSearch = (op + r) % 2 === 1;
+          const pool = isSearch ? SEARCHES : LISTS;
+          const p = pool[(op * 7 + r) % pool.length];
+          const t = performance.now();
+          await server.get(p, token);
+          (isSearch ? busy.search : busy.list).push(performance.now() - t);
+        }
+      }),
+    );
     const saturationSeconds = (performance.now() - t0) / 1000;
     return {
-      database: b.db.kind, identities: rows, seedSeconds, operators,
+      database: b.db.kind,
+      identities: rows,
+      seedSeconds,
+      operators,
       operatorModel: {
-        seconds: Number(modelSeconds.toFixed(1)), thinkTimeMs: THINK_MS, seed, requests: modelRequests,
+        seconds: Number(modelSeconds.toFixed(1)),
+        thinkTimeMs: THINK_MS,
+        seed,
+        requests: modelRequests,
         requestsPerSecond: Number((modelRequests / modelSeconds).toFixed(1)),
-        'list page (ms)': list, 'search (ms)': search, 'open record (ms)': summary(samples.record),
+        'list page (ms)': list,
+        'search (ms)': search,
+        'open record (ms)': summary(samples.record),
       },
       heavyOperatorModel: heavy,
       saturation: {
         note: `information only: no think time, ${operators} requests always in flight`,
-        requests: busy.list.length + busy.search.length, seconds: Number(saturationSeconds.toFixed(1)),
+        requests: busy.list.length + busy.search.length,
+        seconds: Number(saturationSeconds.toFixed(1)),
         requestsPerSecond: Math.round((busy.list.length + busy.search.length) / saturationSeconds),
-        'list page (ms)': summary(busy.list), 'search (ms)': summary(busy.search),
+        'list page (ms)': summary(busy.list),
+        'search (ms)': summary(busy.search),
       },
       oneOperator: { 'list page (ms)': summary(alone.list), 'search (ms)': summary(alone.search) },
       'GET dashboard summary (ms)': await timed(20, () => server.get(API.dashboard, tokens[0])),
       'POST login (ms, scrypt)': await timed(20, () => server.login('operator')),
       // the 50 and the 200 both judged; a heavier model not run leaves the verdict not judged (null), never true
-      met: !(list.p95 < REST_LIST_P95_MS && search.p95 < REST_SEARCH_P95_MS) || (typeof heavy === 'object' && heavy.met === false) ? false
-        : typeof heavy === 'object' ? true : null,
+      met:
+        !(list.p95 < REST_LIST_P95_MS && search.p95 < REST_SEARCH_P95_MS) || (typeof heavy === 'object' && heavy.met === false)
+          ? false
+          : typeof heavy === 'object'
+            ? true
+            : null,
     };
   } finally {
     await server.close();
@@ -106,40 +144,71 @@ async function measure(b: Awaited<ReturnType<typeof benchDb>>, rows: number, ope
 }
 
 const LISTS = [
-  `${API.identities}?page=0&size=20`, `${API.identities}?page=1&size=20`, `${API.identities}?page=0&size=50&sort=employeeNo,asc`,
-  `${API.identities}?page=0&size=20&sort=validTo,desc`, `${API.identities}?page=0&size=20&sort=updatedAt,desc`,
-  `${API.identities}?page=0&size=20&status=inactive`, `${API.identities}?page=20&size=100&sort=lastName,asc`,
+  `${API.identities}?page=0&size=20`,
+  `${API.identities}?page=1&size=20`,
+  `${API.identities}?page=0&size=50&sort=employeeNo,asc`,
+  `${API.identities}?page=0&size=20&sort=validTo,desc`,
+  `${API.identities}?page=0&size=20&sort=updatedAt,desc`,
+  `${API.identities}?page=0&size=20&status=inactive`,
+  `${API.identities}?page=20&size=100&sort=lastName,asc`,
 ];
 const SEARCHES = [
-  `${API.identities}?page=0&size=20&q=First1234`, `${API.identities}?page=0&size=20&q=EL-19999`, `${API.identities}?page=0&size=20&q=ELC-EL-4242`,
-  `${API.identities}?page=0&size=20&q=CC-7`, `${API.identities}?page=0&size=20&q=Last77&status=active`, `${API.identities}?page=0&size=20&q=p31415%40bench`,
+  `${API.identities}?page=0&size=20&q=First1234`,
+  `${API.identities}?page=0&size=20&q=EL-19999`,
+  `${API.identities}?page=0&size=20&q=ELC-EL-4242`,
+  `${API.identities}?page=0&size=20&q=CC-7`,
+  `${API.identities}?page=0&size=20&q=Last77&status=active`,
+  `${API.identities}?page=0&size=20&q=p31415%40bench`,
 ];
 /** The operator model in a worker thread of its own; its samples when every operator's shift is over. */
 function operatorsInWorker(input: OperatorsInput): Promise<Samples> {
   return new Promise((resolve, reject) => {
     // the worker registers tsx itself (node 20 does not hand the CLI's loader to a worker) to run the .ts module as is
     const url = new URL('./restOperators.ts', import.meta.url).href;
-    const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`, { eval: true, workerData: input });
+    const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`, {
+      eval: true,
+      workerData: input,
+    });
     worker.once('message', (samples: Samples) => resolve(samples));
     worker.once('error', reject);
-    worker.once('exit', (code) => { if (code !== 0) reject(new Error(`operators' worker exited with ${code}`)); });
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`operators' worker exited with ${code}`));
+    });
   });
 }
 
-export async function rest(rows = Number(process.env.BENCH_REST_ROWS ?? 200_000), operators = Number(process.env.BENCH_REST_OPERATORS ?? 50), rounds = 20,
-  seconds = Number(process.env.BENCH_REST_SECONDS ?? 60), seed = Number(process.env.BENCH_REST_SEED ?? 13),
-  heavyOperators = Number(process.env.BENCH_REST_HEAVY_OPERATORS ?? 200)) {
+export async function rest(
+  rows = Number(process.env.BENCH_REST_ROWS ?? 200_000),
+  operators = Number(process.env.BENCH_REST_OPERATORS ?? 50),
+  rounds = 20,
+  seconds = Number(process.env.BENCH_REST_SECONDS ?? 60),
+  seed = Number(process.env.BENCH_REST_SEED ?? 13),
+  heavyOperators = Number(process.env.BENCH_REST_HEAVY_OPERATORS ?? 200),
+) {
   const pglite = await measure(await benchDb(), rows, operators, rounds, seconds, seed, heavyOperators);
   const url = process.env.BENCH_DATABASE_URL;
-  const postgres = url ? await measure(await benchPostgres(url), rows, operators, rounds, seconds, seed, heavyOperators) : 'not run: set BENCH_DATABASE_URL=postgres://… (a server where a database may be created)';
+  const postgres = url
+    ? await measure(await benchPostgres(url), rows, operators, rounds, seconds, seed, heavyOperators)
+    : 'not run: set BENCH_DATABASE_URL=postgres://… (a server where a database may be created)';
   return writeResult('rest', {
-    pglite, postgres, lists: LISTS, searches: SEARCHES, firstPages: FIRST_PAGES, queries: QUERIES.map((q) => q(4242)),
+    pglite,
+    postgres,
+    lists: LISTS,
+    searches: SEARCHES,
+    firstPages: FIRST_PAGES,
+    queries: QUERIES.map((q) => q(4242)),
     target: {
       metric: `p95 while ${operators} signed-in operators work over ${rows.toLocaleString()} identities (list, page on, search, open a record; ${THINK_MS[0] / 1000}–${THINK_MS[1] / 1000} s think time) for ${seconds} s`,
-      listP95AtMostMs: REST_LIST_P95_MS, searchP95AtMostMs: REST_SEARCH_P95_MS,
+      listP95AtMostMs: REST_LIST_P95_MS,
+      searchP95AtMostMs: REST_SEARCH_P95_MS,
     },
     heavyOperators,
     // false when a judged figure missed; null (not judged) while PostgreSQL or the heavier model was not run
-    met: pglite.met === false || (typeof postgres === 'object' && postgres.met === false) ? false : pglite.met && typeof postgres === 'object' && postgres.met ? true : null,
+    met:
+      pglite.met === false || (typeof postgres === 'object' && postgres.met === false)
+        ? false
+        : pglite.met && typeof postgres === 'object' && postgres.met
+          ? true
+          : null,
   });
 }

@@ -6,7 +6,13 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { API } from '../contract';
 import { getText } from './http';
 
-export interface OperatorsInput { base: string; tokens: string[]; rows: number; seed: number; seconds: number }
+export interface OperatorsInput {
+  base: string;
+  tokens: string[];
+  rows: number;
+  seed: number;
+  seconds: number;
+}
 
 /** An operator's pause between two actions, uniform in this range. */
 export const THINK_MS: readonly [number, number] = [1000, 3000];
@@ -15,8 +21,13 @@ export const THINK_MS: readonly [number, number] = [1000, 3000];
 export const FIRST_PAGES = [`size=20`, `size=20&sort=employeeNo,asc`, `size=20&sort=validTo,desc`, `size=20&sort=updatedAt,desc`, `size=20&status=inactive`];
 /** What an operator searches for, with n from its generator (names, employee and card numbers, cost centres, e-mails). */
 export const QUERIES: Array<(n: number) => string> = [
-  (n) => `q=First${n}`, (n) => `q=EL-${n}`, (n) => `q=ELC-EL-${n}`, (n) => `q=CC-${n % 40}`, (n) => `q=Last${n % 5000}&status=active`,
-  (n) => `q=p${n}%40bench`, (n) => `q=Last${n % 5000}`,
+  (n) => `q=First${n}`,
+  (n) => `q=EL-${n}`,
+  (n) => `q=ELC-EL-${n}`,
+  (n) => `q=CC-${n % 40}`,
+  (n) => `q=Last${n % 5000}&status=active`,
+  (n) => `q=p${n}%40bench`,
+  (n) => `q=Last${n % 5000}`,
 ];
 
 /** mulberry32: a small seeded generator, so a run's requests and pauses can be repeated. */
@@ -55,7 +66,9 @@ async function operator(base: string, token: string, rows: number, random: () =>
     }
     if (performance.now() >= until) break;
     await think();
-    const found = JSON.parse(await get('search', `${API.identities}?page=0&size=20&${pick(QUERIES)(1 + Math.floor(random() * rows))}`)) as { items: Array<{ id: number }> };
+    const found = JSON.parse(await get('search', `${API.identities}?page=0&size=20&${pick(QUERIES)(1 + Math.floor(random() * rows))}`)) as {
+      items: Array<{ id: number }>;
+    };
     await think();
     if (found.items.length && performance.now() < until) {
       await get('record', `${API.identities}/${pick(found.items).id}`);
@@ -74,5 +87,10 @@ export async function runOperators({ base, tokens, rows, seed, seconds }: Operat
 
 if (!isMainThread && parentPort) {
   const port = parentPort;
-  runOperators(workerData as OperatorsInput).then((samples) => port.postMessage(samples), (e) => { throw e; });
+  runOperators(workerData as OperatorsInput).then(
+    (samples) => port.postMessage(samples),
+    (e) => {
+      throw e;
+    },
+  );
 }

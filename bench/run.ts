@@ -17,7 +17,17 @@ import { auditBench } from './audit';
 import { writeBenchmarksDoc } from './report';
 
 const BENCHES: Record<string, () => Promise<unknown>> = {
-  rest, fanout, history, export: exportBench, browser, ingest, firstload, batchUpload: batchUploadBench, exportList: exportListBench, decide: decideBench, audit: auditBench,
+  rest,
+  fanout,
+  history,
+  export: exportBench,
+  browser,
+  ingest,
+  firstload,
+  batchUpload: batchUploadBench,
+  exportList: exportListBench,
+  decide: decideBench,
+  audit: auditBench,
 };
 
 async function main() {
@@ -39,4 +49,7 @@ async function main() {
   process.exit(0); // sockets of the STOMP clients and chromium must not keep the process alive
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -44,6 +44,9 @@ export const GRANTS_HEADER = 'x-gatehouse-grants';
 export function grantsTag(entries: readonly PrivilegeEntry[]): string {
   const s = JSON.stringify(entries.map((e) => [e.privilegeIds, e.divisionIds, e.firstParentDivisionIds]));
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
   return h.toString(16).padStart(8, '0');
 }

@@ -53,8 +53,13 @@ export type AlarmGrouping = (typeof ALARM_GROUPINGS)[number];
 export const Durations = type({ median: nullable(number()), p90: nullable(number()), worst: nullable(number()), count: integer() });
 export type Durations = Infer<typeof Durations>;
 export const AlarmFigures = type({
-  raised: integer(), acknowledge: Durations, process: Durations,
-  openAtEnd: integer(), withoutNote: integer(), lateAcknowledge: integer(), lateProcess: integer(),
+  raised: integer(),
+  acknowledge: Durations,
+  process: Durations,
+  openAtEnd: integer(),
+  withoutNote: integer(),
+  lateAcknowledge: integer(),
+  lateProcess: integer(),
 });
 export type AlarmFigures = Infer<typeof AlarmFigures>;
 /** One group's figures: `key` the priority, event code, operator's user name or hour (as text), `label` what to show. */
@@ -62,12 +67,18 @@ export const AlarmGroupRow = type({ key: string(), label: string(), figures: Ala
 export type AlarmGroupRow = Infer<typeof AlarmGroupRow>;
 export const AlarmTargets = type({ priority: integer(), ackMinutes: integer(), processMinutes: integer() });
 export const AlarmHandlingReport = type({
-  from: string(), to: string(), zone: string(),
+  from: string(),
+  to: string(),
+  zone: string(),
   /** the period's instants: [start, end) */
-  start: string(), end: string(),
+  start: string(),
+  end: string(),
   targets: array(AlarmTargets),
   total: AlarmFigures,
-  priority: array(AlarmGroupRow), type: array(AlarmGroupRow), operator: array(AlarmGroupRow), hour: array(AlarmGroupRow),
+  priority: array(AlarmGroupRow),
+  type: array(AlarmGroupRow),
+  operator: array(AlarmGroupRow),
+  hour: array(AlarmGroupRow),
 });
 export type AlarmHandlingReport = Infer<typeof AlarmHandlingReport>;
 

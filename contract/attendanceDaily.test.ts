@@ -5,8 +5,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ATTENDANCE_SUMMARY_MAX_DAYS, BREAK_WITHOUT_SHIFT_AFTER, WHOLE_DAY, attendanceFigures, attendanceStatus, breakWindow, clockingDays, nightShiftRollover,
-  periodProblem, summariseDays, type AttendanceDay, type BadgeIn, type DailyAttendanceRow,
+  ATTENDANCE_SUMMARY_MAX_DAYS,
+  BREAK_WITHOUT_SHIFT_AFTER,
+  WHOLE_DAY,
+  attendanceFigures,
+  attendanceStatus,
+  breakWindow,
+  clockingDays,
+  nightShiftRollover,
+  periodProblem,
+  summariseDays,
+  type AttendanceDay,
+  type BadgeIn,
+  type DailyAttendanceRow,
 } from './attendanceDaily';
 
 const base = { onLeave: false, shiftStart: '09:00', graceMinutes: 5, firstInMinutes: null as number | null, isToday: false, isFuture: false, nowMinutes: 0 };
@@ -57,8 +68,17 @@ const at = (ms: number): BadgeIn => ({ at: new Date(Date.parse(`${MONDAY}T00:00:
 const hm = (h: number, m = 0) => (h * 60 + m) * M;
 const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 const office: AttendanceDay = {
-  day: MONDAY, today: '2026-11-27', nowMinutes: 0, onLeave: false, shiftStart: '09:00', shiftEnd: '17:00', graceMinutes: 5, breakMinutes: 60,
-  roundMinutes: 1, firstIn: null, lastOut: null,
+  day: MONDAY,
+  today: '2026-11-27',
+  nowMinutes: 0,
+  onLeave: false,
+  shiftStart: '09:00',
+  shiftEnd: '17:00',
+  graceMinutes: 5,
+  breakMinutes: 60,
+  roundMinutes: 1,
+  firstIn: null,
+  lastOut: null,
 };
 const dayOff: AttendanceDay = { ...office, shiftStart: null, shiftEnd: null };
 const worked = (d: AttendanceDay, from: number, to: number) => attendanceFigures({ ...d, firstIn: at(from), lastOut: at(to) });
@@ -66,7 +86,14 @@ const worked = (d: AttendanceDay, from: number, to: number) => attendanceFigures
 describe('payroll rules by example', () => {
   it('takes Office hours’ 60-minute break off a day that spans 12:30–13:30: in 08:45, out 17:22 is 7:37 worked', () => {
     expect(breakWindow('09:00', '17:00', 60)).toEqual({ from: 12 * 60 + 30, to: 13 * 60 + 30 });
-    expect(worked(office, hm(8, 45), hm(17, 22))).toEqual({ status: 'present', lateMinutes: null, spanMinutes: 517, breakTakenMinutes: 60, workedMinutes: 457, overtimeMinutes: 0 });
+    expect(worked(office, hm(8, 45), hm(17, 22))).toEqual({
+      status: 'present',
+      lateMinutes: null,
+      spanMinutes: 517,
+      breakTakenMinutes: 60,
+      workedMinutes: 457,
+      overtimeMinutes: 0,
+    });
   });
   it('takes only the part of the break window the day spans; a span shorter than the break loses nothing', () => {
     expect(worked(office, hm(8, 45), hm(12, 0))).toMatchObject({ breakTakenMinutes: 0, workedMinutes: 195 }); // gone before the break
@@ -77,7 +104,14 @@ describe('payroll rules by example', () => {
     expect(breakWindow('09:00', '09:30', 60)).toBeNull(); // a shift no longer than its break has none
   });
   it('counts a badge-in on a day off as overtime, the break after 5 hours', () => {
-    expect(worked(dayOff, hm(9), hm(13))).toEqual({ status: 'day-off', lateMinutes: null, spanMinutes: 240, breakTakenMinutes: 0, workedMinutes: 240, overtimeMinutes: 240 });
+    expect(worked(dayOff, hm(9), hm(13))).toEqual({
+      status: 'day-off',
+      lateMinutes: null,
+      spanMinutes: 240,
+      breakTakenMinutes: 0,
+      workedMinutes: 240,
+      overtimeMinutes: 240,
+    });
     expect(worked(dayOff, hm(9), hm(14, 20))).toMatchObject({ breakTakenMinutes: 20, workedMinutes: 300, overtimeMinutes: 300 });
     expect(worked(dayOff, hm(9), hm(17))).toMatchObject({ breakTakenMinutes: 60, workedMinutes: 420, overtimeMinutes: 420 });
     expect(BREAK_WITHOUT_SHIFT_AFTER).toBe(300);
@@ -101,16 +135,30 @@ describe('payroll rules by example', () => {
     const [sunday, monday, tuesday] = clockingDays([
       { ...night, swipes: [] },
       { ...night, swipes: [swipe(21, 55)] },
-      { ...night, swipes: [{ at: at(hm(24 + 6, 10)).at, minute: 6 * 60 + 10 }, { at: at(hm(24 + 21, 50)).at, minute: 21 * 60 + 50 }] },
+      {
+        ...night,
+        swipes: [
+          { at: at(hm(24 + 6, 10)).at, minute: 6 * 60 + 10 },
+          { at: at(hm(24 + 21, 50)).at, minute: 21 * 60 + 50 },
+        ],
+      },
     ]);
     expect(sunday).toEqual({ firstIn: null, lastOut: null });
     expect(monday).toEqual({ firstIn: swipe(21, 55), lastOut: { at: at(hm(30, 10)).at, minute: 30 * 60 + 10 } });
     expect(tuesday.firstIn?.minute).toBe(21 * 60 + 50);
-    expect(attendanceFigures({ ...office, ...night, breakMinutes: 30, ...monday })).toMatchObject({ status: 'present', spanMinutes: 495, breakTakenMinutes: 30, workedMinutes: 465 });
+    expect(attendanceFigures({ ...office, ...night, breakMinutes: 30, ...monday })).toMatchObject({
+      status: 'present',
+      spanMinutes: 495,
+      breakTakenMinutes: 30,
+      workedMinutes: 465,
+    });
   });
   it('an out after midnight of a day shift is the next day’s', () => {
     const day = { shiftStart: '09:00', shiftEnd: '17:00' };
-    const [monday, tuesday] = clockingDays([{ ...day, swipes: [at(hm(9))] }, { ...day, swipes: [{ at: at(hm(24, 30)).at, minute: 30 }] }]);
+    const [monday, tuesday] = clockingDays([
+      { ...day, swipes: [at(hm(9))] },
+      { ...day, swipes: [{ at: at(hm(24, 30)).at, minute: 30 }] },
+    ]);
     expect(monday.lastOut).toBeNull();
     expect(tuesday.firstIn?.minute).toBe(30);
   });
@@ -123,120 +171,196 @@ const anyShift = fc.oneof(
 );
 const anyRound = fc.constantFrom(1, 5, 6, 10, 15, 30, 60, 0, -5);
 const anyDay = fc.record({
-  shift: anyShift, breakMinutes: fc.integer({ min: 0, max: 240 }), graceMinutes: fc.integer({ min: 0, max: 120 }), roundMinutes: anyRound,
-  onLeave: fc.boolean(), inMs: fc.integer({ min: 0, max: 2 * WHOLE_DAY * M - 1 }), spanMs: fc.integer({ min: 0, max: 20 * 60 * M }),
+  shift: anyShift,
+  breakMinutes: fc.integer({ min: 0, max: 240 }),
+  graceMinutes: fc.integer({ min: 0, max: 120 }),
+  roundMinutes: anyRound,
+  onLeave: fc.boolean(),
+  inMs: fc.integer({ min: 0, max: 2 * WHOLE_DAY * M - 1 }),
+  spanMs: fc.integer({ min: 0, max: 20 * 60 * M }),
 });
-type AnyDay = { shift: { shiftStart: string | null; shiftEnd: string | null }; breakMinutes: number; graceMinutes: number; roundMinutes: number; onLeave: boolean; inMs: number; spanMs: number };
+type AnyDay = {
+  shift: { shiftStart: string | null; shiftEnd: string | null };
+  breakMinutes: number;
+  graceMinutes: number;
+  roundMinutes: number;
+  onLeave: boolean;
+  inMs: number;
+  spanMs: number;
+};
 const figuresOf = (d: AnyDay, outMs = d.inMs + d.spanMs) =>
-  attendanceFigures({ ...office, ...d.shift, breakMinutes: d.breakMinutes, graceMinutes: d.graceMinutes, roundMinutes: d.roundMinutes, onLeave: d.onLeave, firstIn: at(d.inMs), lastOut: at(outMs) });
+  attendanceFigures({
+    ...office,
+    ...d.shift,
+    breakMinutes: d.breakMinutes,
+    graceMinutes: d.graceMinutes,
+    roundMinutes: d.roundMinutes,
+    onLeave: d.onLeave,
+    firstIn: at(d.inMs),
+    lastOut: at(outMs),
+  });
 const roundOf = (r: number) => (Number.isInteger(r) && r > 0 ? r : 1);
 
 describe('payroll rules as properties', () => {
   it('worked time is never negative, never more than the span, and rounded down consistently after the break', () => {
-    fc.assert(fc.property(anyDay, (d) => {
-      const f = figuresOf(d);
-      if (d.spanMs === 0) return f.workedMinutes === null && f.overtimeMinutes === 0 && f.breakTakenMinutes === 0;
-      const round = roundOf(d.roundMinutes);
-      expect(f.spanMinutes).toBe(Math.floor(d.spanMs / M));
-      expect(f.workedMinutes).toBeGreaterThanOrEqual(0);
-      expect(f.workedMinutes! % round).toBe(0);
-      const paid = f.spanMinutes! - f.breakTakenMinutes;
-      expect(f.workedMinutes! <= paid && paid < f.workedMinutes! + round).toBe(true);
-      return true;
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyDay, (d) => {
+        const f = figuresOf(d);
+        if (d.spanMs === 0) return f.workedMinutes === null && f.overtimeMinutes === 0 && f.breakTakenMinutes === 0;
+        const round = roundOf(d.roundMinutes);
+        expect(f.spanMinutes).toBe(Math.floor(d.spanMs / M));
+        expect(f.workedMinutes).toBeGreaterThanOrEqual(0);
+        expect(f.workedMinutes! % round).toBe(0);
+        const paid = f.spanMinutes! - f.breakTakenMinutes;
+        expect(f.workedMinutes! <= paid && paid < f.workedMinutes! + round).toBe(true);
+        return true;
+      }),
+      { numRuns: 2000 },
+    );
   });
   it('the break is taken at most once: never more than the schedule’s break nor the span', () => {
-    fc.assert(fc.property(anyDay, (d) => {
-      const f = figuresOf(d);
-      expect(f.breakTakenMinutes).toBeGreaterThanOrEqual(0);
-      expect(f.breakTakenMinutes).toBeLessThanOrEqual(d.breakMinutes);
-      expect(f.breakTakenMinutes).toBeLessThanOrEqual(f.spanMinutes ?? 0);
-      return true;
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyDay, (d) => {
+        const f = figuresOf(d);
+        expect(f.breakTakenMinutes).toBeGreaterThanOrEqual(0);
+        expect(f.breakTakenMinutes).toBeLessThanOrEqual(d.breakMinutes);
+        expect(f.breakTakenMinutes).toBeLessThanOrEqual(f.spanMinutes ?? 0);
+        return true;
+      }),
+      { numRuns: 2000 },
+    );
   });
   it('staying longer never makes worked time less (the same in, a later out; the same out, an earlier in)', () => {
-    fc.assert(fc.property(anyDay, fc.integer({ min: 0, max: 6 * 60 * M }), (d, more) => {
-      const a = figuresOf(d);
-      const later = figuresOf(d, d.inMs + d.spanMs + more);
-      expect(later.workedMinutes ?? 0).toBeGreaterThanOrEqual(a.workedMinutes ?? 0);
-      const earlier = d.inMs >= more ? figuresOf({ ...d, inMs: d.inMs - more, spanMs: d.spanMs + more }) : later;
-      expect(earlier.workedMinutes ?? 0).toBeGreaterThanOrEqual(a.workedMinutes ?? 0);
-      return true;
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyDay, fc.integer({ min: 0, max: 6 * 60 * M }), (d, more) => {
+        const a = figuresOf(d);
+        const later = figuresOf(d, d.inMs + d.spanMs + more);
+        expect(later.workedMinutes ?? 0).toBeGreaterThanOrEqual(a.workedMinutes ?? 0);
+        const earlier = d.inMs >= more ? figuresOf({ ...d, inMs: d.inMs - more, spanMs: d.spanMs + more }) : later;
+        expect(earlier.workedMinutes ?? 0).toBeGreaterThanOrEqual(a.workedMinutes ?? 0);
+        return true;
+      }),
+      { numRuns: 2000 },
+    );
   });
   it('a day off’s worked time is all overtime and labelled day off; a working day has none', () => {
-    fc.assert(fc.property(anyDay, (d) => {
-      const f = figuresOf(d);
-      if (f.status === 'day-off') expect(f.overtimeMinutes).toBe(f.workedMinutes ?? 0);
-      else expect(f.overtimeMinutes).toBe(0);
-      expect(f.status === 'day-off').toBe(!d.onLeave && d.shift.shiftStart === null);
-      return true;
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(anyDay, (d) => {
+        const f = figuresOf(d);
+        if (f.status === 'day-off') expect(f.overtimeMinutes).toBe(f.workedMinutes ?? 0);
+        else expect(f.overtimeMinutes).toBe(0);
+        expect(f.status === 'day-off').toBe(!d.onLeave && d.shift.shiftStart === null);
+        return true;
+      }),
+      { numRuns: 1000 },
+    );
   });
   it('a night shift’s badge-ins, in around its start and out around its end the next morning, count on the day it began', () => {
-    const nightShift = fc.integer({ min: 12 * 60, max: 1439 }).chain((start) => fc.record({
-      start: fc.constant(start), end: fc.integer({ min: Math.max(0, start - 22 * 60), max: start - 120 }), // at least 2 hours on and 2 off
-      early: fc.integer({ min: -30 * M, max: 30 * M }), late: fc.integer({ min: -30 * M, max: 30 * M }), breakMinutes: fc.integer({ min: 0, max: 120 }),
-    }));
-    fc.assert(fc.property(nightShift, ({ start, end, early, late, breakMinutes }) => {
-      const shift = { shiftStart: hhmm(start), shiftEnd: hhmm(end) };
-      const inMs = WHOLE_DAY * M + start * M + early; // Monday (the middle day) around the start
-      const outMs = 2 * WHOLE_DAY * M + end * M + late; // Tuesday morning around the end
-      const byDay: BadgeIn[][] = [[], [], [], []];
-      for (const ms of [inMs, outMs]) {
-        const day = Math.floor(ms / (WHOLE_DAY * M));
-        byDay[day].push({ at: at(ms).at, minute: Math.floor(ms / M) - day * WHOLE_DAY });
-      }
-      const days = clockingDays(byDay.map((swipes) => ({ ...shift, swipes })));
-      expect(days[1].firstIn?.at).toBe(at(inMs).at);
-      expect(days[1].lastOut?.at).toBe(at(outMs).at);
-      expect([days[0], days[2], days[3]].every((x) => x.firstIn === null)).toBe(true);
-      const f = attendanceFigures({ ...office, ...shift, breakMinutes, ...days[1] });
-      expect(f.spanMinutes).toBe(Math.floor((outMs - inMs) / M));
-      // the whole night (well before to well after the break window) loses exactly its break
-      const w = breakWindow(shift.shiftStart, shift.shiftEnd, breakMinutes);
-      if (w && days[1].firstIn!.minute < w.from && days[1].lastOut!.minute >= w.to) expect(f.breakTakenMinutes).toBe(breakMinutes);
-      return true;
-    }), { numRuns: 1000 });
+    const nightShift = fc.integer({ min: 12 * 60, max: 1439 }).chain((start) =>
+      fc.record({
+        start: fc.constant(start),
+        end: fc.integer({ min: Math.max(0, start - 22 * 60), max: start - 120 }), // at least 2 hours on and 2 off
+        early: fc.integer({ min: -30 * M, max: 30 * M }),
+        late: fc.integer({ min: -30 * M, max: 30 * M }),
+        breakMinutes: fc.integer({ min: 0, max: 120 }),
+      }),
+    );
+    fc.assert(
+      fc.property(nightShift, ({ start, end, early, late, breakMinutes }) => {
+        const shift = { shiftStart: hhmm(start), shiftEnd: hhmm(end) };
+        const inMs = WHOLE_DAY * M + start * M + early; // Monday (the middle day) around the start
+        const outMs = 2 * WHOLE_DAY * M + end * M + late; // Tuesday morning around the end
+        const byDay: BadgeIn[][] = [[], [], [], []];
+        for (const ms of [inMs, outMs]) {
+          const day = Math.floor(ms / (WHOLE_DAY * M));
+          byDay[day].push({ at: at(ms).at, minute: Math.floor(ms / M) - day * WHOLE_DAY });
+        }
+        const days = clockingDays(byDay.map((swipes) => ({ ...shift, swipes })));
+        expect(days[1].firstIn?.at).toBe(at(inMs).at);
+        expect(days[1].lastOut?.at).toBe(at(outMs).at);
+        expect([days[0], days[2], days[3]].every((x) => x.firstIn === null)).toBe(true);
+        const f = attendanceFigures({ ...office, ...shift, breakMinutes, ...days[1] });
+        expect(f.spanMinutes).toBe(Math.floor((outMs - inMs) / M));
+        // the whole night (well before to well after the break window) loses exactly its break
+        const w = breakWindow(shift.shiftStart, shift.shiftEnd, breakMinutes);
+        if (w && days[1].firstIn!.minute < w.from && days[1].lastOut!.minute >= w.to) expect(f.breakTakenMinutes).toBe(breakMinutes);
+        return true;
+      }),
+      { numRuns: 1000 },
+    );
   });
   it('no badge-in counts on two days: each day’s in and out come after the day before’s', () => {
-    const days = fc.array(fc.record({ shift: anyShift, swipes: fc.uniqueArray(fc.integer({ min: 0, max: WHOLE_DAY * M - 1 }), { maxLength: 4 }) }), { minLength: 2, maxLength: 8 });
-    fc.assert(fc.property(days, (list) => {
-      const input = list.map((d, i) => ({ ...d.shift, swipes: [...d.swipes].sort((a, b) => a - b).map((ms) => ({ at: at(i * WHOLE_DAY * M + ms).at, minute: Math.floor(ms / M) })) }));
-      const out = clockingDays(input);
-      let last = -Infinity;
-      for (const d of out) {
-        for (const c of [d.firstIn, d.lastOut]) if (c) { expect(Date.parse(c.at)).toBeGreaterThan(last); last = Date.parse(c.at); }
-      }
-      // every badge-in of the period is inside some day's in..out, or is a lone in
-      const counted = out.flatMap((d) => [d.firstIn, d.lastOut]).filter(Boolean).length;
-      expect(counted).toBeLessThanOrEqual(input.reduce((n, d) => n + d.swipes.length, 0));
-      return true;
-    }), { numRuns: 1000 });
+    const days = fc.array(fc.record({ shift: anyShift, swipes: fc.uniqueArray(fc.integer({ min: 0, max: WHOLE_DAY * M - 1 }), { maxLength: 4 }) }), {
+      minLength: 2,
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(days, (list) => {
+        const input = list.map((d, i) => ({
+          ...d.shift,
+          swipes: [...d.swipes].sort((a, b) => a - b).map((ms) => ({ at: at(i * WHOLE_DAY * M + ms).at, minute: Math.floor(ms / M) })),
+        }));
+        const out = clockingDays(input);
+        let last = -Infinity;
+        for (const d of out) {
+          for (const c of [d.firstIn, d.lastOut])
+            if (c) {
+              expect(Date.parse(c.at)).toBeGreaterThan(last);
+              last = Date.parse(c.at);
+            }
+        }
+        // every badge-in of the period is inside some day's in..out, or is a lone in
+        const counted = out.flatMap((d) => [d.firstIn, d.lastOut]).filter(Boolean).length;
+        expect(counted).toBeLessThanOrEqual(input.reduce((n, d) => n + d.swipes.length, 0));
+        return true;
+      }),
+      { numRuns: 1000 },
+    );
   });
   it('the total of a period is the sum of its days', () => {
     const member = fc.record({ identityId: fc.integer({ min: 1, max: 4 }), teamId: fc.integer({ min: 1, max: 2 }) });
     const period = fc.array(fc.array(fc.tuple(member, anyDay), { maxLength: 6 }), { minLength: 1, maxLength: 10 });
-    fc.assert(fc.property(period, (days) => {
-      const rows: DailyAttendanceRow[][] = days.map((list) => {
-        const seen = new Set<string>();
-        return list.filter(([m]) => !seen.has(`${m.teamId}:${m.identityId}`) && !!seen.add(`${m.teamId}:${m.identityId}`)).map(([m, d]) => {
-          const f = figuresOf(d);
-          return { ...m, name: `M${m.identityId}`, employeeNo: null, team: `T${m.teamId}`, ...d.shift, graceMinutes: d.graceMinutes, breakMinutes: d.breakMinutes,
-            firstIn: null, lastOut: null, leave: d.onLeave ? 'AL' : null, status: f.status, lateMinutes: f.lateMinutes, workedMinutes: f.workedMinutes,
-            breakTakenMinutes: f.breakTakenMinutes, overtimeMinutes: f.overtimeMinutes };
+    fc.assert(
+      fc.property(period, (days) => {
+        const rows: DailyAttendanceRow[][] = days.map((list) => {
+          const seen = new Set<string>();
+          return list
+            .filter(([m]) => !seen.has(`${m.teamId}:${m.identityId}`) && !!seen.add(`${m.teamId}:${m.identityId}`))
+            .map(([m, d]) => {
+              const f = figuresOf(d);
+              return {
+                ...m,
+                name: `M${m.identityId}`,
+                employeeNo: null,
+                team: `T${m.teamId}`,
+                ...d.shift,
+                graceMinutes: d.graceMinutes,
+                breakMinutes: d.breakMinutes,
+                firstIn: null,
+                lastOut: null,
+                leave: d.onLeave ? 'AL' : null,
+                status: f.status,
+                lateMinutes: f.lateMinutes,
+                workedMinutes: f.workedMinutes,
+                breakTakenMinutes: f.breakTakenMinutes,
+                overtimeMinutes: f.overtimeMinutes,
+              };
+            });
         });
-      });
-      const whole = summariseDays(rows);
-      for (const t of whole) {
-        const each = rows.map((r) => summariseDays([r]).find((x) => x.teamId === t.teamId && x.identityId === t.identityId));
-        const sum = (k: 'workedMinutes' | 'overtimeMinutes' | 'lateMinutes' | 'scheduledDays' | 'presentDays' | 'lateDays' | 'absentDays' | 'leaveDays') => each.reduce((n, x) => n + (x?.[k] ?? 0), 0);
-        for (const k of ['workedMinutes', 'overtimeMinutes', 'lateMinutes', 'scheduledDays', 'presentDays', 'lateDays', 'absentDays', 'leaveDays'] as const) expect([k, t[k]]).toEqual([k, sum(k)]);
-        const mine = rows.flat().filter((r) => r.teamId === t.teamId && r.identityId === t.identityId);
-        expect(t.workedMinutes).toBe(mine.reduce((n, r) => n + (r.workedMinutes ?? 0), 0));
-        expect(t.overtimeMinutes).toBeLessThanOrEqual(t.workedMinutes);
-      }
-      return true;
-    }), { numRuns: 500 });
+        const whole = summariseDays(rows);
+        for (const t of whole) {
+          const each = rows.map((r) => summariseDays([r]).find((x) => x.teamId === t.teamId && x.identityId === t.identityId));
+          const sum = (k: 'workedMinutes' | 'overtimeMinutes' | 'lateMinutes' | 'scheduledDays' | 'presentDays' | 'lateDays' | 'absentDays' | 'leaveDays') =>
+            each.reduce((n, x) => n + (x?.[k] ?? 0), 0);
+          for (const k of ['workedMinutes', 'overtimeMinutes', 'lateMinutes', 'scheduledDays', 'presentDays', 'lateDays', 'absentDays', 'leaveDays'] as const)
+            expect([k, t[k]]).toEqual([k, sum(k)]);
+          const mine = rows.flat().filter((r) => r.teamId === t.teamId && r.identityId === t.identityId);
+          expect(t.workedMinutes).toBe(mine.reduce((n, r) => n + (r.workedMinutes ?? 0), 0));
+          expect(t.overtimeMinutes).toBeLessThanOrEqual(t.workedMinutes);
+        }
+        return true;
+      }),
+      { numRuns: 500 },
+    );
   });
 });

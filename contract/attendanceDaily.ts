@@ -16,8 +16,12 @@ import { calendarDate, dateProblem, idInt } from './primitives';
 export const DAILY_ATTENDANCE_API = API.dailyAttendance;
 
 export const ATTENDANCE_STATUSES = [
-  { value: 'present', label: 'Present' }, { value: 'late', label: 'Late' }, { value: 'absent', label: 'Absent' },
-  { value: 'not-yet', label: 'Not in yet' }, { value: 'on-leave', label: 'On leave' }, { value: 'day-off', label: 'Day off' },
+  { value: 'present', label: 'Present' },
+  { value: 'late', label: 'Late' },
+  { value: 'absent', label: 'Absent' },
+  { value: 'not-yet', label: 'Not in yet' },
+  { value: 'on-leave', label: 'On leave' },
+  { value: 'day-off', label: 'Day off' },
 ] as const;
 export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number]['value'];
 
@@ -28,16 +32,24 @@ export const DailyAttendanceQuery = type({ date: calendarDate(), teamId: optiona
 export type DailyAttendanceQuery = Infer<typeof DailyAttendanceQuery>;
 
 export const DailyAttendanceRow = type({
-  identityId: integer(), name: string(), employeeNo: nullable(string()), teamId: integer(), team: string(),
+  identityId: integer(),
+  name: string(),
+  employeeNo: nullable(string()),
+  teamId: integer(),
+  team: string(),
   /** the shift of that weekday as HH:mm in the client's zone, or null (a day off) */
-  shiftStart: nullable(string()), shiftEnd: nullable(string()),
+  shiftStart: nullable(string()),
+  shiftEnd: nullable(string()),
   /** the work schedule's grace: minutes after the start still on time */
   graceMinutes: integer(),
-  firstIn: nullable(string()), lastOut: nullable(string()),
+  firstIn: nullable(string()),
+  lastOut: nullable(string()),
   /** paid minutes of the day (attendanceFigures): the span from in to out less the unpaid break, rounded down */
-  workedMinutes: nullable(integer()), lateMinutes: nullable(integer()),
+  workedMinutes: nullable(integer()),
+  lateMinutes: nullable(integer()),
   /** the work schedule's unpaid break (minutes), and what of it was taken off the span this day (0 up to it) */
-  breakMinutes: integer(), breakTakenMinutes: integer(),
+  breakMinutes: integer(),
+  breakTakenMinutes: integer(),
   /** the worked minutes of a day off, all of them overtime (0 on a working day) */
   overtimeMinutes: integer(),
   status: enums(ATTENDANCE_STATUSES.map((s) => s.value)),
@@ -50,7 +62,13 @@ export type DailyAttendance = Infer<typeof DailyAttendance>;
 
 /** A member's status from their day (the rules above); `nowMinutes` is the time of day now when the day is today. */
 export function attendanceStatus(d: {
-  onLeave: boolean; shiftStart: string | null; graceMinutes: number; firstInMinutes: number | null; isToday: boolean; isFuture: boolean; nowMinutes: number;
+  onLeave: boolean;
+  shiftStart: string | null;
+  graceMinutes: number;
+  firstInMinutes: number | null;
+  isToday: boolean;
+  isFuture: boolean;
+  nowMinutes: number;
 }): { status: AttendanceStatus; lateMinutes: number | null } {
   if (d.onLeave) return { status: 'on-leave', lateMinutes: null };
   if (!d.shiftStart) return { status: 'day-off', lateMinutes: null };
@@ -68,13 +86,22 @@ export const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Numbe
  *  rules above (a day still ahead is not counted). At most ATTENDANCE_SUMMARY_MAX_DAYS days at once. */
 export const ATTENDANCE_SUMMARY_API = API.attendanceSummaries;
 export const ATTENDANCE_SUMMARY_MAX_DAYS = 62;
-export const AttendanceSummaryQuery = type({ from: calendarDate(), to: calendarDate(), teamId: optional(idInt()), format: optional(enums(ATTENDANCE_FORMATS)) });
+export const AttendanceSummaryQuery = type({
+  from: calendarDate(),
+  to: calendarDate(),
+  teamId: optional(idInt()),
+  format: optional(enums(ATTENDANCE_FORMATS)),
+});
 export type AttendanceSummaryQuery = Infer<typeof AttendanceSummaryQuery>;
 
 /** What is wrong with a period of days (the summaries, Build Timesheet), or null when nothing is: a day that is no
  *  calendar date, the last day before the first, or more than ATTENDANCE_SUMMARY_MAX_DAYS days. The server answers
  *  `field` and `message` as the violation; a screen says it in its own words by `kind`. */
-export interface PeriodProblem { kind: 'not-a-date' | 'backwards' | 'too-long'; field: 'from' | 'to'; message: string }
+export interface PeriodProblem {
+  kind: 'not-a-date' | 'backwards' | 'too-long';
+  field: 'from' | 'to';
+  message: string;
+}
 export function periodProblem(from: unknown, to: unknown): PeriodProblem | null {
   const notFrom = dateProblem(from);
   if (notFrom) return { kind: 'not-a-date', field: 'from', message: notFrom };
@@ -82,14 +109,24 @@ export function periodProblem(from: unknown, to: unknown): PeriodProblem | null 
   if (notTo) return { kind: 'not-a-date', field: 'to', message: notTo };
   const span = (Date.parse(to as string) - Date.parse(from as string)) / 86_400_000;
   if (span < 0) return { kind: 'backwards', field: 'to', message: 'must not be before the first day' };
-  if (span >= ATTENDANCE_SUMMARY_MAX_DAYS) return { kind: 'too-long', field: 'to', message: `must be within ${ATTENDANCE_SUMMARY_MAX_DAYS} days of the first day` };
+  if (span >= ATTENDANCE_SUMMARY_MAX_DAYS)
+    return { kind: 'too-long', field: 'to', message: `must be within ${ATTENDANCE_SUMMARY_MAX_DAYS} days of the first day` };
   return null;
 }
 export const AttendanceSummaryRow = type({
-  identityId: integer(), name: string(), employeeNo: nullable(string()), teamId: integer(), team: string(),
+  identityId: integer(),
+  name: string(),
+  employeeNo: nullable(string()),
+  teamId: integer(),
+  team: string(),
   /** days with a shift, leave days left out */
-  scheduledDays: integer(), presentDays: integer(), lateDays: integer(), absentDays: integer(), leaveDays: integer(),
-  workedMinutes: integer(), lateMinutes: integer(),
+  scheduledDays: integer(),
+  presentDays: integer(),
+  lateDays: integer(),
+  absentDays: integer(),
+  leaveDays: integer(),
+  workedMinutes: integer(),
+  lateMinutes: integer(),
   /** of workedMinutes, the minutes worked on days off */
   overtimeMinutes: integer(),
 });
@@ -141,7 +178,10 @@ export const WHOLE_DAY = 24 * 60;
 
 /** A badge-in: when (ISO) and its wall-clock minute counted from the midnight of the day it belongs to, in the
  *  client's zone (1440 or more the morning after, for a night shift). */
-export interface BadgeIn { at: string; minute: number }
+export interface BadgeIn {
+  at: string;
+  minute: number;
+}
 
 /** A shift as minutes from the day's midnight, the end past 1440 when it runs past midnight; null without a shift. */
 export function shiftSpan(shiftStart: string | null, shiftEnd: string | null): { start: number; end: number } | null {
@@ -162,15 +202,22 @@ export function breakWindow(shiftStart: string | null, shiftEnd: string | null, 
 
 export interface AttendanceDay {
   /** the day ('YYYY-MM-DD') and, in the client's zone, today and the time of day now (WHOLE_DAY: judge as over) */
-  day: string; today: string; nowMinutes: number;
-  onLeave: boolean; shiftStart: string | null; shiftEnd: string | null;
-  graceMinutes: number; breakMinutes: number;
+  day: string;
+  today: string;
+  nowMinutes: number;
+  onLeave: boolean;
+  shiftStart: string | null;
+  shiftEnd: string | null;
+  graceMinutes: number;
+  breakMinutes: number;
   /** the attendance properties' rounding (anything but a positive whole number rounds nothing) */
   roundMinutes: number;
-  firstIn: BadgeIn | null; lastOut: BadgeIn | null;
+  firstIn: BadgeIn | null;
+  lastOut: BadgeIn | null;
 }
 export interface AttendanceFigures {
-  status: AttendanceStatus; lateMinutes: number | null;
+  status: AttendanceStatus;
+  lateMinutes: number | null;
   /** the span in whole minutes from in to out, null without an out after the in */
   spanMinutes: number | null;
   /** the unpaid break taken off the span (the part of the break window it covers: 0 up to the schedule's break) */
@@ -183,20 +230,28 @@ export interface AttendanceFigures {
  *  overtime. */
 export function attendanceFigures(d: AttendanceDay): AttendanceFigures {
   const { status, lateMinutes } = attendanceStatus({
-    onLeave: d.onLeave, shiftStart: d.shiftStart, graceMinutes: d.graceMinutes, firstInMinutes: d.firstIn?.minute ?? null,
-    isToday: d.day === d.today, isFuture: d.day > d.today, nowMinutes: d.nowMinutes,
+    onLeave: d.onLeave,
+    shiftStart: d.shiftStart,
+    graceMinutes: d.graceMinutes,
+    firstInMinutes: d.firstIn?.minute ?? null,
+    isToday: d.day === d.today,
+    isFuture: d.day > d.today,
+    nowMinutes: d.nowMinutes,
   });
   const from = d.firstIn ? Date.parse(d.firstIn.at) : NaN;
   const to = d.lastOut ? Date.parse(d.lastOut.at) : NaN;
-  if (!(to > from) || !d.firstIn || !d.lastOut) return { status, lateMinutes, spanMinutes: null, breakTakenMinutes: 0, workedMinutes: null, overtimeMinutes: 0 };
+  if (!(to > from) || !d.firstIn || !d.lastOut)
+    return { status, lateMinutes, spanMinutes: null, breakTakenMinutes: 0, workedMinutes: null, overtimeMinutes: 0 };
   // in milliseconds: the span as it was, the in and out on the wall clock with their seconds (zones differ from UTC
   // by whole minutes, so the seconds are the instant's)
   const M = 60_000;
-  const wall = (c: BadgeIn) => c.minute * M + ((Date.parse(c.at) % M) + M) % M;
+  const wall = (c: BadgeIn) => c.minute * M + (((Date.parse(c.at) % M) + M) % M);
   const shiftWindow = breakWindow(d.shiftStart, d.shiftEnd, d.breakMinutes);
   const window = shiftSpan(d.shiftStart, d.shiftEnd)
     ? shiftWindow && { from: shiftWindow.from * M, to: shiftWindow.to * M }
-    : d.breakMinutes > 0 ? { from: wall(d.firstIn) + BREAK_WITHOUT_SHIFT_AFTER * M, to: wall(d.firstIn) + (BREAK_WITHOUT_SHIFT_AFTER + d.breakMinutes) * M } : null;
+    : d.breakMinutes > 0
+      ? { from: wall(d.firstIn) + BREAK_WITHOUT_SHIFT_AFTER * M, to: wall(d.firstIn) + (BREAK_WITHOUT_SHIFT_AFTER + d.breakMinutes) * M }
+      : null;
   const covered = window ? Math.min(wall(d.lastOut), window.to) - Math.max(wall(d.firstIn), window.from) : 0;
   const span = Math.floor((to - from) / M);
   const paid = Math.floor((to - from - Math.min(Math.max(0, covered), to - from)) / M);
@@ -208,7 +263,10 @@ export function attendanceFigures(d: AttendanceDay): AttendanceFigures {
 
 /** Rule 1: the minute of a day before which its badge-ins belong to the day before (its night shift); 0 when the day
  *  before has no night shift. */
-export function nightShiftRollover(before: { shiftStart: string | null; shiftEnd: string | null }, day: { shiftStart: string | null; shiftEnd: string | null }): number {
+export function nightShiftRollover(
+  before: { shiftStart: string | null; shiftEnd: string | null },
+  day: { shiftStart: string | null; shiftEnd: string | null },
+): number {
   const night = shiftSpan(before.shiftStart, before.shiftEnd);
   if (!night || night.end < WHOLE_DAY) return 0;
   const ends = night.end - WHOLE_DAY;
@@ -220,7 +278,9 @@ export function nightShiftRollover(before: { shiftStart: string | null; shiftEnd
 /** One member's consecutive days (each day's shift and its badge-ins in time order, `minute` of that calendar day):
  *  each day's in and out by rule 1 and 2. The first day's early badge-ins may belong to the day before it and the
  *  last day's shift may run into the day after: ask for a day either side of a period and drop them. */
-export function clockingDays(days: { shiftStart: string | null; shiftEnd: string | null; swipes: BadgeIn[] }[]): { firstIn: BadgeIn | null; lastOut: BadgeIn | null }[] {
+export function clockingDays(
+  days: { shiftStart: string | null; shiftEnd: string | null; swipes: BadgeIn[] }[],
+): { firstIn: BadgeIn | null; lastOut: BadgeIn | null }[] {
   const rollover = days.map((d, i) => (i === 0 ? 0 : nightShiftRollover(days[i - 1], d)));
   return days.map((d, i) => {
     const mine = d.swipes.filter((s) => s.minute >= rollover[i]);
@@ -237,11 +297,27 @@ export function summariseDays(days: Iterable<DailyAttendanceRow[]>): AttendanceS
   for (const rows of days) {
     for (const r of rows) {
       const key = `${r.teamId}:${r.identityId}`;
-      const t = totals.get(key) ?? { identityId: r.identityId, name: r.name, employeeNo: r.employeeNo, teamId: r.teamId, team: r.team,
-        scheduledDays: 0, presentDays: 0, lateDays: 0, absentDays: 0, leaveDays: 0, workedMinutes: 0, lateMinutes: 0, overtimeMinutes: 0 };
+      const t = totals.get(key) ?? {
+        identityId: r.identityId,
+        name: r.name,
+        employeeNo: r.employeeNo,
+        teamId: r.teamId,
+        team: r.team,
+        scheduledDays: 0,
+        presentDays: 0,
+        lateDays: 0,
+        absentDays: 0,
+        leaveDays: 0,
+        workedMinutes: 0,
+        lateMinutes: 0,
+        overtimeMinutes: 0,
+      };
       if (r.shiftStart && r.status !== 'on-leave') t.scheduledDays++;
       if (r.status === 'present' || r.status === 'late') t.presentDays++;
-      if (r.status === 'late') { t.lateDays++; t.lateMinutes += r.lateMinutes ?? 0; }
+      if (r.status === 'late') {
+        t.lateDays++;
+        t.lateMinutes += r.lateMinutes ?? 0;
+      }
       if (r.status === 'absent') t.absentDays++;
       if (r.status === 'on-leave') t.leaveDays++;
       t.workedMinutes += r.workedMinutes ?? 0;

@@ -4,8 +4,15 @@
 // (26-bit H10301, 34-bit, 37-bit H10304) are given; custom layouts use the same description.
 
 /** Bits counted from 0 at the first bit received (the leftmost of the string). */
-export interface BitRange { start: number; length: number }
-export interface ParityBit { bit: number; type: 'even' | 'odd'; over: BitRange }
+export interface BitRange {
+  start: number;
+  length: number;
+}
+export interface ParityBit {
+  bit: number;
+  type: 'even' | 'odd';
+  over: BitRange;
+}
 export interface CardFormat {
   id: number;
   name: string;
@@ -17,28 +24,54 @@ export interface CardFormat {
 
 export const STANDARD_FORMATS: readonly Omit<CardFormat, 'id'>[] = [
   {
-    name: 'Wiegand 26 (H10301)', bits: 26, facility: { start: 1, length: 8 }, card: { start: 9, length: 16 },
-    parity: [{ bit: 0, type: 'even', over: { start: 1, length: 12 } }, { bit: 25, type: 'odd', over: { start: 13, length: 12 } }],
+    name: 'Wiegand 26 (H10301)',
+    bits: 26,
+    facility: { start: 1, length: 8 },
+    card: { start: 9, length: 16 },
+    parity: [
+      { bit: 0, type: 'even', over: { start: 1, length: 12 } },
+      { bit: 25, type: 'odd', over: { start: 13, length: 12 } },
+    ],
   },
   {
-    name: 'Wiegand 34', bits: 34, facility: { start: 1, length: 16 }, card: { start: 17, length: 16 },
-    parity: [{ bit: 0, type: 'even', over: { start: 1, length: 16 } }, { bit: 33, type: 'odd', over: { start: 17, length: 16 } }],
+    name: 'Wiegand 34',
+    bits: 34,
+    facility: { start: 1, length: 16 },
+    card: { start: 17, length: 16 },
+    parity: [
+      { bit: 0, type: 'even', over: { start: 1, length: 16 } },
+      { bit: 33, type: 'odd', over: { start: 17, length: 16 } },
+    ],
   },
   {
-    name: 'Wiegand 37 (H10304)', bits: 37, facility: { start: 1, length: 16 }, card: { start: 17, length: 19 },
-    parity: [{ bit: 0, type: 'even', over: { start: 1, length: 18 } }, { bit: 36, type: 'odd', over: { start: 18, length: 18 } }],
+    name: 'Wiegand 37 (H10304)',
+    bits: 37,
+    facility: { start: 1, length: 16 },
+    card: { start: 17, length: 19 },
+    parity: [
+      { bit: 0, type: 'even', over: { start: 1, length: 18 } },
+      { bit: 36, type: 'odd', over: { start: 18, length: 18 } },
+    ],
   },
 ];
 
 /** Why a value did not decode, as a sentence with placeholders (a console says it in its language). */
-export interface DecodeWhy { text: string; vars: Record<string, string | number> }
-export type DecodeResult =
-  | { ok: true; format: string; facility: number | null; card: number }
-  | { ok: false; problem: string; why?: DecodeWhy };
-const fail = (text: string, vars: Record<string, string | number> = {}): DecodeResult =>
-  ({ ok: false, problem: text.replace(/\{(\w+)\}/g, (_m, k: string) => String(vars[k] ?? '')), why: { text, vars } });
+export interface DecodeWhy {
+  text: string;
+  vars: Record<string, string | number>;
+}
+export type DecodeResult = { ok: true; format: string; facility: number | null; card: number } | { ok: false; problem: string; why?: DecodeWhy };
+const fail = (text: string, vars: Record<string, string | number> = {}): DecodeResult => ({
+  ok: false,
+  problem: text.replace(/\{(\w+)\}/g, (_m, k: string) => String(vars[k] ?? '')),
+  why: { text, vars },
+});
 
-const ones = (bits: string, r: BitRange) => { let n = 0; for (let i = r.start; i < r.start + r.length; i++) if (bits[i] === '1') n++; return n; };
+const ones = (bits: string, r: BitRange) => {
+  let n = 0;
+  for (let i = r.start; i < r.start + r.length; i++) if (bits[i] === '1') n++;
+  return n;
+};
 const value = (bits: string, r: BitRange) => parseInt(bits.slice(r.start, r.start + r.length), 2);
 
 /** Decodes `bits` ('0'/'1' characters) by one format, checking its length and every parity bit. */
@@ -47,7 +80,8 @@ export function decodeWith(format: Omit<CardFormat, 'id'>, bits: string): Decode
   if (bits.length !== format.bits) return fail('{n} bits, {name} has {bits}', { n: bits.length, name: format.name, bits: format.bits });
   for (const p of format.parity) {
     const count = ones(bits, p.over) + (bits[p.bit] === '1' ? 1 : 0);
-    if ((p.type === 'even') !== (count % 2 === 0)) return fail(p.type === 'even' ? 'even parity bit {bit} does not match' : 'odd parity bit {bit} does not match', { bit: p.bit });
+    if ((p.type === 'even') !== (count % 2 === 0))
+      return fail(p.type === 'even' ? 'even parity bit {bit} does not match' : 'odd parity bit {bit} does not match', { bit: p.bit });
   }
   return { ok: true, format: format.name, facility: format.facility ? value(bits, format.facility) : null, card: value(bits, format.card) };
 }
@@ -69,7 +103,11 @@ export function encode(format: Omit<CardFormat, 'id'>, facility: number | null, 
   const put = (r: BitRange, v: number) => {
     const s = v.toString(2);
     if (s.length > r.length || v < 0) throw new RangeError(`${v} does not fit in ${r.length} bits`);
-    s.padStart(r.length, '0').split('').forEach((c, i) => { bits[r.start + i] = c; });
+    s.padStart(r.length, '0')
+      .split('')
+      .forEach((c, i) => {
+        bits[r.start + i] = c;
+      });
   };
   if (format.facility) put(format.facility, facility ?? 0);
   put(format.card, card);
@@ -101,7 +139,8 @@ export function formatViolations(f: Omit<CardFormat, 'id'>): Array<{ field: stri
   }
   f.parity.forEach((p, i) => {
     if (p.over.start < 0 || p.over.start + p.over.length > f.bits) out.push({ field: `parity.${i}.over`, message: `must lie within the ${f.bits} bits` });
-    else if (p.bit >= p.over.start && p.bit < p.over.start + p.over.length) out.push({ field: `parity.${i}.over`, message: 'must not include its own parity bit' });
+    else if (p.bit >= p.over.start && p.bit < p.over.start + p.over.length)
+      out.push({ field: `parity.${i}.over`, message: 'must not include its own parity bit' });
   });
   return out;
 }

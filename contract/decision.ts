@@ -73,18 +73,24 @@ export interface Decision {
 export const DECISION_EVENT_CODES: Record<DecisionReason, number> = {
   granted: 5000,
   'unknown-credential': 5001,
-  'credential-suspended': 5002, 'credential-not-yet-valid': 5002, 'credential-expired': 5002,
-  'identity-inactive': 5003, 'identity-not-yet-valid': 5003, 'identity-expired': 5003,
+  'credential-suspended': 5002,
+  'credential-not-yet-valid': 5002,
+  'credential-expired': 5002,
+  'identity-inactive': 5003,
+  'identity-not-yet-valid': 5003,
+  'identity-expired': 5003,
   'door-locked-down': 5004,
   'threat-level': 5013,
-  'pin-required': 5005, 'wrong-pin': 5005,
+  'pin-required': 5005,
+  'wrong-pin': 5005,
   'no-access-group': 5006,
   'outside-schedule': 5007,
   'special-day': 5008,
   'anti-passback': 5009,
   'interlock-busy': 5010,
   'wrong-card-format': 5011,
-  'qr-invalid': 5012, 'qr-expired': 5012,
+  'qr-invalid': 5012,
+  'qr-expired': 5012,
 };
 /** Event codes of swipes (granted or denied): the ones a "Why?" can explain. */
 export const SWIPE_EVENT_CODES: readonly number[] = [...new Set(Object.values(DECISION_EVENT_CODES))];

@@ -2,9 +2,7 @@
 // connector's `{type, version, data}` messages, with the size limits and the user-visible messages.
 // Both sides (console machines, simulators) parse with the same functions, so a message is valid or not
 // in exactly one place.
-import {
-  array, boolean, enums, integer, literal, nullable, object, optional, pattern, size, string, union, type Infer, type Struct,
-} from 'superstruct';
+import { array, boolean, enums, integer, literal, nullable, object, optional, pattern, size, string, union, type Infer, type Struct } from 'superstruct';
 import { CONNECTOR_VERSION } from './constants';
 import { CardReaderMessage, FilePayload, validate, type Violation } from './schemas';
 
@@ -17,8 +15,7 @@ export const CONNECTOR_MAX_MESSAGE_CHARS = 2 * 1024 * 1024;
 // ---------- user-visible messages (§8) ----------
 export const DEVICE_MESSAGES = {
   /** §4/§8: shown after all three connector ports failed. */
-  connectorMissing:
-    'Card reader service not found. Install and start the Gatehouse Card Connector on this computer, then try again.',
+  connectorMissing: 'Card reader service not found. Install and start the Gatehouse Card Connector on this computer, then try again.',
   /** §8: shown when an open connector connection closes. */
   connectFailed: 'Connect failed',
   /** §5: the connector announced a version other than v1.0.0. */
@@ -104,10 +101,8 @@ function parseFrame<T>(raw: unknown, struct: Struct<T, any>, max: number, what: 
   return { ok: true, message: r.value };
 }
 
-export const parseCompanionReply = (raw: unknown): Parsed<CompanionReply> =>
-  parseFrame(raw, CompanionReply, COMPANION_MAX_MESSAGE_CHARS, 'Companion');
-export const parseCompanionCommand = (raw: unknown): Parsed<CompanionCommand> =>
-  parseFrame(raw, CompanionCommand, COMPANION_MAX_MESSAGE_CHARS, 'Console');
+export const parseCompanionReply = (raw: unknown): Parsed<CompanionReply> => parseFrame(raw, CompanionReply, COMPANION_MAX_MESSAGE_CHARS, 'Companion');
+export const parseCompanionCommand = (raw: unknown): Parsed<CompanionCommand> => parseFrame(raw, CompanionCommand, COMPANION_MAX_MESSAGE_CHARS, 'Console');
 
 // ---------- card connector ----------
 /** §4: connection messages. */
@@ -136,8 +131,7 @@ export type MyKad = Infer<typeof MyKad>;
 const CONNECTOR_DATA: Partial<Record<ConnectorIncomingType, Struct<any, any>>> = { data_received: MyKad };
 
 export type ConnectorMessage =
-  | { type: Exclude<ConnectorIncomingType, 'data_received'>; version: string; data?: unknown }
-  | { type: 'data_received'; version: string; data: MyKad };
+  { type: Exclude<ConnectorIncomingType, 'data_received'>; version: string; data?: unknown } | { type: 'data_received'; version: string; data: MyKad };
 
 export type ParsedConnector =
   | { ok: true; message: ConnectorMessage }
@@ -165,10 +159,13 @@ export function parseConnectorMessage(raw: unknown): ParsedConnector {
 }
 
 /** Console → connector messages, parsed by the simulator. */
-export const ConnectorCommand = object({ type: enums(CONNECTOR_COMMAND_TYPES), version: string(), data: optional(union([literal(null), object({ received: optional(string()) })])) });
+export const ConnectorCommand = object({
+  type: enums(CONNECTOR_COMMAND_TYPES),
+  version: string(),
+  data: optional(union([literal(null), object({ received: optional(string()) })])),
+});
 export type ConnectorCommand = Infer<typeof ConnectorCommand>;
-export const parseConnectorCommand = (raw: unknown): Parsed<ConnectorCommand> =>
-  parseFrame(raw, ConnectorCommand, CONNECTOR_MAX_MESSAGE_CHARS, 'Console');
+export const parseConnectorCommand = (raw: unknown): Parsed<ConnectorCommand> => parseFrame(raw, ConnectorCommand, CONNECTOR_MAX_MESSAGE_CHARS, 'Console');
 
 /** The console's reply to a connector of another version (§5). */
 export function invalidVersionMessage(received: string): ConnectorCommand {

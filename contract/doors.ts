@@ -61,7 +61,9 @@ const RULES: Partial<Record<string, Record<DoorCommand, DoorCommandCheck>>> = {
 };
 
 /** Every reason a door command is refused for, each completing a sentence that starts with the door's name. */
-export const DOOR_COMMAND_REFUSALS: readonly string[] = [...new Set(Object.values(RULES).flatMap((r) => Object.values(r!).flatMap((c) => (c.allowed ? [] : [c.reason]))))];
+export const DOOR_COMMAND_REFUSALS: readonly string[] = [
+  ...new Set(Object.values(RULES).flatMap((r) => Object.values(r!).flatMap((c) => (c.allowed ? [] : [c.reason])))),
+];
 
 /** Whether `command` makes sense for a door in `status` (a closed door, or a state nobody described, takes any). */
 export function checkDoorCommand(status: string, command: DoorCommand): DoorCommandCheck {

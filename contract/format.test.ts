@@ -2,8 +2,27 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatInTimeZone } from 'date-fns-tz';
 import {
-  DATE_TIME_PATTERN, DISPLAY_LOCALES, TIME_AGO_LABELS, formatInZone, formatDate, formatDateTime, formatNumber, formatRelativeTime, formatSize, formatTimeAgo,
-  formatDateTimeInput, isLatestVersion, parseDateInput, parseDateTimeInput, readDateTimeInput, relativeTime, resolveTimeZone, timeAgo, toUtcIso, todayInZone, zoneLabel,
+  DATE_TIME_PATTERN,
+  DISPLAY_LOCALES,
+  TIME_AGO_LABELS,
+  formatInZone,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatRelativeTime,
+  formatSize,
+  formatTimeAgo,
+  formatDateTimeInput,
+  isLatestVersion,
+  parseDateInput,
+  parseDateTimeInput,
+  readDateTimeInput,
+  relativeTime,
+  resolveTimeZone,
+  timeAgo,
+  toUtcIso,
+  todayInZone,
+  zoneLabel,
 } from './format';
 import { clientToday } from './resources/derive';
 
@@ -129,34 +148,52 @@ describe('one rule for time on every screen', () => {
   });
   it('writes every instant as date-fns-tz does, through its cache of minutes too (any zone, DST days, LMT offsets with seconds)', () => {
     const zones = ['UTC', 'Asia/Kolkata', 'America/Los_Angeles', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Africa/Monrovia', 'Mars/Phobos'];
-    fc.assert(fc.property(
-      fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2100, 0, 1) }), fc.constantFrom(...zones), fc.constantFrom('en' as const, 'zh-CN' as const),
-      fc.constantFrom('number', 'iso', 'date'),
-      (ms, zone, locale, as) => {
-        const value = as === 'number' ? ms : as === 'iso' ? new Date(ms).toISOString() : new Date(ms);
-        const expected = formatInZone(ms, zone, DATE_TIME_PATTERN[locale]);
-        expect(formatDateTime(value, zone, locale)).toBe(expected);
-        expect(formatDateTime(value, zone, locale)).toBe(expected); // the second time from the cache
-        expect(formatDateTime(ms + 999, zone, locale)).toBe(formatInZone(ms + 999, zone, DATE_TIME_PATTERN[locale]));
-      },
-    ), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2100, 0, 1) }),
+        fc.constantFrom(...zones),
+        fc.constantFrom('en' as const, 'zh-CN' as const),
+        fc.constantFrom('number', 'iso', 'date'),
+        (ms, zone, locale, as) => {
+          const value = as === 'number' ? ms : as === 'iso' ? new Date(ms).toISOString() : new Date(ms);
+          const expected = formatInZone(ms, zone, DATE_TIME_PATTERN[locale]);
+          expect(formatDateTime(value, zone, locale)).toBe(expected);
+          expect(formatDateTime(value, zone, locale)).toBe(expected); // the second time from the cache
+          expect(formatDateTime(ms + 999, zone, locale)).toBe(formatInZone(ms + 999, zone, DATE_TIME_PATTERN[locale]));
+        },
+      ),
+      { numRuns: 2000 },
+    );
     // 1 Jan 1900 in Monrovia was at -0:43:08: its minutes do not start at :00, so they are not shared
     expect(formatDateTime('1900-01-01T12:00:30Z', 'Africa/Monrovia', 'en')).toBe(formatInZone('1900-01-01T12:00:30Z', 'Africa/Monrovia', DATE_TIME_PATTERN.en));
   });
   it('names a zone at any instant as date-fns-tz does, through its cache of quarter hours too (DST changes included)', () => {
     // the oracle gets a Date: date-fns-tz names the instant 0 given as a number "GMT-8" in Los Angeles, not "PST"
-    const direct = (zone: string, ms: number) => { try { const z = formatInTimeZone(new Date(ms), zone, 'zzz'); return z === 'GMT' && zone === 'UTC' ? 'UTC' : z; } catch { return 'UTC'; } };
+    const direct = (zone: string, ms: number) => {
+      try {
+        const z = formatInTimeZone(new Date(ms), zone, 'zzz');
+        return z === 'GMT' && zone === 'UTC' ? 'UTC' : z;
+      } catch {
+        return 'UTC';
+      }
+    };
     const zones = ['UTC', 'Europe/London', 'America/Los_Angeles', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Africa/Monrovia', 'Mars/Phobos'];
     // around the 2026 changes in London (29 Mar, 25 Oct 01:00 UTC) and Los Angeles (8 Mar 10:00, 1 Nov 09:00 UTC)
     const edges = [Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 9, 25, 1), Date.UTC(2026, 2, 8, 10), Date.UTC(2026, 10, 1, 9)];
-    fc.assert(fc.property(
-      fc.oneof(fc.integer({ min: Date.UTC(1880, 0, 1), max: Date.UTC(2100, 0, 1) }), fc.constantFrom(...edges).chain((e) => fc.integer({ min: e - 3_600_000, max: e + 3_600_000 }))),
-      fc.constantFrom(...zones),
-      (ms, zone) => {
-        expect(zoneLabel(zone, ms)).toBe(direct(zone, ms));
-        expect(zoneLabel(zone, ms)).toBe(direct(zone, ms)); // again, from the cache
-      },
-    ), { numRuns: 3000 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: Date.UTC(1880, 0, 1), max: Date.UTC(2100, 0, 1) }),
+          fc.constantFrom(...edges).chain((e) => fc.integer({ min: e - 3_600_000, max: e + 3_600_000 })),
+        ),
+        fc.constantFrom(...zones),
+        (ms, zone) => {
+          expect(zoneLabel(zone, ms)).toBe(direct(zone, ms));
+          expect(zoneLabel(zone, ms)).toBe(direct(zone, ms)); // again, from the cache
+        },
+      ),
+      { numRuns: 3000 },
+    );
     expect(zoneLabel('America/Los_Angeles', 0)).toBe('PST'); // the epoch itself (fast-check found the oracle's slip there)
     expect(zoneLabel('Europe/London', Date.UTC(2026, 2, 29, 0, 59, 59))).toBe('GMT');
     expect(zoneLabel('Europe/London', Date.UTC(2026, 2, 29, 1, 0, 0))).toBe('GMT+1');
@@ -189,7 +226,7 @@ describe('one rule for time on every screen', () => {
   });
 });
 
-describe('a date field\'s input (issue 29)', () => {
+describe("a date field's input (issue 29)", () => {
   it('takes what the console shows, in either language, and ISO 8601, and gives the calendar day', () => {
     for (const ymd of ['2026-11-28', '2024-02-29', '1999-01-01', '2030-12-31']) {
       for (const locale of DISPLAY_LOCALES) expect(parseDateInput(formatDate(ymd, locale), locale), `${ymd} ${locale}`).toBe(ymd);
@@ -215,10 +252,11 @@ describe('readDateTimeInput (the date-time field, issue 29)', () => {
 
   it('takes what the field writes, in either language, as a wall clock of the user\u2019s zone', () => {
     for (const iso of ['2026-11-28T06:05:00Z', '2024-02-29T23:59:00Z', '2027-01-01T00:00:00Z']) {
-      for (const locale of DISPLAY_LOCALES) for (const zone of [KL, NY, 'Australia/Adelaide', 'UTC']) {
-        const shown = formatDateTimeInput(iso, locale, zone);
-        expect(parseDateTimeInput(shown, locale, zone), `${iso} ${locale} ${zone} '${shown}'`).toBe(iso);
-      }
+      for (const locale of DISPLAY_LOCALES)
+        for (const zone of [KL, NY, 'Australia/Adelaide', 'UTC']) {
+          const shown = formatDateTimeInput(iso, locale, zone);
+          expect(parseDateTimeInput(shown, locale, zone), `${iso} ${locale} ${zone} '${shown}'`).toBe(iso);
+        }
     }
     expect(formatDateTimeInput('2026-11-28T06:05:00Z', 'en', KL)).toBe('28 Nov 2026 14:05');
     expect(formatDateTimeInput('2026-11-28T06:05:00Z', 'zh-CN', KL)).toBe('2026年11月28日 14:05');
@@ -226,8 +264,17 @@ describe('readDateTimeInput (the date-time field, issue 29)', () => {
 
   it('takes the date in the date field\u2019s shapes and a time of day in common shapes', () => {
     const want = '2026-11-28T06:05:00Z'; // 14:05 in Kuala Lumpur
-    for (const typed of ['28 Nov 2026 14:05', '28 nov 2026, 14:05', '28 November 2026 14.05', 'Nov 28, 2026 2:05 pm', '28/11/2026 2:05PM',
-      '2026-11-28T14:05', '2026-11-28 14:05', '2026-11-28 14:05:59', '  28  Nov 2026   14:05 ']) {
+    for (const typed of [
+      '28 Nov 2026 14:05',
+      '28 nov 2026, 14:05',
+      '28 November 2026 14.05',
+      'Nov 28, 2026 2:05 pm',
+      '28/11/2026 2:05PM',
+      '2026-11-28T14:05',
+      '2026-11-28 14:05',
+      '2026-11-28 14:05:59',
+      '  28  Nov 2026   14:05 ',
+    ]) {
       expect(parseDateTimeInput(typed, 'en', KL), typed).toBe(want);
     }
     expect(parseDateTimeInput('28 Nov 2026 2pm', 'en', KL)).toBe('2026-11-28T06:00:00Z');
@@ -236,8 +283,21 @@ describe('readDateTimeInput (the date-time field, issue 29)', () => {
   });
 
   it('refuses what is no date, no time, or an impossible day', () => {
-    for (const bad of ['', '28 Nov 2026', '14:05', '31 Feb 2026 10:00', '2026-02-29 10:00', '29 Feb 2025 10:00', '28 Nov 2026 24:00',
-      '28 Nov 2026 14:60', '28 Nov 2026 25:00', '28 Nov 2026 13 pm', '11/28/2026 10:00', 'tomorrow 10:00', '28 Nov 26 10:00']) {
+    for (const bad of [
+      '',
+      '28 Nov 2026',
+      '14:05',
+      '31 Feb 2026 10:00',
+      '2026-02-29 10:00',
+      '29 Feb 2025 10:00',
+      '28 Nov 2026 24:00',
+      '28 Nov 2026 14:60',
+      '28 Nov 2026 25:00',
+      '28 Nov 2026 13 pm',
+      '11/28/2026 10:00',
+      'tomorrow 10:00',
+      '28 Nov 26 10:00',
+    ]) {
       expect(readDateTimeInput(bad, 'en', KL), bad).toEqual({ problem: 'not a date and time' });
     }
   });
@@ -261,8 +321,8 @@ describe('readDateTimeInput (the date-time field, issue 29)', () => {
   });
 });
 
-describe('clientToday (a rule of today\'s date, issue 29)', () => {
-  it('is the client\'s day, the same on the form and the server, whatever the viewer\'s zone; UTC without a known zone', () => {
+describe("clientToday (a rule of today's date, issue 29)", () => {
+  it("is the client's day, the same on the form and the server, whatever the viewer's zone; UTC without a known zone", () => {
     const at = Date.parse('2026-11-23T12:00:00Z');
     expect(clientToday('Pacific/Kiritimati', at)).toBe('2026-11-24');
     expect(clientToday('Pacific/Pago_Pago', at)).toBe('2026-11-23');

@@ -47,11 +47,7 @@ export function formatRelativeTime(seconds: number): string {
 }
 
 export type TimeAgo =
-  | { key: 'justNow' }
-  | { key: 'minutesAgo'; count: number }
-  | { key: 'hoursAgo'; count: number }
-  | { key: 'oneDayAgo' }
-  | { key: 'date'; date: Date };
+  { key: 'justNow' } | { key: 'minutesAgo'; count: number } | { key: 'hoursAgo'; count: number } | { key: 'oneDayAgo' } | { key: 'date'; date: Date };
 
 /**
  * §9 time-ago thresholds: under 30 s → just now; under an hour → minutes (rounded up); under a day → hours
@@ -92,11 +88,16 @@ export const TIME_AGO_LABELS: Record<DisplayLocale, TimeAgoLabels> = {
 export function formatTimeAgo(t: TimeAgo, locale: DisplayLocale, timeZone: string): string {
   const labels = TIME_AGO_LABELS[locale];
   switch (t.key) {
-    case 'justNow': return labels.justNow;
-    case 'minutesAgo': return labels.minutesAgo(t.count);
-    case 'hoursAgo': return labels.hoursAgo(t.count);
-    case 'oneDayAgo': return labels.oneDayAgo;
-    case 'date': return formatDateTime(t.date.toISOString(), timeZone, locale);
+    case 'justNow':
+      return labels.justNow;
+    case 'minutesAgo':
+      return labels.minutesAgo(t.count);
+    case 'hoursAgo':
+      return labels.hoursAgo(t.count);
+    case 'oneDayAgo':
+      return labels.oneDayAgo;
+    case 'date':
+      return formatDateTime(t.date.toISOString(), timeZone, locale);
   }
 }
 
@@ -137,7 +138,12 @@ export function toUtcIso(date: string, time?: string, timeZone?: string): string
 /** §9: true when `current` is at least `latest`; the word 'latest' on either side always counts as up to date. */
 export function isLatestVersion(current: string, latest: string): boolean {
   if (current?.trim().toLowerCase() === 'latest' || latest?.trim().toLowerCase() === 'latest') return true;
-  const parse = (v: string) => v.trim().replace(/^v/i, '').split(/[.-]/).map((p) => (DIGITS.test(p) ? Number(p) : 0));
+  const parse = (v: string) =>
+    v
+      .trim()
+      .replace(/^v/i, '')
+      .split(/[.-]/)
+      .map((p) => (DIGITS.test(p) ? Number(p) : 0));
   const a = parse(current ?? '');
   const b = parse(latest ?? '');
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -230,7 +236,10 @@ export function readDateTimeInput(text: string | null | undefined, locale: Displ
   if (!m) return no;
   const day = parseDateInput(m[1].replace(/,$/, ''), locale);
   if (!day) return no;
-  const clock = m[2].replace(/\s+/g, ' ').replace(/([ap])\.?m\.?$/i, (_, x: string) => `${x.toUpperCase()}M`).replace(/(\d)([AP]M)$/, '$1 $2');
+  const clock = m[2]
+    .replace(/\s+/g, ' ')
+    .replace(/([ap])\.?m\.?$/i, (_, x: string) => `${x.toUpperCase()}M`)
+    .replace(/(\d)([AP]M)$/, '$1 $2');
   const ref = new Date(2000, 0, 1);
   const at = TIME_INPUTS.map((p) => parseWith(clock, p, ref)).find((d) => !Number.isNaN(d.getTime()));
   if (!at) return no;

@@ -39,18 +39,39 @@ export function shiftBoundaries(text: string | null | undefined): string[] {
 
 export const HandoverNote = type({ at: string(), actor: nullable(string()), action: string(), note: string() });
 export const HandoverAlarm = type({
-  id: integer(), priority: integer(), name: string(), point: string(), raisedAt: string(), state: string(),
-  acknowledgedBy: nullable(string()), processedAt: nullable(string()), notes: array(HandoverNote),
+  id: integer(),
+  priority: integer(),
+  name: string(),
+  point: string(),
+  raisedAt: string(),
+  state: string(),
+  acknowledgedBy: nullable(string()),
+  processedAt: nullable(string()),
+  notes: array(HandoverNote),
 });
 export type HandoverAlarm = Infer<typeof HandoverAlarm>;
 export const HANDOVER_DOOR_KINDS = ['status', 'mode', 'override'] as const;
 export const HandoverDoor = type({
-  id: integer(), name: string(), division: nullable(string()),
+  id: integer(),
+  name: string(),
+  division: nullable(string()),
   /** status: an alarm or unlocked status; mode: not card; override: an override in force (`detail` its name, `until`) */
-  kind: string(), state: string(), detail: nullable(string()), since: nullable(string()), until: nullable(string()),
+  kind: string(),
+  state: string(),
+  detail: nullable(string()),
+  since: nullable(string()),
+  until: nullable(string()),
 });
 export type HandoverDoor = Infer<typeof HandoverDoor>;
-export const HandoverThreat = type({ name: string(), rank: integer(), mode: string(), division: nullable(string()), since: string(), setBy: string(), until: nullable(string()) });
+export const HandoverThreat = type({
+  name: string(),
+  rank: integer(),
+  mode: string(),
+  division: nullable(string()),
+  since: string(),
+  setBy: string(),
+  until: nullable(string()),
+});
 export const HandoverOffline = type({ kind: string(), id: integer(), name: string(), since: nullable(string()) });
 export type HandoverOffline = Infer<typeof HandoverOffline>;
 export const HandoverVisitor = type({ id: integer(), name: string(), company: nullable(string()), host: string(), signedInAt: nullable(string()) });
@@ -65,7 +86,8 @@ export type HandoverAck = Infer<typeof HandoverAck>;
 export const HandoverDigest = type({
   zone: string(),
   /** the shift: [start, end) */
-  start: string(), end: string(),
+  start: string(),
+  end: string(),
   /** when the states were read */
   asOf: string(),
   alarms: type({ raised: integer(), processed: integer(), byPriority: array(type({ priority: integer(), count: integer() })), open: array(HandoverAlarm) }),
@@ -87,7 +109,16 @@ export const HandoverQuery = object({ end: isoInstant() });
 export const AcknowledgeHandoverBody = object({ end: isoInstant(), note: optional(nullable(safeText(HANDOVER_NOTE_MAX, { trim: true }))) });
 export type AcknowledgeHandoverBody = Infer<typeof AcknowledgeHandoverBody>;
 /** `GET /event/handover/history` — the acknowledged handovers, newest first. */
-export const HandoverHistoryRow = type({ id: integer(), start: string(), end: string(), by: string(), name: string(), at: string(), note: nullable(string()), open: integer() });
+export const HandoverHistoryRow = type({
+  id: integer(),
+  start: string(),
+  end: string(),
+  by: string(),
+  name: string(),
+  at: string(),
+  note: nullable(string()),
+  open: integer(),
+});
 export const HandoverHistory = type({ items: array(HandoverHistoryRow) });
 export type HandoverHistory = Infer<typeof HandoverHistory>;
 export const HandoverAcknowledged = type({ id: integer(), acknowledged: boolean() });

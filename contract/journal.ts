@@ -136,7 +136,10 @@ export function redact(value: unknown): unknown {
     // what a journal line may hold (JournalData): numbers JavaScript reads back exactly, text without control
     // characters or broken surrogates (an operator may paste anything; the line must still be accepted)
     if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? v : String(v);
-    if (typeof v === 'string') return cleanText(v).replace(JWT, (m) => redactJwt(m)).replace(API_KEY_IN_TEXT, (_m, id: string) => `gh_${id}_${REDACTED}`);
+    if (typeof v === 'string')
+      return cleanText(v)
+        .replace(JWT, (m) => redactJwt(m))
+        .replace(API_KEY_IN_TEXT, (_m, id: string) => `gh_${id}_${REDACTED}`);
     if (typeof v === 'bigint') return v.toString();
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
     if (typeof v !== 'object') return undefined;
@@ -171,7 +174,8 @@ export interface ParsedJournal {
   lines: Array<{ line: number; entry: JournalEntry }>;
 }
 /** A failure names its line, and the fields of that line that are wrong (`line 4.seq`, `line 1.startedAt`) when it is a field's fault. */
-export type JournalParseResult = { ok: true; journal: ParsedJournal } | { ok: false; line: number; message: string; violations?: Array<{ field: string; message: string }> };
+export type JournalParseResult =
+  { ok: true; journal: ParsedJournal } | { ok: false; line: number; message: string; violations?: Array<{ field: string; message: string }> };
 
 /**
  * Validates a whole NDJSON journal: a header line, then entries with increasing seq. The first problem is
@@ -182,8 +186,12 @@ export function parseJournal(text: string): JournalParseResult {
   // a final newline is normal; anything after it is a (possibly truncated) line
   if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
   const last = raw.length;
-  const fail = (line: number, message: string, violations?: Array<{ field: string; message: string }>): JournalParseResult =>
-    ({ ok: false, line, message, ...(violations ? { violations: violations.map((v) => ({ field: `line ${line}${v.field === '(body)' ? '' : `.${v.field}`}`, message: v.message })) } : {}) });
+  const fail = (line: number, message: string, violations?: Array<{ field: string; message: string }>): JournalParseResult => ({
+    ok: false,
+    line,
+    message,
+    ...(violations ? { violations: violations.map((v) => ({ field: `line ${line}${v.field === '(body)' ? '' : `.${v.field}`}`, message: v.message })) } : {}),
+  });
   const parse = (i: number): { ok: true; value: unknown } | { ok: false; message: string } => {
     const src = raw[i].replace(/\r$/, '');
     if (src.trim() === '') return { ok: false, message: 'is empty' };
@@ -207,7 +215,10 @@ export function parseJournal(text: string): JournalParseResult {
     const r = validate(p.value, JournalEntry);
     if (!r.ok) return fail(n, `line ${n} is not a journal entry: ${describe(r.violations)}`, r.violations);
     const entry = r.value as JournalEntry;
-    if (entry.seq <= previous) return fail(n, `line ${n} has seq ${entry.seq}, not after the previous line's ${previous}`, [{ field: 'seq', message: `must be after the previous line's ${previous}` }]);
+    if (entry.seq <= previous)
+      return fail(n, `line ${n} has seq ${entry.seq}, not after the previous line's ${previous}`, [
+        { field: 'seq', message: `must be after the previous line's ${previous}` },
+      ]);
     previous = entry.seq;
     lines.push({ line: n, entry });
   }
@@ -215,7 +226,10 @@ export function parseJournal(text: string): JournalParseResult {
 }
 
 function describe(violations: Array<{ field: string; message: string }>): string {
-  return violations.slice(0, 3).map((v) => `${v.field} ${v.message}`).join('; ');
+  return violations
+    .slice(0, 3)
+    .map((v) => `${v.field} ${v.message}`)
+    .join('; ');
 }
 
 // ---------- session replay upload (§9 "session replay rate 0.1") ----------

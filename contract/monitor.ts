@@ -93,15 +93,52 @@ export function eventLabel(code: number | string): string {
 
 /** Default alarm types (seeded per database; a tenant may override one later). Lower priority = more urgent. */
 export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: number; instructions: string }[] = [
-  { eventCode: 6001, name: 'Door forced open', priority: 1, instructions: 'Check the door camera, dispatch a guard to the door, and secure it. Call the police if an intruder is seen.' },
-  { eventCode: 6006, name: 'Reader tamper', priority: 2, instructions: 'Send a guard to inspect the reader for damage or skimming devices; lock the door until it is checked.' },
+  {
+    eventCode: 6001,
+    name: 'Door forced open',
+    priority: 1,
+    instructions: 'Check the door camera, dispatch a guard to the door, and secure it. Call the police if an intruder is seen.',
+  },
+  {
+    eventCode: 6006,
+    name: 'Reader tamper',
+    priority: 2,
+    instructions: 'Send a guard to inspect the reader for damage or skimming devices; lock the door until it is checked.',
+  },
   { eventCode: 2003, name: 'Input tamper', priority: 2, instructions: 'Inspect the sensor and its wiring; note anyone seen near it.' },
-  { eventCode: 1013, name: 'Interface offline', priority: 2, instructions: 'Check power and network of the controller; doors fall back to their offline mode until it returns.' },
-  { eventCode: 2005, name: 'Intrusion', priority: 1, instructions: 'An input of an armed alarm zone became active: check the cameras of the zone, send a guard, and call the police if an intruder is seen. Disarm the zone only once it is checked.' },
+  {
+    eventCode: 1013,
+    name: 'Interface offline',
+    priority: 2,
+    instructions: 'Check power and network of the controller; doors fall back to their offline mode until it returns.',
+  },
+  {
+    eventCode: 2005,
+    name: 'Intrusion',
+    priority: 1,
+    instructions:
+      'An input of an armed alarm zone became active: check the cameras of the zone, send a guard, and call the police if an intruder is seen. Disarm the zone only once it is checked.',
+  },
   { eventCode: 6002, name: 'Door held open', priority: 3, instructions: 'Ask whoever holds the door to close it; send a guard if it stays open.' },
-  { eventCode: 5020, name: 'Anti-passback violation', priority: 3, instructions: 'Someone entered a zone they are already in (soft anti-passback let them through): check the camera for tailgating and talk to the card holder.' },
-  { eventCode: 7000, name: 'Logical block alarm', priority: 2, instructions: 'A logical block raised this alarm: read its message, check the place it names, and process the alarm once it is dealt with.' },
-  { eventCode: 4003, name: 'Card reader offline', priority: 4, instructions: 'Check the reader cable and the controller port; use the override key if people are locked out.' },
+  {
+    eventCode: 5020,
+    name: 'Anti-passback violation',
+    priority: 3,
+    instructions:
+      'Someone entered a zone they are already in (soft anti-passback let them through): check the camera for tailgating and talk to the card holder.',
+  },
+  {
+    eventCode: 7000,
+    name: 'Logical block alarm',
+    priority: 2,
+    instructions: 'A logical block raised this alarm: read its message, check the place it names, and process the alarm once it is dealt with.',
+  },
+  {
+    eventCode: 4003,
+    name: 'Card reader offline',
+    priority: 4,
+    instructions: 'Check the reader cable and the controller port; use the override key if people are locked out.',
+  },
 ];
 
 export const AlarmType = type({ eventCode: integer(), name: string(), priority: integer(), instructions: string() });
@@ -109,8 +146,12 @@ export type AlarmType = Infer<typeof AlarmType>;
 
 export type AlarmState = 'raised' | 'acknowledged' | 'processed';
 export const AlarmHistoryEntry = type({
-  id: integer(), alarmId: integer(), action: enums(['raised', 'viewed', 'acknowledged', 'processed']),
-  actor: nullable(string()), note: nullable(string()), at: string(),
+  id: integer(),
+  alarmId: integer(),
+  action: enums(['raised', 'viewed', 'acknowledged', 'processed']),
+  actor: nullable(string()),
+  note: nullable(string()),
+  at: string(),
 });
 export type AlarmHistoryEntry = Infer<typeof AlarmHistoryEntry>;
 
@@ -128,8 +169,12 @@ export const DoorCommandBody = object({ command: enums(DOOR_COMMANDS), force: op
 /** A door as the doors list shows it: the stored status, its division, and when its state last changed (the time
  *  of its latest door-state event, 6000-6005; null before the first). */
 export const DoorView = type({
-  id: integer(), name: string(), status: string(), divisionId: nullable(integer()),
-  divisionName: nullable(string()), lastChangedAt: nullable(string()),
+  id: integer(),
+  name: string(),
+  status: string(),
+  divisionId: nullable(integer()),
+  divisionName: nullable(string()),
+  lastChangedAt: nullable(string()),
   /** the door's mode (contract/resources/doors.ts DOOR_MODES); 'locked-down' while a lockdown holds it */
   mode: optional(string()),
   /** issue 29: what holds the door locked against commands besides a lockdown: the threat level in force here that
@@ -145,15 +190,19 @@ export const LockdownAnswer = type({ on: boolean(), doors: integer() });
 /** POST `${threatLevelsResource.api}/current`: put a level in force (null: lower to none) for the whole client or one
  *  division (a site, with the divisions inside it), for `minutes` (then it reverts to none by itself) or until lowered. */
 export const ThreatSetBody = object({
-  levelId: nullable(idInt()), divisionId: optional(nullable(idInt())),
+  levelId: nullable(idInt()),
+  divisionId: optional(nullable(idInt())),
   minutes: optional(nullable(size(integer(), 1, 10_080))),
 });
 export type ThreatSetBody = Infer<typeof ThreatSetBody>;
 /** GET/POST `${threatLevelsResource.api}/current`: the level in force (none: level null) and where, by whom, until when. */
 export const ThreatState = type({
   level: nullable(type({ id: integer(), name: string(), rank: integer(), mode: string() })),
-  divisionId: nullable(integer()), divisionName: nullable(string()),
-  setAt: nullable(string()), setBy: nullable(string()), until: nullable(string()),
+  divisionId: nullable(integer()),
+  divisionName: nullable(string()),
+  setAt: nullable(string()),
+  setBy: nullable(string()),
+  until: nullable(string()),
 });
 export type ThreatState = Infer<typeof ThreatState>;
 /**
@@ -177,7 +226,12 @@ export const DoorQrBody = object({ on: boolean() });
 /** GET `${API.doors}/:id/qr/code?credential=…[&at=…]`: the code a credential shows at the door now (or at a past
  *  instant `at`, never a future one), as a phone would. */
 export const DoorQrCode = type({
-  code: string(), credential: string(), identityName: nullable(string()), periodS: integer(), validFrom: string(), validTo: string(),
+  code: string(),
+  credential: string(),
+  identityName: nullable(string()),
+  periodS: integer(),
+  validFrom: string(),
+  validTo: string(),
 });
 export type DoorQrCode = Infer<typeof DoorQrCode>;
 /** A shown code is read again this long after its period ends when the server's `/dynamic-qr` notice has not come. */
@@ -185,10 +239,21 @@ export const DOOR_QR_RENEW_GRACE_MS = 2000;
 export type DoorView = Infer<typeof DoorView>;
 
 export const SIMULATE_KINDS = [
-  'door.forced', 'door.held', 'door.closed', 'card.granted', 'card.denied', 'reader.tamper',
-  'reader.offline', 'reader.online', 'interface.offline', 'interface.online', 'input.tamper', 'input.idle',
+  'door.forced',
+  'door.held',
+  'door.closed',
+  'card.granted',
+  'card.denied',
+  'reader.tamper',
+  'reader.offline',
+  'reader.online',
+  'interface.offline',
+  'interface.online',
+  'input.tamper',
+  'input.idle',
   // issue 12: one input (inputId) becomes active or idle; active in an armed alarm group raises an intrusion alarm
-  'input.active', 'input.normal',
+  'input.active',
+  'input.normal',
   // issue 12: a QR code (`qr`) shown at the door's reader
   'qr.presented',
   // issue 12: a floor (`floor`) pressed in the elevator of reader `readerId`, with a card (`card`) or none
@@ -197,20 +262,33 @@ export const SIMULATE_KINDS = [
 export type SimulateKind = (typeof SIMULATE_KINDS)[number];
 /** The test-only hook (E2E=1 or tests): force a simulator event instead of waiting for randomness. */
 export const SimulateBody = object({
-  kind: enums(SIMULATE_KINDS), doorId: optional(idInt()), controllerId: optional(idInt()), inputId: optional(idInt()),
+  kind: enums(SIMULATE_KINDS),
+  doorId: optional(idInt()),
+  controllerId: optional(idInt()),
+  inputId: optional(idInt()),
   // issue 12: a swipe of a given card, at a given time (ISO; the simulated clock), on the entry or exit reader
-  card: optional(requiredText(64)), at: optional(requiredText(40)), side: optional(enums(['entry', 'exit'])),
+  card: optional(requiredText(64)),
+  at: optional(requiredText(40)),
+  side: optional(enums(['entry', 'exit'])),
   qr: optional(requiredText(200)),
-  readerId: optional(idInt()), floor: optional(int32(0, 199)),
+  readerId: optional(idInt()),
+  floor: optional(int32(0, 199)),
 });
 export type SimulateBody = Infer<typeof SimulateBody>;
-
 
 // ---------- controller diagnostics (issue 12) [0.5.6.4] ----------
 /** GET `/event/manage/controllers/diagnostic/:ipAddress`: what a controller reports of itself, what is wired to it,
  *  and its latest events (its own and those of the doors, readers, inputs and outputs wired to it). */
 export const ControllerDiagnostic = type({
-  controller: type({ id: integer(), name: string(), ipAddress: string(), status: string(), firmware: nullable(string()), onlineSince: nullable(string()), divisionName: nullable(string()) }),
+  controller: type({
+    id: integer(),
+    name: string(),
+    ipAddress: string(),
+    status: string(),
+    firmware: nullable(string()),
+    onlineSince: nullable(string()),
+    divisionName: nullable(string()),
+  }),
   wiring: type({ doors: integer(), readers: integer(), inputs: integer(), outputs: integer() }),
   lastHeardAt: nullable(string()),
   events: array(Event),
@@ -218,8 +296,18 @@ export const ControllerDiagnostic = type({
 export type ControllerDiagnostic = Infer<typeof ControllerDiagnostic>;
 /** GET `…/controllers/hub` [0.5.7.0]: every controller of the client with what it reports and what is wired to it. */
 export const ControllerHubRow = type({
-  id: integer(), name: string(), ipAddress: string(), status: string(), firmware: nullable(string()), onlineSince: nullable(string()),
-  divisionName: nullable(string()), doors: integer(), readers: integer(), inputs: integer(), outputs: integer(), interfaces: integer(),
+  id: integer(),
+  name: string(),
+  ipAddress: string(),
+  status: string(),
+  firmware: nullable(string()),
+  onlineSince: nullable(string()),
+  divisionName: nullable(string()),
+  doors: integer(),
+  readers: integer(),
+  inputs: integer(),
+  outputs: integer(),
+  interfaces: integer(),
 });
 export type ControllerHubRow = Infer<typeof ControllerHubRow>;
 /** POST `…/diagnostic/:ipAddress/ping`: whether the controller answered, and how fast. */

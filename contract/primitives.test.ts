@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { object, type Struct } from 'superstruct';
 import {
-  boundedJson, boundedList, boundedNumber, calendarDate, emailAddress, epochMs, ianaZone, idInt, imageDataUrl, int32, openObject,
-  requiredText, safeInteger, safeText,
+  boundedJson,
+  boundedList,
+  boundedNumber,
+  calendarDate,
+  emailAddress,
+  epochMs,
+  ianaZone,
+  idInt,
+  imageDataUrl,
+  int32,
+  openObject,
+  requiredText,
+  safeInteger,
+  safeText,
 } from './primitives';
 import { validate } from './schemas';
 
@@ -78,7 +90,12 @@ describe('contract primitives', () => {
   it('boundedList refuses a long list without checking its items', () => {
     const list = boundedList(int32(1, 7), 7);
     expect(message(list, [1, 2, 3])).toBeUndefined();
-    expect(message(list, Array.from({ length: 100_000 }, () => 'x'))).toBe('must have at most 7 items');
+    expect(
+      message(
+        list,
+        Array.from({ length: 100_000 }, () => 'x'),
+      ),
+    ).toBe('must have at most 7 items');
     const r = validate({ v: [1, 9] }, object({ v: list }));
     expect(r.ok ? [] : r.violations).toEqual([{ field: 'v.1', message: 'must be at most 7' }]);
   });

@@ -39,9 +39,15 @@ function withTrim<T, B>(struct: Struct<T, B>, trim: boolean | undefined): Struct
 }
 
 /** The bounds of a text struct: its `schema`, so tests and forms can read them. */
-export interface TextBounds { max: number; min: number }
+export interface TextBounds {
+  max: number;
+  min: number;
+}
 /** The bounds of a number struct: its `schema`. */
-export interface NumberBounds { min: number; max: number }
+export interface NumberBounds {
+  min: number;
+  max: number;
+}
 /** A leaf struct named `type` whose `schema` is its bounds (read by the hostile-input test), checked by `problem`. */
 function bounded<T, B>(type: string, bounds: B, problem: (v: unknown) => string | undefined): Struct<T, B> {
   return new Struct<T, B>({ type, schema: bounds, validator: (v) => problem(v) ?? true });
@@ -88,16 +94,27 @@ export function calendarDate(): Struct<string, null> {
 
 /** An instant as the server writes it (ISO 8601 with a zone, e.g. a row's updatedAt sent back by an edit form). */
 export function isoInstant(): Struct<string, null> {
-  return define<string>('isoInstant', (v) =>
-    (typeof v === 'string' && v.length <= 40 && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)))
-      || 'must be an ISO 8601 date-time with its zone');
+  return define<string>(
+    'isoInstant',
+    (v) =>
+      (typeof v === 'string' &&
+        v.length <= 40 &&
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) &&
+        !Number.isNaN(Date.parse(v))) ||
+      'must be an ISO 8601 date-time with its zone',
+  );
 }
 
 /** A moment a person types (an override's start): ISO 8601 with its zone, on a real calendar date in 1900..2999
  *  (2025-02-30T10:00Z is refused, where Date.parse would quietly make it 2 March). */
 export function dateTimeInstant(): Struct<string, null> {
   return define<string>('dateTimeInstant', (v) => {
-    if (typeof v !== 'string' || v.length > 40 || !/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) || Number.isNaN(Date.parse(v))) {
+    if (
+      typeof v !== 'string' ||
+      v.length > 40 ||
+      !/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v) ||
+      Number.isNaN(Date.parse(v))
+    ) {
       return 'must be a date and time (ISO 8601 with its zone)';
     }
     return dateProblem(v.slice(0, 10)) ?? true;
@@ -153,7 +170,10 @@ export function epochMs(): Struct<number, NumberBounds> {
 /** How deep free-form JSON (a settings blob, a journal entry's state) may nest inside its field. */
 export const JSON_VALUE_MAX_DEPTH = 16;
 /** What a boundedJson struct allows: its `schema`, so tests and forms can read the bounds. */
-export interface JsonBounds { maxChars: number; maxDepth: number }
+export interface JsonBounds {
+  maxChars: number;
+  maxDepth: number;
+}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
@@ -165,12 +185,18 @@ function jsonLeafProblem(v: unknown, maxChars: number): string | undefined {
   if (v === null || typeof v === 'boolean') return undefined;
   if (typeof v === 'string') return textProblem(v, maxChars);
   if (typeof v === 'number') {
-    return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? undefined : `must be a number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
+    return Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER
+      ? undefined
+      : `must be a number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
   }
   return 'must be plain data (text, numbers, yes/no, lists and objects)';
 }
 function jsonLength(v: unknown): number | undefined {
-  try { return JSON.stringify(v)?.length ?? 0; } catch { return undefined; }
+  try {
+    return JSON.stringify(v)?.length ?? 0;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -184,34 +210,39 @@ export function boundedJson(maxChars: number, maxDepth = JSON_VALUE_MAX_DEPTH): 
   const fits = (v: unknown) => {
     if (v === null || typeof v !== 'object') return (jsonLength(v) ?? 0) <= maxChars;
     let ok = sized.get(v);
-    if (ok === undefined) { const n = jsonLength(v); ok = n !== undefined && n <= maxChars; sized.set(v, ok); }
+    if (ok === undefined) {
+      const n = jsonLength(v);
+      ok = n !== undefined && n <= maxChars;
+      sized.set(v, ok);
+    }
     return ok;
   };
   const levels: Array<Struct<unknown, JsonBounds>> = [];
-  const level = (depth: number): Struct<unknown, JsonBounds> => levels[depth] ??= new Struct<unknown, JsonBounds>({
-    type: 'boundedJson',
-    schema: bounds,
-    validator: (v) => {
-      if (depth === 0 && !fits(v)) return `must be at most ${maxChars} characters of data`;
-      if (Array.isArray(v) || isPlainObject(v)) {
-        if (depth >= maxDepth) return `is nested too deeply (at most ${maxDepth} levels)`;
-        if (Array.isArray(v)) return true;
-        // named at the object (the key itself may be what cannot be shown)
-        for (const k of Object.keys(v)) {
-          const problem = textProblem(k, maxChars);
-          if (problem) return `has a key that ${problem}`;
+  const level = (depth: number): Struct<unknown, JsonBounds> =>
+    (levels[depth] ??= new Struct<unknown, JsonBounds>({
+      type: 'boundedJson',
+      schema: bounds,
+      validator: (v) => {
+        if (depth === 0 && !fits(v)) return `must be at most ${maxChars} characters of data`;
+        if (Array.isArray(v) || isPlainObject(v)) {
+          if (depth >= maxDepth) return `is nested too deeply (at most ${maxDepth} levels)`;
+          if (Array.isArray(v)) return true;
+          // named at the object (the key itself may be what cannot be shown)
+          for (const k of Object.keys(v)) {
+            const problem = textProblem(k, maxChars);
+            if (problem) return `has a key that ${problem}`;
+          }
+          return true;
         }
-        return true;
-      }
-      return jsonLeafProblem(v, maxChars) ?? true;
-    },
-    *entries(v) {
-      if (depth >= maxDepth || (depth === 0 && !fits(v))) return;
-      const child = level(depth + 1);
-      if (Array.isArray(v)) for (const [i, x] of v.entries()) yield [i, x, child];
-      else if (isPlainObject(v)) for (const k of Object.keys(v)) yield [k, v[k], child];
-    },
-  });
+        return jsonLeafProblem(v, maxChars) ?? true;
+      },
+      *entries(v) {
+        if (depth >= maxDepth || (depth === 0 && !fits(v))) return;
+        const child = level(depth + 1);
+        if (Array.isArray(v)) for (const [i, x] of v.entries()) yield [i, x, child];
+        else if (isPlainObject(v)) for (const k of Object.keys(v)) yield [k, v[k], child];
+      },
+    }));
   return level(0);
 }
 
@@ -220,7 +251,10 @@ const extraFields = new WeakMap<object, Struct<any, any>>();
  * An object with the `known` fields, whose other fields (an event's payload) are each checked with `extra`: superstruct's
  * type() lets them through unchecked.
  */
-export function openObject<S extends Record<string, Struct<any, any>>>(known: S, extra: Struct<any, any>): Struct<{ [K in keyof S]: S[K] extends Struct<infer T, any> ? T : never } & Record<string, unknown>, S> {
+export function openObject<S extends Record<string, Struct<any, any>>>(
+  known: S,
+  extra: Struct<any, any>,
+): Struct<{ [K in keyof S]: S[K] extends Struct<infer T, any> ? T : never } & Record<string, unknown>, S> {
   const base = type(known);
   const struct = new Struct<any, S>({
     type: 'type',

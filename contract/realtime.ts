@@ -1,10 +1,7 @@
 // Real-time channels (§7): STOMP 1.2 over SockJS, one endpoint per service. The destinations, the SockJS
 // prefixes, the hardware status codes (§4) and a schema for every message body, shared by the broker
 // (server/realtime) and the socket machine (machines/socket.ts), which validates each body at the edge.
-import {
-  array, assign, boolean, define, defaulted, integer, nullable, number, optional, string, type, union,
-  type Infer, type Struct,
-} from 'superstruct';
+import { array, assign, boolean, define, defaulted, integer, nullable, number, optional, string, type, union, type Infer, type Struct } from 'superstruct';
 
 // ---------- services and destinations ----------
 
@@ -38,8 +35,14 @@ export type Destination = (typeof DESTINATIONS)[keyof typeof DESTINATIONS];
 
 export const SERVICE_DESTINATIONS: Record<RealtimeService, readonly Destination[]> = {
   event: [
-    DESTINATIONS.events, DESTINATIONS.alarmAction, DESTINATIONS.hardware, DESTINATIONS.alarmCount,
-    DESTINATIONS.greetings, DESTINATIONS.acknowledge, DESTINATIONS.doorHeartbeat, DESTINATIONS.alarmNotice,
+    DESTINATIONS.events,
+    DESTINATIONS.alarmAction,
+    DESTINATIONS.hardware,
+    DESTINATIONS.alarmCount,
+    DESTINATIONS.greetings,
+    DESTINATIONS.acknowledge,
+    DESTINATIONS.doorHeartbeat,
+    DESTINATIONS.alarmNotice,
   ],
   central: [DESTINATIONS.controllerHeartbeat],
   visitor: [DESTINATIONS.clocking, DESTINATIONS.dynamicQr],
@@ -77,7 +80,11 @@ export function isDestinationOf(service: RealtimeService, destination: string): 
 // ---------- hardware status codes (§4, §7) ----------
 
 export type HardwareKind = 'interface' | 'cardReader' | 'input' | 'output';
-export interface StatusCode { kind: HardwareKind; status: string; label: string }
+export interface StatusCode {
+  kind: HardwareKind;
+  status: string;
+  label: string;
+}
 
 export const STATUS_CODES: Readonly<Record<number, StatusCode>> = {
   1012: { kind: 'interface', status: 'online', label: 'Interface online' },
@@ -95,7 +102,7 @@ export const STATUS_CODES: Readonly<Record<number, StatusCode>> = {
 
 export function statusOfCode(code: unknown): StatusCode | null {
   const n = typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : code;
-  return typeof n === 'number' ? STATUS_CODES[n] ?? null : null;
+  return typeof n === 'number' ? (STATUS_CODES[n] ?? null) : null;
 }
 
 /** §4: hardware status values as lower-case hyphenated words: 'Door Forced Open' → 'door-forced-open'. */
@@ -178,7 +185,13 @@ export type AlarmCount = Infer<typeof AlarmCount>;
 export const Greeting = type({ content: optional(string()) });
 export type Greeting = Infer<typeof Greeting>;
 /** `/clocking`: an identity clocked in or out at a visitor point. */
-export const Clocking = type({ id: optional(Id), identityId: optional(Id), name: optional(nullable(string())), time: optional(string()), direction: optional(string()) });
+export const Clocking = type({
+  id: optional(Id),
+  identityId: optional(Id),
+  name: optional(nullable(string())),
+  time: optional(string()),
+  direction: optional(string()),
+});
 export type Clocking = Infer<typeof Clocking>;
 /** `/dynamic-qr`: a door that takes QR codes entered a new period (id: the period number) or got a new secret; `code` is the door's display code for a kiosk (it opens nothing), `expiresAt` when the period ends. */
 export const DynamicQr = type({ id: optional(Id), doorId: optional(Id), code: string(), expiresAt: optional(string()) });
@@ -186,7 +199,13 @@ export type DynamicQr = Infer<typeof DynamicQr>;
 
 /** `/notice/alarm`: an alarm notification (Configure → Alarm notifications) names this console's user in its operator group. */
 export const AlarmNotice = type({
-  notificationId: integer(), name: string(), eventId: Id, priority: integer(), message: string(), at: string(), pointName: optional(nullable(string())),
+  notificationId: integer(),
+  name: string(),
+  eventId: Id,
+  priority: integer(),
+  message: string(),
+  at: string(),
+  pointName: optional(nullable(string())),
 });
 export type AlarmNotice = Infer<typeof AlarmNotice>;
 

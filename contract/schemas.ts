@@ -1,13 +1,26 @@
 // One superstruct schema per entity and message, shared by server (request validation) and console
 // (response validation). A failure becomes a `violations` list naming field and message (see validate()).
 import {
-  array, boolean, defaulted, define, enums, integer, nullable, object, optional, refine, string, type, unknown,
-  type Infer, type Struct, StructError, assert as ssAssert,
+  array,
+  boolean,
+  defaulted,
+  define,
+  enums,
+  integer,
+  nullable,
+  object,
+  optional,
+  refine,
+  string,
+  type,
+  unknown,
+  type Infer,
+  type Struct,
+  StructError,
+  assert as ssAssert,
 } from 'superstruct';
 import { DISPLAY_LOCALES } from './format';
-import {
-  boundedJson, boundedList, emailAddress, idInt, isIanaZone, int32, requiredText, safeText,
-} from './primitives';
+import { boundedJson, boundedList, emailAddress, idInt, isIanaZone, int32, requiredText, safeText } from './primitives';
 
 export * from './primitives';
 import { clientsResource, identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
@@ -67,7 +80,8 @@ export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true;
     return { ok: true, value: v };
   } catch (e) {
     // a value the validator itself cannot walk (a stack overflow on absurd nesting) is the sender's fault, not ours
-    if (!(e instanceof StructError)) return { ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] };
+    if (!(e instanceof StructError))
+      return { ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] };
     const seen = new Set<string>();
     const violations: Violation[] = [];
     for (const f of e.failures()) {
@@ -86,7 +100,13 @@ export function Page<T>(item: Struct<T, any>) {
   return type({ items: array(item), total: integer(), totalIsAtLeast: optional(boolean()), page: integer(), size: integer() });
 }
 /** A page of a list. `totalIsAtLeast`: the list stopped counting (LIST_COUNT_CAP) and `total` is a lower bound. */
-export interface PageOf<T> { items: T[]; total: number; totalIsAtLeast?: boolean; page: number; size: number }
+export interface PageOf<T> {
+  items: T[];
+  total: number;
+  totalIsAtLeast?: boolean;
+  page: number;
+  size: number;
+}
 export const ListQuery = type({
   page: optional(int32(0, 10_000_000)),
   size: optional(int32(1, 1000)),
@@ -146,11 +166,13 @@ export const ChangePasswordRequest = object({ username: nonBlank(100), oldPasswo
  * An IANA time zone name, or null for none of the profile's own (times then follow the client's zone, else the
  * browser's). '' is refused: it is no zone, and "none" is said with null.
  */
-export const ProfileTimeZone = nullable(define<string>('timeZone', (v) => {
-  if (typeof v !== 'string') return 'must be a time zone (or null for none of your own)';
-  if (v.trim() === '') return 'must be a time zone (send null for none of your own)';
-  return (v.length <= 64 && isIanaZone(v)) || 'is not a known time zone';
-}));
+export const ProfileTimeZone = nullable(
+  define<string>('timeZone', (v) => {
+    if (typeof v !== 'string') return 'must be a time zone (or null for none of your own)';
+    if (v.trim() === '') return 'must be a time zone (send null for none of your own)';
+    return (v.length <= 64 && isIanaZone(v)) || 'is not a known time zone';
+  }),
+);
 export const ProfileUpdate = object({ name: optional(nonBlank(200)), avatarColor: optional(AvatarColor), timezone: optional(ProfileTimeZone) });
 export const SelectClientRequest = object({ clientId: nullable(Id) });
 
@@ -210,8 +232,12 @@ export type HourCount = Infer<typeof HourCount>;
  * screen that owns its data (DASHBOARD_WIDGET_PRIVILEGES), and counts cover the user's divisions where the data has them.
  */
 export const DashboardSummary = type({
-  identities: optional(integer()), activeCredentials: optional(integer()), divisions: optional(integer()), doors: optional(integer()),
-  controllers: optional(integer()), openAlarms: optional(integer()),
+  identities: optional(integer()),
+  activeCredentials: optional(integer()),
+  divisions: optional(integer()),
+  doors: optional(integer()),
+  controllers: optional(integer()),
+  openAlarms: optional(integer()),
   alarmsByPriority: optional(array(type({ priority: integer(), count: integer() }))),
   /** Alarms raised per hour over the last 24 hours, oldest first (24 entries). */
   alarmsPerHour: optional(array(HourCount)),
@@ -225,8 +251,15 @@ export type DashboardSummary = Infer<typeof DashboardSummary>;
 
 // ---------- audit ----------
 export const AuditEntry = type({
-  id: integer(), clientId: nullable(integer()), actor: string(), action: string(), entity: string(),
-  entityId: nullable(string()), before: unknown(), after: unknown(), at: string(),
+  id: integer(),
+  clientId: nullable(integer()),
+  actor: string(),
+  action: string(),
+  entity: string(),
+  entityId: nullable(string()),
+  before: unknown(),
+  after: unknown(),
+  at: string(),
 });
 export type AuditEntry = Infer<typeof AuditEntry>;
 /** The fields a change changed (its row before and after; none for a creation or a deletion), `updatedAt` aside. */
@@ -234,7 +267,9 @@ export function auditChangedFields(r: Pick<AuditEntry, 'before' | 'after'>): str
   if (r.before === null || r.after === null || typeof r.before !== 'object' || typeof r.after !== 'object') return [];
   const before = r.before as Record<string, unknown>;
   const after = r.after as Record<string, unknown>;
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== 'updatedAt' && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => k !== 'updatedAt' && JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
 }
 
 // ---------- UI error log (§8) ----------
@@ -258,4 +293,3 @@ export const FilePayload = object({
 export type FilePayload = Infer<typeof FilePayload>;
 export const CardReaderMessage = object({ type: safeText(64, { min: 1 }), version: safeText(32), data: optional(unknown()) });
 export type CardReaderMessage = Infer<typeof CardReaderMessage>;
-

@@ -45,10 +45,24 @@ export type EndSessionsResult = Infer<typeof EndSessionsResult>;
 /** A user agent as a person would say it: "Chrome 126 on Linux"; other clients (integrations) keep their first word. */
 export function shortUserAgent(ua: string | null | undefined): string {
   if (!ua || !ua.trim()) return '—';
-  const os = /Windows/.test(ua) ? 'Windows' : /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : null;
+  const os = /Windows/.test(ua)
+    ? 'Windows'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /iPhone|iPad/.test(ua)
+        ? 'iOS'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : null;
   const browsers: [RegExp, string][] = [
-    [/Edg\/(\d+)/, 'Edge'], [/OPR\/(\d+)/, 'Opera'], [/Firefox\/(\d+)/, 'Firefox'], [/HeadlessChrome\/(\d+)/, 'Headless Chrome'],
-    [/Chrom(?:e|ium)\/(\d+)/, 'Chrome'], [/Version\/(\d+)[\d.]* (?:Mobile\/\S+ )?Safari/, 'Safari'],
+    [/Edg\/(\d+)/, 'Edge'],
+    [/OPR\/(\d+)/, 'Opera'],
+    [/Firefox\/(\d+)/, 'Firefox'],
+    [/HeadlessChrome\/(\d+)/, 'Headless Chrome'],
+    [/Chrom(?:e|ium)\/(\d+)/, 'Chrome'],
+    [/Version\/(\d+)[\d.]* (?:Mobile\/\S+ )?Safari/, 'Safari'],
   ];
   for (const [re, name] of browsers) {
     const m = re.exec(ua);

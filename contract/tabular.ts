@@ -23,7 +23,8 @@ export const CSV_OPTIONS = {
 export function uniqueHeaders(titles: string[]): string[] {
   const seen = new Set<string>();
   return titles.map((t) => {
-    let name = t, n = 1;
+    let name = t,
+      n = 1;
     while (seen.has(name.toLowerCase())) name = `${t} (${++n})`;
     seen.add(name.toLowerCase());
     return name;

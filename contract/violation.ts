@@ -1,2 +1,5 @@
 /** What is wrong with one field of a request: its path (`credentials.2.cardNo`) and a sentence (§7). */
-export interface Violation { field: string; message: string }
+export interface Violation {
+  field: string;
+  message: string;
+}

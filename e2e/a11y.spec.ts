@@ -37,7 +37,15 @@ const WALKED = ROUTES.filter((r) => r.layout && r.redirect?.kind !== 'always' &&
  * one form component, the forms whose fields are of kinds no sidebar screen shows (time windows, a file, a plan,
  * rules, card format bits, doors). The matrix opens every one.
  */
-const CI_GENERATED = new Set(['/configure/schedule/add', '/configure/logical-blocks/add', '/configure/doors/add', '/configure/floor-plan/add', '/server/firmware/add', '/hardware/card-format/add', '/attendance/work-schedule/add']);
+const CI_GENERATED = new Set([
+  '/configure/schedule/add',
+  '/configure/logical-blocks/add',
+  '/configure/doors/add',
+  '/configure/floor-plan/add',
+  '/server/firmware/add',
+  '/hardware/card-format/add',
+  '/attendance/work-schedule/add',
+]);
 /** `A11Y_ROUTES=/a,/b` checks only those screens (a fix of one screen, tried by hand). */
 const ONLY = process.env.A11Y_ROUTES ? new Set(process.env.A11Y_ROUTES.split(',')) : null;
 const PLAIN = WALKED.filter((r) => !r.path.includes(':'))
@@ -45,7 +53,13 @@ const PLAIN = WALKED.filter((r) => !r.path.includes(':'))
   .filter((r) => !ONLY || ONLY.has(r.path));
 const WITH_PARAMS = WALKED.filter((r) => r.path.includes(':'));
 /** In CI one record of each kind of parameter screen is enough; the matrix opens one of every parameter route. */
-const CI_PARAM_ROUTES = new Set(['/manage/identities/edit/:id', '/manage/roles/edit/:id', '/configure/doors/edit/:id', '/manage/roles/assign-privileges/:id', '/visitor/details/:id']);
+const CI_PARAM_ROUTES = new Set([
+  '/manage/identities/edit/:id',
+  '/manage/roles/edit/:id',
+  '/configure/doors/edit/:id',
+  '/manage/roles/assign-privileges/:id',
+  '/visitor/details/:id',
+]);
 
 const asPattern = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[A-Za-z]+/g, '[^/?#]+')}$`);
 
@@ -54,8 +68,7 @@ const asPattern = (path: string) => new RegExp(`^${path.replace(/[.]/g, '\\.').r
  * (issue 32 lists them). The walk fails on anything else; one of these that no longer occurs is named in the
  * test's annotations ('a11y fixed'), to be taken off this list.
  */
-const KNOWN: { route: RegExp; rule: string; why: string }[] = [
-];
+const KNOWN: { route: RegExp; rule: string; why: string }[] = [];
 const knownSeen = new Set<(typeof KNOWN)[number]>();
 
 // a trace of every step of this walk (hundreds of DOM snapshots) would cost more than the walk itself; in CI the
@@ -73,13 +86,28 @@ async function violations(page: Page, where: string, shell = true): Promise<stri
   // violations: @axe-core/playwright injected it anew for every check, ran each frame apart and finished in a new page,
   // four times the time of the check itself (the console has no frames to need that)
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source); // (evaluated, not a script tag: the console's CSP allows no inline script)
-  const context = shell ? { exclude: [] as string[][] } : {
-    // the open view, the top bar (its breadcrumbs and open-views bar change with the view) and any overlay; not the
-    // views kept hidden in the cache, each checked when it was opened, nor the sidebar, the same on every screen
-    include: [[`[data-testid="view"][data-view-path="${new URL(page.url()).pathname}"]`], ['.gh-app__top'], ...(await page.locator('.bp6-portal').count() ? [['.bp6-portal']] : [])],
-  };
-  const check = async () => (await page.evaluate(([ctx, tags]) => (window as unknown as { axe: typeof axe }).axe.run(ctx as axe.ElementContext, { runOnly: { type: 'tag', values: tags as string[] }, resultTypes: ['violations'] }), [context, TAGS] as const))
-    .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const context = shell
+    ? { exclude: [] as string[][] }
+    : {
+        // the open view, the top bar (its breadcrumbs and open-views bar change with the view) and any overlay; not the
+        // views kept hidden in the cache, each checked when it was opened, nor the sidebar, the same on every screen
+        include: [
+          [`[data-testid="view"][data-view-path="${new URL(page.url()).pathname}"]`],
+          ['.gh-app__top'],
+          ...((await page.locator('.bp6-portal').count()) ? [['.bp6-portal']] : []),
+        ],
+      };
+  const check = async () =>
+    (
+      await page.evaluate(
+        ([ctx, tags]) =>
+          (window as unknown as { axe: typeof axe }).axe.run(ctx as axe.ElementContext, {
+            runOnly: { type: 'tag', values: tags as string[] },
+            resultTypes: ['violations'],
+          }),
+        [context, TAGS] as const,
+      )
+    ).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const path = new URL(page.url()).pathname;
   let serious = await check();
   if (serious.length) {
@@ -90,11 +118,15 @@ async function violations(page: Page, where: string, shell = true): Promise<stri
     const again = new Set((await check()).flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`)));
     serious = serious.map((v) => ({ ...v, nodes: v.nodes.filter((n) => again.has(`${v.id} ${n.target.join(' ')}`)) })).filter((v) => v.nodes.length);
   }
-  const line = (v: (typeof serious)[number]) => `${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')}${v.id === 'color-contrast' ? ` (${n.any[0]?.message.split(/\. /)[0] ?? ''})` : ''}`).join('\n    ')}`;
+  const line = (v: (typeof serious)[number]) =>
+    `${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')}${v.id === 'color-contrast' ? ` (${n.any[0]?.message.split(/\. /)[0] ?? ''})` : ''}`).join('\n    ')}`;
   const found: string[] = [];
   for (const v of serious) {
     const known = KNOWN.find((k) => k.rule === v.id && k.route.test(path));
-    if (known) { knownSeen.add(known); continue; }
+    if (known) {
+      knownSeen.add(known);
+      continue;
+    }
     found.push(line(v));
   }
   if (process.env.A11Y_VERBOSE) console.log(serious.length ? serious.map(line).join('\n') : `${where}: clean`);
@@ -103,7 +135,10 @@ async function violations(page: Page, where: string, shell = true): Promise<stri
 
 /** Opens `path` inside the running console (no reload: the router follows history) and waits until it has settled. */
 async function open(page: Page, path: string): Promise<boolean> {
-  await page.evaluate((p) => { window.history.pushState({}, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
   await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden'))).toBeVisible();
   if (new URL(page.url()).pathname !== path) return false; // not this user's (a redirect)
   // Access denied is shown at the same address (an add form of a list the user may only read, in the matrix)
@@ -128,12 +163,19 @@ async function paramLinks(page: Page, found: Map<string, string>) {
 async function walk(page: Page, user: string, width: number, problems: string[], chinese: boolean) {
   const found = new Map<string, string>();
   // the sidebar's screens, each checked for English left in its chrome when the walk is in Chinese
-  const sidebar = new Set(chinese ? await page.getByTestId('sidebar').locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!)) : []);
+  const sidebar = new Set(
+    chinese
+      ? await page
+          .getByTestId('sidebar')
+          .locator('a[href]')
+          .evaluateAll((as) => as.map((a) => a.getAttribute('href')!))
+      : [],
+  );
   if (chinese) expect(sidebar.size).toBeGreaterThan(20);
   let seen = 0;
   for (const route of PLAIN) {
     if (!(await open(page, route.path))) continue;
-    problems.push(...await violations(page, `${user} ${width}px ${route.path}`, seen === 0));
+    problems.push(...(await violations(page, `${user} ${width}px ${route.path}`, seen === 0)));
     if (sidebar.has(route.path)) {
       const left = await englishLeftSettled(page);
       if (left.length) problems.push(`${user} ${width}px ${route.path}: English in zh-CN: ${left.join(' | ')}`);
@@ -147,7 +189,7 @@ async function walk(page: Page, user: string, width: number, problems: string[],
     const path = found.get(route.path)!;
     if (!(await open(page, path))) continue;
     seen++;
-    problems.push(...await violations(page, `${user} ${width}px ${path} (${route.path})`, false));
+    problems.push(...(await violations(page, `${user} ${width}px ${path} (${route.path})`, false)));
   }
   test.info().annotations.push({ type: 'audited', description: `${user} at ${width}px: ${seen} screens` });
   // a sidebar entry the route table's walk did not open would go unchecked in Chinese
@@ -169,7 +211,7 @@ test('WCAG 2.1 AA: no serious or critical axe violation on the sign-in page or a
       who = `${user} ${width}px`;
       await page.goto('/login');
       await expect(page.getByLabel('Username')).toBeVisible();
-      if (user === USERS[0]) problems.push(...await violations(page, `signed out ${width}px /login`));
+      if (user === USERS[0]) problems.push(...(await violations(page, `signed out ${width}px /login`)));
       await page.getByLabel('Username').fill(user);
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -199,7 +241,8 @@ test('WCAG 2.1 AA: no serious or critical axe violation on the sign-in page or a
       await signOut(page);
     }
   }
-  for (const k of KNOWN.filter((x) => !knownSeen.has(x))) test.info().annotations.push({ type: 'a11y fixed', description: `${k.rule} on ${k.route}: no longer seen` });
+  for (const k of KNOWN.filter((x) => !knownSeen.has(x)))
+    test.info().annotations.push({ type: 'a11y fixed', description: `${k.rule} on ${k.route}: no longer seen` });
   expect(broken, broken.map((p) => `${p.user} ${p.where}: ${p.what}`).join('\n')).toEqual([]);
   expect(problems, `${problems.length} serious or critical WCAG 2.1 AA violations:\n${problems.join('\n')}`).toEqual([]);
 });

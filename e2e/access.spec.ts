@@ -23,7 +23,11 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
   const token = await adminToken(request);
   const auth = { authorization: `Bearer ${token}` };
   const api = {
-    get: async (path: string) => { const r = await request.get(path, { headers: auth }); expect(r.ok(), `${path}: ${r.status()}`).toBe(true); return r.json(); },
+    get: async (path: string) => {
+      const r = await request.get(path, { headers: auth });
+      expect(r.ok(), `${path}: ${r.status()}`).toBe(true);
+      return r.json();
+    },
     send: async (method: 'post' | 'put', path: string, data: unknown) => {
       const r = await request[method](path, { headers: auth, data });
       expect(r.ok(), `${method} ${path}: ${r.status()} ${await r.text()}`).toBe(true);
@@ -34,11 +38,19 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
   // a door on a schedule that ends at 18:00, for Staff (every seeded identity) and Security alike
   const door = (await api.get('/event/manage/doors')).items.find((d: { name: string }) => d.name === 'Loading Bay');
   const schedule = await api.send('post', '/event/manage/schedules', {
-    name: 'Until six (e2e)', windows: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day: String(d), start: '08:00', end: '18:00' })), specialWindows: [],
+    name: 'Until six (e2e)',
+    windows: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day: String(d), start: '08:00', end: '18:00' })),
+    specialWindows: [],
   });
   for (const g of (await api.get('/event/manage/access-groups')).items) {
     const doors = g.doors.map((x: { id: number; doorId: number; scheduleId: number }) => (x.doorId === door.id ? { ...x, scheduleId: schedule.id } : x));
-    await api.send('put', `/event/manage/access-groups/${g.id}`, { name: g.name, description: g.description, doors, members: g.members, updatedAt: g.updatedAt });
+    await api.send('put', `/event/manage/access-groups/${g.id}`, {
+      name: g.name,
+      description: g.description,
+      doors,
+      members: g.members,
+      updatedAt: g.updatedAt,
+    });
   }
   const person = (await api.get('/event/manage/identities?status=active&size=20')).items.find((i: { credentials: unknown[] }) => i.credentials.length);
   const card = person.credentials[0].number as string;
@@ -50,7 +62,11 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
   expect((await swipe('17:59')).eventCode).toBe(5000);
   const late = await swipe('18:01');
   expect(late.eventCode).toBe(5007);
-  const row = page.getByTestId('event-row').filter({ hasText: `card ${card}` }).filter({ hasText: 'outside schedule' }).first();
+  const row = page
+    .getByTestId('event-row')
+    .filter({ hasText: `card ${card}` })
+    .filter({ hasText: 'outside schedule' })
+    .first();
   await expect(row).toBeVisible();
   await row.getByTestId('why-button').click();
   const drawer = page.getByTestId('why-drawer');
@@ -60,7 +76,12 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
   await expect(drawer).toContainText('Loading Bay');
   // the drawer outlives its row: 200 newer events push the row out of the live table (it shows the newest 200)
   for (let i = 0; i < 10; i++) await Promise.all(Array.from({ length: 21 }, () => swipe('17:59')));
-  await expect(page.getByTestId('event-row').filter({ hasText: `card ${card}` }).filter({ hasText: 'outside schedule' })).toHaveCount(0);
+  await expect(
+    page
+      .getByTestId('event-row')
+      .filter({ hasText: `card ${card}` })
+      .filter({ hasText: 'outside schedule' }),
+  ).toHaveCount(0);
   await expect(drawer.getByTestId('why-reason')).toContainText('Access denied: outside schedule');
   await page.setViewportSize({ width: 1440, height: 900 });
   await shot(page, 'access-why-1440');
@@ -75,7 +96,13 @@ test('a schedule ending at 18:00 denies 18:01 (outside schedule), a holiday deni
   await api.send('post', '/event/manage/special-dates', { name: 'Company holiday (e2e)', date: '2026-11-24', yearly: false, kind: 'holiday' });
   const holiday = await swipe('10:00');
   expect(holiday.eventCode).toBe(5008);
-  await expect(page.getByTestId('event-row').filter({ hasText: `card ${card}` }).filter({ hasText: 'special day' }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('event-row')
+      .filter({ hasText: `card ${card}` })
+      .filter({ hasText: 'special day' })
+      .first(),
+  ).toBeVisible();
 
   // the event report explains the stored swipe too
   await page.goto('/report/event');

@@ -9,7 +9,7 @@ test('the operator opens the alarm handling report and the alarms behind a figur
   await signIn(page, 'operator');
   const headers = await bearer(page);
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()) as { items?: { id: number }[] } | { id: number }[];
-  const list = Array.isArray(doors) ? doors : doors.items ?? [];
+  const list = Array.isArray(doors) ? doors : (doors.items ?? []);
   const raised = await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: list[0].id } });
   expect(raised.status()).toBe(200);
   const alarmId = (await raised.json()).id as number;

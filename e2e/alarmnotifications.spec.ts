@@ -11,8 +11,13 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
   const got: { body: string; signature: string | undefined }[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => { got.push({ body, signature: req.headers['x-gatehouse-signature'] as string | undefined }); res.writeHead(200).end('ok'); });
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      got.push({ body, signature: req.headers['x-gatehouse-signature'] as string | undefined });
+      res.writeHead(200).end('ok');
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
@@ -21,7 +26,10 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
     const token = await page.evaluate(() => localStorage.getItem('jwt'));
     const headers = { authorization: `Bearer ${token}` };
     // the pager only takes notifications (it subscribes to no event of its own)
-    const hook = await page.request.post('/event/manage/web-hooks', { headers, data: { name: `Pager ${stamp}`, url: `http://127.0.0.1:${port}/pager`, secret: 'e2e-pager-secret-00001', active: true } });
+    const hook = await page.request.post('/event/manage/web-hooks', {
+      headers,
+      data: { name: `Pager ${stamp}`, url: `http://127.0.0.1:${port}/pager`, secret: 'e2e-pager-secret-00001', active: true },
+    });
     expect(hook.status()).toBe(201);
 
     await page.getByTestId('sidebar').getByRole('link', { name: 'Alarm notifications', exact: true }).click();
@@ -30,11 +38,19 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
     await expect(page.locator('#field-maxPriority')).toHaveValue('1');
     await page.locator('[id="field-webHookId"]').click();
     await page.locator('.bp6-popover input:focus').fill(`Pager ${stamp}`);
-    await page.getByRole('option', { name: `Pager ${stamp}` }).first().click();
+    await page
+      .getByRole('option', { name: `Pager ${stamp}` })
+      .first()
+      .click();
     await expect(page.locator('[id="field-webHookId"]')).toContainText(`Pager ${stamp}`);
     await page.getByTestId('form-save').click();
     await expect(page.getByTestId('toast').filter({ hasText: 'Alarm notification saved' }).first()).toBeVisible();
-    await expect(page.getByTestId('alarm-notifications').getByRole('row').filter({ hasText: `Supervisor ${stamp}` })).toBeVisible();
+    await expect(
+      page
+        .getByTestId('alarm-notifications')
+        .getByRole('row')
+        .filter({ hasText: `Supervisor ${stamp}` }),
+    ).toBeVisible();
     await shot(page, 'alarm-notifications-1440');
 
     const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string }) => d.name === 'Finance Vault');
@@ -42,7 +58,11 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
     const forced = await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.forced', doorId: door.id } })).json();
     await expect.poll(() => got.length, { timeout: 20_000 }).toBeGreaterThan(0);
     const bodies = got.map((g) => JSON.parse(g.body));
-    expect(bodies[0]).toMatchObject({ type: 'alarm.notification', notification: { name: `Supervisor ${stamp}` }, data: { eventId: Number(forced.id), priority: 1 } });
+    expect(bodies[0]).toMatchObject({
+      type: 'alarm.notification',
+      notification: { name: `Supervisor ${stamp}` },
+      data: { eventId: Number(forced.id), priority: 1 },
+    });
     expect(got[0].signature).toMatch(/^sha256=/);
     expect(bodies.some((b) => b.data.eventId === Number(held.id))).toBe(false);
     await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.closed', doorId: door.id } });
@@ -51,14 +71,16 @@ test('an alarm notification sends the alarms up to its priority to its web hook'
   }
 });
 
-test('an alarm notification tells an operator group\'s consoles, and only its members', async ({ page, browser }) => {
+test("an alarm notification tells an operator group's consoles, and only its members", async ({ page, browser }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
   await signIn(page, 'admin', { client: 'Northwind Logistics' });
   const headers = await bearer(page);
   const operators = (await (await page.request.get('/event/manage/operators?size=100', { headers })).json()).items as { id: number; username: string }[];
   const operator = operators.find((o) => o.username === 'operator')!;
-  expect((await page.request.post('/event/manage/operator-groups', { headers, data: { name: `Night desk ${stamp}`, members: [operator.id], grants: [] } })).status()).toBe(201);
+  expect(
+    (await page.request.post('/event/manage/operator-groups', { headers, data: { name: `Night desk ${stamp}`, members: [operator.id], grants: [] } })).status(),
+  ).toBe(201);
 
   // the operator is at the console, on the dashboard
   const desk = await (await browser.newContext()).newPage();
@@ -69,11 +91,19 @@ test('an alarm notification tells an operator group\'s consoles, and only its me
   await page.locator('#field-name').fill(`Desk ${stamp}`);
   // neither a web hook nor a group: said on the field, nothing saved
   await page.getByTestId('form-save').click();
-  await expect(page.locator('[data-field="webHookId"], .bp6-form-group').filter({ hasText: 'is required unless an operator group is told' }).first()).toBeVisible();
+  await expect(
+    page.locator('[data-field="webHookId"], .bp6-form-group').filter({ hasText: 'is required unless an operator group is told' }).first(),
+  ).toBeVisible();
   await pick(page, 'operatorGroupId', `Night desk ${stamp}`);
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Alarm notification saved' }).first()).toBeVisible();
-  await expect(page.getByTestId('alarm-notifications').getByRole('row').filter({ hasText: `Desk ${stamp}` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('alarm-notifications')
+      .getByRole('row')
+      .filter({ hasText: `Desk ${stamp}` })
+      .first(),
+  ).toBeVisible();
   await expect(page.getByTestId('alarm-notifications')).toContainText(`Night desk ${stamp}`); // the operator-group column
 
   const door = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string }) => d.name === 'Finance Vault');

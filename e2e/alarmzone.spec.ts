@@ -10,7 +10,8 @@ test('an alarm zone armed raises an intrusion alarm from its input; disarmed it 
   const name = `Perimeter ${stamp}`;
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const contact = (await (await page.request.get(`/event/manage/inputs?q=${encodeURIComponent('Loading Bay contact')}`, { headers })).json()).items[0];
-  const trip = async (kind: 'input.active' | 'input.normal') => (await (await page.request.post('/api/test/simulate', { headers, data: { kind, inputId: contact.id } })).json());
+  const trip = async (kind: 'input.active' | 'input.normal') =>
+    await (await page.request.post('/api/test/simulate', { headers, data: { kind, inputId: contact.id } })).json();
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Alarm groups', exact: true }).click();
   await page.getByTestId('alarm-groups').getByTestId('add-button').click();

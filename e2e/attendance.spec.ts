@@ -30,12 +30,21 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   const statuses = await table.getByTestId('attendance-status').allTextContents();
   expect(statuses.every((x) => ['Present', 'Late', 'Absent', 'On leave'].includes(x))).toBe(true);
   expect(statuses.filter((x) => x === 'Present' || x === 'Late').length).toBeGreaterThan(4);
-  await expect(rows.getByTestId('attendance-worked').filter({ hasText: /^\d+:\d\d$/ }).first()).toBeVisible(); // worked
+  await expect(
+    rows
+      .getByTestId('attendance-worked')
+      .filter({ hasText: /^\d+:\d\d$/ })
+      .first(),
+  ).toBeVisible(); // worked
   // Office hours' 60-minute unpaid break is taken off a day that spans 12:30-13:30 (every seeded in and out does):
   // worked is the out less the in less 1:00, and says so
   const came = rows.filter({ has: page.getByTestId('attendance-break') }).first();
   await expect(came.getByTestId('attendance-break')).toHaveText('1:00 break taken off');
-  const [inAt, outAt, workedText] = [await came.locator('td:nth-child(3)').textContent(), await came.locator('td:nth-child(4)').textContent(), await came.getByTestId('attendance-worked').textContent()];
+  const [inAt, outAt, workedText] = [
+    await came.locator('td:nth-child(3)').textContent(),
+    await came.locator('td:nth-child(4)').textContent(),
+    await came.getByTestId('attendance-worked').textContent(),
+  ];
   const mins = (hm: string) => Number(hm.split(':')[0]) * 60 + Number(hm.split(':')[1]);
   expect(mins(workedText!)).toBe(mins(outAt!) - mins(inAt!) - 60);
   await expect(came.getByTestId('attendance-overtime')).toHaveText(''); // a working day: no overtime
@@ -63,10 +72,12 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await page.goto('/attendance/daily-attendance');
   await screen.getByLabel('Day', { exact: true }).fill(ymd(t));
   // the past day's reading (most came and went), every worked time a quarter
-  await expect.poll(async () => {
-    const worked = (await rows.getByTestId('attendance-worked').allTextContents()).filter(Boolean);
-    return worked.length > 4 && worked.every((w) => /:(00|15|30|45)$/.test(w));
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const worked = (await rows.getByTestId('attendance-worked').allTextContents()).filter(Boolean);
+      return worked.length > 4 && worked.every((w) => /:(00|15|30|45)$/.test(w));
+    })
+    .toBe(true);
   // summaries [3.6.0]: the last two weeks of the team, days counted per member
   await page.goto('/attendance/summaries');
   const summaries = page.getByTestId('attendance-summaries');
@@ -92,7 +103,8 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await expect(page.getByTestId('timesheet').getByText('Brown, Zara', { exact: true }).first()).toBeVisible();
   // Zara Brown's day t, opened from its address (the list holds two weeks of her days)
   const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}`;
-  const found = async () => (await (await page.request.get(`/event/attendance/timesheet?day=${ymd(t)}&q=Brown`, { headers: { authorization } })).json()).items[0];
+  const found = async () =>
+    (await (await page.request.get(`/event/attendance/timesheet?day=${ymd(t)}&q=Brown`, { headers: { authorization } })).json()).items[0];
   await page.goto(`/attendance/amend-timesheet/edit/${(await found()).id}`);
   const amend = page.getByTestId('timesheet-form');
   await expect(page.getByTestId('record-panel')).toContainText('Brown, Zara');

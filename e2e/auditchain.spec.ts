@@ -11,7 +11,10 @@ test('the auditor sees the chain verified and downloads the verifiable export', 
   await expect(status).toContainText(/Chain verified up to record \d+ \(.+\): \d+ records as they were written\./);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-chain-export').click()]);
   expect(download.suggestedFilename()).toMatch(/^audit-client-\d+-\d{4}-\d\d-\d\d\.ndjson$/);
-  const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(lines[0]).toMatchObject({ format: 'gatehouse-audit-export/1', head: { seq: lines.length - 1, signature: expect.any(String) } });
   expect(lines.at(-1)).toMatchObject({ actor: 'auditor', action: 'export', entity: 'audit', hash: lines[0].head.hash });
   // the export is itself audited: the chain is verified again, one record longer

@@ -8,15 +8,21 @@ import { ownServer, type OwnServer } from './server';
 import { signIn } from './helpers';
 
 let server: OwnServer;
-test.beforeAll(async () => { server = await ownServer('backup'); });
-test.afterAll(async () => { await server?.dispose(); });
+test.beforeAll(async () => {
+  server = await ownServer('backup');
+});
+test.afterAll(async () => {
+  await server?.dispose();
+});
 
 test('the platform operator backs up, a client changes, the restore puts it back, and everyone signs in again', async ({ page, request }) => {
   test.setTimeout(180_000);
   const at = (path: string) => `${server.url}${path}`;
-  const tokenOf = async (username: string) => (await (await request.post(at('/idp/1.0/login'), { data: { username, password: 'Gatehouse1!' } })).json()).token as string;
+  const tokenOf = async (username: string) =>
+    (await (await request.post(at('/idp/1.0/login'), { data: { username, password: 'Gatehouse1!' } })).json()).token as string;
   const harbour = { authorization: `Bearer ${await tokenOf('harbour')}` };
-  const zones = async () => ((await (await request.get(at('/event/manage/access-zones?size=100'), { headers: harbour })).json()).items as { name: string }[]).map((z) => z.name);
+  const zones = async () =>
+    ((await (await request.get(at('/event/manage/access-zones?size=100'), { headers: harbour })).json()).items as { name: string }[]).map((z) => z.name);
 
   // the client's administrator holds every code of Harbour, but not this: no entry in the sidebar, the route refused
   await signIn(page, 'harbour', undefined, server.url);
@@ -43,7 +49,9 @@ test('the platform operator backs up, a client changes, the restore puts it back
 
   // after the backup: Harbour adds a zone
   const name = `Restored away ${Date.now().toString(36)}`;
-  expect((await request.post(at('/event/manage/access-zones'), { headers: harbour, data: { name, antiPassback: 'off', forgiveMinutes: 0 } })).status()).toBe(201);
+  expect((await request.post(at('/event/manage/access-zones'), { headers: harbour, data: { name, antiPassback: 'off', forgiveMinutes: 0 } })).status()).toBe(
+    201,
+  );
   expect(await zones()).toContain(name);
 
   // the restore says what it does to every client before it does it

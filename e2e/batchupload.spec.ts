@@ -13,11 +13,21 @@ test('1,000 rows with 3 bad: the preview names them, the import creates 997, the
   const stamp = Date.now().toString(36).toUpperCase();
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
   const division = (await (await page.request.get('/event/manage/divisions?size=1&sort=id,asc', { headers })).json()).items[0].id;
-  const tpl = await page.request.post('/event/manage/identity-batch-templates', { headers, data: {
-    name: `Contractors ${stamp}`, divisionId: division, credentialType: 'card',
-    columns: [{ header: 'Staff no', target: 'employeeNo' }, { header: 'Given name', target: 'firstName' }, { header: 'Family name', target: 'lastName' },
-      { header: 'Mail', target: 'email' }, { header: 'Card', target: 'credentialNumber' }],
-  } });
+  const tpl = await page.request.post('/event/manage/identity-batch-templates', {
+    headers,
+    data: {
+      name: `Contractors ${stamp}`,
+      divisionId: division,
+      credentialType: 'card',
+      columns: [
+        { header: 'Staff no', target: 'employeeNo' },
+        { header: 'Given name', target: 'firstName' },
+        { header: 'Family name', target: 'lastName' },
+        { header: 'Mail', target: 'email' },
+        { header: 'Card', target: 'credentialNumber' },
+      ],
+    },
+  });
   expect(tpl.status()).toBe(201);
   const template = await tpl.json();
 

@@ -37,8 +37,11 @@ test('the calendar shows special dates by month and adds one on a chosen day', a
   await shot(page, 'calendar-390');
 });
 
-test('weeks start where the reader\'s region starts them: Sunday for en-US, Monday for en-GB', async ({ browser }) => {
-  for (const [locale, first, last] of [['en-US', 'Sun', 'Sat'], ['en-GB', 'Mon', 'Sun']] as const) {
+test("weeks start where the reader's region starts them: Sunday for en-US, Monday for en-GB", async ({ browser }) => {
+  for (const [locale, first, last] of [
+    ['en-US', 'Sun', 'Sat'],
+    ['en-GB', 'Mon', 'Sun'],
+  ] as const) {
     const context = await browser.newContext({ locale });
     const page = await context.newPage();
     await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/configure/calendar' });

@@ -79,7 +79,7 @@ test('switching client while on a record of the old one goes to the dashboard in
   await expect(page.getByText(/not found|Could not load/i)).toHaveCount(0);
 });
 
-test('a read sent with the old client\'s token and answered after the switch is sent again with the new one: nobody is signed out', async ({ page }) => {
+test("a read sent with the old client's token and answered after the switch is sent again with the new one: nobody is signed out", async ({ page }) => {
   await signInAs(page, 'admin');
   await selectClient(page, 'Northwind Logistics');
   await page.getByTestId('sidebar').getByRole('link', { name: 'Identities', exact: true }).click();
@@ -98,7 +98,9 @@ test('a read sent with the old client\'s token and answered after the switch is 
   await switchClient(page, 'Harbour Health');
   holding = false;
   const answers: number[] = [];
-  page.on('response', (r) => { if (r.url().includes('/event/manage/dashboard')) answers.push(r.status()); });
+  page.on('response', (r) => {
+    if (r.url().includes('/event/manage/dashboard')) answers.push(r.status());
+  });
   for (const h of held.splice(0)) await h.route.continue();
   // refused (the old session ended with the switch), then sent again with the new token and answered
   await expect.poll(() => answers.includes(401) && answers.includes(200)).toBe(true);

@@ -6,9 +6,13 @@
 import { expect, test, type Page } from './fixtures';
 import { pick, shot, signIn } from './helpers';
 
-
 async function saved(page: Page, what: string) {
-  await expect(page.getByTestId('toast').filter({ hasText: `${what} saved` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `${what} saved` })
+      .first(),
+  ).toBeVisible();
 }
 
 test('schedules, access groups and interlocking groups are built in the generated screens, with pickers, and stored as picked', async ({ page }) => {
@@ -32,7 +36,12 @@ test('schedules, access groups and interlocking groups are built in the generate
   await page.locator('[id="field-windows[0].end"]').fill('06:00');
   await page.getByTestId('form-save').click();
   await saved(page, 'Schedule');
-  await expect(page.getByTestId('schedules').getByRole('row').filter({ hasText: `Night shift ${stamp}` })).toBeVisible();
+  await expect(
+    page
+      .getByTestId('schedules')
+      .getByRole('row')
+      .filter({ hasText: `Night shift ${stamp}` }),
+  ).toBeVisible();
 
   // a special date's "Every year" is declared off: the add form starts with it off
   await page.goto('/configure/special-date/add');
@@ -67,7 +76,9 @@ test('schedules, access groups and interlocking groups are built in the generate
   expect(groups).toHaveLength(1);
   const doors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items;
   const schedules = (await (await page.request.get(`/event/manage/schedules?q=${encodeURIComponent(`Night shift ${stamp}`)}`, { headers: auth })).json()).items;
-  expect(groups[0].doors).toEqual([expect.objectContaining({ doorId: doors.find((d: { name: string }) => d.name === 'Loading Bay').id, scheduleId: schedules[0].id })]);
+  expect(groups[0].doors).toEqual([
+    expect.objectContaining({ doorId: doors.find((d: { name: string }) => d.name === 'Loading Bay').id, scheduleId: schedules[0].id }),
+  ]);
   expect(groups[0].members).toEqual([someone.id]);
   expect(schedules[0].windows).toEqual([expect.objectContaining({ day: '1', start: '22:00', end: '06:00' })]);
 
@@ -100,7 +111,7 @@ test('schedules, access groups and interlocking groups are built in the generate
   await saved(page, 'Door');
   const allDoors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items as { id: number; name: string }[];
   const gateIds = gates.map((g) => allDoors.find((d) => d.name === g)!.id);
-  const edited = (await (await page.request.get(`/event/manage/doors/${gateIds[0]}`, { headers: auth })).json());
+  const edited = await (await page.request.get(`/event/manage/doors/${gateIds[0]}`, { headers: auth })).json();
   const zones = (await (await page.request.get(`/event/manage/access-zones?q=${encodeURIComponent(`Yard ${stamp}`)}`, { headers: auth })).json()).items;
   expect(edited).toMatchObject({ name: gates[0], mode: 'card-pin', entryZoneId: zones[0].id });
 
@@ -115,9 +126,15 @@ test('schedules, access groups and interlocking groups are built in the generate
   await page.keyboard.press('Escape');
   await page.getByTestId('form-save').click();
   await saved(page, 'Interlocking group');
-  const locks = (await (await page.request.get(`/event/manage/interlocking-groups?q=${encodeURIComponent(`Mantrap ${stamp}`)}`, { headers: auth })).json()).items;
+  const locks = (await (await page.request.get(`/event/manage/interlocking-groups?q=${encodeURIComponent(`Mantrap ${stamp}`)}`, { headers: auth })).json())
+    .items;
   expect([...locks[0].doorIds].sort()).toEqual([...gateIds].sort());
-  await expect(page.getByTestId('interlocks').getByRole('row').filter({ hasText: `Mantrap ${stamp}` })).toBeVisible();
+  await expect(
+    page
+      .getByTestId('interlocks')
+      .getByRole('row')
+      .filter({ hasText: `Mantrap ${stamp}` }),
+  ).toBeVisible();
 });
 
 test('hardware: a controller’s settings are checked and saved, and a card reader is wired to a door', async ({ page }) => {
@@ -148,7 +165,12 @@ test('hardware: a controller’s settings are checked and saved, and a card read
   await page.getByLabel('IP address').fill('10.1.0.99');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Controller saved' }).first()).toBeVisible();
-  await expect(list.locator('.bp6-table-cell').filter({ hasText: /^10\.1\.0\.99$/ }).first()).toBeVisible();
+  await expect(
+    list
+      .locator('.bp6-table-cell')
+      .filter({ hasText: /^10\.1\.0\.99$/ })
+      .first(),
+  ).toBeVisible();
 
   // a reader: the exit reader of the Loading Bay on the second controller
   await page.goto('/hardware/card-reader');
@@ -160,10 +182,17 @@ test('hardware: a controller’s settings are checked and saved, and a card read
   await pick(page, 'controllerId', 'NW-CTRL-02');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Card reader saved' }).first()).toBeVisible();
-  const row = page.getByTestId('card-readers').getByRole('row').filter({ hasText: `Dock exit ${stamp}` });
+  const row = page
+    .getByTestId('card-readers')
+    .getByRole('row')
+    .filter({ hasText: `Dock exit ${stamp}` });
   await expect(row).toBeVisible();
   await shot(page, 'hardware-card-readers-1440');
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const readers = (await (await page.request.get(`/event/manage/card-readers?q=${encodeURIComponent(`Dock exit ${stamp}`)}`, { headers: { authorization: `Bearer ${token}` } })).json()).items;
+  const readers = (
+    await (
+      await page.request.get(`/event/manage/card-readers?q=${encodeURIComponent(`Dock exit ${stamp}`)}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()
+  ).items;
   expect(readers).toEqual([expect.objectContaining({ doorName: 'Loading Bay', direction: 'exit', controllerName: 'NW-CTRL-02' })]);
 });

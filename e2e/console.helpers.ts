@@ -45,13 +45,21 @@ const EXPECTED = [
   // §1/§7: the optional desktop companion and the card-reader connector are looked for on this computer; when
   // they are not running, Chrome itself logs the refused connection (the console cannot silence it). The
   // companion's schedule (one candidate per backoff step) is proved in e2e/feedback.spec.ts.
-  { what: 'refused connection to a local device', test: (s: string) => /127\.0\.0\.1:(478\d\d|51379|24680|18365)|localhost:(478\d\d|51379|24680|18365)/.test(s) && /ERR_CONNECTION_REFUSED|net::ERR_FAILED|failed/i.test(s) },
+  {
+    what: 'refused connection to a local device',
+    test: (s: string) =>
+      /127\.0\.0\.1:(478\d\d|51379|24680|18365)|localhost:(478\d\d|51379|24680|18365)/.test(s) && /ERR_CONNECTION_REFUSED|net::ERR_FAILED|failed/i.test(s),
+  },
 ];
 
 /** Anything here means the screen is still loading, refused or broken. */
 export const SETTLED_AND_WHOLE = '[data-testid="view"]:visible [aria-busy="true"], [data-testid="forbidden"], [data-testid="error-boundary"]';
 
-export interface Problem { user: string; where: string; what: string }
+export interface Problem {
+  user: string;
+  where: string;
+  what: string;
+}
 
 export function watchConsole(page: Page, problems: Problem[], who: () => string) {
   const expected = (s: string) => EXPECTED.some((e) => e.test(s));
@@ -71,4 +79,3 @@ export function watchConsole(page: Page, problems: Problem[], who: () => string)
     if (!expected(`${r.url()} ${failure}`)) problems.push({ user: who(), where: page.url(), what: `request failed: ${r.url()} ${failure}` });
   });
 }
-

@@ -6,7 +6,11 @@ import { shot, signInTo } from './helpers';
 test('the hub shows every controller live; one going offline is counted and listed first', async ({ page }) => {
   test.setTimeout(90_000);
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
-  const controllers = (await (await page.request.get('/event/manage/controllers?sort=name,desc', { headers })).json()).items as { id: number; name: string; ipAddress: string }[];
+  const controllers = (await (await page.request.get('/event/manage/controllers?sort=name,desc', { headers })).json()).items as {
+    id: number;
+    name: string;
+    ipAddress: string;
+  }[];
   const n = controllers.length;
   // whatever earlier specs left offline comes back first
   for (const c of controllers) await page.request.post('/api/test/simulate', { headers, data: { kind: 'interface.online', controllerId: c.id } });

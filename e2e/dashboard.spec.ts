@@ -8,7 +8,6 @@ import { shot, signIn } from './helpers';
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.setTimeout(240_000);
 
-
 async function headers(page: Page) {
   return { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
 }
@@ -20,7 +19,9 @@ test('the charts library is loaded by the dashboard only', async ({ page }) => {
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId('widget-eventsPerHour').locator('.recharts-surface')).toBeVisible();
   const fetched: string[] = [];
-  page.on('request', (r) => { if (/\.js$/.test(r.url())) fetched.push(r.url()); });
+  page.on('request', (r) => {
+    if (/\.js$/.test(r.url())) fetched.push(r.url());
+  });
   await page.goto('/monitor/alarms');
   await expect(page.getByTestId('alarms-screen')).toBeVisible();
   expect(fetched.filter((u) => u.includes('DashboardCharts'))).toEqual([]);
@@ -57,8 +58,11 @@ test("reception sees today's visitors, live as one signs in, and no controllers 
   await expect(page.getByTestId('widget-alarmsByPriority')).toHaveCount(0);
   const h = await headers(page);
   const day = (await (await page.request.get('/event/manage/dashboard', { headers: h })).json()).visitorsToday.day as string;
-  const onSite = Number((await page.getByTestId('visitors-on-site').locator('strong').textContent()));
-  const visitor = await page.request.post('/visitor/1.0/visitors', { headers: h, data: { firstName: 'Vera', lastName: 'Visit', hostName: 'Hana HR', purpose: 'meeting', visitDate: day } });
+  const onSite = Number(await page.getByTestId('visitors-on-site').locator('strong').textContent());
+  const visitor = await page.request.post('/visitor/1.0/visitors', {
+    headers: h,
+    data: { firstName: 'Vera', lastName: 'Visit', hostName: 'Hana HR', purpose: 'meeting', visitDate: day },
+  });
   expect(visitor.ok()).toBe(true);
   const { id } = await visitor.json();
   expect((await page.request.post(`/visitor/1.0/visitors/${id}/sign-in`, { headers: h })).ok()).toBe(true);

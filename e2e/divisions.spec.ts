@@ -5,10 +5,17 @@ import { expect, test, type Page } from './fixtures';
 import { shot, signIn } from './helpers';
 
 /** A division's own row in the tree (its name, counts and buttons), and its branch (the row with what is inside). */
-const row = (page: Page, name: string) => page.getByTestId('divisions').locator('.bp6-tree-node-content').filter({ has: page.locator(`[data-testid="division"][aria-label="${name}"]`) });
+const row = (page: Page, name: string) =>
+  page
+    .getByTestId('divisions')
+    .locator('.bp6-tree-node-content')
+    .filter({ has: page.locator(`[data-testid="division"][aria-label="${name}"]`) });
 const branch = (page: Page, name: string) => row(page, name).locator('xpath=..');
 async function placeUnder(page: Page, name: string) {
-  const value = await page.locator('#field-parentId option').filter({ hasText: new RegExp(`^\\s*${name}$`) }).getAttribute('value');
+  const value = await page
+    .locator('#field-parentId option')
+    .filter({ hasText: new RegExp(`^\\s*${name}$`) })
+    .getAttribute('value');
   await page.locator('#field-parentId').selectOption(value!);
 }
 const toast = (page: Page, text: string | RegExp) => page.getByTestId('toast').filter({ hasText: text }).first();

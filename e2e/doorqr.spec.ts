@@ -11,13 +11,15 @@ test('a rotating QR code opens a door only while it is current', async ({ page }
   const granted = await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'card.granted', doorId: door.id } })).json();
   expect(granted.eventCode).toBe(5000);
   const card = /card (\S+)\)/.exec(granted.message)![1];
-  const present = async (qr: string) => (await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'qr.presented', doorId: door.id, qr } })).json());
+  const present = async (qr: string) =>
+    await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'qr.presented', doorId: door.id, qr } })).json();
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Door QR', exact: true }).click();
   const row = page.getByTestId('door-qr-row').filter({ hasText: 'Server Room' });
   const toggle = row.locator('label.bp6-switch'); // click the switch as a person does
   const box = row.locator('input[type="checkbox"]');
-  if (await box.isChecked()) { // left on by an earlier run: start from off
+  if (await box.isChecked()) {
+    // left on by an earlier run: start from off
     await toggle.click();
     await page.getByRole('button', { name: 'Turn off' }).click();
     await expect(box).not.toBeChecked();
@@ -45,7 +47,11 @@ test('a rotating QR code opens a door only while it is current', async ({ page }
   expect(code).toMatch(/^GHQ\./);
   expect((await present(code)).eventCode).toBe(5000);
 
-  const old = await (await page.request.get(`/event/manage/doors/${door.id}/qr/code?credential=${card}&at=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`, { headers })).json();
+  const old = await (
+    await page.request.get(`/event/manage/doors/${door.id}/qr/code?credential=${card}&at=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`, {
+      headers,
+    })
+  ).json();
   expect((await present(old.code)).eventCode).toBe(5012);
 
   // a new secret made elsewhere (another operator, the API): the server announces it on /dynamic-qr and the open

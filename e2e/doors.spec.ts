@@ -187,7 +187,7 @@ test('Unlock after Open briefly wins: past the momentary time the door is still 
   await hw.simulate('door.closed', other);
 });
 
-test('the buttons follow the door\'s state, and doors that need attention are marked, counted, listed first and filterable', async ({ page }) => {
+test("the buttons follow the door's state, and doors that need attention are marked, counted, listed first and filterable", async ({ page }) => {
   test.slow(); // many steps, each waiting for a live fact: on a loaded machine they add up
   await signIn(page, 'operator');
   const hw = await api(page);

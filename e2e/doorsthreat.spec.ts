@@ -25,13 +25,21 @@ async function operatorOnDoors(page: Page) {
   await expect(page.getByTestId('doors-table')).toBeVisible();
 }
 
-test('a security operator sets a threat level for one site from the doors screen, hears the administrator\'s change, and lowers it', async ({ page, request }) => {
+test("a security operator sets a threat level for one site from the doors screen, hears the administrator's change, and lowers it", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const headers = await admin(request);
   const stamp = Date.now().toString(36);
-  const used = new Set(((await (await request.get('/event/manage/threat-levels?size=100', { headers })).json()).items as { rank: number }[]).map((l) => l.rank));
+  const used = new Set(
+    ((await (await request.get('/event/manage/threat-levels?size=100', { headers })).json()).items as { rank: number }[]).map((l) => l.rank),
+  );
   const rank = [...Array(99).keys()].map((i) => i + 1).find((r) => !used.has(r))!;
-  const made = await request.post('/event/manage/threat-levels', { headers, data: { name: `Watch ${stamp}`, rank, mode: 'card-pin', description: null, exemptGroupIds: [] } });
+  const made = await request.post('/event/manage/threat-levels', {
+    headers,
+    data: { name: `Watch ${stamp}`, rank, mode: 'card-pin', description: null, exemptGroupIds: [] },
+  });
   expect(made.status()).toBe(201);
   const level = (await made.json()).id as number;
   expect((await request.post(CURRENT, { headers, data: { levelId: null } })).ok()).toBe(true);
@@ -52,7 +60,12 @@ test('a security operator sets a threat level for one site from the doors screen
   await panel.getByTestId('doors-threat-set').click();
   await expect(page.getByTestId('doors-threat-confirm')).toContainText(`Put Watch ${stamp} in force for Warehouse? Card and PIN at every door.`);
   await page.getByRole('button', { name: 'Set level' }).last().click();
-  await expect(page.getByTestId('toast').filter({ hasText: `Watch ${stamp} is in force: Card and PIN at every door.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `Watch ${stamp} is in force: Card and PIN at every door.` })
+      .first(),
+  ).toBeVisible();
   const current = panel.getByTestId('doors-threat-current');
   await expect(current).toContainText(`Watch ${stamp}`);
   await expect(current).toContainText('Warehouse: Card and PIN at every door');
@@ -103,14 +116,20 @@ test('on a 390-px phone each door is a card and a door command button is on scre
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const box = page.getByTestId('doors-table-scroll');
   await expect.poll(() => box.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-  const lock = page.getByTestId('door-row').filter({ has: page.getByText(door.name, { exact: true }) }).getByTestId('door-lock');
+  const lock = page
+    .getByTestId('door-row')
+    .filter({ has: page.getByText(door.name, { exact: true }) })
+    .getByTestId('door-lock');
   await lock.scrollIntoViewIfNeeded();
   await expect(lock).toBeInViewport({ ratio: 1 });
   const at = (await lock.boundingBox())!;
   expect(at.x).toBeGreaterThanOrEqual(0);
   expect(at.x + at.width).toBeLessThanOrEqual(390);
   // every command of a row is in reach: the last one of another door too (only looked at: Unlock asks first)
-  const other = page.getByTestId('door-row').filter({ hasNot: page.getByText(door.name, { exact: true }) }).first();
+  const other = page
+    .getByTestId('door-row')
+    .filter({ hasNot: page.getByText(door.name, { exact: true }) })
+    .first();
   const last = other.getByRole('button').last();
   await last.scrollIntoViewIfNeeded();
   // (a pixel may fall under the box's rounding: in reach means all but a sliver is on screen)
@@ -120,5 +139,10 @@ test('on a 390-px phone each door is a card and a door command button is on scre
   await lock.scrollIntoViewIfNeeded();
   await shot(page, 'doors-cards-390');
   await lock.click();
-  await expect(page.getByTestId('toast').filter({ hasText: `${door.name} locked.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `${door.name} locked.` })
+      .first(),
+  ).toBeVisible();
 });

@@ -4,7 +4,6 @@
 import { expect, test } from './fixtures';
 import { pick, shot, signInTo } from './helpers';
 
-
 test('masked floors need no card while the schedule is open; the others ask for one', async ({ page }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
@@ -17,12 +16,19 @@ test('masked floors need no card while the schedule is open; the others ask for 
   await page.locator('#field-floors').fill('2-0');
   await pick(page, 'scheduleId', 'Always');
   await page.getByTestId('form-save').click();
-  await expect(page.locator('#field-floors').locator('xpath=ancestor::*[contains(@class,"bp6-form-group")]')).toContainText('has a range that runs backwards (2-0)');
+  await expect(page.locator('#field-floors').locator('xpath=ancestor::*[contains(@class,"bp6-form-group")]')).toContainText(
+    'has a range that runs backwards (2-0)',
+  );
   await page.locator('#field-floors').fill('0-2');
   await shot(page, 'elevator-masking-form-1440');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Elevator masking saved' }).first()).toBeVisible();
-  await expect(page.getByTestId('elevator-masks').getByRole('row').filter({ hasText: `Lift ${stamp}` })).toBeVisible();
+  await expect(
+    page
+      .getByTestId('elevator-masks')
+      .getByRole('row')
+      .filter({ hasText: `Lift ${stamp}` }),
+  ).toBeVisible();
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Events', exact: true }).click();
   const reader = (await (await page.request.get('/event/manage/card-readers?q=Lobby%20Turnstile%202%20reader', { headers })).json()).items[0];

@@ -80,7 +80,10 @@ test('signing a visitor in and out says so', async ({ page }) => {
   await signInAs(page, 'reception');
   const headers = await bearer(page);
   const visitDate = northwindToday();
-  const r = await page.request.post('/visitor/1.0/visitors', { headers, data: { firstName: 'Lina', lastName: 'Feedback', hostName: 'Sam Operator', visitDate } });
+  const r = await page.request.post('/visitor/1.0/visitors', {
+    headers,
+    data: { firstName: 'Lina', lastName: 'Feedback', hostName: 'Sam Operator', visitDate },
+  });
   expect(r.ok()).toBe(true);
   const visitor = await r.json();
   await page.goto(`/visitor/details/${visitor.id}`);
@@ -95,7 +98,10 @@ test('a visitor of another client is "not found": no UI error, no stack in the c
   // a visitor registered at Northwind
   await signInAs(page, 'reception');
   const visitDate = northwindToday();
-  const r = await page.request.post('/visitor/1.0/visitors', { headers: await bearer(page), data: { firstName: 'Other', lastName: 'Client', hostName: 'Sam Operator', visitDate } });
+  const r = await page.request.post('/visitor/1.0/visitors', {
+    headers: await bearer(page),
+    data: { firstName: 'Other', lastName: 'Client', hostName: 'Sam Operator', visitDate },
+  });
   const northwindVisitor = (await r.json()).id as number;
 
   await signOut(page);
@@ -104,7 +110,9 @@ test('a visitor of another client is "not found": no UI error, no stack in the c
   const filed = async () => (await (await page.request.get('/central/1.0/ui-errors?size=1', { headers })).json()).total as number;
   const before = await filed();
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error' && !/ERR_CONNECTION_REFUSED|status of 404/.test(m.text())) errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/ERR_CONNECTION_REFUSED|status of 404/.test(m.text())) errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(e.message));
 
   await page.goto(`/visitor/details/${northwindVisitor}`);
@@ -122,7 +130,10 @@ test('the header says the desktop companion is offline, and looks for it on ever
   // the browser's clock is driven by the test: a minute passes without waiting for it
   await page.clock.install();
   const probes: string[] = [];
-  await page.route(/http:\/\/127\.0\.0\.1:478\d\d\/api\/check-port/, (route) => { probes.push(route.request().url()); return route.abort('connectionrefused'); });
+  await page.route(/http:\/\/127\.0\.0\.1:478\d\d\/api\/check-port/, (route) => {
+    probes.push(route.request().url());
+    return route.abort('connectionrefused');
+  });
   await signInAs(page, 'operator');
   const badge = page.getByTestId('companion-indicator');
   await expect(badge).toHaveAttribute('data-status', 'offline');
@@ -131,7 +142,15 @@ test('the header says the desktop companion is offline, and looks for it on ever
   // (the page's clock stands still, so once the sweep is over no backoff step runs until the test moves it)
   await expect.poll(() => new Set(probes).size).toBe(10);
   let start = -1;
-  await expect.poll(async () => { const n = probes.length; await new Promise((r) => setTimeout(r, 300)); const still = n === probes.length; start = probes.length; return still; }).toBe(true);
+  await expect
+    .poll(async () => {
+      const n = probes.length;
+      await new Promise((r) => setTimeout(r, 300));
+      const still = n === probes.length;
+      start = probes.length;
+      return still;
+    })
+    .toBe(true);
   // §4: 1 s doubling to 30 s. In a minute that is at most 6 more steps, so at most 6 more refused connections
   // (every port every step was 10 a step, about 60 a minute, each logged by the browser)
   for (let s = 0; s < 60; s++) await page.clock.runFor(1000);

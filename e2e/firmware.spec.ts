@@ -10,7 +10,9 @@ test('the Harbour administrator uploads firmware, rolls it out to a controller, 
   const version = `GH-C4 5.${Date.now().toString(36).slice(-4)}`;
   await signIn(page, 'harbour');
   const headers = await bearer(page);
-  const controller = ((await (await page.request.get('/event/manage/controllers?size=1&sort=name,asc', { headers })).json()).items as { id: number; name: string }[])[0];
+  const controller = (
+    (await (await page.request.get('/event/manage/controllers?size=1&sort=name,asc', { headers })).json()).items as { id: number; name: string }[]
+  )[0];
 
   await page.goto('/server/firmware');
   await page.getByTestId('firmware').getByTestId('add-button').click();
@@ -43,7 +45,12 @@ test('the Harbour administrator uploads firmware, rolls it out to a controller, 
   await open();
   await expect(record.getByTestId('record-action-rollOut-needs')).toHaveCount(0);
   await record.getByTestId('record-action-rollOut').click();
-  await expect(page.getByTestId('toast').filter({ hasText: `${version}: sent to the chosen controllers.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `${version}: sent to the chosen controllers.` })
+      .first(),
+  ).toBeVisible();
   await expect(record.getByTestId('record-installing')).toContainText('1');
   await shot(page, 'firmware-record');
 
@@ -60,7 +67,12 @@ test('the Harbour administrator uploads firmware, rolls it out to a controller, 
   await open();
   await expect(record.getByTestId('record-rolloutState')).toContainText('Done');
   await record.getByTestId('record-action-rollBack').click();
-  await expect(page.getByTestId('toast').filter({ hasText: `${version}: the controllers that got it go back to the version they ran before.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `${version}: the controllers that got it go back to the version they ran before.` })
+      .first(),
+  ).toBeVisible();
   await expect(record.getByTestId('record-rolloutState')).toContainText('Rolled back');
   await expect(record.getByTestId('record-progress')).toContainText(`${controller.name}: rolled back to `);
   await expect(record.getByTestId('record-action-rollBack')).toHaveCount(0);

@@ -20,13 +20,19 @@ function responses(page: Page) {
 /** Every CSP violation of every document the page loads (the listener is installed again on each navigation). */
 async function cspViolations(page: Page) {
   const found: string[] = [];
-  await page.exposeBinding('__cspViolation', (_src, v: string) => { found.push(v); });
+  await page.exposeBinding('__cspViolation', (_src, v: string) => {
+    found.push(v);
+  });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(`${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
+      (window as unknown as { __cspViolation(v: string): void }).__cspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`,
+      );
     });
   });
-  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) found.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) found.push(`console: ${m.text()}`);
+  });
   return found;
 }
 
@@ -55,7 +61,12 @@ test('the sign-in page loads brotli-compressed, immutable assets and no section 
   const before = seen.length;
   await page.getByTestId('sidebar').getByRole('link', { name: 'Alarms', exact: true }).click();
   await expect(page.getByTestId('alarms-screen')).toBeVisible();
-  expect(seen.slice(before).map((r) => new URL(r.url()).pathname).filter((p) => /\/assets\/monitor-[^/]*\.js$/.test(p))).toHaveLength(1);
+  expect(
+    seen
+      .slice(before)
+      .map((r) => new URL(r.url()).pathname)
+      .filter((p) => /\/assets\/monitor-[^/]*\.js$/.test(p)),
+  ).toHaveLength(1);
 });
 
 test('an administrator goes through the main screens with no content security policy violation', async ({ page }) => {

@@ -4,7 +4,6 @@
 import { expect, test } from './fixtures';
 import { pick, shot, signInTo } from './helpers';
 
-
 test('the first valid card unlocks a first-person-in door for the rest of its schedule', async ({ page }) => {
   test.setTimeout(120_000);
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
@@ -27,7 +26,11 @@ test('the first valid card unlocks a first-person-in door for the rest of its sc
 
   // the schedule taken away: the door locks again (the clock looks every 5 s)
   await page.goto(`/configure/doors/edit/${door.id}`);
-  await page.locator('[id="field-unlockScheduleId"]').locator('xpath=ancestor::*[contains(@class,"bp6-form-group")]').getByRole('button', { name: /clear/i }).click();
+  await page
+    .locator('[id="field-unlockScheduleId"]')
+    .locator('xpath=ancestor::*[contains(@class,"bp6-form-group")]')
+    .getByRole('button', { name: /clear/i })
+    .click();
   await page.locator('label.bp6-switch').filter({ hasText: 'Only after the first person is in' }).click();
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Door saved' }).first()).toBeVisible();

@@ -12,10 +12,15 @@ const WORKER_ENV = { DOOR_MOMENTARY_MS: '120000' };
 
 export const test = base.extend<object, { server: OwnServer }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this destructuring
-  server: [async ({}, use, workerInfo) => {
-    const server = await ownServer(`worker${workerInfo.parallelIndex}`, WORKER_ENV);
-    await use(server);
-    await server.dispose();
-  }, { scope: 'worker', timeout: 120_000 }],
-  baseURL: async ({ server }, use) => { await use(server.url); },
+  server: [
+    async ({}, use, workerInfo) => {
+      const server = await ownServer(`worker${workerInfo.parallelIndex}`, WORKER_ENV);
+      await use(server);
+      await server.dispose();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
 });

@@ -4,15 +4,23 @@
 import { expect, test, type Page } from './fixtures';
 import { pick, shot, signIn, signInTo } from './helpers';
 
-
 /** A drawing of a floor, made by the browser: four rooms and a corridor. */
 async function planPicture(page: Page): Promise<Buffer> {
   const draw = await page.context().newPage();
   await draw.setViewportSize({ width: 800, height: 480 });
   await draw.setContent(`<body style="margin:0;background:#fff;font:16px sans-serif">
     <div style="position:absolute;inset:20px;border:4px solid #333"></div>
-    ${[['Lobby', 20, 20], ['Server room', 420, 20], ['Store', 20, 260], ['Offices', 420, 260]].map(([n, x, y]) =>
-      `<div style="position:absolute;left:${x}px;top:${y}px;width:360px;height:200px;border:2px solid #555;display:flex;align-items:center;justify-content:center;color:#555">${n}</div>`).join('')}
+    ${[
+      ['Lobby', 20, 20],
+      ['Server room', 420, 20],
+      ['Store', 20, 260],
+      ['Offices', 420, 260],
+    ]
+      .map(
+        ([n, x, y]) =>
+          `<div style="position:absolute;left:${x}px;top:${y}px;width:360px;height:200px;border:2px solid #555;display:flex;align-items:center;justify-content:center;color:#555">${n}</div>`,
+      )
+      .join('')}
   </body>`);
   const png = await draw.screenshot({ type: 'png' });
   await draw.close();

@@ -28,7 +28,10 @@ const view = (path: string) => `[data-testid="view"][data-view-path="${path}"]`;
 
 /** Opens `path` inside the running console (the router follows history) and waits until it has settled. */
 async function open(page: Page, path: string): Promise<boolean> {
-  await page.evaluate((p) => { window.history.pushState({}, '', p); window.dispatchEvent(new PopStateEvent('popstate')); }, path);
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
   await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden'))).toBeVisible();
   if (new URL(page.url()).pathname !== path) return false;
   await expect(page.locator(view(path))).toBeVisible();
@@ -67,13 +70,16 @@ async function errorsShown(page: Page, path: string) {
       focusInFirst: !!active && !!groups[0]?.contains(active) && active !== groups[0],
       focused: active ? `${active.tagName.toLowerCase()}#${active.id} in "${text(active.closest('.bp6-form-group')?.querySelector('label'))}"` : 'nothing',
       // a control said to be invalid outside any group in error would be a field with no message of its own
-      orphans: Array.from(form.querySelectorAll('[aria-invalid="true"]')).filter((c) => !c.closest('.bp6-form-group.bp6-intent-danger')).map((c) => c.id || c.getAttribute('name') || c.tagName),
+      orphans: Array.from(form.querySelectorAll('[aria-invalid="true"]'))
+        .filter((c) => !c.closest('.bp6-form-group.bp6-intent-danger'))
+        .map((c) => c.id || c.getAttribute('name') || c.tagName),
     };
   });
 }
 
 /** The controls that hold typed text (a picker's search box holds none of the form's values). */
-const TYPED = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=file]):not([readonly]):not(.bp6-input-ghost):enabled:visible, textarea:not([readonly]):enabled:visible';
+const TYPED =
+  'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=file]):not([readonly]):not(.bp6-input-ghost):enabled:visible, textarea:not([readonly]):enabled:visible';
 
 /** Every text the form's fields hold taken out, every select without a required choice set to none. */
 async function empty(page: Page, path: string) {
@@ -90,8 +96,15 @@ async function bad(page: Page, path: string) {
   const form = page.locator(formOf(path));
   const typed = form.locator(TYPED);
   for (const el of await typed.all()) {
-    const kind = await el.evaluate((e) => ((e as HTMLInputElement).inputMode === 'numeric' || (e as HTMLInputElement).type === 'number' ? 'number'
-      : (e as HTMLInputElement).type === 'email' ? 'email' : (e as HTMLInputElement).type === 'date' || /date/i.test((e as HTMLInputElement).placeholder) ? 'date' : 'text'));
+    const kind = await el.evaluate((e) =>
+      (e as HTMLInputElement).inputMode === 'numeric' || (e as HTMLInputElement).type === 'number'
+        ? 'number'
+        : (e as HTMLInputElement).type === 'email'
+          ? 'email'
+          : (e as HTMLInputElement).type === 'date' || /date/i.test((e as HTMLInputElement).placeholder)
+            ? 'date'
+            : 'text',
+    );
     await el.fill(kind === 'number' ? '12x' : kind === 'email' ? 'not an address' : kind === 'date' ? 'someday' : 'x'.repeat(5000));
   }
 }
@@ -105,9 +118,14 @@ async function save(page: Page, path: string) {
 }
 
 /** Whether a field the keyboard types into is marked required (then the form is saved emptied, else with bad values). */
-const requiresTyping = (page: Page, path: string) => page.locator(formOf(path)).evaluate((form) =>
-  Array.from(form.querySelectorAll<HTMLInputElement>('input[aria-required="true"], textarea[aria-required="true"], input[required], textarea[required]'))
-    .some((el) => !el.disabled && !el.readOnly && el.type !== 'checkbox' && el.type !== 'radio' && el.getClientRects().length > 0));
+const requiresTyping = (page: Page, path: string) =>
+  page
+    .locator(formOf(path))
+    .evaluate((form) =>
+      Array.from(
+        form.querySelectorAll<HTMLInputElement>('input[aria-required="true"], textarea[aria-required="true"], input[required], textarea[required]'),
+      ).some((el) => !el.disabled && !el.readOnly && el.type !== 'checkbox' && el.type !== 'radio' && el.getClientRects().length > 0),
+    );
 
 /**
  * Saves `path` emptied when a typed field is required, else with bad values (so a walk never stores an emptied
@@ -135,15 +153,21 @@ async function check(page: Page, path: string, where: string): Promise<string[]>
   // the form's own checks move the focus in the same task as the save; the server's violations when they have been
   // drawn (an effect of the render that shows them), so the focus is waited for, up to the default expect timeout
   let shown = await errorsShown(page, path);
-  if (!shown.focusInFirst) await expect.poll(async () => (shown = await errorsShown(page, path)).focusInFirst).toBe(true).catch(() => undefined);
+  if (!shown.focusInFirst)
+    await expect
+      .poll(async () => (shown = await errorsShown(page, path)).focusInFirst)
+      .toBe(true)
+      .catch(() => undefined);
   if (!shown.focusInFirst) problems.push(`${where} (${how}): the focus is on ${shown.focused}, not on the first field in error "${shown.fields[0]?.label}"`);
   for (const f of shown.fields) {
     if (!f.message) problems.push(`${where} (${how}): "${f.label}" is in error with no message`);
-    else if (f.label && !f.message.toLowerCase().includes(f.label.toLowerCase())) problems.push(`${where} (${how}): "${f.label}" says "${f.message}", which does not name it`);
+    else if (f.label && !f.message.toLowerCase().includes(f.label.toLowerCase()))
+      problems.push(`${where} (${how}): "${f.label}" says "${f.message}", which does not name it`);
   }
   if (shown.orphans.length) problems.push(`${where} (${how}): marked invalid with no message of their own: ${shown.orphans.join(', ')}`);
   test.info().annotations.push({ type: 'form', description: `${where} ${how}: ${shown.fields.map((f) => f.label).join(', ')}` });
-  if (process.env.FORMFOCUS_VERBOSE) console.log(`${where} ${how}: ${shown.fields.map((f) => `${f.label} [${f.message}]`).join(', ')}${problems.length ? `\n  ${problems.join('\n  ')}` : ''}`);
+  if (process.env.FORMFOCUS_VERBOSE)
+    console.log(`${where} ${how}: ${shown.fields.map((f) => `${f.label} [${f.message}]`).join(', ')}${problems.length ? `\n  ${problems.join('\n  ')}` : ''}`);
   return problems;
 }
 
@@ -163,15 +187,20 @@ test('every form of the route table: a refused save focuses the first field in e
     const edit = routeRows(res).find((x) => x.kind === 'edit');
     if (!edit || !WITH_PARAMS.some((r) => r.path === edit.path)) continue;
     const answer = await page.request.get(`${res.api}?size=1`, { headers });
-    if (!answer.ok()) { if (process.env.FORMFOCUS_VERBOSE) console.log(`${res.api}: ${answer.status()}`); continue; } // not the administrator's to read in this client
+    if (!answer.ok()) {
+      if (process.env.FORMFOCUS_VERBOSE) console.log(`${res.api}: ${answer.status()}`);
+      continue;
+    } // not the administrator's to read in this client
     const body = await answer.json();
-    const first = (Array.isArray(body) ? body : body.items ?? [])[0] as { id?: number } | undefined;
+    const first = (Array.isArray(body) ? body : (body.items ?? []))[0] as { id?: number } | undefined;
     if (first?.id !== undefined) found.set(edit.path, edit.path.replace(':id', String(first.id)));
     if (process.env.FORMFOCUS_VERBOSE) console.log(`${res.api}: ${answer.status()} ${first?.id ?? 'no record'}`);
   }
   let forms = 0;
   const started = Date.now();
-  const took = (what: string, since: number) => { if (process.env.FORMFOCUS_VERBOSE) console.log(`${Date.now() - since} ms ${what}`); };
+  const took = (what: string, since: number) => {
+    if (process.env.FORMFOCUS_VERBOSE) console.log(`${Date.now() - since} ms ${what}`);
+  };
   for (const route of PLAIN.filter((r) => r.screen !== 'catalogueList')) {
     const t0 = Date.now();
     if (!(await open(page, route.path))) continue;
@@ -184,19 +213,21 @@ test('every form of the route table: a refused save focuses the first field in e
     }
     if (!(await page.locator(formOf(route.path)).count())) continue;
     forms++;
-    problems.push(...await check(page, route.path, route.path));
+    problems.push(...(await check(page, route.path, route.path)));
   }
   for (const route of WITH_PARAMS.filter((r) => found.has(r.path))) {
     const path = found.get(route.path)!;
     if (!(await open(page, path)) || !(await page.locator(formOf(path)).count())) continue;
     forms++;
-    problems.push(...await check(page, path, `${path} (${route.path})`));
+    problems.push(...(await check(page, path, `${path} (${route.path})`)));
   }
   took('the walk', started);
   test.info().annotations.push({ type: 'forms', description: String(forms) });
   expect(forms).toBeGreaterThan(60);
   expect(problems, `${problems.length} forms broke the promise:\n${problems.join('\n')}`).toEqual([]);
   // a refused save is a 400 the console expects; anything else (a 500, a page error) is not
-  expect(broken.filter((p) => !/^400 /.test(p.what)), broken.map((p) => `${p.where}: ${p.what}`).join('\n')).toEqual([]);
+  expect(
+    broken.filter((p) => !/^400 /.test(p.what)),
+    broken.map((p) => `${p.where}: ${p.what}`).join('\n'),
+  ).toEqual([]);
 });
-

@@ -20,7 +20,10 @@ for (const width of [1440, 390]) {
     const last = `Quist${stamp}`;
     const divisions = (await (await page.request.get('/event/manage/divisions?size=10', { headers })).json()).items as { id: number; name: string }[];
     for (const [i, d] of divisions.slice(0, 2).entries()) {
-      const made = await page.request.post('/event/manage/identities', { headers, data: { firstName: 'Ottilie', lastName: last, employeeNo: `Q${stamp}-${i}`.toUpperCase(), divisionId: d.id, status: 'active', credentials: [] } });
+      const made = await page.request.post('/event/manage/identities', {
+        headers,
+        data: { firstName: 'Ottilie', lastName: last, employeeNo: `Q${stamp}-${i}`.toUpperCase(), divisionId: d.id, status: 'active', credentials: [] },
+      });
       expect(made.status()).toBe(201);
     }
 
@@ -63,7 +66,7 @@ for (const width of [1440, 390]) {
   });
 }
 
-test('date-time fields: the event report\'s range and an override\'s window show and take \'28 Nov 2026 14:05\' in the user\'s zone', async ({ page }) => {
+test("date-time fields: the event report's range and an override's window show and take '28 Nov 2026 14:05' in the user's zone", async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/report/event' });
   const from = page.locator('#history-from');

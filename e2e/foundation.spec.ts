@@ -6,7 +6,9 @@ test('a multi-tenant administrator selects a client, fixes a bad field and saves
   await signIn(page, 'admin');
   // with no client selected the dashboard sends the administrator to the clients screen (§2); the selection is
   // remembered on the server, so an earlier spec (client switching) may have left one selected
-  const me = await (await page.request.get('/idp/1.0/me', { headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` } })).json();
+  const me = await (
+    await page.request.get('/idp/1.0/me', { headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` } })
+  ).json();
   await page.goto('/dashboard');
   if (me.user.clientId === null) await expect(page).toHaveURL(/\/manage\/clients$/);
   else await expect(page).toHaveURL(/\/dashboard$/);
@@ -60,7 +62,19 @@ test('a multi-tenant administrator selects a client, fixes a bad field and saves
 
 test('eleven screens open ten tabs at most', async ({ page }) => {
   await signIn(page, 'operator');
-  const titles = ['Alarms', 'Events', 'Floor plan', 'Operator sessions', 'Service account sessions', 'Identities', 'Alarm groups', 'Doors', 'Controllers', 'Activity report', 'Event report'];
+  const titles = [
+    'Alarms',
+    'Events',
+    'Floor plan',
+    'Operator sessions',
+    'Service account sessions',
+    'Identities',
+    'Alarm groups',
+    'Doors',
+    'Controllers',
+    'Activity report',
+    'Event report',
+  ];
   for (const title of titles) {
     await page.getByTestId('sidebar').getByRole('link', { name: title, exact: true }).click();
     await expect(page).toHaveTitle(new RegExp(title));

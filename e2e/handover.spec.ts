@@ -62,7 +62,12 @@ test('the administrator sets the shift boundaries; the operator acknowledges the
     expect(after.acknowledgement).toMatchObject({ by: 'operator', note: 'Loading bay door left unlocked for the night delivery' });
 
     // Print: the browser's print, and the print stylesheet leaves the buttons out
-    await op.evaluate(() => { (window as unknown as { printed: number }).printed = 0; window.print = () => { (window as unknown as { printed: number }).printed += 1; }; });
+    await op.evaluate(() => {
+      (window as unknown as { printed: number }).printed = 0;
+      window.print = () => {
+        (window as unknown as { printed: number }).printed += 1;
+      };
+    });
     await op.getByTestId('handover-print').click();
     expect(await op.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
     await op.emulateMedia({ media: 'print' });

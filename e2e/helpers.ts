@@ -32,11 +32,14 @@ export async function signIn(page: Page, username: string, passwordOrOptions: st
   // stored once, on the first page of this origin that opens after this call (a later reload keeps what the console
   // has by then: a sign-out stays signed out)
   const once = `e2e-sign-in-${++signIns}`;
-  await page.addInitScript(([t, k, where]) => {
-    if (location.origin !== where || sessionStorage.getItem(k)) return;
-    sessionStorage.setItem(k, '1');
-    localStorage.setItem('jwt', t);
-  }, [token, once, origin]);
+  await page.addInitScript(
+    ([t, k, where]) => {
+      if (location.origin !== where || sessionStorage.getItem(k)) return;
+      sessionStorage.setItem(k, '1');
+      localStorage.setItem('jwt', t);
+    },
+    [token, once, origin],
+  );
   await page.goto(`${origin}${o.at ?? '/'}`);
   // the screen asked for may answer outside the shell: Access denied (403) or Page Not Found (404)
   await expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden')).or(page.getByTestId('not-found')).first()).toBeVisible();

@@ -8,7 +8,9 @@ test('jump from the live events to the history, then filter it by code and alarm
   await signIn(page, 'operator');
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const auth = { authorization: `Bearer ${token}` };
-  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'Finance Vault');
+  const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find(
+    (d: { name: string }) => d.name === 'Finance Vault',
+  );
   const forced = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.forced', doorId: door.id } })).json();
 
   await page.goto('/monitor/events');
@@ -54,7 +56,10 @@ test('Export on the live events screen downloads the filtered history as NDJSON 
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.ndjson$/);
   const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
-  const rows = text.trim().split('\n').map((l) => JSON.parse(l));
+  const rows = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(rows.length).toBeGreaterThan(0);
   expect(rows.some((r) => r.id === held.id)).toBe(true);
   expect(rows.every((r) => r.eventCode === held.eventCode)).toBe(true); // the screen's filter went with it
@@ -75,14 +80,16 @@ test('on a wide screen the live events table is at most 61% of the window high, 
   const height = (await box.boundingBox())!.height;
   expect(height).toBeLessThanOrEqual(900 * 0.61 + 1);
   expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-  await box.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await box.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   const header = page.getByTestId('events-table').getByRole('columnheader', { name: 'Code' });
   await expect(header).toBeInViewport();
   const [headerTop, boxTop] = [(await header.boundingBox())!.y, (await box.boundingBox())!.y];
   expect(Math.abs(headerTop - boxTop)).toBeLessThanOrEqual(2);
 });
 
-test('in a burst the rows below the fold wait unrendered; scrolling or the burst\'s end renders them', async ({ page, baseURL }) => {
+test("in a burst the rows below the fold wait unrendered; scrolling or the burst's end renders them", async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   // Harbour Health's administrator: the burst's thousands of events stay out of Northwind, where the other tests look
   await signIn(page, 'harbour', { at: '/monitor/events' });
@@ -101,9 +108,13 @@ test('in a burst the rows below the fold wait unrendered; scrolling or the burst
   await expect(rows.first().getByRole('cell').first()).toBeVisible();
   await expect(far.first().getByRole('cell').first()).not.toBeVisible();
   // the operator scrolls: everything is rendered while they read
-  await page.getByTestId('events-scroll').evaluate((el) => { el.scrollTop = 600; });
+  await page.getByTestId('events-scroll').evaluate((el) => {
+    el.scrollTop = 600;
+  });
   await expect.poll(() => far.count(), { timeout: 2000 }).toBe(0);
-  await page.getByTestId('events-scroll').evaluate((el) => { el.scrollTop = 0; });
+  await page.getByTestId('events-scroll').evaluate((el) => {
+    el.scrollTop = 0;
+  });
   const sent = await stream;
   expect(sent.accepted).toBeGreaterThan(4000);
   // after the burst's last frame every row is rendered again

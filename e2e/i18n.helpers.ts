@@ -12,18 +12,35 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 /** Product names and codes that read the same in both languages. */
 const ALLOWED = new Set(['Gatehouse']);
 const ENGLISH = new Set(
-  [...Object.values(common), ...Object.keys(zhText), ...Object.values(enRoutes()), ...Object.values(enCatalogue())]
-    .filter((s) => /[A-Za-z]{2}/.test(s) && !/\{\w+\}/.test(s) && !ALLOWED.has(s)),
+  [...Object.values(common), ...Object.keys(zhText), ...Object.values(enRoutes()), ...Object.values(enCatalogue())].filter(
+    (s) => /[A-Za-z]{2}/.test(s) && !/\{\w+\}/.test(s) && !ALLOWED.has(s),
+  ),
 );
 const CHROME = [
-  '[data-testid="header"]', '[data-testid="sidebar"]', '[data-testid="tabs-bar"]', '.gh-page-header', '.gh-view button', '.gh-view th',
-  '.gh-view .bp6-table-column-name', '.gh-view label', '.gh-view .bp6-form-group', '.gh-view h3', '.gh-view h4', '.gh-view h5', '.gh-view .bp6-non-ideal-state',
+  '[data-testid="header"]',
+  '[data-testid="sidebar"]',
+  '[data-testid="tabs-bar"]',
+  '.gh-page-header',
+  '.gh-view button',
+  '.gh-view th',
+  '.gh-view .bp6-table-column-name',
+  '.gh-view label',
+  '.gh-view .bp6-form-group',
+  '.gh-view h3',
+  '.gh-view h4',
+  '.gh-view h5',
+  '.gh-view .bp6-non-ideal-state',
 ].join(', ');
 
 /** The visible chrome's lines of text. */
 async function chromeLines(page: Page): Promise<string[]> {
-  return page.locator(CHROME).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null)
-    .flatMap((e) => (e as HTMLElement).innerText.split('\n')).map((s) => s.trim()).filter(Boolean));
+  return page.locator(CHROME).evaluateAll((els) =>
+    els
+      .filter((e) => (e as HTMLElement).offsetParent !== null)
+      .flatMap((e) => (e as HTMLElement).innerText.split('\n'))
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 /** Lines of chrome text that are exactly an English value of the message tables. */
@@ -41,13 +58,17 @@ export async function englishLeftSettled(page: Page): Promise<string[]> {
   await expect(page.locator('[data-testid="view"]:visible [aria-busy="true"]')).toHaveCount(0);
   let last: string | null = null;
   let lines: string[] = [];
-  await expect.poll(async () => {
-    lines = await chromeLines(page);
-    const now = lines.join('\n');
-    const same = now === last;
-    last = now;
-    return same;
-  }, { intervals: [150] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        lines = await chromeLines(page);
+        const now = lines.join('\n');
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { intervals: [150] },
+    )
+    .toBe(true);
   return english(lines);
 }
-

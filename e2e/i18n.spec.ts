@@ -14,7 +14,6 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
   // the shared machine is slow: the first list read may take a while
   await selectClient(page, 'Northwind Logistics');
 
-
   try {
     // a kept-alive view opened before the switch: the clients list (opened in the console, so the view is kept)
     await page.goto('/dashboard');

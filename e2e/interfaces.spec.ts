@@ -48,6 +48,8 @@ test('an interface board found on a controller bus is added, and its settings ar
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Interface settings saved' }).first()).toBeVisible();
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const saved = (await (await page.request.get('/event/manage/interface-settings?q=', { headers: { authorization: `Bearer ${token}` } })).json()).items.find((x: { name: string }) => x.name === 'NW-CTRL-02 I/O board 2');
+  const saved = (await (await page.request.get('/event/manage/interface-settings?q=', { headers: { authorization: `Bearer ${token}` } })).json()).items.find(
+    (x: { name: string }) => x.name === 'NW-CTRL-02 I/O board 2',
+  );
   expect(saved).toMatchObject({ pollMs: 500, offlineAfterS: 10, supervised: true });
 });

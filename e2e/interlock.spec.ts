@@ -10,8 +10,11 @@ test('the interlock refuses the second door while the first is open', async ({ p
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
   const outer = doors.find((d) => d.name === 'Store Room')!;
   const inner = doors.find((d) => d.name === 'HR Office')!;
-  const sim = async (data: Record<string, unknown>) => (await (await page.request.post('/api/test/simulate', { headers, data })).json());
-  const made = await page.request.post('/event/manage/interlocking-groups', { headers, data: { name: `Mantrap ${stamp}`, description: null, doorIds: [outer.id, inner.id] } });
+  const sim = async (data: Record<string, unknown>) => await (await page.request.post('/api/test/simulate', { headers, data })).json();
+  const made = await page.request.post('/event/manage/interlocking-groups', {
+    headers,
+    data: { name: `Mantrap ${stamp}`, description: null, doorIds: [outer.id, inner.id] },
+  });
   expect(made.status()).toBe(201);
 
   await sim({ kind: 'door.closed', doorId: outer.id });
@@ -24,7 +27,11 @@ test('the interlock refuses the second door while the first is open', async ({ p
   await sim({ kind: 'door.forced', doorId: outer.id });
   const refused = await sim({ kind: 'card.granted', doorId: inner.id, card });
   expect(refused.eventCode).toBe(5010);
-  const row = page.getByTestId('event-row').filter({ hasText: `card ${card}` }).filter({ hasText: 'interlock' }).first();
+  const row = page
+    .getByTestId('event-row')
+    .filter({ hasText: `card ${card}` })
+    .filter({ hasText: 'interlock' })
+    .first();
   await expect(row).toBeVisible();
   await row.getByTestId('why-button').click();
   const drawer = page.getByTestId('why-drawer');

@@ -52,5 +52,10 @@ test('an exported journal replays to the same states in the CLI and the replay s
   await page.getByLabel('Load journal').setInputFiles(broken);
   await expect(page.getByText('This journal cannot be replayed')).toBeVisible();
   // in the open view (the kept-alive dashboard behind it has a "Hardware offline 0" heading of its own)
-  await expect(page.locator('[data-testid="view"]:visible').getByText(/\bline \d+/).first()).toBeVisible();
+  await expect(
+    page
+      .locator('[data-testid="view"]:visible')
+      .getByText(/\bline \d+/)
+      .first(),
+  ).toBeVisible();
 });

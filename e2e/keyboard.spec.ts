@@ -82,7 +82,9 @@ test.describe.configure({ mode: 'parallel' });
 
 const headersOf = async (page: Page) => ({ authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` });
 
-test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, acknowledge and process an alarm with a note, open a door briefly', async ({ page }) => {
+test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, acknowledge and process an alarm with a note, open a door briefly', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signInByKeyboard(page, 'operator');
   // the first stop is the skip link, shown on screen when it has the focus; then the menu
@@ -112,7 +114,7 @@ test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, a
   await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('gh-main');
   const rows = page.locator('[data-testid="view"]:visible [data-testid="alarm-row"]').filter({ hasText: 'Server Room' });
   await expect(rows.first()).toBeVisible();
-  const id = Math.max(...await rows.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-alarm-id')))));
+  const id = Math.max(...(await rows.evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-alarm-id'))))));
   const row = `[data-testid="view"] [data-alarm-id="${id}"]`;
 
   await tabTo(page, `${row} [data-testid="alarm-acknowledge"]`);
@@ -141,7 +143,9 @@ test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, a
   // back up to the sidebar, to Doors, and Open briefly on the Main Entrance: the focus stays in the row, shown
   // (Main Entrance is locked first through the API: a spec before this one on the same worker's server may have left
   // it unlocked, where Open briefly is not offered; the retry's fresh server hid that)
-  const entranceDoor = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find((d: { name: string }) => d.name === 'Main Entrance');
+  const entranceDoor = (await (await page.request.get('/event/manage/doors', { headers })).json()).items.find(
+    (d: { name: string }) => d.name === 'Main Entrance',
+  );
   expect((await page.request.post(`/event/manage/doors/${entranceDoor.id}/commands`, { headers, data: { command: 'lock', force: true } })).ok()).toBe(true);
   await openFromSidebar(page, '/configure/doors', { back: true });
   const entrance = '[data-testid="view"] [data-testid="door-row"][aria-label="Main Entrance"]';
@@ -153,7 +157,9 @@ test('keyboard alone, the control room: sign in, the sidebar, the alarm sound, a
   await expectFocusShown(page);
 });
 
-test('keyboard alone, the front desk: a refused registration puts the focus on the field in error, which the keyboard fills and saves; the visitor is signed in', async ({ page }) => {
+test('keyboard alone, the front desk: a refused registration puts the focus on the field in error, which the keyboard fills and saves; the visitor is signed in', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signInByKeyboard(page, 'reception');
   await tabTo(page, 'a[href="/visitor/register"]');

@@ -23,10 +23,20 @@ test('an operator locks down every door, a card is denied at each, and the relea
     await shot(page, 'doors-lockdown-1440');
 
     // a valid card at a locked-down door is denied, with the reason
-    const doors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items as { id: number; name: string; mode: string; status: string }[];
+    const doors = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items as {
+      id: number;
+      name: string;
+      mode: string;
+      status: string;
+    }[];
     expect(doors.every((d) => d.mode === 'locked-down' && d.status === 'locked')).toBe(true);
-    const person = (await (await page.request.get('/event/manage/identities?status=active&size=20', { headers: auth })).json()).items.find((i: { credentials: unknown[] }) => i.credentials.length);
-    const swipe = await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'card.granted', doorId: doors[0].id, card: person.credentials[0].number } });
+    const person = (await (await page.request.get('/event/manage/identities?status=active&size=20', { headers: auth })).json()).items.find(
+      (i: { credentials: unknown[] }) => i.credentials.length,
+    );
+    const swipe = await page.request.post('/api/test/simulate', {
+      headers: auth,
+      data: { kind: 'card.granted', doorId: doors[0].id, card: person.credentials[0].number },
+    });
     expect((await swipe.json()).eventCode).toBe(5004);
 
     await page.getByTestId('lockdown-release').click();

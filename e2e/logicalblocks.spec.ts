@@ -5,7 +5,6 @@ import { expect, test } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { pick, shot, signIn, signInTo } from './helpers';
 
-
 test('a logical block pulses an output when its input becomes active, and says so in the live events', async ({ page }, info) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
@@ -29,7 +28,12 @@ test('a logical block pulses an output when its input becomes active, and says s
   await shot(page, 'logical-block-form-1440');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Logical block saved' }).first()).toBeVisible();
-  await expect(page.getByTestId('logical-blocks').getByRole('row').filter({ hasText: `Dock alert ${stamp}` })).toBeVisible();
+  await expect(
+    page
+      .getByTestId('logical-blocks')
+      .getByRole('row')
+      .filter({ hasText: `Dock alert ${stamp}` }),
+  ).toBeVisible();
   await shot(page, 'logical-blocks-1440');
 
   // the input trips: the live events show the strike pulsed by the block, then idle again
@@ -49,7 +53,9 @@ test('a logical block pulses an output when its input becomes active, and says s
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'outputs-pulse-390');
   const now = await (await page.request.get(`/event/manage/outputs/${outputId}`, { headers })).json();
-  expect((await page.request.put(`/event/manage/outputs/${outputId}`, { headers, data: { ...output, updatedAt: now.updatedAt, pulseSeconds: 5 } })).status()).toBe(200);
+  expect(
+    (await page.request.put(`/event/manage/outputs/${outputId}`, { headers, data: { ...output, updatedAt: now.updatedAt, pulseSeconds: 5 } })).status(),
+  ).toBe(200);
 
   // the row action's command took the row and the action, never the toast's text (its input is journaled)
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -58,7 +64,10 @@ test('a logical block pulses an output when its input becomes active, and says s
   await page.getByRole('button', { name: 'Export journal' }).click();
   const file = info.outputPath('journal.ndjson');
   await (await download).saveAs(file);
-  const runs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  const runs = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
     .filter((e) => /^commands:outputs#\d+$/.test(e.actor) && e.event?.type === 'command.run' && e.event.command === 'action');
   expect(runs.map((e) => e.event.input)).toEqual([{ id: outputId, action: 'pulse' }]);
 });

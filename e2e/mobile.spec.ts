@@ -12,7 +12,8 @@ test.use({ viewport: { width: 390, height: 844 } });
 async function raise(page: Page, kinds: Array<'door.forced' | 'door.held'>) {
   const headers = { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as Array<{ id: number }>;
-  for (const [i, kind] of kinds.entries()) expect((await page.request.post('/api/test/simulate', { headers, data: { kind, doorId: doors[i % doors.length].id } })).ok()).toBe(true);
+  for (const [i, kind] of kinds.entries())
+    expect((await page.request.post('/api/test/simulate', { headers, data: { kind, doorId: doors[i % doors.length].id } })).ok()).toBe(true);
 }
 const inViewport = async (page: Page, testId: string) => {
   const box = (await page.getByTestId(testId).first().boundingBox())!;
@@ -38,7 +39,9 @@ test('alarms are cards whose buttons work, under a notice that covers none of th
   await shot(page, 'mobile-alarms');
   const last = cards.last();
   // scrolled to the end of the list, whichever ancestor scrolls
-  await last.evaluate((el) => { for (let n: Element | null = el; n; n = n.parentElement) n.scrollTop = n.scrollHeight; });
+  await last.evaluate((el) => {
+    for (let n: Element | null = el; n; n = n.parentElement) n.scrollTop = n.scrollHeight;
+  });
   const board = (await page.getByTestId('alarm-board').boundingBox())!;
   const buttons = (await last.locator('.gh-alarm-card__actions').boundingBox())!;
   expect(buttons.y + buttons.height).toBeLessThanOrEqual(board.y); // the last card's buttons are above the notice

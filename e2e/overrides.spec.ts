@@ -25,7 +25,7 @@ test('an override holds a door unlocked, is kept while in force, and the door lo
   const until = await page.getByRole('textbox', { name: 'Until', exact: true }).inputValue();
   expect(from).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}$/);
   const moment = async (name: string) => Date.parse((await page.getByRole('textbox', { name, exact: true }).getAttribute('data-datetime'))!);
-  expect(await moment('Until') - await moment('From')).toBe(3_600_000);
+  expect((await moment('Until')) - (await moment('From'))).toBe(3_600_000);
   await expect(page.getByTestId('overrides-form')).toContainText(/In (GMT|UTC)/);
   // an end before the start is refused on the field as typed
   await page.getByRole('textbox', { name: 'Until', exact: true }).fill(from);
@@ -41,7 +41,13 @@ test('an override holds a door unlocked, is kept while in force, and the door lo
   await expect(page.getByTestId('toast').filter({ hasText: 'Override saved' }).first()).toBeVisible();
   const row = page.getByTestId('overrides').getByRole('row').filter({ hasText: name });
   await expect(row).toBeVisible();
-  await expect(page.getByTestId('overrides').locator('.bp6-table-cell').filter({ hasText: /^In force$/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('overrides')
+      .locator('.bp6-table-cell')
+      .filter({ hasText: /^In force$/ })
+      .first(),
+  ).toBeVisible();
 
   // the door unlocks by itself, on the doors screen too
   await page.goto('/configure/doors');

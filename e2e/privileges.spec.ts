@@ -8,10 +8,16 @@ test('a role\u2019s privileges are ticked per group and division, and the catalo
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
-  const role = await (await page.request.post('/event/manage/roles', { headers, data: { name: `Night desk ${stamp}`, code: `night-${stamp}`, description: null } })).json();
+  const role = await (
+    await page.request.post('/event/manage/roles', { headers, data: { name: `Night desk ${stamp}`, code: `night-${stamp}`, description: null } })
+  ).json();
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Roles', exact: true }).click();
-  await page.getByRole('row').filter({ hasText: `Night desk ${stamp}` }).getByTestId('row-link').click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: `Night desk ${stamp}` })
+    .getByTestId('row-link')
+    .click();
   await expect(page).toHaveURL(new RegExp(`/manage/roles/assign-privileges/${role.id}$`));
   const screen = page.getByTestId('assign-privileges');
   await expect(screen).toContainText('0 of');
@@ -19,15 +25,28 @@ test('a role\u2019s privileges are ticked per group and division, and the catalo
   await screen.locator('[data-testid="assign-group"][data-parent="0.2.1"] label.bp6-checkbox').first().click();
   const events = screen.locator('[data-testid="assign-code"][data-code="0.2.2.0"]');
   await events.locator('label').click();
-  const security = await events.getByTestId('assign-reach').locator('option').filter({ hasText: /^\s*Security$/ }).getAttribute('value');
+  const security = await events
+    .getByTestId('assign-reach')
+    .locator('option')
+    .filter({ hasText: /^\s*Security$/ })
+    .getAttribute('value');
   await events.getByTestId('assign-reach').selectOption(security!);
   await shot(page, 'assign-privileges-1440');
   await screen.getByTestId('assign-save').click();
-  await expect(page.getByTestId('toast').filter({ hasText: `Privileges of Night desk ${stamp} saved` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `Privileges of Night desk ${stamp} saved` })
+      .first(),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/manage\/roles$/);
 
   const ticks = (await (await page.request.get(`/event/manage/roles/${role.id}/privileges`, { headers })).json()).privileges;
-  expect(ticks).toEqual([{ code: '0.2.1.0', divisionId: null }, { code: '0.2.1.1', divisionId: null }, { code: '0.2.2.0', divisionId: Number(security) }]);
+  expect(ticks).toEqual([
+    { code: '0.2.1.0', divisionId: null },
+    { code: '0.2.1.1', divisionId: null },
+    { code: '0.2.2.0', divisionId: Number(security) },
+  ]);
 
   // the catalogue names the role next to each code, with the division where it is ticked for one
   await page.getByTestId('sidebar').getByRole('link', { name: 'Privileges', exact: true }).click();

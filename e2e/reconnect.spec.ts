@@ -5,8 +5,12 @@ import { ownServer, type OwnServer } from './server';
 import { signIn } from './helpers';
 
 let server: OwnServer;
-test.beforeAll(async () => { server = await ownServer('reconnect'); });
-test.afterAll(async () => { await server?.dispose(); });
+test.beforeAll(async () => {
+  server = await ownServer('reconnect');
+});
+test.afterAll(async () => {
+  await server?.dispose();
+});
 
 test('stop the server mid-stream, restart it: the console reconnects and resyncs events and alarms', async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -51,7 +55,12 @@ test('a history load the server never answered is read again once the console is
   // `cutting`, since the socket's first connect may come after the first read failed and read it again (as it should)
   let cutting = true;
   let cuts = 0;
-  await page.route('**/event/manage/events?size=*', async (route) => { if (cutting) { cuts += 1; await route.abort('connectionreset'); } else await route.continue(); });
+  await page.route('**/event/manage/events?size=*', async (route) => {
+    if (cutting) {
+      cuts += 1;
+      await route.abort('connectionreset');
+    } else await route.continue();
+  });
   await page.goto(at('/monitor/events'));
   const status = page.getByTestId('socket-status');
   await expect(status).toHaveText('connected');

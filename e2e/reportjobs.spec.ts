@@ -17,7 +17,9 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
   await list.getByTestId('add-button').click();
   const form = page.getByTestId('reportJobs-form');
   await expect(form.locator('#field-report option')).toHaveText([
-    'Daily attendance: each member\u2019s days in the period', 'Attendance summaries: each member\u2019s totals for the period']);
+    'Daily attendance: each member\u2019s days in the period',
+    'Attendance summaries: each member\u2019s totals for the period',
+  ]);
   await form.getByLabel('Name').fill(name);
   await form.locator('#field-report').selectOption('attendance-summary');
   // the day fields show for the frequency they belong to
@@ -54,7 +56,12 @@ test('HR schedules a weekly attendance summary, runs it now and downloads the re
   // this server has no SMTP_URL: the job's page says nobody is mailed (the server's delivery answer says so)
   await expect(runs.getByTestId('report-job-mail-off')).toContainText('E-mail is not configured on this server');
   await record.getByTestId('record-action-run').click();
-  await expect(page.getByTestId('toast').filter({ hasText: `${name}: report made.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `${name}: report made.` })
+      .first(),
+  ).toBeVisible();
   await expect(record.getByTestId('record-lastStatus')).toContainText('rows');
   await expect(runs.getByTestId('report-job-run')).toHaveCount(1);
   await expect(runs.getByTestId('report-job-run')).toContainText('CSV');

@@ -20,7 +20,12 @@ test('a role ticked in one division, through a group, reaches the operator and i
   const role = (await api(admin, 'GET', '/event/manage/roles?q=ward-viewers')).items[0];
   const divisions = (await api(admin, 'GET', '/event/manage/divisions')).items as { id: number; name: string; parentId: number | null }[];
   const branch = divisions.find((d) => d.parentId !== null)!;
-  await api(admin, 'POST', `/event/manage/roles/${role.id}/assign-privileges`, { privileges: [{ code: '0.1', divisionId: null }, { code: '0.3.1.0', divisionId: branch.id }] });
+  await api(admin, 'POST', `/event/manage/roles/${role.id}/assign-privileges`, {
+    privileges: [
+      { code: '0.1', divisionId: null },
+      { code: '0.3.1.0', divisionId: branch.id },
+    ],
+  });
   const op = await api(admin, 'POST', '/event/manage/operators', { username: 'ward-clerk', name: 'Ward Clerk', password: 'Ward-clerk-1' });
   await api(admin, 'POST', '/event/manage/operator-groups', { name: 'Ward clerks', members: [op.id], grants: [{ roleId: role.id, divisionId: null }] });
 

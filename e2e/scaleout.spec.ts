@@ -26,7 +26,13 @@ test('an alarm raised through one server shows live on a console of the other, a
     servers.push(await ownServer('scale-a', env)); // migrates and seeds the database
     servers.push(await ownServer('scale-b', env)); // finds it ready
     const [a, b] = servers;
-    const login = await (await fetch(`${b.url}/idp/1.0/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'operator', password: 'Gatehouse1!' }) })).json();
+    const login = await (
+      await fetch(`${b.url}/idp/1.0/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'operator', password: 'Gatehouse1!' }),
+      })
+    ).json();
     const headers = { authorization: `Bearer ${login.token}`, 'content-type': 'application/json' };
     const door = (await (await fetch(`${b.url}/event/manage/doors`, { headers })).json()).items[0];
 
@@ -36,15 +42,22 @@ test('an alarm raised through one server shows live on a console of the other, a
     await expect(page.getByTestId('alarms-screen')).toBeVisible();
     await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
     const before = await rows.count();
-    const forced = await (await fetch(`${b.url}/api/test/simulate`, { method: 'POST', headers, body: JSON.stringify({ kind: 'door.forced', doorId: door.id }) })).json();
+    const forced = await (
+      await fetch(`${b.url}/api/test/simulate`, { method: 'POST', headers, body: JSON.stringify({ kind: 'door.forced', doorId: door.id }) })
+    ).json();
     expect(forced.eventCode).toBeGreaterThan(0);
     // stored by B, published by B through RabbitMQ, delivered by A's broker to this console
     await expect(rows).toHaveCount(before + 1, { timeout: 20_000 });
     await rows.first().getByTestId('alarm-acknowledge').click();
-    await expect.poll(async () => {
-      const open = await (await fetch(`${b.url}/event/manage/alarms`, { headers })).json();
-      return open.find((e: { id: number }) => e.id === Number(forced.id))?.acknowledge ?? null;
-    }, { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const open = await (await fetch(`${b.url}/event/manage/alarms`, { headers })).json();
+          return open.find((e: { id: number }) => e.id === Number(forced.id))?.acknowledge ?? null;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
   } finally {
     for (const s of servers) await s.dispose();
     const drop = new pg.Client({ connectionString: PG });

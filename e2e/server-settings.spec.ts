@@ -15,7 +15,12 @@ test('the Harbour administrator sets the floor plan monitor, the company ID and 
   await signIn(page, 'harbour');
   const headers = await bearer(page);
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
-  const plan = await (await page.request.post('/event/manage/floor-plans', { headers, data: { name: `Zz quay ${stamp}`, image: PNG, doors: [{ doorId: doors[0].id, x: 500, y: 500 }] } })).json();
+  const plan = await (
+    await page.request.post('/event/manage/floor-plans', {
+      headers,
+      data: { name: `Zz quay ${stamp}`, image: PNG, doors: [{ doorId: doors[0].id, x: 500, y: 500 }] },
+    })
+  ).json();
   expect(plan.id).toBeGreaterThan(0);
   await page.request.post('/event/manage/floor-plans', { headers, data: { name: `Aa first ${stamp}`, image: PNG, doors: [] } });
 
@@ -50,8 +55,18 @@ test('the Harbour administrator sets the floor plan monitor, the company ID and 
     await page.getByTestId('form-save').click();
     await expect(page.getByTestId('toast').filter({ hasText: 'Company ID saved' }).first()).toBeVisible();
     await shot(page, 'server-company-id');
-    const visitor = await (await page.request.post('/visitor/1.0/visitors', { headers, data: {
-      firstName: 'Quinn', lastName: `Print ${stamp}`, hostName: 'Harper Harbour', purpose: 'meeting', visitDate: new Date().toISOString().slice(0, 10) } })).json();
+    const visitor = await (
+      await page.request.post('/visitor/1.0/visitors', {
+        headers,
+        data: {
+          firstName: 'Quinn',
+          lastName: `Print ${stamp}`,
+          hostName: 'Harper Harbour',
+          purpose: 'meeting',
+          visitDate: new Date().toISOString().slice(0, 10),
+        },
+      })
+    ).json();
     expect(visitor).toMatchObject({ issuer: `Harbour Quay ${stamp}`, siteCode: 4242 });
     await page.goto(`/print-record?id=${visitor.id}`);
     await expect(page.getByTestId('print-issuer')).toHaveText(`Harbour Quay ${stamp} · Visit record · Site code 4242`);

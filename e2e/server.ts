@@ -4,7 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, rmSync } from 'node:fs';
 
 export interface OwnServer {
-  url: string; dataDir: string; stop: () => Promise<void>; start: () => Promise<void>;
+  url: string;
+  dataDir: string;
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
   /** Stops it and deletes its database and the backups kept beside it (nothing left in .tmp). */
   dispose: () => Promise<void>;
 }
@@ -15,8 +18,16 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
   const dataDir = `.tmp/e2e-${name}-${port}`;
   rmSync(dataDir, { recursive: true, force: true }); // a fresh database with the demo data, whatever ran on this port before
   const env = {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '',
-    STATIC_DIR: process.env.E2E_DIST ?? '', E2E: '1', SIMULATOR_RATE: '0', RATE_LIMIT_MAX: '100000', ...extraEnv,
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    STATIC_DIR: process.env.E2E_DIST ?? '',
+    E2E: '1',
+    SIMULATOR_RATE: '0',
+    RATE_LIMIT_MAX: '100000',
+    ...extraEnv,
   };
   let child: ChildProcess | null = null;
   async function start() {
@@ -26,7 +37,11 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', log, log], detached: true });
     const until = Date.now() + 90_000;
     for (;;) {
-      try { if ((await fetch(`${url}/api/health`)).ok) return; } catch { /* not up yet */ }
+      try {
+        if ((await fetch(`${url}/api/health`)).ok) return;
+      } catch {
+        /* not up yet */
+      }
       if (Date.now() > until) throw new Error(`${name} server did not start on ${url}`);
       await new Promise((r) => setTimeout(r, 200));
     }

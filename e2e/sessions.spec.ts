@@ -13,7 +13,7 @@ async function workIn(page: Page, name: string) {
   await expect(page.getByTestId('current-client')).toContainText(name);
 }
 
-test('an administrator ends an operator\'s session, and that console is sent to sign in on its next request', async ({ browser }) => {
+test("an administrator ends an operator's session, and that console is sent to sign in on its next request", async ({ browser }) => {
   // a browser of its own, told apart by its user agent: earlier specs on the shared server left other sessions open
   const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 GatehouseE2E-sessions';
   const operator = await (await browser.newContext({ userAgent: UA })).newPage();
@@ -65,7 +65,7 @@ test('an administrator ends an operator\'s session, and that console is sent to 
   await expect(operator.getByTestId('session-notice')).toHaveText('Session expired, please relogin.');
 });
 
-test('the service-account screen lists the demo integration\'s open session; a security operator only watches', async ({ browser }) => {
+test("the service-account screen lists the demo integration's open session; a security operator only watches", async ({ browser }) => {
   const admin = await (await browser.newContext({ viewport: { width: 1400, height: 800 } })).newPage();
   await signIn(admin, 'admin');
   await workIn(admin, 'Northwind Logistics');

@@ -7,7 +7,12 @@ import { signIn } from './helpers';
 import { signOut } from './console.helpers';
 
 async function saved(page: Page, what: string) {
-  await expect(page.getByTestId('toast').filter({ hasText: `${what} saved` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `${what} saved` })
+      .first(),
+  ).toBeVisible();
 }
 
 test('a receptionist adds a visit type; HR adds a leave category from the attendance screen; an auditor only looks', async ({ page }) => {
@@ -16,7 +21,8 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
 
   await signIn(page, 'reception');
   const sidebar = page.getByTestId('sidebar');
-  for (const entry of ['Visitor tenants', 'Visitor credentials', 'Visit types']) await expect(sidebar.getByRole('link', { name: entry, exact: true })).toBeVisible();
+  for (const entry of ['Visitor tenants', 'Visitor credentials', 'Visit types'])
+    await expect(sidebar.getByRole('link', { name: entry, exact: true })).toBeVisible();
   await sidebar.getByRole('link', { name: 'Visit types', exact: true }).click();
   const types = page.getByTestId('visit-types');
   await expect(types.getByRole('row').filter({ hasText: 'Interview' })).toBeVisible(); // seeded
@@ -32,7 +38,9 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
   await saved(page, 'Visit type');
   await expect(types.getByRole('row').filter({ hasText: `Site tour ${stamp}` })).toBeVisible();
   const rtoken = await page.evaluate(() => localStorage.getItem('jwt'));
-  const stored = await (await page.request.get(`/visitor/1.0/visit-types?q=${encodeURIComponent(`Site tour ${stamp}`)}`, { headers: { authorization: `Bearer ${rtoken}` } })).json();
+  const stored = await (
+    await page.request.get(`/visitor/1.0/visit-types?q=${encodeURIComponent(`Site tour ${stamp}`)}`, { headers: { authorization: `Bearer ${rtoken}` } })
+  ).json();
   expect(stored.items.map((x: { name: string; defaultMinutes: number }) => [x.name, x.defaultMinutes])).toEqual([[`Site tour ${stamp}`, 45]]);
 
   // a box of 30 cards at once (1.2.4): the form says what it will add; the same box again is refused on its field
@@ -45,7 +53,12 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
   const prefix = `B${stamp.slice(0, 3)}-`;
   await expect(page.getByTestId('batch-preview')).toHaveText(`Adds 30: ${prefix}001 to ${prefix}030, each available.`);
   await page.getByTestId('form-save').click();
-  await expect(page.getByTestId('toast').filter({ hasText: `30 added: ${prefix}001 to ${prefix}030.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `30 added: ${prefix}001 to ${prefix}030.` })
+      .first(),
+  ).toBeVisible();
   await expect(page.getByTestId('visitor-credentials')).toBeVisible();
   await page.getByTestId('toolbar-link-batch-add').click();
   await page.getByLabel('Prefix').fill(prefix);
@@ -58,7 +71,10 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
   await signOut(page);
 
   await signIn(page, 'hr', { at: '/attendance' });
-  await page.getByTestId('attendance-hub').getByRole('link', { name: /Leave categories/ }).click();
+  await page
+    .getByTestId('attendance-hub')
+    .getByRole('link', { name: /Leave categories/ })
+    .click();
   const leave = page.getByTestId('leave-categories');
   await expect(leave.getByRole('row').filter({ hasText: 'Annual leave' })).toBeVisible();
   await leave.getByTestId('add-button').click();
@@ -83,6 +99,9 @@ test('a receptionist adds a visit type; HR adds a leave category from the attend
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const list = await (await page.request.get('/event/attendance/leave-categories?size=10', { headers: { authorization: `Bearer ${token}` } })).json();
   const annual = list.items.find((x: { name: string }) => x.name === 'Annual leave');
-  const put = await page.request.put(`/event/attendance/leave-categories/${annual.id}`, { headers: { authorization: `Bearer ${token}` }, data: { ...annual, daysPerYear: 99 } });
+  const put = await page.request.put(`/event/attendance/leave-categories/${annual.id}`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { ...annual, daysPerYear: 99 },
+  });
   expect(put.status()).toBe(403);
 });

@@ -68,7 +68,10 @@ test.describe('alarm notices', () => {
     await other.context().close();
 
     // "View" counts as seen: the board clears and the alarms are open
-    await page.evaluate(() => { history.pushState({}, '', '/dashboard'); dispatchEvent(new PopStateEvent('popstate')); });
+    await page.evaluate(() => {
+      history.pushState({}, '', '/dashboard');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
     await expect(page.getByTestId('dashboard')).toBeVisible();
     await notice.first().getByTestId('alarm-notice-open').click(); // the P1, and meanwhile the P3 the other console raised
     await expect(page).toHaveURL(/\/monitor\/alarms$/);
@@ -110,12 +113,19 @@ const AUTOPLAY_POLICY = () => {
   const Real = window.AudioContext;
   window.AudioContext = class extends Real {
     private allowed = navigator.userActivation.hasBeenActive;
-    constructor(options?: AudioContextOptions) { super(options); if (!this.allowed) void super.suspend(); }
-    get state(): AudioContextState { return this.allowed ? super.state : 'suspended'; }
+    constructor(options?: AudioContextOptions) {
+      super(options);
+      if (!this.allowed) void super.suspend();
+    }
+    get state(): AudioContextState {
+      return this.allowed ? super.state : 'suspended';
+    }
     resume(): Promise<void> {
       if (!navigator.userActivation.hasBeenActive) return Promise.reject(new DOMException('The AudioContext was not allowed to start', 'NotAllowedError'));
       this.allowed = true;
-      return super.resume().then(() => { this.dispatchEvent(new Event('statechange')); });
+      return super.resume().then(() => {
+        this.dispatchEvent(new Event('statechange'));
+      });
     }
   };
 };

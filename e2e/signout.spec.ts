@@ -69,7 +69,10 @@ test('the same user whose session expired returns to the page they were on', asy
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   await page.request.post('/idp/1.0/logout', { headers: { authorization: `Bearer ${token}` } });
   // the operator searches the list: that call (or any background one) finds the token dead
-  await page.getByTestId('identities-list').getByPlaceholder(/Search/).fill('a');
+  await page
+    .getByTestId('identities-list')
+    .getByPlaceholder(/Search/)
+    .fill('a');
   await expect(page.getByTestId('session-notice')).toBeVisible();
   await fillSignIn(page, 'operator');
   await expect(page).toHaveURL(/\/manage\/identities$/);

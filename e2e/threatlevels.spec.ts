@@ -16,8 +16,11 @@ test('a threat level set from the console holds the doors, and lowering it gives
   const granted = await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'card.granted', doorId: door.id } })).json();
   expect(granted.eventCode).toBe(5000);
   const card = /card (\S+)\)/.exec(granted.message)![1];
-  const swipe = async () => (await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'card.granted', doorId: door.id, card } })).json()).eventCode;
-  const used = new Set(((await (await page.request.get('/event/manage/threat-levels?size=100', { headers })).json()).items as { rank: number }[]).map((l) => l.rank));
+  const swipe = async () =>
+    (await (await page.request.post('/api/test/simulate', { headers, data: { kind: 'card.granted', doorId: door.id, card } })).json()).eventCode;
+  const used = new Set(
+    ((await (await page.request.get('/event/manage/threat-levels?size=100', { headers })).json()).items as { rank: number }[]).map((l) => l.rank),
+  );
   const rank = [...Array(99).keys()].map((i) => i + 1).find((r) => !used.has(r))!;
 
   await page.getByTestId('sidebar').getByRole('link', { name: 'Threat levels', exact: true }).click();
@@ -38,7 +41,12 @@ test('a threat level set from the console holds the doors, and lowering it gives
   await screen.getByTestId('threat-set').click();
   await expect(page.getByTestId('threat-confirm')).toContainText(`Put Lockout ${stamp} in force for the whole client? Doors held locked.`);
   await page.getByRole('button', { name: 'Set level' }).last().click();
-  await expect(page.getByTestId('toast').filter({ hasText: `Lockout ${stamp} is in force: Doors held locked.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `Lockout ${stamp} is in force: Doors held locked.` })
+      .first(),
+  ).toBeVisible();
   const current = screen.getByTestId('threat-current');
   await expect(current).toContainText(`In force: Lockout ${stamp}`);
   await expect(current).toContainText('Set by admin at');
@@ -69,13 +77,18 @@ async function adminHeaders(request: APIRequestContext): Promise<{ authorization
   return { authorization: `Bearer ${(await selected.json()).token}` };
 }
 
-test('a security operator sets a level that holds a site\'s doors: the doors screen says which level holds each and offers no way to open them, and on a phone every door is a card', async ({ page, request }) => {
+test("a security operator sets a level that holds a site's doors: the doors screen says which level holds each and offers no way to open them, and on a phone every door is a card", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const headers = await adminHeaders(request);
   const CURRENT = '/event/manage/threat-levels/current';
   const stamp = Date.now().toString(36);
   const name = `NC1 Red ${stamp}`;
-  const used = new Set(((await (await request.get('/event/manage/threat-levels?size=100', { headers })).json()).items as { rank: number }[]).map((l) => l.rank));
+  const used = new Set(
+    ((await (await request.get('/event/manage/threat-levels?size=100', { headers })).json()).items as { rank: number }[]).map((l) => l.rank),
+  );
   const rank = [...Array(99).keys()].map((i) => i + 1).find((r) => !used.has(r))!;
   const made = await request.post('/event/manage/threat-levels', { headers, data: { name, rank, mode: 'locked', description: null, exemptGroupIds: [] } });
   expect(made.status()).toBe(201);
@@ -91,10 +104,20 @@ test('a security operator sets a level that holds a site\'s doors: the doors scr
   await panel.getByTestId('doors-threat-minutes').fill('30');
   await panel.getByTestId('doors-threat-set').click();
   await page.getByRole('button', { name: 'Set level' }).last().click();
-  await expect(page.getByTestId('toast').filter({ hasText: `${name} is in force: Doors held locked.` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `${name} is in force: Doors held locked.` })
+      .first(),
+  ).toBeVisible();
 
   // the rows the server says are held (by the engine's rule) are marked with the level, and only those
-  const doors = (await (await request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string; mode: string; heldBy: { name: string } | null }[];
+  const doors = (await (await request.get('/event/manage/doors', { headers })).json()).items as {
+    id: number;
+    name: string;
+    mode: string;
+    heldBy: { name: string } | null;
+  }[];
   const heldDoors = doors.filter((d) => d.heldBy);
   expect(heldDoors.length).toBeGreaterThan(0);
   expect(heldDoors.every((d) => d.heldBy!.name === name)).toBe(true);
@@ -125,7 +148,7 @@ test('a security operator sets a level that holds a site\'s doors: the doors scr
   await expect.poll(() => page.getByTestId('doors-table-scroll').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   const buttons = free.getByRole('button');
   expect(await buttons.count()).toBeGreaterThan(0);
-  for (let i = 0; i < await buttons.count(); i++) {
+  for (let i = 0; i < (await buttons.count()); i++) {
     await buttons.nth(i).scrollIntoViewIfNeeded();
     await expect(buttons.nth(i)).toBeInViewport({ ratio: 1 });
     const box = (await buttons.nth(i).boundingBox())!;

@@ -18,9 +18,21 @@ async function api(page: Page) {
   const token = await page.evaluate(() => localStorage.getItem('jwt'));
   const headers = { authorization: `Bearer ${token}` };
   return {
-    get: async (path: string) => { const r = await page.request.get(path, { headers }); expect(r.ok(), path).toBe(true); return r.json(); },
-    post: async (path: string, data: unknown) => { const r = await page.request.post(path, { headers, data }); expect(r.ok(), `${path} ${await r.text()}`).toBe(true); return r.json(); },
-    put: async (path: string, data: unknown) => { const r = await page.request.put(path, { headers, data }); expect(r.ok(), path).toBe(true); return r.json(); },
+    get: async (path: string) => {
+      const r = await page.request.get(path, { headers });
+      expect(r.ok(), path).toBe(true);
+      return r.json();
+    },
+    post: async (path: string, data: unknown) => {
+      const r = await page.request.post(path, { headers, data });
+      expect(r.ok(), `${path} ${await r.text()}`).toBe(true);
+      return r.json();
+    },
+    put: async (path: string, data: unknown) => {
+      const r = await page.request.put(path, { headers, data });
+      expect(r.ok(), path).toBe(true);
+      return r.json();
+    },
   };
 }
 
@@ -47,13 +59,26 @@ test('every screen shows a time in the profile zone, in one format, whatever the
     await page.goto('/monitor/alarms');
     await expect(page.getByTestId('socket-status')).toHaveText(/connected/);
     const forced = await call.post('/api/test/simulate', { kind: 'door.forced', doorId: door.id });
-    const event = (await call.get(`/event/manage/events?size=5&alert=true`)).items.find((e: { id: number }) => e.id === forced.id)
-      ?? (await call.get('/event/manage/events?size=1')).items[0];
+    const event =
+      (await call.get(`/event/manage/events?size=5&alert=true`)).items.find((e: { id: number }) => e.id === forced.id) ??
+      (await call.get('/event/manage/events?size=1')).items[0];
     const divisionId = (await call.get('/event/manage/identities?size=1')).items[0].divisionId;
     const identity = await call.post('/event/manage/identities', {
-      firstName: 'Tess', lastName: 'Timezone', employeeNo: 'TZ-0001', divisionId, status: 'active', validTo: '2026-12-31', credentials: [],
+      firstName: 'Tess',
+      lastName: 'Timezone',
+      employeeNo: 'TZ-0001',
+      divisionId,
+      status: 'active',
+      validTo: '2026-12-31',
+      credentials: [],
     });
-    const visitor = await call.post('/visitor/1.0/visitors', { firstName: 'Vera', lastName: 'Visitor', hostName: 'Alex Admin', purpose: 'meeting', visitDate: '2026-12-24' });
+    const visitor = await call.post('/visitor/1.0/visitors', {
+      firstName: 'Vera',
+      lastName: 'Visitor',
+      hostName: 'Alex Admin',
+      purpose: 'meeting',
+      visitDate: '2026-12-24',
+    });
     await call.post('/central/1.0/ui-errors', { message: 'TZ probe error', url: '/time-probe', stack: 'at probe' });
     const uiError = (await call.get('/central/1.0/ui-errors?size=20')).items.find((e: { message: string }) => e.message === 'TZ probe error');
     const audit = (await call.get('/event/manage/audit?size=1&sort=at,desc')).items[0];
@@ -68,7 +93,13 @@ test('every screen shows a time in the profile zone, in one format, whatever the
 
     // live events (the screen loads the recent history first)
     await page.goto('/monitor/events');
-    await expect(page.getByTestId('event-row').filter({ hasText: shown(event.time) }).filter({ visible: true }).first()).toBeVisible();
+    await expect(
+      page
+        .getByTestId('event-row')
+        .filter({ hasText: shown(event.time) })
+        .filter({ visible: true })
+        .first(),
+    ).toBeVisible();
     await expect(page.getByRole('columnheader', { name: `Time (${ZONE})` })).toBeVisible();
 
     // event report: same instant, same text; its time range is typed in the profile zone
@@ -90,7 +121,10 @@ test('every screen shows a time in the profile zone, in one format, whatever the
 
     // doors: the last change of the forced door
     await page.goto('/configure/doors');
-    await expect(page.getByTestId('door-row').filter({ hasText: door.name }).getByTestId('door-changed')).toHaveAttribute('title', `${shown(doorNow.lastChangedAt)} ${ZONE}`);
+    await expect(page.getByTestId('door-row').filter({ hasText: door.name }).getByTestId('door-changed')).toHaveAttribute(
+      'title',
+      `${shown(doorNow.lastChangedAt)} ${ZONE}`,
+    );
 
     // operator sessions: this session's start
     await page.goto('/monitor/operator-sessions');
@@ -122,7 +156,10 @@ test('every screen shows a time in the profile zone, in one format, whatever the
     const file = info.outputPath('journal.ndjson');
     await (await download).saveAs(file);
     const KNOWN = Date.parse('2026-03-04T05:06:07Z');
-    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const shift = KNOWN - lines[0].startedAt;
     const moved = [{ ...lines[0], startedAt: KNOWN }, ...lines.slice(1).map((e) => ({ ...e, at: e.at + shift }))];
     writeFileSync(file, moved.map((l) => JSON.stringify(l)).join('\n') + '\n');

@@ -10,7 +10,10 @@ test('a client adds fields to its identities; the form checks and saves them, th
   await signIn(page, 'admin', { client: 'Northwind Logistics' });
 
   // two fields: a number and a choice (neither required: the demo data and other specs keep working)
-  for (const f of [{ label: `Locker ${stamp}`, key: `locker${stamp}`, kind: 'number' }, { label: `Shirt ${stamp}`, key: `shirt${stamp}`, kind: 'choice', options: 'S\nM\nL' }]) {
+  for (const f of [
+    { label: `Locker ${stamp}`, key: `locker${stamp}`, kind: 'number' },
+    { label: `Shirt ${stamp}`, key: `shirt${stamp}`, kind: 'choice', options: 'S\nM\nL' },
+  ]) {
     await page.goto('/manage/user-defined-fields');
     await page.getByTestId('user-fields').getByTestId('add-button').click();
     await page.getByLabel('Label').fill(f.label);

@@ -101,7 +101,8 @@ test('a sign-in at one front desk shows at once on the other front desk\u2019s l
   // the client's day (Kuala Lumpur), not the browser's: after 16:00 UTC they differ
   const visitDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kuala_Lumpur', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
   const created = await desk2.request.post('/visitor/1.0/visitors', {
-    headers: { authorization: `Bearer ${token}` }, data: { firstName: 'Lee', lastName: 'Clocking', hostName: 'Sam Operator', visitDate },
+    headers: { authorization: `Bearer ${token}` },
+    data: { firstName: 'Lee', lastName: 'Clocking', hostName: 'Sam Operator', visitDate },
   });
   expect(created.status()).toBe(201);
   const v = await created.json();

@@ -47,7 +47,12 @@ test('the front desk files, declines and approves visit requests; the approved v
   await page.getByTestId('record-reason').fill('The site is closed that day');
   await shot(page, 'visit-request-decline');
   await confirm.click();
-  await expect(page.getByTestId('toast').filter({ hasText: `Declined: ${declined}, Ola’s request` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `Declined: ${declined}, Ola’s request` })
+      .first(),
+  ).toBeVisible();
   await expect(record.getByTestId('record-status')).toContainText('Declined');
   await expect(record.getByTestId('record-decisionNote')).toContainText('The site is closed that day');
   await expect(record.getByTestId('record-decidedBy')).toContainText('Rita Reception');
@@ -55,13 +60,20 @@ test('the front desk files, declines and approves visit requests; the approved v
 
   // another, filed through the API as a host portal would, approved from its page
   const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}`;
-  const filed = await page.request.post('/visitor/1.0/visit-requests', { headers: { authorization },
-    data: { firstName: 'Per', lastName: approved, company: 'Lind AB', hostName: 'Ben Brown', purpose: 'meeting', visitDate: dayAhead(2) } });
+  const filed = await page.request.post('/visitor/1.0/visit-requests', {
+    headers: { authorization },
+    data: { firstName: 'Per', lastName: approved, company: 'Lind AB', hostName: 'Ben Brown', purpose: 'meeting', visitDate: dayAhead(2) },
+  });
   expect(filed.status()).toBe(201);
   const { id } = await filed.json();
   await page.goto(`/visitor/visit-requests/details/${id}`);
   await record.getByTestId('record-action-approve').click();
-  await expect(page.getByTestId('toast').filter({ hasText: `Approved: ${approved}, Per is registered for the day` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `Approved: ${approved}, Per is registered for the day` })
+      .first(),
+  ).toBeVisible();
   await expect(record.getByTestId('record-status')).toContainText('Approved');
   await shot(page, 'visit-request-approved');
   await record.getByTestId('record-link-visitorId').click();

@@ -14,11 +14,17 @@ async function startReceiver() {
   const failures = new Map<string, number>([['/flaky', 2]]);
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       got.push({ path: req.url ?? '', headers: req.headers, body });
       const left = failures.get(req.url ?? '') ?? 0;
-      if (left > 0) { failures.set(req.url ?? '', left - 1); res.writeHead(503).end('busy, try later'); return; }
+      if (left > 0) {
+        failures.set(req.url ?? '', left - 1);
+        res.writeHead(503).end('busy, try later');
+        return;
+      }
       res.writeHead(200).end('received');
     });
   });
@@ -51,8 +57,10 @@ test('a web hook receiver gets a signed alarm; a failing one gets it on the thir
     await expect(page.getByRole('row').filter({ hasText: 'Alarm desk' })).toBeVisible();
     // a second one whose receiver is busy twice, through the API
     const token = await page.evaluate(() => localStorage.getItem('jwt'));
-    const made = await page.request.post('/event/manage/web-hooks', { headers: { authorization: `Bearer ${token}` },
-      data: { name: 'Busy receiver', url: rx.url('/flaky'), secret: SECRET, active: true, alarmRaised: true } });
+    const made = await page.request.post('/event/manage/web-hooks', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { name: 'Busy receiver', url: rx.url('/flaky'), secret: SECRET, active: true, alarmRaised: true },
+    });
     expect(made.status()).toBe(201);
     const flakyId = (await made.json()).id;
 

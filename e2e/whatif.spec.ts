@@ -6,7 +6,9 @@ import { shot, signInTo } from './helpers';
 test('previewing a schedule change lists who loses which doors, and saves nothing', async ({ page }) => {
   test.setTimeout(90_000);
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
-  const always = (await (await page.request.get('/event/manage/schedules?q=Always', { headers })).json()).items.find((s: { name: string }) => s.name === 'Always');
+  const always = (await (await page.request.get('/event/manage/schedules?q=Always', { headers })).json()).items.find(
+    (s: { name: string }) => s.name === 'Always',
+  );
 
   await page.goto(`/configure/schedule/edit/${always.id}`);
   await expect(page.getByTestId('schedules-form')).toBeVisible();

@@ -7,7 +7,9 @@ test('a zone counts who is inside, lists them, and an operator forgives one', as
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
-  const zone = await (await page.request.post('/event/manage/access-zones', { headers, data: { name: `Vault ${stamp}`, antiPassback: 'hard', forgiveMinutes: 0 } })).json();
+  const zone = await (
+    await page.request.post('/event/manage/access-zones', { headers, data: { name: `Vault ${stamp}`, antiPassback: 'hard', forgiveMinutes: 0 } })
+  ).json();
   const doors = (await (await page.request.get('/event/manage/doors', { headers })).json()).items as { id: number; name: string }[];
   const door = doors.find((d) => d.name === 'Roof Access')!;
   const { id: _i, clientId: _c, divisionName: _d, ...row } = await (await page.request.get(`/event/manage/doors/${door.id}`, { headers })).json();

@@ -4,8 +4,15 @@
 // It also decides what the operator is told of new alarms (issue 10): the board of alarm notices the shell shows.
 import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import {
-  ALARM_NOTICE_GATHER_MS, MAX_ALARM_NOTICES, NOTIFICATION_MS, compareAlarms, eventPointIdOf, sameId,
-  type AcknowledgeUpdate, type AlarmAction, type Event,
+  ALARM_NOTICE_GATHER_MS,
+  MAX_ALARM_NOTICES,
+  NOTIFICATION_MS,
+  compareAlarms,
+  eventPointIdOf,
+  sameId,
+  type AcknowledgeUpdate,
+  type AlarmAction,
+  type Event,
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
 import type { AlarmFact, AlarmFacts } from './socket';
@@ -55,7 +62,10 @@ export interface AlarmNotice {
   /** Bumped on every change; an expiry only removes the version it was scheduled for. */
   version: number;
 }
-export interface NoticeBoard { notices: AlarmNotice[]; seq: number }
+export interface NoticeBoard {
+  notices: AlarmNotice[];
+  seq: number;
+}
 
 export interface AlarmsContext {
   /** Open alerts in arrival order (the selectors sort them). */
@@ -74,7 +84,11 @@ export interface AlarmsContext {
   board: NoticeBoard;
 }
 
-export interface ProcessRequest { id: Event['id']; note: string; eventPointId: Event['id'] }
+export interface ProcessRequest {
+  id: Event['id'];
+  note: string;
+  eventPointId: Event['id'];
+}
 
 // ---------- pure rules (tested) ----------
 
@@ -145,7 +159,10 @@ const pointOf = (a: Event) => a.eventPointName ?? a.eventSourceName ?? String(a.
 /** Still news: open and nobody has acknowledged it. */
 const unseen = (open: readonly Event[], id: Event['id']) => open.find((a) => sameId(a.id, id) && !a.acknowledge);
 /** Raised at or after `since` (epoch ms); an alarm without a readable time is not counted as news. */
-export const raisedSince = (a: Event, since: number) => { const t = Date.parse(a.time); return Number.isFinite(t) && t >= since; };
+export const raisedSince = (a: Event, since: number) => {
+  const t = Date.parse(a.time);
+  return Number.isFinite(t) && t >= since;
+};
 const byUrgency = (a: AlarmNotice, b: AlarmNotice) => a.priority - b.priority || b.id - a.id;
 
 /** The notice of one alarm, or the summary of several ("12 new alarms, 3 P1"). */
@@ -154,14 +171,27 @@ export function noticeFor(alarms: readonly Event[], kind: AlarmNotice['kind'], i
   const top = sorted[0];
   const p1 = sorted.filter((a) => a.priority <= P1).length;
   if (kind === 'alarm') {
-    return { id, kind, alarmIds: [top.id], priority: top.priority, title: `P${top.priority} alarm: ${pointOf(top)}`, message: top.message, sticky: p1 > 0, version };
+    return {
+      id,
+      kind,
+      alarmIds: [top.id],
+      priority: top.priority,
+      title: `P${top.priority} alarm: ${pointOf(top)}`,
+      message: top.message,
+      sticky: p1 > 0,
+      version,
+    };
   }
   const n = sorted.length;
   return {
-    id, kind, alarmIds: sorted.map((a) => a.id), priority: top.priority,
+    id,
+    kind,
+    alarmIds: sorted.map((a) => a.id),
+    priority: top.priority,
     title: `${n} new alarm${n === 1 ? '' : 's'}${p1 ? `, ${p1} P1` : ''}`,
     message: `Most urgent: P${top.priority} ${pointOf(top)}${top.message ? ` (${top.message})` : ''}`,
-    sticky: p1 > 0, version,
+    sticky: p1 > 0,
+    version,
   };
 }
 
@@ -186,7 +216,10 @@ export function addToBoard(board: NoticeBoard, batch: readonly Event[], open: re
     const s = noticeFor(all, 'summary', id, ++seq);
     return { board: { notices: [s], seq }, changed: [s] };
   }
-  const added = [...fresh].sort(compareAlarms).map((a) => { const id = ++seq; return noticeFor([a], 'alarm', id, id); });
+  const added = [...fresh].sort(compareAlarms).map((a) => {
+    const id = ++seq;
+    return noticeFor([a], 'alarm', id, id);
+  });
   return { board: { notices: [...board.notices, ...added].sort(byUrgency), seq }, changed: added };
 }
 
@@ -198,7 +231,10 @@ export function pruneBoard(board: NoticeBoard, open: readonly Event[]): { board:
   const changed: AlarmNotice[] = [];
   for (const n of board.notices) {
     const still = n.alarmIds.map((id) => unseen(open, id)).filter((a): a is Event => !!a);
-    if (still.length === n.alarmIds.length) { notices.push(n); continue; }
+    if (still.length === n.alarmIds.length) {
+      notices.push(n);
+      continue;
+    }
     dirty = true;
     if (!still.length) continue;
     const r = noticeFor(still, n.kind, n.id, ++seq);
@@ -231,8 +267,7 @@ const alarmsSetup = setup({
     processAlarm: notProvided<AlarmAction, ProcessRequest>('processAlarm'),
   },
   guards: {
-    knownUnacknowledged: ({ context, event }) =>
-      event.type === 'alarm.acknowledge' && context.alarms.some((a) => sameId(a.id, event.id) && !a.acknowledge),
+    knownUnacknowledged: ({ context, event }) => event.type === 'alarm.acknowledge' && context.alarms.some((a) => sameId(a.id, event.id) && !a.acknowledge),
     known: ({ context, event }) => event.type === 'alarm.process' && context.alarms.some((a) => sameId(a.id, event.id)),
   },
   actions: {
@@ -281,13 +316,21 @@ const alarmsSetup = setup({
       const gone = context.board.notices.some((n) => n.id === event.id && n.version === event.version && !n.sticky);
       return gone ? { board: { ...context.board, notices: context.board.notices.filter((n) => n.id !== event.id) } } : {};
     }),
-    dismissNotice: assign(({ context, event }) => (event.type === 'notice.dismiss' && context.board.notices.some((n) => n.id === event.id)
-      ? { board: { ...context.board, notices: context.board.notices.filter((n) => n.id !== event.id) } } : {})),
+    dismissNotice: assign(({ context, event }) =>
+      event.type === 'notice.dismiss' && context.board.notices.some((n) => n.id === event.id)
+        ? { board: { ...context.board, notices: context.board.notices.filter((n) => n.id !== event.id) } }
+        : {},
+    ),
     clearNotices: assign(({ context }) => (context.board.notices.length ? { board: { ...context.board, notices: [] } } : {})),
   },
 });
 
-interface Settled { gathered: Event[]; board: NoticeBoard; startGather: boolean; expire: AlarmNotice[] }
+interface Settled {
+  gathered: Event[];
+  board: NoticeBoard;
+  startGather: boolean;
+  expire: AlarmNotice[];
+}
 /** After the open list changed: what is still news, and the board without what someone has seen to. */
 function settle(context: AlarmsContext, alarms: readonly Event[], raised: readonly Event[]): Settled {
   // an alarm gathered before, cleared and raised again within one batch, is news at its new raising (as one by one)
@@ -305,8 +348,21 @@ function schedule(enqueue: { raise: (e: AlarmsEvent, o: { delay: number }) => vo
 
 /** A command's answer is applied like the broadcast fact (and buffered when a snapshot is in flight). */
 const outcome = (toFact: (event: any) => AlarmFact, what: 'acknowledged' | 'processed') => [
-  { guard: stateIn({ feed: 'syncing' }), target: 'ready', actions: [{ type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: true }) }, { type: 'commandDone' as const, params: { what } }] },
-  { target: 'ready', actions: [{ type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: false }) }, { type: 'commandDone' as const, params: { what } }] },
+  {
+    guard: stateIn({ feed: 'syncing' }),
+    target: 'ready',
+    actions: [
+      { type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: true }) },
+      { type: 'commandDone' as const, params: { what } },
+    ],
+  },
+  {
+    target: 'ready',
+    actions: [
+      { type: 'applyOutcome' as const, params: ({ event }: { event: any }) => ({ fact: toFact(event), buffer: false }) },
+      { type: 'commandDone' as const, params: { what } },
+    ],
+  },
 ];
 const replaceWith = (get: (event: any) => Event[]) => ({ type: 'replaceAlarms' as const, params: ({ event }: { event: any }) => ({ alarms: get(event) }) });
 
@@ -329,7 +385,16 @@ export const alarmsMachine = alarmsSetup.createMachine({
     // last session cannot take down a notice of the next)
     'session.ended': {
       target: ['.feed.live', '.command.ready'],
-      actions: assign(({ context }) => ({ alarms: [], serverCount: null, pending: [], error: null, baselined: false, openedAt: null, gathered: [], board: { notices: [], seq: context.board.seq } })),
+      actions: assign(({ context }) => ({
+        alarms: [],
+        serverCount: null,
+        pending: [],
+        error: null,
+        baselined: false,
+        openedAt: null,
+        gathered: [],
+        board: { notices: [], seq: context.board.seq },
+      })),
     },
     'session.started': { actions: assign(({ event }) => ({ openedAt: typeof event.at === 'number' && Number.isFinite(event.at) ? event.at : null })) },
   },

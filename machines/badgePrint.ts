@@ -11,7 +11,9 @@ export interface BadgePrintInput {
   /** When the badge was last printed, if it was. */
   printedAt: string | null;
 }
-export interface BadgePrintContext extends BadgePrintInput { error: string | null }
+export interface BadgePrintContext extends BadgePrintInput {
+  error: string | null;
+}
 export type BadgePrintEvent = { type: 'badge.print' };
 
 export const badgePrintMachine = setup({

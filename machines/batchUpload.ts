@@ -7,16 +7,43 @@
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { errorText, notProvided } from './notProvided';
 
-export interface BatchRowError { row: number; employeeNo?: string; field: string; message: string }
-export interface BatchPreview {
-  id: number; fileName: string; template: string; total: number; valid: number; creates: number; updates: number;
-  invalidRows: number; errors: BatchRowError[];
+export interface BatchRowError {
+  row: number;
+  employeeNo?: string;
+  field: string;
+  message: string;
 }
-export interface BatchProgress { done: number; total: number; created: number; updated: number; failed: number }
-export interface BatchResult extends BatchProgress { errors: number }
-export interface PreviewInput { templateId: number; file: Blob; fileName: string }
+export interface BatchPreview {
+  id: number;
+  fileName: string;
+  template: string;
+  total: number;
+  valid: number;
+  creates: number;
+  updates: number;
+  invalidRows: number;
+  errors: BatchRowError[];
+}
+export interface BatchProgress {
+  done: number;
+  total: number;
+  created: number;
+  updated: number;
+  failed: number;
+}
+export interface BatchResult extends BatchProgress {
+  errors: number;
+}
+export interface PreviewInput {
+  templateId: number;
+  file: Blob;
+  fileName: string;
+}
 /** What the preview actor rejects with: the server's message and the fields it named (`file`, `templateId`). */
-export interface BatchFailure { message: string; violations?: { field: string; message: string }[] }
+export interface BatchFailure {
+  message: string;
+  violations?: { field: string; message: string }[];
+}
 
 export type BatchUploadEvent =
   | { type: 'batch.preview'; templateId: number; file: Blob; fileName: string }
@@ -52,9 +79,11 @@ export const batchUploadMachine = setup({
     importable: ({ context }) => (context.preview?.valid ?? 0) > 0,
   },
   actions: {
-    take: assign(({ event }) => (event.type === 'batch.preview'
-      ? { templateId: event.templateId, fileName: event.fileName, preview: null, progress: null, result: null, error: null, violations: [] }
-      : {})),
+    take: assign(({ event }) =>
+      event.type === 'batch.preview'
+        ? { templateId: event.templateId, fileName: event.fileName, preview: null, progress: null, result: null, error: null, violations: [] }
+        : {},
+    ),
     clear: assign({ fileName: null, preview: null, progress: null, result: null, error: null, violations: [] }),
   },
 }).createMachine({
@@ -102,7 +131,12 @@ export const batchUploadMachine = setup({
         src: 'import',
         input: ({ context }) => ({ uploadId: context.preview?.id ?? 0 }),
         onDone: { target: 'imported', actions: assign({ result: ({ event }) => event.output }) },
-        onError: { target: 'previewed', actions: assign({ error: ({ event }) => errorText(event.error, 'The import was interrupted. Run it again: rows already imported are matched, not repeated.') }) },
+        onError: {
+          target: 'previewed',
+          actions: assign({
+            error: ({ event }) => errorText(event.error, 'The import was interrupted. Run it again: rows already imported are matched, not repeated.'),
+          }),
+        },
       },
     },
     imported: {

@@ -3,8 +3,14 @@
 // validated MyKad read. The socket is injected (`socket`), so tests and the replay tool run it headless.
 import { assign, emit, fromCallback, setup, type ActorRefFrom, type CallbackActorLogic, type SnapshotFrom } from 'xstate';
 import {
-  CONNECTOR_DELAY_MS, CONNECTOR_PORTS, DEVICE_MESSAGES, invalidVersionMessage, parseConnectorMessage, readCardMessage,
-  type ConnectorCommand, type MyKad,
+  CONNECTOR_DELAY_MS,
+  CONNECTOR_PORTS,
+  DEVICE_MESSAGES,
+  invalidVersionMessage,
+  parseConnectorMessage,
+  readCardMessage,
+  type ConnectorCommand,
+  type MyKad,
 } from '../contract';
 
 // ---------- types ----------
@@ -56,12 +62,12 @@ export type CardConnectorEvent =
   | { type: 'cardConnector.read' }
   | ConnectorFact;
 
-export type CardConnectorEmitted =
-  | { type: 'card.read'; card: MyKad }
-  | { type: 'cardConnector.failed'; message: string };
+export type CardConnectorEmitted = { type: 'card.read'; card: MyKad } | { type: 'cardConnector.failed'; message: string };
 
 export type ConnectorSocketCommand = { type: 'socket.send'; message: ConnectorCommand };
-export interface ConnectorSocketInput { port: number }
+export interface ConnectorSocketInput {
+  port: number;
+}
 export interface CardConnectorInput {
   /** Ports to try; the contract's three by default (tests may narrow them). */
   ports?: readonly number[];
@@ -76,18 +82,29 @@ const notProvidedSocket = (): CallbackActorLogic<ConnectorSocketCommand, Connect
 export function factOf(message: ReturnType<typeof parseConnectorMessage> & { ok: true }): ConnectorFact {
   const m = message.message;
   switch (m.type) {
-    case 'connecting': return { type: 'connector.connecting' };
-    case 'connected': return { type: 'connector.connected' };
-    case 'disconnected': return { type: 'connector.disconnected' };
-    case 'version_valid': return { type: 'version.accepted' };
+    case 'connecting':
+      return { type: 'connector.connecting' };
+    case 'connected':
+      return { type: 'connector.connected' };
+    case 'disconnected':
+      return { type: 'connector.disconnected' };
+    case 'version_valid':
+      return { type: 'version.accepted' };
     // the connector itself refuses us: it is the wrong version for this console
-    case 'invalid_version': return { type: 'version.rejected', version: m.version };
-    case 'reader_connected': return { type: 'reader.connected' };
-    case 'reader_disconnected': return { type: 'reader.disconnected' };
-    case 'card_inserted': return { type: 'card.inserted' };
-    case 'card_removed': return { type: 'card.removed' };
-    case 'reading_data': return { type: 'card.readStarted' };
-    case 'data_received': return { type: 'card.dataReceived', card: m.data };
+    case 'invalid_version':
+      return { type: 'version.rejected', version: m.version };
+    case 'reader_connected':
+      return { type: 'reader.connected' };
+    case 'reader_disconnected':
+      return { type: 'reader.disconnected' };
+    case 'card_inserted':
+      return { type: 'card.inserted' };
+    case 'card_removed':
+      return { type: 'card.removed' };
+    case 'reading_data':
+      return { type: 'card.readStarted' };
+    case 'data_received':
+      return { type: 'card.dataReceived', card: m.data };
   }
 }
 
@@ -129,11 +146,12 @@ const receive = connectorSetup.enqueueActions(({ event, enqueue }) => {
   else enqueue.raise({ type: 'message.rejected', reason: parsed.error });
 });
 
-const report = (message: string | ((e: CardConnectorEvent) => string)) => connectorSetup.enqueueActions(({ event, enqueue }) => {
-  const text = typeof message === 'string' ? message : message(event);
-  enqueue.assign({ error: text });
-  enqueue.emit({ type: 'cardConnector.failed', message: text });
-});
+const report = (message: string | ((e: CardConnectorEvent) => string)) =>
+  connectorSetup.enqueueActions(({ event, enqueue }) => {
+    const text = typeof message === 'string' ? message : message(event);
+    enqueue.assign({ error: text });
+    enqueue.emit({ type: 'cardConnector.failed', message: text });
+  });
 
 const askToRead = connectorSetup.enqueueActions(({ enqueue }) => {
   enqueue.assign({ error: null });
@@ -175,10 +193,7 @@ export const cardConnectorMachine = connectorSetup.createMachine({
         src: 'socket',
         input: ({ context }) => ({ port: context.ports[context.index] }),
         // a socket that cannot even be created counts as a port that does not answer
-        onError: [
-          { guard: 'hasNextPort', target: 'pausing', actions: 'nextPort' },
-          { target: 'serviceMissing' },
-        ],
+        onError: [{ guard: 'hasNextPort', target: 'pausing', actions: 'nextPort' }, { target: 'serviceMissing' }],
       },
       initial: 'opening',
       states: {
@@ -187,10 +202,7 @@ export const cardConnectorMachine = connectorSetup.createMachine({
           on: {
             'socket.opened': { target: 'open', actions: assign({ port: ({ context }) => context.ports[context.index] }) },
             // §4: the next port after a pause; after the last one, the guide message
-            'socket.closed': [
-              { guard: 'hasNextPort', target: '#cardConnector.pausing', actions: 'nextPort' },
-              { target: '#cardConnector.serviceMissing' },
-            ],
+            'socket.closed': [{ guard: 'hasNextPort', target: '#cardConnector.pausing', actions: 'nextPort' }, { target: '#cardConnector.serviceMissing' }],
           },
         },
         open: {
@@ -287,13 +299,19 @@ export const cardConnectorMachine = connectorSetup.createMachine({
       after: { connectorDelay: 'attempt' },
     },
     serviceMissing: {
-      entry: [assign({ message: DEVICE_MESSAGES.connectorMissing, port: null }), emit({ type: 'cardConnector.failed', message: DEVICE_MESSAGES.connectorMissing })],
+      entry: [
+        assign({ message: DEVICE_MESSAGES.connectorMissing, port: null }),
+        emit({ type: 'cardConnector.failed', message: DEVICE_MESSAGES.connectorMissing }),
+      ],
     },
     closed: {
       entry: [assign({ message: DEVICE_MESSAGES.connectFailed, link: null }), emit({ type: 'cardConnector.failed', message: DEVICE_MESSAGES.connectFailed })],
     },
     outdated: {
-      entry: [assign({ message: DEVICE_MESSAGES.connectorOutdated, link: null }), emit({ type: 'cardConnector.failed', message: DEVICE_MESSAGES.connectorOutdated })],
+      entry: [
+        assign({ message: DEVICE_MESSAGES.connectorOutdated, link: null }),
+        emit({ type: 'cardConnector.failed', message: DEVICE_MESSAGES.connectorOutdated }),
+      ],
     },
   },
 });

@@ -5,7 +5,12 @@
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { errorText, notProvided } from './notProvided';
 
-export interface CommandContext { command: string | null; input: unknown; result: unknown; error: string | null }
+export interface CommandContext {
+  command: string | null;
+  input: unknown;
+  result: unknown;
+  error: string | null;
+}
 /** `input`: what the command needs besides its name (a row's id, the list's filters), given to `run` as it is. */
 export type CommandEvent = { type: 'command.run'; command: string; input?: unknown };
 export type CommandEmitted = { type: 'command.done'; command: string; result: unknown } | { type: 'command.failed'; command: string; error: string };
@@ -27,16 +32,24 @@ export const commandMachine = setup({
         input: ({ context }) => (context.input === undefined ? { command: context.command ?? '' } : { command: context.command ?? '', input: context.input }),
         onDone: {
           target: 'done',
-          actions: [assign({ result: ({ event }) => event.output, error: null }), emit(({ context, event }) => ({ type: 'command.done' as const, command: context.command ?? '', result: event.output }))],
+          actions: [
+            assign({ result: ({ event }) => event.output, error: null }),
+            emit(({ context, event }) => ({ type: 'command.done' as const, command: context.command ?? '', result: event.output })),
+          ],
         },
         onError: {
           target: 'failed',
-          actions: [assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }), emit(({ context }) => ({ type: 'command.failed' as const, command: context.command ?? '', error: context.error ?? '' }))],
+          actions: [
+            assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }),
+            emit(({ context }) => ({ type: 'command.failed' as const, command: context.command ?? '', error: context.error ?? '' })),
+          ],
         },
       },
     },
     done: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } } },
-    failed: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input, error: null }) } } },
+    failed: {
+      on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input, error: null }) } },
+    },
   },
 });
 

@@ -4,8 +4,17 @@
 // `messages` (the WebSocket at /api/messages) come from src/transport, tests or the replay tool.
 import { assign, emit, enqueueActions, fromCallback, setup, type ActorRefFrom, type CallbackActorLogic, type SnapshotFrom } from 'xstate';
 import {
-  COMPANION_PORTS, COMPANION_PROBE_TIMEOUT_MS, CompanionCommand, DEVICE_MESSAGES, backoffMs, parseCompanionReply, validate,
-  type BadgeVisitor, type CompanionReply, type FilePayload, type PhotoPurpose,
+  COMPANION_PORTS,
+  COMPANION_PROBE_TIMEOUT_MS,
+  CompanionCommand,
+  DEVICE_MESSAGES,
+  backoffMs,
+  parseCompanionReply,
+  validate,
+  type BadgeVisitor,
+  type CompanionReply,
+  type FilePayload,
+  type PhotoPurpose,
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
@@ -60,10 +69,18 @@ export type CompanionEmitted =
 
 /** What the machine sends to its `messages` actor. */
 export type CompanionSocketCommand = { type: 'socket.send'; message: CompanionCommand };
-export interface ProbeInput { port: number }
-export interface MessagesInput { port: number }
-export interface ShuffleInput { ports: readonly number[] }
-export interface CompanionInput { /** Candidate ports; the contract's ten by default (tests may narrow them). */ ports?: readonly number[] }
+export interface ProbeInput {
+  port: number;
+}
+export interface MessagesInput {
+  port: number;
+}
+export interface ShuffleInput {
+  ports: readonly number[];
+}
+export interface CompanionInput {
+  /** Candidate ports; the contract's ten by default (tests may narrow them). */ ports?: readonly number[];
+}
 
 // ---------- pure helpers ----------
 /** The shuffled order, trusted only as far as it is a permutation of the candidates; anything missing is appended. */
@@ -290,7 +307,10 @@ export const companionMachine = companionSetup.createMachine({
             // connected once the companion has said who it is
             'socket.message': [
               {
-                guard: ({ event }) => { const p = parseCompanionReply(event.data); return p.ok && p.message.type === 'hello'; },
+                guard: ({ event }) => {
+                  const p = parseCompanionReply(event.data);
+                  return p.ok && p.message.type === 'hello';
+                },
                 target: 'connected',
                 actions: [
                   assign(({ event }) => {
@@ -299,7 +319,12 @@ export const companionMachine = companionSetup.createMachine({
                     return { version: m.version, capabilities: m.capabilities, error: null };
                   }),
                   'resetAttempts',
-                  emit(({ context }) => ({ type: 'companion.connected' as const, port: context.port!, version: context.version!, capabilities: context.capabilities })),
+                  emit(({ context }) => ({
+                    type: 'companion.connected' as const,
+                    port: context.port!,
+                    version: context.version!,
+                    capabilities: context.capabilities,
+                  })),
                 ],
               },
               {
@@ -317,18 +342,9 @@ export const companionMachine = companionSetup.createMachine({
           tags: ['usable'],
           on: {
             'socket.message': { actions: handleReply },
-            'companion.capturePhoto': [
-              { guard: 'canCapture', actions: sendCommand },
-              { actions: unsupported('capture photos') },
-            ],
-            'companion.printBadge': [
-              { guard: 'canPrint', actions: sendCommand },
-              { actions: unsupported('print badges') },
-            ],
-            'companion.notify': [
-              { guard: 'canNotify', actions: sendCommand },
-              { actions: unsupported('show notifications') },
-            ],
+            'companion.capturePhoto': [{ guard: 'canCapture', actions: sendCommand }, { actions: unsupported('capture photos') }],
+            'companion.printBadge': [{ guard: 'canPrint', actions: sendCommand }, { actions: unsupported('print badges') }],
+            'companion.notify': [{ guard: 'canNotify', actions: sendCommand }, { actions: unsupported('show notifications') }],
           },
         },
       },

@@ -7,8 +7,15 @@ import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstat
 import { DOOR_QR_RENEW_GRACE_MS, type DoorQrCode, type DoorQrRow } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
-export interface DoorQrTurn { id: number; on: boolean }
-export interface DoorQrContext { doors: DoorQrRow[] | null; turning: DoorQrTurn | null; error: string | null }
+export interface DoorQrTurn {
+  id: number;
+  on: boolean;
+}
+export interface DoorQrContext {
+  doors: DoorQrRow[] | null;
+  turning: DoorQrTurn | null;
+  error: string | null;
+}
 export type DoorQrEvent = { type: 'doorQr.turn'; id: number; on: boolean } | { type: 'doorQr.reload' };
 export type DoorQrEmitted = { type: 'doorQr.turned'; id: number; on: boolean };
 
@@ -65,10 +72,22 @@ export const selectQrError = (s: DoorQrSnapshot) => s.context.error;
 // ---------- one door's code ----------
 
 /** A code as it arrived, with the clock's reading then (the renewal is timed from it). */
-export interface DoorQrAnswer { code: DoorQrCode; now: number }
+export interface DoorQrAnswer {
+  code: DoorQrCode;
+  now: number;
+}
 /** Why no code: a violation of the credential (said with the field's name) or another failure. */
-export interface DoorQrProblem { violation: boolean; message: string }
-export interface DoorQrCodeContext { doorId: number; credential: string | null; answer: DoorQrAnswer | null; problem: DoorQrProblem | null; notice: string | null }
+export interface DoorQrProblem {
+  violation: boolean;
+  message: string;
+}
+export interface DoorQrCodeContext {
+  doorId: number;
+  credential: string | null;
+  answer: DoorQrAnswer | null;
+  problem: DoorQrProblem | null;
+  notice: string | null;
+}
 export type DoorQrCodeEvent =
   | { type: 'qr.ask'; credential: string }
   /** the server's `/dynamic-qr` notice for a door (a new period, or a new secret) */
@@ -85,11 +104,13 @@ export const doorQrCodeMachine = setup({
   actors: { code: notProvided<DoorQrAnswer, { doorId: number; credential: string }>('code') },
   delays: {
     // the next period's code comes with the server's notice; without one soon after this one ends, read it anyway
-    renew: ({ context }) => (context.answer ? Math.max(0, Date.parse(context.answer.code.validTo) - context.answer.now) + DOOR_QR_RENEW_GRACE_MS : DOOR_QR_RENEW_GRACE_MS),
+    renew: ({ context }) =>
+      context.answer ? Math.max(0, Date.parse(context.answer.code.validTo) - context.answer.now) + DOOR_QR_RENEW_GRACE_MS : DOOR_QR_RENEW_GRACE_MS,
   },
   guards: {
     // two servers announce the same period with the same code; a new secret in the same period has a new one
-    isNews: ({ context, event }) => event.type === 'qr.noticed' && event.doorId === context.doorId && event.code !== context.notice && context.credential !== null,
+    isNews: ({ context, event }) =>
+      event.type === 'qr.noticed' && event.doorId === context.doorId && event.code !== context.notice && context.credential !== null,
   },
 }).createMachine({
   id: 'doorQrCode',
@@ -97,7 +118,12 @@ export const doorQrCodeMachine = setup({
   initial: 'idle',
   on: {
     'qr.ask': { target: '.asking', reenter: true, actions: assign({ credential: ({ event }) => event.credential, answer: null, problem: null }) },
-    'qr.noticed': { guard: 'isNews', target: '.asking', reenter: true, actions: assign({ notice: ({ event }) => (event.type === 'qr.noticed' ? event.code : null) }) },
+    'qr.noticed': {
+      guard: 'isNews',
+      target: '.asking',
+      reenter: true,
+      actions: assign({ notice: ({ event }) => (event.type === 'qr.noticed' ? event.code : null) }),
+    },
   },
   states: {
     idle: {},

@@ -3,8 +3,15 @@
 // the view to save (`download.ready`) | failed with why. Cancel stops the fetch (its request is aborted). One at a time.
 import { assign, emit, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 
-export interface DownloadProgress { done: number; total: number }
-export interface DownloadContext { input: unknown; progress: DownloadProgress | null; error: string | null }
+export interface DownloadProgress {
+  done: number;
+  total: number;
+}
+export interface DownloadContext {
+  input: unknown;
+  progress: DownloadProgress | null;
+  error: string | null;
+}
 export type DownloadEvent =
   | { type: 'download.start'; input: unknown }
   | { type: 'download.cancel' }
@@ -17,13 +24,19 @@ export type DownloadEmitted = { type: 'download.ready'; blob: Blob; filename: st
 export const downloadMachine = setup({
   types: { context: {} as DownloadContext, events: {} as DownloadEvent, emitted: {} as DownloadEmitted },
   // the screen provides it (src/system/readActors.ts): it streams the file and sends back progress and its end
-  actors: { fetch: fromCallback<DownloadEvent, any>(() => { throw new Error('download: the fetch actor was not provided'); }) },
+  actors: {
+    fetch: fromCallback<DownloadEvent, any>(() => {
+      throw new Error('download: the fetch actor was not provided');
+    }),
+  },
 }).createMachine({
   id: 'download',
   context: { input: null, progress: null, error: null },
   initial: 'idle',
   states: {
-    idle: { on: { 'download.start': { target: 'running', actions: assign({ input: ({ event }) => event.input, progress: { done: 0, total: 0 }, error: null }) } } },
+    idle: {
+      on: { 'download.start': { target: 'running', actions: assign({ input: ({ event }) => event.input, progress: { done: 0, total: 0 }, error: null }) } },
+    },
     running: {
       tags: ['busy'],
       invoke: { id: 'fetch', src: 'fetch', input: ({ context }: { context: DownloadContext }) => context.input },
@@ -33,14 +46,20 @@ export const downloadMachine = setup({
         'download.finished': [
           { guard: ({ event }) => !!event.error, target: 'failed', actions: assign({ error: ({ event }) => event.error ?? null, progress: null }) },
           {
-            guard: ({ event }) => !!event.file, target: 'idle',
-            actions: [assign({ progress: null }), emit(({ event }) => ({ type: 'download.ready' as const, blob: event.file!.blob, filename: event.file!.filename }))],
+            guard: ({ event }) => !!event.file,
+            target: 'idle',
+            actions: [
+              assign({ progress: null }),
+              emit(({ event }) => ({ type: 'download.ready' as const, blob: event.file!.blob, filename: event.file!.filename })),
+            ],
           },
           { target: 'idle', actions: assign({ progress: null }) },
         ],
       },
     },
-    failed: { on: { 'download.start': { target: 'running', actions: assign({ input: ({ event }) => event.input, progress: { done: 0, total: 0 }, error: null }) } } },
+    failed: {
+      on: { 'download.start': { target: 'running', actions: assign({ input: ({ event }) => event.input, progress: { done: 0, total: 0 }, error: null }) } },
+    },
   },
 });
 

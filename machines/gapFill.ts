@@ -21,8 +21,7 @@ export type GapFillEvent = { type: 'gap.fill'; afterId: number };
 export type GapFillEmitted = { type: 'gap.filled'; events: Event[] };
 /** A spawned read's answer (`xstate.done.actor.<id>`) or failure. */
 type ReadEvent =
-  | { type: `xstate.done.actor.${string}`; actorId: string; output: Event[] }
-  | { type: `xstate.error.actor.${string}`; actorId: string; error: unknown };
+  { type: `xstate.done.actor.${string}`; actorId: string; output: Event[] } | { type: `xstate.error.actor.${string}`; actorId: string; error: unknown };
 
 export const gapFillMachine = setup({
   types: { context: {} as GapFillContext, events: {} as GapFillEvent | ReadEvent, emitted: {} as GapFillEmitted },

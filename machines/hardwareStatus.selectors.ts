@@ -2,8 +2,14 @@
 import type { HardwareKind } from '../contract';
 import type { ControllerState, DeviceStatus, DoorState, HardwareStatusSnapshot } from './hardwareStatus';
 
-export const selectStatusOf = (id: string | number) => (s: HardwareStatusSnapshot): string | undefined => s.context.statuses[String(id)]?.status;
-export const selectDoorStatusOf = (id: string | number) => (s: HardwareStatusSnapshot): string | undefined => s.context.doors[String(id)]?.doorStatus;
+export const selectStatusOf =
+  (id: string | number) =>
+  (s: HardwareStatusSnapshot): string | undefined =>
+    s.context.statuses[String(id)]?.status;
+export const selectDoorStatusOf =
+  (id: string | number) =>
+  (s: HardwareStatusSnapshot): string | undefined =>
+    s.context.doors[String(id)]?.doorStatus;
 
 const byName = <T extends { id: string | number; name: string | null }>(a: T, b: T) =>
   (a.name ?? '').localeCompare(b.name ?? '') || String(a.id).localeCompare(String(b.id));
@@ -22,8 +28,12 @@ export const selectControllers = (s: HardwareStatusSnapshot): ControllerState[] 
   return v;
 };
 /** Devices of one kind known from status codes (interfaces, readers, inputs, outputs). */
-export const selectDevicesOfKind = (kind: HardwareKind) => (s: HardwareStatusSnapshot): DeviceStatus[] =>
-  Object.values(s.context.statuses).filter((d) => d.kind === kind).sort(byName);
+export const selectDevicesOfKind =
+  (kind: HardwareKind) =>
+  (s: HardwareStatusSnapshot): DeviceStatus[] =>
+    Object.values(s.context.statuses)
+      .filter((d) => d.kind === kind)
+      .sort(byName);
 /** Door counts per doorStatus, for the dashboard widget. */
 export const selectDoorStatusCounts = (s: HardwareStatusSnapshot): Record<string, number> => {
   const out: Record<string, number> = {};

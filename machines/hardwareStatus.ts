@@ -4,8 +4,13 @@
 // the event's source.
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import {
-  normaliseStatus, statusOfCode,
-  type ControllerHeartbeat, type HardwareKind, type HardwareStatus, type HardwareStatusPush, type RealtimeEvent,
+  normaliseStatus,
+  statusOfCode,
+  type ControllerHeartbeat,
+  type HardwareKind,
+  type HardwareStatus,
+  type HardwareStatusPush,
+  type RealtimeEvent,
 } from '../contract';
 import type { HardwareFact, HardwareFacts } from './socket';
 
@@ -16,9 +21,22 @@ export type HardwareStatusEvent =
   | { type: 'hardware.statusesLoaded'; statuses: HardwareStatus[] }
   | { type: 'session.ended' };
 
-export interface DeviceStatus { id: string | number; name: string | null; status: string; kind?: HardwareKind }
-export interface DoorState { id: string | number; name: string | null; doorStatus: string }
-export interface ControllerState { id: string | number; name: string | null; status: string | undefined }
+export interface DeviceStatus {
+  id: string | number;
+  name: string | null;
+  status: string;
+  kind?: HardwareKind;
+}
+export interface DoorState {
+  id: string | number;
+  name: string | null;
+  doorStatus: string;
+}
+export interface ControllerState {
+  id: string | number;
+  name: string | null;
+  status: string | undefined;
+}
 
 export interface HardwareStatusContext {
   /** by String(id) */
@@ -32,9 +50,12 @@ export interface HardwareStatusContext {
 export function withPush(statuses: Record<string, DeviceStatus>, push: HardwareStatusPush | HardwareStatus): Record<string, DeviceStatus> {
   const key = String(push.id);
   const prev = statuses[key];
-  const name = 'name' in push && push.name != null ? push.name : prev?.name ?? null;
+  const name = 'name' in push && push.name != null ? push.name : (prev?.name ?? null);
   const code = statusOfCode(push.status);
-  return { ...statuses, [key]: { id: push.id, name, status: normaliseStatus(push.status), ...(code ? { kind: code.kind } : prev?.kind ? { kind: prev.kind } : {}) } };
+  return {
+    ...statuses,
+    [key]: { id: push.id, name, status: normaliseStatus(push.status), ...(code ? { kind: code.kind } : prev?.kind ? { kind: prev.kind } : {}) },
+  };
 }
 
 /** An event with a §4 status code sets its source's status; any other event changes nothing. */
@@ -59,7 +80,8 @@ export function applyHardwareFact(context: HardwareStatusContext, fact: Hardware
       const statuses = withEvent(context.statuses, fact.event);
       return statuses === context.statuses ? context : { ...context, statuses };
     }
-    case 'hardware.statusPushed': return { ...context, statuses: withPush(context.statuses, fact.status) };
+    case 'hardware.statusPushed':
+      return { ...context, statuses: withPush(context.statuses, fact.status) };
     case 'door.heartbeatReceived':
       return {
         ...context,
@@ -68,7 +90,8 @@ export function applyHardwareFact(context: HardwareStatusContext, fact: Hardware
           [String(fact.door.id)]: { id: fact.door.id, name: fact.door.name ?? null, doorStatus: normaliseStatus(fact.door.doorStatus ?? 'closed') },
         },
       };
-    case 'controller.heartbeatReceived': return { ...context, controllers: withControllers(context.controllers, fact.controllers) };
+    case 'controller.heartbeatReceived':
+      return { ...context, controllers: withControllers(context.controllers, fact.controllers) };
   }
 }
 
@@ -78,9 +101,9 @@ export const hardwareStatusMachine = setup({
   types: { context: {} as HardwareStatusContext, events: {} as HardwareStatusEvent },
   actions: {
     // only the socket's facts come here (the transitions below): one, or a batch in order
-    applyFact: assign(({ context, event }) => (event.type === 'facts.received'
-      ? event.facts.reduce(applyHardwareFact, context)
-      : applyHardwareFact(context, event as HardwareFact))),
+    applyFact: assign(({ context, event }) =>
+      event.type === 'facts.received' ? event.facts.reduce(applyHardwareFact, context) : applyHardwareFact(context, event as HardwareFact),
+    ),
   },
 }).createMachine({
   id: 'hardwareStatus',

@@ -9,12 +9,16 @@ import { TOKEN_A, TOKEN_B, NOW } from '../model-tests/fixtures';
 
 const left = createMachine({ id: 'left', initial: 'off', states: { off: { on: { flip: 'on' } }, on: { on: { flip: 'off' } } } });
 const right = setup({}).createMachine({
-  id: 'right', initial: 'idle',
+  id: 'right',
+  initial: 'idle',
   states: { idle: { on: { poke: { target: 'poked', actions: sendTo(({ system }) => system.get('left'), { type: 'flip' }) } } }, poked: {} },
 });
 const pair = setup({ actors: { left, right } }).createMachine({
   id: 'pair',
-  invoke: [{ id: 'left', systemId: 'left', src: 'left' }, { id: 'right', src: 'right' }],
+  invoke: [
+    { id: 'left', systemId: 'left', src: 'left' },
+    { id: 'right', src: 'right' },
+  ],
 });
 
 describe('createJournal', () => {
@@ -42,7 +46,12 @@ describe('createJournal', () => {
     expect(poke.event).toEqual({ type: 'poke', body: { accessToken: REDACTED, nested: [{ password: REDACTED }] } });
     expect(heard).toContainEqual(poke); // what onEntry hears is redacted too
     expect(j.entries().find((e) => e.event.type === 'poke')).toBe(poke); // redacted once, then kept
-    const lines = j.toNdjson().trim().split('\n').slice(1).map((l) => Object.keys(JSON.parse(l)));
+    const lines = j
+      .toNdjson()
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => Object.keys(JSON.parse(l)));
     expect(lines.every((keys) => keys.join() === 'seq,at,actor,event,state' || keys.join() === 'seq,at,actor,event,source,state')).toBe(true);
     expect(j.toNdjson()).not.toContain('plain-secret');
   });
@@ -96,7 +105,8 @@ describe('createJournal', () => {
   it('records the status of actors that are not machines and exports NDJSON the parser accepts', async () => {
     const j = createJournal({ now: () => 5 });
     const m = setup({ actors: { load: fromPromise(async () => ({ token: TOKEN_A })) } }).createMachine({
-      initial: 'loading', states: { loading: { invoke: { id: 'load', src: 'load', onDone: 'done' } }, done: {} },
+      initial: 'loading',
+      states: { loading: { invoke: { id: 'load', src: 'load', onDone: 'done' } }, done: {} },
     });
     createActor(m, { inspect: j.inspect }).start();
     await new Promise((r) => setTimeout(r, 0));
@@ -118,14 +128,18 @@ describe('createJournal', () => {
 
 describe('redact', () => {
   it('replaces passwords, tokens and authorization values at any depth', () => {
-    expect(redact({ a: [{ password: 'x1', oldPassword: 'x2', newPassword: 'x3', authorization: 'Bearer abc', accessToken: 'q', token: 'plain' }] }))
-      .toEqual({ a: [{ password: REDACTED, oldPassword: REDACTED, newPassword: REDACTED, authorization: REDACTED, accessToken: REDACTED, token: REDACTED }] });
+    expect(redact({ a: [{ password: 'x1', oldPassword: 'x2', newPassword: 'x3', authorization: 'Bearer abc', accessToken: 'q', token: 'plain' }] })).toEqual({
+      a: [{ password: REDACTED, oldPassword: REDACTED, newPassword: REDACTED, authorization: REDACTED, accessToken: REDACTED, token: REDACTED }],
+    });
   });
 
-  it('takes a service account\'s API key out of its field and out of any text, keeping its key id (issue 11)', () => {
+  it("takes a service account's API key out of its field and out of any text, keeping its key id (issue 11)", () => {
     const key = `gh_0123456789ab_${'A1b2-C3d_'.repeat(4)}xyzQ789`;
     expect(key).toMatch(API_KEY_PATTERN);
-    const out = redact({ output: { id: 4, name: 'Gate controller', apiKey: key }, message: `Key ${key} issued.` }) as { output: { apiKey: string }; message: string };
+    const out = redact({ output: { id: 4, name: 'Gate controller', apiKey: key }, message: `Key ${key} issued.` }) as {
+      output: { apiKey: string };
+      message: string;
+    };
     expect(out.output.apiKey).toBe(REDACTED);
     expect(out.message).toBe(`Key gh_0123456789ab_${REDACTED} issued.`);
     expect(JSON.stringify(out)).not.toContain(key.slice(16));
@@ -148,8 +162,11 @@ describe('redact', () => {
   it('makes errors, dates, actor-like objects and cycles JSON-safe', () => {
     const cyc: Record<string, unknown> = { n: 1 };
     cyc.self = cyc;
-    expect(redact({ e: new Error('Wrong username or password'), d: new Date(0), f: () => 1, cyc }))
-      .toEqual({ e: { name: 'Error', message: 'Wrong username or password' }, d: '1970-01-01T00:00:00.000Z', cyc: { n: 1, self: '[circular]' } });
+    expect(redact({ e: new Error('Wrong username or password'), d: new Date(0), f: () => 1, cyc })).toEqual({
+      e: { name: 'Error', message: 'Wrong username or password' },
+      d: '1970-01-01T00:00:00.000Z',
+      cyc: { n: 1, self: '[circular]' },
+    });
   });
 });
 
@@ -162,8 +179,7 @@ describe('the replay screen actor', () => {
     root.system.get('tabs')!.send({ type: 'route.visited', path: '/monitor/replay', title: 'Replay', cache: true });
     return j.toNdjson();
   })();
-  const loaded = async (actor: ReturnType<typeof createActor<typeof replayViewerMachine>>) =>
-    waitFor(actor, (s) => !s.hasTag('busy'));
+  const loaded = async (actor: ReturnType<typeof createActor<typeof replayViewerMachine>>) => waitFor(actor, (s) => !s.hasTag('busy'));
 
   it('loads and replays a journal, and filters its timeline by machine', async () => {
     const actor = createActor(replayViewerMachine).start();
@@ -171,10 +187,29 @@ describe('the replay screen actor', () => {
     const s = await loaded(actor);
     expect(s.context).toMatchObject({ name: 'a.ndjson', error: null });
     expect(s.context.result?.ok).toBe(true);
-    expect(selectJournalActors(s.context)).toEqual([ROOT_ACTOR, 'tabs', 'tour', 'companion', 'shuffle', 'cardConnector', 'alarms', 'hardwareStatus', 'options', 'views', 'socket.events', 'socket.central', 'socket.visitor', 'session', 'restore']);
+    expect(selectJournalActors(s.context)).toEqual([
+      ROOT_ACTOR,
+      'tabs',
+      'tour',
+      'companion',
+      'shuffle',
+      'cardConnector',
+      'alarms',
+      'hardwareStatus',
+      'options',
+      'views',
+      'socket.events',
+      'socket.central',
+      'socket.visitor',
+      'session',
+      'restore',
+    ]);
     actor.send({ type: 'filter.set', actor: 'tabs' });
     const timeline = selectTimeline(actor.getSnapshot().context);
-    expect(timeline.map((t) => [t.entry.event.type, t.step?.replayed, t.diverged])).toEqual([['xstate.init', 'open', false], ['route.visited', 'open', false]]);
+    expect(timeline.map((t) => [t.entry.event.type, t.step?.replayed, t.diverged])).toEqual([
+      ['xstate.init', 'open', false],
+      ['route.visited', 'open', false],
+    ]);
   });
 
   it('refuses an invalid file with its line and keeps the journal already loaded', async () => {
@@ -195,6 +230,10 @@ describe('the replay screen actor', () => {
     const actor = createActor(replayViewerMachine).start();
     actor.send({ type: 'journal.load', name: 't.ndjson', text: lines.join('\n') });
     const s = await loaded(actor);
-    expect(selectTimeline(s.context).filter((t) => t.diverged).map((t) => t.line)).toEqual([lines.length]);
+    expect(
+      selectTimeline(s.context)
+        .filter((t) => t.diverged)
+        .map((t) => t.line),
+    ).toEqual([lines.length]);
   });
 });

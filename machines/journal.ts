@@ -3,8 +3,15 @@
 // re-runs such a journal through the same machines (the CLI `npm run replay` and the console's replay screen).
 import { SimulatedClock, assign, fromPromise, setup, type AnyActorLogic, type AnyEventObject, type AnyStateMachine, type InspectionEvent } from 'xstate';
 import {
-  APP_VERSION, JOURNAL_CAPACITY, ROOT_ACTOR, journalHeader, parseJournal, redact,
-  type JournalEntry, type JournalHeader, type ParsedJournal,
+  APP_VERSION,
+  JOURNAL_CAPACITY,
+  ROOT_ACTOR,
+  journalHeader,
+  parseJournal,
+  redact,
+  type JournalEntry,
+  type JournalHeader,
+  type ParsedJournal,
 } from '../contract';
 import { errorText } from './notProvided';
 import { resourceFormMachine } from './resourceForm';
@@ -51,7 +58,11 @@ type Ref = { sessionId: string; id?: string; systemId?: string; logic?: unknown;
  * mostly never read cost the page a fifth of its time. Events are not changed after they are sent, so the copy
  * made later is the same; the ring held the raw event already (it pairs the snapshot with it).
  */
-interface Slot { entry: Omit<JournalEntry, 'state' | 'event'> & { state?: unknown; event?: JournalEntry['event'] }; raw: AnyEventObject; weight: number }
+interface Slot {
+  entry: Omit<JournalEntry, 'state' | 'event'> & { state?: unknown; event?: JournalEntry['event'] };
+  raw: AnyEventObject;
+  weight: number;
+}
 
 /**
  * What an event holds, in the ring's units: a batch (the socket's `socket.messages`, a machine's `facts.received`)
@@ -72,7 +83,7 @@ function entryOf(slot: Slot): JournalEntry {
 }
 
 function labelOf(ref: Ref, rootId: string): string {
-  return ref.systemId ?? (ref.sessionId === rootId ? ROOT_ACTOR : ref.id ?? ref.sessionId);
+  return ref.systemId ?? (ref.sessionId === rootId ? ROOT_ACTOR : (ref.id ?? ref.sessionId));
 }
 
 /** A state machine (as opposed to a promise/callback/observable implementation an embedding provides). */
@@ -254,9 +265,13 @@ export function shouldFeed(entry: Pick<JournalEntry, 'event' | 'source'>): boole
 
 /** Key order does not matter for a state value. */
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : x)) ?? 'undefined';
+  return (
+    JSON.stringify(v, (_k, x) =>
+      x && typeof x === 'object' && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : x,
+    ) ?? 'undefined'
+  );
 }
 const show = (v: unknown) => canonical(v);
 
@@ -279,7 +294,9 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
   if (!first) return { ok: false, kind: 'invalid', line: 1, message: 'the journal has a header but no events' };
   if (first.entry.seq !== 1 || first.entry.actor !== ROOT_ACTOR || first.entry.event.type !== 'xstate.init') {
     return {
-      ok: false, kind: 'invalid', line: first.line,
+      ok: false,
+      kind: 'invalid',
+      line: first.line,
       message: `line ${first.line} is seq ${first.entry.seq} (${first.entry.actor} ← ${first.entry.event.type}): a replay starts from the system's start (seq 1, ${ROOT_ACTOR} ← xstate.init); this journal's beginning was dropped or cleared`,
     };
   }
@@ -335,9 +352,12 @@ export function replayJournal(input: string | readonly string[] | ParsedJournal,
         const matches = sameEvent && canonical(got.state) === canonical(w.entry.state);
         steps.push({ line: w.line, actor, event: w.entry.event.type, fed: w.fed, recorded: w.entry.state, replayed: got.state, matches });
         if (!matches) {
-          diverge(w.line, sameEvent
-            ? `line ${w.line}: ${actor} after ${w.entry.event.type} is ${show(got.state)} in the replay, the journal says ${show(w.entry.state)}`
-            : `line ${w.line}: the journal has ${actor} ← ${w.entry.event.type}, the replay processed ${actor} ← ${got.event.type} there`);
+          diverge(
+            w.line,
+            sameEvent
+              ? `line ${w.line}: ${actor} after ${w.entry.event.type} is ${show(got.state)} in the replay, the journal says ${show(w.entry.state)}`
+              : `line ${w.line}: the journal has ${actor} ← ${w.entry.event.type}, the replay processed ${actor} ← ${got.event.type} there`,
+          );
         }
       }
     }
@@ -408,9 +428,7 @@ export interface ReplayViewerContext {
 }
 
 export type ReplayViewerEvent =
-  | { type: 'journal.load'; name: string; text: string }
-  | { type: 'journal.errorDismissed' }
-  | { type: 'filter.set'; actor: string | null };
+  { type: 'journal.load'; name: string; text: string } | { type: 'journal.errorDismissed' } | { type: 'filter.set'; actor: string | null };
 
 /** Loads a journal as the CLI does (same parser, same replay) and keeps it for the timeline. */
 export const replayViewerMachine = setup({
@@ -471,8 +489,7 @@ export interface TimelineStep {
 }
 
 /** The machines (systemIds, the root, implementation actors) the loaded journal speaks of, in first-seen order. */
-export const selectJournalActors = (ctx: ReplayViewerContext): string[] =>
-  ctx.result ? [...new Set(ctx.result.journal.lines.map((l) => l.entry.actor))] : [];
+export const selectJournalActors = (ctx: ReplayViewerContext): string[] => (ctx.result ? [...new Set(ctx.result.journal.lines.map((l) => l.entry.actor))] : []);
 
 /** The loaded journal's lines under the machine filter, each with its replay outcome. */
 export function selectTimeline(ctx: ReplayViewerContext): TimelineStep[] {

@@ -73,7 +73,7 @@ describe('a journal with lists and forms', () => {
     expect(r.steps.every((s) => s.matches)).toBe(true);
   });
 
-  it('diverges on the line where a view\'s recorded state differs from the replayed one', async () => {
+  it("diverges on the line where a view's recorded state differs from the replayed one", async () => {
     const lines = (await recordedSession()).trimEnd().split('\n');
     const at = lines.findIndex((l) => l.includes('"actor":"list:identities#1"') && l.includes('"list.selectionChanged"'));
     expect(at).toBeGreaterThan(0);

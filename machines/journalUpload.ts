@@ -14,7 +14,10 @@ export interface DecideInput {
   carried: boolean | null;
 }
 /** Whether this session is recorded, and the id of this page's recording of it. */
-export interface Decision { sampled: boolean; recording: string }
+export interface Decision {
+  sampled: boolean;
+  recording: string;
+}
 
 export interface UploadInput {
   token: string;
@@ -25,9 +28,15 @@ export interface UploadInput {
   upTo: number | null;
 }
 /** The highest seq the server now holds (`after` when there was nothing to send). */
-export interface UploadOutput { through: number }
+export interface UploadOutput {
+  through: number;
+}
 /** What an upload rejects with: `permanent` when retrying cannot help (the server refused the chunk or the session). */
-export interface UploadFailure { message: string; status?: number; permanent: boolean }
+export interface UploadFailure {
+  message: string;
+  status?: number;
+  permanent: boolean;
+}
 
 export type JournalUploadEvent =
   /** The glue saw a session begin (sign-in, restored session, or a client switch: `switched`), at journal seq `atSeq`. */
@@ -55,7 +64,8 @@ export interface JournalUploadContext {
 }
 
 const isPermanent = (error: unknown) => !!error && typeof error === 'object' && (error as Partial<UploadFailure>).permanent === true;
-const messageOf = (error: unknown) => (error && typeof error === 'object' && typeof (error as UploadFailure).message === 'string' ? (error as UploadFailure).message : String(error));
+const messageOf = (error: unknown) =>
+  error && typeof error === 'object' && typeof (error as UploadFailure).message === 'string' ? (error as UploadFailure).message : String(error);
 
 export const journalUploadMachine = setup({
   types: {

@@ -16,7 +16,10 @@ export const selectNaming = (api: string, ids: readonly number[]) => (s: Options
 };
 
 /** One picker's search (undefined while it is closed). */
-export const selectSearchOf = (key: string) => (s: OptionsSnapshot): PickerSearch | undefined => s.context.searches[key];
+export const selectSearchOf =
+  (key: string) =>
+  (s: OptionsSnapshot): PickerSearch | undefined =>
+    s.context.searches[key];
 
 /** Grows each time the cache is dropped (sign-out, another client): a picker on screen names its ids again. */
 export const selectEpoch = (s: OptionsSnapshot) => s.context.epoch;

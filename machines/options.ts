@@ -12,10 +12,22 @@ import { OPTION_BATCH_MS, OPTION_IDS_MAX, OPTION_LABELS_MAX, OPTION_SEARCH_PAUSE
 import { notProvided } from './notProvided';
 
 /** A row a picker offers: its title, and what tells it apart from a row of the same title (the server's `detail`). */
-export interface PickOption { id: number; label: string; detail?: string | null }
-export interface LookupInput { api: string; ids: number[] }
-export interface SearchInput { api: string; q: string }
-export interface OptionAnswer { items: PickOption[] }
+export interface PickOption {
+  id: number;
+  label: string;
+  detail?: string | null;
+}
+export interface LookupInput {
+  api: string;
+  ids: number[];
+}
+export interface SearchInput {
+  api: string;
+  q: string;
+}
+export interface OptionAnswer {
+  items: PickOption[];
+}
 
 /** One open picker's search. */
 export interface PickerSearch {
@@ -138,7 +150,11 @@ const optionsSetup = setup({
 });
 
 /** The picker's search for its typed text: the older request is stopped, a new child asks. */
-function launch(c: OptionsContext, key: string, enqueue: { stopChild: (id: string) => void; spawnChild: (src: 'search', o: { id: string; input: SearchInput }) => void }): OptionsContext {
+function launch(
+  c: OptionsContext,
+  key: string,
+  enqueue: { stopChild: (id: string) => void; spawnChild: (src: 'search', o: { id: string; input: SearchInput }) => void },
+): OptionsContext {
   const s = c.searches[key];
   if (s.child) enqueue.stopChild(s.child);
   const seq = c.seq + 1;
@@ -173,45 +189,54 @@ export const optionsMachine = optionsSetup.createMachine({
     },
     // a finished child is let go of (spawned children stay in the snapshot until stopped)
     'xstate.done.actor.*': {
-      actions: ['release', optionsSetup.assign(({ context, event }) => {
-        if (!('output' in event)) return {};
-        const { actorId, output } = event as { actorId: string; output: OptionAnswer };
-        const lookup = context.lookups[actorId];
-        if (lookup) {
-          const named = new Map(output.items.map((o) => [o.id, o.label]));
-          const add = Object.fromEntries(lookup.ids.map((id) => [String(id), named.get(id) ?? null]));
-          const { [actorId]: _done, ...lookups } = context.lookups;
+      actions: [
+        'release',
+        optionsSetup.assign(({ context, event }) => {
+          if (!('output' in event)) return {};
+          const { actorId, output } = event as { actorId: string; output: OptionAnswer };
+          const lookup = context.lookups[actorId];
+          if (lookup) {
+            const named = new Map(output.items.map((o) => [o.id, o.label]));
+            const add = Object.fromEntries(lookup.ids.map((id) => [String(id), named.get(id) ?? null]));
+            const { [actorId]: _done, ...lookups } = context.lookups;
+            return {
+              labels: { ...context.labels, [lookup.api]: withLabels(context.labels[lookup.api] ?? {}, add) },
+              details: { ...context.details, [lookup.api]: withLabels(context.details[lookup.api] ?? {}, detailsOf(output.items)) },
+              asking: without(context.asking, lookup.api, lookup.ids),
+              lookups,
+            };
+          }
+          const key = Object.keys(context.searches).find((k) => context.searches[k].child === actorId);
+          if (key === undefined) return {};
+          const s = context.searches[key];
           return {
-            labels: { ...context.labels, [lookup.api]: withLabels(context.labels[lookup.api] ?? {}, add) },
-            details: { ...context.details, [lookup.api]: withLabels(context.details[lookup.api] ?? {}, detailsOf(output.items)) },
-            asking: without(context.asking, lookup.api, lookup.ids),
-            lookups,
+            // what a search answers names those rows too
+            labels: {
+              ...context.labels,
+              [s.api]: withLabels(context.labels[s.api] ?? {}, Object.fromEntries(output.items.map((o) => [String(o.id), o.label]))),
+            },
+            details: { ...context.details, [s.api]: withLabels(context.details[s.api] ?? {}, detailsOf(output.items)) },
+            searches: { ...context.searches, [key]: { ...s, items: output.items, answered: s.asking, asking: null, child: null, failed: false } },
           };
-        }
-        const key = Object.keys(context.searches).find((k) => context.searches[k].child === actorId);
-        if (key === undefined) return {};
-        const s = context.searches[key];
-        return {
-          // what a search answers names those rows too
-          labels: { ...context.labels, [s.api]: withLabels(context.labels[s.api] ?? {}, Object.fromEntries(output.items.map((o) => [String(o.id), o.label]))) },
-          details: { ...context.details, [s.api]: withLabels(context.details[s.api] ?? {}, detailsOf(output.items)) },
-          searches: { ...context.searches, [key]: { ...s, items: output.items, answered: s.asking, asking: null, child: null, failed: false } },
-        };
-      })],
+        }),
+      ],
     },
     // a failed look-up leaves its ids unnamed (the picker shows `#id`); a failed search keeps the last answer
     'xstate.error.actor.*': {
-      actions: ['release', optionsSetup.assign(({ context, event }) => {
-        const { actorId } = event as { actorId: string };
-        const lookup = context.lookups[actorId];
-        if (lookup) {
-          const { [actorId]: _failed, ...lookups } = context.lookups;
-          return { asking: without(context.asking, lookup.api, lookup.ids), lookups };
-        }
-        const key = Object.keys(context.searches).find((k) => context.searches[k].child === actorId);
-        if (key === undefined) return {};
-        return { searches: { ...context.searches, [key]: { ...context.searches[key], asking: null, child: null, failed: true } } };
-      })],
+      actions: [
+        'release',
+        optionsSetup.assign(({ context, event }) => {
+          const { actorId } = event as { actorId: string };
+          const lookup = context.lookups[actorId];
+          if (lookup) {
+            const { [actorId]: _failed, ...lookups } = context.lookups;
+            return { asking: without(context.asking, lookup.api, lookup.ids), lookups };
+          }
+          const key = Object.keys(context.searches).find((k) => context.searches[k].child === actorId);
+          if (key === undefined) return {};
+          return { searches: { ...context.searches, [key]: { ...context.searches[key], asking: null, child: null, failed: true } } };
+        }),
+      ],
     },
     // sign-out, expiry or another client: nothing asked or answered for the last one may remain
     'session.ended': {

@@ -55,7 +55,8 @@ export const readingMachine = setup({
   on: {
     'read.changed': { actions: 'wait' },
     'read.restart': {
-      target: '.loading', reenter: true,
+      target: '.loading',
+      reenter: true,
       actions: assign(({ context, event }) => ({ input: event.input === undefined ? context.input : event.input, output: null, error: null })),
     },
   },

@@ -15,7 +15,10 @@ export interface ResourceFormContext {
   action: string | null;
 }
 
-export interface ResourceFormInput { id?: number; resource?: string }
+export interface ResourceFormInput {
+  id?: number;
+  resource?: string;
+}
 
 export type ResourceFormEvent =
   | { type: 'form.submit'; values: unknown }
@@ -27,9 +30,19 @@ export type ResourceFormEvent =
 /** `shown`: values of the answer shown once (a new API key), when the resource has any. */
 export type ResourceFormEmitted = { type: 'form.saved'; id: number; shown?: Record<string, string> } | { type: 'form.acted'; action: string };
 
-export interface SaveInput { id: number | null; values: unknown }
-export interface Saved { id: number; shown?: Record<string, string> }
-export interface ActInput { id: number; action: string; input: Record<string, unknown> }
+export interface SaveInput {
+  id: number | null;
+  values: unknown;
+}
+export interface Saved {
+  id: number;
+  shown?: Record<string, string>;
+}
+export interface ActInput {
+  id: number;
+  action: string;
+  input: Record<string, unknown>;
+}
 
 /** The violations list of a rejected save (the api client passes the 400 body's list through), else []. */
 export function violationsOf(error: unknown): Violation[] {
@@ -103,7 +116,10 @@ export const resourceFormMachine = setup({
           return { id: context.id ?? 0, action: event.action, input: event.input };
         },
         // the record as the action left it (a status, who decided): the page shows it, nothing typed is lost
-        onDone: { target: 'editing', actions: [assign(({ event }) => ({ values: event.output })), emit(({ context }) => ({ type: 'form.acted' as const, action: context.action ?? '' }))] },
+        onDone: {
+          target: 'editing',
+          actions: [assign(({ event }) => ({ values: event.output })), emit(({ context }) => ({ type: 'form.acted' as const, action: context.action ?? '' }))],
+        },
         onError: {
           target: 'editing',
           actions: assign(({ event }) => {
@@ -126,7 +142,11 @@ export const resourceFormMachine = setup({
           target: 'saved',
           actions: [
             assign(({ event }) => ({ id: event.output.id })),
-            emit(({ event }) => (event.output.shown ? { type: 'form.saved' as const, id: event.output.id, shown: event.output.shown } : { type: 'form.saved' as const, id: event.output.id })),
+            emit(({ event }) =>
+              event.output.shown
+                ? { type: 'form.saved' as const, id: event.output.id, shown: event.output.shown }
+                : { type: 'form.saved' as const, id: event.output.id },
+            ),
           ],
         },
         onError: {
@@ -154,7 +174,9 @@ export function createResourceFormMachine(actors: {
   save: PromiseActorLogic<Saved, SaveInput>;
   act?: PromiseActorLogic<unknown, ActInput>;
 }) {
-  return resourceFormMachine.provide({ actors: { save: actors.save, ...(actors.load ? { load: actors.load } : {}), ...(actors.act ? { act: actors.act } : {}) } });
+  return resourceFormMachine.provide({
+    actors: { save: actors.save, ...(actors.load ? { load: actors.load } : {}), ...(actors.act ? { act: actors.act } : {}) },
+  });
 }
 
 export type ResourceFormActor = ActorRefFrom<typeof resourceFormMachine>;

@@ -4,7 +4,13 @@ import { assertEvent, assign, setup, type ActorRefFrom, type PromiseActorLogic, 
 import { PAGE_SIZE, type PageOf, type SortSpec } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
-export interface ListQueryInput { resource: string; page: number; size: number; sort: SortSpec[]; filters: Record<string, string> }
+export interface ListQueryInput {
+  resource: string;
+  page: number;
+  size: number;
+  sort: SortSpec[];
+  filters: Record<string, string>;
+}
 
 export interface ResourceListContext {
   resource: string;
@@ -42,7 +48,9 @@ export function isValidPage(page: unknown): page is number {
   return Number.isInteger(page) && (page as number) >= 0;
 }
 export function isValidSort(sort: unknown): sort is SortSpec[] {
-  return Array.isArray(sort) && sort.every((s) => s && typeof s.field === 'string' && /^[A-Za-z][\w.]*$/.test(s.field) && (s.dir === 'asc' || s.dir === 'desc'));
+  return (
+    Array.isArray(sort) && sort.every((s) => s && typeof s.field === 'string' && /^[A-Za-z][\w.]*$/.test(s.field) && (s.dir === 'asc' || s.dir === 'desc'))
+  );
 }
 export function isValidFilters(filters: unknown): filters is Record<string, string> {
   return !!filters && typeof filters === 'object' && !Array.isArray(filters) && Object.values(filters).every((v) => typeof v === 'string');
@@ -128,8 +136,19 @@ export const resourceListMachine = listSetup.createMachine({
         id: 'fetchPage',
         src: 'fetchPage',
         input: ({ context }) => queryOf(context),
-        onDone: { target: 'ready', actions: assign(({ event }) => ({ items: event.output.items, total: event.output.total, totalIsAtLeast: !!event.output.totalIsAtLeast, error: null })) },
-        onError: { target: 'failed', actions: assign(({ event }) => ({ items: [], total: 0, totalIsAtLeast: false, error: errorText(event.error, 'Could not load the list') })) },
+        onDone: {
+          target: 'ready',
+          actions: assign(({ event }) => ({
+            items: event.output.items,
+            total: event.output.total,
+            totalIsAtLeast: !!event.output.totalIsAtLeast,
+            error: null,
+          })),
+        },
+        onError: {
+          target: 'failed',
+          actions: assign(({ event }) => ({ items: [], total: 0, totalIsAtLeast: false, error: errorText(event.error, 'Could not load the list') })),
+        },
       },
     },
     ready: {

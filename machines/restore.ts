@@ -23,7 +23,11 @@ export type RestoreEnding =
   /** the server came back without it (the image did not open, or the server stopped during the restore) */
   | { kind: 'notRestored'; problem: string };
 
-export interface RestoreContext { started: RestoreStarted | null; late: boolean; ending: RestoreEnding | null }
+export interface RestoreContext {
+  started: RestoreStarted | null;
+  late: boolean;
+  ending: RestoreEnding | null;
+}
 export type RestoreEvent = { type: 'restore.started'; started: RestoreStarted };
 export type RestoreEmitted = { type: 'restore.settled'; ending: RestoreEnding };
 

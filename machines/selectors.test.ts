@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { sessionMachine, type RestoredToken } from './session';
 import {
-  selectClientId, selectHeldPrivileges, selectIsBusy, selectIsRestoring, selectIsSignedIn, selectNotice, selectPrivilegeEntries,
-  selectRedirect, selectSettings, selectSignInError, selectUser, selectDisplayZone, selectLocale, selectPhonePlaceholder,
+  selectClientId,
+  selectHeldPrivileges,
+  selectIsBusy,
+  selectIsRestoring,
+  selectIsSignedIn,
+  selectNotice,
+  selectPrivilegeEntries,
+  selectRedirect,
+  selectSettings,
+  selectSignInError,
+  selectUser,
+  selectDisplayZone,
+  selectLocale,
+  selectPhonePlaceholder,
 } from './session.selectors';
 import { tabsMachine } from './tabs';
 import { resourceListMachine, type ListQueryInput } from './resourceList';
@@ -17,14 +29,26 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 describe('session selectors', () => {
   it('read a restoring, then signed-in session', async () => {
     let release!: (v: RestoredToken) => void;
-    const actor = createActor(sessionMachine.provide({
-      actors: { restoreSession: fromPromise(() => new Promise<RestoredToken>((r) => { release = r; })), fetchMe: fromPromise(async () => ME) },
-    }), { input: {} }).start();
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          restoreSession: fromPromise(
+            () =>
+              new Promise<RestoredToken>((r) => {
+                release = r;
+              }),
+          ),
+          fetchMe: fromPromise(async () => ME),
+        },
+      }),
+      { input: {} },
+    ).start();
     expect(selectIsRestoring(actor.getSnapshot())).toBe(true);
     expect(selectIsBusy(actor.getSnapshot())).toBe(true);
     expect(selectIsSignedIn(actor.getSnapshot())).toBe(false);
     release({ token: TOKEN_A, now: NOW });
-    await tick(); await tick();
+    await tick();
+    await tick();
     const s = actor.getSnapshot();
     expect(selectIsRestoring(s)).toBe(false);
     expect(selectIsSignedIn(s)).toBe(true);
@@ -36,12 +60,19 @@ describe('session selectors', () => {
     expect(selectHeldPrivileges(s)).toEqual(new Set(['0.1', '9.2.0']));
   });
 
-  it('give every phone field one placeholder, an example number of the selected client\'s country (issue 29)', async () => {
+  it("give every phone field one placeholder, an example number of the selected client's country (issue 29)", async () => {
     const signedIn = async (user: typeof USER) => {
-      const actor = createActor(sessionMachine.provide({
-        actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => ({ ...ME, user })) },
-      }), { input: {} }).start();
-      await tick(); await tick();
+      const actor = createActor(
+        sessionMachine.provide({
+          actors: {
+            restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })),
+            fetchMe: fromPromise(async () => ({ ...ME, user })),
+          },
+        }),
+        { input: {} },
+      ).start();
+      await tick();
+      await tick();
       return actor.getSnapshot();
     };
     // the client's zone decides over the user's own
@@ -51,22 +82,29 @@ describe('session selectors', () => {
   });
 
   it('memoise the held privileges per privileges array', async () => {
-    const actor = createActor(sessionMachine.provide({
-      actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => ME) },
-    }), { input: {} }).start();
-    await tick(); await tick();
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => ME) },
+      }),
+      { input: {} },
+    ).start();
+    await tick();
+    await tick();
     const a = selectHeldPrivileges(actor.getSnapshot());
     actor.send({ type: 'session.noticeDismissed' }); // a new snapshot, same privileges array
     expect(selectHeldPrivileges(actor.getSnapshot())).toBe(a);
   });
 
   it('read the sign-in error, the expiry notice and the redirect', async () => {
-    const actor = createActor(sessionMachine.provide({
-      actors: {
-        restoreSession: fromPromise<RestoredToken>(async () => ({ token: null, now: NOW })),
-        signIn: fromPromise(async () => LOGIN_A),
-      },
-    }), { input: {} }).start();
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: {
+          restoreSession: fromPromise<RestoredToken>(async () => ({ token: null, now: NOW })),
+          signIn: fromPromise(async () => LOGIN_A),
+        },
+      }),
+      { input: {} },
+    ).start();
     await tick();
     actor.send({ type: 'session.signIn', username: '', password: 'x' });
     expect(selectSignInError(actor.getSnapshot())).toMatch(/^username /);
@@ -80,13 +118,20 @@ describe('session selectors', () => {
   });
 
   it('read the zone times are shown in (profile, else client, else browser) and the language', async () => {
-    const meWith = (timezone: string, clientTimezone: string | null, locale?: string): MeResponse =>
-      ({ ...ME, user: { ...USER, timezone, clientTimezone }, settings: locale ? { locale } : {} });
+    const meWith = (timezone: string, clientTimezone: string | null, locale?: string): MeResponse => ({
+      ...ME,
+      user: { ...USER, timezone, clientTimezone },
+      settings: locale ? { locale } : {},
+    });
     const zoneOf = async (me: MeResponse) => {
-      const actor = createActor(sessionMachine.provide({
-        actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => me) },
-      }), { input: {} }).start();
-      await tick(); await tick();
+      const actor = createActor(
+        sessionMachine.provide({
+          actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token: TOKEN_A, now: NOW })), fetchMe: fromPromise(async () => me) },
+        }),
+        { input: {} },
+      ).start();
+      await tick();
+      await tick();
       return actor.getSnapshot();
     };
     expect(selectDisplayZone(await zoneOf(meWith('Asia/Kolkata', 'Europe/London')), 'America/Los_Angeles')).toBe('Asia/Kolkata');
@@ -102,7 +147,10 @@ describe('tabs selectors', () => {
     const actor = createActor(tabsMachine, { input: {} }).start();
     actor.send({ type: 'route.visited', path: '/dashboard', title: 'Dashboard', cache: true });
     actor.send({ type: 'route.visited', path: '/profile', title: 'Profile', cache: false });
-    expect(selectViews(actor.getSnapshot())).toEqual([{ path: '/dashboard', title: 'Dashboard' }, { path: '/profile', title: 'Profile' }]);
+    expect(selectViews(actor.getSnapshot())).toEqual([
+      { path: '/dashboard', title: 'Dashboard' },
+      { path: '/profile', title: 'Profile' },
+    ]);
     expect(selectCachedPaths(actor.getSnapshot())).toEqual(['/dashboard']);
   });
 });
@@ -110,19 +158,39 @@ describe('tabs selectors', () => {
 describe('resource list pager', () => {
   const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i + 1 }));
   it('names the exact total and the last page when the server counted every row', () => {
-    expect(pagerOf({ items: rows(20), total: 45, totalIsAtLeast: false, page: 1, size: 20 }))
-      .toEqual({ from: 21, to: 40, total: 45, atLeast: false, pages: 3, lastPage: 2, hasNext: true });
+    expect(pagerOf({ items: rows(20), total: 45, totalIsAtLeast: false, page: 1, size: 20 })).toEqual({
+      from: 21,
+      to: 40,
+      total: 45,
+      atLeast: false,
+      pages: 3,
+      lastPage: 2,
+      hasNext: true,
+    });
     expect(pagerOf({ items: rows(5), total: 45, totalIsAtLeast: false, page: 2, size: 20 })).toMatchObject({ from: 41, to: 45, hasNext: false });
     expect(pagerOf({ items: [], total: 0, totalIsAtLeast: false, page: 0, size: 20 })).toMatchObject({ from: 0, to: 0, pages: 1, lastPage: 0, hasNext: false });
   });
   it('says "at least" with no last page while the total is a lower bound, and still lets the operator go on', () => {
-    expect(pagerOf({ items: rows(20), total: 10_000, totalIsAtLeast: true, page: 0, size: 20 }))
-      .toEqual({ from: 1, to: 20, total: 10_000, atLeast: true, pages: 500, lastPage: null, hasNext: true });
+    expect(pagerOf({ items: rows(20), total: 10_000, totalIsAtLeast: true, page: 0, size: 20 })).toEqual({
+      from: 1,
+      to: 20,
+      total: 10_000,
+      atLeast: true,
+      pages: 500,
+      lastPage: null,
+      hasNext: true,
+    });
     expect(pagerOf({ items: rows(20), total: 12_021, totalIsAtLeast: true, page: 600, size: 20 })).toMatchObject({ from: 12_001, to: 12_020, hasNext: true });
   });
   it('reads the pager from the list actor once a page has come', async () => {
-    const actor = createActor(resourceListMachine.provide({ actors: { fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(async () => ({ items: rows(20), total: 10_000, totalIsAtLeast: true, page: 0, size: 20 })) } }),
-      { input: { resource: 'identities', size: 20 } }).start();
+    const actor = createActor(
+      resourceListMachine.provide({
+        actors: {
+          fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(async () => ({ items: rows(20), total: 10_000, totalIsAtLeast: true, page: 0, size: 20 })),
+        },
+      }),
+      { input: { resource: 'identities', size: 20 } },
+    ).start();
     await new Promise((r) => setTimeout(r, 0));
     expect(selectPager(actor.getSnapshot())).toMatchObject({ total: 10_000, atLeast: true, lastPage: null, hasNext: true });
   });

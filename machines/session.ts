@@ -4,8 +4,19 @@ import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom 
 import { jwtDecode } from 'jwt-decode';
 import type { Infer } from 'superstruct';
 import {
-  LOGIN_MODE, LoginRequest, ProfileUpdate, SESSION_EXPIRED_MESSAGE, SelectClientRequest, Settings, validate,
-  type AvatarColor, type LoginMode, type LoginResponse, type MeResponse, type PrivilegeEntry, type User,
+  LOGIN_MODE,
+  LoginRequest,
+  ProfileUpdate,
+  SESSION_EXPIRED_MESSAGE,
+  SelectClientRequest,
+  Settings,
+  validate,
+  type AvatarColor,
+  type LoginMode,
+  type LoginResponse,
+  type MeResponse,
+  type PrivilegeEntry,
+  type User,
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
@@ -49,7 +60,10 @@ const CLIENT_SWITCH_LISTENERS = ['alarms', 'hardwareStatus', 'options', ...SESSI
 // ---------- types ----------
 
 /** What the storage reader gives back, with the injected clock's reading: the machine never reads the wall clock. */
-export interface RestoredToken { token: string | null; now: number }
+export interface RestoredToken {
+  token: string | null;
+  now: number;
+}
 /** A login or client switch: the server's answer plus the clock's now when it arrived. */
 export type Authenticated = LoginResponse & { now: number };
 /** Written to storage on sign-in (§3): jwt, the grant list (as `{priviledges}`), roles, username, clientId, user. */
@@ -86,7 +100,9 @@ export interface SessionContext {
   settingsBeforeSave: Settings | null;
 }
 
-export interface SessionInput { loginMode?: LoginMode }
+export interface SessionInput {
+  loginMode?: LoginMode;
+}
 
 export type SettingsPatch = Partial<Settings>;
 
@@ -168,7 +184,7 @@ const sessionSetup = setup({
     callLogout: (_, _params: { token: string | null }) => {},
     noteExpired: assign(({ event }) => ({
       notice: SESSION_EXPIRED_MESSAGE,
-      redirect: event.type === 'session.expired' ? event.path ?? null : null,
+      redirect: event.type === 'session.expired' ? (event.path ?? null) : null,
       endedBy: 'expiry' as const,
     })),
     /** Before the session's user is forgotten: the return address, if any, is theirs. */
@@ -348,7 +364,10 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
       initial: 'active',
       after: { tokenExpiry: { target: '.validating' } },
       on: {
-        'session.signOut': { target: 'signedOut', actions: ['rememberWhoEnded', 'endSession', assign({ notice: null, redirect: null, error: null, endedBy: 'signOut' as const })] },
+        'session.signOut': {
+          target: 'signedOut',
+          actions: ['rememberWhoEnded', 'endSession', assign({ notice: null, redirect: null, error: null, endedBy: 'signOut' as const })],
+        },
         'session.expired': { target: 'signedOut', actions: ['rememberWhoEnded', 'endSession', 'noteExpired'] },
         'session.redirectHandled': { actions: assign({ redirect: null }) },
         'session.noticeDismissed': { actions: assign({ notice: null }) },
@@ -363,12 +382,15 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               { target: 'switchingClient', actions: assign({ error: null }) },
             ],
             'session.updateProfile': [
-              { guard: 'profileInvalid', actions: assign(({ event }) => {
-                assertEvent(event, 'session.updateProfile');
-                const { type: _t, ...body } = event;
-                const r = validate(body, ProfileUpdate);
-                return { error: r.ok ? null : firstViolation(r.violations) };
-              }) },
+              {
+                guard: 'profileInvalid',
+                actions: assign(({ event }) => {
+                  assertEvent(event, 'session.updateProfile');
+                  const { type: _t, ...body } = event;
+                  const r = validate(body, ProfileUpdate);
+                  return { error: r.ok ? null : firstViolation(r.violations) };
+                }),
+              },
               { target: 'savingProfile', actions: assign({ error: null }) },
             ],
             'session.updateSettings': [

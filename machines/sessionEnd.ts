@@ -6,24 +6,21 @@ import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstat
 import type { EndSessionsResult } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
-export interface SessionEndContext { ids: number[]; error: string | null; result: EndSessionsResult | null }
+export interface SessionEndContext {
+  ids: number[];
+  error: string | null;
+  result: EndSessionsResult | null;
+}
 
-export type SessionEndEvent =
-  | { type: 'sessions.end'; ids: number[] }
-  | { type: 'sessions.confirm' }
-  | { type: 'sessions.cancel' };
+export type SessionEndEvent = { type: 'sessions.end'; ids: number[] } | { type: 'sessions.confirm' } | { type: 'sessions.cancel' };
 
 export type SessionEndEmitted = { type: 'sessions.ended'; ids: number[]; result: EndSessionsResult };
 
 /** Edge check of a view's request: a non-empty list of positive whole ids. */
-export const isValidSessionIds = (ids: unknown): ids is number[] =>
-  Array.isArray(ids) && ids.length > 0 && ids.every((id) => Number.isInteger(id) && id > 0);
+export const isValidSessionIds = (ids: unknown): ids is number[] => Array.isArray(ids) && ids.length > 0 && ids.every((id) => Number.isInteger(id) && id > 0);
 
 const ask = {
-  'sessions.end': [
-    { guard: 'validIds', target: '#sessionEnd.confirming', actions: 'rememberIds' },
-    { actions: 'rejectInput' },
-  ],
+  'sessions.end': [{ guard: 'validIds', target: '#sessionEnd.confirming', actions: 'rememberIds' }, { actions: 'rejectInput' }],
 } as const;
 
 export const sessionEndMachine = setup({

@@ -6,9 +6,22 @@
 // rebroadcasts it as a document event.
 import { assertEvent, assign, enqueueActions, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import {
-  DESTINATIONS, SOCKET_RECONNECT_MS, baseDestination, isDestinationOf, schemaForDestination, validate,
-  type AcknowledgeUpdate, type AlarmAction, type AlarmCount, type ControllerHeartbeat, type DoorHeartbeat, type Event,
-  type HardwareStatusPush, type RealtimeEvent, type RealtimeService, type Violation,
+  DESTINATIONS,
+  SOCKET_RECONNECT_MS,
+  baseDestination,
+  isDestinationOf,
+  schemaForDestination,
+  validate,
+  type AcknowledgeUpdate,
+  type AlarmAction,
+  type AlarmCount,
+  type ControllerHeartbeat,
+  type DoorHeartbeat,
+  type Event,
+  type HardwareStatusPush,
+  type RealtimeEvent,
+  type RealtimeService,
+  type Violation,
 } from '../contract';
 import { notProvided } from './notProvided';
 
@@ -33,7 +46,10 @@ export type SocketEvent =
   /** The computer woke from sleep: while connected, resync as after a reconnect (messages may be missing). */
   | { type: 'socket.wake' };
 
-export interface SocketMessage { destination: string; body: unknown }
+export interface SocketMessage {
+  destination: string;
+  body: unknown;
+}
 
 export type SocketEmitted =
   | { type: 'socket.message'; service: RealtimeService; destination: string; body: unknown }
@@ -57,9 +73,15 @@ export type AlarmFacts = { type: 'facts.received'; facts: AlarmFact[] };
 export type HardwareFacts = { type: 'facts.received'; facts: HardwareFact[] };
 
 /** Input of the injected transport: the service to reach and the jwt to CONNECT with (may be null for visitor). */
-export interface ConnectionInput { service: RealtimeService; token: string | null }
+export interface ConnectionInput {
+  service: RealtimeService;
+  token: string | null;
+}
 
-export interface SocketInput { service: RealtimeService; autoConnect?: boolean }
+export interface SocketInput {
+  service: RealtimeService;
+  autoConnect?: boolean;
+}
 
 export interface SocketContext {
   service: RealtimeService;
@@ -75,12 +97,20 @@ export interface SocketContext {
 // ---------- pure helpers (tested) ----------
 
 /** Parse (when text) and validate a body for its destination on this service. */
-export function checkMessage(service: RealtimeService, destination: string, body: unknown):
-  { ok: true; value: unknown } | { ok: false; violations: Violation[] } {
-  if (!isDestinationOf(service, destination)) return { ok: false, violations: [{ field: '(destination)', message: `is not served by the ${service} service` }] };
+export function checkMessage(
+  service: RealtimeService,
+  destination: string,
+  body: unknown,
+): { ok: true; value: unknown } | { ok: false; violations: Violation[] } {
+  if (!isDestinationOf(service, destination))
+    return { ok: false, violations: [{ field: '(destination)', message: `is not served by the ${service} service` }] };
   let parsed = body;
   if (typeof body === 'string') {
-    try { parsed = JSON.parse(body); } catch { return { ok: false, violations: [{ field: '(body)', message: 'is not JSON' }] }; }
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return { ok: false, violations: [{ field: '(body)', message: 'is not JSON' }] };
+    }
   }
   const schema = schemaForDestination(destination);
   if (!schema) return { ok: false, violations: [{ field: '(destination)', message: 'has no schema' }] };
@@ -92,15 +122,25 @@ export function routeMessage(destination: string, body: unknown): Routed[] {
   switch (baseDestination(destination)) {
     case DESTINATIONS.events:
       return destination === DESTINATIONS.events
-        ? [{ to: 'alarms', event: { type: 'event.received', event: body as Event } }, { to: 'hardwareStatus', event: { type: 'event.received', event: body as Event } }]
+        ? [
+            { to: 'alarms', event: { type: 'event.received', event: body as Event } },
+            { to: 'hardwareStatus', event: { type: 'event.received', event: body as Event } },
+          ]
         : [{ to: 'hardwareStatus', event: { type: 'event.received', event: body as RealtimeEvent } }];
-    case DESTINATIONS.alarmAction: return [{ to: 'alarms', event: { type: 'alarm.actioned', action: body as AlarmAction } }];
-    case DESTINATIONS.acknowledge: return [{ to: 'alarms', event: { type: 'alarm.acknowledged', update: body as AcknowledgeUpdate } }];
-    case DESTINATIONS.alarmCount: return [{ to: 'alarms', event: { type: 'alarm.counted', count: (body as AlarmCount).count } }];
-    case DESTINATIONS.hardware: return [{ to: 'hardwareStatus', event: { type: 'hardware.statusPushed', status: body as HardwareStatusPush } }];
-    case DESTINATIONS.doorHeartbeat: return [{ to: 'hardwareStatus', event: { type: 'door.heartbeatReceived', door: body as DoorHeartbeat } }];
-    case DESTINATIONS.controllerHeartbeat: return [{ to: 'hardwareStatus', event: { type: 'controller.heartbeatReceived', controllers: body as ControllerHeartbeat } }];
-    default: return [];
+    case DESTINATIONS.alarmAction:
+      return [{ to: 'alarms', event: { type: 'alarm.actioned', action: body as AlarmAction } }];
+    case DESTINATIONS.acknowledge:
+      return [{ to: 'alarms', event: { type: 'alarm.acknowledged', update: body as AcknowledgeUpdate } }];
+    case DESTINATIONS.alarmCount:
+      return [{ to: 'alarms', event: { type: 'alarm.counted', count: (body as AlarmCount).count } }];
+    case DESTINATIONS.hardware:
+      return [{ to: 'hardwareStatus', event: { type: 'hardware.statusPushed', status: body as HardwareStatusPush } }];
+    case DESTINATIONS.doorHeartbeat:
+      return [{ to: 'hardwareStatus', event: { type: 'door.heartbeatReceived', door: body as DoorHeartbeat } }];
+    case DESTINATIONS.controllerHeartbeat:
+      return [{ to: 'hardwareStatus', event: { type: 'controller.heartbeatReceived', controllers: body as ControllerHeartbeat } }];
+    default:
+      return [];
   }
 }
 
@@ -151,7 +191,8 @@ export const socketMachine = setup({
           continue;
         }
         for (const r of routeMessage(m.destination, checked.value)) {
-          if (r.to === 'alarms') facts.alarms.push(r.event); else facts.hardwareStatus.push(r.event);
+          if (r.to === 'alarms') facts.alarms.push(r.event);
+          else facts.hardwareStatus.push(r.event);
         }
         heard.push({ type: 'socket.message', service: context.service, destination: m.destination, body: checked.value });
       }

@@ -11,7 +11,10 @@ describe('the actor system', () => {
   it('connects the sockets on sign-in, resyncs alarms on connect and disconnects on sign-out', async () => {
     const controls = createControls();
     const opened: ConnectionInput[] = [];
-    const impl = fakeSystemImpl(controls, ({ input, sendBack }) => { opened.push(input); sendBack({ type: 'socket.connected' }); });
+    const impl = fakeSystemImpl(controls, ({ input, sendBack }) => {
+      opened.push(input);
+      sendBack({ type: 'socket.connected' });
+    });
     const root = createGatehouseSystem(impl).start();
     await controls.settle('restore', 'done', { token: null, now: NOW });
     const events = getSystemActor(root, 'socket.events');

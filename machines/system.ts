@@ -70,7 +70,11 @@ export interface SystemActors {
 export type SystemActorId = keyof SystemActors;
 
 export interface RootInput {
-  session?: SessionInput; tabs?: TabsInput; companion?: CompanionInput; cardConnector?: CardConnectorInput; tour?: TourInput;
+  session?: SessionInput;
+  tabs?: TabsInput;
+  companion?: CompanionInput;
+  cardConnector?: CardConnectorInput;
+  tour?: TourInput;
   socket?: Pick<SocketInput, 'autoConnect'>;
 }
 
@@ -79,13 +83,31 @@ export const rootMachine = setup({
     input: {} as RootInput,
     context: {} as RootInput,
     children: {} as {
-      session: 'session'; tabs: 'tabs'; companion: 'companion'; cardConnector: 'cardConnector'; tour: 'tour';
-      alarms: 'alarms'; hardwareStatus: 'hardwareStatus'; options: 'options'; views: 'views'; socketEvents: 'socket'; socketCentral: 'socket'; socketVisitor: 'socket';
+      session: 'session';
+      tabs: 'tabs';
+      companion: 'companion';
+      cardConnector: 'cardConnector';
+      tour: 'tour';
+      alarms: 'alarms';
+      hardwareStatus: 'hardwareStatus';
+      options: 'options';
+      views: 'views';
+      socketEvents: 'socket';
+      socketCentral: 'socket';
+      socketVisitor: 'socket';
     },
   },
   actors: {
-    session: sessionMachine, tabs: tabsMachine, companion: companionMachine, cardConnector: cardConnectorMachine, tour: tourMachine,
-    alarms: alarmsMachine, hardwareStatus: hardwareStatusMachine, options: optionsMachine, views: viewsMachine, socket: socketMachine,
+    session: sessionMachine,
+    tabs: tabsMachine,
+    companion: companionMachine,
+    cardConnector: cardConnectorMachine,
+    tour: tourMachine,
+    alarms: alarmsMachine,
+    hardwareStatus: hardwareStatusMachine,
+    options: optionsMachine,
+    views: viewsMachine,
+    socket: socketMachine,
   },
 }).createMachine({
   id: 'gatehouse',
@@ -102,8 +124,18 @@ export const rootMachine = setup({
     { id: 'options', systemId: 'options', src: 'options' },
     { id: 'views', systemId: 'views', src: 'views' },
     { id: 'socketEvents', systemId: 'socket.events', src: 'socket', input: ({ context }) => ({ service: 'event', autoConnect: context.socket?.autoConnect }) },
-    { id: 'socketCentral', systemId: 'socket.central', src: 'socket', input: ({ context }) => ({ service: 'central', autoConnect: context.socket?.autoConnect }) },
-    { id: 'socketVisitor', systemId: 'socket.visitor', src: 'socket', input: ({ context }) => ({ service: 'visitor', autoConnect: context.socket?.autoConnect }) },
+    {
+      id: 'socketCentral',
+      systemId: 'socket.central',
+      src: 'socket',
+      input: ({ context }) => ({ service: 'central', autoConnect: context.socket?.autoConnect }),
+    },
+    {
+      id: 'socketVisitor',
+      systemId: 'socket.visitor',
+      src: 'socket',
+      input: ({ context }) => ({ service: 'visitor', autoConnect: context.socket?.autoConnect }),
+    },
     { id: 'session', systemId: 'session', src: 'session', input: ({ context }) => context.session ?? {} },
   ],
 });
@@ -123,8 +155,14 @@ export function createGatehouseSystem(impl: GatehouseImpl, options: Omit<ActorOp
   });
   return createActor(machine, {
     ...options,
-    input: { session: impl.session.input, tabs: impl.tabs.input, companion: impl.companion.input, cardConnector: impl.cardConnector.input, tour: impl.tour?.input,
-      socket: { autoConnect: impl.socket.autoConnect } },
+    input: {
+      session: impl.session.input,
+      tabs: impl.tabs.input,
+      companion: impl.companion.input,
+      cardConnector: impl.cardConnector.input,
+      tour: impl.tour?.input,
+      socket: { autoConnect: impl.socket.autoConnect },
+    },
   });
 }
 

@@ -2,7 +2,10 @@
 import { assign, emit, enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { MAX_CACHED_VIEWS, MAX_TABS } from '../contract';
 
-export interface VisitedView { path: string; title: string }
+export interface VisitedView {
+  path: string;
+  title: string;
+}
 
 export interface TabsContext {
   views: VisitedView[];
@@ -14,7 +17,9 @@ export interface TabsContext {
   scoped: string[];
 }
 
-export interface TabsInput { views?: VisitedView[] }
+export interface TabsInput {
+  views?: VisitedView[];
+}
 
 export type TabsEvent =
   /** `tab: false` (login, 403, 404…) tracks the path for "go back" without opening a tab. */
@@ -111,11 +116,7 @@ export const tabsMachine = setup({
           }),
         },
         'tab.closeAll': {
-          actions: [
-            assign({ views: [], cached: [] }),
-            { type: 'persistViews', params: { views: [] } },
-            emit({ type: 'tabs.navigate', to: DASHBOARD_PATH }),
-          ],
+          actions: [assign({ views: [], cached: [] }), { type: 'persistViews', params: { views: [] } }, emit({ type: 'tabs.navigate', to: DASHBOARD_PATH })],
         },
         // Issue 10: a kept-alive view shows the client it was opened under, so on a switch the hidden ones are
         // dropped (they open afresh when visited) and views of one record of the old client close; the shell
@@ -136,10 +137,7 @@ export const tabsMachine = setup({
           }),
         },
         'session.ended': {
-          actions: [
-            assign({ views: [], cached: [], previousPath: null, currentPath: null, scoped: [] }),
-            { type: 'persistViews', params: { views: [] } },
-          ],
+          actions: [assign({ views: [], cached: [], previousPath: null, currentPath: null, scoped: [] }), { type: 'persistViews', params: { views: [] } }],
         },
       },
     },

@@ -9,15 +9,28 @@ import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstat
 import type { ThreatState } from '../contract';
 import { errorText, notProvided } from './notProvided';
 
-export interface ThreatLevelChoice { id: number; name: string; rank: number; mode: string }
+export interface ThreatLevelChoice {
+  id: number;
+  name: string;
+  rank: number;
+  mode: string;
+}
 export interface ThreatRead {
-  current: ThreatState; levels: ThreatLevelChoice[]; divisions: Array<{ id: number; name: string }>;
+  current: ThreatState;
+  levels: ThreatLevelChoice[];
+  divisions: Array<{ id: number; name: string }>;
   /** whether the whole client may be chosen (absent: yes, the divisions are all of them) */
   wholeClient?: boolean;
 }
 /** Set a level (for a site or the whole client, for some minutes or until lowered), or lower it (levelId null). */
-export interface ThreatRequest { levelId: number | null; divisionId: number | null; minutes: number | null }
-export interface ThreatLevelInput { mayControl: boolean }
+export interface ThreatRequest {
+  levelId: number | null;
+  divisionId: number | null;
+  minutes: number | null;
+}
+export interface ThreatLevelInput {
+  mayControl: boolean;
+}
 export interface ThreatLevelContext extends ThreatLevelInput {
   current: ThreatState | null;
   levels: ThreatLevelChoice[];
@@ -41,13 +54,19 @@ export const threatLevelMachine = setup({
   },
   guards: {
     /** set: for a site read as theirs, or the whole client when they control it all; and the level in force is theirs */
-    maySet: ({ context, event }) => context.mayControl && mayChange(context) && event.type === 'threat.set'
-      && (event.divisionId === null ? context.wholeClient : context.divisions.some((d) => d.id === event.divisionId)),
+    maySet: ({ context, event }) =>
+      context.mayControl &&
+      mayChange(context) &&
+      event.type === 'threat.set' &&
+      (event.divisionId === null ? context.wholeClient : context.divisions.some((d) => d.id === event.divisionId)),
     mayLower: ({ context }) => context.mayControl && mayChange(context),
   },
   actions: {
     ask: assign({
-      request: ({ event }) => (event.type === 'threat.set' ? { levelId: event.levelId, divisionId: event.divisionId, minutes: event.minutes } : { levelId: null, divisionId: null, minutes: null }),
+      request: ({ event }) =>
+        event.type === 'threat.set'
+          ? { levelId: event.levelId, divisionId: event.divisionId, minutes: event.minutes }
+          : { levelId: null, divisionId: null, minutes: null },
       error: null,
     }),
   },
@@ -66,7 +85,15 @@ export const threatLevelMachine = setup({
         id: 'read',
         src: 'read',
         input: ({ context }) => ({ mayControl: context.mayControl }),
-        onDone: { target: 'idle', actions: assign(({ event }) => ({ current: event.output.current, levels: event.output.levels, divisions: event.output.divisions, wholeClient: event.output.wholeClient ?? true })) },
+        onDone: {
+          target: 'idle',
+          actions: assign(({ event }) => ({
+            current: event.output.current,
+            levels: event.output.levels,
+            divisions: event.output.divisions,
+            wholeClient: event.output.wholeClient ?? true,
+          })),
+        },
         // what was read last stays; the request's failure is toasted by the api client
         onError: 'idle',
       },
@@ -80,7 +107,10 @@ export const threatLevelMachine = setup({
         id: 'command',
         src: 'command',
         input: ({ context }) => context.request!,
-        onDone: { target: 'reading', actions: [assign({ current: ({ event }) => event.output }), emit(({ event }) => ({ type: 'threat.answered' as const, state: event.output }))] },
+        onDone: {
+          target: 'reading',
+          actions: [assign({ current: ({ event }) => event.output }), emit(({ event }) => ({ type: 'threat.answered' as const, state: event.output }))],
+        },
         onError: { target: 'idle', actions: assign({ error: ({ event }) => errorText(event.error, 'The command failed.') }) },
       },
     },

@@ -3,7 +3,7 @@ import type { TourSnapshot, TourStep } from './tour';
 
 export const selectTourIsShowing = (s: TourSnapshot) => s.matches('showing');
 /** The step on screen, or null when the tour is hidden. */
-export const selectTourStep = (s: TourSnapshot): TourStep | null => (s.matches('showing') ? s.context.steps[s.context.step] ?? null : null);
+export const selectTourStep = (s: TourSnapshot): TourStep | null => (s.matches('showing') ? (s.context.steps[s.context.step] ?? null) : null);
 /** "Step 2 of 5". */
 export const selectTourProgress = (s: TourSnapshot) => ({ index: s.context.step, count: s.context.steps.length });
 export const selectTourIsFirst = (s: TourSnapshot) => s.context.step === 0;

@@ -12,15 +12,31 @@ export interface TourStep {
 
 /** The steps, as data. The targets are `data-tour` attributes the layout puts on its parts. */
 export const TOUR_STEPS: readonly TourStep[] = [
-  { target: '[data-tour="sidebar"]', title: 'Navigation', text: 'Every section you may use is in the sidebar: monitor, manage, configure, hardware, reports, visitors and attendance.' },
-  { target: '[data-tour="tabs"]', title: 'Tabs', text: 'Screens you visit stay open as tabs, up to ten. Click a tab to go back to it; right-click for close options.' },
+  {
+    target: '[data-tour="sidebar"]',
+    title: 'Navigation',
+    text: 'Every section you may use is in the sidebar: monitor, manage, configure, hardware, reports, visitors and attendance.',
+  },
+  {
+    target: '[data-tour="tabs"]',
+    title: 'Tabs',
+    text: 'Screens you visit stay open as tabs, up to ten. Click a tab to go back to it; right-click for close options.',
+  },
   { target: '[data-tour="alarms"]', title: 'Alarms', text: 'New alarms arrive here in real time. Acknowledge them, then process them when handled.' },
-  { target: '[data-tour="settings"]', title: 'Settings', text: 'Change the theme, tabs, fixed header and sidebar logo here. Your settings follow you to any browser.' },
+  {
+    target: '[data-tour="settings"]',
+    title: 'Settings',
+    text: 'Change the theme, tabs, fixed header and sidebar logo here. Your settings follow you to any browser.',
+  },
   { target: '[data-tour="profile"]', title: 'Your profile', text: 'Edit your profile, switch client, sign out, or restart this tour from the profile menu.' },
 ];
 
 /** Issue 10: what the signed-in user has, so the tour describes only that. */
-export interface TourFacts { sections: string[]; alarms: boolean; multiClient: boolean }
+export interface TourFacts {
+  sections: string[];
+  alarms: boolean;
+  multiClient: boolean;
+}
 
 const listed = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 
@@ -40,8 +56,14 @@ export function tourStepsFor(facts: TourFacts, base: readonly TourStep[] = TOUR_
     });
 }
 
-export interface TourContext { steps: readonly TourStep[]; step: number; base: readonly TourStep[] }
-export interface TourInput { steps?: readonly TourStep[] }
+export interface TourContext {
+  steps: readonly TourStep[];
+  step: number;
+  base: readonly TourStep[];
+}
+export interface TourInput {
+  steps?: readonly TourStep[];
+}
 
 export type TourEvent =
   /** At sign-in: shows the tour unless the user's settings say tourView: false. */
@@ -73,7 +95,7 @@ export const tourMachine = setup({
   actions: {
     // issue 10: the tour describes what this user has (the view tells the facts with the start)
     fitSteps: assign(({ context, event }) => {
-      const facts = (event.type === 'tour.start' || event.type === 'tour.restart') ? event.facts : undefined;
+      const facts = event.type === 'tour.start' || event.type === 'tour.restart' ? event.facts : undefined;
       return { step: 0, steps: facts ? tourStepsFor(facts, context.base) : context.base };
     }),
     closed: emit((_, params: { how: TourEmitted['how'] }) => ({ type: 'tour.closed' as const, how: params.how })),

@@ -11,9 +11,7 @@
 // (that view's events are recorded, not re-run).
 import { enqueueActions, setup, type AnyActorLogic, type AnyActorRef } from 'xstate';
 
-export type ViewsEvent =
-  | { type: 'view.open'; id: string; input?: unknown }
-  | { type: 'view.close'; id: string };
+export type ViewsEvent = { type: 'view.open'; id: string; input?: unknown } | { type: 'view.close'; id: string };
 
 /** The logic of a view's actor by its id, or undefined when there is none to run. */
 export type ResolveView = (id: string) => AnyActorLogic | undefined;

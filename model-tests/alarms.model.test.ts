@@ -6,13 +6,31 @@ import { createActor } from 'xstate';
 import type { AcknowledgeUpdate, AlarmAction, Event } from '../contract';
 import { alarmsMachine, applyFact, syncAlarms, type AlarmsSnapshot } from '../machines/alarms';
 import {
-  selectAlarmCount, selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms, selectOpenByPriority, selectServerAlarmCount, selectUnacknowledgedCount,
+  selectAlarmCount,
+  selectAlarmError,
+  selectIsCommandBusy,
+  selectIsSyncing,
+  selectOpenAlarms,
+  selectOpenByPriority,
+  selectServerAlarmCount,
+  selectUnacknowledgedCount,
 } from '../machines/alarms.selectors';
 import { createControls, edgePaths, replayEdgePath, type EdgePath } from './harness';
 
 const ev = (over: Partial<Event> & Pick<Event, 'id'>): Event => ({
-  eventCode: 5001, eventPointId: undefined, eventSourceId: 1, eventPointName: null, eventSourceName: null, message: '',
-  alert: true, acknowledge: false, process: false, eventPoint: [], time: '2024-05-01T10:00:00Z', priority: 5, ...over,
+  eventCode: 5001,
+  eventPointId: undefined,
+  eventSourceId: 1,
+  eventPointName: null,
+  eventSourceName: null,
+  message: '',
+  alert: true,
+  acknowledge: false,
+  process: false,
+  eventPoint: [],
+  time: '2024-05-01T10:00:00Z',
+  priority: 5,
+  ...over,
 });
 
 const E1 = ev({ id: 1, eventPointId: 10, priority: 2, time: '2024-05-01T10:00:01Z' });
@@ -32,10 +50,16 @@ const events: any[] = [
   { type: 'alarm.actioned', action: { eventPointId: 20, process: false } },
   { type: 'alarm.counted', count: 5 },
   // one broker message's facts at once: an alarm raised, acknowledged and another cleared, and a count
-  { type: 'facts.received', facts: [
-    { type: 'event.received', event: E3 }, { type: 'event.received', event: E1 }, { type: 'alarm.acknowledged', update: ACK_1 },
-    { type: 'event.received', event: CLEAR_10 }, { type: 'alarm.counted', count: 2 },
-  ] },
+  {
+    type: 'facts.received',
+    facts: [
+      { type: 'event.received', event: E3 },
+      { type: 'event.received', event: E1 },
+      { type: 'alarm.acknowledged', update: ACK_1 },
+      { type: 'event.received', event: CLEAR_10 },
+      { type: 'alarm.counted', count: 2 },
+    ],
+  },
   { type: 'socket.resynced' },
   { type: 'xstate.done.actor.loadAlarms', output: [E3] },
   { type: 'xstate.error.actor.loadAlarms', error: new Error('Service Unavailable') },
@@ -59,8 +83,8 @@ function possible(s: AlarmsSnapshot) {
 }
 
 // an abstraction that bounds the graph; every step still compares the full context
-const serialize = (s: AlarmsSnapshot) => JSON.stringify([s.value, Math.min(s.context.alarms.length, 2), s.context.alarms.some((a) => a.acknowledge),
-  s.context.baselined]);
+const serialize = (s: AlarmsSnapshot) =>
+  JSON.stringify([s.value, Math.min(s.context.alarms.length, 2), s.context.alarms.some((a) => a.acknowledge), s.context.baselined]);
 // the notice board has its own model (alarms.notices.model.test.ts)
 
 const model = new TestModel(alarmsMachine as any, { events: possible as any, serializeState: serialize as any, limit: 20_000 });
@@ -68,18 +92,28 @@ const paths = edgePaths(model, alarmsMachine, serialize, ['xstate.emit']);
 
 // the machine's own timers (gather window, notice expiry) wait on a clock that never moves here: the model sends
 // their events itself
-const run = (p: EdgePath<typeof alarmsMachine>) => replayEdgePath(model, events, (controls) => alarmsMachine.provide({
-  actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
-}), p);
+const run = (p: EdgePath<typeof alarmsMachine>) =>
+  replayEdgePath(
+    model,
+    events,
+    (controls) =>
+      alarmsMachine.provide({
+        actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
+      }),
+    p,
+  );
 
 describe('alarms machine model', () => {
   it('reaches every region state', () => {
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
-    for (const feed of ['live', 'syncing']) for (const command of ['ready', 'acknowledging', 'processing']) {
-      expect(values).toContain(JSON.stringify({ feed, command }));
-    }
+    for (const feed of ['live', 'syncing'])
+      for (const command of ['ready', 'acknowledging', 'processing']) {
+        expect(values).toContain(JSON.stringify({ feed, command }));
+      }
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 describe('alarm lifecycle rules (§4)', () => {
@@ -100,7 +134,10 @@ describe('alarm lifecycle rules (§4)', () => {
 
   it('sets the acknowledge value of the matching alert only', () => {
     const { alarms } = applyFact([E1, E3], { type: 'alarm.acknowledged', update: ACK_1 });
-    expect(alarms.map((a) => [a.id, a.acknowledge])).toEqual([[1, true], [3, false]]);
+    expect(alarms.map((a) => [a.id, a.acknowledge])).toEqual([
+      [1, true],
+      [3, false],
+    ]);
     expect(applyFact(alarms, { type: 'alarm.acknowledged', update: { id: '1', acknowledge: false } }).alarms[0].acknowledge).toBe(false);
   });
 
@@ -123,14 +160,26 @@ describe('alarm lifecycle rules (§4)', () => {
     const actor = createActor(alarmsMachine).start();
     actor.send({ type: 'event.received', event: E1 });
     const before = selectOpenByPriority(actor.getSnapshot());
-    for (let i = 0; i < 50; i++) actor.send({ type: 'event.received', event: ev({ id: 1000 + i, eventPointId: 500 + i, eventSourceId: 500 + i, alert: false }) });
+    for (let i = 0; i < 50; i++)
+      actor.send({ type: 'event.received', event: ev({ id: 1000 + i, eventPointId: 500 + i, eventSourceId: 500 + i, alert: false }) });
     expect(selectOpenByPriority(actor.getSnapshot())).toBe(before);
     actor.stop();
   });
 
   it('replaces the list from REST and re-applies what arrived meanwhile, raising only the new ones', () => {
-    const r = syncAlarms([E1], [E1, E3, CLEAR_10, E3], [{ type: 'event.received', event: E2 }, { type: 'alarm.acknowledged', update: { id: 3, acknowledge: true } }]);
-    expect(r.alarms.map((a) => [a.id, a.acknowledge])).toEqual([[1, false], [3, true], [2, false]]);
+    const r = syncAlarms(
+      [E1],
+      [E1, E3, CLEAR_10, E3],
+      [
+        { type: 'event.received', event: E2 },
+        { type: 'alarm.acknowledged', update: { id: 3, acknowledge: true } },
+      ],
+    );
+    expect(r.alarms.map((a) => [a.id, a.acknowledge])).toEqual([
+      [1, false],
+      [3, true],
+      [2, false],
+    ]);
     expect(r.raised.map((a) => a.id)).toEqual([3, 2]);
   });
 
@@ -146,9 +195,11 @@ describe('alarm lifecycle rules (§4)', () => {
 
   it('acknowledges and processes through the REST actors, with the note and the point', async () => {
     const controls = createControls();
-    const actor = createActor(alarmsMachine.provide({
-      actors: { acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
-    })).start();
+    const actor = createActor(
+      alarmsMachine.provide({
+        actors: { acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
+      }),
+    ).start();
     actor.send({ type: 'event.received', event: E2 });
     expect(actor.getSnapshot().can({ type: 'alarm.acknowledge', id: 2 })).toBe(true);
     expect(actor.getSnapshot().can({ type: 'alarm.acknowledge', id: 404 })).toBe(false);

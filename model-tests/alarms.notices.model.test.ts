@@ -14,8 +14,20 @@ let nextId = 100;
 const ev = (over: Partial<Event> = {}): Event => {
   const id = over.id ?? nextId++;
   return {
-    id, eventCode: 6001, eventPointId: `door-${id}`, eventSourceId: 1, eventPointName: `Door ${id}`, eventSourceName: null, message: 'Door forced open',
-    alert: true, acknowledge: false, process: false, eventPoint: [], time: `2026-11-23T10:00:${String(Number(id) % 60).padStart(2, "0")}Z`, priority: 3, ...over,
+    id,
+    eventCode: 6001,
+    eventPointId: `door-${id}`,
+    eventSourceId: 1,
+    eventPointName: `Door ${id}`,
+    eventSourceName: null,
+    message: 'Door forced open',
+    alert: true,
+    acknowledge: false,
+    process: false,
+    eventPoint: [],
+    time: `2026-11-23T10:00:${String(Number(id) % 60).padStart(2, '0')}Z`,
+    priority: 3,
+    ...over,
   };
 };
 
@@ -41,23 +53,36 @@ const events: any[] = [
   // a sign-in that began after A was raised and before the others of LIST
   { type: 'session.started', at: Date.parse('2026-11-23T10:00:05Z') },
 ];
-const possible = (s: AlarmsSnapshot) => events.filter((e) => {
-  const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
-  return m ? m[1] in s.children : true;
-});
+const possible = (s: AlarmsSnapshot) =>
+  events.filter((e) => {
+    const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
+    return m ? m[1] in s.children : true;
+  });
 // bounded: how many alarms (and whether A is acknowledged), the baseline, whether a batch waits, the board's shape
-const serialize = (s: AlarmsSnapshot) => JSON.stringify([
-  s.value.feed, Math.min(s.context.alarms.length, 4), s.context.alarms.some((a) => a.acknowledge), s.context.baselined,
-  Math.min(s.context.gathered.length, 3), s.context.board.notices.map((n) => `${n.kind}${n.sticky ? '!' : ''}`),
-]);
+const serialize = (s: AlarmsSnapshot) =>
+  JSON.stringify([
+    s.value.feed,
+    Math.min(s.context.alarms.length, 4),
+    s.context.alarms.some((a) => a.acknowledge),
+    s.context.baselined,
+    Math.min(s.context.gathered.length, 3),
+    s.context.board.notices.map((n) => `${n.kind}${n.sticky ? '!' : ''}`),
+  ]);
 const model = new TestModel(alarmsMachine as any, { events: possible as any, serializeState: serialize as any, limit: 5000 });
 const paths = edgePaths(model, alarmsMachine, serialize, ['xstate.emit']);
 
 // the machine's own timers (gather window, notice expiry) wait on a clock that never moves here: the model sends
 // their events itself
-const run = (p: EdgePath<typeof alarmsMachine>) => replayEdgePath(model, events, (controls) => alarmsMachine.provide({
-  actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
-}), p);
+const run = (p: EdgePath<typeof alarmsMachine>) =>
+  replayEdgePath(
+    model,
+    events,
+    (controls) =>
+      alarmsMachine.provide({
+        actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
+      }),
+    p,
+  );
 
 describe('alarm notice board model', () => {
   it('reaches a summary, a sticky P1 and an empty board', () => {
@@ -66,7 +91,9 @@ describe('alarm notice board model', () => {
     expect([...boards].some((b) => b.includes('"summary"'))).toBe(true);
     expect([...boards].some((b) => b.includes('["alarm",true]'))).toBe(true);
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 // ---------- the rules, on a clock ----------
@@ -76,11 +103,18 @@ function start() {
   const controls = createControls();
   const actor = createActor(alarmsMachine.provide({ actors: { loadAlarms: controls.logic() } }), { clock }).start();
   const noticed: Extract<AlarmsEmitted, { type: 'alarm.noticed' }>[] = [];
-  actor.on('alarm.noticed', (e) => { noticed.push(e); });
+  actor.on('alarm.noticed', (e) => {
+    noticed.push(e);
+  });
   const board = () => selectAlarmNotices(actor.getSnapshot());
   /** The first open list of the sign-in: what was already open when the console connected. */
-  const connect = async (open: Event[]) => { actor.send({ type: 'socket.resynced' }); await controls.settle('loadAlarms', 'done', open); };
-  const raise = (...alarms: Event[]) => { for (const a of alarms) actor.send({ type: 'event.received', event: a }); };
+  const connect = async (open: Event[]) => {
+    actor.send({ type: 'socket.resynced' });
+    await controls.settle('loadAlarms', 'done', open);
+  };
+  const raise = (...alarms: Event[]) => {
+    for (const a of alarms) actor.send({ type: 'event.received', event: a });
+  };
   return { clock, actor, noticed, board, connect, raise, controls };
 }
 
@@ -92,7 +126,10 @@ describe('what the operator is told of new alarms (issue 10)', () => {
     t.clock.increment(ALARM_NOTICE_GATHER_MS);
     expect(t.board()).toEqual([]);
     expect(t.noticed).toEqual([]);
-    expect(selectOpenByPriority(t.actor.getSnapshot())).toEqual([{ priority: 1, count: 2 }, { priority: 3, count: 7 }]);
+    expect(selectOpenByPriority(t.actor.getSnapshot())).toEqual([
+      { priority: 1, count: 2 },
+      { priority: 3, count: 7 },
+    ]);
     const fresh = ev({ priority: 2, eventPointName: 'Server Room' });
     t.raise(fresh);
     t.clock.increment(ALARM_NOTICE_GATHER_MS);
@@ -138,7 +175,9 @@ describe('what the operator is told of new alarms (issue 10)', () => {
   it('waits out the gather window, then shows the batch most urgent first', async () => {
     const t = start();
     await t.connect([]);
-    const p3 = ev({ priority: 3 }); const p1 = ev({ priority: 1 }); const p2 = ev({ priority: 2 });
+    const p3 = ev({ priority: 3 });
+    const p1 = ev({ priority: 1 });
+    const p2 = ev({ priority: 2 });
     t.raise(p3, p1);
     t.clock.increment(ALARM_NOTICE_GATHER_MS - 1);
     t.raise(p2);
@@ -176,7 +215,8 @@ describe('what the operator is told of new alarms (issue 10)', () => {
   it('takes a non-P1 notice down after 5 s (§9) and keeps a P1 until it is seen', async () => {
     const t = start();
     await t.connect([]);
-    const p1 = ev({ priority: 1 }); const p3 = ev({ priority: 3 });
+    const p1 = ev({ priority: 1 });
+    const p3 = ev({ priority: 3 });
     t.raise(p1, p3);
     t.clock.increment(ALARM_NOTICE_GATHER_MS);
     t.clock.increment(NOTIFICATION_MS - 1);
@@ -192,7 +232,8 @@ describe('what the operator is told of new alarms (issue 10)', () => {
   it('takes a P1 notice down once someone acknowledges its alarm, and "View" clears the board', async () => {
     const t = start();
     await t.connect([]);
-    const p1 = ev({ priority: 1 }); const other = ev({ priority: 1 });
+    const p1 = ev({ priority: 1 });
+    const other = ev({ priority: 1 });
     t.raise(p1, other);
     t.clock.increment(ALARM_NOTICE_GATHER_MS);
     t.actor.send({ type: 'alarm.acknowledged', update: { id: p1.id, acknowledge: true } });

@@ -6,7 +6,11 @@ import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, type BadgeP
 import { drive, edgePaths, onlyInvoked } from './harness';
 
 describe('badge print machine model', () => {
-  const input = { visitorId: 7, visitor: { name: 'Nurul Aini binti Ismail', company: 'Acme', host: 'Sam Operator', validUntil: '2026-11-23T16:00:00.000Z' }, printedAt: null };
+  const input = {
+    visitorId: 7,
+    visitor: { name: 'Nurul Aini binti Ismail', company: 'Acme', host: 'Sam Operator', validUntil: '2026-11-23T16:00:00.000Z' },
+    printedAt: null,
+  };
   const events = [
     { type: 'badge.print' },
     { type: 'xstate.done.actor.print', output: '2026-11-23T03:00:00.000Z' },

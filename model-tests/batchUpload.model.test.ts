@@ -3,14 +3,27 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import {
-  batchUploadMachine, selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchStage,
-  type BatchPreview, type BatchUploadSnapshot,
+  batchUploadMachine,
+  selectBatchBusy,
+  selectBatchCanImport,
+  selectBatchError,
+  selectBatchFieldError,
+  selectBatchStage,
+  type BatchPreview,
+  type BatchUploadSnapshot,
 } from '../machines/batchUpload';
 import { drive, edgePaths, onlyInvoked } from './harness';
 
 const file = new Blob(['Emp,First,Last\nE1,Ann,Lee\n'], { type: 'text/csv' });
 const preview = (valid: number): BatchPreview => ({
-  id: 41, fileName: 'people.csv', template: 'Staff', total: 1000, valid, creates: valid, updates: 0, invalidRows: 1000 - valid,
+  id: 41,
+  fileName: 'people.csv',
+  template: 'Staff',
+  total: 1000,
+  valid,
+  creates: valid,
+  updates: 0,
+  invalidRows: 1000 - valid,
   errors: [{ row: 7, employeeNo: 'E6', field: 'firstName', message: 'is required' }],
 });
 
@@ -26,7 +39,8 @@ describe('batch upload machine model', () => {
     { type: 'xstate.done.actor.import', output: { done: 997, total: 997, created: 997, updated: 0, failed: 0, errors: 3 } },
     { type: 'xstate.error.actor.import', error: new Error('The connection was lost.') },
   ] as any[];
-  const serialize = (s: BatchUploadSnapshot) => JSON.stringify([s.value, s.context.preview?.valid ?? null, s.context.progress !== null, s.context.result !== null, s.context.error !== null]);
+  const serialize = (s: BatchUploadSnapshot) =>
+    JSON.stringify([s.value, s.context.preview?.valid ?? null, s.context.progress !== null, s.context.result !== null, s.context.error !== null]);
   const model = new TestModel(batchUploadMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000 });
   const paths = edgePaths(model, batchUploadMachine, serialize, []);
 
@@ -51,7 +65,8 @@ describe('batch upload machine model', () => {
       // a preview with no valid row cannot be imported
       expect(selectBatchCanImport(last)).toBe(last.matches('previewed') && (last.context.preview?.valid ?? 0) > 0);
       if (last.matches('idle') && last.context.error) expect(selectBatchFieldError('file')(last)).toBe('has no column "Emp"');
-      if (last.matches('previewed') && p.path.steps.at(-1)?.event.type === 'xstate.error.actor.import') expect(selectBatchError(last)).toBe('The connection was lost.');
+      if (last.matches('previewed') && p.path.steps.at(-1)?.event.type === 'xstate.error.actor.import')
+        expect(selectBatchError(last)).toBe('The connection was lost.');
     });
   }
 });

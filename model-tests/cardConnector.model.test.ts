@@ -5,13 +5,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import { CONNECTOR_DELAY_MS, CONNECTOR_MAX_MESSAGE_CHARS, CONNECTOR_PORTS, CONNECTOR_VERSION, DEVICE_MESSAGES, type MyKad } from '../contract';
-import {
-  cardConnectorMachine, type CardConnectorEmitted, type CardConnectorSnapshot, type ConnectorSocketCommand,
-} from '../machines/cardConnector';
+import { cardConnectorMachine, type CardConnectorEmitted, type CardConnectorSnapshot, type ConnectorSocketCommand } from '../machines/cardConnector';
 import { selectCanReadCard, selectConnectorStatus, selectConnectorStatusText, selectReaderState } from '../machines/cardConnector.selectors';
 import { edgePaths, flush, type EdgePath } from './harness';
 
-const CARD: MyKad = { name: 'SITI BINTI AHMAD', idNumber: '900101-14-5678', dateOfBirth: '1990-01-01', address: '1 Jalan Ampang, Kuala Lumpur', gender: 'F', nationality: 'MYS', photo: null };
+const CARD: MyKad = {
+  name: 'SITI BINTI AHMAD',
+  idNumber: '900101-14-5678',
+  dateOfBirth: '1990-01-01',
+  address: '1 Jalan Ampang, Kuala Lumpur',
+  gender: 'F',
+  nationality: 'MYS',
+  photo: null,
+};
 const frame = (type: string, data?: unknown, version: string = CONNECTOR_VERSION) => JSON.stringify({ type, version, data });
 const FRAMES: Record<string, string> = {
   connecting: frame('connecting'),
@@ -34,7 +40,8 @@ const messageEvents = Object.values(FRAMES).map((data) => ({ type: 'socket.messa
 const commands = [{ type: 'cardConnector.connect' }, { type: 'cardConnector.retry' }, { type: 'cardConnector.disconnect' }, { type: 'cardConnector.read' }];
 
 function eventsFor(s: CardConnectorSnapshot): any[] {
-  if (s.matches({ attempt: 'opening' })) return [...commands, { type: 'socket.opened' }, { type: 'socket.closed' }, { type: 'xstate.error.actor.socket', error: new Error('bad url') }];
+  if (s.matches({ attempt: 'opening' }))
+    return [...commands, { type: 'socket.opened' }, { type: 'socket.closed' }, { type: 'xstate.error.actor.socket', error: new Error('bad url') }];
   if (s.matches({ attempt: 'open' })) return [...commands, ...messageEvents, { type: 'socket.closed' }];
   if (s.matches('pausing')) return [...commands, { type: 'xstate.after.connectorDelay.cardConnector.pausing' }];
   return commands;
@@ -68,17 +75,28 @@ async function run({ path }: EdgePath<typeof cardConnectorMachine>) {
   const clock = new SimulatedClock();
   const sent: ConnectorSocketCommand[] = [];
   const opened: number[] = [];
-  const socket = fromCallback<ConnectorSocketCommand, { port: number }>(({ input, receive }) => { opened.push(input.port); receive((e) => sent.push(e)); });
+  const socket = fromCallback<ConnectorSocketCommand, { port: number }>(({ input, receive }) => {
+    opened.push(input.port);
+    receive((e) => sent.push(e));
+  });
   const actor = createActor(cardConnectorMachine.provide({ actors: { socket } }), { input: {}, clock });
   const emitted: CardConnectorEmitted[] = [];
   actor.on('*', (e) => emitted.push(e as CardConnectorEmitted));
   actor.start();
   let step = 0;
   let before = actor.getSnapshot();
-  const send = async ({ event }: { event: any }) => { before = actor.getSnapshot(); actor.send(event); await flush(); };
+  const send = async ({ event }: { event: any }) => {
+    before = actor.getSnapshot();
+    actor.send(event);
+    await flush();
+  };
   const executors: Record<string, (s: { event: any }) => Promise<void>> = {};
   for (const t of ['socket.opened', 'socket.closed', 'socket.message', 'xstate.error.actor.socket', ...commands.map((c) => c.type)]) executors[t] = send;
-  executors['xstate.after.connectorDelay.cardConnector.pausing'] = async () => { before = actor.getSnapshot(); clock.increment(CONNECTOR_DELAY_MS); await flush(); };
+  executors['xstate.after.connectorDelay.cardConnector.pausing'] = async () => {
+    before = actor.getSnapshot();
+    clock.increment(CONNECTOR_DELAY_MS);
+    await flush();
+  };
   await model.testPath(path as any, {
     states: {
       '*': ((want: CardConnectorSnapshot) => {
@@ -88,7 +106,12 @@ async function run({ path }: EdgePath<typeof cardConnectorMachine>) {
         if (s.matches('attempt')) expect(opened.at(-1)).toBe(CONNECTOR_PORTS[s.context.index]);
         if (step > 0) {
           const w = expected(before, s, path.steps[step].event);
-          expect(emitted.splice(0).map((e) => e.type).sort()).toEqual(w.emitted);
+          expect(
+            emitted
+              .splice(0)
+              .map((e) => e.type)
+              .sort(),
+          ).toEqual(w.emitted);
           expect(sent.splice(0).map((c) => c.message.type)).toEqual(w.sent);
         }
         step++;
@@ -106,7 +129,9 @@ describe('card connector machine model', () => {
     for (const r of ['noReader', 'readerReady', 'cardInserted', 'reading', 'cardRead']) expect(values).toContain(JSON.stringify({ attempt: { open: r } }));
     expect(new Set(paths.map((p) => p.path.state.context.index))).toEqual(new Set([0, 1, 2]));
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 // ---------- the numbers and the rules ----------
@@ -126,8 +151,13 @@ function startWithFakes(open: (port: number) => boolean) {
 }
 
 describe('card connector timing and messages', () => {
-  beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(0); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('tries 51379, 24680, 18365 in order, 500 ms apart, then shows the guide message', async () => {
     const { actor, tries } = startWithFakes(() => false);
@@ -139,7 +169,11 @@ describe('card connector timing and messages', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(tries).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(CONNECTOR_DELAY_MS);
-    expect(tries).toEqual([{ port: 51379, at: 0 }, { port: 24680, at: 500 }, { port: 18365, at: 1000 }]);
+    expect(tries).toEqual([
+      { port: 51379, at: 0 },
+      { port: 24680, at: 500 },
+      { port: 18365, at: 1000 },
+    ]);
     expect(actor.getSnapshot().value).toBe('serviceMissing');
     expect(selectConnectorStatusText(actor.getSnapshot())).toBe(DEVICE_MESSAGES.connectorMissing);
     await vi.advanceTimersByTimeAsync(10_000);

@@ -18,19 +18,28 @@ describe('command machine model', () => {
   it('reaches every state, and a command never starts while one runs', () => {
     const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
     expect([...states].sort()).toEqual(['"done"', '"failed"', '"idle"', '"running"']);
-    for (const p of paths) p.path.steps.forEach((st, i) => {
-      if (i > 0 && p.path.steps[i - 1].state.matches('running') && st.event.type === 'command.run') expect(st.state.context.command).toBe(p.path.steps[i - 1].state.context.command);
-    });
+    for (const p of paths)
+      p.path.steps.forEach((st, i) => {
+        if (i > 0 && p.path.steps[i - 1].state.matches('running') && st.event.type === 'command.run')
+          expect(st.state.context.command).toBe(p.path.steps[i - 1].state.context.command);
+      });
   });
   for (const p of paths) {
     it(p.description, async () => {
       await drive(model, commandMachine, undefined, events, p, ({ controls, event, emitted }, step) => {
         if (event.type === 'command.run' && controls.inputs.length) expect(controls.inputs.at(-1)?.input).toEqual({ command: expect.any(String) });
         // each outcome, and only an outcome, is emitted once with its command: the answer, or why it failed
-        const answers = p.path.steps.slice(1, step + 1).flatMap<object>((st, i) => (!p.path.steps[i].state.matches('running') ? []
-          : st.event.type === 'xstate.done.actor.run' ? [{ type: 'command.done', command: p.path.steps[i].state.context.command, result: st.event.output }]
-          : st.event.type === 'xstate.error.actor.run' ? [{ type: 'command.failed', command: p.path.steps[i].state.context.command, error: 'Only a visitor who is on site can be signed out' }]
-          : []));
+        const answers = p.path.steps
+          .slice(1, step + 1)
+          .flatMap<object>((st, i) =>
+            !p.path.steps[i].state.matches('running')
+              ? []
+              : st.event.type === 'xstate.done.actor.run'
+                ? [{ type: 'command.done', command: p.path.steps[i].state.context.command, result: st.event.output }]
+                : st.event.type === 'xstate.error.actor.run'
+                  ? [{ type: 'command.failed', command: p.path.steps[i].state.context.command, error: 'Only a visitor who is on site can be signed out' }]
+                  : [],
+          );
         expect(emitted).toEqual(answers);
       });
       const last = p.path.state;

@@ -5,9 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import { COMPANION_MAX_MESSAGE_CHARS, COMPANION_PORTS, COMPANION_PROBE_TIMEOUT_MS, backoffMs } from '../contract';
-import {
-  companionMachine, portOrder, type CompanionEmitted, type CompanionSnapshot, type CompanionSocketCommand,
-} from '../machines/companion';
+import { companionMachine, portOrder, type CompanionEmitted, type CompanionSnapshot, type CompanionSocketCommand } from '../machines/companion';
 import { selectCanUseCompanion, selectCompanionStatus } from '../machines/companion.selectors';
 import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
 
@@ -37,16 +35,35 @@ const commands = [
 
 function eventsFor(s: CompanionSnapshot): any[] {
   const always = [...commands, { type: 'companion.retry' }];
-  if (s.matches({ offline: 'shuffling' })) return [...always, { type: 'xstate.done.actor.shuffle', output: SHUFFLED }, { type: 'xstate.error.actor.shuffle', error: new Error('no randomness') }];
-  if (s.matches({ offline: 'probing' })) return [...always, { type: 'xstate.done.actor.probe', output: { name: 'Gatehouse Companion' } }, { type: 'xstate.error.actor.probe', error: new Error('refused') }, { type: 'xstate.after.probeTimeout.companion.offline.probing' }];
-  if (s.matches('online')) return [...always, { type: 'socket.opened' }, ...messageEvents, { type: 'socket.closed', reason: 'gone' }, { type: 'xstate.error.actor.messages', error: new Error('bad url') }];
+  if (s.matches({ offline: 'shuffling' }))
+    return [...always, { type: 'xstate.done.actor.shuffle', output: SHUFFLED }, { type: 'xstate.error.actor.shuffle', error: new Error('no randomness') }];
+  if (s.matches({ offline: 'probing' }))
+    return [
+      ...always,
+      { type: 'xstate.done.actor.probe', output: { name: 'Gatehouse Companion' } },
+      { type: 'xstate.error.actor.probe', error: new Error('refused') },
+      { type: 'xstate.after.probeTimeout.companion.offline.probing' },
+    ];
+  if (s.matches('online'))
+    return [
+      ...always,
+      { type: 'socket.opened' },
+      ...messageEvents,
+      { type: 'socket.closed', reason: 'gone' },
+      { type: 'xstate.error.actor.messages', error: new Error('bad url') },
+    ];
   return [...always, { type: 'xstate.after.backoff.companion.waiting' }];
 }
 
-const serialize = (s: CompanionSnapshot) => JSON.stringify([
-  s.value, s.matches({ offline: 'probing' }) ? s.context.index : null, s.context.attempt > 0,
-  Object.keys(s.context.pending).sort(), s.context.capabilities.length, s.context.order[0],
-]);
+const serialize = (s: CompanionSnapshot) =>
+  JSON.stringify([
+    s.value,
+    s.matches({ offline: 'probing' }) ? s.context.index : null,
+    s.context.attempt > 0,
+    Object.keys(s.context.pending).sort(),
+    s.context.capabilities.length,
+    s.context.order[0],
+  ]);
 const INPUT = { ports: PORTS };
 const model = new TestModel(companionMachine as any, { events: eventsFor as any, serializeState: serialize as any, limit: 5000, input: INPUT } as any);
 const paths = edgePaths(model, companionMachine, serialize, [], INPUT);
@@ -83,7 +100,9 @@ async function run({ path }: EdgePath<typeof companionMachine>) {
   const controls = createControls();
   const clock = new SimulatedClock();
   const sent: CompanionSocketCommand[] = [];
-  const messages = fromCallback<CompanionSocketCommand, { port: number }>(({ receive }) => { receive((e) => sent.push(e)); });
+  const messages = fromCallback<CompanionSocketCommand, { port: number }>(({ receive }) => {
+    receive((e) => sent.push(e));
+  });
   const machine = companionMachine.provide({ actors: { shufflePorts: controls.logic<number[], any>(), probePort: controls.logic<unknown, any>(), messages } });
   const actor = createActor(machine, { input: INPUT, clock });
   const emitted: CompanionEmitted[] = [];
@@ -92,13 +111,40 @@ async function run({ path }: EdgePath<typeof companionMachine>) {
   await flush();
   let step = 0;
   let before = actor.getSnapshot();
-  const send = async ({ event }: { event: any }) => { before = actor.getSnapshot(); actor.send(event); await flush(); };
-  const settleActor = actorEventExecutors(['shuffle', 'probe'].flatMap((id) => [{ type: `xstate.done.actor.${id}` }, { type: `xstate.error.actor.${id}` }]), controls);
+  const send = async ({ event }: { event: any }) => {
+    before = actor.getSnapshot();
+    actor.send(event);
+    await flush();
+  };
+  const settleActor = actorEventExecutors(
+    ['shuffle', 'probe'].flatMap((id) => [{ type: `xstate.done.actor.${id}` }, { type: `xstate.error.actor.${id}` }]),
+    controls,
+  );
   const executors: Record<string, (s: { event: any }) => Promise<void>> = {};
-  for (const e of [...commands, ...messageEvents, { type: 'companion.retry' }, { type: 'socket.opened' }, { type: 'socket.closed' }, { type: 'xstate.error.actor.messages' }]) executors[e.type] = send;
-  for (const [type, exec] of Object.entries(settleActor)) executors[type] = async (s) => { before = actor.getSnapshot(); await exec(s); };
-  executors['xstate.after.probeTimeout.companion.offline.probing'] = async () => { before = actor.getSnapshot(); clock.increment(COMPANION_PROBE_TIMEOUT_MS); await flush(); };
-  executors['xstate.after.backoff.companion.waiting'] = async () => { before = actor.getSnapshot(); clock.increment(backoffMs(before.context.attempt)); await flush(); };
+  for (const e of [
+    ...commands,
+    ...messageEvents,
+    { type: 'companion.retry' },
+    { type: 'socket.opened' },
+    { type: 'socket.closed' },
+    { type: 'xstate.error.actor.messages' },
+  ])
+    executors[e.type] = send;
+  for (const [type, exec] of Object.entries(settleActor))
+    executors[type] = async (s) => {
+      before = actor.getSnapshot();
+      await exec(s);
+    };
+  executors['xstate.after.probeTimeout.companion.offline.probing'] = async () => {
+    before = actor.getSnapshot();
+    clock.increment(COMPANION_PROBE_TIMEOUT_MS);
+    await flush();
+  };
+  executors['xstate.after.backoff.companion.waiting'] = async () => {
+    before = actor.getSnapshot();
+    clock.increment(backoffMs(before.context.attempt));
+    await flush();
+  };
   await model.testPath(path as any, {
     states: {
       '*': ((expectedSnap: CompanionSnapshot) => {
@@ -108,7 +154,12 @@ async function run({ path }: EdgePath<typeof companionMachine>) {
         const ev = path.steps[step]?.event;
         if (step > 0) {
           const want = expected(before, s, ev);
-          expect(emitted.splice(0).map((e) => e.type).sort()).toEqual(want.emitted);
+          expect(
+            emitted
+              .splice(0)
+              .map((e) => e.type)
+              .sort(),
+          ).toEqual(want.emitted);
           expect(sent.splice(0).map((c) => c.message.type)).toEqual(want.sent);
         } else {
           emitted.length = 0;
@@ -124,13 +175,15 @@ async function run({ path }: EdgePath<typeof companionMachine>) {
 describe('companion machine model', () => {
   it('reaches offline, found, connected and waiting, and every probed port', () => {
     const states = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
-    expect(states).toEqual(new Set([
-      json({ offline: 'shuffling' }), json({ offline: 'probing' }), json({ online: 'found' }), json({ online: 'connected' }), json('waiting'),
-    ]));
+    expect(states).toEqual(
+      new Set([json({ offline: 'shuffling' }), json({ offline: 'probing' }), json({ online: 'found' }), json({ online: 'connected' }), json('waiting')]),
+    );
     const probed = new Set(paths.filter((p) => p.path.state.matches({ offline: 'probing' })).map((p) => p.path.state.context.index));
     expect(probed).toEqual(new Set([0, 1, 2]));
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 // ---------- the numbers ----------
@@ -146,7 +199,9 @@ function startWithFakes(opts: { answers?: (port: number) => boolean; refuse?: bo
         if (opts.answers?.(input.port)) return Promise.resolve({});
         return opts.refuse ? Promise.reject(new Error('refused')) : new Promise(() => {});
       }),
-      messages: fromCallback(({ input, sendBack }: { input: { port: number }; sendBack: (e: any) => void }) => { sockets.push({ port: input.port, sendBack }); }),
+      messages: fromCallback(({ input, sendBack }: { input: { port: number }; sendBack: (e: any) => void }) => {
+        sockets.push({ port: input.port, sendBack });
+      }),
     },
   });
   const actor = createActor(machine, { input: {} }).start();
@@ -154,8 +209,13 @@ function startWithFakes(opts: { answers?: (port: number) => boolean; refuse?: bo
 }
 
 describe('companion timing', () => {
-  beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(0); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('sweeps all ten at start-up, each given exactly 10 s, then tries one shuffled candidate per backoff step (issue 10)', async () => {
     const { actor, probed } = startWithFakes();
@@ -166,7 +226,10 @@ describe('companion timing', () => {
     expect(probed).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     // start-up sweep: the next candidate at once, without a backoff
-    expect(probed).toEqual([{ port: COMPANION_PORTS[9], at: 0 }, { port: COMPANION_PORTS[8], at: COMPANION_PROBE_TIMEOUT_MS }]);
+    expect(probed).toEqual([
+      { port: COMPANION_PORTS[9], at: 0 },
+      { port: COMPANION_PORTS[8], at: COMPANION_PROBE_TIMEOUT_MS },
+    ]);
     while (probed.length < 10) await vi.advanceTimersByTimeAsync(1000);
     expect(probed.map((p) => p.port)).toEqual([...COMPANION_PORTS].reverse());
     expect(probed.map((p) => p.at)).toEqual(COMPANION_PORTS.map((_, i) => i * COMPANION_PROBE_TIMEOUT_MS));
@@ -179,7 +242,11 @@ describe('companion timing', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(probed[10]).toEqual({ port: COMPANION_PORTS[9], at: sweptAt + backoffMs(0) });
     let at = sweptAt + backoffMs(0);
-    const expectedAt = COMPANION_PORTS.map((_, i) => { const t = at; at += COMPANION_PROBE_TIMEOUT_MS + backoffMs(i + 1); return t; });
+    const expectedAt = COMPANION_PORTS.map((_, i) => {
+      const t = at;
+      at += COMPANION_PROBE_TIMEOUT_MS + backoffMs(i + 1);
+      return t;
+    });
     while (probed.length < 21) await vi.advanceTimersByTimeAsync(1000);
     expect(probed.slice(10, 20).map((p) => p.port)).toEqual([...COMPANION_PORTS].reverse());
     expect(probed.slice(10, 20).map((p) => p.at)).toEqual(expectedAt);
@@ -279,7 +346,10 @@ describe('companion replies', () => {
       actors: {
         shufflePorts: fromPromise(async () => PORTS),
         probePort: fromPromise<unknown, { port: number }>(async () => ({})),
-        messages: fromCallback(({ sendBack: sb, receive }: any) => { sendBack = sb; receive((e: CompanionSocketCommand) => sent.push(e)); }),
+        messages: fromCallback(({ sendBack: sb, receive }: any) => {
+          sendBack = sb;
+          receive((e: CompanionSocketCommand) => sent.push(e));
+        }),
       },
     });
     const actor = createActor(machine, { input: { ports: PORTS } });
@@ -318,7 +388,12 @@ describe('companion replies', () => {
     actor.send({ type: 'companion.capturePhoto', purpose: 'identity', requestId: 'a' });
     actor.send({ type: 'companion.printBadge', visitor: { name: 'V' }, requestId: 'b' });
     actor.send({ type: 'socket.closed' });
-    expect(emitted.filter((e) => e.type === 'companion.failed').map((e) => (e as any).requestId).sort()).toEqual(['a', 'b']);
+    expect(
+      emitted
+        .filter((e) => e.type === 'companion.failed')
+        .map((e) => (e as any).requestId)
+        .sort(),
+    ).toEqual(['a', 'b']);
     expect(actor.getSnapshot().context.pending).toEqual({});
     actor.stop();
   });

@@ -23,15 +23,18 @@ describe('door QR list model', () => {
   const model = new TestModel(doorQrMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000 });
   const paths = edgePaths(model, doorQrMachine, serialize, ['xstate.emit']);
   it('turns a switch only once the list is read, and one at a time', () => {
-    for (const p of paths) p.path.steps.forEach((st, i) => {
-      const before = i > 0 ? p.path.steps[i - 1].state : null;
-      if (st.state.matches('turning') && !before?.matches('turning')) expect(before?.matches('ready')).toBe(true);
-    });
+    for (const p of paths)
+      p.path.steps.forEach((st, i) => {
+        const before = i > 0 ? p.path.steps[i - 1].state : null;
+        if (st.state.matches('turning') && !before?.matches('turning')) expect(before?.matches('ready')).toBe(true);
+      });
   });
   for (const p of paths) {
     it(p.description, async () => {
       await drive(model, doorQrMachine, undefined, events, p, ({ emitted }, step) => {
-        const turned = p.path.steps.slice(0, step + 1).filter((st, i) => st.event.type === 'xstate.done.actor.turn' && p.path.steps[i - 1]?.state.matches('turning')).length;
+        const turned = p.path.steps
+          .slice(0, step + 1)
+          .filter((st, i) => st.event.type === 'xstate.done.actor.turn' && p.path.steps[i - 1]?.state.matches('turning')).length;
         expect(emitted).toEqual(Array(turned).fill({ type: 'doorQr.turned', id: 7, on: true }));
       });
       expect(selectQrTurning(p.path.state)).toBe(p.path.state.matches('turning'));
@@ -51,18 +54,25 @@ describe('door QR code model', () => {
     { type: 'xstate.error.actor.code', error: { message: 'Invalid', violations: [{ field: 'credential', message: 'is not a credential of this client' }] } },
   ] as any[];
   const serialize = (s: DoorQrCodeSnapshot) => JSON.stringify([s.value, s.context.credential, s.context.answer !== null, s.context.problem, s.context.notice]);
-  const model = new TestModel(doorQrCodeMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000, input: { doorId: 7 } } as any);
+  const model = new TestModel(
+    doorQrCodeMachine as any,
+    { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000, input: { doorId: 7 } } as any,
+  );
   const paths = edgePaths(model, doorQrCodeMachine, serialize, [], { doorId: 7 });
   it('reads again at a notice of its own door only, once per announced code', () => {
-    for (const p of paths) p.path.steps.forEach((st, i) => {
-      if (i === 0 || st.event.type !== 'qr.noticed') return;
-      const before = p.path.steps[i - 1].state;
-      const news = st.event.doorId === 7 && st.event.code !== before.context.notice && before.context.credential !== null;
-      if (news) expect(st.state.matches('asking')).toBe(true);
-      else expect(st.state.context).toEqual(before.context);
-    });
+    for (const p of paths)
+      p.path.steps.forEach((st, i) => {
+        if (i === 0 || st.event.type !== 'qr.noticed') return;
+        const before = p.path.steps[i - 1].state;
+        const news = st.event.doorId === 7 && st.event.code !== before.context.notice && before.context.credential !== null;
+        if (news) expect(st.state.matches('asking')).toBe(true);
+        else expect(st.state.context).toEqual(before.context);
+      });
   });
-  for (const p of paths) it(p.description, async () => { await drive(model, doorQrCodeMachine, { doorId: 7 }, events, p); });
+  for (const p of paths)
+    it(p.description, async () => {
+      await drive(model, doorQrCodeMachine, { doorId: 7 }, events, p);
+    });
 
   it('reads the code again a moment after its period ends when no notice came', async () => {
     const clock = new SimulatedClock();

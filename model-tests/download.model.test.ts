@@ -27,7 +27,9 @@ describe('download model', () => {
     it(p.description, async () => {
       await drive(model, downloadMachine, undefined, events, p, ({ emitted, controls, event, before }, step) => {
         // the file is emitted exactly when a running download ends with one
-        const ready = p.path.steps.slice(0, step + 1).filter((st, i) => st.event.type === 'download.finished' && st.event.file && p.path.steps[i - 1]?.state.matches('running')).length;
+        const ready = p.path.steps
+          .slice(0, step + 1)
+          .filter((st, i) => st.event.type === 'download.finished' && st.event.file && p.path.steps[i - 1]?.state.matches('running')).length;
         expect(emitted.filter((e: any) => e.type === 'download.ready')).toHaveLength(ready);
         // a start from idle or failed gives the fetch the start's input
         if (event.type === 'download.start' && before && !before.matches('running')) expect(controls.inputs.at(-1)?.input).toEqual({ format: 'csv' });

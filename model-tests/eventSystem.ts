@@ -17,12 +17,15 @@ export function eventSocketSystem(loadAlarms: () => Promise<Event[]>, inspect?: 
       { id: 'socket', systemId: SOCKET_SYSTEM_IDS.event, src: 'socket', input: { service: 'event' as const } },
     ],
   });
-  const actor = createActor(root.provide({
-    actors: {
-      socket: socketMachine.provide({ actors: { readToken: fromPromise<string | null>(async () => JWT), connection: fromCallback(() => () => {}) } }),
-      alarms: alarmsMachine.provide({ actors: { loadAlarms: fromPromise<Event[]>(loadAlarms) } }),
-    },
-  }), { inspect }).start();
+  const actor = createActor(
+    root.provide({
+      actors: {
+        socket: socketMachine.provide({ actors: { readToken: fromPromise<string | null>(async () => JWT), connection: fromCallback(() => () => {}) } }),
+        alarms: alarmsMachine.provide({ actors: { loadAlarms: fromPromise<Event[]>(loadAlarms) } }),
+      },
+    }),
+    { inspect },
+  ).start();
   return {
     actor,
     socket: actor.system.get(SOCKET_SYSTEM_IDS.event)!,

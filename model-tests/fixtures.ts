@@ -14,14 +14,28 @@ export const TOKEN_B = fakeJwt(NOW / 1000 + 7200, 'admin', 2);
 export const TOKEN_EXPIRED = fakeJwt(NOW / 1000 - 1);
 
 export const USER: User = {
-  id: 1, username: 'admin', name: 'Ada Admin', avatar: null, roles: ['administrator'], dashboardPages: [],
-  multiTenancyEnabled: true, clientId: 1, timezone: 'Asia/Kuala_Lumpur', avatarColor: 'blue',
+  id: 1,
+  username: 'admin',
+  name: 'Ada Admin',
+  avatar: null,
+  roles: ['administrator'],
+  dashboardPages: [],
+  multiTenancyEnabled: true,
+  clientId: 1,
+  timezone: 'Asia/Kuala_Lumpur',
+  avatarColor: 'blue',
 };
 export const USER_B: User = { ...USER, clientId: 2 };
 export const GRANTS = [{ privilegeIds: ['0.1', '9.2.0'], divisionIds: [1], firstParentDivisionIds: [1] }];
 export const GRANTS_B = [{ privilegeIds: ['0.1'], divisionIds: [7], firstParentDivisionIds: [7] }];
 
-export const LOGIN_A: LoginResponse & { now: number } = { token: TOKEN_A, user: USER, privileges: { priviledges: GRANTS }, settings: { tagsView: true }, now: NOW };
+export const LOGIN_A: LoginResponse & { now: number } = {
+  token: TOKEN_A,
+  user: USER,
+  privileges: { priviledges: GRANTS },
+  settings: { tagsView: true },
+  now: NOW,
+};
 export const LOGIN_B: LoginResponse & { now: number } = { token: TOKEN_B, user: USER_B, privileges: { priviledges: GRANTS_B }, settings: {}, now: NOW + 1000 };
 export const ME: MeResponse = { user: USER, privileges: { priviledges: GRANTS }, settings: { fixedHeader: false } };
 export const SAVED_SETTINGS: Settings = { ...DEFAULT_SETTINGS, tagsView: false };

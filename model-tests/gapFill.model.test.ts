@@ -16,7 +16,9 @@ function start() {
   const controls = createControls();
   const actor = createActor(gapFillMachine.provide({ actors: { read: controls.logic<Event[], number>() } }));
   const emitted: GapFillEmitted[] = [];
-  actor.on('gap.filled', (e) => { emitted.push(e); });
+  actor.on('gap.filled', (e) => {
+    emitted.push(e);
+  });
   actor.start();
   return { controls, actor, emitted };
 }
@@ -31,42 +33,45 @@ const step = fc.oneof(
 
 describe('gap fill model', () => {
   it('reads side by side, says what each read found, and lets every finished read go', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { maxLength: 20 }), async (steps) => {
-      const { controls, actor, emitted } = start();
-      const model = new Map<string, number>(); // read on its way → the id it reads after
-      const said: Event[][] = [];
-      let seq = 0;
-      for (const s of steps) {
-        const waiting = [...model.keys()];
-        if (s.type === 'fill') {
-          actor.send({ type: 'gap.fill', afterId: s.afterId });
-          await flush();
-          model.set(`read-${++seq}`, s.afterId);
-          expect(controls.inputs.at(-1)).toEqual({ id: `read-${seq}`, input: s.afterId });
-        } else if (s.type === 'answer' && waiting.length) {
-          const id = waiting[s.k % waiting.length];
-          const events = found(model.get(id)! + 1, s.n);
-          expect(await controls.settle(id, 'done', events)).toBe(true);
-          model.delete(id);
-          if (events.length) said.push(events);
-        } else if (s.type === 'fail' && waiting.length) {
-          const id = waiting[s.k % waiting.length];
-          expect(await controls.settle(id, 'error', new Error('offline'))).toBe(true);
-          model.delete(id);
-        } else if (s.type === 'stray') {
-          actor.send({ type: 'xstate.done.actor.read-999', actorId: 'read-999', output: found(1, 2) } as never);
-          await flush();
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 20 }), async (steps) => {
+        const { controls, actor, emitted } = start();
+        const model = new Map<string, number>(); // read on its way → the id it reads after
+        const said: Event[][] = [];
+        let seq = 0;
+        for (const s of steps) {
+          const waiting = [...model.keys()];
+          if (s.type === 'fill') {
+            actor.send({ type: 'gap.fill', afterId: s.afterId });
+            await flush();
+            model.set(`read-${++seq}`, s.afterId);
+            expect(controls.inputs.at(-1)).toEqual({ id: `read-${seq}`, input: s.afterId });
+          } else if (s.type === 'answer' && waiting.length) {
+            const id = waiting[s.k % waiting.length];
+            const events = found(model.get(id)! + 1, s.n);
+            expect(await controls.settle(id, 'done', events)).toBe(true);
+            model.delete(id);
+            if (events.length) said.push(events);
+          } else if (s.type === 'fail' && waiting.length) {
+            const id = waiting[s.k % waiting.length];
+            expect(await controls.settle(id, 'error', new Error('offline'))).toBe(true);
+            model.delete(id);
+          } else if (s.type === 'stray') {
+            actor.send({ type: 'xstate.done.actor.read-999', actorId: 'read-999', output: found(1, 2) } as never);
+            await flush();
+          }
+          const snap = actor.getSnapshot();
+          expect(Object.keys(snap.children).sort()).toEqual([...model.keys()].sort());
+          expect(snap.context.reading).toEqual(Object.fromEntries(model));
+          expect(selectGapReads(snap)).toBe(model.size);
+          // no read was stopped by another: every one on its way is still asking
+          expect([...controls.pending.keys()].sort()).toEqual([...model.keys()].sort());
+          expect(emitted.map((e) => e.events)).toEqual(said);
         }
-        const snap = actor.getSnapshot();
-        expect(Object.keys(snap.children).sort()).toEqual([...model.keys()].sort());
-        expect(snap.context.reading).toEqual(Object.fromEntries(model));
-        expect(selectGapReads(snap)).toBe(model.size);
-        // no read was stopped by another: every one on its way is still asking
-        expect([...controls.pending.keys()].sort()).toEqual([...model.keys()].sort());
-        expect(emitted.map((e) => e.events)).toEqual(said);
-      }
-      actor.stop();
-    }), { numRuns: 200, seed: 2511 });
+        actor.stop();
+      }),
+      { numRuns: 200, seed: 2511 },
+    );
   });
 
   it('a read hanging on the server that went away does not hold back the one after the reconnect', async () => {

@@ -5,7 +5,12 @@ import { createActor } from 'xstate';
 import { DoorHeartbeat, ControllerHeartbeat, normaliseStatus, statusOfCode } from '../contract';
 import { hardwareStatusMachine, type HardwareStatusSnapshot } from '../machines/hardwareStatus';
 import {
-  selectControllers, selectDevicesOfKind, selectDoorStatusCounts, selectDoorStatusOf, selectDoors, selectStatusOf,
+  selectControllers,
+  selectDevicesOfKind,
+  selectDoorStatusCounts,
+  selectDoorStatusOf,
+  selectDoors,
+  selectStatusOf,
 } from '../machines/hardwareStatus.selectors';
 import { edgePaths, flush, type EdgePath } from './harness';
 
@@ -15,26 +20,46 @@ const events: any[] = [
   { type: 'hardware.statusPushed', status: { id: 7, name: 'Input 7', status: 'Door Forced Open' } },
   { type: 'hardware.statusesLoaded', statuses: [{ id: 8, status: 3001 }] },
   { type: 'door.heartbeatReceived', door: DoorHeartbeat.create({ id: 1, name: 'Front' }) },
-  { type: 'controller.heartbeatReceived', controllers: ControllerHeartbeat.create([{ id: 2, name: 'C2' }, { id: 4, name: 'C4', status: 'Online' }]) },
+  {
+    type: 'controller.heartbeatReceived',
+    controllers: ControllerHeartbeat.create([
+      { id: 2, name: 'C2' },
+      { id: 4, name: 'C4', status: 'Online' },
+    ]),
+  },
   // one broker message's facts at once, in order: the later status of a source wins
-  { type: 'facts.received', facts: [
-    { type: 'event.received', event: { eventCode: 4002, eventSourceId: 9, eventSourceName: 'Reader 9' } },
-    { type: 'door.heartbeatReceived', door: DoorHeartbeat.create({ id: 6, doorStatus: 'Open' }) },
-    { type: 'event.received', event: { eventCode: 4003, eventSourceId: 9 } },
-  ] },
+  {
+    type: 'facts.received',
+    facts: [
+      { type: 'event.received', event: { eventCode: 4002, eventSourceId: 9, eventSourceName: 'Reader 9' } },
+      { type: 'door.heartbeatReceived', door: DoorHeartbeat.create({ id: 6, doorStatus: 'Open' }) },
+      { type: 'event.received', event: { eventCode: 4003, eventSourceId: 9 } },
+    ],
+  },
   { type: 'session.ended' },
 ];
-const serialize = (s: HardwareStatusSnapshot) => JSON.stringify([
-  s.value, Object.keys(s.context.statuses).length > 0, Object.keys(s.context.doors).length > 0, Object.keys(s.context.controllers).length > 0,
-]);
+const serialize = (s: HardwareStatusSnapshot) =>
+  JSON.stringify([s.value, Object.keys(s.context.statuses).length > 0, Object.keys(s.context.doors).length > 0, Object.keys(s.context.controllers).length > 0]);
 const model = new TestModel(hardwareStatusMachine, { events, serializeState: serialize as any, limit: 5000 });
 const paths = edgePaths(model, hardwareStatusMachine, serialize, []);
 
 async function run({ path }: EdgePath<typeof hardwareStatusMachine>) {
   const actor = createActor(hardwareStatusMachine).start();
-  const exec = Object.fromEntries(events.map((e) => [e.type, async ({ event }: { event: any }) => { actor.send(event); await flush(); }]));
+  const exec = Object.fromEntries(
+    events.map((e) => [
+      e.type,
+      async ({ event }: { event: any }) => {
+        actor.send(event);
+        await flush();
+      },
+    ]),
+  );
   await model.testPath(path as any, {
-    states: { '*': (expected: HardwareStatusSnapshot) => { expect(actor.getSnapshot().context).toEqual(expected.context); } },
+    states: {
+      '*': (expected: HardwareStatusSnapshot) => {
+        expect(actor.getSnapshot().context).toEqual(expected.context);
+      },
+    },
     events: exec,
   });
   actor.stop();
@@ -44,7 +69,9 @@ describe('hardwareStatus machine model', () => {
   it('reaches a state with statuses, doors and controllers all known', () => {
     expect(paths.map((p) => serialize(p.path.state))).toContain(JSON.stringify(['tracking', true, true, true]));
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 describe('hardware status rules', () => {
@@ -59,9 +86,17 @@ describe('hardware status rules', () => {
   it('maps every status code of §4', () => {
     const table = Object.fromEntries([1012, 1013, 4002, 4003, 2000, 2001, 2002, 2003, 2004, 3000, 3001].map((c) => [c, statusOfCode(c)?.label]));
     expect(table).toEqual({
-      1012: 'Interface online', 1013: 'Interface offline', 4002: 'CardReader online', 4003: 'CardReader offline',
-      2000: 'Input idle', 2001: 'Input active', 2002: 'Input open', 2003: 'Input tamper', 2004: 'Input unknown',
-      3000: 'Output idle', 3001: 'Output active',
+      1012: 'Interface online',
+      1013: 'Interface offline',
+      4002: 'CardReader online',
+      4003: 'CardReader offline',
+      2000: 'Input idle',
+      2001: 'Input active',
+      2002: 'Input open',
+      2003: 'Input tamper',
+      2004: 'Input unknown',
+      3000: 'Output idle',
+      3001: 'Output active',
     });
     expect(statusOfCode(5000)).toBeNull();
   });

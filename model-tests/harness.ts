@@ -1,5 +1,15 @@
 // Shared pieces of the model-based tests: controllable fake actors, and one test path per graph edge.
-import { SimulatedClock, createActor, fromPromise, initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type PromiseActorLogic, type SnapshotFrom } from 'xstate';
+import {
+  SimulatedClock,
+  createActor,
+  fromPromise,
+  initialTransition,
+  transition,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type PromiseActorLogic,
+  type SnapshotFrom,
+} from 'xstate';
 import { expect } from 'vitest';
 import type { TestModel } from '@xstate/graph';
 
@@ -14,18 +24,24 @@ export function createControls() {
   const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void; input: unknown }>();
   const inputs: Array<{ id: string; input: unknown }> = [];
   function logic<TOutput, TInput = void>(): PromiseActorLogic<TOutput, TInput> {
-    return fromPromise<TOutput, TInput>(({ self, input, signal }) => new Promise<TOutput>((resolve, reject) => {
-      const entry = { resolve: resolve as (v: unknown) => void, reject, input };
-      pending.set(self.id, entry);
-      inputs.push({ id: self.id, input });
-      signal.addEventListener('abort', () => { if (pending.get(self.id) === entry) pending.delete(self.id); });
-    }));
+    return fromPromise<TOutput, TInput>(
+      ({ self, input, signal }) =>
+        new Promise<TOutput>((resolve, reject) => {
+          const entry = { resolve: resolve as (v: unknown) => void, reject, input };
+          pending.set(self.id, entry);
+          inputs.push({ id: self.id, input });
+          signal.addEventListener('abort', () => {
+            if (pending.get(self.id) === entry) pending.delete(self.id);
+          });
+        }),
+    );
   }
   async function settle(id: string, kind: 'done' | 'error', value: unknown): Promise<boolean> {
     const p = pending.get(id);
     if (!p) return false;
     pending.delete(id);
-    if (kind === 'done') p.resolve(value); else p.reject(value);
+    if (kind === 'done') p.resolve(value);
+    else p.reject(value);
     await flush();
     return true;
   }
@@ -38,8 +54,14 @@ export function actorEventExecutors(events: ReadonlyArray<{ type: string }>, con
   for (const { type } of events) {
     const done = /^xstate\.done\.actor\.(.+)$/.exec(type);
     const error = /^xstate\.error\.actor\.(.+)$/.exec(type);
-    if (done) out[type] = async ({ event }) => { await controls.settle(done[1], 'done', event.output); };
-    if (error) out[type] = async ({ event }) => { await controls.settle(error[1], 'error', event.error); };
+    if (done)
+      out[type] = async ({ event }) => {
+        await controls.settle(done[1], 'done', event.output);
+      };
+    if (error)
+      out[type] = async ({ event }) => {
+        await controls.settle(error[1], 'error', event.error);
+      };
   }
   return out;
 }
@@ -104,17 +126,22 @@ export function edgePaths<M extends AnyStateMachine>(
 }
 
 /** The model offers an invoked actor's done/error events only while that actor runs. */
-export const onlyInvoked = (events: any[]) => (s: { children: Record<string, unknown> }) => events.filter((e) => {
-  const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
-  return m ? m[1] in s.children : true;
-});
+export const onlyInvoked = (events: any[]) => (s: { children: Record<string, unknown> }) =>
+  events.filter((e) => {
+    const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
+    return m ? m[1] in s.children : true;
+  });
 
 /**
  * Runs one edge path on the real machine with every invoked actor replaced by a controllable fake, comparing
  * value, context and tags after each step; `extra` checks emitted events or actor inputs per step.
  */
 export async function drive<M extends AnyStateMachine>(
-  model: TestModel<any, any, any>, machine: M, input: unknown, events: any[], { path }: EdgePath<M>,
+  model: TestModel<any, any, any>,
+  machine: M,
+  input: unknown,
+  events: any[],
+  { path }: EdgePath<M>,
   extra?: (actor: any, step: number) => void,
 ) {
   const controls = createControls();
@@ -125,7 +152,12 @@ export async function drive<M extends AnyStateMachine>(
   actor.start();
   await flush();
   const execs: Record<string, any> = actorEventExecutors(events, controls);
-  for (const e of events) if (!e.type.startsWith('xstate.')) execs[e.type] = async ({ event }: any) => { actor.send(event); await flush(); };
+  for (const e of events)
+    if (!e.type.startsWith('xstate.'))
+      execs[e.type] = async ({ event }: any) => {
+        actor.send(event);
+        await flush();
+      };
   let step = 0;
   await model.testPath(path as any, {
     states: {
@@ -161,11 +193,22 @@ export async function replayEdgePath<M extends AnyStateMachine>(
   const clock = new SimulatedClock();
   const actor = createActor(provide(controls) as AnyStateMachine, { clock, input } as never);
   const emitted: unknown[] = [];
-  actor.on('*', (e) => { emitted.push(e); });
+  actor.on('*', (e) => {
+    emitted.push(e);
+  });
   actor.start();
   const exec: Record<string, (step: { event: any }) => Promise<void>> = actorEventExecutors(events, controls);
-  for (const e of events) if (!e.type.startsWith('xstate.')) exec[e.type] = async ({ event }) => { actor.send(event); await flush(); };
-  for (const [type, ms] of Object.entries(timers)) exec[type] = async () => { clock.increment(ms); await flush(); };
+  for (const e of events)
+    if (!e.type.startsWith('xstate.'))
+      exec[e.type] = async ({ event }) => {
+        actor.send(event);
+        await flush();
+      };
+  for (const [type, ms] of Object.entries(timers))
+    exec[type] = async () => {
+      clock.increment(ms);
+      await flush();
+    };
   let step = 0;
   await model.testPath(path as any, {
     states: {

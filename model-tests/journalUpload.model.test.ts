@@ -33,7 +33,8 @@ function possible(s: JournalUploadSnapshot) {
     return true;
   });
 }
-const serialize = (s: JournalUploadSnapshot) => JSON.stringify([s.value, Math.min(s.context.failures, 2), s.context.sampled, s.context.stopped !== null, s.context.sent, s.context.endedAt]);
+const serialize = (s: JournalUploadSnapshot) =>
+  JSON.stringify([s.value, Math.min(s.context.failures, 2), s.context.sampled, s.context.stopped !== null, s.context.sent, s.context.endedAt]);
 const model = new TestModel(journalUploadMachine as any, { events: possible as any, serializeState: serialize as any, limit: 5000 });
 const paths = edgePaths(model, journalUploadMachine, serialize, []);
 
@@ -44,9 +45,17 @@ async function run({ path }: EdgePath<typeof journalUploadMachine>) {
   actor.start();
   const exec: Record<string, (step: { event: any }) => Promise<void>> = {
     ...actorEventExecutors(events, controls),
-    [AFTER]: async () => { clock.increment(uploadDelayMs(actor.getSnapshot().context.failures)); await flush(); },
+    [AFTER]: async () => {
+      clock.increment(uploadDelayMs(actor.getSnapshot().context.failures));
+      await flush();
+    },
   };
-  for (const e of events) if (!e.type.startsWith('xstate.')) exec[e.type] = async ({ event }) => { actor.send(event); await flush(); };
+  for (const e of events)
+    if (!e.type.startsWith('xstate.'))
+      exec[e.type] = async ({ event }) => {
+        actor.send(event);
+        await flush();
+      };
   await model.testPath(path as any, {
     states: {
       '*': ((expected: JournalUploadSnapshot) => {
@@ -69,9 +78,12 @@ async function run({ path }: EdgePath<typeof journalUploadMachine>) {
 describe('journal uploader model', () => {
   it('reaches idle, deciding, unsampled, waiting, uploading, flushing and stopped', () => {
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
-    for (const v of ['idle', 'deciding', 'unsampled', { recording: 'waiting' }, { recording: 'uploading' }, 'flushing', 'stopped']) expect(values).toContain(JSON.stringify(v));
+    for (const v of ['idle', 'deciding', 'unsampled', { recording: 'waiting' }, { recording: 'uploading' }, 'flushing', 'stopped'])
+      expect(values).toContain(JSON.stringify(v));
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 describe('journal uploader timing and bounds', () => {
@@ -85,31 +97,38 @@ describe('journal uploader timing and bounds', () => {
   }
   const uploads = (c: ReturnType<typeof createControls>) => c.inputs.filter((i) => i.id === 'upload' || i.id === 'flush').map((i) => i.input as UploadInput);
 
-  it('uploads exactly every 10 s from the page\'s start, then 20 s, 40 s after failures, and 10 s again after a success', async () => {
+  it("uploads exactly every 10 s from the page's start, then 20 s, 40 s after failures, and 10 s again after a success", async () => {
     const { actor, clock, controls } = await sampled();
     expect(JOURNAL_UPLOAD_INTERVAL_MS).toBe(10_000);
-    clock.increment(9_999); await flush();
+    clock.increment(9_999);
+    await flush();
     expect(uploads(controls)).toEqual([]);
-    clock.increment(1); await flush();
+    clock.increment(1);
+    await flush();
     expect(uploads(controls)).toEqual([{ token: 'tok', recording: 'rec-9', after: 0, upTo: null }]);
     await controls.settle('upload', 'error', { message: 'down', permanent: false });
-    clock.increment(19_999); await flush();
+    clock.increment(19_999);
+    await flush();
     expect(uploads(controls)).toHaveLength(1);
-    clock.increment(1); await flush();
+    clock.increment(1);
+    await flush();
     expect(uploads(controls)).toHaveLength(2);
     await controls.settle('upload', 'error', { message: 'down', permanent: false });
-    clock.increment(39_999); await flush();
+    clock.increment(39_999);
+    await flush();
     expect(uploads(controls)).toHaveLength(2);
-    clock.increment(1); await flush();
+    clock.increment(1);
+    await flush();
     // still from 0: nothing was lost to the failures
     expect(uploads(controls).at(-1)).toMatchObject({ after: 0 });
     await controls.settle('upload', 'done', { through: 80 });
-    clock.increment(10_000); await flush();
+    clock.increment(10_000);
+    await flush();
     expect(uploads(controls).at(-1)).toMatchObject({ after: 80 });
     actor.stop();
   });
 
-  it('flushes once at sign-out up to the session\'s last entry, and the next sign-in of the page starts after it', async () => {
+  it("flushes once at sign-out up to the session's last entry, and the next sign-in of the page starts after it", async () => {
     const { actor, controls } = await sampled();
     actor.send({ type: 'session.ended', atSeq: 120 });
     expect(uploads(controls).at(-1)).toEqual({ token: 'tok', recording: 'rec-9', after: 0, upTo: 120 });

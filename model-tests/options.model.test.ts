@@ -46,11 +46,16 @@ const possible = (commands: any[]) => (s: OptionsSnapshot) => [
   ]),
 ];
 // bounded: child ids and the count of clears are left out (they only grow)
-const serialize = (s: OptionsSnapshot) => JSON.stringify([
-  s.value, s.context.labels, s.context.queued, s.context.asking, Object.values(s.context.lookups),
-  Object.entries(s.context.searches).map(([k, x]) => [k, x.typed, x.asking, x.child !== null, x.answered, x.items.length, x.failed]),
-  s.context.epoch > 0,
-]);
+const serialize = (s: OptionsSnapshot) =>
+  JSON.stringify([
+    s.value,
+    s.context.labels,
+    s.context.queued,
+    s.context.asking,
+    Object.values(s.context.lookups),
+    Object.entries(s.context.searches).map(([k, x]) => [k, x.typed, x.asking, x.child !== null, x.answered, x.items.length, x.failed]),
+    s.context.epoch > 0,
+  ]);
 const models = [labelCommands, searchCommands].map((commands) => {
   const model = new TestModel(optionsMachine as any, { events: possible(commands) as any, serializeState: serialize as any, limit: 100000 });
   const paths = edgePaths(model, optionsMachine, serialize, []);
@@ -63,7 +68,9 @@ const states = paths.flatMap((p) => p.path.steps.map((st) => st.state));
 describe('options actor model', () => {
   it('reaches ids on their way, a batch gathering, a search waiting for the pause and a stale one replaced', () => {
     expect(states.some((s) => s.matches({ batch: 'gathering' }) && s.context.lookups && Object.keys(s.context.lookups).length > 0)).toBe(true);
-    expect(states.some((s) => s.matches({ pause: 'waiting' }) && s.context.searches.a?.asking !== null && s.context.searches.a?.asking !== undefined)).toBe(true);
+    expect(states.some((s) => s.matches({ pause: 'waiting' }) && s.context.searches.a?.asking !== null && s.context.searches.a?.asking !== undefined)).toBe(
+      true,
+    );
     expect(states.some((s) => s.context.labels[DOORS]?.['3'] === null)).toBe(true);
     expect(states.some((s) => s.context.searches.a?.failed)).toBe(true);
   });
@@ -88,25 +95,28 @@ describe('options actor model', () => {
     }
   });
   it('forgets everything of the signed-out user or the last client: labels, answers, requests', () => {
-    for (const p of paths) p.path.steps.forEach((st) => {
-      if (st.event.type !== 'session.ended') return;
-      expect(st.state.context).toEqual(emptyOptions(st.state.context.epoch));
-      expect(Object.keys(st.state.children)).toEqual([]);
-      expect(st.state.value).toEqual({ batch: 'idle', pause: 'idle' });
-    });
+    for (const p of paths)
+      p.path.steps.forEach((st) => {
+        if (st.event.type !== 'session.ended') return;
+        expect(st.state.context).toEqual(emptyOptions(st.state.context.epoch));
+        expect(Object.keys(st.state.children)).toEqual([]);
+        expect(st.state.value).toEqual({ batch: 'idle', pause: 'idle' });
+      });
   });
   it('shows a search answer only for a text the picker asked', () => {
-    for (const p of paths) p.path.steps.forEach((st, i) => {
-      const a = st.state.context.searches.a;
-      if (!a || a.answered === null || i === 0) return;
-      const before = p.path.steps[i - 1].state.context.searches.a;
-      if (before?.answered !== a.answered) expect(before?.asking).toBe(a.answered);
-    });
+    for (const p of paths)
+      p.path.steps.forEach((st, i) => {
+        const a = st.state.context.searches.a;
+        if (!a || a.answered === null || i === 0) return;
+        const before = p.path.steps[i - 1].state.context.searches.a;
+        if (before?.answered !== a.answered) expect(before?.asking).toBe(a.answered);
+      });
   });
   for (const [i, m] of models.entries()) {
     it.each(m.paths.map((p) => [p.description, p] as const))(`${i ? 'search' : 'labels'}: %s`, async (_d, p) => {
       await replayEdgePath(m.model, m.events, (controls) => optionsMachine.provide({ actors: { lookup: controls.logic(), search: controls.logic() } }), p, {
-        'xstate.after.batch.options.batch.gathering': OPTION_BATCH_MS, 'xstate.after.pause.options.pause.waiting': OPTION_SEARCH_PAUSE_MS,
+        'xstate.after.batch.options.batch.gathering': OPTION_BATCH_MS,
+        'xstate.after.pause.options.pause.waiting': OPTION_SEARCH_PAUSE_MS,
       });
     });
   }
@@ -132,11 +142,19 @@ describe('options actor rules', () => {
     expect(t.asked()).toEqual([]);
     t.clock.increment(0);
     await flush();
-    expect(t.asked()).toEqual([{ api: DOORS, ids: [1, 2, 3] }, { api: SCHEDULES, ids: [1] }]);
+    expect(t.asked()).toEqual([
+      { api: DOORS, ids: [1, 2, 3] },
+      { api: SCHEDULES, ids: [1] },
+    ]);
     // named again while on their way: not asked again
     t.actor.send({ type: 'options.label', api: DOORS, ids: [1, 2, 3] });
     t.clock.increment(0);
-    await t.controls.settle('lookup-1', 'done', { items: [{ id: 1, label: 'Lobby' }, { id: 2, label: 'Dock' }] });
+    await t.controls.settle('lookup-1', 'done', {
+      items: [
+        { id: 1, label: 'Lobby' },
+        { id: 2, label: 'Dock' },
+      ],
+    });
     const s = t.actor.getSnapshot();
     expect(t.asked()).toHaveLength(2);
     expect(selectLabelsOf(DOORS)(s)).toEqual({ 1: 'Lobby', 2: 'Dock', 3: null });
@@ -159,7 +177,12 @@ describe('options actor rules', () => {
   it('sends a search when typing pauses, stops the stale request and never shows its answer', async () => {
     const t = start();
     t.actor.send({ type: 'options.open', key: 'k', api: DOORS, q: '' });
-    await t.controls.settle('search-1', 'done', { items: [{ id: 1, label: 'Lobby' }, { id: 2, label: 'Dock' }] });
+    await t.controls.settle('search-1', 'done', {
+      items: [
+        { id: 1, label: 'Lobby' },
+        { id: 2, label: 'Dock' },
+      ],
+    });
     t.actor.send({ type: 'options.search', key: 'k', api: DOORS, q: 'l' });
     t.clock.increment(OPTION_SEARCH_PAUSE_MS - 1);
     t.actor.send({ type: 'options.search', key: 'k', api: DOORS, q: 'lo' });
@@ -169,7 +192,10 @@ describe('options actor rules', () => {
     expect(shownOptions(selectSearchOf('k')(t.actor.getSnapshot()), 'lo')).toEqual({ items: [{ id: 1, label: 'Lobby' }], loading: true });
     t.clock.increment(1);
     await flush();
-    expect(t.asked()).toEqual([{ api: DOORS, q: '' }, { api: DOORS, q: 'lo' }]);
+    expect(t.asked()).toEqual([
+      { api: DOORS, q: '' },
+      { api: DOORS, q: 'lo' },
+    ]);
     t.actor.send({ type: 'options.search', key: 'k', api: DOORS, q: 'lob' });
     t.clock.increment(OPTION_SEARCH_PAUSE_MS);
     await flush();
@@ -197,7 +223,7 @@ describe('options actor rules', () => {
   });
 });
 
-describe('a picker\'s rows (issue 29)', () => {
+describe("a picker's rows (issue 29)", () => {
   it('say what tells two rows of one title apart, and leave a unique title alone', () => {
     const rows = optionRows([
       { id: 7, label: 'Abdullah, Priya', detail: 'E-1042 · Sales' },
@@ -210,7 +236,7 @@ describe('a picker\'s rows (issue 29)', () => {
     expect(rows.map((r) => r.option.id)).toEqual([7, 9, 3, 11, 12]);
   });
 
-  it('a chosen namesake\'s button says what tells it apart, once the picker\'s list showed both; a unique title stays alone', async () => {
+  it("a chosen namesake's button says what tells it apart, once the picker's list showed both; a unique title stays alone", async () => {
     const IDS = '/event/manage/identities';
     const t = start();
     // an edit form names its chosen host: one row known, nothing to tell it from
@@ -221,10 +247,15 @@ describe('a picker\'s rows (issue 29)', () => {
     expect(chosenApart(selectLabelsOf(IDS)(s), selectDetailsOf(IDS)(s), 9)).toBeNull();
     // the list opened shows both namesakes and another person; the one chosen is told apart on the button
     t.actor.send({ type: 'options.open', key: 'host', api: IDS, q: '' });
-    await t.controls.settle('search-2', 'done', { items: [
-      { id: 7, label: 'Abdullah, Priya', detail: 'E-1042 · Sales' }, { id: 9, label: 'Abdullah, Priya', detail: 'E-2210 · Warehouse' },
-      { id: 3, label: 'Brown, Ben', detail: 'E-0003 · Sales' }, { id: 11, label: 'Chua, Mei' }, { id: 12, label: 'Chua, Mei', detail: null },
-    ] });
+    await t.controls.settle('search-2', 'done', {
+      items: [
+        { id: 7, label: 'Abdullah, Priya', detail: 'E-1042 · Sales' },
+        { id: 9, label: 'Abdullah, Priya', detail: 'E-2210 · Warehouse' },
+        { id: 3, label: 'Brown, Ben', detail: 'E-0003 · Sales' },
+        { id: 11, label: 'Chua, Mei' },
+        { id: 12, label: 'Chua, Mei', detail: null },
+      ],
+    });
     t.actor.send({ type: 'options.close', key: 'host' });
     s = t.actor.getSnapshot();
     const apart = (id: number) => chosenApart(selectLabelsOf(IDS)(s), selectDetailsOf(IDS)(s), id);

@@ -64,12 +64,18 @@ describe('one-answer read model', () => {
     const clock = new SimulatedClock();
     const received: string[] = [];
     const actor = createActor(readingMachine.provide({ actors: { read: controls.logic() } }), {
-      clock, inspect: (e: InspectionEvent) => { if (e.type === '@xstate.event' && e.actorRef === actor) received.push(e.event.type); },
+      clock,
+      inspect: (e: InspectionEvent) => {
+        if (e.type === '@xstate.event' && e.actorRef === actor) received.push(e.event.type);
+      },
     } as never);
     actor.start();
     await controls.settle('read', 'done', { alarms: 1 });
     // what useReading does with each notice
-    const heard = () => { const e = readingNotice(actor.getSnapshot(), true); if (e) actor.send(e); };
+    const heard = () => {
+      const e = readingNotice(actor.getSnapshot(), true);
+      if (e) actor.send(e);
+    };
     for (let i = 0; i < 1000; i++) heard();
     expect(received.filter((t) => t === 'read.changed')).toHaveLength(1);
     expect(actor.getSnapshot().matches('ready')).toBe(true);
@@ -83,8 +89,17 @@ describe('one-answer read model', () => {
   for (const p of paths) {
     it(p.description, async () => {
       let asked: Array<{ input: unknown }> = [];
-      await replayEdgePath(model, events, (controls) => { asked = controls.inputs; return readingMachine.provide({ actors: { read: controls.logic() } }) as typeof readingMachine; },
-        p, { 'live.due': DASHBOARD_LIVE_MS }, input);
+      await replayEdgePath(
+        model,
+        events,
+        (controls) => {
+          asked = controls.inputs;
+          return readingMachine.provide({ actors: { read: controls.logic() } }) as typeof readingMachine;
+        },
+        p,
+        { 'live.due': DASHBOARD_LIVE_MS },
+        input,
+      );
       // the read gets the machine's input, or the one a restart brought
       const restarted = p.path.steps.some((st) => st.event.type === 'read.restart' && st.event.input);
       for (const a of asked) expect(restarted ? [input, { zoneId: 4 }] : [input]).toContainEqual(a.input);

@@ -28,7 +28,8 @@ describe('resource list machine model', () => {
     { type: 'xstate.error.actor.deleteMany', error: new Error('Forbidden') },
   ] as any[];
   const input = { resource: 'identities' };
-  const serialize = (s: ResourceListSnapshot) => JSON.stringify([s.value, s.context.page, s.context.sort.length, s.context.selection.length, s.context.error !== null]);
+  const serialize = (s: ResourceListSnapshot) =>
+    JSON.stringify([s.value, s.context.page, s.context.sort.length, s.context.selection.length, s.context.error !== null]);
   const model = new TestModel(resourceListMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 50_000, input });
   const paths = edgePaths(model, resourceListMachine, serialize, [], input);
 
@@ -54,15 +55,25 @@ describe('resource form machine model', () => {
     { type: 'form.submit', values: { firstName: 'Ada' } },
     { type: 'form.reset' },
     { type: 'xstate.done.actor.save', output: { id: 5 } },
-    { type: 'xstate.error.actor.save', error: Object.assign(new Error('invalid'), { status: 400, violations: [{ field: 'employeeNo', message: 'has the wrong format' }] }) },
+    {
+      type: 'xstate.error.actor.save',
+      error: Object.assign(new Error('invalid'), { status: 400, violations: [{ field: 'employeeNo', message: 'has the wrong format' }] }),
+    },
     { type: 'xstate.error.actor.save', error: new Error('Server down') },
     { type: 'form.act', action: 'decline', input: { reason: 'Closed' } },
     { type: 'xstate.done.actor.act', output: { id: 5, status: 'declined' } },
     { type: 'xstate.error.actor.act', error: Object.assign(new Error('invalid'), { status: 400, violations: [{ field: 'reason', message: 'is required' }] }) },
     { type: 'xstate.error.actor.act', error: new Error('This visit request is approved: decline is no longer possible.') },
   ] as any[];
-  const serialize = (s: ResourceFormSnapshot) => JSON.stringify([s.value, s.context.id, s.context.violations.length, s.context.error !== null, s.context.values !== null,
-    (s.context.values as { status?: string } | null)?.status ?? null]);
+  const serialize = (s: ResourceFormSnapshot) =>
+    JSON.stringify([
+      s.value,
+      s.context.id,
+      s.context.violations.length,
+      s.context.error !== null,
+      s.context.values !== null,
+      (s.context.values as { status?: string } | null)?.status ?? null,
+    ]);
 
   for (const input of [{}, { id: 5 }]) {
     const model = new TestModel(resourceFormMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 50_000, input });

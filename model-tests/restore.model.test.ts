@@ -6,12 +6,26 @@ import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import type { BackupList, RestoreOutcome, RestoreStarted } from '../contract';
 import {
-  RESTORE_LATE_MS, RESTORE_POLL_MS, endingOf, restoreMachine, selectRestoreEnding, selectRestoreLate, selectRestoring, type RestoreSnapshot,
+  RESTORE_LATE_MS,
+  RESTORE_POLL_MS,
+  endingOf,
+  restoreMachine,
+  selectRestoreEnding,
+  selectRestoreLate,
+  selectRestoring,
+  type RestoreSnapshot,
 } from '../machines/restore';
 import { edgePaths, onlyInvoked, replayEdgePath } from './harness';
 
 const started: RestoreStarted = { restoring: true, backupId: '20261127T101500Z-abc123', before: '20261127T120000Z-zzz999', message: 'The server restarts' };
-const outcome = (o: Partial<RestoreOutcome>): RestoreOutcome => ({ backupId: started.backupId, at: '2026-11-27T12:00:00.000Z', by: 'admin', restored: true, problem: null, ...o });
+const outcome = (o: Partial<RestoreOutcome>): RestoreOutcome => ({
+  backupId: started.backupId,
+  at: '2026-11-27T12:00:00.000Z',
+  by: 'admin',
+  restored: true,
+  problem: null,
+  ...o,
+});
 const list = (lastRestore: RestoreOutcome | null): BackupList => ({ available: true, engine: 'pglite', reason: null, items: [], lastRestore });
 const LISTS = {
   restored: list(outcome({})),
@@ -34,8 +48,11 @@ describe('restore model', () => {
   ] as any[];
   // each clock event only while its timer runs: the poll while waiting; the late notice once per restore, offered
   // while a read is out (moving the clock a minute while waiting would run the poll's timer too, as a real minute would)
-  const offered = (s: RestoreSnapshot) => onlyInvoked(events)(s as any).filter((e: { type: string }) =>
-    (e.type !== LATE || (s.matches({ restoring: 'asking' }) && !s.context.late)) && (e.type !== POLL || s.matches({ restoring: 'waiting' })));
+  const offered = (s: RestoreSnapshot) =>
+    onlyInvoked(events)(s as any).filter(
+      (e: { type: string }) =>
+        (e.type !== LATE || (s.matches({ restoring: 'asking' }) && !s.context.late)) && (e.type !== POLL || s.matches({ restoring: 'waiting' })),
+    );
   const serialize = (s: RestoreSnapshot) => JSON.stringify([s.value, s.context.started !== null, s.context.late, s.context.ending]);
   const model = new TestModel(restoreMachine as any, { events: offered as any, serializeState: serialize as any, limit: 2000 } as any);
   const paths = edgePaths(model, restoreMachine, serialize, ['xstate.emit']);
@@ -83,8 +100,10 @@ describe('restore model', () => {
 
   for (const p of paths) {
     it(p.description, async () => {
-      await replayEdgePath(model, events, (controls) => restoreMachine.provide({ actors: { list: controls.logic() } }) as typeof restoreMachine, p,
-        { [LATE]: RESTORE_LATE_MS, [POLL]: RESTORE_POLL_MS });
+      await replayEdgePath(model, events, (controls) => restoreMachine.provide({ actors: { list: controls.logic() } }) as typeof restoreMachine, p, {
+        [LATE]: RESTORE_LATE_MS,
+        [POLL]: RESTORE_POLL_MS,
+      });
       // each ending is emitted exactly once, when an answer ends the restore (replayEdgePath compares every emitted event)
       const ended = p.path.steps.filter((st, i) => i > 0 && p.path.steps[i - 1].state.matches({ restoring: 'asking' }) && st.state.matches('idle')).length;
       const emitted = p.effects.flat().filter((a) => (a.params as { event: { type: string } }).event.type === 'restore.settled').length;

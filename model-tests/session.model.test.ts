@@ -52,9 +52,8 @@ const revalidateEvents = (s: SessionSnapshot) => [
 ];
 
 // bounded: which state, which client's token, and whether error/notice/redirect are set
-const serialize = (s: SessionSnapshot) => JSON.stringify([
-  s.value, s.context.user?.clientId ?? null, s.context.error !== null, s.context.notice !== null, s.context.redirect !== null,
-]);
+const serialize = (s: SessionSnapshot) =>
+  JSON.stringify([s.value, s.context.user?.clientId ?? null, s.context.error !== null, s.context.notice !== null, s.context.redirect !== null]);
 
 /** Only events the real system can produce there: an actor's done/error only while it is invoked, the expiry only while signed in. */
 function possible(s: SessionSnapshot, events: any[]) {
@@ -79,12 +78,18 @@ async function run({ path, effects }: EdgePath<typeof sessionMachine>) {
   const controls = createControls();
   const clock = new SimulatedClock();
   const performed: Array<{ type: string; params: unknown }> = [];
-  const spy = (type: string) => (_: unknown, params: unknown) => { performed.push({ type, params }); };
+  const spy = (type: string) => (_: unknown, params: unknown) => {
+    performed.push({ type, params });
+  };
   const actor = createActor(
     sessionMachine.provide({
       actors: {
-        restoreSession: controls.logic(), fetchMe: controls.logic(), signIn: controls.logic(),
-        selectClient: controls.logic(), saveProfile: controls.logic(), saveSettings: controls.logic(),
+        restoreSession: controls.logic(),
+        fetchMe: controls.logic(),
+        signIn: controls.logic(),
+        selectClient: controls.logic(),
+        saveProfile: controls.logic(),
+        saveSettings: controls.logic(),
       },
       actions: Object.fromEntries(EFFECTS.map((t) => [t, spy(t)])) as any,
     }),
@@ -99,7 +104,12 @@ async function run({ path, effects }: EdgePath<typeof sessionMachine>) {
       await flush();
     },
   } as Record<string, (step: { event: any }) => Promise<void>>;
-  for (const e of staticEvents) if (!e.type.startsWith('xstate.')) events[e.type] = async ({ event }) => { actor.send(event); await flush(); };
+  for (const e of staticEvents)
+    if (!e.type.startsWith('xstate.'))
+      events[e.type] = async ({ event }) => {
+        actor.send(event);
+        await flush();
+      };
   let step = 0;
   await model.testPath(path as any, {
     states: {
@@ -122,9 +132,18 @@ describe('session machine model', () => {
   it('reaches every state the interface names', () => {
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
     for (const v of [
-      { restoring: 'reading' }, { restoring: 'fetchingMe' }, { signedOut: 'idle' }, { signedOut: 'signingIn' },
-      { signedIn: 'active' }, { signedIn: 'validating' }, { signedIn: 'switchingClient' }, { signedIn: 'savingProfile' }, { signedIn: 'savingSettings' }, { signedIn: 'refreshingGrants' },
-    ]) expect(values, JSON.stringify(v)).toContain(JSON.stringify(v));
+      { restoring: 'reading' },
+      { restoring: 'fetchingMe' },
+      { signedOut: 'idle' },
+      { signedOut: 'signingIn' },
+      { signedIn: 'active' },
+      { signedIn: 'validating' },
+      { signedIn: 'switchingClient' },
+      { signedIn: 'savingProfile' },
+      { signedIn: 'savingSettings' },
+      { signedIn: 'refreshingGrants' },
+    ])
+      expect(values, JSON.stringify(v)).toContain(JSON.stringify(v));
   });
   it('predicts the storage effects of a sign-in and a sign-out', () => {
     const signIn = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.done.actor.signIn');
@@ -132,5 +151,7 @@ describe('session machine model', () => {
     const signOut = paths.find((p) => p.path.steps.at(-1)!.event.type === 'session.signOut' && p.path.steps.at(-2)!.state.matches('signedIn'));
     expect(signOut?.effects.at(-1)?.map((e) => e.type)).toEqual(['callLogout', 'clearStoredSession']);
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });

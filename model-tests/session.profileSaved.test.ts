@@ -20,13 +20,20 @@ function start(save: (body: Record<string, unknown>) => Promise<User>) {
   });
   const actor = createActor(machine, { input: {} }).start();
   const said: string[] = [];
-  actor.on('session.profileSaved', (e) => { said.push(e.type); });
+  actor.on('session.profileSaved', (e) => {
+    said.push(e.type);
+  });
   return { actor, said };
 }
 
 describe('saving the profile says so', () => {
-  beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(NOW); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(NOW);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('emits profileSaved once the server kept it, with the saved user in the context', async () => {
     const { actor, said } = start(async (body) => ({ ...USER, ...body }) as User);
@@ -40,7 +47,9 @@ describe('saving the profile says so', () => {
   });
 
   it('says nothing when the save fails or the form is refused before it is sent', async () => {
-    const { actor, said } = start(async () => { throw new Error('Server down'); });
+    const { actor, said } = start(async () => {
+      throw new Error('Server down');
+    });
     await settle();
     actor.send({ type: 'session.updateProfile', name: 'Ada Lovelace' });
     await settle();

@@ -19,17 +19,28 @@ function start(stored: () => string | null) {
       signIn: fromPromise(async () => ({ ...LOGIN_A, token: fakeJwt(Date.now() / 1000 + 60), now: Date.now() })),
     },
     actions: {
-      clearStoredSession: () => { effects.push('clear'); },
-      callLogout: () => { effects.push('logout'); },
-      storeSession: () => { effects.push('store'); },
+      clearStoredSession: () => {
+        effects.push('clear');
+      },
+      callLogout: () => {
+        effects.push('logout');
+      },
+      storeSession: () => {
+        effects.push('store');
+      },
     },
   });
   return { actor: createActor(machine, { input: {} }).start(), effects };
 }
 
 describe('session timers', () => {
-  beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(NOW); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(NOW);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('signs out as expired exactly when the restored jwt reaches exp', async () => {
     const token = fakeJwt(NOW / 1000 + 90);
@@ -94,14 +105,17 @@ describe('session timers', () => {
 
   it('tells the tabs actor that the session ended', async () => {
     const token = fakeJwt(NOW / 1000 + 3600);
-    const root = createActor(rootMachine.provide({
-      actors: {
-        session: sessionMachine.provide({
-          actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token, now: Date.now() })), fetchMe: fromPromise(async () => ME) },
-        }),
-        tabs: tabsMachine,
-      },
-    }), { input: { tabs: { views: [{ path: '/dashboard', title: 'Dashboard' }] } } }).start();
+    const root = createActor(
+      rootMachine.provide({
+        actors: {
+          session: sessionMachine.provide({
+            actors: { restoreSession: fromPromise<RestoredToken>(async () => ({ token, now: Date.now() })), fetchMe: fromPromise(async () => ME) },
+          }),
+          tabs: tabsMachine,
+        },
+      }),
+      { input: { tabs: { views: [{ path: '/dashboard', title: 'Dashboard' }] } } },
+    ).start();
     await settle();
     const session = root.system.get('session')!;
     const tabs = root.system.get('tabs')!;

@@ -23,9 +23,10 @@ describe('sessionEnd machine model', () => {
   it('reaches every state, and only a confirmation starts ending', () => {
     const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
     expect([...states].sort()).toEqual(['"confirming"', '"ending"', '"failed"', '"idle"']);
-    for (const p of paths) p.path.steps.forEach((st, i) => {
-      if (i > 0 && st.state.matches('ending') && !p.path.steps[i - 1].state.matches('ending')) expect(st.event.type).toBe('sessions.confirm');
-    });
+    for (const p of paths)
+      p.path.steps.forEach((st, i) => {
+        if (i > 0 && st.state.matches('ending') && !p.path.steps[i - 1].state.matches('ending')) expect(st.event.type).toBe('sessions.confirm');
+      });
   });
 
   it('accepts only a non-empty list of positive whole ids', () => {
@@ -37,7 +38,8 @@ describe('sessionEnd machine model', () => {
     it(p.description, async () => {
       await drive(model, sessionEndMachine, undefined, events, p, ({ emitted, controls, event, before }, step) => {
         if (event.type === 'sessions.confirm' && before?.matches('confirming')) expect(controls.inputs.at(-1)?.input).toEqual({ ids: before.context.ids });
-        if (event.type === 'xstate.done.actor.endSessions') expect(emitted.at(-1)).toMatchObject({ type: 'sessions.ended', ids: before!.context.ids, result: event.output });
+        if (event.type === 'xstate.done.actor.endSessions')
+          expect(emitted.at(-1)).toMatchObject({ type: 'sessions.ended', ids: before!.context.ids, result: event.output });
         expect(emitted.length).toBe(p.path.steps.slice(0, step + 1).filter((st) => st.event.type === 'xstate.done.actor.endSessions').length);
       });
       const last = p.path.state;

@@ -10,8 +10,19 @@ import type { SocketMessage } from '../machines/socket';
 import { eventSocketSystem } from './eventSystem';
 import { flush } from './harness';
 const alarm = (id: number, point: number, priority = 3): Event => ({
-  id, eventCode: 5001, eventPointId: point, eventSourceId: point + 100, eventPointName: `Door ${point}`, eventSourceName: null,
-  message: 'Door forced open', alert: true, acknowledge: false, process: false, eventPoint: [], time: '2024-05-01T10:00:00Z', priority,
+  id,
+  eventCode: 5001,
+  eventPointId: point,
+  eventSourceId: point + 100,
+  eventPointName: `Door ${point}`,
+  eventSourceName: null,
+  message: 'Door forced open',
+  alert: true,
+  acknowledge: false,
+  process: false,
+  eventPoint: [],
+  time: '2024-05-01T10:00:00Z',
+  priority,
 });
 const clear = (id: number, point: number): Event => ({ ...alarm(id, point), alert: false, message: 'Door closed' });
 
@@ -36,19 +47,33 @@ const FRAMES: SocketMessage[] = [
   { destination: DESTINATIONS.controllerHeartbeat, body: [{ id: 1, name: 'C1' }] }, // another service's: invalid here
 ];
 
-interface Run { alarms: unknown; hardware: unknown; socket: unknown; told: unknown[]; afterSync: unknown }
+interface Run {
+  alarms: unknown;
+  hardware: unknown;
+  socket: unknown;
+  told: unknown[];
+  afterSync: unknown;
+}
 
 /** The event service's socket with real alarms and hardwareStatus machines; the open alarms' read answers on `sync`. */
 async function deliver(batches: SocketMessage[][], single: boolean, syncing: boolean): Promise<Run> {
   let answer: (alarms: Event[]) => void = () => {};
-  const { actor, socket, alarms, hardware } = eventSocketSystem(() => new Promise((resolve) => { answer = resolve; }));
+  const { actor, socket, alarms, hardware } = eventSocketSystem(
+    () =>
+      new Promise((resolve) => {
+        answer = resolve;
+      }),
+  );
   const told: unknown[] = [];
   socket.on('*', (e: unknown) => told.push(e));
   socket.send({ type: 'socket.connect' });
   await flush();
   socket.send({ type: 'socket.connected' }); // the open alarms are read again: `syncing` until answered
   await flush();
-  if (!syncing) { answer([alarm(9, 90)]); await flush(); }
+  if (!syncing) {
+    answer([alarm(9, 90)]);
+    await flush();
+  }
   for (const batch of batches) {
     if (single) for (const m of batch) socket.send({ type: 'socket.message', ...m });
     else socket.send(batch.length === 1 ? { type: 'socket.message', ...batch[0] } : { type: 'socket.messages', messages: batch });
@@ -75,35 +100,45 @@ async function deliver(batches: SocketMessage[][], single: boolean, syncing: boo
 function cut(frames: SocketMessage[], sizes: number[]): SocketMessage[][] {
   const out: SocketMessage[][] = [];
   let i = 0;
-  for (const n of sizes) { if (i >= frames.length) break; out.push(frames.slice(i, i + n)); i += n; }
+  for (const n of sizes) {
+    if (i >= frames.length) break;
+    out.push(frames.slice(i, i + n));
+    i += n;
+  }
   if (i < frames.length) out.push(frames.slice(i));
   return out;
 }
 
 describe('a broker message of several frames', () => {
   it('takes the system where the same frames one by one take it, live and while the open alarms are read again', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.constantFrom(...FRAMES), { minLength: 1, maxLength: 24 }),
-      fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 8 }),
-      fc.boolean(),
-      async (frames, sizes, syncing) => {
-        const batches = cut(frames, sizes);
-        const one = await deliver(batches, true, syncing);
-        const batched = await deliver(batches, false, syncing);
-        expect(batched).toEqual(one);
-      },
-    ), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...FRAMES), { minLength: 1, maxLength: 24 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 8 }),
+        fc.boolean(),
+        async (frames, sizes, syncing) => {
+          const batches = cut(frames, sizes);
+          const one = await deliver(batches, true, syncing);
+          const batched = await deliver(batches, false, syncing);
+          expect(batched).toEqual(one);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('tells each machine once per batch, and says which frame was bad', async () => {
     let alarmFacts = 0;
     const received: string[] = [];
-    const { actor, socket, alarms } = eventSocketSystem(async () => [], (e) => {
-      if (e.type !== '@xstate.event') return;
-      const id = (e.actorRef as { systemId?: string }).systemId;
-      if (id === 'alarms' || id === 'hardwareStatus') received.push(`${id}:${e.event.type}`);
-      if (id === 'alarms' && e.event.type === 'facts.received') alarmFacts = (e.event as unknown as { facts: unknown[] }).facts.length;
-    });
+    const { actor, socket, alarms } = eventSocketSystem(
+      async () => [],
+      (e) => {
+        if (e.type !== '@xstate.event') return;
+        const id = (e.actorRef as { systemId?: string }).systemId;
+        if (id === 'alarms' || id === 'hardwareStatus') received.push(`${id}:${e.event.type}`);
+        if (id === 'alarms' && e.event.type === 'facts.received') alarmFacts = (e.event as unknown as { facts: unknown[] }).facts.length;
+      },
+    );
     const told: Array<{ type: string; destination: string }> = [];
     socket.on('*', (e: { type: string; destination: string }) => told.push(e));
     socket.send({ type: 'socket.connect' });
@@ -117,8 +152,11 @@ describe('a broker message of several frames', () => {
     expect(received).toEqual(['alarms:facts.received', 'hardwareStatus:facts.received']);
     expect(alarmFacts).toBe(3);
     expect(told.map((e) => `${e.type} ${e.destination}`)).toEqual([
-      `socket.message ${DESTINATIONS.events}`, `socket.invalidMessage ${DESTINATIONS.acknowledge}`, `socket.message ${DESTINATIONS.events}`,
-      `socket.message ${DESTINATIONS.events}/reader-4`, `socket.message ${DESTINATIONS.alarmCount}`,
+      `socket.message ${DESTINATIONS.events}`,
+      `socket.invalidMessage ${DESTINATIONS.acknowledge}`,
+      `socket.message ${DESTINATIONS.events}`,
+      `socket.message ${DESTINATIONS.events}/reader-4`,
+      `socket.message ${DESTINATIONS.alarmCount}`,
     ]);
     expect(alarms.getSnapshot().context.alarms.map((a: Event) => a.id)).toEqual([1, 2]);
     actor.stop();

@@ -10,10 +10,20 @@ import { selectDroppedMessages, selectIsOnline, selectSocketStatus, selectUserCo
 import { JWT, eventSocketSystem } from './eventSystem';
 import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
 
-
 const EVENT: Event = {
-  id: 11, eventCode: 5001, eventPointId: 40, eventSourceId: 4, eventPointName: 'Front door', eventSourceName: 'Reader 4',
-  message: 'Door forced open', alert: true, acknowledge: false, process: false, eventPoint: [], time: '2024-05-01T10:00:00Z', priority: 1,
+  id: 11,
+  eventCode: 5001,
+  eventPointId: 40,
+  eventSourceId: 4,
+  eventPointName: 'Front door',
+  eventSourceName: 'Reader 4',
+  message: 'Door forced open',
+  alert: true,
+  acknowledge: false,
+  process: false,
+  eventPoint: [],
+  time: '2024-05-01T10:00:00Z',
+  priority: 1,
 };
 
 const messages: Record<RealtimeService, SocketEvent[]> = {
@@ -23,34 +33,54 @@ const messages: Record<RealtimeService, SocketEvent[]> = {
     { type: 'socket.message', destination: '/events', body: JSON.stringify(EVENT) },
     { type: 'socket.message', destination: '/hbcontroller', body: [{ id: 1, name: 'C1' }] }, // another service's
     // one broker message of several frames: a count, a bad count and an alarm, in one transition
-    { type: 'socket.messages', messages: [
-      { destination: '/alarmcount', body: { count: 3 } },
-      { destination: '/alarmcount', body: '{"count":"two"}' },
-      { destination: '/events', body: JSON.stringify(EVENT) },
-    ] },
+    {
+      type: 'socket.messages',
+      messages: [
+        { destination: '/alarmcount', body: { count: 3 } },
+        { destination: '/alarmcount', body: '{"count":"two"}' },
+        { destination: '/events', body: JSON.stringify(EVENT) },
+      ],
+    },
   ],
   central: [
     { type: 'socket.message', destination: '/hbcontroller', body: [{ id: 1, name: 'C1' }] },
     { type: 'socket.message', destination: '/hbcontroller', body: 'not json' },
-    { type: 'socket.messages', messages: [{ destination: '/hbcontroller', body: [{ id: 2, name: 'C2' }] }, { destination: '/hbdoor', body: { id: 5 } }] },
+    {
+      type: 'socket.messages',
+      messages: [
+        { destination: '/hbcontroller', body: [{ id: 2, name: 'C2' }] },
+        { destination: '/hbdoor', body: { id: 5 } },
+      ],
+    },
   ],
   visitor: [
     { type: 'socket.message', destination: '/dynamic-qr', body: { doorId: 3, code: 'QR-1' } },
     { type: 'socket.message', destination: '/clocking', body: { identityId: 'x', time: 7 } },
-    { type: 'socket.messages', messages: [{ destination: '/dynamic-qr', body: { doorId: 4, code: 'QR-2' } }, { destination: '/dynamic-qr', body: 'nope' }] },
+    {
+      type: 'socket.messages',
+      messages: [
+        { destination: '/dynamic-qr', body: { doorId: 4, code: 'QR-2' } },
+        { destination: '/dynamic-qr', body: 'nope' },
+      ],
+    },
   ],
 };
 
 function eventsFor(service: RealtimeService): any[] {
   return [
-    { type: 'socket.connect' }, { type: 'session.started' }, { type: 'session.ended' },
+    { type: 'socket.connect' },
+    { type: 'session.started' },
+    { type: 'session.ended' },
     { type: 'xstate.done.actor.readToken', output: JWT },
     { type: 'xstate.done.actor.readToken', output: null },
     { type: 'xstate.error.actor.readToken', error: new Error('storage unavailable') },
-    { type: 'socket.connected' }, { type: 'socket.closed', reason: 'server gone' },
+    { type: 'socket.connected' },
+    { type: 'socket.closed', reason: 'server gone' },
     { type: 'xstate.error.actor.connection', error: new Error('transport failed') },
     ...messages[service],
-    { type: 'socket.userJoined' }, { type: 'socket.userLeft' }, { type: 'socket.wake' },
+    { type: 'socket.userJoined' },
+    { type: 'socket.userLeft' },
+    { type: 'socket.wake' },
     { type: 'xstate.after.reconnect.socket.waiting' },
   ];
 }
@@ -86,17 +116,29 @@ async function run(service: RealtimeService, model: TestModel<any, any, any>, ev
   const transport: Array<{ start: ConnectionInput } | 'stop'> = [];
   const connection = fromCallback<SocketEvent, ConnectionInput>(({ input }) => {
     transport.push({ start: input });
-    return () => { transport.push('stop'); };
+    return () => {
+      transport.push('stop');
+    };
   });
   const actor = createActor(socketMachine.provide({ actors: { readToken: controls.logic(), connection } }), { clock, input: { service } });
   const emitted: unknown[] = [];
-  actor.on('*', (e) => { emitted.push(e); });
+  actor.on('*', (e) => {
+    emitted.push(e);
+  });
   actor.start();
   const exec: Record<string, (step: { event: any }) => Promise<void>> = {
     ...actorEventExecutors(events, controls),
-    'xstate.after.reconnect.socket.waiting': async () => { clock.increment(SOCKET_RECONNECT_MS); await flush(); },
+    'xstate.after.reconnect.socket.waiting': async () => {
+      clock.increment(SOCKET_RECONNECT_MS);
+      await flush();
+    },
   };
-  for (const e of events) if (!e.type.startsWith('xstate.') || e.type === 'xstate.error.actor.connection') exec[e.type] = async ({ event }) => { actor.send(event); await flush(); };
+  for (const e of events)
+    if (!e.type.startsWith('xstate.') || e.type === 'xstate.error.actor.connection')
+      exec[e.type] = async ({ event }) => {
+        actor.send(event);
+        await flush();
+      };
   let step = 0;
   await model.testPath(path as any, {
     states: {
@@ -124,22 +166,36 @@ describe.each(['event', 'central', 'visitor'] as const)('socket machine model (%
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
     for (const v of ['idle', 'checking', { online: 'connecting' }, { online: 'connected' }, 'waiting']) expect(values).toContain(JSON.stringify(v));
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(service, model, events, p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(service, model, events, p);
+  });
 });
 
 describe('socket reconnect timing (fake timers)', () => {
-  beforeEach(() => { vi.useFakeTimers(); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   function start(service: RealtimeService, stored: { jwt: string | null }) {
     const starts: ConnectionInput[] = [];
     let stops = 0;
-    const actor = createActor(socketMachine.provide({
-      actors: {
-        readToken: fromPromise(async () => stored.jwt),
-        connection: fromCallback<SocketEvent, ConnectionInput>(({ input }) => { starts.push(input); return () => { stops++; }; }),
-      },
-    }), { input: { service } }).start();
+    const actor = createActor(
+      socketMachine.provide({
+        actors: {
+          readToken: fromPromise(async () => stored.jwt),
+          connection: fromCallback<SocketEvent, ConnectionInput>(({ input }) => {
+            starts.push(input);
+            return () => {
+              stops++;
+            };
+          }),
+        },
+      }),
+      { input: { service } },
+    ).start();
     return { actor, starts, stops: () => stops };
   }
   const settle = () => vi.advanceTimersByTimeAsync(0);
@@ -159,7 +215,10 @@ describe('socket reconnect timing (fake timers)', () => {
     expect(starts).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(actor.getSnapshot().value).toEqual({ online: 'connecting' });
-    expect(starts).toEqual([{ service: 'event', token: JWT }, { service: 'event', token: JWT }]);
+    expect(starts).toEqual([
+      { service: 'event', token: JWT },
+      { service: 'event', token: JWT },
+    ]);
     expect(SOCKET_RECONNECT_MS).toBe(5000);
   });
 
@@ -186,7 +245,10 @@ describe('socket reconnect timing (fake timers)', () => {
     await vi.advanceTimersByTimeAsync(SOCKET_RECONNECT_MS - 1);
     expect(starts).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(starts).toEqual([{ service: 'visitor', token: null }, { service: 'visitor', token: null }]);
+    expect(starts).toEqual([
+      { service: 'visitor', token: null },
+      { service: 'visitor', token: null },
+    ]);
   });
 
   it('disconnects on session.ended and does not come back by itself', async () => {
@@ -203,12 +265,18 @@ describe('socket reconnect timing (fake timers)', () => {
 
   it('waits 5 s after a transport that throws on start', async () => {
     let attempts = 0;
-    const actor = createActor(socketMachine.provide({
-      actors: {
-        readToken: fromPromise<string | null>(async () => JWT),
-        connection: fromCallback(() => { attempts++; throw new Error('SockJS unavailable'); }),
-      },
-    }), { input: { service: 'event' } }).start();
+    const actor = createActor(
+      socketMachine.provide({
+        actors: {
+          readToken: fromPromise<string | null>(async () => JWT),
+          connection: fromCallback(() => {
+            attempts++;
+            throw new Error('SockJS unavailable');
+          }),
+        },
+      }),
+      { input: { service: 'event' } },
+    ).start();
     actor.send({ type: 'socket.connect' });
     await settle();
     expect(actor.getSnapshot().value).toBe('waiting');
@@ -236,7 +304,10 @@ describe('socket message handling', () => {
 
   it('hands valid bodies to the alarms and hardwareStatus actors, resyncs alarms on connect, and drops invalid ones', async () => {
     const loads: number[] = [];
-    const { actor, socket, alarms, hardware } = eventSocketSystem(async () => { loads.push(1); return [{ ...EVENT, id: 99, eventPointId: 77 }]; });
+    const { actor, socket, alarms, hardware } = eventSocketSystem(async () => {
+      loads.push(1);
+      return [{ ...EVENT, id: 99, eventPointId: 77 }];
+    });
     const out: any[] = [];
     socket.on('*', (e: unknown) => out.push(e));
     socket.send({ type: 'socket.connect' });
@@ -249,7 +320,10 @@ describe('socket message handling', () => {
     socket.send({ type: 'socket.message', destination: '/events', body: JSON.stringify(EVENT) });
     socket.send({ type: 'socket.message', destination: '/events/reader-4', body: { eventCode: 4003, eventSourceId: 4, eventSourceName: 'Reader 4' } });
     socket.send({ type: 'socket.message', destination: '/acknowledge/event', body: { id: 11, acknowledge: 'yes' } });
-    expect(alarms.getSnapshot().context.alarms.map((a: Event) => [a.id, a.acknowledge])).toEqual([[99, false], [11, false]]);
+    expect(alarms.getSnapshot().context.alarms.map((a: Event) => [a.id, a.acknowledge])).toEqual([
+      [99, false],
+      [11, false],
+    ]);
     expect(hardware.getSnapshot().context.statuses['4']).toEqual({ id: 4, name: 'Reader 4', status: 'offline', kind: 'cardReader' });
     expect(out.map((e) => e.type)).toEqual(['socket.resynced', 'socket.message', 'socket.message', 'socket.invalidMessage']);
     expect(out[3].violations[0]).toEqual({ field: 'acknowledge', message: 'must be yes or no' });

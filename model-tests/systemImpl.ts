@@ -11,7 +11,14 @@ type Connection = (args: { input: ConnectionInput; sendBack: (e: SocketEvent) =>
 export function fakeSystemImpl(controls: ReturnType<typeof createControls>, connection: Connection = () => {}): GatehouseImpl {
   return {
     session: {
-      actors: { restoreSession: controls.logic(), fetchMe: controls.logic(), signIn: controls.logic(), selectClient: controls.logic(), saveProfile: controls.logic(), saveSettings: controls.logic() },
+      actors: {
+        restoreSession: controls.logic(),
+        fetchMe: controls.logic(),
+        signIn: controls.logic(),
+        selectClient: controls.logic(),
+        saveProfile: controls.logic(),
+        saveSettings: controls.logic(),
+      },
       actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {} },
     },
     tabs: { actions: { persistViews: () => {} } },
@@ -23,7 +30,9 @@ export function fakeSystemImpl(controls: ReturnType<typeof createControls>, conn
     socket: {
       actors: {
         readToken: fromPromise(async () => LOGIN_A.token), // the sockets share one invoke id: answer at once
-        connection: fromCallback<SocketEvent, ConnectionInput>(({ input, sendBack }) => { connection({ input, sendBack }); }),
+        connection: fromCallback<SocketEvent, ConnectionInput>(({ input, sendBack }) => {
+          connection({ input, sendBack });
+        }),
       },
     },
   } as unknown as GatehouseImpl;

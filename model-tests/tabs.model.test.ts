@@ -37,12 +37,24 @@ function expectedNavigation(before: TabsSnapshot, event: any): TabsEmitted | nul
 async function run({ path, effects }: EdgePath<typeof tabsMachine>) {
   const persisted: Array<{ type: string; params: unknown }> = [];
   const emitted: TabsEmitted[] = [];
-  const actor = createActor(tabsMachine.provide({ actions: { persistViews: (_, params) => { persisted.push({ type: 'persistViews', params }); } } }), { input: {} });
+  const actor = createActor(
+    tabsMachine.provide({
+      actions: {
+        persistViews: (_, params) => {
+          persisted.push({ type: 'persistViews', params });
+        },
+      },
+    }),
+    { input: {} },
+  );
   actor.on('tabs.navigate', (e) => emitted.push(e));
   actor.start();
   let step = 0;
   let before = actor.getSnapshot();
-  const exec = async ({ event }: { event: any }) => { before = actor.getSnapshot(); actor.send(event); };
+  const exec = async ({ event }: { event: any }) => {
+    before = actor.getSnapshot();
+    actor.send(event);
+  };
   await model.testPath(path as any, {
     states: {
       '*': (state) => {
@@ -64,7 +76,9 @@ describe('tabs machine model', () => {
   it('has a bounded graph with more than one reachable context', () => {
     expect(new Set(paths.map((p) => serialize(p.path.state))).size).toBeGreaterThan(10);
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 describe('tabs caps', () => {
@@ -92,9 +106,19 @@ describe('tabs caps', () => {
   });
 
   it('revisiting a tab keeps its place and takes the new title; uncached visits are not kept alive', () => {
-    const actor = createActor(tabsMachine, { input: { views: [{ path: '/a', title: 'A' }, { path: '/b', title: 'B' }] } }).start();
+    const actor = createActor(tabsMachine, {
+      input: {
+        views: [
+          { path: '/a', title: 'A' },
+          { path: '/b', title: 'B' },
+        ],
+      },
+    }).start();
     actor.send({ type: 'route.visited', path: '/a', title: 'A again', cache: false });
-    expect(actor.getSnapshot().context.views).toEqual([{ path: '/a', title: 'A again' }, { path: '/b', title: 'B' }]);
+    expect(actor.getSnapshot().context.views).toEqual([
+      { path: '/a', title: 'A again' },
+      { path: '/b', title: 'B' },
+    ]);
     expect(actor.getSnapshot().context.cached).toEqual([]);
   });
 });

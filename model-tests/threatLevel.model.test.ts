@@ -8,7 +8,14 @@ import { threatLevelMachine, selectThreatMayChange, selectThreatRunning, type Th
 import { drive, edgePaths, onlyInvoked } from './harness';
 
 const NONE = { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
-const LOCKED = { level: { id: 4, name: 'Lockout', rank: 9, mode: 'locked' }, divisionId: null, divisionName: null, setAt: '2026-11-25T08:00:00Z', setBy: 'admin', until: null };
+const LOCKED = {
+  level: { id: 4, name: 'Lockout', rank: 9, mode: 'locked' },
+  divisionId: null,
+  divisionName: null,
+  setAt: '2026-11-25T08:00:00Z',
+  setBy: 'admin',
+  until: null,
+};
 const READ: ThreatRead = { current: NONE, levels: [{ id: 4, name: 'Lockout', rank: 9, mode: 'locked' }], divisions: [{ id: 1, name: 'HQ' }] };
 /** the choices of an operator who controls the doors of one site only, while the whole client's level is in force */
 const SITE: ThreatRead = { current: LOCKED, levels: READ.levels, divisions: [{ id: 2, name: 'Warehouse' }], wholeClient: false };
@@ -29,40 +36,66 @@ describe('threat level panel model', () => {
   ] as any[];
   for (const mayControl of [true, false]) {
     const machine = threatLevelMachine;
-    const serialize = (s: ThreatLevelSnapshot) => JSON.stringify([s.value, s.context.current?.level?.id ?? null, s.context.levels.length, s.context.wholeClient, s.context.divisions[0]?.id ?? null,
-      s.context.request?.levelId ?? null, s.context.request?.divisionId ?? null, s.context.error !== null]);
-    const model = new TestModel(machine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 5000, input: { mayControl } } as any);
+    const serialize = (s: ThreatLevelSnapshot) =>
+      JSON.stringify([
+        s.value,
+        s.context.current?.level?.id ?? null,
+        s.context.levels.length,
+        s.context.wholeClient,
+        s.context.divisions[0]?.id ?? null,
+        s.context.request?.levelId ?? null,
+        s.context.request?.divisionId ?? null,
+        s.context.error !== null,
+      ]);
+    const model = new TestModel(
+      machine as any,
+      { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 5000, input: { mayControl } } as any,
+    );
     const paths = edgePaths(model, machine, serialize, ['xstate.emit'], { mayControl });
     it(`${mayControl ? 'with' : 'without'} door control: ${mayControl ? 'sets and lowers one command at a time' : 'never runs a command'}`, () => {
       const commanding = paths.some((p) => p.path.steps.some((st) => st.state.matches('commanding')));
       expect(commanding).toBe(mayControl);
-      for (const p of paths) p.path.steps.forEach((st, i) => {
-        const before = i > 0 ? p.path.steps[i - 1].state : null;
-        if (before?.matches('commanding') && st.event.type.startsWith('threat.')) expect(st.state.context.request).toEqual(before.context.request);
-        // a command starts only for what the user may set, and only while the level in force is theirs to change
-        if (before && !before.matches('commanding') && st.state.matches('commanding')) {
-          const asked = st.state.context.request!;
-          expect(selectThreatMayChange(before)).toBe(true);
-          if (asked.levelId !== null) expect(asked.divisionId === null ? before.context.wholeClient : before.context.divisions.some((d) => d.id === asked.divisionId)).toBe(true);
-        }
+      for (const p of paths)
+        p.path.steps.forEach((st, i) => {
+          const before = i > 0 ? p.path.steps[i - 1].state : null;
+          if (before?.matches('commanding') && st.event.type.startsWith('threat.')) expect(st.state.context.request).toEqual(before.context.request);
+          // a command starts only for what the user may set, and only while the level in force is theirs to change
+          if (before && !before.matches('commanding') && st.state.matches('commanding')) {
+            const asked = st.state.context.request!;
+            expect(selectThreatMayChange(before)).toBe(true);
+            if (asked.levelId !== null)
+              expect(asked.divisionId === null ? before.context.wholeClient : before.context.divisions.some((d) => d.id === asked.divisionId)).toBe(true);
+          }
+        });
+    });
+    if (mayControl)
+      it('with door control over one site: sets a level for it, never for the whole client, and leaves a wider level alone', () => {
+        const starts = paths.flatMap((p) =>
+          p.path.steps.flatMap((st, i) =>
+            i > 0 && !p.path.steps[i - 1].state.matches('commanding') && st.state.matches('commanding')
+              ? [{ before: p.path.steps[i - 1].state, request: st.state.context.request! }]
+              : [],
+          ),
+        );
+        expect(starts.some(({ before, request }) => !before.context.wholeClient && request.divisionId === 2)).toBe(true);
+        expect(starts.some(({ before, request }) => !before.context.wholeClient && request.levelId !== null && request.divisionId === null)).toBe(false);
+        expect(starts.some(({ before }) => before.context.current?.level && before.context.current.divisionId === null && !before.context.wholeClient)).toBe(
+          false,
+        );
       });
-    });
-    if (mayControl) it('with door control over one site: sets a level for it, never for the whole client, and leaves a wider level alone', () => {
-      const starts = paths.flatMap((p) => p.path.steps.flatMap((st, i) => (i > 0 && !p.path.steps[i - 1].state.matches('commanding') && st.state.matches('commanding')
-        ? [{ before: p.path.steps[i - 1].state, request: st.state.context.request! }] : [])));
-      expect(starts.some(({ before, request }) => !before.context.wholeClient && request.divisionId === 2)).toBe(true);
-      expect(starts.some(({ before, request }) => !before.context.wholeClient && request.levelId !== null && request.divisionId === null)).toBe(false);
-      expect(starts.some(({ before }) => before.context.current?.level && before.context.current.divisionId === null && !before.context.wholeClient)).toBe(false);
-    });
     for (const p of paths) {
       it(`${mayControl ? 'control' : 'read only'}: ${p.description}`, async () => {
         await drive(model, machine, { mayControl }, events, p, ({ emitted, controls, event, before }, step) => {
           // the answer of a command, and only it, is emitted for the toast
-          const answered = p.path.steps.slice(0, step + 1).filter((st, i) => st.event.type === 'xstate.done.actor.command' && p.path.steps[i - 1]?.state.matches('commanding')).length;
+          const answered = p.path.steps
+            .slice(0, step + 1)
+            .filter((st, i) => st.event.type === 'xstate.done.actor.command' && p.path.steps[i - 1]?.state.matches('commanding')).length;
           expect(emitted).toHaveLength(answered);
           const started = before && !before.matches('commanding') && p.path.steps[step].state.matches('commanding');
-          if (started && event.type === 'threat.set' && controls.inputs.at(-1)?.id === 'command') expect(controls.inputs.at(-1)?.input).toEqual({ levelId: 4, divisionId: event.divisionId, minutes: event.minutes });
-          if (started && event.type === 'threat.lower' && controls.inputs.at(-1)?.id === 'command') expect(controls.inputs.at(-1)?.input).toEqual({ levelId: null, divisionId: null, minutes: null });
+          if (started && event.type === 'threat.set' && controls.inputs.at(-1)?.id === 'command')
+            expect(controls.inputs.at(-1)?.input).toEqual({ levelId: 4, divisionId: event.divisionId, minutes: event.minutes });
+          if (started && event.type === 'threat.lower' && controls.inputs.at(-1)?.id === 'command')
+            expect(controls.inputs.at(-1)?.input).toEqual({ levelId: null, divisionId: null, minutes: null });
         });
         const last = p.path.state;
         expect(selectThreatRunning(last)).toBe(last.matches('commanding') ? (last.context.request?.levelId === null ? 'lower' : 'set') : null);

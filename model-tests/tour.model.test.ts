@@ -28,12 +28,23 @@ const paths = edgePaths(model, tourMachine, serialize, [], { steps: STEPS });
 async function run({ path }: EdgePath<typeof tourMachine>) {
   const done: Array<{ type: string; params: unknown }> = [];
   const emitted: TourEmitted[] = [];
-  const actor = createActor(tourMachine.provide({ actions: { persistTourView: () => { done.push({ type: 'persistTourView', params: undefined }); } } }), { input: { steps: STEPS } });
+  const actor = createActor(
+    tourMachine.provide({
+      actions: {
+        persistTourView: () => {
+          done.push({ type: 'persistTourView', params: undefined });
+        },
+      },
+    }),
+    { input: { steps: STEPS } },
+  );
   actor.on('tour.closed', (e) => emitted.push(e));
   actor.start();
   let step = 0;
   let wasShowing = false;
-  const exec = async ({ event }: { event: any }) => { actor.send(event); };
+  const exec = async ({ event }: { event: any }) => {
+    actor.send(event);
+  };
   await model.testPath(path as any, {
     states: {
       '*': ((expected: TourSnapshot) => {
@@ -57,9 +68,17 @@ async function run({ path }: EdgePath<typeof tourMachine>) {
 describe('tour machine model', () => {
   it('reaches hidden and every step of the tour', () => {
     const states = new Set(paths.map((p) => serialize(p.path.state)));
-    expect(states).toEqual(new Set([JSON.stringify(['hidden', 0]), ...STEPS.map((_, i) => JSON.stringify(['showing', i])), ...STEPS.slice(1).map((_, i) => JSON.stringify(['hidden', i + 1]))]));
+    expect(states).toEqual(
+      new Set([
+        JSON.stringify(['hidden', 0]),
+        ...STEPS.map((_, i) => JSON.stringify(['showing', i])),
+        ...STEPS.slice(1).map((_, i) => JSON.stringify(['hidden', i + 1])),
+      ]),
+    );
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => { await run(p); });
+  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
+    await run(p);
+  });
 });
 
 describe('tour rules', () => {
@@ -73,15 +92,22 @@ describe('tour rules', () => {
   });
 
   it('walks the sidebar, tabs, alarms and settings, each step pointing at a data-tour target', () => {
-    expect(TOUR_STEPS.map((s) => s.target)).toEqual(expect.arrayContaining(['[data-tour="sidebar"]', '[data-tour="tabs"]', '[data-tour="alarms"]', '[data-tour="settings"]']));
+    expect(TOUR_STEPS.map((s) => s.target)).toEqual(
+      expect.arrayContaining(['[data-tour="sidebar"]', '[data-tour="tabs"]', '[data-tour="alarms"]', '[data-tour="settings"]']),
+    );
     for (const s of TOUR_STEPS) expect(s.title.length * s.text.length).toBeGreaterThan(0);
   });
 
   it('skipping tells the session actor to save tourView false; finishing and stopping tell it nothing', () => {
     const received: unknown[] = [];
-    const fakeSession = fromCallback(({ receive }) => { receive((e) => received.push(e)); });
+    const fakeSession = fromCallback(({ receive }) => {
+      receive((e) => received.push(e));
+    });
     const root = setup({ actors: { session: fakeSession, tour: tourMachine } }).createMachine({
-      invoke: [{ id: 'session', systemId: 'session', src: 'session' }, { id: 'tour', systemId: 'tour', src: 'tour', input: {} }],
+      invoke: [
+        { id: 'session', systemId: 'session', src: 'session' },
+        { id: 'tour', systemId: 'tour', src: 'tour', input: {} },
+      ],
     });
     const actor = createActor(root).start();
     const tour = actor.system.get('tour')!;

@@ -12,7 +12,13 @@ import { replayImpl } from '../machines/journal';
 // a view's machine: counts the pings it took (its input is its start)
 const counter = setup({ types: { context: {} as { n: number }, input: {} as { start?: number } | undefined } }).createMachine({
   context: ({ input }) => ({ n: input?.start ?? 0 }),
-  on: { ping: { actions: ({ context }) => { context.n++; } } },
+  on: {
+    ping: {
+      actions: ({ context }) => {
+        context.n++;
+      },
+    },
+  },
 });
 const idle = createMachine({});
 
@@ -25,41 +31,44 @@ const step = fc.oneof(
 
 describe('views model', () => {
   it('keeps exactly the open views as its children, each under its id in the system', () => {
-    fc.assert(fc.property(fc.array(step, { maxLength: 25 }), (steps) => {
-      // 'unknown:thing' resolves to nothing (a view the replay does not re-run); the others to their machine
-      const resolve = (id: string) => (id.startsWith('unknown:') ? undefined : id.startsWith('threatLevel') ? idle : counter);
-      const root = createGatehouseSystem({ ...replayImpl(), views: { resolve } }).start();
-      const views = root.system.get('views') as AnyActorRef;
-      const model = new Map<string, number>(); // open id → its start
-      const stopped: AnyActorRef[] = [];
-      for (const s of steps) {
-        if (s.type === 'bad.open') {
-          expect(VIEW_ID.test(s.id)).toBe(false);
-          views.send({ type: 'view.open', id: s.id, input: { start: 1 } });
-        } else if (s.type === 'view.open') {
-          const id = `${s.label}#${s.n}`;
-          views.send({ type: 'view.open', id, input: { start: s.start } });
-          if (!model.has(id) && resolve(id)) model.set(id, s.start);
-        } else {
-          const id = `${s.label}#${s.n}`;
-          const child = root.system.get(id) as AnyActorRef | undefined;
-          views.send({ type: 'view.close', id });
-          if (child) stopped.push(child);
-          model.delete(id);
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 25 }), (steps) => {
+        // 'unknown:thing' resolves to nothing (a view the replay does not re-run); the others to their machine
+        const resolve = (id: string) => (id.startsWith('unknown:') ? undefined : id.startsWith('threatLevel') ? idle : counter);
+        const root = createGatehouseSystem({ ...replayImpl(), views: { resolve } }).start();
+        const views = root.system.get('views') as AnyActorRef;
+        const model = new Map<string, number>(); // open id → its start
+        const stopped: AnyActorRef[] = [];
+        for (const s of steps) {
+          if (s.type === 'bad.open') {
+            expect(VIEW_ID.test(s.id)).toBe(false);
+            views.send({ type: 'view.open', id: s.id, input: { start: 1 } });
+          } else if (s.type === 'view.open') {
+            const id = `${s.label}#${s.n}`;
+            views.send({ type: 'view.open', id, input: { start: s.start } });
+            if (!model.has(id) && resolve(id)) model.set(id, s.start);
+          } else {
+            const id = `${s.label}#${s.n}`;
+            const child = root.system.get(id) as AnyActorRef | undefined;
+            views.send({ type: 'view.close', id });
+            if (child) stopped.push(child);
+            model.delete(id);
+          }
+          expect(selectOpenViews(views.getSnapshot()).sort()).toEqual([...model.keys()].sort());
+          for (const [id, start] of model) {
+            const child = root.system.get(id) as AnyActorRef;
+            expect(child.getSnapshot().status).toBe('active');
+            if (id.startsWith('list:') || id.startsWith('form:')) expect(child.getSnapshot().context.n).toBe(start); // opened once, with its first input
+          }
+          for (const child of stopped) expect(child.getSnapshot().status).toBe('stopped');
         }
-        expect(selectOpenViews(views.getSnapshot()).sort()).toEqual([...model.keys()].sort());
-        for (const [id, start] of model) {
-          const child = root.system.get(id) as AnyActorRef;
-          expect(child.getSnapshot().status).toBe('active');
-          if (id.startsWith('list:') || id.startsWith('form:')) expect(child.getSnapshot().context.n).toBe(start); // opened once, with its first input
-        }
-        for (const child of stopped) expect(child.getSnapshot().status).toBe('stopped');
-      }
-      root.stop();
-    }), { numRuns: 300, seed: 2211 });
+        root.stop();
+      }),
+      { numRuns: 300, seed: 2211 },
+    );
   });
 
-  it('delivers a view\'s events to its own actor only, and stops its children with the system', () => {
+  it("delivers a view's events to its own actor only, and stops its children with the system", () => {
     const root = createGatehouseSystem({ ...replayImpl(), views: { resolve: () => counter } }).start();
     const views = root.system.get('views') as AnyActorRef;
     views.send({ type: 'view.open', id: 'form:doors#1', input: { start: 5 } });

@@ -18,17 +18,27 @@ async function openTheDb(): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (url) return openPostgres(url);
   const dir = resolve(process.env.DATA_DIR ?? 'data');
-  if (!existsSync(resolve(dir, 'PG_VERSION'))) { console.error(`No database in ${dir} (set DATA_DIR or DATABASE_URL)`); process.exit(2); }
+  if (!existsSync(resolve(dir, 'PG_VERSION'))) {
+    console.error(`No database in ${dir} (set DATA_DIR or DATABASE_URL)`);
+    process.exit(2);
+  }
   return openPglite(dir);
 }
 
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   const db = await openTheDb();
   try {
-    const { rows } = await db.query<{ n: string }>(`select count(*)::text as n from information_schema.columns where table_name = 'audit_log' and column_name = 'hash'`);
-    if (rows[0]?.n === '0') { console.error('This database has no audit chain yet (migration 127): start the server on it once.'); process.exit(2); }
+    const { rows } = await db.query<{ n: string }>(
+      `select count(*)::text as n from information_schema.columns where table_name = 'audit_log' and column_name = 'hash'`,
+    );
+    if (rows[0]?.n === '0') {
+      console.error('This database has no audit chain yet (migration 127): start the server on it once.');
+      process.exit(2);
+    }
     return await fn(db);
-  } finally { await db.close(); }
+  } finally {
+    await db.close();
+  }
 }
 
 async function main(): Promise<number> {
@@ -42,14 +52,19 @@ async function main(): Promise<number> {
         console.log(`FAILED after ${report.records} records checked: ${report.problem!.message}`);
         return 1;
       }
-      console.log(`OK: ${report.records} records checked in ${report.chains} chain${report.chains === 1 ? '' : 's'}${key ? '' : ' (no signing key yet: no head was signed)'}`);
+      console.log(
+        `OK: ${report.records} records checked in ${report.chains} chain${report.chains === 1 ? '' : 's'}${key ? '' : ' (no signing key yet: no head was signed)'}`,
+      );
       return 0;
     });
   }
   if (command === 'public-key') {
     return withDb(async (db) => {
       const key = await existingSigningKey(db, process.env.AUDIT_SIGNING_KEY || undefined);
-      if (!key) { console.error('No signing key yet: the server makes one when it first signs a head.'); return 2; }
+      if (!key) {
+        console.error('No signing key yet: the server makes one when it first signs a head.');
+        return 2;
+      }
       process.stdout.write(publicKeyPem(key));
       return 0;
     });
@@ -58,15 +73,30 @@ async function main(): Promise<number> {
     const keyAt = rest.indexOf('--key');
     const keyFile = keyAt >= 0 ? rest[keyAt + 1] : undefined;
     const file = rest.find((a, i) => a !== '--key' && i !== keyAt + 1);
-    if (!file || (keyAt >= 0 && !keyFile)) { console.error(USAGE); return 2; }
+    if (!file || (keyAt >= 0 && !keyFile)) {
+      console.error(USAGE);
+      return 2;
+    }
     let text: string;
-    try { text = readFileSync(file, 'utf8'); } catch (e) { console.error(`Cannot read ${file}: ${(e as Error).message}`); return 2; }
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      console.error(`Cannot read ${file}: ${(e as Error).message}`);
+      return 2;
+    }
     let publicKey = keyFile ? readFileSync(keyFile, 'utf8') : null;
     if (!publicKey) {
-      try { publicKey = (JSON.parse(text.slice(0, text.indexOf('\n') >>> 0)) as ExportHeader).publicKey; } catch { /* reported by verifyExport */ }
+      try {
+        publicKey = (JSON.parse(text.slice(0, text.indexOf('\n') >>> 0)) as ExportHeader).publicKey;
+      } catch {
+        /* reported by verifyExport */
+      }
       if (publicKey) console.log('(no --key given: checked with the key written in the file itself)');
     }
-    if (!publicKey) { console.log(`FAILED: ${file} is not a ${EXPORT_FORMAT} file`); return 1; }
+    if (!publicKey) {
+      console.log(`FAILED: ${file} is not a ${EXPORT_FORMAT} file`);
+      return 1;
+    }
     const report = verifyExport(text, publicKey);
     if (!report.ok) {
       console.log(`FAILED after ${report.records} records checked: ${report.problem!.message}`);
@@ -79,4 +109,10 @@ async function main(): Promise<number> {
   return 2;
 }
 
-main().then((code) => process.exit(code), (e) => { console.error(e); process.exit(2); });
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(2);
+  },
+);

@@ -16,17 +16,28 @@ if (values.card) sim.insertCard();
 console.log(`Gatehouse card connector simulator on ${sim.url}, announcing ${sim.version}.`);
 console.log('Keys: i insert card, r remove card, d read card, c connect reader, x disconnect reader, q quit.');
 
-const stop = async () => { await sim.close(); process.exit(0); };
+const stop = async () => {
+  await sim.close();
+  process.exit(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 if (process.stdin.isTTY || !process.stdin.readableEnded) {
   createInterface({ input: process.stdin }).on('line', (line) => {
     const key = line.trim().toLowerCase();
-    if (key === 'i') { sim.insertCard(); console.log('card inserted'); }
-    else if (key === 'r') { sim.removeCard(); console.log('card removed'); }
-    else if (key === 'd') console.log(sim.readCard() ? 'card read' : 'no card to read');
-    else if (key === 'c') { sim.connectReader(); console.log('reader connected'); }
-    else if (key === 'x') { sim.disconnectReader(); console.log('reader disconnected'); }
-    else if (key === 'q') void stop();
+    if (key === 'i') {
+      sim.insertCard();
+      console.log('card inserted');
+    } else if (key === 'r') {
+      sim.removeCard();
+      console.log('card removed');
+    } else if (key === 'd') console.log(sim.readCard() ? 'card read' : 'no card to read');
+    else if (key === 'c') {
+      sim.connectReader();
+      console.log('reader connected');
+    } else if (key === 'x') {
+      sim.disconnectReader();
+      console.log('reader disconnected');
+    } else if (key === 'q') void stop();
   });
 }

@@ -9,6 +9,9 @@ const sim = await startCompanionSimulator({
   log: (line) => console.log(line),
 });
 console.log(`Gatehouse companion simulator on ${sim.url} (check-port ${sim.url}/api/check-port, messages ws://…:${sim.port}/api/messages). Ctrl+C stops it.`);
-const stop = async () => { await sim.close(); process.exit(0); };
+const stop = async () => {
+  await sim.close();
+  process.exit(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

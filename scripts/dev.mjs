@@ -7,7 +7,13 @@ const procs = [
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'server/main.ts'], { stdio: 'inherit', env: { ...process.env, PORT: port } }),
   spawn('npx', ['vite', '--host', '127.0.0.1'], { stdio: 'inherit', env: { ...process.env, PORT: port } }),
 ];
-const stop = () => { for (const p of procs) p.kill('SIGTERM'); };
+const stop = () => {
+  for (const p of procs) p.kill('SIGTERM');
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-for (const p of procs) p.on('exit', (code) => { stop(); process.exitCode = code ?? 0; });
+for (const p of procs)
+  p.on('exit', (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });

@@ -22,7 +22,15 @@ export interface DeviceSimOptions {
 }
 
 /** `deferred`: batches the server refused with 503 (back-pressure) and that were sent again after its Retry-After. */
-export interface DeviceSimResult { sent: number; accepted: number; rejected: number; failedRequests: number; deferred: number; elapsedMs: number; lastResponseMs: number }
+export interface DeviceSimResult {
+  sent: number;
+  accepted: number;
+  rejected: number;
+  failedRequests: number;
+  deferred: number;
+  elapsedMs: number;
+  lastResponseMs: number;
+}
 
 export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSimResult> {
   // each key sees its own client's controllers and may send only theirs
@@ -33,12 +41,20 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
     if (res.status !== 200) throw new Error(`device interface at ${o.url}: ${res.status} ${(await res.text()).slice(0, 200)}`);
     for (const c of (await res.json()) as { id: number }[]) real.push({ id: c.id, headers });
   }
-  if (!real.length) throw new Error('the server knows no controllers of these keys\' clients');
+  if (!real.length) throw new Error("the server knows no controllers of these keys' clients");
   const virtual = Array.from({ length: o.controllers }, (_, i) => ({ id: real[i % real.length].id, headers: real[i % real.length].headers, n: i }));
   const alarmEvery = o.alarmEvery ?? 1000;
   const TICK_MS = 50;
-  const perTick = o.rate * TICK_MS / 1000;
-  let carry = 0, seq = 0, sent = 0, accepted = 0, rejected = 0, failedRequests = 0, deferred = 0, inFlight = 0, lastResponseMs = 0;
+  const perTick = (o.rate * TICK_MS) / 1000;
+  let carry = 0,
+    seq = 0,
+    sent = 0,
+    accepted = 0,
+    rejected = 0,
+    failedRequests = 0,
+    deferred = 0,
+    inFlight = 0,
+    lastResponseMs = 0;
   const pending = new Set<Promise<void>>();
   const start = performance.now();
 
@@ -50,8 +66,10 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
   function eventOf(i: number, c: { id: number; n: number }): DeviceEvent {
     const door = `door-${c.n}-${(i >> 4) % 8}`;
     const stamp = o.stamp ? ` t=${(performance.timeOrigin + performance.now()).toFixed(1)}` : '';
-    if (i % alarmEvery === alarmEvery - 1) return { controllerId: c.id, eventCode: EVENT_CODES.doorForcedOpen, sourceId: door, pointId: door, message: `Door forced open${stamp}` };
-    if (i % alarmEvery === 0 && i > 0) return { controllerId: c.id, eventCode: EVENT_CODES.doorClosed, sourceId: door, pointId: door, message: `Door closed${stamp}` };
+    if (i % alarmEvery === alarmEvery - 1)
+      return { controllerId: c.id, eventCode: EVENT_CODES.doorForcedOpen, sourceId: door, pointId: door, message: `Door forced open${stamp}` };
+    if (i % alarmEvery === 0 && i > 0)
+      return { controllerId: c.id, eventCode: EVENT_CODES.doorClosed, sourceId: door, pointId: door, message: `Door closed${stamp}` };
     return { controllerId: c.id, eventCode: EVENT_CODES.accessGranted, sourceId: `reader-${c.n}-${i % 4}`, pointId: door, message: `Access granted${stamp}` };
   }
 
@@ -67,12 +85,22 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
           send(events, headers);
           return;
         }
-        if (r.status !== 200) { failedRequests++; return; }
+        if (r.status !== 200) {
+          failedRequests++;
+          return;
+        }
         const b = (await r.json()) as DeviceBatchResult;
-        accepted += b.accepted; rejected += b.rejected.length;
+        accepted += b.accepted;
+        rejected += b.rejected.length;
       })
-      .catch(() => { failedRequests++; })
-      .finally(() => { inFlight--; lastResponseMs = performance.now() - start; pending.delete(p); });
+      .catch(() => {
+        failedRequests++;
+      })
+      .finally(() => {
+        inFlight--;
+        lastResponseMs = performance.now() - start;
+        pending.delete(p);
+      });
     pending.add(p);
   }
 
@@ -87,11 +115,18 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
       sent += batch.length;
       // one request per key (client) of the batch
       const byKey = new Map<Record<string, string>, DeviceEvent[]>();
-      for (const { e, headers } of batch) { const l = byKey.get(headers); if (l) l.push(e); else byKey.set(headers, [e]); }
+      for (const { e, headers } of batch) {
+        const l = byKey.get(headers);
+        if (l) l.push(e);
+        else byKey.set(headers, [e]);
+      }
       for (const [headers, events] of byKey) send(events, headers);
     }
     const s = Math.floor((performance.now() - start) / 1000);
-    if (s > second) { second = s; o.onSecond?.({ second, sent, accepted, rejected, inFlight }); }
+    if (s > second) {
+      second = s;
+      o.onSecond?.({ second, sent, accepted, rejected, inFlight });
+    }
     const next = start + (tick + 1) * TICK_MS;
     await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
   }
@@ -105,7 +140,12 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
  * demo `admin` by default) and makes one account with the device-ingest role in each client it holds (or in those of
  * `onlyClients`); returns the keys.
  */
-export async function provisionDeviceKeys(url: string, who: { username: string; password: string }, label = 'Device simulator', onlyClients?: number[]): Promise<string[]> {
+export async function provisionDeviceKeys(
+  url: string,
+  who: { username: string; password: string },
+  label = 'Device simulator',
+  onlyClients?: number[],
+): Promise<string[]> {
   const login = await fetch(url + API.login, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
   if (login.status !== 200) throw new Error(`sign-in of ${who.username} at ${url}: ${login.status} ${(await login.text()).slice(0, 200)}`);
   const { token } = (await login.json()) as { token: string };
@@ -117,7 +157,8 @@ export async function provisionDeviceKeys(url: string, who: { username: string; 
   for (const c of ((await clients.json()) as { items: { id: number }[] }).items) {
     if (onlyClients && !onlyClients.includes(c.id)) continue;
     const r = await fetch(url + serviceAccountsResource.api, {
-      method: 'POST', headers: { ...auth, [TENANT_HEADER]: String(c.id) },
+      method: 'POST',
+      headers: { ...auth, [TENANT_HEADER]: String(c.id) },
       body: JSON.stringify({ name: `${label} ${stamp}`, role: 'device-ingest', active: true, description: 'Made by the device simulator' }),
     });
     if (r.status !== 201) throw new Error(`service account in client ${c.id}: ${r.status} ${(await r.text()).slice(0, 200)}`);

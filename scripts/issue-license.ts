@@ -10,8 +10,12 @@ MC4CAQAwBQYDK2VwBCIEIFlmY92KPymHHctyNjAXh7CCPzSsWR81rlv0GNoo1moO
 `;
 
 export interface LicensePayload {
-  v: 1; licensee: string; client: string; modules: string[];
-  seats: { identities: number; doors: number; readers: number; operators: number }; validTo: string;
+  v: 1;
+  licensee: string;
+  client: string;
+  modules: string[];
+  seats: { identities: number; doors: number; readers: number; operators: number };
+  validTo: string;
 }
 
 const b64url = (b: Buffer) => b.toString('base64url');
@@ -26,10 +30,19 @@ function arg(name: string, fallback: string): string {
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 if (process.argv[1] && /issue-license/.test(process.argv[1])) {
-  console.log(issueLicense({
-    v: 1, licensee: arg('licensee', 'Gatehouse demo'), client: arg('client', '*'),
-    modules: arg('modules', 'access,visitors,monitor,reports').split(','),
-    seats: { identities: Number(arg('identities', '250000')), doors: Number(arg('doors', '500')), readers: Number(arg('readers', '1000')), operators: Number(arg('operators', '100')) },
-    validTo: arg('valid-to', '2030-12-31'),
-  }));
+  console.log(
+    issueLicense({
+      v: 1,
+      licensee: arg('licensee', 'Gatehouse demo'),
+      client: arg('client', '*'),
+      modules: arg('modules', 'access,visitors,monitor,reports').split(','),
+      seats: {
+        identities: Number(arg('identities', '250000')),
+        doors: Number(arg('doors', '500')),
+        readers: Number(arg('readers', '1000')),
+        operators: Number(arg('operators', '100')),
+      },
+      validTo: arg('valid-to', '2030-12-31'),
+    }),
+  );
 }

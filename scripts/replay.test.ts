@@ -24,16 +24,28 @@ function start(capacity?: number) {
   const impl: GatehouseImpl = {
     session: {
       actors: {
-        restoreSession: controls.logic(), fetchMe: controls.logic(), signIn: controls.logic(),
-        selectClient: controls.logic(), saveProfile: controls.logic(), saveSettings: controls.logic(),
+        restoreSession: controls.logic(),
+        fetchMe: controls.logic(),
+        signIn: controls.logic(),
+        selectClient: controls.logic(),
+        saveProfile: controls.logic(),
+        saveSettings: controls.logic(),
       } as GatehouseImpl['session']['actors'],
       actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {} },
       input: { loginMode: 'STANDARD' },
     },
     tabs: { actions: { persistViews: () => {} }, input: { views: [{ path: '/dashboard', title: 'Dashboard' }] } },
-    companion: { actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } as unknown as GatehouseImpl['companion']['actors'] },
+    companion: {
+      actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } as unknown as GatehouseImpl['companion']['actors'],
+    },
     cardConnector: { actors: { socket: controls.logic() } as unknown as GatehouseImpl['cardConnector']['actors'] },
-    alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } as unknown as GatehouseImpl['alarms']['actors'] },
+    alarms: {
+      actors: {
+        loadAlarms: controls.logic(),
+        acknowledgeAlarm: controls.logic(),
+        processAlarm: controls.logic(),
+      } as unknown as GatehouseImpl['alarms']['actors'],
+    },
     options: { actors: { lookup: controls.logic(), search: controls.logic() } as unknown as GatehouseImpl['options']['actors'] },
     views: { resolve: () => undefined },
     socket: { actors: { readToken: controls.logic(), connection: controls.logic() } as unknown as GatehouseImpl['socket']['actors'] },
@@ -107,7 +119,7 @@ describe('replaying a recorded journal', () => {
     expect(r.steps.find((s) => s.event.startsWith('xstate.after.'))).toMatchObject({ fed: true, matches: true });
   });
 
-  it('reproduces the reference pickers\' look-ups: a batch of ids, a search, and the cache dropped at sign-out', async () => {
+  it("reproduces the reference pickers' look-ups: a batch of ids, a search, and the cache dropped at sign-out", async () => {
     const nd = await record(async ({ controls, session, clock, root }) => {
       await controls.settle('restore', 'done', { token: null, now: NOW });
       session.send({ type: 'session.signIn', username: 'admin', password: 'hunter2-secret' });
@@ -116,7 +128,12 @@ describe('replaying a recorded journal', () => {
       options.send({ type: 'options.label', api: '/event/manage/doors', ids: [1, 2] });
       options.send({ type: 'options.label', api: '/event/manage/doors', ids: [2, 3] });
       clock.increment(0);
-      await controls.settle('lookup-1', 'done', { items: [{ id: 1, label: 'Lobby' }, { id: 2, label: 'Dock' }] });
+      await controls.settle('lookup-1', 'done', {
+        items: [
+          { id: 1, label: 'Lobby' },
+          { id: 2, label: 'Dock' },
+        ],
+      });
       options.send({ type: 'options.open', key: 'k', api: '/event/manage/doors', q: '' });
       await controls.settle('search-2', 'done', { items: [{ id: 1, label: 'Lobby' }] });
       session.send({ type: 'session.signOut' });
@@ -126,8 +143,14 @@ describe('replaying a recorded journal', () => {
     if (!r.ok) return;
     const options = r.steps.filter((s) => s.actor === 'options');
     expect(options.map((s) => [s.event, s.fed])).toEqual([
-      ['xstate.init', false], ['options.label', true], ['options.label', true], ['xstate.after.batch.options.batch.gathering', true],
-      ['xstate.done.actor.lookup-1', true], ['options.open', true], ['xstate.done.actor.search-2', true], ['session.ended', false],
+      ['xstate.init', false],
+      ['options.label', true],
+      ['options.label', true],
+      ['xstate.after.batch.options.batch.gathering', true],
+      ['xstate.done.actor.lookup-1', true],
+      ['options.open', true],
+      ['xstate.done.actor.search-2', true],
+      ['session.ended', false],
     ]);
     expect(r.steps.every((s) => s.matches)).toBe(true);
   });
@@ -215,7 +238,7 @@ describe('npm run replay', () => {
     lines[lines.length - 1] = JSON.stringify({ ...last, state: 'closed' });
     const diverged = run(lines.join('\n'));
     expect(diverged.code).toBe(EXIT.diverged);
-    expect(diverged.err.join("\n")).toContain(`diverged: line ${lines.length}:`);
+    expect(diverged.err.join('\n')).toContain(`diverged: line ${lines.length}:`);
     const invalid = run('{"kind":"gatehouse-journal","version":1,"app":"1.22.2","startedAt":0}\n{"seq":1,"at":0,');
     expect(invalid).toEqual({ code: EXIT.invalid, out: [], err: ['journal.ndjson: line 2 is not valid JSON (the file looks truncated)'] });
   });

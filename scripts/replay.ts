@@ -18,7 +18,9 @@ export function formatReplay(r: ReplayResult): string[] {
   const out = r.warnings.map((w) => `warning: ${w}`);
   for (const s of r.steps) {
     const mark = s.matches ? 'ok  ' : 'DIFF';
-    out.push(`${mark} line ${s.line}  ${s.actor} ← ${s.event}${s.fed ? '' : ' (produced by the system)'}  → ${json(s.replayed)}${s.matches ? '' : `  (journal: ${json(s.recorded)})`}`);
+    out.push(
+      `${mark} line ${s.line}  ${s.actor} ← ${s.event}${s.fed ? '' : ' (produced by the system)'}  → ${json(s.replayed)}${s.matches ? '' : `  (journal: ${json(s.recorded)})`}`,
+    );
   }
   if (r.ok) out.push(`replayed ${r.steps.length} steps of ${r.journal.lines.length} lines: every state matches the journal`);
   else out.push(`diverged: ${r.message}`);

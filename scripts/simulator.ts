@@ -18,16 +18,36 @@ const { values } = parseArgs({
   },
   allowPositionals: true,
 });
-const controllers = Number(values.controllers), rate = Number(values.rate), seconds = Number(values.seconds);
+const controllers = Number(values.controllers),
+  rate = Number(values.rate),
+  seconds = Number(values.seconds);
 for (const [k, v] of Object.entries({ controllers, rate, seconds })) {
-  if (!Number.isInteger(v) || v < 1) { console.error(`--${k} must be a whole number above 0`); process.exit(2); }
+  if (!Number.isInteger(v) || v < 1) {
+    console.error(`--${k} must be a whole number above 0`);
+    process.exit(2);
+  }
 }
 console.log(`Simulating ${controllers} controllers at ${rate} events/s against ${values.url} for ${seconds} s`);
 const keys = values.key!.length ? Promise.resolve(values.key!) : provisionDeviceKeys(values.url!, { username: values.user!, password: values.password! });
-keys.then((k) => runDeviceSimulator({
-  url: values.url!, keys: k, controllers, rate, durationS: seconds,
-  onSecond: (s) => console.log(`${String(s.second).padStart(5)} s  sent ${s.sent}  accepted ${s.accepted}  refused ${s.rejected}  requests in flight ${s.inFlight}`),
-})).then((r) => {
-  console.log(`done: sent ${r.sent}, accepted ${r.accepted}, refused ${r.rejected}, failed requests ${r.failedRequests}, batches sent again after a 503 ${r.deferred}`);
-  process.exit(r.failedRequests ? 1 : 0);
-}).catch((e) => { console.error((e as Error).message); process.exit(1); });
+keys
+  .then((k) =>
+    runDeviceSimulator({
+      url: values.url!,
+      keys: k,
+      controllers,
+      rate,
+      durationS: seconds,
+      onSecond: (s) =>
+        console.log(`${String(s.second).padStart(5)} s  sent ${s.sent}  accepted ${s.accepted}  refused ${s.rejected}  requests in flight ${s.inFlight}`),
+    }),
+  )
+  .then((r) => {
+    console.log(
+      `done: sent ${r.sent}, accepted ${r.accepted}, refused ${r.rejected}, failed requests ${r.failedRequests}, batches sent again after a 503 ${r.deferred}`,
+    );
+    process.exit(r.failedRequests ? 1 : 0);
+  })
+  .catch((e) => {
+    console.error((e as Error).message);
+    process.exit(1);
+  });

@@ -22,7 +22,11 @@ const pathsDir = (size: 16 | 20) => join(ICONS_ROOT, 'lib/esm/generated', `${siz
 
 /** Every icon name Blueprint has (one paths module per icon and size). */
 export function blueprintIconNames(): Set<string> {
-  return new Set(readdirSync(pathsDir(16)).filter((f) => f.endsWith('.js') && f !== 'index.js').map((f) => f.slice(0, -3)));
+  return new Set(
+    readdirSync(pathsDir(16))
+      .filter((f) => f.endsWith('.js') && f !== 'index.js')
+      .map((f) => f.slice(0, -3)),
+  );
 }
 
 // an icon prop or field (`icon`, `rightIcon`, `iconName`…) and the rest of its line, or a literal cast to IconName
@@ -90,18 +94,24 @@ export function precompress(): Plugin {
   return {
     name: 'gatehouse:precompress',
     apply: 'build',
-    configResolved(config) { outDir = resolve(config.root, config.build.outDir); }, // an absolute --outDir stays as it is
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    }, // an absolute --outDir stays as it is
     async writeBundle(_options, bundle) {
-      await Promise.all(Object.keys(bundle).filter((f) => COMPRESSIBLE.test(f)).map(async (f) => {
-        const file = join(outDir, f);
-        const data = readFileSync(file);
-        if (data.length < MIN_BYTES || (f.endsWith('.svg') && data.includes('<font'))) return;
-        const [b, g] = await Promise.all([
-          br(data, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
-          gz(data, { level: 9 }),
-        ]);
-        await Promise.all([b.length < data.length && writeFile(file + '.br', b), g.length < data.length && writeFile(file + '.gz', g)]);
-      }));
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((f) => COMPRESSIBLE.test(f))
+          .map(async (f) => {
+            const file = join(outDir, f);
+            const data = readFileSync(file);
+            if (data.length < MIN_BYTES || (f.endsWith('.svg') && data.includes('<font'))) return;
+            const [b, g] = await Promise.all([
+              br(data, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+              gz(data, { level: 9 }),
+            ]);
+            await Promise.all([b.length < data.length && writeFile(file + '.br', b), g.length < data.length && writeFile(file + '.gz', g)]);
+          }),
+      );
     },
   };
 }

@@ -99,7 +99,8 @@ export interface ServerOptions {
   /** How many matching rows a catalogue list counts before its total becomes a lower bound (LIST_COUNT_CAP; tests lower it). */
   listCountCap?: number;
   /** How many matches a q search counts first (SEARCH_COUNT_CAP) and the rows it walks per row asked (SEARCH_WINDOW_PER_ROW); tests lower them. */
-  searchCountCap?: number; searchWindowPerRow?: number;
+  searchCountCap?: number;
+  searchWindowPerRow?: number;
   /** Backup and restore (server/backup): where backups are kept and how the process restarts with one; none: 409. */
   backups?: BackupOptions | null;
   /** How long /api/health waits for its write before it answers 503 anyway (default 5 s; tests lower it). */
@@ -107,7 +108,7 @@ export interface ServerOptions {
 }
 
 /** A hop count believes that many proxies nearest the server (Fastify's types take it as a function). */
-const trustProxyOption = (t: boolean | number | string | undefined) => (typeof t === 'number' ? (_address: string, hop: number) => hop < t : t ?? false);
+const trustProxyOption = (t: boolean | number | string | undefined) => (typeof t === 'number' ? (_address: string, hop: number) => hop < t : (t ?? false));
 
 /** TRUST_PROXY as Fastify's trustProxy: '' or 'false' → false, 'true' → true, '2' → 2 hops, else a list of addresses. */
 export function trustProxyOf(value: string | undefined): boolean | number | string {
@@ -121,9 +122,14 @@ export function trustProxyOf(value: string | undefined): boolean | number | stri
 const API_PREFIXES = ['/idp/', '/event/', '/central/', '/api/', '/MyKad/', '/report/', '/visitor/', '/batch/', '/video/', '/ws/'];
 
 export async function buildServer(opts: ServerOptions) {
-  const logger = opts.logger === false || opts.logger === undefined ? false
-    : opts.logger === true ? { level: 'info' } : { level: 'info', stream: opts.logger.stream };
-  const app = Fastify({ logger, logController: new LogController({ disableRequestLogging: !opts.logRequests }), bodyLimit: 2 * 1024 * 1024, trustProxy: trustProxyOption(opts.trustProxy) });
+  const logger =
+    opts.logger === false || opts.logger === undefined ? false : opts.logger === true ? { level: 'info' } : { level: 'info', stream: opts.logger.stream };
+  const app = Fastify({
+    logger,
+    logController: new LogController({ disableRequestLogging: !opts.logRequests }),
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: trustProxyOption(opts.trustProxy),
+  });
   // issue 13: depth bounded before parsing, prototype keys named, and a message that says what is wrong
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
@@ -131,22 +137,26 @@ export async function buildServer(opts: ServerOptions) {
       const value = parseJsonBody(text as string);
       noteBodyRoute(value, `${req.method} ${req.routeOptions.url}`);
       done(null, value);
-    } catch (e) { done(e as Error, undefined); }
+    } catch (e) {
+      done(e as Error, undefined);
+    }
   });
   // every route, as registered: the hostile-input test walks them all
   const routes: Array<{ method: string; url: string; config?: FastifyContextConfig }> = [];
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url, config: r.config as FastifyContextConfig | undefined });
   });
-  await webDelivery(app, { staticDir: opts.staticDir === null ? null : opts.staticDir ?? 'dist', apiPrefixes: API_PREFIXES }); // before any other route
+  await webDelivery(app, { staticDir: opts.staticDir === null ? null : (opts.staticDir ?? 'dist'), apiPrefixes: API_PREFIXES }); // before any other route
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
   if (opts.keepResetTokens) app.decorate('resetTokens', []);
-  const onPasswordReset = opts.onPasswordReset ?? ((n: ResetNotice) => {
-    if (opts.keepResetTokens) app.resetTokens!.push({ username: n.username, token: n.token });
-    else if (opts.logger) app.log.info({ outbox: 'password-reset', username: n.username, link: n.link }, 'password reset link');
-    else console.log(`[outbox] password reset for ${n.username}: ${n.link}`);
-  });
+  const onPasswordReset =
+    opts.onPasswordReset ??
+    ((n: ResetNotice) => {
+      if (opts.keepResetTokens) app.resetTokens!.push({ username: n.username, token: n.token });
+      else if (opts.logger) app.log.info({ outbox: 'password-reset', username: n.username, link: n.link }, 'password reset link');
+      else console.log(`[outbox] password reset for ${n.username}: ${n.link}`);
+    });
 
   // real-time endpoints on the same port (§7): a STOMP CONNECT carries the same JWT as REST, and its session must
   // still be open; messages are grouped by the token's client
@@ -159,7 +169,13 @@ export async function buildServer(opts: ServerOptions) {
         // issue 11: a service account's key, with its role in its client, in the key's session
         const k = await authenticateApiKey(db, null, token, { ip: '', userAgent: 'STOMP connection' });
         if (!k) return null;
-        return { userId: k.userId, username: k.username, clientId: k.clientId, privileges: heldPrivilegeIds(await cache.entries(k.userId, k.clientId)), sessionId: k.jti };
+        return {
+          userId: k.userId,
+          username: k.username,
+          clientId: k.clientId,
+          privileges: heldPrivilegeIds(await cache.entries(k.userId, k.clientId)),
+          sessionId: k.jti,
+        };
       }
       const claims = await tokens.verify(token);
       if (!claims) return null;
@@ -178,7 +194,11 @@ export async function buildServer(opts: ServerOptions) {
   await ensureAlarmTypes(db);
   const pipeline = createPipeline(db, publish, { backlogMax: opts.ingestBacklogMax, beforeWrite: opts.beforeIngestWrite });
   const simulator = createHardwareSimulator({
-    db, pipeline, publish, rate: opts.simulator ? opts.simulator.rate : 0, heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
+    db,
+    pipeline,
+    publish,
+    rate: opts.simulator ? opts.simulator.rate : 0,
+    heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
   // logical blocks: "when this happens then do that", on every durable event
@@ -188,10 +208,15 @@ export async function buildServer(opts: ServerOptions) {
   // overrides move the locks at their start and end (the engine decides swipes by them on its own)
   const overrides = createOverrideClock(db, simulator, { log: (m) => app.log.warn(m) });
   // alarm notifications told to operator groups' consoles
-  const alarmNotices = createAlarmNotices(db, pipeline, (clientId, destination, body, users) => realtime.publish(clientId, destination, body, { users }), { log: (m) => app.log.warn(m) });
+  const alarmNotices = createAlarmNotices(db, pipeline, (clientId, destination, body, users) => realtime.publish(clientId, destination, body, { users }), {
+    log: (m) => app.log.warn(m),
+  });
   // `/dynamic-qr`: every QR door announced at the start of each QR period
   const qr = createQrPublisher(db, publish, { periodS: QR_PERIOD_S, log: (m) => app.log.warn(m) });
-  const webhooks = opts.webhooks === false ? null : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
+  const webhooks =
+    opts.webhooks === false
+      ? null
+      : createWebhookWorker(db, { ...opts.webhooks, allowPrivateTargets: !!opts.allowPrivateWebhookTargets, log: (m) => app.log.warn(m) });
   app.addHook('onListen', async () => {
     // every tenant's access index is built once at start; after that only on change
     await simulator.access.loadAll().catch((e) => app.log.warn(`access index: ${e}`));
@@ -256,7 +281,15 @@ export async function buildServer(opts: ServerOptions) {
   app.addHook('preHandler', async (req, reply) => {
     const cfg = req.routeOptions.config;
     const path = req.url.split('?')[0];
-    if (!req.routeOptions.url || req.routeOptions.url === '/*' || cfg.open || isNoTokenPath(path) || path === API.health || !API_PREFIXES.some((p) => path.startsWith(p))) return;
+    if (
+      !req.routeOptions.url ||
+      req.routeOptions.url === '/*' ||
+      cfg.open ||
+      isNoTokenPath(path) ||
+      path === API.health ||
+      !API_PREFIXES.some((p) => path.startsWith(p))
+    )
+      return;
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : null;
     const keyHeader = req.headers[API_KEY_HEADER];
@@ -266,7 +299,15 @@ export async function buildServer(opts: ServerOptions) {
       const k = await authenticateApiKey(db, cache, apiKey, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
       if (!k) throw new HttpError(401, 'A valid API key is required (it may be revoked, its account disabled or its session ended)');
       const entries = await cache.entries(k.userId, k.clientId);
-      req.principal = { userId: k.userId, username: k.username, clientId: k.clientId, jti: k.jti, entries, held: heldPrivilegeIds(entries), divisionIds: cache.divisionIds };
+      req.principal = {
+        userId: k.userId,
+        username: k.username,
+        clientId: k.clientId,
+        jti: k.jti,
+        entries,
+        held: heldPrivilegeIds(entries),
+        divisionIds: cache.divisionIds,
+      };
       if (cfg.privileges && !hasPrivilege(req.principal.held, cfg.privileges, cfg.mode ?? 'ONLY_ONE')) {
         throw new HttpError(403, 'You do not have the privilege for this action');
       }
@@ -299,9 +340,11 @@ export async function buildServer(opts: ServerOptions) {
   // issue 27: the embedded database's disk filling and freeing again, said once each in the log
   const unwatchStorage = db.storage?.onChange((s) => {
     if (s.full) app.log.error({ freeBytes: s.freeBytes, dataDir: opts.dataDir ?? undefined }, `${DISK_FULL}: ${s.problem}; writes answer 503, reads go on`);
-    else app.log.info({ freeBytes: s.freeBytes }, 'The server\'s disk has room again: changes are saved again');
+    else app.log.info({ freeBytes: s.freeBytes }, "The server's disk has room again: changes are saved again");
   });
-  app.addHook('onClose', async () => { unwatchStorage?.(); });
+  app.addHook('onClose', async () => {
+    unwatchStorage?.();
+  });
 
   // §health: 200 only while the database takes writes (and its directory has room); 503 says what is wrong. It never
   // waits longer than healthTimeoutMs on a write that does not come back, and logs a problem when it changes, not per call.
@@ -319,9 +362,21 @@ export async function buildServer(opts: ServerOptions) {
       });
       const write = await Promise.race([probeWrite(db), late]).finally(() => clearTimeout(timer));
       const now = db.storage?.state(); // the write may have found the disk full
-      problem = now?.full ? `${DISK_FULL}: ${now.problem}` : !write.writable ? `The database refuses writes: ${write.problem}` : dir && !dir.writable ? dir.problem : undefined;
+      problem = now?.full
+        ? `${DISK_FULL}: ${now.problem}`
+        : !write.writable
+          ? `The database refuses writes: ${write.problem}`
+          : dir && !dir.writable
+            ? dir.problem
+            : undefined;
     }
-    const body = { status: problem ? 'unavailable' : 'ok', database: db.kind, writable: !problem, ...(dir ? { freeBytes: dir.freeBytes } : {}), ...(problem ? { problem } : {}) };
+    const body = {
+      status: problem ? 'unavailable' : 'ok',
+      database: db.kind,
+      writable: !problem,
+      ...(dir ? { freeBytes: dir.freeBytes } : {}),
+      ...(problem ? { problem } : {}),
+    };
     // a full disk is logged by the watch above; anything else once each time it changes
     if (problem !== lastHealthProblem && problem && !db.storage?.state().full) req.log.error({ health: body }, 'health check failed');
     lastHealthProblem = problem;
@@ -329,24 +384,51 @@ export async function buildServer(opts: ServerOptions) {
   });
   const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
-  authRoutes(app, { db, tokens, lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, onPasswordReset, rateLimit, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 });
+  authRoutes(app, {
+    db,
+    tokens,
+    lockout: opts.lockout ?? { attempts: 5, minutes: 15 },
+    onPasswordReset,
+    rateLimit,
+    tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600,
+  });
   // every catalogue resource (contract/resources): clients, identities, visitors, …
   // a change to a resource the access decisions read rebuilds that tenant's access index (issue 12)
   const publishChange = (clientId: number, destination: string, b: unknown) => {
     publish(clientId, destination, b);
     if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
     if (destination === '/changes/logicalBlocks') logic.changed(clientId);
-    if (['/changes/doors', '/changes/controllers', '/changes/inputs', '/changes/outputs', '/changes/cardReaders'].includes(destination)) pipeline.scopesChanged(clientId);
-    if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators') alarmNotices.changed(clientId);
+    if (['/changes/doors', '/changes/controllers', '/changes/inputs', '/changes/outputs', '/changes/cardReaders'].includes(destination))
+      pipeline.scopesChanged(clientId);
+    if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators')
+      alarmNotices.changed(clientId);
     if (destination === '/changes/doors') unlockSchedules.doorsChanged();
   };
-  crudRoutes(app, { db, publish: publishChange, countCap: opts.listCountCap, searchCountCap: opts.searchCountCap, searchWindowPerRow: opts.searchWindowPerRow, hooks: resourceHooks(publish, { allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets, pulse: simulator.pulseOutput, log: (m) => app.log.warn(m), disconnect: (jtis) => { realtime.disconnectSessions(jtis); } }) });
+  crudRoutes(app, {
+    db,
+    publish: publishChange,
+    countCap: opts.listCountCap,
+    searchCountCap: opts.searchCountCap,
+    searchWindowPerRow: opts.searchWindowPerRow,
+    hooks: resourceHooks(publish, {
+      allowPrivateWebhookTargets: !!opts.allowPrivateWebhookTargets,
+      pulse: simulator.pulseOutput,
+      log: (m) => app.log.warn(m),
+      disconnect: (jtis) => {
+        realtime.disconnectSessions(jtis);
+      },
+    }),
+  });
   accessRoutes(app, { simulator, db });
   const threats = threatRoutes(app, { db, simulator, publish });
   licenseRoutes(app, db);
   visitorCredentialBatchRoutes(app, { db, publish: publishChange });
   batchRoutes(app, { db, publish: publishChange });
-  accessAdminRoutes(app, { db, defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 }, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
+  accessAdminRoutes(app, {
+    db,
+    defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 },
+    disconnect: (jtis) => realtime.disconnectSessions(jtis),
+  });
   divisionRoutes(app, { db });
   diagnosticRoutes(app, { db });
   interfaceDiscoveryRoutes(app, { db });
@@ -368,5 +450,16 @@ export async function buildServer(opts: ServerOptions) {
   webHookRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 
-  return Object.assign(app as FastifyInstance, { tokens, realtime, pipeline, simulator, routes, requestCache: cache, webhooks, overrides, logic, unlockSchedules });
+  return Object.assign(app as FastifyInstance, {
+    tokens,
+    realtime,
+    pipeline,
+    simulator,
+    routes,
+    requestCache: cache,
+    webhooks,
+    overrides,
+    logic,
+    unlockSchedules,
+  });
 }

@@ -13,13 +13,27 @@ import { DEMO_PASSWORD } from './db/seed';
 const dir = mkdtempSync(join(tmpdir(), 'gh-crash-'));
 const port = 30000 + Math.floor(Math.random() * 9000);
 const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), DATABASE_URL: '', STATIC_DIR: join(dir, 'no-console'), SIMULATOR: 'off', LOG: '0', RATE_LIMIT_MAX: '100000' };
+const env = {
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: join(dir, 'data'),
+  DATABASE_URL: '',
+  STATIC_DIR: join(dir, 'no-console'),
+  SIMULATOR: 'off',
+  LOG: '0',
+  RATE_LIMIT_MAX: '100000',
+};
 let child: ChildProcess | null = null;
 
 async function start() {
   child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore', detached: true });
   for (;;) {
-    try { if ((await fetch(`${base}${API.health}`)).ok) return; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(`${base}${API.health}`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 200)); // polling for the server to answer, not waiting out a time
   }
@@ -39,7 +53,8 @@ afterAll(async () => {
 
 async function call(method: string, path: string, token: string | null, body?: unknown) {
   const res = await fetch(base + path, {
-    method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: await res.json().catch(() => null) };
@@ -64,8 +79,14 @@ describe('a server killed with SIGKILL while writing', () => {
         sent++;
         try {
           const r = await call('POST', API.identities, token, {
-            firstName: 'Crash', lastName: `Test ${w}-${i}`, employeeNo, divisionId: division,
-            credentials: [{ type: 'card', number: `${employeeNo}-A` }, { type: 'pin', number: `${employeeNo}-B` }],
+            firstName: 'Crash',
+            lastName: `Test ${w}-${i}`,
+            employeeNo,
+            divisionId: division,
+            credentials: [
+              { type: 'card', number: `${employeeNo}-A` },
+              { type: 'pin', number: `${employeeNo}-B` },
+            ],
           });
           if (r.status === 201) acknowledged.set(employeeNo, r.body.id);
           else if (!killing) throw new Error(`write answered ${r.status}: ${JSON.stringify(r.body)}`);
@@ -103,7 +124,11 @@ describe('a server killed with SIGKILL while writing', () => {
     // a path under a plain file cannot be created or written, whoever runs the test (root ignores permissions)
     writeFileSync(join(dir, 'a-file'), '');
     const target = join(dir, 'a-file', 'data');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...env, DATA_DIR: target, PORT: String(port + 1) }, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...env, DATA_DIR: target, PORT: String(port + 1) },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`Gatehouse cannot start: The data directory ${target}`);
     expect(r.stderr).toMatch(/writable DATA_DIR/);

@@ -20,7 +20,11 @@ const backupDir = resolve(env.BACKUP_DIR ?? join(dirname(dataDir), `${basename(d
 
 async function main() {
   if (!env.DATABASE_URL) {
-    try { mkdirSync(dataDir, { recursive: true }); } catch { /* reported just below */ }
+    try {
+      mkdirSync(dataDir, { recursive: true });
+    } catch {
+      /* reported just below */
+    }
     // issue 13: say plainly, before anything else, that the embedded database has nowhere to write
     const dir = checkDataDir(dataDir);
     if (!dir.writable) {
@@ -37,31 +41,37 @@ async function main() {
   // sample MyKad inserted (CARD_CONNECTOR_CARD=on); its reader also answers /MyKad/* on this server.
   const devices = await startDevices();
   const reader = devices.cardConnector;
-  const build = (current: Db) => buildServer({
-    db: current,
-    jwtSecret: env.JWT_SECRET || undefined, // else generated once and kept in the database
-    jwtLifetimeS: Number(env.JWT_LIFETIME_S ?? 8 * 3600),
-    lockout: { attempts: Number(env.LOCKOUT_ATTEMPTS ?? 5), minutes: Number(env.LOCKOUT_MINUTES ?? 15) },
-    // per address, on sign-in, reset, registration and change-password; RATE_LIMIT_MAX=0 turns it off
-    rateLimit: env.RATE_LIMIT_MAX === '0' ? false : { max: Number(env.RATE_LIMIT_MAX ?? 20), windowMs: Number(env.RATE_LIMIT_WINDOW_S ?? 60) * 1000 },
-    // server errors, faults and start-up are always logged (LOG=0 silences them); LOG=1 logs every request too
-    logger: env.LOG !== '0',
-    logRequests: env.LOG === '1',
-    dataDir: env.DATABASE_URL ? null : dataDir,
-    // a REST read only looks at the card: it does not push data_received to the consoles
-    cardReader: reader ? { readers: () => reader.readers(), readCard: () => reader.card() } : null,
-    // the hardware simulator (issue 4): on unless SIMULATOR=off; SIMULATOR_RATE random events per second
-    simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
-    testHooks: env.E2E === '1',
-    staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
-    trustProxy: trustProxyOf(env.TRUST_PROXY), // behind a reverse proxy: which one's X-Forwarded-For to believe
-    // web hook deliveries retry after 5 s, 10 s, 20 s …; WEBHOOK_BACKOFF_MS sets the first step (1 s under E2E=1)
-    // a web hook may call this machine or the site network only when the installation says so (e2e receivers do)
-    allowPrivateWebhookTargets: env.WEBHOOK_PRIVATE_TARGETS === 'allow' || env.E2E === '1',
-    webhooks: { backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))), pollMs: env.E2E === '1' ? 250 : 1000 },
-    // on PostgreSQL: pg_dump archives, restored in place by pg_restore (no restart); BACKUP_DIR is where they are kept
-    backups: env.DATABASE_URL ? { dir: backupDir, databaseUrl: env.DATABASE_URL } : { dir: backupDir, restart: (image, after, settled) => void restart(image, after, settled) },
-  });
+  const build = (current: Db) =>
+    buildServer({
+      db: current,
+      jwtSecret: env.JWT_SECRET || undefined, // else generated once and kept in the database
+      jwtLifetimeS: Number(env.JWT_LIFETIME_S ?? 8 * 3600),
+      lockout: { attempts: Number(env.LOCKOUT_ATTEMPTS ?? 5), minutes: Number(env.LOCKOUT_MINUTES ?? 15) },
+      // per address, on sign-in, reset, registration and change-password; RATE_LIMIT_MAX=0 turns it off
+      rateLimit: env.RATE_LIMIT_MAX === '0' ? false : { max: Number(env.RATE_LIMIT_MAX ?? 20), windowMs: Number(env.RATE_LIMIT_WINDOW_S ?? 60) * 1000 },
+      // server errors, faults and start-up are always logged (LOG=0 silences them); LOG=1 logs every request too
+      logger: env.LOG !== '0',
+      logRequests: env.LOG === '1',
+      dataDir: env.DATABASE_URL ? null : dataDir,
+      // a REST read only looks at the card: it does not push data_received to the consoles
+      cardReader: reader ? { readers: () => reader.readers(), readCard: () => reader.card() } : null,
+      // the hardware simulator (issue 4): on unless SIMULATOR=off; SIMULATOR_RATE random events per second
+      simulator: env.SIMULATOR === 'off' ? false : { rate: Number(env.SIMULATOR_RATE ?? 1) },
+      testHooks: env.E2E === '1',
+      staticDir: env.STATIC_DIR || undefined, // the built console; dist/ by default
+      trustProxy: trustProxyOf(env.TRUST_PROXY), // behind a reverse proxy: which one's X-Forwarded-For to believe
+      // web hook deliveries retry after 5 s, 10 s, 20 s …; WEBHOOK_BACKOFF_MS sets the first step (1 s under E2E=1)
+      // a web hook may call this machine or the site network only when the installation says so (e2e receivers do)
+      allowPrivateWebhookTargets: env.WEBHOOK_PRIVATE_TARGETS === 'allow' || env.E2E === '1',
+      webhooks: {
+        backoffMs: (n: number) => webhookBackoffMs(n, Number(env.WEBHOOK_BACKOFF_MS ?? (env.E2E === '1' ? 1000 : 5000))),
+        pollMs: env.E2E === '1' ? 250 : 1000,
+      },
+      // on PostgreSQL: pg_dump archives, restored in place by pg_restore (no restart); BACKUP_DIR is where they are kept
+      backups: env.DATABASE_URL
+        ? { dir: backupDir, databaseUrl: env.DATABASE_URL }
+        : { dir: backupDir, restart: (image, after, settled) => void restart(image, after, settled) },
+    });
   let app = await build(db);
   await app.listen({ port, host });
   // a restore (server/backup/routes.ts): the services stop, the data directory is replaced by the backup's image (put
@@ -76,7 +86,10 @@ async function main() {
       await db.close();
       const next = await replaceDataDir(dataDir, image);
       db = next.db;
-      if (next.restored) { await migrate(db); await after(db); } else console.error(`The backup did not open (${next.problem}): the database is as it was.`);
+      if (next.restored) {
+        await migrate(db);
+        await after(db);
+      } else console.error(`The backup did not open (${next.problem}): the database is as it was.`);
       app = await build(db);
       await app.listen({ port, host });
       settled(next.restored, next.restored ? null : `The backup did not open (${next.problem ?? 'unknown'}): the database is as it was.`);
@@ -84,7 +97,9 @@ async function main() {
     } catch (e) {
       console.error('The restore failed and the server cannot go on:', e);
       process.exit(1);
-    } finally { restarting = false; }
+    } finally {
+      restarting = false;
+    }
   }
   // MEMORY_LOG_S=n: where the process's memory is, every n seconds (the ingest bench reads it; PGlite's memory is in
   // `external`: one WebAssembly memory that grows and never shrinks)
@@ -93,18 +108,31 @@ async function main() {
     const mb = (n: number) => Math.round(n / 1048576);
     setInterval(() => {
       const m = process.memoryUsage();
-      app.log.info({ memoryMb: { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) } }, 'memory');
+      app.log.info(
+        { memoryMb: { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) } },
+        'memory',
+      );
     }, memoryEvery * 1000).unref();
   }
   if (devices.companion) console.log(`Companion simulator: ${devices.companion.url}`);
-  if (devices.cardConnector) console.log(`Card connector simulator: ${devices.cardConnector.url} (${devices.cardConnector.version})${devices.cardConnector.card() ? ', card inserted' : ''}`);
+  if (devices.cardConnector)
+    console.log(
+      `Card connector simulator: ${devices.cardConnector.url} (${devices.cardConnector.version})${devices.cardConnector.card() ? ', card inserted' : ''}`,
+    );
   const shown = host === '0.0.0.0' ? 'localhost' : host;
   console.log(`\nGatehouse ${seeded ? '(demo data seeded) ' : ''}is running at http://${shown}:${port}`);
   console.log(`Database: ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}`}`);
   console.log(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
   for (const u of DEMO_USERS) console.log(`  ${u.username.padEnd(10)} ${u.what}`);
-  console.log(`Device interface: POST ${API.deviceEvents} with a service account's API key (role "Device interface", Manage → Service accounts): Authorization: Bearer gh_…`);
-  const stop = async () => { await app.close(); await devices.close(); await db.close(); process.exit(0); };
+  console.log(
+    `Device interface: POST ${API.deviceEvents} with a service account's API key (role "Device interface", Manage → Service accounts): Authorization: Bearer gh_…`,
+  );
+  const stop = async () => {
+    await app.close();
+    await devices.close();
+    await db.close();
+    process.exit(0);
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
@@ -118,8 +146,13 @@ async function startDevices(): Promise<{ companion: CompanionSimulator | null; c
   return {
     companion,
     cardConnector,
-    close: async () => { await Promise.all([companion?.close(), cardConnector?.close()]); },
+    close: async () => {
+      await Promise.all([companion?.close(), cardConnector?.close()]);
+    },
   };
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

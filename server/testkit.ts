@@ -11,7 +11,10 @@ import { openPglite, openPostgres, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { DEMO_PASSWORD, seed } from './db/seed';
 
-export interface Call { status: number; body: any }
+export interface Call {
+  status: number;
+  body: any;
+}
 
 /** The demo data every test server starts with. */
 const TEST_SEED = { identitiesPerClient: 12 } as const;
@@ -30,24 +33,45 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
     const name = `gh_template_${randomBytes(6).toString('hex')}`;
     await adminQuery(url, `create database ${name}`);
     const db = await openPostgres(withDatabase(url, name));
-    try { await migrate(db); await seed(db, TEST_SEED); } finally { await db.close(); }
+    try {
+      await migrate(db);
+      await seed(db, TEST_SEED);
+    } finally {
+      await db.close();
+    }
     process.env[TEMPLATE_ENV] = name;
-    return async () => { delete process.env[TEMPLATE_ENV]; await adminQuery(url, `drop database if exists ${name} with (force)`); };
+    return async () => {
+      delete process.env[TEMPLATE_ENV];
+      await adminQuery(url, `drop database if exists ${name} with (force)`);
+    };
   }
   const db = await openPglite('memory://');
   let image: Blob;
-  try { await migrate(db); await seed(db, TEST_SEED); image = await db.dump!(); } finally { await db.close(); }
+  try {
+    await migrate(db);
+    await seed(db, TEST_SEED);
+    image = await db.dump!();
+  } finally {
+    await db.close();
+  }
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-image-'));
   const file = join(dir, 'pglite.tar');
   writeFileSync(file, Buffer.from(await image.arrayBuffer()));
   process.env[IMAGE_ENV] = file;
-  return async () => { delete process.env[IMAGE_ENV]; rmSync(dir, { recursive: true, force: true }); };
+  return async () => {
+    delete process.env[IMAGE_ENV];
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
 
 async function adminQuery(url: string, sql: string) {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  try { await admin.query(sql); } finally { await admin.end(); }
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
 }
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -73,20 +97,35 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}) {
   // from the template these find nothing to do
   await migrate(db);
   await seed(db, TEST_SEED);
-  const app = await buildServer({ db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, keepResetTokens: true, allowPrivateWebhookTargets: true, // receivers listen on 127.0.0.1
-    rateLimit: { max: 100_000, windowMs: 60_000 }, ...overrides }); // generous: tests sign in many times; one test lowers it
+  const app = await buildServer({
+    db,
+    jwtSecret: 'test-secret-of-enough-length',
+    staticDir: null,
+    keepResetTokens: true,
+    allowPrivateWebhookTargets: true, // receivers listen on 127.0.0.1
+    rateLimit: { max: 100_000, windowMs: 60_000 },
+    ...overrides,
+  }); // generous: tests sign in many times; one test lowers it
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  async function call(method: string, path: string, opts: { token?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<Call> {
+  async function call(
+    method: string,
+    path: string,
+    opts: { token?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<Call> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(base + path, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
     const text = await res.text();
     let body: unknown = text;
-    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
     return { status: res.status, body };
   }
   async function login(username: string, password = DEMO_PASSWORD): Promise<string> {

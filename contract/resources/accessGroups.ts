@@ -6,8 +6,13 @@ import { children, defineResource, ref, refs, text } from './define';
 export const ACCESS_GROUP_MEMBERS = { table: 'access_group_members', group: 'access_group_id', identity: 'identity_id' } as const;
 
 export const accessGroupsResource = defineResource({
-  name: 'accessGroups', table: 'access_groups', api: '/event/manage/access-groups', route: '/configure/access-group', section: 'configure',
-  label: { one: 'Access group', many: 'Access groups' }, icon: 'key',
+  name: 'accessGroups',
+  table: 'access_groups',
+  api: '/event/manage/access-groups',
+  route: '/configure/access-group',
+  section: 'configure',
+  label: { one: 'Access group', many: 'Access groups' },
+  icon: 'key',
   privileges: PRIV.accessGroups,
   scope: { tenant: true },
   timestamps: true,
@@ -15,10 +20,18 @@ export const accessGroupsResource = defineResource({
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another access group' }),
     description: text({ max: 500, widget: 'textarea', search: true }),
     doors: children({
-      table: 'access_group_doors', parent: 'access_group_id', itemLabel: 'Door', max: 2000,
+      table: 'access_group_doors',
+      parent: 'access_group_id',
+      itemLabel: 'Door',
+      max: 2000,
       fields: { doorId: ref('doors', { label: 'Door', required: true }), scheduleId: ref('schedules', { label: 'Schedule', required: true }) },
     }),
-    members: refs('identities', { label: 'Members', through: { table: ACCESS_GROUP_MEMBERS.table, from: ACCESS_GROUP_MEMBERS.group, to: ACCESS_GROUP_MEMBERS.identity }, maxItems: 200_000, onDelete: 'cascade' }),
+    members: refs('identities', {
+      label: 'Members',
+      through: { table: ACCESS_GROUP_MEMBERS.table, from: ACCESS_GROUP_MEMBERS.group, to: ACCESS_GROUP_MEMBERS.identity },
+      maxItems: 200_000,
+      onDelete: 'cascade',
+    }),
   },
   list: { title: ['name'], columns: ['description', 'doors', 'members', 'updatedAt'], sort: ['name', 'asc'] },
   form: [

@@ -5,11 +5,20 @@ import { idInt } from '../primitives';
 import { PRIV } from '../privileges';
 import { choice, defineResource, number, text } from './define';
 
-export const ANTI_PASSBACK = [{ value: 'off', label: 'Off' }, { value: 'soft', label: 'Soft (alarm)' }, { value: 'hard', label: 'Hard (deny)' }] as const;
+export const ANTI_PASSBACK = [
+  { value: 'off', label: 'Off' },
+  { value: 'soft', label: 'Soft (alarm)' },
+  { value: 'hard', label: 'Hard (deny)' },
+] as const;
 
 export const accessZonesResource = defineResource({
-  name: 'accessZones', table: 'access_zones', api: '/event/manage/access-zones', route: '/configure/access-zone', section: 'configure',
-  label: { one: 'Access zone', many: 'Access zones' }, icon: 'layers',
+  name: 'accessZones',
+  table: 'access_zones',
+  api: '/event/manage/access-zones',
+  route: '/configure/access-zone',
+  section: 'configure',
+  label: { one: 'Access zone', many: 'Access zones' },
+  icon: 'layers',
   privileges: PRIV.accessZones,
   scope: { tenant: true },
   timestamps: true,
@@ -20,7 +29,13 @@ export const accessZonesResource = defineResource({
     forgiveMinutes: number({ label: 'Forgive after (minutes)', required: true, min: 0, max: 10_080, default: 0, help: '0: never forgiven by time' }),
   },
   list: { title: ['name'], columns: ['antiPassback', 'forgiveMinutes', 'description', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Zone', description: 'Doors lead into a zone by their entry reader and out by their exit reader (set on the door).', fields: ['name', 'description', 'antiPassback', 'forgiveMinutes'] }],
+  form: [
+    {
+      title: 'Zone',
+      description: 'Doors lead into a zone by their entry reader and out by their exit reader (set on the door).',
+      fields: ['name', 'description', 'antiPassback', 'forgiveMinutes'],
+    },
+  ],
   export: ['csv', 'ndjson'],
 });
 
@@ -36,4 +51,3 @@ export const ZoneOccupants = type({
 export type ZoneOccupants = Infer<typeof ZoneOccupants>;
 /** POST `…/access-zones/:id/forgive {identityId}`: that person's anti-passback is forgiven (they may badge in again). */
 export const ForgiveBody = object({ identityId: idInt() });
-

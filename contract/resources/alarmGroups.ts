@@ -6,25 +6,44 @@
 import { PRIV } from '../privileges';
 import { choice, defineResource, refs, text, timestamp } from './define';
 
-export const ARM_STATES = [{ value: 'armed', label: 'Armed' }, { value: 'disarmed', label: 'Disarmed' }] as const;
+export const ARM_STATES = [
+  { value: 'armed', label: 'Armed' },
+  { value: 'disarmed', label: 'Disarmed' },
+] as const;
 export type ArmState = (typeof ARM_STATES)[number]['value'];
 
 export const alarmGroupsResource = defineResource({
-  name: 'alarmGroups', table: 'alarm_groups', api: '/event/manage/alarm-groups', route: '/configure/alarm-group', section: 'configure',
-  label: { one: 'Alarm group', many: 'Alarm groups' }, icon: 'notifications',
+  name: 'alarmGroups',
+  table: 'alarm_groups',
+  api: '/event/manage/alarm-groups',
+  route: '/configure/alarm-group',
+  section: 'configure',
+  label: { one: 'Alarm group', many: 'Alarm groups' },
+  icon: 'notifications',
   privileges: { ...PRIV.alarmGroups, read: [PRIV.alarmGroups.arm] },
   scope: { tenant: true },
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another alarm group' }),
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
-    inputIds: refs('inputs', { label: 'Inputs', through: { table: 'alarm_group_inputs', from: 'alarm_group_id', to: 'input_id' }, maxItems: 500, onDelete: 'cascade' }),
+    inputIds: refs('inputs', {
+      label: 'Inputs',
+      through: { table: 'alarm_group_inputs', from: 'alarm_group_id', to: 'input_id' },
+      maxItems: 500,
+      onDelete: 'cascade',
+    }),
     state: choice(ARM_STATES, { label: 'State', required: true, readOnly: true, filter: true, sort: true }),
     stateChangedAt: timestamp({ label: 'Since' }),
     stateChangedBy: text({ label: 'By', max: 100, readOnly: true }),
   },
   list: { title: ['name'], columns: ['state', 'stateChangedAt', 'stateChangedBy', 'inputIds', 'description'], sort: ['name', 'asc'] },
-  form: [{ title: 'Alarm group', description: 'Inputs armed and disarmed together. New groups start disarmed: arm them on the alarm zone screen.', fields: ['name', 'description', 'inputIds'] }],
+  form: [
+    {
+      title: 'Alarm group',
+      description: 'Inputs armed and disarmed together. New groups start disarmed: arm them on the alarm zone screen.',
+      fields: ['name', 'description', 'inputIds'],
+    },
+  ],
   export: ['csv', 'ndjson'],
   screens: { detailsRoute: '/configure/alarm-group/:id/:state/alarm-zone' },
 });

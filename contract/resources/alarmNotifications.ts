@@ -8,23 +8,51 @@ import { PRIV } from '../privileges';
 import { defineResource, number, ref, requiredWhen, switchField, text } from './define';
 
 export const alarmNotificationsResource = defineResource({
-  name: 'alarmNotifications', table: 'alarm_notifications', api: '/event/manage/alarm-notifications', route: '/configure/alarm-notification', section: 'configure',
-  label: { one: 'Alarm notification', many: 'Alarm notifications' }, icon: 'envelope',
-  privileges: { view: PRIV.alarmGroups.notifications, add: PRIV.alarmGroups.notifications, edit: PRIV.alarmGroups.notifications, delete: PRIV.alarmGroups.notifications },
+  name: 'alarmNotifications',
+  table: 'alarm_notifications',
+  api: '/event/manage/alarm-notifications',
+  route: '/configure/alarm-notification',
+  section: 'configure',
+  label: { one: 'Alarm notification', many: 'Alarm notifications' },
+  icon: 'envelope',
+  privileges: {
+    view: PRIV.alarmGroups.notifications,
+    add: PRIV.alarmGroups.notifications,
+    edit: PRIV.alarmGroups.notifications,
+    delete: PRIV.alarmGroups.notifications,
+  },
   scope: { tenant: true },
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another alarm notification' }),
-    maxPriority: number({ label: 'Priorities up to', min: 1, max: 100, required: true, default: 1, sort: true, help: '1 is the most urgent: 2 sends priorities 1 and 2' }),
+    maxPriority: number({
+      label: 'Priorities up to',
+      min: 1,
+      max: 100,
+      required: true,
+      default: 1,
+      sort: true,
+      help: '1 is the most urgent: 2 sends priorities 1 and 2',
+    }),
     webHookId: ref('webHooks', { label: 'Web hook', filter: true, help: 'Empty: no web hook (an operator group is told instead)' }),
     webHookName: text({ label: 'Web hook', max: 100, virtual: true, readOnly: true, from: 'webHookId', sort: true }),
-    operatorGroupId: ref('operatorGroups', { label: 'Operator group', filter: true, help: 'Its members signed in now see each alarm at once (those who may see alarms)' }),
+    operatorGroupId: ref('operatorGroups', {
+      label: 'Operator group',
+      filter: true,
+      help: 'Its members signed in now see each alarm at once (those who may see alarms)',
+    }),
     operatorGroupName: text({ label: 'Operator group', max: 100, virtual: true, readOnly: true, from: 'operatorGroupId', sort: true }),
     enabled: switchField({ label: 'On', default: true }),
     note: text({ max: 500, widget: 'textarea', wide: true, search: true, placeholder: 'Night shift supervisor on call' }),
   },
   rules: [requiredWhen('webHookId', 'operatorGroupId', [''], 'is required unless an operator group is told')],
   list: { title: ['name'], columns: ['maxPriority', 'webHookName', 'operatorGroupName', 'enabled', 'note', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Alarm notification', description: 'Every alarm raised with a priority up to this one is sent at once to the web hook, the operator group\'s consoles, or both.', fields: ['name', 'maxPriority', 'webHookId', 'operatorGroupId', 'enabled', 'note'] }],
+  form: [
+    {
+      title: 'Alarm notification',
+      description: "Every alarm raised with a priority up to this one is sent at once to the web hook, the operator group's consoles, or both.",
+      fields: ['name', 'maxPriority', 'webHookId', 'operatorGroupId', 'enabled', 'note'],
+    },
+  ],
   export: ['csv', 'ndjson'],
 });

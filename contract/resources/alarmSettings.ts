@@ -6,26 +6,44 @@ import { PRIV } from '../privileges';
 import { ALARM_TARGET_MAX_MINUTES, DEFAULT_ALARM_TARGETS } from '../alarmHandling';
 import { defineResource, number } from './define';
 
-const target = (kind: 'ack' | 'process', p: 1 | 2 | 3 | 4) => number({
-  label: `${kind === 'ack' ? 'Acknowledge' : 'Process'} P${p}${p === 4 ? ' and beyond' : ''} within (minutes)`,
-  min: 1, max: ALARM_TARGET_MAX_MINUTES, required: true, default: DEFAULT_ALARM_TARGETS[kind][p],
-  help: `From 1 to ${ALARM_TARGET_MAX_MINUTES} (a week)`,
-});
+const target = (kind: 'ack' | 'process', p: 1 | 2 | 3 | 4) =>
+  number({
+    label: `${kind === 'ack' ? 'Acknowledge' : 'Process'} P${p}${p === 4 ? ' and beyond' : ''} within (minutes)`,
+    min: 1,
+    max: ALARM_TARGET_MAX_MINUTES,
+    required: true,
+    default: DEFAULT_ALARM_TARGETS[kind][p],
+    help: `From 1 to ${ALARM_TARGET_MAX_MINUTES} (a week)`,
+  });
 
 export const alarmSettingsResource = defineResource({
-  name: 'alarmSettings', table: 'alarm_settings', api: '/event/manage/alarm-settings', route: '/configure/alarm-settings', section: 'configure',
-  label: { one: 'Alarm settings', many: 'Alarm settings' }, icon: 'time',
+  name: 'alarmSettings',
+  table: 'alarm_settings',
+  api: '/event/manage/alarm-settings',
+  route: '/configure/alarm-settings',
+  section: 'configure',
+  label: { one: 'Alarm settings', many: 'Alarm settings' },
+  icon: 'time',
   privileges: { view: PRIV.alarmSettings, edit: PRIV.alarmSettings },
   scope: { tenant: true },
   singleton: true,
   timestamps: true,
   fields: {
-    ackP1Minutes: target('ack', 1), processP1Minutes: target('process', 1),
-    ackP2Minutes: target('ack', 2), processP2Minutes: target('process', 2),
-    ackP3Minutes: target('ack', 3), processP3Minutes: target('process', 3),
-    ackP4Minutes: target('ack', 4), processP4Minutes: target('process', 4),
+    ackP1Minutes: target('ack', 1),
+    processP1Minutes: target('process', 1),
+    ackP2Minutes: target('ack', 2),
+    processP2Minutes: target('process', 2),
+    ackP3Minutes: target('ack', 3),
+    processP3Minutes: target('process', 3),
+    ackP4Minutes: target('ack', 4),
+    processP4Minutes: target('process', 4),
   },
   list: { title: ['ackP1Minutes'], columns: [], sort: ['ackP1Minutes', 'asc'] },
-  form: [{ title: 'Target times', description: 'How soon an alarm of each priority should be acknowledged and processed; the alarm handling report counts those later.',
-    fields: ['ackP1Minutes', 'processP1Minutes', 'ackP2Minutes', 'processP2Minutes', 'ackP3Minutes', 'processP3Minutes', 'ackP4Minutes', 'processP4Minutes'] }],
+  form: [
+    {
+      title: 'Target times',
+      description: 'How soon an alarm of each priority should be acknowledged and processed; the alarm handling report counts those later.',
+      fields: ['ackP1Minutes', 'processP1Minutes', 'ackP2Minutes', 'processP2Minutes', 'ackP3Minutes', 'processP3Minutes', 'ackP4Minutes', 'processP4Minutes'],
+    },
+  ],
 });

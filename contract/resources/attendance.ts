@@ -7,30 +7,68 @@ import { WEEKDAYS, timeOfDay } from './schedules';
 import { after, children, choice, date, datetime, defineResource, notBefore, number, ref, refs, switchField, text } from './define';
 import { ATTENDANCE_STATUSES } from '../attendanceDaily';
 
-
 export const workSchedulesResource = defineResource({
-  name: 'workSchedules', table: 'work_schedules', api: '/event/attendance/work-schedules', route: '/attendance/work-schedule', section: 'attendance',
-  label: { one: 'Work schedule', many: 'Work schedules' }, icon: 'calendar',
+  name: 'workSchedules',
+  table: 'work_schedules',
+  api: '/event/attendance/work-schedules',
+  route: '/attendance/work-schedule',
+  section: 'attendance',
+  label: { one: 'Work schedule', many: 'Work schedules' },
+  icon: 'calendar',
   privileges: PRIV.workSchedules,
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another work schedule', placeholder: 'Office hours' }),
+    name: text({
+      max: 100,
+      required: true,
+      search: true,
+      sort: true,
+      unique: 'tenant',
+      uniqueMessage: 'is already the name of another work schedule',
+      placeholder: 'Office hours',
+    }),
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     shifts: children({
-      label: 'Working hours', table: 'work_schedule_shifts', parent: 'work_schedule_id', itemLabel: 'Shift', max: 21,
-      fields: { day: choice(WEEKDAYS, { required: true, default: '1' }), start: timeOfDay('Start', 'start_time', '09:00'), end: timeOfDay('End', 'end_time', '17:00') },
+      label: 'Working hours',
+      table: 'work_schedule_shifts',
+      parent: 'work_schedule_id',
+      itemLabel: 'Shift',
+      max: 21,
+      fields: {
+        day: choice(WEEKDAYS, { required: true, default: '1' }),
+        start: timeOfDay('Start', 'start_time', '09:00'),
+        end: timeOfDay('End', 'end_time', '17:00'),
+      },
     }),
     // the payroll rules (contract/attendanceDaily.ts attendanceFigures): taken off worked time at most once a day
-    breakMinutes: number({ label: 'Unpaid break (minutes)', min: 0, max: 240, required: true, default: 60, sort: true,
-      help: 'Taken off worked time once a day: the part of it in the middle of the shift that the day spans (on a day off, after 5 hours)' }),
-    graceMinutes: number({ label: 'Late after (minutes)', min: 0, max: 120, required: true, default: 5, help: 'A clock-in this long after the start is not yet late' }),
+    breakMinutes: number({
+      label: 'Unpaid break (minutes)',
+      min: 0,
+      max: 240,
+      required: true,
+      default: 60,
+      sort: true,
+      help: 'Taken off worked time once a day: the part of it in the middle of the shift that the day spans (on a day off, after 5 hours)',
+    }),
+    graceMinutes: number({
+      label: 'Late after (minutes)',
+      min: 0,
+      max: 120,
+      required: true,
+      default: 5,
+      help: 'A clock-in this long after the start is not yet late',
+    }),
     active: switchField({ label: 'In use', default: true, sort: true }),
   },
   list: { title: ['name'], columns: ['description', 'shifts', 'breakMinutes', 'graceMinutes', 'active', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
     { title: 'Work schedule', fields: ['name', 'description', 'active'] },
-    { title: 'Working hours', description: 'Each weekday\u2019s shift. An end before the start runs past midnight (a night shift).', fields: ['shifts', 'breakMinutes', 'graceMinutes'] },
+    {
+      title: 'Working hours',
+      description: 'Each weekday\u2019s shift. An end before the start runs past midnight (a night shift).',
+      fields: ['shifts', 'breakMinutes', 'graceMinutes'],
+    },
   ],
   export: ['csv', 'ndjson'],
   screens: { viewersOpen: true },
@@ -39,17 +77,35 @@ export const workSchedulesResource = defineResource({
 export const TEAM_MEMBERS = { table: 'team_members', team: 'team_id', identity: 'identity_id' } as const;
 
 export const teamsResource = defineResource({
-  name: 'teams', table: 'teams', api: '/event/attendance/teams', route: '/attendance/teams', section: 'attendance',
-  label: { one: 'Team', many: 'Teams' }, icon: 'people',
+  name: 'teams',
+  table: 'teams',
+  api: '/event/attendance/teams',
+  route: '/attendance/teams',
+  section: 'attendance',
+  label: { one: 'Team', many: 'Teams' },
+  icon: 'people',
   privileges: PRIV.teams,
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another team', placeholder: 'Warehouse day shift' }),
+    name: text({
+      max: 100,
+      required: true,
+      search: true,
+      sort: true,
+      unique: 'tenant',
+      uniqueMessage: 'is already the name of another team',
+      placeholder: 'Warehouse day shift',
+    }),
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     workScheduleId: ref('workSchedules', { label: 'Work schedule', required: true, filter: true, onDelete: 'restrict' }),
     workScheduleName: text({ label: 'Work schedule', max: 100, virtual: true, readOnly: true, from: 'workScheduleId', sort: true }),
-    members: refs('identities', { label: 'Members', through: { table: TEAM_MEMBERS.table, from: TEAM_MEMBERS.team, to: TEAM_MEMBERS.identity }, maxItems: 10_000, onDelete: 'cascade' }),
+    members: refs('identities', {
+      label: 'Members',
+      through: { table: TEAM_MEMBERS.table, from: TEAM_MEMBERS.team, to: TEAM_MEMBERS.identity },
+      maxItems: 10_000,
+      onDelete: 'cascade',
+    }),
     active: switchField({ label: 'In use', default: true, sort: true }),
   },
   list: { title: ['name'], columns: ['workScheduleName', 'members', 'active', 'updatedAt'], sort: ['name', 'asc'] },
@@ -62,22 +118,51 @@ export const teamsResource = defineResource({
 });
 
 export const leaveCategoriesResource = defineResource({
-  name: 'leaveCategories', table: 'leave_categories', api: '/event/attendance/leave-categories', route: '/attendance/leave-category', section: 'attendance',
-  label: { one: 'Leave category', many: 'Leave categories' }, icon: 'tag',
+  name: 'leaveCategories',
+  table: 'leave_categories',
+  api: '/event/attendance/leave-categories',
+  route: '/attendance/leave-category',
+  section: 'attendance',
+  label: { one: 'Leave category', many: 'Leave categories' },
+  icon: 'tag',
   privileges: PRIV.leaveCategories,
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another leave category', placeholder: 'Annual leave' }),
-    code: text({ max: 10, required: true, upper: true, pattern: /^[A-Z0-9-]{1,10}$/, help: 'Up to 10 capital letters, digits or -, shown on timesheets', search: true, sort: true,
-      unique: 'tenant', uniqueMessage: 'is already the code of another leave category', placeholder: 'AL' }),
+    name: text({
+      max: 100,
+      required: true,
+      search: true,
+      sort: true,
+      unique: 'tenant',
+      uniqueMessage: 'is already the name of another leave category',
+      placeholder: 'Annual leave',
+    }),
+    code: text({
+      max: 10,
+      required: true,
+      upper: true,
+      pattern: /^[A-Z0-9-]{1,10}$/,
+      help: 'Up to 10 capital letters, digits or -, shown on timesheets',
+      search: true,
+      sort: true,
+      unique: 'tenant',
+      uniqueMessage: 'is already the code of another leave category',
+      placeholder: 'AL',
+    }),
     description: text({ max: 500, widget: 'textarea', wide: true, search: true, placeholder: 'Who may take it and how to ask for it' }),
     paid: switchField({ label: 'Paid', default: true }),
     daysPerYear: number({ label: 'Days a year', min: 0, max: 366, sort: true, help: 'Empty: no yearly allowance' }),
     active: switchField({ label: 'In use', default: true, sort: true }),
   },
   list: { title: ['name'], columns: ['code', 'paid', 'daysPerYear', 'active', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Leave category', description: 'A kind of leave staff may take, and how many days of it a year.', fields: ['name', 'code', 'paid', 'daysPerYear', 'active', 'description'] }],
+  form: [
+    {
+      title: 'Leave category',
+      description: 'A kind of leave staff may take, and how many days of it a year.',
+      fields: ['name', 'code', 'paid', 'daysPerYear', 'active', 'description'],
+    },
+  ],
   export: ['csv', 'ndjson'],
   screens: { viewersOpen: true },
 });
@@ -87,8 +172,13 @@ export const leaveCategoriesResource = defineResource({
  * view/{id} page: whoever may add leave may correct a record there; a holder of 3.8.0 alone sees it read-only.
  */
 export const leaveResource = defineResource({
-  name: 'leave', table: 'leave_records', api: '/event/attendance/leave', route: '/attendance/leave', section: 'attendance',
-  label: { one: 'Leave', many: 'Leave' }, icon: 'airplane',
+  name: 'leave',
+  table: 'leave_records',
+  api: '/event/attendance/leave',
+  route: '/attendance/leave',
+  section: 'attendance',
+  label: { one: 'Leave', many: 'Leave' },
+  icon: 'airplane',
   privileges: { view: PRIV.leave.view, add: PRIV.leave.add, edit: PRIV.leave.add },
   scope: { tenant: true },
   timestamps: true,
@@ -105,11 +195,23 @@ export const leaveResource = defineResource({
   },
   rules: [notBefore('toDate', 'fromDate')],
   list: { title: ['identityName'], columns: ['categoryName', 'fromDate', 'toDate', 'note', 'updatedAt'], sort: ['fromDate', 'desc'] },
-  form: [{ title: 'Leave', description: 'Days a member of staff is away, in one leave category.', fields: ['identityId', 'categoryId', 'fromDate', 'toDate', 'note'] }],
+  form: [
+    {
+      title: 'Leave',
+      description: 'Days a member of staff is away, in one leave category.',
+      fields: ['identityId', 'categoryId', 'fromDate', 'toDate', 'note'],
+    },
+  ],
   export: ['csv', 'ndjson'],
   // §2 "/leave/view/{id} [3.8.0]": the view code opens it; whoever may add leave (3.8.1) corrects it there too
-  screens: { viewersOpen: true, editCodes: [PRIV.leave.view], editRoute: '/attendance/leave/view/:id', editTitle: 'View leave', addTitle: 'Add leave',
-    editDescription: 'One leave record; whoever may add leave corrects it here.' },
+  screens: {
+    viewersOpen: true,
+    editCodes: [PRIV.leave.view],
+    editRoute: '/attendance/leave/view/:id',
+    editTitle: 'View leave',
+    addTitle: 'Add leave',
+    editDescription: 'One leave record; whoever may add leave corrects it here.',
+  },
 });
 
 /**
@@ -119,8 +221,13 @@ export const leaveResource = defineResource({
  * by hand or deleted; a rebuilt period keeps the amended days.
  */
 export const timesheetResource = defineResource({
-  name: 'timesheet', table: 'timesheet_entries', api: '/event/attendance/timesheet', route: '/attendance/amend-timesheet', section: 'attendance',
-  label: { one: 'Timesheet day', many: 'Timesheet days' }, icon: 'edit',
+  name: 'timesheet',
+  table: 'timesheet_entries',
+  api: '/event/attendance/timesheet',
+  route: '/attendance/amend-timesheet',
+  section: 'attendance',
+  label: { one: 'Timesheet day', many: 'Timesheet days' },
+  icon: 'edit',
   privileges: { view: PRIV.amendTimesheet, edit: PRIV.amendTimesheet },
   scope: { tenant: true },
   timestamps: true,
@@ -138,12 +245,32 @@ export const timesheetResource = defineResource({
     overtimeMinutes: number({ label: 'Overtime (minutes)', readOnly: true, required: true, default: 0, sort: true, help: 'The worked minutes of a day off' }),
     lateMinutes: number({ label: 'Late (minutes)', readOnly: true }),
     amended: switchField({ label: 'Amended', readOnly: true, default: false, filter: false }),
-    amendReason: text({ label: 'Why it was changed', max: 500, widget: 'textarea', wide: true, placeholder: 'Forgot the badge; came in with the morning shift' }),
+    amendReason: text({
+      label: 'Why it was changed',
+      max: 500,
+      widget: 'textarea',
+      wide: true,
+      placeholder: 'Forgot the badge; came in with the morning shift',
+    }),
     amendedBy: text({ label: 'Amended by', max: 200, readOnly: true, virtual: true }),
   },
   rules: [after('lastOut', 'firstIn', 'must be after the in time')],
-  list: { title: ['identityName'], columns: ['day', 'team', 'status', 'firstIn', 'lastOut', 'workedMinutes', 'overtimeMinutes', 'amended'], sort: ['day', 'desc'] },
-  form: [{ title: 'Timesheet day', description: 'Correct the in and out times of this day and say why; the status and time worked follow from them.', fields: ['firstIn', 'lastOut', 'amendReason'] }],
+  list: {
+    title: ['identityName'],
+    columns: ['day', 'team', 'status', 'firstIn', 'lastOut', 'workedMinutes', 'overtimeMinutes', 'amended'],
+    sort: ['day', 'desc'],
+  },
+  form: [
+    {
+      title: 'Timesheet day',
+      description: 'Correct the in and out times of this day and say why; the status and time worked follow from them.',
+      fields: ['firstIn', 'lastOut', 'amendReason'],
+    },
+  ],
   export: ['csv', 'ndjson'],
-  screens: { listTitle: 'Amend timesheet', editTitle: 'Amend timesheet day', recordSummary: ['identityName', 'day', 'team', 'shiftStart', 'shiftEnd', 'status', 'workedMinutes', 'overtimeMinutes', 'lateMinutes', 'amendedBy'] },
+  screens: {
+    listTitle: 'Amend timesheet',
+    editTitle: 'Amend timesheet day',
+    recordSummary: ['identityName', 'day', 'team', 'shiftStart', 'shiftEnd', 'status', 'workedMinutes', 'overtimeMinutes', 'lateMinutes', 'amendedBy'],
+  },
 });

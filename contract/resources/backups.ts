@@ -17,8 +17,13 @@ export const AUTO_BACKUP_FREQUENCIES = [
  * stay until deleted).
  */
 export const autoBackupResource = defineResource({
-  name: 'autoBackup', table: 'auto_backup_settings', api: API.autoBackup, route: '/server/backup-restore/auto-backup', section: 'server',
-  label: { one: 'Auto-backup settings', many: 'Auto-backup settings' }, icon: 'archive',
+  name: 'autoBackup',
+  table: 'auto_backup_settings',
+  api: API.autoBackup,
+  route: '/server/backup-restore/auto-backup',
+  section: 'server',
+  label: { one: 'Auto-backup settings', many: 'Auto-backup settings' },
+  icon: 'archive',
   privileges: { view: PRIV.autoBackup, edit: PRIV.autoBackup },
   scope: { tenant: 'platform' },
   singleton: true,
@@ -26,11 +31,23 @@ export const autoBackupResource = defineResource({
   fields: {
     enabled: switchField({ label: 'Back up automatically', default: false, wide: true, help: 'The whole installation, every client, on the schedule below.' }),
     frequency: choice(AUTO_BACKUP_FREQUENCIES, { required: true, default: 'daily' }),
-    weekday: choice(WEEKDAYS, { label: 'On (weekly)', required: true, default: '0', help: 'The day a weekly backup is taken', shownWhen: { field: 'frequency', values: ['weekly'] } }),
+    weekday: choice(WEEKDAYS, {
+      label: 'On (weekly)',
+      required: true,
+      default: '0',
+      help: 'The day a weekly backup is taken',
+      shownWhen: { field: 'frequency', values: ['weekly'] },
+    }),
     hour: number({ label: 'At (hour, UTC)', min: 0, max: 23, required: true, default: 2, help: 'From 0 to 23, in UTC' }),
     keep: number({ label: 'Automatic backups kept', min: 1, max: 100, required: true, default: 7, help: 'From 1 to 100: older automatic backups are deleted' }),
   },
   list: { title: ['hour'], columns: [], sort: ['hour', 'asc'] },
-  form: [{ title: 'Auto-backup', description: 'When the server backs the whole installation up by itself, and how many of those backups it keeps.', fields: ['enabled', 'frequency', 'weekday', 'hour', 'keep'] }],
+  form: [
+    {
+      title: 'Auto-backup',
+      description: 'When the server backs the whole installation up by itself, and how many of those backups it keeps.',
+      fields: ['enabled', 'frequency', 'weekday', 'hour', 'keep'],
+    },
+  ],
   screens: { listTitle: 'Auto-backup settings' },
 });

@@ -6,15 +6,27 @@ import { CREDENTIAL_TYPES } from './identities';
 import { children, choice, defineResource, ref, text } from './define';
 
 export const BATCH_TARGETS = [
-  { value: 'employeeNo', label: 'Employee no.' }, { value: 'firstName', label: 'First name' }, { value: 'lastName', label: 'Last name' },
-  { value: 'idNumber', label: 'ID number' }, { value: 'email', label: 'Email' }, { value: 'phone', label: 'Phone' },
-  { value: 'status', label: 'Status' }, { value: 'validFrom', label: 'Valid from' }, { value: 'validTo', label: 'Valid to' },
-  { value: 'credentialNumber', label: 'Card number' }, { value: 'udf', label: 'User-defined field' },
+  { value: 'employeeNo', label: 'Employee no.' },
+  { value: 'firstName', label: 'First name' },
+  { value: 'lastName', label: 'Last name' },
+  { value: 'idNumber', label: 'ID number' },
+  { value: 'email', label: 'Email' },
+  { value: 'phone', label: 'Phone' },
+  { value: 'status', label: 'Status' },
+  { value: 'validFrom', label: 'Valid from' },
+  { value: 'validTo', label: 'Valid to' },
+  { value: 'credentialNumber', label: 'Card number' },
+  { value: 'udf', label: 'User-defined field' },
 ] as const;
 
 export const batchTemplatesResource = defineResource({
-  name: 'batchTemplates', table: 'batch_templates', api: API.batchTemplates, route: '/manage/identity-batch-template', section: 'manage',
-  label: { one: 'Batch template', many: 'Batch templates' }, icon: 'th',
+  name: 'batchTemplates',
+  table: 'batch_templates',
+  api: API.batchTemplates,
+  route: '/manage/identity-batch-template',
+  section: 'manage',
+  label: { one: 'Batch template', many: 'Batch templates' },
+  icon: 'th',
   privileges: { view: '0.3.1.6', add: '0.3.1.7', edit: '0.3.1.8' },
   scope: { tenant: true },
   timestamps: true,
@@ -24,7 +36,10 @@ export const batchTemplatesResource = defineResource({
     divisionName: text({ label: 'Division', max: 200, virtual: true, readOnly: true, from: 'divisionId', sort: true }),
     credentialType: choice(CREDENTIAL_TYPES, { label: 'Credential type', required: true, default: 'card' }),
     columns: children({
-      table: 'batch_template_columns', parent: 'template_id', itemLabel: 'Column', max: 60,
+      table: 'batch_template_columns',
+      parent: 'template_id',
+      itemLabel: 'Column',
+      max: 60,
       fields: {
         header: text({ label: 'Column header', max: 100, required: true }),
         target: choice(BATCH_TARGETS, { label: 'Fills', required: true }),
@@ -35,6 +50,11 @@ export const batchTemplatesResource = defineResource({
   list: { title: ['name'], columns: ['divisionName', 'credentialType', 'columns', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
     { title: 'Template', fields: ['name', 'divisionId', 'credentialType'] },
-    { title: 'Columns', description: 'Each spreadsheet column by its header, and the identity field it fills. Employee no. is required: re-uploading a file updates the identities it matches.', fields: ['columns'] },
+    {
+      title: 'Columns',
+      description:
+        'Each spreadsheet column by its header, and the identity field it fills. Employee no. is required: re-uploading a file updates the identities it matches.',
+      fields: ['columns'],
+    },
   ],
 });

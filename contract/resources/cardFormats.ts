@@ -4,11 +4,19 @@
 import { PRIV } from '../privileges';
 import { children, choice, defineResource, number, text } from './define';
 
-export const PARITY_TYPES = [{ value: 'even', label: 'Even' }, { value: 'odd', label: 'Odd' }] as const;
+export const PARITY_TYPES = [
+  { value: 'even', label: 'Even' },
+  { value: 'odd', label: 'Odd' },
+] as const;
 
 export const cardFormatsResource = defineResource({
-  name: 'cardFormats', table: 'card_formats', api: '/event/manage/card-formats', route: '/hardware/card-format', section: 'hardware',
-  label: { one: 'Card format', many: 'Card formats' }, icon: 'credit-card',
+  name: 'cardFormats',
+  table: 'card_formats',
+  api: '/event/manage/card-formats',
+  route: '/hardware/card-format',
+  section: 'hardware',
+  label: { one: 'Card format', many: 'Card formats' },
+  icon: 'credit-card',
   privileges: PRIV.cardFormats,
   scope: { tenant: true },
   timestamps: true,
@@ -21,7 +29,10 @@ export const cardFormatsResource = defineResource({
     cardStart: number({ label: 'Card number: first bit', required: true, min: 0, max: 127, default: 9 }),
     cardLength: number({ label: 'Card number: bits', required: true, min: 1, max: 48, default: 16 }),
     parity: children({
-      table: 'card_format_parity', parent: 'card_format_id', itemLabel: 'Parity bit', max: 8,
+      table: 'card_format_parity',
+      parent: 'card_format_id',
+      itemLabel: 'Parity bit',
+      max: 8,
       fields: {
         bit: number({ label: 'Bit', required: true, min: 0, max: 127, default: 0 }),
         type: choice(PARITY_TYPES, { required: true, default: 'even' }),
@@ -32,7 +43,11 @@ export const cardFormatsResource = defineResource({
   },
   list: { title: ['name'], columns: ['bits', 'facilityLength', 'cardLength', 'parity', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
-    { title: 'Layout', description: 'Bits are counted from 0 at the first bit received.', fields: ['name', 'description', 'bits', 'facilityStart', 'facilityLength', 'cardStart', 'cardLength'] },
+    {
+      title: 'Layout',
+      description: 'Bits are counted from 0 at the first bit received.',
+      fields: ['name', 'description', 'bits', 'facilityStart', 'facilityLength', 'cardStart', 'cardLength'],
+    },
     { title: 'Parity', fields: ['parity'] },
   ],
   export: ['csv', 'ndjson'],

@@ -2,9 +2,13 @@
 // declared once, as pure data — no SQL, no React — and the schemas, paths, routes, server and console are derived
 // from it (./derive.ts). Column names default to the field name in snake case.
 
-export type FieldKind = 'text' | 'email' | 'number' | 'date' | 'datetime' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'file' | 'timezone';
+export type FieldKind =
+  'text' | 'email' | 'number' | 'date' | 'datetime' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'file' | 'timezone';
 
-export interface Choice { value: string; label: string }
+export interface Choice {
+  value: string;
+  label: string;
+}
 
 /** What every field may say. `T` is its value; `Req` true: never null in a row; `RO` true: the server sets it. */
 export interface Field<T = unknown, Req extends boolean = boolean, RO extends boolean = boolean> {
@@ -50,10 +54,17 @@ export interface Field<T = unknown, Req extends boolean = boolean, RO extends bo
   /** refs: the join table and its two columns. */
   readonly through?: { table: string; from: string; to: string };
   /** children: the child table, its column pointing to the parent, and the child's own fields. */
-  readonly children?: { table: string; parent: string; fields: Record<string, Field>; rules?: readonly Rule[]; itemLabel: string; max: number;
+  readonly children?: {
+    table: string;
+    parent: string;
+    fields: Record<string, Field>;
+    rules?: readonly Rule[];
+    itemLabel: string;
+    max: number;
     /** Console only: the rows are pins on the image of field `image`, at per-mille positions `x` across and `y` down
      *  (a floor plan's doors): a click on the image places a new row or moves the chosen one. */
-    pins?: { image: string; x: string; y: string } };
+    pins?: { image: string; x: string; y: string };
+  };
   readonly maxItems?: number;
   readonly shownWhen?: { field: string; values: readonly string[] };
   /** image: decoded size limit. */
@@ -70,8 +81,21 @@ export type AnyField = Field<any, boolean, boolean>;
 export type Fields = Record<string, AnyField>;
 
 interface Common<R extends boolean, O extends boolean> {
-  label?: string; required?: R; readOnly?: O; column?: string; search?: boolean; sort?: boolean; filter?: boolean;
-  inList?: boolean; help?: string; placeholder?: string; phone?: boolean; wide?: boolean; widget?: 'textarea' | 'hidden' | 'upload'; virtual?: boolean; writeOnly?: boolean;
+  label?: string;
+  required?: R;
+  readOnly?: O;
+  column?: string;
+  search?: boolean;
+  sort?: boolean;
+  filter?: boolean;
+  inList?: boolean;
+  help?: string;
+  placeholder?: string;
+  phone?: boolean;
+  wide?: boolean;
+  widget?: 'textarea' | 'hidden' | 'upload';
+  virtual?: boolean;
+  writeOnly?: boolean;
   /** Console only: the form shows the input only while field `field` is one of `values` (a weekly job's weekday);
    *  hidden, it keeps its value and the server checks it as always. */
   shownWhen?: { field: string; values: readonly string[] };
@@ -82,58 +106,122 @@ const field = <T, R extends boolean, O extends boolean>(kind: FieldKind, o: Comm
   ({ ...o, kind, required: (o.required ?? false) as B<R>, readOnly: (o.readOnly ?? false) as B<O> }) as Field<T, B<R>, B<O>>;
 
 export interface TextFieldOptions<R extends boolean, O extends boolean> extends Common<R, O> {
-  max: number; min?: number; pattern?: RegExp; upper?: boolean; unique?: 'tenant' | 'global'; uniqueMessage?: string; from?: string;
+  max: number;
+  min?: number;
+  pattern?: RegExp;
+  upper?: boolean;
+  unique?: 'tenant' | 'global';
+  uniqueMessage?: string;
+  from?: string;
 }
 export const text = <R extends boolean = false, O extends boolean = false>(o: TextFieldOptions<R, O>) => field<string, R, O>('text', o);
-export const email = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { max?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {}) =>
-  field<string, R, O>('email', { max: 254, ...o });
-export const number = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { min?: number; max?: number; default?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {}) => field<number, R, O>('number', o);
+export const email = <R extends boolean = false, O extends boolean = false>(
+  o: Common<R, O> & { max?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {},
+) => field<string, R, O>('email', { max: 254, ...o });
+export const number = <R extends boolean = false, O extends boolean = false>(
+  o: Common<R, O> & { min?: number; max?: number; default?: number; unique?: 'tenant' | 'global'; uniqueMessage?: string } = {},
+) => field<number, R, O>('number', o);
 export const date = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('date', o);
 /** A moment an operator types (an override's start): ISO 8601 with its zone on the wire, timestamptz in the database,
  *  typed and shown in the user's zone by the console. */
-export const datetime = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { fromNow?: number } = {}) => field<string, R, O>('datetime', o);
+export const datetime = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> & { fromNow?: number } = {}) =>
+  field<string, R, O>('datetime', o);
 /** A point in time the server keeps (ISO 8601 in rows); never typed in a form. */
-export const timestamp = <R extends boolean = false>(o: Omit<Common<R, true>, 'readOnly'> = {}) => field<string, R, true>('timestamp', { ...o, readOnly: true });
+export const timestamp = <R extends boolean = false>(o: Omit<Common<R, true>, 'readOnly'> = {}) =>
+  field<string, R, true>('timestamp', { ...o, readOnly: true });
 export const choice = <R extends boolean = false, O extends boolean = false>(choices: readonly Choice[], o: Common<R, O> & { default?: string } = {}) =>
   field<string, R, O>('choice', { ...o, choices });
-export const switchField = <O extends boolean = false>(o: Common<true, O> & { default?: boolean } = {}) => field<boolean, true, O>('switch', { default: true, ...o, required: true });
+export const switchField = <O extends boolean = false>(o: Common<true, O> & { default?: boolean } = {}) =>
+  field<boolean, true, O>('switch', { default: true, ...o, required: true });
 export const timezone = <R extends boolean = false, O extends boolean = false>(o: Common<R, O> = {}) => field<string, R, O>('timezone', o);
 export const image = <O extends boolean = false>(o: Common<false, O> & { maxBytes: number }) => field<string, false, O>('image', { widget: 'hidden', ...o });
 /** Any file chosen in the form, kept as a data: URL of at most `maxBytes` (a firmware image); never listed or exported. */
 export const file = <R extends boolean = false>(o: Common<R, false> & { maxBytes: number }) => field<string, R, false>('file', { inList: false, ...o });
 /** A reference to one row of another resource (PostgREST: relations come from foreign keys). */
-export const ref = <R extends boolean = false, O extends boolean = false>(target: string, o: Common<R, O> & { onDelete?: 'restrict' | 'cascade' | 'set-null' } = {}) =>
-  field<number, R, O>('ref', { onDelete: 'restrict', ...o, target });
+export const ref = <R extends boolean = false, O extends boolean = false>(
+  target: string,
+  o: Common<R, O> & { onDelete?: 'restrict' | 'cascade' | 'set-null' } = {},
+) => field<number, R, O>('ref', { onDelete: 'restrict', ...o, target });
 /** Many rows of another resource, through a join table. */
-export const refs = (target: string, o: Omit<Common<false, false>, 'required'> & { through: { table: string; from: string; to: string }; maxItems?: number; onDelete?: 'restrict' | 'cascade'; whenAbsent?: 'keep' }) =>
-  field<number[], true, false>('refs', { maxItems: 1000, ...o, required: true, target });
+export const refs = (
+  target: string,
+  o: Omit<Common<false, false>, 'required'> & {
+    through: { table: string; from: string; to: string };
+    maxItems?: number;
+    onDelete?: 'restrict' | 'cascade';
+    whenAbsent?: 'keep';
+  },
+) => field<number[], true, false>('refs', { maxItems: 1000, ...o, required: true, target });
 /** Rows owned by this one (credentials of an identity): saved with it, upserted by id. */
-export function children<F extends Fields>(o: Omit<Common<false, false>, 'required'> & { table: string; parent: string; itemLabel: string; max?: number; fields: F; rules?: readonly Rule[]; pins?: { image: string; x: string; y: string } }) {
+export function children<F extends Fields>(
+  o: Omit<Common<false, false>, 'required'> & {
+    table: string;
+    parent: string;
+    itemLabel: string;
+    max?: number;
+    fields: F;
+    rules?: readonly Rule[];
+    pins?: { image: string; x: string; y: string };
+  },
+) {
   const { table, parent, itemLabel, fields, rules, max = 100, pins, ...rest } = o;
   return field<RowOf<F>[], true, false>('children', { ...rest, required: true, children: { table, parent, fields, rules, itemLabel, max, pins } });
 }
 
 // ---------- rules shared by the form and the server ----------
-export interface NotBeforeRule { kind: 'notBefore'; field: string; other: string; message: string }
+export interface NotBeforeRule {
+  kind: 'notBefore';
+  field: string;
+  other: string;
+  message: string;
+}
 /** `field` must be strictly later than `other` (an end after its start). */
-export interface AfterRule { kind: 'after'; field: string; other: string; message: string }
+export interface AfterRule {
+  kind: 'after';
+  field: string;
+  other: string;
+  message: string;
+}
 /** `field` must be filled when `other` holds one of `values` (a pulse needs its output). */
-export interface RequiredWhenRule { kind: 'requiredWhen'; field: string; other: string; values: readonly string[]; message: string }
+export interface RequiredWhenRule {
+  kind: 'requiredWhen';
+  field: string;
+  other: string;
+  values: readonly string[];
+  message: string;
+}
 /** `field`, a calendar day, must be today or later and at most `withinDays` on (a visit's day). Checked where today is
  *  known: the form (today in the viewer's zone) and the server (today in the client's zone, with the client's own
  *  reach from its visitor properties); both say it in the words of dayFromTodayViolation. */
-export interface FromTodayRule { kind: 'fromToday'; field: string; withinDays: number }
+export interface FromTodayRule {
+  kind: 'fromToday';
+  field: string;
+  withinDays: number;
+}
 export type Rule = NotBeforeRule | AfterRule | RequiredWhenRule | FromTodayRule;
 /** The longest reach of a day from today: a year. */
 export const DAYS_AHEAD_MAX = 366;
 export const fromToday = (fieldName: string, withinDays = DAYS_AHEAD_MAX): FromTodayRule => ({ kind: 'fromToday', field: fieldName, withinDays });
-export const requiredWhen = (fieldName: string, other: string, values: readonly string[], message = 'is required'): RequiredWhenRule =>
-  ({ kind: 'requiredWhen', field: fieldName, other, values, message });
-export const after = (fieldName: string, other: string, message?: string): AfterRule =>
-  ({ kind: 'after', field: fieldName, other, message: message ?? `must be after ${humanise(other).toLowerCase()}` });
+export const requiredWhen = (fieldName: string, other: string, values: readonly string[], message = 'is required'): RequiredWhenRule => ({
+  kind: 'requiredWhen',
+  field: fieldName,
+  other,
+  values,
+  message,
+});
+export const after = (fieldName: string, other: string, message?: string): AfterRule => ({
+  kind: 'after',
+  field: fieldName,
+  other,
+  message: message ?? `must be after ${humanise(other).toLowerCase()}`,
+});
 /** `field` may not be earlier than `other` (both dates or both empty-able). */
-export const notBefore = (fieldName: string, other: string, message?: string): NotBeforeRule =>
-  ({ kind: 'notBefore', field: fieldName, other, message: message ?? `must not be before ${humanise(other).toLowerCase()}` });
+export const notBefore = (fieldName: string, other: string, message?: string): NotBeforeRule => ({
+  kind: 'notBefore',
+  field: fieldName,
+  other,
+  message: message ?? `must not be before ${humanise(other).toLowerCase()}`,
+});
 
 // ---------- the declaration ----------
 export interface ResourceDeclaration<F extends Fields = Fields> {
@@ -148,11 +236,18 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   section: string;
   /** Privilege codes per action, from PRIV (never literals). `read`: more codes that may open one record; `list`: more
    *  codes that may list the rows (definitions another resource's forms are built from, e.g. user-defined fields). */
-  privileges: { view: string; add?: string; edit?: string; delete?: string; read?: readonly string[]; list?: readonly string[];
+  privileges: {
+    view: string;
+    add?: string;
+    edit?: string;
+    delete?: string;
+    read?: readonly string[];
+    list?: readonly string[];
     /** Rows come in families, each with its own codes: a row whose `field` is one of a family's `values` is listed,
      *  opened, added and changed with that family's codes (§2 "scheduled report jobs [{ip}, 3.9.x]": security report
      *  jobs with 0.6.5.x, attendance report jobs with 3.9.x). view/add/edit above are the first family's. */
-    families?: { field: string; of: readonly PrivilegeFamily[] } };
+    families?: { field: string; of: readonly PrivilegeFamily[] };
+  };
   /** tenant: rows carry client_id; 'self': the row is the tenant; 'platform': one set of rows for the whole installation
    *  (no client_id; its codes are platform privileges, held through a platform grant: auto-backup settings); division:
    *  the field naming the row's division. */
@@ -181,7 +276,14 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
   /** The generic screens' exceptions: add route and button text, where rows and saved adds go; `shownOnce`: fields of
    *  a save's answer the form shows once, to be copied, before it returns to the list (a new API key); `editRoute`
    *  (with `:id`) and `editTitle` when the edit form is not `${route}/edit/:id` (a controller's settings). */
-  screens?: { addRoute?: string; addLabel?: string; detailsRoute?: string; addTitle?: string; editRoute?: string; editTitle?: string; shownOnce?: readonly { field: string; label: string }[];
+  screens?: {
+    addRoute?: string;
+    addLabel?: string;
+    detailsRoute?: string;
+    addTitle?: string;
+    editRoute?: string;
+    editTitle?: string;
+    shownOnce?: readonly { field: string; label: string }[];
     /** The list route's title when it is not the plural label (§2 Attendance "Amend timesheet" over the timesheet). */
     listTitle?: string;
     /** The record route's description when it is not "Change an existing …" (a read-only details or view page). */
@@ -212,13 +314,24 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
     recordSummary?: readonly string[];
     /** A named panel of the record's page beside its form, for what the catalogue cannot say (a job's reports with
      *  their downloads): src/resources/recordPanels.tsx maps the name to its component. */
-    recordPanel?: 'reportJobRuns' };
+    recordPanel?: 'reportJobRuns';
+  };
 }
 
-export interface PrivilegeFamily { values: readonly string[]; view: string; add?: string; edit?: string }
+export interface PrivilegeFamily {
+  values: readonly string[];
+  view: string;
+  add?: string;
+  edit?: string;
+}
 
 export interface RecordAction {
-  action: string; label: string; privilege: string; icon?: string; intent?: 'primary' | 'success' | 'danger'; done: string;
+  action: string;
+  label: string;
+  privilege: string;
+  icon?: string;
+  intent?: 'primary' | 'success' | 'danger';
+  done: string;
   when?: { field: string; values: readonly string[] };
   needs?: { field: string; hint: string };
   reason?: { label: string; required: boolean; max: number; placeholder?: string };
@@ -235,13 +348,17 @@ type InKeys<F extends Fields> = { [K in keyof F]: F[K] extends Field<any, any, t
 export type InputOf<F extends Fields> = { [K in InKeys<F>]?: ValOf<F[K]> | null } & { updatedAt?: string };
 /** What the server answers per row. */
 export type RowOf<F extends Fields> = { id: number } & { [K in keyof F]: F[K] extends Field<any, true, any> ? ValOf<F[K]> : ValOf<F[K]> | null };
-export type Row<R extends ResourceDeclaration<any>> = R extends ResourceDeclaration<infer F> ? RowOf<F> & { clientId: number; createdAt: string; updatedAt: string } : never;
+export type Row<R extends ResourceDeclaration<any>> =
+  R extends ResourceDeclaration<infer F> ? RowOf<F> & { clientId: number; createdAt: string; updatedAt: string } : never;
 export type Input<R extends ResourceDeclaration<any>> = R extends ResourceDeclaration<infer F> ? InputOf<F> : never;
 
 // ---------- small helpers every side uses ----------
 export const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 export const humanise = (s: string) => {
-  const words = s.replace(/Id$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = s
+    .replace(/Id$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 export const columnOf = (name: string, f: AnyField) => f.column ?? snake(name);

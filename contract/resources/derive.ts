@@ -1,13 +1,35 @@
 // Everything derived from a declaration, never written again by hand: the input, row and list-query schemas
 // (sort and filter allow-lists are enums, so a column is sortable exactly where the server sorts it), the REST
 // paths, the shared rules, the console's route rows.
+import { assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct } from 'superstruct';
 import {
-  assign, boolean, defaulted, define, enums, integer, nullable, object, optional, string, type, type Struct,
-} from 'superstruct';
-import { boundedList, calendarDate, dateTimeInstant, emailAddress, fileDataUrl, ianaZone, idInt, imageDataUrl, int32, isoInstant, requiredText, safeText } from '../primitives';
+  boundedList,
+  calendarDate,
+  dateTimeInstant,
+  emailAddress,
+  fileDataUrl,
+  ianaZone,
+  idInt,
+  imageDataUrl,
+  int32,
+  isoInstant,
+  requiredText,
+  safeText,
+} from '../primitives';
 import type { Violation } from '../violation';
 import { todayInZone } from '../format';
-import { DAYS_AHEAD_MAX, labelOf, type AnyField, type Fields, type Input, type PrivilegeFamily, type RecordAction, type ResourceDeclaration, type Row, type Rule } from './define';
+import {
+  DAYS_AHEAD_MAX,
+  labelOf,
+  type AnyField,
+  type Fields,
+  type Input,
+  type PrivilegeFamily,
+  type RecordAction,
+  type ResourceDeclaration,
+  type Row,
+  type Rule,
+} from './define';
 
 const LIST_PAGE_MAX = 1000;
 
@@ -24,18 +46,41 @@ export function structOf(f: AnyField): Struct<any, any> {
       s = f.required ? requiredText(f.max ?? 200, o) : safeText(f.max ?? 200, o);
       break;
     }
-    case 'email': s = emailAddress(f.max ?? 254); break;
-    case 'number': s = int32(f.min, f.max); break;
-    case 'date': s = calendarDate(); break;
-    case 'datetime': s = dateTimeInstant(); break;
-    case 'timestamp': s = string(); break;
-    case 'choice': s = enums((f.choices ?? []).map((c) => c.value)); break;
-    case 'switch': s = boolean(); break;
-    case 'timezone': s = ianaZone(); break;
-    case 'image': s = imageDataUrl(f.maxBytes ?? 1_500_000); break;
-    case 'file': s = fileDataUrl(f.maxBytes ?? 1_400_000); break;
-    case 'ref': s = idInt(); break;
-    case 'refs': return f.whenAbsent === 'keep' ? optional(boundedList(idInt(), f.maxItems ?? 1000)) : defaulted(boundedList(idInt(), f.maxItems ?? 1000), []);
+    case 'email':
+      s = emailAddress(f.max ?? 254);
+      break;
+    case 'number':
+      s = int32(f.min, f.max);
+      break;
+    case 'date':
+      s = calendarDate();
+      break;
+    case 'datetime':
+      s = dateTimeInstant();
+      break;
+    case 'timestamp':
+      s = string();
+      break;
+    case 'choice':
+      s = enums((f.choices ?? []).map((c) => c.value));
+      break;
+    case 'switch':
+      s = boolean();
+      break;
+    case 'timezone':
+      s = ianaZone();
+      break;
+    case 'image':
+      s = imageDataUrl(f.maxBytes ?? 1_500_000);
+      break;
+    case 'file':
+      s = fileDataUrl(f.maxBytes ?? 1_400_000);
+      break;
+    case 'ref':
+      s = idInt();
+      break;
+    case 'refs':
+      return f.whenAbsent === 'keep' ? optional(boundedList(idInt(), f.maxItems ?? 1000)) : defaulted(boundedList(idInt(), f.maxItems ?? 1000), []);
     case 'children': {
       const c = f.children!;
       return defaulted(boundedList(object({ id: optional(idInt()), ...inputShape(c.fields) }), c.max), []);
@@ -57,17 +102,29 @@ function inputShape(fields: Fields): Record<string, Struct<any, any>> {
 function rowStructOf(f: AnyField): Struct<any, any> {
   let s: Struct<any, any>;
   switch (f.kind) {
-    case 'number': case 'ref': s = integer(); break;
-    case 'switch': s = boolean(); break;
-    case 'refs': return boundedList(integer(), f.maxItems ?? 1000);
-    case 'children': return boundedList(type({ id: integer(), ...rowShape(f.children!.fields) }), f.children!.max);
-    default: s = string();
+    case 'number':
+    case 'ref':
+      s = integer();
+      break;
+    case 'switch':
+      s = boolean();
+      break;
+    case 'refs':
+      return boundedList(integer(), f.maxItems ?? 1000);
+    case 'children':
+      return boundedList(type({ id: integer(), ...rowShape(f.children!.fields) }), f.children!.max);
+    default:
+      s = string();
   }
   // a field left out of lists (inList false: a file, a picture) is null in a list's rows, whether required or not
   return f.required && !f.virtual && f.inList !== false ? s : nullable(s);
 }
 function rowShape(fields: Fields): Record<string, Struct<any, any>> {
-  return Object.fromEntries(Object.entries(fields).filter(([, f]) => !f.writeOnly).map(([k, f]) => [k, f.virtual ? optional(rowStructOf(f)) : rowStructOf(f)]));
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([, f]) => !f.writeOnly)
+      .map(([k, f]) => [k, f.virtual ? optional(rowStructOf(f)) : rowStructOf(f)]),
+  );
 }
 
 /** POST and PUT bodies: every field that is not read-only; the edit form also sends the updatedAt it loaded. */
@@ -82,22 +139,31 @@ export function inputSchema<R extends ResourceDeclaration<any>>(r: R): Struct<In
 export function rowSchema<R extends ResourceDeclaration<any>>(r: R): Struct<Row<R>, any> {
   const shape: Record<string, Struct<any, any>> = { id: integer(), ...rowShape(r.fields) };
   if (r.scope.tenant === true) shape.clientId = integer();
-  if (r.timestamps) { shape.createdAt = string(); shape.updatedAt = string(); }
+  if (r.timestamps) {
+    shape.createdAt = string();
+    shape.updatedAt = string();
+  }
   if (r.extensible) shape.udf = optional(nullable(UDF_VALUES));
   return type(shape) as unknown as Struct<Row<R>, any>;
 }
 
 /** Fields a list may sort by: exactly those flagged sort (plus id and the timestamps). */
 export function sortableFields(r: ResourceDeclaration<any>): string[] {
-  const out = Object.entries(r.fields as Fields).filter(([, f]) => f.sort).map(([k]) => k);
+  const out = Object.entries(r.fields as Fields)
+    .filter(([, f]) => f.sort)
+    .map(([k]) => k);
   if (r.timestamps) out.push('createdAt', 'updatedAt');
   return [...out, 'id'];
 }
 export function filterableFields(r: ResourceDeclaration<any>): string[] {
-  return Object.entries(r.fields as Fields).filter(([, f]) => f.filter).map(([k]) => k);
+  return Object.entries(r.fields as Fields)
+    .filter(([, f]) => f.filter)
+    .map(([k]) => k);
 }
 export function searchableFields(r: ResourceDeclaration<any>): string[] {
-  return Object.entries(r.fields as Fields).filter(([, f]) => f.search).map(([k]) => k);
+  return Object.entries(r.fields as Fields)
+    .filter(([, f]) => f.search)
+    .map(([k]) => k);
 }
 
 const SORT_PAIR = (fields: string[]) => new RegExp(`^(?:(?:${fields.join('|')}),(?:asc|desc))(?:,(?:${fields.join('|')}),(?:asc|desc))*$`);
@@ -113,7 +179,10 @@ export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
     const s = structOf({ ...f, required: true, default: undefined });
     filters[k] = optional(s);
     // a date filters a range too: `<field>From` and `<field>To`, each day included (upcoming visits: from tomorrow)
-    if (f.kind === 'date') { filters[`${k}From`] = optional(s); filters[`${k}To`] = optional(s); }
+    if (f.kind === 'date') {
+      filters[`${k}From`] = optional(s);
+      filters[`${k}To`] = optional(s);
+    }
   }
   const base = type({
     page: optional(int32(0, 1_000_000)),
@@ -134,7 +203,11 @@ export function intQueryFields(r: ResourceDeclaration<any>): string[] {
 
 export function apiPaths(r: ResourceDeclaration<any>) {
   return {
-    list: r.api, one: `${r.api}/:id`, bulkDelete: `${r.api}/bulk-delete`, options: `${r.api}/options`, export: `${r.api}/export`,
+    list: r.api,
+    one: `${r.api}/:id`,
+    bulkDelete: `${r.api}/bulk-delete`,
+    options: `${r.api}/options`,
+    export: `${r.api}/export`,
     action: (name: string) => `${r.api}/:id/${name}`,
   };
 }
@@ -164,7 +237,11 @@ export function dayFromTodayViolation(field: string, day: unknown, today: string
   const days = (Date.parse(day) - Date.parse(today)) / 86_400_000;
   if (Number.isNaN(days)) return null;
   if (days < 0) return { field, message: `must not be before today (${today})` };
-  if (days > withinDays) return { field, message: withinDays === 0 ? 'must be today' : withinDays >= DAYS_AHEAD_MAX ? 'must be within a year' : `must be within ${withinDays} days of today` };
+  if (days > withinDays)
+    return {
+      field,
+      message: withinDays === 0 ? 'must be today' : withinDays >= DAYS_AHEAD_MAX ? 'must be within a year' : `must be within ${withinDays} days of today`,
+    };
   return null;
 }
 
@@ -180,14 +257,22 @@ export function checkRules(rules: readonly Rule[] | undefined, values: Record<st
     }
     if (rule.kind === 'requiredWhen') {
       const v = values[rule.field];
-      if (rule.values.includes(String(values[rule.other] ?? '')) && (v === undefined || v === null || v === '')) out.push({ field: prefix + rule.field, message: rule.message });
+      if (rule.values.includes(String(values[rule.other] ?? '')) && (v === undefined || v === null || v === ''))
+        out.push({ field: prefix + rule.field, message: rule.message });
       continue;
     }
     const a = values[rule.field];
     const b = values[rule.other];
     if (typeof a !== 'string' || typeof b !== 'string' || a === '' || b === '') continue;
     // instants compare as moments (their zones may differ), dates and times as written
-    const cmp = a.includes('T') && b.includes('T') && !Number.isNaN(Date.parse(a)) && !Number.isNaN(Date.parse(b)) ? Date.parse(a) - Date.parse(b) : a < b ? -1 : a > b ? 1 : 0;
+    const cmp =
+      a.includes('T') && b.includes('T') && !Number.isNaN(Date.parse(a)) && !Number.isNaN(Date.parse(b))
+        ? Date.parse(a) - Date.parse(b)
+        : a < b
+          ? -1
+          : a > b
+            ? 1
+            : 0;
     if (rule.kind === 'notBefore' ? cmp < 0 : cmp <= 0) out.push({ field: prefix + rule.field, message: rule.message });
   }
   return out;
@@ -280,12 +365,29 @@ export function recordActionBody(a: RecordAction): Struct<any, any> {
 
 export function routeRows(r: ResourceDeclaration<any>) {
   // settings (a singleton): one route, the form, opened by the view code (read-only without the edit code)
-  if (r.singleton) return [{ section: r.section, path: r.route, title: r.label.one, privileges: [r.privileges.view], hidden: false, kind: 'settings' as const }];
+  if (r.singleton)
+    return [{ section: r.section, path: r.route, title: r.label.one, privileges: [r.privileges.view], hidden: false, kind: 'settings' as const }];
   const rows: { section: string; path: string; title: string; privileges: string[]; hidden: boolean; kind: 'list' | 'add' | 'edit' | 'settings' }[] = [
     { section: r.section, path: r.route, title: r.screens?.listTitle ?? r.label.many, privileges: actionCodes(r, 'view'), hidden: false, kind: 'list' },
   ];
-  if (r.privileges.add) rows.push({ section: r.section, path: r.screens?.addRoute ?? `${r.route}/add`, title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`, privileges: actionCodes(r, 'add'), hidden: !r.screens?.addRoute, kind: 'add' });
-  if (r.privileges.edit || r.screens?.editRoute) rows.push({ section: r.section, path: r.screens?.editRoute ?? `${r.route}/edit/:id`, title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`, privileges: recordCodes(r), hidden: true, kind: 'edit' });
+  if (r.privileges.add)
+    rows.push({
+      section: r.section,
+      path: r.screens?.addRoute ?? `${r.route}/add`,
+      title: r.screens?.addTitle ?? `Add ${r.label.one.toLowerCase()}`,
+      privileges: actionCodes(r, 'add'),
+      hidden: !r.screens?.addRoute,
+      kind: 'add',
+    });
+  if (r.privileges.edit || r.screens?.editRoute)
+    rows.push({
+      section: r.section,
+      path: r.screens?.editRoute ?? `${r.route}/edit/:id`,
+      title: r.screens?.editTitle ?? `Edit ${r.label.one.toLowerCase()}`,
+      privileges: recordCodes(r),
+      hidden: true,
+      kind: 'edit',
+    });
   return rows;
 }
 
@@ -304,8 +406,20 @@ export const UDF_VALUES = define<Record<string, string | number | null>>('udf', 
 });
 
 /** One user-defined field as the tenant declared it (a user_fields row). */
-export interface UserFieldDef { key: string; label: string; kind: 'text' | 'number' | 'date' | 'choice'; required: boolean; maxLength: number | null; options: string | null; position?: number }
-export const choicesOf = (d: Pick<UserFieldDef, 'options'>) => (d.options ?? '').split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
+export interface UserFieldDef {
+  key: string;
+  label: string;
+  kind: 'text' | 'number' | 'date' | 'choice';
+  required: boolean;
+  maxLength: number | null;
+  options: string | null;
+  position?: number;
+}
+export const choicesOf = (d: Pick<UserFieldDef, 'options'>) =>
+  (d.options ?? '')
+    .split(/\r?\n/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -313,7 +427,10 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
  * bounds; unknown keys refused. Violations name the field `udf.<key>`. Returns the cleaned object (empty → absent,
  * numbers typed as text become numbers).
  */
-export function checkUserFieldValues(defs: readonly UserFieldDef[], values: Record<string, unknown> | null | undefined): { violations: Violation[]; value: Record<string, string | number> } {
+export function checkUserFieldValues(
+  defs: readonly UserFieldDef[],
+  values: Record<string, unknown> | null | undefined,
+): { violations: Violation[]; value: Record<string, string | number> } {
   const violations: Violation[] = [];
   const value: Record<string, string | number> = {};
   const known = new Map(defs.map((d) => [d.key, d]));
@@ -329,29 +446,47 @@ export function checkUserFieldValues(defs: readonly UserFieldDef[], values: Reco
     switch (d.kind) {
       case 'number': {
         const n = typeof x === 'number' ? x : Number(x);
-        if (!Number.isFinite(n) || (typeof x === 'string' && !/^-?\d+(\.\d+)?$/.test(x))) { violations.push({ field, message: 'must be a number' }); continue; }
-        if (Math.abs(n) > 1e12) { violations.push({ field, message: 'is out of range' }); continue; }
+        if (!Number.isFinite(n) || (typeof x === 'string' && !/^-?\d+(\.\d+)?$/.test(x))) {
+          violations.push({ field, message: 'must be a number' });
+          continue;
+        }
+        if (Math.abs(n) > 1e12) {
+          violations.push({ field, message: 'is out of range' });
+          continue;
+        }
         value[d.key] = n;
         break;
       }
       case 'date': {
         const s = String(x);
-        if (!DATE_RE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`)) || new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) !== s) { violations.push({ field, message: 'must be a date (YYYY-MM-DD)' }); continue; }
+        if (!DATE_RE.test(s) || Number.isNaN(Date.parse(`${s}T00:00:00Z`)) || new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) !== s) {
+          violations.push({ field, message: 'must be a date (YYYY-MM-DD)' });
+          continue;
+        }
         value[d.key] = s;
         break;
       }
       case 'choice': {
         const s = String(x);
-        if (!choicesOf(d).includes(s)) { violations.push({ field, message: `must be one of ${choicesOf(d).join(', ')}` }); continue; }
+        if (!choicesOf(d).includes(s)) {
+          violations.push({ field, message: `must be one of ${choicesOf(d).join(', ')}` });
+          continue;
+        }
         value[d.key] = s;
         break;
       }
       default: {
         const s = String(x);
         const max = d.maxLength ?? 2000;
-        if (s.length > max) { violations.push({ field, message: `must be at most ${max} characters` }); continue; }
+        if (s.length > max) {
+          violations.push({ field, message: `must be at most ${max} characters` });
+          continue;
+        }
         // eslint-disable-next-line no-control-regex
-        if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)) { violations.push({ field, message: 'must not contain control characters' }); continue; }
+        if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)) {
+          violations.push({ field, message: 'must not contain control characters' });
+          continue;
+        }
         value[d.key] = s;
       }
     }

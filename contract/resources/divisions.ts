@@ -12,8 +12,13 @@ import { PRIV } from '../privileges';
 import { defineResource, ref, text } from './define';
 
 export const divisionsResource = defineResource({
-  name: 'divisions', table: 'divisions', api: API.divisions, route: '/configure/division', section: 'configure',
-  label: { one: 'Division', many: 'Divisions' }, icon: 'diagram-tree',
+  name: 'divisions',
+  table: 'divisions',
+  api: API.divisions,
+  route: '/configure/division',
+  section: 'configure',
+  label: { one: 'Division', many: 'Divisions' },
+  icon: 'diagram-tree',
   privileges: { view: PRIV.divisions.view, add: PRIV.divisions.add, edit: PRIV.divisions.edit, delete: PRIV.divisions.delete },
   scope: { tenant: true, division: 'id' },
   routes: { list: false },
@@ -22,6 +27,12 @@ export const divisionsResource = defineResource({
     parentId: ref('divisions', { label: 'Inside', help: 'The division this one belongs to; empty: directly under the top division' }),
   },
   list: { title: ['name'], columns: ['parentId'], sort: ['name', 'asc'] },
-  form: [{ title: 'Division', description: 'Moving a division moves everything in it; grants on the divisions above it reach it in its new place.', fields: ['name', 'parentId'] }],
+  form: [
+    {
+      title: 'Division',
+      description: 'Moving a division moves everything in it; grants on the divisions above it reach it in its new place.',
+      fields: ['name', 'parentId'],
+    },
+  ],
   export: ['csv', 'ndjson'],
 });

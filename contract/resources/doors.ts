@@ -5,12 +5,20 @@ import { PRIV } from '../privileges';
 import { choice, defineResource, ref, switchField, text } from './define';
 
 export const DOOR_MODES = [
-  { value: 'card', label: 'Card' }, { value: 'card-pin', label: 'Card and PIN' }, { value: 'unlocked', label: 'Unlocked' }, { value: 'locked-down', label: 'Locked down' },
+  { value: 'card', label: 'Card' },
+  { value: 'card-pin', label: 'Card and PIN' },
+  { value: 'unlocked', label: 'Unlocked' },
+  { value: 'locked-down', label: 'Locked down' },
 ] as const;
 
 export const doorsResource = defineResource({
-  name: 'doors', table: 'doors', api: '/event/manage/doors', route: '/configure/doors', section: 'configure',
-  label: { one: 'Door', many: 'Doors' }, icon: 'key-enter',
+  name: 'doors',
+  table: 'doors',
+  api: '/event/manage/doors',
+  route: '/configure/doors',
+  section: 'configure',
+  label: { one: 'Door', many: 'Doors' },
+  icon: 'key-enter',
   privileges: { view: PRIV.doors.view, add: PRIV.doors.add, edit: PRIV.doors.edit, delete: PRIV.doors.delete },
   scope: { tenant: true, division: 'divisionId' },
   routes: { list: false }, // the list is the live doors screen's (server/http/doors.ts)
@@ -23,12 +31,20 @@ export const doorsResource = defineResource({
     cardFormatId: ref('cardFormats', { label: 'Card format' }),
     // issue 12: unlocked on a schedule (a shop front in opening hours), optionally only once the first person is in
     unlockScheduleId: ref('schedules', { label: 'Unlocked while', help: 'The door is unlocked while this schedule is open, and locked again when it closes' }),
-    firstPersonIn: switchField({ label: 'Only after the first person is in', default: false, help: 'It stays locked in the schedule until somebody is let in with a valid card' }),
+    firstPersonIn: switchField({
+      label: 'Only after the first person is in',
+      default: false,
+      help: 'It stays locked in the schedule until somebody is let in with a valid card',
+    }),
   },
   list: { title: ['name'], columns: ['mode', 'entryZoneId', 'exitZoneId'], sort: ['name', 'asc'] },
   form: [
     { title: 'Door', fields: ['name', 'divisionId', 'mode'] },
     { title: 'Unlock schedule', description: 'Leave empty for a door that stays locked and opens per card.', fields: ['unlockScheduleId', 'firstPersonIn'] },
-    { title: 'Zones and cards', description: 'The zone a swipe at the entry reader leads into and the exit reader leads out to (anti-passback), and the card format its readers decode.', fields: ['entryZoneId', 'exitZoneId', 'cardFormatId'] },
+    {
+      title: 'Zones and cards',
+      description: 'The zone a swipe at the entry reader leads into and the exit reader leads out to (anti-passback), and the card format its readers decode.',
+      fields: ['entryZoneId', 'exitZoneId', 'cardFormatId'],
+    },
   ],
 });

@@ -22,13 +22,26 @@ export function parseFloors(list: string): { floors: Set<number> } | { problem: 
 }
 
 export const elevatorMasksResource = defineResource({
-  name: 'elevatorMasks', table: 'elevator_masks', api: '/event/manage/elevator-masks', route: '/configure/elevator-masking', section: 'configure',
-  label: { one: 'Elevator masking', many: 'Elevator masking' }, icon: 'double-caret-vertical',
+  name: 'elevatorMasks',
+  table: 'elevator_masks',
+  api: '/event/manage/elevator-masks',
+  route: '/configure/elevator-masking',
+  section: 'configure',
+  label: { one: 'Elevator masking', many: 'Elevator masking' },
+  icon: 'double-caret-vertical',
   privileges: { view: '0.4.6.0', add: '0.4.6.1', edit: '0.4.6.2', delete: '0.4.6.3' },
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another elevator masking', placeholder: 'Lobby floors in office hours' }),
+    name: text({
+      max: 100,
+      required: true,
+      search: true,
+      sort: true,
+      unique: 'tenant',
+      uniqueMessage: 'is already the name of another elevator masking',
+      placeholder: 'Lobby floors in office hours',
+    }),
     readerId: ref('cardReaders', { label: 'Elevator reader', required: true, filter: true, help: 'The card reader in the elevator car' }),
     readerName: text({ label: 'Elevator reader', max: 200, virtual: true, readOnly: true, from: 'readerId', sort: true }),
     floors: text({ label: 'Free floors', max: 200, required: true, pattern: FLOOR_LIST, help: 'Floor numbers and ranges, e.g. 1-3, 5', placeholder: '0-2, 5' }),
@@ -36,6 +49,12 @@ export const elevatorMasksResource = defineResource({
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
   },
   list: { title: ['name'], columns: ['readerName', 'floors', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Elevator masking', description: 'These floors need no card while the schedule is open; any other floor, or any floor outside it, asks for a card.', fields: ['name', 'readerId', 'floors', 'scheduleId', 'description'] }],
+  form: [
+    {
+      title: 'Elevator masking',
+      description: 'These floors need no card while the schedule is open; any other floor, or any floor outside it, asks for a card.',
+      fields: ['name', 'readerId', 'floors', 'scheduleId', 'description'],
+    },
+  ],
   export: ['csv', 'ndjson'],
 });

@@ -9,8 +9,13 @@ import { choice, defineResource, number, ref, switchField, text } from './define
 export const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 export const controllersResource = defineResource({
-  name: 'controllers', table: 'controllers', api: '/event/manage/controllers', route: '/hardware/controllers', section: 'hardware',
-  label: { one: 'Controller', many: 'Controllers' }, icon: 'desktop',
+  name: 'controllers',
+  table: 'controllers',
+  api: '/event/manage/controllers',
+  route: '/hardware/controllers',
+  section: 'hardware',
+  label: { one: 'Controller', many: 'Controllers' },
+  icon: 'desktop',
   privileges: PRIV.controllers,
   scope: { tenant: true },
   fields: {
@@ -26,11 +31,19 @@ export const controllersResource = defineResource({
   screens: { editRoute: '/hardware/controllers/settings/:id', editTitle: 'Controller settings', detailsRoute: '/hardware/controllers/diagnostic/:ipAddress' },
 });
 
-export const READER_DIRECTIONS = [{ value: 'entry', label: 'Entry' }, { value: 'exit', label: 'Exit' }] as const;
+export const READER_DIRECTIONS = [
+  { value: 'entry', label: 'Entry' },
+  { value: 'exit', label: 'Exit' },
+] as const;
 
 export const cardReadersResource = defineResource({
-  name: 'cardReaders', table: 'card_readers', api: '/event/manage/card-readers', route: '/hardware/card-reader', section: 'hardware',
-  label: { one: 'Card reader', many: 'Card readers' }, icon: 'mobile-phone',
+  name: 'cardReaders',
+  table: 'card_readers',
+  api: '/event/manage/card-readers',
+  route: '/hardware/card-reader',
+  section: 'hardware',
+  label: { one: 'Card reader', many: 'Card readers' },
+  icon: 'mobile-phone',
   privileges: PRIV.cardReaders,
   scope: { tenant: true },
   timestamps: true,
@@ -45,17 +58,31 @@ export const cardReadersResource = defineResource({
     address: number({ label: 'Bus address', min: 0, max: 255, default: 0, help: '0–255 on the controller’s reader bus' }),
   },
   list: { title: ['name'], columns: ['doorName', 'direction', 'controllerName', 'address', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Card reader', description: 'An entry reader leads into the door’s entry zone, an exit reader out to its exit zone.', fields: ['name', 'doorId', 'direction', 'controllerId', 'address', 'location'] }],
+  form: [
+    {
+      title: 'Card reader',
+      description: 'An entry reader leads into the door’s entry zone, an exit reader out to its exit zone.',
+      fields: ['name', 'doorId', 'direction', 'controllerId', 'address', 'location'],
+    },
+  ],
   export: ['csv', 'ndjson'],
 });
 
 export const INPUT_KINDS = [
-  { value: 'door-contact', label: 'Door contact' }, { value: 'exit-button', label: 'Exit button' }, { value: 'sensor', label: 'Sensor' }, { value: 'tamper', label: 'Tamper' },
+  { value: 'door-contact', label: 'Door contact' },
+  { value: 'exit-button', label: 'Exit button' },
+  { value: 'sensor', label: 'Sensor' },
+  { value: 'tamper', label: 'Tamper' },
 ] as const;
 
 export const inputsResource = defineResource({
-  name: 'inputs', table: 'inputs', api: '/event/manage/inputs', route: '/hardware/input', section: 'hardware',
-  label: { one: 'Input', many: 'Inputs' }, icon: 'log-in',
+  name: 'inputs',
+  table: 'inputs',
+  api: '/event/manage/inputs',
+  route: '/hardware/input',
+  section: 'hardware',
+  label: { one: 'Input', many: 'Inputs' },
+  icon: 'log-in',
   privileges: PRIV.inputs,
   scope: { tenant: true },
   timestamps: true,
@@ -71,17 +98,31 @@ export const inputsResource = defineResource({
     supervised: switchField({ label: 'Supervised (end-of-line resistors)', default: false }),
   },
   list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'normallyClosed', 'supervised', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Input', description: 'A contact, button or sensor wired to a controller, at a door or on its own.', fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'normallyClosed', 'supervised'] }],
+  form: [
+    {
+      title: 'Input',
+      description: 'A contact, button or sensor wired to a controller, at a door or on its own.',
+      fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'normallyClosed', 'supervised'],
+    },
+  ],
   export: ['csv', 'ndjson'],
 });
 
 export const OUTPUT_KINDS = [
-  { value: 'strike', label: 'Lock strike' }, { value: 'sounder', label: 'Sounder' }, { value: 'light', label: 'Light' }, { value: 'relay', label: 'Relay' },
+  { value: 'strike', label: 'Lock strike' },
+  { value: 'sounder', label: 'Sounder' },
+  { value: 'light', label: 'Light' },
+  { value: 'relay', label: 'Relay' },
 ] as const;
 
 export const outputsResource = defineResource({
-  name: 'outputs', table: 'outputs', api: '/event/manage/outputs', route: '/hardware/output', section: 'hardware',
-  label: { one: 'Output', many: 'Outputs' }, icon: 'log-out',
+  name: 'outputs',
+  table: 'outputs',
+  api: '/event/manage/outputs',
+  route: '/hardware/output',
+  section: 'hardware',
+  label: { one: 'Output', many: 'Outputs' },
+  icon: 'log-out',
   privileges: PRIV.outputs,
   scope: { tenant: true },
   timestamps: true,
@@ -96,7 +137,13 @@ export const outputsResource = defineResource({
     pulseSeconds: number({ label: 'Pulse (seconds)', min: 0, max: 3600, default: 5, help: '0: held until switched off' }),
   },
   list: { title: ['name'], columns: ['kind', 'controllerName', 'doorName', 'pulseSeconds', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Output', description: 'A strike, sounder, light or relay driven by a controller.', fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'pulseSeconds'] }],
+  form: [
+    {
+      title: 'Output',
+      description: 'A strike, sounder, light or relay driven by a controller.',
+      fields: ['name', 'kind', 'controllerId', 'doorId', 'location', 'pulseSeconds'],
+    },
+  ],
   export: ['csv', 'ndjson'],
   // a manual pulse (`POST …/:id/pulse`): on for its pulse time, then off by itself, each an event naming who
   screens: { rowActions: [{ action: 'pulse', label: 'Pulse', privilege: PRIV.outputs.edit, icon: 'flash', done: '{name} pulsed' }] },
@@ -107,12 +154,19 @@ export const outputsResource = defineResource({
 // what discovery finds on the buses (`/hardware/interface/pre-add`) or by hand; their timing and supervision are a
 // second, edit-only view of the same rows (`/hardware/interface/settings/:id`).
 export const INTERFACE_KINDS = [
-  { value: 'reader', label: 'Reader interface' }, { value: 'io', label: 'I/O board' }, { value: 'elevator', label: 'Elevator board' },
+  { value: 'reader', label: 'Reader interface' },
+  { value: 'io', label: 'I/O board' },
+  { value: 'elevator', label: 'Elevator board' },
 ] as const;
 
 export const interfacesResource = defineResource({
-  name: 'interfaces', table: 'interfaces', api: '/event/manage/interfaces', route: '/hardware/interface', section: 'hardware',
-  label: { one: 'Interface', many: 'Interfaces' }, icon: 'exchange',
+  name: 'interfaces',
+  table: 'interfaces',
+  api: '/event/manage/interfaces',
+  route: '/hardware/interface',
+  section: 'hardware',
+  label: { one: 'Interface', many: 'Interfaces' },
+  icon: 'exchange',
   privileges: PRIV.interfaces,
   scope: { tenant: true },
   timestamps: true,
@@ -126,25 +180,49 @@ export const interfacesResource = defineResource({
     location: text({ max: 200, search: true, placeholder: 'Riser cupboard, level 2', help: 'Where it is mounted, for whoever services it' }),
   },
   list: { title: ['name'], columns: ['kind', 'controllerName', 'busAddress', 'serialNumber', 'location', 'updatedAt'], sort: ['name', 'asc'] },
-  form: [{ title: 'Interface', description: 'A board on a controller’s bus.', fields: ['name', 'kind', 'controllerId', 'busAddress', 'serialNumber', 'location'] }],
+  form: [
+    { title: 'Interface', description: 'A board on a controller’s bus.', fields: ['name', 'kind', 'controllerId', 'busAddress', 'serialNumber', 'location'] },
+  ],
   export: ['csv', 'ndjson'],
-  screens: { addRoute: '/hardware/interface/pre-add', addTitle: 'Add interface', rowLinks: [{ label: 'Settings', route: '/hardware/interface/settings/:id', icon: 'cog' }] },
+  screens: {
+    addRoute: '/hardware/interface/pre-add',
+    addTitle: 'Add interface',
+    rowLinks: [{ label: 'Settings', route: '/hardware/interface/settings/:id', icon: 'cog' }],
+  },
 });
 
 export const interfaceSettingsResource = defineResource({
-  name: 'interfaceSettings', table: 'interfaces', api: '/event/manage/interface-settings', route: '/hardware/interface', section: 'hardware',
-  label: { one: 'Interface settings', many: 'Interface settings' }, icon: 'exchange',
+  name: 'interfaceSettings',
+  table: 'interfaces',
+  api: '/event/manage/interface-settings',
+  route: '/hardware/interface',
+  section: 'hardware',
+  label: { one: 'Interface settings', many: 'Interface settings' },
+  icon: 'exchange',
   privileges: { view: PRIV.interfaces.view, edit: PRIV.interfaces.edit },
   scope: { tenant: true },
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, readOnly: true, sort: true }),
     pollMs: number({ label: 'Poll every (ms)', min: 50, max: 5000, required: true, default: 200, help: '50–5000 ms between two polls of the board' }),
-    offlineAfterS: number({ label: 'Offline after (s)', min: 1, max: 600, required: true, default: 10, help: 'Unanswered polls for this long mark it offline' }),
+    offlineAfterS: number({
+      label: 'Offline after (s)',
+      min: 1,
+      max: 600,
+      required: true,
+      default: 10,
+      help: 'Unanswered polls for this long mark it offline',
+    }),
     supervised: switchField({ label: 'Supervised lines (end-of-line resistors)', default: true }),
     tamperAlarm: switchField({ label: 'Raise an alarm when its cover is opened', default: true }),
   },
   list: { title: ['name'], columns: ['pollMs', 'offlineAfterS', 'supervised'], sort: ['name', 'asc'] },
-  form: [{ title: 'Timing and supervision', description: 'How the controller polls the board and watches its lines.', fields: ['pollMs', 'offlineAfterS', 'supervised', 'tamperAlarm'] }],
+  form: [
+    {
+      title: 'Timing and supervision',
+      description: 'How the controller polls the board and watches its lines.',
+      fields: ['pollMs', 'offlineAfterS', 'supervised', 'tamperAlarm'],
+    },
+  ],
   screens: { editRoute: '/hardware/interface/settings/:id', editTitle: 'Interface settings' },
 });

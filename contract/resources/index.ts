@@ -42,8 +42,18 @@ import { shiftSettingsResource } from './shiftSettings';
 export * from './define';
 export * from './derive';
 export {
-  clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
-  userFieldsResource, batchTemplatesResource, licensesResource, operatorGroupsResource, operatorsResource, rolesResource,
+  clientsResource,
+  divisionsResource,
+  identitiesResource,
+  visitorsResource,
+  serviceAccountsResource,
+  webHooksResource,
+  userFieldsResource,
+  batchTemplatesResource,
+  licensesResource,
+  operatorGroupsResource,
+  operatorsResource,
+  rolesResource,
 };
 export * from './serviceAccounts';
 export * from './webHooks';
@@ -51,8 +61,15 @@ export { USER_FIELD_KINDS } from './userFields';
 export { BATCH_TARGETS } from './batchTemplates';
 export { SEATS, type Seat } from './licenses';
 export {
-  ROLE_CODE, AssignPrivilegesRequest, CreateOperatorRequest, ResetPasswordRequest, OperatorSettingsSchema, passwordProblems,
-  type RolePrivilege, type PrivilegeHolders, type OperatorSettings,
+  ROLE_CODE,
+  AssignPrivilegesRequest,
+  CreateOperatorRequest,
+  ResetPasswordRequest,
+  OperatorSettingsSchema,
+  passwordProblems,
+  type RolePrivilege,
+  type PrivilegeHolders,
+  type OperatorSettings,
 } from './roles';
 export { IDENTITY_STATUSES, CREDENTIAL_TYPES, CREDENTIAL_STATUSES } from './identities';
 export { VISIT_PURPOSES, VISITOR_STATUSES } from './visitors';
@@ -65,27 +82,114 @@ export { PARITY_TYPES } from './cardFormats';
 export { elevatorMasksResource, parseFloors, FLOOR_LIST, MAX_FLOOR } from './elevatorMasks';
 export { threatLevelsResource, THREAT_MODES, type ThreatMode } from './threatLevels';
 export { floorPlansResource, FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_MONITOR } from './floorPlans';
-export { logicalBlocksResource, LOGIC_TRIGGERS, LOGIC_TRIGGER_CODES, LOGIC_ACTIONS, INPUT_TRIGGERS, type LogicTrigger, type LogicAction } from './logicalBlocks';
-export { controllersResource, cardReadersResource, inputsResource, outputsResource, READER_DIRECTIONS, INPUT_KINDS, OUTPUT_KINDS, IPV4, interfacesResource, interfaceSettingsResource, INTERFACE_KINDS } from './hardware';
-export { visitTypesResource, visitorCredentialsResource, visitorTenantsResource, credentialStoreResource, VISITOR_CREDENTIAL_BATCH_API, VISITOR_CREDENTIAL_BATCH_MAX, VisitorCredentialBatch, batchNumbers, VisitorCredentialBatchResult, VISITOR_CREDENTIAL_KINDS, VISITOR_CREDENTIAL_STATES, STOCK_CREDENTIAL_TYPES, PHONE } from './visitorSetup';
+export {
+  logicalBlocksResource,
+  LOGIC_TRIGGERS,
+  LOGIC_TRIGGER_CODES,
+  LOGIC_ACTIONS,
+  INPUT_TRIGGERS,
+  type LogicTrigger,
+  type LogicAction,
+} from './logicalBlocks';
+export {
+  controllersResource,
+  cardReadersResource,
+  inputsResource,
+  outputsResource,
+  READER_DIRECTIONS,
+  INPUT_KINDS,
+  OUTPUT_KINDS,
+  IPV4,
+  interfacesResource,
+  interfaceSettingsResource,
+  INTERFACE_KINDS,
+} from './hardware';
+export {
+  visitTypesResource,
+  visitorCredentialsResource,
+  visitorTenantsResource,
+  credentialStoreResource,
+  VISITOR_CREDENTIAL_BATCH_API,
+  VISITOR_CREDENTIAL_BATCH_MAX,
+  VisitorCredentialBatch,
+  batchNumbers,
+  VisitorCredentialBatchResult,
+  VISITOR_CREDENTIAL_KINDS,
+  VISITOR_CREDENTIAL_STATES,
+  STOCK_CREDENTIAL_TYPES,
+  PHONE,
+} from './visitorSetup';
 export { leaveCategoriesResource, leaveResource, teamsResource, timesheetResource, workSchedulesResource, TEAM_MEMBERS } from './attendance';
 export { visitRequestsResource, VISIT_REQUEST_STATUSES } from './visitRequests';
 export { REPORT_JOB_KINDS, REPORT_JOB_FREQUENCIES, REPORT_JOB_MAX_ROWS, reportJobsResource, type ReportJobKind } from './reportJobs';
 export { AUTO_BACKUP_FREQUENCIES, autoBackupResource } from './backups';
 export { FIRMWARE_INSTALL_MS, FIRMWARE_MAX_BYTES, FIRMWARE_VERSION, firmwareResource } from './firmware';
-export { attendancePropertiesResource, centralPropertiesResource, companyIdResource, floorPlanPropertiesResource, PIN_SIZES, visitorPropertiesResource } from './settings';
+export {
+  attendancePropertiesResource,
+  centralPropertiesResource,
+  companyIdResource,
+  floorPlanPropertiesResource,
+  PIN_SIZES,
+  visitorPropertiesResource,
+} from './settings';
 export { identityLocationResource, identityReportResource } from './reports';
 export { alarmSettingsResource } from './alarmSettings';
 export { shiftSettingsResource } from './shiftSettings';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
-  clientsResource, divisionsResource, identitiesResource, visitorsResource, serviceAccountsResource, webHooksResource,
-  userFieldsResource, batchTemplatesResource, licensesResource, rolesResource, operatorsResource, operatorGroupsResource,
-  doorsResource, schedulesResource, specialDatesResource, accessZonesResource, accessGroupsResource, interlocksResource, cardFormatsResource,
-  controllersResource, cardReadersResource, inputsResource, outputsResource, overridesResource, alarmGroupsResource, alarmNotificationsResource, interfacesResource, interfaceSettingsResource,
-  logicalBlocksResource, floorPlansResource, elevatorMasksResource, threatLevelsResource,
-  visitorTenantsResource, visitorCredentialsResource, visitTypesResource, workSchedulesResource, teamsResource, leaveCategoriesResource, leaveResource,
-  credentialStoreResource, visitRequestsResource, attendancePropertiesResource, visitorPropertiesResource, centralPropertiesResource, floorPlanPropertiesResource, companyIdResource, autoBackupResource, firmwareResource, reportJobsResource, timesheetResource, identityReportResource, identityLocationResource,
-  alarmSettingsResource, shiftSettingsResource,
+  clientsResource,
+  divisionsResource,
+  identitiesResource,
+  visitorsResource,
+  serviceAccountsResource,
+  webHooksResource,
+  userFieldsResource,
+  batchTemplatesResource,
+  licensesResource,
+  rolesResource,
+  operatorsResource,
+  operatorGroupsResource,
+  doorsResource,
+  schedulesResource,
+  specialDatesResource,
+  accessZonesResource,
+  accessGroupsResource,
+  interlocksResource,
+  cardFormatsResource,
+  controllersResource,
+  cardReadersResource,
+  inputsResource,
+  outputsResource,
+  overridesResource,
+  alarmGroupsResource,
+  alarmNotificationsResource,
+  interfacesResource,
+  interfaceSettingsResource,
+  logicalBlocksResource,
+  floorPlansResource,
+  elevatorMasksResource,
+  threatLevelsResource,
+  visitorTenantsResource,
+  visitorCredentialsResource,
+  visitTypesResource,
+  workSchedulesResource,
+  teamsResource,
+  leaveCategoriesResource,
+  leaveResource,
+  credentialStoreResource,
+  visitRequestsResource,
+  attendancePropertiesResource,
+  visitorPropertiesResource,
+  centralPropertiesResource,
+  floorPlanPropertiesResource,
+  companyIdResource,
+  autoBackupResource,
+  firmwareResource,
+  reportJobsResource,
+  timesheetResource,
+  identityReportResource,
+  identityLocationResource,
+  alarmSettingsResource,
+  shiftSettingsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

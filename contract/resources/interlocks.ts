@@ -4,8 +4,13 @@ import { PRIV } from '../privileges';
 import { defineResource, refs, text } from './define';
 
 export const interlocksResource = defineResource({
-  name: 'interlocks', table: 'interlocks', api: '/event/manage/interlocking-groups', route: '/configure/interlocking-groups', section: 'configure',
-  label: { one: 'Interlocking group', many: 'Interlocking groups' }, icon: 'link',
+  name: 'interlocks',
+  table: 'interlocks',
+  api: '/event/manage/interlocking-groups',
+  route: '/configure/interlocking-groups',
+  section: 'configure',
+  label: { one: 'Interlocking group', many: 'Interlocking groups' },
+  icon: 'link',
   privileges: PRIV.interlocks,
   scope: { tenant: true },
   timestamps: true,

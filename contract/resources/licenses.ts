@@ -4,11 +4,16 @@ import { API } from '../api';
 import { date, defineResource, number, text } from './define';
 
 export const SEATS = ['identities', 'doors', 'readers', 'operators'] as const;
-export type Seat = typeof SEATS[number];
+export type Seat = (typeof SEATS)[number];
 
 export const licensesResource = defineResource({
-  name: 'licenses', table: 'licenses', api: API.licenses, route: '/manage/licenses', section: 'manage',
-  label: { one: 'License', many: 'Licenses' }, icon: 'key',
+  name: 'licenses',
+  table: 'licenses',
+  api: API.licenses,
+  route: '/manage/licenses',
+  section: 'manage',
+  label: { one: 'License', many: 'Licenses' },
+  icon: 'key',
   privileges: { view: '0.3.2.0', edit: '0.3.2.2' },
   scope: { tenant: true },
   timestamps: true,
@@ -29,5 +34,11 @@ export const licensesResource = defineResource({
     validTo: date({ required: true, readOnly: true, sort: true }),
   },
   list: { title: ['licensee'], columns: ['modules', 'identitiesUsed', 'doorsUsed', 'readersUsed', 'operatorsUsed', 'validTo'], sort: ['licensee', 'asc'] },
-  form: [{ title: 'License key', description: 'Paste the key you were issued; it is checked against its signature before it replaces the current one.', fields: ['licenseKey'] }],
+  form: [
+    {
+      title: 'License key',
+      description: 'Paste the key you were issued; it is checked against its signature before it replaces the current one.',
+      fields: ['licenseKey'],
+    },
+  ],
 });

@@ -44,8 +44,13 @@ export type LogicAction = (typeof LOGIC_ACTIONS)[number]['value'];
 const DOOR_ACTIONS = ['unlock-door', 'lock-door', 'momentary-unlock'] as const;
 
 export const logicalBlocksResource = defineResource({
-  name: 'logicalBlocks', table: 'logical_blocks', api: '/event/manage/logical-blocks', route: '/configure/logical-blocks', section: 'configure',
-  label: { one: 'Logical block', many: 'Logical blocks' }, icon: 'flow-branch',
+  name: 'logicalBlocks',
+  table: 'logical_blocks',
+  api: '/event/manage/logical-blocks',
+  route: '/configure/logical-blocks',
+  section: 'configure',
+  label: { one: 'Logical block', many: 'Logical blocks' },
+  icon: 'flow-branch',
   privileges: { view: '0.4.8.0', add: '0.4.8.1', edit: '0.4.8.2', delete: '0.4.8.3' },
   scope: { tenant: true },
   timestamps: true,
@@ -68,7 +73,11 @@ export const logicalBlocksResource = defineResource({
   ],
   list: { title: ['name'], columns: ['active', 'trigger', 'action', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
-    { title: 'Logical block', description: 'When this happens, while the schedule is open, the server does that. What it does is an event naming the block.', fields: ['name', 'active', 'description'] },
+    {
+      title: 'Logical block',
+      description: 'When this happens, while the schedule is open, the server does that. What it does is an event naming the block.',
+      fields: ['name', 'active', 'description'],
+    },
     { title: 'When', fields: ['trigger', 'inputId', 'doorId', 'scheduleId'] },
     { title: 'Then', fields: ['action', 'outputId', 'actionDoorId', 'alarmText'] },
   ],

@@ -6,8 +6,13 @@ import { PRIV } from '../privileges';
 import { children, defineResource, ref, refs, text } from './define';
 
 export const operatorGroupsResource = defineResource({
-  name: 'operatorGroups', table: 'operator_groups', api: API.operatorGroups, route: '/manage/operator-groups', section: 'manage',
-  label: { one: 'Operator group', many: 'Operator groups' }, icon: 'people',
+  name: 'operatorGroups',
+  table: 'operator_groups',
+  api: API.operatorGroups,
+  route: '/manage/operator-groups',
+  section: 'manage',
+  label: { one: 'Operator group', many: 'Operator groups' },
+  icon: 'people',
   privileges: PRIV.operatorGroups,
   scope: { tenant: true },
   timestamps: true,
@@ -16,7 +21,11 @@ export const operatorGroupsResource = defineResource({
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     members: refs('operators', { label: 'Members', through: { table: 'operator_group_members', from: 'group_id', to: 'user_id' } }),
     grants: children({
-      label: 'Roles', table: 'operator_group_grants', parent: 'group_id', itemLabel: 'Role', max: 50,
+      label: 'Roles',
+      table: 'operator_group_grants',
+      parent: 'group_id',
+      itemLabel: 'Role',
+      max: 50,
       fields: {
         roleId: ref('roles', { label: 'Role', required: true }),
         divisionId: ref('divisions', { label: 'Division', help: 'Empty: every division of the client' }),

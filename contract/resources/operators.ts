@@ -12,8 +12,13 @@ import { PRIV } from '../privileges';
 import { defineResource, email, switchField, text, timestamp } from './define';
 
 export const operatorsResource = defineResource({
-  name: 'operators', table: 'tenant_operators', api: API.operators, route: '/manage/operators', section: 'manage',
-  label: { one: 'Operator', many: 'Operators' }, icon: 'person',
+  name: 'operators',
+  table: 'tenant_operators',
+  api: API.operators,
+  route: '/manage/operators',
+  section: 'manage',
+  label: { one: 'Operator', many: 'Operators' },
+  icon: 'person',
   privileges: { view: PRIV.operatorGroups.view },
   scope: { tenant: true },
   routes: false,
@@ -30,4 +35,3 @@ export const operatorsResource = defineResource({
   list: { title: ['name'], columns: ['username', 'email', 'disabled', 'shared', 'createdAt'], sort: ['name', 'asc'] },
   form: [{ title: 'Operator', fields: ['username', 'name', 'email'] }],
 });
-

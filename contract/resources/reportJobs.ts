@@ -48,7 +48,14 @@ export const REPORT_JOB_MAX_RECIPIENTS = 20;
 
 /** A job's recipients as written (commas, semicolons or new lines between addresses): the addresses, or what is wrong. */
 export function reportRecipients(text: string | null | undefined): { addresses: string[]; problem?: string } {
-  const addresses = [...new Set(String(text ?? '').split(/[\s,;]+/).map((a) => a.trim()).filter(Boolean))];
+  const addresses = [
+    ...new Set(
+      String(text ?? '')
+        .split(/[\s,;]+/)
+        .map((a) => a.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (addresses.length > REPORT_JOB_MAX_RECIPIENTS) return { addresses, problem: `must have at most ${REPORT_JOB_MAX_RECIPIENTS} addresses` };
   for (const a of addresses) {
     const [err] = validate(a, emailAddress());
@@ -59,10 +66,17 @@ export function reportRecipients(text: string | null | undefined): { addresses: 
 
 /** One run of a job in its history (`GET …/:id/runs`, newest first). */
 export const ReportJobRun = object({
-  id: integer(), ranAt: string(), from: string(), to: string(),
+  id: integer(),
+  ranAt: string(),
+  from: string(),
+  to: string(),
   /** The schedule's time it was made for; null: Run now. */
   dueAt: nullable(string()),
-  rows: integer(), ok: boolean(), status: string(), bytes: integer(), format: string(),
+  rows: integer(),
+  ok: boolean(),
+  status: string(),
+  bytes: integer(),
+  format: string(),
   /** Stopped at the row cap. */
   cut: boolean(),
   /** The file can still be downloaded (kept for the job's keepDays). */
@@ -82,32 +96,77 @@ export const ReportJobRuns = object({ items: array(ReportJobRun), delivery: Repo
 export type ReportJobRuns = Infer<typeof ReportJobRuns>;
 
 export const reportJobsResource = defineResource({
-  name: 'reportJobs', table: 'report_jobs', api: API.reportJobs, route: '/report/scheduled-jobs', section: 'report',
-  label: { one: 'Scheduled report job', many: 'Scheduled report jobs' }, icon: 'calendar',
+  name: 'reportJobs',
+  table: 'report_jobs',
+  api: API.reportJobs,
+  route: '/report/scheduled-jobs',
+  section: 'report',
+  label: { one: 'Scheduled report job', many: 'Scheduled report jobs' },
+  icon: 'calendar',
   privileges: {
-    view: PRIV.reportJobs.view, add: PRIV.reportJobs.add, edit: PRIV.reportJobs.edit,
-    families: { field: 'report', of: [
-      { values: kinds('security'), ...PRIV.reportJobs },
-      { values: kinds('attendance'), ...PRIV.attendanceReportJobs },
-    ] },
+    view: PRIV.reportJobs.view,
+    add: PRIV.reportJobs.add,
+    edit: PRIV.reportJobs.edit,
+    families: {
+      field: 'report',
+      of: [
+        { values: kinds('security'), ...PRIV.reportJobs },
+        { values: kinds('attendance'), ...PRIV.attendanceReportJobs },
+      ],
+    },
   },
   scope: { tenant: true },
   timestamps: true,
   fields: {
-    name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another job', placeholder: 'Monday report' }),
+    name: text({
+      max: 100,
+      required: true,
+      search: true,
+      sort: true,
+      unique: 'tenant',
+      uniqueMessage: 'is already the name of another job',
+      placeholder: 'Monday report',
+    }),
     report: choice(REPORT_JOB_KINDS, { required: true, default: 'events', filter: true, sort: true }),
     frequency: choice(REPORT_JOB_FREQUENCIES, { required: true, default: 'daily', filter: true }),
     hour: number({ label: 'At (hour)', min: 0, max: 23, required: true, default: 6, help: 'From 0 to 23, in the client\u2019s time zone' }),
-    weekday: choice(WEEKDAYS, { label: 'On (weekly)', required: true, default: '1', help: 'The day a weekly job runs', shownWhen: { field: 'frequency', values: ['weekly'] } }),
-    monthDay: number({ label: 'On day of the month (monthly)', min: 1, max: 28, required: true, default: 1, help: 'From 1 to 28: the day a monthly job runs', shownWhen: { field: 'frequency', values: ['monthly'] } }),
+    weekday: choice(WEEKDAYS, {
+      label: 'On (weekly)',
+      required: true,
+      default: '1',
+      help: 'The day a weekly job runs',
+      shownWhen: { field: 'frequency', values: ['weekly'] },
+    }),
+    monthDay: number({
+      label: 'On day of the month (monthly)',
+      min: 1,
+      max: 28,
+      required: true,
+      default: 1,
+      help: 'From 1 to 28: the day a monthly job runs',
+      shownWhen: { field: 'frequency', values: ['monthly'] },
+    }),
     keepRuns: number({ label: 'Reports kept', min: 1, max: 50, required: true, default: 10, help: 'The oldest goes when a new one is made' }),
-    keepDays: number({ label: 'Kept for (days)', min: 1, max: 366, required: true, default: 30, help: 'A report\u2019s file can be downloaded this many days; its line in the history stays' }),
+    keepDays: number({
+      label: 'Kept for (days)',
+      min: 1,
+      max: 366,
+      required: true,
+      default: 30,
+      help: 'A report\u2019s file can be downloaded this many days; its line in the history stays',
+    }),
     format: choice(REPORT_JOB_FORMATS, { required: true, default: 'csv', filter: true }),
     // the shape of a list of addresses (the form says it as you type); each address is then checked as an e-mail
     // address, and the count, by reportRecipients on the server
-    recipients: text({ label: 'E-mail to', max: 2000, widget: 'textarea', wide: true, placeholder: 'security@example.com, hr@example.com',
+    recipients: text({
+      label: 'E-mail to',
+      max: 2000,
+      widget: 'textarea',
+      wide: true,
+      placeholder: 'security@example.com, hr@example.com',
       pattern: /^[\s,;]*[^\s,;@]+@[^\s,;@]+(?:[\s,;]+[^\s,;@]+@[^\s,;@]+)*[\s,;]*$/,
-      help: 'Addresses separated by commas or new lines (at most 20); mailed only when the server has an SMTP server (SMTP_URL)' }),
+      help: 'Addresses separated by commas or new lines (at most 20); mailed only when the server has an SMTP server (SMTP_URL)',
+    }),
     webHookId: ref('webHooks', { label: 'Web hook', onDelete: 'set-null', help: 'Empty: none. Receives a signed report.made delivery with the file' }),
     webHookName: text({ label: 'Web hook', max: 100, virtual: true, readOnly: true, from: 'webHookId' }),
     enabled: switchField({ label: 'Runs on its schedule', default: true, help: 'Off: the job keeps its reports and makes no more until switched on' }),
@@ -119,8 +178,16 @@ export const reportJobsResource = defineResource({
   list: { title: ['name'], columns: ['report', 'frequency', 'nextRunAt', 'lastRunAt', 'lastStatus', 'enabled'], sort: ['name', 'asc'] },
   form: [
     { title: 'Report', description: 'What is made: each report covers the period just past, in the client\u2019s time zone.', fields: ['name', 'report'] },
-    { title: 'Schedule', description: 'When it is made, and how many of its reports are kept for download.', fields: ['frequency', 'hour', 'weekday', 'monthDay', 'keepRuns', 'keepDays', 'enabled'] },
-    { title: 'Delivery', description: 'Where each report goes besides this page: in which format, to whom by e-mail, to which web hook.', fields: ['format', 'recipients', 'webHookId'] },
+    {
+      title: 'Schedule',
+      description: 'When it is made, and how many of its reports are kept for download.',
+      fields: ['frequency', 'hour', 'weekday', 'monthDay', 'keepRuns', 'keepDays', 'enabled'],
+    },
+    {
+      title: 'Delivery',
+      description: 'Where each report goes besides this page: in which format, to whom by e-mail, to which web hook.',
+      fields: ['format', 'recipients', 'webHookId'],
+    },
   ],
   screens: {
     // a view holder (an auditor) opens a job read-only, with its reports to download

@@ -15,8 +15,13 @@ const person = {
 
 /** Identity report [0.6.3.0]: who, in which division, in what status, with which credentials and access groups. */
 export const identityReportResource = defineResource({
-  name: 'identityReport', table: 'identities', api: '/report/1.0/identities', route: '/report/identity', section: 'report',
-  label: { one: 'Identity', many: 'Identity report' }, icon: 'people',
+  name: 'identityReport',
+  table: 'identities',
+  api: '/report/1.0/identities',
+  route: '/report/identity',
+  section: 'report',
+  label: { one: 'Identity', many: 'Identity report' },
+  icon: 'people',
   privileges: { view: PRIV.identityReport },
   scope: { tenant: true, division: 'divisionId' },
   timestamps: true,
@@ -27,7 +32,11 @@ export const identityReportResource = defineResource({
     credentialNumbers: text({ label: 'Credentials', max: 10_000, virtual: true, readOnly: true }),
     accessGroupNames: text({ label: 'Access groups', max: 10_000, virtual: true, readOnly: true }),
   },
-  list: { title: ['lastName', 'firstName'], columns: ['employeeNo', 'divisionName', 'status', 'credentialNumbers', 'accessGroupNames', 'validTo'], sort: ['lastName', 'asc'] },
+  list: {
+    title: ['lastName', 'firstName'],
+    columns: ['employeeNo', 'divisionName', 'status', 'credentialNumbers', 'accessGroupNames', 'validTo'],
+    sort: ['lastName', 'asc'],
+  },
   form: [],
   export: ['csv', 'ndjson'],
 });
@@ -35,8 +44,13 @@ export const identityReportResource = defineResource({
 /** Identity location report [0.6.4.0]: where each identity was last seen — the access zone they are in, and their
  *  last granted badge-in (door and time) — for a roll call. */
 export const identityLocationResource = defineResource({
-  name: 'identityLocations', table: 'identities', api: '/report/1.0/identity-locations', route: '/report/identity-location', section: 'report',
-  label: { one: 'Identity location', many: 'Identity location report' }, icon: 'geolocation',
+  name: 'identityLocations',
+  table: 'identities',
+  api: '/report/1.0/identity-locations',
+  route: '/report/identity-location',
+  section: 'report',
+  label: { one: 'Identity location', many: 'Identity location report' },
+  icon: 'geolocation',
   privileges: { view: PRIV.identityLocationReport },
   scope: { tenant: true, division: 'divisionId' },
   timestamps: true,

@@ -8,18 +8,35 @@ import { defineResource, number, text } from './define';
 export const ROLE_CODE = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
 
 /** One ticked privilege of a role: the code, and the division it is ticked in (null: wherever the grant reaches). */
-export interface RolePrivilege { code: string; divisionId: number | null }
+export interface RolePrivilege {
+  code: string;
+  divisionId: number | null;
+}
 
 export const rolesResource = defineResource({
-  name: 'roles', table: 'roles', api: API.roles, route: '/manage/roles', section: 'manage',
-  label: { one: 'Role', many: 'Roles' }, icon: 'shield',
+  name: 'roles',
+  table: 'roles',
+  api: API.roles,
+  route: '/manage/roles',
+  section: 'manage',
+  label: { one: 'Role', many: 'Roles' },
+  icon: 'shield',
   privileges: { view: PRIV.roles.view, add: PRIV.roles.add, edit: PRIV.roles.edit, delete: PRIV.roles.delete },
   scope: { tenant: true },
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, search: true, sort: true, unique: 'tenant', uniqueMessage: 'is already the name of another role' }),
-    code: text({ max: 40, min: 2, required: true, pattern: ROLE_CODE, help: 'letters, digits and dashes',
-      unique: 'tenant', uniqueMessage: 'is already the code of another role', search: true, sort: true }),
+    code: text({
+      max: 40,
+      min: 2,
+      required: true,
+      pattern: ROLE_CODE,
+      help: 'letters, digits and dashes',
+      unique: 'tenant',
+      uniqueMessage: 'is already the code of another role',
+      search: true,
+      sort: true,
+    }),
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
     privilegeCount: number({ label: 'Privileges', readOnly: true, virtual: true }),
   },
@@ -38,7 +55,12 @@ export const AssignPrivilegesRequest = object({
   privileges: size(array(object({ code: requiredText(20), divisionId: nullable(idInt()) })), 0, 5000),
 });
 /** GET `${API.privileges}`: every code of the catalogue with the roles of the client holding it. */
-export interface PrivilegeHolders { code: string; label: string; platform: boolean; roles: { id: number; name: string; divisionId: number | null }[] }
+export interface PrivilegeHolders {
+  code: string;
+  label: string;
+  platform: boolean;
+  roles: { id: number; name: string; divisionId: number | null }[];
+}
 
 /** POST `${API.operators}`: a new operator of the client, with an initial password that follows the policy. */
 export const CreateOperatorRequest = object({

@@ -22,19 +22,31 @@ export const API_KEY_PATTERN = /^gh_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
 export const API_KEY_HEADER = 'x-api-key';
 
 /** The once-only answer of create and rotate-key: the row plus the key (never stored, never shown again). */
-export interface IssuedApiKey { apiKey: string }
+export interface IssuedApiKey {
+  apiKey: string;
+}
 
 export const serviceAccountsResource = defineResource({
-  name: 'serviceAccounts', table: 'service_accounts', api: '/idp/1.0/service-accounts', route: '/manage/service-accounts', section: 'manage',
-  label: { one: 'Service account', many: 'Service accounts' }, icon: 'key',
+  name: 'serviceAccounts',
+  table: 'service_accounts',
+  api: '/idp/1.0/service-accounts',
+  route: '/manage/service-accounts',
+  section: 'manage',
+  label: { one: 'Service account', many: 'Service accounts' },
+  icon: 'key',
   privileges: PRIV.serviceAccounts,
   scope: { tenant: true },
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, unique: 'tenant', uniqueMessage: 'is already the name of another service account', search: true, sort: true }),
     description: text({ max: 500, widget: 'textarea', wide: true, search: true }),
-    role: choice(SERVICE_ACCOUNT_ROLES, { required: true, default: 'integration', sort: true, filter: true,
-      help: 'The account works with this role\u2019s privileges in this client.' }),
+    role: choice(SERVICE_ACCOUNT_ROLES, {
+      required: true,
+      default: 'integration',
+      sort: true,
+      filter: true,
+      help: 'The account works with this role\u2019s privileges in this client.',
+    }),
     active: switchField({ label: 'Enabled', sort: true, help: 'A disabled account\u2019s key is refused at once.' }),
     keyPrefix: text({ label: 'API key', max: 40, readOnly: true }),
     keyIssuedAt: timestamp({ label: 'Key issued', sort: true }),
@@ -42,6 +54,12 @@ export const serviceAccountsResource = defineResource({
   },
   list: { title: ['name'], columns: ['role', 'active', 'keyPrefix', 'keyIssuedAt', 'keyRevokedAt'], sort: ['name', 'asc'] },
   screens: { shownOnce: [{ field: 'apiKey', label: 'API key' }] },
-  form: [{ title: 'Service account', description: 'The API key is shown once, after saving. Keep it in the integration\u2019s secret store.', fields: ['name', 'description', 'role', 'active'] }],
+  form: [
+    {
+      title: 'Service account',
+      description: 'The API key is shown once, after saving. Keep it in the integration\u2019s secret store.',
+      fields: ['name', 'description', 'role', 'active'],
+    },
+  ],
   export: ['csv', 'ndjson'],
 });

@@ -5,8 +5,13 @@ import { SPECIAL_DAY_KINDS } from './schedules';
 import { choice, date, defineResource, switchField, text } from './define';
 
 export const specialDatesResource = defineResource({
-  name: 'specialDates', table: 'special_dates', api: '/event/manage/special-dates', route: '/configure/special-date', section: 'configure',
-  label: { one: 'Special date', many: 'Special dates' }, icon: 'calendar',
+  name: 'specialDates',
+  table: 'special_dates',
+  api: '/event/manage/special-dates',
+  route: '/configure/special-date',
+  section: 'configure',
+  label: { one: 'Special date', many: 'Special dates' },
+  icon: 'calendar',
   // the calendar [0.4.1.0] shows them too
   privileges: { ...PRIV.specialDates, list: [PRIV.calendar] },
   scope: { tenant: true },
@@ -18,7 +23,9 @@ export const specialDatesResource = defineResource({
     kind: choice(SPECIAL_DAY_KINDS, { required: true, default: 'holiday', filter: true, sort: true }),
   },
   list: { title: ['name'], columns: ['date', 'yearly', 'kind', 'updatedAt'], sort: ['date', 'asc'] },
-  form: [{ title: 'Special date', description: 'Schedules follow their windows for this kind of day on this date.', fields: ['name', 'date', 'yearly', 'kind'] }],
+  form: [
+    { title: 'Special date', description: 'Schedules follow their windows for this kind of day on this date.', fields: ['name', 'date', 'yearly', 'kind'] },
+  ],
   export: ['csv', 'ndjson'],
   screens: { whatIf: true },
 });

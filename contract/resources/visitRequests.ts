@@ -10,12 +10,19 @@ import { PHONE } from './visitorSetup';
 import { VISIT_PURPOSES } from './visitors';
 
 export const VISIT_REQUEST_STATUSES = [
-  { value: 'pending', label: 'Waiting' }, { value: 'approved', label: 'Approved' }, { value: 'declined', label: 'Declined' },
+  { value: 'pending', label: 'Waiting' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'declined', label: 'Declined' },
 ] as const;
 
 export const visitRequestsResource = defineResource({
-  name: 'visitRequests', table: 'visit_requests', api: '/visitor/1.0/visit-requests', route: '/visitor/visit-requests', section: 'visitor',
-  label: { one: 'Visit request', many: 'Visit requests' }, icon: 'inbox',
+  name: 'visitRequests',
+  table: 'visit_requests',
+  api: '/visitor/1.0/visit-requests',
+  route: '/visitor/visit-requests',
+  section: 'visitor',
+  label: { one: 'Visit request', many: 'Visit requests' },
+  icon: 'inbox',
   privileges: { view: PRIV.visitRequests.view, add: PRIV.visitors.add },
   scope: { tenant: true },
   timestamps: true,
@@ -30,7 +37,14 @@ export const visitRequestsResource = defineResource({
     visitTypeId: ref('visitTypes', { label: 'Visit type' }),
     purpose: choice(VISIT_PURPOSES, { required: true, default: 'meeting' }),
     visitDate: date({ label: 'Date of visit', required: true, sort: true, filter: true, help: 'Today or later, within a year.' }),
-    note: text({ label: 'Message from the host', max: 1000, widget: 'textarea', wide: true, search: true, placeholder: 'Parking needed; meets the board at 10:00' }),
+    note: text({
+      label: 'Message from the host',
+      max: 1000,
+      widget: 'textarea',
+      wide: true,
+      search: true,
+      placeholder: 'Parking needed; meets the board at 10:00',
+    }),
     status: choice(VISIT_REQUEST_STATUSES, { required: true, readOnly: true, sort: true, filter: true }),
     requestedBy: text({ label: 'Filed by', max: 200, readOnly: true, virtual: true }),
     decidedBy: text({ label: 'Decided by', max: 200, readOnly: true, virtual: true }),
@@ -49,14 +63,31 @@ export const visitRequestsResource = defineResource({
   export: ['csv', 'ndjson'],
   screens: {
     editDescription: 'One request with its approval trail.',
-    addTitle: 'File a visit request', addLabel: 'File a request',
-    editRoute: '/visitor/visit-requests/details/:id', editTitle: 'Visit request',
+    addTitle: 'File a visit request',
+    addLabel: 'File a request',
+    editRoute: '/visitor/visit-requests/details/:id',
+    editTitle: 'Visit request',
     recordSummary: ['status', 'requestedBy', 'createdAt', 'decidedBy', 'decidedAt', 'decisionNote', 'visitorId'],
     recordActions: [
-      { action: 'approve', label: 'Approve', privilege: PRIV.visitRequests.approve, icon: 'tick', intent: 'success', when: { field: 'status', values: ['pending'] },
-        done: 'Approved: {name} is registered for the day' },
-      { action: 'decline', label: 'Decline', privilege: PRIV.visitRequests.approve, icon: 'cross', intent: 'danger', when: { field: 'status', values: ['pending'] },
-        reason: { label: 'Why (the host is told)', required: true, max: 500, placeholder: 'The site is closed that day' }, done: 'Declined: {name}’s request' },
+      {
+        action: 'approve',
+        label: 'Approve',
+        privilege: PRIV.visitRequests.approve,
+        icon: 'tick',
+        intent: 'success',
+        when: { field: 'status', values: ['pending'] },
+        done: 'Approved: {name} is registered for the day',
+      },
+      {
+        action: 'decline',
+        label: 'Decline',
+        privilege: PRIV.visitRequests.approve,
+        icon: 'cross',
+        intent: 'danger',
+        when: { field: 'status', values: ['pending'] },
+        reason: { label: 'Why (the host is told)', required: true, max: 500, placeholder: 'The site is closed that day' },
+        done: 'Declined: {name}’s request',
+      },
     ],
   },
 });

@@ -5,14 +5,26 @@ import { PRIV } from '../privileges';
 import { choice, date, defineResource, fromToday, email, image, number, ref, text, timestamp } from './define';
 
 export const VISIT_PURPOSES = [
-  { value: 'meeting', label: 'Meeting' }, { value: 'delivery', label: 'Delivery' }, { value: 'contractor', label: 'Contractor' },
-  { value: 'interview', label: 'Interview' }, { value: 'other', label: 'Other' },
+  { value: 'meeting', label: 'Meeting' },
+  { value: 'delivery', label: 'Delivery' },
+  { value: 'contractor', label: 'Contractor' },
+  { value: 'interview', label: 'Interview' },
+  { value: 'other', label: 'Other' },
 ] as const;
-export const VISITOR_STATUSES = [{ value: 'expected', label: 'Expected' }, { value: 'on-site', label: 'On site' }, { value: 'left', label: 'Left' }] as const;
+export const VISITOR_STATUSES = [
+  { value: 'expected', label: 'Expected' },
+  { value: 'on-site', label: 'On site' },
+  { value: 'left', label: 'Left' },
+] as const;
 
 export const visitorsResource = defineResource({
-  name: 'visitors', table: 'visitors', api: API.visitors, route: '/visitor/list', section: 'visitor',
-  label: { one: 'Visitor', many: 'Visitors' }, icon: 'people',
+  name: 'visitors',
+  table: 'visitors',
+  api: API.visitors,
+  route: '/visitor/list',
+  section: 'visitor',
+  label: { one: 'Visitor', many: 'Visitors' },
+  icon: 'people',
   privileges: { view: PRIV.visitors.view, add: PRIV.visitors.add, read: [PRIV.visitors.details, PRIV.visitors.add] },
   scope: { tenant: true },
   timestamps: true,
@@ -39,11 +51,19 @@ export const visitorsResource = defineResource({
     signedInAt: timestamp(),
     signedOutAt: timestamp(),
   },
-  list: { title: ['firstName', 'lastName'], columns: ['company', 'hostName', 'purpose', 'visitDate', 'status', 'badgePrintedAt', 'idNumber'], sort: ['visitDate', 'desc'] },
+  list: {
+    title: ['firstName', 'lastName'],
+    columns: ['company', 'hostName', 'purpose', 'visitDate', 'status', 'badgePrintedAt', 'idNumber'],
+    sort: ['visitDate', 'desc'],
+  },
   // a visit's day is today or later (the client's reach from its visitor properties on the server): one rule, both forms
   rules: [fromToday('visitDate')],
   form: [
-    { title: 'Visitor', description: 'Read the visitor\u2019s identity card to fill name, ID number and photo, or type them.', fields: ['firstName', 'lastName', 'idNumber', 'company', 'email', 'phone', 'photo'] },
+    {
+      title: 'Visitor',
+      description: 'Read the visitor\u2019s identity card to fill name, ID number and photo, or type them.',
+      fields: ['firstName', 'lastName', 'idNumber', 'company', 'email', 'phone', 'photo'],
+    },
     { title: 'Visit', fields: ['hostName', 'hostId', 'purpose', 'visitDate'] },
   ],
   export: ['csv', 'ndjson'],

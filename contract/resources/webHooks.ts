@@ -30,16 +30,29 @@ export const webhookBackoffMs = (attempt: number, baseMs = 5000) => Math.min(3_6
 const off = { default: false } as const;
 
 export const webHooksResource = defineResource({
-  name: 'webHooks', table: 'web_hooks', api: '/event/manage/web-hooks', route: '/manage/web-hooks', section: 'manage',
-  label: { one: 'Web hook', many: 'Web hooks' }, icon: 'globe-network',
+  name: 'webHooks',
+  table: 'web_hooks',
+  api: '/event/manage/web-hooks',
+  route: '/manage/web-hooks',
+  section: 'manage',
+  label: { one: 'Web hook', many: 'Web hooks' },
+  icon: 'globe-network',
   privileges: { view: PRIV.webHooks.view, add: PRIV.webHooks.add, edit: PRIV.webHooks.edit },
   scope: { tenant: true },
   timestamps: true,
   fields: {
     name: text({ max: 100, required: true, unique: 'tenant', uniqueMessage: 'is already the name of another web hook', search: true, sort: true }),
     description: text({ max: 500, search: true, wide: true, placeholder: 'What the receiver does with it' }),
-    url: text({ label: 'Target URL', max: 2000, required: true, search: true, wide: true, pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/,
-      help: 'An http:// or https:// address the server can reach', placeholder: 'https://example.com/gatehouse' }),
+    url: text({
+      label: 'Target URL',
+      max: 2000,
+      required: true,
+      search: true,
+      wide: true,
+      pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/,
+      help: 'An http:// or https:// address the server can reach',
+      placeholder: 'https://example.com/gatehouse',
+    }),
     secret: text({ max: 200, min: 16, required: true, writeOnly: true, help: 'At least 16 characters; signs every delivery (HMAC-SHA256)' }),
     active: switchField({ label: 'Enabled', sort: true }),
     alarmRaised: switchField(off),

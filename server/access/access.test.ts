@@ -22,17 +22,26 @@ beforeAll(async () => {
   harbourId = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
-const firstDoor = async (clientId: number) => Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id limit 1', [clientId])).rows[0].id);
-const activeCard = async () => (await s.db.query<{ number: string; identity_id: number }>(
-  `select c.number, c.identity_id from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and i.status = 'active' order by c.id limit 1`, [northwind])).rows[0];
+const firstDoor = async (clientId: number) =>
+  Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id limit 1', [clientId])).rows[0].id);
+const activeCard = async () =>
+  (
+    await s.db.query<{ number: string; identity_id: number }>(
+      `select c.number, c.identity_id from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and i.status = 'active' order by c.id limit 1`,
+      [northwind],
+    )
+  ).rows[0];
 /** 2026-11-24 is a Tuesday; Northwind is in Asia/Kuala_Lumpur (UTC+8). */
 const local = (hhmm: string, day = '2026-11-24') => `${day}T${hhmm}:00+08:00`;
-const swipe = (doorId: number, card: string, at: string) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId, card, at } });
+const swipe = (doorId: number, card: string, at: string) =>
+  s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId, card, at } });
 
 describe('access configuration', () => {
-  it('stores a swipe\'s decision in the event\'s own insert: a console told of the event finds its decision at once', async () => {
+  it("stores a swipe's decision in the event's own insert: a console told of the event finds its decision at once", async () => {
     const card = await activeCard();
     const door = await firstDoor(northwind);
     const seen: Promise<unknown>[] = [];
@@ -41,7 +50,9 @@ describe('access configuration', () => {
     });
     try {
       expect((await swipe(door, card.number, local('10:00'))).status).toBe(200);
-    } finally { off(); }
+    } finally {
+      off();
+    }
     const rows = (await Promise.all(seen)) as { decision: string | null; identity_id: number | null; swipe: { card: string } | null }[];
     const mine = rows.find((r) => r.swipe?.card === card.number);
     expect(mine).toMatchObject({ decision: expect.stringMatching(/^(granted|denied)$/) });
@@ -49,10 +60,18 @@ describe('access configuration', () => {
 
   it('refuses overlapping, empty and inverted windows with the field named, and saves nothing', async () => {
     const before = await s.count('select 1 from schedules');
-    const r = await s.call('POST', SCHEDULES, { token: admin, body: {
-      name: 'Bad', windows: [{ day: '1', start: '08:00', end: '12:00' }, { day: '1', start: '11:00', end: '13:00' }, { day: '2', start: '09:00', end: '09:00' }],
-      specialWindows: [{ kind: 'holiday', start: '14:00', end: '10:00' }],
-    } });
+    const r = await s.call('POST', SCHEDULES, {
+      token: admin,
+      body: {
+        name: 'Bad',
+        windows: [
+          { day: '1', start: '08:00', end: '12:00' },
+          { day: '1', start: '11:00', end: '13:00' },
+          { day: '2', start: '09:00', end: '09:00' },
+        ],
+        specialWindows: [{ kind: 'holiday', start: '14:00', end: '10:00' }],
+      },
+    });
     expect(r.status).toBe(400);
     const fields = r.body.violations.map((v: any) => v.field);
     expect(fields).toEqual(expect.arrayContaining(['windows.1.start', 'windows.2.end', 'specialWindows.0.end']));
@@ -65,10 +84,27 @@ describe('access configuration', () => {
   });
 
   it('refuses a card format whose fields overlap', async () => {
-    const r = await s.call('POST', FORMATS, { token: admin, body: { name: 'Overlap', bits: 26, facilityStart: 1, facilityLength: 10, cardStart: 9, cardLength: 16, parity: [] } });
+    const r = await s.call('POST', FORMATS, {
+      token: admin,
+      body: { name: 'Overlap', bits: 26, facilityStart: 1, facilityLength: 10, cardStart: 9, cardLength: 16, parity: [] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.violations).toContainEqual({ field: 'facilityStart', message: 'overlaps card' });
-    const ok = await s.call('POST', FORMATS, { token: admin, body: { name: 'Custom 30', bits: 30, facilityStart: 1, facilityLength: 12, cardStart: 13, cardLength: 16, parity: [{ bit: 0, type: 'even', overStart: 1, overLength: 14 }, { bit: 29, type: 'odd', overStart: 15, overLength: 14 }] } });
+    const ok = await s.call('POST', FORMATS, {
+      token: admin,
+      body: {
+        name: 'Custom 30',
+        bits: 30,
+        facilityStart: 1,
+        facilityLength: 12,
+        cardStart: 13,
+        cardLength: 16,
+        parity: [
+          { bit: 0, type: 'even', overStart: 1, overLength: 14 },
+          { bit: 29, type: 'odd', overStart: 15, overLength: 14 },
+        ],
+      },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.parity).toHaveLength(2);
   });
@@ -77,7 +113,17 @@ describe('access configuration', () => {
     const theirs = await firstDoor(harbourId);
     const sched = (await s.call('GET', `${SCHEDULES}?q=Always`, { token: admin })).body.items[0].id;
     const before = await s.count('select 1 from access_groups');
-    const r = await s.call('POST', GROUPS, { token: admin, body: { name: 'Sneaky', doors: [{ doorId: await firstDoor(northwind), scheduleId: sched }, { doorId: theirs, scheduleId: sched }], members: [] } });
+    const r = await s.call('POST', GROUPS, {
+      token: admin,
+      body: {
+        name: 'Sneaky',
+        doors: [
+          { doorId: await firstDoor(northwind), scheduleId: sched },
+          { doorId: theirs, scheduleId: sched },
+        ],
+        members: [],
+      },
+    });
     expect(r.status).toBe(400);
     expect(r.body.violations).toContainEqual({ field: 'doors.1.doorId', message: 'is not a door you may use' });
     expect(await s.count('select 1 from access_groups')).toBe(before);
@@ -107,11 +153,17 @@ describe('access configuration', () => {
     expect(first.status).toBe(200);
     expect(first.body.eventCode).toBe(5000);
 
-    const day = await s.call('POST', SCHEDULES, { token: admin, body: { name: 'Day shift', windows: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day: String(d), start: '08:00', end: '18:00' })), specialWindows: [] } });
+    const day = await s.call('POST', SCHEDULES, {
+      token: admin,
+      body: { name: 'Day shift', windows: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day: String(d), start: '08:00', end: '18:00' })), specialWindows: [] },
+    });
     expect(day.status).toBe(201);
     const staff = (await s.call('GET', `${GROUPS}?q=Staff`, { token: admin })).body.items[0];
     const doors = staff.doors.map((x: any) => (x.doorId === door ? { ...x, scheduleId: day.body.id } : x));
-    const put = await s.call('PUT', `${GROUPS}/${staff.id}`, { token: admin, body: { name: staff.name, description: staff.description, doors, members: staff.members, updatedAt: staff.updatedAt } });
+    const put = await s.call('PUT', `${GROUPS}/${staff.id}`, {
+      token: admin,
+      body: { name: staff.name, description: staff.description, doors, members: staff.members, updatedAt: staff.updatedAt },
+    });
     expect(put.status).toBe(200);
 
     const late = await swipe(door, card.number, local('18:01'));
@@ -138,7 +190,16 @@ describe('access configuration', () => {
 
     // the schedule is extended: the same swipe is granted at once
     const sched = (await s.call('GET', `${SCHEDULES}/${day.body.id}`, { token: admin })).body;
-    const longer = await s.call('PUT', `${SCHEDULES}/${sched.id}`, { token: admin, body: { name: sched.name, description: null, windows: sched.windows.map((w: any) => ({ ...w, end: '19:00' })), specialWindows: [], updatedAt: sched.updatedAt } });
+    const longer = await s.call('PUT', `${SCHEDULES}/${sched.id}`, {
+      token: admin,
+      body: {
+        name: sched.name,
+        description: null,
+        windows: sched.windows.map((w: any) => ({ ...w, end: '19:00' })),
+        specialWindows: [],
+        updatedAt: sched.updatedAt,
+      },
+    });
     expect(longer.status).toBe(200);
     expect((await swipe(door, card.number, local('18:01'))).body.eventCode).toBe(5000);
     // the explainer re-runs against the current configuration: now it would be granted
@@ -177,7 +238,14 @@ describe('access configuration', () => {
     expect((await swipe(door, card.number, local('12:01', '2026-11-26'))).body.eventCode).toBe(5000);
     expect(await s.count('select 1 from events where event_code = 5020 and alert')).toBe(alarmsBefore + 1);
     const z = (await s.call('GET', `/event/manage/access-zones/${zone.body.id}`, { token: admin })).body;
-    expect((await s.call('PUT', `/event/manage/access-zones/${z.id}`, { token: admin, body: { name: z.name, description: null, antiPassback: 'hard', forgiveMinutes: 0, updatedAt: z.updatedAt } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `/event/manage/access-zones/${z.id}`, {
+          token: admin,
+          body: { name: z.name, description: null, antiPassback: 'hard', forgiveMinutes: 0, updatedAt: z.updatedAt },
+        })
+      ).status,
+    ).toBe(200);
     const hard = await swipe(door, card.number, local('12:02', '2026-11-26'));
     expect(hard.body.eventCode).toBe(5009);
     // deleting the zone a door uses is refused, naming what uses it
@@ -194,7 +262,9 @@ describe('access configuration', () => {
     s.app.simulator.access.changed(northwind);
     expect((await swipe(door, card.number, local('10:00', '2026-11-27'))).body.eventCode).toBe(5000);
 
-    expect((await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: 'yes' } })).body.violations).toEqual([{ field: 'on', message: expect.any(String) }]);
+    expect((await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: 'yes' } })).body.violations).toEqual([
+      { field: 'on', message: expect.any(String) },
+    ]);
     expect((await s.call('POST', `${API.doors}/lockdown`, { token: await s.login('reception'), body: { on: true } })).status).toBe(403);
     const on = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: true } });
     expect(on.body).toEqual({ on: true, doors: doors.length });
@@ -215,19 +285,29 @@ describe('access configuration', () => {
   });
 
   it('a lockdown of one division holds only its doors and those of the divisions inside it; another division is not found', async () => {
-    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1 order by id', [northwind])).rows;
+    const divisions = (
+      await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1 order by id', [northwind])
+    ).rows;
     // a division with a child, and the doors of both
-    const parent = divisions.find((d) => divisions.some((c) => c.parent_id === d.id) && d.parent_id !== null) ?? divisions.find((d) => divisions.some((c) => c.parent_id === d.id))!;
+    const parent =
+      divisions.find((d) => divisions.some((c) => c.parent_id === d.id) && d.parent_id !== null) ??
+      divisions.find((d) => divisions.some((c) => c.parent_id === d.id))!;
     const inside = [parent.id, ...divisions.filter((d) => d.parent_id === parent.id).map((d) => d.id)];
-    const held = (await s.db.query<{ id: number }>('select id from doors where client_id = $1 and division_id = any($2::int[]) order by id', [northwind, inside])).rows.map((r) => Number(r.id));
+    const held = (
+      await s.db.query<{ id: number }>('select id from doors where client_id = $1 and division_id = any($2::int[]) order by id', [northwind, inside])
+    ).rows.map((r) => Number(r.id));
     const all = await s.count('select 1 from doors where client_id = $1', [northwind]);
     expect(held.length).toBeGreaterThan(0);
     expect(held.length).toBeLessThan(all);
     const on = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: true, divisionId: parent.id } });
     expect(on.body).toEqual({ on: true, doors: held.length });
-    const locked = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'locked-down' order by id`, [northwind])).rows.map((r) => Number(r.id));
+    const locked = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'locked-down' order by id`, [northwind])).rows.map(
+      (r) => Number(r.id),
+    );
     expect(locked).toEqual(held);
-    const audit = await s.db.query<{ after: any }>(`select after from audit_log where action = 'lockdown' and client_id = $1 order by id desc limit 1`, [northwind]);
+    const audit = await s.db.query<{ after: any }>(`select after from audit_log where action = 'lockdown' and client_id = $1 order by id desc limit 1`, [
+      northwind,
+    ]);
     expect(audit.rows[0].after).toEqual({ doors: held, divisionId: parent.id });
     const theirs = Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id limit 1', [harbourId])).rows[0].id);
     expect((await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: false, divisionId: theirs } })).status).toBe(404);
@@ -237,7 +317,8 @@ describe('access configuration', () => {
   });
 
   it('counts who is inside a zone, lists them, and an operator forgives one: they may badge in again (issue 12)', async () => {
-    const zone = (await s.call('POST', '/event/manage/access-zones', { token: admin, body: { name: 'Vault', antiPassback: 'hard', forgiveMinutes: 0 } })).body.id;
+    const zone = (await s.call('POST', '/event/manage/access-zones', { token: admin, body: { name: 'Vault', antiPassback: 'hard', forgiveMinutes: 0 } })).body
+      .id;
     const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and name = 'Finance Vault'`, [northwind])).rows[0].id);
     await s.db.query('update doors set entry_zone_id = $2 where id = $1', [door, zone]);
     s.app.simulator.access.changed(northwind);
@@ -248,7 +329,9 @@ describe('access configuration', () => {
     expect(occupancy.body.items).toContainEqual({ zoneId: zone, count: 1 });
     const inside = await s.call('GET', `/event/manage/access-zones/${zone}/occupants`, { token: admin });
     expect(inside.body.zone).toEqual({ id: zone, name: 'Vault', antiPassback: 'hard' });
-    expect(inside.body.occupants).toEqual([{ identityId: card.identity_id, name: expect.any(String), since: new Date(local('10:00', '2026-11-30')).toISOString() }]);
+    expect(inside.body.occupants).toEqual([
+      { identityId: card.identity_id, name: expect.any(String), since: new Date(local('10:00', '2026-11-30')).toISOString() },
+    ]);
     // hard anti-passback: in again without going out is denied, until forgiven
     expect((await swipe(door, card.number, local('10:05', '2026-11-30'))).body.eventCode).toBe(5009);
     expect((await s.call('POST', `/event/manage/access-zones/${zone}/forgive`, { token: admin, body: { identityId: 'x' } })).status).toBe(400);
@@ -265,7 +348,8 @@ describe('access configuration', () => {
   });
 
   it('who is inside lives in the database: a second server (or one restarted) counts them and keeps hard anti-passback', async () => {
-    const zone = (await s.call('POST', '/event/manage/access-zones', { token: admin, body: { name: 'Server room', antiPassback: 'hard', forgiveMinutes: 0 } })).body.id;
+    const zone = (await s.call('POST', '/event/manage/access-zones', { token: admin, body: { name: 'Server room', antiPassback: 'hard', forgiveMinutes: 0 } }))
+      .body.id;
     const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and name = 'Finance Vault'`, [northwind])).rows[0].id);
     await s.db.query('update doors set entry_zone_id = $2 where id = $1', [door, zone]);
     s.app.simulator.access.changed(northwind);
@@ -279,7 +363,9 @@ describe('access configuration', () => {
       const call = async (method: 'GET' | 'POST', url: string, payload?: object) =>
         second.inject({ method, url, headers: { authorization: `Bearer ${admin}` }, ...(payload === undefined ? {} : { payload }) });
       expect((await call('GET', '/event/manage/access-zones/occupancy')).json().items).toContainEqual({ zoneId: zone, count: 1 });
-      expect((await call('GET', `/event/manage/access-zones/${zone}/occupants`)).json().occupants).toEqual([expect.objectContaining({ identityId: card.identity_id })]);
+      expect((await call('GET', `/event/manage/access-zones/${zone}/occupants`)).json().occupants).toEqual([
+        expect.objectContaining({ identityId: card.identity_id }),
+      ]);
       // in again without going out is denied by the other server too
       const again = await call('POST', API.testSimulate, { kind: 'card.granted', doorId: door, card: card.number, at: local('09:05', '2026-12-01') });
       expect(again.json().eventCode).toBe(5009);

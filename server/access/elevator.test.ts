@@ -47,30 +47,51 @@ describe('elevator floor requests', () => {
     northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
     admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
   }, 60_000);
-  afterAll(async () => { await s?.close(); });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   it('a masked floor is free while its schedule is open; another floor needs a card, which the door decides', async () => {
-    const reader = (await s.db.query<{ id: number; name: string }>(`select id, name from card_readers where client_id = $1 and name = 'Lobby Turnstile 1 reader'`, [northwind])).rows[0];
+    const reader = (
+      await s.db.query<{ id: number; name: string }>(`select id, name from card_readers where client_id = $1 and name = 'Lobby Turnstile 1 reader'`, [
+        northwind,
+      ])
+    ).rows[0];
     const always = Number((await s.db.query<{ id: number }>(`select id from schedules where client_id = $1 and name = 'Always'`, [northwind])).rows[0].id);
-    const backwards = await s.call('POST', elevatorMasksResource.api, { token: admin, body: { name: 'Lift', readerId: reader.id, floors: '3-1', scheduleId: always } });
+    const backwards = await s.call('POST', elevatorMasksResource.api, {
+      token: admin,
+      body: { name: 'Lift', readerId: reader.id, floors: '3-1', scheduleId: always },
+    });
     expect(backwards.status).toBe(400);
     expect(backwards.body.violations).toEqual([{ field: 'floors', message: 'has a range that runs backwards (3-1)' }]);
     const theirs = Number((await s.db.query<{ id: number }>('select id from card_readers where client_id <> $1 order by id limit 1', [northwind])).rows[0].id);
-    const foreign = await s.call('POST', elevatorMasksResource.api, { token: admin, body: { name: 'Lift', readerId: theirs, floors: '1', scheduleId: always } });
+    const foreign = await s.call('POST', elevatorMasksResource.api, {
+      token: admin,
+      body: { name: 'Lift', readerId: theirs, floors: '1', scheduleId: always },
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.violations.map((v: { field: string }) => v.field)).toEqual(['readerId']);
-    const made = await s.call('POST', elevatorMasksResource.api, { token: admin, body: { name: 'Lift', readerId: reader.id, floors: '0-2', scheduleId: always } });
+    const made = await s.call('POST', elevatorMasksResource.api, {
+      token: admin,
+      body: { name: 'Lift', readerId: reader.id, floors: '0-2', scheduleId: always },
+    });
     expect(made.status).toBe(201);
     expect(made.body.readerName).toBe(reader.name);
 
-    const press = (floor: number, card?: string) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'elevator.floor', readerId: reader.id, floor, card } });
+    const press = (floor: number, card?: string) =>
+      s.call('POST', API.testSimulate, { token: admin, body: { kind: 'elevator.floor', readerId: reader.id, floor, card } });
     const free = await press(2);
     expect(free.status).toBe(200);
     expect(free.body).toMatchObject({ eventCode: EVENT_CODES.floorFree, message: `Floor 2 free: Lift (${reader.name})` });
     const needs = await press(5);
     expect(needs.body).toMatchObject({ eventCode: EVENT_CODES.floorNeedsCard, message: `Floor 5 needs a card (${reader.name})` });
-    const card = (await s.db.query<{ number: string }>(`select c.number from credentials c join identities i on i.id = c.identity_id
-      where c.client_id = $1 and c.type = 'card' and c.status = 'active' and i.status = 'active' order by c.id limit 1`, [northwind])).rows[0].number;
+    const card = (
+      await s.db.query<{ number: string }>(
+        `select c.number from credentials c join identities i on i.id = c.identity_id
+      where c.client_id = $1 and c.type = 'card' and c.status = 'active' and i.status = 'active' order by c.id limit 1`,
+        [northwind],
+      )
+    ).rows[0].number;
     const swiped = await press(5, card);
     expect(swiped.body.eventCode).toBe(EVENT_CODES.accessGranted);
     expect((await press(5, '999999999')).body.eventCode).toBe(EVENT_CODES.deniedUnknownCredential);

@@ -4,10 +4,21 @@ import { parseFloors } from '../../contract';
 import type { LocalTime } from './clock';
 import { scheduleOpen, type Schedule, type SpecialCalendar } from './schedule';
 
-export interface ElevatorMask { id: number; name: string; floors: string; scheduleId: number }
+export interface ElevatorMask {
+  id: number;
+  name: string;
+  floors: string;
+  scheduleId: number;
+}
 
 /** The masking that frees `floor` at local time `t`, or null (a card is needed). */
-export function freeingMask(masks: readonly ElevatorMask[], floor: number, t: LocalTime, schedules: ReadonlyMap<number, Schedule>, calendar: SpecialCalendar): ElevatorMask | null {
+export function freeingMask(
+  masks: readonly ElevatorMask[],
+  floor: number,
+  t: LocalTime,
+  schedules: ReadonlyMap<number, Schedule>,
+  calendar: SpecialCalendar,
+): ElevatorMask | null {
   for (const m of masks) {
     const parsed = parseFloors(m.floors);
     if ('problem' in parsed || !parsed.floors.has(floor)) continue;

@@ -8,8 +8,19 @@ import { DECISION_REASONS } from '../../contract/decision';
 import { STANDARD_FORMATS, decode, decodeWith, encode, formatViolations, type CardFormat } from './cardFormat';
 import { localTime, minuteOf } from './clock';
 import {
-  EMPTY_STATE, afterGrant, decide as decideOnce, forgive, qrCode, qrWindow,
-  type AccessGroupFact, type AccessIndex, type CredentialFact, type DoorFact, type IdentityFact, type SwipeRequest, type ZoneState,
+  EMPTY_STATE,
+  afterGrant,
+  decide as decideOnce,
+  forgive,
+  qrCode,
+  qrWindow,
+  type AccessGroupFact,
+  type AccessIndex,
+  type CredentialFact,
+  type DoorFact,
+  type IdentityFact,
+  type SwipeRequest,
+  type ZoneState,
 } from './engine';
 import { SpecialCalendar, scheduleOpen, scheduleViolations, type Schedule, type SpecialDate, type WeeklyWindow } from './schedule';
 
@@ -19,21 +30,21 @@ const at = (iso: string) => Date.parse(iso);
 
 // an independent oracle for the local clock
 function oracle(instant: number, zone: string) {
-  const [date, hm, dow] = formatInTimeZone(instant, zone, "yyyy-MM-dd|HH:mm|i").split('|');
+  const [date, hm, dow] = formatInTimeZone(instant, zone, 'yyyy-MM-dd|HH:mm|i').split('|');
   const [h, m] = hm.split(':').map(Number);
   return { date, minute: h * 60 + m, weekday: Number(dow) % 7 };
 }
 
 describe('the local clock', () => {
   it('agrees with date-fns-tz for any instant in any zone, daylight-saving days included', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.constantFrom(...ZONES),
-      (instant, zone) => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.constantFrom(...ZONES), (instant, zone) => {
         const t = localTime(instant, zone);
         const o = oracle(instant, zone);
         expect({ date: t.date, minute: t.minute, weekday: t.weekday }).toEqual(o);
-      },
-    ), { numRuns: 3000 });
+      }),
+      { numRuns: 3000 },
+    );
   });
   it('maps the repeated hour of a daylight-saving end to two instants an hour apart with the same local time', () => {
     // New York, 2026-11-01: 01:30 happens at 05:30Z (EDT) and 06:30Z (EST)
@@ -62,22 +73,22 @@ function windowCovers(w: { day: number; start: number; length: number }, weekday
   const week = 7 * 1440;
   const from = w.day * 1440 + w.start;
   const m = weekday * 1440 + minute;
-  return ((m - from) % week + week) % week < w.length;
+  return (((m - from) % week) + week) % week < w.length;
 }
 
 describe('schedules', () => {
   it('are open exactly within their windows, across midnight and the end of the week, in the tenant zone', () => {
-    fc.assert(fc.property(
-      windowArb, fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 0, 1) }), fc.constantFrom(...ZONES),
-      (w, instant, zone) => {
+    fc.assert(
+      fc.property(windowArb, fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 0, 1) }), fc.constantFrom(...ZONES), (w, instant, zone) => {
         const end = (w.start + w.length) % 1440;
         const window: WeeklyWindow = { day: w.day, start: hhmm(w.start), end: end === 0 ? '24:00' : hhmm(end) };
         const schedule: Schedule = { id: 1, name: 'S', windows: [window], special: {} };
         const o = oracle(instant, zone);
         const answer = scheduleOpen(schedule, localTime(instant, zone), null);
         expect(answer.open).toBe(windowCovers(w, o.weekday, o.minute));
-      },
-    ), { numRuns: 3000 });
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('a window that ends at 18:00 lets in at 17:59 and not at 18:00 or 18:01, also on a daylight-saving day', () => {
@@ -90,55 +101,89 @@ describe('schedules', () => {
   });
 
   it('special dates override the weekly windows: closed unless the schedule names the kind of day', () => {
-    fc.assert(fc.property(
-      fc.array(windowArb, { maxLength: 4 }), fc.integer({ min: 0, max: 1439 }), fc.boolean(),
-      fc.option(fc.array(fc.record({ start: fc.integer({ min: 0, max: 1438 }), length: fc.integer({ min: 1, max: 600 }) }), { maxLength: 2 })),
-      (ws, minute, yearly, halfDay) => {
-        const windows = ws.map((w) => ({ day: w.day, start: hhmm(w.start), end: hhmm((w.start + w.length) % 1440) }));
-        const special: Schedule['special'] = halfDay ? { 'half-day': halfDay.map((x) => ({ start: hhmm(x.start), end: hhmm(Math.min(1440, x.start + x.length)) })) } : {};
-        const schedule: Schedule = { id: 1, name: 'S', windows, special };
-        const day: SpecialDate = { date: '2026-12-25', yearly, kind: halfDay ? 'half-day' : 'holiday', name: 'Christmas' };
-        const t = { date: yearly ? '2031-12-25' : '2026-12-25', monthDay: '12-25', weekday: 5, minute };
-        const cal = new SpecialCalendar([day]);
-        const a = scheduleOpen(schedule, t, cal.on(t));
-        const expected = halfDay ? halfDay.some((x) => minute >= x.start && minute < Math.min(1440, x.start + x.length)) : false;
-        expect(a.open).toBe(expected);
-        if (!a.open) expect(a.reason).toBe('special-day');
-      },
-    ), { numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.array(windowArb, { maxLength: 4 }),
+        fc.integer({ min: 0, max: 1439 }),
+        fc.boolean(),
+        fc.option(fc.array(fc.record({ start: fc.integer({ min: 0, max: 1438 }), length: fc.integer({ min: 1, max: 600 }) }), { maxLength: 2 })),
+        (ws, minute, yearly, halfDay) => {
+          const windows = ws.map((w) => ({ day: w.day, start: hhmm(w.start), end: hhmm((w.start + w.length) % 1440) }));
+          const special: Schedule['special'] = halfDay
+            ? { 'half-day': halfDay.map((x) => ({ start: hhmm(x.start), end: hhmm(Math.min(1440, x.start + x.length)) })) }
+            : {};
+          const schedule: Schedule = { id: 1, name: 'S', windows, special };
+          const day: SpecialDate = { date: '2026-12-25', yearly, kind: halfDay ? 'half-day' : 'holiday', name: 'Christmas' };
+          const t = { date: yearly ? '2031-12-25' : '2026-12-25', monthDay: '12-25', weekday: 5, minute };
+          const cal = new SpecialCalendar([day]);
+          const a = scheduleOpen(schedule, t, cal.on(t));
+          const expected = halfDay ? halfDay.some((x) => minute >= x.start && minute < Math.min(1440, x.start + x.length)) : false;
+          expect(a.open).toBe(expected);
+          if (!a.open) expect(a.reason).toBe('special-day');
+        },
+      ),
+      { numRuns: 1000 },
+    );
     // a one-off date matches only its year
     const cal = new SpecialCalendar([{ date: '2026-05-01', yearly: false, kind: 'holiday', name: 'Labour Day' }]);
     expect(cal.on({ date: '2027-05-01', monthDay: '05-01', weekday: 6, minute: 600 })).toBeNull();
   });
 
   it('refuses inverted, empty, out-of-range and overlapping windows, naming the field', () => {
-    expect(scheduleViolations([{ day: 1, start: '08:00', end: '08:00' }], {})).toEqual([{ field: 'windows.0.end', message: 'must not be the same as the start' }]);
-    expect(scheduleViolations([{ day: 1, start: '08:00', end: '12:00' }, { day: 1, start: '11:00', end: '13:00' }], {}))
-      .toEqual([{ field: 'windows.1.start', message: 'overlaps window 1' }]);
+    expect(scheduleViolations([{ day: 1, start: '08:00', end: '08:00' }], {})).toEqual([
+      { field: 'windows.0.end', message: 'must not be the same as the start' },
+    ]);
+    expect(
+      scheduleViolations(
+        [
+          { day: 1, start: '08:00', end: '12:00' },
+          { day: 1, start: '11:00', end: '13:00' },
+        ],
+        {},
+      ),
+    ).toEqual([{ field: 'windows.1.start', message: 'overlaps window 1' }]);
     // Saturday night past midnight into Sunday morning
-    expect(scheduleViolations([{ day: 0, start: '01:00', end: '05:00' }, { day: 6, start: '22:00', end: '02:00' }], {}))
-      .toEqual([{ field: 'windows.1.start', message: 'overlaps window 1' }]);
+    expect(
+      scheduleViolations(
+        [
+          { day: 0, start: '01:00', end: '05:00' },
+          { day: 6, start: '22:00', end: '02:00' },
+        ],
+        {},
+      ),
+    ).toEqual([{ field: 'windows.1.start', message: 'overlaps window 1' }]);
     expect(scheduleViolations([{ day: 7, start: '25:00', end: '9' }], {}).map((v) => v.field)).toEqual(['windows.0.day', 'windows.0.start', 'windows.0.end']);
     expect(scheduleViolations([], { holiday: [{ start: '12:00', end: '10:00' }] })).toEqual([
       { field: 'special.holiday.0.end', message: 'must be after the start (a special day’s window ends that day)' },
     ]);
     // adjacent windows do not overlap
-    expect(scheduleViolations([{ day: 1, start: '08:00', end: '12:00' }, { day: 1, start: '12:00', end: '18:00' }], {})).toEqual([]);
+    expect(
+      scheduleViolations(
+        [
+          { day: 1, start: '08:00', end: '12:00' },
+          { day: 1, start: '12:00', end: '18:00' },
+        ],
+        {},
+      ),
+    ).toEqual([]);
   });
 });
 
 // ---------- card formats ----------
 describe('card formats', () => {
   it('decode what they encode, and any single flipped bit is refused by parity', () => {
-    fc.assert(fc.property(fc.constantFrom(...STANDARD_FORMATS), fc.nat(), fc.nat(), fc.nat(), (f, fac, card, flip) => {
-      const facility = fac % 2 ** f.facility!.length;
-      const number = card % 2 ** f.card.length;
-      const bits = encode(f, facility, number);
-      expect(decodeWith(f, bits)).toEqual({ ok: true, format: f.name, facility, card: number });
-      const i = flip % f.bits;
-      const flipped = bits.slice(0, i) + (bits[i] === '1' ? '0' : '1') + bits.slice(i + 1);
-      expect(decodeWith(f, flipped).ok).toBe(false);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.constantFrom(...STANDARD_FORMATS), fc.nat(), fc.nat(), fc.nat(), (f, fac, card, flip) => {
+        const facility = fac % 2 ** f.facility!.length;
+        const number = card % 2 ** f.card.length;
+        const bits = encode(f, facility, number);
+        expect(decodeWith(f, bits)).toEqual({ ok: true, format: f.name, facility, card: number });
+        const i = flip % f.bits;
+        const flipped = bits.slice(0, i) + (bits[i] === '1' ? '0' : '1') + bits.slice(i + 1);
+        expect(decodeWith(f, flipped).ok).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
   });
   it('a reader tries its formats in turn and says why none fits', () => {
     const bits = encode(STANDARD_FORMATS[2], 100, 12345);
@@ -148,7 +193,16 @@ describe('card formats', () => {
     expect(!r.ok && r.problem).toContain('37 bits, Wiegand 26 (H10301) has 26');
   });
   it('refuses a custom layout whose fields overlap or leave the bit count', () => {
-    const bad: Omit<CardFormat, 'id'> = { name: 'x', bits: 26, facility: { start: 1, length: 10 }, card: { start: 9, length: 16 }, parity: [{ bit: 0, type: 'even', over: { start: 0, length: 13 } }, { bit: 30, type: 'odd', over: { start: 13, length: 13 } }] };
+    const bad: Omit<CardFormat, 'id'> = {
+      name: 'x',
+      bits: 26,
+      facility: { start: 1, length: 10 },
+      card: { start: 9, length: 16 },
+      parity: [
+        { bit: 0, type: 'even', over: { start: 0, length: 13 } },
+        { bit: 30, type: 'odd', over: { start: 13, length: 13 } },
+      ],
+    };
     const v = formatViolations(bad);
     expect(v).toContainEqual({ field: 'facility', message: 'overlaps card' });
     expect(v).toContainEqual({ field: 'parity.1.bit', message: 'must lie within the 26 bits' });
@@ -158,11 +212,31 @@ describe('card formats', () => {
 });
 
 // ---------- the engine ----------
-function site(over: Partial<{ doors: DoorFact[]; zones: AccessIndex['zones']; interlocks: AccessIndex['interlocks']; special: SpecialDate[]; schedule: Schedule }> = {}) {
-  const schedule: Schedule = over.schedule ?? { id: 1, name: 'Office hours', windows: [1, 2, 3, 4, 5].map((day) => ({ day, start: '08:00', end: '18:00' })), special: {} };
-  const always: Schedule = { id: 2, name: 'Always', windows: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00' })), special: { holiday: [{ start: '00:00', end: '24:00' }] } };
+function site(
+  over: Partial<{ doors: DoorFact[]; zones: AccessIndex['zones']; interlocks: AccessIndex['interlocks']; special: SpecialDate[]; schedule: Schedule }> = {},
+) {
+  const schedule: Schedule = over.schedule ?? {
+    id: 1,
+    name: 'Office hours',
+    windows: [1, 2, 3, 4, 5].map((day) => ({ day, start: '08:00', end: '18:00' })),
+    special: {},
+  };
+  const always: Schedule = {
+    id: 2,
+    name: 'Always',
+    windows: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '00:00', end: '24:00' })),
+    special: { holiday: [{ start: '00:00', end: '24:00' }] },
+  };
   const door = (id: number, o: Partial<DoorFact> = {}): DoorFact => ({
-    id, name: `Door ${id}`, mode: 'card', formatIds: [26], entryZoneId: null, exitZoneId: null, interlockIds: [], qrSecret: 'door-secret', ...o,
+    id,
+    name: `Door ${id}`,
+    mode: 'card',
+    formatIds: [26],
+    entryZoneId: null,
+    exitZoneId: null,
+    interlockIds: [],
+    qrSecret: 'door-secret',
+    ...o,
   });
   const doors = over.doors ?? [door(1), door(2), door(3, { mode: 'card-pin' }), door(4, { mode: 'locked-down' })];
   const creds: CredentialFact[] = [
@@ -190,9 +264,19 @@ function site(over: Partial<{ doors: DoorFact[]; zones: AccessIndex['zones']; in
     credentials: new Map(creds.map((c) => [c.number, c])),
     identities: new Map(people.map((p) => [p.id, p])),
     doors: new Map(doors.map((d) => [d.id, d])),
-    groupsOf: new Map([[100, [1000]], [101, [1000]], [102, [1000]], [103, [1000]], [104, [1001]], [105, []]]),
+    groupsOf: new Map([
+      [100, [1000]],
+      [101, [1000]],
+      [102, [1000]],
+      [103, [1000]],
+      [104, [1001]],
+      [105, []],
+    ]),
     groups: new Map(groups.map((g) => [g.id, g])),
-    schedules: new Map([[1, schedule], [2, always]]),
+    schedules: new Map([
+      [1, schedule],
+      [2, always],
+    ]),
     calendar: new SpecialCalendar(over.special ?? []),
     zones: over.zones ?? new Map(),
     interlocks: over.interlocks ?? new Map(),
@@ -203,7 +287,11 @@ function site(over: Partial<{ doors: DoorFact[]; zones: AccessIndex['zones']; in
 }
 /** Every reason answered in this file: the last test checks that each reason of the contract was reached. */
 const seen = new Set<string>();
-const decide = (...args: Parameters<typeof decideOnce>) => { const d = decideOnce(...args); seen.add(d.reason); return d; };
+const decide = (...args: Parameters<typeof decideOnce>) => {
+  const d = decideOnce(...args);
+  seen.add(d.reason);
+  return d;
+};
 // Monday 2026-11-23 10:00 in Kuala Lumpur (UTC+8)
 const MONDAY_10 = at('2026-11-23T02:00:00Z');
 const card = (number: string, o: Partial<SwipeRequest> = {}): SwipeRequest => ({ doorId: 1, at: MONDAY_10, presented: { kind: 'card', number }, ...o });
@@ -265,20 +353,39 @@ describe('the decision engine', () => {
   it('a threat level decides only while in force: locked denies all but its exempt groups, card and PIN asks the PIN, then it reverts', () => {
     const from = MONDAY_10 - 60_000;
     const until = MONDAY_10 + 3_600_000;
-    fc.assert(fc.property(fc.constantFrom('card' as const, 'card-pin' as const, 'locked' as const), fc.integer({ min: -7_200_000, max: 7_200_000 }), fc.boolean(), fc.boolean(), (mode, offset, exemptStaff, pin) => {
-      const threat = { levelId: 1, name: 'Severe', rank: 4, mode, from, until, exempt: exemptStaff ? [1000] : [] };
-      const plain = (id: number, o: Partial<DoorFact> = {}): DoorFact => ({ id, name: `Door ${id}`, mode: 'card', formatIds: [26], entryZoneId: null, exitZoneId: null, interlockIds: [], qrSecret: null, ...o });
-      const { index } = site({ doors: [plain(1, { threat }), plain(2)] });
-      const t = MONDAY_10 + offset;
-      const inForce = t >= from && t < until;
-      // Nurul (Staff, PIN 1234) at the door under the level, in office hours (08:00–18:00 local)
-      const d = decide(index, EMPTY_STATE, card('4242', { at: t, pin: pin ? '1234' : null }));
-      const d2 = decide(index, EMPTY_STATE, card('4242', { at: t, doorId: 2 }));
-      expect(d2.granted).toBe(true); // the other door is not under the level
-      if (!inForce || mode === 'card' || exemptStaff) expect([d.granted, d.reason]).toEqual([true, 'granted']);
-      else if (mode === 'locked') expect([d.granted, d.reason, d.steps.at(-1)?.detail]).toEqual([false, 'threat-level', 'Door 1 is held locked by threat level Severe']);
-      else expect([d.granted, d.reason]).toEqual(pin ? [true, 'granted'] : [false, 'pin-required']);
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('card' as const, 'card-pin' as const, 'locked' as const),
+        fc.integer({ min: -7_200_000, max: 7_200_000 }),
+        fc.boolean(),
+        fc.boolean(),
+        (mode, offset, exemptStaff, pin) => {
+          const threat = { levelId: 1, name: 'Severe', rank: 4, mode, from, until, exempt: exemptStaff ? [1000] : [] };
+          const plain = (id: number, o: Partial<DoorFact> = {}): DoorFact => ({
+            id,
+            name: `Door ${id}`,
+            mode: 'card',
+            formatIds: [26],
+            entryZoneId: null,
+            exitZoneId: null,
+            interlockIds: [],
+            qrSecret: null,
+            ...o,
+          });
+          const { index } = site({ doors: [plain(1, { threat }), plain(2)] });
+          const t = MONDAY_10 + offset;
+          const inForce = t >= from && t < until;
+          // Nurul (Staff, PIN 1234) at the door under the level, in office hours (08:00–18:00 local)
+          const d = decide(index, EMPTY_STATE, card('4242', { at: t, pin: pin ? '1234' : null }));
+          const d2 = decide(index, EMPTY_STATE, card('4242', { at: t, doorId: 2 }));
+          expect(d2.granted).toBe(true); // the other door is not under the level
+          if (!inForce || mode === 'card' || exemptStaff) expect([d.granted, d.reason]).toEqual([true, 'granted']);
+          else if (mode === 'locked')
+            expect([d.granted, d.reason, d.steps.at(-1)?.detail]).toEqual([false, 'threat-level', 'Door 1 is held locked by threat level Severe']);
+          else expect([d.granted, d.reason]).toEqual(pin ? [true, 'granted'] : [false, 'pin-required']);
+        },
+      ),
+    );
   });
 
   it('the card + PIN door lets in with the right PIN', () => {
@@ -289,22 +396,32 @@ describe('the decision engine', () => {
   it('hard anti-passback: grants in and out alternate; a repeat is denied until forgiven by time or by an operator', () => {
     const zones = new Map([[1, { id: 1, name: 'Plant', antiPassback: 'hard' as const, forgiveMinutes: 60 }]]);
     const { index, door } = site({ zones, doors: [door0(), door0(2)] });
-    function door0(id = 1) { return { id, name: `Gate ${id}`, mode: 'card' as const, formatIds: [], entryZoneId: 1, exitZoneId: null, interlockIds: [], qrSecret: null }; }
+    function door0(id = 1) {
+      return { id, name: `Gate ${id}`, mode: 'card' as const, formatIds: [], entryZoneId: 1, exitZoneId: null, interlockIds: [], qrSecret: null };
+    }
     void door;
-    fc.assert(fc.property(fc.array(fc.record({ side: fc.constantFrom('entry' as const, 'exit' as const), door: fc.constantFrom(1, 2), gap: fc.integer({ min: 1, max: 59 }) }), { maxLength: 30 }), (swipes) => {
-      let state: ZoneState = EMPTY_STATE;
-      let now = MONDAY_10;
-      let last: 'entry' | 'exit' | null = null;
-      for (const s of swipes) {
-        now += s.gap * 1000; // within the hour: nothing is forgiven by time
-        const req = card('4242', { doorId: s.door, side: s.side, at: now });
-        const d = decide(index, state, req);
-        if (last === s.side) expect(d.reason).toBe('anti-passback');
-        else expect(d.granted).toBe(true);
-        if (d.granted) last = s.side;
-        state = afterGrant(state, index, req, d);
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ side: fc.constantFrom('entry' as const, 'exit' as const), door: fc.constantFrom(1, 2), gap: fc.integer({ min: 1, max: 59 }) }), {
+          maxLength: 30,
+        }),
+        (swipes) => {
+          let state: ZoneState = EMPTY_STATE;
+          let now = MONDAY_10;
+          let last: 'entry' | 'exit' | null = null;
+          for (const s of swipes) {
+            now += s.gap * 1000; // within the hour: nothing is forgiven by time
+            const req = card('4242', { doorId: s.door, side: s.side, at: now });
+            const d = decide(index, state, req);
+            if (last === s.side) expect(d.reason).toBe('anti-passback');
+            else expect(d.granted).toBe(true);
+            if (d.granted) last = s.side;
+            state = afterGrant(state, index, req, d);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
     let state = afterGrant(EMPTY_STATE, index, card('4242', { side: 'entry' }), decide(index, EMPTY_STATE, card('4242', { side: 'entry' })));
     expect(decide(index, state, card('4242', { at: MONDAY_10 + 59 * 60_000 })).reason).toBe('anti-passback');
     expect(decide(index, state, card('4242', { at: MONDAY_10 + 60 * 60_000 })).granted).toBe(true);
@@ -322,15 +439,26 @@ describe('the decision engine', () => {
   });
 
   it('an interlock never grants a door while another door of its group is open', () => {
-    const doors: DoorFact[] = [1, 2, 3, 4].map((id) => ({ id, name: `Airlock ${id}`, mode: 'card', formatIds: [], entryZoneId: null, exitZoneId: null, interlockIds: id <= 3 ? [1] : [], qrSecret: null }));
+    const doors: DoorFact[] = [1, 2, 3, 4].map((id) => ({
+      id,
+      name: `Airlock ${id}`,
+      mode: 'card',
+      formatIds: [],
+      entryZoneId: null,
+      exitZoneId: null,
+      interlockIds: id <= 3 ? [1] : [],
+      qrSecret: null,
+    }));
     const interlocks = new Map([[1, { id: 1, name: 'Clean room', doorIds: [1, 2, 3] }]]);
     const { index } = site({ doors, interlocks });
-    fc.assert(fc.property(fc.subarray([1, 2, 3, 4]), fc.constantFrom(1, 2, 3, 4), (open, doorId) => {
-      const d = decide(index, { ...EMPTY_STATE, openDoors: new Set(open) }, card('4242', { doorId }));
-      const busy = doorId <= 3 && open.some((o) => o !== doorId && o <= 3);
-      expect(d.granted).toBe(!busy);
-      if (busy) expect(d.reason).toBe('interlock-busy');
-    }));
+    fc.assert(
+      fc.property(fc.subarray([1, 2, 3, 4]), fc.constantFrom(1, 2, 3, 4), (open, doorId) => {
+        const d = decide(index, { ...EMPTY_STATE, openDoors: new Set(open) }, card('4242', { doorId }));
+        const busy = doorId <= 3 && open.some((o) => o !== doorId && o <= 3);
+        expect(d.granted).toBe(!busy);
+        if (busy) expect(d.reason).toBe('interlock-busy');
+      }),
+    );
   });
 
   it('a lockdown of the door denies everyone, whatever their groups', () => {

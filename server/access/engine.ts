@@ -9,21 +9,33 @@ import { localTime, type LocalTime } from './clock';
 import { SpecialCalendar, scheduleOpen, type Schedule, type SpecialDate } from './schedule';
 
 export interface CredentialFact {
-  id: number; identityId: number; number: string; facilityCode: number | null;
-  status: string; validFrom: string | null; validTo: string | null;
+  id: number;
+  identityId: number;
+  number: string;
+  facilityCode: number | null;
+  status: string;
+  validFrom: string | null;
+  validTo: string | null;
 }
 export interface IdentityFact {
-  id: number; name: string; status: string; validFrom: string | null; validTo: string | null;
+  id: number;
+  name: string;
+  status: string;
+  validFrom: string | null;
+  validTo: string | null;
   /** the identity's PIN credential, for card + PIN doors */
   pin: string | null;
 }
 export type DoorMode = 'card' | 'card-pin' | 'unlocked' | 'locked-down';
 export interface DoorFact {
-  id: number; name: string; mode: DoorMode;
+  id: number;
+  name: string;
+  mode: DoorMode;
   /** the card formats its readers accept; none: card numbers are read as they are */
   formatIds: readonly number[];
   /** the zone a swipe on the entry reader goes into, and the one the exit reader goes into (null: outside every zone) */
-  entryZoneId: number | null; exitZoneId: number | null;
+  entryZoneId: number | null;
+  exitZoneId: number | null;
   /** interlocking groups this door belongs to */
   interlockIds: readonly number[];
   /** the secret of its rotating QR codes, null when it has none */
@@ -35,13 +47,27 @@ export interface DoorFact {
 }
 /** A threat level in force: what the doors do ('card': nothing more), from when, until when (null: until lowered),
  *  and the access groups whose members still pass. */
-export interface ThreatFact { levelId: number; name: string; rank: number; mode: 'card' | 'card-pin' | 'locked'; from: number; until: number | null; exempt: readonly number[] }
+export interface ThreatFact {
+  levelId: number;
+  name: string;
+  rank: number;
+  mode: 'card' | 'card-pin' | 'locked';
+  from: number;
+  until: number | null;
+  exempt: readonly number[];
+}
 
 /** The threat level in force on a door at `at`, if any. */
 export const threatAt = (door: DoorFact, at: number): ThreatFact | null =>
   door.threat && at >= door.threat.from && (door.threat.until === null || at < door.threat.until) ? door.threat : null;
 /** An override of a door's mode: 'locked' holds it shut for everyone. */
-export interface OverrideFact { id: number; name: string; mode: 'unlocked' | 'locked' | 'card-pin' | 'card'; from: number; to: number }
+export interface OverrideFact {
+  id: number;
+  name: string;
+  mode: 'unlocked' | 'locked' | 'card-pin' | 'card';
+  from: number;
+  to: number;
+}
 
 /** The override in force on a door at `at`: of those whose window holds it, the one that started last (then the newest). */
 export function overrideAt(door: DoorFact, at: number): OverrideFact | null {
@@ -52,9 +78,22 @@ export function overrideAt(door: DoorFact, at: number): OverrideFact | null {
   }
   return best;
 }
-export interface AccessGroupFact { id: number; name: string; /** door id → schedule id */ doors: ReadonlyMap<number, number> }
-export interface ZoneFact { id: number; name: string; antiPassback: 'off' | 'soft' | 'hard'; /** minutes after which a repeat is forgiven; 0 never */ forgiveMinutes: number }
-export interface InterlockFact { id: number; name: string; doorIds: readonly number[] }
+export interface AccessGroupFact {
+  id: number;
+  name: string;
+  /** door id → schedule id */ doors: ReadonlyMap<number, number>;
+}
+export interface ZoneFact {
+  id: number;
+  name: string;
+  antiPassback: 'off' | 'soft' | 'hard';
+  /** minutes after which a repeat is forgiven; 0 never */ forgiveMinutes: number;
+}
+export interface InterlockFact {
+  id: number;
+  name: string;
+  doorIds: readonly number[];
+}
 
 /** Everything a decision needs of one tenant's configuration, as look-ups. */
 export interface AccessIndex {
@@ -83,10 +122,7 @@ export interface ZoneState {
 }
 export const EMPTY_STATE: ZoneState = { presence: new Map(), openDoors: new Set(), lockedDown: new Set() };
 
-export type Presented =
-  | { kind: 'card'; number: string; facilityCode?: number | null }
-  | { kind: 'raw'; bits: string }
-  | { kind: 'qr'; code: string };
+export type Presented = { kind: 'card'; number: string; facilityCode?: number | null } | { kind: 'raw'; bits: string } | { kind: 'qr'; code: string };
 
 export interface SwipeRequest {
   doorId: number;
@@ -106,7 +142,12 @@ export function qrCode(secret: string, credentialNumber: string, window: number)
 }
 export const qrWindow = (at: number, periodS: number) => Math.floor(at / (periodS * 1000));
 
-function readQr(secret: string | null, code: string, at: number, periodS: number): { number: string } | { problem: 'qr-invalid' | 'qr-expired'; detail: string } {
+function readQr(
+  secret: string | null,
+  code: string,
+  at: number,
+  periodS: number,
+): { number: string } | { problem: 'qr-invalid' | 'qr-expired'; detail: string } {
   const m = /^GHQ\.([^.]{1,64})\.(\d{1,15})\.([A-Za-z0-9_-]{16})$/.exec(code);
   if (!m || !secret) return { problem: 'qr-invalid', detail: secret ? 'not a Gatehouse QR code' : 'this door has no QR codes' };
   const [, number, w] = m;
@@ -114,7 +155,8 @@ function readQr(secret: string | null, code: string, at: number, periodS: number
   const given = Buffer.from(code);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { problem: 'qr-invalid', detail: 'the code was not made for this door' };
   const current = qrWindow(at, periodS);
-  if (Number(w) !== current) return { problem: 'qr-expired', detail: `shown ${Math.max(0, current - Number(w)) * periodS} s ago or more; codes change every ${periodS} s` };
+  if (Number(w) !== current)
+    return { problem: 'qr-expired', detail: `shown ${Math.max(0, current - Number(w)) * periodS} s ago or more; codes change every ${periodS} s` };
   return { number };
 }
 
@@ -132,7 +174,9 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
     steps.push({ check, ok: false, detail });
     return { granted: false, reason, identityId, credentialId, accessGroupIds: groupIds, alarm: null, steps };
   };
-  const pass = (check: DecisionStep['check'], detail: string) => { steps.push({ check, ok: true, detail }); };
+  const pass = (check: DecisionStep['check'], detail: string) => {
+    steps.push({ check, ok: true, detail });
+  };
 
   const door = index.doors.get(req.doorId);
   if (!door) return deny('unknown-credential', 'credential', `door ${req.doorId} is not configured`);
@@ -162,7 +206,11 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   // 2. the credential
   const cred = index.credentials.get(number);
   if (!cred || (cred.facilityCode !== null && facility != null && cred.facilityCode !== facility)) {
-    return deny('unknown-credential', 'credential', cred ? `card ${number} is issued with facility ${cred.facilityCode}, not ${facility}` : `no credential numbered ${number}`);
+    return deny(
+      'unknown-credential',
+      'credential',
+      cred ? `card ${number} is issued with facility ${cred.facilityCode}, not ${facility}` : `no credential numbered ${number}`,
+    );
   }
   credentialId = cred.id;
   identityId = cred.identityId;
@@ -195,10 +243,14 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   const mode: DoorMode = threat?.mode === 'card-pin' && !exempt ? 'card-pin' : held ? held.mode : door.mode;
   if (mode === 'card-pin') {
     if (!req.pin) return deny('pin-required', 'pin', `${door.name} needs card and PIN`);
-    if (!who.pin || who.pin.length !== req.pin.length || !timingSafeEqual(Buffer.from(who.pin), Buffer.from(req.pin))) return deny('wrong-pin', 'pin', 'the PIN does not match');
+    if (!who.pin || who.pin.length !== req.pin.length || !timingSafeEqual(Buffer.from(who.pin), Buffer.from(req.pin)))
+      return deny('wrong-pin', 'pin', 'the PIN does not match');
     pass('pin', 'PIN matches');
   }
-  pass('door-mode', `${mode === 'unlocked' ? `${door.name} is unlocked` : `${door.name}: ${mode === 'card-pin' ? 'card and PIN' : 'card only'}`}${threat?.mode === 'card-pin' && !exempt ? ` (threat level ${threat.name})` : held ? ` (held${until})` : ''}`);
+  pass(
+    'door-mode',
+    `${mode === 'unlocked' ? `${door.name} is unlocked` : `${door.name}: ${mode === 'card-pin' ? 'card and PIN' : 'card only'}`}${threat?.mode === 'card-pin' && !exempt ? ` (threat level ${threat.name})` : held ? ` (held${until})` : ''}`,
+  );
 
   // 5. access groups with this door, and their schedules
   const mine = index.groupsOf.get(who.id) ?? [];
@@ -211,9 +263,15 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
   let closed: { reason: 'outside-schedule' | 'special-day'; detail: string } | null = null;
   for (const g of withDoor) {
     const schedule = index.schedules.get(g.doors.get(door.id)!);
-    if (!schedule) { closed ??= { reason: 'outside-schedule', detail: `${g.name}: its schedule no longer exists` }; continue; }
+    if (!schedule) {
+      closed ??= { reason: 'outside-schedule', detail: `${g.name}: its schedule no longer exists` };
+      continue;
+    }
     const a = scheduleOpen(schedule, t, special);
-    if (a.open) { open = { group: g, detail: `${g.name}: ${a.detail}` }; break; }
+    if (a.open) {
+      open = { group: g, detail: `${g.name}: ${a.detail}` };
+      break;
+    }
     // a special day outranks an ordinary closed window in the reason given
     if (!closed || (a.reason === 'special-day' && closed.reason !== 'special-day')) closed = { reason: a.reason, detail: `${g.name}: ${a.detail}` };
   }
@@ -223,7 +281,9 @@ export function decide(index: AccessIndex, state: ZoneState, req: SwipeRequest):
 
   // 6. anti-passback: entering a zone the identity is already in (or leaving one it is not in)
   const target = req.side === 'exit' ? door.exitZoneId : door.entryZoneId;
-  const guarded = [target, req.side === 'exit' ? door.entryZoneId : door.exitZoneId].map((z) => (z === null ? undefined : index.zones.get(z))).find((z) => z && z.antiPassback !== 'off');
+  const guarded = [target, req.side === 'exit' ? door.entryZoneId : door.exitZoneId]
+    .map((z) => (z === null ? undefined : index.zones.get(z)))
+    .find((z) => z && z.antiPassback !== 'off');
   let alarm: Decision['alarm'] = null;
   if (guarded) {
     const where = state.presence.get(who.id);

@@ -17,14 +17,27 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
-const doorIds = async (n: number) => (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id limit $2`, [northwind, n])).rows.map((r) => Number(r.id));
+const doorIds = async (n: number) =>
+  (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id limit $2`, [northwind, n])).rows.map((r) =>
+    Number(r.id),
+  );
 const status = async (id: number) => (await s.db.query<{ status: string }>('select status from doors where id = $1', [id])).rows[0].status;
 const iso = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString();
-const tick = async () => { await s.app.overrides.tick(); return s.app.overrides.tick(); };
-const activeCard = async () => (await s.db.query<{ number: string }>(
-  `select c.number from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and i.status = 'active' and c.status = 'active' and c.type <> 'pin' order by c.id limit 1`, [northwind])).rows[0].number;
+const tick = async () => {
+  await s.app.overrides.tick();
+  return s.app.overrides.tick();
+};
+const activeCard = async () =>
+  (
+    await s.db.query<{ number: string }>(
+      `select c.number from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and i.status = 'active' and c.status = 'active' and c.type <> 'pin' order by c.id limit 1`,
+      [northwind],
+    )
+  ).rows[0].number;
 
 describe('overrides', () => {
   it('refuses an end that is not after the start, on the field, and stores nothing', async () => {
@@ -33,7 +46,10 @@ describe('overrides', () => {
     const r = await s.call('POST', OVR, { token: admin, body: { name: 'Backwards', mode: 'unlocked', startsAt: at, endsAt: at, doorIds: [door] } });
     expect(r.status).toBe(400);
     expect(r.body.violations).toEqual([{ field: 'endsAt', message: 'must be after the start' }]);
-    const impossible = await s.call('POST', OVR, { token: admin, body: { name: 'Feb', mode: 'unlocked', startsAt: '2026-02-30T10:00:00Z', endsAt: iso(3_600_000), doorIds: [door] } });
+    const impossible = await s.call('POST', OVR, {
+      token: admin,
+      body: { name: 'Feb', mode: 'unlocked', startsAt: '2026-02-30T10:00:00Z', endsAt: iso(3_600_000), doorIds: [door] },
+    });
     expect(impossible.status).toBe(400);
     expect(impossible.body.violations[0]).toEqual({ field: 'startsAt', message: 'is not a real calendar date' });
     expect(await s.count(`select 1 from door_overrides where name in ('Backwards', 'Feb')`)).toBe(0);
@@ -42,7 +58,10 @@ describe('overrides', () => {
   it('unlocks its doors at the start, keeps them while in force, and locks them again at the end', async () => {
     const doors = await doorIds(2);
     for (const d of doors) await s.call('POST', `${API.doors}/${d}/commands`, { token: admin, body: { command: 'lock', force: true } });
-    const created = await s.call('POST', OVR, { token: admin, body: { name: 'Open day', mode: 'unlocked', startsAt: iso(-60_000), endsAt: iso(3_600_000), doorIds: doors, reason: 'Visitors all afternoon' } });
+    const created = await s.call('POST', OVR, {
+      token: admin,
+      body: { name: 'Open day', mode: 'unlocked', startsAt: iso(-60_000), endsAt: iso(3_600_000), doorIds: doors, reason: 'Visitors all afternoon' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.state).toBe('active');
     expect(await tick()).toBe(0); // the first tick did the work; a second finds nothing due
@@ -51,7 +70,10 @@ describe('overrides', () => {
 
     // in force: its doors and mode stay; it is not deleted
     const row = (await s.call('GET', `${OVR}/${created.body.id}`, { token: admin })).body;
-    const moved = await s.call('PUT', `${OVR}/${row.id}`, { token: admin, body: { ...row, state: undefined, id: undefined, clientId: undefined, createdAt: undefined, mode: 'locked', doorIds: doors.slice(0, 1) } });
+    const moved = await s.call('PUT', `${OVR}/${row.id}`, {
+      token: admin,
+      body: { ...row, state: undefined, id: undefined, clientId: undefined, createdAt: undefined, mode: 'locked', doorIds: doors.slice(0, 1) },
+    });
     expect(moved.status).toBe(400);
     expect(moved.body.violations.map((v: any) => v.field).sort()).toEqual(['doorIds', 'mode']);
     const del = await s.call('DELETE', `${OVR}/${row.id}`, { token: admin });
@@ -75,7 +97,10 @@ describe('overrides', () => {
     const card = await activeCard();
     const swipe = (at: string) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId: door, card, at } });
     const start = Date.now() + 3_600_000;
-    const r = await s.call('POST', OVR, { token: admin, body: { name: 'Drill', mode: 'locked', startsAt: new Date(start).toISOString(), endsAt: new Date(start + 1_800_000).toISOString(), doorIds: [door] } });
+    const r = await s.call('POST', OVR, {
+      token: admin,
+      body: { name: 'Drill', mode: 'locked', startsAt: new Date(start).toISOString(), endsAt: new Date(start + 1_800_000).toISOString(), doorIds: [door] },
+    });
     expect(r.status).toBe(201);
     expect(r.body.state).toBe('scheduled');
     const during = await swipe(new Date(start + 60_000).toISOString());
@@ -91,11 +116,20 @@ describe('overrides', () => {
 describe('overrideAt', () => {
   it('answers the override whose window holds the moment, the one that started last when two overlap', async () => {
     const { overrideAt } = await import('./engine');
-    const door = { id: 1, name: 'D', mode: 'card' as const, formatIds: [], entryZoneId: null, exitZoneId: null, interlockIds: [], qrSecret: null,
+    const door = {
+      id: 1,
+      name: 'D',
+      mode: 'card' as const,
+      formatIds: [],
+      entryZoneId: null,
+      exitZoneId: null,
+      interlockIds: [],
+      qrSecret: null,
       overrides: [
         { id: 1, name: 'Day', mode: 'unlocked' as const, from: 1000, to: 9000 },
         { id: 2, name: 'Drill', mode: 'locked' as const, from: 4000, to: 5000 },
-      ] };
+      ],
+    };
     expect(overrideAt(door, 999)).toBeNull();
     expect(overrideAt(door, 1000)?.name).toBe('Day');
     expect(overrideAt(door, 4500)?.name).toBe('Drill');

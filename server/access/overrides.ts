@@ -6,7 +6,14 @@
 import type { Db } from '../db/db';
 import type { HardwarePort } from '../doors/port';
 
-interface Due { id: number; client_id: number; name: string; mode: string; started: boolean; door_ids: number[] }
+interface Due {
+  id: number;
+  client_id: number;
+  name: string;
+  mode: string;
+  started: boolean;
+  door_ids: number[];
+}
 
 export interface OverrideClock {
   /** Starts and ends what is due now; answers how many overrides it started or ended. */
@@ -15,20 +22,31 @@ export interface OverrideClock {
   stop(): void;
 }
 
-export function createOverrideClock(db: Db, simulator: Pick<HardwarePort, 'command'>, opts: { everyMs?: number; log?: (m: string) => void } = {}): OverrideClock {
+export function createOverrideClock(
+  db: Db,
+  simulator: Pick<HardwarePort, 'command'>,
+  opts: { everyMs?: number; log?: (m: string) => void } = {},
+): OverrideClock {
   const everyMs = opts.everyMs ?? 2000;
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<number> | null = null;
 
   async function claim(): Promise<{ starts: Due[]; ends: Due[] }> {
     return db.transaction(async (tx) => {
-      const pick = async (where: string) => (await tx.query<Due>(
-        `select o.id, o.client_id, o.name, o.mode, o.applied_start_at is not null as started,
+      const pick = async (where: string) =>
+        (
+          await tx.query<Due>(
+            `select o.id, o.client_id, o.name, o.mode, o.applied_start_at is not null as started,
                 coalesce((select array_agg(d.door_id order by d.door_id) from door_override_doors d where d.override_id = o.id), '{}') as door_ids
-           from door_overrides o where ${where} order by o.starts_at, o.id for update of o skip locked`)).rows;
+           from door_overrides o where ${where} order by o.starts_at, o.id for update of o skip locked`,
+          )
+        ).rows;
       const ends = await pick('o.applied_end_at is null and o.ends_at <= now()');
       const starts = await pick('o.applied_start_at is null and o.starts_at <= now() and o.ends_at > now()');
-      if (ends.length) await tx.query('update door_overrides set applied_end_at = now(), applied_start_at = coalesce(applied_start_at, now()) where id = any($1::int[])', [ends.map((e) => e.id)]);
+      if (ends.length)
+        await tx.query('update door_overrides set applied_end_at = now(), applied_start_at = coalesce(applied_start_at, now()) where id = any($1::int[])', [
+          ends.map((e) => e.id),
+        ]);
       if (starts.length) await tx.query('update door_overrides set applied_start_at = now() where id = any($1::int[])', [starts.map((e) => e.id)]);
       return { starts, ends };
     });
@@ -40,7 +58,9 @@ export function createOverrideClock(db: Db, simulator: Pick<HardwarePort, 'comma
       `select d.mode, (select o.mode from door_overrides o join door_override_doors x on x.override_id = o.id
                         where x.door_id = d.id and o.id <> $2 and o.starts_at <= now() and o.ends_at > now()
                         order by o.starts_at desc, o.id desc limit 1) as held
-         from doors d where d.id = $1`, [doorId, except]);
+         from doors d where d.id = $1`,
+      [doorId, except],
+    );
     return rows[0] ? { mode: rows[0].mode, heldBy: rows[0].held } : null;
   }
 
@@ -84,14 +104,21 @@ export function createOverrideClock(db: Db, simulator: Pick<HardwarePort, 'comma
   return {
     tick() {
       // one tick at a time on this server
-      running ??= once().finally(() => { running = null; });
+      running ??= once().finally(() => {
+        running = null;
+      });
       return running;
     },
     start() {
       if (timer || everyMs <= 0) return;
-      timer = setInterval(() => { void this.tick().catch((e) => opts.log?.(`overrides: ${e}`)); }, everyMs);
+      timer = setInterval(() => {
+        void this.tick().catch((e) => opts.log?.(`overrides: ${e}`));
+      }, everyMs);
       (timer as { unref?: () => void }).unref?.();
     },
-    stop() { if (timer) clearInterval(timer); timer = null; },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
   };
 }

@@ -17,19 +17,40 @@ beforeAll(async () => {
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
   const division = Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
   // somebody in no access group yet
-  newcomer = (await s.call('POST', identitiesResource.api, { token: admin, body: { firstName: 'Nia', lastName: 'Newcomer', employeeNo: 'WHATIF-1', divisionId: division, status: 'active' } })).body.id;
+  newcomer = (
+    await s.call('POST', identitiesResource.api, {
+      token: admin,
+      body: { firstName: 'Nia', lastName: 'Newcomer', employeeNo: 'WHATIF-1', divisionId: division, status: 'active' },
+    })
+  ).body.id;
   door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and name = 'Store Room'`, [northwind])).rows[0].id);
   always = Number((await s.db.query<{ id: number }>(`select id from schedules where client_id = $1 and name = 'Always'`, [northwind])).rows[0].id);
-  weekdays = (await s.call('POST', schedulesResource.api, { token: admin, body: { name: 'Weekdays 8-18', windows: [1, 2, 3, 4, 5].map((d) => ({ day: String(d), start: '08:00', end: '18:00' })), specialWindows: [] } })).body.id;
-  group = (await s.call('POST', accessGroupsResource.api, { token: admin, body: { name: 'Stores', doors: [{ doorId: door, scheduleId: weekdays }], members: [newcomer] } })).body.id;
+  weekdays = (
+    await s.call('POST', schedulesResource.api, {
+      token: admin,
+      body: { name: 'Weekdays 8-18', windows: [1, 2, 3, 4, 5].map((d) => ({ day: String(d), start: '08:00', end: '18:00' })), specialWindows: [] },
+    })
+  ).body.id;
+  group = (
+    await s.call('POST', accessGroupsResource.api, {
+      token: admin,
+      body: { name: 'Stores', doors: [{ doorId: door, scheduleId: weekdays }], members: [newcomer] },
+    })
+  ).body.id;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const preview = (body: unknown, token = admin) => s.call('POST', PREVIEW_PATH, { token, body });
 
 describe('what-if preview', () => {
   it('a new group for somebody without access: a gain of every hour of the week at its door', async () => {
-    const r = await preview({ resource: 'accessGroups', id: null, values: { name: 'Night stores', doors: [{ doorId: door, scheduleId: always }], members: [newcomer] } });
+    const r = await preview({
+      resource: 'accessGroups',
+      id: null,
+      values: { name: 'Night stores', doors: [{ doorId: door, scheduleId: always }], members: [newcomer] },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ days: 7, gained: 1, lost: 0, identitiesGaining: 1, identitiesLosing: 0 });
     expect(r.body.gains[0]).toMatchObject({ identityId: newcomer, identityName: 'Nia Newcomer', doorId: door, doorName: 'Store Room', hoursAfter: 168 });
@@ -44,11 +65,17 @@ describe('what-if preview', () => {
     const [loss] = emptied.body.losses;
     expect(loss).toMatchObject({ identityId: newcomer, doorId: door, hoursAfter: 0 });
     expect(loss.hoursBefore).toBeGreaterThanOrEqual(40); // five working days of ten hours, less what has passed of today
-    const outOfGroup = await preview({ resource: 'accessGroups', id: group, values: { name: 'Stores', doors: [{ doorId: door, scheduleId: weekdays }], members: [] } });
+    const outOfGroup = await preview({
+      resource: 'accessGroups',
+      id: group,
+      values: { name: 'Stores', doors: [{ doorId: door, scheduleId: weekdays }], members: [] },
+    });
     expect(outOfGroup.body.losses).toEqual([loss]);
     // a holiday on a weekday two to six days ahead: the weekday schedule names no holiday, so it is closed that day
     const tz = (await s.db.query<{ timezone: string }>('select timezone from clients where id = $1', [northwind])).rows[0].timezone;
-    const day = [2, 3, 4, 5, 6].map((n) => new Date(Date.now() + n * 86_400_000)).find((d) => !['Sat', 'Sun'].includes(d.toLocaleDateString('en-US', { weekday: 'short', timeZone: tz })))!;
+    const day = [2, 3, 4, 5, 6]
+      .map((n) => new Date(Date.now() + n * 86_400_000))
+      .find((d) => !['Sat', 'Sun'].includes(d.toLocaleDateString('en-US', { weekday: 'short', timeZone: tz })))!;
     const date = day.toLocaleDateString('en-CA', { timeZone: tz });
     const holiday = await preview({ resource: 'specialDates', id: null, values: { name: 'Stocktake', date, yearly: false, kind: 'holiday' } });
     expect(holiday.status).toBe(200);
@@ -60,10 +87,22 @@ describe('what-if preview', () => {
     const division = Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
     const crew: number[] = [];
     for (const [i, last] of ['Able', 'Baker', 'Cole'].entries()) {
-      crew.push((await s.call('POST', identitiesResource.api, { token: admin, body: { firstName: 'Dock', lastName: last, employeeNo: `WHATIF-DOCK-${i}`, divisionId: division, status: 'active' } })).body.id);
+      crew.push(
+        (
+          await s.call('POST', identitiesResource.api, {
+            token: admin,
+            body: { firstName: 'Dock', lastName: last, employeeNo: `WHATIF-DOCK-${i}`, divisionId: division, status: 'active' },
+          })
+        ).body.id,
+      );
     }
-    const other = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and id <> $2 order by id limit 1`, [northwind, door])).rows[0].id);
-    const bayDoors = [{ doorId: door, scheduleId: always }, { doorId: other, scheduleId: always }];
+    const other = Number(
+      (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and id <> $2 order by id limit 1`, [northwind, door])).rows[0].id,
+    );
+    const bayDoors = [
+      { doorId: door, scheduleId: always },
+      { doorId: other, scheduleId: always },
+    ];
     const bay = (await s.call('POST', accessGroupsResource.api, { token: admin, body: { name: 'Loading bay', doors: bayDoors, members: crew } })).body.id;
     // one door taken out of the group: three people lose it
     const oneDoor = await preview({ resource: 'accessGroups', id: bay, values: { name: 'Loading bay', doors: [bayDoors[0]], members: crew } });
@@ -74,8 +113,15 @@ describe('what-if preview', () => {
     const nobody = await preview({ resource: 'accessGroups', id: bay, values: { name: 'Loading bay', doors: bayDoors, members: [] } });
     expect(nobody.body).toMatchObject({ lost: 6, identitiesLosing: 3, doorsLosing: 2 });
     // one more door for the same three: 3 people gain 1 door
-    const third = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and id not in ($2, $3) order by id limit 1`, [northwind, door, other])).rows[0].id);
-    const grown = await preview({ resource: 'accessGroups', id: bay, values: { name: 'Loading bay', doors: [...bayDoors, { doorId: third, scheduleId: always }], members: crew } });
+    const third = Number(
+      (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and id not in ($2, $3) order by id limit 1`, [northwind, door, other]))
+        .rows[0].id,
+    );
+    const grown = await preview({
+      resource: 'accessGroups',
+      id: bay,
+      values: { name: 'Loading bay', doors: [...bayDoors, { doorId: third, scheduleId: always }], members: crew },
+    });
     expect(grown.body).toMatchObject({ gained: 3, identitiesGaining: 3, doorsGaining: 1, lost: 0, doorsLosing: 0 });
   });
 
@@ -84,10 +130,18 @@ describe('what-if preview', () => {
     expect(noName.status).toBe(400);
     expect(noName.body.violations.map((v: { field: string }) => v.field)).toContain('name');
     const theirDoor = Number((await s.db.query<{ id: number }>('select id from doors where client_id <> $1 order by id limit 1', [northwind])).rows[0].id);
-    const foreign = await preview({ resource: 'accessGroups', id: null, values: { name: 'X', doors: [{ doorId: theirDoor, scheduleId: always }], members: [] } });
+    const foreign = await preview({
+      resource: 'accessGroups',
+      id: null,
+      values: { name: 'X', doors: [{ doorId: theirDoor, scheduleId: always }], members: [] },
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.violations).toEqual([{ field: 'doors.0.doorId', message: 'does not exist' }]);
-    const badWindow = await preview({ resource: 'schedules', id: weekdays, values: { name: 'W', windows: [{ day: '1', start: '25:00', end: '18:00' }], specialWindows: [] } });
+    const badWindow = await preview({
+      resource: 'schedules',
+      id: weekdays,
+      values: { name: 'W', windows: [{ day: '1', start: '25:00', end: '18:00' }], specialWindows: [] },
+    });
     expect(badWindow.status).toBe(400);
     expect(badWindow.body.violations[0].field).toBe('windows.0.start');
     expect((await preview({ resource: 'identities', id: null, values: {} })).status).toBe(400);

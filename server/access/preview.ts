@@ -14,15 +14,28 @@ export type AccessChange =
   | { kind: 'schedules'; id: number | null; name: string; windows: readonly WeeklyWindow[]; special: Readonly<Record<string, readonly DayWindow[]>> }
   | { kind: 'specialDates'; calendar: SpecialCalendar };
 
-export interface PreviewPair { identityId: number; identityName: string; doorId: number; doorName: string; hoursBefore: number; hoursAfter: number }
+export interface PreviewPair {
+  identityId: number;
+  identityName: string;
+  doorId: number;
+  doorName: string;
+  hoursBefore: number;
+  hoursAfter: number;
+}
 export interface AccessPreview {
-  from: string; to: string; days: number;
-  gains: PreviewPair[]; losses: PreviewPair[];
+  from: string;
+  to: string;
+  days: number;
+  gains: PreviewPair[];
+  losses: PreviewPair[];
   /** all (identity, door) pairs that gain or lose (the lists stop at `limit`) */
-  gained: number; lost: number;
+  gained: number;
+  lost: number;
   /** the distinct people, and the distinct doors, among those pairs (232 people losing one door is 232 pairs, 1 door) */
-  identitiesGaining: number; identitiesLosing: number;
-  doorsGaining: number; doorsLosing: number;
+  identitiesGaining: number;
+  identitiesLosing: number;
+  doorsGaining: number;
+  doorsLosing: number;
 }
 
 /** A new group or schedule has no id yet: it takes this one in the index after the change. */
@@ -41,7 +54,10 @@ export function applyChange(index: AccessIndex, change: AccessChange): AccessInd
   const groups = new Map<number, AccessGroupFact>(index.groups);
   groups.set(id, { id, name: change.name, doors: new Map(change.doors.map((d) => [d.doorId, d.scheduleId])) });
   const groupsOf = new Map<number, readonly number[]>();
-  for (const [identity, list] of index.groupsOf) { const rest = list.filter((g) => g !== id); if (rest.length) groupsOf.set(identity, rest); }
+  for (const [identity, list] of index.groupsOf) {
+    const rest = list.filter((g) => g !== id);
+    if (rest.length) groupsOf.set(identity, rest);
+  }
   for (const m of change.members) groupsOf.set(m, [...(groupsOf.get(m) ?? []), id]);
   return { ...index, groups, groupsOf };
 }
@@ -65,7 +81,12 @@ function candidates(before: AccessIndex, after: AccessIndex, change: AccessChang
   return { identities: new Set(before.groupsOf.keys()), doors: null };
 }
 
-export function previewAccess(before: AccessIndex, change: AccessChange, from: number, opts: { days?: number; stepMinutes?: number; limit?: number } = {}): AccessPreview {
+export function previewAccess(
+  before: AccessIndex,
+  change: AccessChange,
+  from: number,
+  opts: { days?: number; stepMinutes?: number; limit?: number } = {},
+): AccessPreview {
   const days = opts.days ?? 7;
   const step = opts.stepMinutes ?? 15;
   const limit = opts.limit ?? 500;
@@ -80,7 +101,10 @@ export function previewAccess(before: AccessIndex, change: AccessChange, from: n
       if (bits) return bits;
       bits = new Uint8Array(slots);
       const s: Schedule | undefined = index.schedules.get(scheduleId);
-      if (s) times.forEach((t, i) => { if (scheduleOpen(s, t, index.calendar.on(t)).open) bits![i] = 1; });
+      if (s)
+        times.forEach((t, i) => {
+          if (scheduleOpen(s, t, index.calendar.on(t)).open) bits![i] = 1;
+        });
       memo.set(scheduleId, bits);
       return bits;
     };
@@ -91,7 +115,11 @@ export function previewAccess(before: AccessIndex, change: AccessChange, from: n
   const openSlots = (index: AccessIndex, bits: (s: number) => Uint8Array, identity: number, door: number): number => {
     const schedules = (index.groupsOf.get(identity) ?? []).map((g) => index.groups.get(g)?.doors.get(door)).filter((s): s is number => s !== undefined);
     if (schedules.length === 0) return 0;
-    if (schedules.length === 1) { let n = 0; for (const b of bits(schedules[0])) n += b; return n; }
+    if (schedules.length === 1) {
+      let n = 0;
+      for (const b of bits(schedules[0])) n += b;
+      return n;
+    }
     const rows = schedules.map(bits);
     let n = 0;
     for (let i = 0; i < slots; i++) if (rows.some((r) => r[i])) n++;
@@ -116,14 +144,38 @@ export function previewAccess(before: AccessIndex, change: AccessChange, from: n
       const b = openSlots(before, bitsBefore, identityId, doorId);
       const a = openSlots(after, bitsAfter, identityId, doorId);
       if (a === b) continue;
-      const pair = { identityId, identityName: who.name, doorId, doorName: before.doors.get(doorId)?.name ?? `Door ${doorId}`, hoursBefore: hours(b), hoursAfter: hours(a) };
-      if (a > b) { gained++; gaining.add(identityId); doorsGaining.add(doorId); if (gains.length < limit) gains.push(pair); }
-      else { lost++; losing.add(identityId); doorsLosing.add(doorId); if (losses.length < limit) losses.push(pair); }
+      const pair = {
+        identityId,
+        identityName: who.name,
+        doorId,
+        doorName: before.doors.get(doorId)?.name ?? `Door ${doorId}`,
+        hoursBefore: hours(b),
+        hoursAfter: hours(a),
+      };
+      if (a > b) {
+        gained++;
+        gaining.add(identityId);
+        doorsGaining.add(doorId);
+        if (gains.length < limit) gains.push(pair);
+      } else {
+        lost++;
+        losing.add(identityId);
+        doorsLosing.add(doorId);
+        if (losses.length < limit) losses.push(pair);
+      }
     }
   }
   return {
-    from: new Date(from).toISOString(), to: new Date(from + days * 86_400_000).toISOString(), days,
-    gains, losses, gained, lost, identitiesGaining: gaining.size, identitiesLosing: losing.size,
-    doorsGaining: doorsGaining.size, doorsLosing: doorsLosing.size,
+    from: new Date(from).toISOString(),
+    to: new Date(from + days * 86_400_000).toISOString(),
+    days,
+    gains,
+    losses,
+    gained,
+    lost,
+    identitiesGaining: gaining.size,
+    identitiesLosing: losing.size,
+    doorsGaining: doorsGaining.size,
+    doorsLosing: doorsLosing.size,
   };
 }

@@ -31,11 +31,18 @@ async function dynamicQr(token: string) {
 
 describe('door QR codes', () => {
   it('a current code opens the door, the previous one does not, and none once the door is turned off', async () => {
-    const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id limit 1`, [northwind])).rows[0].id);
-    const card = (await s.db.query<{ number: string }>(
-      `select c.number from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and i.status = 'active' and c.status = 'active' and c.type <> 'pin' order by c.id limit 1`, [northwind])).rows[0].number;
+    const door = Number(
+      (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id limit 1`, [northwind])).rows[0].id,
+    );
+    const card = (
+      await s.db.query<{ number: string }>(
+        `select c.number from credentials c join identities i on i.id = c.identity_id where c.client_id = $1 and i.status = 'active' and c.status = 'active' and c.type <> 'pin' order by c.id limit 1`,
+        [northwind],
+      )
+    ).rows[0].number;
     const code = (q = '') => s.call('GET', `${API.doors}/${door}/qr/code?credential=${card}${q}`, { token: admin });
-    const present = (qr: string, at?: string) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'qr.presented', doorId: door, qr, ...(at ? { at } : {}) } });
+    const present = (qr: string, at?: string) =>
+      s.call('POST', API.testSimulate, { token: admin, body: { kind: 'qr.presented', doorId: door, qr, ...(at ? { at } : {}) } });
 
     expect((await s.call('GET', `${API.doors}/qr`, { token: admin })).body.items.find((d: any) => d.id === door).qr).toBe(false);
     expect((await code()).status).toBe(409);
@@ -45,7 +52,10 @@ describe('door QR codes', () => {
 
     let now = await code();
     // a code about to roll over would make the next step a race: take the next period's
-    if (Date.parse(now.body.validTo) - Date.now() < 3000) { await new Promise((r) => setTimeout(r, 3100)); now = await code(); }
+    if (Date.parse(now.body.validTo) - Date.now() < 3000) {
+      await new Promise((r) => setTimeout(r, 3100));
+      now = await code();
+    }
     expect(now.status).toBe(200);
     expect(now.body).toMatchObject({ credential: card, periodS: 30, code: expect.stringMatching(/^GHQ\./) });
     expect(Date.parse(now.body.validTo) - Date.parse(now.body.validFrom)).toBe(30_000);
@@ -74,12 +84,22 @@ describe('door QR codes', () => {
   });
 
   it('/dynamic-qr announces a door at once when it is turned on, to its own tenant only; the display code opens nothing', async () => {
-    const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id desc limit 1`, [northwind])).rows[0].id);
+    const door = Number(
+      (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id desc limit 1`, [northwind])).rows[0].id,
+    );
     const ours = await dynamicQr(admin);
     const theirs = await dynamicQr(harbour);
     expect((await s.call('POST', `${API.doors}/${door}/qr`, { token: admin, body: { on: true } })).status).toBe(200);
-    const [notice] = await waitFor(() => { const m = ours().filter((x) => x.doorId === door); return m.length ? m : null; }, '/dynamic-qr for the door');
-    expect(notice).toEqual({ id: expect.any(Number), doorId: door, code: expect.stringMatching(new RegExp(`^GHD\\.${door}\\.\\d+\\.`)), expiresAt: expect.any(String) });
+    const [notice] = await waitFor(() => {
+      const m = ours().filter((x) => x.doorId === door);
+      return m.length ? m : null;
+    }, '/dynamic-qr for the door');
+    expect(notice).toEqual({
+      id: expect.any(Number),
+      doorId: door,
+      code: expect.stringMatching(new RegExp(`^GHD\\.${door}\\.\\d+\\.`)),
+      expiresAt: expect.any(String),
+    });
     expect(Date.parse(notice.expiresAt)).toBe((notice.id + 1) * 30_000);
     expect(Date.parse(notice.expiresAt)).toBeGreaterThan(Date.now() - 1000);
     // a kiosk's display code is not a credential's code: shown at the reader, it is refused
@@ -92,7 +112,13 @@ describe('door QR codes', () => {
     const door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 order by id limit 1`, [northwind])).rows[0].id);
     await s.db.query(`update doors set qr_secret = 'a-test-secret' where id = $1`, [door]);
     const heard: { clientId: number; body: any }[] = [];
-    const publisher = createQrPublisher(s.db, (clientId, destination, body) => { if (destination === DESTINATIONS.dynamicQr) heard.push({ clientId, body }); }, { periodS: 1 });
+    const publisher = createQrPublisher(
+      s.db,
+      (clientId, destination, body) => {
+        if (destination === DESTINATIONS.dynamicQr) heard.push({ clientId, body });
+      },
+      { periodS: 1 },
+    );
     publisher.start();
     try {
       await waitFor(() => new Set(heard.filter((h) => h.body.doorId === door).map((h) => h.body.id)).size >= 2, 'two periods announced', 5000);

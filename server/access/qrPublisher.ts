@@ -19,17 +19,23 @@ export interface QrPublisher {
   stop(): void;
 }
 
-export function createQrPublisher(db: Db, publish: (clientId: number, destination: string, body: unknown) => void,
-  opts: { periodS: number; log?: (m: string) => void; now?: () => number }): QrPublisher {
+export function createQrPublisher(
+  db: Db,
+  publish: (clientId: number, destination: string, body: unknown) => void,
+  opts: { periodS: number; log?: (m: string) => void; now?: () => number },
+): QrPublisher {
   const now = opts.now ?? Date.now;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = true;
 
   async function announce(at: number, doorId?: number): Promise<number> {
     const w = qrWindow(at, opts.periodS);
-    const { rows } = await db.query<{ id: number; client_id: number; qr_secret: string }>(doorId === undefined
-      ? 'select id, client_id, qr_secret from doors where qr_secret is not null order by id'
-      : 'select id, client_id, qr_secret from doors where qr_secret is not null and id = $1', doorId === undefined ? [] : [doorId]);
+    const { rows } = await db.query<{ id: number; client_id: number; qr_secret: string }>(
+      doorId === undefined
+        ? 'select id, client_id, qr_secret from doors where qr_secret is not null order by id'
+        : 'select id, client_id, qr_secret from doors where qr_secret is not null and id = $1',
+      doorId === undefined ? [] : [doorId],
+    );
     const expiresAt = new Date((w + 1) * opts.periodS * 1000).toISOString();
     for (const r of rows) {
       const body: DynamicQr = { id: w, doorId: Number(r.id), code: doorDisplayCode(r.qr_secret, Number(r.id), w), expiresAt };
@@ -42,15 +48,28 @@ export function createQrPublisher(db: Db, publish: (clientId: number, destinatio
     if (stopped) return;
     const t = now();
     const next = (qrWindow(t, opts.periodS) + 1) * opts.periodS * 1000;
-    timer = setTimeout(() => {
-      void announce(next).catch((e) => opts.log?.(`dynamic QR: ${e}`)).finally(schedule);
-    }, Math.max(0, next - t) + 20);
+    timer = setTimeout(
+      () => {
+        void announce(next)
+          .catch((e) => opts.log?.(`dynamic QR: ${e}`))
+          .finally(schedule);
+      },
+      Math.max(0, next - t) + 20,
+    );
     (timer as { unref?: () => void }).unref?.();
   }
 
   return {
     announce,
-    start() { if (!stopped) return; stopped = false; schedule(); },
-    stop() { stopped = true; if (timer) clearTimeout(timer); timer = null; },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
   };
 }

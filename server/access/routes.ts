@@ -4,8 +4,19 @@
 import type { FastifyInstance } from 'fastify';
 import { enums, nullable, object, optional, record, string, unknown } from 'superstruct';
 import {
-  API, ForgiveBody, PRIV, accessGroupsResource, accessZonesResource, checkAllRules, idInt, inputSchema, schedulesResource, specialDatesResource, type Violation,
-  type ZoneOccupancy, type ZoneOccupants,
+  API,
+  ForgiveBody,
+  PRIV,
+  accessGroupsResource,
+  accessZonesResource,
+  checkAllRules,
+  idInt,
+  inputSchema,
+  schedulesResource,
+  specialDatesResource,
+  type Violation,
+  type ZoneOccupancy,
+  type ZoneOccupants,
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
@@ -24,7 +35,11 @@ export const EXPLAIN_PATH = `${API.events}/:id/explain`;
  */
 export const PREVIEW_PATH = API.accessPreview;
 const PREVIEWED = { accessGroups: accessGroupsResource, schedules: schedulesResource, specialDates: specialDatesResource } as const;
-const PreviewRequest = object({ resource: enums(Object.keys(PREVIEWED) as (keyof typeof PREVIEWED)[]), id: optional(nullable(idInt())), values: record(string(), unknown()) });
+const PreviewRequest = object({
+  resource: enums(Object.keys(PREVIEWED) as (keyof typeof PREVIEWED)[]),
+  id: optional(nullable(idInt())),
+  values: record(string(), unknown()),
+});
 
 export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulator: HardwarePort; db: Db }) {
   // ---------- who is inside (issue 12): from the engine's presence (the last zone each person was let into) ----------
@@ -32,7 +47,10 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
   async function zoneOf(req: Parameters<typeof clientOf>[0]) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Access zone');
-    const { rows } = await db.query<{ id: number; name: string; anti_passback: string }>('select id, name, anti_passback from access_zones where id = $1 and client_id = $2', [id, clientId]);
+    const { rows } = await db.query<{ id: number; name: string; anti_passback: string }>(
+      'select id, name, anti_passback from access_zones where id = $1 and client_id = $2',
+      [id, clientId],
+    );
     if (!rows[0]) throw new HttpError(404, 'Access zone not found');
     return { clientId, zone: rows[0] };
   }
@@ -53,7 +71,14 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
     const name = (await simulator.access.get(clientId)).identities.get(identityId)?.name ?? `#${identityId}`;
     await db.transaction(async (tx) => {
       await dropPresence(tx, clientId, identityId);
-      await audit(tx, req, { clientId, action: 'forgive', entity: 'access zone', entityId: zone.id, before: { identityId, zone: zone.name }, after: { identityId, name, forgiven: true } });
+      await audit(tx, req, {
+        clientId,
+        action: 'forgive',
+        entity: 'access zone',
+        entityId: zone.id,
+        before: { identityId, zone: zone.name },
+        after: { identityId, name, forgiven: true },
+      });
     });
     simulator.forgiven(clientId, identityId);
     return { identityId, name, zone: zone.name };
@@ -89,9 +114,18 @@ export function accessRoutes(app: FastifyInstance, { simulator, db }: { simulato
       if (id !== null && !index.schedules.has(id)) throw new HttpError(404, 'Schedule not found');
       const special: Record<string, DayWindow[]> = {};
       for (const w of (v.specialWindows ?? []) as { kind: string; start: string; end: string }[]) (special[w.kind] ??= []).push({ start: w.start, end: w.end });
-      change = { kind: 'schedules', id, name: v.name, windows: ((v.windows ?? []) as { day: string; start: string; end: string }[]).map((w) => ({ day: Number(w.day), start: w.start, end: w.end })), special };
+      change = {
+        kind: 'schedules',
+        id,
+        name: v.name,
+        windows: ((v.windows ?? []) as { day: string; start: string; end: string }[]).map((w) => ({ day: Number(w.day), start: w.start, end: w.end })),
+        special,
+      };
     } else {
-      const { rows } = await db.query<{ id: number; date: string; yearly: boolean; kind: string; name: string }>('select id, date::text, yearly, kind, name from special_dates where client_id = $1', [clientId]);
+      const { rows } = await db.query<{ id: number; date: string; yearly: boolean; kind: string; name: string }>(
+        'select id, date::text, yearly, kind, name from special_dates where client_id = $1',
+        [clientId],
+      );
       if (id !== null && !rows.some((x) => x.id === id)) throw new HttpError(404, 'Special date not found');
       const dates = rows.filter((x) => x.id !== id).map((x) => ({ date: x.date, yearly: x.yearly, kind: x.kind, name: x.name }));
       dates.push({ date: v.date, yearly: !!v.yearly, kind: v.kind, name: v.name });

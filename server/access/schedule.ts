@@ -3,9 +3,16 @@
 import { minuteOf, type LocalTime } from './clock';
 
 /** A window on one weekday; `end` before `start` runs past midnight into the next day; `end` '24:00' is midnight. */
-export interface WeeklyWindow { day: number; start: string; end: string }
+export interface WeeklyWindow {
+  day: number;
+  start: string;
+  end: string;
+}
 /** A window of a special day. */
-export interface DayWindow { start: string; end: string }
+export interface DayWindow {
+  start: string;
+  end: string;
+}
 
 export interface Schedule {
   id: number;
@@ -18,7 +25,12 @@ export interface Schedule {
   special: Readonly<Record<string, readonly DayWindow[]>>;
 }
 
-export interface SpecialDate { date: string; /** 'MM-DD' match every year */ yearly: boolean; kind: string; name: string }
+export interface SpecialDate {
+  date: string;
+  /** 'MM-DD' match every year */ yearly: boolean;
+  kind: string;
+  name: string;
+}
 
 /** Special dates looked up by 'YYYY-MM-DD' (one-off) and 'MM-DD' (yearly); a one-off date wins. */
 export class SpecialCalendar {
@@ -35,9 +47,7 @@ export class SpecialCalendar {
   }
 }
 
-export type ScheduleAnswer =
-  | { open: true; detail: string }
-  | { open: false; reason: 'outside-schedule' | 'special-day'; detail: string };
+export type ScheduleAnswer = { open: true; detail: string } | { open: false; reason: 'outside-schedule' | 'special-day'; detail: string };
 
 const inWindow = (minute: number, start: string, end: string) => {
   const s = minuteOf(start);
@@ -59,7 +69,8 @@ export function scheduleOpen(schedule: Schedule, t: LocalTime, special: SpecialD
     const w = windows.find((x) => inWindow(t.minute, x.start, x.end));
     if (w) return { open: true, detail: `${special.name} (${special.kind}): ${schedule.name} is open ${describe(w)}` };
     return {
-      open: false, reason: 'special-day',
+      open: false,
+      reason: 'special-day',
       detail: `${special.name} (${special.kind}): ${schedule.name} is open only ${windows.length ? windows.map(describe).join(', ') : 'never'} on this kind of day`,
     };
   }
@@ -77,13 +88,17 @@ export function scheduleOpen(schedule: Schedule, t: LocalTime, special: SpecialD
   }
   const today = schedule.windows.filter((w) => w.day === t.weekday);
   return {
-    open: false, reason: 'outside-schedule',
+    open: false,
+    reason: 'outside-schedule',
     detail: `${schedule.name} on ${DAY_NAMES[t.weekday]}: ${today.length ? today.map(describe).join(', ') : 'closed all day'}`,
   };
 }
 
 /** What is wrong with a schedule's windows, as violations (inverted, empty, overlapping windows; bad times). */
-export function scheduleViolations(windows: readonly WeeklyWindow[], special: Readonly<Record<string, readonly DayWindow[]>>): Array<{ field: string; message: string }> {
+export function scheduleViolations(
+  windows: readonly WeeklyWindow[],
+  special: Readonly<Record<string, readonly DayWindow[]>>,
+): Array<{ field: string; message: string }> {
   const out: Array<{ field: string; message: string }> = [];
   // every window as minute ranges of the week (a wrapping window continues into the next day)
   const spans: Array<{ from: number; to: number; i: number }> = [];
@@ -94,7 +109,10 @@ export function scheduleViolations(windows: readonly WeeklyWindow[], special: Re
     if (Number.isNaN(s) || s >= 24 * 60) out.push({ field: `windows.${i}.start`, message: 'must be a time from 00:00 to 23:59' });
     if (Number.isNaN(e)) out.push({ field: `windows.${i}.end`, message: 'must be a time from 00:00 to 24:00' });
     if (Number.isNaN(s) || Number.isNaN(e) || s >= 24 * 60) return;
-    if (s === e) { out.push({ field: `windows.${i}.end`, message: 'must not be the same as the start' }); return; }
+    if (s === e) {
+      out.push({ field: `windows.${i}.end`, message: 'must not be the same as the start' });
+      return;
+    }
     const base = w.day * 1440;
     spans.push({ from: base + s, to: base + (e > s ? e : e + 1440), i });
   });

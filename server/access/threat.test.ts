@@ -21,14 +21,20 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
-const swipe = (doorId: number, card?: string) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId, ...(card ? { card } : {}) } });
-const level = (body: Record<string, unknown>) => s.call('POST', threatLevelsResource.api, { token: admin, body: { exemptGroupIds: [], description: null, ...body } });
+const swipe = (doorId: number, card?: string) =>
+  s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId, ...(card ? { card } : {}) } });
+const level = (body: Record<string, unknown>) =>
+  s.call('POST', threatLevelsResource.api, { token: admin, body: { exemptGroupIds: [], description: null, ...body } });
 
 describe('threat levels', () => {
   it('decide at every door while in force, lock the doors at once, spare exempt groups, and lower with one command', async () => {
-    const doors = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])).rows.map((r) => Number(r.id));
+    const doors = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])).rows.map((r) =>
+      Number(r.id),
+    );
     const door = doors[0];
     const first = await swipe(door);
     expect(first.body.eventCode).toBe(5000);
@@ -43,8 +49,13 @@ describe('threat levels', () => {
     expect(twice.body.violations).toEqual([{ field: 'rank', message: 'is already the rank of another threat level' }]);
 
     // refused: another tenant's level, a division of another tenant, a user without door control
-    expect((await s.call('POST', CURRENT, { token: harbour, body: { levelId: severe.body.id } })).body.violations).toEqual([{ field: 'levelId', message: 'is not a threat level of this client' }]);
-    const theirDivision = Number((await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' order by d.id limit 1`)).rows[0].id);
+    expect((await s.call('POST', CURRENT, { token: harbour, body: { levelId: severe.body.id } })).body.violations).toEqual([
+      { field: 'levelId', message: 'is not a threat level of this client' },
+    ]);
+    const theirDivision = Number(
+      (await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' order by d.id limit 1`))
+        .rows[0].id,
+    );
     expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: severe.body.id, divisionId: theirDivision } })).status).toBe(404);
     expect((await s.call('POST', CURRENT, { token: await s.login('hr'), body: { levelId: severe.body.id } })).status).toBe(403);
     expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: 'x' } })).body.violations[0].field).toBe('levelId');
@@ -61,7 +72,10 @@ describe('threat levels', () => {
     expect((await s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command: 'lock', force: true } })).status).toBe(200);
     // a swipe refused under it has its own code and words, not the lockdown's 5004 (issue 29): in the stream's
     // event, the events report, the explainer and a web hook's payload alike, all from the one stored row
-    const hook = await s.call('POST', webHooksResource.api, { token: admin, body: { name: 'Denials desk', url: 'http://127.0.0.1:9/denied', secret: 'a-secret-of-some-length-1234', active: true, accessDenied: true } });
+    const hook = await s.call('POST', webHooksResource.api, {
+      token: admin,
+      body: { name: 'Denials desk', url: 'http://127.0.0.1:9/denied', secret: 'a-secret-of-some-length-1234', active: true, accessDenied: true },
+    });
     expect(hook.status).toBe(201);
     const denied = await swipe(door, card);
     expect(denied.body.eventCode).toBe(EVENT_CODES.deniedThreatLevel);
@@ -76,15 +90,29 @@ describe('threat levels', () => {
     expect(why.body.now.reason).toBe('threat-level');
     expect(why.body.now.label).toBe('Access denied: threat level Severe');
     expect(JSON.stringify(why.body.now.steps)).toContain('threat level Severe');
-    const { rows: [sent] } = await s.db.query<{ event_type: string; body: { data: { eventCode: number; message: string } } }>(
-      'select event_type, body from webhook_outbox where hook_id = $1 order by id', [hook.body.id]);
+    const {
+      rows: [sent],
+    } = await s.db.query<{ event_type: string; body: { data: { eventCode: number; message: string } } }>(
+      'select event_type, body from webhook_outbox where hook_id = $1 order by id',
+      [hook.body.id],
+    );
     expect([sent?.event_type, sent?.body.data.eventCode, sent?.body.data.message]).toEqual(['access.denied', 5013, denied.body.message]);
 
     // responders pass: the card holder's own access group made exempt
     const holder = Number((await s.db.query<{ identity_id: number }>('select identity_id from credentials where number = $1', [card])).rows[0].identity_id);
-    const groupId = Number((await s.db.query<{ access_group_id: number }>('select access_group_id from access_group_members where identity_id = $1 limit 1', [holder])).rows[0].access_group_id);
+    const groupId = Number(
+      (await s.db.query<{ access_group_id: number }>('select access_group_id from access_group_members where identity_id = $1 limit 1', [holder])).rows[0]
+        .access_group_id,
+    );
     const row = (await s.call('GET', `${threatLevelsResource.api}/${severe.body.id}`, { token: admin })).body;
-    expect((await s.call('PUT', `${threatLevelsResource.api}/${row.id}`, { token: admin, body: { name: row.name, rank: row.rank, mode: row.mode, description: null, exemptGroupIds: [groupId], updatedAt: row.updatedAt } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `${threatLevelsResource.api}/${row.id}`, {
+          token: admin,
+          body: { name: row.name, rank: row.rank, mode: row.mode, description: null, exemptGroupIds: [groupId], updatedAt: row.updatedAt },
+        })
+      ).status,
+    ).toBe(200);
     expect((await swipe(door, card)).body.eventCode).toBe(5000);
 
     // card and PIN everywhere
@@ -103,7 +131,9 @@ describe('threat levels', () => {
     expect((await s.call('GET', threatLevelsResource.api, { token: operator })).status).toBe(403); // may not configure them
     const mine = await s.call('GET', `${CURRENT}/choices`, { token: operator });
     expect(mine.status).toBe(200);
-    const levels = (await s.db.query<{ name: string }>('select name from threat_levels where client_id = $1 order by rank, id', [northwind])).rows.map((r) => r.name);
+    const levels = (await s.db.query<{ name: string }>('select name from threat_levels where client_id = $1 order by rank, id', [northwind])).rows.map(
+      (r) => r.name,
+    );
     expect(levels.length).toBeGreaterThan(0);
     expect(mine.body.levels.map((l: { name: string }) => l.name)).toEqual(levels);
     const divisions = (await s.db.query<{ id: number }>('select id from divisions where client_id = $1', [northwind])).rows.map((r) => Number(r.id));
@@ -123,11 +153,18 @@ describe('threat levels', () => {
   });
 
   it('lets a holder of door control over one site set a level there only, and not touch a level that covers more', async () => {
-    const id = async (name: string) => Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 and name = $2', [northwind, name])).rows[0].id);
+    const id = async (name: string) =>
+      Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 and name = $2', [northwind, name])).rows[0].id);
     const [operations, warehouse, fleet, security] = await Promise.all(['Operations', 'Warehouse', 'Fleet', 'Security'].map(id));
     // a Northwind user holding door control (0.4.5.4) on Operations (and so the divisions inside it) only
-    const user = (await s.db.query<{ id: number }>('insert into users (username, password_hash, name, selected_client_id) values ($1,$2,$3,$4) returning id',
-      ['site-operator', await hashPassword(DEMO_PASSWORD), 'Site operator', northwind])).rows[0].id;
+    const user = (
+      await s.db.query<{ id: number }>('insert into users (username, password_hash, name, selected_client_id) values ($1,$2,$3,$4) returning id', [
+        'site-operator',
+        await hashPassword(DEMO_PASSWORD),
+        'Site operator',
+        northwind,
+      ])
+    ).rows[0].id;
     await insertRole(s.db, 'test-site-doors', 'Site doors', ['0.4.5.0', '0.4.5.4']);
     await addGrant(s.db, { userId: user, role: 'test-site-doors', clientId: northwind, divisionId: operations });
     const site = await s.login('site-operator');
@@ -146,7 +183,10 @@ describe('threat levels', () => {
     expect((await s.call('POST', CURRENT, { token: site, body: { levelId: watch, divisionId: security } })).status).toBe(404);
     const whole = await s.call('POST', CURRENT, { token: site, body: { levelId: watch } });
     expect([whole.status, whole.body.message]).toEqual([403, 'You control the doors of some divisions only: choose one of them']);
-    const theirDivision = Number((await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' order by d.id limit 1`)).rows[0].id);
+    const theirDivision = Number(
+      (await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' order by d.id limit 1`))
+        .rows[0].id,
+    );
     expect((await s.call('POST', CURRENT, { token: site, body: { levelId: watch, divisionId: theirDivision } })).status).toBe(404);
     expect((await s.call('GET', CURRENT, { token: admin })).body).toMatchObject({ level: { name: 'Site watch' }, divisionId: warehouse });
     // and lower their own
@@ -164,8 +204,11 @@ describe('threat levels', () => {
   });
 
   it('holds one site only when set for a division, and reverts by itself when its time is up', async () => {
-    const doors = (await s.db.query<{ id: number; division_id: number }>(`select id, division_id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])).rows;
-    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])).rows;
+    const doors = (
+      await s.db.query<{ id: number; division_id: number }>(`select id, division_id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])
+    ).rows;
+    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind]))
+      .rows;
     const below = (root: number): number[] => [root, ...divisions.filter((d) => d.parent_id === root).flatMap((d) => below(d.id))];
     // a door whose site (its division and those below) leaves another door out
     const inside = doors.find((d) => doors.some((o) => !below(d.division_id).includes(o.division_id)))!;
@@ -186,7 +229,11 @@ describe('threat levels', () => {
     // its time is up: the server lowers it by itself, audited, and the door obeys at once
     await s.db.query(`update threat_level_state set until = now() - interval '1 second' where client_id = $1`, [northwind]);
     expect((await s.call('GET', CURRENT, { token: admin })).body.level).toBeNull();
-    await waitForAsync(async () => (await s.count(`select 1 from audit_log where action = 'threat level reverted' and client_id = $1`, [northwind])) === 1, 'the revert', 6000);
+    await waitForAsync(
+      async () => (await s.count(`select 1 from audit_log where action = 'threat level reverted' and client_id = $1`, [northwind])) === 1,
+      'the revert',
+      6000,
+    );
     expect(await s.count('select 1 from threat_level_state where client_id = $1', [northwind])).toBe(0);
     expect((await swipe(inside.id, cardA)).body.eventCode).toBe(5000);
   });
@@ -194,6 +241,9 @@ describe('threat levels', () => {
 
 async function waitForAsync(fact: () => Promise<boolean>, what: string, timeoutMs: number) {
   const end = Date.now() + timeoutMs;
-  while (Date.now() < end) { if (await fact()) return; await new Promise((r) => setTimeout(r, 100)); }
+  while (Date.now() < end) {
+    if (await fact()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   throw new Error(`timed out waiting for ${what}`);
 }

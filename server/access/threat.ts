@@ -16,15 +16,32 @@ export const THREAT_CURRENT = `${threatLevelsResource.api}/current`;
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
-  const { rows: [r] } = await db.query<{ level_id: number; name: string; rank: number; mode: string; division_id: number | null; division_name: string | null; set_at: unknown; set_by: string; until: unknown }>(
+  const {
+    rows: [r],
+  } = await db.query<{
+    level_id: number;
+    name: string;
+    rank: number;
+    mode: string;
+    division_id: number | null;
+    division_name: string | null;
+    set_at: unknown;
+    set_by: string;
+    until: unknown;
+  }>(
     `select s.level_id, l.name, l.rank, l.mode, s.division_id, d.name as division_name, s.set_at, s.set_by, s.until
        from threat_level_state s join threat_levels l on l.id = s.level_id left join divisions d on d.id = s.division_id
-      where s.client_id = $1 and (s.until is null or s.until > now())`, [clientId]);
+      where s.client_id = $1 and (s.until is null or s.until > now())`,
+    [clientId],
+  );
   if (!r) return { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
   return {
     level: { id: Number(r.level_id), name: r.name, rank: Number(r.rank), mode: r.mode },
-    divisionId: r.division_id === null ? null : Number(r.division_id), divisionName: r.division_name,
-    setAt: iso(r.set_at), setBy: r.set_by, until: iso(r.until),
+    divisionId: r.division_id === null ? null : Number(r.division_id),
+    divisionName: r.division_name,
+    setAt: iso(r.set_at),
+    setBy: r.set_by,
+    until: iso(r.until),
   };
 }
 
@@ -41,7 +58,10 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     const clientId = clientOf(req);
     const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
     const all = await divisionsOf(db, clientId);
-    const { rows } = await db.query<{ id: number; name: string; rank: number; mode: string }>('select id, name, rank, mode from threat_levels where client_id = $1 order by rank, id', [clientId]);
+    const { rows } = await db.query<{ id: number; name: string; rank: number; mode: string }>(
+      'select id, name, rank, mode from threat_levels where client_id = $1 order by rank, id',
+      [clientId],
+    );
     return {
       levels: rows.map((l) => ({ id: Number(l.id), name: l.name, rank: Number(l.rank), mode: l.mode })),
       sites: all.filter((d) => controlled.includes(d.id)).map((d) => ({ id: d.id, name: d.name })),
@@ -69,21 +89,29 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     }
     let level: { id: number; name: string; mode: string } | null = null;
     if (input.levelId !== null) {
-      const { rows } = await db.query<{ id: number; name: string; mode: string }>('select id, name, mode from threat_levels where id = $1 and client_id = $2', [input.levelId, clientId]);
+      const { rows } = await db.query<{ id: number; name: string; mode: string }>('select id, name, mode from threat_levels where id = $1 and client_id = $2', [
+        input.levelId,
+        clientId,
+      ]);
       if (!rows[0]) throw new HttpError(400, 'Validation failed', [{ field: 'levelId', message: 'is not a threat level of this client' }]);
       level = rows[0];
     }
     const until = level && input.minutes ? new Date(Date.now() + input.minutes * 60_000).toISOString() : null;
     await db.transaction(async (tx) => {
       if (level) {
-        await tx.query(`insert into threat_level_state (client_id, level_id, division_id, set_at, set_by, until) values ($1, $2, $3, now(), $4, $5)
+        await tx.query(
+          `insert into threat_level_state (client_id, level_id, division_id, set_at, set_by, until) values ($1, $2, $3, now(), $4, $5)
           on conflict (client_id) do update set level_id = excluded.level_id, division_id = excluded.division_id, set_at = excluded.set_at, set_by = excluded.set_by, until = excluded.until`,
-        [clientId, level.id, divisionId, principal(req).username, until]);
+          [clientId, level.id, divisionId, principal(req).username, until],
+        );
       } else {
         await tx.query('delete from threat_level_state where client_id = $1', [clientId]);
       }
       await audit(tx, req, {
-        clientId, action: level ? 'threat level' : 'threat level lowered', entity: 'threat level', entityId: level?.id ?? before.level?.id ?? null,
+        clientId,
+        action: level ? 'threat level' : 'threat level lowered',
+        entity: 'threat level',
+        entityId: level?.id ?? before.level?.id ?? null,
         before: before.level ? { level: before.level.name, divisionId: before.divisionId, until: before.until } : null,
         after: level ? { level: level.name, divisionId, until } : null,
       });
@@ -92,8 +120,14 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     if (level?.mode === 'locked') {
       // held locked: every door it covers is locked at the hardware now (a locked-down one is left to its lockdown)
       const site = divisionId === null ? null : subtree(all, divisionId);
-      const { rows } = await db.query<{ id: number }>(`select id from doors where client_id = $1 and mode <> 'locked-down' and ($2::int[] is null or division_id = any($2::int[])) order by id`, [clientId, site]);
-      for (const d of rows) await simulator.command(clientId, Number(d.id), 'lock', `threat level ${level.name}`, { force: true }).catch((e) => req.log.warn(`threat lock ${d.id}: ${e}`));
+      const { rows } = await db.query<{ id: number }>(
+        `select id from doors where client_id = $1 and mode <> 'locked-down' and ($2::int[] is null or division_id = any($2::int[])) order by id`,
+        [clientId, site],
+      );
+      for (const d of rows)
+        await simulator
+          .command(clientId, Number(d.id), 'lock', `threat level ${level.name}`, { force: true })
+          .catch((e) => req.log.warn(`threat lock ${d.id}: ${e}`));
     }
     return stateOf(db, clientId);
   });
@@ -103,17 +137,33 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
   async function tick(): Promise<number> {
     const { rows } = await db.query<{ client_id: number; level_id: number; name: string; division_id: number | null }>(
       `delete from threat_level_state s using threat_levels l where l.id = s.level_id and s.until is not null and s.until <= now()
-       returning s.client_id, s.level_id, l.name, s.division_id`);
+       returning s.client_id, s.level_id, l.name, s.division_id`,
+    );
     for (const r of rows) {
-      await insertAudit(db, { clientId: Number(r.client_id), actor: 'system', action: 'threat level reverted', entity: 'threat level', entityId: Number(r.level_id),
-        before: { level: r.name, divisionId: r.division_id }, after: null });
+      await insertAudit(db, {
+        clientId: Number(r.client_id),
+        actor: 'system',
+        action: 'threat level reverted',
+        entity: 'threat level',
+        entityId: Number(r.level_id),
+        before: { level: r.name, divisionId: r.division_id },
+        after: null,
+      });
       told(Number(r.client_id), Number(r.level_id));
     }
     return rows.length;
   }
   return {
     tick,
-    start(everyMs = 2000) { timer ??= setInterval(() => { void tick().catch((e) => app.log.warn(`threat levels: ${e}`)); }, everyMs); (timer as { unref?: () => void }).unref?.(); },
-    stop() { if (timer) clearInterval(timer); timer = null; },
+    start(everyMs = 2000) {
+      timer ??= setInterval(() => {
+        void tick().catch((e) => app.log.warn(`threat levels: ${e}`));
+      }, everyMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
   };
 }

@@ -16,15 +16,26 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
   always = Number((await s.db.query<{ id: number }>(`select id from schedules where client_id = $1 and name = 'Always'`, [northwind])).rows[0].id);
-  never = Number((await s.db.query<{ id: number }>(`insert into schedules (client_id, name, description) values ($1, 'Never', 'No windows') returning id`, [northwind])).rows[0].id);
+  never = Number(
+    (await s.db.query<{ id: number }>(`insert into schedules (client_id, name, description) values ($1, 'Never', 'No windows') returning id`, [northwind]))
+      .rows[0].id,
+  );
   s.app.simulator.access.changed(northwind);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
-const doorId = async (name: string) => Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 and name = $2', [northwind, name])).rows[0].id);
+const doorId = async (name: string) =>
+  Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 and name = $2', [northwind, name])).rows[0].id);
 const status = async (id: number) => (await s.db.query<{ status: string }>('select status from doors where id = $1', [id])).rows[0].status;
-const messages = async (id: number, after: number) => (await s.db.query<{ message: string }>(
-  `select message from events where client_id = $1 and event_source_id = $2 and event_code in (6003, 6004) and id > $3 order by id`, [northwind, `door-${id}`, after])).rows.map((r) => r.message);
+const messages = async (id: number, after: number) =>
+  (
+    await s.db.query<{ message: string }>(
+      `select message from events where client_id = $1 and event_source_id = $2 and event_code in (6003, 6004) and id > $3 order by id`,
+      [northwind, `door-${id}`, after],
+    )
+  ).rows.map((r) => r.message);
 const lastId = async () => Number((await s.db.query<{ id: string }>('select coalesce(max(id), 0)::text id from events')).rows[0].id);
 async function setDoor(id: number, change: Record<string, unknown>) {
   const { id: _i, clientId: _c, divisionName: _d, ...row } = (await s.call('GET', `${doorsResource.api}/${id}`, { token: admin })).body;
@@ -45,7 +56,10 @@ describe('unlock schedules', () => {
     await new Promise((r) => setTimeout(r, 300)); // the access index follows the change notice
     await s.app.unlockSchedules.tick();
     expect(await status(door)).toBe('locked');
-    expect(await messages(door, from)).toEqual(['Door unlocked at Roof Access by unlock schedule Always', 'Door locked at Roof Access by unlock schedule Never (closed)']);
+    expect(await messages(door, from)).toEqual([
+      'Door unlocked at Roof Access by unlock schedule Always',
+      'Door locked at Roof Access by unlock schedule Never (closed)',
+    ]);
     await setDoor(door, { unlockScheduleId: null });
   });
 
@@ -56,8 +70,13 @@ describe('unlock schedules', () => {
     const from = await lastId();
     await s.app.unlockSchedules.tick();
     expect(await status(door)).toBe('locked');
-    const card = (await s.db.query<{ number: string }>(`select c.number from credentials c join identities i on i.id = c.identity_id
-      where c.client_id = $1 and c.type = 'card' and c.status = 'active' and i.status = 'active' order by c.id limit 1`, [northwind])).rows[0].number;
+    const card = (
+      await s.db.query<{ number: string }>(
+        `select c.number from credentials c join identities i on i.id = c.identity_id
+      where c.client_id = $1 and c.type = 'card' and c.status = 'active' and i.status = 'active' order by c.id limit 1`,
+        [northwind],
+      )
+    ).rows[0].number;
     const swipe = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'card.granted', doorId: door, card } });
     expect(swipe.body.eventCode).toBe(5000);
     await s.app.unlockSchedules.settled();

@@ -12,7 +12,15 @@ import type { HardwarePort } from '../doors/port';
 import { localTime } from './clock';
 import { scheduleOpen } from './schedule';
 
-interface ScheduledDoor { id: number; client_id: number; name: string; schedule_id: number; first_person_in: boolean; unlocked: boolean; held: boolean }
+interface ScheduledDoor {
+  id: number;
+  client_id: number;
+  name: string;
+  schedule_id: number;
+  first_person_in: boolean;
+  unlocked: boolean;
+  held: boolean;
+}
 
 export interface UnlockScheduleClock {
   /** Unlocks and locks what the schedules call for now; answers how many doors it moved. */
@@ -25,7 +33,12 @@ export interface UnlockScheduleClock {
   stop(): void;
 }
 
-export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator: Pick<HardwarePort, 'command' | 'access'>, opts: { everyMs?: number; log?: (m: string) => void; now?: () => number } = {}): UnlockScheduleClock {
+export function createUnlockScheduleClock(
+  db: Db,
+  pipeline: Pipeline,
+  simulator: Pick<HardwarePort, 'command' | 'access'>,
+  opts: { everyMs?: number; log?: (m: string) => void; now?: () => number } = {},
+): UnlockScheduleClock {
   const everyMs = opts.everyMs ?? 5000;
   const now = opts.now ?? Date.now;
   const log = opts.log ?? (() => {});
@@ -33,11 +46,16 @@ export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator:
   let running: Promise<number> | null = null;
   const pending = new Set<Promise<unknown>>();
 
-  const doors = async (where: string, params: unknown[]) => (await db.query<ScheduledDoor>(
-    `select d.id, d.client_id, d.name, d.unlock_schedule_id as schedule_id, d.first_person_in, d.schedule_unlocked_at is not null as unlocked,
+  const doors = async (where: string, params: unknown[]) =>
+    (
+      await db.query<ScheduledDoor>(
+        `select d.id, d.client_id, d.name, d.unlock_schedule_id as schedule_id, d.first_person_in, d.schedule_unlocked_at is not null as unlocked,
             (d.mode = 'locked-down' or exists (select 1 from door_overrides o join door_override_doors x on x.override_id = o.id
                                                 where x.door_id = d.id and o.starts_at <= now() and o.ends_at > now())) as held
-       from doors d where d.unlock_schedule_id is not null and ${where} order by d.id`, params)).rows;
+       from doors d where d.unlock_schedule_id is not null and ${where} order by d.id`,
+        params,
+      )
+    ).rows;
 
   async function isOpen(d: ScheduledDoor, at: number): Promise<{ open: boolean; name: string }> {
     const index = await simulator.access.get(d.client_id);
@@ -48,9 +66,15 @@ export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator:
   }
 
   /** Claim the window's unlock (or its lock) of one door; false when another server or an earlier tick did it. */
-  const claim = async (id: number, unlock: boolean) => (await db.query(
-    unlock ? 'update doors set schedule_unlocked_at = now() where id = $1 and schedule_unlocked_at is null returning id'
-      : 'update doors set schedule_unlocked_at = null where id = $1 and schedule_unlocked_at is not null returning id', [id])).rows.length === 1;
+  const claim = async (id: number, unlock: boolean) =>
+    (
+      await db.query(
+        unlock
+          ? 'update doors set schedule_unlocked_at = now() where id = $1 and schedule_unlocked_at is null returning id'
+          : 'update doors set schedule_unlocked_at = null where id = $1 and schedule_unlocked_at is not null returning id',
+        [id],
+      )
+    ).rows.length === 1;
 
   /** First-person-in doors as of the last tick: a granted swipe elsewhere costs no query (most swipes are). */
   let firstInDoors: ReadonlySet<number> | null = null;
@@ -62,24 +86,29 @@ export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator:
     for (const d of scheduled) {
       try {
         const { open, name } = await isOpen(d, now());
-        if (open && !d.unlocked && !d.first_person_in && !d.held && await claim(d.id, true)) {
+        if (open && !d.unlocked && !d.first_person_in && !d.held && (await claim(d.id, true))) {
           await simulator.command(d.client_id, d.id, 'unlock', `unlock schedule ${name}`, { force: true });
           moved++;
-        } else if (!open && d.unlocked && await claim(d.id, false)) {
+        } else if (!open && d.unlocked && (await claim(d.id, false))) {
           if (!d.held) await simulator.command(d.client_id, d.id, 'lock', `unlock schedule ${name} (closed)`, { force: true });
           moved++;
         }
-      } catch (e) { log(`unlock schedule of door ${d.id}: ${e}`); }
+      } catch (e) {
+        log(`unlock schedule of door ${d.id}: ${e}`);
+      }
     }
     // a door whose unlock schedule was taken away while it held the door unlocked: locked again
     const { rows: dropped } = await db.query<{ id: number; client_id: number; held: boolean }>(
-      `select d.id, d.client_id, d.mode = 'locked-down' as held from doors d where d.unlock_schedule_id is null and d.schedule_unlocked_at is not null`);
+      `select d.id, d.client_id, d.mode = 'locked-down' as held from doors d where d.unlock_schedule_id is null and d.schedule_unlocked_at is not null`,
+    );
     for (const d of dropped) {
       try {
         if (!(await claim(d.id, false))) continue;
         if (!d.held) await simulator.command(d.client_id, d.id, 'lock', 'unlock schedule removed', { force: true });
         moved++;
-      } catch (e) { log(`unlock schedule of door ${d.id}: ${e}`); }
+      } catch (e) {
+        log(`unlock schedule of door ${d.id}: ${e}`);
+      }
     }
     return moved;
   }
@@ -105,14 +134,23 @@ export function createUnlockScheduleClock(db: Db, pipeline: Pipeline, simulator:
   });
 
   // one tick at a time: a slow one is not overtaken by the next
-  const guarded = (): Promise<number> => (running ??= tick().finally(() => { running = null; }));
+  const guarded = (): Promise<number> =>
+    (running ??= tick().finally(() => {
+      running = null;
+    }));
   return {
     tick: guarded,
-    async settled() { while (pending.size) await Promise.all([...pending]); },
-    doorsChanged() { firstInDoors = null; },
+    async settled() {
+      while (pending.size) await Promise.all([...pending]);
+    },
+    doorsChanged() {
+      firstInDoors = null;
+    },
     start() {
       if (timer) return;
-      timer = setInterval(() => { guarded().catch((e) => log(`unlock schedules: ${e}`)); }, everyMs);
+      timer = setInterval(() => {
+        guarded().catch((e) => log(`unlock schedules: ${e}`));
+      }, everyMs);
       (timer as { unref?: () => void }).unref?.();
     },
     stop() {

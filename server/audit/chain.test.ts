@@ -63,7 +63,10 @@ async function cli(...args: string[]): Promise<{ code: number; out: string }> {
 describe('the audit chain in the database', () => {
   it('chains ordinary writes: seq from 1, each row linked to the one before, and the server verifies it', async () => {
     for (let i = 0; i < 3; i++) await addDivision();
-    const { rows } = await s.db.query<{ seq: string; prev_hash: string | null; hash: string }>('select seq::text, prev_hash, hash from audit_log where client_id = $1 order by seq', [northwind]);
+    const { rows } = await s.db.query<{ seq: string; prev_hash: string | null; hash: string }>(
+      'select seq::text, prev_hash, hash from audit_log where client_id = $1 order by seq',
+      [northwind],
+    );
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.map((r) => Number(r.seq))).toEqual(rows.map((_, i) => i + 1));
     expect(rows[0].prev_hash).toBeNull();
@@ -84,7 +87,15 @@ describe('the audit chain in the database', () => {
   it('keeps one chain when requests and transactions write at once (on PostgreSQL: two servers and two connection pools on one database)', async () => {
     // an embedded database has one user (this server); on PostgreSQL a second server and its own pool share the database
     const db2 = PG ? await openPostgres(dbUrl) : null;
-    const app2 = db2 ? await buildServer({ db: db2, jwtSecret: 'test-secret-of-enough-length', staticDir: null, allowPrivateWebhookTargets: true, rateLimit: { max: 100_000, windowMs: 60_000 } }) : null;
+    const app2 = db2
+      ? await buildServer({
+          db: db2,
+          jwtSecret: 'test-secret-of-enough-length',
+          staticDir: null,
+          allowPrivateWebhookTargets: true,
+          rateLimit: { max: 100_000, windowMs: 60_000 },
+        })
+      : null;
     try {
       let call2 = s.call;
       if (app2) {
@@ -92,7 +103,11 @@ describe('the audit chain in the database', () => {
         const address = app2.server.address();
         const base2 = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
         call2 = async (method, path, opts = {}) => {
-          const res = await fetch(base2 + path, { method, headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' }, body: JSON.stringify(opts.body) });
+          const res = await fetch(base2 + path, {
+            method,
+            headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify(opts.body),
+          });
           return { status: res.status, body: await res.json() };
         };
       }
@@ -101,9 +116,20 @@ describe('the audit chain in the database', () => {
         ...Array.from({ length: 10 }, () => addDivision(nw, s.call)),
         ...Array.from({ length: 10 }, () => addDivision(nw, call2)),
         // and straight into the table, in transactions that each write several rows
-        ...Array.from({ length: 6 }, (_, i) => (i % 2 || !db2 ? s.db : db2).transaction(async (tx) => {
-          for (let k = 0; k < 3; k++) await insertAudit(tx, { clientId: northwind, actor: 'test', action: 'update', entity: 'probe', entityId: `${i}-${k}`, before: null, after: { k } });
-        })),
+        ...Array.from({ length: 6 }, (_, i) =>
+          (i % 2 || !db2 ? s.db : db2).transaction(async (tx) => {
+            for (let k = 0; k < 3; k++)
+              await insertAudit(tx, {
+                clientId: northwind,
+                actor: 'test',
+                action: 'update',
+                entity: 'probe',
+                entityId: `${i}-${k}`,
+                before: null,
+                after: { k },
+              });
+          }),
+        ),
       ]);
       expect(await s.count('select 1 from audit_log where client_id = $1', [northwind])).toBe(before + 20 + 18);
       const v = await s.call('GET', AUDIT_VERIFY_PATH, { token: nw });
@@ -189,7 +215,12 @@ describe('npm run audit -- verify on the real data', () => {
   let handle: Db | null = null;
   /** The database as the command line sees it: the running server's PostgreSQL, or the closed server's data dir. */
   const open = async () => (PG ? s.db : (handle = await openPglite(dataDir)));
-  const done = async () => { if (!PG) { await handle?.close(); handle = null; } };
+  const done = async () => {
+    if (!PG) {
+      await handle?.close();
+      handle = null;
+    }
+  };
   let snapshot: Snapshot = [];
   let middle: { id: number; seq: number };
 
@@ -197,8 +228,9 @@ describe('npm run audit -- verify on the real data', () => {
     if (!PG) await s.close(); // an embedded database has one user at a time
     const db = await open();
     // as jsonb text: every column exactly (a timestamp read into a Date would lose its microseconds)
-    snapshot = JSON.parse((await db.query<{ j: string }>('select coalesce(jsonb_agg(to_jsonb(a) order by id), \'[]\')::text as j from audit_log a')).rows[0].j);
-    const row = (await db.query<{ id: string; seq: string }>('select id, seq from audit_log where client_id = $1 order by seq offset 2 limit 1', [northwind])).rows[0];
+    snapshot = JSON.parse((await db.query<{ j: string }>("select coalesce(jsonb_agg(to_jsonb(a) order by id), '[]')::text as j from audit_log a")).rows[0].j);
+    const row = (await db.query<{ id: string; seq: string }>('select id, seq from audit_log where client_id = $1 order by seq offset 2 limit 1', [northwind]))
+      .rows[0];
     middle = { id: Number(row.id), seq: Number(row.seq) };
     await done();
   }, 60_000);
@@ -251,9 +283,13 @@ describe('npm run audit -- verify on the real data', () => {
   }, 60_000);
 
   it('names the signed head when records at the end were deleted', async () => {
-    const r = await tampered((db) => db.query('delete from audit_log where client_id = $1 and seq = (select max(seq) from audit_log where client_id = $1)', [northwind]));
+    const r = await tampered((db) =>
+      db.query('delete from audit_log where client_id = $1 and seq = (select max(seq) from audit_log where client_id = $1)', [northwind]),
+    );
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(new RegExp(`the signed head of client ${northwind} \\(seq \\d+, signed .*\\): the chain ends at seq \\d+; records at its end were deleted`));
+    expect(r.out).toMatch(
+      new RegExp(`the signed head of client ${northwind} \\(seq \\d+, signed .*\\): the chain ends at seq \\d+; records at its end were deleted`),
+    );
   }, 60_000);
 
   it('and the trail put back verifies again', async () => {
@@ -266,10 +302,28 @@ describe('the canonical content', () => {
   it('is written down and reproducible: the hash is SHA-256 of the text audit_canonical gives', async () => {
     const db = PG ? s.db : await openPglite(dataDir);
     try {
-      const { rows } = await db.query<{ canonical: string; hash: string }>('select audit_canonical(a) as canonical, hash from audit_log a where client_id = $1 order by seq limit 1', [northwind]);
+      const { rows } = await db.query<{ canonical: string; hash: string }>(
+        'select audit_canonical(a) as canonical, hash from audit_log a where client_id = $1 order by seq limit 1',
+        [northwind],
+      );
       const { createHash } = await import('node:crypto');
       expect(createHash('sha256').update(rows[0].canonical, 'utf8').digest('hex')).toBe(rows[0].hash);
-      expect(JSON.parse(rows[0].canonical)).toEqual(['gatehouse-audit/1', expect.any(Number), northwind, 1, null, 'admin', 'create', 'division', expect.any(String), null, expect.any(Object), expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)]);
-    } finally { if (!PG) await db.close(); }
+      expect(JSON.parse(rows[0].canonical)).toEqual([
+        'gatehouse-audit/1',
+        expect.any(Number),
+        northwind,
+        1,
+        null,
+        'admin',
+        'create',
+        'division',
+        expect.any(String),
+        null,
+        expect.any(Object),
+        expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      ]);
+    } finally {
+      if (!PG) await db.close();
+    }
   });
 });

@@ -35,8 +35,9 @@ export const sha256Hex = (text: string) => createHash('sha256').update(text, 'ut
 /** The server's Ed25519 signing key: `given` (PKCS#8 PEM, AUDIT_SIGNING_KEY) or the one kept in the database. */
 export async function auditSigningKey(db: Db, given?: string): Promise<KeyObject> {
   if (given) return createPrivateKey(given);
-  const kept = (await secret(db, SECRET_NAME)) ?? await keepSecret(db, SECRET_NAME,
-    generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  const kept =
+    (await secret(db, SECRET_NAME)) ??
+    (await keepSecret(db, SECRET_NAME, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()));
   return createPrivateKey(kept);
 }
 /** The signing key, if one was given or kept already (the command line never makes one). */
@@ -49,21 +50,36 @@ export const publicKeyPem = (key: KeyObject) => createPublicKey(key).export({ ty
 
 // ---------- signed heads ----------
 
-export interface SignedHead { clientId: number | null; seq: number; hash: string; signedAt: string; signature: string }
+export interface SignedHead {
+  clientId: number | null;
+  seq: number;
+  hash: string;
+  signedAt: string;
+  signature: string;
+}
 
 export const headMessage = (h: Omit<SignedHead, 'signature'>) => [HEAD_VERSION, h.clientId ?? 'none', h.seq, h.hash, h.signedAt].join('\n');
 export function headSignatureValid(h: SignedHead, publicKey: KeyObject | string): boolean {
-  try { return verify(null, Buffer.from(headMessage(h), 'utf8'), publicKey, Buffer.from(h.signature, 'base64')); } catch { return false; }
+  try {
+    return verify(null, Buffer.from(headMessage(h), 'utf8'), publicKey, Buffer.from(h.signature, 'base64'));
+  } catch {
+    return false;
+  }
 }
 
 type HeadRow = { client_id: number | null; seq: string | number; hash: string; signed_at: Date | string; signature: string };
 const headOf = (r: HeadRow): SignedHead => ({
-  clientId: r.client_id === null ? null : Number(r.client_id), seq: Number(r.seq), hash: r.hash,
-  signedAt: r.signed_at instanceof Date ? r.signed_at.toISOString() : new Date(r.signed_at).toISOString(), signature: r.signature,
+  clientId: r.client_id === null ? null : Number(r.client_id),
+  seq: Number(r.seq),
+  hash: r.hash,
+  signedAt: r.signed_at instanceof Date ? r.signed_at.toISOString() : new Date(r.signed_at).toISOString(),
+  signature: r.signature,
 });
 
 export async function latestHead(db: Db, clientId: number | null): Promise<SignedHead | null> {
-  const { rows } = await db.query<HeadRow>('select * from audit_heads where coalesce(client_id, -1) = $1 order by seq desc, id desc limit 1', [chainOf(clientId)]);
+  const { rows } = await db.query<HeadRow>('select * from audit_heads where coalesce(client_id, -1) = $1 order by seq desc, id desc limit 1', [
+    chainOf(clientId),
+  ]);
   return rows[0] ? headOf(rows[0]) : null;
 }
 
@@ -77,14 +93,24 @@ export async function signHeads(db: Db, key: KeyObject, scope: { clientId: numbe
     `select c.chain, a.seq::text, a.hash, (select max(h.seq)::text from audit_heads h where coalesce(h.client_id, -1) = c.chain) as signed
        from (select distinct coalesce(client_id, -1) as chain from audit_log ${scope === 'all' ? '' : 'where coalesce(client_id, -1) = $1'}) c
        join lateral (select seq, hash from audit_log where coalesce(client_id, -1) = c.chain order by seq desc limit 1) a on true`,
-    scope === 'all' ? [] : [chainOf(scope.clientId)]);
+    scope === 'all' ? [] : [chainOf(scope.clientId)],
+  );
   const out: SignedHead[] = [];
   for (const r of rows) {
     const clientId = clientOfChain(Number(r.chain));
-    if (r.signed !== null && Number(r.signed) >= Number(r.seq)) { out.push((await latestHead(db, clientId))!); continue; }
+    if (r.signed !== null && Number(r.signed) >= Number(r.seq)) {
+      out.push((await latestHead(db, clientId))!);
+      continue;
+    }
     const head = { clientId, seq: Number(r.seq), hash: r.hash, signedAt: new Date().toISOString() };
     const signature = sign(null, Buffer.from(headMessage(head), 'utf8'), key).toString('base64');
-    await db.query('insert into audit_heads (client_id, seq, hash, signed_at, signature) values ($1, $2, $3, $4, $5)', [clientId, head.seq, head.hash, head.signedAt, signature]);
+    await db.query('insert into audit_heads (client_id, seq, hash, signed_at, signature) values ($1, $2, $3, $4, $5)', [
+      clientId,
+      head.seq,
+      head.hash,
+      head.signedAt,
+      signature,
+    ]);
     out.push({ ...head, signature });
   }
   return out;
@@ -97,9 +123,12 @@ export function startHeadSigning(db: Db, key: () => Promise<KeyObject>, log: (m:
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    void key().then((k) => aloneAmongServers(db, 'audit-sign', () => signHeads(db, k, 'all')))
+    void key()
+      .then((k) => aloneAmongServers(db, 'audit-sign', () => signHeads(db, k, 'all')))
       .catch((e) => log(`audit heads: ${(e as Error).message}`))
-      .finally(() => { running = false; });
+      .finally(() => {
+        running = false;
+      });
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -108,10 +137,22 @@ export function startHeadSigning(db: Db, key: () => Promise<KeyObject>, log: (m:
 // ---------- verifying the chains in the database ----------
 
 export type ProblemKind = 'content' | 'link' | 'order' | 'missing' | 'head';
-export interface ChainProblem { clientId: number | null; seq: number | null; id: number | null; kind: ProblemKind; message: string }
-export interface VerifiedUpTo { seq: number; id: number; at: string }
+export interface ChainProblem {
+  clientId: number | null;
+  seq: number | null;
+  id: number | null;
+  kind: ProblemKind;
+  message: string;
+}
+export interface VerifiedUpTo {
+  seq: number;
+  id: number;
+  at: string;
+}
 export interface ChainReport {
-  ok: boolean; chains: number; records: number;
+  ok: boolean;
+  chains: number;
+  records: number;
   /** the single chain's last record checked (a one-client verify): where "verified up to" points */
   upTo: VerifiedUpTo | null;
   /** the single chain's latest signed head */
@@ -119,13 +160,23 @@ export interface ChainReport {
   problem: ChainProblem | null;
 }
 
-export interface LinkRecord { id: number; seq: number; prevHash: string | null; hash: string; canonical: string }
+export interface LinkRecord {
+  id: number;
+  seq: number;
+  prevHash: string | null;
+  hash: string;
+  canonical: string;
+}
 /** Checks one record against the one before it in its chain (null for the first); the problem, if any. */
 export function checkLink(clientId: number | null, r: LinkRecord, before: LinkRecord | null): ChainProblem | null {
   const named = `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq})`;
   const problem = (kind: ProblemKind, message: string): ChainProblem => ({ clientId, seq: r.seq, id: r.id, kind, message });
   const expected = before ? before.seq + 1 : 1;
-  if (r.seq > expected) return problem('missing', `${named}: ${r.seq - expected === 1 ? `record seq ${expected} is` : `records seq ${expected}–${r.seq - 1} are`} missing before it`);
+  if (r.seq > expected)
+    return problem(
+      'missing',
+      `${named}: ${r.seq - expected === 1 ? `record seq ${expected} is` : `records seq ${expected}–${r.seq - 1} are`} missing before it`,
+    );
   if (r.seq !== expected) return problem('order', `${named}: out of order (seq ${expected} expected)`);
   if (before && r.id <= before.id) return problem('order', `${named}: out of order (its id is not after record ${before.id}, seq ${before.seq})`);
   if (sha256Hex(r.canonical) !== r.hash) return problem('content', `${named}: its content does not match its hash (changed after it was written)`);
@@ -133,19 +184,28 @@ export function checkLink(clientId: number | null, r: LinkRecord, before: LinkRe
   return null;
 }
 /** The signed head against the chain as read: its signature, and that the chain holds its record unchanged. */
-export function checkHead(clientId: number | null, head: SignedHead, last: LinkRecord | null, atHead: LinkRecord | null, publicKey: KeyObject | string | null): ChainProblem | null {
+export function checkHead(
+  clientId: number | null,
+  head: SignedHead,
+  last: LinkRecord | null,
+  atHead: LinkRecord | null,
+  publicKey: KeyObject | string | null,
+): ChainProblem | null {
   const named = `the signed head of client ${clientId ?? 'none'} (seq ${head.seq}, signed ${head.signedAt})`;
   const problem = (message: string): ChainProblem => ({ clientId, seq: head.seq, id: atHead?.id ?? null, kind: 'head', message });
   if (publicKey && !headSignatureValid(head, publicKey)) return problem(`${named}: its signature is not valid for this key`);
-  if (!last || last.seq < head.seq) return { ...problem(`${named}: the chain ends at seq ${last?.seq ?? 0}; records at its end were deleted`), kind: 'missing' };
-  if (!atHead || atHead.hash !== head.hash) return problem(`${named}: the record at seq ${head.seq}${atHead ? ` (id ${atHead.id})` : ''} is not the one signed`);
+  if (!last || last.seq < head.seq)
+    return { ...problem(`${named}: the chain ends at seq ${last?.seq ?? 0}; records at its end were deleted`), kind: 'missing' };
+  if (!atHead || atHead.hash !== head.hash)
+    return problem(`${named}: the record at seq ${head.seq}${atHead ? ` (id ${atHead.id})` : ''} is not the one signed`);
   return null;
 }
 
 const PAGE = 5000;
 type ChainRow = { id: string | number; seq: string | number; prev_hash: string | null; hash: string; canonical: string; at: string };
 /** The rows of one chain, by the indexes there are: (client_id, id) and, for rows of no client, (id) where client_id is null. */
-const inChain = (clientId: number | null, from: number) => (clientId === null ? { where: 'client_id is null and id > $1', params: [from] } : { where: 'client_id = $1 and id > $2', params: [clientId, from] });
+const inChain = (clientId: number | null, from: number) =>
+  clientId === null ? { where: 'client_id is null and id > $1', params: [from] } : { where: 'client_id = $1 and id > $2', params: [clientId, from] };
 
 /**
  * Walks the chains of `scope` in the database (the client's chain, or every chain) in the order the rows were written
@@ -153,12 +213,14 @@ const inChain = (clientId: number | null, from: number) => (clientId === null ? 
  * link that is not the hash before it, or a signed head the chain no longer holds.
  */
 export async function verifyChains(db: Db, publicKey: KeyObject | string | null, scope: { clientId: number | null } | 'all'): Promise<ChainReport> {
-  const chains = scope === 'all'
-    ? (await db.query<{ chain: number }>('select distinct coalesce(client_id, -1) as chain from audit_log order by 1')).rows.map((r) => Number(r.chain))
-    : [chainOf(scope.clientId)];
+  const chains =
+    scope === 'all'
+      ? (await db.query<{ chain: number }>('select distinct coalesce(client_id, -1) as chain from audit_log order by 1')).rows.map((r) => Number(r.chain))
+      : [chainOf(scope.clientId)];
   if (scope === 'all') {
     // a chain whose every record was deleted still has its signed heads
-    for (const r of (await db.query<{ chain: number }>('select distinct coalesce(client_id, -1) as chain from audit_heads')).rows) if (!chains.includes(Number(r.chain))) chains.push(Number(r.chain));
+    for (const r of (await db.query<{ chain: number }>('select distinct coalesce(client_id, -1) as chain from audit_heads')).rows)
+      if (!chains.includes(Number(r.chain))) chains.push(Number(r.chain));
   }
   let records = 0;
   let upTo: VerifiedUpTo | null = null;
@@ -173,7 +235,9 @@ export async function verifyChains(db: Db, publicKey: KeyObject | string | null,
       const q = inChain(clientId, after);
       const { rows } = await db.query<ChainRow>(
         `select id, seq, prev_hash, hash, audit_canonical(a) as canonical, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at
-           from audit_log a where ${q.where} order by id limit ${PAGE}`, q.params);
+           from audit_log a where ${q.where} order by id limit ${PAGE}`,
+        q.params,
+      );
       for (const row of rows) {
         const r: LinkRecord = { id: Number(row.id), seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash, canonical: row.canonical };
         let problem = checkLink(clientId, r, before);
@@ -181,7 +245,12 @@ export async function verifyChains(db: Db, publicKey: KeyObject | string | null,
           // a seq skipped here may be further on (records moved) rather than gone
           const expected = (before?.seq ?? 0) + 1;
           const { rows: at } = await db.query<{ id: string }>('select id from audit_log where coalesce(client_id, -1) = $1 and seq = $2', [chain, expected]);
-          if (at[0]) problem = { ...problem, kind: 'order', message: `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq}): out of order (seq ${expected} expected; that is record ${at[0].id}, written after it)` };
+          if (at[0])
+            problem = {
+              ...problem,
+              kind: 'order',
+              message: `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq}): out of order (seq ${expected} expected; that is record ${at[0].id}, written after it)`,
+            };
         }
         if (problem) return { ok: false, chains: chains.length, records, upTo, head, problem };
         records++;
@@ -207,29 +276,78 @@ export async function verifyChains(db: Db, publicKey: KeyObject | string | null,
 //   { seq, id, at, actor, action, entity, entityId, before, after, prevHash, hash, canonical }
 // canonical is the canonical content the hash is over; the readable fields must say the same.
 
-export interface ExportHeader { format: string; clientId: number | null; exportedAt: string; records: number; publicKey: string; head: SignedHead | null }
+export interface ExportHeader {
+  format: string;
+  clientId: number | null;
+  exportedAt: string;
+  records: number;
+  publicKey: string;
+  head: SignedHead | null;
+}
 export interface ExportRecord {
-  seq: number; id: number; at: string; actor: string; action: string; entity: string; entityId: string | null;
-  before: unknown; after: unknown; prevHash: string | null; hash: string; canonical: string;
+  seq: number;
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
+  prevHash: string | null;
+  hash: string;
+  canonical: string;
 }
 
 /** The export of one client's chain, up to its head (signed now if it moved), as lines of NDJSON. */
 export async function* exportChain(db: Db, key: KeyObject, clientId: number | null): AsyncGenerator<string> {
   const [head] = await signHeads(db, key, { clientId });
   const end = head?.seq ?? 0;
-  const header: ExportHeader = { format: EXPORT_FORMAT, clientId, exportedAt: new Date().toISOString(), records: end, publicKey: publicKeyPem(key), head: head ?? null };
+  const header: ExportHeader = {
+    format: EXPORT_FORMAT,
+    clientId,
+    exportedAt: new Date().toISOString(),
+    records: end,
+    publicKey: publicKeyPem(key),
+    head: head ?? null,
+  };
   yield JSON.stringify(header) + '\n';
   for (let after = 0; after < end;) {
-    const { rows } = await db.query<{ seq: string; id: string; at: string; actor: string; action: string; entity: string; entity_id: string | null; before: unknown; after: unknown; prev_hash: string | null; hash: string; canonical: string }>(
+    const { rows } = await db.query<{
+      seq: string;
+      id: string;
+      at: string;
+      actor: string;
+      action: string;
+      entity: string;
+      entity_id: string | null;
+      before: unknown;
+      after: unknown;
+      prev_hash: string | null;
+      hash: string;
+      canonical: string;
+    }>(
       `select seq, id, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, actor, action, entity, entity_id, before, after, prev_hash, hash,
          audit_canonical(a) as canonical
-         from audit_log a where coalesce(client_id, -1) = $1 and seq > $2 and seq <= $3 order by seq limit ${PAGE}`, [chainOf(clientId), after, end]);
+         from audit_log a where coalesce(client_id, -1) = $1 and seq > $2 and seq <= $3 order by seq limit ${PAGE}`,
+      [chainOf(clientId), after, end],
+    );
     if (!rows.length) break;
     let text = '';
     for (const r of rows) {
       const rec: ExportRecord = {
-        seq: Number(r.seq), id: Number(r.id), at: r.at, actor: r.actor, action: r.action, entity: r.entity, entityId: r.entity_id,
-        before: r.before, after: r.after, prevHash: r.prev_hash, hash: r.hash, canonical: r.canonical,
+        seq: Number(r.seq),
+        id: Number(r.id),
+        at: r.at,
+        actor: r.actor,
+        action: r.action,
+        entity: r.entity,
+        entityId: r.entity_id,
+        before: r.before,
+        after: r.after,
+        prevHash: r.prev_hash,
+        hash: r.hash,
+        canonical: r.canonical,
       };
       text += JSON.stringify(rec) + '\n';
     }
@@ -238,7 +356,12 @@ export async function* exportChain(db: Db, key: KeyObject, clientId: number | nu
   }
 }
 
-export interface ExportReport { ok: boolean; records: number; head: SignedHead | null; problem: (ChainProblem & { line: number | null }) | null }
+export interface ExportReport {
+  ok: boolean;
+  records: number;
+  head: SignedHead | null;
+  problem: (ChainProblem & { line: number | null }) | null;
+}
 
 /**
  * Checks an export offline with the public key alone: the header, every record's hash, content and link, that the
@@ -246,44 +369,145 @@ export interface ExportReport { ok: boolean; records: number; head: SignedHead |
  */
 export function verifyExport(text: string, publicKey: KeyObject | string): ExportReport {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const fail = (line: number | null, p: Omit<ChainProblem, 'clientId'> & { clientId?: number | null }, records: number, head: SignedHead | null): ExportReport =>
-    ({ ok: false, records, head, problem: { clientId: p.clientId ?? null, seq: p.seq, id: p.id, kind: p.kind, message: p.message, line } });
+  const fail = (
+    line: number | null,
+    p: Omit<ChainProblem, 'clientId'> & { clientId?: number | null },
+    records: number,
+    head: SignedHead | null,
+  ): ExportReport => ({ ok: false, records, head, problem: { clientId: p.clientId ?? null, seq: p.seq, id: p.id, kind: p.kind, message: p.message, line } });
   let header: ExportHeader;
-  try { header = JSON.parse(lines[0] ?? ''); } catch { return fail(1, { seq: null, id: null, kind: 'content', message: 'line 1: not a gatehouse audit export (no JSON header)' }, 0, null); }
+  try {
+    header = JSON.parse(lines[0] ?? '');
+  } catch {
+    return fail(1, { seq: null, id: null, kind: 'content', message: 'line 1: not a gatehouse audit export (no JSON header)' }, 0, null);
+  }
   if (header?.format !== EXPORT_FORMAT) return fail(1, { seq: null, id: null, kind: 'content', message: `line 1: not a ${EXPORT_FORMAT} file` }, 0, null);
   const clientId = header.clientId ?? null;
   const head = header.head ?? null;
-  if (head && (head.clientId ?? null) !== clientId) return fail(1, { clientId, seq: head.seq, id: null, kind: 'head', message: 'line 1: the signed head is of another client' }, 0, head);
-  if (head && !headSignatureValid(head, publicKey)) return fail(1, { clientId, seq: head.seq, id: null, kind: 'head', message: `line 1: the signed head (seq ${head.seq}, signed ${head.signedAt}) has no valid signature for this key` }, 0, head);
+  if (head && (head.clientId ?? null) !== clientId)
+    return fail(1, { clientId, seq: head.seq, id: null, kind: 'head', message: 'line 1: the signed head is of another client' }, 0, head);
+  if (head && !headSignatureValid(head, publicKey))
+    return fail(
+      1,
+      {
+        clientId,
+        seq: head.seq,
+        id: null,
+        kind: 'head',
+        message: `line 1: the signed head (seq ${head.seq}, signed ${head.signedAt}) has no valid signature for this key`,
+      },
+      0,
+      head,
+    );
   let before: LinkRecord | null = null;
   let records = 0;
   for (let i = 1; i < lines.length; i++) {
     let rec: ExportRecord;
-    try { rec = JSON.parse(lines[i]); } catch { return fail(i + 1, { clientId, seq: null, id: null, kind: 'content', message: `line ${i + 1}: not JSON` }, records, head); }
-    const r: LinkRecord = { id: Number(rec.id), seq: Number(rec.seq), prevHash: rec.prevHash ?? null, hash: String(rec.hash), canonical: String(rec.canonical) };
+    try {
+      rec = JSON.parse(lines[i]);
+    } catch {
+      return fail(i + 1, { clientId, seq: null, id: null, kind: 'content', message: `line ${i + 1}: not JSON` }, records, head);
+    }
+    const r: LinkRecord = {
+      id: Number(rec.id),
+      seq: Number(rec.seq),
+      prevHash: rec.prevHash ?? null,
+      hash: String(rec.hash),
+      canonical: String(rec.canonical),
+    };
     let problem = checkLink(clientId, r, before);
     if (problem?.kind === 'missing') {
       // a seq skipped here may be further on (lines moved) rather than gone
       const expected = (before?.seq ?? 0) + 1;
-      const later = lines.slice(i + 1).findIndex((l) => { try { return Number(JSON.parse(l).seq) === expected; } catch { return false; } });
-      if (later >= 0) problem = { ...problem, kind: 'order', message: `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq}): out of order (seq ${expected} expected; it is on line ${i + 2 + later})` };
+      const later = lines.slice(i + 1).findIndex((l) => {
+        try {
+          return Number(JSON.parse(l).seq) === expected;
+        } catch {
+          return false;
+        }
+      });
+      if (later >= 0)
+        problem = {
+          ...problem,
+          kind: 'order',
+          message: `record ${r.id} (client ${clientId ?? 'none'}, seq ${r.seq}): out of order (seq ${expected} expected; it is on line ${i + 2 + later})`,
+        };
     }
     if (problem) return fail(i + 1, { ...problem, message: `line ${i + 1}: ${problem.message}` }, records, head);
     let said: unknown;
-    try { said = JSON.parse(r.canonical); } catch { said = null; }
-    const shown = [CANONICAL_VERSION, r.id, clientId, r.seq, r.prevHash, rec.actor, rec.action, rec.entity, rec.entityId ?? null, rec.before ?? null, rec.after ?? null, rec.at];
-    if (!isDeepStrictEqual(said, shown)) return fail(i + 1, { clientId, seq: r.seq, id: r.id, kind: 'content', message: `line ${i + 1}: record ${r.id} (seq ${r.seq}): its fields do not say what its hashed content says` }, records, head);
+    try {
+      said = JSON.parse(r.canonical);
+    } catch {
+      said = null;
+    }
+    const shown = [
+      CANONICAL_VERSION,
+      r.id,
+      clientId,
+      r.seq,
+      r.prevHash,
+      rec.actor,
+      rec.action,
+      rec.entity,
+      rec.entityId ?? null,
+      rec.before ?? null,
+      rec.after ?? null,
+      rec.at,
+    ];
+    if (!isDeepStrictEqual(said, shown))
+      return fail(
+        i + 1,
+        {
+          clientId,
+          seq: r.seq,
+          id: r.id,
+          kind: 'content',
+          message: `line ${i + 1}: record ${r.id} (seq ${r.seq}): its fields do not say what its hashed content says`,
+        },
+        records,
+        head,
+      );
     before = r;
     records++;
-    if (head && r.seq > head.seq) return fail(i + 1, { clientId, seq: r.seq, id: r.id, kind: 'order', message: `line ${i + 1}: record ${r.id} (seq ${r.seq}) is past the signed head (seq ${head.seq})` }, records, head);
+    if (head && r.seq > head.seq)
+      return fail(
+        i + 1,
+        { clientId, seq: r.seq, id: r.id, kind: 'order', message: `line ${i + 1}: record ${r.id} (seq ${r.seq}) is past the signed head (seq ${head.seq})` },
+        records,
+        head,
+      );
   }
   if (head) {
     const last = before;
-    if (!last || last.seq < head.seq) return fail(null, { clientId, seq: head.seq, id: null, kind: 'missing', message: `the export ends at seq ${last?.seq ?? 0} but the signed head is seq ${head.seq}: records at its end are missing` }, records, head);
-    if (last.hash !== head.hash) return fail(null, { clientId, seq: head.seq, id: last.id, kind: 'head', message: `record ${last.id} (seq ${last.seq}) is not the record the head signed` }, records, head);
+    if (!last || last.seq < head.seq)
+      return fail(
+        null,
+        {
+          clientId,
+          seq: head.seq,
+          id: null,
+          kind: 'missing',
+          message: `the export ends at seq ${last?.seq ?? 0} but the signed head is seq ${head.seq}: records at its end are missing`,
+        },
+        records,
+        head,
+      );
+    if (last.hash !== head.hash)
+      return fail(
+        null,
+        { clientId, seq: head.seq, id: last.id, kind: 'head', message: `record ${last.id} (seq ${last.seq}) is not the record the head signed` },
+        records,
+        head,
+      );
   } else if (records > 0) {
     return fail(null, { clientId, seq: null, id: null, kind: 'head', message: 'the export has records but no signed head' }, records, head);
   }
-  if (records !== header.records) return fail(null, { clientId, seq: null, id: null, kind: 'missing', message: `the header says ${header.records} records, the file holds ${records}` }, records, head);
+  if (records !== header.records)
+    return fail(
+      null,
+      { clientId, seq: null, id: null, kind: 'missing', message: `the header says ${header.records} records, the file holds ${records}` },
+      records,
+      head,
+    );
   return { ok: true, records, head, problem: null };
 }

@@ -18,10 +18,18 @@ export const AUDIT_PUBLIC_KEY_PATH = `${API.audit}/public-key`;
 export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs }: { db: Db; signEveryMs?: number }) {
   let key: Promise<KeyObject> | null = null;
   // kept like the JWT secret: AUDIT_SIGNING_KEY, else generated once and kept in the database
-  const signingKey = () => (key ??= auditSigningKey(db, process.env.AUDIT_SIGNING_KEY || undefined).catch((e) => { key = null; throw e; }));
+  const signingKey = () =>
+    (key ??= auditSigningKey(db, process.env.AUDIT_SIGNING_KEY || undefined).catch((e) => {
+      key = null;
+      throw e;
+    }));
   let stop = () => {};
-  app.addHook('onReady', async () => { stop = startHeadSigning(db, signingKey, (m) => app.log.warn(m), signEveryMs); });
-  app.addHook('preClose', async () => { stop(); });
+  app.addHook('onReady', async () => {
+    stop = startHeadSigning(db, signingKey, (m) => app.log.warn(m), signEveryMs);
+  });
+  app.addHook('preClose', async () => {
+    stop();
+  });
 
   app.get(AUDIT_PUBLIC_KEY_PATH, { config: { open: true } }, async () => ({ algorithm: 'Ed25519', publicKey: publicKeyPem(await signingKey()) }));
 
@@ -36,7 +44,8 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs }: { db
     // the export is itself in the trail, and in the file (its head is signed after it)
     await audit(db, req, { clientId, action: 'export', entity: 'audit', entityId: null, before: null, after: null });
     const day = new Date().toISOString().slice(0, 10);
-    reply.header('content-type', 'application/x-ndjson; charset=utf-8')
+    reply
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="audit-client-${clientId}-${day}.ndjson"`);
     return reply.send(Readable.from(exportChain(db, k, clientId), { objectMode: true, highWaterMark: 1 }));
   });

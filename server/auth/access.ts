@@ -20,7 +20,11 @@ export function subtree(divisions: readonly DivisionRow[], root: number | null):
   const out = new Set<number>([root]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const d of divisions) if (d.parent_id !== null && out.has(d.parent_id) && !out.has(d.id)) { out.add(d.id); grew = true; }
+    for (const d of divisions)
+      if (d.parent_id !== null && out.has(d.parent_id) && !out.has(d.id)) {
+        out.add(d.id);
+        grew = true;
+      }
   }
   return [...out].sort((a, b) => a - b);
 }

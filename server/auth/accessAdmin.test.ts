@@ -20,7 +20,9 @@ beforeAll(async () => {
   hb = await s.login('harbour');
   divisions = (await s.db.query<any>('select id, name, parent_id "parentId" from divisions where client_id = $1 order by id', [northwind])).rows;
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const division = (name: string) => divisions.find((d) => d.name === name)!.id;
 let n = 0;
@@ -37,7 +39,9 @@ async function operator(token = nw) {
 
 describe('roles per client', () => {
   it('gives every client its own copy of the demo roles, and a new client its own too', async () => {
-    const { rows } = await s.db.query<{ client_id: number; n: string }>(`select client_id, count(*)::text n from roles where code = 'administrator' group by client_id`);
+    const { rows } = await s.db.query<{ client_id: number; n: string }>(
+      `select client_id, count(*)::text n from roles where code = 'administrator' group by client_id`,
+    );
     expect(rows.length).toBeGreaterThanOrEqual(2);
     const nwRoles = (await s.call('GET', `${API.roles}?size=100`, { token: nw })).body.items.map((r: any) => r.code);
     expect(nwRoles).toEqual(expect.arrayContaining(['administrator', 'security-operator', 'receptionist']));
@@ -54,24 +58,44 @@ describe('roles per client', () => {
 
   it('assigns privileges per division, audited, and answers them back', async () => {
     const id = await role();
-    const body = { privileges: [{ code: '0.3.1.0', divisionId: division('Security') }, { code: '0.1', divisionId: null }] };
+    const body = {
+      privileges: [
+        { code: '0.3.1.0', divisionId: division('Security') },
+        { code: '0.1', divisionId: null },
+      ],
+    };
     const r = await s.call('POST', `${API.roles}/${id}/assign-privileges`, { token: nw, body });
     expect(r.status).toBe(200);
     expect(r.body.privilegeCount).toBe(2);
     const back = await s.call('GET', `${API.roles}/${id}/privileges`, { token: nw });
-    expect(back.body.privileges).toEqual([{ code: '0.1', divisionId: null }, { code: '0.3.1.0', divisionId: division('Security') }]);
-    const audit = await s.db.query<any>(`select before, after from audit_log where entity = 'role' and action = 'assign-privileges' and entity_id = $1`, [String(id)]);
+    expect(back.body.privileges).toEqual([
+      { code: '0.1', divisionId: null },
+      { code: '0.3.1.0', divisionId: division('Security') },
+    ]);
+    const audit = await s.db.query<any>(`select before, after from audit_log where entity = 'role' and action = 'assign-privileges' and entity_id = $1`, [
+      String(id),
+    ]);
     expect(audit.rows).toHaveLength(1);
     expect(audit.rows[0].before.privileges).toEqual([]);
     expect(audit.rows[0].after.privileges).toHaveLength(2);
   });
 
-  it('refuses unknown codes, platform privileges and another client\'s divisions, naming the field, and changes nothing', async () => {
+  it("refuses unknown codes, platform privileges and another client's divisions, naming the field, and changes nothing", async () => {
     const id = await role();
-    const harbourDivision = (await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' limit 1`)).rows[0].id;
-    const r = await s.call('POST', `${API.roles}/${id}/assign-privileges`, { token: nw, body: { privileges: [
-      { code: '0.3.1.0', divisionId: null }, { code: '7.7.7', divisionId: null }, { code: '9.2.1', divisionId: null }, { code: '0.1', divisionId: harbourDivision },
-    ] } });
+    const harbourDivision = (
+      await s.db.query<{ id: number }>(`select d.id from divisions d join clients c on c.id = d.client_id where c.code = 'HARBOUR' limit 1`)
+    ).rows[0].id;
+    const r = await s.call('POST', `${API.roles}/${id}/assign-privileges`, {
+      token: nw,
+      body: {
+        privileges: [
+          { code: '0.3.1.0', divisionId: null },
+          { code: '7.7.7', divisionId: null },
+          { code: '9.2.1', divisionId: null },
+          { code: '0.1', divisionId: harbourDivision },
+        ],
+      },
+    });
     expect(r.status).toBe(400);
     expect(r.body.violations.map((v: any) => v.field)).toEqual(['privileges.1.code', 'privileges.2.code', 'privileges.3.divisionId']);
     expect(r.body.violations[1].message).toMatch(/platform/);
@@ -94,15 +118,31 @@ describe('roles per client', () => {
 describe('operator groups', () => {
   it("gives every member the group's roles in the group's division, reaching them on their next request", async () => {
     const id = await role();
-    await s.call('POST', `${API.roles}/${id}/assign-privileges`, { token: nw, body: { privileges: [{ code: '0.3.1.0', divisionId: null }, { code: '0.1', divisionId: null }] } });
+    await s.call('POST', `${API.roles}/${id}/assign-privileges`, {
+      token: nw,
+      body: {
+        privileges: [
+          { code: '0.3.1.0', divisionId: null },
+          { code: '0.1', divisionId: null },
+        ],
+      },
+    });
     const op = await operator();
     const token = await s.login(op.username, PASSWORD);
     expect((await s.call('GET', `${API.identities}?size=1`, { token })).status).toBe(403);
-    const g = await s.call('POST', API.operatorGroups, { token: nw, body: { name: `Group ${++n}`, members: [op.id], grants: [{ roleId: id, divisionId: division('Security') }] } });
+    const g = await s.call('POST', API.operatorGroups, {
+      token: nw,
+      body: { name: `Group ${++n}`, members: [op.id], grants: [{ roleId: id, divisionId: division('Security') }] },
+    });
     expect(g.status).toBe(201);
     const list = await s.call('GET', `${API.identities}?size=500`, { token });
     expect(list.status).toBe(200);
-    const allowed = (await s.db.query<{ id: number }>(`with recursive t as (select id from divisions where id = $1 union select d.id from divisions d join t on d.parent_id = t.id) select id from t`, [division('Security')])).rows.map((r) => r.id);
+    const allowed = (
+      await s.db.query<{ id: number }>(
+        `with recursive t as (select id from divisions where id = $1 union select d.id from divisions d join t on d.parent_id = t.id) select id from t`,
+        [division('Security')],
+      )
+    ).rows.map((r) => r.id);
     expect(list.body.items.length).toBeGreaterThan(0);
     expect(list.body.items.every((x: any) => allowed.includes(x.divisionId))).toBe(true);
     // the privilege taken away: the next request is refused
@@ -113,7 +153,10 @@ describe('operator groups', () => {
   it("refuses another client's role or division in a group's grants, and another client's operator as member", async () => {
     const hbRole = (await s.call('GET', `${API.roles}?size=1`, { token: hb })).body.items[0].id;
     const hbOp = await operator(hb);
-    const r = await s.call('POST', API.operatorGroups, { token: nw, body: { name: `Group ${++n}`, members: [hbOp.id], grants: [{ roleId: hbRole, divisionId: null }] } });
+    const r = await s.call('POST', API.operatorGroups, {
+      token: nw,
+      body: { name: `Group ${++n}`, members: [hbOp.id], grants: [{ roleId: hbRole, divisionId: null }] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.violations.map((v: any) => v.field).sort()).toEqual(['grants.0.roleId', 'members']);
   });
@@ -127,7 +170,9 @@ describe('operators', () => {
     const taken = await s.call('POST', API.operators, { token: nw, body: { username: 'admin', name: 'Dup', password: PASSWORD } });
     expect(taken.body.violations.map((v: any) => v.field)).toEqual(['username']);
     const op = await operator();
-    expect((await s.db.query(`select 1 from audit_log where entity = 'operator' and action = 'create' and entity_id = $1`, [String(op.id)])).rows).toHaveLength(1);
+    expect((await s.db.query(`select 1 from audit_log where entity = 'operator' and action = 'create' and entity_id = $1`, [String(op.id)])).rows).toHaveLength(
+      1,
+    );
     expect((await s.call('POST', `${API.operators}/${op.id}/disable`, { token: hb })).status).toBe(404);
     expect((await s.call('POST', `${API.operators}/${op.id}/reset-password`, { token: hb, body: { password: PASSWORD } })).status).toBe(404);
     expect((await s.call('GET', API.operators, { token: hb })).body.items.some((x: any) => x.id === op.id)).toBe(false);
@@ -151,7 +196,16 @@ describe('operator settings', () => {
   it('are validated and audited, and the server enforces them: password policy, history, lockout, session lifetime', async () => {
     const bad = await s.call('PUT', API.operatorSettings, { token: nw, body: { passwordMinLength: 2 } });
     expect(bad.status).toBe(400);
-    const settings = { passwordMinLength: 12, passwordClasses: 4, passwordHistory: 2, passwordExpiryDays: 0, lockoutAttempts: 2, lockoutMinutes: 30, sessionLifetimeMinutes: 60, idleTimeoutMinutes: 0 };
+    const settings = {
+      passwordMinLength: 12,
+      passwordClasses: 4,
+      passwordHistory: 2,
+      passwordExpiryDays: 0,
+      lockoutAttempts: 2,
+      lockoutMinutes: 30,
+      sessionLifetimeMinutes: 60,
+      idleTimeoutMinutes: 0,
+    };
     expect((await s.call('PUT', API.operatorSettings, { token: nw, body: settings })).status).toBe(200);
     expect((await s.call('GET', API.operatorSettings, { token: nw })).body).toEqual(settings);
     expect((await s.call('GET', API.operatorSettings, { token: hb })).body.passwordMinLength).not.toBe(12);
@@ -162,7 +216,9 @@ describe('operator settings', () => {
     expect(short.body.violations[0]).toMatchObject({ field: 'password' });
     const op = (await s.call('POST', API.operators, { token: nw, body: { username: `op${++n}`, name: 'Y', password: 'Longer-pass-12' } })).body;
     // history: the current password is refused as the new one
-    const same = await s.call('POST', '/event/manage/identity/change-password', { body: { username: op.username, oldPassword: 'Longer-pass-12', newPassword: 'Longer-pass-12' } });
+    const same = await s.call('POST', '/event/manage/identity/change-password', {
+      body: { username: op.username, oldPassword: 'Longer-pass-12', newPassword: 'Longer-pass-12' },
+    });
     expect(same.body.violations).toEqual([{ field: 'newPassword', message: 'must not be one of your last 2 passwords' }]);
     // session lifetime: the token lives 60 minutes
     const signIn = await s.call('POST', '/idp/1.0/login', { body: { username: op.username, password: 'Longer-pass-12' } });
@@ -175,6 +231,9 @@ describe('operator settings', () => {
     await s.db.query(`update sessions set started_at = now() - interval '2 hours' where user_id = $1`, [op.id]);
     await s.db.query('update auth_epoch set epoch = epoch + 1');
     expect((await s.call('GET', '/idp/1.0/me', { token: signIn.body.token })).status).toBe(401);
-    await s.call('PUT', API.operatorSettings, { token: nw, body: { ...settings, passwordMinLength: 8, passwordClasses: 3, passwordHistory: 0, lockoutAttempts: 5, sessionLifetimeMinutes: 480 } });
+    await s.call('PUT', API.operatorSettings, {
+      token: nw,
+      body: { ...settings, passwordMinLength: 8, passwordClasses: 3, passwordHistory: 0, lockoutAttempts: 5, sessionLifetimeMinutes: 480 },
+    });
   });
 });

@@ -17,10 +17,23 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const PASSWORD = 'A long enough password 1!';
 let harbour: string; // harbour, in Harbour Health
 let adminHarbour: string; // the platform operator, in Harbour Health
-let ids: { harbour: number; northwind: number; admin: number; shared: number; local: number; sharedService: number; sharedServiceUser: number; hq: { harbour: number; northwind: number } };
+let ids: {
+  harbour: number;
+  northwind: number;
+  admin: number;
+  shared: number;
+  local: number;
+  sharedService: number;
+  sharedServiceUser: number;
+  hq: { harbour: number; northwind: number };
+};
 let clientless: number[] = []; // sessions opened before a client was chosen (they work in every client of the account)
 
-type RouteRow = { method: string; url: string; config?: { touches?: Touches; open?: boolean; privileges?: string[]; accounts?: (db: any, req: FastifyRequest) => Promise<number[]> } };
+type RouteRow = {
+  method: string;
+  url: string;
+  config?: { touches?: Touches; open?: boolean; privileges?: string[]; accounts?: (db: any, req: FastifyRequest) => Promise<number[]> };
+};
 const routes = (): RouteRow[] => (s.app.routes as RouteRow[]).filter((r) => MUTATING.has(r.method) && r.url !== '/*');
 
 const one = async <T>(sql: string, params: unknown[] = []) => (await s.db.query<T>(sql, params)).rows[0];
@@ -44,7 +57,11 @@ async function everything(): Promise<string> {
   const { rows: tables } = await s.db.query<{ table_name: string; has_updated: boolean }>(`select t.table_name,
       exists (select 1 from information_schema.columns c where c.table_name = t.table_name and c.column_name = 'updated_at') has_updated
     from information_schema.tables t where t.table_schema = 'public' and t.table_type = 'BASE TABLE' and t.table_name not in ('health_probe') order by t.table_name`);
-  const { rows } = await s.db.query(tables.map((t) => `select '${t.table_name}' t, count(*)::text n, ${t.has_updated ? 'max(updated_at)::text' : "''"} u from "${t.table_name}"`).join(' union all '));
+  const { rows } = await s.db.query(
+    tables
+      .map((t) => `select '${t.table_name}' t, count(*)::text n, ${t.has_updated ? 'max(updated_at)::text' : "''"} u from "${t.table_name}"`)
+      .join(' union all '),
+  );
   return JSON.stringify(rows);
 }
 
@@ -66,7 +83,8 @@ beforeAll(async () => {
   harbour = await s.loginTo('harbour', 'HARBOUR');
   adminHarbour = await s.loginTo('admin', 'HARBOUR');
   const client = async (code: string) => Number((await one<{ id: number }>('select id from clients where code = $1', [code]))!.id);
-  const hq = async (c: number) => Number((await one<{ id: number }>('select id from divisions where client_id = $1 and parent_id is null order by id limit 1', [c]))!.id);
+  const hq = async (c: number) =>
+    Number((await one<{ id: number }>('select id from divisions where client_id = $1 and parent_id is null order by id limit 1', [c]))!.id);
   const [h, n] = [await client('HARBOUR'), await client('NORTHWIND')];
   const user = async (u: string) => Number((await one<{ id: number }>('select id from users where username = $1', [u]))!.id);
 
@@ -74,24 +92,44 @@ beforeAll(async () => {
   const local = await s.call('POST', API.operators, { token: harbour, body: { username: 'harbour.local', name: 'Lee Local', password: PASSWORD } });
   const shared = await s.call('POST', API.operators, { token: adminHarbour, body: { username: 'both.clients', name: 'Bo Both', password: PASSWORD } });
   expect([local.status, shared.status]).toEqual([201, 201]);
-  await s.db.query(`insert into user_grants (user_id, role_code, client_id, division_id) values ($1, 'security-operator', $2, $3), ($1, 'security-operator', $4, $5)`,
-    [shared.body.id, n, await hq(n), h, await hq(h)]);
+  await s.db.query(
+    `insert into user_grants (user_id, role_code, client_id, division_id) values ($1, 'security-operator', $2, $3), ($1, 'security-operator', $4, $5)`,
+    [shared.body.id, n, await hq(n), h, await hq(h)],
+  );
   // a service account of Harbour whose user was granted a role in Northwind as well
   const sa = await s.call('POST', serviceAccountsResource.api, { token: harbour, body: { name: 'Shared integration', role: 'integration' } });
   expect(sa.status, JSON.stringify(sa.body)).toBe(201);
   const saUser = Number((await one<{ user_id: number }>('select user_id from service_accounts where id = $1', [sa.body.id]))!.user_id);
   await s.db.query(`insert into user_grants (user_id, role_code, client_id) values ($1, 'integration', $2)`, [saUser, n]);
 
-  ids = { harbour: h, northwind: n, admin: await user('admin'), shared: shared.body.id, local: local.body.id, sharedService: sa.body.id, sharedServiceUser: saUser, hq: { harbour: await hq(h), northwind: await hq(n) } };
+  ids = {
+    harbour: h,
+    northwind: n,
+    admin: await user('admin'),
+    shared: shared.body.id,
+    local: local.body.id,
+    sharedService: sa.body.id,
+    sharedServiceUser: saUser,
+    hq: { harbour: await hq(h), northwind: await hq(n) },
+  };
   // sessions that belong to no client: the admin's sign-in before choosing one, and the shared operator's
   const again = await s.login('admin');
   expect((await s.call('PUT', API.meClient, { token: again, body: { clientId: null } })).status).toBe(200);
   // (a single-client sign-in lands in its home client, so the shared operator's is written as one before a choice)
-  await s.db.query(`insert into sessions (jti, user_id, ip, user_agent, client_id) values (gen_random_uuid()::text, $1, '127.0.0.1', 'accountBoundary', null)`, [ids.shared]);
-  clientless = (await s.db.query<{ id: string }>('select id from sessions where user_id = any($1::int[]) and client_id is null and ended_at is null', [[ids.admin, ids.shared]])).rows.map((r) => Number(r.id));
+  await s.db.query(
+    `insert into sessions (jti, user_id, ip, user_agent, client_id) values (gen_random_uuid()::text, $1, '127.0.0.1', 'accountBoundary', null)`,
+    [ids.shared],
+  );
+  clientless = (
+    await s.db.query<{ id: string }>('select id from sessions where user_id = any($1::int[]) and client_id is null and ended_at is null', [
+      [ids.admin, ids.shared],
+    ])
+  ).rows.map((r) => Number(r.id));
   expect(clientless.length).toBeGreaterThanOrEqual(2);
 }, 180_000); // a server, six sign-ins and three accounts: slow on a busy 2-core machine
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('the route table says what every mutating route touches', () => {
   it('each mutating route that needs a token declares client, self, account or platform', () => {
@@ -102,15 +140,31 @@ describe('the route table says what every mutating route touches', () => {
   });
 
   it('the account-level and installation-wide routes are the ones expected', () => {
-    const of = (t: Touches) => routes().filter((r) => r.config?.touches === t).map((r) => `${r.method} ${r.url}`);
-    expect(of('account')).toEqual(expect.arrayContaining([
-      `POST ${API.operators}/:id/reset-password`, `POST ${API.operators}/:id/disable`, `POST ${API.operators}/:id/enable`,
-      `POST ${API.operatorSessions}/end`, `POST ${API.serviceAccountSessions}/end`,
-      `PUT ${serviceAccountsResource.api}/:id`, `POST ${serviceAccountsResource.api}/:id/rotate-key`, `POST ${serviceAccountsResource.api}/:id/revoke-key`,
-    ]));
-    expect(of('platform')).toEqual(expect.arrayContaining([
-      `POST ${API.clients}`, `POST ${API.backups}`, `DELETE ${API.backups}/:id`, `POST ${API.backups}/:id/restore`, `POST ${API.backups}/upload`,
-    ]));
+    const of = (t: Touches) =>
+      routes()
+        .filter((r) => r.config?.touches === t)
+        .map((r) => `${r.method} ${r.url}`);
+    expect(of('account')).toEqual(
+      expect.arrayContaining([
+        `POST ${API.operators}/:id/reset-password`,
+        `POST ${API.operators}/:id/disable`,
+        `POST ${API.operators}/:id/enable`,
+        `POST ${API.operatorSessions}/end`,
+        `POST ${API.serviceAccountSessions}/end`,
+        `PUT ${serviceAccountsResource.api}/:id`,
+        `POST ${serviceAccountsResource.api}/:id/rotate-key`,
+        `POST ${serviceAccountsResource.api}/:id/revoke-key`,
+      ]),
+    );
+    expect(of('platform')).toEqual(
+      expect.arrayContaining([
+        `POST ${API.clients}`,
+        `POST ${API.backups}`,
+        `DELETE ${API.backups}/:id`,
+        `POST ${API.backups}/:id/restore`,
+        `POST ${API.backups}/upload`,
+      ]),
+    );
     // every account route names the accounts it changes, so the shared check can see them
     for (const r of routes().filter((x) => x.config?.touches === 'account')) expect(typeof r.config?.accounts, `${r.method} ${r.url}`).toBe('function');
   });
@@ -181,7 +235,9 @@ describe('a client administrator and accounts that also work elsewhere', () => {
 describe('what stays allowed', () => {
   it('harbour resets, disables and enables an account of Harbour alone', async () => {
     const before = (await one<{ password_hash: string }>('select password_hash from users where id = $1', [ids.local]))!.password_hash;
-    expect((await s.call('POST', `${API.operators}/${ids.local}/reset-password`, { token: harbour, body: { password: 'Another long password 2!' } })).status).toBe(200);
+    expect(
+      (await s.call('POST', `${API.operators}/${ids.local}/reset-password`, { token: harbour, body: { password: 'Another long password 2!' } })).status,
+    ).toBe(200);
     expect((await one<{ password_hash: string }>('select password_hash from users where id = $1', [ids.local]))!.password_hash).not.toBe(before);
     expect((await s.call('POST', `${API.operators}/${ids.local}/disable`, { token: harbour })).body).toMatchObject({ disabled: true });
     expect((await s.call('POST', `${API.operators}/${ids.local}/enable`, { token: harbour })).body).toMatchObject({ disabled: false });
@@ -189,7 +245,9 @@ describe('what stays allowed', () => {
   });
 
   it('a platform operator resets and disables a shared account', async () => {
-    expect((await s.call('POST', `${API.operators}/${ids.shared}/reset-password`, { token: adminHarbour, body: { password: 'Platform set this 3!' } })).status).toBe(200);
+    expect(
+      (await s.call('POST', `${API.operators}/${ids.shared}/reset-password`, { token: adminHarbour, body: { password: 'Platform set this 3!' } })).status,
+    ).toBe(200);
     sharedPassword = 'Platform set this 3!';
     expect(await s.login('both.clients', sharedPassword)).toBeTypeOf('string');
     expect((await s.call('POST', `${API.operators}/${ids.shared}/disable`, { token: adminHarbour })).body).toMatchObject({ disabled: true });
@@ -199,8 +257,10 @@ describe('what stays allowed', () => {
   it('an administrator of every client the account works in may change it, without being a platform operator', async () => {
     await s.call('POST', API.operators, { token: adminHarbour, body: { username: 'two.admin', name: 'Tia Two', password: PASSWORD } });
     const two = Number((await one<{ id: number }>("select id from users where username = 'two.admin'"))!.id);
-    await s.db.query(`insert into user_grants (user_id, role_code, client_id, division_id) values ($1, 'administrator', $2, $3), ($1, 'administrator', $4, $5)`,
-      [two, ids.harbour, ids.hq.harbour, ids.northwind, ids.hq.northwind]);
+    await s.db.query(
+      `insert into user_grants (user_id, role_code, client_id, division_id) values ($1, 'administrator', $2, $3), ($1, 'administrator', $4, $5)`,
+      [two, ids.harbour, ids.hq.harbour, ids.northwind, ids.hq.northwind],
+    );
     const token = await signInTo('two.admin', PASSWORD, 'HARBOUR');
     expect((await s.call('POST', `${API.operators}/${ids.shared}/reset-password`, { token, body: { password: 'Two admins set 4!' } })).status).toBe(200);
     sharedPassword = 'Two admins set 4!';
@@ -208,10 +268,13 @@ describe('what stays allowed', () => {
     expect((await s.call('POST', `${API.operators}/${ids.admin}/disable`, { token })).status).toBe(403);
   });
 
-  it('harbour ends the shared account\'s Harbour sessions, and its sessions elsewhere stay open', async () => {
+  it("harbour ends the shared account's Harbour sessions, and its sessions elsewhere stay open", async () => {
     const inHarbour = await signInTo('both.clients', sharedPassword, 'HARBOUR');
     const inNorthwind = await signInTo('both.clients', sharedPassword, 'NORTHWIND');
-    const open = async (client: number) => (await s.db.query<{ id: string }>('select id from sessions where user_id = $1 and client_id = $2 and ended_at is null', [ids.shared, client])).rows.map((r) => Number(r.id));
+    const open = async (client: number) =>
+      (await s.db.query<{ id: string }>('select id from sessions where user_id = $1 and client_id = $2 and ended_at is null', [ids.shared, client])).rows.map(
+        (r) => Number(r.id),
+      );
     const harbourSessions = await open(ids.harbour);
     expect(harbourSessions.length).toBeGreaterThan(0);
     const r = await s.call('POST', `${API.operatorSessions}/end`, { token: harbour, body: { ids: harbourSessions } });

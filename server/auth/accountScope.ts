@@ -45,7 +45,10 @@ export const MEMBERSHIPS = `(select user_id, client_id from user_grants
   union select id, home_client_id from users where home_client_id is not null
   union select m.user_id, g.client_id from operator_group_members m join operator_groups g on g.id = m.group_id)`;
 
-export interface AccountReach { clients: number[]; platform: boolean }
+export interface AccountReach {
+  clients: number[];
+  platform: boolean;
+}
 
 /** Each account's memberships and whether it holds the platform role. */
 export async function reachOf(db: Db, userIds: readonly number[]): Promise<Map<number, AccountReach>> {
@@ -54,7 +57,9 @@ export async function reachOf(db: Db, userIds: readonly number[]): Promise<Map<n
   const { rows } = await db.query<{ id: number; clients: number[] | null; platform: boolean }>(
     `select u.id, array(select distinct m.client_id from ${MEMBERSHIPS} m where m.user_id = u.id order by 1) clients,
             exists (select 1 from platform_grants p where p.user_id = u.id and p.role_code = $2) platform
-       from users u where u.id = any($1::int[])`, [[...new Set(userIds)], PLATFORM_ROLE]);
+       from users u where u.id = any($1::int[])`,
+    [[...new Set(userIds)], PLATFORM_ROLE],
+  );
   for (const r of rows) out.set(Number(r.id), { clients: (r.clients ?? []).map(Number), platform: r.platform });
   return out;
 }
@@ -79,7 +84,12 @@ export async function refusals(db: Db, actorId: number, userIds: readonly number
   const out = new Map<number, Refusal>();
   if (!userIds.length || (await isPlatformOperator(db, actorId))) return out;
   const reach = await reachOf(db, userIds);
-  const mine = await clientsAdministered(db, actorId, codes, [...reach.values()].flatMap((r) => r.clients));
+  const mine = await clientsAdministered(
+    db,
+    actorId,
+    codes,
+    [...reach.values()].flatMap((r) => r.clients),
+  );
   for (const id of new Set(userIds)) {
     const r = reach.get(id);
     if (!r) continue; // no such account: the route answers 404 itself
@@ -101,14 +111,20 @@ export function refusalSentence(why: Refusal): string {
  * platform operator, or each account holds no platform role and every client it belongs to is one where the
  * principal holds one of `codes`. Nothing is changed before it passes.
  */
-export async function assertAccountWithinClients(db: Db, p: Pick<Principal, 'userId'>, userIds: number | readonly number[], codes: readonly string[]): Promise<void> {
+export async function assertAccountWithinClients(
+  db: Db,
+  p: Pick<Principal, 'userId'>,
+  userIds: number | readonly number[],
+  codes: readonly string[],
+): Promise<void> {
   const why = new Set((await refusals(db, p.userId, typeof userIds === 'number' ? [userIds] : userIds, codes)).values());
   for (const refusal of ['platform', 'shared'] as const) if (why.has(refusal)) throw new HttpError(403, refusalSentence(refusal));
 }
 
 /** 403 unless the principal is a platform operator: objects of the whole installation. */
 export async function assertPlatformOperator(db: Db, p: Pick<Principal, 'userId'>): Promise<void> {
-  if (!(await isPlatformOperator(db, p.userId))) throw new HttpError(403, 'This belongs to the whole installation, not one client: only a platform operator can change it');
+  if (!(await isPlatformOperator(db, p.userId)))
+    throw new HttpError(403, 'This belongs to the whole installation, not one client: only a platform operator can change it');
 }
 
 /**
@@ -137,7 +153,10 @@ export const serviceAccountUsers = async (db: Db, req: FastifyRequest): Promise<
   const raw = (req.params as Record<string, string | undefined>).id ?? '';
   if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
   // the client's own service account only: another client's is the route's 404
-  const { rows } = await db.query<{ user_id: number }>('select user_id from service_accounts where id = $1 and client_id = $2', [Number(raw), req.principal.clientId]);
+  const { rows } = await db.query<{ user_id: number }>('select user_id from service_accounts where id = $1 and client_id = $2', [
+    Number(raw),
+    req.principal.clientId,
+  ]);
   return rows.map((r) => Number(r.user_id));
 };
 

@@ -7,7 +7,12 @@ import { API_KEY_PATTERN, API_KEY_PREFIX } from '../../contract';
 import type { Db } from '../db/db';
 import type { RequestCache } from './requestCache';
 
-export interface IssuedKey { key: string; keyId: string; hash: string; prefix: string }
+export interface IssuedKey {
+  key: string;
+  keyId: string;
+  hash: string;
+  prefix: string;
+}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -20,31 +25,47 @@ export function newApiKey(): IssuedKey {
 export const isApiKey = (s: string | undefined | null): s is string => !!s && API_KEY_PATTERN.test(s);
 export const apiKeySessionJti = (keyId: string) => `apikey:${keyId}`;
 
-export interface KeyPrincipal { userId: number; username: string; clientId: number; jti: string }
+export interface KeyPrincipal {
+  userId: number;
+  username: string;
+  clientId: number;
+  jti: string;
+}
 
 /**
  * The account a key belongs to, when the key is valid, its account enabled, the key not revoked and its session not
  * ended; its session is opened on first use (with where it came from) and marked seen.
  */
-export async function authenticateApiKey(db: Db, cache: RequestCache | null, key: string, from: { ip: string; userAgent: string }): Promise<KeyPrincipal | null> {
+export async function authenticateApiKey(
+  db: Db,
+  cache: RequestCache | null,
+  key: string,
+  from: { ip: string; userAgent: string },
+): Promise<KeyPrincipal | null> {
   const m = API_KEY_PATTERN.exec(key);
   if (!m) return null;
   const [, keyId, secret] = m;
   const { rows } = await db.query<{ user_id: number; client_id: number; active: boolean; key_hash: string | null; key_revoked_at: unknown; username: string }>(
     `select sa.user_id, sa.client_id, sa.active, sa.key_hash, sa.key_revoked_at, u.username
-       from service_accounts sa join users u on u.id = sa.user_id where sa.key_id = $1`, [keyId]);
+       from service_accounts sa join users u on u.id = sa.user_id where sa.key_id = $1`,
+    [keyId],
+  );
   const a = rows[0];
   const given = Buffer.from(sha256(secret), 'hex');
   const kept = Buffer.from(a?.key_hash ?? '0'.repeat(64), 'hex');
   const same = kept.length === given.length && timingSafeEqual(kept, given);
   if (!a || !same || !a.active || a.key_revoked_at) return null;
   const jti = apiKeySessionJti(keyId);
-  const open = cache ? await cache.sessionOpen(jti)
+  const open = cache
+    ? await cache.sessionOpen(jti)
     : (await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning 1', [jti])).rows.length > 0;
   if (!open) {
     // first use (or an ended session, which stays ended: the insert does nothing)
-    const { rows: made } = await db.query(`insert into sessions (jti, user_id, ip, user_agent, client_id) values ($1, $2, $3, $4, $5)
-      on conflict (jti) do nothing returning 1`, [jti, a.user_id, from.ip, from.userAgent.slice(0, 300), a.client_id]);
+    const { rows: made } = await db.query(
+      `insert into sessions (jti, user_id, ip, user_agent, client_id) values ($1, $2, $3, $4, $5)
+      on conflict (jti) do nothing returning 1`,
+      [jti, a.user_id, from.ip, from.userAgent.slice(0, 300), a.client_id],
+    );
     if (!made.length) return null;
   }
   return { userId: Number(a.user_id), username: a.username, clientId: Number(a.client_id), jti };

@@ -31,7 +31,11 @@ export async function eventDivisions(p: DivisionScopeSource, codes: readonly str
 export const divisionCondition = (n: number) => `(e.division_id is null or e.division_id = any($${n}::int[]))`;
 
 /** A real-time session's divisions per destination (its base destination's codes), worked out once per destination. */
-export async function sessionDivisions(divisionIds: (clientId: number) => Promise<number[]>, clientId: number | null, entries: readonly PrivilegeEntry[]): Promise<(destination: string) => ReadonlySet<number> | null> {
+export async function sessionDivisions(
+  divisionIds: (clientId: number) => Promise<number[]>,
+  clientId: number | null,
+  entries: readonly PrivilegeEntry[],
+): Promise<(destination: string) => ReadonlySet<number> | null> {
   if (clientId === null) return () => null;
   const all = await divisionIds(clientId);
   const known = new Map<string, ReadonlySet<number> | null>();

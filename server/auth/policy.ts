@@ -6,26 +6,42 @@ import { passwordProblems, type OperatorSettings, type Violation } from '../../c
 import type { Db } from '../db/db';
 import { verifyPassword } from './passwords';
 
-export interface PolicyDefaults { lockout: { attempts: number; minutes: number }; sessionLifetimeS: number }
+export interface PolicyDefaults {
+  lockout: { attempts: number; minutes: number };
+  sessionLifetimeS: number;
+}
 
 export function defaultSettings(d: PolicyDefaults): OperatorSettings {
   return {
-    passwordMinLength: 8, passwordClasses: 3, passwordHistory: 0, passwordExpiryDays: 0,
-    lockoutAttempts: d.lockout.attempts, lockoutMinutes: d.lockout.minutes,
-    sessionLifetimeMinutes: Math.max(1, Math.round(d.sessionLifetimeS / 60)), idleTimeoutMinutes: 0,
+    passwordMinLength: 8,
+    passwordClasses: 3,
+    passwordHistory: 0,
+    passwordExpiryDays: 0,
+    lockoutAttempts: d.lockout.attempts,
+    lockoutMinutes: d.lockout.minutes,
+    sessionLifetimeMinutes: Math.max(1, Math.round(d.sessionLifetimeS / 60)),
+    idleTimeoutMinutes: 0,
   };
 }
 
 const COLUMNS: Record<keyof OperatorSettings, string> = {
-  passwordMinLength: 'password_min_length', passwordClasses: 'password_classes', passwordHistory: 'password_history',
-  passwordExpiryDays: 'password_expiry_days', lockoutAttempts: 'lockout_attempts', lockoutMinutes: 'lockout_minutes',
-  sessionLifetimeMinutes: 'session_lifetime_minutes', idleTimeoutMinutes: 'idle_timeout_minutes',
+  passwordMinLength: 'password_min_length',
+  passwordClasses: 'password_classes',
+  passwordHistory: 'password_history',
+  passwordExpiryDays: 'password_expiry_days',
+  lockoutAttempts: 'lockout_attempts',
+  lockoutMinutes: 'lockout_minutes',
+  sessionLifetimeMinutes: 'session_lifetime_minutes',
+  idleTimeoutMinutes: 'idle_timeout_minutes',
 };
 const KEYS = Object.keys(COLUMNS) as (keyof OperatorSettings)[];
 
 export async function settingsOf(db: Db, clientId: number | null, d: PolicyDefaults): Promise<OperatorSettings> {
   if (clientId === null) return defaultSettings(d);
-  const { rows } = await db.query<Record<string, number>>(`select ${KEYS.map((k) => `${COLUMNS[k]} as "${k}"`).join(', ')} from operator_settings where client_id = $1`, [clientId]);
+  const { rows } = await db.query<Record<string, number>>(
+    `select ${KEYS.map((k) => `${COLUMNS[k]} as "${k}"`).join(', ')} from operator_settings where client_id = $1`,
+    [clientId],
+  );
   return rows[0] ? (rows[0] as OperatorSettings) : defaultSettings(d);
 }
 
@@ -34,13 +50,16 @@ export async function saveSettings(db: Db, clientId: number, s: OperatorSettings
   await db.query(
     `insert into operator_settings (client_id, ${cols.join(', ')}) values ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
      on conflict (client_id) do update set ${cols.map((c) => `${c} = excluded.${c}`).join(', ')}, updated_at = now()`,
-    [clientId, ...KEYS.map((k) => s[k])]);
+    [clientId, ...KEYS.map((k) => s[k])],
+  );
 }
 
 /** The client whose settings apply to the user. */
 export async function policyClientOf(db: Db, userId: number): Promise<number | null> {
   const { rows } = await db.query<{ c: number | null }>(
-    `select coalesce(u.home_client_id, u.selected_client_id, (select min(client_id) from user_grants g where g.user_id = u.id)) c from users u where u.id = $1`, [userId]);
+    `select coalesce(u.home_client_id, u.selected_client_id, (select min(client_id) from user_grants g where g.user_id = u.id)) c from users u where u.id = $1`,
+    [userId],
+  );
   return rows[0]?.c ?? null;
 }
 
@@ -58,7 +77,9 @@ export async function newPasswordViolations(db: Db, userId: number, password: st
   if (s.passwordHistory > 0) {
     const { rows } = await db.query<{ h: string }>(
       `(select password_hash h from users where id = $1) union all
-       (select password_hash h from password_history where user_id = $1 order by id desc limit $2)`, [userId, s.passwordHistory]);
+       (select password_hash h from password_history where user_id = $1 order by id desc limit $2)`,
+      [userId, s.passwordHistory],
+    );
     for (const r of rows.slice(0, s.passwordHistory)) {
       if (await verifyPassword(password, r.h)) return [{ field, message: `must not be one of your last ${s.passwordHistory} passwords` }];
     }
@@ -70,13 +91,19 @@ export async function newPasswordViolations(db: Db, userId: number, password: st
 export async function setPasswordKeepingHistory(db: Db, userId: number, hash: string): Promise<void> {
   await db.query('insert into password_history (user_id, password_hash) select id, password_hash from users where id = $1', [userId]);
   await db.query('update users set password_hash = $2, password_changed_at = now() where id = $1', [userId, hash]);
-  await db.query(`delete from password_history where user_id = $1 and id not in (select id from password_history where user_id = $1 order by id desc limit 24)`, [userId]);
+  await db.query(
+    `delete from password_history where user_id = $1 and id not in (select id from password_history where user_id = $1 order by id desc limit 24)`,
+    [userId],
+  );
 }
 
 /** Whether the password has expired under the settings. */
 export async function passwordExpired(db: Db, userId: number, s: OperatorSettings): Promise<boolean> {
   if (s.passwordExpiryDays <= 0) return false;
-  const { rows } = await db.query('select 1 from users where id = $1 and password_changed_at < now() - $2::int * interval \'1 day\'', [userId, s.passwordExpiryDays]);
+  const { rows } = await db.query("select 1 from users where id = $1 and password_changed_at < now() - $2::int * interval '1 day'", [
+    userId,
+    s.passwordExpiryDays,
+  ]);
   return rows.length > 0;
 }
 
@@ -90,7 +117,9 @@ export async function sessionWithinSettings(db: Db, jti: string): Promise<boolea
         select coalesce(u.home_client_id, u.selected_client_id) policy_client from users u where u.id = s.user_id) x))
       where s.jti = $1 and not exists (select 1 from users d where d.id = s.user_id and d.disabled) and (o.client_id is null or (
         s.started_at > now() - o.session_lifetime_minutes * interval '1 minute'
-        and (o.idle_timeout_minutes = 0 or coalesce(s.last_seen_at, s.started_at) > now() - o.idle_timeout_minutes * interval '1 minute')))`, [jti]);
+        and (o.idle_timeout_minutes = 0 or coalesce(s.last_seen_at, s.started_at) > now() - o.idle_timeout_minutes * interval '1 minute')))`,
+    [jti],
+  );
   return rows.length > 0;
 }
 

@@ -38,9 +38,19 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
   let told = false;
   let moved = true;
   // (only where the counter's trigger announces its moves: a database not yet migrated is read per request)
-  db.listen?.('auth_epoch', () => { moved = true; })
+  db.listen?.('auth_epoch', () => {
+    moved = true;
+  })
     .then(() => db.query(`select 1 from pg_trigger where tgname = 'auth_epoch_announce'`))
-    .then(({ rows }) => { told = rows.length > 0; moved = true; }, () => { /* read per request */ });
+    .then(
+      ({ rows }) => {
+        told = rows.length > 0;
+        moved = true;
+      },
+      () => {
+        /* read per request */
+      },
+    );
 
   async function fresh(): Promise<void> {
     if (told && !moved && epoch !== null && sessions.size + entries.size + clients.size + divisions.size <= MAX_ITEMS) return;
@@ -58,7 +68,10 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
   }
   function remember<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
     const hit = epoch !== null ? map.get(key) : undefined;
-    if (hit) { stats.hits++; return hit; }
+    if (hit) {
+      stats.hits++;
+      return hit;
+    }
     stats.misses++;
     const p = load();
     if (epoch !== null) {
@@ -73,7 +86,10 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
     async sessionOpen(jti) {
       await fresh();
       const touched = epoch !== null ? sessions.get(jti) : undefined;
-      if (touched !== undefined && now() - touched < LAST_SEEN_EVERY_MS) { stats.hits++; return true; }
+      if (touched !== undefined && now() - touched < LAST_SEEN_EVERY_MS) {
+        stats.hits++;
+        return true;
+      }
       stats.misses++;
       // the client's session lifetime and idle timeout (operator settings) end it too
       const open = (await sessionWithinSettings(db, jti)) && (await touchSession(db, jti));

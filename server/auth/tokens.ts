@@ -2,7 +2,13 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { randomUUID } from 'node:crypto';
 
-export interface TokenClaims { sub: string; username: string; clientId: number | null; roles: string[]; jti: string }
+export interface TokenClaims {
+  sub: string;
+  username: string;
+  clientId: number | null;
+  roles: string[];
+  jti: string;
+}
 
 /** Verified tokens remembered at most (past it the memory starts over). */
 const VERIFIED_MAX = 10_000;
@@ -14,7 +20,9 @@ export function createTokens(secret: string, lifetimeS: number, now: () => numbe
   // its session is still open is asked on every request all the same (server/auth/requestCache.ts).
   const verified = new Map<string, { claims: TokenClaims; expMs: number }>();
   return {
-    async sign(c: Omit<TokenClaims, 'jti'> & { jti?: string; /** the client's session lifetime (operator settings) */ lifetimeS?: number }): Promise<{ token: string; jti: string }> {
+    async sign(
+      c: Omit<TokenClaims, 'jti'> & { jti?: string; /** the client's session lifetime (operator settings) */ lifetimeS?: number },
+    ): Promise<{ token: string; jti: string }> {
       const jti = c.jti ?? randomUUID();
       const token = await new SignJWT({ username: c.username, clientId: c.clientId, roles: c.roles })
         .setProtectedHeader({ alg: 'HS256' })
@@ -35,7 +43,13 @@ export function createTokens(secret: string, lifetimeS: number, now: () => numbe
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()) });
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return null;
-        const claims: TokenClaims = Object.freeze({ sub: payload.sub, jti: payload.jti, username: String(payload.username), clientId: (payload.clientId as number | null) ?? null, roles: Object.freeze([...((payload.roles as string[]) ?? [])]) as string[] });
+        const claims: TokenClaims = Object.freeze({
+          sub: payload.sub,
+          jti: payload.jti,
+          username: String(payload.username),
+          clientId: (payload.clientId as number | null) ?? null,
+          roles: Object.freeze([...((payload.roles as string[]) ?? [])]) as string[],
+        });
         if (typeof payload.exp === 'number') {
           if (verified.size >= VERIFIED_MAX) verified.clear();
           verified.set(token, { claims, expMs: payload.exp * 1000 });

@@ -9,7 +9,22 @@
 // format, a .dump file) and a restore replays it into the same database without a restart (server/backup/postgres.ts);
 // each backup's description says its engine, and a server lists and restores only its own engine's.
 import { randomBytes } from 'node:crypto';
-import { closeSync, createWriteStream, existsSync, mkdirSync, openAsBlob, openSync, readdirSync, readSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  openAsBlob,
+  openSync,
+  readdirSync,
+  readSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
@@ -34,7 +49,10 @@ const infoPath = (dir: string, id: string) => join(dir, `${id}.json`);
 
 /** A new backup's id: when (UTC, to the second) and six random letters (contract BACKUP_ID). */
 export function newBackupId(at = new Date()): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const letters = [...randomBytes(6)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
   return `${stamp}-${letters}`;
 }
@@ -53,7 +71,9 @@ export function listBackups(dir: string, engine: BackupEngine = 'pglite'): Backu
       // (descriptions written before backups said their engine are the embedded database's)
       const info = { engine: 'pglite', ...JSON.parse(readFileSync(join(dir, f), 'utf8')) };
       if (is(info, BackupInfo) && info.id === m[1] && info.engine === engine) out.push(info);
-    } catch { /* half-written: not listed */ }
+    } catch {
+      /* half-written: not listed */
+    }
   }
   return out.sort((a, b) => (a.id < b.id ? 1 : -1));
 }
@@ -115,7 +135,9 @@ async function takePgBackup(db: Db, dir: string, kind: BackupKind, takenBy: stri
   const at = new Date();
   const id = newBackupId(at);
   const part = imagePath(dir, id, 'postgres') + '.part';
-  try { await pgDump(tools, conn, part); } catch (e) {
+  try {
+    await pgDump(tools, conn, part);
+  } catch (e) {
     rmSync(part, { force: true });
     throw new HttpError(503, fill('The backup could not be taken: {problem}', { problem: (e as Error).message }));
   }
@@ -138,8 +160,10 @@ export function pruneAutoBackups(dir: string, keep: number, engine: BackupEngine
 }
 
 const badFile = (message: string) => new HttpError(400, 'Validation failed', [{ field: 'file', message }]);
-const PG_NOT_PGLITE = 'is a backup of PostgreSQL (a pg_dump archive): this server keeps its data in the embedded database and restores only its .tar.gz backups';
-const PGLITE_NOT_PG = 'is a gzip file, as backups of the embedded database are (.tar.gz): this server keeps its data in PostgreSQL and restores only pg_dump archives (.dump) of it';
+const PG_NOT_PGLITE =
+  'is a backup of PostgreSQL (a pg_dump archive): this server keeps its data in the embedded database and restores only its .tar.gz backups';
+const PGLITE_NOT_PG =
+  'is a gzip file, as backups of the embedded database are (.tar.gz): this server keeps its data in PostgreSQL and restores only pg_dump archives (.dump) of it';
 
 /**
  * What a pg_dump archive holds (its newest migration), read by pg_restore. A PGlite image, not an archive, not a
@@ -148,12 +172,17 @@ const PGLITE_NOT_PG = 'is a gzip file, as backups of the embedded database are (
 export async function inspectPgArchive(tools: PgTools, file: string): Promise<number> {
   const head = Buffer.alloc(5);
   const fd = openSync(file, 'r');
-  try { readSync(fd, head, 0, 5, 0); } finally { closeSync(fd); }
+  try {
+    readSync(fd, head, 0, 5, 0);
+  } finally {
+    closeSync(fd);
+  }
   if (head[0] === 0x1f && head[1] === 0x8b) throw badFile(PGLITE_NOT_PG);
   if (!head.equals(PGDMP_MAGIC)) throw badFile('is not a Gatehouse backup (a .dump this server made with pg_dump)');
   const schemaVersion = await pgArchiveSchema(tools, file);
   if (!schemaVersion) throw badFile('is not a Gatehouse backup: pg_restore does not read it as a Gatehouse database');
-  if (schemaVersion > latestSchema()) throw badFile(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
+  if (schemaVersion > latestSchema())
+    throw badFile(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
   return schemaVersion;
 }
 
@@ -173,7 +202,8 @@ export async function inspectImage(image: Blob): Promise<{ schemaVersion: number
     const c = await lite.query<{ n: number }>('select count(*)::int as n from clients');
     const schemaVersion = Number(v.rows[0]?.v ?? 0);
     if (!schemaVersion) throw new Error('no migrations');
-    if (schemaVersion > latestSchema()) throw bad(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
+    if (schemaVersion > latestSchema())
+      throw bad(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
     return { schemaVersion, clients: c.rows[0].n };
   } catch (e) {
     if (e instanceof HttpError) throw e;
@@ -197,7 +227,12 @@ export async function receiveBackup(dir: string, body: Readable, takenBy: string
   const limit = new Transform({
     transform(chunk: Buffer, _enc, next) {
       bytes += chunk.length;
-      if (bytes > BACKUP_UPLOAD_MAX_BYTES) next(new HttpError(413, 'Validation failed', [{ field: 'file', message: `is larger than a backup may be (${BACKUP_UPLOAD_MAX_BYTES / 1024 / 1024} MiB)` }]));
+      if (bytes > BACKUP_UPLOAD_MAX_BYTES)
+        next(
+          new HttpError(413, 'Validation failed', [
+            { field: 'file', message: `is larger than a backup may be (${BACKUP_UPLOAD_MAX_BYTES / 1024 / 1024} MiB)` },
+          ]),
+        );
       else next(null, chunk);
     },
   });
@@ -247,7 +282,9 @@ export function lastRestore(dir: string): RestoreOutcome | null {
   try {
     const o = JSON.parse(readFileSync(outcomePath(dir), 'utf8'));
     return is(o, RestoreOutcome) ? o : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -257,13 +294,22 @@ export function lastRestore(dir: string): RestoreOutcome | null {
 export function recoverInterruptedRestore(dataDir: string): boolean {
   const aside = `${dataDir}.replaced`;
   if (!existsSync(aside)) return false;
-  if (existsSync(join(dataDir, 'PG_VERSION')) && statSync(join(dataDir, 'PG_VERSION')).size > 0) { rmSync(aside, { recursive: true, force: true }); return false; }
+  if (existsSync(join(dataDir, 'PG_VERSION')) && statSync(join(dataDir, 'PG_VERSION')).size > 0) {
+    rmSync(aside, { recursive: true, force: true });
+    return false;
+  }
   rmSync(dataDir, { recursive: true, force: true });
   renameSync(aside, dataDir);
   return true;
 }
 
-interface AutoBackupSettings { enabled: boolean; frequency: string; weekday: string; hour: number; keep: number }
+interface AutoBackupSettings {
+  enabled: boolean;
+  frequency: string;
+  weekday: string;
+  hour: number;
+  keep: number;
+}
 
 /** Whether an automatic backup is due at `now` (UTC), the newest automatic one taken at `last`. */
 export function autoBackupDue(s: AutoBackupSettings, now: Date, last: Date | null): boolean {
@@ -292,10 +338,11 @@ export function startAutoBackups(db: Db, dir: string, log: (m: string) => void, 
       }
     } catch (e) {
       log(`automatic backup: ${(e as Error).message}`);
-    } finally { running = false; }
+    } finally {
+      running = false;
+    }
   };
   const timer = setInterval(() => void tick(), everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }
-

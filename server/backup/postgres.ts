@@ -19,7 +19,13 @@ const run = promisify(execFile);
 /** What a custom-format archive (pg_dump --format=custom) starts with. */
 export const PGDMP_MAGIC = Buffer.from('PGDMP');
 
-export interface PgTools { dump: string; restore: string; psql: string; version: string; major: number }
+export interface PgTools {
+  dump: string;
+  restore: string;
+  psql: string;
+  version: string;
+  major: number;
+}
 
 /** The server's major version (`show server_version_num`: 150018 → 15; 90624 → 9, as old versions count). */
 export async function serverMajor(db: Db): Promise<number> {
@@ -27,16 +33,28 @@ export async function serverMajor(db: Db): Promise<number> {
   return n >= 100000 ? Math.floor(n / 10000) : Math.floor(n / 100) / 100;
 }
 
-const executable = (path: string) => { try { accessSync(path, constants.X_OK); return true; } catch { return false; } };
+const executable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Where the tools may be: the server's own major version's directory first, then the PATH, then any newer one's. */
 function candidateDirs(major: number): string[] {
   const lib = '/usr/lib/postgresql';
-  const versions = existsSync(lib) ? readdirSync(lib).filter((v) => /^\d+$/.test(v)).map(Number).filter((v) => v > major).sort((a, b) => b - a) : [];
+  const versions = existsSync(lib)
+    ? readdirSync(lib)
+        .filter((v) => /^\d+$/.test(v))
+        .map(Number)
+        .filter((v) => v > major)
+        .sort((a, b) => b - a)
+    : [];
   const path = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
   return [...new Set([join(lib, String(major), 'bin'), ...path, ...versions.map((v) => join(lib, String(v), 'bin'))])];
 }
-
 
 /**
  * The tools that can back this server's database up and restore it, or why there are none: not found, or older than
@@ -49,7 +67,11 @@ export async function findPgTools(db: Db, dirs?: string[]): Promise<{ tools: PgT
     const [dump, restore, psql] = ['pg_dump', 'pg_restore', 'psql'].map((t) => join(dir, t));
     if (![dump, restore, psql].every(executable)) continue;
     let version: string;
-    try { version = /\(PostgreSQL\)\s+(\d+(?:\.\d+)?)/.exec((await run(dump, ['--version'])).stdout)?.[1] ?? ''; } catch { continue; }
+    try {
+      version = /\(PostgreSQL\)\s+(\d+(?:\.\d+)?)/.exec((await run(dump, ['--version'])).stdout)?.[1] ?? '';
+    } catch {
+      continue;
+    }
     const found = Number(version.split('.')[0]);
     if (!found) continue;
     if (found >= major) return { tools: { dump, restore, psql, version, major: found }, problem: null };
@@ -58,8 +80,14 @@ export async function findPgTools(db: Db, dirs?: string[]): Promise<{ tools: PgT
   return {
     tools: null,
     problem: older
-      ? fill('This server’s database is PostgreSQL {major}, and the only pg_dump here is older ({older}): it cannot back the database up. To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.', { major, older })
-      : fill('This server’s database is PostgreSQL {major}, and pg_dump, pg_restore and psql were not found (on the PATH or in /usr/lib/postgresql/{major}/bin). To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.', { major }),
+      ? fill(
+          'This server’s database is PostgreSQL {major}, and the only pg_dump here is older ({older}): it cannot back the database up. To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.',
+          { major, older },
+        )
+      : fill(
+          'This server’s database is PostgreSQL {major}, and pg_dump, pg_restore and psql were not found (on the PATH or in /usr/lib/postgresql/{major}/bin). To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.',
+          { major },
+        ),
   };
 }
 
@@ -80,10 +108,14 @@ export async function connectionOf(db: Db, url: string): Promise<{ dbname: strin
 /** Waits for a child process; a non-zero exit throws with what it said on stderr (its last 2,000 characters). */
 function finished(child: ReturnType<typeof spawn>, what: string): Promise<void> {
   let said = '';
-  child.stderr?.on('data', (c: Buffer) => { said = (said + c.toString()).slice(-2000); });
+  child.stderr?.on('data', (c: Buffer) => {
+    said = (said + c.toString()).slice(-2000);
+  });
   return new Promise((resolve, reject) => {
     child.once('error', (e) => reject(new Error(`${what} did not start: ${e.message}`)));
-    child.once('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit ${code}`}): ${said.trim() || 'it said nothing'}`))));
+    child.once('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit ${code}`}): ${said.trim() || 'it said nothing'}`)),
+    );
   });
 }
 
@@ -106,10 +138,19 @@ export async function pgArchiveSchema(tools: PgTools, file: string): Promise<num
     const data = (await run(tools.restore, ['--data-only', '--table=schema_migrations', '--file=-', file], { maxBuffer: 64 * 1024 * 1024 })).stdout;
     const copy = /^COPY public\.schema_migrations \(([^)]*)\) FROM stdin;\n([\s\S]*?)^\\\.$/m.exec(data);
     if (!copy) return null;
-    const at = copy[1].split(',').map((c) => c.trim()).indexOf('id');
-    const ids = copy[2].split('\n').filter(Boolean).map((line) => Number(line.split('\t')[at])).filter(Number.isInteger);
+    const at = copy[1]
+      .split(',')
+      .map((c) => c.trim())
+      .indexOf('id');
+    const ids = copy[2]
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => Number(line.split('\t')[at]))
+      .filter(Number.isInteger);
     return ids.length ? Math.max(...ids) : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -120,14 +161,28 @@ export async function pgArchiveSchema(tools: PgTools, file: string): Promise<num
  * runs and see the restored tables once it commits.
  */
 export async function pgRestore(tools: PgTools, conn: { dbname: string; env: NodeJS.ProcessEnv }, file: string): Promise<void> {
-  const psql = spawn(tools.psql, ['--no-psqlrc', '--quiet', '--no-password', '--single-transaction', '--set=ON_ERROR_STOP=1', `--dbname=${conn.dbname}`, '--file=-'],
-    { env: conn.env, stdio: ['pipe', 'ignore', 'pipe'] });
-  const restore = spawn(tools.restore, ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--file=-', file], { env: conn.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const psql = spawn(
+    tools.psql,
+    ['--no-psqlrc', '--quiet', '--no-password', '--single-transaction', '--set=ON_ERROR_STOP=1', `--dbname=${conn.dbname}`, '--file=-'],
+    { env: conn.env, stdio: ['pipe', 'ignore', 'pipe'] },
+  );
+  const restore = spawn(tools.restore, ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--file=-', file], {
+    env: conn.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const done = Promise.all([finished(restore, 'pg_restore'), finished(psql, 'psql')]);
-  psql.stdin!.on('error', () => { /* psql stopped early: its exit says why */ });
+  psql.stdin!.on('error', () => {
+    /* psql stopped early: its exit says why */
+  });
   psql.stdin!.write('drop schema if exists public cascade;\ncreate schema public;\n');
   restore.stdout!.pipe(psql.stdin!);
-  try { await done; } catch (e) { restore.kill(); psql.kill(); throw e; }
+  try {
+    await done;
+  } catch (e) {
+    restore.kill();
+    psql.kill();
+    throw e;
+  }
 }
 
 /** The 409 a PostgreSQL server without usable tools answers with. */

@@ -6,12 +6,36 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Transform, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { API, BACKUP_UPLOAD_MAX_BYTES, PLATFORM_HISTORY_ENTITIES, PLATFORM_HISTORY_SIZE, PRIV, backupFileName, type BackupInfo, type BackupList, type PlatformHistory, type RestoreOutcome, type RestoreStarted } from '../../contract';
+import {
+  API,
+  BACKUP_UPLOAD_MAX_BYTES,
+  PLATFORM_HISTORY_ENTITIES,
+  PLATFORM_HISTORY_SIZE,
+  PRIV,
+  backupFileName,
+  type BackupInfo,
+  type BackupList,
+  type PlatformHistory,
+  type RestoreOutcome,
+  type RestoreStarted,
+} from '../../contract';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
 import { HttpError, audit, principal } from '../http/common';
-import { NO_BACKUP_DIR, backupFile, backupOf, deleteBackup, lastRestore, listBackups, pgConnection, pgToolsOf, receiveBackup, recordRestore, takeBackup } from './backups';
+import {
+  NO_BACKUP_DIR,
+  backupFile,
+  backupOf,
+  deleteBackup,
+  lastRestore,
+  listBackups,
+  pgConnection,
+  pgToolsOf,
+  receiveBackup,
+  recordRestore,
+  takeBackup,
+} from './backups';
 import { pgRestore } from './postgres';
 
 export interface BackupOptions {
@@ -45,7 +69,10 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
   const engine = db.kind;
   const where = backups?.dir ?? null;
   // why there are none here: a server started without a place for them (tests)
-  const dir = () => { if (!where) throw new HttpError(409, NO_BACKUP_DIR); return where; };
+  const dir = () => {
+    if (!where) throw new HttpError(409, NO_BACKUP_DIR);
+    return where;
+  };
   // on PostgreSQL: the tools that take and restore them (409 saying what to install when there are none fit)
   const pgTools = () => pgToolsOf(db);
   let restoring = false;
@@ -53,7 +80,13 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
   app.get(API.backups, { config }, async (): Promise<BackupList> => {
     if (!where) return { available: false, engine, reason: NO_BACKUP_DIR, items: [], lastRestore: null };
     // (found once, then remembered: the console asks every 2 s while a restore runs)
-    const missing = engine === 'postgres' ? await pgTools().then(() => null, (e: Error) => e.message) : null;
+    const missing =
+      engine === 'postgres'
+        ? await pgTools().then(
+            () => null,
+            (e: Error) => e.message,
+          )
+        : null;
     return { available: !missing, engine, reason: missing, items: listBackups(where, engine), lastRestore: lastRestore(where) };
   });
 
@@ -72,8 +105,11 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
   app.get(`${API.backups}/:id/file`, { config }, async (req, reply) => {
     const id = (req.params as { id: string }).id;
     const file = backupFile(dir(), id, engine);
-    return reply.header('content-type', engine === 'postgres' ? 'application/octet-stream' : 'application/gzip').header('content-disposition', `attachment; filename="${backupFileName(id, engine)}"`)
-      .header('cache-control', 'no-store').send(createReadStream(file));
+    return reply
+      .header('content-type', engine === 'postgres' ? 'application/octet-stream' : 'application/gzip')
+      .header('content-disposition', `attachment; filename="${backupFileName(id, engine)}"`)
+      .header('cache-control', 'no-store')
+      .send(createReadStream(file));
   });
 
   app.delete(`${API.backups}/:id`, { config }, async (req, reply) => {
@@ -90,15 +126,27 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       // (on PostgreSQL without fit tools: 409 before a byte of the body is read; an archive could not be checked)
       const pg = engine === 'postgres' ? await pgTools() : undefined;
       if (!req.body || typeof (req.body as Readable).pipe !== 'function') {
-        throw new HttpError(415, 'Validation failed', [{ field: 'file', message: pg ? 'must be sent as the body (application/octet-stream: a .dump backup)' : 'must be sent as the body (application/gzip: a .tar.gz backup)' }]);
+        throw new HttpError(415, 'Validation failed', [
+          {
+            field: 'file',
+            message: pg
+              ? 'must be sent as the body (application/octet-stream: a .dump backup)'
+              : 'must be sent as the body (application/gzip: a .tar.gz backup)',
+          },
+        ]);
       }
       // bounded here as well as in receiveBackup: a declared length past the limit is refused before a byte is read,
       // and a body sent without one is counted as it streams and cut off at the limit (never held: it goes to disk)
       const max = backups?.maxUploadBytes ?? BACKUP_UPLOAD_MAX_BYTES;
-      const tooLarge = () => new HttpError(413, 'Validation failed', [{ field: 'file', message: `is larger than a backup may be (${Math.round(max / 1024 / 1024)} MiB)` }]);
+      const tooLarge = () =>
+        new HttpError(413, 'Validation failed', [{ field: 'file', message: `is larger than a backup may be (${Math.round(max / 1024 / 1024)} MiB)` }]);
       const declared = Number(req.headers['content-length'] ?? 0);
       // (the connection is closed after the answer: the rest of the body is dropped, never stored)
-      if (declared > max) { reply.header('connection', 'close'); (req.body as Readable).resume(); throw tooLarge(); }
+      if (declared > max) {
+        reply.header('connection', 'close');
+        (req.body as Readable).resume();
+        throw tooLarge();
+      }
       // a .tar.gz is inflated as it arrives too (the bytes thrown away, only counted): a gzip bomb is stopped before
       // it is stored, let alone opened into a database in memory to check it (on PostgreSQL too: a gzip is no archive
       // of its, and is refused once whole, but never past these bounds)
@@ -109,7 +157,11 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       const gunzip = createGunzip();
       let inflating = true;
       let waiting: (() => void) | null = null;
-      const resume = () => { const w = waiting; waiting = null; w?.(); };
+      const resume = () => {
+        const w = waiting;
+        waiting = null;
+        w?.();
+      };
       const counted = new Transform({
         transform(chunk: Buffer, _enc, next) {
           seen += chunk.length;
@@ -122,7 +174,12 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
         flush(done) {
           if (!inflating) return done();
           let called = false;
-          const finish = () => { if (!called) { called = true; done(problem); } };
+          const finish = () => {
+            if (!called) {
+              called = true;
+              done(problem);
+            }
+          };
           gunzip.once('end', finish).once('close', finish);
           gunzip.end();
         },
@@ -130,24 +187,40 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
       gunzip.on('data', (c: Buffer) => {
         unpacked += c.length;
         if (problem || (unpacked <= maxUnpacked && unpacked <= BACKUP_MAX_RATIO * Math.max(seen, 1024 * 1024))) return;
-        problem = new HttpError(413, 'Validation failed', [{ field: 'file', message: unpacked > maxUnpacked
-          ? `unpacks to more than ${Math.round(maxUnpacked / 1024 / 1024)} MiB`
-          : `unpacks to more than ${BACKUP_MAX_RATIO} times its size: a gzip bomb, not a backup` }]);
+        problem = new HttpError(413, 'Validation failed', [
+          {
+            field: 'file',
+            message:
+              unpacked > maxUnpacked
+                ? `unpacks to more than ${Math.round(maxUnpacked / 1024 / 1024)} MiB`
+                : `unpacks to more than ${BACKUP_MAX_RATIO} times its size: a gzip bomb, not a backup`,
+          },
+        ]);
         inflating = false;
         gunzip.destroy();
         counted.destroy(problem);
         resume();
       });
       // not gzip at all: no longer counted; receiveBackup says what it is not
-      gunzip.on('error', () => { inflating = false; resume(); });
+      gunzip.on('error', () => {
+        inflating = false;
+        resume();
+      });
       (req.body as Readable).once('error', (e) => counted.destroy(e));
       (req.body as Readable).pipe(counted);
       let info;
-      try { info = await receiveBackup(target, counted, principal(req).username, pg); } catch (e) {
+      try {
+        info = await receiveBackup(target, counted, principal(req).username, pg);
+      } catch (e) {
         // what is still in flight is read and dropped until the connection closes (so the answer is not lost to a reset)
-        if (seen > max || problem) { reply.header('connection', 'close'); (req.body as Readable).unpipe().resume(); }
+        if (seen > max || problem) {
+          reply.header('connection', 'close');
+          (req.body as Readable).unpipe().resume();
+        }
         throw problem ?? e;
-      } finally { gunzip.destroy(); }
+      } finally {
+        gunzip.destroy();
+      }
       await audit(db, req, { clientId: null, action: 'upload', entity: 'backup', entityId: info.id, before: null, after: info });
       return reply.code(201).send(info);
     });
@@ -157,12 +230,18 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     const target = dir();
     const info = backupOf(target, (req.params as { id: string }).id, engine);
     if (engine === 'postgres') return restorePostgres(req, reply, target, info);
-    if (!backups?.restart) throw new HttpError(409, 'This server cannot restart itself to restore a backup: start it with npm start, or restore the data directory by hand');
+    if (!backups?.restart)
+      throw new HttpError(409, 'This server cannot restart itself to restore a backup: start it with npm start, or restore the data directory by hand');
     if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
     restoring = true;
     const actor = principal(req).username;
     let before;
-    try { before = await takeBackup(db, target, 'before-restore', actor); } catch (e) { restoring = false; throw e; }
+    try {
+      before = await takeBackup(db, target, 'before-restore', actor);
+    } catch (e) {
+      restoring = false;
+      throw e;
+    }
     const image = backupFile(target, info.id);
     const restart = backups.restart;
     // how it went is kept beside the backups, for the console that reconnects (and anyone who looks later): pending
@@ -172,9 +251,17 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     // the answer first: the services stop once it is sent. The restored database's console sessions end (everyone
     // signs in again, as the console said before the restore: a session ended after the backup was taken must not
     // come back with it); API keys' sessions stay (integrations and devices go on)
-    reply.raw.once('finish', () => restart(image, (restored) => afterRestore(restored, actor, info, before.id), (restored, problem) => recordRestore(target, { ...outcome, restored, problem })));
+    reply.raw.once('finish', () =>
+      restart(
+        image,
+        (restored) => afterRestore(restored, actor, info, before.id),
+        (restored, problem) => recordRestore(target, { ...outcome, restored, problem }),
+      ),
+    );
     const answer: RestoreStarted = {
-      restoring: true, backupId: info.id, before: before.id,
+      restoring: true,
+      backupId: info.id,
+      before: before.id,
       message: 'The server restarts with the backup. Every console reconnects in a moment, and everyone signs in again.',
     };
     return reply.code(202).send(answer);
@@ -200,29 +287,51 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     restoring = true;
     const actor = principal(req).username;
     let before;
-    try { before = await takeBackup(db, target, 'before-restore', actor, backups?.databaseUrl); } catch (e) { restoring = false; throw e; }
+    try {
+      before = await takeBackup(db, target, 'before-restore', actor, backups?.databaseUrl);
+    } catch (e) {
+      restoring = false;
+      throw e;
+    }
     const image = backupFile(target, info.id, engine);
     const outcome = { backupId: info.id, at: new Date().toISOString(), by: actor };
-    const settle = (o: Pick<RestoreOutcome, 'restored' | 'problem'>) => { recordRestore(target, { ...outcome, ...o }); restoring = false; };
+    const settle = (o: Pick<RestoreOutcome, 'restored' | 'problem'>) => {
+      recordRestore(target, { ...outcome, ...o });
+      restoring = false;
+    };
     recordRestore(target, { ...outcome, restored: null, problem: null });
-    reply.raw.once('finish', () => void (async () => {
-      const epoch = (await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1')).rows[0]?.epoch ?? '0';
-      try { await pgRestore(tools, conn, image); } catch (e) {
-        req.log.error(e, 'restore');
-        return settle({ restored: false, problem: `The backup did not restore (${(e as Error).message.slice(0, 500)}): the database is as it was.` });
-      }
-      try {
-        await migrate(db);
-        await afterRestore(db, actor, info, before.id);
-        await db.query('update auth_epoch set epoch = greatest(epoch, $1::bigint) + 1 where id = 1', [epoch]);
-        settle({ restored: true, problem: null });
-      } catch (e) {
-        req.log.error(e, 'restore');
-        settle({ restored: false, problem: `The backup was restored, but bringing it up to date failed (${(e as Error).message}): start the server again, it migrates the database when it starts.` });
-      }
-    })().catch((e) => { req.log.error(e, 'restore'); settle({ restored: false, problem: (e as Error).message }); }));
+    reply.raw.once(
+      'finish',
+      () =>
+        void (async () => {
+          const epoch = (await db.query<{ epoch: string }>('select epoch::text as epoch from auth_epoch where id = 1')).rows[0]?.epoch ?? '0';
+          try {
+            await pgRestore(tools, conn, image);
+          } catch (e) {
+            req.log.error(e, 'restore');
+            return settle({ restored: false, problem: `The backup did not restore (${(e as Error).message.slice(0, 500)}): the database is as it was.` });
+          }
+          try {
+            await migrate(db);
+            await afterRestore(db, actor, info, before.id);
+            await db.query('update auth_epoch set epoch = greatest(epoch, $1::bigint) + 1 where id = 1', [epoch]);
+            settle({ restored: true, problem: null });
+          } catch (e) {
+            req.log.error(e, 'restore');
+            settle({
+              restored: false,
+              problem: `The backup was restored, but bringing it up to date failed (${(e as Error).message}): start the server again, it migrates the database when it starts.`,
+            });
+          }
+        })().catch((e) => {
+          req.log.error(e, 'restore');
+          settle({ restored: false, problem: (e as Error).message });
+        }),
+    );
     const answer: RestoreStarted = {
-      restoring: true, backupId: info.id, before: before.id,
+      restoring: true,
+      backupId: info.id,
+      before: before.id,
       message: 'The database is replaced by the backup in a moment. Every console session ends with it: everyone signs in again.',
     };
     return reply.code(202).send(answer);

@@ -31,24 +31,41 @@ beforeAll(async () => {
   admin = await s.login('admin');
   nw = await s.loginTo('admin', 'NORTHWIND');
   const division = (await s.call('GET', `${API.identities}?size=1`, { token: nw })).body.items[0].divisionId;
-  const made = await s.call('POST', API.batchTemplates, { token: nw, body: { name: 'Hostile', divisionId: division, credentialType: 'card', columns: [
-    { header: 'Employee', target: 'employeeNo' }, { header: 'First', target: 'firstName' }, { header: 'Last', target: 'lastName' },
-  ] } });
+  const made = await s.call('POST', API.batchTemplates, {
+    token: nw,
+    body: {
+      name: 'Hostile',
+      divisionId: division,
+      credentialType: 'card',
+      columns: [
+        { header: 'Employee', target: 'employeeNo' },
+        { header: 'First', target: 'firstName' },
+        { header: 'Last', target: 'lastName' },
+      ],
+    },
+  });
   expect(made.status).toBe(201);
   template = made.body.id;
 }, 120_000);
-afterAll(async () => { await s?.close(); rmSync(backupDir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await s?.close();
+  rmSync(backupDir, { recursive: true, force: true });
+});
 
 /** The highest RSS seen while `work` runs, less the RSS before it. */
 async function rssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; grewMb: number }> {
   const before = process.memoryUsage().rss;
   let peak = before;
-  const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
+  const sample = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
   try {
     const result = await work();
     peak = Math.max(peak, process.memoryUsage().rss);
     return { result, grewMb: (peak - before) / MB };
-  } finally { clearInterval(sample); }
+  } finally {
+    clearInterval(sample);
+  }
 }
 
 /**
@@ -63,7 +80,10 @@ function send(method: string, path: string, token: string, type: string, body: B
     let answered = false;
     const req = request(s.base + path, { method, headers }, (res) => {
       answered = true;
-      if (!Buffer.isBuffer(body)) { body.unpipe(req); body.destroy(); } // answered: stop making the rest
+      if (!Buffer.isBuffer(body)) {
+        body.unpipe(req);
+        body.destroy();
+      } // answered: stop making the rest
       const chunks: Buffer[] = [];
       let done = false;
       const finish = () => {
@@ -71,14 +91,22 @@ function send(method: string, path: string, token: string, type: string, body: B
         done = true;
         req.destroy(); // an upload left open ends here
         const text = Buffer.concat(chunks).toString('utf8');
-        try { resolve({ status: res.statusCode!, body: JSON.parse(text) }); } catch { resolve({ status: res.statusCode!, body: text }); }
+        try {
+          resolve({ status: res.statusCode!, body: JSON.parse(text) });
+        } catch {
+          resolve({ status: res.statusCode!, body: text });
+        }
       };
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', finish).on('close', finish);
     });
     // the server closes the connection once it has answered a body it will not read (Connection: close): the
     // write that was still under way then fails, after the answer, which is no failure
-    req.on('error', (e) => setTimeout(() => { if (!answered) reject(e); }, 500));
+    req.on('error', (e) =>
+      setTimeout(() => {
+        if (!answered) reject(e);
+      }, 500),
+    );
     if (Buffer.isBuffer(body)) req.end(body.subarray(0, length ?? body.length));
     else body.pipe(req);
   });
@@ -93,7 +121,17 @@ const uploadFile = (file: Buffer, type = XLSX) => send('POST', `${API.batchUploa
 function filler(total: number, fill = 0x30, open = false): Readable {
   const chunk = Buffer.alloc(MB, fill);
   let sent = 0;
-  return new Readable({ read() { if (sent >= total) { if (!open) this.push(null); return; } const n = Math.min(MB, total - sent); sent += n; this.push(n === MB ? chunk : chunk.subarray(0, n)); } });
+  return new Readable({
+    read() {
+      if (sent >= total) {
+        if (!open) this.push(null);
+        return;
+      }
+      const n = Math.min(MB, total - sent);
+      sent += n;
+      this.push(n === MB ? chunk : chunk.subarray(0, n));
+    },
+  });
 }
 
 /** A zip of the given parts (yazl; deflated). */
@@ -115,7 +153,10 @@ function workbook(sheet: Buffer | string | Readable, shared?: Buffer | string | 
   const parts: Array<[string, Buffer | string | Readable]> = [
     ['[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'],
     ['xl/workbook.xml', `<?xml version="1.0"?><workbook ${NS}><sheets><sheet name="People" sheetId="1" r:id="rId1"/></sheets></workbook>`],
-    ['xl/_rels/workbook.xml.rels', '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'],
+    [
+      'xl/_rels/workbook.xml.rels',
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    ],
     ['xl/worksheets/sheet1.xml', sheet],
   ];
   if (shared !== undefined) parts.push(['xl/sharedStrings.xml', shared]);
@@ -124,11 +165,17 @@ function workbook(sheet: Buffer | string | Readable, shared?: Buffer | string | 
 /** A sheet's XML made as it is read: `head`, then `rows` rows from `row(n)`, then the end. */
 function sheetStream(rows: number, row: (n: number) => string, head = ''): Readable {
   let n = 0;
-  return Readable.from((function* () {
-    yield `<?xml version="1.0"?><worksheet ${NS}>${head}<sheetData>`;
-    while (n < rows) { let part = ''; for (let k = 0; k < 1000 && n < rows; k++) part += row(++n); yield part; }
-    yield '</sheetData></worksheet>';
-  })());
+  return Readable.from(
+    (function* () {
+      yield `<?xml version="1.0"?><worksheet ${NS}>${head}<sheetData>`;
+      while (n < rows) {
+        let part = '';
+        for (let k = 0; k < 1000 && n < rows; k++) part += row(++n);
+        yield part;
+      }
+      yield '</sheetData></worksheet>';
+    })(),
+  );
 }
 
 async function refused(file: Buffer, status: number, message: string, type = XLSX) {
@@ -179,7 +226,9 @@ describe('hostile spreadsheets are refused while they are read', () => {
   }, 120_000);
 
   it('200,000 rows whose <dimension> says one: the rows are counted as they come', async () => {
-    const file = await workbook(sheetStream(200_000, (n) => `<row r="${n}"><c r="A${n}" t="inlineStr"><is><t>T${n}</t></is></c></row>`, '<dimension ref="A1"/>'));
+    const file = await workbook(
+      sheetStream(200_000, (n) => `<row r="${n}"><c r="A${n}" t="inlineStr"><is><t>T${n}</t></is></c></row>`, '<dimension ref="A1"/>'),
+    );
     await refused(file, 413, 'has more than 20,000 rows');
   }, 60_000);
 
@@ -206,12 +255,21 @@ describe('hostile spreadsheets are refused while they are read', () => {
   }, 60_000);
 
   it('huge shared strings (500,000 of them, the count declared as 1): more than 400,000 different texts', async () => {
-    const shared = Readable.from((function* () {
-      yield `<?xml version="1.0"?><sst ${NS} count="1" uniqueCount="1">`;
-      for (let i = 0; i < 500; i++) { let part = ''; for (let k = 0; k < 1000; k++) part += `<si><t>s${i * 1000 + k}</t></si>`; yield part; }
-      yield '</sst>';
-    })());
-    const file = await workbook(sheetStream(1, () => '<row r="1"><c r="A1" t="s"><v>0</v></c></row>'), shared);
+    const shared = Readable.from(
+      (function* () {
+        yield `<?xml version="1.0"?><sst ${NS} count="1" uniqueCount="1">`;
+        for (let i = 0; i < 500; i++) {
+          let part = '';
+          for (let k = 0; k < 1000; k++) part += `<si><t>s${i * 1000 + k}</t></si>`;
+          yield part;
+        }
+        yield '</sst>';
+      })(),
+    );
+    const file = await workbook(
+      sheetStream(1, () => '<row r="1"><c r="A1" t="s"><v>0</v></c></row>'),
+      shared,
+    );
     await refused(file, 413, 'has more than 400,000 different texts');
   }, 60_000);
 
@@ -225,7 +283,12 @@ describe('hostile spreadsheets are refused while they are read', () => {
     await refused(Buffer.from(`Employee,First,Last${',x'.repeat(100)}\r\nA,B,C\r\n`), 413, 'is wider than 64 columns', 'text/csv');
     const wide = Buffer.alloc(9 * MB, ','); // one line of nine million empty fields
     await refused(wide, 413, 'is wider than 64 columns', 'text/csv');
-    await refused(Buffer.from(['Employee,First,Last', ...Array.from({ length: 20_001 }, (_, i) => `C-${i},Tall,Csv`)].join('\r\n')), 413, 'has more than 20,000 rows', 'text/csv');
+    await refused(
+      Buffer.from(['Employee,First,Last', ...Array.from({ length: 20_001 }, (_, i) => `C-${i},Tall,Csv`)].join('\r\n')),
+      413,
+      'has more than 20,000 rows',
+      'text/csv',
+    );
   }, 60_000);
 
   it('a body larger than 10 MB sent without a length: 413 while it is still being sent', async () => {
@@ -274,12 +337,15 @@ describe('other uploads are bounded as they stream', () => {
 
   it('a firmware image (a data: URL in JSON) past the 2 MB body limit: 413 while it is still being sent', async () => {
     const token = await s.loginTo('admin', 'NORTHWIND');
-    const json = Readable.from((function* () {
-      yield '{"version":"GH-C4 9.9.9","file":"data:application/octet-stream;base64,';
-      const chunk = Buffer.alloc(MB, 0x41).toString();
-      for (let i = 0; i < 4; i++) yield chunk;
-      // and then nothing more, the upload left open: the answer must come without the rest
-    })(), { objectMode: false });
+    const json = Readable.from(
+      (function* () {
+        yield '{"version":"GH-C4 9.9.9","file":"data:application/octet-stream;base64,';
+        const chunk = Buffer.alloc(MB, 0x41).toString();
+        for (let i = 0; i < 4; i++) yield chunk;
+        // and then nothing more, the upload left open: the answer must come without the rest
+      })(),
+      { objectMode: false },
+    );
     const open = new PassThrough();
     json.pipe(open, { end: false });
     const { result, grewMb } = await rssGrowth(() => send('POST', firmwareResource.api, token, 'application/json', open));

@@ -16,7 +16,11 @@ let division: number;
 
 async function upload(token: string, templateId: number, body: Buffer | string, type = 'text/csv') {
   const payload: BodyInit = typeof body === 'string' ? body : new Uint8Array(body);
-  const res = await fetch(`${s.base}${API.batchUpload}?templateId=${templateId}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type, 'x-file-name': 'people.csv' }, body: payload });
+  const res = await fetch(`${s.base}${API.batchUpload}?templateId=${templateId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': type, 'x-file-name': 'people.csv' },
+    body: payload,
+  });
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) };
 }
@@ -24,7 +28,10 @@ async function runImport(token: string, id: number) {
   const res = await fetch(`${s.base}${API.batchUpload}/${id}/import`, { headers: { authorization: `Bearer ${token}` } });
   const text = await res.text();
   if (res.status !== 200) return { status: res.status, body: JSON.parse(text), events: [] as { event: string; data: any }[] };
-  const events = text.trim().split('\n\n').map((b) => ({ event: /event: (.*)/.exec(b)![1], data: JSON.parse(/data: (.*)/.exec(b)![1]) }));
+  const events = text
+    .trim()
+    .split('\n\n')
+    .map((b) => ({ event: /event: (.*)/.exec(b)![1], data: JSON.parse(/data: (.*)/.exec(b)![1]) }));
   return { status: res.status, events, body: events[events.length - 1].data };
 }
 const csv = (rows: string[][]) => rows.map((r) => r.join(',')).join('\r\n') + '\r\n';
@@ -37,7 +44,9 @@ beforeAll(async () => {
   hb = await s.login('harbour');
   division = (await s.call('GET', `${API.identities}?size=1`, { token: nw })).body.items[0].divisionId;
 }, 120_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('user-defined fields', () => {
   it('are declared per tenant, typed; a choice field must list its choices', async () => {
@@ -60,17 +69,26 @@ describe('user-defined fields', () => {
     const missing = await s.call('POST', API.identities, { token: nw, body: base });
     expect(missing.status).toBe(400);
     expect(missing.body.violations).toEqual([{ field: 'udf.badge', message: 'is required' }]);
-    const wrong = await s.call('POST', API.identities, { token: nw, body: { ...base, udf: { badge: 'TOO-LONG-COLOUR', floor: 'three', induction: '2026-02-30', shift: 'Noon', pet: 'cat' } } });
+    const wrong = await s.call('POST', API.identities, {
+      token: nw,
+      body: { ...base, udf: { badge: 'TOO-LONG-COLOUR', floor: 'three', induction: '2026-02-30', shift: 'Noon', pet: 'cat' } },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.violations.map((v: any) => v.field).sort()).toEqual(['udf.badge', 'udf.floor', 'udf.induction', 'udf.pet', 'udf.shift']);
     expect(await s.count('select 1 from identities where employee_no = $1', ['UDF-1'])).toBe(0);
-    const ok = await s.call('POST', API.identities, { token: nw, body: { ...base, udf: { badge: '=red', floor: '3', induction: '2026-02-28', shift: 'Late' } } });
+    const ok = await s.call('POST', API.identities, {
+      token: nw,
+      body: { ...base, udf: { badge: '=red', floor: '3', induction: '2026-02-28', shift: 'Late' } },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.udf).toEqual({ badge: '=red', floor: 3, induction: '2026-02-28', shift: 'Late' });
     // the edit keeps them, the list carries them, search finds them
     const got = await s.call('GET', `${API.identities}/${ok.body.id}`, { token: nw });
     expect(got.body.udf.shift).toBe('Late');
-    const put = await s.call('PUT', `${API.identities}/${ok.body.id}`, { token: nw, body: { ...base, udf: { badge: 'blue', shift: 'Night' }, updatedAt: got.body.updatedAt } });
+    const put = await s.call('PUT', `${API.identities}/${ok.body.id}`, {
+      token: nw,
+      body: { ...base, udf: { badge: 'blue', shift: 'Night' }, updatedAt: got.body.updatedAt },
+    });
     expect(put.status).toBe(200);
     expect(put.body.udf).toEqual({ badge: 'blue', shift: 'Night' });
     const found = await s.call('GET', `${API.identities}?q=Night`, { token: nw });
@@ -78,7 +96,10 @@ describe('user-defined fields', () => {
   });
 
   it('are columns of the CSV and NDJSON export, a formula neutralised', async () => {
-    const fay = await s.call('POST', API.identities, { token: nw, body: { firstName: 'Fay', lastName: 'Formula', employeeNo: 'UDF-2', divisionId: division, status: 'active', credentials: [], udf: { badge: '="x"+1' } } });
+    const fay = await s.call('POST', API.identities, {
+      token: nw,
+      body: { firstName: 'Fay', lastName: 'Formula', employeeNo: 'UDF-2', divisionId: division, status: 'active', credentials: [], udf: { badge: '="x"+1' } },
+    });
     expect(fay.status).toBe(201);
     const res = await fetch(`${s.base}${API.identities}/export?format=csv&q=UDF-2`, { headers: { authorization: `Bearer ${nw}` } });
     const lines = (await res.text()).trim().split('\r\n');
@@ -93,17 +114,40 @@ describe('user-defined fields', () => {
 describe('batch templates and upload', () => {
   let template: number;
   const columns = [
-    { header: 'Employee', target: 'employeeNo' }, { header: 'First', target: 'firstName' }, { header: 'Last', target: 'lastName' },
-    { header: 'Card', target: 'credentialNumber' }, { header: 'Badge', target: 'udf', udfKey: 'badge' },
+    { header: 'Employee', target: 'employeeNo' },
+    { header: 'First', target: 'firstName' },
+    { header: 'Last', target: 'lastName' },
+    { header: 'Card', target: 'credentialNumber' },
+    { header: 'Badge', target: 'udf', udfKey: 'badge' },
   ];
-  const file = (n: number, bad: number[] = []) => csv([['Employee', 'First', 'Last', 'Card', 'Badge'],
-    ...Array.from({ length: n }, (_, i) => [`BT-${i + 1}`, bad.includes(i) ? '' : `Person${i + 1}`, 'Batch', `CARD-BT-${i + 1}`, bad.includes(i) ? '' : 'green'])]);
+  const file = (n: number, bad: number[] = []) =>
+    csv([
+      ['Employee', 'First', 'Last', 'Card', 'Badge'],
+      ...Array.from({ length: n }, (_, i) => [
+        `BT-${i + 1}`,
+        bad.includes(i) ? '' : `Person${i + 1}`,
+        'Batch',
+        `CARD-BT-${i + 1}`,
+        bad.includes(i) ? '' : 'green',
+      ]),
+    ]);
 
   it('a template must map the employee number, and its user-defined field columns name real fields', async () => {
-    const noEmp = await s.call('POST', API.batchTemplates, { token: nw, body: { name: 'No emp', divisionId: division, credentialType: 'card', columns: [{ header: 'First', target: 'firstName' }] } });
+    const noEmp = await s.call('POST', API.batchTemplates, {
+      token: nw,
+      body: { name: 'No emp', divisionId: division, credentialType: 'card', columns: [{ header: 'First', target: 'firstName' }] },
+    });
     expect(noEmp.status).toBe(400);
     expect(noEmp.body.violations).toContainEqual(expect.objectContaining({ field: 'columns' }));
-    const badKey = await s.call('POST', API.batchTemplates, { token: nw, body: { name: 'Bad key', divisionId: division, credentialType: 'card', columns: [...columns.slice(0, 4), { header: 'Pet', target: 'udf', udfKey: 'pet' }] } });
+    const badKey = await s.call('POST', API.batchTemplates, {
+      token: nw,
+      body: {
+        name: 'Bad key',
+        divisionId: division,
+        credentialType: 'card',
+        columns: [...columns.slice(0, 4), { header: 'Pet', target: 'udf', udfKey: 'pet' }],
+      },
+    });
     expect(badKey.body.violations).toContainEqual(expect.objectContaining({ field: 'columns.4.udfKey' }));
     const ok = await s.call('POST', API.batchTemplates, { token: nw, body: { name: 'Staff', divisionId: division, credentialType: 'card', columns } });
     expect(ok.status).toBe(201);
@@ -140,11 +184,23 @@ describe('batch templates and upload', () => {
   }, 120_000);
 
   it('never leaves half a row: a card issued to someone else fails that row only, identity and all', async () => {
-    const other = csv([['Employee', 'First', 'Last', 'Card', 'Badge'], ['BT-NEW-1', 'New', 'One', 'CARD-BT-1', 'red'], ['BT-NEW-2', 'New', 'Two', 'CARD-NEW-2', 'red']]);
+    const other = csv([
+      ['Employee', 'First', 'Last', 'Card', 'Badge'],
+      ['BT-NEW-1', 'New', 'One', 'CARD-BT-1', 'red'],
+      ['BT-NEW-2', 'New', 'Two', 'CARD-NEW-2', 'red'],
+    ]);
     const prev = await upload(nw, template, other);
     expect(prev.body.errors).toEqual([expect.objectContaining({ row: 2, field: 'credentials.0.number' })]);
     // the card is taken between preview and import: the row fails in its savepoint
-    const p2 = await upload(nw, template, csv([['Employee', 'First', 'Last', 'Card', 'Badge'], ['BT-NEW-3', 'New', 'Three', 'CARD-RACE', 'red'], ['BT-NEW-4', 'New', 'Four', 'CARD-NEW-4', 'red']]));
+    const p2 = await upload(
+      nw,
+      template,
+      csv([
+        ['Employee', 'First', 'Last', 'Card', 'Badge'],
+        ['BT-NEW-3', 'New', 'Three', 'CARD-RACE', 'red'],
+        ['BT-NEW-4', 'New', 'Four', 'CARD-NEW-4', 'red'],
+      ]),
+    );
     const holder = (await s.db.query<{ id: number }>(`select id from identities where employee_no = 'BT-1'`)).rows[0].id;
     await s.db.query(`insert into credentials (client_id, identity_id, type, number) values ($1, $2, 'card', 'CARD-RACE')`, [northwind, holder]);
     const run = await runImport(nw, p2.body.id);
@@ -177,15 +233,29 @@ describe('batch templates and upload', () => {
     expect(quote.status).toBe(400);
     expect(quote.body.violations[0]).toMatchObject({ field: 'rows[2]', message: expect.stringMatching(/^Row 2: a quote is not closed/) });
     // a cell too long, a quote in the wrong place: the row and the column named in plain words, nothing stored
-    const long = await upload(nw, template, csv([['Employee', 'First', 'Last', 'Card', 'Badge'], ['BT-L1', 'Ann', 'Lee', 'C-L1', 'red'], ['BT-L2', 'Bo', 'x'.repeat(2001), 'C-L2', 'red']]));
+    const long = await upload(
+      nw,
+      template,
+      csv([
+        ['Employee', 'First', 'Last', 'Card', 'Badge'],
+        ['BT-L1', 'Ann', 'Lee', 'C-L1', 'red'],
+        ['BT-L2', 'Bo', 'x'.repeat(2001), 'C-L2', 'red'],
+      ]),
+    );
     expect(long.status).toBe(400);
     expect(long.body.violations).toEqual([{ field: 'rows[3].Last', message: 'Row 3, column C (Last): longer than 2,000 characters' }]);
     expect(long.body.message).toBe('Row 3, column C (Last): longer than 2,000 characters');
     const stray = await upload(nw, template, 'Employee,First,Last,Card,Badge\r\nBT-Q1,Ann,Lee,C-Q1,red\r\nBT-Q2,"Bo"x,Lee,C-Q2,red\r\n');
     expect(stray.status).toBe(400);
-    expect(stray.body.violations[0]).toMatchObject({ field: 'rows[3].First', message: expect.stringMatching(/^Row 3, column B \(First\): text follows the closing quote/) });
+    expect(stray.body.violations[0]).toMatchObject({
+      field: 'rows[3].First',
+      message: expect.stringMatching(/^Row 3, column B \(First\): text follows the closing quote/),
+    });
     const inner = await upload(nw, template, 'Employee,First,Last,Card,Badge\r\nBT-Q3,An"n,Lee,C-Q3,red\r\n');
-    expect(inner.body.violations[0]).toMatchObject({ field: 'rows[2].First', message: expect.stringMatching(/^Row 2, column B \(First\): a quote in the middle of a cell/) });
+    expect(inner.body.violations[0]).toMatchObject({
+      field: 'rows[2].First',
+      message: expect.stringMatching(/^Row 2, column B \(First\): a quote in the middle of a cell/),
+    });
     const longXl = new ExcelJS.Workbook();
     const lx = longXl.addWorksheet('People');
     lx.addRow(['Employee', 'First', 'Last', 'Card', 'Badge']);
@@ -224,13 +294,27 @@ describe('licenses', () => {
     expect(l).toMatchObject({ licensee: 'Gatehouse demo', identitySeats: 250000 });
     expect(l.identitiesUsed).toBe(await s.count('select 1 from identities where client_id = $1', [l.clientId]));
     expect(l.operatorsUsed).toBeGreaterThan(0);
-    const key = issueLicense({ v: 1, licensee: 'Harbour', client: 'HARBOUR', modules: ['access'], seats: { identities: 5, doors: 5, readers: 5, operators: 5 }, validTo: '2031-01-01' });
+    const key = issueLicense({
+      v: 1,
+      licensee: 'Harbour',
+      client: 'HARBOUR',
+      modules: ['access'],
+      seats: { identities: 5, doors: 5, readers: 5, operators: 5 },
+      validTo: '2031-01-01',
+    });
     const [h, p, sig] = key.split('.');
     const tampered = `${h}.${Buffer.from(Buffer.from(p, 'base64url').toString().replace('"identities":5', '"identities":9')).toString('base64url')}.${sig}`;
     const bad = await s.call('PUT', `${API.licenses}/${id}`, { token: hb, body: { licenseKey: tampered } });
     expect(bad.status).toBe(422);
     expect(bad.body.violations[0]).toMatchObject({ field: 'licenseKey', message: expect.stringContaining('signature') });
-    const foreign = issueLicense({ v: 1, licensee: 'N', client: 'NORTHWIND', modules: [], seats: { identities: 5, doors: 5, readers: 5, operators: 5 }, validTo: '2031-01-01' });
+    const foreign = issueLicense({
+      v: 1,
+      licensee: 'N',
+      client: 'NORTHWIND',
+      modules: [],
+      seats: { identities: 5, doors: 5, readers: 5, operators: 5 },
+      validTo: '2031-01-01',
+    });
     expect((await s.call('PUT', `${API.licenses}/${id}`, { token: hb, body: { licenseKey: foreign } })).body.violations[0].message).toContain('NORTHWIND');
     // another tenant's license is 404
     expect((await s.call('GET', `${API.licenses}/${id}`, { token: nw })).status).toBe(404);
@@ -239,16 +323,38 @@ describe('licenses', () => {
 
   it('a new key with no identity seat free refuses the next identity (409 naming the limit), and a batch import', async () => {
     const used = await s.count('select 1 from identities i join clients c on c.id = i.client_id where c.code = $1', ['HARBOUR']);
-    const key = issueLicense({ v: 1, licensee: 'Harbour small', client: 'HARBOUR', modules: ['access'], seats: { identities: used, doors: 50, readers: 50, operators: 50 }, validTo: '2031-01-01' });
+    const key = issueLicense({
+      v: 1,
+      licensee: 'Harbour small',
+      client: 'HARBOUR',
+      modules: ['access'],
+      seats: { identities: used, doors: 50, readers: 50, operators: 50 },
+      validTo: '2031-01-01',
+    });
     const put = await s.call('PUT', `${API.licenses}/${id}`, { token: hb, body: { licenseKey: key } });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ licensee: 'Harbour small', identitySeats: used, identitiesUsed: used });
     expect(await s.count(`select 1 from audit_log where entity = 'license' and action = 'update'`)).toBe(1);
     const div = (await s.call('GET', `${API.identities}?size=1`, { token: hb })).body.items[0].divisionId;
-    const refused = await s.call('POST', API.identities, { token: hb, body: { firstName: 'No', lastName: 'Seat', employeeNo: 'SEAT-1', divisionId: div, status: 'active', credentials: [] } });
+    const refused = await s.call('POST', API.identities, {
+      token: hb,
+      body: { firstName: 'No', lastName: 'Seat', employeeNo: 'SEAT-1', divisionId: div, status: 'active', credentials: [] },
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain('identities seats');
-    const tpl = await s.call('POST', API.batchTemplates, { token: hb, body: { name: 'H', divisionId: div, credentialType: 'card', columns: [{ header: 'E', target: 'employeeNo' }, { header: 'F', target: 'firstName' }, { header: 'L', target: 'lastName' }] } });
+    const tpl = await s.call('POST', API.batchTemplates, {
+      token: hb,
+      body: {
+        name: 'H',
+        divisionId: div,
+        credentialType: 'card',
+        columns: [
+          { header: 'E', target: 'employeeNo' },
+          { header: 'F', target: 'firstName' },
+          { header: 'L', target: 'lastName' },
+        ],
+      },
+    });
     const prev = await upload(hb, tpl.body.id, 'E,F,L\r\nSEAT-2,A,B\r\n');
     expect(prev.body.creates).toBe(1);
     const run = await runImport(hb, prev.body.id);

@@ -17,7 +17,10 @@ const MAX_CELL = 2000;
 /** A text node of an XLSX part longer than this is refused while the part is read (no cell is anywhere near it). */
 const MAX_XML_TEXT = 64 * 1024;
 
-export interface Sheet { headers: string[]; rows: string[][] }
+export interface Sheet {
+  headers: string[];
+  rows: string[][];
+}
 
 const bad = (message: string, status = 400) => new HttpError(status, 'Validation failed', [{ field: 'file', message }]);
 
@@ -28,8 +31,13 @@ const tooWide = () => bad(`is wider than ${MAX_UPLOAD_COLUMNS} columns`, 413);
 
 /** "A" for the first column, "AA" for the 27th: as a spreadsheet names its columns. */
 export const columnLetter = (index: number): string => {
-  let n = index + 1, out = '';
-  while (n > 0) { const r = (n - 1) % 26; out = String.fromCharCode(65 + r) + out; n = Math.floor((n - 1) / 26); }
+  let n = index + 1,
+    out = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    out = String.fromCharCode(65 + r) + out;
+    n = Math.floor((n - 1) / 26);
+  }
   return out;
 };
 /**
@@ -54,12 +62,22 @@ function csvProblem(e: { code?: string; records?: number; index?: number }, head
   const row = (e.records ?? 0) + 1;
   const col = e.index ?? 0;
   switch (e.code) {
-    case 'CSV_QUOTE_NOT_CLOSED': return rowProblem(row, 'a quote is not closed (a cell that starts with " ends with ", and a quote inside it is written "")');
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return rowProblem(row, 'a quote is not closed (a cell that starts with " ends with ", and a quote inside it is written "")');
     case 'CSV_INVALID_CLOSING_QUOTE':
-    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE': return cellProblem(row, col, headers[col], 'text follows the closing quote (a quote inside a quoted cell is written "")');
-    case 'INVALID_OPENING_QUOTE': return cellProblem(row, col, headers[col], 'a quote in the middle of a cell that does not start with one (put the whole cell in quotes, and write a quote inside it as "")');
-    case 'CSV_MAX_RECORD_SIZE': return rowProblem(row, 'longer than 64 KB');
-    default: return rowProblem(row, 'is not readable as CSV');
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return cellProblem(row, col, headers[col], 'text follows the closing quote (a quote inside a quoted cell is written "")');
+    case 'INVALID_OPENING_QUOTE':
+      return cellProblem(
+        row,
+        col,
+        headers[col],
+        'a quote in the middle of a cell that does not start with one (put the whole cell in quotes, and write a quote inside it as "")',
+      );
+    case 'CSV_MAX_RECORD_SIZE':
+      return rowProblem(row, 'longer than 64 KB');
+    default:
+      return rowProblem(row, 'is not readable as CSV');
   }
 }
 
@@ -80,7 +98,11 @@ export async function readSheet(buf: Buffer): Promise<Sheet> {
 function readCsv(buf: Buffer): string[][] {
   if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) throw bad('is UTF-16 text; save it as CSV UTF-8', 415);
   let text: string;
-  try { text = new TextDecoder('utf-8', { fatal: true }).decode(buf); } catch { throw bad('is not UTF-8 text (save it as CSV UTF-8, or upload the .xlsx)', 415); }
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw bad('is not UTF-8 text (save it as CSV UTF-8, or upload the .xlsx)', 415);
+  }
   if (text.includes('\u0000')) throw bad('is not a text file (it holds NUL bytes)', 415);
   // the delimiter the header line uses: comma, semicolon (European spreadsheets) or tab
   // (of at most its first 64 KB: a header line is never longer, and a hostile one is not split whole)
@@ -99,7 +121,15 @@ function readCsv(buf: Buffer): string[][] {
       if (ctx.records === 0) headers[ctx.index] = value; // the header row, to name a bad cell's column
       return value;
     };
-    const out = parse(text, { bom: true, delimiter, skip_empty_lines: true, relax_column_count: true, max_record_size: 64 * 1024, to: MAX_UPLOAD_ROWS + 2, cast }) as string[][];
+    const out = parse(text, {
+      bom: true,
+      delimiter,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      max_record_size: 64 * 1024,
+      to: MAX_UPLOAD_ROWS + 2,
+      cast,
+    }) as string[][];
     return out;
   } catch (e) {
     if (e instanceof HttpError) throw e;
@@ -130,7 +160,6 @@ export const XLSX_LIMITS = {
   xmlDepth: 32,
 } as const;
 
-
 /** "XFD20001" → [16384, 20001]; "B" → [2, 0]; anything else: null. */
 function cellRef(ref: string): [number, number] | null {
   const m = /^\$?([A-Za-z]{1,3})\$?(\d{0,7})$/.exec(ref.trim());
@@ -142,13 +171,22 @@ function cellRef(ref: string): [number, number] | null {
 
 type PartKind = 'workbook' | 'rels' | 'sheet' | 'sharedStrings' | 'styles';
 
-interface PartFacts { firstSheetRid?: string; rels?: Map<string, string> }
+interface PartFacts {
+  firstSheetRid?: string;
+  rels?: Map<string, string>;
+}
 
 /**
  * Inflates one part as a stream through saxes, checking every limit as the XML comes; returns the part's bytes
  * (bounded by the total) and what the workbook and its relationships say. `budget` is what is left of the total.
  */
-async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { left: number }, SaxesParser: typeof import('saxes').SaxesParser): Promise<{ bytes: Buffer; facts: PartFacts }> {
+async function checkPart(
+  zip: ZipFile,
+  entry: Entry,
+  kind: PartKind,
+  budget: { left: number },
+  SaxesParser: typeof import('saxes').SaxesParser,
+): Promise<{ bytes: Buffer; facts: PartFacts }> {
   const stream = await zip.openReadStreamPromise(entry);
   const parser = new SaxesParser();
   const facts: PartFacts = {};
@@ -160,7 +198,9 @@ async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { l
   let strings = 0;
   let stringChars = 0;
   let problem: HttpError | null = null;
-  const stop = (e: HttpError) => { problem ??= e; };
+  const stop = (e: HttpError) => {
+    problem ??= e;
+  };
   parser.on('error', (e) => stop(bad(`is not a readable XLSX workbook: ${entry.fileName}: ${String(e.message).slice(0, 160)}`)));
   parser.on('opentag', (tag) => {
     if (++depth > XLSX_LIMITS.xmlDepth) return stop(bad(`has XML nested deeper than ${XLSX_LIMITS.xmlDepth} levels (${entry.fileName})`));
@@ -184,20 +224,30 @@ async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { l
         if (++cells > XLSX_LIMITS.cells) return stop(bad(`has more than ${count(XLSX_LIMITS.cells)} cells`, 413));
       }
     } else if (kind === 'sharedStrings') {
-      if (name === 'sst' && Number(a.uniqueCount ?? 0) > XLSX_LIMITS.sharedStrings) return stop(bad(`has more than ${count(XLSX_LIMITS.sharedStrings)} different texts`, 413));
+      if (name === 'sst' && Number(a.uniqueCount ?? 0) > XLSX_LIMITS.sharedStrings)
+        return stop(bad(`has more than ${count(XLSX_LIMITS.sharedStrings)} different texts`, 413));
       if (name === 'si' && ++strings > XLSX_LIMITS.sharedStrings) return stop(bad(`has more than ${count(XLSX_LIMITS.sharedStrings)} different texts`, 413));
     } else if (kind === 'workbook') {
-      if (name === 'sheet' && facts.firstSheetRid === undefined) facts.firstSheetRid = String(a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1] ?? '');
+      if (name === 'sheet' && facts.firstSheetRid === undefined)
+        facts.firstSheetRid = String(a['r:id'] ?? Object.entries(a).find(([k]) => k.endsWith(':id'))?.[1] ?? '');
     } else if (kind === 'rels') {
       if (name === 'Relationship' && a.Id && a.Target) (facts.rels ??= new Map()).set(String(a.Id), String(a.Target));
     }
   });
-  parser.on('closetag', () => { depth--; });
+  parser.on('closetag', () => {
+    depth--;
+  });
   parser.on('text', (t) => {
     // a text far past any cell is refused as it comes (where it is, when the sheet says); a cell's own limit
     // (2,000 characters) is checked when it is read, with its row and column named (cellText)
-    if (t.length > MAX_XML_TEXT) return stop(kind === 'sheet' && rowNumber ? cellProblem(rowNumber, Math.max(0, column - 1), undefined, tooLong) : bad(`has a text longer than ${count(MAX_XML_TEXT)} characters`));
-    if (kind === 'sharedStrings' && (stringChars += t.length) > XLSX_LIMITS.sharedStringChars) stop(bad(`has more than ${mb(XLSX_LIMITS.sharedStringChars)} of text`, 413));
+    if (t.length > MAX_XML_TEXT)
+      return stop(
+        kind === 'sheet' && rowNumber
+          ? cellProblem(rowNumber, Math.max(0, column - 1), undefined, tooLong)
+          : bad(`has a text longer than ${count(MAX_XML_TEXT)} characters`),
+      );
+    if (kind === 'sharedStrings' && (stringChars += t.length) > XLSX_LIMITS.sharedStringChars)
+      stop(bad(`has more than ${mb(XLSX_LIMITS.sharedStringChars)} of text`, 413));
   });
   const chunks: Buffer[] = [];
   const text = new TextDecoder('utf-8');
@@ -216,7 +266,8 @@ async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { l
     if (e instanceof HttpError) throw e;
     // yauzl: a part that inflates past the size the directory states (stopped there), broken deflate data
     const message = String((e as Error).message ?? e);
-    if (message.startsWith('too many bytes')) throw bad(`is not a readable XLSX workbook: ${entry.fileName} unpacks to more than its zip directory says (${count(entry.uncompressedSize)} bytes)`);
+    if (message.startsWith('too many bytes'))
+      throw bad(`is not a readable XLSX workbook: ${entry.fileName} unpacks to more than its zip directory says (${count(entry.uncompressedSize)} bytes)`);
     throw bad(`is not a readable XLSX workbook: ${entry.fileName}: ${String((e as Error).message ?? e).slice(0, 160)}`);
   }
   return { bytes: Buffer.concat(chunks), facts };
@@ -225,7 +276,9 @@ async function checkPart(zip: ZipFile, entry: Entry, kind: PartKind, budget: { l
 async function readXlsx(buf: Buffer): Promise<string[][]> {
   const { fromBufferPromise } = await import('yauzl');
   let zip: ZipFile;
-  try { zip = await fromBufferPromise(buf, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }); } catch (e) {
+  try {
+    zip = await fromBufferPromise(buf, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+  } catch (e) {
     throw bad(`is not a readable XLSX workbook: ${String((e as Error).message ?? e).slice(0, 200)}`);
   }
   // the central directory, before anything is inflated: how many parts, what each says it unpacks to
@@ -247,7 +300,10 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
   }
   const { SaxesParser } = await import('saxes');
   const budget = { left: XLSX_LIMITS.unpackedBytes };
-  const part = (name: string, kind: PartKind) => { const e = entries.get(name); return e ? checkPart(zip, e, kind, budget, SaxesParser) : null; };
+  const part = (name: string, kind: PartKind) => {
+    const e = entries.get(name);
+    return e ? checkPart(zip, e, kind, budget, SaxesParser) : null;
+  };
   const workbook = await part('xl/workbook.xml', 'workbook');
   const rels = await part('xl/_rels/workbook.xml.rels', 'rels');
   if (!workbook || !rels) throw bad('is not a readable XLSX workbook: it has no xl/workbook.xml');
@@ -267,12 +323,21 @@ async function readXlsx(buf: Buffer): Promise<string[][]> {
   out.addBuffer(rels.bytes, 'xl/_rels/workbook.xml.rels', { compress: false });
   out.addBuffer(workbook.bytes, 'xl/workbook.xml', { compress: false });
   if (styles) out.addBuffer(styles.bytes, 'xl/styles.xml', { compress: false });
-  out.addBuffer(shared?.bytes ?? Buffer.from('<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>'), 'xl/sharedStrings.xml', { compress: false });
+  out.addBuffer(
+    shared?.bytes ??
+      Buffer.from('<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>'),
+    'xl/sharedStrings.xml',
+    { compress: false },
+  );
   out.addBuffer(sheet.bytes, sheetName, { compress: false });
   out.end();
   const zipped = out.outputStream as unknown as Readable;
   const reader = new Excel.stream.xlsx.WorkbookReader(zipped, {
-    worksheets: 'emit', sharedStrings: 'cache', styles: styles ? 'cache' : 'ignore', hyperlinks: 'ignore', entries: 'ignore',
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: styles ? 'cache' : 'ignore',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
   });
   const table: string[][] = [];
   try {

@@ -14,7 +14,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  API, PRIV, actionCodes, checkAllRules, checkUserFieldValues, identitiesResource, inputSchema, type UserFieldDef, type Violation,
+  API,
+  PRIV,
+  actionCodes,
+  checkAllRules,
+  checkUserFieldValues,
+  identitiesResource,
+  inputSchema,
+  type UserFieldDef,
+  type Violation,
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
@@ -35,10 +43,25 @@ export const BATCH_PRIVILEGE = '0.3.1.9';
 export const IMPORT_BATCH = 250;
 const PREVIEW_ERRORS_MAX = 5000;
 
-export interface RowError { row: number; employeeNo?: string; field: string; message: string }
+export interface RowError {
+  row: number;
+  employeeNo?: string;
+  field: string;
+  message: string;
+}
 /** A row ready to import: the identity input as the catalogue's schema made it, its card number, its line. */
-export interface ReadyRow { row: number; input: Record<string, unknown>; card: string | null }
-interface Template { id: number; name: string; divisionId: number; credentialType: string; columns: { header: string; target: string; udfKey: string | null }[] }
+export interface ReadyRow {
+  row: number;
+  input: Record<string, unknown>;
+  card: string | null;
+}
+interface Template {
+  id: number;
+  name: string;
+  divisionId: number;
+  credentialType: string;
+  columns: { header: string; target: string; udfKey: string | null }[];
+}
 
 const IdentityInput = inputSchema(identitiesResource);
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -46,9 +69,14 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.str
 async function loadTemplate(db: Db, clientId: number, id: number): Promise<Template> {
   const params: unknown[] = [id];
   const { rows } = await db.query<Template>(
-    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and ${tenant(params, clientId)}`, params);
+    `select id, name, division_id as "divisionId", credential_type as "credentialType" from batch_templates where id = $1 and ${tenant(params, clientId)}`,
+    params,
+  );
   if (!rows[0]) throw new HttpError(404, 'Batch template not found');
-  const cols = await db.query<Template['columns'][number]>(`select header, target, udf_key as "udfKey" from batch_template_columns where template_id = $1 order by id`, [id]);
+  const cols = await db.query<Template['columns'][number]>(
+    `select header, target, udf_key as "udfKey" from batch_template_columns where template_id = $1 order by id`,
+    [id],
+  );
   return { ...rows[0], columns: cols.rows };
 }
 
@@ -57,10 +85,21 @@ async function loadTemplate(db: Db, clientId: number, id: number): Promise<Templ
  * schema, its shared rules, the tenant's user-defined fields), plus what only the file and the database know:
  * an employee number or card twice in the file, a card issued to somebody else, a match the uploader may not edit.
  */
-export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet: Sheet, editDivisions: number[]): Promise<{ ready: ReadyRow[]; errors: RowError[]; creates: number; updates: number }> {
+export async function prepareRows(
+  db: Db,
+  clientId: number,
+  tpl: Template,
+  sheet: Sheet,
+  editDivisions: number[],
+): Promise<{ ready: ReadyRow[]; errors: RowError[]; creates: number; updates: number }> {
   const index = new Map(sheet.headers.map((h, i) => [h.toLowerCase(), i]));
   const missing = tpl.columns.filter((c) => !index.has(c.header.trim().toLowerCase()));
-  if (missing.length) throw new HttpError(400, 'Validation failed', missing.map((c) => ({ field: 'file', message: `has no column "${c.header}" (template ${tpl.name} maps it)` })));
+  if (missing.length)
+    throw new HttpError(
+      400,
+      'Validation failed',
+      missing.map((c) => ({ field: 'file', message: `has no column "${c.header}" (template ${tpl.name} maps it)` })),
+    );
   const defs: UserFieldDef[] = await userFieldDefs(db, clientId);
   const errors: RowError[] = [];
   const candidates: ReadyRow[] = [];
@@ -73,8 +112,14 @@ export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet
     let card: string | null = null;
     for (const c of tpl.columns) {
       const raw = (cells[index.get(c.header.trim().toLowerCase())!] ?? '').trim();
-      if (c.target === 'udf') { if (raw !== '') udf[c.udfKey!] = raw; continue; }
-      if (c.target === 'credentialNumber') { card = raw === '' ? null : raw.toUpperCase(); continue; }
+      if (c.target === 'udf') {
+        if (raw !== '') udf[c.udfKey!] = raw;
+        continue;
+      }
+      if (c.target === 'credentialNumber') {
+        card = raw === '' ? null : raw.toUpperCase();
+        continue;
+      }
       if (raw === '') continue;
       input[c.target] = c.target === 'employeeNo' ? raw.toUpperCase() : c.target === 'status' ? raw.toLowerCase() : raw;
     }
@@ -88,7 +133,10 @@ export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet
     if (card && seenCard.has(card)) violations.push({ field: 'credentials.0.number', message: `is repeated in this file (row ${seenCard.get(card)})` });
     if (emp && !seenEmp.has(emp)) seenEmp.set(emp, row);
     if (card && !seenCard.has(card)) seenCard.set(card, row);
-    if (violations.length || !checked.ok) { for (const v of violations) errors.push({ row, employeeNo: emp, field: v.field, message: v.message }); return; }
+    if (violations.length || !checked.ok) {
+      for (const v of violations) errors.push({ row, employeeNo: emp, field: v.field, message: v.message });
+      return;
+    }
     const value = checked.value as Record<string, unknown>;
     delete value.updatedAt;
     value.udf = u.value;
@@ -97,31 +145,59 @@ export async function prepareRows(db: Db, clientId: number, tpl: Template, sheet
   });
   // what the database knows: identities these employee numbers match, cards issued to someone else
   const emps: unknown[] = [candidates.map((c) => c.input.employeeNo as string)];
-  const existing = new Map((await db.query<{ employeeNo: string; divisionId: number }>(
-    `select employee_no as "employeeNo", division_id as "divisionId" from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps)).rows.map((x) => [x.employeeNo, x]));
+  const existing = new Map(
+    (
+      await db.query<{ employeeNo: string; divisionId: number }>(
+        `select employee_no as "employeeNo", division_id as "divisionId" from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`,
+        emps,
+      )
+    ).rows.map((x) => [x.employeeNo, x]),
+  );
   const cards: unknown[] = [candidates.map((c) => c.card).filter((x): x is string => !!x)];
-  const holders = new Map((await db.query<{ number: string; employeeNo: string }>(
-    `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.number = any($1::text[]) and ${tenant(cards, clientId, 'c')}`, cards)).rows.map((x) => [x.number, x.employeeNo]));
+  const holders = new Map(
+    (
+      await db.query<{ number: string; employeeNo: string }>(
+        `select c.number, i.employee_no as "employeeNo" from credentials c join identities i on i.id = c.identity_id where c.number = any($1::text[]) and ${tenant(cards, clientId, 'c')}`,
+        cards,
+      )
+    ).rows.map((x) => [x.number, x.employeeNo]),
+  );
   const ready: ReadyRow[] = [];
   let creates = 0;
   let updates = 0;
   for (const c of candidates) {
     const emp = c.input.employeeNo as string;
     const match = existing.get(emp);
-    if (match && !editDivisions.includes(match.divisionId)) { errors.push({ row: c.row, employeeNo: emp, field: 'employeeNo', message: 'matches an identity in a division you may not edit' }); continue; }
+    if (match && !editDivisions.includes(match.divisionId)) {
+      errors.push({ row: c.row, employeeNo: emp, field: 'employeeNo', message: 'matches an identity in a division you may not edit' });
+      continue;
+    }
     const holder = c.card ? holders.get(c.card) : undefined;
-    if (holder !== undefined && holder !== emp) { errors.push({ row: c.row, employeeNo: emp, field: 'credentials.0.number', message: `is already issued to identity ${holder}` }); continue; }
-    if (match) updates++; else creates++;
+    if (holder !== undefined && holder !== emp) {
+      errors.push({ row: c.row, employeeNo: emp, field: 'credentials.0.number', message: `is already issued to identity ${holder}` });
+      continue;
+    }
+    if (match) updates++;
+    else creates++;
     ready.push(c);
   }
   errors.sort((a, b) => a.row - b.row);
   return { ready, errors, creates, updates };
 }
 
-export interface ImportProgress { done: number; total: number; created: number; updated: number; failed: number }
+export interface ImportProgress {
+  done: number;
+  total: number;
+  created: number;
+  updated: number;
+  failed: number;
+}
 
 /** The identities the batch writes, and how: the catalogue's resource and its write of one row (server/crud/write.ts). */
-export interface IdentityWriter { crud: CrudResource; writeRow: RowWriter['writeRow'] }
+export interface IdentityWriter {
+  crud: CrudResource;
+  writeRow: RowWriter['writeRow'];
+}
 export const identityWriter = (db: Db, publish?: Publish): IdentityWriter => {
   const crud = crudResource(identitiesResource, { db, publish, hooks: { identities: identityHooks } });
   return { crud, writeRow: rowWriter(crud).writeRow };
@@ -150,7 +226,13 @@ function merged(crud: CrudResource, before: Row, input: Record<string, unknown>)
  * employee number (idempotent). A new row goes into `scopes.create` (the divisions the uploader adds in), a match
  * is read in `scopes.edit` and written in it or the template's division.
  */
-export async function* importRows(req: FastifyRequest, w: IdentityWriter, scopes: { create: Scope; edit: Scope; divisionId: number }, rows: ReadyRow[], errors: RowError[]): AsyncGenerator<ImportProgress> {
+export async function* importRows(
+  req: FastifyRequest,
+  w: IdentityWriter,
+  scopes: { create: Scope; edit: Scope; divisionId: number },
+  rows: ReadyRow[],
+  errors: RowError[],
+): AsyncGenerator<ImportProgress> {
   const { crud, writeRow } = w;
   const clientId = scopes.create.clientId!;
   const into: Scope = { ...scopes.edit, divisions: [...new Set([...(scopes.edit.divisions ?? []), scopes.divisionId])] };
@@ -160,12 +242,20 @@ export async function* importRows(req: FastifyRequest, w: IdentityWriter, scopes
     const counts = await crud.db.transaction(async (tx) => {
       const emps = batch.map((r) => r.input.employeeNo as string);
       const params: unknown[] = [emps];
-      const existing = new Map((await tx.query<{ id: number; employeeNo: string }>(
-        `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} for update`, params)).rows.map((x) => [x.employeeNo, x.id]));
+      const existing = new Map(
+        (
+          await tx.query<{ id: number; employeeNo: string }>(
+            `select id, employee_no as "employeeNo" from identities where employee_no = any($1::text[]) and ${tenant(params, clientId)} for update`,
+            params,
+          )
+        ).rows.map((x) => [x.employeeNo, x.id]),
+      );
       // the seats of the batch's new identities at once (so the catalogue's per-row seat check, its validate hook, is not run)
       await assertSeats(tx, clientId, 'identities', batch.filter((r) => !existing.has(r.input.employeeNo as string)).length);
       const userFields = await userFieldDefs(tx, clientId);
-      let created = 0; let updated = 0; let failed = 0;
+      let created = 0;
+      let updated = 0;
+      let failed = 0;
       for (const r of batch) {
         const x = r.input;
         await tx.query('savepoint batch_row');
@@ -175,11 +265,18 @@ export async function* importRows(req: FastifyRequest, w: IdentityWriter, scopes
           const { credentials, ...kept } = x;
           const credential = (credentials as Record<string, unknown>[] | undefined)?.[0]?.number ?? null;
           const { id } = await writeRow(req, tx, before ? into : scopes.create, before ? merged(crud, before, x) : { ...x }, before, {
-            userFields, validateHook: false, readBack: false, savepoint: false,
+            userFields,
+            validateHook: false,
+            readBack: false,
+            savepoint: false,
             audit: (id) => ({ action: before ? 'batch-update' : 'batch-create', before: null, after: { ...kept, id, credential, row: r.row } }),
           });
           await tx.query('release savepoint batch_row');
-          if (id0) updated++; else { created++; existing.set(x.employeeNo as string, id); }
+          if (id0) updated++;
+          else {
+            created++;
+            existing.set(x.employeeNo as string, id);
+          }
         } catch (e) {
           await tx.query('rollback to savepoint batch_row');
           failed++;
@@ -188,7 +285,10 @@ export async function* importRows(req: FastifyRequest, w: IdentityWriter, scopes
       }
       return { created, updated, failed };
     });
-    p.done += batch.length; p.created += counts.created; p.updated += counts.updated; p.failed += counts.failed;
+    p.done += batch.length;
+    p.created += counts.created;
+    p.updated += counts.updated;
+    p.failed += counts.failed;
     // let the event loop breathe between batches (PGlite runs in this thread): other requests are answered and
     // the progress event leaves the socket before the next batch starts
     await new Promise((resolve) => setImmediate(resolve));
@@ -224,35 +324,61 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     const id = idParam(req, 'Batch upload');
     const params: unknown[] = [id];
     const { rows } = await db.query<{ id: number; templateId: number; userId: number; rows: ReadyRow[]; errors: RowError[]; total: number; fileName: string }>(
-      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and ${tenant(params, clientId)}`, params);
+      `select id, template_id as "templateId", user_id as "userId", rows, errors, total, file_name as "fileName" from batch_uploads where id = $1 and ${tenant(params, clientId)}`,
+      params,
+    );
     if (!rows[0]) throw new HttpError(404, 'Batch upload not found');
     return { clientId, upload: rows[0] };
   }
 
   app.register(async (scoped) => {
     // the file arrives as the body itself (no multipart): CSV, XLSX or any bytes, bounded
-    for (const type of ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream', 'text/plain', 'application/vnd.ms-excel']) {
+    for (const type of [
+      'text/csv',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/octet-stream',
+      'text/plain',
+      'application/vnd.ms-excel',
+    ]) {
       scoped.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, b, done) => done(null, b));
     }
     scoped.post(base, { config: { ...config, touches: 'client' }, bodyLimit: MAX_UPLOAD_BYTES }, async (req, reply) => {
       const clientId = clientOf(req);
       const q = (req.query ?? {}) as Record<string, unknown>;
       const tid = /^\d{1,9}$/.test(String(q.templateId ?? '')) ? Number(q.templateId) : NaN;
-      if (!Number.isInteger(tid) || tid < 1) throw new HttpError(400, 'Validation failed', [{ field: 'templateId', message: 'is required: pick a batch template' }]);
-      if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'Validation failed', [{ field: 'file', message: 'must be sent as the body (text/csv or an .xlsx)' }]);
+      if (!Number.isInteger(tid) || tid < 1)
+        throw new HttpError(400, 'Validation failed', [{ field: 'templateId', message: 'is required: pick a batch template' }]);
+      if (!Buffer.isBuffer(req.body))
+        throw new HttpError(415, 'Validation failed', [{ field: 'file', message: 'must be sent as the body (text/csv or an .xlsx)' }]);
       const tpl = await loadTemplate(db, clientId, tid);
       const { editDivisions } = scopeOf(req, tpl);
       const sheet = await readSheet(req.body);
       const prep = await prepareRows(db, clientId, tpl, sheet, editDivisions);
-      const fileName = String(req.headers['x-file-name'] ?? 'upload').replace(/[^\w. -]/g, '_').slice(0, 200);
+      const fileName = String(req.headers['x-file-name'] ?? 'upload')
+        .replace(/[^\w. -]/g, '_')
+        .slice(0, 200);
       const { rows } = await db.query<{ id: number }>(
         `insert into batch_uploads (client_id, user_id, template_id, file_name, total, rows, errors) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
-        [clientId, principal(req).userId, tpl.id, fileName, sheet.rows.length, JSON.stringify(prep.ready), JSON.stringify(prep.errors)]);
-      await audit(db, req, { clientId, action: 'batch-preview', entity: 'identities', entityId: rows[0].id, before: null,
-        after: { template: tpl.name, fileName, total: sheet.rows.length, valid: prep.ready.length, errors: prep.errors.length } });
+        [clientId, principal(req).userId, tpl.id, fileName, sheet.rows.length, JSON.stringify(prep.ready), JSON.stringify(prep.errors)],
+      );
+      await audit(db, req, {
+        clientId,
+        action: 'batch-preview',
+        entity: 'identities',
+        entityId: rows[0].id,
+        before: null,
+        after: { template: tpl.name, fileName, total: sheet.rows.length, valid: prep.ready.length, errors: prep.errors.length },
+      });
       return reply.code(201).send({
-        id: rows[0].id, fileName, template: tpl.name, total: sheet.rows.length, valid: prep.ready.length, creates: prep.creates, updates: prep.updates,
-        invalidRows: new Set(prep.errors.map((e) => e.row)).size, errors: prep.errors.slice(0, PREVIEW_ERRORS_MAX),
+        id: rows[0].id,
+        fileName,
+        template: tpl.name,
+        total: sheet.rows.length,
+        valid: prep.ready.length,
+        creates: prep.creates,
+        updates: prep.updates,
+        invalidRows: new Set(prep.errors.map((e) => e.row)).size,
+        errors: prep.errors.slice(0, PREVIEW_ERRORS_MAX),
       });
     });
   });
@@ -266,7 +392,10 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     // the seats the whole file needs, before anything is written (409 naming the limit, nothing imported)
     await db.transaction(async (tx) => {
       const emps: unknown[] = [rows.map((r) => r.input.employeeNo as string)];
-      const known = Number((await tx.query<{ n: string }>(`select count(*)::text n from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps)).rows[0].n);
+      const known = Number(
+        (await tx.query<{ n: string }>(`select count(*)::text n from identities where employee_no = any($1::text[]) and ${tenant(emps, clientId)}`, emps))
+          .rows[0].n,
+      );
       await assertSeats(tx, clientId, 'identities', rows.length - known);
     });
     const create = await writer.crud.scopeOf(db, req, actionCodes(identitiesResource, 'add'));
@@ -274,10 +403,24 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
     async function* events() {
       yield sse('start', { total: rows.length, invalid: upload.errors.length });
       let last: ImportProgress = { done: 0, total: rows.length, created: 0, updated: 0, failed: 0 };
-      for await (const p of importRows(req, writer, { create, edit, divisionId: tpl.divisionId }, rows, errors)) { last = p; yield sse('progress', p); }
+      for await (const p of importRows(req, writer, { create, edit, divisionId: tpl.divisionId }, rows, errors)) {
+        last = p;
+        yield sse('progress', p);
+      }
       const result = { ...last, errors: errors.length };
-      await db.query('update batch_uploads set result = $2, errors = $3, imported_at = now() where id = $1', [upload.id, JSON.stringify(result), JSON.stringify(errors)]);
-      await audit(db, req, { clientId, action: 'batch-import', entity: 'identities', entityId: upload.id, before: null, after: { template: tpl.name, fileName: upload.fileName, ...result } });
+      await db.query('update batch_uploads set result = $2, errors = $3, imported_at = now() where id = $1', [
+        upload.id,
+        JSON.stringify(result),
+        JSON.stringify(errors),
+      ]);
+      await audit(db, req, {
+        clientId,
+        action: 'batch-import',
+        entity: 'identities',
+        entityId: upload.id,
+        before: null,
+        after: { template: tpl.name, fileName: upload.fileName, ...result },
+      });
       // one change notice for the whole import (the catalogue's, which also refreshes what reads identities)
       writer.crud.notify(clientId, { resource: 'identities', id: 0, action: 'import' }, null);
       yield sse('end', result);
@@ -288,7 +431,10 @@ export function batchRoutes(app: FastifyInstance, opts: { db: Db; publish?: Publ
 
   app.get(`${base}/:id/errors.csv`, { config }, async (req, reply) => {
     const { upload } = await loadUpload(req);
-    reply.header('content-type', TABULAR_TYPES.csv).header('content-disposition', `attachment; filename="batch-${upload.id}-errors.csv"`).header('cache-control', 'no-store');
+    reply
+      .header('content-type', TABULAR_TYPES.csv)
+      .header('content-disposition', `attachment; filename="batch-${upload.id}-errors.csv"`)
+      .header('cache-control', 'no-store');
     return errorReportCsv(upload.errors);
   });
 }

@@ -16,7 +16,7 @@ export function actionRoutes(app: FastifyInstance, crud: CrudResource) {
     const actionCodesOf = r.privileges.families && actionCodes(r, 'edit').includes(action.privilege) ? actionCodes(r, 'edit') : [action.privilege];
     app.post(paths.action(name), { config: { privileges: actionCodesOf, ...touching(actionCodesOf, true) } }, async (req) => {
       const id = idParam(req, one);
-      const input = ActionBody ? body(req.body ?? {}, ActionBody) as Record<string, unknown> : {};
+      const input = ActionBody ? (body(req.body ?? {}, ActionBody) as Record<string, unknown>) : {};
       const scope = await scopeOf(db, req, actionCodesOf);
       const done = await db.transaction(async (tx) => {
         const before = await load(tx, scope, id, true);
@@ -24,7 +24,10 @@ export function actionRoutes(app: FastifyInstance, crud: CrudResource) {
         if (when && !when.values.includes(String(before[when.field]))) {
           const fd = fields[when.field];
           const now = fd?.choices?.find((c) => c.value === before[when.field])?.label ?? String(before[when.field]);
-          throw new HttpError(409, fill('{action} is no longer possible: this {what} is now “{state}”.', { what: entity, state: now, action: declared!.label }));
+          throw new HttpError(
+            409,
+            fill('{action} is no longer possible: this {what} is now “{state}”.', { what: entity, state: now, action: declared!.label }),
+          );
         }
         const needs = declared?.needs;
         if (needs && !isFilled(before[needs.field])) throw new HttpError(409, needs.hint, [{ field: needs.field, message: needs.hint }]);

@@ -2,9 +2,7 @@
 // audit rows, tenant isolation, division scope, sort and filter allow-lists, violations per field, the stale-edit
 // 409, pickers' options, the export, and the 409 for deleting a row another resource still references.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CATALOGUE, filterableFields, labelOf, resourceByName, sortableFields, type AnyField, type Fields, type ResourceDeclaration,
-} from '../../contract';
+import { CATALOGUE, filterableFields, labelOf, resourceByName, sortableFields, type AnyField, type Fields, type ResourceDeclaration } from '../../contract';
 import { API } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
@@ -26,7 +24,14 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 
 function textFor(f: AnyField): string {
   const n = next();
-  const candidates = [`Test ${n}`, `T-${n}`, `+1 555 ${n}`, `https://example.test/${n}`, `Test sample of some length ${n}`, ...(f.placeholder ? [f.placeholder] : [])];
+  const candidates = [
+    `Test ${n}`,
+    `T-${n}`,
+    `+1 555 ${n}`,
+    `https://example.test/${n}`,
+    `Test sample of some length ${n}`,
+    ...(f.placeholder ? [f.placeholder] : []),
+  ];
   const ok = candidates.find((c) => (!f.pattern || f.pattern.test(c)) && c.length <= (f.max ?? 200) && c.length >= (f.min ?? 0));
   if (!ok) throw new Error(`no sample text for ${f.label}`);
   return ok;
@@ -40,8 +45,10 @@ async function refId(target: string, token: string): Promise<number> {
 }
 async function valueFor(f: AnyField, token: string): Promise<unknown> {
   switch (f.kind) {
-    case 'text': return textFor(f);
-    case 'email': return `t${next()}@example.test`;
+    case 'text':
+      return textFor(f);
+    case 'email':
+      return `t${next()}@example.test`;
     // each field counts up from its minimum (rows that must differ per parent, an interface's bus address, do)
     case 'number': {
       // a unique number (a threat level's rank) differs per row; others take their default
@@ -51,27 +58,40 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
       const min = f.min ?? 1;
       return f.max !== undefined ? min + (n % (f.max - min + 1)) : min + n;
     }
-    case 'date': return tomorrow();
+    case 'date':
+      return tomorrow();
     // tomorrow, each field a minute later than the one declared before it (a start, then its end)
-    case 'datetime': return new Date(Date.now() + 86_400_000 + next() * 60_000).toISOString();
-    case 'choice': return f.default ?? f.choices![0].value;
-    case 'switch': return true;
-    case 'timezone': return 'UTC';
-    case 'image': return PNG;
-    case 'file': return `data:application/octet-stream;base64,${Buffer.from(`firmware ${next()}`).toString('base64')}`;
-    case 'ref': return f.required ? refId(f.target!, token) : undefined;
-    case 'refs': return [];
+    case 'datetime':
+      return new Date(Date.now() + 86_400_000 + next() * 60_000).toISOString();
+    case 'choice':
+      return f.default ?? f.choices![0].value;
+    case 'switch':
+      return true;
+    case 'timezone':
+      return 'UTC';
+    case 'image':
+      return PNG;
+    case 'file':
+      return `data:application/octet-stream;base64,${Buffer.from(`firmware ${next()}`).toString('base64')}`;
+    case 'ref':
+      return f.required ? refId(f.target!, token) : undefined;
+    case 'refs':
+      return [];
     case 'children': {
       const row: Record<string, unknown> = {};
       for (const [k, cf] of Object.entries(f.children!.fields)) if (!cf.readOnly) row[k] = await valueFor(cf, token);
       return [row];
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 async function sample(r: ResourceDeclaration<any>, token = nw): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const [k, f] of writable(r)) { const v = await valueFor(f, token); if (v !== undefined) out[k] = v; }
+  for (const [k, f] of writable(r)) {
+    const v = await valueFor(f, token);
+    if (v !== undefined) out[k] = v;
+  }
   // a field a shared rule requires for the values chosen (a pulse needs its output) is filled like a required one
   for (const rule of r.rules ?? []) {
     if (rule.kind !== 'requiredWhen' || !rule.values.includes(String(out[rule.other] ?? '')) || out[rule.field] !== undefined) continue;
@@ -81,8 +101,20 @@ async function sample(r: ResourceDeclaration<any>, token = nw): Promise<Record<s
   if (r.extensible) {
     // the tenant's required user-defined fields (other generated tests declare some) get a value of their type
     const defs = (await s.call('GET', `${API.userFields}?size=1000`, { token })).body.items ?? [];
-    out.udf = Object.fromEntries(defs.filter((d: any) => d.required).map((d: any) => [d.key,
-      d.kind === 'number' ? 1 : d.kind === 'date' ? tomorrow() : d.kind === 'choice' ? String(d.options).split('\n')[0].trim() : 'x'.slice(0, d.maxLength ?? 1)]));
+    out.udf = Object.fromEntries(
+      defs
+        .filter((d: any) => d.required)
+        .map((d: any) => [
+          d.key,
+          d.kind === 'number'
+            ? 1
+            : d.kind === 'date'
+              ? tomorrow()
+              : d.kind === 'choice'
+                ? String(d.options).split('\n')[0].trim()
+                : 'x'.slice(0, d.maxLength ?? 1),
+        ]),
+    );
   }
   return out;
 }
@@ -100,7 +132,9 @@ beforeAll(async () => {
   nw = (await s.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId: northwind } })).body.token;
   hb = await s.login('harbour');
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe.each(served.filter((r) => r.privileges.add).map((r) => [r.name, r] as const))('%s (generated from its declaration)', (_name, r) => {
   it('creates a row and writes one audit row with before/after, leaving out the fields the declaration omits', async () => {
@@ -109,7 +143,9 @@ describe.each(served.filter((r) => r.privileges.add).map((r) => [r.name, r] as c
     expect(audit.rows).toHaveLength(1);
     expect(audit.rows[0]).toMatchObject({ action: 'create', before: null });
     expect(audit.rows[0].after.id).toBe(row.id);
-    const secrets = Object.entries(r.fields as Fields).filter(([, f]) => f.writeOnly).map(([k]) => k);
+    const secrets = Object.entries(r.fields as Fields)
+      .filter(([, f]) => f.writeOnly)
+      .map(([k]) => k);
     for (const k of r.audit?.omit ?? []) if (!secrets.includes(k)) expect([null, `(${k})`]).toContain(audit.rows[0].after[k]);
     // a write-only field (a secret) is in no answer and no audit row
     for (const k of secrets) {
@@ -135,37 +171,47 @@ describe.each(served.filter((r) => r.privileges.add).map((r) => [r.name, r] as c
 
   // a hand-written list (`routes: { list: false }`, the live doors) sorts and filters by its own rules
   const listed = typeof r.routes !== 'object';
-  if (listed) it('sorts by every declared sortable field, and refuses any other field with 400', async () => {
-    await create(r);
-    for (const k of sortableFields(r)) {
-      for (const dir of ['asc', 'desc']) {
-        const res = await s.call('GET', `${r.api}?size=50&sort=${k},${dir}`, { token: nw });
-        expect([k, dir, res.status]).toEqual([k, dir, 200]);
+  if (listed)
+    it('sorts by every declared sortable field, and refuses any other field with 400', async () => {
+      await create(r);
+      for (const k of sortableFields(r)) {
+        for (const dir of ['asc', 'desc']) {
+          const res = await s.call('GET', `${r.api}?size=50&sort=${k},${dir}`, { token: nw });
+          expect([k, dir, res.status]).toEqual([k, dir, 200]);
+        }
       }
-    }
-    const ids = (await s.call('GET', `${r.api}?size=50&sort=id,desc`, { token: nw })).body.items.map((x: any) => x.id);
-    expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    const unsortable = [...fieldsOf(r).filter(([, f]) => !f.sort).map(([k]) => k), 'password'];
-    for (const k of unsortable) {
-      const res = await s.call('GET', `${r.api}?sort=${k},asc`, { token: nw });
-      expect([k, res.status]).toEqual([k, 400]);
-      expect(res.body.violations[0].field).toBe('sort');
-    }
-  });
+      const ids = (await s.call('GET', `${r.api}?size=50&sort=id,desc`, { token: nw })).body.items.map((x: any) => x.id);
+      expect(ids).toEqual([...ids].sort((a, b) => b - a));
+      const unsortable = [
+        ...fieldsOf(r)
+          .filter(([, f]) => !f.sort)
+          .map(([k]) => k),
+        'password',
+      ];
+      for (const k of unsortable) {
+        const res = await s.call('GET', `${r.api}?sort=${k},asc`, { token: nw });
+        expect([k, res.status]).toEqual([k, 400]);
+        expect(res.body.violations[0].field).toBe('sort');
+      }
+    });
 
-  if (listed) it('filters by every declared filter, and refuses a value of the wrong kind with 400', async () => {
-    // every filterable reference filled, optional ones too (an empty one cannot be asked for in a query)
-    const refs: Record<string, unknown> = {};
-    for (const k of filterableFields(r)) { const f = (r.fields as Fields)[k]; if (f.kind === 'ref' && !f.required) refs[k] = await refId(f.target!, nw); }
-    const { row } = await create(r, refs);
-    for (const k of filterableFields(r)) {
-      const res = await s.call('GET', `${r.api}?size=1000&${k}=${encodeURIComponent(String(row[k]))}`, { token: nw });
-      expect(res.status).toBe(200);
-      expect(res.body.items.map((x: any) => x.id)).toContain(row.id);
-      expect(res.body.items.every((x: any) => x[k] === row[k])).toBe(true);
-      expect((await s.call('GET', `${r.api}?${k}=not%20a%20value`, { token: nw })).status).toBe(400);
-    }
-  });
+  if (listed)
+    it('filters by every declared filter, and refuses a value of the wrong kind with 400', async () => {
+      // every filterable reference filled, optional ones too (an empty one cannot be asked for in a query)
+      const refs: Record<string, unknown> = {};
+      for (const k of filterableFields(r)) {
+        const f = (r.fields as Fields)[k];
+        if (f.kind === 'ref' && !f.required) refs[k] = await refId(f.target!, nw);
+      }
+      const { row } = await create(r, refs);
+      for (const k of filterableFields(r)) {
+        const res = await s.call('GET', `${r.api}?size=1000&${k}=${encodeURIComponent(String(row[k]))}`, { token: nw });
+        expect(res.status).toBe(200);
+        expect(res.body.items.map((x: any) => x.id)).toContain(row.id);
+        expect(res.body.items.every((x: any) => x[k] === row[k])).toBe(true);
+        expect((await s.call('GET', `${r.api}?${k}=not%20a%20value`, { token: nw })).status).toBe(400);
+      }
+    });
 
   it('names the field of every violation (required, max length, pattern, unique) and writes nothing', async () => {
     const rows = await s.count(`select * from ${r.table}`);
@@ -213,49 +259,56 @@ describe.each(served.filter((r) => r.privileges.add).map((r) => [r.name, r] as c
     }
   });
 
-  if (r.privileges.edit && r.timestamps) it('refuses a stale edit with 409 and keeps the newer row', async () => {
-    const { input, row } = await create(r);
-    const first = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, updatedAt: row.updatedAt } });
-    expect(first.status).toBe(200);
-    const stale = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, updatedAt: row.updatedAt } });
-    expect(stale.status).toBe(409);
-    expect(stale.body.message).toMatch(/changed .* since you opened it/);
-    expect((await s.call('GET', `${r.api}/${row.id}`, { token: nw })).body.updatedAt).toBe(first.body.updatedAt);
-  });
+  if (r.privileges.edit && r.timestamps)
+    it('refuses a stale edit with 409 and keeps the newer row', async () => {
+      const { input, row } = await create(r);
+      const first = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, updatedAt: row.updatedAt } });
+      expect(first.status).toBe(200);
+      const stale = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, updatedAt: row.updatedAt } });
+      expect(stale.status).toBe(409);
+      expect(stale.body.message).toMatch(/changed .* since you opened it/);
+      expect((await s.call('GET', `${r.api}/${row.id}`, { token: nw })).body.updatedAt).toBe(first.body.updatedAt);
+    });
 
   it('answers pickers with id and title, only inside the caller\u2019s scope', async () => {
     const { row } = await create(r);
     const mine = await s.call('GET', `${r.api}/options?ids=${row.id}`, { token: nw });
     expect(mine.status).toBe(200);
     // the detail that tells namesakes apart is checked in options.test.ts; here: text or nothing, beside id and title
-    expect(mine.body.items).toEqual([{ id: row.id, label: r.list.title.map((k) => row[k] ?? '').join(', '), detail: expect.toSatisfy((d: unknown) => d === null || typeof d === 'string') }]);
+    expect(mine.body.items).toEqual([
+      { id: row.id, label: r.list.title.map((k) => row[k] ?? '').join(', '), detail: expect.toSatisfy((d: unknown) => d === null || typeof d === 'string') },
+    ]);
     expect((await s.call('GET', `${r.api}/options?ids=${row.id}`, { token: hb })).body.items).toEqual([]);
   });
 
-  if (r.export?.length) it('exports the filtered rows as CSV (formulas neutralised) and NDJSON, audited', async () => {
-    // a searchable text field (the export's q searches those), else any free text field
-    const free = writable(r).filter(([, f]) => f.kind === 'text' && !f.pattern && !f.unique);
-    const [k] = free.find(([, f]) => f.search) ?? free[0];
-    const { row } = await create(r, { [k]: '=HYPERLINK("x")' });
-    const csv = await fetch(`${s.base}${r.api}/export?format=csv&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } });
-    expect(csv.headers.get('content-type')).toContain('text/csv');
-    const text = await csv.text();
-    expect(text.split('\r\n')[0].split(',')[0]).toBe('id');
-    expect(text).toContain(`${row.id},`);
-    expect(text).toContain(`"'=HYPERLINK(""x"")"`);
-    const nd = await fetch(`${s.base}${r.api}/export?format=ndjson&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } });
-    const lines = (await nd.text()).trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.id)).toContain(row.id);
-    expect((await s.call('GET', `${r.api}/export?format=xml`, { token: nw })).status).toBe(400);
-    // for a person: the header names the columns as the screens do
-    const titled = await (await fetch(`${s.base}${r.api}/export?format=csv&titles=1&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } })).text();
-    const first = titled.split('\r\n')[0].split(',');
-    expect(first[0]).toBe('Id');
-    expect(first).toContain(labelOf(k, (r.fields as Fields)[k]));
-    expect(titled.split('\r\n').slice(1).join('\r\n')).toBe(text.split('\r\n').slice(1).join('\r\n'));
-    expect((await s.call('GET', `${r.api}/export?format=csv&titles=maybe`, { token: nw })).status).toBe(400);
-    expect(await s.count("select * from audit_log where action = 'export' and entity = $1", [r.name])).toBeGreaterThanOrEqual(2);
-  });
+  if (r.export?.length)
+    it('exports the filtered rows as CSV (formulas neutralised) and NDJSON, audited', async () => {
+      // a searchable text field (the export's q searches those), else any free text field
+      const free = writable(r).filter(([, f]) => f.kind === 'text' && !f.pattern && !f.unique);
+      const [k] = free.find(([, f]) => f.search) ?? free[0];
+      const { row } = await create(r, { [k]: '=HYPERLINK("x")' });
+      const csv = await fetch(`${s.base}${r.api}/export?format=csv&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } });
+      expect(csv.headers.get('content-type')).toContain('text/csv');
+      const text = await csv.text();
+      expect(text.split('\r\n')[0].split(',')[0]).toBe('id');
+      expect(text).toContain(`${row.id},`);
+      expect(text).toContain(`"'=HYPERLINK(""x"")"`);
+      const nd = await fetch(`${s.base}${r.api}/export?format=ndjson&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } });
+      const lines = (await nd.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.id)).toContain(row.id);
+      expect((await s.call('GET', `${r.api}/export?format=xml`, { token: nw })).status).toBe(400);
+      // for a person: the header names the columns as the screens do
+      const titled = await (await fetch(`${s.base}${r.api}/export?format=csv&titles=1&q=HYPERLINK`, { headers: { authorization: `Bearer ${nw}` } })).text();
+      const first = titled.split('\r\n')[0].split(',');
+      expect(first[0]).toBe('Id');
+      expect(first).toContain(labelOf(k, (r.fields as Fields)[k]));
+      expect(titled.split('\r\n').slice(1).join('\r\n')).toBe(text.split('\r\n').slice(1).join('\r\n'));
+      expect((await s.call('GET', `${r.api}/export?format=csv&titles=maybe`, { token: nw })).status).toBe(400);
+      expect(await s.count("select * from audit_log where action = 'export' and entity = $1", [r.name])).toBeGreaterThanOrEqual(2);
+    });
 });
 
 // a division-scoped resource: a user whose grant covers one branch of the tree sees, changes and creates only there
@@ -269,9 +322,16 @@ describe.each(served.filter((r) => r.scope.division && r.privileges.add).map((r)
     const covered = all.filter((d) => d.id === branch.id || d.parentId === branch.id).map((d) => d.id);
     const outside = all.find((d) => !covered.includes(d.id))!.id;
     const name = `scoped-${r.name}`.toLowerCase();
-    const user = await s.db.query<{ id: number }>(`insert into users (username, password_hash, name, selected_client_id, home_client_id)
-      select $1, password_hash, 'Scoped', $2, $2 from users where username = 'hr' returning id`, [name, northwind]);
-    await s.db.query(`insert into user_grants (user_id, role_code, client_id, division_id) values ($1, 'administrator', $2, $3)`, [user.rows[0].id, northwind, branch.id]);
+    const user = await s.db.query<{ id: number }>(
+      `insert into users (username, password_hash, name, selected_client_id, home_client_id)
+      select $1, password_hash, 'Scoped', $2, $2 from users where username = 'hr' returning id`,
+      [name, northwind],
+    );
+    await s.db.query(`insert into user_grants (user_id, role_code, client_id, division_id) values ($1, 'administrator', $2, $3)`, [
+      user.rows[0].id,
+      northwind,
+      branch.id,
+    ]);
     const token = await s.login(name);
     const { input, row } = await create(r, { [divField]: outside });
     expect((await s.call('GET', `${r.api}/${row.id}`, { token })).status).toBe(404);
@@ -289,35 +349,43 @@ describe.each(served.filter((r) => r.scope.division && r.privileges.add).map((r)
 });
 
 // a resource that is enrolled, not typed in (controllers): edit-only, on the rows that exist
-describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit && !r.singleton).map((r) => [r.name, r] as const))('%s, edit only (generated)', (_name, r) => {
-  it('edits an existing row with an audit row; another tenant\u2019s id is 404; a bad value is named; there is no create', async () => {
-    const [row] = (await s.call('GET', `${r.api}?size=1`, { token: nw })).body.items;
-    expect(row).toBeDefined();
-    const input = Object.fromEntries(writable(r).map(([k]) => [k, row[k]]));
-    // a text field gets a suffix; a resource of numbers only (an interface's timing) gets another number in range
-    const text = writable(r).find(([, f]) => f.kind === 'text' && !f.pattern);
-    const [k, nf] = text ?? writable(r).find(([, f]) => f.kind === 'number')!;
-    const edited = text ? `${row[k]} (edited)` : row[k] === (nf.min ?? 0) ? (nf.max ?? (nf.min ?? 0) + 1) : (nf.min ?? 0);
-    const changed = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [k]: edited } });
-    expect(changed.status).toBe(200);
-    expect(changed.body[k]).toBe(edited);
-    const audit = await s.db.query<any>('select action, before, after from audit_log where entity = $1 and entity_id = $2', [entityOf(r), String(row.id)]);
-    expect(audit.rows.at(-1)).toMatchObject({ action: 'update', before: { [k]: row[k] }, after: { [k]: edited } });
-    expect((await s.call('GET', `${r.api}/${row.id}`, { token: hb })).status).toBe(404);
-    expect((await s.call('PUT', `${r.api}/${row.id}`, { token: hb, body: input })).status).toBe(404);
-    for (const [pk, f] of writable(r).filter(([, f]) => f.pattern)) {
-      const bad = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [pk]: 'not a match!' } });
-      expect([pk, bad.status, bad.body.violations?.[0]?.field]).toEqual([pk, 400, pk]);
-      expect(f.help && bad.body.violations[0].message).toContain(f.help);
-    }
-    expect([404, 405]).toContain((await s.call('POST', r.api, { token: nw, body: input })).status);
-  });
-});
+describe.each(served.filter((r) => !r.privileges.add && r.privileges.edit && !r.singleton).map((r) => [r.name, r] as const))(
+  '%s, edit only (generated)',
+  (_name, r) => {
+    it('edits an existing row with an audit row; another tenant\u2019s id is 404; a bad value is named; there is no create', async () => {
+      const [row] = (await s.call('GET', `${r.api}?size=1`, { token: nw })).body.items;
+      expect(row).toBeDefined();
+      const input = Object.fromEntries(writable(r).map(([k]) => [k, row[k]]));
+      // a text field gets a suffix; a resource of numbers only (an interface's timing) gets another number in range
+      const text = writable(r).find(([, f]) => f.kind === 'text' && !f.pattern);
+      const [k, nf] = text ?? writable(r).find(([, f]) => f.kind === 'number')!;
+      const edited = text ? `${row[k]} (edited)` : row[k] === (nf.min ?? 0) ? (nf.max ?? (nf.min ?? 0) + 1) : (nf.min ?? 0);
+      const changed = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [k]: edited } });
+      expect(changed.status).toBe(200);
+      expect(changed.body[k]).toBe(edited);
+      const audit = await s.db.query<any>('select action, before, after from audit_log where entity = $1 and entity_id = $2', [entityOf(r), String(row.id)]);
+      expect(audit.rows.at(-1)).toMatchObject({ action: 'update', before: { [k]: row[k] }, after: { [k]: edited } });
+      expect((await s.call('GET', `${r.api}/${row.id}`, { token: hb })).status).toBe(404);
+      expect((await s.call('PUT', `${r.api}/${row.id}`, { token: hb, body: input })).status).toBe(404);
+      for (const [pk, f] of writable(r).filter(([, f]) => f.pattern)) {
+        const bad = await s.call('PUT', `${r.api}/${row.id}`, { token: nw, body: { ...input, [pk]: 'not a match!' } });
+        expect([pk, bad.status, bad.body.violations?.[0]?.field]).toEqual([pk, 400, pk]);
+        expect(f.help && bad.body.violations[0].message).toContain(f.help);
+      }
+      expect([404, 405]).toContain((await s.call('POST', r.api, { token: nw, body: input })).status);
+    });
+  },
+);
 
 // a tenant's settings (singletons): one row per tenant, read at the resource's path with its defaults, changed there
 const singletons = served.filter((r) => r.singleton && r.scope.tenant !== 'platform');
 describe.each(singletons.map((r) => [r.name, r] as const))('%s settings (generated from its declaration)', (_name, r) => {
-  const defaults = () => Object.fromEntries(writable(r).filter(([, f]) => f.default !== undefined).map(([k, f]) => [k, f.default]));
+  const defaults = () =>
+    Object.fromEntries(
+      writable(r)
+        .filter(([, f]) => f.default !== undefined)
+        .map(([k, f]) => [k, f.default]),
+    );
   it('reads each tenant’s own row, made with the declared defaults; no list, add or delete', async () => {
     const mine = await s.call('GET', r.api, { token: nw });
     expect(mine.status).toBe(200);
@@ -352,7 +420,13 @@ describe.each(singletons.map((r) => [r.name, r] as const))('%s settings (generat
       const bad = await s.call('PUT', r.api, { token: nw, body: { ...input, [k]: (f.max ?? 0) + 1 } });
       expect([k, bad.status, bad.body.violations?.[0]?.field]).toEqual([k, 400, k]);
     }
-    expect((await s.call('GET', r.api, { token: nw })).body).toMatchObject(Object.fromEntries(writable(r).filter(([, f]) => f.kind === 'number').map(([k]) => [k, input[k]])));
+    expect((await s.call('GET', r.api, { token: nw })).body).toMatchObject(
+      Object.fromEntries(
+        writable(r)
+          .filter(([, f]) => f.kind === 'number')
+          .map(([k]) => [k, input[k]]),
+      ),
+    );
   });
   it('answers 403 to a user without its code (reading it too, unless they hold one of its read codes)', async () => {
     const operator = await s.login('operator');
@@ -363,14 +437,20 @@ describe.each(singletons.map((r) => [r.name, r] as const))('%s settings (generat
     expect((await s.call('PUT', r.api, { token: operator, body: defaults() })).status).toBe(403);
   });
 });
-it('has settings to check', () => { expect(singletons.length).toBeGreaterThan(0); });
+it('has settings to check', () => {
+  expect(singletons.length).toBeGreaterThan(0);
+});
 
 // the installation's settings (a platform singleton): one row whichever client the platform operator works in; a
 // client's administrator, who holds every tenant code but not the platform grant, may neither read nor change it
 const platformSingletons = served.filter((r) => r.singleton && r.scope.tenant === 'platform');
 describe.each(platformSingletons.map((r) => [r.name, r] as const))('%s platform settings (generated from its declaration)', (_name, r) => {
   it('is one row with the declared defaults in every client, changed with an audit row, bad numbers named; 403 to a client\u2019s administrator', async () => {
-    const defaults = Object.fromEntries(writable(r).filter(([, f]) => f.default !== undefined).map(([k, f]) => [k, f.default]));
+    const defaults = Object.fromEntries(
+      writable(r)
+        .filter(([, f]) => f.default !== undefined)
+        .map(([k, f]) => [k, f.default]),
+    );
     const mine = await s.call('GET', r.api, { token: nw });
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject(defaults);
@@ -379,7 +459,8 @@ describe.each(platformSingletons.map((r) => [r.name, r] as const))('%s platform 
     expect((await s.call('GET', r.api, { token: hb })).status).toBe(403);
     expect((await s.call('PUT', r.api, { token: hb, body: defaults })).status).toBe(403);
     const input: Record<string, unknown> = { ...defaults };
-    for (const [k, f] of writable(r)) if (f.kind === 'number') input[k] = (f.default as number) === f.max ? (f.default as number) - 1 : (f.default as number) + 1;
+    for (const [k, f] of writable(r))
+      if (f.kind === 'number') input[k] = (f.default as number) === f.max ? (f.default as number) - 1 : (f.default as number) + 1;
     const saved = await s.call('PUT', r.api, { token: inHarbour, body: input });
     expect(saved.status).toBe(200);
     expect((await s.call('GET', r.api, { token: nw })).body).toMatchObject(input);
@@ -392,17 +473,28 @@ describe.each(platformSingletons.map((r) => [r.name, r] as const))('%s platform 
     expect([404, 405]).toContain((await s.call('POST', r.api, { token: nw, body: {} })).status);
   });
 });
-it('has platform settings to check', () => { expect(platformSingletons.length).toBeGreaterThan(0); });
+it('has platform settings to check', () => {
+  expect(platformSingletons.length).toBeGreaterThan(0);
+});
 
 // every pair (a deletable resource, a resource referencing it): the delete is refused while the reference stands,
 // unless the reference is declared to go with its target (onDelete 'cascade': a leave goes with its member of staff)
-const allPairs = served.filter((t) => t.privileges.delete).flatMap((t) => served.flatMap((o) => fieldsOf(o)
-  .filter(([, f]) => f.kind === 'ref' && f.target === t.name && !f.readOnly && o.privileges.add).map(([k, f]) => [`${t.name} ← ${o.name}.${k}`, t, o, k, f.onDelete === 'cascade'] as const)));
+const allPairs = served
+  .filter((t) => t.privileges.delete)
+  .flatMap((t) =>
+    served.flatMap((o) =>
+      fieldsOf(o)
+        .filter(([, f]) => f.kind === 'ref' && f.target === t.name && !f.readOnly && o.privileges.add)
+        .map(([k, f]) => [`${t.name} ← ${o.name}.${k}`, t, o, k, f.onDelete === 'cascade'] as const),
+    ),
+  );
 const referencePairs = allPairs.filter((p) => !p[4]);
 const cascadePairs = allPairs.filter((p) => p[4]);
 
 describe('references between resources (generated)', () => {
-  it('has at least one reference to a deletable resource to check', () => { expect(referencePairs.length).toBeGreaterThan(0); });
+  it('has at least one reference to a deletable resource to check', () => {
+    expect(referencePairs.length).toBeGreaterThan(0);
+  });
   it.each(referencePairs)('refuses to delete %s while it is referenced (409 naming the user), then deletes once it is not', async (_n, target, other, k) => {
     const { row: used } = await create(target);
     const { row: user } = await create(other, { [k]: used.id });
@@ -414,12 +506,13 @@ describe('references between resources (generated)', () => {
     const { row: free } = await create(target);
     expect((await s.call('DELETE', `${target.api}/${free.id}`, { token: nw })).body).toEqual({ deleted: 1 });
   });
-  if (cascadePairs.length) it.each(cascadePairs)('deletes %s with the rows that reference it (declared cascade)', async (_n, target, other, k) => {
-    const { row: used } = await create(target);
-    const { row: user } = await create(other, { [k]: used.id });
-    expect((await s.call('DELETE', `${target.api}/${used.id}`, { token: nw })).body).toEqual({ deleted: 1 });
-    expect((await s.call('GET', `${other.api}/${user.id}`, { token: nw })).status).toBe(404);
-  });
+  if (cascadePairs.length)
+    it.each(cascadePairs)('deletes %s with the rows that reference it (declared cascade)', async (_n, target, other, k) => {
+      const { row: used } = await create(target);
+      const { row: user } = await create(other, { [k]: used.id });
+      expect((await s.call('DELETE', `${target.api}/${used.id}`, { token: nw })).body).toEqual({ deleted: 1 });
+      expect((await s.call('GET', `${other.api}/${user.id}`, { token: nw })).status).toBe(404);
+    });
 });
 
 describe('who may create tenants', () => {

@@ -18,7 +18,7 @@ export function writeChecks(crud: CrudResource) {
     const p = principal(req);
     for (const [k, f] of Object.entries(fields)) {
       if ((f.kind !== 'ref' && f.kind !== 'refs') || f.readOnly) continue;
-      const ids = (f.kind === 'ref' ? [input[k]] : (input[k] as unknown[] | undefined) ?? []).filter((v): v is number => typeof v === 'number');
+      const ids = (f.kind === 'ref' ? [input[k]] : ((input[k] as unknown[] | undefined) ?? [])).filter((v): v is number => typeof v === 'number');
       if (!ids.length) continue;
       const target = resourceByName(f.target!)!;
       const what = target.label.one.toLowerCase();
@@ -27,7 +27,10 @@ export function writeChecks(crud: CrudResource) {
       if (target.scope.tenant === true) where += ` and ${tenant(params, scope.clientId, 'x')}`;
       if (r.scope.division === k) {
         // the row's own division: one the user's grants for this action cover
-        if (ids.some((id) => !(scope.divisions ?? []).includes(id))) { out.push({ field: k, message: `is not a ${what} you may use` }); continue; }
+        if (ids.some((id) => !(scope.divisions ?? []).includes(id))) {
+          out.push({ field: k, message: `is not a ${what} you may use` });
+          continue;
+        }
       } else if (target.scope.division) {
         params.push(divisionsFor(p, optionCodesOf(target)));
         const col = target.scope.division === 'id' ? 'id' : columnOf(target.scope.division, (target.fields as Fields)[target.scope.division]);
@@ -54,7 +57,10 @@ export function writeChecks(crud: CrudResource) {
           where += ` and x.${col} = any($${params.length}::int[])`;
         }
         const seen = new Set((await dbx.query<{ id: number }>(`select x.id from ${target.table} x where ${where}`, params)).rows.map((x) => Number(x.id)));
-        rows.forEach((x, i) => { if (typeof x?.[ck] === 'number' && !seen.has(x[ck] as number)) out.push({ field: `${k}.${i}.${ck}`, message: `is not a ${target.label.one.toLowerCase()} you may use` }); });
+        rows.forEach((x, i) => {
+          if (typeof x?.[ck] === 'number' && !seen.has(x[ck] as number))
+            out.push({ field: `${k}.${i}.${ck}`, message: `is not a ${target.label.one.toLowerCase()} you may use` });
+        });
       }
     }
     return out;
@@ -67,7 +73,8 @@ export function writeChecks(crud: CrudResource) {
       const params: unknown[] = [input[k], id ?? 0];
       let where = `${columnOf(k, f)} = $1 and id <> $2`;
       if (f.unique === 'tenant' && r.scope.tenant === true) where += ` and ${tenant(params, scope.clientId)}`;
-      if ((await dbx.query(`select 1 from ${r.table} where ${where} limit 1`, params)).rows.length) out.push({ field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` });
+      if ((await dbx.query(`select 1 from ${r.table} where ${where} limit 1`, params)).rows.length)
+        out.push({ field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` });
     }
     for (const [k, f] of Object.entries(fields)) {
       if (f.kind !== 'children' || !Array.isArray(input[k])) continue;
@@ -79,7 +86,8 @@ export function writeChecks(crud: CrudResource) {
           const params: unknown[] = [row[ck], id ?? 0];
           let where = `${columnOf(ck, cf)} = $1 and ${c.parent} <> $2`;
           if (cf.unique === 'tenant' && clientId !== null) where += ` and ${tenant(params, clientId)}`;
-          if ((await dbx.query(`select 1 from ${c.table} where ${where} limit 1`, params)).rows.length) out.push({ field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` });
+          if ((await dbx.query(`select 1 from ${c.table} where ${where} limit 1`, params)).rows.length)
+            out.push({ field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` });
         }
       }
     }
@@ -90,15 +98,23 @@ export function writeChecks(crud: CrudResource) {
   function uniqueViolation(e: unknown, input: Record<string, unknown>): Violation | null {
     const err = pgError(e);
     if (err.code !== '23505') return null;
-    const cols = /Key \(([^)]+)\)/.exec(err.detail ?? '')?.[1].split(',').map((s) => s.trim()) ?? [];
+    const cols =
+      /Key \(([^)]+)\)/
+        .exec(err.detail ?? '')?.[1]
+        .split(',')
+        .map((s) => s.trim()) ?? [];
     const hit = (name: string, f: AnyField) => cols.includes(columnOf(name, f)) || (err.constraint ?? '').includes(columnOf(name, f));
-    for (const [k, f] of sql.writableFields()) if (f.unique && hit(k, f)) return { field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` };
+    for (const [k, f] of sql.writableFields())
+      if (f.unique && hit(k, f)) return { field: k, message: f.uniqueMessage ?? `is already used by another ${entity}` };
     for (const [k, f] of Object.entries(fields)) {
       if (f.kind !== 'children') continue;
       for (const [ck, cf] of Object.entries(f.children!.fields)) {
         if (!cf.unique || !hit(ck, cf)) continue;
         const value = /=\((?:[^,]*, )?([^)]*)\)/.exec(err.detail ?? '')?.[1];
-        const i = Math.max(0, ((input[k] as Record<string, unknown>[]) ?? []).findIndex((x) => String(x[ck]) === value));
+        const i = Math.max(
+          0,
+          ((input[k] as Record<string, unknown>[]) ?? []).findIndex((x) => String(x[ck]) === value),
+        );
         return { field: `${k}.${i}.${ck}`, message: cf.uniqueMessage ?? `is already used by another ${entity}` };
       }
     }
@@ -108,7 +124,7 @@ export function writeChecks(crud: CrudResource) {
   /** An extensible resource's `udf` against the tenant's user-defined fields: cleaned in place, violations named udf.<key>. */
   async function userFieldViolations(ctx: CrudContext, input: Record<string, unknown>, before: Row | null, known?: UserFieldDef[]): Promise<Violation[]> {
     if (!r.extensible || !hooks.userFields || ctx.clientId === null) return [];
-    const defs = known ?? await hooks.userFields(ctx.tx, ctx.clientId);
+    const defs = known ?? (await hooks.userFields(ctx.tx, ctx.clientId));
     const given = input.udf === undefined ? ((before?.udf as Record<string, unknown> | undefined) ?? {}) : (input.udf as Record<string, unknown> | null);
     const { violations, value } = checkUserFieldValues(defs, given);
     input.udf = value;
@@ -117,8 +133,14 @@ export function writeChecks(crud: CrudResource) {
 
   /** All the checks; `opts.userFields` the tenant's fields when the caller read them once, `opts.validateHook`
    *  false when the caller made the validate hook's checks for all its rows at once. */
-  async function checks(ctx: CrudContext, req: FastifyRequest, scope: Scope, input: Record<string, unknown>, before: Row | null,
-    opts: { userFields?: UserFieldDef[]; validateHook?: false } = {}) {
+  async function checks(
+    ctx: CrudContext,
+    req: FastifyRequest,
+    scope: Scope,
+    input: Record<string, unknown>,
+    before: Row | null,
+    opts: { userFields?: UserFieldDef[]; validateHook?: false } = {},
+  ) {
     const v: Violation[] = [
       ...(await userFieldViolations(ctx, input, before, opts.userFields)),
       ...checkAllRules(r, input),

@@ -17,7 +17,9 @@ import { listQuery } from './where';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 export interface CrudOptions {
-  db: Db; publish?: Publish; hooks?: Record<string, ResourceHooks>;
+  db: Db;
+  publish?: Publish;
+  hooks?: Record<string, ResourceHooks>;
   /** A list counts at most this many matching rows; beyond, its total is a lower bound (LIST_COUNT_CAP). */
   countCap?: number;
   /** A q search counts at most this many matches first (SEARCH_COUNT_CAP, never above countCap). */
@@ -26,13 +28,27 @@ export interface CrudOptions {
   searchWindowPerRow?: number;
 }
 
-interface PgError { code?: string; detail?: string; constraint?: string; table?: string }
+interface PgError {
+  code?: string;
+  detail?: string;
+  constraint?: string;
+  table?: string;
+}
 export const pgError = (e: unknown): PgError => (e && typeof e === 'object' ? (e as PgError) : {});
 
 /** Whoever may read a resource, or pick it in another resource's form, may read its options. */
 export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
-  return [...new Set([...actionCodes(r, 'view'), ...(r.privileges.read ?? []), ...CATALOGUE.flatMap((o) => Object.values(o.fields as Fields)
-    .some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name) ? [o.privileges.add, o.privileges.edit].filter((c): c is string => !!c) : [])])];
+  return [
+    ...new Set([
+      ...actionCodes(r, 'view'),
+      ...(r.privileges.read ?? []),
+      ...CATALOGUE.flatMap((o) =>
+        Object.values(o.fields as Fields).some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name)
+          ? [o.privileges.add, o.privileges.edit].filter((c): c is string => !!c)
+          : [],
+      ),
+    ]),
+  ];
 }
 
 export type CrudResource = ReturnType<typeof crudResource>;
@@ -46,8 +62,10 @@ export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {
    * a client); an account when its rows carry one (hooks.accounts: a service account's users row); else the client.
    */
   const touching = (codes: readonly string[], record: boolean): Pick<FastifyContextConfig, 'touches' | 'accounts'> =>
-    r.scope.tenant === 'platform' || codes.every((c) => PLATFORM_PRIVILEGES.includes(c)) ? { touches: 'platform' }
-      : record && hooks.accounts ? { touches: 'account', accounts: hooks.accounts }
+    r.scope.tenant === 'platform' || codes.every((c) => PLATFORM_PRIVILEGES.includes(c))
+      ? { touches: 'platform' }
+      : record && hooks.accounts
+        ? { touches: 'account', accounts: hooks.accounts }
         : { touches: 'client' };
   const sql = new ResourceSql(r, hooks);
   const one = r.label.one;
@@ -75,8 +93,9 @@ export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {
     const v = input[fam.field];
     if (typeof v === 'string' && !scope.rowValues.values.includes(v)) {
       const family = fam.of.find((f) => f.values.includes(v));
-      throw new HttpError(403, fill('You may not save a {what} of this kind', { what: entity }),
-        [{ field: fam.field, message: `needs privilege ${family?.add ?? family?.edit ?? family?.view ?? '?'}` }]);
+      throw new HttpError(403, fill('You may not save a {what} of this kind', { what: entity }), [
+        { field: fam.field, message: `needs privilege ${family?.add ?? family?.edit ?? family?.view ?? '?'}` },
+      ]);
     }
   }
   const ctxOf = (req: FastifyRequest, tx: Db, clientId: number | null): CrudContext => {
@@ -110,8 +129,24 @@ export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {
   }
 
   return {
-    r, opts, db, hooks, sql, fields, one, entity, paths: apiPaths(r),
-    touching, scopeOf, familyCheck, ctxOf, auditView, auditClient, notify, singletonId,
-    ...rowReader(r, sql), ...listQuery(r, sql, hooks),
+    r,
+    opts,
+    db,
+    hooks,
+    sql,
+    fields,
+    one,
+    entity,
+    paths: apiPaths(r),
+    touching,
+    scopeOf,
+    familyCheck,
+    ctxOf,
+    auditView,
+    auditClient,
+    notify,
+    singletonId,
+    ...rowReader(r, sql),
+    ...listQuery(r, sql, hooks),
   };
 }

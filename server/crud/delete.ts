@@ -10,9 +10,16 @@ import type { Row } from './hooks';
 
 /** What a table that still points at a row holds, in words (a 409 names it, never the table). */
 const TABLE_WORDS: Record<string, string> = {
-  user_grants: 'operator grants', operator_group_grants: 'operator-group grants', role_privileges: 'role privileges',
-  operator_group_members: 'operator-group members', events: 'events in the history', alarms: 'alarms', credentials: 'credentials',
-  visitors: 'visitors', access_group_doors: 'access groups', access_group_members: 'access groups',
+  user_grants: 'operator grants',
+  operator_group_grants: 'operator-group grants',
+  role_privileges: 'role privileges',
+  operator_group_members: 'operator-group members',
+  events: 'events in the history',
+  alarms: 'alarms',
+  credentials: 'credentials',
+  visitors: 'visitors',
+  access_group_doors: 'access groups',
+  access_group_members: 'access groups',
 };
 
 export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
@@ -26,12 +33,26 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
         // a reference declared onDelete 'cascade' goes with its target, 'set-null' is emptied (its foreign key says
         // so): neither holds the target back
         if (f.kind === 'ref' && !f.virtual && f.onDelete !== 'cascade' && f.onDelete !== 'set-null') {
-          n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${other.table} where ${columnOf(k, f)} = any($1::int[])${other === r ? ' and not (id = any($1::int[]))' : ''}`, [ids])).rows[0].n);
+          n = Number(
+            (
+              await dbx.query<{ n: string }>(
+                `select count(*)::text n from ${other.table} where ${columnOf(k, f)} = any($1::int[])${other === r ? ' and not (id = any($1::int[]))' : ''}`,
+                [ids],
+              )
+            ).rows[0].n,
+          );
         } else if (f.kind === 'refs' && f.onDelete !== 'cascade') {
-          n = Number((await dbx.query<{ n: string }>(`select count(*)::text n from ${f.through!.table} where ${f.through!.to} = any($1::int[])`, [ids])).rows[0].n);
+          n = Number(
+            (await dbx.query<{ n: string }>(`select count(*)::text n from ${f.through!.table} where ${f.through!.to} = any($1::int[])`, [ids])).rows[0].n,
+          );
         }
-        if (n > 0) throw new HttpError(409, n === 1 ? fill('Still used by 1 {what}: change or delete it first', { what: other.label.one.toLowerCase() })
-          : fill('Still used by {n} {what}: change or delete them first', { n, what: other.label.many.toLowerCase() }));
+        if (n > 0)
+          throw new HttpError(
+            409,
+            n === 1
+              ? fill('Still used by 1 {what}: change or delete it first', { what: other.label.one.toLowerCase() })
+              : fill('Still used by {n} {what}: change or delete them first', { n, what: other.label.many.toLowerCase() }),
+          );
       }
     }
   }
@@ -42,7 +63,16 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
       const befores: Row[] = [];
       // all or nothing: one id that is not visible (another tenant's, another division's, gone) deletes none
       for (const id of unique) {
-        try { befores.push(await load(tx, scope, id, true)); } catch { throw new HttpError(404, unique.length > 1 ? fill('Some {what} were not found; nothing was deleted', { what: r.label.many.toLowerCase() }) : fill('{what} not found', { what: one })); }
+        try {
+          befores.push(await load(tx, scope, id, true));
+        } catch {
+          throw new HttpError(
+            404,
+            unique.length > 1
+              ? fill('Some {what} were not found; nothing was deleted', { what: r.label.many.toLowerCase() })
+              : fill('{what} not found', { what: one }),
+          );
+        }
       }
       await stillUsed(tx, unique);
       const used = await hooks.inUse?.(tx, unique);
@@ -57,7 +87,14 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
         throw new HttpError(409, fill('Still used by {what}: change or delete them first', { what: TABLE_WORDS[pgError(e).table ?? ''] ?? 'other records' }));
       }
       for (const before of befores) {
-        await audit(tx, req, { clientId: auditClient(scope, before.id), action: 'delete', entity, entityId: before.id, before: auditView(before), after: null });
+        await audit(tx, req, {
+          clientId: auditClient(scope, before.id),
+          action: 'delete',
+          entity,
+          entityId: before.id,
+          before: auditView(before),
+          after: null,
+        });
       }
       return befores.map((b) => ({ clientId: auditClient(scope, b.id), id: b.id }));
     });
@@ -68,6 +105,8 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
   if (r.privileges.delete) {
     const code = r.privileges.delete;
     app.delete(paths.one, { config: { privileges: [code], ...touching([code], true) } }, async (req) => remove(req, [idParam(req, one)]));
-    app.post(paths.bulkDelete, { config: { privileges: [code], ...touching([code], true) } }, async (req) => remove(req, body(req.body, BulkDeleteRequest).ids));
+    app.post(paths.bulkDelete, { config: { privileges: [code], ...touching([code], true) } }, async (req) =>
+      remove(req, body(req.body, BulkDeleteRequest).ids),
+    );
   }
 }

@@ -6,18 +6,32 @@ import { startTestServer, type TestServer } from '../testkit';
 import { driftOf } from './drift';
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(async () => { await s?.close(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('declarations match the database', () => {
-  it.each(CATALOGUE.map((r) => [r.name, r] as const))('%s: every declared column, type, nullability, unique index and reference is in the schema', async (_n, r) => {
-    expect(await driftOf(s.db, r, resourceByName)).toEqual([]);
-  });
+  it.each(CATALOGUE.map((r) => [r.name, r] as const))(
+    '%s: every declared column, type, nullability, unique index and reference is in the schema',
+    async (_n, r) => {
+      expect(await driftOf(s.db, r, resourceByName)).toEqual([]);
+    },
+  );
 
   it('reports a declaration that drifted: a missing column, a wrong type, a wrong nullability, a missing unique index and foreign key', async () => {
     const drifted = defineResource({
-      name: 'identities', table: 'identities', api: '/x', route: '/x', section: 'manage', label: { one: 'X', many: 'Xs' }, icon: 'x',
-      privileges: { view: '0.3.1.0' }, scope: { tenant: true },
+      name: 'identities',
+      table: 'identities',
+      api: '/x',
+      route: '/x',
+      section: 'manage',
+      label: { one: 'X', many: 'Xs' },
+      icon: 'x',
+      privileges: { view: '0.3.1.0' },
+      scope: { tenant: true },
       fields: {
         nickname: text({ max: 10 }),
         employeeNo: number({ required: true }),
@@ -26,7 +40,8 @@ describe('declarations match the database', () => {
         status: ref('divisions'),
         validTo: date(),
       },
-      list: { title: ['employeeNo'], columns: [], sort: ['employeeNo', 'asc'] }, form: [],
+      list: { title: ['employeeNo'], columns: [], sort: ['employeeNo', 'asc'] },
+      form: [],
     });
     const found = await driftOf(s.db, drifted, resourceByName);
     expect(found).toEqual([

@@ -15,8 +15,16 @@ export function exportRoutes(app: FastifyInstance, crud: CrudResource) {
   if (r.export?.length) {
     // a list that exports CSV exports XLSX too: both through the shared writer (server/http/tabular.ts)
     const formats: string[] = [...r.export, ...(r.export.includes('csv') ? ['xlsx'] : [])];
-    const columns = ['id', ...Object.entries(fields).filter(([k, f]) => f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && f.kind !== 'file' && !f.writeOnly && !(r.audit?.omit ?? []).includes(k)).map(([k]) => k),
-      ...(r.timestamps ? ['createdAt', 'updatedAt'] : [])];
+    const columns = [
+      'id',
+      ...Object.entries(fields)
+        .filter(
+          ([k, f]) =>
+            f.kind !== 'children' && f.kind !== 'refs' && f.kind !== 'image' && f.kind !== 'file' && !f.writeOnly && !(r.audit?.omit ?? []).includes(k),
+        )
+        .map(([k]) => k),
+      ...(r.timestamps ? ['createdAt', 'updatedAt'] : []),
+    ];
     const isTime = (c: string) => c === 'createdAt' || c === 'updatedAt' || fields[c]?.kind === 'timestamp' || fields[c]?.kind === 'datetime';
     // titles as the screens name columns; a reference whose label another column shares (divisionId and divisionName
     // are both "Division") is named for what it holds: "Division id"
@@ -30,7 +38,8 @@ export function exportRoutes(app: FastifyInstance, crud: CrudResource) {
       const format = (raw.format ?? 'csv') as string;
       // `titles=1`: the header names the columns as the screens do ("Employee no."), for a person's download
       const titled = raw.titles === '1' || raw.titles === 'true';
-      if (raw.titles !== undefined && !titled && raw.titles !== '0' && raw.titles !== 'false') throw new HttpError(400, 'Validation failed', [{ field: 'titles', message: 'must be 1 or 0' }]);
+      if (raw.titles !== undefined && !titled && raw.titles !== '0' && raw.titles !== 'false')
+        throw new HttpError(400, 'Validation failed', [{ field: 'titles', message: 'must be 1 or 0' }]);
       delete raw.format;
       delete raw.titles;
       if (!formats.includes(format)) throw new HttpError(400, 'Validation failed', [{ field: 'format', message: `must be one of ${formats.join(', ')}` }]);
@@ -49,7 +58,9 @@ export function exportRoutes(app: FastifyInstance, crud: CrudResource) {
         let cursor = 0;
         for (;;) {
           const { rows } = await db.query<Record<string, unknown>>(
-            `select ${sql.select(true)} from ${sql.from()} where ${where} and t.id > $${n + 1} order by t.id limit ${EXPORT_PAGE}`, [...params, cursor]);
+            `select ${sql.select(true)} from ${sql.from()} where ${where} and t.id > $${n + 1} order by t.id limit ${EXPORT_PAGE}`,
+            [...params, cursor],
+          );
           for (const raw of rows) yield cellsOf(toRow(raw));
           if (rows.length < EXPORT_PAGE) return;
           cursor = Number(rows[rows.length - 1].id);
@@ -59,19 +70,25 @@ export function exportRoutes(app: FastifyInstance, crud: CrudResource) {
       if (format === 'csv' || format === 'xlsx') {
         const table: Table = {
           columns: [...columns.map((c) => ({ title: titled ? titleOf(c) : c, time: isTime(c) })), ...udfKeys.map((k) => ({ title: `udf.${k}` }))],
-          zone: await clientZone(db, scope.clientId), rows: rowsOf(),
+          zone: await clientZone(db, scope.clientId),
+          rows: rowsOf(),
         };
         return sendTable(reply, format, stem, table, { sheet: r.label.many });
       }
       async function* ndjson() {
-        let text = '', lines = 0;
+        let text = '',
+          lines = 0;
         for await (const cells of rowsOf()) {
           text += JSON.stringify(Object.fromEntries(header.map((c, i) => [c, cells[i] ?? null]))) + '\n';
-          if (++lines % 500 === 0) { yield text; text = ''; }
+          if (++lines % 500 === 0) {
+            yield text;
+            text = '';
+          }
         }
         if (text) yield text;
       }
-      reply.header('content-type', 'application/x-ndjson; charset=utf-8')
+      reply
+        .header('content-type', 'application/x-ndjson; charset=utf-8')
         .header('content-disposition', `attachment; filename="${stem}.${format}"`)
         .header('cache-control', 'no-store');
       return reply.send(Readable.from(ndjson(), { objectMode: true, highWaterMark: 1 }));

@@ -8,7 +8,9 @@ import type { Scope } from './scope';
 
 declare module 'fastify' {
   /** A value the answer carries once and nothing keeps (a new API key): merged into the create or action answer. */
-  interface FastifyRequest { oneTime?: Record<string, unknown> }
+  interface FastifyRequest {
+    oneTime?: Record<string, unknown>;
+  }
 }
 
 export interface CrudContext {

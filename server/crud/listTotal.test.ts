@@ -24,13 +24,18 @@ beforeAll(async () => {
   clientId = clients.body.items[0].id as number;
   token = (await s.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId } })).body.token;
   // 4 "Fewer" (below the cap) and 9 "Plenty" (above it), in the client's first division
-  await s.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
+  await s.db.query(
+    `insert into identities (client_id, first_name, last_name, employee_no, division_id)
     select $1, 'Cap', case when g <= 4 then 'Fewer' else 'Plenty' end, 'CAP-' || g, (select min(id) from divisions where client_id = $1)
-    from generate_series(1, 13) g`, [clientId]);
+    from generate_series(1, 13) g`,
+    [clientId],
+  );
   all = await s.count('select 1 from identities where client_id = $1', [clientId]);
   expect(all).toBeGreaterThan(CAP);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('the total of a catalogue list', () => {
   it('is exact when fewer rows than the cap match, on a full first page and on a short one', async () => {
@@ -83,22 +88,33 @@ describe('the total of a catalogue list', () => {
 });
 
 describe('the q search of identities by credential number', () => {
-  it('finds the identity holding the card, and never another tenant\'s', async () => {
-    const pick = (sql: string) => s.db.query<{ id: number; client_id: number }>(`select id, client_id from identities where ${sql} order by id limit 1`, [clientId]);
+  it("finds the identity holding the card, and never another tenant's", async () => {
+    const pick = (sql: string) =>
+      s.db.query<{ id: number; client_id: number }>(`select id, client_id from identities where ${sql} order by id limit 1`, [clientId]);
     const mine = (await pick('client_id = $1')).rows[0];
     const theirs = (await pick('client_id <> $1')).rows[0];
-    await s.db.query(`insert into credentials (client_id, identity_id, type, number) values ($1, $2, 'card', 'CARD-XQ-1'), ($3, $4, 'card', 'CARD-XQ-2')`,
-      [mine.client_id, mine.id, theirs.client_id, theirs.id]);
+    await s.db.query(`insert into credentials (client_id, identity_id, type, number) values ($1, $2, 'card', 'CARD-XQ-1'), ($3, $4, 'card', 'CARD-XQ-2')`, [
+      mine.client_id,
+      mine.id,
+      theirs.client_id,
+      theirs.id,
+    ]);
     const found = await list('q=card-xq');
     expect(found.items.map((x) => x.id)).toEqual([mine.id]);
     expect(found).toMatchObject({ total: 1, totalIsAtLeast: false });
   });
 
   it('still finds them when more than a thousand identities hold a matching card (read as a subquery)', async () => {
-    await s.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
-      select $1, 'Many', 'Cards', 'MC-' || g, (select min(id) from divisions where client_id = $1) from generate_series(1, 1001) g`, [clientId]);
-    await s.db.query(`insert into credentials (client_id, identity_id, type, number)
-      select $1, id, 'card', 'MANYCARD-' || id from identities where employee_no like 'MC-%'`, [clientId]);
+    await s.db.query(
+      `insert into identities (client_id, first_name, last_name, employee_no, division_id)
+      select $1, 'Many', 'Cards', 'MC-' || g, (select min(id) from divisions where client_id = $1) from generate_series(1, 1001) g`,
+      [clientId],
+    );
+    await s.db.query(
+      `insert into credentials (client_id, identity_id, type, number)
+      select $1, id, 'card', 'MANYCARD-' || id from identities where employee_no like 'MC-%'`,
+      [clientId],
+    );
     expect(await list('q=manycard&size=2')).toMatchObject({ total: CAP, totalIsAtLeast: true });
     const last = await list('q=manycard&size=100&page=10');
     expect(last.items).toHaveLength(1);
@@ -123,17 +139,25 @@ describe('the total of an unsearched, unfiltered identity list', () => {
     client = (await t.call('GET', '/central/1.0/clients', { token: admin })).body.items[0].id as number;
     op = (await t.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId: client } })).body.token;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('follows rows written outside the catalogue routes, and says "at least" past the cap', async () => {
     expect(await whole()).toEqual(expect.objectContaining({ total: await counted(), totalIsAtLeast: false }));
-    await t.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
-      select $1, 'Kept', 'Count' || g, 'KC-' || g, (select max(id) from divisions where client_id = $1) from generate_series(1, 7) g`, [client]);
+    await t.db.query(
+      `insert into identities (client_id, first_name, last_name, employee_no, division_id)
+      select $1, 'Kept', 'Count' || g, 'KC-' || g, (select max(id) from divisions where client_id = $1) from generate_series(1, 7) g`,
+      [client],
+    );
     await t.db.query(`delete from identities where employee_no = 'KC-1'`);
     const now = await counted();
     expect(await whole()).toEqual(expect.objectContaining({ total: now, totalIsAtLeast: false }));
-    await t.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
-      select $1, 'Kept', 'Many' || g, 'KM-' || g, (select min(id) from divisions where client_id = $1) from generate_series(1, 1000) g`, [client]);
+    await t.db.query(
+      `insert into identities (client_id, first_name, last_name, employee_no, division_id)
+      select $1, 'Kept', 'Many' || g, 'KM-' || g, (select min(id) from divisions where client_id = $1) from generate_series(1, 1000) g`,
+      [client],
+    );
     expect(await whole()).toEqual(expect.objectContaining({ total: 1000, totalIsAtLeast: true }));
   });
 });
@@ -150,19 +174,29 @@ describe('a broad q search (more matches than SEARCH_COUNT_CAP)', () => {
     return r.body as { items: { id: number; employeeNo: string }[]; total: number; totalIsAtLeast: boolean };
   };
   /** The matching employee numbers in the asked order, read from the table. */
-  const expected = async (lastName: string, dir: 'asc' | 'desc') => (await t.db.query<{ employee_no: string }>(
-    `select employee_no from identities where client_id = $1 and last_name = $2 order by employee_no ${dir}`, [client, lastName])).rows.map((x) => x.employee_no);
+  const expected = async (lastName: string, dir: 'asc' | 'desc') =>
+    (
+      await t.db.query<{ employee_no: string }>(`select employee_no from identities where client_id = $1 and last_name = $2 order by employee_no ${dir}`, [
+        client,
+        lastName,
+      ])
+    ).rows.map((x) => x.employee_no);
   beforeAll(async () => {
     t = await startTestServer({ listCountCap: 8, searchCountCap: 3, searchWindowPerRow: 1 });
     const admin = await t.login('admin');
     client = (await t.call('GET', '/central/1.0/clients', { token: admin })).body.items[0].id as number;
     op = (await t.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId: client } })).body.token;
     // employee numbers starting "0-" come first in ascending order and last in descending order
-    await t.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id)
+    await t.db.query(
+      `insert into identities (client_id, first_name, last_name, employee_no, division_id)
       select $1, 'Search', case when g <= 6 then 'Broad' else 'Wide' end, '0-' || case when g <= 6 then 'BR-' else 'WI-' end || lpad(g::text, 2, '0'),
-        (select min(id) from divisions where client_id = $1) from generate_series(1, 16) g`, [client]);
+        (select min(id) from divisions where client_id = $1) from generate_series(1, 16) g`,
+      [client],
+    );
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('reads the page from the asked order\'s first rows when they hold it, and says "at least" the count cap', async () => {
     const page = await search('q=Broad&size=2&sort=employeeNo,asc');
@@ -176,14 +210,19 @@ describe('a broad q search (more matches than SEARCH_COUNT_CAP)', () => {
     expect(page).toMatchObject({ total: 6, totalIsAtLeast: false });
   });
 
-  it('pages in the asked order when more than the list\'s count cap match and the window is too short', async () => {
+  it("pages in the asked order when more than the list's count cap match and the window is too short", async () => {
     const page = await search('q=Wide&size=3&sort=employeeNo,desc');
     expect(page.items.map((x) => x.employeeNo)).toEqual((await expected('Wide', 'desc')).slice(0, 3));
     expect(page).toMatchObject({ total: 8, totalIsAtLeast: true });
   });
 
   it('pages through every match once, in order, in both directions, whichever way each page was read', async () => {
-    for (const [name, dir] of [['Broad', 'asc'], ['Broad', 'desc'], ['Wide', 'asc'], ['Wide', 'desc']] as const) {
+    for (const [name, dir] of [
+      ['Broad', 'asc'],
+      ['Broad', 'desc'],
+      ['Wide', 'asc'],
+      ['Wide', 'desc'],
+    ] as const) {
       const seen: string[] = [];
       for (let page = 0; page < 20; page++) {
         const p = await search(`q=${name}&size=2&page=${page}&sort=employeeNo,${dir}`);

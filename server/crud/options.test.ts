@@ -10,7 +10,9 @@ beforeAll(async () => {
   s = await startTestServer();
   token = await s.loginTo('admin', 'NORTHWIND');
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('picker options', () => {
   it('tell two people of one name apart by employee no. and division', async () => {
@@ -20,7 +22,10 @@ describe('picker options', () => {
     const name = 'Abdullah, Priya';
     const twins: { id: number; employeeNo: string; divisionName: string }[] = [];
     for (const [i, d] of divisions.slice(0, 2).entries()) {
-      const made = await s.call('POST', identitiesResource.api, { token, body: { firstName: 'Priya', lastName: 'Abdullah', employeeNo: `TWIN-${i + 1}`, divisionId: d.id, status: 'active', credentials: [] } });
+      const made = await s.call('POST', identitiesResource.api, {
+        token,
+        body: { firstName: 'Priya', lastName: 'Abdullah', employeeNo: `TWIN-${i + 1}`, divisionId: d.id, status: 'active', credentials: [] },
+      });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       twins.push({ id: made.body.id, employeeNo: `TWIN-${i + 1}`, divisionName: d.name });
     }

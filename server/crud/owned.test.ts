@@ -16,7 +16,9 @@ beforeAll(async () => {
   clientId = (await s.call('GET', '/central/1.0/clients', { token: admin })).body.items.find((c: { code: string }) => c.code === 'NORTHWIND').id;
   token = (await s.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId } })).body.token;
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const owning = CATALOGUE.filter((r) => Object.values(r.fields as Fields).some((f) => f.kind === 'children' || f.kind === 'refs'));
 

@@ -16,7 +16,10 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
   function toRow(raw: Record<string, unknown>): Row {
     const out: Record<string, unknown> = { ...raw };
     for (const [k, f] of Object.entries(fields)) if (f.kind === 'timestamp' || f.kind === 'datetime') out[k] = iso(raw[k]);
-    if (r.timestamps) { out.createdAt = iso(raw.createdAt); out.updatedAt = iso(raw.updatedAt); }
+    if (r.timestamps) {
+      out.createdAt = iso(raw.createdAt);
+      out.updatedAt = iso(raw.updatedAt);
+    }
     return out as Row;
   }
   // The children and refs fields of a page (or a record), all in one query (issue 13: one query per field cost an
@@ -25,16 +28,32 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
   const ownedParts = Object.entries(fields).flatMap(([k, f]): Array<{ key: string; kind: 'children' | 'refs'; sql: string }> => {
     if (f.kind === 'children') {
       const c = f.children!;
-      const pairs = [`'_parent', c.${c.parent}`, `'id', c.id`, ...Object.entries(c.fields).map(([ck, cf]) => {
-        if (!JSON_SAFE_CHILD.has(cf.kind)) throw new Error(`${r.name}.${k}.${ck}: a ${cf.kind} child field has no JSON reading`);
-        return `'${ck}', c.${columnOf(ck, cf)}${cf.kind === 'date' ? '::text' : ''}`;
-      })];
+      const pairs = [
+        `'_parent', c.${c.parent}`,
+        `'id', c.id`,
+        ...Object.entries(c.fields).map(([ck, cf]) => {
+          if (!JSON_SAFE_CHILD.has(cf.kind)) throw new Error(`${r.name}.${k}.${ck}: a ${cf.kind} child field has no JSON reading`);
+          return `'${ck}', c.${columnOf(ck, cf)}${cf.kind === 'date' ? '::text' : ''}`;
+        }),
+      ];
       const tenant = r.scope.tenant === true ? ' and c.client_id = $2' : '';
-      return [{ key: k, kind: 'children', sql: `(select coalesce(json_agg(json_build_object(${pairs.join(', ')}) order by c.id), '[]'::json) from ${c.table} c where c.${c.parent} = any($1::int[])${tenant})` }];
+      return [
+        {
+          key: k,
+          kind: 'children',
+          sql: `(select coalesce(json_agg(json_build_object(${pairs.join(', ')}) order by c.id), '[]'::json) from ${c.table} c where c.${c.parent} = any($1::int[])${tenant})`,
+        },
+      ];
     }
     if (f.kind === 'refs') {
       const t = f.through!;
-      return [{ key: k, kind: 'refs', sql: `(select coalesce(json_agg(json_build_array(l.${t.from}, l.${t.to}) order by l.${t.to}), '[]'::json) from ${t.table} l where l.${t.from} = any($1::int[]))` }];
+      return [
+        {
+          key: k,
+          kind: 'refs',
+          sql: `(select coalesce(json_agg(json_build_array(l.${t.from}, l.${t.to}) order by l.${t.to}), '[]'::json) from ${t.table} l where l.${t.from} = any($1::int[]))`,
+        },
+      ];
     }
     return [];
   });
@@ -42,13 +61,16 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
   async function withOwned(dbx: Db, rows: Row[], clientId: number | null): Promise<Row[]> {
     if (!rows.length || !ownedParts.length) return rows;
     const ids = rows.map((x) => x.id);
-    const { rows: [got] } = await dbx.query<Record<string, unknown>>(`select ${ownedParts.map((p, i) => `${p.sql} as o${i}`).join(', ')}`, ownedTenant ? [ids, clientId] : [ids]);
+    const {
+      rows: [got],
+    } = await dbx.query<Record<string, unknown>>(`select ${ownedParts.map((p, i) => `${p.sql} as o${i}`).join(', ')}`, ownedTenant ? [ids, clientId] : [ids]);
     ownedParts.forEach((p, i) => {
       const all = got[`o${i}`] as unknown[]; // json: both drivers hand it over parsed
       for (const row of rows) {
-        (row as Record<string, unknown>)[p.key] = p.kind === 'children'
-          ? (all as Array<Record<string, unknown>>).filter((x) => x._parent === row.id).map(({ _parent, ...rest }) => rest)
-          : (all as Array<[number, number]>).filter((x) => x[0] === row.id).map((x) => x[1]);
+        (row as Record<string, unknown>)[p.key] =
+          p.kind === 'children'
+            ? (all as Array<Record<string, unknown>>).filter((x) => x._parent === row.id).map(({ _parent, ...rest }) => rest)
+            : (all as Array<[number, number]>).filter((x) => x[0] === row.id).map((x) => x[1]);
       }
     });
     return rows;

@@ -13,15 +13,26 @@ const joinAlias = (k: string) => `j_${k}`;
 
 export class ResourceSql {
   readonly fields: [string, AnyField][];
-  constructor(readonly r: ResourceDeclaration<any>, readonly hooks: ResourceHooks = {}) {
+  constructor(
+    readonly r: ResourceDeclaration<any>,
+    readonly hooks: ResourceHooks = {},
+  ) {
     this.fields = Object.entries(r.fields as Fields);
   }
 
-  get table() { return this.r.table; }
-  field(name: string): AnyField { return (this.r.fields as Fields)[name]; }
+  get table() {
+    return this.r.table;
+  }
+  field(name: string): AnyField {
+    return (this.r.fields as Fields)[name];
+  }
   /** Columns the table itself holds for the declaration's scalar fields. */
-  scalarFields() { return this.fields.filter(([, f]) => !f.virtual && f.kind !== 'children' && f.kind !== 'refs'); }
-  writableFields() { return this.scalarFields().filter(([, f]) => !f.readOnly); }
+  scalarFields() {
+    return this.fields.filter(([, f]) => !f.virtual && f.kind !== 'children' && f.kind !== 'refs');
+  }
+  writableFields() {
+    return this.scalarFields().filter(([, f]) => !f.readOnly);
+  }
 
   titleColumnOf(target: ResourceDeclaration<any>) {
     const first = target.list.title[0];
@@ -50,7 +61,10 @@ export class ResourceSql {
     if (this.r.scope.tenant === true) cols.push(`t.client_id as ${q('clientId')}`);
     for (const [k, f] of this.fields) {
       if (f.kind === 'children' || f.kind === 'refs' || f.writeOnly) continue;
-      if (forList && f.inList === false) { cols.push(`null as ${q(k)}`); continue; }
+      if (forList && f.inList === false) {
+        cols.push(`null as ${q(k)}`);
+        continue;
+      }
       const e = this.expr(k);
       cols.push(f.kind === 'date' ? `${e}::text as ${q(k)}` : `${e} as ${q(k)}`);
     }
@@ -79,18 +93,26 @@ export class ResourceSql {
   scopeWhere(scope: Scope, params: unknown[]): string {
     const parts: string[] = [];
     if (this.r.scope.tenant === true) parts.push(tenant(params, scope.clientId, 't'));
-    else if (this.r.scope.tenant === 'self') { params.push(scope.tenants ?? []); parts.push(`t.id = any($${params.length}::int[])`); }
+    else if (this.r.scope.tenant === 'self') {
+      params.push(scope.tenants ?? []);
+      parts.push(`t.id = any($${params.length}::int[])`);
+    }
     if (this.r.scope.division) {
       params.push(scope.divisions ?? []);
       const d = this.r.scope.division;
       parts.push(`t.${d === 'id' ? 'id' : columnOf(d, this.field(d))} = any($${params.length}::int[])`);
     }
-    if (scope.rowValues) { params.push(scope.rowValues.values); parts.push(`t.${scope.rowValues.column} = any($${params.length}::text[])`); }
+    if (scope.rowValues) {
+      params.push(scope.rowValues.values);
+      parts.push(`t.${scope.rowValues.column} = any($${params.length}::text[])`);
+    }
     return parts.length ? parts.join(' and ') : 'true'; // a platform row: the installation's, no one client's
   }
 
   /** The `%q%` pattern of a q search. */
-  static pattern(text: string) { return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`; }
+  static pattern(text: string) {
+    return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
 
   /**
    * The q search over the row's own searchable columns (each trigram-indexed, so PostgreSQL ORs the index scans
@@ -106,8 +128,10 @@ export class ResourceSql {
     // user-defined field values are searched too (a trigram index over udf::text, migration 060)
     if (this.r.extensible) ors.push(`t.udf::text ilike ${n}`);
     if (this.hooks.searchIds) {
-      if (via) { params.push(via); ors.push(`t.id = any($${params.length}::int[])`); }
-      else ors.push(`t.id in (${this.hooks.searchIds(n)})`);
+      if (via) {
+        params.push(via);
+        ors.push(`t.id = any($${params.length}::int[])`);
+      } else ors.push(`t.id in (${this.hooks.searchIds(n)})`);
     }
     return ors.length ? `(${ors.join(' or ')})` : 'true';
   }

@@ -19,8 +19,10 @@ export function listQuery(r: ResourceDeclaration<any>, sql: ResourceSql, hooks: 
   async function searchVia(dbx: Db, scope: Scope, text: string): Promise<number[] | null> {
     if (!hooks.searchIds) return null;
     const tenant = r.scope.tenant === true && scope.clientId !== null;
-    const { rows } = await dbx.query<{ id: number }>(`select distinct x.id from (${hooks.searchIds('$1', tenant ? '$2' : undefined)}) x(id) limit ${SEARCH_VIA_MAX + 1}`,
-      tenant ? [ResourceSql.pattern(text), scope.clientId] : [ResourceSql.pattern(text)]);
+    const { rows } = await dbx.query<{ id: number }>(
+      `select distinct x.id from (${hooks.searchIds('$1', tenant ? '$2' : undefined)}) x(id) limit ${SEARCH_VIA_MAX + 1}`,
+      tenant ? [ResourceSql.pattern(text), scope.clientId] : [ResourceSql.pattern(text)],
+    );
     return rows.length > SEARCH_VIA_MAX ? null : rows.map((x) => Number(x.id));
   }
   /** WHERE of a list or export: scope, q over the searchable fields, the filters (filterConditions). */

@@ -27,7 +27,11 @@ export interface WriteOptions {
   /** false: the caller needs no row read back after the write (the batch's audit row is the spreadsheet's row). */
   readBack?: false;
 }
-export interface Written<R = Row> { id: number; clientId: number | null; after: R }
+export interface Written<R = Row> {
+  id: number;
+  clientId: number | null;
+  after: R;
+}
 
 export type RowWriter = ReturnType<typeof rowWriter>;
 
@@ -50,7 +54,10 @@ export function rowWriter(crud: CrudResource) {
         for (const row of rows) {
           const values = cols.map(([ck]) => row[ck] ?? null);
           if (typeof row.id === 'number' && kept.has(row.id)) {
-            await dbx.query(`update ${c.table} set ${cols.map(([ck, cf], i) => `${columnOf(ck, cf)} = $${i + 3}`).join(', ')} where id = $1 and ${c.parent} = $2`, [row.id, id, ...values]);
+            await dbx.query(
+              `update ${c.table} set ${cols.map(([ck, cf], i) => `${columnOf(ck, cf)} = $${i + 3}`).join(', ')} where id = $1 and ${c.parent} = $2`,
+              [row.id, id, ...values],
+            );
           } else {
             const names = [c.parent, ...(tenant ? ['client_id'] : []), ...cols.map(([ck, cf]) => columnOf(ck, cf))];
             const vals = [id, ...(tenant ? [clientId] : []), ...values];
@@ -86,23 +93,46 @@ export function rowWriter(crud: CrudResource) {
     const extra = (await hooks.beforeInsert?.(ctx, input)) ?? {};
     const cols: string[] = [];
     const vals: unknown[] = [];
-    if (r.scope.tenant === true) { cols.push('client_id'); vals.push(ctx.clientId); }
-    for (const [k, f] of sql.writableFields()) if (input[k] !== undefined) { cols.push(columnOf(k, f)); vals.push(input[k]); }
-    for (const [c, v] of Object.entries(extra)) { cols.push(c); vals.push(v); }
-    if (r.extensible && input.udf !== undefined) { cols.push('udf'); vals.push(JSON.stringify(input.udf)); }
-    const { rows } = await ctx.tx.query<{ id: number }>(`insert into ${r.table} (${cols.join(', ')}) values (${vals.map((_, i) => `$${i + 1}`).join(', ')}) returning id`, vals);
+    if (r.scope.tenant === true) {
+      cols.push('client_id');
+      vals.push(ctx.clientId);
+    }
+    for (const [k, f] of sql.writableFields())
+      if (input[k] !== undefined) {
+        cols.push(columnOf(k, f));
+        vals.push(input[k]);
+      }
+    for (const [c, v] of Object.entries(extra)) {
+      cols.push(c);
+      vals.push(v);
+    }
+    if (r.extensible && input.udf !== undefined) {
+      cols.push('udf');
+      vals.push(JSON.stringify(input.udf));
+    }
+    const { rows } = await ctx.tx.query<{ id: number }>(
+      `insert into ${r.table} (${cols.join(', ')}) values (${vals.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
+      vals,
+    );
     return rows[0].id;
   }
   async function update(ctx: CrudContext, id: number, input: Record<string, unknown>, before: Row) {
     const extra = (await hooks.beforeUpdate?.(ctx, input, before)) ?? {};
     const sets: string[] = [];
     const vals: unknown[] = [id];
-    for (const [c, v] of Object.entries(extra)) { vals.push(v); sets.push(`${c} = $${vals.length}`); }
+    for (const [c, v] of Object.entries(extra)) {
+      vals.push(v);
+      sets.push(`${c} = $${vals.length}`);
+    }
     for (const [k, f] of sql.writableFields()) {
       if (f.writeOnly && (input[k] === undefined || input[k] === null)) continue; // a secret left out is kept
-      vals.push(input[k] ?? null); sets.push(`${columnOf(k, f)} = $${vals.length}`);
+      vals.push(input[k] ?? null);
+      sets.push(`${columnOf(k, f)} = $${vals.length}`);
     }
-    if (r.extensible && input.udf !== undefined) { vals.push(JSON.stringify(input.udf)); sets.push(`udf = $${vals.length}::jsonb`); }
+    if (r.extensible && input.udf !== undefined) {
+      vals.push(JSON.stringify(input.udf));
+      sets.push(`udf = $${vals.length}::jsonb`);
+    }
     if (r.timestamps) sets.push('updated_at = now()');
     if (sets.length) await ctx.tx.query(`update ${r.table} set ${sets.join(', ')} where id = $1`, vals);
   }
@@ -112,19 +142,38 @@ export function rowWriter(crud: CrudResource) {
    * checks, the row and its owned rows in a savepoint, the hooks, the audit row. Answers its id, its tenant and the
    * row as read after it (unless opts.readBack is false); the caller sends the change notice after its commit.
    */
-  async function writeRow(req: FastifyRequest, tx: Db, scope: Scope, input: Record<string, unknown>, before: Row | null, opts: WriteOptions & { readBack: false }): Promise<Written<null>>;
+  async function writeRow(
+    req: FastifyRequest,
+    tx: Db,
+    scope: Scope,
+    input: Record<string, unknown>,
+    before: Row | null,
+    opts: WriteOptions & { readBack: false },
+  ): Promise<Written<null>>;
   async function writeRow(req: FastifyRequest, tx: Db, scope: Scope, input: Record<string, unknown>, before: Row | null, opts?: WriteOptions): Promise<Written>;
-  async function writeRow(req: FastifyRequest, tx: Db, scope: Scope, input: Record<string, unknown>, before: Row | null, opts: WriteOptions = {}): Promise<Written<Row | null>> {
+  async function writeRow(
+    req: FastifyRequest,
+    tx: Db,
+    scope: Scope,
+    input: Record<string, unknown>,
+    before: Row | null,
+    opts: WriteOptions = {},
+  ): Promise<Written<Row | null>> {
     const readBack = opts.readBack !== false;
     if (before) {
       const id = before.id;
       const clientId = auditClient(scope, id);
       const ctx = ctxOf(req, tx, clientId);
       await checks(ctx, req, scope, input, before, opts);
-      await guarded(tx, input, async () => {
-        await update(ctx, id, input, before);
-        await writeOwned(tx, scope.clientId, id, input);
-      }, opts.savepoint !== false);
+      await guarded(
+        tx,
+        input,
+        async () => {
+          await update(ctx, id, input, before);
+          await writeOwned(tx, scope.clientId, id, input);
+        },
+        opts.savepoint !== false,
+      );
       const after = readBack || !opts.audit ? await load(tx, scope, id) : null;
       const a = opts.audit?.(id, before) ?? { action: 'update', before: auditView(before), after: auditView(after) };
       await audit(tx, req, { clientId, entity, entityId: id, ...a });
@@ -132,15 +181,24 @@ export function rowWriter(crud: CrudResource) {
     }
     const ctx = ctxOf(req, tx, scope.clientId);
     await checks(ctx, req, scope, input, null, opts);
-    const id = await guarded(tx, input, async () => {
-      const newId = await insert(ctx, input);
-      await writeOwned(tx, scope.clientId, newId, input, true);
-      return newId;
-    }, opts.savepoint !== false);
+    const id = await guarded(
+      tx,
+      input,
+      async () => {
+        const newId = await insert(ctx, input);
+        await writeOwned(tx, scope.clientId, newId, input, true);
+        return newId;
+      },
+      opts.savepoint !== false,
+    );
     const clientId = auditClient(scope, id);
     // the new row is visible to its creator: a new tenant (clients), a new division (divisions) inside one they add in
-    const own = r.scope.tenant === 'self' ? { ...scope, tenants: [...(scope.tenants ?? []), id] }
-      : r.scope.division === 'id' ? { ...scope, divisions: [...(scope.divisions ?? []), id] } : scope;
+    const own =
+      r.scope.tenant === 'self'
+        ? { ...scope, tenants: [...(scope.tenants ?? []), id] }
+        : r.scope.division === 'id'
+          ? { ...scope, divisions: [...(scope.divisions ?? []), id] }
+          : scope;
     let after: Row | null = null;
     if (hooks.afterInsert) {
       await hooks.afterInsert({ ...ctx, clientId }, await load(tx, own, id));
@@ -164,7 +222,12 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
       const input = body(req.body, Input) as Record<string, unknown>;
       delete input.updatedAt;
       const secretsMissing = Object.entries(fields).filter(([k, f]) => f.writeOnly && f.required && (input[k] === undefined || input[k] === null));
-      if (secretsMissing.length) throw new HttpError(400, 'Validation failed', secretsMissing.map(([k]) => ({ field: k, message: 'is required' })));
+      if (secretsMissing.length)
+        throw new HttpError(
+          400,
+          'Validation failed',
+          secretsMissing.map(([k]) => ({ field: k, message: 'is required' })),
+        );
       const scope = await scopeOf(db, req, addCodes);
       familyCheck(scope, input);
       const created = await db.transaction((tx) => writeRow(req, tx, scope, input, null));
@@ -185,7 +248,10 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
         const before = await load(tx, scope, id, true);
         // optimistic concurrency: the form sends the updatedAt it loaded; someone saved since → 409, nothing written
         if (typeof loadedAt === 'string' && r.timestamps && Date.parse(loadedAt) !== Date.parse(String(before.updatedAt))) {
-          throw new HttpError(409, fill('Someone else changed this {what} since you opened it. Reload it to see their changes; your typed values are kept.', { what: entity }));
+          throw new HttpError(
+            409,
+            fill('Someone else changed this {what} since you opened it. Reload it to see their changes; your typed values are kept.', { what: entity }),
+          );
         }
         return writeRow(req, tx, scope, input, before);
       });

@@ -39,7 +39,10 @@ export const PGLITE_SETTINGS: Record<string, string> = { shared_buffers: '32MB',
 
 export function pgliteStartParams(env: string | undefined = process.env.PGLITE_SETTINGS): string[] {
   const settings = { ...PGLITE_SETTINGS };
-  for (const pair of (env ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const pair of (env ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const [name, value] = pair.split('=');
     if (/^[a-z_]+$/.test(name ?? '') && value) settings[name] = value;
   }
@@ -59,8 +62,15 @@ export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeB
   if (!image && !dataDir.includes('://') && !existsSync(join(dataDir, 'PG_VERSION'))) await (await PGlite.create(dataDir, options)).close();
   const lite = await PGlite.create(dataDir, options);
   // issue 27: on a real directory, never let PGlite write with the disk (nearly) full: see server/db/diskGuard.ts
-  const guard = dataDir.includes('://') ? null
-    : createDiskGuard(dataDir, async (on) => { await lite.exec(`set default_transaction_read_only = ${on ? 'on' : 'off'}`); }, { minFreeBytes: opts.minFreeBytes });
+  const guard = dataDir.includes('://')
+    ? null
+    : createDiskGuard(
+        dataDir,
+        async (on) => {
+          await lite.exec(`set default_transaction_read_only = ${on ? 'on' : 'off'}`);
+        },
+        { minFreeBytes: opts.minFreeBytes },
+      );
   const refused = (e: unknown) => (guard ? guard.refused(e) : e);
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }, top: boolean): Omit<Db, 'transaction' | 'close' | 'kind'> => ({
     async query<T>(sql: string, params: unknown[] = []) {
@@ -69,12 +79,18 @@ export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeB
       try {
         const r = await q.query<T>(sql, params as any[]);
         return { rows: r.rows };
-      } catch (e) { throw refused(e); }
+      } catch (e) {
+        throw refused(e);
+      }
     },
     async exec(sql: string) {
       if (top && guard) await guard.before();
       if (guard?.blocks(sql)) throw guard.refused({ code: 'ENOSPC', message: 'no space left on device' });
-      try { await q.exec(sql); } catch (e) { throw refused(e); }
+      try {
+        await q.exec(sql);
+      } catch (e) {
+        throw refused(e);
+      }
     },
   });
   let chain: Promise<unknown> = Promise.resolve();
@@ -87,15 +103,22 @@ export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeB
         if (guard) await guard.before();
         try {
           return await lite.transaction((tx) => fn({ ...wrap(tx as any, false), kind: 'pglite', transaction: (f) => f(db), close: async () => {} } as Db));
-        } catch (e) { throw refused(e); } // a COMMIT refused for want of space
+        } catch (e) {
+          throw refused(e);
+        } // a COMMIT refused for want of space
       });
       chain = run.catch(() => {});
       return run as Promise<T>;
     },
-    close: async () => { guard?.stop(); await lite.close(); },
+    close: async () => {
+      guard?.stop();
+      await lite.close();
+    },
     dump: (compression = 'none') => lite.dumpDataDir(compression),
     // PGlite queues a listener's call as it reads the committing statement's answer, ahead of that statement's caller
-    async listen(channel, onNotice) { await lite.listen(channel, () => onNotice()); },
+    async listen(channel, onNotice) {
+      await lite.listen(channel, () => onNotice());
+    },
     ...(guard ? { storage: { state: guard.state, onChange: guard.onChange } } : {}),
   };
   return db;
@@ -105,14 +128,18 @@ export async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // an idle connection the server side closed (restart, failover, a dropped test database) is not a crash: the
   // pool forgets it and opens another on the next query
-  pool.on('error', (e) => { console.warn(`postgres: idle connection lost (${(e as Error).message})`); });
+  pool.on('error', (e) => {
+    console.warn(`postgres: idle connection lost (${(e as Error).message})`);
+  });
   await pool.query('select 1');
   const fromClient = (c: pg.Pool | pg.PoolClient) => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await c.query(sql, params as any[]);
       return { rows: r.rows as T[] };
     },
-    async exec(sql: string) { await c.query(sql); },
+    async exec(sql: string) {
+      await c.query(sql);
+    },
   });
   const db: Db = {
     kind: 'postgres',
@@ -160,7 +187,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 /** What a 503 says. */
 export const DATABASE_UNAVAILABLE = 'The database cannot take changes right now (its disk may be full or read-only); nothing was saved, try again later';
 
-export interface WriteProbe { writable: boolean; problem?: string }
+export interface WriteProbe {
+  writable: boolean;
+  problem?: string;
+}
 
 /** Whether the database accepts a write now: a one-row upsert, committed. */
 export async function probeWrite(db: Db): Promise<WriteProbe> {

@@ -22,7 +22,13 @@ export const STATFS_EVERY_MS = 50;
 
 export class DiskFullError extends Error {
   readonly code = 'GH_DISK_FULL';
-  constructor(readonly problem: string, options?: { cause?: unknown }) { super(DISK_FULL, options); this.name = 'DiskFullError'; }
+  constructor(
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(DISK_FULL, options);
+    this.name = 'DiskFullError';
+  }
 }
 
 /** Whether `err` is a write refused for want of space: ours, PostgreSQL's (53100), or the file system's (ENOSPC, EDQUOT). */
@@ -34,18 +40,25 @@ export function isDiskFull(err: unknown): boolean {
   return typeof e.message === 'string' && /no space left on device|disk quota exceeded/i.test(e.message);
 }
 
-export interface DataDirState { writable: boolean; freeBytes: number | null; problem?: string }
+export interface DataDirState {
+  writable: boolean;
+  freeBytes: number | null;
+  problem?: string;
+}
 
 /** Free bytes of the file system that holds `dir` (null where statfs cannot tell). */
 export function freeBytesOf(dir: string): number | null {
   try {
     const st = statfsSync(dir);
     return Number(st.bavail) * Number(st.bsize);
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 const mib = (n: number) => Math.round(n / 1024 / 1024);
-const lowSpace = (dir: string, free: number, minFree: number) => `The data directory ${dir} is full: ${mib(free)} MiB free, at least ${mib(minFree)} MiB needed`;
+const lowSpace = (dir: string, free: number, minFree: number) =>
+  `The data directory ${dir} is full: ${mib(free)} MiB free, at least ${mib(minFree)} MiB needed`;
 
 /** Whether the embedded database's directory can be written and has room: a probe file written and removed, and statfs. */
 export function checkDataDir(dir: string, minFree = MIN_FREE_BYTES): DataDirState {
@@ -56,15 +69,27 @@ export function checkDataDir(dir: string, minFree = MIN_FREE_BYTES): DataDirStat
     unlinkSync(probe);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOSPC' ? 'is full (no space left on the device)' : code === 'EDQUOT' ? 'is full (its disk quota is used up)'
-      : code === 'EROFS' ? 'is on a read-only file system' : code === 'ENOENT' ? 'does not exist' : `cannot be written (${code ?? (e as Error).message})`;
+    const why =
+      code === 'ENOSPC'
+        ? 'is full (no space left on the device)'
+        : code === 'EDQUOT'
+          ? 'is full (its disk quota is used up)'
+          : code === 'EROFS'
+            ? 'is on a read-only file system'
+            : code === 'ENOENT'
+              ? 'does not exist'
+              : `cannot be written (${code ?? (e as Error).message})`;
     return { writable: false, freeBytes, problem: `The data directory ${dir} ${why}` };
   }
   if (freeBytes !== null && freeBytes < minFree) return { writable: false, freeBytes, problem: lowSpace(dir, freeBytes, minFree) };
   return { writable: true, freeBytes };
 }
 
-export interface StorageState { full: boolean; freeBytes: number | null; problem?: string }
+export interface StorageState {
+  full: boolean;
+  freeBytes: number | null;
+  problem?: string;
+}
 
 /** The data directory's state as the database wrapper keeps it (Db.storage). */
 export interface Storage {
@@ -99,7 +124,18 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
     if (applying) return applying.then(() => (applied === state.full ? undefined : apply()));
     if (applied === state.full) return Promise.resolve();
     const want = state.full;
-    applying = setReadOnly(want).then(() => { applied = want; }, () => { /* the engine is closing: left as it was */ }).finally(() => { applying = null; });
+    applying = setReadOnly(want)
+      .then(
+        () => {
+          applied = want;
+        },
+        () => {
+          /* the engine is closing: left as it was */
+        },
+      )
+      .finally(() => {
+        applying = null;
+      });
     return applying;
   };
   const change = (next: StorageState) => {
@@ -107,19 +143,28 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
     state = next;
     if (was !== next.full) for (const l of listeners) l(next);
   };
-  const full = (problem: string, freeBytes: number | null) => { if (!state.full) change({ full: true, freeBytes, problem }); };
+  const full = (problem: string, freeBytes: number | null) => {
+    if (!state.full) change({ full: true, freeBytes, problem });
+  };
 
   const timer = setInterval(() => {
     const dirState = checkDataDir(dir, minFree);
-    if (dirState.writable) { if (state.full) change({ full: false, freeBytes: dirState.freeBytes }); else state = { ...state, freeBytes: dirState.freeBytes }; }
-    else full(dirState.problem!, dirState.freeBytes);
+    if (dirState.writable) {
+      if (state.full) change({ full: false, freeBytes: dirState.freeBytes });
+      else state = { ...state, freeBytes: dirState.freeBytes };
+    } else full(dirState.problem!, dirState.freeBytes);
     void apply();
   }, opts.probeMs ?? 1000);
   timer.unref();
 
   return {
     state: () => state,
-    onChange(listener) { listeners.add(listener); return () => { listeners.delete(listener); }; },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     async before() {
       const now = Date.now();
       if (!state.full && now - measuredAt >= STATFS_EVERY_MS) {
@@ -140,6 +185,9 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
       return new DiskFullError(state.problem!, { cause: err });
     },
     blocks: (sql) => state.full && /^\s*(vacuum|analyze|checkpoint|reindex|cluster)\b/i.test(sql),
-    stop() { clearInterval(timer); listeners.clear(); },
+    stop() {
+      clearInterval(timer);
+      listeners.clear();
+    },
   };
 }

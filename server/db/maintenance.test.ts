@@ -3,8 +3,12 @@ import { startTestServer, type TestServer } from '../testkit';
 import { aloneAmongServers, vacuum } from './maintenance';
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(async () => { await s.close(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s.close();
+});
 
 describe('database maintenance', () => {
   it('vacuums and analyses the growing tables on the embedded database (PostgreSQL does it itself)', async () => {
@@ -15,19 +19,32 @@ describe('database maintenance', () => {
     // on PGlite the pass analysed events; on PostgreSQL it is left to autovacuum (and did nothing)
     expect(Number(rows[0].n)).toBe(s.db.kind === 'pglite' ? 1 : 0);
     // and vacuumed the identities and credentials, whose capped list counts then read the index alone
-    const vacuumed = await s.db.query<{ relname: string }>(`select relname from pg_stat_user_tables where relname in ('identities', 'credentials') and last_vacuum is not null order by relname`);
+    const vacuumed = await s.db.query<{ relname: string }>(
+      `select relname from pg_stat_user_tables where relname in ('identities', 'credentials') and last_vacuum is not null order by relname`,
+    );
     expect(vacuumed.rows.map((r) => r.relname)).toEqual(s.db.kind === 'pglite' ? ['credentials', 'identities'] : []);
   });
 
   it('runs an hourly job on one server at a time when several share PostgreSQL (always on the embedded database)', async () => {
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
     let runs = 0;
-    const first = aloneAmongServers(s.db, 'test-job', async () => { runs += 1; await held; return 'first'; });
+    const first = aloneAmongServers(s.db, 'test-job', async () => {
+      runs += 1;
+      await held;
+      return 'first';
+    });
     await new Promise((r) => setTimeout(r, 100));
     if (s.db.kind === 'postgres') {
       // the second server asks while the first still works: it does not run the job
-      expect(await aloneAmongServers(s.db, 'test-job', async () => { runs += 1; return 'second'; })).toBeNull();
+      expect(
+        await aloneAmongServers(s.db, 'test-job', async () => {
+          runs += 1;
+          return 'second';
+        }),
+      ).toBeNull();
       release();
       expect(await first).toBe('first');
       expect(runs).toBe(1);

@@ -26,7 +26,11 @@ export async function aloneAmongServers<T>(db: Db, name: string, fn: () => Promi
 export async function vacuum(db: Db, log: (m: string) => void = () => {}): Promise<void> {
   if (db.kind !== 'pglite') return;
   for (const t of TABLES) {
-    try { await db.exec(`vacuum (analyze) ${t}`); } catch (e) { log(`vacuum ${t}: ${(e as Error).message}`); }
+    try {
+      await db.exec(`vacuum (analyze) ${t}`);
+    } catch (e) {
+      log(`vacuum ${t}: ${(e as Error).message}`);
+    }
   }
 }
 
@@ -37,7 +41,9 @@ export function startMaintenance(db: Db, log: (m: string) => void, everyMs = PGL
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    void vacuum(db, log).finally(() => { running = false; });
+    void vacuum(db, log).finally(() => {
+      running = false;
+    });
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -6,7 +6,11 @@ import type { Db } from './db';
 
 const DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-export interface Migration { id: number; name: string; sql: string }
+export interface Migration {
+  id: number;
+  name: string;
+  sql: string;
+}
 
 export function loadMigrations(dir = DIR): Migration[] {
   return readdirSync(dir)

@@ -14,9 +14,16 @@ describe('PGlite settings', () => {
       expect((await db.query<{ shared_buffers: string }>('show shared_buffers')).rows[0].shared_buffers).toBe('32MB');
       expect((await db.query<{ maintenance_work_mem: string }>('show maintenance_work_mem')).rows[0].maintenance_work_mem).toBe('16MB');
       await db.exec('create table kept (x int); insert into kept values (1)');
-    } finally { await db.close(); }
+    } finally {
+      await db.close();
+    }
     const again = await openPglite(join(dir, 'data'));
-    try { expect((await again.query<{ x: number }>('select x from kept')).rows).toEqual([{ x: 1 }]); } finally { await again.close(); rmSync(dir, { recursive: true, force: true }); }
+    try {
+      expect((await again.query<{ x: number }>('select x from kept')).rows).toEqual([{ x: 1 }]);
+    } finally {
+      await again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('take overrides from PGLITE_SETTINGS and ignore what is not a setting', () => {

@@ -14,7 +14,14 @@ import { seedServiceAccount } from './queries/sessions';
 export const DEMO_PASSWORD = 'Gatehouse1!';
 /** The demo sign-ins main.ts prints (and the README lists). */
 export const DEMO_USERS = [
-  { username: 'admin', name: 'Alex Admin', role: 'administrator', clients: ['NORTHWIND', 'HARBOUR'], platform: true, what: 'platform operator and administrator of both demo clients; picks a client first' },
+  {
+    username: 'admin',
+    name: 'Alex Admin',
+    role: 'administrator',
+    clients: ['NORTHWIND', 'HARBOUR'],
+    platform: true,
+    what: 'platform operator and administrator of both demo clients; picks a client first',
+  },
   { username: 'operator', name: 'Sam Operator', role: 'security-operator', clients: ['NORTHWIND'], what: 'security operator at Northwind' },
   { username: 'reception', name: 'Rita Reception', role: 'receptionist', clients: ['NORTHWIND'], what: 'receptionist at Northwind' },
   { username: 'hr', name: 'Hana HR', role: 'hr-manager', clients: ['NORTHWIND'], what: 'HR manager at Northwind' },
@@ -33,7 +40,12 @@ export const ROLES: Record<string, { name: string; privileges: string[] }> = {
   // monitor, doors (and their alarms and controllers), identities read-only, reports; sees who is signed in, but
   // ending other people's sessions is the administrator's (0.2.4.1, 0.2.5.1); so are the alarm target times the
   // operator's handling is measured against (alarm settings, 0.4.7.6), and the shift boundaries (0.2.6.2)
-  'security-operator': { name: 'Security operator', privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4', '0.6.7'), '0.3.1.0'].filter((c) => c !== '0.2.4.1' && c !== '0.2.5.1' && c !== '0.4.7.6' && c !== '0.2.6.2') },
+  'security-operator': {
+    name: 'Security operator',
+    privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4', '0.6.7'), '0.3.1.0'].filter(
+      (c) => c !== '0.2.4.1' && c !== '0.2.5.1' && c !== '0.4.7.6' && c !== '0.2.6.2',
+    ),
+  },
   // visitor management 1.x and identities read-only
   receptionist: { name: 'Receptionist', privileges: [...under('0.1', '1'), '0.3.1.0'] },
   // time and attendance 3.x, identities view/add/edit, the identity report
@@ -47,12 +59,73 @@ export const ROLES: Record<string, { name: string; privileges: string[] }> = {
 /** Demo service accounts (issue 4), each with one open session; they cannot sign in to the console. */
 export const SERVICE_ACCOUNTS = [
   { username: 'door-sync', name: 'Door sync (integration)', client: 'NORTHWIND', ip: '10.1.0.50', userAgent: 'door-sync/2.3 (node 20)', startedMinutesAgo: 95 },
-  { username: 'payroll-export', name: 'Payroll export (integration)', client: 'NORTHWIND', ip: '10.1.0.61', userAgent: 'payroll-export/1.4', startedMinutesAgo: 20 },
-  { username: 'nurse-call', name: 'Nurse call bridge (integration)', client: 'HARBOUR', ip: '10.2.0.50', userAgent: 'nurse-call-bridge/4.1', startedMinutesAgo: 240 },
+  {
+    username: 'payroll-export',
+    name: 'Payroll export (integration)',
+    client: 'NORTHWIND',
+    ip: '10.1.0.61',
+    userAgent: 'payroll-export/1.4',
+    startedMinutesAgo: 20,
+  },
+  {
+    username: 'nurse-call',
+    name: 'Nurse call bridge (integration)',
+    client: 'HARBOUR',
+    ip: '10.2.0.50',
+    userAgent: 'nurse-call-bridge/4.1',
+    startedMinutesAgo: 240,
+  },
 ] as const;
 
-const FIRST = ['Aisha', 'Ben', 'Chen', 'Daniel', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jamal', 'Kate', 'Liam', 'Mei', 'Nadia', 'Omar', 'Priya', 'Quinn', 'Rafael', 'Siti', 'Tom', 'Uma', 'Victor', 'Wei', 'Yusuf', 'Zara'];
-const LAST = ['Abdullah', 'Brown', 'Chua', 'Davies', 'Evans', 'Fernandez', 'Goh', 'Hassan', 'Ibrahim', 'Jones', 'Khan', 'Lim', 'Murphy', 'Ng', "O'Brien", 'Patel', 'Rahman', 'Smith', 'Tan', 'Wong'];
+const FIRST = [
+  'Aisha',
+  'Ben',
+  'Chen',
+  'Daniel',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jamal',
+  'Kate',
+  'Liam',
+  'Mei',
+  'Nadia',
+  'Omar',
+  'Priya',
+  'Quinn',
+  'Rafael',
+  'Siti',
+  'Tom',
+  'Uma',
+  'Victor',
+  'Wei',
+  'Yusuf',
+  'Zara',
+];
+const LAST = [
+  'Abdullah',
+  'Brown',
+  'Chua',
+  'Davies',
+  'Evans',
+  'Fernandez',
+  'Goh',
+  'Hassan',
+  'Ibrahim',
+  'Jones',
+  'Khan',
+  'Lim',
+  'Murphy',
+  'Ng',
+  "O'Brien",
+  'Patel',
+  'Rahman',
+  'Smith',
+  'Tan',
+  'Wong',
+];
 
 /** Headquarters at the top; departments below it; a few teams below those. */
 const DIVISIONS: [string, string[]][] = [
@@ -62,9 +135,27 @@ const DIVISIONS: [string, string[]][] = [
   ['Finance', []],
   ['Facilities', []],
 ];
-const DOORS = ['Main Entrance', 'Loading Bay', 'Server Room', 'Car Park Gate', 'Lobby Turnstile 1', 'Lobby Turnstile 2', 'Roof Access', 'Store Room', 'HR Office', 'Finance Vault'];
+const DOORS = [
+  'Main Entrance',
+  'Loading Bay',
+  'Server Room',
+  'Car Park Gate',
+  'Lobby Turnstile 1',
+  'Lobby Turnstile 2',
+  'Roof Access',
+  'Store Room',
+  'HR Office',
+  'Finance Vault',
+];
 const TENANTS = [
-  { name: 'Northwind Logistics', code: 'NORTHWIND', tz: 'Asia/Kuala_Lumpur', prefix: 'NW', email: 'security@northwind.example', address: '12 Jalan Pelabuhan, Port Klang' },
+  {
+    name: 'Northwind Logistics',
+    code: 'NORTHWIND',
+    tz: 'Asia/Kuala_Lumpur',
+    prefix: 'NW',
+    email: 'security@northwind.example',
+    address: '12 Jalan Pelabuhan, Port Klang',
+  },
   { name: 'Harbour Health', code: 'HARBOUR', tz: 'Europe/London', prefix: 'HH', email: 'facilities@harbour.example', address: '1 Harbour Way, Bristol' },
 ];
 
@@ -86,8 +177,15 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
 
     const ids: Record<string, { client: number; hq: number }> = {};
     for (const [ti, t] of TENANTS.entries()) {
-      const client = (await tx.query<{ id: number }>('insert into clients (name, code, timezone, contact_email, address) values ($1,$2,$3,$4,$5) returning id',
-        [t.name, t.code, t.tz, t.email, t.address])).rows[0].id;
+      const client = (
+        await tx.query<{ id: number }>('insert into clients (name, code, timezone, contact_email, address) values ($1,$2,$3,$4,$5) returning id', [
+          t.name,
+          t.code,
+          t.tz,
+          t.email,
+          t.address,
+        ])
+      ).rows[0].id;
       const hq = await insertDivision(tx, client, 'Headquarters', null);
       const divisions = [hq];
       for (const [dept, teams] of DIVISIONS) {
@@ -101,18 +199,32 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
         await tx.query('insert into doors (client_id, division_id, name) values ($1,$2,$3)', [client, divisions[i % divisions.length], name]);
       }
       for (let i = 1; i <= 3; i++) {
-        await tx.query(`insert into controllers (client_id, division_id, name, ip_address, firmware, online_since) values ($1,$2,$3,$4,'GH-C4 4.2.1',now())`, [client, hq, `${t.prefix}-CTRL-0${i}`, `10.${ti + 1}.0.${10 + i}`]);
+        await tx.query(`insert into controllers (client_id, division_id, name, ip_address, firmware, online_since) values ($1,$2,$3,$4,'GH-C4 4.2.1',now())`, [
+          client,
+          hq,
+          `${t.prefix}-CTRL-0${i}`,
+          `10.${ti + 1}.0.${10 + i}`,
+        ]);
       }
       // issue 12: each door's entry reader, contact and strike, spread over the three controllers
-      await tx.query(`insert into card_readers (client_id, name, door_id, direction, controller_id, address)
+      await tx.query(
+        `insert into card_readers (client_id, name, door_id, direction, controller_id, address)
         select d.client_id, d.name || ' reader', d.id, 'entry', c.id, 0 from doors d
-        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`, [client]);
-      await tx.query(`insert into inputs (client_id, name, kind, controller_id, door_id)
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`,
+        [client],
+      );
+      await tx.query(
+        `insert into inputs (client_id, name, kind, controller_id, door_id)
         select d.client_id, d.name || ' contact', 'door-contact', c.id, d.id from doors d
-        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`, [client]);
-      await tx.query(`insert into outputs (client_id, name, kind, controller_id, door_id, pulse_seconds)
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`,
+        [client],
+      );
+      await tx.query(
+        `insert into outputs (client_id, name, kind, controller_id, door_id, pulse_seconds)
         select d.client_id, d.name || ' strike', 'strike', c.id, d.id, 5 from doors d
-        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`, [client]);
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`,
+        [client],
+      );
       for (let i = 1; i <= perClient; i++) {
         const first = FIRST[(i * 7 + ti) % FIRST.length];
         const last = LAST[(i * 3 + Math.floor(i / FIRST.length) + ti * 3) % LAST.length];
@@ -121,8 +233,13 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
           'insert into identities (client_id, first_name, last_name, employee_no, email, division_id, status) values ($1,$2,$3,$4,$5,$6,$7) returning id',
           [client, first, last, `${t.prefix}-${String(i).padStart(5, '0')}`, email, divisions[i % divisions.length], i % 29 === 0 ? 'suspended' : 'active'],
         );
-        await tx.query('insert into credentials (client_id, identity_id, type, number, facility_code) values ($1,$2,$3,$4,$5)',
-          [client, ident.rows[0].id, 'card', `${ti + 1}${String(100000 + i)}`, 100 + ti]);
+        await tx.query('insert into credentials (client_id, identity_id, type, number, facility_code) values ($1,$2,$3,$4,$5)', [
+          client,
+          ident.rows[0].id,
+          'card',
+          `${ti + 1}${String(100000 + i)}`,
+          100 + ti,
+        ]);
       }
       await seedAccess(tx, client); // issue 12: schedules, access groups, a holiday, card formats
       await seedVisitorAndAttendanceSetup(tx, client, t.prefix);
@@ -130,7 +247,22 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
 
     const dashboardPages = JSON.stringify([
       // issue 10: the shift at a glance; each user sees the widgets their privileges answer
-      { pageNum: 1, widgets: ['openAlarms', 'identities', 'activeCredentials', 'doors', 'controllers', 'divisions', 'visitorsToday', 'alarmsByPriority', 'alarmsPerHour', 'eventsPerHour', 'doorStatus'].map((id) => ({ id })) },
+      {
+        pageNum: 1,
+        widgets: [
+          'openAlarms',
+          'identities',
+          'activeCredentials',
+          'doors',
+          'controllers',
+          'divisions',
+          'visitorsToday',
+          'alarmsByPriority',
+          'alarmsPerHour',
+          'eventsPerHour',
+          'doorStatus',
+        ].map((id) => ({ id })),
+      },
       { pageNum: 2, widgets: [{ id: 'recentChanges' }] },
     ]);
     for (const u of DEMO_USERS) {
@@ -145,9 +277,13 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       // multi-tenant users start with no client selected (§2: the dashboard sends them to the clients screen)
       for (const c of u.clients) await addGrant(tx, { userId: user.rows[0].id, role: u.role, clientId: ids[c].client, divisionId: ids[c].hq });
       // the administrator of both demo clients is also the platform operator who may create clients
-      if ('platform' in u && u.platform) await tx.query('insert into platform_grants (user_id, role_code) values ($1, $2) on conflict do nothing', [user.rows[0].id, PLATFORM_ROLE]);
+      if ('platform' in u && u.platform)
+        await tx.query('insert into platform_grants (user_id, role_code) values ($1, $2) on conflict do nothing', [user.rows[0].id, PLATFORM_ROLE]);
     }
-    for (const t of TENANTS) { await seedVisitsAhead(tx, ids[t.code].client); await seedAttendanceSwipes(tx, ids[t.code].client); }
+    for (const t of TENANTS) {
+      await seedVisitsAhead(tx, ids[t.code].client);
+      await seedAttendanceSwipes(tx, ids[t.code].client);
+    }
     for (const s of SERVICE_ACCOUNTS) {
       const tz = TENANTS.find((t) => t.code === s.client)!.tz;
       await seedServiceAccount(tx, { ...s, clientId: ids[s.client].client, timezone: tz, role: 'integration' });
@@ -159,31 +295,66 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
 /** The visitor section's and the attendance set-up lists, so a front desk and HR start with something to work from. */
 async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: string): Promise<void> {
   for (const [name, minutes, approval, escort, description] of [
-    ['Meeting', 60, false, false, 'A guest of a member of staff'], ['Interview', 90, false, true, 'A candidate, met at the front desk'],
-    ['Contractor', 480, true, false, 'Work on site, approved by the host beforehand'], ['Delivery', 15, false, false, 'Goods to the loading bay'],
+    ['Meeting', 60, false, false, 'A guest of a member of staff'],
+    ['Interview', 90, false, true, 'A candidate, met at the front desk'],
+    ['Contractor', 480, true, false, 'Work on site, approved by the host beforehand'],
+    ['Delivery', 15, false, false, 'Goods to the loading bay'],
   ] as const) {
-    await tx.query('insert into visit_types (client_id, name, default_minutes, needs_approval, needs_escort, description) values ($1,$2,$3,$4,$5,$6)', [client, name, minutes, approval, escort, description]);
+    await tx.query('insert into visit_types (client_id, name, default_minutes, needs_approval, needs_escort, description) values ($1,$2,$3,$4,$5,$6)', [
+      client,
+      name,
+      minutes,
+      approval,
+      escort,
+      description,
+    ]);
   }
-  for (const [name, location, contact] of [['Acme Legal', 'Level 3, suite 301', 'Front office'], ['Blue Harbour Design', 'Level 5', 'Studio manager']] as const) {
+  for (const [name, location, contact] of [
+    ['Acme Legal', 'Level 3, suite 301', 'Front office'],
+    ['Blue Harbour Design', 'Level 5', 'Studio manager'],
+  ] as const) {
     await tx.query('insert into visitor_tenants (client_id, name, location, contact_name) values ($1,$2,$3,$4)', [client, `${name}`, location, contact]);
   }
-  await tx.query(`insert into visitor_credentials (client_id, number, kind, state)
-    select $1, $2 || '-V' || lpad(n::text, 3, '0'), case when n > 15 then 'qr' else 'card' end, 'available' from generate_series(1, 20) n`, [client, prefix]);
-  const office = (await tx.query<{ id: number }>('insert into work_schedules (client_id, name, description) values ($1,$2,$3) returning id',
-    [client, 'Office hours', 'Monday to Friday, nine to five'])).rows[0].id;
-  await tx.query(`insert into work_schedule_shifts (work_schedule_id, client_id, day, start_time, end_time)
-    select $1, $2, d::text, '09:00', '17:00' from generate_series(1, 5) d`, [office, client]);
-  const team = (await tx.query<{ id: number }>('insert into teams (client_id, name, work_schedule_id) values ($1,$2,$3) returning id', [client, 'Head office', office])).rows[0].id;
+  await tx.query(
+    `insert into visitor_credentials (client_id, number, kind, state)
+    select $1, $2 || '-V' || lpad(n::text, 3, '0'), case when n > 15 then 'qr' else 'card' end, 'available' from generate_series(1, 20) n`,
+    [client, prefix],
+  );
+  const office = (
+    await tx.query<{ id: number }>('insert into work_schedules (client_id, name, description) values ($1,$2,$3) returning id', [
+      client,
+      'Office hours',
+      'Monday to Friday, nine to five',
+    ])
+  ).rows[0].id;
+  await tx.query(
+    `insert into work_schedule_shifts (work_schedule_id, client_id, day, start_time, end_time)
+    select $1, $2, d::text, '09:00', '17:00' from generate_series(1, 5) d`,
+    [office, client],
+  );
+  const team = (
+    await tx.query<{ id: number }>('insert into teams (client_id, name, work_schedule_id) values ($1,$2,$3) returning id', [client, 'Head office', office])
+  ).rows[0].id;
   await tx.query('insert into team_members (team_id, identity_id) select $1, id from identities where client_id = $2 order by id limit 8', [team, client]);
-  for (const [name, code, paid, days] of [['Annual leave', 'AL', true, 20], ['Sick leave', 'SL', true, 10], ['Unpaid leave', 'UL', false, null]] as const) {
+  for (const [name, code, paid, days] of [
+    ['Annual leave', 'AL', true, 20],
+    ['Sick leave', 'SL', true, 10],
+    ['Unpaid leave', 'UL', false, null],
+  ] as const) {
     await tx.query('insert into leave_categories (client_id, name, code, paid, days_per_year) values ($1,$2,$3,$4,$5)', [client, name, code, paid, days]);
   }
   // two weeks of annual leave next month for one member of staff
-  await tx.query(`insert into leave_records (client_id, identity_id, category_id, from_date, to_date, note)
+  await tx.query(
+    `insert into leave_records (client_id, identity_id, category_id, from_date, to_date, note)
     select $1, (select id from identities where client_id = $1 order by id limit 1), (select id from leave_categories where client_id = $1 and code = 'AL'),
-      (date_trunc('month', now()) + interval '1 month')::date, (date_trunc('month', now()) + interval '1 month' + interval '11 days')::date, 'Family visit'`, [client]);
-  await tx.query(`insert into credential_stock (client_id, number, type, facility_code, batch)
-    select $1, $2 || '-S' || lpad(n::text, 4, '0'), 'card', 100, 'Order 2026-114' from generate_series(1, 25) n`, [client, prefix]);
+      (date_trunc('month', now()) + interval '1 month')::date, (date_trunc('month', now()) + interval '1 month' + interval '11 days')::date, 'Family visit'`,
+    [client],
+  );
+  await tx.query(
+    `insert into credential_stock (client_id, number, type, facility_code, batch)
+    select $1, $2 || '-S' || lpad(n::text, 4, '0'), 'card', 100, 'Order 2026-114' from generate_series(1, 25) n`,
+    [client, prefix],
+  );
 }
 
 /** The coming days at the front desk: visitors registered ahead (upcoming visits) and hosts' requests, three waiting,
@@ -194,13 +365,18 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
   const user = `(select g.user_id from user_grants g where g.client_id = $1 order by (g.role_code = 'receptionist') desc, g.user_id limit 1)`;
   const host = (n: number) => `(select first_name || ' ' || last_name from identities where client_id = $1 order by id offset ${n} limit 1)`;
   const ahead: [string, string, string, number, number, string][] = [
-    ['Lena', 'Fischer', 'Kraft Audit GmbH', 2, 1, 'meeting'], ['Tomás', 'Ruiz', 'Ruiz Electrical', 3, 2, 'contractor'], ['Joy', 'Okafor', '', 4, 1, 'interview'],
+    ['Lena', 'Fischer', 'Kraft Audit GmbH', 2, 1, 'meeting'],
+    ['Tomás', 'Ruiz', 'Ruiz Electrical', 3, 2, 'contractor'],
+    ['Joy', 'Okafor', '', 4, 1, 'interview'],
     ['Pak', 'Wirawan', 'FastFreight', 1, 3, 'delivery'],
   ];
   for (const [first, last, company, host_, days, purpose] of ahead) {
-    await tx.query(`insert into visitors (client_id, first_name, last_name, company, host_name, purpose, visit_date, valid_until, status, created_by)
+    await tx.query(
+      `insert into visitors (client_id, first_name, last_name, company, host_name, purpose, visit_date, valid_until, status, created_by)
       select $1, $2, $3, nullif($4, ''), ${host(host_)}, $5, ${today} + $6::int, ((${today} + $6::int + 1)::timestamp at time zone c.timezone), 'expected', ${user}
-      from clients c where c.id = $1`, [client, first, last, company, purpose, days]);
+      from clients c where c.id = $1`,
+      [client, first, last, company, purpose, days],
+    );
   }
   const requests: [string, string, string, number, number, string, string][] = [
     ['Marta', 'Nowak', 'Nowak Consulting', 0, 2, 'meeting', 'Quarterly review with finance; needs a parking space.'],
@@ -208,20 +384,32 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
     ['Hannah', 'Lee', '', 2, 7, 'interview', 'Candidate for the analyst role.'],
   ];
   for (const [first, last, company, host_, days, purpose, note] of requests) {
-    await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, note, requested_by)
-      values ($1, $2, $3, nullif($4, ''), ${host(host_)}, $5, ${today} + $6::int, $7, ${user})`, [client, first, last, company, purpose, days, note]);
+    await tx.query(
+      `insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, note, requested_by)
+      values ($1, $2, $3, nullif($4, ''), ${host(host_)}, $5, ${today} + $6::int, $7, ${user})`,
+      [client, first, last, company, purpose, days, note],
+    );
   }
-  await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, visitor_id)
+  await tx.query(
+    `insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, visitor_id)
     select $1, v.first_name, v.last_name, v.company, v.host_name, v.purpose, v.visit_date, 'approved', ${user}, ${user}, now() - interval '1 hour', v.id
-    from visitors v where v.client_id = $1 and v.last_name = 'Ruiz'`, [client]);
-  await tx.query(`insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, decision_note)
-    values ($1, 'Gary', 'Stone', 'Stone Media', ${host(3)}, 'other', ${today} + 1, 'declined', ${user}, ${user}, now() - interval '2 hours', 'No filming on site without the director’s approval.')`, [client]);
+    from visitors v where v.client_id = $1 and v.last_name = 'Ruiz'`,
+    [client],
+  );
+  await tx.query(
+    `insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, decision_note)
+    values ($1, 'Gary', 'Stone', 'Stone Media', ${host(3)}, 'other', ${today} + 1, 'declined', ${user}, ${user}, now() - interval '2 hours', 'No filming on site without the director’s approval.')`,
+    [client],
+  );
 }
 
 /** Two weeks of the head-office team's badge-ins at the main door (daily attendance has days to show): in between
  *  08:40 and 09:14 (some late), out between 17:05 and 18:14, now and then a day not in at all; today's arrivals so far. */
 async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
-  const swipes = (days: string, when: string) => `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message,
+  const swipes = (
+    days: string,
+    when: string,
+  ) => `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message,
       alert, priority, division_id, identity_id, decision, reason, swipe, at)
     select $1, 5000, d.id::text, d.name, d.id::text, d.name, 'Access granted', false, 100, d.division_id, i.id, 'granted', 'granted',
       jsonb_build_object('doorId', d.id, 'card', c.number, 'side', x.side, 'at', (extract(epoch from x.at) * 1000)::bigint), x.at
@@ -237,7 +425,12 @@ async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
   await tx.query(swipes('generate_series(1, 14)', 'true'), [client]);
   await tx.query(swipes('(values (0))', `x.side = 'entry' and x.at < now()`), [client]);
   // and those two weeks built into the timesheet, as HR would have (Build Timesheet), up to yesterday
-  const { f, t, divisions } = (await tx.query<{ f: string; t: string; divisions: number[] }>(`select ((now() at time zone timezone)::date - 14)::text f,
-      ((now() at time zone timezone)::date - 1)::text t, (select array_agg(id) from divisions where client_id = $1) divisions from clients where id = $1`, [client])).rows[0];
+  const { f, t, divisions } = (
+    await tx.query<{ f: string; t: string; divisions: number[] }>(
+      `select ((now() at time zone timezone)::date - 14)::text f,
+      ((now() at time zone timezone)::date - 1)::text t, (select array_agg(id) from divisions where client_id = $1) divisions from clients where id = $1`,
+      [client],
+    )
+  ).rows[0];
   await buildTimesheet(tx, client, null, { from: f, to: t }, divisions);
 }

@@ -21,7 +21,9 @@ export function createDoorLiveState(db: Db) {
   function ensurePresence(clientId: number): Promise<void> {
     let p = presenceLoaded.get(clientId);
     if (!p) {
-      p = loadPresence(db, clientId).then((presence) => { zoneStates.set(clientId, { ...stateOf(clientId), presence }); });
+      p = loadPresence(db, clientId).then((presence) => {
+        zoneStates.set(clientId, { ...stateOf(clientId), presence });
+      });
       p.catch(() => presenceLoaded.delete(clientId));
       presenceLoaded.set(clientId, p);
     }
@@ -35,7 +37,8 @@ export function createDoorLiveState(db: Db) {
     const mine = st.presence.get(identityId);
     if (mine?.zoneId === fresh?.zoneId && mine?.at === fresh?.at) return;
     const presence = new Map(st.presence);
-    if (fresh) presence.set(identityId, fresh); else presence.delete(identityId);
+    if (fresh) presence.set(identityId, fresh);
+    else presence.delete(identityId);
     zoneStates.set(clientId, { ...st, presence });
   }
   /** A door's status changed: it stands open or shut for the interlocks. */
@@ -44,7 +47,8 @@ export function createDoorLiveState(db: Db) {
     const st = stateOf(clientId);
     if (st.openDoors.has(doorId) === open) return;
     const openDoors = new Set(st.openDoors);
-    if (open) openDoors.add(doorId); else openDoors.delete(doorId);
+    if (open) openDoors.add(doorId);
+    else openDoors.delete(doorId);
     zoneStates.set(clientId, { ...st, openDoors });
   }
   /** A granted swipe moved the tenant to `after`: the identity's new presence is written before its event is recorded
@@ -55,7 +59,11 @@ export function createDoorLiveState(db: Db) {
     zoneStates.set(clientId, after);
   }
   return {
-    stateOf, ensurePresence, refreshPresence, doorStatus, admitted,
+    stateOf,
+    ensurePresence,
+    refreshPresence,
+    doorStatus,
+    admitted,
     /** Tests: forget who is where in a tenant (anti-passback starts afresh), in memory and in the database. */
     async reset(clientId: number) {
       await dropPresence(db, clientId);

@@ -9,7 +9,12 @@ import type { AccessIndexes } from '../access/index';
 /** What the hardware refuses: a door, output or input that is not there (404), a command that makes no sense for
  *  the door's state (409), a request that names no target (400). The HTTP rooms answer it with its status. */
 export class HardwareError extends Error {
-  constructor(public status: 400 | 404 | 409, message: string) { super(message); }
+  constructor(
+    public status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface HardwarePort {

@@ -5,16 +5,23 @@
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 
-export interface Presence { zoneId: number | null; at: number }
+export interface Presence {
+  zoneId: number | null;
+  at: number;
+}
 
-const toPresence = (r: { zone_id: number | null; at: Date | string }): Presence =>
-  ({ zoneId: r.zone_id === null ? null : Number(r.zone_id), at: new Date(r.at).getTime() });
+const toPresence = (r: { zone_id: number | null; at: Date | string }): Presence => ({
+  zoneId: r.zone_id === null ? null : Number(r.zone_id),
+  at: new Date(r.at).getTime(),
+});
 
 /** Every row of a tenant: identity → where it was last let in. */
 export async function loadPresence(db: Db, clientId: number): Promise<Map<number, Presence>> {
   const params: unknown[] = [];
   const { rows } = await db.query<{ identity_id: number; zone_id: number | null; at: Date | string }>(
-    `select identity_id, zone_id, at from zone_presence where ${tenant(params, clientId)}`, params);
+    `select identity_id, zone_id, at from zone_presence where ${tenant(params, clientId)}`,
+    params,
+  );
   return new Map(rows.map((r) => [Number(r.identity_id), toPresence(r)]));
 }
 
@@ -22,22 +29,28 @@ export async function loadPresence(db: Db, clientId: number): Promise<Map<number
 export async function presenceOf(db: Db, clientId: number, identityId: number): Promise<Presence | undefined> {
   const params: unknown[] = [identityId];
   const { rows } = await db.query<{ zone_id: number | null; at: Date | string }>(
-    `select zone_id, at from zone_presence where identity_id = $1 and ${tenant(params, clientId)}`, params);
+    `select zone_id, at from zone_presence where identity_id = $1 and ${tenant(params, clientId)}`,
+    params,
+  );
   return rows[0] ? toPresence(rows[0]) : undefined;
 }
 
 /** Where a granted swipe let the identity in (null zone: out of every zone). */
 export async function savePresence(db: Db, clientId: number, identityId: number, p: Presence): Promise<void> {
-  await db.query(`insert into zone_presence (identity_id, client_id, zone_id, at) values ($1, $2, $3, $4)
-    on conflict (identity_id) do update set zone_id = excluded.zone_id, at = excluded.at`, [identityId, clientId, p.zoneId, new Date(p.at).toISOString()]);
+  await db.query(
+    `insert into zone_presence (identity_id, client_id, zone_id, at) values ($1, $2, $3, $4)
+    on conflict (identity_id) do update set zone_id = excluded.zone_id, at = excluded.at`,
+    [identityId, clientId, p.zoneId, new Date(p.at).toISOString()],
+  );
 }
 
 /** Forgive: the identity's history is dropped (true when there was one). */
 export async function dropPresence(db: Db, clientId: number, identityId?: number): Promise<boolean> {
   const params: unknown[] = identityId === undefined ? [] : [identityId];
-  const r = identityId === undefined
-    ? await db.query(`delete from zone_presence where ${tenant(params, clientId)} returning identity_id`, params)
-    : await db.query(`delete from zone_presence where identity_id = $1 and ${tenant(params, clientId)} returning identity_id`, params);
+  const r =
+    identityId === undefined
+      ? await db.query(`delete from zone_presence where ${tenant(params, clientId)} returning identity_id`, params)
+      : await db.query(`delete from zone_presence where identity_id = $1 and ${tenant(params, clientId)} returning identity_id`, params);
   return r.rows.length > 0;
 }
 
@@ -45,7 +58,9 @@ export async function dropPresence(db: Db, clientId: number, identityId?: number
 export async function zoneCounts(db: Db, clientId: number): Promise<Map<number, number>> {
   const params: unknown[] = [];
   const { rows } = await db.query<{ zone_id: number; n: string }>(
-    `select zone_id, count(*)::text as n from zone_presence where ${tenant(params, clientId)} and zone_id is not null group by zone_id`, params);
+    `select zone_id, count(*)::text as n from zone_presence where ${tenant(params, clientId)} and zone_id is not null group by zone_id`,
+    params,
+  );
   return new Map(rows.map((r) => [Number(r.zone_id), Number(r.n)]));
 }
 
@@ -54,6 +69,8 @@ export async function zoneOccupants(db: Db, clientId: number, zoneId: number): P
   const params: unknown[] = [zoneId];
   const { rows } = await db.query<{ identity_id: number; name: string; at: Date | string }>(
     `select p.identity_id, i.first_name || ' ' || i.last_name as name, p.at from zone_presence p join identities i on i.id = p.identity_id
-      where p.zone_id = $1 and ${tenant(params, clientId, 'p')} order by name, p.identity_id`, params);
+      where p.zone_id = $1 and ${tenant(params, clientId, 'p')} order by name, p.identity_id`,
+    params,
+  );
   return rows.map((r) => ({ identityId: Number(r.identity_id), name: r.name, since: new Date(r.at).toISOString() }));
 }

@@ -23,7 +23,9 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   nw = await s.loginTo('admin', 'NORTHWIND');
   [operator, harbour, auditor, reception] = await Promise.all(['operator', 'harbour', 'auditor', 'reception'].map((u) => s.login(u)));
-  const doors = (await s.db.query<{ id: number }>('select id from doors where client_id = $1 and division_id is not null order by id limit 5', [northwind])).rows.map((d) => Number(d.id));
+  const doors = (
+    await s.db.query<{ id: number }>('select id from doors where client_id = $1 and division_id is not null order by id limit 5', [northwind])
+  ).rows.map((d) => Number(d.id));
   expect(doors).toHaveLength(5);
   const raise = async (name: string, kind: string, door: number) => {
     const r = await s.call('POST', API.testSimulate, { token: nw, body: { kind, doorId: door } });
@@ -36,16 +38,23 @@ beforeAll(async () => {
   await raise('a4', 'door.forced', doors[3]);
   await raise('a5', 'door.held', doors[4]);
   const ack = async (name: string, token: string) => expect((await s.call('POST', `${API.alarms}/${ids[name]}/acknowledge`, { token })).status).toBe(200);
-  const proc = async (name: string, token: string) => expect((await s.call('POST', `${API.alarms}/${ids[name]}/process`, { token, body: { note: 'Checked on site' } })).status).toBe(200);
-  await ack('a1', nw); await proc('a1', nw);
-  await ack('a2', nw); await proc('a2', nw);
+  const proc = async (name: string, token: string) =>
+    expect((await s.call('POST', `${API.alarms}/${ids[name]}/process`, { token, body: { note: 'Checked on site' } })).status).toBe(200);
+  await ack('a1', nw);
+  await proc('a1', nw);
+  await ack('a2', nw);
+  await proc('a2', nw);
   await ack('a3', operator);
   await proc('a4', operator); // processed straight away: that also takes it on
   // the clock: when each was taken on and processed, seconds after it was raised
   const stamp = async (name: string, raised: Date, ackS: number | null, procS: number | null) => {
     await s.db.query('update events set at = $2 where id = $1', [ids[name], raised.toISOString()]);
-    await s.db.query('update alarms set raised_at = $2, acknowledged_at = $3, processed_at = $4 where event_id = $1',
-      [ids[name], raised.toISOString(), ackS === null ? null : plus(raised, ackS), procS === null ? null : plus(raised, procS)]);
+    await s.db.query('update alarms set raised_at = $2, acknowledged_at = $3, processed_at = $4 where event_id = $1', [
+      ids[name],
+      raised.toISOString(),
+      ackS === null ? null : plus(raised, ackS),
+      procS === null ? null : plus(raised, procS),
+    ]);
   };
   await stamp('a1', at('09:10'), 30, 600);
   await stamp('a2', at('09:40'), 120, 1200);
@@ -55,7 +64,9 @@ beforeAll(async () => {
   // an alarm closed without a word (as an imported one would be)
   await s.db.query(`update alarms set note = '  ' where event_id = $1`, [ids.a4]);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const report = (token: string, q = `from=${DAY}&to=${DAY}`) => s.call('GET', `${ALARM_HANDLING_API}?${q}`, { token });
 
@@ -71,21 +82,36 @@ describe('the alarm handling report', () => {
       raised: 5,
       acknowledge: { median: 105, p90: 246, worst: 300, count: 4 },
       process: { median: 600, p90: 1080, worst: 1200, count: 3 },
-      openAtEnd: 2, withoutNote: 1,
+      openAtEnd: 2,
+      withoutNote: 1,
       lateAcknowledge: 4, // a2, a3 and a4 past P1's minute, a5 (P3) never taken on
       lateProcess: 3, // a2 after 20 minutes, a3 and a5 still open long past their targets
     });
     const p1 = b.priority.find((x) => x.key === '1')!;
     expect(p1.label).toBe('P1');
     expect(p1.figures).toMatchObject({ raised: 4, openAtEnd: 1, lateAcknowledge: 3, lateProcess: 2 });
-    expect(b.priority.map((x) => [x.key, x.figures.raised])).toEqual([['1', 4], ['3', 1]]);
-    expect(b.type.map((x) => [x.key, x.label, x.figures.raised])).toEqual([['6001', 'Door forced open', 4], ['6002', 'Door held open', 1]]);
+    expect(b.priority.map((x) => [x.key, x.figures.raised])).toEqual([
+      ['1', 4],
+      ['3', 1],
+    ]);
+    expect(b.type.map((x) => [x.key, x.label, x.figures.raised])).toEqual([
+      ['6001', 'Door forced open', 4],
+      ['6002', 'Door held open', 1],
+    ]);
     const byOperator = Object.fromEntries(b.operator.map((x) => [x.key, x]));
     expect(Object.keys(byOperator).sort()).toEqual(['', 'admin', 'operator']);
-    expect(byOperator.admin.figures).toMatchObject({ raised: 2, acknowledge: { median: 75, p90: 111, worst: 120, count: 2 }, process: { median: 900, p90: 1140, worst: 1200, count: 2 } });
+    expect(byOperator.admin.figures).toMatchObject({
+      raised: 2,
+      acknowledge: { median: 75, p90: 111, worst: 120, count: 2 },
+      process: { median: 900, p90: 1140, worst: 1200, count: 2 },
+    });
     expect(byOperator.operator.figures).toMatchObject({ raised: 2, withoutNote: 1, openAtEnd: 1 });
     expect(byOperator[''].figures).toMatchObject({ raised: 1, acknowledge: { median: null, p90: null, worst: null, count: 0 } });
-    expect(b.hour.map((x) => [x.label, x.figures.raised])).toEqual([['09:00', 2], ['14:00', 2], ['23:00', 1]]);
+    expect(b.hour.map((x) => [x.label, x.figures.raised])).toEqual([
+      ['09:00', 2],
+      ['14:00', 2],
+      ['23:00', 1],
+    ]);
   });
 
   it('counts against the targets kept in the alarm settings (validated, audited)', async () => {
@@ -126,10 +152,20 @@ describe('the alarm handling report', () => {
     const division = await s.call('POST', API.divisions, { token: nw, body: { name: 'Annex without doors' } });
     expect(division.status, JSON.stringify(division.body)).toBe(201);
     const role = await s.call('POST', API.roles, { token: nw, body: { name: 'Annex reports', code: 'annex-reports' } });
-    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, { token: nw, body: { privileges: ['0.1', '0.6.7.0'].map((code) => ({ code, divisionId: null })) } });
+    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, {
+      token: nw,
+      body: { privileges: ['0.1', '0.6.7.0'].map((code) => ({ code, divisionId: null })) },
+    });
     const op = await s.call('POST', API.operators, { token: nw, body: { username: 'annexwatch', name: 'Annex Watch', password: PASSWORD } });
     expect(op.status).toBe(201);
-    expect((await s.call('POST', API.operatorGroups, { token: nw, body: { name: 'Annex watchers', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: division.body.id }] } })).status).toBe(201);
+    expect(
+      (
+        await s.call('POST', API.operatorGroups, {
+          token: nw,
+          body: { name: 'Annex watchers', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: division.body.id }] },
+        })
+      ).status,
+    ).toBe(201);
     const annex = await s.login('annexwatch', PASSWORD);
     const r = await report(annex);
     expect(r.status).toBe(200);
@@ -139,7 +175,7 @@ describe('the alarm handling report', () => {
     expect((await report(auditor)).body.total.raised).toBe(5);
   });
 
-  it('keeps another tenant\'s alarms out', async () => {
+  it("keeps another tenant's alarms out", async () => {
     const r = await report(harbour);
     expect(r.status).toBe(200);
     expect(r.body.zone).toBe('Europe/London');
@@ -168,7 +204,10 @@ describe('the alarm handling report', () => {
     const csv = await fetch(`${s.base}${ALARM_HANDLING_API}?from=${DAY}&to=${DAY}&format=csv`, { headers: { authorization: `Bearer ${nw}` } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
-    const lines = (await csv.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = (await csv.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toMatch(/^Grouping,Key,Group,Raised,Acknowledge median \(s\)/);
     expect(lines[1]).toBe('total,,All alarms,5,105,246,300,600,1080,1200,2,1,4,3');
     expect(lines).toContain('hour,23,23:00,1,,,,,,,1,0,1,1');
@@ -180,6 +219,8 @@ describe('the alarm handling report', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(bytes as any);
     const sheet = wb.worksheets[0];
-    expect(sheet.getRow(2).values).toEqual([undefined, 'total', null, 'All alarms', 5, 105, 246, 300, 600, 1080, 1200, 2, 1, 4, 3].map((v) => (v === null ? undefined : v)));
+    expect(sheet.getRow(2).values).toEqual(
+      [undefined, 'total', null, 'All alarms', 5, 105, 246, 300, 600, 1080, 1200, 2, 1, 4, 3].map((v) => (v === null ? undefined : v)),
+    );
   });
 });

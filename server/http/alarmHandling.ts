@@ -7,8 +7,17 @@
 import type { FastifyInstance } from 'fastify';
 import { PRIV, type Violation } from '../../contract';
 import {
-  ALARM_FIGURES, ALARM_HANDLING_API, ALARM_TARGET_PRIORITIES, AlarmHandlingQuery, DEFAULT_ALARM_TARGETS, alarmPeriodProblem,
-  type AlarmFigure, type AlarmFigures, type AlarmGroupRow, type AlarmHandlingReport, type Durations,
+  ALARM_FIGURES,
+  ALARM_HANDLING_API,
+  ALARM_TARGET_PRIORITIES,
+  AlarmHandlingQuery,
+  DEFAULT_ALARM_TARGETS,
+  alarmPeriodProblem,
+  type AlarmFigure,
+  type AlarmFigures,
+  type AlarmGroupRow,
+  type AlarmHandlingReport,
+  type Durations,
 } from '../../contract/alarmHandling';
 import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
@@ -37,13 +46,20 @@ const openAt = (end: string) => `(a.processed_at is null or a.processed_at >= ${
 /** The alarms behind `figure`, as a condition on an alarm `a`; `end` the period's end. */
 function figureCondition(figure: AlarmFigure, end: () => string): string {
   switch (figure) {
-    case 'raised': return 'true';
-    case 'acknowledged': return `${TAKEN_AT} is not null`;
-    case 'processed': return 'a.processed_at is not null';
-    case 'open': return openAt(end());
-    case 'withoutNote': return WITHOUT_NOTE;
-    case 'lateAcknowledge': return LATE_ACK;
-    case 'lateProcess': return LATE_PROCESS;
+    case 'raised':
+      return 'true';
+    case 'acknowledged':
+      return `${TAKEN_AT} is not null`;
+    case 'processed':
+      return 'a.processed_at is not null';
+    case 'open':
+      return openAt(end());
+    case 'withoutNote':
+      return WITHOUT_NOTE;
+    case 'lateAcknowledge':
+      return LATE_ACK;
+    case 'lateProcess':
+      return LATE_PROCESS;
   }
 }
 
@@ -66,9 +82,13 @@ export function alarmFigureFilter(q: Record<string, unknown>, params: unknown[],
   const hour = one(q, 'alarmHour', violations);
   if (figure === undefined && priority === undefined && operator === undefined && hour === undefined) return;
   const conds: string[] = [];
-  const add = (value: unknown) => { params.push(value); return `$${params.length}`; };
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
   if (figure !== undefined) {
-    if (!(ALARM_FIGURES as readonly string[]).includes(figure)) violations.push({ field: 'alarmFigure', message: `must be one of ${ALARM_FIGURES.join(', ')}` });
+    if (!(ALARM_FIGURES as readonly string[]).includes(figure))
+      violations.push({ field: 'alarmFigure', message: `must be one of ${ALARM_FIGURES.join(', ')}` });
     else {
       const to = one(q, 'to', []);
       const end = () => (to !== undefined && !Number.isNaN(Date.parse(to)) ? `${add(new Date(to).toISOString())}::timestamptz` : 'now()');
@@ -91,23 +111,45 @@ export function alarmFigureFilter(q: Record<string, unknown>, params: unknown[],
 }
 
 const seconds = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v) * 10) / 10);
-const durations = (r: any, p: string): Durations => ({ median: seconds(r[`${p}_median`]), p90: seconds(r[`${p}_p90`]), worst: seconds(r[`${p}_worst`]), count: Number(r[`${p}_count`]) });
+const durations = (r: any, p: string): Durations => ({
+  median: seconds(r[`${p}_median`]),
+  p90: seconds(r[`${p}_p90`]),
+  worst: seconds(r[`${p}_worst`]),
+  count: Number(r[`${p}_count`]),
+});
 const figuresOf = (r: any): AlarmFigures => ({
-  raised: Number(r.raised), acknowledge: durations(r, 'ack'), process: durations(r, 'proc'),
-  openAtEnd: Number(r.open_at_end), withoutNote: Number(r.without_note), lateAcknowledge: Number(r.late_ack), lateProcess: Number(r.late_proc),
+  raised: Number(r.raised),
+  acknowledge: durations(r, 'ack'),
+  process: durations(r, 'proc'),
+  openAtEnd: Number(r.open_at_end),
+  withoutNote: Number(r.without_note),
+  lateAcknowledge: Number(r.late_ack),
+  lateProcess: Number(r.late_proc),
 });
 const EMPTY: AlarmFigures = figuresOf({ raised: 0, ack_count: 0, proc_count: 0, open_at_end: 0, without_note: 0, late_ack: 0, late_proc: 0 });
 
 /** The report of a period for one client, within `divisions` (null: all). */
-export async function alarmHandlingReport(db: Db, clientId: number, from: string, to: string, divisions: readonly number[] | null): Promise<AlarmHandlingReport> {
-  const { rows: [p] } = await db.query<{ zone: string; start: Date; end: Date }>(`select z.zone, ($2::date::timestamp at time zone z.zone) as start,
+export async function alarmHandlingReport(
+  db: Db,
+  clientId: number,
+  from: string,
+  to: string,
+  divisions: readonly number[] | null,
+): Promise<AlarmHandlingReport> {
+  const {
+    rows: [p],
+  } = await db.query<{ zone: string; start: Date; end: Date }>(
+    `select z.zone, ($2::date::timestamp at time zone z.zone) as start,
       (($3::date + 1)::timestamp at time zone z.zone) as "end"
-    from (select coalesce(nullif(timezone, ''), 'UTC') as zone from clients where id = $1) z`, [clientId, from, to]);
+    from (select coalesce(nullif(timezone, ''), 'UTC') as zone from clients where id = $1) z`,
+    [clientId, from, to],
+  );
   const params: unknown[] = [clientId, p.start, p.end];
   const scope = divisions ? ` and ${divisionCondition(params.push([...divisions]))}` : '';
   const duration = (expr: string, prefix: string) => `percentile_cont(0.5) within group (order by ${expr}) as ${prefix}_median,
     percentile_cont(0.9) within group (order by ${expr}) as ${prefix}_p90, max(${expr}) as ${prefix}_worst, count(${expr}) as ${prefix}_count`;
-  const { rows } = await db.query<any>(`with m as (
+  const { rows } = await db.query<any>(
+    `with m as (
       select a.priority, a.event_code, ${OPERATOR} as operator, ${HOUR} as hour,
         extract(epoch from ${TAKEN_AT} - a.raised_at)::float8 as ack_s, extract(epoch from a.processed_at - a.raised_at)::float8 as proc_s,
         ${openAt('$3')} as open_at_end, ${WITHOUT_NOTE} as without_note, ${LATE_ACK} as late_ack, ${LATE_PROCESS} as late_proc
@@ -118,36 +160,82 @@ export async function alarmHandlingReport(db: Db, clientId: number, from: string
       count(*) filter (where open_at_end) as open_at_end, count(*) filter (where without_note) as without_note,
       count(*) filter (where late_ack) as late_ack, count(*) filter (where late_proc) as late_proc
     from m group by grouping sets ((), (priority), (event_code), (operator), (hour))
-    order by priority nulls last, event_code nulls last, operator nulls last, hour nulls last`, params);
-  const { rows: types } = await db.query<{ event_code: number; name: string }>(`select distinct on (event_code) event_code, name from alarm_types
-    where client_id = $1 or client_id is null order by event_code, client_id nulls last`, [clientId]);
+    order by priority nulls last, event_code nulls last, operator nulls last, hour nulls last`,
+    params,
+  );
+  const { rows: types } = await db.query<{ event_code: number; name: string }>(
+    `select distinct on (event_code) event_code, name from alarm_types
+    where client_id = $1 or client_id is null order by event_code, client_id nulls last`,
+    [clientId],
+  );
   const typeName = new Map(types.map((t) => [Number(t.event_code), t.name]));
-  const { rows: users } = await db.query<{ username: string; name: string | null }>('select username, name from users where username = any($1::text[])',
-    [[...new Set(rows.map((r) => r.operator).filter((o) => o))]]);
+  const { rows: users } = await db.query<{ username: string; name: string | null }>('select username, name from users where username = any($1::text[])', [
+    [...new Set(rows.map((r) => r.operator).filter((o) => o))],
+  ]);
   const userName = new Map(users.map((u) => [u.username, u.name || u.username]));
-  const { rows: [kept] } = await db.query<any>('select * from alarm_settings where client_id = $1', [clientId]);
+  const {
+    rows: [kept],
+  } = await db.query<any>('select * from alarm_settings where client_id = $1', [clientId]);
   const set = (g: string) => rows.filter((r) => Number(r.g_priority) + Number(r.g_type) + Number(r.g_operator) + Number(r.g_hour) === 3 && Number(r[g]) === 0);
   const row = (key: string, label: string, r: any): AlarmGroupRow => ({ key, label, figures: figuresOf(r) });
   const total = rows.find((r) => Number(r.g_priority) + Number(r.g_type) + Number(r.g_operator) + Number(r.g_hour) === 4);
   return {
-    from, to, zone: p.zone, start: iso(p.start)!, end: iso(p.end)!,
-    targets: ALARM_TARGET_PRIORITIES.map((n) => ({ priority: n, ackMinutes: Number(kept?.[`ack_p${n}_minutes`] ?? DEFAULT_ALARM_TARGETS.ack[n]), processMinutes: Number(kept?.[`process_p${n}_minutes`] ?? DEFAULT_ALARM_TARGETS.process[n]) })),
+    from,
+    to,
+    zone: p.zone,
+    start: iso(p.start)!,
+    end: iso(p.end)!,
+    targets: ALARM_TARGET_PRIORITIES.map((n) => ({
+      priority: n,
+      ackMinutes: Number(kept?.[`ack_p${n}_minutes`] ?? DEFAULT_ALARM_TARGETS.ack[n]),
+      processMinutes: Number(kept?.[`process_p${n}_minutes`] ?? DEFAULT_ALARM_TARGETS.process[n]),
+    })),
     total: total ? figuresOf(total) : EMPTY,
     priority: set('g_priority').map((r) => row(String(r.priority), `P${r.priority}`, r)),
     type: set('g_type').map((r) => row(String(r.event_code), typeName.get(Number(r.event_code)) ?? `Event ${r.event_code}`, r)),
-    operator: set('g_operator').map((r) => row(r.operator, r.operator ? userName.get(r.operator) ?? r.operator : '', r)),
+    operator: set('g_operator').map((r) => row(r.operator, r.operator ? (userName.get(r.operator) ?? r.operator) : '', r)),
     hour: set('g_hour').map((r) => row(String(r.hour), `${String(r.hour).padStart(2, '0')}:00`, r)),
   };
 }
 
 /** The report as one table: a line per group (the total first), durations in seconds. */
-const COLUMNS: Column[] = ['Grouping', 'Key', 'Group', 'Raised', 'Acknowledge median (s)', 'Acknowledge p90 (s)', 'Acknowledge worst (s)',
-  'Process median (s)', 'Process p90 (s)', 'Process worst (s)', 'Open at the end', 'Processed without a note', 'Past acknowledge target', 'Past process target'].map((title) => ({ title }));
+const COLUMNS: Column[] = [
+  'Grouping',
+  'Key',
+  'Group',
+  'Raised',
+  'Acknowledge median (s)',
+  'Acknowledge p90 (s)',
+  'Acknowledge worst (s)',
+  'Process median (s)',
+  'Process p90 (s)',
+  'Process worst (s)',
+  'Open at the end',
+  'Processed without a note',
+  'Past acknowledge target',
+  'Past process target',
+].map((title) => ({ title }));
 function tableRows(r: AlarmHandlingReport): unknown[][] {
-  const line = (grouping: string, key: string, label: string, f: AlarmFigures) => [grouping, key, label, f.raised, f.acknowledge.median, f.acknowledge.p90, f.acknowledge.worst,
-    f.process.median, f.process.p90, f.process.worst, f.openAtEnd, f.withoutNote, f.lateAcknowledge, f.lateProcess];
-  return [line('total', '', 'All alarms', r.total),
-    ...(['priority', 'type', 'operator', 'hour'] as const).flatMap((g) => r[g].map((x) => line(g, x.key, x.label || 'Nobody yet', x.figures)))];
+  const line = (grouping: string, key: string, label: string, f: AlarmFigures) => [
+    grouping,
+    key,
+    label,
+    f.raised,
+    f.acknowledge.median,
+    f.acknowledge.p90,
+    f.acknowledge.worst,
+    f.process.median,
+    f.process.p90,
+    f.process.worst,
+    f.openAtEnd,
+    f.withoutNote,
+    f.lateAcknowledge,
+    f.lateProcess,
+  ];
+  return [
+    line('total', '', 'All alarms', r.total),
+    ...(['priority', 'type', 'operator', 'hour'] as const).flatMap((g) => r[g].map((x) => line(g, x.key, x.label || 'Nobody yet', x.figures))),
+  ];
 }
 
 export function alarmHandlingRoutes(app: FastifyInstance, { db }: { db: Db }) {
@@ -158,7 +246,9 @@ export function alarmHandlingRoutes(app: FastifyInstance, { db }: { db: Db }) {
     if (problem) throw new HttpError(400, 'Validation failed', [problem]);
     const report = await alarmHandlingReport(db, clientId, q.from, q.to, await eventDivisions(principal(req), [PRIV.alarmHandlingReport]));
     if (!q.format || q.format === 'json') return report;
-    async function* rows() { yield* tableRows(report); }
+    async function* rows() {
+      yield* tableRows(report);
+    }
     return sendTable(reply, q.format, `alarm-handling-${q.from}-${q.to}`, { columns: COLUMNS, zone: report.zone, rows: rows() }, { sheet: 'Alarm handling' });
   });
 }

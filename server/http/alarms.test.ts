@@ -31,17 +31,27 @@ async function console_(token: string): Promise<TestClient & { on(d: string): IM
   clients.push(c);
   await waitFor(() => c.connected || c.errors[0], 'CONNECTED');
   if (!c.connected) throw new Error(`not connected: ${c.errors[0]?.headers.message}`);
-  for (const d of [DESTINATIONS.events, DESTINATIONS.alarmAction, DESTINATIONS.alarmCount, DESTINATIONS.acknowledge, DESTINATIONS.doorHeartbeat, DESTINATIONS.hardware]) {
+  for (const d of [
+    DESTINATIONS.events,
+    DESTINATIONS.alarmAction,
+    DESTINATIONS.alarmCount,
+    DESTINATIONS.acknowledge,
+    DESTINATIONS.doorHeartbeat,
+    DESTINATIONS.hardware,
+  ]) {
     let done = false;
     const receipt = `r-${d}`;
-    c.client.watchForReceipt(receipt, () => { done = true; });
+    c.client.watchForReceipt(receipt, () => {
+      done = true;
+    });
     c.subscribe(d, { receipt });
     await waitFor(() => done, `receipt ${d}`);
   }
   return Object.assign(c, { on: (d: string) => c.messages.filter((m) => m.headers.destination === d) });
 }
 const bodies = (ms: IMessage[]) => ms.map((m) => JSON.parse(m.body));
-const doorOf = async (clientId: number, n = 0) => Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id offset $2 limit 1', [clientId, n])).rows[0].id);
+const doorOf = async (clientId: number, n = 0) =>
+  Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id offset $2 limit 1', [clientId, n])).rows[0].id);
 
 describe('a forced door, acknowledged and processed', () => {
   it('persists before publishing, to that tenant only, and walks the alarm through acknowledge and process', async () => {
@@ -88,7 +98,9 @@ describe('a forced door, acknowledged and processed', () => {
     expect(ack.status).toBe(200);
     expect(ack.body).toEqual({ id: alarm.id, acknowledge: true });
     await waitFor(() => bodies(nw2.on(DESTINATIONS.acknowledge)).find((b) => b.id === alarm.id && b.acknowledge), 'the other console hears the acknowledge');
-    expect(await s.count(`select 1 from audit_log where entity = 'alarm' and action = 'acknowledge' and entity_id = $1 and actor = 'operator'`, [String(alarm.id)])).toBe(1);
+    expect(
+      await s.count(`select 1 from audit_log where entity = 'alarm' and action = 'acknowledge' and entity_id = $1 and actor = 'operator'`, [String(alarm.id)]),
+    ).toBe(1);
 
     // bad bodies change nothing
     for (const bad of [{}, { note: '' }, { note: '   ' }, { note: 42 }, { note: 'ok', extra: 1 }, { note: 'x'.repeat(1001) }]) {
@@ -115,7 +127,12 @@ describe('a forced door, acknowledged and processed', () => {
 
     const history = await s.call('GET', `${API.alarms}/${alarm.id}/history`, { token: auditor });
     expect(history.status).toBe(200);
-    expect(history.body.map((h: any) => [h.action, h.actor])).toEqual([['raised', null], ['acknowledged', 'operator'], ['processed', 'operator'], ['viewed', 'auditor']]);
+    expect(history.body.map((h: any) => [h.action, h.actor])).toEqual([
+      ['raised', null],
+      ['acknowledged', 'operator'],
+      ['processed', 'operator'],
+      ['viewed', 'auditor'],
+    ]);
     expect(history.body[2].note).toBe('Guard checked: wind blew it open');
   });
 
@@ -131,7 +148,15 @@ describe('a forced door, acknowledged and processed', () => {
     expect((await s.call('GET', API.alarms, { token: operator })).body.map((a: any) => a.id)).toEqual([forced.id]);
     // the most urgent types first: a forced door and an intrusion (issue 12) are both priority 1
     const types = (await s.call('GET', API.alarmTypes, { token: operator })).body;
-    expect(types.slice(0, 2).map((t: any) => [t.eventCode, t.priority]).sort()).toEqual([[2005, 1], [6001, 1]]);
+    expect(
+      types
+        .slice(0, 2)
+        .map((t: any) => [t.eventCode, t.priority])
+        .sort(),
+    ).toEqual([
+      [2005, 1],
+      [6001, 1],
+    ]);
     // a note of exactly the limit is kept whole (issue 29: it was cut, silently)
     const full = `${'n'.repeat(ALARM_NOTE_MAX - 1)}.`;
     expect((await s.call('POST', `${API.alarms}/${forced.id}/acknowledge`, { token: operator })).status).toBe(200);
@@ -192,7 +217,10 @@ describe('event history and door commands', () => {
     expect(accessDecision({ ...ok, identityStatus: 'suspended' }, today)).toBe(5003);
     expect(accessDecision({ ...ok, identityFrom: '2030-01-02' }, today)).toBe(5003);
     // a suspended identity's active card is denied by the real tables
-    const { rows } = await s.db.query<{ number: string; identity_id: number }>(`select c.number, c.identity_id from credentials c where c.client_id = $1 order by c.id limit 1`, [northwind]);
+    const { rows } = await s.db.query<{ number: string; identity_id: number }>(
+      `select c.number, c.identity_id from credentials c where c.client_id = $1 order by c.id limit 1`,
+      [northwind],
+    );
     const door = await doorOf(northwind);
     expect((await sim().swipe(northwind, door, rows[0].number)).eventCode).toBe(5000);
     // a write beside the API tells the access index itself (the API's change notices do it for every saved change)

@@ -10,7 +10,9 @@ import { HttpError, audit, body, clientOf, idParam, principal } from './common';
 
 const alarmId = (req: FastifyRequest) => idParam(req, 'Alarm');
 const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
-  try { return await run(); } catch (e) {
+  try {
+    return await run();
+  } catch (e) {
     if (e instanceof AlarmError) throw new HttpError(e.status, e.message);
     throw e;
   }
@@ -30,25 +32,37 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
   app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const id = alarmId(req);
-    return mapped(() => pipeline.acknowledge(clientId, id, principal(req).username,
-      (tx, before, after) => audit(tx, req, { clientId, action: 'acknowledge', entity: 'alarm', entityId: id, before, after })));
+    return mapped(() =>
+      pipeline.acknowledge(clientId, id, principal(req).username, (tx, before, after) =>
+        audit(tx, req, { clientId, action: 'acknowledge', entity: 'alarm', entityId: id, before, after }),
+      ),
+    );
   });
 
   app.post(`${API.alarms}/:id/process`, { config: { privileges: [PRIV.alarms.act], touches: 'client' } }, async (req) => {
     const clientId = clientOf(req);
     const id = alarmId(req);
     const { note } = body(req.body, ProcessAlarmBody);
-    return mapped(() => pipeline.process(clientId, id, principal(req).username, note.trim(),
-      (tx, before, after) => audit(tx, req, { clientId, action: 'process', entity: 'alarm', entityId: id, before, after })));
+    return mapped(() =>
+      pipeline.process(clientId, id, principal(req).username, note.trim(), (tx, before, after) =>
+        audit(tx, req, { clientId, action: 'process', entity: 'alarm', entityId: id, before, after }),
+      ),
+    );
   });
 
   app.get(`${API.alarms}/:id/history`, { config: { privileges: [PRIV.alarms.view] } }, async (req) =>
-    mapped(() => pipeline.history(clientOf(req), alarmId(req), principal(req).username)));
+    mapped(() => pipeline.history(clientOf(req), alarmId(req), principal(req).username)),
+  );
 
   app.get(API.alarmTypes, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
     const clientId = clientOf(req);
-    const { rows } = await db.query<any>(`select distinct on (event_code) event_code, name, priority, instructions from alarm_types
-      where client_id = $1 or client_id is null order by event_code, client_id nulls last`, [clientId]);
-    return rows.map((r) => ({ eventCode: r.event_code, name: r.name, priority: r.priority, instructions: r.instructions })).sort((a, b) => a.priority - b.priority || a.eventCode - b.eventCode);
+    const { rows } = await db.query<any>(
+      `select distinct on (event_code) event_code, name, priority, instructions from alarm_types
+      where client_id = $1 or client_id is null order by event_code, client_id nulls last`,
+      [clientId],
+    );
+    return rows
+      .map((r) => ({ eventCode: r.event_code, name: r.name, priority: r.priority, instructions: r.instructions }))
+      .sort((a, b) => a.priority - b.priority || a.eventCode - b.eventCode);
   });
 }

@@ -6,8 +6,18 @@
 // the clocking doors and round worked time down.
 import type { FastifyInstance } from 'fastify';
 import {
-  ATTENDANCE_SUMMARY_API, AttendanceSummaryQuery, DAILY_ATTENDANCE_API, DailyAttendanceQuery, PRIV, periodProblem,
-  API, TimesheetBuild, timesheetResource, type AttendanceSummary, type DailyAttendance, type TimesheetBuildResult,
+  ATTENDANCE_SUMMARY_API,
+  AttendanceSummaryQuery,
+  DAILY_ATTENDANCE_API,
+  DailyAttendanceQuery,
+  PRIV,
+  periodProblem,
+  API,
+  TimesheetBuild,
+  timesheetResource,
+  type AttendanceSummary,
+  type DailyAttendance,
+  type TimesheetBuildResult,
 } from '../../contract';
 import { attendanceClock, attendanceDay, attendanceDays, buildTimesheet, countedPeriod, summarise } from '../db/queries/attendance';
 import type { Db } from '../db/db';
@@ -17,15 +27,36 @@ import { sendTable, type Column } from './tabular';
 // the files of the attendance screens (issue 29): the one writer's byte-order mark, unique headers, In and Out as ISO
 // 8601 instants with the client's offset and the zone named in their headers; worked time in minutes, as counted
 const DAILY_COLUMNS: Column[] = [
-  { title: 'Name' }, { title: 'Employee no.' }, { title: 'Team' }, { title: 'Shift start' }, { title: 'Shift end' },
-  { title: 'In', time: true }, { title: 'Out', time: true }, { title: 'Worked minutes' }, { title: 'Break minutes' },
-  { title: 'Overtime minutes' }, { title: 'Status' }, { title: 'Late minutes' }, { title: 'Leave' },
+  { title: 'Name' },
+  { title: 'Employee no.' },
+  { title: 'Team' },
+  { title: 'Shift start' },
+  { title: 'Shift end' },
+  { title: 'In', time: true },
+  { title: 'Out', time: true },
+  { title: 'Worked minutes' },
+  { title: 'Break minutes' },
+  { title: 'Overtime minutes' },
+  { title: 'Status' },
+  { title: 'Late minutes' },
+  { title: 'Leave' },
 ];
 const SUMMARY_COLUMNS: Column[] = [
-  { title: 'Name' }, { title: 'Employee no.' }, { title: 'Team' }, { title: 'Scheduled days' }, { title: 'Present days' }, { title: 'Late days' },
-  { title: 'Absent days' }, { title: 'Leave days' }, { title: 'Worked minutes' }, { title: 'Late minutes' }, { title: 'Overtime minutes' },
+  { title: 'Name' },
+  { title: 'Employee no.' },
+  { title: 'Team' },
+  { title: 'Scheduled days' },
+  { title: 'Present days' },
+  { title: 'Late days' },
+  { title: 'Absent days' },
+  { title: 'Leave days' },
+  { title: 'Worked minutes' },
+  { title: 'Late minutes' },
+  { title: 'Overtime minutes' },
 ];
-async function* each<T>(rows: T[], cells: (r: T) => unknown[]) { for (const r of rows) yield cells(r); }
+async function* each<T>(rows: T[], cells: (r: T) => unknown[]) {
+  for (const r of rows) yield cells(r);
+}
 
 /** A period of at most ATTENDANCE_SUMMARY_MAX_DAYS days, from `from` to `to` (the contract's periodProblem), or 400
  *  with the violation naming the field. */
@@ -39,9 +70,31 @@ export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db
     const { format, ...q } = query(req.query, DailyAttendanceQuery, ['teamId']);
     const day: DailyAttendance = await attendanceDay(db, clientOf(req), q, divisionsFor(principal(req), [PRIV.dailyAttendance]));
     if (!format || format === 'json') return day;
-    return sendTable(reply, format, `daily-attendance-${day.date}`, { columns: DAILY_COLUMNS, zone: day.zone, rows: each(day.rows, (r) => [
-      r.name, r.employeeNo, r.team, r.shiftStart, r.shiftEnd, r.firstIn, r.lastOut, r.workedMinutes, r.breakMinutes, r.overtimeMinutes, r.status, r.lateMinutes, r.leave,
-    ]) }, { sheet: 'Daily attendance' });
+    return sendTable(
+      reply,
+      format,
+      `daily-attendance-${day.date}`,
+      {
+        columns: DAILY_COLUMNS,
+        zone: day.zone,
+        rows: each(day.rows, (r) => [
+          r.name,
+          r.employeeNo,
+          r.team,
+          r.shiftStart,
+          r.shiftEnd,
+          r.firstIn,
+          r.lastOut,
+          r.workedMinutes,
+          r.breakMinutes,
+          r.overtimeMinutes,
+          r.status,
+          r.lateMinutes,
+          r.leave,
+        ]),
+      },
+      { sheet: 'Daily attendance' },
+    );
   });
 
   // Attendance Summaries [3.6.0]: each member's days of a period, counted day by day as daily attendance counts them
@@ -56,9 +109,29 @@ export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db
     const days = await attendanceDays(db, clientId, { ...period, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions, clock); // no query for no days
     const summary: AttendanceSummary = { from: q.from, to: q.to, zone: clock.zone, days: period.days, rows: summarise(days) };
     if (!format || format === 'json') return summary;
-    return sendTable(reply, format, `attendance-${q.from}-${q.to}`, { columns: SUMMARY_COLUMNS, zone: summary.zone, rows: each(summary.rows, (r) => [
-      r.name, r.employeeNo, r.team, r.scheduledDays, r.presentDays, r.lateDays, r.absentDays, r.leaveDays, r.workedMinutes, r.lateMinutes, r.overtimeMinutes,
-    ]) }, { sheet: 'Attendance summaries' });
+    return sendTable(
+      reply,
+      format,
+      `attendance-${q.from}-${q.to}`,
+      {
+        columns: SUMMARY_COLUMNS,
+        zone: summary.zone,
+        rows: each(summary.rows, (r) => [
+          r.name,
+          r.employeeNo,
+          r.team,
+          r.scheduledDays,
+          r.presentDays,
+          r.lateDays,
+          r.absentDays,
+          r.leaveDays,
+          r.workedMinutes,
+          r.lateMinutes,
+          r.overtimeMinutes,
+        ]),
+      },
+      { sheet: 'Attendance summaries' },
+    );
   });
 
   // Build Timesheet [3.3]: the period's days written into the timesheet (amended days kept), one audit row
@@ -70,7 +143,14 @@ export function attendanceRoutes(app: FastifyInstance, { db, publish }: { db: Db
     const divisions = divisionsFor(p, [PRIV.buildTimesheet]);
     const result = await db.transaction(async (tx) => {
       const made = await buildTimesheet(tx, clientId, p.userId, q, divisions);
-      await audit(tx, req, { clientId, action: 'build', entity: timesheetResource.label.one.toLowerCase(), entityId: null, before: null, after: { ...q, ...made } });
+      await audit(tx, req, {
+        clientId,
+        action: 'build',
+        entity: timesheetResource.label.one.toLowerCase(),
+        entityId: null,
+        before: null,
+        after: { ...q, ...made },
+      });
       return made;
     });
     publish?.(clientId, `/changes/${timesheetResource.name}`, { resource: timesheetResource.name, id: 0, action: 'update' });

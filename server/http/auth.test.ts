@@ -9,8 +9,12 @@ import { seed } from '../db/seed';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer({ lockout: { attempts: 5, minutes: 15 } }); });
-afterAll(async () => { await s.close(); });
+beforeAll(async () => {
+  s = await startTestServer({ lockout: { attempts: 5, minutes: 15 } });
+});
+afterAll(async () => {
+  await s.close();
+});
 
 describe('sign-in', () => {
   it('returns a JWT with exp in seconds, the user and the grant list spelled priviledges', async () => {
@@ -50,20 +54,37 @@ describe('sign-in', () => {
   it('limits sign-in, reset and registration per address, each route on its own count', async () => {
     const limited = await buildServer({ db: s.db, jwtSecret: 'x'.repeat(32), staticDir: null, rateLimit: { max: 3, windowMs: 60_000 } });
     try {
-      const login = (remoteAddress: string) => limited.inject({ method: 'POST', url: '/idp/1.0/login', remoteAddress, payload: { username: `guess-${Math.random()}`, password: 'x' } });
+      const login = (remoteAddress: string) =>
+        limited.inject({ method: 'POST', url: '/idp/1.0/login', remoteAddress, payload: { username: `guess-${Math.random()}`, password: 'x' } });
       for (let i = 0; i < 3; i++) expect((await login('10.0.0.1')).statusCode).toBe(401);
       const refused = await login('10.0.0.1');
       expect(refused.statusCode).toBe(429);
       expect(JSON.parse(refused.body)).toMatchObject({ status: 429, error: 'Too Many Requests', violations: [{ field: '(body)' }] });
       expect((await login('10.0.0.2')).statusCode).toBe(401); // another address has its own count
       // a client cannot pick its own address: X-Forwarded-For is not believed unless TRUST_PROXY says whose
-      const spoofed = await limited.inject({ method: 'POST', url: '/idp/1.0/login', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' }, payload: { username: 'guess', password: 'x' } });
+      const spoofed = await limited.inject({
+        method: 'POST',
+        url: '/idp/1.0/login',
+        remoteAddress: '10.0.0.1',
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+        payload: { username: 'guess', password: 'x' },
+      });
       expect(spoofed.statusCode).toBe(429);
-      const reset = await limited.inject({ method: 'POST', url: '/idp/1.0/operators/reset-password/init', remoteAddress: '10.0.0.1', payload: { username: 'x' } });
+      const reset = await limited.inject({
+        method: 'POST',
+        url: '/idp/1.0/operators/reset-password/init',
+        remoteAddress: '10.0.0.1',
+        payload: { username: 'x' },
+      });
       expect(reset.statusCode).toBe(200); // and so has another route
       const rows = await s.count('select 1 from registration_requests');
       for (let i = 0; i < 4; i++) {
-        await limited.inject({ method: 'POST', url: '/idp/1.0/registration-requests', remoteAddress: '10.0.0.3', payload: { username: `spam${i}`, name: 'Spam', email: 'spam@example.com' } });
+        await limited.inject({
+          method: 'POST',
+          url: '/idp/1.0/registration-requests',
+          remoteAddress: '10.0.0.3',
+          payload: { username: `spam${i}`, name: 'Spam', email: 'spam@example.com' },
+        });
       }
       expect(await s.count('select 1 from registration_requests')).toBe(rows + 3);
     } finally {
@@ -72,10 +93,28 @@ describe('sign-in', () => {
   });
 
   it('behind a trusted proxy, the per-address limit counts the forwarded address (TRUST_PROXY)', async () => {
-    expect([trustProxyOf(undefined), trustProxyOf('true'), trustProxyOf('1'), trustProxyOf('10.0.0.0/8, 127.0.0.1')]).toEqual([false, true, 1, '10.0.0.0/8, 127.0.0.1']);
-    const proxied = await buildServer({ db: s.db, jwtSecret: 'x'.repeat(32), staticDir: null, rateLimit: { max: 2, windowMs: 60_000 }, trustProxy: '10.0.0.0/8' });
+    expect([trustProxyOf(undefined), trustProxyOf('true'), trustProxyOf('1'), trustProxyOf('10.0.0.0/8, 127.0.0.1')]).toEqual([
+      false,
+      true,
+      1,
+      '10.0.0.0/8, 127.0.0.1',
+    ]);
+    const proxied = await buildServer({
+      db: s.db,
+      jwtSecret: 'x'.repeat(32),
+      staticDir: null,
+      rateLimit: { max: 2, windowMs: 60_000 },
+      trustProxy: '10.0.0.0/8',
+    });
     try {
-      const login = (client: string) => proxied.inject({ method: 'POST', url: '/idp/1.0/login', remoteAddress: '10.1.1.1', headers: { 'x-forwarded-for': client }, payload: { username: 'guess', password: 'x' } });
+      const login = (client: string) =>
+        proxied.inject({
+          method: 'POST',
+          url: '/idp/1.0/login',
+          remoteAddress: '10.1.1.1',
+          headers: { 'x-forwarded-for': client },
+          payload: { username: 'guess', password: 'x' },
+        });
       for (let i = 0; i < 2; i++) expect((await login('198.51.100.1')).statusCode).toBe(401);
       expect((await login('198.51.100.1')).statusCode).toBe(429);
       expect((await login('198.51.100.2')).statusCode).toBe(401); // another client behind the same proxy
@@ -97,7 +136,8 @@ describe('sign-in', () => {
     expect(r.body.message).toMatch(/locked/i);
     // the lock is a record of the auditor's client: its activity report shows it (not a record of no client, shown nowhere)
     const rows = await s.db.query<{ client_id: number | null; home: number }>(
-      `select a.client_id, u.home_client_id as home from audit_log a join users u on u.username = a.actor where a.action = 'lock' and a.actor = 'auditor'`);
+      `select a.client_id, u.home_client_id as home from audit_log a join users u on u.username = a.actor where a.action = 'lock' and a.actor = 'auditor'`,
+    );
     expect(rows.rows).toHaveLength(1);
     expect(rows.rows[0].client_id).not.toBeNull();
     expect(rows.rows[0].client_id).toBe(rows.rows[0].home);
@@ -115,8 +155,11 @@ describe('tokens', () => {
     const forged = `${h}.${Buffer.from(JSON.stringify({ ...payload, clientId: 2 })).toString('base64url')}.${sig}`;
     expect(await s.call('GET', '/idp/1.0/me', { token: forged })).toMatchObject({ status: 401, body: { message: 'JWT-Invalid' } });
     const expired = await new SignJWT({ username: 'operator', clientId: payload.clientId, roles: [] })
-      .setProtectedHeader({ alg: 'HS256' }).setSubject(payload.sub).setJti(payload.jti)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 5).sign(new TextEncoder().encode('test-secret-of-enough-length'));
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(payload.sub)
+      .setJti(payload.jti)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 5)
+      .sign(new TextEncoder().encode('test-secret-of-enough-length'));
     expect(await s.call('GET', '/idp/1.0/me', { token: expired })).toMatchObject({ status: 401, body: { message: 'JWT-Invalid' } });
   });
 
@@ -224,7 +267,10 @@ describe('settings, profile and passwords', () => {
       const r = await s.call('PUT', '/idp/1.0/me/settings', { token, body });
       expect(r.status, field).toBe(400);
       const fields: string[] = r.body.violations.map((v: { field: string }) => v.field);
-      expect(fields.some((f) => f === field || f.startsWith(`${field}.`)), `${field}: ${fields.join(', ')}`).toBe(true);
+      expect(
+        fields.some((f) => f === field || f.startsWith(`${field}.`)),
+        `${field}: ${fields.join(', ')}`,
+      ).toBe(true);
     }
     expect((await s.call('GET', '/idp/1.0/me', { token })).body.settings).toEqual(before);
     // plain data at any depth is kept as sent
@@ -244,16 +290,24 @@ describe('settings, profile and passwords', () => {
   });
 
   it('changes a password only with the current one', async () => {
-    const bad = await s.call('POST', '/event/manage/identity/change-password', { body: { username: 'hr', oldPassword: 'wrong', newPassword: 'Changed-pass1' } });
+    const bad = await s.call('POST', '/event/manage/identity/change-password', {
+      body: { username: 'hr', oldPassword: 'wrong', newPassword: 'Changed-pass1' },
+    });
     expect(bad.status).toBe(400);
-    const ok = await s.call('POST', '/event/manage/identity/change-password', { body: { username: 'hr', oldPassword: 'Gatehouse1!', newPassword: 'Changed-pass1' } });
+    const ok = await s.call('POST', '/event/manage/identity/change-password', {
+      body: { username: 'hr', oldPassword: 'Gatehouse1!', newPassword: 'Changed-pass1' },
+    });
     expect(ok.status).toBe(200);
     expect((await s.call('POST', '/idp/1.0/login', { body: { username: 'hr', password: 'Changed-pass1' } })).status).toBe(200);
   });
 
   it('stores registration requests and rejects a bad email', async () => {
-    expect((await s.call('POST', '/idp/1.0/registration-requests', { body: { username: 'new', name: 'New Person', email: 'nope' } })).body.violations[0].field).toBe('email');
-    expect((await s.call('POST', '/idp/1.0/registration-requests', { body: { username: 'new', name: 'New Person', email: 'new@x.example' } })).status).toBe(201);
+    expect(
+      (await s.call('POST', '/idp/1.0/registration-requests', { body: { username: 'new', name: 'New Person', email: 'nope' } })).body.violations[0].field,
+    ).toBe('email');
+    expect((await s.call('POST', '/idp/1.0/registration-requests', { body: { username: 'new', name: 'New Person', email: 'new@x.example' } })).status).toBe(
+      201,
+    );
   });
 });
 
@@ -291,7 +345,11 @@ describe('the server around the API', () => {
   });
 
   it('migrates and seeds only once: running both again changes nothing', async () => {
-    const counts = async () => [await s.count('select * from clients'), await s.count('select * from identities'), await s.count('select * from schema_migrations')];
+    const counts = async () => [
+      await s.count('select * from clients'),
+      await s.count('select * from identities'),
+      await s.count('select * from schema_migrations'),
+    ];
     const before = await counts();
     expect(before[0]).toBeGreaterThanOrEqual(2);
     expect(await migrate(s.db)).toEqual([]);
@@ -335,10 +393,14 @@ describe('the server around the API', () => {
 
   it('counts wrong current passwords on change-password towards the lock too', async () => {
     for (let i = 0; i < 5; i++) {
-      const r = await s.call('POST', '/event/manage/identity/change-password', { body: { username: 'operator', oldPassword: 'guess', newPassword: 'Whatever-123' } });
+      const r = await s.call('POST', '/event/manage/identity/change-password', {
+        body: { username: 'operator', oldPassword: 'guess', newPassword: 'Whatever-123' },
+      });
       expect(r.status).toBe(400);
     }
-    const r = await s.call('POST', '/event/manage/identity/change-password', { body: { username: 'operator', oldPassword: 'Gatehouse1!', newPassword: 'Whatever-123' } });
+    const r = await s.call('POST', '/event/manage/identity/change-password', {
+      body: { username: 'operator', oldPassword: 'Gatehouse1!', newPassword: 'Whatever-123' },
+    });
     expect(r.status).toBe(423);
     expect((await s.call('POST', '/idp/1.0/login', { body: { username: 'operator', password: 'Gatehouse1!' } })).status).toBe(423);
   });
@@ -348,8 +410,18 @@ describe('the server around the API', () => {
     const r = await s.call('PUT', '/idp/1.0/me/profile', { token, body: { avatarColor: 'green' } });
     expect(r.body.avatarColor).toBe('green');
     const audit = await s.call('GET', '/event/manage/audit?size=1&q=profile', { token });
-    expect(audit.body.items[0]).toMatchObject({ actor: 'harbour', action: 'update', entity: 'profile', before: { avatarColor: 'blue' }, after: { avatarColor: 'green' } });
+    expect(audit.body.items[0]).toMatchObject({
+      actor: 'harbour',
+      action: 'update',
+      entity: 'profile',
+      before: { avatarColor: 'blue' },
+      after: { avatarColor: 'green' },
+    });
     expect((await s.call('PUT', '/idp/1.0/me/profile', { token, body: { avatarColor: 'pink' } })).status).toBe(400);
-    expect(await s.count(`select * from sessions where user_id = (select id from users where username = 'harbour') and ended_at is null and last_seen_at >= started_at`)).toBeGreaterThan(0);
+    expect(
+      await s.count(
+        `select * from sessions where user_id = (select id from users where username = 'harbour') and ended_at is null and last_seen_at >= started_at`,
+      ),
+    ).toBeGreaterThan(0);
   });
 });

@@ -3,8 +3,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import {
-  API, ChangePasswordRequest, LoginRequest, ProfileUpdate, RegistrationRequest, ResetFinishRequest, ResetInitRequest,
-  SelectClientRequest, Settings, validate,
+  API,
+  ChangePasswordRequest,
+  LoginRequest,
+  ProfileUpdate,
+  RegistrationRequest,
+  ResetFinishRequest,
+  ResetInitRequest,
+  SelectClientRequest,
+  Settings,
+  validate,
 } from '../../contract';
 import { hashPassword, sha256, verifyPassword } from '../auth/passwords';
 import { isDisabled, newPasswordViolations, passwordExpired, setPasswordKeepingHistory, userSettings } from '../auth/policy';
@@ -19,7 +27,11 @@ import type { UserRow } from '../db/queries/users';
 import { HttpError, audit, body, principal } from './common';
 
 /** A password-reset link to deliver; there is no mail, so the server log (and tests) receive it. */
-export interface ResetNotice { username: string; token: string; link: string }
+export interface ResetNotice {
+  username: string;
+  token: string;
+  link: string;
+}
 
 export interface AuthOptions {
   db: Db;
@@ -33,7 +45,10 @@ export interface AuthOptions {
   tokenLifetimeS?: number;
 }
 
-export interface RateLimit { max: number; windowMs: number }
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
 /** What a server allows when not told otherwise (RATE_LIMIT_MAX / RATE_LIMIT_WINDOW_S). */
 export const DEFAULT_RATE_LIMIT: RateLimit = { max: 20, windowMs: 60_000 };
 
@@ -57,9 +72,17 @@ const LOCKED = 'Account locked after too many failed sign-ins, try again later';
 
 export function userBody(u: UserRow, roles: string[]) {
   return {
-    id: u.id, username: u.username, name: u.name, avatar: null, roles,
-    dashboardPages: (u.dashboard_pages as unknown[]) ?? [], multiTenancyEnabled: u.multi_tenancy,
-    clientId: u.selected_client_id, timezone: u.timezone || null, clientTimezone: u.client_timezone ?? null, avatarColor: u.avatar_color || 'blue',
+    id: u.id,
+    username: u.username,
+    name: u.name,
+    avatar: null,
+    roles,
+    dashboardPages: (u.dashboard_pages as unknown[]) ?? [],
+    multiTenancyEnabled: u.multi_tenancy,
+    clientId: u.selected_client_id,
+    timezone: u.timezone || null,
+    clientTimezone: u.client_timezone ?? null,
+    avatarColor: u.avatar_color || 'blue',
   };
 }
 
@@ -74,7 +97,10 @@ export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: Fasti
 
 const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > Date.now();
 
-export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60, rateLimit = false, tokenLifetimeS = 8 * 3600 }: AuthOptions) {
+export function authRoutes(
+  app: FastifyInstance,
+  { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60, rateLimit = false, tokenLifetimeS = 8 * 3600 }: AuthOptions,
+) {
   // issue 13: guessing across many usernames (or reset and registration spam) from one address is slowed too
   const limited = { open: true, ...(rateLimit ? { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } : {}) };
   const me = async (id: number) => {
@@ -114,7 +140,16 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
       await db.transaction(async (tx) => {
         await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(Date.now() + policy.lockoutMinutes * 60_000) : null);
         // the record is the user's home client's (its activity report shows who was locked out, and when)
-        if (lock) await audit(tx, req, { clientId: u.home_client_id ?? null, actor: u.username, action: 'lock', entity: 'user', entityId: u.id, before: null, after: { username: u.username, minutes: policy.lockoutMinutes } });
+        if (lock)
+          await audit(tx, req, {
+            clientId: u.home_client_id ?? null,
+            actor: u.username,
+            action: 'lock',
+            entity: 'user',
+            entityId: u.id,
+            before: null,
+            after: { username: u.username, minutes: policy.lockoutMinutes },
+          });
       });
       // the attempt that locks still only says "invalid"; the next one says locked
     }
@@ -127,14 +162,19 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     if (u === 'locked') throw new HttpError(423, LOCKED);
     if (!u) throw new HttpError(401, INVALID);
     const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
-    if (await passwordExpired(db, u.id, policy)) throw new HttpError(403, 'Your password has expired: change it to sign in', [{ field: 'password', message: 'has expired' }]);
+    if (await passwordExpired(db, u.id, policy))
+      throw new HttpError(403, 'Your password has expired: change it to sign in', [{ field: 'password', message: 'has expired' }]);
     return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0, locked_until: null }, req, policy.sessionLifetimeMinutes * 60));
   });
 
   app.get(API.me, async (req) => {
     const p = principal(req);
     const u = await me(p.userId);
-    return { user: { ...userBody(u, await rolesOf(db, u.id, p.clientId)), clientId: p.clientId }, privileges: { priviledges: p.entries }, settings: storedSettings(u.settings) };
+    return {
+      user: { ...userBody(u, await rolesOf(db, u.id, p.clientId)), clientId: p.clientId },
+      privileges: { priviledges: p.entries },
+      settings: storedSettings(u.settings),
+    };
   });
 
   app.put(API.meSettings, { config: { touches: 'self' } }, async (req) => {
@@ -207,8 +247,17 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
       const v = await newPasswordViolations(tx, r.user_id, input.newPassword, policy, 'newPassword');
       if (v.length) throw new HttpError(400, 'Validation failed', v);
       await setPasswordKeepingHistory(tx, r.user_id, await hashPassword(input.newPassword));
-      const home = (await tx.query<{ home_client_id: number | null }>('select home_client_id from users where id = $1', [r.user_id])).rows[0]?.home_client_id ?? null;
-      await audit(tx, req, { actor: 'password-reset link', clientId: home, action: 'reset-password', entity: 'user', entityId: r.user_id, before: null, after: null });
+      const home =
+        (await tx.query<{ home_client_id: number | null }>('select home_client_id from users where id = $1', [r.user_id])).rows[0]?.home_client_id ?? null;
+      await audit(tx, req, {
+        actor: 'password-reset link',
+        clientId: home,
+        action: 'reset-password',
+        entity: 'user',
+        entityId: r.user_id,
+        before: null,
+        after: null,
+      });
     });
     return { ok: true };
   });
@@ -229,7 +278,15 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
     if (v.length) throw new HttpError(400, 'Validation failed', v);
     await db.transaction(async (tx) => {
       await setPasswordKeepingHistory(tx, u.id, await hashPassword(input.newPassword));
-      await audit(tx, req, { actor: u.username, clientId: u.selected_client_id, action: 'change-password', entity: 'user', entityId: u.id, before: null, after: null });
+      await audit(tx, req, {
+        actor: u.username,
+        clientId: u.selected_client_id,
+        action: 'change-password',
+        entity: 'user',
+        entityId: u.id,
+        before: null,
+        after: null,
+      });
     });
     return { ok: true };
   });
@@ -239,5 +296,7 @@ export function authRoutes(app: FastifyInstance, { db, tokens, lockout, onPasswo
 const DUMMY_HASH = 'scrypt$16384$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(32).toString('base64');
 
 declare module 'fastify' {
-  interface FastifyInstance { resetTokens?: { username: string; token: string }[] }
+  interface FastifyInstance {
+    resetTokens?: { username: string; token: string }[];
+  }
 }

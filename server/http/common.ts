@@ -19,8 +19,15 @@ export interface Principal {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest { principal?: Principal }
-  interface FastifyContextConfig { privileges?: string[]; mode?: 'ONLY_ONE' | 'ALL'; open?: boolean; needsClient?: boolean }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    privileges?: string[];
+    mode?: 'ONLY_ONE' | 'ALL';
+    open?: boolean;
+    needsClient?: boolean;
+  }
 }
 
 /**
@@ -33,14 +40,34 @@ export function fill(template: string, vars: Record<string, string | number>): s
 }
 
 export class HttpError extends Error {
-  constructor(public status: number, message: string, public violations?: Violation[]) { super(message); }
+  constructor(
+    public status: number,
+    message: string,
+    public violations?: Violation[],
+  ) {
+    super(message);
+  }
 }
 const NAMES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  413: 'Payload Too Large', 415: 'Unsupported Media Type', 423: 'Locked', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  423: 'Locked',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
-export const errorBody = (status: number, message: string, violations?: Violation[]) => ({ status, error: NAMES[status] ?? 'Error', message, ...(violations ? { violations } : {}) });
+export const errorBody = (status: number, message: string, violations?: Violation[]) => ({
+  status,
+  error: NAMES[status] ?? 'Error',
+  message,
+  ...(violations ? { violations } : {}),
+});
 
 /** How deep a JSON body may nest; deeper bodies are refused before parsing (issue 13: 10,000-level arrays). */
 export const JSON_MAX_DEPTH = 64;
@@ -52,11 +79,13 @@ export function jsonDepthProblem(text: string, maxDepth = JSON_MAX_DEPTH): strin
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) { if (++depth > maxDepth) return `is nested more than ${maxDepth} levels deep`; }
-    else if (c === 93 || c === 125) depth--;
+    else if (c === 91 || c === 123) {
+      if (++depth > maxDepth) return `is nested more than ${maxDepth} levels deep`;
+    } else if (c === 93 || c === 125) depth--;
   }
   return undefined;
 }
@@ -75,10 +104,12 @@ export function parseJsonBody(text: string): unknown {
   // either, the plain (several times faster) parse is the same answer — device batches are thousands a second
   const suspect = text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
   try {
-    value = !suspect ? JSON.parse(text) : JSON.parse(text, (key, v) => {
-      if (key === '__proto__' || (key === 'constructor' && v !== null && typeof v === 'object' && 'prototype' in v)) forbidden ??= key;
-      return v;
-    });
+    value = !suspect
+      ? JSON.parse(text)
+      : JSON.parse(text, (key, v) => {
+          if (key === '__proto__' || (key === 'constructor' && v !== null && typeof v === 'object' && 'prototype' in v)) forbidden ??= key;
+          return v;
+        });
   } catch (e) {
     const why = (e as Error).message.replace(/^JSON\.parse: /, '');
     throw new HttpError(400, `The body is not valid JSON: ${why}`, [{ field: '(body)', message: `is not valid JSON (${why})` }]);

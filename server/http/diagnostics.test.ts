@@ -16,12 +16,18 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('controller diagnostics', () => {
   it('reports a controller by its address, with its wiring and latest events; ping follows its status', async () => {
-    const c = (await s.db.query<{ id: number; ip_address: string }>('select id, ip_address from controllers where client_id = $1 order by id limit 1', [northwind])).rows[0];
-    const door = Number((await s.db.query<{ door_id: number }>('select door_id from card_readers where controller_id = $1 order by id limit 1', [c.id])).rows[0].door_id);
+    const c = (
+      await s.db.query<{ id: number; ip_address: string }>('select id, ip_address from controllers where client_id = $1 order by id limit 1', [northwind])
+    ).rows[0];
+    const door = Number(
+      (await s.db.query<{ door_id: number }>('select door_id from card_readers where controller_id = $1 order by id limit 1', [c.id])).rows[0].door_id,
+    );
     const forced = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } });
     const d = await s.call('GET', `${D}/${c.ip_address}`, { token: admin });
     expect(d.status).toBe(200);

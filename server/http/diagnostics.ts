@@ -11,10 +11,23 @@ import { HttpError, fill, clientOf, iso } from './common';
 const base = `${controllersResource.api}/diagnostic/:ipAddress`;
 
 async function controllerAt(db: Db, clientId: number, ip: unknown) {
-  if (typeof ip !== 'string' || !IPV4.test(ip)) throw new HttpError(400, 'Validation failed', [{ field: 'ipAddress', message: 'must be written as: IPv4, e.g. 10.1.0.11' }]);
-  const { rows: [c] } = await db.query<{ id: number; name: string; ip_address: string; status: string; firmware: string | null; online_since: unknown; division_name: string | null }>(
+  if (typeof ip !== 'string' || !IPV4.test(ip))
+    throw new HttpError(400, 'Validation failed', [{ field: 'ipAddress', message: 'must be written as: IPv4, e.g. 10.1.0.11' }]);
+  const {
+    rows: [c],
+  } = await db.query<{
+    id: number;
+    name: string;
+    ip_address: string;
+    status: string;
+    firmware: string | null;
+    online_since: unknown;
+    division_name: string | null;
+  }>(
     `select c.id, c.name, c.ip_address, c.status, c.firmware, c.online_since, v.name as division_name
-       from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 and c.ip_address = $2 order by c.id limit 1`, [clientId, ip]);
+       from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 and c.ip_address = $2 order by c.id limit 1`,
+    [clientId, ip],
+  );
   if (!c) throw new HttpError(404, fill('No controller at {ip}', { ip }));
   return c;
 }
@@ -23,7 +36,9 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(base, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client' } }, async (req): Promise<ControllerDiagnostic> => {
     const clientId = clientOf(req);
     const c = await controllerAt(db, clientId, (req.params as { ipAddress?: unknown }).ipAddress);
-    const { rows: [w] } = await db.query<{ doors: number; readers: number; inputs: number; outputs: number; door_ids: number[]; input_ids: number[]; output_ids: number[] }>(
+    const {
+      rows: [w],
+    } = await db.query<{ doors: number; readers: number; inputs: number; outputs: number; door_ids: number[]; input_ids: number[]; output_ids: number[] }>(
       `select (select count(distinct door_id)::int from (select door_id from card_readers where controller_id = $1 union select door_id from inputs where controller_id = $1
                 union select door_id from outputs where controller_id = $1) d where door_id is not null) as doors,
               (select count(*)::int from card_readers where controller_id = $1) as readers,
@@ -32,13 +47,31 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
               coalesce((select array_agg(distinct door_id) from (select door_id from card_readers where controller_id = $1 union select door_id from inputs where controller_id = $1
                 union select door_id from outputs where controller_id = $1) d where door_id is not null), '{}') as door_ids,
               coalesce((select array_agg(id) from inputs where controller_id = $1), '{}') as input_ids,
-              coalesce((select array_agg(id) from outputs where controller_id = $1), '{}') as output_ids`, [c.id]);
-    const sources = [`iface-${c.id}`, ...w.door_ids.flatMap((d) => [`door-${d}`, `reader-${d}`, `input-${d}`, `output-${d}`]), ...w.input_ids.map((i) => `in-${i}`), ...w.output_ids.map((o) => `out-${o}`)];
-    const { rows } = await db.query<any>(`select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
-      where e.client_id = $1 and e.event_source_id = any($2::text[]) order by e.id desc limit 20`, [clientId, sources]);
+              coalesce((select array_agg(id) from outputs where controller_id = $1), '{}') as output_ids`,
+      [c.id],
+    );
+    const sources = [
+      `iface-${c.id}`,
+      ...w.door_ids.flatMap((d) => [`door-${d}`, `reader-${d}`, `input-${d}`, `output-${d}`]),
+      ...w.input_ids.map((i) => `in-${i}`),
+      ...w.output_ids.map((o) => `out-${o}`),
+    ];
+    const { rows } = await db.query<any>(
+      `select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
+      where e.client_id = $1 and e.event_source_id = any($2::text[]) order by e.id desc limit 20`,
+      [clientId, sources],
+    );
     const events = rows.map(eventOfRow);
     return {
-      controller: { id: c.id, name: c.name, ipAddress: c.ip_address, status: c.status, firmware: c.firmware, onlineSince: iso(c.online_since), divisionName: c.division_name },
+      controller: {
+        id: c.id,
+        name: c.name,
+        ipAddress: c.ip_address,
+        status: c.status,
+        firmware: c.firmware,
+        onlineSince: iso(c.online_since),
+        divisionName: c.division_name,
+      },
       wiring: { doors: w.doors, readers: w.readers, inputs: w.inputs, outputs: w.outputs },
       lastHeardAt: events[0]?.time ?? null,
       events,
@@ -56,11 +89,25 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
               (select count(*)::int from interfaces f where f.controller_id = c.id) as interfaces,
               (select count(distinct door_id)::int from (select door_id from card_readers where controller_id = c.id union select door_id from inputs where controller_id = c.id
                  union select door_id from outputs where controller_id = c.id) d where door_id is not null) as doors
-         from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 order by c.name, c.id`, [clientId]);
-    return { items: rows.map((c) => ({
-      id: c.id, name: c.name, ipAddress: c.ip_address, status: c.status, firmware: c.firmware, onlineSince: iso(c.online_since), divisionName: c.division_name,
-      doors: c.doors, readers: c.readers, inputs: c.inputs, outputs: c.outputs, interfaces: c.interfaces,
-    })) };
+         from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 order by c.name, c.id`,
+      [clientId],
+    );
+    return {
+      items: rows.map((c) => ({
+        id: c.id,
+        name: c.name,
+        ipAddress: c.ip_address,
+        status: c.status,
+        firmware: c.firmware,
+        onlineSince: iso(c.online_since),
+        divisionName: c.division_name,
+        doors: c.doors,
+        readers: c.readers,
+        inputs: c.inputs,
+        outputs: c.outputs,
+        interfaces: c.interfaces,
+      })),
+    };
   });
 
   app.post(`${base}/ping`, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client' } }, async (req): Promise<PingAnswer> => {

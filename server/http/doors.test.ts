@@ -32,7 +32,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-const doorOf = async (clientId: number, n = 0) => Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id offset $2 limit 1', [clientId, n])).rows[0].id);
+const doorOf = async (clientId: number, n = 0) =>
+  Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id offset $2 limit 1', [clientId, n])).rows[0].id);
 /** Everything a refused command must leave alone. */
 async function footprint(doorId: number) {
   const status = (await s.db.query<{ status: string }>('select status from doors where id = $1', [doorId])).rows[0].status;
@@ -49,7 +50,9 @@ async function heartbeats(token: string) {
   const c = await connected(`${s.base}${SOCKJS_PREFIX.event}`, token);
   consoles.push(c);
   let subscribed = false;
-  c.client.watchForReceipt('r-hbdoor', () => { subscribed = true; });
+  c.client.watchForReceipt('r-hbdoor', () => {
+    subscribed = true;
+  });
   c.subscribe(DESTINATIONS.doorHeartbeat, { receipt: 'r-hbdoor' });
   await waitFor(() => subscribed, 'receipt /hbdoor');
   return () => c.messages.filter((m) => m.headers.destination === DESTINATIONS.doorHeartbeat).map((m) => JSON.parse(m.body));
@@ -67,7 +70,12 @@ describe('the doors list', () => {
     const theirs = new Set(hh.body.items.map((d: any) => d.id));
     expect(hh.body.items.length).toBeGreaterThan(0);
     expect(nw.body.items.some((d: any) => theirs.has(d.id))).toBe(false);
-    const divisions = new Map((await s.db.query<{ id: number; name: string }>('select id, name from divisions where client_id = $1', [northwind])).rows.map((r) => [Number(r.id), r.name]));
+    const divisions = new Map(
+      (await s.db.query<{ id: number; name: string }>('select id, name from divisions where client_id = $1', [northwind])).rows.map((r) => [
+        Number(r.id),
+        r.name,
+      ]),
+    );
     for (const d of nw.body.items) {
       expect(d).toMatchObject({ name: expect.any(String), status: expect.any(String) });
       expect(d.divisionName).toBe(d.divisionId === null ? null : divisions.get(d.divisionId));
@@ -108,7 +116,7 @@ describe('door commands', () => {
     expect(await footprint(door)).toEqual(was);
   });
 
-  it('answer 404 for an unknown door or another client\'s door, changing nothing', async () => {
+  it("answer 404 for an unknown door or another client's door, changing nothing", async () => {
     const foreign = await doorOf(harbourId, 0);
     const was = await footprint(foreign);
     expect((await command(operator, 999999, { command: 'unlock' })).status).toBe(404);
@@ -142,9 +150,16 @@ describe('door commands', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ eventCode: EVENT_CODES.doorUnlocked, eventSourceId: `door-${door}`, eventPointId: `output-${door}` });
     expect(r.body.message).toMatch(/by operator/);
-    expect(await s.count('select 1 from events where id = $1 and client_id = $2 and event_code = $3', [r.body.id, northwind, EVENT_CODES.doorUnlocked])).toBe(1);
+    expect(await s.count('select 1 from events where id = $1 and client_id = $2 and event_code = $3', [r.body.id, northwind, EVENT_CODES.doorUnlocked])).toBe(
+      1,
+    );
     expect(await footprint(door)).toEqual({ status: 'unlocked', events: was.events + 1, audit: was.audit + 1 });
-    expect(await s.count(`select 1 from audit_log where entity = 'door' and entity_id = $1 and action = 'unlock' and actor = 'operator' and client_id = $2`, [String(door), northwind])).toBe(1);
+    expect(
+      await s.count(`select 1 from audit_log where entity = 'door' and entity_id = $1 and action = 'unlock' and actor = 'operator' and client_id = $2`, [
+        String(door),
+        northwind,
+      ]),
+    ).toBe(1);
     await waitFor(() => nwBeats().find((b) => b.id === door && b.doorStatus === 'unlocked'), '/hbdoor unlocked');
     expect((await s.call('GET', API.doors, { token: auditor })).body.items.find((d: any) => d.id === door).status).toBe('unlocked');
 
@@ -175,7 +190,8 @@ async function advance(ms: number) {
   await simulator().settled();
 }
 const statusOf = async (doorId: number) => (await s.call('GET', API.doors, { token: operator })).body.items.find((d: any) => d.id === doorId).status;
-const relocks = (doorId: number) => s.count(`select 1 from events where event_point_id = $1 and event_code = $2 and message like '%(relocked)'`, [`output-${doorId}`, EVENT_CODES.doorLocked]);
+const relocks = (doorId: number) =>
+  s.count(`select 1 from events where event_point_id = $1 and event_code = $2 and message like '%(relocked)'`, [`output-${doorId}`, EVENT_CODES.doorLocked]);
 /** A door of Northwind in a known state, with no relock pending. */
 async function doorIn(n: number, status: 'locked' | 'unlocked' | 'closed') {
   const door = await doorOf(northwind, n);
@@ -266,7 +282,7 @@ describe('the last operator command wins over a pending momentary relock (issue 
   });
 });
 
-describe('door commands follow the door\'s state', () => {
+describe("door commands follow the door's state", () => {
   it('refuse with 409 and the reason what makes no sense for the state, changing nothing', async () => {
     const cases: [string, string, string][] = [
       ['locked', 'lock', 'is already locked.'],
@@ -291,8 +307,15 @@ describe('door commands follow the door\'s state', () => {
 
   it('carry out what makes sense: open or unlock a locked door, lock an unlocked, held-open or tampered one', async () => {
     const door = await doorOf(northwind, 9);
-    for (const [status, cmd, after] of [['locked', 'momentary-unlock', 'unlocked-briefly'], ['locked', 'unlock', 'unlocked'], ['unlocked', 'lock', 'locked'],
-      ['held-open', 'lock', 'locked'], ['tamper', 'lock', 'locked'], ['closed', 'unlock', 'unlocked'], ['unlocked-briefly', 'unlock', 'unlocked']]) {
+    for (const [status, cmd, after] of [
+      ['locked', 'momentary-unlock', 'unlocked-briefly'],
+      ['locked', 'unlock', 'unlocked'],
+      ['unlocked', 'lock', 'locked'],
+      ['held-open', 'lock', 'locked'],
+      ['tamper', 'lock', 'locked'],
+      ['closed', 'unlock', 'unlocked'],
+      ['unlocked-briefly', 'unlock', 'unlocked'],
+    ]) {
       await s.db.query('update doors set status = $2 where id = $1', [door, status]);
       const r = await command(operator, door, { command: cmd });
       expect(r.status, `${cmd} on ${status}`).toBe(200);
@@ -309,25 +332,35 @@ describe('door commands follow the door\'s state', () => {
     expect(r.status).toBe(200);
     expect(r.body.message).toBe('Door locked at Finance Vault by operator (forced)');
     expect(await footprint(door)).toEqual({ status: 'locked', events: was.events + 1, audit: was.audit + 1 });
-    expect(await s.count(`select 1 from audit_log where entity = 'door' and entity_id = $1 and action = 'lock' and (after->>'force')::boolean`, [String(door)])).toBe(1);
+    expect(
+      await s.count(`select 1 from audit_log where entity = 'door' and entity_id = $1 and action = 'lock' and (after->>'force')::boolean`, [String(door)]),
+    ).toBe(1);
     expect((await command(operator, door, { command: 'lock', force: 'yes' })).status).toBe(400);
   });
 });
 
 describe('a threat level that holds the doors locked (issue 29)', () => {
-  it('marks the doors it holds in the list, by the engine\'s rule, and refuses all but Lock with 409 and the reason', async () => {
+  it("marks the doors it holds in the list, by the engine's rule, and refuses all but Lock with 409 and the reason", async () => {
     const admin = (await s.call('PUT', API.meClient, { token: await s.login('admin'), body: { clientId: northwind } })).body.token as string;
     const CURRENT = `${threatLevelsResource.api}/current`;
-    const used = new Set((await s.db.query<{ rank: number }>('select rank from threat_levels where client_id = $1', [northwind])).rows.map((r) => Number(r.rank)));
+    const used = new Set(
+      (await s.db.query<{ rank: number }>('select rank from threat_levels where client_id = $1', [northwind])).rows.map((r) => Number(r.rank)),
+    );
     const rank = [...Array(99).keys()].map((i) => i + 1).find((r) => !used.has(r))!;
-    const level = await s.call('POST', threatLevelsResource.api, { token: admin, body: { name: 'NC1 Red', rank, mode: 'locked', exemptGroupIds: [], description: null } });
+    const level = await s.call('POST', threatLevelsResource.api, {
+      token: admin,
+      body: { name: 'NC1 Red', rank, mode: 'locked', exemptGroupIds: [], description: null },
+    });
     expect(level.status).toBe(201);
-    const list = async (token = operator) => (await s.call('GET', API.doors, { token })).body.items as { id: number; name: string; mode: string; divisionId: number; heldBy: unknown }[];
+    const list = async (token = operator) =>
+      (await s.call('GET', API.doors, { token })).body.items as { id: number; name: string; mode: string; divisionId: number; heldBy: unknown }[];
     const before = await list();
     expect(before.every((d) => d.heldBy === null)).toBe(true);
 
     // set for one site: the doors of its division (and those inside it) are held, the rest not
-    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])).rows.map((r) => ({ id: Number(r.id), parent: r.parent_id === null ? null : Number(r.parent_id) }));
+    const divisions = (
+      await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])
+    ).rows.map((r) => ({ id: Number(r.id), parent: r.parent_id === null ? null : Number(r.parent_id) }));
     const below = (root: number): number[] => [root, ...divisions.filter((d) => d.parent === root).flatMap((d) => below(d.id))];
     const site = before.find((d) => d.mode !== 'locked-down' && before.some((o) => !below(d.divisionId).includes(o.divisionId)))!.divisionId;
     expect((await s.call('POST', CURRENT, { token: admin, body: { levelId: level.body.id, divisionId: site } })).status).toBe(200);

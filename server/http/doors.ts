@@ -27,13 +27,18 @@ const threatHold = (fact: DoorFact | undefined, at: number): DoorView['heldBy'] 
 };
 
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
-  try { return await run(); } catch (e) {
+  try {
+    return await run();
+  } catch (e) {
     if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
     throw e;
   }
 };
 
-export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr }: { db: Db; simulator: HardwarePort & RelockHook; testHooks: boolean; qr: QrPublisher }) {
+export function doorRoutes(
+  app: FastifyInstance,
+  { db, simulator, testHooks, qr }: { db: Db; simulator: HardwarePort & RelockHook; testHooks: boolean; qr: QrPublisher },
+) {
   app.get(API.doors, { config: { privileges: [PRIV.doors.view] } }, async (req) => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.view]));
@@ -42,7 +47,13 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     const facts = (await simulator.access.get(clientId)).doors;
     const now = Date.now();
     const items: DoorView[] = rows.map((r) => ({
-      id: r.id, name: r.name, status: r.status, mode: r.mode, divisionId: r.division_id, divisionName: r.division_name ?? null, lastChangedAt: iso(r.last_changed_at),
+      id: r.id,
+      name: r.name,
+      status: r.status,
+      mode: r.mode,
+      divisionId: r.division_id,
+      divisionName: r.division_name ?? null,
+      lastChangedAt: iso(r.last_changed_at),
       heldBy: r.mode === 'locked-down' ? null : threatHold(facts.get(r.id), now),
     }));
     return { items, total: items.length, page: 0, size: items.length };
@@ -55,7 +66,9 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     const { command, force } = body(req.body, DoorCommandBody);
     if (!(await doorVisible(db, clientId, divisionsFor(principal(req), [PRIV.doors.control]), id))) throw new HttpError(404, 'Door not found');
     // a locked-down door opens for nobody, forced or not, until the lockdown is released
-    const { rows: [door] } = await db.query<{ mode: string }>('select mode from doors where id = $1', [id]);
+    const {
+      rows: [door],
+    } = await db.query<{ mode: string }>('select mode from doors where id = $1', [id]);
     if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
     // a threat level that holds the doors locked holds them against commands too, until it is lowered
     const hold = command === 'lock' ? null : threatHold((await simulator.access.get(clientId)).doors.get(id), Date.now());
@@ -80,12 +93,25 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     }
     const ids = await db.transaction(async (tx) => {
       const { rows } = on
-        ? await tx.query<{ id: number }>(`update doors set mode_before_lockdown = mode, mode = 'locked-down'
-            where client_id = $1 and division_id = any($2::int[]) and mode <> 'locked-down' returning id`, [clientId, divisions])
-        : await tx.query<{ id: number }>(`update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
-            where client_id = $1 and division_id = any($2::int[]) and mode = 'locked-down' returning id`, [clientId, divisions]);
+        ? await tx.query<{ id: number }>(
+            `update doors set mode_before_lockdown = mode, mode = 'locked-down'
+            where client_id = $1 and division_id = any($2::int[]) and mode <> 'locked-down' returning id`,
+            [clientId, divisions],
+          )
+        : await tx.query<{ id: number }>(
+            `update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
+            where client_id = $1 and division_id = any($2::int[]) and mode = 'locked-down' returning id`,
+            [clientId, divisions],
+          );
       const doorIds = rows.map((r) => r.id).sort((a, b) => a - b);
-      await audit(tx, req, { clientId, action: on ? 'lockdown' : 'release lockdown', entity: 'door', entityId: null, before: null, after: { doors: doorIds, divisionId: divisionId ?? null } });
+      await audit(tx, req, {
+        clientId,
+        action: on ? 'lockdown' : 'release lockdown',
+        entity: 'door',
+        entityId: null,
+        before: null,
+        after: { doors: doorIds, divisionId: divisionId ?? null },
+      });
       return doorIds;
     });
     simulator.access.changed(clientId); // the next swipe obeys it
@@ -126,17 +152,30 @@ export function doorRoutes(app: FastifyInstance, { db, simulator, testHooks, qr 
     const id = await doorOf(req, PRIV.doors.qr);
     const q = query(req.query, QrCodeQuery);
     const at = q.at === undefined ? Date.now() : Date.parse(q.at);
-    if (at > Date.now() + 1000) throw new HttpError(400, 'Validation failed', [{ field: 'at', message: 'must not be in the future (a code not yet current would be a key handed out early)' }]);
-    const { rows: [door] } = await db.query<{ qr_secret: string | null }>('select qr_secret from doors where id = $1', [id]);
+    if (at > Date.now() + 1000)
+      throw new HttpError(400, 'Validation failed', [
+        { field: 'at', message: 'must not be in the future (a code not yet current would be a key handed out early)' },
+      ]);
+    const {
+      rows: [door],
+    } = await db.query<{ qr_secret: string | null }>('select qr_secret from doors where id = $1', [id]);
     if (!door?.qr_secret) throw new HttpError(409, 'This door takes no QR codes: turn them on first');
-    const { rows: [cred] } = await db.query<{ number: string; name: string }>(
+    const {
+      rows: [cred],
+    } = await db.query<{ number: string; name: string }>(
       `select c.number, i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id
-        where c.client_id = $1 and c.number = $2 and c.type <> 'pin'`, [clientId, q.credential.toUpperCase()]);
+        where c.client_id = $1 and c.number = $2 and c.type <> 'pin'`,
+      [clientId, q.credential.toUpperCase()],
+    );
     if (!cred) throw new HttpError(400, 'Validation failed', [{ field: 'credential', message: 'is not a credential of this client' }]);
     const w = qrWindow(at, QR_PERIOD_S);
     return {
-      code: qrCode(door.qr_secret, cred.number, w), credential: cred.number, identityName: cred.name, periodS: QR_PERIOD_S,
-      validFrom: new Date(w * QR_PERIOD_S * 1000).toISOString(), validTo: new Date((w + 1) * QR_PERIOD_S * 1000).toISOString(),
+      code: qrCode(door.qr_secret, cred.number, w),
+      credential: cred.number,
+      identityName: cred.name,
+      periodS: QR_PERIOD_S,
+      validFrom: new Date(w * QR_PERIOD_S * 1000).toISOString(),
+      validTo: new Date((w + 1) * QR_PERIOD_S * 1000).toISOString(),
     };
   });
 

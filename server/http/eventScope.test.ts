@@ -28,7 +28,9 @@ async function listening(token: string, destination: string, service: keyof type
   const c = await connected(`${s.base}${SOCKJS_PREFIX[service]}`, token);
   consoles.push(c);
   let subscribed = false;
-  c.client.watchForReceipt(`r-${destination}`, () => { subscribed = true; });
+  c.client.watchForReceipt(`r-${destination}`, () => {
+    subscribed = true;
+  });
   c.subscribe(destination, { receipt: `r-${destination}` });
   await waitFor(() => subscribed, `receipt ${destination}`);
   return () => c.messages.filter((m) => m.headers.destination === destination).map((m) => JSON.parse(m.body));
@@ -36,18 +38,32 @@ async function listening(token: string, destination: string, service: keyof type
 
 describe('events by division', () => {
   it('reach an operator of one division from its doors only, live and in the lists; a whole-client grant sees all', async () => {
-    const divisions = (await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])).rows.map((d) => ({ id: Number(d.id), parent: d.parent_id === null ? null : Number(d.parent_id) }));
+    const divisions = (
+      await s.db.query<{ id: number; parent_id: number | null }>('select id, parent_id from divisions where client_id = $1', [northwind])
+    ).rows.map((d) => ({ id: Number(d.id), parent: d.parent_id === null ? null : Number(d.parent_id) }));
     const below = (root: number): number[] => [root, ...divisions.filter((d) => d.parent === root).flatMap((d) => below(d.id))];
-    const doors = (await s.db.query<{ id: number; division_id: number }>('select id, division_id from doors where client_id = $1 order by id', [northwind])).rows.map((d) => ({ id: Number(d.id), division: Number(d.division_id) }));
+    const doors = (
+      await s.db.query<{ id: number; division_id: number }>('select id, division_id from doors where client_id = $1 order by id', [northwind])
+    ).rows.map((d) => ({ id: Number(d.id), division: Number(d.division_id) }));
     const mine = doors.find((d) => doors.some((o) => !below(d.division).includes(o.division)))!;
     const theirs = doors.find((o) => !below(mine.division).includes(o.division))!;
 
     // an operator holding the alarm, event and door screens in the door's division only
     const role = await s.call('POST', API.roles, { token: nw, body: { name: 'Site watch', code: 'site-watch' } });
-    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, { token: nw, body: { privileges: ['0.1', '0.2.1.0', '0.2.2.0', '0.4.5.0', '0.5.6.0'].map((code) => ({ code, divisionId: null })) } });
+    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, {
+      token: nw,
+      body: { privileges: ['0.1', '0.2.1.0', '0.2.2.0', '0.4.5.0', '0.5.6.0'].map((code) => ({ code, divisionId: null })) },
+    });
     const op = await s.call('POST', API.operators, { token: nw, body: { username: 'sitewatch', name: 'Site Watch', password: PASSWORD } });
     expect(op.status).toBe(201);
-    expect((await s.call('POST', API.operatorGroups, { token: nw, body: { name: 'Site watchers', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: mine.division }] } })).status).toBe(201);
+    expect(
+      (
+        await s.call('POST', API.operatorGroups, {
+          token: nw,
+          body: { name: 'Site watchers', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: mine.division }] },
+        })
+      ).status,
+    ).toBe(201);
     const watch = await s.login('sitewatch', PASSWORD);
 
     const liveMine = await listening(watch, DESTINATIONS.events);
@@ -77,7 +93,8 @@ describe('events by division', () => {
 
     // the dashboard counts the same alarms and events as the screens behind it
     const site = below(mine.division);
-    const open = (where: string, params: unknown[]) => s.count(`select 1 from alarms a join events e on e.id = a.event_id where a.client_id = $1 and a.state <> 'processed' ${where}`, params);
+    const open = (where: string, params: unknown[]) =>
+      s.count(`select 1 from alarms a join events e on e.id = a.event_id where a.client_id = $1 and a.state <> 'processed' ${where}`, params);
     const mineOpen = await open('and (e.division_id is null or e.division_id = any($2::int[]))', [northwind, site]);
     const allOpen = await open('', [northwind]);
     expect(mineOpen).toBeLessThan(allOpen);
@@ -96,17 +113,41 @@ describe('events by division', () => {
     expect(countsAll().at(-1)).toEqual({ count: allOpen + 1 });
 
     // controller heart-beats: the controllers of the operator's divisions only
-    const controllers = (await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id limit 2', [northwind])).rows.map((r) => Number(r.id));
+    const controllers = (await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id limit 2', [northwind])).rows.map((r) =>
+      Number(r.id),
+    );
     await s.db.query('update controllers set division_id = $2 where id = $1', [controllers[0], mine.division]);
     await s.db.query('update controllers set division_id = $2 where id = $1', [controllers[1], theirs.division]);
     const beats = await listening(watch, DESTINATIONS.controllerHeartbeat, 'central');
     const allBeats = await listening(nw, DESTINATIONS.controllerHeartbeat, 'central');
     await s.app.simulator.heartbeat();
-    await waitFor(() => allBeats().flat().some((c: any) => Number(c.id) === controllers[1]), 'the whole client hears every controller');
-    await waitFor(() => beats().flat().some((c: any) => Number(c.id) === controllers[0]), 'the operator hears its division\'s controller');
+    await waitFor(
+      () =>
+        allBeats()
+          .flat()
+          .some((c: any) => Number(c.id) === controllers[1]),
+      'the whole client hears every controller',
+    );
+    await waitFor(
+      () =>
+        beats()
+          .flat()
+          .some((c: any) => Number(c.id) === controllers[0]),
+      "the operator hears its division's controller",
+    );
     // a second beat as a marker: once its list of the operator's controller arrives, the first beat's lists all have
     await s.app.simulator.heartbeat();
-    await waitFor(() => beats().flat().filter((c: any) => Number(c.id) === controllers[0]).length >= 2, 'the second beat');
-    expect(beats().flat().some((c: any) => Number(c.id) === controllers[1])).toBe(false);
+    await waitFor(
+      () =>
+        beats()
+          .flat()
+          .filter((c: any) => Number(c.id) === controllers[0]).length >= 2,
+      'the second beat',
+    );
+    expect(
+      beats()
+        .flat()
+        .some((c: any) => Number(c.id) === controllers[1]),
+    ).toBe(false);
   });
 });

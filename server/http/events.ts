@@ -15,7 +15,9 @@ import { alarmFigureFilter } from './alarmHandling';
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
-  try { return await run(); } catch (e) {
+  try {
+    return await run();
+  } catch (e) {
     if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
     throw e;
   }
@@ -34,14 +36,25 @@ function single(q: Record<string, unknown>, field: string, violations: Violation
  * a parameterised where clause over `events e` of one client ($1), or 400 with every bad filter named.
  * `text` is the list's validated `q`; without it the raw `q` of the query string is used.
  */
-export function eventFilters(clientId: number, query: unknown, text?: string | null, divisions: readonly number[] | null = null): { where: string; params: unknown[] } {
+export function eventFilters(
+  clientId: number,
+  query: unknown,
+  text?: string | null,
+  divisions: readonly number[] | null = null,
+): { where: string; params: unknown[] } {
   const q = (query ?? {}) as Record<string, unknown>;
   const params: unknown[] = [clientId];
   const where: string[] = ['e.client_id = $1'];
   // the divisions the caller may see events of (issue 10), and events of no division
-  if (divisions) { params.push([...divisions]); where.push(divisionCondition(params.length)); }
+  if (divisions) {
+    params.push([...divisions]);
+    where.push(divisionCondition(params.length));
+  }
   const violations: Violation[] = [];
-  const add = (sql: (n: number) => string, value: unknown) => { params.push(value); where.push(sql(params.length)); };
+  const add = (sql: (n: number) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(params.length));
+  };
   const eventCode = single(q, 'eventCode', violations);
   if (eventCode !== undefined) {
     const codes = eventCode.split(',').map((c) => (/^\s*\d{1,9}\s*$/.test(c) ? Number(c) : NaN));
@@ -57,13 +70,19 @@ export function eventFilters(clientId: number, query: unknown, text?: string | n
     if (alert !== 'true' && alert !== 'false') violations.push({ field: 'alert', message: 'must be true or false' });
     else add((n) => `e.alert = $${n}`, alert === 'true');
   }
-  for (const [field, op] of [['from', '>='], ['to', '<']] as const) {
+  for (const [field, op] of [
+    ['from', '>='],
+    ['to', '<'],
+  ] as const) {
     const v = single(q, field, violations);
     if (v === undefined) continue;
     if (Number.isNaN(Date.parse(v))) violations.push({ field, message: 'must be an ISO date-time' });
     else add((n) => `e.at ${op} $${n}::timestamptz`, new Date(v).toISOString());
   }
-  for (const [field, op] of [['afterId', '>'], ['beforeId', '<']] as const) {
+  for (const [field, op] of [
+    ['afterId', '>'],
+    ['beforeId', '<'],
+  ] as const) {
     const v = single(q, field, violations);
     if (v === undefined) continue;
     if (!/^\d{1,18}$/.test(v)) violations.push({ field, message: 'must be a whole number' });
@@ -78,7 +97,10 @@ export function eventFilters(clientId: number, query: unknown, text?: string | n
 }
 
 /** `countCap`: how many matching events a list counts before its total becomes a lower bound (LIST_COUNT_CAP). */
-export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr, countCap = LIST_COUNT_CAP }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher; countCap?: number }) {
+export function eventRoutes(
+  app: FastifyInstance,
+  { db, simulator, testHooks, qr, countCap = LIST_COUNT_CAP }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher; countCap?: number },
+) {
   app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
@@ -92,8 +114,11 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr
     // more than the page says whether there are more; at most countCap + 1 rows are counted, beyond it the total is a
     // lower bound (`totalIsAtLeast`: "1–20 of 10,000+"), and the last page tells it exactly without counting
     const offset = lp.page * lp.size;
-    const { rows } = await db.query<any>(`select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
-      where ${w} order by ${orderBy} limit ${lp.size + 1} offset ${offset}`, params);
+    const { rows } = await db.query<any>(
+      `select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
+      where ${w} order by ${orderBy} limit ${lp.size + 1} offset ${offset}`,
+      params,
+    );
     const more = rows.length > lp.size;
     if (more) rows.pop();
     let total = offset + rows.length;
@@ -102,7 +127,9 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr
       totalIsAtLeast = true;
       total = offset + lp.size + 1;
     } else if (more || (!rows.length && lp.page > 0)) {
-      const counted = Number((await db.query<{ n: string }>(`select count(*)::text n from (select 1 from events e where ${w} limit ${countCap + 1}) t`, params)).rows[0].n);
+      const counted = Number(
+        (await db.query<{ n: string }>(`select count(*)::text n from (select 1 from events e where ${w} limit ${countCap + 1}) t`, params)).rows[0].n,
+      );
       totalIsAtLeast = counted > countCap;
       total = Math.min(counted, countCap);
     }
@@ -117,7 +144,19 @@ export function eventRoutes(app: FastifyInstance, { db, simulator, testHooks, qr
       const input = body(req.body, SimulateBody);
       const at = input.at === undefined ? undefined : Date.parse(input.at);
       if (at !== undefined && Number.isNaN(at)) throw new HttpError(400, 'Validation failed', [{ field: 'at', message: 'must be an ISO date-time' }]);
-      return simulatorErrors(() => simulator.force(clientId, input.kind, { doorId: input.doorId, controllerId: input.controllerId, inputId: input.inputId, card: input.card, qr: input.qr, at, side: input.side, readerId: input.readerId, floor: input.floor }));
+      return simulatorErrors(() =>
+        simulator.force(clientId, input.kind, {
+          doorId: input.doorId,
+          controllerId: input.controllerId,
+          inputId: input.inputId,
+          card: input.card,
+          qr: input.qr,
+          at,
+          side: input.side,
+          readerId: input.readerId,
+          floor: input.floor,
+        }),
+      );
     });
   }
 }

@@ -32,7 +32,9 @@ beforeAll(async () => {
   token = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
   door = Number((await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id limit 1`, [northwind])).rows[0].id);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('the events list total', () => {
   it('is exact below the cap, a lower bound above it, and exact again on the last page', async () => {

@@ -22,18 +22,26 @@ async function get(path: string, token?: string) {
 }
 /** Parses a text/event-stream body into its events (the console's parser is tested in src/api/stream.test.ts). */
 function sseEvents(text: string): { event: string; data: any; id?: string }[] {
-  return text.split('\n\n').filter((b) => b.trim()).map((block) => {
-    const out: { event: string; data: any; id?: string } = { event: 'message', data: '' };
-    for (const line of block.split('\n')) {
-      const [k, ...v] = line.split(': ');
-      if (k === 'event') out.event = v.join(': ');
-      else if (k === 'id') out.id = v.join(': ');
-      else if (k === 'data') out.data = JSON.parse(v.join(': '));
-    }
-    return out;
-  });
+  return text
+    .split('\n\n')
+    .filter((b) => b.trim())
+    .map((block) => {
+      const out: { event: string; data: any; id?: string } = { event: 'message', data: '' };
+      for (const line of block.split('\n')) {
+        const [k, ...v] = line.split(': ');
+        if (k === 'event') out.event = v.join(': ');
+        else if (k === 'id') out.id = v.join(': ');
+        else if (k === 'data') out.data = JSON.parse(v.join(': '));
+      }
+      return out;
+    });
 }
-const ids = (csv: string) => csv.trim().split('\r\n').slice(1).map((l) => Number(l.split(',')[0]));
+const ids = (csv: string) =>
+  csv
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((l) => Number(l.split(',')[0]));
 const auditCount = () => s.count(`select 1 from audit_log where action = 'export' and entity = 'events'`);
 
 beforeAll(async () => {
@@ -41,14 +49,22 @@ beforeAll(async () => {
   [operator, reception, harbour] = await Promise.all(['operator', 'reception', 'harbour'].map((u) => s.login(u)));
   const code = async (c: string) => Number((await s.db.query<{ id: number }>('select id from clients where code = $1', [c])).rows[0].id);
   [northwind, harbourId] = [await code('NORTHWIND'), await code('HARBOUR')];
-  await s.db.query(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, at)
+  await s.db.query(
+    `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, at)
     select $1, case when g % 10 = 0 then 2002 else 1000 end, 'reader-' || (g % 7), 'Reader ' || (g % 7), 'door-' || (g % 5), 'Door, "' || (g % 5) || '"',
       'Card swipe ' || g, now() - (($2 - g) || ' seconds')::interval
-    from generate_series(1, $2) g`, [northwind, BULK]);
-  await s.db.query(`insert into events (client_id, event_code, event_source_id, event_point_id, message)
-    select $1, 1000, 'hh-reader', 'hh-door', 'Harbour swipe ' || g from generate_series(1, 50) g`, [harbourId]);
+    from generate_series(1, $2) g`,
+    [northwind, BULK],
+  );
+  await s.db.query(
+    `insert into events (client_id, event_code, event_source_id, event_point_id, message)
+    select $1, 1000, 'hh-reader', 'hh-door', 'Harbour swipe ' || g from generate_series(1, 50) g`,
+    [harbourId],
+  );
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('GET /event/manage/events/export', () => {
   it('streams every event of the tenant as CSV, newest first, across keyset pages, without duplicates', async () => {
@@ -61,7 +77,9 @@ describe('GET /event/manage/events/export', () => {
     expect(r.headers.get('content-disposition')).toMatch(/attachment; filename="events-.*\.csv"/);
     expect(r.text.startsWith(CSV_HEADER)).toBe(true);
     const got = ids(r.text);
-    const expected = (await s.db.query<{ id: string }>('select id from events where client_id = $1 order by id desc', [northwind])).rows.map((x) => Number(x.id));
+    const expected = (await s.db.query<{ id: string }>('select id from events where client_id = $1 order by id desc', [northwind])).rows.map((x) =>
+      Number(x.id),
+    );
     expect(expected.length).toBeGreaterThan(EXPORT_PAGE * 2);
     expect(got).toEqual(expected);
     // the forced door is the newest: an alert, acknowledged, not processed; a quoted point name survives
@@ -82,15 +100,23 @@ describe('GET /event/manage/events/export', () => {
     const r = await get(`${EXPORT_PATH}?format=ndjson&eventCode=2002&eventPointId=door-0`, operator);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-    const rows = r.text.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.length).toBe(await s.count(`select 1 from events where client_id = $1 and event_code = 2002 and event_point_id = 'door-0'`, [northwind]));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((e) => e.eventCode === 2002 && e.eventPointId === 'door-0')).toBe(true);
     expect(rows[0]).toMatchObject({ eventPointName: 'Door, "0"', alert: false, acknowledge: false, process: false });
     const hh = await get(`${EXPORT_PATH}?format=ndjson`, harbour);
-    const theirs = hh.text.trim().split('\n').map((l) => JSON.parse(l));
+    const theirs = hh.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // exactly Harbour's events (the 50 made here and the demo's badge-ins), none of Northwind's
-    const harbourIds = (await s.db.query<{ id: string }>(`select e.id::text id from events e join clients c on c.id = e.client_id where c.code = 'HARBOUR' order by e.id desc`)).rows.map((x) => Number(x.id));
+    const harbourIds = (
+      await s.db.query<{ id: string }>(`select e.id::text id from events e join clients c on c.id = e.client_id where c.code = 'HARBOUR' order by e.id desc`)
+    ).rows.map((x) => Number(x.id));
     expect(theirs.map((e) => Number(e.id)).sort((a, b) => b - a)).toEqual(harbourIds);
     expect(theirs.filter((e) => e.eventSourceId === 'hh-reader')).toHaveLength(50);
   });
@@ -99,10 +125,18 @@ describe('GET /event/manage/events/export', () => {
     const list = await s.call('GET', `${API.events}?size=10`, { token: operator });
     const tenth = list.body.items[9];
     const r = await get(`${EXPORT_PATH}?format=ndjson&afterId=${tenth.id}`, operator);
-    expect(r.text.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(list.body.items.slice(0, 9).map((e: any) => e.id));
+    expect(
+      r.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(list.body.items.slice(0, 9).map((e: any) => e.id));
     const from = new Date(Date.now() - 60_000).toISOString();
     const ranged = await get(`${EXPORT_PATH}?format=ndjson&from=${encodeURIComponent(from)}`, operator);
-    const times = ranged.text.trim().split('\n').map((l) => Date.parse(JSON.parse(l).time));
+    const times = ranged.text
+      .trim()
+      .split('\n')
+      .map((l) => Date.parse(JSON.parse(l).time));
     expect(times.length).toBe(await s.count('select 1 from events where client_id = $1 and at >= $2', [northwind, from]));
     expect(times.every((t) => t >= Date.parse(from))).toBe(true);
   });
@@ -115,7 +149,11 @@ describe('GET /event/manage/events/export', () => {
     expect(JSON.parse(r.text).violations).toEqual([{ field: 'format', message: 'must be one of csv, xlsx, ndjson' }]);
     const f = await get(`${EXPORT_PATH}?format=csv&eventCode=12,abc&from=yesterday&beforeId=-4&alert=maybe`, operator);
     expect(f.status).toBe(400);
-    expect(JSON.parse(f.text).violations.map((v: any) => v.field).sort()).toEqual(['alert', 'beforeId', 'eventCode', 'from']);
+    expect(
+      JSON.parse(f.text)
+        .violations.map((v: any) => v.field)
+        .sort(),
+    ).toEqual(['alert', 'beforeId', 'eventCode', 'from']);
     const twice = await get(`${EXPORT_PATH}?eventPointId=a&eventPointId=b`, operator);
     expect(twice.status).toBe(400);
     expect(JSON.parse(twice.text).violations).toEqual([{ field: 'eventPointId', message: 'must be given once' }]);
@@ -167,7 +205,10 @@ describe('GET /event/manage/events/export/progress', () => {
     expect(progress.length).toBe(Math.ceil(total / EXPORT_PAGE));
     expect(progress.map((p) => p.done)).toEqual(progress.map((_, i) => Math.min(total, (i + 1) * EXPORT_PAGE)));
     // the rows events are the file, byte for byte
-    const body = events.filter((e) => e.event === 'rows').map((e) => e.data).join('');
+    const body = events
+      .filter((e) => e.event === 'rows')
+      .map((e) => e.data)
+      .join('');
     expect(events[0].data.header + body).toBe(file.text);
   });
 
@@ -175,7 +216,13 @@ describe('GET /event/manage/events/export/progress', () => {
     const all = sseEvents((await get(`${EXPORT_PROGRESS_PATH}?format=ndjson`, operator)).text);
     const cursor = all.find((e) => e.event === 'progress')!.data.cursor;
     const rest = sseEvents((await get(`${EXPORT_PROGRESS_PATH}?format=ndjson&beforeId=${cursor}`, operator)).text);
-    const lines = (evs: typeof all) => evs.filter((e) => e.event === 'rows').map((e) => e.data).join('').trim().split('\n');
+    const lines = (evs: typeof all) =>
+      evs
+        .filter((e) => e.event === 'rows')
+        .map((e) => e.data)
+        .join('')
+        .trim()
+        .split('\n');
     expect(lines(rest)).toEqual(lines(all).slice(EXPORT_PAGE));
     expect(rest[0].data.total).toBe(all[0].data.total - EXPORT_PAGE);
   });
@@ -184,7 +231,13 @@ describe('GET /event/manage/events/export/progress', () => {
 describe('export pages', () => {
   it('are read from the database one at a time, only when the reader asks for the next', async () => {
     let queries = 0;
-    const counting: Db = { ...s.db, query: (sql, params) => { queries++; return s.db.query(sql, params); } };
+    const counting: Db = {
+      ...s.db,
+      query: (sql, params) => {
+        queries++;
+        return s.db.query(sql, params);
+      },
+    };
     const pages = exportPages(counting, { clientId: northwind, format: 'ndjson', where: 'e.client_id = $1', params: [northwind] }, 100);
     const first = await pages.next();
     expect(first.done).toBe(false);

@@ -28,30 +28,81 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Rows per keyset page: big enough that PGlite's per-query cost disappears, small enough to stay constant memory. */
 export const EXPORT_PAGE = 2000;
 
-export const CSV_COLUMNS = ['id', 'time', 'eventCode', 'eventSourceId', 'eventSourceName', 'eventPointId', 'eventPointName', 'message', 'alert', 'priority', 'acknowledge', 'process'] as const;
+export const CSV_COLUMNS = [
+  'id',
+  'time',
+  'eventCode',
+  'eventSourceId',
+  'eventSourceName',
+  'eventPointId',
+  'eventPointName',
+  'message',
+  'alert',
+  'priority',
+  'acknowledge',
+  'process',
+] as const;
 
 interface Row {
-  id: string | number; at: Date | string; event_code: number; event_source_id: string; event_source_name: string | null;
-  event_point_id: string; event_point_name: string | null; message: string; alert: boolean; priority: number; alarm_state: string | null;
+  id: string | number;
+  at: Date | string;
+  event_code: number;
+  event_source_id: string;
+  event_source_name: string | null;
+  event_point_id: string;
+  event_point_name: string | null;
+  message: string;
+  alert: boolean;
+  priority: number;
+  alarm_state: string | null;
 }
 
 /** A row's cells in CSV_COLUMNS' order (the time an instant: the writer shows it in the client's zone). */
 const cellsOfRow = (r: Row): unknown[] => {
   const ack = r.alarm_state === 'acknowledged' || r.alarm_state === 'processed';
-  return [Number(r.id), iso(r.at), r.event_code, r.event_source_id, r.event_source_name, r.event_point_id, r.event_point_name, r.message, r.alert, r.priority, ack, r.alarm_state === 'processed'];
+  return [
+    Number(r.id),
+    iso(r.at),
+    r.event_code,
+    r.event_source_id,
+    r.event_source_name,
+    r.event_point_id,
+    r.event_point_name,
+    r.message,
+    r.alert,
+    r.priority,
+    ack,
+    r.alarm_state === 'processed',
+  ];
 };
-const ndjsonLine = (r: Row) => JSON.stringify({
-  id: Number(r.id), time: iso(r.at), eventCode: r.event_code, eventSourceId: r.event_source_id, eventSourceName: r.event_source_name,
-  eventPointId: r.event_point_id, eventPointName: r.event_point_name, message: r.message, alert: r.alert, priority: r.priority,
-  acknowledge: r.alarm_state === 'acknowledged' || r.alarm_state === 'processed', process: r.alarm_state === 'processed',
-}) + '\n';
+const ndjsonLine = (r: Row) =>
+  JSON.stringify({
+    id: Number(r.id),
+    time: iso(r.at),
+    eventCode: r.event_code,
+    eventSourceId: r.event_source_id,
+    eventSourceName: r.event_source_name,
+    eventPointId: r.event_point_id,
+    eventPointName: r.event_point_name,
+    message: r.message,
+    alert: r.alert,
+    priority: r.priority,
+    acknowledge: r.alarm_state === 'acknowledged' || r.alarm_state === 'processed',
+    process: r.alarm_state === 'processed',
+  }) + '\n';
 /** The export's columns for the shared writer (./tabular.ts): `time` is an instant, its header names the zone. */
 export const EXPORT_COLUMNS: Column[] = CSV_COLUMNS.map((c) => ({ title: c, time: c === 'time' }));
 /** The CSV file's start in `zone`: the byte-order mark and the header line ("time (Asia/Kuala_Lumpur)"). */
 export const csvHeader = (zone: string) => csvHead(headerOf(EXPORT_COLUMNS, zone));
 
 /** `zone`: the client's, that CSV and XLSX show times in (UTC when not given). */
-export interface ExportRequest { clientId: number; format: ExportFormat; where: string; params: unknown[]; zone?: string }
+export interface ExportRequest {
+  clientId: number;
+  format: ExportFormat;
+  where: string;
+  params: unknown[];
+  zone?: string;
+}
 
 /** Validates format and filters (400 with violations before a byte is sent). */
 export async function exportRequest(req: FastifyRequest, db: Db, formats: readonly string[] = EXPORT_FORMATS): Promise<ExportRequest> {
@@ -116,13 +167,22 @@ export function exportRoutes(app: FastifyInstance, { db }: { db: Db }) {
 
   app.get(EXPORT_PATH, { config }, async (req, reply) => {
     const x = await exportRequest(req, db);
-    await audit(db, req, { clientId: x.clientId, action: 'export', entity: 'events', entityId: null, before: null, after: { format: x.format, query: req.query } });
-    if (x.format === 'xlsx') return sendTable(reply, 'xlsx', `events-${stamp()}`, { columns: EXPORT_COLUMNS, zone: x.zone!, rows: exportRows(db, x) }, { sheet: 'Events' });
+    await audit(db, req, {
+      clientId: x.clientId,
+      action: 'export',
+      entity: 'events',
+      entityId: null,
+      before: null,
+      after: { format: x.format, query: req.query },
+    });
+    if (x.format === 'xlsx')
+      return sendTable(reply, 'xlsx', `events-${stamp()}`, { columns: EXPORT_COLUMNS, zone: x.zone!, rows: exportRows(db, x) }, { sheet: 'Events' });
     async function* file() {
       if (x.format === 'csv') yield csvHeader(x.zone!);
       for await (const page of exportPages(db, x)) yield page.text;
     }
-    reply.header('content-type', x.format === 'csv' ? TABULAR_TYPES.csv : 'application/x-ndjson; charset=utf-8')
+    reply
+      .header('content-type', x.format === 'csv' ? TABULAR_TYPES.csv : 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="${fileName(x.format)}"`)
       .header('cache-control', 'no-store');
     return stream(reply, file());
@@ -130,7 +190,14 @@ export function exportRoutes(app: FastifyInstance, { db }: { db: Db }) {
 
   app.get(EXPORT_PROGRESS_PATH, { config }, async (req, reply) => {
     const x = await exportRequest(req, db, PROGRESS_FORMATS);
-    await audit(db, req, { clientId: x.clientId, action: 'export', entity: 'events', entityId: null, before: null, after: { format: x.format, query: req.query } });
+    await audit(db, req, {
+      clientId: x.clientId,
+      action: 'export',
+      entity: 'events',
+      entityId: null,
+      before: null,
+      after: { format: x.format, query: req.query },
+    });
     const total = await exportTotal(db, x);
     async function* events() {
       yield sse('start', { total, format: x.format, filename: fileName(x.format), header: x.format === 'csv' ? csvHeader(x.zone!) : '' });

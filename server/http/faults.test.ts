@@ -7,8 +7,20 @@ import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
 const logged: string[] = [];
-beforeAll(async () => { s = await startTestServer({ logger: { stream: { write: (line: string) => { logged.push(line); } } } }); });
-afterAll(async () => { await s.close(); });
+beforeAll(async () => {
+  s = await startTestServer({
+    logger: {
+      stream: {
+        write: (line: string) => {
+          logged.push(line);
+        },
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await s.close();
+});
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const registration = { username: 'newbie', name: 'New Bie', email: 'newbie@example.com' };
@@ -44,9 +56,18 @@ describe('bodies the parser refuses', () => {
     for (let i = 0; i < 200_000; i++) deep = { a: deep };
     const r = validate({ x: deep }, object({ x: object({ a: unknown() }) }));
     expect(r.ok).toBe(true); // unknown() does not walk it
-    const walked = validate(deep, (function struct(): any { return object({ a: unknown() }); })());
+    const walked = validate(
+      deep,
+      (function struct(): any {
+        return object({ a: unknown() });
+      })(),
+    );
     expect(walked.ok).toBe(true);
-    const crash = validate({}, { create: () => { throw new RangeError('Maximum call stack size exceeded'); } } as any);
+    const crash = validate({}, {
+      create: () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    } as any);
     expect(crash).toEqual({ ok: false, violations: [{ field: '(body)', message: 'could not be checked: it is nested too deeply or too large' }] });
   });
 });

@@ -27,7 +27,12 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   nw = await s.loginTo('admin', 'NORTHWIND');
   [operator, reception, harbour, auditor] = await Promise.all(['operator', 'reception', 'harbour', 'auditor'].map((u) => s.login(u)));
-  doors = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and status not in ('unlocked', 'held-open', 'forced-open') order by id limit 5`, [northwind])).rows.map((d) => Number(d.id));
+  doors = (
+    await s.db.query<{ id: number }>(
+      `select id from doors where client_id = $1 and status not in ('unlocked', 'held-open', 'forced-open') order by id limit 5`,
+      [northwind],
+    )
+  ).rows.map((d) => Number(d.id));
   expect(doors).toHaveLength(5);
   const simulate = async (body: Record<string, unknown>) => {
     const r = await s.call('POST', API.testSimulate, { token: nw, body });
@@ -40,11 +45,18 @@ beforeAll(async () => {
   ids.a2 = await simulate({ kind: 'door.held', doorId: doors[1] });
   ids.a3 = await simulate({ kind: 'door.forced', doorId: doors[2] });
   expect((await s.call('POST', `${API.alarms}/${ids.a1}/acknowledge`, { token: operator })).status).toBe(200);
-  expect((await s.call('POST', `${API.alarms}/${ids.a2}/process`, { token: operator, body: { note: 'Door propped by the cleaners, closed' } })).status).toBe(200);
+  expect((await s.call('POST', `${API.alarms}/${ids.a2}/process`, { token: operator, body: { note: 'Door propped by the cleaners, closed' } })).status).toBe(
+    200,
+  );
   expect((await s.call('POST', `${API.alarms}/${ids.a3}/process`, { token: nw, body: { note: 'False alarm' } })).status).toBe(200);
   const stamp = async (id: number, raised: string, ack: string | null, processed: string | null) => {
     await s.db.query('update events set at = $2 where id = $1', [id, raised]);
-    await s.db.query('update alarms set raised_at = $2, acknowledged_at = coalesce($3, acknowledged_at), processed_at = $4 where event_id = $1', [id, raised, ack, processed]);
+    await s.db.query('update alarms set raised_at = $2, acknowledged_at = coalesce($3, acknowledged_at), processed_at = $4 where event_id = $1', [
+      id,
+      raised,
+      ack,
+      processed,
+    ]);
     await s.db.query(`update alarm_history set at = coalesce($2::timestamptz, at) where alarm_id = $1 and action = 'processed'`, [id, processed]);
   };
   await stamp(ids.a1, at('09:00'), at('09:05'), null);
@@ -60,12 +72,17 @@ beforeAll(async () => {
   controllerId = Number((await s.db.query<{ id: number }>(`select id from controllers where client_id = $1 order by id limit 1`, [northwind])).rows[0].id);
   ids.offline = await simulate({ kind: 'interface.offline', controllerId });
   const today = (await s.db.query<{ d: string }>(`select (now() at time zone 'Asia/Kuala_Lumpur')::date::text as d`)).rows[0].d;
-  const v = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: { firstName: 'Vera', lastName: 'Visitor', company: 'Acme Couriers', hostName: 'Sam Operator', purpose: 'delivery', visitDate: today } });
+  const v = await s.call('POST', '/visitor/1.0/visitors', {
+    token: reception,
+    body: { firstName: 'Vera', lastName: 'Visitor', company: 'Acme Couriers', hostName: 'Sam Operator', purpose: 'delivery', visitDate: today },
+  });
   expect(v.status, JSON.stringify(v.body)).toBe(201);
   visitorId = Number(v.body.id);
   expect((await s.call('POST', `/visitor/1.0/visitors/${visitorId}/sign-in`, { token: reception })).status).toBe(200);
 }, 90_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const digestAt = (token: string, end: string) => s.call('GET', `${HANDOVER_API}?end=${encodeURIComponent(end)}`, { token });
 
@@ -87,7 +104,12 @@ describe('the shift handover', () => {
     expect(a2).toMatchObject({ state: 'processed', processedAt: at('16:00') });
     expect(a2.notes).toEqual([{ at: at('16:00'), actor: 'operator', action: 'processed', note: 'Door propped by the cleaners, closed' }]);
     // the unlocked door, since the unlock command's event
-    const unlockedAt = (await s.db.query<{ at: Date }>(`select at from events where client_id = $1 and event_point_id = $2 order by id desc limit 1`, [northwind, `output-${doors[4]}`])).rows[0].at;
+    const unlockedAt = (
+      await s.db.query<{ at: Date }>(`select at from events where client_id = $1 and event_point_id = $2 order by id desc limit 1`, [
+        northwind,
+        `output-${doors[4]}`,
+      ])
+    ).rows[0].at;
     expect(d.doors).toContainEqual(expect.objectContaining({ id: doors[4], kind: 'status', state: 'unlocked', since: new Date(unlockedAt).toISOString() }));
     // a1's door is still forced open (its alarm is open)
     expect(d.doors).toContainEqual(expect.objectContaining({ id: doors[0], kind: 'status', state: 'forced-open', since: at('09:00') }));
@@ -108,10 +130,20 @@ describe('the shift handover', () => {
     const division = await s.call('POST', API.divisions, { token: nw, body: { name: 'Handover annex' } });
     expect(division.status, JSON.stringify(division.body)).toBe(201);
     const role = await s.call('POST', API.roles, { token: nw, body: { name: 'Annex handover', code: 'annex-handover' } });
-    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, { token: nw, body: { privileges: ['0.1', '0.2.6.0'].map((code) => ({ code, divisionId: null })) } });
+    await s.call('POST', `${API.roles}/${role.body.id}/assign-privileges`, {
+      token: nw,
+      body: { privileges: ['0.1', '0.2.6.0'].map((code) => ({ code, divisionId: null })) },
+    });
     const op = await s.call('POST', API.operators, { token: nw, body: { username: 'annexshift', name: 'Annex Shift', password: PASSWORD } });
     expect(op.status).toBe(201);
-    expect((await s.call('POST', API.operatorGroups, { token: nw, body: { name: 'Annex shift', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: division.body.id }] } })).status).toBe(201);
+    expect(
+      (
+        await s.call('POST', API.operatorGroups, {
+          token: nw,
+          body: { name: 'Annex shift', members: [op.body.id], grants: [{ roleId: role.body.id, divisionId: division.body.id }] },
+        })
+      ).status,
+    ).toBe(201);
     const annex = await s.login('annexshift', PASSWORD);
     const d = (await digestAt(annex, END)).body as HandoverDigest;
     expect(d.alarms).toEqual({ raised: 0, processed: 0, byPriority: [], open: [] });
@@ -123,19 +155,28 @@ describe('the shift handover', () => {
   it('answers the latest ended shift: one of the client boundaries, not in the future', async () => {
     const r = await s.call('GET', `${HANDOVER_API}/latest`, { token: operator });
     expect(r.status).toBe(200);
-    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kuala_Lumpur', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(r.body.end));
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kuala_Lumpur', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(r.body.end),
+    );
     expect(['07:00', '15:00', '23:00']).toContain(local);
     expect(Date.parse(r.body.end)).toBeLessThanOrEqual(Date.now());
     expect(Date.parse(r.body.end) - Date.parse(r.body.start)).toBe(8 * 3_600_000);
   });
 
   it('is acknowledged once, audited, and its note is shown to the next shift; the stored handover is the client’s own', async () => {
-    const ack = await s.call('POST', `${HANDOVER_API}/acknowledge`, { token: operator, body: { end: END, note: '  Door 5 unlocked for the contractors until 18:00  ' } });
+    const ack = await s.call('POST', `${HANDOVER_API}/acknowledge`, {
+      token: operator,
+      body: { end: END, note: '  Door 5 unlocked for the contractors until 18:00  ' },
+    });
     expect(ack.status, JSON.stringify(ack.body)).toBe(200);
     const id = ack.body.id;
     const audit = await s.db.query<any>(`select actor, action, after from audit_log where entity = 'shift handover' and entity_id = $1`, [String(id)]);
     expect(audit.rows).toHaveLength(1);
-    expect(audit.rows[0]).toMatchObject({ actor: 'operator', action: 'acknowledge', after: { shiftEnd: END, note: 'Door 5 unlocked for the contractors until 18:00', openAlarms: 2 } });
+    expect(audit.rows[0]).toMatchObject({
+      actor: 'operator',
+      action: 'acknowledge',
+      after: { shiftEnd: END, note: 'Door 5 unlocked for the contractors until 18:00', openAlarms: 2 },
+    });
     const again = await s.call('POST', `${HANDOVER_API}/acknowledge`, { token: nw, body: { end: END } });
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already acknowledged by Sam Operator/);
@@ -143,7 +184,12 @@ describe('the shift handover', () => {
     const d = (await digestAt(operator, END)).body as HandoverDigest;
     expect(d.acknowledgement).toMatchObject({ id, by: 'operator', name: 'Sam Operator', note: 'Door 5 unlocked for the contractors until 18:00' });
     const next = (await digestAt(nw, at('23:00'))).body as HandoverDigest;
-    expect(next).toMatchObject({ start: END, end: at('23:00'), acknowledgement: null, previousNote: { by: 'operator', name: 'Sam Operator', note: 'Door 5 unlocked for the contractors until 18:00' } });
+    expect(next).toMatchObject({
+      start: END,
+      end: at('23:00'),
+      acknowledgement: null,
+      previousNote: { by: 'operator', name: 'Sam Operator', note: 'Door 5 unlocked for the contractors until 18:00' },
+    });
     // the stored handover, as it was acknowledged; in the history; another tenant's id is not found
     const stored = await s.call('GET', `${HANDOVER_API}/${id}`, { token: auditor });
     expect(stored.status).toBe(200);
@@ -202,7 +248,21 @@ describe('the shift handover', () => {
 
   it('is sent by a scheduled report job: each shift that ended in the period, a line per item', async () => {
     const api = reportJobsResource.api;
-    const made = await s.call('POST', api, { token: nw, body: { name: 'Handover', report: 'shift-handover', frequency: 'daily', hour: 6, weekday: '1', monthDay: 1, keepRuns: 5, keepDays: 30, format: 'csv', enabled: true } });
+    const made = await s.call('POST', api, {
+      token: nw,
+      body: {
+        name: 'Handover',
+        report: 'shift-handover',
+        frequency: 'daily',
+        hour: 6,
+        weekday: '1',
+        monthDay: 1,
+        keepRuns: 5,
+        keepDays: 30,
+        format: 'csv',
+        enabled: true,
+      },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     // yesterday's day shift gets the known set: move a copy of the story there
     const [{ y }] = (await s.db.query<{ y: string }>(`select ((now() at time zone 'Asia/Kuala_Lumpur')::date - 1)::text as y`)).rows;
@@ -214,7 +274,9 @@ describe('the shift handover', () => {
     expect(runs[0]).toMatchObject({ ok: true });
     const file = String((await s.call('GET', `${api}/${made.body.id}/runs/${runs[0].id}/file`, { token: nw })).body);
     const lines = file.trim().split('\r\n');
-    expect(lines[0].replace(/^\ufeff/, '')).toBe('shiftStart (Asia/Kuala_Lumpur),shiftEnd (Asia/Kuala_Lumpur),section,item,state,since (Asia/Kuala_Lumpur),detail');
+    expect(lines[0].replace(/^\ufeff/, '')).toBe(
+      'shiftStart (Asia/Kuala_Lumpur),shiftEnd (Asia/Kuala_Lumpur),section,item,state,since (Asia/Kuala_Lumpur),detail',
+    );
     // three shifts ended yesterday (07:00, 15:00, 23:00), each with its alarm and denial lines
     expect(lines.filter((l) => l.includes(',alarms,Raised,')).length).toBe(3);
     expect(lines.filter((l) => l.includes(',denials,Denied swipes,')).length).toBe(3);

@@ -25,7 +25,7 @@ const problems: string[] = [];
  * row actions, which send no body, are read from the catalogue below.)
  */
 const NO_BODY: Record<string, string> = {
-  'POST /idp/1.0/logout': 'ends the caller\'s session; reads only its token',
+  'POST /idp/1.0/logout': "ends the caller's session; reads only its token",
   'POST /central/1.0/backups': 'backs up now; nothing to say',
   'DELETE /central/1.0/backups/:id': 'deletes one backup named in the URL',
   'POST /central/1.0/backups/:id/restore': 'restores the backup named in the URL',
@@ -53,30 +53,62 @@ const NO_BODY: Record<string, string> = {
  */
 const NAMED_FROM: Record<string, string> = { 'POST /event/manage/access-preview': 'values' };
 /** Catalogue routes that read no body: the deletion of one row, and row actions (buttons that send nothing). */
-const CATALOGUE_NO_BODY = new Set(CATALOGUE.flatMap((r) => [
-  ...(r.privileges.delete ? [`DELETE ${apiPaths(r).one}`] : []),
-  ...(r.screens?.rowActions ?? []).map((a) => `POST ${apiPaths(r).action(a.action)}`),
-]));
+const CATALOGUE_NO_BODY = new Set(
+  CATALOGUE.flatMap((r) => [
+    ...(r.privileges.delete ? [`DELETE ${apiPaths(r).one}`] : []),
+    ...(r.screens?.rowActions ?? []).map((a) => `POST ${apiPaths(r).action(a.action)}`),
+  ]),
+);
 /**
  * Routes that answer a batch item by item (devices resend nothing they were told was bad): a 200 that stored
  * nothing and named every item in `rejected`, with violations, is their refusal.
  */
 const PER_ITEM: Record<string, (body: any, sent: any) => boolean> = {
-  'POST /api/devices/events': (b, sent) => b?.accepted === 0 && Array.isArray(b.rejected) && b.rejected.length === (sent?.events?.length ?? -1)
-    && b.rejected.every((x: any) => Array.isArray(x.violations) && x.violations.length > 0),
+  'POST /api/devices/events': (b, sent) =>
+    b?.accepted === 0 &&
+    Array.isArray(b.rejected) &&
+    b.rejected.length === (sent?.events?.length ?? -1) &&
+    b.rejected.every((x: any) => Array.isArray(x.violations) && x.violations.length > 0),
 };
 
 const TINY_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 /** Values a field of some kind may well accept: each field takes those its own struct accepts, so bodies get deep. */
 const PLAUSIBLE: unknown[] = [
-  'Edge', 'EDGE-1', 'ED', '#2d72d2', 'edge@example.com', '+60 12 345', 'Europe/London', 'UTC', '2025-01-15', '2025-01-16',
-  'A long enough password 1!', '2025-01-15T10:00:00Z', 1, 2, 0, 1_714_550_400_000, true, false, null, [], 'meeting', 'card', 'active', 'lock', TINY_PNG,
+  'Edge',
+  'EDGE-1',
+  'ED',
+  '#2d72d2',
+  'edge@example.com',
+  '+60 12 345',
+  'Europe/London',
+  'UTC',
+  '2025-01-15',
+  '2025-01-16',
+  'A long enough password 1!',
+  '2025-01-15T10:00:00Z',
+  1,
+  2,
+  0,
+  1_714_550_400_000,
+  true,
+  false,
+  null,
+  [],
+  'meeting',
+  'card',
+  'active',
+  'lock',
+  TINY_PNG,
 ];
 
 type AnyStruct = Struct<any, any>;
 type Path = Array<string | number>;
 /** One hostile value and where it goes in a body; `free`: inside a free-form field (always sent, however big the schema). */
-interface Case { path: Path; value: unknown; free?: boolean }
+interface Case {
+  path: Path;
+  value: unknown;
+  free?: boolean;
+}
 
 const deep = (n: number): unknown => (n === 0 ? 1 : [deep(n - 1)]);
 const TEXT_HOSTILE = ['nul\u0000byte', 'lone \uD800 surrogate', '\uDC00', 'escape \u001b[31m', 'x'.repeat(70_000)];
@@ -94,10 +126,20 @@ const FREE_KINDS = new Set(['boundedJson', 'unknown', 'any', 'record', 'udf']);
 function jsonHostile(b: JsonBounds | null): unknown[] {
   const maxChars = b?.maxChars ?? 65_536;
   return [
-    'nul\u0000byte', { note: 'nul\u0000' }, ['lone \uD800'], { deeper: { list: ['x', '\uDC00'] } }, { 'key\u0000': 1 }, { 'lone\uD800key': 'x' },
-    'x'.repeat(maxChars + 1), ...(maxChars < 70_000 ? [{ long: 'x'.repeat(70_000) }] : []),
+    'nul\u0000byte',
+    { note: 'nul\u0000' },
+    ['lone \uD800'],
+    { deeper: { list: ['x', '\uDC00'] } },
+    { 'key\u0000': 1 },
+    { 'lone\uD800key': 'x' },
+    'x'.repeat(maxChars + 1),
+    ...(maxChars < 70_000 ? [{ long: 'x'.repeat(70_000) }] : []),
     // eslint-disable-next-line no-loss-of-precision -- deliberately beyond 2^53: the server must refuse or round it, not crash
-    deep((b?.maxDepth ?? JSON_VALUE_MAX_DEPTH) + 2), { n: 1e308 }, [[{ n: -1e308 }]], { big: 2 ** 53 + 1 }, { list: [1, 2, 9007199254740993] },
+    deep((b?.maxDepth ?? JSON_VALUE_MAX_DEPTH) + 2),
+    { n: 1e308 },
+    [[{ n: -1e308 }]],
+    { big: 2 ** 53 + 1 },
+    { list: [1, 2, 9007199254740993] },
   ];
 }
 
@@ -113,14 +155,23 @@ function hostileFor(struct: AnyStruct): unknown[] {
     const edges = b && typeof b.min === 'number' ? [b.min - 1, b.max + 1].filter((x) => Number.isFinite(x)) : INT32_PAST;
     return [...NUMBER_HOSTILE, ...edges, ...(INTEGER_KINDS.has(t) ? [1.5] : [])];
   }
-  if (FREE_KINDS.has(t)) return jsonHostile(t === 'boundedJson' ? struct.schema as JsonBounds : null);
+  if (FREE_KINDS.has(t)) return jsonHostile(t === 'boundedJson' ? (struct.schema as JsonBounds) : null);
   switch (t) {
-    case 'calendarDate': return [...TEXT_HOSTILE, '2025-02-30', '2025-13-01', '0000-00-00', '2025-1-1'];
-    case 'ianaZone': case 'timeZone': return [...TEXT_HOSTILE, '', ' ', 'Mars/Phobos', 'europe/london'];
-    case 'imageDataUrl': return [...TEXT_HOSTILE, 'https://evil.example/p.png', 'data:image/svg+xml;base64,PHN2Zz4=', `data:image/png;base64,${'A'.repeat(2_100_000)}`];
-    case 'boolean': return ['yes', 1, 'nul\u0000'];
-    case 'object': case 'type': case 'array': return ['not an object', 42];
-    default: return [];
+    case 'calendarDate':
+      return [...TEXT_HOSTILE, '2025-02-30', '2025-13-01', '0000-00-00', '2025-1-1'];
+    case 'ianaZone':
+    case 'timeZone':
+      return [...TEXT_HOSTILE, '', ' ', 'Mars/Phobos', 'europe/london'];
+    case 'imageDataUrl':
+      return [...TEXT_HOSTILE, 'https://evil.example/p.png', 'data:image/svg+xml;base64,PHN2Zz4=', `data:image/png;base64,${'A'.repeat(2_100_000)}`];
+    case 'boolean':
+      return ['yes', 1, 'nul\u0000'];
+    case 'object':
+    case 'type':
+    case 'array':
+      return ['not an object', 42];
+    default:
+      return [];
   }
 }
 
@@ -150,7 +201,10 @@ function cases(struct: AnyStruct, depth = 0): Case[] {
   if (t === 'array') {
     const element = struct.schema as AnyStruct | null;
     // one item more than the list takes (its own bound, else more than any list should)
-    const out: Case[] = [{ path: [], value: Array.from({ length: (listMax(struct) ?? 100_000) + 1 }, () => 1) }, { path: [], value: 'not a list' }];
+    const out: Case[] = [
+      { path: [], value: Array.from({ length: (listMax(struct) ?? 100_000) + 1 }, () => 1) },
+      { path: [], value: 'not a list' },
+    ];
     // a list of anything (each item checked later, as a device batch's events) gets free-form items
     const inner = element ? cases(element, depth + 1) : jsonHostile(null).map((value) => ({ path: [] as Path, value, free: true }));
     for (const c of inner) out.push({ ...c, path: [0, ...c.path] });
@@ -190,7 +244,13 @@ function place(base: unknown, path: Path, value: unknown): unknown {
 }
 
 /** A route's probe: the body (JSON value or NDJSON text) and the field a refusal should name. */
-interface Probe { body?: unknown; raw?: string; ndjson?: boolean; field: string; show: string }
+interface Probe {
+  body?: unknown;
+  raw?: string;
+  ndjson?: boolean;
+  field: string;
+  show: string;
+}
 
 /** Every probe when the schema is small; else every free-form one (`all`) and a seeded sample of the rest (`arbitrary`). */
 function jsonProbes(struct: AnyStruct, seed: number, everyUpTo: number): { all: Probe[]; arbitrary: fc.Arbitrary<Probe> | null } | null {
@@ -217,11 +277,21 @@ function lineProbes(schemas: { first: AnyStruct; rest: AnyStruct }, seed: number
   const probes: Probe[] = [];
   for (const c of cases(schemas.first)) {
     const field = `line 1${c.path.length ? `.${c.path.join('.')}` : ''}`;
-    probes.push({ raw: chunk([place(header, c.path, c.value), entry(1), entry(2)]), ndjson: true, field, show: `${field} = ${JSON.stringify(c.value)?.slice(0, 60)}` });
+    probes.push({
+      raw: chunk([place(header, c.path, c.value), entry(1), entry(2)]),
+      ndjson: true,
+      field,
+      show: `${field} = ${JSON.stringify(c.value)?.slice(0, 60)}`,
+    });
   }
   for (const c of cases(schemas.rest)) {
     const field = `line 3${c.path.length ? `.${c.path.join('.')}` : ''}`;
-    probes.push({ raw: chunk([header, entry(1), place(entry(2), c.path, c.value)]), ndjson: true, field, show: `${field} = ${JSON.stringify(c.value)?.slice(0, 60)}` });
+    probes.push({
+      raw: chunk([header, entry(1), place(entry(2), c.path, c.value)]),
+      ndjson: true,
+      field,
+      show: `${field} = ${JSON.stringify(c.value)?.slice(0, 60)}`,
+    });
   }
   return probes;
 }
@@ -256,10 +326,18 @@ const urlOf = (r: { url: string }) => pathWith(r.url, (p) => journalId(p, r.url)
 
 async function send(method: string, path: string, payload: { body?: unknown; raw?: string; ndjson?: boolean }): Promise<Call> {
   if (payload.ndjson) {
-    const res = await fetch(`${s.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: payload.raw });
+    const res = await fetch(`${s.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body: payload.raw,
+    });
     const text = await res.text();
     let body: any = text;
-    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
     return { status: res.status, body };
   }
   return s.call(method, path, { token, ...(payload.raw !== undefined ? { raw: payload.raw } : { body: payload.body }) });
@@ -307,14 +385,22 @@ beforeAll(async () => {
     const ids = Array.isArray(list.body?.items) ? list.body.items.map((x: { id: unknown }) => x.id).slice(0, 3) : [];
     for (const id of ids) {
       if (known(r)) break;
-      await s.call(r.method, pathWith(r.url, (p) => (p === 'id' ? String(id) : 'sample')), { token: learner, body: {} });
+      await s.call(
+        r.method,
+        pathWith(r.url, (p) => (p === 'id' ? String(id) : 'sample')),
+        { token: learner, body: {} },
+      );
     }
   }
   token = await select(await s.login('admin'));
   baseline = await snapshot();
 }, 300_000);
-afterAll(async () => { await s?.close(); });
-beforeEach(() => { problems.length = 0; });
+afterAll(async () => {
+  await s?.close();
+});
+beforeEach(() => {
+  problems.length = 0;
+});
 
 /** Row changes since the last look are this route's doing: reported, and the new state becomes the baseline. */
 async function unchanged(what: string): Promise<void> {
@@ -341,7 +427,7 @@ describe('hostile input on every mutating route', () => {
     expect(Object.keys(NO_BODY).filter((k) => !all.has(k))).toEqual([]);
   });
 
-  it('answers hostile values derived from each route\'s contract schema with 400 and violations, and changes no row', async () => {
+  it("answers hostile values derived from each route's contract schema with 400 and violations, and changes no row", async () => {
     let probed = 0;
     // small schemas get every hostile value at every place; large ones a seeded sample of them
     const EVERY_CASE_UP_TO = 200;
@@ -362,9 +448,16 @@ describe('hostile input on every mutating route', () => {
       const from = NAMED_FROM[key(r)];
       const named = (field: string) => (!from ? field : field === from ? '(body)' : field.startsWith(`${from}.`) ? field.slice(from.length + 1) : field);
       const check = async (p: Probe, exact: boolean) =>
-        judge(`${key(r)} ${p.show}`, await send(r.method, path, p), true, { field: exact ? named(p.field) : undefined, perItem: perItem && ((b) => perItem(b, p.body)) });
+        judge(`${key(r)} ${p.show}`, await send(r.method, path, p), true, {
+          field: exact ? named(p.field) : undefined,
+          perItem: perItem && ((b) => perItem(b, p.body)),
+        });
       for (const p of probes.all) await check(p, !perItem);
-      if (probes.arbitrary) await fc.assert(fc.asyncProperty(probes.arbitrary, (p) => check(p, false)), { numRuns: 24, seed: 13, endOnFailure: true });
+      if (probes.arbitrary)
+        await fc.assert(
+          fc.asyncProperty(probes.arbitrary, (p) => check(p, false)),
+          { numRuns: 24, seed: 13, endOnFailure: true },
+        );
       await unchanged(key(r));
     }
     expect(probed).toBeGreaterThanOrEqual(12);

@@ -17,11 +17,21 @@ beforeAll(async () => {
   hbIdentity = (await s.call('GET', '/event/manage/identities?size=1', { token: hb })).body.items[0];
   nwDivision = (await s.call('GET', '/event/manage/divisions', { token: nw })).body.items[1].id;
 });
-afterAll(async () => { await s.close(); });
+afterAll(async () => {
+  await s.close();
+});
 
 const valid = (over: Record<string, unknown> = {}) => ({
-  firstName: 'Nur', lastName: 'Aziz', employeeNo: 'NW-T0001', email: 'nur@northwind.example', divisionId: nwDivision,
-  credentials: [{ type: 'card', number: '9000001' }, { type: 'pin', number: '4321' }], ...over,
+  firstName: 'Nur',
+  lastName: 'Aziz',
+  employeeNo: 'NW-T0001',
+  email: 'nur@northwind.example',
+  divisionId: nwDivision,
+  credentials: [
+    { type: 'card', number: '9000001' },
+    { type: 'pin', number: '4321' },
+  ],
+  ...over,
 });
 
 describe('identities', () => {
@@ -33,7 +43,10 @@ describe('identities', () => {
     expect(audit.body.items[0]).toMatchObject({ actor: 'admin', action: 'create', entity: 'identity', entityId: String(r.body.id), before: null });
     expect(audit.body.items[0].after.employeeNo).toBe('NW-T0001');
 
-    const u = await s.call('PUT', `/event/manage/identities/${r.body.id}`, { token: nw, body: valid({ lastName: 'Aziz-Rahman', credentials: [{ type: 'card', number: '9000001' }] }) });
+    const u = await s.call('PUT', `/event/manage/identities/${r.body.id}`, {
+      token: nw,
+      body: valid({ lastName: 'Aziz-Rahman', credentials: [{ type: 'card', number: '9000001' }] }),
+    });
     expect(u.status).toBe(200);
     expect(u.body.credentials).toHaveLength(1);
     const after = await s.call('GET', '/event/manage/audit?size=1', { token: nw });
@@ -44,11 +57,24 @@ describe('identities', () => {
   it('rejects bad input with violations naming nested fields and changes nothing', async () => {
     const before = await s.count('select * from identities');
     const auditBefore = await s.count('select * from audit_log');
-    const r = await s.call('POST', '/event/manage/identities', { token: nw, body: valid({ firstName: '', employeeNo: 'lower-case', credentials: [{ type: 'card', number: 'OK1' }, { type: 'laser', number: '' }] }) });
+    const r = await s.call('POST', '/event/manage/identities', {
+      token: nw,
+      body: valid({
+        firstName: '',
+        employeeNo: 'lower-case',
+        credentials: [
+          { type: 'card', number: 'OK1' },
+          { type: 'laser', number: '' },
+        ],
+      }),
+    });
     expect(r.status).toBe(400);
     const fields = r.body.violations.map((v: any) => v.field);
     expect(fields).toEqual(expect.arrayContaining(['firstName', 'employeeNo', 'credentials.1.type', 'credentials.1.number']));
-    const dup = await s.call('POST', '/event/manage/identities', { token: nw, body: valid({ employeeNo: 'NW-T0002', credentials: [{ type: 'card', number: '1100001' }] }) });
+    const dup = await s.call('POST', '/event/manage/identities', {
+      token: nw,
+      body: valid({ employeeNo: 'NW-T0002', credentials: [{ type: 'card', number: '1100001' }] }),
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.violations[0]).toEqual({ field: 'credentials.0.number', message: 'is already issued to another identity' });
     const garbage = await s.call('POST', '/event/manage/identities', { token: nw, raw: '{"firstName":' });
@@ -115,9 +141,15 @@ describe('division scoping', () => {
     // give the HR manager one grant on Security, which has teams below it (Control Room, Patrol)
     const hr = await s.db.query<{ id: number }>(`select id from users where username = 'hr'`);
     await s.db.query('delete from user_grants where user_id = $1', [hr.rows[0].id]);
-    await s.db.query(`insert into user_grants (user_id, role_code, client_id, division_id) select $1, 'hr-manager', client_id, id from divisions where id = $2`, [hr.rows[0].id, nwDivision]);
+    await s.db.query(
+      `insert into user_grants (user_id, role_code, client_id, division_id) select $1, 'hr-manager', client_id, id from divisions where id = $2`,
+      [hr.rows[0].id, nwDivision],
+    );
     const all = (await s.call('GET', '/event/manage/divisions', { token: nw })).body.items;
-    const covered = all.filter((d: any) => d.id === nwDivision || d.parentId === nwDivision).map((d: any) => d.id).sort();
+    const covered = all
+      .filter((d: any) => d.id === nwDivision || d.parentId === nwDivision)
+      .map((d: any) => d.id)
+      .sort();
     expect(covered.length).toBe(3);
     const token = await s.login('hr');
     expect((await s.call('GET', '/event/manage/divisions', { token })).body.items.map((d: any) => d.id).sort()).toEqual(covered);
@@ -127,7 +159,10 @@ describe('division scoping', () => {
     expect(list.body.items.some((i: any) => i.divisionId !== nwDivision)).toBe(true); // a team below Security
     const other = (await s.call('GET', '/event/manage/identities?size=1000', { token: nw })).body.items.find((i: any) => !covered.includes(i.divisionId));
     expect((await s.call('GET', `/event/manage/identities/${other.id}`, { token })).status).toBe(404);
-    const outside = await s.call('POST', '/event/manage/identities', { token, body: valid({ employeeNo: 'NW-T0777', divisionId: other.divisionId, credentials: [] }) });
+    const outside = await s.call('POST', '/event/manage/identities', {
+      token,
+      body: valid({ employeeNo: 'NW-T0777', divisionId: other.divisionId, credentials: [] }),
+    });
     expect(outside.status).toBe(400);
     expect(outside.body.violations).toEqual([{ field: 'divisionId', message: 'is not a division you may use' }]);
   });
@@ -146,7 +181,9 @@ describe('clients', () => {
     expect(hbList.status).toBe(200);
     expect(hbList.body.items.map((c: any) => c.code)).toEqual(['HARBOUR']);
     expect((await s.call('GET', `/central/1.0/clients/${r.body.id}`, { token: hb })).status).toBe(404);
-    expect((await s.call('PUT', `/central/1.0/clients/${r.body.id}`, { token: hb, body: { name: 'Stolen', code: 'KESTREL', timezone: 'UTC' } })).status).toBe(404);
+    expect((await s.call('PUT', `/central/1.0/clients/${r.body.id}`, { token: hb, body: { name: 'Stolen', code: 'KESTREL', timezone: 'UTC' } })).status).toBe(
+      404,
+    );
   });
 
   it('serves the dashboard summary of the selected client only', async () => {

@@ -20,17 +20,27 @@ beforeAll(async () => {
   const admin = await s.login('admin');
   const key = async (code: string, role: string) => {
     const client = (await s.db.query<{ id: number }>('select id from clients where code = $1', [code])).rows[0].id;
-    const r = await s.call('POST', serviceAccountsResource.api, { token: admin, headers: { [TENANT_HEADER]: String(client) }, body: { name: `Devices ${role}`, role, active: true } });
+    const r = await s.call('POST', serviceAccountsResource.api, {
+      token: admin,
+      headers: { [TENANT_HEADER]: String(client) },
+      body: { name: `Devices ${role}`, role, active: true },
+    });
     if (r.status !== 201) throw new Error(JSON.stringify(r.body));
     return r.body.apiKey as string;
   };
   TOKEN = await key('NORTHWIND', 'device-ingest');
   harbourKey = await key('HARBOUR', 'device-ingest');
   readOnlyKey = await key('NORTHWIND', 'integration');
-  const c = async (code: string) => (await s.db.query<{ id: number; client_id: number }>(
-    `select c.id, c.client_id from controllers c join clients t on t.id = c.client_id where t.code = $1 order by c.id limit 1`, [code])).rows[0];
+  const c = async (code: string) =>
+    (
+      await s.db.query<{ id: number; client_id: number }>(
+        `select c.id, c.client_id from controllers c join clients t on t.id = c.client_id where t.code = $1 order by c.id limit 1`,
+        [code],
+      )
+    ).rows[0];
   const nw = await c('NORTHWIND');
-  nwController = Number(nw.id); northwind = Number(nw.client_id);
+  nwController = Number(nw.id);
+  northwind = Number(nw.client_id);
   hbController = Number((await c('HARBOUR')).id);
 });
 afterAll(async () => {
@@ -38,8 +48,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-const send = (events: unknown, token: string | null = TOKEN) =>
-  s.call('POST', API.deviceEvents, { body: { events }, token });
+const send = (events: unknown, token: string | null = TOKEN) => s.call('POST', API.deviceEvents, { body: { events }, token });
 const eventCount = () => s.count('select 1 from events');
 
 async function watch(token: string): Promise<TestClient & { on(d: string): IMessage[] }> {
@@ -48,7 +57,9 @@ async function watch(token: string): Promise<TestClient & { on(d: string): IMess
   await waitFor(() => c.connected || c.errors[0], 'CONNECTED');
   for (const d of [DESTINATIONS.events, DESTINATIONS.alarmCount]) {
     let done = false;
-    c.client.watchForReceipt(`r-${d}`, () => { done = true; });
+    c.client.watchForReceipt(`r-${d}`, () => {
+      done = true;
+    });
     c.subscribe(d, { receipt: `r-${d}` });
     await waitFor(() => done, `receipt ${d}`);
   }
@@ -71,10 +82,13 @@ describe('the device interface', () => {
 
   it("refuses another tenant's controllers with a violation, never storing them", async () => {
     const before = await eventCount();
-    const r = await send([
-      { controllerId: hbController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' },
-      { controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' },
-    ], harbourKey);
+    const r = await send(
+      [
+        { controllerId: hbController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' },
+        { controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' },
+      ],
+      harbourKey,
+    );
     expect(r.status).toBe(200);
     expect(r.body.accepted).toBe(1);
     expect(r.body.rejected).toEqual([{ index: 1, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }]);
@@ -100,21 +114,28 @@ describe('the device interface', () => {
     const good = (n: number) => ({ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9', message: `swipe ${n}` });
     const batch = [
       good(1),
-      { controllerId: nwController, eventCode: 99999, sourceId: 'reader-9' },            // unknown event code
+      { controllerId: nwController, eventCode: 99999, sourceId: 'reader-9' }, // unknown event code
       good(2),
       { controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'a\u0000b' }, // NUL
-      { controllerId: 2147483648, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' },   // beyond int
-      { controllerId: 999999, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' },      // no such controller
-      { eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' },                            // missing controller
+      { controllerId: 2147483648, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' }, // beyond int
+      { controllerId: 999999, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' }, // no such controller
+      { eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-9' }, // missing controller
       good(3),
     ];
     const r = await send(batch);
     expect(r.status).toBe(200);
     expect(r.body.accepted).toBe(3);
     expect(r.body.rejected.map((x: any) => [x.index, x.violations[0].field])).toEqual([
-      [1, 'eventCode'], [3, 'sourceId'], [4, 'controllerId'], [5, 'controllerId'], [6, 'controllerId'],
+      [1, 'eventCode'],
+      [3, 'sourceId'],
+      [4, 'controllerId'],
+      [5, 'controllerId'],
+      [6, 'controllerId'],
     ]);
-    const { rows } = await s.db.query<{ id: string; message: string; client_id: number }>('select id, message, client_id from events where id between $1 and $2 order by id', [r.body.firstId, r.body.lastId]);
+    const { rows } = await s.db.query<{ id: string; message: string; client_id: number }>(
+      'select id, message, client_id from events where id between $1 and $2 order by id',
+      [r.body.firstId, r.body.lastId],
+    );
     expect(rows.map((x) => x.message)).toEqual(['swipe 1', 'swipe 2', 'swipe 3']);
     expect(rows.every((x) => Number(x.client_id) === northwind)).toBe(true);
     expect(await eventCount()).toBe(before + 3);
@@ -132,19 +153,23 @@ describe('the device interface', () => {
       door('p1', EVENT_CODES.doorForcedOpen), // raised, then back to normal in the same batch
       door('p1', EVENT_CODES.doorClosed),
       door('p1', EVENT_CODES.doorForcedOpen), // raised again after that: stays open
-      door('p2', EVENT_CODES.doorHeldOpen),   // stays open
-      door('p0', EVENT_CODES.doorClosed),     // the stored alarm of P0 returns to normal
+      door('p2', EVENT_CODES.doorHeldOpen), // stays open
+      door('p0', EVENT_CODES.doorClosed), // the stored alarm of P0 returns to normal
     ]);
     // another tenant's point of the same name, through its own key
-    expect((await send([{ controllerId: hbController, eventCode: EVENT_CODES.doorClosed, sourceId: 'door-p2', pointId: 'door-p2' }], harbourKey)).body.accepted).toBe(1);
+    expect(
+      (await send([{ controllerId: hbController, eventCode: EVENT_CODES.doorClosed, sourceId: 'door-p2', pointId: 'door-p2' }], harbourKey)).body.accepted,
+    ).toBe(1);
     expect(r.body.accepted).toBe(5);
     const ids = Array.from({ length: 5 }, (_, i) => r.body.firstId + i);
-    const state = async (eventId: number) => (await s.db.query<{ state: string; note: string | null }>('select state, note from alarms where event_id = $1', [eventId])).rows[0];
+    const state = async (eventId: number) =>
+      (await s.db.query<{ state: string; note: string | null }>('select state, note from alarms where event_id = $1', [eventId])).rows[0];
     expect(await state(ids[0])).toEqual({ state: 'processed', note: `Returned to normal: event ${ids[1]}` });
     expect((await state(ids[2])).state).toBe('raised');
     expect((await state(ids[3])).state).toBe('raised');
     expect(await state(first.body.firstId)).toEqual({ state: 'processed', note: `Returned to normal: event ${ids[4]}` });
-    const history = async (eventId: number) => (await s.db.query<{ action: string }>('select action from alarm_history where alarm_id = $1 order by id', [eventId])).rows.map((h) => h.action);
+    const history = async (eventId: number) =>
+      (await s.db.query<{ action: string }>('select action from alarm_history where alarm_id = $1 order by id', [eventId])).rows.map((h) => h.action);
     expect(await history(ids[0])).toEqual(['raised', 'processed']);
     expect(await history(first.body.firstId)).toEqual(['raised', 'processed']);
     expect(await history(ids[2])).toEqual(['raised']);
@@ -156,25 +181,45 @@ describe('the device interface', () => {
   });
 
   it('an input of an armed alarm group reported active by a device is an intrusion; disarmed, or another client’s, it is not (issue 12)', async () => {
-    const input = async (client: number | string) => (await s.db.query<{ id: number; name: string }>(
-      typeof client === 'number' ? 'select id, name from inputs where client_id = $1 order by id limit 1' : `select i.id, i.name from inputs i join clients c on c.id = i.client_id where c.code = $1 order by i.id limit 1`, [client])).rows[0];
+    const input = async (client: number | string) =>
+      (
+        await s.db.query<{ id: number; name: string }>(
+          typeof client === 'number'
+            ? 'select id, name from inputs where client_id = $1 order by id limit 1'
+            : `select i.id, i.name from inputs i join clients c on c.id = i.client_id where c.code = $1 order by i.id limit 1`,
+          [client],
+        )
+      ).rows[0];
     const own = await input(northwind);
     const theirs = await input('HARBOUR');
-    const group = Number((await s.db.query<{ id: number }>(`insert into alarm_groups (client_id, name, state) values ($1, 'Ingest zone', 'armed') returning id`, [northwind])).rows[0].id);
+    const group = Number(
+      (await s.db.query<{ id: number }>(`insert into alarm_groups (client_id, name, state) values ($1, 'Ingest zone', 'armed') returning id`, [northwind]))
+        .rows[0].id,
+    );
     await s.db.query('insert into alarm_group_inputs (alarm_group_id, input_id) values ($1, $2), ($1, $3)', [group, own.id, theirs.id]);
     const active = (sourceId: string) => ({ controllerId: nwController, eventCode: EVENT_CODES.inputActive, sourceId });
     const r = await send([active(`in-${own.id}`), active(`in-${theirs.id}`), active('input-1')]);
     expect(r.body.accepted).toBe(3);
-    const stored = (await s.db.query<{ event_code: number; message: string }>('select event_code, message from events where id between $1 and $2 order by id', [r.body.firstId, r.body.lastId])).rows;
-    expect(stored[0]).toEqual({ event_code: EVENT_CODES.intrusion, message: `Intrusion: input active in an armed alarm zone: ${own.name} (alarm zone Ingest zone)` });
+    const stored = (
+      await s.db.query<{ event_code: number; message: string }>('select event_code, message from events where id between $1 and $2 order by id', [
+        r.body.firstId,
+        r.body.lastId,
+      ])
+    ).rows;
+    expect(stored[0]).toEqual({
+      event_code: EVENT_CODES.intrusion,
+      message: `Intrusion: input active in an armed alarm zone: ${own.name} (alarm zone Ingest zone)`,
+    });
     expect(stored.slice(1).map((e) => e.event_code)).toEqual([EVENT_CODES.inputActive, EVENT_CODES.inputActive]);
     expect((await s.db.query<{ priority: number }>('select priority from alarms where event_id = $1', [r.body.firstId])).rows[0].priority).toBe(1);
     await s.db.query(`update alarm_groups set state = 'disarmed' where id = $1`, [group]);
     const after = await send([active(`in-${own.id}`)]);
-    expect((await s.db.query<{ event_code: number }>('select event_code from events where id = $1', [after.body.firstId])).rows[0].event_code).toBe(EVENT_CODES.inputActive);
+    expect((await s.db.query<{ event_code: number }>('select event_code from events where id = $1', [after.body.firstId])).rows[0].event_code).toBe(
+      EVENT_CODES.inputActive,
+    );
   });
 
-  it('takes a controller made since its tenant\'s controllers were read (e.g. through another server), once it exists', async () => {
+  it("takes a controller made since its tenant's controllers were read (e.g. through another server), once it exists", async () => {
     expect((await send([{ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-1' }])).status).toBe(200); // read now
     const next = Number((await s.db.query<{ id: number }>('select coalesce(max(id), 0) + 1000 as id from controllers')).rows[0].id);
     const ev = [{ controllerId: next, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-new' }];
@@ -191,13 +236,26 @@ describe('the device interface', () => {
 
   it('persists a burst sent concurrently with every event in order of arrival, none lost', async () => {
     const before = await eventCount();
-    const bursts = await Promise.all(Array.from({ length: 20 }, (_, b) =>
-      send(Array.from({ length: 100 }, (_, i) => ({ controllerId: nwController, eventCode: EVENT_CODES.accessGranted, sourceId: `reader-b${b}`, message: `${b}:${i}` })))));
+    const bursts = await Promise.all(
+      Array.from({ length: 20 }, (_, b) =>
+        send(
+          Array.from({ length: 100 }, (_, i) => ({
+            controllerId: nwController,
+            eventCode: EVENT_CODES.accessGranted,
+            sourceId: `reader-b${b}`,
+            message: `${b}:${i}`,
+          })),
+        ),
+      ),
+    );
     expect(bursts.every((b) => b.status === 200 && b.body.accepted === 100)).toBe(true);
     expect(await eventCount()).toBe(before + 2000);
     // one request's messages are queued together, so they hold consecutive ids in the order sent
     for (const [b, r] of bursts.entries()) {
-      const { rows } = await s.db.query<{ message: string }>('select message from events where id between $1 and $2 order by id', [r.body.firstId, r.body.lastId]);
+      const { rows } = await s.db.query<{ message: string }>('select message from events where id between $1 and $2 order by id', [
+        r.body.firstId,
+        r.body.lastId,
+      ]);
       expect(rows.map((x) => x.message)).toEqual(Array.from({ length: 100 }, (_, i) => `${b}:${i}`));
     }
   });

@@ -19,17 +19,32 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
    * intrusion (issue 12), as the simulator's inputs are: one query per batch that has such messages.
    */
   async function armedInputs(clientId: number, items: Parameters<Pipeline['recordMany']>[0]): Promise<void> {
-    const ids = [...new Set(items.filter((i) => i.input.eventCode === EVENT_CODES.inputActive).map((i) => /^in-(\d{1,9})$/.exec(i.input.sourceId)?.[1]).filter((x): x is string => !!x).map(Number))];
+    const ids = [
+      ...new Set(
+        items
+          .filter((i) => i.input.eventCode === EVENT_CODES.inputActive)
+          .map((i) => /^in-(\d{1,9})$/.exec(i.input.sourceId)?.[1])
+          .filter((x): x is string => !!x)
+          .map(Number),
+      ),
+    ];
     if (!ids.length) return;
     const { rows } = await db.query<{ id: number; name: string; zone: string }>(
       `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
                              where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as zone
-         from inputs i where i.client_id = $1 and i.id = any($2::int[])`, [clientId, ids]);
+         from inputs i where i.client_id = $1 and i.id = any($2::int[])`,
+      [clientId, ids],
+    );
     const armed = new Map(rows.filter((r) => r.zone).map((r) => [`in-${r.id}`, r]));
     for (const i of items) {
       const hit = i.input.eventCode === EVENT_CODES.inputActive ? armed.get(i.input.sourceId) : undefined;
       if (!hit) continue;
-      i.input = { ...i.input, eventCode: EVENT_CODES.intrusion, sourceName: i.input.sourceName ?? hit.name, message: `${eventLabel(EVENT_CODES.intrusion)}: ${hit.name} (alarm zone ${hit.zone})` };
+      i.input = {
+        ...i.input,
+        eventCode: EVENT_CODES.intrusion,
+        sourceName: i.input.sourceName ?? hit.name,
+        message: `${eventLabel(EVENT_CODES.intrusion)}: ${hit.name} (alarm zone ${hit.zone})`,
+      };
     }
   }
 
@@ -60,15 +75,31 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
     const items: Parameters<Pipeline['recordMany']>[0] = [];
     for (const { index, e } of good) {
       // another client's controller is answered as an unknown one (tenant isolation: it does not exist for this key)
-      if (!own.has(e.controllerId)) { rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] }); continue; }
-      items.push({ clientId, input: {
-        eventCode: e.eventCode, sourceId: e.sourceId, sourceName: e.sourceName ?? null, pointId: e.pointId, pointName: e.pointName,
-        message: e.message ?? eventLabel(e.eventCode), controllerId: e.controllerId,
-      } });
+      if (!own.has(e.controllerId)) {
+        rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
+        continue;
+      }
+      items.push({
+        clientId,
+        input: {
+          eventCode: e.eventCode,
+          sourceId: e.sourceId,
+          sourceName: e.sourceName ?? null,
+          pointId: e.pointId,
+          pointName: e.pointName,
+          message: e.message ?? eventLabel(e.eventCode),
+          controllerId: e.controllerId,
+        },
+      });
     }
     rejected.sort((a, b) => a.index - b.index);
     await armedInputs(clientId, items);
     const stored = items.length ? await pipeline.recordMany(items) : [];
-    return { accepted: stored.length, firstId: stored.length ? Number(stored[0].id) : null, lastId: stored.length ? Number(stored.at(-1)!.id) : null, rejected };
+    return {
+      accepted: stored.length,
+      firstId: stored.length ? Number(stored[0].id) : null,
+      lastId: stored.length ? Number(stored.at(-1)!.id) : null,
+      rejected,
+    };
   });
 }

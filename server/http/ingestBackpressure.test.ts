@@ -16,24 +16,42 @@ let controller: number;
 beforeAll(async () => {
   s = await startTestServer({ ingestBacklogMax: BACKLOG, beforeIngestWrite: () => held ?? Promise.resolve() });
   const admin = await s.login('admin');
-  const nw = (await s.db.query<{ id: number; client_id: number }>(
-    `select c.id, c.client_id from controllers c join clients t on t.id = c.client_id where t.code = 'NORTHWIND' order by c.id limit 1`)).rows[0];
+  const nw = (
+    await s.db.query<{ id: number; client_id: number }>(
+      `select c.id, c.client_id from controllers c join clients t on t.id = c.client_id where t.code = 'NORTHWIND' order by c.id limit 1`,
+    )
+  ).rows[0];
   controller = Number(nw.id);
-  const r = await s.call('POST', serviceAccountsResource.api, { token: admin, headers: { [TENANT_HEADER]: String(nw.client_id) }, body: { name: 'Devices', role: 'device-ingest', active: true } });
+  const r = await s.call('POST', serviceAccountsResource.api, {
+    token: admin,
+    headers: { [TENANT_HEADER]: String(nw.client_id) },
+    body: { name: 'Devices', role: 'device-ingest', active: true },
+  });
   key = r.body.apiKey;
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
-const batch = (tag: string, n = 20) => Array.from({ length: n }, (_, i) => ({ controllerId: controller, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-bp', message: `${tag}:${i}` }));
-const post = (events: unknown[]) => fetch(s.base + API.deviceEvents, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
-const stored = async (prefix: string) => Number((await s.db.query<{ n: string }>(`select count(*)::text n from events where message like $1`, [`${prefix}%`])).rows[0].n);
+const batch = (tag: string, n = 20) =>
+  Array.from({ length: n }, (_, i) => ({ controllerId: controller, eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-bp', message: `${tag}:${i}` }));
+const post = (events: unknown[]) =>
+  fetch(s.base + API.deviceEvents, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ events }),
+  });
+const stored = async (prefix: string) =>
+  Number((await s.db.query<{ n: string }>(`select count(*)::text n from events where message like $1`, [`${prefix}%`])).rows[0].n);
 
 it('refuses a batch with 503 and Retry-After while the writer is behind, stores none of it, and writes every accepted batch', async () => {
   // the interface knows the controller after one batch (no look-up on the way in after that)
   expect((await post(batch('warm', 1))).status).toBe(200);
   // hold the writer: the first batch goes into the transaction that waits; past BACKLOG accepted-not-durable, refused
   let release!: () => void;
-  held = new Promise<void>((r) => { release = r; });
+  held = new Promise<void>((r) => {
+    release = r;
+  });
   const pending: Promise<Response>[] = [];
   let refused: Response | null = null;
   try {

@@ -3,7 +3,16 @@
 // stores nothing), within size limits and only from the session that started it; auditors holding 0.8.2.0 list and
 // open their client's recordings (audited), nobody else's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_MAX_BYTES, journalHeader, parseJournal, redact, type JournalEntry } from '../../contract';
+import {
+  API,
+  JOURNAL_CHUNK_MAX_BYTES,
+  JOURNAL_LINE_MAX_BYTES,
+  JOURNAL_MAX_BYTES,
+  journalHeader,
+  parseJournal,
+  redact,
+  type JournalEntry,
+} from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -14,26 +23,37 @@ beforeAll(async () => {
   s = await startTestServer();
   [operator, auditor, reception, harbour, admin] = await Promise.all(['operator', 'auditor', 'reception', 'harbour', 'admin'].map((u) => s.login(u)));
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const entry = (seq: number, event: Record<string, unknown> = { type: 'route.visited', path: `/step/${seq}` }): JournalEntry =>
-  ({ seq, at: header.startedAt + seq, actor: seq === 1 ? '#root' : 'tabs', event: seq === 1 ? { type: 'xstate.init', input: {} } : event, state: { step: seq } } as JournalEntry);
+  ({
+    seq,
+    at: header.startedAt + seq,
+    actor: seq === 1 ? '#root' : 'tabs',
+    event: seq === 1 ? { type: 'xstate.init', input: {} } : event,
+    state: { step: seq },
+  }) as JournalEntry;
 const ndjson = (entries: unknown[], h: unknown = header) => [h, ...entries].map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
 let n = 0;
 const recordingId = () => `rec-${Date.now()}-${++n}-abcdef`;
 
 async function upload(token: string | null, recording: string, text: string, contentType = 'application/x-ndjson') {
   const res = await fetch(`${s.base}${API.sessionJournals}/${recording}`, {
-    method: 'POST', headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: text,
+    method: 'POST',
+    headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: text,
   });
   const body = await res.json().catch(() => null);
   return { status: res.status, body };
 }
-const stored = (recording: string) => s.count('select 1 from session_journal_entries e join session_journals j on j.id = e.journal_id where j.recording = $1', [recording]);
+const stored = (recording: string) =>
+  s.count('select 1 from session_journal_entries e join session_journals j on j.id = e.journal_id where j.recording = $1', [recording]);
 const journals = (recording: string) => s.count('select 1 from session_journals where recording = $1', [recording]);
 
 describe('uploading chunks', () => {
-  it('appends chunks to the session\'s recording and keeps each seq once, so a retry adds nothing', async () => {
+  it("appends chunks to the session's recording and keeps each seq once, so a retry adds nothing", async () => {
     const rec = recordingId();
     const first = await upload(operator, rec, ndjson([entry(1), entry(2), entry(3)]));
     expect(first.status).toBe(200);
@@ -54,7 +74,13 @@ describe('uploading chunks', () => {
     const rec = recordingId();
     const r = await upload(operator, rec, ndjson([entry(1), entry(2, { type: 'session.signIn', username: 'operator', password: 'Gatehouse1!' })]));
     expect(r.status).toBe(200);
-    const lines = (await s.db.query<{ line: string }>('select line from session_journal_entries e join session_journals j on j.id = e.journal_id where recording = $1', [rec])).rows.map((x) => x.line).join('\n');
+    const lines = (
+      await s.db.query<{ line: string }>('select line from session_journal_entries e join session_journals j on j.id = e.journal_id where recording = $1', [
+        rec,
+      ])
+    ).rows
+      .map((x) => x.line)
+      .join('\n');
     expect(lines).not.toContain('Gatehouse1!');
     expect(lines).toContain('[redacted]');
   });
@@ -62,7 +88,12 @@ describe('uploading chunks', () => {
   const bad: Array<[string, string, RegExp, string]> = [
     ['a line that is not JSON', ndjson([entry(1), '{"seq":2,', entry(3)]), /line 3 is not valid JSON/, 'line 3'],
     ['a truncated last line', ndjson([entry(1), entry(2)]).slice(0, -12), /line 3 is not valid JSON \(the file looks truncated\)/, 'line 3'],
-    ['an entry without a state', ndjson([entry(1), { seq: 2, at: 1, actor: 'tabs', event: { type: 'x' } }]), /line 3 is not a journal entry: state/, 'line 3.state'],
+    [
+      'an entry without a state',
+      ndjson([entry(1), { seq: 2, at: 1, actor: 'tabs', event: { type: 'x' } }]),
+      /line 3 is not a journal entry: state/,
+      'line 3.state',
+    ],
     ['seqs out of order', ndjson([entry(2), entry(1)]), /line 3 has seq 1, not after the previous line's 2/, 'line 3.seq'],
     ['no header', ndjson([entry(2)], entry(1)), /line 1 is not a gatehouse-journal header/, 'line 1.kind'],
     ['a header without entries', ndjson([]), /no entries/, 'line 2'],
@@ -103,7 +134,10 @@ describe('uploading chunks', () => {
       const r = await upload(operator, rec, text);
       expect(r.status).toBe(400);
       const fields: string[] = r.body.violations.map((v: { field: string }) => v.field);
-      expect(fields.some((f) => f === field || f.startsWith(`${field}.`)), fields.join(', ')).toBe(true);
+      expect(
+        fields.some((f) => f === field || f.startsWith(`${field}.`)),
+        fields.join(', '),
+      ).toBe(true);
       expect(await journals(rec)).toBe(0);
     });
   }
@@ -114,7 +148,12 @@ describe('uploading chunks', () => {
     const text = [JSON.stringify(header), ...[entry(1), typed].map((e) => JSON.stringify(redact(e)))].join('\n') + '\n';
     const r = await upload(operator, rec, text);
     expect(r.status).toBe(200);
-    const line = (await s.db.query<{ line: string }>('select line from session_journal_entries e join session_journals j on j.id = e.journal_id where recording = $1 and seq = 2', [rec])).rows[0].line;
+    const line = (
+      await s.db.query<{ line: string }>(
+        'select line from session_journal_entries e join session_journals j on j.id = e.journal_id where recording = $1 and seq = 2',
+        [rec],
+      )
+    ).rows[0].line;
     expect(JSON.parse(line).event).toEqual({ type: 'search.typed', text: 'nul\uFFFD lone\uFFFD esc\uFFFD', huge: '1e+308', ['key\uFFFD']: '9007199254740992' });
   });
 
@@ -162,7 +201,11 @@ describe('uploading chunks', () => {
 
   it('refuses a recording id that is not one, a JSON body, and an upload without a token', async () => {
     expect((await upload(operator, 'x', ndjson([entry(1)]))).status).toBe(400);
-    const json = await fetch(`${s.base}${API.sessionJournals}/${recordingId()}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}` }, body: '{"a":1}' });
+    const json = await fetch(`${s.base}${API.sessionJournals}/${recordingId()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}` },
+      body: '{"a":1}',
+    });
     expect(json.status).toBe(415);
     expect((await upload(null, recordingId(), ndjson([entry(1)]))).status).toBe(401);
     // an administrator who has not picked a client has no tenant to record into
@@ -192,11 +235,18 @@ describe('auditors reading recordings', () => {
     id = Number((await s.db.query<{ id: number }>('select id from session_journals where recording = $1', [rec])).rows[0].id);
   });
 
-  it('lists the client\'s recordings with user, start, entries and size for 0.8.2.0 holders', async () => {
+  it("lists the client's recordings with user, start, entries and size for 0.8.2.0 holders", async () => {
     const r = await s.call('GET', `${API.sessionJournals}?size=100`, { token: auditor });
     expect(r.status).toBe(200);
     const item = r.body.items.find((i: any) => i.id === id);
-    expect(item).toMatchObject({ username: 'operator', entries: 3, ended: false, firstSeq: 1, lastSeq: 3, startedAt: new Date(header.startedAt).toISOString() });
+    expect(item).toMatchObject({
+      username: 'operator',
+      entries: 3,
+      ended: false,
+      firstSeq: 1,
+      lastSeq: 3,
+      startedAt: new Date(header.startedAt).toISOString(),
+    });
     expect(item.bytes).toBeGreaterThan(0);
   });
 
@@ -211,13 +261,17 @@ describe('auditors reading recordings', () => {
   });
 
   it('audits every list and every opening', async () => {
-    const before = await s.count(`select 1 from audit_log where entity = 'session-journal' and action = 'view' and entity_id = $1 and actor = 'auditor'`, [String(id)]);
+    const before = await s.count(`select 1 from audit_log where entity = 'session-journal' and action = 'view' and entity_id = $1 and actor = 'auditor'`, [
+      String(id),
+    ]);
     await fetch(`${s.base}${API.sessionJournals}/${id}`, { headers: { authorization: `Bearer ${auditor}` } });
-    expect(await s.count(`select 1 from audit_log where entity = 'session-journal' and action = 'view' and entity_id = $1 and actor = 'auditor'`, [String(id)])).toBe(before + 1);
+    expect(
+      await s.count(`select 1 from audit_log where entity = 'session-journal' and action = 'view' and entity_id = $1 and actor = 'auditor'`, [String(id)]),
+    ).toBe(before + 1);
     expect(await s.count(`select 1 from audit_log where entity = 'session-journal' and action = 'list' and actor = 'auditor'`)).toBeGreaterThan(0);
   });
 
-  it('refuses users without 0.8.2.0, and never shows one tenant\'s recordings to another', async () => {
+  it("refuses users without 0.8.2.0, and never shows one tenant's recordings to another", async () => {
     for (const token of [operator, reception]) {
       expect((await s.call('GET', API.sessionJournals, { token })).status).toBe(403);
       expect((await s.call('GET', `${API.sessionJournals}/${id}`, { token })).status).toBe(403);

@@ -4,13 +4,21 @@
 // client; every read is audited. A recording belongs to the client, user and session (jti) that started it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_LINE_MAX_BYTES, JOURNAL_MAX_BYTES, JournalEntry, JournalHeader, PRIV, RECORDING_ID, parseJournal, redact,
-  type RecordingSummary, type UploadReceipt,
+  API,
+  JOURNAL_CHUNK_MAX_BYTES,
+  JOURNAL_LINE_MAX_BYTES,
+  JOURNAL_MAX_BYTES,
+  JournalEntry,
+  JournalHeader,
+  PRIV,
+  RECORDING_ID,
+  parseJournal,
+  redact,
+  type RecordingSummary,
+  type UploadReceipt,
 } from '../../contract';
 import type { Db } from '../db/db';
-import {
-  JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals,
-} from '../db/queries/journals';
+import { JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals } from '../db/queries/journals';
 import { HttpError, audit, clientOf, idParam, iso, listParams, noteLineSchemas, principal } from './common';
 
 export const NDJSON = 'application/x-ndjson';
@@ -22,12 +30,15 @@ export function parseChunk(text: string): { header: JournalHeader; lines: Array<
   const raw = text.split('\n');
   for (let i = 0; i < raw.length; i++) {
     if (byteLength(raw[i]) > JOURNAL_LINE_MAX_BYTES) {
-      throw new HttpError(400, `line ${i + 1} is longer than ${JOURNAL_LINE_MAX_BYTES} bytes`, [{ field: `line ${i + 1}`, message: `is longer than ${JOURNAL_LINE_MAX_BYTES} bytes` }]);
+      throw new HttpError(400, `line ${i + 1} is longer than ${JOURNAL_LINE_MAX_BYTES} bytes`, [
+        { field: `line ${i + 1}`, message: `is longer than ${JOURNAL_LINE_MAX_BYTES} bytes` },
+      ]);
     }
   }
   const parsed = parseJournal(text);
   if (!parsed.ok) throw new HttpError(400, parsed.message, parsed.violations ?? [{ field: `line ${parsed.line}`, message: parsed.message }]);
-  if (!parsed.journal.lines.length) throw new HttpError(400, 'the chunk has a header but no entries', [{ field: 'line 2', message: 'is missing: a chunk carries at least one entry' }]);
+  if (!parsed.journal.lines.length)
+    throw new HttpError(400, 'the chunk has a header but no entries', [{ field: 'line 2', message: 'is missing: a chunk carries at least one entry' }]);
   // the console redacts before recording; the server does it again, so no client can store a secret (idempotent)
   return { header: parsed.journal.header, lines: parsed.journal.lines.map(({ entry }) => ({ seq: entry.seq, line: JSON.stringify(redact(entry)) })) };
 }
@@ -43,32 +54,47 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
   // append a chunk to the signed-in session's own recording (created by its first chunk); its lines are checked with
   // the contract's journal schemas (parseJournal), which the hostile-input test reads from here
   noteLineSchemas(`POST ${API.sessionJournals}/:id`, JournalHeader, JournalEntry);
-  app.post(`${API.sessionJournals}/:id`, { bodyLimit: JOURNAL_CHUNK_MAX_BYTES, config: { touches: 'self' } }, async (req: FastifyRequest): Promise<UploadReceipt> => {
-    const p = principal(req);
-    const clientId = clientOf(req);
-    const recording = String((req.params as { id?: string }).id ?? '');
-    if (!RECORDING_ID.test(recording)) throw new HttpError(400, 'Invalid recording id', [{ field: 'recording', message: 'must be 8 to 64 letters, digits or dashes' }]);
-    if (typeof req.body !== 'string') throw new HttpError(415, `Send the chunk as ${NDJSON}`, [{ field: '(body)', message: `must be ${NDJSON}` }]);
-    const chunk = parseChunk(req.body);
-    return db.transaction(async (tx) => {
-      let row = await lockJournal(tx, recording);
-      if (!row) {
-        row = await createJournal(tx, { clientId, userId: p.userId, jti: p.jti, recording, app: chunk.header.app, startedAt: chunk.header.startedAt, header: chunk.header })
-          ?? await lockJournal(tx, recording);
-      }
-      if (!row) throw new Error(`recording ${recording} vanished`);
-      // another tenant's (or another session's) recording is not there as far as this caller knows: 404, not 403
-      if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) throw new HttpError(404, 'Recording not found');
-      if (!sameHeader(row.header, chunk.header)) {
-        throw new HttpError(409, 'The chunk\'s header differs from the recording\'s', [{ field: 'line 1', message: 'is not the header this recording started with' }]);
-      }
-      const added = await insertEntries(tx, row.id, chunk.lines);
-      const total = Number(row.bytes) + added.reduce((n, a) => n + a.bytes, 0);
-      if (total > JOURNAL_MAX_BYTES) throw new HttpError(413, `The recording would exceed ${JOURNAL_MAX_BYTES} bytes`);
-      const now = added.length ? await updateTotals(tx, row.id, added) : row;
-      return { id: now.id, entries: now.entries, bytes: Number(now.bytes), accepted: added.length, through: now.last_seq ?? 0 };
-    });
-  });
+  app.post(
+    `${API.sessionJournals}/:id`,
+    { bodyLimit: JOURNAL_CHUNK_MAX_BYTES, config: { touches: 'self' } },
+    async (req: FastifyRequest): Promise<UploadReceipt> => {
+      const p = principal(req);
+      const clientId = clientOf(req);
+      const recording = String((req.params as { id?: string }).id ?? '');
+      if (!RECORDING_ID.test(recording))
+        throw new HttpError(400, 'Invalid recording id', [{ field: 'recording', message: 'must be 8 to 64 letters, digits or dashes' }]);
+      if (typeof req.body !== 'string') throw new HttpError(415, `Send the chunk as ${NDJSON}`, [{ field: '(body)', message: `must be ${NDJSON}` }]);
+      const chunk = parseChunk(req.body);
+      return db.transaction(async (tx) => {
+        let row = await lockJournal(tx, recording);
+        if (!row) {
+          row =
+            (await createJournal(tx, {
+              clientId,
+              userId: p.userId,
+              jti: p.jti,
+              recording,
+              app: chunk.header.app,
+              startedAt: chunk.header.startedAt,
+              header: chunk.header,
+            })) ?? (await lockJournal(tx, recording));
+        }
+        if (!row) throw new Error(`recording ${recording} vanished`);
+        // another tenant's (or another session's) recording is not there as far as this caller knows: 404, not 403
+        if (row.client_id !== clientId || row.user_id !== p.userId || row.jti !== p.jti) throw new HttpError(404, 'Recording not found');
+        if (!sameHeader(row.header, chunk.header)) {
+          throw new HttpError(409, "The chunk's header differs from the recording's", [
+            { field: 'line 1', message: 'is not the header this recording started with' },
+          ]);
+        }
+        const added = await insertEntries(tx, row.id, chunk.lines);
+        const total = Number(row.bytes) + added.reduce((n, a) => n + a.bytes, 0);
+        if (total > JOURNAL_MAX_BYTES) throw new HttpError(413, `The recording would exceed ${JOURNAL_MAX_BYTES} bytes`);
+        const now = added.length ? await updateTotals(tx, row.id, added) : row;
+        return { id: now.id, entries: now.entries, bytes: Number(now.bytes), accepted: added.length, through: now.last_seq ?? 0 };
+      });
+    },
+  );
 
   // the recordings are a section of the journal replay screen (/monitor/replay [0.8.1.0]) shown to holders of 0.8.2.0:
   // the server answers only those who may open that screen and see that section
@@ -80,8 +106,18 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const { rows, total } = await listJournals(db, clientId, l);
     await audit(db, req, { clientId, action: 'list', entity: 'session-journal', entityId: null, before: null, after: { page: l.page, total } });
     const items: RecordingSummary[] = rows.map((r) => ({
-      id: r.id, userId: r.user_id, username: r.username, name: r.name, startedAt: iso(r.started_at)!, updatedAt: iso(r.updated_at)!,
-      entries: r.entries, bytes: Number(r.bytes), app: r.app, ended: r.ended_at !== null, firstSeq: r.first_seq, lastSeq: r.last_seq,
+      id: r.id,
+      userId: r.user_id,
+      username: r.username,
+      name: r.name,
+      startedAt: iso(r.started_at)!,
+      updatedAt: iso(r.updated_at)!,
+      entries: r.entries,
+      bytes: Number(r.bytes),
+      app: r.app,
+      ended: r.ended_at !== null,
+      firstSeq: r.first_seq,
+      lastSeq: r.last_seq,
     }));
     return { items, total, page: l.page, size: l.size };
   });
@@ -92,7 +128,14 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const row = await getJournal(db, clientId, id);
     if (!row) throw new HttpError(404, 'Recording not found');
     const lines = await journalLines(db, row.id);
-    await audit(db, req, { clientId, action: 'view', entity: 'session-journal', entityId: row.id, before: null, after: { userId: row.user_id, entries: row.entries } });
+    await audit(db, req, {
+      clientId,
+      action: 'view',
+      entity: 'session-journal',
+      entityId: row.id,
+      before: null,
+      after: { userId: row.user_id, entries: row.entries },
+    });
     return reply.type(NDJSON).send([JSON.stringify(row.header), ...lines].join('\n') + '\n');
   });
 }

@@ -12,7 +12,9 @@ beforeAll(async () => {
   s = await startTestServer({ cardReader: { readers: () => readers, readCard: () => card } });
   bare = await startTestServer();
 });
-afterAll(async () => { await Promise.all([s.close(), bare.close()]); });
+afterAll(async () => {
+  await Promise.all([s.close(), bare.close()]);
+});
 
 describe('card-reader service on the server (/MyKad/*)', () => {
   it('answers without a bearer token, as a no-token path of §7', async () => {

@@ -6,15 +6,19 @@ import { API } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(async () => { await s.close(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s.close();
+});
 
 const jtiOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).jti as string;
 const lastSeen = async (token: string) =>
   (await s.db.query<{ t: string }>('select last_seen_at::text t from sessions where jti = $1', [jtiOf(token)])).rows[0].t;
 
 describe('the request cache', () => {
-  it('writes a busy session\'s last-seen at most once a minute and reads its grants once', async () => {
+  it("writes a busy session's last-seen at most once a minute and reads its grants once", async () => {
     const token = await s.login('operator');
     expect((await s.call('GET', API.me, { token })).status).toBe(200);
     const seen = await lastSeen(token);
@@ -28,7 +32,9 @@ describe('the request cache', () => {
   it('serves grants from the cache until a change is signalled, then reads them again', async () => {
     const token = await s.login('operator');
     expect((await s.call('GET', API.identities, { token })).status).toBe(200);
-    const { rows: grants } = await s.db.query<Record<string, unknown>>(`select g.* from user_grants g join users u on u.id = g.user_id where u.username = 'operator'`);
+    const { rows: grants } = await s.db.query<Record<string, unknown>>(
+      `select g.* from user_grants g join users u on u.id = g.user_id where u.username = 'operator'`,
+    );
     // behind the cache's back (the trigger off), the grants go: the cached answer still holds
     await s.db.exec('alter table user_grants disable trigger auth_epoch_grants');
     try {
@@ -41,12 +47,17 @@ describe('the request cache', () => {
     await s.db.query('update user_grants set role_code = role_code where false');
     expect((await s.call('GET', API.identities, { token })).status).toBe(403);
     for (const g of grants) {
-      await s.db.query('insert into user_grants (user_id, role_code, client_id, division_id) values ($1, $2, $3, $4)', [g.user_id, g.role_code, g.client_id, g.division_id]);
+      await s.db.query('insert into user_grants (user_id, role_code, client_id, division_id) values ($1, $2, $3, $4)', [
+        g.user_id,
+        g.role_code,
+        g.client_id,
+        g.division_id,
+      ]);
     }
     expect((await s.call('GET', API.identities, { token })).status).toBe(200);
   });
 
-  it('reads a client\'s divisions once for the events, alarms and alarm-count answers, and again after a division changes', async () => {
+  it("reads a client's divisions once for the events, alarms and alarm-count answers, and again after a division changes", async () => {
     const token = await s.login('operator');
     expect((await s.call('GET', API.alarms, { token })).status).toBe(200); // warm
     const reads = () => s.app.requestCache.stats.misses;
@@ -67,7 +78,7 @@ describe('the request cache', () => {
     expect((await s.call('GET', API.me, { token })).status).toBe(401);
   });
 
-  it('refuses a signed-out token at once, while the user\'s other session goes on', async () => {
+  it("refuses a signed-out token at once, while the user's other session goes on", async () => {
     const [a, b] = [await s.login('reception'), await s.login('reception')];
     for (const t of [a, b]) expect((await s.call('GET', API.me, { token: t })).status).toBe(200);
     expect((await s.call('POST', API.logout, { token: a })).status).toBe(200);
@@ -116,10 +127,12 @@ describe('the auth epoch', () => {
       expect((await s.call('GET', API.me, { token })).status).toBe(200);
       expect(reads()).toBe(before + 1); // read once after the move
       // a move rolled back is not announced
-      await expect(s.db.transaction(async (tx) => {
-        await tx.query('update auth_epoch set epoch = epoch + 1 where id = 1');
-        throw new Error('undone');
-      })).rejects.toThrow('undone');
+      await expect(
+        s.db.transaction(async (tx) => {
+          await tx.query('update auth_epoch set epoch = epoch + 1 where id = 1');
+          throw new Error('undone');
+        }),
+      ).rejects.toThrow('undone');
       expect((await s.call('GET', API.me, { token })).status).toBe(200);
       expect(reads()).toBe(before + 1);
     } else {

@@ -72,10 +72,16 @@ describe('service accounts', () => {
   it('refuses a disabled account and a revoked key at once; a rotated key replaces the old one', async () => {
     const a = await create('Visitor kiosk');
     expect((await withKey(a.apiKey)).status).toBe(200);
-    const off = await s.call('PUT', `${SA}/${a.id}`, { token: nw, body: { name: 'Visitor kiosk', role: 'integration', active: false, updatedAt: a.updatedAt } });
+    const off = await s.call('PUT', `${SA}/${a.id}`, {
+      token: nw,
+      body: { name: 'Visitor kiosk', role: 'integration', active: false, updatedAt: a.updatedAt },
+    });
     expect(off.status).toBe(200);
     expect((await withKey(a.apiKey)).status).toBe(401);
-    const on = await s.call('PUT', `${SA}/${a.id}`, { token: nw, body: { name: 'Visitor kiosk', role: 'integration', active: true, updatedAt: off.body.updatedAt } });
+    const on = await s.call('PUT', `${SA}/${a.id}`, {
+      token: nw,
+      body: { name: 'Visitor kiosk', role: 'integration', active: true, updatedAt: off.body.updatedAt },
+    });
     expect(on.status).toBe(200);
     expect((await withKey(a.apiKey)).status).toBe(200);
 
@@ -91,11 +97,13 @@ describe('service accounts', () => {
     expect(revoked.body.keyRevokedAt).toBeTruthy();
     expect((await withKey(rotated.body.apiKey)).status).toBe(401);
     expect((await s.call('POST', `${SA}/${a.id}/revoke-key`, { token: nw })).status).toBe(409);
-    const audit = await s.db.query<{ action: string }>(`select action from audit_log where entity = 'service account' and entity_id = $1 order by id`, [String(a.id)]);
+    const audit = await s.db.query<{ action: string }>(`select action from audit_log where entity = 'service account' and entity_id = $1 order by id`, [
+      String(a.id),
+    ]);
     expect(audit.rows.map((r) => r.action)).toEqual(['create', 'update', 'update', 'rotate-key', 'revoke-key']);
   });
 
-  it('connects to STOMP with the key as passcode or api-key header, receiving its own client\'s messages', async () => {
+  it("connects to STOMP with the key as passcode or api-key header, receiving its own client's messages", async () => {
     const a = await create('Alarm bridge', 'administrator');
     for (const headers of [{ login: 'integration', passcode: a.apiKey }, { 'api-key': a.apiKey }] as Record<string, string>[]) {
       const c = stompClient(`${s.base}${SOCKJS_PREFIX.event}`, headers);
@@ -103,7 +111,9 @@ describe('service accounts', () => {
       await waitFor(() => c.connected || c.errors[0], 'CONNECTED');
       expect(c.errors).toHaveLength(0);
       let ok = false;
-      c.client.watchForReceipt('r1', () => { ok = true; });
+      c.client.watchForReceipt('r1', () => {
+        ok = true;
+      });
       c.subscribe(DESTINATIONS.events, { receipt: 'r1' });
       await waitFor(() => ok, 'receipt');
     }
@@ -126,10 +136,10 @@ describe('service accounts', () => {
     const first = await connect(a.apiKey);
     const rotated = await s.call('POST', `${serviceAccountsResource.api}/${a.id}/rotate-key`, { token: nw });
     expect(rotated.status).toBe(200);
-    await waitFor(() => first.closed, 'the old key\'s connection dropped');
+    await waitFor(() => first.closed, "the old key's connection dropped");
     const second = await connect(rotated.body.apiKey);
     expect((await s.call('POST', `${serviceAccountsResource.api}/${a.id}/revoke-key`, { token: nw })).status).toBe(200);
-    await waitFor(() => second.closed, 'the revoked key\'s connection dropped');
+    await waitFor(() => second.closed, "the revoked key's connection dropped");
   });
 
   it('refuses a name already used in the client, naming the field', async () => {

@@ -30,10 +30,12 @@ beforeAll(async () => {
   hb = await s.login('harbour');
   op = await loginWithAgent('operator');
 });
-afterAll(async () => { await s.close(); });
+afterAll(async () => {
+  await s.close();
+});
 
 describe('operator sessions', () => {
-  it('lists who is signed in to the client: user, address, browser, times, and marks the caller\'s own session', async () => {
+  it("lists who is signed in to the client: user, address, browser, times, and marks the caller's own session", async () => {
     const r = await list(nw);
     expect(r.status).toBe(200);
     const mine = rowOf(r.body.items, 'admin');
@@ -91,7 +93,7 @@ describe('operator sessions', () => {
     expect(so.body.violations[0].field).toBe('sort');
   });
 
-  it('keeps tenants apart: another client\'s administrator neither sees nor ends Northwind\'s sessions', async () => {
+  it("keeps tenants apart: another client's administrator neither sees nor ends Northwind's sessions", async () => {
     const r = await list(hb, OPS, '?state=all');
     expect(r.status).toBe(200);
     expect(rowOf(r.body.items, 'harbour')).toMatchObject({ current: true });
@@ -136,7 +138,7 @@ describe('operator sessions', () => {
     expect((await s.call('GET', '/idp/1.0/me', { token: op })).status).toBe(200);
   });
 
-  it('does not end the caller\'s own current session (sign out instead), not even in a batch', async () => {
+  it("does not end the caller's own current session (sign out instead), not even in a batch", async () => {
     const rows = (await list(nw)).body.items;
     const mine = rows.find((x: any) => x.current);
     const operatorRow = rowOf(rows, 'operator');
@@ -173,7 +175,7 @@ describe('operator sessions', () => {
 });
 
 describe('ending a session and the real-time connections', () => {
-  it('drops the ended session\'s STOMP connections at once, and only those', async () => {
+  it("drops the ended session's STOMP connections at once, and only those", async () => {
     const ended = await loginWithAgent('operator');
     const kept = await loginWithAgent('operator');
     const a = await connected(`${s.base}/ws/event`, ended);
@@ -182,7 +184,7 @@ describe('ending a session and the real-time connections', () => {
       const rows = (await list(nw, OPS, '?size=1000')).body.items as any[];
       const target = rows.filter((r) => r.username === 'operator').sort((x, y) => y.id - x.id)[1]; // the older of the two new ones
       expect((await s.call('POST', `${OPS}/end`, { token: nw, body: { ids: [target.id] } })).status).toBe(200);
-      await waitFor(() => a.closed, 'the ended session\'s connection closed');
+      await waitFor(() => a.closed, "the ended session's connection closed");
       expect(b.closed).toBe(false);
       // and it cannot come back with that token
       const again = await connected(`${s.base}/ws/event`, ended).catch((e: Error) => e);
@@ -195,11 +197,17 @@ describe('ending a session and the real-time connections', () => {
 });
 
 describe('service account sessions', () => {
-  it('lists the client\'s service accounts\' sessions, never operators\' nor another client\'s', async () => {
+  it("lists the client's service accounts' sessions, never operators' nor another client's", async () => {
     const r = await list(nw, SVC);
     expect(r.status).toBe(200);
     expect(r.body.items.map((x: any) => x.username).sort()).toEqual(['door-sync', 'payroll-export']);
-    expect(rowOf(r.body.items, 'door-sync')).toMatchObject({ kind: 'service', state: 'open', current: false, ip: '10.1.0.50', name: 'Door sync (integration)' });
+    expect(rowOf(r.body.items, 'door-sync')).toMatchObject({
+      kind: 'service',
+      state: 'open',
+      current: false,
+      ip: '10.1.0.50',
+      name: 'Door sync (integration)',
+    });
     const h = await list(hb, SVC);
     expect(h.body.items.map((x: any) => x.username)).toEqual(['nurse-call']);
   });
@@ -213,7 +221,7 @@ describe('service account sessions', () => {
     expect(s.app.resetTokens!.some((t) => t.username === 'door-sync')).toBe(false);
   });
 
-  it('ends a service account\'s session only through its own screen and privilege', async () => {
+  it("ends a service account's session only through its own screen and privilege", async () => {
     const row = rowOf((await list(nw, SVC)).body.items, 'door-sync');
     expect((await s.call('POST', `${OPS}/end`, { token: nw, body: { ids: [row.id] } })).status).toBe(404);
     const watcher = await s.login('operator');

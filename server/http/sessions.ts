@@ -19,24 +19,45 @@ async function clientlessSessionUsers(db: Db, req: FastifyRequest): Promise<numb
   const wanted = Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x) && x > 0 && x <= Number.MAX_SAFE_INTEGER) : [];
   if (!wanted.length) return [];
   // only sessions the client could see at all (its operators'): another's stays "not found"
-  const { rows } = await db.query<{ user_id: number }>(`select distinct s.user_id from sessions s where s.id = any($1::bigint[]) and s.client_id is null
-    and exists (select 1 from user_grants g where g.user_id = s.user_id and g.client_id = $2)`, [wanted, req.principal?.clientId ?? null]);
+  const { rows } = await db.query<{ user_id: number }>(
+    `select distinct s.user_id from sessions s where s.id = any($1::bigint[]) and s.client_id is null
+    and exists (select 1 from user_grants g where g.user_id = s.user_id and g.client_id = $2)`,
+    [wanted, req.principal?.clientId ?? null],
+  );
   return rows.map((r) => Number(r.user_id));
 }
 
-export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS, disconnect }: {
-  db: Db; tokenLifetimeS: number;
-  /** Drop the real-time connections of ended sessions (by jti), after the commit. */
-  disconnect?: (jtis: string[]) => void;
-}) {
+export function sessionRoutes(
+  app: FastifyInstance,
+  {
+    db,
+    tokenLifetimeS,
+    disconnect,
+  }: {
+    db: Db;
+    tokenLifetimeS: number;
+    /** Drop the real-time connections of ended sessions (by jti), after the commit. */
+    disconnect?: (jtis: string[]) => void;
+  },
+) {
   // console tokens expire after their lifetime, so an operator session nobody ended is over by then; service
   // accounts' sessions last until they are ended
   const scope = (req: FastifyRequest, kind: SessionKind) => ({ kind, clientId: clientOf(req), lifetimeS: kind === 'operator' ? tokenLifetimeS : null });
 
   const summary = (r: SessionRow, jti: string): SessionSummary => ({
-    id: Number(r.id), userId: r.user_id, username: r.username, name: r.name, kind: r.kind, ip: r.ip, userAgent: r.user_agent,
-    startedAt: iso(r.started_at)!, lastSeenAt: iso(r.last_seen_at)!, endedAt: iso(r.ended_at), endedBy: r.ended_by,
-    state: r.open ? 'open' : r.ended_at ? 'ended' : 'expired', current: r.jti === jti,
+    id: Number(r.id),
+    userId: r.user_id,
+    username: r.username,
+    name: r.name,
+    kind: r.kind,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    startedAt: iso(r.started_at)!,
+    lastSeenAt: iso(r.last_seen_at)!,
+    endedAt: iso(r.ended_at),
+    endedBy: r.ended_by,
+    state: r.open ? 'open' : r.ended_at ? 'ended' : 'expired',
+    current: r.jti === jti,
   });
 
   for (const [kind, k] of Object.entries(KINDS) as [SessionKind, (typeof KINDS)[SessionKind]][]) {
@@ -51,28 +72,47 @@ export function sessionRoutes(app: FastifyInstance, { db, tokenLifetimeS, discon
     // all or nothing: one id that is not a visible session of this kind (another client's, gone) ends none
     // issue 27: a session of this client is the client's to end; one opened before any client was chosen works in
     // every client of its account, so it is the account's (server/auth/accountScope.ts)
-    app.post(`${k.path}/end`, { config: { privileges: [k.privileges.end], touches: 'account', accounts: clientlessSessionUsers } }, async (req): Promise<EndSessionsResult> => {
-      const s = scope(req, kind);
-      const { ids } = body(req.body, EndSessionsRequest);
-      const wanted = [...new Set(ids)];
-      const me = principal(req);
-      return db.transaction(async (tx) => {
-        const found = await visibleSessions(tx, s, wanted);
-        if (found.length !== wanted.length) throw new HttpError(404, 'Some sessions were not found; none was ended');
-        if (found.some((r) => r.jti === me.jti)) throw new HttpError(409, 'That is your own current session: sign out instead; none was ended');
-        const ended = new Set(await endSessionsById(tx, found.filter((r) => !r.ended_at).map((r) => Number(r.id)), me.username));
-        for (const r of found) {
-          if (!ended.has(Number(r.id))) continue;
-          await audit(tx, req, {
-            clientId: s.clientId, action: 'end', entity: k.entity, entityId: Number(r.id),
-            before: { username: r.username, ip: r.ip, startedAt: iso(r.started_at), state: r.open ? 'open' : 'expired' }, after: { state: 'ended', endedBy: me.username },
+    app.post(
+      `${k.path}/end`,
+      { config: { privileges: [k.privileges.end], touches: 'account', accounts: clientlessSessionUsers } },
+      async (req): Promise<EndSessionsResult> => {
+        const s = scope(req, kind);
+        const { ids } = body(req.body, EndSessionsRequest);
+        const wanted = [...new Set(ids)];
+        const me = principal(req);
+        return db
+          .transaction(async (tx) => {
+            const found = await visibleSessions(tx, s, wanted);
+            if (found.length !== wanted.length) throw new HttpError(404, 'Some sessions were not found; none was ended');
+            if (found.some((r) => r.jti === me.jti)) throw new HttpError(409, 'That is your own current session: sign out instead; none was ended');
+            const ended = new Set(
+              await endSessionsById(
+                tx,
+                found.filter((r) => !r.ended_at).map((r) => Number(r.id)),
+                me.username,
+              ),
+            );
+            for (const r of found) {
+              if (!ended.has(Number(r.id))) continue;
+              await audit(tx, req, {
+                clientId: s.clientId,
+                action: 'end',
+                entity: k.entity,
+                entityId: Number(r.id),
+                before: { username: r.username, ip: r.ip, startedAt: iso(r.started_at), state: r.open ? 'open' : 'expired' },
+                after: { state: 'ended', endedBy: me.username },
+              });
+            }
+            return {
+              result: { ended: ended.size, alreadyEnded: found.length - ended.size },
+              jtis: found.filter((r) => ended.has(Number(r.id))).map((r) => r.jti),
+            };
+          })
+          .then(({ result, jtis }) => {
+            disconnect?.(jtis);
+            return result;
           });
-        }
-        return { result: { ended: ended.size, alreadyEnded: found.length - ended.size }, jtis: found.filter((r) => ended.has(Number(r.id))).map((r) => r.jti) };
-      }).then(({ result, jtis }) => {
-        disconnect?.(jtis);
-        return result;
-      });
-    });
+      },
+    );
   }
 }

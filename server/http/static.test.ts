@@ -21,7 +21,11 @@ const ASSET = '/assets/index-Ab12Cd34.js';
 const SCRIPT = `export const greeting = ${JSON.stringify('hello, gatehouse '.repeat(400))};\n`;
 const INDEX = `<!doctype html><html><head><script type="module" src="${ASSET}"></script></head><body><div id="root"></div></body></html>`;
 
-interface Raw { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
 /** One request with exactly these headers (fetch would add its own accept-encoding and hide the encoded bytes). */
 function raw(path: string, headers: Record<string, string> = {}): Promise<Raw> {
   return new Promise((ok, fail) => {
@@ -31,7 +35,9 @@ function raw(path: string, headers: Record<string, string> = {}): Promise<Raw> {
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
       res.on('error', fail);
-    }).on('error', fail).end();
+    })
+      .on('error', fail)
+      .end();
   });
 }
 const decode = (r: Raw) => {
@@ -57,7 +63,7 @@ afterAll(async () => {
 });
 
 describe('the built console', () => {
-  it('sends the build\'s brotli copy of a hashed asset to a browser that accepts br, immutable for a year', async () => {
+  it("sends the build's brotli copy of a hashed asset to a browser that accepts br, immutable for a year", async () => {
     const r = await raw(ASSET, { 'accept-encoding': 'gzip, deflate, br' });
     expect(r.status).toBe(200);
     expect(r.headers['content-encoding']).toBe('br');
@@ -106,7 +112,11 @@ describe('security headers', () => {
   it('the console page carries a CSP that allows itself, loopback devices and data: images, and forbids framing', async () => {
     const r = await raw('/login', { accept: 'text/html' });
     const csp = String(r.headers['content-security-policy']);
-    const directive = (name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(name + ' ')) ?? '';
+    const directive = (name: string) =>
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith(name + ' ')) ?? '';
     expect(directive('default-src')).toBe("default-src 'self'");
     expect(directive('script-src')).toBe("script-src 'self'");
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'none'");
@@ -189,12 +199,17 @@ describe('compression of the API', () => {
   it('never compresses the export event stream: its first event arrives while the rows are still being read', async () => {
     // enough rows for a page, then hold the database at the export's first page query until `start` is seen
     const northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-    await s.db.query(`insert into events (client_id, event_code, event_source_id, event_point_id, message)
-      select $1, 1000, 'reader-1', 'door-1', 'Card swipe ' || g from generate_series(1, 300) g`, [northwind]);
+    await s.db.query(
+      `insert into events (client_id, event_code, event_source_id, event_point_id, message)
+      select $1, 1000, 'reader-1', 'door-1', 'Card swipe ' || g from generate_series(1, 300) g`,
+      [northwind],
+    );
     const db = s.db as { query: Db['query'] };
     const query = db.query;
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
     db.query = (async (sql: string, params?: unknown[]) => {
       if (/order by e\.id desc limit/.test(sql)) await held;
       return query(sql, params);
@@ -202,18 +217,26 @@ describe('compression of the API', () => {
     try {
       const u = new URL(s.base + `${EXPORT_PROGRESS_PATH}?format=ndjson`);
       const text = await new Promise<{ encoding: unknown; firstEvent: string; all: string }>((ok, fail) => {
-        request({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { authorization: `Bearer ${operator}`, 'accept-encoding': 'br, gzip' } }, (res) => {
-          let all = '';
-          let firstEvent = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            all += c;
-            // the start event came through while no page can have been read yet: now let the pages go
-            if (!firstEvent && all.includes('\n\n')) { firstEvent = all; release(); }
-          });
-          res.on('end', () => ok({ encoding: res.headers['content-encoding'], firstEvent, all }));
-          res.on('error', fail);
-        }).on('error', fail).end();
+        request(
+          { host: u.hostname, port: u.port, path: u.pathname + u.search, headers: { authorization: `Bearer ${operator}`, 'accept-encoding': 'br, gzip' } },
+          (res) => {
+            let all = '';
+            let firstEvent = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => {
+              all += c;
+              // the start event came through while no page can have been read yet: now let the pages go
+              if (!firstEvent && all.includes('\n\n')) {
+                firstEvent = all;
+                release();
+              }
+            });
+            res.on('end', () => ok({ encoding: res.headers['content-encoding'], firstEvent, all }));
+            res.on('error', fail);
+          },
+        )
+          .on('error', fail)
+          .end();
       });
       expect(text.encoding).toBeUndefined();
       expect(text.firstEvent.startsWith('event: start\n')).toBe(true);

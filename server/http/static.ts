@@ -125,7 +125,11 @@ export async function webDelivery(app: FastifyInstance, opts: WebOptions) {
       const wantsPage = String(req.headers.accept ?? '').includes('text/html');
       if (isApi(path) && !wantsPage) return reply.code(404).send(errorBody(404, 'Not Found'));
       let rel: string;
-      try { rel = decodeURIComponent(path).replace(/^\/+/, ''); } catch { rel = ''; }
+      try {
+        rel = decodeURIComponent(path).replace(/^\/+/, '');
+      } catch {
+        rel = '';
+      }
       const file = join(staticDir, rel);
       if (rel && file.startsWith(staticDir + sep) && existsSync(file) && statSync(file).isFile()) return reply.sendFile(rel);
       if (path.startsWith(ASSETS_PREFIX)) return reply.code(404).header('cache-control', NO_CACHE).send(errorBody(404, 'Not Found'));

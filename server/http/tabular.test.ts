@@ -36,7 +36,10 @@ async function xlsxRows(bytes: Buffer): Promise<{ rows: string[][]; bold: boolea
   const width = ws.getRow(1).cellCount;
   ws.eachRow({ includeEmpty: false }, (row) => {
     const cells: string[] = [];
-    for (let c = 1; c <= width; c++) { const v = row.getCell(c).value; cells.push(v === null || v === undefined ? '' : String(v)); }
+    for (let c = 1; c <= width; c++) {
+      const v = row.getCell(c).value;
+      cells.push(v === null || v === undefined ? '' : String(v));
+    }
     rows.push(cells);
   });
   return { rows, bold: !!ws.getRow(1).font?.bold, frozen: ws.views?.[0]?.state === 'frozen' };
@@ -47,11 +50,16 @@ beforeAll(async () => {
   s = await startTestServer();
   nw = await s.loginTo('admin', 'NORTHWIND');
   const division = (await s.call('GET', `${API.identities}?size=1`, { token: nw })).body.items[0].divisionId;
-  const made = await s.call('POST', API.identities, { token: nw, body: { firstName: NAME, lastName: 'Tabular', employeeNo: 'TAB-1', divisionId: division, status: 'active', credentials: [] } });
+  const made = await s.call('POST', API.identities, {
+    token: nw,
+    body: { firstName: NAME, lastName: 'Tabular', employeeNo: 'TAB-1', divisionId: division, status: 'active', credentials: [] },
+  });
   expect(made.status).toBe(201);
   person = made.body;
 }, 120_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('the writer', () => {
   it('names colliding headers apart and shows an instant in the zone with its offset', () => {
@@ -61,7 +69,12 @@ describe('the writer', () => {
     expect(zonedTime(null, ZONE)).toBeNull();
   });
   it('quotes commas, quotes and line breaks, neutralises formulas, keeps numbers and booleans as written', () => {
-    expect(csvText([['x,y', 'say "hi"', 'two\nlines', 'a\rb'], ['=1+1', -3, true, null]])).toBe(`"x,y","say ""hi""","two\nlines","a\rb"\r\n'=1+1,-3,true,\r\n`);
+    expect(
+      csvText([
+        ['x,y', 'say "hi"', 'two\nlines', 'a\rb'],
+        ['=1+1', -3, true, null],
+      ]),
+    ).toBe(`"x,y","say ""hi""","two\nlines","a\rb"\r\n'=1+1,-3,true,\r\n`);
     expect(csvHead(['a', 'b'])).toBe('\uFEFFa,b\r\n');
   });
 });
@@ -111,8 +124,11 @@ describe('the identities list export', () => {
 describe('the event history export', () => {
   it('CSV and XLSX hold the same rows, the time with the offset and the zone in the header', async () => {
     const northwind = (await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id;
-    await s.db.query(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, at)
-      select $1, 1000, 'tab-reader', 'Reader', 'tab-door', 'Door', $2 || ' ' || g, now() - g * interval '1 hour' from generate_series(1, 5) g`, [northwind, NAME]);
+    await s.db.query(
+      `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, at)
+      select $1, 1000, 'tab-reader', 'Reader', 'tab-door', 'Door', $2 || ' ' || g, now() - g * interval '1 hour' from generate_series(1, 5) g`,
+      [northwind, NAME],
+    );
     const csv = csvRows((await download(`${API.eventsExport}?format=csv&eventCode=1000`)).bytes);
     expect(csv.filter((r) => r[7]?.startsWith(NAME))).toHaveLength(5);
     expect(csv[0][1]).toBe(`time (${ZONE})`);
@@ -137,13 +153,32 @@ describe('every export route of the route table', () => {
     expect(exports.length).toBeGreaterThan(30);
     const catalogue = new Map(CATALOGUE.filter((r) => r.export?.length).map((r) => [`${r.api}/export`, r]));
     // a run of a scheduled report (events, with its times), and a batch upload with a bad row, to download
-    const job = await s.call('POST', reportJobsResource.api, { token: nw, body: { name: 'Tabular', report: 'events', frequency: 'daily', hour: 6, weekday: '1', monthDay: 1, keepRuns: 10, enabled: true, format: 'csv' } });
+    const job = await s.call('POST', reportJobsResource.api, {
+      token: nw,
+      body: { name: 'Tabular', report: 'events', frequency: 'daily', hour: 6, weekday: '1', monthDay: 1, keepRuns: 10, enabled: true, format: 'csv' },
+    });
     expect(job.status).toBe(201);
     expect((await s.call('POST', `${reportJobsResource.api}/${job.body.id}/run`, { token: nw })).status).toBeLessThan(300);
     const run = (await s.call('GET', `${reportJobsResource.api}/${job.body.id}/runs`, { token: nw })).body.items[0];
     const division = (await s.call('GET', `${API.identities}?size=1`, { token: nw })).body.items[0].divisionId;
-    const tpl = await s.call('POST', API.batchTemplates, { token: nw, body: { name: 'Tabular', divisionId: division, credentialType: 'card', columns: [{ header: 'E', target: 'employeeNo' }, { header: 'F', target: 'firstName' }, { header: 'L', target: 'lastName' }] } });
-    const up = await fetch(`${s.base}${API.batchUpload}?templateId=${tpl.body.id}`, { method: 'POST', headers: { authorization: `Bearer ${nw}`, 'content-type': 'text/csv' }, body: `E,F,L\r\nTAB-2,${NAME},\r\n` });
+    const tpl = await s.call('POST', API.batchTemplates, {
+      token: nw,
+      body: {
+        name: 'Tabular',
+        divisionId: division,
+        credentialType: 'card',
+        columns: [
+          { header: 'E', target: 'employeeNo' },
+          { header: 'F', target: 'firstName' },
+          { header: 'L', target: 'lastName' },
+        ],
+      },
+    });
+    const up = await fetch(`${s.base}${API.batchUpload}?templateId=${tpl.body.id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${nw}`, 'content-type': 'text/csv' },
+      body: `E,F,L\r\nTAB-2,${NAME},\r\n`,
+    });
     const upload = await up.json();
     expect(upload.invalidRows).toBe(1);
 
@@ -154,7 +189,10 @@ describe('every export route of the route table', () => {
       else if (url === API.eventsExport) path = `${url}?format=csv`;
       else if (url === `${API.batchUpload}/:id/errors.csv`) path = `${API.batchUpload}/${upload.id}/errors.csv`;
       else if (url === `${reportJobsResource.api}/:id/runs/:runId/file`) path = `${reportJobsResource.api}/${job.body.id}/runs/${run.id}/file`;
-      else { unknown.push(url); continue; }
+      else {
+        unknown.push(url);
+        continue;
+      }
       const r = await download(path);
       expect(r.status, path).toBe(200);
       expect(r.type, path).toMatch(/^text\/csv; charset=utf-8/);

@@ -25,9 +25,16 @@ export const TABULAR_TYPES: Record<TabularFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 /** A column of a table: its header and whether its cells are instants (shown in the zone, the zone in the header). */
-export interface Column { title: string; time?: boolean }
+export interface Column {
+  title: string;
+  time?: boolean;
+}
 /** A table to write: its columns, the zone its times are shown in, and its rows (cells in the columns' order). */
-export interface Table { columns: Column[]; zone: string; rows: AsyncIterable<unknown[]> }
+export interface Table {
+  columns: Column[];
+  zone: string;
+  rows: AsyncIterable<unknown[]>;
+}
 
 /** The header row of `columns`: each time column names the zone, all unique. */
 export const headerOf = (columns: Column[], zone: string): string[] => uniqueHeaders(columns.map((c) => (c.time ? zonedHeader(c.title, zone) : c.title)));
@@ -54,8 +61,16 @@ export function csvStream(header: string[], rows: AsyncIterable<unknown[]>): Rea
   return pipeline(Readable.from(rows, { highWaterMark: 1 }), out, () => {});
 }
 
-const xlsxCell = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'number' || typeof v === 'boolean' ? v
-  : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const xlsxCell = (v: unknown) =>
+  v === null || v === undefined
+    ? null
+    : typeof v === 'number' || typeof v === 'boolean'
+      ? v
+      : v instanceof Date
+        ? v.toISOString()
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
 
 /**
  * An XLSX file of `header` and `rows`, streamed: exceljs' WorkbookWriter writes each committed row into the zip as it
@@ -95,7 +110,9 @@ export function xlsxStream(header: string[], rows: AsyncIterable<unknown[]>, o: 
 /** A table as a file of `format`: the header from its columns (times in its zone), then its rows. */
 export function tableStream(format: TabularFormat, t: Table, o: { sheet?: string; about?: () => unknown[][] } = {}): Readable {
   const header = headerOf(t.columns, t.zone);
-  async function* rows() { for await (const r of t.rows) yield cellsOf(t.columns, t.zone, r); }
+  async function* rows() {
+    for await (const r of t.rows) yield cellsOf(t.columns, t.zone, r);
+  }
   return format === 'csv' ? csvStream(header, rows()) : xlsxStream(header, rows(), o);
 }
 
@@ -104,7 +121,8 @@ export const fileName = (stem: string, format: string) => `${stem.replace(/[^A-Z
 
 /** Sends `t` as an attachment named `stem`.<format>. */
 export function sendTable(reply: FastifyReply, format: TabularFormat, stem: string, t: Table, o: { sheet?: string } = {}) {
-  reply.header('content-type', TABULAR_TYPES[format])
+  reply
+    .header('content-type', TABULAR_TYPES[format])
     .header('content-disposition', `attachment; filename="${fileName(stem, format)}"`)
     .header('cache-control', 'no-store');
   return reply.send(tableStream(format, t, o));

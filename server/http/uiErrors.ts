@@ -9,7 +9,12 @@ export function uiErrorRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.post(API.uiErrors, { config: { touches: 'self' } }, async (req, reply) => {
     const p = principal(req);
     const input = body(req.body, UiErrorReport);
-    const id = await insertUiError(db, { userId: p.userId, clientId: p.clientId, ...input, userAgent: input.userAgent ?? String(req.headers['user-agent'] ?? '').slice(0, 500) });
+    const id = await insertUiError(db, {
+      userId: p.userId,
+      clientId: p.clientId,
+      ...input,
+      userAgent: input.userAgent ?? String(req.headers['user-agent'] ?? '').slice(0, 500),
+    });
     return reply.code(201).send({ id });
   });
 
@@ -19,7 +24,9 @@ export function uiErrorRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const { rows, total } = await listUiErrors(db, p.clientId, p.userId, l);
     return {
       items: rows.map((r) => ({ id: r.id, message: r.message, stack: r.stack, url: r.url, userAgent: r.user_agent, at: iso(r.at)! })),
-      total, page: l.page, size: l.size,
+      total,
+      page: l.page,
+      size: l.size,
     };
   });
 }

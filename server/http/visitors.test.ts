@@ -10,8 +10,15 @@ let today: string;
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const valid = (over: Record<string, unknown> = {}) => ({
-  firstName: 'Nurul Aini', lastName: 'binti Ismail', idNumber: '900101-14-5678', company: 'Acme Couriers', hostName: 'Sam Operator',
-  purpose: 'delivery', visitDate: today, photo: PNG, ...over,
+  firstName: 'Nurul Aini',
+  lastName: 'binti Ismail',
+  idNumber: '900101-14-5678',
+  company: 'Acme Couriers',
+  hostName: 'Sam Operator',
+  purpose: 'delivery',
+  visitDate: today,
+  photo: PNG,
+  ...over,
 });
 
 beforeAll(async () => {
@@ -22,13 +29,23 @@ beforeAll(async () => {
   // the front desk's day in Northwind's zone (Asia/Kuala_Lumpur), as the server counts it
   today = (await s.db.query<{ d: string }>("select (now() at time zone 'Asia/Kuala_Lumpur')::date::text d")).rows[0].d;
 });
-afterAll(async () => { await s.close(); });
+afterAll(async () => {
+  await s.close();
+});
 
 describe('visitors', () => {
   it('registers a visitor valid until the end of the visit day in the client zone, and audits it without the photo', async () => {
     const r = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid() });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ firstName: 'Nurul Aini', lastName: 'binti Ismail', status: 'expected', visitDate: today, photo: PNG, createdBy: 'Rita Reception', badgePrintedAt: null });
+    expect(r.body).toMatchObject({
+      firstName: 'Nurul Aini',
+      lastName: 'binti Ismail',
+      status: 'expected',
+      visitDate: today,
+      photo: PNG,
+      createdBy: 'Rita Reception',
+      badgePrintedAt: null,
+    });
     // midnight after the visit day in Kuala Lumpur (UTC+8) is 16:00 UTC of the visit day
     expect(r.body.validUntil).toBe(`${today}T16:00:00.000Z`);
     const audit = await s.db.query<any>("select actor, action, after from audit_log where entity = 'visitor' and entity_id = $1", [String(r.body.id)]);
@@ -70,7 +87,9 @@ describe('visitors', () => {
     expect(back.status).toBe(409);
     const trail = await s.db.query<any>("select action, before, after from audit_log where entity = 'visitor' and entity_id = $1 order by id", [String(v.id)]);
     expect(trail.rows.map((r) => [r.action, r.before?.status ?? null, r.after?.status ?? null])).toEqual([
-      ['create', null, 'expected'], ['sign-in', 'expected', 'on-site'], ['sign-out', 'on-site', 'left'],
+      ['create', null, 'expected'],
+      ['sign-in', 'expected', 'on-site'],
+      ['sign-out', 'on-site', 'left'],
     ]);
     expect((await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-in`, { token: harbour })).status).toBe(404);
     expect((await s.call('POST', `/visitor/1.0/visitors/${v.id}/sign-out`, { token: hr })).status).toBe(403);
@@ -79,7 +98,10 @@ describe('visitors', () => {
   it('rejects bad input with violations and stores nothing', async () => {
     const before = await s.count('select * from visitors');
     const audits = await s.count('select * from audit_log');
-    const bad = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ firstName: ' ', hostName: '', purpose: 'party', email: 'nope', photo: 'javascript:alert(1)' }) });
+    const bad = await s.call('POST', '/visitor/1.0/visitors', {
+      token: reception,
+      body: valid({ firstName: ' ', hostName: '', purpose: 'party', email: 'nope', photo: 'javascript:alert(1)' }),
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.violations.map((v: any) => v.field)).toEqual(expect.arrayContaining(['firstName', 'hostName', 'purpose', 'email', 'photo']));
     const past = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: '2020-01-01' }) });
@@ -95,12 +117,16 @@ describe('visitors', () => {
     expect(await s.count('select * from audit_log')).toBe(audits);
   });
 
-  it('counts a visit\'s day from today in the client\'s zone, whatever the receptionist\'s own zone: the form\'s day (contract clientToday)', async () => {
+  it("counts a visit's day from today in the client's zone, whatever the receptionist's own zone: the form's day (contract clientToday)", async () => {
     // Kiritimati (+14) and Pago Pago (−11) are 25 hours apart: their calendar days always differ
     const AHEAD = 'Pacific/Kiritimati';
     const BEHIND = 'Pacific/Pago_Pago';
     const northwind = "(select id from clients where code = 'NORTHWIND')";
-    const was = (await s.db.query<{ c: string; u: string | null }>(`select (select timezone from clients where id = ${northwind}) c, (select timezone from users where username = 'reception') u`)).rows[0];
+    const was = (
+      await s.db.query<{ c: string; u: string | null }>(
+        `select (select timezone from clients where id = ${northwind}) c, (select timezone from users where username = 'reception') u`,
+      )
+    ).rows[0];
     await s.db.query(`update clients set timezone = $1 where id = ${northwind}`, [AHEAD]);
     await s.db.query(`update users set timezone = $1 where username = 'reception'`, [BEHIND]);
     try {
@@ -111,8 +137,14 @@ describe('visitors', () => {
       const early = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: viewerDay }) });
       expect(early.status).toBe(400);
       expect(early.body.violations).toEqual([{ field: 'visitDate', message: `must not be before today (${clientDay})` }]);
-      const requested = await s.call('POST', '/visitor/1.0/visit-requests', { token: reception, body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Sam Operator', purpose: 'meeting', visitDate: viewerDay } });
-      expect(requested.body.violations?.find((v: { field: string }) => v.field === 'visitDate')).toEqual({ field: 'visitDate', message: `must not be before today (${clientDay})` });
+      const requested = await s.call('POST', '/visitor/1.0/visit-requests', {
+        token: reception,
+        body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Sam Operator', purpose: 'meeting', visitDate: viewerDay },
+      });
+      expect(requested.body.violations?.find((v: { field: string }) => v.field === 'visitDate')).toEqual({
+        field: 'visitDate',
+        message: `must not be before today (${clientDay})`,
+      });
       const onTime = await s.call('POST', '/visitor/1.0/visitors', { token: reception, body: valid({ visitDate: clientDay }) });
       expect(onTime.status).toBe(201);
       expect(onTime.body.visitDate).toBe(clientDay);

@@ -20,15 +20,22 @@ beforeAll(async () => {
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
   s.app.simulator.useClock(clock);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
-const idOf = async (table: string, name: string) => Number((await s.db.query<{ id: number }>(`select id from ${table} where client_id = $1 and name = $2`, [northwind, name])).rows[0].id);
+const idOf = async (table: string, name: string) =>
+  Number((await s.db.query<{ id: number }>(`select id from ${table} where client_id = $1 and name = $2`, [northwind, name])).rows[0].id);
 const trip = (inputId: number) => s.call('POST', API.testSimulate, { token: admin, body: { kind: 'input.active', inputId } });
 /** Events after `after` at source `source` (the actions of blocks are settled first). */
 async function eventsAt(source: string, after: number) {
   await s.app.logic.settled();
-  return (await s.db.query<{ id: string; event_code: number; message: string }>('select id, event_code, message from events where client_id = $1 and event_source_id = $2 and id > $3 order by id',
-    [northwind, source, after])).rows;
+  return (
+    await s.db.query<{ id: string; event_code: number; message: string }>(
+      'select id, event_code, message from events where client_id = $1 and event_source_id = $2 and id > $3 order by id',
+      [northwind, source, after],
+    )
+  ).rows;
 }
 const lastEventId = async () => Number((await s.db.query<{ id: string }>('select coalesce(max(id), 0)::text as id from events')).rows[0].id);
 
@@ -38,7 +45,10 @@ describe('logical blocks', () => {
     const other = await idOf('inputs', 'Main Entrance contact');
     const sounder = await idOf('outputs', 'Server Room strike');
     const always = await idOf('schedules', 'Always');
-    const created = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Dock sounder', active: true, trigger: 'input.active', inputId: contact, scheduleId: always, action: 'pulse-output', outputId: sounder } });
+    const created = await s.call('POST', BLOCKS, {
+      token: admin,
+      body: { name: 'Dock sounder', active: true, trigger: 'input.active', inputId: contact, scheduleId: always, action: 'pulse-output', outputId: sounder },
+    });
     expect(created.status).toBe(201);
 
     let from = await lastEventId();
@@ -68,20 +78,32 @@ describe('logical blocks', () => {
   it('only while its schedule is open', async () => {
     const contact = await idOf('inputs', 'Roof Access contact');
     const light = await idOf('outputs', 'Roof Access strike');
-    const never = Number((await s.db.query<{ id: number }>(`insert into schedules (client_id, name, description) values ($1, 'Never', 'No windows') returning id`, [northwind])).rows[0].id);
+    const never = Number(
+      (await s.db.query<{ id: number }>(`insert into schedules (client_id, name, description) values ($1, 'Never', 'No windows') returning id`, [northwind]))
+        .rows[0].id,
+    );
     s.app.simulator.access.changed(northwind);
-    const b = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Closed rule', trigger: 'input.active', inputId: contact, scheduleId: never, action: 'pulse-output', outputId: light } });
+    const b = await s.call('POST', BLOCKS, {
+      token: admin,
+      body: { name: 'Closed rule', trigger: 'input.active', inputId: contact, scheduleId: never, action: 'pulse-output', outputId: light },
+    });
     expect(b.status).toBe(201);
     const from = await lastEventId();
     await trip(contact);
     expect(await eventsAt(`out-${light}`, from)).toEqual([]);
   });
 
-  it("what a block does never starts another block; the same event from an operator does", async () => {
+  it('what a block does never starts another block; the same event from an operator does', async () => {
     const contact = await idOf('inputs', 'Server Room contact');
     const door = await idOf('doors', 'Server Room');
-    await s.call('POST', BLOCKS, { token: admin, body: { name: 'Open server room', trigger: 'input.active', inputId: contact, action: 'unlock-door', actionDoorId: door } });
-    const alarm = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Server room watch', trigger: 'door.unlocked', doorId: door, action: 'raise-alarm', alarmText: 'Server room unlocked' } });
+    await s.call('POST', BLOCKS, {
+      token: admin,
+      body: { name: 'Open server room', trigger: 'input.active', inputId: contact, action: 'unlock-door', actionDoorId: door },
+    });
+    const alarm = await s.call('POST', BLOCKS, {
+      token: admin,
+      body: { name: 'Server room watch', trigger: 'door.unlocked', doorId: door, action: 'raise-alarm', alarmText: 'Server room unlocked' },
+    });
     expect(alarm.status).toBe(201);
 
     let from = await lastEventId();
@@ -100,7 +122,10 @@ describe('logical blocks', () => {
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ event_code: EVENT_CODES.logicAlarm });
     expect(raised[0].message).toMatch(/^Server room unlocked: Door unlocked/);
-    expect((await s.db.query<{ priority: number; state: string }>('select priority, state from alarms where event_id = $1', [raised[0].id])).rows[0]).toEqual({ priority: 2, state: 'raised' });
+    expect((await s.db.query<{ priority: number; state: string }>('select priority, state from alarms where event_id = $1', [raised[0].id])).rows[0]).toEqual({
+      priority: 2,
+      state: 'raised',
+    });
   });
 
   it('refuses a block without what its action needs, or naming another tenant’s output, field by field', async () => {
@@ -110,7 +135,10 @@ describe('logical blocks', () => {
     const noDoor = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Half a rule', trigger: 'door.forced', action: 'lock-door' } });
     expect(noDoor.body.violations).toEqual([{ field: 'actionDoorId', message: 'is required to move a door' }]);
     const theirs = Number((await s.db.query<{ id: number }>('select id from outputs where client_id <> $1 order by id limit 1', [northwind])).rows[0].id);
-    const foreign = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Half a rule', trigger: 'door.forced', action: 'pulse-output', outputId: theirs } });
+    const foreign = await s.call('POST', BLOCKS, {
+      token: admin,
+      body: { name: 'Half a rule', trigger: 'door.forced', action: 'pulse-output', outputId: theirs },
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.violations.map((v: { field: string }) => v.field)).toEqual(['outputId']);
     const badTrigger = await s.call('POST', BLOCKS, { token: admin, body: { name: 'Half a rule', trigger: 'door.exploded', action: 'raise-alarm' } });
@@ -132,7 +160,9 @@ describe('logical blocks', () => {
     const on = await eventsAt(`out-${strike}`, from);
     expect(on.map((e) => e.event_code)).toEqual([EVENT_CODES.outputActive]);
     expect(on[0].message).toContain('pulsed by admin');
-    const audit = await s.db.query<any>(`select action, after from audit_log where entity_id = $1 and action = 'pulse' order by id desc limit 1`, [String(strike)]);
+    const audit = await s.db.query<any>(`select action, after from audit_log where entity_id = $1 and action = 'pulse' order by id desc limit 1`, [
+      String(strike),
+    ]);
     expect(audit.rows[0]).toMatchObject({ action: 'pulse', after: { pulse: 'Main Entrance strike', seconds: 5 } });
   });
 });

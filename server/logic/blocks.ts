@@ -4,9 +4,7 @@
 // alarm), so the door's state, the live events and the audit of events all show it, naming the block. Actions run
 // in the 'logic' event origin: what a block does never starts another block, so blocks cannot loop.
 // The blocks of a tenant are read once and again only after a change notice of the resource.
-import {
-  EVENT_CODES, INPUT_TRIGGERS, LOGIC_TRIGGER_CODES, eventLabel, type Event, type LogicAction, type LogicTrigger,
-} from '../../contract';
+import { EVENT_CODES, INPUT_TRIGGERS, LOGIC_TRIGGER_CODES, eventLabel, type Event, type LogicAction, type LogicTrigger } from '../../contract';
 import { localTime } from '../access/clock';
 import { scheduleOpen } from '../access/schedule';
 import type { Db } from '../db/db';
@@ -14,8 +12,16 @@ import { eventOrigin, type Pipeline } from '../monitor/pipeline';
 import type { HardwarePort } from '../doors/port';
 
 export interface LogicBlock {
-  id: number; name: string; trigger: LogicTrigger; inputId: number | null; doorId: number | null; scheduleId: number | null;
-  action: LogicAction; outputId: number | null; actionDoorId: number | null; alarmText: string | null;
+  id: number;
+  name: string;
+  trigger: LogicTrigger;
+  inputId: number | null;
+  doorId: number | null;
+  scheduleId: number | null;
+  action: LogicAction;
+  outputId: number | null;
+  actionDoorId: number | null;
+  alarmText: string | null;
 }
 
 const TRIGGER_OF_CODE = new Map<number, LogicTrigger[]>();
@@ -50,9 +56,14 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   const load = (clientId: number) => {
     let p = cache.get(clientId);
     if (!p) {
-      p = db.query<LogicBlock>(`select id, name, trigger, input_id as "inputId", door_id as "doorId", schedule_id as "scheduleId", action,
+      p = db
+        .query<LogicBlock>(
+          `select id, name, trigger, input_id as "inputId", door_id as "doorId", schedule_id as "scheduleId", action,
           output_id as "outputId", action_door_id as "actionDoorId", alarm_text as "alarmText"
-        from logical_blocks where client_id = $1 and active order by id`, [clientId]).then((r) => r.rows);
+        from logical_blocks where client_id = $1 and active order by id`,
+          [clientId],
+        )
+        .then((r) => r.rows);
       p.catch(() => cache.delete(clientId));
       cache.set(clientId, p);
     }
@@ -85,7 +96,9 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
       }
       case 'raise-alarm':
         await pipeline.record(clientId, {
-          eventCode: EVENT_CODES.logicAlarm, sourceId: `logic-${block.id}`, sourceName: block.name,
+          eventCode: EVENT_CODES.logicAlarm,
+          sourceId: `logic-${block.id}`,
+          sourceName: block.name,
           message: `${block.alarmText?.trim() || `${block.name}`}: ${eventLabel(cause.eventCode)} (${cause.eventSourceName ?? cause.eventSourceId})`,
         });
     }
@@ -110,11 +123,18 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
 
   return {
     /** A change notice of logical blocks (or of what they name): read the tenant's blocks again. */
-    changed(clientId: number) { cache.delete(clientId); },
+    changed(clientId: number) {
+      cache.delete(clientId);
+    },
     /** How many times a block fired (tests). */
-    get fired() { return fired; },
+    get fired() {
+      return fired;
+    },
     /** Resolves when the actions of the events so far have run (tests). */
-    async settled() { while (running.size) await Promise.all([...running]); await simulator.settled(); },
+    async settled() {
+      while (running.size) await Promise.all([...running]);
+      await simulator.settled();
+    },
     stop,
   };
 }

@@ -6,7 +6,12 @@ import { DESTINATIONS, type AlarmNotice, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from './pipeline';
 
-interface ConsoleNotification { id: number; name: string; maxPriority: number; users: number[] }
+interface ConsoleNotification {
+  id: number;
+  name: string;
+  maxPriority: number;
+  users: number[];
+}
 export type PublishTo = (clientId: number, destination: string, body: unknown, users: readonly number[]) => void;
 
 export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishTo, opts: { log?: (m: string) => void } = {}) {
@@ -16,11 +21,14 @@ export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishT
   function notificationsOf(clientId: number): Promise<ConsoleNotification[]> {
     let p = cache.get(clientId);
     if (!p) {
-      p = db.query<{ id: number; name: string; max_priority: number; users: number[] | null }>(
-        `select n.id, n.name, n.max_priority, array_agg(m.user_id order by m.user_id) filter (where m.user_id is not null) as users
+      p = db
+        .query<{ id: number; name: string; max_priority: number; users: number[] | null }>(
+          `select n.id, n.name, n.max_priority, array_agg(m.user_id order by m.user_id) filter (where m.user_id is not null) as users
            from alarm_notifications n left join operator_group_members m on m.group_id = n.operator_group_id
           where n.client_id = $1 and n.enabled and n.operator_group_id is not null
-          group by n.id, n.name, n.max_priority order by n.id`, [clientId])
+          group by n.id, n.name, n.max_priority order by n.id`,
+          [clientId],
+        )
         .then(({ rows }) => rows.map((r) => ({ id: Number(r.id), name: r.name, maxPriority: Number(r.max_priority), users: (r.users ?? []).map(Number) })));
       p.catch(() => cache.delete(clientId));
       cache.set(clientId, p);
@@ -31,7 +39,15 @@ export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishT
   async function tell(clientId: number, event: Event) {
     for (const n of await notificationsOf(clientId)) {
       if (event.priority > n.maxPriority || n.users.length === 0) continue;
-      const body: AlarmNotice = { notificationId: n.id, name: n.name, eventId: event.id, priority: event.priority, message: event.message, at: event.time, pointName: event.eventPointName };
+      const body: AlarmNotice = {
+        notificationId: n.id,
+        name: n.name,
+        eventId: event.id,
+        priority: event.priority,
+        message: event.message,
+        at: event.time,
+        pointName: event.eventPointName,
+      };
       publish(clientId, DESTINATIONS.alarmNotice, body, n.users);
       told++;
     }
@@ -44,9 +60,15 @@ export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishT
 
   return {
     /** A notification or an operator group of this tenant changed: read them again at the next alarm. */
-    changed(clientId: number) { cache.delete(clientId); },
+    changed(clientId: number) {
+      cache.delete(clientId);
+    },
     /** How many notices were published (tests). */
-    get told() { return told; },
-    stop() { off(); },
+    get told() {
+      return told;
+    },
+    stop() {
+      off();
+    },
   };
 }

@@ -5,9 +5,7 @@
 // /alarmcount after every change of the open count.
 import { createSourceScopes } from './scopes';
 import { divisionCondition } from '../auth/eventScope';
-import {
-  DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type AcknowledgeUpdate, type AlarmAction, type Event,
-} from '../../contract';
+import { DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type AcknowledgeUpdate, type AlarmAction, type Event } from '../../contract';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/db';
 import { iso } from '../http/common';
@@ -67,27 +65,62 @@ export function eventOfRow(r: any): Event {
 /** Fill the default alarm types (client_id null) from the contract; existing rows (maybe edited) are kept. */
 export async function ensureAlarmTypes(db: Db): Promise<void> {
   for (const t of DEFAULT_ALARM_TYPES) {
-    await db.query('insert into alarm_types (client_id, event_code, name, priority, instructions) values (null,$1,$2,$3,$4) on conflict do nothing',
-      [t.eventCode, t.name, t.priority, t.instructions]);
+    await db.query('insert into alarm_types (client_id, event_code, name, priority, instructions) values (null,$1,$2,$3,$4) on conflict do nothing', [
+      t.eventCode,
+      t.name,
+      t.priority,
+      t.instructions,
+    ]);
   }
 }
 
 export class AlarmError extends Error {
-  constructor(public status: 404 | 409, message: string) { super(message); }
+  constructor(
+    public status: 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-interface AlarmType { priority: number; instructions: string }
+interface AlarmType {
+  priority: number;
+  instructions: string;
+}
 /** The events of one recordMany call: one promise for the lot instead of one per event (a device batch is thousands). */
-interface Group { out: Event[]; left: number; resolve: (events: Event[]) => void; reject: (e: unknown) => void; failed: boolean }
-interface Pending { clientId: number; input: EventInput; origin: string | null; resolve?: (e: Event) => void; reject?: (e: unknown) => void; group?: Group; slot?: number }
+interface Group {
+  out: Event[];
+  left: number;
+  resolve: (events: Event[]) => void;
+  reject: (e: unknown) => void;
+  failed: boolean;
+}
+interface Pending {
+  clientId: number;
+  input: EventInput;
+  origin: string | null;
+  resolve?: (e: Event) => void;
+  reject?: (e: unknown) => void;
+  group?: Group;
+  slot?: number;
+}
 const settle = (p: Pending, event: Event) => {
-  if (!p.group) { p.resolve!(event); return; }
+  if (!p.group) {
+    p.resolve!(event);
+    return;
+  }
   p.group.out[p.slot!] = event;
   if (--p.group.left === 0) p.group.resolve(p.group.out);
 };
 const fail = (p: Pending, e: unknown) => {
-  if (!p.group) { p.reject!(e); return; }
-  if (!p.group.failed) { p.group.failed = true; p.group.reject(e); }
+  if (!p.group) {
+    p.reject!(e);
+    return;
+  }
+  if (!p.group.failed) {
+    p.group.failed = true;
+    p.group.reject(e);
+  }
 };
 
 /** Most events a single transaction takes; more wait for the next one (they arrive while this one commits). */
@@ -120,11 +153,17 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   }
   /** Open alarms per division of their source (null: of none), so each console hears the count of what it sees. */
   async function openCounts(clientId: number): Promise<{ total: number; byDivision: Record<number, number>; none: number }> {
-    const { rows } = await db.query<{ division_id: number | null; n: string }>(`select e.division_id, count(*)::text n from alarms a join events e on e.id = a.event_id
-      where a.client_id = $1 and a.state <> 'processed' group by e.division_id`, [clientId]);
+    const { rows } = await db.query<{ division_id: number | null; n: string }>(
+      `select e.division_id, count(*)::text n from alarms a join events e on e.id = a.event_id
+      where a.client_id = $1 and a.state <> 'processed' group by e.division_id`,
+      [clientId],
+    );
     const byDivision: Record<number, number> = {};
     let none = 0;
-    for (const r of rows) { if (r.division_id === null) none += Number(r.n); else byDivision[Number(r.division_id)] = Number(r.n); }
+    for (const r of rows) {
+      if (r.division_id === null) none += Number(r.n);
+      else byDivision[Number(r.division_id)] = Number(r.n);
+    }
     return { total: Object.values(byDivision).reduce((a, b) => a + b, none), byDivision, none };
   }
   async function announceCount(clientId: number) {
@@ -138,7 +177,8 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   async function alarmTypes(): Promise<Map<string, AlarmType>> {
     if (types && now() - types.at < ALARM_TYPES_TTL_MS) return types.byKey;
     const { rows } = await db.query<{ client_id: number | null; event_code: number; priority: number; instructions: string }>(
-      'select client_id, event_code, priority, instructions from alarm_types');
+      'select client_id, event_code, priority, instructions from alarm_types',
+    );
     const byKey = new Map<string, AlarmType>();
     for (const r of rows) byKey.set(`${r.client_id ?? '*'}:${r.event_code}`, { priority: r.priority, instructions: r.instructions });
     types = { at: now(), byKey };
@@ -176,29 +216,60 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   async function writeBatch(batch: Pending[]) {
     const byKey = await alarmTypes();
     const prepared = batch.map((p) => ({
-      p, clientId: p.clientId, input: p.input, type: typeOf(byKey, p.clientId, p.input.eventCode),
-      pointId: p.input.pointId ?? p.input.sourceId, pointName: p.input.pointName === undefined ? p.input.sourceName : p.input.pointName,
+      p,
+      clientId: p.clientId,
+      input: p.input,
+      type: typeOf(byKey, p.clientId, p.input.eventCode),
+      pointId: p.input.pointId ?? p.input.sourceId,
+      pointName: p.input.pointName === undefined ? p.input.sourceName : p.input.pointName,
     }));
     // each event's division (issue 10), from the tenant's sources read once (one await per tenant, not one per event)
     const divisions = await scopes.divisionsOf(batch);
     const { rows, cleared } = await db.transaction(async (tx) => {
-      const inserted = await tx.query<{ id: string; at: unknown }>(`insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id,
+      const inserted = await tx.query<{ id: string; at: unknown }>(
+        `insert into events (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id,
           identity_id, decision, reason, swipe)
         select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[],
           $11::int[], $12::text[], $13::text[], $14::jsonb[])
         returning id, at`,
-        [prepared.map((p) => p.clientId), prepared.map((p) => p.input.eventCode), prepared.map((p) => p.input.sourceId), prepared.map((p) => p.input.sourceName),
-          prepared.map((p) => p.pointId), prepared.map((p) => p.pointName), prepared.map((p) => p.input.message), prepared.map((p) => !!p.type),
-          prepared.map((p) => p.type?.priority ?? 100), divisions,
-          prepared.map((p) => p.input.decided?.identityId ?? null), prepared.map((p) => p.input.decided?.decision ?? null),
-          prepared.map((p) => p.input.decided?.reason ?? null), prepared.map((p) => (p.input.decided ? JSON.stringify(p.input.decided.swipe) : null))]);
+        [
+          prepared.map((p) => p.clientId),
+          prepared.map((p) => p.input.eventCode),
+          prepared.map((p) => p.input.sourceId),
+          prepared.map((p) => p.input.sourceName),
+          prepared.map((p) => p.pointId),
+          prepared.map((p) => p.pointName),
+          prepared.map((p) => p.input.message),
+          prepared.map((p) => !!p.type),
+          prepared.map((p) => p.type?.priority ?? 100),
+          divisions,
+          prepared.map((p) => p.input.decided?.identityId ?? null),
+          prepared.map((p) => p.input.decided?.decision ?? null),
+          prepared.map((p) => p.input.decided?.reason ?? null),
+          prepared.map((p) => (p.input.decided ? JSON.stringify(p.input.decided.swipe) : null)),
+        ],
+      );
       // ids follow the order of the values (sort to be sure); the rest of each row is what was sent
-      const rows = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id)).map((r, i) => {
-        const p = prepared[i];
-        return { id: r.id, at: r.at, client_id: p.clientId, event_code: p.input.eventCode, event_source_id: p.input.sourceId, event_source_name: p.input.sourceName,
-          event_point_id: p.pointId, event_point_name: p.pointName, message: p.input.message, alert: !!p.type, priority: p.type?.priority ?? 100,
-          alarm_state: p.type ? 'raised' : null, instructions: p.type?.instructions ?? null };
-      });
+      const rows = inserted.rows
+        .sort((a, b) => Number(a.id) - Number(b.id))
+        .map((r, i) => {
+          const p = prepared[i];
+          return {
+            id: r.id,
+            at: r.at,
+            client_id: p.clientId,
+            event_code: p.input.eventCode,
+            event_source_id: p.input.sourceId,
+            event_source_name: p.input.sourceName,
+            event_point_id: p.pointId,
+            event_point_name: p.pointName,
+            message: p.input.message,
+            alert: !!p.type,
+            priority: p.type?.priority ?? 100,
+            alarm_state: p.type ? 'raised' : null,
+            instructions: p.type?.instructions ?? null,
+          };
+        });
       const firstId = Number(rows[0].id);
       // walk the batch in order: an alert raises an alarm; a non-alert event of the same point processes the point's
       // open alarms, those stored before this batch and those raised earlier in it (§4)
@@ -221,35 +292,56 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       });
       if (raised.size) {
         const list = [...raised.values()];
-        await tx.query(`insert into alarms (event_id, client_id, event_code, event_point_id, priority, instructions, raised_at, state, processed_at, processed_by, note)
+        await tx.query(
+          `insert into alarms (event_id, client_id, event_code, event_point_id, priority, instructions, raised_at, state, processed_at, processed_by, note)
           select e, c, code, pt, pr, ins, at, case when cb is null then 'raised' else 'processed' end,
             case when cb is null then null else now() end, case when cb is null then null else 'system' end,
             case when cb is null then null else 'Returned to normal: event ' || cb end
           from unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::timestamptz[], $8::bigint[]) as t(e, c, code, pt, pr, ins, at, cb)`,
-          [list.map((a) => a.row.id), list.map((a) => a.row.client_id), list.map((a) => a.row.event_code), list.map((a) => a.row.event_point_id),
-            list.map((a) => a.type.priority), list.map((a) => a.type.instructions), list.map((a) => a.row.at), list.map((a) => a.clearedBy)]);
-        await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note, at)
+          [
+            list.map((a) => a.row.id),
+            list.map((a) => a.row.client_id),
+            list.map((a) => a.row.event_code),
+            list.map((a) => a.row.event_point_id),
+            list.map((a) => a.type.priority),
+            list.map((a) => a.type.instructions),
+            list.map((a) => a.row.at),
+            list.map((a) => a.clearedBy),
+          ],
+        );
+        await tx.query(
+          `insert into alarm_history (alarm_id, client_id, action, actor, note, at)
           select e, c, 'raised', null, null, at from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as t(e, c, at)`,
-          [list.map((a) => a.row.id), list.map((a) => a.row.client_id), list.map((a) => a.row.at)]);
+          [list.map((a) => a.row.id), list.map((a) => a.row.client_id), list.map((a) => a.row.at)],
+        );
         const done = list.filter((a) => a.clearedBy !== null);
         if (done.length) {
-          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note)
+          await tx.query(
+            `insert into alarm_history (alarm_id, client_id, action, actor, note)
             select e, c, 'processed', 'system', 'Returned to normal: event ' || cb from unnest($1::bigint[], $2::int[], $3::bigint[]) as t(e, c, cb)`,
-            [done.map((a) => a.row.id), done.map((a) => a.row.client_id), done.map((a) => a.clearedBy)]);
+            [done.map((a) => a.row.id), done.map((a) => a.row.client_id), done.map((a) => a.clearedBy)],
+          );
         }
       }
       if (firstClear.size) {
-        const keys = [...firstClear.entries()].map(([k, eid]) => { const i = k.indexOf(':'); return { client: Number(k.slice(0, i)), point: k.slice(i + 1), eid }; });
-        const done = await tx.query<{ event_id: string; client_id: number; eid: string }>(`update alarms a set state = 'processed', processed_at = now(), processed_by = 'system',
+        const keys = [...firstClear.entries()].map(([k, eid]) => {
+          const i = k.indexOf(':');
+          return { client: Number(k.slice(0, i)), point: k.slice(i + 1), eid };
+        });
+        const done = await tx.query<{ event_id: string; client_id: number; eid: string }>(
+          `update alarms a set state = 'processed', processed_at = now(), processed_by = 'system',
             note = 'Returned to normal: event ' || c.eid
           from unnest($1::int[], $2::text[], $3::bigint[]) as c(client, point, eid)
           where a.client_id = c.client and a.event_point_id = c.point and a.state <> 'processed' and a.event_id < $4
           returning a.event_id, a.client_id, c.eid`,
-          [keys.map((k) => k.client), keys.map((k) => k.point), keys.map((k) => k.eid), firstId]);
+          [keys.map((k) => k.client), keys.map((k) => k.point), keys.map((k) => k.eid), firstId],
+        );
         if (done.rows.length) {
-          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note)
+          await tx.query(
+            `insert into alarm_history (alarm_id, client_id, action, actor, note)
             select e, c, 'processed', 'system', 'Returned to normal: event ' || cb from unnest($1::bigint[], $2::int[], $3::bigint[]) as t(e, c, cb)`,
-            [done.rows.map((r) => r.event_id), done.rows.map((r) => r.client_id), done.rows.map((r) => r.eid)]);
+            [done.rows.map((r) => r.event_id), done.rows.map((r) => r.client_id), done.rows.map((r) => r.eid)],
+          );
           for (const r of done.rows) clearedPerClient.set(r.client_id, (clearedPerClient.get(r.client_id) ?? 0) + 1);
         }
       }
@@ -263,11 +355,16 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       // only consoles that may see the source's division hear it (issue 10)
       publish(p.clientId, DESTINATIONS.events, event, { division: divisions[i] });
       const code = statusOfCode(event.eventCode);
-      if (code) publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status }, { division: divisions[i] });
+      if (code)
+        publish(p.clientId, DESTINATIONS.hardware, { id: event.eventSourceId, name: event.eventSourceName, status: code.status }, { division: divisions[i] });
       if (event.alert) countsFor.add(p.clientId);
       settle(p.p, event);
       for (const l of listeners) {
-        try { l(p.clientId, event, p.p.origin); } catch { /* a listener's failure is its own */ }
+        try {
+          l(p.clientId, event, p.p.origin);
+        } catch {
+          /* a listener's failure is its own */
+        }
       }
     });
     for (const [clientId, n] of cleared) if (n > 0) countsFor.add(clientId);
@@ -305,13 +402,22 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     /** Past this backlog the device interface refuses new batches (back-pressure). */
     backlogMax: opts.backlogMax ?? INGEST_BACKLOG_MAX,
     /** Be told of every durable event (the logical blocks); returns the unsubscribe. */
-    onCommitted(listener: CommittedListener): () => void { listeners.add(listener); return () => { listeners.delete(listener); }; },
+    onCommitted(listener: CommittedListener): () => void {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
     /** Doors, controllers or hardware records of a tenant changed: their divisions are read again at the next event. */
-    scopesChanged(clientId: number) { scopes.changed(clientId); },
+    scopesChanged(clientId: number) {
+      scopes.changed(clientId);
+    },
     /** Which of these controllers are the tenant's (the device interface refuses another's as unknown). */
     ownControllers: (clientId: number, ids: Iterable<number>) => scopes.ownControllers(clientId, ids),
     /** Read the alarm types again on the next event (after an operator changed one). */
-    alarmTypesChanged() { types = null; },
+    alarmTypesChanged() {
+      types = null;
+    },
     openCount: (clientId: number) => openCount(db, clientId),
     /** The open alarms of these divisions and of none (null: all of the client). */
     async openCountIn(clientId: number, divisions: readonly number[] | null): Promise<number> {
@@ -322,19 +428,31 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
 
     /** The open alarms, most urgent first; with `divisions`, only those of these divisions and of none (issue 10). */
     async openAlarms(clientId: number, divisions: readonly number[] | null = null): Promise<Event[]> {
-      const { rows } = await db.query<any>(`select ${EVENT_COLS} from alarms a join events e on e.id = a.event_id
+      const { rows } = await db.query<any>(
+        `select ${EVENT_COLS} from alarms a join events e on e.id = a.event_id
         where a.client_id = $1 and a.state <> 'processed'${divisions ? ` and ${divisionCondition(2)}` : ''}
-        order by a.priority asc, a.raised_at desc, a.event_id desc`, divisions ? [clientId, [...divisions]] : [clientId]);
+        order by a.priority asc, a.raised_at desc, a.event_id desc`,
+        divisions ? [clientId, [...divisions]] : [clientId],
+      );
       return rows.map(eventOfRow);
     },
 
     /** Acknowledge (idempotent for an acknowledged alarm, refused for a processed one). `audit` runs inside the transaction. */
-    async acknowledge(clientId: number, eventId: number, actor: string, audit: (tx: Db, before: unknown, after: unknown) => Promise<void>): Promise<AcknowledgeUpdate> {
+    async acknowledge(
+      clientId: number,
+      eventId: number,
+      actor: string,
+      audit: (tx: Db, before: unknown, after: unknown) => Promise<void>,
+    ): Promise<AcknowledgeUpdate> {
       const changed = await db.transaction(async (tx) => {
         const before = await load(tx, clientId, eventId);
         if (before.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
         if (before.state === 'acknowledged') return false;
-        await tx.query(`update alarms set state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $3 where event_id = $1 and client_id = $2`, [eventId, clientId, actor]);
+        await tx.query(`update alarms set state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $3 where event_id = $1 and client_id = $2`, [
+          eventId,
+          clientId,
+          actor,
+        ]);
         await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'acknowledged',$3)`, [eventId, clientId, actor]);
         await audit(tx, { state: before.state }, { state: 'acknowledged' });
         return true;
@@ -345,14 +463,31 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     },
 
     /** Process with a note: every open alarm of the same point (§4: the action removes the point's alerts). */
-    async process(clientId: number, eventId: number, actor: string, note: string, audit: (tx: Db, before: unknown, after: unknown) => Promise<void>): Promise<AlarmAction> {
+    async process(
+      clientId: number,
+      eventId: number,
+      actor: string,
+      note: string,
+      audit: (tx: Db, before: unknown, after: unknown) => Promise<void>,
+    ): Promise<AlarmAction> {
       const action = await db.transaction(async (tx) => {
         const alarm = await load(tx, clientId, eventId);
         if (alarm.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
-        const { rows } = await tx.query<{ event_id: string; state: string }>(`select event_id, state from alarms where client_id = $1 and event_point_id = $2 and state <> 'processed'`, [clientId, alarm.event_point_id]);
-        await tx.query(`update alarms set state = 'processed', processed_at = now(), processed_by = $3, note = $4 where client_id = $1 and event_point_id = $2 and state <> 'processed'`,
-          [clientId, alarm.event_point_id, actor, note]);
-        for (const r of rows) await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note) values ($1,$2,'processed',$3,$4)`, [r.event_id, clientId, actor, note]);
+        const { rows } = await tx.query<{ event_id: string; state: string }>(
+          `select event_id, state from alarms where client_id = $1 and event_point_id = $2 and state <> 'processed'`,
+          [clientId, alarm.event_point_id],
+        );
+        await tx.query(
+          `update alarms set state = 'processed', processed_at = now(), processed_by = $3, note = $4 where client_id = $1 and event_point_id = $2 and state <> 'processed'`,
+          [clientId, alarm.event_point_id, actor, note],
+        );
+        for (const r of rows)
+          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note) values ($1,$2,'processed',$3,$4)`, [
+            r.event_id,
+            clientId,
+            actor,
+            note,
+          ]);
         await audit(tx, { state: alarm.state, eventPointId: alarm.event_point_id }, { state: 'processed', note, alarms: rows.map((r) => Number(r.event_id)) });
         return { eventPointId: alarm.event_point_id as string, process: true, note };
       });
@@ -365,7 +500,14 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       await load(db, clientId, eventId);
       if (viewer) await db.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'viewed',$3)`, [eventId, clientId, viewer]);
       const { rows } = await db.query<any>('select * from alarm_history where alarm_id = $1 and client_id = $2 order by id', [eventId, clientId]);
-      return rows.map((r) => ({ id: Number(r.id), alarmId: Number(r.alarm_id), action: r.action, actor: r.actor ?? null, note: r.note ?? null, at: iso(r.at)! }));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        alarmId: Number(r.alarm_id),
+        action: r.action,
+        actor: r.actor ?? null,
+        note: r.note ?? null,
+        at: iso(r.at)!,
+      }));
     },
   };
 }

@@ -5,7 +5,11 @@
 // interface which controllers are the tenant's (one cache of the controllers, not two).
 import type { Db } from '../db/db';
 
-interface Scope { bySource: Map<string, number>; byController: Map<number, number>; controllers: Set<number> }
+interface Scope {
+  bySource: Map<string, number>;
+  byController: Map<number, number>;
+  controllers: Set<number>;
+}
 
 export function createSourceScopes(db: Db) {
   const cache = new Map<number, Promise<Scope>>();
@@ -74,6 +78,8 @@ export function createSourceScopes(db: Db) {
       return new Set(wanted.filter((id) => known.has(id)));
     },
     /** Doors, controllers or hardware records of this tenant changed: read them again at the next event. */
-    changed(clientId: number) { cache.delete(clientId); },
+    changed(clientId: number) {
+      cache.delete(clientId);
+    },
   };
 }

@@ -7,7 +7,10 @@ import { connected, rawSocket, startBroker, stompClient, waitFor, type Harness, 
 
 let h: Harness;
 const clients: TestClient[] = [];
-const track = (c: TestClient) => { clients.push(c); return c; };
+const track = (c: TestClient) => {
+  clients.push(c);
+  return c;
+};
 
 async function start(options: Parameters<typeof startBroker>[0] = {}) {
   h = await startBroker(options);
@@ -21,7 +24,9 @@ afterEach(async () => {
 async function subscribed(c: TestClient, destination: string) {
   let done = false;
   const receipt = `sub-${destination}-${Math.random()}`;
-  c.client.watchForReceipt(receipt, () => { done = true; });
+  c.client.watchForReceipt(receipt, () => {
+    done = true;
+  });
   const sub = c.subscribe(destination, { receipt });
   await waitFor(() => done, `receipt for SUBSCRIBE ${destination}`);
   return sub;
@@ -96,7 +101,9 @@ describe('SUBSCRIBE, MESSAGE, UNSUBSCRIBE', () => {
     const counts = await subscribed(c, DESTINATIONS.alarmCount);
     await subscribed(c, DESTINATIONS.doorHeartbeat);
     let unsubscribed = false;
-    c.client.watchForReceipt('unsub-1', () => { unsubscribed = true; });
+    c.client.watchForReceipt('unsub-1', () => {
+      unsubscribed = true;
+    });
     counts.unsubscribe({ receipt: 'unsub-1' });
     await waitFor(() => unsubscribed, 'UNSUBSCRIBE receipt');
     h.realtime.publish(1, DESTINATIONS.alarmCount, { count: 9 });
@@ -156,7 +163,9 @@ describe('SEND rules, receipts and DISCONNECT', () => {
   it('answers a RECEIPT for a frame with a receipt header', async () => {
     const c = track(await connected(h.url('event'), 'token-a'));
     let got = false;
-    c.client.watchForReceipt('r-42', () => { got = true; });
+    c.client.watchForReceipt('r-42', () => {
+      got = true;
+    });
     c.client.publish({ destination: DESTINATIONS.greetings, body: '{}', headers: { receipt: 'r-42' } });
     await waitFor(() => got, 'RECEIPT r-42');
     expect(c.errors).toEqual([]);
@@ -273,9 +282,15 @@ describe('acknowledgement (STOMP 1.2)', () => {
 
   it('puts an ack header on MESSAGEs of client and client-individual subscriptions, none on auto ones', async () => {
     const c = track(await connected(h.url('event'), 'token-a'));
-    for (const [id, ack] of [['s-client', 'client'], ['s-individual', 'client-individual'], ['s-auto', 'auto']]) {
+    for (const [id, ack] of [
+      ['s-client', 'client'],
+      ['s-individual', 'client-individual'],
+      ['s-auto', 'auto'],
+    ]) {
       let done = false;
-      c.client.watchForReceipt(`r-${id}`, () => { done = true; });
+      c.client.watchForReceipt(`r-${id}`, () => {
+        done = true;
+      });
       c.client.subscribe(DESTINATIONS.alarmCount, (m) => c.messages.push(m), { id, ack, receipt: `r-${id}` });
       await waitFor(() => done, `SUBSCRIBE ${id}`);
     }
@@ -287,7 +302,9 @@ describe('acknowledgement (STOMP 1.2)', () => {
     expect(bySub['s-auto'].ack).toBeUndefined();
     // acknowledging the messages that asked for it is fine, each once
     let acked = false;
-    c.client.watchForReceipt('acks', () => { acked = true; });
+    c.client.watchForReceipt('acks', () => {
+      acked = true;
+    });
     c.client.ack(bySub['s-client']['message-id'], 's-client');
     c.client.nack(bySub['s-individual']['message-id'], 's-individual', { receipt: 'acks' });
     await waitFor(() => acked, 'RECEIPT after ACK and NACK');

@@ -6,8 +6,23 @@ function fake() {
   const sent: string[] = [];
   let closed = false;
   const turns: Array<() => void> = [];
-  const t = coalescing({ send: (s) => { if (closed) throw new Error('written after close'); sent.push(s); }, close: () => { closed = true; } }, (f) => { turns.push(f); });
-  const endTurn = () => { for (const f of turns.splice(0)) f(); };
+  const t = coalescing(
+    {
+      send: (s) => {
+        if (closed) throw new Error('written after close');
+        sent.push(s);
+      },
+      close: () => {
+        closed = true;
+      },
+    },
+    (f) => {
+      turns.push(f);
+    },
+  );
+  const endTurn = () => {
+    for (const f of turns.splice(0)) f();
+  };
   return { t, sent, endTurn, closed: () => closed };
 }
 

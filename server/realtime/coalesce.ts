@@ -7,7 +7,12 @@ import type { Transport } from './session';
 /** Above this many characters waiting, they are written at once (a message stays small enough to parse in one go). */
 export const COALESCE_MAX_CHARS = 16 * 1024;
 
-export function coalescing(target: Transport, later: (flush: () => void) => void = (f) => { setImmediate(f); }): Transport & { flush(): void } {
+export function coalescing(
+  target: Transport,
+  later: (flush: () => void) => void = (f) => {
+    setImmediate(f);
+  },
+): Transport & { flush(): void } {
   let waiting: string[] = [];
   let chars = 0;
   let scheduled = false;
@@ -22,14 +27,23 @@ export function coalescing(target: Transport, later: (flush: () => void) => void
     send(text) {
       waiting.push(text);
       chars += text.length;
-      if (chars >= COALESCE_MAX_CHARS) { flush(); return; }
+      if (chars >= COALESCE_MAX_CHARS) {
+        flush();
+        return;
+      }
       if (!scheduled) {
         scheduled = true;
-        later(() => { scheduled = false; flush(); });
+        later(() => {
+          scheduled = false;
+          flush();
+        });
       }
     },
     /** what is waiting goes first: an ERROR frame (or anything before it) is never lost to the close */
-    close() { flush(); target.close(); },
+    close() {
+      flush();
+      target.close();
+    },
     flush,
   };
 }

@@ -5,7 +5,11 @@ const limits = { maxFrameBytes: 1024, maxBodyBytes: 256, maxHeaders: 8 };
 function parse(...chunks: Array<string | Buffer>) {
   const frames: Frame[] = [];
   let beats = 0;
-  const p = new FrameParser(limits, (f) => frames.push(f), () => beats++);
+  const p = new FrameParser(
+    limits,
+    (f) => frames.push(f),
+    () => beats++,
+  );
   for (const c of chunks) p.push(c);
   return { frames, beats };
 }

@@ -4,13 +4,26 @@
 // (which may include NULs), otherwise the body ends at the first NUL. EOLs between frames are heart-beats.
 
 export type Headers = Record<string, string>;
-export interface Frame { command: string; headers: Headers; body: Buffer }
-
-export class FrameError extends Error {
-  constructor(message: string, readonly detail?: string) { super(message); }
+export interface Frame {
+  command: string;
+  headers: Headers;
+  body: Buffer;
 }
 
-export interface ParserLimits { maxFrameBytes: number; maxBodyBytes: number; maxHeaders: number }
+export class FrameError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ParserLimits {
+  maxFrameBytes: number;
+  maxBodyBytes: number;
+  maxHeaders: number;
+}
 
 const NUL = 0;
 const LF = 10;
@@ -20,11 +33,16 @@ const UNESCAPED = new Set(['CONNECT', 'CONNECTED', 'STOMP']);
 function unescape(value: string): string {
   return value.replace(/\\(.?)/gs, (_m, c: string) => {
     switch (c) {
-      case 'n': return '\n';
-      case 'r': return '\r';
-      case 'c': return ':';
-      case '\\': return '\\';
-      default: throw new FrameError('Malformed frame', `undefined escape sequence \\${c}`);
+      case 'n':
+        return '\n';
+      case 'r':
+        return '\r';
+      case 'c':
+        return ':';
+      case '\\':
+        return '\\';
+      default:
+        throw new FrameError('Malformed frame', `undefined escape sequence \\${c}`);
     }
   });
 }
@@ -73,15 +91,27 @@ export class FrameParser {
     for (let i = 0; i < buf.length; i++) {
       if (buf[i] === NUL && end < 0) throw new FrameError('Malformed frame', 'NUL before the end of the headers');
       if (buf[i] !== LF) continue;
-      if (buf[i + 1] === LF) { end = i; bodyStart = i + 2; break; }
-      if (buf[i + 1] === CR && buf[i + 2] === LF) { end = i; bodyStart = i + 3; break; }
+      if (buf[i + 1] === LF) {
+        end = i;
+        bodyStart = i + 2;
+        break;
+      }
+      if (buf[i + 1] === CR && buf[i + 2] === LF) {
+        end = i;
+        bodyStart = i + 3;
+        break;
+      }
       if (i + 2 >= buf.length) break;
     }
     if (end < 0) {
       if (buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `headers over ${this.limits.maxFrameBytes} bytes`);
       return null;
     }
-    const lines = buf.subarray(0, end).toString('utf8').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    const lines = buf
+      .subarray(0, end)
+      .toString('utf8')
+      .split('\n')
+      .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
     const command = lines[0];
     if (!/^[A-Z]+$/.test(command)) throw new FrameError('Malformed frame', `bad command line ${JSON.stringify(command.slice(0, 40))}`);
     if (lines.length - 1 > this.limits.maxHeaders) throw new FrameError('Too many headers', `over ${this.limits.maxHeaders}`);
@@ -122,7 +152,9 @@ export function serialize(command: string, headers: Headers, body: string | Buff
   const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
   const all: Headers = bytes > 0 ? { ...headers, 'content-length': String(bytes) } : headers;
   const esc = UNESCAPED.has(command) ? (s: string) => s : escape;
-  const head = Object.entries(all).map(([k, v]) => `${esc(k)}:${esc(v)}`).join('\n');
+  const head = Object.entries(all)
+    .map(([k, v]) => `${esc(k)}:${esc(v)}`)
+    .join('\n');
   const text = typeof body === 'string' ? body : body.toString('utf8');
   return `${command}\n${head}${head ? '\n' : ''}\n${text}\0`;
 }

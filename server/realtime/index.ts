@@ -4,9 +4,7 @@
 import type { Server as HttpServer } from 'node:http';
 import sockjs from 'sockjs';
 import { coalescing } from './coalesce';
-import {
-  REALTIME_SERVICES, SOCKJS_PREFIX, serviceOfDestination, type RealtimeService,
-} from '../../contract';
+import { REALTIME_SERVICES, SOCKJS_PREFIX, serviceOfDestination, type RealtimeService } from '../../contract';
 import { createRelay, type Relay } from './relay';
 import { StompSession, tenantKey, type Hub, type RealtimeUser, type VerifyToken } from './session';
 
@@ -41,12 +39,20 @@ export interface RealtimeStats {
 }
 
 /** Open alarms per division (and of none), for per-session counts. */
-export interface DivisionCounts { byDivision: Record<number, number>; none: number }
+export interface DivisionCounts {
+  byDivision: Record<number, number>;
+  none: number;
+}
 
 export interface Realtime {
   /** Deliver `body` (JSON) to `clientId`'s subscribers of `destination`; never to another tenant. With `users`, only
    *  to the sessions of those users (a notice addressed to people), and still only if they may subscribe. */
-  publish(clientId: string | number | null, destination: string, body: unknown, to?: { users?: readonly number[]; division?: number | null; counts?: DivisionCounts }): void;
+  publish(
+    clientId: string | number | null,
+    destination: string,
+    body: unknown,
+    to?: { users?: readonly number[]; division?: number | null; counts?: DivisionCounts },
+  ): void;
   /** Close every session (and the relay). The HTTP server itself is the caller's to close. */
   close(): Promise<void>;
   /** Close the connections of these sign-in sessions (ended by an operator or signed out); returns how many. */
@@ -72,7 +78,13 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   };
   const log = options.log ?? (() => {});
   const stats: Omit<RealtimeStats, 'sessions' | 'subscriptions'> = {
-    connections: 0, published: 0, delivered: 0, heartbeatsIn: 0, heartbeatsOut: 0, errors: 0, dropped: 0,
+    connections: 0,
+    published: 0,
+    delivered: 0,
+    heartbeatsIn: 0,
+    heartbeatsOut: 0,
+    errors: 0,
+    dropped: 0,
   };
   /** tenant → connected sessions */
   const tenants = new Map<string, Set<StompSession>>();
@@ -100,14 +112,20 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   }
 
   const relayUrl = options.relayUrl ?? process.env.STOMP_RELAY_URL;
-  const relay: Relay | null = relayUrl
-    ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users, m.division, m.counts), log)
-    : null;
+  const relay: Relay | null = relayUrl ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users, m.division, m.counts), log) : null;
 
   function route(tenant: string, destination: string, body: unknown, users?: readonly number[], division?: number | null, counts?: DivisionCounts): void {
     const json = JSON.stringify(body);
     stats.published++;
-    if (relay) relay.publish({ tenant, destination, json, ...(users ? { users } : {}), ...(division !== undefined && division !== null ? { division } : {}), ...(counts ? { counts } : {}) });
+    if (relay)
+      relay.publish({
+        tenant,
+        destination,
+        json,
+        ...(users ? { users } : {}),
+        ...(division !== undefined && division !== null ? { division } : {}),
+        ...(counts ? { counts } : {}),
+      });
     else deliverLocal(tenant, destination, json, users, division, counts);
   }
 
@@ -128,19 +146,33 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
       set?.delete(session);
       if (set && set.size === 0) tenants.delete(key);
     },
-    count(what) { stats[what]++; },
+    count(what) {
+      stats[what]++;
+    },
   };
 
   for (const service of REALTIME_SERVICES as readonly RealtimeService[]) {
     const server = sockjs.createServer({
       prefix: SOCKJS_PREFIX[service],
-      log: (severity, message) => { if (severity === 'error') log(`sockjs ${service}: ${message}`); },
+      log: (severity, message) => {
+        if (severity === 'error') log(`sockjs ${service}: ${message}`);
+      },
     });
     server.on('connection', (conn: sockjs.Connection | null) => {
       if (!conn) return; // sockjs emits null for a session that closed before it opened
-      if (closing) { conn.close(); return; }
+      if (closing) {
+        conn.close();
+        return;
+      }
       stats.connections++;
-      const transport = coalescing({ send: (t) => { conn.write(t); }, close: () => { conn.close(); } });
+      const transport = coalescing({
+        send: (t) => {
+          conn.write(t);
+        },
+        close: () => {
+          conn.close();
+        },
+      });
       const session = new StompSession(service, transport, hub);
       const entry = { session, conn: { close: () => transport.close() } };
       open.add(entry);
@@ -180,9 +212,15 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
     get stats(): RealtimeStats {
       let sessions = 0;
       let subscriptions = 0;
-      for (const set of tenants.values()) for (const s of set) { sessions++; subscriptions += s.subscriptions.size; }
+      for (const set of tenants.values())
+        for (const s of set) {
+          sessions++;
+          subscriptions += s.subscriptions.size;
+        }
       return { ...stats, sessions, subscriptions };
     },
-    get relay() { return { enabled: relay !== null, connected: relay?.connected ?? false }; },
+    get relay() {
+      return { enabled: relay !== null, connected: relay?.connected ?? false };
+    },
   };
 }

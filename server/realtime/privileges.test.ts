@@ -7,9 +7,14 @@ import { connected, startBroker, waitFor, type Harness, type TestClient } from '
 
 let h: Harness;
 const clients: TestClient[] = [];
-const track = (c: TestClient) => { clients.push(c); return c; };
+const track = (c: TestClient) => {
+  clients.push(c);
+  return c;
+};
 
-beforeEach(async () => { h = await startBroker(); });
+beforeEach(async () => {
+  h = await startBroker();
+});
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.client.deactivate({ force: true });
   await h?.close();
@@ -18,14 +23,18 @@ afterEach(async () => {
 async function subscribed(c: TestClient, destination: string) {
   let done = false;
   const receipt = `sub-${destination}-${Math.random()}`;
-  c.client.watchForReceipt(receipt, () => { done = true; });
+  c.client.watchForReceipt(receipt, () => {
+    done = true;
+  });
   c.subscribe(destination, { receipt });
   await waitFor(() => done, `receipt for SUBSCRIBE ${destination}`);
 }
 
 describe('the destination → privilege map', () => {
   it('names a privilege for every alarm and event destination; only the echo channel is open', () => {
-    const open = Object.entries(DESTINATION_PRIVILEGES).filter(([, codes]) => codes === null).map(([d]) => d);
+    const open = Object.entries(DESTINATION_PRIVILEGES)
+      .filter(([, codes]) => codes === null)
+      .map(([d]) => d);
     expect(open).toEqual([DESTINATIONS.greetings]);
     expect(mayReceive(new Set(), '/events/door-7')).toBe(false);
     expect(mayReceive(new Set(['0.2.2.0']), '/events/door-7')).toBe(true);
@@ -53,7 +62,15 @@ describe('the destination → privilege map', () => {
 });
 
 describe('SUBSCRIBE needs the privilege of the destination', () => {
-  const alarmDestinations = [DESTINATIONS.alarmAction, DESTINATIONS.alarmCount, DESTINATIONS.acknowledge, DESTINATIONS.events, '/events/door-7', DESTINATIONS.hardware, DESTINATIONS.doorHeartbeat];
+  const alarmDestinations = [
+    DESTINATIONS.alarmAction,
+    DESTINATIONS.alarmCount,
+    DESTINATIONS.acknowledge,
+    DESTINATIONS.events,
+    '/events/door-7',
+    DESTINATIONS.hardware,
+    DESTINATIONS.doorHeartbeat,
+  ];
 
   for (const destination of alarmDestinations) {
     it(`refuses ${destination} to a receptionist with an ERROR naming it, and closes`, async () => {
@@ -112,7 +129,7 @@ describe('SUBSCRIBE needs the privilege of the destination', () => {
   });
 });
 
-describe('the real server builds the principal with the grants of the token\'s client', () => {
+describe("the real server builds the principal with the grants of the token's client", () => {
   it('refuses a receptionist /alarmcount and gives it to an operator of the same client', async () => {
     const { startTestServer } = await import('../testkit');
     const { SOCKJS_PREFIX } = await import('../../contract');

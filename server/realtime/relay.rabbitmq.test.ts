@@ -25,7 +25,9 @@ async function subscriber(h: Harness, token: string, destination: string) {
   clients.push(c);
   let ok = false;
   const receipt = `r-${Math.random()}`;
-  c.client.watchForReceipt(receipt, () => { ok = true; });
+  c.client.watchForReceipt(receipt, () => {
+    ok = true;
+  });
   c.subscribe(destination, { receipt });
   await waitFor(() => ok, `receipt for SUBSCRIBE ${destination}`);
   return c;
@@ -44,8 +46,16 @@ describe('STOMP relay through RabbitMQ', () => {
     b.realtime.publish(1, DESTINATIONS.greetings, { content: 'from B' });
     a.realtime.publish(1, DESTINATIONS.greetings, { content: 'from A' });
     await waitFor(() => onA.messages.length === 2 && onB.messages.length === 2, 'both processes\u2019 subscribers got both messages', 10_000);
-    expect(bodies(onA).map((m) => m.content).sort()).toEqual(['from A', 'from B']);
-    expect(bodies(onB).map((m) => m.content).sort()).toEqual(['from A', 'from B']);
+    expect(
+      bodies(onA)
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(['from A', 'from B']);
+    expect(
+      bodies(onB)
+        .map((m) => m.content)
+        .sort(),
+    ).toEqual(['from A', 'from B']);
 
     // a marker for tenant 2 published after: when it arrives, anything of tenant 1 would have too
     a.realtime.publish(2, DESTINATIONS.greetings, { content: 'marker' });
@@ -69,11 +79,25 @@ describe('STOMP relay through RabbitMQ', () => {
     const site = await subscriber(b, 'token-site', DESTINATIONS.events); // tenant 1, division 10 only, on B
     const alan = await subscriber(b, 'token-a2', DESTINATIONS.alarmNotice);
     const adaNotices = await subscriber(b, 'token-a', DESTINATIONS.alarmNotice);
-    const event = (id: number) => ({ id, eventCode: 5000, eventSourceId: 'door-1', eventPointId: 'door-1', message: 'x', alert: false, time: new Date(0).toISOString(), priority: 100 });
+    const event = (id: number) => ({
+      id,
+      eventCode: 5000,
+      eventSourceId: 'door-1',
+      eventPointId: 'door-1',
+      message: 'x',
+      alert: false,
+      time: new Date(0).toISOString(),
+      priority: 100,
+    });
     a.realtime.publish(1, DESTINATIONS.events, event(1), { division: 11 });
     a.realtime.publish(1, DESTINATIONS.events, event(2), { division: 10 });
     a.realtime.publish(1, DESTINATIONS.events, event(3));
-    a.realtime.publish(1, DESTINATIONS.alarmNotice, { notificationId: 1, name: 'n', eventId: 9, priority: 1, message: 'm', at: new Date(0).toISOString() }, { users: [3] });
+    a.realtime.publish(
+      1,
+      DESTINATIONS.alarmNotice,
+      { notificationId: 1, name: 'n', eventId: 9, priority: 1, message: 'm', at: new Date(0).toISOString() },
+      { users: [3] },
+    );
     await waitFor(() => ada.messages.length === 3 && alan.messages.length === 1, 'every message arrived on B', 10_000);
     // a marker after them for the division operator: when it arrives, a wrongly delivered one would have too
     a.realtime.publish(1, DESTINATIONS.events, event(4), { division: 10 });
@@ -100,7 +124,16 @@ describe('per-session alarm counts through RabbitMQ', () => {
     const a = await node();
     const b = await node();
     const onB = await subscriber(b, 'token-a', DESTINATIONS.events);
-    const event = (id: number) => ({ id, eventCode: 5000, eventSourceId: 'door-1', eventPointId: 'door-1', message: `burst ${'x'.repeat(200)}`, alert: false, time: new Date(0).toISOString(), priority: 100 });
+    const event = (id: number) => ({
+      id,
+      eventCode: 5000,
+      eventSourceId: 'door-1',
+      eventPointId: 'door-1',
+      message: `burst ${'x'.repeat(200)}`,
+      alert: false,
+      time: new Date(0).toISOString(),
+      priority: 100,
+    });
     for (let i = 1; i <= 600; i++) a.realtime.publish(1, DESTINATIONS.events, event(i)); // about 200 KB: more than one batch
     await waitFor(() => onB.messages.length >= 600, '600 events on B', 15_000);
     expect(bodies(onB).map((e) => e.id)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));

@@ -13,7 +13,14 @@ import { connect as netConnect } from 'node:net';
 import { Client, type IStompSocket } from '@stomp/stompjs';
 
 /** `users`: only these users' sessions hear it (a notice addressed to people), else every session of the tenant. */
-export interface RelayMessage { tenant: string; destination: string; json: string; users?: readonly number[]; division?: number; counts?: { byDivision: Record<number, number>; none: number } }
+export interface RelayMessage {
+  tenant: string;
+  destination: string;
+  json: string;
+  users?: readonly number[];
+  division?: number;
+  counts?: { byDivision: Record<number, number>; none: number };
+}
 
 export interface Relay {
   publish(message: RelayMessage): void;
@@ -40,16 +47,34 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 /** A batch's body read back for `tenant`; an item that is not a well-formed message is left out (and counted). */
 export function decodeBatch(tenant: string, body: string): { messages: RelayMessage[]; refused: number } {
   let items: unknown;
-  try { items = JSON.parse(body); } catch { return { messages: [], refused: 1 }; }
+  try {
+    items = JSON.parse(body);
+  } catch {
+    return { messages: [], refused: 1 };
+  }
   if (!Array.isArray(items)) return { messages: [], refused: 1 };
   const messages: RelayMessage[] = [];
   let refused = 0;
   for (const item of items as Array<Partial<Wire> | null>) {
-    const ok = item !== null && typeof item === 'object' && typeof item.destination === 'string' && item.destination !== '' && typeof item.json === 'string'
-      && (item.users === undefined || (Array.isArray(item.users) && item.users.every(isCount)))
-      && (item.division === undefined || (isCount(item.division) && item.division > 0))
-      && (item.counts === undefined || (typeof item.counts === 'object' && item.counts !== null && isCount(item.counts.none) && typeof item.counts.byDivision === 'object' && item.counts.byDivision !== null && Object.values(item.counts.byDivision).every(isCount)));
-    if (!ok) { refused++; continue; }
+    const ok =
+      item !== null &&
+      typeof item === 'object' &&
+      typeof item.destination === 'string' &&
+      item.destination !== '' &&
+      typeof item.json === 'string' &&
+      (item.users === undefined || (Array.isArray(item.users) && item.users.every(isCount))) &&
+      (item.division === undefined || (isCount(item.division) && item.division > 0)) &&
+      (item.counts === undefined ||
+        (typeof item.counts === 'object' &&
+          item.counts !== null &&
+          isCount(item.counts.none) &&
+          typeof item.counts.byDivision === 'object' &&
+          item.counts.byDivision !== null &&
+          Object.values(item.counts.byDivision).every(isCount)));
+    if (!ok) {
+      refused++;
+      continue;
+    }
     const { destination, json, users, division, counts } = item as Wire;
     messages.push({ tenant, destination, json, ...(users ? { users } : {}), ...(division ? { division } : {}), ...(counts ? { counts } : {}) });
   }
@@ -63,22 +88,36 @@ export function tcpStompSocket(host: string, port: number): IStompSocket {
     url: `stomp://${host}:${port}`,
     binaryType: 'arraybuffer',
     readyState: 0,
-    onopen: null, onclose: null, onerror: null, onmessage: null,
+    onopen: null,
+    onclose: null,
+    onerror: null,
+    onmessage: null,
     send(data) {
       if (typeof data === 'string') socket.write(data);
       else if (ArrayBuffer.isView(data)) socket.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
       else socket.write(Buffer.from(data as ArrayBuffer));
     },
-    close() { ws.readyState = 2; socket.end(); },
-    terminate() { socket.destroy(); },
+    close() {
+      ws.readyState = 2;
+      socket.end();
+    },
+    terminate() {
+      socket.destroy();
+    },
   };
-  const socket = netConnect({ host, port }, () => { ws.readyState = 1; ws.onopen?.(); });
+  const socket = netConnect({ host, port }, () => {
+    ws.readyState = 1;
+    ws.onopen?.();
+  });
   socket.on('data', (chunk: Buffer) => {
     const ab = chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength);
     ws.onmessage?.({ data: ab });
   });
   socket.on('error', (err) => ws.onerror?.(err));
-  socket.on('close', () => { ws.readyState = 3; ws.onclose?.({ code: 1006, reason: 'tcp closed' }); });
+  socket.on('close', () => {
+    ws.readyState = 3;
+    ws.onclose?.({ code: 1006, reason: 'tcp closed' });
+  });
   return ws;
 }
 
@@ -129,10 +168,19 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
           const [none, list] = raw.split(';');
           counts = { none: Number(none), byDivision: Object.fromEntries(list ? list.split(',').map((x) => x.split('=').map(Number)) : []) };
         }
-        onMessage({ tenant, destination, json: msg.body, ...(users ? { users: users.split(',').map(Number).filter(Number.isInteger) } : {}), ...(Number.isInteger(division) && division > 0 ? { division } : {}), ...(counts ? { counts } : {}) });
+        onMessage({
+          tenant,
+          destination,
+          json: msg.body,
+          ...(users ? { users: users.split(',').map(Number).filter(Number.isInteger) } : {}),
+          ...(Number.isInteger(division) && division > 0 ? { division } : {}),
+          ...(counts ? { counts } : {}),
+        });
       });
     },
-    onWebSocketClose: () => { connected = false; },
+    onWebSocketClose: () => {
+      connected = false;
+    },
     onStompError: (frame) => log(`stomp relay error: ${frame.headers.message ?? ''} ${frame.body}`),
   });
   client.activate();
@@ -140,7 +188,20 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
     client.publish({
       destination: routingKey(tenant),
       body: json,
-      headers: { 'content-type': 'application/json', 'x-gatehouse-tenant': tenant, 'x-gatehouse-destination': destination, ...(users ? { 'x-gatehouse-users': users.join(',') } : {}), ...(division ? { 'x-gatehouse-division': String(division) } : {}), ...(counts ? { 'x-gatehouse-counts': `${counts.none};${Object.entries(counts.byDivision).map(([d, n]) => `${d}=${n}`).join(',')}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'x-gatehouse-tenant': tenant,
+        'x-gatehouse-destination': destination,
+        ...(users ? { 'x-gatehouse-users': users.join(',') } : {}),
+        ...(division ? { 'x-gatehouse-division': String(division) } : {}),
+        ...(counts
+          ? {
+              'x-gatehouse-counts': `${counts.none};${Object.entries(counts.byDivision)
+                .map(([d, n]) => `${d}=${n}`)
+                .join(',')}`,
+            }
+          : {}),
+      },
     });
   };
   // the turn's messages per tenant, in order; sent as one message when there are several
@@ -151,7 +212,10 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
       log(`stomp relay not connected: dropped ${messages.length} message(s) for ${messages[0].destination}`);
       return;
     }
-    if (messages.length === 1) { one(messages[0]); return; }
+    if (messages.length === 1) {
+      one(messages[0]);
+      return;
+    }
     client.publish({
       destination: routingKey(tenant),
       body: encodeBatch(messages),
@@ -165,15 +229,27 @@ export function createRelay(url: string, onMessage: (m: RelayMessage) => void, l
     for (const [tenant, w] of all) send(tenant, w.messages);
   };
   return {
-    get connected() { return connected; },
+    get connected() {
+      return connected;
+    },
     publish(message) {
       let w = waiting.get(message.tenant);
       if (!w) waiting.set(message.tenant, (w = { messages: [], chars: 0 }));
       w.messages.push(message);
       w.chars += message.json.length + message.destination.length + 64;
-      if (w.chars >= RELAY_BATCH_MAX_CHARS) { waiting.delete(message.tenant); send(message.tenant, w.messages); return; }
-      if (!scheduled) { scheduled = true; setImmediate(flush); }
+      if (w.chars >= RELAY_BATCH_MAX_CHARS) {
+        waiting.delete(message.tenant);
+        send(message.tenant, w.messages);
+        return;
+      }
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
     },
-    async close() { flush(); await client.deactivate(); },
+    async close() {
+      flush();
+      await client.deactivate();
+    },
   };
 }

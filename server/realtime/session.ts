@@ -1,8 +1,6 @@
 // One STOMP 1.2 session over one transport connection (a SockJS connection in production). It knows nothing
 // of SockJS: it receives text, sends text and can close; the hub does the fan-out between sessions.
-import {
-  CLIENT_SENDABLE, isDestinationOf, mayReceive, privilegesForDestination, schemaForDestination, validate, type RealtimeService,
-} from '../../contract';
+import { CLIENT_SENDABLE, isDestinationOf, mayReceive, privilegesForDestination, schemaForDestination, validate, type RealtimeService } from '../../contract';
 import { FrameError, FrameParser, serialize, type Frame, type Headers } from './frame';
 
 export interface RealtimeUser {
@@ -19,10 +17,16 @@ export interface RealtimeUser {
 }
 export type VerifyToken = (token: string) => Promise<RealtimeUser | null>;
 
-export interface Transport { send(text: string): void; close(): void }
+export interface Transport {
+  send(text: string): void;
+  close(): void;
+}
 
 export interface SessionLimits {
-  maxFrameBytes: number; maxBodyBytes: number; maxHeaders: number; heartbeatMs: number;
+  maxFrameBytes: number;
+  maxBodyBytes: number;
+  maxHeaders: number;
+  heartbeatMs: number;
   /** A connection that has not sent CONNECT within this many ms is closed (0 = never). */
   connectTimeoutMs: number;
 }
@@ -48,7 +52,10 @@ export const MAX_PENDING_ACKS = 10_000;
 
 type AckMode = 'auto' | 'client' | 'client-individual';
 const ACK_MODES: readonly string[] = ['auto', 'client', 'client-individual'];
-interface Subscription { destination: string; ack: AckMode }
+interface Subscription {
+  destination: string;
+  ack: AckMode;
+}
 
 export function tenantKey(clientId: string | number | null): string {
   return clientId === null ? '' : String(clientId);
@@ -90,8 +97,16 @@ export class StompSession {
   private watchdog?: NodeJS.Timeout;
   private connectTimer?: NodeJS.Timeout;
 
-  constructor(readonly service: RealtimeService, private readonly transport: Transport, private readonly hub: Hub) {
-    this.parser = new FrameParser(hub.limits, (f) => this.onFrame(f), () => this.hub.count('heartbeatsIn'));
+  constructor(
+    readonly service: RealtimeService,
+    private readonly transport: Transport,
+    private readonly hub: Hub,
+  ) {
+    this.parser = new FrameParser(
+      hub.limits,
+      (f) => this.onFrame(f),
+      () => this.hub.count('heartbeatsIn'),
+    );
     // issue 13: a connection that never sends CONNECT would otherwise stay open for ever
     if (hub.limits.connectTimeoutMs > 0) {
       this.connectTimer = setTimeout(() => {
@@ -161,7 +176,10 @@ export class StompSession {
 
   private onFrame(frame: Frame): void {
     if (this.state === 'closed') return;
-    if (this.state === 'authenticating') { this.queued.push(frame); return; }
+    if (this.state === 'authenticating') {
+      this.queued.push(frame);
+      return;
+    }
     if (this.state === 'awaitingConnect') {
       if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') return this.fail('Not connected', `expected CONNECT, got ${frame.command}`);
       void this.connect(frame);
@@ -184,7 +202,11 @@ export class StompSession {
     if (!token) return this.fail('Unauthorized', 'CONNECT needs a JWT: Authorization: Bearer <jwt> or passcode');
     this.state = 'authenticating';
     let user: RealtimeUser | null;
-    try { user = await this.hub.verifyToken(token); } catch { user = null; }
+    try {
+      user = await this.hub.verifyToken(token);
+    } catch {
+      user = null;
+    }
     if (this.state !== 'authenticating') return; // closed meanwhile
     if (!user) return this.fail('Unauthorized', 'The JWT is invalid or expired');
     this.user = user;
@@ -199,7 +221,9 @@ export class StompSession {
     });
     this.startHeartbeats(outgoing, incoming);
     this.hub.joined(this);
-    for (const f of this.queued.splice(0)) { if (this.state === 'connected') this.handle(f); }
+    for (const f of this.queued.splice(0)) {
+      if (this.state === 'connected') this.handle(f);
+    }
   }
 
   private startHeartbeats(outgoing: number, incoming: number): void {
@@ -214,13 +238,16 @@ export class StompSession {
     if (incoming > 0) {
       this.lastReceived = Date.now();
       const limit = incoming * HEARTBEAT_TOLERANCE;
-      this.watchdog = setInterval(() => {
-        if (Date.now() - this.lastReceived <= limit) return;
-        // a silent client is dropped without ERROR: it no longer listens
-        this.hub.count('dropped');
-        this.transport.close();
-        this.closed();
-      }, Math.max(10, Math.floor(incoming / 2)));
+      this.watchdog = setInterval(
+        () => {
+          if (Date.now() - this.lastReceived <= limit) return;
+          // a silent client is dropped without ERROR: it no longer listens
+          this.hub.count('dropped');
+          this.transport.close();
+          this.closed();
+        },
+        Math.max(10, Math.floor(incoming / 2)),
+      );
       this.watchdog.unref?.();
     }
   }
@@ -230,7 +257,10 @@ export class StompSession {
     const receipt = h.receipt;
     const need = (name: string): string | null => {
       const v = h[name];
-      if (v === undefined || v === '') { this.fail('Malformed frame', `${frame.command} needs a ${name} header`, receipt); return null; }
+      if (v === undefined || v === '') {
+        this.fail('Malformed frame', `${frame.command} needs a ${name} header`, receipt);
+        return null;
+      }
       return v;
     };
     switch (frame.command) {
@@ -238,27 +268,36 @@ export class StompSession {
       case 'STOMP':
         return this.fail('Already connected', '', receipt);
       case 'SUBSCRIBE': {
-        const id = need('id'); if (id === null) return;
-        const destination = need('destination'); if (destination === null) return;
+        const id = need('id');
+        if (id === null) return;
+        const destination = need('destination');
+        if (destination === null) return;
         if (this.subscriptions.has(id)) return this.fail('Duplicate subscription id', id, receipt);
         const ack = h.ack ?? 'auto';
         if (!ACK_MODES.includes(ack)) return this.fail('Malformed frame', `ack must be auto, client or client-individual, not ${ack}`, receipt);
-        if (!isDestinationOf(this.service, destination)) return this.fail('Unknown destination', `${destination} is not served by the ${this.service} service`, receipt);
+        if (!isDestinationOf(this.service, destination))
+          return this.fail('Unknown destination', `${destination} is not served by the ${this.service} service`, receipt);
         if (!mayReceive(this.user!.privileges, destination)) {
           // nothing is delivered: the subscription is never stored, and the session ends (ERROR closes, STOMP 1.2)
-          return this.fail(`Forbidden destination ${destination}`, `${destination} needs one of the privileges ${(privilegesForDestination(destination) ?? []).join(', ')}`, receipt);
+          return this.fail(
+            `Forbidden destination ${destination}`,
+            `${destination} needs one of the privileges ${(privilegesForDestination(destination) ?? []).join(', ')}`,
+            receipt,
+          );
         }
         this.subscriptions.set(id, { destination, ack: ack as AckMode });
         break;
       }
       case 'UNSUBSCRIBE': {
-        const id = need('id'); if (id === null) return;
+        const id = need('id');
+        if (id === null) return;
         this.subscriptions.delete(id);
         for (const [ackId, sub] of this.pendingAcks) if (sub === id) this.pendingAcks.delete(ackId);
         break;
       }
       case 'SEND': {
-        const destination = need('destination'); if (destination === null) return;
+        const destination = need('destination');
+        if (destination === null) return;
         const tx = h.transaction;
         if (tx !== undefined) {
           const frames = this.transactions.get(tx);
@@ -270,14 +309,16 @@ export class StompSession {
         break;
       }
       case 'BEGIN': {
-        const tx = need('transaction'); if (tx === null) return;
+        const tx = need('transaction');
+        if (tx === null) return;
         if (this.transactions.has(tx)) return this.fail('Transaction already started', tx, receipt);
         this.transactions.set(tx, []);
         break;
       }
       case 'COMMIT':
       case 'ABORT': {
-        const tx = need('transaction'); if (tx === null) return;
+        const tx = need('transaction');
+        if (tx === null) return;
         const frames = this.transactions.get(tx);
         if (!frames) return this.fail('Unknown transaction', tx, receipt);
         this.transactions.delete(tx);
@@ -287,12 +328,16 @@ export class StompSession {
       case 'ACK':
       case 'NACK': {
         // nothing is redelivered here: an ACK or NACK settles the message, and one of an id never sent is an error
-        const ackId = need('id'); if (ackId === null) return;
+        const ackId = need('id');
+        if (ackId === null) return;
         const subId = this.pendingAcks.get(ackId);
         if (subId === undefined) return this.fail(`Unknown ${frame.command} id`, `${ackId} is not a message awaiting acknowledgement`, receipt);
         if (this.subscriptions.get(subId)?.ack === 'client') {
           // cumulative: the message and every earlier one of its subscription
-          for (const [k, s] of this.pendingAcks) { if (s === subId) this.pendingAcks.delete(k); if (k === ackId) break; }
+          for (const [k, s] of this.pendingAcks) {
+            if (s === subId) this.pendingAcks.delete(k);
+            if (k === ackId) break;
+          }
         }
         this.pendingAcks.delete(ackId);
         break;
@@ -316,7 +361,9 @@ export class StompSession {
       return false;
     }
     let body: unknown;
-    try { body = JSON.parse(frame.body.toString('utf8') || 'null'); } catch {
+    try {
+      body = JSON.parse(frame.body.toString('utf8') || 'null');
+    } catch {
       this.fail('Invalid body', 'the body is not JSON', receipt);
       return false;
     }

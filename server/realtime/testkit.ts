@@ -23,10 +23,18 @@ export const USERS: Record<string, RealtimeUser> = {
 };
 export const fakeVerify = async (token: string) => USERS[token] ?? null;
 
-export interface Harness { http: Server; realtime: Realtime; url(service: RealtimeService): string; close(): Promise<void> }
+export interface Harness {
+  http: Server;
+  realtime: Realtime;
+  url(service: RealtimeService): string;
+  close(): Promise<void>;
+}
 
 export async function startBroker(options: Partial<RealtimeOptions> = {}): Promise<Harness> {
-  const http = createServer((_req, res) => { res.statusCode = 404; res.end(); });
+  const http = createServer((_req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
   const realtime = attachRealtime(http, { verifyToken: fakeVerify, relayUrl: '', ...options });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   const { port } = http.address() as AddressInfo;
@@ -69,12 +77,18 @@ export interface TestClient {
 export function stompClient(url: string, connectHeaders: StompHeaders, extra: { heartbeatIncoming?: number; heartbeatOutgoing?: number } = {}): TestClient {
   const t: TestClient = {
     client: undefined as unknown as Client,
-    errors: [], closed: false, connected: null, heartbeatsReceived: 0, messages: [],
+    errors: [],
+    closed: false,
+    connected: null,
+    heartbeatsReceived: 0,
+    messages: [],
     subscribe(destination, headers) {
       const sub = t.client.subscribe(destination, (m) => t.messages.push(m), headers);
       return { id: sub.id, unsubscribe: (h) => sub.unsubscribe(h) };
     },
-    raw(text) { (t.client.webSocket as { send(s: string): void }).send(text); },
+    raw(text) {
+      (t.client.webSocket as { send(s: string): void }).send(text);
+    },
   };
   t.client = new Client({
     webSocketFactory: () => new SockJS(url),
@@ -83,11 +97,21 @@ export function stompClient(url: string, connectHeaders: StompHeaders, extra: { 
     heartbeatIncoming: extra.heartbeatIncoming ?? 0,
     heartbeatOutgoing: extra.heartbeatOutgoing ?? 0,
     debug: () => {},
-    onConnect: (f) => { t.connected = f; },
-    onStompError: (f) => { t.errors.push(f); },
-    onWebSocketClose: () => { t.closed = true; },
-    onHeartbeatReceived: () => { t.heartbeatsReceived++; },
-    onUnhandledMessage: (m) => { t.messages.push(m); },
+    onConnect: (f) => {
+      t.connected = f;
+    },
+    onStompError: (f) => {
+      t.errors.push(f);
+    },
+    onWebSocketClose: () => {
+      t.closed = true;
+    },
+    onHeartbeatReceived: () => {
+      t.heartbeatsReceived++;
+    },
+    onUnhandledMessage: (m) => {
+      t.messages.push(m);
+    },
   });
   t.client.activate();
   return t;
@@ -104,9 +128,15 @@ export async function connected(url: string, token: string, extra?: Parameters<t
 export function rawSocket(url: string) {
   const sock = new SockJS(url);
   const state = { open: false, closed: false, received: [] as string[] };
-  sock.onopen = () => { state.open = true; };
-  sock.onmessage = (e: { data: string }) => { state.received.push(e.data); };
-  sock.onclose = () => { state.closed = true; };
+  sock.onopen = () => {
+    state.open = true;
+  };
+  sock.onmessage = (e: { data: string }) => {
+    state.received.push(e.data);
+  };
+  sock.onclose = () => {
+    state.closed = true;
+  };
   return { sock, state, text: () => state.received.join('') };
 }
 
@@ -118,7 +148,9 @@ export async function listening(url: string, token: string, destination: string)
   const c = await connected(url, token);
   let subscribed = false;
   const receipt = `r-${destination}`;
-  c.client.watchForReceipt(receipt, () => { subscribed = true; });
+  c.client.watchForReceipt(receipt, () => {
+    subscribed = true;
+  });
   c.subscribe(destination, { receipt });
   await waitFor(() => subscribed, `receipt ${destination}`);
   return { client: c, bodies: () => c.messages.filter((m) => m.headers.destination === destination).map((m) => JSON.parse(m.body)) };

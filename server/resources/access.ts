@@ -24,10 +24,12 @@ export function scheduleInputViolations(windows: Rows, specialWindows: Rows): Vi
   });
   // two windows of one kind of special day that overlap
   for (const [kind, list] of Object.entries(special)) {
-    list.forEach((a, i) => list.forEach((b, j) => {
-      if (j <= i || !(a.start < b.end && b.start < a.end)) return;
-      out.push({ field: `specialWindows.${rowOf[kind][j]}.start`, message: `overlaps special-day window ${rowOf[kind][i] + 1}` });
-    }));
+    list.forEach((a, i) =>
+      list.forEach((b, j) => {
+        if (j <= i || !(a.start < b.end && b.start < a.end)) return;
+        out.push({ field: `specialWindows.${rowOf[kind][j]}.start`, message: `overlaps special-day window ${rowOf[kind][i] + 1}` });
+      }),
+    );
   }
   return out;
 }
@@ -41,20 +43,27 @@ export const scheduleHooks: ResourceHooks = {
 export const cardFormatHooks: ResourceHooks = {
   async validate(_ctx, input) {
     const n = (v: unknown) => (typeof v === 'number' ? v : NaN);
-    const hasFacility = input.facilityStart !== null && input.facilityStart !== undefined && input.facilityLength !== null && input.facilityLength !== undefined;
+    const hasFacility =
+      input.facilityStart !== null && input.facilityStart !== undefined && input.facilityLength !== null && input.facilityLength !== undefined;
     const out: Violation[] = [];
     if (!hasFacility && ((input.facilityStart ?? null) !== null || (input.facilityLength ?? null) !== null)) {
       out.push({ field: (input.facilityStart ?? null) === null ? 'facilityStart' : 'facilityLength', message: 'is needed with the other facility code field' });
     }
     const v = formatViolations({
-      name: String(input.name ?? ''), bits: n(input.bits),
+      name: String(input.name ?? ''),
+      bits: n(input.bits),
       facility: hasFacility ? { start: n(input.facilityStart), length: n(input.facilityLength) } : null,
       card: { start: n(input.cardStart), length: n(input.cardLength) },
-      parity: ((input.parity as Rows) ?? []).map((p) => ({ bit: n(p.bit), type: p.type === 'odd' ? 'odd' as const : 'even' as const, over: { start: n(p.overStart), length: n(p.overLength) } })),
+      parity: ((input.parity as Rows) ?? []).map((p) => ({
+        bit: n(p.bit),
+        type: p.type === 'odd' ? ('odd' as const) : ('even' as const),
+        over: { start: n(p.overStart), length: n(p.overLength) },
+      })),
     });
     // the engine names the layout's parts; the form's fields are cardStart, facilityStart and parity.i.bit / overStart
     for (const x of v) {
-      const field = x.field === 'card' ? 'cardStart' : x.field === 'facility' ? 'facilityStart' : x.field.replace(/^parity\.(\d+)\.over$/, 'parity.$1.overStart');
+      const field =
+        x.field === 'card' ? 'cardStart' : x.field === 'facility' ? 'facilityStart' : x.field.replace(/^parity\.(\d+)\.over$/, 'parity.$1.overStart');
       out.push({ field, message: x.message });
     }
     return out;

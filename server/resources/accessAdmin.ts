@@ -9,7 +9,14 @@
 // administers the client may remove an account from it (its roles and groups here, its sessions here).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  API, CreateOperatorRequest, OperatorSettingsSchema, PLATFORM_PRIVILEGES, PRIV, PRIVILEGES, ResetPasswordRequest, type PrivilegeHolders,
+  API,
+  CreateOperatorRequest,
+  OperatorSettingsSchema,
+  PLATFORM_PRIVILEGES,
+  PRIV,
+  PRIVILEGES,
+  ResetPasswordRequest,
+  type PrivilegeHolders,
 } from '../../contract';
 import { hashPassword } from '../auth/passwords';
 import { newPasswordViolations, saveSettings, setPasswordKeepingHistory, settingsOf, type PolicyDefaults } from '../auth/policy';
@@ -20,7 +27,8 @@ import { rolePrivileges } from './roles';
 import { tenant } from '../db/tenant';
 
 interface Options {
-  db: Db; defaults: PolicyDefaults;
+  db: Db;
+  defaults: PolicyDefaults;
   /** Drop the real-time connections of ended sessions (by jti), after the commit. */
   disconnect?: (jtis: string[]) => void;
 }
@@ -30,9 +38,13 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const clientId = clientOf(req);
     const { rows } = await db.query<{ privilege: string; id: number; name: string; division_id: number | null }>(
       `select rp.privilege, r.id, r.name, rp.division_id from role_privileges rp join roles r on r.id = rp.role_id
-        where r.client_id = $1 order by r.name, rp.division_id nulls first`, [clientId]);
+        where r.client_id = $1 order by r.name, rp.division_id nulls first`,
+      [clientId],
+    );
     return PRIVILEGES.map((p) => ({
-      code: p.code, label: p.label, platform: PLATFORM_PRIVILEGES.includes(p.code),
+      code: p.code,
+      label: p.label,
+      platform: PLATFORM_PRIVILEGES.includes(p.code),
       roles: rows.filter((r) => r.privilege === p.code).map((r) => ({ id: r.id, name: r.name, divisionId: r.division_id })),
     }));
   });
@@ -50,7 +62,9 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const id = idParam(req, 'Operator');
     const params: unknown[] = [id];
     const { rows } = await dbx.query<{ id: number; username: string; name: string; disabled: boolean }>(
-      `select id, username, name, disabled from tenant_operators where id = $1 and ${tenant(params, clientOf(req))} limit 1`, params);
+      `select id, username, name, disabled from tenant_operators where id = $1 and ${tenant(params, clientOf(req))} limit 1`,
+      params,
+    );
     if (!rows[0]) throw new HttpError(404, 'Operator not found');
     return rows[0];
   };
@@ -60,19 +74,26 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const raw = (req.params as Record<string, string | undefined>).id ?? '';
     if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
     const params: unknown[] = [Number(raw)];
-    const { rows } = await dbx.query<{ id: number }>(`select id from tenant_operators where id = $1 and ${tenant(params, req.principal.clientId)} limit 1`, params);
+    const { rows } = await dbx.query<{ id: number }>(
+      `select id from tenant_operators where id = $1 and ${tenant(params, req.principal.clientId)} limit 1`,
+      params,
+    );
     return rows.map((r) => Number(r.id));
   };
   const account = { touches: 'account' as const, accounts: accountOf };
 
   app.get(API.operators, { config: { privileges: [PRIV.operatorGroups.view] } }, async (req) => {
     const clientId = clientOf(req);
-    const q = String((req.query as Record<string, unknown>)?.q ?? '').trim().slice(0, 100);
+    const q = String((req.query as Record<string, unknown>)?.q ?? '')
+      .trim()
+      .slice(0, 100);
     const { rows } = await db.query(
       `select distinct on (o.name, o.id) o.id, o.client_id "clientId", o.username, o.name, o.email, o.disabled, o.created_at "createdAt",
               array(select g.name from operator_groups g join operator_group_members m on m.group_id = g.id where m.user_id = o.id and g.client_id = $1 order by g.name) groups
          from tenant_operators o where o.client_id = $1 and ($2 = '' or o.name ilike '%' || $2 || '%' or o.username ilike '%' || $2 || '%')
-        order by o.name, o.id limit 500`, [clientId, q]);
+        order by o.name, o.id limit 500`,
+      [clientId, q],
+    );
     // issue 27: which accounts also work elsewhere, and why this caller may not change them (null: they may)
     const ids = rows.map((r) => Number(r.id));
     const reach = await reachOf(db, ids);
@@ -91,12 +112,15 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const raw = (req.query ?? {}) as Record<string, unknown>;
     const q = typeof raw.q === 'string' ? raw.q.slice(0, 200).trim() : '';
     const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
-    if (ids.some((x) => !Number.isInteger(x) || x < 1 || x > 2_147_483_647) || ids.length > 1000) throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
+    if (ids.some((x) => !Number.isInteger(x) || x < 1 || x > 2_147_483_647) || ids.length > 1000)
+      throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
     const { rows } = await db.query<{ id: number; label: string }>(
       `select distinct o.id, o.name || ' (' || o.username || ')' as label from tenant_operators o
         where o.client_id = $1 and (cardinality($2::int[]) = 0 or o.id = any($2::int[]))
           and ($3 = '' or o.name ilike '%' || $3 || '%' or o.username ilike '%' || $3 || '%')
-        order by label, o.id limit ${ids.length || 50}`, [clientId, ids, q]);
+        order by label, o.id limit ${ids.length || 50}`,
+      [clientId, ids, q],
+    );
     return { items: rows };
   });
 
@@ -114,14 +138,26 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const id = await db.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: number }>(
         `insert into users (username, password_hash, name, email, timezone, home_client_id, selected_client_id)
-         select $1, $2, $3, $4, timezone, id, id from clients where id = $5 returning id`, [username, hash, input.name.trim(), input.email ?? null, clientId]);
-      await audit(tx, req, { clientId, action: 'create', entity: 'operator', entityId: rows[0].id, before: null, after: { username, name: input.name.trim(), email: input.email ?? null } });
+         select $1, $2, $3, $4, timezone, id, id from clients where id = $5 returning id`,
+        [username, hash, input.name.trim(), input.email ?? null, clientId],
+      );
+      await audit(tx, req, {
+        clientId,
+        action: 'create',
+        entity: 'operator',
+        entityId: rows[0].id,
+        before: null,
+        after: { username, name: input.name.trim(), email: input.email ?? null },
+      });
       return rows[0].id;
     });
     return reply.code(201).send({ id, username, name: input.name.trim(), email: input.email ?? null, disabled: false });
   });
 
-  for (const [action, disabled] of [['disable', true], ['enable', false]] as const) {
+  for (const [action, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
     app.post(`${API.operators}/:id/${action}`, { config: { privileges: [PRIV.operatorGroups.edit], ...account } }, async (req) => {
       const clientId = clientOf(req);
       return db.transaction(async (tx) => {
@@ -129,7 +165,8 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
         if (disabled && before.id === req.principal!.userId) throw new HttpError(409, 'You cannot disable yourself');
         await tx.query('update users set disabled = $2 where id = $1', [before.id, disabled]);
         // a disabled operator's open sessions end at once
-        if (disabled) await tx.query(`update sessions set ended_at = now(), ended_by = $2 where user_id = $1 and ended_at is null`, [before.id, req.principal!.username]);
+        if (disabled)
+          await tx.query(`update sessions set ended_at = now(), ended_by = $2 where user_id = $1 and ended_at is null`, [before.id, req.principal!.username]);
         await audit(tx, req, { clientId, action, entity: 'operator', entityId: before.id, before: { disabled: before.disabled }, after: { disabled } });
         return { ...before, disabled };
       });
@@ -160,17 +197,32 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
       if (op.id === req.principal!.userId) throw new HttpError(409, 'You cannot remove yourself from this client');
       const others = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? [];
       if (!others.length) throw new HttpError(409, 'This account works for this client alone: disable it instead');
-      const groups = await tx.query<{ name: string }>(`delete from operator_group_members m using operator_groups g
-        where g.id = m.group_id and g.client_id = $2 and m.user_id = $1 returning g.name`, [op.id, clientId]);
+      const groups = await tx.query<{ name: string }>(
+        `delete from operator_group_members m using operator_groups g
+        where g.id = m.group_id and g.client_id = $2 and m.user_id = $1 returning g.name`,
+        [op.id, clientId],
+      );
       const grants = await tx.query('delete from user_grants where user_id = $1 and client_id = $2 returning 1', [op.id, clientId]);
       // its home and selected client move to another client it still works in
       const now = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? others;
-      await tx.query(`update users set home_client_id = case when home_client_id = $2 then $3::int else home_client_id end,
-        selected_client_id = case when selected_client_id = $2 then $3::int else selected_client_id end where id = $1`, [op.id, clientId, now[0] ?? others[0]]);
-      const ended = await tx.query<{ jti: string }>(`update sessions set ended_at = now(), ended_by = $3
-        where user_id = $1 and client_id = $2 and ended_at is null returning jti`, [op.id, clientId, req.principal!.username]);
-      await audit(tx, req, { clientId, action: 'remove', entity: 'operator', entityId: op.id,
-        before: { username: op.username, groups: groups.rows.map((g) => g.name).sort(), grants: grants.rows.length }, after: { sessionsEnded: ended.rows.length } });
+      await tx.query(
+        `update users set home_client_id = case when home_client_id = $2 then $3::int else home_client_id end,
+        selected_client_id = case when selected_client_id = $2 then $3::int else selected_client_id end where id = $1`,
+        [op.id, clientId, now[0] ?? others[0]],
+      );
+      const ended = await tx.query<{ jti: string }>(
+        `update sessions set ended_at = now(), ended_by = $3
+        where user_id = $1 and client_id = $2 and ended_at is null returning jti`,
+        [op.id, clientId, req.principal!.username],
+      );
+      await audit(tx, req, {
+        clientId,
+        action: 'remove',
+        entity: 'operator',
+        entityId: op.id,
+        before: { username: op.username, groups: groups.rows.map((g) => g.name).sort(), grants: grants.rows.length },
+        after: { sessionsEnded: ended.rows.length },
+      });
       return { id: op.id, removed: true, sessionsEnded: ended.rows.length, jtis: ended.rows.map((r) => r.jti) };
     });
     disconnect?.(result.jtis);

@@ -16,11 +16,15 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
-const input = async (name: string) => Number((await s.db.query<{ id: number }>('select id from inputs where client_id = $1 and name = $2', [northwind, name])).rows[0].id);
+const input = async (name: string) =>
+  Number((await s.db.query<{ id: number }>('select id from inputs where client_id = $1 and name = $2', [northwind, name])).rows[0].id);
 const trip = (inputId: number, kind: 'input.active' | 'input.normal') => s.call('POST', API.testSimulate, { token: admin, body: { kind, inputId } });
-const alarmOf = async (eventId: string | number) => (await s.db.query<{ priority: number; state: string }>('select priority, state from alarms where event_id = $1', [eventId])).rows[0];
+const alarmOf = async (eventId: string | number) =>
+  (await s.db.query<{ priority: number; state: string }>('select priority, state from alarms where event_id = $1', [eventId])).rows[0];
 
 describe('alarm groups', () => {
   it('an input of an armed group raises an intrusion alarm; disarmed it is an ordinary event', async () => {
@@ -41,7 +45,9 @@ describe('alarm groups', () => {
     expect(armed.body).toMatchObject({ state: 'armed', stateChangedBy: 'operator' });
     expect(armed.body.stateChangedAt).toEqual(expect.any(String));
     expect((await s.call('POST', `${GROUPS}/${id}/arm`, { token: operator })).status).toBe(409);
-    const audit = await s.db.query<any>(`select action, before, after from audit_log where entity = 'alarm group' and entity_id = $1 order by id`, [String(id)]);
+    const audit = await s.db.query<any>(`select action, before, after from audit_log where entity = 'alarm group' and entity_id = $1 order by id`, [
+      String(id),
+    ]);
     expect(audit.rows.at(-1)).toMatchObject({ action: 'arm', before: { state: 'disarmed' }, after: { state: 'armed' } });
 
     const intrusion = await trip(contact, 'input.active');

@@ -28,13 +28,20 @@ async function notices(token: string) {
   return l.bodies;
 }
 
-const queued = (hookId: number) => s.db.query<{ body: any }>(`select body from webhook_outbox where hook_id = $1 and event_type = 'alarm.notification' order by id`, [hookId]);
+const queued = (hookId: number) =>
+  s.db.query<{ body: any }>(`select body from webhook_outbox where hook_id = $1 and event_type = 'alarm.notification' order by id`, [hookId]);
 
 describe('alarm notifications', () => {
   it('queue the alarms up to their priority for their web hook, and nothing when off', async () => {
-    const hook = await s.call('POST', webHooksResource.api, { token: admin, body: { name: 'Pager', url: 'https://pager.example.test/in', secret: 'a-long-enough-secret', active: true } });
+    const hook = await s.call('POST', webHooksResource.api, {
+      token: admin,
+      body: { name: 'Pager', url: 'https://pager.example.test/in', secret: 'a-long-enough-secret', active: true },
+    });
     expect(hook.status).toBe(201);
-    const made = await s.call('POST', alarmNotificationsResource.api, { token: admin, body: { name: 'Supervisor on call', maxPriority: 1, webHookId: hook.body.id, enabled: true } });
+    const made = await s.call('POST', alarmNotificationsResource.api, {
+      token: admin,
+      body: { name: 'Supervisor on call', maxPriority: 1, webHookId: hook.body.id, enabled: true },
+    });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ webHookName: 'Pager', maxPriority: 1, enabled: true });
     expect((await s.call('GET', `${alarmNotificationsResource.api}/${made.body.id}`, { token: harbour })).status).toBe(404);
@@ -49,17 +56,27 @@ describe('alarm notifications', () => {
 
     // off: nothing more is queued
     const row = (await s.call('GET', `${alarmNotificationsResource.api}/${made.body.id}`, { token: admin })).body;
-    expect((await s.call('PUT', `${alarmNotificationsResource.api}/${row.id}`, { token: admin, body: { name: row.name, maxPriority: 3, webHookId: row.webHookId, enabled: false, note: null, updatedAt: row.updatedAt } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `${alarmNotificationsResource.api}/${row.id}`, {
+          token: admin,
+          body: { name: row.name, maxPriority: 3, webHookId: row.webHookId, enabled: false, note: null, updatedAt: row.updatedAt },
+        })
+      ).status,
+    ).toBe(200);
     await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } });
     rows = (await queued(hook.body.id)).rows;
     expect(rows).toHaveLength(1);
     // the web hook may not be deleted... it has no delete; a notification's reference to another tenant's hook is refused
-    const theirs = await s.call('POST', alarmNotificationsResource.api, { token: harbour, body: { name: 'Theirs', maxPriority: 1, webHookId: hook.body.id, enabled: true } });
+    const theirs = await s.call('POST', alarmNotificationsResource.api, {
+      token: harbour,
+      body: { name: 'Theirs', maxPriority: 1, webHookId: hook.body.id, enabled: true },
+    });
     expect(theirs.status).toBe(400);
     expect(theirs.body.violations[0].field).toBe('webHookId');
   });
 
-  it('tell an operator group\'s consoles, each member only, of the alarms up to their priority; a web hook or a group is needed', async () => {
+  it("tell an operator group's consoles, each member only, of the alarms up to their priority; a web hook or a group is needed", async () => {
     const operatorId = Number((await s.db.query<{ id: number }>(`select id from users where username = 'operator'`)).rows[0].id);
     const group = await s.call('POST', API.operatorGroups, { token: admin, body: { name: 'Night desk', members: [operatorId], grants: [] } });
     expect(group.status).toBe(201);
@@ -67,7 +84,10 @@ describe('alarm notifications', () => {
     expect(none.status).toBe(400);
     expect(none.body.violations).toEqual([{ field: 'webHookId', message: 'is required unless an operator group is told' }]);
     expect(await s.count(`select 1 from alarm_notifications where name = 'Nobody'`)).toBe(0);
-    const made = await s.call('POST', alarmNotificationsResource.api, { token: admin, body: { name: 'Night desk P1-2', maxPriority: 2, operatorGroupId: group.body.id, enabled: true } });
+    const made = await s.call('POST', alarmNotificationsResource.api, {
+      token: admin,
+      body: { name: 'Night desk P1-2', maxPriority: 2, operatorGroupId: group.body.id, enabled: true },
+    });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ operatorGroupName: 'Night desk', webHookId: null });
 
@@ -76,8 +96,19 @@ describe('alarm notifications', () => {
     const door = Number((await s.db.query<{ id: number }>('select id from doors where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
     const held = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.held', doorId: door } }); // priority 3
     const forced = await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } }); // priority 1
-    const [notice] = await waitFor(() => { const m = member(); return m.length ? m : null; }, 'a notice for the member');
-    expect(notice).toEqual({ notificationId: made.body.id, name: 'Night desk P1-2', eventId: Number(forced.body.id), priority: 1, message: forced.body.message, at: forced.body.time, pointName: expect.any(String) });
+    const [notice] = await waitFor(() => {
+      const m = member();
+      return m.length ? m : null;
+    }, 'a notice for the member');
+    expect(notice).toEqual({
+      notificationId: made.body.id,
+      name: 'Night desk P1-2',
+      eventId: Number(forced.body.id),
+      priority: 1,
+      message: forced.body.message,
+      at: forced.body.time,
+      pointName: expect.any(String),
+    });
     // the member heard the urgent one only; the administrator outside the group heard nothing
     await new Promise((r) => setTimeout(r, 300));
     expect(member().map((m) => m.eventId)).toEqual([Number(forced.body.id)]);
@@ -86,7 +117,22 @@ describe('alarm notifications', () => {
 
     // off: no more notices, at once (the change notice drops what the server read)
     const row = (await s.call('GET', `${alarmNotificationsResource.api}/${made.body.id}`, { token: admin })).body;
-    expect((await s.call('PUT', `${alarmNotificationsResource.api}/${row.id}`, { token: admin, body: { name: row.name, maxPriority: row.maxPriority, webHookId: null, operatorGroupId: row.operatorGroupId, enabled: false, note: null, updatedAt: row.updatedAt } })).status).toBe(200);
+    expect(
+      (
+        await s.call('PUT', `${alarmNotificationsResource.api}/${row.id}`, {
+          token: admin,
+          body: {
+            name: row.name,
+            maxPriority: row.maxPriority,
+            webHookId: null,
+            operatorGroupId: row.operatorGroupId,
+            enabled: false,
+            note: null,
+            updatedAt: row.updatedAt,
+          },
+        })
+      ).status,
+    ).toBe(200);
     await s.call('POST', API.testSimulate, { token: admin, body: { kind: 'door.forced', doorId: door } });
     await new Promise((r) => setTimeout(r, 300));
     expect(member()).toHaveLength(1);

@@ -17,7 +17,8 @@ export const batchTemplateHooks: ResourceHooks = {
       if (headers.has(h)) out.push({ field: `columns.${i}.header`, message: 'is repeated in this template' });
       headers.add(h);
       const t = c.target === 'udf' ? `udf.${c.udfKey ?? ''}` : c.target;
-      if (c.target === 'udf' && !keys.includes(c.udfKey ?? '')) out.push({ field: `columns.${i}.udfKey`, message: 'must be the key of one of this client’s user-defined fields' });
+      if (c.target === 'udf' && !keys.includes(c.udfKey ?? ''))
+        out.push({ field: `columns.${i}.udfKey`, message: 'must be the key of one of this client’s user-defined fields' });
       else if (targets.has(t)) out.push({ field: `columns.${i}.target`, message: 'is filled by another column already' });
       targets.add(t);
     });

@@ -13,7 +13,9 @@ beforeAll(async () => {
   northwind = (await s.call('GET', '/central/1.0/clients', { token: admin })).body.items.find((c: any) => c.code === 'NORTHWIND').id;
   nw = (await s.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId: northwind } })).body.token;
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const tree = async (token = nw) => (await s.call('GET', API.divisions, { token })).body.items as { id: number; name: string; parentId: number | null }[];
 const add = async (name: string, parentId?: number) => {
@@ -43,7 +45,9 @@ describe('divisions', () => {
     const moved = await s.call('PUT', `${API.divisions}/${annex.id}`, { token: nw, body: { name: 'Test annex', parentId: top.id } });
     expect(moved.status).toBe(200);
     expect(moved.body.parentId).toBe(top.id);
-    const audit = await s.db.query<any>(`select before, after from audit_log where entity = 'division' and entity_id = $1 and action = 'update'`, [String(annex.id)]);
+    const audit = await s.db.query<any>(`select before, after from audit_log where entity = 'division' and entity_id = $1 and action = 'update'`, [
+      String(annex.id),
+    ]);
     expect(audit.rows.at(-1)).toMatchObject({ before: { parentId: wing.id }, after: { parentId: top.id } });
   });
 
@@ -53,14 +57,22 @@ describe('divisions', () => {
     let r = await s.call('DELETE', `${API.divisions}/${outer.id}`, { token: nw });
     expect(r.status).toBe(409);
     expect(r.body.message).toContain('Still used by 1 division');
-    const person = await s.call('POST', API.identities, { token: nw, body: { firstName: 'Dee', lastName: 'Vision', employeeNo: 'DIV-1', divisionId: inner.id } });
+    const person = await s.call('POST', API.identities, {
+      token: nw,
+      body: { firstName: 'Dee', lastName: 'Vision', employeeNo: 'DIV-1', divisionId: inner.id },
+    });
     expect(person.status).toBe(201);
     r = await s.call('DELETE', `${API.divisions}/${inner.id}`, { token: nw });
     expect(r.status).toBe(409);
     expect(r.body.message).toContain('Still used by 1 identity');
     expect((await s.call('DELETE', `${API.identities}/${person.body.id}`, { token: nw })).status).toBe(200);
-    const hr = (await s.db.query<{ id: number; role_id: number }>(`select u.id, g.role_id from users u join user_grants g on g.user_id = u.id where u.username = 'hr'`)).rows[0];
-    await s.db.query('insert into user_grants (user_id, role_code, role_id, client_id, division_id) select $1, code, id, client_id, $2 from roles where id = $3', [hr.id, inner.id, hr.role_id]);
+    const hr = (
+      await s.db.query<{ id: number; role_id: number }>(`select u.id, g.role_id from users u join user_grants g on g.user_id = u.id where u.username = 'hr'`)
+    ).rows[0];
+    await s.db.query(
+      'insert into user_grants (user_id, role_code, role_id, client_id, division_id) select $1, code, id, client_id, $2 from roles where id = $3',
+      [hr.id, inner.id, hr.role_id],
+    );
     r = await s.call('DELETE', `${API.divisions}/${inner.id}`, { token: nw });
     expect(r.status).toBe(409);
     expect(r.body.message).toBe('Still used by 1 operator grant in this division: change or delete them first');
@@ -73,7 +85,10 @@ describe('divisions', () => {
   it('grants follow the tree: a division moved under a granted one is reached on the next request', async () => {
     const granted = await add('Test granted');
     const elsewhere = await add('Test elsewhere');
-    const person = await s.call('POST', API.identities, { token: nw, body: { firstName: 'Moe', lastName: 'Ved', employeeNo: 'DIV-2', divisionId: elsewhere.id } });
+    const person = await s.call('POST', API.identities, {
+      token: nw,
+      body: { firstName: 'Moe', lastName: 'Ved', employeeNo: 'DIV-2', divisionId: elsewhere.id },
+    });
     expect(person.status).toBe(201);
     // hr holds its role in the granted division only
     await s.db.query(`update user_grants set division_id = $1 where user_id = (select id from users where username = 'hr')`, [granted.id]);
@@ -89,7 +104,10 @@ describe('divisions', () => {
     const a = await add('Test A');
     const b = await add('Test B');
     // the administrator's role reaches only A from now on
-    await s.db.query(`update user_grants set division_id = $1 where user_id = (select id from users where username = 'admin') and client_id = $2`, [a.id, northwind]);
+    await s.db.query(`update user_grants set division_id = $1 where user_id = (select id from users where username = 'admin') and client_id = $2`, [
+      a.id,
+      northwind,
+    ]);
     const admin = await s.login('admin');
     const token = (await s.call('PUT', '/idp/1.0/me/client', { token: admin, body: { clientId: northwind } })).body.token;
     const r = await s.call('POST', API.divisions, { token, body: { name: 'Test C', parentId: b.id } });
@@ -103,7 +121,9 @@ describe('divisions', () => {
 
 describe('what still uses a row, in words', () => {
   it('a role still granted to an operator is kept, and the answer names the grants, not a table', async () => {
-    const role = (await s.db.query<{ id: number }>(`select r.id from roles r join user_grants g on g.role_id = r.id where r.client_id = $1 limit 1`, [northwind])).rows[0];
+    const role = (
+      await s.db.query<{ id: number }>(`select r.id from roles r join user_grants g on g.role_id = r.id where r.client_id = $1 limit 1`, [northwind])
+    ).rows[0];
     const r = await s.call('DELETE', `/event/manage/roles/${role.id}`, { token: nw });
     expect(r.status).toBe(409);
     expect(r.body.message).toBe('Still used by operator grants: change or delete them first');

@@ -30,7 +30,8 @@ export const divisionHooks: ResourceHooks = {
       out.push({ field: 'parentId', message: 'cannot be the division itself or one inside it' });
     } else if (!before || target !== before.parentId) {
       const code = before ? PRIV.divisions.edit : PRIV.divisions.add;
-      if (!divisionsFor(principal(ctx.req), [code]).includes(target)) out.push({ field: 'parentId', message: before ? 'is not a division you may move divisions into' : 'is not a division you may add divisions in' });
+      if (!divisionsFor(principal(ctx.req), [code]).includes(target))
+        out.push({ field: 'parentId', message: before ? 'is not a division you may move divisions into' : 'is not a division you may add divisions in' });
     }
     return out;
   },
@@ -38,8 +39,14 @@ export const divisionHooks: ResourceHooks = {
     const { rows } = await tx.query<{ what: string; n: number }>(
       `select 'operator grant' as what, count(*)::int as n from user_grants where division_id = any($1::int[])
        union all select 'operator-group grant', count(*)::int from operator_group_grants where division_id = any($1::int[])
-       union all select 'role privilege ticked', count(*)::int from role_privileges where division_id = any($1::int[])`, [ids]);
+       union all select 'role privilege ticked', count(*)::int from role_privileges where division_id = any($1::int[])`,
+      [ids],
+    );
     const used = rows.filter((x) => x.n > 0);
-    return used.length ? fill('Still used by {what} in this division: change or delete them first', { what: used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', ') }) : null;
+    return used.length
+      ? fill('Still used by {what} in this division: change or delete them first', {
+          what: used.map((x) => `${x.n} ${x.what}${x.n === 1 ? '' : 's'}`).join(', '),
+        })
+      : null;
   },
 };

@@ -17,16 +17,31 @@ beforeAll(async () => {
   s = await startTestServer();
   [admin, harbour, operator] = await Promise.all([s.loginTo('admin', 'NORTHWIND'), s.login('harbour'), s.login('operator')]);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('firmware', () => {
   it('is uploaded with its version, rolled out to the chosen controllers, and runs there once they have installed it', async () => {
     const image = Buffer.from('GH-C4 firmware 4.3.0 \u0000\u0001\u0002 binary');
-    const controllers = (await s.db.query<{ id: number; firmware: string }>(`select c.id, c.firmware from controllers c join clients k on k.id = c.client_id where k.code = 'NORTHWIND' order by c.id limit 2`)).rows;
+    const controllers = (
+      await s.db.query<{ id: number; firmware: string }>(
+        `select c.id, c.firmware from controllers c join clients k on k.id = c.client_id where k.code = 'NORTHWIND' order by c.id limit 2`,
+      )
+    ).rows;
     expect(controllers).toHaveLength(2);
-    const made = await s.call('POST', api, { token: admin, body: { version: 'GH-C4 4.3.0', file: dataUrl(image), notes: 'Faster reader polling', rolloutTo: [] } });
+    const made = await s.call('POST', api, {
+      token: admin,
+      body: { version: 'GH-C4 4.3.0', file: dataUrl(image), notes: 'Faster reader polling', rolloutTo: [] },
+    });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ version: 'GH-C4 4.3.0', bytes: image.length, sha256: createHash('sha256').update(image).digest('hex'), installedOn: 0, installing: 0 });
+    expect(made.body).toMatchObject({
+      version: 'GH-C4 4.3.0',
+      bytes: image.length,
+      sha256: createHash('sha256').update(image).digest('hex'),
+      installedOn: 0,
+      installing: 0,
+    });
     // the audit row keeps no file
     const audit = await s.db.query<any>(`select after from audit_log where entity = 'firmware image' and entity_id = $1`, [String(made.body.id)]);
     expect(audit.rows[0].after.file).toBe('(file)');
@@ -36,8 +51,15 @@ describe('firmware', () => {
     // Roll out with no controller chosen: said on the field
     const none = await s.call('POST', `${api}/${made.body.id}/rollOut`, { token: admin });
     // (the catalogue's `needs` of the action, said with its hint: the console shows the same words beside the button)
-    expect([none.status, none.body.violations?.[0]?.field, none.body.violations?.[0]?.message]).toEqual([409, 'rolloutTo', firmwareResource.screens!.recordActions![0].needs!.hint]);
-    const edited = await s.call('PUT', `${api}/${made.body.id}`, { token: admin, body: { version: 'GH-C4 4.3.0', file: dataUrl(image), notes: null, rolloutTo: controllers.map((c) => c.id), updatedAt: made.body.updatedAt } });
+    expect([none.status, none.body.violations?.[0]?.field, none.body.violations?.[0]?.message]).toEqual([
+      409,
+      'rolloutTo',
+      firmwareResource.screens!.recordActions![0].needs!.hint,
+    ]);
+    const edited = await s.call('PUT', `${api}/${made.body.id}`, {
+      token: admin,
+      body: { version: 'GH-C4 4.3.0', file: dataUrl(image), notes: null, rolloutTo: controllers.map((c) => c.id), updatedAt: made.body.updatedAt },
+    });
     expect(edited.status).toBe(200);
     const sent = await s.call('POST', `${api}/${made.body.id}/rollOut`, { token: admin });
     expect(sent.status).toBe(200);
@@ -52,7 +74,9 @@ describe('firmware', () => {
     await s.app.simulator.firmwareStep();
     expect(await events(1021)).toBe(2);
     expect(await events(1020)).toBe(2);
-    const after = (await s.db.query<{ firmware: string }>('select firmware from controllers where id = any($1::int[]) order by id', [controllers.map((c) => c.id)])).rows;
+    const after = (
+      await s.db.query<{ firmware: string }>('select firmware from controllers where id = any($1::int[]) order by id', [controllers.map((c) => c.id)])
+    ).rows;
     expect(after.map((c) => c.firmware)).toEqual(['GH-C4 4.3.0', 'GH-C4 4.3.0']);
     expect((await s.call('GET', `${api}/${made.body.id}`, { token: admin })).body).toMatchObject({ installedOn: 2, installing: 0, rolloutState: 'done' });
     // another client's image is not found; a user without the code is refused
@@ -62,14 +86,25 @@ describe('firmware', () => {
   });
 
   it('cancels a roll-out under way (the done keep the new version, the rest their old one) and rolls back those that got it', async () => {
-    const [a, b] = (await s.db.query<{ id: number; name: string; firmware: string }>(
-      `select c.id, c.name, c.firmware from controllers c join clients k on k.id = c.client_id where k.code = 'NORTHWIND' order by c.id limit 2`)).rows;
-    const made = await s.call('POST', api, { token: admin, body: { version: 'GH-C4 4.4.0', file: dataUrl(Buffer.from('GH-C4 4.4.0')), rolloutTo: [a.id, b.id] } });
+    const [a, b] = (
+      await s.db.query<{ id: number; name: string; firmware: string }>(
+        `select c.id, c.name, c.firmware from controllers c join clients k on k.id = c.client_id where k.code = 'NORTHWIND' order by c.id limit 2`,
+      )
+    ).rows;
+    const made = await s.call('POST', api, {
+      token: admin,
+      body: { version: 'GH-C4 4.4.0', file: dataUrl(Buffer.from('GH-C4 4.4.0')), rolloutTo: [a.id, b.id] },
+    });
     expect(made.status).toBe(201);
     const id = made.body.id;
     const act = (action: string) => s.call('POST', `${api}/${id}/${action}`, { token: admin });
-    const firmwareOf = async () => (await s.db.query<{ id: number; firmware: string; firmware_target: string | null }>(
-      'select id, firmware, firmware_target from controllers where id = any($1::int[]) order by id', [[a.id, b.id]])).rows;
+    const firmwareOf = async () =>
+      (
+        await s.db.query<{ id: number; firmware: string; firmware_target: string | null }>(
+          'select id, firmware, firmware_target from controllers where id = any($1::int[]) order by id',
+          [[a.id, b.id]],
+        )
+      ).rows;
     const installedEvents = (version: string) => s.count(`select id from events where event_code = 1021 and message like $1`, [`%runs ${version}`]);
     // nothing rolled out yet: neither makes sense, nothing changes
     expect(made.body.rolloutState).toBe('none');
@@ -96,9 +131,16 @@ describe('firmware', () => {
     await s.db.query(`update controllers set firmware_sent_at = now() - interval '1 minute' where id = any($1::int[])`, [[a.id, b.id]]);
     await s.app.simulator.firmwareStep();
     expect(await installedEvents('GH-C4 4.4.0')).toBe(1);
-    expect(await firmwareOf()).toEqual([{ id: a.id, firmware: 'GH-C4 4.4.0', firmware_target: null }, { id: b.id, firmware: b.firmware, firmware_target: null }]);
+    expect(await firmwareOf()).toEqual([
+      { id: a.id, firmware: 'GH-C4 4.4.0', firmware_target: null },
+      { id: b.id, firmware: b.firmware, firmware_target: null },
+    ]);
     expect((await act('cancelRollout')).status).toBe(409);
-    const cancelAudit = (await s.db.query<any>(`select actor, before, after from audit_log where entity = 'firmware image' and entity_id = $1 and action = 'cancelRollout'`, [String(id)])).rows;
+    const cancelAudit = (
+      await s.db.query<any>(`select actor, before, after from audit_log where entity = 'firmware image' and entity_id = $1 and action = 'cancelRollout'`, [
+        String(id),
+      ])
+    ).rows;
     expect(cancelAudit).toHaveLength(1);
     expect(cancelAudit[0]).toMatchObject({ before: { rolloutState: 'installing' }, after: { rolloutState: 'cancelled', progress: cancelled.body.progress } });
 
@@ -112,9 +154,16 @@ describe('firmware', () => {
     await s.db.query(`update controllers set firmware_sent_at = now() - interval '1 minute' where id = $1`, [a.id]);
     await s.app.simulator.firmwareStep();
     expect(await installedEvents(a.firmware)).toBe(before1021 + 1);
-    expect(await s.count(`select id from events where event_code = 1021 and message = $1`, [`Firmware installed: ${a.name} runs ${a.firmware}`])).toBeGreaterThan(0);
-    expect(await firmwareOf()).toEqual([{ id: a.id, firmware: a.firmware, firmware_target: null }, { id: b.id, firmware: b.firmware, firmware_target: null }]);
-    const backAudit = (await s.db.query<any>(`select after from audit_log where entity = 'firmware image' and entity_id = $1 and action = 'rollBack'`, [String(id)])).rows;
+    expect(
+      await s.count(`select id from events where event_code = 1021 and message = $1`, [`Firmware installed: ${a.name} runs ${a.firmware}`]),
+    ).toBeGreaterThan(0);
+    expect(await firmwareOf()).toEqual([
+      { id: a.id, firmware: a.firmware, firmware_target: null },
+      { id: b.id, firmware: b.firmware, firmware_target: null },
+    ]);
+    const backAudit = (
+      await s.db.query<any>(`select after from audit_log where entity = 'firmware image' and entity_id = $1 and action = 'rollBack'`, [String(id)])
+    ).rows;
     expect(backAudit).toEqual([{ after: { rolloutState: 'rolledBack', progress: back.body.progress } }]);
     // once rolled back, neither again; another client cannot reach it
     expect([(await act('rollBack')).status, (await act('cancelRollout')).status]).toEqual([409, 409]);
@@ -137,7 +186,8 @@ describe('firmware', () => {
     expect(await fields({ notes: 'x'.repeat(501) })).toEqual([400, ['notes']]);
     expect(await fields({ rolloutTo: [2147483648] })).toEqual([400, ['rolloutTo.0']]);
     // another client's controller cannot be chosen: named, nothing stored
-    const theirs = (await s.db.query<{ id: number }>(`select c.id from controllers c join clients k on k.id = c.client_id where k.code = 'HARBOUR' limit 1`)).rows[0].id;
+    const theirs = (await s.db.query<{ id: number }>(`select c.id from controllers c join clients k on k.id = c.client_id where k.code = 'HARBOUR' limit 1`))
+      .rows[0].id;
     const foreign = await fields({ rolloutTo: [Number(theirs)] });
     expect(foreign[0]).toBeGreaterThanOrEqual(400);
     expect(foreign[0]).toBeLessThan(500);

@@ -30,17 +30,27 @@ export const firmwareHooks: ResourceHooks = {
       async run(ctx, before) {
         const params: unknown[] = [before.id];
         const { rows } = await ctx.tx.query<{ id: number }>(
-          `select c.id from firmware_rollouts r join controllers c on c.id = r.controller_id and ${tenant(params, ctx.clientId, 'c')} where r.firmware_id = $1`, params);
+          `select c.id from firmware_rollouts r join controllers c on c.id = r.controller_id and ${tenant(params, ctx.clientId, 'c')} where r.firmware_id = $1`,
+          params,
+        );
         // (the catalogue refuses an empty list already; chosen controllers since deleted leave none here)
-        if (!rows.length) throw new HttpError(409, 'Choose the controllers to roll it out to, and save, first.', [{ field: 'rolloutTo', message: 'choose at least one controller' }]);
+        if (!rows.length)
+          throw new HttpError(409, 'Choose the controllers to roll it out to, and save, first.', [
+            { field: 'rolloutTo', message: 'choose at least one controller' },
+          ]);
         const ids = rows.map((r) => Number(r.id));
         // the version each ran before (kept from an earlier roll-out of this image that reached it)
-        await ctx.tx.query(`insert into firmware_rollout_progress (firmware_id, controller_id, previous_version, state)
+        await ctx.tx.query(
+          `insert into firmware_rollout_progress (firmware_id, controller_id, previous_version, state)
             select $1, c.id, c.firmware, 'installing' from controllers c where c.id = any($2::int[])
           on conflict (firmware_id, controller_id) do update set state = 'installing', updated_at = now(),
             previous_version = case when firmware_rollout_progress.state = 'done' then firmware_rollout_progress.previous_version else excluded.previous_version end`,
-        [before.id, ids]);
-        await ctx.tx.query(`update controllers set firmware_target = $2, firmware_sent_at = now(), firmware_started = false where id = any($1::int[])`, [ids, before.version]);
+          [before.id, ids],
+        );
+        await ctx.tx.query(`update controllers set firmware_target = $2, firmware_sent_at = now(), firmware_started = false where id = any($1::int[])`, [
+          ids,
+          before.version,
+        ]);
         await ctx.tx.query(`update firmware_images set rollout_state = 'installing' where id = $1`, [before.id]);
       },
       audit: (before) => ({ before: null, after: { version: before.version, controllers: before.rolloutTo } }),
@@ -49,28 +59,46 @@ export const firmwareHooks: ResourceHooks = {
       privilege: PRIV.firmware,
       async run(ctx, before) {
         const { rows } = await ctx.tx.query<{ controller_id: number }>(
-          `update firmware_rollout_progress set state = 'cancelled', updated_at = now() where firmware_id = $1 and state = 'installing' returning controller_id`, [before.id]);
+          `update firmware_rollout_progress set state = 'cancelled', updated_at = now() where firmware_id = $1 and state = 'installing' returning controller_id`,
+          [before.id],
+        );
         // those not done stop: the image is taken back, they keep the version they run
-        await ctx.tx.query(`update controllers set firmware_target = null, firmware_sent_at = null, firmware_started = false
-          where id = any($1::int[]) and firmware_target = $2`, [rows.map((r) => Number(r.controller_id)), before.version]);
+        await ctx.tx.query(
+          `update controllers set firmware_target = null, firmware_sent_at = null, firmware_started = false
+          where id = any($1::int[]) and firmware_target = $2`,
+          [rows.map((r) => Number(r.controller_id)), before.version],
+        );
         await ctx.tx.query(`update firmware_images set rollout_state = 'cancelled' where id = $1`, [before.id]);
       },
-      audit: (before, after) => ({ before: { rolloutState: before.rolloutState, progress: before.progress }, after: { rolloutState: after.rolloutState, progress: after.progress } }),
+      audit: (before, after) => ({
+        before: { rolloutState: before.rolloutState, progress: before.progress },
+        after: { rolloutState: after.rolloutState, progress: after.progress },
+      }),
     },
     rollBack: {
       privilege: PRIV.firmware,
       async run(ctx, before) {
         const { rows } = await ctx.tx.query<{ controller_id: number; previous_version: string | null }>(
-          `select controller_id, previous_version from firmware_rollout_progress where firmware_id = $1 and state = 'done' and previous_version is not null`, [before.id]);
+          `select controller_id, previous_version from firmware_rollout_progress where firmware_id = $1 and state = 'done' and previous_version is not null`,
+          [before.id],
+        );
         if (!rows.length) throw new HttpError(409, 'No controller installed this image: there is nothing to roll back.');
         for (const r of rows) {
-          await ctx.tx.query(`update controllers set firmware_target = $2, firmware_sent_at = now(), firmware_started = false where id = $1`, [r.controller_id, r.previous_version]);
+          await ctx.tx.query(`update controllers set firmware_target = $2, firmware_sent_at = now(), firmware_started = false where id = $1`, [
+            r.controller_id,
+            r.previous_version,
+          ]);
         }
-        await ctx.tx.query(`update firmware_rollout_progress set state = 'rolledBack', updated_at = now() where firmware_id = $1 and controller_id = any($2::int[])`,
-          [before.id, rows.map((r) => Number(r.controller_id))]);
+        await ctx.tx.query(
+          `update firmware_rollout_progress set state = 'rolledBack', updated_at = now() where firmware_id = $1 and controller_id = any($2::int[])`,
+          [before.id, rows.map((r) => Number(r.controller_id))],
+        );
         await ctx.tx.query(`update firmware_images set rollout_state = 'rolledBack' where id = $1`, [before.id]);
       },
-      audit: (before, after) => ({ before: { rolloutState: before.rolloutState, progress: before.progress }, after: { rolloutState: after.rolloutState, progress: after.progress } }),
+      audit: (before, after) => ({
+        before: { rolloutState: before.rolloutState, progress: before.progress },
+        after: { rolloutState: after.rolloutState, progress: after.progress },
+      }),
     },
   },
 };

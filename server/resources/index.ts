@@ -25,7 +25,10 @@ import { firmwareHooks } from './firmware';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
-export const resourceHooks = (publish?: Publish, opts: { allowPrivateWebhookTargets?: boolean; pulse?: Pulse; log?: (m: string) => void; disconnect?: (jtis: string[]) => void } = {}): Record<string, ResourceHooks> => ({
+export const resourceHooks = (
+  publish?: Publish,
+  opts: { allowPrivateWebhookTargets?: boolean; pulse?: Pulse; log?: (m: string) => void; disconnect?: (jtis: string[]) => void } = {},
+): Record<string, ResourceHooks> => ({
   clients: clientHooks,
   identities: identityHooks,
   visitors: visitorHooks(publish),

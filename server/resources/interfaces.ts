@@ -11,21 +11,36 @@ import { tenant } from '../db/tenant';
 export const interfaceHooks: ResourceHooks = {
   async validate(ctx, input, before) {
     if (typeof input.controllerId !== 'number' || typeof input.busAddress !== 'number') return [];
-    const { rows } = await ctx.tx.query<{ name: string }>('select name from interfaces where controller_id = $1 and bus_address = $2 and id <> $3',
-      [input.controllerId, input.busAddress, before?.id ?? 0]);
+    const { rows } = await ctx.tx.query<{ name: string }>('select name from interfaces where controller_id = $1 and bus_address = $2 and id <> $3', [
+      input.controllerId,
+      input.busAddress,
+      before?.id ?? 0,
+    ]);
     return rows[0] ? [{ field: 'busAddress', message: `is already taken on this controller (by ${rows[0].name})` }] : [];
   },
 };
 
-export interface Discovered { controllerId: number; controllerName: string; busAddress: number; kind: 'reader' | 'io' | 'elevator'; serialNumber: string }
+export interface Discovered {
+  controllerId: number;
+  controllerName: string;
+  busAddress: number;
+  kind: 'reader' | 'io' | 'elevator';
+  serialNumber: string;
+}
 
 export function interfaceDiscoveryRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(`${interfacesResource.api}/discover`, { config: { privileges: [PRIV.interfaces.add] } }, async (req): Promise<{ items: Discovered[] }> => {
     const clientId = clientOf(req);
     const ofControllers: unknown[] = [];
-    const { rows: controllers } = await db.query<{ id: number; name: string; status: string }>(`select id, name, status from controllers where ${tenant(ofControllers, clientId)} order by name, id`, ofControllers);
+    const { rows: controllers } = await db.query<{ id: number; name: string; status: string }>(
+      `select id, name, status from controllers where ${tenant(ofControllers, clientId)} order by name, id`,
+      ofControllers,
+    );
     const ofInterfaces: unknown[] = [];
-    const { rows: taken } = await db.query<{ controller_id: number; bus_address: number }>(`select controller_id, bus_address from interfaces where ${tenant(ofInterfaces, clientId)}`, ofInterfaces);
+    const { rows: taken } = await db.query<{ controller_id: number; bus_address: number }>(
+      `select controller_id, bus_address from interfaces where ${tenant(ofInterfaces, clientId)}`,
+      ofInterfaces,
+    );
     const used = new Set(taken.map((t) => `${t.controller_id}:${t.bus_address}`));
     const items: Discovered[] = [];
     for (const c of controllers) {
@@ -33,7 +48,13 @@ export function interfaceDiscoveryRoutes(app: FastifyInstance, { db }: { db: Db 
       const boards: [number, Discovered['kind']][] = [[1, 'reader'], [2, 'io'], ...(c.id % 3 === 0 ? [[3, 'elevator'] as [number, Discovered['kind']]] : [])];
       for (const [address, kind] of boards) {
         if (used.has(`${c.id}:${address}`)) continue;
-        items.push({ controllerId: c.id, controllerName: c.name, busAddress: address, kind, serialNumber: `SIM-${String(c.id).padStart(4, '0')}-${String(address).padStart(2, '0')}` });
+        items.push({
+          controllerId: c.id,
+          controllerName: c.name,
+          busAddress: address,
+          kind,
+          serialNumber: `SIM-${String(c.id).padStart(4, '0')}-${String(address).padStart(2, '0')}`,
+        });
       }
     }
     return { items };

@@ -18,11 +18,15 @@ MCowBQYDK2VwAyEAzyCfD9v2wNV4f88lrH86FmVsKWbocYndaw/gk8rGnxY=
 `);
 
 /** The demo license (all modules, generous seats, any client), issued with scripts/issue-license.ts. */
-export const DEMO_LICENSE_KEY = 'GH1.eyJ2IjoxLCJsaWNlbnNlZSI6IkdhdGVob3VzZSBkZW1vIiwiY2xpZW50IjoiKiIsIm1vZHVsZXMiOlsiYWNjZXNzIiwidmlzaXRvcnMiLCJtb25pdG9yIiwicmVwb3J0cyJdLCJzZWF0cyI6eyJpZGVudGl0aWVzIjoyNTAwMDAsImRvb3JzIjo1MDAsInJlYWRlcnMiOjEwMDAsIm9wZXJhdG9ycyI6MTAwfSwidmFsaWRUbyI6IjIwMzAtMTItMzEifQ.zzw2DViY9IVMOTtJh24aA-Op7EkNsA5mNag1J3vmycStS4WpFyxnFZLD1k423Ka8arKKDYjLpcD5nuF_Ji07BA';
+export const DEMO_LICENSE_KEY =
+  'GH1.eyJ2IjoxLCJsaWNlbnNlZSI6IkdhdGVob3VzZSBkZW1vIiwiY2xpZW50IjoiKiIsIm1vZHVsZXMiOlsiYWNjZXNzIiwidmlzaXRvcnMiLCJtb25pdG9yIiwicmVwb3J0cyJdLCJzZWF0cyI6eyJpZGVudGl0aWVzIjoyNTAwMDAsImRvb3JzIjo1MDAsInJlYWRlcnMiOjEwMDAsIm9wZXJhdG9ycyI6MTAwfSwidmFsaWRUbyI6IjIwMzAtMTItMzEifQ.zzw2DViY9IVMOTtJh24aA-Op7EkNsA5mNag1J3vmycStS4WpFyxnFZLD1k423Ka8arKKDYjLpcD5nuF_Ji07BA';
 
 export interface LicenseGrant {
-  licensee: string; client: string; modules: string[];
-  seats: Record<Seat, number>; validTo: string;
+  licensee: string;
+  client: string;
+  modules: string[];
+  seats: Record<Seat, number>;
+  validTo: string;
 }
 const INT = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 10_000_000;
 
@@ -31,16 +35,42 @@ export function verifyLicenseKey(key: string): LicenseGrant | string {
   const m = /^GH1\.([A-Za-z0-9_-]{10,3000})\.([A-Za-z0-9_-]{80,90})$/.exec(key.trim());
   if (!m) return 'is not a Gatehouse license key (GH1.…)';
   let ok: boolean;
-  try { ok = verify(null, Buffer.from(m[1]), PUBLIC_KEY, Buffer.from(m[2], 'base64url')); } catch { ok = false; }
+  try {
+    ok = verify(null, Buffer.from(m[1]), PUBLIC_KEY, Buffer.from(m[2], 'base64url'));
+  } catch {
+    ok = false;
+  }
   if (!ok) return 'has a signature that does not verify: it was changed or not issued by Gatehouse';
   let p: any;
-  try { p = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')); } catch { return 'has an unreadable payload'; }
+  try {
+    p = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8'));
+  } catch {
+    return 'has an unreadable payload';
+  }
   const s = p?.seats;
-  if (p?.v !== 1 || typeof p.licensee !== 'string' || typeof p.client !== 'string' || !Array.isArray(p.modules) || !p.modules.every((x: unknown) => typeof x === 'string')
-    || !s || !INT(s.identities) || !INT(s.doors) || !INT(s.readers) || !INT(s.operators) || typeof p.validTo !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(p.validTo)) {
+  if (
+    p?.v !== 1 ||
+    typeof p.licensee !== 'string' ||
+    typeof p.client !== 'string' ||
+    !Array.isArray(p.modules) ||
+    !p.modules.every((x: unknown) => typeof x === 'string') ||
+    !s ||
+    !INT(s.identities) ||
+    !INT(s.doors) ||
+    !INT(s.readers) ||
+    !INT(s.operators) ||
+    typeof p.validTo !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(p.validTo)
+  ) {
     return 'has a payload this server does not understand';
   }
-  return { licensee: p.licensee.slice(0, 200), client: p.client, modules: p.modules, seats: { identities: s.identities, doors: s.doors, readers: s.readers, operators: s.operators }, validTo: p.validTo };
+  return {
+    licensee: p.licensee.slice(0, 200),
+    client: p.client,
+    modules: p.modules,
+    seats: { identities: s.identities, doors: s.doors, readers: s.readers, operators: s.operators },
+    validTo: p.validTo,
+  };
 }
 
 async function writeLicense(tx: Db, clientId: number, key: string, g: LicenseGrant) {
@@ -50,7 +80,8 @@ async function writeLicense(tx: Db, clientId: number, key: string, g: LicenseGra
      on conflict (client_id) do update set license_key = excluded.license_key, licensee = excluded.licensee, modules = excluded.modules,
        identity_seats = excluded.identity_seats, door_seats = excluded.door_seats, reader_seats = excluded.reader_seats,
        operator_seats = excluded.operator_seats, valid_to = excluded.valid_to, updated_at = now()`,
-    [clientId, key, g.licensee, g.modules.join(', '), g.seats.identities, g.seats.doors, g.seats.readers, g.seats.operators, g.validTo]);
+    [clientId, key, g.licensee, g.modules.join(', '), g.seats.identities, g.seats.doors, g.seats.readers, g.seats.operators, g.validTo],
+  );
 }
 
 /** Seed and tests: install a key (verified) for a tenant. */
@@ -76,12 +107,20 @@ export async function assertSeats(tx: Db, clientId: number, seat: Seat, adding: 
   if (adding <= 0) return;
   const params: unknown[] = [];
   const { rows } = await tx.query<{ seats: number; used: number }>(
-    `select t.${SEAT_COLUMN[seat]} as seats, ${USED[seat]} as used from licenses t where ${tenant(params, clientId, 't')} for update`, params);
+    `select t.${SEAT_COLUMN[seat]} as seats, ${USED[seat]} as used from licenses t where ${tenant(params, clientId, 't')} for update`,
+    params,
+  );
   const l = rows[0];
   if (!l) return;
   if (l.used + adding > l.seats) {
     const free = Math.max(0, l.seats - l.used);
-    throw new HttpError(409, fill('License limit reached: {seat} seats {seats} ({used} in use, {free} free); adding {adding} would exceed it. Ask for a license with more {seat} seats.', { seat, seats: l.seats, used: l.used, free, adding }));
+    throw new HttpError(
+      409,
+      fill(
+        'License limit reached: {seat} seats {seats} ({used} in use, {free} free); adding {adding} would exceed it. Ask for a license with more {seat} seats.',
+        { seat, seats: l.seats, used: l.used, free, adding },
+      ),
+    );
   }
 }
 
@@ -97,13 +136,19 @@ export function licenseRoutes(app: FastifyInstance, db: Db) {
   const r = licensesResource;
   const load = async (dbx: Db, clientId: number, id: number, lock = false) => {
     const params: unknown[] = [id];
-    const { rows } = await dbx.query<Record<string, unknown>>(`select ${SELECT} from licenses t where t.id = $1 and ${tenant(params, clientId, 't')}${lock ? ' for update' : ''}`, params);
+    const { rows } = await dbx.query<Record<string, unknown>>(
+      `select ${SELECT} from licenses t where t.id = $1 and ${tenant(params, clientId, 't')}${lock ? ' for update' : ''}`,
+      params,
+    );
     if (!rows[0]) throw new HttpError(404, 'License not found');
     return toRow(rows[0]);
   };
   app.get(r.api, { config: { privileges: [r.privileges.view] } }, async (req) => {
     const params: unknown[] = [];
-    const { rows } = await db.query<Record<string, unknown>>(`select ${SELECT} from licenses t where ${tenant(params, clientOf(req), 't')} order by t.id`, params);
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select ${SELECT} from licenses t where ${tenant(params, clientOf(req), 't')} order by t.id`,
+      params,
+    );
     return { items: rows.map(toRow), total: rows.length, page: 0, size: rows.length || 1 };
   });
   app.get(`${r.api}/:id`, { config: { privileges: [r.privileges.view] } }, async (req) => load(db, clientOf(req), idParam(req, 'License')));
@@ -120,8 +165,10 @@ export function licenseRoutes(app: FastifyInstance, db: Db) {
       const g = verifyLicenseKey(key);
       if (typeof g === 'string') throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: g }]);
       const { rows: c } = await tx.query<{ code: string }>('select code from clients where id = $1', [clientId]);
-      if (g.client !== '*' && g.client !== c[0].code) throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `is issued to client ${g.client}, not ${c[0].code}` }]);
-      if (g.validTo < new Date().toISOString().slice(0, 10)) throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `expired on ${g.validTo}` }]);
+      if (g.client !== '*' && g.client !== c[0].code)
+        throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `is issued to client ${g.client}, not ${c[0].code}` }]);
+      if (g.validTo < new Date().toISOString().slice(0, 10))
+        throw new HttpError(422, 'Validation failed', [{ field: 'licenseKey', message: `expired on ${g.validTo}` }]);
       await writeLicense(tx, clientId, key, g);
       const after = await load(tx, clientId, id);
       const view = (x: Record<string, unknown>) => ({ ...x, licenseKey: '(licenseKey)' });

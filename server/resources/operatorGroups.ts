@@ -11,11 +11,14 @@ export const operatorGroupHooks: ResourceHooks = {
     const ofRoles: unknown[] = [];
     const roles = new Set((await ctx.tx.query<{ id: number }>(`select id from roles where ${tenant(ofRoles, ctx.clientId)}`, ofRoles)).rows.map((r) => r.id));
     const ofDivisions: unknown[] = [];
-    const divisions = new Set((await ctx.tx.query<{ id: number }>(`select id from divisions where ${tenant(ofDivisions, ctx.clientId)}`, ofDivisions)).rows.map((r) => r.id));
+    const divisions = new Set(
+      (await ctx.tx.query<{ id: number }>(`select id from divisions where ${tenant(ofDivisions, ctx.clientId)}`, ofDivisions)).rows.map((r) => r.id),
+    );
     const v: Violation[] = [];
     grants.forEach((g, i) => {
       if (typeof g.roleId === 'number' && !roles.has(g.roleId)) v.push({ field: `grants.${i}.roleId`, message: 'is not a role you may use' });
-      if (typeof g.divisionId === 'number' && !divisions.has(g.divisionId)) v.push({ field: `grants.${i}.divisionId`, message: 'is not a division you may use' });
+      if (typeof g.divisionId === 'number' && !divisions.has(g.divisionId))
+        v.push({ field: `grants.${i}.divisionId`, message: 'is not a division you may use' });
     });
     return v;
   },

@@ -10,7 +10,9 @@ export const outputHooks = (pulse?: Pulse, log: (m: string) => void = () => {}):
   actions: {
     pulse: {
       privilege: PRIV.outputs.edit,
-      async run() { /* nothing of the row changes: the pulse is an event */ },
+      async run() {
+        /* nothing of the row changes: the pulse is an event */
+      },
       audit: (before) => ({ before: null, after: { pulse: before.name, seconds: before.pulseSeconds } }),
       afterCommit(clientId, after, who) {
         void pulse?.(clientId, after.id, who.username).catch((e) => log(`pulse ${after.id}: ${e}`));

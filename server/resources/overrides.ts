@@ -9,7 +9,8 @@ import { fill } from '../http/common';
 
 type Before = { id: number; startsAt?: unknown; endsAt?: unknown; mode?: unknown; doorIds?: unknown };
 const inForce = (b: Before, now: number) => Date.parse(String(b.startsAt)) <= now && now < Date.parse(String(b.endsAt));
-const sameDoors = (a: unknown, b: unknown) => JSON.stringify([...((a as number[]) ?? [])].sort((x, y) => x - y)) === JSON.stringify([...((b as number[]) ?? [])].sort((x, y) => x - y));
+const sameDoors = (a: unknown, b: unknown) =>
+  JSON.stringify([...((a as number[]) ?? [])].sort((x, y) => x - y)) === JSON.stringify([...((b as number[]) ?? [])].sort((x, y) => x - y));
 
 export const overrideHooks: ResourceHooks = {
   select: {
@@ -26,7 +27,8 @@ export const overrideHooks: ResourceHooks = {
       if (input.doorIds !== undefined && !sameDoors(input.doorIds, b.doorIds)) out.push({ field: 'doorIds', message: fixed });
       if (typeof input.startsAt === 'string' && Date.parse(input.startsAt) !== Date.parse(String(b.startsAt))) out.push({ field: 'startsAt', message: fixed });
       // ending it now: the end may not be before now (what already happened stays as it happened)
-      if (typeof input.endsAt === 'string' && Date.parse(input.endsAt) < now - 60_000) out.push({ field: 'endsAt', message: 'cannot be in the past while the override is in force: now at the earliest' });
+      if (typeof input.endsAt === 'string' && Date.parse(input.endsAt) < now - 60_000)
+        out.push({ field: 'endsAt', message: 'cannot be in the past while the override is in force: now at the earliest' });
       return out;
     }
     // not in force: a new window in the future starts (and ends) afresh
@@ -37,7 +39,9 @@ export const overrideHooks: ResourceHooks = {
   },
   async inUse(tx, ids) {
     const { rows } = await tx.query<{ name: string; ends: string }>(
-      `select name, ends_at::text as ends from door_overrides where id = any($1::int[]) and starts_at <= now() and ends_at > now() order by id limit 1`, [ids]);
+      `select name, ends_at::text as ends from door_overrides where id = any($1::int[]) and starts_at <= now() and ends_at > now() order by id limit 1`,
+      [ids],
+    );
     return rows[0] ? fill('{name} is in force: set its end to now first, and its doors go back to their own mode', { name: rows[0].name }) : null;
   },
 };

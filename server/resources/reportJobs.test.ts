@@ -25,24 +25,40 @@ let admin: string, hr: string, auditor: string, harbour: string;
 const api = reportJobsResource.api;
 
 // the SMTP server the reports are mailed to: every mail parsed, with its envelope; refuses addresses in `refuse`
-interface Mail { to: string[]; parsed: ParsedMail }
+interface Mail {
+  to: string[];
+  parsed: ParsedMail;
+}
 const mails: Mail[] = [];
 const refuse = new Set<string>();
 const smtp = new SMTPServer({
-  authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-  onRcptTo(address, _session, cb) { cb(refuse.has(address.address) ? Object.assign(new Error('No such mailbox here'), { responseCode: 550 }) : undefined); },
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onRcptTo(address, _session, cb) {
+    cb(refuse.has(address.address) ? Object.assign(new Error('No such mailbox here'), { responseCode: 550 }) : undefined);
+  },
   onData(stream, session, cb) {
-    simpleParser(stream).then((parsed) => { mails.push({ to: session.envelope.rcptTo.map((r) => r.address), parsed }); cb(); }, cb);
+    simpleParser(stream).then((parsed) => {
+      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), parsed });
+      cb();
+    }, cb);
   },
 });
 // the web hook receiver: every POST with its headers and body
 const hooked: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
 const receiver: Server = createServer((req, res) => {
   let body = '';
-  req.on('data', (c) => { body += c; });
-  req.on('end', () => { hooked.push({ headers: req.headers, body }); res.writeHead(204).end(); });
+  req.on('data', (c) => {
+    body += c;
+  });
+  req.on('end', () => {
+    hooked.push({ headers: req.headers, body });
+    res.writeHead(204).end();
+  });
 });
-let smtpUrl = '', hookUrl = '';
+let smtpUrl = '',
+  hookUrl = '';
 
 beforeAll(async () => {
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
@@ -59,7 +75,17 @@ afterAll(async () => {
   await new Promise<void>((r) => receiver.close(() => r()));
 });
 
-const job = (over: Record<string, unknown> = {}) => ({ name: `Job ${Math.random().toString(36).slice(2, 8)}`, report: 'events', frequency: 'daily', hour: 6, weekday: '1', monthDay: 1, keepRuns: 10, enabled: true, ...over });
+const job = (over: Record<string, unknown> = {}) => ({
+  name: `Job ${Math.random().toString(36).slice(2, 8)}`,
+  report: 'events',
+  frequency: 'daily',
+  hour: 6,
+  weekday: '1',
+  monthDay: 1,
+  keepRuns: 10,
+  enabled: true,
+  ...over,
+});
 const q = async (sql: string, p: unknown[] = []) => (await s.db.query<any>(sql, p)).rows;
 
 describe('scheduled report jobs', () => {
@@ -76,7 +102,9 @@ describe('scheduled report jobs', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.violations).toEqual([{ field: 'report', message: 'needs privilege 0.6.5.1' }]);
     // nor turn its own job into one
-    expect((await s.call('PUT', `${api}/${attendance.body.id}`, { token: hr, body: { ...job({ report: 'activity' }), name: attendance.body.name } })).status).toBe(403);
+    expect(
+      (await s.call('PUT', `${api}/${attendance.body.id}`, { token: hr, body: { ...job({ report: 'activity' }), name: attendance.body.name } })).status,
+    ).toBe(403);
     const names = async (token: string) => ((await s.call('GET', `${api}?size=100`, { token })).body.items as { id: number }[]).map((x) => x.id);
     expect(await names(hr)).toContain(attendance.body.id);
     expect(await names(hr)).not.toContain(security.body.id);
@@ -92,31 +120,54 @@ describe('scheduled report jobs', () => {
     expect((await s.call('GET', `${api}/${security.body.id}/runs`, { token: hr })).status).toBe(404);
     expect((await s.call('GET', `${api}/${security.body.id}`, { token: harbour })).status).toBe(404);
     expect((await s.call('GET', `${api}/${security.body.id}/runs`, { token: harbour })).status).toBe(404);
-    expect((await s.call("POST", `${api}/${security.body.id}/run`, { token: hr })).status).toBe(404);
+    expect((await s.call('POST', `${api}/${security.body.id}/run`, { token: hr })).status).toBe(404);
   });
 
   it('runs next at its hour in the client\u2019s zone, and not at all when off', async () => {
     const made = await s.call('POST', api, { token: admin, body: job({ hour: 7 }) });
     const [{ tz }] = await q(`select timezone as tz from clients where code = 'NORTHWIND'`);
-    const local = (await q(`select ($1::timestamptz at time zone $2)::text as t, $1::timestamptz > now() as ahead, $1::timestamptz <= now() + interval '1 day' as within`, [made.body.nextRunAt, tz]))[0];
+    const local = (
+      await q(`select ($1::timestamptz at time zone $2)::text as t, $1::timestamptz > now() as ahead, $1::timestamptz <= now() + interval '1 day' as within`, [
+        made.body.nextRunAt,
+        tz,
+      ])
+    )[0];
     expect(local.t).toMatch(/ 07:00:00$/);
     expect(local).toMatchObject({ ahead: true, within: true });
     const weekly = await s.call('POST', api, { token: admin, body: job({ frequency: 'weekly', weekday: '0', hour: 23 }) });
-    const w = (await q(`select extract(dow from $1::timestamptz at time zone $2)::int as dow, ($1::timestamptz at time zone $2)::time::text as t`, [weekly.body.nextRunAt, tz]))[0];
+    const w = (
+      await q(`select extract(dow from $1::timestamptz at time zone $2)::int as dow, ($1::timestamptz at time zone $2)::time::text as t`, [
+        weekly.body.nextRunAt,
+        tz,
+      ])
+    )[0];
     expect(w).toEqual({ dow: 0, t: '23:00:00' });
     const off = await s.call('PUT', `${api}/${made.body.id}`, { token: admin, body: { ...job({ hour: 7, enabled: false }), name: made.body.name } });
     expect(off.body.nextRunAt).toBeNull();
-    expect((await s.call('POST', api, { token: admin, body: job({ hour: 24, monthDay: 29 }) })).body.violations.map((v: any) => v.field).sort()).toEqual(['hour', 'monthDay']);
+    expect((await s.call('POST', api, { token: admin, body: job({ hour: 24, monthDay: 29 }) })).body.violations.map((v: any) => v.field).sort()).toEqual([
+      'hour',
+      'monthDay',
+    ]);
   });
 
   it('makes yesterday\u2019s events on Run now and on schedule, kept for download, the oldest beyond keepRuns gone', async () => {
     const made = await s.call('POST', api, { token: admin, body: job({ keepRuns: 2 }) });
     const id = made.body.id;
     const [{ nw, tz }] = await q(`select id as nw, timezone as tz from clients where code = 'NORTHWIND'`);
-    await q(`insert into events (client_id, event_code, event_source_id, event_point_id, message, at)
-      values ($1, 1, 'job', 'job', 'for the report, yesterday', ((now() at time zone $2)::date - 1 + time '10:00') at time zone $2)`, [nw, tz]);
-    const expected = Number((await q(`select count(*) as n from events where client_id = $1 and at >= ((now() at time zone $2)::date - 1)::timestamp at time zone $2
-      and at < ((now() at time zone $2)::date)::timestamp at time zone $2`, [nw, tz]))[0].n);
+    await q(
+      `insert into events (client_id, event_code, event_source_id, event_point_id, message, at)
+      values ($1, 1, 'job', 'job', 'for the report, yesterday', ((now() at time zone $2)::date - 1 + time '10:00') at time zone $2)`,
+      [nw, tz],
+    );
+    const expected = Number(
+      (
+        await q(
+          `select count(*) as n from events where client_id = $1 and at >= ((now() at time zone $2)::date - 1)::timestamp at time zone $2
+      and at < ((now() at time zone $2)::date)::timestamp at time zone $2`,
+          [nw, tz],
+        )
+      )[0].n,
+    );
     const ran = await s.call('POST', `${api}/${id}/run`, { token: admin });
     expect(ran.status).toBe(200);
     expect(ran.body.lastStatus).toMatch(new RegExp(`^${expected} rows, `));
@@ -176,21 +227,38 @@ describe('scheduled report jobs', () => {
 // ---------- issue 26: formats, delivery, history ----------
 const yesterdayEvents = async (n: number, message: string) => {
   const [{ nw, tz }] = await q(`select id as nw, timezone as tz from clients where code = 'NORTHWIND'`);
-  await q(`insert into events (client_id, event_code, event_source_id, event_point_id, message, at)
-    select $1, 1, 'job', 'job', $3, ((now() at time zone $2)::date - 1 + time '11:00') at time zone $2 from generate_series(1, $4::int)`, [nw, tz, message, n]);
-  return Number((await q(`select count(*) as n from events where client_id = $1 and at >= ((now() at time zone $2)::date - 1)::timestamp at time zone $2
-    and at < ((now() at time zone $2)::date)::timestamp at time zone $2`, [nw, tz]))[0].n);
+  await q(
+    `insert into events (client_id, event_code, event_source_id, event_point_id, message, at)
+    select $1, 1, 'job', 'job', $3, ((now() at time zone $2)::date - 1 + time '11:00') at time zone $2 from generate_series(1, $4::int)`,
+    [nw, tz, message, n],
+  );
+  return Number(
+    (
+      await q(
+        `select count(*) as n from events where client_id = $1 and at >= ((now() at time zone $2)::date - 1)::timestamp at time zone $2
+    and at < ((now() at time zone $2)::date)::timestamp at time zone $2`,
+        [nw, tz],
+      )
+    )[0].n,
+  );
 };
 const runsOf = async (id: number, token = admin) => (await s.call('GET', `${api}/${id}/runs`, { token })).body;
 const download = async (id: number, runId: number) => {
   const res = await fetch(`${s.base}${api}/${id}/runs/${runId}/file`, { headers: { authorization: `Bearer ${admin}` } });
-  return { status: res.status, type: res.headers.get('content-type'), name: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    name: res.headers.get('content-disposition'),
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 };
 const sheetRows = async (bytes: Buffer, sheet = 'Report') => {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(bytes as never);
   const rows: unknown[][] = [];
-  wb.getWorksheet(sheet)!.eachRow((row) => { rows.push((row.values as unknown[]).slice(1)); });
+  wb.getWorksheet(sheet)!.eachRow((row) => {
+    rows.push((row.values as unknown[]).slice(1));
+  });
   return rows;
 };
 
@@ -217,9 +285,22 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
       expect(rows.filter((r) => r[5] === 'mailed in the report')).toHaveLength(2);
       expect(await sheetRows(attached.content, 'About')).toContainEqual(['Cut at the row cap', 'no']);
       const [run] = (await runsOf(xlsx.body.id)).items;
-      expect(run).toMatchObject({ ok: true, format: 'xlsx', rows: expected, cut: false, file: true, mailedTo: ['security@example.com', 'chief@example.com'], mailError: null, bytes: attached.content.length });
+      expect(run).toMatchObject({
+        ok: true,
+        format: 'xlsx',
+        rows: expected,
+        cut: false,
+        file: true,
+        mailedTo: ['security@example.com', 'chief@example.com'],
+        mailError: null,
+        bytes: attached.content.length,
+      });
       const file = await download(xlsx.body.id, run.id);
-      expect([file.status, file.type, file.bytes.equals(attached.content)]).toEqual([200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', true]);
+      expect([file.status, file.type, file.bytes.equals(attached.content)]).toEqual([
+        200,
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        true,
+      ]);
       expect(file.name).toMatch(/\.xlsx"$/);
 
       const csv = await s.call('POST', api, { token: admin, body: job({ format: 'csv', recipients: 'desk@example.com' }) });
@@ -233,7 +314,9 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
       expect(text.trim().split('\r\n')).toHaveLength(expected + 1);
       const [csvRun] = (await runsOf(csv.body.id)).items;
       expect((await download(csv.body.id, csvRun.id)).bytes.toString('utf8')).toBe(text);
-    } finally { delete process.env.SMTP_URL; }
+    } finally {
+      delete process.env.SMTP_URL;
+    }
   });
 
   it('takes recipients only as e-mail addresses, naming the field, and changes nothing', async () => {
@@ -247,7 +330,9 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
     expect([put.status, put.body.violations?.[0]?.field]).toEqual([400, 'recipients']);
     expect((await q('select count(*)::int as n from report_jobs'))[0].n).toBe(before + 1);
     expect((await q('select recipients from report_jobs where id = $1', [fine.body.id]))[0].recipients).toBeNull();
-    expect((await s.call('POST', api, { token: admin, body: job({ format: 'pdf' }) })).body.violations?.map((v: { field: string }) => v.field)).toEqual(['format']);
+    expect((await s.call('POST', api, { token: admin, body: job({ format: 'pdf' }) })).body.violations?.map((v: { field: string }) => v.field)).toEqual([
+      'format',
+    ]);
   });
 
   it('without SMTP_URL keeps the report for download and says it was not mailed; the job\u2019s page learns e-mail is off', async () => {
@@ -280,13 +365,23 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
       refuse.delete('gone@example.com');
       const retried = await s.call('POST', `${api}/${made.body.id}/runs/${failed.id}/retry`, { token: admin });
       expect(retried.status).toBe(200);
-      expect(retried.body).toMatchObject({ id: failed.id, ok: true, attempts: 2, mailedTo: ['gone@example.com'], mailError: null, from: failed.from, to: failed.to });
+      expect(retried.body).toMatchObject({
+        id: failed.id,
+        ok: true,
+        attempts: 2,
+        mailedTo: ['gone@example.com'],
+        mailError: null,
+        from: failed.from,
+        to: failed.to,
+      });
       expect(mails.filter((m) => m.to.includes('gone@example.com'))).toHaveLength(1);
       // a run that did not fail has nothing to retry
       const again = await s.call('POST', `${api}/${made.body.id}/runs/${failed.id}/retry`, { token: admin });
       expect([again.status, again.body.violations?.[0]?.field]).toEqual([409, 'runId']);
       expect((await s.call('POST', `${api}/${made.body.id}/runs/99999999999/retry`, { token: admin })).status).toBe(404);
-    } finally { delete process.env.SMTP_URL; }
+    } finally {
+      delete process.env.SMTP_URL;
+    }
   });
 
   it('cuts a report at the row cap and says so, in the run and in the XLSX', async () => {
@@ -322,7 +417,10 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
     expect(Buffer.from(body.file.base64, 'base64').equals((await download(made.body.id, run.id)).bytes)).toBe(true);
     await expect.poll(async () => (await runsOf(made.body.id)).items[0].webHook?.state, { timeout: 20_000 }).toBe('delivered');
     // another client's web hook is not one this job may name
-    const [{ other }] = await q(`insert into web_hooks (client_id, name, url, secret) select id, 'elsewhere', $1, $2 from clients where code <> 'NORTHWIND' limit 1 returning id as other`, [hookUrl, secret]);
+    const [{ other }] = await q(
+      `insert into web_hooks (client_id, name, url, secret) select id, 'elsewhere', $1, $2 from clients where code <> 'NORTHWIND' limit 1 returning id as other`,
+      [hookUrl, secret],
+    );
     const foreign = await s.call('PUT', `${api}/${made.body.id}`, { token: admin, body: { ...job({ webHookId: other }), name: made.body.name } });
     expect([foreign.status, foreign.body.violations?.[0]?.field]).toEqual([400, 'webHookId']);
   });
@@ -335,7 +433,9 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
     await runDueJobs(s.db);
     expect((await runsOf(made.body.id)).items[0]).toMatchObject({ id: run.id, ok: true, file: false });
     expect((await download(made.body.id, run.id)).status).toBe(404);
-    expect((await s.call('POST', api, { token: admin, body: job({ keepDays: 0 }) })).body.violations?.map((v: { field: string }) => v.field)).toEqual(['keepDays']);
+    expect((await s.call('POST', api, { token: admin, body: job({ keepDays: 0 }) })).body.violations?.map((v: { field: string }) => v.field)).toEqual([
+      'keepDays',
+    ]);
   });
 
   it('makes one run per due time with two schedulers on one database', async () => {
@@ -356,8 +456,13 @@ describe('scheduled report jobs: formats, delivery and history (issue 26)', () =
       expect((await q('select count(*)::int as n from report_job_runs where job_id = $1', [id]))[0].n).toBe(3);
       // and the database itself refuses a second run for one due time
       const [{ due_at }] = await q('select due_at from report_job_runs where job_id = $1 limit 1', [id]);
-      await expect(q(`insert into report_job_runs (job_id, client_id, period_from, period_to, ok, status, due_at) select job_id, client_id, period_from, period_to, false, 'x', due_at
-        from report_job_runs where job_id = $1 and due_at = $2`, [id, due_at])).rejects.toThrow(/report_job_runs_due|unique/);
+      await expect(
+        q(
+          `insert into report_job_runs (job_id, client_id, period_from, period_to, ok, status, due_at) select job_id, client_id, period_from, period_to, false, 'x', due_at
+        from report_job_runs where job_id = $1 and due_at = $2`,
+          [id, due_at],
+        ),
+      ).rejects.toThrow(/report_job_runs_due|unique/);
     } finally {
       if (other !== s.db) await other.close();
     }

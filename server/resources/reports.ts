@@ -10,11 +10,13 @@ export const identityReportHooks: ResourceHooks = {
   ...search,
   select: {
     credentialNumbers: `(select string_agg(c.number || case when c.status <> 'active' then ' (' || c.status || ')' else '' end, ', ' order by c.number) from credentials c where c.identity_id = t.id)`,
-    accessGroupNames: '(select string_agg(g.name, \', \' order by g.name) from access_group_members m join access_groups g on g.id = m.access_group_id where m.identity_id = t.id)',
+    accessGroupNames:
+      "(select string_agg(g.name, ', ' order by g.name) from access_group_members m join access_groups g on g.id = m.access_group_id where m.identity_id = t.id)",
   },
 };
 
-const lastSwipe = (col: string) => `(select ${col} from events e where e.client_id = t.client_id and e.identity_id = t.id and e.event_code = 5000 order by e.at desc limit 1)`;
+const lastSwipe = (col: string) =>
+  `(select ${col} from events e where e.client_id = t.client_id and e.identity_id = t.id and e.event_code = 5000 order by e.at desc limit 1)`;
 export const identityLocationHooks: ResourceHooks = {
   ...search,
   select: {

@@ -9,7 +9,9 @@ import { tenant } from '../db/tenant';
 
 export async function rolePrivileges(db: Db, roleId: number): Promise<RolePrivilege[]> {
   const { rows } = await db.query<{ code: string; division_id: number | null }>(
-    'select privilege code, division_id from role_privileges where role_id = $1 order by privilege, division_id nulls first', [roleId]);
+    'select privilege code, division_id from role_privileges where role_id = $1 order by privilege, division_id nulls first',
+    [roleId],
+  );
   return rows.map((r) => ({ code: r.code, divisionId: r.division_id }));
 }
 
@@ -24,19 +26,26 @@ export function roleHooks(): ResourceHooks {
           const input = body(ctx.req.body, AssignPrivilegesRequest);
           const v: Violation[] = [];
           const params: unknown[] = [];
-          const divisions = new Set((await ctx.tx.query<{ id: number }>(`select id from divisions where ${tenant(params, ctx.clientId)}`, params)).rows.map((r) => r.id));
+          const divisions = new Set(
+            (await ctx.tx.query<{ id: number }>(`select id from divisions where ${tenant(params, ctx.clientId)}`, params)).rows.map((r) => r.id),
+          );
           input.privileges.forEach((p, i) => {
             if (!PRIVILEGE_CODES.has(p.code)) v.push({ field: `privileges.${i}.code`, message: `${p.code} is not a privilege of the catalogue` });
-            else if (PLATFORM_PRIVILEGES.includes(p.code)) v.push({ field: `privileges.${i}.code`, message: `${p.code} is a platform privilege; only a platform operator holds it` });
-            if (p.divisionId !== null && !divisions.has(p.divisionId)) v.push({ field: `privileges.${i}.divisionId`, message: 'is not a division of this client' });
+            else if (PLATFORM_PRIVILEGES.includes(p.code))
+              v.push({ field: `privileges.${i}.code`, message: `${p.code} is a platform privilege; only a platform operator holds it` });
+            if (p.divisionId !== null && !divisions.has(p.divisionId))
+              v.push({ field: `privileges.${i}.divisionId`, message: 'is not a division of this client' });
           });
           if (v.length) throw new HttpError(400, 'Validation failed', v);
           const want = [...new Map(input.privileges.map((p) => [`${p.code}@${p.divisionId ?? ''}`, p])).values()];
           const was = await rolePrivileges(ctx.tx, before.id);
           await ctx.tx.query('delete from role_privileges where role_id = $1', [before.id]);
           if (want.length) {
-            await ctx.tx.query(`insert into role_privileges (role_id, privilege, division_id) select $1, x.code, x.division_id
-              from unnest($2::text[], $3::int[]) as x(code, division_id)`, [before.id, want.map((p) => p.code), want.map((p) => p.divisionId)]);
+            await ctx.tx.query(
+              `insert into role_privileges (role_id, privilege, division_id) select $1, x.code, x.division_id
+              from unnest($2::text[], $3::int[]) as x(code, division_id)`,
+              [before.id, want.map((p) => p.code), want.map((p) => p.divisionId)],
+            );
           }
           await ctx.tx.query('update roles set updated_at = now() where id = $1', [before.id]);
           changed.set(before, { before: was, after: await rolePrivileges(ctx.tx, before.id) });

@@ -9,7 +9,13 @@ import type { CrudContext, ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
 import { tenant } from '../db/tenant';
 
-const slug = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'account';
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40) || 'account';
 
 function reveal(ctx: CrudContext, key: string) {
   ctx.req.oneTime = { apiKey: key };
@@ -29,9 +35,11 @@ export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): Reso
   accounts: serviceAccountUsers,
   async beforeInsert(ctx, input) {
     const key = newApiKey();
-    const { rows } = await ctx.tx.query<{ id: number }>(`insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
+    const { rows } = await ctx.tx.query<{ id: number }>(
+      `insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
       select $1, 'none$service-account', $2, 'service', c.timezone, c.id, c.id from clients c where c.id = $3 returning id`,
-      [`sa-${key.keyId.slice(0, 6)}-${slug(String(input.name))}`, input.name, ctx.clientId]);
+      [`sa-${key.keyId.slice(0, 6)}-${slug(String(input.name))}`, input.name, ctx.clientId],
+    );
     reveal(ctx, key.key);
     return { user_id: rows[0].id, key_id: key.keyId, key_hash: key.hash, key_prefix: key.prefix, key_issued_at: new Date() };
   },
@@ -44,10 +52,16 @@ export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): Reso
       async run(ctx, before) {
         const key = newApiKey();
         const params: unknown[] = [before.id];
-        const { rows } = await ctx.tx.query<{ key_id: string | null }>(`select key_id from service_accounts where id = $1 and ${tenant(params, ctx.clientId)}`, params);
+        const { rows } = await ctx.tx.query<{ key_id: string | null }>(
+          `select key_id from service_accounts where id = $1 and ${tenant(params, ctx.clientId)}`,
+          params,
+        );
         const issue: unknown[] = [before.id, key.keyId, key.hash, key.prefix];
-        await ctx.tx.query(`update service_accounts set key_id = $2, key_hash = $3, key_prefix = $4, key_issued_at = now(), key_revoked_at = null, updated_at = now()
-          where id = $1 and ${tenant(issue, ctx.clientId)}`, issue);
+        await ctx.tx.query(
+          `update service_accounts set key_id = $2, key_hash = $3, key_prefix = $4, key_issued_at = now(), key_revoked_at = null, updated_at = now()
+          where id = $1 and ${tenant(issue, ctx.clientId)}`,
+          issue,
+        );
         await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);
         if (rows[0]?.key_id) ended.set(before.id, apiKeySessionJti(rows[0].key_id));
         reveal(ctx, key.key);
@@ -60,7 +74,10 @@ export const serviceAccountHooks = (disconnect?: (jtis: string[]) => void): Reso
       async run(ctx, before) {
         if (before.keyRevokedAt || !before.keyPrefix) throw new HttpError(409, fill('{name} has no key to revoke', { name: String(before.name) }));
         const params: unknown[] = [before.id];
-        const { rows } = await ctx.tx.query<{ key_id: string | null }>(`select key_id from service_accounts where id = $1 and ${tenant(params, ctx.clientId)}`, params);
+        const { rows } = await ctx.tx.query<{ key_id: string | null }>(
+          `select key_id from service_accounts where id = $1 and ${tenant(params, ctx.clientId)}`,
+          params,
+        );
         const revoke: unknown[] = [before.id];
         await ctx.tx.query(`update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and ${tenant(revoke, ctx.clientId)}`, revoke);
         await endKeySession(ctx.tx, rows[0]?.key_id ?? null, ctx.username);

@@ -19,7 +19,9 @@ export const siteCodeSql = (client: string) => `(select k.site_code from company
 
 /** A client's company ID: the name printed and the site code (companyNameSql, siteCodeSql). */
 export async function companyIdentity(db: Db, clientId: number): Promise<{ companyName: string; siteCode: number | null }> {
-  const { rows } = await db.query<{ name: string | null; site: number | null }>(`select ${companyNameSql('$1')} as name, ${siteCodeSql('$1')} as site`, [clientId]);
+  const { rows } = await db.query<{ name: string | null; site: number | null }>(`select ${companyNameSql('$1')} as name, ${siteCodeSql('$1')} as site`, [
+    clientId,
+  ]);
   return { companyName: rows[0]?.name ?? '', siteCode: rows[0]?.site ?? null };
 }
 
@@ -37,7 +39,12 @@ export const credentialStoreHooks: ResourceHooks = {
 /** Rows deleted at most per statement, so one pass never holds the database for long. */
 const PRUNE_CHUNK = 5000;
 
-export interface Pruned { clientId: number; events: number; visitors: number; visitRequests: number }
+export interface Pruned {
+  clientId: number;
+  events: number;
+  visitors: number;
+  visitRequests: number;
+}
 
 /** Rows a delete removed (both engines: a CTE counts them). */
 async function count(db: Db, del: string, params: unknown[]): Promise<number> {
@@ -48,14 +55,19 @@ async function count(db: Db, del: string, params: unknown[]): Promise<number> {
 export async function pruneByRetention(db: Db): Promise<Pruned[]> {
   const { rows: clients } = await db.query<{ client_id: number; events: number; visitors: number }>(
     `select client_id, event_retention_days as events, visitor_retention_days as visitors from central_properties
-      where event_retention_days > 0 or visitor_retention_days > 0 order by client_id`);
+      where event_retention_days > 0 or visitor_retention_days > 0 order by client_id`,
+  );
   const out: Pruned[] = [];
   for (const c of clients) {
     const done: Pruned = { clientId: c.client_id, events: 0, visitors: 0, visitRequests: 0 };
     if (c.events > 0) {
       for (;;) {
-        const n = await count(db, `delete from events where id in (select e.id from events e where e.client_id = $1 and e.at < now() - $2::int * interval '1 day'
-             and not exists (select 1 from alarms a where a.event_id = e.id) limit ${PRUNE_CHUNK})`, [c.client_id, c.events]);
+        const n = await count(
+          db,
+          `delete from events where id in (select e.id from events e where e.client_id = $1 and e.at < now() - $2::int * interval '1 day'
+             and not exists (select 1 from alarms a where a.event_id = e.id) limit ${PRUNE_CHUNK})`,
+          [c.client_id, c.events],
+        );
         done.events += n;
         if (n < PRUNE_CHUNK) break;
       }
@@ -64,9 +76,15 @@ export async function pruneByRetention(db: Db): Promise<Pruned[]> {
       await db.transaction(async (tx) => {
         const cutoff = `(select (now() at time zone timezone)::date - $2::int from clients where id = $1)`;
         done.visitRequests = await count(tx, `delete from visit_requests where client_id = $1 and visit_date < ${cutoff}`, [c.client_id, c.visitors]);
-        await tx.query(`update visit_requests set visitor_id = null where client_id = $1 and visitor_id in
-          (select id from visitors where client_id = $1 and visit_date < ${cutoff} and status <> 'on-site')`, [c.client_id, c.visitors]);
-        done.visitors = await count(tx, `delete from visitors where client_id = $1 and visit_date < ${cutoff} and status <> 'on-site'`, [c.client_id, c.visitors]);
+        await tx.query(
+          `update visit_requests set visitor_id = null where client_id = $1 and visitor_id in
+          (select id from visitors where client_id = $1 and visit_date < ${cutoff} and status <> 'on-site')`,
+          [c.client_id, c.visitors],
+        );
+        done.visitors = await count(tx, `delete from visitors where client_id = $1 and visit_date < ${cutoff} and status <> 'on-site'`, [
+          c.client_id,
+          c.visitors,
+        ]);
       });
     }
     if (done.events || done.visitors || done.visitRequests) out.push(done);
@@ -86,13 +104,21 @@ export function startRetention(db: Db, log: (m: string) => void, everyMs = RETEN
     running = true;
     // several servers on one PostgreSQL database: one of them prunes each pass
     void aloneAmongServers(db, 'retention', () => pruneByRetention(db))
-      .then((all) => { for (const p of all ?? []) log(`retention: client ${p.clientId}: deleted ${p.events} events, ${p.visitors} visitors, ${p.visitRequests} visit requests`); })
+      .then((all) => {
+        for (const p of all ?? [])
+          log(`retention: client ${p.clientId}: deleted ${p.events} events, ${p.visitors} visitors, ${p.visitRequests} visit requests`);
+      })
       .catch((e) => log(`retention: ${(e as Error).message}`))
-      .finally(() => { running = false; });
+      .finally(() => {
+        running = false;
+      });
   };
   const first = setTimeout(pass, 30_000);
   first.unref();
   const timer = setInterval(pass, everyMs);
   timer.unref();
-  return () => { clearTimeout(first); clearInterval(timer); };
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
 }

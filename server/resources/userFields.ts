@@ -8,7 +8,9 @@ import { tenant } from '../db/tenant';
 export async function userFieldDefs(tx: Db, clientId: number): Promise<UserFieldDef[]> {
   const params: unknown[] = [];
   const { rows } = await tx.query<UserFieldDef>(
-    `select key, label, kind, required, max_length as "maxLength", options, position from user_fields where ${tenant(params, clientId)} order by coalesce(position, 0), id`, params);
+    `select key, label, kind, required, max_length as "maxLength", options, position from user_fields where ${tenant(params, clientId)} order by coalesce(position, 0), id`,
+    params,
+  );
   return rows;
 }
 
@@ -21,7 +23,8 @@ export const userFieldHooks: ResourceHooks = {
       else if (choices.some((c) => c.length > 200)) out.push({ field: 'options', message: 'must be choices of at most 200 characters' });
       else if (new Set(choices).size !== choices.length) out.push({ field: 'options', message: 'must not repeat a choice' });
     }
-    if (input.maxLength !== undefined && input.maxLength !== null && input.kind !== 'text') out.push({ field: 'maxLength', message: 'applies to text fields only' });
+    if (input.maxLength !== undefined && input.maxLength !== null && input.kind !== 'text')
+      out.push({ field: 'maxLength', message: 'applies to text fields only' });
     return out;
   },
 };

@@ -13,36 +13,59 @@ beforeAll(async () => {
   s = await startTestServer();
   [reception, auditor, operator, harbour] = await Promise.all([s.login('reception'), s.login('auditor'), s.login('operator'), s.login('harbour')]);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 /** A day counted from today in the Northwind client's zone. */
 async function day(offset: number): Promise<string> {
-  const { rows } = await s.db.query<{ d: string }>(`select ((now() at time zone timezone)::date + $1::int)::text d from clients where code = 'NORTHWIND'`, [offset]);
+  const { rows } = await s.db.query<{ d: string }>(`select ((now() at time zone timezone)::date + $1::int)::text d from clients where code = 'NORTHWIND'`, [
+    offset,
+  ]);
   return rows[0].d;
 }
 async function file(body: Record<string, unknown> = {}) {
-  const r = await s.call('POST', API, { token: reception, body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: await day(3), ...body } });
+  const r = await s.call('POST', API, {
+    token: reception,
+    body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: await day(3), ...body },
+  });
   expect(r.status).toBe(201);
   return r.body as { id: number; status: string; requestedBy: string };
 }
-const state = async (id: number) => (await s.db.query<{ status: string; visitor_id: number | null; decision_note: string | null }>('select status, visitor_id, decision_note from visit_requests where id = $1', [id])).rows[0];
-const audits = (id: number, action: string) => s.count(`select 1 from audit_log where entity = 'visit request' and entity_id = $1 and action = $2`, [id, action]);
+const state = async (id: number) =>
+  (
+    await s.db.query<{ status: string; visitor_id: number | null; decision_note: string | null }>(
+      'select status, visitor_id, decision_note from visit_requests where id = $1',
+      [id],
+    )
+  ).rows[0];
+const audits = (id: number, action: string) =>
+  s.count(`select 1 from audit_log where entity = 'visit request' and entity_id = $1 and action = $2`, [id, action]);
 
 describe('visit requests', () => {
   it('are filed for a day ahead by whoever registers visitors, waiting, with who filed them', async () => {
     const made = await file({ company: 'Berg & Co', note: 'Needs parking' });
     expect(made).toMatchObject({ status: 'pending', requestedBy: 'Rita Reception' });
-    const past = await s.call('POST', API, { token: reception, body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben', purpose: 'meeting', visitDate: await day(-1) } });
+    const past = await s.call('POST', API, {
+      token: reception,
+      body: { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben', purpose: 'meeting', visitDate: await day(-1) },
+    });
     expect(past.status).toBe(400);
     expect(past.body.violations.map((v: { field: string }) => v.field)).toEqual(['visitDate']);
     // status is the server's: a request filed as approved is refused, naming it
-    const sneaky = await s.call('POST', API, { token: reception, body: { firstName: 'Ola', lastName: 'Sneaky', hostName: 'Ben', purpose: 'meeting', visitDate: await day(2), status: 'approved' } });
+    const sneaky = await s.call('POST', API, {
+      token: reception,
+      body: { firstName: 'Ola', lastName: 'Sneaky', hostName: 'Ben', purpose: 'meeting', visitDate: await day(2), status: 'approved' },
+    });
     expect(sneaky.status).toBe(400);
     expect(sneaky.body.violations.map((v: { field: string }) => v.field)).toEqual(['status']);
     expect(await s.count(`select 1 from visit_requests where last_name = 'Sneaky'`)).toBe(0);
     // the view code reads them; filing or deciding needs more
     expect((await s.call('GET', `${API}/${made.id}`, { token: auditor })).status).toBe(200);
-    expect((await s.call('POST', API, { token: auditor, body: { firstName: 'A', lastName: 'B', hostName: 'C', purpose: 'meeting', visitDate: await day(2) } })).status).toBe(403);
+    expect(
+      (await s.call('POST', API, { token: auditor, body: { firstName: 'A', lastName: 'B', hostName: 'C', purpose: 'meeting', visitDate: await day(2) } }))
+        .status,
+    ).toBe(403);
     expect((await s.call('GET', API, { token: operator })).status).toBe(403);
   });
 
@@ -54,7 +77,15 @@ describe('visit requests', () => {
     expect(ok.body).toMatchObject({ status: 'approved', decidedBy: 'Rita Reception' });
     expect(typeof ok.body.decidedAt).toBe('string');
     const visitor = await s.call('GET', `${visitorsResource.api}/${ok.body.visitorId}`, { token: reception });
-    expect(visitor.body).toMatchObject({ firstName: 'Ola', lastName: 'Approved', company: 'Lindqvist AB', email: 'ola@lindqvist.example', hostName: 'Ben Brown', visitDate: await day(3), status: 'expected' });
+    expect(visitor.body).toMatchObject({
+      firstName: 'Ola',
+      lastName: 'Approved',
+      company: 'Lindqvist AB',
+      email: 'ola@lindqvist.example',
+      hostName: 'Ben Brown',
+      visitDate: await day(3),
+      status: 'expected',
+    });
     // the badge is valid to the end of that day in the client's zone (Asia/Kuala_Lumpur, UTC+8)
     expect(new Date(visitor.body.validUntil).toISOString()).toBe(new Date(`${await day(4)}T00:00:00+08:00`).toISOString());
     expect(await audits(r.id, 'approve')).toBe(1);
@@ -107,10 +138,13 @@ describe('date range filters (upcoming visits)', () => {
   it('list the rows from and to a day, each day included, and refuse a date that does not exist', async () => {
     const [tomorrow, inThree] = [await day(1), await day(3)];
     const all = (await s.call('GET', `${visitorsResource.api}?size=1000`, { token: reception })).body.items as { visitDate: string }[];
-    const from = (await s.call('GET', `${visitorsResource.api}?size=1000&visitDateFrom=${tomorrow}`, { token: reception })).body.items as { visitDate: string }[];
+    const from = (await s.call('GET', `${visitorsResource.api}?size=1000&visitDateFrom=${tomorrow}`, { token: reception })).body.items as {
+      visitDate: string;
+    }[];
     expect(from.length).toBeGreaterThan(0);
     expect(from.length).toBe(all.filter((v) => v.visitDate >= tomorrow).length);
-    const window = (await s.call('GET', `${visitorsResource.api}?size=1000&visitDateFrom=${tomorrow}&visitDateTo=${inThree}`, { token: reception })).body.items as { visitDate: string }[];
+    const window = (await s.call('GET', `${visitorsResource.api}?size=1000&visitDateFrom=${tomorrow}&visitDateTo=${inThree}`, { token: reception })).body
+      .items as { visitDate: string }[];
     expect(window.length).toBe(all.filter((v) => v.visitDate >= tomorrow && v.visitDate <= inThree).length);
     expect(window.length).toBeLessThan(from.length + 1);
     const bad = await s.call('GET', `${visitorsResource.api}?visitDateFrom=2025-02-30`, { token: reception });

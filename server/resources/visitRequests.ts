@@ -25,15 +25,24 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
         async run(ctx, before) {
           // a request left waiting past its day cannot become a registration for a day gone by
           if ((await visitDateProblems(ctx, before.visitDate)).length) {
-            throw new HttpError(409, fill('The day of this visit ({day}) has passed: decline the request, and the host may ask again.', { day: String(before.visitDate) }));
+            throw new HttpError(
+              409,
+              fill('The day of this visit ({day}) has passed: decline the request, and the host may ask again.', { day: String(before.visitDate) }),
+            );
           }
-          const made = await ctx.tx.query<{ id: number }>(`insert into visitors (client_id, first_name, last_name, company, email, phone, host_name, host_id, purpose,
+          const made = await ctx.tx.query<{ id: number }>(
+            `insert into visitors (client_id, first_name, last_name, company, email, phone, host_name, host_id, purpose,
               visit_date, valid_until, status, created_by)
             select r.client_id, r.first_name, r.last_name, r.company, r.email, r.phone, r.host_name, r.host_id, r.purpose,
               r.visit_date, ((r.visit_date + 1)::timestamp at time zone c.timezone), 'expected', $3
-            from visit_requests r join clients c on c.id = r.client_id where r.id = $1 and r.client_id = $2 returning id`, [before.id, ctx.clientId, ctx.userId]);
-          await ctx.tx.query(`update visit_requests set status = 'approved', decided_by = $3, decided_at = now(), visitor_id = $4, updated_at = now()
-            where id = $1 and client_id = $2`, [before.id, ctx.clientId, ctx.userId, made.rows[0].id]);
+            from visit_requests r join clients c on c.id = r.client_id where r.id = $1 and r.client_id = $2 returning id`,
+            [before.id, ctx.clientId, ctx.userId],
+          );
+          await ctx.tx.query(
+            `update visit_requests set status = 'approved', decided_by = $3, decided_at = now(), visitor_id = $4, updated_at = now()
+            where id = $1 and client_id = $2`,
+            [before.id, ctx.clientId, ctx.userId, made.rows[0].id],
+          );
         },
         audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, visitorId: after.visitorId } }),
         // the registration it made shows in open visitor lists (today's visits, upcoming visits) at once
@@ -44,8 +53,11 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
       decline: {
         privilege: PRIV.visitRequests.approve,
         async run(ctx, before, input) {
-          await ctx.tx.query(`update visit_requests set status = 'declined', decided_by = $3, decided_at = now(), decision_note = $4, updated_at = now()
-            where id = $1 and client_id = $2`, [before.id, ctx.clientId, ctx.userId, input.reason]);
+          await ctx.tx.query(
+            `update visit_requests set status = 'declined', decided_by = $3, decided_at = now(), decision_note = $4, updated_at = now()
+            where id = $1 and client_id = $2`,
+            [before.id, ctx.clientId, ctx.userId, input.reason],
+          );
         },
         audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, decisionNote: after.decisionNote } }),
       },

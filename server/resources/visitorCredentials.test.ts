@@ -12,7 +12,9 @@ beforeAll(async () => {
   s = await startTestServer();
   [reception, auditor, harbour] = await Promise.all([s.login('reception'), s.login('auditor'), s.login('harbour')]);
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const count = () => s.count(`select 1 from visitor_credentials where number like 'B-%'`);
 const audits = () => s.count(`select 1 from audit_log where action = 'batch-add'`);
@@ -26,7 +28,9 @@ describe('visitor credentials, batch add', () => {
     expect(await count()).toBe(50);
     expect(await audits()).toBe(1);
     const listed = await s.call('GET', `${visitorCredentialsResource.api}?q=B-0050`, { token: reception });
-    expect(listed.body.items.map((x: { number: string; state: string; kind: string }) => [x.number, x.state, x.kind])).toEqual([['B-0050', 'available', 'card']]);
+    expect(listed.body.items.map((x: { number: string; state: string; kind: string }) => [x.number, x.state, x.kind])).toEqual([
+      ['B-0050', 'available', 'card'],
+    ]);
 
     const again = await s.call('POST', VISITOR_CREDENTIAL_BATCH_API, { token: reception, body: { ...batch, first: 41, count: 20 } });
     expect(again.status).toBe(400);
@@ -37,7 +41,10 @@ describe('visitor credentials, batch add', () => {
 
   it('names the field of a batch that cannot be made', async () => {
     const refused = async (b: Record<string, unknown>) => {
-      const r = await s.call('POST', VISITOR_CREDENTIAL_BATCH_API, { token: reception, body: { prefix: 'B-', first: 1, count: 5, digits: 4, kind: 'card', ...b } });
+      const r = await s.call('POST', VISITOR_CREDENTIAL_BATCH_API, {
+        token: reception,
+        body: { prefix: 'B-', first: 1, count: 5, digits: 4, kind: 'card', ...b },
+      });
       expect(r.status).toBe(400);
       return r.body.violations.map((v: { field: string }) => v.field);
     };
@@ -52,7 +59,9 @@ describe('visitor credentials, batch add', () => {
   it('numbers per client, and only for the batch-add code', async () => {
     const mine = await s.call('POST', VISITOR_CREDENTIAL_BATCH_API, { token: harbour, body: { prefix: 'B-', first: 1, count: 3, digits: 4, kind: 'qr' } });
     expect(mine.status).toBe(201);
-    expect((await s.call('POST', VISITOR_CREDENTIAL_BATCH_API, { token: auditor, body: { prefix: 'Z-', first: 1, count: 3, digits: 4, kind: 'qr' } })).status).toBe(403);
+    expect(
+      (await s.call('POST', VISITOR_CREDENTIAL_BATCH_API, { token: auditor, body: { prefix: 'Z-', first: 1, count: 3, digits: 4, kind: 'qr' } })).status,
+    ).toBe(403);
     expect(await s.count(`select 1 from visitor_credentials where number like 'Z-%'`)).toBe(0);
   });
 });

@@ -4,7 +4,12 @@
 // of the client refuses the whole batch on `first`, naming it, and nothing is stored. One audit row per batch.
 import type { FastifyInstance } from 'fastify';
 import {
-  PRIV, VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatch, batchNumbers, visitorCredentialsResource, type VisitorCredentialBatchResult,
+  PRIV,
+  VISITOR_CREDENTIAL_BATCH_API,
+  VisitorCredentialBatch,
+  batchNumbers,
+  visitorCredentialsResource,
+  type VisitorCredentialBatchResult,
 } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf } from '../http/common';
@@ -12,31 +17,44 @@ import { HttpError, audit, body, clientOf } from '../http/common';
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 export function visitorCredentialBatchRoutes(app: FastifyInstance, { db, publish }: { db: Db; publish: Publish }) {
-  app.post(VISITOR_CREDENTIAL_BATCH_API, { config: { privileges: [PRIV.visitorCredentials.batchAdd], touches: 'client' } }, async (req, reply): Promise<VisitorCredentialBatchResult> => {
-    const clientId = clientOf(req);
-    const batch = body(req.body, VisitorCredentialBatch);
-    const made = batchNumbers(batch);
-    if ('field' in made) throw new HttpError(400, 'Validation failed', [{ field: made.field, message: made.message }]);
-    const { numbers } = made;
-    const ids = await db.transaction(async (tx) => {
-      // one statement: the numbers already in use are the ones it skips (the unique index decides, even against a
-      // batch written at the same moment), and any skipped one refuses the whole batch (the transaction rolls back)
-      const inserted = await tx.query<{ id: number; number: string }>(`insert into visitor_credentials (client_id, number, kind, state)
+  app.post(
+    VISITOR_CREDENTIAL_BATCH_API,
+    { config: { privileges: [PRIV.visitorCredentials.batchAdd], touches: 'client' } },
+    async (req, reply): Promise<VisitorCredentialBatchResult> => {
+      const clientId = clientOf(req);
+      const batch = body(req.body, VisitorCredentialBatch);
+      const made = batchNumbers(batch);
+      if ('field' in made) throw new HttpError(400, 'Validation failed', [{ field: made.field, message: made.message }]);
+      const { numbers } = made;
+      const ids = await db.transaction(async (tx) => {
+        // one statement: the numbers already in use are the ones it skips (the unique index decides, even against a
+        // batch written at the same moment), and any skipped one refuses the whole batch (the transaction rolls back)
+        const inserted = await tx.query<{ id: number; number: string }>(
+          `insert into visitor_credentials (client_id, number, kind, state)
         select $1, n, $3, 'available' from unnest($2::text[]) with ordinality as x(n, i) order by i
-        on conflict (client_id, number) do nothing returning id, number`, [clientId, numbers, batch.kind]);
-      if (inserted.rows.length < numbers.length) {
-        const added = new Set(inserted.rows.map((r) => r.number));
-        const taken = numbers.filter((n) => !added.has(n));
-        const more = taken.length > 1 ? ` and ${taken.length - 1} more` : '';
-        throw new HttpError(400, 'Validation failed', [{ field: 'first', message: `takes numbers already in use: ${taken[0]}${more}` }]);
-      }
-      await audit(tx, req, { clientId, action: 'batch-add', entity: visitorCredentialsResource.name, entityId: null, before: null,
-        after: { ...batch, numbers: `${numbers[0]} … ${numbers.at(-1)}` } });
-      return inserted.rows.map((r) => Number(r.id));
-    });
-    // open lists read again, as after any other change (one notice for the batch)
-    publish(clientId, `/changes/${visitorCredentialsResource.name}`, { resource: visitorCredentialsResource.name, id: ids[0], action: 'create' });
-    reply.status(201);
-    return { added: ids.length, firstNumber: numbers[0], lastNumber: numbers.at(-1)! };
-  });
+        on conflict (client_id, number) do nothing returning id, number`,
+          [clientId, numbers, batch.kind],
+        );
+        if (inserted.rows.length < numbers.length) {
+          const added = new Set(inserted.rows.map((r) => r.number));
+          const taken = numbers.filter((n) => !added.has(n));
+          const more = taken.length > 1 ? ` and ${taken.length - 1} more` : '';
+          throw new HttpError(400, 'Validation failed', [{ field: 'first', message: `takes numbers already in use: ${taken[0]}${more}` }]);
+        }
+        await audit(tx, req, {
+          clientId,
+          action: 'batch-add',
+          entity: visitorCredentialsResource.name,
+          entityId: null,
+          before: null,
+          after: { ...batch, numbers: `${numbers[0]} … ${numbers.at(-1)}` },
+        });
+        return inserted.rows.map((r) => Number(r.id));
+      });
+      // open lists read again, as after any other change (one notice for the batch)
+      publish(clientId, `/changes/${visitorCredentialsResource.name}`, { resource: visitorCredentialsResource.name, id: ids[0], action: 'create' });
+      reply.status(201);
+      return { added: ids.length, firstNumber: numbers[0], lastNumber: numbers.at(-1)! };
+    },
+  );
 }

@@ -20,9 +20,16 @@ async function todayOfClient(ctx: CrudContext): Promise<string> {
 export async function visitorProperties(ctx: CrudContext) {
   const params: unknown[] = [];
   const { rows } = await ctx.tx.query<{ require_photo: boolean; require_id_number: boolean; require_host_identity: boolean; days_ahead: number }>(
-    `select require_photo, require_id_number, require_host_identity, days_ahead from visitor_properties where ${tenant(params, ctx.clientId)}`, params);
+    `select require_photo, require_id_number, require_host_identity, days_ahead from visitor_properties where ${tenant(params, ctx.clientId)}`,
+    params,
+  );
   const p = rows[0];
-  return { requirePhoto: !!p?.require_photo, requireIdNumber: !!p?.require_id_number, requireHostIdentity: !!p?.require_host_identity, daysAhead: p ? Number(p.days_ahead) : DAYS_AHEAD_MAX };
+  return {
+    requirePhoto: !!p?.require_photo,
+    requireIdNumber: !!p?.require_id_number,
+    requireHostIdentity: !!p?.require_host_identity,
+    daysAhead: p ? Number(p.days_ahead) : DAYS_AHEAD_MAX,
+  };
 }
 
 /** A visit's day (a registration's, a request's): today or later in the client's zone, at most `daysAhead` days on
@@ -39,17 +46,24 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
   return {
     privilege,
     async run(ctx, before) {
-      const sql = to === 'on-site'
-        ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'expected' returning id`
-        : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'on-site' returning id`;
+      const sql =
+        to === 'on-site'
+          ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'expected' returning id`
+          : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'on-site' returning id`;
       if ((await ctx.tx.query(sql, [before.id, ctx.clientId, ctx.userId])).rows.length) return;
-      throw new HttpError(409, before.status === to ? fill('{name} is already {state}', { name: `${before.firstName} ${before.lastName}`, state: done })
-        : fill('Only a visitor who is {state} can be {done}', { state: from === 'expected' ? 'expected' : 'on site', done }));
+      throw new HttpError(
+        409,
+        before.status === to
+          ? fill('{name} is already {state}', { name: `${before.firstName} ${before.lastName}`, state: done })
+          : fill('Only a visitor who is {state} can be {done}', { state: from === 'expected' ? 'expected' : 'on site', done }),
+      );
     },
     audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status } }),
     afterCommit(clientId, after: Row) {
       publish?.(clientId, DESTINATIONS.clocking, {
-        id: after.id, name: `${after.firstName} ${after.lastName}`, direction: to === 'left' ? 'out' : 'in',
+        id: after.id,
+        name: `${after.firstName} ${after.lastName}`,
+        direction: to === 'left' ? 'out' : 'in',
         time: String((to === 'left' ? after.signedOutAt : after.signedInAt) ?? new Date().toISOString()),
       });
     },
@@ -77,7 +91,10 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
       ];
     },
     async beforeInsert(ctx, input) {
-      const { rows } = await ctx.tx.query<{ v: Date }>(`select (($1::date + 1)::timestamp at time zone timezone) v from clients where id = $2`, [input.visitDate, ctx.clientId]);
+      const { rows } = await ctx.tx.query<{ v: Date }>(`select (($1::date + 1)::timestamp at time zone timezone) v from clients where id = $2`, [
+        input.visitDate,
+        ctx.clientId,
+      ]);
       return { valid_until: rows[0].v, created_by: ctx.userId };
     },
     actions: {

@@ -12,7 +12,11 @@ import { systemResolve, targetProblem, type Resolve } from '../webhooks/targets'
 function urlProblem(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
   let u: URL;
-  try { u = new URL(raw); } catch { return 'is not a valid URL'; }
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'is not a valid URL';
+  }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must start with http:// or https://';
   if (u.username || u.password) return 'must not carry a user name or password';
   return null;
@@ -31,8 +35,11 @@ export const webHookHooks = (allowPrivate = false): ResourceHooks => ({
       privilege: PRIV.webHooks.edit,
       async run(ctx, before) {
         const { deliveryId } = body(ctx.req.body, RedeliverRequest);
-        const { rows } = await ctx.tx.query(`update webhook_outbox set state = 'pending', next_at = now(), delivered_at = null
-          where id = $1 and hook_id = $2 and client_id = $3 returning id`, [deliveryId, before.id, ctx.clientId]);
+        const { rows } = await ctx.tx.query(
+          `update webhook_outbox set state = 'pending', next_at = now(), delivered_at = null
+          where id = $1 and hook_id = $2 and client_id = $3 returning id`,
+          [deliveryId, before.id, ctx.clientId],
+        );
         if (!rows.length) throw new HttpError(404, 'Delivery not found', [{ field: 'deliveryId', message: 'is not a delivery of this web hook' }]);
         ctx.req.oneTime = { deliveryId };
       },

@@ -8,18 +8,28 @@ import { SAMPLE_MYKAD, startCardConnectorSimulator, type CardConnectorSimulator 
 import { registerMyKadRoutes } from './mykadRoutes';
 
 let sim: CardConnectorSimulator | null = null;
-afterEach(async () => { await sim?.close(); sim = null; });
+afterEach(async () => {
+  await sim?.close();
+  sim = null;
+});
 
 function connect(url: string) {
   const ws = new WebSocket(url);
   const inbox: Array<{ type: string; version: string; data?: unknown }> = [];
   const waiters: Array<() => void> = [];
-  ws.on('message', (d) => { inbox.push(JSON.parse(d.toString())); waiters.splice(0).forEach((w) => w()); });
+  ws.on('message', (d) => {
+    inbox.push(JSON.parse(d.toString()));
+    waiters.splice(0).forEach((w) => w());
+  });
   const next = async () => {
     while (!inbox.length) await new Promise<void>((r) => waiters.push(r));
     return inbox.shift()!;
   };
-  const types = async (n: number) => { const out: string[] = []; for (let i = 0; i < n; i++) out.push((await next()).type); return out; };
+  const types = async (n: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push((await next()).type);
+    return out;
+  };
   return { ws, next, types };
 }
 

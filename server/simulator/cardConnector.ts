@@ -5,8 +5,15 @@
 import { createServer } from 'node:http';
 import { WebSocketServer } from 'ws';
 import {
-  CONNECTOR_MAX_MESSAGE_CHARS, CONNECTOR_PORTS, CONNECTOR_VERSION, MyKad, parseConnectorCommand, validate,
-  type ConnectorCommand, type ConnectorIncomingType, type MyKadReader,
+  CONNECTOR_MAX_MESSAGE_CHARS,
+  CONNECTOR_PORTS,
+  CONNECTOR_VERSION,
+  MyKad,
+  parseConnectorCommand,
+  validate,
+  type ConnectorCommand,
+  type ConnectorIncomingType,
+  type MyKadReader,
 } from '../../contract';
 import { generatePhotoPng, listenOnFirstFree, socketServerControls } from './companion';
 
@@ -59,7 +66,9 @@ export async function startCardConnectorSimulator(options: CardConnectorSimulato
   const log = options.log ?? (() => {});
   let reader = options.reader ?? true;
   let card: MyKad | null = null;
-  const server = createServer((_req, res) => { res.writeHead(426, { 'content-type': 'text/plain' }).end('Upgrade to WebSocket'); });
+  const server = createServer((_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain' }).end('Upgrade to WebSocket');
+  });
   // bound first, so a taken port's error is not also reported by the WebSocket server
   const port = await listenOnFirstFree(server, options.port !== undefined ? [options.port] : CONNECTOR_PORTS, host);
   const wss = new WebSocketServer({ server, maxPayload: CONNECTOR_MAX_MESSAGE_CHARS });
@@ -76,8 +85,15 @@ export async function startCardConnectorSimulator(options: CardConnectorSimulato
     rejected: [],
     card: () => card,
     readerAttached: () => reader,
-    connectReader: () => { reader = true; broadcast('reader_connected'); },
-    disconnectReader: () => { reader = false; card = null; broadcast('reader_disconnected'); },
+    connectReader: () => {
+      reader = true;
+      broadcast('reader_connected');
+    },
+    disconnectReader: () => {
+      reader = false;
+      card = null;
+      broadcast('reader_disconnected');
+    },
     insertCard: (next = SAMPLE_MYKAD) => {
       const r = validate(next, MyKad);
       if (!r.ok) throw new Error(`Not a MyKad: ${r.violations.map((v) => `${v.field} ${v.message}`).join(', ')}`);
@@ -85,7 +101,10 @@ export async function startCardConnectorSimulator(options: CardConnectorSimulato
       card = r.value;
       broadcast('card_inserted');
     },
-    removeCard: () => { card = null; broadcast('card_removed'); },
+    removeCard: () => {
+      card = null;
+      broadcast('card_removed');
+    },
     readCard: () => {
       if (!card) return null;
       broadcast('reading_data');
@@ -106,7 +125,10 @@ export async function startCardConnectorSimulator(options: CardConnectorSimulato
     if (card) send('card_inserted');
     ws.on('message', (data, isBinary) => {
       const parsed = parseConnectorCommand(isBinary ? null : data.toString('utf8'));
-      if (!parsed.ok) { sim.rejected.push(parsed.error); return; }
+      if (!parsed.ok) {
+        sim.rejected.push(parsed.error);
+        return;
+      }
       sim.received.push(parsed.message);
       if (parsed.message.type === 'read_card') sim.readCard();
       else log(`card connector: the console refused version ${version}`);

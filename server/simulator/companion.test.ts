@@ -8,7 +8,10 @@ import { COMPANION_PORTS, parseCompanionReply, type CompanionReply } from '../..
 import { generatePhotoPng, startCompanionSimulator, type CompanionSimulator } from './companion';
 
 let sim: CompanionSimulator | null = null;
-afterEach(async () => { await sim?.close(); sim = null; });
+afterEach(async () => {
+  await sim?.close();
+  sim = null;
+});
 
 function connect(url: string) {
   const ws = new WebSocket(url);
@@ -35,7 +38,10 @@ describe('companion simulator', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(await res.json()).toMatchObject({ name: 'Gatehouse Companion', port: sim.port });
-    const preflight = await fetch(`${sim.url}/api/check-port`, { method: 'OPTIONS', headers: { origin: 'http://console.example', 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(`${sim.url}/api/check-port`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://console.example', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
   });

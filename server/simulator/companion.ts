@@ -6,8 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
-  COMPANION_MAX_MESSAGE_CHARS, COMPANION_PORTS, parseCompanionCommand,
-  type AlarmNotifyCommand, type BadgePrintCommand, type CompanionReply,
+  COMPANION_MAX_MESSAGE_CHARS,
+  COMPANION_PORTS,
+  parseCompanionCommand,
+  type AlarmNotifyCommand,
+  type BadgePrintCommand,
+  type CompanionReply,
 } from '../../contract';
 
 export const COMPANION_SIM_VERSION = '1.0.0-sim';
@@ -34,7 +38,7 @@ function chunk(type: string, data: Buffer): Buffer {
 /** An RGB PNG of `size`×`size`: a head-and-shoulders silhouette on a tinted background (seeded by `seed`). */
 export function generatePhotoPng(size = 64, seed = 0): Buffer {
   const raw = Buffer.alloc((size * 3 + 1) * size);
-  const tint = [90 + (seed * 37) % 120, 120 + (seed * 53) % 100, 160 + (seed * 29) % 90];
+  const tint = [90 + ((seed * 37) % 120), 120 + ((seed * 53) % 100), 160 + ((seed * 29) % 90)];
   for (let y = 0; y < size; y++) {
     const row = y * (size * 3 + 1);
     raw[row] = 0; // filter: none
@@ -53,7 +57,9 @@ export function generatePhotoPng(size = 64, seed = 0): Buffer {
   ihdr[9] = 2; // colour type RGB
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0)),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
@@ -62,8 +68,15 @@ export function generatePhotoPng(size = 64, seed = 0): Buffer {
 export async function listenOnFirstFree(server: Server, ports: readonly number[], host: string): Promise<number> {
   for (const port of ports) {
     const ok = await new Promise<boolean>((resolve, reject) => {
-      const onError = (e: NodeJS.ErrnoException) => { server.off('listening', onListening); if (e.code === 'EADDRINUSE' || e.code === 'EACCES') resolve(false); else reject(e); };
-      const onListening = () => { server.off('error', onError); resolve(true); };
+      const onError = (e: NodeJS.ErrnoException) => {
+        server.off('listening', onListening);
+        if (e.code === 'EADDRINUSE' || e.code === 'EACCES') resolve(false);
+        else reject(e);
+      };
+      const onListening = () => {
+        server.off('error', onError);
+        resolve(true);
+      };
       server.once('error', onError);
       server.once('listening', onListening);
       server.listen(port, host);
@@ -112,14 +125,19 @@ const CORS = {
 export function socketServerControls(server: Server, wss: WebSocketServer) {
   return {
     clientCount: () => wss.clients.size,
-    dropClients: () => { for (const c of wss.clients) c.terminate(); },
-    broadcastRaw: (data: string) => { for (const c of wss.clients) c.send(data); },
-    close: () => new Promise<void>((resolve) => {
+    dropClients: () => {
       for (const c of wss.clients) c.terminate();
-      wss.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    },
+    broadcastRaw: (data: string) => {
+      for (const c of wss.clients) c.send(data);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -130,9 +148,14 @@ export async function startCompanionSimulator(options: CompanionSimulatorOptions
   let port = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'OPTIONS') { res.writeHead(204, CORS).end(); return; }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, CORS).end();
+      return;
+    }
     if (req.method === 'GET' && path === '/api/check-port') {
-      res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ name: 'Gatehouse Companion', version: COMPANION_SIM_VERSION, port }));
+      res
+        .writeHead(200, { ...CORS, 'content-type': 'application/json' })
+        .end(JSON.stringify({ name: 'Gatehouse Companion', version: COMPANION_SIM_VERSION, port }));
       return;
     }
     res.writeHead(404, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ status: 404, error: 'Not Found', message: 'Not Found' }));
@@ -164,7 +187,11 @@ export async function startCompanionSimulator(options: CompanionSimulatorOptions
       if (m.type === 'photo.capture') {
         photos++;
         const png = generatePhotoPng(64, photos);
-        reply(ws, { type: 'photo.captured', requestId: m.requestId, file: { name: `${m.purpose}-photo-${photos}.png`, mimeType: 'image/png', data: png.toString('base64') } });
+        reply(ws, {
+          type: 'photo.captured',
+          requestId: m.requestId,
+          file: { name: `${m.purpose}-photo-${photos}.png`, mimeType: 'image/png', data: png.toString('base64') },
+        });
       } else if (m.type === 'badge.print') {
         sim.printed.push(m);
         log(`companion: printed a badge for ${m.visitor.name}`);

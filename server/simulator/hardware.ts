@@ -8,10 +8,7 @@
 // with the §4 codes. Every event goes through the pipeline (persisted, then published). Heart-beats: doors on
 // /hbdoor, controllers on /hbcontroller. Operators' door commands change the simulated door and produce events.
 // It implements the hardware port (server/doors/port.ts) and keeps the doors' live state (server/doors/liveState.ts).
-import {
-  DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel,
-  type Event, type SimulateKind,
-} from '../../contract';
+import { DESTINATIONS, DOOR_MOMENTARY_MS, DOOR_STATUSES, EVENT_CODES, eventLabel, type Event, type SimulateKind } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
 import { afterGrant, decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../access/engine';
 import { localTime } from '../access/clock';
@@ -52,23 +49,48 @@ export interface SimulatorOptions {
 }
 
 /** A swipe's extras (the test hook): when it happens (the simulated clock) and on which reader of the door. */
-export interface SwipeOptions { at?: number; side?: 'entry' | 'exit'; pin?: string | null }
+export interface SwipeOptions {
+  at?: number;
+  side?: 'entry' | 'exit';
+  pin?: string | null;
+}
 /** What a swipe event keeps beside its code, so the explainer can decide it again. */
 /** What a swipe presented, kept on its event for Why?: a card number, or a QR code (then `card` is its credential's number, or '' when unreadable). */
-interface StoredSwipe { card: string; at: number; side: 'entry' | 'exit'; doorId: number; qr?: string }
+interface StoredSwipe {
+  card: string;
+  at: number;
+  side: 'entry' | 'exit';
+  doorId: number;
+  qr?: string;
+}
 
 export type { SimulatorClock };
 const realClock: SimulatorClock = { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (id) => clearTimeout(id) };
 /** Random events generated at once per tick (see tick()). */
 export const SIMULATOR_LANES = 16;
 
-interface DoorRow { id: number; client_id: number; name: string; status: string; division_id?: number | null }
-interface ControllerRow { id: number; client_id: number; name: string; status: string }
+interface DoorRow {
+  id: number;
+  client_id: number;
+  name: string;
+  status: string;
+  division_id?: number | null;
+}
+interface ControllerRow {
+  id: number;
+  client_id: number;
+  name: string;
+  status: string;
+}
 
 /** The credential/identity facts a swipe is decided on. */
 export interface SwipeFacts {
-  credentialStatus: string; credentialFrom: string | null; credentialTo: string | null;
-  identityStatus: string; identityFrom: string | null; identityTo: string | null;
+  credentialStatus: string;
+  credentialFrom: string | null;
+  credentialTo: string | null;
+  identityStatus: string;
+  identityFrom: string | null;
+  identityTo: string | null;
 }
 
 /** The access rule: the credential exists, is active and valid today, and its identity is active and valid today. */
@@ -79,12 +101,19 @@ export function accessDecision(facts: SwipeFacts | null, today: string): EventCo
   if (facts.identityStatus !== 'active' || !inRange(facts.identityFrom, facts.identityTo)) return EVENT_CODES.deniedInactiveIdentity;
   return EVENT_CODES.accessGranted;
 }
-type EventCodeOfSwipe = typeof EVENT_CODES.accessGranted | typeof EVENT_CODES.deniedUnknownCredential | typeof EVENT_CODES.deniedInactiveCredential | typeof EVENT_CODES.deniedInactiveIdentity;
-
+type EventCodeOfSwipe =
+  | typeof EVENT_CODES.accessGranted
+  | typeof EVENT_CODES.deniedUnknownCredential
+  | typeof EVENT_CODES.deniedInactiveCredential
+  | typeof EVENT_CODES.deniedInactiveIdentity;
 
 const doorStatusOf: Partial<Record<number, string>> = {
-  [EVENT_CODES.doorForcedOpen]: 'forced-open', [EVENT_CODES.doorHeldOpen]: 'held-open', [EVENT_CODES.doorClosed]: 'closed',
-  [EVENT_CODES.doorLocked]: 'locked', [EVENT_CODES.doorUnlocked]: 'unlocked', [EVENT_CODES.doorMomentaryUnlock]: DOOR_STATUSES.unlockedBriefly,
+  [EVENT_CODES.doorForcedOpen]: 'forced-open',
+  [EVENT_CODES.doorHeldOpen]: 'held-open',
+  [EVENT_CODES.doorClosed]: 'closed',
+  [EVENT_CODES.doorLocked]: 'locked',
+  [EVENT_CODES.doorUnlocked]: 'unlocked',
+  [EVENT_CODES.doorMomentaryUnlock]: DOOR_STATUSES.unlockedBriefly,
 };
 
 export function createHardwareSimulator(opts: SimulatorOptions) {
@@ -110,14 +139,22 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
   async function door(clientId: number | null, doorId: number): Promise<DoorRow> {
-    const { rows } = await db.query<DoorRow>(clientId === null ? 'select id, client_id, name, status, division_id from doors where id = $1' : 'select id, client_id, name, status, division_id from doors where id = $1 and client_id = $2',
-      clientId === null ? [doorId] : [doorId, clientId]);
+    const { rows } = await db.query<DoorRow>(
+      clientId === null
+        ? 'select id, client_id, name, status, division_id from doors where id = $1'
+        : 'select id, client_id, name, status, division_id from doors where id = $1 and client_id = $2',
+      clientId === null ? [doorId] : [doorId, clientId],
+    );
     if (!rows[0]) throw new HardwareError(404, 'Door not found');
     return rows[0];
   }
   async function controller(clientId: number, controllerId: number | undefined): Promise<ControllerRow> {
-    const { rows } = await db.query<ControllerRow>(controllerId === undefined ? 'select id, client_id, name, status from controllers where client_id = $1 order by id limit 1' : 'select id, client_id, name, status from controllers where id = $2 and client_id = $1',
-      controllerId === undefined ? [clientId] : [clientId, controllerId]);
+    const { rows } = await db.query<ControllerRow>(
+      controllerId === undefined
+        ? 'select id, client_id, name, status from controllers where client_id = $1 order by id limit 1'
+        : 'select id, client_id, name, status from controllers where id = $2 and client_id = $1',
+      controllerId === undefined ? [clientId] : [clientId, controllerId],
+    );
     if (!rows[0]) throw new HardwareError(404, 'Controller not found');
     return rows[0];
   }
@@ -132,7 +169,14 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   }
 
   async function doorEvent(d: DoorRow, code: number, pointId = `door-${d.id}`, extra = '', keepStatus = false): Promise<Event> {
-    const e = await pipeline.record(d.client_id, { eventCode: code, sourceId: `door-${d.id}`, sourceName: d.name, pointId, pointName: d.name, message: `${eventLabel(code)} at ${d.name}${extra}` });
+    const e = await pipeline.record(d.client_id, {
+      eventCode: code,
+      sourceId: `door-${d.id}`,
+      sourceName: d.name,
+      pointId,
+      pointName: d.name,
+      message: `${eventLabel(code)} at ${d.name}${extra}`,
+    });
     const status = doorStatusOf[code];
     if (status && !keepStatus) await setDoorStatus(d, status);
     return e;
@@ -143,7 +187,8 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
 
   async function swipe(d: DoorRow, wantGranted: boolean | null, o: SwipeOptions = {}): Promise<Event> {
     let number: string;
-    if (wantGranted === false || (wantGranted === null && random() < 0.1)) number = `9${Math.floor(random() * 1e8)}`; // nobody's card
+    if (wantGranted === false || (wantGranted === null && random() < 0.1))
+      number = `9${Math.floor(random() * 1e8)}`; // nobody's card
     else {
       // a card the engine grants here and now (wanted), or any of the tenant's cards (random traffic)
       const index = await access.get(d.client_id);
@@ -153,9 +198,13 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       let found: string | undefined;
       for (let tries = 0; tries < 50 && cards.length; tries++) {
         const c = pick(cards);
-        if (!wantGranted || decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }).granted) { found = c; break; }
+        if (!wantGranted || decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }).granted) {
+          found = c;
+          break;
+        }
       }
-      if (!found && wantGranted) found = cards.find((c) => decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }).granted);
+      if (!found && wantGranted)
+        found = cards.find((c) => decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }).granted);
       number = found ?? `9${Math.floor(random() * 1e8)}`;
     }
     return swipeCard(d, number, o);
@@ -164,7 +213,13 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   /** A swipe of card `number` at door `d`, decided by the engine over the tenant's access index. */
   async function swipeCard(d: DoorRow, number: string, o: SwipeOptions & { qr?: string } = {}): Promise<Event> {
     const index = await access.get(d.client_id);
-    const req: SwipeRequest = { doorId: d.id, side: o.side ?? 'entry', at: o.at ?? Date.now(), presented: o.qr ? { kind: 'qr', code: o.qr } : { kind: 'card', number }, pin: o.pin };
+    const req: SwipeRequest = {
+      doorId: d.id,
+      side: o.side ?? 'entry',
+      at: o.at ?? Date.now(),
+      presented: o.qr ? { kind: 'qr', code: o.qr } : { kind: 'card', number },
+      pin: o.pin,
+    };
     await ensurePresence(d.client_id);
     const holder = o.qr ? undefined : index.credentials.get(number)?.identityId;
     if (holder !== undefined) await refreshPresence(d.client_id, holder);
@@ -172,18 +227,26 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     if (decision.granted && decision.identityId !== null) {
       await live.admitted(d.client_id, decision.identityId, afterGrant(stateOf(d.client_id), index, req, decision));
     }
-    const who = decision.identityId === null ? null : index.identities.get(decision.identityId)?.name ?? null;
+    const who = decision.identityId === null ? null : (index.identities.get(decision.identityId)?.name ?? null);
     const code = DECISION_EVENT_CODES[decision.reason];
     const stored: StoredSwipe = { card: number, at: req.at, side: req.side ?? 'entry', doorId: d.id, ...(o.qr ? { qr: o.qr } : {}) };
     // the decision goes in with the event (one insert of the batch; it used to be an update per swipe after it)
     const e = await pipeline.record(d.client_id, {
-      eventCode: code, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, pointId: `reader-${d.id}`, pointName: `${d.name} reader`,
+      eventCode: code,
+      sourceId: `reader-${d.id}`,
+      sourceName: `${d.name} reader`,
+      pointId: `reader-${d.id}`,
+      pointName: `${d.name} reader`,
       message: `${labelOf(decision, index, d.id, req.at)}: ${who ?? (o.qr ? 'unknown QR code' : 'unknown card')} (${o.qr ? 'QR code' : `card ${number}`}) at ${d.name}`,
       decided: { identityId: decision.identityId, decision: decision.granted ? 'granted' : 'denied', reason: decision.reason, swipe: stored },
     });
     if (decision.alarm === 'anti-passback') {
       await pipeline.record(d.client_id, {
-        eventCode: EVENT_CODES.antiPassbackViolation, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, pointId: `apb-${d.id}`, pointName: `${d.name} anti-passback`,
+        eventCode: EVENT_CODES.antiPassbackViolation,
+        sourceId: `reader-${d.id}`,
+        sourceName: `${d.name} reader`,
+        pointId: `apb-${d.id}`,
+        pointName: `${d.name} anti-passback`,
         message: `${eventLabel(EVENT_CODES.antiPassbackViolation)}: ${who ?? 'unknown'} (card ${number}) at ${d.name} — ${decisionMessage(decision)}`,
       });
     }
@@ -193,37 +256,64 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
   /** "Why?": the stored swipe event `eventId` of `clientId` decided again against the current index (null: not a swipe of this tenant). */
   async function explain(clientId: number, eventId: number): Promise<Explanation | null> {
     const params: unknown[] = [eventId];
-    const { rows } = await db.query<{ id: string; swipe: StoredSwipe | string | null; reason: string | null; decision: string | null; identity_id: number | null }>(
-      `select id, swipe, reason, decision, identity_id from events where id = $1 and ${tenant(params, clientId)}`, params);
+    const { rows } = await db.query<{
+      id: string;
+      swipe: StoredSwipe | string | null;
+      reason: string | null;
+      decision: string | null;
+      identity_id: number | null;
+    }>(`select id, swipe, reason, decision, identity_id from events where id = $1 and ${tenant(params, clientId)}`, params);
     const row = rows[0];
     if (!row || !row.swipe) return null;
     const sw: StoredSwipe = typeof row.swipe === 'string' ? JSON.parse(row.swipe) : row.swipe;
     const index = await access.get(clientId);
     await ensurePresence(clientId);
     // decided as it was: the same card, door, reader side and time, against today's configuration and zone state
-    const now: Decision = decide(index, stateOf(clientId), { doorId: sw.doorId, side: sw.side, at: sw.at, presented: sw.qr ? { kind: 'qr', code: sw.qr } : { kind: 'card', number: sw.card } });
+    const now: Decision = decide(index, stateOf(clientId), {
+      doorId: sw.doorId,
+      side: sw.side,
+      at: sw.at,
+      presented: sw.qr ? { kind: 'qr', code: sw.qr } : { kind: 'card', number: sw.card },
+    });
     const identityId = now.identityId ?? row.identity_id;
     return {
       eventId: Number(row.id),
-      stored: { reason: (row.reason as Explanation['stored']['reason']) ?? null, decision: (row.decision as 'granted' | 'denied' | null) ?? null, identityId: row.identity_id },
+      stored: {
+        reason: (row.reason as Explanation['stored']['reason']) ?? null,
+        decision: (row.decision as 'granted' | 'denied' | null) ?? null,
+        identityId: row.identity_id,
+      },
       now: { ...now, label: labelOf(now, index, sw.doorId, sw.at) },
       swipe: { doorId: sw.doorId, doorName: index.doors.get(sw.doorId)?.name ?? null, card: sw.card, at: new Date(sw.at).toISOString(), side: sw.side },
-      identityName: identityId === null ? null : index.identities.get(identityId)?.name ?? null,
+      identityName: identityId === null ? null : (index.identities.get(identityId)?.name ?? null),
     };
   }
 
   async function readerEvent(d: DoorRow, code: number): Promise<Event> {
     if (code === EVENT_CODES.readerOnline) quietReaders.delete(d.id);
     else quietReaders.add(d.id);
-    return pipeline.record(d.client_id, { eventCode: code, sourceId: `reader-${d.id}`, sourceName: `${d.name} reader`, message: `${eventLabel(code)} at ${d.name}` });
+    return pipeline.record(d.client_id, {
+      eventCode: code,
+      sourceId: `reader-${d.id}`,
+      sourceName: `${d.name} reader`,
+      message: `${eventLabel(code)} at ${d.name}`,
+    });
   }
   const ioEvent = (d: DoorRow, kind: 'input' | 'output', code: number) =>
-    pipeline.record(d.client_id, { eventCode: code, sourceId: `${kind}-${d.id}`, sourceName: `${d.name} ${kind === 'input' ? 'contact' : 'strike'}`, message: `${eventLabel(code)} at ${d.name}` });
+    pipeline.record(d.client_id, {
+      eventCode: code,
+      sourceId: `${kind}-${d.id}`,
+      sourceName: `${d.name} ${kind === 'input' ? 'contact' : 'strike'}`,
+      message: `${eventLabel(code)} at ${d.name}`,
+    });
 
   async function interfaceEvent(c: ControllerRow, online: boolean): Promise<Event> {
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
     const e = await pipeline.record(c.client_id, { eventCode: code, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(code)}: ${c.name}` });
-    await db.query(`update controllers set status = $2, online_since = case when $2 = 'online' then coalesce(case when status = 'online' then online_since end, now()) else null end where id = $1`, [c.id, online ? 'online' : 'offline']);
+    await db.query(
+      `update controllers set status = $2, online_since = case when $2 = 'online' then coalesce(case when status = 'online' then online_since end, now()) else null end where id = $1`,
+      [c.id, online ? 'online' : 'offline'],
+    );
     return e;
   }
 
@@ -238,7 +328,9 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     const { rows } = await db.query<{ id: number; name: string; armed: string | null }>(
       `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
                               where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as armed
-         from inputs i where i.id = $1 and ${tenant(params, clientId, 'i')}`, params);
+         from inputs i where i.id = $1 and ${tenant(params, clientId, 'i')}`,
+      params,
+    );
     const i = rows[0];
     if (!i) throw new HardwareError(404, 'Input not found');
     const code = !active ? EVENT_CODES.inputIdle : i.armed ? EVENT_CODES.intrusion : EVENT_CODES.inputActive;
@@ -250,26 +342,45 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
    * A floor pressed in the elevator whose car reader is `readerId`: free while a masking of that reader lists the
    * floor and its schedule is open; otherwise it needs a card, decided as a swipe at the reader's door.
    */
-  async function floorRequest(clientId: number, readerId: number | undefined, floor: number | undefined, o: SwipeOptions & { card?: string } = {}): Promise<Event> {
+  async function floorRequest(
+    clientId: number,
+    readerId: number | undefined,
+    floor: number | undefined,
+    o: SwipeOptions & { card?: string } = {},
+  ): Promise<Event> {
     if (readerId === undefined) throw new HardwareError(400, 'Which elevator? readerId is required');
     if (floor === undefined) throw new HardwareError(400, 'Which floor? floor is required');
     const params: unknown[] = [readerId];
-    const { rows: [reader] } = await db.query<{ id: number; name: string; door_id: number | null }>(`select id, name, door_id from card_readers where id = $1 and ${tenant(params, clientId)}`, params);
+    const {
+      rows: [reader],
+    } = await db.query<{ id: number; name: string; door_id: number | null }>(
+      `select id, name, door_id from card_readers where id = $1 and ${tenant(params, clientId)}`,
+      params,
+    );
     if (!reader) throw new HardwareError(404, 'Card reader not found');
     const maskParams: unknown[] = [readerId];
-    const { rows: masks } = await db.query<ElevatorMask>(`select id, name, floors, schedule_id as "scheduleId" from elevator_masks where reader_id = $1 and ${tenant(maskParams, clientId)} order by id`, maskParams);
+    const { rows: masks } = await db.query<ElevatorMask>(
+      `select id, name, floors, schedule_id as "scheduleId" from elevator_masks where reader_id = $1 and ${tenant(maskParams, clientId)} order by id`,
+      maskParams,
+    );
     const index = await access.get(clientId);
     const at = o.at ?? Date.now();
     const free = freeingMask(masks, floor, localTime(at, index.timeZone), index.schedules, index.calendar);
     const source = { sourceId: `reader-elev-${reader.id}`, sourceName: reader.name };
     if (free) return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorFree, message: `Floor ${floor} free: ${free.name} (${reader.name})` });
-    if (!o.card || reader.door_id === null) return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorNeedsCard, message: `Floor ${floor} needs a card (${reader.name})` });
+    if (!o.card || reader.door_id === null)
+      return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorNeedsCard, message: `Floor ${floor} needs a card (${reader.name})` });
     return swipeCard(await door(clientId, reader.door_id), o.card, o);
   }
 
   /** Force one event of `kind` in `clientId` (tests and the E2E hook). The door defaults to the tenant's first. */
-  async function force(clientId: number, kind: SimulateKind, target: { doorId?: number; controllerId?: number; inputId?: number; card?: string; qr?: string; readerId?: number; floor?: number } & SwipeOptions = {}): Promise<Event> {
-    if (kind === 'interface.offline' || kind === 'interface.online') return interfaceEvent(await controller(clientId, target.controllerId), kind === 'interface.online');
+  async function force(
+    clientId: number,
+    kind: SimulateKind,
+    target: { doorId?: number; controllerId?: number; inputId?: number; card?: string; qr?: string; readerId?: number; floor?: number } & SwipeOptions = {},
+  ): Promise<Event> {
+    if (kind === 'interface.offline' || kind === 'interface.online')
+      return interfaceEvent(await controller(clientId, target.controllerId), kind === 'interface.online');
     if (kind === 'input.active' || kind === 'input.normal') return inputEvent(clientId, target.inputId, kind === 'input.active');
     if (kind === 'elevator.floor') return floorRequest(clientId, target.readerId, target.floor, target);
     let d: DoorRow;
@@ -281,21 +392,31 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
       d = rows[0];
     }
     switch (kind) {
-      case 'door.forced': return doorEvent(d, EVENT_CODES.doorForcedOpen);
-      case 'door.held': return doorEvent(d, EVENT_CODES.doorHeldOpen);
-      case 'door.closed': return doorEvent(d, EVENT_CODES.doorClosed);
-      case 'card.granted': return target.card ? swipeCard(d, target.card, target) : swipe(d, true, target);
-      case 'card.denied': return target.card ? swipeCard(d, target.card, target) : swipe(d, false, target);
+      case 'door.forced':
+        return doorEvent(d, EVENT_CODES.doorForcedOpen);
+      case 'door.held':
+        return doorEvent(d, EVENT_CODES.doorHeldOpen);
+      case 'door.closed':
+        return doorEvent(d, EVENT_CODES.doorClosed);
+      case 'card.granted':
+        return target.card ? swipeCard(d, target.card, target) : swipe(d, true, target);
+      case 'card.denied':
+        return target.card ? swipeCard(d, target.card, target) : swipe(d, false, target);
       case 'qr.presented': {
         if (!target.qr) throw new HardwareError(400, 'Which QR code? qr is required');
         // the credential number the code carries (GHQ.<number>.<window>.<mac>), for the event's record only
         return swipeCard(d, /^GHQ\.([^.]{1,64})\./.exec(target.qr)?.[1] ?? '', { ...target, qr: target.qr });
       }
-      case 'reader.tamper': return readerEvent(d, EVENT_CODES.readerTamper);
-      case 'reader.offline': return readerEvent(d, EVENT_CODES.readerOffline);
-      case 'reader.online': return readerEvent(d, EVENT_CODES.readerOnline);
-      case 'input.tamper': return ioEvent(d, 'input', EVENT_CODES.inputTamper);
-      case 'input.idle': return ioEvent(d, 'input', EVENT_CODES.inputIdle);
+      case 'reader.tamper':
+        return readerEvent(d, EVENT_CODES.readerTamper);
+      case 'reader.offline':
+        return readerEvent(d, EVENT_CODES.readerOffline);
+      case 'reader.online':
+        return readerEvent(d, EVENT_CODES.readerOnline);
+      case 'input.tamper':
+        return ioEvent(d, 'input', EVENT_CODES.inputTamper);
+      case 'input.idle':
+        return ioEvent(d, 'input', EVENT_CODES.inputIdle);
     }
   }
 
@@ -307,21 +428,37 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
    */
   async function pulseOutput(clientId: number, outputId: number, by: string): Promise<Event> {
     const params: unknown[] = [outputId];
-    const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>(`select id, name, pulse_seconds from outputs where id = $1 and ${tenant(params, clientId)}`, params);
+    const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>(
+      `select id, name, pulse_seconds from outputs where id = $1 and ${tenant(params, clientId)}`,
+      params,
+    );
     const o = rows[0];
     if (!o) throw new HardwareError(404, 'Output not found');
     const held = o.pulse_seconds === 0;
-    const e = await pipeline.record(clientId, { eventCode: EVENT_CODES.outputActive, sourceId: `out-${o.id}`, sourceName: o.name,
-      message: `${eventLabel(EVENT_CODES.outputActive)}: ${o.name}, pulsed by ${by}${held ? ' (held on)' : ` for ${o.pulse_seconds} s`}` });
+    const e = await pipeline.record(clientId, {
+      eventCode: EVENT_CODES.outputActive,
+      sourceId: `out-${o.id}`,
+      sourceName: o.name,
+      message: `${eventLabel(EVENT_CODES.outputActive)}: ${o.name}, pulsed by ${by}${held ? ' (held on)' : ` for ${o.pulse_seconds} s`}`,
+    });
     const running = pulses.get(o.id);
     if (running) clock.clearTimeout(running);
     pulses.delete(o.id);
     if (!held && !stopped) {
-      pulses.set(o.id, clock.setTimeout(() => {
-        pulses.delete(o.id);
-        void pipeline.record(clientId, { eventCode: EVENT_CODES.outputIdle, sourceId: `out-${o.id}`, sourceName: o.name, message: `${eventLabel(EVENT_CODES.outputIdle)}: ${o.name} (pulse ended)` })
-          .catch((err) => log(`pulse ${o.id}: ${err}`));
-      }, o.pulse_seconds * 1000));
+      pulses.set(
+        o.id,
+        clock.setTimeout(() => {
+          pulses.delete(o.id);
+          void pipeline
+            .record(clientId, {
+              eventCode: EVENT_CODES.outputIdle,
+              sourceId: `out-${o.id}`,
+              sourceName: o.name,
+              message: `${eventLabel(EVENT_CODES.outputIdle)}: ${o.name} (pulse ended)`,
+            })
+            .catch((err) => log(`pulse ${o.id}: ${err}`));
+        }, o.pulse_seconds * 1000),
+      );
     }
     return e;
   }
@@ -331,7 +468,12 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
    * readers (a swipe happens at a reader, on its side of its door), inputs (`in-<id>`) and outputs (`out-<id>`),
    * doors and controllers. Read once per tick, so a new door, reader or input is live at the next tick.
    */
-  interface Records { doors: DoorRow[]; readers: { id: number; door_id: number; direction: 'entry' | 'exit' }[]; inputs: { id: number; client_id: number; name: string }[]; outputs: { id: number; client_id: number; name: string }[] }
+  interface Records {
+    doors: DoorRow[];
+    readers: { id: number; door_id: number; direction: 'entry' | 'exit' }[];
+    inputs: { id: number; client_id: number; name: string }[];
+    outputs: { id: number; client_id: number; name: string }[];
+  }
   async function records(): Promise<Records> {
     const [doors, readers, inputs, outputs] = await Promise.all([
       db.query<DoorRow>('select id, client_id, name, status from doors order by id'),
@@ -344,7 +486,7 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
 
   /** One random event somewhere: mostly swipes at a reader, sometimes an input or output, rarely an alarm or a device going off/online. */
   async function randomEvent(r?: Records): Promise<void> {
-    const rec = r ?? await records();
+    const rec = r ?? (await records());
     if (!rec.doors.length) return;
     const byId = new Map(rec.doors.map((d) => [d.id, d]));
     const d = pick(rec.doors);
@@ -352,7 +494,10 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     // a card at a reader that is online; a door without a reader takes no swipe
     const swipeAtReader = async () => {
       const live = rec.readers.filter((rd) => !quietReaders.has(rd.door_id) && byId.has(rd.door_id));
-      if (live.length) { const rd = pick(live); await swipe(byId.get(rd.door_id)!, null, { side: rd.direction }); }
+      if (live.length) {
+        const rd = pick(live);
+        await swipe(byId.get(rd.door_id)!, null, { side: rd.direction });
+      }
     };
     if (x < 0.8) await swipeAtReader();
     else if (x < 0.87) {
@@ -379,11 +524,25 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
         await readerEvent(r, x < 0.965 ? EVENT_CODES.readerTamper : quietReaders.has(r.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
       }
     } else if (x < 0.98) {
-      if (rec.inputs.length) { const i = pick(rec.inputs); await pipeline.record(i.client_id, { eventCode: EVENT_CODES.inputTamper, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}` }); }
+      if (rec.inputs.length) {
+        const i = pick(rec.inputs);
+        await pipeline.record(i.client_id, {
+          eventCode: EVENT_CODES.inputTamper,
+          sourceId: `in-${i.id}`,
+          sourceName: i.name,
+          message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}`,
+        });
+      }
     } else if (x < 0.99) {
       const params: unknown[] = [];
-      const { rows } = await db.query<ControllerRow>(`select id, client_id, name, status from controllers where ${tenant(params, d.client_id)} order by id`, params);
-      if (rows.length) { const c = pick(rows); await interfaceEvent(c, c.status !== 'online'); }
+      const { rows } = await db.query<ControllerRow>(
+        `select id, client_id, name, status from controllers where ${tenant(params, d.client_id)} order by id`,
+        params,
+      );
+      if (rows.length) {
+        const c = pick(rows);
+        await interfaceEvent(c, c.status !== 'online');
+      }
     } else if (quietReaders.has(d.id)) await readerEvent(d, EVENT_CODES.readerOnline);
     else await swipeAtReader();
   }
@@ -400,24 +559,33 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
     const rec = await records();
     // SIMULATOR_LANES sequences at once: one event at a time waited for its commit before the next (about 180/s
     // whatever the rate asked); several sources at a time fill the pipeline's group commit, as real controllers do
-    await Promise.all(Array.from({ length: Math.min(SIMULATOR_LANES, n) }, async (_, lane) => {
-      for (let i = lane; i < n && !stopped; i += SIMULATOR_LANES) await randomEvent(rec);
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(SIMULATOR_LANES, n) }, async (_, lane) => {
+        for (let i = lane; i < n && !stopped; i += SIMULATOR_LANES) await randomEvent(rec);
+      }),
+    );
   }
 
   const simulator = {
     rate,
     force,
     /** Convenience for tests: door `doorId` (of any tenant) is forced open. */
-    async forceDoorOpen(doorId: number) { const d = await door(null, doorId); return force(d.client_id, 'door.forced', { doorId }); },
+    async forceDoorOpen(doorId: number) {
+      const d = await door(null, doorId);
+      return force(d.client_id, 'door.forced', { doorId });
+    },
     command: strikes.command,
     pulseOutput,
     /** Tests: run the relock timers on this clock from now on (xstate's SimulatedClock). */
-    useClock(c: SimulatorClock) { clock = c; },
+    useClock(c: SimulatorClock) {
+      clock = c;
+    },
     fastForward: strikes.fastForward,
     settled: strikes.settled,
     /** Swipe a given card number at a door of `clientId`. */
-    async swipe(clientId: number, doorId: number, number: string, o: SwipeOptions = {}) { return swipeCard(await door(clientId, doorId), number, o); },
+    async swipe(clientId: number, doorId: number, number: string, o: SwipeOptions = {}) {
+      return swipeCard(await door(clientId, doorId), number, o);
+    },
     explain,
     /** The access indexes (change notices call `access.changed(clientId)`). */
     access,
@@ -434,7 +602,11 @@ export function createHardwareSimulator(opts: SimulatorOptions) {
         return () => {
           if (busy || stopped) return; // a slow database skips ticks instead of piling them up
           busy = true;
-          fn().catch((e) => log(`simulator: ${e}`)).finally(() => { busy = false; });
+          fn()
+            .catch((e) => log(`simulator: ${e}`))
+            .finally(() => {
+              busy = false;
+            });
         };
       };
       if (rate > 0) tickTimer = setInterval(guard(tick), 50);

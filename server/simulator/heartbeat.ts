@@ -13,29 +13,54 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
    */
   async function firmwareStep(): Promise<void> {
     const { rows: started } = await db.query<{ id: number; client_id: number; name: string; firmware_target: string }>(
-      `update controllers set firmware_started = true where firmware_target is not null and not firmware_started returning id, client_id, name, firmware_target`);
+      `update controllers set firmware_started = true where firmware_target is not null and not firmware_started returning id, client_id, name, firmware_target`,
+    );
     for (const c of started) {
-      await pipeline.record(c.client_id, { eventCode: EVENT_CODES.firmwareSent, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(EVENT_CODES.firmwareSent)}: ${c.firmware_target} on ${c.name}` });
+      await pipeline.record(c.client_id, {
+        eventCode: EVENT_CODES.firmwareSent,
+        sourceId: `iface-${c.id}`,
+        sourceName: c.name,
+        message: `${eventLabel(EVENT_CODES.firmwareSent)}: ${c.firmware_target} on ${c.name}`,
+      });
     }
     const { rows: installed } = await db.query<{ id: number; client_id: number; name: string; firmware: string }>(
       `update controllers set firmware = firmware_target, firmware_target = null, firmware_sent_at = null, firmware_started = false
-        where firmware_target is not null and firmware_started and firmware_sent_at <= now() - make_interval(secs => $1) returning id, client_id, name, firmware`, [FIRMWARE_INSTALL_MS / 1000]);
+        where firmware_target is not null and firmware_started and firmware_sent_at <= now() - make_interval(secs => $1) returning id, client_id, name, firmware`,
+      [FIRMWARE_INSTALL_MS / 1000],
+    );
     for (const c of installed) {
-      await pipeline.record(c.client_id, { eventCode: EVENT_CODES.firmwareInstalled, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(EVENT_CODES.firmwareInstalled)}: ${c.name} runs ${c.firmware}` });
+      await pipeline.record(c.client_id, {
+        eventCode: EVENT_CODES.firmwareInstalled,
+        sourceId: `iface-${c.id}`,
+        sourceName: c.name,
+        message: `${eventLabel(EVENT_CODES.firmwareInstalled)}: ${c.name} runs ${c.firmware}`,
+      });
     }
     if (!installed.length) return;
     // [0.7.1.x] the roll-out's progress: this controller is done; the roll-out once none is still installing it
-    const { rows: done } = await db.query<{ firmware_id: number }>(`update firmware_rollout_progress p set state = 'done', updated_at = now()
+    const { rows: done } = await db.query<{ firmware_id: number }>(
+      `update firmware_rollout_progress p set state = 'done', updated_at = now()
       from controllers c, firmware_images f where c.id = any($1::int[]) and p.controller_id = c.id and f.id = p.firmware_id and f.version = c.firmware
-        and p.state = 'installing' returning p.firmware_id`, [installed.map((c) => c.id)]);
-    await db.query(`update firmware_images f set rollout_state = 'done' where f.id = any($1::int[]) and f.rollout_state = 'installing'
-      and not exists (select 1 from firmware_rollout_progress p where p.firmware_id = f.id and p.state = 'installing')`, [done.map((d) => d.firmware_id)]);
+        and p.state = 'installing' returning p.firmware_id`,
+      [installed.map((c) => c.id)],
+    );
+    await db.query(
+      `update firmware_images f set rollout_state = 'done' where f.id = any($1::int[]) and f.rollout_state = 'installing'
+      and not exists (select 1 from firmware_rollout_progress p where p.firmware_id = f.id and p.state = 'installing')`,
+      [done.map((d) => d.firmware_id)],
+    );
   }
 
   /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */
   async function heartbeat(): Promise<void> {
-    const { rows: controllers } = await db.query<{ id: number; client_id: number; name: string; status: string; division_id: number | null; firmware_pending: boolean }>(
-      'select id, client_id, name, status, division_id, firmware_target is not null as firmware_pending from controllers order by id');
+    const { rows: controllers } = await db.query<{
+      id: number;
+      client_id: number;
+      name: string;
+      status: string;
+      division_id: number | null;
+      firmware_pending: boolean;
+    }>('select id, client_id, name, status, division_id, firmware_target is not null as firmware_pending from controllers order by id');
     // a roll-out moves on with the heart-beat; with none pending, no update is tried
     if (controllers.some((c) => c.firmware_pending)) await firmwareStep();
     // one list per tenant and division: a console hears the controllers of the divisions it may see (issue 10); the
@@ -48,8 +73,11 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
       scope.list.push({ id: c.id, name: c.name, status: c.status });
     }
     for (const s of byScope.values()) publish(s.clientId, DESTINATIONS.controllerHeartbeat, s.list, { division: s.division });
-    const { rows: doors } = await db.query<{ id: number; client_id: number; name: string; status: string; division_id: number | null }>('select id, client_id, name, status, division_id from doors order by id');
-    for (const d of doors) publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status }, { division: d.division_id ?? null });
+    const { rows: doors } = await db.query<{ id: number; client_id: number; name: string; status: string; division_id: number | null }>(
+      'select id, client_id, name, status, division_id from doors order by id',
+    );
+    for (const d of doors)
+      publish(d.client_id, DESTINATIONS.doorHeartbeat, { id: d.id, name: d.name, doorStatus: d.status }, { division: d.division_id ?? null });
   }
   return { heartbeat, firmwareStep };
 }

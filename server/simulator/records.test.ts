@@ -16,25 +16,48 @@ beforeAll(async () => {
   northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   admin = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 }, 60_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 /** A simulator whose random numbers are `script` first, then Math.random. */
 const scripted = (script: number[]) => {
   const queue = [...script];
-  return createHardwareSimulator({ db: s.db, pipeline: s.app.pipeline, publish: () => {}, rate: 0, heartbeatMs: 0, access: s.app.simulator.access, random: () => queue.shift() ?? Math.random() });
+  return createHardwareSimulator({
+    db: s.db,
+    pipeline: s.app.pipeline,
+    publish: () => {},
+    rate: 0,
+    heartbeatMs: 0,
+    access: s.app.simulator.access,
+    random: () => queue.shift() ?? Math.random(),
+  });
 };
 const eventsAfter = async (id: number, where: string, params: unknown[] = []) =>
-  (await s.db.query<{ event_code: number; event_source_id: string; event_point_id: string; swipe: any }>(`select event_code, event_source_id, event_point_id, swipe from events where id > $1 and ${where} order by id`, [id, ...params])).rows;
+  (
+    await s.db.query<{ event_code: number; event_source_id: string; event_point_id: string; swipe: any }>(
+      `select event_code, event_source_id, event_point_id, swipe from events where id > $1 and ${where} order by id`,
+      [id, ...params],
+    )
+  ).rows;
 const lastId = async () => Number((await s.db.query<{ id: string }>('select coalesce(max(id), 0)::text id from events')).rows[0].id);
 
 describe('the simulator follows the hardware records', () => {
   it('a new door with an exit reader, and a new input, take traffic at once', async () => {
     const division = Number((await s.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
-    const controller = Number((await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id limit 1', [northwind])).rows[0].id);
+    const controller = Number(
+      (await s.db.query<{ id: number }>('select id from controllers where client_id = $1 order by id limit 1', [northwind])).rows[0].id,
+    );
     const door = (await s.call('POST', doorsResource.api, { token: admin, body: { name: 'Back Gate', divisionId: division, mode: 'card' } })).body.id;
-    const reader = await s.call('POST', cardReadersResource.api, { token: admin, body: { name: 'Back Gate exit reader', doorId: door, direction: 'exit', controllerId: controller, address: 7 } });
+    const reader = await s.call('POST', cardReadersResource.api, {
+      token: admin,
+      body: { name: 'Back Gate exit reader', doorId: door, direction: 'exit', controllerId: controller, address: 7 },
+    });
     expect(reader.status).toBe(201);
-    const input = await s.call('POST', inputsResource.api, { token: admin, body: { name: 'Back Gate beam', kind: 'sensor', controllerId: controller, doorId: door } });
+    const input = await s.call('POST', inputsResource.api, {
+      token: admin,
+      body: { name: 'Back Gate beam', kind: 'sensor', controllerId: controller, doorId: door },
+    });
     expect(input.status).toBe(201);
     // the newest door and reader sort last: a swipe there (door pick, swipe branch, last reader), then the last input going active
     const sim = scripted([0, 0.1, 0.999999]);

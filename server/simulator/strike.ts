@@ -17,7 +17,12 @@ export interface SimulatorClock {
 const COMMAND_CODES = [EVENT_CODES.doorLocked, EVENT_CODES.doorUnlocked, EVENT_CODES.doorMomentaryUnlock];
 
 /** What the strikes need of a door row (the simulator's door rows). */
-interface StrikeDoor { id: number; client_id: number; name: string; status: string }
+interface StrikeDoor {
+  id: number;
+  client_id: number;
+  name: string;
+  status: string;
+}
 
 export interface StrikeDeps<D extends StrikeDoor> {
   db: Db;
@@ -44,7 +49,9 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
     const result = (queues.get(doorId) ?? Promise.resolve()).then(run);
     const tail = result.catch(() => {});
     queues.set(doorId, tail);
-    void tail.then(() => { if (queues.get(doorId) === tail) queues.delete(doorId); });
+    void tail.then(() => {
+      if (queues.get(doorId) === tail) queues.delete(doorId);
+    });
     return result;
   }
 
@@ -63,13 +70,19 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
       if (stopped()) return false;
       const fresh = await door(null, doorId);
       // the last operator command wins: a lock, unlock or another "Open briefly" since (on any server) cancels this one
-      const { rows } = await db.query<{ id: string }>(`select id from events where client_id = $1 and event_point_id = $2 and event_code = any($3::int[])
-        order by id desc limit 1`, [fresh.client_id, `output-${doorId}`, COMMAND_CODES]);
+      const { rows } = await db.query<{ id: string }>(
+        `select id from events where client_id = $1 and event_point_id = $2 and event_code = any($3::int[])
+        order by id desc limit 1`,
+        [fresh.client_id, `output-${doorId}`, COMMAND_CODES],
+      );
       if (Number(rows[0]?.id) !== eventId) return false;
       // the strike relocks; a door in an alarm state (held open, forced) keeps showing it until the door says otherwise
       await doorEvent(fresh, EVENT_CODES.doorLocked, `output-${fresh.id}`, ' (relocked)', doorNeedsAttention(fresh.status));
       return true;
-    }).catch((err) => { log(`relock ${doorId}: ${err}`); return false; });
+    }).catch((err) => {
+      log(`relock ${doorId}: ${err}`);
+      return false;
+    });
   }
 
   /**
@@ -88,7 +101,9 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
       const e = await doorEvent(d, code, `output-${d.id}`, ` by ${actor}${check.allowed ? '' : ' (forced)'}`);
       if (cmd === 'momentary-unlock' && !stopped()) {
         const eventId = Number(e.id);
-        const timer = clock().setTimeout(() => { void fireRelock(d.id, eventId); }, momentaryMs);
+        const timer = clock().setTimeout(() => {
+          void fireRelock(d.id, eventId);
+        }, momentaryMs);
         relocks.set(d.id, { timer, eventId, due: clock().now() + momentaryMs });
       }
       return e;

@@ -35,10 +35,21 @@ async function listener() {
     req.resume();
     req.on('end', () => (req.url === '/redirect' ? res.writeHead(302, { location: '/landed' }).end() : res.end('thanks')));
   });
-  server.on('connection', () => { connections++; });
+  server.on('connection', () => {
+    connections++;
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  return { got, port, connections: () => connections, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    got,
+    port,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 async function until<T>(fact: () => Promise<T | undefined | null | false>, what: string, tries = 200): Promise<T> {
@@ -61,12 +72,18 @@ let s: TestServer, rx: Awaited<ReturnType<typeof listener>>;
 let nw: string, northwind: number;
 beforeAll(async () => {
   rx = await listener();
-  s = await startTestServer({ allowPrivateWebhookTargets: false, webhooks: { pollMs: 30, backoffMs: () => 60, timeoutMs: 1500, maxAttempts: 2, resolve: dns.resolve } });
+  s = await startTestServer({
+    allowPrivateWebhookTargets: false,
+    webhooks: { pollMs: 30, backoffMs: () => 60, timeoutMs: 1500, maxAttempts: 2, resolve: dns.resolve },
+  });
   const admin = await s.login('admin');
   northwind = (await s.call('GET', API.clients, { token: admin })).body.items.find((c: any) => c.code === 'NORTHWIND').id;
   nw = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
 });
-afterAll(async () => { await s?.close(); await rx?.close(); });
+afterAll(async () => {
+  await s?.close();
+  await rx?.close();
+});
 
 type Verdict = 'refused' | 'passes' | 'not a URL';
 // [what is typed, the host the server's URL parser makes of it (what the connect sees), verdict]
@@ -152,7 +169,9 @@ const TABLE: Array<[string, string | null, Verdict]> = [
 ];
 
 describe('the address table, as the server parses, saves and connects (WEBHOOK_PRIVATE_TARGETS off)', () => {
-  it(`has ${TABLE.length} forms, at least 40`, () => { expect(TABLE.length).toBeGreaterThanOrEqual(40); });
+  it(`has ${TABLE.length} forms, at least 40`, () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(40);
+  });
 
   it.each(TABLE)('%s → host %s: %s', async (raw, host, verdict) => {
     // What the server's URL parser makes of it (the saved URL is parsed the same way at delivery)
@@ -166,7 +185,11 @@ describe('the address table, as the server parses, saves and connects (WEBHOOK_P
       expect([raw, r.status]).toEqual([raw, 201]);
       expect((await s.db.query<{ url: string }>('select url from web_hooks where id = $1', [r.body.id])).rows[0].url).toBe(raw);
     } else {
-      expect([raw, r.status, r.body.violations]).toEqual([raw, 400, [{ field: 'url', message: verdict === 'not a URL' ? 'is not a valid URL' : PRIVATE_TARGET }]]);
+      expect([raw, r.status, r.body.violations]).toEqual([
+        raw,
+        400,
+        [{ field: 'url', message: verdict === 'not a URL' ? 'is not a valid URL' : PRIVATE_TARGET }],
+      ]);
       expect(await s.count('select 1 from web_hooks')).toBe(before);
     }
 
@@ -180,12 +203,21 @@ describe('the address table, as the server parses, saves and connects (WEBHOOK_P
 
 async function attemptsOf(hookId: number, n: number) {
   return until(async () => {
-    const { rows } = await s.db.query<{ error: string; ok: boolean; status: number | null }>('select error, ok, status from webhook_attempts where hook_id = $1 order by id', [hookId]);
+    const { rows } = await s.db.query<{ error: string; ok: boolean; status: number | null }>(
+      'select error, ok, status from webhook_attempts where hook_id = $1 order by id',
+      [hookId],
+    );
     return rows.length >= n && rows;
   }, `${n} attempt(s) of hook ${hookId}`);
 }
 const alarm = (point: string) =>
-  s.app.pipeline.record(northwind, { eventCode: EVENT_CODES.doorForcedOpen, sourceId: point, sourceName: 'Server Room', pointId: point, message: 'Door forced open' });
+  s.app.pipeline.record(northwind, {
+    eventCode: EVENT_CODES.doorForcedOpen,
+    sourceId: point,
+    sourceName: 'Server Room',
+    pointId: point,
+    message: 'Door forced open',
+  });
 
 describe('a delivery to the inside (the real worker, the real socket path)', () => {
   it('never reaches a listener on 127.0.0.1, whatever the saved URL says, and records why it was refused', async () => {
@@ -200,8 +232,11 @@ describe('a delivery to the inside (the real worker, the real socket path)', () 
     };
     const ids: Array<[number, string]> = [];
     for (const [url, reason] of Object.entries(urls)) {
-      const { rows } = await s.db.query<{ id: number }>(`insert into web_hooks (client_id, name, url, secret, active, alarm_raised)
-        values ($1, $2, $3, $4, true, true) returning id`, [northwind, `Inside ${url}`, url, SECRET]);
+      const { rows } = await s.db.query<{ id: number }>(
+        `insert into web_hooks (client_id, name, url, secret, active, alarm_raised)
+        values ($1, $2, $3, $4, true, true) returning id`,
+        [northwind, `Inside ${url}`, url, SECRET],
+      );
       ids.push([rows[0].id, reason]);
     }
     const askedBefore = dns.times('receiver.partner-example.com');
@@ -221,7 +256,10 @@ describe('a delivery to the inside (the real worker, the real socket path)', () 
   it('defeats DNS rebinding: public when the hook is saved, 127.0.0.1 when it is delivered — the connect goes nowhere private', async () => {
     const host = 'rebind.partner-example.com';
     dns.answers.set(host, [['93.184.216.34'], ['127.0.0.1']]);
-    const saved = await s.call('POST', HOOKS, { token: nw, body: { name: 'Rebinding', url: `http://${host}:${rx.port}/rebind`, secret: SECRET, active: true, alarmRaised: true } });
+    const saved = await s.call('POST', HOOKS, {
+      token: nw,
+      body: { name: 'Rebinding', url: `http://${host}:${rx.port}/rebind`, secret: SECRET, active: true, alarmRaised: true },
+    });
     expect(saved.status).toBe(201);
     // the first answer (public) went to the check on save — before any delivery exists
     expect(dns.times(host)).toBe(1);
@@ -234,10 +272,14 @@ describe('a delivery to the inside (the real worker, the real socket path)', () 
   });
 
   it('refuses a name whose one answer mixes a public and a private address, on save and at connect', async () => {
-    const r = await s.call('POST', HOOKS, { token: nw, body: { name: 'Mixed', url: 'http://mixed.partner-example.com/x', secret: SECRET, active: true, alarmRaised: true } });
+    const r = await s.call('POST', HOOKS, {
+      token: nw,
+      body: { name: 'Mixed', url: 'http://mixed.partner-example.com/x', secret: SECRET, active: true, alarmRaised: true },
+    });
     expect([r.status, r.body.violations]).toEqual([400, [{ field: 'url', message: PRIVATE_TARGET }]]);
-    await expect(checkedAddresses(new URL('http://mixed.partner-example.com/x'), dns.resolve))
-      .rejects.toThrow(`the target ${PRIVATE_TARGET} (mixed.partner-example.com: 127.0.0.1 is a loopback address)`);
+    await expect(checkedAddresses(new URL('http://mixed.partner-example.com/x'), dns.resolve)).rejects.toThrow(
+      `the target ${PRIVATE_TARGET} (mixed.partner-example.com: 127.0.0.1 is a loopback address)`,
+    );
   });
 });
 
@@ -250,16 +292,27 @@ describe('the socket connects to the address the guard looked up', () => {
     pinDns.answers.set('pinned.gatehouse.invalid', [['127.0.0.1']]);
     a = await startTestServer({ allowPrivateWebhookTargets: true, webhooks: { pollMs: 30, backoffMs: () => 60, timeoutMs: 1500, resolve: pinDns.resolve } });
   });
-  afterAll(async () => { await a?.close(); });
+  afterAll(async () => {
+    await a?.close();
+  });
 
-  it('delivers to the resolver\'s answer with the name as Host, looking the name up once, and follows no redirect', async () => {
+  it("delivers to the resolver's answer with the name as Host, looking the name up once, and follows no redirect", async () => {
     const admin = await a.login('admin');
     const clientId = (await a.call('GET', API.clients, { token: admin })).body.items.find((c: any) => c.code === 'NORTHWIND').id;
     const token = (await a.call('PUT', API.meClient, { token: admin, body: { clientId } })).body.token;
-    const r = await a.call('POST', HOOKS, { token, body: { name: 'Pinned', url: `http://pinned.gatehouse.invalid:${rx.port}/pinned`, secret: SECRET, active: true, alarmRaised: true } });
+    const r = await a.call('POST', HOOKS, {
+      token,
+      body: { name: 'Pinned', url: `http://pinned.gatehouse.invalid:${rx.port}/pinned`, secret: SECRET, active: true, alarmRaised: true },
+    });
     expect(r.status).toBe(201);
     const gotBefore = rx.got.length;
-    await a.app.pipeline.record(clientId, { eventCode: EVENT_CODES.doorForcedOpen, sourceId: 'door-pin', sourceName: 'Server Room', pointId: 'door-pin', message: 'Door forced open' });
+    await a.app.pipeline.record(clientId, {
+      eventCode: EVENT_CODES.doorForcedOpen,
+      sourceId: 'door-pin',
+      sourceName: 'Server Room',
+      pointId: 'door-pin',
+      message: 'Door forced open',
+    });
     const { rows } = await until(async () => {
       const q = await a.db.query<{ ok: boolean; status: number }>('select ok, status from webhook_attempts where hook_id = $1', [r.body.id]);
       return q.rows.length > 0 && q;
@@ -269,10 +322,28 @@ describe('the socket connects to the address the guard looked up', () => {
     expect(pinDns.times('pinned.gatehouse.invalid')).toBe(1);
 
     // a receiver that answers with a redirect gets no second request: the 302 is the answer, recorded as a failure
-    const redirect = await a.call('POST', HOOKS, { token, body: { name: 'Redirecting', url: `http://pinned.gatehouse.invalid:${rx.port}/redirect`, secret: SECRET, active: true, alarmRaised: true } });
+    const redirect = await a.call('POST', HOOKS, {
+      token,
+      body: { name: 'Redirecting', url: `http://pinned.gatehouse.invalid:${rx.port}/redirect`, secret: SECRET, active: true, alarmRaised: true },
+    });
     expect(redirect.status).toBe(201);
-    await a.app.pipeline.record(clientId, { eventCode: EVENT_CODES.doorForcedOpen, sourceId: 'door-pin-2', sourceName: 'Server Room', pointId: 'door-pin-2', message: 'Door forced open' });
-    const first = await until(async () => (await a.db.query<{ ok: boolean; status: number; error: string }>('select ok, status, error from webhook_attempts where hook_id = $1 order by id limit 1', [redirect.body.id])).rows[0], 'the redirect attempt');
+    await a.app.pipeline.record(clientId, {
+      eventCode: EVENT_CODES.doorForcedOpen,
+      sourceId: 'door-pin-2',
+      sourceName: 'Server Room',
+      pointId: 'door-pin-2',
+      message: 'Door forced open',
+    });
+    const first = await until(
+      async () =>
+        (
+          await a.db.query<{ ok: boolean; status: number; error: string }>(
+            'select ok, status, error from webhook_attempts where hook_id = $1 order by id limit 1',
+            [redirect.body.id],
+          )
+        ).rows[0],
+      'the redirect attempt',
+    );
     expect(first).toEqual({ ok: false, status: 302, error: 'The receiver answered 302' });
     expect(rx.got.filter((g) => g.path === '/landed')).toEqual([]);
   });

@@ -17,17 +17,35 @@ export function webHookRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const params: unknown[] = [id, clientId];
     let where = 'a.hook_id = $1 and a.client_id = $2';
     if (q.outcome) where += ` and a.ok = ${q.outcome === 'ok' ? 'true' : 'false'}`;
-    if (q.eventType) { params.push(q.eventType); where += ` and a.event_type = $${params.length}`; }
-    const page = q.page ?? 0, size = q.size ?? 50;
-    const { rows } = await db.query<any>(`select a.*, o.state from webhook_attempts a join webhook_outbox o on o.id = a.outbox_id
-      where ${where} order by a.id desc limit ${size} offset ${page * size}`, params);
+    if (q.eventType) {
+      params.push(q.eventType);
+      where += ` and a.event_type = $${params.length}`;
+    }
+    const page = q.page ?? 0,
+      size = q.size ?? 50;
+    const { rows } = await db.query<any>(
+      `select a.*, o.state from webhook_attempts a join webhook_outbox o on o.id = a.outbox_id
+      where ${where} order by a.id desc limit ${size} offset ${page * size}`,
+      params,
+    );
     const total = await db.query<{ n: string }>(`select count(*)::text n from webhook_attempts a where ${where}`, params);
     return {
       items: rows.map((r) => ({
-        id: Number(r.id), deliveryId: Number(r.outbox_id), eventType: r.event_type, attempt: r.attempt, status: r.status ?? null, ok: r.ok,
-        latencyMs: r.latency_ms, error: r.error ?? null, response: r.response ?? null, at: iso(r.at)!, deliveryState: r.state,
+        id: Number(r.id),
+        deliveryId: Number(r.outbox_id),
+        eventType: r.event_type,
+        attempt: r.attempt,
+        status: r.status ?? null,
+        ok: r.ok,
+        latencyMs: r.latency_ms,
+        error: r.error ?? null,
+        response: r.response ?? null,
+        at: iso(r.at)!,
+        deliveryState: r.state,
       })),
-      total: Number(total.rows[0].n), page, size,
+      total: Number(total.rows[0].n),
+      page,
+      size,
     };
   });
 }

@@ -26,14 +26,27 @@ export const PRIVATE_TARGET = 'must not point to this server, a private network 
 
 /** A target refused by the guard; `reason` says which address or name and why. */
 export class RefusedTarget extends Error {
-  constructor(readonly reason: string) { super(`the target ${PRIVATE_TARGET} (${reason})`); this.name = 'RefusedTarget'; }
+  constructor(readonly reason: string) {
+    super(`the target ${PRIVATE_TARGET} (${reason})`);
+    this.name = 'RefusedTarget';
+  }
 }
 
 const RANGE_WORDS: Record<string, string> = {
-  loopback: 'a loopback address', private: 'a private address', linkLocal: 'a link-local address', uniqueLocal: 'a unique-local address',
-  multicast: 'a multicast address', reserved: 'a reserved address', unspecified: 'the unspecified address', broadcast: 'the broadcast address',
-  carrierGradeNat: 'a carrier-grade NAT address', ipv4Mapped: 'an IPv4-mapped address', rfc6145: 'an IPv4-translated address',
-  rfc6052: 'a NAT64 address', '6to4': 'a 6to4 address', teredo: 'a Teredo address',
+  loopback: 'a loopback address',
+  private: 'a private address',
+  linkLocal: 'a link-local address',
+  uniqueLocal: 'a unique-local address',
+  multicast: 'a multicast address',
+  reserved: 'a reserved address',
+  unspecified: 'the unspecified address',
+  broadcast: 'the broadcast address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  ipv4Mapped: 'an IPv4-mapped address',
+  rfc6145: 'an IPv4-translated address',
+  rfc6052: 'a NAT64 address',
+  '6to4': 'a 6to4 address',
+  teredo: 'a Teredo address',
 };
 const COMPATIBLE = ipaddr.parseCIDR('::/96'); // IPv4-compatible (deprecated, RFC 4291); ipaddr.js names only :: and ::1 in it
 const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
@@ -53,7 +66,9 @@ export function addressProblem(ip: string): string | null {
   const a = ipaddr.parse(bare);
   if (a.kind() === 'ipv4') return v4Problem(a as ipaddr.IPv4);
   const six = a as ipaddr.IPv6;
-  const text = six.toString(), range = six.range() as string, p = six.parts;
+  const text = six.toString(),
+    range = six.range() as string,
+    p = six.parts;
   if (range === 'ipv4Mapped' || range === 'rfc6145') return `${text} is ${RANGE_WORDS[range]} (IPv4 written as IPv6)`;
   if (range === 'unicast' && six.match(COMPATIBLE)) return `${text} is an IPv4-compatible address (IPv4 written as IPv6)`;
   if (range === 'rfc6052') return six.match(NAT64_WELL_KNOWN) ? v4Problem(v4(p[6], p[7]), text) : `${text} is a local-use NAT64 address`;
@@ -82,8 +97,13 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(Object.assign(new Error(what), { code: 'ETIMEOUT' })), ms); timer.unref(); })])
-    .finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(what), { code: 'ETIMEOUT' })), ms);
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -116,7 +136,11 @@ export async function checkedAddresses(url: URL, resolve: Resolve = systemResolv
 export async function targetProblem(url: string, allowPrivate: boolean, resolve: Resolve = systemResolve, timeoutMs = 2000): Promise<string | null> {
   if (allowPrivate) return null;
   let u: URL;
-  try { u = new URL(url); } catch { return null; } // the URL check names that
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  } // the URL check names that
   if (!isIP(hostOf(u)) && !nameProblem(hostOf(u)) && RESERVED.test(hostOf(u))) return null;
   try {
     await checkedAddresses(u, resolve, timeoutMs);
@@ -149,31 +173,61 @@ export async function postToTarget(url: string, o: PostOptions): Promise<{ statu
   const deadline = Date.now() + o.timeoutMs;
   const resolve = o.resolve ?? systemResolve;
   const addresses = o.allowPrivate
-    ? (isIP(hostOf(u)) ? [] : (await withTimeout(resolve(hostOf(u)), o.timeoutMs, `${hostOf(u)} was not resolved within ${o.timeoutMs} ms`)).map(({ address }) => ({ address, family: isIP(address) as 4 | 6 })))
+    ? isIP(hostOf(u))
+      ? []
+      : (await withTimeout(resolve(hostOf(u)), o.timeoutMs, `${hostOf(u)} was not resolved within ${o.timeoutMs} ms`)).map(({ address }) => ({
+          address,
+          family: isIP(address) as 4 | 6,
+        }))
     : await checkedAddresses(u, resolve, o.timeoutMs);
   // The socket's own lookup: hands back the addresses checked above, never asks the resolver again.
   const pinned: LookupFunction = (_host, options, callback) => {
-    if (!addresses.length) { callback(Object.assign(new Error(`${hostOf(u)} has no address`), { code: 'ENOTFOUND' }), '', 4); return; }
+    if (!addresses.length) {
+      callback(Object.assign(new Error(`${hostOf(u)} has no address`), { code: 'ENOTFOUND' }), '', 4);
+      return;
+    }
     const usable = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
-    if (!usable.length) { callback(Object.assign(new Error(`${hostOf(u)} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 4); return; }
+    if (!usable.length) {
+      callback(Object.assign(new Error(`${hostOf(u)} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 4);
+      return;
+    }
     if (options.all) (callback as unknown as (e: null, all: typeof usable) => void)(null, usable);
     else callback(null, usable[0].address, usable[0].family);
   };
   return new Promise((resolvePromise, reject) => {
     const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(u, { method: 'POST', agent: false, lookup: pinned, headers: { ...o.headers, 'content-length': String(Buffer.byteLength(o.body)) } }, (res) => {
-      let response = '';
-      res.setEncoding('utf8');
-      const finish = () => { clearTimeout(timer); resolvePromise({ status: res.statusCode ?? 0, response: response.slice(0, o.maxResponseChars), headers: res.headers }); };
-      res.on('data', (chunk: string) => {
-        response += chunk;
-        if (response.length >= o.maxResponseChars) { finish(); res.destroy(); }
-      });
-      res.on('end', finish);
-      res.on('error', (e) => { clearTimeout(timer); reject(e); });
+    const req = request(
+      u,
+      { method: 'POST', agent: false, lookup: pinned, headers: { ...o.headers, 'content-length': String(Buffer.byteLength(o.body)) } },
+      (res) => {
+        let response = '';
+        res.setEncoding('utf8');
+        const finish = () => {
+          clearTimeout(timer);
+          resolvePromise({ status: res.statusCode ?? 0, response: response.slice(0, o.maxResponseChars), headers: res.headers });
+        };
+        res.on('data', (chunk: string) => {
+          response += chunk;
+          if (response.length >= o.maxResponseChars) {
+            finish();
+            res.destroy();
+          }
+        });
+        res.on('end', finish);
+        res.on('error', (e) => {
+          clearTimeout(timer);
+          reject(e);
+        });
+      },
+    );
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error(`No answer within ${o.timeoutMs} ms`), { name: 'TimeoutError' })),
+      Math.max(0, deadline - Date.now()),
+    );
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
     });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`No answer within ${o.timeoutMs} ms`), { name: 'TimeoutError' })), Math.max(0, deadline - Date.now()));
-    req.on('error', (e) => { clearTimeout(timer); reject(e); });
     req.end(o.body);
   });
 }

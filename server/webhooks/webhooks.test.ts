@@ -13,14 +13,20 @@ const HOOKS = webHooksResource.api;
 const SECRET = 'a-secret-of-some-length-1234';
 const FAST = { pollMs: 30, backoffMs: () => 60, timeoutMs: 1500 };
 
-interface Received { headers: IncomingHttpHeaders; body: string; path: string }
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  path: string;
+}
 /** A receiver the test runs: answers each request with the next status of its path's script (200 when none is left). */
 async function receiver() {
   const got: Received[] = [];
   const script = new Map<string, number[]>();
   const server: Server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       got.push({ headers: req.headers, body, path: req.url ?? '' });
       const status = script.get(req.url ?? '')?.shift() ?? 200;
@@ -45,7 +51,10 @@ beforeAll(async () => {
   nw = (await s.call('PUT', API.meClient, { token: admin, body: { clientId: northwind } })).body.token;
   hb = await s.login('harbour');
 });
-afterAll(async () => { await s?.close(); await rx?.close(); });
+afterAll(async () => {
+  await s?.close();
+  await rx?.close();
+});
 
 async function hook(name: string, path: string, events: Record<string, boolean>, token = nw) {
   const r = await s.call('POST', HOOKS, { token, body: { name, url: rx.url(path), secret: SECRET, active: true, ...events } });
@@ -53,11 +62,17 @@ async function hook(name: string, path: string, events: Record<string, boolean>,
   return r.body.id as number;
 }
 const alarm = (clientId: number, point: string) =>
-  s.app.pipeline.record(clientId, { eventCode: EVENT_CODES.doorForcedOpen, sourceId: point, sourceName: 'Server Room', pointId: point, message: 'Door forced open' });
+  s.app.pipeline.record(clientId, {
+    eventCode: EVENT_CODES.doorForcedOpen,
+    sourceId: point,
+    sourceName: 'Server Room',
+    pointId: point,
+    message: 'Door forced open',
+  });
 const at = (path: string) => rx.got.filter((g) => g.path === path);
 
 describe('web hooks', () => {
-  it('sends a raised alarm to its client\'s subscribers only, signed over timestamp and body', async () => {
+  it("sends a raised alarm to its client's subscribers only, signed over timestamp and body", async () => {
     await hook('Alarm desk', '/alarms', { alarmRaised: true });
     await hook('Harbour desk', '/harbour', { alarmRaised: true }, hb);
     const e = await alarm(northwind, 'door-wh-1');
@@ -66,8 +81,17 @@ describe('web hooks', () => {
     expect(body).toMatchObject({ type: 'alarm.raised', clientId: northwind, data: { eventId: e.id, pointId: 'door-wh-1', state: 'raised' } });
     expect(d.headers[WEBHOOK_SIGNATURE_HEADER]).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(verifySignature(SECRET, String(d.headers[WEBHOOK_TIMESTAMP_HEADER]), d.body, String(d.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(true);
-    expect(verifySignature('another-secret-entirely', String(d.headers[WEBHOOK_TIMESTAMP_HEADER]), d.body, String(d.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(false);
-    expect(verifySignature(SECRET, String(d.headers[WEBHOOK_TIMESTAMP_HEADER]), d.body.replace('door-wh-1', 'door-wh-2'), String(d.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(false);
+    expect(verifySignature('another-secret-entirely', String(d.headers[WEBHOOK_TIMESTAMP_HEADER]), d.body, String(d.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(
+      false,
+    );
+    expect(
+      verifySignature(
+        SECRET,
+        String(d.headers[WEBHOOK_TIMESTAMP_HEADER]),
+        d.body.replace('door-wh-1', 'door-wh-2'),
+        String(d.headers[WEBHOOK_SIGNATURE_HEADER]),
+      ),
+    ).toBe(false);
     // Harbour's hook hears nothing of Northwind
     await new Promise((r) => setTimeout(r, 200));
     expect(at('/harbour')).toHaveLength(0);
@@ -81,9 +105,16 @@ describe('web hooks', () => {
     // the same delivery each time, each signed afresh
     expect(new Set(at('/flaky').map((g) => JSON.parse(g.body).deliveryId)).size).toBe(1);
     let h = await s.call('GET', `${HOOKS}/${id}/attempts`, { token: nw });
-    for (let i = 0; i < 100 && h.body.items?.length < 3; i++) { await new Promise((r) => setTimeout(r, 30)); h = await s.call('GET', `${HOOKS}/${id}/attempts`, { token: nw }); }
+    for (let i = 0; i < 100 && h.body.items?.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 30));
+      h = await s.call('GET', `${HOOKS}/${id}/attempts`, { token: nw });
+    }
     expect(h.status).toBe(200);
-    expect(h.body.items.map((a: any) => [a.attempt, a.status, a.ok])).toEqual([[3, 200, true], [2, 503, false], [1, 500, false]]);
+    expect(h.body.items.map((a: any) => [a.attempt, a.status, a.ok])).toEqual([
+      [3, 200, true],
+      [2, 503, false],
+      [1, 500, false],
+    ]);
     expect(h.body.items[1].response.length).toBe(500); // bounded excerpt
     expect(h.body.items[0].deliveryState).toBe('delivered');
     expect(h.body.items.every((a: any) => a.latencyMs >= 0)).toBe(true);
@@ -104,7 +135,10 @@ describe('web hooks', () => {
   it('tells a subscriber about identity changes and access events, written in the same transaction', async () => {
     await hook('HR feed', '/hr', { identityChanged: true, accessGranted: true });
     const division = (await s.call('GET', `${API.identities}?size=1`, { token: nw })).body.items[0].divisionId;
-    const r = await s.call('POST', API.identities, { token: nw, body: { firstName: 'Web', lastName: 'Hook', employeeNo: 'NW-WH001', divisionId: division, credentials: [] } });
+    const r = await s.call('POST', API.identities, {
+      token: nw,
+      body: { firstName: 'Web', lastName: 'Hook', employeeNo: 'NW-WH001', divisionId: division, credentials: [] },
+    });
     expect(r.status).toBe(201);
     await s.app.pipeline.record(northwind, { eventCode: EVENT_CODES.accessGranted, sourceId: 'reader-wh', sourceName: null, message: 'Access granted' });
     await waitFor(() => at('/hr').some((g) => JSON.parse(g.body).type === 'access.granted'), 'access granted');
@@ -122,14 +156,20 @@ describe('web hooks', () => {
     expect(JSON.stringify((await s.call('GET', `${HOOKS}?size=100`, { token: nw })).body)).not.toContain(SECRET);
     expect(String((await s.call('GET', `${HOOKS}/export?format=csv`, { token: nw })).body)).not.toContain(SECRET);
     // an edit that leaves the secret out keeps it: the next delivery is still signed with it
-    const kept = await s.call('PUT', `${HOOKS}/${id}`, { token: nw, body: { name: 'Quiet desk (renamed)', url: rx.url('/quiet'), active: true, alarmRaised: true, updatedAt: one.body.updatedAt } });
+    const kept = await s.call('PUT', `${HOOKS}/${id}`, {
+      token: nw,
+      body: { name: 'Quiet desk (renamed)', url: rx.url('/quiet'), active: true, alarmRaised: true, updatedAt: one.body.updatedAt },
+    });
     expect(kept.status).toBe(200);
     await alarm(northwind, 'door-wh-q1');
     const [d] = await waitFor(() => at('/quiet').length >= 1 && at('/quiet'), 'the delivery');
     expect(verifySignature(SECRET, String(d.headers[WEBHOOK_TIMESTAMP_HEADER]), d.body, String(d.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(true);
     // a new one replaces it
     const NEW = 'a-brand-new-secret-5678';
-    expect((await s.call('PUT', `${HOOKS}/${id}`, { token: nw, body: { name: 'Quiet desk', url: rx.url('/quiet'), secret: NEW, active: true, alarmRaised: true } })).status).toBe(200);
+    expect(
+      (await s.call('PUT', `${HOOKS}/${id}`, { token: nw, body: { name: 'Quiet desk', url: rx.url('/quiet'), secret: NEW, active: true, alarmRaised: true } }))
+        .status,
+    ).toBe(200);
     await alarm(northwind, 'door-wh-q2');
     const d2 = await waitFor(() => at('/quiet').find((g) => g.body.includes('door-wh-q2')), 'the second delivery');
     expect(verifySignature(NEW, String(d2.headers[WEBHOOK_TIMESTAMP_HEADER]), d2.body, String(d2.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(true);
@@ -152,16 +192,29 @@ describe('the outbox', () => {
       const clients = (await first.call('GET', API.clients, { token: admin })).body.items;
       const client = clients.find((c: any) => c.code === 'NORTHWIND').id;
       const token = (await first.call('PUT', API.meClient, { token: admin, body: { clientId: client } })).body.token;
-      expect((await first.call('POST', HOOKS, { token, body: { name: 'Restart', url: rx.url('/restart'), secret: SECRET, active: true, alarmRaised: true } })).status).toBe(201);
+      expect(
+        (await first.call('POST', HOOKS, { token, body: { name: 'Restart', url: rx.url('/restart'), secret: SECRET, active: true, alarmRaised: true } }))
+          .status,
+      ).toBe(201);
       await first.app.pipeline.record(client, { eventCode: EVENT_CODES.doorForcedOpen, sourceId: 'door-r', sourceName: null, message: 'Door forced open' });
       expect(await first.count(`select 1 from webhook_outbox where state = 'pending'`)).toBe(1);
       await first.app.close(); // the server goes away with the delivery still owed
-      const second = await buildServer({ db: first.db, jwtSecret: 'test-secret-of-enough-length', staticDir: null, webhooks: FAST, allowPrivateWebhookTargets: true });
+      const second = await buildServer({
+        db: first.db,
+        jwtSecret: 'test-secret-of-enough-length',
+        staticDir: null,
+        webhooks: FAST,
+        allowPrivateWebhookTargets: true,
+      });
       await second.listen({ port: 0, host: '127.0.0.1' });
       try {
         await waitFor(() => at('/restart').length >= 1, 'the delivery after the restart', 5000);
         expect(JSON.parse(at('/restart')[0].body).type).toBe('alarm.raised');
-      } finally { await second.close(); }
-    } finally { await first.close(); }
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
   });
 });

@@ -29,38 +29,64 @@ export interface WebhookWorkerOptions {
 export const RESPONSE_EXCERPT_CHARS = 500;
 const LEASE_S = 60;
 
-interface Due { id: string; client_id: number; hook_id: number; event_type: string; body: unknown; attempts: number; url: string; secret: string; active: boolean }
+interface Due {
+  id: string;
+  client_id: number;
+  hook_id: number;
+  event_type: string;
+  body: unknown;
+  attempts: number;
+  url: string;
+  secret: string;
+  active: boolean;
+}
 
 export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
-  const pollMs = o.pollMs ?? 1000, timeoutMs = o.timeoutMs ?? 10_000, maxAttempts = o.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS;
+  const pollMs = o.pollMs ?? 1000,
+    timeoutMs = o.timeoutMs ?? 10_000,
+    maxAttempts = o.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS;
   const backoff = o.backoffMs ?? ((n: number) => webhookBackoffMs(n));
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = true;
 
   async function claim(): Promise<Due[]> {
-    const { rows } = await db.query<Due>(`with due as (
+    const { rows } = await db.query<Due>(
+      `with due as (
         select id from webhook_outbox where state = 'pending' and next_at <= now() order by next_at, id limit $1 for update skip locked)
       update webhook_outbox o set next_at = now() + $2::int * interval '1 second' from due, web_hooks h
        where o.id = due.id and h.id = o.hook_id
-      returning o.id::text, o.client_id, o.hook_id, o.event_type, o.body, o.attempts, h.url, h.secret, h.active`, [o.batch ?? 20, LEASE_S]);
+      returning o.id::text, o.client_id, o.hook_id, o.event_type, o.body, o.attempts, h.url, h.secret, h.active`,
+      [o.batch ?? 20, LEASE_S],
+    );
     return rows;
   }
 
   async function deliver(d: Due): Promise<void> {
     const attempt = d.attempts + 1;
-    const body = JSON.stringify({ deliveryId: Number(d.id), ...(typeof d.body === 'string' ? JSON.parse(d.body) : d.body as object) });
+    const body = JSON.stringify({ deliveryId: Number(d.id), ...(typeof d.body === 'string' ? JSON.parse(d.body) : (d.body as object)) });
     const ts = String(Math.floor(Date.now() / 1000));
     const started = performance.now();
-    let status: number | null = null, response = '', error: string | null = null;
+    let status: number | null = null,
+      response = '',
+      error: string | null = null;
     if (!d.active) error = 'The web hook is disabled';
     else {
       try {
         // Through the connect-time guard (targets.ts): one lookup, every address checked, the socket pinned to them.
         const res = await postToTarget(d.url, {
-          timeoutMs, allowPrivate: !!o.allowPrivateTargets, resolve: o.resolve, maxResponseChars: RESPONSE_EXCERPT_CHARS,
-          headers: { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1', 'x-gatehouse-delivery': d.id, 'x-gatehouse-event': d.event_type,
-            [WEBHOOK_TIMESTAMP_HEADER]: ts, [WEBHOOK_SIGNATURE_HEADER]: signature(d.secret, ts, body) },
+          timeoutMs,
+          allowPrivate: !!o.allowPrivateTargets,
+          resolve: o.resolve,
+          maxResponseChars: RESPONSE_EXCERPT_CHARS,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Gatehouse-Webhooks/1',
+            'x-gatehouse-delivery': d.id,
+            'x-gatehouse-event': d.event_type,
+            [WEBHOOK_TIMESTAMP_HEADER]: ts,
+            [WEBHOOK_SIGNATURE_HEADER]: signature(d.secret, ts, body),
+          },
           body,
         });
         status = res.status;
@@ -68,19 +94,28 @@ export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
         if (status < 200 || status > 299) error = `The receiver answered ${status}`;
       } catch (e) {
         const err = e as Error & { code?: string };
-        error = err instanceof RefusedTarget ? `Not sent: ${err.message}`
-          : err.name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : `${err.message}${err.code && !err.message.includes(err.code) ? ` (${err.code})` : ''}`;
+        error =
+          err instanceof RefusedTarget
+            ? `Not sent: ${err.message}`
+            : err.name === 'TimeoutError'
+              ? `No answer within ${timeoutMs} ms`
+              : `${err.message}${err.code && !err.message.includes(err.code) ? ` (${err.code})` : ''}`;
       }
     }
     const latency = Math.round(performance.now() - started);
     const ok = error === null;
     const giveUp = !ok && (attempt >= maxAttempts || !d.active);
     await db.transaction(async (tx) => {
-      await tx.query(`insert into webhook_attempts (client_id, hook_id, outbox_id, event_type, attempt, status, ok, latency_ms, error, response)
-        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`, [d.client_id, d.hook_id, d.id, d.event_type, attempt, status, ok, latency, error?.slice(0, 500) ?? null, response || null]);
-      await tx.query(`update webhook_outbox set attempts = $2, state = $3, delivered_at = case when $3 = 'delivered' then now() else null end,
+      await tx.query(
+        `insert into webhook_attempts (client_id, hook_id, outbox_id, event_type, attempt, status, ok, latency_ms, error, response)
+        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+        [d.client_id, d.hook_id, d.id, d.event_type, attempt, status, ok, latency, error?.slice(0, 500) ?? null, response || null],
+      );
+      await tx.query(
+        `update webhook_outbox set attempts = $2, state = $3, delivered_at = case when $3 = 'delivered' then now() else null end,
           next_at = now() + $4::int * interval '1 millisecond' where id = $1`,
-        [d.id, attempt, ok ? 'delivered' : giveUp ? 'failed' : 'pending', ok || giveUp ? 0 : Math.round(backoff(attempt))]);
+        [d.id, attempt, ok ? 'delivered' : giveUp ? 'failed' : 'pending', ok || giveUp ? 0 : Math.round(backoff(attempt))],
+      );
     });
   }
 
@@ -94,7 +129,11 @@ export function createWebhookWorker(db: Db, o: WebhookWorkerOptions = {}) {
   }
   function tick() {
     if (stopped || running) return;
-    running = round().catch((e) => o.log?.(`web hook worker: ${(e as Error).message}`)).finally(() => { running = null; });
+    running = round()
+      .catch((e) => o.log?.(`web hook worker: ${(e as Error).message}`))
+      .finally(() => {
+        running = null;
+      });
   }
 
   return {

@@ -3,7 +3,13 @@ import { AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import { createApiClient, requestHeaders, type ApiDeps } from './client';
 import { ApiError } from './errors';
 
-const deps = (over: Partial<ApiDeps> = {}): ApiDeps => ({ getToken: () => 'tok', getClientId: () => '7', loginMode: () => 'STANDARD', report: () => {}, ...over });
+const deps = (over: Partial<ApiDeps> = {}): ApiDeps => ({
+  getToken: () => 'tok',
+  getClientId: () => '7',
+  loginMode: () => 'STANDARD',
+  report: () => {},
+  ...over,
+});
 
 describe('requestHeaders', () => {
   it('adds the bearer token except on the no-token paths', () => {
@@ -29,7 +35,10 @@ describe('the axios instance', () => {
     client.defaults.adapter = async (config) => {
       seen.push(config);
       if (config.url === '/bad') {
-        const err = Object.assign(new Error('Request failed'), { config, response: { status: 400, statusText: 'Bad Request', data: { violations: [{ field: 'name', message: 'is required' }] }, headers: {}, config } });
+        const err = Object.assign(new Error('Request failed'), {
+          config,
+          response: { status: 400, statusText: 'Bad Request', data: { violations: [{ field: 'name', message: 'is required' }] }, headers: {}, config },
+        });
         throw err;
       }
       return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
@@ -45,7 +54,12 @@ describe('the axios instance', () => {
     const reported: ApiError[] = [];
     const sent: string[] = [];
     let finishSwitch: () => void = () => {};
-    const switched = new Promise<void>((resolve) => { finishSwitch = () => { token = 'new'; resolve(); }; });
+    const switched = new Promise<void>((resolve) => {
+      finishSwitch = () => {
+        token = 'new';
+        resolve();
+      };
+    });
     const client = createApiClient(() => deps({ getToken: () => token, report: (e) => reported.push(e), settled: () => switched }));
     client.defaults.adapter = async (config) => {
       const auth = String(AxiosHeaders.from(config.headers).get('Authorization'));
@@ -53,7 +67,10 @@ describe('the axios instance', () => {
       if (auth === 'Bearer old') {
         // the server ended the old session; its answer to the switch (the new token) is not stored yet
         setTimeout(finishSwitch, 20);
-        throw Object.assign(new Error('Request failed'), { config, response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config } });
+        throw Object.assign(new Error('Request failed'), {
+          config,
+          response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config },
+        });
       }
       return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
     };
@@ -73,7 +90,10 @@ describe('the axios instance', () => {
       if (auth !== 'Bearer new') {
         // the client switch happened while this one was on its way
         token = 'new';
-        throw Object.assign(new Error('Request failed'), { config, response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config } });
+        throw Object.assign(new Error('Request failed'), {
+          config,
+          response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config },
+        });
       }
       return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
     };
@@ -83,7 +103,10 @@ describe('the axios instance', () => {
     // refused with the current token: the session has ended, said once, not sent again
     client.defaults.adapter = async (config) => {
       sent.push(String(AxiosHeaders.from(config.headers).get('Authorization')));
-      throw Object.assign(new Error('Request failed'), { config, response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config } });
+      throw Object.assign(new Error('Request failed'), {
+        config,
+        response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config },
+      });
     };
     await expect(client.get('/event/manage/doors')).rejects.toMatchObject({ status: 401 });
     expect(sent.slice(2)).toEqual(['Bearer new']);

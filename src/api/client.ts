@@ -25,7 +25,11 @@ export interface ApiDeps {
 const defaults: ApiDeps = { getToken: () => null, getClientId: () => null, loginMode: () => LOGIN_MODE, report: () => {} };
 
 /** §7: bearer token on every call except the no-token paths; x-tenant-id from the stored client in IAM mode. */
-export function requestHeaders(url: string, deps: Pick<ApiDeps, 'getToken' | 'getClientId' | 'loginMode'>, existing: Record<string, unknown> = {}): Record<string, string> {
+export function requestHeaders(
+  url: string,
+  deps: Pick<ApiDeps, 'getToken' | 'getClientId' | 'loginMode'>,
+  existing: Record<string, unknown> = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (!isNoTokenPath(url) && !existing.Authorization && !existing.authorization) {
     const token = deps.getToken();

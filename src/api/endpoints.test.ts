@@ -5,16 +5,29 @@ import { listIdentities, listQuery, me } from './endpoints';
 import { ApiError } from './errors';
 
 const original = api.defaults.adapter;
-afterEach(() => { api.defaults.adapter = original; });
-const respond = (data: unknown, seen: any[] = []): AxiosAdapter => async (config) => {
-  seen.push(config);
-  return { data, status: 200, statusText: 'OK', headers: {}, config };
-};
+afterEach(() => {
+  api.defaults.adapter = original;
+});
+const respond =
+  (data: unknown, seen: any[] = []): AxiosAdapter =>
+  async (config) => {
+    seen.push(config);
+    return { data, status: 200, statusText: 'OK', headers: {}, config };
+  };
 
 describe('endpoints', () => {
   it('builds list params with the contract sort builder and drops empty filters', () => {
-    expect(listQuery({ page: 2, size: 100, sort: [{ field: 'lastName', dir: 'asc' }, { field: 'id', dir: 'desc' }], filters: { q: 'ada', status: '' } }))
-      .toEqual({ page: 2, size: 100, sort: 'lastName,asc,id,desc', q: 'ada' });
+    expect(
+      listQuery({
+        page: 2,
+        size: 100,
+        sort: [
+          { field: 'lastName', dir: 'asc' },
+          { field: 'id', dir: 'desc' },
+        ],
+        filters: { q: 'ada', status: '' },
+      }),
+    ).toEqual({ page: 2, size: 100, sort: 'lastName,asc,id,desc', q: 'ada' });
   });
 
   it('sends list queries to the contract path', async () => {

@@ -3,10 +3,69 @@
 import { array, boolean, integer, nullable, number, optional, string, type, unknown, type Infer, type Struct } from 'superstruct';
 import type { Explanation } from '../../contract/decision';
 import {
-  API, AuditEntry, Client, DashboardSummary, Division, Identity, LoginResponse, MeResponse, Page, Settings, User,
-  Visitor, WebHookAttemptPage, ZoneOccupancy, ZoneOccupants, ThreatChoices, ThreatState, threatLevelsResource, accessZonesResource, LockdownAnswer, DoorQrRow, DoorQrCode, specialDatesResource, ControllerDiagnostic, ControllerHubRow, PingAnswer, controllersResource, serviceAccountsResource, webHooksResource, alarmGroupsResource, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, DoorView, Event,
-  VISITOR_CREDENTIAL_BATCH_API, VisitorCredentialBatchResult, type VisitorCredentialBatch, DAILY_ATTENDANCE_API, DailyAttendance, teamsResource, type DailyAttendanceQuery, ATTENDANCE_SUMMARY_API, AttendanceSummary, type AttendanceSummaryQuery, TimesheetBuildResult, type TimesheetBuild,
-  BackupInfo, BackupList, PlatformHistory, RestoreStarted, buildSort, validate, type UserFieldDef, type DoorCommand, type SimulateKind, type ClientInput, type IdentityInput, type LoginRequest, type PageOf, type SortSpec, type UiErrorReport,
+  API,
+  AuditEntry,
+  Client,
+  DashboardSummary,
+  Division,
+  Identity,
+  LoginResponse,
+  MeResponse,
+  Page,
+  Settings,
+  User,
+  Visitor,
+  WebHookAttemptPage,
+  ZoneOccupancy,
+  ZoneOccupants,
+  ThreatChoices,
+  ThreatState,
+  threatLevelsResource,
+  accessZonesResource,
+  LockdownAnswer,
+  DoorQrRow,
+  DoorQrCode,
+  specialDatesResource,
+  ControllerDiagnostic,
+  ControllerHubRow,
+  PingAnswer,
+  controllersResource,
+  serviceAccountsResource,
+  webHooksResource,
+  alarmGroupsResource,
+  AcknowledgeUpdate,
+  AlarmAction,
+  AlarmHistoryEntry,
+  AlarmType,
+  DoorView,
+  Event,
+  VISITOR_CREDENTIAL_BATCH_API,
+  VisitorCredentialBatchResult,
+  type VisitorCredentialBatch,
+  DAILY_ATTENDANCE_API,
+  DailyAttendance,
+  teamsResource,
+  type DailyAttendanceQuery,
+  ATTENDANCE_SUMMARY_API,
+  AttendanceSummary,
+  type AttendanceSummaryQuery,
+  TimesheetBuildResult,
+  type TimesheetBuild,
+  BackupInfo,
+  BackupList,
+  PlatformHistory,
+  RestoreStarted,
+  buildSort,
+  validate,
+  type UserFieldDef,
+  type DoorCommand,
+  type SimulateKind,
+  type ClientInput,
+  type IdentityInput,
+  type LoginRequest,
+  type PageOf,
+  type SortSpec,
+  type UiErrorReport,
 } from '../../contract';
 import { ReportJobRun as ReportJobRunShape, ReportJobRuns as ReportJobRunsShape } from '../../contract/resources/reportJobs';
 import { api } from './client';
@@ -15,7 +74,12 @@ import { ApiError } from './errors';
 import { ALARM_HANDLING_API, AlarmHandlingReport, type AlarmHandlingQuery } from '../../contract/alarmHandling';
 import { HANDOVER_API, HandoverAcknowledged, HandoverDigest, type AcknowledgeHandoverBody } from '../../contract/handover';
 
-export interface ListParams { page?: number; size?: number; sort?: SortSpec[]; filters?: Record<string, string> }
+export interface ListParams {
+  page?: number;
+  size?: number;
+  sort?: SortSpec[];
+  filters?: Record<string, string>;
+}
 
 /** Server list conventions: page, size, sort=field,asc|desc joined by commas, filters (q, …) as query params. */
 export function listQuery(p: ListParams = {}): Record<string, string | number> {
@@ -65,7 +129,9 @@ export const selectClient = (clientId: number | null) => send('put', API.meClien
 export const updateSettings = (settings: Settings) => send('put', API.meSettings, settings, Settings);
 export const updateProfile = (body: { name?: string; avatarColor?: string; timezone?: string | null }) => send('put', API.meProfile, body, User);
 /** Best-effort: the token is passed explicitly because storage is being cleared at the same time. */
-export const logout = async (token: string | null) => { await api.post(API.logout, {}, bearer(token ?? undefined)); };
+export const logout = async (token: string | null) => {
+  await api.post(API.logout, {}, bearer(token ?? undefined));
+};
 export const resetInit = (body: { username: string }) => send('post', API.resetInit, body, Anything);
 export const resetFinish = (body: { token: string; newPassword: string }) => send('post', API.resetFinish, body, Anything);
 export const registration = (body: { username: string; name: string; email: string; clientCode?: string }) => send('post', API.registration, body, Anything);
@@ -77,7 +143,19 @@ export const getClient = (id: number) => getJson(`${API.clients}/${id}`, Client)
 export const createClient = (body: ClientInput) => send('post', API.clients, body, Client);
 export const updateClient = (id: number, body: ClientInput) => send('put', `${API.clients}/${id}`, body, Client);
 /** The selected client's user-defined fields, in their order (identity forms and lists are built from them). */
-const UserFieldDefPage = type({ items: array(type({ key: string(), label: string(), kind: string(), required: boolean(), maxLength: nullable(integer()), options: nullable(string()), position: optional(nullable(integer())) })) });
+const UserFieldDefPage = type({
+  items: array(
+    type({
+      key: string(),
+      label: string(),
+      kind: string(),
+      required: boolean(),
+      maxLength: nullable(integer()),
+      options: nullable(string()),
+      position: optional(nullable(integer())),
+    }),
+  ),
+});
 export const listUserFieldDefs = (): Promise<UserFieldDef[]> =>
   getJson(API.userFields, UserFieldDefPage, { size: 200, sort: 'position,asc' }).then((p) => p.items as UserFieldDef[]);
 /** A picker's choices of a catalogue resource (`<api>/options`): by search text, or the labels of given ids. */
@@ -88,7 +166,9 @@ export const optionsOf = (api: string, p: { q?: string; ids?: readonly number[] 
   getJson(`${api}/options`, OptionPage, p.ids ? { ids: p.ids.join(',') } : { q: p.q ?? '' }, undefined, signal);
 export const listDivisions = (p?: ListParams): Promise<PageOf<Division>> => getJson(API.divisions, DivisionPage, listQuery(p));
 /** Deletes one division (the server answers 409 naming what still uses it). */
-export const deleteDivision = async (id: number): Promise<void> => { await api.delete(`${API.divisions}/${id}`); };
+export const deleteDivision = async (id: number): Promise<void> => {
+  await api.delete(`${API.divisions}/${id}`);
+};
 
 // ---------- identities ----------
 export const listIdentities = (p?: ListParams): Promise<PageOf<Identity>> => getJson(API.identities, IdentityPage, listQuery(p));
@@ -117,14 +197,23 @@ export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
 export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
 export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
 /** The selected client's operator settings (password policy, lockout, sessions). */
-const OperatorSettingsAnswer = type({ passwordMinLength: integer(), passwordClasses: integer(), passwordHistory: integer(), passwordExpiryDays: integer(),
-  lockoutAttempts: integer(), lockoutMinutes: integer(), sessionLifetimeMinutes: integer(), idleTimeoutMinutes: integer() });
+const OperatorSettingsAnswer = type({
+  passwordMinLength: integer(),
+  passwordClasses: integer(),
+  passwordHistory: integer(),
+  passwordExpiryDays: integer(),
+  lockoutAttempts: integer(),
+  lockoutMinutes: integer(),
+  sessionLifetimeMinutes: integer(),
+  idleTimeoutMinutes: integer(),
+});
 export type OperatorSettingsValues = Infer<typeof OperatorSettingsAnswer>;
 export const getOperatorSettings = () => getJson(API.operatorSettings, OperatorSettingsAnswer);
 export const saveOperatorSettings = (body: OperatorSettingsValues) => send('put', API.operatorSettings, body, OperatorSettingsAnswer);
 /** Lock down every door the caller controls, or release them (issue 12). */
 export const lockdown = (on: boolean, divisionId: number | null = null) => send('post', `${API.doors}/lockdown`, { on, divisionId }, LockdownAnswer);
-export const doorCommand = (id: number, command: DoorCommand, force = false) => send('post', `${API.doors}/${id}/commands`, force ? { command, force } : { command }, Event);
+export const doorCommand = (id: number, command: DoorCommand, force = false) =>
+  send('post', `${API.doors}/${id}/commands`, force ? { command, force } : { command }, Event);
 /** Test-only hook (server with E2E=1). */
 export const simulate = (kind: SimulateKind, doorId?: number) => send('post', API.testSimulate, { kind, doorId }, Event);
 
@@ -141,10 +230,12 @@ const TeamChoice = type({ id: integer(), name: string(), active: boolean() });
 export const listTeamChoices = () => getJson(teamsResource.api, Page(TeamChoice), listQuery({ size: 1000, sort: [{ field: 'name', dir: 'asc' }] }));
 /** Daily Attendance [3.2.0]: one day of the client's teams. */
 /** Attendance Summaries [3.6.0]: each member's days of a period. */
-export const getAttendanceSummary = (q: AttendanceSummaryQuery) => getJson(ATTENDANCE_SUMMARY_API, AttendanceSummary, q.teamId ? { from: q.from, to: q.to, teamId: q.teamId } : { from: q.from, to: q.to });
+export const getAttendanceSummary = (q: AttendanceSummaryQuery) =>
+  getJson(ATTENDANCE_SUMMARY_API, AttendanceSummary, q.teamId ? { from: q.from, to: q.to, teamId: q.teamId } : { from: q.from, to: q.to });
 /** Build Timesheet [3.3]: the period's days written into the timesheet. */
 export const buildTimesheet = (b: TimesheetBuild) => send('post', API.timesheetBuild, b, TimesheetBuildResult);
-export const getDailyAttendance = (q: DailyAttendanceQuery) => getJson(DAILY_ATTENDANCE_API, DailyAttendance, q.teamId ? { date: q.date, teamId: q.teamId } : { date: q.date });
+export const getDailyAttendance = (q: DailyAttendanceQuery) =>
+  getJson(DAILY_ATTENDANCE_API, DailyAttendance, q.teamId ? { date: q.date, teamId: q.teamId } : { date: q.date });
 
 /** A scheduled report job's history (newest first) with how the server delivers, one report's file, and Retry of a
  *  failed run (server/resources/reportJobs.ts; the shapes are the contract's). */
@@ -157,7 +248,10 @@ export const retryReportJobRun = (jobId: number, runId: number) => send('post', 
 export const listBackups = () => getJson(API.backups, BackupList);
 export const platformHistory = () => getJson(API.platformHistory, PlatformHistory);
 export const takeBackup = () => send('post', API.backups, {}, BackupInfo);
-export const deleteBackup = async (id: string) => { await api.delete(`${API.backups}/${encodeURIComponent(id)}`); return id; };
+export const deleteBackup = async (id: string) => {
+  await api.delete(`${API.backups}/${encodeURIComponent(id)}`);
+  return id;
+};
 export const restoreBackup = (id: string) => send('post', `${API.backups}/${encodeURIComponent(id)}/restore`, {}, RestoreStarted);
 export const uploadBackup = async (file: Blob) =>
   checked((await api.post(`${API.backups}/upload`, file, { headers: { 'content-type': 'application/gzip' } })).data, BackupInfo, API.backups);
@@ -195,7 +289,8 @@ const Tick = type({ code: string(), divisionId: nullable(integer()) });
 export type Tick = Infer<typeof Tick>;
 export const roleTicks = (id: number) => getJson(`${API.roles}/${id}/privileges`, type({ privileges: array(Tick) }));
 export const roleName = (id: number) => getJson(`${API.roles}/${id}`, type({ id: integer(), name: string() }));
-export const assignPrivileges = (id: number, privileges: Tick[]) => send('post', `${API.roles}/${id}/assign-privileges`, { privileges }, type({ id: integer(), name: string() }));
+export const assignPrivileges = (id: number, privileges: Tick[]) =>
+  send('post', `${API.roles}/${id}/assign-privileges`, { privileges }, type({ id: integer(), name: string() }));
 
 // ---------- interfaces (issue 12): what the controllers find on their buses ----------
 const DiscoveredBoard = type({ controllerId: integer(), controllerName: string(), busAddress: integer(), kind: string(), serialNumber: string() });
@@ -219,7 +314,13 @@ export const doorQrCode = (id: number, credential: string) => getJson(`${API.doo
 
 // ---------- alarm zones (issue 12): an alarm group, armed and disarmed by its named actions ----------
 const AlarmGroupRow = type({
-  id: integer(), name: string(), description: nullable(string()), state: string(), stateChangedAt: nullable(string()), stateChangedBy: nullable(string()), inputIds: array(integer()),
+  id: integer(),
+  name: string(),
+  description: nullable(string()),
+  state: string(),
+  stateChangedAt: nullable(string()),
+  stateChangedBy: nullable(string()),
+  inputIds: array(integer()),
 });
 export type AlarmGroupRow = Infer<typeof AlarmGroupRow>;
 export const getAlarmGroup = (id: number) => getJson(`${alarmGroupsResource.api}/${id}`, AlarmGroupRow);
@@ -232,24 +333,44 @@ export const operatorAction = (id: number, action: 'disable' | 'enable' | 'remov
 export const resetOperatorPassword = (id: number, password: string) => send('post', `${API.operators}/${id}/reset-password`, { password }, Anything);
 
 // ---------- integrations (issue 11): service accounts' keys, web hook histories ----------
-const ServiceAccountWithKey = type({ id: integer(), name: string(), apiKey: optional(string()), keyPrefix: nullable(string()), keyRevokedAt: nullable(string()) });
+const ServiceAccountWithKey = type({
+  id: integer(),
+  name: string(),
+  apiKey: optional(string()),
+  keyPrefix: nullable(string()),
+  keyRevokedAt: nullable(string()),
+});
 /** A new key for the account (the old one stops working); the answer holds it once. */
 export const rotateApiKey = (id: number) => send('post', `${serviceAccountsResource.api}/${id}/rotate-key`, {}, ServiceAccountWithKey);
 export const revokeApiKey = (id: number) => send('post', `${serviceAccountsResource.api}/${id}/revoke-key`, {}, ServiceAccountWithKey);
 export const webHookAttempts = (id: number, p: { page?: number; size?: number; outcome?: 'ok' | 'failed'; eventType?: string }) =>
-  getJson(`${webHooksResource.api}/${id}/attempts`, WebHookAttemptPage, Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>);
+  getJson(
+    `${webHooksResource.api}/${id}/attempts`,
+    WebHookAttemptPage,
+    Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>,
+  );
 export const redeliverWebHook = (id: number, deliveryId: number) => send('post', `${webHooksResource.api}/${id}/redeliver`, { deliveryId }, Anything);
 
 // ---------- access decisions (issue 12) ----------
-const ExplanationShape = type({ eventId: integer(), now: type({ granted: unknown(), reason: string(), label: string(), steps: array(type({ check: string(), ok: unknown(), detail: string() })) }) });
+const ExplanationShape = type({
+  eventId: integer(),
+  now: type({ granted: unknown(), reason: string(), label: string(), steps: array(type({ check: string(), ok: unknown(), detail: string() })) }),
+});
 /** "Why?": the chain that decided a stored swipe event, re-run against today's configuration. */
 export const explainEvent = (id: number) => getJson(`${API.events}/${id}/explain`, ExplanationShape) as Promise<Explanation>;
 
 // ---------- identity batch upload (server/batch/routes.ts) ----------
 const BatchRowError = type({ row: integer(), employeeNo: optional(string()), field: string(), message: string() });
 const BatchPreviewShape = type({
-  id: integer(), fileName: string(), template: string(), total: integer(), valid: integer(), creates: integer(), updates: integer(),
-  invalidRows: integer(), errors: array(BatchRowError),
+  id: integer(),
+  fileName: string(),
+  template: string(),
+  total: integer(),
+  valid: integer(),
+  creates: integer(),
+  updates: integer(),
+  invalidRows: integer(),
+  errors: array(BatchRowError),
 });
 /** The dry run: the file is the body itself (CSV or XLSX), the template in the query; nothing is imported. */
 export async function previewBatchUpload(templateId: number, file: Blob, fileName: string) {
@@ -270,8 +391,17 @@ export async function batchErrorReport(uploadId: number): Promise<Blob> {
 // ---------- what-if preview of access (issue 12, server/access/preview.ts) ----------
 const PreviewPair = type({ identityId: integer(), identityName: string(), doorId: integer(), doorName: string(), hoursBefore: number(), hoursAfter: number() });
 const AccessPreviewShape = type({
-  from: string(), to: string(), days: integer(), gains: array(PreviewPair), losses: array(PreviewPair),
-  gained: integer(), lost: integer(), identitiesGaining: integer(), identitiesLosing: integer(), doorsGaining: integer(), doorsLosing: integer(),
+  from: string(),
+  to: string(),
+  days: integer(),
+  gains: array(PreviewPair),
+  losses: array(PreviewPair),
+  gained: integer(),
+  lost: integer(),
+  identitiesGaining: integer(),
+  identitiesLosing: integer(),
+  doorsGaining: integer(),
+  doorsLosing: integer(),
 });
 export type AccessPreview = Infer<typeof AccessPreviewShape>;
 /** Who would gain and lose which doors over the next 7 days if these form values were saved (nothing is saved). */
@@ -297,7 +427,9 @@ export const addVisitorCredentials = (b: VisitorCredentialBatch) => send('post',
 
 /** Issue 31: the client's audit chain walked now (the activity report's "chain verified up to …"). */
 export const AuditChainReport = type({
-  ok: boolean(), chains: integer(), records: integer(),
+  ok: boolean(),
+  chains: integer(),
+  records: integer(),
   upTo: nullable(type({ seq: integer(), id: integer(), at: string() })),
   head: nullable(type({ seq: integer(), signedAt: string() })),
   problem: nullable(type({ message: string() })),
@@ -311,7 +443,8 @@ export const auditChainExport = () => fileAt(`${API.audit}/export`);
 /** The figures of a period of days (the client's zone). */
 export const getAlarmHandling = (q: { from: string; to: string }) => getJson(ALARM_HANDLING_API, AlarmHandlingReport, { from: q.from, to: q.to });
 /** The same as a CSV or XLSX file (the server's tabular writer). */
-export const alarmHandlingFile = (q: Required<AlarmHandlingQuery>) => fileAt(`${ALARM_HANDLING_API}?${new URLSearchParams({ from: q.from, to: q.to, format: q.format })}`);
+export const alarmHandlingFile = (q: Required<AlarmHandlingQuery>) =>
+  fileAt(`${ALARM_HANDLING_API}?${new URLSearchParams({ from: q.from, to: q.to, format: q.format })}`);
 export type { AlarmHandlingReport };
 
 // ---------- issue 31: the shift handover [0.2.6.0, 0.2.6.1] ----------

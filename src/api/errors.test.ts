@@ -2,8 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { SESSION_EXPIRED_MESSAGE, TOAST_MS } from '../../contract';
 import { ApiError, createErrorReporter, decideError, errorMessage, statusTitle, toApiError } from './errors';
 
-const httpError = (status: number, data: unknown, url = '/event/manage/identities', statusText = '') =>
-  ({ config: { url }, response: { status, data, statusText } });
+const httpError = (status: number, data: unknown, url = '/event/manage/identities', statusText = '') => ({
+  config: { url },
+  response: { status, data, statusText },
+});
 
 describe('errorMessage', () => {
   it('follows the §8 priority: violation, system information, detail, message, statusText, default', () => {
@@ -20,7 +22,9 @@ describe('errorMessage', () => {
 
 describe('toApiError', () => {
   it('keeps a 400 body’s violations for the form', () => {
-    const e = toApiError(httpError(400, { status: 400, error: 'Bad Request', message: 'invalid', violations: [{ field: 'firstName', message: 'is required' }] }));
+    const e = toApiError(
+      httpError(400, { status: 400, error: 'Bad Request', message: 'invalid', violations: [{ field: 'firstName', message: 'is required' }] }),
+    );
     expect(e).toBeInstanceOf(ApiError);
     expect(e.status).toBe(400);
     expect(e.violations).toEqual([{ field: 'firstName', message: 'is required' }]);
@@ -36,12 +40,22 @@ describe('decideError', () => {
     const d = decideError(toApiError(httpError(404, { message: 'No such door' }, '/event/manage/doors/1/commands')), 0, null);
     expect(d).toEqual({ kind: 'toast', notice: { intent: 'danger', title: '404 · Not found', message: 'No such door', timeoutMs: TOAST_MS } });
     const refused = decideError(toApiError(httpError(409, { message: 'This door is held locked by threat level NC1 Red: lower it first' })), 0, null);
-    expect(refused).toEqual({ kind: 'toast', notice: { intent: 'danger', title: '409 · Conflict', message: 'This door is held locked by threat level NC1 Red: lower it first', timeoutMs: TOAST_MS } });
+    expect(refused).toEqual({
+      kind: 'toast',
+      notice: { intent: 'danger', title: '409 · Conflict', message: 'This door is held locked by threat level NC1 Red: lower it first', timeoutMs: TOAST_MS },
+    });
   });
   it('titles each status with its code first and the meaning in plain words (issue 29)', () => {
     expect([400, 403, 404, 409, 413, 429, 500, 503, 505].map(statusTitle)).toEqual([
-      '400 · Bad request', '403 · Forbidden', '404 · Not found', '409 · Conflict', '413 · Payload too large',
-      '429 · Too many requests', '500 · Internal server error', '503 · Service unavailable', '505 · HTTP version not supported',
+      '400 · Bad request',
+      '403 · Forbidden',
+      '404 · Not found',
+      '409 · Conflict',
+      '413 · Payload too large',
+      '429 · Too many requests',
+      '500 · Internal server error',
+      '503 · Service unavailable',
+      '505 · HTTP version not supported',
     ]);
     // a code with no standard meaning keeps the code alone, as §8 asks
     expect([599, 0].map(statusTitle)).toEqual(['599', '0']);
@@ -77,11 +91,17 @@ describe('decideError on expected answers (issue 10)', () => {
     expect(decideError(e, 0, null).kind).toBe('toast');
   });
   it('leaves a refused field to the form that shows it on the field', () => {
-    const e = toApiError({ config: { url: '/event/manage/identities', method: 'post' }, response: { status: 400, data: { violations: [{ field: 'credentials.0.number', message: 'is already in use' }] } } });
+    const e = toApiError({
+      config: { url: '/event/manage/identities', method: 'post' },
+      response: { status: 400, data: { violations: [{ field: 'credentials.0.number', message: 'is already in use' }] } },
+    });
     expect(decideError(e, 0, null)).toEqual({ kind: 'silent', reason: 'onTheField' });
   });
   it('toasts a refusal that names no field in words, without a field prefix', () => {
-    const e = toApiError({ config: { url: '/event/manage/identities', method: 'post' }, response: { status: 400, data: { violations: [{ field: '', message: 'An identity needs a division you may manage' }] } } });
+    const e = toApiError({
+      config: { url: '/event/manage/identities', method: 'post' },
+      response: { status: 400, data: { violations: [{ field: '', message: 'An identity needs a division you may manage' }] } },
+    });
     const d = decideError(e, 0, null);
     expect(d.kind === 'toast' && d.notice.message).toBe('An identity needs a division you may manage');
   });

@@ -3,7 +3,12 @@ import statuses from 'statuses';
 import { JWT_INVALID, SESSION_EXPIRED_MESSAGE, TOAST_MS, isNoTokenPath, type Violation } from '../../contract';
 
 export type Intent = 'danger' | 'warning' | 'success' | 'primary';
-export interface Notice { intent: Intent; title: string; message: string; timeoutMs: number }
+export interface Notice {
+  intent: Intent;
+  title: string;
+  message: string;
+  timeoutMs: number;
+}
 
 /** A failed call as the rest of the console sees it; a 400's violations travel to the form machine. */
 export class ApiError extends Error {
@@ -80,7 +85,7 @@ export function toApiError(err: unknown): ApiError {
   }
   const status = e.response?.status ?? DEFAULT_STATUS;
   const body = e.response?.data;
-  const message = e.response ? errorMessage(body, e.response.statusText) : str(e.message) ?? DEFAULT_MESSAGE;
+  const message = e.response ? errorMessage(body, e.response.statusText) : (str(e.message) ?? DEFAULT_MESSAGE);
   return new ApiError({ status, message, violations: violationsIn(body), path, body, method });
 }
 
@@ -95,7 +100,10 @@ export type ErrorDecision =
   | { kind: 'toast'; notice: Notice }
   | { kind: 'expired'; notice: Notice };
 
-export interface ToastMemory { status: number; at: number }
+export interface ToastMemory {
+  status: number;
+  at: number;
+}
 
 /**
  * §8 titles a failed call's toast with its status code; a bare "409" says nothing to an operator, so its plain meaning
@@ -131,7 +139,12 @@ export function decideError(err: ApiError, now: number, last: ToastMemory | null
  * The stateful part: remembers the last toast and performs the decision. `expire` is told the session ended
  * (the browser sends session.expired to the session actor); `notify` shows a toast.
  */
-export function createErrorReporter(deps: { now: () => number; notify: (n: Notice) => void; expire: (path?: string) => void; currentPath?: () => string | undefined }) {
+export function createErrorReporter(deps: {
+  now: () => number;
+  notify: (n: Notice) => void;
+  expire: (path?: string) => void;
+  currentPath?: () => string | undefined;
+}) {
   let last: ToastMemory | null = null;
   return (err: ApiError): ErrorDecision => {
     const now = deps.now();

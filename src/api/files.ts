@@ -2,7 +2,10 @@
 // them (one naming, on the server; the console saves under it: src/ui/saveFile.ts).
 import { api } from './client';
 
-export interface ServerFile { blob: Blob; filename: string }
+export interface ServerFile {
+  blob: Blob;
+  filename: string;
+}
 
 export async function fileAt(path: string): Promise<ServerFile> {
   const r = await api.get(path, { responseType: 'blob' });

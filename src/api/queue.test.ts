@@ -8,10 +8,19 @@ describe('request queue', () => {
     let running = 0;
     let maxRunning = 0;
     const order: number[] = [];
-    const job = (n: number, fail = false) => () => new Promise<number>((resolve, reject) => {
-      running++; maxRunning = Math.max(maxRunning, running);
-      setTimeout(() => { running--; order.push(n); if (fail) reject(new Error(`job ${n}`)); else resolve(n); }, 5 - n);
-    });
+    const job =
+      (n: number, fail = false) =>
+      () =>
+        new Promise<number>((resolve, reject) => {
+          running++;
+          maxRunning = Math.max(maxRunning, running);
+          setTimeout(() => {
+            running--;
+            order.push(n);
+            if (fail) reject(new Error(`job ${n}`));
+            else resolve(n);
+          }, 5 - n);
+        });
     const results = await Promise.allSettled([q.enqueue(job(1)), q.enqueue(job(2, true)), q.enqueue(job(3))]);
     expect(maxRunning).toBe(1);
     expect(order).toEqual([1, 2, 3]);
@@ -27,6 +36,10 @@ describe('request queue', () => {
       return { items: all.slice(page * size, page * size + size), total, page, size };
     }, createQueue());
     expect(items).toEqual(all);
-    expect(asked).toEqual([[0, PAGE_SIZE], [1, PAGE_SIZE], [2, PAGE_SIZE]]);
+    expect(asked).toEqual([
+      [0, PAGE_SIZE],
+      [1, PAGE_SIZE],
+      [2, PAGE_SIZE],
+    ]);
   });
 });

@@ -43,12 +43,19 @@ async function fakeServer(handler: (req: IncomingMessage, res: import('node:http
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests: () => n,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 const noAuth = { getToken: () => 'tok', getClientId: () => '2', loginMode: () => 'STANDARD' as const };
 const open: { close(): Promise<void> }[] = [];
-afterEach(async () => { vi.useRealTimers(); while (open.length) await open.pop()!.close(); });
+afterEach(async () => {
+  vi.useRealTimers();
+  while (open.length) await open.pop()!.close();
+});
 
 describe('streamGet against servers that fail', () => {
   it('sends the bearer token, and the tenant header in IAM mode', async () => {
@@ -60,7 +67,10 @@ describe('streamGet against servers that fail', () => {
     open.push(srv);
     await streamGet('/x', { baseUrl: srv.base, deps: noAuth, onEvent: () => {} });
     await streamGet('/x', { baseUrl: srv.base, deps: { ...noAuth, loginMode: () => 'IAM' }, onEvent: () => {} });
-    expect(seen).toEqual([{ authorization: 'Bearer tok', tenant: undefined }, { authorization: 'Bearer tok', tenant: '2' }]);
+    expect(seen).toEqual([
+      { authorization: 'Bearer tok', tenant: undefined },
+      { authorization: 'Bearer tok', tenant: '2' },
+    ]);
   });
 
   it('retries a connection cut mid-stream `retries` times, then dispatches exactly one error event', async () => {
@@ -71,7 +81,13 @@ describe('streamGet against servers that fail', () => {
     open.push(srv);
     const events: StreamEvent[] = [];
     const reported: ApiError[] = [];
-    const out = await streamGet('/cut', { baseUrl: srv.base, deps: { ...noAuth, report: (e) => reported.push(e) }, retries: 3, retryDelayMs: 5, onEvent: (e) => events.push(e) });
+    const out = await streamGet('/cut', {
+      baseUrl: srv.base,
+      deps: { ...noAuth, report: (e) => reported.push(e) },
+      retries: 3,
+      retryDelayMs: 5,
+      onEvent: (e) => events.push(e),
+    });
     expect(out.status).toBe('failed');
     expect(out.attempts).toBe(4);
     expect(srv.requests()).toBe(4);
@@ -87,11 +103,17 @@ describe('streamGet against servers that fail', () => {
     expect([STREAM_RETRIES, STREAM_RETRY_MS]).toEqual([5, 1000]);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const at: number[] = []; // the fake clock when each request arrived
-    const srv = await fakeServer((_req, res) => { at.push(Date.now()); res.writeHead(503); res.end('{"message":"busy"}'); });
+    const srv = await fakeServer((_req, res) => {
+      at.push(Date.now());
+      res.writeHead(503);
+      res.end('{"message":"busy"}');
+    });
     open.push(srv);
     const events: StreamEvent[] = [];
     let settled = false;
-    const run = streamGet('/busy', { baseUrl: srv.base, deps: noAuth, onEvent: (e) => events.push(e) }).finally(() => { settled = true; });
+    const run = streamGet('/busy', { baseUrl: srv.base, deps: noAuth, onEvent: (e) => events.push(e) }).finally(() => {
+      settled = true;
+    });
     // move the fake clock 20 ms at a time, letting the real sockets work in between
     for (let step = 0; !settled && step < 5000; step++) {
       await vi.advanceTimersByTimeAsync(20);
@@ -128,21 +150,38 @@ describe('streamGet against servers that fail', () => {
     expect(out.attempts).toBe(1);
     expect(srv.requests()).toBe(1);
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0].data)).toEqual({ status: 400, message: 'from: must be an ISO date-time', attempts: 1, violations: [{ field: 'from', message: 'must be an ISO date-time' }] });
+    expect(JSON.parse(events[0].data)).toEqual({
+      status: 400,
+      message: 'from: must be an ISO date-time',
+      attempts: 1,
+      violations: [{ field: 'from', message: 'must be an ISO date-time' }],
+    });
   });
 
   it('asks again at once with the current token when refused for one since replaced (a client switch); a refused current one is the end', async () => {
     const seen: (string | undefined)[] = [];
     const srv = await fakeServer((req, res) => {
       seen.push(req.headers.authorization);
-      if (req.headers.authorization !== 'Bearer new') { res.writeHead(401, { 'content-type': 'application/json' }); res.end(JSON.stringify({ status: 401, message: 'JWT-Invalid' })); return; }
+      if (req.headers.authorization !== 'Bearer new') {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 401, message: 'JWT-Invalid' }));
+        return;
+      }
       res.end('event: end\ndata: {}\n\n');
     });
     open.push(srv);
     let token = 'old';
     const reported: unknown[] = [];
     // the switch lands while the first request is on its way: the token read after the answer is the new one
-    const deps = { ...noAuth, getToken: () => { const t = token; token = 'new'; return t; }, report: (e: unknown) => reported.push(e) };
+    const deps = {
+      ...noAuth,
+      getToken: () => {
+        const t = token;
+        token = 'new';
+        return t;
+      },
+      report: (e: unknown) => reported.push(e),
+    };
     const out = await streamGet('/x', { baseUrl: srv.base, deps, retryDelayMs: 1, onEvent: () => {} });
     expect(out).toMatchObject({ status: 'ended', attempts: 1 });
     expect(seen).toEqual(['Bearer old', 'Bearer new']);
@@ -150,14 +189,22 @@ describe('streamGet against servers that fail', () => {
     // refused with the token the console holds now: failed, said once, not asked again
     seen.length = 0;
     token = 'gone';
-    const refused = await streamGet('/x', { baseUrl: srv.base, deps: { ...noAuth, getToken: () => 'gone', report: (e: unknown) => reported.push(e) }, retryDelayMs: 1, onEvent: () => {} });
+    const refused = await streamGet('/x', {
+      baseUrl: srv.base,
+      deps: { ...noAuth, getToken: () => 'gone', report: (e: unknown) => reported.push(e) },
+      retryDelayMs: 1,
+      onEvent: () => {},
+    });
     expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
     expect(seen).toEqual(['Bearer gone']);
     expect(reported).toHaveLength(1);
   });
 
   it('stops quietly when aborted while waiting to retry', async () => {
-    const srv = await fakeServer((_req, res) => { res.writeHead(502); res.end(); });
+    const srv = await fakeServer((_req, res) => {
+      res.writeHead(502);
+      res.end();
+    });
     open.push(srv);
     const ac = new AbortController();
     const events: StreamEvent[] = [];
@@ -177,11 +224,16 @@ describe('the event-history export against the real server', () => {
     s = await startTestServer();
     token = await s.login('operator');
     northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
-    await s.db.query(`insert into events (client_id, event_code, event_source_id, event_point_id, event_point_name, message)
+    await s.db.query(
+      `insert into events (client_id, event_code, event_source_id, event_point_id, event_point_name, message)
       select $1, case when g % 4 = 0 then 2002 else 1000 end, 'reader-1', 'door-' || (g % 3), 'Door "' || (g % 3) || '", east', 'Swipe ' || g
-      from generate_series(1, 5000) g`, [northwind]);
+      from generate_series(1, 5000) g`,
+      [northwind],
+    );
   });
-  afterAll(async () => { await s?.close(); });
+  afterAll(async () => {
+    await s?.close();
+  });
   const deps = () => ({ getToken: () => token, getClientId: () => null, loginMode: () => 'STANDARD' as const });
   const file = async (q: string) => (await fetch(`${s.base}${API.eventsExport}?${q}`, { headers: { authorization: `Bearer ${token}` } })).text();
 
@@ -207,7 +259,10 @@ describe('the event-history export against the real server', () => {
         r.on('data', (chunk: Buffer) => {
           sent += chunk.length;
           res.write(chunk);
-          if (n === 1 && sent > 100_000) { r.destroy(); res.destroy(); }
+          if (n === 1 && sent > 100_000) {
+            r.destroy();
+            res.destroy();
+          }
         });
         r.on('end', () => res.end());
       });
@@ -219,7 +274,10 @@ describe('the event-history export against the real server', () => {
     expect(out.attempts).toBe(2);
     const text = await out.blob.text();
     expect(text).toBe(await file('format=ndjson'));
-    const ids = text.trim().split('\n').map((l) => JSON.parse(l).id);
+    const ids = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(out.done).toBe(ids.length);
     expect(out.total).toBe(ids.length);
@@ -227,7 +285,12 @@ describe('the event-history export against the real server', () => {
 
   it('gets one error event and no file for a bad filter, without retrying', async () => {
     const events: StreamEvent[] = [];
-    const out = await streamGet(`${API.eventsExportProgress}?format=csv&from=soon`, { baseUrl: s.base, deps: deps(), retryDelayMs: 1, onEvent: (e) => events.push(e) });
+    const out = await streamGet(`${API.eventsExportProgress}?format=csv&from=soon`, {
+      baseUrl: s.base,
+      deps: deps(),
+      retryDelayMs: 1,
+      onEvent: (e) => events.push(e),
+    });
     expect(out).toMatchObject({ status: 'failed', attempts: 1 });
     expect(events.map((e) => e.event)).toEqual(['error']);
     expect(JSON.parse(events[0].data).violations).toEqual([{ field: 'from', message: 'must be an ISO date-time' }]);

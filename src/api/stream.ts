@@ -8,7 +8,11 @@ import { API, STREAM_RETRIES, STREAM_RETRY_MS } from '../../contract';
 import { apiDeps, requestHeaders, type ApiDeps } from './client';
 import { ApiError, DEFAULT_STATUS, errorMessage, isJwtInvalid, violationsIn } from './errors';
 
-export interface StreamEvent { event: string; data: string; id?: string }
+export interface StreamEvent {
+  event: string;
+  data: string;
+  id?: string;
+}
 
 /**
  * Incremental parser of event-stream text: feed it chunks cut anywhere (inside a line, between `\r` and `\n`),
@@ -39,7 +43,8 @@ export class EventStreamParser {
 
   private line(line: string): void {
     if (line === '') {
-      if (this.event || this.data.length) this.emit({ event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) });
+      if (this.event || this.data.length)
+        this.emit({ event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) });
       this.event = '';
       this.data = [];
       this.id = undefined;
@@ -80,18 +85,30 @@ export interface StreamOutcome {
 }
 
 /** The body of the single `error` event (JSON in its data). */
-export interface StreamErrorData { status: number; message: string; attempts: number; violations: { field: string; message: string }[] }
-
-class CallbackError extends Error {
-  constructor(readonly cause: unknown) { super('stream callback failed'); }
+export interface StreamErrorData {
+  status: number;
+  message: string;
+  attempts: number;
+  violations: { field: string; message: string }[];
 }
 
-const waitFor = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal?.aborted) return resolve();
-  const t = setTimeout(done, ms);
-  function done() { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); }
-  signal?.addEventListener('abort', done, { once: true });
-});
+class CallbackError extends Error {
+  constructor(readonly cause: unknown) {
+    super('stream callback failed');
+  }
+}
+
+const waitFor = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 /**
  * GET `path` (or the path a function gives for each try, so a retry can resume) and dispatch its events.
@@ -122,13 +139,21 @@ export async function streamGet(path: string | (() => string), options: StreamOp
       if (!res.ok) {
         const text = await res.text().catch(() => '');
         let body: unknown = text;
-        try { body = JSON.parse(text); } catch { /* not JSON */ }
+        try {
+          body = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
         error = new ApiError({ status: res.status, message: errorMessage(body, res.statusText), violations: violationsIn(body), path: url, body });
         // refused for a token the console has since replaced (a client switch on the way): asked again at once with
         // the current one, as the axios client does (src/api/client.ts)
         if (isJwtInvalid(error) && !swapped) await deps.settled?.();
         const current = deps.getToken();
-        if (isJwtInvalid(error) && !swapped && current && headers.Authorization && headers.Authorization !== `Bearer ${current}`) { swapped = true; attempts--; continue; }
+        if (isJwtInvalid(error) && !swapped && current && headers.Authorization && headers.Authorization !== `Bearer ${current}`) {
+          swapped = true;
+          attempts--;
+          continue;
+        }
         // the server said no (bad filter, no privilege, expired session): asking again changes nothing
         if (res.status < 500 && res.status !== 408 && res.status !== 429) return fail(error);
       } else if (await read(res, onEvent, endEvent)) {
@@ -156,12 +181,19 @@ async function read(res: Response, onEvent: (e: StreamEvent) => void, endEvent: 
   const parser = new EventStreamParser((e) => {
     if (ended) return;
     if (e.event === endEvent) ended = true;
-    try { onEvent(e); } catch (cause) { throw new CallbackError(cause); }
+    try {
+      onEvent(e);
+    } catch (cause) {
+      throw new CallbackError(cause);
+    }
   });
   try {
     while (!ended) {
       const { done, value } = await reader.read();
-      if (done) { parser.push(decoder.decode()); break; }
+      if (done) {
+        parser.push(decoder.decode());
+        break;
+      }
       parser.push(decoder.decode(value, { stream: true }));
     }
   } finally {
@@ -174,7 +206,10 @@ async function read(res: Response, onEvent: (e: StreamEvent) => void, endEvent: 
 // ---------- the event-history export ----------
 
 export type ExportFormat = 'csv' | 'ndjson';
-export interface ExportProgress { done: number; total: number }
+export interface ExportProgress {
+  done: number;
+  total: number;
+}
 export type ExportOutcome =
   | { status: 'ended'; blob: Blob; filename: string; done: number; total: number; attempts: number }
   | { status: 'failed'; error: ApiError; attempts: number }
@@ -186,7 +221,8 @@ export type ExportOutcome =
  * the next try asks for the rows before the last counted one (beforeId), so nothing is doubled or missed.
  */
 export async function exportEventHistory(
-  filters: Record<string, string>, format: ExportFormat,
+  filters: Record<string, string>,
+  format: ExportFormat,
   options: Omit<StreamOptions, 'onEvent' | 'endEvent'> & { onProgress?: (p: ExportProgress) => void } = {},
 ): Promise<ExportOutcome> {
   const parts: string[] = [];
@@ -209,7 +245,11 @@ export async function exportEventHistory(
     onEvent: (e) => {
       if (e.event === 'start') {
         const s = JSON.parse(e.data) as { total: number; filename: string; header: string };
-        if (header === null) { header = s.header; filename = s.filename; if (header) parts.push(header); }
+        if (header === null) {
+          header = s.header;
+          filename = s.filename;
+          if (header) parts.push(header);
+        }
         total = base + s.total;
         options.onProgress?.({ done, total });
       } else if (e.event === 'rows') {

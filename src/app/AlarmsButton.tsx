@@ -16,13 +16,30 @@ export function AlarmsButton() {
   const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
   const open = byPriority.reduce((n, p) => n + p.count, 0);
   const p1 = byPriority.find((p) => p.priority <= 1)?.count ?? 0;
-  const label = open ? (p1 ? tx('{alarms}: {open} open, {p1} P1', { alarms: t('alarms'), open, p1 }) : tx('{alarms}: {open} open', { alarms: t('alarms'), open })) : tx('{alarms}: none open', { alarms: t('alarms') });
+  const label = open
+    ? p1
+      ? tx('{alarms}: {open} open, {p1} P1', { alarms: t('alarms'), open, p1 })
+      : tx('{alarms}: {open} open', { alarms: t('alarms'), open })
+    : tx('{alarms}: none open', { alarms: t('alarms') });
 
   return (
     <>
       <SoundControl compact />
-      <Button variant="minimal" icon="warning-sign" intent={p1 ? 'danger' : 'none'} aria-label={label} title={label} onClick={() => navigate(ALARMS_PATH)} data-testid="alarms-button" data-tour="alarms">
-        {open > 0 && <Tag round intent={p1 ? 'danger' : 'warning'} data-testid="alarms-open-count">{open > 99 ? '99+' : open}</Tag>}
+      <Button
+        variant="minimal"
+        icon="warning-sign"
+        intent={p1 ? 'danger' : 'none'}
+        aria-label={label}
+        title={label}
+        onClick={() => navigate(ALARMS_PATH)}
+        data-testid="alarms-button"
+        data-tour="alarms"
+      >
+        {open > 0 && (
+          <Tag round intent={p1 ? 'danger' : 'warning'} data-testid="alarms-open-count">
+            {open > 99 ? '99+' : open}
+          </Tag>
+        )}
       </Button>
     </>
   );

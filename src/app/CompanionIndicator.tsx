@@ -5,12 +5,16 @@ import { Button, Classes, PopoverNext, type Intent } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { TOAST_MS } from '../../contract';
 import {
-  selectCompanionError, selectCompanionIsWaiting, selectCompanionPort, selectCompanionStatus, selectCompanionVersion, type CompanionStatus,
+  selectCompanionError,
+  selectCompanionIsWaiting,
+  selectCompanionPort,
+  selectCompanionStatus,
+  selectCompanionVersion,
+  type CompanionStatus,
 } from '../../machines/companion.selectors';
 import { notify } from '../hooks/console';
 import { tx, useLocale } from '../i18n';
 import { useSystemActor } from '../hooks/useSystemActor';
-
 
 const INTENT: Record<CompanionStatus, Intent> = { offline: 'none', found: 'warning', connected: 'success' };
 
@@ -26,16 +30,26 @@ export function CompanionIndicator() {
   useEffect(() => {
     const subs = [
       companion.on('companion.failed', (e) => notify({ intent: 'warning', title: tx('Desktop companion'), message: e.message, timeoutMs: TOAST_MS })),
-      companion.on('companion.disconnected', (e) => notify({ intent: 'warning', title: tx('Desktop companion disconnected'), message: e.reason, timeoutMs: TOAST_MS })),
+      companion.on('companion.disconnected', (e) =>
+        notify({ intent: 'warning', title: tx('Desktop companion disconnected'), message: e.reason, timeoutMs: TOAST_MS }),
+      ),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
   }, [companion]);
 
   const explanation =
-    status === 'connected' ? tx('Connected to the desktop companion {version} on port {port}. Photo capture, badge printing and alarm notifications are available.', { version: version ?? '', port: String(port) })
-    : status === 'found' ? tx('Found the desktop companion on port {port}; connecting…', { port: String(port) })
-    : waiting ? tx('The desktop companion (photos, badge printing, desktop alarms) is not running on this computer, or it stopped. The console itself is online. Looking again shortly; click to look now.')
-    : tx('Looking for the desktop companion on this computer…');
+    status === 'connected'
+      ? tx('Connected to the desktop companion {version} on port {port}. Photo capture, badge printing and alarm notifications are available.', {
+          version: version ?? '',
+          port: String(port),
+        })
+      : status === 'found'
+        ? tx('Found the desktop companion on port {port}; connecting…', { port: String(port) })
+        : waiting
+          ? tx(
+              'The desktop companion (photos, badge printing, desktop alarms) is not running on this computer, or it stopped. The console itself is online. Looking again shortly; click to look now.',
+            )
+          : tx('Looking for the desktop companion on this computer…');
   const label = status === 'connected' ? tx('Companion connected') : status === 'found' ? tx('Companion found') : tx('Companion offline');
 
   return (
@@ -67,7 +81,6 @@ export function CompanionIndicator() {
       >
         {/* issue 10: "Offline" alone read as the console being offline */}
         <span className="gh-companion__label">{label}</span>
-
       </Button>
     </PopoverNext>
   );

@@ -5,9 +5,13 @@ import { Button, Code, NonIdealState } from '@blueprintjs/core';
 import { reportUiError } from '../hooks/console';
 import { tx } from '../i18n';
 
-interface Props { children: ReactNode; where?: string }
-interface State { error: Error | null }
-
+interface Props {
+  children: ReactNode;
+  where?: string;
+}
+interface State {
+  error: Error | null;
+}
 
 export class ErrorBoundary extends Component<Props, State> {
   state: State = { error: null };
@@ -25,12 +29,13 @@ export class ErrorBoundary extends Component<Props, State> {
         <NonIdealState
           icon="error"
           title={this.props.where ? tx('Something went wrong in {where}', { where: this.props.where }) : tx('Something went wrong')}
-          description={<>
-            <p>{tx('The screen stopped because of an unexpected error. It has been logged for the administrators.')}</p>
-            <Code>{error.message || String(error)}</Code>
-          </>}
-          action={<Button intent="primary" icon="refresh" text={tx('Reload')}
- onClick={() => window.location.reload()} />}
+          description={
+            <>
+              <p>{tx('The screen stopped because of an unexpected error. It has been logged for the administrators.')}</p>
+              <Code>{error.message || String(error)}</Code>
+            </>
+          }
+          action={<Button intent="primary" icon="refresh" text={tx('Reload')} onClick={() => window.location.reload()} />}
         />
       </div>
     );

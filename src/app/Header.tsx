@@ -14,7 +14,12 @@ import { CompanionIndicator } from './CompanionIndicator';
 import { tourFactsOf } from './tourFacts';
 import { AlarmsButton } from './AlarmsButton';
 
-interface Props { route: RouteDef; onToggleSidebar: () => void; sidebarOpen: boolean; onOpenSettings: () => void }
+interface Props {
+  route: RouteDef;
+  onToggleSidebar: () => void;
+  sidebarOpen: boolean;
+  onOpenSettings: () => void;
+}
 
 export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: Props) {
   const session = useSystemActor('session');
@@ -44,49 +49,80 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
 
   return (
     <header className="gh-header" data-testid="header">
-      <Button variant="minimal" icon={sidebarOpen ? 'menu-closed' : 'menu-open'} aria-label={sidebarOpen ? tx('Collapse menu') : tx('Expand menu')} onClick={onToggleSidebar} data-testid="sidebar-toggle" />
+      <Button
+        variant="minimal"
+        icon={sidebarOpen ? 'menu-closed' : 'menu-open'}
+        aria-label={sidebarOpen ? tx('Collapse menu') : tx('Expand menu')}
+        onClick={onToggleSidebar}
+        data-testid="sidebar-toggle"
+      />
       {/* two crumbs at most, nothing to fold away: a plain list (Blueprint's Breadcrumbs puts its overflow list's
           spacer <div> inside the <ol>, which a list may not hold) */}
       <nav aria-label={tx('Breadcrumb')} className="gh-breadcrumbs">
         <ol className="bp6-breadcrumbs">
-          {crumbs.map((c, i) => <li key={i} aria-current={c.current ? 'page' : undefined}><Breadcrumb {...c} /></li>)}
+          {crumbs.map((c, i) => (
+            <li key={i} aria-current={c.current ? 'page' : undefined}>
+              <Breadcrumb {...c} />
+            </li>
+          ))}
         </ol>
       </nav>
       <div className="gh-header__spacer" />
       {busy && <Spinner size={16} aria-label={tx('Working')} />}
       {user?.multiTenancyEnabled ? (
-        <PopoverNext placement="bottom-end" content={
-          <Menu className="gh-client-menu" aria-label={tx('Switch client')}>
-            <MenuDivider title={tx('Working client')} />
-            {(clients.output?.items ?? []).map((c) => (
-              <MenuItem key={c.id} text={c.name} label={c.code} icon={c.id === clientId ? 'tick' : 'blank'} onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })} />
-            ))}
-            {clients.busy && <MenuItem disabled text={t('loading')} />}
-            <MenuDivider />
-            <MenuItem icon="office" text={tx('Manage clients')} onClick={() => navigate('/manage/clients')} />
-          </Menu>
-        }>
+        <PopoverNext
+          placement="bottom-end"
+          content={
+            <Menu className="gh-client-menu" aria-label={tx('Switch client')}>
+              <MenuDivider title={tx('Working client')} />
+              {(clients.output?.items ?? []).map((c) => (
+                <MenuItem
+                  key={c.id}
+                  text={c.name}
+                  label={c.code}
+                  icon={c.id === clientId ? 'tick' : 'blank'}
+                  onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })}
+                />
+              ))}
+              {clients.busy && <MenuItem disabled text={t('loading')} />}
+              <MenuDivider />
+              <MenuItem icon="office" text={tx('Manage clients')} onClick={() => navigate('/manage/clients')} />
+            </Menu>
+          }
+        >
           <Button variant="minimal" icon="office" endIcon="caret-down" data-testid="client-switcher" aria-label={`${clientName}, ${tx('Switch client')}`}>
-            <span data-testid="current-client" className="gh-current-client">{clientName}</span>
+            <span data-testid="current-client" className="gh-current-client">
+              {clientName}
+            </span>
           </Button>
         </PopoverNext>
       ) : current ? (
-        <span className="gh-current-client gh-current-client--static" data-testid="current-client"><span className="bp6-icon-office" /> {current.name}</span>
+        <span className="gh-current-client gh-current-client--static" data-testid="current-client">
+          <span className="bp6-icon-office" /> {current.name}
+        </span>
       ) : null}
       <CompanionIndicator />
       {held.has(PRIV.alarms.view) && <AlarmsButton />}
       <Button variant="minimal" icon="cog" aria-label={t('settings')} onClick={onOpenSettings} data-testid="settings-button" data-tour="settings" />
-      <PopoverNext placement="bottom-end" content={
-        <Menu aria-label={t('userMenu')}>
-          <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
-          <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
-          <MenuItem icon="cog" text={t('settings')} onClick={onOpenSettings} />
-          <MenuItem icon="help" text={t('restartTour')} onClick={() => tour.send({ type: 'tour.restart', facts: tourFactsOf(session.getSnapshot()) })} data-testid="restart-tour" />
-          <MenuItem icon="info-sign" text={`${t('version')} ${APP_VERSION}`} disabled data-testid="app-version" />
-          <MenuDivider />
-          <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />
-        </Menu>
-      }>
+      <PopoverNext
+        placement="bottom-end"
+        content={
+          <Menu aria-label={t('userMenu')}>
+            <MenuDivider title={user ? `${user.name} (${user.username})` : ''} />
+            <MenuItem icon="user" text={t('profile')} onClick={() => navigate('/profile')} />
+            <MenuItem icon="cog" text={t('settings')} onClick={onOpenSettings} />
+            <MenuItem
+              icon="help"
+              text={t('restartTour')}
+              onClick={() => tour.send({ type: 'tour.restart', facts: tourFactsOf(session.getSnapshot()) })}
+              data-testid="restart-tour"
+            />
+            <MenuItem icon="info-sign" text={`${t('version')} ${APP_VERSION}`} disabled data-testid="app-version" />
+            <MenuDivider />
+            <MenuItem icon="log-out" text={t('signOut')} intent="danger" onClick={signOut} />
+          </Menu>
+        }
+      >
         {/* named by what it shows and then what it is (WCAG 2.5.3 label in name): "Alex Admin, User menu" */}
         <Button variant="minimal" className="gh-user-button" data-testid="user-menu" data-tour="profile">
           <Avatar name={user?.name ?? '?'} color={user?.avatarColor ?? 'blue'} size={26} />

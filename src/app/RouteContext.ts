@@ -3,7 +3,11 @@
 import { createContext, useContext } from 'react';
 import type { RouteDef } from './routeTable';
 
-export interface RouteInfo { route: RouteDef; params: Record<string, string | undefined>; path: string }
+export interface RouteInfo {
+  route: RouteDef;
+  params: Record<string, string | undefined>;
+  path: string;
+}
 
 export const RouteContext = createContext<RouteInfo | null>(null);
 

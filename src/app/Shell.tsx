@@ -39,9 +39,15 @@ export function Shell({ current }: { current: RouteInfo }) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const toggle = () => {
     if (mobile) return setMobileOpen((o) => !o);
-    setOpen((o) => { writeSidebarOpen(!o); return !o; });
+    setOpen((o) => {
+      writeSidebarOpen(!o);
+      return !o;
+    });
   };
-  const changeSize = (s: UiSize) => { writeSize(s); setSize(s); };
+  const changeSize = (s: UiSize) => {
+    writeSize(s);
+    setSize(s);
+  };
 
   const sidebarWidth = mobile ? 0 : open ? SIDEBAR_WIDTH_PX : COLLAPSED_SIDEBAR_PX;
   const style = { '--gh-accent': settings.theme, '--gh-sidebar-width': `${sidebarWidth}px` } as CSSProperties;
@@ -50,15 +56,38 @@ export function Shell({ current }: { current: RouteInfo }) {
   );
 
   return (
-    <div className={`gh-app gh-size-${size}${mobile ? ' gh-mobile' : ''}${settings.fixedHeader ? ' gh-fixed-header' : ''}`} style={style} data-testid="app-shell">
+    <div
+      className={`gh-app gh-size-${size}${mobile ? ' gh-mobile' : ''}${settings.fixedHeader ? ' gh-fixed-header' : ''}`}
+      style={style}
+      data-testid="app-shell"
+    >
       {/* WCAG 2.4.1: the first Tab stop skips the menu and the header to the open view (shown only while focused) */}
-      <a className="gh-skip-link" href="#gh-main" data-testid="skip-link" onClick={(e) => { e.preventDefault(); document.getElementById('gh-main')?.focus(); }}>{tx('Skip to content')}</a>
+      <a
+        className="gh-skip-link"
+        href="#gh-main"
+        data-testid="skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('gh-main')?.focus();
+        }}
+      >
+        {tx('Skip to content')}
+      </a>
       {mobile ? (
-        <Drawer isOpen={mobileOpen} onClose={() => setMobileOpen(false)} position="left" size={`${SIDEBAR_WIDTH_PX}px`} className="gh-sidebar-drawer" title={undefined}>
+        <Drawer
+          isOpen={mobileOpen}
+          onClose={() => setMobileOpen(false)}
+          position="left"
+          size={`${SIDEBAR_WIDTH_PX}px`}
+          className="gh-sidebar-drawer"
+          title={undefined}
+        >
           {sidebar(false, () => setMobileOpen(false))}
         </Drawer>
       ) : (
-        <aside className="gh-app__sidebar" style={{ width: sidebarWidth }}>{sidebar(!open)}</aside>
+        <aside className="gh-app__sidebar" style={{ width: sidebarWidth }}>
+          {sidebar(!open)}
+        </aside>
       )}
       <div className="gh-app__main">
         <div className="gh-app__top">
@@ -66,7 +95,14 @@ export function Shell({ current }: { current: RouteInfo }) {
           {settings.tagsView && <TabsBar currentPath={current.path} />}
         </div>
         <main className="gh-app__views" id="gh-main" tabIndex={-1}>
-          <KeptAliveViews current={current} tenant={`${userId}:${clientId}`} allowed={(path) => { const m = matchRoute(path); return m.route.layout && canOpen(m.route, visitor); }} />
+          <KeptAliveViews
+            current={current}
+            tenant={`${userId}:${clientId}`}
+            allowed={(path) => {
+              const m = matchRoute(path);
+              return m.route.layout && canOpen(m.route, visitor);
+            }}
+          />
         </main>
       </div>
       <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} size={size} onSize={changeSize} />
@@ -124,9 +160,15 @@ function View({ info, active }: { info: RouteInfo; active: boolean }) {
 function ScrollKeeper({ children, path, active }: { children: ReactNode; path: string; active: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const top = useRef(0);
-  const onScroll = useCallback(() => { if (ref.current) top.current = ref.current.scrollTop; }, []);
+  const onScroll = useCallback(() => {
+    if (ref.current) top.current = ref.current.scrollTop;
+  }, []);
   useLayoutEffect(() => {
     if (active && ref.current) ref.current.scrollTop = top.current;
   }, [active]);
-  return <div ref={ref} className="gh-view" data-view-path={path} data-testid="view" onScroll={onScroll}>{children}</div>;
+  return (
+    <div ref={ref} className="gh-view" data-view-path={path} data-testid="view" onScroll={onScroll}>
+      {children}
+    </div>
+  );
 }

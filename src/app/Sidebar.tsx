@@ -8,10 +8,18 @@ import { canOpen, type Visitor } from './guard';
 import { ROUTES, SECTIONS, type RouteDef, type SectionId } from './routeTable';
 
 export function sidebarGroups(v: Visitor): { id: SectionId; title: string; icon: string; items: RouteDef[] }[] {
-  return SECTIONS.map((s) => ({ ...s, items: ROUTES.filter((r) => r.section === s.id && !r.hidden && r.layout && canOpen(r, v)) })).filter((g) => g.items.length > 0);
+  return SECTIONS.map((s) => ({ ...s, items: ROUTES.filter((r) => r.section === s.id && !r.hidden && r.layout && canOpen(r, v)) })).filter(
+    (g) => g.items.length > 0,
+  );
 }
 
-interface Props { visitor: Visitor; collapsed: boolean; showLogo: boolean; currentSection: SectionId; onNavigate?: () => void }
+interface Props {
+  visitor: Visitor;
+  collapsed: boolean;
+  showLogo: boolean;
+  currentSection: SectionId;
+  onNavigate?: () => void;
+}
 
 export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNavigate }: Props) {
   const groups = useMemo(() => sidebarGroups(visitor), [visitor]);
@@ -22,8 +30,14 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
     <nav className={`gh-sidebar bp6-dark${collapsed ? ' gh-sidebar--collapsed' : ''}`} aria-label={tx('Main menu')} data-testid="sidebar" data-tour="sidebar">
       {showLogo && (
         <div className="gh-sidebar__logo">
-          <span className="gh-logo-mark" aria-hidden><Icon icon="office" size={16} /></span>
-          {!collapsed && <span className="gh-logo-text">Gatehouse<small>v{APP_VERSION}</small></span>}
+          <span className="gh-logo-mark" aria-hidden>
+            <Icon icon="office" size={16} />
+          </span>
+          {!collapsed && (
+            <span className="gh-logo-text">
+              Gatehouse<small>v{APP_VERSION}</small>
+            </span>
+          )}
         </div>
       )}
       <div className="gh-sidebar__scroll">
@@ -57,10 +71,17 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
 function SideLink({ route, collapsed, onNavigate }: { route: RouteDef; collapsed: boolean; onNavigate?: () => void }) {
   const title = routeTitle(route);
   const link = (
-    <NavLink to={route.path} end={route.path === '/visitor'} caseSensitive className={({ isActive }) => `gh-nav-link${isActive ? ' gh-nav-link--active' : ''}`} onClick={onNavigate} aria-label={collapsed ? title : undefined} title={collapsed ? title : undefined}>
+    <NavLink
+      to={route.path}
+      end={route.path === '/visitor'}
+      caseSensitive
+      className={({ isActive }) => `gh-nav-link${isActive ? ' gh-nav-link--active' : ''}`}
+      onClick={onNavigate}
+      aria-label={collapsed ? title : undefined}
+      title={collapsed ? title : undefined}
+    >
       <Icon icon={(route.icon ?? 'dot') as IconName} size={14} />
-      {!collapsed && <span className="gh-nav-link__text">{title}</span>
-}
+      {!collapsed && <span className="gh-nav-link__text">{title}</span>}
     </NavLink>
   );
   return link;

@@ -19,11 +19,24 @@ export function SoundControl({ compact = false, testId = 'alarm-sound' }: { comp
   useLocale();
   const look = LOOK[state]();
 
-  const onClick = () => { if (state === 'on') alarmSound.setMuted(true); else void alarmSound.enable(); };
+  const onClick = () => {
+    if (state === 'on') alarmSound.setMuted(true);
+    else void alarmSound.enable();
+  };
   return (
-    <Button variant={state === 'blocked' ? 'solid' : 'minimal'} intent={state === 'blocked' ? 'warning' : 'none'} size={compact ? 'small' : undefined}
-      icon={look.icon} onClick={onClick} disabled={state === 'unavailable'} title={look.title} aria-label={`${look.text}: ${look.title}`}
-      data-testid={testId} data-sound={state} className="gh-sound-control">
+    <Button
+      variant={state === 'blocked' ? 'solid' : 'minimal'}
+      intent={state === 'blocked' ? 'warning' : 'none'}
+      size={compact ? 'small' : undefined}
+      icon={look.icon}
+      onClick={onClick}
+      disabled={state === 'unavailable'}
+      title={look.title}
+      aria-label={`${look.text}: ${look.title}`}
+      data-testid={testId}
+      data-sound={state}
+      className="gh-sound-control"
+    >
       <span className="gh-sound-control__text">{look.text}</span>
     </Button>
   );

@@ -32,7 +32,12 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
                 {active && <span className="gh-tab__dot" aria-hidden />}
                 {title}
               </Link>
-              <button type="button" className="gh-tab__close" aria-label={tx('Close {title}', { title })} onClick={() => tabs.send({ type: 'tab.close', path: v.path })}>
+              <button
+                type="button"
+                className="gh-tab__close"
+                aria-label={tx('Close {title}', { title })}
+                onClick={() => tabs.send({ type: 'tab.close', path: v.path })}
+              >
                 <Icon icon="small-cross" size={14} />
               </button>
             </ContextMenu>
@@ -40,8 +45,7 @@ export function TabsBar({ currentPath }: { currentPath: string }) {
         })}
       </div>
       <PopoverNext placement="bottom-end" content={menu(currentPath)}>
-        <Button variant="minimal" size="small" icon="more" aria-label={tx('Tab actions')}
- />
+        <Button variant="minimal" size="small" icon="more" aria-label={tx('Tab actions')} />
       </PopoverNext>
     </nav>
   );

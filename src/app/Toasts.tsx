@@ -33,11 +33,18 @@ export function Toasts() {
   // Issue 10: what one user or client was told goes with them: a sign-out or a client switch clears the toasts
   const session = useSystemActor('session');
   useEffect(() => {
-    const clear = () => { if (toaster) void toaster.then((t) => t.clear()); };
+    const clear = () => {
+      if (toaster) void toaster.then((t) => t.clear());
+    };
     const subs = [session.on('session.ended', clear), session.on('session.clientChanged', clear)];
     return () => subs.forEach((s) => s.unsubscribe());
   }, [session]);
-  return <><AlarmAnnouncer /><AlarmBoard /></>;
+  return (
+    <>
+      <AlarmAnnouncer />
+      <AlarmBoard />
+    </>
+  );
 }
 
 /**
@@ -63,8 +70,12 @@ function AlarmAnnouncer() {
   }, [alarms, session]);
   return (
     <>
-      <div className="gh-sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="alarm-announcer-polite">{said.polite}</div>
-      <div className="gh-sr-only" role="alert" aria-live="assertive" aria-atomic="true" data-testid="alarm-announcer-assertive">{said.assertive}</div>
+      <div className="gh-sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="alarm-announcer-polite">
+        {said.polite}
+      </div>
+      <div className="gh-sr-only" role="alert" aria-live="assertive" aria-atomic="true" data-testid="alarm-announcer-assertive">
+        {said.assertive}
+      </div>
     </>
   );
 }
@@ -84,22 +95,43 @@ function AlarmBoard() {
   }, [notices.length]);
   if (!notices.length) return null;
   const shown = mobile ? notices.slice(0, 1) : notices;
-  const open = () => { alarms.send({ type: 'notices.seen' }); navigate(ALARMS_PATH); };
+  const open = () => {
+    alarms.send({ type: 'notices.seen' });
+    navigate(ALARMS_PATH);
+  };
   return (
     <section className="gh-alarm-board" aria-label={tx('New alarms')} data-testid="alarm-board">
       {shown.map((n) => (
-        <div key={n.id} className={`gh-alarm-notice gh-alarm-notice--p${Math.min(n.priority, 4)}${n.sticky ? ' gh-alarm-notice--sticky' : ''}`}
-          data-testid="alarm-notice" data-kind={n.kind} data-sticky={n.sticky ? 'true' : 'false'} data-priority={n.priority}>
+        <div
+          key={n.id}
+          className={`gh-alarm-notice gh-alarm-notice--p${Math.min(n.priority, 4)}${n.sticky ? ' gh-alarm-notice--sticky' : ''}`}
+          data-testid="alarm-notice"
+          data-kind={n.kind}
+          data-sticky={n.sticky ? 'true' : 'false'}
+          data-priority={n.priority}
+        >
           <Icon icon={n.kind === 'summary' ? 'layers' : 'warning-sign'} className="gh-alarm-notice__icon" />
           <div className="gh-alarm-notice__body">
             <strong data-testid="alarm-notice-title">{n.title}</strong>
             {n.message && <div className="gh-alarm-notice__message">{n.message}</div>}
-            {mobile && notices.length > 1 && <div className="gh-alarm-notice__more" data-testid="alarm-notice-more">{tx('and {n} more', { n: notices.length - 1 })}</div>}
+            {mobile && notices.length > 1 && (
+              <div className="gh-alarm-notice__more" data-testid="alarm-notice-more">
+                {tx('and {n} more', { n: notices.length - 1 })}
+              </div>
+            )}
           </div>
           <div className="gh-alarm-notice__actions">
-            <Button size="small" variant="outlined" onClick={open} data-testid="alarm-notice-open">{tx('View')}</Button>
-            <Button size="small" variant="minimal" icon="cross" aria-label={tx('Dismiss')}
- onClick={() => alarms.send({ type: 'notice.dismiss', id: n.id })} data-testid="alarm-notice-dismiss" />
+            <Button size="small" variant="outlined" onClick={open} data-testid="alarm-notice-open">
+              {tx('View')}
+            </Button>
+            <Button
+              size="small"
+              variant="minimal"
+              icon="cross"
+              aria-label={tx('Dismiss')}
+              onClick={() => alarms.send({ type: 'notice.dismiss', id: n.id })}
+              data-testid="alarm-notice-dismiss"
+            />
           </div>
         </div>
       ))}

@@ -20,28 +20,42 @@ function localStep(step: { target: string; title: string; text: string }, loc: L
   const facts = tourFactsOf(session);
   let text = tx(step.text);
   if (step.target === '[data-tour="sidebar"]') {
-    const names = facts.sections.map((n) => { const s = SECTIONS.find((x) => x.title === n); return s ? sectionTitle(s, loc) : n; });
-    text = names.length ? tx('Every section you may use is in the sidebar: {sections}.', { sections: names.join('、') }) : tx('Every screen you may use is in the sidebar.');
+    const names = facts.sections.map((n) => {
+      const s = SECTIONS.find((x) => x.title === n);
+      return s ? sectionTitle(s, loc) : n;
+    });
+    text = names.length
+      ? tx('Every section you may use is in the sidebar: {sections}.', { sections: names.join('、') })
+      : tx('Every screen you may use is in the sidebar.');
   } else if (step.target === '[data-tour="profile"]') {
-    text = facts.multiClient ? tx('Edit your profile, switch client, sign out, or restart this tour from the profile menu.') : tx('Edit your profile, sign out, or restart this tour from the profile menu.');
+    text = facts.multiClient
+      ? tx('Edit your profile, switch client, sign out, or restart this tour from the profile menu.')
+      : tx('Edit your profile, sign out, or restart this tour from the profile menu.');
   }
   return { title: tx(step.title), text };
 }
 
-const sameBox = (a: Box | null, b: Box | null) => a === b || (!!a && !!b && a.top === b.top && a.left === b.left && a.width === b.width && a.height === b.height);
+const sameBox = (a: Box | null, b: Box | null) =>
+  a === b || (!!a && !!b && a.top === b.top && a.left === b.left && a.width === b.width && a.height === b.height);
 
 /** The on-screen box of the first visible element matching `selector`, followed while the layout moves. */
 function useTargetBox(selector: string | null): Box | null {
   const [box, setBox] = useState<Box | null>(null);
   useLayoutEffect(() => {
-    if (!selector) { setBox(null); return; }
+    if (!selector) {
+      setBox(null);
+      return;
+    }
     let frame = 0;
     let last: Box | null = null;
     const measure = () => {
       const el = [...document.querySelectorAll<HTMLElement>(selector)].find((e) => e.getClientRects().length > 0) ?? null;
       const r = el?.getBoundingClientRect();
       const next = r && r.width > 0 && r.height > 0 ? { top: r.top, left: r.left, width: r.width, height: r.height } : null;
-      if (!sameBox(last, next)) { last = next; setBox(next); }
+      if (!sameBox(last, next)) {
+        last = next;
+        setBox(next);
+      }
       frame = requestAnimationFrame(measure);
     };
     measure();
@@ -72,7 +86,13 @@ export function TourOverlay() {
   // skipping is for good: say where the tour can be found again
   useEffect(() => {
     const sub = tour.on('tour.closed', (e) => {
-      if (e.how === 'skipped') notify({ intent: 'primary', title: tx('Tour skipped'), message: tx('It will not show again. Restart it any time from your profile menu.'), timeoutMs: TOAST_MS });
+      if (e.how === 'skipped')
+        notify({
+          intent: 'primary',
+          title: tx('Tour skipped'),
+          message: tx('It will not show again. Restart it any time from your profile menu.'),
+          timeoutMs: TOAST_MS,
+        });
     });
     return () => sub.unsubscribe();
   }, [tour]);
@@ -99,11 +119,17 @@ export function TourOverlay() {
   });
 
   // the card takes focus when the tour opens, so a keyboard user lands in it
-  useEffect(() => { if (showing) cardRef.current?.focus({ preventScroll: true }); }, [showing]);
+  useEffect(() => {
+    if (showing) cardRef.current?.focus({ preventScroll: true });
+  }, [showing]);
 
   if (!step) return null;
-  const avoid = [...document.querySelectorAll<HTMLElement>('[data-tour-avoid]')].filter((e) => e.getClientRects().length > 0)
-    .map((e) => { const r = e.getBoundingClientRect(); return { top: r.top, left: r.left, width: r.width, height: r.height }; });
+  const avoid = [...document.querySelectorAll<HTMLElement>('[data-tour-avoid]')]
+    .filter((e) => e.getClientRects().length > 0)
+    .map((e) => {
+      const r = e.getBoundingClientRect();
+      return { top: r.top, left: r.left, width: r.width, height: r.height };
+    });
   const at = placeCardClear(box, viewport.w, viewport.h, cardH, avoid);
   const ring: CSSProperties | undefined = box ? { top: box.top - 4, left: box.left - 4, width: box.width + 8, height: box.height + 8 } : undefined;
   const titleId = 'gh-tour-title';
@@ -124,19 +150,40 @@ export function TourOverlay() {
         data-step={progress.index}
         data-target={step.target}
       >
-        <div className={`gh-tour__progress ${Classes.TEXT_MUTED}`} data-testid="tour-progress">{tx('Step {n} of {count}', { n: progress.index + 1, count: progress.count })}</div>
-        <H5 id={titleId} data-testid="tour-title">{shown.title}</H5>
-        <p className="gh-tour__text" data-testid="tour-text">{shown.text}</p>
+        <div className={`gh-tour__progress ${Classes.TEXT_MUTED}`} data-testid="tour-progress">
+          {tx('Step {n} of {count}', { n: progress.index + 1, count: progress.count })}
+        </div>
+        <H5 id={titleId} data-testid="tour-title">
+          {shown.title}
+        </H5>
+        <p className="gh-tour__text" data-testid="tour-text">
+          {shown.text}
+        </p>
         <div className="gh-tour__actions">
-          <Button variant="minimal" size="small" text={tx('Skip tour')} title={tx('Do not show this tour again (restart it from the profile menu)')} onClick={() => tour.send({ type: 'tour.skip' })} data-testid="tour-skip" />
-          <Button variant="minimal" size="small" text={tx('Stop')} title={tx('Close the tour; it shows again at your next sign-in')} onClick={() => tour.send({ type: 'tour.stop' })} data-testid="tour-stop" />
+          <Button
+            variant="minimal"
+            size="small"
+            text={tx('Skip tour')}
+            title={tx('Do not show this tour again (restart it from the profile menu)')}
+            onClick={() => tour.send({ type: 'tour.skip' })}
+            data-testid="tour-skip"
+          />
+          <Button
+            variant="minimal"
+            size="small"
+            text={tx('Stop')}
+            title={tx('Close the tour; it shows again at your next sign-in')}
+            onClick={() => tour.send({ type: 'tour.stop' })}
+            data-testid="tour-stop"
+          />
           <span className="gh-tour__spacer" />
           <ButtonGroup>
             <Button icon="arrow-left" text={tx('Back')} disabled={first} onClick={() => tour.send({ type: 'tour.back' })} data-testid="tour-back" />
-            {last
-              ? <Button intent="primary" icon="tick" text={tx('Finish')} onClick={() => tour.send({ type: 'tour.finish' })} data-testid="tour-finish" />
-              : <Button intent="primary" endIcon="arrow-right" text={tx('Next')} onClick
-={() => tour.send({ type: 'tour.next' })} data-testid="tour-next" />}
+            {last ? (
+              <Button intent="primary" icon="tick" text={tx('Finish')} onClick={() => tour.send({ type: 'tour.finish' })} data-testid="tour-finish" />
+            ) : (
+              <Button intent="primary" endIcon="arrow-right" text={tx('Next')} onClick={() => tour.send({ type: 'tour.next' })} data-testid="tour-next" />
+            )}
           </ButtonGroup>
         </div>
       </Card>

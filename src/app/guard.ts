@@ -4,7 +4,10 @@ import { matchPath } from 'react-router-dom';
 import { hasPrivilege } from '../../contract';
 import { DASHBOARD, FORBIDDEN, LOGIN, NOT_FOUND_ROUTE, ROUTES, type RouteDef } from './routeTable';
 
-export interface RouteMatch { route: RouteDef; params: Record<string, string | undefined> }
+export interface RouteMatch {
+  route: RouteDef;
+  params: Record<string, string | undefined>;
+}
 
 /** The route for a pathname; matched case-sensitively to the end (§2), else the 404 route. */
 export function matchRoute(pathname: string, routes: readonly RouteDef[] = ROUTES): RouteMatch {

@@ -12,8 +12,7 @@ const monitor = () => import('../screens/monitor/index');
 const visitor = () => import('../screens/visitor/index');
 const configure = () => import('../screens/configure/index');
 
-const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
-  lazy(async () => ({ default: (await load())[name] }));
+const pick = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
 
 export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   login: pick(auth, 'LoginScreen'),

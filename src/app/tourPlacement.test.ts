@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CARD_W, placeCard, placeCardClear } from './tourPlacement';
 
 describe('placeCard: the tour card sits beside its target and inside the window', () => {
-  const vw = 1400, vh = 900;
+  const vw = 1400,
+    vh = 900;
   it('goes to the right of a tall target (the sidebar)', () => {
     expect(placeCard({ top: 0, left: 0, width: 230, height: 900 }, vw, vh, 200)).toEqual({ top: 48, left: 242 });
   });
@@ -14,7 +15,7 @@ describe('placeCard: the tour card sits beside its target and inside the window'
   it('goes above a target at the bottom of the window', () => {
     expect(placeCard({ top: 800, left: 600, width: 100, height: 40 }, vw, vh, 200).top).toBe(588);
   });
-  it('is centred when the step\'s target is not on screen', () => {
+  it("is centred when the step's target is not on screen", () => {
     expect(placeCard(null, vw, vh, 200)).toEqual({ top: 350, left: (vw - CARD_W) / 2 });
   });
 });

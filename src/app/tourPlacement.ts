@@ -1,6 +1,11 @@
 // Where the guided tour's card goes beside the element a step points at (pure, tested).
 
-export interface Box { top: number; left: number; width: number; height: number }
+export interface Box {
+  top: number;
+  left: number;
+  width: number;
+  height: number;
+}
 export const CARD_W = 340;
 export const CARD_H = 210; // about; the card is placed before it is measured
 const GAP = 12;
@@ -18,7 +23,6 @@ export function placeCard(target: Box | null, vw: number, vh: number, cardH = CA
   if (target.top - GAP - cardH >= MARGIN) return { top: target.top - GAP - cardH, left: clampX(target.left + target.width / 2 - CARD_W / 2) };
   return { top: clampY((vh - cardH) / 2), left: clampX((vw - CARD_W) / 2) };
 }
-
 
 const overlaps = (a: Box, b: Box) => a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
 

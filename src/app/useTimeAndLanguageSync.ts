@@ -24,7 +24,9 @@ export function useTimeAndLanguageSync(): void {
   const z = useSelector(session, (s) => selectDisplayZone(s, browserZone()));
   const locale = useSelector(session, selectLocale);
   const clientZone = useSelector(session, selectClientZone);
-  useEffect(() => { setDisplayZone(z); }, [z]);
+  useEffect(() => {
+    setDisplayZone(z);
+  }, [z]);
   // set while rendering, not after: a screen mounted in this same render starts its day on it (a module value with
   // no listeners, so setting it again is harmless)
   setClientZone(clientZone);
@@ -32,6 +34,11 @@ export function useTimeAndLanguageSync(): void {
     const next = signedIn ? locale : rememberedLocale();
     void setLocale(next);
     document.documentElement.lang = next;
-    if (signedIn) try { localStorage.setItem(LOCALE_KEY, next); } catch { /* private mode */ }
+    if (signedIn)
+      try {
+        localStorage.setItem(LOCALE_KEY, next);
+      } catch {
+        /* private mode */
+      }
   }, [signedIn, locale]);
 }

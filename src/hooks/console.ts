@@ -8,7 +8,10 @@ type W = ConsoleWiring;
 /** A notice for the toasts. */
 export const notify: W['notify'] = (notice) => wiring().notify(notice);
 /** The toasts' stream of notices. */
-export const notices$ = { subscribe: (observer: Partial<Observer<Parameters<W['notify']>[0]>> | ((n: Parameters<W['notify']>[0]) => void)): Subscription => wiring().notices$.subscribe(observer as never) };
+export const notices$ = {
+  subscribe: (observer: Partial<Observer<Parameters<W['notify']>[0]>> | ((n: Parameters<W['notify']>[0]) => void)): Subscription =>
+    wiring().notices$.subscribe(observer as never),
+};
 /** The alarm sound's state and its switch (the header's sound control): the wiring's, member by member when used. */
 export const alarmSound: W['alarmSound'] = new Proxy({} as W['alarmSound'], { get: (_t, key) => wiring().alarmSound[key as keyof W['alarmSound']] });
 export type SoundState = ReturnType<W['alarmSound']['state']>;

@@ -35,7 +35,9 @@ export function useChangeNotices<E>(source: NoticeSource, actor: { send: (event:
       if (e !== null) actor.send(e);
     };
     const subs = [central, events, visitor].map((s) => s.on('socket.message', heard));
-    return () => { for (const s of subs) s.unsubscribe(); };
+    return () => {
+      for (const s of subs) s.unsubscribe();
+    };
   }, [key, actor, central, events, visitor]);
   const shownAgain = options.shownAgain ?? true;
   const shown = useRef(false);

@@ -25,8 +25,13 @@ export function useCommand(id: CommandId, said: CommandSaid, onDone?: (command: 
       if (m) notify({ intent: 'success', ...m, timeoutMs: TOAST_MS });
       latest.current.onDone?.(command, result);
     });
-    const failed = actor.on('command.failed', ({ error }) => notify({ intent: 'danger', title: tx('That did not work'), message: say(error), timeoutMs: TOAST_MS }));
-    return () => { done.unsubscribe(); failed.unsubscribe(); };
+    const failed = actor.on('command.failed', ({ error }) =>
+      notify({ intent: 'danger', title: tx('That did not work'), message: say(error), timeoutMs: TOAST_MS }),
+    );
+    return () => {
+      done.unsubscribe();
+      failed.unsubscribe();
+    };
   }, [actor]);
   return actor;
 }

@@ -9,12 +9,25 @@ import { createViewHandle } from './useViewActor';
 let reads = 0;
 const counter = setup({
   types: { context: {} as { n: number; log: string[] }, input: {} as { start: number }, emitted: {} as { type: 'counted'; n: number } },
-  actors: { read: fromPromise(async () => { reads++; return 1; }) },
+  actors: {
+    read: fromPromise(async () => {
+      reads++;
+      return 1;
+    }),
+  },
 }).createMachine({
   context: ({ input }) => ({ n: input.start, log: [] }),
   invoke: { src: 'read' },
   on: {
-    add: { actions: [({ context, event }) => { context.n += (event as unknown as { by: number }).by; context.log.push(`add ${(event as unknown as { by: number }).by}`); }, emit(({ context }) => ({ type: 'counted' as const, n: context.n }))] },
+    add: {
+      actions: [
+        ({ context, event }) => {
+          context.n += (event as unknown as { by: number }).by;
+          context.log.push(`add ${(event as unknown as { by: number }).by}`);
+        },
+        emit(({ context }) => ({ type: 'counted' as const, n: context.n })),
+      ],
+    },
   },
 });
 

@@ -12,7 +12,16 @@
 // before the actor opens are delivered to it once it does, and its subscribers are moved over to it.
 import { useEffect, useState } from 'react';
 import { useActorRef } from '@xstate/react';
-import { createActor, toObserver, type ActorRefFrom, type AnyActorLogic, type AnyActorRef, type AnyEventObject, type Observer, type Subscription } from 'xstate';
+import {
+  createActor,
+  toObserver,
+  type ActorRefFrom,
+  type AnyActorLogic,
+  type AnyActorRef,
+  type AnyEventObject,
+  type Observer,
+  type Subscription,
+} from 'xstate';
 import { wiring, type ResourceLogics, type ViewLogicId, type ViewLogics } from './wiring';
 
 export type { LogicIdOf, ViewLogicId } from './wiring';
@@ -21,10 +30,20 @@ const closeViewActor = (id: string) => wiring().closeViewActor(id);
 const viewLogic = (label: string) => wiring().viewLogic(label);
 
 /** A subscription that follows the handle's target; `moved` tells a snapshot subscriber to read the new target's snapshot. */
-interface Moved { sub: Subscription; attach: (target: AnyActorRef) => Subscription; moved?: (target: AnyActorRef) => void }
+interface Moved {
+  sub: Subscription;
+  attach: (target: AnyActorRef) => Subscription;
+  moved?: (target: AnyActorRef) => void;
+}
 
 /** The handle a view holds: forwards to the stand-in, then to the open actor (and to a new one after a StrictMode re-run). */
-export function createViewHandle(logic: AnyActorLogic, label: string, input: unknown, open: (label: string, input: unknown) => AnyActorRef = openViewActor, close = closeViewActor) {
+export function createViewHandle(
+  logic: AnyActorLogic,
+  label: string,
+  input: unknown,
+  open: (label: string, input: unknown) => AnyActorRef = openViewActor,
+  close = closeViewActor,
+) {
   let target: AnyActorRef = createActor(logic, { input });
   let opened = false;
   const waiting: AnyEventObject[] = [];
@@ -32,17 +51,34 @@ export function createViewHandle(logic: AnyActorLogic, label: string, input: unk
   const follow = (attach: Moved['attach'], moved_?: Moved['moved']): Subscription => {
     const m: Moved = { sub: attach(target), attach, moved: moved_ };
     moved.add(m);
-    return { unsubscribe: () => { m.sub.unsubscribe(); moved.delete(m); } };
+    return {
+      unsubscribe: () => {
+        m.sub.unsubscribe();
+        moved.delete(m);
+      },
+    };
   };
   const handle = {
-    get id() { return target.id; },
-    get sessionId() { return target.sessionId; },
-    get system() { return target.system; },
+    get id() {
+      return target.id;
+    },
+    get sessionId() {
+      return target.sessionId;
+    },
+    get system() {
+      return target.system;
+    },
     getSnapshot: () => target.getSnapshot(),
-    send: (event: AnyEventObject) => { if (opened) target.send(event); else waiting.push(event); },
+    send: (event: AnyEventObject) => {
+      if (opened) target.send(event);
+      else waiting.push(event);
+    },
     subscribe: (next?: Observer<unknown> | ((s: unknown) => void), error?: (e: unknown) => void, complete?: () => void) => {
       const observer = toObserver(next as Observer<unknown>, error, complete);
-      return follow((t) => t.subscribe(observer), (t) => observer.next?.(t.getSnapshot()));
+      return follow(
+        (t) => t.subscribe(observer),
+        (t) => observer.next?.(t.getSnapshot()),
+      );
     },
     on: (type: string, handler: (e: AnyEventObject) => void) => follow((t) => t.on(type, handler)),
     /** The view is committed: the actor opens, takes what it was sent so far, and its subscribers follow it. */
@@ -50,7 +86,10 @@ export function createViewHandle(logic: AnyActorLogic, label: string, input: unk
       if (opened) return;
       target = open(label, input);
       opened = true;
-      for (const m of moved) { m.sub.unsubscribe(); m.sub = m.attach(target); }
+      for (const m of moved) {
+        m.sub.unsubscribe();
+        m.sub = m.attach(target);
+      }
       // a snapshot subscriber (useSelector) reads the open actor's snapshot, which may have moved on already
       for (const m of [...moved]) m.moved?.(target);
       for (const e of waiting.splice(0)) target.send(e);

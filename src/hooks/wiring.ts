@@ -11,12 +11,15 @@ export interface Register {}
 
 type Of<K extends string, Else> = Register extends Record<K, infer T> ? T : Else;
 /** The functions the hooks use of the system (src/system/wiring.ts consoleWiring). */
-export type ConsoleWiring = Of<'wiring', {
-  getSystem(): never;
-  openViewActor(label: string, input: unknown): AnyActorRef;
-  closeViewActor(id: string): void;
-  viewLogic(label: string): AnyActorLogic | undefined;
-}>;
+export type ConsoleWiring = Of<
+  'wiring',
+  {
+    getSystem(): never;
+    openViewActor(label: string, input: unknown): AnyActorRef;
+    closeViewActor(id: string): void;
+    viewLogic(label: string): AnyActorLogic | undefined;
+  }
+>;
 /** Every named logic a view may ask for, by id. */
 export type ViewLogics = Of<'logics', Record<string, AnyActorLogic>>;
 export type ViewLogicId = keyof ViewLogics & string;

@@ -124,4 +124,3 @@ export const zh: Record<MessageKey, string> = {
   fromColumn: '开始（{zone}）',
   toColumn: '结束（{zone}）',
 };
-

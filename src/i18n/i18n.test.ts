@@ -29,9 +29,10 @@ function untranslated(en: Record<string, string>, zh: Record<string, string>): s
   return bad;
 }
 
-
 // the zh-CN dictionaries are a chunk of their own, loaded before the console speaks Chinese
-beforeAll(async () => { await loadLocale('zh-CN'); });
+beforeAll(async () => {
+  await loadLocale('zh-CN');
+});
 describe('message tables (common)', () => {
   it('has every English key in zh-CN and nothing more', () => {
     expect(Object.keys(MESSAGES['zh-CN']).sort()).toEqual(Object.keys(MESSAGES.en).sort());
@@ -176,11 +177,17 @@ describe('card-format decode problems', () => {
   });
 });
 
-describe('the server\'s own sentences', () => {
+describe("the server's own sentences", () => {
   it('every fixed error sentence a server route answers has its zh-CN entry (the console shows them in toasts)', () => {
     const root = join(__dirname, '..', '..', 'server');
     const files: string[] = [];
-    const walk = (dir: string) => { for (const f of readdirSync(dir)) { const p = join(dir, f); if (statSync(p).isDirectory()) walk(p); else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p); } };
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p);
+      }
+    };
     walk(root);
     const said = new Set<string>();
     for (const f of files) for (const m of readFileSync(f, 'utf8').matchAll(/HttpError\((?:4\d\d|503), '([^'\\]+)'/g)) said.add(m[1]);
@@ -191,11 +198,17 @@ describe('the server\'s own sentences', () => {
   });
 });
 
-describe('the server\'s sentences with values', () => {
+describe("the server's sentences with values", () => {
   const serverFiles = () => {
     const root = join(__dirname, '..', '..', 'server');
     const files: string[] = [];
-    const walk = (dir: string) => { for (const f of readdirSync(dir)) { const p = join(dir, f); if (statSync(p).isDirectory()) walk(p); else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p); } };
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) files.push(p);
+      }
+    };
     walk(root);
     return files.map((f) => ({ f, text: readFileSync(f, 'utf8') }));
   };
@@ -216,7 +229,11 @@ describe('the server\'s sentences with values', () => {
     for (const r of DOOR_COMMAND_REFUSALS) templates.add(`{door} ${r}`);
     expect([...templates].filter((t) => !zhSentences[t])).toEqual([]);
     // the same placeholders on both sides
-    const names = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+    const names = (t: string) =>
+      [...t.matchAll(/\{(\w+)\}/g)]
+        .map((m) => m[1])
+        .sort()
+        .join();
     for (const t of templates) expect([t, names(zhSentences[t])]).toEqual([t, names(t)]);
   });
 
@@ -227,13 +244,15 @@ describe('the server\'s sentences with values', () => {
     expect(say('Identity not found', 'zh-CN')).toBe('找不到该身份'); // a fixed sentence still wins
     expect(say('Access zone not found', 'zh-CN')).toBe(`找不到该${tCat('resource.accessZones.one', 'Access zone', 'zh-CN')}`);
     expect(say('Still used by 3 doors: change or delete them first', 'zh-CN')).toBe('仍被 3 个门使用：请先修改或删除它们');
-    expect(say('Still used by 1 operator grant, 2 role privileges ticked in this division: change or delete them first', 'zh-CN'))
-      .toBe('此部门中仍有1 个操作员授权、2 个已勾选的角色权限在使用：请先修改或删除它们');
+    expect(say('Still used by 1 operator grant, 2 role privileges ticked in this division: change or delete them first', 'zh-CN')).toBe(
+      '此部门中仍有1 个操作员授权、2 个已勾选的角色权限在使用：请先修改或删除它们',
+    );
     expect(say('Still used by operator grants: change or delete them first', 'zh-CN')).toBe('仍被操作员授权使用：请先修改或删除它们');
     expect(say('Walks Through is already signed in', 'zh-CN')).toBe('Walks Through 已签到');
     expect(say('Car Park Gate is already locked.', 'zh-CN')).toBe('Car Park Gate 已锁定。');
-    expect(say('License limit reached: doors seats 10 (10 in use, 0 free); adding 1 would exceed it. Ask for a license with more doors seats.', 'zh-CN'))
-      .toBe('已达到许可证上限：门席位 10 个（已用 10 个，空闲 0 个）；再添加 1 个将超出上限。请申请更多门席位的许可证。');
+    expect(say('License limit reached: doors seats 10 (10 in use, 0 free); adding 1 would exceed it. Ask for a license with more doors seats.', 'zh-CN')).toBe(
+      '已达到许可证上限：门席位 10 个（已用 10 个，空闲 0 个）；再添加 1 个将超出上限。请申请更多门席位的许可证。',
+    );
     // English stays as the server said it; a sentence of no template stays as given, braces and all
     expect(say('That person is not inside Vault', 'en')).toBe('That person is not inside Vault');
     expect(say('Nothing like {this} is known', 'zh-CN')).toBe('Nothing like {this} is known');

@@ -52,19 +52,29 @@ let sayWithValues: ((message: string, fill: (template: string, vars: Record<stri
 /** The language's dictionaries, loaded once (zh-CN is a chunk of its own). */
 export function loadLocale(loc: Locale): Promise<void> {
   if (loc !== 'zh-CN') return Promise.resolve();
-  zhLoading ??= import('./zh').then(({ zhBundles, sayZh }) => {
-    for (const [ns, bundle] of Object.entries(zhBundles)) i18n.addResourceBundle('zh-CN', ns, bundle, true, true);
-    sayWithValues = sayZh;
-  }).catch((e) => { zhLoading = null; throw e; });
+  zhLoading ??= import('./zh')
+    .then(({ zhBundles, sayZh }) => {
+      for (const [ns, bundle] of Object.entries(zhBundles)) i18n.addResourceBundle('zh-CN', ns, bundle, true, true);
+      sayWithValues = sayZh;
+    })
+    .catch((e) => {
+      zhLoading = null;
+      throw e;
+    });
   return zhLoading;
 }
 let wanted: Locale = 'en';
 /** Switch the language: once its dictionaries are in, every mounted view re-renders in it (English meanwhile). */
 export function setLocale(next: Locale): Promise<void> {
   wanted = next;
-  return loadLocale(next).then(() => {
-    if (wanted === next && i18n.language !== next) return i18n.changeLanguage(next).then(() => undefined);
-  }, () => { /* the chunk could not be loaded: the console stays in the language it has */ });
+  return loadLocale(next).then(
+    () => {
+      if (wanted === next && i18n.language !== next) return i18n.changeLanguage(next).then(() => undefined);
+    },
+    () => {
+      /* the chunk could not be loaded: the console stays in the language it has */
+    },
+  );
 }
 export const getLocale = current;
 
@@ -84,7 +94,10 @@ export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
 export function say(message: string, loc: Locale = current()): string {
   if (loc === 'en') return message;
   if (i18n.exists(message, { ns: 'text', lng: loc })) return i18n.t(message, { ns: 'text', lng: loc, interpolation: { skipOnVariables: true } }) as string;
-  return sayWithValues?.(message, (template, vars) => i18n.t(template, { ns: 'text', lng: loc, ...vars, interpolation: { skipOnVariables: true } }) as string) ?? message;
+  return (
+    sayWithValues?.(message, (template, vars) => i18n.t(template, { ns: 'text', lng: loc, ...vars, interpolation: { skipOnVariables: true } }) as string) ??
+    message
+  );
 }
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {
@@ -104,7 +117,10 @@ export function timeAgoLabel(time: number | Date | string, now: number, loc: Loc
   return formatTimeAgo(timeAgo(at, now), loc, timeZone);
 }
 
-const subscribe = (l: () => void) => { i18n.on('languageChanged', l); return () => i18n.off('languageChanged', l); };
+const subscribe = (l: () => void) => {
+  i18n.on('languageChanged', l);
+  return () => i18n.off('languageChanged', l);
+};
 /** The console's language; the component re-renders when it changes. */
 export function useLocale(): Locale {
   return useSyncExternalStore(subscribe, current, current);
@@ -121,7 +137,11 @@ export function useTx(): (text: string, vars?: Vars) => string {
 export type { TFunction };
 
 // ---------- route table titles (src/app/routeTable.ts stays English data) ----------
-interface Titled { path: string; title: string; description?: string }
+interface Titled {
+  path: string;
+  title: string;
+  description?: string;
+}
 export const routeTitle = (r: Titled, loc: Locale = current()) => tRoute(r.path, r.title, loc);
 export const routeDescription = (r: Titled, loc: Locale = current()) => (r.description ? tRoute(`desc:${r.path}`, r.description, loc) : undefined);
 export const sectionTitle = (s: { id: string; title: string }, loc: Locale = current()) => tRoute(`section.${s.id}`, s.title, loc);
@@ -130,7 +150,8 @@ let pathByTitle: Map<string, string> | null = null;
 export function titleText(english: string, loc: Locale = current()): string {
   if (!pathByTitle) {
     pathByTitle = new Map();
-    for (const [k, v] of Object.entries(i18n.getResourceBundle('en', 'routes') as Record<string, string>)) if (!k.startsWith('desc:') && !k.startsWith('section.')) pathByTitle.set(v, k);
+    for (const [k, v] of Object.entries(i18n.getResourceBundle('en', 'routes') as Record<string, string>))
+      if (!k.startsWith('desc:') && !k.startsWith('section.')) pathByTitle.set(v, k);
   }
   const path = pathByTitle.get(english);
   return path ? tRoute(path, english, loc) : tx(english, undefined, loc);

@@ -15,4 +15,3 @@ export function enRoutes(): Record<string, string> {
 export const routeTitleKey = (r: Pick<RouteDef, 'path'>) => r.path;
 export const routeDescriptionKey = (r: Pick<RouteDef, 'path'>) => `desc:${r.path}`;
 export const sectionKey = (id: string) => `section.${id}`;
-

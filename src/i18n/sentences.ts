@@ -15,7 +15,8 @@ export const zhSentences: Record<string, string> = {
   'This handover was already acknowledged by {name} at {at}': '此交接已由 {name} 于 {at} 确认',
   'You may not save a {what} of this kind': '您不能保存此类{what}',
   '{action} is no longer possible: this {what} is now “{state}”.': '无法再{action}：此{what}当前为“{state}”。',
-  'The day of this visit ({day}) has passed: decline the request, and the host may ask again.': '此次来访的日期（{day}）已过：请拒绝该申请，被访人可以重新申请。',
+  'The day of this visit ({day}) has passed: decline the request, and the host may ask again.':
+    '此次来访的日期（{day}）已过：请拒绝该申请，被访人可以重新申请。',
   'Some {what} were not found; nothing was deleted': '部分{what}未找到；未删除任何记录',
   'This door is held locked by threat level {level}: lower it first': '此门因威胁等级“{level}”保持锁定：请先降低威胁等级',
   'No controller at {ip}': '{ip} 上没有控制器',
@@ -43,18 +44,37 @@ export const zhSentences: Record<string, string> = {
   '{door} is already locked.': '{door} 已锁定。',
   '{door} is already unlocked.': '{door} 已解锁。',
   '{door} is unlocked until someone locks it: lock it instead.': '{door} 处于解锁状态，直到有人锁定它：请改为锁定。',
-  '{door} is forced open while its lock reports locked; lock it again only to re-send the command.': '{door} 被强行打开，但其门锁报告已锁定；仅在需要重新发送命令时再次锁定。',
+  '{door} is forced open while its lock reports locked; lock it again only to re-send the command.':
+    '{door} 被强行打开，但其门锁报告已锁定；仅在需要重新发送命令时再次锁定。',
   '{door} is forced open: send someone to secure it first.': '{door} 被强行打开：请先派人将其关好。',
   '{door} is held open already.': '{door} 已处于常开状态。',
   '{door} is offline: no command reaches it until it is back.': '{door} 离线：恢复在线前任何命令都无法送达。',
   '{door} reports tampering: keep it locked until it is checked.': '{door} 报告被破坏：检查前请保持锁定。',
   // values that are words
-  identities: '身份', doors: '门', readers: '读卡器', operators: '操作员',
-  armed: '布防', disarmed: '撤防', expected: '预约', 'on site': '在场', 'signed in': '签到', 'signed out': '签退',
-  'operator grants': '操作员授权', 'operator grant': '操作员授权', 'operator-group grants': '操作员组授权', 'operator-group grant': '操作员组授权',
-  'role privileges': '角色权限', 'role privilege ticked': '已勾选的角色权限', 'role privileges ticked': '已勾选的角色权限',
-  'operator-group members': '操作员组成员', 'events in the history': '历史事件', alarms: '警报', credentials: '凭证', visitors: '访客',
-  'access groups': '门禁组', 'other records': '其他记录',
+  identities: '身份',
+  doors: '门',
+  readers: '读卡器',
+  operators: '操作员',
+  armed: '布防',
+  disarmed: '撤防',
+  expected: '预约',
+  'on site': '在场',
+  'signed in': '签到',
+  'signed out': '签退',
+  'operator grants': '操作员授权',
+  'operator grant': '操作员授权',
+  'operator-group grants': '操作员组授权',
+  'operator-group grant': '操作员组授权',
+  'role privileges': '角色权限',
+  'role privilege ticked': '已勾选的角色权限',
+  'role privileges ticked': '已勾选的角色权限',
+  'operator-group members': '操作员组成员',
+  'events in the history': '历史事件',
+  alarms: '警报',
+  credentials: '凭证',
+  visitors: '访客',
+  'access groups': '门禁组',
+  'other records': '其他记录',
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -62,7 +82,12 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 const COUNTS = new Set(['n', 'seats', 'used', 'free', 'adding', 'count', 'max']);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-interface Template { english: string; re: RegExp; names: string[]; fixed: number }
+interface Template {
+  english: string;
+  re: RegExp;
+  names: string[];
+  fixed: number;
+}
 function compile(english: string): Template | null {
   const names: string[] = [];
   let source = '';
@@ -83,7 +108,10 @@ const compiled = new Map<Record<string, string>, Template[]>();
 function templatesOf(dict: Record<string, string>): Template[] {
   let ts = compiled.get(dict);
   if (!ts) {
-    ts = Object.keys(dict).map(compile).filter((t): t is Template => t !== null).sort((a, b) => b.fixed - a.fixed);
+    ts = Object.keys(dict)
+      .map(compile)
+      .filter((t): t is Template => t !== null)
+      .sort((a, b) => b.fixed - a.fixed);
     compiled.set(dict, ts);
   }
   return ts;
@@ -114,7 +142,11 @@ export interface Dictionaries {
 
 /** A value in the language when it is a word the console knows ("doors", "3 doors", "2 grants, 1 role"), else as given. */
 function word(value: string, d: Dictionaries): string {
-  if (value.includes(', ')) return value.split(', ').map((v) => word(v, d)).join('、');
+  if (value.includes(', '))
+    return value
+      .split(', ')
+      .map((v) => word(v, d))
+      .join('、');
   const counted = /^(\d+) (.+)$/.exec(value);
   if (counted) return `${counted[1]} 个${word(counted[2], d)}`;
   const direct = d.templates[value] ?? d.text[value] ?? d.text[value.charAt(0).toUpperCase() + value.slice(1)];

@@ -4,7 +4,9 @@
 // browser carries (Intl.Locale week info) says the day. 0 is Sunday … 6 Saturday, as date-fns counts.
 export type WeekDay = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
-interface WeekInfo { firstDay?: number }
+interface WeekInfo {
+  firstDay?: number;
+}
 function weekInfo(tag: string): WeekInfo | undefined {
   try {
     const l = new Intl.Locale(tag) as Intl.Locale & { getWeekInfo?: () => WeekInfo; weekInfo?: WeekInfo };
@@ -25,7 +27,10 @@ export function regionalTag(language: string, browserLanguages: readonly string[
 }
 
 /** The first day of the week for the console's language, in the browser's region of it. */
-export function firstDayOfWeek(language: string, browserLanguages: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]): WeekDay {
+export function firstDayOfWeek(
+  language: string,
+  browserLanguages: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]),
+): WeekDay {
   const info = weekInfo(regionalTag(language, browserLanguages));
   // CLDR counts 1 Monday … 7 Sunday; without week data (an old browser) the ISO week: Monday
   return (info?.firstDay ? info.firstDay % 7 : 1) as WeekDay;

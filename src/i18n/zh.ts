@@ -5,7 +5,11 @@ import { zhRoutes } from './routes.zh';
 import { saySentence, zhSentences } from './sentences';
 import { zhText } from './text';
 
-export const zhBundles: Record<'text' | 'routes' | 'catalogue', Record<string, string>> = { text: { ...zhText, ...zhSentences }, routes: zhRoutes, catalogue: zhCatalogue };
+export const zhBundles: Record<'text' | 'routes' | 'catalogue', Record<string, string>> = {
+  text: { ...zhText, ...zhSentences },
+  routes: zhRoutes,
+  catalogue: zhCatalogue,
+};
 
 /** A server sentence with values in zh-CN (./sentences.ts), or undefined when no template matches. */
 export function sayZh(message: string, fill: (template: string, vars: Record<string, string>) => string): string | undefined {

@@ -18,10 +18,18 @@ function layoutOf(values: Record<string, unknown>): Omit<CardFormat, 'id'> | nul
   const fs = num(values.facilityStart);
   const fl = num(values.facilityLength);
   const parity = ((values.parity as Record<string, unknown>[] | undefined) ?? []).map((p) => ({
-    bit: num(p.bit), type: (p.type === 'odd' ? 'odd' : 'even') as 'even' | 'odd', over: { start: num(p.overStart), length: num(p.overLength) },
+    bit: num(p.bit),
+    type: (p.type === 'odd' ? 'odd' : 'even') as 'even' | 'odd',
+    over: { start: num(p.overStart), length: num(p.overLength) },
   }));
   if (parity.some((p) => ![p.bit, p.over.start, p.over.length].every(Number.isInteger))) return null;
-  return { name: String(values.name || tx('This layout')), bits, facility: Number.isInteger(fs) && Number.isInteger(fl) ? { start: fs, length: fl } : null, card, parity };
+  return {
+    name: String(values.name || tx('This layout')),
+    bits,
+    facility: Number.isInteger(fs) && Number.isInteger(fl) ? { start: fs, length: fl } : null,
+    card,
+    parity,
+  };
 }
 
 /** `0x…` hex as `bits` bits (leading zeros kept), else the text itself. */
@@ -38,24 +46,57 @@ export function CardFormatTest() {
   const [answer, setAnswer] = useState<ReturnType<typeof decodeWith> | { ok: false; problem: string } | null>(null);
   const test = () => {
     const layout = layoutOf(values as Record<string, unknown>);
-    if (!layout) { setAnswer({ ok: false, problem: tx('Fill in the layout first') }); return; }
+    if (!layout) {
+      setAnswer({ ok: false, problem: tx('Fill in the layout first') });
+      return;
+    }
     const wrong = formatViolations(layout);
     // the layout's own mistake, in the console's language (the form shows it on its field as well)
-    if (wrong.length) { setAnswer({ ok: false, problem: tx('Fix the layout first: {problem}', { problem: violationText(wrong[0].message, getLocale(), (k, e) => tCat(k, e)) }) }); return; }
+    if (wrong.length) {
+      setAnswer({ ok: false, problem: tx('Fix the layout first: {problem}', { problem: violationText(wrong[0].message, getLocale(), (k, e) => tCat(k, e)) }) });
+      return;
+    }
     setAnswer(decodeWith(layout, rawBits(raw, layout.bits)));
   };
   return (
     <Card className="gh-form__section" compact data-testid="card-format-test">
       <H5>{tx('Test a raw value')}</H5>
-      <p className="bp6-text-muted gh-form__desc">{tx('A value as a reader sends it, in bits (0 and 1) or hex (0x…), decoded with the layout above as it is now.')}</p>
+      <p className="bp6-text-muted gh-form__desc">
+        {tx('A value as a reader sends it, in bits (0 and 1) or hex (0x…), decoded with the layout above as it is now.')}
+      </p>
       <FormGroup label={tx('Raw value')} labelFor="card-format-raw">
-        <InputGroup id="card-format-raw" value={raw} onChange={(e) => { setRaw(e.currentTarget.value); setAnswer(null); }} className="bp6-monospace-text"
-          placeholder="0x2D4E2B1 / 10110…" onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); test(); } }}
-          rightElement={<Button variant="minimal" icon="play" onClick={test} data-testid="card-format-decode">{tx('Decode')}</Button>} />
+        <InputGroup
+          id="card-format-raw"
+          value={raw}
+          onChange={(e) => {
+            setRaw(e.currentTarget.value);
+            setAnswer(null);
+          }}
+          className="bp6-monospace-text"
+          placeholder="0x2D4E2B1 / 10110…"
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              test();
+            }
+          }}
+          rightElement={
+            <Button variant="minimal" icon="play" onClick={test} data-testid="card-format-decode">
+              {tx('Decode')}
+            </Button>
+          }
+        />
       </FormGroup>
-      {answer && (answer.ok
-        ? <Callout intent="success" icon="tick" data-testid="card-format-result">{tx('Facility code {facility}, card number {card}', { facility: answer.facility ?? '—', card: answer.card })}</Callout>
-        : <Callout intent="danger" icon="cross" data-testid="card-format-result">{'why' in answer && answer.why ? tx(answer.why.text, answer.why.vars) : answer.problem}</Callout>)}
+      {answer &&
+        (answer.ok ? (
+          <Callout intent="success" icon="tick" data-testid="card-format-result">
+            {tx('Facility code {facility}, card number {card}', { facility: answer.facility ?? '—', card: answer.card })}
+          </Callout>
+        ) : (
+          <Callout intent="danger" icon="cross" data-testid="card-format-result">
+            {'why' in answer && answer.why ? tx(answer.why.text, answer.why.vars) : answer.problem}
+          </Callout>
+        ))}
     </Card>
   );
 }

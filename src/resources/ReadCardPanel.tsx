@@ -10,7 +10,12 @@ import { useSelector } from '@xstate/react';
 import { tx } from '../i18n';
 import { TOAST_MS, type PhotoPurpose } from '../../contract';
 import {
-  selectCanReadCard, selectConnectorError, selectConnectorNeedsRetry, selectConnectorStatus, selectConnectorStatusText, selectReaderState,
+  selectCanReadCard,
+  selectConnectorError,
+  selectConnectorNeedsRetry,
+  selectConnectorStatus,
+  selectConnectorStatusText,
+  selectReaderState,
 } from '../../machines/cardConnector.selectors';
 import { selectCanCapturePhoto, selectCompanionIsBusy } from '../../machines/companion.selectors';
 import { useSystemActor } from '../hooks/useSystemActor';
@@ -45,7 +50,9 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
 
   useEffect(() => {
     const fill = (values: Record<string, string>) => {
-      ff.batch(() => { for (const [name, value] of Object.entries(values)) ff.change(name, value); });
+      ff.batch(() => {
+        for (const [name, value] of Object.entries(values)) ff.change(name, value);
+      });
       Object.assign(filled.current, values);
     };
     const fieldNow = (name: string) => {
@@ -65,7 +72,9 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
         ff.change('photo', photoDataUrl(e.file));
         delete filled.current.photo;
       }),
-      companion.on('companion.failed', (e) => { if (e.requestId) requests.current.delete(e.requestId); }),
+      companion.on('companion.failed', (e) => {
+        if (e.requestId) requests.current.delete(e.requestId);
+      }),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
   }, [connector, companion, ff]);
@@ -78,7 +87,9 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
   const replace = () => {
     if (conflicts) {
       const values = Object.fromEntries(conflicts.map((c) => [c.name, c.incoming]));
-      ff.batch(() => { for (const [name, value] of Object.entries(values)) ff.change(name, value); });
+      ff.batch(() => {
+        for (const [name, value] of Object.entries(values)) ff.change(name, value);
+      });
       Object.assign(filled.current, values);
     }
     setQuestion(null);
@@ -91,23 +102,62 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
       <H5>{tx('Identity card and photo')}</H5>
       <div className="gh-devices__row">
         <div className="gh-devices__photo">
-          {photo ? <img src={photo} alt={purpose === 'visitor' ? tx('Visitor photo') : tx('Identity photo')} data-testid="form-photo" /> : <Icon icon="person" size={40} className={Classes.TEXT_MUTED} />}
+          {photo ? (
+            <img src={photo} alt={purpose === 'visitor' ? tx('Visitor photo') : tx('Identity photo')} data-testid="form-photo" />
+          ) : (
+            <Icon icon="person" size={40} className={Classes.TEXT_MUTED} />
+          )}
         </div>
         <div className="gh-devices__main">
           {failed ? (
-            <Callout intent="warning" icon="warning-sign" className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{tx(text)}</Callout>
+            <Callout intent="warning" icon="warning-sign" className="gh-devices__status" data-testid="card-connector-status" data-status={status}>
+              {tx(text)}
+            </Callout>
           ) : (
-            <p className="gh-devices__status" data-testid="card-connector-status" data-status={status}>{tx(text)}</p>
+            <p className="gh-devices__status" data-testid="card-connector-status" data-status={status}>
+              {tx(text)}
+            </p>
           )}
-          {error && !failed && <p className={`${Classes.TEXT_MUTED} gh-devices__status`} data-testid="card-connector-error">{tx(error)}</p>}
+          {error && !failed && (
+            <p className={`${Classes.TEXT_MUTED} gh-devices__status`} data-testid="card-connector-error">
+              {tx(error)}
+            </p>
+          )}
           <div className="gh-devices__buttons">
             {(status === 'idle' || status === 'searching') && (
-              <Button icon="id-number" text={tx('Connect card reader')} loading={status === 'searching'} onClick={() => connector.send({ type: 'cardConnector.connect' })} data-testid="connect-card-reader" />
+              <Button
+                icon="id-number"
+                text={tx('Connect card reader')}
+                loading={status === 'searching'}
+                onClick={() => connector.send({ type: 'cardConnector.connect' })}
+                data-testid="connect-card-reader"
+              />
             )}
-            {failed && <Button icon="refresh" text={tx('Try again')} onClick={() => connector.send({ type: 'cardConnector.retry' })} data-testid="card-reader-retry" />}
-            <Button intent="primary" icon="id-number" text={tx('Read card')} disabled={!canRead} loading={reading} onClick={() => connector.send({ type: 'cardConnector.read' })} data-testid="read-card" />
+            {failed && (
+              <Button icon="refresh" text={tx('Try again')} onClick={() => connector.send({ type: 'cardConnector.retry' })} data-testid="card-reader-retry" />
+            )}
+            <Button
+              intent="primary"
+              icon="id-number"
+              text={tx('Read card')}
+              disabled={!canRead}
+              loading={reading}
+              onClick={() => connector.send({ type: 'cardConnector.read' })}
+              data-testid="read-card"
+            />
             {canCapture && <Button icon="camera" text={tx('Take photo')} loading={companionBusy} onClick={takePhoto} data-testid="take-photo" />}
-            {photo && <Button variant="minimal" icon="trash" text={tx('Remove photo')} onClick={() => { ff.change('photo', ''); delete filled.current.photo; }} data-testid="remove-photo" />}
+            {photo && (
+              <Button
+                variant="minimal"
+                icon="trash"
+                text={tx('Remove photo')}
+                onClick={() => {
+                  ff.change('photo', '');
+                  delete filled.current.photo;
+                }}
+                data-testid="remove-photo"
+              />
+            )}
           </div>
         </div>
       </div>
@@ -121,11 +171,22 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
         onCancel={() => setQuestion(null)}
         className="gh-devices__confirm"
       >
-        <p><strong>{tx('Replace edited fields?')}</strong></p>
+        <p>
+          <strong>{tx('Replace edited fields?')}</strong>
+        </p>
         <p>{tx('The card differs from what you entered in:')}</p>
         <ul data-testid="card-conflicts">
           {(conflicts ?? []).map((c) => (
-            <li key={c.name}>{tx(LABELS[c.name] ?? c.name)}{c.name === 'photo' ? '' : <>: “{c.current}” → “{c.incoming}”</>}</li>
+            <li key={c.name}>
+              {tx(LABELS[c.name] ?? c.name)}
+              {c.name === 'photo' ? (
+                ''
+              ) : (
+                <>
+                  : “{c.current}” → “{c.incoming}”
+                </>
+              )}
+            </li>
           ))}
         </ul>
         {question?.othersFilled && <p className={Classes.TEXT_MUTED}>{tx('The other fields were filled from the card.')}</p>}

@@ -10,7 +10,17 @@ import { MultiSelect, Select, type ItemRenderer } from '@blueprintjs/select';
 import { useSelector } from '@xstate/react';
 import { resourceByName } from '../../contract';
 import type { PickOption } from '../../machines/options';
-import { chosenApart, labelOf, optionRows, selectDetailsOf, selectEpoch, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../../machines/options.selectors';
+import {
+  chosenApart,
+  labelOf,
+  optionRows,
+  selectDetailsOf,
+  selectEpoch,
+  selectLabelsOf,
+  selectNaming,
+  selectSearchOf,
+  shownOptions,
+} from '../../machines/options.selectors';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { tx } from '../i18n';
 
@@ -40,11 +50,23 @@ function useOptions(target: string, open: boolean, chosen: readonly number[]) {
     options.send({ type: 'options.open', key, api, q: typed.current });
     return () => options.send({ type: 'options.close', key });
   }, [options, open, key, api]);
-  const labels = useSelector(options, useMemo(() => selectLabelsOf(api), [api]));
-  const details = useSelector(options, useMemo(() => selectDetailsOf(api), [api]));
+  const labels = useSelector(
+    options,
+    useMemo(() => selectLabelsOf(api), [api]),
+  );
+  const details = useSelector(
+    options,
+    useMemo(() => selectDetailsOf(api), [api]),
+  );
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const naming = useSelector(options, useMemo(() => selectNaming(api, chosen), [api, chosenKey]));
-  const search = useSelector(options, useMemo(() => selectSearchOf(key), [key]));
+  const naming = useSelector(
+    options,
+    useMemo(() => selectNaming(api, chosen), [api, chosenKey]),
+  );
+  const search = useSelector(
+    options,
+    useMemo(() => selectSearchOf(key), [key]),
+  );
   const { items, loading } = shownOptions(open ? search : undefined, query);
   const type = (q: string) => {
     setQuery(q);
@@ -56,23 +78,65 @@ function useOptions(target: string, open: boolean, chosen: readonly number[]) {
 // a title two rows share ('Abdullah, Priya' twice) shows what tells them apart beside it (employee no., division)
 /** A chosen row's title, and what tells it apart when a namesake is known (issue 29: on the button, not only in the list). */
 const chosenText = (label: string, apart: string | null) =>
-  apart ? <>{label} <span className="bp6-text-muted" data-testid="chosen-apart">{apart}</span></> : label;
+  apart ? (
+    <>
+      {label}{' '}
+      <span className="bp6-text-muted" data-testid="chosen-apart">
+        {apart}
+      </span>
+    </>
+  ) : (
+    label
+  );
 
 const renderItem = (chosen: readonly number[], items: readonly PickOption[]): ItemRenderer<PickOption> => {
   const apart = new Map(optionRows(items).map((r) => [r.option.id, r.apart]));
   return (o, { handleClick, handleFocus, modifiers, ref }) => {
     const detail = apart.get(o.id);
-    return modifiers.matchesPredicate
-      ? <MenuItem key={o.id} ref={ref} active={modifiers.active} disabled={modifiers.disabled} roleStructure="listoption"
-          text={detail ? <>{o.label} <span className="bp6-text-muted" data-testid="option-apart">{detail}</span></> : o.label}
-          selected={chosen.includes(o.id)} onClick={handleClick} onFocus={handleFocus} />
-      : null;
+    return modifiers.matchesPredicate ? (
+      <MenuItem
+        key={o.id}
+        ref={ref}
+        active={modifiers.active}
+        disabled={modifiers.disabled}
+        roleStructure="listoption"
+        text={
+          detail ? (
+            <>
+              {o.label}{' '}
+              <span className="bp6-text-muted" data-testid="option-apart">
+                {detail}
+              </span>
+            </>
+          ) : (
+            o.label
+          )
+        }
+        selected={chosen.includes(o.id)}
+        onClick={handleClick}
+        onFocus={handleFocus}
+      />
+    ) : null;
   };
 };
 
 /** One reference: a button with the chosen row's name that opens a searchable list. */
-export function RefSelect({ id, target, value, onChange, onBlur, required, invalid }: {
-  id: string; target: string; value: string | number | null | undefined; onChange: (v: string) => void; onBlur: () => void; required?: boolean; invalid?: boolean;
+export function RefSelect({
+  id,
+  target,
+  value,
+  onChange,
+  onBlur,
+  required,
+  invalid,
+}: {
+  id: string;
+  target: string;
+  value: string | number | null | undefined;
+  onChange: (v: string) => void;
+  onBlur: () => void;
+  required?: boolean;
+  invalid?: boolean;
 }) {
   const [open, setOpen] = useState(false); // visual: the list is open
   const chosen = value === '' || value === null || value === undefined ? null : Number(value);
@@ -80,49 +144,120 @@ export function RefSelect({ id, target, value, onChange, onBlur, required, inval
   const { query, type, items, loading, labelOf, apartOf } = useOptions(target, open, chosenIds);
   // Blueprint's filterable Select puts aria-expanded and aria-haspopup on its role-less wrapper <div>, where ARIA does
   // not allow them (axe aria-allowed-attr), with aria-controls naming a list that is not there while closed: they are
-// taken off there and said by the button that opens the list (which says no aria-required: a button has none)
+  // taken off there and said by the button that opens the list (which says no aria-required: a button has none)
   const box = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
     const wrapper = box.current?.firstElementChild;
-    if (wrapper && !wrapper.getAttribute('role')) for (const a of ['aria-expanded', 'aria-haspopup', 'aria-disabled', 'aria-controls']) wrapper.removeAttribute(a);
+    if (wrapper && !wrapper.getAttribute('role'))
+      for (const a of ['aria-expanded', 'aria-haspopup', 'aria-disabled', 'aria-controls']) wrapper.removeAttribute(a);
   });
   const picker = (
     <span ref={box} className="gh-contents">
-    <Select<PickOption> items={items} itemRenderer={renderItem(chosenIds, items)} filterable query={query} onQueryChange={type}
-      onItemSelect={(o) => { onChange(String(o.id)); onBlur(); }} itemListPredicate={(_, xs) => xs}
-      noResults={<MenuItem disabled roleStructure="listoption" text={loading ? tx('Loading…') : tx('No match')} />}
-      inputProps={{ placeholder: tx('Search…') }} popoverProps={{ minimal: true, matchTargetWidth: true, onOpening: () => setOpen(true), onClosed: () => { setOpen(false); onBlur(); } }} fill>
-      <Button id={id} fill alignText="start" endIcon="caret-down" intent={invalid ? 'danger' : 'none'} aria-invalid={invalid}
-        aria-haspopup="listbox" aria-expanded={open}
-        text={chosen === null ? tx('Choose…') : chosenText(labelOf(chosen), apartOf(chosen))} data-ref-target={target} />
-    </Select>
+      <Select<PickOption>
+        items={items}
+        itemRenderer={renderItem(chosenIds, items)}
+        filterable
+        query={query}
+        onQueryChange={type}
+        onItemSelect={(o) => {
+          onChange(String(o.id));
+          onBlur();
+        }}
+        itemListPredicate={(_, xs) => xs}
+        noResults={<MenuItem disabled roleStructure="listoption" text={loading ? tx('Loading…') : tx('No match')} />}
+        inputProps={{ placeholder: tx('Search…') }}
+        popoverProps={{
+          minimal: true,
+          matchTargetWidth: true,
+          onOpening: () => setOpen(true),
+          onClosed: () => {
+            setOpen(false);
+            onBlur();
+          },
+        }}
+        fill
+      >
+        <Button
+          id={id}
+          fill
+          alignText="start"
+          endIcon="caret-down"
+          intent={invalid ? 'danger' : 'none'}
+          aria-invalid={invalid}
+          aria-haspopup="listbox"
+          aria-expanded={open}
+          text={chosen === null ? tx('Choose…') : chosenText(labelOf(chosen), apartOf(chosen))}
+          data-ref-target={target}
+        />
+      </Select>
     </span>
   );
   if (required || chosen === null) return picker;
   return (
     <ControlGroup fill>
       {picker}
-      <Button icon="cross" variant="outlined" aria-label={tx('Clear')} onClick={() => { onChange(''); onBlur(); }} />
+      <Button
+        icon="cross"
+        variant="outlined"
+        aria-label={tx('Clear')}
+        onClick={() => {
+          onChange('');
+          onBlur();
+        }}
+      />
     </ControlGroup>
   );
 }
 
 /** Many references: tags of the chosen rows and a search box that adds more. */
-export function RefsPicker({ id, target, value, onChange, onBlur, invalid }: {
-  id: string; target: string; value: unknown; onChange: (v: number[]) => void; onBlur: () => void; invalid?: boolean;
+export function RefsPicker({
+  id,
+  target,
+  value,
+  onChange,
+  onBlur,
+  invalid,
+}: {
+  id: string;
+  target: string;
+  value: unknown;
+  onChange: (v: number[]) => void;
+  onBlur: () => void;
+  invalid?: boolean;
 }) {
   const chosen = useMemo(() => (Array.isArray(value) ? value.map(Number) : []), [value]);
   const [open, setOpen] = useState(false); // visual: the list is open
   const { query, type, items, loading, labelOf, apartOf } = useOptions(target, open, chosen);
   const toggle = (o: PickOption) => onChange(chosen.includes(o.id) ? chosen.filter((x) => x !== o.id) : [...chosen, o.id]);
   return (
-    <MultiSelect<PickOption> items={items} selectedItems={chosen.map((x) => ({ id: x, label: labelOf(x) }))} itemsEqual="id"
-      itemRenderer={renderItem(chosen, items)} tagRenderer={(o) => chosenText(o.label, apartOf(o.id))} onItemSelect={toggle} query={query} onQueryChange={type}
-      itemListPredicate={(_, xs) => xs} resetOnSelect={false} fill placeholder={tx('Search to add…')}
-      onRemove={(o) => { onChange(chosen.filter((x) => x !== o.id)); onBlur(); }}
+    <MultiSelect<PickOption>
+      items={items}
+      selectedItems={chosen.map((x) => ({ id: x, label: labelOf(x) }))}
+      itemsEqual="id"
+      itemRenderer={renderItem(chosen, items)}
+      tagRenderer={(o) => chosenText(o.label, apartOf(o.id))}
+      onItemSelect={toggle}
+      query={query}
+      onQueryChange={type}
+      itemListPredicate={(_, xs) => xs}
+      resetOnSelect={false}
+      fill
+      placeholder={tx('Search to add…')}
+      onRemove={(o) => {
+        onChange(chosen.filter((x) => x !== o.id));
+        onBlur();
+      }}
       onClear={chosen.length ? () => onChange([]) : undefined}
       noResults={<MenuItem disabled roleStructure="listoption" text={loading ? tx('Loading…') : tx('No match')} />}
       tagInputProps={{ inputProps: { id, 'aria-invalid': invalid } as never, intent: invalid ? 'danger' : 'none', tagProps: { minimal: true } }}
-      popoverProps={{ minimal: true, onOpening: () => setOpen(true), onClosed: () => { setOpen(false); onBlur(); } }} />
+      popoverProps={{
+        minimal: true,
+        onOpening: () => setOpen(true),
+        onClosed: () => {
+          setOpen(false);
+          onBlur();
+        },
+      }}
+    />
   );
 }

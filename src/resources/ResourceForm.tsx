@@ -3,7 +3,24 @@
 // invalid field is focused (repeated rows too); server violations (400) land on their fields.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, H5, HTMLSelect, InputGroup, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
+import {
+  Alert,
+  Button,
+  Callout,
+  Card,
+  Classes,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  H5,
+  HTMLSelect,
+  InputGroup,
+  NonIdealState,
+  Spinner,
+  Switch,
+  TextArea,
+} from '@blueprintjs/core';
 import { useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
@@ -56,9 +73,11 @@ function sayError(text: string, def: FieldDef, loc: Locale): string {
 /** Whether a server violation lands on a field of this form (a plain field, or one of a repeated row's). */
 export function isFormField(path: string, sections: Resource<{ id: number }>['form']): boolean {
   const name = fieldName(path);
-  return sections.some((s) => s.fields.some((f) => isRepeat(f)
-    ? f.fields.some((rf) => new RegExp(`^${f.repeat}\\[\\d+\\]\\.${rf.name}$`).test(name))
-    : f.name === name && f.kind !== 'hidden'));
+  return sections.some((s) =>
+    s.fields.some((f) =>
+      isRepeat(f) ? f.fields.some((rf) => new RegExp(`^${f.repeat}\\[\\d+\\]\\.${rf.name}$`).test(name)) : f.name === name && f.kind !== 'hidden',
+    ),
+  );
 }
 
 /** The placeholder of a secret on an edit form (shown through tx). */
@@ -94,36 +113,54 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   // (or a record route without an edit code at all: a visit request's details, changed only by its named actions)
   // (privilege families: the edit code of the record's own family — a security job needs 0.6.5.2, an attendance one 3.9.2)
   const family = resource.declaration?.privileges.families;
-  const readOnly = editing && (!resource.privileges.edit
-    || (family ? !mayOnRow(resource.declaration!, 'edit', held, loaded as Record<string, unknown> | null) : !hasPrivilege(held, [resource.privileges.edit])));
+  const readOnly =
+    editing &&
+    (!resource.privileges.edit ||
+      (family ? !mayOnRow(resource.declaration!, 'edit', held, loaded as Record<string, unknown> | null) : !hasPrivilege(held, [resource.privileges.edit])));
   // the family field offers only the families the user may write (the server refuses the others, 403 on the field)
   const writableKey = family ? (familyValues(resource.declaration!, editing ? 'edit' : 'add', held) ?? []).join('|') : null;
   const writable = useMemo(() => (writableKey === null ? null : writableKey.split('|').filter(Boolean)), [writableKey]);
-  const familyDef = (f: FieldDef): FieldDef => (writable && f.name === family!.field && f.kind === 'select' && !readOnly
-    ? { ...f, options: (f.options ?? []).filter((o) => writable.includes(o.value)) } : f);
+  const familyDef = (f: FieldDef): FieldDef =>
+    writable && f.name === family!.field && f.kind === 'select' && !readOnly
+      ? { ...f, options: (f.options ?? []).filter((o) => writable.includes(o.value)) }
+      : f;
   // visual: the "discard your changes?" question is open
   const [asking, setAsking] = useState(false);
 
   // a value the save answered once (a new API key): shown here to be copied; the form leaves when it is closed
   const [once, setOnce] = useState<{ shown: Record<string, string>; id: number } | null>(null);
   // saved: say so, back to the list, and this form's tab closes once the list is the current view
-  const leave = useCallback((id: number) => {
-    navigate(!editing && resource.savedPath ? resource.savedPath(id) : resource.path);
-    const watch = tabs.subscribe((s) => {
-      if (s.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
-    });
-  }, [tabs, navigate, resource, path, editing]);
+  const leave = useCallback(
+    (id: number) => {
+      navigate(!editing && resource.savedPath ? resource.savedPath(id) : resource.path);
+      const watch = tabs.subscribe((s) => {
+        if (s.context.currentPath !== path) {
+          watch.unsubscribe();
+          tabs.send({ type: 'tab.close', path });
+        }
+      });
+    },
+    [tabs, navigate, resource, path, editing],
+  );
   // cancelled: back to the list, and this form's tab closes (a cancelled form is done with, like a saved one)
   const close = useCallback(() => {
     navigate(resource.path);
     const watch = tabs.subscribe((st) => {
-      if (st.context.currentPath !== path) { watch.unsubscribe(); tabs.send({ type: 'tab.close', path }); }
+      if (st.context.currentPath !== path) {
+        watch.unsubscribe();
+        tabs.send({ type: 'tab.close', path });
+      }
     });
   }, [tabs, navigate, resource, path]);
   useEffect(() => {
     const sub = form.on('form.saved', (e) => {
       const w = resourceWords(resource);
-      notify({ intent: 'success', title: tx('{what} saved', { what: w.one }), message: editing ? tx('Your changes are saved.') : tx('The new {what} is saved.', { what: w.one.toLowerCase() }), timeoutMs: TOAST_MS });
+      notify({
+        intent: 'success',
+        title: tx('{what} saved', { what: w.one }),
+        message: editing ? tx('Your changes are saved.') : tx('The new {what} is saved.', { what: w.one.toLowerCase() }),
+        timeoutMs: TOAST_MS,
+      });
       if (e.shown) setOnce({ shown: e.shown, id: e.id });
       // settings stay open, read again as the server keeps them (their next save sends the new updatedAt)
       else if (singleton) form.send({ type: 'form.reload' });
@@ -143,11 +180,17 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
 
   const needsDivisions = resource.form.some((s) => s.fields.some((f) => !isRepeat(f) && f.source === 'divisions'));
   const divisions = useReading<{ items: Division[] }>(needsDivisions ? 'divisionChoices' : 'nothingToRead').output;
-  const options = useMemo(() => ({
-    // the tree, depth-first, each name indented by its depth (a division is known by where it sits)
-    divisions: flatten(divisionTree(divisions?.items ?? [])).map((n) => ({ label: `${'\u00a0\u00a0\u00a0'.repeat(n.depth)}${n.row.name}`, value: String(n.row.id) })),
-    timezones: zones(),
-  }), [divisions]);
+  const options = useMemo(
+    () => ({
+      // the tree, depth-first, each name indented by its depth (a division is known by where it sits)
+      divisions: flatten(divisionTree(divisions?.items ?? [])).map((n) => ({
+        label: `${'\u00a0\u00a0\u00a0'.repeat(n.depth)}${n.row.name}`,
+        value: String(n.row.id),
+      })),
+      timezones: zones(),
+    }),
+    [divisions],
+  );
 
   // an extensible resource (identities): the client's user-defined fields, in a section of their own
   const extensible = !!resource.declaration?.extensible;
@@ -157,30 +200,35 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const [search] = useState(() => window.location.search);
   const initialValues = useMemo(() => {
     if (editing) {
-      const base = loaded && resource.toForm ? resource.toForm(loaded) : (loaded as Record<string, unknown> | null) ?? undefined;
+      const base = loaded && resource.toForm ? resource.toForm(loaded) : ((loaded as Record<string, unknown> | null) ?? undefined);
       const udf = (loaded as { udf?: Record<string, unknown> | null } | null)?.udf ?? {};
       return base && extensible ? { ...base, udf: Object.fromEntries(Object.entries(udf).map(([k, x]) => [k, x === null ? '' : String(x)])) } : base;
     }
     const v: Record<string, unknown> = { ...resource.initial?.() };
     // a link may choose a reference for the new row (`/configure/division/add?parentId=4`: Add inside)
     const given = new URLSearchParams(search);
-    for (const s of resource.form) for (const f of s.fields) {
-      if (!isRepeat(f) && (f.kind === 'ref' || f.kind === 'select' || f.kind === 'number') && /^\d{1,10}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
-      // a found device's words (a discovered board's serial number and name), checked on save like anything typed
-      if (!isRepeat(f) && (f.kind === 'text' || f.kind === undefined) && (given.get(f.name) ?? '') !== '' && given.get(f.name)!.length <= 200) v[f.name] = given.get(f.name);
-      if (!isRepeat(f) && f.kind === 'select' && f.options?.some((o) => o.value === given.get(f.name))) v[f.name] = given.get(f.name);
-      // a day chosen on the calendar (`/configure/special-date/add?date=2026-12-25`)
-      if (!isRepeat(f) && f.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
-    }
-    for (const s of resource.form) for (const f of s.fields) {
-      if (isRepeat(f)) v[f.repeat] = [];
-      else if (f.name in v) continue;
-      else if (f.kind === 'refs') v[f.name] = [];
-      else if (f.kind === 'switch') v[f.name] = f.default === undefined ? true : !!f.default;
-      else if (f.kind === 'datetime' && f.fromNow !== undefined) v[f.name] = new Date(Math.floor(Date.now() / 60_000) * 60_000 + f.fromNow * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      else if (f.default !== undefined && f.default !== null) v[f.name] = f.kind === 'number' ? String(f.default) : f.default;
-      else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
-    }
+    for (const s of resource.form)
+      for (const f of s.fields) {
+        if (!isRepeat(f) && (f.kind === 'ref' || f.kind === 'select' || f.kind === 'number') && /^\d{1,10}$/.test(given.get(f.name) ?? ''))
+          v[f.name] = given.get(f.name);
+        // a found device's words (a discovered board's serial number and name), checked on save like anything typed
+        if (!isRepeat(f) && (f.kind === 'text' || f.kind === undefined) && (given.get(f.name) ?? '') !== '' && given.get(f.name)!.length <= 200)
+          v[f.name] = given.get(f.name);
+        if (!isRepeat(f) && f.kind === 'select' && f.options?.some((o) => o.value === given.get(f.name))) v[f.name] = given.get(f.name);
+        // a day chosen on the calendar (`/configure/special-date/add?date=2026-12-25`)
+        if (!isRepeat(f) && f.kind === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(given.get(f.name) ?? '')) v[f.name] = given.get(f.name);
+      }
+    for (const s of resource.form)
+      for (const f of s.fields) {
+        if (isRepeat(f)) v[f.repeat] = [];
+        else if (f.name in v) continue;
+        else if (f.kind === 'refs') v[f.name] = [];
+        else if (f.kind === 'switch') v[f.name] = f.default === undefined ? true : !!f.default;
+        else if (f.kind === 'datetime' && f.fromNow !== undefined)
+          v[f.name] = new Date(Math.floor(Date.now() / 60_000) * 60_000 + f.fromNow * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        else if (f.default !== undefined && f.default !== null) v[f.name] = f.kind === 'number' ? String(f.default) : f.default;
+        else if (f.kind === 'select' && f.options?.length && f.required) v[f.name] = f.options[0].value;
+      }
     // a new row starts in a family the user may add
     if (writable && family && !writable.includes(String(v[family.field] ?? '')) && writable.length) v[family.field] = writable[0];
     return v;
@@ -188,15 +236,28 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
 
   const serverErrors = useMemo(() => serverErrorsOf(violations), [violations]);
   // issue 10: a refused field shows on that field only; what names no field of this form is said here in words
-  const unplaced = useMemo(() => violations.filter((v) => !isFormField(v.field, resource.form as Resource<{ id: number }>['form']) && !udfInputs.some((f) => f.name === v.field)), [violations, resource.form, udfInputs]);
-
-  if (loading) return <div className="gh-page"><NonIdealState icon={<Spinner />} title={t('loading')} /></div>;
-  if (failed) return (
-    <div className="gh-page">
-      <NonIdealState icon="error" title={tx('Could not load this {what}', { what: words.one.toLowerCase() })} description={error ?? undefined}
-        action={<Button icon="refresh" text={tx('Try again')} onClick={() => form.send({ type: 'form.reload' })} />} />
-    </div>
+  const unplaced = useMemo(
+    () => violations.filter((v) => !isFormField(v.field, resource.form as Resource<{ id: number }>['form']) && !udfInputs.some((f) => f.name === v.field)),
+    [violations, resource.form, udfInputs],
   );
+
+  if (loading)
+    return (
+      <div className="gh-page">
+        <NonIdealState icon={<Spinner />} title={t('loading')} />
+      </div>
+    );
+  if (failed)
+    return (
+      <div className="gh-page">
+        <NonIdealState
+          icon="error"
+          title={tx('Could not load this {what}', { what: words.one.toLowerCase() })}
+          description={error ?? undefined}
+          action={<Button icon="refresh" text={tx('Try again')} onClick={() => form.send({ type: 'form.reload' })} />}
+        />
+      </div>
+    );
 
   return (
     <div className="gh-page gh-form-page" data-testid={`${resource.name}-form`}>
@@ -215,9 +276,12 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
           // server does (contract clientToday), whatever zone the viewer reads times in
           const errors = validateForm(values, resource.form, resource.input, resource.declaration, editing ? undefined : getClientToday());
           // a secret is required when the record is created (an edit keeps the stored one when it is left empty)
-          if (!editing) for (const s of resource.form) for (const f of s.fields) {
-            if (!isRepeat(f) && f.writeOnly && f.required && !String(values[f.name] ?? '').trim() && !errors[f.name]) errors[f.name] = `${f.label} is required`;
-          }
+          if (!editing)
+            for (const s of resource.form)
+              for (const f of s.fields) {
+                if (!isRepeat(f) && f.writeOnly && f.required && !String(values[f.name] ?? '').trim() && !errors[f.name])
+                  errors[f.name] = `${f.label} is required`;
+              }
           if (defs.length) {
             const udf: Record<string, string> = {};
             for (const v of udfBody(defs, values.udf as Record<string, unknown> | undefined).violations) {
@@ -235,68 +299,173 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
           <form
             noValidate
             aria-label={editing ? tx('Edit {what}', { what: words.one.toLowerCase() }) : tx('Add {what}', { what: words.one.toLowerCase() })}
-            onSubmit={(e) => { void handleSubmit(e); }}
+            onSubmit={(e) => {
+              void handleSubmit(e);
+            }}
           >
-            {error && <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">{say(error)}</Callout>}
+            {error && (
+              <Callout intent="danger" icon="error" className="gh-form__error" data-testid="form-error">
+                {say(error)}
+              </Callout>
+            )}
             {unplaced.length > 0 && (
               <Callout intent="warning" icon="warning-sign" className="gh-form__error" data-testid="form-violations">
                 {tx('Not saved:')} {unplaced.map((v) => sayViolation(v.message, locale)).join('; ')}
               </Callout>
             )}
-            {readOnly && resource.privileges.edit && <Callout intent="primary" icon="eye-open" className="gh-form__error" data-testid="form-read-only">{tx('You may look at this {what}; changing it needs the privilege to edit it.', { what: words.one.toLowerCase() })}</Callout>}
-            {editing && loaded && <RecordPanel resource={resource} row={loaded as unknown as Record<string, unknown>} busy={busy} violations={violations}
-              onAct={(action, input) => form.send({ type: 'form.act', action, input })} />}
-            {editing && loaded && resource.declaration?.screens?.recordPanel && <RecordPanelNamed name={resource.declaration.screens.recordPanel} row={loaded as unknown as Record<string, unknown>} />}
+            {readOnly && resource.privileges.edit && (
+              <Callout intent="primary" icon="eye-open" className="gh-form__error" data-testid="form-read-only">
+                {tx('You may look at this {what}; changing it needs the privilege to edit it.', { what: words.one.toLowerCase() })}
+              </Callout>
+            )}
+            {editing && loaded && (
+              <RecordPanel
+                resource={resource}
+                row={loaded as unknown as Record<string, unknown>}
+                busy={busy}
+                violations={violations}
+                onAct={(action, input) => form.send({ type: 'form.act', action, input })}
+              />
+            )}
+            {editing && loaded && resource.declaration?.screens?.recordPanel && (
+              <RecordPanelNamed name={resource.declaration.screens.recordPanel} row={loaded as unknown as Record<string, unknown>} />
+            )}
             {!readOnly && resource.devices && <ReadCardPanel purpose={resource.devices.purpose} />}
             <fieldset disabled={readOnly} className="gh-form__fields">
-            {resource.form.map((section) => (
-              <Card key={section.title} className="gh-form__section" compact>
-                <H5>{section.keys ? tCat(section.keys.title, section.title) : tx(section.title)}</H5>
-                {section.description && <p className="bp6-text-muted gh-form__desc">{section.keys ? tCat(section.keys.description, section.description) : tx(section.description)}</p>}
-                <div className="gh-form__grid">
-                  {section.fields.map((f) => isRepeat(f)
-                    ? <RepeatRows key={f.repeat} def={f} serverErrors={serverErrors} options={options} />
-                    : f.shownWhen
-                      ? <ShownWhen key={f.name} when={f.shownWhen}><FieldInput def={familyDef(f)} name={f.name} serverErrors={serverErrors} options={options} /></ShownWhen>
-                      : <FieldInput key={f.name} def={familyDef(editing && f.writeOnly ? { ...f, required: false, placeholder: KEEP_SECRET } : f)} name={f.name} serverErrors={serverErrors} options={options} />)}
-                </div>
-              </Card>
-            ))}
-            {!readOnly && resource.formPanel && <resource.formPanel />}
-            {udfInputs.length > 0 && (
-              <Card className="gh-form__section" compact data-testid="udf-section">
-                <H5>{tx('More fields')}</H5>
-                <p className="bp6-text-muted gh-form__desc">{tx('Fields this client added to every {what}.', { what: words.one.toLowerCase() })}</p>
-                <div className="gh-form__grid">
-                  {udfInputs.map((f) => <FieldInput key={f.name} def={f} name={f.name} serverErrors={serverErrors} options={options} />)}
-                </div>
-              </Card>
-            )}
+              {resource.form.map((section) => (
+                <Card key={section.title} className="gh-form__section" compact>
+                  <H5>{section.keys ? tCat(section.keys.title, section.title) : tx(section.title)}</H5>
+                  {section.description && (
+                    <p className="bp6-text-muted gh-form__desc">
+                      {section.keys ? tCat(section.keys.description, section.description) : tx(section.description)}
+                    </p>
+                  )}
+                  <div className="gh-form__grid">
+                    {section.fields.map((f) =>
+                      isRepeat(f) ? (
+                        <RepeatRows key={f.repeat} def={f} serverErrors={serverErrors} options={options} />
+                      ) : f.shownWhen ? (
+                        <ShownWhen key={f.name} when={f.shownWhen}>
+                          <FieldInput def={familyDef(f)} name={f.name} serverErrors={serverErrors} options={options} />
+                        </ShownWhen>
+                      ) : (
+                        <FieldInput
+                          key={f.name}
+                          def={familyDef(editing && f.writeOnly ? { ...f, required: false, placeholder: KEEP_SECRET } : f)}
+                          name={f.name}
+                          serverErrors={serverErrors}
+                          options={options}
+                        />
+                      ),
+                    )}
+                  </div>
+                </Card>
+              ))}
+              {!readOnly && resource.formPanel && <resource.formPanel />}
+              {udfInputs.length > 0 && (
+                <Card className="gh-form__section" compact data-testid="udf-section">
+                  <H5>{tx('More fields')}</H5>
+                  <p className="bp6-text-muted gh-form__desc">{tx('Fields this client added to every {what}.', { what: words.one.toLowerCase() })}</p>
+                  <div className="gh-form__grid">
+                    {udfInputs.map((f) => (
+                      <FieldInput key={f.name} def={f} name={f.name} serverErrors={serverErrors} options={options} />
+                    ))}
+                  </div>
+                </Card>
+              )}
             </fieldset>
             <div className="gh-form__actions">
-              {!readOnly && <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">{t('save')}</Button>}
-              {!readOnly && <Button icon="reset" onClick={() => { ff.reset(); form.send({ type: 'form.reset' }); }} disabled={busy}>{t('reset')}</Button>}
+              {!readOnly && (
+                <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} disabled={busy} data-testid="form-save">
+                  {t('save')}
+                </Button>
+              )}
+              {!readOnly && (
+                <Button
+                  icon="reset"
+                  onClick={() => {
+                    ff.reset();
+                    form.send({ type: 'form.reset' });
+                  }}
+                  disabled={busy}
+                >
+                  {t('reset')}
+                </Button>
+              )}
               {resource.declaration?.screens?.whatIf && <WhatIfButton resource={resource} id={id} />}
-              {!singleton && <Button variant="minimal" data-testid="form-cancel"
-                onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>{readOnly ? tx('Back to the list') : t('cancel')}</Button>}
+              {!singleton && (
+                <Button variant="minimal" data-testid="form-cancel" onClick={() => (ff.getState().dirty ? setAsking(true) : close())}>
+                  {readOnly ? tx('Back to the list') : t('cancel')}
+                </Button>
+              )}
             </div>
-            <Dialog isOpen={!!once} title={tx('Shown only now')} icon="key" onClose={() => { const id = once!.id; setOnce(null); leave(id); }}>
+            <Dialog
+              isOpen={!!once}
+              title={tx('Shown only now')}
+              icon="key"
+              onClose={() => {
+                const id = once!.id;
+                setOnce(null);
+                leave(id);
+              }}
+            >
               <div data-testid="shown-once">
-              <DialogBody>
-                <Callout intent="warning" icon="warning-sign">{tx('Copy it now into the system that uses it: it is not shown again. If it is lost, issue a new one.')}</Callout>
-                {Object.entries(once?.shown ?? {}).map(([k, v]) => (
-                  <FormGroup key={k} label={tx(resource.declaration?.screens?.shownOnce?.find((x) => x.field === k)?.label ?? k)} style={{ marginTop: 12 }}>
-                    <InputGroup readOnly value={v} data-testid={`shown-${k}`} className={Classes.MONOSPACE_TEXT}
-                      rightElement={<Button icon="duplicate" variant="minimal" aria-label={tx('Copy')}
-                        onClick={() => { void navigator.clipboard?.writeText(v); notify({ intent: 'success', title: tx('Copied'), message: tx('It is on the clipboard.'), timeoutMs: TOAST_MS }); }} />} />
-                  </FormGroup>
-                ))}
-              </DialogBody>
-              <DialogFooter actions={<Button intent="primary" data-testid="shown-once-done" onClick={() => { const id = once!.id; setOnce(null); leave(id); }}>{tx('I have copied it')}</Button>} />
+                <DialogBody>
+                  <Callout intent="warning" icon="warning-sign">
+                    {tx('Copy it now into the system that uses it: it is not shown again. If it is lost, issue a new one.')}
+                  </Callout>
+                  {Object.entries(once?.shown ?? {}).map(([k, v]) => (
+                    <FormGroup key={k} label={tx(resource.declaration?.screens?.shownOnce?.find((x) => x.field === k)?.label ?? k)} style={{ marginTop: 12 }}>
+                      <InputGroup
+                        readOnly
+                        value={v}
+                        data-testid={`shown-${k}`}
+                        className={Classes.MONOSPACE_TEXT}
+                        rightElement={
+                          <Button
+                            icon="duplicate"
+                            variant="minimal"
+                            aria-label={tx('Copy')}
+                            onClick={() => {
+                              void navigator.clipboard?.writeText(v);
+                              notify({ intent: 'success', title: tx('Copied'), message: tx('It is on the clipboard.'), timeoutMs: TOAST_MS });
+                            }}
+                          />
+                        }
+                      />
+                    </FormGroup>
+                  ))}
+                </DialogBody>
+                <DialogFooter
+                  actions={
+                    <Button
+                      intent="primary"
+                      data-testid="shown-once-done"
+                      onClick={() => {
+                        const id = once!.id;
+                        setOnce(null);
+                        leave(id);
+                      }}
+                    >
+                      {tx('I have copied it')}
+                    </Button>
+                  }
+                />
               </div>
             </Dialog>
-            <Alert isOpen={asking} intent="danger" icon="trash" cancelButtonText={tx('Keep editing')} confirmButtonText={tx('Discard changes')}
-              onCancel={() => setAsking(false)} onConfirm={() => { setAsking(false); close(); }} data-testid="discard-alert">
+            <Alert
+              isOpen={asking}
+              intent="danger"
+              icon="trash"
+              cancelButtonText={tx('Keep editing')}
+              confirmButtonText={tx('Discard changes')}
+              onCancel={() => setAsking(false)}
+              onConfirm={() => {
+                setAsking(false);
+                close();
+              }}
+              data-testid="discard-alert"
+            >
               <p>{tx('Discard your changes to this {what}? What you typed is lost.', { what: words.one.toLowerCase() })}</p>
             </Alert>
           </form>
@@ -308,7 +477,19 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
 
 type Options = Record<'divisions' | 'timezones', { label: string; value: string }[]>;
 
-function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldDef; name: string; serverErrors: ServerErrors; options: Options; compact?: boolean }) {
+function FieldInput({
+  def,
+  name,
+  serverErrors,
+  options,
+  compact,
+}: {
+  def: FieldDef;
+  name: string;
+  serverErrors: ServerErrors;
+  options: Options;
+  compact?: boolean;
+}) {
   const kind = def.kind ?? 'text';
   const locale = useLocale(); // date pickers and their placeholder follow the console's language
   const phoneShape = useSelector(useSystemActor('session'), selectPhonePlaceholder); // one example number on every screen
@@ -319,32 +500,73 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     subscription: { value: true, error: true, touched: true, submitFailed: true, dirtySinceLastSubmit: true },
   });
   if (kind === 'hidden') return null;
-  const clientError = (meta.touched || meta.submitFailed) ? (meta.error as string | undefined) : undefined;
+  const clientError = meta.touched || meta.submitFailed ? (meta.error as string | undefined) : undefined;
   const shownLabel = labelOfField(def);
   const serverError = !meta.dirtySinceLastSubmit && serverErrors[name] ? labelled(shownLabel, sayViolation(serverErrors[name], locale), locale) : undefined;
   // a date-time typed that is no moment says why in its own words (the schema would ask for ISO 8601)
   const typed = kind === 'datetime' && clientError ? dateTimeProblem(input.value, locale, zone) : null;
-  const message = typed ? labelled(shownLabel, sayViolation(typed === 'not a time in the zone' ? DATE_TIME_SKIPPED : NOT_DATE_TIME, locale), locale)
-    : clientError ? sayError(clientError, def, locale) : serverError;
+  const message = typed
+    ? labelled(shownLabel, sayViolation(typed === 'not a time in the zone' ? DATE_TIME_SKIPPED : NOT_DATE_TIME, locale), locale)
+    : clientError
+      ? sayError(clientError, def, locale)
+      : serverError;
   const intent = message ? 'danger' : 'none';
   const id = `field-${name}`;
-  const label = <>{shownLabel}{def.required && <span className="gh-required" aria-hidden> *</span>}</>;
+  const label = (
+    <>
+      {shownLabel}
+      {def.required && (
+        <span className="gh-required" aria-hidden>
+          {' '}
+          *
+        </span>
+      )}
+    </>
+  );
   const help = def.help ? (def.keys ? tCat(def.keys.help, def.help) : tx(def.help)) : undefined;
-  const placeholder = def.phone ? phoneShape : def.placeholder === KEEP_SECRET ? tx('Unchanged: type a new one to replace it') : def.placeholder ? (def.keys ? tCat(def.keys.placeholder, def.placeholder) : def.placeholder) : undefined;
+  const placeholder = def.phone
+    ? phoneShape
+    : def.placeholder === KEEP_SECRET
+      ? tx('Unchanged: type a new one to replace it')
+      : def.placeholder
+        ? def.keys
+          ? tCat(def.keys.placeholder, def.placeholder)
+          : def.placeholder
+        : undefined;
   let control;
   if (kind === 'switch') {
     control = <Switch {...input} id={id} checked={!!input.checked} label={shownLabel} />;
-    return <FormGroup className={`gh-field gh-field--switch${def.wide ? ' gh-field--wide' : ''}`} helperText={message} intent={intent}>{control}</FormGroup>;
+    return (
+      <FormGroup className={`gh-field gh-field--switch${def.wide ? ' gh-field--wide' : ''}`} helperText={message} intent={intent}>
+        {control}
+      </FormGroup>
+    );
   } else if (kind === 'select') {
-    const opts = def.source ? options[def.source] : def.options ?? [];
+    const opts = def.source ? options[def.source] : (def.options ?? []);
     control = (
-      <HTMLSelect name={input.name} value={input.value ?? ''} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id} fill aria-invalid={!!message} aria-required={def.required}>
+      <HTMLSelect
+        name={input.name}
+        value={input.value ?? ''}
+        onChange={input.onChange}
+        onBlur={input.onBlur}
+        onFocus={input.onFocus}
+        id={id}
+        fill
+        aria-invalid={!!message}
+        aria-required={def.required}
+      >
         {(!def.required || def.source) && <option value="">{def.source ? tx('Choose…') : '—'}</option>}
-        {opts.map((o) => <option key={o.value} value={o.value}>{def.keys && !def.source ? tCat(def.keys.choice(o.value), o.label) : o.label}</option>)}
+        {opts.map((o) => (
+          <option key={o.value} value={o.value}>
+            {def.keys && !def.source ? tCat(def.keys.choice(o.value), o.label) : o.label}
+          </option>
+        ))}
       </HTMLSelect>
     );
   } else if (kind === 'ref') {
-    control = <RefSelect id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} required={def.required} invalid={!!message} />;
+    control = (
+      <RefSelect id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} required={def.required} invalid={!!message} />
+    );
   } else if (kind === 'refs') {
     control = <RefsPicker id={id} target={def.target!} value={input.value} onChange={input.onChange} onBlur={input.onBlur} invalid={!!message} />;
   } else if (kind === 'image') {
@@ -355,21 +577,61 @@ function FieldInput({ def, name, serverErrors, options, compact }: { def: FieldD
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
   } else if (kind === 'datetime') {
     // the one date-time field: '28 Nov 2026 14:05' in the user's zone, never the browser's own picker
-    control = <DateTimeField name={input.name} value={input.value} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id}
-      intent={intent} placeholder={placeholder} aria-invalid={!!message} aria-required={def.required} />;
+    control = (
+      <DateTimeField
+        name={input.name}
+        value={input.value}
+        onChange={input.onChange}
+        onBlur={input.onBlur}
+        onFocus={input.onFocus}
+        id={id}
+        intent={intent}
+        placeholder={placeholder}
+        aria-invalid={!!message}
+        aria-required={def.required}
+      />
+    );
   } else if (kind === 'date') {
     // the one date field: '28 Nov 2026' as every screen shows dates, never the browser's own format
-    control = <DateField name={input.name} value={input.value} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id}
-      intent={intent} placeholder={placeholder} aria-invalid={!!message} aria-required={def.required} />;
+    control = (
+      <DateField
+        name={input.name}
+        value={input.value}
+        onChange={input.onChange}
+        onBlur={input.onBlur}
+        onFocus={input.onFocus}
+        id={id}
+        intent={intent}
+        placeholder={placeholder}
+        aria-invalid={!!message}
+        aria-required={def.required}
+      />
+    );
   } else {
     control = (
-      <InputGroup {...input} value={input.value ?? ''} id={id} type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'email' ? 'email' : 'text'}
-        inputMode={kind === 'number' ? 'numeric' : undefined} intent={intent} placeholder={placeholder}
-        aria-invalid={!!message} aria-required={def.required} className={def.upper ? 'gh-upper' : undefined} autoComplete="off" />
+      <InputGroup
+        {...input}
+        value={input.value ?? ''}
+        id={id}
+        type={def.writeOnly ? 'password' : kind === 'number' ? 'text' : kind === 'email' ? 'email' : 'text'}
+        inputMode={kind === 'number' ? 'numeric' : undefined}
+        intent={intent}
+        placeholder={placeholder}
+        aria-invalid={!!message}
+        aria-required={def.required}
+        className={def.upper ? 'gh-upper' : undefined}
+        autoComplete="off"
+      />
     );
   }
   return (
-    <FormGroup label={label} labelFor={id} helperText={message ?? (compact ? undefined : help ?? (kind === 'datetime' ? tx('In {zone}', { zone: zoneLabel(zone) }) : undefined))} intent={intent} className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}>
+    <FormGroup
+      label={label}
+      labelFor={id}
+      helperText={message ?? (compact ? undefined : (help ?? (kind === 'datetime' ? tx('In {zone}', { zone: zoneLabel(zone) }) : undefined)))}
+      intent={intent}
+      className={`gh-field${def.wide ? ' gh-field--wide' : ''}`}
+    >
       {control}
     </FormGroup>
   );
@@ -393,26 +655,47 @@ function RepeatRows({ def, serverErrors, options }: { def: RepeatDef; serverErro
   return (
     <div className="gh-repeat gh-field--wide" data-testid={`repeat-${def.repeat}`}>
       {def.pins && typeof getIn(values, def.pins.image) === 'string' && getIn(values, def.pins.image) !== '' && (
-        <PinBoard image={getIn(values, def.pins.image) as string} rows={rows as Record<string, unknown>[]} x={def.pins.x} y={def.pins.y} itemLabel={item}
+        <PinBoard
+          image={getIn(values, def.pins.image) as string}
+          rows={rows as Record<string, unknown>[]}
+          x={def.pins.x}
+          y={def.pins.y}
+          itemLabel={item}
           onPlace={(px, py) => ff.change(def.repeat, [...rows, { ...def.empty(), [def.pins!.x]: String(px), [def.pins!.y]: String(py) }])}
-          onMove={(i, px, py) => ff.batch(() => { ff.change(`${def.repeat}[${i}].${def.pins!.x}`, String(px)); ff.change(`${def.repeat}[${i}].${def.pins!.y}`, String(py)); })} />
+          onMove={(i, px, py) =>
+            ff.batch(() => {
+              ff.change(`${def.repeat}[${i}].${def.pins!.x}`, String(px));
+              ff.change(`${def.repeat}[${i}].${def.pins!.y}`, String(py));
+            })
+          }
+        />
       )}
       {rows.length === 0 && <p className="bp6-text-muted">{tx('No {what} yet.', { what: label.toLowerCase() })}</p>}
       {rows.map((_, i) => (
         <div className="gh-repeat__row" key={i} data-testid={`${def.repeat}-row`} role="group" aria-label={`${item} ${i + 1}`}>
           <span className="gh-repeat__index">{i + 1}</span>
           <div className="gh-repeat__fields" style={{ gridTemplateColumns: `repeat(${visible.length}, minmax(110px, 1fr))` }}>
-            {def.fields.map((f) => <FieldInput key={f.name} def={f} name={`${def.repeat}[${i}].${f.name}`} serverErrors={serverErrors} options={options} compact />)}
+            {def.fields.map((f) => (
+              <FieldInput key={f.name} def={f} name={`${def.repeat}[${i}].${f.name}`} serverErrors={serverErrors} options={options} compact />
+            ))}
           </div>
-          <Button variant="minimal" intent="danger" icon="trash" aria-label={tx('Remove {what} {n}', { what: item.toLowerCase(), n: i + 1 })}
-            onClick={() => ff.change(def.repeat, rows.filter((__, j) => j !== i))} />
+          <Button
+            variant="minimal"
+            intent="danger"
+            icon="trash"
+            aria-label={tx('Remove {what} {n}', { what: item.toLowerCase(), n: i + 1 })}
+            onClick={() =>
+              ff.change(
+                def.repeat,
+                rows.filter((__, j) => j !== i),
+              )
+            }
+          />
         </div>
       ))}
       <Button icon="add" variant="outlined" onClick={() => ff.change(def.repeat, [...rows, def.empty()])} data-testid={`add-${def.repeat}`}>
         {tx('Add {what}', { what: item.toLowerCase() })}
-
       </Button>
     </div>
   );
 }
-

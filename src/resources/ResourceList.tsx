@@ -53,14 +53,25 @@ interface Props<T extends { id: number }> {
   notices?: NoticeSource;
 }
 
-export function ResourceList<T extends { id: number }>({ resource, rowActions, rowTag, toolbar, filters: initialFilters, sort: initialSort, refreshKey, notices }: Props<T>) {
+export function ResourceList<T extends { id: number }>({
+  resource,
+  rowActions,
+  rowTag,
+  toolbar,
+  filters: initialFilters,
+  sort: initialSort,
+  refreshKey,
+  notices,
+}: Props<T>) {
   const t = useT();
   const time = useTime(); // cells and time headers follow the user's zone and language
   const zoned = (title: string, on?: boolean) => (on ? `${title} (${time.zoneName()})` : title);
   const words = resourceWords(resource);
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
-  const list = useViewActor(`list:${resource.name}`, { input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: initialFilters } });
+  const list = useViewActor(`list:${resource.name}`, {
+    input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: initialFilters },
+  });
   const items = useSelector(list, selItems) as T[];
   const pager = useSelector(list, selectPager);
   const page = useSelector(list, selPage);
@@ -72,7 +83,9 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const confirming = useSelector(list, selConfirming);
   const deleting = useSelector(list, selDeleting);
 
-  useEffect(() => { if (refreshKey) list.send({ type: 'list.refresh' }); }, [refreshKey, list]);
+  useEffect(() => {
+    if (refreshKey) list.send({ type: 'list.refresh' });
+  }, [refreshKey, list]);
   // a row of this resource changed anywhere in the client (`/changes/{resource}`), or a kept-alive list is shown again
   // (an add or edit may have happened meanwhile): the open list reads its page again
   useChangeNotices({ resource: resource.name }, list, { type: 'list.refresh' });
@@ -108,8 +121,7 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const allOnPage = items.length > 0 && items.every((r) => selected.has(r.id));
 
   const sortOf = (field: string) => sort.find((s) => s.field === field)?.dir;
-  const sortBy = (field: string, dir: 'asc' | 'desc' | null) =>
-    list.send({ type: 'list.sorted', sort: dir ? [{ field, dir }] : ([] as SortSpec[]) });
+  const sortBy = (field: string, dir: 'asc' | 'desc' | null) => list.send({ type: 'list.sorted', sort: dir ? [{ field, dir }] : ([] as SortSpec[]) });
 
   // the list's commands (export, named row actions) run in the resource's command actor, a child of the system: one at
   // a time, each answer emitted; a failure has been said by the error chain
@@ -120,7 +132,8 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
   const acting = running === 'action' && runningInput ? `${runningInput.action}:${runningInput.id}` : null;
   // a resource the server exports offers CSV and XLSX (the server's one tabular writer); another, CSV written here
   const serverExport = !!resource.declaration?.export?.includes('csv');
-  const exportAs = (format: ExportFormat) => commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: serverExport, format } satisfies ExportInput });
+  const exportAs = (format: ExportFormat) =>
+    commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: serverExport, format } satisfies ExportInput });
   // a row action's toast is said here from its declaration, the row's name kept by the view: no view text travels
   // through the actor (its input is journaled)
   const actionRows = useRef(new Map<string, string>());
@@ -140,13 +153,25 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       // a resource the server exports answers its CSV; another answers its rows, written here as the columns show them
       // a time column: ISO 8601 with the zone's offset, the zone named in its header (as the server's files)
       const head = (title: string, on?: boolean) => (on ? zonedHeader(title, time.zone) : title);
-      const cell = (c: { field: string; zoned?: boolean }, r: T, shown: string) => (c.zoned ? zonedTime((r as Record<string, unknown>)[c.field], time.zone) ?? shown : shown);
-      const csv = result instanceof Blob ? result : new Blob([toCsv(
-        [head(titleOfColumn(resource.primary), resource.primary.zoned), ...columns.map((c) => head(titleOfColumn(c), c.zoned))],
-        (result as T[]).map((r) => [cell(resource.primary, r, resource.primary.value(r)), ...columns.map((c) => cell(c, r, cellText(c, r)))]),
-      )], { type: 'text/csv;charset=utf-8' });
+      const cell = (c: { field: string; zoned?: boolean }, r: T, shown: string) =>
+        c.zoned ? (zonedTime((r as Record<string, unknown>)[c.field], time.zone) ?? shown) : shown;
+      const csv =
+        result instanceof Blob
+          ? result
+          : new Blob(
+              [
+                toCsv(
+                  [head(titleOfColumn(resource.primary), resource.primary.zoned), ...columns.map((c) => head(titleOfColumn(c), c.zoned))],
+                  (result as T[]).map((r) => [cell(resource.primary, r, resource.primary.value(r)), ...columns.map((c) => cell(c, r, cellText(c, r)))]),
+                ),
+              ],
+              { type: 'text/csv;charset=utf-8' },
+            );
       const url = URL.createObjectURL(csv);
-      const link = Object.assign(document.createElement('a'), { href: url, download: `${resource.name}.${(commands.getSnapshot().context.input as ExportInput | undefined)?.format ?? 'csv'}` });
+      const link = Object.assign(document.createElement('a'), {
+        href: url,
+        download: `${resource.name}.${(commands.getSnapshot().context.input as ExportInput | undefined)?.format ?? 'csv'}`,
+      });
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     });
@@ -159,16 +184,26 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
       nameRenderer={(name) => (
         <span className="gh-colhead" data-testid={`col-${field}`}>
           {name}
-          {sortOf(field) && <span className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} role="img" aria-label={sortOf(field) === 'asc' ? tx('sorted ascending') : tx('sorted descending')} />}
+          {sortOf(field) && (
+            <span
+              className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`}
+              role="img"
+              aria-label={sortOf(field) === 'asc' ? tx('sorted ascending') : tx('sorted descending')}
+            />
+          )}
         </span>
       )}
-      menuRenderer={sortable ? () => (
-        <Menu>
-          <MenuItem icon="sort-asc" text={tx('Sort ascending')} onClick={() => sortBy(field, 'asc')} />
-          <MenuItem icon="sort-desc" text={tx('Sort descending')} onClick={() => sortBy(field, 'desc')} />
-          {sortOf(field) && <MenuItem icon="cross" text={tx('Clear sort')} onClick={() => sortBy(field, null)} />}
-        </Menu>
-      ) : undefined}
+      menuRenderer={
+        sortable
+          ? () => (
+              <Menu>
+                <MenuItem icon="sort-asc" text={tx('Sort ascending')} onClick={() => sortBy(field, 'asc')} />
+                <MenuItem icon="sort-desc" text={tx('Sort descending')} onClick={() => sortBy(field, 'desc')} />
+                {sortOf(field) && <MenuItem icon="cross" text={tx('Clear sort')} onClick={() => sortBy(field, null)} />}
+              </Menu>
+            )
+          : undefined
+      }
     />
   );
 
@@ -180,10 +215,13 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
     return hasPrivilege(held, route.privileges, route.mode) ? path : null;
   };
   // the row's other pages the user may open (declared row links)
-  const linksOf = (row: T) => (resource.rowLinks ?? []).map((l) => ({ label: l.label, to: l.path(row) })).filter((l) => {
-    const route = matchRoute(l.to).route;
-    return hasPrivilege(held, route.privileges, route.mode);
-  });
+  const linksOf = (row: T) =>
+    (resource.rowLinks ?? [])
+      .map((l) => ({ label: l.label, to: l.path(row) }))
+      .filter((l) => {
+        const route = matchRoute(l.to).route;
+        return hasPrivilege(held, route.privileges, route.mode);
+      });
   // declared named actions (a pulse of an output) for whoever holds their code; the answer is a toast
   const declaredActions = (resource.rowActions ?? []).filter((a) => hasPrivilege(held, [a.privilege]));
   const primaryCell = (i: number) => {
@@ -196,21 +234,51 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
             nothing but cells in it): the name first (it opens the record), its mark shown before it (order: -1),
             then its links and actions */}
         <div role="table" aria-label={name} className="gh-rowhead-table">
-        <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
-          <span role="cell" className="gh-rowhead__cell">
-            {detailOf(row) || canOpen ? <Link className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>{name}</Link> : <span className="gh-rowhead__name">{name}</span>}
-            {rowTag?.(row)}
-          </span>
-          {canDelete && <span role="cell" className="gh-rowhead__mark"><Checkbox className="gh-rowhead__check" checked={selected.has(row.id)} onChange={() => toggle(row.id)} aria-label={tx('Mark {name}', { name })} /></span>}
-          <span role="cell" className="gh-rowhead__actions">
-            {linksOf(row).map((l) => <Link key={l.label} to={l.to} className="bp6-button bp6-small bp6-minimal" data-testid="row-link" aria-label={`${tx(l.label)}: ${name}`}>{tx(l.label)}</Link>)}
-            {declaredActions.map((a) => (
-              <Button key={a.action} size="small" variant="minimal" icon={a.icon as never} loading={acting === `${a.action}:${row.id}`} disabled={acting !== null}
-                onClick={() => runAction(a, row, name)} data-testid="row-action" aria-label={`${tx(a.label)}: ${name}`}>{tx(a.label)}</Button>
-            ))}
-            {rowActions?.(row)}
-          </span>
-        </div>
+          <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
+            <span role="cell" className="gh-rowhead__cell">
+              {detailOf(row) || canOpen ? (
+                <Link className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>
+                  {name}
+                </Link>
+              ) : (
+                <span className="gh-rowhead__name">{name}</span>
+              )}
+              {rowTag?.(row)}
+            </span>
+            {canDelete && (
+              <span role="cell" className="gh-rowhead__mark">
+                <Checkbox
+                  className="gh-rowhead__check"
+                  checked={selected.has(row.id)}
+                  onChange={() => toggle(row.id)}
+                  aria-label={tx('Mark {name}', { name })}
+                />
+              </span>
+            )}
+            <span role="cell" className="gh-rowhead__actions">
+              {linksOf(row).map((l) => (
+                <Link key={l.label} to={l.to} className="bp6-button bp6-small bp6-minimal" data-testid="row-link" aria-label={`${tx(l.label)}: ${name}`}>
+                  {tx(l.label)}
+                </Link>
+              ))}
+              {declaredActions.map((a) => (
+                <Button
+                  key={a.action}
+                  size="small"
+                  variant="minimal"
+                  icon={a.icon as never}
+                  loading={acting === `${a.action}:${row.id}`}
+                  disabled={acting !== null}
+                  onClick={() => runAction(a, row, name)}
+                  data-testid="row-action"
+                  aria-label={`${tx(a.label)}: ${name}`}
+                >
+                  {tx(a.label)}
+                </Button>
+              ))}
+              {rowActions?.(row)}
+            </span>
+          </div>
         </div>
       </Cell>
     );
@@ -246,34 +314,57 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           name="filter"
           value={text}
           onChange={(e) => setText(e.currentTarget.value)}
-          onKeyDown={(e) => { if (e.key === 'Enter') list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } }); }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } });
+          }}
           rightElement={busy ? <Spinner size={16} /> : undefined}
         />
         <div className="gh-list__spacer" />
-        {(resource.declaration?.screens?.toolbarLinks ?? []).filter((l) => hasPrivilege(held, [l.privilege])).map((l) => (
-          <Link key={l.route} to={l.route} className="bp6-button bp6-minimal" data-testid={`toolbar-link-${l.route.split('/').pop()}`}>
-            {l.icon && <Icon icon={l.icon as IconName} />}<span className="bp6-button-text">{tx(l.label)}</span>
-          </Link>
-        ))}
+        {(resource.declaration?.screens?.toolbarLinks ?? [])
+          .filter((l) => hasPrivilege(held, [l.privilege]))
+          .map((l) => (
+            <Link key={l.route} to={l.route} className="bp6-button bp6-minimal" data-testid={`toolbar-link-${l.route.split('/').pop()}`}>
+              {l.icon && <Icon icon={l.icon as IconName} />}
+              <span className="bp6-button-text">{tx(l.label)}</span>
+            </Link>
+          ))}
         {toolbar}
         <ButtonGroup className="gh-list__actions">
           {canDelete && (
-            <Button icon="trash" intent="danger" variant="outlined" disabled={selection.length === 0} onClick={() => list.send({ type: 'list.deleteRequested' })} data-testid="bulk-delete">
-              {t('deleteSelected')}{selection.length ? ` (${selection.length})` : ''}
+            <Button
+              icon="trash"
+              intent="danger"
+              variant="outlined"
+              disabled={selection.length === 0}
+              onClick={() => list.send({ type: 'list.deleteRequested' })}
+              data-testid="bulk-delete"
+            >
+              {t('deleteSelected')}
+              {selection.length ? ` (${selection.length})` : ''}
             </Button>
           )}
-          {serverExport ? <ExportButtons onExport={exportAs} loading={exporting} testId="export-csv" csvText={t('exportCsv')} />
-            : <Button icon="export" variant="outlined" loading={exporting} onClick={() => exportAs('csv')} data-testid="export-csv">{t('exportCsv')}</Button>}
+          {serverExport ? (
+            <ExportButtons onExport={exportAs} loading={exporting} testId="export-csv" csvText={t('exportCsv')} />
+          ) : (
+            <Button icon="export" variant="outlined" loading={exporting} onClick={() => exportAs('csv')} data-testid="export-csv">
+              {t('exportCsv')}
+            </Button>
+          )}
           <Button icon="refresh" variant="outlined" aria-label={t('refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
           {canAdd && (
             <Link to={resource.addPath ?? `${resource.path}/add`} className="bp6-button bp6-intent-primary" data-testid="add-button">
-              <span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{words.addLabel ?? tx('Add {what}', { what: words.one.toLowerCase() })}</span>
+              <span className="bp6-icon bp6-icon-plus" aria-hidden />{' '}
+              <span className="bp6-button-text">{words.addLabel ?? tx('Add {what}', { what: words.one.toLowerCase() })}</span>
             </Link>
           )}
         </ButtonGroup>
       </div>
 
-      {error && <Callout intent="danger" icon="error" className="gh-list__error">{say(error)}</Callout>}
+      {error && (
+        <Callout intent="danger" icon="error" className="gh-list__error">
+          {say(error)}
+        </Callout>
+      )}
 
       <div className="gh-list__table" style={{ height: tableHeight }} ref={tableBox}>
         <Table2
@@ -287,21 +378,36 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
           numFrozenColumns={1}
           selectionModes={SelectionModes.NONE}
           cellRendererDependencies={[items, selection, canOpen, canDelete, time, rowTag, rowActions]}
-          loadingOptions={busy && items.length === 0 ? ['cells'] as never : []}
+          loadingOptions={busy && items.length === 0 ? (['cells'] as never) : []}
         >
           {[
-            <Column key="__primary" id="__primary" cellRenderer={primaryCell}
+            <Column
+              key="__primary"
+              id="__primary"
+              cellRenderer={primaryCell}
               columnHeaderCellRenderer={() => (
                 <ColumnHeaderCell
                   name={zoned(titleOfColumn(resource.primary), resource.primary.zoned)}
                   nameRenderer={(name) => (
                     <span className="gh-colhead gh-colhead--primary">
                       {/* rows are marked only to be deleted together: a list nobody here may delete from has no marks */}
-                      {canDelete && <Checkbox className="gh-rowhead__check" checked={allOnPage} indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
-                        onChange={() => setSelection(allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])])}
-                        aria-label={tx('Mark all rows on this page')} />}
+                      {canDelete && (
+                        <Checkbox
+                          className="gh-rowhead__check"
+                          checked={allOnPage}
+                          indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
+                          onChange={() =>
+                            setSelection(
+                              allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])],
+                            )
+                          }
+                          aria-label={tx('Mark all rows on this page')}
+                        />
+                      )}
                       {name}
-                      {sortOf(resource.primary.field) && <span className={`bp6-icon bp6-icon-${sortOf(resource.primary.field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} />}
+                      {sortOf(resource.primary.field) && (
+                        <span className={`bp6-icon bp6-icon-${sortOf(resource.primary.field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} />
+                      )}
                     </span>
                   )}
                   menuRenderer={() => (
@@ -314,29 +420,61 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
               )}
             />,
             ...columns.map((c) => (
-              <Column key={c.field} id={c.field} columnHeaderCellRenderer={header(zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
+              <Column
+                key={c.field}
+                id={c.field}
+                columnHeaderCellRenderer={header(zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
                 cellRenderer={(i) => {
                   const row = items[i];
                   return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;
-                }} />
+                }}
+              />
             )),
           ]}
         </Table2>
         {!busy && items.length === 0 && !error && (
-          <div className="gh-list__empty"><NonIdealState icon="search" title={t('noRows')} description={filters.q ? tx('Nothing matches “{q}”.', { q: filters.q }) : undefined} /></div>
+          <div className="gh-list__empty">
+            <NonIdealState icon="search" title={t('noRows')} description={filters.q ? tx('Nothing matches “{q}”.', { q: filters.q }) : undefined} />
+          </div>
         )}
       </div>
 
       <div className="gh-list__footer">
         <span data-testid="list-range">{pager.atLeast ? tx('{from}–{to} of {total}+', range) : tx('{from}–{to} of {total}', range)}</span>
-        {selection.length > 0 && <Tag minimal round intent="primary">{tx('{n} selected', { n: selection.length })}</Tag>}
+        {selection.length > 0 && (
+          <Tag minimal round intent="primary">
+            {tx('{n} selected', { n: selection.length })}
+          </Tag>
+        )}
         <div className="gh-list__spacer" />
         <ButtonGroup variant="minimal">
-          <Button icon="double-chevron-left" aria-label={tx('First page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: 0 })} />
-          <Button icon="chevron-left" aria-label={tx('Previous page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
-          <span className="gh-list__page">{tx(pager.atLeast ? 'Page {page} of {pages}+' : 'Page {page} of {pages}', { page: num(page + 1), pages: num(pager.pages) })}</span>
-          <Button icon="chevron-right" aria-label={tx('Next page')} disabled={!pager.hasNext} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
-          <Button icon="double-chevron-right" aria-label={tx('Last page')} disabled={pager.lastPage === null || page >= pager.lastPage} onClick={() => pager.lastPage !== null && list.send({ type: 'list.pageChanged', page: pager.lastPage })} />
+          <Button
+            icon="double-chevron-left"
+            aria-label={tx('First page')}
+            disabled={page === 0}
+            onClick={() => list.send({ type: 'list.pageChanged', page: 0 })}
+          />
+          <Button
+            icon="chevron-left"
+            aria-label={tx('Previous page')}
+            disabled={page === 0}
+            onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })}
+          />
+          <span className="gh-list__page">
+            {tx(pager.atLeast ? 'Page {page} of {pages}+' : 'Page {page} of {pages}', { page: num(page + 1), pages: num(pager.pages) })}
+          </span>
+          <Button
+            icon="chevron-right"
+            aria-label={tx('Next page')}
+            disabled={!pager.hasNext}
+            onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })}
+          />
+          <Button
+            icon="double-chevron-right"
+            aria-label={tx('Last page')}
+            disabled={pager.lastPage === null || page >= pager.lastPage}
+            onClick={() => pager.lastPage !== null && list.send({ type: 'list.pageChanged', page: pager.lastPage })}
+          />
         </ButtonGroup>
       </div>
 
@@ -350,8 +488,12 @@ export function ResourceList<T extends { id: number }>({ resource, rowActions, r
         onConfirm={() => list.send({ type: 'list.deleteConfirmed' })}
         onCancel={() => list.send({ type: 'list.deleteCancelled' })}
       >
-        <p>{tx('Delete {n} {what}? This cannot be undone.', { n: selection.length, what: selection.length === 1 ? words.one.toLowerCase() : words.many.toLowerCase() })}</p>
-
+        <p>
+          {tx('Delete {n} {what}? This cannot be undone.', {
+            n: selection.length,
+            what: selection.length === 1 ? words.one.toLowerCase() : words.many.toLowerCase(),
+          })}
+        </p>
       </Alert>
     </div>
   );
@@ -362,4 +504,3 @@ function cellText<T>(c: { field: string; value?: (row: T) => string }, row: T): 
   const v = (row as Record<string, unknown>)[c.field];
   return v === null || v === undefined ? '' : String(v);
 }
-

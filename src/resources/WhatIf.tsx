@@ -24,10 +24,15 @@ export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: nu
   const busy = useSelector(preview, selectReadBusy);
   const failed = useSelector(preview, (s: ReadingSnapshot) => (selectReadFailed(s) ? s.context.error : null));
   const got = useSelector(preview, (s: ReadingSnapshot) => s.context.output as AccessPreviewAnswer | null);
-  const state = busy ? { status: 'loading' as const }
-    : failed !== null ? { status: 'failed' as const, message: failed, fields: [] as string[] }
-      : got && 'refused' in got ? { status: 'failed' as const, message: '', fields: got.refused }
-        : got ? { status: 'done' as const, answer: got.answer } : null;
+  const state = busy
+    ? { status: 'loading' as const }
+    : failed !== null
+      ? { status: 'failed' as const, message: failed, fields: [] as string[] }
+      : got && 'refused' in got
+        ? { status: 'failed' as const, message: '', fields: got.refused }
+        : got
+          ? { status: 'done' as const, answer: got.answer }
+          : null;
   const ask = () => {
     setOpen(true);
     const values = toBody(ff.getState().values as Record<string, unknown>, resource.form);
@@ -35,21 +40,35 @@ export function WhatIfButton({ resource, id }: { resource: Resource<any>; id: nu
   };
   return (
     <>
-      <Button icon="eye-open" variant="outlined" onClick={ask} data-testid="what-if">{tx('Preview access')}</Button>
+      <Button icon="eye-open" variant="outlined" onClick={ask} data-testid="what-if">
+        {tx('Preview access')}
+      </Button>
       <Dialog isOpen={open} onClose={() => setOpen(false)} title={tx('Who gains and who loses access')} icon="people" className="gh-whatif">
         <div data-testid="what-if-dialog">
-        <DialogBody>
-          {state?.status === 'loading' && <NonIdealState icon={<Spinner />} title={tx('Working out the next 7 days…')} />}
-          {state?.status === 'failed' && (
-            <Callout intent="danger" icon="error" data-testid="what-if-error">
-              {state.fields.length ? <>{tx('Fix the form first:')} {state.fields.join('; ')}</> : state.message}
-            </Callout>
-          )}
-          {state?.status === 'done' && <PreviewAnswer answer={state.answer} />}
-        </DialogBody>
-        <DialogFooter actions={<Button onClick={() => setOpen(false)} data-testid="what-if-close">{tx('Close')}</Button>}>
-          <span className="bp6-text-muted">{tx('Nothing is saved by a preview.')}</span>
-        </DialogFooter>
+          <DialogBody>
+            {state?.status === 'loading' && <NonIdealState icon={<Spinner />} title={tx('Working out the next 7 days…')} />}
+            {state?.status === 'failed' && (
+              <Callout intent="danger" icon="error" data-testid="what-if-error">
+                {state.fields.length ? (
+                  <>
+                    {tx('Fix the form first:')} {state.fields.join('; ')}
+                  </>
+                ) : (
+                  state.message
+                )}
+              </Callout>
+            )}
+            {state?.status === 'done' && <PreviewAnswer answer={state.answer} />}
+          </DialogBody>
+          <DialogFooter
+            actions={
+              <Button onClick={() => setOpen(false)} data-testid="what-if-close">
+                {tx('Close')}
+              </Button>
+            }
+          >
+            <span className="bp6-text-muted">{tx('Nothing is saved by a preview.')}</span>
+          </DialogFooter>
         </div>
       </Dialog>
     </>
@@ -69,14 +88,24 @@ function useCounts() {
 function PreviewAnswer({ answer }: { answer: AccessPreview }) {
   const { people, doors } = useCounts();
   if (answer.gained === 0 && answer.lost === 0) {
-    return <NonIdealState icon="tick-circle" title={tx('Nobody gains or loses access')} description={tx('Over the next {days} days every door stays open to the same people at the same hours.', { days: answer.days })} />;
+    return (
+      <NonIdealState
+        icon="tick-circle"
+        title={tx('Nobody gains or loses access')}
+        description={tx('Over the next {days} days every door stays open to the same people at the same hours.', { days: answer.days })}
+      />
+    );
   }
   return (
     <div data-testid="what-if-answer">
       <p>
         {tx('Over the next {days} days:', { days: answer.days })}{' '}
-        <Tag intent="success" minimal round data-testid="what-if-gains">{tx('Gain access: {people}, {doors}', { people: people(answer.identitiesGaining), doors: doors(answer.doorsGaining) })}</Tag>{' '}
-        <Tag intent="danger" minimal round data-testid="what-if-losses">{tx('Lose access: {people}, {doors}', { people: people(answer.identitiesLosing), doors: doors(answer.doorsLosing) })}</Tag>
+        <Tag intent="success" minimal round data-testid="what-if-gains">
+          {tx('Gain access: {people}, {doors}', { people: people(answer.identitiesGaining), doors: doors(answer.doorsGaining) })}
+        </Tag>{' '}
+        <Tag intent="danger" minimal round data-testid="what-if-losses">
+          {tx('Lose access: {people}, {doors}', { people: people(answer.identitiesLosing), doors: doors(answer.doorsLosing) })}
+        </Tag>
       </p>
       <PairTable title={tx('Gain')} pairs={answer.gains} total={answer.gained} testId="what-if-gain" />
       <PairTable title={tx('Lose')} pairs={answer.losses} total={answer.lost} testId="what-if-loss" />
@@ -91,10 +120,22 @@ function PairTable({ title, pairs, total, testId }: { title: string; pairs: read
       <h6 className="bp6-heading">{title}</h6>
       <div className="gh-whatif__table">
         <HTMLTable compact striped>
-          <thead><tr><th>{tx('Identity')}</th><th>{tx('Door')}</th><th>{tx('Hours open this week')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th>{tx('Identity')}</th>
+              <th>{tx('Door')}</th>
+              <th>{tx('Hours open this week')}</th>
+            </tr>
+          </thead>
           <tbody>
             {pairs.slice(0, SHOWN).map((p) => (
-              <tr key={`${p.identityId}-${p.doorId}`} data-testid={testId}><td>{p.identityName}</td><td>{p.doorName}</td><td>{p.hoursBefore} → {p.hoursAfter}</td></tr>
+              <tr key={`${p.identityId}-${p.doorId}`} data-testid={testId}>
+                <td>{p.identityName}</td>
+                <td>{p.doorName}</td>
+                <td>
+                  {p.hoursBefore} → {p.hoursAfter}
+                </td>
+              </tr>
             ))}
           </tbody>
         </HTMLTable>

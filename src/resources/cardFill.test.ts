@@ -3,7 +3,7 @@ import type { MyKad } from '../../contract';
 import { cardValues, photoDataUrl, planFill, splitCardName, titleCaseName, type FieldNow } from './cardFill';
 
 describe('splitCardName', () => {
-  it('splits a Malay name at binti: given name first, the father\'s name with the marker last', () => {
+  it("splits a Malay name at binti: given name first, the father's name with the marker last", () => {
     expect(splitCardName('NURUL AINI BINTI ISMAIL')).toEqual({ firstName: 'Nurul Aini', lastName: 'binti Ismail' });
     expect(splitCardName('MUHAMMAD HAFIZ BIN ABDUL RAHMAN')).toEqual({ firstName: 'Muhammad Hafiz', lastName: 'bin Abdul Rahman' });
   });
@@ -38,18 +38,26 @@ describe('titleCaseName', () => {
 });
 
 const card: MyKad = {
-  name: 'NURUL AINI BINTI ISMAIL', idNumber: '900214-10-5566', dateOfBirth: '1990-02-14', address: 'KL',
+  name: 'NURUL AINI BINTI ISMAIL',
+  idNumber: '900214-10-5566',
+  dateOfBirth: '1990-02-14',
+  address: 'KL',
   photo: { name: 'p.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
 };
 
 describe('cardValues', () => {
   it('gives first and last name, ID number and the photo as a data URL', () => {
-    expect(cardValues(card)).toEqual({ firstName: 'Nurul Aini', lastName: 'binti Ismail', idNumber: '900214-10-5566', photo: 'data:image/png;base64,iVBORw0KGgo=' });
+    expect(cardValues(card)).toEqual({
+      firstName: 'Nurul Aini',
+      lastName: 'binti Ismail',
+      idNumber: '900214-10-5566',
+      photo: 'data:image/png;base64,iVBORw0KGgo=',
+    });
   });
   it('leaves out what the card does not give', () => {
     expect(cardValues({ ...card, name: 'SUKARNO', photo: null })).toEqual({ firstName: 'Sukarno', idNumber: '900214-10-5566' });
   });
-  it('photoDataUrl uses the payload\'s MIME type', () => {
+  it("photoDataUrl uses the payload's MIME type", () => {
     expect(photoDataUrl({ name: 'a.jpg', mimeType: 'image/jpeg', data: 'AAAA' })).toBe('data:image/jpeg;base64,AAAA');
   });
 });
@@ -59,17 +67,27 @@ describe('planFill: a card read never overwrites what the operator edited withou
   const incoming = { firstName: 'Nurul Aini', lastName: 'binti Ismail', idNumber: '900214-10-5566' };
 
   it('fills untouched fields at once', () => {
-    const plan = planFill(incoming, form({ firstName: { value: '', dirty: false }, lastName: { value: undefined, dirty: false }, idNumber: { value: '', dirty: false } }));
+    const plan = planFill(
+      incoming,
+      form({ firstName: { value: '', dirty: false }, lastName: { value: undefined, dirty: false }, idNumber: { value: '', dirty: false } }),
+    );
     expect(plan).toEqual({ apply: incoming, conflicts: [] });
   });
   it('asks before replacing a field the operator typed into', () => {
-    const plan = planFill(incoming, form({ firstName: { value: 'Nurul', dirty: true }, lastName: { value: '', dirty: false }, idNumber: { value: '', dirty: false } }));
+    const plan = planFill(
+      incoming,
+      form({ firstName: { value: 'Nurul', dirty: true }, lastName: { value: '', dirty: false }, idNumber: { value: '', dirty: false } }),
+    );
     expect(plan.conflicts).toEqual([{ name: 'firstName', current: 'Nurul', incoming: 'Nurul Aini' }]);
     expect(plan.apply).toEqual({ lastName: 'binti Ismail', idNumber: '900214-10-5566' });
   });
   it('replaces without asking what an earlier read filled and nobody edited since', () => {
     const previous = { firstName: 'Kumar', lastName: 'a/l Suppiah', idNumber: '800101-14-1234' };
-    const plan = planFill(incoming, form({ firstName: { value: 'Kumar', dirty: true }, lastName: { value: 'a/l Suppiah', dirty: true }, idNumber: { value: '800101-14-1234', dirty: true } }), previous);
+    const plan = planFill(
+      incoming,
+      form({ firstName: { value: 'Kumar', dirty: true }, lastName: { value: 'a/l Suppiah', dirty: true }, idNumber: { value: '800101-14-1234', dirty: true } }),
+      previous,
+    );
     expect(plan).toEqual({ apply: incoming, conflicts: [] });
   });
   it('asks when the operator edited a field after a read filled it', () => {
@@ -77,8 +95,11 @@ describe('planFill: a card read never overwrites what the operator edited withou
     const plan = planFill({ firstName: 'Siti' }, form({ firstName: { value: 'Nurul A.', dirty: true } }), previous);
     expect(plan.conflicts).toEqual([{ name: 'firstName', current: 'Nurul A.', incoming: 'Siti' }]);
   });
-  it('does not ask about a field already holding the card\'s value, nor one the operator emptied', () => {
-    const plan = planFill(incoming, form({ firstName: { value: 'Nurul Aini', dirty: true }, lastName: { value: '  ', dirty: true }, idNumber: { value: '', dirty: true } }));
+  it("does not ask about a field already holding the card's value, nor one the operator emptied", () => {
+    const plan = planFill(
+      incoming,
+      form({ firstName: { value: 'Nurul Aini', dirty: true }, lastName: { value: '  ', dirty: true }, idNumber: { value: '', dirty: true } }),
+    );
     expect(plan).toEqual({ apply: { lastName: 'binti Ismail', idNumber: '900214-10-5566' }, conflicts: [] });
   });
   it('fills a saved value that the operator has not touched (dirty is per edit, not per value)', () => {

@@ -54,7 +54,11 @@ export interface FieldNow {
   dirty: boolean;
 }
 
-export interface Conflict { name: string; current: string; incoming: string }
+export interface Conflict {
+  name: string;
+  current: string;
+  incoming: string;
+}
 export interface FillPlan {
   /** Fields the read may fill at once: untouched, empty, equal, or last filled by a read and not edited since. */
   apply: Record<string, string>;

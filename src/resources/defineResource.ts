@@ -3,7 +3,18 @@
 // definitions here.
 import type { ComponentType, ReactNode } from 'react';
 import type { Struct } from 'superstruct';
-import { apiPaths, inputSchema, labelOf, rowSchema, sortableFields, type AnyField, type Fields, type PhotoPurpose, type ResourceDeclaration, type SortSpec } from '../../contract';
+import {
+  apiPaths,
+  inputSchema,
+  labelOf,
+  rowSchema,
+  sortableFields,
+  type AnyField,
+  type Fields,
+  type PhotoPurpose,
+  type ResourceDeclaration,
+  type SortSpec,
+} from '../../contract';
 import { showDate, showDateTime } from '../ui/time';
 import { catKey, resourceBase } from '../i18n/catalogue';
 import { tCat, tx } from '../i18n';
@@ -53,7 +64,12 @@ export interface RepeatDef {
   pins?: { image: string; x: string; y: string };
 }
 
-export interface FormSection { title: string; description?: string; fields: (FieldDef | RepeatDef)[]; keys?: { title: string; description: string } }
+export interface FormSection {
+  title: string;
+  description?: string;
+  fields: (FieldDef | RepeatDef)[];
+  keys?: { title: string; description: string };
+}
 
 export interface ColumnDef<T> {
   field: string;
@@ -155,21 +171,51 @@ export interface ViewTouches<T> {
 const blank = (v: unknown) => (v === null || v === undefined ? '' : v);
 
 function fieldDefOf(name: string, f: AnyField, kb: string): FieldDef {
-  const keys = { label: catKey.field(kb, name), help: catKey.help(kb, name), placeholder: catKey.placeholder(kb, name), choice: (v: string) => catKey.choice(kb, name, v) };
-  const base = { name, label: labelOf(name, f), required: f.required && !f.readOnly, help: f.help, placeholder: f.placeholder, phone: f.phone, wide: f.wide, upper: f.upper, default: f.default, writeOnly: f.writeOnly, shownWhen: f.shownWhen, keys };
+  const keys = {
+    label: catKey.field(kb, name),
+    help: catKey.help(kb, name),
+    placeholder: catKey.placeholder(kb, name),
+    choice: (v: string) => catKey.choice(kb, name, v),
+  };
+  const base = {
+    name,
+    label: labelOf(name, f),
+    required: f.required && !f.readOnly,
+    help: f.help,
+    placeholder: f.placeholder,
+    phone: f.phone,
+    wide: f.wide,
+    upper: f.upper,
+    default: f.default,
+    writeOnly: f.writeOnly,
+    shownWhen: f.shownWhen,
+    keys,
+  };
   switch (f.kind) {
-    case 'email': return { ...base, kind: 'email' };
-    case 'number': return { ...base, kind: 'number' };
-    case 'date': return { ...base, kind: 'date' };
-    case 'datetime': return { ...base, kind: 'datetime', fromNow: f.fromNow };
-    case 'switch': return { ...base, kind: 'switch' };
-    case 'choice': return { ...base, kind: 'select', options: f.choices };
-    case 'timezone': return { ...base, kind: 'select', source: 'timezones' };
-    case 'image': return f.widget === 'upload' ? { ...base, kind: 'image', maxBytes: f.maxBytes } : { ...base, kind: 'hidden' };
-    case 'file': return { ...base, kind: 'file', maxBytes: f.maxBytes };
-    case 'ref': return f.target === 'divisions' ? { ...base, kind: 'select', source: 'divisions' } : { ...base, kind: 'ref', target: f.target };
-    case 'refs': return { ...base, required: false, kind: 'refs', target: f.target, wide: true };
-    default: return { ...base, kind: f.widget === 'textarea' || f.widget === 'hidden' ? f.widget : 'text' };
+    case 'email':
+      return { ...base, kind: 'email' };
+    case 'number':
+      return { ...base, kind: 'number' };
+    case 'date':
+      return { ...base, kind: 'date' };
+    case 'datetime':
+      return { ...base, kind: 'datetime', fromNow: f.fromNow };
+    case 'switch':
+      return { ...base, kind: 'switch' };
+    case 'choice':
+      return { ...base, kind: 'select', options: f.choices };
+    case 'timezone':
+      return { ...base, kind: 'select', source: 'timezones' };
+    case 'image':
+      return f.widget === 'upload' ? { ...base, kind: 'image', maxBytes: f.maxBytes } : { ...base, kind: 'hidden' };
+    case 'file':
+      return { ...base, kind: 'file', maxBytes: f.maxBytes };
+    case 'ref':
+      return f.target === 'divisions' ? { ...base, kind: 'select', source: 'divisions' } : { ...base, kind: 'ref', target: f.target };
+    case 'refs':
+      return { ...base, required: false, kind: 'refs', target: f.target, wide: true };
+    default:
+      return { ...base, kind: f.widget === 'textarea' || f.widget === 'hidden' ? f.widget : 'text' };
   }
 }
 
@@ -179,11 +225,25 @@ function formFieldOf(resource: string, name: string, f: AnyField): FieldDef | Re
   const c = f.children!;
   const fields = Object.entries(c.fields).filter(([, cf]) => !cf.readOnly && !cf.virtual);
   return {
-    repeat: name, label: labelOf(name, f), itemLabel: c.itemLabel, pins: c.pins,
+    repeat: name,
+    label: labelOf(name, f),
+    itemLabel: c.itemLabel,
+    pins: c.pins,
     keys: { label: catKey.field(resourceBase(resource), name), itemLabel: catKey.item(resource, name) },
     fields: [{ name: 'id', label: 'Id', kind: 'hidden' }, ...fields.map(([k, cf]) => fieldDefOf(k, cf, resourceBase(resource, name)))],
-    empty: () => Object.fromEntries(fields.filter(([, cf]) => cf.kind === 'text' || cf.kind === 'choice' || cf.kind === 'number' || cf.kind === 'ref')
-      .map(([k, cf]) => [k, cf.kind === 'choice' ? (cf.default as string | undefined) ?? (cf.required ? cf.choices![0].value : '') : cf.default !== undefined ? String(cf.default) : ''])),
+    empty: () =>
+      Object.fromEntries(
+        fields
+          .filter(([, cf]) => cf.kind === 'text' || cf.kind === 'choice' || cf.kind === 'number' || cf.kind === 'ref')
+          .map(([k, cf]) => [
+            k,
+            cf.kind === 'choice'
+              ? ((cf.default as string | undefined) ?? (cf.required ? cf.choices![0].value : ''))
+              : cf.default !== undefined
+                ? String(cf.default)
+                : '',
+          ]),
+      ),
   };
 }
 
@@ -191,20 +251,31 @@ function formFieldOf(resource: string, name: string, f: AnyField): FieldDef | Re
 function toFormOf(d: ResourceDeclaration<any>) {
   const fields = d.fields as Fields;
   const names = d.form.flatMap((s) => s.fields);
-  return (row: Record<string, unknown>) => Object.fromEntries(names.map((k) => {
-    const f = fields[k];
-    const v = row[k];
-    if (f.kind === 'switch') return [k, !!v];
-    if (f.kind === 'ref') return [k, v === null || v === undefined ? '' : String(v)];
-    if (f.kind === 'refs') return [k, Array.isArray(v) ? v : []];
-    if (f.writeOnly) return [k, ''];
-    // a moment, as the browser's date-time input types it, in the user's zone
-    if (f.kind === 'datetime') return [k, typeof v === 'string' && v ? v : ''];
-    if (f.kind === 'children') {
-      return [k, ((v as Record<string, unknown>[]) ?? []).map((cr) => Object.fromEntries([['id', cr.id], ...Object.keys(f.children!.fields).map((ck) => [ck, f.children!.fields[ck].kind === 'ref' ? String(blank(cr[ck])) : blank(cr[ck])])]))];
-    }
-    return [k, blank(v)];
-  }));
+  return (row: Record<string, unknown>) =>
+    Object.fromEntries(
+      names.map((k) => {
+        const f = fields[k];
+        const v = row[k];
+        if (f.kind === 'switch') return [k, !!v];
+        if (f.kind === 'ref') return [k, v === null || v === undefined ? '' : String(v)];
+        if (f.kind === 'refs') return [k, Array.isArray(v) ? v : []];
+        if (f.writeOnly) return [k, ''];
+        // a moment, as the browser's date-time input types it, in the user's zone
+        if (f.kind === 'datetime') return [k, typeof v === 'string' && v ? v : ''];
+        if (f.kind === 'children') {
+          return [
+            k,
+            ((v as Record<string, unknown>[]) ?? []).map((cr) =>
+              Object.fromEntries([
+                ['id', cr.id],
+                ...Object.keys(f.children!.fields).map((ck) => [ck, f.children!.fields[ck].kind === 'ref' ? String(blank(cr[ck])) : blank(cr[ck])]),
+              ]),
+            ),
+          ];
+        }
+        return [k, blank(v)];
+      }),
+    );
 }
 
 /** A row's own page: `:field` placeholders filled from the row ('/x/:id/:state/zone'), else the id appended. */
@@ -213,16 +284,18 @@ export function detailPath(route: string, row: Record<string, unknown>): string 
 }
 
 /** A column of instants (shown in the session's zone, the zone named in the header: issue 10). */
-export const isInstant = (name: string, f: AnyField | undefined) => name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp' || f?.kind === 'datetime';
+export const isInstant = (name: string, f: AnyField | undefined) =>
+  name === 'createdAt' || name === 'updatedAt' || f?.kind === 'timestamp' || f?.kind === 'datetime';
 
 export function cellValueOf(resource: string, name: string, f: AnyField | undefined): ((row: any) => string) | undefined {
   if (isInstant(name, f)) return (r) => showDateTime(r[name]);
   if (!f) return undefined;
   if (f.kind === 'date') return (r) => (r[name] ? showDate(r[name]) : '');
-  if (f.kind === 'choice') return (r) => {
-    const c = f.choices!.find((x) => x.value === r[name]);
-    return c ? tCat(catKey.choice(resourceBase(resource), name, c.value), c.label) : String(blank(r[name]));
-  };
+  if (f.kind === 'choice')
+    return (r) => {
+      const c = f.choices!.find((x) => x.value === r[name]);
+      return c ? tCat(catKey.choice(resourceBase(resource), name, c.value), c.label) : String(blank(r[name]));
+    };
   if (f.kind === 'switch') return (r) => (r[name] ? tx('Yes') : tx('No'));
   if (f.kind === 'children' || f.kind === 'refs') return (r) => String((r[name] ?? []).length);
   return (r) => String(blank(r[name]));
@@ -240,32 +313,59 @@ export function fromDeclaration<T extends { id: number }>(d: ResourceDeclaration
   const titleKeyOf = (k: string) => (fields[k] ? catKey.field(resourceBase(d.name), k) : undefined);
   const [first] = d.list.title;
   return defineResource<T>({
-    name: d.name, title: d.label.many, singular: d.label.one, path: d.route,
+    name: d.name,
+    title: d.label.many,
+    singular: d.label.one,
+    path: d.route,
     privileges: d.privileges,
     schema: rowSchema(d) as unknown as Struct<T, any>,
     input: inputSchema(d),
     declaration: d,
     api: d.api,
     bulkDelete: d.privileges.delete ? apiPaths(d).bulkDelete : undefined,
-    primary: { title: titleOf(first), titleKey: touches.primary?.title ? undefined : titleKeyOf(first), field: first, zoned: (isInstant(first, fields[first]) && !touches.primary?.value) || undefined, value: (r) => d.list.title.map((k) => String(blank((r as Record<string, unknown>)[k]))).join(', '), ...touches.primary },
+    primary: {
+      title: titleOf(first),
+      titleKey: touches.primary?.title ? undefined : titleKeyOf(first),
+      field: first,
+      zoned: (isInstant(first, fields[first]) && !touches.primary?.value) || undefined,
+      value: (r) => d.list.title.map((k) => String(blank((r as Record<string, unknown>)[k]))).join(', '),
+      ...touches.primary,
+    },
     // an instant column is zoned unless a touch shows something else in it (the visitor's badge: "Printed")
     columns: d.list.columns.map((k) => {
       const touch = touches.columns?.[k];
       const zoned = isInstant(k, fields[k]) && !touch?.value && !touch?.render;
-      return { field: k, title: titleOf(k), titleKey: touch?.title ? undefined : titleKeyOf(k), sortable: sortable.has(k), value: cellValueOf(d.name, k, fields[k]), zoned: zoned || undefined, ...touch };
+      return {
+        field: k,
+        title: titleOf(k),
+        titleKey: touch?.title ? undefined : titleKeyOf(k),
+        sortable: sortable.has(k),
+        value: cellValueOf(d.name, k, fields[k]),
+        zoned: zoned || undefined,
+        ...touch,
+      };
     }),
     defaultSort: [{ field: d.list.sort[0], dir: d.list.sort[1] }],
     filterPlaceholder: touches.filterPlaceholder,
     devices: touches.devices,
     initial: touches.initial,
     formPanel: touches.formPanel,
-    form: d.form.map((s, i) => ({ title: s.title, description: s.description, keys: { title: catKey.formTitle(d.name, i), description: catKey.formDescription(d.name, i) }, fields: s.fields.map((k) => formFieldOf(d.name, k, fields[k])) })),
+    form: d.form.map((s, i) => ({
+      title: s.title,
+      description: s.description,
+      keys: { title: catKey.formTitle(d.name, i), description: catKey.formDescription(d.name, i) },
+      fields: s.fields.map((k) => formFieldOf(d.name, k, fields[k])),
+    })),
 
     toForm: toFormOf(d) as (row: T) => Record<string, unknown>,
     addPath: d.screens?.addRoute,
     addLabel: d.screens?.addLabel,
     rowPath: d.screens?.detailsRoute ? (row) => detailPath(d.screens!.detailsRoute!, row as unknown as Record<string, unknown>) : undefined,
-    rowLinks: d.screens?.rowLinks?.map((l) => ({ label: l.label, icon: l.icon, path: (row: T) => detailPath(l.route, row as unknown as Record<string, unknown>) })),
+    rowLinks: d.screens?.rowLinks?.map((l) => ({
+      label: l.label,
+      icon: l.icon,
+      path: (row: T) => detailPath(l.route, row as unknown as Record<string, unknown>),
+    })),
     rowActions: d.screens?.rowActions,
     editPath: d.screens?.editRoute ? (id) => d.screens!.editRoute!.replace(':id', String(id)) : undefined,
     savedPath: d.screens?.detailsRoute && !d.screens.detailsRoute.includes(':') ? (id) => `${d.screens!.detailsRoute}/${id}` : undefined,

@@ -13,20 +13,40 @@ describe('form values and the contract', () => {
   });
 
   it('builds the body from declared fields only, empty optionals as null and numbers as numbers', () => {
-    const body = toBody({ firstName: ' Ada ', lastName: 'Lovelace', employeeNo: 'E-1', email: '', divisionId: '3', status: 'active', extra: 'x',
-      credentials: [{ type: 'card', number: 'ABC', facilityCode: '' }] }, identities.form);
+    const body = toBody(
+      {
+        firstName: ' Ada ',
+        lastName: 'Lovelace',
+        employeeNo: 'E-1',
+        email: '',
+        divisionId: '3',
+        status: 'active',
+        extra: 'x',
+        credentials: [{ type: 'card', number: 'ABC', facilityCode: '' }],
+      },
+      identities.form,
+    );
     expect(body).toMatchObject({ firstName: 'Ada', email: null, divisionId: 3, credentials: [{ type: 'card', number: 'ABC', facilityCode: null }] });
     expect(body).not.toHaveProperty('extra');
   });
 
   it('maps violations to nested errors with the field label and the mapped message', () => {
-    const errors = errorsFrom([{ field: 'credentials.1.number', message: 'has the wrong format' }, { field: 'firstName', message: 'is required' }], identities.form);
+    const errors = errorsFrom(
+      [
+        { field: 'credentials.1.number', message: 'has the wrong format' },
+        { field: 'firstName', message: 'is required' },
+      ],
+      identities.form,
+    );
     expect(errors).toEqual({ firstName: 'First name is required', credentials: [undefined, { number: 'Number has the wrong format' }] });
   });
 
   it('validates with the schema: a bad credential number is an error on its row', () => {
-    const errors = validateForm({ firstName: 'A', lastName: 'B', employeeNo: 'E1', divisionId: 1, status: 'active',
-      credentials: [{ type: 'card', number: 'ok-1' }] }, identities.form, IdentityInput) as { credentials?: { number?: string }[] };
+    const errors = validateForm(
+      { firstName: 'A', lastName: 'B', employeeNo: 'E1', divisionId: 1, status: 'active', credentials: [{ type: 'card', number: 'ok-1' }] },
+      identities.form,
+      IdentityInput,
+    ) as { credentials?: { number?: string }[] };
     expect(errors.credentials?.[0]?.number).toMatch(/Number/);
   });
 
@@ -39,7 +59,9 @@ describe('form values and the contract', () => {
     expect(errors.visitorRetentionDays).toBeUndefined();
     // a repeated row's required field too, named on its row
     const schedules = consoleResource('schedules');
-    const rows = validateForm({ name: 'S', windows: [{ day: 'mon', start: '09:00', end: '' }] }, schedules.form, schedules.input, schedules.declaration) as { windows?: { end?: string }[] };
+    const rows = validateForm({ name: 'S', windows: [{ day: 'mon', start: '09:00', end: '' }] }, schedules.form, schedules.input, schedules.declaration) as {
+      windows?: { end?: string }[];
+    };
     expect(rows.windows?.[0]?.end).toBe('End is required');
   });
 
@@ -61,19 +83,25 @@ describe('form values and the contract', () => {
     expect((dates.form[0].fields.find((f) => !('repeat' in f) && f.name === 'yearly') as { default?: unknown }).default).toBe(false);
   });
 
-  it('refuses a visit day before today on both visit forms, on the field, with the server\'s words; an edit is not held to it (issue 29)', () => {
+  it("refuses a visit day before today on both visit forms, on the field, with the server's words; an edit is not held to it (issue 29)", () => {
     for (const name of ['visitors', 'visitRequests']) {
       const r = consoleResource(name);
       const values = { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: '2026-11-27' };
       const added = validateForm(values, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string };
       expect(added.visitDate, name).toMatch(/must not be before today \(2026-11-28\)/);
-      expect((validateForm({ ...values, visitDate: '2026-11-28' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate, name).toBeUndefined();
-      expect((validateForm({ ...values, visitDate: '2028-01-01' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate, name).toMatch(/within a year/);
+      expect(
+        (validateForm({ ...values, visitDate: '2026-11-28' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate,
+        name,
+      ).toBeUndefined();
+      expect(
+        (validateForm({ ...values, visitDate: '2028-01-01' }, r.form, r.input, r.declaration, '2026-11-28') as { visitDate?: string }).visitDate,
+        name,
+      ).toMatch(/within a year/);
       expect((validateForm(values, r.form, r.input, r.declaration) as { visitDate?: string }).visitDate, name).toBeUndefined();
     }
   });
 
-  it('counts a visit\'s day from today in the client\'s zone, as the server does, not the viewer\'s (issue 29)', () => {
+  it("counts a visit's day from today in the client's zone, as the server does, not the viewer's (issue 29)", () => {
     // the viewer reads times in Pago Pago (−11), the client keeps its days in Kiritimati (+14): always a day apart
     const viewing = getDisplayZone();
     setDisplayZone('Pacific/Pago_Pago');
@@ -87,23 +115,43 @@ describe('form values and the contract', () => {
       expect(visitorsToday()).toBe(clientDay); // Register visitor starts on the client's day too
       const r = consoleResource('visitors');
       const values = { firstName: 'Ola', lastName: 'Berg', hostName: 'Ben Brown', purpose: 'meeting', visitDate: viewerDay };
-      expect((validateForm(values, r.form, r.input, r.declaration, getClientToday(now)) as { visitDate?: string }).visitDate)
-        .toMatch(new RegExp(`must not be before today \\(${clientDay}\\)`));
+      expect((validateForm(values, r.form, r.input, r.declaration, getClientToday(now)) as { visitDate?: string }).visitDate).toMatch(
+        new RegExp(`must not be before today \\(${clientDay}\\)`),
+      );
     } finally {
       setClientZone(null);
       setDisplayZone(viewing);
     }
   });
 
-  it('names each field whole in its message: two \'first bit\' fields of a card format stay apart (issue 29)', () => {
+  it("names each field whole in its message: two 'first bit' fields of a card format stay apart (issue 29)", () => {
     const formats = consoleResource('cardFormats');
-    const errors = validateForm({ name: 'Odd', bits: '26', facilityStart: '200', facilityLength: '8', cardStart: '300', cardLength: '16',
-      parity: [{ bit: '0', type: 'even', overStart: '999', overLength: '12' }] }, formats.form, formats.input, formats.declaration) as Record<string, unknown>;
+    const errors = validateForm(
+      {
+        name: 'Odd',
+        bits: '26',
+        facilityStart: '200',
+        facilityLength: '8',
+        cardStart: '300',
+        cardLength: '16',
+        parity: [{ bit: '0', type: 'even', overStart: '999', overLength: '12' }],
+      },
+      formats.form,
+      formats.input,
+      formats.declaration,
+    ) as Record<string, unknown>;
     expect(errors.facilityStart).toBe('Facility code: first bit must be at most 127');
     expect(errors.cardStart).toBe('Card number: first bit must be at most 127');
     expect((errors.parity as Record<string, unknown>[])[0].overStart).toBe('Over: first bit must be at most 127');
     // the server's violations land the same way
-    expect(errorsFrom([{ field: 'facilityStart', message: 'must be at least 0' }, { field: 'parity.0.bit', message: 'must be at most 127' }], formats.form))
-      .toEqual({ facilityStart: 'Facility code: first bit must be at least 0', parity: [{ bit: expect.stringMatching(/ must be at most 127$/) }] });
+    expect(
+      errorsFrom(
+        [
+          { field: 'facilityStart', message: 'must be at least 0' },
+          { field: 'parity.0.bit', message: 'must be at most 127' },
+        ],
+        formats.form,
+      ),
+    ).toEqual({ facilityStart: 'Facility code: first bit must be at least 0', parity: [{ bit: expect.stringMatching(/ must be at most 127$/) }] });
   });
 });

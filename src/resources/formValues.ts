@@ -53,15 +53,16 @@ export function toBody(values: Record<string, unknown>, sections: FormSection[])
 
 /** Label of a field for messages, from its name ('credentials[0].number' → 'Credential 1: Number'). */
 export function labelFor(name: string, sections: FormSection[], withRow = true): string {
-  for (const s of sections) for (const f of s.fields) {
-    if (isRepeat(f)) {
-      const m = name.match(/^([^[]+)\[(\d+)\]\.(.+)$/);
-      if (m && m[1] === f.repeat) {
-        const rf = f.fields.find((x) => x.name === m[3]);
-        return withRow ? `${f.itemLabel} ${Number(m[2]) + 1}: ${rf?.label ?? m[3]}` : rf?.label ?? m[3];
-      }
-    } else if (f.name === name) return f.label;
-  }
+  for (const s of sections)
+    for (const f of s.fields) {
+      if (isRepeat(f)) {
+        const m = name.match(/^([^[]+)\[(\d+)\]\.(.+)$/);
+        if (m && m[1] === f.repeat) {
+          const rf = f.fields.find((x) => x.name === m[3]);
+          return withRow ? `${f.itemLabel} ${Number(m[2]) + 1}: ${rf?.label ?? m[3]}` : (rf?.label ?? m[3]);
+        }
+      } else if (f.name === name) return f.label;
+    }
   return name;
 }
 
@@ -79,7 +80,13 @@ export function errorsFrom(violations: Violation[], sections: FormSection[]): Re
 }
 
 /** The schema's rules and, for a catalogue resource, its cross-field rules (the same the server checks). */
-export function validateForm(values: Record<string, unknown>, sections: FormSection[], schema: Struct<any, any>, declaration?: ResourceDeclaration<any>, today?: string): Record<string, unknown> {
+export function validateForm(
+  values: Record<string, unknown>,
+  sections: FormSection[],
+  schema: Struct<any, any>,
+  declaration?: ResourceDeclaration<any>,
+  today?: string,
+): Record<string, unknown> {
   const body = toBody(values, sections);
   const r = validate(body, schema);
   const violations = [...(r.ok ? [] : r.violations), ...(declaration ? checkAllRules(declaration, body, today) : [])];
@@ -89,13 +96,16 @@ export function validateForm(values: Record<string, unknown>, sections: FormSect
   // nor a field shown only for another field's value (the declaration's rules say when it is needed).
   const missing = (f: FieldDef, v: unknown) => f.required && !f.writeOnly && !f.shownWhen && f.kind !== 'switch' && f.kind !== 'hidden' && empty(v);
   const said = new Set(violations.map((v) => v.field));
-  for (const s of sections) for (const f of s.fields) {
-    if (isRepeat(f)) {
-      const rows = (values[f.repeat] as Record<string, unknown>[] | undefined) ?? [];
-      rows.forEach((row, i) => {
-        for (const rf of f.fields) if (missing(rf, row?.[rf.name]) && !said.has(`${f.repeat}.${i}.${rf.name}`)) violations.push({ field: `${f.repeat}.${i}.${rf.name}`, message: 'is required' });
-      });
-    } else if (missing(f, values[f.name]) && !said.has(f.name)) violations.push({ field: f.name, message: 'is required' });
-  }
+  for (const s of sections)
+    for (const f of s.fields) {
+      if (isRepeat(f)) {
+        const rows = (values[f.repeat] as Record<string, unknown>[] | undefined) ?? [];
+        rows.forEach((row, i) => {
+          for (const rf of f.fields)
+            if (missing(rf, row?.[rf.name]) && !said.has(`${f.repeat}.${i}.${rf.name}`))
+              violations.push({ field: `${f.repeat}.${i}.${rf.name}`, message: 'is required' });
+        });
+      } else if (missing(f, values[f.name]) && !said.has(f.name)) violations.push({ field: f.name, message: 'is required' });
+    }
   return violations.length ? errorsFrom(violations, sections) : {};
 }

@@ -9,7 +9,14 @@ export type License = Row<typeof licensesResource>;
 
 export const userFields = fromDeclaration<UserField>(userFieldsResource, {
   primary: { title: 'Label', width: 220 },
-  columns: { key: { width: 140 }, kind: { width: 100 }, required: { width: 90 }, maxLength: { width: 110 }, position: { width: 90 }, updatedAt: { width: 190 } },
+  columns: {
+    key: { width: 140 },
+    kind: { width: 100 },
+    required: { width: 90 },
+    maxLength: { width: 110 },
+    position: { width: 90 },
+    updatedAt: { width: 190 },
+  },
   filterPlaceholder: 'Search label or key…',
 });
 

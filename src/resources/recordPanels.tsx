@@ -24,16 +24,36 @@ export function RecordPanelNamed({ name, row }: { name: string; row: Record<stri
   return null;
 }
 
-const kb = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const kb = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Where one run went: the addresses it was mailed to (or why not), its web hook and that delivery's state. */
 function Delivered({ r }: { r: ReportJobRun }) {
   const parts: React.ReactNode[] = [];
-  if (r.mailedTo) parts.push(<div key="m" data-testid="report-job-mailed">{tx('Mailed to {to}', { to: r.mailedTo.join(', ') })}</div>);
-  if (r.mailError) parts.push(<div key="e" className="bp6-text-muted" data-testid="report-job-mail-error">{tx('Mail failed: {reason}', { reason: r.mailError })}</div>);
+  if (r.mailedTo)
+    parts.push(
+      <div key="m" data-testid="report-job-mailed">
+        {tx('Mailed to {to}', { to: r.mailedTo.join(', ') })}
+      </div>,
+    );
+  if (r.mailError)
+    parts.push(
+      <div key="e" className="bp6-text-muted" data-testid="report-job-mail-error">
+        {tx('Mail failed: {reason}', { reason: r.mailError })}
+      </div>,
+    );
   if (r.webHook) {
     const intent = r.webHook.state === 'delivered' ? 'success' : r.webHook.state === 'failed' ? 'danger' : 'none';
-    parts.push(<div key="w"><Tag minimal round intent={intent} title={r.webHook.error ?? undefined}>{tx('Web hook {name}: {state}', { name: r.webHook.name, state: tx(r.webHook.state === 'delivered' ? 'delivered' : r.webHook.state === 'failed' ? 'failed' : 'pending') })}</Tag></div>);
+    parts.push(
+      <div key="w">
+        <Tag minimal round intent={intent} title={r.webHook.error ?? undefined}>
+          {tx('Web hook {name}: {state}', {
+            name: r.webHook.name,
+            state: tx(r.webHook.state === 'delivered' ? 'delivered' : r.webHook.state === 'failed' ? 'failed' : 'pending'),
+          })}
+        </Tag>
+      </div>,
+    );
   }
   return parts.length ? <>{parts}</> : <span className="bp6-text-muted">{tx('Kept here')}</span>;
 }
@@ -63,13 +83,22 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
   useEffect(() => {
     const sub = retries.on('command.done', ({ result }) => {
       const run = result as ReportJobRun;
-      notify({ intent: run.ok ? 'success' : 'warning', title: run.ok ? tx('Run retried: report made.') : tx('Run retried: it failed again.'), message: run.status, timeoutMs: 4000 });
+      notify({
+        intent: run.ok ? 'success' : 'warning',
+        title: run.ok ? tx('Run retried: report made.') : tx('Run retried: it failed again.'),
+        message: run.status,
+        timeoutMs: 4000,
+      });
       setRetried((n) => n + 1);
     });
     return () => sub.unsubscribe();
   }, [retries]);
-  useEffect(() => { if (failed) notify({ intent: 'danger', title: tx('Download failed'), message: failed, timeoutMs: 3000 }); }, [failed]);
-  useEffect(() => { if (retryFailed) notify({ intent: 'danger', title: tx('Retry failed'), message: retryFailed, timeoutMs: 3000 }); }, [retryFailed]);
+  useEffect(() => {
+    if (failed) notify({ intent: 'danger', title: tx('Download failed'), message: failed, timeoutMs: 3000 });
+  }, [failed]);
+  useEffect(() => {
+    if (retryFailed) notify({ intent: 'danger', title: tx('Retry failed'), message: retryFailed, timeoutMs: 3000 });
+  }, [retryFailed]);
   const download = (r: ReportJobRun) => downloads.send({ type: 'command.run', command: `${id}|${r.id}` });
   const retry = (r: ReportJobRun) => retries.send({ type: 'command.run', command: `${id}|${r.id}` });
   const items = runs.output?.items;
@@ -82,29 +111,86 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
           {tx('E-mail is not configured on this server (SMTP_URL): reports are kept here for download and sent to the job’s web hook, and nobody is mailed.')}
         </Callout>
       )}
-      {runs.failed && <Callout intent="danger" icon="error">{runs.error}</Callout>}
+      {runs.failed && (
+        <Callout intent="danger" icon="error">
+          {runs.error}
+        </Callout>
+      )}
       {!runs.output && !runs.failed && <Spinner size={20} />}
-      {items && items.length === 0 && <NonIdealState icon="document" title={tx('No reports yet')} description={tx('The first one is made at the next run, or now with Run now.')} />}
+      {items && items.length === 0 && (
+        <NonIdealState icon="document" title={tx('No reports yet')} description={tx('The first one is made at the next run, or now with Run now.')} />
+      )}
       {items && items.length > 0 && (
         <div className="gh-table-scroll">
           <HTMLTable compact striped className="gh-table-full">
-            <thead><tr><th>{tx('Made')} ({time.zoneName()})</th><th>{tx('Period')}</th><th>{tx('Result')}</th><th>{tx('Delivered')}</th><th /></tr></thead>
+            <thead>
+              <tr>
+                <th>
+                  {tx('Made')} ({time.zoneName()})
+                </th>
+                <th>{tx('Period')}</th>
+                <th>{tx('Result')}</th>
+                <th>{tx('Delivered')}</th>
+                <th />
+              </tr>
+            </thead>
             <tbody>
               {items.map((r) => (
                 <tr key={r.id} data-testid="report-job-run" data-ok={r.ok ? 'true' : 'false'}>
-                  <td>{time.dateTime(r.ranAt)}{r.dueAt === null && <div className="bp6-text-muted">{tx('Run now')}</div>}{r.attempts > 1 && <div className="bp6-text-muted">{tx('{n} attempts', { n: r.attempts })}</div>}</td>
+                  <td>
+                    {time.dateTime(r.ranAt)}
+                    {r.dueAt === null && <div className="bp6-text-muted">{tx('Run now')}</div>}
+                    {r.attempts > 1 && <div className="bp6-text-muted">{tx('{n} attempts', { n: r.attempts })}</div>}
+                  </td>
                   <td>{r.from === r.to ? showDate(r.from) : `${showDate(r.from)} – ${showDate(r.to)}`}</td>
                   <td>
-                    {r.rows > 0 || r.file
-                      ? <Tag minimal round intent={r.ok ? 'success' : 'warning'} title={r.status}>{tx('{n} rows', { n: r.rows })}{` · ${r.format.toUpperCase()} · ${kb(r.bytes)}`}</Tag>
-                      : <Tag minimal round intent="danger" title={r.status}>{r.status}</Tag>}
-                    {r.cut && <div data-testid="report-job-cut"><Tag minimal round intent="warning">{tx('Cut at the row cap')}</Tag></div>}
+                    {r.rows > 0 || r.file ? (
+                      <Tag minimal round intent={r.ok ? 'success' : 'warning'} title={r.status}>
+                        {tx('{n} rows', { n: r.rows })}
+                        {` · ${r.format.toUpperCase()} · ${kb(r.bytes)}`}
+                      </Tag>
+                    ) : (
+                      <Tag minimal round intent="danger" title={r.status}>
+                        {r.status}
+                      </Tag>
+                    )}
+                    {r.cut && (
+                      <div data-testid="report-job-cut">
+                        <Tag minimal round intent="warning">
+                          {tx('Cut at the row cap')}
+                        </Tag>
+                      </div>
+                    )}
                   </td>
-                  <td><Delivered r={r} /></td>
                   <td>
-                    {r.file && <Button size="small" icon="download" text={tx('Download')} loading={busy === `${id}|${r.id}`} disabled={busy !== null} onClick={() => download(r)} data-testid="report-job-download" />}
+                    <Delivered r={r} />
+                  </td>
+                  <td>
+                    {r.file && (
+                      <Button
+                        size="small"
+                        icon="download"
+                        text={tx('Download')}
+                        loading={busy === `${id}|${r.id}`}
+                        disabled={busy !== null}
+                        onClick={() => download(r)}
+                        data-testid="report-job-download"
+                      />
+                    )}
                     {!r.file && r.ok && <span className="bp6-text-muted">{tx('File no longer kept')}</span>}
-                    {!r.ok && editable && <Button size="small" icon="refresh" intent="primary" variant="minimal" text={tx('Retry')} loading={retrying === `${id}|${r.id}`} disabled={retrying !== null} onClick={() => retry(r)} data-testid="report-job-retry" />}
+                    {!r.ok && editable && (
+                      <Button
+                        size="small"
+                        icon="refresh"
+                        intent="primary"
+                        variant="minimal"
+                        text={tx('Retry')}
+                        loading={retrying === `${id}|${r.id}`}
+                        disabled={retrying !== null}
+                        onClick={() => retry(r)}
+                        data-testid="report-job-retry"
+                      />
+                    )}
                   </td>
                 </tr>
               ))}

@@ -14,7 +14,19 @@ import { serviceAccounts, webHooks } from './integrations';
 
 // a card format's form tests a raw value with the layout as typed
 const cardFormats = fromDeclaration<any>(cardFormatsResource, { formPanel: CardFormatTest });
-const ADAPTED: Resource<any>[] = [clients, identities, visitors, roles, operatorGroups, userFields, batchTemplates, licenses, serviceAccounts, webHooks, cardFormats];
+const ADAPTED: Resource<any>[] = [
+  clients,
+  identities,
+  visitors,
+  roles,
+  operatorGroups,
+  userFields,
+  batchTemplates,
+  licenses,
+  serviceAccounts,
+  webHooks,
+  cardFormats,
+];
 const made = new Map<string, Resource<any>>(ADAPTED.map((r) => [r.name, r]));
 
 /** The console's resource of a declaration, by name (made once from the declaration when no adapter exists). */
@@ -30,5 +42,7 @@ export function consoleResource(name: string): Resource<any> {
 
 /** The declaration whose list, add or edit route is `path` (a route table pattern). */
 export function declarationOfRoute(path: string): ResourceDeclaration<any> | undefined {
-  return CATALOGUE.find((d) => (path === d.route || path === `${d.route}/add` || path === `${d.route}/edit/:id` || path === d.screens?.addRoute || path === d.screens?.editRoute));
+  return CATALOGUE.find(
+    (d) => path === d.route || path === `${d.route}/add` || path === `${d.route}/edit/:id` || path === d.screens?.addRoute || path === d.screens?.editRoute,
+  );
 }

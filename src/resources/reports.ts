@@ -30,7 +30,6 @@ export const activityReport = defineResource<AuditEntry>({
   form: [],
 });
 
-
 export const uiErrors = defineResource<UiErrorRow>({
   ...consoleList('ui-errors'),
   title: 'UI error log',
@@ -48,7 +47,6 @@ export const uiErrors = defineResource<UiErrorRow>({
   form: [],
 });
 
-
 /** The event history [0.6.2.0] over millions of stored events: paged and sorted on the server, filtered by the screen. */
 export const eventHistory = defineResource<StoredEvent>({
   ...consoleList('event-history'),
@@ -62,11 +60,24 @@ export const eventHistory = defineResource<StoredEvent>({
     { field: 'eventCode', title: 'Code', width: 80, sortable: true, value: (r) => String(r.eventCode) },
     { field: 'eventPointName', title: 'Point', width: 200, sortable: true, value: (r) => r.eventPointName ?? String(r.eventPointId ?? r.eventSourceId) },
     { field: 'message', title: 'Message', width: 360, sortable: false },
-    { field: 'alert', title: 'Alarm', width: 120, sortable: false, value: (r) => (!r.alert ? '' : r.process ? 'Processed' : r.acknowledge ? 'Acknowledged' : 'Open') },
+    {
+      field: 'alert',
+      title: 'Alarm',
+      width: 120,
+      sortable: false,
+      value: (r) => (!r.alert ? '' : r.process ? 'Processed' : r.acknowledge ? 'Acknowledged' : 'Open'),
+    },
     { field: 'priority', title: 'Priority', width: 80, sortable: true, value: (r) => (r.alert ? String(r.priority) : '') },
     { field: 'id', title: 'Id', width: 90, sortable: true, value: (r) => String(r.id) },
     // issue 12: a denied swipe explains itself
-    { field: 'why', title: 'Why?', width: 90, sortable: false, value: () => '', render: (r) => (isDeniedSwipe(r.eventCode) ? createElement(WhyButton, { eventId: r.id }) : null) },
+    {
+      field: 'why',
+      title: 'Why?',
+      width: 90,
+      sortable: false,
+      value: () => '',
+      render: (r) => (isDeniedSwipe(r.eventCode) ? createElement(WhyButton, { eventId: r.id }) : null),
+    },
   ],
   defaultSort: [{ field: 'id', dir: 'desc' }],
   filterPlaceholder: 'Search message or point…',

@@ -14,7 +14,9 @@ export function useUserFieldDefs(extensible: boolean): UserFieldDef[] {
 /** One input per field: text, number, date, or a choice among its lines. */
 export function udfFieldDefs(defs: readonly UserFieldDef[]): FieldDef[] {
   return defs.map((d) => ({
-    name: `udf.${d.key}`, label: d.label, required: d.required,
+    name: `udf.${d.key}`,
+    label: d.label,
+    required: d.required,
     kind: d.kind === 'number' ? 'number' : d.kind === 'date' ? 'date' : d.kind === 'choice' ? 'select' : 'text',
     options: d.kind === 'choice' ? choicesOf(d).map((c) => ({ label: c, value: c })) : undefined,
   }));
@@ -23,8 +25,14 @@ export function udfFieldDefs(defs: readonly UserFieldDef[]): FieldDef[] {
 /** One list column per field (not sortable: the server sorts by declared fields only). */
 export function udfColumns<T>(defs: readonly UserFieldDef[]): ColumnDef<T>[] {
   return defs.map((d) => ({
-    field: `udf.${d.key}`, title: d.label, width: 140, sortable: false,
-    value: (r: T) => { const v = (r as { udf?: Record<string, unknown> | null }).udf?.[d.key]; return v === undefined || v === null ? '' : String(v); },
+    field: `udf.${d.key}`,
+    title: d.label,
+    width: 140,
+    sortable: false,
+    value: (r: T) => {
+      const v = (r as { udf?: Record<string, unknown> | null }).udf?.[d.key];
+      return v === undefined || v === null ? '' : String(v);
+    },
   }));
 }
 

@@ -18,8 +18,13 @@ export const today = () => getClientToday();
 export const visitors = fromDeclaration<Visitor>(visitorsResource, {
   primary: { title: 'Visitor', value: (r) => `${r.firstName} ${r.lastName}`, width: 240 },
   columns: {
-    company: { width: 180 }, hostName: { title: 'Visiting', width: 180 }, purpose: { width: 110 }, visitDate: { title: 'Date', width: 110 },
-    status: { width: 100 }, badgePrintedAt: { title: 'Badge', width: 90, value: (r) => (r.badgePrintedAt ? tx('Printed') : '—') }, idNumber: { width: 150 },
+    company: { width: 180 },
+    hostName: { title: 'Visiting', width: 180 },
+    purpose: { width: 110 },
+    visitDate: { title: 'Date', width: 110 },
+    status: { width: 100 },
+    badgePrintedAt: { title: 'Badge', width: 90, value: (r) => (r.badgePrintedAt ? tx('Printed') : '—') },
+    idNumber: { width: 150 },
   },
   filterPlaceholder: 'Search name, company, host, ID number…',
   devices: { purpose: 'visitor' },

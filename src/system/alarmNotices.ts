@@ -27,7 +27,9 @@ function context(): AudioContext | null {
   }
   return audio;
 }
-function changed() { listeners.forEach((l) => l()); }
+function changed() {
+  listeners.forEach((l) => l());
+}
 
 /** The state of the sound from the browser's own answer, never from what we hoped. */
 export function soundState(): SoundState {
@@ -55,7 +57,12 @@ export const alarmSound = {
     changed();
     return soundState();
   },
-  subscribe(l: () => void) { listeners.add(l); return () => { listeners.delete(l); }; },
+  subscribe(l: () => void) {
+    listeners.add(l);
+    return () => {
+      listeners.delete(l);
+    };
+  },
 };
 
 function beep(priority: number) {
@@ -76,9 +83,17 @@ function unlockOnFirstGesture() {
   const unlock = () => {
     const ctx = context();
     if (!ctx || ctx.state === 'running') return done();
-    void ctx.resume().then(() => { if (ctx.state === 'running') done(); changed(); }, () => {});
+    void ctx.resume().then(
+      () => {
+        if (ctx.state === 'running') done();
+        changed();
+      },
+      () => {},
+    );
   };
-  const done = () => { for (const t of ['pointerdown', 'keydown'] as const) document.removeEventListener(t, unlock, true); };
+  const done = () => {
+    for (const t of ['pointerdown', 'keydown'] as const) document.removeEventListener(t, unlock, true);
+  };
   for (const t of ['pointerdown', 'keydown'] as const) document.addEventListener(t, unlock, true);
 }
 
@@ -113,5 +128,9 @@ export function startAlarmNotices(alarms: AlarmsActor, desktop?: (title: string,
   const observer = new MutationObserver(apply);
   const titleEl = document.querySelector('title');
   if (titleEl) observer.observe(titleEl, { childList: true, characterData: true, subtree: true });
-  return () => { noticed.unsubscribe(); sub.unsubscribe(); observer.disconnect(); };
+  return () => {
+    noticed.unsubscribe();
+    sub.unsubscribe();
+    observer.disconnect();
+  };
 }

@@ -4,7 +4,16 @@ import { GRANTS, TOKEN_A, USER } from '../../model-tests/fixtures';
 
 function memoryStorage() {
   const m = new Map<string, string>();
-  return { m, getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => { m.set(k, v); }, removeItem: (k: string) => { m.delete(k); } };
+  return {
+    m,
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      m.set(k, v);
+    },
+    removeItem: (k: string) => {
+      m.delete(k);
+    },
+  };
 }
 
 describe('browser storage', () => {
@@ -43,9 +52,14 @@ describe('version-keyed settings (§9)', () => {
   it('writes settings under the current version key and clears older versions', async () => {
     const { persistSettingsLocally } = await import('./browser');
     const { SETTINGS_KEY } = await import('../../contract');
-    const data = new Map<string, string>([['gatehouse-settings-1.0.0', '{}'], ['other', 'kept']]);
+    const data = new Map<string, string>([
+      ['gatehouse-settings-1.0.0', '{}'],
+      ['other', 'kept'],
+    ]);
     const storage = {
-      get length() { return data.size; },
+      get length() {
+        return data.size;
+      },
       key: (i: number) => [...data.keys()][i] ?? null,
       getItem: (k: string) => data.get(k) ?? null,
       setItem: (k: string, v: string) => void data.set(k, v),
@@ -62,7 +76,9 @@ describe('stored privileges', () => {
   it('reads the ids of the stored grant list and treats garbage as none', async () => {
     const { storedPrivileges } = await import('./browser');
     const at = (v: string | null) => ({ getItem: () => v });
-    expect([...storedPrivileges(at(JSON.stringify({ priviledges: [{ privilegeIds: ['0.2.1.0', '0.1'], divisionIds: [1], firstParentDivisionIds: [1] }] })))].sort()).toEqual(['0.1', '0.2.1.0']);
+    expect(
+      [...storedPrivileges(at(JSON.stringify({ priviledges: [{ privilegeIds: ['0.2.1.0', '0.1'], divisionIds: [1], firstParentDivisionIds: [1] }] })))].sort(),
+    ).toEqual(['0.1', '0.2.1.0']);
     expect(storedPrivileges(at('{not json')).size).toBe(0);
     expect(storedPrivileges(at(JSON.stringify({ privileges: [] }))).size).toBe(0);
     expect(storedPrivileges(at(null)).size).toBe(0);

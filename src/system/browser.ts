@@ -2,7 +2,20 @@
 // the toaster. getSystem() is the one started actor system the React app reads.
 import { array, object, string } from 'superstruct';
 import { fromPromise, waitFor, type AnyActorRef, type InspectionEvent } from 'xstate';
-import { LOGIN_MODE, PRIV, StoredPrivileges, grantsTag, heldPrivilegeIds, SETTINGS_KEY, SETTINGS_KEY_PREFIX, STORAGE, validate, type AvatarColor, type LoginRequest, type PrivilegeEntry } from '../../contract';
+import {
+  LOGIN_MODE,
+  PRIV,
+  StoredPrivileges,
+  grantsTag,
+  heldPrivilegeIds,
+  SETTINGS_KEY,
+  SETTINGS_KEY_PREFIX,
+  STORAGE,
+  validate,
+  type AvatarColor,
+  type LoginRequest,
+  type PrivilegeEntry,
+} from '../../contract';
 import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
 import type { ProcessRequest } from '../../machines/alarms';
@@ -83,8 +96,13 @@ export function browserImpl(): GatehouseImpl {
         restoreSession: fromPromise<RestoredToken>(async () => ({ token: localStorage.getItem(STORAGE.jwt), now: clock() })),
         fetchMe: fromPromise(({ input }: { input: { token: string } }) => endpoints.me(input.token)),
         signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() })),
-        selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({ ...(await endpoints.selectClient(input.clientId)), now: clock() })),
-        saveProfile: fromPromise(({ input }: { input: { name?: string; avatarColor?: AvatarColor; timezone?: string | null } }) => endpoints.updateProfile(input)),
+        selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({
+          ...(await endpoints.selectClient(input.clientId)),
+          now: clock(),
+        })),
+        saveProfile: fromPromise(({ input }: { input: { name?: string; avatarColor?: AvatarColor; timezone?: string | null } }) =>
+          endpoints.updateProfile(input),
+        ),
         saveSettings: fromPromise(async ({ input }: { input: Parameters<typeof endpoints.updateSettings>[0] }) => {
           persistSettingsLocally(input);
           return endpoints.updateSettings(input);
@@ -167,7 +185,10 @@ export function closeViewActor(id: string): void {
 function settledSession(session: SystemActors['session']): Promise<void> {
   const switching = (snap: ReturnType<SystemActors['session']['getSnapshot']>) => snap.matches({ signedIn: 'switchingClient' });
   if (!switching(session.getSnapshot())) return Promise.resolve();
-  return waitFor(session, (snap) => !switching(snap), { timeout: 30_000 }).then(() => undefined, () => undefined);
+  return waitFor(session, (snap) => !switching(snap), { timeout: 30_000 }).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** The started actor system (singleton). Also wires the api client and the sleep-wake check to it. */
@@ -175,7 +196,12 @@ export function getSystem(): GatehouseSystem {
   if (system) return system;
   const recorder = getJournal().inspect;
   const inspector = createInspectorObserver();
-  const observe = inspector ? (e: InspectionEvent) => { recorder(e); inspector(e); } : recorder;
+  const observe = inspector
+    ? (e: InspectionEvent) => {
+        recorder(e);
+        inspector(e);
+      }
+    : recorder;
   const root = createGatehouseSystem(browserImpl(), { inspect: observe });
   system = root;
   configureApi({
@@ -199,8 +225,15 @@ export function getSystem(): GatehouseSystem {
   });
   root.start();
   applyReplayQuery(window.location.search, localStorage);
-  uploader = startJournalUploader(getSystemActor(root, 'session'), { journal: getJournal(), storage: localStorage, random: Math.random, newId: randomRecordingId });
-  const flushJournal = () => { if (document.visibilityState === 'hidden') uploader?.actor.send({ type: 'journal.flush' }); };
+  uploader = startJournalUploader(getSystemActor(root, 'session'), {
+    journal: getJournal(),
+    storage: localStorage,
+    random: Math.random,
+    newId: randomRecordingId,
+  });
+  const flushJournal = () => {
+    if (document.visibilityState === 'hidden') uploader?.actor.send({ type: 'journal.flush' });
+  };
   document.addEventListener('visibilitychange', flushJournal);
   window.addEventListener('pagehide', () => uploader?.actor.send({ type: 'journal.flush' }));
   const companion = getSystemActor(root, 'companion');

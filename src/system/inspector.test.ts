@@ -15,13 +15,20 @@ describe('the Stately inspector', () => {
 
   it('is not loaded at all when not asked for', () => {
     let loads = 0;
-    expect(createInspectorObserver(false, async () => { loads++; throw new Error('no'); })).toBeNull();
+    expect(
+      createInspectorObserver(false, async () => {
+        loads++;
+        throw new Error('no');
+      }),
+    ).toBeNull();
     expect(loads).toBe(0);
   });
 
   it('hands the events seen before it loaded to the inspector, in order, then forwards the rest', async () => {
     const seen: unknown[] = [];
-    const observer = createInspectorObserver(true, async () => ({ createBrowserInspector: () => ({ inspect: { next: (e: InspectionEvent) => seen.push(e) } }) }))!;
+    const observer = createInspectorObserver(true, async () => ({
+      createBrowserInspector: () => ({ inspect: { next: (e: InspectionEvent) => seen.push(e) } }),
+    }))!;
     observer(ev(1));
     observer(ev(2));
     expect(seen).toEqual([]);

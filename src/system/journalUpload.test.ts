@@ -4,7 +4,18 @@
 // sessions send nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, setup, waitFor } from 'xstate';
-import { API, JOURNAL_KEEPALIVE_BYTES, REPLAY_DECISION_KEY, REPLAY_OVERRIDE_KEY, SESSION_REPLAY_RATE, isSampled, journalHeader, parseJournal, uploadDelayMs, type JournalEntry } from '../../contract';
+import {
+  API,
+  JOURNAL_KEEPALIVE_BYTES,
+  REPLAY_DECISION_KEY,
+  REPLAY_OVERRIDE_KEY,
+  SESSION_REPLAY_RATE,
+  isSampled,
+  journalHeader,
+  parseJournal,
+  uploadDelayMs,
+  type JournalEntry,
+} from '../../contract';
 import { createJournal } from '../../machines/journal';
 import { sessionMachine, type Authenticated, type RestoredToken } from '../../machines/session';
 import { startTestServer, type TestServer } from '../../server/testkit';
@@ -12,7 +23,16 @@ import { applyReplayQuery, chunkStream, decideSession, readReplayOverride, start
 
 function memoryStorage() {
   const data = new Map<string, string>();
-  return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => { data.set(k, v); }, removeItem: (k: string) => { data.delete(k); }, data };
+  return {
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      data.set(k, v);
+    },
+    removeItem: (k: string) => {
+      data.delete(k);
+    },
+    data,
+  };
 }
 /** Resolve once `fact()` holds, polling (a visible fact, never a sleep for time). */
 async function until(fact: () => boolean, timeoutMs = 5000) {
@@ -85,12 +105,25 @@ describe('chunks', () => {
       expect(parsed.ok).toBe(true);
     }
     expect(chunks.map((c) => c.last).at(-1)).toBe(40);
-    expect(chunks.flatMap((c) => c.text.trim().split('\n').slice(1).map((l) => JSON.parse(l).seq))).toEqual(entries.map((x) => x.seq));
+    expect(
+      chunks.flatMap((c) =>
+        c.text
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => JSON.parse(l).seq),
+      ),
+    ).toEqual(entries.map((x) => x.seq));
   });
 
   it('makes each chunk only when it is asked for, reading no entry of the next (an upload of 5,000 entries is no long task)', () => {
     let pulled = 0;
-    function* many() { for (let i = 1; i <= 5000; i++) { pulled++; yield e(i, 200); } }
+    function* many() {
+      for (let i = 1; i <= 5000; i++) {
+        pulled++;
+        yield e(i, 200);
+      }
+    }
     const stream = chunkStream(header, many());
     const first = stream.next().value!;
     const inFirst = first.text.trim().split('\n').length - 1;
@@ -99,7 +132,15 @@ describe('chunks', () => {
     expect(pulled).toBe(inFirst + 1); // the entry that did not fit starts the next chunk; no other was read
     expect(first.bytes).toBe(new TextEncoder().encode(first.text).length);
     const rest = [...stream];
-    expect([first, ...rest].flatMap((c) => c.text.trim().split('\n').slice(1).map((l: string) => JSON.parse(l).seq))).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    expect(
+      [first, ...rest].flatMap((c) =>
+        c.text
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l: string) => JSON.parse(l).seq),
+      ),
+    ).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
     for (const c of rest) expect(c.bytes).toBe(new TextEncoder().encode(c.text).length);
   });
 
@@ -115,35 +156,60 @@ describe('chunks', () => {
 describe('the uploader against a real server', () => {
   let s: TestServer;
   const uploaders: JournalUploader[] = [];
-  beforeAll(async () => { s = await startTestServer(); });
-  afterEach(() => { for (const u of uploaders.splice(0)) u.stop(); });
-  afterAll(async () => { await s?.close(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterEach(() => {
+    for (const u of uploaders.splice(0)) u.stop();
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   /** A real session machine signing in over REST, recorded by a real journal; the uploader follows it. */
   function consoleOf(opts: { draw: number; network?: { down: boolean }; recording?: string }) {
     const journal = createJournal({ now: () => Date.now() });
     const post = async (path: string, body: unknown, token?: string) => {
-      const res = await fetch(s.base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      const res = await fetch(s.base + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(`${path}: ${res.status}`);
       return res.json();
     };
     let uploader: JournalUploader | null = null;
     const logouts: string[] = [];
-    const session = createActor(sessionMachine.provide({
-      actors: {
-        restoreSession: fromPromise<RestoredToken>(async () => ({ token: null, now: Date.now() })),
-        signIn: fromPromise<Authenticated, { username: string; password: string }>(async ({ input }) => ({ ...(await post(API.login, input)), now: Date.now() })),
-      },
-      actions: {
-        // as src/system/browser.ts: the recorded session's last entries go before the token dies
-        callLogout: (_, { token }) => {
-          if (token) void uploader!.settled().then(() => post(API.logout, {}, token)).then(() => { logouts.push(token); });
+    const session = createActor(
+      sessionMachine.provide({
+        actors: {
+          restoreSession: fromPromise<RestoredToken>(async () => ({ token: null, now: Date.now() })),
+          signIn: fromPromise<Authenticated, { username: string; password: string }>(async ({ input }) => ({
+            ...(await post(API.login, input)),
+            now: Date.now(),
+          })),
         },
-      },
-    }), { input: {}, inspect: journal.inspect }).start();
+        actions: {
+          // as src/system/browser.ts: the recorded session's last entries go before the token dies
+          callLogout: (_, { token }) => {
+            if (token)
+              void uploader!
+                .settled()
+                .then(() => post(API.logout, {}, token))
+                .then(() => {
+                  logouts.push(token);
+                });
+          },
+        },
+      }),
+      { input: {}, inspect: journal.inspect },
+    ).start();
     const network = opts.network ?? { down: false };
     uploader = startJournalUploader(session, {
-      journal, storage: memoryStorage(), random: () => opts.draw, newId: () => opts.recording ?? `rec-${Math.random().toString(36).slice(2)}-test`,
+      journal,
+      storage: memoryStorage(),
+      random: () => opts.draw,
+      newId: () => opts.recording ?? `rec-${Math.random().toString(36).slice(2)}-test`,
       base: s.base,
       fetch: (input, init) => (network.down ? Promise.reject(new TypeError('fetch failed: network down')) : fetch(input, init)),
     });
@@ -156,7 +222,13 @@ describe('the uploader against a real server', () => {
     c.session.send({ type: 'session.signIn', username, password: 'Gatehouse1!' });
     await waitFor(c.session, (x) => x.hasTag('signedIn'));
   }
-  const storedSeqs = async (recording: string) => (await s.db.query<{ seq: number }>('select e.seq from session_journal_entries e join session_journals j on j.id = e.journal_id where j.recording = $1 order by e.seq', [recording])).rows.map((r) => Number(r.seq));
+  const storedSeqs = async (recording: string) =>
+    (
+      await s.db.query<{ seq: number }>(
+        'select e.seq from session_journal_entries e join session_journals j on j.id = e.journal_id where j.recording = $1 order by e.seq',
+        [recording],
+      )
+    ).rows.map((r) => Number(r.seq));
 
   it('uploads a sampled session, keeps entries through a failure, and flushes once at sign-out', async () => {
     const c = consoleOf({ draw: 0.05, network: { down: true } });
@@ -175,7 +247,12 @@ describe('the uploader against a real server', () => {
     await waitFor(c.uploader.actor, (x) => x.matches({ recording: 'waiting' }) && x.context.failures === 0);
     const firstUpload = await storedSeqs(recording);
     expect(firstUpload[0]).toBe(1); // from the page's start: the journal replays
-    expect(firstUpload).toEqual(c.journal.entries().filter((e) => e.seq <= firstUpload.at(-1)!).map((e) => e.seq));
+    expect(firstUpload).toEqual(
+      c.journal
+        .entries()
+        .filter((e) => e.seq <= firstUpload.at(-1)!)
+        .map((e) => e.seq),
+    );
 
     c.session.send({ type: 'session.signOut' });
     await until(() => c.logouts.length === 1);
@@ -185,11 +262,19 @@ describe('the uploader against a real server', () => {
     expect(all).toContain(signOut.seq);
     expect(all.length).toBeGreaterThan(firstUpload.length);
     // the password typed at sign-in never reached the server
-    const lines = (await s.db.query<{ line: string }>('select line from session_journal_entries e join session_journals j on j.id = e.journal_id where j.recording = $1', [recording])).rows.map((r) => r.line).join('\n');
+    const lines = (
+      await s.db.query<{ line: string }>('select line from session_journal_entries e join session_journals j on j.id = e.journal_id where j.recording = $1', [
+        recording,
+      ])
+    ).rows
+      .map((r) => r.line)
+      .join('\n');
     expect(lines).toContain('session.signIn');
     expect(lines).not.toContain('Gatehouse1!');
     // the upload went before the logout: the stored session is the one that ended
-    expect(await s.count('select 1 from session_journals j join sessions x on x.jti = j.jti where j.recording = $1 and x.ended_at is not null', [recording])).toBe(1);
+    expect(
+      await s.count('select 1 from session_journals j join sessions x on x.jti = j.jti where j.recording = $1 and x.ended_at is not null', [recording]),
+    ).toBe(1);
   });
 
   it('sends nothing for a session the draw left out', async () => {
@@ -202,7 +287,7 @@ describe('the uploader against a real server', () => {
     expect(await s.count(`select 1 from session_journals where recording = 'rec-never-sent-01'`)).toBe(0);
   });
 
-  it('starts the next sign-in of the page after the previous session, so no user\'s events land in another\'s recording', async () => {
+  it("starts the next sign-in of the page after the previous session, so no user's events land in another's recording", async () => {
     let n = 0;
     const c = consoleOf({ draw: 0.01 });
     await signIn(c, 'operator');
@@ -223,7 +308,12 @@ describe('the uploader against a real server', () => {
     const b = await storedSeqs(second);
     expect(a.at(-1)).toBeLessThanOrEqual(endedAt);
     expect(b[0]).toBeGreaterThan(endedAt);
-    const owners = (await s.db.query<{ username: string }>('select u.username from session_journals j join users u on u.id = j.user_id where recording = any($1) order by j.id', [[first, second]])).rows;
+    const owners = (
+      await s.db.query<{ username: string }>(
+        'select u.username from session_journals j join users u on u.id = j.user_id where recording = any($1) order by j.id',
+        [[first, second]],
+      )
+    ).rows;
     expect(owners.map((o) => o.username)).toEqual(['operator', 'auditor']);
   });
 
@@ -232,8 +322,11 @@ describe('the uploader against a real server', () => {
     // another session already owns this recording id
     const other = await s.login('auditor');
     const header = journalHeader(1);
-    const taken = await fetch(`${s.base}${API.sessionJournals}/${recording}`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${other}` },
-      body: [header, { seq: 1, at: 1, actor: '#root', event: { type: 'xstate.init' }, state: 'x' }].map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    const taken = await fetch(`${s.base}${API.sessionJournals}/${recording}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${other}` },
+      body: [header, { seq: 1, at: 1, actor: '#root', event: { type: 'xstate.init' }, state: 'x' }].map((l) => JSON.stringify(l)).join('\n') + '\n',
+    });
     expect(taken.status).toBe(200);
     const c = consoleOf({ draw: 0.01, recording });
     await signIn(c, 'operator');
@@ -249,7 +342,10 @@ describe('the uploader against a real server', () => {
     root.stop();
     const input = { token: 'not-a-token', recording: 'rec-refused-1', after: 0, upTo: null };
     await expect(uploadEntries({ journal, base: s.base }, input)).rejects.toMatchObject({ permanent: true, status: 401 });
-    await expect(uploadEntries({ journal, base: s.base, fetch: async () => new Response('{}', { status: 503 }) }, input)).rejects.toMatchObject({ permanent: false, status: 503 });
+    await expect(uploadEntries({ journal, base: s.base, fetch: async () => new Response('{}', { status: 503 }) }, input)).rejects.toMatchObject({
+      permanent: false,
+      status: 503,
+    });
     // nothing new: nothing sent, the mark stays
     await expect(uploadEntries({ journal, base: s.base }, { ...input, after: 99 })).resolves.toEqual({ through: 99 });
   });

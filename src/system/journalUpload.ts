@@ -5,11 +5,28 @@
 import { jwtDecode } from 'jwt-decode';
 import { createActor, fromPromise, waitFor, type ActorRefFrom } from 'xstate';
 import {
-  API, JOURNAL_CHUNK_MAX_BYTES, JOURNAL_KEEPALIVE_BYTES, JOURNAL_LINE_MAX_BYTES, REPLAY_DECISION_KEY, REPLAY_OVERRIDE_KEY,
-  UploadReceipt, isSampled, redact, validate, type JournalEntry, type JournalHeader, type ReplayOverride,
+  API,
+  JOURNAL_CHUNK_MAX_BYTES,
+  JOURNAL_KEEPALIVE_BYTES,
+  JOURNAL_LINE_MAX_BYTES,
+  REPLAY_DECISION_KEY,
+  REPLAY_OVERRIDE_KEY,
+  UploadReceipt,
+  isSampled,
+  redact,
+  validate,
+  type JournalEntry,
+  type JournalHeader,
+  type ReplayOverride,
 } from '../../contract';
 import {
-  journalUploadMachine, type Decision, type DecideInput, type JournalUploadActor, type UploadFailure, type UploadInput, type UploadOutput,
+  journalUploadMachine,
+  type Decision,
+  type DecideInput,
+  type JournalUploadActor,
+  type UploadFailure,
+  type UploadInput,
+  type UploadOutput,
 } from '../../machines/journalUpload';
 import type { sessionMachine } from '../../machines/session';
 
@@ -40,7 +57,9 @@ export function sessionKeyOf(token: string): string {
   try {
     const { jti } = jwtDecode<{ jti?: unknown }>(token);
     if (typeof jti === 'string' && jti) return jti;
-  } catch { /* not a jwt: the token is its own key */ }
+  } catch {
+    /* not a jwt: the token is its own key */
+  }
   return token;
 }
 
@@ -64,10 +83,18 @@ export function decideSession({ storage, random, newId }: DecideDeps, input: Dec
   else if (input.carried !== null) sampled = input.carried;
   else {
     let kept: { key?: unknown; sampled?: unknown } | null;
-    try { kept = JSON.parse(storage.getItem(REPLAY_DECISION_KEY) ?? 'null'); } catch { kept = null; }
+    try {
+      kept = JSON.parse(storage.getItem(REPLAY_DECISION_KEY) ?? 'null');
+    } catch {
+      kept = null;
+    }
     sampled = kept && kept.key === key && typeof kept.sampled === 'boolean' ? kept.sampled : isSampled(random());
   }
-  try { storage.setItem(REPLAY_DECISION_KEY, JSON.stringify({ key, sampled })); } catch { /* storage full: the draw still holds for this page */ }
+  try {
+    storage.setItem(REPLAY_DECISION_KEY, JSON.stringify({ key, sampled }));
+  } catch {
+    /* storage full: the draw still holds for this page */
+  }
   return { sampled, recording: newId() };
 }
 
@@ -78,7 +105,11 @@ export function randomRecordingId(): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export interface Chunk { text: string; bytes: number; last: number }
+export interface Chunk {
+  text: string;
+  bytes: number;
+  last: number;
+}
 
 const encoder = new TextEncoder();
 const sizeOf = (s: string) => encoder.encode(s).length;
@@ -87,7 +118,11 @@ const sizeOf = (s: string) => encoder.encode(s).length;
 function lineOf(entry: JournalEntry): string {
   const line = JSON.stringify(redact(entry));
   if (sizeOf(line) <= JOURNAL_LINE_MAX_BYTES) return line;
-  return JSON.stringify({ ...entry, event: { type: entry.event.type, omitted: `${sizeOf(line)} bytes, over the ${JOURNAL_LINE_MAX_BYTES} byte line limit` }, state: redact(entry.state) ?? null });
+  return JSON.stringify({
+    ...entry,
+    event: { type: entry.event.type, omitted: `${sizeOf(line)} bytes, over the ${JOURNAL_LINE_MAX_BYTES} byte line limit` },
+    state: redact(entry.state) ?? null,
+  });
 }
 
 /**
@@ -145,7 +180,11 @@ export async function uploadEntries({ journal, base = '', fetch: doFetch = fetch
       throw failure(e instanceof Error ? e.message : 'network error', false);
     }
     let body: unknown;
-    try { body = await res.json(); } catch { body = null; }
+    try {
+      body = await res.json();
+    } catch {
+      body = null;
+    }
     if (!res.ok) {
       const message = (body as { message?: unknown } | null)?.message;
       // 408, 429 and 5xx are worth another try; any other refusal is about the chunk or the session itself

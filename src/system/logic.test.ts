@@ -10,11 +10,14 @@ describe('the view logic registry', () => {
       expect(viewLogic(`list:${d.name}`)).toBe(viewLogic(`list:${d.name}`));
     }
   });
-  it('gives the console\'s own lists theirs (reports, sessions)', () => {
-    for (const name of ['activity', 'ui-errors', 'event-history', 'operator-sessions', 'service-sessions']) expect(viewLogic(`list:${name}`), name).toBeDefined();
+  it("gives the console's own lists theirs (reports, sessions)", () => {
+    for (const name of ['activity', 'ui-errors', 'event-history', 'operator-sessions', 'service-sessions'])
+      expect(viewLogic(`list:${name}`), name).toBeDefined();
   });
   it('resolves the named logics and nothing that is not logic', () => {
-    for (const id of ['doorCommands', 'dailyAttendanceReading', 'threatLevelLogic', 'forgotPasswordMachine', 'badgePrintLogic', 'operatorSessionEnd']) expect(viewLogic(id), id).toBeDefined();
-    for (const id of ['RESYNC_MAX', 'missedEvents', 'list:no-such-resource', 'form:', 'nothing', '__proto__', 'toString']) expect(viewLogic(id), id).toBeUndefined();
+    for (const id of ['doorCommands', 'dailyAttendanceReading', 'threatLevelLogic', 'forgotPasswordMachine', 'badgePrintLogic', 'operatorSessionEnd'])
+      expect(viewLogic(id), id).toBeDefined();
+    for (const id of ['RESYNC_MAX', 'missedEvents', 'list:no-such-resource', 'form:', 'nothing', '__proto__', 'toString'])
+      expect(viewLogic(id), id).toBeUndefined();
   });
 });

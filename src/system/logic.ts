@@ -51,7 +51,14 @@ function resourceLogics(name: string): Partial<ResourceLogics> | undefined {
   let m = made.get(name);
   if (m) return m;
   const d = resourceByName(name);
-  if (d) m = resourceMachines(d.api, rowSchema(d), d.privileges.delete ? apiPaths(d).bulkDelete : undefined, d.screens?.shownOnce?.map((x) => x.field), !!d.singleton);
+  if (d)
+    m = resourceMachines(
+      d.api,
+      rowSchema(d),
+      d.privileges.delete ? apiPaths(d).bulkDelete : undefined,
+      d.screens?.shownOnce?.map((x) => x.field),
+      !!d.singleton,
+    );
   else m = CONSOLE_LOGICS[name]?.();
   if (m) made.set(name, m);
   return m;
@@ -59,7 +66,9 @@ function resourceLogics(name: string): Partial<ResourceLogics> | undefined {
 
 /** The Monitor sessions screens' actors (issue 4): a page of sessions, ending some. */
 const sessionActors = (kind: SessionKind) => ({
-  fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) => listSessions(kind, { page: input.page, size: input.size, sort: input.sort, filters: input.filters })),
+  fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) =>
+    listSessions(kind, { page: input.page, size: input.size, sort: input.sort, filters: input.filters }),
+  ),
   endSessions: fromPromise<EndSessionsResult, { ids: number[] }>(({ input }) => endSessions(kind, input.ids)),
 });
 /** A session list's end-sessions actor. */
@@ -90,8 +99,18 @@ export type { ServerFile } from '../api/files';
 export type { ExportFormat } from '../api/stream';
 export type { ExportInput, RowActionInput } from './resourceActors';
 export type {
-  AccessPreview, AccessPreviewAnswer, AlarmGroupRow, AuditChainReport, DiscoveredBoard, EventExportInput, OperatorSettingsValues,
-  PrivilegeHoldersRow, ReportJobRun, ReportJobRuns, SpecialDateRow, Tick,
+  AccessPreview,
+  AccessPreviewAnswer,
+  AlarmGroupRow,
+  AuditChainReport,
+  DiscoveredBoard,
+  EventExportInput,
+  OperatorSettingsValues,
+  PrivilegeHoldersRow,
+  ReportJobRun,
+  ReportJobRuns,
+  SpecialDateRow,
+  Tick,
 } from './readActors';
 
 const isLogic = (x: unknown): x is AnyActorLogic => typeof x === 'object' && x !== null && 'transition' in x && 'getInitialSnapshot' in x;

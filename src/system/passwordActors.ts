@@ -4,7 +4,12 @@ import { createResourceFormMachine, type SaveInput, type Saved } from '../../mac
 import { changePassword, resetFinish, resetInit, resetOperatorPassword } from '../api/endpoints';
 
 const saving = (call: (values: any) => Promise<unknown>) =>
-  createResourceFormMachine({ save: fromPromise<Saved, SaveInput>(async ({ input }) => { await call(input.values); return { id: 1 }; }) });
+  createResourceFormMachine({
+    save: fromPromise<Saved, SaveInput>(async ({ input }) => {
+      await call(input.values);
+      return { id: 1 };
+    }),
+  });
 
 export const forgotPasswordMachine = saving((v: { username: string }) => resetInit(v));
 export const resetPasswordMachine = saving((v: { token: string; newPassword: string }) => resetFinish(v));

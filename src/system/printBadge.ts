@@ -18,8 +18,12 @@ export function printBadgeLogic() {
     const requestId = `badge-${input.visitorId}-${++seq}`;
     await new Promise<void>((resolve, reject) => {
       const subs = [
-        companion.on('companion.badgePrinted', (e) => { if (e.requestId === requestId) done(); }),
-        companion.on('companion.failed', (e) => { if (e.requestId === requestId) done(new Error(e.message)); }),
+        companion.on('companion.badgePrinted', (e) => {
+          if (e.requestId === requestId) done();
+        }),
+        companion.on('companion.failed', (e) => {
+          if (e.requestId === requestId) done(new Error(e.message));
+        }),
         companion.on('companion.disconnected', () => done(new Error('The desktop companion disconnected before it answered.'))),
       ];
       const timer = setTimeout(() => done(new Error('The desktop companion did not answer in time.')), PRINT_TIMEOUT_MS);
@@ -29,7 +33,8 @@ export function printBadgeLogic() {
         clearTimeout(timer);
         signal.removeEventListener('abort', abort);
         subs.forEach((s) => s.unsubscribe());
-        if (error) reject(error); else resolve();
+        if (error) reject(error);
+        else resolve();
       }
       companion.send({ type: 'companion.printBadge', visitor: input.visitor, qr: `VISITOR-${input.visitorId}`, requestId });
     });

@@ -10,16 +10,88 @@ import type { DoorCommand } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import { restoreMachine } from '../../machines/restore';
 import {
-  operatorAction, addVisitorCredentials, buildTimesheet, getDailyAttendance, getAttendanceSummary, listTeamChoices, armAlarmGroup, listClients, listUserFieldDefs, controllerDiagnostic, controllerHub, doorCommand, explainEvent, getAlarmGroup, lockdown, deleteDivision, discoverInterfaces, forgiveInZone, pingController, zoneOccupancy, zoneOccupants, doorQrCode, listDoorQr, listDivisions, listDoors, listSpecialDates, setDoorQr, setThreatLevel, threatCurrent, threatLevelChoices, threatSetChoices,
+  operatorAction,
+  addVisitorCredentials,
+  buildTimesheet,
+  getDailyAttendance,
+  getAttendanceSummary,
+  listTeamChoices,
+  armAlarmGroup,
+  listClients,
+  listUserFieldDefs,
+  controllerDiagnostic,
+  controllerHub,
+  doorCommand,
+  explainEvent,
+  getAlarmGroup,
+  lockdown,
+  deleteDivision,
+  discoverInterfaces,
+  forgiveInZone,
+  pingController,
+  zoneOccupancy,
+  zoneOccupants,
+  doorQrCode,
+  listDoorQr,
+  listDivisions,
+  listDoors,
+  listSpecialDates,
+  setDoorQr,
+  setThreatLevel,
+  threatCurrent,
+  threatLevelChoices,
+  threatSetChoices,
 } from '../api/endpoints';
 // issue 11 (views-tasks)
-import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, floorPlanPropertiesResource, floorPlansResource, rowSchema, type Event, type VisitorCredentialBatch, type DailyAttendanceQuery, type AttendanceSummaryQuery, type TimesheetBuild } from '../../contract';
+import {
+  API,
+  ATTENDANCE_SUMMARY_API,
+  DAILY_ATTENDANCE_API,
+  floorPlanPropertiesResource,
+  floorPlansResource,
+  rowSchema,
+  type Event,
+  type VisitorCredentialBatch,
+  type DailyAttendanceQuery,
+  type AttendanceSummaryQuery,
+  type TimesheetBuild,
+} from '../../contract';
 import { createResourceFormMachine, type Saved, type SaveInput } from '../../machines/resourceForm';
 import { batchUploadMachine, type BatchPreview, type BatchProgress, type BatchResult, type PreviewInput } from '../../machines/batchUpload';
 import {
-  assignPrivileges, backupFile, batchErrorReport, deleteBackup, listBackups, platformHistory, listReportJobRuns, reportJobFile, retryReportJobRun, restoreBackup, takeBackup, uploadBackup, batchImportPath, dashboard, getOperatorSettings, getVisitor, listEvents, listPrivilegeHolders, moveVisitor, optionsOf,
-  previewAccessChange, previewBatchUpload, redeliverWebHook, resourceApi, revokeApiKey, roleName, roleTicks, rotateApiKey, saveOperatorSettings, webHookAttempts,
-  type AccessPreview, type OperatorSettingsValues, type Tick,
+  assignPrivileges,
+  backupFile,
+  batchErrorReport,
+  deleteBackup,
+  listBackups,
+  platformHistory,
+  listReportJobRuns,
+  reportJobFile,
+  retryReportJobRun,
+  restoreBackup,
+  takeBackup,
+  uploadBackup,
+  batchImportPath,
+  dashboard,
+  getOperatorSettings,
+  getVisitor,
+  listEvents,
+  listPrivilegeHolders,
+  moveVisitor,
+  optionsOf,
+  previewAccessChange,
+  previewBatchUpload,
+  redeliverWebHook,
+  resourceApi,
+  revokeApiKey,
+  roleName,
+  roleTicks,
+  rotateApiKey,
+  saveOperatorSettings,
+  webHookAttempts,
+  type AccessPreview,
+  type OperatorSettingsValues,
+  type Tick,
 } from '../api/endpoints';
 import { ApiError, isNotFound } from '../api/errors';
 import { exportEventHistory, streamGet, type ExportFormat } from '../api/stream';
@@ -44,7 +116,9 @@ export const nothingToRead = readingMachine.provide({ actors: { read: fromPromis
 const reading = (read: (input: any) => Promise<unknown>) => readingMachine.provide({ actors: { read: fromPromise<unknown, any>(({ input }) => read(input)) } });
 
 /** The header's client menu: the clients the user may switch to (none without the right to list them). */
-export const clientsReading = reading((input: { may: boolean } | null) => (input?.may ? listClients({ size: 100, sort: [{ field: 'name', dir: 'asc' }] }) : Promise.resolve(null)));
+export const clientsReading = reading((input: { may: boolean } | null) =>
+  input?.may ? listClients({ size: 100, sort: [{ field: 'name', dir: 'asc' }] }) : Promise.resolve(null),
+);
 /** An extensible resource's form and list (identities): the client's user-defined fields. */
 export const userFieldDefsReading = reading(() => listUserFieldDefs());
 /** /configure/calendar: the client's special dates. */
@@ -68,7 +142,11 @@ export const doorsReading = reading((input: { enabled: boolean } | null) => (inp
 export const threatLevelLogic = threatLevelMachine.provide({
   actors: {
     read: fromPromise<ThreatRead, ThreatLevelInput>(async ({ input }) => {
-      const [current, levels, divisions] = await Promise.all([threatCurrent(), threatLevelChoices(), input.mayControl ? listDivisions({ size: 500 }) : { items: [] }]);
+      const [current, levels, divisions] = await Promise.all([
+        threatCurrent(),
+        threatLevelChoices(),
+        input.mayControl ? listDivisions({ size: 500 }) : { items: [] },
+      ]);
       return { current, levels: levels.items, divisions: divisions.items.map((d) => ({ id: d.id, name: d.name })) };
     }),
     command: fromPromise(({ input }: { input: ThreatRequest }) => setThreatLevel(input.levelId, input.divisionId, input.minutes)),
@@ -95,21 +173,34 @@ export const doorQrLogic = doorQrMachine.provide({
 
 export const doorQrCodeLogic = doorQrCodeMachine.provide({
   actors: {
-    code: fromPromise<DoorQrAnswer, { doorId: number; credential: string }>(async ({ input }) => ({ code: await doorQrCode(input.doorId, input.credential), now: Date.now() })),
+    code: fromPromise<DoorQrAnswer, { doorId: number; credential: string }>(async ({ input }) => ({
+      code: await doorQrCode(input.doorId, input.credential),
+      now: Date.now(),
+    })),
   },
 });
 
 /** One command at a time (machines/command.ts), by the call that runs it; the command names what it acts on. */
-const commands = (run: (command: string) => Promise<unknown>) => commandMachine.provide({ actors: { run: fromPromise(({ input }: { input: { command: string } }) => run(input.command)) } });
+const commands = (run: (command: string) => Promise<unknown>) =>
+  commandMachine.provide({ actors: { run: fromPromise(({ input }: { input: { command: string } }) => run(input.command)) } });
 
 /** `<divisionId>`: delete the division; answers its id. */
-export const divisionCommands = commands(async (command) => { await deleteDivision(Number(command)); return Number(command); });
+export const divisionCommands = commands(async (command) => {
+  await deleteDivision(Number(command));
+  return Number(command);
+});
 /** `<ip>`: ping the controller; answers the ping. */
 export const pingCommands = commands((ip) => pingController(ip));
 /** `<zoneId>|<identityId>`: let the identity badge into the zone again. */
-export const forgiveCommands = commands((command) => { const [zoneId, identityId] = command.split('|').map(Number); return forgiveInZone(zoneId, identityId); });
+export const forgiveCommands = commands((command) => {
+  const [zoneId, identityId] = command.split('|').map(Number);
+  return forgiveInZone(zoneId, identityId);
+});
 /** `<groupId>|arm` or `<groupId>|disarm`: arm or disarm the alarm group; answers the group as it is then. */
-export const armCommands = commands((command) => { const [id, what] = command.split('|'); return armAlarmGroup(Number(id), what === 'arm'); });
+export const armCommands = commands((command) => {
+  const [id, what] = command.split('|');
+  return armAlarmGroup(Number(id), what === 'arm');
+});
 /** `<eventId>`: decide a stored swipe again; answers why it was denied. */
 export const explainCommands = commands((id) => explainEvent(Number(id)));
 /**
@@ -153,14 +244,23 @@ export const eventGapFill = gapFillMachine.provide({ actors: { read: fromPromise
 
 /** /monitor/floor-plan: the client's plans by name (nothing without a client), and one plan with its pinned doors. */
 const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floorPlansResource));
-export const floorPlansReading = reading((input: { clientId: number | null } | null) => (input?.clientId == null ? Promise.resolve(null)
-  : floorPlanCalls().list({ size: 200, sort: [{ field: 'name', dir: 'asc' }] }).then((p) => p.items)));
+export const floorPlansReading = reading((input: { clientId: number | null } | null) =>
+  input?.clientId == null
+    ? Promise.resolve(null)
+    : floorPlanCalls()
+        .list({ size: 200, sort: [{ field: 'name', dir: 'asc' }] })
+        .then((p) => p.items),
+);
 export const floorPlanReading = reading((id: number | null) => (id ? floorPlanCalls().get(id) : Promise.resolve(null)));
 /** Floor plan properties [0.7.3.1]: the plan the monitor opens with, names on pins, pin size (the monitor's code reads them). */
-export const floorPlanPropertiesReading = reading((clientId: number | null) => (clientId === null ? Promise.resolve(null)
-  : resourceApi(floorPlanPropertiesResource.api, rowSchema(floorPlanPropertiesResource)).getOne()));
+export const floorPlanPropertiesReading = reading((clientId: number | null) =>
+  clientId === null ? Promise.resolve(null) : resourceApi(floorPlanPropertiesResource.api, rowSchema(floorPlanPropertiesResource)).getOne(),
+);
 /** `<doorId>|<command>|<name>`: a door command from the floor plan; answers its event. */
-export const floorPlanDoorCommands = commands((command) => { const [id, door] = command.split('|') as [string, DoorCommand]; return doorCommand(Number(id), door); });
+export const floorPlanDoorCommands = commands((command) => {
+  const [id, door] = command.split('|') as [string, DoorCommand];
+  return doorCommand(Number(id), door);
+});
 
 /** Server → Backup and restore: the stored backups, and what its buttons do (one at a time). */
 export const backupsReading = reading(() => listBackups());
@@ -169,19 +269,29 @@ export const platformHistoryReading = reading(() => platformHistory());
 /** A restore under way, until the server is back and the list says how it went. */
 export const restoreLogic = restoreMachine.provide({ actors: { list: fromPromise(() => listBackups()) } });
 /** `take` | `upload` (input: the file) | `download|<id>` | `delete|<id>` | `restore|<id>`; each answers what the server did. */
-export const backupCommands = commandMachine.provide({ actors: { run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
-  const [verb, id = ''] = input.command.split('|');
-  if (verb === 'take') return takeBackup();
-  if (verb === 'upload') return uploadBackup(input.input as Blob);
-  if (verb === 'download') return backupFile(id);
-  if (verb === 'delete') return deleteBackup(id);
-  if (verb === 'restore') return restoreBackup(id);
-  throw new Error(`Unknown backup command ${verb}`);
-}) } });
+export const backupCommands = commandMachine.provide({
+  actors: {
+    run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
+      const [verb, id = ''] = input.command.split('|');
+      if (verb === 'take') return takeBackup();
+      if (verb === 'upload') return uploadBackup(input.input as Blob);
+      if (verb === 'download') return backupFile(id);
+      if (verb === 'delete') return deleteBackup(id);
+      if (verb === 'restore') return restoreBackup(id);
+      throw new Error(`Unknown backup command ${verb}`);
+    }),
+  },
+});
 /** `<jobId>|<runId>`: one report's CSV (answers the Blob; the view saves it). */
-export const reportJobDownloads = commands((command) => { const [job, run] = command.split('|').map(Number); return reportJobFile(job, run); });
+export const reportJobDownloads = commands((command) => {
+  const [job, run] = command.split('|').map(Number);
+  return reportJobFile(job, run);
+});
 /** `<jobId>|<runId>`: Retry of a failed run (made again for its period and delivered). */
-export const reportJobRetries = commands((command) => { const [job, run] = command.split('|').map(Number); return retryReportJobRun(job, run); });
+export const reportJobRetries = commands((command) => {
+  const [job, run] = command.split('|').map(Number);
+  return retryReportJobRun(job, run);
+});
 export type { ReportJobRun, ReportJobRuns } from '../api/endpoints';
 /** A scheduled report job's history, newest first, and whether the server mails (the job's page). */
 export const reportJobRunsReading = reading((id: number | null) => (id === null ? Promise.resolve(null) : listReportJobRuns(id)));
@@ -208,7 +318,10 @@ export type { OperatorSettingsValues } from '../api/endpoints';
 /** /manage/operator-settings: the client's settings as one form (loaded, saved, refused values back on their fields). */
 export const operatorSettingsForm = createResourceFormMachine({
   load: fromPromise<unknown, { id: number }>(() => getOperatorSettings()),
-  save: fromPromise<Saved, SaveInput>(async ({ input }) => { await saveOperatorSettings(input.values as OperatorSettingsValues); return { id: 1 }; }),
+  save: fromPromise<Saved, SaveInput>(async ({ input }) => {
+    await saveOperatorSettings(input.values as OperatorSettingsValues);
+    return { id: 1 };
+  }),
 });
 
 /** /manage/identities/batch-upload: the batch templates to choose from. */
@@ -237,22 +350,44 @@ export const batchReportCommands = commands((id) => batchErrorReport(Number(id))
 /** /visitor/details/:id: the visitor, or `{ notFound: true }` for one of another client or removed (an expected answer). */
 export const visitorReading = reading(async (id: number | null) => {
   if (!id) return null;
-  try { return await getVisitor(id); } catch (e) { if (isNotFound(e)) return { notFound: true }; throw e; }
+  try {
+    return await getVisitor(id);
+  } catch (e) {
+    if (isNotFound(e)) return { notFound: true };
+    throw e;
+  }
 });
 /** `<visitorId>|sign-in` or `<visitorId>|sign-out`: move the visitor; answers the visitor as they are then. */
-export const visitorMoves = commands((command) => { const [id, move] = command.split('|'); return moveVisitor(Number(id), move === 'sign-out' ? 'sign-out' : 'sign-in'); });
+export const visitorMoves = commands((command) => {
+  const [id, move] = command.split('|');
+  return moveVisitor(Number(id), move === 'sign-out' ? 'sign-out' : 'sign-in');
+});
 
 /** /manage/service-accounts: `revoke:<id>` or `rotate:<id>` the account's API key; answers the account (with the new key). */
 /** Operators (issue 27): `disable:<id>`, `enable:<id>`, `remove:<id>` (leave this client). */
-export const operatorCommands = commands((command) => { const [what, id] = command.split(':'); return operatorAction(Number(id), what as 'disable' | 'enable' | 'remove'); });
-export const apiKeyCommands = commands((command) => { const [what, id] = command.split(':'); return what === 'revoke' ? revokeApiKey(Number(id)) : rotateApiKey(Number(id)); });
+export const operatorCommands = commands((command) => {
+  const [what, id] = command.split(':');
+  return operatorAction(Number(id), what as 'disable' | 'enable' | 'remove');
+});
+export const apiKeyCommands = commands((command) => {
+  const [what, id] = command.split(':');
+  return what === 'revoke' ? revokeApiKey(Number(id)) : rotateApiKey(Number(id));
+});
 /** /manage/web-hooks/:id/history: `{"hookId":…,"page":…,"outcome":…,"eventType":…}` reads one page of delivery attempts. */
 export const webHookAttemptsReads = commands((command) => {
   const f = JSON.parse(command) as { hookId: number; page: number; outcome: string; eventType: string };
-  return webHookAttempts(f.hookId, { page: f.page, size: 50, outcome: (f.outcome || undefined) as 'ok' | 'failed' | undefined, eventType: f.eventType || undefined });
+  return webHookAttempts(f.hookId, {
+    page: f.page,
+    size: 50,
+    outcome: (f.outcome || undefined) as 'ok' | 'failed' | undefined,
+    eventType: f.eventType || undefined,
+  });
 });
 /** `<hookId>|<attemptId>`: queue the delivery again. */
-export const webHookRedeliveries = commands((command) => { const [hookId, attempt] = command.split('|').map(Number); return redeliverWebHook(hookId, attempt); });
+export const webHookRedeliveries = commands((command) => {
+  const [hookId, attempt] = command.split('|').map(Number);
+  return redeliverWebHook(hookId, attempt);
+});
 
 /** What a preview answers: who gains and loses, or the form's values the server refused (field and why). */
 export type AccessPreviewAnswer = { answer: AccessPreview } | { refused: string[] };
@@ -278,13 +413,15 @@ export const eventExportLogic = downloadMachine.provide({
   actors: {
     fetch: fromCallback<DownloadEvent, EventExportInput>(({ input, sendBack }) => {
       const ac = new AbortController();
-      void exportEventHistory(input.filters, input.format, { signal: ac.signal, onProgress: (p) => sendBack({ type: 'download.progress', done: p.done, total: p.total }) })
-        .then((out) => {
-          if (ac.signal.aborted) return; // cancelled from the screen: the machine has left already
-          if (out.status === 'ended') sendBack({ type: 'download.finished', file: { blob: out.blob, filename: out.filename } });
-          else if (out.status === 'failed') sendBack({ type: 'download.finished', error: out.error.message });
-          else sendBack({ type: 'download.finished', cancelled: true });
-        });
+      void exportEventHistory(input.filters, input.format, {
+        signal: ac.signal,
+        onProgress: (p) => sendBack({ type: 'download.progress', done: p.done, total: p.total }),
+      }).then((out) => {
+        if (ac.signal.aborted) return; // cancelled from the screen: the machine has left already
+        if (out.status === 'ended') sendBack({ type: 'download.finished', file: { blob: out.blob, filename: out.filename } });
+        else if (out.status === 'failed') sendBack({ type: 'download.finished', error: out.error.message });
+        else sendBack({ type: 'download.finished', cancelled: true });
+      });
       return () => ac.abort();
     }),
   },
@@ -292,18 +429,19 @@ export const eventExportLogic = downloadMachine.provide({
 
 /** One command of a form whose refusal is an answer: its result under `key`, or the field violations of a 400 (the
  *  form shows them on its fields; any other failure is the command's error). */
-const formCommand = <I>(key: string, call: (input: I) => Promise<unknown>) => commandMachine.provide({
-  actors: {
-    run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
-      try {
-        return { [key]: await call(input.input as I) };
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 400 && e.violations.length) return { violations: e.violations };
-        throw e;
-      }
-    }),
-  },
-});
+const formCommand = <I>(key: string, call: (input: I) => Promise<unknown>) =>
+  commandMachine.provide({
+    actors: {
+      run: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
+        try {
+          return { [key]: await call(input.input as I) };
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 400 && e.violations.length) return { violations: e.violations };
+          throw e;
+        }
+      }),
+    },
+  });
 
 /** Batch add visitor credentials: what was added, or the violations of a refused batch. */
 export const visitorCredentialBatchCommands = formCommand<VisitorCredentialBatch>('added', addVisitorCredentials);
@@ -332,9 +470,16 @@ export type { AlarmHandlingReport } from '../api/endpoints';
 export const attendanceExports = commands((command) => {
   const [what, format, a, b, c] = command.split('|');
   const q = what === 'daily' ? { date: a, ...(b ? { teamId: b } : {}) } : { from: a, to: b, ...(c ? { teamId: c } : {}) };
-  return fileAt(`${what === 'daily' ? DAILY_ATTENDANCE_API : ATTENDANCE_SUMMARY_API}?${new URLSearchParams({ ...q, format: format === 'xlsx' ? 'xlsx' : 'csv' })}`);
+  return fileAt(
+    `${what === 'daily' ? DAILY_ATTENDANCE_API : ATTENDANCE_SUMMARY_API}?${new URLSearchParams({ ...q, format: format === 'xlsx' ? 'xlsx' : 'csv' })}`,
+  );
 });
 /** The dashboard's shift handover (issue 31): the digest of the shift that ended last (null before any has ended); and
  *  its acknowledgement, command `acknowledge` with input {end, note} (answers {acknowledged} or the note's violations). */
-export const handoverReading = reading(() => getLatestHandover().catch((e) => { if (isNotFound(e)) return null; throw e; }));
+export const handoverReading = reading(() =>
+  getLatestHandover().catch((e) => {
+    if (isNotFound(e)) return null;
+    throw e;
+  }),
+);
 export const handoverCommands = formCommand<AcknowledgeHandoverBody>('acknowledged', acknowledgeHandover);

@@ -12,12 +12,20 @@ export type ExportInput = { filters: Record<string, unknown>; sort: readonly unk
 /** A declared named row action (a pulse of an output). */
 export type RowActionInput = { id: number; action: string };
 
-export function resourceActors<T extends { id: number }>(path: string, schema: Struct<T, any>, bulkDeletePath?: string, shownOnce: readonly string[] = [], singleton = false) {
+export function resourceActors<T extends { id: number }>(
+  path: string,
+  schema: Struct<T, any>,
+  bulkDeletePath?: string,
+  shownOnce: readonly string[] = [],
+  singleton = false,
+) {
   const r = resourceApi(path, schema, bulkDeletePath);
   return {
     /** The resource's REST calls themselves (the list's export and named row actions). */
     calls: r,
-    fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) => r.list({ page: input.page, size: input.size, sort: input.sort, filters: input.filters })),
+    fetchPage: fromPromise<PageOf<unknown>, ListQueryInput>(({ input }) =>
+      r.list({ page: input.page, size: input.size, sort: input.sort, filters: input.filters }),
+    ),
     /** The list screen's commands (machines/command.ts): `export` and `action`, their input as above. */
     command: fromPromise<unknown, { command: string; input?: unknown }>(async ({ input }) => {
       if (input.command === 'export') {

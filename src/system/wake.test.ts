@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWakeCheck } from './wake';
 
 describe('sleep-wake check', () => {
-  afterEach(() => { vi.useRealTimers(); });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   it('fires only when a tick comes more than 3 s after the previous one', () => {
     vi.useFakeTimers();
     vi.setSystemTime(0);

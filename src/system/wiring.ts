@@ -9,7 +9,10 @@ import { closeViewActor, getJournal, getSystem, openViewActor, reportUiError } f
 import { viewLogic } from './logic';
 
 export const consoleWiring = {
-  getSystem, openViewActor, closeViewActor, viewLogic,
+  getSystem,
+  openViewActor,
+  closeViewActor,
+  viewLogic,
   /** A notice for the toasts, and the toasts' stream of them. */
   notify: (notice: Notice) => notify(notice),
   notices$,
@@ -27,11 +30,22 @@ declare module '../hooks/wiring' {
     logics: logic.ViewLogics;
     resources: logic.ResourceLogics;
     answers: {
-      AccessPreview: logic.AccessPreview; AccessPreviewAnswer: logic.AccessPreviewAnswer; AlarmGroupRow: logic.AlarmGroupRow;
-      AuditChainReport: logic.AuditChainReport; DiscoveredBoard: logic.DiscoveredBoard; EventExportInput: logic.EventExportInput;
-      ExportFormat: logic.ExportFormat; ExportInput: logic.ExportInput; OperatorSettingsValues: logic.OperatorSettingsValues;
-      PrivilegeHoldersRow: logic.PrivilegeHoldersRow; ReportJobRun: logic.ReportJobRun; ReportJobRuns: logic.ReportJobRuns;
-      RowActionInput: logic.RowActionInput; ServerFile: logic.ServerFile; SpecialDateRow: logic.SpecialDateRow; Tick: logic.Tick;
+      AccessPreview: logic.AccessPreview;
+      AccessPreviewAnswer: logic.AccessPreviewAnswer;
+      AlarmGroupRow: logic.AlarmGroupRow;
+      AuditChainReport: logic.AuditChainReport;
+      DiscoveredBoard: logic.DiscoveredBoard;
+      EventExportInput: logic.EventExportInput;
+      ExportFormat: logic.ExportFormat;
+      ExportInput: logic.ExportInput;
+      OperatorSettingsValues: logic.OperatorSettingsValues;
+      PrivilegeHoldersRow: logic.PrivilegeHoldersRow;
+      ReportJobRun: logic.ReportJobRun;
+      ReportJobRuns: logic.ReportJobRuns;
+      RowActionInput: logic.RowActionInput;
+      ServerFile: logic.ServerFile;
+      SpecialDateRow: logic.SpecialDateRow;
+      Tick: logic.Tick;
     };
   }
 }

@@ -9,7 +9,10 @@ import { SAMPLE_MYKAD, startCardConnectorSimulator, type CardConnectorSimulator 
 import { createCardConnectorTransport } from './cardConnector';
 
 let sim: CardConnectorSimulator | null = null;
-afterEach(async () => { await sim?.close(); sim = null; });
+afterEach(async () => {
+  await sim?.close();
+  sim = null;
+});
 const transport = createCardConnectorTransport({ WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
 const start = (ports: number[]) => createActor(cardConnectorMachine.provide({ actors: transport }), { input: { ports } }).start();
 

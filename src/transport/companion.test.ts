@@ -10,7 +10,10 @@ import { startCompanionSimulator, type CompanionSimulator } from '../../server/s
 import { createCompanionTransport, shuffle } from './companion';
 
 let sim: CompanionSimulator | null = null;
-afterEach(async () => { await sim?.close(); sim = null; });
+afterEach(async () => {
+  await sim?.close();
+  sim = null;
+});
 
 describe('companion transport', () => {
   it('shuffles with the injected random source', () => {

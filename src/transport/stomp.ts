@@ -14,68 +14,69 @@ const refusedByToken = new Map<string, Set<string>>();
  * The transport, subscribing only to the destinations the user's privileges let it hold (the broker refuses the
  * others with an ERROR, contract/realtimeAccess.ts); `held` reads the signed-in user's privilege codes.
  */
-export const createStompConnection = (held: () => ReadonlySet<string>) => fromCallback<SocketEvent, ConnectionInput>(({ sendBack, input }) => {
-  const key = input.token ?? '';
-  const refused = refusedByToken.get(key) ?? new Set<string>();
-  refusedByToken.set(key, refused);
-  let closed = false;
-  let client: Client | null = null;
-  // The broker coalesces the frames of one turn into one SockJS message and stompjs hands them over one by one in
-  // the same task: they go to the machine together once that task is done (one transition and one journal entry
-  // per batch, not per frame; issue 13's live events screen).
-  let batch: SocketMessage[] = [];
-  const flush = () => {
-    const messages = batch;
-    batch = [];
-    if (closed || !messages.length) return;
-    sendBack(messages.length === 1 ? { type: 'socket.message', ...messages[0] } : { type: 'socket.messages', messages });
-  };
-  const heard = (message: SocketMessage) => {
-    batch.push(message);
-    if (batch.length === 1) queueMicrotask(flush);
-  };
-  const close = (reason?: string) => {
-    if (closed) return;
-    flush(); // what arrived before the close is not lost to it
-    closed = true;
-    sendBack({ type: 'socket.closed', reason });
-  };
-  const connect = ([stomp, sockjs]: Libraries) => {
-    if (closed) return; // stopped while the libraries were loading
-    const SockJS = sockjs.default;
-    const c = new stomp.Client({
-      webSocketFactory: () => new SockJS(`${window.location.origin}${SOCKJS_PREFIX[input.service]}`),
-      connectHeaders: input.token ? { Authorization: `Bearer ${input.token}` } : {},
-      reconnectDelay: 0,
-      heartbeatIncoming: 10_000,
-      heartbeatOutgoing: 10_000,
-      debug: () => {},
-    });
-    c.onConnect = () => {
-      const changes = input.service === 'central' ? receivableChangeDestinations(held()) : [];
-      for (const destination of [...receivableDestinations(input.service, held()), ...changes]) {
-        if (refused.has(destination)) continue;
-        c.subscribe(destination, (m: IMessage) => heard({ destination: m.headers.destination ?? destination, body: m.body }));
-      }
-      sendBack({ type: 'socket.connected' });
+export const createStompConnection = (held: () => ReadonlySet<string>) =>
+  fromCallback<SocketEvent, ConnectionInput>(({ sendBack, input }) => {
+    const key = input.token ?? '';
+    const refused = refusedByToken.get(key) ?? new Set<string>();
+    refusedByToken.set(key, refused);
+    let closed = false;
+    let client: Client | null = null;
+    // The broker coalesces the frames of one turn into one SockJS message and stompjs hands them over one by one in
+    // the same task: they go to the machine together once that task is done (one transition and one journal entry
+    // per batch, not per frame; issue 13's live events screen).
+    let batch: SocketMessage[] = [];
+    const flush = () => {
+      const messages = batch;
+      batch = [];
+      if (closed || !messages.length) return;
+      sendBack(messages.length === 1 ? { type: 'socket.message', ...messages[0] } : { type: 'socket.messages', messages });
     };
-    c.onStompError = (frame) => {
-      const forbidden = /^Forbidden destination (\S+)$/.exec(frame.headers.message ?? '');
-      if (forbidden) refused.add(forbidden[1]);
-      close(frame.headers.message ?? 'STOMP error');
+    const heard = (message: SocketMessage) => {
+      batch.push(message);
+      if (batch.length === 1) queueMicrotask(flush);
     };
-    c.onWebSocketClose = () => close('connection closed');
-    c.onWebSocketError = () => close('connection error');
-    c.activate();
-    client = c;
-  };
-  loadLibraries().then(connect, () => close('the real-time client could not be loaded'));
-  return () => {
-    closed = true;
-    batch = [];
-    void client?.deactivate();
-  };
-});
+    const close = (reason?: string) => {
+      if (closed) return;
+      flush(); // what arrived before the close is not lost to it
+      closed = true;
+      sendBack({ type: 'socket.closed', reason });
+    };
+    const connect = ([stomp, sockjs]: Libraries) => {
+      if (closed) return; // stopped while the libraries were loading
+      const SockJS = sockjs.default;
+      const c = new stomp.Client({
+        webSocketFactory: () => new SockJS(`${window.location.origin}${SOCKJS_PREFIX[input.service]}`),
+        connectHeaders: input.token ? { Authorization: `Bearer ${input.token}` } : {},
+        reconnectDelay: 0,
+        heartbeatIncoming: 10_000,
+        heartbeatOutgoing: 10_000,
+        debug: () => {},
+      });
+      c.onConnect = () => {
+        const changes = input.service === 'central' ? receivableChangeDestinations(held()) : [];
+        for (const destination of [...receivableDestinations(input.service, held()), ...changes]) {
+          if (refused.has(destination)) continue;
+          c.subscribe(destination, (m: IMessage) => heard({ destination: m.headers.destination ?? destination, body: m.body }));
+        }
+        sendBack({ type: 'socket.connected' });
+      };
+      c.onStompError = (frame) => {
+        const forbidden = /^Forbidden destination (\S+)$/.exec(frame.headers.message ?? '');
+        if (forbidden) refused.add(forbidden[1]);
+        close(frame.headers.message ?? 'STOMP error');
+      };
+      c.onWebSocketClose = () => close('connection closed');
+      c.onWebSocketError = () => close('connection error');
+      c.activate();
+      client = c;
+    };
+    loadLibraries().then(connect, () => close('the real-time client could not be loaded'));
+    return () => {
+      closed = true;
+      batch = [];
+      void client?.deactivate();
+    };
+  });
 
 type SockJSConstructor = typeof import('sockjs-client');
 type Libraries = [typeof import('@stomp/stompjs'), { default: SockJSConstructor }];
@@ -84,6 +85,8 @@ let libraries: Promise<Libraries> | null = null;
 function loadLibraries() {
   const loading: Promise<Libraries> = libraries ?? Promise.all([import('@stomp/stompjs'), import('sockjs-client') as Promise<{ default: SockJSConstructor }>]);
   libraries = loading;
-  loading.catch(() => { libraries = null; });
+  loading.catch(() => {
+    libraries = null;
+  });
   return loading;
 }

@@ -32,14 +32,28 @@ export function DateField({ value, onChange, onBlur, onFocus, placeholder, ...re
   const shown = isDay(v) ? formatDate(v, locale) : v;
   const [typing, setTyping] = useState<string | null>(null); // visual: the text while the field has the focus
   return (
-    <InputGroup {...rest} type="text" inputMode="text" autoComplete="off" lang={locale}
-      value={typing ?? shown} data-date={isDay(v) ? v : ''} placeholder={placeholder ?? DATE_PLACEHOLDER[locale]}
-      onFocus={(e) => { setTyping(shown); onFocus?.(e); }}
+    <InputGroup
+      {...rest}
+      type="text"
+      inputMode="text"
+      autoComplete="off"
+      lang={locale}
+      value={typing ?? shown}
+      data-date={isDay(v) ? v : ''}
+      placeholder={placeholder ?? DATE_PLACEHOLDER[locale]}
+      onFocus={(e) => {
+        setTyping(shown);
+        onFocus?.(e);
+      }}
       onChange={(e) => {
         const text = e.currentTarget.value;
         setTyping(text);
         onChange(parseDateInput(text, locale) ?? text.trim());
       }}
-      onBlur={(e) => { setTyping(null); onBlur?.(e); }} />
+      onBlur={(e) => {
+        setTyping(null);
+        onBlur?.(e);
+      }}
+    />
   );
 }

@@ -26,17 +26,31 @@ export function DateTimeField({ value, onChange, onBlur, onFocus, placeholder, .
   const shown = isMoment(v) ? formatDateTimeInput(v, locale, zone) : v;
   const [typing, setTyping] = useState<string | null>(null); // visual: the text while the field has the focus
   return (
-    <InputGroup {...rest} type="text" inputMode="text" autoComplete="off" lang={locale}
-      value={typing ?? shown} data-datetime={isMoment(v) ? new Date(v).toISOString().replace(/\.\d{3}Z$/, 'Z') : ''} data-zone={zone}
+    <InputGroup
+      {...rest}
+      type="text"
+      inputMode="text"
+      autoComplete="off"
+      lang={locale}
+      value={typing ?? shown}
+      data-datetime={isMoment(v) ? new Date(v).toISOString().replace(/\.\d{3}Z$/, 'Z') : ''}
+      data-zone={zone}
       placeholder={placeholder ?? DATE_TIME_PLACEHOLDER[locale]}
-      onFocus={(e) => { setTyping(shown); onFocus?.(e); }}
+      onFocus={(e) => {
+        setTyping(shown);
+        onFocus?.(e);
+      }}
       onChange={(e) => {
         const text = e.currentTarget.value;
         setTyping(text);
         const r = readDateTimeInput(text, locale, zone);
         onChange('iso' in r ? r.iso : text.trim());
       }}
-      onBlur={(e) => { setTyping(null); onBlur?.(e); }} />
+      onBlur={(e) => {
+        setTyping(null);
+        onBlur?.(e);
+      }}
+    />
   );
 }
 

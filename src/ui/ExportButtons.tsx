@@ -5,13 +5,38 @@ import { tx } from '../i18n';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
-export function ExportButtons({ onExport, disabled, loading, testId, csvText }: {
-  onExport: (format: ExportFormat) => void; disabled?: boolean; loading?: boolean; testId: string; csvText?: string;
+export function ExportButtons({
+  onExport,
+  disabled,
+  loading,
+  testId,
+  csvText,
+}: {
+  onExport: (format: ExportFormat) => void;
+  disabled?: boolean;
+  loading?: boolean;
+  testId: string;
+  csvText?: string;
 }) {
   return (
     <>
-      <Button icon="export" variant="outlined" text={csvText ?? tx('Export CSV')} disabled={disabled} loading={loading} onClick={() => onExport('csv')} data-testid={testId} />
-      <Button icon="th-derived" variant="outlined" text={tx('Export XLSX')} disabled={disabled || loading} onClick={() => onExport('xlsx')} data-testid={`${testId}-xlsx`} />
+      <Button
+        icon="export"
+        variant="outlined"
+        text={csvText ?? tx('Export CSV')}
+        disabled={disabled}
+        loading={loading}
+        onClick={() => onExport('csv')}
+        data-testid={testId}
+      />
+      <Button
+        icon="th-derived"
+        variant="outlined"
+        text={tx('Export XLSX')}
+        disabled={disabled || loading}
+        onClick={() => onExport('xlsx')}
+        data-testid={`${testId}-xlsx`}
+      />
     </>
   );
 }

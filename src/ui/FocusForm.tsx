@@ -10,7 +10,10 @@ import { useEffect, useMemo, useRef, type MouseEvent, type ReactNode } from 'rea
 import { getIn, type Decorator } from 'final-form';
 import { Form, type FormProps, type FormRenderProps } from 'react-final-form';
 
-interface FocusableInput { name: string; focus: () => void }
+interface FocusableInput {
+  name: string;
+  focus: () => void;
+}
 
 const CONTROLS = 'input, select, textarea, button, [data-field], [contenteditable="true"]';
 
@@ -59,13 +62,14 @@ function focusDecorator<V>(controls: () => FocusableInput[]): Decorator<V> {
       else after();
       return result;
     };
-    return () => { form.submit = submit; };
+    return () => {
+      form.submit = submit;
+    };
   };
 }
 
 /** The first control whose field has an error: `errors` nested as final-form keeps them, or flat by field name. */
-const findInput = (inputs: FocusableInput[], errors: object) =>
-  inputs.find((i) => getIn(errors, i.name) || (errors as Record<string, unknown>)[i.name]);
+const findInput = (inputs: FocusableInput[], errors: object) => inputs.find((i) => getIn(errors, i.name) || (errors as Record<string, unknown>)[i.name]);
 
 /**
  * A mouse press on a save button leaves the focus in the field being typed in. Otherwise the press blurs the field,
@@ -96,10 +100,14 @@ export function FocusForm<V = Record<string, unknown>>({ violations, render, chi
   useEffect(() => {
     if (!violations?.length) return;
     const refused = new Set(violations.map((v) => asPath(v.field)));
-    fieldControls(scope.current).find((i) => refused.has(asPath(i.name)))?.focus();
+    fieldControls(scope.current)
+      .find((i) => refused.has(asPath(i.name)))
+      ?.focus();
   }, [violations]);
   const draw = (p: FormRenderProps<V>): ReactNode => (
-    <div ref={scope} className="gh-contents" onMouseDownCapture={keepFieldFocused}>{render ? render(p) : typeof children === 'function' ? children(p) : children}</div>
+    <div ref={scope} className="gh-contents" onMouseDownCapture={keepFieldFocused}>
+      {render ? render(p) : typeof children === 'function' ? children(p) : children}
+    </div>
   );
   return <Form<V> {...props} decorators={decorators} render={draw} />;
 }

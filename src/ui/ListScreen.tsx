@@ -7,8 +7,18 @@ import { routeDescription, routeTitle, useLocale } from '../i18n';
 import { ResourceList } from '../resources/ResourceList';
 import { PageHeader } from './PageHeader';
 
-export function ListScreen<T extends { id: number }>({ testId, title, icon, description, before, ...list }: {
-  testId: string; title?: string; icon?: ComponentProps<typeof PageHeader>['icon']; description?: ReactNode;
+export function ListScreen<T extends { id: number }>({
+  testId,
+  title,
+  icon,
+  description,
+  before,
+  ...list
+}: {
+  testId: string;
+  title?: string;
+  icon?: ComponentProps<typeof PageHeader>['icon'];
+  description?: ReactNode;
   /** shown between the header and the list (a screen's own panel: the threat level in force) */
   before?: ReactNode;
 } & ComponentProps<typeof ResourceList<T>>) {

@@ -5,7 +5,10 @@ export function PageHeader({ title, icon, description, actions }: { title: strin
   return (
     <div className="gh-page-header">
       <div className="gh-page-header__text">
-        <H3 className="gh-page-header__title">{icon && <Icon icon={icon as IconName} size={18} />}{title}</H3>
+        <H3 className="gh-page-header__title">
+          {icon && <Icon icon={icon as IconName} size={18} />}
+          {title}
+        </H3>
         {description && <div className="gh-page-header__desc bp6-text-muted">{description}</div>}
       </div>
       {actions && <div className="gh-page-header__actions">{actions}</div>}

@@ -10,7 +10,12 @@ export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions()
 
 let zone = resolveTimeZone(undefined, undefined, browserZone());
 const listeners = new Set<() => void>();
-const subscribe = (l: () => void) => { listeners.add(l); return () => { listeners.delete(l); }; };
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => {
+    listeners.delete(l);
+  };
+};
 export const getDisplayZone = () => zone;
 export function setDisplayZone(next: string): void {
   if (next === zone) return;
@@ -22,7 +27,9 @@ export const useDisplayZone = () => useSyncExternalStore(subscribe, getDisplayZo
 // the selected client's own zone (selectClientZone, followed by useTimeAndLanguageSync): a rule of today's date is
 // the client's day, as on the server, not the viewer's (issue 29)
 let clientZone: string | null = null;
-export const setClientZone = (next: string | null): void => { clientZone = next; };
+export const setClientZone = (next: string | null): void => {
+  clientZone = next;
+};
 /** Today in the client's zone, as the server counts a rule of today's date (contract clientToday); the viewer's
  *  zone is no part of it. */
 export const getClientToday = (now = Date.now()): string => clientToday(clientZone, now);
@@ -51,13 +58,16 @@ export interface TimeFormat {
 export function useTime(): TimeFormat {
   const z = useDisplayZone();
   const locale = useLocale();
-  return useMemo(() => ({
-    zone: z,
-    locale,
-    dateTime: (iso, withZone = false) => formatDateTime(iso, z, locale, withZone),
-    date: (ymd) => formatDate(ymd, locale),
-    zoneName: (at) => zoneLabel(z, at),
-    ago: (iso, now) => timeAgoLabel(iso, now, locale, z),
-    today: (now) => todayInZone(z, now),
-  }), [z, locale]);
+  return useMemo(
+    () => ({
+      zone: z,
+      locale,
+      dateTime: (iso, withZone = false) => formatDateTime(iso, z, locale, withZone),
+      date: (ymd) => formatDate(ymd, locale),
+      zoneName: (at) => zoneLabel(z, at),
+      ago: (iso, now) => timeAgoLabel(iso, now, locale, z),
+      today: (now) => todayInZone(z, now),
+    }),
+    [z, locale],
+  );
 }

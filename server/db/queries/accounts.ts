@@ -6,7 +6,14 @@ export async function insertResetToken(db: Db, tokenHash: string, userId: number
   await db.query('insert into password_reset_outbox (token_hash, user_id, expires_at) values ($1,$2,$3)', [tokenHash, userId, expiresAt]);
 }
 export async function resetTokenByHash(db: Db, tokenHash: string): Promise<{ user_id: number; expires_at: Date | string; used: boolean } | null> {
-  return (await db.query<{ user_id: number; expires_at: Date | string; used: boolean }>('select user_id, expires_at, used from password_reset_outbox where token_hash = $1', [tokenHash])).rows[0] ?? null;
+  return (
+    (
+      await db.query<{ user_id: number; expires_at: Date | string; used: boolean }>(
+        'select user_id, expires_at, used from password_reset_outbox where token_hash = $1',
+        [tokenHash],
+      )
+    ).rows[0] ?? null
+  );
 }
 /** Marks the token used; false when it already was (two finishes racing). */
 export async function useResetToken(db: Db, tokenHash: string): Promise<boolean> {
@@ -14,8 +21,14 @@ export async function useResetToken(db: Db, tokenHash: string): Promise<boolean>
 }
 
 export async function insertRegistration(db: Db, r: { username: string; name: string; email: string; clientCode?: string | null }): Promise<number> {
-  return (await db.query<{ id: number }>('insert into registration_requests (username, name, email, client_code) values ($1,$2,$3,$4) returning id',
-    [r.username, r.name, r.email, r.clientCode ?? null])).rows[0].id;
+  return (
+    await db.query<{ id: number }>('insert into registration_requests (username, name, email, client_code) values ($1,$2,$3,$4) returning id', [
+      r.username,
+      r.name,
+      r.email,
+      r.clientCode ?? null,
+    ])
+  ).rows[0].id;
 }
 
 export async function secret(db: Db, name: string): Promise<string | null> {

@@ -3,13 +3,26 @@
 // status, worked time, unpaid break and overtime the contract's payroll rules make of them (attendanceFigures in
 // contract/attendanceDaily.ts, the one function). Daily attendance, the summaries and a built timesheet all read it, a
 // period at a time in one query; the timesheet's amendment [3.4] works a day out by the same function.
-import { attendanceFigures, clockingDays, summariseDays, type AttendanceSummaryRow, type BadgeIn, type DailyAttendance, type DailyAttendanceQuery as DayQuery, type DailyAttendanceRow } from '../../../contract';
+import {
+  attendanceFigures,
+  clockingDays,
+  summariseDays,
+  type AttendanceSummaryRow,
+  type BadgeIn,
+  type DailyAttendance,
+  type DailyAttendanceQuery as DayQuery,
+  type DailyAttendanceRow,
+} from '../../../contract';
 import type { Db } from '../db';
 
 /** What a request about attendance reads of the client once: its zone, today and the time of day there, and the
  *  attendance properties [3.5.0] — which doors' badge-ins count (null: every door's) and the rounding of worked time. */
 export interface AttendanceClock {
-  zone: string; today: string; nowMinutes: number; roundMinutes: number; clockDoors: string[] | null;
+  zone: string;
+  today: string;
+  nowMinutes: number;
+  roundMinutes: number;
+  clockDoors: string[] | null;
 }
 
 /** A timestamp's minutes past midnight in a zone (SQL over the expressions `at` and `zone`). */
@@ -18,15 +31,23 @@ export const minuteOfDaySql = (at: string, zone: string) =>
 
 /** The client's attendance clock (one query; read it once a request). */
 export async function attendanceClock(db: Db, clientId: number): Promise<AttendanceClock> {
-  const c = (await db.query<{ zone: string; today: string; now_minutes: number; round_minutes: number | null; doors: number[] | null }>(`
+  const c = (
+    await db.query<{ zone: string; today: string; now_minutes: number; round_minutes: number | null; doors: number[] | null }>(
+      `
     select c.timezone as zone, (now() at time zone c.timezone)::date::text as today, ${minuteOfDaySql('now()', 'c.timezone')} as now_minutes,
       p.round_minutes as round_minutes,
       (select array_agg(d.door_id) from attendance_clock_doors d where d.properties_id = p.id) as doors
     from clients c left join attendance_properties p on p.client_id = c.id
-    where c.id = $1`, [clientId])).rows[0];
+    where c.id = $1`,
+      [clientId],
+    )
+  ).rows[0];
   return {
-    zone: c.zone, today: c.today, nowMinutes: Number(c.now_minutes),
-    roundMinutes: Number(c.round_minutes ?? 1), clockDoors: c.doors?.length ? c.doors.map(String) : null,
+    zone: c.zone,
+    today: c.today,
+    nowMinutes: Number(c.now_minutes),
+    roundMinutes: Number(c.round_minutes ?? 1),
+    clockDoors: c.doors?.length ? c.doors.map(String) : null,
   };
 }
 
@@ -34,9 +55,18 @@ export async function attendanceClock(db: Db, clientId: number): Promise<Attenda
 const daysFrom = (from: string, to: string) => Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1);
 
 interface MemberDay {
-  day: string; identity_id: number; name: string; employee_no: string | null; team_id: number; team: string;
-  grace_minutes: number; break_minutes: number; shift_start: string | null; shift_end: string | null;
-  swipes: { ms: number; minute: number }[] | null; leave: string | null;
+  day: string;
+  identity_id: number;
+  name: string;
+  employee_no: string | null;
+  team_id: number;
+  team: string;
+  grace_minutes: number;
+  break_minutes: number;
+  shift_start: string | null;
+  shift_end: string | null;
+  swipes: { ms: number; minute: number }[] | null;
+  leave: string | null;
 }
 
 const dayAfter = (ymd: string, days: number) => new Date(Date.parse(`${ymd}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -47,13 +77,20 @@ const dayAfter = (ymd: string, days: number) => new Date(Date.parse(`${ymd}T00:0
  * by team and name. Every day of the period is in the answer, a day nobody is in with no rows. The day before and the
  * day after are read too (a night shift's badge-ins run into the next morning: clockingDays) and left out.
  */
-export async function attendanceDays(db: Db, clientId: number, q: { from: string; to: string; teamId?: number }, divisions: number[], clock: AttendanceClock): Promise<Map<string, DailyAttendanceRow[]>> {
+export async function attendanceDays(
+  db: Db,
+  clientId: number,
+  q: { from: string; to: string; teamId?: number },
+  divisions: number[],
+  clock: AttendanceClock,
+): Promise<Map<string, DailyAttendanceRow[]>> {
   const out = new Map<string, DailyAttendanceRow[]>();
   for (let i = 0; i < daysFrom(q.from, q.to); i++) out.set(dayAfter(q.from, i), []);
   if (!out.size) return out;
   // a day runs from midnight to midnight in the client's zone; the granted badge-ins of the period and a day either side
   // are read once through their partial index (events_granted_identity_at), each calendar day's in time order
-  const { rows } = await db.query<MemberDay>(`
+  const { rows } = await db.query<MemberDay>(
+    `
     with days as (select $2::date - 1 + g.n as day from generate_series(0, $3::date - $2::date + 2) as g(n)),
     members as (
       select i.id as identity_id, i.last_name as last_name, i.first_name as first_name, i.last_name || ', ' || i.first_name as name,
@@ -82,7 +119,8 @@ export async function attendanceDays(db: Db, clientId: number, q: { from: string
       where x.work_schedule_id = mb.schedule_id and x.day = extract(dow from d.day)::int::text order by x.start_time limit 1) s on true
     left join swipes sw on sw.identity_id = mb.identity_id and sw.day = d.day
     order by d.day, mb.team, mb.last_name, mb.first_name, mb.identity_id`,
-    [clientId, q.from, q.to, clock.zone, q.teamId ?? null, divisions, clock.clockDoors]);
+    [clientId, q.from, q.to, clock.zone, q.teamId ?? null, divisions, clock.clockDoors],
+  );
   // each member's days in order, their ins and outs by the night-shift rule
   const byMember = new Map<string, MemberDay[]>();
   for (const m of rows) {
@@ -91,8 +129,13 @@ export async function attendanceDays(db: Db, clientId: number, q: { from: string
   }
   const clockings = new Map<MemberDay, { firstIn: BadgeIn | null; lastOut: BadgeIn | null }>();
   for (const list of byMember.values()) {
-    const made = clockingDays(list.map((m) => ({ shiftStart: m.shift_start, shiftEnd: m.shift_end,
-      swipes: (m.swipes ?? []).map((x) => ({ at: new Date(Number(x.ms)).toISOString(), minute: Number(x.minute) })) })));
+    const made = clockingDays(
+      list.map((m) => ({
+        shiftStart: m.shift_start,
+        shiftEnd: m.shift_end,
+        swipes: (m.swipes ?? []).map((x) => ({ at: new Date(Number(x.ms)).toISOString(), minute: Number(x.minute) })),
+      })),
+    );
     list.forEach((m, i) => clockings.set(m, made[i]));
   }
   for (const m of rows) {
@@ -101,15 +144,37 @@ export async function attendanceDays(db: Db, clientId: number, q: { from: string
     if (!list) continue; // the day either side
     const { firstIn, lastOut } = clockings.get(m)!;
     const f = attendanceFigures({
-      day, today: clock.today, nowMinutes: clock.nowMinutes, onLeave: m.leave !== null, shiftStart: m.shift_start, shiftEnd: m.shift_end,
-      graceMinutes: Number(m.grace_minutes), breakMinutes: Number(m.break_minutes), roundMinutes: clock.roundMinutes, firstIn, lastOut,
+      day,
+      today: clock.today,
+      nowMinutes: clock.nowMinutes,
+      onLeave: m.leave !== null,
+      shiftStart: m.shift_start,
+      shiftEnd: m.shift_end,
+      graceMinutes: Number(m.grace_minutes),
+      breakMinutes: Number(m.break_minutes),
+      roundMinutes: clock.roundMinutes,
+      firstIn,
+      lastOut,
     });
     list.push({
-      identityId: Number(m.identity_id), name: m.name, employeeNo: m.employee_no, teamId: Number(m.team_id), team: m.team,
+      identityId: Number(m.identity_id),
+      name: m.name,
+      employeeNo: m.employee_no,
+      teamId: Number(m.team_id),
+      team: m.team,
       // a single badge-in is an in without an out
-      shiftStart: m.shift_start, shiftEnd: m.shift_end, firstIn: firstIn?.at ?? null, lastOut: f.workedMinutes === null ? null : lastOut?.at ?? null,
-      workedMinutes: f.workedMinutes, lateMinutes: f.lateMinutes, overtimeMinutes: f.overtimeMinutes,
-      status: f.status, leave: m.leave, graceMinutes: Number(m.grace_minutes), breakMinutes: Number(m.break_minutes), breakTakenMinutes: f.breakTakenMinutes,
+      shiftStart: m.shift_start,
+      shiftEnd: m.shift_end,
+      firstIn: firstIn?.at ?? null,
+      lastOut: f.workedMinutes === null ? null : (lastOut?.at ?? null),
+      workedMinutes: f.workedMinutes,
+      lateMinutes: f.lateMinutes,
+      overtimeMinutes: f.overtimeMinutes,
+      status: f.status,
+      leave: m.leave,
+      graceMinutes: Number(m.grace_minutes),
+      breakMinutes: Number(m.break_minutes),
+      breakTakenMinutes: f.breakTakenMinutes,
     });
   }
   return out;
@@ -117,7 +182,7 @@ export async function attendanceDays(db: Db, clientId: number, q: { from: string
 
 /** One day of the client's teams (the members of `divisions` only), by the contract's rules and the properties. */
 export async function attendanceDay(db: Db, clientId: number, q: DayQuery, divisions: number[], clock?: AttendanceClock): Promise<DailyAttendance> {
-  const c = clock ?? await attendanceClock(db, clientId);
+  const c = clock ?? (await attendanceClock(db, clientId));
   const days = await attendanceDays(db, clientId, { from: q.date, to: q.date, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions, c);
   return { date: q.date, zone: c.zone, rows: days.get(q.date) ?? [] };
 }
@@ -137,19 +202,31 @@ export function countedPeriod(q: { from: string; to: string }, today: string): {
  * Build Timesheet [3.3]: each day of the period up to today, as daily attendance counts it, written into the timesheet
  * (one row per member and day; a member of two teams keeps the first). A day HR amended is kept as it is.
  */
-export async function buildTimesheet(tx: Db, clientId: number, userId: number | null, q: { from: string; to: string; teamId?: number }, divisions: number[], clock?: AttendanceClock) {
-  const c = clock ?? await attendanceClock(tx, clientId);
+export async function buildTimesheet(
+  tx: Db,
+  clientId: number,
+  userId: number | null,
+  q: { from: string; to: string; teamId?: number },
+  divisions: number[],
+  clock?: AttendanceClock,
+) {
+  const c = clock ?? (await attendanceClock(tx, clientId));
   const period = countedPeriod(q, c.today);
   if (!period.days) return { written: 0, keptAmended: 0, days: 0 };
   const byDay = await attendanceDays(tx, clientId, { ...period, ...(q.teamId ? { teamId: q.teamId } : {}) }, divisions, c);
   const rows: (DailyAttendanceRow & { day: string })[] = [];
   for (const [day, members] of byDay) {
     const seen = new Set<number>();
-    for (const r of members) if (!seen.has(r.identityId)) { seen.add(r.identityId); rows.push({ ...r, day }); }
+    for (const r of members)
+      if (!seen.has(r.identityId)) {
+        seen.add(r.identityId);
+        rows.push({ ...r, day });
+      }
   }
   if (!rows.length) return { written: 0, keptAmended: 0, days: period.days };
   const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
-  const { rows: done } = await tx.query<{ amended: boolean }>(`insert into timesheet_entries (client_id, identity_id, identity_name, employee_no, team_id, team, day,
+  const { rows: done } = await tx.query<{ amended: boolean }>(
+    `insert into timesheet_entries (client_id, identity_id, identity_name, employee_no, team_id, team, day,
       shift_start, shift_end, grace_minutes, first_in, last_out, worked_minutes, late_minutes, status, leave, break_minutes, overtime_minutes, built_by)
     select $1, x.* , $19 from unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::text[], $7::date[], $8::text[], $9::text[], $10::int[],
       $11::timestamptz[], $12::timestamptz[], $13::int[], $14::int[], $15::text[], $16::text[], $17::int[], $18::int[]) x
@@ -160,8 +237,27 @@ export async function buildTimesheet(tx: Db, clientId: number, userId: number | 
       overtime_minutes = excluded.overtime_minutes, built_by = excluded.built_by, built_at = now(), updated_at = now()
       where not timesheet_entries.amended
     returning amended`,
-    [clientId, col('identityId'), col('name'), col('employeeNo'), col('teamId'), col('team'), col('day'), col('shiftStart'), col('shiftEnd'),
-      col('graceMinutes'), col('firstIn'), col('lastOut'), col('workedMinutes'), col('lateMinutes'), col('status'), col('leave'),
-      col('breakMinutes'), col('overtimeMinutes'), userId]);
+    [
+      clientId,
+      col('identityId'),
+      col('name'),
+      col('employeeNo'),
+      col('teamId'),
+      col('team'),
+      col('day'),
+      col('shiftStart'),
+      col('shiftEnd'),
+      col('graceMinutes'),
+      col('firstIn'),
+      col('lastOut'),
+      col('workedMinutes'),
+      col('lateMinutes'),
+      col('status'),
+      col('leave'),
+      col('breakMinutes'),
+      col('overtimeMinutes'),
+      userId,
+    ],
+  );
   return { written: done.length, keptAmended: rows.length - done.length, days: period.days };
 }

@@ -12,15 +12,23 @@ beforeAll(async () => {
   client = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
   divisions = (await s.db.query<{ id: number }>('select id from divisions where client_id = $1 order by id', [client])).rows.map((r) => Number(r.id));
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 /** What the dashboard says for `divs`, and what counting every row says. */
 async function both(divs: number[]) {
-  const kept = await dashboardParts(s.db, client, [{ part: 'identities', divisions: divs }, { part: 'activeCredentials', divisions: divs }]);
+  const kept = await dashboardParts(s.db, client, [
+    { part: 'identities', divisions: divs },
+    { part: 'activeCredentials', divisions: divs },
+  ]);
   const counted = {
     identities: await s.count('select 1 from identities where client_id = $1 and division_id = any($2::int[])', [client, divs]),
-    activeCredentials: await s.count(`select 1 from credentials c join identities i on i.id = c.identity_id
-      where c.client_id = $1 and c.status = 'active' and i.division_id = any($2::int[])`, [client, divs]),
+    activeCredentials: await s.count(
+      `select 1 from credentials c join identities i on i.id = c.identity_id
+      where c.client_id = $1 and c.status = 'active' and i.division_id = any($2::int[])`,
+      [client, divs],
+    ),
   };
   return { kept, counted };
 }
@@ -41,10 +49,16 @@ describe('the dashboard counts kept per division', () => {
 
   it('follow inserts of identities and credentials, several in one statement', async () => {
     const before = (await both(divisions)).kept;
-    await s.db.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id, status)
-      select $1, 'Count', 'Test' || g, 'CT-' || g, ($2::int[])[1 + g % array_length($2::int[], 1)], 'active' from generate_series(1, 30) g`, [client, divisions]);
-    await s.db.query(`insert into credentials (client_id, identity_id, type, number, status)
-      select $1, id, 'card', 'CT-CARD-' || id, case when id % 3 = 0 then 'inactive' else 'active' end from identities where employee_no like 'CT-%'`, [client]);
+    await s.db.query(
+      `insert into identities (client_id, first_name, last_name, employee_no, division_id, status)
+      select $1, 'Count', 'Test' || g, 'CT-' || g, ($2::int[])[1 + g % array_length($2::int[], 1)], 'active' from generate_series(1, 30) g`,
+      [client, divisions],
+    );
+    await s.db.query(
+      `insert into credentials (client_id, identity_id, type, number, status)
+      select $1, id, 'card', 'CT-CARD-' || id, case when id % 3 = 0 then 'inactive' else 'active' end from identities where employee_no like 'CT-%'`,
+      [client],
+    );
     const after = (await both(divisions)).kept;
     expect(after.identities).toBe(before.identities! + 30);
     expect(after.activeCredentials).toBeGreaterThan(before.activeCredentials!);
@@ -52,11 +66,20 @@ describe('the dashboard counts kept per division', () => {
   });
 
   it('follow a credential blocked and unblocked, given to another identity, and deleted', async () => {
-    const card = Number((await s.db.query<{ id: number }>(`select id from credentials where number like 'CT-CARD-%' and status = 'active' order by id limit 1`)).rows[0].id);
+    const card = Number(
+      (await s.db.query<{ id: number }>(`select id from credentials where number like 'CT-CARD-%' and status = 'active' order by id limit 1`)).rows[0].id,
+    );
     await s.db.query(`update credentials set status = 'inactive' where id = $1`, [card]);
     await expectExact();
     await s.db.query(`update credentials set status = 'active' where id = $1`, [card]);
-    const other = Number((await s.db.query<{ id: number }>(`select id from identities where client_id = $1 and division_id <> (select i.division_id from credentials c join identities i on i.id = c.identity_id where c.id = $2) order by id limit 1`, [client, card])).rows[0].id);
+    const other = Number(
+      (
+        await s.db.query<{ id: number }>(
+          `select id from identities where client_id = $1 and division_id <> (select i.division_id from credentials c join identities i on i.id = c.identity_id where c.id = $2) order by id limit 1`,
+          [client, card],
+        )
+      ).rows[0].id,
+    );
     await s.db.query('update credentials set identity_id = $2 where id = $1', [card, other]);
     await expectExact();
     await s.db.query('delete from credentials where id = $1', [card]);
@@ -85,10 +108,15 @@ describe('the dashboard counts kept per division', () => {
 
   it('count nothing of a write that was rolled back', async () => {
     const before = (await both(divisions)).kept;
-    await expect(s.db.transaction(async (tx) => {
-      await tx.query(`insert into identities (client_id, first_name, last_name, employee_no, division_id, status) values ($1, 'Roll', 'Back', 'RB-1', $2, 'active')`, [client, divisions[0]]);
-      throw new Error('changed my mind');
-    })).rejects.toThrow('changed my mind');
+    await expect(
+      s.db.transaction(async (tx) => {
+        await tx.query(
+          `insert into identities (client_id, first_name, last_name, employee_no, division_id, status) values ($1, 'Roll', 'Back', 'RB-1', $2, 'active')`,
+          [client, divisions[0]],
+        );
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
     expect((await both(divisions)).kept).toEqual(before);
   });
 

@@ -7,7 +7,10 @@ import type { Db } from '../db';
 import { tenant } from '../tenant';
 import type { DashboardPart, DashboardSummary, HourCount } from '../../../contract';
 
-export interface DashboardAsk { part: DashboardPart; divisions: number[] }
+export interface DashboardAsk {
+  part: DashboardPart;
+  divisions: number[];
+}
 
 const count = async (db: Db, sql: string, params: unknown[]) => Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
 
@@ -35,10 +38,18 @@ export async function dashboardParts(db: Db, clientId: number, asks: DashboardAs
     switch (part) {
       // issue 13: counted as rows change (migration 100's triggers), not on every dashboard (0.3–0.9 s at 200,000)
       case 'identities':
-        out.identities = await count(db, `select coalesce(sum(identities), 0)::text n from division_counts where ${own()} and division_id = any($1::int[])`, params);
+        out.identities = await count(
+          db,
+          `select coalesce(sum(identities), 0)::text n from division_counts where ${own()} and division_id = any($1::int[])`,
+          params,
+        );
         break;
       case 'activeCredentials':
-        out.activeCredentials = await count(db, `select coalesce(sum(active_credentials), 0)::text n from division_counts where ${own()} and division_id = any($1::int[])`, params);
+        out.activeCredentials = await count(
+          db,
+          `select coalesce(sum(active_credentials), 0)::text n from division_counts where ${own()} and division_id = any($1::int[])`,
+          params,
+        );
         break;
       case 'divisions':
         out.divisions = await count(db, `select count(*)::text n from divisions where ${own()} and id = any($1::int[])`, params);
@@ -47,8 +58,11 @@ export async function dashboardParts(db: Db, clientId: number, asks: DashboardAs
         out.doors = await count(db, `select count(*)::text n from doors where ${own()} and (division_id is null or division_id = any($1::int[]))`, params);
         break;
       case 'doorsByState': {
-        const { rows } = await db.query<{ status: string; n: string }>(`select status, count(*)::text n from doors
-          where ${own()} and (division_id is null or division_id = any($1::int[])) group by status order by status`, params);
+        const { rows } = await db.query<{ status: string; n: string }>(
+          `select status, count(*)::text n from doors
+          where ${own()} and (division_id is null or division_id = any($1::int[])) group by status order by status`,
+          params,
+        );
         out.doorsByState = rows.map((r) => ({ status: r.status, count: Number(r.n) }));
         break;
       }
@@ -58,28 +72,46 @@ export async function dashboardParts(db: Db, clientId: number, asks: DashboardAs
         break;
       }
       case 'openAlarms':
-        out.openAlarms = await count(db, `select count(*)::text n from alarms a join events e on e.id = a.event_id
-          where ${own('a')} and a.state <> 'processed' and ${IN_DIVISIONS}`, params);
+        out.openAlarms = await count(
+          db,
+          `select count(*)::text n from alarms a join events e on e.id = a.event_id
+          where ${own('a')} and a.state <> 'processed' and ${IN_DIVISIONS}`,
+          params,
+        );
         break;
       case 'alarmsByPriority': {
-        const { rows } = await db.query<{ priority: number; n: string }>(`select a.priority, count(*)::text n from alarms a join events e on e.id = a.event_id
-          where ${own('a')} and a.state <> 'processed' and ${IN_DIVISIONS} group by a.priority order by a.priority`, params);
+        const { rows } = await db.query<{ priority: number; n: string }>(
+          `select a.priority, count(*)::text n from alarms a join events e on e.id = a.event_id
+          where ${own('a')} and a.state <> 'processed' and ${IN_DIVISIONS} group by a.priority order by a.priority`,
+          params,
+        );
         out.alarmsByPriority = rows.map((r) => ({ priority: Number(r.priority), count: Number(r.n) }));
         break;
       }
       case 'alarmsPerHour':
-        out.alarmsPerHour = await perHour(db, `select date_trunc('hour', a.raised_at) h, count(*)::text n from alarms a join events e on e.id = a.event_id
-          where ${own('a')} and a.raised_at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, params);
+        out.alarmsPerHour = await perHour(
+          db,
+          `select date_trunc('hour', a.raised_at) h, count(*)::text n from alarms a join events e on e.id = a.event_id
+          where ${own('a')} and a.raised_at >= ${SINCE} and ${IN_DIVISIONS} group by 1`,
+          params,
+        );
         break;
       case 'eventsPerHour':
         // over (client_id, at desc, id desc): one range scan of the last 24 hours
-        out.eventsPerHour = await perHour(db, `select date_trunc('hour', e.at) h, count(*)::text n from events e
-          where ${own('e')} and e.at >= ${SINCE} and ${IN_DIVISIONS} group by 1`, params);
+        out.eventsPerHour = await perHour(
+          db,
+          `select date_trunc('hour', e.at) h, count(*)::text n from events e
+          where ${own('e')} and e.at >= ${SINCE} and ${IN_DIVISIONS} group by 1`,
+          params,
+        );
         break;
       case 'visitorsToday': {
-        const { rows } = await db.query<{ day: string; status: string | null; n: string }>(`select (now() at time zone c.timezone)::date::text as day, v.status, count(v.id)::text n
+        const { rows } = await db.query<{ day: string; status: string | null; n: string }>(
+          `select (now() at time zone c.timezone)::date::text as day, v.status, count(v.id)::text n
           from clients c left join visitors v on v.client_id = c.id and v.visit_date = (now() at time zone c.timezone)::date
-          where c.id = $1 group by 1, 2`, [clientId]);
+          where c.id = $1 group by 1, 2`,
+          [clientId],
+        );
         const of = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
         out.visitorsToday = { day: rows[0]?.day ?? '', expected: of('expected'), onSite: of('on-site'), left: of('left') };
         break;

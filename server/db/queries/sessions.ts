@@ -8,8 +8,11 @@ export type UserKind = 'operator' | 'service';
 
 export async function startSession(db: Db, s: { jti: string; userId: number; ip: string; userAgent: string }): Promise<void> {
   // the token is signed for the user's selected client at this moment (sessionBody), so the session belongs to it
-  await db.query(`insert into sessions (jti, user_id, ip, user_agent, client_id)
-    values ($1, $2, $3, $4, (select selected_client_id from users where id = $2))`, [s.jti, s.userId, s.ip, s.userAgent.slice(0, 300)]);
+  await db.query(
+    `insert into sessions (jti, user_id, ip, user_agent, client_id)
+    values ($1, $2, $3, $4, (select selected_client_id from users where id = $2))`,
+    [s.jti, s.userId, s.ip, s.userAgent.slice(0, 300)],
+  );
 }
 /** Marks the session seen now; false when it does not exist or has ended. */
 export async function touchSession(db: Db, jti: string): Promise<boolean> {
@@ -31,9 +34,19 @@ export async function endSession(db: Db, jti: string): Promise<void> {
 }
 
 export interface SessionRow {
-  id: number | string; jti: string; user_id: number; username: string; name: string; kind: UserKind; ip: string | null;
-  user_agent: string | null; started_at: Date | string; last_seen_at: Date | string; ended_at: Date | string | null;
-  ended_by: string | null; open: boolean;
+  id: number | string;
+  jti: string;
+  user_id: number;
+  username: string;
+  name: string;
+  kind: UserKind;
+  ip: string | null;
+  user_agent: string | null;
+  started_at: Date | string;
+  last_seen_at: Date | string;
+  ended_at: Date | string | null;
+  ended_by: string | null;
+  open: boolean;
 }
 
 export const SESSION_SORT = { startedAt: 's.started_at', lastSeenAt: 's.last_seen_at', username: 'u.username', id: 's.id' };
@@ -43,7 +56,11 @@ export const SESSION_SORT = { startedAt: 's.started_at', lastSeenAt: 's.last_see
  * that client or before any client was selected (never one working in another tenant).
  * `lifetimeS`: console tokens expire after it, so an unended session older than that is over (null: never).
  */
-interface Scope { kind: UserKind; clientId: number; lifetimeS: number | null }
+interface Scope {
+  kind: UserKind;
+  clientId: number;
+  lifetimeS: number | null;
+}
 
 function scoped(scope: Scope, params: unknown[]): { where: string; open: string } {
   params.push(scope.kind, scope.clientId);
@@ -59,7 +76,12 @@ function scoped(scope: Scope, params: unknown[]): { where: string; open: string 
   return { where, open: `(${open})` };
 }
 
-export async function listSessions(db: Db, scope: Scope, f: { q: string | null; state: 'open' | 'ended' | 'all' }, l: ListWindow): Promise<{ rows: SessionRow[]; total: number }> {
+export async function listSessions(
+  db: Db,
+  scope: Scope,
+  f: { q: string | null; state: 'open' | 'ended' | 'all' },
+  l: ListWindow,
+): Promise<{ rows: SessionRow[]; total: number }> {
   const params: unknown[] = [];
   const { where, open } = scoped(scope, params);
   const conds = [where];
@@ -67,11 +89,16 @@ export async function listSessions(db: Db, scope: Scope, f: { q: string | null; 
   if (f.state === 'ended') conds.push(`not ${open}`);
   if (f.q) {
     params.push(like(f.q));
-    conds.push(`(u.username ilike $${params.length} or u.name ilike $${params.length} or coalesce(s.ip, '') ilike $${params.length} or coalesce(s.user_agent, '') ilike $${params.length})`);
+    conds.push(
+      `(u.username ilike $${params.length} or u.name ilike $${params.length} or coalesce(s.ip, '') ilike $${params.length} or coalesce(s.user_agent, '') ilike $${params.length})`,
+    );
   }
   const from = `from sessions s join users u on u.id = s.user_id where ${conds.join(' and ')}`;
-  const { rows } = await db.query<SessionRow>(`select s.id, s.jti, s.user_id, u.username, u.name, u.kind, s.ip, s.user_agent, s.started_at,
-      s.last_seen_at, s.ended_at, s.ended_by, ${open} as open ${from} ${window(l)}`, params);
+  const { rows } = await db.query<SessionRow>(
+    `select s.id, s.jti, s.user_id, u.username, u.name, u.kind, s.ip, s.user_agent, s.started_at,
+      s.last_seen_at, s.ended_at, s.ended_by, ${open} as open ${from} ${window(l)}`,
+    params,
+  );
   // the open expression is selected so the count binds the same parameters as the page
   const total = await db.query<{ n: string }>(`select count(*)::text n from (select ${open} as open ${from}) t`, params);
   return { rows, total: Number(total.rows[0].n) };
@@ -82,16 +109,21 @@ export async function visibleSessions(db: Db, scope: Scope, ids: number[]): Prom
   const params: unknown[] = [];
   const { where, open } = scoped(scope, params);
   params.push(ids);
-  const { rows } = await db.query<SessionRow>(`select s.id, s.jti, s.user_id, u.username, u.name, u.kind, s.ip, s.user_agent, s.started_at,
+  const { rows } = await db.query<SessionRow>(
+    `select s.id, s.jti, s.user_id, u.username, u.name, u.kind, s.ip, s.user_agent, s.started_at,
       s.last_seen_at, s.ended_at, s.ended_by, ${open} as open
-      from sessions s join users u on u.id = s.user_id where ${where} and s.id = any($${params.length}::bigint[]) order by s.id for update of s`, params);
+      from sessions s join users u on u.id = s.user_id where ${where} and s.id = any($${params.length}::bigint[]) order by s.id for update of s`,
+    params,
+  );
   return rows;
 }
 
 /** Ends the sessions not ended yet; returns the ids it ended. */
 export async function endSessionsById(db: Db, ids: number[], endedBy: string): Promise<number[]> {
   const { rows } = await db.query<{ id: number | string }>(
-    'update sessions set ended_at = now(), ended_by = $2 where id = any($1::bigint[]) and ended_at is null returning id', [ids, endedBy]);
+    'update sessions set ended_at = now(), ended_by = $2 where id = any($1::bigint[]) and ended_at is null returning id',
+    [ids, endedBy],
+  );
   return rows.map((r) => Number(r.id));
 }
 
@@ -100,17 +132,32 @@ export async function endSessionsById(db: Db, ids: number[], endedBy: string): P
  * session, as an integration would hold. It has no password (the hash never verifies) and the sign-in lookups skip
  * service accounts, so it cannot sign in to the console. Idempotent: run again, it adds nothing.
  */
-export async function seedServiceAccount(db: Db, s: { username: string; name: string; clientId: number; timezone: string; role: string; ip: string; userAgent: string; startedMinutesAgo: number }): Promise<void> {
-  await db.query(`insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
-    values ($1, 'none$service-account', $2, 'service', $3, $4, $4) on conflict (username) do nothing`, [s.username, s.name, s.timezone, s.clientId]);
-  const id = (await db.query<{ id: number }>('select id from users where username = $1 and kind = \'service\'', [s.username])).rows[0]?.id;
+export async function seedServiceAccount(
+  db: Db,
+  s: { username: string; name: string; clientId: number; timezone: string; role: string; ip: string; userAgent: string; startedMinutesAgo: number },
+): Promise<void> {
+  await db.query(
+    `insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
+    values ($1, 'none$service-account', $2, 'service', $3, $4, $4) on conflict (username) do nothing`,
+    [s.username, s.name, s.timezone, s.clientId],
+  );
+  const id = (await db.query<{ id: number }>("select id from users where username = $1 and kind = 'service'", [s.username])).rows[0]?.id;
   if (id === undefined) return;
-  await db.query(`insert into user_grants (user_id, role_code, client_id)
-    select $1, $2, $3 where not exists (select 1 from user_grants where user_id = $1 and client_id = $3)`, [id, s.role, s.clientId]);
+  await db.query(
+    `insert into user_grants (user_id, role_code, client_id)
+    select $1, $2, $3 where not exists (select 1 from user_grants where user_id = $1 and client_id = $3)`,
+    [id, s.role, s.clientId],
+  );
   // listed on the service-accounts screen too (issue 11); a demo account has no key until one is issued there
-  await db.query(`insert into service_accounts (client_id, user_id, name, role) select $1, $2, $3, $4
-    where not exists (select 1 from service_accounts where user_id = $2)`, [s.clientId, id, s.name, s.role]);
-  await db.query(`insert into sessions (jti, user_id, ip, user_agent, client_id, started_at, last_seen_at)
+  await db.query(
+    `insert into service_accounts (client_id, user_id, name, role) select $1, $2, $3, $4
+    where not exists (select 1 from service_accounts where user_id = $2)`,
+    [s.clientId, id, s.name, s.role],
+  );
+  await db.query(
+    `insert into sessions (jti, user_id, ip, user_agent, client_id, started_at, last_seen_at)
     select gen_random_uuid()::text, $1, $2, $3, $4, now() - $5::int * interval '1 minute', now()
-     where not exists (select 1 from sessions where user_id = $1)`, [id, s.ip, s.userAgent, s.clientId, s.startedMinutesAgo]);
+     where not exists (select 1 from sessions where user_id = $1)`,
+    [id, s.ip, s.userAgent, s.clientId, s.startedMinutesAgo],
+  );
 }

@@ -2,11 +2,31 @@
 import type { Db } from '../db';
 import { window, type ListWindow } from './list';
 
-export interface UiErrorRow { id: number; user_id: number | null; client_id: number | null; message: string; stack: string | null; url: string; user_agent: string | null; at: Date | string }
+export interface UiErrorRow {
+  id: number;
+  user_id: number | null;
+  client_id: number | null;
+  message: string;
+  stack: string | null;
+  url: string;
+  user_agent: string | null;
+  at: Date | string;
+}
 
-export async function insertUiError(db: Db, e: { userId: number; clientId: number | null; message: string; stack?: string | null; url: string; userAgent?: string | null }): Promise<number> {
-  return (await db.query<{ id: number }>('insert into ui_errors (user_id, client_id, message, stack, url, user_agent) values ($1,$2,$3,$4,$5,$6) returning id',
-    [e.userId, e.clientId, e.message, e.stack ?? null, e.url, e.userAgent ?? null])).rows[0].id;
+export async function insertUiError(
+  db: Db,
+  e: { userId: number; clientId: number | null; message: string; stack?: string | null; url: string; userAgent?: string | null },
+): Promise<number> {
+  return (
+    await db.query<{ id: number }>('insert into ui_errors (user_id, client_id, message, stack, url, user_agent) values ($1,$2,$3,$4,$5,$6) returning id', [
+      e.userId,
+      e.clientId,
+      e.message,
+      e.stack ?? null,
+      e.url,
+      e.userAgent ?? null,
+    ])
+  ).rows[0].id;
 }
 /** The client's errors, and the reader's own from before a client was selected. */
 export async function listUiErrors(db: Db, clientId: number | null, userId: number, l: ListWindow): Promise<{ rows: UiErrorRow[]; total: number }> {

@@ -2,9 +2,20 @@
 import type { Db } from '../db';
 
 export interface UserRow {
-  id: number; username: string; name: string; email: string | null; password_hash: string; avatar_color: string; timezone: string;
-  multi_tenancy: boolean; home_client_id: number | null; selected_client_id: number | null; settings: unknown; dashboard_pages: unknown;
-  failed_attempts: number; locked_until: Date | string | null;
+  id: number;
+  username: string;
+  name: string;
+  email: string | null;
+  password_hash: string;
+  avatar_color: string;
+  timezone: string;
+  multi_tenancy: boolean;
+  home_client_id: number | null;
+  selected_client_id: number | null;
+  settings: unknown;
+  dashboard_pages: unknown;
+  failed_attempts: number;
+  locked_until: Date | string | null;
   /** the selected client's time zone (issue 10: times follow it when the profile has none) */
   client_timezone?: string | null;
 }
@@ -34,8 +45,12 @@ export async function setSettings(db: Db, id: number, settings: unknown): Promis
   await db.query('update users set settings = $2 where id = $1', [id, JSON.stringify(settings)]);
 }
 export async function updateProfile(db: Db, id: number, p: { name?: string; avatarColor?: string; timezone?: string }): Promise<void> {
-  await db.query('update users set name = coalesce($2, name), avatar_color = coalesce($3, avatar_color), timezone = coalesce($4, timezone) where id = $1',
-    [id, p.name ?? null, p.avatarColor ?? null, p.timezone ?? null]);
+  await db.query('update users set name = coalesce($2, name), avatar_color = coalesce($3, avatar_color), timezone = coalesce($4, timezone) where id = $1', [
+    id,
+    p.name ?? null,
+    p.avatarColor ?? null,
+    p.timezone ?? null,
+  ]);
 }
 export async function selectClient(db: Db, id: number, clientId: number | null): Promise<void> {
   await db.query('update users set selected_client_id = $2 where id = $1', [id, clientId]);

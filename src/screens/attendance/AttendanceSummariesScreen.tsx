@@ -26,12 +26,19 @@ export function AttendanceSummariesScreen() {
   const [from, setFrom] = useState(() => `${getClientToday().slice(0, 8)}01`);
   const [teamId, setTeamId] = useState('');
   const problem = periodMessage(from, to);
-  const input = useMemo<AttendanceSummaryQuery | null>(() => (problem ? null : { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) }), [problem, from, to, teamId]);
+  const input = useMemo<AttendanceSummaryQuery | null>(
+    () => (problem ? null : { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) }),
+    [problem, from, to, teamId],
+  );
   const summary = useReading<AttendanceSummary | null>('attendanceSummaryReading', { input, key: `${from}|${to}|${teamId}` });
   const rows = summary.output?.rows ?? [];
   const heads = [tx('Name'), tx('Team'), tx('Scheduled'), tx('Present'), tx('Late'), tx('Absent'), tx('On leave'), tx('Worked'), tx('Overtime'), tx('Late by')];
   // the file is the server's (its one tabular writer), the same rows in minutes as counted
-  const exports = useCommand('attendanceExports', () => null, (_, result) => saveFile(result as ServerFile));
+  const exports = useCommand(
+    'attendanceExports',
+    () => null,
+    (_, result) => saveFile(result as ServerFile),
+  );
   const exporting = useSelector(exports, selectRunningCommand) !== null;
   const exportAs = (format: ExportFormat) => exports.send({ type: 'command.run', command: `summary|${format}|${from}|${to}|${teamId}` });
 
@@ -47,25 +54,55 @@ export function AttendanceSummariesScreen() {
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={summary.reload} loading={summary.busy} />
         <ExportButtons onExport={exportAs} disabled={!rows.length || exporting} testId="summary-export" />
       </div>
-      {problem && <Callout intent="warning" icon="calendar" data-testid="summary-problem">{problem}</Callout>}
-      {summary.failed && <Callout intent="danger" icon="error">{summary.error} <Button variant="minimal" text={tx('Try again')} onClick={summary.reload} /></Callout>}
+      {problem && (
+        <Callout intent="warning" icon="calendar" data-testid="summary-problem">
+          {problem}
+        </Callout>
+      )}
+      {summary.failed && (
+        <Callout intent="danger" icon="error">
+          {summary.error} <Button variant="minimal" text={tx('Try again')} onClick={summary.reload} />
+        </Callout>
+      )}
       {!problem && !summary.output && !summary.failed && <Spinner size={24} />}
       {summary.output && (
         <p className="bp6-text-muted gh-attendance__foot" data-testid="summary-days">
           {tx('{n} days counted, up to today; days still ahead are not.', { n: summary.output.days })}
         </p>
       )}
-      {summary.output && rows.length === 0 && <NonIdealState icon="people" title={tx('Nobody to show')} description={tx('No team has members you may see. Teams and their members are kept under Time and attendance → Teams.')} />}
+      {summary.output && rows.length === 0 && (
+        <NonIdealState
+          icon="people"
+          title={tx('Nobody to show')}
+          description={tx('No team has members you may see. Teams and their members are kept under Time and attendance → Teams.')}
+        />
+      )}
       {rows.length > 0 && (
         <div className="gh-table-scroll">
           <HTMLTable compact striped className="gh-attendance__table" data-testid="summary-table">
-            <thead><tr>{heads.map((h) => <th key={h}>{h}</th>)}</tr></thead>
+            <thead>
+              <tr>
+                {heads.map((h) => (
+                  <th key={h}>{h}</th>
+                ))}
+              </tr>
+            </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={`${r.teamId}:${r.identityId}`}>
-                  <td><div>{r.name}</div>{r.employeeNo && <div className="bp6-text-muted bp6-text-small">{r.employeeNo}</div>}</td>
-                  <td>{r.team}</td><td>{r.scheduledDays}</td><td>{r.presentDays}</td><td>{r.lateDays}</td><td>{r.absentDays}</td><td>{r.leaveDays}</td>
-                  <td data-testid="summary-worked">{hours(r.workedMinutes)}</td><td data-testid="summary-overtime">{hours(r.overtimeMinutes)}</td><td>{hours(r.lateMinutes)}</td>
+                  <td>
+                    <div>{r.name}</div>
+                    {r.employeeNo && <div className="bp6-text-muted bp6-text-small">{r.employeeNo}</div>}
+                  </td>
+                  <td>{r.team}</td>
+                  <td>{r.scheduledDays}</td>
+                  <td>{r.presentDays}</td>
+                  <td>{r.lateDays}</td>
+                  <td>{r.absentDays}</td>
+                  <td>{r.leaveDays}</td>
+                  <td data-testid="summary-worked">{hours(r.workedMinutes)}</td>
+                  <td data-testid="summary-overtime">{hours(r.overtimeMinutes)}</td>
+                  <td>{hours(r.lateMinutes)}</td>
                 </tr>
               ))}
             </tbody>

@@ -35,7 +35,8 @@ export function BuildTimesheetScreen() {
   useEffect(() => {
     const sub = commands.on('command.done', (e) => {
       const built = (e.result as { built?: TimesheetBuildResult }).built;
-      if (built) notify({ intent: 'success', title: tx('Timesheet built'), message: tx('{n} days of staff written.', { n: built.written }), timeoutMs: TOAST_MS });
+      if (built)
+        notify({ intent: 'success', title: tx('Timesheet built'), message: tx('{n} days of staff written.', { n: built.written }), timeoutMs: TOAST_MS });
     });
     return () => sub.unsubscribe();
   }, [commands]);
@@ -44,23 +45,55 @@ export function BuildTimesheetScreen() {
     <div className="gh-page-wrap" data-testid="build-timesheet">
       <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />
       <Card className="gh-form__section" compact>
-        <form noValidate onSubmit={(e) => { e.preventDefault(); if (!problem) commands.send({ type: 'command.run', command: 'build', input: { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) } }); }}>
-          <p className="bp6-text-muted">{tx('Each day of the period up to today is written as daily attendance counts it. Days already amended are kept as they are.')}</p>
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!problem) commands.send({ type: 'command.run', command: 'build', input: { from, to, ...(teamId ? { teamId: Number(teamId) } : {}) } });
+          }}
+        >
+          <p className="bp6-text-muted">
+            {tx('Each day of the period up to today is written as daily attendance counts it. Days already amended are kept as they are.')}
+          </p>
           <div className="gh-form__grid">
-            <FormGroup label={tx('First day')} labelFor="build-from" intent={onField('from') ? 'danger' : 'none'} helperText={onField('from') && say(onField('from')!)}>
+            <FormGroup
+              label={tx('First day')}
+              labelFor="build-from"
+              intent={onField('from') ? 'danger' : 'none'}
+              helperText={onField('from') && say(onField('from')!)}
+            >
               <DateField id="build-from" value={from} onChange={setFrom} />
             </FormGroup>
             <FormGroup label={tx('Last day')} labelFor="build-to" intent={onField('to') ? 'danger' : 'none'} helperText={onField('to') && say(onField('to')!)}>
               <DateField id="build-to" value={to} onChange={setTo} />
             </FormGroup>
-            <FormGroup label={tx('Team')}><TeamSelect value={teamId} onChange={setTeamId} /></FormGroup>
+            <FormGroup label={tx('Team')}>
+              <TeamSelect value={teamId} onChange={setTeamId} />
+            </FormGroup>
           </div>
-          {problem && <Callout intent="warning" icon="calendar" className="gh-form__error">{problem}</Callout>}
-          {failure && <Callout intent="danger" icon="error" className="gh-form__error">{say(failure)}</Callout>}
+          {problem && (
+            <Callout intent="warning" icon="calendar" className="gh-form__error">
+              {problem}
+            </Callout>
+          )}
+          {failure && (
+            <Callout intent="danger" icon="error" className="gh-form__error">
+              {say(failure)}
+            </Callout>
+          )}
           {result?.built && (
             <Callout intent="success" icon="tick" className="gh-form__error" data-testid="build-result">
-              {tx('{days} days built: {n} timesheet days written, {kept} amended days kept.', { days: result.built.days, n: result.built.written, kept: result.built.keptAmended })}
-              {hasPrivilege(held, [PRIV.amendTimesheet]) && <> <Link to="/attendance/amend-timesheet">{tx('Open the timesheet')}</Link></>}
+              {tx('{days} days built: {n} timesheet days written, {kept} amended days kept.', {
+                days: result.built.days,
+                n: result.built.written,
+                kept: result.built.keptAmended,
+              })}
+              {hasPrivilege(held, [PRIV.amendTimesheet]) && (
+                <>
+                  {' '}
+                  <Link to="/attendance/amend-timesheet">{tx('Open the timesheet')}</Link>
+                </>
+              )}
             </Callout>
           )}
           <div className="gh-form__actions">

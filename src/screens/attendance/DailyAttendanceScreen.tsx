@@ -22,7 +22,14 @@ import type { ServerFile } from '../../hooks/answers';
 import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
 
-const INTENT: Record<AttendanceStatus, Intent> = { present: 'success', late: 'warning', absent: 'danger', 'not-yet': 'none', 'on-leave': 'primary', 'day-off': 'none' };
+const INTENT: Record<AttendanceStatus, Intent> = {
+  present: 'success',
+  late: 'warning',
+  absent: 'danger',
+  'not-yet': 'none',
+  'on-leave': 'primary',
+  'day-off': 'none',
+};
 const statusLabel = (s: AttendanceStatus) => tx(ATTENDANCE_STATUSES.find((x) => x.value === s)!.label);
 
 export function DailyAttendanceScreen() {
@@ -41,10 +48,13 @@ export function DailyAttendanceScreen() {
   const zoned = (title: string) => `${tx(title)} (${time.zoneName()})`;
 
   // the file is the server's (its one tabular writer): In and Out as instants with the client's offset, the zone named
-  const exports = useCommand('attendanceExports', () => null, (_, result) => saveFile(result as ServerFile));
+  const exports = useCommand(
+    'attendanceExports',
+    () => null,
+    (_, result) => saveFile(result as ServerFile),
+  );
   const exporting = useSelector(exports, selectRunningCommand) !== null;
   const exportAs = (format: ExportFormat) => exports.send({ type: 'command.run', command: `daily|${format}|${date}|${teamId}` });
-
 
   return (
     <div className="gh-page" data-testid="daily-attendance">
@@ -63,36 +73,74 @@ export function DailyAttendanceScreen() {
       </div>
       {counts.length > 0 && (
         <div className="gh-attendance__counts" data-testid="attendance-counts">
-          {counts.map((c) => <Tag key={c.value} intent={INTENT[c.value]} minimal round>{statusLabel(c.value)}: {c.n}</Tag>)}
+          {counts.map((c) => (
+            <Tag key={c.value} intent={INTENT[c.value]} minimal round>
+              {statusLabel(c.value)}: {c.n}
+            </Tag>
+          ))}
         </div>
       )}
-      {!valid && <Callout intent="warning" icon="calendar">{tx('Choose a day.')}</Callout>}
-      {day.failed && <Callout intent="danger" icon="error" data-testid="attendance-error">{day.error} <Button variant="minimal" text={tx('Try again')} onClick={day.reload} /></Callout>}
+      {!valid && (
+        <Callout intent="warning" icon="calendar">
+          {tx('Choose a day.')}
+        </Callout>
+      )}
+      {day.failed && (
+        <Callout intent="danger" icon="error" data-testid="attendance-error">
+          {day.error} <Button variant="minimal" text={tx('Try again')} onClick={day.reload} />
+        </Callout>
+      )}
       {valid && !day.output && !day.failed && <Spinner size={24} />}
       {day.output && rows.length === 0 && (
-        <NonIdealState icon="people" title={tx('Nobody to show')} description={tx('No team has members you may see. Teams and their members are kept under Time and attendance → Teams.')} />
+        <NonIdealState
+          icon="people"
+          title={tx('Nobody to show')}
+          description={tx('No team has members you may see. Teams and their members are kept under Time and attendance → Teams.')}
+        />
       )}
       {rows.length > 0 && (
         <div className="gh-table-scroll">
           <HTMLTable compact striped className="gh-attendance__table" data-testid="attendance-table">
-            <thead><tr>
-              <th>{tx('Name')}</th><th>{tx('Status')}</th><th>{zoned('In')}</th><th>{zoned('Out')}</th><th>{tx('Worked')}</th><th>{tx('Overtime')}</th><th>{tx('Shift')}</th><th>{tx('Team')}</th>
-            </tr></thead>
+            <thead>
+              <tr>
+                <th>{tx('Name')}</th>
+                <th>{tx('Status')}</th>
+                <th>{zoned('In')}</th>
+                <th>{zoned('Out')}</th>
+                <th>{tx('Worked')}</th>
+                <th>{tx('Overtime')}</th>
+                <th>{tx('Shift')}</th>
+                <th>{tx('Team')}</th>
+              </tr>
+            </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={`${r.teamId}:${r.identityId}`} data-testid={`attendance-row-${r.identityId}`}>
-                  <td><div>{r.name}</div>{r.employeeNo && <div className="bp6-text-muted bp6-text-small">{r.employeeNo}</div>}</td>
                   <td>
-                    <Tag intent={INTENT[r.status]} minimal data-testid="attendance-status">{statusLabel(r.status)}</Tag>
+                    <div>{r.name}</div>
+                    {r.employeeNo && <div className="bp6-text-muted bp6-text-small">{r.employeeNo}</div>}
+                  </td>
+                  <td>
+                    <Tag intent={INTENT[r.status]} minimal data-testid="attendance-status">
+                      {statusLabel(r.status)}
+                    </Tag>
                     {r.status === 'late' && <span className="gh-attendance__note">{tx('{n} min', { n: r.lateMinutes ?? 0 })}</span>}
                     {r.leave && <span className="gh-attendance__note">{r.leave}</span>}
-                    {r.overtimeMinutes > 0 && <Tag intent="primary" minimal className="gh-ml" data-testid="attendance-overtime-tag">{tx('Overtime')}</Tag>}
+                    {r.overtimeMinutes > 0 && (
+                      <Tag intent="primary" minimal className="gh-ml" data-testid="attendance-overtime-tag">
+                        {tx('Overtime')}
+                      </Tag>
+                    )}
                   </td>
                   <td>{at(r.firstIn)}</td>
                   <td>{at(r.lastOut)}</td>
                   <td>
                     <span data-testid="attendance-worked">{hours(r.workedMinutes)}</span>
-                    {r.breakTakenMinutes > 0 && <div className="bp6-text-muted bp6-text-small" data-testid="attendance-break">{tx('{t} break taken off', { t: hours(r.breakTakenMinutes) })}</div>}
+                    {r.breakTakenMinutes > 0 && (
+                      <div className="bp6-text-muted bp6-text-small" data-testid="attendance-break">
+                        {tx('{t} break taken off', { t: hours(r.breakTakenMinutes) })}
+                      </div>
+                    )}
                   </td>
                   <td data-testid="attendance-overtime">{r.overtimeMinutes > 0 ? hours(r.overtimeMinutes) : ''}</td>
                   <td>{r.shiftStart ? `${r.shiftStart}–${r.shiftEnd}` : <span className="bp6-text-muted">—</span>}</td>

@@ -23,7 +23,12 @@ export function periodMessage(from: string, to: string): string | null {
 export function TeamSelect({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const teams = useReading<{ items: { id: number; name: string }[] }>('teamChoices');
   return (
-    <HTMLSelect value={value} onChange={(e) => onChange(e.target.value)} aria-label={tx('Team')} data-testid="attendance-team"
-      options={[{ label: tx('Every team'), value: '' }, ...(teams.output?.items ?? []).map((t) => ({ label: t.name, value: String(t.id) }))]} />
+    <HTMLSelect
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      aria-label={tx('Team')}
+      data-testid="attendance-team"
+      options={[{ label: tx('Every team'), value: '' }, ...(teams.output?.items ?? []).map((t) => ({ label: t.name, value: String(t.id) }))]}
+    />
   );
 }

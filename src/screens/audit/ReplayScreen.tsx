@@ -5,10 +5,7 @@
 import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
 import { Button, Callout, Card, Classes, FileInput, HTMLSelect, HTMLTable, Intent, NonIdealState, Slider, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import {
-  replayViewerMachine, selectJournalActors, selectTimeline,
-  type ReplayViewerContext, type TimelineStep,
-} from '../../../machines/journal';
+import { replayViewerMachine, selectJournalActors, selectTimeline, type ReplayViewerContext, type TimelineStep } from '../../../machines/journal';
 import { journalNdjson } from '../../hooks/console';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -35,9 +32,17 @@ function downloadJournal(): void {
 }
 
 function StepLabel({ step }: { step: TimelineStep }) {
-  const verdict = step.diverged
-    ? <Tag intent={Intent.DANGER} minimal>{tx('diverged')}</Tag>
-    : step.step ? <Tag intent={Intent.SUCCESS} minimal>{step.step.fed ? 'replayed' : 'produced'}</Tag> : <Tag minimal>{tx('not replayed')}</Tag>;
+  const verdict = step.diverged ? (
+    <Tag intent={Intent.DANGER} minimal>
+      {tx('diverged')}
+    </Tag>
+  ) : step.step ? (
+    <Tag intent={Intent.SUCCESS} minimal>
+      {step.step.fed ? 'replayed' : 'produced'}
+    </Tag>
+  ) : (
+    <Tag minimal>{tx('not replayed')}</Tag>
+  );
   return (
     <span>
       <span className={Classes.TEXT_MUTED}>line {step.line}</span> <strong>{step.entry.actor}</strong> ← {step.entry.event.type} {verdict}
@@ -55,25 +60,57 @@ function RecordedSessions({ busy, opening, onOpen }: { busy: boolean; opening: s
   const t = useT();
   return (
     <Card data-testid="recorded-sessions">
-      <h4 className={Classes.HEADING}>Recorded sessions{' '}
-        <Button small minimal icon="refresh" aria-label={tx('Refresh recorded sessions')} onClick={list.reload} disabled={list.busy} />
+      <h4 className={Classes.HEADING}>
+        Recorded sessions <Button small minimal icon="refresh" aria-label={tx('Refresh recorded sessions')} onClick={list.reload} disabled={list.busy} />
       </h4>
       {list.busy && <Spinner size={20} />}
       {list.failed && <Callout intent={Intent.WARNING}>{tx('The recorded sessions could not be loaded.')}</Callout>}
-      {!list.busy && !list.failed && list.output && (list.output.items.length === 0
-        ? <p className={Classes.TEXT_MUTED}>{tx('No session has been recorded yet: one session in ten uploads its journal.')}</p>
-        : (
+      {!list.busy &&
+        !list.failed &&
+        list.output &&
+        (list.output.items.length === 0 ? (
+          <p className={Classes.TEXT_MUTED}>{tx('No session has been recorded yet: one session in ten uploads its journal.')}</p>
+        ) : (
           <HTMLTable compact striped style={{ width: '100%' }}>
-            <thead><tr><th>{tx('User')}</th><th>{t('startedColumn', { zone: time.zoneName() })}</th><th>{tx('Entries')}</th><th>{tx('Size')}</th><th>{tx('Session')}</th><th /></tr></thead>
+            <thead>
+              <tr>
+                <th>{tx('User')}</th>
+                <th>{t('startedColumn', { zone: time.zoneName() })}</th>
+                <th>{tx('Entries')}</th>
+                <th>{tx('Size')}</th>
+                <th>{tx('Session')}</th>
+                <th />
+              </tr>
+            </thead>
             <tbody>
               {list.output.items.map((r) => (
                 <tr key={r.id} data-testid="recorded-session">
-                  <td>{r.name} <span className={Classes.TEXT_MUTED}>({r.username})</span></td>
+                  <td>
+                    {r.name} <span className={Classes.TEXT_MUTED}>({r.username})</span>
+                  </td>
                   <td>{time.dateTime(r.startedAt)}</td>
                   <td>{r.entries}</td>
                   <td>{kb(r.bytes)}</td>
-                  <td>{r.ended ? <Tag minimal>{tx('ended')}</Tag> : <Tag minimal intent={Intent.PRIMARY}>{tx('live')}</Tag>}</td>
-                  <td><Button small icon="play" text={tx('Open')} disabled={busy} loading={opening === String(r.id)} aria-label={`Open the session of ${r.username} started ${time.dateTime(r.startedAt)}`} onClick={() => onOpen(r)} /></td>
+                  <td>
+                    {r.ended ? (
+                      <Tag minimal>{tx('ended')}</Tag>
+                    ) : (
+                      <Tag minimal intent={Intent.PRIMARY}>
+                        {tx('live')}
+                      </Tag>
+                    )}
+                  </td>
+                  <td>
+                    <Button
+                      small
+                      icon="play"
+                      text={tx('Open')}
+                      disabled={busy}
+                      loading={opening === String(r.id)}
+                      aria-label={`Open the session of ${r.username} started ${time.dateTime(r.startedAt)}`}
+                      onClick={() => onOpen(r)}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -129,10 +166,22 @@ export function ReplayScreen() {
       {openError && <Callout intent={Intent.WARNING}>{openError}</Callout>}
       <Card>
         <Button icon="export" text={tx('Export journal')} onClick={downloadJournal} />{' '}
-        <Button icon="history" text={tx('Open this session\'s journal')} disabled={busy}
-          onClick={() => { setSelected(0); viewer.send({ type: 'journal.load', name: 'this session', text: journalNdjson() }); }} />{' '}
-        <FileInput text={busy ? 'Replaying…' : 'Load journal…'} buttonText="Browse" disabled={busy}
-          inputProps={{ accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': 'Load journal' }} onInputChange={load} />
+        <Button
+          icon="history"
+          text={tx("Open this session's journal")}
+          disabled={busy}
+          onClick={() => {
+            setSelected(0);
+            viewer.send({ type: 'journal.load', name: 'this session', text: journalNdjson() });
+          }}
+        />{' '}
+        <FileInput
+          text={busy ? 'Replaying…' : 'Load journal…'}
+          buttonText="Browse"
+          disabled={busy}
+          inputProps={{ accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': 'Load journal' }}
+          onInputChange={load}
+        />
       </Card>
 
       {ctx.error && (
@@ -144,27 +193,45 @@ export function ReplayScreen() {
       )}
 
       {!r ? (
-        <NonIdealState icon="history" title={tx('No journal loaded')} description={tx('Load an exported journal (NDJSON), or open this session\'s, to step through it.')} />
+        <NonIdealState
+          icon="history"
+          title={tx('No journal loaded')}
+          description={tx("Load an exported journal (NDJSON), or open this session's, to step through it.")}
+        />
       ) : (
         <>
           <Callout intent={r.ok ? Intent.SUCCESS : Intent.WARNING} title={ctx.name ?? undefined}>
-            {r.ok
-              ? `Replayed ${r.steps.length} steps: every state matches the journal.`
-              : `The replay diverged at line ${r.line}: ${r.message}`}
-            {' '}Recorded by Gatehouse {r.journal.header.app}, started {time.dateTime(r.journal.header.startedAt, true)}.
-            {r.warnings.map((w) => <div key={w} className={Classes.TEXT_MUTED}>{w}</div>)}
+            {r.ok ? `Replayed ${r.steps.length} steps: every state matches the journal.` : `The replay diverged at line ${r.line}: ${r.message}`} Recorded by
+            Gatehouse {r.journal.header.app}, started {time.dateTime(r.journal.header.startedAt, true)}.
+            {r.warnings.map((w) => (
+              <div key={w} className={Classes.TEXT_MUTED}>
+                {w}
+              </div>
+            ))}
           </Callout>
 
           <Card>
             <label className={Classes.LABEL}>
               Machine{' '}
-              <HTMLSelect value={ctx.filter ?? ''} onChange={(e) => { setSelected(0); viewer.send({ type: 'filter.set', actor: e.target.value || null }); }}
-                options={[{ value: '', label: 'All machines' }, ...actors.map((a) => ({ value: a, label: a }))]} />
+              <HTMLSelect
+                value={ctx.filter ?? ''}
+                onChange={(e) => {
+                  setSelected(0);
+                  viewer.send({ type: 'filter.set', actor: e.target.value || null });
+                }}
+                options={[{ value: '', label: 'All machines' }, ...actors.map((a) => ({ value: a, label: a }))]}
+              />
             </label>
             {timeline.length > 1 && (
-              <Slider min={0} max={timeline.length - 1} stepSize={1} value={index} onChange={setSelected}
+              <Slider
+                min={0}
+                max={timeline.length - 1}
+                stepSize={1}
+                value={index}
+                onChange={setSelected}
                 labelStepSize={Math.max(1, Math.ceil(timeline.length / 10))}
-                labelRenderer={(i) => String(timeline[i]?.line ?? '')} />
+                labelRenderer={(i) => String(timeline[i]?.line ?? '')}
+              />
             )}
           </Card>
 
@@ -182,9 +249,13 @@ export function ReplayScreen() {
             </Card>
             {current && (
               <Card style={{ flex: 1 }}>
-                <h4 className={Classes.HEADING}><StepLabel step={current} /></h4>
-                <p className={Classes.TEXT_MUTED}>seq {current.entry.seq} · {time.dateTime(current.entry.at, true)}
-                  {current.entry.source ? ` · sent by ${current.entry.source.actor}` : ' · sent from outside the system'}</p>
+                <h4 className={Classes.HEADING}>
+                  <StepLabel step={current} />
+                </h4>
+                <p className={Classes.TEXT_MUTED}>
+                  seq {current.entry.seq} · {time.dateTime(current.entry.at, true)}
+                  {current.entry.source ? ` · sent by ${current.entry.source.actor}` : ' · sent from outside the system'}
+                </p>
                 <h5 className={Classes.HEADING}>{tx('Event')}</h5>
                 <pre className={Classes.CODE_BLOCK}>{json(current.entry.event)}</pre>
                 <h5 className={Classes.HEADING}>Resulting state (journal)</h5>

@@ -13,7 +13,12 @@ import { errorsFrom } from '../../resources/formValues';
 import { say } from '../../i18n';
 import { FocusForm } from '../../ui/FocusForm';
 
-export interface PwField { name: string; label: string; type?: 'text' | 'password'; autoComplete?: string }
+export interface PwField {
+  name: string;
+  label: string;
+  type?: 'text' | 'password';
+  autoComplete?: string;
+}
 
 interface Props {
   /** The saving logic's id (src/system/logic.ts): the password change, reset or operator's new password. */
@@ -36,7 +41,12 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
   const sections = [{ title: '', fields: all.map((f) => ({ name: f.name, label: f.label })) }];
   // a refused value shows on its field; what names no field of this form is said above them
   const unplaced = violations.filter((v) => !all.some((f) => f.name === v.field));
-  if (saved) return <Callout intent="success" icon="tick-circle" data-testid="password-done">{done}</Callout>;
+  if (saved)
+    return (
+      <Callout intent="success" icon="tick-circle" data-testid="password-done">
+        {done}
+      </Callout>
+    );
   return (
     <FocusForm
       violations={violations}
@@ -46,24 +56,54 @@ export function PasswordForm({ machine, schema, fields, fixed = {}, submitText, 
       }}
       validate={(values) => {
         const r = validate({ ...fixed, ...Object.fromEntries(fields.map((f) => [f.name, values[f.name] || undefined])) }, schema);
-        const errors: Record<string, unknown> = r.ok ? {} : errorsFrom(r.violations.filter((v) => !(v.field in fixed)), sections);
+        const errors: Record<string, unknown> = r.ok
+          ? {}
+          : errorsFrom(
+              r.violations.filter((v) => !(v.field in fixed)),
+              sections,
+            );
         if (confirm && values[confirm.name] !== values[confirm.of]) errors[confirm.name] = 'The passwords do not match';
         return errors;
       }}
       render={({ handleSubmit }) => (
-        <form onSubmit={(e) => { void handleSubmit(e); }} noValidate>
-          {error && <Callout intent="danger" icon="error" className="gh-signin__callout">{say(error)}</Callout>}
-          {unplaced.length > 0 && <Callout intent="danger" icon="error" className="gh-signin__callout">{unplaced.map((v) => `${v.field} ${v.message}`).join('; ')}</Callout>}
+        <form
+          onSubmit={(e) => {
+            void handleSubmit(e);
+          }}
+          noValidate
+        >
+          {error && (
+            <Callout intent="danger" icon="error" className="gh-signin__callout">
+              {say(error)}
+            </Callout>
+          )}
+          {unplaced.length > 0 && (
+            <Callout intent="danger" icon="error" className="gh-signin__callout">
+              {unplaced.map((v) => `${v.field} ${v.message}`).join('; ')}
+            </Callout>
+          )}
           {all.map((f) => (
-            <Field key={f.name} name={f.name} subscription={{ value: true, error: true, touched: true, submitFailed: true, dirtySinceLastSubmit: true }} render={({ input, meta }) => {
-              const refused = !meta.dirtySinceLastSubmit ? violations.find((v) => v.field === f.name) : undefined;
-              const msg = (meta.touched || meta.submitFailed) && meta.error ? String(meta.error) : refused ? `${f.label} ${refused.message}` : undefined;
-              return (
-                <FormGroup label={f.label} labelFor={`pw-${f.name}`} helperText={msg} intent={msg ? 'danger' : 'none'}>
-                  <InputGroup {...input} id={`pw-${f.name}`} type={f.type ?? 'text'} autoComplete={f.autoComplete} intent={msg ? 'danger' : 'none'} aria-invalid={!!msg} />
-                </FormGroup>
-              );
-            }} />
+            <Field
+              key={f.name}
+              name={f.name}
+              subscription={{ value: true, error: true, touched: true, submitFailed: true, dirtySinceLastSubmit: true }}
+              render={({ input, meta }) => {
+                const refused = !meta.dirtySinceLastSubmit ? violations.find((v) => v.field === f.name) : undefined;
+                const msg = (meta.touched || meta.submitFailed) && meta.error ? String(meta.error) : refused ? `${f.label} ${refused.message}` : undefined;
+                return (
+                  <FormGroup label={f.label} labelFor={`pw-${f.name}`} helperText={msg} intent={msg ? 'danger' : 'none'}>
+                    <InputGroup
+                      {...input}
+                      id={`pw-${f.name}`}
+                      type={f.type ?? 'text'}
+                      autoComplete={f.autoComplete}
+                      intent={msg ? 'danger' : 'none'}
+                      aria-invalid={!!msg}
+                    />
+                  </FormGroup>
+                );
+              }}
+            />
           ))}
           <Button type="submit" intent="primary" fill loading={busy} text={submitText} />
         </form>

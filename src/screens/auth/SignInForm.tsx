@@ -3,7 +3,15 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { selectClientId, selectHeldPrivileges, selectIsBusy, selectIsSignedIn, selectNotice, selectRedirect, selectSignInError } from '../../../machines/session.selectors';
+import {
+  selectClientId,
+  selectHeldPrivileges,
+  selectIsBusy,
+  selectIsSignedIn,
+  selectNotice,
+  selectRedirect,
+  selectSignInError,
+} from '../../../machines/session.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { landingPath } from '../../app/guard';
 import { useT, tx } from '../../i18n';
@@ -35,7 +43,10 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   // sign-in request, and is dropped when another user signs in. Only a page this user may open is followed.
   const landed = useRef(false);
   useEffect(() => {
-    if (!signedIn) { landed.current = false; return; }
+    if (!signedIn) {
+      landed.current = false;
+      return;
+    }
     // once per sign-in: handling the redirect clears it, which must not send the user on to the dashboard
     if (landed.current) return;
     landed.current = true;
@@ -66,13 +77,39 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
         </Callout>
       )}
       <FormGroup label={t('username')} labelFor="username">
-        <InputGroup id="username" name="username" size="large" leftIcon="person" autoComplete="username" autoFocus value={username}
-          onChange={(e) => { setUsername(e.currentTarget.value); if (notice) session.send({ type: 'session.noticeDismissed' }); }} />
+        <InputGroup
+          id="username"
+          name="username"
+          size="large"
+          leftIcon="person"
+          autoComplete="username"
+          autoFocus
+          value={username}
+          onChange={(e) => {
+            setUsername(e.currentTarget.value);
+            if (notice) session.send({ type: 'session.noticeDismissed' });
+          }}
+        />
       </FormGroup>
       <FormGroup label={t('password')} labelFor="password">
-        <InputGroup id="password" name="password" size="large" leftIcon="lock" autoComplete="current-password" type={showPassword ? 'text' : 'password'} value={password}
+        <InputGroup
+          id="password"
+          name="password"
+          size="large"
+          leftIcon="lock"
+          autoComplete="current-password"
+          type={showPassword ? 'text' : 'password'}
+          value={password}
           onChange={(e) => setPassword(e.currentTarget.value)}
-          rightElement={<Button variant="minimal" icon={showPassword ? 'eye-off' : 'eye-open'} aria-label={showPassword ? 'Hide the password' : 'Show the password'} onClick={() => setShowPassword((s) => !s)} />} />
+          rightElement={
+            <Button
+              variant="minimal"
+              icon={showPassword ? 'eye-off' : 'eye-open'}
+              aria-label={showPassword ? 'Hide the password' : 'Show the password'}
+              onClick={() => setShowPassword((s) => !s)}
+            />
+          }
+        />
       </FormGroup>
       <div className="gh-signin__row">
         <Link to="/forgot-password">{t('forgotPassword')}</Link>

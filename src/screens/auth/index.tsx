@@ -7,12 +7,20 @@ import { PasswordForm } from './PasswordForm';
 import { SignInForm } from './SignInForm';
 
 export function LoginScreen() {
-  return <AuthFrame><SignInForm /></AuthFrame>;
+  return (
+    <AuthFrame>
+      <SignInForm />
+    </AuthFrame>
+  );
 }
 
 /** /login-remake: the same form in the alternative, centered layout (signed-out visitors only). */
 export function LoginRemakeScreen() {
-  return <AuthFrame variant="centered"><SignInForm title={tx('Welcome back')} /></AuthFrame>;
+  return (
+    <AuthFrame variant="centered">
+      <SignInForm title={tx('Welcome back')} />
+    </AuthFrame>
+  );
 }
 
 export function ForgotPasswordScreen() {
@@ -20,9 +28,20 @@ export function ForgotPasswordScreen() {
     <AuthFrame>
       <h2 className="gh-signin__title">{tx('Forgot password')}</h2>
       <p className="bp6-text-muted gh-signin__sub">{tx('Enter your username. A reset link goes to the address on your account.')}</p>
-      <PasswordForm machine="forgotPasswordMachine" schema={ResetInitRequest} fields={[{ name: 'username', label: 'Username', autoComplete: 'username' }]}
-        submitText="Send reset link" done={<>{tx('If the account exists, a reset link is on its way.')} <Link to="/login">{tx('Back to sign in')}</Link></>} />
-      <p className="gh-signin__row"><Link to="/login">{tx('Back to sign in')}</Link></p>
+      <PasswordForm
+        machine="forgotPasswordMachine"
+        schema={ResetInitRequest}
+        fields={[{ name: 'username', label: 'Username', autoComplete: 'username' }]}
+        submitText="Send reset link"
+        done={
+          <>
+            {tx('If the account exists, a reset link is on its way.')} <Link to="/login">{tx('Back to sign in')}</Link>
+          </>
+        }
+      />
+      <p className="gh-signin__row">
+        <Link to="/login">{tx('Back to sign in')}</Link>
+      </p>
     </AuthFrame>
   );
 }
@@ -34,14 +53,27 @@ export function ResetPasswordScreen() {
     <AuthFrame>
       <h2 className="gh-signin__title">{tx('Choose a new password')}</h2>
       {!token ? (
-        <Callout intent="warning" icon="warning-sign">{tx('This page needs the link from the reset message.')} <Link to="/forgot-password">{tx('Ask for a new one')}</Link>.</Callout>
+        <Callout intent="warning" icon="warning-sign">
+          {tx('This page needs the link from the reset message.')} <Link to="/forgot-password">{tx('Ask for a new one')}</Link>.
+        </Callout>
       ) : (
-        <PasswordForm machine="resetPasswordMachine" schema={ResetFinishRequest} fixed={{ token }}
+        <PasswordForm
+          machine="resetPasswordMachine"
+          schema={ResetFinishRequest}
+          fixed={{ token }}
           fields={[{ name: 'newPassword', label: 'New password', type: 'password', autoComplete: 'new-password' }]}
           confirm={{ name: 'confirmPassword', label: 'Repeat the new password', of: 'newPassword' }}
-          submitText="Set password" done={<>{tx('Your password has been changed.')} <Link to="/login">{tx('Sign in')}</Link></>} />
+          submitText="Set password"
+          done={
+            <>
+              {tx('Your password has been changed.')} <Link to="/login">{tx('Sign in')}</Link>
+            </>
+          }
+        />
       )}
-      <p className="gh-signin__row"><Link to="/login">{tx('Back to sign in')}</Link></p>
+      <p className="gh-signin__row">
+        <Link to="/login">{tx('Back to sign in')}</Link>
+      </p>
     </AuthFrame>
   );
 }

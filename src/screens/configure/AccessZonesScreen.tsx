@@ -25,15 +25,38 @@ export function AccessZonesScreen() {
   const [open, setOpen] = useState<{ id: number; name: string } | null>(null);
   return (
     <>
-      <ListScreen<{ id: number; name: string }> testId="access-zones" resource={consoleResource('accessZones')}
+      <ListScreen<{ id: number; name: string }>
+        testId="access-zones"
+        resource={consoleResource('accessZones')}
         rowActions={(z) => (
           // the count is the button: who is inside, with a Forgive each
-          <Button size="small" variant={count(z.id) ? 'outlined' : 'minimal'} intent={count(z.id) ? 'primary' : 'none'} icon="people" data-testid="zone-inside"
-            aria-label={`${count(z.id)} · ${tx('Who is inside')}: ${z.name}`} title={tx('Who is inside')} onClick={() => { occupancy.reload(); setOpen({ id: z.id, name: z.name }); }}>
+          <Button
+            size="small"
+            variant={count(z.id) ? 'outlined' : 'minimal'}
+            intent={count(z.id) ? 'primary' : 'none'}
+            icon="people"
+            data-testid="zone-inside"
+            aria-label={`${count(z.id)} · ${tx('Who is inside')}: ${z.name}`}
+            title={tx('Who is inside')}
+            onClick={() => {
+              occupancy.reload();
+              setOpen({ id: z.id, name: z.name });
+            }}
+          >
             {count(z.id)}
           </Button>
-        )} />
-      {open && <Occupants zone={open} mayForgive={mayForgive} onClose={() => { setOpen(null); occupancy.reload(); }} />}
+        )}
+      />
+      {open && (
+        <Occupants
+          zone={open}
+          mayForgive={mayForgive}
+          onClose={() => {
+            setOpen(null);
+            occupancy.reload();
+          }}
+        />
+      )}
     </>
   );
 }
@@ -49,7 +72,12 @@ function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: st
   const names = useLatest(nameOf);
   useEffect(() => {
     const sub = commands.on('command.done', ({ command }) => {
-      notify({ intent: 'success', title: tx('Forgiven'), message: tx('{name} may badge into {zone} again.', { name: names.current(Number(command.split('|')[1])), zone: zone.name }), timeoutMs: 4000 });
+      notify({
+        intent: 'success',
+        title: tx('Forgiven'),
+        message: tx('{name} may badge into {zone} again.', { name: names.current(Number(command.split('|')[1])), zone: zone.name }),
+        timeoutMs: 4000,
+      });
       reload();
     });
     return () => sub.unsubscribe();
@@ -66,12 +94,32 @@ function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: st
           {people.length > 0 && (
             <div className="gh-whatif__table">
               <HTMLTable compact striped>
-                <thead><tr><th>{tx('Identity')}</th><th>{tx('Inside since')}</th>{mayForgive && <th />}</tr></thead>
+                <thead>
+                  <tr>
+                    <th>{tx('Identity')}</th>
+                    <th>{tx('Inside since')}</th>
+                    {mayForgive && <th />}
+                  </tr>
+                </thead>
                 <tbody>
                   {people.map((p) => (
                     <tr key={p.identityId} data-testid="zone-occupant">
-                      <td>{p.name}</td><td>{time.dateTime(p.since)}</td>
-                      {mayForgive && <td><Button size="small" variant="outlined" loading={busy === p.identityId} disabled={busy !== null} onClick={() => forgive(p.identityId)} aria-label={`${tx('Forgive')}: ${p.name}`}>{tx('Forgive')}</Button></td>}
+                      <td>{p.name}</td>
+                      <td>{time.dateTime(p.since)}</td>
+                      {mayForgive && (
+                        <td>
+                          <Button
+                            size="small"
+                            variant="outlined"
+                            loading={busy === p.identityId}
+                            disabled={busy !== null}
+                            onClick={() => forgive(p.identityId)}
+                            aria-label={`${tx('Forgive')}: ${p.name}`}
+                          >
+                            {tx('Forgive')}
+                          </Button>
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>
@@ -79,7 +127,13 @@ function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: st
             </div>
           )}
         </DialogBody>
-        <DialogFooter actions={<Button onClick={onClose} data-testid="zone-close">{tx('Close')}</Button>}>
+        <DialogFooter
+          actions={
+            <Button onClick={onClose} data-testid="zone-close">
+              {tx('Close')}
+            </Button>
+          }
+        >
           <span className="bp6-text-muted">{tx('{n} inside', { n: people.length })}</span>
         </DialogFooter>
       </div>

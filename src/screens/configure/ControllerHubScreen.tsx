@@ -46,8 +46,16 @@ export function ControllerHubScreen() {
 
   return (
     <div className="gh-page" data-testid="controller-hub">
-      <PageHeader title={routeTitle(route)} icon="data-connection" description={routeDescription(route)}
-        actions={<Button icon="refresh" variant="outlined" loading={hub.busy} onClick={hub.reload}>{tx('Refresh')}</Button>} />
+      <PageHeader
+        title={routeTitle(route)}
+        icon="data-connection"
+        description={routeDescription(route)}
+        actions={
+          <Button icon="refresh" variant="outlined" loading={hub.busy} onClick={hub.reload}>
+            {tx('Refresh')}
+          </Button>
+        }
+      />
       {hub.busy && !hub.output && <NonIdealState icon={<Spinner />} title={tx('Loading controllers…')} />}
       {hub.output && rows.length === 0 && <NonIdealState icon="desktop" title={tx('No controllers')} description={tx('This client has no controllers yet.')} />}
       {rows.length > 0 && (
@@ -56,15 +64,38 @@ export function ControllerHubScreen() {
             <Tag round large intent={offline.length ? 'danger' : 'success'} icon={offline.length ? 'offline' : 'tick-circle'} data-testid="hub-offline">
               {offline.length ? tx('{n} of {total} offline', { n: offline.length, total: rows.length }) : tx('All {total} online', { total: rows.length })}
             </Tag>
-            <span className="gh-hub__firmware">{tx('Firmware')}: {firmware.map(([v, n]) => <Tag key={v} minimal round className="gh-mr" data-testid="hub-firmware">{v} × {n}</Tag>)}</span>
+            <span className="gh-hub__firmware">
+              {tx('Firmware')}:{' '}
+              {firmware.map(([v, n]) => (
+                <Tag key={v} minimal round className="gh-mr" data-testid="hub-firmware">
+                  {v} × {n}
+                </Tag>
+              ))}
+            </span>
           </div>
           <div className="gh-hub__tools">
-            <InputGroup type="search" leftIcon="search" placeholder={tx('Name or address')} aria-label={tx('Filter controllers')} value={text} onChange={(e) => setText(e.currentTarget.value)} />
+            <InputGroup
+              type="search"
+              leftIcon="search"
+              placeholder={tx('Name or address')}
+              aria-label={tx('Filter controllers')}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+            />
             <Switch checked={offlineOnly} onChange={(e) => setOfflineOnly(e.currentTarget.checked)} label={tx('Offline only')} data-testid="hub-offline-only" />
           </div>
           {shown.length === 0 && <NonIdealState icon="search" title={tx('No controller matches')} />}
           <div className="gh-hub__grid">
-            {shown.map((c) => <ControllerCard key={c.id} c={c} live={c.live} mayDiagnose={mayDiagnose} mayEdit={mayEdit} ago={(iso) => time.ago(iso, Math.max(Date.now(), Date.parse(iso)))} />)}
+            {shown.map((c) => (
+              <ControllerCard
+                key={c.id}
+                c={c}
+                live={c.live}
+                mayDiagnose={mayDiagnose}
+                mayEdit={mayEdit}
+                ago={(iso) => time.ago(iso, Math.max(Date.now(), Date.parse(iso)))}
+              />
+            ))}
           </div>
         </>
       )}
@@ -72,27 +103,65 @@ export function ControllerHubScreen() {
   );
 }
 
-function ControllerCard({ c, live, mayDiagnose, mayEdit, ago }: { c: ControllerHubRow; live: boolean; mayDiagnose: boolean; mayEdit: boolean; ago: (iso: string) => string }) {
+function ControllerCard({
+  c,
+  live,
+  mayDiagnose,
+  mayEdit,
+  ago,
+}: {
+  c: ControllerHubRow;
+  live: boolean;
+  mayDiagnose: boolean;
+  mayEdit: boolean;
+  ago: (iso: string) => string;
+}) {
   const online = c.status === 'online';
   return (
     <Card compact className={`gh-hub__card${online ? '' : ' gh-hub__card--offline'}`} data-testid="hub-controller" aria-label={c.name} data-status={c.status}>
       <div className="gh-hub__head">
         <H5>{c.name}</H5>
-        <Tag intent={online ? 'success' : 'danger'} icon={online ? 'tick-circle' : 'offline'} minimal={online} title={live ? tx('Live') : tx('Last stored state')} data-testid="hub-status">
+        <Tag
+          intent={online ? 'success' : 'danger'}
+          icon={online ? 'tick-circle' : 'offline'}
+          minimal={online}
+          title={live ? tx('Live') : tx('Last stored state')}
+          data-testid="hub-status"
+        >
           {online ? tx('Online') : tx('Offline')}
         </Tag>
       </div>
       <dl className="gh-hub__facts">
-        <dt>{tx('Address')}</dt><dd className="bp6-monospace-text">{c.ipAddress}</dd>
-        <dt>{tx('Online since')}</dt><dd>{online && c.onlineSince ? ago(c.onlineSince) : '—'}</dd>
-        <dt>{tx('Firmware')}</dt><dd>{c.firmware ?? '—'}</dd>
-        <dt>{tx('Division')}</dt><dd>{c.divisionName ?? '—'}</dd>
+        <dt>{tx('Address')}</dt>
+        <dd className="bp6-monospace-text">{c.ipAddress}</dd>
+        <dt>{tx('Online since')}</dt>
+        <dd>{online && c.onlineSince ? ago(c.onlineSince) : '—'}</dd>
+        <dt>{tx('Firmware')}</dt>
+        <dd>{c.firmware ?? '—'}</dd>
+        <dt>{tx('Division')}</dt>
+        <dd>{c.divisionName ?? '—'}</dd>
         <dt>{tx('Wired')}</dt>
-        <dd>{tx('{doors} doors, {readers} readers, {inputs} inputs, {outputs} outputs, {interfaces} interfaces', { doors: c.doors, readers: c.readers, inputs: c.inputs, outputs: c.outputs, interfaces: c.interfaces })}</dd>
+        <dd>
+          {tx('{doors} doors, {readers} readers, {inputs} inputs, {outputs} outputs, {interfaces} interfaces', {
+            doors: c.doors,
+            readers: c.readers,
+            inputs: c.inputs,
+            outputs: c.outputs,
+            interfaces: c.interfaces,
+          })}
+        </dd>
       </dl>
       <div className="gh-hub__links">
-        {mayDiagnose && <Link to={`/hardware/controllers/diagnostic/${c.ipAddress}`} className="bp6-button bp6-small bp6-outlined" data-testid="hub-diagnostic">{tx('Diagnostic')}</Link>}
-        {mayEdit && <Link to={`/hardware/controllers/settings/${c.id}`} className="bp6-button bp6-small bp6-minimal">{tx('Settings')}</Link>}
+        {mayDiagnose && (
+          <Link to={`/hardware/controllers/diagnostic/${c.ipAddress}`} className="bp6-button bp6-small bp6-outlined" data-testid="hub-diagnostic">
+            {tx('Diagnostic')}
+          </Link>
+        )}
+        {mayEdit && (
+          <Link to={`/hardware/controllers/settings/${c.id}`} className="bp6-button bp6-small bp6-minimal">
+            {tx('Settings')}
+          </Link>
+        )}
       </div>
     </Card>
   );

@@ -26,7 +26,11 @@ export function DivisionsScreen() {
   const { route } = useRouteInfo();
   const navigate = useNavigate();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
-  const can = { add: hasPrivilege(held, [PRIV.divisions.add]), edit: hasPrivilege(held, [PRIV.divisions.edit]), delete: hasPrivilege(held, [PRIV.divisions.delete]) };
+  const can = {
+    add: hasPrivilege(held, [PRIV.divisions.add]),
+    edit: hasPrivilege(held, [PRIV.divisions.edit]),
+    delete: hasPrivilege(held, [PRIV.divisions.delete]),
+  };
   // the last tree stays on screen while the next is read; another client's goes
   const task = useReading<{ items: Row[] }>('divisionsReading');
   const { reload } = task;
@@ -37,7 +41,9 @@ export function DivisionsScreen() {
 
   const central = useSystemActor('socket.central');
   useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/divisions`) reload(); });
+    const sub = central.on('socket.message', (m) => {
+      if (m.destination === `${DESTINATIONS.changes}/divisions`) reload();
+    });
     return () => sub.unsubscribe();
   }, [central, reload]);
 
@@ -45,7 +51,12 @@ export function DivisionsScreen() {
   const commands = useViewActor('divisionCommands');
   useEffect(() => {
     const sub = commands.on('command.done', ({ command }) => {
-      notify({ intent: 'success', title: tx('Division deleted'), message: tx('{name} is deleted.', { name: names.current.get(Number(command)) ?? `#${command}` }), timeoutMs: 3000 });
+      notify({
+        intent: 'success',
+        title: tx('Division deleted'),
+        message: tx('{name} is deleted.', { name: names.current.get(Number(command)) ?? `#${command}` }),
+        timeoutMs: 3000,
+      });
       reload();
     });
     return () => sub.unsubscribe();
@@ -65,47 +76,115 @@ export function DivisionsScreen() {
       isExpanded: !collapsed.has(n.row.id),
       label: (
         <span className="gh-divisions__name" data-testid="division" data-id={n.row.id} aria-label={n.row.name}>
-          {can.edit ? <Link to={`/configure/division/edit/${n.row.id}`} data-testid="division-edit">{n.row.name}</Link> : n.row.name}
-          {n.row.parentId === null && <Tag minimal round className="gh-divisions__top">{tx('Top')}</Tag>}
+          {can.edit ? (
+            <Link to={`/configure/division/edit/${n.row.id}`} data-testid="division-edit">
+              {n.row.name}
+            </Link>
+          ) : (
+            n.row.name
+          )}
+          {n.row.parentId === null && (
+            <Tag minimal round className="gh-divisions__top">
+              {tx('Top')}
+            </Tag>
+          )}
         </span>
       ),
       secondaryLabel: (
         <span className="gh-divisions__actions">
-          {inside > 0 && <span className="bp6-text-muted gh-mr gh-divisions__wide" data-testid="division-inside">{tx('{n} inside', { n: inside })}</span>}
-          {can.add && <Button size="small" variant="minimal" icon="plus" data-testid="division-add-inside" title={tx('Add a division inside {name}', { name: n.row.name })}
-            aria-label={`${tx('Add inside')}: ${n.row.name}`} onClick={() => navigate(`/configure/division/add?parentId=${n.row.id}`)}>
-            <span className="gh-divisions__wide">{tx('Add inside')}</span></Button>}
+          {inside > 0 && (
+            <span className="bp6-text-muted gh-mr gh-divisions__wide" data-testid="division-inside">
+              {tx('{n} inside', { n: inside })}
+            </span>
+          )}
+          {can.add && (
+            <Button
+              size="small"
+              variant="minimal"
+              icon="plus"
+              data-testid="division-add-inside"
+              title={tx('Add a division inside {name}', { name: n.row.name })}
+              aria-label={`${tx('Add inside')}: ${n.row.name}`}
+              onClick={() => navigate(`/configure/division/add?parentId=${n.row.id}`)}
+            >
+              <span className="gh-divisions__wide">{tx('Add inside')}</span>
+            </Button>
+          )}
           {can.delete && n.row.parentId !== null && (
-            <Button size="small" variant="minimal" intent="danger" icon="trash" aria-label={tx('Delete {name}', { name: n.row.name })} data-testid="division-delete"
-              loading={running === String(n.row.id)} disabled={running !== null} onClick={() => setAsking(n.row)} />
+            <Button
+              size="small"
+              variant="minimal"
+              intent="danger"
+              icon="trash"
+              aria-label={tx('Delete {name}', { name: n.row.name })}
+              data-testid="division-delete"
+              loading={running === String(n.row.id)}
+              disabled={running !== null}
+              onClick={() => setAsking(n.row)}
+            />
           )}
         </span>
       ),
       childNodes: n.children.map(toNode),
     };
   };
-  const toggle = (node: TreeNodeInfo<Row>) => setCollapsed((c) => {
-    const next = new Set(c);
-    if (next.has(Number(node.id))) next.delete(Number(node.id)); else next.add(Number(node.id));
-    return next;
-  });
+  const toggle = (node: TreeNodeInfo<Row>) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (next.has(Number(node.id))) next.delete(Number(node.id));
+      else next.add(Number(node.id));
+      return next;
+    });
 
   return (
     <div className="gh-page" data-testid="divisions">
-      <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)}
-        actions={<>
-          <Button icon="refresh" variant="outlined" loading={task.busy} onClick={reload}>{tx('Refresh')}</Button>
-          {can.add && <Button intent="primary" icon="plus" data-testid="add-button" onClick={() => navigate('/configure/division/add')}>{tx('Add {what}', { what: tx('Division').toLowerCase() })}</Button>}
-        </>} />
-      {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="division-error">{say(error)}</Callout>}
-      {task.failed && !rows && <NonIdealState icon="error" title={tx('The divisions could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
+      <PageHeader
+        title={routeTitle(route)}
+        icon={route.icon}
+        description={routeDescription(route)}
+        actions={
+          <>
+            <Button icon="refresh" variant="outlined" loading={task.busy} onClick={reload}>
+              {tx('Refresh')}
+            </Button>
+            {can.add && (
+              <Button intent="primary" icon="plus" data-testid="add-button" onClick={() => navigate('/configure/division/add')}>
+                {tx('Add {what}', { what: tx('Division').toLowerCase() })}
+              </Button>
+            )}
+          </>
+        }
+      />
+      {error && (
+        <Callout intent="danger" icon="error" className="gh-mb" data-testid="division-error">
+          {say(error)}
+        </Callout>
+      )}
+      {task.failed && !rows && (
+        <NonIdealState
+          icon="error"
+          title={tx('The divisions could not be loaded')}
+          action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />}
+        />
+      )}
       {!rows && !task.failed && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {rows && rows.length === 0 && <NonIdealState icon="diagram-tree" title={tx('No divisions you may see')} />}
       {rows && rows.length > 0 && <Tree contents={tree.map(toNode)} onNodeExpand={toggle} onNodeCollapse={toggle} className="gh-divisions" />}
-      <Alert isOpen={asking !== null} intent="danger" icon="trash" cancelButtonText={tx('Cancel')} confirmButtonText={tx('Delete')}
+      <Alert
+        isOpen={asking !== null}
+        intent="danger"
+        icon="trash"
+        cancelButtonText={tx('Cancel')}
+        confirmButtonText={tx('Delete')}
         onCancel={() => setAsking(null)}
-        onConfirm={() => { if (asking) commands.send({ type: 'command.run', command: String(asking.id) }); setAsking(null); }}>
-        <p data-testid="division-delete-question">{tx('Delete the division {name}? A division that still holds identities, doors, divisions or grants is kept.', { name: asking?.name ?? '' })}</p>
+        onConfirm={() => {
+          if (asking) commands.send({ type: 'command.run', command: String(asking.id) });
+          setAsking(null);
+        }}
+      >
+        <p data-testid="division-delete-question">
+          {tx('Delete the division {name}? A division that still holds identities, doors, divisions or grants is kept.', { name: asking?.name ?? '' })}
+        </p>
       </Alert>
     </div>
   );

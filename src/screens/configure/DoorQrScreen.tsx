@@ -9,7 +9,14 @@ import { useSelector } from '@xstate/react';
 import QRCode from 'qrcode';
 import { DESTINATIONS, type DoorQrRow, type DynamicQr } from '../../../contract';
 import {
-  selectQrAnswer, selectQrAsking, selectQrDoors, selectQrError, selectQrLoadFailed, selectQrLoading, selectQrProblem, selectQrTurning,
+  selectQrAnswer,
+  selectQrAsking,
+  selectQrDoors,
+  selectQrError,
+  selectQrLoadFailed,
+  selectQrLoading,
+  selectQrProblem,
+  selectQrTurning,
 } from '../../../machines/doorQr';
 import { selectClientId } from '../../../machines/session.selectors';
 import { useRouteInfo } from '../../app/RouteContext';
@@ -39,7 +46,12 @@ function DoorQrPage() {
   useEffect(() => {
     const sub = qr.on('doorQr.turned', ({ id, on }) => {
       const name = qr.getSnapshot().context.doors?.find((d) => d.id === id)?.name ?? `#${id}`;
-      notify({ intent: 'success', title: name, message: on ? tx('{name} takes QR codes now.', { name }) : tx('{name} takes no QR codes now.', { name }), timeoutMs: 3000 });
+      notify({
+        intent: 'success',
+        title: name,
+        message: on ? tx('{name} takes QR codes now.', { name }) : tx('{name} takes no QR codes now.', { name }),
+        timeoutMs: 3000,
+      });
     });
     return () => sub.unsubscribe();
   }, [qr]);
@@ -51,35 +63,84 @@ function DoorQrPage() {
 
   return (
     <div className="gh-page" data-testid="door-qr">
-      <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)}
-        actions={<Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>{tx('Refresh')}</Button>} />
-      {error && <Callout intent="danger" icon="error" className="gh-mb">{say(error)}</Callout>}
-      {loadFailed && !rows && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
+      <PageHeader
+        title={routeTitle(route)}
+        icon={route.icon}
+        description={routeDescription(route)}
+        actions={
+          <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>
+            {tx('Refresh')}
+          </Button>
+        }
+      />
+      {error && (
+        <Callout intent="danger" icon="error" className="gh-mb">
+          {say(error)}
+        </Callout>
+      )}
+      {loadFailed && !rows && (
+        <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />
+      )}
       {!rows && !loadFailed && <NonIdealState icon={<Spinner />} title={tx('Loading…')} />}
       {rows && rows.length === 0 && <NonIdealState icon="key-enter" title={tx('No doors')} />}
       {rows && rows.length > 0 && (
         <HTMLTable compact striped className="gh-table-full" data-testid="door-qr-table">
-          <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('QR codes')}</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>{tx('Door')}</th>
+              <th>{tx('Division')}</th>
+              <th>{tx('QR codes')}</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {rows.map((d) => (
               <tr key={d.id} data-testid="door-qr-row" aria-label={d.name}>
                 <td>{d.name}</td>
                 <td>{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
                 <td>
-                  <Switch checked={d.qr} disabled={turning} label={tx(d.qr ? 'On' : 'Off')} data-testid="door-qr-switch" className="gh-switch-inline"
-                    onChange={() => (d.qr ? setAsking(d) : qr.send({ type: 'doorQr.turn', id: d.id, on: true }))} />
+                  <Switch
+                    checked={d.qr}
+                    disabled={turning}
+                    label={tx(d.qr ? 'On' : 'Off')}
+                    data-testid="door-qr-switch"
+                    className="gh-switch-inline"
+                    onChange={() => (d.qr ? setAsking(d) : qr.send({ type: 'doorQr.turn', id: d.id, on: true }))}
+                  />
                 </td>
-                <td>{d.qr && <Button size="small" icon="barcode" onClick={() => setShowing(d)} data-testid="door-qr-show">{tx('Show a code')}</Button>}</td>
+                <td>
+                  {d.qr && (
+                    <Button size="small" icon="barcode" onClick={() => setShowing(d)} data-testid="door-qr-show">
+                      {tx('Show a code')}
+                    </Button>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </HTMLTable>
       )}
-      <Alert isOpen={asking !== null} intent="danger" icon="barcode" cancelButtonText={tx('Cancel')} confirmButtonText={tx('Turn off')}
-        onCancel={() => setAsking(null)} onConfirm={() => { if (asking) qr.send({ type: 'doorQr.turn', id: asking.id, on: false }); setAsking(null); }}>
+      <Alert
+        isOpen={asking !== null}
+        intent="danger"
+        icon="barcode"
+        cancelButtonText={tx('Cancel')}
+        confirmButtonText={tx('Turn off')}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          if (asking) qr.send({ type: 'doorQr.turn', id: asking.id, on: false });
+          setAsking(null);
+        }}
+      >
         <p>{tx('Turn off QR codes at {name}? Codes already shown stop opening it.', { name: asking?.name ?? '' })}</p>
       </Alert>
-      <Drawer isOpen={showing !== null} onClose={() => setShowing(null)} title={showing ? tx('QR code for {name}', { name: showing.name }) : ''} icon="barcode" size="min(440px, 100%)">
+      <Drawer
+        isOpen={showing !== null}
+        onClose={() => setShowing(null)}
+        title={showing ? tx('QR code for {name}', { name: showing.name }) : ''}
+        icon="barcode"
+        size="min(440px, 100%)"
+      >
         {showing && <CodePanel door={showing} />}
       </Drawer>
     </div>
@@ -102,29 +163,56 @@ function CodePanel({ door }: { door: DoorQrRow }) {
     return { type: 'qr.noticed' as const, doorId: Number(notice.doorId), code: notice.code };
   });
   useEffect(() => {
-    if (!answer) { setSvg(null); return; }
+    if (!answer) {
+      setSvg(null);
+      return;
+    }
     let live = true;
-    void QRCode.toString(answer.code, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((x) => { if (live) setSvg(x); });
+    void QRCode.toString(answer.code, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((x) => {
+      if (live) setSvg(x);
+    });
     const tick = setInterval(() => setNow(Date.now()), 1000);
-    return () => { live = false; clearInterval(tick); };
+    return () => {
+      live = false;
+      clearInterval(tick);
+    };
   }, [answer]);
   const left = answer ? Math.max(0, Date.parse(answer.validTo) - now) : 0;
   return (
     <div className="gh-drawer-body" data-testid="door-qr-panel">
-      <form onSubmit={(e) => { e.preventDefault(); if (typed.trim()) code.send({ type: 'qr.ask', credential: typed.trim().toUpperCase() }); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (typed.trim()) code.send({ type: 'qr.ask', credential: typed.trim().toUpperCase() });
+        }}
+      >
         <FormGroup label={tx('Credential number')} labelFor="qr-credential" helperText={tx('The card number of the person who will show the code')}>
-          <InputGroup id="qr-credential" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} className="gh-upper" autoComplete="off"
-            rightElement={<Button type="submit" variant="minimal" icon="arrow-right" aria-label={tx('Show a code')} data-testid="door-qr-ask" />} />
+          <InputGroup
+            id="qr-credential"
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+            className="gh-upper"
+            autoComplete="off"
+            rightElement={<Button type="submit" variant="minimal" icon="arrow-right" aria-label={tx('Show a code')} data-testid="door-qr-ask" />}
+          />
         </FormGroup>
       </form>
-      {problem && <Callout intent="danger" icon="error" data-testid="door-qr-problem">{problem.violation ? `${tx('Credential')} ${problem.message}` : problem.message}</Callout>}
+      {problem && (
+        <Callout intent="danger" icon="error" data-testid="door-qr-problem">
+          {problem.violation ? `${tx('Credential')} ${problem.message}` : problem.message}
+        </Callout>
+      )}
       {busy && !answer && <Spinner />}
       {answer && (
         <Card className="gh-qr" data-testid="door-qr-code" data-code={answer.code}>
           {svg ? <img src={`data:image/svg+xml;utf8,${encodeURIComponent(svg)}`} alt={tx('QR code')} className="gh-qr__image" /> : <Spinner />}
-          <div><Tag minimal>{answer.credential}</Tag> {answer.identityName}</div>
+          <div>
+            <Tag minimal>{answer.credential}</Tag> {answer.identityName}
+          </div>
           <ProgressBar value={left / (answer.periodS * 1000)} stripes={false} intent={left < 5000 ? 'warning' : 'primary'} className="gh-qr__bar" />
-          <div className="bp6-text-muted" data-testid="door-qr-valid">{tx('Current until {time} ({n} s); a new one follows by itself.', { time: time.dateTime(answer.validTo), n: Math.ceil(left / 1000) })}</div>
+          <div className="bp6-text-muted" data-testid="door-qr-valid">
+            {tx('Current until {time} ({n} s); a new one follows by itself.', { time: time.dateTime(answer.validTo), n: Math.ceil(left / 1000) })}
+          </div>
         </Card>
       )}
     </div>

@@ -31,7 +31,12 @@ import { useLiveDoors } from './useLiveDoors';
 const seconds = Math.round(DOOR_MOMENTARY_MS / 1000);
 const COMMANDS: Record<DoorCommand, { label: string; icon: 'lock' | 'unlock' | 'time'; done: string; title: string }> = {
   lock: { label: 'Lock', icon: 'lock', done: 'locked', title: 'Lock the door' },
-  'momentary-unlock': { label: 'Open briefly', icon: 'time', done: `unlocked for ${seconds} s; it relocks by itself`, title: `Unlock for ${seconds} s, then relock by itself (again: ${seconds} s from now)` },
+  'momentary-unlock': {
+    label: 'Open briefly',
+    icon: 'time',
+    done: `unlocked for ${seconds} s; it relocks by itself`,
+    title: `Unlock for ${seconds} s, then relock by itself (again: ${seconds} s from now)`,
+  },
   unlock: { label: 'Unlock', icon: 'unlock', done: 'unlocked; it stays unlocked until someone locks it', title: 'Unlock until someone locks it' },
 };
 /** A command the door's state does not call for, offered where re-sending it helps (a forced door's Lock). */
@@ -43,7 +48,8 @@ const key = (doorId: number, command: DoorCommand, force: boolean) => `${doorId}
 
 /** A locked-down door, or one a threat level holds locked, takes Lock only (the server refuses the rest until the
  *  lockdown is released or the level lowered). */
-const commandsOf = (d: LiveDoor) => (d.mode === 'locked-down' || d.heldBy ? doorCommandsFor(d.status).filter((c) => c.command === 'lock') : doorCommandsFor(d.status));
+const commandsOf = (d: LiveDoor) =>
+  d.mode === 'locked-down' || d.heldBy ? doorCommandsFor(d.status).filter((c) => c.command === 'lock') : doorCommandsFor(d.status);
 
 export function DoorsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
@@ -74,9 +80,21 @@ export function DoorsScreen() {
       if (done.startsWith('lockdown:')) {
         const on = done.split(':')[1] === 'on';
         const answer = result as { doors: number };
-        notify(on
-          ? { intent: 'danger', title: tx('Lockdown'), message: tx('{n} doors are locked down. They open for nobody until the lockdown is released.', { n: answer.doors }), timeoutMs: 6000 }
-          : { intent: 'success', title: tx('Lockdown released'), message: tx('{n} doors are back in the mode they had.', { n: answer.doors }), timeoutMs: 6000 });
+        notify(
+          on
+            ? {
+                intent: 'danger',
+                title: tx('Lockdown'),
+                message: tx('{n} doors are locked down. They open for nobody until the lockdown is released.', { n: answer.doors }),
+                timeoutMs: 6000,
+              }
+            : {
+                intent: 'success',
+                title: tx('Lockdown released'),
+                message: tx('{n} doors are back in the mode they had.', { n: answer.doors }),
+                timeoutMs: 6000,
+              },
+        );
         reloadRef.current();
         return;
       }
@@ -109,10 +127,15 @@ export function DoorsScreen() {
   }, [running, doors]);
   useEffect(() => {
     // the keyboard or the mouse has gone elsewhere: nothing to give back any more
-    const away = (e: Event) => { if (e.type === 'pointerdown' || !(e.target instanceof Node && table.current?.contains(e.target))) returnFocus.current = null; };
+    const away = (e: Event) => {
+      if (e.type === 'pointerdown' || !(e.target instanceof Node && table.current?.contains(e.target))) returnFocus.current = null;
+    };
     document.addEventListener('pointerdown', away, true);
     document.addEventListener('focusin', away, true);
-    return () => { document.removeEventListener('pointerdown', away, true); document.removeEventListener('focusin', away, true); };
+    return () => {
+      document.removeEventListener('pointerdown', away, true);
+      document.removeEventListener('focusin', away, true);
+    };
   }, []);
   const now = Date.now();
   const sorted = useMemo(() => attentionFirst(doors ?? []), [doors]);
@@ -121,28 +144,91 @@ export function DoorsScreen() {
 
   return (
     <div className="gh-page" data-testid="doors">
-      <PageHeader title={tx('Doors')} icon="key-enter"
-        description={<>{tx('Every door of this client with its live state.')}{' '}
-          {doors && (
-            <Tag round intent={attention ? 'danger' : 'success'} icon={attention ? 'warning-sign' : 'tick-circle'} minimal={!attention} className="gh-mr" data-testid="doors-attention-count">
-              {attention ? tx(attention === 1 ? '{n} needs attention' : '{n} need attention', { n: attention }) : tx('None needs attention')}
-            </Tag>
-          )}
-          {countDoors(doors ?? []).map((c) => <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">{c.count} {getLocale() === 'en' ? doorStateOf(c.status).label.toLowerCase() : tx(doorStateOf(c.status).label)}</Tag>)}</>}
-        actions={<>
-          <Switch checked={onlyAttention} onChange={(e) => setOnlyAttention(e.currentTarget.checked)} label={tx('Needs attention only')} className="gh-doors__filter" data-testid="doors-attention-only" />
-          <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>{tx('Refresh')}</Button>
-          {canControl && doors && lockedDown > 0 && (
-            <Button icon="unlock" intent="success" disabled={running !== null} loading={running?.startsWith('lockdown:off') ?? false} onClick={() => { setWhere('all'); setAsking('off'); }} data-testid="lockdown-release">{tx('Release lockdown')}</Button>
-          )}
-          {canControl && doors && lockedDown < doors.length && (
-            <Button icon="lock" intent="danger" disabled={running !== null} loading={running?.startsWith('lockdown:on') ?? false} onClick={() => { setWhere('all'); setAsking('on'); }} data-testid="lockdown">{lockedDown ? tx('Lock down more doors') : tx('Lock down all doors')}</Button>
-          )}
-          {canAdd && <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door"><span className="bp6-icon bp6-icon-plus" aria-hidden /> <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span></Link>}
-        </>} />
+      <PageHeader
+        title={tx('Doors')}
+        icon="key-enter"
+        description={
+          <>
+            {tx('Every door of this client with its live state.')}{' '}
+            {doors && (
+              <Tag
+                round
+                intent={attention ? 'danger' : 'success'}
+                icon={attention ? 'warning-sign' : 'tick-circle'}
+                minimal={!attention}
+                className="gh-mr"
+                data-testid="doors-attention-count"
+              >
+                {attention ? tx(attention === 1 ? '{n} needs attention' : '{n} need attention', { n: attention }) : tx('None needs attention')}
+              </Tag>
+            )}
+            {countDoors(doors ?? []).map((c) => (
+              <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">
+                {c.count} {getLocale() === 'en' ? doorStateOf(c.status).label.toLowerCase() : tx(doorStateOf(c.status).label)}
+              </Tag>
+            ))}
+          </>
+        }
+        actions={
+          <>
+            <Switch
+              checked={onlyAttention}
+              onChange={(e) => setOnlyAttention(e.currentTarget.checked)}
+              label={tx('Needs attention only')}
+              className="gh-doors__filter"
+              data-testid="doors-attention-only"
+            />
+            <Button icon="refresh" variant="outlined" loading={loading} onClick={reload}>
+              {tx('Refresh')}
+            </Button>
+            {canControl && doors && lockedDown > 0 && (
+              <Button
+                icon="unlock"
+                intent="success"
+                disabled={running !== null}
+                loading={running?.startsWith('lockdown:off') ?? false}
+                onClick={() => {
+                  setWhere('all');
+                  setAsking('off');
+                }}
+                data-testid="lockdown-release"
+              >
+                {tx('Release lockdown')}
+              </Button>
+            )}
+            {canControl && doors && lockedDown < doors.length && (
+              <Button
+                icon="lock"
+                intent="danger"
+                disabled={running !== null}
+                loading={running?.startsWith('lockdown:on') ?? false}
+                onClick={() => {
+                  setWhere('all');
+                  setAsking('on');
+                }}
+                data-testid="lockdown"
+              >
+                {lockedDown ? tx('Lock down more doors') : tx('Lock down all doors')}
+              </Button>
+            )}
+            {canAdd && (
+              <Link to="/configure/doors/add" className="bp6-button bp6-intent-primary" data-testid="add-door">
+                <span className="bp6-icon bp6-icon-plus" aria-hidden />{' '}
+                <span className="bp6-button-text">{tx('Add {what}', { what: tx('Door').toLowerCase() })}</span>
+              </Link>
+            )}
+          </>
+        }
+      />
       {canControl && <DoorsThreatPanel />}
-      {error && <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">{tx(error)}</Callout>}
-      {failed && !doors && <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />}
+      {error && (
+        <Callout intent="danger" icon="error" className="gh-mb" data-testid="door-command-error">
+          {tx(error)}
+        </Callout>
+      )}
+      {failed && !doors && (
+        <NonIdealState icon="error" title={tx('The doors could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={reload} />} />
+      )}
       {!doors && !failed && <NonIdealState icon={<Spinner />} title={tx('Loading doors…')} />}
       {doors && doors.length === 0 && <NonIdealState icon="key-enter" title={tx('No doors')} description={tx('This client has no doors yet.')} />}
       {doors && doors.length > 0 && onlyAttention && shown.length === 0 && (
@@ -151,38 +237,97 @@ export function DoorsScreen() {
       {doors && shown.length > 0 && (
         <div className="gh-table-scroll" data-testid="doors-table-scroll">
           <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table" ref={table}>
-            <thead><tr><th>{tx('Door')}</th><th>{tx('Division')}</th><th>{tx('State')}</th><th>{tx('Last change')}</th>{canControl && <th>{tx('Control')}</th>}</tr></thead>
+            <thead>
+              <tr>
+                <th>{tx('Door')}</th>
+                <th>{tx('Division')}</th>
+                <th>{tx('State')}</th>
+                <th>{tx('Last change')}</th>
+                {canControl && <th>{tx('Control')}</th>}
+              </tr>
+            </thead>
             <tbody>
               {shown.map((d) => {
                 const state = doorStateOf(d.status);
                 return (
-                  <tr key={d.id} data-testid="door-row" data-door-id={d.id} aria-label={d.name} data-attention={state.problem || undefined} data-held={d.heldBy ? d.heldBy.kind : undefined}
-                    className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}>
+                  <tr
+                    key={d.id}
+                    data-testid="door-row"
+                    data-door-id={d.id}
+                    aria-label={d.name}
+                    data-attention={state.problem || undefined}
+                    data-held={d.heldBy ? d.heldBy.kind : undefined}
+                    className={state.problem ? `gh-doors__row--attention gh-doors__row--${state.intent}` : undefined}
+                  >
                     <td className="gh-doors__name">
-                      {state.problem && <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />}
-                      {d.mode === 'locked-down' && <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">{tx('Locked down')}</Tag>}
-                      {d.mode !== 'locked-down' && d.heldBy && <Tag intent="danger" icon="shield" className="gh-mr" data-testid="door-held">{tx('Held by threat level {level}', { level: d.heldBy.name })}</Tag>}
-                      <span className="gh-doors__label">{canEdit ? <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">{d.name}</Link> : d.name}</span>
+                      {state.problem && (
+                        <Icon icon="warning-sign" intent={state.intent} className="gh-mr" title={tx('Needs attention')} data-testid="door-attention" />
+                      )}
+                      {d.mode === 'locked-down' && (
+                        <Tag intent="danger" icon="lock" className="gh-mr" data-testid="door-locked-down">
+                          {tx('Locked down')}
+                        </Tag>
+                      )}
+                      {d.mode !== 'locked-down' && d.heldBy && (
+                        <Tag intent="danger" icon="shield" className="gh-mr" data-testid="door-held">
+                          {tx('Held by threat level {level}', { level: d.heldBy.name })}
+                        </Tag>
+                      )}
+                      <span className="gh-doors__label">
+                        {canEdit ? (
+                          <Link to={`/configure/doors/edit/${d.id}`} data-testid="door-edit">
+                            {d.name}
+                          </Link>
+                        ) : (
+                          d.name
+                        )}
+                      </span>
                     </td>
                     <td className="gh-doors__division">{d.divisionName ?? <span className="bp6-text-muted">—</span>}</td>
                     <td className="gh-doors__state">
-                      <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="door-state" title={d.live ? 'Live' : 'Last stored state'}>{state.label}</Tag>
+                      <Tag
+                        intent={state.intent}
+                        icon={state.icon}
+                        minimal={!state.problem}
+                        data-testid="door-state"
+                        title={d.live ? 'Live' : 'Last stored state'}
+                      >
+                        {state.label}
+                      </Tag>
                     </td>
                     <td className="gh-doors__changed" data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>
                       {d.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt))) : <span className="bp6-text-muted">—</span>}
                     </td>
                     {canControl && (
                       <td className="gh-doors__control">
-                        {d.mode !== 'locked-down' && d.heldBy && <span className="bp6-text-muted gh-doors__reason" data-testid="door-held-reason">{tx('Locked until the threat level is lowered')}</span>}
-                        {commandsOf(d).length === 0 ? (d.mode !== 'locked-down' && d.heldBy ? null : <span className="bp6-text-muted" data-testid="door-no-commands">{d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}</span>) : (
+                        {d.mode !== 'locked-down' && d.heldBy && (
+                          <span className="bp6-text-muted gh-doors__reason" data-testid="door-held-reason">
+                            {tx('Locked until the threat level is lowered')}
+                          </span>
+                        )}
+                        {commandsOf(d).length === 0 ? (
+                          d.mode !== 'locked-down' && d.heldBy ? null : (
+                            <span className="bp6-text-muted" data-testid="door-no-commands">
+                              {d.mode === 'locked-down' ? tx('Held by the lockdown') : tx('No command reaches it')}
+                            </span>
+                          )
+                        ) : (
                           <ButtonGroup variant="outlined" size="small">
                             {commandsOf(d).map(({ command, force }) => {
                               const c = force ? { ...COMMANDS[command], ...FORCED[command]! } : COMMANDS[command];
                               return (
-                                <Button key={command} icon={c.icon} text={tx(c.label)} title={tx(c.title)}
-   intent={force ? 'warning' : undefined}
-                                  loading={running === key(d.id, command, force)} disabled={running !== null} aria-label={`${c.label} ${d.name}`}
-                                  onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))} data-testid={`door-${command}${force ? '-force' : ''}`} />
+                                <Button
+                                  key={command}
+                                  icon={c.icon}
+                                  text={tx(c.label)}
+                                  title={tx(c.title)}
+                                  intent={force ? 'warning' : undefined}
+                                  loading={running === key(d.id, command, force)}
+                                  disabled={running !== null}
+                                  aria-label={`${c.label} ${d.name}`}
+                                  onClick={() => (command === 'unlock' ? setConfirm(d) : run(d, command, force))}
+                                  data-testid={`door-${command}${force ? '-force' : ''}`}
+                                />
                               );
                             })}
                           </ButtonGroup>
@@ -196,22 +341,51 @@ export function DoorsScreen() {
           </HTMLTable>
         </div>
       )}
-      <Alert isOpen={asking !== null} intent={asking === 'on' ? 'danger' : 'success'} icon={asking === 'on' ? 'lock' : 'unlock'} canEscapeKeyCancel
-        confirmButtonText={asking === 'on' ? (where === 'all' ? tx('Lock down all doors') : tx('Lock down these doors')) : tx('Release lockdown')} cancelButtonText={tx('Cancel')}
-        onConfirm={() => { commands.send({ type: 'command.run', command: `lockdown:${asking}:${where}` }); setAsking(null); }} onCancel={() => setAsking(null)}>
-        <p>{asking === 'on'
-          ? tx('Lock every door you control now? Each door is locked and opens for no card, PIN or command until the lockdown is released.')
-          : tx('Release the lockdown? Each door goes back to the mode it had before.')}</p>
+      <Alert
+        isOpen={asking !== null}
+        intent={asking === 'on' ? 'danger' : 'success'}
+        icon={asking === 'on' ? 'lock' : 'unlock'}
+        canEscapeKeyCancel
+        confirmButtonText={asking === 'on' ? (where === 'all' ? tx('Lock down all doors') : tx('Lock down these doors')) : tx('Release lockdown')}
+        cancelButtonText={tx('Cancel')}
+        onConfirm={() => {
+          commands.send({ type: 'command.run', command: `lockdown:${asking}:${where}` });
+          setAsking(null);
+        }}
+        onCancel={() => setAsking(null)}
+      >
+        <p>
+          {asking === 'on'
+            ? tx('Lock every door you control now? Each door is locked and opens for no card, PIN or command until the lockdown is released.')
+            : tx('Release the lockdown? Each door goes back to the mode it had before.')}
+        </p>
         <FormGroup label={tx('Where')} labelFor="lockdown-where">
           <HTMLSelect id="lockdown-where" fill value={where} onChange={(e) => setWhere(e.currentTarget.value)} data-testid="lockdown-where">
             <option value="all">{asking === 'on' ? tx('Every door you control') : tx('Every locked-down door')}</option>
-            {tree.map((n) => <option key={n.id} value={n.id}>{n.name}</option>)}
+            {tree.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.name}
+              </option>
+            ))}
           </HTMLSelect>
         </FormGroup>
       </Alert>
-      <Alert isOpen={confirm !== null} intent="warning" icon="unlock" confirmButtonText={tx('Unlock')} cancelButtonText={tx('Cancel')} canEscapeKeyCancel
-        onConfirm={() => { if (confirm) run(confirm, 'unlock'); setConfirm(null); }} onCancel={() => setConfirm(null)}>
-        <p>{tx('Unlock')} <strong>{confirm?.name}</strong>? It stays unlocked until someone locks it again.</p>
+      <Alert
+        isOpen={confirm !== null}
+        intent="warning"
+        icon="unlock"
+        confirmButtonText={tx('Unlock')}
+        cancelButtonText={tx('Cancel')}
+        canEscapeKeyCancel
+        onConfirm={() => {
+          if (confirm) run(confirm, 'unlock');
+          setConfirm(null);
+        }}
+        onCancel={() => setConfirm(null)}
+      >
+        <p>
+          {tx('Unlock')} <strong>{confirm?.name}</strong>? It stays unlocked until someone locks it again.
+        </p>
       </Alert>
     </div>
   );

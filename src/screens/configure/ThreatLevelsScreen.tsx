@@ -8,9 +8,7 @@ import { Button, Callout, Card, FormGroup, HTMLSelect, Tag } from '@blueprintjs/
 import { useSelector } from '@xstate/react';
 import { PRIV, hasPrivilege, threatLevelsResource } from '../../../contract';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
-import {
-  selectThreatCurrent, selectThreatDivisions, selectThreatError, selectThreatLevels, selectThreatRunning,
-} from '../../../machines/threatLevel';
+import { selectThreatCurrent, selectThreatDivisions, selectThreatError, selectThreatLevels, selectThreatRunning } from '../../../machines/threatLevel';
 import { useChangeNotices } from '../../hooks/useChangeNotices';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { useViewActor } from '../../hooks/useViewActor';
@@ -20,15 +18,17 @@ import { ListScreen } from '../../ui/ListScreen';
 import { useTime } from '../../ui/time';
 import { ThreatConfirm, ThreatMinutes, intentOf, minutesAreBad, modeText, useThreatAnswers } from './threatParts';
 
-
 export function ThreatLevelsScreen() {
   useLocale();
   const session = useSystemActor('session');
   const clientId = useSelector(session, selectClientId);
   const mayControl = hasPrivilege(useSelector(session, selectHeldPrivileges), [PRIV.doors.control]);
   return (
-    <ListScreen<{ id: number; name: string }> testId="threat-levels" resource={consoleResource('threatLevels')}
-      before={<InForce key={`${clientId ?? 0}:${mayControl}`} mayControl={mayControl} />} />
+    <ListScreen<{ id: number; name: string }>
+      testId="threat-levels"
+      resource={consoleResource('threatLevels')}
+      before={<InForce key={`${clientId ?? 0}:${mayControl}`} mayControl={mayControl} />}
+    />
   );
 }
 
@@ -54,47 +54,96 @@ function InForce({ mayControl }: { mayControl: boolean }) {
 
   return (
     <Card className="gh-mb" data-testid="threat-in-force">
-      {error && <Callout intent="danger" icon="error" className="gh-mb">{say(error)}</Callout>}
+      {error && (
+        <Callout intent="danger" icon="error" className="gh-mb">
+          {say(error)}
+        </Callout>
+      )}
       {now?.level ? (
         <Callout intent={intentOf(now.level.mode)} icon="shield" title={tx('In force: {name}', { name: now.level.name })} data-testid="threat-current">
-          <div><Tag minimal>{tx('Rank')} {now.level.rank}</Tag> {modeText(now.level.mode)} · {now.divisionName ?? tx('the whole client')}</div>
+          <div>
+            <Tag minimal>
+              {tx('Rank')} {now.level.rank}
+            </Tag>{' '}
+            {modeText(now.level.mode)} · {now.divisionName ?? tx('the whole client')}
+          </div>
           <div className="bp6-text-muted">
             {tx('Set by {who} at {time}', { who: now.setBy ?? '', time: time.dateTime(now.setAt, true) })}
-            {' · '}{now.until ? tx('reverts by itself at {time}', { time: time.dateTime(now.until, true) }) : tx('until lowered')}
+            {' · '}
+            {now.until ? tx('reverts by itself at {time}', { time: time.dateTime(now.until, true) }) : tx('until lowered')}
           </div>
-          {mayControl && <Button className="gh-mt" icon="arrow-down" intent="success" loading={running === 'lower'} disabled={running !== null}
-            onClick={() => setAsking('lower')} data-testid="threat-lower">{tx('Lower to none')}</Button>}
+          {mayControl && (
+            <Button
+              className="gh-mt"
+              icon="arrow-down"
+              intent="success"
+              loading={running === 'lower'}
+              disabled={running !== null}
+              onClick={() => setAsking('lower')}
+              data-testid="threat-lower"
+            >
+              {tx('Lower to none')}
+            </Button>
+          )}
         </Callout>
       ) : now ? (
-        <Callout icon="tick-circle" intent="success" data-testid="threat-current">{tx('No threat level is in force now.')}</Callout>
+        <Callout icon="tick-circle" intent="success" data-testid="threat-current">
+          {tx('No threat level is in force now.')}
+        </Callout>
       ) : null}
       {mayControl && (
         <div className="gh-threat-set">
           <FormGroup label={tx('Threat level')} labelFor="threat-level">
             <HTMLSelect id="threat-level" value={levelId} onChange={(e) => setLevelId(e.currentTarget.value)} data-testid="threat-level">
               <option value="">{choices.length ? tx('Choose a level') : tx('No threat levels yet: add one below')}</option>
-              {choices.map((l) => <option key={l.id} value={l.id}>{`${l.rank} · ${l.name}`}</option>)}
+              {choices.map((l) => (
+                <option key={l.id} value={l.id}>{`${l.rank} · ${l.name}`}</option>
+              ))}
             </HTMLSelect>
           </FormGroup>
           <FormGroup label={tx('Where')} labelFor="threat-where">
             <HTMLSelect id="threat-where" value={where} onChange={(e) => setWhere(e.currentTarget.value)} data-testid="threat-where">
               <option value="all">{tx('the whole client')}</option>
-              {divisions.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+              {divisions.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
             </HTMLSelect>
           </FormGroup>
           <ThreatMinutes id="threat-minutes" value={minutes} onChange={setMinutes} />
-          <Button icon="shield" intent={intentOf(chosen?.mode)} disabled={!chosen || minutesBad || running !== null} loading={running === 'set'}
-            onClick={() => setAsking('set')} data-testid="threat-set">{tx('Set level')}</Button>
+          <Button
+            icon="shield"
+            intent={intentOf(chosen?.mode)}
+            disabled={!chosen || minutesBad || running !== null}
+            loading={running === 'set'}
+            onClick={() => setAsking('set')}
+            data-testid="threat-set"
+          >
+            {tx('Set level')}
+          </Button>
         </div>
       )}
-      <ThreatConfirm asking={asking} chosen={chosen} testId="threat-confirm" onCancel={() => setAsking(null)}
+      <ThreatConfirm
+        asking={asking}
+        chosen={chosen}
+        testId="threat-confirm"
+        onCancel={() => setAsking(null)}
         where={where === 'all' ? tx('the whole client') : (divisions.find((d) => String(d.id) === where)?.name ?? '')}
         onConfirm={() => {
-          threat.send(asking === 'set'
-            ? { type: 'threat.set', levelId: Number(levelId), divisionId: where === 'all' ? null : Number(where), minutes: typedMinutes ? Number(typedMinutes) : null }
-            : { type: 'threat.lower' });
+          threat.send(
+            asking === 'set'
+              ? {
+                  type: 'threat.set',
+                  levelId: Number(levelId),
+                  divisionId: where === 'all' ? null : Number(where),
+                  minutes: typedMinutes ? Number(typedMinutes) : null,
+                }
+              : { type: 'threat.lower' },
+          );
           setAsking(null);
-        }} />
+        }}
+      />
     </Card>
   );
 }

@@ -5,7 +5,12 @@ import type { IconName, Intent } from '@blueprintjs/core';
 import { doorNeedsAttention, type DoorView } from '../../../contract';
 import type { DoorState } from '../../../machines/hardwareStatus';
 
-export interface DoorStateLook { label: string; intent: Intent; icon: IconName; problem: boolean }
+export interface DoorStateLook {
+  label: string;
+  intent: Intent;
+  icon: IconName;
+  problem: boolean;
+}
 const look = (status: string, label: string, intent: Intent, icon: IconName): DoorStateLook => ({ label, intent, icon, problem: doorNeedsAttention(status) });
 
 /** Most urgent first: the order of counts and of the doors list. */
@@ -21,7 +26,9 @@ export const DOOR_STATES: Record<string, DoorStateLook> = {
 };
 export const doorStateOf = (status: string): DoorStateLook => DOOR_STATES[status] ?? look(status, status.replace(/-/g, ' '), 'none', 'help');
 
-export interface LiveDoor extends DoorView { live: boolean }
+export interface LiveDoor extends DoorView {
+  live: boolean;
+}
 
 /** The REST list with each door's latest heart-beat over its stored status. */
 export function mergeDoors(stored: readonly DoorView[], live: readonly DoorState[]): LiveDoor[] {
@@ -38,19 +45,31 @@ export function mergeDoors(stored: readonly DoorView[], live: readonly DoorState
  */
 export function unheardChanges(stored: readonly DoorView[], live: readonly DoorState[]): string {
   const beats = new Map(live.map((d) => [String(d.id), d.doorStatus]));
-  return stored.filter((d) => { const beat = beats.get(String(d.id)); return beat !== undefined && beat !== d.status; })
-    .map((d) => `${d.id}:${beats.get(String(d.id))}`).join(',');
+  return stored
+    .filter((d) => {
+      const beat = beats.get(String(d.id));
+      return beat !== undefined && beat !== d.status;
+    })
+    .map((d) => `${d.id}:${beats.get(String(d.id))}`)
+    .join(',');
 }
 
-const rank = (s: string) => { const order = Object.keys(DOOR_STATES); return order.includes(s) ? order.indexOf(s) : order.length; };
+const rank = (s: string) => {
+  const order = Object.keys(DOOR_STATES);
+  return order.includes(s) ? order.indexOf(s) : order.length;
+};
 
 /** The doors list's order: doors that need attention first (most urgent state first), then the rest as they came. */
 export function attentionFirst<T extends { status: string }>(doors: readonly T[]): T[] {
-  return doors.map((d, i) => ({ d, i })).sort((a, b) => {
-    const pa = doorNeedsAttention(a.d.status), pb = doorNeedsAttention(b.d.status);
-    if (pa !== pb) return pa ? -1 : 1;
-    return (pa ? rank(a.d.status) - rank(b.d.status) : 0) || a.i - b.i;
-  }).map((x) => x.d);
+  return doors
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => {
+      const pa = doorNeedsAttention(a.d.status),
+        pb = doorNeedsAttention(b.d.status);
+      if (pa !== pb) return pa ? -1 : 1;
+      return (pa ? rank(a.d.status) - rank(b.d.status) : 0) || a.i - b.i;
+    })
+    .map((x) => x.d);
 }
 
 /** How many doors are in each state, most urgent states first. */

@@ -14,9 +14,16 @@ export const intentOf = (mode: string | undefined) => (mode === 'locked' ? 'dang
 export function useThreatAnswers(threat: ThreatLevelActor, then?: () => void) {
   useEffect(() => {
     const sub = threat.on('threat.answered', ({ state: answer }) => {
-      notify(answer.level
-        ? { intent: intentOf(answer.level.mode), title: tx('Threat level'), message: tx('{name} is in force: {what}.', { name: answer.level.name, what: modeText(answer.level.mode) }), timeoutMs: 6000 }
-        : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 });
+      notify(
+        answer.level
+          ? {
+              intent: intentOf(answer.level.mode),
+              title: tx('Threat level'),
+              message: tx('{name} is in force: {what}.', { name: answer.level.name, what: modeText(answer.level.mode) }),
+              timeoutMs: 6000,
+            }
+          : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 },
+      );
       then?.();
     });
     return () => sub.unsubscribe();
@@ -30,24 +37,57 @@ export const minutesAreBad = (typed: string) => typed !== '' && !(/^\d{1,5}$/.te
 export function ThreatMinutes({ id, value, onChange }: { id: string; value: string; onChange: (v: string) => void }) {
   const bad = minutesAreBad(value.trim());
   return (
-    <FormGroup label={tx('For (minutes)')} labelFor={id} intent={bad ? 'danger' : 'none'}
-      helperText={bad ? tx('A whole number of minutes from 1 to 10080') : tx('Empty: until lowered')}>
-      <InputGroup id={id} value={value} inputMode="numeric" intent={bad ? 'danger' : 'none'} onChange={(e) => onChange(e.currentTarget.value)} data-testid={id} />
+    <FormGroup
+      label={tx('For (minutes)')}
+      labelFor={id}
+      intent={bad ? 'danger' : 'none'}
+      helperText={bad ? tx('A whole number of minutes from 1 to 10080') : tx('Empty: until lowered')}
+    >
+      <InputGroup
+        id={id}
+        value={value}
+        inputMode="numeric"
+        intent={bad ? 'danger' : 'none'}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        data-testid={id}
+      />
     </FormGroup>
   );
 }
 
 /** The question before a level is set (`chosen` in force for `where`) or lowered. */
-export function ThreatConfirm({ asking, chosen, where, testId, onCancel, onConfirm }: {
-  asking: 'set' | 'lower' | null; chosen: { name: string; mode: string } | null; where: string; testId: string; onCancel: () => void; onConfirm: () => void;
+export function ThreatConfirm({
+  asking,
+  chosen,
+  where,
+  testId,
+  onCancel,
+  onConfirm,
+}: {
+  asking: 'set' | 'lower' | null;
+  chosen: { name: string; mode: string } | null;
+  where: string;
+  testId: string;
+  onCancel: () => void;
+  onConfirm: () => void;
 }) {
   return (
-    <Alert isOpen={asking !== null} intent={asking === 'set' ? intentOf(chosen?.mode) : 'success'} icon="shield" canEscapeKeyCancel cancelButtonText={tx('Cancel')}
-      confirmButtonText={asking === 'set' ? tx('Set level') : tx('Lower to none')} onCancel={onCancel} onConfirm={onConfirm}>
+    <Alert
+      isOpen={asking !== null}
+      intent={asking === 'set' ? intentOf(chosen?.mode) : 'success'}
+      icon="shield"
+      canEscapeKeyCancel
+      cancelButtonText={tx('Cancel')}
+      confirmButtonText={asking === 'set' ? tx('Set level') : tx('Lower to none')}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
       <div data-testid={testId}>
-        {asking === 'set' && chosen
-          ? <p>{tx('Put {name} in force for {where}? {what}.', { name: chosen.name, where, what: modeText(chosen.mode) })}</p>
-          : <p>{tx('Lower the threat level? The doors go back to what they do without one.')}</p>}
+        {asking === 'set' && chosen ? (
+          <p>{tx('Put {name} in force for {where}? {what}.', { name: chosen.name, where, what: modeText(chosen.mode) })}</p>
+        ) : (
+          <p>{tx('Lower the threat level? The doors go back to what they do without one.')}</p>
+        )}
       </div>
     </Alert>
   );

@@ -37,7 +37,9 @@ export function useLiveDoors(enabled = true): LiveDoors {
   // level put in force, lowered or reverted (`/changes/threatLevels`: which doors it holds): read the list again
   const central = useSystemActor('socket.central');
   useEffect(() => {
-    const sub = central.on('socket.message', (m) => { if (m.destination === `${DESTINATIONS.changes}/doors` || m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) reload(); });
+    const sub = central.on('socket.message', (m) => {
+      if (m.destination === `${DESTINATIONS.changes}/doors` || m.destination === `${DESTINATIONS.changes}/${threatLevelsResource.name}`) reload();
+    });
     return () => sub.unsubscribe();
   }, [central, reload]);
   return { doors, loading: task.busy, failed: task.failed, reload };

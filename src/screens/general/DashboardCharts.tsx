@@ -20,7 +20,9 @@ export function PriorityChart({ data }: { data: Array<{ priority: number; count:
         <YAxis allowDecimals={false} tickLine={false} />
         <Tooltip formatter={(v) => [v, 'open']} cursor={{ fill: 'rgba(143,153,168,.15)' }} />
         <Bar dataKey="count" isAnimationActive={false}>
-          {rows.map((r) => <Cell key={r.priority} fill={PRIORITY_COLOUR(r.priority)} />)}
+          {rows.map((r) => (
+            <Cell key={r.priority} fill={PRIORITY_COLOUR(r.priority)} />
+          ))}
         </Bar>
       </BarChart>
     </ResponsiveContainer>
@@ -57,7 +59,9 @@ export function VisitorsChart({ expected, onSite, left }: { expected: number; on
         <YAxis type="category" dataKey="label" width={70} tickLine={false} axisLine={false} />
         <Tooltip cursor={{ fill: 'rgba(143,153,168,.15)' }} />
         <Bar dataKey="count" isAnimationActive={false}>
-          {rows.map((r) => <Cell key={r.label} fill={r.fill} />)}
+          {rows.map((r) => (
+            <Cell key={r.label} fill={r.fill} />
+          ))}
         </Bar>
       </BarChart>
     </ResponsiveContainer>

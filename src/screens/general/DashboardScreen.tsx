@@ -39,7 +39,7 @@ export const DEFAULT_PAGES: DashboardPage[] = [{ pageNum: 1, widgets: ALL_WIDGET
 const PART: Record<string, keyof DashboardSummary> = { doorStatus: 'doorsByState' };
 const isShown = (id: string, data: DashboardSummary) => {
   const part = PART[id] ?? (id as keyof DashboardSummary);
-  return !(ALL_WIDGETS.includes(id)) || data[part] !== undefined;
+  return !ALL_WIDGETS.includes(id) || data[part] !== undefined;
 };
 
 export function DashboardScreen() {
@@ -55,32 +55,59 @@ export function DashboardScreen() {
   const [page, setPage] = useState(pages[0]?.pageNum ?? 1); // visual: which page is shown
   const current = pages.find((p) => p.pageNum === page) ?? pages[0];
 
-  const widgets = live.data && current ? (
-    <>
-      <div className="gh-dash" data-testid="dash-counts">
-        {current.widgets.filter((w) => w.id in COUNTS).map((w) => <CountWidget key={w.id} id={w.id as CountKey} data={live.data!} />)}
-      </div>
-      <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
-        {current.widgets.filter((w) => !(w.id in COUNTS)).map((w) => <Widget key={w.id} id={w.id} data={live.data!} />)}
-      </div>
-    </>
-  ) : null;
+  const widgets =
+    live.data && current ? (
+      <>
+        <div className="gh-dash" data-testid="dash-counts">
+          {current.widgets
+            .filter((w) => w.id in COUNTS)
+            .map((w) => (
+              <CountWidget key={w.id} id={w.id as CountKey} data={live.data!} />
+            ))}
+        </div>
+        <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
+          {current.widgets
+            .filter((w) => !(w.id in COUNTS))
+            .map((w) => (
+              <Widget key={w.id} id={w.id} data={live.data!} />
+            ))}
+        </div>
+      </>
+    ) : null;
 
   return (
     <div className="gh-page" data-testid="dashboard">
-      <PageHeader title={tx('Dashboard')} icon="dashboard" description={user ? tx('Welcome, {name}. Live figures of your client.', { name: user.name }) : undefined}
-        actions={<Button icon="refresh" variant="outlined" loading={live.status === 'active'} onClick={live.reload} aria-label={tx('Refresh the dashboard')}>{tx('Refresh')}</Button>} />
+      <PageHeader
+        title={tx('Dashboard')}
+        icon="dashboard"
+        description={user ? tx('Welcome, {name}. Live figures of your client.', { name: user.name }) : undefined}
+        actions={
+          <Button icon="refresh" variant="outlined" loading={live.status === 'active'} onClick={live.reload} aria-label={tx('Refresh the dashboard')}>
+            {tx('Refresh')}
+          </Button>
+        }
+      />
       {/* issue 31: the shift that ended last, to acknowledge on sign-in */}
       <HandoverCard />
-      {live.status === 'error' && !live.data && <Callout intent="danger" icon="error">{tx('The dashboard data could not be loaded.')}</Callout>}
+      {live.status === 'error' && !live.data && (
+        <Callout intent="danger" icon="error">
+          {tx('The dashboard data could not be loaded.')}
+        </Callout>
+      )}
       {!live.data && live.status !== 'error' && <NonIdealState icon={<Spinner />} title={tx('Loading the dashboard…')} />}
-      {data && !current && <NonIdealState icon="dashboard" title={tx('Nothing to show yet')} description={tx('Your privileges answer none of the dashboard\'s widgets.')} />}
+      {data && !current && (
+        <NonIdealState icon="dashboard" title={tx('Nothing to show yet')} description={tx("Your privileges answer none of the dashboard's widgets.")} />
+      )}
       {/* with more than one page the widgets are the selected tab's panel (a tab controls a panel that exists) */}
       {pages.length > 1 ? (
         <Tabs id="dashboard-pages" selectedTabId={page} onChange={(id) => setPage(Number(id))} className="gh-dash__tabs" renderActiveTabPanelOnly>
-          {pages.map((p) => <Tab key={p.pageNum} id={p.pageNum} title={`Page ${p.pageNum}`} panel={widgets ?? undefined} />)}
+          {pages.map((p) => (
+            <Tab key={p.pageNum} id={p.pageNum} title={`Page ${p.pageNum}`} panel={widgets ?? undefined} />
+          ))}
         </Tabs>
-      ) : widgets}
+      ) : (
+        widgets
+      )}
     </div>
   );
 }
@@ -93,25 +120,60 @@ function CountWidget({ id, data }: { id: CountKey; data: DashboardSummary }) {
   const value = id === 'openAlarms' ? liveAlarms : data[id]!;
   const body = (
     <Card className={`gh-stat${c.intent === 'danger' && value > 0 ? ' gh-stat--alert' : ''}`} interactive={!!c.to} data-testid={`widget-${id}`}>
-      <span className="gh-stat__icon"><Icon icon={c.icon as IconName} size={18} /></span>
+      <span className="gh-stat__icon">
+        <Icon icon={c.icon as IconName} size={18} />
+      </span>
       <div>
-        <div className="gh-stat__value" title={String(value)}>{formatNumber(value)}</div>
+        <div className="gh-stat__value" title={String(value)}>
+          {formatNumber(value)}
+        </div>
         <div className="gh-stat__label">{tx(c.title)}</div>
       </div>
     </Card>
   );
-  return c.to ? <Link to={c.to} className="gh-stat__link">{body}</Link> : body;
+  return c.to ? (
+    <Link to={c.to} className="gh-stat__link">
+      {body}
+    </Link>
+  ) : (
+    body
+  );
 }
 
 /** A chart card: its title links to the screen behind the figures. */
-function ChartCard({ id, icon, title, to, aside, children }: { id: string; icon: IconName; title: string; to: string; aside?: ReactNode; children: ReactNode }) {
+function ChartCard({
+  id,
+  icon,
+  title,
+  to,
+  aside,
+  children,
+}: {
+  id: string;
+  icon: IconName;
+  title: string;
+  to: string;
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Card className="gh-dash__chart" data-testid={`widget-${id}`}>
       <h5 className="bp6-heading gh-card-title">
-        <Icon icon={icon} /> <Link to={to} data-testid={`widget-${id}-link`}>{title}</Link>
+        <Icon icon={icon} />{' '}
+        <Link to={to} data-testid={`widget-${id}-link`}>
+          {title}
+        </Link>
         {aside && <span className="gh-card-title__aside bp6-text-muted">{aside}</span>}
       </h5>
-      <Suspense fallback={<div className="gh-dash__chart-loading"><Spinner size={20} /></div>}>{children}</Suspense>
+      <Suspense
+        fallback={
+          <div className="gh-dash__chart-loading">
+            <Spinner size={20} />
+          </div>
+        }
+      >
+        {children}
+      </Suspense>
     </Card>
   );
 }
@@ -123,13 +185,20 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   // open alarms by priority follow the alarms actor (live); the server's answer says whether to show them at all
   const byPriority = useSelector(useSystemActor('alarms'), selectOpenByPriority);
   switch (id) {
-    case 'doorStatus': return data.doorsByState ? <DoorStatusWidget /> : null;
+    case 'doorStatus':
+      return data.doorsByState ? <DoorStatusWidget /> : null;
     case 'alarmsByPriority': {
       if (!data.alarmsByPriority) return null;
       const total = byPriority.reduce((n, p) => n + p.count, 0);
       return (
         <ChartCard id={id} icon="warning-sign" title={tx('Open alarms by priority')} to="/monitor/alarms" aside={tx('{n} open', { n: total })}>
-          {total === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> {tx('No open alarms.')}</p> : <PriorityChart data={byPriority} />}
+          {total === 0 ? (
+            <p className="bp6-text-muted gh-dash__ok">
+              <Icon icon="tick-circle" intent="success" /> {tx('No open alarms.')}
+            </p>
+          ) : (
+            <PriorityChart data={byPriority} />
+          )}
         </ChartCard>
       );
     }
@@ -137,13 +206,21 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       if (!data.alarmsPerHour) return null;
       const total = data.alarmsPerHour.reduce((n, h) => n + h.count, 0);
       const to = hasPrivilege(held, [PRIV.eventReport]) ? '/report/event?alert=true' : '/monitor/alarms';
-      return <ChartCard id={id} icon="timeline-bar-chart" title={tx('Alarms per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}><HourChart data={data.alarmsPerHour} colour="#cd4246" what="alarms" /></ChartCard>;
+      return (
+        <ChartCard id={id} icon="timeline-bar-chart" title={tx('Alarms per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}>
+          <HourChart data={data.alarmsPerHour} colour="#cd4246" what="alarms" />
+        </ChartCard>
+      );
     }
     case 'eventsPerHour': {
       if (!data.eventsPerHour) return null;
       const total = data.eventsPerHour.reduce((n, h) => n + h.count, 0);
       const to = hasPrivilege(held, [PRIV.events.view]) ? '/monitor/events' : '/report/event';
-      return <ChartCard id={id} icon="pulse" title={tx('Events per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}><HourChart data={data.eventsPerHour} colour="#2d72d2" what="events" /></ChartCard>;
+      return (
+        <ChartCard id={id} icon="pulse" title={tx('Events per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}>
+          <HourChart data={data.eventsPerHour} colour="#2d72d2" what="events" />
+        </ChartCard>
+      );
     }
     case 'visitorsToday': {
       const v = data.visitorsToday;
@@ -151,13 +228,23 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       return (
         <ChartCard id={id} icon="people" title={tx('Visitors today')} to="/visitor" aside={time.date(v.day)}>
           <div className="gh-dash__visitors">
-            <span data-testid="visitors-expected"><strong>{v.expected}</strong> {tx('expected')}</span>
-            <span data-testid="visitors-on-site"><strong>{v.onSite}</strong> {tx('on site')}</span>
-            <span data-testid="visitors-left"><strong>{v.left}</strong> {tx('left')}</span>
+            <span data-testid="visitors-expected">
+              <strong>{v.expected}</strong> {tx('expected')}
+            </span>
+            <span data-testid="visitors-on-site">
+              <strong>{v.onSite}</strong> {tx('on site')}
+            </span>
+            <span data-testid="visitors-left">
+              <strong>{v.left}</strong> {tx('left')}
+            </span>
           </div>
-          {v.expected + v.onSite + v.left === 0
-            ? <p className="bp6-text-muted">{tx('No visits today.')} <Link to="/visitor/register">{tx('Register a visitor')}</Link></p>
-            : <VisitorsChart expected={v.expected} onSite={v.onSite} left={v.left} />}
+          {v.expected + v.onSite + v.left === 0 ? (
+            <p className="bp6-text-muted">
+              {tx('No visits today.')} <Link to="/visitor/register">{tx('Register a visitor')}</Link>
+            </p>
+          ) : (
+            <VisitorsChart expected={v.expected} onSite={v.onSite} left={v.left} />
+          )}
         </ChartCard>
       );
     }
@@ -166,13 +253,29 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       const now = Date.now();
       return (
         <Card className="gh-dash__wide" data-testid="widget-recentChanges">
-          <h5 className="bp6-heading gh-card-title"><Icon icon="history" /> <Link to="/report/activity">{t('recentChanges')}</Link></h5>
-          {data.recentChanges.length === 0 ? <p className="bp6-text-muted">{tx('No changes yet.')}</p> : (
+          <h5 className="bp6-heading gh-card-title">
+            <Icon icon="history" /> <Link to="/report/activity">{t('recentChanges')}</Link>
+          </h5>
+          {data.recentChanges.length === 0 ? (
+            <p className="bp6-text-muted">{tx('No changes yet.')}</p>
+          ) : (
             <HTMLTable compact striped className="gh-dash__table">
-              <thead><tr><th>{tx('When')}</th><th>{tx('Who')}</th><th>{tx('What')}</th><th>{tx('Record')}</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>{tx('When')}</th>
+                  <th>{tx('Who')}</th>
+                  <th>{tx('What')}</th>
+                  <th>{tx('Record')}</th>
+                </tr>
+              </thead>
               <tbody>
                 {data.recentChanges.map((c, i) => (
-                  <tr key={i}><td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td><td>{c.actor}</td><td>{c.action}</td><td>{c.entity}</td></tr>
+                  <tr key={i}>
+                    <td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td>
+                    <td>{c.actor}</td>
+                    <td>{c.action}</td>
+                    <td>{c.entity}</td>
+                  </tr>
                 ))}
               </tbody>
             </HTMLTable>
@@ -183,9 +286,13 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
   }
   return (
     <Card className="gh-stat gh-stat--later" data-testid={`widget-${id}`}>
-      <span className="gh-stat__icon"><Icon icon="build" size={18} /></span>
-      <div><div className="gh-stat__label">{tx('Widget “{id}”', { id })}</div>
-<div className="bp6-text-muted">{tx('arrives in a later release')}</div></div>
+      <span className="gh-stat__icon">
+        <Icon icon="build" size={18} />
+      </span>
+      <div>
+        <div className="gh-stat__label">{tx('Widget “{id}”', { id })}</div>
+        <div className="bp6-text-muted">{tx('arrives in a later release')}</div>
+      </div>
     </Card>
   );
 }
@@ -202,7 +309,13 @@ function DoorStatusWidget() {
         <Icon icon="key-enter" /> <Link to="/configure/doors">{tx('Door status')}</Link>
         <span className="gh-card-title__aside bp6-text-muted">{doors ? `${doors.length} doors, live` : ''}</span>
       </h5>
-      {!doors ? (failed ? <p className="bp6-text-muted">{tx('The doors could not be loaded.')}</p> : <Spinner size={20} />) : (
+      {!doors ? (
+        failed ? (
+          <p className="bp6-text-muted">{tx('The doors could not be loaded.')}</p>
+        ) : (
+          <Spinner size={20} />
+        )
+      ) : (
         <>
           <div className="gh-dash__tags">
             {countDoors(doors).map((c) => (
@@ -211,13 +324,21 @@ function DoorStatusWidget() {
               </Tag>
             ))}
           </div>
-          {problems.length === 0 ? <p className="bp6-text-muted gh-dash__ok"><Icon icon="tick-circle" intent="success" /> {tx('Every door is as it should be.')}</p> : (
+          {problems.length === 0 ? (
+            <p className="bp6-text-muted gh-dash__ok">
+              <Icon icon="tick-circle" intent="success" /> {tx('Every door is as it should be.')}
+            </p>
+          ) : (
             <ul className="gh-dash__problems" data-testid="door-problems">
               {problems.map((d) => (
                 <li key={d.id}>
                   <Tag intent={doorStateOf(d.status).intent}>{doorStateOf(d.status).label}</Tag>
                   <Link to="/configure/doors">{d.name}</Link>
-                  {d.lastChangedAt && <span className="bp6-text-muted" title={time.dateTime(d.lastChangedAt, true)}>{time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)))}</span>}
+                  {d.lastChangedAt && (
+                    <span className="bp6-text-muted" title={time.dateTime(d.lastChangedAt, true)}>
+                      {time.ago(d.lastChangedAt, Math.max(now, Date.parse(d.lastChangedAt)))}
+                    </span>
+                  )}
                 </li>
               ))}
             </ul>

@@ -18,9 +18,30 @@ export function ForbiddenScreen() {
   // the page has no shell: whoever is signed in can still leave it as themselves or sign out from here
   return (
     <div className="gh-bare" data-testid="forbidden">
-      <NonIdealState icon="lock" title={t('accessDenied')} description={tx('Your roles do not include the privilege this screen needs. Ask an administrator if you should have it.')}
-        action={<div className="gh-bare__actions"><Button icon="arrow-left" text={tx('Go back')} onClick={() => navigate(-1)} /><Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>{tx('Dashboard')}</Link>
-          {signedIn && <Button icon="log-out" text={t('signOut')} onClick={() => { session.send({ type: 'session.signOut' }); navigate('/login', { replace: true }); }} data-testid="forbidden-sign-out" />}</div>} />
+      <NonIdealState
+        icon="lock"
+        title={t('accessDenied')}
+        description={tx('Your roles do not include the privilege this screen needs. Ask an administrator if you should have it.')}
+        action={
+          <div className="gh-bare__actions">
+            <Button icon="arrow-left" text={tx('Go back')} onClick={() => navigate(-1)} />
+            <Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>
+              {tx('Dashboard')}
+            </Link>
+            {signedIn && (
+              <Button
+                icon="log-out"
+                text={t('signOut')}
+                onClick={() => {
+                  session.send({ type: 'session.signOut' });
+                  navigate('/login', { replace: true });
+                }}
+                data-testid="forbidden-sign-out"
+              />
+            )}
+          </div>
+        }
+      />
       <div className="gh-bare__code">403</div>
     </div>
   );
@@ -31,8 +52,21 @@ export function NotFoundScreen() {
   useLocale();
   return (
     <div className="gh-bare" data-testid="not-found">
-      <NonIdealState icon="search" title={t('notFound')} description={<>{tx('Nothing lives at')} <code>{path}</code>{tx('. Addresses are case sensitive.')}</>}
-        action={<Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>{tx('Go to the dashboard')}</Link>} />
+      <NonIdealState
+        icon="search"
+        title={t('notFound')}
+        description={
+          <>
+            {tx('Nothing lives at')} <code>{path}</code>
+            {tx('. Addresses are case sensitive.')}
+          </>
+        }
+        action={
+          <Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>
+            {tx('Go to the dashboard')}
+          </Link>
+        }
+      />
       <div className="gh-bare__code">404</div>
     </div>
   );
@@ -52,8 +86,26 @@ export function LaterReleaseScreen() {
         <div>
           <h4 className="bp6-heading">{t('laterRelease')}</h4>
           <p>{routeDescription(route) ?? tx('Its data and actions are not part of this release yet.')}</p>
-          {shown.length > 0 && <p className="bp6-text-muted">{tx('Opened for')} {shown.map(([k, v]) => <Tag key={k} minimal className="gh-later__tag">{k}: {v}</Tag>)}</p>}
-          {route.privileges && route.privileges.length > 0 && <p className="bp6-text-muted">{tx('Privileges:')} {route.privileges.map((p) => <Tag key={p} minimal className="gh-later__tag">{p}</Tag>)}</p>}
+          {shown.length > 0 && (
+            <p className="bp6-text-muted">
+              {tx('Opened for')}{' '}
+              {shown.map(([k, v]) => (
+                <Tag key={k} minimal className="gh-later__tag">
+                  {k}: {v}
+                </Tag>
+              ))}
+            </p>
+          )}
+          {route.privileges && route.privileges.length > 0 && (
+            <p className="bp6-text-muted">
+              {tx('Privileges:')}{' '}
+              {route.privileges.map((p) => (
+                <Tag key={p} minimal className="gh-later__tag">
+                  {p}
+                </Tag>
+              ))}
+            </p>
+          )}
         </div>
       </Card>
     </div>
@@ -67,7 +119,13 @@ export function AttendanceScreen() {
   const signedIn = useSelector(session, selectIsSignedIn);
   const clientId = useSelector(session, selectClientId);
   useLocale();
-  const children = useMemo(() => ROUTES.filter((r) => r.section === 'attendance' && r.path !== '/attendance' && !/\/(add|edit|view)(\/|$)/.test(r.path) && canOpen(r, { signedIn, held, clientId })), [held, signedIn, clientId]);
+  const children = useMemo(
+    () =>
+      ROUTES.filter(
+        (r) => r.section === 'attendance' && r.path !== '/attendance' && !/\/(add|edit|view)(\/|$)/.test(r.path) && canOpen(r, { signedIn, held, clientId }),
+      ),
+    [held, signedIn, clientId],
+  );
   return (
     <div className="gh-page" data-testid="attendance-hub">
       <PageHeader title={tx('Time and attendance')} icon="time" description={tx('Teams, work schedules, leave and timesheets.')} />
@@ -76,8 +134,10 @@ export function AttendanceScreen() {
           <Link key={r.path} to={r.path} className="gh-hub__item">
             <Card interactive compact>
               <Icon icon={(r.icon ?? 'time') as IconName} size={18} />
-              <div><strong>{routeTitle(r)}</strong><p className="bp6-text-muted">{routeDescription(r)}</p></div>
-
+              <div>
+                <strong>{routeTitle(r)}</strong>
+                <p className="bp6-text-muted">{routeDescription(r)}</p>
+              </div>
             </Card>
           </Link>
         ))}

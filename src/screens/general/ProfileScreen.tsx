@@ -33,35 +33,77 @@ export function ProfileScreen() {
         <Card className="gh-form__section">
           <div className="gh-profile__who">
             <Avatar name={user.name} color={user.avatarColor} size={56} />
-            <div><H5>{user.name}</H5><div className="bp6-text-muted">{user.roles.join(', ') || t('noRoles')}</div></div>
+            <div>
+              <H5>{user.name}</H5>
+              <div className="bp6-text-muted">{user.roles.join(', ') || t('noRoles')}</div>
+            </div>
           </div>
-          {error && <Callout intent="danger" icon="error">{say(error)}</Callout>}
-          <form onSubmit={(e) => { e.preventDefault(); session.send({ type: 'session.updateProfile', name: name.trim(), timezone: timezone || null }); }}>
-            <FormGroup label={t('name')} labelFor="profile-name"><InputGroup id="profile-name" name="name" value={name} onChange={(e) => setName(e.currentTarget.value)} /></FormGroup>
+          {error && (
+            <Callout intent="danger" icon="error">
+              {say(error)}
+            </Callout>
+          )}
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              session.send({ type: 'session.updateProfile', name: name.trim(), timezone: timezone || null });
+            }}
+          >
+            <FormGroup label={t('name')} labelFor="profile-name">
+              <InputGroup id="profile-name" name="name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            </FormGroup>
             <FormGroup label={t('timeZone')} labelFor="profile-timezone" helperText={t('timeZoneHelp', { zone: zoneName() })}>
-              <HTMLSelect id="profile-timezone" name="timezone" fill value={timezone} onChange={(e) => setTimezone(e.currentTarget.value)}
-                options={[{ value: '', label: user.clientTimezone ? t('timeZoneClient', { zone: user.clientTimezone }) : t('timeZoneBrowser', { zone: browserZone() }) },
-                  ...(zones.includes('UTC') ? zones : ['UTC', ...zones]).map((z) => ({ value: z, label: z }))]} />
+              <HTMLSelect
+                id="profile-timezone"
+                name="timezone"
+                fill
+                value={timezone}
+                onChange={(e) => setTimezone(e.currentTarget.value)}
+                options={[
+                  {
+                    value: '',
+                    label: user.clientTimezone ? t('timeZoneClient', { zone: user.clientTimezone }) : t('timeZoneBrowser', { zone: browserZone() }),
+                  },
+                  ...(zones.includes('UTC') ? zones : ['UTC', ...zones]).map((z) => ({ value: z, label: z })),
+                ]}
+              />
             </FormGroup>
             <FormGroup label={t('avatarColour')}>
               <div className="gh-swatches" role="radiogroup" aria-label={t('avatarColour')}>
                 {(Object.keys(AVATAR_COLOURS) as AvatarColor[]).map((c) => (
-                  <button key={c} type="button" role="radio" aria-checked={user.avatarColor === c} aria-label={c} title={c}
-                    className={`gh-swatch${user.avatarColor === c ? ' gh-swatch--on' : ''}`} style={{ background: AVATAR_COLOURS[c] }}
-                    onClick={() => session.send({ type: 'session.updateProfile', avatarColor: c })} />
+                  <button
+                    key={c}
+                    type="button"
+                    role="radio"
+                    aria-checked={user.avatarColor === c}
+                    aria-label={c}
+                    title={c}
+                    className={`gh-swatch${user.avatarColor === c ? ' gh-swatch--on' : ''}`}
+                    style={{ background: AVATAR_COLOURS[c] }}
+                    onClick={() => session.send({ type: 'session.updateProfile', avatarColor: c })}
+                  />
                 ))}
               </div>
             </FormGroup>
-            <Button type="submit" intent="primary" icon="floppy-disk" loading={busy}>{t('saveProfile')}</Button>
+            <Button type="submit" intent="primary" icon="floppy-disk" loading={busy}>
+              {t('saveProfile')}
+            </Button>
           </form>
         </Card>
         <Card className="gh-form__section">
           <H5>{t('changePassword')}</H5>
-          <PasswordForm machine="changePasswordMachine" schema={ChangePasswordRequest} fixed={{ username: user.username }}
-            fields={[{ name: 'oldPassword', label: t('currentPassword'), type: 'password', autoComplete: 'current-password' },
-              { name: 'newPassword', label: t('newPassword'), type: 'password', autoComplete: 'new-password' }]}
+          <PasswordForm
+            machine="changePasswordMachine"
+            schema={ChangePasswordRequest}
+            fixed={{ username: user.username }}
+            fields={[
+              { name: 'oldPassword', label: t('currentPassword'), type: 'password', autoComplete: 'current-password' },
+              { name: 'newPassword', label: t('newPassword'), type: 'password', autoComplete: 'new-password' },
+            ]}
             confirm={{ name: 'confirmPassword', label: t('repeatNewPassword'), of: 'newPassword' }}
-            submitText={t('changePassword')} done={t('passwordChanged')} />
+            submitText={t('changePassword')}
+            done={t('passwordChanged')}
+          />
         </Card>
       </div>
     </div>

@@ -9,8 +9,14 @@ import { Button, Callout, Card, FileInput, FormGroup, H5, HTMLSelect, HTMLTable,
 import { useSelector } from '@xstate/react';
 import { hasPrivilege } from '../../../contract';
 import {
-  selectBatchBusy, selectBatchCanImport, selectBatchError, selectBatchFieldError, selectBatchPreview,
-  selectBatchProgress, selectBatchResult, selectBatchStage,
+  selectBatchBusy,
+  selectBatchCanImport,
+  selectBatchError,
+  selectBatchFieldError,
+  selectBatchPreview,
+  selectBatchProgress,
+  selectBatchResult,
+  selectBatchStage,
 } from '../../../machines/batchUpload';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useReading } from '../../hooks/useReading';
@@ -82,8 +88,12 @@ export function BatchUploadScreen() {
   // the toast when an import ends: once per result
   useEffect(() => {
     if (!result) return;
-    notify({ intent: result.failed ? 'warning' : 'success', title: tx('Import finished'),
-      message: tx('{created} created, {updated} updated, {failed} failed.', { created: result.created, updated: result.updated, failed: result.failed }), timeoutMs: 5000 });
+    notify({
+      intent: result.failed ? 'warning' : 'success',
+      title: tx('Import finished'),
+      message: tx('{created} created, {updated} updated, {failed} failed.', { created: result.created, updated: result.updated, failed: result.failed }),
+      timeoutMs: 5000,
+    });
   }, [result]);
 
   const askPreview = () => {
@@ -114,22 +124,59 @@ export function BatchUploadScreen() {
           </Callout>
         )}
         <div className="gh-batch__fields">
-          <FormGroup label={tx('Batch template')} labelFor="field-templateId" intent={tplError ? 'danger' : 'none'} helperText={tplError ?? tx('Which column fills which field, and the division the identities go to.')}>
-            <HTMLSelect id="field-templateId" fill value={chosenTemplate ?? ''} disabled={busy || items.length === 0}
+          <FormGroup
+            label={tx('Batch template')}
+            labelFor="field-templateId"
+            intent={tplError ? 'danger' : 'none'}
+            helperText={tplError ?? tx('Which column fills which field, and the division the identities go to.')}
+          >
+            <HTMLSelect
+              id="field-templateId"
+              fill
+              value={chosenTemplate ?? ''}
+              disabled={busy || items.length === 0}
               onChange={(e) => setTemplateId(Number(e.currentTarget.value))}
-              options={items.length ? items.map((o) => ({ value: o.id, label: o.label })) : [{ value: '', label: '—' }]} />
+              options={items.length ? items.map((o) => ({ value: o.id, label: o.label })) : [{ value: '', label: '—' }]}
+            />
           </FormGroup>
-          <FormGroup label={tx('Spreadsheet')} labelFor="field-file" intent={fieldError ? 'danger' : 'none'} helperText={fieldError ?? tx('CSV (UTF-8) or XLSX, at most 10 MB; the first row holds the column headers.')}>
-            <FileInput fill text={file?.name ?? tx('Choose a file…')} buttonText={tx('Browse')} hasSelection={!!file} disabled={busy}
-              inputProps={{ id: 'field-file', accept: '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ref: fileInput, 'aria-invalid': !!fieldError } as never}
-              onInputChange={(e) => { setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null); setMissing({}); }} />
+          <FormGroup
+            label={tx('Spreadsheet')}
+            labelFor="field-file"
+            intent={fieldError ? 'danger' : 'none'}
+            helperText={fieldError ?? tx('CSV (UTF-8) or XLSX, at most 10 MB; the first row holds the column headers.')}
+          >
+            <FileInput
+              fill
+              text={file?.name ?? tx('Choose a file…')}
+              buttonText={tx('Browse')}
+              hasSelection={!!file}
+              disabled={busy}
+              inputProps={
+                {
+                  id: 'field-file',
+                  accept: '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+                  ref: fileInput,
+                  'aria-invalid': !!fieldError,
+                } as never
+              }
+              onInputChange={(e) => {
+                setFile((e.currentTarget as HTMLInputElement).files?.[0] ?? null);
+                setMissing({});
+              }}
+            />
           </FormGroup>
         </div>
         <div className="gh-batch__actions">
-          <Button intent="primary" icon="eye-open" loading={stage === 'previewing'} disabled={busy} onClick={askPreview} data-testid="batch-preview">{tx('Preview')}</Button>
+          <Button intent="primary" icon="eye-open" loading={stage === 'previewing'} disabled={busy} onClick={askPreview} data-testid="batch-preview">
+            {tx('Preview')}
+          </Button>
           <span className="gh-muted">{tx('Nothing is imported until you confirm the preview.')}</span>
         </div>
-        {error && !fileError && !templateError && stage !== 'previewed' && <Callout intent="danger" data-testid="batch-error">{say(error)}</Callout>}
+        {error && !fileError && !templateError && stage !== 'previewed' && (
+          <Callout intent="danger" data-testid="batch-error">
+            {say(error)}
+          </Callout>
+        )}
       </Card>
 
       {preview && (
@@ -137,26 +184,50 @@ export function BatchUploadScreen() {
           <H5>{tx('Preview of {file}', { file: preview.fileName })}</H5>
           <p>
             {tx('{total} rows with template {template}:', { total: preview.total, template: preview.template })}{' '}
-            <Tag minimal intent="success" data-testid="batch-creates">{tx('{n} new', { n: preview.creates })}</Tag>{' '}
-            <Tag minimal intent="primary" data-testid="batch-updates">{tx('{n} updates', { n: preview.updates })}</Tag>{' '}
-            <Tag minimal intent={preview.invalidRows ? 'danger' : 'none'} data-testid="batch-invalid">{tx('{n} rows with errors', { n: preview.invalidRows })}</Tag>
+            <Tag minimal intent="success" data-testid="batch-creates">
+              {tx('{n} new', { n: preview.creates })}
+            </Tag>{' '}
+            <Tag minimal intent="primary" data-testid="batch-updates">
+              {tx('{n} updates', { n: preview.updates })}
+            </Tag>{' '}
+            <Tag minimal intent={preview.invalidRows ? 'danger' : 'none'} data-testid="batch-invalid">
+              {tx('{n} rows with errors', { n: preview.invalidRows })}
+            </Tag>
           </p>
           {preview.errors.length > 0 && (
             <>
               <div className="gh-batch__errors">
                 <HTMLTable compact striped data-testid="batch-errors">
-                  <thead><tr><th>{tx('Row')}</th><th>{tx('Employee no.')}</th><th>{tx('Field')}</th><th>{tx('Problem')}</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th>{tx('Row')}</th>
+                      <th>{tx('Employee no.')}</th>
+                      <th>{tx('Field')}</th>
+                      <th>{tx('Problem')}</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {preview.errors.slice(0, SHOWN_ERRORS).map((e, i) => (
-                      <tr key={`${e.row}-${e.field}-${i}`} data-testid="batch-error-row"><td>{e.row}</td><td>{e.employeeNo ?? ''}</td><td>{fieldLabel(e.field, loc)}</td><td>{violationText(e.message, loc, (k, en) => tCat(k, en, loc))}</td></tr>
+                      <tr key={`${e.row}-${e.field}-${i}`} data-testid="batch-error-row">
+                        <td>{e.row}</td>
+                        <td>{e.employeeNo ?? ''}</td>
+                        <td>{fieldLabel(e.field, loc)}</td>
+                        <td>{violationText(e.message, loc, (k, en) => tCat(k, en, loc))}</td>
+                      </tr>
                     ))}
                   </tbody>
                 </HTMLTable>
               </div>
-              {preview.errors.length > SHOWN_ERRORS && <p className="gh-muted">{tx('The first {n} problems are shown; the report has them all.', { n: SHOWN_ERRORS })}</p>}
+              {preview.errors.length > SHOWN_ERRORS && (
+                <p className="gh-muted">{tx('The first {n} problems are shown; the report has them all.', { n: SHOWN_ERRORS })}</p>
+              )}
             </>
           )}
-          {stage === 'previewed' && error && <Callout intent="danger" data-testid="batch-error">{say(error)}</Callout>}
+          {stage === 'previewed' && error && (
+            <Callout intent="danger" data-testid="batch-error">
+              {say(error)}
+            </Callout>
+          )}
           {stage === 'importing' && progress && (
             <div className="gh-batch__progress" data-testid="batch-progress">
               <ProgressBar intent="primary" value={progress.total ? progress.done / progress.total : undefined} />
@@ -165,20 +236,36 @@ export function BatchUploadScreen() {
           )}
           {result && (
             <Callout intent={result.failed ? 'warning' : 'success'} icon="tick" data-testid="batch-result">
-              {tx('Import finished')}: {tx('{created} created, {updated} updated, {failed} failed.', { created: result.created, updated: result.updated, failed: result.failed })}
+              {tx('Import finished')}:{' '}
+              {tx('{created} created, {updated} updated, {failed} failed.', { created: result.created, updated: result.updated, failed: result.failed })}
             </Callout>
           )}
           <div className="gh-batch__actions">
             {stage !== 'imported' && (
-              <Button intent="primary" icon="import" disabled={!canImport} loading={stage === 'importing'} onClick={() => upload.send({ type: 'batch.import' })} data-testid="batch-import">
+              <Button
+                intent="primary"
+                icon="import"
+                disabled={!canImport}
+                loading={stage === 'importing'}
+                onClick={() => upload.send({ type: 'batch.import' })}
+                data-testid="batch-import"
+              >
                 {tx('Import {n} rows', { n: preview.valid })}
               </Button>
             )}
             {(preview.errors.length > 0 || (result?.errors ?? 0) > 0) && (
-              <Button icon="download" variant="outlined" disabled={stage === 'importing'} onClick={() => downloadReport(preview.id)} data-testid="batch-report">{tx('Download error report')}</Button>
+              <Button icon="download" variant="outlined" disabled={stage === 'importing'} onClick={() => downloadReport(preview.id)} data-testid="batch-report">
+                {tx('Download error report')}
+              </Button>
             )}
-            {stage === 'imported' && <Link to="/manage/identities" className="bp6-button bp6-outlined">{tx('Open identities')}</Link>}
-            <Button variant="minimal" icon="refresh" disabled={busy} onClick={again} data-testid="batch-again">{tx('Upload another file')}</Button>
+            {stage === 'imported' && (
+              <Link to="/manage/identities" className="bp6-button bp6-outlined">
+                {tx('Open identities')}
+              </Link>
+            )}
+            <Button variant="minimal" icon="refresh" disabled={busy} onClick={again} data-testid="batch-again">
+              {tx('Upload another file')}
+            </Button>
           </div>
         </Card>
       )}

@@ -19,30 +19,52 @@ import { FocusForm } from '../../ui/FocusForm';
 
 type Key = keyof OperatorSettingsValues;
 const SECTIONS: { title: string; fields: { name: Key; label: string; help?: string }[] }[] = [
-  { title: 'Passwords', fields: [
-    { name: 'passwordMinLength', label: 'Minimum password length', help: '6 to 128 characters' },
-    { name: 'passwordClasses', label: 'Kinds of characters required', help: '1 to 4 of: lower case, upper case, digits, symbols' },
-    { name: 'passwordHistory', label: 'Earlier passwords that may not be reused', help: '0: none remembered' },
-    { name: 'passwordExpiryDays', label: 'Password expiry (days)', help: '0: passwords do not expire' },
-  ] },
-  { title: 'Lockout', fields: [
-    { name: 'lockoutAttempts', label: 'Wrong passwords before lockout' },
-    { name: 'lockoutMinutes', label: 'Lockout (minutes)' },
-  ] },
-  { title: 'Sessions', fields: [
-    { name: 'sessionLifetimeMinutes', label: 'Session lifetime (minutes)', help: 'At least 5' },
-    { name: 'idleTimeoutMinutes', label: 'Idle timeout (minutes)', help: '0: no idle timeout' },
-  ] },
+  {
+    title: 'Passwords',
+    fields: [
+      { name: 'passwordMinLength', label: 'Minimum password length', help: '6 to 128 characters' },
+      { name: 'passwordClasses', label: 'Kinds of characters required', help: '1 to 4 of: lower case, upper case, digits, symbols' },
+      { name: 'passwordHistory', label: 'Earlier passwords that may not be reused', help: '0: none remembered' },
+      { name: 'passwordExpiryDays', label: 'Password expiry (days)', help: '0: passwords do not expire' },
+    ],
+  },
+  {
+    title: 'Lockout',
+    fields: [
+      { name: 'lockoutAttempts', label: 'Wrong passwords before lockout' },
+      { name: 'lockoutMinutes', label: 'Lockout (minutes)' },
+    ],
+  },
+  {
+    title: 'Sessions',
+    fields: [
+      { name: 'sessionLifetimeMinutes', label: 'Session lifetime (minutes)', help: 'At least 5' },
+      { name: 'idleTimeoutMinutes', label: 'Idle timeout (minutes)', help: '0: no idle timeout' },
+    ],
+  },
 ];
-const toNumbers = (v: Record<string, unknown>) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, /^\s*-?\d+\s*$/.test(String(x ?? '')) ? Number(x) : x]));
+const toNumbers = (v: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(v).map(([k, x]) => [k, /^\s*-?\d+\s*$/.test(String(x ?? '')) ? Number(x) : x]));
 
 function NumberField({ name, label, help, refused }: { name: Key; label: string; help?: string; refused?: string }) {
   const locale = useLocale();
   const { input, meta } = useField(name, { subscription: { value: true, error: true, touched: true, dirtySinceLastSubmit: true } });
   const raw = (meta.touched && meta.error) || (!meta.dirtySinceLastSubmit && refused);
-  const message = raw ? labelled(tx(label), violationText(String(raw), locale, (_k, e) => e), locale) : undefined;
+  const message = raw
+    ? labelled(
+        tx(label),
+        violationText(String(raw), locale, (_k, e) => e),
+        locale,
+      )
+    : undefined;
   return (
-    <FormGroup label={tx(label)} labelFor={`field-${name}`} helperText={message ?? (help ? tx(help) : undefined)} intent={message ? 'danger' : 'none'} className="gh-field">
+    <FormGroup
+      label={tx(label)}
+      labelFor={`field-${name}`}
+      helperText={message ?? (help ? tx(help) : undefined)}
+      intent={message ? 'danger' : 'none'}
+      className="gh-field"
+    >
       <InputGroup {...input} id={`field-${name}`} inputMode="numeric" intent={message ? 'danger' : 'none'} aria-invalid={!!message} autoComplete="off" />
     </FormGroup>
   );
@@ -69,7 +91,12 @@ export function OperatorSettingsScreen() {
   const submitted = useRef<Record<string, unknown> | null>(null);
   useEffect(() => {
     const sub = settings.on('form.saved', () => {
-      notify({ intent: 'success', title: tx('Operator settings saved'), message: tx('They apply to every operator of this client from their next sign-in or request.'), timeoutMs: TOAST_MS });
+      notify({
+        intent: 'success',
+        title: tx('Operator settings saved'),
+        message: tx('They apply to every operator of this client from their next sign-in or request.'),
+        timeoutMs: TOAST_MS,
+      });
       // what was saved is what the form now starts from (reset returns to it)
       if (submitted.current) formApi.current?.initialize(submitted.current);
     });
@@ -77,8 +104,24 @@ export function OperatorSettingsScreen() {
   }, [settings]);
   const refused = Object.fromEntries(violations.map((v: Violation) => [v.field, v.message])) as Record<string, string>;
   const header = <PageHeader title={routeTitle(route)} icon={route.icon} description={routeDescription(route)} />;
-  if (failed) return <div className="gh-page-wrap">{header}<NonIdealState icon="error" title={tx('The settings could not be loaded')} action={<Button icon="refresh" text={tx('Try again')} onClick={() => settings.send({ type: 'form.reload' })} />} /></div>;
-  if (!loaded) return <div className="gh-page-wrap">{header}<NonIdealState icon={<Spinner />} title={t('loading')} /></div>;
+  if (failed)
+    return (
+      <div className="gh-page-wrap">
+        {header}
+        <NonIdealState
+          icon="error"
+          title={tx('The settings could not be loaded')}
+          action={<Button icon="refresh" text={tx('Try again')} onClick={() => settings.send({ type: 'form.reload' })} />}
+        />
+      </div>
+    );
+  if (!loaded)
+    return (
+      <div className="gh-page-wrap">
+        {header}
+        <NonIdealState icon={<Spinner />} title={t('loading')} />
+      </div>
+    );
   return (
     <div className="gh-page-wrap">
       {header}
@@ -94,21 +137,36 @@ export function OperatorSettingsScreen() {
             submitted.current = values;
             settings.send({ type: 'form.submit', values: toNumbers(values) });
           }}
-          render={({ handleSubmit, form }) => { formApi.current = form; return (
-            <form noValidate onSubmit={handleSubmit} aria-label={routeTitle(route)}>
-              {submitError && <Callout intent="danger" icon="error" className="gh-form__error">{String(submitError)}</Callout>}
-              {SECTIONS.map((s) => (
-                <Card key={s.title} className="gh-form__section" compact>
-                  <H5>{tx(s.title)}</H5>
-                  <div className="gh-form__grid">{s.fields.map((f) => <NumberField key={f.name} {...f} refused={refused[f.name]} />)}</div>
-                </Card>
-              ))}
-              <div className="gh-form__actions">
-                <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} data-testid="form-save">{t('save')}</Button>
-                <Button icon="reset" onClick={() => form.reset()} disabled={saving}>{t('reset')}</Button>
-              </div>
-            </form>
-          ); }}
+          render={({ handleSubmit, form }) => {
+            formApi.current = form;
+            return (
+              <form noValidate onSubmit={handleSubmit} aria-label={routeTitle(route)}>
+                {submitError && (
+                  <Callout intent="danger" icon="error" className="gh-form__error">
+                    {String(submitError)}
+                  </Callout>
+                )}
+                {SECTIONS.map((s) => (
+                  <Card key={s.title} className="gh-form__section" compact>
+                    <H5>{tx(s.title)}</H5>
+                    <div className="gh-form__grid">
+                      {s.fields.map((f) => (
+                        <NumberField key={f.name} {...f} refused={refused[f.name]} />
+                      ))}
+                    </div>
+                  </Card>
+                ))}
+                <div className="gh-form__actions">
+                  <Button type="submit" intent="primary" icon="floppy-disk" loading={saving} data-testid="form-save">
+                    {t('save')}
+                  </Button>
+                  <Button icon="reset" onClick={() => form.reset()} disabled={saving}>
+                    {t('reset')}
+                  </Button>
+                </div>
+              </form>
+            );
+          }}
         />
       </div>
     </div>

@@ -21,17 +21,53 @@ export function ClientsScreen() {
     <div className="gh-page" data-testid="clients">
       {/* the guided tour keeps clear of this hint (issue 10) */}
       <div data-tour-avoid={multi && clientId === null ? '' : undefined} data-testid="clients-hint">
-        <PageHeader title={tx('Clients')} icon="office"
-          description={multi ? (clientId === null ? 'Select the client to work in. The dashboard and most screens need one.' : 'Tenants of this installation. Select one to work in it.') : 'Tenants of this installation.'} />
+        <PageHeader
+          title={tx('Clients')}
+          icon="office"
+          description={
+            multi
+              ? clientId === null
+                ? 'Select the client to work in. The dashboard and most screens need one.'
+                : 'Tenants of this installation. Select one to work in it.'
+              : 'Tenants of this installation.'
+          }
+        />
       </div>
       <ResourceList<Client>
         resource={clients}
-        rowTag={(c) => (c.id === clientId ? <Tag intent="success" minimal round icon="tick">{tx('Current')}</Tag> : !c.active ? <Tag minimal round>{tx('Inactive')}</Tag> : null)}
-        rowActions={multi ? (c) => (
-          <Button size="small" variant={c.id === clientId ? 'minimal' : 'outlined'} intent="primary" disabled={busy || c.id === clientId || !c.active}
-            onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })}>{tx('Select')}</Button>
-        ) : undefined}
-        toolbar={multi && clientId !== null ? <Button icon="dashboard" variant="minimal" onClick={() => navigate('/dashboard')}>{tx('Dashboard')}</Button> : undefined}
+        rowTag={(c) =>
+          c.id === clientId ? (
+            <Tag intent="success" minimal round icon="tick">
+              {tx('Current')}
+            </Tag>
+          ) : !c.active ? (
+            <Tag minimal round>
+              {tx('Inactive')}
+            </Tag>
+          ) : null
+        }
+        rowActions={
+          multi
+            ? (c) => (
+                <Button
+                  size="small"
+                  variant={c.id === clientId ? 'minimal' : 'outlined'}
+                  intent="primary"
+                  disabled={busy || c.id === clientId || !c.active}
+                  onClick={() => session.send({ type: 'session.selectClient', clientId: c.id })}
+                >
+                  {tx('Select')}
+                </Button>
+              )
+            : undefined
+        }
+        toolbar={
+          multi && clientId !== null ? (
+            <Button icon="dashboard" variant="minimal" onClick={() => navigate('/dashboard')}>
+              {tx('Dashboard')}
+            </Button>
+          ) : undefined
+        }
       />
     </div>
   );
@@ -51,12 +87,20 @@ export function IdentitiesScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const navigate = useNavigate();
   // a spreadsheet of many identities goes through the batch upload, for whoever may (0.3.1.9)
-  const batch = hasPrivilege(held, [BATCH_UPLOAD])
-    ? <Button icon="upload" variant="minimal" onClick={() => navigate('/manage/identities/batch-upload')} data-testid="identities-batch-upload">{tx('Batch upload')}</Button>
-    : undefined;
+  const batch = hasPrivilege(held, [BATCH_UPLOAD]) ? (
+    <Button icon="upload" variant="minimal" onClick={() => navigate('/manage/identities/batch-upload')} data-testid="identities-batch-upload">
+      {tx('Batch upload')}
+    </Button>
+  ) : undefined;
   return (
-    <ListScreen testId="identities" title={tx('Identities')} icon="people" resource={identities} toolbar={batch}
-      description={tx('People who hold credentials: staff, contractors and residents.')} />
+    <ListScreen
+      testId="identities"
+      title={tx('Identities')}
+      icon="people"
+      resource={identities}
+      toolbar={batch}
+      description={tx('People who hold credentials: staff, contractors and residents.')}
+    />
   );
 }
 const BATCH_UPLOAD = '0.3.1.9';

@@ -40,26 +40,82 @@ export function ServiceAccountsScreen() {
   const shown = result?.apiKey && result.apiKey !== seen ? result : null;
   return (
     <>
-      <ListScreen<ServiceAccount> testId="service-accounts" resource={serviceAccounts} refreshKey={refresh}
-        rowTag={(a) => (!a.active ? <Tag minimal round>{tx('Disabled')}</Tag> : a.keyRevokedAt || !a.keyPrefix ? <Tag minimal round intent="warning">{tx('No working key')}</Tag> : null)}
-        rowActions={mayEdit ? (a) => (
-          <>
-            <Button size="small" variant="outlined" icon="key" loading={running === `rotate:${a.id}`} disabled={!!running}
-              onClick={() => keys.send({ type: 'command.run', command: `rotate:${a.id}` })}>{a.keyPrefix && !a.keyRevokedAt ? tx('New key') : tx('Issue key')}</Button>
-            <Button size="small" variant="minimal" intent="danger" icon="disable" disabled={!!running || !a.keyPrefix || !!a.keyRevokedAt}
-              loading={running === `revoke:${a.id}`} onClick={() => keys.send({ type: 'command.run', command: `revoke:${a.id}` })}>{tx('Revoke')}</Button>
-          </>
-        ) : undefined} />
+      <ListScreen<ServiceAccount>
+        testId="service-accounts"
+        resource={serviceAccounts}
+        refreshKey={refresh}
+        rowTag={(a) =>
+          !a.active ? (
+            <Tag minimal round>
+              {tx('Disabled')}
+            </Tag>
+          ) : a.keyRevokedAt || !a.keyPrefix ? (
+            <Tag minimal round intent="warning">
+              {tx('No working key')}
+            </Tag>
+          ) : null
+        }
+        rowActions={
+          mayEdit
+            ? (a) => (
+                <>
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    icon="key"
+                    loading={running === `rotate:${a.id}`}
+                    disabled={!!running}
+                    onClick={() => keys.send({ type: 'command.run', command: `rotate:${a.id}` })}
+                  >
+                    {a.keyPrefix && !a.keyRevokedAt ? tx('New key') : tx('Issue key')}
+                  </Button>
+                  <Button
+                    size="small"
+                    variant="minimal"
+                    intent="danger"
+                    icon="disable"
+                    disabled={!!running || !a.keyPrefix || !!a.keyRevokedAt}
+                    loading={running === `revoke:${a.id}`}
+                    onClick={() => keys.send({ type: 'command.run', command: `revoke:${a.id}` })}
+                  >
+                    {tx('Revoke')}
+                  </Button>
+                </>
+              )
+            : undefined
+        }
+      />
       <Dialog isOpen={!!shown} title={tx('API key of {name}', { name: shown?.name ?? '' })} icon="key" onClose={() => setSeen(shown?.apiKey ?? null)}>
         <DialogBody>
           <Callout intent="warning" icon="warning-sign" title={tx('Shown only now')}>
             {tx("Copy this key into the integration's secret store. It will not be shown again; if it is lost, issue a new one.")}
           </Callout>
-          <InputGroup readOnly value={shown?.apiKey ?? ''} data-testid="api-key" className={Classes.MONOSPACE_TEXT} style={{ marginTop: 12 }}
-            rightElement={<Button icon="duplicate" variant="minimal" aria-label={tx('Copy key')}
-              onClick={() => { void navigator.clipboard?.writeText(shown?.apiKey ?? ''); notify({ intent: 'success', title: tx('Copied'), message: tx('The key is on the clipboard.'), timeoutMs: TOAST_MS }); }} />} />
+          <InputGroup
+            readOnly
+            value={shown?.apiKey ?? ''}
+            data-testid="api-key"
+            className={Classes.MONOSPACE_TEXT}
+            style={{ marginTop: 12 }}
+            rightElement={
+              <Button
+                icon="duplicate"
+                variant="minimal"
+                aria-label={tx('Copy key')}
+                onClick={() => {
+                  void navigator.clipboard?.writeText(shown?.apiKey ?? '');
+                  notify({ intent: 'success', title: tx('Copied'), message: tx('The key is on the clipboard.'), timeoutMs: TOAST_MS });
+                }}
+              />
+            }
+          />
         </DialogBody>
-        <DialogFooter actions={<Button intent="primary" onClick={() => setSeen(shown?.apiKey ?? null)}>{tx('I have copied it')}</Button>} />
+        <DialogFooter
+          actions={
+            <Button intent="primary" onClick={() => setSeen(shown?.apiKey ?? null)}>
+              {tx('I have copied it')}
+            </Button>
+          }
+        />
       </Dialog>
     </>
   );
@@ -78,8 +134,17 @@ export function ServiceAccountFormScreen() {
 export function WebHooksScreen() {
   // the History link on each row is declared with the resource (screens.rowLinks), shown to whoever may open it
   return (
-    <ListScreen<WebHook> testId="web-hooks" resource={webHooks}
-      rowTag={(h) => (!h.active ? <Tag minimal round>{tx('Disabled')}</Tag> : null)} />
+    <ListScreen<WebHook>
+      testId="web-hooks"
+      resource={webHooks}
+      rowTag={(h) =>
+        !h.active ? (
+          <Tag minimal round>
+            {tx('Disabled')}
+          </Tag>
+        ) : null
+      }
+    />
   );
 }
 
@@ -95,9 +160,16 @@ export function WebHookFormScreen() {
 
 const noToast = () => null;
 /** `<hookId>|<attemptId>`: the toast names the delivery. */
-const redeliverySaid = (c: string) => ({ title: tx('Delivery queued again'), message: tx('Delivery {n} is sent again within a few seconds.', { n: c.split('|')[1] }) });
+const redeliverySaid = (c: string) => ({
+  title: tx('Delivery queued again'),
+  message: tx('Delivery {n} is sent again within a few seconds.', { n: c.split('|')[1] }),
+});
 
-interface HistoryFilter { page: number; outcome: '' | 'ok' | 'failed'; eventType: string }
+interface HistoryFilter {
+  page: number;
+  outcome: '' | 'ok' | 'failed';
+  eventType: string;
+}
 
 export function WebHookHistoryScreen() {
   const { params } = useRouteInfo();
@@ -111,48 +183,124 @@ export function WebHookHistoryScreen() {
   const loadError = useSelector(loader, selectCommandError);
   const [filter, setFilter] = useState<HistoryFilter>({ page: 0, outcome: '', eventType: '' }); // the inputs' values
   const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify({ hookId: id, ...f }) });
-  useEffect(() => { reload(filter); }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    reload(filter);
+  }, [filter]); // eslint-disable-line react-hooks/exhaustive-deps
   const sender = useCommand('webHookRedeliveries', redeliverySaid);
   const sending = useSelector(sender, selectRunningCommand);
   const sent = useSelector(sender, selectCommandResult);
-  useEffect(() => { if (sent) { const t = setTimeout(() => reload(), 1500); return () => clearTimeout(t); } }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (sent) {
+      const t = setTimeout(() => reload(), 1500);
+      return () => clearTimeout(t);
+    }
+  }, [sent]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <div className="gh-page" data-testid="web-hook-history">
-      <PageHeader title={tx('Web hook history')} icon="history" description={tx("Every delivery attempt of this web hook: when, answer, time taken and the start of the receiver's reply.")} />
+      <PageHeader
+        title={tx('Web hook history')}
+        icon="history"
+        description={tx("Every delivery attempt of this web hook: when, answer, time taken and the start of the receiver's reply.")}
+      />
       <div className="gh-list__toolbar" style={{ display: 'flex', gap: 8, flexWrap: 'wrap', marginBottom: 12 }}>
-        <HTMLSelect aria-label={tx('Outcome')} value={filter.outcome} onChange={(e) => setFilter({ ...filter, page: 0, outcome: e.target.value as HistoryFilter['outcome'] })}
-          options={[{ value: '', label: tx('All outcomes') }, { value: 'ok', label: tx('Delivered') }, { value: 'failed', label: tx('Failed') }]} />
-        <HTMLSelect aria-label={tx('Event type')} value={filter.eventType} onChange={(e) => setFilter({ ...filter, page: 0, eventType: e.target.value })}
-          options={[{ value: '', label: tx('All events') }, ...WEB_HOOK_EVENTS.map((e) => ({ value: e.type, label: tx(e.label) }))]} />
-        <Button icon="refresh" variant="minimal" onClick={() => reload()}>{tx('Refresh')}</Button>
-        <Link to="/manage/web-hooks"><Button icon="arrow-left" variant="minimal">{tx('Web hooks')}</Button></Link>
+        <HTMLSelect
+          aria-label={tx('Outcome')}
+          value={filter.outcome}
+          onChange={(e) => setFilter({ ...filter, page: 0, outcome: e.target.value as HistoryFilter['outcome'] })}
+          options={[
+            { value: '', label: tx('All outcomes') },
+            { value: 'ok', label: tx('Delivered') },
+            { value: 'failed', label: tx('Failed') },
+          ]}
+        />
+        <HTMLSelect
+          aria-label={tx('Event type')}
+          value={filter.eventType}
+          onChange={(e) => setFilter({ ...filter, page: 0, eventType: e.target.value })}
+          options={[{ value: '', label: tx('All events') }, ...WEB_HOOK_EVENTS.map((e) => ({ value: e.type, label: tx(e.label) }))]}
+        />
+        <Button icon="refresh" variant="minimal" onClick={() => reload()}>
+          {tx('Refresh')}
+        </Button>
+        <Link to="/manage/web-hooks">
+          <Button icon="arrow-left" variant="minimal">
+            {tx('Web hooks')}
+          </Button>
+        </Link>
       </div>
-      {loadError ? <Callout intent="danger" title={tx('The history could not be loaded')}>{loadError}</Callout> : null}
-      {page && page.items.length === 0 ? <NonIdealState icon="history" title={tx('No deliveries yet')} description={tx('Attempts appear here as soon as a subscribed event happens.')} /> : null}
+      {loadError ? (
+        <Callout intent="danger" title={tx('The history could not be loaded')}>
+          {loadError}
+        </Callout>
+      ) : null}
+      {page && page.items.length === 0 ? (
+        <NonIdealState icon="history" title={tx('No deliveries yet')} description={tx('Attempts appear here as soon as a subscribed event happens.')} />
+      ) : null}
       {page && page.items.length > 0 ? (
         <div style={{ overflowX: 'auto' }}>
           <HTMLTable compact striped style={{ width: '100%' }} data-testid="attempts">
-            <thead><tr><th>{tx('Time ({zone})', { zone: time.zoneName(Date.now()) })}</th><th>{tx('Event')}</th><th>{tx('Delivery')}</th><th>{tx('Attempt')}</th><th>{tx('Answer')}</th><th>{tx('Took')}</th><th>{tx('Reply')}</th><th /></tr></thead>
+            <thead>
+              <tr>
+                <th>{tx('Time ({zone})', { zone: time.zoneName(Date.now()) })}</th>
+                <th>{tx('Event')}</th>
+                <th>{tx('Delivery')}</th>
+                <th>{tx('Attempt')}</th>
+                <th>{tx('Answer')}</th>
+                <th>{tx('Took')}</th>
+                <th>{tx('Reply')}</th>
+                <th />
+              </tr>
+            </thead>
             <tbody>
               {page.items.map((a) => (
                 <tr key={a.id} data-testid="attempt">
                   <td>{time.dateTime(a.at)}</td>
                   <td>{tx(WEB_HOOK_EVENTS.find((e) => e.type === a.eventType)?.label ?? a.eventType)}</td>
-                  <td>#{a.deliveryId} <Tag minimal round intent={a.deliveryState === 'delivered' ? 'success' : a.deliveryState === 'failed' ? 'danger' : 'warning'}>{tx(a.deliveryState)}</Tag></td>
+                  <td>
+                    #{a.deliveryId}{' '}
+                    <Tag minimal round intent={a.deliveryState === 'delivered' ? 'success' : a.deliveryState === 'failed' ? 'danger' : 'warning'}>
+                      {tx(a.deliveryState)}
+                    </Tag>
+                  </td>
                   <td>{a.attempt}</td>
-                  <td><Tag minimal intent={a.ok ? 'success' : 'danger'}>{a.status ?? tx('no answer')}</Tag>{a.error ? <div className={Classes.TEXT_MUTED}>{a.error}</div> : null}</td>
+                  <td>
+                    <Tag minimal intent={a.ok ? 'success' : 'danger'}>
+                      {a.status ?? tx('no answer')}
+                    </Tag>
+                    {a.error ? <div className={Classes.TEXT_MUTED}>{a.error}</div> : null}
+                  </td>
                   <td>{a.latencyMs} ms</td>
-                  <td className={Classes.TEXT_OVERFLOW_ELLIPSIS} style={{ maxWidth: 240 }} title={a.response ?? ''}>{a.response ?? ''}</td>
-                  <td>{mayRedeliver ? <Button size="small" variant="outlined" icon="send-message" loading={sending === `${id}|${a.deliveryId}`} disabled={!!sending}
-                    onClick={() => sender.send({ type: 'command.run', command: `${id}|${a.deliveryId}` })}>{tx('Redeliver')}</Button> : null}</td>
+                  <td className={Classes.TEXT_OVERFLOW_ELLIPSIS} style={{ maxWidth: 240 }} title={a.response ?? ''}>
+                    {a.response ?? ''}
+                  </td>
+                  <td>
+                    {mayRedeliver ? (
+                      <Button
+                        size="small"
+                        variant="outlined"
+                        icon="send-message"
+                        loading={sending === `${id}|${a.deliveryId}`}
+                        disabled={!!sending}
+                        onClick={() => sender.send({ type: 'command.run', command: `${id}|${a.deliveryId}` })}
+                      >
+                        {tx('Redeliver')}
+                      </Button>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </HTMLTable>
           <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 8 }}>
-            <Button size="small" disabled={filter.page === 0} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>{tx('Previous')}</Button>
-            <span>{tx('{n} attempts · page {page} of {pages}', { n: page.total, page: filter.page + 1, pages: Math.max(1, Math.ceil(page.total / page.size)) })}</span>
-            <Button size="small" disabled={(filter.page + 1) * page.size >= page.total} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>{tx('Next')}</Button>
+            <Button size="small" disabled={filter.page === 0} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
+              {tx('Previous')}
+            </Button>
+            <span>
+              {tx('{n} attempts · page {page} of {pages}', { n: page.total, page: filter.page + 1, pages: Math.max(1, Math.ceil(page.total / page.size)) })}
+            </span>
+            <Button size="small" disabled={(filter.page + 1) * page.size >= page.total} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
+              {tx('Next')}
+            </Button>
           </div>
         </div>
       ) : null}

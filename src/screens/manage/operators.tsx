@@ -26,9 +26,11 @@ export function OperatorsScreen() {
   const mayEdit = hasPrivilege(held, [PRIV.operatorGroups.edit]);
   const [names] = useState(() => new Map<string, string>()); // the toast's name of each command sent
   const [refresh, setRefresh] = useState(0);
-  const commands = useCommand('operatorCommands',
+  const commands = useCommand(
+    'operatorCommands',
     (command) => ({ title: tx(DONE[command.split(':')[0]] ?? 'Done', { name: names.get(command) ?? '' }), message: '' }),
-    () => setRefresh((n) => n + 1));
+    () => setRefresh((n) => n + 1),
+  );
   const running = useSelector(commands, selectRunningCommand);
   const [resetting, setResetting] = useState<Operator | null>(null); // visual: the password dialog's operator
   const [removing, setRemoving] = useState<Operator | null>(null); // visual: the confirm of a removal
@@ -40,46 +42,121 @@ export function OperatorsScreen() {
 
   return (
     <>
-      <ListScreen<Operator> testId="operators" resource={operators} refreshKey={refresh}
+      <ListScreen<Operator>
+        testId="operators"
+        resource={operators}
+        refreshKey={refresh}
         rowTag={(o) => (
           <>
-            {o.shared && <Tooltip content={tx('This account signs in to other clients too')}><Tag minimal round intent="warning" icon="people" data-testid="operator-shared">{tx('Also in other clients')}</Tag></Tooltip>}
-            {o.disabled && <Tag minimal round className="gh-ml">{tx('Disabled')}</Tag>}
+            {o.shared && (
+              <Tooltip content={tx('This account signs in to other clients too')}>
+                <Tag minimal round intent="warning" icon="people" data-testid="operator-shared">
+                  {tx('Also in other clients')}
+                </Tag>
+              </Tooltip>
+            )}
+            {o.disabled && (
+              <Tag minimal round className="gh-ml">
+                {tx('Disabled')}
+              </Tag>
+            )}
           </>
         )}
-        rowActions={mayEdit ? (o) => (
-          <>
-            {o.accountLocked ? (
-              // what the server would refuse is not offered: the reason instead
-              <Tooltip content={say(o.accountLocked)}>
-                <Tag minimal round icon="lock" data-testid="operator-locked">{tx('A platform operator manages this account')}</Tag>
-              </Tooltip>
-            ) : (
-              <>
-                <Button size="small" variant="outlined" icon="key" disabled={!!running} data-testid="operator-reset" onClick={() => setResetting(o)}>{tx('Reset password')}</Button>
-                {o.disabled
-                  ? <Button size="small" variant="minimal" icon="unlock" disabled={!!running} loading={running === `enable:${o.id}`} onClick={() => run('enable', o)}>{tx('Enable')}</Button>
-                  : <Button size="small" variant="minimal" intent="danger" icon="disable" disabled={!!running || o.id === me?.id} loading={running === `disable:${o.id}`} onClick={() => run('disable', o)}>{tx('Disable')}</Button>}
-              </>
-            )}
-            {o.shared && o.id !== me?.id && (
-              <Button size="small" variant="minimal" icon="log-out" disabled={!!running} loading={running === `remove:${o.id}`} data-testid="operator-remove" onClick={() => setRemoving(o)}>{tx('Remove from this client')}</Button>
-            )}
-          </>
-        ) : undefined} />
-      <Dialog isOpen={!!resetting} title={tx('New password for {name}', { name: resetting ? nameOf(resetting) : '' })} icon="key" onClose={() => setResetting(null)}>
+        rowActions={
+          mayEdit
+            ? (o) => (
+                <>
+                  {o.accountLocked ? (
+                    // what the server would refuse is not offered: the reason instead
+                    <Tooltip content={say(o.accountLocked)}>
+                      <Tag minimal round icon="lock" data-testid="operator-locked">
+                        {tx('A platform operator manages this account')}
+                      </Tag>
+                    </Tooltip>
+                  ) : (
+                    <>
+                      <Button size="small" variant="outlined" icon="key" disabled={!!running} data-testid="operator-reset" onClick={() => setResetting(o)}>
+                        {tx('Reset password')}
+                      </Button>
+                      {o.disabled ? (
+                        <Button
+                          size="small"
+                          variant="minimal"
+                          icon="unlock"
+                          disabled={!!running}
+                          loading={running === `enable:${o.id}`}
+                          onClick={() => run('enable', o)}
+                        >
+                          {tx('Enable')}
+                        </Button>
+                      ) : (
+                        <Button
+                          size="small"
+                          variant="minimal"
+                          intent="danger"
+                          icon="disable"
+                          disabled={!!running || o.id === me?.id}
+                          loading={running === `disable:${o.id}`}
+                          onClick={() => run('disable', o)}
+                        >
+                          {tx('Disable')}
+                        </Button>
+                      )}
+                    </>
+                  )}
+                  {o.shared && o.id !== me?.id && (
+                    <Button
+                      size="small"
+                      variant="minimal"
+                      icon="log-out"
+                      disabled={!!running}
+                      loading={running === `remove:${o.id}`}
+                      data-testid="operator-remove"
+                      onClick={() => setRemoving(o)}
+                    >
+                      {tx('Remove from this client')}
+                    </Button>
+                  )}
+                </>
+              )
+            : undefined
+        }
+      />
+      <Dialog
+        isOpen={!!resetting}
+        title={tx('New password for {name}', { name: resetting ? nameOf(resetting) : '' })}
+        icon="key"
+        onClose={() => setResetting(null)}
+      >
         <DialogBody>
           {resetting && (
-            <PasswordForm machine="operatorPasswordMachine" schema={ResetPasswordRequest} fixed={{ id: String(resetting.id) }}
+            <PasswordForm
+              machine="operatorPasswordMachine"
+              schema={ResetPasswordRequest}
+              fixed={{ id: String(resetting.id) }}
               fields={[{ name: 'password', label: tx('New password'), type: 'password', autoComplete: 'new-password' }]}
               confirm={{ name: 'confirmPassword', label: tx('Confirm password'), of: 'password' }}
-              submitText={tx('Set password')} done={tx('The password is set. Tell {name} to change it when they next sign in.', { name: nameOf(resetting) })} />
+              submitText={tx('Set password')}
+              done={tx('The password is set. Tell {name} to change it when they next sign in.', { name: nameOf(resetting) })}
+            />
           )}
         </DialogBody>
       </Dialog>
-      <Alert isOpen={!!removing} intent="warning" icon="log-out" cancelButtonText={tx('Cancel')} confirmButtonText={tx('Remove from this client')}
-        onCancel={() => setRemoving(null)} onConfirm={() => { if (removing) run('remove', removing); setRemoving(null); }}>
-        {tx('{name} loses their roles and groups in this client and their sessions here end. The account keeps working for its other clients.', { name: removing ? nameOf(removing) : '' })}
+      <Alert
+        isOpen={!!removing}
+        intent="warning"
+        icon="log-out"
+        cancelButtonText={tx('Cancel')}
+        confirmButtonText={tx('Remove from this client')}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) run('remove', removing);
+          setRemoving(null);
+        }}
+      >
+        {tx('{name} loses their roles and groups in this client and their sessions here end. The account keeps working for its other clients.', {
+          name: removing ? nameOf(removing) : '',
+        })}
       </Alert>
     </>
   );

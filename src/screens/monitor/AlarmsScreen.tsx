@@ -22,44 +22,92 @@ const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.ackn
 const canProcess = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.process', id, note: 'x' });
 const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'danger', idle: 'none' } as const;
 
-const AlarmRow = memo(function AlarmRow({ alarm, ack, process, onAck, onProcess }: {
-  alarm: Event; ack: boolean; process: boolean; onAck: (id: Event['id']) => void; onProcess: (a: Event) => void;
+const AlarmRow = memo(function AlarmRow({
+  alarm,
+  ack,
+  process,
+  onAck,
+  onProcess,
+}: {
+  alarm: Event;
+  ack: boolean;
+  process: boolean;
+  onAck: (id: Event['id']) => void;
+  onProcess: (a: Event) => void;
 }) {
   const { dateTime } = useTime();
   return (
     <tr data-testid="alarm-row" data-alarm-id={String(alarm.id)}>
-      <td><Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>P{alarm.priority}</Tag></td>
+      <td>
+        <Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>
+          P{alarm.priority}
+        </Tag>
+      </td>
       <td className="gh-nowrap">{dateTime(alarm.time)}</td>
       <td>{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</td>
       <td>{alarm.message}</td>
       <td className="bp6-text-muted gh-alarm-instructions">{alarm.instructions ?? ''}</td>
-      <td>{alarm.acknowledge ? <Tag intent="primary" minimal>{tx('Acknowledged')}</Tag> : <Tag intent="danger">{tx('New')}</Tag>}</td>
+      <td>
+        {alarm.acknowledge ? (
+          <Tag intent="primary" minimal>
+            {tx('Acknowledged')}
+          </Tag>
+        ) : (
+          <Tag intent="danger">{tx('New')}</Tag>
+        )}
+      </td>
       <td className="gh-nowrap">
-        <Button size="small" icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">{tx('Acknowledge')}</Button>{' '}
-        <Button size="small" icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">{tx('Process…')}</Button>
+        <Button size="small" icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">
+          {tx('Acknowledge')}
+        </Button>{' '}
+        <Button size="small" icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">
+          {tx('Process…')}
+        </Button>
       </td>
     </tr>
   );
 });
 
 /** Below 992 px an alarm is a card: what and where first, its two buttons full width under it (issue 10). */
-const AlarmCard = memo(function AlarmCard({ alarm, ack, process, onAck, onProcess }: {
-  alarm: Event; ack: boolean; process: boolean; onAck: (id: Event['id']) => void; onProcess: (a: Event) => void;
+const AlarmCard = memo(function AlarmCard({
+  alarm,
+  ack,
+  process,
+  onAck,
+  onProcess,
+}: {
+  alarm: Event;
+  ack: boolean;
+  process: boolean;
+  onAck: (id: Event['id']) => void;
+  onProcess: (a: Event) => void;
 }) {
   const { dateTime } = useTime();
   return (
     <li className={`gh-alarm-card${alarm.priority <= 1 ? ' gh-alarm-card--p1' : ''}`} data-testid="alarm-row" data-alarm-id={String(alarm.id)}>
       <div className="gh-alarm-card__top">
-        <Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>P{alarm.priority}</Tag>
+        <Tag intent={priorityIntent(alarm.priority)} minimal={alarm.priority > 3}>
+          P{alarm.priority}
+        </Tag>
         <strong className="gh-alarm-card__point">{alarm.eventPointName ?? alarm.eventSourceName ?? String(alarm.eventPointId ?? alarm.eventSourceId)}</strong>
-        {alarm.acknowledge ? <Tag intent="primary" minimal>{tx('Acknowledged')}</Tag> : <Tag intent="danger">{tx('New')}</Tag>}
+        {alarm.acknowledge ? (
+          <Tag intent="primary" minimal>
+            {tx('Acknowledged')}
+          </Tag>
+        ) : (
+          <Tag intent="danger">{tx('New')}</Tag>
+        )}
       </div>
       <div className="gh-alarm-card__message">{alarm.message}</div>
       {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{alarm.instructions}</div>}
       <div className="gh-alarm-card__time bp6-text-muted">{dateTime(alarm.time)}</div>
       <div className="gh-alarm-card__actions">
-        <Button icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">{tx('Acknowledge')}</Button>
-        <Button icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">{tx('Process…')}</Button>
+        <Button icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">
+          {tx('Acknowledge')}
+        </Button>
+        <Button icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">
+          {tx('Process…')}
+        </Button>
       </div>
     </li>
   );
@@ -77,7 +125,15 @@ export function AlarmsScreen() {
   const mayAct = useSelector(useSystemActor('session'), selectHeldPrivileges).has(PRIV.alarms.act);
   // which buttons are enabled, asked of the machine (ids joined so the selector result compares by value)
   const allowed = useSelector(alarms, (s) => s.context.alarms.map((a) => `${a.id}:${canAck(s, a.id) ? 1 : 0}${canProcess(s, a.id) ? 1 : 0}`).join(','));
-  const flags = new Map(allowed.split(',').filter(Boolean).map((x) => { const [id, f] = x.split(':'); return [id, f] as const; }));
+  const flags = new Map(
+    allowed
+      .split(',')
+      .filter(Boolean)
+      .map((x) => {
+        const [id, f] = x.split(':');
+        return [id, f] as const;
+      }),
+  );
   const mobile = useIsMobile();
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
   const [note, setNote] = useState('');
@@ -96,48 +152,131 @@ export function AlarmsScreen() {
 
   return (
     <div className="gh-page" data-testid="alarms-screen">
-      <PageHeader title={tx('Alarms')} icon="warning-sign"
-        description={<>{tx('Open alarms, most urgent first.')} <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">{status}</Tag> {syncing && <Tag minimal>{tx('syncing…')}</Tag>}</>}
-        actions={<SoundControl testId="alarm-sound-screen" />} />
-      {error && <Callout intent="danger" title={tx('Alarm command failed')} className="gh-mb">{error} <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>{tx('Dismiss')}</Button></Callout>}
+      <PageHeader
+        title={tx('Alarms')}
+        icon="warning-sign"
+        description={
+          <>
+            {tx('Open alarms, most urgent first.')}{' '}
+            <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">
+              {status}
+            </Tag>{' '}
+            {syncing && <Tag minimal>{tx('syncing…')}</Tag>}
+          </>
+        }
+        actions={<SoundControl testId="alarm-sound-screen" />}
+      />
+      {error && (
+        <Callout intent="danger" title={tx('Alarm command failed')} className="gh-mb">
+          {error}{' '}
+          <Button variant="minimal" size="small" onClick={() => alarms.send({ type: 'alarm.errorDismissed' })}>
+            {tx('Dismiss')}
+          </Button>
+        </Callout>
+      )}
       {open.length === 0 ? (
         <NonIdealState icon="tick-circle" title={tx('No open alarms')} description={tx('New alarms appear here as they are raised.')} />
       ) : mobile ? (
         <ul className="gh-alarm-cards" data-testid="alarms-table">
           {open.map((a) => {
             const f = flags.get(String(a.id)) ?? '00';
-            return <AlarmCard key={String(a.id)} alarm={a} ack={mayAct && !busy && f[0] === '1'} process={mayAct && !busy && f[1] === '1'}
-              onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })} onProcess={(al) => { setProcessing(al); setNote(''); }} />;
+            return (
+              <AlarmCard
+                key={String(a.id)}
+                alarm={a}
+                ack={mayAct && !busy && f[0] === '1'}
+                process={mayAct && !busy && f[1] === '1'}
+                onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })}
+                onProcess={(al) => {
+                  setProcessing(al);
+                  setNote('');
+                }}
+              />
+            );
           })}
         </ul>
       ) : (
         <HTMLTable compact striped interactive className="gh-table-full" data-testid="alarms-table">
-          <thead><tr><th>{tx('Priority')}</th><th>{t('timeColumn', { zone: zoneName() })}</th><th>{tx('Point')}</th><th>{tx('Message')}</th><th>{tx('Instructions')}</th><th>{tx('State')}</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>{tx('Priority')}</th>
+              <th>{t('timeColumn', { zone: zoneName() })}</th>
+              <th>{tx('Point')}</th>
+              <th>{tx('Message')}</th>
+              <th>{tx('Instructions')}</th>
+              <th>{tx('State')}</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {open.map((a) => {
               const f = flags.get(String(a.id)) ?? '00';
-              return <AlarmRow key={String(a.id)} alarm={a} ack={mayAct && !busy && f[0] === '1'} process={mayAct && !busy && f[1] === '1'}
-                onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })} onProcess={(al) => { setProcessing(al); setNote(''); }} />;
+              return (
+                <AlarmRow
+                  key={String(a.id)}
+                  alarm={a}
+                  ack={mayAct && !busy && f[0] === '1'}
+                  process={mayAct && !busy && f[1] === '1'}
+                  onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })}
+                  onProcess={(al) => {
+                    setProcessing(al);
+                    setNote('');
+                  }}
+                />
+              );
             })}
           </tbody>
         </HTMLTable>
       )}
       <Dialog isOpen={processing !== null} onClose={() => setProcessing(null)} title={tx('Process alarm')} icon="confirm">
         <DialogBody>
-          {processing && <p><strong>{processing.message}</strong><br /><span className="bp6-text-muted">{processing.instructions}</span></p>}
-          <FormGroup label={tx('Operator note')} labelFor="alarm-note" intent={noteState.over ? 'danger' : 'none'}
-            helperText={<span className="gh-alarm-note__help">
-              <span data-testid="alarm-note-error">{noteState.over && noteState.problem ? violationText(noteState.problem, locale, (k, e) => tCat(k, e, locale)) : tx('Required: what was found and done.')}</span>
-              {' '}<span id="alarm-note-counter" className="gh-nowrap" data-testid="alarm-note-counter" aria-live="polite">{noteState.counter}</span>
-            </span>}>
-            <TextArea id="alarm-note" fill autoFocus value={note} intent={noteState.over ? 'danger' : 'none'} aria-invalid={noteState.over}
-              aria-describedby="alarm-note-counter" onChange={(e) => setNote(e.currentTarget.value)} data-testid="alarm-note" />
+          {processing && (
+            <p>
+              <strong>{processing.message}</strong>
+              <br />
+              <span className="bp6-text-muted">{processing.instructions}</span>
+            </p>
+          )}
+          <FormGroup
+            label={tx('Operator note')}
+            labelFor="alarm-note"
+            intent={noteState.over ? 'danger' : 'none'}
+            helperText={
+              <span className="gh-alarm-note__help">
+                <span data-testid="alarm-note-error">
+                  {noteState.over && noteState.problem
+                    ? violationText(noteState.problem, locale, (k, e) => tCat(k, e, locale))
+                    : tx('Required: what was found and done.')}
+                </span>{' '}
+                <span id="alarm-note-counter" className="gh-nowrap" data-testid="alarm-note-counter" aria-live="polite">
+                  {noteState.counter}
+                </span>
+              </span>
+            }
+          >
+            <TextArea
+              id="alarm-note"
+              fill
+              autoFocus
+              value={note}
+              intent={noteState.over ? 'danger' : 'none'}
+              aria-invalid={noteState.over}
+              aria-describedby="alarm-note-counter"
+              onChange={(e) => setNote(e.currentTarget.value)}
+              data-testid="alarm-note"
+            />
           </FormGroup>
         </DialogBody>
-        <DialogFooter actions={<>
-          <Button onClick={() => setProcessing(null)}>{tx('Cancel')}</Button>
-          <Button intent="primary" disabled={noteState.problem !== undefined} onClick={submit} data-testid="alarm-process-submit">{tx('Process')}</Button>
-        </>} />
+        <DialogFooter
+          actions={
+            <>
+              <Button onClick={() => setProcessing(null)}>{tx('Cancel')}</Button>
+              <Button intent="primary" disabled={noteState.problem !== undefined} onClick={submit} data-testid="alarm-process-submit">
+                {tx('Process')}
+              </Button>
+            </>
+          }
+        />
       </Dialog>
     </div>
   );

@@ -31,11 +31,23 @@ const EventRow = memo(function EventRow({ e, alarmWord, onWhy, far }: { e: Event
   const className = [e.alert ? 'gh-row-alert' : '', far ? 'gh-row-far' : ''].join(' ').trim() || undefined;
   return (
     <tr role="row" data-testid="event-row" className={className}>
-      <td role="cell" className="gh-nowrap">{dateTime(e.time)}</td>
+      <td role="cell" className="gh-nowrap">
+        {dateTime(e.time)}
+      </td>
       <td role="cell">{String(e.eventCode)}</td>
       <td role="cell">{e.eventPointName ?? String(e.eventPointId ?? e.eventSourceId)}</td>
-      <td role="cell" title={e.message}>{e.message}</td>
-      <td role="cell">{e.alert ? <Tag intent="danger" minimal>{alarmWord}</Tag> : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? <WhyButton eventId={Number(e.id)} onWhy={onWhy} /> : null}</td>
+      <td role="cell" title={e.message}>
+        {e.message}
+      </td>
+      <td role="cell">
+        {e.alert ? (
+          <Tag intent="danger" minimal>
+            {alarmWord}
+          </Tag>
+        ) : isDeniedSwipe(e.eventCode) && /^\d+$/.test(String(e.id)) ? (
+          <WhyButton eventId={Number(e.id)} onWhy={onWhy} />
+        ) : null}
+      </td>
     </tr>
   );
 });
@@ -72,14 +84,20 @@ export function EventsScreen() {
     let frame = 0;
     const flush = () => {
       frame = 0;
-      if (pausedRef.current) { setWaiting(buffer.current.length); return; }
+      if (pausedRef.current) {
+        setWaiting(buffer.current.length);
+        return;
+      }
       const batch = buffer.current;
       buffer.current = [];
       const box = scroller.current;
       const fold = box && box.scrollTop === 0 && window.innerWidth >= MOBILE_BREAKPOINT_PX ? Math.ceil(box.clientHeight / EVENT_ROW_PX) + 2 : null;
       setFar((current) => farAfterFrame(current, batch.length, fold));
       // a burst that ends with no frame after it: every row is rendered again shortly after the last one
-      if (isBurst(batch.length, fold)) { clearTimeout(calm.current); calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS); }
+      if (isBurst(batch.length, fold)) {
+        clearTimeout(calm.current);
+        calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS);
+      }
       setRows((r) => mergeEvents(r, batch));
     };
     const sub = socket.on('socket.message', (m) => {
@@ -88,7 +106,10 @@ export function EventsScreen() {
       if (buffer.current.length > MAX_ROWS * 2) buffer.current = buffer.current.slice(-MAX_ROWS);
       if (!frame) frame = requestAnimationFrame(flush);
     });
-    return () => { sub.unsubscribe(); if (frame) cancelAnimationFrame(frame); };
+    return () => {
+      sub.unsubscribe();
+      if (frame) cancelAnimationFrame(frame);
+    };
   }, [socket]);
 
   // after a reconnect or wake: the events stored meanwhile join the list (or wait in the buffer while paused)
@@ -101,9 +122,19 @@ export function EventsScreen() {
   // the history load cut off by a server going away is read again once the console is back (nothing else fills the list)
   const historyNow = useRef(history);
   historyNow.current = history;
-  useEventResync(socket, newestId, (missed) => {
-    if (pausedRef.current) { buffer.current.push(...missed); setWaiting(buffer.current.length); } else setRows((r) => mergeEvents(r, missed));
-  }, () => { if (historyNow.current.failed) historyNow.current.reload(); });
+  useEventResync(
+    socket,
+    newestId,
+    (missed) => {
+      if (pausedRef.current) {
+        buffer.current.push(...missed);
+        setWaiting(buffer.current.length);
+      } else setRows((r) => mergeEvents(r, missed));
+    },
+    () => {
+      if (historyNow.current.failed) historyNow.current.reload();
+    },
+  );
 
   const resume = () => {
     setPaused(false);
@@ -120,7 +151,8 @@ export function EventsScreen() {
   const openHistory = () => {
     const q = new URLSearchParams();
     const text = filter.trim();
-    if (/^\d+$/.test(text)) q.set('eventCode', text); else if (text) q.set('q', text);
+    if (/^\d+$/.test(text)) q.set('eventCode', text);
+    else if (text) q.set('q', text);
     if (alertsOnly) q.set('alert', 'true');
     navigate(`/report/event${q.size ? `?${q}` : ''}`);
   };
@@ -131,7 +163,8 @@ export function EventsScreen() {
   const download = useViewActor('eventExportLogic');
   const progress = useSelector(download, selectDownloadProgress);
   const exportFailed = useSelector(download, selectDownloadError);
-  const exporting: { done: number; total: number; failed?: string } | null = progress ?? (exportFailed !== null ? { done: 0, total: 0, failed: exportFailed } : null);
+  const exporting: { done: number; total: number; failed?: string } | null =
+    progress ?? (exportFailed !== null ? { done: 0, total: 0, failed: exportFailed } : null);
   useEffect(() => {
     const sub = download.on('download.ready', ({ blob, filename }) => saveFile({ blob, filename }));
     return () => sub.unsubscribe();
@@ -139,50 +172,135 @@ export function EventsScreen() {
   const startExport = () => {
     const filters: Record<string, string> = {};
     const text = filter.trim();
-    if (/^\d+$/.test(text)) filters.eventCode = text; else if (text) filters.q = text;
+    if (/^\d+$/.test(text)) filters.eventCode = text;
+    else if (text) filters.q = text;
     if (alertsOnly) filters.alert = 'true';
     download.send({ type: 'download.start', input: { filters, format: exportFormat } satisfies EventExportInput });
   };
-  const exportControls = exporting && !exporting.failed
-    ? <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-testid="events-export-progress">
-        <span style={{ width: 120 }}><ProgressBar value={exporting.total ? exporting.done / exporting.total : undefined} intent="primary" /></span>
+  const exportControls =
+    exporting && !exporting.failed ? (
+      <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }} data-testid="events-export-progress">
+        <span style={{ width: 120 }}>
+          <ProgressBar value={exporting.total ? exporting.done / exporting.total : undefined} intent="primary" />
+        </span>
         {exporting.done.toLocaleString()} / {exporting.total.toLocaleString()}
-        <Button size="small" variant="minimal" icon="cross" onClick={() => download.send({ type: 'download.cancel' })} data-testid="events-export-cancel">{tx('Cancel')}</Button>
+        <Button size="small" variant="minimal" icon="cross" onClick={() => download.send({ type: 'download.cancel' })} data-testid="events-export-cancel">
+          {tx('Cancel')}
+        </Button>
       </span>
-    : <>
-        {exporting?.failed && <Tag intent="danger" minimal data-testid="events-export-error">{exporting.failed}</Tag>}
-        <HTMLSelect value={exportFormat} onChange={(e) => setExportFormat(e.currentTarget.value as ExportFormat)} aria-label={tx('Export format')} data-testid="events-export-format"
-          options={[{ value: 'csv', label: 'CSV' }, { value: 'ndjson', label: 'NDJSON' }]} />
-        <Button icon="export" variant="minimal" onClick={startExport} data-testid="events-export">{tx('Export')}</Button>
-      </>;
+    ) : (
+      <>
+        {exporting?.failed && (
+          <Tag intent="danger" minimal data-testid="events-export-error">
+            {exporting.failed}
+          </Tag>
+        )}
+        <HTMLSelect
+          value={exportFormat}
+          onChange={(e) => setExportFormat(e.currentTarget.value as ExportFormat)}
+          aria-label={tx('Export format')}
+          data-testid="events-export-format"
+          options={[
+            { value: 'csv', label: 'CSV' },
+            { value: 'ndjson', label: 'NDJSON' },
+          ]}
+        />
+        <Button icon="export" variant="minimal" onClick={startExport} data-testid="events-export">
+          {tx('Export')}
+        </Button>
+      </>
+    );
 
   const alarmWord = tx('alarm');
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
-    return rows.filter((e) => (!alertsOnly || e.alert) && (!q || e.message.toLowerCase().includes(q) || String(e.eventCode) === q || (e.eventPointName ?? '').toLowerCase().includes(q)));
+    return rows.filter(
+      (e) =>
+        (!alertsOnly || e.alert) &&
+        (!q || e.message.toLowerCase().includes(q) || String(e.eventCode) === q || (e.eventPointName ?? '').toLowerCase().includes(q)),
+    );
   }, [rows, filter, alertsOnly]);
 
   return (
     <div className="gh-page" data-testid="events-screen">
-      <PageHeader title={tx('Events')} icon="pulse"
-        description={<>The live event stream (newest {MAX_ROWS}). <Tag minimal data-testid="socket-status">{status}</Tag></>}
-        actions={<>{exportControls}{canHistory && <Button icon="history" variant="minimal" onClick={openHistory} data-testid="events-history">{tx('History')}</Button>}{paused
-          ? <Button icon="play" intent="primary" onClick={resume} data-testid="events-resume">Resume{waiting ? ` (${waiting} new)` : ''}</Button>
-          : <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">{tx('Pause')}</Button>}</>} />
+      <PageHeader
+        title={tx('Events')}
+        icon="pulse"
+        description={
+          <>
+            The live event stream (newest {MAX_ROWS}).{' '}
+            <Tag minimal data-testid="socket-status">
+              {status}
+            </Tag>
+          </>
+        }
+        actions={
+          <>
+            {exportControls}
+            {canHistory && (
+              <Button icon="history" variant="minimal" onClick={openHistory} data-testid="events-history">
+                {tx('History')}
+              </Button>
+            )}
+            {paused ? (
+              <Button icon="play" intent="primary" onClick={resume} data-testid="events-resume">
+                Resume{waiting ? ` (${waiting} new)` : ''}
+              </Button>
+            ) : (
+              <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">
+                {tx('Pause')}
+              </Button>
+            )}
+          </>
+        }
+      />
       <div className="gh-toolbar">
-        <InputGroup leftIcon="filter" placeholder={tx('Filter by text, point or code')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} data-testid="events-filter" />
+        <InputGroup
+          leftIcon="filter"
+          placeholder={tx('Filter by text, point or code')}
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          data-testid="events-filter"
+        />
         <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
       </div>
       {/* at most 61% of the window high on a wide screen (SPEC §7), its own scroller: the header stays, and only the rows in it count as seen */}
-      <div className="gh-events-scroll" ref={scroller} onScroll={(ev) => { if (ev.currentTarget.scrollTop > 0) setFar(null); }}
-        style={{ '--gh-table-max': `${TABLE_MAX_HEIGHT_VH}vh` } as CSSProperties} data-testid="events-scroll"
-        tabIndex={0} role="region" aria-label={tx('Events')}>
-      {/* column widths set once; on a wide screen each row is its own layout boundary (app.css), so a batch of new rows never makes the browser lay out every row again */}
-      <HTMLTable compact className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
-        <colgroup><col style={{ width: 190 }} /><col style={{ width: 70 }} /><col style={{ width: 220 }} /><col /><col style={{ width: 80 }} /></colgroup>
-        <thead role="rowgroup"><tr role="row"><th role="columnheader">{t('timeColumn', { zone: zoneName() })}</th><th role="columnheader">{tx('Code')}</th><th role="columnheader">{tx('Point')}</th><th role="columnheader">{tx('Message')}</th><th role="columnheader" /></tr></thead>
-        <tbody role="rowgroup">{shown.map((e, i) => <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} far={far !== null && i >= far} />)}</tbody>
-      </HTMLTable>
+      <div
+        className="gh-events-scroll"
+        ref={scroller}
+        onScroll={(ev) => {
+          if (ev.currentTarget.scrollTop > 0) setFar(null);
+        }}
+        style={{ '--gh-table-max': `${TABLE_MAX_HEIGHT_VH}vh` } as CSSProperties}
+        data-testid="events-scroll"
+        tabIndex={0}
+        role="region"
+        aria-label={tx('Events')}
+      >
+        {/* column widths set once; on a wide screen each row is its own layout boundary (app.css), so a batch of new rows never makes the browser lay out every row again */}
+        <HTMLTable compact className="gh-table-full gh-events-table" data-testid="events-table" role="table" aria-label={tx('Events')}>
+          <colgroup>
+            <col style={{ width: 190 }} />
+            <col style={{ width: 70 }} />
+            <col style={{ width: 220 }} />
+            <col />
+            <col style={{ width: 80 }} />
+          </colgroup>
+          <thead role="rowgroup">
+            <tr role="row">
+              <th role="columnheader">{t('timeColumn', { zone: zoneName() })}</th>
+              <th role="columnheader">{tx('Code')}</th>
+              <th role="columnheader">{tx('Point')}</th>
+              <th role="columnheader">{tx('Message')}</th>
+              <th role="columnheader" />
+            </tr>
+          </thead>
+          <tbody role="rowgroup">
+            {shown.map((e, i) => (
+              <EventRow key={String(e.id)} e={e} alarmWord={alarmWord} onWhy={setWhy} far={far !== null && i >= far} />
+            ))}
+          </tbody>
+        </HTMLTable>
       </div>
       {why !== null && <WhyDrawer eventId={why} onClose={() => setWhy(null)} />}
     </div>

@@ -23,8 +23,15 @@ import { countDoors, doorStateOf, type LiveDoor } from '../configure/doorStatus'
 import { useLiveDoors } from '../configure/useLiveDoors';
 import { planShown } from './planShown';
 
-interface PlanRow { id: number; name: string; description: string | null }
-interface Plan extends PlanRow { image: string | null; doors: { id: number; doorId: number; x: number; y: number }[] }
+interface PlanRow {
+  id: number;
+  name: string;
+  description: string | null;
+}
+interface Plan extends PlanRow {
+  image: string | null;
+  doors: { id: number; doorId: number; x: number; y: number }[];
+}
 
 const COMMAND_LABEL: Record<DoorCommand, string> = { lock: 'Lock', unlock: 'Unlock', 'momentary-unlock': 'Open briefly' };
 
@@ -40,7 +47,11 @@ export function FloorPlanScreen() {
   const plans = useReading<PlanRow[]>('floorPlansReading', { input: { clientId } });
   const props = useReading<{ defaultPlanId: number | null; showDoorNames: boolean; pinSize: string }>('floorPlanPropertiesReading', { input: clientId });
   const [params, setParams] = useSearchParams();
-  const chosenId = planShown(Number(params.get('plan')) || null, plans.output, props.output ? props.output.defaultPlanId : props.busy && !props.failed ? undefined : null);
+  const chosenId = planShown(
+    Number(params.get('plan')) || null,
+    plans.output,
+    props.output ? props.output.defaultPlanId : props.busy && !props.failed ? undefined : null,
+  );
   const showNames = props.output?.showDoorNames ?? true;
   const pinSize = props.output?.pinSize ?? 'medium';
   const plan = useReading<Plan>('floorPlanReading', { input: chosenId, key: chosenId });
@@ -67,77 +78,167 @@ export function FloorPlanScreen() {
   const pinned = (current?.doors ?? []).map((p) => ({ ...p, door: byId.get(p.doorId) ?? null }));
   const live = pinned.map((p) => p.door).filter((d): d is LiveDoor => d !== null);
   const attention = live.filter((d) => doorStateOf(d.status).problem).length;
-  const chosen = chosenDoor === null ? null : byId.get(chosenDoor) ?? null;
+  const chosen = chosenDoor === null ? null : (byId.get(chosenDoor) ?? null);
   const nameOf = (doorId: number) => byId.get(doorId)?.name ?? tx('Door {n}', { n: doorId });
 
   return (
     <div className="gh-page" data-testid="floor-plan-monitor">
-      <PageHeader title={routeTitle(route)} icon="map" description={routeDescription(route)}
-        actions={<>
-          {(plans.output?.length ?? 0) > 0 && (
-            <HTMLSelect aria-label={tx('Floor plan')} value={chosenId ?? ''} onChange={(e) => setParams({ plan: e.currentTarget.value }, { replace: true })} data-testid="floor-plan-select"
-              options={(plans.output ?? []).map((p) => ({ value: p.id, label: p.name }))} />
-          )}
-          {configures && chosenId && <Link to={`/configure/floor-plan/edit/${chosenId}`} className="bp6-button bp6-minimal"><span className="bp6-icon bp6-icon-edit" aria-hidden /> <span className="bp6-button-text">{tx('Edit plan')}</span></Link>}
-        </>} />
+      <PageHeader
+        title={routeTitle(route)}
+        icon="map"
+        description={routeDescription(route)}
+        actions={
+          <>
+            {(plans.output?.length ?? 0) > 0 && (
+              <HTMLSelect
+                aria-label={tx('Floor plan')}
+                value={chosenId ?? ''}
+                onChange={(e) => setParams({ plan: e.currentTarget.value }, { replace: true })}
+                data-testid="floor-plan-select"
+                options={(plans.output ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              />
+            )}
+            {configures && chosenId && (
+              <Link to={`/configure/floor-plan/edit/${chosenId}`} className="bp6-button bp6-minimal">
+                <span className="bp6-icon bp6-icon-edit" aria-hidden /> <span className="bp6-button-text">{tx('Edit plan')}</span>
+              </Link>
+            )}
+          </>
+        }
+      />
       {plans.busy && !plans.output && <NonIdealState icon={<Spinner />} title={tx('Loading floor plans…')} />}
       {plans.output && plans.output.length === 0 && (
-        <NonIdealState icon="map" title={tx('No floor plans')} description={tx('A floor plan is a picture of a floor with the doors pinned on it.')}
-          action={hasPrivilege(held, ['0.4.15.1']) ? <Link to="/configure/floor-plan/add" className="bp6-button bp6-intent-primary">{tx('Add a floor plan')}</Link> : undefined} />
+        <NonIdealState
+          icon="map"
+          title={tx('No floor plans')}
+          description={tx('A floor plan is a picture of a floor with the doors pinned on it.')}
+          action={
+            hasPrivilege(held, ['0.4.15.1']) ? (
+              <Link to="/configure/floor-plan/add" className="bp6-button bp6-intent-primary">
+                {tx('Add a floor plan')}
+              </Link>
+            ) : undefined
+          }
+        />
       )}
       {current && (
         <div className="gh-plan">
           <p className="gh-plan__summary" data-testid="floor-plan-summary">
-            {seesDoors
-              ? <>
-                  <Tag round intent={attention ? 'danger' : 'success'} icon={attention ? 'warning-sign' : 'tick-circle'} minimal={!attention} data-testid="floor-plan-attention">
-                    {attention ? tx('{n} need attention', { n: attention }) : tx('None needs attention')}
-                  </Tag>{' '}
-                  {countDoors(live).map((c) => <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">{c.count} {tx(doorStateOf(c.status).label).toLowerCase()}</Tag>)}
-                </>
-              : <span className="bp6-text-muted">{tx('Door states need the right to see doors.')}</span>}
+            {seesDoors ? (
+              <>
+                <Tag
+                  round
+                  intent={attention ? 'danger' : 'success'}
+                  icon={attention ? 'warning-sign' : 'tick-circle'}
+                  minimal={!attention}
+                  data-testid="floor-plan-attention"
+                >
+                  {attention ? tx('{n} need attention', { n: attention }) : tx('None needs attention')}
+                </Tag>{' '}
+                {countDoors(live).map((c) => (
+                  <Tag key={c.status} minimal round intent={doorStateOf(c.status).intent} className="gh-mr">
+                    {c.count} {tx(doorStateOf(c.status).label).toLowerCase()}
+                  </Tag>
+                ))}
+              </>
+            ) : (
+              <span className="bp6-text-muted">{tx('Door states need the right to see doors.')}</span>
+            )}
           </p>
-          {current.image
-            ? (
-              <div className={`gh-plan__frame gh-plan__frame--${pinSize}`} data-testid="floor-plan-frame" data-pin-size={pinSize}>
-                <img src={current.image} alt={current.name} />
-                {pinned.map((p) => {
-                  const state = p.door ? doorStateOf(p.door.status) : null;
-                  return (
-                    <button type="button" key={p.id} data-testid="floor-plan-pin" data-door={p.doorId} data-state={p.door?.status ?? ''}
-                      className={`gh-plan__pin gh-plan__pin--${state?.intent ?? 'none'}${state?.problem ? ' gh-plan__pin--problem' : ''}${chosenDoor === p.doorId ? ' gh-plan__pin--chosen' : ''}`}
-                      style={{ left: `${p.x / 10}%`, top: `${p.y / 10}%` }} title={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`}
-                      aria-label={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`} onClick={() => setChosenDoor(p.doorId)}>
-                      {showNames && <span className="gh-plan__pin-label" data-testid="floor-plan-pin-label">{nameOf(p.doorId)}</span>}
-                    </button>
-                  );
-                })}
-              </div>
-            )
-            : <NonIdealState icon="media" title={tx('This plan has no picture yet')} />}
+          {current.image ? (
+            <div className={`gh-plan__frame gh-plan__frame--${pinSize}`} data-testid="floor-plan-frame" data-pin-size={pinSize}>
+              <img src={current.image} alt={current.name} />
+              {pinned.map((p) => {
+                const state = p.door ? doorStateOf(p.door.status) : null;
+                return (
+                  <button
+                    type="button"
+                    key={p.id}
+                    data-testid="floor-plan-pin"
+                    data-door={p.doorId}
+                    data-state={p.door?.status ?? ''}
+                    className={`gh-plan__pin gh-plan__pin--${state?.intent ?? 'none'}${state?.problem ? ' gh-plan__pin--problem' : ''}${chosenDoor === p.doorId ? ' gh-plan__pin--chosen' : ''}`}
+                    style={{ left: `${p.x / 10}%`, top: `${p.y / 10}%` }}
+                    title={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`}
+                    aria-label={`${nameOf(p.doorId)}${state ? `: ${tx(state.label)}` : ''}`}
+                    onClick={() => setChosenDoor(p.doorId)}
+                  >
+                    {showNames && (
+                      <span className="gh-plan__pin-label" data-testid="floor-plan-pin-label">
+                        {nameOf(p.doorId)}
+                      </span>
+                    )}
+                  </button>
+                );
+              })}
+            </div>
+          ) : (
+            <NonIdealState icon="media" title={tx('This plan has no picture yet')} />
+          )}
           <HTMLTable compact striped className="gh-table-full gh-plan__doors" data-testid="floor-plan-doors">
-            <thead><tr><th>{tx('Door')}</th>{seesDoors && <th>{tx('State')}</th>}{seesDoors && <th className="gh-plan__changed">{tx('Last change')}</th>}{controls && <th>{tx('Control')}</th>}</tr></thead>
+            <thead>
+              <tr>
+                <th>{tx('Door')}</th>
+                {seesDoors && <th>{tx('State')}</th>}
+                {seesDoors && <th className="gh-plan__changed">{tx('Last change')}</th>}
+                {controls && <th>{tx('Control')}</th>}
+              </tr>
+            </thead>
             <tbody>
               {pinned.map((p) => {
                 const d = p.door;
                 const state = d ? doorStateOf(d.status) : null;
                 return (
-                  <tr key={p.id} data-testid="floor-plan-door" aria-label={nameOf(p.doorId)} className={chosenDoor === p.doorId ? 'gh-plan__row--chosen' : undefined} onClick={() => setChosenDoor(p.doorId)}>
+                  <tr
+                    key={p.id}
+                    data-testid="floor-plan-door"
+                    aria-label={nameOf(p.doorId)}
+                    className={chosenDoor === p.doorId ? 'gh-plan__row--chosen' : undefined}
+                    onClick={() => setChosenDoor(p.doorId)}
+                  >
                     <td>{nameOf(p.doorId)}</td>
-                    {seesDoors && <td>{state && <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="floor-plan-door-state">{tx(state.label)}</Tag>}</td>}
-                    {seesDoors && <td className="gh-plan__changed">{d?.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(Date.now(), Date.parse(d.lastChangedAt))) : '—'}</td>}
+                    {seesDoors && (
+                      <td>
+                        {state && (
+                          <Tag intent={state.intent} icon={state.icon} minimal={!state.problem} data-testid="floor-plan-door-state">
+                            {tx(state.label)}
+                          </Tag>
+                        )}
+                      </td>
+                    )}
+                    {seesDoors && (
+                      <td className="gh-plan__changed">
+                        {d?.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(Date.now(), Date.parse(d.lastChangedAt))) : '—'}
+                      </td>
+                    )}
                     {controls && (
                       <td>
                         {d && d.mode !== 'locked-down' && (
                           <ButtonGroup variant="outlined" size="small" className="gh-plan__commands">
-                            {doorCommandsFor(d.status).filter((c) => !c.force).map(({ command }) => (
-                              <Button key={command} text={tx(COMMAND_LABEL[command])} loading={running === `${d.id}|${command}|${d.name}`} disabled={running !== null}
-                                aria-label={`${COMMAND_LABEL[command]} ${d.name}`} data-testid={`floor-plan-${command}`}
-                                onClick={(e) => { e.stopPropagation(); if (command === 'unlock') setConfirm(d); else run(d, command); }} />
-                            ))}
+                            {doorCommandsFor(d.status)
+                              .filter((c) => !c.force)
+                              .map(({ command }) => (
+                                <Button
+                                  key={command}
+                                  text={tx(COMMAND_LABEL[command])}
+                                  loading={running === `${d.id}|${command}|${d.name}`}
+                                  disabled={running !== null}
+                                  aria-label={`${COMMAND_LABEL[command]} ${d.name}`}
+                                  data-testid={`floor-plan-${command}`}
+                                  onClick={(e) => {
+                                    e.stopPropagation();
+                                    if (command === 'unlock') setConfirm(d);
+                                    else run(d, command);
+                                  }}
+                                />
+                              ))}
                           </ButtonGroup>
                         )}
-                        {d?.mode === 'locked-down' && <Tag intent="danger" icon="lock">{tx('Locked down')}</Tag>}
+                        {d?.mode === 'locked-down' && (
+                          <Tag intent="danger" icon="lock">
+                            {tx('Locked down')}
+                          </Tag>
+                        )}
                       </td>
                     )}
                   </tr>
@@ -145,12 +246,29 @@ export function FloorPlanScreen() {
               })}
             </tbody>
           </HTMLTable>
-          {chosen && <p className="bp6-text-muted" data-testid="floor-plan-chosen">{chosen.name}: {tx(doorStateOf(chosen.status).label)}</p>}
+          {chosen && (
+            <p className="bp6-text-muted" data-testid="floor-plan-chosen">
+              {chosen.name}: {tx(doorStateOf(chosen.status).label)}
+            </p>
+          )}
         </div>
       )}
-      <Alert isOpen={confirm !== null} intent="warning" icon="unlock" confirmButtonText={tx('Unlock')} cancelButtonText={tx('Cancel')} canEscapeKeyCancel
-        onConfirm={() => { if (confirm) run(confirm, 'unlock'); setConfirm(null); }} onCancel={() => setConfirm(null)}>
-        <p>{tx('Unlock')} <strong>{confirm?.name}</strong>? {tx('It stays unlocked until someone locks it again.')}</p>
+      <Alert
+        isOpen={confirm !== null}
+        intent="warning"
+        icon="unlock"
+        confirmButtonText={tx('Unlock')}
+        cancelButtonText={tx('Cancel')}
+        canEscapeKeyCancel
+        onConfirm={() => {
+          if (confirm) run(confirm, 'unlock');
+          setConfirm(null);
+        }}
+        onCancel={() => setConfirm(null)}
+      >
+        <p>
+          {tx('Unlock')} <strong>{confirm?.name}</strong>? {tx('It stays unlocked until someone locks it again.')}
+        </p>
       </Alert>
     </div>
   );

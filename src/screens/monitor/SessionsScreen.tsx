@@ -27,20 +27,34 @@ interface Kind {
 }
 const KINDS: Record<SessionKind, Kind> = {
   operator: {
-    title: 'Operator sessions', icon: 'person', who: 'operator', privileges: PRIV.operatorSessions,
+    title: 'Operator sessions',
+    icon: 'person',
+    who: 'operator',
+    privileges: PRIV.operatorSessions,
     description: 'Who is signed in to the console in this client, from where and since when.',
-    afterEnd: ['Its token stops working at once: that console is sent to the sign-in page on its next request.',
-      'Their tokens stop working at once: those consoles are sent to the sign-in page on their next request.'],
+    afterEnd: [
+      'Its token stops working at once: that console is sent to the sign-in page on its next request.',
+      'Their tokens stop working at once: those consoles are sent to the sign-in page on their next request.',
+    ],
   },
   service: {
-    title: 'Service account sessions', icon: 'key', who: 'service account', privileges: PRIV.serviceSessions,
+    title: 'Service account sessions',
+    icon: 'key',
+    who: 'service account',
+    privileges: PRIV.serviceSessions,
     description: 'Sessions that integrations hold through service accounts of this client.',
-    afterEnd: ['Its token stops working at once: the integration must open a new session.',
-      'Their tokens stop working at once: the integrations must open new sessions.'],
+    afterEnd: [
+      'Its token stops working at once: the integration must open a new session.',
+      'Their tokens stop working at once: the integrations must open new sessions.',
+    ],
   },
 };
 
-const STATES = [{ label: 'Open', value: 'open' }, { label: 'Ended', value: 'ended' }, { label: 'All', value: 'all' }];
+const STATES = [
+  { label: 'Open', value: 'open' },
+  { label: 'Ended', value: 'ended' },
+  { label: 'All', value: 'all' },
+];
 const DEFAULT_SORT: SortSpec[] = [{ field: 'startedAt', dir: 'desc' }];
 
 const selItems = (s: ResourceListSnapshot) => s.context.items as SessionSummary[];
@@ -114,7 +128,6 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   const sortHead = (field: string, title: string) => (
     <th key={field} aria-sort={sortOf(field) === 'asc' ? 'ascending' : sortOf(field) === 'desc' ? 'descending' : 'none'}>
       <button type="button" className="gh-sessions__sort" onClick={() => sortBy(field)} title={tx('Sort by {what}', { what: title.toLowerCase() })}>
-
         {title}
         <Icon icon={sortOf(field) === 'asc' ? 'sort-asc' : sortOf(field) === 'desc' ? 'sort-desc' : 'double-caret-vertical'} size={12} />
       </button>
@@ -129,7 +142,15 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
 
   return (
     <div className="gh-page" data-testid={`${kind}-sessions`}>
-      <PageHeader title={tx(k.title)} icon={k.icon} description={<>{tx(k.description)} {tx('Times are in your time zone, {zone}.', { zone })}</>} />
+      <PageHeader
+        title={tx(k.title)}
+        icon={k.icon}
+        description={
+          <>
+            {tx(k.description)} {tx('Times are in your time zone, {zone}.', { zone })}
+          </>
+        }
+      />
       <div className="gh-list">
         <div className="gh-list__toolbar">
           <InputGroup
@@ -141,16 +162,28 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
 
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
-            onKeyDown={(e) => { if (e.key === 'Enter') list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } }); }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } });
+            }}
             rightElement={busy ? <Spinner size={16} /> : undefined}
           />
-          <SegmentedControl aria-label={tx('Session state')} options={STATES.map((o) => ({ ...o, label: tx(o.label) }))} value={state}
-            onValueChange={(v) => list.send({ type: 'list.filtered', filters: { ...filters, state: v } })} />
+          <SegmentedControl
+            aria-label={tx('Session state')}
+            options={STATES.map((o) => ({ ...o, label: tx(o.label) }))}
+            value={state}
+            onValueChange={(v) => list.send({ type: 'list.filtered', filters: { ...filters, state: v } })}
+          />
           <div className="gh-list__spacer" />
           <ButtonGroup>
             {canEnd && (
-              <Button icon="log-out" intent="danger" variant="outlined" disabled={selection.length === 0 || ending}
-                onClick={() => ender.send({ type: 'sessions.end', ids: selection })} data-testid="end-selected">
+              <Button
+                icon="log-out"
+                intent="danger"
+                variant="outlined"
+                disabled={selection.length === 0 || ending}
+                onClick={() => ender.send({ type: 'sessions.end', ids: selection })}
+                data-testid="end-selected"
+              >
                 End selected{selection.length ? ` (${selection.length})` : ''}
               </Button>
             )}
@@ -158,8 +191,16 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
           </ButtonGroup>
         </div>
 
-        {error && <Callout intent="danger" icon="error" className="gh-list__error">{say(error)}</Callout>}
-        {endError && <Callout intent="danger" icon="error" className="gh-list__error" data-testid="end-error">{endError}</Callout>}
+        {error && (
+          <Callout intent="danger" icon="error" className="gh-list__error">
+            {say(error)}
+          </Callout>
+        )}
+        {endError && (
+          <Callout intent="danger" icon="error" className="gh-list__error" data-testid="end-error">
+            {endError}
+          </Callout>
+        )}
 
         <div className="gh-sessions__scroll">
           <HTMLTable compact interactive className="gh-sessions__table">
@@ -167,9 +208,17 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
               <tr>
                 {canEnd && (
                   <th className="gh-sessions__check">
-                    <Checkbox checked={allMarked} indeterminate={!allMarked && markable.some((r) => selected.has(r.id))} disabled={markable.length === 0}
-                      onChange={() => setSelection(allMarked ? selection.filter((id) => !markable.some((r) => r.id === id)) : [...new Set([...selection, ...markable.map((r) => r.id)])])}
-                      aria-label={tx('Mark every session on this page')} />
+                    <Checkbox
+                      checked={allMarked}
+                      indeterminate={!allMarked && markable.some((r) => selected.has(r.id))}
+                      disabled={markable.length === 0}
+                      onChange={() =>
+                        setSelection(
+                          allMarked ? selection.filter((id) => !markable.some((r) => r.id === id)) : [...new Set([...selection, ...markable.map((r) => r.id)])],
+                        )
+                      }
+                      aria-label={tx('Mark every session on this page')}
+                    />
                   </th>
                 )}
                 {sortHead('username', kind === 'operator' ? tx('User') : tx('Service account'))}
@@ -183,29 +232,54 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
             </thead>
             <tbody>
               {items.map((r) => (
-                <tr key={r.id} data-testid="session-row" data-id={r.id} aria-label={`${r.name} (${r.username})`} className={r.current ? 'gh-sessions__current' : undefined}>
+                <tr
+                  key={r.id}
+                  data-testid="session-row"
+                  data-id={r.id}
+                  aria-label={`${r.name} (${r.username})`}
+                  className={r.current ? 'gh-sessions__current' : undefined}
+                >
                   {canEnd && (
                     <td className="gh-sessions__check">
-                      <Checkbox checked={selected.has(r.id)} disabled={!endable(r)} onChange={() => toggle(r.id)} aria-label={`Mark the session of ${r.username}`} />
+                      <Checkbox
+                        checked={selected.has(r.id)}
+                        disabled={!endable(r)}
+                        onChange={() => toggle(r.id)}
+                        aria-label={`Mark the session of ${r.username}`}
+                      />
                     </td>
                   )}
                   <td>
                     <div className="gh-sessions__user">
                       <strong>{r.name}</strong>
                       <span className="bp6-text-muted">{r.username}</span>
-                      {r.current && <Tag intent="primary" minimal round icon="locate">{tx('This session')}</Tag>}
+                      {r.current && (
+                        <Tag intent="primary" minimal round icon="locate">
+                          {tx('This session')}
+                        </Tag>
+                      )}
                     </div>
                   </td>
                   <td className="gh-sessions__mono">{r.ip ?? '—'}</td>
                   <td title={r.userAgent ?? undefined}>{shortUserAgent(r.userAgent)}</td>
                   <td>{time.dateTime(r.startedAt)}</td>
                   <td title={time.dateTime(r.lastSeenAt, true)}>{time.ago(r.lastSeenAt, now)}</td>
-                  <td><StateTag row={r} time={time} /></td>
+                  <td>
+                    <StateTag row={r} time={time} />
+                  </td>
                   {canEnd && (
                     <td className="gh-sessions__action">
                       {endable(r) && (
-                        <Button size="small" variant="outlined" intent="danger" icon="log-out" disabled={ending}
-                          onClick={() => ender.send({ type: 'sessions.end', ids: [r.id] })}>{tx('End session')}</Button>
+                        <Button
+                          size="small"
+                          variant="outlined"
+                          intent="danger"
+                          icon="log-out"
+                          disabled={ending}
+                          onClick={() => ender.send({ type: 'sessions.end', ids: [r.id] })}
+                        >
+                          {tx('End session')}
+                        </Button>
                       )}
                     </td>
                   )}
@@ -214,19 +288,41 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
             </tbody>
           </HTMLTable>
           {!busy && items.length === 0 && !error && (
-            <NonIdealState className="gh-sessions__empty" icon={k.icon as never} title={state === 'open' ? `No open ${k.who} sessions` : `No ${k.who} sessions`}
-              description={filters.q ? `Nothing matches “${filters.q}”.` : undefined} />
+            <NonIdealState
+              className="gh-sessions__empty"
+              icon={k.icon as never}
+              title={state === 'open' ? `No open ${k.who} sessions` : `No ${k.who} sessions`}
+              description={filters.q ? `Nothing matches “${filters.q}”.` : undefined}
+            />
           )}
         </div>
 
         <div className="gh-list__footer">
-          <span data-testid="list-range">{total === 0 ? 0 : page * size + 1}–{Math.min(total, (page + 1) * size)} of {total}</span>
-          {selection.length > 0 && <Tag minimal round intent="primary">{selection.length} selected</Tag>}
+          <span data-testid="list-range">
+            {total === 0 ? 0 : page * size + 1}–{Math.min(total, (page + 1) * size)} of {total}
+          </span>
+          {selection.length > 0 && (
+            <Tag minimal round intent="primary">
+              {selection.length} selected
+            </Tag>
+          )}
           <div className="gh-list__spacer" />
           <ButtonGroup variant="minimal">
-            <Button icon="chevron-left" aria-label={tx('Previous page')} disabled={page === 0} onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })} />
-            <span className="gh-list__page">Page {page + 1} of {lastPage + 1}</span>
-            <Button icon="chevron-right" aria-label={tx('Next page')} disabled={page >= lastPage} onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })} />
+            <Button
+              icon="chevron-left"
+              aria-label={tx('Previous page')}
+              disabled={page === 0}
+              onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })}
+            />
+            <span className="gh-list__page">
+              Page {page + 1} of {lastPage + 1}
+            </span>
+            <Button
+              icon="chevron-right"
+              aria-label={tx('Next page')}
+              disabled={page >= lastPage}
+              onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })}
+            />
           </ButtonGroup>
         </div>
       </div>
@@ -242,11 +338,20 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
         onCancel={() => ender.send({ type: 'sessions.cancel' })}
       >
         {pendingRows.length === 1 ? (
-          <p>{tx('End the session of')} <strong>{pendingRows[0].name}</strong> ({pendingRows[0].username}) from {pendingRows[0].ip ?? 'an unknown address'}, started {time.dateTime(pendingRows[0].startedAt, true)}?</p>
+          <p>
+            {tx('End the session of')} <strong>{pendingRows[0].name}</strong> ({pendingRows[0].username}) from {pendingRows[0].ip ?? 'an unknown address'},
+            started {time.dateTime(pendingRows[0].startedAt, true)}?
+          </p>
         ) : (
           <>
             <p>End {pending.length} sessions?</p>
-            <ul className="gh-sessions__pending">{pendingRows.map((r) => <li key={r.id}>{r.name} ({r.username}), {r.ip ?? 'unknown address'}</li>)}</ul>
+            <ul className="gh-sessions__pending">
+              {pendingRows.map((r) => (
+                <li key={r.id}>
+                  {r.name} ({r.username}), {r.ip ?? 'unknown address'}
+                </li>
+              ))}
+            </ul>
           </>
         )}
         <p className="bp6-text-muted">{k.afterEnd[pending.length === 1 ? 0 : 1]}</p>
@@ -256,12 +361,26 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
 }
 
 function StateTag({ row, time }: { row: SessionSummary; time: TimeFormat }) {
-  if (row.state === 'open') return <Tag intent="success" minimal round>{tx('Open')}</Tag>;
-  if (row.state === 'expired') return <Tag minimal round title={tx('Its token timed out without a sign-out')}>{tx('Expired')}</Tag>;
+  if (row.state === 'open')
+    return (
+      <Tag intent="success" minimal round>
+        {tx('Open')}
+      </Tag>
+    );
+  if (row.state === 'expired')
+    return (
+      <Tag minimal round title={tx('Its token timed out without a sign-out')}>
+        {tx('Expired')}
+      </Tag>
+    );
   return (
     <span className="gh-sessions__ended" title={time.dateTime(row.endedAt, true)}>
-      <Tag minimal round>{tx('Ended')}</Tag>{' '}
-      <span className="bp6-text-muted">{row.endedBy ? `by ${row.endedBy}` : 'by its user'}, {time.dateTime(row.endedAt)}</span>
+      <Tag minimal round>
+        {tx('Ended')}
+      </Tag>{' '}
+      <span className="bp6-text-muted">
+        {row.endedBy ? `by ${row.endedBy}` : 'by its user'}, {time.dateTime(row.endedAt)}
+      </span>
     </span>
   );
 }

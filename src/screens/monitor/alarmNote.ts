@@ -15,6 +15,6 @@ export interface AlarmNoteState {
 export function alarmNoteState(note: string, locale: string): AlarmNoteState {
   const n = new Intl.NumberFormat(locale);
   const checked = validate({ note }, ProcessAlarmBody);
-  const problem = checked.ok ? undefined : checked.violations.find((v) => v.field === 'note')?.message ?? checked.violations[0]?.message;
+  const problem = checked.ok ? undefined : (checked.violations.find((v) => v.field === 'note')?.message ?? checked.violations[0]?.message);
   return { counter: `${n.format(note.length)} / ${n.format(ALARM_NOTE_MAX)}`, problem, over: note.length > ALARM_NOTE_MAX };
 }

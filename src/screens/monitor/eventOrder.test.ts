@@ -2,10 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../contract';
 import { MAX_ROWS, mergeEvents } from './eventOrder';
 
-const ev = (id: number | string, time: string): Event => ({
-  id, eventCode: 1000, eventSourceId: 1, eventPointName: null, eventSourceName: null, message: `#${id}`, alert: false,
-  acknowledge: false, process: false, eventPoint: [], time, priority: 100,
-} as Event);
+const ev = (id: number | string, time: string): Event =>
+  ({
+    id,
+    eventCode: 1000,
+    eventSourceId: 1,
+    eventPointName: null,
+    eventSourceName: null,
+    message: `#${id}`,
+    alert: false,
+    acknowledge: false,
+    process: false,
+    eventPoint: [],
+    time,
+    priority: 100,
+  }) as Event;
 const ids = (rows: readonly Event[]) => rows.map((e) => e.id);
 const day = (d: number, hh = '09') => `2026-11-${String(d).padStart(2, '0')}T${hh}:00:00.000Z`;
 

@@ -5,7 +5,10 @@ import type { Event } from '../../../contract';
 
 export const MAX_ROWS = 200;
 
-const timeOf = (e: Event) => { const t = Date.parse(e.time); return Number.isNaN(t) ? -Infinity : t; };
+const timeOf = (e: Event) => {
+  const t = Date.parse(e.time);
+  return Number.isNaN(t) ? -Infinity : t;
+};
 const numericId = (e: Event) => (typeof e.id === 'number' ? e.id : /^\d+$/.test(String(e.id)) ? Number(e.id) : null);
 
 /** Newest first (by time, then by id among stored events of the same instant); incoming first at one id. */

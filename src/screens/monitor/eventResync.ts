@@ -25,7 +25,9 @@ export function useEventResync(socket: SocketActor, newestId: () => number | nul
     };
     // a kept-alive screen shown again (its effects re-mount) missed what arrived while it was hidden
     fill();
-    const sub = socket.on('socket.resynced', (e) => { if (e.service === 'event') fill(); });
+    const sub = socket.on('socket.resynced', (e) => {
+      if (e.service === 'event') fill();
+    });
     return () => sub.unsubscribe();
   }, [socket, gaps]);
 }

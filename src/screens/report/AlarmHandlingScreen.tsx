@@ -11,8 +11,14 @@ import { useSelector } from '@xstate/react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { selectRunningCommand } from '../../../machines/command';
 import {
-  ALARM_HANDLING_MAX_DAYS, alarmFigureQuery, alarmPeriodProblem,
-  type AlarmFigure, type AlarmFigures, type AlarmGrouping, type AlarmHandlingReport, type Durations,
+  ALARM_HANDLING_MAX_DAYS,
+  alarmFigureQuery,
+  alarmPeriodProblem,
+  type AlarmFigure,
+  type AlarmFigures,
+  type AlarmGrouping,
+  type AlarmHandlingReport,
+  type Durations,
 } from '../../../contract/alarmHandling';
 import type { ServerFile } from '../../hooks/answers';
 import { useRouteInfo } from '../../app/RouteContext';
@@ -29,13 +35,18 @@ import { ExportButtons } from '../../ui/ExportButtons';
 export function duration(s: number | null): string {
   if (s === null) return '–';
   const t = Math.round(s);
-  const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), sec = t % 60;
+  const h = Math.floor(t / 3600),
+    m = Math.floor((t % 3600) / 60),
+    sec = t % 60;
   const two = (n: number) => String(n).padStart(2, '0');
   return h ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
 }
 
 const GROUPINGS: { value: AlarmGrouping; label: string }[] = [
-  { value: 'priority', label: 'Priority' }, { value: 'type', label: 'Alarm type' }, { value: 'operator', label: 'Operator' }, { value: 'hour', label: 'Hour of the day' },
+  { value: 'priority', label: 'Priority' },
+  { value: 'type', label: 'Alarm type' },
+  { value: 'operator', label: 'Operator' },
+  { value: 'hour', label: 'Hour of the day' },
 ];
 
 function periodMessage(from: string, to: string): string | null {
@@ -56,7 +67,11 @@ export function AlarmHandlingScreen() {
   const problem = periodMessage(from, to);
   const input = useMemo(() => (problem ? null : { from, to }), [problem, from, to]);
   const report = useReading<AlarmHandlingReport | null>('alarmHandlingReading', { input, key: `${from}|${to}` });
-  const exports = useCommand('alarmHandlingExports', () => null, (_, result) => saveFile(result as ServerFile));
+  const exports = useCommand(
+    'alarmHandlingExports',
+    () => null,
+    (_, result) => saveFile(result as ServerFile),
+  );
   const exporting = useSelector(exports, selectRunningCommand) !== null;
   const r = report.output;
   const behind = (group: AlarmGrouping | 'total', key: string, figure: AlarmFigure) =>
@@ -74,13 +89,25 @@ export function AlarmHandlingScreen() {
         <Button icon="refresh" aria-label={tx('Refresh')} onClick={report.reload} loading={report.busy} />
         <ExportButtons onExport={exportAs} disabled={!r || exporting} testId="alarm-handling-csv" />
       </div>
-      {problem && <Callout intent="warning" icon="calendar" data-testid="alarm-handling-problem">{problem}</Callout>}
-      {report.failed && <Callout intent="danger" icon="error">{report.error} <Button variant="minimal" text={tx('Try again')} onClick={report.reload} /></Callout>}
+      {problem && (
+        <Callout intent="warning" icon="calendar" data-testid="alarm-handling-problem">
+          {problem}
+        </Callout>
+      )}
+      {report.failed && (
+        <Callout intent="danger" icon="error">
+          {report.error} <Button variant="minimal" text={tx('Try again')} onClick={report.reload} />
+        </Callout>
+      )}
       {!problem && !r && !report.failed && <Spinner size={24} />}
       {r && (
         <>
           <p className="bp6-text-muted" data-testid="alarm-handling-period">
-            {tx('Alarms raised from {start} to {end}; days and hours of the day are in the client zone ({zone}).', { start: showDateTime(r.start, true), end: showDateTime(r.end, true), zone: r.zone })}
+            {tx('Alarms raised from {start} to {end}; days and hours of the day are in the client zone ({zone}).', {
+              start: showDateTime(r.start, true),
+              end: showDateTime(r.end, true),
+              zone: r.zone,
+            })}
           </p>
           <TotalCards r={r} behind={behind} />
           {r.total.raised === 0 ? (
@@ -88,8 +115,13 @@ export function AlarmHandlingScreen() {
           ) : (
             <>
               <div style={{ margin: '12px 0', maxWidth: '100%', overflowX: 'auto' }}>
-                <SegmentedControl options={GROUPINGS.map((g) => ({ value: g.value, label: tx(g.label) }))} value={grouping}
-                  onValueChange={(v) => setGrouping(v as AlarmGrouping)} size="small" data-testid="alarm-handling-grouping" />
+                <SegmentedControl
+                  options={GROUPINGS.map((g) => ({ value: g.value, label: tx(g.label) }))}
+                  value={grouping}
+                  onValueChange={(v) => setGrouping(v as AlarmGrouping)}
+                  size="small"
+                  data-testid="alarm-handling-grouping"
+                />
               </div>
               <GroupChart r={r} grouping={grouping} onOpen={(key) => navigate(behind(grouping, key, 'raised'))} />
               <GroupTable r={r} grouping={grouping} behind={behind} />
@@ -109,19 +141,40 @@ export function AlarmHandlingScreen() {
 type Behind = (group: AlarmGrouping | 'total', key: string, figure: AlarmFigure) => string;
 
 function Count({ n, to, testId }: { n: number; to: string; testId?: string }) {
-  return n ? <Link to={to} data-testid={testId}>{n}</Link> : <span data-testid={testId}>0</span>;
+  return n ? (
+    <Link to={to} data-testid={testId}>
+      {n}
+    </Link>
+  ) : (
+    <span data-testid={testId}>0</span>
+  );
 }
 
 function TotalCards({ r, behind }: { r: AlarmHandlingReport; behind: Behind }) {
   const f = r.total;
-  const times = (d: Durations) => tx('median {median}, p90 {p90}, worst {worst}', { median: duration(d.median), p90: duration(d.p90), worst: duration(d.worst) });
+  const times = (d: Durations) =>
+    tx('median {median}, p90 {p90}, worst {worst}', { median: duration(d.median), p90: duration(d.p90), worst: duration(d.worst) });
   const cards: { title: string; value: ReactNode; note?: string; id: string }[] = [
     { id: 'raised', title: tx('Alarms raised'), value: <Count n={f.raised} to={behind('total', '', 'raised')} testId="alarm-handling-raised" /> },
-    { id: 'ack', title: tx('Time to acknowledge'), value: <Link to={behind('total', '', 'acknowledged')}>{duration(f.acknowledge.median)}</Link>, note: times(f.acknowledge) },
-    { id: 'process', title: tx('Time to process'), value: <Link to={behind('total', '', 'processed')}>{duration(f.process.median)}</Link>, note: times(f.process) },
+    {
+      id: 'ack',
+      title: tx('Time to acknowledge'),
+      value: <Link to={behind('total', '', 'acknowledged')}>{duration(f.acknowledge.median)}</Link>,
+      note: times(f.acknowledge),
+    },
+    {
+      id: 'process',
+      title: tx('Time to process'),
+      value: <Link to={behind('total', '', 'processed')}>{duration(f.process.median)}</Link>,
+      note: times(f.process),
+    },
     { id: 'open', title: tx('Open at the end'), value: <Count n={f.openAtEnd} to={behind('total', '', 'open')} testId="alarm-handling-open" /> },
     { id: 'note', title: tx('Processed without a note'), value: <Count n={f.withoutNote} to={behind('total', '', 'withoutNote')} /> },
-    { id: 'late-ack', title: tx('Past the acknowledge target'), value: <Count n={f.lateAcknowledge} to={behind('total', '', 'lateAcknowledge')} testId="alarm-handling-late-ack" /> },
+    {
+      id: 'late-ack',
+      title: tx('Past the acknowledge target'),
+      value: <Count n={f.lateAcknowledge} to={behind('total', '', 'lateAcknowledge')} testId="alarm-handling-late-ack" />,
+    },
     { id: 'late-process', title: tx('Past the process target'), value: <Count n={f.lateProcess} to={behind('total', '', 'lateProcess')} /> },
   ];
   return (
@@ -142,12 +195,25 @@ const label = (grouping: AlarmGrouping, l: string) => (grouping === 'operator' &
 /** Per group: alarms raised, and of them those past the acknowledge and the process target; a click on a group opens
  *  the alarms it raised. */
 function GroupChart({ r, grouping, onOpen }: { r: AlarmHandlingReport; grouping: AlarmGrouping; onOpen: (key: string) => void }) {
-  const rows = r[grouping].map((g) => ({ key: g.key, label: label(grouping, g.label), raised: g.figures.raised, lateAck: g.figures.lateAcknowledge, lateProcess: g.figures.lateProcess }));
+  const rows = r[grouping].map((g) => ({
+    key: g.key,
+    label: label(grouping, g.label),
+    raised: g.figures.raised,
+    lateAck: g.figures.lateAcknowledge,
+    lateProcess: g.figures.lateProcess,
+  }));
   return (
     <Card compact data-testid="alarm-handling-chart" style={{ marginBottom: 8 }}>
       <ResponsiveContainer width="100%" height={220}>
-        <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -20 }} accessibilityLayer
-          onClick={(s) => { const i = Number(s?.activeTooltipIndex); if (Number.isInteger(i) && rows[i]) onOpen(rows[i].key); }}>
+        <BarChart
+          data={rows}
+          margin={{ top: 8, right: 8, bottom: 0, left: -20 }}
+          accessibilityLayer
+          onClick={(s) => {
+            const i = Number(s?.activeTooltipIndex);
+            if (Number.isInteger(i) && rows[i]) onOpen(rows[i].key);
+          }}
+        >
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tickLine={false} interval="preserveStartEnd" minTickGap={8} />
           <YAxis allowDecimals={false} tickLine={false} />
@@ -163,14 +229,30 @@ function GroupChart({ r, grouping, onOpen }: { r: AlarmHandlingReport; grouping:
 }
 
 function GroupTable({ r, grouping, behind }: { r: AlarmHandlingReport; grouping: AlarmGrouping; behind: Behind }) {
-  const heads = [tx(GROUPINGS.find((g) => g.value === grouping)!.label), tx('Raised'), tx('Acknowledge (median / p90 / worst)'), tx('Process (median / p90 / worst)'),
-    tx('Open at the end'), tx('Without a note'), tx('Past acknowledge target'), tx('Past process target')];
+  const heads = [
+    tx(GROUPINGS.find((g) => g.value === grouping)!.label),
+    tx('Raised'),
+    tx('Acknowledge (median / p90 / worst)'),
+    tx('Process (median / p90 / worst)'),
+    tx('Open at the end'),
+    tx('Without a note'),
+    tx('Past acknowledge target'),
+    tx('Past process target'),
+  ];
   const three = (d: Durations) => `${duration(d.median)} / ${duration(d.p90)} / ${duration(d.worst)}`;
-  const cell = (g: { key: string }, f: AlarmFigures, figure: AlarmFigure, n: number, id?: string) => <Count n={n} to={behind(grouping, g.key, figure)} testId={id} />;
+  const cell = (g: { key: string }, f: AlarmFigures, figure: AlarmFigure, n: number, id?: string) => (
+    <Count n={n} to={behind(grouping, g.key, figure)} testId={id} />
+  );
   return (
     <div className="gh-table-scroll">
       <HTMLTable compact striped data-testid="alarm-handling-table">
-        <thead><tr>{heads.map((h) => <th key={h}>{h}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            {heads.map((h) => (
+              <th key={h}>{h}</th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {r[grouping].map((g) => (
             <tr key={g.key} data-testid={`alarm-handling-row-${g.key || 'nobody'}`}>

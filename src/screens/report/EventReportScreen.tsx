@@ -14,7 +14,6 @@ import { ALARM_FIGURE_PARAMS } from '../../../contract/alarmHandling';
 /** The URL's filters the server understands (the list's own search box adds q). */
 export const HISTORY_FILTERS = ['eventCode', 'alert', 'from', 'to', 'eventPointId', 'q', ...ALARM_FIGURE_PARAMS] as const;
 
-
 export function EventReportScreen() {
   const [params, setParams] = useSearchParams();
   // the time range is typed in the user's zone (issue 10), not the browser's
@@ -23,7 +22,10 @@ export function EventReportScreen() {
   const locale = useLocale(); // the date-time fields follow the console's language
   const filters = useMemo(() => {
     const f: Record<string, string> = {};
-    for (const k of HISTORY_FILTERS) { const v = params.get(k); if (v) f[k] = v; }
+    for (const k of HISTORY_FILTERS) {
+      const v = params.get(k);
+      if (v) f[k] = v;
+    }
     return f;
   }, [params]);
   const [codes, setCodes] = useState(filters.eventCode ?? '');
@@ -38,9 +40,15 @@ export function EventReportScreen() {
   const rangeProblem = !fromProblem && !toProblem && isMoment(from) && isMoment(to) && Date.parse(to) < Date.parse(from) ? 'must not be before From' : null;
   const valid = codesValid && !fromProblem && !toProblem && !rangeProblem;
   const fromSaid = left.from ? fromProblem : null;
-  const toSaid = left.to ? toProblem ?? rangeProblem : null;
-  const said = (p: string | null) => (p === 'not a time in the zone' ? tx('Not a time in this time zone: the clocks skip it')
-    : p === 'not a date and time' ? tx('Not a date and time (e.g. 28 Nov 2026 14:05)') : p ? tx('Must not be before From') : null);
+  const toSaid = left.to ? (toProblem ?? rangeProblem) : null;
+  const said = (p: string | null) =>
+    p === 'not a time in the zone'
+      ? tx('Not a time in this time zone: the clocks skip it')
+      : p === 'not a date and time'
+        ? tx('Not a date and time (e.g. 28 Nov 2026 14:05)')
+        : p
+          ? tx('Must not be before From')
+          : null;
 
   const apply = () => {
     const next = new URLSearchParams();
@@ -53,33 +61,84 @@ export function EventReportScreen() {
     for (const k of ALARM_FIGURE_PARAMS) if (filters[k]) next.set(k, filters[k]); // issue 31: the alarms behind a figure
     setParams(next);
   };
-  const clear = () => { setCodes(''); setAlarmsOnly(false); setFrom(''); setTo(''); setLeft({ from: false, to: false }); setParams(new URLSearchParams()); };
+  const clear = () => {
+    setCodes('');
+    setAlarmsOnly(false);
+    setFrom('');
+    setTo('');
+    setLeft({ from: false, to: false });
+    setParams(new URLSearchParams());
+  };
 
   return (
     <div className="gh-page" data-testid="event-report">
-      <PageHeader title={tx('Event report')} icon="list"
-        description={tx('Every stored event of this client, newest first: card swipes, door and input states, alarms and their handling.')} />
+      <PageHeader
+        title={tx('Event report')}
+        icon="list"
+        description={tx('Every stored event of this client, newest first: card swipes, door and input states, alarms and their handling.')}
+      />
       <Card compact className="gh-filterbar">
-        <form className="gh-filterbar__row" onSubmit={(e) => { e.preventDefault(); if (valid) apply(); }} aria-label={tx('Event filters')}>
-          <FormGroup label={tx('Event codes')} labelFor="history-codes" intent={codesValid ? 'none' : 'danger'}
-            helperText={codesValid ? 'e.g. 4002,4003' : 'Whole numbers separated by commas'}>
+        <form
+          className="gh-filterbar__row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (valid) apply();
+          }}
+          aria-label={tx('Event filters')}
+        >
+          <FormGroup
+            label={tx('Event codes')}
+            labelFor="history-codes"
+            intent={codesValid ? 'none' : 'danger'}
+            helperText={codesValid ? 'e.g. 4002,4003' : 'Whole numbers separated by commas'}
+          >
             <InputGroup id="history-codes" value={codes} onChange={(e) => setCodes(e.currentTarget.value)} intent={codesValid ? 'none' : 'danger'} />
           </FormGroup>
-          <FormGroup label={t('fromColumn', { zone: zoneName() })} labelFor="history-from" intent={fromSaid ? 'danger' : 'none'} helperText={said(fromSaid) ?? undefined}>
-            <DateTimeField id="history-from" value={from} onChange={setFrom} onBlur={() => setLeft((l) => ({ ...l, from: true }))} intent={fromSaid ? 'danger' : 'none'} aria-invalid={!!fromSaid} />
+          <FormGroup
+            label={t('fromColumn', { zone: zoneName() })}
+            labelFor="history-from"
+            intent={fromSaid ? 'danger' : 'none'}
+            helperText={said(fromSaid) ?? undefined}
+          >
+            <DateTimeField
+              id="history-from"
+              value={from}
+              onChange={setFrom}
+              onBlur={() => setLeft((l) => ({ ...l, from: true }))}
+              intent={fromSaid ? 'danger' : 'none'}
+              aria-invalid={!!fromSaid}
+            />
           </FormGroup>
-          <FormGroup label={t('toColumn', { zone: zoneName() })} labelFor="history-to" intent={toSaid ? 'danger' : 'none'} helperText={said(toSaid) ?? undefined}>
-            <DateTimeField id="history-to" value={to} onChange={setTo} onBlur={() => setLeft((l) => ({ ...l, to: true }))} intent={toSaid ? 'danger' : 'none'} aria-invalid={!!toSaid} />
+          <FormGroup
+            label={t('toColumn', { zone: zoneName() })}
+            labelFor="history-to"
+            intent={toSaid ? 'danger' : 'none'}
+            helperText={said(toSaid) ?? undefined}
+          >
+            <DateTimeField
+              id="history-to"
+              value={to}
+              onChange={setTo}
+              onBlur={() => setLeft((l) => ({ ...l, to: true }))}
+              intent={toSaid ? 'danger' : 'none'}
+              aria-invalid={!!toSaid}
+            />
           </FormGroup>
           <Switch label={tx('Alarms only')} checked={alarmsOnly} onChange={(e) => setAlarmsOnly(e.currentTarget.checked)} className="gh-filterbar__switch" />
-          <Button type="submit" intent="primary" icon="filter" disabled={!valid}>{tx('Apply')}</Button>
-          <Button icon="cross" variant="minimal" onClick={clear}>{tx('Clear')}</Button>
+          <Button type="submit" intent="primary" icon="filter" disabled={!valid}>
+            {tx('Apply')}
+          </Button>
+          <Button icon="cross" variant="minimal" onClick={clear}>
+            {tx('Clear')}
+          </Button>
         </form>
       </Card>
       {ALARM_FIGURE_PARAMS.some((k) => filters[k]) && (
         <Callout compact intent="primary" icon="stopwatch" data-testid="alarm-figure-filter" style={{ marginBottom: 8 }}>
           {tx('Showing the alarms behind a figure of the alarm handling report.')}{' '}
-          <Button size="small" variant="minimal" icon="cross" onClick={clear}>{tx('Show all events')}</Button>
+          <Button size="small" variant="minimal" icon="cross" onClick={clear}>
+            {tx('Show all events')}
+          </Button>
         </Callout>
       )}
       {/* the filters are the list's starting filters: a change starts a fresh list (page 1) */}

@@ -12,8 +12,14 @@ import { saveFile } from '../../ui/saveFile';
 import { showDateTime } from '../../ui/time';
 
 export const ActivityReportScreen = () => (
-  <ListScreen testId="activity-report" title={tx('Activity report')} icon="history" resource={activityReport}
-    description={tx('Every change an operator made in this client: who, when, what, before and after.')} before={<AuditChain />} />
+  <ListScreen
+    testId="activity-report"
+    title={tx('Activity report')}
+    icon="history"
+    resource={activityReport}
+    description={tx('Every change an operator made in this client: who, when, what, before and after.')}
+    before={<AuditChain />}
+  />
 );
 
 /** Issue 31: whether the client's audit trail is as it was written (its hash chain walked now), and its verifiable export. */
@@ -21,25 +27,59 @@ function AuditChain() {
   useLocale();
   const chain = useReading<AuditChainReport | null>('auditChainReading');
   // the export is itself a change (audited), so the chain is verified again after it
-  const exports = useCommand('auditChainExports', () => null, (_, result) => { saveFile(result as ServerFile); chain.reload(); });
+  const exports = useCommand(
+    'auditChainExports',
+    () => null,
+    (_, result) => {
+      saveFile(result as ServerFile);
+      chain.reload();
+    },
+  );
   const exporting = useSelector(exports, selectRunningCommand) !== null;
   const r = chain.output;
-  const said = !r ? (chain.failed ? tx('The audit chain could not be checked.') : tx('Checking the audit chain…'))
-    : !r.ok ? tx('The audit chain is broken: {problem}', { problem: r.problem?.message ?? '' })
-    : !r.upTo ? tx('No changes recorded yet.')
-    : tx('Chain verified up to record {seq} ({at}): {n} records as they were written.', { seq: r.upTo.seq, at: showDateTime(r.upTo.at), n: r.records });
+  const said = !r
+    ? chain.failed
+      ? tx('The audit chain could not be checked.')
+      : tx('Checking the audit chain…')
+    : !r.ok
+      ? tx('The audit chain is broken: {problem}', { problem: r.problem?.message ?? '' })
+      : !r.upTo
+        ? tx('No changes recorded yet.')
+        : tx('Chain verified up to record {seq} ({at}): {n} records as they were written.', { seq: r.upTo.seq, at: showDateTime(r.upTo.at), n: r.records });
   return (
-    <Callout compact intent={!r ? 'none' : r.ok ? 'success' : 'danger'} icon={r && !r.ok ? 'error' : 'endorsed'} data-testid="audit-chain" style={{ marginBottom: 8 }}>
+    <Callout
+      compact
+      intent={!r ? 'none' : r.ok ? 'success' : 'danger'}
+      icon={r && !r.ok ? 'error' : 'endorsed'}
+      data-testid="audit-chain"
+      style={{ marginBottom: 8 }}
+    >
       <span data-testid="audit-chain-status">{said}</span>{' '}
-      <Button size="small" variant="minimal" icon="refresh" onClick={chain.reload} loading={chain.busy}>{tx('Verify again')}</Button>
-      <Button size="small" variant="minimal" icon="export" onClick={() => exports.send({ type: 'command.run', command: 'export' })} loading={exporting} data-testid="audit-chain-export">{tx('Verifiable export')}</Button>
+      <Button size="small" variant="minimal" icon="refresh" onClick={chain.reload} loading={chain.busy}>
+        {tx('Verify again')}
+      </Button>
+      <Button
+        size="small"
+        variant="minimal"
+        icon="export"
+        onClick={() => exports.send({ type: 'command.run', command: 'export' })}
+        loading={exporting}
+        data-testid="audit-chain-export"
+      >
+        {tx('Verifiable export')}
+      </Button>
     </Callout>
   );
 }
 
 export const UiErrorsScreen = () => (
-  <ListScreen testId="ui-errors" title={tx('UI error log')} icon="error" resource={uiErrors}
-    description={tx('Errors the console caught in operators\' browsers, newest first.')} />
+  <ListScreen
+    testId="ui-errors"
+    title={tx('UI error log')}
+    icon="error"
+    resource={uiErrors}
+    description={tx("Errors the console caught in operators' browsers, newest first.")}
+  />
 );
 
 export { EventReportScreen } from './EventReportScreen';

@@ -18,17 +18,42 @@ export function PrintRecordScreen() {
   const task = useReading<Visitor | { notFound: true } | null>('visitorReading', { input: id, key: id });
   const at = (iso: string | null | undefined) => (iso ? dateTime(iso, true) : '—');
   if (id === null || (task.output && 'notFound' in task.output)) {
-    return <div className="gh-print" data-testid="print-record"><NonIdealState icon="search" title={tx('Visitor not found')}
-      description={tx('There is no such visitor in this client. It may belong to another client or have been removed.')} /></div>;
+    return (
+      <div className="gh-print" data-testid="print-record">
+        <NonIdealState
+          icon="search"
+          title={tx('Visitor not found')}
+          description={tx('There is no such visitor in this client. It may belong to another client or have been removed.')}
+        />
+      </div>
+    );
   }
-  if (task.failed) return <div className="gh-print"><Callout intent="danger" icon="error">{task.error}</Callout></div>;
-  if (!task.output) return <div className="gh-print"><Spinner /></div>;
+  if (task.failed)
+    return (
+      <div className="gh-print">
+        <Callout intent="danger" icon="error">
+          {task.error}
+        </Callout>
+      </div>
+    );
+  if (!task.output)
+    return (
+      <div className="gh-print">
+        <Spinner />
+      </div>
+    );
   const v = task.output;
   const rows: [string, string][] = [
-    [tx('Company'), v.company ?? '—'], [tx('ID number'), v.idNumber ?? '—'], [tx('Visiting'), v.hostName], [tx('Purpose'), purposeLabel(v.purpose)],
-    [tx('Date of visit'), showDate(v.visitDate)], [tx('Badge valid until'), at(new Date(Date.parse(v.validUntil) - 60_000).toISOString())],
-    [tx('Registered'), `${at(v.createdAt)}${v.createdBy ? ` · ${v.createdBy}` : ''}`], [tx('Badge printed'), at(v.badgePrintedAt)],
-    [tx('Signed in'), at(v.signedInAt)], [tx('Signed out'), at(v.signedOutAt)],
+    [tx('Company'), v.company ?? '—'],
+    [tx('ID number'), v.idNumber ?? '—'],
+    [tx('Visiting'), v.hostName],
+    [tx('Purpose'), purposeLabel(v.purpose)],
+    [tx('Date of visit'), showDate(v.visitDate)],
+    [tx('Badge valid until'), at(new Date(Date.parse(v.validUntil) - 60_000).toISOString())],
+    [tx('Registered'), `${at(v.createdAt)}${v.createdBy ? ` · ${v.createdBy}` : ''}`],
+    [tx('Badge printed'), at(v.badgePrintedAt)],
+    [tx('Signed in'), at(v.signedInAt)],
+    [tx('Signed out'), at(v.signedOutAt)],
   ];
   return (
     <div className="gh-print" data-testid="print-record">
@@ -39,15 +64,39 @@ export function PrintRecordScreen() {
       <header className="gh-print__head">
         {v.photo && <img src={v.photo} alt="" className="gh-print__photo" />}
         <div>
-          <p className="gh-print__kind" data-testid="print-issuer">{v.issuer ? `${v.issuer} · ` : ''}{tx('Visit record')}{v.siteCode !== null && v.siteCode !== undefined ? ` · ${tx('Site code')} ${v.siteCode}` : ''}</p>
-          <h1 data-testid="print-name">{v.firstName} {v.lastName}</h1>
+          <p className="gh-print__kind" data-testid="print-issuer">
+            {v.issuer ? `${v.issuer} · ` : ''}
+            {tx('Visit record')}
+            {v.siteCode !== null && v.siteCode !== undefined ? ` · ${tx('Site code')} ${v.siteCode}` : ''}
+          </p>
+          <h1 data-testid="print-name">
+            {v.firstName} {v.lastName}
+          </h1>
         </div>
       </header>
-      <table className="gh-print__facts"><tbody>{rows.map(([k, x]) => <tr key={k}><th scope="row">{k}</th><td>{x}</td></tr>)}</tbody></table>
+      <table className="gh-print__facts">
+        <tbody>
+          {rows.map(([k, x]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td>{x}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       <div className="gh-print__signatures">
-        <div><span />{tx('Visitor')}</div>
-        <div><span />{tx('Host')}</div>
-        <div><span />{tx('Front desk')}</div>
+        <div>
+          <span />
+          {tx('Visitor')}
+        </div>
+        <div>
+          <span />
+          {tx('Host')}
+        </div>
+        <div>
+          <span />
+          {tx('Front desk')}
+        </div>
       </div>
     </div>
   );

@@ -24,16 +24,24 @@ import { showDate, useTime } from '../../ui/time';
 export function VisitorRegisterScreen() {
   return (
     <div className="gh-page-wrap">
-      <PageHeader title={tx('Register visitor')} icon="new-person"
-        description={tx('Read the visitor\'s identity card or type their details; after saving, print their badge.')} />
+      <PageHeader
+        title={tx('Register visitor')}
+        icon="new-person"
+        description={tx("Read the visitor's identity card or type their details; after saving, print their badge.")}
+      />
       <ResourceForm resource={visitors} />
     </div>
   );
 }
 
 export const VisitorListScreen = () => (
-  <ListScreen testId="visitors" title={tx('Visitors')} icon="people" resource={visitors}
-    description={tx('Everyone registered at the front desk, newest visit first.')} />
+  <ListScreen
+    testId="visitors"
+    title={tx('Visitors')}
+    icon="people"
+    resource={visitors}
+    description={tx('Everyone registered at the front desk, newest visit first.')}
+  />
 );
 
 const CLOCKINGS = { destinations: [DESTINATIONS.clocking] };
@@ -43,20 +51,35 @@ export function VisitorTodayScreen() {
   const day = useMemo(() => today(), []);
   // a visitor signed in or out at any front desk of the client (`/clocking`): the list reads the server again
   return (
-    <ListScreen notices={CLOCKINGS} testId="visitors-today" title={tx('Today\'s visits')} icon="id-number" resource={visitors} filters={{ visitDate: day }}
-      description={`Visitors registered for ${showDate(day)}. Register walk-ins with “Register visitor”; every visit is in Visitors.`} />
+    <ListScreen
+      notices={CLOCKINGS}
+      testId="visitors-today"
+      title={tx("Today's visits")}
+      icon="id-number"
+      resource={visitors}
+      filters={{ visitDate: day }}
+      description={`Visitors registered for ${showDate(day)}. Register walk-ins with “Register visitor”; every visit is in Visitors.`}
+    />
   );
 }
 
-const SOONEST_FIRST = [{ field: 'visitDate', dir: 'asc' as const }, { field: 'lastName', dir: 'asc' as const }];
+const SOONEST_FIRST = [
+  { field: 'visitDate', dir: 'asc' as const },
+  { field: 'lastName', dir: 'asc' as const },
+];
 
 /** /visitor/upcoming-visits [1.0.0]: everyone registered for a day after today (in the user's zone), soonest first —
  *  the front desk prepares badges and tells security who is coming. Approved visit requests land here too. */
 export function VisitorUpcomingScreen() {
   const from = useMemo(() => new Date(Date.parse(`${today()}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10), []);
   return (
-    <ListScreen testId="visitors-upcoming" resource={visitors} filters={{ visitDateFrom: from }} sort={SOONEST_FIRST}
-      description={tx('Visitors registered for {day} or later, soonest first. Today’s visits are on Visitor management.', { day: showDate(from) })} />
+    <ListScreen
+      testId="visitors-upcoming"
+      resource={visitors}
+      filters={{ visitDateFrom: from }}
+      sort={SOONEST_FIRST}
+      description={tx('Visitors registered for {day} or later, soonest first. Today’s visits are on Visitor management.', { day: showDate(from) })}
+    />
   );
 }
 
@@ -73,22 +96,43 @@ export function VisitorDetailsScreen() {
   const id = Number(params.id);
   const valid = Number.isInteger(id) && id > 0;
   const task = useReading<Visitor | { notFound: true }>('visitorReading', { input: valid ? id : null, key: id });
-  if (!valid) return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')} /></div>;
+  if (!valid)
+    return (
+      <div className="gh-page" data-testid="visitor-not-found">
+        <NonIdealState icon="search" title={tx('Visitor not found')} />
+      </div>
+    );
   if (task.output && 'notFound' in task.output) {
     // a visitor of another client, or one that was removed: an expected answer, shown as such (issue 10)
-    return <div className="gh-page" data-testid="visitor-not-found"><NonIdealState icon="search" title={tx('Visitor not found')}
-      description={tx('There is no such visitor in this client. It may belong to another client or have been removed.')}
-      action={<Link to="/visitor/list">{tx('All visitors')}</Link>} /></div>;
+    return (
+      <div className="gh-page" data-testid="visitor-not-found">
+        <NonIdealState
+          icon="search"
+          title={tx('Visitor not found')}
+          description={tx('There is no such visitor in this client. It may belong to another client or have been removed.')}
+          action={<Link to="/visitor/list">{tx('All visitors')}</Link>}
+        />
+      </div>
+    );
   }
   if (task.failed) {
     return (
       <div className="gh-page">
-        <NonIdealState icon="error" title={tx('Could not load this visitor')} description={task.error ?? undefined}
-          action={<Button icon="refresh" text={tx('Try again')} onClick={task.reload} />} />
+        <NonIdealState
+          icon="error"
+          title={tx('Could not load this visitor')}
+          description={task.error ?? undefined}
+          action={<Button icon="refresh" text={tx('Try again')} onClick={task.reload} />}
+        />
       </div>
     );
   }
-  if (!task.output) return <div className="gh-page"><NonIdealState icon={<Spinner />} title={tx('Loading…')} /></div>;
+  if (!task.output)
+    return (
+      <div className="gh-page">
+        <NonIdealState icon={<Spinner />} title={tx('Loading…')} />
+      </div>
+    );
   return <VisitorDetails loaded={task.output} key={task.output.id} intent={intent} />;
 }
 
@@ -115,8 +159,12 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
         const v = s.context.result as Visitor | null;
         const who = v ? `${v.firstName} ${v.lastName}` : 'The visitor';
         const out = s.context.command?.endsWith('|sign-out');
-        notify({ intent: 'success', title: out ? 'Visitor signed out' : 'Visitor signed in',
-          message: `${who} is ${out ? 'signed out' : 'on site'}.`, timeoutMs: TOAST_MS });
+        notify({
+          intent: 'success',
+          title: out ? 'Visitor signed out' : 'Visitor signed in',
+          message: `${who} is ${out ? 'signed out' : 'on site'}.`,
+          timeoutMs: TOAST_MS,
+        });
       }
       before = s;
     });
@@ -154,21 +202,55 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
   const offered = (Object.keys(MOVES) as (keyof typeof MOVES)[]).filter((m) => visitor.status === MOVES[m].from && hasPrivilege(held, [MOVES[m].privilege]));
   return (
     <div className="gh-page" data-testid="visitor-details">
-      <PageHeader title={name} icon="person"
-        description={<>{tx('Visitor ·')} <Tag minimal round data-testid="visitor-status" intent={visitor.status === 'on-site' ? 'success' : 'none'}>{visitorStatusLabel(visitor.status)}</Tag></>}
-        actions={<>
-          {offered.map((m) => (
-            <Button key={m} intent={m === intent || offered.length === 1 ? 'primary' : 'none'} icon={MOVES[m].icon} loading={moving === `${loaded.id}|${m}`} disabled={moving !== null}
-              onClick={() => mover.send({ type: 'command.run', command: `${loaded.id}|${m}` })} data-testid={`visitor-${m}`}>{MOVES[m].label}</Button>
-          ))}
-          {mayPrint && <Button icon="new-person" onClick={() => navigate('/visitor/register')}>{tx('Register another')}</Button>}
-          {hasPrivilege(held, [PRIV.printRecord]) && (
-            <a href={`/print-record?id=${visitor.id}`} target="_blank" rel="noopener" className="bp6-button bp6-minimal" data-testid="print-record-link">
-              <Icon icon="document" /><span className="bp6-button-text">{tx('Print record')}</span></a>
-          )}
-          <Link to="/visitor/list" className="bp6-button bp6-minimal"><Icon icon="people" /><span className="bp6-button-text">{tx('All visitors')}</span></Link>
-        </>} />
-      {moveError && <Callout intent="danger" icon="error" className="gh-mb" data-testid="visitor-move-error">{moveError}</Callout>}
+      <PageHeader
+        title={name}
+        icon="person"
+        description={
+          <>
+            {tx('Visitor ·')}{' '}
+            <Tag minimal round data-testid="visitor-status" intent={visitor.status === 'on-site' ? 'success' : 'none'}>
+              {visitorStatusLabel(visitor.status)}
+            </Tag>
+          </>
+        }
+        actions={
+          <>
+            {offered.map((m) => (
+              <Button
+                key={m}
+                intent={m === intent || offered.length === 1 ? 'primary' : 'none'}
+                icon={MOVES[m].icon}
+                loading={moving === `${loaded.id}|${m}`}
+                disabled={moving !== null}
+                onClick={() => mover.send({ type: 'command.run', command: `${loaded.id}|${m}` })}
+                data-testid={`visitor-${m}`}
+              >
+                {MOVES[m].label}
+              </Button>
+            ))}
+            {mayPrint && (
+              <Button icon="new-person" onClick={() => navigate('/visitor/register')}>
+                {tx('Register another')}
+              </Button>
+            )}
+            {hasPrivilege(held, [PRIV.printRecord]) && (
+              <a href={`/print-record?id=${visitor.id}`} target="_blank" rel="noopener" className="bp6-button bp6-minimal" data-testid="print-record-link">
+                <Icon icon="document" />
+                <span className="bp6-button-text">{tx('Print record')}</span>
+              </a>
+            )}
+            <Link to="/visitor/list" className="bp6-button bp6-minimal">
+              <Icon icon="people" />
+              <span className="bp6-button-text">{tx('All visitors')}</span>
+            </Link>
+          </>
+        }
+      />
+      {moveError && (
+        <Callout intent="danger" icon="error" className="gh-mb" data-testid="visitor-move-error">
+          {moveError}
+        </Callout>
+      )}
       {intent && !offered.includes(intent) && (
         <Callout intent="warning" icon="info-sign" className="gh-mb" data-testid="visitor-move-unavailable">
           {name} cannot be {intent === 'sign-in' ? 'signed in' : 'signed out'} now: the visit is {visitorStatusLabel(visitor.status).toLowerCase()}.
@@ -176,17 +258,34 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
       )}
       <div className="gh-visitor">
         <Card compact className="gh-visitor__photo">
-          {visitor.photo ? <img src={visitor.photo} alt="Visitor photo" data-testid="visitor-photo" /> : <NonIdealState icon="person" description={tx('No photo')} />}
+          {visitor.photo ? (
+            <img src={visitor.photo} alt="Visitor photo" data-testid="visitor-photo" />
+          ) : (
+            <NonIdealState icon="person" description={tx('No photo')} />
+          )}
         </Card>
         <Card compact className="gh-visitor__facts">
           <HTMLTable compact className="gh-facts">
-            <tbody>{rows.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td>{v}</td></tr>)}</tbody>
+            <tbody>
+              {rows.map(([k, v]) => (
+                <tr key={k}>
+                  <th scope="row">{k}</th>
+                  <td>{v}</td>
+                </tr>
+              ))}
+            </tbody>
           </HTMLTable>
         </Card>
         <Card compact className="gh-visitor__badge" data-testid="badge-card">
-          <H4><Icon icon="id-number" /> {tx('Badge')}</H4>
+          <H4>
+            <Icon icon="id-number" /> {tx('Badge')}
+          </H4>
           <p data-testid="badge-status">{printedAt ? `Printed ${time(printedAt)}` : 'Not printed yet.'}</p>
-          {error && <Callout intent="danger" icon="error" data-testid="badge-error">{tx(error)}</Callout>}
+          {error && (
+            <Callout intent="danger" icon="error" data-testid="badge-error">
+              {tx(error)}
+            </Callout>
+          )}
           {!canPrint && (
             <Callout intent="warning" icon="offline" data-testid="badge-companion">
               {companionStatus === 'connected'
@@ -195,8 +294,14 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
             </Callout>
           )}
           {mayPrint && (
-            <Button intent="primary" icon="print" loading={printing} disabled={!canPrint || printing} data-testid="print-badge"
-              onClick={() => badge.send({ type: 'badge.print' })}>
+            <Button
+              intent="primary"
+              icon="print"
+              loading={printing}
+              disabled={!canPrint || printing}
+              data-testid="print-badge"
+              onClick={() => badge.send({ type: 'badge.print' })}
+            >
               {printedAt ? 'Print again' : 'Print badge'}
             </Button>
           )}
