@@ -3,9 +3,9 @@
 import { useEffect } from 'react';
 import { useSelector } from '@xstate/react';
 import type { DisplayLocale } from '../../contract';
-import { selectClientZone, selectDisplayZone, selectIsSignedIn, selectLocale } from '../../machines/session.selectors';
+import { selectDisplayZone, selectIsSignedIn, selectLocale } from '../../machines/session.selectors';
 import { setLocale } from '../i18n';
-import { browserZone, setClientZone, setDisplayZone } from '../ui/time';
+import { browserZone, setDisplayZone } from '../ui/time';
 import { useSystemActor } from '../hooks/useSystemActor';
 
 const LOCALE_KEY = 'gatehouse.locale';
@@ -23,13 +23,9 @@ export function useTimeAndLanguageSync(): void {
   const signedIn = useSelector(session, selectIsSignedIn);
   const z = useSelector(session, (s) => selectDisplayZone(s, browserZone()));
   const locale = useSelector(session, selectLocale);
-  const clientZone = useSelector(session, selectClientZone);
   useEffect(() => {
     setDisplayZone(z);
   }, [z]);
-  // set while rendering, not after: a screen mounted in this same render starts its day on it (a module value with
-  // no listeners, so setting it again is harmless)
-  setClientZone(clientZone);
   useEffect(() => {
     const next = signedIn ? locale : rememberedLocale();
     void setLocale(next);

@@ -39,6 +39,8 @@ export { reportUiError } from '../api/uiErrors';
 import { startAlarmNotifications } from './alarmNotifications';
 import { applyReplayQuery, randomRecordingId, startJournalUploader, type JournalUploader } from './journalUpload';
 import { selectCanNotify } from '../../machines/companion.selectors';
+import { selectClientZone } from '../../machines/session.selectors';
+import { setClientZone } from '../ui/time';
 
 const clock = () => Date.now();
 const StoredViews = array(object({ path: string(), title: string() }));
@@ -224,6 +226,12 @@ export function getSystem(): GatehouseSystem {
     },
   });
   root.start();
+  // the selected client's zone, for rules of today's date (src/ui/time.ts getClientToday): followed here, outside
+  // React, so it is set before any view renders on the new session (this subscriber comes before every view's)
+  const session = getSystemActor(root, 'session');
+  const followClientZone = (snap: ReturnType<SystemActors['session']['getSnapshot']>) => setClientZone(selectClientZone(snap));
+  followClientZone(session.getSnapshot());
+  session.subscribe(followClientZone);
   applyReplayQuery(window.location.search, localStorage);
   uploader = startJournalUploader(getSystemActor(root, 'session'), {
     journal: getJournal(),

@@ -24,7 +24,7 @@ export function setDisplayZone(next: string): void {
 }
 export const useDisplayZone = () => useSyncExternalStore(subscribe, getDisplayZone, getDisplayZone);
 
-// the selected client's own zone (selectClientZone, followed by useTimeAndLanguageSync): a rule of today's date is
+// the selected client's own zone (selectClientZone, followed by src/system/browser.ts getSystem): a rule of today's date is
 // the client's day, as on the server, not the viewer's (issue 29)
 let clientZone: string | null = null;
 export const setClientZone = (next: string | null): void => {
