@@ -1,6 +1,20 @@
 // The resource catalogue's vocabulary (Payload's collection config, react-admin's <Resource>): a resource is
 // declared once, as pure data — no SQL, no React — and the schemas, paths, routes, server and console are derived
 // from it (./derive.ts). Column names default to the field name in snake case.
+//
+// What a new resource touches:
+// - contract/resources/<name>.ts: its declaration (defineResource below): fields, English labels, privileges, route;
+// - contract/resources/<name>.zh.ts beside it: its zh-CN labels, `export default { 'resource.<name>.field.url': '目标 URL' }`
+//   by the keys the console looks them up with (src/i18n/catalogue.ts). src/i18n/zh.ts collects every *.zh.ts into
+//   the zh-CN chunk (an English console downloads none), and src/i18n/i18n.test.ts names a resource whose file or
+//   label is missing, or a label in the wrong file;
+// - server/db/migrations/NNN_<name>.sql: its table (and server/db/seed.ts where it has demo rows).
+// Still written by hand, though a generator could derive them from the declaration: its import and CATALOGUE entry
+// in ./index.ts; its route rows in src/app/routeTable.ts (`catalogue(res, description)`: path, title, privileges and
+// icon already come from the declaration, only the sidebar position and the description are the table's) and their
+// zh-CN titles in src/i18n/routes.zh.ts; its privilege codes in contract/privileges.ts and their zh-CN in
+// src/i18n/privileges.ts. Server hooks (server/resources) and console touches (src/resources) only when it does more
+// than keep rows.
 
 export type FieldKind =
   'text' | 'email' | 'number' | 'date' | 'datetime' | 'timestamp' | 'choice' | 'switch' | 'ref' | 'refs' | 'children' | 'image' | 'file' | 'timezone';

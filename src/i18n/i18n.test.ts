@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../contract';
+import { CATALOGUE, defineResource, webHooksResource, type ResourceDeclaration } from '../../contract';
 import { NOT_FOUND_ROUTE, ROUTES, SECTIONS } from '../app/routeTable';
 import { declarationEntries } from './catalogue';
-import { zhCatalogue } from './catalogue.zh';
 import { i18n, loadLocale, MESSAGES, setLocale, t, tCat, timeAgoLabel, tRoute, tx } from './index';
 import { enRoutes } from './routes';
 import { zhRoutes } from './routes.zh';
 import { zhText } from './text';
 import { labelled, violationText } from './violations';
+import { zhCatalogue, zhLabelFiles } from './zh';
 
 const CJK = /[\u4e00-\u9fff]/;
 const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
@@ -121,6 +121,87 @@ describe('catalogue labels', () => {
     // a pattern's violation names the format with the field's help, translated with it
     expect(violationText('must be written as: HH:mm, 24-hour (24:00 is midnight)', 'zh-CN', cat)).toMatch(/^格式应为：[^A-Za-z]*HH:mm/);
     expect(labelled('工号', '为必填项', 'zh-CN')).toBe('工号为必填项');
+  });
+});
+
+// Issue 28: a resource's zh-CN labels live beside its declaration, contract/resources/<name>.zh.ts next to <name>.ts,
+// so a new resource touches its declaration and its migration; this names the resource and the file a label is missing from.
+/** The modules that declare resources (index.ts only re-exports them). */
+const declaringModules = import.meta.glob<Record<string, unknown>>(['../../contract/resources/*.ts', '!**/*.zh.ts', '!**/*.test.ts', '!**/index.ts'], {
+  eager: true,
+});
+const repoPath = (p: string) => p.replace(/^(\.\.\/)+/, '');
+
+/** What is wrong with the labels of `catalogue`, given the modules that declare it and the label files by path. */
+function labelProblems(
+  catalogue: readonly ResourceDeclaration<any>[],
+  modules: Record<string, Record<string, unknown>>,
+  labelFiles: Record<string, Record<string, string>>,
+): string[] {
+  const problems: string[] = [];
+  const declared = new Set(catalogue);
+  const home = new Map<string, string>();
+  for (const [path, m] of Object.entries(modules))
+    for (const v of Object.values(m)) if (declared.has(v as ResourceDeclaration<any>)) home.set((v as ResourceDeclaration<any>).name, repoPath(path));
+  const labels = new Map(Object.entries(labelFiles).map(([p, l]) => [repoPath(p), l]));
+  /** label file → the keys its sibling's declarations have */
+  const keysOf = new Map<string, Set<string>>();
+  for (const d of catalogue) {
+    const file = home.get(d.name);
+    if (!file) {
+      problems.push(`${d.name}: declared in no file of contract/resources`);
+      continue;
+    }
+    const zhFile = file.replace(/\.ts$/, '.zh.ts');
+    const english = declarationEntries(d);
+    keysOf.set(zhFile, new Set([...(keysOf.get(zhFile) ?? []), ...Object.keys(english)]));
+    const zh = labels.get(zhFile);
+    if (!zh) problems.push(`${d.name} (${file}): no ${zhFile} beside it`);
+    else problems.push(...untranslated(english, zh).map((m) => `${d.name} (${zhFile}): ${m}`));
+  }
+  for (const [zhFile, zh] of labels)
+    for (const k of Object.keys(zh))
+      if (!keysOf.get(zhFile)?.has(k)) problems.push(`${zhFile}: ${k} is no label of what ${zhFile.replace(/\.zh\.ts$/, '.ts')} declares`);
+  return problems;
+}
+
+describe('labels beside what they label (contract/resources/<name>.zh.ts)', () => {
+  it('finds every declaring file and every label file', () => {
+    expect(Object.keys(declaringModules).length).toBeGreaterThanOrEqual(30);
+    expect(Object.keys(zhLabelFiles).length).toBe(new Set(Object.keys(zhLabelFiles)).size);
+    expect(Object.keys(zhLabelFiles)).toContain('../../contract/resources/webHooks.zh.ts');
+    expect(zhCatalogue['resource.webHooks.field.url']).toBe(zhLabelFiles['../../contract/resources/webHooks.zh.ts']['resource.webHooks.field.url']);
+  });
+  it("every resource's labels are in the file beside its declaration, complete, and no file labels another's", () => {
+    expect(labelProblems(CATALOGUE, declaringModules, zhLabelFiles)).toEqual([]);
+  });
+  it('names a resource declared without its label file, a missing label, and a label in the wrong file', () => {
+    // a new resource (declared in parcels.ts) with no parcels.zh.ts
+    const parcels = defineResource({ ...webHooksResource, name: 'parcels' });
+    const withParcels = { ...declaringModules, '../../contract/resources/parcels.ts': { parcelsResource: parcels } };
+    expect(labelProblems([...CATALOGUE, parcels], withParcels, zhLabelFiles)).toEqual([
+      'parcels (contract/resources/parcels.ts): no contract/resources/parcels.zh.ts beside it',
+    ]);
+    // a label left out of a file that labels several resources
+    const hardware = '../../contract/resources/hardware.zh.ts';
+    const { ['resource.inputs.field.name']: _gone, ...fewer } = zhLabelFiles[hardware];
+    expect(labelProblems(CATALOGUE, declaringModules, { ...zhLabelFiles, [hardware]: fewer })).toEqual([
+      `inputs (contract/resources/hardware.zh.ts): missing zh-CN: resource.inputs.field.name (${declarationEntries(CATALOGUE.find((d) => d.name === 'inputs')!)['resource.inputs.field.name']})`,
+    ]);
+    // a resource's label moved into another resource's file
+    const clients = '../../contract/resources/clients.zh.ts';
+    const webHooks = '../../contract/resources/webHooks.zh.ts';
+    const { ['resource.webHooks.field.url']: url, ...webHooksLeft } = zhLabelFiles[webHooks];
+    expect(
+      labelProblems(CATALOGUE, declaringModules, {
+        ...zhLabelFiles,
+        [webHooks]: webHooksLeft,
+        [clients]: { ...zhLabelFiles[clients], 'resource.webHooks.field.url': url },
+      }),
+    ).toEqual([
+      'webHooks (contract/resources/webHooks.zh.ts): missing zh-CN: resource.webHooks.field.url (Target URL)',
+      'contract/resources/clients.zh.ts: resource.webHooks.field.url is no label of what contract/resources/clients.ts declares',
+    ]);
   });
 });
 

@@ -1,9 +1,18 @@
 // Everything the console says in zh-CN beyond its keyed shell messages, in one chunk of its own: an English console
 // never downloads it (about 80 KB compressed); src/i18n/index.ts loads it before switching to Chinese.
-import { zhCatalogue } from './catalogue.zh';
 import { zhRoutes } from './routes.zh';
 import { saySentence, zhSentences } from './sentences';
 import { zhText } from './text';
+
+/** Each resource's zh-CN labels, by the path of the file that holds them: contract/resources/<name>.zh.ts beside the
+ *  declaration <name>.ts, keyed as the console looks them up (`resource.webHooks.field.url`, ./catalogue.ts). Eager,
+ *  so they are part of this chunk and nothing else: an English console downloads none of them. */
+export const zhLabelFiles: Record<string, Record<string, string>> = import.meta.glob<Record<string, string>>('../../contract/resources/*.zh.ts', {
+  eager: true,
+  import: 'default',
+});
+/** Every resource's zh-CN labels in one dictionary (a key is a resource's: each file labels only its own). */
+export const zhCatalogue: Record<string, string> = Object.assign({}, ...Object.values(zhLabelFiles));
 
 export const zhBundles: Record<'text' | 'routes' | 'catalogue', Record<string, string>> = {
   text: { ...zhText, ...zhSentences },

@@ -1,0 +1,21 @@
+// zh-CN labels of the resources declared in ./alarmNotifications.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
+export default {
+  'resource.alarmNotifications.one': '报警通知',
+  'resource.alarmNotifications.many': '报警通知',
+  'resource.alarmNotifications.field.name': '名称',
+  'resource.alarmNotifications.unique.name': '已被另一个报警通知使用',
+  'resource.alarmNotifications.field.maxPriority': '最高优先级',
+  'resource.alarmNotifications.help.maxPriority': '1 为最紧急：填 2 则发送优先级 1 和 2',
+  'resource.alarmNotifications.field.webHookId': 'Web 钩子',
+  'resource.alarmNotifications.help.webHookId': '留空：不使用 Web 钩子（改为通知操作员组）',
+  'resource.alarmNotifications.field.webHookName': 'Web 钩子',
+  'resource.alarmNotifications.field.operatorGroupId': '操作员组',
+  'resource.alarmNotifications.help.operatorGroupId': '当前已登录的组员会立即看到每个报警（限可查看报警的人）',
+  'resource.alarmNotifications.field.operatorGroupName': '操作员组',
+  'resource.alarmNotifications.field.enabled': '启用',
+  'resource.alarmNotifications.field.note': '备注',
+  'resource.alarmNotifications.placeholder.note': '夜班值班主管',
+  'resource.alarmNotifications.rule.webHookId': '未通知操作员组时必填',
+  'resource.alarmNotifications.form.0.title': '报警通知',
+  'resource.alarmNotifications.form.0.description': '优先级不高于此值的每个报警一产生即发送到该 Web 钩子、该操作员组的控制台，或两者。',
+} satisfies Record<string, string>;

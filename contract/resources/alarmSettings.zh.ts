@@ -1,0 +1,23 @@
+// zh-CN labels of the resources declared in ./alarmSettings.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
+export default {
+  'resource.alarmSettings.one': '报警设置',
+  'resource.alarmSettings.many': '报警设置',
+  'resource.alarmSettings.field.ackP1Minutes': 'P1 确认时限（分钟）',
+  'resource.alarmSettings.help.ackP1Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.field.processP1Minutes': 'P1 处理时限（分钟）',
+  'resource.alarmSettings.help.processP1Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.field.ackP2Minutes': 'P2 确认时限（分钟）',
+  'resource.alarmSettings.help.ackP2Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.field.processP2Minutes': 'P2 处理时限（分钟）',
+  'resource.alarmSettings.help.processP2Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.field.ackP3Minutes': 'P3 确认时限（分钟）',
+  'resource.alarmSettings.help.ackP3Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.field.processP3Minutes': 'P3 处理时限（分钟）',
+  'resource.alarmSettings.help.processP3Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.field.ackP4Minutes': 'P4及以上 确认时限（分钟）',
+  'resource.alarmSettings.help.ackP4Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.field.processP4Minutes': 'P4及以上 处理时限（分钟）',
+  'resource.alarmSettings.help.processP4Minutes': '1 到 10080（一周）',
+  'resource.alarmSettings.form.0.title': '目标时间',
+  'resource.alarmSettings.form.0.description': '各优先级报警应在多久内确认和处理；报警处理报告会统计超时的报警。',
+} satisfies Record<string, string>;

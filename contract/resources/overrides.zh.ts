@@ -1,0 +1,23 @@
+// zh-CN labels of the resources declared in ./overrides.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
+export default {
+  'resource.overrides.one': '强制模式',
+  'resource.overrides.many': '强制模式',
+  'resource.overrides.field.name': '名称',
+  'resource.overrides.field.mode': '模式',
+  'resource.overrides.choice.mode.unlocked': '保持解锁',
+  'resource.overrides.choice.mode.locked': '保持锁定',
+  'resource.overrides.choice.mode.card-pin': '卡加密码',
+  'resource.overrides.choice.mode.card': '仅刷卡',
+  'resource.overrides.field.startsAt': '开始',
+  'resource.overrides.field.endsAt': '结束',
+  'resource.overrides.field.doorIds': '门',
+  'resource.overrides.field.reason': '原因',
+  'resource.overrides.field.state': '状态',
+  'resource.overrides.choice.state.scheduled': '已计划',
+  'resource.overrides.choice.state.active': '生效中',
+  'resource.overrides.choice.state.ended': '已结束',
+  'resource.overrides.rule.endsAt': '必须晚于开始时间',
+  'resource.overrides.form.0.title': '强制模式',
+  'resource.overrides.form.0.description': '这些门从开始到结束保持此模式，之后自动恢复为各自的模式。',
+  'resource.overrides.form.1.title': '门',
+} satisfies Record<string, string>;

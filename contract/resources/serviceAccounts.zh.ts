@@ -1,0 +1,21 @@
+// zh-CN labels of the resources declared in ./serviceAccounts.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
+export default {
+  'resource.serviceAccounts.one': '服务账户',
+  'resource.serviceAccounts.many': '服务账户',
+  'resource.serviceAccounts.field.name': '名称',
+  'resource.serviceAccounts.unique.name': '已被另一个服务账户使用',
+  'resource.serviceAccounts.field.description': '说明',
+  'resource.serviceAccounts.field.role': '角色',
+  'resource.serviceAccounts.help.role': '该账户以此角色在本客户中的权限工作。',
+  'resource.serviceAccounts.choice.role.integration': '集成：读取人员和门',
+  'resource.serviceAccounts.choice.role.device-ingest': '设备接口：发送控制器事件',
+  'resource.serviceAccounts.choice.role.auditor': '审计员：可查看全部，不能更改',
+  'resource.serviceAccounts.choice.role.administrator': '管理员：本客户中的全部权限',
+  'resource.serviceAccounts.field.active': '已启用',
+  'resource.serviceAccounts.help.active': '停用账户的密钥会立即被拒绝。',
+  'resource.serviceAccounts.field.keyPrefix': 'API 密钥',
+  'resource.serviceAccounts.field.keyIssuedAt': '密钥签发时间',
+  'resource.serviceAccounts.field.keyRevokedAt': '密钥吊销时间',
+  'resource.serviceAccounts.form.0.title': '服务账户',
+  'resource.serviceAccounts.form.0.description': 'API 密钥只在保存后显示一次，请将其保存在集成系统的密钥库中。',
+} satisfies Record<string, string>;

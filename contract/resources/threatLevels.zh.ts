@@ -1,0 +1,21 @@
+// zh-CN labels of the resources declared in ./threatLevels.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
+export default {
+  'resource.threatLevels.one': '威胁等级',
+  'resource.threatLevels.many': '威胁等级',
+  'resource.threatLevels.field.name': '名称',
+  'resource.threatLevels.unique.name': '已被另一个威胁等级使用',
+  'resource.threatLevels.field.rank': '级别',
+  'resource.threatLevels.help.rank': '1 为最低；级别越高越严重',
+  'resource.threatLevels.unique.rank': '已是另一个威胁等级的级别',
+  'resource.threatLevels.field.mode': '门',
+  'resource.threatLevels.choice.mode.card': '门保持原样',
+  'resource.threatLevels.choice.mode.card-pin': '所有门需刷卡加密码',
+  'resource.threatLevels.choice.mode.locked': '所有门保持锁闭',
+  'resource.threatLevels.field.exemptGroupIds': '仍可通行',
+  'resource.threatLevels.help.exemptGroupIds': '这些门禁组的成员照常通行（应急人员、保安）',
+  'resource.threatLevels.field.description': '描述',
+  'resource.threatLevels.placeholder.description': '附近存在可信威胁：访客须有人陪同',
+  'resource.threatLevels.form.0.title': '威胁等级',
+  'resource.threatLevels.form.0.description': '此等级生效期间，客户（或其所设站点）的每扇门都按此执行。',
+  'resource.threatLevels.form.1.title': '仍可通行的人员',
+} satisfies Record<string, string>;

@@ -1,0 +1,20 @@
+// zh-CN labels of the resources declared in ./userFields.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
+export default {
+  'resource.userFields.one': '自定义字段',
+  'resource.userFields.many': '自定义字段',
+  'resource.userFields.field.key': '键',
+  'resource.userFields.help.key': '字母、数字、短横线或下划线；以字母开头',
+  'resource.userFields.unique.key': '已被另一个自定义字段使用',
+  'resource.userFields.field.label': '标签',
+  'resource.userFields.field.kind': '类型',
+  'resource.userFields.choice.kind.text': '文本',
+  'resource.userFields.choice.kind.number': '数字',
+  'resource.userFields.choice.kind.date': '日期',
+  'resource.userFields.choice.kind.choice': '选项',
+  'resource.userFields.field.required': '必填',
+  'resource.userFields.field.maxLength': '最大长度（文本）',
+  'resource.userFields.field.options': '选项（每行一个）',
+  'resource.userFields.field.position': '位置',
+  'resource.userFields.form.0.title': '自定义字段',
+  'resource.userFields.form.0.description': '显示在本客户的每个人员中，位于单独的分区。',
+} satisfies Record<string, string>;
