@@ -3,12 +3,16 @@
 // the same point processes that point's open alarms (§4, mirrored on the server so every console sees one truth).
 // Acknowledge and process are the operators' commands, broadcast on /acknowledge/event and /alarmaction, with
 // /alarmcount after every change of the open count.
+// The parts: events.ts (an event in, stored and read back), alarms.ts (the operators' alarm commands).
 import { createSourceScopes } from './scopes';
-import { divisionCondition } from '../auth/eventScope';
-import { DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type AcknowledgeUpdate, type AlarmAction, type Event } from '../../contract';
+import { DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type Event } from '../../contract';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/db';
-import { iso } from '../http/common';
+import { createAlarms } from './alarms';
+import { eventOfRow, type EventInput, type Publish } from './events';
+
+export { AlarmError } from './alarms';
+export { eventOfRow, type EventInput, type Publish, type PublishTo } from './events';
 
 /**
  * What caused the events recorded inside `eventOrigin.run(origin, …)` (timers and promise continuations started
@@ -17,50 +21,6 @@ import { iso } from '../http/common';
 export const eventOrigin = new AsyncLocalStorage<string>();
 /** Told of every event once it is durable and published, with its origin (null: a device or an operator). */
 export type CommittedListener = (clientId: number, event: Event, origin: string | null) => void;
-
-/** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
-export interface PublishTo {
-  users?: readonly number[];
-  division?: number | null;
-  /** a count per division (`/alarmcount`): a session limited to some divisions hears `{ count }` of those and none */
-  counts?: { byDivision: Record<number, number>; none: number };
-}
-export type Publish = (clientId: number, destination: string, body: unknown, to?: PublishTo) => void;
-
-export interface EventInput {
-  eventCode: number;
-  sourceId: string;
-  sourceName: string | null;
-  pointId?: string;
-  pointName?: string | null;
-  message: string;
-  /** the controller a device message came from (its division is the event's) */
-  controllerId?: number;
-  /** a decided swipe: who, granted or denied and why, and what was presented (the Why? drawer decides it again) */
-  decided?: { identityId: number | null; decision: 'granted' | 'denied'; reason: string; swipe: unknown };
-}
-
-const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,
-  e.message, e.alert, e.priority, e.at, a.state as alarm_state, a.instructions`;
-
-export function eventOfRow(r: any): Event {
-  return {
-    id: Number(r.id),
-    eventCode: r.event_code,
-    eventSourceId: r.event_source_id,
-    eventSourceName: r.event_source_name ?? null,
-    eventPointId: r.event_point_id,
-    eventPointName: r.event_point_name ?? null,
-    message: r.message,
-    alert: r.alert,
-    acknowledge: r.alarm_state === 'acknowledged' || r.alarm_state === 'processed',
-    process: r.alarm_state === 'processed',
-    eventPoint: [{ id: r.event_point_id, name: r.event_point_name ?? null }],
-    time: iso(r.at)!,
-    priority: r.priority,
-    instructions: r.instructions ?? null,
-  };
-}
 
 /** Fill the default alarm types (client_id null) from the contract; existing rows (maybe edited) are kept. */
 export async function ensureAlarmTypes(db: Db): Promise<void> {
@@ -71,15 +31,6 @@ export async function ensureAlarmTypes(db: Db): Promise<void> {
       t.priority,
       t.instructions,
     ]);
-  }
-}
-
-export class AlarmError extends Error {
-  constructor(
-    public status: 404 | 409,
-    message: string,
-  ) {
-    super(message);
   }
 }
 
@@ -147,30 +98,8 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   const scopes = createSourceScopes(db);
   const now = opts.now ?? Date.now;
   const listeners = new Set<CommittedListener>();
-  async function openCount(q: Db, clientId: number): Promise<number> {
-    const { rows } = await q.query<{ n: string }>(`select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [clientId]);
-    return Number(rows[0].n);
-  }
-  /** Open alarms per division of their source (null: of none), so each console hears the count of what it sees. */
-  async function openCounts(clientId: number): Promise<{ total: number; byDivision: Record<number, number>; none: number }> {
-    const { rows } = await db.query<{ division_id: number | null; n: string }>(
-      `select e.division_id, count(*)::text n from alarms a join events e on e.id = a.event_id
-      where a.client_id = $1 and a.state <> 'processed' group by e.division_id`,
-      [clientId],
-    );
-    const byDivision: Record<number, number> = {};
-    let none = 0;
-    for (const r of rows) {
-      if (r.division_id === null) none += Number(r.n);
-      else byDivision[Number(r.division_id)] = Number(r.n);
-    }
-    return { total: Object.values(byDivision).reduce((a, b) => a + b, none), byDivision, none };
-  }
-  async function announceCount(clientId: number) {
-    const c = await openCounts(clientId);
-    // the whole client's count; a console of some divisions hears the sum of theirs (the broker works it out)
-    publish(clientId, DESTINATIONS.alarmCount, { count: c.total }, { counts: { byDivision: c.byDivision, none: c.none } });
-  }
+  const alarms = createAlarms(db, publish);
+  const { announceCount } = alarms;
 
   // alarm types change rarely: one read every 30 s instead of one per event (a tenant row overrides the default)
   let types: { at: number; byKey: Map<string, AlarmType> } | null = null;
@@ -379,12 +308,6 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     });
   }
 
-  async function load(q: Db, clientId: number, eventId: number) {
-    const { rows } = await q.query<any>('select * from alarms where event_id = $1 and client_id = $2', [eventId, clientId]);
-    if (!rows[0]) throw new AlarmError(404, 'Alarm not found');
-    return rows[0];
-  }
-
   return {
     record,
     /** Many events at once (a device batch): each still persisted before it is published, in this order. */
@@ -418,97 +341,12 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     alarmTypesChanged() {
       types = null;
     },
-    openCount: (clientId: number) => openCount(db, clientId),
-    /** The open alarms of these divisions and of none (null: all of the client). */
-    async openCountIn(clientId: number, divisions: readonly number[] | null): Promise<number> {
-      if (!divisions) return openCount(db, clientId);
-      const c = await openCounts(clientId);
-      return divisions.reduce((n, d) => n + (c.byDivision[d] ?? 0), c.none);
-    },
-
-    /** The open alarms, most urgent first; with `divisions`, only those of these divisions and of none (issue 10). */
-    async openAlarms(clientId: number, divisions: readonly number[] | null = null): Promise<Event[]> {
-      const { rows } = await db.query<any>(
-        `select ${EVENT_COLS} from alarms a join events e on e.id = a.event_id
-        where a.client_id = $1 and a.state <> 'processed'${divisions ? ` and ${divisionCondition(2)}` : ''}
-        order by a.priority asc, a.raised_at desc, a.event_id desc`,
-        divisions ? [clientId, [...divisions]] : [clientId],
-      );
-      return rows.map(eventOfRow);
-    },
-
-    /** Acknowledge (idempotent for an acknowledged alarm, refused for a processed one). `audit` runs inside the transaction. */
-    async acknowledge(
-      clientId: number,
-      eventId: number,
-      actor: string,
-      audit: (tx: Db, before: unknown, after: unknown) => Promise<void>,
-    ): Promise<AcknowledgeUpdate> {
-      const changed = await db.transaction(async (tx) => {
-        const before = await load(tx, clientId, eventId);
-        if (before.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
-        if (before.state === 'acknowledged') return false;
-        await tx.query(`update alarms set state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $3 where event_id = $1 and client_id = $2`, [
-          eventId,
-          clientId,
-          actor,
-        ]);
-        await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'acknowledged',$3)`, [eventId, clientId, actor]);
-        await audit(tx, { state: before.state }, { state: 'acknowledged' });
-        return true;
-      });
-      const update = { id: eventId, acknowledge: true };
-      if (changed) publish(clientId, DESTINATIONS.acknowledge, update);
-      return update;
-    },
-
-    /** Process with a note: every open alarm of the same point (§4: the action removes the point's alerts). */
-    async process(
-      clientId: number,
-      eventId: number,
-      actor: string,
-      note: string,
-      audit: (tx: Db, before: unknown, after: unknown) => Promise<void>,
-    ): Promise<AlarmAction> {
-      const action = await db.transaction(async (tx) => {
-        const alarm = await load(tx, clientId, eventId);
-        if (alarm.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
-        const { rows } = await tx.query<{ event_id: string; state: string }>(
-          `select event_id, state from alarms where client_id = $1 and event_point_id = $2 and state <> 'processed'`,
-          [clientId, alarm.event_point_id],
-        );
-        await tx.query(
-          `update alarms set state = 'processed', processed_at = now(), processed_by = $3, note = $4 where client_id = $1 and event_point_id = $2 and state <> 'processed'`,
-          [clientId, alarm.event_point_id, actor, note],
-        );
-        for (const r of rows)
-          await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note) values ($1,$2,'processed',$3,$4)`, [
-            r.event_id,
-            clientId,
-            actor,
-            note,
-          ]);
-        await audit(tx, { state: alarm.state, eventPointId: alarm.event_point_id }, { state: 'processed', note, alarms: rows.map((r) => Number(r.event_id)) });
-        return { eventPointId: alarm.event_point_id as string, process: true, note };
-      });
-      publish(clientId, DESTINATIONS.alarmAction, action);
-      await announceCount(clientId);
-      return action;
-    },
-
-    async history(clientId: number, eventId: number, viewer: string | null) {
-      await load(db, clientId, eventId);
-      if (viewer) await db.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'viewed',$3)`, [eventId, clientId, viewer]);
-      const { rows } = await db.query<any>('select * from alarm_history where alarm_id = $1 and client_id = $2 order by id', [eventId, clientId]);
-      return rows.map((r) => ({
-        id: Number(r.id),
-        alarmId: Number(r.alarm_id),
-        action: r.action,
-        actor: r.actor ?? null,
-        note: r.note ?? null,
-        at: iso(r.at)!,
-      }));
-    },
+    openCount: alarms.openCount,
+    openCountIn: alarms.openCountIn,
+    openAlarms: alarms.openAlarms,
+    acknowledge: alarms.acknowledge,
+    process: alarms.process,
+    history: alarms.history,
   };
 }
 export type Pipeline = ReturnType<typeof createPipeline>;

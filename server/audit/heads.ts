@@ -1,0 +1,122 @@
+// The audit chains' signed heads (server/audit/chain.ts): the server's Ed25519 signing key, what a head says and its
+// signature, signing the heads that moved (now and then, and before each export).
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import type { Db } from '../db/db';
+import { aloneAmongServers } from '../db/maintenance';
+import { keepSecret, secret } from '../db/queries/accounts';
+
+export const CANONICAL_VERSION = 'gatehouse-audit/1';
+export const HEAD_VERSION = 'gatehouse-audit-head/1';
+export const EXPORT_FORMAT = 'gatehouse-audit-export/1';
+/** How often the server signs the heads that moved. */
+export const SIGN_EVERY_MS = 5 * 60_000;
+const SECRET_NAME = 'audit-ed25519';
+/** The chain key of a client id: rows of no client are chain -1. */
+export const chainOf = (clientId: number | null) => clientId ?? -1;
+export const clientOfChain = (chain: number) => (chain === -1 ? null : chain);
+
+export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+// ---------- the signing key ----------
+
+/** The server's Ed25519 signing key: `given` (PKCS#8 PEM, AUDIT_SIGNING_KEY) or the one kept in the database. */
+export async function auditSigningKey(db: Db, given?: string): Promise<KeyObject> {
+  if (given) return createPrivateKey(given);
+  const kept =
+    (await secret(db, SECRET_NAME)) ??
+    (await keepSecret(db, SECRET_NAME, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()));
+  return createPrivateKey(kept);
+}
+/** The signing key, if one was given or kept already (the command line never makes one). */
+export async function existingSigningKey(db: Db, given?: string): Promise<KeyObject | null> {
+  if (given) return createPrivateKey(given);
+  const kept = await secret(db, SECRET_NAME);
+  return kept ? createPrivateKey(kept) : null;
+}
+export const publicKeyPem = (key: KeyObject) => createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
+
+// ---------- signed heads ----------
+
+export interface SignedHead {
+  clientId: number | null;
+  seq: number;
+  hash: string;
+  signedAt: string;
+  signature: string;
+}
+
+export const headMessage = (h: Omit<SignedHead, 'signature'>) => [HEAD_VERSION, h.clientId ?? 'none', h.seq, h.hash, h.signedAt].join('\n');
+export function headSignatureValid(h: SignedHead, publicKey: KeyObject | string): boolean {
+  try {
+    return verify(null, Buffer.from(headMessage(h), 'utf8'), publicKey, Buffer.from(h.signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+type HeadRow = { client_id: number | null; seq: string | number; hash: string; signed_at: Date | string; signature: string };
+const headOf = (r: HeadRow): SignedHead => ({
+  clientId: r.client_id === null ? null : Number(r.client_id),
+  seq: Number(r.seq),
+  hash: r.hash,
+  signedAt: r.signed_at instanceof Date ? r.signed_at.toISOString() : new Date(r.signed_at).toISOString(),
+  signature: r.signature,
+});
+
+export async function latestHead(db: Db, clientId: number | null): Promise<SignedHead | null> {
+  const { rows } = await db.query<HeadRow>('select * from audit_heads where coalesce(client_id, -1) = $1 order by seq desc, id desc limit 1', [
+    chainOf(clientId),
+  ]);
+  return rows[0] ? headOf(rows[0]) : null;
+}
+
+/**
+ * Signs the head of each chain in `scope` (one client, or every chain) that moved since its last signed head;
+ * answers the chains' latest signed heads. Signing a head needs no lock: two servers signing the same head both
+ * write a true statement.
+ */
+export async function signHeads(db: Db, key: KeyObject, scope: { clientId: number | null } | 'all'): Promise<SignedHead[]> {
+  const { rows } = await db.query<{ chain: number; seq: string; hash: string; signed: string | null }>(
+    `select c.chain, a.seq::text, a.hash, (select max(h.seq)::text from audit_heads h where coalesce(h.client_id, -1) = c.chain) as signed
+       from (select distinct coalesce(client_id, -1) as chain from audit_log ${scope === 'all' ? '' : 'where coalesce(client_id, -1) = $1'}) c
+       join lateral (select seq, hash from audit_log where coalesce(client_id, -1) = c.chain order by seq desc limit 1) a on true`,
+    scope === 'all' ? [] : [chainOf(scope.clientId)],
+  );
+  const out: SignedHead[] = [];
+  for (const r of rows) {
+    const clientId = clientOfChain(Number(r.chain));
+    if (r.signed !== null && Number(r.signed) >= Number(r.seq)) {
+      out.push((await latestHead(db, clientId))!);
+      continue;
+    }
+    const head = { clientId, seq: Number(r.seq), hash: r.hash, signedAt: new Date().toISOString() };
+    const signature = sign(null, Buffer.from(headMessage(head), 'utf8'), key).toString('base64');
+    await db.query('insert into audit_heads (client_id, seq, hash, signed_at, signature) values ($1, $2, $3, $4, $5)', [
+      clientId,
+      head.seq,
+      head.hash,
+      head.signedAt,
+      signature,
+    ]);
+    out.push({ ...head, signature });
+  }
+  return out;
+}
+
+/** Signs the heads that moved every `everyMs` (one server of several on one PostgreSQL at a time); the stop function. */
+export function startHeadSigning(db: Db, key: () => Promise<KeyObject>, log: (m: string) => void, everyMs = SIGN_EVERY_MS): () => void {
+  if (everyMs <= 0) return () => {};
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void key()
+      .then((k) => aloneAmongServers(db, 'audit-sign', () => signHeads(db, k, 'all')))
+      .catch((e) => log(`audit heads: ${(e as Error).message}`))
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,48 @@
+// An event as the pipeline takes it in (EventInput), as it is stored and read back (eventOfRow), and who hears it
+// published (server/monitor/pipeline.ts).
+import type { Event } from '../../contract';
+import { iso } from '../http/common';
+
+/** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
+export interface PublishTo {
+  users?: readonly number[];
+  division?: number | null;
+  /** a count per division (`/alarmcount`): a session limited to some divisions hears `{ count }` of those and none */
+  counts?: { byDivision: Record<number, number>; none: number };
+}
+export type Publish = (clientId: number, destination: string, body: unknown, to?: PublishTo) => void;
+
+export interface EventInput {
+  eventCode: number;
+  sourceId: string;
+  sourceName: string | null;
+  pointId?: string;
+  pointName?: string | null;
+  message: string;
+  /** the controller a device message came from (its division is the event's) */
+  controllerId?: number;
+  /** a decided swipe: who, granted or denied and why, and what was presented (the Why? drawer decides it again) */
+  decided?: { identityId: number | null; decision: 'granted' | 'denied'; reason: string; swipe: unknown };
+}
+
+export const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,
+  e.message, e.alert, e.priority, e.at, a.state as alarm_state, a.instructions`;
+
+export function eventOfRow(r: any): Event {
+  return {
+    id: Number(r.id),
+    eventCode: r.event_code,
+    eventSourceId: r.event_source_id,
+    eventSourceName: r.event_source_name ?? null,
+    eventPointId: r.event_point_id,
+    eventPointName: r.event_point_name ?? null,
+    message: r.message,
+    alert: r.alert,
+    acknowledge: r.alarm_state === 'acknowledged' || r.alarm_state === 'processed',
+    process: r.alarm_state === 'processed',
+    eventPoint: [{ id: r.event_point_id, name: r.event_point_name ?? null }],
+    time: iso(r.at)!,
+    priority: r.priority,
+    instructions: r.instructions ?? null,
+  };
+}

@@ -1,0 +1,156 @@
+// What a scheduled report holds (server/resources/reportJobs.ts): each kind's columns and rows for the period, as the
+// job's owner may see it (their divisions for the family's view code), read a batch at a time.
+import { PRIV, familyOf } from '../../contract';
+import { reportJobsResource } from '../../contract/resources/reportJobs';
+import { privilegeEntries } from '../auth/access';
+import { clientDivisionIds, eventDivisions } from '../auth/eventScope';
+import type { Db } from '../db/db';
+import { attendanceClock, attendanceDays, summarise } from '../db/queries/attendance';
+import { HttpError, divisionsFor, fill, iso } from '../http/common';
+import type { Column } from '../http/tabular';
+import { HANDOVER_COLUMNS, fullDigest, handoverLines, shiftsEndingIn } from '../http/handover';
+import type { Job } from './reportJobClock';
+
+export type Cell = unknown;
+/** A report's columns (`time`: instants, shown in the client's zone with the zone in the header) and its rows. */
+export interface Source {
+  columns: Column[];
+  rows: AsyncIterable<Cell[]>;
+}
+const cols = (names: string[], times: string[] = []): Column[] => names.map((title) => ({ title, time: times.includes(title) }));
+const BATCH = 2000;
+
+/** Rows of a keyset-paged query, BATCH at a time (never the whole report in memory): `page(after)` answers the next batch. */
+async function* paged<R>(page: (after: R | null) => Promise<R[]>, cells: (r: R) => Cell[]): AsyncIterable<Cell[]> {
+  let after: R | null = null;
+  for (;;) {
+    const batch = await page(after);
+    for (const r of batch) yield cells(r);
+    if (batch.length < BATCH) return;
+    after = batch[batch.length - 1];
+  }
+}
+
+/** What a report is made of, for its owner's view of the period (their divisions for the family's codes). */
+export async function sourceOf(db: Db, job: Job, period: { from: string; to: string; zone: string }): Promise<Source> {
+  const owner = job.created_by === null ? [] : await privilegeEntries(db, job.created_by, job.client_id);
+  const holds = (code: string) => owner.some((e) => e.privilegeIds.includes(code));
+  const view = familyOf(reportJobsResource, job.report)!.view; // the declaration's family of this report
+  if (!holds(view)) throw new HttpError(409, fill('Its owner no longer holds privilege {code} in this client: nothing was made', { code: view }));
+  const bounds = [`($2::date::timestamp at time zone $4::text)`, `(($3::date + 1)::timestamp at time zone $4::text)`];
+  const p = [job.client_id, period.from, period.to, period.zone];
+  type R = Record<string, unknown>;
+  switch (job.report) {
+    case 'events': {
+      const divisions = await eventDivisions({ clientId: job.client_id, entries: owner, divisionIds: (c) => clientDivisionIds(db, c) }, [
+        PRIV.events.view,
+        PRIV.eventReport,
+      ]);
+      return {
+        columns: cols(['id', 'time', 'eventCode', 'eventSourceName', 'eventPointName', 'message', 'alert', 'priority'], ['time']),
+        rows: paged<R>(
+          async (after) =>
+            (
+              await db.query<R>(
+                `select e.id, e.at, e.event_code, e.event_source_name, e.event_point_name, e.message, e.alert, e.priority from events e
+          where e.client_id = $1 and e.at >= ${bounds[0]} and e.at < ${bounds[1]} and ($5::int[] is null or e.division_id is null or e.division_id = any($5::int[]))
+          and e.id > $6 order by e.id limit ${BATCH}`,
+                [...p, divisions, after?.id ?? 0],
+              )
+            ).rows,
+          (r) => [Number(r.id), iso(r.at), r.event_code, r.event_source_name, r.event_point_name, r.message, r.alert, r.priority],
+        ),
+      };
+    }
+    case 'activity':
+      return {
+        columns: cols(['time', 'actor', 'action', 'entity', 'entityId'], ['time']),
+        rows: paged<R>(
+          async (after) =>
+            (
+              await db.query<R>(
+                `select id, at, actor, action, entity, entity_id from audit_log
+          where client_id = $1 and at >= ${bounds[0]} and at < ${bounds[1]} and id > $5 order by id limit ${BATCH}`,
+                [...p, after?.id ?? 0],
+              )
+            ).rows,
+          (r) => [iso(r.at), r.actor, r.action, r.entity, r.entity_id],
+        ),
+      };
+    case 'identities': {
+      const divisions = divisionsFor({ entries: owner }, [PRIV.identityReport, PRIV.identities.view]);
+      return {
+        columns: cols(['employeeNo', 'lastName', 'firstName', 'division', 'status', 'validFrom', 'validTo']),
+        rows: paged<R>(
+          async (after) =>
+            (
+              await db.query<R>(
+                `select i.id, i.employee_no, i.last_name, i.first_name, coalesce(i.last_name, '') as k1, coalesce(i.first_name, '') as k2,
+            d.name as division, i.status, i.valid_from::text as valid_from, i.valid_to::text as valid_to
+          from identities i join divisions d on d.id = i.division_id where i.client_id = $1 and i.division_id = any($2::int[])
+          and ($3::int is null or (coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id) > ($4::text, $5::text, $3::int))
+          order by coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id limit ${BATCH}`,
+                [job.client_id, divisions, after?.id ?? null, after?.k1 ?? '', after?.k2 ?? ''],
+              )
+            ).rows,
+          (r) => [r.employee_no, r.last_name, r.first_name, r.division, r.status, r.valid_from, r.valid_to],
+        ),
+      };
+    }
+    case 'shift-handover': {
+      // issue 31: each shift that ended in the period, as its owner may see it (the handover's code and divisions)
+      if (!holds(PRIV.handover.view))
+        throw new HttpError(409, fill('Its owner no longer holds privilege {code} in this client: nothing was made', { code: PRIV.handover.view }));
+      const divisions = await eventDivisions({ clientId: job.client_id, entries: owner, divisionIds: (c) => clientDivisionIds(db, c) }, [PRIV.handover.view]);
+      const {
+        rows: [b],
+      } = await db.query<{ s: Date; e: Date }>(`select $1::int as c, ${bounds[0]} as s, ${bounds[1]} as e`, p);
+      const shifts = await shiftsEndingIn(db, job.client_id, new Date(b.s), new Date(b.e));
+      async function* lines() {
+        for (const shift of shifts) yield* handoverLines(await fullDigest(db, job.client_id, shift, divisions));
+      }
+      return { columns: cols([...HANDOVER_COLUMNS], ['shiftStart', 'shiftEnd', 'since']), rows: lines() };
+    }
+    case 'daily-attendance':
+    case 'attendance-summary': {
+      // the attendance engine works out a period's days as a whole (bounded by the team and the period)
+      const code = job.report === 'daily-attendance' ? PRIV.dailyAttendance : PRIV.attendanceSummaries;
+      const divisions = divisionsFor({ entries: owner }, [code, PRIV.attendanceReportJobs.view]);
+      const clock = await attendanceClock(db, job.client_id);
+      const days = await attendanceDays(db, job.client_id, { from: period.from, to: period.to }, divisions, clock);
+      async function* of(rows: Cell[][]) {
+        yield* rows;
+      }
+      if (job.report === 'daily-attendance') {
+        return {
+          columns: cols(
+            ['day', 'team', 'employeeNo', 'name', 'status', 'shiftStart', 'firstIn', 'lastOut', 'workedMinutes', 'lateMinutes', 'leave'],
+            ['firstIn', 'lastOut'],
+          ),
+          rows: of(
+            [...days].flatMap(([day, list]) =>
+              list.map((r) => [day, r.team, r.employeeNo, r.name, r.status, r.shiftStart, r.firstIn, r.lastOut, r.workedMinutes, r.lateMinutes, r.leave]),
+            ),
+          ),
+        };
+      }
+      return {
+        columns: cols(['team', 'employeeNo', 'name', 'scheduledDays', 'presentDays', 'lateDays', 'absentDays', 'leaveDays', 'workedMinutes', 'lateMinutes']),
+        rows: of(
+          summarise(days).map((r) => [
+            r.team,
+            r.employeeNo,
+            r.name,
+            r.scheduledDays,
+            r.presentDays,
+            r.lateDays,
+            r.absentDays,
+            r.leaveDays,
+            r.workedMinutes,
+            r.lateMinutes,
+          ]),
+        ),
+      };
+    }
+  }
+}

@@ -1,0 +1,173 @@
+// The simulator's readers, inputs, outputs, controllers and elevators (server/simulator/hardware.ts): a reader
+// tampered or off/online, an input active or back to normal (an intrusion while its alarm group is armed), an output
+// pulsed, an interface off/online, a floor pressed in an elevator.
+import { EVENT_CODES, eventLabel, type Event } from '../../contract';
+import { localTime } from '../access/clock';
+import { freeingMask, type ElevatorMask } from '../access/elevator';
+import type { AccessIndexes } from '../access/index';
+import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
+import { HardwareError } from '../doors/port';
+import type { Pipeline } from '../monitor/pipeline';
+import type { ControllerRow, DoorRow } from './hardwareRows';
+import type { SimulatorClock } from './strike';
+import type { SwipeOptions } from './swipes';
+
+export function createDevices({
+  db,
+  pipeline,
+  access,
+  log,
+  clock,
+  stopped,
+  door,
+  swipeCard,
+}: {
+  db: Db;
+  pipeline: Pipeline;
+  access: AccessIndexes;
+  log: (message: string) => void;
+  clock: () => SimulatorClock;
+  stopped: () => boolean;
+  door: (clientId: number | null, doorId: number) => Promise<DoorRow>;
+  swipeCard: (d: DoorRow, number: string, o?: SwipeOptions & { qr?: string }) => Promise<Event>;
+}) {
+  /** readers that are offline or tampered swipe nothing until they are back */
+  const quietReaders = new Set<number>();
+
+  async function readerEvent(d: DoorRow, code: number): Promise<Event> {
+    if (code === EVENT_CODES.readerOnline) quietReaders.delete(d.id);
+    else quietReaders.add(d.id);
+    return pipeline.record(d.client_id, {
+      eventCode: code,
+      sourceId: `reader-${d.id}`,
+      sourceName: `${d.name} reader`,
+      message: `${eventLabel(code)} at ${d.name}`,
+    });
+  }
+  const ioEvent = (d: DoorRow, kind: 'input' | 'output', code: number) =>
+    pipeline.record(d.client_id, {
+      eventCode: code,
+      sourceId: `${kind}-${d.id}`,
+      sourceName: `${d.name} ${kind === 'input' ? 'contact' : 'strike'}`,
+      message: `${eventLabel(code)} at ${d.name}`,
+    });
+
+  async function interfaceEvent(c: ControllerRow, online: boolean): Promise<Event> {
+    const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
+    const e = await pipeline.record(c.client_id, { eventCode: code, sourceId: `iface-${c.id}`, sourceName: c.name, message: `${eventLabel(code)}: ${c.name}` });
+    await db.query(
+      `update controllers set status = $2, online_since = case when $2 = 'online' then coalesce(case when status = 'online' then online_since end, now()) else null end where id = $1`,
+      [c.id, online ? 'online' : 'offline'],
+    );
+    return e;
+  }
+
+  /**
+   * One input of the hardware records (Hardware → Inputs) becomes active or goes back to normal. Active while an
+   * alarm group holding it is armed, it is an intrusion (an alert: a priority-1 alarm); otherwise an ordinary input
+   * event. Its point is the input itself, so going back to normal returns the alarm to normal (§4).
+   */
+  async function inputEvent(clientId: number, inputId: number | undefined, active: boolean): Promise<Event> {
+    if (inputId === undefined) throw new HardwareError(400, 'Which input? inputId is required');
+    const params: unknown[] = [inputId];
+    const { rows } = await db.query<{ id: number; name: string; armed: string | null }>(
+      `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
+                              where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as armed
+         from inputs i where i.id = $1 and ${tenant(params, clientId, 'i')}`,
+      params,
+    );
+    const i = rows[0];
+    if (!i) throw new HardwareError(404, 'Input not found');
+    const code = !active ? EVENT_CODES.inputIdle : i.armed ? EVENT_CODES.intrusion : EVENT_CODES.inputActive;
+    const message = code === EVENT_CODES.intrusion ? `${eventLabel(code)}: ${i.name} (alarm zone ${i.armed})` : `${eventLabel(code)}: ${i.name}`;
+    return pipeline.record(clientId, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message });
+  }
+
+  /**
+   * A floor pressed in the elevator whose car reader is `readerId`: free while a masking of that reader lists the
+   * floor and its schedule is open; otherwise it needs a card, decided as a swipe at the reader's door.
+   */
+  async function floorRequest(
+    clientId: number,
+    readerId: number | undefined,
+    floor: number | undefined,
+    o: SwipeOptions & { card?: string } = {},
+  ): Promise<Event> {
+    if (readerId === undefined) throw new HardwareError(400, 'Which elevator? readerId is required');
+    if (floor === undefined) throw new HardwareError(400, 'Which floor? floor is required');
+    const params: unknown[] = [readerId];
+    const {
+      rows: [reader],
+    } = await db.query<{ id: number; name: string; door_id: number | null }>(
+      `select id, name, door_id from card_readers where id = $1 and ${tenant(params, clientId)}`,
+      params,
+    );
+    if (!reader) throw new HardwareError(404, 'Card reader not found');
+    const maskParams: unknown[] = [readerId];
+    const { rows: masks } = await db.query<ElevatorMask>(
+      `select id, name, floors, schedule_id as "scheduleId" from elevator_masks where reader_id = $1 and ${tenant(maskParams, clientId)} order by id`,
+      maskParams,
+    );
+    const index = await access.get(clientId);
+    const at = o.at ?? Date.now();
+    const free = freeingMask(masks, floor, localTime(at, index.timeZone), index.schedules, index.calendar);
+    const source = { sourceId: `reader-elev-${reader.id}`, sourceName: reader.name };
+    if (free) return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorFree, message: `Floor ${floor} free: ${free.name} (${reader.name})` });
+    if (!o.card || reader.door_id === null)
+      return pipeline.record(clientId, { ...source, eventCode: EVENT_CODES.floorNeedsCard, message: `Floor ${floor} needs a card (${reader.name})` });
+    return swipeCard(await door(clientId, reader.door_id), o.card, o);
+  }
+
+  /** per output, the timer of its running pulse (a new pulse starts the time again) */
+  const pulses = new Map<number, unknown>();
+  /**
+   * An output (Hardware → Outputs) is switched on for its pulse time, then off by itself; a pulse time of 0 holds it
+   * on. `by` says who (an operator, or a logical block) in the event.
+   */
+  async function pulseOutput(clientId: number, outputId: number, by: string): Promise<Event> {
+    const params: unknown[] = [outputId];
+    const { rows } = await db.query<{ id: number; name: string; pulse_seconds: number }>(
+      `select id, name, pulse_seconds from outputs where id = $1 and ${tenant(params, clientId)}`,
+      params,
+    );
+    const o = rows[0];
+    if (!o) throw new HardwareError(404, 'Output not found');
+    const held = o.pulse_seconds === 0;
+    const e = await pipeline.record(clientId, {
+      eventCode: EVENT_CODES.outputActive,
+      sourceId: `out-${o.id}`,
+      sourceName: o.name,
+      message: `${eventLabel(EVENT_CODES.outputActive)}: ${o.name}, pulsed by ${by}${held ? ' (held on)' : ` for ${o.pulse_seconds} s`}`,
+    });
+    const running = pulses.get(o.id);
+    if (running) clock().clearTimeout(running);
+    pulses.delete(o.id);
+    if (!held && !stopped()) {
+      pulses.set(
+        o.id,
+        clock().setTimeout(() => {
+          pulses.delete(o.id);
+          void pipeline
+            .record(clientId, {
+              eventCode: EVENT_CODES.outputIdle,
+              sourceId: `out-${o.id}`,
+              sourceName: o.name,
+              message: `${eventLabel(EVENT_CODES.outputIdle)}: ${o.name} (pulse ended)`,
+            })
+            .catch((err) => log(`pulse ${o.id}: ${err}`));
+        }, o.pulse_seconds * 1000),
+      );
+    }
+    return e;
+  }
+
+  /** Stops the running pulses (the simulator stops). */
+  function stopPulses() {
+    for (const t of pulses.values()) clock().clearTimeout(t);
+    pulses.clear();
+  }
+
+  return { quietReaders, readerEvent, ioEvent, interfaceEvent, inputEvent, floorRequest, pulseOutput, stopPulses };
+}
+export type Devices = ReturnType<typeof createDevices>;

@@ -1,0 +1,42 @@
+// The hardware records as the simulator reads them (server/simulator/hardware.ts): a door and a controller, looked up
+// in their tenant (404 when they are not there).
+import type { Db } from '../db/db';
+import { HardwareError } from '../doors/port';
+
+export interface DoorRow {
+  id: number;
+  client_id: number;
+  name: string;
+  status: string;
+  division_id?: number | null;
+}
+export interface ControllerRow {
+  id: number;
+  client_id: number;
+  name: string;
+  status: string;
+}
+
+/** Door `doorId` of `clientId` (of any tenant when null). */
+export async function doorOf(db: Db, clientId: number | null, doorId: number): Promise<DoorRow> {
+  const { rows } = await db.query<DoorRow>(
+    clientId === null
+      ? 'select id, client_id, name, status, division_id from doors where id = $1'
+      : 'select id, client_id, name, status, division_id from doors where id = $1 and client_id = $2',
+    clientId === null ? [doorId] : [doorId, clientId],
+  );
+  if (!rows[0]) throw new HardwareError(404, 'Door not found');
+  return rows[0];
+}
+
+/** Controller `controllerId` of `clientId` (the tenant's first when not given). */
+export async function controllerOf(db: Db, clientId: number, controllerId: number | undefined): Promise<ControllerRow> {
+  const { rows } = await db.query<ControllerRow>(
+    controllerId === undefined
+      ? 'select id, client_id, name, status from controllers where client_id = $1 order by id limit 1'
+      : 'select id, client_id, name, status from controllers where id = $2 and client_id = $1',
+    controllerId === undefined ? [clientId] : [clientId, controllerId],
+  );
+  if (!rows[0]) throw new HardwareError(404, 'Controller not found');
+  return rows[0];
+}

@@ -1,0 +1,115 @@
+// The simulator's random traffic (server/simulator/hardware.ts): one random event somewhere among the hardware
+// records that exist (issue 12), mostly swipes at a reader.
+import { EVENT_CODES, eventLabel, type Event } from '../../contract';
+import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
+import type { Pipeline } from '../monitor/pipeline';
+import type { Devices } from './devices';
+import type { ControllerRow, DoorRow } from './hardwareRows';
+import type { SwipeOptions } from './swipes';
+
+/**
+ * The hardware records the random traffic comes from (issue 12: the simulator simulates exactly what exists): card
+ * readers (a swipe happens at a reader, on its side of its door), inputs (`in-<id>`) and outputs (`out-<id>`),
+ * doors and controllers. Read once per tick, so a new door, reader or input is live at the next tick.
+ */
+export interface Records {
+  doors: DoorRow[];
+  readers: { id: number; door_id: number; direction: 'entry' | 'exit' }[];
+  inputs: { id: number; client_id: number; name: string }[];
+  outputs: { id: number; client_id: number; name: string }[];
+}
+
+export function createTraffic({
+  db,
+  pipeline,
+  random,
+  devices,
+  swipe,
+  doorEvent,
+}: {
+  db: Db;
+  pipeline: Pipeline;
+  random: () => number;
+  devices: Devices;
+  swipe: (d: DoorRow, wantGranted: boolean | null, o?: SwipeOptions) => Promise<Event>;
+  doorEvent: (d: DoorRow, code: number) => Promise<Event>;
+}) {
+  const { quietReaders, readerEvent, interfaceEvent, inputEvent } = devices;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+
+  async function records(): Promise<Records> {
+    const [doors, readers, inputs, outputs] = await Promise.all([
+      db.query<DoorRow>('select id, client_id, name, status from doors order by id'),
+      db.query<Records['readers'][number]>('select id, door_id, direction from card_readers where door_id is not null order by id'),
+      db.query<Records['inputs'][number]>('select id, client_id, name from inputs order by id'),
+      db.query<Records['outputs'][number]>('select id, client_id, name from outputs order by id'),
+    ]);
+    return { doors: doors.rows, readers: readers.rows, inputs: inputs.rows, outputs: outputs.rows };
+  }
+
+  /** One random event somewhere: mostly swipes at a reader, sometimes an input or output, rarely an alarm or a device going off/online. */
+  async function randomEvent(r?: Records): Promise<void> {
+    const rec = r ?? (await records());
+    if (!rec.doors.length) return;
+    const byId = new Map(rec.doors.map((d) => [d.id, d]));
+    const d = pick(rec.doors);
+    const x = random();
+    // a card at a reader that is online; a door without a reader takes no swipe
+    const swipeAtReader = async () => {
+      const live = rec.readers.filter((rd) => !quietReaders.has(rd.door_id) && byId.has(rd.door_id));
+      if (live.length) {
+        const rd = pick(live);
+        await swipe(byId.get(rd.door_id)!, null, { side: rd.direction });
+      }
+    };
+    if (x < 0.8) await swipeAtReader();
+    else if (x < 0.87) {
+      if (rec.inputs.length) {
+        const i = pick(rec.inputs);
+        const code = pick([EVENT_CODES.inputIdle, EVENT_CODES.inputActive, EVENT_CODES.inputOpen, EVENT_CODES.inputIdle, EVENT_CODES.inputUnknown]);
+        // active goes through the input's own path: an armed alarm group makes it an intrusion
+        if (code === EVENT_CODES.inputActive) await inputEvent(i.client_id, i.id, true);
+        else await pipeline.record(i.client_id, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(code)}: ${i.name}` });
+      }
+    } else if (x < 0.93) {
+      if (rec.outputs.length) {
+        const o = pick(rec.outputs);
+        const code = pick([EVENT_CODES.outputIdle, EVENT_CODES.outputActive]);
+        await pipeline.record(o.client_id, { eventCode: code, sourceId: `out-${o.id}`, sourceName: o.name, message: `${eventLabel(code)}: ${o.name}` });
+      }
+    } else if (x < 0.945) await doorEvent(d, EVENT_CODES.doorForcedOpen);
+    else if (x < 0.96) await doorEvent(d, EVENT_CODES.doorHeldOpen);
+    else if (x < 0.975) {
+      // a reader is tampered with, or goes offline or back: only a door that has one
+      const withReader = rec.doors.filter((x2) => rec.readers.some((rd) => rd.door_id === x2.id));
+      if (withReader.length) {
+        const r = pick(withReader);
+        await readerEvent(r, x < 0.965 ? EVENT_CODES.readerTamper : quietReaders.has(r.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
+      }
+    } else if (x < 0.98) {
+      if (rec.inputs.length) {
+        const i = pick(rec.inputs);
+        await pipeline.record(i.client_id, {
+          eventCode: EVENT_CODES.inputTamper,
+          sourceId: `in-${i.id}`,
+          sourceName: i.name,
+          message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}`,
+        });
+      }
+    } else if (x < 0.99) {
+      const params: unknown[] = [];
+      const { rows } = await db.query<ControllerRow>(
+        `select id, client_id, name, status from controllers where ${tenant(params, d.client_id)} order by id`,
+        params,
+      );
+      if (rows.length) {
+        const c = pick(rows);
+        await interfaceEvent(c, c.status !== 'online');
+      }
+    } else if (quietReaders.has(d.id)) await readerEvent(d, EVENT_CODES.readerOnline);
+    else await swipeAtReader();
+  }
+
+  return { records, randomEvent };
+}
