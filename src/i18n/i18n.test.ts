@@ -168,7 +168,8 @@ function labelProblems(
 describe('labels beside what they label (contract/resources/<name>.zh.ts)', () => {
   it('finds every declaring file and every label file', () => {
     expect(Object.keys(declaringModules).length).toBeGreaterThanOrEqual(30);
-    expect(Object.keys(zhLabelFiles).length).toBe(new Set(Object.keys(zhLabelFiles)).size);
+    // the glob of src/i18n/zh.ts finds the label files (a wrong pattern finds none, and zh-CN would show English)
+    expect(Object.keys(zhLabelFiles).length).toBeGreaterThanOrEqual(30);
     expect(Object.keys(zhLabelFiles)).toContain('../../contract/resources/webHooks.zh.ts');
     expect(zhCatalogue['resource.webHooks.field.url']).toBe(zhLabelFiles['../../contract/resources/webHooks.zh.ts']['resource.webHooks.field.url']);
   });
