@@ -1,0 +1,33 @@
+// What a resource form says of its errors: a server violation's field, a violation or schema message in the
+// console's language, the words of a date-time field that holds no moment, the placeholder of a kept secret.
+import type { Violation } from '../../contract';
+import { tCat, type Locale } from '../i18n';
+import { labelled, violationText } from '../i18n/violations';
+import { isRepeat, labelOfField, type FieldDef, type Resource } from './defineResource';
+import { fieldName } from './formValues';
+
+export type ServerErrors = Record<string, string>;
+export const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
+/** What a date-time field says of a typed text that is no moment of the user's zone. */
+export const NOT_DATE_TIME = 'is not a date and time (e.g. 28 Nov 2026 14:05)';
+export const DATE_TIME_SKIPPED = 'is not a time in this time zone: the clocks skip it';
+/** A violation message (server or schema, English) in the console's language. */
+export const sayViolation = (message: string, loc: Locale) => violationText(message, loc, (k, e) => tCat(k, e, loc));
+/** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */
+export function sayError(text: string, def: FieldDef, loc: Locale): string {
+  if (loc === 'en' || !text.startsWith(`${def.label} `)) return text;
+  return labelled(labelOfField(def), sayViolation(text.slice(def.label.length + 1), loc), loc);
+}
+
+/** Whether a server violation lands on a field of this form (a plain field, or one of a repeated row's). */
+export function isFormField(path: string, sections: Resource<{ id: number }>['form']): boolean {
+  const name = fieldName(path);
+  return sections.some((s) =>
+    s.fields.some((f) =>
+      isRepeat(f) ? f.fields.some((rf) => new RegExp(`^${f.repeat}\\[\\d+\\]\\.${rf.name}$`).test(name)) : f.name === name && f.kind !== 'hidden',
+    ),
+  );
+}
+
+/** The placeholder of a secret on an edit form (shown through tx). */
+export const KEEP_SECRET = 'Unchanged: type a new one to replace it';
