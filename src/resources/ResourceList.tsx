@@ -1,31 +1,26 @@
 // The generic list of a resource: server paging, sort (column header menus), filter, column resize, row
 // selection, bulk delete with confirm, CSV export of the filtered rows. State lives in the resourceList actor.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
-import { Alert, Button, ButtonGroup, Callout, Checkbox, Icon, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag, type IconName } from '@blueprintjs/core';
-import { Cell, Column, ColumnHeaderCell, SelectionModes, Table2 } from '@blueprintjs/table';
+import { Alert, Callout, NonIdealState } from '@blueprintjs/core';
+import { Cell, Column, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useSelector } from '@xstate/react';
 import { TABLE_MAX_HEIGHT_VH, actionCodes, hasPrivilege, recordCodes, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import type { ResourceListSnapshot } from '../../machines/resourceList';
 import { selectPager } from '../../machines/resourceList.selectors';
-import type { ExportInput, RowActionInput } from '../hooks/answers';
-import { selectRunningCommand } from '../../machines/command';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useT } from '../i18n';
-import { notify } from '../hooks/console';
 import { useTime } from '../ui/time';
-import { toCsv } from './csv';
-import { zonedHeader, zonedTime } from '../../contract/tabular';
 import { resourceWords, titleOfColumn, type Resource } from './defineResource';
 import { udfColumns, useUserFieldDefs } from './userFieldDefs';
 import { useViewActor } from '../hooks/useViewActor';
 import { useChangeNotices, type NoticeSource } from '../hooks/useChangeNotices';
-import { ExportButtons, type ExportFormat } from '../ui/ExportButtons';
-
-const ROW_HEIGHT = 34;
-const HEADER_HEIGHT = 32;
+import { HEADER_HEIGHT, ROW_HEIGHT, cellText, columnHeader, primaryHeader, type ColumnSort } from './listColumns';
+import { primaryCellRenderer } from './ListRowHead';
+import { ListToolbar } from './ListToolbar';
+import { ListFooter } from './ListFooter';
+import { useListCommands } from './useListCommands';
 
 const selItems = (s: ResourceListSnapshot) => s.context.items as { id: number }[];
 const selPage = (s: ResourceListSnapshot) => s.context.page;
@@ -122,90 +117,8 @@ export function ResourceList<T extends { id: number }>({
 
   const sortOf = (field: string) => sort.find((s) => s.field === field)?.dir;
   const sortBy = (field: string, dir: 'asc' | 'desc' | null) => list.send({ type: 'list.sorted', sort: dir ? [{ field, dir }] : ([] as SortSpec[]) });
-
-  // the list's commands (export, named row actions) run in the resource's command actor, a child of the system: one at
-  // a time, each answer emitted; a failure has been said by the error chain
-  const commands = useViewActor(`commands:${resource.name}`);
-  const running = useSelector(commands, selectRunningCommand);
-  const runningInput = useSelector(commands, (s) => (s.hasTag('busy') ? s.context.input : null)) as { id?: number; action?: string } | null;
-  const exporting = running === 'export';
-  const acting = running === 'action' && runningInput ? `${runningInput.action}:${runningInput.id}` : null;
-  // a resource the server exports offers CSV and XLSX (the server's one tabular writer); another, CSV written here
-  const serverExport = !!resource.declaration?.export?.includes('csv');
-  const exportAs = (format: ExportFormat) =>
-    commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: serverExport, format } satisfies ExportInput });
-  // a row action's toast is said here from its declaration, the row's name kept by the view: no view text travels
-  // through the actor (its input is journaled)
-  const actionRows = useRef(new Map<string, string>());
-  const runAction = (a: NonNullable<Resource<T>['rowActions']>[number], row: T, name: string) => {
-    actionRows.current.set(`${a.action}:${row.id}`, name);
-    commands.send({ type: 'command.run', command: 'action', input: { id: row.id, action: a.action } satisfies RowActionInput });
-  };
-  useEffect(() => {
-    const sub = commands.on('command.done', ({ command, result }) => {
-      if (command === 'action') {
-        const ran = commands.getSnapshot().context.input as RowActionInput;
-        const declared = resource.rowActions?.find((a) => a.action === ran.action);
-        const name = actionRows.current.get(`${ran.action}:${ran.id}`) ?? '';
-        if (declared) notify({ intent: 'success', title: tx(declared.done, { name }), message: '', timeoutMs: 3000 });
-        return;
-      }
-      // a resource the server exports answers its CSV; another answers its rows, written here as the columns show them
-      // a time column: ISO 8601 with the zone's offset, the zone named in its header (as the server's files)
-      const head = (title: string, on?: boolean) => (on ? zonedHeader(title, time.zone) : title);
-      const cell = (c: { field: string; zoned?: boolean }, r: T, shown: string) =>
-        c.zoned ? (zonedTime((r as Record<string, unknown>)[c.field], time.zone) ?? shown) : shown;
-      const csv =
-        result instanceof Blob
-          ? result
-          : new Blob(
-              [
-                toCsv(
-                  [head(titleOfColumn(resource.primary), resource.primary.zoned), ...columns.map((c) => head(titleOfColumn(c), c.zoned))],
-                  (result as T[]).map((r) => [cell(resource.primary, r, resource.primary.value(r)), ...columns.map((c) => cell(c, r, cellText(c, r)))]),
-                ),
-              ],
-              { type: 'text/csv;charset=utf-8' },
-            );
-      const url = URL.createObjectURL(csv);
-      const link = Object.assign(document.createElement('a'), {
-        href: url,
-        download: `${resource.name}.${(commands.getSnapshot().context.input as ExportInput | undefined)?.format ?? 'csv'}`,
-      });
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    });
-    return () => sub.unsubscribe();
-  }, [commands, columns, resource, time.zone]);
-
-  const header = (title: string, field: string, sortable: boolean) => () => (
-    <ColumnHeaderCell
-      name={title}
-      nameRenderer={(name) => (
-        <span className="gh-colhead" data-testid={`col-${field}`}>
-          {name}
-          {sortOf(field) && (
-            <span
-              className={`bp6-icon bp6-icon-${sortOf(field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`}
-              role="img"
-              aria-label={sortOf(field) === 'asc' ? tx('sorted ascending') : tx('sorted descending')}
-            />
-          )}
-        </span>
-      )}
-      menuRenderer={
-        sortable
-          ? () => (
-              <Menu>
-                <MenuItem icon="sort-asc" text={tx('Sort ascending')} onClick={() => sortBy(field, 'asc')} />
-                <MenuItem icon="sort-desc" text={tx('Sort descending')} onClick={() => sortBy(field, 'desc')} />
-                {sortOf(field) && <MenuItem icon="cross" text={tx('Clear sort')} onClick={() => sortBy(field, null)} />}
-              </Menu>
-            )
-          : undefined
-      }
-    />
-  );
+  const { exporting, acting, serverExport, exportAs, runAction } = useListCommands(resource, columns, time.zone, filters, sort);
+  const columnSort: ColumnSort = { sortOf, sortBy };
 
   // a row's own page (a visitor's details, an alarm group's zone) when the user may open it; else its edit form
   const detailOf = (row: T): string | null => {
@@ -224,65 +137,20 @@ export function ResourceList<T extends { id: number }>({
       });
   // declared named actions (a pulse of an output) for whoever holds their code; the answer is a toast
   const declaredActions = (resource.rowActions ?? []).filter((a) => hasPrivilege(held, [a.privilege]));
-  const primaryCell = (i: number) => {
-    const row = items[i];
-    if (!row) return <Cell />;
-    const name = resource.primary.value(row);
-    return (
-      <Cell className="gh-primary-cell">
-        {/* the record's row (Blueprint's grid has no table roles of its own, and a row needs a table around it and
-            nothing but cells in it): the name first (it opens the record), its mark shown before it (order: -1),
-            then its links and actions */}
-        <div role="table" aria-label={name} className="gh-rowhead-table">
-          <div role="row" aria-label={name} className="gh-rowhead" data-testid="row" data-id={row.id}>
-            <span role="cell" className="gh-rowhead__cell">
-              {detailOf(row) || canOpen ? (
-                <Link className="gh-rowhead__name" to={detailOf(row) ?? (resource.editPath ? resource.editPath(row.id) : `${resource.path}/edit/${row.id}`)}>
-                  {name}
-                </Link>
-              ) : (
-                <span className="gh-rowhead__name">{name}</span>
-              )}
-              {rowTag?.(row)}
-            </span>
-            {canDelete && (
-              <span role="cell" className="gh-rowhead__mark">
-                <Checkbox
-                  className="gh-rowhead__check"
-                  checked={selected.has(row.id)}
-                  onChange={() => toggle(row.id)}
-                  aria-label={tx('Mark {name}', { name })}
-                />
-              </span>
-            )}
-            <span role="cell" className="gh-rowhead__actions">
-              {linksOf(row).map((l) => (
-                <Link key={l.label} to={l.to} className="bp6-button bp6-small bp6-minimal" data-testid="row-link" aria-label={`${tx(l.label)}: ${name}`}>
-                  {tx(l.label)}
-                </Link>
-              ))}
-              {declaredActions.map((a) => (
-                <Button
-                  key={a.action}
-                  size="small"
-                  variant="minimal"
-                  icon={a.icon as never}
-                  loading={acting === `${a.action}:${row.id}`}
-                  disabled={acting !== null}
-                  onClick={() => runAction(a, row, name)}
-                  data-testid="row-action"
-                  aria-label={`${tx(a.label)}: ${name}`}
-                >
-                  {tx(a.label)}
-                </Button>
-              ))}
-              {rowActions?.(row)}
-            </span>
-          </div>
-        </div>
-      </Cell>
-    );
-  };
+  const primaryCell = primaryCellRenderer(items, {
+    resource,
+    detailOf,
+    linksOf,
+    declaredActions,
+    canOpen,
+    canDelete,
+    selected,
+    toggle,
+    acting,
+    runAction,
+    rowTag,
+    rowActions,
+  });
 
   // WCAG 2.1.1: Blueprint's grid scrolls in containers that may hold nothing focusable (the names and their links sit
   // in the frozen first column; a read-only report has no links): each such container takes the keyboard and is
@@ -297,68 +165,27 @@ export function ResourceList<T extends { id: number }>({
     }
   });
 
-  // beyond the server's count cap the total is a lower bound: "1–20 of 10,000+", no last page, next still open
-  const num = (n: number) => n.toLocaleString('en-US');
-  const range = { from: num(pager.from), to: num(pager.to), total: num(pager.total) };
   const tableHeight = `min(${TABLE_MAX_HEIGHT_VH}vh, ${HEADER_HEIGHT + Math.max(items.length, 3) * ROW_HEIGHT + 16}px)`;
 
   return (
     <div className="gh-list" data-testid={`${resource.name}-list`} aria-busy={busy || undefined}>
-      <div className="gh-list__toolbar">
-        <InputGroup
-          className="gh-list__filter"
-          leftIcon="search"
-          type="search"
-          placeholder={resource.filterPlaceholder ? tx(resource.filterPlaceholder) : t('search')}
-          aria-label={tx('Filter {what}', { what: words.many.toLowerCase() })}
-          name="filter"
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } });
-          }}
-          rightElement={busy ? <Spinner size={16} /> : undefined}
-        />
-        <div className="gh-list__spacer" />
-        {(resource.declaration?.screens?.toolbarLinks ?? [])
-          .filter((l) => hasPrivilege(held, [l.privilege]))
-          .map((l) => (
-            <Link key={l.route} to={l.route} className="bp6-button bp6-minimal" data-testid={`toolbar-link-${l.route.split('/').pop()}`}>
-              {l.icon && <Icon icon={l.icon as IconName} />}
-              <span className="bp6-button-text">{tx(l.label)}</span>
-            </Link>
-          ))}
-        {toolbar}
-        <ButtonGroup className="gh-list__actions">
-          {canDelete && (
-            <Button
-              icon="trash"
-              intent="danger"
-              variant="outlined"
-              disabled={selection.length === 0}
-              onClick={() => list.send({ type: 'list.deleteRequested' })}
-              data-testid="bulk-delete"
-            >
-              {t('deleteSelected')}
-              {selection.length ? ` (${selection.length})` : ''}
-            </Button>
-          )}
-          {serverExport ? (
-            <ExportButtons onExport={exportAs} loading={exporting} testId="export-csv" csvText={t('exportCsv')} />
-          ) : (
-            <Button icon="export" variant="outlined" loading={exporting} onClick={() => exportAs('csv')} data-testid="export-csv">
-              {t('exportCsv')}
-            </Button>
-          )}
-          <Button icon="refresh" variant="outlined" aria-label={t('refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
-          {canAdd && (
-            <Link to={resource.addPath ?? `${resource.path}/add`} className="bp6-button bp6-intent-primary" data-testid="add-button">
-              <span className="bp6-icon bp6-icon-plus" aria-hidden />{' '}
-              <span className="bp6-button-text">{words.addLabel ?? tx('Add {what}', { what: words.one.toLowerCase() })}</span>
-            </Link>
-          )}
-        </ButtonGroup>
-      </div>
+      <ListToolbar
+        resource={resource}
+        held={held}
+        text={text}
+        onText={setText}
+        onFilterNow={() => list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } })}
+        busy={busy}
+        toolbar={toolbar}
+        canAdd={canAdd}
+        canDelete={canDelete}
+        marked={selection.length}
+        onDelete={() => list.send({ type: 'list.deleteRequested' })}
+        serverExport={serverExport}
+        exporting={exporting}
+        exportAs={exportAs}
+        onRefresh={() => list.send({ type: 'list.refresh' })}
+      />
 
       {error && (
         <Callout intent="danger" icon="error" className="gh-list__error">
@@ -385,45 +212,29 @@ export function ResourceList<T extends { id: number }>({
               key="__primary"
               id="__primary"
               cellRenderer={primaryCell}
-              columnHeaderCellRenderer={() => (
-                <ColumnHeaderCell
-                  name={zoned(titleOfColumn(resource.primary), resource.primary.zoned)}
-                  nameRenderer={(name) => (
-                    <span className="gh-colhead gh-colhead--primary">
-                      {/* rows are marked only to be deleted together: a list nobody here may delete from has no marks */}
-                      {canDelete && (
-                        <Checkbox
-                          className="gh-rowhead__check"
-                          checked={allOnPage}
-                          indeterminate={!allOnPage && items.some((r) => selected.has(r.id))}
-                          onChange={() =>
-                            setSelection(
-                              allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])],
-                            )
-                          }
-                          aria-label={tx('Mark all rows on this page')}
-                        />
-                      )}
-                      {name}
-                      {sortOf(resource.primary.field) && (
-                        <span className={`bp6-icon bp6-icon-${sortOf(resource.primary.field) === 'asc' ? 'sort-asc' : 'sort-desc'} gh-colhead__sort`} />
-                      )}
-                    </span>
-                  )}
-                  menuRenderer={() => (
-                    <Menu>
-                      <MenuItem icon="sort-asc" text={tx('Sort ascending')} onClick={() => sortBy(resource.primary.field, 'asc')} />
-                      <MenuItem icon="sort-desc" text={tx('Sort descending')} onClick={() => sortBy(resource.primary.field, 'desc')} />
-                    </Menu>
-                  )}
-                />
-              )}
+              columnHeaderCellRenderer={() =>
+                primaryHeader(
+                  columnSort,
+                  zoned(titleOfColumn(resource.primary), resource.primary.zoned),
+                  resource.primary.field,
+                  canDelete
+                    ? {
+                        allOnPage,
+                        someOnPage: items.some((r) => selected.has(r.id)),
+                        toggleAll: () =>
+                          setSelection(
+                            allOnPage ? selection.filter((id) => !items.some((r) => r.id === id)) : [...new Set([...selection, ...items.map((r) => r.id)])],
+                          ),
+                      }
+                    : null,
+                )
+              }
             />,
             ...columns.map((c) => (
               <Column
                 key={c.field}
                 id={c.field}
-                columnHeaderCellRenderer={header(zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
+                columnHeaderCellRenderer={columnHeader(columnSort, zoned(titleOfColumn(c), c.zoned), c.field, c.sortable !== false)}
                 cellRenderer={(i) => {
                   const row = items[i];
                   return <Cell>{row ? (c.render ? c.render(row) : cellText(c, row)) : ''}</Cell>;
@@ -439,44 +250,7 @@ export function ResourceList<T extends { id: number }>({
         )}
       </div>
 
-      <div className="gh-list__footer">
-        <span data-testid="list-range">{pager.atLeast ? tx('{from}–{to} of {total}+', range) : tx('{from}–{to} of {total}', range)}</span>
-        {selection.length > 0 && (
-          <Tag minimal round intent="primary">
-            {tx('{n} selected', { n: selection.length })}
-          </Tag>
-        )}
-        <div className="gh-list__spacer" />
-        <ButtonGroup variant="minimal">
-          <Button
-            icon="double-chevron-left"
-            aria-label={tx('First page')}
-            disabled={page === 0}
-            onClick={() => list.send({ type: 'list.pageChanged', page: 0 })}
-          />
-          <Button
-            icon="chevron-left"
-            aria-label={tx('Previous page')}
-            disabled={page === 0}
-            onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })}
-          />
-          <span className="gh-list__page">
-            {tx(pager.atLeast ? 'Page {page} of {pages}+' : 'Page {page} of {pages}', { page: num(page + 1), pages: num(pager.pages) })}
-          </span>
-          <Button
-            icon="chevron-right"
-            aria-label={tx('Next page')}
-            disabled={!pager.hasNext}
-            onClick={() => list.send({ type: 'list.pageChanged', page: page + 1 })}
-          />
-          <Button
-            icon="double-chevron-right"
-            aria-label={tx('Last page')}
-            disabled={pager.lastPage === null || page >= pager.lastPage}
-            onClick={() => pager.lastPage !== null && list.send({ type: 'list.pageChanged', page: pager.lastPage })}
-          />
-        </ButtonGroup>
-      </div>
+      <ListFooter pager={pager} page={page} marked={selection.length} onPage={(p) => list.send({ type: 'list.pageChanged', page: p })} />
 
       <Alert
         isOpen={confirming || deleting}
@@ -497,10 +271,4 @@ export function ResourceList<T extends { id: number }>({
       </Alert>
     </div>
   );
-}
-
-function cellText<T>(c: { field: string; value?: (row: T) => string }, row: T): string {
-  if (c.value) return c.value(row);
-  const v = (row as Record<string, unknown>)[c.field];
-  return v === null || v === undefined ? '' : String(v);
 }
