@@ -1,6 +1,6 @@
 // `npm test`: lint, format check, typecheck, unit + model-based + server tests (on PGlite, and again on PostgreSQL when
 // TEST_DATABASE_URL is set, as .ci/run does), then the end-to-end suite in Debian chromium.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { flakyTests } from './flaky.mjs';
 
@@ -42,10 +42,38 @@ function countPlaywright(file) {
 mkdirSync('test-results', { recursive: true });
 /** A tool of node_modules/.bin, started as it is (npx looked it up again every time, a second of processor time each). */
 const bin = (tool) => `node_modules/.bin/${tool}`;
-run('lint', bin('eslint'), ['.', '--max-warnings=0']); // no --cache: it can keep the result of a file edited during the run
-// the formatter's check: every file as Prettier writes it (.prettierrc.json; `npm run format` formats what you changed)
-run('format', bin('prettier'), ['--check', '.', '--log-level=warn']);
-run('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+/**
+ * Steps that only read the sources, run side by side (each is mostly one thread: together they take the time of the
+ * longest, not the sum); each one's output is printed whole when it ends, in the order given.
+ */
+async function runTogether(steps) {
+  const started = Date.now();
+  const results = await Promise.all(
+    steps.map(
+      ([name, cmd, args]) =>
+        new Promise((resolve) => {
+          const out = [];
+          const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+          child.stdout.on('data', (d) => out.push(d));
+          child.stderr.on('data', (d) => out.push(d));
+          child.on('close', (code) => resolve({ name, code, out: Buffer.concat(out).toString(), minutes: (Date.now() - started) / 60000 }));
+          child.on('error', (e) => resolve({ name, code: 1, out: String(e), minutes: 0 }));
+        }),
+    ),
+  );
+  for (const r of results) {
+    console.log(`\n=== ${r.name} ===`);
+    if (r.out) process.stdout.write(r.out);
+    took.push(`${r.name}: ${r.minutes.toFixed(1)} min`);
+    if (r.code !== 0 && !failedStep) failedStep = r.name;
+  }
+}
+await runTogether([
+  ['lint', bin('eslint'), ['.', '--max-warnings=0']], // no --cache: it can keep the result of a file edited during the run
+  // the formatter's check: every file as Prettier writes it (.prettierrc.json; `npm run format` formats what you changed)
+  ['format', bin('prettier'), ['--check', '.', '--log-level=warn']],
+  ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+]);
 if (!failedStep) {
   run(
     'unit, model-based and server tests (PGlite)',
@@ -68,7 +96,7 @@ if (!failedStep) {
   run('end-to-end (chromium)', bin('playwright'), ['test']);
   countPlaywright('test-results/playwright.json');
 }
-console.log(`\nminutes per step (the CI budget is 25 in all): ${took.join('; ')}`);
+console.log(`\nminutes per step (the CI budget is 25 in all; lint, format and typecheck run side by side): ${took.join('; ')}`);
 writeFileSync('test-results/flaky.txt', flaky.map((f) => `${f}\n`).join(''));
 for (const f of flaky) console.log(`flaky: ${f}`);
 if (failedStep) console.log(`failed step: ${failedStep}`);
