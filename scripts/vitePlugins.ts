@@ -52,8 +52,9 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** Files that give icon names as plain data (`crud(…, 'th-list', …)`): every quoted icon name in them counts. */
-export const ICON_DATA_FILES = ['src/app/routeTable.ts'];
+/** Files that give icon names as plain data (`crud(…, 'th-list', …)`): every quoted icon name in them counts (the route
+ *  table and its rows, one file per sidebar section under src/app/routes/). */
+export const ICON_DATA_FILES = ['src/app/routeTable.ts', ...sourceFiles('src/app/routes')];
 
 /** The icon names used under these folders, sorted. */
 export function usedIconNames(roots: string[], dataFiles = ICON_DATA_FILES): string[] {

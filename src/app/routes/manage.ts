@@ -1,0 +1,90 @@
+// The Manage section's rows of the route table (src/app/routeTable.ts joins the sections in sidebar order):
+// clients, identities, operators, roles and privileges, service accounts and web hooks.
+import {
+  PRIV,
+  batchTemplatesResource,
+  clientsResource,
+  identitiesResource,
+  licensesResource,
+  operatorGroupsResource,
+  rolesResource,
+  serviceAccountsResource,
+  userFieldsResource,
+  webHooksResource,
+} from '../../../contract';
+import { r, fromResource, type RouteDef } from './define';
+
+export const MANAGE_ROUTES: RouteDef[] = [
+  fromResource(clientsResource, 'list', 'clients'),
+  fromResource(clientsResource, 'add', 'clientAdd'),
+  fromResource(clientsResource, 'edit', 'clientEdit'),
+  fromResource(identitiesResource, 'list', 'identities'),
+  fromResource(identitiesResource, 'add', 'identityAdd'),
+  fromResource(identitiesResource, 'edit', 'identityEdit'),
+  r('manage', '/manage/identities/batch-upload', 'Batch upload', ['0.3.1.9'], {
+    icon: 'upload',
+    hidden: true,
+    screen: 'batchUpload',
+    description: 'Upload a spreadsheet of identities through a batch template.',
+  }),
+  fromResource(batchTemplatesResource, 'list', 'catalogueList', { description: 'Column mappings for uploading identities in bulk.' }),
+  fromResource(batchTemplatesResource, 'add', 'catalogueForm', { description: 'Create a new batch template.' }),
+  fromResource(batchTemplatesResource, 'edit', 'catalogueForm', { description: 'Change an existing batch template.' }),
+  fromResource(licensesResource, 'list', 'catalogueList', { description: 'Licensed modules, seats and their expiry.' }),
+  fromResource(licensesResource, 'edit', 'catalogueForm', { description: 'Apply a new license key.' }),
+  fromResource(operatorGroupsResource, 'list', 'catalogueList', { description: 'Groups of operators sharing roles and divisions.' }),
+  fromResource(operatorGroupsResource, 'add', 'catalogueForm'),
+  fromResource(operatorGroupsResource, 'edit', 'catalogueForm'),
+  r('manage', '/manage/operators', 'Operators', [PRIV.operatorGroups.view], {
+    icon: 'person',
+    screen: 'operators',
+    description: 'The people who sign in to this client: reset a password, disable, or remove an account that also works elsewhere.',
+  }),
+  r('manage', '/manage/operator-settings', 'Operator settings', ['0.3.7.0'], {
+    icon: 'settings',
+    screen: 'operatorSettings',
+    description: 'Password policy, lockout and session settings for operators.',
+  }),
+  // privileges are the product's (read-only catalogue); add and edit say so and lead to the roles that grant them
+  r('manage', '/manage/privileges', 'Privileges', ['0.3.5.0'], {
+    icon: 'lock',
+    screen: 'privileges',
+    description: 'The privilege catalogue and what each code allows.',
+  }),
+  r('manage', '/manage/privileges/add', 'Add Privilege', ['0.3.5.1'], {
+    icon: 'lock',
+    hidden: true,
+    screen: 'privilegesFixed',
+    description: 'Privileges come with Gatehouse: they are granted through roles.',
+  }),
+  r('manage', '/manage/privileges/edit/:id', 'Edit Privilege', ['0.3.5.2'], {
+    icon: 'lock',
+    hidden: true,
+    screen: 'privilegesFixed',
+    description: 'Privileges come with Gatehouse: they are granted through roles.',
+  }),
+  fromResource(rolesResource, 'list', 'catalogueList', { description: 'Roles bundle privileges per division.' }),
+  fromResource(rolesResource, 'add', 'catalogueForm'),
+  fromResource(rolesResource, 'edit', 'catalogueForm'),
+  r('manage', '/manage/roles/assign-privileges/:id', 'Assign privileges', ['0.3.6.4'], {
+    icon: 'shield',
+    hidden: true,
+    screen: 'assignPrivileges',
+    description: 'Tick the privileges a role holds in each division.',
+  }),
+  fromResource(serviceAccountsResource, 'list', 'serviceAccounts'),
+  fromResource(serviceAccountsResource, 'add', 'serviceAccountForm'),
+  fromResource(serviceAccountsResource, 'edit', 'serviceAccountForm'),
+  fromResource(userFieldsResource, 'list', 'catalogueList', { description: 'Extra fields on identities, defined per client.' }),
+  fromResource(userFieldsResource, 'add', 'catalogueForm', { description: 'Create a new user-defined field.' }),
+  fromResource(userFieldsResource, 'edit', 'catalogueForm', { description: 'Change an existing user-defined field.' }),
+  fromResource(webHooksResource, 'list', 'webHooks'),
+  fromResource(webHooksResource, 'add', 'webHookForm'),
+  fromResource(webHooksResource, 'edit', 'webHookForm'),
+  r('manage', '/manage/web-hooks/histories/:id', 'Web hook histories', ['0.3.4.7'], {
+    icon: 'history',
+    hidden: true,
+    screen: 'webHookHistory',
+    description: 'Every delivery of a web hook with status and response.',
+  }),
+];
