@@ -81,7 +81,8 @@ test("date-time fields: the event report's range and an override's window show a
   // no such day: said on the field once it is left, and the range is not applied
   await to.fill('31 Feb 2026 10:00');
   await to.blur();
-  await expect(page.getByText('Not a date and time (e.g. 28 Nov 2026 14:05)')).toBeVisible();
+  // in the words of every form's date-time field: '<label> is not a date and time (e.g. …)'
+  await expect(page.getByText(/^To \(.+\) is not a date and time \(e\.g\. 28 Nov 2026 14:05\)$/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Apply' })).toBeDisabled();
   await to.fill('2026-11-28 15:30');
   await to.blur();

@@ -512,8 +512,6 @@ export const zhText: Record<string, string> = {
   'Delete the division {name}? A division that still holds identities, doors, divisions or grants is kept.':
     '删除部门 {name}？仍含有人员、门、部门或授权的部门将被保留。',
   'In {zone}': '时区：{zone}',
-  'Not a time in this time zone: the clocks skip it': '在此时区不存在：时钟跳过了这个时间',
-  'Not a date and time (e.g. 28 Nov 2026 14:05)': '不是日期和时间（例如 2026年11月28日 14:05）',
   'Must not be before From': '不能早于开始时间',
   'Zone armed': '区域已布防',
   '{name} is armed: its inputs raise alarms.': '{name} 已布防：其输入将触发报警。',

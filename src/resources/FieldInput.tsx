@@ -9,14 +9,14 @@ import { zoneLabel } from '../../contract';
 import { selectPhonePlaceholder } from '../../machines/session.selectors';
 import { useDisplayZone } from '../ui/time';
 import { DateField } from '../ui/DateField';
-import { DateTimeField, dateTimeProblem } from '../ui/DateTimeField';
+import { DateTimeField, dateTimeProblem, sayDateTimeProblem } from '../ui/DateTimeField';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { tCat, tx, useLocale } from '../i18n';
 import { labelled } from '../i18n/violations';
 import { labelOfField, type FieldDef, type RepeatDef } from './defineResource';
 import { FileUpload, ImageUpload, PinBoard } from './PlanFields';
 import { RefSelect, RefsPicker } from './RefPicker';
-import { DATE_TIME_SKIPPED, KEEP_SECRET, NOT_DATE_TIME, sayError, sayViolation, type ServerErrors } from './formMessages';
+import { KEEP_SECRET, sayError, sayViolation, type ServerErrors } from './formMessages';
 
 export type Options = Record<'divisions' | 'timezones', { label: string; value: string }[]>;
 
@@ -48,11 +48,7 @@ export function FieldInput({
   const serverError = !meta.dirtySinceLastSubmit && serverErrors[name] ? labelled(shownLabel, sayViolation(serverErrors[name], locale), locale) : undefined;
   // a date-time typed that is no moment says why in its own words (the schema would ask for ISO 8601)
   const typed = kind === 'datetime' && clientError ? dateTimeProblem(input.value, locale, zone) : null;
-  const message = typed
-    ? labelled(shownLabel, sayViolation(typed === 'not a time in the zone' ? DATE_TIME_SKIPPED : NOT_DATE_TIME, locale), locale)
-    : clientError
-      ? sayError(clientError, def, locale)
-      : serverError;
+  const message = typed ? sayDateTimeProblem(typed, shownLabel, locale) : clientError ? sayError(clientError, def, locale) : serverError;
   const intent = message ? 'danger' : 'none';
   const id = `field-${name}`;
   const label = (

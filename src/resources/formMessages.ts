@@ -1,5 +1,5 @@
 // What a resource form says of its errors: a server violation's field, a violation or schema message in the
-// console's language, the words of a date-time field that holds no moment, the placeholder of a kept secret.
+// console's language, the placeholder of a kept secret (a date-time field's own words: src/ui/DateTimeField sayDateTimeProblem).
 import type { Violation } from '../../contract';
 import { tCat, type Locale } from '../i18n';
 import { labelled, violationText } from '../i18n/violations';
@@ -8,9 +8,6 @@ import { fieldName } from './formValues';
 
 export type ServerErrors = Record<string, string>;
 export const serverErrorsOf = (violations: Violation[]): ServerErrors => Object.fromEntries(violations.map((v) => [fieldName(v.field), v.message]));
-/** What a date-time field says of a typed text that is no moment of the user's zone. */
-export const NOT_DATE_TIME = 'is not a date and time (e.g. 28 Nov 2026 14:05)';
-export const DATE_TIME_SKIPPED = 'is not a time in this time zone: the clocks skip it';
 /** A violation message (server or schema, English) in the console's language. */
 export const sayViolation = (message: string, loc: Locale) => violationText(message, loc, (k, e) => tCat(k, e, loc));
 /** A form-level error "<Label> <message>" (see formValues.errorsFrom) in the console's language. */

@@ -10,7 +10,8 @@ import { useState } from 'react';
 import { InputGroup } from '@blueprintjs/core';
 import type { DateFieldProps } from './DateField';
 import { DATE_TIME_PLACEHOLDER, formatDateTimeInput, readDateTimeInput } from '../../contract';
-import { useLocale } from '../i18n';
+import { tCat, useLocale, type Locale } from '../i18n';
+import { labelled, violationText } from '../i18n/violations';
 import { useDisplayZone } from './time';
 
 /** The date field's props: `value` is the moment (ISO 8601 with its zone), or what was typed when it is none. */
@@ -51,6 +52,21 @@ export function DateTimeField({ value, onChange, onBlur, onFocus, placeholder, .
         onBlur?.(e);
       }}
     />
+  );
+}
+
+/** What a date-time field that holds no moment says, as a violation's message (English; said by violationText). */
+export const NOT_DATE_TIME = 'is not a date and time (e.g. 28 Nov 2026 14:05)';
+export const DATE_TIME_SKIPPED = 'is not a time in this time zone: the clocks skip it';
+
+/** The one wording of a date-time field's problem (dateTimeProblem) on every form, the catalogue's and hand-made
+ *  ones: "<label> is not a date and time (e.g. 28 Nov 2026 14:05)", in the console's language. */
+export function sayDateTimeProblem(problem: string, label: string, loc: Locale): string {
+  const english = problem === 'not a time in the zone' ? DATE_TIME_SKIPPED : NOT_DATE_TIME;
+  return labelled(
+    label,
+    violationText(english, loc, (k, e) => tCat(k, e, loc)),
+    loc,
   );
 }
 

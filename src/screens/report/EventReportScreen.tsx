@@ -8,7 +8,7 @@ import { eventHistory, ResourceList } from '../../resources';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useLocale, useT, tx } from '../../i18n';
-import { DateTimeField, dateTimeProblem, isMoment } from '../../ui/DateTimeField';
+import { DateTimeField, dateTimeProblem, isMoment, sayDateTimeProblem } from '../../ui/DateTimeField';
 import { ALARM_FIGURE_PARAMS } from '../../../contract/alarmHandling';
 
 /** The URL's filters the server understands (the list's own search box adds q). */
@@ -41,14 +41,9 @@ export function EventReportScreen() {
   const valid = codesValid && !fromProblem && !toProblem && !rangeProblem;
   const fromSaid = left.from ? fromProblem : null;
   const toSaid = left.to ? (toProblem ?? rangeProblem) : null;
-  const said = (p: string | null) =>
-    p === 'not a time in the zone'
-      ? tx('Not a time in this time zone: the clocks skip it')
-      : p === 'not a date and time'
-        ? tx('Not a date and time (e.g. 28 Nov 2026 14:05)')
-        : p
-          ? tx('Must not be before From')
-          : null;
+  // a field's own problem in the words every form uses (sayDateTimeProblem); the range's below To
+  const said = (p: string | null, label: string) =>
+    p === 'must not be before From' ? tx('Must not be before From') : p ? sayDateTimeProblem(p, label, locale) : null;
 
   const apply = () => {
     const next = new URLSearchParams();
@@ -98,7 +93,7 @@ export function EventReportScreen() {
             label={t('fromColumn', { zone: zoneName() })}
             labelFor="history-from"
             intent={fromSaid ? 'danger' : 'none'}
-            helperText={said(fromSaid) ?? undefined}
+            helperText={said(fromSaid, t('fromColumn', { zone: zoneName() })) ?? undefined}
           >
             <DateTimeField
               id="history-from"
@@ -113,7 +108,7 @@ export function EventReportScreen() {
             label={t('toColumn', { zone: zoneName() })}
             labelFor="history-to"
             intent={toSaid ? 'danger' : 'none'}
-            helperText={said(toSaid) ?? undefined}
+            helperText={said(toSaid, t('toColumn', { zone: zoneName() })) ?? undefined}
           >
             <DateTimeField
               id="history-to"
