@@ -1,7 +1,7 @@
-// Catalogue labels (contract/resources) in zh-CN by derived key. The declarations stay pure data with English
-// labels; the console looks a label up by `resource.<name>.…` and falls back to the declaration's English.
-// src/i18n/catalogue.test.ts fails when any CATALOGUE resource, field, choice, help or message lacks zh-CN here,
-// so a resource added later fails loudly until it is translated.
+// The keys of the catalogue's labels (contract/resources), derived from the declarations: the declarations carry the
+// English, and each one's zh-CN sits beside it in contract/resources/<name>.zh.ts by the same `resource.<name>.…` key
+// (merged in src/i18n/zh.ts). The console looks a label up by key and falls back to the declaration's English;
+// src/i18n/i18n.test.ts fails when a resource, field, choice, help or message lacks its zh-CN beside its declaration.
 import { CATALOGUE, labelOf, type AnyField, type Fields, type ResourceDeclaration } from '../../contract';
 
 /** The key prefix of a resource's fields (`child` set: the fields of its owned rows `child`). */
