@@ -1,7 +1,6 @@
 // The signed-in operator: token, user, grants and settings (§3, §4, §5, §8). It owns sign-out: on every end
 // of a session it clears storage, tells the server best-effort and sends `session.ended` to the listeners.
 import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { jwtDecode } from 'jwt-decode';
 import type { Infer } from 'superstruct';
 import {
   LOGIN_MODE,
@@ -11,153 +10,29 @@ import {
   SelectClientRequest,
   Settings,
   validate,
-  type AvatarColor,
-  type LoginMode,
-  type LoginResponse,
   type MeResponse,
-  type PrivilegeEntry,
   type User,
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
+import {
+  CLIENT_SWITCH_LISTENERS,
+  MAX_TIMER_MS,
+  SESSION_LISTENERS,
+  SESSION_START_LISTENERS,
+  authenticated,
+  firstViolation,
+  isTokenLive,
+  mergedSettings,
+  normaliseSettings,
+  signedOutContext,
+  storedSessionOf,
+  tokenExpiresAt,
+} from './session.helpers';
+import type { Authenticated, RestoredToken, SessionContext, SessionEmitted, SessionEvent, SessionInput, StoredSession } from './session.types';
 
-// ---------- pure helpers (tested) ----------
-
-/** The largest delay a browser timer keeps; a longer one fires at once, so the machine re-checks instead. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Epoch ms of the jwt's exp claim (seconds, §3), or null when it does not decode or has no numeric exp. */
-export function tokenExpiresAt(token: string | null | undefined): number | null {
-  if (!token) return null;
-  try {
-    const { exp } = jwtDecode<{ exp?: unknown }>(token);
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** §5: a session is valid only if the jwt decodes and its exp is later than now. */
-export function isTokenLive(token: string | null | undefined, now: number): boolean {
-  const at = tokenExpiresAt(token);
-  return at !== null && at > now;
-}
-
-export const DEFAULT_SETTINGS: Settings = Settings.create({});
-
-/** Settings from the server are validated; anything invalid falls back to the defaults rather than half-applying. */
-export function normaliseSettings(raw: unknown): Settings {
-  const r = validate(raw ?? {}, Settings);
-  return r.ok ? r.value : DEFAULT_SETTINGS;
-}
-
-/** Actors that hear `session.ended`. Add a systemId here when a new long-lived actor must clean up on sign-out. */
-export const SESSION_LISTENERS = ['tabs', 'tour', 'alarms', 'hardwareStatus', 'options', 'socket.events', 'socket.central', 'socket.visitor'] as const;
-/** Actors that hear `session.started` (sign-in, or a restored session): the real-time connections. */
-export const SESSION_START_LISTENERS = ['socket.events', 'socket.central', 'socket.visitor'] as const;
-/** A client switch is a new tenant: these forget the old one and the sockets reconnect with the new token. */
-const CLIENT_SWITCH_LISTENERS = ['alarms', 'hardwareStatus', 'options', ...SESSION_START_LISTENERS] as const;
-
-// ---------- types ----------
-
-/** What the storage reader gives back, with the injected clock's reading: the machine never reads the wall clock. */
-export interface RestoredToken {
-  token: string | null;
-  now: number;
-}
-/** A login or client switch: the server's answer plus the clock's now when it arrived. */
-export type Authenticated = LoginResponse & { now: number };
-/** Written to storage on sign-in (§3): jwt, the grant list (as `{priviledges}`), roles, username, clientId, user. */
-export interface StoredSession {
-  token: string;
-  privileges: PrivilegeEntry[];
-  roles: string[];
-  username: string;
-  clientId: number | null;
-  user: User;
-}
-
-export interface SessionContext {
-  token: string | null;
-  user: User | null;
-  privileges: PrivilegeEntry[];
-  settings: Settings;
-  error: string | null;
-  notice: string | null;
-  redirect: string | null;
-  /**
-   * Issue 10: whose session the return address belongs to: the user whose session ended (signed out or expired),
-   * or null after a fresh load. A different user signing in next starts at their own home, not at that address.
-   */
-  returnFor: string | null;
-  /** How the last session ended: an operator who signs out on purpose is not carrying a return address. */
-  endedBy: 'signOut' | 'expiry' | null;
-  loginMode: LoginMode;
-  /** Epoch ms of the token's exp. */
-  expiresAt: number | null;
-  /** The injected clock's now when the token was last checked; the expiry delay is expiresAt - observedAt. */
-  observedAt: number | null;
-  /** Settings before an optimistic change, restored if saving fails. */
-  settingsBeforeSave: Settings | null;
-}
-
-export interface SessionInput {
-  loginMode?: LoginMode;
-}
-
-export type SettingsPatch = Partial<Settings>;
-
-/** Facts the shell hears (toasts and notices of a session go with it). */
-/** `session.profileSaved`: the server kept the profile (the shell says so in a toast, issue 29). */
-export type SessionEmitted = { type: 'session.ended' } | { type: 'session.clientChanged' } | { type: 'session.profileSaved' };
-
-export type SessionEvent =
-  | { type: 'session.signIn'; username: string; password: string; redirect?: string }
-  | { type: 'session.signOut' }
-  | { type: 'session.expired'; path?: string }
-  | { type: 'session.wake' }
-  | { type: 'session.selectClient'; clientId: number | null }
-  | { type: 'session.updateProfile'; name?: string; avatarColor?: AvatarColor; timezone?: string | null }
-  | { type: 'session.updateSettings'; patch: SettingsPatch }
-  | { type: 'session.noticeDismissed' }
-  | { type: 'session.redirectHandled' }
-  /** The server's grants tag differs from the held entries' (issue 11): re-read them without a new sign-in. */
-  | { type: 'session.grantsChanged' };
-
-const signedOutContext = {
-  token: null,
-  user: null,
-  privileges: [] as PrivilegeEntry[],
-  settings: DEFAULT_SETTINGS,
-  expiresAt: null,
-  observedAt: null,
-  settingsBeforeSave: null,
-} satisfies Partial<SessionContext>;
-
-function storedSessionOf(context: SessionContext): StoredSession {
-  const user = context.user!;
-  return { token: context.token!, privileges: context.privileges, roles: user.roles, username: user.username, clientId: user.clientId, user };
-}
-
-function authenticated(out: Authenticated) {
-  return {
-    token: out.token,
-    user: out.user,
-    privileges: out.privileges.priviledges,
-    settings: normaliseSettings(out.settings),
-    expiresAt: tokenExpiresAt(out.token),
-    observedAt: out.now,
-    error: null,
-  };
-}
-
-function firstViolation(violations: { field: string; message: string }[]): string {
-  const v = violations[0];
-  return v ? `${v.field} ${v.message}` : 'Invalid input';
-}
-
-function mergedSettings(context: SessionContext, patch: SettingsPatch): ReturnType<typeof validate<Settings>> {
-  return validate({ ...context.settings, ...patch }, Settings);
-}
+// the pure helpers (session.helpers.ts) and the types (session.types.ts) are importable from here as before
+export { DEFAULT_SETTINGS, MAX_TIMER_MS, SESSION_LISTENERS, SESSION_START_LISTENERS, isTokenLive, normaliseSettings, tokenExpiresAt } from './session.helpers';
+export type { Authenticated, RestoredToken, SessionContext, SessionEmitted, SessionEvent, SessionInput, SettingsPatch, StoredSession } from './session.types';
 
 // ---------- machine ----------
 

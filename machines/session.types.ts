@@ -1,0 +1,67 @@
+// The session machine's types (machines/session.ts): its context, input, events and emitted facts, and what its
+// injected actors and effects take and give (a restored token, an answered sign-in, the session written to storage).
+import type { AvatarColor, LoginMode, LoginResponse, PrivilegeEntry, Settings, User } from '../contract';
+
+/** What the storage reader gives back, with the injected clock's reading: the machine never reads the wall clock. */
+export interface RestoredToken {
+  token: string | null;
+  now: number;
+}
+/** A login or client switch: the server's answer plus the clock's now when it arrived. */
+export type Authenticated = LoginResponse & { now: number };
+/** Written to storage on sign-in (§3): jwt, the grant list (as `{priviledges}`), roles, username, clientId, user. */
+export interface StoredSession {
+  token: string;
+  privileges: PrivilegeEntry[];
+  roles: string[];
+  username: string;
+  clientId: number | null;
+  user: User;
+}
+
+export interface SessionContext {
+  token: string | null;
+  user: User | null;
+  privileges: PrivilegeEntry[];
+  settings: Settings;
+  error: string | null;
+  notice: string | null;
+  redirect: string | null;
+  /**
+   * Issue 10: whose session the return address belongs to: the user whose session ended (signed out or expired),
+   * or null after a fresh load. A different user signing in next starts at their own home, not at that address.
+   */
+  returnFor: string | null;
+  /** How the last session ended: an operator who signs out on purpose is not carrying a return address. */
+  endedBy: 'signOut' | 'expiry' | null;
+  loginMode: LoginMode;
+  /** Epoch ms of the token's exp. */
+  expiresAt: number | null;
+  /** The injected clock's now when the token was last checked; the expiry delay is expiresAt - observedAt. */
+  observedAt: number | null;
+  /** Settings before an optimistic change, restored if saving fails. */
+  settingsBeforeSave: Settings | null;
+}
+
+export interface SessionInput {
+  loginMode?: LoginMode;
+}
+
+export type SettingsPatch = Partial<Settings>;
+
+/** Facts the shell hears (toasts and notices of a session go with it). */
+/** `session.profileSaved`: the server kept the profile (the shell says so in a toast, issue 29). */
+export type SessionEmitted = { type: 'session.ended' } | { type: 'session.clientChanged' } | { type: 'session.profileSaved' };
+
+export type SessionEvent =
+  | { type: 'session.signIn'; username: string; password: string; redirect?: string }
+  | { type: 'session.signOut' }
+  | { type: 'session.expired'; path?: string }
+  | { type: 'session.wake' }
+  | { type: 'session.selectClient'; clientId: number | null }
+  | { type: 'session.updateProfile'; name?: string; avatarColor?: AvatarColor; timezone?: string | null }
+  | { type: 'session.updateSettings'; patch: SettingsPatch }
+  | { type: 'session.noticeDismissed' }
+  | { type: 'session.redirectHandled' }
+  /** The server's grants tag differs from the held entries' (issue 11): re-read them without a new sign-in. */
+  | { type: 'session.grantsChanged' };
