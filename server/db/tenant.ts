@@ -10,3 +10,13 @@ export function tenant(params: unknown[], clientId: number | null, alias?: strin
   params.push(clientId);
   return `${alias ? `${alias}.` : ''}client_id = $${params.length}`;
 }
+
+/**
+ * The tenant condition of a query that names the client more than once (several tables, sub-queries): pushes
+ * `clientId` once and answers the condition on any alias, every time by that one parameter (`a.client_id = $1`,
+ * `e.client_id = $1`).
+ */
+export function tenantOf(params: unknown[], clientId: number | null): (alias?: string) => string {
+  const n = params.push(clientId);
+  return (alias?: string) => `${alias ? `${alias}.` : ''}client_id = $${n}`;
+}

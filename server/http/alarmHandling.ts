@@ -23,6 +23,7 @@ import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
 import { HttpError, clientOf, iso, principal, query } from './common';
 import { sendTable, type Column } from './tabular';
+import { tenant, tenantOf } from '../db/tenant';
 
 /** The client's zone as SQL, for an alarm `a` (UTC when none is set). */
 const ZONE_OF_ALARM = `(select coalesce(nullif(c.timezone, ''), 'UTC') from clients c where c.id = a.client_id)`;
@@ -144,7 +145,9 @@ export async function alarmHandlingReport(
     from (select coalesce(nullif(timezone, ''), 'UTC') as zone from clients where id = $1) z`,
     [clientId, from, to],
   );
-  const params: unknown[] = [clientId, p.start, p.end];
+  const params: unknown[] = [];
+  const own = tenantOf(params, clientId); // $1
+  params.push(p.start, p.end); // $2, $3
   const scope = divisions ? ` and ${divisionCondition(params.push([...divisions]))}` : '';
   const duration = (expr: string, prefix: string) => `percentile_cont(0.5) within group (order by ${expr}) as ${prefix}_median,
     percentile_cont(0.9) within group (order by ${expr}) as ${prefix}_p90, max(${expr}) as ${prefix}_worst, count(${expr}) as ${prefix}_count`;
@@ -154,7 +157,7 @@ export async function alarmHandlingReport(
         extract(epoch from ${TAKEN_AT} - a.raised_at)::float8 as ack_s, extract(epoch from a.processed_at - a.raised_at)::float8 as proc_s,
         ${openAt('$3')} as open_at_end, ${WITHOUT_NOTE} as without_note, ${LATE_ACK} as late_ack, ${LATE_PROCESS} as late_proc
       from alarms a join events e on e.id = a.event_id
-      where a.client_id = $1 and e.client_id = $1 and a.raised_at >= $2 and a.raised_at < $3${scope})
+      where ${own('a')} and ${own('e')} and a.raised_at >= $2 and a.raised_at < $3${scope})
     select grouping(priority) as g_priority, grouping(event_code) as g_type, grouping(operator) as g_operator, grouping(hour) as g_hour,
       priority, event_code, operator, hour, count(*) as raised, ${duration('ack_s', 'ack')}, ${duration('proc_s', 'proc')},
       count(*) filter (where open_at_end) as open_at_end, count(*) filter (where without_note) as without_note,
@@ -163,19 +166,21 @@ export async function alarmHandlingReport(
     order by priority nulls last, event_code nulls last, operator nulls last, hour nulls last`,
     params,
   );
+  const typeParams: unknown[] = [];
   const { rows: types } = await db.query<{ event_code: number; name: string }>(
     `select distinct on (event_code) event_code, name from alarm_types
-    where client_id = $1 or client_id is null order by event_code, client_id nulls last`,
-    [clientId],
+    where ${tenant(typeParams, clientId)} or client_id is null order by event_code, client_id nulls last`,
+    typeParams,
   );
   const typeName = new Map(types.map((t) => [Number(t.event_code), t.name]));
   const { rows: users } = await db.query<{ username: string; name: string | null }>('select username, name from users where username = any($1::text[])', [
     [...new Set(rows.map((r) => r.operator).filter((o) => o))],
   ]);
   const userName = new Map(users.map((u) => [u.username, u.name || u.username]));
+  const keptParams: unknown[] = [];
   const {
     rows: [kept],
-  } = await db.query<any>('select * from alarm_settings where client_id = $1', [clientId]);
+  } = await db.query<any>(`select * from alarm_settings where ${tenant(keptParams, clientId)}`, keptParams);
   const set = (g: string) => rows.filter((r) => Number(r.g_priority) + Number(r.g_type) + Number(r.g_operator) + Number(r.g_hour) === 3 && Number(r[g]) === 0);
   const row = (key: string, label: string, r: any): AlarmGroupRow => ({ key, label, figures: figuresOf(r) });
   const total = rows.find((r) => Number(r.g_priority) + Number(r.g_type) + Number(r.g_operator) + Number(r.g_hour) === 4);

@@ -7,6 +7,7 @@ import { API, PRIV, ProcessAlarmBody } from '../../contract';
 import type { Db } from '../db/db';
 import { AlarmError, type Pipeline } from '../monitor/pipeline';
 import { HttpError, audit, body, clientOf, idParam, principal } from './common';
+import { tenant } from '../db/tenant';
 
 const alarmId = (req: FastifyRequest) => idParam(req, 'Alarm');
 const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -56,10 +57,11 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
 
   app.get(API.alarmTypes, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
     const clientId = clientOf(req);
+    const params: unknown[] = [];
     const { rows } = await db.query<any>(
       `select distinct on (event_code) event_code, name, priority, instructions from alarm_types
-      where client_id = $1 or client_id is null order by event_code, client_id nulls last`,
-      [clientId],
+      where ${tenant(params, clientId)} or client_id is null order by event_code, client_id nulls last`,
+      params,
     );
     return rows
       .map((r) => ({ eventCode: r.event_code, name: r.name, priority: r.priority, instructions: r.instructions }))

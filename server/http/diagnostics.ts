@@ -7,12 +7,14 @@ import { IPV4, PRIV, controllersResource, type ControllerDiagnostic, type Contro
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HttpError, fill, clientOf, iso } from './common';
+import { tenant } from '../db/tenant';
 
 const base = `${controllersResource.api}/diagnostic/:ipAddress`;
 
 async function controllerAt(db: Db, clientId: number, ip: unknown) {
   if (typeof ip !== 'string' || !IPV4.test(ip))
     throw new HttpError(400, 'Validation failed', [{ field: 'ipAddress', message: 'must be written as: IPv4, e.g. 10.1.0.11' }]);
+  const params: unknown[] = [ip];
   const {
     rows: [c],
   } = await db.query<{
@@ -25,8 +27,8 @@ async function controllerAt(db: Db, clientId: number, ip: unknown) {
     division_name: string | null;
   }>(
     `select c.id, c.name, c.ip_address, c.status, c.firmware, c.online_since, v.name as division_name
-       from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 and c.ip_address = $2 order by c.id limit 1`,
-    [clientId, ip],
+       from controllers c left join divisions v on v.id = c.division_id where c.ip_address = $1 and ${tenant(params, clientId, 'c')} order by c.id limit 1`,
+    params,
   );
   if (!c) throw new HttpError(404, fill('No controller at {ip}', { ip }));
   return c;
@@ -56,10 +58,11 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
       ...w.input_ids.map((i) => `in-${i}`),
       ...w.output_ids.map((o) => `out-${o}`),
     ];
+    const params: unknown[] = [sources];
     const { rows } = await db.query<any>(
       `select e.*, a.state as alarm_state, a.instructions from events e left join alarms a on a.event_id = e.id
-      where e.client_id = $1 and e.event_source_id = any($2::text[]) order by e.id desc limit 20`,
-      [clientId, sources],
+      where e.event_source_id = any($1::text[]) and ${tenant(params, clientId, 'e')} order by e.id desc limit 20`,
+      params,
     );
     const events = rows.map(eventOfRow);
     return {
@@ -81,6 +84,7 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
   // the hub [0.5.7.0]: every controller of the client at a glance (the console lays the live heart-beats over it)
   app.get(`${controllersResource.api}/hub`, { config: { privileges: ['0.5.7.0'] } }, async (req): Promise<{ items: ControllerHubRow[] }> => {
     const clientId = clientOf(req);
+    const params: unknown[] = [];
     const { rows } = await db.query<any>(
       `select c.id, c.name, c.ip_address, c.status, c.firmware, c.online_since, v.name as division_name,
               (select count(*)::int from card_readers r where r.controller_id = c.id) as readers,
@@ -89,8 +93,8 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
               (select count(*)::int from interfaces f where f.controller_id = c.id) as interfaces,
               (select count(distinct door_id)::int from (select door_id from card_readers where controller_id = c.id union select door_id from inputs where controller_id = c.id
                  union select door_id from outputs where controller_id = c.id) d where door_id is not null) as doors
-         from controllers c left join divisions v on v.id = c.division_id where c.client_id = $1 order by c.name, c.id`,
-      [clientId],
+         from controllers c left join divisions v on v.id = c.division_id where ${tenant(params, clientId, 'c')} order by c.name, c.id`,
+      params,
     );
     return {
       items: rows.map((c) => ({

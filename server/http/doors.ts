@@ -17,6 +17,7 @@ import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
 import { HttpError, fill, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
+import { tenant } from '../db/tenant';
 
 const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });
 
@@ -92,16 +93,17 @@ export function doorRoutes(
       divisions = inside.filter((d) => controlled.includes(d));
     }
     const ids = await db.transaction(async (tx) => {
+      const params: unknown[] = [divisions];
       const { rows } = on
         ? await tx.query<{ id: number }>(
             `update doors set mode_before_lockdown = mode, mode = 'locked-down'
-            where client_id = $1 and division_id = any($2::int[]) and mode <> 'locked-down' returning id`,
-            [clientId, divisions],
+            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode <> 'locked-down' returning id`,
+            params,
           )
         : await tx.query<{ id: number }>(
             `update doors set mode = coalesce(mode_before_lockdown, 'card'), mode_before_lockdown = null
-            where client_id = $1 and division_id = any($2::int[]) and mode = 'locked-down' returning id`,
-            [clientId, divisions],
+            where division_id = any($1::int[]) and ${tenant(params, clientId)} and mode = 'locked-down' returning id`,
+            params,
           );
       const doorIds = rows.map((r) => r.id).sort((a, b) => a - b);
       await audit(tx, req, {
@@ -129,7 +131,8 @@ export function doorRoutes(
   app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client' } }, async (req): Promise<{ items: DoorQrRow[] }> => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.qr]));
-    const { rows: qr } = await db.query<{ id: number }>('select id from doors where client_id = $1 and qr_secret is not null', [clientId]);
+    const qrParams: unknown[] = [];
+    const { rows: qr } = await db.query<{ id: number }>(`select id from doors where ${tenant(qrParams, clientId)} and qr_secret is not null`, qrParams);
     const on = new Set(qr.map((r) => Number(r.id)));
     return { items: rows.map((r) => ({ id: r.id, name: r.name, divisionName: r.division_name ?? null, qr: on.has(Number(r.id)) })) };
   });
@@ -160,12 +163,13 @@ export function doorRoutes(
       rows: [door],
     } = await db.query<{ qr_secret: string | null }>('select qr_secret from doors where id = $1', [id]);
     if (!door?.qr_secret) throw new HttpError(409, 'This door takes no QR codes: turn them on first');
+    const credParams: unknown[] = [q.credential.toUpperCase()];
     const {
       rows: [cred],
     } = await db.query<{ number: string; name: string }>(
       `select c.number, i.first_name || ' ' || i.last_name as name from credentials c join identities i on i.id = c.identity_id
-        where c.client_id = $1 and c.number = $2 and c.type <> 'pin'`,
-      [clientId, q.credential.toUpperCase()],
+        where c.number = $1 and ${tenant(credParams, clientId, 'c')} and c.type <> 'pin'`,
+      credParams,
     );
     if (!cred) throw new HttpError(400, 'Validation failed', [{ field: 'credential', message: 'is not a credential of this client' }]);
     const w = qrWindow(at, QR_PERIOD_S);

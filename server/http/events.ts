@@ -12,6 +12,7 @@ import type { HardwareSimulator } from '../simulator/hardware';
 import { HttpError, body, clientOf, listParams, principal } from './common';
 import { doorRoutes } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
+import { tenant } from '../db/tenant';
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -43,8 +44,8 @@ export function eventFilters(
   divisions: readonly number[] | null = null,
 ): { where: string; params: unknown[] } {
   const q = (query ?? {}) as Record<string, unknown>;
-  const params: unknown[] = [clientId];
-  const where: string[] = ['e.client_id = $1'];
+  const params: unknown[] = [];
+  const where: string[] = [tenant(params, clientId, 'e')];
   // the divisions the caller may see events of (issue 10), and events of no division
   if (divisions) {
     params.push([...divisions]);

@@ -25,6 +25,7 @@ import {
 import { eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf, fill, idParam, iso, principal, query } from './common';
+import { tenant, tenantOf } from '../db/tenant';
 
 export interface Shift {
   zone: string;
@@ -113,7 +114,9 @@ export async function handoverDigest(
   shift: Shift,
   divisions: readonly number[] | null,
 ): Promise<Omit<HandoverDigest, 'acknowledgement' | 'previousNote'>> {
-  const p = [clientId, shift.start.toISOString(), shift.end.toISOString(), divisions ? [...divisions] : null];
+  const p: unknown[] = [];
+  const own = tenantOf(p, clientId); // $1, named on each table of the queries below
+  p.push(shift.start.toISOString(), shift.end.toISOString(), divisions ? [...divisions] : null);
   const EVENT_SCOPE = '($4::int[] is null or e.division_id is null or e.division_id = any($4::int[]))';
   const ROW_SCOPE = (alias: string) => `($4::int[] is null or ${alias}.division_id is null or ${alias}.division_id = any($4::int[]))`;
   const {
@@ -123,28 +126,29 @@ export async function handoverDigest(
   // alarms: raised and processed in the shift, open at its end (with their notes)
   const { rows: raised } = await db.query<{ priority: number; n: string }>(
     `select a.priority, count(*)::text as n from alarms a join events e on e.id = a.event_id
-    where a.client_id = $1 and e.client_id = $1 and a.raised_at >= $2 and a.raised_at < $3 and ${EVENT_SCOPE} group by a.priority order by a.priority`,
+    where ${own('a')} and ${own('e')} and a.raised_at >= $2 and a.raised_at < $3 and ${EVENT_SCOPE} group by a.priority order by a.priority`,
     p,
   );
   const {
     rows: [processed],
   } = await db.query<{ n: string }>(
     `select count(*)::text as n from alarms a join events e on e.id = a.event_id
-    where a.client_id = $1 and e.client_id = $1 and a.processed_at >= $2 and a.processed_at < $3 and ${EVENT_SCOPE}`,
+    where ${own('a')} and ${own('e')} and a.processed_at >= $2 and a.processed_at < $3 and ${EVENT_SCOPE}`,
     p,
   );
   const { rows: open } = await db.query<any>(
     `select a.event_id, a.priority, a.state, a.raised_at, a.acknowledged_by, a.processed_at, e.event_point_name, e.event_code,
-      (select t.name from alarm_types t where t.event_code = a.event_code and (t.client_id = $1 or t.client_id is null) order by t.client_id nulls last limit 1) as type_name
+      (select t.name from alarm_types t where t.event_code = a.event_code and (${own('t')} or t.client_id is null) order by t.client_id nulls last limit 1) as type_name
     from alarms a join events e on e.id = a.event_id
-    where a.client_id = $1 and e.client_id = $1 and $2::timestamptz is not null and a.raised_at < $3 and (a.processed_at is null or a.processed_at >= $3) and ${EVENT_SCOPE}
+    where ${own('a')} and ${own('e')} and $2::timestamptz is not null and a.raised_at < $3 and (a.processed_at is null or a.processed_at >= $3) and ${EVENT_SCOPE}
     order by a.priority, a.raised_at, a.event_id limit ${LIST_MAX}`,
     p,
   );
+  const noteParams: unknown[] = [open.map((a) => a.event_id)];
   const { rows: notes } = await db.query<any>(
     `select alarm_id, at, actor, action, note from alarm_history
-    where client_id = $1 and alarm_id = any($2::bigint[]) and coalesce(btrim(note), '') <> '' order by alarm_id, id`,
-    [clientId, open.map((a) => a.event_id)],
+    where alarm_id = any($1::bigint[]) and ${tenant(noteParams, clientId)} and coalesce(btrim(note), '') <> '' order by alarm_id, id`,
+    noteParams,
   );
   const alarms: HandoverAlarm[] = open.map((a) => ({
     id: Number(a.event_id),
@@ -165,12 +169,12 @@ export async function handoverDigest(
   const { rows: doorRows } = await db.query<any>(
     `select d.id, d.name, dv.name as division, d.status, d.mode,
       (select max(x.at) from (
-        (select e.at from events e where e.client_id = $1 and e.event_point_id = 'door-' || d.id and e.event_code = any($5::int[]) order by e.id desc limit 1)
-        union all (select e.at from events e where e.client_id = $1 and e.event_point_id = 'output-' || d.id and e.event_code = any($5::int[]) order by e.id desc limit 1)) x) as status_since,
-      coalesce(case when d.mode = 'unlocked' then d.schedule_unlocked_at end, (select max(l.at) from audit_log l where l.client_id = $1
+        (select e.at from events e where ${own('e')} and e.event_point_id = 'door-' || d.id and e.event_code = any($5::int[]) order by e.id desc limit 1)
+        union all (select e.at from events e where ${own('e')} and e.event_point_id = 'output-' || d.id and e.event_code = any($5::int[]) order by e.id desc limit 1)) x) as status_since,
+      coalesce(case when d.mode = 'unlocked' then d.schedule_unlocked_at end, (select max(l.at) from audit_log l where ${own('l')}
         and ((l.entity in ('door', 'doors') and l.entity_id = d.id::text) or (l.action = 'lockdown' and l.after -> 'doors' @> to_jsonb(d.id))))) as mode_since
     from doors d left join divisions dv on dv.id = d.division_id
-    where d.client_id = $1 and (d.status = any($6::text[]) or d.mode = any($7::text[])) and ${ROW_SCOPE('d')} and $2::timestamptz is not null and $3::timestamptz is not null
+    where ${own('d')} and (d.status = any($6::text[]) or d.mode = any($7::text[])) and ${ROW_SCOPE('d')} and $2::timestamptz is not null and $3::timestamptz is not null
     order by d.name, d.id limit ${LIST_MAX}`,
     [...p, STATUS_CODES, ABNORMAL_STATUSES, ABNORMAL_MODES],
   );
@@ -183,7 +187,7 @@ export async function handoverDigest(
   const { rows: overrides } = await db.query<any>(
     `select d.id, d.name, dv.name as division, o.name as override, o.mode, o.applied_start_at, o.ends_at
     from door_overrides o join door_override_doors od on od.override_id = o.id join doors d on d.id = od.door_id left join divisions dv on dv.id = d.division_id
-    where o.client_id = $1 and o.applied_start_at is not null and o.applied_end_at is null and ${ROW_SCOPE('d')} and $2::timestamptz is not null and $3::timestamptz is not null
+    where ${own('o')} and o.applied_start_at is not null and o.applied_end_at is null and ${ROW_SCOPE('d')} and $2::timestamptz is not null and $3::timestamptz is not null
     order by d.name, d.id limit ${LIST_MAX}`,
     p,
   );
@@ -199,27 +203,28 @@ export async function handoverDigest(
       until: iso(o.ends_at),
     });
 
+  const threatParams: unknown[] = [];
   const {
     rows: [threat],
   } = await db.query<any>(
     `select l.name, l.rank, l.mode, dv.name as division, s.set_at, s.set_by, s.until
     from threat_level_state s join threat_levels l on l.id = s.level_id left join divisions dv on dv.id = s.division_id
-    where s.client_id = $1 and (s.until is null or s.until > now())`,
-    [clientId],
+    where ${tenant(threatParams, clientId, 's')} and (s.until is null or s.until > now())`,
+    threatParams,
   );
 
   // hardware offline now: controllers (their last offline event), readers (whose last word was "offline")
   const { rows: controllers } = await db.query<any>(
     `select c.id, c.name,
-      (select e.at from events e where e.client_id = $1 and e.event_point_id = 'iface-' || c.id and e.event_code = $5 order by e.id desc limit 1) as since
-    from controllers c where c.client_id = $1 and c.status <> 'online' and ${ROW_SCOPE('c')} and $2::timestamptz is not null and $3::timestamptz is not null
+      (select e.at from events e where ${own('e')} and e.event_point_id = 'iface-' || c.id and e.event_code = $5 order by e.id desc limit 1) as since
+    from controllers c where ${own('c')} and c.status <> 'online' and ${ROW_SCOPE('c')} and $2::timestamptz is not null and $3::timestamptz is not null
     order by c.name, c.id limit ${LIST_MAX}`,
     [...p, EVENT_CODES.interfaceOffline],
   );
   const { rows: readers } = await db.query<any>(
     `select d.id, d.name, r.event_code, r.at from doors d
-    cross join lateral (select e.event_code, e.at from events e where e.client_id = $1 and e.event_point_id = 'reader-' || d.id and e.event_code = any($5::int[]) order by e.id desc limit 1) r
-    where d.client_id = $1 and r.event_code = $6 and ${ROW_SCOPE('d')} and $2::timestamptz is not null and $3::timestamptz is not null
+    cross join lateral (select e.event_code, e.at from events e where ${own('e')} and e.event_point_id = 'reader-' || d.id and e.event_code = any($5::int[]) order by e.id desc limit 1) r
+    where ${own('d')} and r.event_code = $6 and ${ROW_SCOPE('d')} and $2::timestamptz is not null and $3::timestamptz is not null
     order by d.name, d.id limit ${LIST_MAX}`,
     [...p, [EVENT_CODES.readerOnline, EVENT_CODES.readerOffline], EVENT_CODES.readerOffline],
   );
@@ -228,14 +233,15 @@ export async function handoverDigest(
     ...readers.map((r) => ({ kind: 'reader', id: Number(r.id), name: `${r.name} reader`, since: iso(r.at) })),
   ];
 
+  const visitorParams: unknown[] = [];
   const { rows: visitors } = await db.query<any>(
     `select id, first_name, last_name, company, host_name, signed_in_at from visitors
-    where client_id = $1 and status = 'on-site' order by signed_in_at nulls first, id limit ${LIST_MAX}`,
-    [clientId],
+    where ${tenant(visitorParams, clientId)} and status = 'on-site' order by signed_in_at nulls first, id limit ${LIST_MAX}`,
+    visitorParams,
   );
 
   // notable denials: the shift's denied swipes per reason, and the credentials denied again and again
-  const DENIED = `e.client_id = $1 and e.at >= $2 and e.at < $3 and e.event_code between ${DENIAL_CODES.from} and ${DENIAL_CODES.to} and ${EVENT_SCOPE}`;
+  const DENIED = `${own('e')} and e.at >= $2 and e.at < $3 and e.event_code between ${DENIAL_CODES.from} and ${DENIAL_CODES.to} and ${EVENT_SCOPE}`;
   const { rows: byReason } = await db.query<{ event_code: number; n: string }>(
     `select e.event_code, count(*)::text as n from events e where ${DENIED}
     group by e.event_code order by count(*) desc, e.event_code`,
@@ -244,7 +250,7 @@ export async function handoverDigest(
   const { rows: repeated } = await db.query<any>(
     `select coalesce(e.swipe ->> 'card', 'identity ' || e.identity_id::text, e.event_source_id) as credential,
       max(i.first_name) as first_name, max(i.last_name) as last_name, count(*)::text as n, array_agg(distinct coalesce(e.event_point_name, e.event_source_name, '')) as doors
-    from events e left join identities i on i.id = e.identity_id and i.client_id = $1 where ${DENIED}
+    from events e left join identities i on i.id = e.identity_id and ${own('i')} where ${DENIED}
     group by 1 having count(*) >= ${DENIAL_REPEAT} order by count(*) desc, 1 limit ${LIST_MAX}`,
     p,
   );
@@ -295,10 +301,11 @@ export async function handoverDigest(
 
 /** The acknowledgement of the shift ending at `end`, and the note left at the one before it. */
 async function acknowledgements(db: Db, clientId: number, shift: Shift): Promise<Pick<HandoverDigest, 'acknowledgement' | 'previousNote'>> {
+  const params: unknown[] = [shift.end.toISOString()];
   const { rows } = await db.query<any>(
     `select h.id, h.shift_end, h.acknowledged_by, h.acknowledged_at, h.note, u.name from shift_handovers h left join users u on u.username = h.acknowledged_by
-    where h.client_id = $1 and h.shift_end <= $2 order by h.shift_end desc limit 2`,
-    [clientId, shift.end.toISOString()],
+    where h.shift_end <= $1 and ${tenant(params, clientId, 'h')} order by h.shift_end desc limit 2`,
+    params,
   );
   const mine = rows.find((r) => new Date(r.shift_end).getTime() === shift.end.getTime());
   const before = rows.find((r) => new Date(r.shift_end).getTime() < shift.end.getTime() && r.note);
@@ -396,11 +403,12 @@ export function handoverRoutes(app: FastifyInstance, { db }: { db: Db }) {
 
   app.get(`${HANDOVER_API}/history`, view, async (req): Promise<HandoverHistory> => {
     const clientId = clientOf(req);
+    const params: unknown[] = [];
     const { rows } = await db.query<any>(
       `select h.id, h.shift_start, h.shift_end, h.acknowledged_by, h.acknowledged_at, h.note, u.name,
         jsonb_array_length(coalesce(h.digest -> 'alarms' -> 'open', '[]'::jsonb)) as open
-      from shift_handovers h left join users u on u.username = h.acknowledged_by where h.client_id = $1 order by h.shift_end desc limit 100`,
-      [clientId],
+      from shift_handovers h left join users u on u.username = h.acknowledged_by where ${tenant(params, clientId, 'h')} order by h.shift_end desc limit 100`,
+      params,
     );
     return {
       items: rows.map((r) => ({
@@ -419,9 +427,10 @@ export function handoverRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(`${HANDOVER_API}/:id`, view, async (req): Promise<HandoverDigest> => {
     const clientId = clientOf(req);
     const id = idParam(req, 'Handover');
+    const params: unknown[] = [id];
     const {
       rows: [h],
-    } = await db.query<any>('select digest from shift_handovers where id = $1 and client_id = $2', [id, clientId]);
+    } = await db.query<any>(`select digest from shift_handovers where id = $1 and ${tenant(params, clientId)}`, params);
     if (!h) throw new HttpError(404, 'Handover not found');
     const digest = (typeof h.digest === 'string' ? JSON.parse(h.digest) : h.digest) as HandoverDigest;
     const shift = { zone: digest.zone, start: new Date(digest.start), end: new Date(digest.end) };
@@ -455,12 +464,13 @@ export function handoverRoutes(app: FastifyInstance, { db }: { db: Db }) {
       return Number(rows[0].id);
     });
     if (id === null) {
+      const ackParams: unknown[] = [shift.end.toISOString()];
       const {
         rows: [h],
       } = await db.query<any>(
         `select h.acknowledged_by, h.acknowledged_at, u.name from shift_handovers h left join users u on u.username = h.acknowledged_by
-        where h.client_id = $1 and h.shift_end = $2`,
-        [clientId, shift.end.toISOString()],
+        where h.shift_end = $1 and ${tenant(ackParams, clientId, 'h')}`,
+        ackParams,
       );
       throw new HttpError(
         409,

@@ -10,6 +10,7 @@ import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validate,
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import { HttpError, body, clientOf } from './common';
+import { tenant } from '../db/tenant';
 
 export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
   const config = { privileges: [PRIV.deviceIngest], touches: 'client' as const };
@@ -29,11 +30,12 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
       ),
     ];
     if (!ids.length) return;
+    const params: unknown[] = [ids];
     const { rows } = await db.query<{ id: number; name: string; zone: string }>(
       `select i.id, i.name, (select g.name from alarm_groups g join alarm_group_inputs x on x.alarm_group_id = g.id
                              where x.input_id = i.id and g.state = 'armed' order by g.id limit 1) as zone
-         from inputs i where i.client_id = $1 and i.id = any($2::int[])`,
-      [clientId, ids],
+         from inputs i where i.id = any($1::int[]) and ${tenant(params, clientId, 'i')}`,
+      params,
     );
     const armed = new Map(rows.filter((r) => r.zone).map((r) => [`in-${r.id}`, r]));
     for (const i of items) {
@@ -49,7 +51,11 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
   }
 
   app.get(API.deviceControllers, { config }, async (req) => {
-    const { rows } = await db.query<{ id: number; name: string }>('select id, name from controllers where client_id = $1 order by id', [clientOf(req)]);
+    const params: unknown[] = [];
+    const { rows } = await db.query<{ id: number; name: string }>(
+      `select id, name from controllers where ${tenant(params, clientOf(req))} order by id`,
+      params,
+    );
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   });
 

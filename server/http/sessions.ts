@@ -7,6 +7,7 @@ import { API, EndSessionsRequest, PRIV, SessionListQuery, type EndSessionsResult
 import type { Db } from '../db/db';
 import { SESSION_SORT, endSessionsById, listSessions, visibleSessions, type SessionRow } from '../db/queries/sessions';
 import { HttpError, audit, body, clientOf, iso, listParams, principal, query } from './common';
+import { tenant } from '../db/tenant';
 
 const KINDS: Record<SessionKind, { path: string; privileges: { view: string; end: string }; entity: string }> = {
   operator: { path: API.operatorSessions, privileges: PRIV.operatorSessions, entity: 'operator-session' },
@@ -19,10 +20,11 @@ async function clientlessSessionUsers(db: Db, req: FastifyRequest): Promise<numb
   const wanted = Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x) && x > 0 && x <= Number.MAX_SAFE_INTEGER) : [];
   if (!wanted.length) return [];
   // only sessions the client could see at all (its operators'): another's stays "not found"
+  const params: unknown[] = [wanted];
   const { rows } = await db.query<{ user_id: number }>(
     `select distinct s.user_id from sessions s where s.id = any($1::bigint[]) and s.client_id is null
-    and exists (select 1 from user_grants g where g.user_id = s.user_id and g.client_id = $2)`,
-    [wanted, req.principal?.clientId ?? null],
+    and exists (select 1 from user_grants g where g.user_id = s.user_id and ${tenant(params, req.principal?.clientId ?? null, 'g')})`,
+    params,
   );
   return rows.map((r) => Number(r.user_id));
 }
