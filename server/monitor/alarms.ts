@@ -6,6 +6,7 @@ import { divisionCondition } from '../auth/eventScope';
 import type { Db } from '../db/db';
 import { iso } from '../http/common';
 import { EVENT_COLS, eventOfRow, type Publish } from './events';
+import { tenant } from '../db/tenant';
 
 export class AlarmError extends Error {
   constructor(
@@ -18,15 +19,17 @@ export class AlarmError extends Error {
 
 export function createAlarms(db: Db, publish: Publish) {
   async function openCount(q: Db, clientId: number): Promise<number> {
-    const { rows } = await q.query<{ n: string }>(`select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [clientId]);
+    const params: unknown[] = [];
+    const { rows } = await q.query<{ n: string }>(`select count(*)::text n from alarms where ${tenant(params, clientId)} and state <> 'processed'`, params);
     return Number(rows[0].n);
   }
   /** Open alarms per division of their source (null: of none), so each console hears the count of what it sees. */
   async function openCounts(clientId: number): Promise<{ total: number; byDivision: Record<number, number>; none: number }> {
+    const params: unknown[] = [];
     const { rows } = await db.query<{ division_id: number | null; n: string }>(
       `select e.division_id, count(*)::text n from alarms a join events e on e.id = a.event_id
-      where a.client_id = $1 and a.state <> 'processed' group by e.division_id`,
-      [clientId],
+      where ${tenant(params, clientId, 'a')} and a.state <> 'processed' group by e.division_id`,
+      params,
     );
     const byDivision: Record<number, number> = {};
     let none = 0;
@@ -43,7 +46,8 @@ export function createAlarms(db: Db, publish: Publish) {
   }
 
   async function load(q: Db, clientId: number, eventId: number) {
-    const { rows } = await q.query<any>('select * from alarms where event_id = $1 and client_id = $2', [eventId, clientId]);
+    const params: unknown[] = [eventId];
+    const { rows } = await q.query<any>(`select * from alarms where event_id = $1 and ${tenant(params, clientId)}`, params);
     if (!rows[0]) throw new AlarmError(404, 'Alarm not found');
     return rows[0];
   }
@@ -60,11 +64,14 @@ export function createAlarms(db: Db, publish: Publish) {
 
     /** The open alarms, most urgent first; with `divisions`, only those of these divisions and of none (issue 10). */
     async openAlarms(clientId: number, divisions: readonly number[] | null = null): Promise<Event[]> {
+      const params: unknown[] = [];
+      const inClient = tenant(params, clientId, 'a'); // $1
+      if (divisions) params.push([...divisions]); // $2
       const { rows } = await db.query<any>(
         `select ${EVENT_COLS} from alarms a join events e on e.id = a.event_id
-        where a.client_id = $1 and a.state <> 'processed'${divisions ? ` and ${divisionCondition(2)}` : ''}
+        where ${inClient} and a.state <> 'processed'${divisions ? ` and ${divisionCondition(2)}` : ''}
         order by a.priority asc, a.raised_at desc, a.event_id desc`,
-        divisions ? [clientId, [...divisions]] : [clientId],
+        params,
       );
       return rows.map(eventOfRow);
     },
@@ -80,11 +87,10 @@ export function createAlarms(db: Db, publish: Publish) {
         const before = await load(tx, clientId, eventId);
         if (before.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
         if (before.state === 'acknowledged') return false;
-        await tx.query(`update alarms set state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $3 where event_id = $1 and client_id = $2`, [
-          eventId,
-          clientId,
-          actor,
-        ]);
+        const params: unknown[] = [eventId];
+        const inClient = tenant(params, clientId); // $2
+        params.push(actor); // $3
+        await tx.query(`update alarms set state = 'acknowledged', acknowledged_at = now(), acknowledged_by = $3 where event_id = $1 and ${inClient}`, params);
         await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'acknowledged',$3)`, [eventId, clientId, actor]);
         await audit(tx, { state: before.state }, { state: 'acknowledged' });
         return true;
@@ -105,13 +111,16 @@ export function createAlarms(db: Db, publish: Publish) {
       const action = await db.transaction(async (tx) => {
         const alarm = await load(tx, clientId, eventId);
         if (alarm.state === 'processed') throw new AlarmError(409, 'The alarm is already processed');
+        const params: unknown[] = [];
+        const inClient = tenant(params, clientId); // $1
+        params.push(alarm.event_point_id); // $2
         const { rows } = await tx.query<{ event_id: string; state: string }>(
-          `select event_id, state from alarms where client_id = $1 and event_point_id = $2 and state <> 'processed'`,
-          [clientId, alarm.event_point_id],
+          `select event_id, state from alarms where ${inClient} and event_point_id = $2 and state <> 'processed'`,
+          params,
         );
         await tx.query(
-          `update alarms set state = 'processed', processed_at = now(), processed_by = $3, note = $4 where client_id = $1 and event_point_id = $2 and state <> 'processed'`,
-          [clientId, alarm.event_point_id, actor, note],
+          `update alarms set state = 'processed', processed_at = now(), processed_by = $3, note = $4 where ${inClient} and event_point_id = $2 and state <> 'processed'`,
+          [...params, actor, note],
         );
         for (const r of rows)
           await tx.query(`insert into alarm_history (alarm_id, client_id, action, actor, note) values ($1,$2,'processed',$3,$4)`, [
@@ -131,7 +140,8 @@ export function createAlarms(db: Db, publish: Publish) {
     async history(clientId: number, eventId: number, viewer: string | null) {
       await load(db, clientId, eventId);
       if (viewer) await db.query(`insert into alarm_history (alarm_id, client_id, action, actor) values ($1,$2,'viewed',$3)`, [eventId, clientId, viewer]);
-      const { rows } = await db.query<any>('select * from alarm_history where alarm_id = $1 and client_id = $2 order by id', [eventId, clientId]);
+      const params: unknown[] = [eventId];
+      const { rows } = await db.query<any>(`select * from alarm_history where alarm_id = $1 and ${tenant(params, clientId)} order by id`, params);
       return rows.map((r) => ({
         id: Number(r.id),
         alarmId: Number(r.alarm_id),

@@ -2,6 +2,7 @@
 // in their tenant (404 when they are not there).
 import type { Db } from '../db/db';
 import { HardwareError } from '../doors/port';
+import { tenant } from '../db/tenant';
 
 export interface DoorRow {
   id: number;
@@ -19,11 +20,10 @@ export interface ControllerRow {
 
 /** Door `doorId` of `clientId` (of any tenant when null). */
 export async function doorOf(db: Db, clientId: number | null, doorId: number): Promise<DoorRow> {
+  const params: unknown[] = [doorId];
   const { rows } = await db.query<DoorRow>(
-    clientId === null
-      ? 'select id, client_id, name, status, division_id from doors where id = $1'
-      : 'select id, client_id, name, status, division_id from doors where id = $1 and client_id = $2',
-    clientId === null ? [doorId] : [doorId, clientId],
+    `select id, client_id, name, status, division_id from doors where id = $1${clientId === null ? '' : ` and ${tenant(params, clientId)}`}`,
+    params,
   );
   if (!rows[0]) throw new HardwareError(404, 'Door not found');
   return rows[0];
@@ -31,11 +31,12 @@ export async function doorOf(db: Db, clientId: number | null, doorId: number): P
 
 /** Controller `controllerId` of `clientId` (the tenant's first when not given). */
 export async function controllerOf(db: Db, clientId: number, controllerId: number | undefined): Promise<ControllerRow> {
+  const params: unknown[] = controllerId === undefined ? [] : [controllerId];
   const { rows } = await db.query<ControllerRow>(
     controllerId === undefined
-      ? 'select id, client_id, name, status from controllers where client_id = $1 order by id limit 1'
-      : 'select id, client_id, name, status from controllers where id = $2 and client_id = $1',
-    controllerId === undefined ? [clientId] : [clientId, controllerId],
+      ? `select id, client_id, name, status from controllers where ${tenant(params, clientId)} order by id limit 1`
+      : `select id, client_id, name, status from controllers where id = $1 and ${tenant(params, clientId)}`,
+    params,
   );
   if (!rows[0]) throw new HardwareError(404, 'Controller not found');
   return rows[0];

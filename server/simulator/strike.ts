@@ -5,6 +5,7 @@
 import { EVENT_CODES, checkDoorCommand, doorNeedsAttention, type DoorCommand, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { HardwareError } from '../doors/port';
+import { tenant } from '../db/tenant';
 
 /** What the relock timers need of a clock: xstate's SimulatedClock fits, so tests move time without waiting. */
 export interface SimulatorClock {
@@ -70,10 +71,11 @@ export function createStrikes<D extends StrikeDoor>({ db, momentaryMs, log, cloc
       if (stopped()) return false;
       const fresh = await door(null, doorId);
       // the last operator command wins: a lock, unlock or another "Open briefly" since (on any server) cancels this one
+      const params: unknown[] = [`output-${doorId}`, COMMAND_CODES];
       const { rows } = await db.query<{ id: string }>(
-        `select id from events where client_id = $1 and event_point_id = $2 and event_code = any($3::int[])
+        `select id from events where ${tenant(params, fresh.client_id)} and event_point_id = $1 and event_code = any($2::int[])
         order by id desc limit 1`,
-        [fresh.client_id, `output-${doorId}`, COMMAND_CODES],
+        params,
       );
       if (Number(rows[0]?.id) !== eventId) return false;
       // the strike relocks; a door in an alarm state (held open, forced) keeps showing it until the door says otherwise
