@@ -4,7 +4,8 @@ import { createActor, createMachine, fromPromise, sendTo, setup, waitFor } from 
 import { jwtDecode } from 'jwt-decode';
 import { API_KEY_PATTERN, REDACTED, ROOT_ACTOR, parseJournal, redact } from '../contract';
 import { createGatehouseSystem } from './system';
-import { createJournal, replayImpl, replayViewerMachine, selectJournalActors, selectTimeline } from './journal';
+import { createJournal, replayImpl, replayViewerMachine } from './journal';
+import { selectJournalActors, selectTimeline } from './journal.selectors';
 import { TOKEN_A, TOKEN_B, NOW } from '../model-tests/fixtures';
 
 const left = createMachine({ id: 'left', initial: 'off', states: { off: { on: { flip: 'on' } }, on: { on: { flip: 'off' } } } });

@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
 import { Button, Callout, Card, Classes, FileInput, HTMLSelect, HTMLTable, Intent, NonIdealState, Slider, Spinner, Tag } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { replayViewerMachine, selectJournalActors, selectTimeline, type ReplayViewerContext, type TimelineStep } from '../../../machines/journal';
+import { replayViewerMachine, type ReplayViewerContext } from '../../../machines/journal';
+import { selectJournalActors, selectTimeline, type TimelineStep } from '../../../machines/journal.selectors';
 import { journalNdjson } from '../../hooks/console';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
