@@ -144,12 +144,13 @@ export async function buildIndex(db: Db, clientId: number): Promise<AccessIndex>
   );
   let threatDoors: Set<number> | null = null;
   if (threatRow && threatRow.division_id !== null) {
+    const threatParams: unknown[] = [threatRow.division_id];
     threatDoors = new Set(
       (
         await db.query<{ id: number }>(
-          `with recursive site(id) as (select $2::int union select d.id from divisions d join site on d.parent_id = site.id)
-      select id from doors where client_id = $1 and division_id in (select id from site)`,
-          [clientId, threatRow.division_id],
+          `with recursive site(id) as (select $1::int union select d.id from divisions d join site on d.parent_id = site.id)
+      select id from doors where ${tenant(threatParams, clientId)} and division_id in (select id from site)`,
+          threatParams,
         )
       ).rows.map((r) => Number(r.id)),
     );

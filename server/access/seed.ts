@@ -3,6 +3,7 @@
 // every identity a member, so the simulator grants as before) and a Security group (every door, office hours).
 import type { Db } from '../db/db';
 import { STANDARD_FORMATS } from './cardFormat';
+import { tenant, tenantOf } from '../db/tenant';
 
 export async function seedAccess(tx: Db, clientId: number): Promise<void> {
   for (const f of STANDARD_FORMATS) {
@@ -68,17 +69,25 @@ export async function seedAccess(tx: Db, clientId: number): Promise<void> {
     const id = (
       await tx.query<{ id: number }>('insert into access_groups (client_id, name, description) values ($1,$2,$3) returning id', [clientId, name, description])
     ).rows[0].id;
+    const params: unknown[] = [id];
+    const own = tenantOf(params, clientId); // $2
+    params.push(scheduleId); // $3
     await tx.query(
-      'insert into access_group_doors (access_group_id, client_id, door_id, schedule_id) select $1, $2, id, $3 from doors where client_id = $2 order by id',
-      [id, clientId, scheduleId],
+      `insert into access_group_doors (access_group_id, client_id, door_id, schedule_id) select $1, $2, id, $3 from doors where ${own()} order by id`,
+      params,
     );
     return id;
   };
   const staff = await group('Staff', 'Every door, at any time.', always);
   const security = await group('Security', 'Every door, in office hours.', office);
-  await tx.query('insert into access_group_members (access_group_id, identity_id) select $1, id from identities where client_id = $2', [staff, clientId]);
-  await tx.query('insert into access_group_members (access_group_id, identity_id) select $1, id from identities where client_id = $2 order by id limit 3', [
-    security,
-    clientId,
-  ]);
+  const staffParams: unknown[] = [staff];
+  await tx.query(
+    `insert into access_group_members (access_group_id, identity_id) select $1, id from identities where ${tenant(staffParams, clientId)}`,
+    staffParams,
+  );
+  const securityParams: unknown[] = [security];
+  await tx.query(
+    `insert into access_group_members (access_group_id, identity_id) select $1, id from identities where ${tenant(securityParams, clientId)} order by id limit 3`,
+    securityParams,
+  );
 }

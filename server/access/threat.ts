@@ -11,11 +11,13 @@ import { insertAudit } from '../db/queries/audit';
 import { divisionsOf } from '../db/queries/divisions';
 import { HttpError, audit, body, clientOf, divisionsFor, iso, principal } from '../http/common';
 import type { HardwarePort } from '../doors/port';
+import { tenant } from '../db/tenant';
 
 export const THREAT_CURRENT = `${threatLevelsResource.api}/current`;
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
+  const params: unknown[] = [];
   const {
     rows: [r],
   } = await db.query<{
@@ -31,8 +33,8 @@ async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
   }>(
     `select s.level_id, l.name, l.rank, l.mode, s.division_id, d.name as division_name, s.set_at, s.set_by, s.until
        from threat_level_state s join threat_levels l on l.id = s.level_id left join divisions d on d.id = s.division_id
-      where s.client_id = $1 and (s.until is null or s.until > now())`,
-    [clientId],
+      where ${tenant(params, clientId, 's')} and (s.until is null or s.until > now())`,
+    params,
   );
   if (!r) return { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
   return {
@@ -58,9 +60,10 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     const clientId = clientOf(req);
     const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
     const all = await divisionsOf(db, clientId);
+    const params: unknown[] = [];
     const { rows } = await db.query<{ id: number; name: string; rank: number; mode: string }>(
-      'select id, name, rank, mode from threat_levels where client_id = $1 order by rank, id',
-      [clientId],
+      `select id, name, rank, mode from threat_levels where ${tenant(params, clientId)} order by rank, id`,
+      params,
     );
     return {
       levels: rows.map((l) => ({ id: Number(l.id), name: l.name, rank: Number(l.rank), mode: l.mode })),
@@ -89,10 +92,11 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     }
     let level: { id: number; name: string; mode: string } | null = null;
     if (input.levelId !== null) {
-      const { rows } = await db.query<{ id: number; name: string; mode: string }>('select id, name, mode from threat_levels where id = $1 and client_id = $2', [
-        input.levelId,
-        clientId,
-      ]);
+      const params: unknown[] = [input.levelId];
+      const { rows } = await db.query<{ id: number; name: string; mode: string }>(
+        `select id, name, mode from threat_levels where id = $1 and ${tenant(params, clientId)}`,
+        params,
+      );
       if (!rows[0]) throw new HttpError(400, 'Validation failed', [{ field: 'levelId', message: 'is not a threat level of this client' }]);
       level = rows[0];
     }
@@ -105,7 +109,8 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
           [clientId, level.id, divisionId, principal(req).username, until],
         );
       } else {
-        await tx.query('delete from threat_level_state where client_id = $1', [clientId]);
+        const params: unknown[] = [];
+        await tx.query(`delete from threat_level_state where ${tenant(params, clientId)}`, params);
       }
       await audit(tx, req, {
         clientId,
@@ -120,9 +125,10 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     if (level?.mode === 'locked') {
       // held locked: every door it covers is locked at the hardware now (a locked-down one is left to its lockdown)
       const site = divisionId === null ? null : subtree(all, divisionId);
+      const params: unknown[] = [site];
       const { rows } = await db.query<{ id: number }>(
-        `select id from doors where client_id = $1 and mode <> 'locked-down' and ($2::int[] is null or division_id = any($2::int[])) order by id`,
-        [clientId, site],
+        `select id from doors where ${tenant(params, clientId)} and mode <> 'locked-down' and ($1::int[] is null or division_id = any($1::int[])) order by id`,
+        params,
       );
       for (const d of rows)
         await simulator

@@ -11,6 +11,7 @@ import type { Pipeline } from '../monitor/pipeline';
 import type { HardwarePort } from '../doors/port';
 import { localTime } from './clock';
 import { scheduleOpen } from './schedule';
+import { tenant } from '../db/tenant';
 
 interface ScheduledDoor {
   id: number;
@@ -119,7 +120,8 @@ export function createUnlockScheduleClock(
     if (!m) return;
     // before the first tick nothing is known yet: ask the database; after it, only for a first-person-in door
     if (firstInDoors && !firstInDoors.has(Number(m[1]))) return;
-    const [d] = await doors('d.id = $1 and d.client_id = $2 and d.first_person_in and d.schedule_unlocked_at is null', [Number(m[1]), clientId]);
+    const params: unknown[] = [Number(m[1])];
+    const [d] = await doors(`d.id = $1 and ${tenant(params, clientId, 'd')} and d.first_person_in and d.schedule_unlocked_at is null`, params);
     if (!d || d.held) return;
     const { open, name } = await isOpen(d, Date.parse(e.time));
     if (!open || !(await claim(d.id, true))) return;
