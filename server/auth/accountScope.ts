@@ -18,6 +18,7 @@ import { heldPrivilegeIds, hasPrivilege, isNoTokenPath } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, type Principal } from '../http/common';
 import { privilegeEntries } from './access';
+import { tenant } from '../db/tenant';
 
 export type Touches = 'client' | 'self' | 'account' | 'platform';
 
@@ -153,10 +154,11 @@ export const serviceAccountUsers = async (db: Db, req: FastifyRequest): Promise<
   const raw = (req.params as Record<string, string | undefined>).id ?? '';
   if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647 || req.principal?.clientId == null) return [];
   // the client's own service account only: another client's is the route's 404
-  const { rows } = await db.query<{ user_id: number }>('select user_id from service_accounts where id = $1 and client_id = $2', [
-    Number(raw),
-    req.principal.clientId,
-  ]);
+  const params: unknown[] = [Number(raw)];
+  const { rows } = await db.query<{ user_id: number }>(
+    `select user_id from service_accounts where id = $1 and ${tenant(params, req.principal.clientId)}`,
+    params,
+  );
   return rows.map((r) => Number(r.user_id));
 };
 

@@ -5,6 +5,7 @@
 import { passwordProblems, type OperatorSettings, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { verifyPassword } from './passwords';
+import { tenant } from '../db/tenant';
 
 export interface PolicyDefaults {
   lockout: { attempts: number; minutes: number };
@@ -38,9 +39,10 @@ const KEYS = Object.keys(COLUMNS) as (keyof OperatorSettings)[];
 
 export async function settingsOf(db: Db, clientId: number | null, d: PolicyDefaults): Promise<OperatorSettings> {
   if (clientId === null) return defaultSettings(d);
+  const params: unknown[] = [];
   const { rows } = await db.query<Record<string, number>>(
-    `select ${KEYS.map((k) => `${COLUMNS[k]} as "${k}"`).join(', ')} from operator_settings where client_id = $1`,
-    [clientId],
+    `select ${KEYS.map((k) => `${COLUMNS[k]} as "${k}"`).join(', ')} from operator_settings where ${tenant(params, clientId)}`,
+    params,
   );
   return rows[0] ? (rows[0] as OperatorSettings) : defaultSettings(d);
 }
