@@ -5,6 +5,7 @@ import type { Db } from '../db/db';
 import { HttpError, fill, iso } from '../http/common';
 import type { Row } from './hooks';
 import type { ResourceSql, Scope } from './sql';
+import { tenantOf } from '../db/tenant';
 
 /** Child field kinds whose column reads the same through JSON as through the driver (text, integers, dates as text). */
 const JSON_SAFE_CHILD = new Set<string>(['text', 'email', 'number', 'choice', 'switch', 'date', 'ref', 'timezone']);
@@ -25,45 +26,51 @@ export function rowReader(r: ResourceDeclaration<any>, sql: ResourceSql) {
   // The children and refs fields of a page (or a record), all in one query (issue 13: one query per field cost an
   // identity page one more round trip): each field one JSON array, a child as an object with its parent, id and fields
   // (dates as text, as the driver reads them at the top level), a link as [from, to]; ordered as one query per field was.
-  const ownedParts = Object.entries(fields).flatMap(([k, f]): Array<{ key: string; kind: 'children' | 'refs'; sql: string }> => {
-    if (f.kind === 'children') {
-      const c = f.children!;
-      const pairs = [
-        `'_parent', c.${c.parent}`,
-        `'id', c.id`,
-        ...Object.entries(c.fields).map(([ck, cf]) => {
-          if (!JSON_SAFE_CHILD.has(cf.kind)) throw new Error(`${r.name}.${k}.${ck}: a ${cf.kind} child field has no JSON reading`);
-          return `'${ck}', c.${columnOf(ck, cf)}${cf.kind === 'date' ? '::text' : ''}`;
-        }),
-      ];
-      const tenant = r.scope.tenant === true ? ' and c.client_id = $2' : '';
-      return [
-        {
-          key: k,
-          kind: 'children',
-          sql: `(select coalesce(json_agg(json_build_object(${pairs.join(', ')}) order by c.id), '[]'::json) from ${c.table} c where c.${c.parent} = any($1::int[])${tenant})`,
-        },
-      ];
-    }
-    if (f.kind === 'refs') {
-      const t = f.through!;
-      return [
-        {
-          key: k,
-          kind: 'refs',
-          sql: `(select coalesce(json_agg(json_build_array(l.${t.from}, l.${t.to}) order by l.${t.to}), '[]'::json) from ${t.table} l where l.${t.from} = any($1::int[]))`,
-        },
-      ];
-    }
-    return [];
-  });
+  const ownedParts = Object.entries(fields).flatMap(
+    ([k, f]): Array<{ key: string; kind: 'children' | 'refs'; sql: (own: (alias: string) => string) => string }> => {
+      if (f.kind === 'children') {
+        const c = f.children!;
+        const pairs = [
+          `'_parent', c.${c.parent}`,
+          `'id', c.id`,
+          ...Object.entries(c.fields).map(([ck, cf]) => {
+            if (!JSON_SAFE_CHILD.has(cf.kind)) throw new Error(`${r.name}.${k}.${ck}: a ${cf.kind} child field has no JSON reading`);
+            return `'${ck}', c.${columnOf(ck, cf)}${cf.kind === 'date' ? '::text' : ''}`;
+          }),
+        ];
+        const tenanted = r.scope.tenant === true;
+        return [
+          {
+            key: k,
+            kind: 'children',
+            sql: (own) =>
+              `(select coalesce(json_agg(json_build_object(${pairs.join(', ')}) order by c.id), '[]'::json) from ${c.table} c where c.${c.parent} = any($1::int[])${tenanted ? ` and ${own('c')}` : ''})`,
+          },
+        ];
+      }
+      if (f.kind === 'refs') {
+        const t = f.through!;
+        return [
+          {
+            key: k,
+            kind: 'refs',
+            sql: () =>
+              `(select coalesce(json_agg(json_build_array(l.${t.from}, l.${t.to}) order by l.${t.to}), '[]'::json) from ${t.table} l where l.${t.from} = any($1::int[]))`,
+          },
+        ];
+      }
+      return [];
+    },
+  );
   const ownedTenant = ownedParts.some((p) => p.kind === 'children') && r.scope.tenant === true;
   async function withOwned(dbx: Db, rows: Row[], clientId: number | null): Promise<Row[]> {
     if (!rows.length || !ownedParts.length) return rows;
     const ids = rows.map((x) => x.id);
+    const params: unknown[] = [ids];
+    const own = ownedTenant ? tenantOf(params, clientId) : () => ''; // $2: the children's tenant
     const {
       rows: [got],
-    } = await dbx.query<Record<string, unknown>>(`select ${ownedParts.map((p, i) => `${p.sql} as o${i}`).join(', ')}`, ownedTenant ? [ids, clientId] : [ids]);
+    } = await dbx.query<Record<string, unknown>>(`select ${ownedParts.map((p, i) => `${p.sql(own)} as o${i}`).join(', ')}`, params);
     ownedParts.forEach((p, i) => {
       const all = got[`o${i}`] as unknown[]; // json: both drivers hand it over parsed
       for (const row of rows) {
