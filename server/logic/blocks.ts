@@ -10,6 +10,7 @@ import { scheduleOpen } from '../access/schedule';
 import type { Db } from '../db/db';
 import { eventOrigin, type Pipeline } from '../monitor/pipeline';
 import type { HardwarePort } from '../doors/port';
+import { tenant } from '../db/tenant';
 
 export interface LogicBlock {
   id: number;
@@ -56,12 +57,13 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   const load = (clientId: number) => {
     let p = cache.get(clientId);
     if (!p) {
+      const params: unknown[] = [];
       p = db
         .query<LogicBlock>(
           `select id, name, trigger, input_id as "inputId", door_id as "doorId", schedule_id as "scheduleId", action,
           output_id as "outputId", action_door_id as "actionDoorId", alarm_text as "alarmText"
-        from logical_blocks where client_id = $1 and active order by id`,
-          [clientId],
+        from logical_blocks where ${tenant(params, clientId)} and active order by id`,
+          params,
         )
         .then((r) => r.rows);
       p.catch(() => cache.delete(clientId));

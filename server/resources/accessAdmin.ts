@@ -24,7 +24,7 @@ import type { Db } from '../db/db';
 import { HttpError, audit, body, clientOf, idParam } from '../http/common';
 import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
 import { rolePrivileges } from './roles';
-import { tenant } from '../db/tenant';
+import { tenant, tenantOf } from '../db/tenant';
 
 interface Options {
   db: Db;
@@ -36,10 +36,11 @@ interface Options {
 export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconnect }: Options) {
   app.get(API.privileges, { config: { privileges: [PRIV.privileges.view] } }, async (req): Promise<PrivilegeHolders[]> => {
     const clientId = clientOf(req);
+    const params: unknown[] = [];
     const { rows } = await db.query<{ privilege: string; id: number; name: string; division_id: number | null }>(
       `select rp.privilege, r.id, r.name, rp.division_id from role_privileges rp join roles r on r.id = rp.role_id
-        where r.client_id = $1 order by r.name, rp.division_id nulls first`,
-      [clientId],
+        where ${tenant(params, clientId, 'r')} order by r.name, rp.division_id nulls first`,
+      params,
     );
     return PRIVILEGES.map((p) => ({
       code: p.code,
@@ -87,12 +88,15 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const q = String((req.query as Record<string, unknown>)?.q ?? '')
       .trim()
       .slice(0, 100);
+    const params: unknown[] = [];
+    const own = tenantOf(params, clientId); // $1
+    params.push(q); // $2
     const { rows } = await db.query(
       `select distinct on (o.name, o.id) o.id, o.client_id "clientId", o.username, o.name, o.email, o.disabled, o.created_at "createdAt",
-              array(select g.name from operator_groups g join operator_group_members m on m.group_id = g.id where m.user_id = o.id and g.client_id = $1 order by g.name) groups
-         from tenant_operators o where o.client_id = $1 and ($2 = '' or o.name ilike '%' || $2 || '%' or o.username ilike '%' || $2 || '%')
+              array(select g.name from operator_groups g join operator_group_members m on m.group_id = g.id where m.user_id = o.id and ${own('g')} order by g.name) groups
+         from tenant_operators o where ${own('o')} and ($2 = '' or o.name ilike '%' || $2 || '%' or o.username ilike '%' || $2 || '%')
         order by o.name, o.id limit 500`,
-      [clientId, q],
+      params,
     );
     // issue 27: which accounts also work elsewhere, and why this caller may not change them (null: they may)
     const ids = rows.map((r) => Number(r.id));
@@ -114,12 +118,13 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     const ids = typeof raw.ids === 'string' && raw.ids !== '' ? raw.ids.split(',').map(Number) : [];
     if (ids.some((x) => !Number.isInteger(x) || x < 1 || x > 2_147_483_647) || ids.length > 1000)
       throw new HttpError(400, 'Validation failed', [{ field: 'ids', message: 'must be whole numbers separated by commas' }]);
+    const params: unknown[] = [ids, q];
     const { rows } = await db.query<{ id: number; label: string }>(
       `select distinct o.id, o.name || ' (' || o.username || ')' as label from tenant_operators o
-        where o.client_id = $1 and (cardinality($2::int[]) = 0 or o.id = any($2::int[]))
-          and ($3 = '' or o.name ilike '%' || $3 || '%' or o.username ilike '%' || $3 || '%')
+        where (cardinality($1::int[]) = 0 or o.id = any($1::int[]))
+          and ($2 = '' or o.name ilike '%' || $2 || '%' or o.username ilike '%' || $2 || '%') and ${tenant(params, clientId, 'o')}
         order by label, o.id limit ${ids.length || 50}`,
-      [clientId, ids, q],
+      params,
     );
     return { items: rows };
   });
@@ -197,12 +202,14 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
       if (op.id === req.principal!.userId) throw new HttpError(409, 'You cannot remove yourself from this client');
       const others = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? [];
       if (!others.length) throw new HttpError(409, 'This account works for this client alone: disable it instead');
+      const groupParams: unknown[] = [op.id];
       const groups = await tx.query<{ name: string }>(
         `delete from operator_group_members m using operator_groups g
-        where g.id = m.group_id and g.client_id = $2 and m.user_id = $1 returning g.name`,
-        [op.id, clientId],
+        where g.id = m.group_id and m.user_id = $1 and ${tenant(groupParams, clientId, 'g')} returning g.name`,
+        groupParams,
       );
-      const grants = await tx.query('delete from user_grants where user_id = $1 and client_id = $2 returning 1', [op.id, clientId]);
+      const grantParams: unknown[] = [op.id];
+      const grants = await tx.query(`delete from user_grants where user_id = $1 and ${tenant(grantParams, clientId)} returning 1`, grantParams);
       // its home and selected client move to another client it still works in
       const now = (await reachOf(tx, [op.id])).get(op.id)?.clients.filter((c) => c !== clientId) ?? others;
       await tx.query(
@@ -210,10 +217,13 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
         selected_client_id = case when selected_client_id = $2 then $3::int else selected_client_id end where id = $1`,
         [op.id, clientId, now[0] ?? others[0]],
       );
+      const sessionParams: unknown[] = [op.id];
+      const inClient = tenant(sessionParams, clientId); // $2
+      sessionParams.push(req.principal!.username); // $3
       const ended = await tx.query<{ jti: string }>(
         `update sessions set ended_at = now(), ended_by = $3
-        where user_id = $1 and client_id = $2 and ended_at is null returning jti`,
-        [op.id, clientId, req.principal!.username],
+        where user_id = $1 and ${inClient} and ended_at is null returning jti`,
+        sessionParams,
       );
       await audit(tx, req, {
         clientId,

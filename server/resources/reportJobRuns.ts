@@ -12,6 +12,7 @@ import type { Db } from '../db/db';
 import { TABULAR_TYPES, tableStream } from '../http/tabular';
 import { periodOf, type Job } from './reportJobClock';
 import { sourceOf, type Cell, type Source } from './reportJobSources';
+import { tenant } from '../db/tenant';
 
 export interface ReportJobOptions {
   /** The SMTP server reports are mailed through (SMTP_URL, e.g. smtps://user:pass@mail.example.com); none: nothing is mailed. */
@@ -183,10 +184,13 @@ export async function makeRun(
           base64: made.file.length <= WEBHOOK_FILE_MAX_BYTES ? made.file.toString('base64') : null,
         },
       };
+      const params: unknown[] = [job.web_hook_id];
+      const inClient = tenant(params, job.client_id); // $2
+      params.push(JSON.stringify(body)); // $3
       const { rows } = await db.query<{ id: string; name: string }>(
         `insert into webhook_outbox (client_id, hook_id, event_type, body)
-        select client_id, id, 'report.made', $3::jsonb from web_hooks where id = $1 and client_id = $2 returning id::text, (select name from web_hooks where id = $1) as name`,
-        [job.web_hook_id, job.client_id, JSON.stringify(body)],
+        select client_id, id, 'report.made', $3::jsonb from web_hooks where id = $1 and ${inClient} returning id::text, (select name from web_hooks where id = $1) as name`,
+        params,
       );
       outboxId = rows[0]?.id ?? null;
       if (rows[0]) notes.push(`sent to web hook ${rows[0].name}`);

@@ -10,6 +10,7 @@ import { HttpError, divisionsFor, fill, iso } from '../http/common';
 import type { Column } from '../http/tabular';
 import { HANDOVER_COLUMNS, fullDigest, handoverLines, shiftsEndingIn } from '../http/handover';
 import type { Job } from './reportJobClock';
+import { tenant, tenantOf } from '../db/tenant';
 
 export type Cell = unknown;
 /** A report's columns (`time`: instants, shown in the client's zone with the zone in the header) and its rows. */
@@ -38,7 +39,9 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
   const view = familyOf(reportJobsResource, job.report)!.view; // the declaration's family of this report
   if (!holds(view)) throw new HttpError(409, fill('Its owner no longer holds privilege {code} in this client: nothing was made', { code: view }));
   const bounds = [`($2::date::timestamp at time zone $4::text)`, `(($3::date + 1)::timestamp at time zone $4::text)`];
-  const p = [job.client_id, period.from, period.to, period.zone];
+  const p: unknown[] = [];
+  const own = tenantOf(p, job.client_id); // $1
+  p.push(period.from, period.to, period.zone); // $2..$4
   type R = Record<string, unknown>;
   switch (job.report) {
     case 'events': {
@@ -53,7 +56,7 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
             (
               await db.query<R>(
                 `select e.id, e.at, e.event_code, e.event_source_name, e.event_point_name, e.message, e.alert, e.priority from events e
-          where e.client_id = $1 and e.at >= ${bounds[0]} and e.at < ${bounds[1]} and ($5::int[] is null or e.division_id is null or e.division_id = any($5::int[]))
+          where ${own('e')} and e.at >= ${bounds[0]} and e.at < ${bounds[1]} and ($5::int[] is null or e.division_id is null or e.division_id = any($5::int[]))
           and e.id > $6 order by e.id limit ${BATCH}`,
                 [...p, divisions, after?.id ?? 0],
               )
@@ -70,7 +73,7 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
             (
               await db.query<R>(
                 `select id, at, actor, action, entity, entity_id from audit_log
-          where client_id = $1 and at >= ${bounds[0]} and at < ${bounds[1]} and id > $5 order by id limit ${BATCH}`,
+          where ${own()} and at >= ${bounds[0]} and at < ${bounds[1]} and id > $5 order by id limit ${BATCH}`,
                 [...p, after?.id ?? 0],
               )
             ).rows,
@@ -82,17 +85,19 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
       return {
         columns: cols(['employeeNo', 'lastName', 'firstName', 'division', 'status', 'validFrom', 'validTo']),
         rows: paged<R>(
-          async (after) =>
-            (
+          async (after) => {
+            const params: unknown[] = [divisions, after?.id ?? null, after?.k1 ?? '', after?.k2 ?? ''];
+            return (
               await db.query<R>(
                 `select i.id, i.employee_no, i.last_name, i.first_name, coalesce(i.last_name, '') as k1, coalesce(i.first_name, '') as k2,
             d.name as division, i.status, i.valid_from::text as valid_from, i.valid_to::text as valid_to
-          from identities i join divisions d on d.id = i.division_id where i.client_id = $1 and i.division_id = any($2::int[])
-          and ($3::int is null or (coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id) > ($4::text, $5::text, $3::int))
+          from identities i join divisions d on d.id = i.division_id where i.division_id = any($1::int[]) and ${tenant(params, job.client_id, 'i')}
+          and ($2::int is null or (coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id) > ($3::text, $4::text, $2::int))
           order by coalesce(i.last_name, ''), coalesce(i.first_name, ''), i.id limit ${BATCH}`,
-                [job.client_id, divisions, after?.id ?? null, after?.k1 ?? '', after?.k2 ?? ''],
+                params,
               )
-            ).rows,
+            ).rows;
+          },
           (r) => [r.employee_no, r.last_name, r.first_name, r.division, r.status, r.valid_from, r.valid_to],
         ),
       };

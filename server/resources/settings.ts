@@ -7,6 +7,7 @@
 import type { Db } from '../db/db';
 import { aloneAmongServers } from '../db/maintenance';
 import type { ResourceHooks } from '../crud/hooks';
+import { tenantOf } from '../db/tenant';
 
 /**
  * The SQL of a client's company ID, for the client whose id is `client` (a parameter or a column): the name printed
@@ -61,12 +62,15 @@ export async function pruneByRetention(db: Db): Promise<Pruned[]> {
   for (const c of clients) {
     const done: Pruned = { clientId: c.client_id, events: 0, visitors: 0, visitRequests: 0 };
     if (c.events > 0) {
+      const params: unknown[] = [];
+      const own = tenantOf(params, c.client_id); // $1
+      params.push(c.events); // $2
       for (;;) {
         const n = await count(
           db,
-          `delete from events where id in (select e.id from events e where e.client_id = $1 and e.at < now() - $2::int * interval '1 day'
+          `delete from events where id in (select e.id from events e where ${own('e')} and e.at < now() - $2::int * interval '1 day'
              and not exists (select 1 from alarms a where a.event_id = e.id) limit ${PRUNE_CHUNK})`,
-          [c.client_id, c.events],
+          params,
         );
         done.events += n;
         if (n < PRUNE_CHUNK) break;
@@ -74,17 +78,17 @@ export async function pruneByRetention(db: Db): Promise<Pruned[]> {
     }
     if (c.visitors > 0) {
       await db.transaction(async (tx) => {
+        const params: unknown[] = [];
+        const own = tenantOf(params, c.client_id); // $1
+        params.push(c.visitors); // $2
         const cutoff = `(select (now() at time zone timezone)::date - $2::int from clients where id = $1)`;
-        done.visitRequests = await count(tx, `delete from visit_requests where client_id = $1 and visit_date < ${cutoff}`, [c.client_id, c.visitors]);
+        done.visitRequests = await count(tx, `delete from visit_requests where ${own()} and visit_date < ${cutoff}`, params);
         await tx.query(
-          `update visit_requests set visitor_id = null where client_id = $1 and visitor_id in
-          (select id from visitors where client_id = $1 and visit_date < ${cutoff} and status <> 'on-site')`,
-          [c.client_id, c.visitors],
+          `update visit_requests set visitor_id = null where ${own()} and visitor_id in
+          (select id from visitors where ${own()} and visit_date < ${cutoff} and status <> 'on-site')`,
+          params,
         );
-        done.visitors = await count(tx, `delete from visitors where client_id = $1 and visit_date < ${cutoff} and status <> 'on-site'`, [
-          c.client_id,
-          c.visitors,
-        ]);
+        done.visitors = await count(tx, `delete from visitors where ${own()} and visit_date < ${cutoff} and status <> 'on-site'`, params);
       });
     }
     if (done.events || done.visitors || done.visitRequests) out.push(done);

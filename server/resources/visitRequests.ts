@@ -7,6 +7,7 @@ import { PRIV, visitorsResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/common';
 import { visitDateProblems, visitorProperties } from './visitors';
+import { tenant } from '../db/tenant';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -30,18 +31,24 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
               fill('The day of this visit ({day}) has passed: decline the request, and the host may ask again.', { day: String(before.visitDate) }),
             );
           }
+          const madeParams: unknown[] = [before.id];
+          const madeWhere = tenant(madeParams, ctx.clientId, 'r'); // $2
+          madeParams.push(ctx.userId); // $3
           const made = await ctx.tx.query<{ id: number }>(
             `insert into visitors (client_id, first_name, last_name, company, email, phone, host_name, host_id, purpose,
               visit_date, valid_until, status, created_by)
             select r.client_id, r.first_name, r.last_name, r.company, r.email, r.phone, r.host_name, r.host_id, r.purpose,
               r.visit_date, ((r.visit_date + 1)::timestamp at time zone c.timezone), 'expected', $3
-            from visit_requests r join clients c on c.id = r.client_id where r.id = $1 and r.client_id = $2 returning id`,
-            [before.id, ctx.clientId, ctx.userId],
+            from visit_requests r join clients c on c.id = r.client_id where r.id = $1 and ${madeWhere} returning id`,
+            madeParams,
           );
+          const approvedParams: unknown[] = [before.id];
+          const approvedWhere = tenant(approvedParams, ctx.clientId); // $2
+          approvedParams.push(ctx.userId, made.rows[0].id); // $3, $4
           await ctx.tx.query(
             `update visit_requests set status = 'approved', decided_by = $3, decided_at = now(), visitor_id = $4, updated_at = now()
-            where id = $1 and client_id = $2`,
-            [before.id, ctx.clientId, ctx.userId, made.rows[0].id],
+            where id = $1 and ${approvedWhere}`,
+            approvedParams,
           );
         },
         audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, visitorId: after.visitorId } }),
@@ -53,10 +60,13 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
       decline: {
         privilege: PRIV.visitRequests.approve,
         async run(ctx, before, input) {
+          const declinedParams: unknown[] = [before.id];
+          const declinedWhere = tenant(declinedParams, ctx.clientId); // $2
+          declinedParams.push(ctx.userId, input.reason); // $3, $4
           await ctx.tx.query(
             `update visit_requests set status = 'declined', decided_by = $3, decided_at = now(), decision_note = $4, updated_at = now()
-            where id = $1 and client_id = $2`,
-            [before.id, ctx.clientId, ctx.userId, input.reason],
+            where id = $1 and ${declinedWhere}`,
+            declinedParams,
           );
         },
         audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, decisionNote: after.decisionNote } }),

@@ -46,11 +46,14 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
   return {
     privilege,
     async run(ctx, before) {
+      const params: unknown[] = [before.id];
+      const inClient = tenant(params, ctx.clientId); // $2
+      params.push(ctx.userId); // $3
       const sql =
         to === 'on-site'
-          ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'expected' returning id`
-          : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and client_id = $2 and status = 'on-site' returning id`;
-      if ((await ctx.tx.query(sql, [before.id, ctx.clientId, ctx.userId])).rows.length) return;
+          ? `update visitors set status = 'on-site', signed_in_at = now(), signed_in_by = $3, updated_at = now() where id = $1 and ${inClient} and status = 'expected' returning id`
+          : `update visitors set status = 'left', signed_out_at = now(), signed_out_by = $3, updated_at = now() where id = $1 and ${inClient} and status = 'on-site' returning id`;
+      if ((await ctx.tx.query(sql, params)).rows.length) return;
       throw new HttpError(
         409,
         before.status === to

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { PRIV, WebHookAttemptQuery, webHooksResource, type WebHookAttemptPage } from '../../contract';
 import type { Db } from '../db/db';
 import { HttpError, clientOf, idParam, iso, query } from '../http/common';
+import { tenant } from '../db/tenant';
 
 export const webHookAttemptsPath = `${webHooksResource.api}/:id/attempts`;
 
@@ -12,10 +13,11 @@ export function webHookRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const clientId = clientOf(req);
     const id = idParam(req, 'Web hook');
     const q = query(req.query, WebHookAttemptQuery, ['page', 'size']);
-    const hook = await db.query('select 1 from web_hooks where id = $1 and client_id = $2', [id, clientId]);
+    const hookParams: unknown[] = [id];
+    const hook = await db.query(`select 1 from web_hooks where id = $1 and ${tenant(hookParams, clientId)}`, hookParams);
     if (!hook.rows.length) throw new HttpError(404, 'Web hook not found');
-    const params: unknown[] = [id, clientId];
-    let where = 'a.hook_id = $1 and a.client_id = $2';
+    const params: unknown[] = [id];
+    let where = `a.hook_id = $1 and ${tenant(params, clientId, 'a')}`;
     if (q.outcome) where += ` and a.ok = ${q.outcome === 'ok' ? 'true' : 'false'}`;
     if (q.eventType) {
       params.push(q.eventType);
