@@ -3,6 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Db } from '../db/db';
 import { chainOf, clientOfChain, headSignatureValid, latestHead, sha256Hex, type SignedHead } from './heads';
+import { tenant } from '../db/tenant';
 
 export type ProblemKind = 'content' | 'link' | 'order' | 'missing' | 'head';
 export interface ChainProblem {
@@ -72,8 +73,11 @@ export function checkHead(
 export const PAGE = 5000;
 type ChainRow = { id: string | number; seq: string | number; prev_hash: string | null; hash: string; canonical: string; at: string };
 /** The rows of one chain, by the indexes there are: (client_id, id) and, for rows of no client, (id) where client_id is null. */
-const inChain = (clientId: number | null, from: number) =>
-  clientId === null ? { where: 'client_id is null and id > $1', params: [from] } : { where: 'client_id = $1 and id > $2', params: [clientId, from] };
+const inChain = (clientId: number | null, from: number) => {
+  if (clientId === null) return { where: 'client_id is null and id > $1', params: [from] };
+  const params: unknown[] = [from];
+  return { where: `${tenant(params, clientId)} and id > $1`, params };
+};
 
 /**
  * Walks the chains of `scope` in the database (the client's chain, or every chain) in the order the rows were written

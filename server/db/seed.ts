@@ -10,6 +10,7 @@ import { addGrant, insertRole } from './queries/grants';
 import { insertDivision } from './queries/divisions';
 import { installLicense } from '../resources/licenses';
 import { seedServiceAccount } from './queries/sessions';
+import { tenant, tenantOf } from './tenant';
 
 export const DEMO_PASSWORD = 'Gatehouse1!';
 /** The demo sign-ins main.ts prints (and the README lists). */
@@ -207,23 +208,25 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
         ]);
       }
       // issue 12: each door's entry reader, contact and strike, spread over the three controllers
+      const doorParams: unknown[] = [];
+      const ownDoor = tenantOf(doorParams, client);
       await tx.query(
         `insert into card_readers (client_id, name, door_id, direction, controller_id, address)
         select d.client_id, d.name || ' reader', d.id, 'entry', c.id, 0 from doors d
-        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`,
-        [client],
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where ${ownDoor('d')}`,
+        doorParams,
       );
       await tx.query(
         `insert into inputs (client_id, name, kind, controller_id, door_id)
         select d.client_id, d.name || ' contact', 'door-contact', c.id, d.id from doors d
-        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`,
-        [client],
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where ${ownDoor('d')}`,
+        doorParams,
       );
       await tx.query(
         `insert into outputs (client_id, name, kind, controller_id, door_id, pulse_seconds)
         select d.client_id, d.name || ' strike', 'strike', c.id, d.id, 5 from doors d
-        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where d.client_id = $1`,
-        [client],
+        join lateral (select id from controllers c where c.client_id = d.client_id order by id offset (d.id % 3) limit 1) c on true where ${ownDoor('d')}`,
+        doorParams,
       );
       for (let i = 1; i <= perClient; i++) {
         const first = FIRST[(i * 7 + ti) % FIRST.length];
@@ -335,7 +338,11 @@ async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: str
   const team = (
     await tx.query<{ id: number }>('insert into teams (client_id, name, work_schedule_id) values ($1,$2,$3) returning id', [client, 'Head office', office])
   ).rows[0].id;
-  await tx.query('insert into team_members (team_id, identity_id) select $1, id from identities where client_id = $2 order by id limit 8', [team, client]);
+  const memberParams: unknown[] = [team];
+  await tx.query(
+    `insert into team_members (team_id, identity_id) select $1, id from identities where ${tenant(memberParams, client)} order by id limit 8`,
+    memberParams,
+  );
   for (const [name, code, paid, days] of [
     ['Annual leave', 'AL', true, 20],
     ['Sick leave', 'SL', true, 10],
@@ -344,11 +351,13 @@ async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: str
     await tx.query('insert into leave_categories (client_id, name, code, paid, days_per_year) values ($1,$2,$3,$4,$5)', [client, name, code, paid, days]);
   }
   // two weeks of annual leave next month for one member of staff
+  const leaveParams: unknown[] = [];
+  const ownLeave = tenantOf(leaveParams, client);
   await tx.query(
     `insert into leave_records (client_id, identity_id, category_id, from_date, to_date, note)
-    select $1, (select id from identities where client_id = $1 order by id limit 1), (select id from leave_categories where client_id = $1 and code = 'AL'),
+    select $1, (select id from identities where ${ownLeave()} order by id limit 1), (select id from leave_categories where ${ownLeave()} and code = 'AL'),
       (date_trunc('month', now()) + interval '1 month')::date, (date_trunc('month', now()) + interval '1 month' + interval '11 days')::date, 'Family visit'`,
-    [client],
+    leaveParams,
   );
   await tx.query(
     `insert into credential_stock (client_id, number, type, facility_code, batch)
@@ -362,8 +371,11 @@ async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: str
  *  not linked (a demo identity stays free to delete). */
 async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
   const today = `(now() at time zone (select timezone from clients where id = $1))::date`;
-  const user = `(select g.user_id from user_grants g where g.client_id = $1 order by (g.role_code = 'receptionist') desc, g.user_id limit 1)`;
-  const host = (n: number) => `(select first_name || ' ' || last_name from identities where client_id = $1 order by id offset ${n} limit 1)`;
+  // every query below starts its parameters with the client ($1, named by the tenant condition)
+  const inClient: unknown[] = [];
+  const own = tenantOf(inClient, client);
+  const user = `(select g.user_id from user_grants g where ${own('g')} order by (g.role_code = 'receptionist') desc, g.user_id limit 1)`;
+  const host = (n: number) => `(select first_name || ' ' || last_name from identities where ${own()} order by id offset ${n} limit 1)`;
   const ahead: [string, string, string, number, number, string][] = [
     ['Lena', 'Fischer', 'Kraft Audit GmbH', 2, 1, 'meeting'],
     ['Tomás', 'Ruiz', 'Ruiz Electrical', 3, 2, 'contractor'],
@@ -375,7 +387,7 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
       `insert into visitors (client_id, first_name, last_name, company, host_name, purpose, visit_date, valid_until, status, created_by)
       select $1, $2, $3, nullif($4, ''), ${host(host_)}, $5, ${today} + $6::int, ((${today} + $6::int + 1)::timestamp at time zone c.timezone), 'expected', ${user}
       from clients c where c.id = $1`,
-      [client, first, last, company, purpose, days],
+      [...inClient, first, last, company, purpose, days],
     );
   }
   const requests: [string, string, string, number, number, string, string][] = [
@@ -387,25 +399,27 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
     await tx.query(
       `insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, note, requested_by)
       values ($1, $2, $3, nullif($4, ''), ${host(host_)}, $5, ${today} + $6::int, $7, ${user})`,
-      [client, first, last, company, purpose, days, note],
+      [...inClient, first, last, company, purpose, days, note],
     );
   }
   await tx.query(
     `insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, visitor_id)
     select $1, v.first_name, v.last_name, v.company, v.host_name, v.purpose, v.visit_date, 'approved', ${user}, ${user}, now() - interval '1 hour', v.id
-    from visitors v where v.client_id = $1 and v.last_name = 'Ruiz'`,
-    [client],
+    from visitors v where ${own('v')} and v.last_name = 'Ruiz'`,
+    inClient,
   );
   await tx.query(
     `insert into visit_requests (client_id, first_name, last_name, company, host_name, purpose, visit_date, status, requested_by, decided_by, decided_at, decision_note)
     values ($1, 'Gary', 'Stone', 'Stone Media', ${host(3)}, 'other', ${today} + 1, 'declined', ${user}, ${user}, now() - interval '2 hours', 'No filming on site without the director’s approval.')`,
-    [client],
+    inClient,
   );
 }
 
 /** Two weeks of the head-office team's badge-ins at the main door (daily attendance has days to show): in between
  *  08:40 and 09:14 (some late), out between 17:05 and 18:14, now and then a day not in at all; today's arrivals so far. */
 async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
+  const params: unknown[] = [];
+  const own = tenantOf(params, client); // $1
   const swipes = (
     days: string,
     when: string,
@@ -414,22 +428,22 @@ async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
     select $1, 5000, d.id::text, d.name, d.id::text, d.name, 'Access granted', false, 100, d.division_id, i.id, 'granted', 'granted',
       jsonb_build_object('doorId', d.id, 'card', c.number, 'side', x.side, 'at', (extract(epoch from x.at) * 1000)::bigint), x.at
     from (select timezone tz, (now() at time zone timezone)::date today from clients where id = $1) z
-    cross join (select id, name, division_id from doors where client_id = $1 order by id limit 1) d
-    join team_members m on true join teams t on t.id = m.team_id and t.client_id = $1
+    cross join (select id, name, division_id from doors where ${own()} order by id limit 1) d
+    join team_members m on true join teams t on t.id = m.team_id and ${own('t')}
     join identities i on i.id = m.identity_id
     join lateral (select number from credentials where identity_id = i.id order by id limit 1) c on true
     cross join ${days} g(n)
     cross join lateral (values ('entry', ((z.today - n) + time '08:40' + ((i.id * 7 + n * 13) % 35) * interval '1 minute') at time zone z.tz),
                                ('exit', ((z.today - n) + time '17:05' + ((i.id * 11 + n * 5) % 70) * interval '1 minute') at time zone z.tz)) x(side, at)
     where extract(dow from z.today - n) between 1 and 5 and (i.id + n) % 11 <> 0 and ${when}`;
-  await tx.query(swipes('generate_series(1, 14)', 'true'), [client]);
-  await tx.query(swipes('(values (0))', `x.side = 'entry' and x.at < now()`), [client]);
+  await tx.query(swipes('generate_series(1, 14)', 'true'), params);
+  await tx.query(swipes('(values (0))', `x.side = 'entry' and x.at < now()`), params);
   // and those two weeks built into the timesheet, as HR would have (Build Timesheet), up to yesterday
   const { f, t, divisions } = (
     await tx.query<{ f: string; t: string; divisions: number[] }>(
       `select ((now() at time zone timezone)::date - 14)::text f,
-      ((now() at time zone timezone)::date - 1)::text t, (select array_agg(id) from divisions where client_id = $1) divisions from clients where id = $1`,
-      [client],
+      ((now() at time zone timezone)::date - 1)::text t, (select array_agg(id) from divisions where ${own()}) divisions from clients where id = $1`,
+      params,
     )
   ).rows[0];
   await buildTimesheet(tx, client, null, { from: f, to: t }, divisions);

@@ -14,6 +14,7 @@ import {
   type DailyAttendanceRow,
 } from '../../../contract';
 import type { Db } from '../db';
+import { tenantOf } from '../tenant';
 
 /** What a request about attendance reads of the client once: its zone, today and the time of day there, and the
  *  attendance properties [3.5.0] — which doors' badge-ins count (null: every door's) and the rounding of worked time. */
@@ -89,6 +90,9 @@ export async function attendanceDays(
   if (!out.size) return out;
   // a day runs from midnight to midnight in the client's zone; the granted badge-ins of the period and a day either side
   // are read once through their partial index (events_granted_identity_at), each calendar day's in time order
+  const params: unknown[] = [];
+  const own = tenantOf(params, clientId); // $1
+  params.push(q.from, q.to, clock.zone, q.teamId ?? null, divisions, clock.clockDoors); // $2..$7
   const { rows } = await db.query<MemberDay>(
     `
     with days as (select $2::date - 1 + g.n as day from generate_series(0, $3::date - $2::date + 2) as g(n)),
@@ -97,14 +101,14 @@ export async function attendanceDays(
         i.employee_no as employee_no, t.id as team_id, t.name as team, w.id as schedule_id, w.grace_minutes as grace_minutes, w.break_minutes as break_minutes
       from teams t
       join team_members m on m.team_id = t.id
-      join identities i on i.id = m.identity_id and i.client_id = $1
+      join identities i on i.id = m.identity_id and ${own('i')}
       join work_schedules w on w.id = t.work_schedule_id
-      where t.client_id = $1 and t.active and ($5::int is null or t.id = $5) and i.division_id = any($6::int[])),
+      where ${own('t')} and t.active and ($5::int is null or t.id = $5) and i.division_id = any($6::int[])),
     swipes as (
       select e.identity_id as identity_id, (e.at at time zone $4::text)::date as day,
         json_agg(json_build_object('ms', floor(extract(epoch from e.at) * 1000)::bigint, 'minute', ${minuteOfDaySql('e.at', '$4::text')}) order by e.at) as swipes
       from events e
-      where e.client_id = $1 and e.event_code = 5000 and e.identity_id is not null
+      where ${own('e')} and e.event_code = 5000 and e.identity_id is not null
         and e.identity_id in (select x.identity_id from members x)
         and e.at >= (($2::date - 1)::timestamp at time zone $4::text) and e.at < (($3::date + 2)::timestamp at time zone $4::text)
         and ($7::text[] is null or e.swipe->>'doorId' = any($7::text[]))
@@ -112,14 +116,14 @@ export async function attendanceDays(
     select d.day::text as day, mb.identity_id as identity_id, mb.name as name, mb.employee_no as employee_no, mb.team_id as team_id, mb.team as team,
       mb.grace_minutes as grace_minutes, mb.break_minutes as break_minutes, s.start_time as shift_start, s.end_time as shift_end, sw.swipes as swipes,
       (select c.name from leave_records l join leave_categories c on c.id = l.category_id
-        where l.identity_id = mb.identity_id and l.client_id = $1 and d.day between l.from_date and l.to_date order by l.id limit 1) as leave
+        where l.identity_id = mb.identity_id and ${own('l')} and d.day between l.from_date and l.to_date order by l.id limit 1) as leave
     from days d
     cross join members mb
     left join lateral (select x.start_time as start_time, x.end_time as end_time from work_schedule_shifts x
       where x.work_schedule_id = mb.schedule_id and x.day = extract(dow from d.day)::int::text order by x.start_time limit 1) s on true
     left join swipes sw on sw.identity_id = mb.identity_id and sw.day = d.day
     order by d.day, mb.team, mb.last_name, mb.first_name, mb.identity_id`,
-    [clientId, q.from, q.to, clock.zone, q.teamId ?? null, divisions, clock.clockDoors],
+    params,
   );
   // each member's days in order, their ins and outs by the night-shift rule
   const byMember = new Map<string, MemberDay[]>();

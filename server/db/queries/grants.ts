@@ -1,5 +1,6 @@
 // Roles, their privileges, and the grants that give a user a role in a client (optionally on a division).
 import type { Db } from '../db';
+import { tenant, tenantOf } from '../tenant';
 
 /**
  * The grants a user holds, directly or through operator groups (migration 041): a group's grants apply to every
@@ -16,10 +17,12 @@ export async function clientIdsOf(db: Db, userId: number): Promise<number[]> {
   return rows.map((r) => r.client_id);
 }
 export async function rolesOf(db: Db, userId: number, clientId: number | null): Promise<string[]> {
+  const params: unknown[] = [userId];
+  const own = tenantOf(params, clientId); // $2 (null: every client)
   const { rows } = await db.query<{ code: string }>(
     `select distinct r.code from ${EFFECTIVE_GRANTS} g join roles r on r.id = g.role_id
-      where g.user_id = $1 and ($2::int is null or g.client_id = $2)`,
-    [userId, clientId],
+      where g.user_id = $1 and ($2::int is null or ${own('g')})`,
+    params,
   );
   return rows.map((r) => r.code).sort();
 }
@@ -32,12 +35,13 @@ export async function grantsWithPrivileges(
   userId: number,
   clientId: number,
 ): Promise<{ role: string; divisionId: number | null; privilegeDivisionId: number | null; privileges: string[] }[]> {
+  const params: unknown[] = [userId];
   const { rows } = await db.query<{ code: string; division_id: number | null; pdiv: number | null; privileges: string[] }>(
     `select r.code, g.division_id, rp.division_id as pdiv, array_agg(distinct rp.privilege order by rp.privilege) as privileges
        from ${EFFECTIVE_GRANTS} g join roles r on r.id = g.role_id join role_privileges rp on rp.role_id = g.role_id
-      where g.user_id = $1 and g.client_id = $2
+      where g.user_id = $1 and ${tenant(params, clientId, 'g')}
       group by r.code, g.division_id, rp.division_id order by r.code, g.division_id nulls first, rp.division_id nulls first`,
-    [userId, clientId],
+    params,
   );
   return rows.map((r) => ({ role: r.code, divisionId: r.division_id, privilegeDivisionId: r.pdiv, privileges: r.privileges }));
 }

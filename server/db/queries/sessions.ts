@@ -3,6 +3,7 @@
 import type { Db } from '../db';
 import { DiskFullError } from '../diskGuard';
 import { like, window, type ListWindow } from './list';
+import { tenantOf } from '../tenant';
 
 export type UserKind = 'operator' | 'service';
 
@@ -143,10 +144,12 @@ export async function seedServiceAccount(
   );
   const id = (await db.query<{ id: number }>("select id from users where username = $1 and kind = 'service'", [s.username])).rows[0]?.id;
   if (id === undefined) return;
+  const params: unknown[] = [id, s.role];
+  const own = tenantOf(params, s.clientId); // $3
   await db.query(
     `insert into user_grants (user_id, role_code, client_id)
-    select $1, $2, $3 where not exists (select 1 from user_grants where user_id = $1 and client_id = $3)`,
-    [id, s.role, s.clientId],
+    select $1, $2, $3 where not exists (select 1 from user_grants where user_id = $1 and ${own()})`,
+    params,
   );
   // listed on the service-accounts screen too (issue 11); a demo account has no key until one is issued there
   await db.query(

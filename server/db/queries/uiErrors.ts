@@ -1,6 +1,7 @@
 // The UI error log (§8): uncaught console errors, readable by administrators of the client.
 import type { Db } from '../db';
 import { window, type ListWindow } from './list';
+import { tenant } from '../tenant';
 
 export interface UiErrorRow {
   id: number;
@@ -30,8 +31,10 @@ export async function insertUiError(
 }
 /** The client's errors, and the reader's own from before a client was selected. */
 export async function listUiErrors(db: Db, clientId: number | null, userId: number, l: ListWindow): Promise<{ rows: UiErrorRow[]; total: number }> {
-  const where = 'client_id = $1 or (client_id is null and user_id = $2)';
-  const total = await db.query<{ n: string }>(`select count(*)::text n from ui_errors where ${where}`, [clientId, userId]);
-  const { rows } = await db.query<UiErrorRow>(`select * from ui_errors where ${where} ${window(l)}`, [clientId, userId]);
+  const params: unknown[] = [];
+  const where = `${tenant(params, clientId)} or (client_id is null and user_id = $2)`;
+  params.push(userId); // $2
+  const total = await db.query<{ n: string }>(`select count(*)::text n from ui_errors where ${where}`, params);
+  const { rows } = await db.query<UiErrorRow>(`select * from ui_errors where ${where} ${window(l)}`, params);
   return { rows, total: Number(total.rows[0].n) };
 }
