@@ -15,7 +15,7 @@ import { startRetention } from './resources/settings';
 import { reportJobRoutes, startReportJobs } from './resources/reportJobs';
 import { startAutoBackups } from './backup/backups';
 import { backupRoutes, type BackupOptions } from './backup/routes';
-import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/common';
+import { HttpError, errorBody, noteBodyRoute, parseJsonBody } from './http/kit';
 import { DEFAULT_RATE_LIMIT, authRoutes, type RateLimit, type ResetNotice } from './http/auth';
 import { crudRoutes } from './crud/plugin';
 import { resourceHooks } from './resources';

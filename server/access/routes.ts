@@ -20,7 +20,8 @@ import {
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
-import { HttpError, fill, audit, body, clientOf, idParam, principal } from '../http/common';
+import { HttpError, fill, body, clientOf, idParam, principal } from '../http/kit';
+import { audit } from '../audit/trail';
 import type { HardwarePort } from '../doors/port';
 import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from '../doors/presence';
 import { previewAccess, type AccessChange } from './preview';

@@ -9,7 +9,8 @@ import { subtree } from '../auth/access';
 import type { Db } from '../db/db';
 import { insertAudit } from '../db/queries/audit';
 import { divisionsOf } from '../db/queries/divisions';
-import { HttpError, audit, body, clientOf, divisionsFor, iso, principal } from '../http/common';
+import { HttpError, body, clientOf, divisionsFor, iso, principal } from '../http/kit';
+import { audit } from '../audit/trail';
 import type { HardwarePort } from '../doors/port';
 import { tenant } from '../db/tenant';
 

@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { KeyObject } from 'node:crypto';
 import { API, PRIV } from '../../contract';
 import type { Db } from '../db/db';
-import { audit, clientOf } from '../http/common';
+import { clientOf } from '../http/kit';
+import { audit } from './trail';
 import { auditSigningKey, exportChain, publicKeyPem, startHeadSigning, verifyChains, type ChainReport } from './chain';
 
 export const AUDIT_VERIFY_PATH = `${API.audit}/verify`;

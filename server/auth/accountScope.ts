@@ -16,7 +16,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { heldPrivilegeIds, hasPrivilege, isNoTokenPath } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, type Principal } from '../http/common';
+import { HttpError, type Principal } from '../http/kit';
 import { privilegeEntries } from './access';
 import { tenant } from '../db/tenant';
 

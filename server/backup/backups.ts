@@ -33,7 +33,7 @@ import { is } from 'superstruct';
 import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type BackupEngine, type BackupKind } from '../../contract';
 import { openPglite, type Db } from '../db/db';
 import { loadMigrations } from '../db/migrate';
-import { HttpError, fill } from '../http/common';
+import { HttpError, fill } from '../http/kit';
 import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgDump, type PgTools } from './postgres';
 
 /** What the routes say on an embedded server given no backup directory (the server tests' servers). */

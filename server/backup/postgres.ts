@@ -12,7 +12,7 @@ import { delimiter, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { Db } from '../db/db';
-import { HttpError, fill } from '../http/common';
+import { HttpError, fill } from '../http/kit';
 
 const run = promisify(execFile);
 

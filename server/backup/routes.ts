@@ -22,7 +22,8 @@ import {
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
-import { HttpError, audit, principal } from '../http/common';
+import { HttpError, principal } from '../http/kit';
+import { audit } from '../audit/trail';
 import {
   NO_BACKUP_DIR,
   backupFile,

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import type { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type { Entry, ZipFile } from 'yauzl';
-import { HttpError } from '../http/common';
+import { HttpError } from '../http/kit';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_UPLOAD_ROWS = 20_000;

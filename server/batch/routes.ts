@@ -26,7 +26,8 @@ import {
 } from '../../contract';
 import { validate } from '../../contract/schemas';
 import type { Db } from '../db/db';
-import { HttpError, fill, audit, clientOf, divisionsFor, idParam, principal } from '../http/common';
+import { HttpError, fill, clientOf, divisionsFor, idParam, principal } from '../http/kit';
+import { audit } from '../audit/trail';
 import { TABULAR_TYPES, csvHead, csvText } from '../http/tabular';
 import { crudResource, type CrudResource } from '../crud/context';
 import type { Row } from '../crud/hooks';

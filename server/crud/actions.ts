@@ -3,7 +3,8 @@
 // locked, the action's own audit view, a change notice and the action's afterCommit after the commit.
 import type { FastifyInstance } from 'fastify';
 import { actionCodes, isFilled, recordActionBody } from '../../contract';
-import { HttpError, fill, audit, body, idParam, principal } from '../http/common';
+import { HttpError, fill, body, idParam, principal } from '../http/kit';
+import { audit } from '../audit/trail';
 import type { CrudResource } from './context';
 
 export function actionRoutes(app: FastifyInstance, crud: CrudResource) {

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { checkAllRules, checkUserFieldValues, columnOf, resourceByName, type AnyField, type Fields, type UserFieldDef, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
-import { HttpError, divisionsFor, principal } from '../http/common';
+import { HttpError, divisionsFor, principal } from '../http/kit';
 import { optionCodesOf, pgError, type CrudResource } from './context';
 import type { CrudContext, Row } from './hooks';
 import type { Scope } from './sql';

@@ -8,7 +8,7 @@ import { CATALOGUE, PLATFORM_PRIVILEGES, actionCodes, apiPaths, columnOf, type F
 import { clientIdsOf } from '../auth/access';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
-import { HttpError, fill, clientOf, divisionsFor, principal } from '../http/common';
+import { HttpError, fill, clientOf, divisionsFor, principal } from '../http/kit';
 import type { Change, CrudContext, Row } from './hooks';
 import type { ResourceHooks } from './hooks';
 import { rowReader } from './rows';

@@ -4,7 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BulkDeleteRequest, CATALOGUE, columnOf, type Fields } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, fill, audit, body, idParam } from '../http/common';
+import { HttpError, fill, body, idParam } from '../http/kit';
+import { audit } from '../audit/trail';
 import { pgError, type CrudResource } from './context';
 import type { Row } from './hooks';
 

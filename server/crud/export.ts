@@ -3,7 +3,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { actionCodes, labelOf } from '../../contract';
-import { HttpError, audit } from '../http/common';
+import { HttpError } from '../http/kit';
+import { audit } from '../audit/trail';
 import { clientZone, sendTable, stamp, type Table } from '../http/tabular';
 import type { CrudResource } from './context';
 import type { Row } from './hooks';

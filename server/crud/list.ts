@@ -2,7 +2,7 @@
 // pickers (ids, q; the title as the label).
 import type { FastifyInstance } from 'fastify';
 import { LIST_COUNT_CAP, PAGE_SIZE, SEARCH_COUNT_CAP, actionCodes, apartFieldsOf, parseSort, sortableFields } from '../../contract';
-import { HttpError } from '../http/common';
+import { HttpError } from '../http/kit';
 import { optionCodesOf, type CrudResource } from './context';
 
 const OPTIONS_LIMIT = 50;

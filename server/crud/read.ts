@@ -1,7 +1,7 @@
 // Reading one row of a catalogue resource (GET …/:id), and a singleton's one row of the tenant (GET on the list path).
 import type { FastifyInstance } from 'fastify';
 import { actionCodes } from '../../contract';
-import { idParam } from '../http/common';
+import { idParam } from '../http/kit';
 import type { CrudResource } from './context';
 
 export function readRoutes(app: FastifyInstance, crud: CrudResource) {

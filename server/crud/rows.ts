@@ -2,7 +2,7 @@
 // (owned parts, one query for a whole page), and one row by id within a scope (404 outside it).
 import { columnOf, type Fields, type ResourceDeclaration } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, fill, iso } from '../http/common';
+import { HttpError, fill, iso } from '../http/kit';
 import type { Row } from './hooks';
 import type { ResourceSql, Scope } from './sql';
 import { tenantOf } from '../db/tenant';

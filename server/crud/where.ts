@@ -2,7 +2,7 @@
 // finds through another table, looked up first), and the list query's filters.
 import { intQueryFields, listQuerySchema, type Fields, type ResourceDeclaration } from '../../contract';
 import type { Db } from '../db/db';
-import { query } from '../http/common';
+import { query } from '../http/kit';
 import type { ResourceHooks } from './hooks';
 import { ResourceSql, type Scope } from './sql';
 

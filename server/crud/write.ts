@@ -7,7 +7,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { actionCodes, columnOf, inputSchema, type UserFieldDef } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, fill, audit, body, idParam } from '../http/common';
+import { HttpError, fill, body, idParam } from '../http/kit';
+import { audit } from '../audit/trail';
 import { writeChecks } from './checks';
 import type { CrudContext, Row } from './hooks';
 import type { CrudResource } from './context';

@@ -21,7 +21,7 @@ import {
 } from '../../contract/alarmHandling';
 import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
-import { HttpError, clientOf, iso, principal, query } from './common';
+import { HttpError, clientOf, iso, principal, query } from './kit';
 import { sendTable, type Column } from './tabular';
 import { tenant, tenantOf } from '../db/tenant';
 

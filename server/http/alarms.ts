@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, PRIV, ProcessAlarmBody } from '../../contract';
 import type { Db } from '../db/db';
 import { AlarmError, type Pipeline } from '../monitor/pipeline';
-import { HttpError, audit, body, clientOf, idParam, principal } from './common';
+import { HttpError, body, clientOf, idParam, principal } from './kit';
+import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
 
 const alarmId = (req: FastifyRequest) => idParam(req, 'Alarm');

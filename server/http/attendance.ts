@@ -21,7 +21,8 @@ import {
 } from '../../contract';
 import { attendanceClock, attendanceDay, attendanceDays, buildTimesheet, countedPeriod, summarise } from '../db/queries/attendance';
 import type { Db } from '../db/db';
-import { HttpError, audit, body, clientOf, divisionsFor, principal, query } from './common';
+import { HttpError, body, clientOf, divisionsFor, principal, query } from './kit';
+import { audit } from '../audit/trail';
 import { sendTable, type Column } from './tabular';
 
 // the files of the attendance screens (issue 29): the one writer's byte-order mark, unique headers, In and Out as ISO

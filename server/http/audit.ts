@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { API, PRIV, type AuditEntry } from '../../contract';
 import type { Db } from '../db/db';
 import { AUDIT_SORT, auditEntryOf, listAudit } from '../db/queries/audit';
-import { clientOf, listParams } from './common';
+import { clientOf, listParams } from './kit';
 import { auditChainRoutes } from '../audit/routes';
 
 export function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {

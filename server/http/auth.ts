@@ -24,7 +24,8 @@ import { endSession, startSession } from '../db/queries/sessions';
 import { recordUnknownFailure, unknownLockedUntil } from '../db/queries/signInFailures';
 import * as users from '../db/queries/users';
 import type { UserRow } from '../db/queries/users';
-import { HttpError, audit, body, principal } from './common';
+import { HttpError, body, principal } from './kit';
+import { audit } from '../audit/trail';
 
 /** A password-reset link to deliver; there is no mail, so the server log (and tests) receive it. */
 export interface ResetNotice {

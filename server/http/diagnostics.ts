@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { IPV4, PRIV, controllersResource, type ControllerDiagnostic, type ControllerHubRow, type PingAnswer } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
-import { HttpError, fill, clientOf, iso } from './common';
+import { HttpError, fill, clientOf, iso } from './kit';
 import { tenant } from '../db/tenant';
 
 const base = `${controllersResource.api}/diagnostic/:ipAddress`;

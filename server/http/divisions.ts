@@ -7,7 +7,7 @@ import { API, ListQuery, PRIV, divisionsResource } from '../../contract';
 import { optionCodesOf } from '../crud/plugin';
 import type { Db } from '../db/db';
 import { divisionsOf } from '../db/queries/divisions';
-import { clientOf, divisionsFor, principal, query } from './common';
+import { clientOf, divisionsFor, principal, query } from './kit';
 
 export function divisionRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const codes = [...new Set([PRIV.divisions.view, PRIV.identities.view, ...optionCodesOf(divisionsResource)])];

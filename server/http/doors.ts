@@ -16,7 +16,8 @@ import { doorVisible, listDoors } from '../db/queries/doors';
 import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
-import { HttpError, fill, audit, body, clientOf, divisionsFor, iso, principal, query } from './common';
+import { HttpError, fill, body, clientOf, divisionsFor, iso, principal, query } from './kit';
+import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
 
 const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });

@@ -9,7 +9,7 @@ import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HardwareError } from '../doors/port';
 import type { HardwareSimulator } from '../simulator/hardware';
-import { HttpError, body, clientOf, listParams, principal } from './common';
+import { HttpError, body, clientOf, listParams, principal } from './kit';
 import { doorRoutes } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
 import { tenant } from '../db/tenant';

@@ -15,7 +15,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API, PRIV } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, audit, clientOf, iso, principal } from './common';
+import { HttpError, clientOf, iso, principal } from './kit';
+import { audit } from '../audit/trail';
 import { eventFilters } from './events';
 import { TABULAR_TYPES, clientZone, csvHead, csvText, cellsOf, headerOf, sendTable, stamp, type Column } from './tabular';
 

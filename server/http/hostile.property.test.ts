@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { is, type Struct } from 'superstruct';
 import { API, CATALOGUE, JSON_VALUE_MAX_DEPTH, apiPaths, extraFieldsOf, listMaxOf, type JsonBounds, type NumberBounds, type TextBounds } from '../../contract';
 import { startTestServer, type Call, type TestServer } from '../testkit';
-import { routeBodySchemas, routeLineSchemas } from './common';
+import { routeBodySchemas, routeLineSchemas } from './kit';
 
 let s: TestServer;
 let token: string;
@@ -134,11 +134,11 @@ function jsonHostile(b: JsonBounds | null): unknown[] {
     { 'lone\uD800key': 'x' },
     'x'.repeat(maxChars + 1),
     ...(maxChars < 70_000 ? [{ long: 'x'.repeat(70_000) }] : []),
-    // eslint-disable-next-line no-loss-of-precision -- deliberately beyond 2^53: the server must refuse or round it, not crash
     deep((b?.maxDepth ?? JSON_VALUE_MAX_DEPTH) + 2),
     { n: 1e308 },
     [[{ n: -1e308 }]],
     { big: 2 ** 53 + 1 },
+    // eslint-disable-next-line no-loss-of-precision -- deliberately beyond 2^53: the server must refuse or round it, not crash
     { list: [1, 2, 9007199254740993] },
   ];
 }

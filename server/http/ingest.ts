@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validate, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
-import { HttpError, body, clientOf } from './common';
+import { HttpError, body, clientOf } from './kit';
 import { tenant } from '../db/tenant';
 
 export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {

@@ -19,7 +19,8 @@ import {
 } from '../../contract';
 import type { Db } from '../db/db';
 import { JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals } from '../db/queries/journals';
-import { HttpError, audit, clientOf, idParam, iso, listParams, noteLineSchemas, principal } from './common';
+import { HttpError, clientOf, idParam, iso, listParams, noteLineSchemas, principal } from './kit';
+import { audit } from '../audit/trail';
 
 export const NDJSON = 'application/x-ndjson';
 

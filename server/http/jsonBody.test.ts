@@ -1,8 +1,8 @@
-// The JSON body parser of every route (server/http/common.ts parseJsonBody): a key that could reach a prototype is
+// The JSON body parser of every route (server/http/kit.ts parseJsonBody): a key that could reach a prototype is
 // refused by name however it is written, and any other body parses as JSON.parse would.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseJsonBody } from './common';
+import { parseJsonBody } from './kit';
 
 const refusal = (text: string) => {
   try {

@@ -23,7 +23,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { COMPANION_PORTS, CONNECTOR_PORTS } from '../../contract';
-import { errorBody } from './common';
+import { errorBody } from './kit';
 
 export const ASSETS_PREFIX = '/assets/';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

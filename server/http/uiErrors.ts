@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { API, PRIV, UiErrorReport } from '../../contract';
 import type { Db } from '../db/db';
 import { insertUiError, listUiErrors } from '../db/queries/uiErrors';
-import { body, iso, listParams, principal } from './common';
+import { body, iso, listParams, principal } from './kit';
 
 export function uiErrorRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.post(API.uiErrors, { config: { touches: 'self' } }, async (req, reply) => {

@@ -21,7 +21,8 @@ import {
 import { hashPassword } from '../auth/passwords';
 import { newPasswordViolations, saveSettings, setPasswordKeepingHistory, settingsOf, type PolicyDefaults } from '../auth/policy';
 import type { Db } from '../db/db';
-import { HttpError, audit, body, clientOf, idParam } from '../http/common';
+import { HttpError, body, clientOf, idParam } from '../http/kit';
+import { audit } from '../audit/trail';
 import { reachOf, refusalSentence, refusals } from '../auth/accountScope';
 import { rolePrivileges } from './roles';
 import { tenant, tenantOf } from '../db/tenant';

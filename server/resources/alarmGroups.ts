@@ -3,7 +3,7 @@
 // disarmed one) is 409: the screen that sent it showed an old state.
 import { PRIV } from '../../contract';
 import type { NamedAction, ResourceHooks } from '../crud/hooks';
-import { HttpError, fill } from '../http/common';
+import { HttpError, fill } from '../http/kit';
 
 const to = (state: 'armed' | 'disarmed'): NamedAction => ({
   privilege: PRIV.alarmGroups.arm,

@@ -10,7 +10,7 @@ import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
-import { divisionsFor, fill, principal } from '../http/common';
+import { divisionsFor, fill, principal } from '../http/kit';
 
 export const divisionHooks: ResourceHooks = {
   async validate(ctx, input, before) {

@@ -7,7 +7,7 @@
 // controllers that installed it their previous version. Each is audited with the controllers it touched.
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { HttpError } from '../http/common';
+import { HttpError } from '../http/kit';
 import { tenant } from '../db/tenant';
 
 const bytesOf = `decode(split_part(t.file, ',', 2), 'base64')`;

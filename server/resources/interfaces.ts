@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { PRIV, interfacesResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import type { Db } from '../db/db';
-import { clientOf } from '../http/common';
+import { clientOf } from '../http/kit';
 import { tenant } from '../db/tenant';
 
 export const interfaceHooks: ResourceHooks = {

@@ -5,7 +5,7 @@
 // - an override moved to a new window after it ended starts again at its new start;
 // - an override in force is not deleted (its doors would stay as it left them): end it first.
 import type { ResourceHooks } from '../crud/hooks';
-import { fill } from '../http/common';
+import { fill } from '../http/kit';
 
 type Before = { id: number; startsAt?: unknown; endsAt?: unknown; mode?: unknown; doorIds?: unknown };
 const inForce = (b: Before, now: number) => Date.parse(String(b.startsAt)) <= now && now < Date.parse(String(b.endsAt));

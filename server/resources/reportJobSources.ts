@@ -6,7 +6,7 @@ import { privilegeEntries } from '../auth/access';
 import { clientDivisionIds, eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
 import { attendanceClock, attendanceDays, summarise } from '../db/queries/attendance';
-import { HttpError, divisionsFor, fill, iso } from '../http/common';
+import { HttpError, divisionsFor, fill, iso } from '../http/kit';
 import type { Column } from '../http/tabular';
 import { HANDOVER_COLUMNS, fullDigest, handoverLines, shiftsEndingIn } from '../http/handover';
 import type { Job } from './reportJobClock';

@@ -4,7 +4,7 @@
 import { AssignPrivilegesRequest, PLATFORM_PRIVILEGES, PRIV, PRIVILEGE_CODES, type RolePrivilege, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import type { ResourceHooks, Row } from '../crud/hooks';
-import { HttpError, body } from '../http/common';
+import { HttpError, body } from '../http/kit';
 import { tenant } from '../db/tenant';
 
 export async function rolePrivileges(db: Db, roleId: number): Promise<RolePrivilege[]> {

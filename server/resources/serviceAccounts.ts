@@ -6,7 +6,7 @@ import { PRIV } from '../../contract';
 import { apiKeySessionJti, endKeySession, newApiKey } from '../auth/apiKeys';
 import { serviceAccountUsers } from '../auth/accountScope';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
-import { HttpError, fill } from '../http/common';
+import { HttpError, fill } from '../http/kit';
 import { tenant } from '../db/tenant';
 
 const slug = (s: string) =>

@@ -5,7 +5,7 @@
 // declaration's `when` lets either happen only while the request waits (409 after, whoever decided first).
 import { PRIV, visitorsResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { HttpError, fill } from '../http/common';
+import { HttpError, fill } from '../http/kit';
 import { visitDateProblems, visitorProperties } from './visitors';
 import { tenant } from '../db/tenant';
 

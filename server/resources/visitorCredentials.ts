@@ -12,7 +12,8 @@ import {
   type VisitorCredentialBatchResult,
 } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, audit, body, clientOf } from '../http/common';
+import { HttpError, body, clientOf } from '../http/kit';
+import { audit } from '../audit/trail';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 

@@ -4,7 +4,7 @@
 // with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
 import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, clientToday, dayFromTodayViolation, type Violation } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
-import { HttpError, fill } from '../http/common';
+import { HttpError, fill } from '../http/kit';
 import { companyNameSql, siteCodeSql } from './settings';
 import { tenant } from '../db/tenant';
 

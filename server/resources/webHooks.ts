@@ -6,7 +6,7 @@
 // poll interval), audited.
 import { PRIV, RedeliverRequest } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
-import { HttpError, body } from '../http/common';
+import { HttpError, body } from '../http/kit';
 import { systemResolve, targetProblem, type Resolve } from '../webhooks/targets';
 import { tenant } from '../db/tenant';
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PRIV, WebHookAttemptQuery, webHooksResource, type WebHookAttemptPage } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, clientOf, idParam, iso, query } from '../http/common';
+import { HttpError, clientOf, idParam, iso, query } from '../http/kit';
 import { tenant } from '../db/tenant';
 
 export const webHookAttemptsPath = `${webHooksResource.api}/:id/attempts`;

@@ -1,11 +1,11 @@
-// What every route shares: the request's principal, validation with the contract schemas, errors in the
-// shape the console's toast chain reads, list paging/sorting, and the audit trail.
+// The http kit: what every route shares and nothing of the server's own rooms: the request's principal, errors in the
+// shape the console's toast chain reads (HttpError, errorBody), the JSON body parser, validation with the contract
+// schemas into violations (body, query), list paging and sorting (listParams), route parameters and reply helpers.
+// It imports contract/ and libraries only (server/http/kit.test.ts): the audit trail of a request is
+// server/audit/trail.ts, the list window's SQL server/db/queries/list.ts.
 import type { FastifyRequest } from 'fastify';
 import { ListQuery, PAGE_SIZE, parseSort, validate, type PrivilegeEntry, type Violation } from '../../contract';
 import type { Struct } from 'superstruct';
-import type { Db } from '../db/db';
-import { insertAudit, type AuditFields } from '../db/queries/audit';
-import type { ListWindow } from '../db/queries/list';
 
 export interface Principal {
   userId: number;
@@ -164,7 +164,13 @@ export function divisionsFor(p: Pick<Principal, 'entries'>, codes: string[]): nu
   return [...s];
 }
 
-export type ListParams = ListWindow;
+/** A list's window as a route parsed it: page (0-based), size, an ORDER BY from allow-listed columns, a filter (server/db/queries/list.ts's ListWindow). */
+export interface ListParams {
+  page: number;
+  size: number;
+  orderBy: string;
+  q: string | null;
+}
 
 /**
  * Query strings arrive as text: whole numbers become numbers so the contract's int32() rules apply (a 20-digit
@@ -197,11 +203,6 @@ export function listParams(raw: unknown, sortable: Record<string, string>, defau
     throw new HttpError(400, 'Validation failed', [{ field: 'sort', message: (e as Error).message }]);
   }
   return { page: q.page ?? 0, size: q.size ?? PAGE_SIZE, orderBy, q: q.q?.trim() ? q.q.trim() : null };
-}
-
-/** The audit row of an operator's change; call it inside the change's transaction. */
-export async function audit(db: Db, req: FastifyRequest, a: Omit<AuditFields, 'actor'> & { actor?: string }) {
-  await insertAudit(db, { ...a, actor: a.actor ?? req.principal?.username ?? 'anonymous' });
 }
 
 /** A route parameter that must be a positive whole number that fits an integer column; anything else is "not found". */
