@@ -18,6 +18,7 @@ import { useViewActor } from '../hooks/useViewActor';
 import { tx, useLocale } from '../i18n';
 import { notify } from '../hooks/console';
 import { showDate, useTime } from '../ui/time';
+import { TableScroll } from '../ui/TableScroll';
 
 export function RecordPanelNamed({ name, row }: { name: string; row: Record<string, unknown> }) {
   if (name === 'reportJobRuns') return <ReportJobRuns row={row} />;
@@ -121,7 +122,7 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
         <NonIdealState icon="document" title={tx('No reports yet')} description={tx('The first one is made at the next run, or now with Run now.')} />
       )}
       {items && items.length > 0 && (
-        <div className="gh-table-scroll">
+        <TableScroll label={tx('Run history')}>
           <HTMLTable compact striped className="gh-table-full">
             <thead>
               <tr>
@@ -196,7 +197,7 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
               ))}
             </tbody>
           </HTMLTable>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

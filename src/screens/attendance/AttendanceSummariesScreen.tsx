@@ -17,6 +17,7 @@ import { useCommand } from '../../hooks/useCommand';
 import type { ServerFile } from '../../hooks/answers';
 import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
+import { TableScroll } from '../../ui/TableScroll';
 
 export function AttendanceSummariesScreen() {
   const { route } = useRouteInfo();
@@ -78,7 +79,7 @@ export function AttendanceSummariesScreen() {
         />
       )}
       {rows.length > 0 && (
-        <div className="gh-table-scroll">
+        <TableScroll label={tx('Attendance summaries')}>
           <HTMLTable compact striped className="gh-attendance__table" data-testid="summary-table">
             <thead>
               <tr>
@@ -107,7 +108,7 @@ export function AttendanceSummariesScreen() {
               ))}
             </tbody>
           </HTMLTable>
-        </div>
+        </TableScroll>
       )}
     </div>
   );

@@ -21,6 +21,7 @@ import { useCommand } from '../../hooks/useCommand';
 import type { ServerFile } from '../../hooks/answers';
 import { useSelector } from '@xstate/react';
 import { selectRunningCommand } from '../../../machines/command';
+import { TableScroll } from '../../ui/TableScroll';
 
 const INTENT: Record<AttendanceStatus, Intent> = {
   present: 'success',
@@ -99,7 +100,7 @@ export function DailyAttendanceScreen() {
         />
       )}
       {rows.length > 0 && (
-        <div className="gh-table-scroll">
+        <TableScroll label={tx('Daily attendance')}>
           <HTMLTable compact striped className="gh-attendance__table" data-testid="attendance-table">
             <thead>
               <tr>
@@ -149,7 +150,7 @@ export function DailyAttendanceScreen() {
               ))}
             </tbody>
           </HTMLTable>
-        </div>
+        </TableScroll>
       )}
       {day.output && day.output.zone !== time.zone && (
         <p className="bp6-text-muted gh-attendance__foot">{tx('Shifts are in the client’s time ({zone}); badge times in yours.', { zone: day.output.zone })}</p>

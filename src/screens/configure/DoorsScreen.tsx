@@ -27,6 +27,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { attentionFirst, countDoors, doorStateOf, type LiveDoor } from './doorStatus';
 import { DoorsThreatPanel } from './DoorsThreatPanel';
 import { useLiveDoors } from './useLiveDoors';
+import { TableScroll } from '../../ui/TableScroll';
 
 const seconds = Math.round(DOOR_MOMENTARY_MS / 1000);
 const COMMANDS: Record<DoorCommand, { label: string; icon: 'lock' | 'unlock' | 'time'; done: string; title: string }> = {
@@ -235,7 +236,7 @@ export function DoorsScreen() {
         <NonIdealState icon="tick-circle" title={tx('No door needs attention')} description={tx('Every door is locked, unlocked or closed as expected.')} />
       )}
       {doors && shown.length > 0 && (
-        <div className="gh-table-scroll" data-testid="doors-table-scroll">
+        <TableScroll label={tx('Doors')} testId="doors-table-scroll">
           <HTMLTable compact striped className="gh-table-full gh-doors" data-testid="doors-table" ref={table}>
             <thead>
               <tr>
@@ -339,7 +340,7 @@ export function DoorsScreen() {
               })}
             </tbody>
           </HTMLTable>
-        </div>
+        </TableScroll>
       )}
       <Alert
         isOpen={asking !== null}

@@ -13,6 +13,7 @@ import { catKey, resourceBase } from '../../i18n/catalogue';
 import { ResourceForm } from '../../resources/ResourceForm';
 import { consoleResource } from '../../resources/registry';
 import { PageHeader } from '../../ui/PageHeader';
+import { TableScroll } from '../../ui/TableScroll';
 
 const kindLabel = (kind: string) => tCat(catKey.choice(resourceBase('interfaces'), 'kind', kind), INTERFACE_KINDS.find((k) => k.value === kind)?.label ?? kind);
 
@@ -61,7 +62,7 @@ export function InterfacePreAddScreen() {
             <NonIdealState icon="tick-circle" title={tx('Every board found is added')} description={tx('Offline controllers answer no discovery.')} />
           )}
           {items && items.length > 0 && (
-            <div className="gh-table-scroll">
+            <TableScroll label={tx('Found on the controllers’ buses')}>
               <HTMLTable compact striped className="gh-table-full">
                 <thead>
                   <tr>
@@ -90,7 +91,7 @@ export function InterfacePreAddScreen() {
                   ))}
                 </tbody>
               </HTMLTable>
-            </div>
+            </TableScroll>
           )}
         </Card>
         <ResourceForm key={formKey} resource={resource} />

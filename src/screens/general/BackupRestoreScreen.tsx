@@ -38,6 +38,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { fileSize } from '../../ui/fileSize';
 import { saveFile } from '../../ui/saveFile';
 import { useTime } from '../../ui/time';
+import { TableScroll } from '../../ui/TableScroll';
 
 const KIND_INTENT: Record<BackupInfo['kind'], 'none' | 'primary' | 'warning' | 'success'> = {
   manual: 'primary',
@@ -244,7 +245,7 @@ export function BackupRestoreScreen() {
         <NonIdealState icon="archive" title={tx('No backups yet')} description={tx('Take one now, or switch automatic backups on.')} />
       )}
       {items.length > 0 && (
-        <div className="gh-table-scroll">
+        <TableScroll label={tx('Backups')}>
           <HTMLTable compact striped className="gh-table-full gh-backups" data-testid="backups">
             <thead>
               <tr>
@@ -302,7 +303,7 @@ export function BackupRestoreScreen() {
               ))}
             </tbody>
           </HTMLTable>
-        </div>
+        </TableScroll>
       )}
       {history.output && history.output.items.length > 0 && <History items={history.output.items} />}
       <Alert
@@ -386,7 +387,7 @@ function History({ items }: { items: AuditEntry[] }) {
       <h3 className="bp6-heading">
         {tx('History')} <span className="bp6-text-muted gh-backup-log__zone">({time.zoneName()})</span>
       </h3>
-      <div className="gh-table-scroll">
+      <TableScroll label={tx('Backup history')}>
         <HTMLTable compact striped className="gh-table-full gh-backup-log">
           <thead>
             <tr>
@@ -409,7 +410,7 @@ function History({ items }: { items: AuditEntry[] }) {
             ))}
           </tbody>
         </HTMLTable>
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -30,6 +30,7 @@ import { saveFile } from '../../ui/saveFile';
 import { getClientToday, showDateTime } from '../../ui/time';
 import { DateField } from '../../ui/DateField';
 import { ExportButtons } from '../../ui/ExportButtons';
+import { TableScroll } from '../../ui/TableScroll';
 
 /** A duration in seconds as m:ss, or h:mm:ss from an hour on; a dash when there is none. */
 export function duration(s: number | null): string {
@@ -244,7 +245,7 @@ function GroupTable({ r, grouping, behind }: { r: AlarmHandlingReport; grouping:
     <Count n={n} to={behind(grouping, g.key, figure)} testId={id} />
   );
   return (
-    <div className="gh-table-scroll">
+    <TableScroll label={tx('Alarm handling')}>
       <HTMLTable compact striped data-testid="alarm-handling-table">
         <thead>
           <tr>
@@ -268,6 +269,6 @@ function GroupTable({ r, grouping, behind }: { r: AlarmHandlingReport; grouping:
           ))}
         </tbody>
       </HTMLTable>
-    </div>
+    </TableScroll>
   );
 }
