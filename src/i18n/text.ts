@@ -585,7 +585,6 @@ export const zhText: Record<string, string> = {
   'Alarm handling': '报警处理',
   Backups: '备份',
   'Backup history': '备份历史',
-  Doors: '门',
   'Discovery failed': '发现失败',
   'Every board found is added': '发现的板卡均已添加',
   'Offline controllers answer no discovery.': '离线的控制器不响应发现。',
