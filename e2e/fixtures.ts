@@ -11,8 +11,8 @@ export * from '@playwright/test';
 const WORKER_ENV = { DOOR_MOMENTARY_MS: '120000' };
 
 export const test = base.extend<object, { server: OwnServer }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this destructuring
   server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this destructuring
     async ({}, use, workerInfo) => {
       const server = await ownServer(`worker${workerInfo.parallelIndex}`, WORKER_ENV);
       await use(server);

@@ -58,9 +58,9 @@ function useOptions(target: string, open: boolean, chosen: readonly number[]) {
     options,
     useMemo(() => selectDetailsOf(api), [api]),
   );
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const naming = useSelector(
     options,
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- chosenKey stands for chosen's ids (a new array each render)
     useMemo(() => selectNaming(api, chosen), [api, chosenKey]),
   );
   const search = useSelector(
