@@ -19,9 +19,14 @@ import { consoleWiring } from '../system/wiring';
 import { useTourAtSignIn } from './useTourAtSignIn';
 import { useTimeAndLanguageSync } from './useTimeAndLanguageSync';
 import { routeTitle, tx, useLocale } from '../i18n';
+import { installIcons } from './icons';
 
 // the one place the shell gives the hooks (and so the views) the console's wiring, before the first render (issue 28)
 wireConsole(consoleWiring);
+
+/** Settles when the console may render (src/main.tsx waits for it): the icons are ready before the first render, so
+ *  none is drawn with the icon font first. */
+export const consoleReady: Promise<void> = installIcons().catch(() => undefined);
 
 export function App() {
   useTourAtSignIn();

@@ -1,7 +1,6 @@
 // The sign-in form shared by /login and /login-remake. It sends session.signIn; the session actor decides.
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import {
   selectClientId,
@@ -14,16 +13,16 @@ import {
 } from '../../../machines/session.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { landingPath } from '../../app/guard';
-import { useT, tx } from '../../i18n';
+import { useLocale } from '../../i18n';
+import { peekHandedDraft, takeHandedDraft } from '../../signin/handover';
+import { safeRedirect } from '../../signin/redirect';
+import { SignInView, type SignInDraft } from '../../signin/SignInView';
+import { signInText } from './signInText';
 
-/** Only same-origin paths are followed after sign-in. */
-export function safeRedirect(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/login')) return null;
-  return value;
-}
+export { safeRedirect };
 
 export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string }) {
-  const t = useT();
+  useLocale(); // the form follows the language
   const session = useSystemActor('session');
   const navigate = useNavigate();
   const [query] = useSearchParams();
@@ -34,10 +33,18 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   const redirect = useSelector(session, selectRedirect);
   const held = useSelector(session, selectHeldPrivileges);
   const clientId = useSelector(session, selectClientId);
-  // form drafts are visual until submitted
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [showPassword, setShowPassword] = useState(false);
+  // form drafts are visual until submitted; the light sign-in page (src/signin) may have handed one over
+  const [draft, setDraft] = useState<SignInDraft>(() => peekHandedDraft() ?? { username: '', password: '' });
+  const redirectAsked = safeRedirect(query.get('redirect')) ?? undefined;
+  const signIn = (d: SignInDraft) => session.send({ type: 'session.signIn', username: d.username, password: d.password, redirect: redirectAsked });
+
+  // The light sign-in page's submit, sent as this form's own: the session decides as for any sign-in.
+  useEffect(() => {
+    const handed = takeHandedDraft();
+    if (handed) signIn(handed);
+    // once, when the form first shows
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // The session actor decided whose return address this is (issue 10): the query's address travelled with the
   // sign-in request, and is dropped when another user signs in. Only a page this user may open is followed.
@@ -55,69 +62,21 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
     navigate(to, { replace: true });
   }, [signedIn, redirect, held, clientId, navigate, session]);
 
+  const text = signInText();
   return (
-    <form
-      className="gh-signin"
-      aria-label={tx('Sign in')}
-      onSubmit={(e) => {
-        e.preventDefault();
-        session.send({ type: 'session.signIn', username, password, redirect: safeRedirect(query.get('redirect')) ?? undefined });
+    <SignInView
+      text={text}
+      title={title}
+      draft={draft}
+      onDraft={(next) => {
+        if (notice && next.username !== draft.username) session.send({ type: 'session.noticeDismissed' });
+        setDraft(next);
       }}
-    >
-      <h2 className="gh-signin__title">{title}</h2>
-      <p className="bp6-text-muted gh-signin__sub">{tx('Use your operator account.')}</p>
-      {notice && (
-        <Callout intent="warning" icon="time" className="gh-signin__callout" data-testid="session-notice">
-          {notice}
-        </Callout>
-      )}
-      {error && (
-        <Callout intent="danger" icon="error" className="gh-signin__callout" data-testid="signin-error">
-          {error}
-        </Callout>
-      )}
-      <FormGroup label={t('username')} labelFor="username">
-        <InputGroup
-          id="username"
-          name="username"
-          size="large"
-          leftIcon="person"
-          autoComplete="username"
-          autoFocus
-          value={username}
-          onChange={(e) => {
-            setUsername(e.currentTarget.value);
-            if (notice) session.send({ type: 'session.noticeDismissed' });
-          }}
-        />
-      </FormGroup>
-      <FormGroup label={t('password')} labelFor="password">
-        <InputGroup
-          id="password"
-          name="password"
-          size="large"
-          leftIcon="lock"
-          autoComplete="current-password"
-          type={showPassword ? 'text' : 'password'}
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          rightElement={
-            <Button
-              variant="minimal"
-              icon={showPassword ? 'eye-off' : 'eye-open'}
-              aria-label={showPassword ? 'Hide the password' : 'Show the password'}
-              onClick={() => setShowPassword((s) => !s)}
-            />
-          }
-        />
-      </FormGroup>
-      <div className="gh-signin__row">
-        <Link to="/forgot-password">{t('forgotPassword')}</Link>
-      </div>
-      <Button type="submit" intent="primary" size="large" fill loading={busy} text={t('signIn')} data-testid="signin-submit" />
-      <p className="gh-signin__hint bp6-text-muted" data-testid="demo-hint">
-        Demo: the server prints the demo sign-ins (administrator, security operator, receptionist, HR manager, auditor) when it starts.
-      </p>
-    </form>
+      onSubmit={() => signIn(draft)}
+      busy={busy}
+      error={error}
+      notice={notice}
+      forgotLink={<Link to="/forgot-password">{text.forgotPassword}</Link>}
+    />
   );
 }

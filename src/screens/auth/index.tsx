@@ -1,10 +1,21 @@
+import { lazy, Suspense, type ComponentProps } from 'react';
 import { tx } from '../../i18n';
 import { Link, useSearchParams } from 'react-router-dom';
-import { Callout } from '@blueprintjs/core';
+import { Callout, Spinner } from '@blueprintjs/core';
 import { ResetFinishRequest, ResetInitRequest } from '../../../contract';
 import { AuthFrame } from './AuthFrame';
-import { PasswordForm } from './PasswordForm';
 import { SignInForm } from './SignInForm';
+
+// The forgot and reset screens' form (react-final-form and the form actor) is its own chunk: the sign-in screen, which
+// shares this chunk, does not carry it (issue 30).
+const LazyPasswordForm = lazy(() => import('./PasswordForm').then((m) => ({ default: m.PasswordForm })));
+function PasswordForm(props: ComponentProps<typeof LazyPasswordForm>) {
+  return (
+    <Suspense fallback={<Spinner size={30} />}>
+      <LazyPasswordForm {...props} />
+    </Suspense>
+  );
+}
 
 export function LoginScreen() {
   return (

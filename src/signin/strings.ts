@@ -1,0 +1,73 @@
+// The sign-in page's words in both languages, for the light sign-in page (./LightSignIn.tsx), which starts before the
+// console's i18next and its dictionaries. The full console's form takes the same words from src/i18n
+// (src/screens/auth/signInText.ts); strings.test.ts checks the two agree, so a translation changed there fails here.
+export type SignInLocale = 'en' | 'zh-CN';
+
+export interface SignInText {
+  /** The brand name beside the logo. */
+  brand: string;
+  pitch: string;
+  doors: string;
+  identities: string;
+  attendance: string;
+  /** The form's title on /login (English in both languages, as the console shows it). */
+  title: string;
+  /** The form's title on /login-remake. */
+  welcomeBack: string;
+  sub: string;
+  /** The form's accessible name. */
+  formLabel: string;
+  username: string;
+  password: string;
+  forgotPassword: string;
+  signIn: string;
+  /** The document's title. */
+  pageTitle: string;
+}
+
+export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
+  en: {
+    brand: 'Gatehouse',
+    pitch: 'Access, security and attendance in one console.',
+    doors: 'Doors, controllers and readers, live',
+    identities: 'Identities, credentials and access groups',
+    attendance: 'Time and attendance, visitors and reports',
+    title: 'Sign in to Gatehouse',
+    welcomeBack: 'Welcome back',
+    sub: 'Use your operator account.',
+    formLabel: 'Sign in',
+    username: 'Username',
+    password: 'Password',
+    forgotPassword: 'Forgot password?',
+    signIn: 'Sign in',
+    pageTitle: 'Sign in · Gatehouse',
+  },
+  'zh-CN': {
+    brand: 'Gatehouse 门禁',
+    pitch: '门禁、安防与考勤，尽在一个控制台。',
+    doors: '门、控制器和读卡器，实时掌握',
+    identities: '身份、凭证和门禁组',
+    attendance: '考勤、访客和报表',
+    title: 'Sign in to Gatehouse',
+    welcomeBack: '欢迎回来',
+    sub: '请使用您的操作员账号。',
+    formLabel: '登录',
+    username: '用户名',
+    password: '密码',
+    forgotPassword: '忘记密码？',
+    signIn: '登录',
+    pageTitle: '登录 · Gatehouse',
+  },
+};
+
+/** The key under which the console remembers the last signed-in user's language on this browser. */
+export const LOCALE_KEY = 'gatehouse.locale';
+
+/** The language the sign-in page speaks, as the console picks it: the last signed-in user's on this browser. */
+export function rememberedLocale(storage?: Pick<Storage, 'getItem'>): SignInLocale {
+  try {
+    return (storage ?? localStorage).getItem(LOCALE_KEY) === 'zh-CN' ? 'zh-CN' : 'en';
+  } catch {
+    return 'en';
+  }
+}
