@@ -1,6 +1,6 @@
 // The light sign-in page (issue 30): what a cold load of /login or /login-remake with no stored session shows. It is
 // React and the plain SignInView only: no router, actor system, Blueprint component, catalogue or i18next, so the page
-// is usable after a fraction of the console's script. When the browser is idle it fetches the console; on submit it
+// is usable after a fraction of the console's script. At the operator's first key or click it fetches the console; on submit it
 // mounts the console (hidden) with the typed draft, whose own form sends the session its sign-in and takes over the
 // screen. An in-app return to /login (sign-out, expiry) is the console's own form, as the light page is only a cold
 // load's.
@@ -33,14 +33,18 @@ const LOAD_FAILED: Record<SignInLocale, string> = {
 /** What the light page needs of the console: its root component, once its code is in. */
 export type LoadConsole = () => Promise<ComponentType>;
 
-/** Runs `work` when the browser is idle (soon after the page became usable), or after a moment where it cannot say. */
-function whenIdle(work: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(work, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(work, 200);
-  return () => clearTimeout(id);
+/** The events that say the operator has started to sign in: a key, a pointer, or a field filled (autofill, paste). */
+const FIRST_USE = ['keydown', 'pointerdown', 'input'] as const;
+
+/** Runs `work` once, at the operator's first use of the page. */
+function atFirstUse(work: () => void): () => void {
+  const once = () => {
+    stop();
+    work();
+  };
+  const stop = () => FIRST_USE.forEach((type) => document.removeEventListener(type, once, true));
+  FIRST_USE.forEach((type) => document.addEventListener(type, once, true));
+  return stop;
 }
 
 export function LightSignIn({ variant, locale, loadConsole }: { variant: AuthVariant; locale: SignInLocale; loadConsole: LoadConsole }) {
@@ -57,8 +61,9 @@ export function LightSignIn({ variant, locale, loadConsole }: { variant: AuthVar
     document.title = text.pageTitle;
     document.documentElement.lang = locale;
   }, [text, locale]);
-  // the console's code comes while the operator types (a failure here is met again, and shown, on submit)
-  useEffect(() => whenIdle(() => void loadConsole().catch(() => undefined)), [loadConsole]);
+  // The console's code comes while the operator types: not before, as running it is a long task (most of a second on
+  // a busy machine) that would hold up the page's first input. A failure here is met again, and shown, on submit.
+  useEffect(() => atFirstUse(() => void loadConsole().catch(() => undefined)), [loadConsole]);
   useEffect(
     () =>
       onDraftTaken(() => {
