@@ -137,6 +137,18 @@ describe('security headers', () => {
     expect(r.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
   });
 
+  it("a page's revalidation (304) keeps the document's policy: chromium merges a 304's headers into the cached page", async () => {
+    // a second visit of the same address asks with the page's ETag; the short policy of a non-document on that 304
+    // became the cached page's, which then ran no script (a blank console, seen in e2e)
+    const first = await raw('/login', { accept: 'text/html' });
+    const etag = String(first.headers.etag ?? '');
+    expect(etag).not.toBe('');
+    const again = await raw('/login', { accept: 'text/html', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.headers['content-security-policy']).not.toBe(SUBRESOURCE_CSP);
+    expect(String(again.headers['content-security-policy'])).toContain("script-src 'self'");
+  });
+
   it('lets the Stately inspector in only for a page opened with ?inspect=1', async () => {
     const r = await raw('/monitor/alarms?inspect=1', { accept: 'text/html' });
     const csp = String(r.headers['content-security-policy']);

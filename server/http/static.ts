@@ -91,9 +91,12 @@ export async function webDelivery(app: FastifyInstance, opts: WebOptions) {
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' },
   });
-  // helmet sets its headers on the raw response when the request arrives, before the answer's type is known
+  // helmet sets its headers on the raw response when the request arrives, before the answer's type is known. A 304
+  // has no type, and a browser merges its headers into the page it revalidated: it keeps helmet's document policy
+  // (the short one made a revalidated console page run no script)
   app.addHook('onSend', async (_req, reply, payload) => {
-    if (!/^text\/html\b/.test(String(reply.getHeader('content-type') ?? ''))) reply.raw.setHeader('content-security-policy', SUBRESOURCE_CSP);
+    if (reply.statusCode !== 304 && !/^text\/html\b/.test(String(reply.getHeader('content-type') ?? '')))
+      reply.raw.setHeader('content-security-policy', SUBRESOURCE_CSP);
     return payload;
   });
   await app.register(compress, {
