@@ -14,6 +14,7 @@ import { openPglite, openPostgres, type Db } from '../db/db';
 import { insertAudit } from '../db/queries/audit';
 import { startTestServer, type TestServer } from '../testkit';
 import { AUDIT_EXPORT_PATH, AUDIT_PUBLIC_KEY_PATH, AUDIT_VERIFY_PATH } from './routes';
+import { auditCommand, bufferIo } from '../../scripts/auditCommand';
 
 const run = promisify(execFile);
 const PG = process.env.DATABASE_URL;
@@ -49,6 +50,13 @@ const addDivision = async (token = nw, call = s.call) => {
 };
 
 /** `npm run audit -- …` as a child process on the test's database; its exit code and output. */
+/** `npm run audit -- …` in this process (scripts/auditCommand.ts, what the command line runs), on this test's database. */
+async function command(...args: string[]): Promise<{ code: number; out: string }> {
+  const io = bufferIo({ ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir });
+  const code = await auditCommand(args, io);
+  return { code, out: io.text() };
+}
+/** The command line itself, a process of its own (its exit code and output as a shell sees them). */
 async function cli(...args: string[]): Promise<{ code: number; out: string }> {
   const env = { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir };
   try {
@@ -196,7 +204,7 @@ describe('an export checked offline with the public key alone', () => {
     // a record left out
     const cut = join(dir, 'cut.ndjson');
     writeFileSync(cut, [...lines.slice(0, 2), ...lines.slice(3)].join('\n') + '\n');
-    const c = await cli('verify-export', cut, '--key', keyFile);
+    const c = await command('verify-export', cut, '--key', keyFile);
     expect(c.code).toBe(1);
     expect(c.out).toMatch(/record \d+ \(client \d+, seq 3\): record seq 2 is missing before it/);
 
@@ -204,7 +212,7 @@ describe('an export checked offline with the public key alone', () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const other = join(dir, 'other.pub.pem');
     writeFileSync(other, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString());
-    const k = await cli('verify-export', file, '--key', other);
+    const k = await command('verify-export', file, '--key', other);
     expect(k.code).toBe(1);
     expect(k.out).toContain('has no valid signature for this key');
   }, 120_000);
@@ -240,7 +248,7 @@ describe('npm run audit -- verify on the real data', () => {
     let db = await open();
     await tamper(db);
     await done();
-    const out = await cli('verify');
+    const out = await command('verify');
     db = await open();
     await db.transaction(async (tx) => {
       await tx.exec('alter table audit_log disable trigger user');
@@ -293,7 +301,7 @@ describe('npm run audit -- verify on the real data', () => {
   }, 60_000);
 
   it('and the trail put back verifies again', async () => {
-    const r = await cli('verify');
+    const r = await command('verify');
     expect(r.code, r.out).toBe(0);
   }, 60_000);
 });

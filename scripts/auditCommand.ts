@@ -1,0 +1,134 @@
+// `npm run audit`'s commands (scripts/audit.ts is the process around them): importable, so a test runs them in its own
+// process against the database it tampered with, as the command line would, without starting a process each time.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { format } from 'node:util';
+import { openPglite, openPostgres, type Db } from '../server/db/db';
+import { EXPORT_FORMAT, existingSigningKey, publicKeyPem, verifyChains, verifyExport, type ExportHeader } from '../server/audit/chain';
+
+const USAGE = 'usage: npm run audit -- verify | verify-export FILE [--key PUBLIC.pem] | public-key';
+
+/** Where the command writes (the process's stdout and stderr; a test's buffer) and the settings it reads. */
+export interface AuditIo {
+  env: Record<string, string | undefined>;
+  log: (...parts: unknown[]) => void;
+  error: (...parts: unknown[]) => void;
+  write: (text: string) => void;
+}
+/** The process's own output and environment. */
+export const processIo: AuditIo = {
+  env: process.env,
+  log: (...p) => console.log(...p),
+  error: (...p) => console.error(...p),
+  write: (t) => process.stdout.write(t),
+};
+/** Output kept in one string, as a terminal would show it (tests). */
+export function bufferIo(env: AuditIo['env']): AuditIo & { text: () => string } {
+  let out = '';
+  const line = (...p: unknown[]) => {
+    out += `${format(...p)}\n`;
+  };
+  return { env, log: line, error: line, write: (t) => (out += t), text: () => out };
+}
+
+class NoDatabase extends Error {}
+
+async function openTheDb(io: AuditIo): Promise<Db> {
+  const url = io.env.DATABASE_URL;
+  if (url) return openPostgres(url);
+  const dir = resolve(io.env.DATA_DIR ?? 'data');
+  if (!existsSync(resolve(dir, 'PG_VERSION'))) throw new NoDatabase(`No database in ${dir} (set DATA_DIR or DATABASE_URL)`);
+  return openPglite(dir);
+}
+
+async function withDb(io: AuditIo, fn: (db: Db) => Promise<number>): Promise<number> {
+  let db: Db;
+  try {
+    db = await openTheDb(io);
+  } catch (e) {
+    if (!(e instanceof NoDatabase)) throw e;
+    io.error(e.message);
+    return 2;
+  }
+  try {
+    const { rows } = await db.query<{ n: string }>(
+      `select count(*)::text as n from information_schema.columns where table_name = 'audit_log' and column_name = 'hash'`,
+    );
+    if (rows[0]?.n === '0') {
+      io.error('This database has no audit chain yet (migration 127): start the server on it once.');
+      return 2;
+    }
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Runs one command of `npm run audit` (its arguments after the script's name) and answers its exit code. */
+export async function auditCommand(argv: string[], io: AuditIo = processIo): Promise<number> {
+  const args = argv.filter((a) => a !== '--');
+  const [command, ...rest] = args;
+  if (command === 'verify') {
+    return withDb(io, async (db) => {
+      const key = await existingSigningKey(db, io.env.AUDIT_SIGNING_KEY || undefined);
+      const report = await verifyChains(db, key, 'all');
+      if (!report.ok) {
+        io.log(`FAILED after ${report.records} records checked: ${report.problem!.message}`);
+        return 1;
+      }
+      io.log(
+        `OK: ${report.records} records checked in ${report.chains} chain${report.chains === 1 ? '' : 's'}${key ? '' : ' (no signing key yet: no head was signed)'}`,
+      );
+      return 0;
+    });
+  }
+  if (command === 'public-key') {
+    return withDb(io, async (db) => {
+      const key = await existingSigningKey(db, io.env.AUDIT_SIGNING_KEY || undefined);
+      if (!key) {
+        io.error('No signing key yet: the server makes one when it first signs a head.');
+        return 2;
+      }
+      io.write(publicKeyPem(key));
+      return 0;
+    });
+  }
+  if (command === 'verify-export') {
+    const keyAt = rest.indexOf('--key');
+    const keyFile = keyAt >= 0 ? rest[keyAt + 1] : undefined;
+    const file = rest.find((a, i) => a !== '--key' && i !== keyAt + 1);
+    if (!file || (keyAt >= 0 && !keyFile)) {
+      io.error(USAGE);
+      return 2;
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      io.error(`Cannot read ${file}: ${(e as Error).message}`);
+      return 2;
+    }
+    let publicKey = keyFile ? readFileSync(keyFile, 'utf8') : null;
+    if (!publicKey) {
+      try {
+        publicKey = (JSON.parse(text.slice(0, text.indexOf('\n') >>> 0)) as ExportHeader).publicKey;
+      } catch {
+        /* reported by verifyExport */
+      }
+      if (publicKey) io.log('(no --key given: checked with the key written in the file itself)');
+    }
+    if (!publicKey) {
+      io.log(`FAILED: ${file} is not a ${EXPORT_FORMAT} file`);
+      return 1;
+    }
+    const report = verifyExport(text, publicKey);
+    if (!report.ok) {
+      io.log(`FAILED after ${report.records} records checked: ${report.problem!.message}`);
+      return 1;
+    }
+    io.log(`OK: ${report.records} records checked${report.head ? `, up to the head signed ${report.head.signedAt} (seq ${report.head.seq})` : ''}`);
+    return 0;
+  }
+  io.error(USAGE);
+  return 2;
+}
