@@ -106,13 +106,24 @@ test.describe('alarm notices', () => {
 
 /**
  * Headless chromium plays audio without a gesture whatever --autoplay-policy says, so the page gets a desktop
- * browser's policy for Web Audio: an AudioContext made before any user activation stays suspended, and resume()
- * is refused until the page has had one.
+ * browser's policy for Web Audio: an AudioContext made before the page had a user gesture stays suspended, and
+ * resume() is refused until it has had one. The gesture is counted from trusted input (a click or key press, as
+ * Playwright's are): headless chromium sets `navigator.userActivation.hasBeenActive` on a tab nobody touched, a while
+ * after a navigation, so a context made a little later (the console is fetched after its entry) was "allowed".
  */
 const AUTOPLAY_POLICY = () => {
+  let gesture = false;
+  for (const type of ['pointerdown', 'mousedown', 'keydown', 'touchend'])
+    window.addEventListener(
+      type,
+      (e) => {
+        if (e.isTrusted) gesture = true;
+      },
+      true,
+    );
   const Real = window.AudioContext;
   window.AudioContext = class extends Real {
-    private allowed = navigator.userActivation.hasBeenActive;
+    private allowed = gesture;
     constructor(options?: AudioContextOptions) {
       super(options);
       if (!this.allowed) void super.suspend();
@@ -121,7 +132,7 @@ const AUTOPLAY_POLICY = () => {
       return this.allowed ? super.state : 'suspended';
     }
     resume(): Promise<void> {
-      if (!navigator.userActivation.hasBeenActive) return Promise.reject(new DOMException('The AudioContext was not allowed to start', 'NotAllowedError'));
+      if (!gesture) return Promise.reject(new DOMException('The AudioContext was not allowed to start', 'NotAllowedError'));
       this.allowed = true;
       return super.resume().then(() => {
         this.dispatchEvent(new Event('statechange'));
