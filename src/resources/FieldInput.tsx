@@ -114,26 +114,12 @@ export function FieldInput({
     control = <FileUpload id={id} value={input.value} onChange={input.onChange} maxBytes={def.maxBytes} invalid={!!message} />;
   } else if (kind === 'textarea') {
     control = <TextArea {...input} id={id} fill rows={3} intent={intent} aria-invalid={!!message} />;
-  } else if (kind === 'datetime') {
-    // the one date-time field: '28 Nov 2026 14:05' in the user's zone, never the browser's own picker
+  } else if (kind === 'datetime' || kind === 'date') {
+    // the one date field ('28 Nov 2026') and the one date-time field ('28 Nov 2026 14:05', in the user's zone), as
+    // every screen shows them, never the browser's own picker; they take the same props
+    const Typed = kind === 'datetime' ? DateTimeField : DateField;
     control = (
-      <DateTimeField
-        name={input.name}
-        value={input.value}
-        onChange={input.onChange}
-        onBlur={input.onBlur}
-        onFocus={input.onFocus}
-        id={id}
-        intent={intent}
-        placeholder={placeholder}
-        aria-invalid={!!message}
-        aria-required={def.required}
-      />
-    );
-  } else if (kind === 'date') {
-    // the one date field: '28 Nov 2026' as every screen shows dates, never the browser's own format
-    control = (
-      <DateField
+      <Typed
         name={input.name}
         value={input.value}
         onChange={input.onChange}
