@@ -1,6 +1,5 @@
-// The sign-in page's words in both languages, for the light sign-in page (./LightSignIn.tsx), which starts before the
-// console's i18next and its dictionaries. The full console's form takes the same words from src/i18n
-// (src/screens/auth/signInText.ts); strings.test.ts checks the two agree, so a translation changed there fails here.
+// The sign-in page's words in both languages: the one table the light sign-in page (./LightSignIn.tsx, which starts
+// before the console's i18next and its dictionaries) and the console's own sign-in form (src/screens/auth) both draw.
 export type SignInLocale = 'en' | 'zh-CN';
 
 export interface SignInText {

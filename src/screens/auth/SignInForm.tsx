@@ -17,12 +17,12 @@ import { useLocale } from '../../i18n';
 import { peekHandedDraft, takeHandedDraft } from '../../signin/handover';
 import { safeRedirect } from '../../signin/redirect';
 import { SignInView, type SignInDraft } from '../../signin/SignInView';
-import { signInText } from './signInText';
+import { SIGN_IN_TEXT } from '../../signin/strings';
 
 export { safeRedirect };
 
 export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string }) {
-  useLocale(); // the form follows the language
+  const locale = useLocale(); // the form follows the language
   const session = useSystemActor('session');
   const navigate = useNavigate();
   const [query] = useSearchParams();
@@ -62,7 +62,7 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
     navigate(to, { replace: true });
   }, [signedIn, redirect, held, clientId, navigate, session]);
 
-  const text = signInText();
+  const text = SIGN_IN_TEXT[locale];
   return (
     <SignInView
       text={text}
