@@ -8,6 +8,14 @@ import { join } from 'node:path';
 const V2 = '/sys/fs/cgroup';
 const V1 = '/sys/fs/cgroup/cpu';
 const PERIOD_US = 100_000;
+/**
+ * The group's weight against everything else on the machine. A quota caps a group, it does not give it its share: with
+ * the default weight (v1 cpu.shares 1024, v2 cpu.weight 100) the whole group weighs as much as ONE busy process of the
+ * root group, so on a shared machine at load 16 a server capped at 1 core got about 1/8 of one (issue 30: PostgreSQL's
+ * pipelineToRaw read 0.12). The highest weight lets the group have its quota whatever else runs; the quota still caps it.
+ */
+const V1_SHARES = 262_144;
+const V2_WEIGHT = 10_000;
 
 export interface CpuCap {
   /** how the quota is set, e.g. "cgroup v1 cpu.cfs_quota_us 40000/100000" */
@@ -19,9 +27,13 @@ export interface CpuCap {
   close(): void;
 }
 
-/** A cgroup limited to `cores` of CPU, or the reason there is none. */
+/**
+ * A cgroup limited to `cores` of CPU (Infinity: no limit, only the high weight, e.g. for the bench's own generator),
+ * or the reason there is none.
+ */
 export function cpuCap(name: string, cores: number): CpuCap | { notAvailable: string } {
-  const quota = Math.max(1000, Math.round(cores * PERIOD_US));
+  const limited = Number.isFinite(cores);
+  const quota = limited ? Math.max(1000, Math.round(cores * PERIOD_US)) : -1;
   const tag = `gatehouse-bench-${process.pid}-${name}`;
   try {
     if (existsSync(join(V2, 'cgroup.controllers'))) {
@@ -30,15 +42,17 @@ export function cpuCap(name: string, cores: number): CpuCap | { notAvailable: st
       if (!sub.split(/\s+/).includes('cpu')) writeFileSync(join(V2, 'cgroup.subtree_control'), '+cpu');
       const dir = join(V2, tag);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'cpu.max'), `${quota} ${PERIOD_US}`);
-      return group(dir, V2, `cgroup v2 cpu.max ${quota} ${PERIOD_US}`, cores);
+      writeFileSync(join(dir, 'cpu.max'), `${limited ? quota : 'max'} ${PERIOD_US}`);
+      writeFileSync(join(dir, 'cpu.weight'), String(V2_WEIGHT));
+      return group(dir, V2, `cgroup v2 cpu.max ${limited ? quota : 'max'} ${PERIOD_US}, cpu.weight ${V2_WEIGHT}`, cores);
     }
     if (existsSync(join(V1, 'cpu.cfs_quota_us'))) {
       const dir = join(V1, tag);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'cpu.cfs_period_us'), String(PERIOD_US));
       writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(quota));
-      return group(dir, V1, `cgroup v1 cpu.cfs_quota_us ${quota}/${PERIOD_US}`, cores);
+      writeFileSync(join(dir, 'cpu.shares'), String(V1_SHARES));
+      return group(dir, V1, `cgroup v1 cpu.cfs_quota_us ${quota}/${PERIOD_US}, cpu.shares ${V1_SHARES}`, cores);
     }
     return { notAvailable: 'no cgroup cpu controller (neither /sys/fs/cgroup/cgroup.controllers nor /sys/fs/cgroup/cpu)' };
   } catch (e) {

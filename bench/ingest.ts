@@ -123,6 +123,48 @@ export const cpuSeconds = (pid: number) => {
   }
 };
 
+/**
+ * PostgreSQL's processes, when the database runs on this machine, at the same high weight as the server and the
+ * generator (no quota): else the bench's own weighted processes would starve the database's backends, which a
+ * shared machine's other work already does (the raw reference and the levels would then see different databases).
+ * Called again before each level and the reference (the server's pool opens backends as it needs them). Where the
+ * database is elsewhere or cgroups cannot be written, it does nothing and `how` says so.
+ */
+export function databaseWeight(url: string, name: string) {
+  const cap = cpuCap(`${name}-database`, Infinity);
+  let moved = 0;
+  return {
+    async refresh() {
+      if (!isCap(cap)) return;
+      const c = new pg.Client({ connectionString: url });
+      try {
+        await c.connect();
+        const { rows } = await c.query<{ pid: number }>('select pid from pg_stat_activity');
+        for (const { pid } of rows) {
+          try {
+            if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
+            cap.add(pid);
+            moved++;
+          } catch {
+            /* not on this machine, or gone */
+          }
+        }
+      } finally {
+        await c.end().catch(() => {});
+      }
+    },
+    how: () =>
+      isCap(cap)
+        ? moved
+          ? `PostgreSQL's processes at the same weight (${cap.how})`
+          : 'PostgreSQL not on this machine: its weight untouched'
+        : cap.notAvailable,
+    close: () => {
+      if (isCap(cap)) cap.close();
+    },
+  };
+}
+
 const rssMb = (pid: number) => {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -283,8 +325,13 @@ const nextRate = (rate: number) => Math.ceil((rate * 1.5) / 1000) * 1000;
 const INGEST_CPU = Number(process.env.BENCH_INGEST_CPU) > 0 ? Number(process.env.BENCH_INGEST_CPU) : 1;
 
 async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>, openDb: () => Promise<Db>) {
+  const dbWeight = kind === 'postgres' ? databaseWeight(env.DATABASE_URL, kind) : null;
   const serverCap = cpuCap(`${kind}-server`, INGEST_CPU);
   const server = await startServer(env, isCap(serverCap) ? serverCap : undefined);
+  // the generator and the consoles (this process): no quota, but the same high weight, so the machine's other work
+  // cannot starve the offered rate either
+  const generatorCap = cpuCap(`${kind}-generator`, Infinity);
+  if (isCap(generatorCap)) generatorCap.add(process.pid);
   const levels: any[] = [];
   try {
     const watch = await consoles(server.url);
@@ -293,6 +340,7 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
     const plan = [...RATES];
     for (let k = 0; k < plan.length; k++) {
       const rate = plan[k];
+      await dbWeight?.refresh();
       watch.state.received = 0;
       watch.state.latencies = [];
       let peak = rssMb(server.child.pid!);
@@ -304,6 +352,8 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
       }, 200);
       // the steady window: counts taken at each whole second the generator offers (the first second is warm-up)
       const marks: { t: number; accepted: number; delivered: number }[] = [];
+      const cpuBefore = cpuSeconds(server.child.pid!),
+        tStart = performance.now();
       const r = await runDeviceSimulator({
         url: server.url,
         keys,
@@ -318,6 +368,8 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
       const until = performance.now() + 30_000;
       while (watch.state.received < r.accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
       clearInterval(sampler);
+      // the server's share of a core over the level (its quota is INGEST_CPU: near it, the server was the limit)
+      const serverCoresUsed = Number(((cpuSeconds(server.child.pid!) - cpuBefore) / ((performance.now() - tStart) / 1000)).toFixed(2));
       const a = marks[0],
         b = marks.at(-1)!;
       const windowS = (b.t - a.t) / 1000;
@@ -338,9 +390,10 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
         latencyMs: lat,
         serverPeakRssMb: Math.round(peak),
         serverMemoryAtPeakMb: where,
+        serverCoresUsed,
       };
       console.log(
-        `  ${kind} ${rate}/s offered: persisted ${persistedPerS}/s, delivered ${deliveredPerS}/s (steady ${level.steadyWindowS} s), deferred ${r.deferred}, p99 ${lat.p99} ms, RSS ${Math.round(peak)} MB`,
+        `  ${kind} ${rate}/s offered: persisted ${persistedPerS}/s, delivered ${deliveredPerS}/s (steady ${level.steadyWindowS} s), deferred ${r.deferred}, p99 ${lat.p99} ms, RSS ${Math.round(peak)} MB, server cores ${serverCoresUsed}`,
       );
       levels.push(level);
       // past the fixed levels: raise the offered rate until the server defers batches (saturation)
@@ -350,6 +403,7 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
   } finally {
     await server.stop();
     if (isCap(serverCap)) serverCap.close();
+    if (isCap(generatorCap)) generatorCap.close();
   }
   // the reference, on the same database, with the server stopped, this process under the server's quota
   const db = await openDb();
@@ -357,9 +411,11 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
   let reference: Awaited<ReturnType<typeof rawReference>>;
   try {
     if (isCap(refCap)) refCap.add(process.pid);
+    await dbWeight?.refresh();
     reference = await rawReference(db, SECONDS);
   } finally {
     if (isCap(refCap)) refCap.close();
+    dbWeight?.close();
     await db.close().catch(() => {});
   }
   console.log(
@@ -379,7 +435,7 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
   const lossless = levels.every((l) => l.accepted === l.sent && l.failedRequests === 0 && l.delivered >= l.accepted);
   return {
     cpuQuota: isCap(serverCap)
-      ? `${serverCap.how}: the server in the levels, this process during the reference (${INGEST_CPU} core)`
+      ? `${serverCap.how}: the server in the levels, this process during the reference (${INGEST_CPU} core); the generator and consoles at the same weight, uncapped${dbWeight ? `; ${dbWeight.how()}` : ''}`
       : `none (${serverCap.notAvailable}): both uncapped`,
     reference,
     levels,
@@ -581,6 +637,10 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
     const started: Awaited<ReturnType<typeof startServer>>[] = [];
     const caps: CpuCap[] = [];
     const counter = new pg.Client({ connectionString: u.toString() });
+    // the generators and the consoles (this process): uncapped, at the servers' high weight (not starved by others)
+    const generatorCap = cpuCap(`scale${servers}-generator`, Infinity);
+    if (isCap(generatorCap)) generatorCap.add(process.pid);
+    const dbWeight = databaseWeight(u.toString(), `scale${servers}`);
     try {
       for (let i = 0; i < servers; i++) {
         const cap = cpuCap(`server${servers}-${i}`, SCALE_CPU);
@@ -592,6 +652,7 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
       await counter.connect();
       const countRows = async () => Number((await counter.query<{ n: string }>('select count(*)::text n from events')).rows[0].n);
       for (const rate of SCALE_RATES) {
+        await dbWeight.refresh();
         const level = await scaleLevel(
           started.map((x) => x.url),
           rate,
@@ -607,6 +668,8 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
       await counter.end().catch(() => {});
       for (const x of started) await x.stop();
       for (const c of caps) c.close();
+      if (isCap(generatorCap)) generatorCap.close();
+      dbWeight.close();
       const a = new pg.Client({ connectionString: pgUrl });
       await a.connect();
       await a.query(`drop database if exists ${name} with (force)`);
