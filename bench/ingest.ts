@@ -20,7 +20,7 @@
 // Target: two persist and deliver ≥ 1.7× what one does, judged only when one server was at its own limit (behind the
 // offered rate at its quota); without writable cgroups the part is not run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -163,6 +163,34 @@ export function databaseWeight(url: string, name: string) {
       if (isCap(cap)) cap.close();
     },
   };
+}
+
+/** The process of this machine listening on a TCP port (the RabbitMQ node of the relay), or null (elsewhere). */
+export function listenerPid(port: number): number | null {
+  const inodes = new Set<string>();
+  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    try {
+      for (const line of readFileSync(f, 'utf8').split('\n').slice(1)) {
+        const c = line.trim().split(/\s+/);
+        // local address ends in the port (hex); state 0A is LISTEN; column 9 is the socket's inode
+        if (c.length > 9 && c[3] === '0A' && parseInt(c[1].split(':')[1], 16) === port) inodes.add(c[9]);
+      }
+    } catch {
+      /* no such table */
+    }
+  }
+  if (!inodes.size) return null;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m && inodes.has(m[1])) return Number(pid);
+      }
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return null;
 }
 
 const rssMb = (pid: number) => {
@@ -625,6 +653,7 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
   probe.close();
   const levels: Record<string, any>[] = [];
   let how = '';
+  let brokerWeight = '';
   for (const servers of [1, 2]) {
     const name = `gh_scale_${Date.now()}`;
     const admin = new pg.Client({ connectionString: pgUrl });
@@ -641,6 +670,11 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
     const generatorCap = cpuCap(`scale${servers}-generator`, Infinity);
     if (isCap(generatorCap)) generatorCap.add(process.pid);
     const dbWeight = databaseWeight(u.toString(), `scale${servers}`);
+    // the RabbitMQ node too, when it runs here (every delivery of the second server goes through it)
+    const brokerCap = cpuCap(`scale${servers}-broker`, Infinity);
+    const brokerPid = listenerPid(Number(new URL(relayUrl).port || 61613));
+    if (isCap(brokerCap) && brokerPid) brokerCap.add(brokerPid);
+    brokerWeight = brokerPid ? `the RabbitMQ node (pid ${brokerPid}) at the same weight` : 'RabbitMQ not on this machine: its weight untouched';
     try {
       for (let i = 0; i < servers; i++) {
         const cap = cpuCap(`server${servers}-${i}`, SCALE_CPU);
@@ -670,6 +704,7 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
       for (const c of caps) c.close();
       if (isCap(generatorCap)) generatorCap.close();
       dbWeight.close();
+      if (isCap(brokerCap)) brokerCap.close();
       const a = new pg.Client({ connectionString: pgUrl });
       await a.connect();
       await a.query(`drop database if exists ${name} with (force)`);
@@ -687,7 +722,7 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
       l.servers === 1 && (l.deferredBatches > 0 || l.persistedAndDeliveredPerS < FALLS_BEHIND * l.offeredPerS) && l.coresUsedPerServer[0] >= 0.85 * SCALE_CPU,
   );
   return {
-    method: `each server process under its own CPU quota (${how}, ${SCALE_CPU} of a core); the same offered rate through one server, then split over two on one PostgreSQL with the RabbitMQ relay, the consoles on the first; rates over the steady window`,
+    method: `each server process under its own CPU quota (${how}, ${SCALE_CPU} of a core); the same offered rate through one server, then split over two on one PostgreSQL with the RabbitMQ relay, the consoles on the first; rates over the steady window; the generators and consoles uncapped at the servers' weight, PostgreSQL's processes and ${brokerWeight}`,
     cpuPerServer: SCALE_CPU,
     levels,
     bestOne: best(1),
