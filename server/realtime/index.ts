@@ -112,7 +112,15 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   }
 
   const relayUrl = options.relayUrl ?? process.env.STOMP_RELAY_URL;
-  const relay: Relay | null = relayUrl ? createRelay(relayUrl, (m) => deliverLocal(m.tenant, m.destination, m.json, m.users, m.division, m.counts), log) : null;
+  const relay: Relay | null = relayUrl
+    ? createRelay(
+        relayUrl,
+        (m) => deliverLocal(m.tenant, m.destination, m.json, m.users, m.division, m.counts),
+        log,
+        // a process with no session of a tenant leaves that tenant's messages undecoded (scale-out: issue 30)
+        (tenant) => tenants.has(tenant),
+      )
+    : null;
 
   function route(tenant: string, destination: string, body: unknown, users?: readonly number[], division?: number | null, counts?: DivisionCounts): void {
     const json = JSON.stringify(body);

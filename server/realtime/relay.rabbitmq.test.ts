@@ -138,4 +138,15 @@ describe('per-session alarm counts through RabbitMQ', () => {
     await waitFor(() => onB.messages.length >= 600, '600 events on B', 15_000);
     expect(bodies(onB).map((e) => e.id)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
   });
+
+  it('text of any script crosses whole, whatever TCP chunks the frames arrive in', async () => {
+    const a = await node();
+    const b = await node();
+    const onB = await subscriber(b, 'token-a', DESTINATIONS.events);
+    // multi-byte characters in frames of about 64 KB: a character may be split between two reads of the socket
+    const message = (i: number) => `Zürich 東京 🚪 ${i} ${'é'.repeat(300)}`;
+    for (let i = 1; i <= 400; i++) a.realtime.publish(1, DESTINATIONS.events, { id: i, message: message(i) });
+    await waitFor(() => onB.messages.length >= 400, '400 events on B', 15_000);
+    expect(bodies(onB)).toEqual(Array.from({ length: 400 }, (_, i) => ({ id: i + 1, message: message(i + 1) })));
+  });
 });
