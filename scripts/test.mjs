@@ -12,13 +12,12 @@ const took = [];
  * Runs a step as a child process; its output goes straight through (`live`) or is kept and printed whole when it ends,
  * under its header (a step that runs beside another must not interleave its lines with the other's).
  */
-function step(name, cmd, args, { env = {}, live = false, nice = 0 } = {}) {
+function step(name, cmd, args, { env = {}, live = false } = {}) {
   const started = Date.now();
   if (live) console.log(`\n=== ${name} ===`);
   return new Promise((resolve) => {
-    const [c, a] = nice ? ['nice', ['-n', String(nice), cmd, ...args]] : [cmd, args];
     const out = [];
-    const child = spawn(c, a, { stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'], env: { ...process.env, ...env } });
     if (!live) {
       child.stdout.on('data', (d) => out.push(d));
       child.stderr.on('data', (d) => out.push(d));
@@ -72,27 +71,25 @@ await Promise.all([
   step('build the console', bin('vite'), ['build', '--logLevel', 'warn']),
 ]);
 // Then the end-to-end run and the vitest runs side by side. The end-to-end run is bound by one chromium renderer's main
-// thread and keeps about 1.3 of 2 cores busy; the vitest runs, at a lower priority (nice 10: the scheduler gives the
-// end-to-end run what it asks for first), take the rest of the processor while it runs (CI: 17.8 + 5.2 + 2.7 minutes one
-// after another). Their output is printed whole when each ends; the end-to-end run's is printed as it goes.
+// thread and keeps about 1.3 of 2 cores busy; vitest, on one worker process here (its two by default would take both
+// cores from the browser), takes the rest of the processor meanwhile (CI: 17.8 + 5.2 + 2.7 minutes one after another).
+// Not at a lower priority: under `nice 10` vitest starved whenever the browser and its server took both cores, and its
+// tests ran out of their 30 s. Each vitest run's output is printed whole when it ends; the end-to-end run's as it goes.
 if (!failedStep) {
   const vitestRuns = async () => {
     await step(
       'unit, model-based and server tests (PGlite)',
       bin('vitest'),
-      ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'],
-      { env: { DATABASE_URL: '' }, nice: 10 },
+      ['run', '--maxWorkers=1', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'],
+      { env: { DATABASE_URL: '' } },
     );
     countVitest('test-results/vitest.json');
     if (process.env.TEST_DATABASE_URL) {
       await step(
         'server tests (PostgreSQL)',
         bin('vitest'),
-        ['run', 'server', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-pg.json'],
-        {
-          env: { DATABASE_URL: process.env.TEST_DATABASE_URL },
-          nice: 10,
-        },
+        ['run', 'server', '--maxWorkers=1', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-pg.json'],
+        { env: { DATABASE_URL: process.env.TEST_DATABASE_URL } },
       );
       countVitest('test-results/vitest-pg.json');
     }
