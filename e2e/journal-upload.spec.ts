@@ -27,7 +27,10 @@ test('a sampled operator session is uploaded, listed for the auditor, opened and
   await logout;
   await expect(page).toHaveURL(/\/login/);
   expect(uploads.length).toBeGreaterThan(0);
-  expect(uploads.every((s) => s === 200)).toBe(true);
+  expect(
+    uploads.filter((s) => s !== 200),
+    'journal uploads not answered 200',
+  ).toEqual([]);
 
   // an auditor (0.8.2.0) lists and opens it; no recording of their own is forced any more
   await page.evaluate(() => localStorage.setItem('gatehouse.replay', 'never'));

@@ -167,7 +167,7 @@ describe('the uploader against a real server', () => {
   });
 
   /** A real session machine signing in over REST, recorded by a real journal; the uploader follows it. */
-  function consoleOf(opts: { draw: number; network?: { down: boolean }; recording?: string }) {
+  function consoleOf(opts: { draw: number; network?: { down: boolean; slowMs?: number }; recording?: string }) {
     const journal = createJournal({ now: () => Date.now() });
     const post = async (path: string, body: unknown, token?: string) => {
       const res = await fetch(s.base + path, {
@@ -211,7 +211,12 @@ describe('the uploader against a real server', () => {
       random: () => opts.draw,
       newId: () => opts.recording ?? `rec-${Math.random().toString(36).slice(2)}-test`,
       base: s.base,
-      fetch: (input, init) => (network.down ? Promise.reject(new TypeError('fetch failed: network down')) : fetch(input, init)),
+      fetch: async (input, init) => {
+        if (network.down) throw new TypeError('fetch failed: network down');
+        // a busy server: the answer comes this much later
+        if (network.slowMs) await new Promise((r) => setTimeout(r, network.slowMs));
+        return fetch(input, init);
+      },
     });
     uploaders.push(uploader);
     return { session, journal, uploader, logouts, network };
@@ -275,6 +280,20 @@ describe('the uploader against a real server', () => {
     expect(
       await s.count('select 1 from session_journals j join sessions x on x.jti = j.jti where j.recording = $1 and x.ended_at is not null', [recording]),
     ).toBe(1);
+  });
+
+  it("waits for a slow flush before the logout, so a busy server still gets the session's last entries", async () => {
+    // seen in CI on a loaded machine: the last chunks took over 5 s, sign-out's logout went first (it waited at most
+    // 5 s), the token died and the flush was refused with 401
+    const c = consoleOf({ draw: 0.05 });
+    await signIn(c, 'operator');
+    await waitFor(c.uploader.actor, (x) => x.matches({ recording: 'waiting' }));
+    const recording = c.uploader.actor.getSnapshot().context.recording!;
+    c.network.slowMs = 7000;
+    c.session.send({ type: 'session.signOut' });
+    await until(() => c.logouts.length === 1, 20_000);
+    const signOut = c.journal.entries().find((e) => e.event.type === 'session.signOut')!;
+    expect(await storedSeqs(recording)).toContain(signOut.seq);
   });
 
   it('sends nothing for a session the draw left out', async () => {

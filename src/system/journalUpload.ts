@@ -212,7 +212,11 @@ export function journalUploadLogic(deps: JournalUploadDeps) {
 
 export interface JournalUploader {
   actor: JournalUploadActor;
-  /** Resolves once nothing is being recorded or flushed any more (at most `timeoutMs`): sign-out waits for it. */
+  /**
+   * Resolves once nothing is being recorded or flushed any more (at most `timeoutMs`): the server's logout call waits
+   * for it (the console itself is on the sign-in page at once). 15 s: on a busy server the last chunks took over 5 s,
+   * the token died first and they were refused (401), losing the session's end.
+   */
   settled(timeoutMs?: number): Promise<void>;
   stop(): void;
 }
@@ -243,7 +247,7 @@ export function startJournalUploader(session: SessionRef, deps: JournalUploadDep
   follow(session.getSnapshot());
   return {
     actor,
-    async settled(timeoutMs = 5000) {
+    async settled(timeoutMs = 15_000) {
       await waitFor(actor, (s) => !s.hasTag('recording') && !s.hasTag('flushing'), { timeout: timeoutMs }).catch(() => {});
     },
     stop() {
