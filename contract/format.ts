@@ -265,15 +265,24 @@ export function formatDateTimeInput(iso: string | null | undefined, locale: Disp
   return formatInTimeZone(new Date(iso), isTimeZone(timeZone) ? timeZone : 'UTC', DATE_TIME_INPUT_PATTERN[locale]);
 }
 
+/** The runtime's answer per zone name, asked once: building a formatter to ask costs more than the answer (the session's
+ *  zone is resolved on every change of the session). */
+const zoneKnown = new Map<string, boolean>();
 /** True when the runtime knows `zone` as an IANA time zone. */
 export function isTimeZone(zone: string | null | undefined): zone is string {
   if (!zone) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let known = zoneKnown.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (zoneKnown.size >= 256) zoneKnown.clear();
+    zoneKnown.set(zone, known);
   }
+  return known;
 }
 
 /**

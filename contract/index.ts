@@ -15,4 +15,5 @@ export * from './sessions';
 export * from './ingest';
 export * from './resources';
 export * from './attendanceDaily';
-export * from './phone';
+// ./phone (libphonenumber-js, countries-and-timezones) is imported by path where it is used (machines/phone.selectors):
+// through this index it would load with every screen

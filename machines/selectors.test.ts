@@ -15,8 +15,8 @@ import {
   selectUser,
   selectDisplayZone,
   selectLocale,
-  selectPhonePlaceholder,
 } from './session.selectors';
+import { selectPhonePlaceholder } from './phone.selectors';
 import { tabsMachine } from './tabs';
 import { resourceListMachine, type ListQueryInput } from './resourceList';
 import { pagerOf, selectPager } from './resourceList.selectors';

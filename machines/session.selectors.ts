@@ -1,5 +1,5 @@
 // What views read from the session actor: the smallest slices, named and tested.
-import { heldPrivilegeIds, phonePlaceholder, resolveTimeZone, type DisplayLocale, type PrivilegeEntry } from '../contract';
+import { heldPrivilegeIds, resolveTimeZone, type DisplayLocale, type PrivilegeEntry } from '../contract';
 import type { SessionSnapshot } from './session';
 
 export const selectUser = (s: SessionSnapshot) => s.context.user;
@@ -19,9 +19,7 @@ export const selectDisplayZone = (s: SessionSnapshot, browser?: string): string 
 /** The selected client's (tenant's) own zone, where its calendar days are (a visit's day, today's rule); null
  *  without a client. */
 export const selectClientZone = (s: SessionSnapshot): string | null => s.context.user?.clientTimezone ?? null;
-/** Issue 29: every phone field's placeholder, an example number of the selected client's country (its time zone names
- *  it); without a client, the user's own zone's. */
-export const selectPhonePlaceholder = (s: SessionSnapshot): string => phonePlaceholder(s.context.user?.clientTimezone ?? s.context.user?.timezone);
+// issue 29's phone placeholder is ./phone.selectors': its libraries load with the forms that show it, not at start
 export const selectSignInError = (s: SessionSnapshot) => s.context.error;
 export const selectNotice = (s: SessionSnapshot) => s.context.notice;
 export const selectRedirect = (s: SessionSnapshot) => s.context.redirect;

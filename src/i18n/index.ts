@@ -80,13 +80,31 @@ export const getLocale = current;
 
 type Vars = Record<string, string | number>;
 
+// A word without values is looked up once per language: i18next's t() costs a few microseconds a call and a first
+// screen asks for thousands (titles, labels, buttons). Forgotten when a dictionary or the language changes.
+const looked = new Map<string, string>();
+const forget = () => looked.clear();
+i18n.on('languageChanged', forget);
+i18n.store.on('added', forget);
+i18n.store.on('removed', forget);
+function lookUp(ns: string, loc: Locale, key: string, english: string | undefined): string {
+  const k = `${ns}\u0000${loc}\u0000${key}\u0000${english ?? ''}`;
+  let said = looked.get(k);
+  if (said === undefined) {
+    said = i18n.t(key, english === undefined ? { ns, lng: loc } : { ns, lng: loc, defaultValue: english }) as string;
+    if (looked.size >= 20_000) looked.clear(); // words from elsewhere (server sentences) do not pile up
+    looked.set(k, said);
+  }
+  return said;
+}
+
 /** A keyed message in the language (the current one unless `loc`); `{name}` placeholders are filled from `vars`. */
 export function t(key: MessageKey, loc: Locale = current(), vars?: Vars): string {
-  return i18n.t(key, { ns: 'common', lng: loc, ...vars }) as string;
+  return vars ? (i18n.t(key, { ns: 'common', lng: loc, ...vars }) as string) : lookUp('common', loc, key, undefined);
 }
 /** A screen string by its English text; untranslated text falls back to itself. */
 export function tx(text: string, vars?: Vars, loc: Locale = current()): string {
-  return i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string;
+  return vars ? (i18n.t(text, { ns: 'text', lng: loc, defaultValue: text, ...vars }) as string) : lookUp('text', loc, text, text);
 }
 /** A sentence from elsewhere (a server's error, a machine's message): translated when the dictionary has it, or
  *  when it is one of the server's sentences with values (./sentences.ts), else shown exactly as given (never
@@ -101,11 +119,11 @@ export function say(message: string, loc: Locale = current()): string {
 }
 /** A route title (by path) or section title (`section.<id>`), English from the route table as the fallback. */
 export function tRoute(key: string, english: string, loc: Locale = current()): string {
-  return i18n.t(key, { ns: 'routes', lng: loc, defaultValue: english }) as string;
+  return lookUp('routes', loc, key, english);
 }
 /** A catalogue label by derived key (see ./catalogue.ts), English from the declaration as the fallback. */
 export function tCat(key: string, english: string, loc: Locale = current(), vars?: Vars): string {
-  return i18n.t(key, { ns: 'catalogue', lng: loc, defaultValue: english, ...vars }) as string;
+  return vars ? (i18n.t(key, { ns: 'catalogue', lng: loc, defaultValue: english, ...vars }) as string) : lookUp('catalogue', loc, key, english);
 }
 
 /**

@@ -6,7 +6,7 @@ import { useField, useForm, useFormState } from 'react-final-form';
 import { getIn } from 'final-form';
 import { useSelector } from '@xstate/react';
 import { zoneLabel } from '../../contract';
-import { selectPhonePlaceholder } from '../../machines/session.selectors';
+import { selectPhonePlaceholder } from '../../machines/phone.selectors';
 import { useDisplayZone } from '../ui/time';
 import { DateField } from '../ui/DateField';
 import { DateTimeField, dateTimeProblem, sayDateTimeProblem } from '../ui/DateTimeField';

@@ -55,25 +55,30 @@ export function DashboardScreen() {
   const [page, setPage] = useState(pages[0]?.pageNum ?? 1); // visual: which page is shown
   const current = pages.find((p) => p.pageNum === page) ?? pages[0];
 
-  const widgets =
-    live.data && current ? (
-      <>
-        <div className="gh-dash" data-testid="dash-counts">
-          {current.widgets
-            .filter((w) => w.id in COUNTS)
-            .map((w) => (
-              <CountWidget key={w.id} id={w.id as CountKey} data={live.data!} />
-            ))}
-        </div>
-        <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
-          {current.widgets
-            .filter((w) => !(w.id in COUNTS))
-            .map((w) => (
-              <Widget key={w.id} id={w.id} data={live.data!} />
-            ))}
-        </div>
-      </>
-    ) : null;
+  // one element per answer: the pages' Tabs measures its selection indicator (a forced layout) whenever a tab's
+  // panel changes, so the panel is not rebuilt by the screen's other re-renders (refresh status, user)
+  const widgets = useMemo(
+    () =>
+      data && current ? (
+        <>
+          <div className="gh-dash" data-testid="dash-counts">
+            {current.widgets
+              .filter((w) => w.id in COUNTS)
+              .map((w) => (
+                <CountWidget key={w.id} id={w.id as CountKey} data={data} />
+              ))}
+          </div>
+          <div className="gh-dash gh-dash--charts" data-testid="dash-charts">
+            {current.widgets
+              .filter((w) => !(w.id in COUNTS))
+              .map((w) => (
+                <Widget key={w.id} id={w.id} data={data} />
+              ))}
+          </div>
+        </>
+      ) : null,
+    [data, current],
+  );
 
   return (
     <div className="gh-page" data-testid="dashboard">
