@@ -1,25 +1,28 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import '@blueprintjs/core/lib/css/blueprint.css';
-import '@blueprintjs/table/lib/css/table.css';
-import './styles/icon-fonts.css';
-import './styles/app.css';
-import './styles/shift.css';
-import { LightSignIn, lightSignInVariant } from './signin/LightSignIn';
+// the light page's own small sheet; the console's full sheets come with its code (./signin/mountConsole.tsx)
+import './signin/signin.css';
+import { lightSignInVariant, startLightSignIn, type MountConsole } from './signin/LightSignIn';
 import { rememberedLocale } from './signin/strings';
 
-// Issue 30: the console's code is its own chunk. A cold load of the sign-in page with no stored session shows the light
-// sign-in page (src/signin) at once and fetches the console meanwhile; any other load starts the console itself.
-const root = createRoot(document.getElementById('root')!);
+// Issue 30: the console's code (and React) is its own chunk. A cold load of the sign-in page with no stored session
+// shows the light sign-in page (src/signin, plain markup, no React) at once and fetches the console at the operator's
+// first use; any other load starts the console itself.
+const root = document.getElementById('root')!;
 
 let consoleCode: ReturnType<typeof loadConsoleCode> | null = null;
-function loadConsoleCode() {
-  return import('./app/App').then(async (m) => {
-    await m.consoleReady;
-    return m.App;
-  });
+function loadConsoleCode(): Promise<MountConsole> {
+  return Promise.all([
+    import('./app/App').then(async (m) => {
+      await m.consoleReady;
+      return m.App;
+    }),
+    import('./signin/mountConsole'),
+  ]).then(
+    ([App, { mountConsole }]) =>
+      (host: HTMLElement) =>
+        mountConsole(host, App),
+  );
 }
-/** The console's root component once its code (and the icons it draws) are in; asked for once. */
+/** The console, ready to mount once its code (and the icons it draws) are in; asked for once. */
 const loadConsole = () =>
   (consoleCode ??= loadConsoleCode().catch((e: unknown) => {
     consoleCode = null; // a failed fetch is tried again next time
@@ -27,21 +30,8 @@ const loadConsole = () =>
   }));
 
 /** The light page's console: the console and its sign-in screen, which takes over from the light page. */
-const loadSignInConsole = () => Promise.all([loadConsole(), import('./screens/auth/index')]).then(([App]) => App);
+const loadSignInConsole = () => Promise.all([loadConsole(), import('./screens/auth/index')]).then(([mount]) => mount);
 
 const variant = lightSignInVariant(window.location.pathname, localStorage);
-if (variant) {
-  root.render(
-    <StrictMode>
-      <LightSignIn variant={variant} locale={rememberedLocale()} loadConsole={loadSignInConsole} />
-    </StrictMode>,
-  );
-} else {
-  void loadConsole().then((App) =>
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
-  );
-}
+if (variant) startLightSignIn(root, variant, rememberedLocale(), loadSignInConsole);
+else void loadConsole().then((mount) => mount(root));

@@ -1,9 +1,10 @@
-// The sign-in page as plain elements with Blueprint's classes: the frame (brand panel and card) and the form. The
-// light sign-in page (./LightSignIn.tsx) and the console's own form (src/screens/auth) both draw it, so the page looks
-// the same whichever of the two is on screen, and the light one needs no Blueprint component, router or i18next.
+// The sign-in page as plain elements with Blueprint's classes: the frame (brand panel and card) and the form, as the
+// console's own form (src/screens/auth) draws it. The light sign-in page (./LightSignIn.ts) draws the same markup
+// without React (./markup.ts; signin.test.ts holds the two to it), so the page looks the same whichever is on screen.
 import { useState, type ReactNode } from 'react';
 import { APP_VERSION } from '../../contract/constants';
 import { SignInIcon, type SignInIconName } from './icons';
+import { revealState, submitClass } from './markup';
 import type { SignInText } from './strings';
 
 export type AuthVariant = 'split' | 'centered';
@@ -171,23 +172,13 @@ export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error,
           onChange={(e) => onDraft({ ...draft, password: e.currentTarget.value })}
         />
         <span className="bp6-input-action">
-          <button
-            type="button"
-            className="bp6-button bp6-minimal"
-            aria-label={showPassword ? 'Hide the password' : 'Show the password'}
-            onClick={() => setShowPassword((s) => !s)}
-          >
-            <SignInIcon icon={showPassword ? 'eye-off' : 'eye-open'} />
+          <button type="button" className="bp6-button bp6-minimal" aria-label={revealState(showPassword).label} onClick={() => setShowPassword((s) => !s)}>
+            <SignInIcon icon={revealState(showPassword).icon} />
           </button>
         </span>
       </Field>
       <div className="gh-signin__row">{forgotLink}</div>
-      <button
-        type="submit"
-        disabled={busy}
-        className={`bp6-button${busy ? ' bp6-disabled' : ''} bp6-fill${busy ? ' bp6-loading' : ''} bp6-intent-primary bp6-large`}
-        data-testid="signin-submit"
-      >
+      <button type="submit" disabled={busy} className={submitClass(busy)} data-testid="signin-submit">
         {busy && <ButtonSpinner />}
         <span className="bp6-button-text">{text.signIn}</span>
       </button>

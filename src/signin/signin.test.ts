@@ -1,11 +1,19 @@
 // The light sign-in page's own decisions: when a cold load shows it, which language it speaks, its words against
-// the console's dictionaries, and which return address it passes on.
+// the console's dictionaries, which return address it passes on, and its markup against the console's form.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rememberedLocale as consoleLocale } from '../app/useTimeAndLanguageSync';
 import { handDraft, onDraftTaken, peekHandedDraft, takeHandedDraft } from './handover';
-import { lightSignInVariant } from './LightSignIn';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { SignInIcon } from './icons';
+import { LOAD_FAILED, lightSignInMarkup, lightSignInVariant } from './LightSignIn';
+import { esc, frameMarkup, iconMarkup, signInFormMarkup } from './markup';
 import { redirectOfQuery, safeRedirect } from './redirect';
-import { rememberedLocale, SIGN_IN_TEXT } from './strings';
+import { SIGNIN_CSS_FILE, signInCss } from './signinCss';
+import { AuthFrameView, SignInView, type AuthVariant } from './SignInView';
+import { rememberedLocale, SIGN_IN_TEXT, type SignInText } from './strings';
 
 const storage = (items: Record<string, string>): Pick<Storage, 'getItem'> => ({ getItem: (k) => items[k] ?? null });
 
@@ -71,4 +79,81 @@ describe('the light sign-in page', () => {
     takeHandedDraft();
     expect(heard).toEqual(['taken']);
   });
+});
+
+describe('the light sign-in page’s markup', () => {
+  const forgot = (text: SignInText) => createElement('a', { href: '/forgot-password' }, text.forgotPassword);
+  const react = (text: SignInText, variant: AuthVariant, s: { title: string; busy: boolean; error?: string | null; notice?: string | null }) =>
+    renderToStaticMarkup(
+      createElement(AuthFrameView, {
+        text,
+        variant,
+        children: createElement(SignInView, {
+          text,
+          title: s.title,
+          draft: { username: '', password: '' },
+          onDraft: () => undefined,
+          onSubmit: () => undefined,
+          busy: s.busy,
+          error: s.error,
+          notice: s.notice,
+          forgotLink: forgot(text),
+        }),
+      }),
+    );
+  const light = (text: SignInText, variant: AuthVariant, s: { title: string; busy: boolean; error?: string | null; notice?: string | null }) =>
+    frameMarkup(text, variant, signInFormMarkup(text, { ...s, forgotLink: renderToStaticMarkup(forgot(text)) }));
+
+  it('is the console form’s markup, element for element, on /login and /login-remake in both languages', () => {
+    for (const locale of ['en', 'zh-CN'] as const) {
+      const text = SIGN_IN_TEXT[locale];
+      for (const variant of ['split', 'centered'] as const) {
+        const title = variant === 'centered' ? text.welcomeBack : text.title;
+        const first = react(text, variant, { title, busy: false });
+        expect(lightSignInMarkup(variant, locale)).toBe(first);
+        expect(first).toContain(`aria-label="${text.formLabel}"`);
+        expect(first).toContain('<label class="bp6-label" for="password">');
+      }
+    }
+  });
+
+  it('stays the console form’s markup while busy, with an error or a notice', () => {
+    const text = SIGN_IN_TEXT.en;
+    const states = [
+      { title: text.title, busy: true },
+      { title: text.title, busy: false, error: LOAD_FAILED.en },
+      { title: text.title, busy: true, notice: 'Your session expired & you were signed out.' },
+      { title: '<Welcome> "back"', busy: false, error: 'Wrong password' },
+    ];
+    for (const s of states) expect(light(text, 'split', s)).toBe(react(text, 'split', s));
+    expect(light(SIGN_IN_TEXT['zh-CN'], 'centered', states[1])).toBe(react(SIGN_IN_TEXT['zh-CN'], 'centered', states[1]));
+  });
+
+  it('draws every icon as the console’s SignInIcon does, and escapes text as React does', () => {
+    for (const icon of ['eye-off', 'eye-open', 'error', 'key-enter', 'lock', 'people', 'person', 'time', 'office'] as const) {
+      expect(iconMarkup(icon)).toBe(renderToStaticMarkup(createElement(SignInIcon, { icon })));
+      expect(iconMarkup(icon, -1)).toBe(renderToStaticMarkup(createElement(SignInIcon, { icon, tabIndex: -1 })));
+    }
+    const tricky = `a & b < c > d "e" 'f'`;
+    expect(`<p>${esc(tricky)}</p>`).toBe(renderToStaticMarkup(createElement('p', null, tricky)));
+  });
+});
+
+describe('the light sign-in page’s stylesheet', () => {
+  it('is the console’s rules that can apply to the page, up to date with Blueprint’s sheet and the console’s own', async () => {
+    const css = await signInCss();
+    expect(readFileSync(SIGNIN_CSS_FILE, 'utf8'), 'regenerate it: npx tsx src/signin/signinCss.ts').toBe(css);
+    // the rules the page is drawn with are in it, the focus ring too; the rest of the console's are not
+    for (const rule of [
+      '.gh-auth__brand {',
+      '.bp6-input:focus',
+      '.bp6-button.bp6-intent-primary',
+      '.bp6-callout.bp6-intent-danger',
+      ':focus {',
+      '.bp6-spinner-head {',
+    ])
+      expect(css, rule).toContain(rule);
+    for (const rule of ['.bp6-table-', '.bp6-popover', '.gh-sidebar']) expect(css, rule).not.toContain(rule);
+    expect(css.length).toBeLessThan(readFileSync(fileURLToPath(import.meta.resolve('@blueprintjs/core/lib/css/blueprint.css')), 'utf8').length / 5);
+  }, 60_000);
 });

@@ -1,0 +1,18 @@
+// The console on screen: React, the console's stylesheets and its root component in an element. Both ways in come
+// here (src/main.tsx): a load with a stored session at once, the light sign-in page (./LightSignIn.ts) on submit.
+// The stylesheets come with this chunk, not with the sign-in page, whose own small sheet (./signin.css) is all it needs.
+import { StrictMode, type ComponentType } from 'react';
+import { createRoot } from 'react-dom/client';
+import '@blueprintjs/core/lib/css/blueprint.css';
+import '@blueprintjs/table/lib/css/table.css';
+import '../styles/icon-fonts.css';
+import '../styles/app.css';
+import '../styles/shift.css';
+
+export function mountConsole(host: HTMLElement, App: ComponentType): void {
+  createRoot(host).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
