@@ -19,7 +19,8 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   loginRemake: pick(auth, 'LoginRemakeScreen'),
   forgotPassword: pick(auth, 'ForgotPasswordScreen'),
   resetPassword: pick(auth, 'ResetPasswordScreen'),
-  dashboard: pick(general, 'DashboardScreen'),
+  // the landing screen is a chunk of its own: the rest of the general section (profile, backups) brings forms
+  dashboard: pick(() => import('../screens/general/DashboardScreen'), 'DashboardScreen'),
   profile: pick(general, 'ProfileScreen'),
   forbidden: pick(general, 'ForbiddenScreen'),
   notFound: pick(general, 'NotFoundScreen'),

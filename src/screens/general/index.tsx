@@ -1,4 +1,3 @@
-export { DashboardScreen } from './DashboardScreen';
 export { ProfileScreen } from './ProfileScreen';
 export { ForbiddenScreen, NotFoundScreen, LaterReleaseScreen, AttendanceScreen } from './InfoScreens';
 export { BackupRestoreScreen } from './BackupRestoreScreen';
