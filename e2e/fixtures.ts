@@ -18,7 +18,7 @@ export const test = base.extend<object, { server: OwnServer }>({
       await use(server);
       await server.dispose();
     },
-    { scope: 'worker', timeout: 120_000 },
+    { scope: 'worker', timeout: 240_000 },
   ],
   baseURL: async ({ server }, use) => {
     await use(server.url);

@@ -35,7 +35,8 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
     mkdirSync('test-results/servers', { recursive: true });
     const log = openSync(`test-results/servers/${name}-${port}.log`, 'a');
     child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', log, log], detached: true });
-    const until = Date.now() + 90_000;
+    // a server starts in ~15 s alone; beside vitest's own database set-up on a loaded machine it took over 90
+    const until = Date.now() + 180_000;
     for (;;) {
       try {
         if ((await fetch(`${url}/api/health`)).ok) return;
