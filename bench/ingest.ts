@@ -573,11 +573,12 @@ async function scaleLevel(urls: string[], rate: number, countRows: () => Promise
       tStart = performance.now();
     // the steady window, as in the ingest levels: counts at each whole second, the first second being warm-up
     const acceptedBy = urls.map(() => 0);
-    const marks: { t: number; accepted: number; delivered: number }[] = [];
+    const marks: { t: number; accepted: number; delivered: number; cpu: number[] }[] = [];
     // (only while the generators offer: after it, what is still on its way would count against the window)
     const offerEnds = performance.now() + SECONDS * 1000 + 100;
     const sampler = setInterval(() => {
-      if (performance.now() < offerEnds) marks.push({ t: performance.now(), accepted: acceptedBy.reduce((x, y) => x + y, 0), delivered: watch.state.received });
+      if (performance.now() < offerEnds)
+        marks.push({ t: performance.now(), accepted: acceptedBy.reduce((x, y) => x + y, 0), delivered: watch.state.received, cpu: pids.map(cpuSeconds) });
     }, 1000);
     let runs: Awaited<ReturnType<typeof runDeviceSimulator>>[];
     try {
@@ -605,11 +606,13 @@ async function scaleLevel(urls: string[], rate: number, countRows: () => Promise
     while (watch.state.received < accepted && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
     await new Promise((res) => setTimeout(res, 500)); // a duplicate would come after the last expected one
     const stored = (await countRows()) - rowsBefore;
-    // each server's share of a core over the level (at its quota, it was the limit)
-    const coresUsed = pids.map((pid, i) => Number(((cpuSeconds(pid) - cpuBefore[i]) / ((performance.now() - tStart) / 1000)).toFixed(2)));
     const a = marks[0],
       b = marks.at(-1)!;
     const windowS = a && b && b.t > a.t ? (b.t - a.t) / 1000 : 0;
+    // each server's share of a core over the steady window, as the rates (at its quota, it was the limit); over the
+    // whole level too, whose start and drain, with little to do, would hide a server that was at its quota meanwhile
+    const coresUsedLevel = pids.map((pid, i) => Number(((cpuSeconds(pid) - cpuBefore[i]) / ((performance.now() - tStart) / 1000)).toFixed(2)));
+    const coresUsed = windowS ? pids.map((_, i) => Number(((b.cpu[i] - a.cpu[i]) / windowS).toFixed(2))) : coresUsedLevel;
     const persistedPerS = windowS ? Math.round((b.accepted - a.accepted) / windowS) : 0;
     const deliveredPerS = windowS ? Math.round((b.delivered - a.delivered) / windowS) : 0;
     return {
@@ -631,6 +634,7 @@ async function scaleLevel(urls: string[], rate: number, countRows: () => Promise
       duplicated: Math.max(0, stored - accepted) + Math.max(0, watch.state.received - accepted),
       latencyMs: summary(watch.state.latencies),
       coresUsedPerServer: coresUsed,
+      coresUsedPerServerWholeLevel: coresUsedLevel,
     };
   } finally {
     await watch.close();
