@@ -8,7 +8,7 @@ import { STORAGE } from '../../contract/constants';
 import { handDraft, onDraftTaken } from './handover';
 import { calloutMarkup, esc, frameMarkup, iconMarkup, revealState, signInFormMarkup, SPINNER_MARKUP, submitClass } from './markup';
 import { SIGN_IN_TEXT, type SignInLocale } from './strings';
-import type { AuthVariant } from './SignInView';
+import type { AuthVariant } from './markup';
 
 /** The paths the light page stands in for, with their look. */
 const LIGHT_PATHS: Record<string, AuthVariant> = { '/login': 'split', '/login-remake': 'centered' };

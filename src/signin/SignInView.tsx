@@ -4,10 +4,10 @@
 import { useState, type ReactNode } from 'react';
 import { APP_VERSION } from '../../contract/constants';
 import { SignInIcon, type SignInIconName } from './icons';
-import { revealState, submitClass } from './markup';
+import { revealState, submitClass, type AuthVariant } from './markup';
 import type { SignInText } from './strings';
 
-export type AuthVariant = 'split' | 'centered';
+export type { AuthVariant };
 
 /** The frame of the no-layout screens: brand panel and a card. `centered` is /login-remake's look. */
 export function AuthFrameView({

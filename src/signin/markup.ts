@@ -4,7 +4,9 @@
 import { APP_VERSION } from '../../contract/constants';
 import { signInIcon, type SignInIconName } from './iconPaths';
 import type { SignInText } from './strings';
-import type { AuthVariant } from './SignInView';
+
+/** The two sign-in pages of the spec: /login (split) and /login-remake (centered). */
+export type AuthVariant = 'split' | 'centered';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
 /** Text or an attribute's value as markup (the characters React escapes, escaped as React does). */
