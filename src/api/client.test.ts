@@ -116,4 +116,33 @@ describe('the axios instance', () => {
     await expect(client.post('/idp/1.0/logout', {}, { headers: { Authorization: 'Bearer older' } })).rejects.toMatchObject({ status: 401 });
     expect(sent).toEqual(['Bearer older']);
   });
+
+  it('never sends a request refused for the old client\u2019s token again under another client: it ends cancelled, unreported', async () => {
+    let token = 'northwind';
+    let client = '1';
+    const reported: ApiError[] = [];
+    const sent: string[] = [];
+    const api = createApiClient(() => deps({ getToken: () => token, getClientId: () => client, report: (e) => reported.push(e) }));
+    api.defaults.adapter = async (config) => {
+      const auth = String(AxiosHeaders.from(config.headers).get('Authorization'));
+      sent.push(`${config.method} ${config.url} ${auth}`);
+      if (auth === 'Bearer northwind') {
+        // the switch to Harbour happened while this one was on its way
+        token = 'harbour';
+        client = '2';
+        throw Object.assign(new Error('Request failed'), {
+          config,
+          response: { status: 401, statusText: 'Unauthorized', data: { message: 'JWT-Invalid' }, headers: {}, config },
+        });
+      }
+      return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
+    };
+    // a read of Northwind's plan and a save into Northwind: neither reaches Harbour
+    await expect(api.get('/event/manage/floor-plans/1')).rejects.toMatchObject({ cancelled: true, status: 0 });
+    token = 'northwind';
+    client = '1';
+    await expect(api.post('/event/manage/identities', { firstName: 'Ann' })).rejects.toMatchObject({ cancelled: true });
+    expect(sent).toEqual(['get /event/manage/floor-plans/1 Bearer northwind', 'post /event/manage/identities Bearer northwind']);
+    expect(reported).toEqual([]);
+  });
 });

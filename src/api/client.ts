@@ -2,10 +2,13 @@
 // the toaster) is configured by src/system/browser.ts, so this file stays testable without a browser.
 import axios, { AxiosHeaders, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
 import { GRANTS_HEADER, LOGIN_MODE, TENANT_HEADER, isNoTokenPath, type LoginMode } from '../../contract';
-import { isJwtInvalid, toApiError, type ApiError } from './errors';
+import { ApiError, isJwtInvalid, toApiError } from './errors';
 
-/** A request's config as sent: the token the interceptor put on it (not one the caller set), and whether it is a retry. */
-type SentConfig = InternalAxiosRequestConfig & { ghToken?: string; ghRetried?: boolean };
+/**
+ * A request's config as sent: the token the interceptor put on it (not one the caller set), the client selected when
+ * it left, and whether it is a retry.
+ */
+type SentConfig = InternalAxiosRequestConfig & { ghToken?: string; ghClient?: string | null; ghRetried?: boolean };
 
 export interface ApiDeps {
   getToken: () => string | null;
@@ -50,6 +53,7 @@ export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
     for (const [k, v] of Object.entries(added)) headers.set(k, v);
     config.headers = headers;
     config.ghToken = added.Authorization;
+    config.ghClient = getDeps().getClientId();
     return config;
   });
   instance.interceptors.response.use(
@@ -61,14 +65,21 @@ export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
     async (err: unknown) => {
       const e = toApiError(err);
       // refused for a token that is no longer the console's (a client switch ends the session of the old one while
-      // reads sent with it are still on their way): not an expired session, but a request to send again with the
-      // current token, once. The server refused it before doing anything, so sending it again is safe. A refusal
+      // requests sent with it are still on their way). The server refused it before doing anything. Under the same
+      // client (a token replaced by the sign-in of the same user, …) it is sent again with the current token, once.
+      // Under another client it is never sent again: what it asked for (Northwind's floor plan 1, a record to save) is
+      // the old client's, and sent under the new one it would read a stranger's id or write into the wrong client;
+      // the views of the old client are gone with the switch, so it ends as a cancelled request, silently. A refusal
       // that arrives while the switch is still storing its token waits for it (settled) before judging.
       const config = (err as { config?: SentConfig }).config;
-      if (config?.ghToken && !config.ghRetried && isJwtInvalid(e)) await getDeps().settled?.();
+      const replaced = !!config?.ghToken && !config.ghRetried && isJwtInvalid(e);
+      if (replaced) await getDeps().settled?.();
       const current = getDeps().getToken();
-      if (config?.ghToken && !config.ghRetried && isJwtInvalid(e) && current && config.ghToken !== `Bearer ${current}`) {
-        const headers = AxiosHeaders.from(config.headers);
+      if (replaced && current && config!.ghToken !== `Bearer ${current}`) {
+        if (config!.ghClient !== getDeps().getClientId()) {
+          return Promise.reject(new ApiError({ status: 0, message: 'Request cancelled', cancelled: true, path: e.path, method: e.method }));
+        }
+        const headers = AxiosHeaders.from(config!.headers);
         headers.delete('Authorization');
         return instance.request({ ...config, headers, ghRetried: true } as SentConfig);
       }

@@ -200,6 +200,37 @@ describe('streamGet against servers that fail', () => {
     expect(reported).toHaveLength(1);
   });
 
+  it('ends, unreported and not asked again, when refused for the token of a client the console has since switched from', async () => {
+    const seen: (string | undefined)[] = [];
+    const srv = await fakeServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 401, message: 'JWT-Invalid' }));
+    });
+    open.push(srv);
+    let token = 'northwind';
+    let client = '1';
+    const reported: unknown[] = [];
+    const events: StreamEvent[] = [];
+    const deps = {
+      ...noAuth,
+      getClientId: () => client,
+      getToken: () => {
+        const t = token;
+        // the switch to Harbour lands while the first request is on its way
+        token = 'harbour';
+        client = '2';
+        return t;
+      },
+      report: (e: unknown) => reported.push(e),
+    };
+    const out = await streamGet('/x', { baseUrl: srv.base, deps, retryDelayMs: 1, onEvent: (e) => events.push(e) });
+    expect(out).toEqual({ status: 'aborted', attempts: 1 });
+    expect(seen).toEqual(['Bearer northwind']);
+    expect(events).toEqual([]);
+    expect(reported).toEqual([]);
+  });
+
   it('stops quietly when aborted while waiting to retry', async () => {
     const srv = await fakeServer((_req, res) => {
       res.writeHead(502);

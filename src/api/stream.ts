@@ -123,6 +123,8 @@ export async function streamGet(path: string | (() => string), options: StreamOp
   const deps = options.deps ?? apiDeps();
   let attempts = 0;
   let swapped = false;
+  /** the client selected when it started: a refusal after a switch to another client is not asked again under it */
+  const client = deps.getClientId();
   const fail = (error: ApiError): StreamOutcome => {
     const data: StreamErrorData = { status: error.status, message: error.message, attempts, violations: error.violations };
     onEvent({ event: 'error', data: JSON.stringify(data) });
@@ -145,11 +147,13 @@ export async function streamGet(path: string | (() => string), options: StreamOp
           /* not JSON */
         }
         error = new ApiError({ status: res.status, message: errorMessage(body, res.statusText), violations: violationsIn(body), path: url, body });
-        // refused for a token the console has since replaced (a client switch on the way): asked again at once with
-        // the current one, as the axios client does (src/api/client.ts)
+        // refused for a token the console has since replaced: asked again at once with the current one under the same
+        // client; after a switch to another client it ends there, as the axios client's requests do (src/api/client.ts):
+        // the old client's stream is not read from the new one
         if (isJwtInvalid(error) && !swapped) await deps.settled?.();
         const current = deps.getToken();
         if (isJwtInvalid(error) && !swapped && current && headers.Authorization && headers.Authorization !== `Bearer ${current}`) {
+          if (deps.getClientId() !== client) return { status: 'aborted', attempts };
           swapped = true;
           attempts--;
           continue;
