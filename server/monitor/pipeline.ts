@@ -92,6 +92,8 @@ export interface PipelineOptions {
   backlogMax?: number;
   /** Awaited before each transaction is written: tests hold the writer with it to build a backlog. */
   beforeWrite?: () => Promise<void>;
+  /** Transactions written at once (default: 2 on PostgreSQL, 1 on PGlite, whose transactions run one at a time). */
+  depth?: number;
 }
 
 export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions = {}) {
@@ -116,33 +118,79 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   const typeOf = (byKey: Map<string, AlarmType>, clientId: number, code: number) => byKey.get(`${clientId}:${code}`) ?? byKey.get(`*:${code}`);
 
   // Group commit: events wait while a transaction is being written and go together in the next one, so a busy site
-  // pays one transaction per batch instead of one per event, and a quiet one waits for nothing. One writer at a time
-  // keeps the order of arrival (and so the order per source) in the ids.
+  // pays one transaction per batch instead of one per event, and a quiet one waits for nothing.
+  // On PostgreSQL two transactions overlap (depth 2): the next batch's events are inserted on a second connection while
+  // the previous batch updates its alarms, commits and publishes, so the server and the database stop waiting on each
+  // other. Order and visibility stay those of one writer: a batch is cut and its insert started only once the previous
+  // insert returned (its ids follow), and it processes its alarms, commits and publishes only after the previous batch
+  // committed (or failed) and was published, so no console, no reader and no alarm rule ever sees a later batch before
+  // an earlier one. PGlite has one connection (its transactions run one after another): depth 1.
+  const depth = opts.depth ?? (db.kind === 'postgres' ? 2 : 1);
   let queue: Pending[] = [];
-  let writing = false;
-  let inWrite = 0; // the events of the transaction being written
+  let inFlight = 0; // transactions started and not yet settled
+  let inserting = false; // a batch's insert is under way: the next batch waits for its ids
+  let inWrite = 0; // the events of the transactions being written
+  let previous: Promise<void> = Promise.resolve(); // settles once the last batch started is committed (or failed) and published
   function schedule() {
-    if (writing || queue.length === 0) return;
-    writing = true;
+    if (inserting || inFlight >= depth || queue.length === 0) return;
+    inserting = true;
+    inFlight++;
+    const after = previous;
+    let settled!: () => void;
+    previous = new Promise<void>((r) => (settled = r));
     setImmediate(async () => {
       const batch = queue.slice(0, INGEST_BATCH_MAX);
       queue = queue.slice(batch.length);
-      inWrite = batch.length;
+      inWrite += batch.length;
+      let mine = true; // this batch holds the insert turn
+      const onInserted = () => {
+        if (!mine) return;
+        mine = false;
+        inserting = false;
+        schedule();
+      };
       try {
         await opts.beforeWrite?.();
-        await writeBatch(batch);
+        await writeBatch(batch, after, onInserted);
       } catch (e) {
         for (const p of batch) fail(p, e);
       } finally {
-        writing = false;
-        inWrite = 0;
+        inFlight--;
+        inWrite -= batch.length;
+        settled();
+        onInserted();
         schedule();
       }
     });
   }
 
+  // The open-alarm count after a change, off the writer's path: one query per tenant at a time, and one more after it
+  // when another change came meanwhile, so the last count published is read after the last change committed, and
+  // counts reach the consoles in the order they were read.
+  const counting = new Map<number, { again: boolean }>();
+  function countLater(clientId: number) {
+    const running = counting.get(clientId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    counting.set(clientId, state);
+    void (async () => {
+      do {
+        state.again = false;
+        try {
+          await announceCount(clientId);
+        } catch {
+          /* the database went away (the server stops): the next change announces again */
+        }
+      } while (state.again);
+      counting.delete(clientId);
+    })();
+  }
+
   /** One transaction for the batch: the events, the alarms they raise, the alarms they return to normal (§4), in order. */
-  async function writeBatch(batch: Pending[]) {
+  async function writeBatch(batch: Pending[], after: Promise<void>, onInserted: () => void) {
     const byKey = await alarmTypes();
     const prepared = batch.map((p) => ({
       p,
@@ -178,6 +226,9 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
           prepared.map((p) => (p.input.decided ? JSON.stringify(p.input.decided.swipe) : null)),
         ],
       );
+      // the next batch may take its ids now; this one's alarms wait for the previous batch's commit (they may be its)
+      onInserted();
+      await after;
       // ids follow the order of the values (sort to be sure); the rest of each row is what was sent
       const rows = inserted.rows
         .sort((a, b) => Number(a.id) - Number(b.id))
@@ -297,7 +348,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       }
     });
     for (const [clientId, n] of cleared) if (n > 0) countsFor.add(clientId);
-    for (const clientId of countsFor) await announceCount(clientId);
+    for (const clientId of countsFor) countLater(clientId);
   }
 
   /** Persist one event (and its alarm effects) with whatever else arrives meanwhile, then publish it. */
