@@ -63,4 +63,15 @@ describe('STOMP frame parser', () => {
     expect(frames[0].body.toString()).toBe('é');
     expect(serialize('CONNECTED', { version: '1.2' })).toBe('CONNECTED\nversion:1.2\n\n\0');
   });
+
+  it('serializes a frame that reads back: content-length once, from the body itself; escaped names and values survive the round trip', () => {
+    const text = serialize('MESSAGE', { 'content-length': '99', 'x\\y': 'a\nb:c\rd', subscription: 'sub-0' }, '{"a":1}');
+    expect(text.match(/content-length:/g)).toHaveLength(1);
+    const { frames } = parse(text);
+    expect(frames[0].headers).toEqual({ 'x\\y': 'a\nb:c\rd', subscription: 'sub-0', 'content-length': '7' });
+    expect(frames[0].body.toString()).toBe('{"a":1}');
+    // without a body no content-length is added; one given is kept as given
+    expect(serialize('RECEIPT', { 'receipt-id': 'r:1' })).toBe('RECEIPT\nreceipt-id:r\\c1\n\n\0');
+    expect(serialize('MESSAGE', { 'content-length': '0' })).toBe('MESSAGE\ncontent-length:0\n\n\0');
+  });
 });

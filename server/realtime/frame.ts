@@ -47,6 +47,7 @@ function unescape(value: string): string {
   });
 }
 
+const NEEDS_ESCAPE = /[\\\r\n:]/;
 export function escape(value: string): string {
   return value.replace(/[\\\r\n:]/g, (c) => (c === '\\' ? '\\\\' : c === '\r' ? '\\r' : c === '\n' ? '\\n' : '\\c'));
 }
@@ -150,11 +151,14 @@ export class FrameParser {
 /** A frame as text (SockJS carries text): headers escaped unless CONNECTED, content-length set when there is a body. */
 export function serialize(command: string, headers: Headers, body: string | Buffer = ''): string {
   const bytes = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
-  const all: Headers = bytes > 0 ? { ...headers, 'content-length': String(bytes) } : headers;
-  const esc = UNESCAPED.has(command) ? (s: string) => s : escape;
-  const head = Object.entries(all)
-    .map(([k, v]) => `${esc(k)}:${esc(v)}`)
-    .join('\n');
-  const text = typeof body === 'string' ? body : body.toString('utf8');
-  return `${command}\n${head}${head ? '\n' : ''}\n${text}\0`;
+  const raw = UNESCAPED.has(command);
+  // every event published is a frame per console: one string built, and a header escaped only when it needs it
+  let text = `${command}\n`;
+  for (const k in headers) {
+    if (bytes > 0 && k === 'content-length') continue;
+    const v = headers[k];
+    text += raw ? `${k}:${v}\n` : `${NEEDS_ESCAPE.test(k) ? escape(k) : k}:${NEEDS_ESCAPE.test(v) ? escape(v) : v}\n`;
+  }
+  if (bytes > 0) text += `content-length:${bytes}\n`;
+  return `${text}\n${typeof body === 'string' ? body : body.toString('utf8')}\0`;
 }
