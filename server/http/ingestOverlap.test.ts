@@ -92,6 +92,11 @@ it('an alarm raised at the end of one transaction is returned to normal by the f
     (await s.db.query<{ n: string }>(`select count(*)::text n from alarms where client_id = $1 and state <> 'processed'`, [northwind])).rows[0].n,
   );
   await waitFor(() => watcher.messages.filter((m) => m.headers.destination === DESTINATIONS.events).length >= n, 'every event on the console', 15_000);
+  // each event as heard carries its stored id and time
+  const heard = watcher.messages.filter((m) => m.headers.destination === DESTINATIONS.events).map((m) => JSON.parse(m.body));
+  const closed = heard.find((e) => e.message === 'closed');
+  const stored = (await s.db.query<{ at: Date | string }>('select at from events where id = $1', [forced + 1])).rows[0];
+  expect([closed.id, closed.time]).toEqual([forced + 1, new Date(stored.at).toISOString()]);
   await waitFor(
     () => {
       const counts = watcher.messages.filter((m) => m.headers.destination === DESTINATIONS.alarmCount);
