@@ -1,14 +1,33 @@
-import { defineConfig } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { blueprintIcons, precompress } from './scripts/vitePlugins.ts';
+
+/** The light sign-in page's stylesheet (src/signin/signinCss.ts, PurgeCSS over the console's sheets), made once per
+ *  build (and again in the dev server when one of those sheets changes) and offered to src/main.tsx as `virtual:signin.css` (a name ending in .css: Vite's CSS pipeline
+ *  takes it as a sheet, a hashed <link> in index.html). The generator is loaded through Vite's module runner, as the
+ *  console's sources it reads are written for the bundler. */
+function signInSheet(): Plugin {
+  const resolved = '/@gatehouse/signin.css';
+  return {
+    name: 'gatehouse-signin-sheet',
+    resolveId: (id) => (id === 'virtual:signin.css' ? resolved : null),
+    async load(id) {
+      if (id !== resolved) return null;
+      const { module: m } = await runnerImport<typeof import('./src/signin/signinCss.ts')>('./src/signin/signinCss.ts');
+      for (const sheet of m.SHEETS) this.addWatchFile(m.sheetPath(sheet));
+      return m.signInCss();
+    },
+  };
+}
 
 const target = `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 const proxied = ['/idp', '/event', '/central', '/api', '/MyKad', '/report', '/visitor', '/batch', '/video', '/ws'];
 
 export default defineConfig({
-  // the icons the console names go into the bundle (not Blueprint's 300 KB chunk of all of them); brotli and gzip
-  // copies of the build are written once, here, and sent as they are (issue 10)
-  plugins: [react(), blueprintIcons(['src', 'contract']), precompress()],
+  // the icons the console names go into the bundle (not Blueprint's 300 KB chunk of all of them); the sign-in page's
+  // small sheet is picked from the full ones (issue 30); brotli and gzip copies of the build are written once, here,
+  // and sent as they are (issue 10)
+  plugins: [react(), blueprintIcons(['src', 'contract']), signInSheet(), precompress()],
   // sockjs-client reads a Node `global` (TOOLCHAIN.md)
   define: { global: 'globalThis' },
   build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },

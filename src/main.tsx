@@ -1,5 +1,6 @@
-// the light page's own small sheet; the console's full sheets come with its code (./signin/mountConsole.tsx)
-import './signin/signin.css';
+// the light page's own small sheet, made by the build (src/signin/signinCss.ts); the console's full sheets come with
+// its code (./signin/mountConsole.tsx)
+import 'virtual:signin.css';
 import { lightSignInVariant, startLightSignIn, type MountConsole } from './signin/LightSignIn';
 import { rememberedLocale } from './signin/strings';
 

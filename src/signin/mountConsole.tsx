@@ -1,6 +1,7 @@
 // The console on screen: React, the console's stylesheets and its root component in an element. Both ways in come
 // here (src/main.tsx): a load with a stored session at once, the light sign-in page (./LightSignIn.ts) on submit.
-// The stylesheets come with this chunk, not with the sign-in page, whose own small sheet (./signin.css) is all it needs.
+// The stylesheets come with this chunk, not with the sign-in page, whose own small sheet (./signinCss.ts, made by the
+// build) is all it needs.
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@blueprintjs/core/lib/css/blueprint.css';

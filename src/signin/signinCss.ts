@@ -1,9 +1,10 @@
-// The light sign-in page's own stylesheet (./signin.css): the rules of the console's stylesheets that can apply to its
-// markup, picked by PurgeCSS from Blueprint's sheet and the console's own, in their order. The console's full sheets
-// (560 KB: parsing them and matching every element against them held the page's first paint for a long task) come with
-// the console's code (./mountConsole.tsx); both on the page at once give the same result, as every rule here is also
-// there, later. Written by `npx tsx src/signin/signinCss.ts`; signin.test.ts fails when it is out of date.
-import { readFileSync, writeFileSync } from 'node:fs';
+// The light sign-in page's own stylesheet: the rules of the console's stylesheets that can apply to its markup, picked
+// by PurgeCSS from Blueprint's sheet and the console's own, in their order. The console's full sheets (560 KB: parsing
+// them and matching every element against them held the page's first paint for a long task) come with the console's
+// code (./mountConsole.tsx); both on the page at once give the same result, as every rule here is also there, later.
+// Made by the build, not committed: vite.config.ts offers signInCss() to src/main.tsx as `virtual:signin.css`, so it
+// is always that of the Blueprint and console sheets being built.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import { PurgeCSS } from 'purgecss';
@@ -12,11 +13,10 @@ import { calloutMarkup, iconMarkup, SPINNER_MARKUP, submitClass } from './markup
 
 /** The console's stylesheets, in the order src/signin/mountConsole.tsx loads them (less the icon font: the page's
  *  icons are SVG). */
-const SHEETS = ['@blueprintjs/core/lib/css/blueprint.css', '@blueprintjs/table/lib/css/table.css', '../styles/app.css', '../styles/shift.css'];
+export const SHEETS = ['@blueprintjs/core/lib/css/blueprint.css', '@blueprintjs/table/lib/css/table.css', '../styles/app.css', '../styles/shift.css'];
 
-export const SIGNIN_CSS_FILE = fileURLToPath(new URL('./signin.css', import.meta.url));
-
-const sheetPath = (sheet: string) => (sheet.startsWith('.') ? fileURLToPath(new URL(sheet, import.meta.url)) : fileURLToPath(import.meta.resolve(sheet)));
+export const sheetPath = (sheet: string) =>
+  sheet.startsWith('.') ? fileURLToPath(new URL(sheet, import.meta.url)) : fileURLToPath(import.meta.resolve(sheet));
 
 /** Every state the light page can show: both looks in both languages, busy, failed, the password shown. */
 function pageMarkup(): string {
@@ -42,9 +42,4 @@ export async function signInCss(): Promise<string> {
   // the sheets' @charset is not needed (the server says UTF-8) and would be out of place after the header
   const css = results.map((r) => r.css.replace(/^@charset "UTF-8";\n/m, '')).join('\n');
   return format(header + css, { parser: 'css', singleQuote: true, printWidth: 160, endOfLine: 'lf' });
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(SIGNIN_CSS_FILE, await signInCss());
-  console.log(`wrote ${SIGNIN_CSS_FILE}`);
 }
