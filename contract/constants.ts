@@ -92,6 +92,8 @@ export const SIZE_COOKIE = 'size';
 export const TENANT_HEADER = 'x-tenant-id';
 export const JWT_INVALID = 'JWT-Invalid';
 export const SESSION_EXPIRED_MESSAGE = 'Session expired, please relogin.';
+/** The sign-in page's notice when another tab of the same browser signed out (the session is one per browser). */
+export const SIGNED_OUT_ELSEWHERE_MESSAGE = 'You signed out in another tab.';
 
 /** §2 route types. */
 export type RouteType = 'RESTRICTED' | 'PUBLIC' | 'PRIVATE';

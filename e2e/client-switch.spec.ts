@@ -118,3 +118,30 @@ test('a read of the old client refused after the switch is never sent under the 
   await expect(page.getByLabel('Username')).toHaveCount(0);
   await expect(page.locator('.bp6-toast')).toHaveCount(0);
 });
+
+test('two tabs of one browser share the session: a client switch in one is followed by the other, and so is a sign-out', async ({ page }) => {
+  await signInAs(page, 'admin');
+  await selectClient(page, 'Northwind Logistics');
+  const northwind = await serverIds(page);
+  // a second tab of the same browser, on the identities list of Northwind
+  const other = await page.context().newPage();
+  await other.goto('/manage/identities');
+  await expect(other.getByTestId('current-client')).toContainText('Northwind Logistics');
+  await expect.poll(async () => (await rowIds(other)).some((id) => northwind.includes(id))).toBe(true);
+
+  await switchClient(page, 'Harbour Health');
+  const harbour = await serverIds(page);
+  // the other tab follows: Harbour in its header and its list, nothing of Northwind, nobody signed out
+  await expect(other.getByTestId('current-client')).toContainText('Harbour Health');
+  await expect.poll(async () => (await rowIds(other)).some((id) => harbour.includes(id))).toBe(true);
+  expect((await rowIds(other)).some((id) => northwind.includes(id))).toBe(false);
+  await expect(other.getByLabel('Username')).toHaveCount(0);
+
+  // a sign-out in the first tab ends the other one too, and it says why
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Username')).toBeVisible();
+  await expect(other.getByLabel('Username')).toBeVisible();
+  await expect(other.getByTestId('session-notice')).toHaveText('You signed out in another tab.');
+  await other.close();
+});

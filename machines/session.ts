@@ -7,6 +7,7 @@ import {
   LoginRequest,
   ProfileUpdate,
   SESSION_EXPIRED_MESSAGE,
+  SIGNED_OUT_ELSEWHERE_MESSAGE,
   SelectClientRequest,
   Settings,
   validate,
@@ -49,6 +50,8 @@ const sessionSetup = setup({
     fetchMe: notProvided<MeResponse, { token: string }>('fetchMe'),
     signIn: notProvided<Authenticated, LoginRequest>('signIn'),
     selectClient: notProvided<Authenticated, { clientId: number | null }>('selectClient'),
+    /** Reads the session of a token another tab stored (its user, grants and settings), with the clock's reading. */
+    adoptSession: notProvided<Authenticated, { token: string }>('adoptSession'),
     saveProfile: notProvided<User, Infer<typeof ProfileUpdate>>('saveProfile'),
     saveSettings: notProvided<Settings, Settings>('saveSettings'),
   },
@@ -62,6 +65,7 @@ const sessionSetup = setup({
       redirect: event.type === 'session.expired' ? (event.path ?? null) : null,
       endedBy: 'expiry' as const,
     })),
+    noteSignedOutElsewhere: assign({ notice: SIGNED_OUT_ELSEWHERE_MESSAGE, redirect: null, error: null, endedBy: 'signOut' as const }),
     /** Before the session's user is forgotten: the return address, if any, is theirs. */
     rememberWhoEnded: assign(({ context }) => ({ returnFor: context.user?.username ?? null })),
   },
@@ -74,6 +78,10 @@ const sessionSetup = setup({
       return !validate(body, ProfileUpdate).ok;
     },
     settingsInvalid: ({ context, event }) => event.type === 'session.updateSettings' && !mergedSettings(context, event.patch).ok,
+    /** The token another tab stored is this tab's own already (or it says nothing new). */
+    elsewhereSame: ({ context, event }) => event.type === 'session.elsewhere' && event.token === context.token,
+    /** Another tab stored a session that can be followed: a token still live on the clock. */
+    elsewhereLive: ({ event }) => event.type === 'session.elsewhere' && isTokenLive(event.token, event.now),
   },
   delays: {
     // §4 auto sign-out at expiry: computed from exp and the injected clock's reading, clamped to what a timer holds.
@@ -120,6 +128,18 @@ const sessionSetupWithEnd = sessionSetup.extend({
     endSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
       enqueue({ type: 'callLogout', params: { token: context.token } });
       enqueue('clearStoredSession');
+      for (const id of SESSION_LISTENERS) {
+        const ref = system.get(id);
+        if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
+      }
+      enqueue.assign(signedOutContext);
+      enqueue.emit({ type: 'session.ended' });
+    }),
+    /**
+     * The session ended in another tab of this browser: this tab lets it go as every end does, but neither signs out
+     * (the other tab did) nor clears the storage (it holds what the other tab left: nothing, or its new session).
+     */
+    leaveSession: sessionSetup.enqueueActions(({ enqueue, system }) => {
       for (const id of SESSION_LISTENERS) {
         const ref = system.get(id);
         if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
@@ -195,6 +215,15 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
       states: {
         idle: {
           on: {
+            // another tab of this browser signed in: this one opens on that session, as a reload would
+            'session.elsewhere': {
+              guard: 'elsewhereLive',
+              target: '#session.restoring.fetchingMe',
+              actions: assign(({ event }) => {
+                assertEvent(event, 'session.elsewhere');
+                return { token: event.token, expiresAt: tokenExpiresAt(event.token!), observedAt: event.now, notice: null, error: null };
+              }),
+            },
             'session.signIn': [
               {
                 guard: 'credentialsInvalid',
@@ -246,8 +275,33 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
         'session.expired': { target: 'signedOut', actions: ['rememberWhoEnded', 'endSession', 'noteExpired'] },
         'session.redirectHandled': { actions: assign({ redirect: null }) },
         'session.noticeDismissed': { actions: assign({ notice: null }) },
+        // Another tab of this browser stored another session (a client switch, another sign-in) or none (a sign-out).
+        // The API client and the socket send this tab's own token, so until this tab has followed, its screens of
+        // the old session never act with the new one (a form of one client saved into another).
+        'session.elsewhere': [
+          { guard: 'elsewhereSame' },
+          { guard: 'elsewhereLive', target: '.adopting', reenter: true },
+          { target: '#session.signedOut', actions: ['rememberWhoEnded', 'leaveSession', 'noteSignedOutElsewhere'] },
+        ],
       },
       states: {
+        adopting: {
+          tags: ['busy'],
+          invoke: {
+            id: 'adopt',
+            src: 'adoptSession',
+            input: ({ event }) => {
+              assertEvent(event, 'session.elsewhere');
+              return { token: event.token ?? '' };
+            },
+            onDone: {
+              target: '#session.signedIn',
+              reenter: true, // new token, new expiry
+              actions: [assign(({ event }) => authenticated(event.output)), 'switchSession'],
+            },
+            onError: { target: '#session.signedOut', actions: ['rememberWhoEnded', 'leaveSession', 'noteSignedOutElsewhere'] },
+          },
+        },
         active: {
           on: {
             'session.wake': 'validating',

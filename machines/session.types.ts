@@ -64,4 +64,9 @@ export type SessionEvent =
   | { type: 'session.noticeDismissed' }
   | { type: 'session.redirectHandled' }
   /** The server's grants tag differs from the held entries' (issue 11): re-read them without a new sign-in. */
-  | { type: 'session.grantsChanged' };
+  | { type: 'session.grantsChanged' }
+  /**
+   * Another tab of this browser changed the stored session (signed in, switched client, signed out): `token` is the
+   * stored token now (null: signed out there), `now` the clock's reading. This tab follows it.
+   */
+  | { type: 'session.elsewhere'; token: string | null; now: number };

@@ -5,7 +5,7 @@ import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor } from 'xstate';
 import { MAX_TIMER_MS, sessionMachine, type SessionSnapshot } from '../machines/session';
 import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
-import { LOGIN_A, LOGIN_B, ME, NOW, SAVED_SETTINGS, TOKEN_A, TOKEN_EXPIRED, USER } from './fixtures';
+import { LOGIN_A, LOGIN_B, ME, NOW, SAVED_SETTINGS, TOKEN_A, TOKEN_B, TOKEN_EXPIRED, USER } from './fixtures';
 
 const staticEvents = [
   { type: 'xstate.done.actor.restore', output: { token: null, now: NOW } },
@@ -42,7 +42,16 @@ const staticEvents = [
   { type: 'session.grantsChanged' },
   { type: 'xstate.done.actor.refreshGrants', output: ME },
   { type: 'xstate.error.actor.refreshGrants', error: new Error('Server down') },
+  // another tab of this browser stored another session (a client switch there), none (a sign-out), or a dead token
+  { type: 'session.elsewhere', token: TOKEN_B, now: NOW + 500 },
+  { type: 'session.elsewhere', token: null, now: NOW + 500 },
+  { type: 'session.elsewhere', token: TOKEN_EXPIRED, now: NOW + 500 },
+  { type: 'xstate.done.actor.adopt', output: LOGIN_B },
+  { type: 'xstate.error.actor.adopt', error: new Error('JWT-Invalid') },
 ] as any[];
+
+/** The stored token is this tab's own (the storage event of a change this tab made itself, or one that changed nothing). */
+const sameElsewhere = (s: SessionSnapshot) => (s.context.token ? [{ type: 'session.elsewhere', token: s.context.token, now: NOW + 500 }] : []);
 
 // the re-read after wake or expiry: the same token still live, the same token past its exp, or another token
 const revalidateEvents = (s: SessionSnapshot) => [
@@ -67,7 +76,7 @@ function possible(s: SessionSnapshot, events: any[]) {
 }
 
 const model = new TestModel(sessionMachine as any, {
-  events: (s: SessionSnapshot) => possible(s, s.matches({ signedIn: 'validating' }) ? [...staticEvents, ...revalidateEvents(s)] : staticEvents),
+  events: (s: SessionSnapshot) => possible(s, [...staticEvents, ...sameElsewhere(s), ...(s.matches({ signedIn: 'validating' }) ? revalidateEvents(s) : [])]),
   serializeState: serialize as any,
   limit: 100_000,
 });
@@ -88,6 +97,7 @@ async function run({ path, effects }: EdgePath<typeof sessionMachine>) {
         fetchMe: controls.logic(),
         signIn: controls.logic(),
         selectClient: controls.logic(),
+        adoptSession: controls.logic(),
         saveProfile: controls.logic(),
         saveSettings: controls.logic(),
       },
@@ -142,6 +152,7 @@ describe('session machine model', () => {
       { signedIn: 'savingProfile' },
       { signedIn: 'savingSettings' },
       { signedIn: 'refreshingGrants' },
+      { signedIn: 'adopting' },
     ])
       expect(values, JSON.stringify(v)).toContain(JSON.stringify(v));
   });
@@ -150,6 +161,27 @@ describe('session machine model', () => {
     expect(signIn?.effects.at(-1)?.map((e) => e.type)).toEqual(['storeSession']);
     const signOut = paths.find((p) => p.path.steps.at(-1)!.event.type === 'session.signOut' && p.path.steps.at(-2)!.state.matches('signedIn'));
     expect(signOut?.effects.at(-1)?.map((e) => e.type)).toEqual(['callLogout', 'clearStoredSession']);
+  });
+  it('follows another tab: its client switch is adopted without storing anything, its sign-out ends this tab without a sign-out or clearing the storage', () => {
+    const adopted = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.done.actor.adopt');
+    expect(adopted?.path.state.context.user?.clientId).toBe(2);
+    expect(adopted?.path.state.context.token).toBe(TOKEN_B);
+    expect(adopted?.effects.at(-1)).toEqual([]);
+    const left = paths.find((p) => {
+      const last = p.path.steps.at(-1)!;
+      return last.event.type === 'session.elsewhere' && last.event.token === null && p.path.steps.at(-2)?.state.matches({ signedIn: 'active' });
+    });
+    expect(left?.path.state.matches('signedOut')).toBe(true);
+    expect(left?.path.state.context.notice).toBe('You signed out in another tab.');
+    expect(left?.effects.at(-1)).toEqual([]);
+    // and a tab signed out opens on the session another tab signed in
+    const joined = paths.find(
+      (p) =>
+        p.path.steps.at(-1)!.event.type === 'session.elsewhere' &&
+        p.path.steps.at(-2)?.state.matches({ signedOut: 'idle' }) &&
+        p.path.state.matches('restoring'),
+    );
+    expect(joined?.path.state.context.token).toBe(TOKEN_B);
   });
   it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
     await run(p);

@@ -102,6 +102,11 @@ export function browserImpl(): GatehouseImpl {
           ...(await endpoints.selectClient(input.clientId)),
           now: clock(),
         })),
+        adoptSession: fromPromise<Authenticated, { token: string }>(async ({ input }) => ({
+          token: input.token,
+          ...(await endpoints.me(input.token)),
+          now: clock(),
+        })),
         saveProfile: fromPromise(({ input }: { input: { name?: string; avatarColor?: AvatarColor; timezone?: string | null } }) =>
           endpoints.updateProfile(input),
         ),
@@ -147,7 +152,8 @@ export function browserImpl(): GatehouseImpl {
     views: { resolve: (id) => viewLogic(id.replace(/#\d+$/, '')) },
     socket: {
       actors: {
-        readToken: fromPromise(async () => localStorage.getItem(STORAGE.jwt)),
+        // this tab's session's token (not the stored one, which another tab may have changed before this tab followed)
+        readToken: fromPromise(async () => (system ? getSystemActor(system, 'session').getSnapshot().context.token : null)),
         connection: createStompConnection(() => storedPrivileges()),
       },
     },
@@ -183,9 +189,13 @@ export function closeViewActor(id: string): void {
   systemActor('views').send({ type: 'view.close', id });
 }
 
-/** Resolves when the session is not switching client (at most 30 s: a switch that never answers ends nothing here). */
+/**
+ * Resolves when the session is not changing token: switching client, or following another tab's session (at most 30 s:
+ * a change that never answers ends nothing here).
+ */
 function settledSession(session: SystemActors['session']): Promise<void> {
-  const switching = (snap: ReturnType<SystemActors['session']['getSnapshot']>) => snap.matches({ signedIn: 'switchingClient' });
+  const switching = (snap: ReturnType<SystemActors['session']['getSnapshot']>) =>
+    snap.matches({ signedIn: 'switchingClient' }) || snap.matches({ signedIn: 'adopting' });
   if (!switching(session.getSnapshot())) return Promise.resolve();
   return waitFor(session, (snap) => !switching(snap), { timeout: 30_000 }).then(
     () => undefined,
@@ -206,9 +216,16 @@ export function getSystem(): GatehouseSystem {
     : recorder;
   const root = createGatehouseSystem(browserImpl(), { inspect: observe });
   system = root;
+  // The token and client of this tab's session, not the stored ones: another tab of this browser may have switched
+  // client or signed in as someone else, and until this tab has followed (session.elsewhere below) what its screens
+  // send is of its own session (a refusal of that token then ends quietly: src/api/client.ts).
+  const own = () => getSystemActor(root, 'session').getSnapshot().context;
   configureApi({
-    getToken: () => localStorage.getItem(STORAGE.jwt),
-    getClientId: () => localStorage.getItem(STORAGE.clientId),
+    getToken: () => own().token,
+    getClientId: () => {
+      const id = own().user?.clientId;
+      return id === null || id === undefined ? null : String(id);
+    },
     loginMode: () => getSystemActor(root, 'session').getSnapshot().context.loginMode,
     report: createErrorReporter({
       now: clock,
@@ -232,6 +249,11 @@ export function getSystem(): GatehouseSystem {
   const followClientZone = (snap: ReturnType<SystemActors['session']['getSnapshot']>) => setClientZone(selectClientZone(snap));
   followClientZone(session.getSnapshot());
   session.subscribe(followClientZone);
+  // The session is one per browser (localStorage): another tab's sign-in, client switch or sign-out is followed here.
+  window.addEventListener('storage', (e) => {
+    if (e.storageArea !== localStorage || (e.key !== STORAGE.jwt && e.key !== null)) return;
+    session.send({ type: 'session.elsewhere', token: localStorage.getItem(STORAGE.jwt), now: clock() });
+  });
   applyReplayQuery(window.location.search, localStorage);
   uploader = startJournalUploader(getSystemActor(root, 'session'), {
     journal: getJournal(),
