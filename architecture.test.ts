@@ -50,6 +50,9 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
   // Issue 28: the doors room (the hardware port, the doors' live state, presence) is below whatever drives or serves
   // the doors, and the rooms that command doors know the hardware only as that port (the simulator implements it)
   { folder: 'server/doors', forbidden: /^\.\.\/(simulator|http|crud|resources|batch)\//, why: 'the doors room knows no simulator, route or catalogue' },
+  // the ingest pipeline, the events and the alarms are below the routes that serve them: they format their rows with the
+  // database's own helpers (server/db/values.ts), never the HTTP kit
+  { folder: 'server/monitor', forbidden: /^\.\.\/(http|crud|resources|batch|simulator)\//, why: 'the monitor room knows no route, catalogue or simulator' },
   ...['server/access', 'server/logic'].map((folder) => ({
     folder,
     forbidden: /^\.\.\/simulator\//,

@@ -4,7 +4,7 @@
 import { DESTINATIONS, type AcknowledgeUpdate, type AlarmAction, type Event } from '../../contract';
 import { divisionCondition } from '../auth/eventScope';
 import type { Db } from '../db/db';
-import { iso } from '../http/kit';
+import { iso } from '../db/values';
 import { EVENT_COLS, eventOfRow, type Publish } from './events';
 import { tenant } from '../db/tenant';
 

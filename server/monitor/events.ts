@@ -1,7 +1,7 @@
 // An event as the pipeline takes it in (EventInput), as it is stored and read back (eventOfRow), and who hears it
 // published (server/monitor/pipeline.ts).
 import type { Event } from '../../contract';
-import { iso } from '../http/kit';
+import { iso } from '../db/values';
 
 /** Who hears a publish beyond the tenant: only these users, only sessions that may see this division (null: any). */
 export interface PublishTo {

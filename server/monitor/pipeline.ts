@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/db';
 import { createAlarms } from './alarms';
 import { eventOfRow, type EventInput, type Publish } from './events';
-import { iso } from '../http/kit';
+import { iso } from '../db/values';
 
 export { AlarmError } from './alarms';
 export { eventOfRow, type EventInput, type Publish, type PublishTo } from './events';

@@ -3,7 +3,7 @@
 import type { ReportJobKind } from '../../contract';
 import type { ReportJobFormat } from '../../contract/resources/reportJobs';
 import type { Db } from '../db/db';
-import { iso } from '../http/kit';
+import { iso } from '../db/values';
 
 export interface Job {
   id: number;

@@ -1,7 +1,7 @@
 // The runner of scheduled report jobs (server/resources/reportJobs.ts): each minute it makes the due ones, one run
 // per due time on a shared database, and drops the files past their job's keepDays.
 import type { Db } from '../db/db';
-import { iso } from '../http/kit';
+import { iso } from '../db/values';
 import { JOB_COLUMNS, nextRunAt, periodOf, type Job } from './reportJobClock';
 import { claimRun, makeRun, type ReportJobOptions } from './reportJobRuns';
 
