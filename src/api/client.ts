@@ -45,6 +45,28 @@ export function requestHeaders(
   return out;
 }
 
+/**
+ * What becomes of a request the server refused for its token, the one rule of the axios client and the streamed reads
+ * (src/api/stream.ts). Refused for a token that is no longer the console's (a client switch ends the session of the old
+ * one while requests sent with it are still on their way), the server did nothing. Under the same client (a token
+ * replaced by the sign-in of the same user, …) it is sent `again` with the current token, once. Under another client
+ * it is never sent again (`cancel`): what it asked for (Northwind's floor plan 1, a record to save) is the old client's,
+ * and sent under the new one it would read a stranger's id or write into the wrong client; the views of the old client
+ * are gone with the switch, so it ends silently. A refusal that arrives while the switch is still storing its token
+ * waits for it (settled) before judging. Anything else is a failure like any other (`fail`).
+ */
+export async function refusedToken(
+  deps: Pick<ApiDeps, 'getToken' | 'getClientId' | 'settled'>,
+  sent: { authorization?: string; client: string | null; retried: boolean },
+  e: ApiError,
+): Promise<'again' | 'cancel' | 'fail'> {
+  if (!sent.authorization || sent.retried || !isJwtInvalid(e)) return 'fail';
+  await deps.settled?.();
+  const current = deps.getToken();
+  if (!current || sent.authorization === `Bearer ${current}`) return 'fail';
+  return deps.getClientId() === sent.client ? 'again' : 'cancel';
+}
+
 export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
   const instance = axios.create({ baseURL: '' });
   instance.interceptors.request.use((config: SentConfig) => {
@@ -64,21 +86,12 @@ export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
     },
     async (err: unknown) => {
       const e = toApiError(err);
-      // refused for a token that is no longer the console's (a client switch ends the session of the old one while
-      // requests sent with it are still on their way). The server refused it before doing anything. Under the same
-      // client (a token replaced by the sign-in of the same user, …) it is sent again with the current token, once.
-      // Under another client it is never sent again: what it asked for (Northwind's floor plan 1, a record to save) is
-      // the old client's, and sent under the new one it would read a stranger's id or write into the wrong client;
-      // the views of the old client are gone with the switch, so it ends as a cancelled request, silently. A refusal
-      // that arrives while the switch is still storing its token waits for it (settled) before judging.
       const config = (err as { config?: SentConfig }).config;
-      const replaced = !!config?.ghToken && !config.ghRetried && isJwtInvalid(e);
-      if (replaced) await getDeps().settled?.();
-      const current = getDeps().getToken();
-      if (replaced && current && config!.ghToken !== `Bearer ${current}`) {
-        if (config!.ghClient !== getDeps().getClientId()) {
-          return Promise.reject(new ApiError({ status: 0, message: 'Request cancelled', cancelled: true, path: e.path, method: e.method }));
-        }
+      const verdict = await refusedToken(getDeps(), { authorization: config?.ghToken, client: config?.ghClient ?? null, retried: !!config?.ghRetried }, e);
+      if (verdict === 'cancel') {
+        return Promise.reject(new ApiError({ status: 0, message: 'Request cancelled', cancelled: true, path: e.path, method: e.method }));
+      }
+      if (verdict === 'again') {
         const headers = AxiosHeaders.from(config!.headers);
         headers.delete('Authorization');
         return instance.request({ ...config, headers, ghRetried: true } as SentConfig);

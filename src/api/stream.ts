@@ -5,8 +5,8 @@
 // one `error` event is dispatched (§8) and the failure goes through the same error chain as axios calls.
 // Also here: the event-history export over that helper, which resumes after a retry where it stopped.
 import { API, STREAM_RETRIES, STREAM_RETRY_MS } from '../../contract';
-import { apiDeps, requestHeaders, type ApiDeps } from './client';
-import { ApiError, DEFAULT_STATUS, errorMessage, isJwtInvalid, violationsIn } from './errors';
+import { apiDeps, refusedToken, requestHeaders, type ApiDeps } from './client';
+import { ApiError, DEFAULT_STATUS, errorMessage, violationsIn } from './errors';
 
 export interface StreamEvent {
   event: string;
@@ -147,13 +147,12 @@ export async function streamGet(path: string | (() => string), options: StreamOp
           /* not JSON */
         }
         error = new ApiError({ status: res.status, message: errorMessage(body, res.statusText), violations: violationsIn(body), path: url, body });
-        // refused for a token the console has since replaced: asked again at once with the current one under the same
-        // client; after a switch to another client it ends there, as the axios client's requests do (src/api/client.ts):
-        // the old client's stream is not read from the new one
-        if (isJwtInvalid(error) && !swapped) await deps.settled?.();
-        const current = deps.getToken();
-        if (isJwtInvalid(error) && !swapped && current && headers.Authorization && headers.Authorization !== `Bearer ${current}`) {
-          if (deps.getClientId() !== client) return { status: 'aborted', attempts };
+        // refused for a token the console has since replaced: the rule of the axios client (refusedToken): asked again
+        // at once with the current token under the same client; after a switch to another client the old client's
+        // stream is not read from the new one
+        const verdict = await refusedToken(deps, { authorization: headers.Authorization, client, retried: swapped }, error);
+        if (verdict === 'cancel') return { status: 'aborted', attempts };
+        if (verdict === 'again') {
           swapped = true;
           attempts--;
           continue;
