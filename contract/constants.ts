@@ -94,6 +94,8 @@ export const JWT_INVALID = 'JWT-Invalid';
 export const SESSION_EXPIRED_MESSAGE = 'Session expired, please relogin.';
 /** The sign-in page's notice when another tab of the same browser signed out (the session is one per browser). */
 export const SIGNED_OUT_ELSEWHERE_MESSAGE = 'You signed out in another tab.';
+/** …and when another tab's new session (a client switch there) could not be read here (the network, the server). */
+export const SESSION_CHANGED_ELSEWHERE_MESSAGE = 'Your session changed in another tab and could not be opened here. Sign in again.';
 
 /** §2 route types. */
 export type RouteType = 'RESTRICTED' | 'PUBLIC' | 'PRIVATE';

@@ -7,6 +7,7 @@ import {
   LoginRequest,
   ProfileUpdate,
   SESSION_EXPIRED_MESSAGE,
+  SESSION_CHANGED_ELSEWHERE_MESSAGE,
   SIGNED_OUT_ELSEWHERE_MESSAGE,
   SelectClientRequest,
   Settings,
@@ -66,6 +67,7 @@ const sessionSetup = setup({
       endedBy: 'expiry' as const,
     })),
     noteSignedOutElsewhere: assign({ notice: SIGNED_OUT_ELSEWHERE_MESSAGE, redirect: null, error: null, endedBy: 'signOut' as const }),
+    noteChangedElsewhere: assign({ notice: SESSION_CHANGED_ELSEWHERE_MESSAGE, redirect: null, error: null, endedBy: 'signOut' as const }),
     /** Before the session's user is forgotten: the return address, if any, is theirs. */
     rememberWhoEnded: assign(({ context }) => ({ returnFor: context.user?.username ?? null })),
   },
@@ -290,16 +292,18 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
           invoke: {
             id: 'adopt',
             src: 'adoptSession',
+            // the token another tab stored: from its storage event, or found by the wake's re-read (validating)
             input: ({ event }) => {
-              assertEvent(event, 'session.elsewhere');
-              return { token: event.token ?? '' };
+              if (event.type === 'session.elsewhere') return { token: event.token ?? '' };
+              return { token: (event as unknown as { output?: { token?: string | null } }).output?.token ?? '' };
             },
             onDone: {
               target: '#session.signedIn',
               reenter: true, // new token, new expiry
               actions: [assign(({ event }) => authenticated(event.output)), 'switchSession'],
             },
-            onError: { target: '#session.signedOut', actions: ['rememberWhoEnded', 'leaveSession', 'noteSignedOutElsewhere'] },
+            // the other tab's session could not be read here: this tab leaves it (never signs it out, never clears it)
+            onError: { target: '#session.signedOut', actions: ['rememberWhoEnded', 'leaveSession', 'noteChangedElsewhere'] },
           },
         },
         active: {
@@ -365,6 +369,19 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 target: '#session.signedIn',
                 reenter: true, // restarts the expiry timer from the new reading
                 actions: assign(({ event }) => ({ observedAt: event.output.now })),
+              },
+              // another tab stored a session of its own while this one slept (its storage event came and went unseen):
+              // followed as the event would have been, never signed out nor cleared from the storage
+              {
+                guard: ({ context, event }) =>
+                  !!event.output.token && event.output.token !== context.token && isTokenLive(event.output.token, event.output.now),
+                target: 'adopting',
+              },
+              // …or signed out there: this tab leaves too, and says why
+              {
+                guard: ({ event }) => event.output.token === null,
+                target: '#session.signedOut',
+                actions: ['rememberWhoEnded', 'leaveSession', 'noteSignedOutElsewhere'],
               },
               { target: '#session.signedOut', actions: ['rememberWhoEnded', 'endSession', 'noteExpired'] },
             ],

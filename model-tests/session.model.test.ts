@@ -58,6 +58,9 @@ const revalidateEvents = (s: SessionSnapshot) => [
   { type: 'xstate.done.actor.revalidate', output: { token: s.context.token, now: NOW + 1000 } },
   { type: 'xstate.done.actor.revalidate', output: { token: s.context.token, now: (s.context.expiresAt ?? NOW) + 1 } },
   { type: 'xstate.done.actor.revalidate', output: { token: TOKEN_EXPIRED, now: NOW } },
+  // another tab switched client or signed out while this one slept
+  { type: 'xstate.done.actor.revalidate', output: { token: TOKEN_B, now: NOW + 1000 } },
+  { type: 'xstate.done.actor.revalidate', output: { token: null, now: NOW + 1000 } },
 ];
 
 // bounded: which state, which client's token, and whether error/notice/redirect are set
@@ -167,6 +170,11 @@ describe('session machine model', () => {
     expect(adopted?.path.state.context.user?.clientId).toBe(2);
     expect(adopted?.path.state.context.token).toBe(TOKEN_B);
     expect(adopted?.effects.at(-1)).toEqual([]);
+    // a new session that cannot be read here ends this tab's without claiming a sign-out
+    const unread = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.error.actor.adopt');
+    expect(unread?.path.state.matches('signedOut')).toBe(true);
+    expect(unread?.path.state.context.notice).toBe('Your session changed in another tab and could not be opened here. Sign in again.');
+    expect(unread?.effects.at(-1)).toEqual([]);
     const left = paths.find((p) => {
       const last = p.path.steps.at(-1)!;
       return last.event.type === 'session.elsewhere' && last.event.token === null && p.path.steps.at(-2)?.state.matches({ signedIn: 'active' });
@@ -182,6 +190,24 @@ describe('session machine model', () => {
         p.path.state.matches('restoring'),
     );
     expect(joined?.path.state.context.token).toBe(TOKEN_B);
+  });
+  it('on waking, follows what another tab stored meanwhile instead of signing out: its session adopted, its sign-out left without clearing anything', () => {
+    const woke = (token: string | null) =>
+      paths.find((p) => {
+        const last = p.path.steps.at(-1)!;
+        return (
+          last.event.type === 'xstate.done.actor.revalidate' &&
+          last.event.output.token === token &&
+          p.path.steps.at(-2)?.state.matches({ signedIn: 'validating' })
+        );
+      });
+    const adopting = woke(TOKEN_B);
+    expect(adopting?.path.state.matches({ signedIn: 'adopting' })).toBe(true);
+    expect(adopting?.effects.at(-1)).toEqual([]);
+    const left = woke(null);
+    expect(left?.path.state.matches('signedOut')).toBe(true);
+    expect(left?.path.state.context.notice).toBe('You signed out in another tab.');
+    expect(left?.effects.at(-1)).toEqual([]);
   });
   it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
     await run(p);

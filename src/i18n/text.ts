@@ -747,6 +747,7 @@ export const zhText: Record<string, string> = {
   'Insert a card into the reader first': '请先将证件插入读卡器',
   'Session expired, please relogin.': '会话已过期，请重新登录。',
   'You signed out in another tab.': '您已在另一个标签页中退出登录。',
+  'Your session changed in another tab and could not be opened here. Sign in again.': '您的会话已在另一个标签页中更改，无法在此打开。请重新登录。',
   'The command failed.': '命令执行失败。',
   'The badge could not be printed.': '无法打印访客证。',
   'First name': '名',
