@@ -2,7 +2,8 @@
 // (owned parts, one query for a whole page), and one row by id within a scope (404 outside it).
 import { columnOf, type Fields, type ResourceDeclaration } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, fill, iso } from '../http/kit';
+import { HttpError, fill } from '../http/kit';
+import { iso } from '../db/values';
 import type { Row } from './hooks';
 import type { ResourceSql, Scope } from './sql';
 import { tenantOf } from '../db/tenant';

@@ -21,7 +21,8 @@ import {
 } from '../../contract/alarmHandling';
 import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
-import { HttpError, clientOf, iso, principal, query } from './kit';
+import { HttpError, clientOf, principal, query } from './kit';
+import { iso } from '../db/values';
 import { sendTable, type Column } from './tabular';
 import { tenant, tenantOf } from '../db/tenant';
 

@@ -6,7 +6,8 @@ import { API, DASHBOARD_WIDGET_PRIVILEGES, PRIV, type DashboardPart, type Dashbo
 import type { Db } from '../db/db';
 import { recentChanges } from '../db/queries/audit';
 import { dashboardParts, type DashboardAsk } from '../db/queries/dashboard';
-import { clientOf, divisionsFor, iso, principal } from './kit';
+import { clientOf, divisionsFor, principal } from './kit';
+import { iso } from '../db/values';
 
 export function dashboardRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.get(API.dashboard, { config: { privileges: [PRIV.dashboard] } }, async (req): Promise<DashboardSummary> => {

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { IPV4, PRIV, controllersResource, type ControllerDiagnostic, type ControllerHubRow, type PingAnswer } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
-import { HttpError, fill, clientOf, iso } from './kit';
+import { HttpError, fill, clientOf } from './kit';
+import { iso } from '../db/values';
 import { tenant } from '../db/tenant';
 
 const base = `${controllersResource.api}/diagnostic/:ipAddress`;

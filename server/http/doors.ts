@@ -16,7 +16,8 @@ import { doorVisible, listDoors } from '../db/queries/doors';
 import { divisionsOf } from '../db/queries/divisions';
 import { subtree } from '../auth/access';
 import { HardwareError, type HardwarePort, type RelockHook } from '../doors/port';
-import { HttpError, fill, body, clientOf, divisionsFor, iso, principal, query } from './kit';
+import { HttpError, fill, body, clientOf, divisionsFor, principal, query } from './kit';
+import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
 

@@ -24,7 +24,8 @@ import {
 } from '../../contract/handover';
 import { eventDivisions } from '../auth/eventScope';
 import type { Db } from '../db/db';
-import { HttpError, body, clientOf, fill, idParam, iso, principal, query } from './kit';
+import { HttpError, body, clientOf, fill, idParam, principal, query } from './kit';
+import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { tenant, tenantOf } from '../db/tenant';
 

@@ -19,7 +19,8 @@ import {
 } from '../../contract';
 import type { Db } from '../db/db';
 import { JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals } from '../db/queries/journals';
-import { HttpError, clientOf, idParam, iso, listParams, noteLineSchemas, principal } from './kit';
+import { HttpError, clientOf, idParam, listParams, noteLineSchemas, principal } from './kit';
+import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 
 export const NDJSON = 'application/x-ndjson';

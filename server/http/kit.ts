@@ -212,6 +212,3 @@ export function idParam(req: FastifyRequest, what: string, name = 'id'): number 
   if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, fill('{what} not found', { what }));
   return id;
 }
-
-// the database's value formatting, offered to the routes with the rest of their kit
-export { iso, dateOnly } from '../db/values';

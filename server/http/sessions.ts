@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API, EndSessionsRequest, PRIV, SessionListQuery, type EndSessionsResult, type SessionKind, type SessionSummary } from '../../contract';
 import type { Db } from '../db/db';
 import { SESSION_SORT, endSessionsById, listSessions, visibleSessions, type SessionRow } from '../db/queries/sessions';
-import { HttpError, body, clientOf, iso, listParams, principal, query } from './kit';
+import { HttpError, body, clientOf, listParams, principal, query } from './kit';
+import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
 

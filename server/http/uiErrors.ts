@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { API, PRIV, UiErrorReport } from '../../contract';
 import type { Db } from '../db/db';
 import { insertUiError, listUiErrors } from '../db/queries/uiErrors';
-import { body, iso, listParams, principal } from './kit';
+import { body, listParams, principal } from './kit';
+import { iso } from '../db/values';
 
 export function uiErrorRoutes(app: FastifyInstance, { db }: { db: Db }) {
   app.post(API.uiErrors, { config: { touches: 'self' } }, async (req, reply) => {

@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { object, optional, string } from 'superstruct';
 import { licensesResource, rowSchema, type Seat } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, fill, body, clientOf, idParam, iso } from '../http/kit';
+import { HttpError, fill, body, clientOf, idParam } from '../http/kit';
+import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
 

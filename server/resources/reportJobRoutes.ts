@@ -5,7 +5,8 @@ import { PRIV, familyOf, mayOnRow, type ReportJobKind } from '../../contract';
 import { reportJobsResource, type ReportJobRun, type ReportJobRuns } from '../../contract/resources/reportJobs';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
-import { HttpError, clientOf, fill, idParam, iso, principal } from '../http/kit';
+import { HttpError, clientOf, fill, idParam, principal } from '../http/kit';
+import { iso } from '../db/values';
 import { loadJob } from './reportJobClock';
 import { REPORT_CONTENT_TYPES, fileName, makeRun, reportJobDelivery, type ReportJobOptions } from './reportJobRuns';
 

@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { PRIV, WebHookAttemptQuery, webHooksResource, type WebHookAttemptPage } from '../../contract';
 import type { Db } from '../db/db';
-import { HttpError, clientOf, idParam, iso, query } from '../http/kit';
+import { HttpError, clientOf, idParam, query } from '../http/kit';
+import { iso } from '../db/values';
 import { tenant } from '../db/tenant';
 
 export const webHookAttemptsPath = `${webHooksResource.api}/:id/attempts`;
