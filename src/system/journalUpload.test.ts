@@ -368,4 +368,30 @@ describe('the uploader against a real server', () => {
     // nothing new: nothing sent, the mark stays
     await expect(uploadEntries({ journal, base: s.base }, { ...input, after: 99 })).resolves.toEqual({ through: 99 });
   });
+
+  it('sends no further chunk of an upload the machine left, and drops the one in flight', async () => {
+    // a real recording of a signed-in session
+    const c = consoleOf({ draw: 0.05 });
+    await signIn(c, 'operator');
+    await waitFor(c.uploader.actor, (x) => x.hasTag('recording'));
+    const { recording, token } = c.uploader.actor.getSnapshot().context;
+    // a journal of three chunks and more
+    const journal = createJournal({ now: () => Date.now() });
+    const root = createActor(setup({}).createMachine({ on: { pad: {} } }), { inspect: journal.inspect }).start();
+    for (let i = 0; i < 40; i++) root.send({ type: 'pad', text: 'p'.repeat(4000) } as never);
+    root.stop();
+    expect([...chunkStream(journal.header(), journal.entriesAfter(0, null))].length).toBeGreaterThan(2);
+    const left = new AbortController();
+    const sent: Array<{ signal: AbortSignal | null | undefined; status: number }> = [];
+    // the first chunk reaches the server, and the machine leaves the upload while it is answered
+    const fetchThenLeave: typeof fetch = async (url, init) => {
+      const answer = await fetch(url, init);
+      sent.push({ signal: init?.signal, status: answer.status });
+      left.abort();
+      return answer;
+    };
+    const input = { token: token ?? '', recording: recording ?? '', after: 0, upTo: null };
+    await expect(uploadEntries({ journal, base: s.base, fetch: fetchThenLeave }, input, left.signal)).rejects.toMatchObject({ permanent: false });
+    expect(sent).toEqual([{ signal: left.signal, status: 200 }]);
+  });
 });

@@ -162,11 +162,21 @@ export interface UploadDeps {
 }
 
 /** Sends the entries in (after, upTo] chunk by chunk; the server keeps each seq once, so a retry is harmless. */
-export async function uploadEntries({ journal, base = '', fetch: doFetch = fetch }: UploadDeps, input: UploadInput): Promise<UploadOutput> {
+/**
+ * Sends the journal's entries after `input.after` (up to `upTo`) in chunks. `signal` is the machine's: an upload the
+ * machine left (the sign-out's flush starting while a periodic upload is on its way) sends no further chunk and its
+ * request in flight is dropped; the flush sends the same entries again, and the server keeps each seq once.
+ */
+export async function uploadEntries(
+  { journal, base = '', fetch: doFetch = fetch }: UploadDeps,
+  input: UploadInput,
+  signal?: AbortSignal,
+): Promise<UploadOutput> {
   // let the system finish the step being recorded (its resulting state completes the entry)
   await new Promise((r) => setTimeout(r, 0));
   let through = input.after;
   for (const chunk of chunkStream(journal.header(), journal.entriesAfter(input.after, input.upTo))) {
+    if (signal?.aborted) throw failure('the upload was left for a newer one', false);
     if (chunk.bytes > JOURNAL_CHUNK_MAX_BYTES) throw failure(`a chunk of ${chunk.bytes} bytes is over the limit`, true);
     let res: Response;
     try {
@@ -175,6 +185,7 @@ export async function uploadEntries({ journal, base = '', fetch: doFetch = fetch
         headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${input.token}` },
         body: chunk.text,
         keepalive: chunk.bytes <= JOURNAL_KEEPALIVE_BYTES,
+        signal,
       });
     } catch (e) {
       throw failure(e instanceof Error ? e.message : 'network error', false);
@@ -205,7 +216,7 @@ export function journalUploadLogic(deps: JournalUploadDeps) {
   return journalUploadMachine.provide({
     actors: {
       decide: fromPromise<Decision, DecideInput>(async ({ input }) => decideSession(deps, input)),
-      upload: fromPromise<UploadOutput, UploadInput>(({ input }) => uploadEntries(deps, input)),
+      upload: fromPromise<UploadOutput, UploadInput>(({ input, signal }) => uploadEntries(deps, input, signal)),
     },
   });
 }
