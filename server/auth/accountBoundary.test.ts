@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, serviceAccountsResource } from '../../contract';
-import { startTestServer, type TestServer } from '../testkit';
+import { startTestServer, tablesSnapshot, type TestServer } from '../testkit';
 import { isOpenRoute, type Touches } from './accountScope';
 
 let s: TestServer;
@@ -52,18 +52,8 @@ async function accountRows(userId: number): Promise<string> {
   return JSON.stringify(parts.map((p) => p.rows));
 }
 
-/** Row counts of every table and the newest update where a table has one (server/http/hostile.property.test.ts). */
-async function everything(): Promise<string> {
-  const { rows: tables } = await s.db.query<{ table_name: string; has_updated: boolean }>(`select t.table_name,
-      exists (select 1 from information_schema.columns c where c.table_name = t.table_name and c.column_name = 'updated_at') has_updated
-    from information_schema.tables t where t.table_schema = 'public' and t.table_type = 'BASE TABLE' and t.table_name not in ('health_probe') order by t.table_name`);
-  const { rows } = await s.db.query(
-    tables
-      .map((t) => `select '${t.table_name}' t, count(*)::text n, ${t.has_updated ? 'max(updated_at)::text' : "''"} u from "${t.table_name}"`)
-      .join(' union all '),
-  );
-  return JSON.stringify(rows);
-}
+/** Every table, counted (server/testkit.ts): equal before and after means nothing changed anywhere. */
+const everything = () => tablesSnapshot(s.db);
 
 /** The shared operator's password now (the tests below change it). */
 let sharedPassword = PASSWORD;

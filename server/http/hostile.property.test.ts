@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { is, type Struct } from 'superstruct';
 import { API, CATALOGUE, JSON_VALUE_MAX_DEPTH, apiPaths, extraFieldsOf, listMaxOf, type JsonBounds, type NumberBounds, type TextBounds } from '../../contract';
-import { startTestServer, type Call, type TestServer } from '../testkit';
+import { startTestServer, tablesSnapshot, type Call, type TestServer } from '../testkit';
 import { routeBodySchemas, routeLineSchemas } from './kit';
 
 let s: TestServer;
@@ -306,16 +306,7 @@ const RAW_HOSTILE = [
 ];
 const ID_HOSTILE = ['2147483648', '9223372036854775808', '12345678901234567890', '-1', '0', 'abc', '1e308', '1.5', '%00', '%F0%9F%92%A9', '1%00'];
 
-/** Row counts of every table, and the newest update where a table has one: equal snapshots mean nothing changed. */
-async function snapshot(): Promise<string> {
-  const { rows: tables } = await s.db.query<{ table_name: string; has_updated: boolean }>(`select t.table_name,
-      exists (select 1 from information_schema.columns c where c.table_name = t.table_name and c.column_name = 'updated_at') has_updated
-    from information_schema.tables t where t.table_schema = 'public' and t.table_type = 'BASE TABLE'
-      and t.table_name not in ('health_probe') order by t.table_name`);
-  const parts = tables.map((t) => `select '${t.table_name}' t, count(*)::text n, ${t.has_updated ? 'max(updated_at)::text' : "''"} u from "${t.table_name}"`);
-  const { rows } = await s.db.query(parts.join(' union all '));
-  return JSON.stringify(rows);
-}
+const snapshot = () => tablesSnapshot(s.db);
 
 function pathWith(url: string, value: (param: string) => string): string {
   return url.replace(/:(\w+)/g, (_m, p: string) => value(p));
