@@ -8,6 +8,7 @@ import {
   enums,
   integer,
   nullable,
+  number,
   object,
   optional,
   refine,
@@ -151,10 +152,14 @@ export type User = Infer<typeof User>;
 
 export const LoginRequest = object({ username: nonBlank(100), password: nonBlank(200) });
 export type LoginRequest = Infer<typeof LoginRequest>;
-export const LoginResponse = type({ token: string(), user: User, privileges: StoredPrivileges, settings: optional(unknown()) });
+/**
+ * `serverTime`: the server's clock when it answered (ms since the epoch). The console measures its own clock against it,
+ * so the times it compares with the server's (a token's expiry, alarms raised since the session began) are the server's.
+ */
+export const LoginResponse = type({ token: string(), user: User, privileges: StoredPrivileges, settings: optional(unknown()), serverTime: optional(number()) });
 export type LoginResponse = Infer<typeof LoginResponse>;
 /** GET /idp/1.0/me */
-export const MeResponse = type({ user: User, privileges: StoredPrivileges, settings: unknown() });
+export const MeResponse = type({ user: User, privileges: StoredPrivileges, settings: unknown(), serverTime: optional(number()) });
 export type MeResponse = Infer<typeof MeResponse>;
 
 export const ResetInitRequest = object({ username: nonBlank(100) });

@@ -55,6 +55,12 @@ export function storedSessionOf(context: SessionContext): StoredSession {
   return { token: context.token!, privileges: context.privileges, roles: user.roles, username: user.username, clientId: user.clientId, user };
 }
 
+/** The server's clock minus the browser's, from an answer carrying the server's time; `previous` when it does not. */
+export function clockOffsetOf(serverTime: unknown, now: unknown, previous = 0): number {
+  const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  return finite(serverTime) && finite(now) ? Math.round(serverTime - now) : previous;
+}
+
 export function authenticated(out: Authenticated) {
   return {
     token: out.token,
@@ -63,6 +69,7 @@ export function authenticated(out: Authenticated) {
     settings: normaliseSettings(out.settings),
     expiresAt: tokenExpiresAt(out.token),
     observedAt: out.now,
+    clockOffset: clockOffsetOf(out.serverTime, out.now),
     error: null,
   };
 }

@@ -12,7 +12,6 @@ import {
   SelectClientRequest,
   Settings,
   validate,
-  type MeResponse,
   type User,
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
@@ -23,6 +22,7 @@ import {
   SESSION_START_LISTENERS,
   authenticated,
   firstViolation,
+  clockOffsetOf,
   isTokenLive,
   mergedSettings,
   normaliseSettings,
@@ -30,11 +30,21 @@ import {
   storedSessionOf,
   tokenExpiresAt,
 } from './session.helpers';
-import type { Authenticated, RestoredToken, SessionContext, SessionEmitted, SessionEvent, SessionInput, StoredSession } from './session.types';
+import type { Authenticated, MeRead, RestoredToken, SessionContext, SessionEmitted, SessionEvent, SessionInput, StoredSession } from './session.types';
 
 // the pure helpers (session.helpers.ts) and the types (session.types.ts) are importable from here as before
 export { DEFAULT_SETTINGS, MAX_TIMER_MS, SESSION_LISTENERS, SESSION_START_LISTENERS, isTokenLive, normaliseSettings, tokenExpiresAt } from './session.helpers';
-export type { Authenticated, RestoredToken, SessionContext, SessionEmitted, SessionEvent, SessionInput, SettingsPatch, StoredSession } from './session.types';
+export type {
+  Authenticated,
+  MeRead,
+  RestoredToken,
+  SessionContext,
+  SessionEmitted,
+  SessionEvent,
+  SessionInput,
+  SettingsPatch,
+  StoredSession,
+} from './session.types';
 
 // ---------- machine ----------
 
@@ -48,7 +58,7 @@ const sessionSetup = setup({
   },
   actors: {
     restoreSession: notProvided<RestoredToken>('restoreSession'),
-    fetchMe: notProvided<MeResponse, { token: string }>('fetchMe'),
+    fetchMe: notProvided<MeRead, { token: string }>('fetchMe'),
     signIn: notProvided<Authenticated, LoginRequest>('signIn'),
     selectClient: notProvided<Authenticated, { clientId: number | null }>('selectClient'),
     /** Reads the session of a token another tab stored (its user, grants and settings), with the clock's reading. */
@@ -83,16 +93,21 @@ const sessionSetup = setup({
     /** The token another tab stored is this tab's own already (or it says nothing new). */
     elsewhereSame: ({ context, event }) => event.type === 'session.elsewhere' && event.token === context.token,
     /** Another tab stored a session that can be followed: a token still live on the clock. */
-    elsewhereLive: ({ event }) => event.type === 'session.elsewhere' && isTokenLive(event.token, event.now),
+    elsewhereLive: ({ context, event }) => event.type === 'session.elsewhere' && isTokenLive(event.token, event.now + context.clockOffset),
   },
   delays: {
     // §4 auto sign-out at expiry: computed from exp and the injected clock's reading, clamped to what a timer holds.
-    tokenExpiry: ({ context }) => Math.min(MAX_TIMER_MS, Math.max(0, (context.expiresAt ?? 0) - (context.observedAt ?? 0))),
+    // exp is the server's time: the browser's reading is moved by the measured offset
+    tokenExpiry: ({ context }) => Math.min(MAX_TIMER_MS, Math.max(0, (context.expiresAt ?? 0) - ((context.observedAt ?? 0) + context.clockOffset))),
   },
 });
 
 /** What the alarms hear at a session's start: when it began, on the session's clock (machines/alarms.ts). */
-const alarmsStarted = (context: SessionContext): { type: 'session.started'; at: number | null } => ({ type: 'session.started', at: context.observedAt });
+/** The session's start on the server's clock, which the alarms' raised times are on. */
+const alarmsStarted = (context: SessionContext): { type: 'session.started'; at: number | null } => ({
+  type: 'session.started',
+  at: context.observedAt === null ? null : context.observedAt + context.clockOffset,
+});
 
 /** Every end of a session (§4): logout best-effort, clear storage, tell the listeners, forget the session. */
 const sessionSetupWithEnd = sessionSetup.extend({
@@ -162,6 +177,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
     returnFor: null,
     endedBy: null,
     loginMode: input?.loginMode ?? LOGIN_MODE,
+    clockOffset: 0,
   }),
   initial: 'restoring',
   states: {
@@ -175,7 +191,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
             src: 'restoreSession',
             onDone: [
               {
-                guard: ({ event }) => isTokenLive(event.output.token, event.output.now),
+                guard: ({ context, event }) => isTokenLive(event.output.token, event.output.now + context.clockOffset),
                 target: 'fetchingMe',
                 actions: assign(({ event }) => ({ token: event.output.token, expiresAt: tokenExpiresAt(event.output.token), observedAt: event.output.now })),
               },
@@ -193,10 +209,11 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
             onDone: {
               target: '#session.signedIn',
               actions: [
-                assign(({ event }) => ({
+                assign(({ context, event }) => ({
                   user: event.output.user,
                   privileges: event.output.privileges.priviledges,
                   settings: normaliseSettings(event.output.settings),
+                  clockOffset: clockOffsetOf(event.output.serverTime, event.output.now, context.clockOffset),
                 })),
                 { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
                 'startSession',
@@ -365,7 +382,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
             src: 'restoreSession',
             onDone: [
               {
-                guard: ({ context, event }) => event.output.token === context.token && isTokenLive(event.output.token, event.output.now),
+                guard: ({ context, event }) => event.output.token === context.token && isTokenLive(event.output.token, event.output.now + context.clockOffset),
                 target: '#session.signedIn',
                 reenter: true, // restarts the expiry timer from the new reading
                 actions: assign(({ event }) => ({ observedAt: event.output.now })),
@@ -374,7 +391,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               // followed as the event would have been, never signed out nor cleared from the storage
               {
                 guard: ({ context, event }) =>
-                  !!event.output.token && event.output.token !== context.token && isTokenLive(event.output.token, event.output.now),
+                  !!event.output.token && event.output.token !== context.token && isTokenLive(event.output.token, event.output.now + context.clockOffset),
                 target: 'adopting',
               },
               // …or signed out there: this tab leaves too, and says why

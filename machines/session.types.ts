@@ -1,6 +1,6 @@
 // The session machine's types (machines/session.ts): its context, input, events and emitted facts, and what its
 // injected actors and effects take and give (a restored token, an answered sign-in, the session written to storage).
-import type { AvatarColor, LoginMode, LoginResponse, PrivilegeEntry, Settings, User } from '../contract';
+import type { AvatarColor, LoginMode, LoginResponse, MeResponse, PrivilegeEntry, Settings, User } from '../contract';
 
 /** What the storage reader gives back, with the injected clock's reading: the machine never reads the wall clock. */
 export interface RestoredToken {
@@ -9,6 +9,8 @@ export interface RestoredToken {
 }
 /** A login or client switch: the server's answer plus the clock's now when it arrived. */
 export type Authenticated = LoginResponse & { now: number };
+/** The session read again (/me) with the clock's reading when it came. */
+export type MeRead = MeResponse & { now?: number };
 /** Written to storage on sign-in (§3): jwt, the grant list (as `{priviledges}`), roles, username, clientId, user. */
 export interface StoredSession {
   token: string;
@@ -39,6 +41,13 @@ export interface SessionContext {
   expiresAt: number | null;
   /** The injected clock's now when the token was last checked; the expiry delay is expiresAt - observedAt. */
   observedAt: number | null;
+  /**
+   * The server's clock minus this browser's (ms), measured on the last answer that carried the server's time (sign-in,
+   * /me, a client switch); 0 before any. A time of the server (a token's exp, an alarm's raised time) is compared with
+   * the browser's clock plus this: a console whose clock runs ten minutes slow neither ends its session ten minutes late
+   * nor takes the alarms of the ten minutes before the sign-in for news.
+   */
+  clockOffset: number;
   /** Settings before an optimistic change, restored if saving fails. */
   settingsBeforeSave: Settings | null;
 }

@@ -3,6 +3,8 @@ import { DEFAULT_SETTINGS } from '../machines/session';
 import type { LoginResponse, MeResponse, Settings, User } from '../contract';
 
 export const NOW = 1_700_000_000_000;
+/** How far the server's clock of LOGIN_A is ahead of the browser's. */
+export const SERVER_AHEAD_MS = 600_000;
 
 const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 export function fakeJwt(expSeconds: number, sub = 'admin', clientId: number | null = 1): string {
@@ -34,6 +36,8 @@ export const LOGIN_A: LoginResponse & { now: number } = {
   user: USER,
   privileges: { priviledges: GRANTS },
   settings: { tagsView: true },
+  // the server's clock runs ten minutes ahead of the browser's
+  serverTime: NOW + SERVER_AHEAD_MS,
   now: NOW,
 };
 export const LOGIN_B: LoginResponse & { now: number } = { token: TOKEN_B, user: USER_B, privileges: { priviledges: GRANTS_B }, settings: {}, now: NOW + 1000 };

@@ -5,7 +5,7 @@ import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor } from 'xstate';
 import { MAX_TIMER_MS, sessionMachine, type SessionSnapshot } from '../machines/session';
 import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
-import { LOGIN_A, LOGIN_B, ME, NOW, SAVED_SETTINGS, TOKEN_A, TOKEN_B, TOKEN_EXPIRED, USER } from './fixtures';
+import { LOGIN_A, LOGIN_B, ME, NOW, SAVED_SETTINGS, SERVER_AHEAD_MS, TOKEN_A, TOKEN_B, TOKEN_EXPIRED, USER } from './fixtures';
 
 const staticEvents = [
   { type: 'xstate.done.actor.restore', output: { token: null, now: NOW } },
@@ -113,7 +113,8 @@ async function run({ path, effects }: EdgePath<typeof sessionMachine>) {
     ...actorEventExecutors([...staticEvents, { type: 'xstate.done.actor.revalidate' }], controls),
     'xstate.after.tokenExpiry.session.signedIn': async () => {
       const { context } = actor.getSnapshot();
-      if (actor.getSnapshot().matches('signedIn')) clock.increment(Math.min(MAX_TIMER_MS, (context.expiresAt ?? 0) - (context.observedAt ?? 0)));
+      if (actor.getSnapshot().matches('signedIn'))
+        clock.increment(Math.min(MAX_TIMER_MS, (context.expiresAt ?? 0) - ((context.observedAt ?? 0) + context.clockOffset)));
       await flush();
     },
   } as Record<string, (step: { event: any }) => Promise<void>>;
@@ -158,6 +159,13 @@ describe('session machine model', () => {
       { signedIn: 'adopting' },
     ])
       expect(values, JSON.stringify(v)).toContain(JSON.stringify(v));
+  });
+  it("keeps the server's time: a sign-in answered by a server ten minutes ahead ends at the token's exp on the server's clock, and the alarms' session starts on it", () => {
+    const signIn = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.done.actor.signIn');
+    const context = signIn!.path.state.context;
+    expect(context.clockOffset).toBe(SERVER_AHEAD_MS);
+    const delay = (sessionMachine.implementations.delays as Record<string, (a: { context: typeof context }) => number>).tokenExpiry;
+    expect(delay({ context })).toBe(3600_000 - SERVER_AHEAD_MS);
   });
   it('predicts the storage effects of a sign-in and a sign-out', () => {
     const signIn = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.done.actor.signIn');

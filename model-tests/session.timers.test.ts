@@ -2,21 +2,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { SESSION_EXPIRED_MESSAGE } from '../contract';
-import { sessionMachine, type RestoredToken } from '../machines/session';
+import { sessionMachine, type Authenticated, type RestoredToken } from '../machines/session';
 import { rootMachine } from '../machines/system';
 import { tabsMachine } from '../machines/tabs';
 import { LOGIN_A, ME, NOW, fakeJwt } from './fixtures';
 
 const settle = () => vi.advanceTimersByTimeAsync(0);
 
-function start(stored: () => string | null) {
+/** `serverAheadMs`: how far the server's clock is ahead of the browser's (the token's exp is on the server's clock). */
+function start(stored: () => string | null, serverAheadMs = 0) {
   const effects: string[] = [];
   const machine = sessionMachine.provide({
     actors: {
       // the injected clock is Date.now(), which the fake timers control
       restoreSession: fromPromise<RestoredToken>(async () => ({ token: stored(), now: Date.now() })),
       fetchMe: fromPromise(async () => ME),
-      signIn: fromPromise(async () => ({ ...LOGIN_A, token: fakeJwt(Date.now() / 1000 + 60), now: Date.now() })),
+      signIn: fromPromise<Authenticated, { username: string; password: string }>(async () => ({
+        ...LOGIN_A,
+        token: fakeJwt((Date.now() + serverAheadMs) / 1000 + 60),
+        serverTime: Date.now() + serverAheadMs,
+        now: Date.now(),
+      })),
     },
     actions: {
       clearStoredSession: () => {
@@ -75,6 +81,21 @@ describe('session timers', () => {
     expect(actor.getSnapshot().context.token).toBe(token);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(actor.getSnapshot().matches({ signedOut: 'idle' })).toBe(true);
+  });
+
+  it("signs out 60 s after a sign-in whose token lives 60 s, whichever way the browser's clock is off the server's", async () => {
+    for (const ahead of [600_000, -600_000]) {
+      const { actor } = start(() => null, ahead);
+      await settle();
+      actor.send({ type: 'session.signIn', username: 'admin', password: 'secret' });
+      await settle();
+      expect(actor.getSnapshot().matches({ signedIn: 'active' }), `server ${ahead} ms ahead`).toBe(true);
+      await vi.advanceTimersByTimeAsync(59_000);
+      expect(actor.getSnapshot().matches({ signedIn: 'active' }), `server ${ahead} ms ahead`).toBe(true);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(actor.getSnapshot().matches({ signedOut: 'idle' }), `server ${ahead} ms ahead`).toBe(true);
+      actor.stop();
+    }
   });
 
   it('keeps the session on a wake while the token is live, and ends it after a sleep past exp', async () => {

@@ -7,6 +7,7 @@ import { buildServer, trustProxyOf } from '../app';
 import { migrate } from '../db/migrate';
 import { seed } from '../db/seed';
 import { startTestServer, type TestServer } from '../testkit';
+import { API } from '../../contract';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -26,6 +27,25 @@ describe('sign-in', () => {
     expect(r.body.user).toMatchObject({ username: 'operator', avatarColor: 'blue', multiTenancyEnabled: false });
     expect(r.body.privileges.priviledges[0].privilegeIds).toContain('0.3.1.0');
     expect(r.body.privileges.priviledges[0].divisionIds.length).toBeGreaterThan(1);
+  });
+
+  it("tells the server's time with a session (sign-in, /me, a client switch), for the console to measure its clock against", async () => {
+    const before = Date.now();
+    const r = await s.call('POST', '/idp/1.0/login', { body: { username: 'admin', password: 'Gatehouse1!' } });
+    const me = await s.call('GET', API.me, { token: r.body.token });
+    const clients = await s.call('GET', `${API.clients}?size=5`, { token: r.body.token });
+    const switched = await s.call('PUT', API.meClient, { token: r.body.token, body: { clientId: clients.body.items[0].id } });
+    const after = Date.now();
+    // as it was: no client selected (the tests below start from that)
+    expect((await s.call('PUT', API.meClient, { token: switched.body.token, body: { clientId: null } })).status).toBe(200);
+    for (const [what, body] of [
+      ['sign-in', r.body],
+      ['me', me.body],
+      ['switch', switched.body],
+    ] as const) {
+      expect(body.serverTime, what).toBeGreaterThanOrEqual(before);
+      expect(body.serverTime, what).toBeLessThanOrEqual(after);
+    }
   });
 
   it('says the same thing for a wrong password and an unknown user', async () => {

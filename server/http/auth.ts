@@ -93,7 +93,13 @@ export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: Fasti
   const roles = await rolesOf(db, u.id, clientId);
   const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles, lifetimeS });
   await startSession(db, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
-  return { token, user: userBody(u, roles), privileges: { priviledges: await privilegeEntries(db, u.id, clientId) }, settings: storedSettings(u.settings) };
+  return {
+    token,
+    user: userBody(u, roles),
+    privileges: { priviledges: await privilegeEntries(db, u.id, clientId) },
+    settings: storedSettings(u.settings),
+    serverTime: Date.now(),
+  };
 }
 
 const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > Date.now();
@@ -175,6 +181,7 @@ export function authRoutes(
       user: { ...userBody(u, await rolesOf(db, u.id, p.clientId)), clientId: p.clientId },
       privileges: { priviledges: p.entries },
       settings: storedSettings(u.settings),
+      serverTime: Date.now(),
     };
   });
 

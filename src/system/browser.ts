@@ -16,7 +16,7 @@ import {
   type LoginRequest,
   type PrivilegeEntry,
 } from '../../contract';
-import type { Authenticated, RestoredToken, StoredSession } from '../../machines/session';
+import type { Authenticated, MeRead, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
 import type { ProcessRequest } from '../../machines/alarms';
 import type { LookupInput, SearchInput } from '../../machines/options';
@@ -96,7 +96,7 @@ export function browserImpl(): GatehouseImpl {
       input: { loginMode: LOGIN_MODE },
       actors: {
         restoreSession: fromPromise<RestoredToken>(async () => ({ token: localStorage.getItem(STORAGE.jwt), now: clock() })),
-        fetchMe: fromPromise(({ input }: { input: { token: string } }) => endpoints.me(input.token)),
+        fetchMe: fromPromise<MeRead, { token: string }>(async ({ input }) => ({ ...(await endpoints.me(input.token)), now: clock() })),
         signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() })),
         selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({
           ...(await endpoints.selectClient(input.clientId)),
