@@ -78,8 +78,9 @@ export async function newPasswordViolations(db: Db, userId: number, password: st
   if (problems.length) return problems.map((message) => ({ field, message }));
   if (s.passwordHistory > 0) {
     const { rows } = await db.query<{ h: string }>(
-      `(select password_hash h from users where id = $1) union all
-       (select password_hash h from password_history where user_id = $1 order by id desc limit $2)`,
+      // the current password first, then the newest kept ones: a union's branches come in no promised order
+      `select h from ((select password_hash h, 0 k, 0 id from users where id = $1) union all
+       (select password_hash h, 1 k, id from password_history where user_id = $1 order by id desc limit $2)) x order by k, id desc`,
       [userId, s.passwordHistory],
     );
     for (const r of rows.slice(0, s.passwordHistory)) {

@@ -37,9 +37,9 @@ export const divisionHooks: ResourceHooks = {
   },
   async inUse(tx, ids) {
     const { rows } = await tx.query<{ what: string; n: number }>(
-      `select 'operator grant' as what, count(*)::int as n from user_grants where division_id = any($1::int[])
-       union all select 'operator-group grant', count(*)::int from operator_group_grants where division_id = any($1::int[])
-       union all select 'role privilege ticked', count(*)::int from role_privileges where division_id = any($1::int[])`,
+      `select what, n from (select 1 k, 'operator grant' as what, count(*)::int as n from user_grants where division_id = any($1::int[])
+       union all select 2, 'operator-group grant', count(*)::int from operator_group_grants where division_id = any($1::int[])
+       union all select 3, 'role privilege ticked', count(*)::int from role_privileges where division_id = any($1::int[])) x order by k`,
       [ids],
     );
     const used = rows.filter((x) => x.n > 0);
