@@ -13,7 +13,7 @@
 // CPU quotas (bench/cgroup.ts): the server runs under BENCH_INGEST_CPU cores and the raw reference with this process
 // under the same quota; `pipelineInProcess` is the pipeline alone in this process against the same raw insert.
 // Scale-out (with BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL, a RabbitMQ STOMP listener): each server process under
-// its own quota (BENCH_SCALE_CPU, 0.4 of a core), at each of BENCH_SCALE_RATES the same offered rate goes to one
+// its own quota (BENCH_SCALE_CPU, 0.2 of a core), at each of BENCH_SCALE_RATES the same offered rate goes to one
 // server, then split over two on one PostgreSQL database with the relay (a simulator per server, half the rate each),
 // the consoles signed in on the first, so an event ingested by the second reaches them through RabbitMQ; rows counted
 // in the database and deliveries at the consoles (nothing lost, nothing duplicated), the cores each server used.
@@ -641,10 +641,19 @@ async function scaleLevel(urls: string[], rate: number, countRows: () => Promise
   }
 }
 
-/** How much of a core each server of the scale-out gets (cgroup quota): both setups get the same per server. */
-const SCALE_CPU = Number(process.env.BENCH_SCALE_CPU) > 0 ? Number(process.env.BENCH_SCALE_CPU) : 0.4;
-/** The offered rates (events/s in all): high enough that one capped server cannot keep up (else nothing is judged). */
-const SCALE_RATES = (process.env.BENCH_SCALE_RATES ?? '5000')
+/**
+ * How much of a core each server of the scale-out gets (cgroup quota): both setups get the same per server. 0.2, not
+ * the issue's example 0.4: at 0.4 the two servers used only 0.32 and 0.27 of theirs (3,845/s against 3,055/s, ratio
+ * 1.11), PostgreSQL (0.24-0.66 core), the generator (0.35-0.39), RabbitMQ and the rest having taken the 2 shared cores
+ * first; at 0.2 two capped servers plus all of these fit in 2 cores, and each server sits at its quota (throttled in
+ * nearly every CFS period, `throttledPerServer`), so the servers are the limit the ratio is meant to judge.
+ */
+const SCALE_CPU = Number(process.env.BENCH_SCALE_CPU) > 0 ? Number(process.env.BENCH_SCALE_CPU) : 0.2;
+/**
+ * The offered rates (events/s in all): high enough that one capped server cannot keep up (else nothing is judged),
+ * and two neither (at 4,000/s two servers at 0.2 kept up once: the best of two is then the offered rate, not theirs).
+ */
+const SCALE_RATES = (process.env.BENCH_SCALE_RATES ?? '4000,8000')
   .split(',')
   .map(Number)
   .filter((n) => n > 0);
@@ -691,14 +700,23 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
       const countRows = async () => Number((await counter.query<{ n: string }>('select count(*)::text n from events')).rows[0].n);
       for (const rate of SCALE_RATES) {
         await dbWeight.refresh();
-        const level = await scaleLevel(
+        const throttledBefore = caps.map((c) => c.throttled());
+        const level: Record<string, any> = await scaleLevel(
           started.map((x) => x.url),
           rate,
           countRows,
           started.map((x) => x.child.pid!),
         );
+        // how much of the level each server was stalled at its quota (cpu.stat): a server at its limit is throttled
+        level.throttledPerServer = caps.map((c, i) => {
+          const a = throttledBefore[i],
+            b = c.throttled();
+          return a && b
+            ? { periods: b.periods - a.periods, throttledPeriods: b.throttledPeriods - a.throttledPeriods, throttledMs: b.throttledMs - a.throttledMs }
+            : null;
+        });
         console.log(
-          `  scale-out ${servers} server(s) × ${SCALE_CPU} core, ${rate}/s offered: persisted ${level.persistedPerS}/s, delivered ${level.deliveredPerS}/s (steady ${level.steadyWindowS} s), lost ${level.lost}, duplicated ${level.duplicated}, cores used ${level.coresUsedPerServer.join(' + ')}, p99 ${level.latencyMs.p99} ms`,
+          `  scale-out ${servers} server(s) × ${SCALE_CPU} core, ${rate}/s offered: persisted ${level.persistedPerS}/s, delivered ${level.deliveredPerS}/s (steady ${level.steadyWindowS} s), lost ${level.lost}, duplicated ${level.duplicated}, cores used ${level.coresUsedPerServer.join(' + ')}, throttled ${level.throttledPerServer.map((t: { throttledPeriods: number; periods: number } | null) => (t ? `${t.throttledPeriods}/${t.periods}` : '?')).join(' + ')} periods, p99 ${level.latencyMs.p99} ms`,
         );
         levels.push(level);
       }
