@@ -147,6 +147,11 @@ async function open(page: Page, path: string): Promise<boolean> {
   if (await forbidden.isVisible()) return false;
   await expect(page.locator('[data-testid="view"]:visible [aria-busy="true"], [data-testid="view"]:visible .bp6-skeleton')).toHaveCount(0);
   await expect(page.getByTestId('error-boundary'), `${path} broke`).toHaveCount(0);
+  // the router renders the new address a frame or two after the history event: Access denied can replace the view
+  // only then (a matrix run once checked a screen that had just turned into Access denied, and axe found no view)
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+  if (await forbidden.isVisible()) return false;
+  await expect(page.locator(`[data-testid="view"][data-view-path="${path}"]`), `${path}: its view is gone`).toBeVisible();
   return true;
 }
 
