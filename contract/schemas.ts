@@ -24,6 +24,7 @@ import { DISPLAY_LOCALES } from './format';
 import { boundedJson, boundedList, emailAddress, idInt, isIanaZone, int32, requiredText, safeText } from './primitives';
 
 export * from './primitives';
+import { quickCheck } from './quickCheck';
 import { clientsResource, identitiesResource, inputSchema, listQuerySchema, rowSchema, visitorsResource } from './resources';
 
 // ---------- helpers ----------
@@ -95,6 +96,15 @@ export function validate<T>(value: unknown, struct: Struct<T, any>): { ok: true;
   }
 }
 export const assert = ssAssert;
+
+/**
+ * `validate` for the hot paths (the device interface's thousands of messages a request): the quick check first
+ * (quickCheck.ts), so a value superstruct accepts as it is skips superstruct's walk and is answered as itself; any
+ * other value gets `validate`'s verdict and violations.
+ */
+export function validateQuickly<T>(value: unknown, struct: Struct<T, any>): { ok: true; value: T } | { ok: false; violations: Violation[] } {
+  return quickCheck(struct)(value) ? { ok: true, value: value as T } : validate(value, struct);
+}
 
 // ---------- pages and lists ----------
 export function Page<T>(item: Struct<T, any>) {

@@ -1,0 +1,100 @@
+// The quick check answers true exactly when superstruct accepts a value and `create` returns it unchanged: held
+// against superstruct itself, on the device message (the hot path that uses it) and on every schema the contract
+// exports, with values drawn from each schema's own shape (so many are valid) and values of any shape.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Struct, create, nullable, object, optional, refine, size, string, type } from 'superstruct';
+import { isDeepStrictEqual } from 'node:util';
+import * as contract from './index';
+import { DeviceEvent } from './ingest';
+import { quickCheck } from './quickCheck';
+import { requiredText, safeText } from './primitives';
+
+/** superstruct's verdict: accepted as it is (create returns an equal value). */
+function accepted(struct: Struct<any, any>, value: unknown): boolean {
+  try {
+    return isDeepStrictEqual(create(value, struct), value);
+  } catch {
+    return false;
+  }
+}
+
+// leaves that test the edges: control characters, lone surrogates, lengths, blanks, numbers at int32 bounds, types
+const leafValue = fc.oneof(
+  fc.constantFrom(undefined, null, '', ' ', 'a', 'door-1', 'x'.repeat(64), 'x'.repeat(65), 'a\u0000b', 'a\uD800', 'a\tb', '  padded  '),
+  fc.constantFrom(0, 1, -1, 1.5, 2147483647, 2147483648, -2147483649, Number.NaN, Infinity, 5000, 4002, 1e308),
+  fc.constantFrom(true, false, [], {}, [1], '2026-11-28', '2026-02-30', 'Europe/Zurich', 'Mars/Base', 'a@b.co', 'not an email'),
+  fc.string({ maxLength: 8 }),
+  fc.integer(),
+);
+
+/** Values shaped like `struct`: its keys with values of its leaves' kinds (often valid), sometimes an extra key. */
+function shaped(struct: Struct<any, any>, depth = 0): fc.Arbitrary<unknown> {
+  const schema = struct.schema as unknown;
+  if (depth < 3 && (struct.type === 'object' || struct.type === 'type') && schema && typeof schema === 'object') {
+    const keys = Object.keys(schema);
+    return fc
+      .tuple(
+        fc.tuple(...keys.map((k) => fc.option(fc.oneof(shaped((schema as Record<string, Struct<any, any>>)[k], depth + 1), leafValue), { nil: undefined }))),
+        fc.option(fc.constantFrom('extra', 'constructor'), { nil: undefined }),
+        fc.boolean(),
+      )
+      .map(([values, extra, dropUndefined]) => {
+        const out: Record<string, unknown> = {};
+        keys.forEach((k, i) => {
+          if (values[i] !== undefined || !dropUndefined) out[k] = values[i];
+        });
+        if (extra) out[extra] = 1;
+        return out;
+      });
+  }
+  if (struct.type === 'enums' && schema && typeof schema === 'object') return fc.oneof(fc.constantFrom(...Object.values(schema)), leafValue);
+  if (struct.type === 'array' && schema instanceof Struct && depth < 3) return fc.array(shaped(schema, depth + 1), { maxLength: 3 });
+  return leafValue;
+}
+
+const same = (struct: Struct<any, any>, value: unknown, name = struct.type) =>
+  expect(quickCheck(struct)(value), `${name}: ${JSON.stringify(value) ?? String(value)}`).toBe(accepted(struct, value));
+
+describe('quickCheck', () => {
+  it('accepts a device message as it is, and refuses what superstruct refuses, on the message’s own shape', () => {
+    const good = { controllerId: 3, eventCode: 5000, sourceId: 'reader-1', pointId: 'door-1', message: 'Access granted' };
+    expect(quickCheck(DeviceEvent)(good)).toBe(true);
+    expect(quickCheck(DeviceEvent)({ ...good, sourceName: null, pointName: 'Front' })).toBe(true);
+    expect(quickCheck(DeviceEvent)({ ...good, extra: 1 })).toBe(false);
+    expect(quickCheck(DeviceEvent)({ ...good, sourceId: 'a\u0000' })).toBe(false);
+    expect(quickCheck(DeviceEvent)({ ...good, eventCode: 1 })).toBe(false);
+    fc.assert(
+      fc.property(shaped(DeviceEvent), (v) => {
+        same(DeviceEvent, v);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers as superstruct does for every schema of the contract', () => {
+    const structs = Object.entries(contract).filter((e): e is [string, Struct<any, any>] => e[1] instanceof Struct);
+    expect(structs.length).toBeGreaterThan(50);
+    for (const [name, struct] of structs) {
+      fc.assert(
+        fc.property(fc.oneof(shaped(struct), fc.anything()), (v) => {
+          same(struct, v, name);
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
+  it('never takes a value a coercer or a refinement would change or refuse', () => {
+    const trimmed = object({ name: safeText(20, { trim: true }) });
+    expect(quickCheck(trimmed)({ name: 'a' })).toBe(true);
+    expect(quickCheck(trimmed)({ name: ' a ' })).toBe(false); // create would trim it: not "as it is"
+    const refined = object({ code: refine(requiredText(10), 'noX', (v) => !v.includes('x')) });
+    expect(quickCheck(refined)({ code: 'abc' })).toBe(true);
+    expect(quickCheck(refined)({ code: 'axc' })).toBe(false);
+    const sized = object({ tags: optional(nullable(size(string(), 2, 3))) });
+    for (const v of [{}, { tags: null }, { tags: 'ab' }, { tags: 'a' }, { tags: 'abcd' }]) same(sized, v);
+    const loose = type({ a: optional(requiredText(3)) });
+    for (const v of [{}, { a: 'x' }, { a: 'x', b: 1 }, { a: '' }]) same(loose, v);
+  });
+});
