@@ -107,7 +107,6 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   }
 
   async function onEvent(clientId: number, e: Event): Promise<void> {
-    if (!TRIGGER_OF_CODE.has(Number(e.eventCode))) return;
     const blocks = (await load(clientId)).filter((b) => matches(b, e));
     for (const b of blocks) {
       if (!(await inSchedule(clientId, b, Date.parse(e.time)))) continue;
@@ -117,7 +116,8 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   }
 
   const stop = pipeline.onCommitted((clientId, e, origin) => {
-    if (origin === 'logic') return;
+    // most events start no block: those are let go here, without a promise each (issue 30: thousands a second)
+    if (origin === 'logic' || !TRIGGER_OF_CODE.has(Number(e.eventCode))) return;
     const p = onEvent(clientId, e).catch((err) => log(`logical blocks: ${err}`));
     running.add(p);
     void p.finally(() => running.delete(p));
