@@ -7,6 +7,7 @@ import { API, DESTINATIONS, EVENT_CODES, SOCKJS_PREFIX, TENANT_HEADER, serviceAc
 import { startTestServer, type TestServer } from '../testkit';
 import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
 import { runDeviceSimulator } from '../../scripts/deviceSimulator';
+import { EVENT_COLS, eventOfRow } from '../monitor/events';
 
 let s: TestServer;
 let TOKEN: string, harbourKey: string, readOnlyKey: string;
@@ -142,9 +143,18 @@ describe('the device interface', () => {
     await waitFor(() => nw.on(DESTINATIONS.events).length >= 3, 'three events on the tenant console');
     expect(nw.on(DESTINATIONS.events).map((m) => JSON.parse(m.body).message)).toEqual(['swipe 1', 'swipe 2', 'swipe 3']);
     expect(hb.on(DESTINATIONS.events)).toHaveLength(0);
+    // what the consoles heard is the event as stored, read back as every other reader reads it
+    expect(nw.on(DESTINATIONS.events).map((m) => JSON.parse(m.body))).toEqual(await stored(r.body.firstId, r.body.lastId));
   });
 
+  /** The events with these ids as the database answers them (the history's and the alarms' reading). */
+  const stored = async (from: number, to: number) =>
+    (
+      await s.db.query(`select ${EVENT_COLS} from events e left join alarms a on a.event_id = e.id where e.id between $1 and $2 order by e.id`, [from, to])
+    ).rows.map(eventOfRow);
+
   it('raises and returns alarms to normal inside one batch as one event at a time would (§4)', async () => {
+    const nw = await watch(operator);
     const door = (p: string, code: number) => ({ controllerId: nwController, eventCode: code, sourceId: `door-${p}`, pointId: `door-${p}` });
     // an alarm stored before the batch, on point P0
     const first = await send([door('p0', EVENT_CODES.doorForcedOpen)]);
@@ -178,6 +188,14 @@ describe('the device interface', () => {
     expect(openIds).toEqual(expect.arrayContaining([ids[2], ids[3]]));
     expect(openIds).not.toContain(ids[0]);
     expect(openIds).not.toContain(first.body.firstId);
+    // each was published as stored when it was committed: the alarms still open read back the same (raised, not
+    // acknowledged, their priority and instructions), the ones returned to normal as raised then
+    await waitFor(() => nw.on(DESTINATIONS.events).length >= 6, 'the events on the console');
+    const heard = new Map(nw.on(DESTINATIONS.events).map((m) => [JSON.parse(m.body).id, JSON.parse(m.body)]));
+    const [, , third, fourth, fifth] = await stored(ids[0], ids[4]);
+    expect([heard.get(ids[2]), heard.get(ids[3]), heard.get(ids[4])]).toEqual([third, fourth, fifth]);
+    expect(third).toMatchObject({ alert: true, acknowledge: false, process: false, instructions: expect.any(String) });
+    expect(heard.get(ids[0])).toMatchObject({ alert: true, acknowledge: false, process: false });
   });
 
   it('an input of an armed alarm group reported active by a device is an intrusion; disarmed, or another client’s, it is not (issue 12)', async () => {

@@ -9,7 +9,7 @@ import { DEFAULT_ALARM_TYPES, DESTINATIONS, statusOfCode, type Event } from '../
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/db';
 import { createAlarms } from './alarms';
-import { eventOfRow, type EventInput, type Publish } from './events';
+import { type EventInput, type Publish } from './events';
 import { iso } from '../db/values';
 
 export { AlarmError } from './alarms';
@@ -203,7 +203,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     }));
     // each event's division (issue 10), from the tenant's sources read once (one await per tenant, not one per event)
     const divisions = await scopes.divisionsOf(batch);
-    const { rows, cleared } = await db.transaction(async (tx) => {
+    const { events, cleared } = await db.transaction(async (tx) => {
       // one row back instead of one per event (the ids as one text, the time once: at is now(), the same for the
       // whole statement): the driver parses a row and one date per batch, not thousands
       const inserted = await tx.query<{ ids: string; at: Date | string }>(
@@ -233,43 +233,48 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       // the next batch may take its ids now; this one's alarms wait for the previous batch's commit (they may be its)
       onInserted();
       await after;
-      // ids follow the order of the values (sorted); the rest of each row is what was sent
-      const ids = inserted.rows[0].ids.split(',');
+      // ids follow the order of the values (sorted); the rest of each event is what was sent: each event is made once,
+      // as the consoles will see it (no row object read back and turned into one: thousands a second, issue 30)
+      const ids = inserted.rows[0].ids.split(',').map(Number);
       const at = iso(inserted.rows[0].at)!;
-      const rows = ids.map((id, i) => {
+      const events = ids.map((id, i): Event => {
         const p = prepared[i];
         return {
           id,
-          at,
-          client_id: p.clientId,
-          event_code: p.input.eventCode,
-          event_source_id: p.input.sourceId,
-          event_source_name: p.input.sourceName,
-          event_point_id: p.pointId,
-          event_point_name: p.pointName,
+          eventCode: p.input.eventCode,
+          eventSourceId: p.input.sourceId,
+          eventSourceName: p.input.sourceName ?? null,
+          eventPointId: p.pointId,
+          eventPointName: p.pointName ?? null,
           message: p.input.message,
           alert: !!p.type,
+          // a raised alarm is neither acknowledged nor processed as it is published (an event of the batch that
+          // returns its point to normal processes it in the database; the consoles hear that as its own event)
+          acknowledge: false,
+          process: false,
+          eventPoint: [{ id: p.pointId, name: p.pointName ?? null }],
+          time: at,
           priority: p.type?.priority ?? 100,
-          alarm_state: p.type ? 'raised' : null,
           instructions: p.type?.instructions ?? null,
         };
       });
-      const firstId = Number(rows[0].id);
+      const firstId = ids[0];
       // walk the batch in order: an alert raises an alarm; a non-alert event of the same point processes the point's
       // open alarms, those stored before this batch and those raised earlier in it (§4)
-      const raised = new Map<number, { row: any; type: AlarmType; clearedBy: number | null }>();
+      const raised = new Map<number, { event: Event; clientId: number; type: AlarmType; clearedBy: number | null }>();
       const openInBatch = new Map<string, number[]>(); // `${client}:${point}` → alarm ids raised in this batch, still open
       const firstClear = new Map<string, number>(); // `${client}:${point}` → the first clearing event of the batch
       const clearedPerClient = new Map<number, number>();
-      rows.forEach((row, i) => {
+      events.forEach((event, i) => {
         const p = prepared[i];
+        const id = ids[i];
         const key = `${p.clientId}:${p.pointId}`;
         if (p.type) {
-          raised.set(Number(row.id), { row, type: p.type, clearedBy: null });
-          openInBatch.set(key, [...(openInBatch.get(key) ?? []), Number(row.id)]);
+          raised.set(id, { event, clientId: p.clientId, type: p.type, clearedBy: null });
+          openInBatch.set(key, [...(openInBatch.get(key) ?? []), id]);
         } else {
-          if (!firstClear.has(key)) firstClear.set(key, Number(row.id));
-          for (const a of openInBatch.get(key) ?? []) raised.get(a)!.clearedBy = Number(row.id);
+          if (!firstClear.has(key)) firstClear.set(key, id);
+          for (const a of openInBatch.get(key) ?? []) raised.get(a)!.clearedBy = id;
           clearedPerClient.set(p.clientId, (clearedPerClient.get(p.clientId) ?? 0) + (openInBatch.get(key)?.length ?? 0));
           openInBatch.delete(key);
         }
@@ -283,27 +288,27 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
             case when cb is null then null else 'Returned to normal: event ' || cb end
           from unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::timestamptz[], $8::bigint[]) as t(e, c, code, pt, pr, ins, at, cb)`,
           [
-            list.map((a) => a.row.id),
-            list.map((a) => a.row.client_id),
-            list.map((a) => a.row.event_code),
-            list.map((a) => a.row.event_point_id),
+            list.map((a) => a.event.id),
+            list.map((a) => a.clientId),
+            list.map((a) => a.event.eventCode),
+            list.map((a) => a.event.eventPointId),
             list.map((a) => a.type.priority),
             list.map((a) => a.type.instructions),
-            list.map((a) => a.row.at),
+            list.map((a) => a.event.time),
             list.map((a) => a.clearedBy),
           ],
         );
         await tx.query(
           `insert into alarm_history (alarm_id, client_id, action, actor, note, at)
           select e, c, 'raised', null, null, at from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as t(e, c, at)`,
-          [list.map((a) => a.row.id), list.map((a) => a.row.client_id), list.map((a) => a.row.at)],
+          [list.map((a) => a.event.id), list.map((a) => a.clientId), list.map((a) => a.event.time)],
         );
         const done = list.filter((a) => a.clearedBy !== null);
         if (done.length) {
           await tx.query(
             `insert into alarm_history (alarm_id, client_id, action, actor, note)
             select e, c, 'processed', 'system', 'Returned to normal: event ' || cb from unnest($1::bigint[], $2::int[], $3::bigint[]) as t(e, c, cb)`,
-            [done.map((a) => a.row.id), done.map((a) => a.row.client_id), done.map((a) => a.clearedBy)],
+            [done.map((a) => a.event.id), done.map((a) => a.clientId), done.map((a) => a.clearedBy)],
           );
         }
       }
@@ -329,13 +334,12 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
           for (const r of done.rows) clearedPerClient.set(r.client_id, (clearedPerClient.get(r.client_id) ?? 0) + 1);
         }
       }
-      return { rows, cleared: clearedPerClient };
+      return { events, cleared: clearedPerClient };
     });
     // durable: now every console may see them, in order, then one alarm count per tenant whose count moved
     const countsFor = new Set<number>();
-    rows.forEach((row, i) => {
+    events.forEach((event, i) => {
       const p = prepared[i];
-      const event = eventOfRow(row);
       // only consoles that may see the source's division hear it (issue 10)
       publish(p.clientId, DESTINATIONS.events, event, { division: divisions[i] });
       const code = statusOfCode(event.eventCode);
