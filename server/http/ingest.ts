@@ -59,53 +59,70 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   });
 
-  app.post(API.deviceEvents, { config, bodyLimit: 8 * 1024 * 1024 }, async (req, reply): Promise<DeviceBatchResult> => {
-    const clientId = clientOf(req);
-    const { events } = body(req.body, DeviceBatch);
-    // back-pressure: more waiting than a second's writing refuses the whole batch, nothing stored, to be sent again
-    // (a server with nothing waiting takes any batch the body limit lets in)
-    const backlog = pipeline.backlog();
-    if (backlog > 0 && backlog + events.length > pipeline.backlogMax) {
-      reply.header('retry-after', '1');
-      throw new HttpError(503, 'The server is still writing earlier events: send this batch again after Retry-After seconds');
-    }
-    const rejected: DeviceBatchResult['rejected'] = [];
-    const good: { index: number; e: DeviceEvent }[] = [];
-    events.forEach((raw, index) => {
-      const r = validateQuickly(raw, DeviceEvent);
-      if (r.ok) good.push({ index, e: r.value });
-      else rejected.push({ index, violations: r.violations });
-    });
-    // the tenant's controllers, from the pipeline's cache of its sources (read again after a change)
-    const own = good.length ? await pipeline.ownControllers(clientId, new Set(good.map((g) => g.e.controllerId))) : new Set<number>();
-    const items: Parameters<Pipeline['recordMany']>[0] = [];
-    for (const { index, e } of good) {
-      // another client's controller is answered as an unknown one (tenant isolation: it does not exist for this key)
-      if (!own.has(e.controllerId)) {
-        rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
-        continue;
+  const busy = 'The server is still writing earlier events: send this batch again after Retry-After seconds';
+  app.post(
+    API.deviceEvents,
+    {
+      config,
+      bodyLimit: 8 * 1024 * 1024,
+      // a full backlog refuses any batch: said before its body is read and parsed (issue 30: past saturation the
+      // refused batches, each parsed and then sent again, took the processor the writer needed, and the server wrote
+      // less the more it was offered); the unread body is discarded by node
+      onRequest: async (_req, reply) => {
+        if (pipeline.backlog() >= pipeline.backlogMax) {
+          reply.header('retry-after', '1');
+          throw new HttpError(503, busy);
+        }
+      },
+    },
+    async (req, reply): Promise<DeviceBatchResult> => {
+      const clientId = clientOf(req);
+      const { events } = body(req.body, DeviceBatch);
+      // back-pressure: more waiting than a second's writing refuses the whole batch, nothing stored, to be sent again
+      // (a server with nothing waiting takes any batch the body limit lets in)
+      const backlog = pipeline.backlog();
+      if (backlog > 0 && backlog + events.length > pipeline.backlogMax) {
+        reply.header('retry-after', '1');
+        throw new HttpError(503, busy);
       }
-      items.push({
-        clientId,
-        input: {
-          eventCode: e.eventCode,
-          sourceId: e.sourceId,
-          sourceName: e.sourceName ?? null,
-          pointId: e.pointId,
-          pointName: e.pointName,
-          message: e.message ?? eventLabel(e.eventCode),
-          controllerId: e.controllerId,
-        },
+      const rejected: DeviceBatchResult['rejected'] = [];
+      const good: { index: number; e: DeviceEvent }[] = [];
+      events.forEach((raw, index) => {
+        const r = validateQuickly(raw, DeviceEvent);
+        if (r.ok) good.push({ index, e: r.value });
+        else rejected.push({ index, violations: r.violations });
       });
-    }
-    rejected.sort((a, b) => a.index - b.index);
-    await armedInputs(clientId, items);
-    const stored = items.length ? await pipeline.recordMany(items) : [];
-    return {
-      accepted: stored.length,
-      firstId: stored.length ? Number(stored[0].id) : null,
-      lastId: stored.length ? Number(stored.at(-1)!.id) : null,
-      rejected,
-    };
-  });
+      // the tenant's controllers, from the pipeline's cache of its sources (read again after a change)
+      const own = good.length ? await pipeline.ownControllers(clientId, new Set(good.map((g) => g.e.controllerId))) : new Set<number>();
+      const items: Parameters<Pipeline['recordMany']>[0] = [];
+      for (const { index, e } of good) {
+        // another client's controller is answered as an unknown one (tenant isolation: it does not exist for this key)
+        if (!own.has(e.controllerId)) {
+          rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
+          continue;
+        }
+        items.push({
+          clientId,
+          input: {
+            eventCode: e.eventCode,
+            sourceId: e.sourceId,
+            sourceName: e.sourceName ?? null,
+            pointId: e.pointId,
+            pointName: e.pointName,
+            message: e.message ?? eventLabel(e.eventCode),
+            controllerId: e.controllerId,
+          },
+        });
+      }
+      rejected.sort((a, b) => a.index - b.index);
+      await armedInputs(clientId, items);
+      const stored = items.length ? await pipeline.recordMany(items) : [];
+      return {
+        accepted: stored.length,
+        firstId: stored.length ? Number(stored[0].id) : null,
+        lastId: stored.length ? Number(stored.at(-1)!.id) : null,
+        rejected,
+      };
+    },
+  );
 }

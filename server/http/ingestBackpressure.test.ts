@@ -100,3 +100,35 @@ it('the device simulator sends a refused batch again: at a rate past the backlog
   expect(r.accepted).toBe(r.sent);
   expect(await s.count('select 1 from events')).toBe(before + r.sent);
 });
+
+it('with the backlog full, refuses any batch with 503 before reading its body, and reads bodies again once the writer catches up', async () => {
+  expect((await post(batch('warm2', 1))).status).toBe(200);
+  let release!: () => void;
+  held = new Promise<void>((r) => {
+    release = r;
+  });
+  const pending: Promise<Response>[] = [];
+  const broken = () =>
+    fetch(s.base + API.deviceEvents, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"events": [' });
+  try {
+    // 20 in the held transaction and 10 waiting: the backlog is at its 30
+    pending.push(post(batch('full-a')));
+    await new Promise((r) => setTimeout(r, 300));
+    pending.push(post(batch('full-b', 10)));
+    await new Promise((r) => setTimeout(r, 300));
+    // a body that is not even JSON: with the backlog full it is not parsed at all (else 400)
+    const refused = await broken();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect((await refused.json()).message).toMatch(/send this batch again/);
+  } finally {
+    held = null;
+    release();
+  }
+  for (const a of await Promise.all(pending)) expect(a.status).toBe(200);
+  expect([await stored('full-a:'), await stored('full-b:')]).toEqual([20, 10]);
+  // the writer caught up: the same body is read, and refused for what it is
+  const answer = await broken();
+  expect(answer.status).toBe(400);
+  expect((await answer.json()).violations[0].field).toBe('(body)');
+});
