@@ -1,6 +1,6 @@
 // The signed-in operator: token, user, grants and settings (§3, §4, §5, §8). It owns sign-out: on every end
 // of a session it clears storage, tells the server best-effort and sends `session.ended` to the listeners.
-import { assertEvent, assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, emit, setup, type ActorRefFrom, type DoneActorEvent, type SnapshotFrom } from 'xstate';
 import type { Infer } from 'superstruct';
 import {
   LOGIN_MODE,
@@ -102,8 +102,10 @@ const sessionSetup = setup({
   },
 });
 
-/** What the alarms hear at a session's start: when it began, on the session's clock (machines/alarms.ts). */
-/** The session's start on the server's clock, which the alarms' raised times are on. */
+/** The wake's re-read of the stored session (validating's `revalidate`), which may lead to adopting another tab's. */
+const revalidated = (event: { type: string }): event is DoneActorEvent<RestoredToken, 'revalidate'> => event.type === 'xstate.done.actor.revalidate';
+
+/** What the alarms hear at a session's start: when it began, on the server's clock their raised times are on (machines/alarms.ts). */
 const alarmsStarted = (context: SessionContext): { type: 'session.started'; at: number | null } => ({
   type: 'session.started',
   at: context.observedAt === null ? null : context.observedAt + context.clockOffset,
@@ -191,7 +193,8 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
             src: 'restoreSession',
             onDone: [
               {
-                guard: ({ context, event }) => isTokenLive(event.output.token, event.output.now + context.clockOffset),
+                // no answer of the server yet to measure its clock by: the browser's (the server refuses a dead token anyway)
+                guard: ({ event }) => isTokenLive(event.output.token, event.output.now),
                 target: 'fetchingMe',
                 actions: assign(({ event }) => ({ token: event.output.token, expiresAt: tokenExpiresAt(event.output.token), observedAt: event.output.now })),
               },
@@ -312,7 +315,9 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
             // the token another tab stored: from its storage event, or found by the wake's re-read (validating)
             input: ({ event }) => {
               if (event.type === 'session.elsewhere') return { token: event.token ?? '' };
-              return { token: (event as unknown as { output?: { token?: string | null } }).output?.token ?? '' };
+              // the done event of an invoked actor is not one of the machine's own events: widened, then checked
+              const done: { type: string } = event;
+              return { token: (revalidated(done) && done.output.token) || '' };
             },
             onDone: {
               target: '#session.signedIn',
