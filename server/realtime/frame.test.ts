@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FrameError, FrameParser, escape, serialize, type Frame } from './frame';
+import fc from 'fast-check';
+import { FrameError, FrameParser, escape, messageFrames, serialize, type Frame } from './frame';
 
 const limits = { maxFrameBytes: 1024, maxBodyBytes: 256, maxHeaders: 8 };
 function parse(...chunks: Array<string | Buffer>) {
@@ -73,5 +74,16 @@ describe('STOMP frame parser', () => {
     // without a body no content-length is added; one given is kept as given
     expect(serialize('RECEIPT', { 'receipt-id': 'r:1' })).toBe('RECEIPT\nreceipt-id:r\\c1\n\n\0');
     expect(serialize('MESSAGE', { 'content-length': '0' })).toBe('MESSAGE\ncontent-length:0\n\n\0');
+  });
+
+  it("writes a subscription's MESSAGE frames as serialize writes them: escaped ids and destinations, bytes of any text, an empty body", () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '/', ':', '\\', '\n', '\r', 'é', '漢', '😀', '0') });
+    fc.assert(
+      fc.property(text, text, text, fc.oneof(text, fc.constant('')), (subscription, destination, messageId, body) => {
+        const headers = { subscription, 'message-id': messageId, destination, 'content-type': 'application/json' };
+        expect(messageFrames(subscription, destination)(messageId, body, Buffer.byteLength(body))).toBe(serialize('MESSAGE', headers, body));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

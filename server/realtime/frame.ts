@@ -162,3 +162,16 @@ export function serialize(command: string, headers: Headers, body: string | Buff
   if (bytes > 0) text += `content-length:${bytes}\n`;
   return `${text}\n${typeof body === 'string' ? body : body.toString('utf8')}\0`;
 }
+
+/**
+ * The MESSAGE frames of one subscription, as `serialize` writes them (the same headers in the same order, escaped the
+ * same way), with everything but the message id and the body written once: a console's subscription to /events
+ * gets thousands a second (issue 30). `bytes` is the body's UTF-8 length, measured once for all its subscribers.
+ */
+export function messageFrames(subscription: string, destination: string): (messageId: string, body: string, bytes: number) => string {
+  const head = `MESSAGE\n${headerText('subscription', subscription)}message-id:`;
+  const rest = `\n${headerText('destination', destination)}${headerText('content-type', 'application/json')}`;
+  return (messageId, body, bytes) =>
+    `${head}${NEEDS_ESCAPE.test(messageId) ? escape(messageId) : messageId}${rest}${bytes > 0 ? `content-length:${bytes}\n` : ''}\n${body}\0`;
+}
+const headerText = (k: string, v: string) => `${NEEDS_ESCAPE.test(k) ? escape(k) : k}:${NEEDS_ESCAPE.test(v) ? escape(v) : v}\n`;

@@ -89,12 +89,15 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   /** tenant → connected sessions */
   const tenants = new Map<string, Set<StompSession>>();
   const open = new Set<{ session: StompSession; conn: { close(): void } }>();
+  /** destinations already published to (known to a service) */
+  const published = new Set<string>();
   let closing = false;
 
   function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[], division?: number | null, counts?: DivisionCounts): void {
     const sessions = tenants.get(tenant);
     if (!sessions) return;
     const only = users ? new Set(users) : null;
+    const bytes = Buffer.byteLength(json, 'utf8'); // once for every session that hears it
     for (const s of sessions) {
       if (only && !(s.user && only.has(Number(s.user.userId)))) continue;
       const allowed = s.user?.divisionsOf?.(destination) ?? null;
@@ -107,7 +110,7 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
         s.deliver(destination, JSON.stringify({ count: n }));
         continue;
       }
-      s.deliver(destination, json);
+      s.deliver(destination, json, bytes);
     }
   }
 
@@ -196,7 +199,11 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
 
   return {
     publish(clientId, destination, body, to) {
-      if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
+      if (!published.has(destination)) {
+        if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
+        if (published.size >= 1000) published.clear(); // a bound, though the server publishes to a few dozen
+        published.add(destination); // asked once each, not for every event
+      }
       route(tenantKey(clientId), destination, body, to?.users, to?.division, to?.counts);
     },
     disconnectSessions(sessionIds) {

@@ -1,7 +1,7 @@
 // One STOMP 1.2 session over one transport connection (a SockJS connection in production). It knows nothing
 // of SockJS: it receives text, sends text and can close; the hub does the fan-out between sessions.
 import { CLIENT_SENDABLE, isDestinationOf, mayReceive, privilegesForDestination, schemaForDestination, validate, type RealtimeService } from '../../contract';
-import { FrameError, FrameParser, serialize, type Frame, type Headers } from './frame';
+import { FrameError, FrameParser, messageFrames, serialize, type Frame, type Headers } from './frame';
 
 export interface RealtimeUser {
   userId: string | number;
@@ -55,6 +55,8 @@ const ACK_MODES: readonly string[] = ['auto', 'client', 'client-individual'];
 interface Subscription {
   destination: string;
   ack: AckMode;
+  /** its MESSAGE frames, written but for the message id and the body (frame.ts) */
+  frames: ReturnType<typeof messageFrames>;
 }
 
 export function tenantKey(clientId: string | number | null): string {
@@ -140,19 +142,22 @@ export class StompSession {
     this.hub.left(this);
   }
 
-  /** Deliver a published body to every subscription of this session on `destination`. */
-  deliver(destination: string, json: string): void {
+  /** Deliver a published body to every subscription of this session on `destination` (`bytes`: its UTF-8 length). */
+  deliver(destination: string, json: string, bytes = Buffer.byteLength(json, 'utf8')): void {
     if (this.state !== 'connected') return;
     for (const [id, sub] of this.subscriptions) {
       if (sub.destination !== destination) continue;
       const messageId = String(nextMessageId++);
-      const headers: Headers = { subscription: id, 'message-id': messageId, destination, 'content-type': 'application/json' };
-      if (sub.ack !== 'auto') {
-        // STOMP 1.2: a MESSAGE of a subscription that needs acknowledgement MUST carry the ack header
-        headers.ack = messageId;
-        this.pendingAcks.set(messageId, id);
-        if (this.pendingAcks.size > MAX_PENDING_ACKS) this.pendingAcks.delete(this.pendingAcks.keys().next().value!);
+      if (sub.ack === 'auto') {
+        // the console's usual subscription: its frame written but for the id and the body
+        this.transport.send(sub.frames(messageId, json, bytes));
+        this.hub.count('delivered');
+        continue;
       }
+      // STOMP 1.2: a MESSAGE of a subscription that needs acknowledgement MUST carry the ack header
+      const headers: Headers = { subscription: id, 'message-id': messageId, destination, 'content-type': 'application/json', ack: messageId };
+      this.pendingAcks.set(messageId, id);
+      if (this.pendingAcks.size > MAX_PENDING_ACKS) this.pendingAcks.delete(this.pendingAcks.keys().next().value!);
       this.write('MESSAGE', headers, json);
       this.hub.count('delivered');
     }
@@ -285,7 +290,7 @@ export class StompSession {
             receipt,
           );
         }
-        this.subscriptions.set(id, { destination, ack: ack as AckMode });
+        this.subscriptions.set(id, { destination, ack: ack as AckMode, frames: messageFrames(id, destination) });
         break;
       }
       case 'UNSUBSCRIBE': {
