@@ -3,9 +3,9 @@
 // privilege (PRIV.deviceIngest). The key works in its own client only: a message naming another client's controller
 // is refused like an unknown one, never stored. Each message is checked on its own (contract DeviceEvent): the bad
 // ones come back in `rejected` with their index and reason, the good ones are persisted in the order sent, then
-// published (pipeline). When more events wait to be written than about a second's worth (INGEST_BACKLOG_MAX), a
-// batch is refused whole with 503 and Retry-After: 1, nothing stored; the device sends it again (back-pressure).
-import type { FastifyInstance } from 'fastify';
+// published (pipeline). While as many events wait to be written as the backlog holds (INGEST_BACKLOG_MAX), a batch is
+// refused whole with 503 and Retry-After: 1 before its body is read, nothing stored; the device sends it again.
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { API, DeviceBatch, DeviceEvent, EVENT_CODES, PRIV, eventLabel, validateQuickly, type DeviceBatchResult } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
@@ -59,32 +59,26 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   });
 
-  const busy = 'The server is still writing earlier events: send this batch again after Retry-After seconds';
+  const refuseWhenFull = (reply: FastifyReply) => {
+    if (pipeline.backlog() < pipeline.backlogMax) return;
+    reply.header('retry-after', '1');
+    throw new HttpError(503, 'The server is still writing earlier events: send this batch again after Retry-After seconds');
+  };
   app.post(
     API.deviceEvents,
     {
       config,
       bodyLimit: 8 * 1024 * 1024,
-      // a full backlog refuses any batch: said before its body is read and parsed (issue 30: past saturation the
-      // refused batches, each parsed and then sent again, took the processor the writer needed, and the server wrote
-      // less the more it was offered); the unread body is discarded by node
-      onRequest: async (_req, reply) => {
-        if (pipeline.backlog() >= pipeline.backlogMax) {
-          reply.header('retry-after', '1');
-          throw new HttpError(503, busy);
-        }
-      },
+      // back-pressure: while the backlog is full, a batch is refused whole (nothing stored, to be sent again) before
+      // its body is read and parsed (issue 30: past saturation the refused batches, each parsed and then sent again,
+      // took the processor the writer needed, and the server wrote less the more it was offered; the unread body is
+      // discarded by node). A batch taken below it may pass it by its own size: at most INGEST_MAX_BATCH events.
+      onRequest: async (_req, reply) => refuseWhenFull(reply),
     },
     async (req, reply): Promise<DeviceBatchResult> => {
       const clientId = clientOf(req);
       const { events } = body(req.body, DeviceBatch);
-      // back-pressure: more waiting than a second's writing refuses the whole batch, nothing stored, to be sent again
-      // (a server with nothing waiting takes any batch the body limit lets in)
-      const backlog = pipeline.backlog();
-      if (backlog > 0 && backlog + events.length > pipeline.backlogMax) {
-        reply.header('retry-after', '1');
-        throw new HttpError(503, busy);
-      }
+      refuseWhenFull(reply); // filled by other batches while this one's body was read
       const rejected: DeviceBatchResult['rejected'] = [];
       const good: { index: number; e: DeviceEvent }[] = [];
       events.forEach((raw, index) => {
