@@ -50,6 +50,8 @@ export function matches(block: LogicBlock, e: Pick<Event, 'eventCode' | 'eventSo
 export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: HardwarePort, opts: { log?: (m: string) => void } = {}) {
   const log = opts.log ?? (() => {});
   const cache = new Map<number, Promise<LogicBlock[]>>();
+  /** the blocks of the tenants whose read has come back (still current): an event is matched against them at once */
+  const known = new Map<number, LogicBlock[]>();
   let fired = 0;
   /** the actions under way (tests wait for them) */
   const running = new Set<Promise<unknown>>();
@@ -66,7 +68,13 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
           params,
         )
         .then((r) => r.rows);
-      p.catch(() => cache.delete(clientId));
+      const read = p;
+      p.then(
+        (rows) => {
+          if (cache.get(clientId) === read) known.set(clientId, rows);
+        },
+        () => cache.delete(clientId),
+      );
       cache.set(clientId, p);
     }
     return p;
@@ -118,6 +126,7 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   const stop = pipeline.onCommitted((clientId, e, origin) => {
     // most events start no block: those are let go here, without a promise each (issue 30: thousands a second)
     if (origin === 'logic' || !TRIGGER_OF_CODE.has(Number(e.eventCode))) return;
+    if (known.get(clientId)?.some((b) => matches(b, e)) === false) return; // the tenant's blocks, read: none of them
     const p = onEvent(clientId, e).catch((err) => log(`logical blocks: ${err}`));
     running.add(p);
     void p.finally(() => running.delete(p));
@@ -127,6 +136,7 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
     /** A change notice of logical blocks (or of what they name): read the tenant's blocks again. */
     changed(clientId: number) {
       cache.delete(clientId);
+      known.delete(clientId);
     },
     /** How many times a block fired (tests). */
     get fired() {
