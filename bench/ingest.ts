@@ -33,6 +33,7 @@ import { provisionDeviceKeys, runDeviceSimulator } from '../scripts/deviceSimula
 import { openPglite, openPostgres, type Db } from '../server/db/db';
 import { summary, writeResult } from './lib';
 import { cpuCap, isCap, type CpuCap } from './cgroup';
+import { eventsInsert } from '../server/monitor/pipeline';
 
 // BENCH_INGEST_RATES: the fixed levels (10,000/s is where latency is judged; a run without it says "not run"); after
 // them the offered rate is raised ×1.5 (BENCH_INGEST_MAX_RATE at most) until the server defers batches: saturation
@@ -248,7 +249,8 @@ async function consoles(url: string) {
 
 /**
  * The database's own limit, measured in the same run on the same database: the pipeline's own statement
- * (`insert … select * from unnest(…) returning id, at`), RAW_ROWS_PER_TRANSACTION rows a transaction, into a scratch
+ * (`eventsInsert` of server/monitor/pipeline.ts: `insert … select * from unnest(…)`, its ids answered as one row;
+ * until 2026-11-29 the reference's copy answered a row per event), RAW_ROWS_PER_TRANSACTION rows a transaction, into a scratch
  * copy of the events table with its indexes, defaults, checks, foreign keys and (statement) triggers, for SECONDS.
  * Nothing else runs meanwhile (the server is stopped); the rows look like the simulator's.
  */
@@ -298,15 +300,9 @@ export async function rawReference(db: Db, seconds: number) {
       nulls,
     ];
   };
-  const insert = (tx: Db, values: unknown[]) =>
-    tx.query(
-      `insert into events_raw (client_id, event_code, event_source_id, event_source_name, event_point_id, event_point_name, message, alert, priority, division_id,
-      identity_id, decision, reason, swipe)
-    select * from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::int[], $10::int[],
-      $11::int[], $12::text[], $13::text[], $14::jsonb[])
-    returning id, at`,
-      values,
-    );
+  // the pipeline's own statement, into the scratch table (one row back, as the pipeline reads it)
+  const statement = eventsInsert('events_raw');
+  const insert = (tx: Db, values: unknown[]) => tx.query(statement, values);
   try {
     for (let i = 0; i < 4; i++) {
       const v = batch();
