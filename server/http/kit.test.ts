@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ListQuery, PAGE_SIZE, RedeliverRequest } from '../../contract';
-import { HttpError, body, errorBody, fill, idParam, listParams, parseJsonBody, query } from './kit';
+import fc from 'fast-check';
+import { HttpError, body, errorBody, fill, idParam, jsonDepthProblem, listParams, parseJsonBody, query } from './kit';
 
 const KIT = fileURLToPath(new URL('./kit.ts', import.meta.url));
 const importsOf = (text: string) => [...text.matchAll(/^\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
@@ -56,5 +57,36 @@ describe('the http kit', () => {
     expect(() => parseJsonBody('{"__proto__": {"x": 1}}')).toThrow(/__proto__/);
     expect(() => idParam({ params: { id: '12abc' } } as never, 'Door')).toThrow(fill('{what} not found', { what: 'Door' }));
     expect(idParam({ params: { id: '12' } } as never, 'Door')).toBe(12);
+  });
+});
+
+/** The depth rule walked a character at a time (the scanner before it skipped strings by search): the oracle. */
+function depthByWalk(text: string, maxDepth: number): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > maxDepth) return `is nested more than ${maxDepth} levels deep`;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return undefined;
+}
+
+describe('the JSON depth check', () => {
+  it('counts brackets outside strings as a walk of every character does: escapes, runs of backslashes, unterminated strings', () => {
+    const text = fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ':', ',', ' '), maxLength: 60 });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 4 }), (t, max) => {
+        expect(jsonDepthProblem(t, max)).toBe(depthByWalk(t, max));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(jsonDepthProblem('{"a":"[[[[\\"]]]"}', 1)).toBeUndefined();
+    expect(jsonDepthProblem('[[["\\\\"[', 3)).toBe('is nested more than 3 levels deep');
   });
 });
