@@ -86,15 +86,21 @@ function scaleOutDetails(s: unknown): string[] {
   const out = [
     `- **scale-out** (${fmt(x.method)}): best of one ${fmt(x.bestOne)}/s, of two ${fmt(x.bestTwo)}/s: **ratio ${fmt(x.ratio)}** (target ≥ ${fmt(x.target?.ratioAtLeast)}, nothing lost or duplicated); one server at its own limit (behind the offered rate, at its quota): ${fmt(x.oneServerAtItsLimit)}; met ${fmt(x.met)}`,
     '',
-    '  | servers | offered/s | persisted/s (steady) | delivered/s (steady) | lost | duplicated | cores used per server | p99 ms |',
-    '  |---|---|---|---|---|---|---|---|',
+    '  | servers | offered/s | persisted/s (steady) | delivered/s (steady) | lost | duplicated | cores used per server | throttled periods per server | p99 ms |',
+    '  |---|---|---|---|---|---|---|---|---|',
   ];
   for (const l of x.levels ?? [])
     out.push(
-      `  | ${fmt(l.servers)} | ${fmt(l.offeredPerS)} | ${fmt(l.persistedPerS)} | ${fmt(l.deliveredPerS)} | ${fmt(l.lost)} | ${fmt(l.duplicated)} | ${(l.coresUsedPerServer ?? []).join(' + ')} | ${fmt(l.latencyMs?.p99)} |`,
+      `  | ${fmt(l.servers)} | ${fmt(l.offeredPerS)} | ${fmt(l.persistedPerS)} | ${fmt(l.deliveredPerS)} | ${fmt(l.lost)} | ${fmt(l.duplicated)} | ${(l.coresUsedPerServer ?? []).join(' + ')} | ${throttled(l.throttledPerServer)} | ${fmt(l.latencyMs?.p99)} |`,
     );
   out.push('');
   return out;
+}
+
+/** A quota's stalls (cgroup cpu.stat): throttled of all CFS periods, per server when a list. */
+function throttled(t: unknown): string {
+  const one = (x: Json) => (typeof x === 'object' && x && 'periods' in x ? `${fmt(x.throttledPeriods)} / ${fmt(x.periods)}` : fmt(x ?? '–'));
+  return Array.isArray(t) ? t.map(one).join(' + ') : one(t as Json);
 }
 
 /** The broker's ceiling: one capped server's fan-out at 1 … 1,000 subscribers. */
@@ -104,16 +110,16 @@ function fanoutDetails(r: Json): string[] {
   const out = [
     `- **ceiling** (${fmt(c.method)}): p99 passed 100 ms at ${fmt(c.p99PassedAt)}; most subscribers within: ${fmt(c.mostSubscribersWithinP99)}`,
     '',
-    "  | subscribers | events/s | deliveries/s | delivered / expected | p50 ms | p99 ms | p99 from the device's send ms | server cores used |",
-    '  |---|---|---|---|---|---|---|---|',
+    "  | subscribers | events/s | deliveries/s | delivered / expected | p50 ms | p99 ms | p99 from the device's send ms | server cores used | throttled periods |",
+    '  |---|---|---|---|---|---|---|---|---|',
   ];
   for (const [k, l] of Object.entries(c.levels ?? {}) as [string, Json | string][]) {
     if (typeof l !== 'object') {
-      out.push(`  | ${k} | ${cell(fmt(l))} | | | | | | |`);
+      out.push(`  | ${k} | ${cell(fmt(l))} | | | | | | | |`);
       continue;
     }
     out.push(
-      `  | ${k} | ${fmt(l.eventsPerS)} | ${fmt(l.deliveriesPerS)} | ${fmt(l.delivered)} / ${fmt(l.expectedDeliveries)} | ${fmt(l.latencyMs?.p50)} | ${fmt(l.latencyMs?.p99)} | ${fmt(l.deviceSendToSubscriberMs?.p99)} | ${fmt(l.serverCoresUsed)} |`,
+      `  | ${k} | ${fmt(l.eventsPerS)} | ${fmt(l.deliveriesPerS)} | ${fmt(l.delivered)} / ${fmt(l.expectedDeliveries)} | ${fmt(l.latencyMs?.p50)} | ${fmt(l.latencyMs?.p99)} | ${fmt(l.deviceSendToSubscriberMs?.p99)} | ${fmt(l.serverCoresUsed)} | ${throttled(l.serverThrottled)} |`,
     );
   }
   out.push('');
