@@ -5,7 +5,7 @@
 // event of the same point, and the last alarm count a console hears is the open count.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API, DESTINATIONS, EVENT_CODES, SOCKJS_PREFIX, TENANT_HEADER, serviceAccountsResource } from '../../contract';
-import { INGEST_BATCH_MAX } from '../monitor/pipeline';
+import { ingestBatchMax } from '../monitor/pipeline';
 import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
 import { startTestServer, type TestServer } from '../testkit';
 
@@ -67,6 +67,7 @@ it('an alarm raised at the end of one transaction is returned to normal by the f
   const watcher = await console_();
   // one request of more events than a transaction takes: two transactions, queued together, so the second is written
   // while the first commits; the alarm is the first's last event, the event returning its door to normal the second's first
+  const INGEST_BATCH_MAX = ingestBatchMax(s.db.kind);
   const n = INGEST_BATCH_MAX + 10;
   // the first transaction raises many alarms (its own alarm work is long), the second has little to insert: without
   // waiting for the first's commit, the second would look for the door's alarm before it is there
