@@ -114,7 +114,6 @@ export function createUnlockScheduleClock(
     return moved;
   }
 
-  /** A card granted at a first-person-in door inside its window: the first one unlocks it for the rest of it. */
   /** The door of a granted swipe that may be a first person in (a reader of a door), else null: asked before any promise. */
   function firstInDoor(e: Event): number | null {
     if (Number(e.eventCode) !== EVENT_CODES.accessGranted) return null;
@@ -124,6 +123,7 @@ export function createUnlockScheduleClock(
     if (firstInDoors && !firstInDoors.has(Number(m[1]))) return null;
     return Number(m[1]);
   }
+  /** A card granted at a first-person-in door inside its window: the first one unlocks it for the rest of it. */
   async function firstIn(clientId: number, e: Event, door: number): Promise<void> {
     const params: unknown[] = [door];
     const [d] = await doors(`d.id = $1 and ${tenant(params, clientId, 'd')} and d.first_person_in and d.schedule_unlocked_at is null`, params);

@@ -72,7 +72,8 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
       // back-pressure: while the backlog is full, a batch is refused whole (nothing stored, to be sent again) before
       // its body is read and parsed (issue 30: past saturation the refused batches, each parsed and then sent again,
       // took the processor the writer needed, and the server wrote less the more it was offered; the unread body is
-      // discarded by node). A batch taken below it may pass it by its own size: at most INGEST_MAX_BATCH events.
+      // discarded by node). A batch taken below it may pass it by its own size: at most INGEST_MAX_BATCH events. This
+      // runs before the key is checked: a caller without one may be told the server is busy, and nothing more.
       onRequest: async (_req, reply) => refuseWhenFull(reply),
     },
     async (req, reply): Promise<DeviceBatchResult> => {
