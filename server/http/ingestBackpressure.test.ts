@@ -41,6 +41,17 @@ const post = (events: unknown[]) =>
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ events }),
   });
+/** Holds the event writer until the returned function is called (it lets it go; calling it again does nothing). */
+function holdWriter(): () => void {
+  let release!: () => void;
+  held = new Promise<void>((r) => {
+    release = r;
+  });
+  return () => {
+    held = null;
+    release();
+  };
+}
 const stored = async (prefix: string) =>
   Number((await s.db.query<{ n: string }>(`select count(*)::text n from events where message like $1`, [`${prefix}%`])).rows[0].n);
 
@@ -48,10 +59,7 @@ it('refuses a batch with 503 and Retry-After while the writer is behind, stores 
   // the interface knows the controller after one batch (no look-up on the way in after that)
   expect((await post(batch('warm', 1))).status).toBe(200);
   // hold the writer: the first batch goes into the transaction that waits; past BACKLOG accepted-not-durable, refused
-  let release!: () => void;
-  held = new Promise<void>((r) => {
-    release = r;
-  });
+  const release = holdWriter();
   const pending: Promise<Response>[] = [];
   let refused: Response | null = null;
   try {
@@ -63,7 +71,6 @@ it('refuses a batch with 503 and Retry-After while the writer is behind, stores 
       else pending.push(p);
     }
   } finally {
-    held = null;
     release();
   }
   expect(refused).not.toBeNull();
@@ -82,17 +89,12 @@ it('the device simulator sends a refused batch again: at a rate past the backlog
   // the writer held for the first second, so batches pile up past the backlog and are refused whatever the machine's
   // speed (a bare rate past the backlog depended on it: on a loaded machine the simulator sent 300 events in its second
   // and none was refused)
-  let release!: () => void;
-  held = new Promise<void>((r) => {
-    release = r;
-  });
+  const release = holdWriter();
   const releaseLater = setTimeout(() => {
-    held = null;
     release();
   }, 1000);
   const r = await runDeviceSimulator({ url: s.base, keys: [key], controllers: 10, rate: 2000, durationS: 2 }).finally(() => {
     clearTimeout(releaseLater);
-    held = null;
     release();
   });
   expect(r.failedRequests).toBe(0);
@@ -103,10 +105,7 @@ it('the device simulator sends a refused batch again: at a rate past the backlog
 
 it('with the backlog full, refuses any batch with 503 before reading its body, and reads bodies again once the writer catches up', async () => {
   expect((await post(batch('warm2', 1))).status).toBe(200);
-  let release!: () => void;
-  held = new Promise<void>((r) => {
-    release = r;
-  });
+  const release = holdWriter();
   const pending: Promise<Response>[] = [];
   const broken = () =>
     fetch(s.base + API.deviceEvents, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"events": [' });
@@ -122,7 +121,6 @@ it('with the backlog full, refuses any batch with 503 before reading its body, a
     expect(refused.headers.get('retry-after')).toBe('1');
     expect((await refused.json()).message).toMatch(/send this batch again/);
   } finally {
-    held = null;
     release();
   }
   for (const a of await Promise.all(pending)) expect(a.status).toBe(200);
