@@ -1,12 +1,14 @@
 // Event ingest (issue 13, issue 30), judged against the database's own limit measured in the same run: the server as
 // its own process (PGlite, and PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL is set), a device simulator sending
 // batches through the device interface, one console per tenant subscribed to /events over STOMP. Levels: the fixed
-// ones (BENCH_INGEST_RATES, 1k/5k/10k), then the offered rate raised ×1.5 until the server defers batches (503 +
-// Retry-After, INGEST_BACKLOG_MAX; the simulator sends them again: saturation). Rates are counted over a steady window
-// (from the end of the first second to the last second offered), never as accepted ÷ time of the last answer.
+// ones (BENCH_INGEST_RATES, 1k/5k/10k), then the offered rate raised ×1.5 until two levels saturated the server (it
+// defers batches: 503 + Retry-After, INGEST_BACKLOG_MAX, the simulator sends them again; or it falls behind). Rates
+// are counted over a steady window (from the end of the first second to the last second offered), never as accepted
+// ÷ time of the last answer.
 // Then, with the server stopped, the reference on the same database: the pipeline's own statement into a scratch copy
-// of the events table (indexes, foreign keys, triggers), 500 rows a transaction. → bench/results/ingest.json:
-// `pipelineToRaw` per engine = saturated persisted-and-delivered rate ÷ raw rate (target ≥ 0.7), the ceiling (the
+// of the events table (indexes, foreign keys, triggers), 500 rows a transaction, twice. → bench/results/ingest.json:
+// `pipelineToRaw` per engine = saturated persisted-and-delivered rate ÷ raw rate, each the best of two samples
+// (SATURATED_LEVELS, REFERENCE_SAMPLES: noise only takes from a capacity) (target ≥ 0.7), the ceiling (the
 // highest rate at any level) apart, p99 at the highest level that deferred nothing, p99 at 10,000/s (< 250 ms), peak
 // RSS (≤ 600 MB), nothing lost. A part not run is listed in `notRun`, and `met` is then null, never true.
 // `serverMemoryAtPeakMb`: the server's own account (MEMORY_LOG_S) near its highest RSS: JS heap, and `external` (PGlite).
@@ -341,6 +343,16 @@ export async function rawReference(db: Db, seconds: number) {
 const FALLS_BEHIND = 0.85;
 const saturates = (l: { deferredBatches: number; persistedAndDeliveredPerS: number; offeredPerS: number }) =>
   l.deferredBatches > 0 || l.persistedAndDeliveredPerS < FALLS_BEHIND * l.offeredPerS;
+/**
+ * Both sides of pipelineToRaw are capacities, and on a shared machine noise only ever takes from a capacity (a core
+ * lent to another process for a while): each is the best of two samples. The raw reference runs twice; the offered
+ * rate is raised past the first level that saturates the server to one more, and the saturated rate is the higher of
+ * the two. One sample alone put PGlite's ratio anywhere from 0.57 to 0.78 in a day (2026-11-29): the first level to
+ * defer, at the edge of the server's capacity, was 23,000/s offered and written at 17,800/s in one run (the server at
+ * 0.82 of its core) and 23,000/s in another.
+ */
+const SATURATED_LEVELS = 2;
+const REFERENCE_SAMPLES = 2;
 /** The level after `rate` while the server keeps up: ×1.5, rounded to 1,000. */
 const nextRate = (rate: number) => Math.ceil((rate * 1.5) / 1000) * 1000;
 
@@ -424,8 +436,8 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
         `  ${kind} ${rate}/s offered: persisted ${persistedPerS}/s, delivered ${deliveredPerS}/s (steady ${level.steadyWindowS} s), deferred ${r.deferred}, p99 ${lat.p99} ms, RSS ${Math.round(peak)} MB, server cores ${serverCoresUsed}`,
       );
       levels.push(level);
-      // past the fixed levels: raise the offered rate until the server defers batches (saturation)
-      if (k === plan.length - 1 && !saturates(level) && nextRate(rate) <= MAX_RATE) plan.push(nextRate(rate));
+      // past the fixed levels: raise the offered rate until SATURATED_LEVELS levels saturated the server
+      if (k === plan.length - 1 && levels.filter(saturates).length < SATURATED_LEVELS && nextRate(rate) <= MAX_RATE) plan.push(nextRate(rate));
     }
     await watch.close();
   } finally {
@@ -436,18 +448,23 @@ async function measure(kind: 'pglite' | 'postgres', env: Record<string, string>,
   // the reference, on the same database, with the server stopped, this process under the server's quota
   const db = await openDb();
   const refCap = cpuCap(`${kind}-reference`, INGEST_CPU);
-  let reference: Awaited<ReturnType<typeof rawReference>>;
+  let reference: Awaited<ReturnType<typeof rawReference>> & { samplesRowsPerS: number[] };
   try {
     if (isCap(refCap)) refCap.add(process.pid);
-    await dbWeight?.refresh();
-    reference = await rawReference(db, SECONDS);
+    const samples: Awaited<ReturnType<typeof rawReference>>[] = [];
+    for (let i = 0; i < REFERENCE_SAMPLES; i++) {
+      await dbWeight?.refresh();
+      samples.push(await rawReference(db, SECONDS));
+    }
+    const best = samples.reduce((x, y) => (y.rawRowsPerS > x.rawRowsPerS ? y : x));
+    reference = { ...best, samplesRowsPerS: samples.map((x) => x.rawRowsPerS) };
   } finally {
     if (isCap(refCap)) refCap.close();
     dbWeight?.close();
     await db.close().catch(() => {});
   }
   console.log(
-    `  ${kind} raw reference: ${reference.rawRowsPerS} rows/s (${reference.rowsPerTransaction} a transaction, ${reference.foreignKeys} foreign keys, triggers ${reference.triggers.join(', ') || 'none'})`,
+    `  ${kind} raw reference: ${reference.rawRowsPerS} rows/s (best of ${reference.samplesRowsPerS.join(', ')}; ${reference.rowsPerTransaction} a transaction, ${reference.foreignKeys} foreign keys, triggers ${reference.triggers.join(', ') || 'none'})`,
   );
 
   const saturatedLevels = levels.filter(saturates);
@@ -778,7 +795,7 @@ export async function ingest() {
     fixedRates: RATES,
     maxRate: MAX_RATE,
     method:
-      'pipelineToRaw = the steady persisted-and-delivered rate at saturation (the offered rate raised ×1.5 until batches are deferred) ÷ the raw batched insert of the same statement into a scratch copy of the events table, measured on the same database in the same run',
+      'pipelineToRaw = the steady persisted-and-delivered rate at saturation (the offered rate raised ×1.5 until two levels deferred batches or fell behind; the higher of the two) ÷ the raw batched insert of the same statement into a scratch copy of the events table (the better of two runs), measured on the same database in the same run',
   };
   const notRun: string[] = [];
   // BENCH_INGEST_ONLY=postgres: only the PostgreSQL part (profiling)
