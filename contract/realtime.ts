@@ -64,8 +64,22 @@ export function baseDestination(destination: string): Destination | null {
   return all.includes(destination) ? (destination as Destination) : null;
 }
 
+/** Destinations already asked about: the broker asks for every message it publishes (thousands a second, issue 30)
+ *  and for every subscription. Bounded, as a subscriber may name any destination. */
+const serviceMemo = new Map<string, RealtimeService | null>();
+const SERVICE_MEMO_MAX = 1000;
+
 /** The service that carries a destination, or null when no service does. */
 export function serviceOfDestination(destination: string): RealtimeService | null {
+  const known = serviceMemo.get(destination);
+  if (known !== undefined) return known;
+  const service = findServiceOf(destination);
+  if (serviceMemo.size >= SERVICE_MEMO_MAX) serviceMemo.clear();
+  serviceMemo.set(destination, service);
+  return service;
+}
+
+function findServiceOf(destination: string): RealtimeService | null {
   if (changedResourceOf(destination) !== null) return 'central';
   const base = baseDestination(destination);
   if (!base) return null;

@@ -89,8 +89,6 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
   /** tenant → connected sessions */
   const tenants = new Map<string, Set<StompSession>>();
   const open = new Set<{ session: StompSession; conn: { close(): void } }>();
-  /** destinations already published to (known to a service) */
-  const published = new Set<string>();
   let closing = false;
 
   function deliverLocal(tenant: string, destination: string, json: string, users?: readonly number[], division?: number | null, counts?: DivisionCounts): void {
@@ -199,11 +197,7 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
 
   return {
     publish(clientId, destination, body, to) {
-      if (!published.has(destination)) {
-        if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
-        if (published.size >= 1000) published.clear(); // a bound, though the server publishes to a few dozen
-        published.add(destination); // asked once each, not for every event
-      }
+      if (!serviceOfDestination(destination)) throw new Error(`Unknown destination ${destination}`);
       route(tenantKey(clientId), destination, body, to?.users, to?.division, to?.counts);
     },
     disconnectSessions(sessionIds) {

@@ -129,6 +129,22 @@ describe('SUBSCRIBE needs the privilege of the destination', () => {
   });
 });
 
+describe('serviceOfDestination', () => {
+  it('answers the same on every ask, past the bound of what it remembers', () => {
+    // each kind of destination with its service: concrete events, a resource's changes, every base one, unknown ones
+    const expected = new Map<string, string | null>();
+    for (let i = 0; i < 1500; i++) {
+      expected.set(`/events/door-${i}`, 'event');
+      expected.set(`/changes/res${i}`, 'central');
+      expected.set(`/nowhere/${i}`, null);
+      expected.set(`/changes/${i}res`, null); // a resource name begins with a letter
+    }
+    for (const [service, list] of Object.entries(SERVICE_DESTINATIONS)) for (const d of list) if (d !== DESTINATIONS.changes) expected.set(d, service);
+    const keys = [...expected.keys()];
+    for (const order of [keys, [...keys].reverse(), keys]) for (const d of order) expect(serviceOfDestination(d), d).toBe(expected.get(d));
+  });
+});
+
 describe("the real server builds the principal with the grants of the token's client", () => {
   it('refuses a receptionist /alarmcount and gives it to an operator of the same client', async () => {
     const { startTestServer } = await import('../testkit');
