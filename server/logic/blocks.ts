@@ -49,35 +49,31 @@ export function matches(block: LogicBlock, e: Pick<Event, 'eventCode' | 'eventSo
 
 export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: HardwarePort, opts: { log?: (m: string) => void } = {}) {
   const log = opts.log ?? (() => {});
-  const cache = new Map<number, Promise<LogicBlock[]>>();
-  /** the blocks of the tenants whose read has come back (still current): an event is matched against them at once */
-  const known = new Map<number, LogicBlock[]>();
+  /** each tenant's blocks: the read under way or done, and once it has come back its rows (an event is matched
+   *  against them at once, without a promise) */
+  const cache = new Map<number, { read: Promise<LogicBlock[]>; rows?: LogicBlock[] }>();
   let fired = 0;
   /** the actions under way (tests wait for them) */
   const running = new Set<Promise<unknown>>();
 
   const load = (clientId: number) => {
-    let p = cache.get(clientId);
-    if (!p) {
-      const params: unknown[] = [];
-      p = db
+    const known = cache.get(clientId);
+    if (known) return known.read;
+    const params: unknown[] = [];
+    const entry: { read: Promise<LogicBlock[]>; rows?: LogicBlock[] } = {
+      read: db
         .query<LogicBlock>(
           `select id, name, trigger, input_id as "inputId", door_id as "doorId", schedule_id as "scheduleId", action,
           output_id as "outputId", action_door_id as "actionDoorId", alarm_text as "alarmText"
         from logical_blocks where ${tenant(params, clientId)} and active order by id`,
           params,
         )
-        .then((r) => r.rows);
-      const read = p;
-      p.then(
-        (rows) => {
-          if (cache.get(clientId) === read) known.set(clientId, rows);
-        },
-        () => cache.delete(clientId),
-      );
-      cache.set(clientId, p);
-    }
-    return p;
+        .then((r) => (entry.rows = r.rows)),
+    };
+    // a failed read is asked again by the next event; a change notice meanwhile has dropped the entry already
+    entry.read.catch(() => cache.get(clientId) === entry && cache.delete(clientId));
+    cache.set(clientId, entry);
+    return entry.read;
   };
 
   async function inSchedule(clientId: number, block: LogicBlock, at: number): Promise<boolean> {
@@ -126,7 +122,7 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
   const stop = pipeline.onCommitted((clientId, e, origin) => {
     // most events start no block: those are let go here, without a promise each (issue 30: thousands a second)
     if (origin === 'logic' || !TRIGGER_OF_CODE.has(Number(e.eventCode))) return;
-    if (known.get(clientId)?.some((b) => matches(b, e)) === false) return; // the tenant's blocks, read: none of them
+    if (cache.get(clientId)?.rows?.some((b) => matches(b, e)) === false) return; // the tenant's blocks, read: none of them
     const p = onEvent(clientId, e).catch((err) => log(`logical blocks: ${err}`));
     running.add(p);
     void p.finally(() => running.delete(p));
@@ -136,7 +132,6 @@ export function createLogicBlocks(db: Db, pipeline: Pipeline, simulator: Hardwar
     /** A change notice of logical blocks (or of what they name): read the tenant's blocks again. */
     changed(clientId: number) {
       cache.delete(clientId);
-      known.delete(clientId);
     },
     /** How many times a block fired (tests). */
     get fired() {
