@@ -86,4 +86,171 @@ describe('STOMP frame parser', () => {
       { numRuns: 500 },
     );
   });
+  it('reads any bytes, in any chunks, as the byte-at-a-time parser it replaced did: the same frames, heart-beats and refusals', () => {
+    const token = fc.constantFrom(
+      'SEND',
+      'MESSAGE',
+      'CONNECT',
+      'a',
+      'b:c',
+      ':',
+      '\n',
+      '\r\n',
+      '\r',
+      '\0',
+      '\n\n',
+      '\\n',
+      '\\c',
+      '\\\\',
+      '\\t',
+      '\\',
+      'content-length:2',
+      'content-length:x',
+      'é',
+      '{}',
+    );
+    const outcome = (P: new (l: ParserLimits, f: (f: Frame) => void, h: () => void) => { push(c: Buffer): void }, chunks: Buffer[]) => {
+      const seen: unknown[] = [];
+      const p = new P(
+        limits,
+        (f) => seen.push([f.command, f.headers, f.body.toString('hex')]),
+        () => seen.push('beat'),
+      );
+      try {
+        for (const c of chunks) p.push(c);
+      } catch (e) {
+        seen.push(e instanceof FrameError ? ['refused', e.message, e.detail] : ['threw', String(e)]);
+      }
+      return seen;
+    };
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 4 }), (tokens, cuts) => {
+        const bytes = Buffer.from(tokens.join(''), 'utf8');
+        const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((x, y) => x - y);
+        const chunks = [0, ...at].map((from, i) => bytes.subarray(from, [...at, bytes.length][i]));
+        expect(outcome(FrameParser, chunks)).toEqual(outcome(ByteWalkParser, chunks));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
+
+// ---- the oracle: frame.ts's parser before its head search used the buffer's own (2026-11-29), kept as it was ----
+const NUL = 0;
+const LF = 10;
+const CR = 13;
+const UNESCAPED = new Set(['CONNECT', 'CONNECTED', 'STOMP']);
+type Headers = Record<string, string>;
+type ParserLimits = typeof limits;
+function unescapeOld(value: string): string {
+  return value.replace(/\\(.?)/gs, (_m, c: string) => {
+    switch (c) {
+      case 'n':
+        return '\n';
+      case 'r':
+        return '\r';
+      case 'c':
+        return ':';
+      case '\\':
+        return '\\';
+      default:
+        throw new FrameError('Malformed frame', `undefined escape sequence \\${c}`);
+    }
+  });
+}
+
+/** The parser as it was until 2026-11-29 (its head searched a byte at a time in script): the oracle of the one in use. */
+class ByteWalkParser {
+  private buf: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly limits: ParserLimits,
+    private readonly onFrame: (f: Frame) => void,
+    private readonly onHeartbeat: () => void,
+  ) {}
+
+  push(chunk: Buffer | string): void {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.buf = this.buf.length ? Buffer.concat([this.buf, data]) : data;
+    for (;;) {
+      // heart-beats: EOLs before a frame
+      let i = 0;
+      while (i < this.buf.length && (this.buf[i] === LF || (this.buf[i] === CR && this.buf[i + 1] === LF))) {
+        i += this.buf[i] === CR ? 2 : 1;
+        this.onHeartbeat();
+      }
+      if (i) this.buf = this.buf.subarray(i);
+      if (!this.buf.length) return;
+      const parsed = this.tryFrame();
+      if (!parsed) {
+        if (this.buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        return;
+      }
+      this.buf = this.buf.subarray(parsed.consumed);
+      this.onFrame(parsed.frame);
+    }
+  }
+
+  private tryFrame(): { frame: Frame; consumed: number } | null {
+    const buf = this.buf;
+    // the head ends at the first empty line
+    let end = -1;
+    let bodyStart = -1;
+    for (let i = 0; i < buf.length; i++) {
+      if (buf[i] === NUL && end < 0) throw new FrameError('Malformed frame', 'NUL before the end of the headers');
+      if (buf[i] !== LF) continue;
+      if (buf[i + 1] === LF) {
+        end = i;
+        bodyStart = i + 2;
+        break;
+      }
+      if (buf[i + 1] === CR && buf[i + 2] === LF) {
+        end = i;
+        bodyStart = i + 3;
+        break;
+      }
+      if (i + 2 >= buf.length) break;
+    }
+    if (end < 0) {
+      if (buf.length > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `headers over ${this.limits.maxFrameBytes} bytes`);
+      return null;
+    }
+    const lines = buf
+      .subarray(0, end)
+      .toString('utf8')
+      .split('\n')
+      .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    const command = lines[0];
+    if (!/^[A-Z]+$/.test(command)) throw new FrameError('Malformed frame', `bad command line ${JSON.stringify(command.slice(0, 40))}`);
+    if (lines.length - 1 > this.limits.maxHeaders) throw new FrameError('Too many headers', `over ${this.limits.maxHeaders}`);
+    const headers: Headers = {};
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new FrameError('Malformed frame', `bad header line ${JSON.stringify(line.slice(0, 40))}`);
+      const raw = [line.slice(0, colon), line.slice(colon + 1)];
+      const [k, v] = UNESCAPED.has(command) ? raw : raw.map(unescapeOld);
+      if (!(k in headers)) headers[k] = v; // §2.2.3 of STOMP 1.2: the first occurrence wins
+    }
+    let bodyEnd: number;
+    if (headers['content-length'] !== undefined) {
+      if (!/^\d{1,10}$/.test(headers['content-length'])) throw new FrameError('Malformed frame', 'bad content-length');
+      const length = Number(headers['content-length']);
+      if (length > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+      if (buf.length < bodyStart + length + 1) {
+        if (bodyStart + length + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+        return null;
+      }
+      if (buf[bodyStart + length] !== NUL) throw new FrameError('Malformed frame', 'body not followed by NUL');
+      bodyEnd = bodyStart + length;
+    } else {
+      bodyEnd = buf.indexOf(NUL, bodyStart);
+      if (bodyEnd < 0) {
+        if (buf.length - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+        return null;
+      }
+      if (bodyEnd - bodyStart > this.limits.maxBodyBytes) throw new FrameError('Body too large', `over ${this.limits.maxBodyBytes} bytes`);
+    }
+    if (bodyEnd + 1 > this.limits.maxFrameBytes) throw new FrameError('Frame too large', `over ${this.limits.maxFrameBytes} bytes`);
+    return { frame: { command, headers, body: Buffer.from(buf.subarray(bodyStart, bodyEnd)) }, consumed: bodyEnd + 1 };
+  }
+}
