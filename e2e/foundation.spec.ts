@@ -1,6 +1,6 @@
 // The foundation end to end: the built console against a real server and database (issue 3).
 import { expect, test } from './fixtures';
-import { selectClient, shot, signIn } from './helpers';
+import { PASSWORD, selectClient, shot, signIn } from './helpers';
 
 test('a multi-tenant administrator selects a client, fixes a bad field and saves an identity', async ({ page }) => {
   await signIn(page, 'admin');
@@ -92,7 +92,23 @@ test('a receptionist gets 403 on a forbidden route and does not see it in the si
   await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Identities', exact: true })).toBeVisible();
   await page.goto('/configure/doors');
   await expect(page.getByTestId('forbidden')).toBeVisible();
+  await expect(page.getByTestId('forbidden')).toContainText('Ask an administrator if you should have it.');
+  await expect(page.getByTestId('forbidden-choose-client')).toHaveCount(0);
   await shot(page, 'forbidden');
+});
+
+test("an administrator with no client selected is led to the clients from a client's screen, not told to ask an administrator", async ({ page }) => {
+  // the selection is remembered on the server (an earlier spec may have left one): none, then sign in
+  const login = await page.request.post('/idp/1.0/login', { data: { username: 'admin', password: PASSWORD } });
+  const none = await page.request.put('/idp/1.0/me/client', { headers: { authorization: `Bearer ${(await login.json()).token}` }, data: { clientId: null } });
+  expect(none.ok(), await none.text()).toBe(true);
+  await signIn(page, 'admin', { at: '/manage/identities' });
+  const forbidden = page.getByTestId('forbidden');
+  await expect(forbidden).toContainText('This screen shows one client’s data and no client is selected.');
+  await expect(forbidden).not.toContainText('Ask an administrator');
+  await page.getByTestId('forbidden-choose-client').click();
+  await expect(page).toHaveURL(/\/manage\/clients$/);
+  await expect(page.getByRole('row').filter({ hasText: 'Northwind Logistics' })).toBeVisible();
 });
 
 test('signed out, a private route goes to login and back after sign-in', async ({ page }) => {

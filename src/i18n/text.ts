@@ -351,6 +351,9 @@ export const zhText: Record<string, string> = {
   'Your roles do not include the privilege this screen needs. Ask an administrator if you should have it.':
     '您的角色不包含此页面所需的权限。如需权限，请联系管理员。',
   'Go back': '返回',
+  'This screen shows one client’s data and no client is selected. Choose a client, then open it again.':
+    '此页面显示某个客户的数据，但尚未选择客户。请先选择客户，然后再次打开此页面。',
+  'Choose a client': '选择客户',
   'Nothing lives at': '此地址不存在：',
   '. Addresses are case sensitive.': '。地址区分大小写。',
   'Go to the dashboard': '前往仪表盘',

@@ -5,7 +5,7 @@ import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsSignedIn } from '../../../machines/session.selectors';
 import { canOpen } from '../../app/guard';
 import { useRouteInfo } from '../../app/RouteContext';
-import { DASHBOARD, ROUTES, SECTIONS } from '../../app/routeTable';
+import { CLIENTS, DASHBOARD, ROUTES, SECTIONS } from '../../app/routeTable';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { routeDescription, routeTitle, sectionTitle, t, tx, useLocale } from '../../i18n';
@@ -14,20 +14,36 @@ export function ForbiddenScreen() {
   const navigate = useNavigate();
   const session = useSystemActor('session');
   const signedIn = useSelector(session, selectIsSignedIn);
+  const clientId = useSelector(session, selectClientId);
+  const held = useSelector(session, selectHeldPrivileges);
   useLocale();
+  // someone who picks a client first (the platform's administrator) holds no client's privileges until they do: the
+  // screen is theirs once a client is chosen, so say that and lead to the clients, not "ask an administrator"
+  const clientsRoute = ROUTES.find((r) => r.path === CLIENTS);
+  const chooseClient = signedIn && clientId === null && !!clientsRoute && canOpen(clientsRoute, { signedIn, held, clientId });
   // the page has no shell: whoever is signed in can still leave it as themselves or sign out from here
   return (
     <div className="gh-bare" data-testid="forbidden">
       <NonIdealState
         icon="lock"
         title={t('accessDenied')}
-        description={tx('Your roles do not include the privilege this screen needs. Ask an administrator if you should have it.')}
+        description={
+          chooseClient
+            ? tx('This screen shows one client’s data and no client is selected. Choose a client, then open it again.')
+            : tx('Your roles do not include the privilege this screen needs. Ask an administrator if you should have it.')
+        }
         action={
           <div className="gh-bare__actions">
             <Button icon="arrow-left" text={tx('Go back')} onClick={() => navigate(-1)} />
-            <Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>
-              {tx('Dashboard')}
-            </Link>
+            {chooseClient ? (
+              <Link className="bp6-button bp6-intent-primary" to={CLIENTS} data-testid="forbidden-choose-client">
+                {tx('Choose a client')}
+              </Link>
+            ) : (
+              <Link className="bp6-button bp6-intent-primary" to={DASHBOARD}>
+                {tx('Dashboard')}
+              </Link>
+            )}
             {signedIn && (
               <Button
                 icon="log-out"
