@@ -66,3 +66,39 @@ test('events are cards and the header keeps its title and every action', async (
   await page.getByTestId('events-pause').click();
   await expect(page.getByTestId('events-resume')).toBeVisible();
 });
+
+test("an administrator's header keeps every control whole and apart at 390 and 320 px, the client's name giving way", async ({ page }) => {
+  await signIn(page, 'admin', { client: 'Northwind Logistics', at: '/configure/doors' });
+  await raise(page, ['door.held']); // an alarm count beside the alarms button
+  await expect(page.getByTestId('alarms-button')).toContainText(/\d/);
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    const header = page.getByTestId('header');
+    await expect(header.getByTestId('user-menu')).toBeVisible();
+    // each control is inside the screen, no wider inside than its own box, and none lies over the next
+    const boxes = await header.evaluate((el) =>
+      [...el.children]
+        .filter((c) => c.getClientRects().length && getComputedStyle(c).display !== 'none' && c.getBoundingClientRect().width > 0)
+        .map((c) => {
+          const r = c.getBoundingClientRect();
+          const inner = c.matches('button') ? c : (c.querySelector('button') ?? c);
+          return {
+            what: (c.getAttribute('data-testid') ?? inner.getAttribute('data-testid') ?? c.className).slice(0, 40),
+            left: r.left,
+            right: r.right,
+            spills: inner.scrollWidth > inner.clientWidth + 1,
+          };
+        }),
+    );
+    for (const b of boxes) {
+      expect(b.left, `${b.what} at ${width}`).toBeGreaterThanOrEqual(0);
+      expect(b.right, `${b.what} at ${width}`).toBeLessThanOrEqual(width);
+      expect(b.spills, `${b.what} at ${width}: its content runs over its box`).toBe(false);
+    }
+    for (let i = 1; i < boxes.length; i++)
+      expect(boxes[i].left, `${boxes[i].what} over ${boxes[i - 1].what} at ${width}`).toBeGreaterThanOrEqual(boxes[i - 1].right - 0.5);
+    // the client is still named to whoever cannot see its name
+    await expect(header.getByTestId('client-switcher')).toHaveAccessibleName(/Northwind Logistics/);
+  }
+  await shot(page, 'mobile-admin-header');
+});

@@ -72,6 +72,7 @@ export function Header({ route, onToggleSidebar, sidebarOpen, onOpenSettings }: 
       {user?.multiTenancyEnabled ? (
         <PopoverNext
           placement="bottom-end"
+          className="gh-header__client"
           content={
             <Menu className="gh-client-menu" aria-label={tx('Switch client')}>
               <MenuDivider title={tx('Working client')} />
