@@ -90,4 +90,20 @@ export async function seedAccess(tx: Db, clientId: number): Promise<void> {
     `insert into access_group_members (access_group_id, identity_id) select $1, id from identities where ${tenant(securityParams, clientId)} order by id limit 3`,
     securityParams,
   );
+  // two threat levels, so that an operator's Set a level on the doors screen has something to set in the demo (an
+  // administrator adds more under Threat levels): the mildest asks card and PIN, the severe one holds the doors locked
+  // but for the Security group (the responders)
+  const level = async (name: string, rank: number, mode: string, description: string) =>
+    (
+      await tx.query<{ id: number }>('insert into threat_levels (client_id, name, rank, mode, description) values ($1,$2,$3,$4,$5) returning id', [
+        clientId,
+        name,
+        rank,
+        mode,
+        description,
+      ])
+    ).rows[0].id;
+  await level('Heightened', 1, 'card-pin', 'Card and PIN at every door.');
+  const critical = await level('Critical', 3, 'locked', 'Every door held locked; the Security group still passes.');
+  await tx.query('insert into threat_level_exempt_groups (threat_level_id, access_group_id) values ($1,$2)', [critical, security]);
 }

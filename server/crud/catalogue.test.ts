@@ -53,8 +53,9 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
     case 'number': {
       // a unique number (a threat level's rank) differs per row; others take their default
       if (f.default !== undefined && !f.unique) return f.default as number;
-      const n = numberSeq.get(f) ?? 0;
-      numberSeq.set(f, n + 1);
+      // a unique one starts 20 above its minimum: the demo data holds the low ones (threat levels of rank 1 and 3)
+      const n = (numberSeq.get(f) ?? 0) + (f.unique ? 20 : 0);
+      numberSeq.set(f, (numberSeq.get(f) ?? 0) + 1);
       const min = f.min ?? 1;
       return f.max !== undefined ? min + (n % (f.max - min + 1)) : min + n;
     }
