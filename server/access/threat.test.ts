@@ -31,6 +31,22 @@ const level = (body: Record<string, unknown>) =>
   s.call('POST', threatLevelsResource.api, { token: admin, body: { exemptGroupIds: [], description: null, ...body } });
 
 describe('threat levels', () => {
+  it('come with the demo data, two per client, each client its own, for an operator to set from the doors screen', async () => {
+    const choices = async (token: string) =>
+      ((await s.call('GET', `${CURRENT}/choices`, { token })).body.levels as { id: number; name: string }[]).map((l) => ({ id: l.id, name: l.name }));
+    const mine = await choices(await s.login('operator'));
+    expect(mine.map((l) => l.name)).toEqual(['Heightened', 'Critical']);
+    const theirs = await choices(harbour);
+    expect(theirs.map((l) => l.name)).toEqual(['Heightened', 'Critical']);
+    expect(theirs.map((l) => l.id).filter((id) => mine.some((m) => m.id === id))).toEqual([]);
+    const critical = await s.db.query<{ mode: string; groups: string }>(
+      `select l.mode, string_agg(g.name, ',') as groups from threat_levels l join threat_level_exempt_groups x on x.threat_level_id = l.id
+      join access_groups g on g.id = x.access_group_id where l.client_id = $1 and l.name = 'Critical' group by l.mode`,
+      [northwind],
+    );
+    expect(critical.rows).toEqual([{ mode: 'locked', groups: 'Security' }]);
+  });
+
   it('decide at every door while in force, lock the doors at once, spare exempt groups, and lower with one command', async () => {
     const doors = (await s.db.query<{ id: number }>(`select id from doors where client_id = $1 and mode = 'card' order by id`, [northwind])).rows.map((r) =>
       Number(r.id),
