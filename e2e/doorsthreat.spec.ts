@@ -59,7 +59,7 @@ test("a security operator sets a threat level for one site from the doors screen
   await shot(page, 'doors-threat-form-1440');
   await panel.getByTestId('doors-threat-set').click();
   await expect(page.getByTestId('doors-threat-confirm')).toContainText(`Put Watch ${stamp} in force for Warehouse? Card and PIN at every door.`);
-  await page.getByRole('button', { name: 'Set level' }).last().click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Set level', exact: true }).click();
   await expect(
     page
       .getByTestId('toast')
@@ -98,7 +98,7 @@ test("a security operator sets a threat level for one site from the doors screen
 
   await panel.getByTestId('doors-threat-lower').click();
   await expect(page.getByTestId('doors-threat-confirm')).toContainText('Lower the threat level?');
-  await page.getByRole('button', { name: 'Lower to none' }).last().click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Lower to none', exact: true }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'No threat level is in force now.' }).first()).toBeVisible();
   await expect(current).toContainText('None in force: the doors work as configured.');
   expect((await (await request.get(CURRENT, { headers })).json()).level).toBeNull();

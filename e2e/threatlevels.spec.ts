@@ -40,7 +40,7 @@ test('a threat level set from the console holds the doors, and lowering it gives
   await screen.getByTestId('threat-minutes').fill('30');
   await screen.getByTestId('threat-set').click();
   await expect(page.getByTestId('threat-confirm')).toContainText(`Put Lockout ${stamp} in force for the whole client? Doors held locked.`);
-  await page.getByRole('button', { name: 'Set level' }).last().click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Set level', exact: true }).click();
   await expect(
     page
       .getByTestId('toast')
@@ -59,7 +59,7 @@ test('a threat level set from the console holds the doors, and lowering it gives
   await page.setViewportSize({ width: 1440, height: 900 });
 
   await screen.getByTestId('threat-lower').click();
-  await page.getByRole('button', { name: 'Lower to none' }).last().click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Lower to none', exact: true }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'No threat level is in force now.' }).first()).toBeVisible();
   await expect(current).toContainText('No threat level is in force now.');
   expect(await swipe()).toBe(5000);
@@ -103,7 +103,7 @@ test("a security operator sets a level that holds a site's doors: the doors scre
   await panel.getByTestId('doors-threat-where').selectOption({ label: 'Warehouse' });
   await panel.getByTestId('doors-threat-minutes').fill('30');
   await panel.getByTestId('doors-threat-set').click();
-  await page.getByRole('button', { name: 'Set level' }).last().click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Set level', exact: true }).click();
   await expect(
     page
       .getByTestId('toast')
@@ -171,7 +171,7 @@ test("a security operator sets a level that holds a site's doors: the doors scre
 
   // lowered from the panel: no row is held any more, and the held door offers its commands again
   await panel.getByTestId('doors-threat-lower').click();
-  await page.getByRole('button', { name: 'Lower to none' }).last().click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Lower to none', exact: true }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'No threat level is in force now.' }).first()).toBeVisible();
   await expect(page.locator('[data-testid="door-row"][data-held]')).toHaveCount(0);
   await expect(held.getByRole('button').first()).toBeVisible();
