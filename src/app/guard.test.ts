@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guard, landingPath, matchRoute, pageTitle, type Visitor } from './guard';
+import { guard, landingPath, matchRoute, needsClientFirst, pageTitle, type Visitor } from './guard';
 
 const signedOut: Visitor = { signedIn: false, held: new Set(), clientId: null };
 const admin: Visitor = { signedIn: true, held: new Set(['0.1', '9.2.0', '0.3.1.0', '3.7.0']), clientId: 1 };
@@ -71,6 +71,16 @@ describe('dashboard without a selected client', () => {
     const visitor: Visitor = { signedIn: true, held: new Set(['9.2.0']), clientId: null };
     const d = guard(dashboard, visitor, '/dashboard');
     expect(d).toEqual({ kind: 'redirect', to: '/manage/clients' });
+  });
+});
+
+describe('needsClientFirst: why Access denied', () => {
+  it('is so for someone signed in with no client selected who may open the clients screen, and for no one else', () => {
+    const platform: Visitor = { signedIn: true, held: new Set(['9.2.0']), clientId: null };
+    expect(needsClientFirst(platform)).toBe(true);
+    expect(needsClientFirst({ ...platform, clientId: 1 })).toBe(false);
+    expect(needsClientFirst({ ...platform, held: new Set(['0.1']) })).toBe(false);
+    expect(needsClientFirst({ ...platform, signedIn: false })).toBe(false);
   });
 });
 

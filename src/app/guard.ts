@@ -2,7 +2,7 @@
 import { routeTitle } from '../i18n';
 import { matchPath } from 'react-router-dom';
 import { hasPrivilege } from '../../contract';
-import { DASHBOARD, FORBIDDEN, LOGIN, NOT_FOUND_ROUTE, ROUTES, type RouteDef } from './routeTable';
+import { CLIENTS, DASHBOARD, FORBIDDEN, LOGIN, NOT_FOUND_ROUTE, ROUTES, type RouteDef } from './routeTable';
 
 export interface RouteMatch {
   route: RouteDef;
@@ -61,6 +61,17 @@ export function guard(route: RouteDef, v: Visitor, fullPath: string): GuardDecis
   if (route.privileges && route.privileges.length === 0) return { kind: 'redirect', to: FORBIDDEN };
   if (!hasPrivilege(v.held, route.privileges, route.mode ?? 'ONLY_ONE')) return { kind: 'redirect', to: FORBIDDEN };
   return { kind: 'pass' };
+}
+
+/**
+ * Why Access denied, for the screen to say: someone who picks a client first (the platform's administrator) holds no
+ * client's privileges until they do, so with none selected and the clients screen theirs, a client's screen is
+ * theirs once they choose one, not a matter for an administrator.
+ */
+export function needsClientFirst(v: Visitor): boolean {
+  if (!v.signedIn || v.clientId !== null) return false;
+  const clients = ROUTES.find((r) => r.path === CLIENTS);
+  return !!clients && canOpen(clients, v);
 }
 
 /** Whether a signed-in user may see a route at all (sidebar, links): privileges and redirect rules. */

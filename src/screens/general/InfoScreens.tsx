@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Card, Icon, NonIdealState, Tag, type IconName } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectClientId, selectHeldPrivileges, selectIsSignedIn } from '../../../machines/session.selectors';
-import { canOpen } from '../../app/guard';
+import { canOpen, needsClientFirst } from '../../app/guard';
 import { useRouteInfo } from '../../app/RouteContext';
 import { CLIENTS, DASHBOARD, ROUTES, SECTIONS } from '../../app/routeTable';
 import { useSystemActor } from '../../hooks/useSystemActor';
@@ -17,10 +17,7 @@ export function ForbiddenScreen() {
   const clientId = useSelector(session, selectClientId);
   const held = useSelector(session, selectHeldPrivileges);
   useLocale();
-  // someone who picks a client first (the platform's administrator) holds no client's privileges until they do: the
-  // screen is theirs once a client is chosen, so say that and lead to the clients, not "ask an administrator"
-  const clientsRoute = ROUTES.find((r) => r.path === CLIENTS);
-  const chooseClient = signedIn && clientId === null && !!clientsRoute && canOpen(clientsRoute, { signedIn, held, clientId });
+  const chooseClient = needsClientFirst({ signedIn, held, clientId });
   // the page has no shell: whoever is signed in can still leave it as themselves or sign out from here
   return (
     <div className="gh-bare" data-testid="forbidden">
