@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
-import { createApiClient, requestHeaders, type ApiDeps } from './client';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiClient, endSessionReads, requestHeaders, type ApiDeps } from './client';
 import { ApiError } from './errors';
 
 const deps = (over: Partial<ApiDeps> = {}): ApiDeps => ({
@@ -144,5 +146,43 @@ describe('the axios instance', () => {
     await expect(api.post('/event/manage/identities', { firstName: 'Ann' })).rejects.toMatchObject({ cancelled: true });
     expect(sent).toEqual(['get /event/manage/floor-plans/1 Bearer northwind', 'post /event/manage/identities Bearer northwind']);
     expect(reported).toEqual([]);
+  });
+});
+
+describe('the end of a session', () => {
+  it('drops the reads on their way (the server sees them go) and lets the writes finish; the next session reads again', async () => {
+    // a server that answers nothing until the test says so, and notes each request that went away unanswered
+    const held: { req: IncomingMessage; res: ServerResponse }[] = [];
+    const gone: string[] = [];
+    const server = createServer((req, res) => {
+      req.on('close', () => {
+        if (!res.writableEnded) gone.push(`${req.method} ${req.url}`);
+      });
+      held.push({ req, res });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const reported: ApiError[] = [];
+      const api = createApiClient(() => deps({ report: (e) => reported.push(e) }));
+      api.defaults.baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const read = api.get('/event/manage/doors');
+      const write = api.post('/api/journal', { entries: [] });
+      await vi.waitFor(() => expect(held).toHaveLength(2), { interval: 5 });
+      endSessionReads();
+      await expect(read).rejects.toMatchObject({ cancelled: true });
+      await vi.waitFor(() => expect(gone).toEqual(['GET /event/manage/doors']), { interval: 5 });
+      for (const h of held) if (!h.res.writableEnded && !h.req.destroyed) h.res.end('{"saved":true}');
+      expect((await write).data).toEqual({ saved: true });
+      // the signal of the ended session is not the next one's
+      const next = api.get('/event/manage/doors');
+      await vi.waitFor(() => expect(held).toHaveLength(3), { interval: 5 });
+      held[2].res.end('{"items":[]}');
+      expect((await next).data).toEqual({ items: [] });
+      // the dropped read is reported as cancelled, which the console's toaster passes over in silence (errors.ts)
+      expect(reported.map((e) => `${e.method} ${e.path} cancelled:${e.cancelled}`)).toEqual(['GET /event/manage/doors cancelled:true']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

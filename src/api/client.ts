@@ -67,9 +67,32 @@ export async function refusedToken(
   return deps.getClientId() === sent.client ? 'again' : 'cancel';
 }
 
+let sessionReads = new AbortController();
+
+/**
+ * The signal a read (a GET, of the axios client or src/api/stream.ts) carries besides its own (`own`): aborted when the
+ * session it was sent in ends (endSessionReads).
+ */
+export function withSessionReads(own?: AbortSignal): AbortSignal {
+  return own ? AbortSignal.any([own, sessionReads.signal]) : sessionReads.signal;
+}
+
+/**
+ * Sign-out: the reads still on their way are dropped before the token is ended on the server. The views that asked for
+ * them are gone with the session, and a read the browser had not sent yet (six connections to a server, the dashboard
+ * asks for more at once) would otherwise reach the server after the token was ended and be refused (a 401 in the
+ * browser's console, and in any tool watching it). Writes are left to finish (the journal's last entries go before
+ * the sign-out, src/system/browser.ts). A later session's reads carry a new signal.
+ */
+export function endSessionReads(): void {
+  sessionReads.abort();
+  sessionReads = new AbortController();
+}
+
 export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
   const instance = axios.create({ baseURL: '' });
   instance.interceptors.request.use((config: SentConfig) => {
+    if ((config.method ?? 'get').toLowerCase() === 'get') config.signal = withSessionReads(config.signal as AbortSignal | undefined);
     const headers = AxiosHeaders.from(config.headers);
     const added = requestHeaders(config.url ?? '', getDeps(), headers.toJSON());
     for (const [k, v] of Object.entries(added)) headers.set(k, v);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API, STREAM_RETRIES, STREAM_RETRY_MS } from '../../contract';
 import { startTestServer, type TestServer } from '../../server/testkit';
+import { endSessionReads } from './client';
 import { ApiError } from './errors';
 import { EventStreamParser, exportEventHistory, streamGet, type StreamEvent } from './stream';
 
@@ -244,6 +245,24 @@ describe('streamGet against servers that fail', () => {
     ac.abort();
     expect(await run).toEqual({ status: 'aborted', attempts: 1 });
     expect(events).toEqual([]);
+  });
+});
+
+describe('a stream at the end of the session', () => {
+  it('stops quietly when the session it started in ends (endSessionReads), its connection closed', async () => {
+    let closed = false;
+    const srv = await fakeServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: progress\ndata: {}\n\n');
+      req.on('close', () => (closed = true));
+    });
+    open.push(srv);
+    const events: StreamEvent[] = [];
+    const run = streamGet('/x', { baseUrl: srv.base, deps: noAuth, onEvent: (e) => events.push(e) });
+    await vi.waitFor(() => expect(events).toHaveLength(1), { interval: 5 });
+    endSessionReads();
+    expect(await run).toEqual({ status: 'aborted', attempts: 1 });
+    await vi.waitFor(() => expect(closed).toBe(true), { interval: 5 });
   });
 });
 

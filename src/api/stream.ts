@@ -5,7 +5,7 @@
 // one `error` event is dispatched (§8) and the failure goes through the same error chain as axios calls.
 // Also here: the event-history export over that helper, which resumes after a retry where it stopped.
 import { API, STREAM_RETRIES, STREAM_RETRY_MS } from '../../contract';
-import { apiDeps, refusedToken, requestHeaders, type ApiDeps } from './client';
+import { apiDeps, refusedToken, requestHeaders, withSessionReads, type ApiDeps } from './client';
 import { ApiError, DEFAULT_STATUS, errorMessage, violationsIn } from './errors';
 
 export interface StreamEvent {
@@ -116,7 +116,9 @@ const waitFor = (ms: number, signal?: AbortSignal) =>
  * rejects only when `onEvent` throws.
  */
 export async function streamGet(path: string | (() => string), options: StreamOptions): Promise<StreamOutcome> {
-  const { onEvent, signal } = options;
+  const { onEvent } = options;
+  // a stream is a read: it ends with the session it started in (endSessionReads), as well as by its own signal
+  const signal = withSessionReads(options.signal);
   const retries = options.retries ?? STREAM_RETRIES;
   const delay = options.retryDelayMs ?? STREAM_RETRY_MS;
   const endEvent = options.endEvent ?? 'end';

@@ -22,7 +22,7 @@ import type { ProcessRequest } from '../../machines/alarms';
 import type { LookupInput, SearchInput } from '../../machines/options';
 import { createJournal, type Journal } from '../../machines/journal';
 import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
-import { configureApi } from '../api/client';
+import { configureApi, endSessionReads } from '../api/client';
 import * as endpoints from '../api/endpoints';
 import { createErrorReporter } from '../api/errors';
 import { createInspectorObserver } from './inspector';
@@ -119,6 +119,8 @@ export function browserImpl(): GatehouseImpl {
         storeSession: (_, params) => writeSession(params),
         clearStoredSession: () => clearSession(),
         callLogout: (_, { token }) => {
+          // the session's reads on their way are dropped first: sent after the token is ended, they would be refused
+          endSessionReads();
           // best-effort (§4); a recorded session's last entries go first, while its token still works
           if (token) void (uploader?.settled() ?? Promise.resolve()).then(() => endpoints.logout(token)).catch(() => {});
         },
