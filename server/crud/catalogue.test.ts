@@ -43,7 +43,8 @@ async function refId(target: string, token: string): Promise<number> {
   // nothing seeded to point at (web hooks): make one from its own declaration
   return (await create(t, {}, token)).row.id;
 }
-async function valueFor(f: AnyField, token: string): Promise<unknown> {
+/** `taken`: the values a unique field already holds in the resource (the demo data's, earlier tests'): none is drawn. */
+async function valueFor(f: AnyField, token: string, taken: ReadonlySet<unknown> = new Set()): Promise<unknown> {
   switch (f.kind) {
     case 'text':
       return textFor(f);
@@ -53,11 +54,15 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
     case 'number': {
       // a unique number (a threat level's rank) differs per row; others take their default
       if (f.default !== undefined && !f.unique) return f.default as number;
-      // a unique one starts 20 above its minimum: the demo data holds the low ones (threat levels of rank 1 and 3)
-      const n = (numberSeq.get(f) ?? 0) + (f.unique ? 20 : 0);
-      numberSeq.set(f, (numberSeq.get(f) ?? 0) + 1);
       const min = f.min ?? 1;
-      return f.max !== undefined ? min + (n % (f.max - min + 1)) : min + n;
+      const span = f.max !== undefined ? f.max - min + 1 : Infinity;
+      // a unique one is a value the resource does not hold yet (the demo data holds threat levels of rank 1 and 3)
+      for (let tries = 0; ; tries++) {
+        const n = numberSeq.get(f) ?? 0;
+        numberSeq.set(f, n + 1);
+        const v = min + (n % span);
+        if (!taken.has(v) || tries >= span) return v;
+      }
     }
     case 'date':
       return tomorrow();
@@ -90,7 +95,11 @@ async function valueFor(f: AnyField, token: string): Promise<unknown> {
 async function sample(r: ResourceDeclaration<any>, token = nw): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [k, f] of writable(r)) {
-    const v = await valueFor(f, token);
+    const taken =
+      f.unique && f.kind === 'number'
+        ? new Set(((await s.call('GET', `${r.api}?size=1000`, { token })).body.items ?? []).map((row: any) => row[k]))
+        : undefined;
+    const v = await valueFor(f, token, taken);
     if (v !== undefined) out[k] = v;
   }
   // a field a shared rule requires for the values chosen (a pulse needs its output) is filled like a required one
