@@ -89,12 +89,15 @@ export const eventsInsert = (table: string) => `with ins as (insert into ${table
 const EVENTS_INSERT = eventsInsert('events');
 
 /**
- * Most events a single transaction takes; more wait for the next one (they arrive while this one commits). PGlite:
- * 2,000, as its transaction runs on the event loop (about 50 ms for 2,000 here) and every other request waits for it.
- * PostgreSQL: 4,000, as its writes hold nothing up and past saturation the writer's round trips, not the processor,
- * were the limit (issue 30: at 35,000/s offered, 32,400/s with 2,000 and 34,100/s with 4,000, fewer batches deferred).
+ * Most events a single transaction takes; more wait for the next one (they arrive while this one commits). A batch is
+ * that large only past saturation (below it, the events that arrived while the last transaction was written: hundreds).
+ * PostgreSQL: 4,000, as past saturation the writer's round trips, not the processor, were the limit (issue 30: at
+ * 35,000/s offered, 32,400/s with 2,000 and 34,100/s with 4,000, fewer batches deferred). PGlite: 4,000 too (issue 30,
+ * 2026-11-29: at 35,000/s offered, in five runs each, alternating, 21,900–26,000/s with 2,000 and 24,000–28,000/s with
+ * 4,000, more in every pair, by 4–10 %, and fewer batches deferred). Its transaction runs on the event loop, so past
+ * saturation another request may wait for one of about 100 ms (50 ms with 2,000).
  */
-export const ingestBatchMax = (kind: Db['kind']) => (kind === 'postgres' ? 4000 : 2000);
+export const ingestBatchMax = (_kind: Db['kind']) => 4000;
 /**
  * How many events may wait to be written before the device interface refuses new batches with 503 and Retry-After
  * (issue 13: at twice the rate a server can write, the queue grew without bound: memory, and 5 s of latency). A
