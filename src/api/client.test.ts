@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiClient, endSessionReads, requestHeaders, type ApiDeps } from './client';
+import { createApiClient, eitherSignal, endSessionReads, requestHeaders, type ApiDeps } from './client';
 import { ApiError } from './errors';
 
 const deps = (over: Partial<ApiDeps> = {}): ApiDeps => ({
@@ -185,4 +185,25 @@ describe('the end of a session', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+});
+
+describe('eitherSignal', () => {
+  for (const [how, any] of [
+    ['with AbortSignal.any', AbortSignal.any],
+    ['without it (older browsers)', undefined],
+  ] as const) {
+    it(`is aborted by either signal, ${how}`, () => {
+      for (const which of [0, 1]) {
+        const a = new AbortController();
+        const b = new AbortController();
+        const s = eitherSignal(a.signal, b.signal, any);
+        expect(s.aborted).toBe(false);
+        (which ? b : a).abort();
+        expect(s.aborted).toBe(true);
+      }
+      const done = new AbortController();
+      done.abort();
+      expect(eitherSignal(done.signal, new AbortController().signal, any).aborted).toBe(true);
+    });
+  }
 });

@@ -74,7 +74,28 @@ let sessionReads = new AbortController();
  * session it was sent in ends (endSessionReads).
  */
 export function withSessionReads(own?: AbortSignal): AbortSignal {
-  return own ? AbortSignal.any([own, sessionReads.signal]) : sessionReads.signal;
+  return own ? eitherSignal(own, sessionReads.signal) : sessionReads.signal;
+}
+
+/**
+ * A signal aborted when either is. `AbortSignal.any` where the browser has it (Chrome 116, Firefox 124, Safari 17.4);
+ * the build also targets older ones (Vite's default: Chrome 87, Safari 14), where a controller listens to both.
+ */
+export function eitherSignal(a: AbortSignal, b: AbortSignal, any: typeof AbortSignal.any | undefined = AbortSignal.any): AbortSignal {
+  if (typeof any === 'function') return any.call(AbortSignal, [a, b]);
+  const both = new AbortController();
+  if (a.aborted || b.aborted) {
+    both.abort();
+    return both.signal;
+  }
+  const abort = () => {
+    a.removeEventListener('abort', abort);
+    b.removeEventListener('abort', abort);
+    both.abort();
+  };
+  a.addEventListener('abort', abort);
+  b.addEventListener('abort', abort);
+  return both.signal;
 }
 
 /**
