@@ -16,12 +16,14 @@
 // CPU quotas (bench/cgroup.ts): the server runs under BENCH_INGEST_CPU cores and the raw reference with this process
 // under the same quota; `pipelineInProcess` is the pipeline alone in this process against the same raw insert.
 // Scale-out (with BENCH_DATABASE_URL and BENCH_STOMP_RELAY_URL, a RabbitMQ STOMP listener): each server process under
-// its own quota (BENCH_SCALE_CPU, 0.2 of a core), at each of BENCH_SCALE_RATES the same offered rate goes to one
-// server, then split over two on one PostgreSQL database with the relay (a simulator per server, half the rate each),
-// the consoles signed in on the first, so an event ingested by the second reaches them through RabbitMQ; rows counted
-// in the database and deliveries at the consoles (nothing lost, nothing duplicated), the cores each server used.
-// Target: two persist and deliver ≥ 1.7× what one does, judged only when one server was at its own limit (behind the
-// offered rate at its quota); without writable cgroups the part is not run.
+// its own quota (BENCH_SCALE_CPU, 0.2 of a core), at each of BENCH_SCALE_RATES (raised ×1.5 while the servers keep
+// up) the same offered rate goes to one server, then split over two on one PostgreSQL database with the relay (a
+// simulator per server, half the rate each), a console per client, spread over the servers as a load balancer would
+// (each hears through RabbitMQ what the other server took; until 2026-11-29 both sat on the first, which then
+// delivered every event of both and was the limit: throttled in 99 of 105 periods, the second in 33 of 99); rows
+// counted in the database and deliveries at the consoles (nothing lost, nothing duplicated), the cores each server
+// used. Target: two persist and deliver ≥ 1.7× what one does, judged only when one server was at its own limit
+// (behind the offered rate at its quota) and two were at theirs; without writable cgroups the part is not run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -205,10 +207,16 @@ const rssMb = (pid: number) => {
   }
 };
 
-async function consoles(url: string) {
+/**
+ * One console per demo client (Northwind's operator, Harbour's): on `url`, or with several servers the n-th console on
+ * the n-th (as a load balancer spreads them), so that each server's consoles hear what the others took through the relay.
+ */
+async function consoles(urls: string | string[]) {
   const state = { received: 0, lastAt: 0, latencies: [] as number[] };
   const sockets: { close(): void }[] = [];
-  for (const username of ['operator', 'harbour']) {
+  const servers = typeof urls === 'string' ? [urls] : urls;
+  for (const [n, username] of ['operator', 'harbour'].entries()) {
+    const url = servers[n % servers.length];
     const r = await fetch(`${url}/idp/1.0/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -615,9 +623,9 @@ async function inProcess(dir: string) {
   }
 }
 
-/** One level over one or two capped servers (a simulator per server, the rate split evenly); consoles on the first. */
+/** One level over one or two capped servers (a simulator per server, the rate split evenly); the consoles spread over them. */
 async function scaleLevel(urls: string[], rate: number, countRows: () => Promise<number>, pids: number[] = []) {
-  const watch = await consoles(urls[0]);
+  const watch = await consoles(urls);
   try {
     const keys = await Promise.all(urls.map((u, i) => provisionDeviceKeys(u, { username: 'admin', password: DEMO_PASSWORD }, `Scale bench ${i}`)));
     const rowsBefore = await countRows();
@@ -806,7 +814,7 @@ async function scaleOut(pgUrl: string, relayUrl: string) {
   // two servers that kept up with every rate offered: their best is the offered rate, a lower bound, not judged
   const twoSaturated = levels.some((l) => l.servers === 2 && scaleSaturates(l));
   return {
-    method: `each server process under its own CPU quota (${how}, ${SCALE_CPU} of a core); the same offered rate through one server, then split over two on one PostgreSQL with the RabbitMQ relay, the consoles on the first; rates over the steady window; the generators and consoles uncapped at the servers' weight, PostgreSQL's processes and ${brokerWeight}`,
+    method: `each server process under its own CPU quota (${how}, ${SCALE_CPU} of a core); the same offered rate through one server, then split over two on one PostgreSQL with the RabbitMQ relay, a console per client, one on each server (each hears through RabbitMQ what the other server took); rates over the steady window; the generators and consoles uncapped at the servers' weight, PostgreSQL's processes and ${brokerWeight}`,
     cpuPerServer: SCALE_CPU,
     levels,
     bestOne: best(1),
