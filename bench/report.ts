@@ -52,7 +52,8 @@ function ingestDetails(r: Json): string[] {
     }
     out.push(
       `- **${kind}**: raw insert ${fmt(p.reference?.rawRowsPerS)} rows/s (${fmt(p.reference?.rowsPerTransaction)} a transaction, ` +
-        `${fmt(p.reference?.foreignKeys)} foreign key(s), triggers ${(p.reference?.triggers ?? []).join(', ') || 'none'}); saturation ${fmt(p.saturation)}; ` +
+        (p.reference?.tableRowsAtStart !== undefined ? `into a copy of the events table's first ${fmt(p.reference.tableRowsAtStart)} rows, ` : '') +
+        `${fmt(p.reference?.foreignKeys)} foreign key(s), triggers ${(p.reference?.triggers ?? []).join(', ') || 'none'}${p.reference?.emptyTableRowsPerS !== undefined ? `; into an empty copy ${fmt(p.reference.emptyTableRowsPerS)} rows/s, not judged` : ''}); saturation ${fmt(p.saturation)}; ` +
         `ceiling ${fmt(p.ceilingPerS)}/s; **pipelineToRaw ${fmt(p.pipelineToRaw)}**; p99 at 10,000/s ${typeof p.latencyP99MsAt10k === 'number' ? `${fmt(p.latencyP99MsAt10k)} ms` : fmt(p.latencyP99MsAt10k)}; ` +
         `highest level deferring nothing: ${typeof p.highestUndeferred === 'object' ? `${fmt(p.highestUndeferred.offeredPerS)}/s offered, p99 ${fmt(p.highestUndeferred.latencyMs?.p99)} ms` : fmt(p.highestUndeferred)}; met ${fmt(p.met)}`,
     );
