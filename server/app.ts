@@ -268,6 +268,12 @@ export async function buildServer(opts: ServerOptions) {
       req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
       return reply.code(503).header('retry-after', '30').send(errorBody(503, DATABASE_UNAVAILABLE));
     }
+    if (e.statusCode === 429) {
+      // the rate limit (sign-in, reset, registration per address): not a fault of the body, so no violation of it; in
+      // words a person at the sign-in form reads ("(body): Rate limit exceeded, retry in 9 seconds" before)
+      const wait = /retry in (.+)$/.exec(e.message)?.[1];
+      return reply.code(429).send(errorBody(429, `Too many attempts from this computer: try again${wait ? ` in ${wait}` : ' shortly'}`));
+    }
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       // fastify's own: body too large, wrong content type, a malformed URL
       return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));

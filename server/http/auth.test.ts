@@ -79,7 +79,11 @@ describe('sign-in', () => {
       for (let i = 0; i < 3; i++) expect((await login('10.0.0.1')).statusCode).toBe(401);
       const refused = await login('10.0.0.1');
       expect(refused.statusCode).toBe(429);
-      expect(JSON.parse(refused.body)).toMatchObject({ status: 429, error: 'Too Many Requests', violations: [{ field: '(body)' }] });
+      expect(JSON.parse(refused.body)).toMatchObject({ status: 429, error: 'Too Many Requests' });
+      // said as a person at the sign-in form reads it, with no violation of a body that was not at fault
+      expect(JSON.parse(refused.body).message).toMatch(/^Too many attempts from this computer: try again in \d+ (second|minute)s?$/);
+      expect(JSON.parse(refused.body).violations ?? []).toEqual([]);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect((await login('10.0.0.2')).statusCode).toBe(401); // another address has its own count
       // a client cannot pick its own address: X-Forwarded-For is not believed unless TRUST_PROXY says whose
       const spoofed = await limited.inject({

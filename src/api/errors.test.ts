@@ -15,6 +15,8 @@ describe('errorMessage', () => {
     expect(errorMessage({ detail: 'd', message: 'm' }, 'x')).toBe('d');
     expect(errorMessage({ message: 'm' }, 'x')).toBe('m');
     expect(errorMessage({}, 'Bad Gateway')).toBe('Bad Gateway');
+    // a violation of no field a person filled in (the body as a whole) is said without its bracketed name
+    expect(errorMessage({ violations: [{ field: '(body)', message: 'is not valid JSON' }] }, 'x')).toBe('is not valid JSON');
     expect(errorMessage(undefined, '')).toBe('Internal Server Error');
     expect(errorMessage('<html>', undefined)).toBe('Internal Server Error');
   });

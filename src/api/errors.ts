@@ -60,7 +60,8 @@ export function violationsIn(body: unknown): Violation[] {
 export function errorMessage(body: unknown, statusText?: string): string {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const first = violationsIn(body)[0];
-  if (first) return first.field ? `${first.field}: ${first.message}` : first.message;
+  // a field in brackets ('(body)', '(query)') names no field a person filled in: its message alone
+  if (first) return first.field && !first.field.startsWith('(') ? `${first.field}: ${first.message}` : first.message;
   const sys = b.systemInformation && typeof b.systemInformation === 'object' ? (b.systemInformation as Record<string, unknown>).errorMessage : undefined;
   return str(sys) ?? str(b.detail) ?? str(b.message) ?? str(statusText) ?? DEFAULT_MESSAGE;
 }
