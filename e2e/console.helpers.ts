@@ -1,7 +1,7 @@
 // Helpers of the console-behaviour specs (client switch, sign-out, newcomer, feedback). The shared machine is often
 // loaded well past its two cores while these run, so visible facts get more time here than the default 10 s.
 import { expect as baseExpect, type Page } from './fixtures';
-import { PASSWORD, skipTourIfShown } from './helpers';
+import { PASSWORD, requestsSettled, skipTourIfShown, trackRequests } from './helpers';
 
 export const expect = baseExpect.configure({ timeout: 30_000 });
 
@@ -31,6 +31,7 @@ export { selectClient } from './helpers';
 
 /** Through the header's client switcher. */
 export async function switchClient(page: Page, name: string) {
+  await requestsSettled(page);
   await page.getByTestId('client-switcher').click();
   await page.getByRole('menuitem', { name: new RegExp(name) }).click();
   await expect(page.getByTestId('current-client')).toContainText(name);
@@ -62,6 +63,7 @@ export interface Problem {
 }
 
 export function watchConsole(page: Page, problems: Problem[], who: () => string) {
+  trackRequests(page);
   const expected = (s: string) => EXPECTED.some((e) => e.test(s));
   page.on('console', (m) => {
     if (m.type() !== 'error') return;

@@ -1,4 +1,30 @@
 import { expect, type Page } from './fixtures';
+import type { Request } from '@playwright/test';
+
+/** The console's requests on their way, per page (the real-time connections under /ws/ aside). */
+const onTheirWay = new WeakMap<Page, Set<Request>>();
+export function trackRequests(page: Page): void {
+  if (onTheirWay.has(page)) return;
+  const set = new Set<Request>();
+  onTheirWay.set(page, set);
+  page.on('request', (r) => {
+    if ((r.resourceType() === 'fetch' || r.resourceType() === 'xhr') && !new URL(r.url()).pathname.startsWith('/ws/')) set.add(r);
+  });
+  page.on('requestfinished', (r) => set.delete(r));
+  page.on('requestfailed', (r) => set.delete(r));
+}
+
+/**
+ * Before a client switch, what a user at the console does without thinking: the screen has finished loading. A switch
+ * ends the old token at the server; a read already on its way under it is then refused and the console drops it in
+ * silence (src/api/client.ts, refusedToken), but chromium logs the refusal (a 401), which the walks count as a failed
+ * request. At most 10 s (a screen that keeps a request open is switched from anyway).
+ */
+export async function requestsSettled(page: Page): Promise<void> {
+  const set = onTheirWay.get(page);
+  const until = Date.now() + 10_000;
+  while (set && set.size > 0 && Date.now() < until) await page.waitForTimeout(50);
+}
 
 export const PASSWORD = 'Gatehouse1!';
 
@@ -91,7 +117,10 @@ export async function selectClient(page: Page, name: string) {
   const select = row.getByRole('button', { name: 'Select' });
   const current = row.getByText('Current', { exact: true });
   await expect(current.or(select.and(page.locator('button:enabled')))).toBeVisible();
-  if (!(await current.isVisible())) await select.click();
+  if (!(await current.isVisible())) {
+    await requestsSettled(page);
+    await select.click();
+  }
   await expect(page.getByTestId('current-client')).toContainText(name);
 }
 

@@ -3,7 +3,7 @@
 // page error, failed request or toast left over from another user or client fails the run.
 import { test, type Page } from './fixtures';
 import { expect, signOut, submitSignIn, watchConsole, SETTLED_AND_WHOLE, type Problem } from './console.helpers';
-import { selectClient, skipTourIfShown } from './helpers';
+import { requestsSettled, selectClient, skipTourIfShown } from './helpers';
 
 const USERS = ['admin', 'operator', 'reception', 'hr', 'auditor', 'harbour'] as const;
 /**
@@ -59,6 +59,8 @@ test('every demo user opens every sidebar entry without an error, a failed reque
       // the administrator of both clients works in each in turn; toasts of one do not follow into the other
       await selectClient(page, 'Northwind Logistics');
       visited[`${user}@Northwind`] = (await visitSidebar(page, user, problems, null)).length;
+      // as a user would: the screen finished loading before the switch (a read on its way would be refused, see there)
+      await requestsSettled(page);
       await page.getByTestId('client-switcher').click();
       await page.getByRole('menuitem', { name: /Harbour Health/ }).click();
       await expect(page.getByTestId('current-client')).toContainText('Harbour Health');

@@ -62,12 +62,18 @@ describe('the axios instance', () => {
         resolve();
       };
     });
-    const client = createApiClient(() => deps({ getToken: () => token, report: (e) => reported.push(e), settled: () => switched }));
+    // the read leaves before the switch starts (a read asked for during one waits for it: the test below)
+    let switching = false;
+    const client = createApiClient(() =>
+      deps({ getToken: () => token, report: (e) => reported.push(e), settled: () => (switching ? switched : Promise.resolve()) }),
+    );
     client.defaults.adapter = async (config) => {
       const auth = String(AxiosHeaders.from(config.headers).get('Authorization'));
       sent.push(auth);
       if (auth === 'Bearer old') {
-        // the server ended the old session; its answer to the switch (the new token) is not stored yet
+        // the switch starts while it is on its way: the server ended the old session; its answer to the switch (the
+        // new token) is not stored yet
+        switching = true;
         setTimeout(finishSwitch, 20);
         throw Object.assign(new Error('Request failed'), {
           config,
@@ -206,4 +212,39 @@ describe('eitherSignal', () => {
       expect(eitherSignal(done.signal, new AbortController().signal, any).aborted).toBe(true);
     });
   }
+});
+
+describe('a read asked for during a client switch', () => {
+  it('waits for the new token; under another client by then it is never sent', async () => {
+    let token = 'old';
+    let client = '1';
+    let finish: () => void = () => {};
+    let switching: Promise<void> | null = new Promise<void>((resolve) => (finish = resolve));
+    const sent: string[] = [];
+    const api = createApiClient(() => deps({ getToken: () => token, getClientId: () => client, settled: () => switching ?? Promise.resolve() }));
+    api.defaults.adapter = async (config) => {
+      sent.push(`${config.method} ${config.url} ${AxiosHeaders.from(config.headers).get('Authorization')}`);
+      return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
+    };
+    // the same client after the switch (a new token of the same client): sent once, with the new token
+    const same = api.get('/idp/1.0/me/settings');
+    // a write and a read with its own token do not wait
+    await api.post('/idp/1.0/select-client', { clientId: 2 });
+    await api.get('/idp/1.0/me', { headers: { Authorization: 'Bearer own' } });
+    expect(sent).toEqual(['post /idp/1.0/select-client Bearer old', 'get /idp/1.0/me Bearer own']);
+    token = 'new';
+    finish();
+    switching = null;
+    await same;
+    expect(sent.at(-1)).toBe('get /idp/1.0/me/settings Bearer new');
+    // another client by the time the switch is over: Northwind's floor plan is not read from Harbour
+    switching = new Promise<void>((resolve) => (finish = resolve));
+    const other = api.get('/event/manage/floor-plans/1');
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the read is waiting
+    client = '2';
+    token = 'harbour';
+    finish();
+    await expect(other).rejects.toMatchObject({ cancelled: true });
+    expect(sent.some((x) => x.includes('floor-plans'))).toBe(false);
+  });
 });

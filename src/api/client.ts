@@ -112,8 +112,20 @@ export function endSessionReads(): void {
 
 export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
   const instance = axios.create({ baseURL: '' });
-  instance.interceptors.request.use((config: SentConfig) => {
-    if ((config.method ?? 'get').toLowerCase() === 'get') config.signal = withSessionReads(config.signal as AbortSignal | undefined);
+  instance.interceptors.request.use(async (config: SentConfig) => {
+    const read = (config.method ?? 'get').toLowerCase() === 'get';
+    // a read asked for while the token is being replaced (a client switch between its request and storing the new
+    // token) waits for the new one instead of leaving with the old, which the server has ended: it would be refused
+    // (a 401 in the browser's console) and dropped. Under another client by then, it is not sent at all: what it asked
+    // for was the old client's (the rule of refusedToken). A read with a token of its own (the session's own checks,
+    // which run inside such a change) does not wait.
+    const own = AxiosHeaders.from(config.headers);
+    if (read && !own.has('Authorization') && !isNoTokenPath(config.url ?? '')) {
+      const client = getDeps().getClientId();
+      await getDeps().settled?.();
+      if (getDeps().getClientId() !== client) throw new axios.CanceledError('The client changed while the read waited');
+    }
+    if (read) config.signal = withSessionReads(config.signal as AbortSignal | undefined);
     const headers = AxiosHeaders.from(config.headers);
     const added = requestHeaders(config.url ?? '', getDeps(), headers.toJSON());
     for (const [k, v] of Object.entries(added)) headers.set(k, v);
