@@ -268,12 +268,9 @@ export async function buildServer(opts: ServerOptions) {
       req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'database refused the request');
       return reply.code(503).header('retry-after', '30').send(errorBody(503, DATABASE_UNAVAILABLE));
     }
-    if (e.statusCode === 429) {
-      // the rate limit (sign-in, reset, registration per address): not a fault of the body, so no violation of it; in
-      // words a person at the sign-in form reads ("(body): Rate limit exceeded, retry in 9 seconds" before)
-      const wait = /retry in (.+)$/.exec(e.message)?.[1];
-      return reply.code(429).send(errorBody(429, `Too many attempts from this computer: try again${wait ? ` in ${wait}` : ' shortly'}`));
-    }
+    // the rate limit (sign-in, reset, registration per address; its words at the plugin's registration below): not a
+    // fault of the body, so no violation of it (the sign-in form said "(body): Rate limit exceeded, …")
+    if (e.statusCode === 429) return reply.code(429).send(errorBody(429, e.message));
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       // fastify's own: body too large, wrong content type, a malformed URL
       return reply.code(e.statusCode).send(errorBody(e.statusCode, e.message, [{ field: '(body)', message: e.message }]));
@@ -389,7 +386,13 @@ export async function buildServer(opts: ServerOptions) {
     return reply.code(problem ? 503 : 200).send(body);
   });
   const rateLimit = opts.rateLimit ?? DEFAULT_RATE_LIMIT;
-  if (rateLimit) await app.register(rateLimitPlugin, { global: false, keyGenerator: (req) => req.ip });
+  if (rateLimit)
+    await app.register(rateLimitPlugin, {
+      global: false,
+      keyGenerator: (req) => req.ip,
+      // in words a person at the sign-in form reads (the plugin's own: "Rate limit exceeded, retry in 9 seconds")
+      errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many attempts from this computer: try again in ${ctx.after}`), { statusCode: 429 }),
+    });
   authRoutes(app, {
     db,
     tokens,
