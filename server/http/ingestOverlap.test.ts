@@ -5,7 +5,7 @@
 // event of the same point, and the last alarm count a console hears is the open count.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API, DESTINATIONS, EVENT_CODES, SOCKJS_PREFIX, TENANT_HEADER, serviceAccountsResource } from '../../contract';
-import { ingestBatchMax } from '../monitor/pipeline';
+import { INGEST_TRANSACTION_MAX } from '../monitor/pipeline';
 import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
 import { startTestServer, type TestServer } from '../testkit';
 
@@ -67,21 +67,20 @@ it('an alarm raised at the end of one transaction is returned to normal by the f
   const watcher = await console_();
   // one request of more events than a transaction takes: two transactions, queued together, so the second is written
   // while the first commits; the alarm is the first's last event, the event returning its door to normal the second's first
-  const INGEST_BATCH_MAX = ingestBatchMax(s.db.kind);
-  const n = INGEST_BATCH_MAX + 10;
+  const n = INGEST_TRANSACTION_MAX + 10;
   // the first transaction raises many alarms (its own alarm work is long), the second has little to insert: without
   // waiting for the first's commit, the second would look for the door's alarm before it is there
   const events: { controllerId: number; eventCode: number; sourceId: string; pointId?: string; message: string }[] = Array.from({ length: n }, (_, i) =>
-    i < INGEST_BATCH_MAX && i % 2 === 0
+    i < INGEST_TRANSACTION_MAX && i % 2 === 0
       ? { controllerId: controller, eventCode: EVENT_CODES.doorHeldOpen, sourceId: `ov-held-${i}`, pointId: `ov-held-${i}`, message: `t:${i}` }
       : { controllerId: controller, eventCode: EVENT_CODES.accessGranted, sourceId: 'ov-reader', message: `t:${i}` },
   );
   const door = { controllerId: controller, sourceId: 'ov-door', pointId: 'ov-door' };
-  events[INGEST_BATCH_MAX - 1] = { ...door, eventCode: EVENT_CODES.doorForcedOpen, message: 'forced' };
-  events[INGEST_BATCH_MAX] = { ...door, eventCode: EVENT_CODES.doorClosed, message: 'closed' };
+  events[INGEST_TRANSACTION_MAX - 1] = { ...door, eventCode: EVENT_CODES.doorForcedOpen, message: 'forced' };
+  events[INGEST_TRANSACTION_MAX] = { ...door, eventCode: EVENT_CODES.doorClosed, message: 'closed' };
   const r = await post(events);
   expect([r.status, r.body.accepted, r.body.lastId - r.body.firstId + 1]).toEqual([200, n, n]);
-  const forced = r.body.firstId + INGEST_BATCH_MAX - 1;
+  const forced = r.body.firstId + INGEST_TRANSACTION_MAX - 1;
   const alarm = (await s.db.query<{ state: string; note: string }>('select state, note from alarms where event_id = $1', [forced])).rows[0];
   expect(alarm).toEqual({ state: 'processed', note: `Returned to normal: event ${forced + 1}` });
   const history = await s.db.query<{ action: string }>('select action from alarm_history where alarm_id = $1 order by id', [forced]);

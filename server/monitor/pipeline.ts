@@ -97,7 +97,7 @@ const EVENTS_INSERT = eventsInsert('events');
  * 4,000, more in every pair, by 4–10 %, and fewer batches deferred). Its transaction runs on the event loop, so past
  * saturation another request may wait for one of about 100 ms (50 ms with 2,000).
  */
-export const ingestBatchMax = (_kind: Db['kind']) => 4000;
+export const INGEST_TRANSACTION_MAX = 4000;
 /**
  * How many events may wait to be written before the device interface refuses new batches with 503 and Retry-After
  * (issue 13: at twice the rate a server can write, the queue grew without bound: memory, and 5 s of latency). A
@@ -149,7 +149,6 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   // committed (or failed) and was published, so no console, no reader and no alarm rule ever sees a later batch before
   // an earlier one. PGlite has one connection (its transactions run one after another): depth 1.
   const depth = opts.depth ?? (db.kind === 'postgres' ? 2 : 1);
-  const batchMax = ingestBatchMax(db.kind);
   let queue: Pending[] = [];
   let inFlight = 0; // transactions started and not yet settled
   let inserting = false; // a batch's insert is under way: the next batch waits for its ids
@@ -163,7 +162,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
     let settled!: () => void;
     previous = new Promise<void>((r) => (settled = r));
     setImmediate(async () => {
-      const batch = queue.slice(0, batchMax);
+      const batch = queue.slice(0, INGEST_TRANSACTION_MAX);
       queue = queue.slice(batch.length);
       inWrite += batch.length;
       let mine = true; // this batch holds the insert turn
