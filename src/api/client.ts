@@ -110,23 +110,29 @@ export function endSessionReads(): void {
   sessionReads = new AbortController();
 }
 
+/**
+ * The rule of every read the console sends with the session's token (the axios client, src/api/stream.ts): asked for
+ * while the token is being replaced (a client switch, between its request and storing the new token), it waits for
+ * the new one instead of leaving with the old, which the server has ended (refused, a 401 in the browser's console,
+ * and dropped). False when the client changed meanwhile: what it asked for was the old client's (the rule of
+ * refusedToken), and it is not sent at all.
+ */
+export async function readMayLeave(deps: Pick<ApiDeps, 'getClientId' | 'settled'>, url: string): Promise<boolean> {
+  if (isNoTokenPath(url) || !deps.settled) return true;
+  const client = deps.getClientId();
+  await deps.settled();
+  return deps.getClientId() === client;
+}
+
 export function createApiClient(getDeps: () => ApiDeps): AxiosInstance {
   const instance = axios.create({ baseURL: '' });
   instance.interceptors.request.use(async (config: SentConfig) => {
     const read = (config.method ?? 'get').toLowerCase() === 'get';
-    // a read asked for while the token is being replaced (a client switch between its request and storing the new
-    // token) waits for the new one instead of leaving with the old, which the server has ended: it would be refused
-    // (a 401 in the browser's console) and dropped. Under another client by then, it is not sent at all: what it asked
-    // for was the old client's (the rule of refusedToken). A read with a token of its own (the session's own checks,
-    // which run inside such a change) does not wait.
-    const own = AxiosHeaders.from(config.headers);
-    if (read && !own.has('Authorization') && !isNoTokenPath(config.url ?? '')) {
-      const client = getDeps().getClientId();
-      await getDeps().settled?.();
-      if (getDeps().getClientId() !== client) throw new axios.CanceledError('The client changed while the read waited');
-    }
-    if (read) config.signal = withSessionReads(config.signal as AbortSignal | undefined);
     const headers = AxiosHeaders.from(config.headers);
+    // a read with a token of its own (the session's own checks, which run inside a change of token) does not wait
+    if (read && !headers.has('Authorization') && !(await readMayLeave(getDeps(), config.url ?? '')))
+      throw new axios.CanceledError('The client changed while the read waited');
+    if (read) config.signal = withSessionReads(config.signal as AbortSignal | undefined);
     const added = requestHeaders(config.url ?? '', getDeps(), headers.toJSON());
     for (const [k, v] of Object.entries(added)) headers.set(k, v);
     config.headers = headers;

@@ -266,6 +266,27 @@ describe('a stream at the end of the session', () => {
   });
 });
 
+describe('a stream asked for during a client switch', () => {
+  it('waits for the switch, and under another client by then is never sent', async () => {
+    const srv = await fakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('event: end\ndata:\n\n');
+    });
+    open.push(srv);
+    let client = '2';
+    let finish: () => void = () => {};
+    const switching = new Promise<void>((resolve) => (finish = resolve));
+    const deps = { ...noAuth, getClientId: () => client, settled: () => switching };
+    const run = streamGet('/x', { baseUrl: srv.base, deps, onEvent: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(srv.requests()).toBe(0); // waiting for the switch
+    client = '3';
+    finish();
+    expect(await run).toEqual({ status: 'aborted', attempts: 1 });
+    expect(srv.requests()).toBe(0);
+  });
+});
+
 describe('the event-history export against the real server', () => {
   let s: TestServer;
   let token: string;

@@ -5,7 +5,7 @@
 // one `error` event is dispatched (§8) and the failure goes through the same error chain as axios calls.
 // Also here: the event-history export over that helper, which resumes after a retry where it stopped.
 import { API, STREAM_RETRIES, STREAM_RETRY_MS } from '../../contract';
-import { apiDeps, refusedToken, requestHeaders, withSessionReads, type ApiDeps } from './client';
+import { apiDeps, readMayLeave, refusedToken, requestHeaders, withSessionReads, type ApiDeps } from './client';
 import { ApiError, DEFAULT_STATUS, errorMessage, violationsIn } from './errors';
 
 export interface StreamEvent {
@@ -136,6 +136,8 @@ export async function streamGet(path: string | (() => string), options: StreamOp
   for (;;) {
     attempts++;
     const url = typeof path === 'function' ? path() : path;
+    // started under one client, a stream is never read under another (a switch since, or under way)
+    if (!(await readMayLeave(deps, url)) || deps.getClientId() !== client) return { status: 'aborted', attempts };
     let error: ApiError;
     try {
       const headers = requestHeaders(url, deps);
