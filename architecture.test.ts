@@ -19,6 +19,19 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
   { folder: 'contract', forbidden: /^\.\.\/(machines|src|server)|^(react|axios|fastify|xstate)/, why: 'contract/ imports nothing of ours' },
   { folder: 'machines', forbidden: /^\.\.\/(src|server)\/|^(react|react-dom|axios|@blueprintjs)/, why: 'machines/ may import contract/ only' },
   { folder: 'server', forbidden: /^\.\.\/(\.\.\/)*(src|machines)\/|^(react|@blueprintjs)/, why: 'server/ may import contract/ only' },
+  // issue 47: one access engine run by the server and the edge; it imports the contract only
+  {
+    folder: 'access',
+    forbidden: /^\.\.\/(\.\.\/)*(src|machines|server|edge)\/|^(react|@blueprintjs|axios|fastify|xstate|ws|pg|@electric-sql)/,
+    why: 'access/ (the shared engine) imports contract/ only',
+  },
+  // issue 47: the edge talks to the server over the network only, and the server knows no edge
+  {
+    folder: 'edge',
+    forbidden: /^\.\.\/(\.\.\/)*(src|machines|server)\/|^(react|@blueprintjs|fastify)/,
+    why: 'edge/ imports contract/ and the engine, never server/',
+  },
+  { folder: 'server', forbidden: /^\.\.\/(\.\.\/)*edge\//, why: 'the server never imports the edge (it talks to it over its connection)' },
   // Issue 28: views import contract/, machines/ (selectors, types), src/ui, src/i18n and the hooks room (src/hooks),
   // never the wiring (src/system), the raw calls (src/api) or the transports: they ask for their actors by id
   ...['src/screens', 'src/resources', 'src/ui'].map((folder) => ({
@@ -143,7 +156,7 @@ const MAX_LINES = 500;
 const notProduct = /(^|\/)(model-tests|e2e|bench|migrations)\//;
 const dictionaries = /^src\/i18n\//;
 describe('room sizes', () => {
-  for (const root of ['contract', 'machines', 'src', 'server']) {
+  for (const root of ['contract', 'access', 'machines', 'src', 'server']) {
     it(`no product file of ${root}/ is over ${MAX_LINES} lines${root === 'src' ? ' (the dictionaries of src/i18n/ excepted)' : ''}`, () => {
       const big = files(root)
         .filter((f) => !notProduct.test(f) && !dictionaries.test(f))

@@ -14,8 +14,8 @@ import {
   type IdentityFact,
   type ZoneFact,
   type ZoneState,
-} from '../server/access/engine';
-import { SpecialCalendar, type Schedule, type SpecialDate } from '../server/access/schedule';
+} from '../access/engine';
+import { SpecialCalendar, type Schedule, type SpecialDate } from '../access/schedule';
 import { pct, writeResult } from './lib';
 
 const IDENTITIES = 100_000;

@@ -1,4 +1,4 @@
-// What the access-decision engine (server/access/engine.ts) answers, shared with the console's "Why?" explainer
+// What the access-decision engine (access/engine.ts) answers, shared with the console's "Why?" explainer
 // (issue 12): a grant or a deny, the one reason that decided it, and the chain of checks that led there.
 
 /** Every reason a swipe is granted or denied, in the order the engine checks them. */

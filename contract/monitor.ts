@@ -178,7 +178,7 @@ export const DoorView = type({
   /** the door's mode (contract/resources/doors.ts DOOR_MODES); 'locked-down' while a lockdown holds it */
   mode: optional(string()),
   /** issue 29: what holds the door locked against commands besides a lockdown: the threat level in force here that
-   *  holds doors locked (decided by the access engine's rule, server/access/engine.ts threatAt); null: nothing */
+   *  holds doors locked (decided by the access engine's rule, access/engine.ts threatAt); null: nothing */
   heldBy: optional(nullable(type({ kind: literal('threat'), levelId: integer(), rank: integer(), name: string() }))),
 });
 /** Lock down every door the caller controls (on), or release the doors a lockdown holds (off). */

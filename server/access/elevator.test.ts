@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EVENT_CODES, elevatorMasksResource, parseFloors } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
-import { localTime } from './clock';
+import { localTime } from '../../access/clock';
 import { freeingMask } from './elevator';
-import { SpecialCalendar, type Schedule } from './schedule';
+import { SpecialCalendar, type Schedule } from '../../access/schedule';
 
 describe('floor lists', () => {
   it('reads numbers and ranges, and names what is wrong', () => {

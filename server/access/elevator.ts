@@ -1,8 +1,8 @@
 // Elevator floors (issue 12): is a floor free of a card now? A masking of the elevator's reader that lists the floor
 // and whose schedule is open (the client's time zone, special days included) frees it; otherwise a card decides.
 import { parseFloors } from '../../contract';
-import type { LocalTime } from './clock';
-import { scheduleOpen, type Schedule, type SpecialCalendar } from './schedule';
+import type { LocalTime } from '../../access/clock';
+import { scheduleOpen, type Schedule, type SpecialCalendar } from '../../access/schedule';
 
 export interface ElevatorMask {
   id: number;

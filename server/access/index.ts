@@ -16,8 +16,8 @@ import type {
   OverrideFact,
   ThreatFact,
   ZoneFact,
-} from './engine';
-import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from './schedule';
+} from '../../access/engine';
+import { SpecialCalendar, type DayWindow, type Schedule, type SpecialDate, type WeeklyWindow } from '../../access/schedule';
 
 /** How long one dynamic QR code is current. */
 export const QR_PERIOD_S = 30;

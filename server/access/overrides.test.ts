@@ -115,7 +115,7 @@ describe('overrides', () => {
 
 describe('overrideAt', () => {
   it('answers the override whose window holds the moment, the one that started last when two overlap', async () => {
-    const { overrideAt } = await import('./engine');
+    const { overrideAt } = await import('../../access/engine');
     const door = {
       id: 1,
       name: 'D',

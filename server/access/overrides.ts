@@ -1,6 +1,6 @@
 // Overrides at the doors (issue 12): an unlocking override unlocks its doors when it starts and locks them again when
 // it ends; a locking one locks them at its start (and gives an unlocked door back at its end). The access engine
-// decides swipes by the override in force on its own (server/access/engine.ts overrideAt); this clock moves the
+// decides swipes by the override in force on its own (access/engine.ts overrideAt); this clock moves the
 // locks. Each start and end happens once, on one server: the rows are marked (applied_start_at / applied_end_at) in
 // the same transaction that claims them (`for update skip locked`). A locked-down door is left to the lockdown.
 import type { Db } from '../db/db';

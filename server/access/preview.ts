@@ -4,10 +4,10 @@
 // for every active identity and door the change can touch: the hours each pair is open before and after. A pair whose
 // hours grow gains, one whose hours shrink loses. Only what access groups, schedules and special days decide is
 // compared (a lost card or a lockdown is not a configuration change).
-import type { LocalTime } from './clock';
-import { localTime } from './clock';
-import type { AccessGroupFact, AccessIndex } from './engine';
-import { scheduleOpen, type DayWindow, type Schedule, type SpecialCalendar, type WeeklyWindow } from './schedule';
+import type { LocalTime } from '../../access/clock';
+import { localTime } from '../../access/clock';
+import type { AccessGroupFact, AccessIndex } from '../../access/engine';
+import { scheduleOpen, type DayWindow, type Schedule, type SpecialCalendar, type WeeklyWindow } from '../../access/schedule';
 
 export type AccessChange =
   | { kind: 'accessGroups'; id: number | null; name: string; doors: readonly { doorId: number; scheduleId: number }[]; members: readonly number[] }

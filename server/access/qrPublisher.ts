@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { DESTINATIONS, type DynamicQr } from '../../contract';
 import type { Db } from '../db/db';
-import { qrWindow } from './engine';
+import { qrWindow } from '../../access/engine';
 
 export const doorDisplayCode = (secret: string, doorId: number, window: number) =>
   `GHD.${doorId}.${window}.${createHmac('sha256', secret).update(`door:${doorId}.${window}`).digest('base64url').slice(0, 16)}`;

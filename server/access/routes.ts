@@ -25,7 +25,7 @@ import { audit } from '../audit/trail';
 import type { HardwarePort } from '../doors/port';
 import { dropPresence, presenceOf, zoneCounts, zoneOccupants } from '../doors/presence';
 import { previewAccess, type AccessChange } from './preview';
-import { SpecialCalendar, type DayWindow } from './schedule';
+import { SpecialCalendar, type DayWindow } from '../../access/schedule';
 import { tenant } from '../db/tenant';
 
 export const EXPLAIN_PATH = `${API.events}/:id/explain`;

@@ -1,6 +1,6 @@
 // Threat levels in force (issue 12): one audited command puts a level in force for the whole client or one site (a
 // division and those inside it), optionally for a number of minutes, or lowers it. The access engine decides by it
-// (server/access/engine.ts threatAt, from the index); a level that holds doors locked also locks them at the hardware
+// (access/engine.ts threatAt, from the index); a level that holds doors locked also locks them at the hardware
 // at once. A level set for a time reverts by itself: this clock deletes the expired row (one server wins the delete),
 // audits it and tells the consoles. Configured levels are a catalogue resource (contract/resources/threatLevels.ts).
 import type { FastifyInstance } from 'fastify';

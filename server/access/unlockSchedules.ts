@@ -9,8 +9,8 @@ import { EVENT_CODES, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import type { HardwarePort } from '../doors/port';
-import { localTime } from './clock';
-import { scheduleOpen } from './schedule';
+import { localTime } from '../../access/clock';
+import { scheduleOpen } from '../../access/schedule';
 import { tenant } from '../db/tenant';
 
 interface ScheduledDoor {

@@ -1,9 +1,9 @@
-// The doors' live state per tenant, as the access engine decides on it (server/access/engine.ts ZoneState): who is
+// The doors' live state per tenant, as the access engine decides on it (access/engine.ts ZoneState): who is
 // inside which zone (anti-passback; kept in the database by presence.ts, loaded per tenant on first use, and one
 // identity's row read again at its swipe, so a second server decides from what any server last let that person do),
 // and which doors stand open (interlocks). Whatever drives the doors (the simulator) keeps it current.
 import { DOOR_STATUSES } from '../../contract';
-import { EMPTY_STATE, type ZoneState } from '../access/engine';
+import { EMPTY_STATE, type ZoneState } from '../../access/engine';
 import type { Db } from '../db/db';
 import { dropPresence, loadPresence, presenceOf, savePresence } from './presence';
 

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { API, DoorCommandBody, DoorQrBody, LockdownBody, PRIV, isoInstant, requiredText, type DoorQrCode, type DoorQrRow, type DoorView } from '../../contract';
 import { object, optional } from 'superstruct';
-import { qrCode, qrWindow, threatAt, type DoorFact } from '../access/engine';
+import { qrCode, qrWindow, threatAt, type DoorFact } from '../../access/engine';
 import type { QrPublisher } from '../access/qrPublisher';
 import { QR_PERIOD_S } from '../access/index';
 import type { Db } from '../db/db';

@@ -5,8 +5,8 @@
 // in the 'logic' event origin: what a block does never starts another block, so blocks cannot loop.
 // The blocks of a tenant are read once and again only after a change notice of the resource.
 import { EVENT_CODES, INPUT_TRIGGERS, LOGIC_TRIGGER_CODES, eventLabel, type Event, type LogicAction, type LogicTrigger } from '../../contract';
-import { localTime } from '../access/clock';
-import { scheduleOpen } from '../access/schedule';
+import { localTime } from '../../access/clock';
+import { scheduleOpen } from '../../access/schedule';
 import type { Db } from '../db/db';
 import { eventOrigin, type Pipeline } from '../monitor/pipeline';
 import type { HardwarePort } from '../doors/port';

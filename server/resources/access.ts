@@ -3,7 +3,7 @@
 // card format's layout checked for fields that overlap or leave the bit count — each refused with the field named.
 import type { Violation } from '../../contract';
 import { formatViolations } from '../access/cardFormat';
-import { scheduleViolations, type DayWindow, type WeeklyWindow } from '../access/schedule';
+import { scheduleViolations, type DayWindow, type WeeklyWindow } from '../../access/schedule';
 import type { ResourceHooks } from '../crud/hooks';
 
 type Rows = Array<Record<string, unknown>> | undefined;

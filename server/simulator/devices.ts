@@ -2,7 +2,7 @@
 // tampered or off/online, an input active or back to normal (an intrusion while its alarm group is armed), an output
 // pulsed, an interface off/online, a floor pressed in an elevator.
 import { EVENT_CODES, eventLabel, type Event } from '../../contract';
-import { localTime } from '../access/clock';
+import { localTime } from '../../access/clock';
 import { freeingMask, type ElevatorMask } from '../access/elevator';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';

@@ -2,7 +2,7 @@
 // Hardware records, read afresh every tick) behave like real ones. A swipe happens at a card reader, on its side of
 // its door (events `reader-{door}`); inputs are `in-{input}`, outputs `out-{output}`, the strike of a door's commands
 // `output-{door}`; each controller has an interface (`iface-{controller}`). Card swipes are decided by the access-decision engine
-// (server/access/engine.ts) over the tenant's access index (server/access/index.ts, kept current on change), with
+// (access/engine.ts) over the tenant's access index (server/access/index.ts, kept current on change), with
 // the zone state (who is where, which doors are open) kept here in memory; each swipe event stores the identity,
 // the decision and its reason. Doors are forced or held open; readers are tampered or go offline; inputs and outputs change state
 // with the §4 codes. Every event goes through the pipeline (persisted, then published). Heart-beats: doors on

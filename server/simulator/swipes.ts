@@ -1,10 +1,10 @@
 // Card swipes in the simulator (server/simulator/hardware.ts): a swipe at a door's reader decided by the
-// access-decision engine (server/access/engine.ts) over the tenant's access index, with the zone state (who is where,
+// access-decision engine (access/engine.ts) over the tenant's access index, with the zone state (who is where,
 // which doors are open) of the doors' live state; each swipe event stores the identity, the decision and its reason,
 // and "Why?" decides a stored swipe again.
 import { EVENT_CODES, eventLabel, type Event } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
-import { afterGrant, decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../access/engine';
+import { afterGrant, decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../../access/engine';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { formatInTimeZone } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { DECISION_REASONS } from '../../contract/decision';
-import { STANDARD_FORMATS, decode, decodeWith, encode, formatViolations, type CardFormat } from './cardFormat';
+import { DECISION_REASONS } from '../contract/decision';
+import { STANDARD_FORMATS, decode, decodeWith, encode, formatViolations, type CardFormat } from '../contract/cardFormat';
 import { localTime, minuteOf } from './clock';
 import {
   EMPTY_STATE,

@@ -3,8 +3,8 @@
 // the database per swipe) and the current zone state (who is inside which zone, which doors are open, which are
 // locked down), and answers grant or deny with the one reason that decided it and the chain of checks.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DECISION_LABELS, type Decision, type DecisionReason, type DecisionStep } from '../../contract/decision';
-import { decode, type CardFormat } from './cardFormat';
+import { DECISION_LABELS, type Decision, type DecisionReason, type DecisionStep } from '../contract/decision';
+import { decode, type CardFormat } from '../contract/cardFormat';
 import { localTime, type LocalTime } from './clock';
 import { SpecialCalendar, scheduleOpen, type Schedule, type SpecialDate } from './schedule';
 
