@@ -43,6 +43,25 @@ export default defineConfig(
       ],
     },
   },
+  // A committed `.only` cuts a run to one test, green; a `.skip` (or a test skipped on a condition) drops a test without a
+  // word. Neither may be committed in a test file: a test that cannot run here is fixed or removed (vitest and
+  // Playwright also refuse `.only` in CI).
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/*.spec.ts', 'e2e/**/*.ts', 'model-tests/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[object.name=/^(it|test|describe|suite|bench)$/][property.name=/^(only|skip|skipIf|runIf|fixme|todo)$/]',
+          message: 'No .only, .skip, .skipIf, .runIf, .fixme or .todo in a committed test: every test runs, every time.',
+        },
+        {
+          selector: 'MemberExpression[object.property.name=/^(describe|concurrent|sequential|each)$/][property.name=/^(only|skip|skipIf|runIf|fixme|todo)$/]',
+          message: 'No .only, .skip, .skipIf, .runIf, .fixme or .todo in a committed test: every test runs, every time.',
+        },
+      ],
+    },
+  },
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },

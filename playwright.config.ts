@@ -33,8 +33,11 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEAD
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
-  // two server processes over PostgreSQL and the RabbitMQ relay: only where both exist (.ci/run starts them)
-  testIgnore: process.env.TEST_DATABASE_URL && process.env.STOMP_RELAY_TEST_URL ? [] : ['**/scaleout.spec.ts'],
+  // two server processes over PostgreSQL and the RabbitMQ relay: only where both exist (.ci/run starts them); in CI
+  // always, and it fails there when either is missing instead of dropping out
+  testIgnore: (process.env.TEST_DATABASE_URL && process.env.STOMP_RELAY_TEST_URL) || process.env.CI ? [] : ['**/scaleout.spec.ts'],
+  // a committed test.only would cut the run to one test, green: CI refuses it (ESLint refuses it everywhere)
+  forbidOnly: !!process.env.CI,
   // generous waits: a 2-core machine shared with builds can take seconds to paint a screen; a passing test never waits them out
   timeout: 90_000,
   expect: { timeout: 20_000 },

@@ -3,8 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
-    // the RabbitMQ relay test needs a broker: .ci/run starts one and sets STOMP_RELAY_TEST_URL
-    exclude: ['node_modules/**', 'dist/**', 'e2e/**', 'data/**', ...(process.env.STOMP_RELAY_TEST_URL ? [] : ['**/*.rabbitmq.test.ts'])],
+    // the RabbitMQ relay test needs a broker: .ci/run starts one and sets STOMP_RELAY_TEST_URL. Left out on a developer's
+    // machine without one; in CI (CI=true) never: there the file fails when the broker is missing
+    exclude: ['node_modules/**', 'dist/**', 'e2e/**', 'data/**', ...(process.env.STOMP_RELAY_TEST_URL || process.env.CI ? [] : ['**/*.rabbitmq.test.ts'])],
+    // a committed `.only` would cut the run to one test, green: refused in CI (ESLint refuses it everywhere)
+    allowOnly: !process.env.CI,
     environment: 'node',
     // one migrated, seeded database image per run, which every test server starts from (server/testkit.ts)
     globalSetup: ['server/testTemplate.ts'],

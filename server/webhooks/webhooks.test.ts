@@ -92,9 +92,14 @@ describe('web hooks', () => {
         String(d.headers[WEBHOOK_SIGNATURE_HEADER]),
       ),
     ).toBe(false);
-    // Harbour's hook hears nothing of Northwind
-    await new Promise((r) => setTimeout(r, 200));
-    expect(at('/harbour')).toHaveLength(0);
+    // Harbour's hook hears nothing of Northwind. Not a sleep: an alarm of Harbour's own, raised after Northwind's was
+    // delivered, reaches it; a delivery of Northwind's alarm to it would have been queued before that one
+    const harbourId = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
+    const theirs = await alarm(harbourId, 'door-hb-1');
+    await waitFor(() => at('/harbour').length >= 1, "the delivery of Harbour's own alarm");
+    expect(at('/harbour').map((g) => JSON.parse(g.body))).toEqual([
+      expect.objectContaining({ clientId: harbourId, data: expect.objectContaining({ eventId: theirs.id }) }),
+    ]);
   });
 
   it('retries a failing receiver with backoff until it takes the delivery, recording every attempt', async () => {
