@@ -55,6 +55,8 @@ import { createUnlockScheduleClock } from './access/unlockSchedules';
 import { ACCESS_RESOURCES } from './access/index';
 import { accessRoutes } from './access/routes';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
+import { createEdgeHub } from './edge/hub';
+import { createEdgeIngest } from './edge/ingest';
 
 export interface ServerOptions {
   db: Db;
@@ -71,6 +73,8 @@ export interface ServerOptions {
   logRequests?: boolean;
   /** The embedded database's directory: /api/health reports whether it can still be written and has room. */
   dataDir?: string | null;
+  /** AUDIT_WITNESS_DIR: where each signed audit head is also written, apart from the database (server/audit/witness.ts) */
+  auditWitnessDir?: string | null;
   /** Keep reset tokens in memory (app.resetTokens) instead of printing them (tests read them; there is no mail). */
   keepResetTokens?: boolean;
   /** Where password-reset links go (there is no mail): by default the server log, or stdout without a logger. */
@@ -162,6 +166,15 @@ export async function buildServer(opts: ServerOptions) {
   // still be open; messages are grouped by the token's client
   // what the request path and STOMP CONNECT read of sessions and grants, cached (server/auth/requestCache.ts)
   const cache = createRequestCache(db);
+  /**
+   * The one session check of REST, downloads and STOMP CONNECT (issue 45): a token signed by this server, with exp,
+   * within the longest lifetime, whose session is open and belongs to its subject. A signed-out, replaced or ended
+   * session's token (a credential change ends the others: migration 131) is dead even before it expires.
+   */
+  const openSession = async (token: string) => {
+    const claims = await tokens.verify(token);
+    return claims && (await cache.sessionOpen(claims.jti, Number(claims.sub))) ? claims : null;
+  };
   const realtime = attachRealtime(app.server, {
     heartbeatMs: opts.realtimeHeartbeatMs,
     verifyToken: async (token) => {
@@ -177,10 +190,9 @@ export async function buildServer(opts: ServerOptions) {
           sessionId: k.jti,
         };
       }
-      const claims = await tokens.verify(token);
-      if (!claims) return null;
       // a reconnecting console (50 of them after a restart) reads its session and grants from the cache (issue 13)
-      if (!(await cache.sessionOpen(claims.jti))) return null;
+      const claims = await openSession(token);
+      if (!claims) return null;
       // what the user holds in the token's client decides which destinations it may subscribe to
       const entries = await cache.entries(Number(claims.sub), claims.clientId);
       const privileges = heldPrivilegeIds(entries);
@@ -201,6 +213,10 @@ export async function buildServer(opts: ServerOptions) {
     heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
+  // Gatehouse Edge (issue 47): controllers connect out to this port and get their doors' snapshots, new on every change
+  const edgeHub = createEdgeHub({ db, access: simulator.access, log: (m) => app.log.warn(m) });
+  edgeHub.attach(app.server);
+  app.addHook('onClose', async () => edgeHub.close());
   // logical blocks: "when this happens then do that", on every durable event
   const logic = createLogicBlocks(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // doors unlocked on a schedule (and first-person-in)
@@ -316,10 +332,8 @@ export async function buildServer(opts: ServerOptions) {
       }
       return;
     }
-    const claims = token ? await tokens.verify(token) : null;
+    const claims = token ? await openSession(token) : null;
     if (!claims) throw new HttpError(401, JWT_INVALID);
-    // a signed-out (or replaced) session's token is dead even before it expires
-    if (!(await cache.sessionOpen(claims.jti))) throw new HttpError(401, JWT_INVALID);
     const userId = Number(claims.sub);
     let clientId = claims.clientId;
     const tenant = req.headers[TENANT_HEADER];
@@ -400,6 +414,7 @@ export async function buildServer(opts: ServerOptions) {
     onPasswordReset,
     rateLimit,
     tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600,
+    openSession,
   });
   // every catalogue resource (contract/resources): clients, identities, visitors, …
   // a change to a resource the access decisions read rebuilds that tenant's access index (issue 12)
@@ -412,6 +427,8 @@ export async function buildServer(opts: ServerOptions) {
     if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators')
       alarmNotices.changed(clientId);
     if (destination === '/changes/doors') unlockSchedules.doorsChanged();
+    if (['/changes/controllers', '/changes/cardReaders', '/changes/inputs', '/changes/outputs', '/changes/serviceAccounts'].includes(destination))
+      edgeHub.changed(clientId);
   };
   crudRoutes(app, {
     db,
@@ -425,6 +442,10 @@ export async function buildServer(opts: ServerOptions) {
       log: (m) => app.log.warn(m),
       disconnect: (jtis) => {
         realtime.disconnectSessions(jtis);
+      },
+      edgeKeyDropped: (clientId, controllerId, jtis) => {
+        realtime.disconnectSessions(jtis);
+        edgeHub.dropped(clientId, controllerId);
       },
     }),
   });
@@ -445,7 +466,7 @@ export async function buildServer(opts: ServerOptions) {
   attendanceRoutes(app, { db, publish: publishChange });
   reportJobRoutes(app, { db });
   backupRoutes(app, { db, backups: opts.backups ?? null });
-  auditRoutes(app, { db });
+  auditRoutes(app, { db, witnessDir: opts.auditWitnessDir ?? null });
   uiErrorRoutes(app, { db });
   alarmRoutes(app, { db, pipeline });
   alarmHandlingRoutes(app, { db });
@@ -455,7 +476,7 @@ export async function buildServer(opts: ServerOptions) {
   journalRoutes(app, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too
   sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
-  ingestRoutes(app, { db, pipeline });
+  ingestRoutes(app, { db, pipeline, edge: createEdgeIngest(db) });
   webHookRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 

@@ -28,6 +28,11 @@ declare module 'fastify' {
     touches?: Touches;
     /** 'account' routes: the accounts (users ids) this request would change; empty: none outside the client. */
     accounts?: (db: Db, req: FastifyRequest) => Promise<number[]>;
+    /**
+     * The route changes a sign-in credential (a password; later MFA factors): every other session of the account ends
+     * with it (issue 45). `server/auth/sessionsFollowCredentials.test.ts` drives every route declaring it.
+     */
+    credential?: true;
   }
 }
 

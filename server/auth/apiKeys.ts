@@ -57,7 +57,7 @@ export async function authenticateApiKey(
   if (!a || !same || !a.active || a.key_revoked_at) return null;
   const jti = apiKeySessionJti(keyId);
   const open = cache
-    ? await cache.sessionOpen(jti)
+    ? await cache.sessionOpen(jti, Number(a.user_id))
     : (await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning 1', [jti])).rows.length > 0;
   if (!open) {
     // first use (or an ended session, which stays ended: the insert does nothing)

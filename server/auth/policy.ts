@@ -91,7 +91,14 @@ export async function newPasswordViolations(db: Db, userId: number, password: st
 }
 
 /** Sets a user's password, keeping the previous hash in the history. */
-export async function setPasswordKeepingHistory(db: Db, userId: number, hash: string): Promise<void> {
+/**
+ * Sets a password, keeping the last 24 in the history. Every other session of the account ends in the same
+ * transaction (issue 45: a trigger of migration 131 does it as the hash changes, whatever path changed it); `keepJti`
+ * names the session that made the change, which goes on. Call it inside a transaction: the kept session is a setting
+ * of the transaction.
+ */
+export async function setPasswordKeepingHistory(db: Db, userId: number, hash: string, keepJti: string | null = null): Promise<void> {
+  await db.query(`select set_config('gatehouse.keep_session', $1, true)`, [keepJti ?? '']);
   await db.query('insert into password_history (user_id, password_hash) select id, password_hash from users where id = $1', [userId]);
   await db.query('update users set password_hash = $2, password_changed_at = now() where id = $1', [userId, hash]);
   await db.query(

@@ -17,8 +17,11 @@ export const LAST_SEEN_EVERY_MS = 60_000;
 const MAX_ITEMS = 20_000;
 
 export interface RequestCache {
-  /** Whether the session is open; its last-seen is written at most every LAST_SEEN_EVERY_MS. */
-  sessionOpen(jti: string): Promise<boolean>;
+  /**
+   * Whether the session is open and is `userId`'s (a token's subject must be its session's user); its last-seen is
+   * written at most every LAST_SEEN_EVERY_MS.
+   */
+  sessionOpen(jti: string, userId: number): Promise<boolean>;
   entries(userId: number, clientId: number | null): Promise<PrivilegeEntry[]>;
   clientIds(userId: number): Promise<number[]>;
   /** A client's division ids (the divisions a grant may cover: server/auth/eventScope.ts). */
@@ -29,7 +32,7 @@ export interface RequestCache {
 
 export function createRequestCache(db: Db, now: () => number = Date.now): RequestCache {
   let epoch: string | null = null;
-  const sessions = new Map<string, number>(); // jti → when last-seen was written
+  const sessions = new Map<string, { userId: number; at: number }>(); // jti → its user, when last-seen was written
   const entries = new Map<string, Promise<PrivilegeEntry[]>>();
   const clients = new Map<number, Promise<number[]>>();
   const divisions = new Map<number, Promise<number[]>>();
@@ -83,17 +86,17 @@ export function createRequestCache(db: Db, now: () => number = Date.now): Reques
 
   return {
     stats,
-    async sessionOpen(jti) {
+    async sessionOpen(jti, userId) {
       await fresh();
       const touched = epoch !== null ? sessions.get(jti) : undefined;
-      if (touched !== undefined && now() - touched < LAST_SEEN_EVERY_MS) {
+      if (touched !== undefined && touched.userId === userId && now() - touched.at < LAST_SEEN_EVERY_MS) {
         stats.hits++;
         return true;
       }
       stats.misses++;
       // the client's session lifetime and idle timeout (operator settings) end it too
-      const open = (await sessionWithinSettings(db, jti)) && (await touchSession(db, jti));
-      if (open && epoch !== null) sessions.set(jti, now());
+      const open = (await sessionWithinSettings(db, jti)) && (await touchSession(db, jti, userId));
+      if (open && epoch !== null) sessions.set(jti, { userId, at: now() });
       return open;
     },
     entries: (userId, clientId) => remember(entries, `${userId}:${clientId ?? ''}`, () => privilegeEntries(db, userId, clientId)),

@@ -11,6 +11,9 @@ export interface TokenClaims {
 }
 
 /** Verified tokens remembered at most (past it the memory starts over). */
+/** The longest session a client's operator settings allow (contract/resources/roles.ts: 43,200 minutes). */
+export const SESSION_LIFETIME_MAX_S = 43_200 * 60;
+
 const VERIFIED_MAX = 10_000;
 
 export function createTokens(secret: string, lifetimeS: number, now: () => number = Date.now) {
@@ -28,7 +31,7 @@ export function createTokens(secret: string, lifetimeS: number, now: () => numbe
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(c.sub)
         .setJti(jti)
-        .setIssuedAt()
+        .setIssuedAt(Math.floor(now() / 1000))
         .setExpirationTime(Math.floor(now() / 1000) + (c.lifetimeS ?? lifetimeS))
         .sign(key);
       return { token, jti };
@@ -41,8 +44,12 @@ export function createTokens(secret: string, lifetimeS: number, now: () => numbe
         return null;
       }
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()) });
-        if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return null;
+        // issue 45: a token without exp or iat, or one whose lifetime is longer than any this server gives, is refused
+        // (jose checks exp only where it is present)
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now()), requiredClaims: ['exp', 'iat', 'sub', 'jti'] });
+        if (typeof payload.sub !== 'string' || !/^[1-9][0-9]{0,9}$/.test(payload.sub) || typeof payload.jti !== 'string') return null;
+        if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
+        if (payload.exp - payload.iat > Math.max(lifetimeS, SESSION_LIFETIME_MAX_S) || payload.iat * 1000 > now() + 60_000) return null;
         const claims: TokenClaims = Object.freeze({
           sub: payload.sub,
           jti: payload.jti,
@@ -50,10 +57,8 @@ export function createTokens(secret: string, lifetimeS: number, now: () => numbe
           clientId: (payload.clientId as number | null) ?? null,
           roles: Object.freeze([...((payload.roles as string[]) ?? [])]) as string[],
         });
-        if (typeof payload.exp === 'number') {
-          if (verified.size >= VERIFIED_MAX) verified.clear();
-          verified.set(token, { claims, expMs: payload.exp * 1000 });
-        }
+        if (verified.size >= VERIFIED_MAX) verified.clear();
+        verified.set(token, { claims, expMs: payload.exp * 1000 });
         return claims;
       } catch {
         return null;

@@ -44,6 +44,8 @@ export interface AuthOptions {
   rateLimit?: RateLimit | false;
   /** The default session lifetime (JWT_LIFETIME_S); a client's operator settings may say otherwise. */
   tokenLifetimeS?: number;
+  /** The server's one session check (server/app.ts): a token's claims when its session is open, else null. */
+  openSession: (token: string) => Promise<{ sub: string; jti: string } | null>;
 }
 
 export interface RateLimit {
@@ -106,7 +108,7 @@ const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_un
 
 export function authRoutes(
   app: FastifyInstance,
-  { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60, rateLimit = false, tokenLifetimeS = 8 * 3600 }: AuthOptions,
+  { db, tokens, lockout, onPasswordReset, resetLifetimeMinutes = 60, rateLimit = false, tokenLifetimeS = 8 * 3600, openSession }: AuthOptions,
 ) {
   // issue 13: guessing across many usernames (or reset and registration spam) from one address is slowed too
   const limited = { open: true, ...(rateLimit ? { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } : {}) };
@@ -243,7 +245,7 @@ export function authRoutes(
     return { ok: true, message: 'If the account exists, a reset link has been sent.' };
   });
 
-  app.post(API.resetFinish, { config: limited }, async (req) => {
+  app.post(API.resetFinish, { config: { ...limited, credential: true } }, async (req) => {
     const input = body(req.body, ResetFinishRequest);
     const hash = sha256(input.token);
     const expired = new HttpError(400, 'This reset link is invalid or has expired', [{ field: 'token', message: 'is invalid or has expired' }]);
@@ -276,7 +278,7 @@ export function authRoutes(
     return reply.code(201).send({ id, status: 'pending' });
   });
 
-  app.post(API.changePassword, { config: { ...limited, touches: 'self' } }, async (req) => {
+  app.post(API.changePassword, { config: { ...limited, touches: 'self', credential: true } }, async (req) => {
     const input = body(req.body, ChangePasswordRequest);
     const u = await checkPassword(req, input.username, input.oldPassword);
     if (u === 'locked') throw new HttpError(423, LOCKED);
@@ -284,8 +286,13 @@ export function authRoutes(
     const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
     const v = await newPasswordViolations(db, u.id, input.newPassword, policy, 'newPassword');
     if (v.length) throw new HttpError(400, 'Validation failed', v);
+    // issue 45: every other session of the account ends with the change; the one that asked (a signed-in console
+    // changing its own password: this route is open, the sign-in page uses it for an expired password) goes on
+    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : null;
+    const asking = bearer ? await openSession(bearer) : null;
+    const keep = asking && Number(asking.sub) === u.id ? asking.jti : null;
     await db.transaction(async (tx) => {
-      await setPasswordKeepingHistory(tx, u.id, await hashPassword(input.newPassword));
+      await setPasswordKeepingHistory(tx, u.id, await hashPassword(input.newPassword), keep);
       await audit(tx, req, {
         actor: u.username,
         clientId: u.selected_client_id,

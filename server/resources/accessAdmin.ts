@@ -179,14 +179,16 @@ export function accessAdminRoutes(app: FastifyInstance, { db, defaults, disconne
     });
   }
 
-  app.post(`${API.operators}/:id/reset-password`, { config: { privileges: [PRIV.operatorGroups.edit], ...account } }, async (req) => {
+  app.post(`${API.operators}/:id/reset-password`, { config: { privileges: [PRIV.operatorGroups.edit], ...account, credential: true } }, async (req) => {
     const clientId = clientOf(req);
     const input = body(req.body, ResetPasswordRequest);
     return db.transaction(async (tx) => {
       const op = await operatorOf(tx, req);
       const v = await newPasswordViolations(tx, op.id, input.password, await settingsOf(tx, clientId, defaults), 'password');
       if (v.length) throw new HttpError(400, 'Validation failed', v);
-      await setPasswordKeepingHistory(tx, op.id, await hashPassword(input.password));
+      // every session of the operator ends (migration 131); an administrator resetting their own keeps this one
+      const self = op.id === req.principal!.userId ? req.principal!.jti : null;
+      await setPasswordKeepingHistory(tx, op.id, await hashPassword(input.password), self);
       await tx.query('update users set failed_attempts = 0, locked_until = null where id = $1', [op.id]);
       await audit(tx, req, { clientId, action: 'reset-password', entity: 'operator', entityId: op.id, before: null, after: null });
       return { ok: true };

@@ -15,19 +15,25 @@ export async function startSession(db: Db, s: { jti: string; userId: number; ip:
     [s.jti, s.userId, s.ip, s.userAgent.slice(0, 300)],
   );
 }
-/** Marks the session seen now; false when it does not exist or has ended. */
-export async function touchSession(db: Db, jti: string): Promise<boolean> {
+/**
+ * Marks the session seen now; false when it does not exist, has ended, or is not the session of `userId` (issue 45:
+ * a token's subject must be its session's user).
+ */
+export async function touchSession(db: Db, jti: string, userId: number): Promise<boolean> {
   try {
-    const { rows } = await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning jti', [jti]);
+    const { rows } = await db.query('update sessions set last_seen_at = now() where jti = $1 and user_id = $2 and ended_at is null returning jti', [
+      jti,
+      userId,
+    ]);
     return rows.length > 0;
   } catch (e) {
     // issue 27: a full disk refuses this bookkeeping write, not the request: reads go on with the session as it was
-    if (e instanceof DiskFullError) return isSessionOpen(db, jti);
+    if (e instanceof DiskFullError) return isSessionOpen(db, jti, userId);
     throw e;
   }
 }
-export async function isSessionOpen(db: Db, jti: string): Promise<boolean> {
-  const { rows } = await db.query('select 1 from sessions where jti = $1 and ended_at is null', [jti]);
+export async function isSessionOpen(db: Db, jti: string, userId: number): Promise<boolean> {
+  const { rows } = await db.query('select 1 from sessions where jti = $1 and user_id = $2 and ended_at is null', [jti, userId]);
   return rows.length > 0;
 }
 export async function endSession(db: Db, jti: string): Promise<void> {

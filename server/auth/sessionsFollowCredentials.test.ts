@@ -1,0 +1,152 @@
+// Issue 45: sessions follow credentials (OWASP ASVS V3.3). Generated from Fastify's route table: every route that
+// declares `credential` (it changes a sign-in credential) is driven for real, with the account signed in in two other
+// browsers, and afterwards those sessions are refused at once while the one that made the change (where it is the
+// account's own) goes on (REST, downloads and STOMP CONNECT share one check: openSession in server/app.ts). A route whose path speaks of a credential and does not declare it fails the test, and so
+// does a declared route nobody wrote a recipe for. The tokens themselves: the subject must be the session's user, and
+// a token without exp, or longer-lived than any this server gives, is refused.
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../contract';
+import { DEMO_PASSWORD } from '../db/seed';
+import { startTestServer, type TestServer } from '../testkit';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+interface RouteRow {
+  method: string;
+  url: string;
+  config?: { credential?: true };
+}
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const routes = () => (s.app.routes as RouteRow[]).filter((r) => MUTATING.has(r.method) && r.url !== '/*');
+const userId = async (username: string) => Number((await s.db.query<{ id: number }>('select id from users where username = $1', [username])).rows[0].id);
+const meStatus = async (token: string) => (await s.call('GET', API.me, { token })).status;
+
+/** How to change the credential of a route: the account it changes, and the token of the session that asked (if it is the account's own). */
+interface Recipe {
+  username: string;
+  change: (asking: string) => Promise<{ status: number; keeps: string | null }>;
+}
+const RECIPES: Record<string, Recipe> = {
+  [`POST ${API.changePassword}`]: {
+    username: 'hr',
+    change: async (asking) => {
+      const r = await s.call('POST', API.changePassword, {
+        token: asking,
+        body: { username: 'hr', oldPassword: DEMO_PASSWORD, newPassword: 'Changed-by-hr-1' },
+      });
+      return { status: r.status, keeps: asking };
+    },
+  },
+  [`POST ${API.resetFinish}`]: {
+    username: 'reception',
+    change: async () => {
+      await s.call('POST', API.resetInit, { body: { username: 'reception' } });
+      const link = s.app.resetTokens!.filter((t) => t.username === 'reception').at(-1)!;
+      const r = await s.call('POST', API.resetFinish, { body: { token: link.token, newPassword: 'Reset-by-link-1' } });
+      return { status: r.status, keeps: null }; // whoever holds the link is no session of the account
+    },
+  },
+  [`POST ${API.operators}/:id/reset-password`]: {
+    username: 'operator',
+    change: async () => {
+      const admin = await s.loginTo('admin', 'NORTHWIND');
+      const r = await s.call('POST', `${API.operators}/${await userId('operator')}/reset-password`, { token: admin, body: { password: 'Reset-by-admin-1' } });
+      expect(await meStatus(admin), "the administrator's own session goes on").toBe(200);
+      return { status: r.status, keeps: null };
+    },
+  },
+};
+
+describe('sessions follow credentials', () => {
+  it('every route that changes a credential declares it, and each has a recipe below', () => {
+    const declared = routes().filter((r) => r.config?.credential);
+    expect(declared.length).toBeGreaterThanOrEqual(3);
+    const speaking = routes().filter((r) => /password|passkey|webauthn|totp|mfa|sign-in-factor/i.test(r.url) && !/\/init$/.test(r.url));
+    expect(speaking.filter((r) => !r.config?.credential).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    expect(declared.map((r) => `${r.method} ${r.url}`).sort()).toEqual(Object.keys(RECIPES).sort());
+  });
+
+  const declaredNow = Object.keys(RECIPES);
+  for (const key of declaredNow) {
+    it(`${key}: the account's other sessions end at once,`, async () => {
+      const { username, change } = RECIPES[key];
+      const asking = await s.login(username);
+      const other = await s.login(username);
+      const third = await s.login(username);
+      for (const t of [asking, other, third]) expect(await meStatus(t)).toBe(200);
+      const { status, keeps } = await change(asking);
+      expect(status).toBe(200);
+      expect(await meStatus(other)).toBe(401);
+      expect(await meStatus(third)).toBe(401);
+      expect(await meStatus(asking)).toBe(keeps === asking ? 200 : 401);
+      const ended = await s.db.query<{ ended_by: string }>(
+        `select ended_by from sessions where user_id = $1 and ended_at is not null and ended_by = 'credential change'`,
+        [await userId(username)],
+      );
+      expect(ended.rows.length).toBeGreaterThanOrEqual(2);
+    });
+  }
+
+  it('a change of the password hash by any other path ends the sessions too (the database does it)', async () => {
+    const t = await s.login('auditor');
+    await s.db.query(`update users set password_hash = password_hash || 'x' where username = 'auditor'`);
+    expect(await meStatus(t)).toBe(401);
+  });
+});
+
+describe('session tokens', () => {
+  const key = new TextEncoder().encode('test-secret-of-enough-length'); // the test server's JWT_SECRET (server/testkit.ts)
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+  const forge = (c: Record<string, unknown>, build: (j: SignJWT) => SignJWT) => build(new SignJWT(c).setProtectedHeader({ alg: 'HS256' })).sign(key);
+
+  it("a token whose subject is not its session's user is refused", async () => {
+    const real = claimsOf(await s.login('harbour'));
+    const adminId = await userId('admin');
+    const now = Math.floor(Date.now() / 1000);
+    const asAdmin = await forge({ username: 'admin', clientId: real.clientId, roles: [] }, (j) =>
+      j
+        .setSubject(String(adminId))
+        .setJti(String(real.jti))
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600),
+    );
+    expect(await meStatus(asAdmin)).toBe(401);
+    // the same forged claims with the session's own user pass: what is refused above is the subject alone
+    const same = await forge({ username: real.username, clientId: real.clientId, roles: [] }, (j) =>
+      j
+        .setSubject(String(real.sub))
+        .setJti(String(real.jti))
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600),
+    );
+    expect(await meStatus(same)).toBe(200);
+  });
+
+  it('a token without exp, or living longer than any session may, is refused', async () => {
+    const real = claimsOf(await s.login('harbour'));
+    const now = Math.floor(Date.now() / 1000);
+    const base = { username: real.username, clientId: real.clientId, roles: [] };
+    const noExp = await forge(base, (j) => j.setSubject(String(real.sub)).setJti(String(real.jti)).setIssuedAt(now));
+    const noIat = await forge(base, (j) =>
+      j
+        .setSubject(String(real.sub))
+        .setJti(String(real.jti))
+        .setExpirationTime(now + 600),
+    );
+    const forever = await forge(base, (j) =>
+      j
+        .setSubject(String(real.sub))
+        .setJti(String(real.jti))
+        .setIssuedAt(now)
+        .setExpirationTime(now + 31 * 24 * 3600),
+    );
+    for (const t of [noExp, noIat, forever]) expect(await meStatus(t)).toBe(401);
+  });
+});
