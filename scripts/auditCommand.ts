@@ -4,9 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { openPglite, openPostgres, type Db } from '../server/db/db';
-import { EXPORT_FORMAT, existingSigningKey, publicKeyPem, verifyChains, verifyExport, type ExportHeader } from '../server/audit/chain';
+import { EXPORT_FORMAT, existingSigningKey, publicKeyPem, verifyAgainstWitness, verifyChains, verifyExport, type ExportHeader } from '../server/audit/chain';
 
-const USAGE = 'usage: npm run audit -- verify | verify-export FILE [--key PUBLIC.pem] | public-key';
+const USAGE = 'usage: npm run audit -- verify [--witness DIR] | verify-export FILE [--key PUBLIC.pem] | public-key';
 
 /** Where the command writes (the process's stdout and stderr; a test's buffer) and the settings it reads. */
 export interface AuditIo {
@@ -69,6 +69,16 @@ export async function auditCommand(argv: string[], io: AuditIo = processIo): Pro
   const args = argv.filter((a) => a !== '--');
   const [command, ...rest] = args;
   if (command === 'verify') {
+    const at = rest.indexOf('--witness');
+    const witness = at >= 0 ? rest[at + 1] : (io.env.AUDIT_WITNESS_DIR ?? undefined);
+    if ((at >= 0 && !witness) || rest.some((a, i) => i !== at && i !== at + 1)) {
+      io.error(USAGE);
+      return 2;
+    }
+    if (witness && !existsSync(witness)) {
+      io.error(`No witness at ${witness}`);
+      return 2;
+    }
     return withDb(io, async (db) => {
       const key = await existingSigningKey(db, io.env.AUDIT_SIGNING_KEY || undefined);
       const report = await verifyChains(db, key, 'all');
@@ -76,8 +86,16 @@ export async function auditCommand(argv: string[], io: AuditIo = processIo): Pro
         io.log(`FAILED after ${report.records} records checked: ${report.problem!.message}`);
         return 1;
       }
+      // issue 45: the database held to every head its witness holds (a chain cut or rewritten together with its heads)
+      const w = witness ? await verifyAgainstWitness(db, key, witness) : null;
+      if (w && !w.ok) {
+        io.log(`FAILED against the witness in ${witness} after ${w.heads} witnessed heads: ${w.problem!.message}`);
+        return 1;
+      }
       io.log(
-        `OK: ${report.records} records checked in ${report.chains} chain${report.chains === 1 ? '' : 's'}${key ? '' : ' (no signing key yet: no head was signed)'}`,
+        `OK: ${report.records} records checked in ${report.chains} chain${report.chains === 1 ? '' : 's'}${key ? '' : ' (no signing key yet: no head was signed)'}${
+          w ? `; ${w.heads} witnessed heads of ${w.chains} chain${w.chains === 1 ? '' : 's'} held` : ''
+        }`,
       );
       return 0;
     });

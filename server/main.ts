@@ -7,6 +7,7 @@ import { buildServer, trustProxyOf } from './app';
 import { recoverInterruptedRestore, replaceDataDir } from './backup/backups';
 import { checkDataDir, openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
+import { witnessDirProblem } from './audit/witness';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
 import { startCardConnectorSimulator, type CardConnectorSimulator } from './simulator/cardConnector';
 import { startCompanionSimulator, type CompanionSimulator } from './simulator/companion';
@@ -18,7 +19,15 @@ const dataDir = resolve(env.DATA_DIR ?? 'data');
 // backups of the embedded database (Server → Backup and restore): BACKUP_DIR, by default beside the data directory
 const backupDir = resolve(env.BACKUP_DIR ?? join(dirname(dataDir), `${basename(dataDir)}-backups`));
 
+// issue 45: each signed audit head also goes to a witness kept apart from the database (a directory outside DATA_DIR)
+const witnessDir = env.AUDIT_WITNESS_DIR ? resolve(env.AUDIT_WITNESS_DIR) : null;
+
 async function main() {
+  const witnessProblem = witnessDir ? witnessDirProblem(witnessDir, env.DATABASE_URL ? null : dataDir) : null;
+  if (witnessProblem) {
+    console.error(`\nGatehouse cannot start: ${witnessProblem}.\n`);
+    process.exit(1);
+  }
   if (!env.DATABASE_URL) {
     try {
       mkdirSync(dataDir, { recursive: true });
@@ -53,6 +62,7 @@ async function main() {
       logger: env.LOG !== '0',
       logRequests: env.LOG === '1',
       dataDir: env.DATABASE_URL ? null : dataDir,
+      auditWitnessDir: witnessDir,
       // a REST read only looks at the card: it does not push data_received to the consoles
       cardReader: reader ? { readers: () => reader.readers(), readCard: () => reader.card() } : null,
       // the hardware simulator (issue 4): on unless SIMULATOR=off; SIMULATOR_RATE random events per second

@@ -8,8 +8,11 @@ import { keepSecret, secret } from '../db/queries/accounts';
 export const CANONICAL_VERSION = 'gatehouse-audit/1';
 export const HEAD_VERSION = 'gatehouse-audit-head/1';
 export const EXPORT_FORMAT = 'gatehouse-audit-export/1';
-/** How often the server signs the heads that moved. */
-export const SIGN_EVERY_MS = 5 * 60_000;
+/**
+ * How often the server looks whether the audit log moved (one read of its newest id); the heads that moved are then
+ * signed (issue 45: within seconds of the last write, not every five minutes of uptime) and given to the witness.
+ */
+export const SIGN_EVERY_MS = 2_000;
 const SECRET_NAME = 'audit-ed25519';
 /** The chain key of a client id: rows of no client are chain -1. */
 export const chainOf = (clientId: number | null) => clientId ?? -1;
@@ -76,9 +79,10 @@ export async function latestHead(db: Db, clientId: number | null): Promise<Signe
  * write a true statement.
  */
 export async function signHeads(db: Db, key: KeyObject, scope: { clientId: number | null } | 'all'): Promise<SignedHead[]> {
+  // every chain's newest record by the chain index (one lookup per client, not a scan of the log)
   const { rows } = await db.query<{ chain: number; seq: string; hash: string; signed: string | null }>(
     `select c.chain, a.seq::text, a.hash, (select max(h.seq)::text from audit_heads h where coalesce(h.client_id, -1) = c.chain) as signed
-       from (select distinct coalesce(client_id, -1) as chain from audit_log ${scope === 'all' ? '' : 'where coalesce(client_id, -1) = $1'}) c
+       from (${scope === 'all' ? 'select -1 as chain union all select id from clients' : 'select $1::int as chain'}) c
        join lateral (select seq, hash from audit_log where coalesce(client_id, -1) = c.chain order by seq desc limit 1) a on true`,
     scope === 'all' ? [] : [chainOf(scope.clientId)],
   );
@@ -103,20 +107,51 @@ export async function signHeads(db: Db, key: KeyObject, scope: { clientId: numbe
   return out;
 }
 
-/** Signs the heads that moved every `everyMs` (one server of several on one PostgreSQL at a time); the stop function. */
-export function startHeadSigning(db: Db, key: () => Promise<KeyObject>, log: (m: string) => void, everyMs = SIGN_EVERY_MS): () => void {
-  if (everyMs <= 0) return () => {};
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    void key()
-      .then((k) => aloneAmongServers(db, 'audit-sign', () => signHeads(db, k, 'all')))
+export interface HeadSigning {
+  /** Signs what moved now and hands it to the witness (at shutdown, and in tests). */
+  flush(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Looks every `everyMs` whether the audit log moved (its newest id); when it did, signs the heads that moved (one
+ * server of several on one PostgreSQL at a time) and hands every signed head to `witness` (server/audit/witness.ts).
+ * The first look signs every chain that moved since its last signed head.
+ */
+export function startHeadSigning(
+  db: Db,
+  key: () => Promise<KeyObject>,
+  log: (m: string) => void,
+  everyMs = SIGN_EVERY_MS,
+  witness: ((heads: SignedHead[]) => void) | null = null,
+): HeadSigning {
+  let seen = -1; // the newest audit_log id signed up to; -1: nothing yet (the first look signs every chain)
+  let running: Promise<void> | null = null;
+  const pass = async () => {
+    const { rows } = await db.query<{ id: string | null }>('select max(id)::text as id from audit_log');
+    const newest = rows[0]?.id === null || rows[0]?.id === undefined ? 0 : Number(rows[0].id);
+    if (newest === seen) return;
+    const k = await key();
+    const heads = await aloneAmongServers(db, 'audit-sign', () => signHeads(db, k, 'all'));
+    if (heads === null) return; // another server signs now; looked at again next time
+    seen = newest;
+    witness?.(heads);
+  };
+  const run = () =>
+    (running ??= pass()
       .catch((e) => log(`audit heads: ${(e as Error).message}`))
       .finally(() => {
-        running = false;
-      });
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+        running = null;
+      }));
+  const timer = everyMs > 0 ? setInterval(() => void run(), everyMs) : null;
+  timer?.unref();
+  return {
+    async flush() {
+      await running;
+      await run();
+    },
+    stop: () => {
+      if (timer) clearInterval(timer);
+    },
+  };
 }

@@ -10,13 +10,22 @@ import { API, PRIV } from '../../contract';
 import type { Db } from '../db/db';
 import { clientOf } from '../http/kit';
 import { audit } from './trail';
-import { auditSigningKey, exportChain, publicKeyPem, startHeadSigning, verifyChains, type ChainReport } from './chain';
+import { auditSigningKey, exportChain, publicKeyPem, startHeadSigning, verifyChains, type ChainReport, type HeadSigning, type SignedHead } from './chain';
+import { directoryWitness } from './witness';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the audit heads' signing (issue 45): sign what moved now; the last head witnessed of a client */
+    auditHeads: { flush(): Promise<void>; witnessed(clientId: number | null): SignedHead | null };
+  }
+}
 
 export const AUDIT_VERIFY_PATH = `${API.audit}/verify`;
 export const AUDIT_EXPORT_PATH = `${API.audit}/export`;
 export const AUDIT_PUBLIC_KEY_PATH = `${API.audit}/public-key`;
 
-export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs }: { db: Db; signEveryMs?: number }) {
+export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnessDir = null }: { db: Db; signEveryMs?: number; witnessDir?: string | null }) {
+  const witness = witnessDir ? directoryWitness(witnessDir, (m) => app.log.error(m)) : null;
   let key: Promise<KeyObject> | null = null;
   // kept like the JWT secret: AUDIT_SIGNING_KEY, else generated once and kept in the database
   const signingKey = () =>
@@ -24,12 +33,20 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs }: { db
       key = null;
       throw e;
     }));
-  let stop = () => {};
+  let signing: HeadSigning | null = null;
   app.addHook('onReady', async () => {
-    stop = startHeadSigning(db, signingKey, (m) => app.log.warn(m), signEveryMs);
+    signing = startHeadSigning(db, signingKey, (m) => app.log.warn(m), signEveryMs, witness ? (heads) => witness.record(heads) : null);
   });
+  // the last writes are signed (and witnessed) before the server stops: a server that never ran long signs too
   app.addHook('preClose', async () => {
-    stop();
+    signing?.stop();
+    await signing?.flush();
+  });
+  app.decorate('auditHeads', {
+    flush: async () => {
+      await signing?.flush();
+    },
+    witnessed: (clientId: number | null) => witness?.latest(clientId) ?? null,
   });
 
   app.get(AUDIT_PUBLIC_KEY_PATH, { config: { open: true } }, async () => ({ algorithm: 'Ed25519', publicKey: publicKeyPem(await signingKey()) }));

@@ -6,7 +6,7 @@ import { AUDIT_SORT, auditEntryOf, listAudit } from '../db/queries/audit';
 import { clientOf, listParams } from './kit';
 import { auditChainRoutes } from '../audit/routes';
 
-export function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export function auditRoutes(app: FastifyInstance, { db, witnessDir }: { db: Db; witnessDir?: string | null }) {
   app.get(API.audit, { config: { privileges: [PRIV.activityReport] } }, async (req) => {
     const clientId = clientOf(req);
     const l = listParams(req.query, AUDIT_SORT, 'id desc');
@@ -15,5 +15,5 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Db }) {
     return { items, total, page: l.page, size: l.size };
   });
   // issue 31: the tamper-evident chain behind the report (verify, verifiable export, public key)
-  auditChainRoutes(app, { db });
+  auditChainRoutes(app, { db, witnessDir });
 }
