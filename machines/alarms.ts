@@ -366,10 +366,25 @@ const outcome = (toFact: (event: any) => AlarmFact, what: 'acknowledged' | 'proc
 ];
 const replaceWith = (get: (event: any) => Event[]) => ({ type: 'replaceAlarms' as const, params: ({ event }: { event: any }) => ({ alarms: get(event) }) });
 
+// What holds in a state, written apart from the transitions (its `meta`, read by nothing in the machine): the model
+// tests check it at every step of every generated path (model-tests/harness.ts, checkPaths).
+type Held = { context: AlarmsContext; children: Record<string, unknown> };
+const unacked = (c: AlarmsContext, id: Event['id']) => c.alarms.some((a) => sameId(a.id, id) && !a.acknowledge);
+const invariants = {
+  'the open list holds alerts only, each id once': ({ context: c }: Held) =>
+    c.alarms.every((a, i) => a.alert && c.alarms.findIndex((b) => sameId(a.id, b.id)) === i),
+  'a notice shows only open alarms nobody acknowledged, and none is empty': ({ context: c }: Held) =>
+    c.board.notices.every((n) => n.alarmIds.length > 0 && n.alarmIds.every((id) => unacked(c, id))),
+  [`at most ${MAX_ALARM_NOTICES} notices, each id once and counted`]: ({ context: { board: b } }: Held) =>
+    b.notices.length <= MAX_ALARM_NOTICES && new Set(b.notices.map((n) => n.id)).size === b.notices.length && b.notices.every((n) => n.version <= b.seq),
+  'an alarm waits for its notice only while open and unacknowledged': ({ context: c }: Held) => c.gathered.every((a) => unacked(c, a.id)),
+};
+
 export const alarmsMachine = alarmsSetup.createMachine({
   id: 'alarms',
   context: { alarms: [], serverCount: null, pending: [], error: null, baselined: false, openedAt: null, gathered: [], board: { notices: [], seq: 0 } },
   type: 'parallel',
+  meta: { invariants },
   on: {
     'event.received': { actions: 'applyFact' },
     'alarm.acknowledged': { actions: 'applyFact' },
@@ -403,6 +418,9 @@ export const alarmsMachine = alarmsSetup.createMachine({
       initial: 'live',
       states: {
         live: {
+          meta: {
+            invariants: { 'no read of the open list runs, nothing is buffered': (s: Held) => !('loadAlarms' in s.children) && !s.context.pending.length },
+          },
           on: {
             'socket.resynced': 'syncing',
             'alarms.synced': { actions: replaceWith((e) => e.alarms) },
@@ -410,6 +428,12 @@ export const alarmsMachine = alarmsSetup.createMachine({
         },
         syncing: {
           tags: ['syncing'],
+          meta: {
+            invariants: {
+              'the open list is read; facts are buffered, never a count': (s: Held) =>
+                'loadAlarms' in s.children && s.context.pending.every((f) => f.type !== 'alarm.counted'),
+            },
+          },
           on: {
             'event.received': { actions: ['applyFact', 'bufferFact'] },
             'alarm.acknowledged': { actions: ['applyFact', 'bufferFact'] },
@@ -432,6 +456,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
       initial: 'ready',
       states: {
         ready: {
+          meta: { invariants: { 'no command runs': (s: Held) => !('acknowledge' in s.children) && !('process' in s.children) } },
           on: {
             'alarm.acknowledge': { guard: 'knownUnacknowledged', target: 'acknowledging', actions: assign({ error: null }) },
             'alarm.process': { guard: 'known', target: 'processing', actions: assign({ error: null }) },
@@ -439,6 +464,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
         },
         acknowledging: {
           tags: ['busy'],
+          meta: { invariants: { 'one acknowledge runs, no process': (s: Held) => 'acknowledge' in s.children && !('process' in s.children) } },
           invoke: {
             id: 'acknowledge',
             src: 'acknowledgeAlarm',
@@ -451,6 +477,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
         },
         processing: {
           tags: ['busy'],
+          meta: { invariants: { 'one process runs, no acknowledge': (s: Held) => 'process' in s.children && !('acknowledge' in s.children) } },
           invoke: {
             id: 'process',
             src: 'processAlarm',

@@ -86,6 +86,21 @@ export const tabsMachine = setup({
   initial: 'open',
   states: {
     open: {
+      // What holds, written apart from the transitions (read by nothing in the machine): the model tests check it at
+      // every step of every generated path (model-tests/harness.ts, checkPaths).
+      meta: {
+        invariants: {
+          [`at most ${MAX_TABS} tabs, each path once`]: ({ context: c }: { context: TabsContext }) =>
+            c.views.length <= MAX_TABS && new Set(c.views.map((v) => v.path)).size === c.views.length,
+          [`at most ${MAX_CACHED_VIEWS} views kept alive, each once`]: ({ context: c }: { context: TabsContext }) =>
+            c.cached.length <= MAX_CACHED_VIEWS && new Set(c.cached).size === c.cached.length,
+          'the previous screen is another than the current one': ({ context: c }: { context: TabsContext }) =>
+            c.previousPath === null || c.previousPath !== c.currentPath,
+          'no previous screen without a current one': ({ context: c }: { context: TabsContext }) => c.currentPath !== null || c.previousPath === null,
+          [`views of one record: each once, at most ${MAX_TABS}`]: ({ context: c }: { context: TabsContext }) =>
+            c.scoped.length <= MAX_TABS && new Set(c.scoped).size === c.scoped.length,
+        },
+      },
       on: {
         'route.visited': {
           actions: [

@@ -1,9 +1,10 @@
-// Model-based tests generated from the alarms machine's graph, replayed on a real actor whose REST actors are
-// controllable fakes; then the §4 rules one by one, the resync buffering and the selectors.
+// Model-based tests generated from the alarms machine's graph: every step of every generated path keeps the state
+// invariants of the machine's meta and the §4 lifecycle's properties (an oracle of its own, not the machine compared
+// with itself); then the §4 rules one by one, the resync buffering and the selectors.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { createActor } from 'xstate';
-import type { AcknowledgeUpdate, AlarmAction, Event } from '../contract';
+import { eventPointIdOf, sameId, type AcknowledgeUpdate, type AlarmAction, type Event } from '../contract';
 import { alarmsMachine, applyFact, syncAlarms, type AlarmsSnapshot } from '../machines/alarms';
 import {
   selectAlarmCount,
@@ -15,7 +16,7 @@ import {
   selectServerAlarmCount,
   selectUnacknowledgedCount,
 } from '../machines/alarms.selectors';
-import { createControls, edgePaths, replayEdgePath, type EdgePath } from './harness';
+import { createControls, edgePaths, expectOracle, type StepProperties } from './harness';
 
 const ev = (over: Partial<Event> & Pick<Event, 'id'>): Event => ({
   eventCode: 5001,
@@ -90,18 +91,56 @@ const serialize = (s: AlarmsSnapshot) =>
 const model = new TestModel(alarmsMachine as any, { events: possible as any, serializeState: serialize as any, limit: 20_000 });
 const paths = edgePaths(model, alarmsMachine, serialize, ['xstate.emit']);
 
-// the machine's own timers (gather window, notice expiry) wait on a clock that never moves here: the model sends
-// their events itself
-const run = (p: EdgePath<typeof alarmsMachine>) =>
-  replayEdgePath(
-    model,
-    events,
-    (controls) =>
-      alarmsMachine.provide({
-        actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
-      }),
-    p,
-  );
+const open = (s: AlarmsSnapshot, id: Event['id']) => s.context.alarms.find((a) => sameId(a.id, id));
+const commandIdle = (s: AlarmsSnapshot) => s.matches({ command: 'ready' });
+const told = (effects: Array<{ params: unknown }>) => effects.map((e) => (e.params as { event: { type: string; what?: string } }).event);
+
+/** The §4 lifecycle as properties of each step, written from the specification, not from the machine's transitions. */
+const properties: StepProperties<AlarmsSnapshot> = {
+  'an acknowledge starts only for an open alarm nobody has acknowledged yet': ({ before, after, event }) =>
+    commandIdle(before) && after.matches({ command: 'acknowledging' })
+      ? event.type === 'alarm.acknowledge' && open(before, event.id)?.acknowledge === false
+      : undefined,
+  'an acknowledge asked for an open, unacknowledged alarm starts when no command runs': ({ before, after, event }) =>
+    event.type === 'alarm.acknowledge' && commandIdle(before) && open(before, event.id)?.acknowledge === false
+      ? after.matches({ command: 'acknowledging' })
+      : undefined,
+  'a process starts only for an open alarm': ({ before, after, event }) =>
+    commandIdle(before) && after.matches({ command: 'processing' }) ? event.type === 'alarm.process' && !!open(before, event.id) : undefined,
+  'a command answered ends the command and tells the shell once': ({ before, after, event, effects }) =>
+    /^xstate\.done\.actor\.(acknowledge|process)$/.test(event.type) && !commandIdle(before)
+      ? commandIdle(after) && told(effects).filter((e) => e.type === 'alarm.commandDone').length === 1
+      : undefined,
+  'a command refused ends the command with an error, the list unchanged': ({ before, after, event }) =>
+    /^xstate\.error\.actor\.(acknowledge|process)$/.test(event.type) && !commandIdle(before)
+      ? commandIdle(after) && after.context.error !== null && after.context.alarms === before.context.alarms
+      : undefined,
+  'an alert heard is open afterwards, heard once': ({ after, event }) =>
+    event.type === 'event.received' && event.event.alert ? after.context.alarms.filter((a) => sameId(a.id, event.event.id)).length === 1 : undefined,
+  'a non-alert event clears every alarm of its point': ({ after, event }) =>
+    event.type === 'event.received' && !event.event.alert
+      ? !after.context.alarms.some((a) => sameId(eventPointIdOf(a), eventPointIdOf(event.event)))
+      : undefined,
+  "an acknowledge update sets the alarm's acknowledge value": ({ after, event }) =>
+    event.type === 'alarm.acknowledged' && open(after, event.update.id) ? open(after, event.update.id)!.acknowledge === event.update.acknowledge : undefined,
+  'an alarm processed leaves the open list with every alarm of its point': ({ after, event }) =>
+    event.type === 'alarm.actioned' && event.action.process
+      ? !after.context.alarms.some((a) => sameId(eventPointIdOf(a), event.action.eventPointId))
+      : undefined,
+  'a reconnect reads the open list again': ({ after, event }) => (event.type === 'socket.resynced' ? after.matches({ feed: 'syncing' }) : undefined),
+  'the open list read replaces the list with its alerts': ({ before, after, event }) =>
+    event.type === 'xstate.done.actor.loadAlarms' && before.matches({ feed: 'syncing' })
+      ? after.matches({ feed: 'live' }) && event.output.every((a: Event) => !a.alert || !!open(after, a.id))
+      : undefined,
+  'sign-out forgets every alarm, notice and command, and notice ids keep counting': ({ before, after, event }) =>
+    event.type === 'session.ended'
+      ? after.matches({ feed: 'live', command: 'ready' }) &&
+        after.context.alarms.length === 0 &&
+        after.context.board.notices.length === 0 &&
+        after.context.board.seq >= before.context.board.seq &&
+        !after.context.baselined
+      : undefined,
+};
 
 describe('alarms machine model', () => {
   it('reaches every region state', () => {
@@ -111,8 +150,8 @@ describe('alarms machine model', () => {
         expect(values).toContain(JSON.stringify({ feed, command }));
       }
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
-    await run(p);
+  it(`keeps the state invariants of its meta and the §4 lifecycle at every step of the ${paths.length} generated paths`, () => {
+    expectOracle(paths, properties, 8);
   });
 });
 

@@ -1,5 +1,6 @@
 // What the operator is told of new alarms (issue 10): a model of the alarms machine's notice board generated from
-// its graph (facts, the first open list, the gather window, expiry, dismissing), replayed on a real actor; then the
+// its graph (facts, the first open list, the gather window, expiry, dismissing), every step checked against the board's
+// invariants (the machine's meta) and the notice policy's properties; then the
 // policy one rule at a time on a SimulatedClock: no toasts for what was open before the console connected, most
 // urgent first, floods as one summary, a capped board, P1 sticky until seen, the others gone after 5 s (§9).
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { SimulatedClock, createActor } from 'xstate';
 import { ALARM_NOTICE_GATHER_MS, MAX_ALARM_NOTICES, NOTIFICATION_MS, type Event } from '../contract';
 import { alarmsMachine, type AlarmsEmitted, type AlarmsSnapshot } from '../machines/alarms';
 import { selectAlarmNotices, selectOpenByPriority } from '../machines/alarms.selectors';
-import { createControls, edgePaths, replayEdgePath, type EdgePath } from './harness';
+import { createControls, edgePaths, expectOracle, type StepProperties } from './harness';
 
 let nextId = 100;
 const ev = (over: Partial<Event> = {}): Event => {
@@ -71,18 +72,35 @@ const serialize = (s: AlarmsSnapshot) =>
 const model = new TestModel(alarmsMachine as any, { events: possible as any, serializeState: serialize as any, limit: 5000 });
 const paths = edgePaths(model, alarmsMachine, serialize, ['xstate.emit']);
 
-// the machine's own timers (gather window, notice expiry) wait on a clock that never moves here: the model sends
-// their events itself
-const run = (p: EdgePath<typeof alarmsMachine>) =>
-  replayEdgePath(
-    model,
-    events,
-    (controls) =>
-      alarmsMachine.provide({
-        actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() },
-      }),
-    p,
-  );
+const noticed = (effects: Array<{ params: unknown }>) =>
+  effects
+    .map((e) => (e.params as { event: AlarmsEmitted }).event)
+    .filter((e): e is Extract<AlarmsEmitted, { type: 'alarm.noticed' }> => e.type === 'alarm.noticed');
+const ids = (s: AlarmsSnapshot) => s.context.board.notices.map((n) => n.id);
+
+/** The notice policy (issue 10, §9) as properties of each step, besides the board's invariants in the machine's meta. */
+const properties: StepProperties<AlarmsSnapshot> = {
+  'a notice goes up only when the gather window ends, and is told to the shell then': ({ before, after, event, effects }) =>
+    ids(after).some((id) => !ids(before).includes(id)) ? event.type === 'notices.flush' && noticed(effects).length === 1 : undefined,
+  'what is told is what went up or grew, at its most urgent priority': ({ after, effects }) =>
+    noticed(effects).length
+      ? noticed(effects).every(
+          (e) => e.notices.every((n) => after.context.board.notices.some((m) => m.id === n.id)) && e.priority === Math.min(...e.notices.map((n) => n.priority)),
+        )
+      : undefined,
+  'a sticky (P1) notice is never expired by time': ({ before, after, event }) =>
+    event.type === 'notice.expired' ? before.context.board.notices.filter((n) => n.sticky).every((n) => ids(after).includes(n.id)) : undefined,
+  'the operator closes a notice, or all of them by opening the alarms': ({ after, event }) =>
+    event.type === 'notice.dismiss' ? !ids(after).includes(event.id) : event.type === 'notices.seen' ? ids(after).length === 0 : undefined,
+  'what was open at the first list of a session before it began is not news': ({ before, after, event }) =>
+    event.type === 'xstate.done.actor.loadAlarms' && !before.context.baselined
+      ? after.context.gathered.every(
+          (a) => before.context.gathered.some((g) => g.id === a.id) || (before.context.openedAt !== null && Date.parse(a.time) >= before.context.openedAt),
+        )
+      : undefined,
+  'sign-out takes every notice down, and nothing waits to be told': ({ after, event }) =>
+    event.type === 'session.ended' ? ids(after).length === 0 && after.context.gathered.length === 0 : undefined,
+};
 
 describe('alarm notice board model', () => {
   it('reaches a summary, a sticky P1 and an empty board', () => {
@@ -91,8 +109,8 @@ describe('alarm notice board model', () => {
     expect([...boards].some((b) => b.includes('"summary"'))).toBe(true);
     expect([...boards].some((b) => b.includes('["alarm",true]'))).toBe(true);
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
-    await run(p);
+  it(`keeps the board's invariants (its meta) and the notice policy at every step of the ${paths.length} generated paths`, () => {
+    expectOracle(paths, properties, 7);
   });
 });
 
