@@ -1,0 +1,349 @@
+// The controller against our reader simulator over a real pseudo-terminal pair (socat): bringing readers online,
+// pairing, the secure channel, cards and PINs, LED/BUZ/TEXT, supervision and every way a reader misbehaves.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bus, type BusOptions, type ReaderConfig } from './bus.js';
+import { Command, Nak, Reply } from './constants.js';
+import { encodeFrame } from './frame.js';
+import { encodeKeypad, encodeRaw } from './messages.js';
+import { Reader, type ReaderOptions } from './pd/reader.js';
+import { newScbk } from './secure.js';
+import { next, ptyPair, until, type PtyPair } from './testkit.js';
+import { encode, STANDARD_FORMATS } from '../../contract/cardFormat.js';
+import { decodeCard } from './card.js';
+
+let pty: PtyPair | undefined;
+let bus: Bus | undefined;
+const readers: Reader[] = [];
+afterEach(async () => {
+  await bus?.stop();
+  readers.splice(0).forEach((r) => r.close());
+  await pty?.close();
+  bus = undefined;
+  pty = undefined;
+});
+
+async function line(pds: ReaderOptions[], cps: ReaderConfig[], options: BusOptions = {}) {
+  pty = await ptyPair();
+  for (const o of pds) readers.push(new Reader(pty.b, o));
+  bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30, ...options });
+  for (const c of cps) bus.add(c);
+  return { bus, pds: readers };
+}
+
+const H10301 = STANDARD_FORMATS[0];
+
+describe('a reader without the secure channel', () => {
+  it('comes online with its identity and capabilities, and its card reads and PINs become events', async () => {
+    const { bus, pds } = await line([{ address: 3 }], [{ address: 3 }]);
+    const online = next<{ address: number; identity?: { vendor: string; serial: number }; secure: boolean }>(bus, 'online');
+    bus.start();
+    const o = await online;
+    expect(o).toMatchObject({ address: 3, identity: { vendor: '0a1b2c', serial: 0x12345678, firmware: '1.4.2' }, secure: false });
+    expect(bus.reader(3)!.capabilities!.map((c) => c.name)).toContain('communicationSecurity');
+
+    const bits = encode(H10301, 18, 41409);
+    const card = next<{ bits: string; bitCount: number; hex: string }>(bus, 'card');
+    pds[0].presentCard(bits);
+    const c = await card;
+    expect(c).toMatchObject({ bitCount: 26, bits });
+    expect(decodeCard(c)).toMatchObject({ ok: true, facility: 18, card: 41409 });
+
+    const pin = next<{ keys: string }>(bus, 'pin');
+    pds[0].enterKeys('1234#');
+    expect((await pin).keys).toBe('1234#');
+  });
+
+  it('sends every output command and reads every status, each acknowledged or answered', async () => {
+    const { bus, pds } = await line([{ address: 1 }], [{ address: 1 }]);
+    bus.start();
+    await next(bus, 'online');
+    expect((await bus.send(1, Command.ISTAT)).code).toBe(Reply.ISTATR);
+    expect((await bus.send(1, Command.OSTAT)).code).toBe(Reply.OSTATR);
+    expect((await bus.send(1, Command.RSTAT)).code).toBe(Reply.RSTATR);
+    expect((await bus.send(1, Command.LSTAT)).code).toBe(Reply.LSTATR);
+    expect((await bus.output(1, [{ output: 0, code: 5, timer: 30 }])).code).toBe(Reply.ACK);
+    expect((await bus.send(1, Command.ACURXSIZE, Buffer.from([0x00, 0x02]))).code).toBe(Reply.ACK);
+    expect((await bus.send(1, Command.KEEPACTIVE, Buffer.from([0xe8, 0x03]))).code).toBe(Reply.ACK);
+    expect((await bus.send(1, Command.ABORT)).code).toBe(Reply.ACK);
+    await bus.showGranted(1, 'Welcome');
+    await bus.showDenied(1);
+    await bus.showMode(1, 'lockdown');
+    expect(pds[0].seen.out).toEqual([[{ output: 0, code: 5, timer: 30 }]]);
+    expect(pds[0].seen.led.map((l) => l[0].temporary?.onColor ?? l[0].permanent?.onColor)).toEqual([2, 1, 1]);
+    expect(pds[0].seen.buzzer.map((b) => b.count)).toEqual([1, 2]);
+    expect(pds[0].seen.text).toEqual(['Welcome']);
+    // COMSET last: the reader takes its new address after its COM reply
+    const com = await bus.send(1, Command.COMSET, Buffer.from([5, 0x00, 0xc2, 0x01, 0x00]));
+    expect(com.code).toBe(Reply.COM);
+    expect(com.data[0]).toBe(5);
+    await until(() => pds[0].address === 5);
+  });
+
+  it('counts a NAK of an unknown command and of a bad record, and keeps polling', async () => {
+    const { bus } = await line([{ address: 1 }], [{ address: 1 }]);
+    bus.start();
+    await next(bus, 'online');
+    const naks: number[] = [];
+    bus.on('nak', (n) => naks.push(n.code));
+    await expect(bus.send(1, 0x99)).rejects.toThrow(/unknown command code/);
+    await expect(bus.send(1, Command.LED, Buffer.alloc(13))).rejects.toThrow(/unable to process/);
+    await expect(bus.send(1, Command.POLL, Buffer.from([1]))).rejects.toThrow(/length/);
+    expect(naks).toEqual([Nak.UNKNOWN_COMMAND, Nak.RECORD, Nak.LENGTH]);
+    expect(bus.reader(1)!.counters.naks).toBe(3);
+    const polls = bus.reader(1)!.counters.replies;
+    await until(() => bus.reader(1)!.counters.replies > polls + 2);
+    expect(bus.reader(1)!.state).toBe('online');
+  });
+
+  it('reports tamper and power from LSTATR and from a poll', async () => {
+    const { bus, pds } = await line([{ address: 1 }], [{ address: 1 }]);
+    pds[0].tamper = true;
+    const tamper = next<{ active: boolean }>(bus, 'tamper');
+    const online = next(bus, 'online');
+    bus.start();
+    expect((await tamper).active).toBe(true);
+    await online;
+    const power = next<{ failure: boolean }>(bus, 'power');
+    pds[0].setStatus({ power: true });
+    expect((await power).failure).toBe(true);
+    const cleared = next<{ active: boolean }>(bus, 'tamper');
+    pds[0].setStatus({ tamper: false });
+    expect((await cleared).active).toBe(false);
+    expect(bus.reader(1)).toMatchObject({ tamper: false, power: true });
+  });
+
+  it('works with the 8-bit checksum as well', async () => {
+    const { bus, pds } = await line([{ address: 1, crc: false }], [{ address: 1, crc: false }]);
+    bus.start();
+    await next(bus, 'online');
+    const card = next<{ bitCount: number }>(bus, 'card');
+    pds[0].presentCard('1'.repeat(37));
+    expect((await card).bitCount).toBe(37);
+  });
+});
+
+describe('pairing and the secure channel', () => {
+  it('pairs a new reader with SCBK-D, gives it a fresh key by KEYSET, and runs secure with it', async () => {
+    const { bus, pds } = await line([{ address: 2 }], [{ address: 2, install: true }]);
+    const keyset = next<{ scbk: Buffer }>(bus, 'keyset');
+    const online = next<{ secure: boolean }>(bus, 'online');
+    bus.start();
+    const { scbk } = await keyset;
+    expect(scbk.length).toBe(16);
+    expect(scbk.equals(Buffer.from('303132333435363738393a3b3c3d3e3f', 'hex'))).toBe(false);
+    expect((await online).secure).toBe(true);
+    expect(pds[0].paired).toBe(true);
+    expect(bus.reader(2)).toMatchObject({ state: 'online', secure: true, paired: true });
+    expect(JSON.stringify(bus.readers())).not.toContain(scbk.toString('hex'));
+
+    const card = next<{ hex: string }>(bus, 'card');
+    pds[0].presentCard(encode(H10301, 1, 2));
+    await card;
+    await bus.showGranted(2);
+    expect(pds[0].seen.led.at(-1)![0].temporary!.onColor).toBe(2);
+    expect(pds[0].seen.buzzer.at(-1)!.count).toBe(1);
+  });
+
+  it('opens the channel with a paired reader own key, and a wrong key is refused as an alarm', async () => {
+    const key = newScbk();
+    const { bus, pds } = await line(
+      [
+        { address: 1, scbk: key },
+        { address: 2, scbk: newScbk() },
+      ],
+      [
+        { address: 1, scbk: key },
+        { address: 2, scbk: key },
+      ],
+    );
+    const alarm = next<{ address: number; reason: string }>(bus, 'alarm');
+    bus.start();
+    expect(await alarm).toMatchObject({ address: 2, reason: expect.stringMatching(/cryptogram/) });
+    await until(() => bus.reader(1)?.state === 'online');
+    expect(bus.reader(1)!.secure).toBe(true);
+    expect(bus.reader(2)).toMatchObject({ state: 'refused', secure: false });
+    expect(bus.reader(2)!.counters.secureChannel).toBeGreaterThan(0);
+    const pin = next<{ keys: string; address: number }>(bus, 'pin');
+    pds[0].enterKeys('9876');
+    expect(await pin).toMatchObject({ address: 1, keys: '9876' });
+  });
+
+  it('a paired reader refuses install mode, and plain commands, with NAK 6', async () => {
+    const { bus } = await line(
+      [
+        { address: 1, scbk: newScbk() },
+        { address: 2, scbk: newScbk() },
+      ],
+      [{ address: 1, install: true }, { address: 2 }],
+    );
+    const alarms: string[] = [];
+    bus.on('alarm', (a) => alarms.push(`${a.address}: ${a.reason}`));
+    bus.start();
+    await until(() => alarms.length >= 2);
+    expect(alarms.sort()).toEqual([
+      '1: the reader refused the secure channel: communication security conditions not met',
+      '2: the reader requires the secure channel',
+    ]);
+    expect(bus.reader(1)!.state).toBe('refused');
+    expect(bus.reader(2)!.state).toBe('refused');
+  });
+});
+
+describe('a reader that misbehaves', () => {
+  const secureLine = async (options: BusOptions = {}) => {
+    const key = newScbk();
+    const l = await line([{ address: 1, scbk: key }, { address: 9 }], [{ address: 1, scbk: key }, { address: 9 }], options);
+    l.bus.start();
+    await until(() => l.bus.reader(1)?.state === 'online' && l.bus.reader(9)?.state === 'online');
+    return l;
+  };
+  /** the other reader on the line is still served: its card comes through */
+  const otherStillServed = async (bus: Bus, pd: Reader) => {
+    const card = next<{ address: number }>(bus, 'card');
+    pd.presentCard('1010');
+    expect((await card).address).toBe(9);
+  };
+
+  it('one lost reply is retried with the same sequence number and the reader answers it again', async () => {
+    const { bus, pds } = await secureLine();
+    pds[0].fault({ kind: 'silent' });
+    await until(() => bus.reader(1)!.counters.timeouts === 1);
+    const card = next<{ address: number }>(bus, 'card');
+    pds[0].presentCard('110011');
+    await card;
+    expect(bus.reader(1)).toMatchObject({ state: 'online', secure: true });
+    expect(bus.reader(1)!.counters.retries).toBe(1);
+    expect(bus.reader(1)!.counters.secureChannel).toBe(0);
+  });
+
+  it('a reader that stops answering is offline within 1 s, and online again when it answers', async () => {
+    const { bus, pds } = await secureLine();
+    const offline = next<{ address: number }>(bus, 'offline');
+    const stopped = performance.now();
+    pds[0].fault({ kind: 'silent' }, 1000);
+    expect((await offline).address).toBe(1);
+    expect(performance.now() - stopped).toBeLessThan(1000);
+    expect(bus.reader(1)!.state).toBe('offline');
+    await otherStillServed(bus, pds[1]);
+    pds[0].clearFaults();
+    await next(bus, 'online', 3000);
+    expect(bus.reader(1)!.secure).toBe(true);
+  });
+
+  it('a reader that answers late is counted, its late reply ignored, and the line goes on', async () => {
+    const { bus, pds } = await secureLine();
+    pds[0].fault({ kind: 'late', ms: 260 }, 2);
+    await until(() => bus.reader(1)!.counters.timeouts >= 2);
+    await otherStillServed(bus, pds[1]);
+    await until(() => bus.reader(1)!.state === 'online' && bus.reader(1)!.secure, 3000);
+    const card = next<{ address: number }>(bus, 'card');
+    pds[0].presentCard('1111');
+    expect((await card).address).toBe(1);
+  });
+
+  it('a reply with a wrong sequence number is counted and not taken', async () => {
+    const { bus, pds } = await secureLine();
+    pds[0].fault({ kind: 'wrongSqn' });
+    await until(() => bus.reader(1)!.counters.sequence === 1);
+    await otherStillServed(bus, pds[1]);
+    expect(bus.reader(1)!.state).toBe('online');
+  });
+
+  it('a reply with a bad CRC is counted and retried', async () => {
+    const { bus, pds } = await secureLine();
+    pds[0].fault({ kind: 'badCrc' });
+    await until(() => bus.reader(1)!.counters.crc === 1);
+    await until(() => bus.reader(1)!.counters.retries === 1);
+    expect(bus.reader(1)).toMatchObject({ state: 'online', secure: true });
+  });
+
+  it('plain text from a paired reader is an alarm, not data; the channel is opened again', async () => {
+    const { bus, pds } = await secureLine();
+    const cards: unknown[] = [];
+    bus.on('card', (c) => cards.push(c));
+    const alarm = next<{ reason: string }>(bus, 'alarm');
+    pds[0].presentCard('1'.repeat(26));
+    pds[0].fault({ kind: 'plaintext' });
+    expect((await alarm).reason).toBe('plain text on a secure line');
+    expect(bus.reader(1)!.counters.secureChannel).toBe(1);
+    await until(() => bus.reader(1)!.state === 'online' && bus.reader(1)!.secure);
+    await otherStillServed(bus, pds[1]);
+    expect(cards.filter((c) => (c as { address: number }).address === 1)).toEqual([]);
+  });
+
+  it('a forged MAC is an alarm; the channel is opened again', async () => {
+    const { bus, pds } = await secureLine();
+    const alarm = next<{ reason: string }>(bus, 'alarm');
+    pds[0].fault({ kind: 'forgeMac' });
+    expect((await alarm).reason).toBe('bad mac on a secure line');
+    await until(() => bus.reader(1)!.state === 'online' && bus.reader(1)!.secure);
+    expect(bus.reader(1)!.counters.secureChannel).toBe(1);
+  });
+
+  it('BUSY is answered with the same command again', async () => {
+    const { bus, pds } = await secureLine();
+    pds[0].fault({ kind: 'busy' });
+    await until(() => bus.reader(1)!.counters.busy === 1);
+    const card = next<{ address: number }>(bus, 'card');
+    pds[0].presentCard('10');
+    await card;
+    expect(bus.reader(1)!.counters.secureChannel).toBe(0);
+  });
+
+  it('hostile replies are dropped and counted: RAW of 0 or 10,000 bits, KEYPAD of control bytes, an unknown reply', async () => {
+    const { bus, pds } = await secureLine();
+    const events: unknown[] = [];
+    bus.on('card', (c) => events.push(c));
+    bus.on('pin', (p) => events.push(p));
+    const zero = Buffer.from([0, 1, 0, 0]);
+    const huge = Buffer.concat([Buffer.from([0, 0, 0x10, 0x27]), Buffer.alloc(1250, 0xaa)]);
+    expect(huge.readUInt16LE(2)).toBe(10_000);
+    for (const pd of pds) {
+      pd.fault({ kind: 'reply', code: Reply.RAW, data: zero });
+      pd.fault({ kind: 'reply', code: Reply.RAW, data: huge });
+      pd.fault({ kind: 'reply', code: Reply.KEYPAD, data: Buffer.from([0, 3, 0x01, 0x1b, 0x08]) });
+      pd.fault({ kind: 'reply', code: 0x9f, data: Buffer.from([1, 2, 3]) });
+    }
+    await until(() => bus.reader(1)!.counters.malformed === 4 && bus.reader(9)!.counters.malformed === 4);
+    expect(events).toEqual([]);
+    expect(bus.reader(1)).toMatchObject({ state: 'online', secure: true });
+    await otherStillServed(bus, pds[1]);
+  });
+
+  it('bytes past the buffer, noise and torn packets on the line are counted and the line goes on', async () => {
+    const { bus, pds } = await secureLine();
+    const tooLong = Buffer.from([0x53, 0x89, 0xff, 0x7f, 0x04, 0x40, 0x00]);
+    const torn = encodeFrame({ address: 9, reply: true, sqn: 1, code: Reply.ACK }).subarray(0, 5);
+    pds[1].fault({ kind: 'raw', bytes: tooLong });
+    pds[1].fault({ kind: 'raw', bytes: torn });
+    pds[1].fault({ kind: 'raw', bytes: Buffer.from('noise on the line') });
+    await until(() => bus.lineCounters().length >= 1 && bus.lineCounters().noise > 10 && bus.reader(9)!.counters.timeouts >= 3, 3000);
+    await until(() => bus.reader(9)!.state === 'online', 3000);
+    await otherStillServed(bus, pds[1]);
+    expect(bus.reader(1)!.state).toBe('online');
+  });
+
+  it('a flood of packets from a reader is ignored between exchanges and counted', async () => {
+    const { bus, pds } = await secureLine();
+    const ack = encodeFrame({ address: 9, reply: true, sqn: 2, code: Reply.ACK });
+    const stray = bus.lineCounters().stray;
+    for (let i = 0; i < 200; i++) pty!.b.write(ack);
+    await until(() => bus.lineCounters().stray + bus.lineCounters().sequence >= stray + 100, 3000);
+    await otherStillServed(bus, pds[1]);
+    const card = next<{ address: number }>(bus, 'card');
+    pds[0].presentCard('01');
+    expect((await card).address).toBe(1);
+  });
+
+  it('a KEYPAD and a RAW of a good reader still decode after the hostile ones', async () => {
+    const { bus, pds } = await secureLine();
+    pds[0].fault({ kind: 'reply', code: Reply.KEYPAD, data: Buffer.from([0, 2, 0x00, 0x7e]) });
+    await until(() => bus.reader(1)!.counters.malformed === 1);
+    const pin = next<{ keys: string }>(bus, 'pin');
+    pds[0].fault({ kind: 'reply', code: Reply.KEYPAD, data: encodeKeypad('12*') });
+    expect((await pin).keys).toBe('12*');
+    const card = next<{ bitCount: number }>(bus, 'card');
+    pds[0].fault({ kind: 'reply', code: Reply.RAW, data: encodeRaw('1'.repeat(1024)) });
+    expect((await card).bitCount).toBe(1024);
+  });
+});

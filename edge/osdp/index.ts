@@ -1,0 +1,12 @@
+// The controller side of OSDP v2.2 with Secure Channel (issue 46). docs/OSDP.md describes this API and every
+// protocol choice behind it.
+export { Bus, discover } from './bus.js';
+export type { BusEvents, BusOptions, Found, Mode, ReaderConfig, ReaderCounters, ReaderState, ReaderStatus } from './bus.js';
+export { openSerial, closeSerial, BAUD_RATES, wireMs } from './transport.js';
+export type { ByteDuplex } from './transport.js';
+export { parseKey, SCBK_D } from './secure.js';
+export { Color, Command, Nak, nakReason, Reply } from './constants.js';
+export type { CardRead, CapabilityEntry, Identity, LedSpec, BuzzerSpec, TextSpec, OutputSpec } from './messages.js';
+export { decodeCard } from './card.js';
+export { Reader } from './pd/reader.js';
+export type { Fault, ReaderOptions } from './pd/reader.js';
