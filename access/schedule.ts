@@ -36,8 +36,11 @@ export interface SpecialDate {
 export class SpecialCalendar {
   private readonly once = new Map<string, SpecialDate>();
   private readonly yearly = new Map<string, SpecialDate>();
+  /** every date it was made of (an edge controller's snapshot carries them) */
+  readonly dates: readonly SpecialDate[];
   constructor(dates: Iterable<SpecialDate>) {
-    for (const d of dates) {
+    this.dates = [...dates];
+    for (const d of this.dates) {
       if (d.yearly) this.yearly.set(d.date.slice(5), d);
       else this.once.set(d.date, d);
     }

@@ -13,6 +13,7 @@ export * from './monitor';
 export * from './doors';
 export * from './sessions';
 export * from './ingest';
+export * from './edge';
 export * from './resources';
 export * from './attendanceDaily';
 // ./phone (libphonenumber-js, countries-and-timezones) is imported by path where it is used (machines/phone.selectors):

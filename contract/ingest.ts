@@ -4,6 +4,7 @@
 import { array, enums, nullable, object, optional, size, type Infer } from 'superstruct';
 import { idInt, requiredText } from './primitives';
 import { EVENT_CODES } from './monitor';
+import { EdgeEventPart } from './edge';
 
 /** Most messages one request may carry. */
 export const INGEST_MAX_BATCH = 5000;
@@ -21,6 +22,8 @@ export const DeviceEvent = object({
   pointId: optional(printable(64)),
   pointName: optional(nullable(printable(200))),
   message: optional(printable(500)),
+  /** Gatehouse Edge (issue 47, contract/edge.ts): its journal's sequence number, when it happened, offline or not */
+  edge: optional(EdgeEventPart),
 });
 export type DeviceEvent = Infer<typeof DeviceEvent>;
 
@@ -33,4 +36,8 @@ export interface DeviceBatchResult {
   firstId: number | null;
   lastId: number | null;
   rejected: { index: number; violations: { field: string; message: string }[] }[];
+  /** Gatehouse Edge: messages of the batch already stored before (a resend after reconnecting), skipped */
+  duplicates?: number;
+  /** Gatehouse Edge: the last sequence number of the controller's events the server has stored */
+  edgeLastSeq?: number;
 }

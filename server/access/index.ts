@@ -269,6 +269,8 @@ export interface AccessIndexes {
   loadAll(): Promise<void>;
   /** How many times an index was built (tests: one per change burst, not one per swipe). */
   readonly builds: number;
+  /** Told of every index built, after it is cached (Gatehouse Edge sends its controllers their new snapshots). */
+  onBuilt(listener: (clientId: number, index: AccessIndex) => void): () => void;
   stop(): void;
 }
 
@@ -279,6 +281,7 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
   /** tenants with a change newer than their cached index, and the timer of their debounced rebuild */
   const dirty = new Map<number, ReturnType<typeof setTimeout> | null>();
   let builds = 0;
+  const listeners = new Set<(clientId: number, index: AccessIndex) => void>();
 
   function rebuild(clientId: number): Promise<AccessIndex> {
     const pending = dirty.get(clientId);
@@ -292,6 +295,7 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
       .then((index) => {
         builds++;
         cache.set(clientId, index);
+        for (const l of listeners) l(clientId, index);
         return index;
       })
       .finally(() => {
@@ -304,6 +308,10 @@ export function createAccessIndexes(db: Db, opts: { debounceMs?: number; log?: (
   return {
     get builds() {
       return builds;
+    },
+    onBuilt(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     async get(clientId) {
       if (dirty.has(clientId)) return rebuild(clientId);

@@ -41,6 +41,8 @@ const NO_BODY: Record<string, string> = {
   'POST /visitor/1.0/visitors/:id/sign-out': 'signs the visitor out',
   'POST /idp/1.0/service-accounts/:id/rotate-key': 'issues a new key, answered once',
   'POST /idp/1.0/service-accounts/:id/revoke-key': 'revokes the key',
+  'POST /event/manage/controllers/:id/edge-key': "issues the edge controller's key, answered once (server/edge/keys.ts)",
+  'POST /event/manage/controllers/:id/revoke-edge-key': "revokes the edge controller's key",
   'POST /event/manage/alarm-groups/:id/arm': 'arms the group',
   'POST /event/manage/alarm-groups/:id/disarm': 'disarms the group',
   'POST /event/manage/operators/:id/disable': 'disables the operator',

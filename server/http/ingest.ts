@@ -11,8 +11,9 @@ import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import { HttpError, body, clientOf } from './kit';
 import { tenant } from '../db/tenant';
+import type { EdgeIngest } from '../edge/ingest';
 
-export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
+export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db: Db; pipeline: Pipeline; edge?: EdgeIngest }) {
   const config = { privileges: [PRIV.deviceIngest], touches: 'client' as const };
 
   /**
@@ -81,12 +82,16 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
       const { events } = body(req.body, DeviceBatch);
       refuseWhenFull(reply); // filled by other batches while this one's body was read
       const rejected: DeviceBatchResult['rejected'] = [];
-      const good: { index: number; e: DeviceEvent }[] = [];
+      const checked: { index: number; e: DeviceEvent }[] = [];
       events.forEach((raw, index) => {
         const r = validateQuickly(raw, DeviceEvent);
-        if (r.ok) good.push({ index, e: r.value });
+        if (r.ok) checked.push({ index, e: r.value });
         else rejected.push({ index, violations: r.violations });
       });
+      // Gatehouse Edge (issue 47): a controller's key for its own controller only; journaled events once and in order
+      const admitted = edge ? await edge.admit(req, clientId, checked) : null;
+      const good = admitted ? admitted.good : checked;
+      if (admitted) rejected.push(...admitted.rejected);
       // the tenant's controllers, from the pipeline's cache of its sources (read again after a change)
       const own = good.length ? await pipeline.ownControllers(clientId, new Set(good.map((g) => g.e.controllerId))) : new Set<number>();
       const items: Parameters<Pipeline['recordMany']>[0] = [];
@@ -96,27 +101,33 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; p
           rejected.push({ index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
           continue;
         }
-        items.push({
-          clientId,
-          input: {
-            eventCode: e.eventCode,
-            sourceId: e.sourceId,
-            sourceName: e.sourceName ?? null,
-            pointId: e.pointId,
-            pointName: e.pointName,
-            message: e.message ?? eventLabel(e.eventCode),
-            controllerId: e.controllerId,
-          },
-        });
+        const input = {
+          eventCode: e.eventCode,
+          sourceId: e.sourceId,
+          sourceName: e.sourceName ?? null,
+          pointId: e.pointId,
+          pointName: e.pointName,
+          message: e.message ?? eventLabel(e.eventCode),
+          controllerId: e.controllerId,
+        };
+        items.push({ clientId, input: edge ? edge.input(e, input) : input });
       }
       rejected.sort((a, b) => a.index - b.index);
-      await armedInputs(clientId, items);
-      const stored = items.length ? await pipeline.recordMany(items) : [];
+      let stored: Awaited<ReturnType<Pipeline['recordMany']>> | null = null;
+      let seq: { edgeLastSeq?: number } = {};
+      try {
+        await armedInputs(clientId, items);
+        stored = items.length ? await pipeline.recordMany(items) : [];
+      } finally {
+        if (admitted) seq = await admitted.done(stored !== null);
+      }
       return {
         accepted: stored.length,
         firstId: stored.length ? Number(stored[0].id) : null,
         lastId: stored.length ? Number(stored.at(-1)!.id) : null,
         rejected,
+        ...(admitted?.duplicates ? { duplicates: admitted.duplicates } : {}),
+        ...(seq.edgeLastSeq !== undefined ? { edgeLastSeq: seq.edgeLastSeq } : {}),
       };
     },
   );

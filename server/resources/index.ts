@@ -22,12 +22,20 @@ import { elevatorMaskHooks } from './elevatorMasks';
 import { credentialStoreHooks } from './settings';
 import { reportJobHooks } from './reportJobs';
 import { firmwareHooks } from './firmware';
+import { controllerHooks } from '../edge/keys';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 export const resourceHooks = (
   publish?: Publish,
-  opts: { allowPrivateWebhookTargets?: boolean; pulse?: Pulse; log?: (m: string) => void; disconnect?: (jtis: string[]) => void } = {},
+  opts: {
+    allowPrivateWebhookTargets?: boolean;
+    pulse?: Pulse;
+    log?: (m: string) => void;
+    disconnect?: (jtis: string[]) => void;
+    /** Gatehouse Edge: a controller's key was rotated or revoked (after the commit) */
+    edgeKeyDropped?: (clientId: number, controllerId: number, jtis: string[]) => void;
+  } = {},
 ): Record<string, ResourceHooks> => ({
   clients: clientHooks,
   identities: identityHooks,
@@ -53,4 +61,5 @@ export const resourceHooks = (
   credentialStore: credentialStoreHooks,
   reportJobs: reportJobHooks,
   firmware: firmwareHooks,
+  controllers: controllerHooks({ dropped: opts.edgeKeyDropped }),
 });

@@ -1,0 +1,162 @@
+// Gatehouse Edge (issue 47): the messages of the one long-lived connection a controller opens OUT to the server
+// (`EDGE_CONNECT_PATH`, a WebSocket on the server's one port, the controller's key as `Authorization: Bearer`), and the
+// snapshot of what its doors need to decide every swipe with the shared engine (access/engine.ts). Its events go
+// through the device interface (contract/ingest.ts DeviceEvent with its `edge` part). Every message both ways is
+// checked with these schemas; a bad one is answered with an error naming the field and changes nothing.
+import { array, boolean, enums, integer, literal, min, nullable, object, optional, record, size, string, tuple, union, type Infer } from 'superstruct';
+import { DECISION_REASONS } from './decision';
+import { idInt, requiredText, safeText } from './primitives';
+
+/** Where an edge controller connects (WebSocket upgrade on the server's port). */
+export const EDGE_CONNECT_PATH = '/edge/1.0/connect';
+/** How long an edge keeps deciding from its snapshot with the server gone, unless the snapshot says otherwise. */
+export const EDGE_MAX_OFFLINE_DAYS = 7;
+/** A revoked or deleted controller's connection is checked again at least this often (and at once on a change). */
+export const EDGE_RECHECK_MS = 2000;
+/** Reconnect back-off of the edge: first wait, doubled each failure up to the last. */
+export const EDGE_BACKOFF_MS = { first: 500, max: 15_000 } as const;
+/** Most journaled events one upload carries. */
+export const EDGE_UPLOAD_BATCH = 500;
+
+const id = () => idInt();
+const name = () => requiredText(200);
+const day = () => size(string(), 10, 10); // YYYY-MM-DD
+const hhmm = () => size(string(), 5, 5);
+const ms = () => min(integer(), 0);
+
+/** What a door does when its snapshot is older than allowed (issue 47): keep deciding, facility code only, or locked. */
+export const EDGE_DEGRADED_POLICIES = ['keep', 'facility', 'locked'] as const;
+export type EdgeDegradedPolicy = (typeof EDGE_DEGRADED_POLICIES)[number];
+
+export const EdgeThreat = object({
+  levelId: id(),
+  name: name(),
+  rank: integer(),
+  mode: enums(['card', 'card-pin', 'locked']),
+  from: ms(),
+  until: nullable(ms()),
+  exempt: array(id()),
+});
+export const EdgeDoor = object({
+  id: id(),
+  name: name(),
+  mode: enums(['card', 'card-pin', 'unlocked', 'locked-down']),
+  formatIds: array(id()),
+  entryZoneId: nullable(id()),
+  exitZoneId: nullable(id()),
+  interlockIds: array(id()),
+  qrSecret: nullable(safeText(200)),
+  overrides: array(object({ id: id(), name: name(), mode: enums(['unlocked', 'locked', 'card-pin', 'card']), from: ms(), to: ms() })),
+  threat: nullable(EdgeThreat),
+  degraded: enums(EDGE_DEGRADED_POLICIES),
+});
+export type EdgeDoor = Infer<typeof EdgeDoor>;
+
+const window = object({ start: hhmm(), end: hhmm() });
+export const EdgeSnapshot = object({
+  controllerId: id(),
+  controllerName: name(),
+  timeZone: requiredText(64),
+  qrPeriodS: min(integer(), 1),
+  /** how long the edge may keep deciding from this snapshot without the server, in days */
+  maxOfflineDays: min(integer(), 0),
+  credentials: array(
+    object({
+      id: id(),
+      identityId: id(),
+      number: requiredText(64),
+      facilityCode: nullable(integer()),
+      status: requiredText(20),
+      validFrom: nullable(day()),
+      validTo: nullable(day()),
+    }),
+  ),
+  identities: array(
+    object({ id: id(), name: name(), status: requiredText(20), validFrom: nullable(day()), validTo: nullable(day()), pin: nullable(requiredText(32)) }),
+  ),
+  doors: array(EdgeDoor),
+  /** the card readers wired to this controller, each on one side of its door */
+  readers: array(object({ id: id(), name: name(), doorId: id(), direction: enums(['entry', 'exit']) })),
+  /** access groups with their doors of this controller: [door id, schedule id] */
+  groups: array(object({ id: id(), name: name(), doors: array(tuple([id(), id()])) })),
+  /** [identity id, its access group ids] */
+  members: array(tuple([id(), array(id())])),
+  schedules: array(
+    object({ id: id(), name: name(), windows: array(object({ day: integer(), start: hhmm(), end: hhmm() })), special: record(string(), array(window)) }),
+  ),
+  specialDates: array(object({ date: day(), yearly: boolean(), kind: requiredText(40), name: name() })),
+  zones: array(object({ id: id(), name: name(), antiPassback: enums(['off', 'soft', 'hard']), forgiveMinutes: min(integer(), 0) })),
+  interlocks: array(object({ id: id(), name: name(), doorIds: array(id()) })),
+  formats: array(
+    object({
+      id: id(),
+      name: name(),
+      bits: integer(),
+      facility: nullable(object({ start: integer(), length: integer() })),
+      card: object({ start: integer(), length: integer() }),
+      parity: array(object({ bit: integer(), type: enums(['even', 'odd']), over: object({ start: integer(), length: integer() }) })),
+    }),
+  ),
+  /** who is where (anti-passback) as the server last knew it: [identity id, zone id or null, ms] */
+  presence: array(tuple([id(), nullable(id()), ms()])),
+});
+export type EdgeSnapshot = Infer<typeof EdgeSnapshot>;
+
+// ---------- server → edge ----------
+export const EdgeWelcome = object({
+  type: literal('welcome'),
+  controllerId: id(),
+  controllerName: name(),
+  /** the last sequence number of this controller's events the server has stored (uploads resume after it) */
+  lastSeq: min(integer(), 0),
+  serverTime: ms(),
+});
+/** The whole snapshot; `hash` is sha256 (hex) of JSON.stringify(snapshot); `version` only ever grows per controller. */
+export const EdgeSnapshotMessage = object({
+  type: literal('snapshot'),
+  version: min(integer(), 1),
+  hash: size(string(), 64, 64),
+  builtAt: ms(),
+  snapshot: EdgeSnapshot,
+});
+export type EdgeSnapshotMessage = Infer<typeof EdgeSnapshotMessage>;
+export const EdgeError = object({ type: literal('error'), field: safeText(200), message: safeText(500) });
+export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeError]);
+export type EdgeServerMessage = Infer<typeof EdgeServerMessage>;
+
+// ---------- edge → server ----------
+export const EdgeHello = object({
+  type: literal('hello'),
+  edgeVersion: requiredText(40),
+  /** the snapshot version it decides with now (0: none yet) */
+  snapshotVersion: min(integer(), 0),
+  /** journaled events not yet delivered */
+  pending: min(integer(), 0),
+});
+export const EdgeApplied = object({ type: literal('applied'), version: min(integer(), 1) });
+export const EdgeStatus = object({ type: literal('status'), snapshotVersion: min(integer(), 0), pending: min(integer(), 0), lastSeq: min(integer(), 0) });
+export const EdgeClientMessage = union([EdgeHello, EdgeApplied, EdgeStatus]);
+export type EdgeClientMessage = Infer<typeof EdgeClientMessage>;
+
+/** The edge part of a device event (contract/ingest.ts DeviceEvent.edge): its place in the controller's journal. */
+export const EdgeEventPart = object({
+  /** 1, 2, 3 … per controller, in the order journaled: the server stores each once, in this order */
+  seq: min(integer(), 1),
+  /** when it happened at the door (ms since the epoch) */
+  occurredAt: ms(),
+  /** decided while the link to the server was down */
+  offline: boolean(),
+  snapshotVersion: min(integer(), 0),
+  /** a decided swipe: who, granted or denied and why, and what was presented (the server's "Why?" decides it again) */
+  decided: optional(
+    object({
+      identityId: nullable(id()),
+      decision: enums(['granted', 'denied']),
+      reason: enums(DECISION_REASONS),
+      card: safeText(64),
+      doorId: id(),
+      side: enums(['entry', 'exit']),
+    }),
+  ),
+});
+export type EdgeEventPart = Infer<typeof EdgeEventPart>;

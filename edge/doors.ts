@@ -1,0 +1,159 @@
+// The edge's doors (issue 47): every swipe is decided here, with the shared engine (access/engine.ts) over the
+// snapshot held, online or not; the event is journaled (fsync'd) before the door acts. Offline, hard anti-passback
+// goes soft (grant and log, as the issue says), and once the snapshot is older than its maxOfflineDays each door
+// follows its degraded policy: keep deciding, facility code only, or locked. Who is where (anti-passback) is kept here
+// from the snapshot's presence on and this edge's own grants. Readers are simulated for now (edge/osdp is the bus).
+import { EVENT_CODES, eventLabel } from '../contract';
+import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision } from '../contract/decision';
+import { afterGrant, decide, type Presented, type SwipeRequest, type ZoneState } from '../access/engine';
+import type { Journal, JournalEntry } from './journal';
+import type { SnapshotStore } from './snapshot';
+
+export interface SwipeInput {
+  doorId: number;
+  side?: 'entry' | 'exit';
+  card: string;
+  facilityCode?: number | null;
+  pin?: string | null;
+  at?: number;
+}
+
+export interface SwipeOutcome {
+  decision: Decision;
+  /** the journal entries written for it (the swipe, and an anti-passback alarm when soft anti-passback let through) */
+  entries: JournalEntry[];
+  /** how it was decided: from a current snapshot, offline within its age, or by the door's degraded policy */
+  mode: 'online' | 'offline' | 'degraded';
+}
+
+export type Doors = ReturnType<typeof createDoors>;
+
+export function createDoors(opts: { store: SnapshotStore; journal: Journal; online: () => boolean; now?: () => number; onEvent?: (e: JournalEntry) => void }) {
+  const { store, journal } = opts;
+  const now = opts.now ?? Date.now;
+  let state: ZoneState = { presence: new Map(), openDoors: new Set(), lockedDown: new Set() };
+  let stateOf = 0; // the snapshot version the presence was last taken from
+
+  function zoneState(): ZoneState {
+    const held = store.held;
+    if (held && held.version !== stateOf) {
+      // the server's presence, then what this edge let happen since (newer wins)
+      const presence = new Map(state.presence);
+      for (const [id, zoneId, at] of held.snapshot.presence) {
+        const mine = presence.get(id);
+        if (!mine || mine.at < at) presence.set(id, { zoneId, at });
+      }
+      state = { ...state, presence };
+      stateOf = held.version;
+    }
+    return state;
+  }
+
+  function swipe(s: SwipeInput): SwipeOutcome {
+    const at = s.at ?? now();
+    const held = store.held;
+    const online = opts.online();
+    const presented: Presented = { kind: 'card', number: s.card, facilityCode: s.facilityCode ?? null };
+    const req: SwipeRequest = { doorId: s.doorId, side: s.side ?? 'entry', at, presented, pin: s.pin };
+    let decision: Decision;
+    let mode: SwipeOutcome['mode'] = online ? 'online' : 'offline';
+    if (!held) {
+      decision = denied('door-locked-down', 'door-mode', 'this controller has no snapshot yet: it lets nobody in');
+      mode = 'degraded';
+    } else {
+      const door = held.snapshot.doors.find((d) => d.id === s.doorId);
+      const tooOld = !online && at - held.freshAt > held.snapshot.maxOfflineDays * 86_400_000;
+      if (tooOld && door && door.degraded !== 'keep') {
+        mode = 'degraded';
+        const days = held.snapshot.maxOfflineDays;
+        if (door.degraded === 'locked') decision = denied('door-locked-down', 'door-mode', `${door.name}: offline for more than ${days} days, locked`);
+        else {
+          const known = s.facilityCode != null && held.snapshot.credentials.some((c) => c.facilityCode === s.facilityCode);
+          decision = known
+            ? {
+                granted: true,
+                reason: 'granted',
+                identityId: null,
+                credentialId: null,
+                accessGroupIds: [],
+                alarm: null,
+                steps: [{ check: 'credential', ok: true, detail: `${door.name}: offline for more than ${days} days, facility code ${s.facilityCode} only` }],
+              }
+            : denied('unknown-credential', 'credential', `${door.name}: offline for more than ${days} days, facility code only`);
+        }
+      } else {
+        if (tooOld) mode = 'degraded';
+        decision = decide(online ? held.index : held.softIndex, zoneState(), req);
+        if (decision.granted) state = afterGrant(zoneState(), held.index, req, decision);
+      }
+    }
+    const door = held?.snapshot.doors.find((d) => d.id === s.doorId);
+    const doorName = door?.name ?? `door ${s.doorId}`;
+    const who = decision.identityId === null ? null : (held?.index.identities.get(decision.identityId)?.name ?? null);
+    const base = { at, offline: !online, snapshotVersion: held?.version ?? 0 };
+    const entries = [
+      journal.append({
+        ...base,
+        eventCode: DECISION_EVENT_CODES[decision.reason],
+        sourceId: `reader-${s.doorId}`,
+        sourceName: `${doorName} reader`,
+        pointId: `reader-${s.doorId}`,
+        pointName: `${doorName} reader`,
+        message: `${DECISION_LABELS[decision.reason]}: ${who ?? 'unknown card'} (card ${s.card}) at ${doorName}`.slice(0, 500),
+        decided: {
+          identityId: decision.identityId,
+          decision: decision.granted ? 'granted' : 'denied',
+          reason: decision.reason,
+          card: s.card,
+          doorId: s.doorId,
+          side: req.side ?? 'entry',
+        },
+      }),
+    ];
+    if (decision.alarm === 'anti-passback') {
+      entries.push(
+        journal.append({
+          ...base,
+          eventCode: EVENT_CODES.antiPassbackViolation,
+          sourceId: `reader-${s.doorId}`,
+          sourceName: `${doorName} reader`,
+          pointId: `apb-${s.doorId}`,
+          pointName: `${doorName} anti-passback`,
+          message:
+            `${eventLabel(EVENT_CODES.antiPassbackViolation)}: ${who ?? 'unknown'} (card ${s.card}) at ${doorName}${online ? '' : ' (offline: anti-passback is soft)'}`.slice(
+              0,
+              500,
+            ),
+        }),
+      );
+    }
+    // journaled first, then the door acts (the strike is simulated: nothing to drive yet)
+    for (const e of entries) opts.onEvent?.(e);
+    return { decision, entries, mode };
+  }
+
+  return { swipe, zoneState };
+}
+
+function denied(reason: Decision['reason'], check: Decision['steps'][number]['check'], detail: string): Decision {
+  return { granted: false, reason, identityId: null, credentialId: null, accessGroupIds: [], alarm: null, steps: [{ check, ok: false, detail }] };
+}
+
+/** Simulated readers: now and then one of the snapshot's readers is presented a card (mostly known ones). */
+export function simulateReaders(doors: Doors, store: SnapshotStore, opts: { everyMs?: number; random?: () => number; log?: (m: string) => void } = {}) {
+  const random = opts.random ?? Math.random;
+  const every = opts.everyMs ?? 3000;
+  const pick = <T>(l: readonly T[]) => l[Math.floor(random() * l.length)];
+  const timer = setInterval(() => {
+    const s = store.held?.snapshot;
+    if (!s || !s.readers.length) return;
+    const reader = pick(s.readers);
+    const card = s.credentials.length && random() < 0.8 ? pick(s.credentials).number : `9${Math.floor(random() * 1e8)}`;
+    const out = doors.swipe({ doorId: reader.doorId, side: reader.direction, card });
+    opts.log?.(
+      `${reader.name}: card ${card} ${out.decision.granted ? 'granted' : `denied (${out.decision.reason})`}${out.mode === 'online' ? '' : ` [${out.mode}]`}`,
+    );
+  }, every);
+  timer.unref?.();
+  return { stop: () => clearInterval(timer) };
+}

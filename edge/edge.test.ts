@@ -1,0 +1,411 @@
+// Gatehouse Edge against the real server and database (issue 47): a controller key made on the server, an edge that
+// connects out with it, gets its doors' snapshot and decides swipes as the server's engine does; the link cut (a proxy
+// between them stops) while swipes go on, decided and journaled; the link back: every event stored once and in order,
+// a resend stores nothing twice; a schedule changed on the server changes the edge's decision within seconds; another
+// client's controller sees nothing of this client; bad frames are answered with the field and change nothing; a
+// revoked key is dropped and refused.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket, connect as netConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, EDGE_CONNECT_PATH, controllersResource } from '../contract';
+import { EMPTY_STATE, decide } from '../access/engine';
+import { startTestServer, type TestServer } from '../server/testkit';
+import { startEdge, type Edge } from './main';
+
+let s: TestServer;
+let admin: string;
+let harbourAdmin: string;
+let northwind: number;
+let harbour: number;
+let controller: number;
+let otherController: number;
+let harbourController: number;
+let key: string;
+let harbourKey: string;
+let doors: number[];
+const dirs: string[] = [];
+const edges: Edge[] = [];
+const logs: string[] = [];
+
+const GROUPS = '/event/manage/access-groups';
+const SCHEDULES = '/event/manage/schedules';
+/** 2026-11-24 is a Tuesday; Northwind is in Asia/Kuala_Lumpur (UTC+8). */
+const local = (hhmm: string, day = '2026-11-24') => Date.parse(`${day}T${hhmm}:00+08:00`);
+
+async function until<T>(what: string, fn: () => T | Promise<T>, ms = 8000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A TCP proxy to the server that can be cut (the site's network gone) and restored on the same port. */
+async function proxyTo(port: number) {
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let at = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((inbound) => {
+        const out = netConnect(port, '127.0.0.1');
+        for (const x of [inbound, out]) {
+          sockets.add(x);
+          x.on('close', () => sockets.delete(x));
+          x.on('error', () => x.destroy());
+        }
+        inbound.pipe(out).pipe(inbound);
+      });
+      server.listen(at, '127.0.0.1', () => {
+        const a = server!.address();
+        at = typeof a === 'object' && a ? a.port : 0;
+        resolve();
+      });
+    });
+  await listen();
+  return {
+    url: () => `http://127.0.0.1:${at}`,
+    async cut() {
+      await new Promise<void>((r) => {
+        server!.close(() => r());
+        for (const x of sockets) x.destroy();
+      });
+    },
+    restore: listen,
+    close() {
+      for (const x of sockets) x.destroy();
+      server?.close();
+    },
+  };
+}
+
+function edgeWith(k: string, server = s.base) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
+  dirs.push(dataDir);
+  const e = startEdge({ server, key: k, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m) });
+  edges.push(e);
+  return e;
+}
+
+const edgeEvents = async (controllerId: number) =>
+  (
+    await s.db.query<{ id: number; seq: number; offline: boolean; decision: string | null; identity_id: number | null }>(
+      `select id, (swipe->'edge'->>'seq')::int as seq, (swipe->'edge'->>'offline')::boolean as offline, decision, identity_id
+         from events where swipe->'edge' is not null and event_source_id like 'reader-%' and client_id = $1
+           and event_source_id = any($2::text[]) order by id`,
+      [northwind, doorsOf.get(controllerId)!.map((d) => `reader-${d}`)],
+    )
+  ).rows;
+const doorsOf = new Map<number, number[]>();
+
+async function controllerDoors(id: number): Promise<number[]> {
+  const { rows } = await s.db.query<{ door_id: number }>(
+    `select door_id from card_readers where controller_id = $1 union select door_id from inputs where controller_id = $1 and door_id is not null
+     union select door_id from outputs where controller_id = $1 and door_id is not null order by 1`,
+    [id],
+  );
+  return rows.map((r) => Number(r.door_id));
+}
+
+beforeAll(async () => {
+  s = await startTestServer();
+  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  harbour = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
+  admin = await s.loginTo('admin', 'NORTHWIND');
+  harbourAdmin = await s.login('harbour');
+  const wired = async (clientId: number) =>
+    (
+      await s.db.query<{ id: number }>(
+        'select c.id from controllers c where c.client_id = $1 and exists (select 1 from card_readers r where r.controller_id = c.id) order by c.id',
+        [clientId],
+      )
+    ).rows.map((r) => Number(r.id));
+  [controller, otherController] = await wired(northwind);
+  [harbourController] = await wired(harbour);
+  doors = await controllerDoors(controller);
+  doorsOf.set(controller, doors);
+  doorsOf.set(otherController, await controllerDoors(otherController));
+  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+  expect(made.status).toBe(200);
+  key = made.body.apiKey;
+  const theirs = await s.call('POST', `${controllersResource.api}/${harbourController}/edge-key`, { token: harbourAdmin, body: {} });
+  expect(theirs.status).toBe(200);
+  harbourKey = theirs.body.apiKey;
+}, 60_000);
+
+afterAll(async () => {
+  for (const e of edges) e.stop();
+  await s?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('Gatehouse Edge', () => {
+  it('a controller key is shown once and only another client’s administrator cannot make one for this controller', async () => {
+    expect(key).toMatch(/^gh_[0-9a-f]{12}_/);
+    const row = (await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body;
+    expect(JSON.stringify(row)).not.toContain(key);
+    // Harbour's administrator does not see Northwind's controller
+    expect((await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: harbourAdmin, body: {} })).status).toBe(404);
+  });
+
+  it('connects with its key, gets only its own doors, and decides every swipe as the server’s engine does', async () => {
+    const edge = edgeWith(key);
+    const held = await until('a snapshot', () => edge.store.held);
+    expect(held.snapshot.controllerId).toBe(controller);
+    expect(held.snapshot.doors.map((d) => d.id).sort((a, b) => a - b)).toEqual(doors);
+    // the server's index: the same engine, the same answers (granted or denied) for every card of the client at each door
+    const index = await s.app.simulator.access.get(northwind);
+    const cards = [...index.credentials.keys(), '999999999'];
+    let granted = 0;
+    for (const doorId of doors)
+      for (const card of cards)
+        for (const at of [local('10:00'), local('23:30'), local('10:00', '2026-11-29')]) {
+          const req = { doorId, at, side: 'entry' as const, presented: { kind: 'card' as const, number: card } };
+          const server = decide(index, EMPTY_STATE, req);
+          const mine = decide(held.index, EMPTY_STATE, req);
+          expect({ doorId, card, at, granted: mine.granted }).toEqual({ doorId, card, at, granted: server.granted });
+          if (server.granted) {
+            granted++;
+            expect(mine).toEqual(server);
+          }
+        }
+    expect(granted).toBeGreaterThan(0);
+    await until('online', () => edge.link.online);
+    // swipes at the door: decided here, journaled, stored on the server once with their decision
+    const grantedCard = cards.find((c) => decide(index, EMPTY_STATE, { doorId: doors[0], at: Date.now(), presented: { kind: 'card', number: c } }).granted)!;
+    const a = edge.swipe({ doorId: doors[0], card: grantedCard, side: 'exit' });
+    const b = edge.swipe({ doorId: doors[0], card: '999999999' });
+    expect(a.decision.granted).toBe(true);
+    expect(a.mode).toBe('online');
+    expect(b.decision).toMatchObject({ granted: false, reason: 'unknown-credential' });
+    const stored = await until('the events on the server', async () => {
+      const rows = await edgeEvents(controller);
+      return rows.length >= 2 ? rows : null;
+    });
+    expect(stored.map((r) => r.seq)).toEqual([1, 2]);
+    expect(stored[0]).toMatchObject({ decision: 'granted', offline: false, identity_id: a.decision.identityId });
+    expect(stored[1]).toMatchObject({ decision: 'denied', offline: false });
+    // the server's "Why?" decides the edge's swipe again
+    const why = await s.call('GET', `${API.events}/${stored[0].id}/explain`, { token: admin });
+    expect(why.status).toBe(200);
+    expect(why.body.stored).toMatchObject({ decision: 'granted' });
+    edge.stop();
+  });
+
+  it('keeps deciding and journaling with the link cut; back, every event is stored once and in order, and a resend stores nothing', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    try {
+      const edge = edgeWith(key, proxy.url());
+      await until('online', () => edge.link.online && edge.store.held);
+      const index = await s.app.simulator.access.get(northwind);
+      const card = [...index.credentials.keys()].find(
+        (c) => decide(index, EMPTY_STATE, { doorId: doors[0], at: Date.now(), presented: { kind: 'card', number: c } }).granted,
+      )!;
+      const before = (await edgeEvents(controller)).length;
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const offline = [];
+      for (let i = 0; i < 6; i++)
+        offline.push(edge.swipe({ doorId: doors[i % doors.length], card: i % 3 === 2 ? '888' : card, side: i % 2 ? 'exit' : 'entry' }));
+      expect(offline.every((o) => o.mode === 'offline')).toBe(true);
+      expect(offline[0].decision.granted).toBe(true);
+      expect(offline[2].decision.granted).toBe(false);
+      expect(edge.journal.pendingCount()).toBe(offline.flatMap((o) => o.entries).length);
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await edgeEvents(controller)).length).toBe(before); // nothing reached the server
+      await proxy.restore();
+      await until('online again', () => edge.link.online, 10_000);
+      const rows = await until('every event on the server', async () => {
+        const r = await edgeEvents(controller);
+        return edge.journal.pendingCount() === 0 && r.length >= before + 6 ? r : null;
+      });
+      const seqs = rows.map((r) => r.seq);
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      expect(new Set(seqs).size).toBe(seqs.length);
+      expect(rows.slice(before).every((r) => r.offline)).toBe(true);
+      expect(rows.slice(before).map((r) => r.decision)).toEqual(offline.map((o) => (o.decision.granted ? 'granted' : 'denied')));
+      // the same events sent again (a resend after a reconnect): nothing stored twice
+      const again = edge.journal.all().slice(-3);
+      const resend = await s.call('POST', API.deviceEvents, {
+        headers: { authorization: `Bearer ${key}` },
+        body: {
+          events: again.map((e) => ({
+            controllerId: controller,
+            eventCode: e.eventCode,
+            sourceId: e.sourceId,
+            message: e.message,
+            edge: { seq: e.seq, occurredAt: e.at, offline: e.offline, snapshotVersion: e.snapshotVersion },
+          })),
+        },
+      });
+      expect(resend.status).toBe(200);
+      expect(resend.body).toMatchObject({ accepted: 0, duplicates: 3, rejected: [] });
+      // a gap is refused with the field, and nothing stored
+      const gap = await s.call('POST', API.deviceEvents, {
+        headers: { authorization: `Bearer ${key}` },
+        body: {
+          events: [
+            {
+              controllerId: controller,
+              eventCode: 5001,
+              sourceId: `reader-${doors[0]}`,
+              edge: { seq: edge.journal.lastSeq + 5, occurredAt: Date.now(), offline: false, snapshotVersion: 1 },
+            },
+          ],
+        },
+      });
+      expect(gap.body).toMatchObject({ accepted: 0, rejected: [{ index: 0, violations: [{ field: 'edge.seq' }] }] });
+      expect((await edgeEvents(controller)).length).toBe(rows.length);
+      // the edge restarted on the same data directory (after a kill): nothing pending, nothing sent twice
+      edge.stop();
+      const again2 = startEdge({ server: proxy.url(), key, dataDir: dirs.at(-1)!, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m) });
+      edges.push(again2);
+      await until('online after the restart', () => again2.link.online);
+      expect(again2.journal.pendingCount()).toBe(0);
+      expect(again2.store.held?.version).toBeGreaterThan(0);
+      const next = again2.swipe({ doorId: doors[0], card: '777' });
+      await until('the new event', async () => (await edgeEvents(controller)).some((r) => r.seq === next.entries[0].seq));
+      const after = (await edgeEvents(controller)).map((r) => r.seq);
+      expect(new Set(after).size).toBe(after.length);
+      again2.stop();
+    } finally {
+      proxy.close();
+    }
+  });
+
+  it('a schedule changed on the server reaches the edge and changes its decision within seconds', async () => {
+    const edge = edgeWith(key);
+    const held = await until('a snapshot', () => edge.link.online && edge.store.held);
+    const index = await s.app.simulator.access.get(northwind);
+    const door = doors[0];
+    const at = local('18:30');
+    const card = [...index.credentials.keys()].find((c) => decide(index, EMPTY_STATE, { doorId: door, at, presented: { kind: 'card', number: c } }).granted)!;
+    expect(edge.swipe({ doorId: door, card, at, side: 'exit' }).decision.granted).toBe(true);
+    const groups = [...index.groupsOf.get(index.credentials.get(card)!.identityId)!];
+    const day = await s.call('POST', SCHEDULES, {
+      token: admin,
+      body: { name: 'Edge day shift', windows: [0, 1, 2, 3, 4, 5, 6].map((d) => ({ day: String(d), start: '08:00', end: '18:00' })), specialWindows: [] },
+    });
+    expect(day.status).toBe(201);
+    const changedAt = Date.now();
+    for (const g of groups) {
+      const group = (await s.call('GET', `${GROUPS}/${g}`, { token: admin })).body;
+      if (!group.doors?.some((x: any) => x.doorId === door)) continue;
+      const put = await s.call('PUT', `${GROUPS}/${g}`, {
+        token: admin,
+        body: {
+          name: group.name,
+          description: group.description,
+          doors: group.doors.map((x: any) => (x.doorId === door ? { ...x, scheduleId: day.body.id } : x)),
+          members: group.members,
+          updatedAt: group.updatedAt,
+        },
+      });
+      expect(put.status).toBe(200);
+    }
+    await until('a newer snapshot', () => (edge.store.held?.version ?? 0) > held.version, 5000);
+    expect(Date.now() - changedAt).toBeLessThan(5000);
+    const now = edge.swipe({ doorId: door, card, at, side: 'exit' });
+    expect(now.decision).toMatchObject({ granted: false, reason: 'outside-schedule' });
+    expect(
+      decide(await s.app.simulator.access.get(northwind), EMPTY_STATE, { doorId: door, at, side: 'exit', presented: { kind: 'card', number: card } }).granted,
+    ).toBe(false);
+    // the server knows which version the edge applied
+    await until('applied', async () => {
+      const r = await s.db.query<{ applied_version: string }>('select applied_version::text from edge_controllers where controller_id = $1', [controller]);
+      return Number(r.rows[0].applied_version) === edge.store.held!.version;
+    });
+    edge.stop();
+  });
+
+  it('another client’s controller sees nothing of this client, and a key works for its own controller only', async () => {
+    const theirs = edgeWith(harbourKey);
+    const held = await until('their snapshot', () => theirs.store.held);
+    const ours = await s.app.simulator.access.get(northwind);
+    expect(held.snapshot.controllerId).toBe(harbourController);
+    expect(held.snapshot.doors.some((d) => ours.doors.has(d.id))).toBe(false);
+    expect(held.snapshot.credentials.some((c) => ours.credentials.get(c.number)?.id === c.id)).toBe(false);
+    // their key naming our controller, or our key naming our other controller: refused, nothing stored
+    const count = await s.count('select 1 from events');
+    const send = (k: string, controllerId: number) =>
+      s.call('POST', API.deviceEvents, {
+        headers: { authorization: `Bearer ${k}` },
+        body: {
+          events: [{ controllerId, eventCode: 5001, sourceId: 'reader-1', edge: { seq: 1, occurredAt: Date.now(), offline: false, snapshotVersion: 1 } }],
+        },
+      });
+    const a = await send(harbourKey, controller);
+    expect(a.body).toMatchObject({ accepted: 0, rejected: [{ violations: [{ field: 'controllerId' }] }] });
+    const b = await send(key, otherController);
+    expect(b.body).toMatchObject({ accepted: 0, rejected: [{ violations: [{ field: 'controllerId', message: 'is not the controller of this key' }] }] });
+    expect(await s.count('select 1 from events')).toBe(count);
+    theirs.stop();
+  });
+
+  it('bad frames on the link are answered with the field, change nothing and end nothing; a forged or stale snapshot is refused', async () => {
+    const edge = edgeWith(key);
+    await until('online', () => edge.link.online && edge.store.held);
+    const row = async () => (await s.db.query('select * from edge_controllers where controller_id = $1', [controller])).rows[0];
+    await new Promise((r) => setTimeout(r, 200));
+    const before = await row();
+    const ws = new WebSocket(s.base.replace('http', 'ws') + EDGE_CONNECT_PATH, { headers: { authorization: `Bearer ${key}` } });
+    const got: any[] = [];
+    ws.on('message', (d) => got.push(JSON.parse(d.toString())));
+    await new Promise((r) => ws.once('open', r));
+    await until('welcome', () => got.some((m) => m.type === 'snapshot'));
+    const errorsBefore = got.filter((m) => m.type === 'error').length;
+    ws.send('not json');
+    ws.send(JSON.stringify({ type: 'reboot' }));
+    ws.send(JSON.stringify({ type: 'applied', version: 'x' }));
+    ws.send(JSON.stringify({ type: 'applied', version: 99999 }));
+    ws.send(JSON.stringify({ type: 'hello', edgeVersion: '', snapshotVersion: 1, pending: 0 }));
+    const errors = await until('five errors', () => {
+      const e = got.filter((m) => m.type === 'error').slice(errorsBefore);
+      return e.length >= 5 ? e : null;
+    });
+    expect(errors.map((e) => e.field)).toEqual(['(body)', 'type', 'version', 'version', 'edgeVersion']);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    const after = await row();
+    expect({ ...after, connected_at: null }).toEqual({ ...before, connected_at: null });
+    ws.close();
+    // the edge refuses a snapshot whose hash does not match, or that is not newer, and keeps the one it holds
+    const held = edge.store.held!;
+    const forged = { type: 'snapshot', version: held.version + 1, hash: held.hash, builtAt: Date.now(), snapshot: { ...held.snapshot, maxOfflineDays: 999 } };
+    expect(edge.store.accept(JSON.parse(JSON.stringify(forged)), controller)).toMatchObject({ ok: false, field: 'hash' });
+    const stale = { type: 'snapshot', version: held.version - 1 || 0, hash: held.hash, builtAt: Date.now(), snapshot: held.snapshot };
+    expect(edge.store.accept(JSON.parse(JSON.stringify(stale)), controller)).toMatchObject({ ok: false });
+    expect(edge.store.accept({ type: 'snapshot', version: 'x' }, controller)).toMatchObject({ ok: false, field: expect.stringContaining('version') });
+    expect(edge.store.held).toBe(held);
+    expect(edge.link.online).toBe(true);
+    edge.stop();
+  });
+
+  it('a revoked key is dropped within seconds and refused, on the link and the device interface', async () => {
+    const edge = edgeWith(key);
+    await until('online', () => edge.link.online);
+    const revoked = await s.call('POST', `${controllersResource.api}/${controller}/revoke-edge-key`, { token: admin, body: {} });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.apiKey).toBeUndefined();
+    await until('dropped', () => !edge.link.online, 5000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(edge.link.online).toBe(false);
+    expect(logs.some((l) => /401/.test(l))).toBe(true);
+    const r = await s.call('POST', API.deviceEvents, {
+      headers: { authorization: `Bearer ${key}` },
+      body: { events: [{ controllerId: controller, eventCode: 5001, sourceId: 'reader-1' }] },
+    });
+    expect(r.status).toBe(401);
+    // still deciding at the door, from the snapshot held
+    expect(edge.swipe({ doorId: doors[0], card: '555' }).mode).toBe('offline');
+    // a new key works again
+    const fresh = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.apiKey).not.toBe(key);
+    edge.stop();
+  });
+});

@@ -1,0 +1,236 @@
+// The edge's link to the server (issue 47): one WebSocket OUT to the server's port (EDGE_CONNECT_PATH, the controller
+// key as `Authorization: Bearer`), so it works behind a site's NAT and firewall. It takes the welcome and every
+// snapshot (checked by the store: refused ones are said in the log and answered nothing), says hello and its status,
+// and reconnects with back-off when the link goes. Journaled events go up through the device interface
+// (API.deviceEvents), oldest first, a batch at a time, each with its sequence number: the server stores each once.
+import WebSocket from 'ws';
+import {
+  API,
+  EDGE_BACKOFF_MS,
+  EDGE_CONNECT_PATH,
+  EDGE_UPLOAD_BATCH,
+  EdgeError,
+  EdgeWelcome,
+  validate,
+  type DeviceBatchResult,
+  type DeviceEvent,
+} from '../contract';
+import type { Journal } from './journal';
+import type { SnapshotStore } from './snapshot';
+
+export const EDGE_VERSION = '0.1.0';
+
+export interface LinkOptions {
+  server: string;
+  key: string;
+  journal: Journal;
+  store: SnapshotStore;
+  log?: (m: string) => void;
+  /** how often the edge says its status while connected */
+  statusMs?: number;
+  backoff?: { first: number; max: number };
+}
+
+export type Link = ReturnType<typeof createLink>;
+
+export function createLink(opts: LinkOptions) {
+  const { journal, store } = opts;
+  const log = opts.log ?? (() => {});
+  const backoff = opts.backoff ?? EDGE_BACKOFF_MS;
+  const http = opts.server.replace(/\/+$/, '');
+  const wsUrl = http.replace(/^http/, 'ws') + EDGE_CONNECT_PATH;
+  let ws: WebSocket | null = null;
+  let controllerId: number | null = null;
+  let welcomed = false;
+  let stopped = false;
+  let wait: number = backoff.first;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let statusTimer: ReturnType<typeof setInterval> | null = null;
+  let uploading = false;
+  let uploadAgain = false;
+  const refusals: { field: string; message: string; at: number }[] = [];
+  const listeners = new Set<(e: 'online' | 'offline' | 'snapshot') => void>();
+  const tell = (e: 'online' | 'offline' | 'snapshot') => {
+    for (const l of listeners) l(e);
+  };
+
+  const send = (m: unknown) => {
+    if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+  };
+  const status = () => send({ type: 'status', snapshotVersion: store.held?.version ?? 0, pending: journal.pendingCount(), lastSeq: journal.lastSeq });
+  const refuse = (field: string, message: string) => {
+    refusals.push({ field, message, at: Date.now() });
+    if (refusals.length > 100) refusals.shift();
+    log(`refused from the server: ${field} ${message}`);
+  };
+
+  function connect() {
+    if (stopped) return;
+    const socket = new WebSocket(wsUrl, { headers: { authorization: `Bearer ${opts.key}`, 'user-agent': `Gatehouse Edge ${EDGE_VERSION}` } });
+    ws = socket;
+    socket.on('open', () => {
+      send({ type: 'hello', edgeVersion: EDGE_VERSION, snapshotVersion: store.held?.version ?? 0, pending: journal.pendingCount() });
+    });
+    socket.on('message', (data) => received(data.toString()));
+    socket.on('unexpected-response', (_req, res) => {
+      log(
+        `the server refused the connection: ${res.statusCode} ${res.statusMessage ?? ''}${res.statusCode === 401 ? ' (the controller key is not valid, revoked or its controller deleted)' : ''}`,
+      );
+      socket.terminate();
+    });
+    socket.on('error', (e) => {
+      if (welcomed || wait === backoff.first) log(`link: ${e.message}`);
+    });
+    socket.on('close', () => {
+      if (ws !== socket) return;
+      ws = null;
+      const was = welcomed;
+      welcomed = false;
+      if (statusTimer) clearInterval(statusTimer);
+      statusTimer = null;
+      if (was) {
+        store.fresh();
+        log('offline: deciding from the snapshot held');
+        tell('offline');
+      }
+      if (stopped) return;
+      retry = setTimeout(connect, wait);
+      wait = Math.min(backoff.max, wait * 2);
+    });
+  }
+
+  function received(text: string) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      refuse('(body)', 'is not JSON');
+      return;
+    }
+    const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+    if (type === 'welcome') {
+      const r = validate(raw, EdgeWelcome);
+      if (!r.ok) return refuse(`welcome: ${r.violations[0]?.field}`, r.violations[0]?.message ?? '');
+      controllerId = r.value.controllerId;
+      journal.startAfter(r.value.lastSeq);
+      if (r.value.lastSeq > journal.lastDelivered && r.value.lastSeq <= journal.lastSeq) journal.delivered(r.value.lastSeq);
+      welcomed = true;
+      wait = backoff.first;
+      log(`online: controller ${r.value.controllerName} (#${controllerId}), the server has its events up to ${r.value.lastSeq}`);
+      statusTimer = setInterval(status, opts.statusMs ?? 10_000);
+      statusTimer.unref?.();
+      tell('online');
+      void upload();
+      return;
+    }
+    if (type === 'snapshot') {
+      if (controllerId === null) return refuse('snapshot', 'came before the welcome');
+      const r = store.accept(raw, controllerId);
+      if (!r.ok) return refuse(r.field, r.message);
+      if (!r.same) {
+        log(`snapshot version ${r.version}: ${store.held!.snapshot.doors.length} door(s), ${store.held!.snapshot.credentials.length} card(s)`);
+        tell('snapshot');
+      }
+      send({ type: 'applied', version: r.version });
+      return;
+    }
+    if (type === 'error') {
+      const r = validate(raw, EdgeError);
+      log(r.ok ? `the server says: ${r.value.field} ${r.value.message}` : 'the server sent an error');
+      return;
+    }
+    refuse('type', `${String(type)} is not a message of the edge protocol`);
+  }
+
+  /** Sends the journal's undelivered events, oldest first, until none are left or the link goes. */
+  async function upload(): Promise<void> {
+    if (uploading) {
+      uploadAgain = true;
+      return;
+    }
+    uploading = true;
+    try {
+      do {
+        uploadAgain = false;
+        while (welcomed && controllerId !== null) {
+          const batch = journal.pending(EDGE_UPLOAD_BATCH);
+          if (!batch.length) break;
+          const events: DeviceEvent[] = batch.map((e) => ({
+            controllerId: controllerId!,
+            eventCode: e.eventCode as DeviceEvent['eventCode'],
+            sourceId: e.sourceId,
+            sourceName: e.sourceName,
+            ...(e.pointId ? { pointId: e.pointId } : {}),
+            ...(e.pointName !== undefined ? { pointName: e.pointName } : {}),
+            message: e.message,
+            edge: { seq: e.seq, occurredAt: e.at, offline: e.offline, snapshotVersion: e.snapshotVersion, ...(e.decided ? { decided: e.decided } : {}) },
+          }));
+          let res: Response;
+          try {
+            res = await fetch(http + API.deviceEvents, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ events }),
+            });
+          } catch (e) {
+            log(`upload: ${(e as Error).message}`);
+            await sleep(wait);
+            continue;
+          }
+          if (res.status === 503) {
+            await sleep(1000 * (Number(res.headers.get('retry-after')) || 1));
+            continue;
+          }
+          if (res.status !== 200) {
+            log(`upload refused: ${res.status} ${(await res.text()).slice(0, 300)}`);
+            await sleep(Math.max(wait, 2000));
+            continue;
+          }
+          const r = (await res.json()) as DeviceBatchResult;
+          const last = r.edgeLastSeq ?? 0;
+          for (const x of r.rejected) {
+            const v = x.violations[0];
+            if (v && v.field !== 'edge.seq') refuse(`event ${batch[x.index]?.seq}: ${v.field}`, v.message);
+          }
+          // a number the server refused for what its event says is used all the same (it was told why): it says so
+          const stuck = last < batch[0].seq;
+          journal.delivered(last);
+          if (stuck) await sleep(Math.max(wait, 1000));
+        }
+      } while (uploadAgain);
+    } finally {
+      uploading = false;
+    }
+  }
+
+  connect();
+  return {
+    get online() {
+      return welcomed;
+    },
+    get controllerId() {
+      return controllerId;
+    },
+    refusals: () => [...refusals],
+    /** New events were journaled: send them when online. */
+    nudge() {
+      if (welcomed) void upload();
+    },
+    on(l: (e: 'online' | 'offline' | 'snapshot') => void) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    /** Tests: the raw socket (to send it bad frames). */
+    socket: () => ws,
+    stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      if (statusTimer) clearInterval(statusTimer);
+      ws?.terminate();
+      ws = null;
+      welcomed = false;
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

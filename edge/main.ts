@@ -1,0 +1,86 @@
+// Gatehouse Edge (issue 47): the controller process beside the doors. `startEdge` opens its data directory (the
+// journal and the snapshot held), connects out to the server with the controller's key, decides every swipe with the
+// shared engine (edge/doors.ts), journals every event before the door acts and sends the journal up once and in
+// order. `demoKey` signs in as the demo administrator and makes (or reuses) a controller key in Northwind.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { API, TENANT_HEADER, cardReadersResource, controllersResource } from '../contract';
+import { createDoors, simulateReaders } from './doors';
+import { openJournal, writeWhole } from './journal';
+import { createLink } from './link';
+import { openSnapshotStore } from './snapshot';
+
+export interface EdgeOptions {
+  server: string;
+  key: string;
+  dataDir: string;
+  /** simulated readers presenting a card every `everyMs` (none when not given) */
+  readers?: { everyMs: number };
+  log?: (m: string) => void;
+  backoff?: { first: number; max: number };
+}
+
+export type Edge = ReturnType<typeof startEdge>;
+
+export function startEdge(opts: EdgeOptions) {
+  const log = opts.log ?? ((m: string) => console.log(`${new Date().toISOString()} ${m}`));
+  mkdirSync(opts.dataDir, { recursive: true });
+  const journal = openJournal(opts.dataDir);
+  const store = openSnapshotStore(opts.dataDir);
+  const link = createLink({ server: opts.server, key: opts.key, journal, store, log, backoff: opts.backoff });
+  const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge() });
+  const readers = opts.readers ? simulateReaders(doors, store, { everyMs: opts.readers.everyMs, log }) : null;
+  if (store.held) log(`snapshot version ${store.held.version} held from before (fresh at ${new Date(store.held.freshAt).toISOString()})`);
+  if (journal.pendingCount()) log(`${journal.pendingCount()} journaled event(s) not yet delivered`);
+  return {
+    journal,
+    store,
+    link,
+    doors,
+    swipe: doors.swipe,
+    stop() {
+      readers?.stop();
+      link.stop();
+      journal.close();
+    },
+  };
+}
+
+/**
+ * The demo's controller key: the one kept in the data directory while the server still takes it, else a new one made
+ * as the demo administrator in `clientName`'s first controller with card readers.
+ */
+export async function demoKey(
+  server: string,
+  dataDir: string,
+  who = { username: 'admin', password: 'Gatehouse1!' },
+  clientName = 'Northwind',
+): Promise<string> {
+  const http = server.replace(/\/+$/, '');
+  const kept = join(dataDir, 'demo-key');
+  if (existsSync(kept)) {
+    const key = readFileSync(kept, 'utf8').trim();
+    const probe = await fetch(http + API.deviceControllers, { headers: { authorization: `Bearer ${key}` } });
+    if (probe.status === 200) return key;
+  }
+  const login = await fetch(http + API.login, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
+  if (login.status !== 200) throw new Error(`sign-in of ${who.username} at ${http}: ${login.status} ${(await login.text()).slice(0, 200)}`);
+  const { token } = (await login.json()) as { token: string };
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const clients = (await (await fetch(`${http}${API.clients}?size=100`, { headers: auth })).json()) as { items: { id: number; name: string }[] };
+  const client = clients.items.find((c) => c.name.toLowerCase().includes(clientName.toLowerCase())) ?? clients.items[0];
+  if (!client) throw new Error(`${who.username} works in no client`);
+  const headers = { ...auth, [TENANT_HEADER]: String(client.id) };
+  const list = (await (await fetch(`${http}${controllersResource.api}?size=100`, { headers })).json()) as { items: { id: number; name: string }[] };
+  const readers = (await (await fetch(`${http}${cardReadersResource.api}?size=500`, { headers })).json()) as { items: { controllerId: number }[] };
+  const wired = new Set(readers.items.map((r) => r.controllerId));
+  const controller = list.items.find((c) => wired.has(c.id)) ?? list.items[0];
+  if (!controller) throw new Error(`${client.name} has no controller`);
+  const made = await fetch(`${http}${controllersResource.api}/${controller.id}/edge-key`, { method: 'POST', headers, body: '{}' });
+  if (made.status !== 200) throw new Error(`edge key of ${controller.name}: ${made.status} ${(await made.text()).slice(0, 200)}`);
+  const { apiKey } = (await made.json()) as { apiKey: string };
+  mkdirSync(dataDir, { recursive: true });
+  writeWhole(kept, apiKey);
+  console.log(`Controller key made for ${controller.name} in ${client.name} (kept in ${kept})`);
+  return apiKey;
+}

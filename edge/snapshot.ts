@@ -1,0 +1,106 @@
+// The edge's snapshot (issue 47): what the server sent of its doors' access rules, checked (schema, hash, version,
+// controller), kept on disk (`snapshot.json`, written whole) so a restart with the server gone still decides, and
+// turned into the shared engine's index (access/engine.ts AccessIndex). `freshAt` is the last moment the edge knew it
+// was current (connected to the server): offline, it decides from it for at most its maxOfflineDays.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EdgeSnapshotMessage, validate, type EdgeSnapshot } from '../contract';
+import type { AccessGroupFact, AccessIndex, DoorFact } from '../access/engine';
+import { SpecialCalendar } from '../access/schedule';
+import { writeWhole } from './journal';
+
+export interface Held {
+  version: number;
+  hash: string;
+  snapshot: EdgeSnapshot;
+  index: AccessIndex;
+  /** the same index with hard anti-passback made soft (offline: grant and log) */
+  softIndex: AccessIndex;
+  freshAt: number;
+}
+
+/** The engine's index of a snapshot. */
+export function indexOf(s: EdgeSnapshot): AccessIndex {
+  const groupsOf = new Map<number, number[]>(s.members.map(([id, gs]) => [id, gs]));
+  return {
+    timeZone: s.timeZone,
+    credentials: new Map(s.credentials.map((c) => [c.number, c])),
+    identities: new Map(s.identities.map((i) => [i.id, i])),
+    doors: new Map(s.doors.map((d): [number, DoorFact] => [d.id, d])),
+    groupsOf,
+    groups: new Map(s.groups.map((g): [number, AccessGroupFact] => [g.id, { id: g.id, name: g.name, doors: new Map(g.doors) }])),
+    schedules: new Map(s.schedules.map((x) => [x.id, x])),
+    calendar: new SpecialCalendar(s.specialDates),
+    zones: new Map(s.zones.map((z) => [z.id, z])),
+    interlocks: new Map(s.interlocks.map((i) => [i.id, i])),
+    formats: new Map(s.formats.map((f) => [f.id, f])),
+    qrPeriodS: s.qrPeriodS,
+  };
+}
+
+const soften = (index: AccessIndex): AccessIndex => ({
+  ...index,
+  zones: new Map([...index.zones].map(([id, z]) => [id, z.antiPassback === 'hard' ? { ...z, antiPassback: 'soft' as const } : z])),
+});
+
+export type SnapshotStore = ReturnType<typeof openSnapshotStore>;
+
+export function openSnapshotStore(dir: string, now: () => number = Date.now) {
+  const file = join(dir, 'snapshot.json');
+  let held: Held | null = null;
+  const hold = (version: number, hash: string, snapshot: EdgeSnapshot, freshAt: number): Held => {
+    const index = indexOf(snapshot);
+    return { version, hash, snapshot, index, softIndex: soften(index), freshAt };
+  };
+  const save = () => {
+    if (held) writeWhole(file, JSON.stringify({ version: held.version, hash: held.hash, freshAt: held.freshAt, snapshot: held.snapshot }));
+  };
+  if (existsSync(file)) {
+    try {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { version: number; hash: string; freshAt: number; snapshot: EdgeSnapshot };
+      held = hold(kept.version, kept.hash, kept.snapshot, kept.freshAt);
+    } catch {
+      held = null; // unreadable: decide nothing until the server sends one
+    }
+  }
+
+  return {
+    get held() {
+      return held;
+    },
+    /**
+     * A snapshot message from the server (its JSON as parsed): checked, then kept. Refused, with the field and why,
+     * when it is not one (schema), its hash does not match (altered), it is not newer than the one held (stale or out of
+     * order) or it is another controller's. Nothing changes when it is refused.
+     */
+    accept(raw: unknown, controllerId: number): { ok: true; version: number; same: boolean } | { ok: false; field: string; message: string } {
+      const r = validate(raw, EdgeSnapshotMessage);
+      if (!r.ok)
+        return { ok: false, field: `snapshot message: ${r.violations[0]?.field ?? '(body)'}`, message: r.violations[0]?.message ?? 'is not a snapshot' };
+      const m = r.value;
+      const hash = createHash('sha256')
+        .update(JSON.stringify((raw as { snapshot: unknown }).snapshot))
+        .digest('hex');
+      if (hash !== m.hash) return { ok: false, field: 'hash', message: 'does not match the snapshot (altered or forged): kept the one held' };
+      if (m.snapshot.controllerId !== controllerId)
+        return { ok: false, field: 'snapshot.controllerId', message: `is ${m.snapshot.controllerId}, not this controller (${controllerId})` };
+      if (held && m.version === held.version && m.hash === held.hash) {
+        held.freshAt = now();
+        save();
+        return { ok: true, version: m.version, same: true };
+      }
+      if (held && m.version <= held.version && held.snapshot.controllerId === controllerId)
+        return { ok: false, field: 'version', message: `${m.version} is not newer than the version held (${held.version}): stale or out of order` };
+      held = hold(m.version, m.hash, m.snapshot, now());
+      save();
+      return { ok: true, version: m.version, same: false };
+    },
+    /** Connected: the snapshot held is current now. */
+    fresh() {
+      if (!held) return;
+      held.freshAt = now();
+      save();
+    },
+  };
+}

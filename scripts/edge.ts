@@ -1,0 +1,38 @@
+// `npm run edge -- --server URL --key KEY [--data DIR] [--readers MS]` (or EDGE_SERVER, EDGE_KEY, EDGE_DATA):
+// Gatehouse Edge, the controller process beside the doors (edge/main.ts, docs/EDGE.md). `--demo` signs in as the demo
+// administrator, makes (or reuses) a controller key in Northwind and runs that controller's doors with simulated
+// readers presenting cards now and then.
+import { parseArgs } from 'node:util';
+import { demoKey, startEdge } from '../edge/main';
+
+const { values } = parseArgs({
+  options: {
+    server: { type: 'string', default: process.env.EDGE_SERVER ?? 'http://localhost:8080' },
+    key: { type: 'string', default: process.env.EDGE_KEY ?? '' },
+    data: { type: 'string', default: process.env.EDGE_DATA ?? './data-edge' },
+    demo: { type: 'boolean', default: false },
+    readers: { type: 'string', default: process.env.EDGE_READERS ?? '' },
+  },
+  allowPositionals: true,
+});
+
+async function main() {
+  const key = values.demo ? await demoKey(values.server!, values.data!) : values.key!;
+  if (!key) {
+    console.error('Give the controller key: --key gh_… (or EDGE_KEY), or --demo');
+    process.exit(2);
+  }
+  const everyMs = Number(values.readers || (values.demo ? 3000 : 0));
+  const edge = startEdge({ server: values.server!, key, dataDir: values.data!, readers: everyMs > 0 ? { everyMs } : undefined });
+  console.log(`Gatehouse Edge: ${values.server} (data in ${values.data})${everyMs ? `, simulated readers every ${everyMs} ms` : ''}`);
+  const stop = () => {
+    edge.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,231 @@
+// The server's side of Gatehouse Edge's connection (issue 47): each edge controller opens one WebSocket OUT to the
+// server's one port (EDGE_CONNECT_PATH) with its controller key. The server answers with a welcome (which controller,
+// the last sequence number of its events stored) and its snapshot, then a new snapshot version within a second of any
+// change its doors depend on (the access index is rebuilt on every change notice: onBuilt). Every message from the
+// edge is checked with its contract/edge.ts schema; a bad one is answered with an error naming the field, nothing
+// changes and the connection stays. A key revoked, rotated or ended, or a controller deleted, is dropped at once
+// after its change and in any case within EDGE_RECHECK_MS.
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Struct } from 'superstruct';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  API_KEY_HEADER,
+  EDGE_CONNECT_PATH,
+  EDGE_RECHECK_MS,
+  EdgeApplied,
+  EdgeHello,
+  EdgeStatus,
+  validate,
+  type EdgeClientMessage,
+  type EdgeSnapshotMessage,
+} from '../../contract';
+import { authenticateApiKey, isApiKey } from '../auth/apiKeys';
+import type { AccessIndexes } from '../access/index';
+import type { Db } from '../db/db';
+import { buildSnapshot } from './snapshot';
+
+const CLIENT_MESSAGES: Record<string, Struct<any, any>> = { hello: EdgeHello, applied: EdgeApplied, status: EdgeStatus };
+
+interface Conn {
+  ws: WebSocket;
+  key: string;
+  controllerId: number;
+  clientId: number;
+  name: string;
+  /** the version and hash last sent */
+  sent: { version: number; hash: string } | null;
+  /** snapshot sends of this connection, one after another */
+  chain: Promise<void>;
+}
+
+/** The controller a key is bound to (migration 132), with its client; null: not a controller's key, or not valid. */
+async function controllerOfKey(db: Db, key: string, from: { ip: string; userAgent: string }) {
+  const k = await authenticateApiKey(db, null, key, from);
+  if (!k) return null;
+  const { rows } = await db.query<{ id: number; name: string; client_id: number }>(
+    `select c.id, c.name, c.client_id from service_accounts sa join controllers c on c.id = sa.controller_id and c.client_id = sa.client_id
+      where sa.user_id = $1 and sa.client_id = $2`,
+    [k.userId, k.clientId],
+  );
+  return rows[0] ? { controllerId: Number(rows[0].id), name: rows[0].name, clientId: Number(rows[0].client_id) } : null;
+}
+
+export type EdgeHub = ReturnType<typeof createEdgeHub>;
+
+export function createEdgeHub(opts: { db: Db; access: AccessIndexes; log?: (m: string) => void; recheckMs?: number }) {
+  const { db, access } = opts;
+  const log = opts.log ?? (() => {});
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const conns = new Set<Conn>();
+
+  const send = (c: Conn, m: unknown) => {
+    if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(m));
+  };
+
+  /** Build the controller's snapshot; a new version (stored, only ever growing) when its hash changed, sent. */
+  function resend(c: Conn): Promise<void> {
+    c.chain = c.chain
+      .then(async () => {
+        if (!conns.has(c)) return;
+        const index = await access.get(c.clientId);
+        const { snapshot, hash } = await buildSnapshot(db, index, { id: c.controllerId, name: c.name, clientId: c.clientId });
+        if (c.sent?.hash === hash) return;
+        const { rows } = await db.query<{ snapshot_version: string }>(
+          `update edge_controllers set snapshot_version = case when snapshot_hash = $2 then snapshot_version else snapshot_version + 1 end, snapshot_hash = $2
+            where controller_id = $1 returning snapshot_version::text`,
+          [c.controllerId, hash],
+        );
+        const version = Number(rows[0]?.snapshot_version ?? 0);
+        if (!version) return;
+        c.sent = { version, hash };
+        const m: EdgeSnapshotMessage = { type: 'snapshot', version, hash, builtAt: Date.now(), snapshot };
+        send(c, m);
+      })
+      .catch((e) => log(`edge controller ${c.controllerId}: snapshot not sent: ${e}`));
+    return c.chain;
+  }
+
+  /** Is the connection's key still its controller's (not revoked, rotated, ended; the controller not deleted)? */
+  async function recheck(c: Conn) {
+    const now = await controllerOfKey(db, c.key, { ip: '', userAgent: 'Gatehouse Edge' }).catch(() => undefined);
+    if (now === undefined || !conns.has(c)) return; // the database did not answer: ask again next time
+    if (!now || now.controllerId !== c.controllerId) {
+      send(c, { type: 'error', field: 'key', message: 'This controller key is revoked, replaced or its controller deleted' });
+      c.ws.close(4401, 'key refused');
+      conns.delete(c);
+      return;
+    }
+    if (now.name !== c.name) {
+      c.name = now.name;
+      await resend(c);
+    }
+  }
+
+  async function opened(ws: WebSocket, key: string, who: { controllerId: number; name: string; clientId: number }) {
+    const c: Conn = { ws, key, ...who, sent: null, chain: Promise.resolve() };
+    conns.add(c);
+    ws.on('message', (data, isBinary) => void received(c, data.toString(), isBinary));
+    ws.on('close', () => {
+      conns.delete(c);
+      void db
+        .query('update edge_controllers set disconnected_at = now() where controller_id = $1', [c.controllerId])
+        .catch((e) => log(`edge controller ${c.controllerId}: ${e}`));
+    });
+    ws.on('error', (e) => log(`edge controller ${c.controllerId}: ${e.message}`));
+    await db.query(
+      `insert into edge_controllers (controller_id, client_id, connected_at) values ($1, $2, now())
+       on conflict (controller_id) do update set connected_at = now(), disconnected_at = null`,
+      [c.controllerId, c.clientId],
+    );
+    const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [c.controllerId]);
+    send(c, { type: 'welcome', controllerId: c.controllerId, controllerName: c.name, lastSeq: Number(rows[0]?.last_seq ?? 0), serverTime: Date.now() });
+    await resend(c);
+  }
+
+  async function received(c: Conn, text: string, isBinary: boolean) {
+    let raw: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      raw = JSON.parse(text);
+    } catch {
+      send(c, { type: 'error', field: '(body)', message: 'is not a JSON text message' });
+      return;
+    }
+    const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+    const struct = typeof type === 'string' ? CLIENT_MESSAGES[type] : undefined;
+    if (!struct) {
+      send(c, { type: 'error', field: 'type', message: `must be one of ${Object.keys(CLIENT_MESSAGES).join(', ')}` });
+      return;
+    }
+    const r = validate(raw, struct);
+    if (!r.ok) {
+      const v = r.violations[0];
+      send(c, { type: 'error', field: v?.field ?? '(body)', message: v?.message ?? 'is not a message of the edge protocol' });
+      return;
+    }
+    const m = r.value as EdgeClientMessage;
+    try {
+      if (m.type === 'applied') {
+        if (!c.sent || m.version > c.sent.version) {
+          send(c, { type: 'error', field: 'version', message: `was never sent to this controller (last sent: ${c.sent?.version ?? 'none'})` });
+          return;
+        }
+        await db.query('update edge_controllers set applied_version = greatest(applied_version, $2) where controller_id = $1', [c.controllerId, m.version]);
+      } else {
+        const version = m.type === 'hello' ? m.edgeVersion : null;
+        await db.query('update edge_controllers set pending = $2, edge_version = coalesce($3, edge_version) where controller_id = $1', [
+          c.controllerId,
+          m.pending,
+          version,
+        ]);
+      }
+    } catch (e) {
+      log(`edge controller ${c.controllerId}: ${e}`);
+    }
+  }
+
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const refuse = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+    };
+    const header = req.headers.authorization;
+    const bearer = header?.startsWith('Bearer ') ? header.slice(7) : null;
+    const alt = req.headers[API_KEY_HEADER];
+    const key = typeof alt === 'string' ? alt : bearer;
+    if (!key || !isApiKey(key)) return refuse(401, 'Unauthorized');
+    let who: Awaited<ReturnType<typeof controllerOfKey>>;
+    try {
+      who = await controllerOfKey(db, key, { ip: req.socket.remoteAddress ?? '', userAgent: String(req.headers['user-agent'] ?? 'Gatehouse Edge') });
+    } catch (e) {
+      log(`edge connect: ${e}`);
+      return refuse(503, 'Service Unavailable');
+    }
+    if (!who) return refuse(401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      opened(ws, key, who!).catch((e) => {
+        log(`edge controller ${who!.controllerId}: ${e}`);
+        ws.close(1011, 'server error');
+      });
+    });
+  }
+
+  const timer = setInterval(() => {
+    for (const c of conns) void recheck(c);
+  }, opts.recheckMs ?? EDGE_RECHECK_MS);
+  timer.unref();
+  const unlisten = access.onBuilt((clientId) => {
+    for (const c of conns) if (c.clientId === clientId) void resend(c);
+  });
+
+  return {
+    /** Take the edge path's upgrades of the HTTP server (the real-time endpoints keep theirs). */
+    attach(server: HttpServer) {
+      server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        if ((req.url ?? '').split('?')[0] !== EDGE_CONNECT_PATH) return;
+        void upgrade(req, socket, head);
+      });
+    },
+    /** A change notice of the client's controllers, readers, inputs, outputs or service accounts: keys and snapshots again. */
+    changed(clientId: number) {
+      for (const c of conns)
+        if (c.clientId === clientId)
+          void recheck(c).then(() => {
+            if (conns.has(c)) return resend(c);
+          });
+    },
+    /** A controller's key was rotated or revoked (after the commit): its connection is checked now. */
+    dropped(clientId: number, controllerId: number) {
+      for (const c of conns) if (c.clientId === clientId && c.controllerId === controllerId) void recheck(c);
+    },
+    /** The controllers connected now (tests, the console later). */
+    connected: () => [...conns].map((c) => ({ controllerId: c.controllerId, clientId: c.clientId, version: c.sent?.version ?? 0 })),
+    close() {
+      clearInterval(timer);
+      unlisten();
+      for (const c of conns) c.ws.terminate();
+      conns.clear();
+      wss.close();
+    },
+  };
+}

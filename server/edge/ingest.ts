@@ -1,0 +1,191 @@
+// Gatehouse Edge's events through the device interface (issue 47, server/http/ingest.ts): a controller's key sends
+// events of its own controller only; events with an `edge` part carry the controller's journal sequence number and
+// are stored once and in order: a number already stored is skipped (a resend after a reconnect is not a duplicate),
+// a gap refuses that message and those after it (the edge sends them again from the gap). One batch per controller
+// at a time; the last number stored is kept in edge_controllers (migration 132). A swipe decided at the edge is
+// stored as a decided swipe (identity, decision, reason, what was presented, when it happened and whether offline),
+// so the server's "Why?" decides it again.
+import type { FastifyRequest } from 'fastify';
+import type { DeviceBatchResult, DeviceEvent } from '../../contract';
+import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
+import type { EventInput } from '../monitor/pipeline';
+
+type Rejected = DeviceBatchResult['rejected'];
+
+export interface EdgeAdmission {
+  /** the messages to store, in the order sent */
+  good: { index: number; e: DeviceEvent }[];
+  rejected: Rejected;
+  duplicates: number;
+  /** after the store: the controllers' last sequence numbers move on (stored: whether it succeeded) */
+  done(stored: boolean): Promise<{ edgeLastSeq?: number }>;
+}
+
+export type EdgeIngest = ReturnType<typeof createEdgeIngest>;
+
+export function createEdgeIngest(db: Db) {
+  /** controller id → the last sequence number stored (read once, then kept) */
+  const lastSeq = new Map<number, number>();
+  /** controller id → the batch under way (one at a time per controller) */
+  const turns = new Map<number, Promise<void>>();
+
+  async function seqOf(controllerId: number, clientId: number): Promise<number> {
+    const known = lastSeq.get(controllerId);
+    if (known !== undefined) return known;
+    await db.query('insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing', [controllerId, clientId]);
+    const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [controllerId]);
+    const n = Number(rows[0]?.last_seq ?? 0);
+    lastSeq.set(controllerId, n);
+    return n;
+  }
+
+  /** The controller the request's key is bound to (a controller's key), or null. */
+  async function boundController(req: FastifyRequest): Promise<number | null> {
+    const p = req.principal;
+    if (!p || !p.jti.startsWith('apikey:')) return null;
+    const { rows } = await db.query<{ controller_id: number | null }>('select controller_id from service_accounts where user_id = $1', [p.userId]);
+    return rows[0]?.controller_id == null ? null : Number(rows[0].controller_id);
+  }
+
+  /** Which of a batch's checked messages may be stored (see the file's head); the caller stores them, then calls done. */
+  async function admit(req: FastifyRequest, clientId: number, checked: { index: number; e: DeviceEvent }[]): Promise<EdgeAdmission> {
+    const bound = await boundController(req);
+    const rejected: Rejected = [];
+    let good = checked;
+    if (bound !== null) {
+      good = [];
+      for (const g of checked) {
+        if (g.e.controllerId === bound) good.push(g);
+        else rejected.push({ index: g.index, violations: [{ field: 'controllerId', message: 'is not the controller of this key' }] });
+      }
+    }
+    const named = [...new Set(good.filter((g) => g.e.edge).map((g) => g.e.controllerId))];
+    if (!named.length) return { good, rejected, duplicates: 0, done: async () => ({}) };
+    // another client's controller is answered as an unknown one, as the device interface does (and keeps no number for it)
+    const ownParams: unknown[] = [named];
+    const { rows: own } = await db.query<{ id: number }>(`select id from controllers where id = any($1::int[]) and ${tenant(ownParams, clientId)}`, ownParams);
+    const edgeOf = new Set(own.map((r) => Number(r.id)));
+    good = good.filter((g) => {
+      if (!g.e.edge || edgeOf.has(g.e.controllerId)) return true;
+      rejected.push({ index: g.index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
+      return false;
+    });
+    if (!edgeOf.size) return { good, rejected, duplicates: 0, done: async () => ({}) };
+
+    // what a decided swipe names must be this client's
+    const ids = good.flatMap((g) => (g.e.edge?.decided ? [g.e.edge.decided] : []));
+    const peopleParams: unknown[] = [[...new Set(ids.flatMap((d) => (d.identityId === null ? [] : [d.identityId])))]];
+    const doorParams: unknown[] = [[...new Set(ids.map((d) => d.doorId))]];
+    const [{ rows: people }, { rows: doors }] = ids.length
+      ? await Promise.all([
+          db.query<{ id: number }>(`select id from identities where id = any($1::int[]) and ${tenant(peopleParams, clientId)}`, peopleParams),
+          db.query<{ id: number }>(`select id from doors where id = any($1::int[]) and ${tenant(doorParams, clientId)}`, doorParams),
+        ])
+      : [{ rows: [] as { id: number }[] }, { rows: [] as { id: number }[] }];
+    const knownPeople = new Set(people.map((r) => Number(r.id)));
+    const knownDoors = new Set(doors.map((r) => Number(r.id)));
+
+    // one batch per controller at a time, in arrival order
+    const controllers = [...edgeOf].sort((a, b) => a - b);
+    const releases: (() => void)[] = [];
+    for (const c of controllers) {
+      const before = turns.get(c) ?? Promise.resolve();
+      let release!: () => void;
+      const mineTurn = new Promise<void>((r) => (release = r));
+      const chained = before.then(() => mineTurn);
+      turns.set(c, chained);
+      releases.push(() => {
+        release();
+        if (turns.get(c) === chained) turns.delete(c);
+      });
+      await before;
+    }
+    try {
+      const next = new Map<number, number>();
+      for (const c of controllers) next.set(c, (await seqOf(c, clientId)) + 1);
+      const kept: typeof good = [];
+      let duplicates = 0;
+      for (const g of good) {
+        const edge = g.e.edge;
+        if (!edge) {
+          kept.push(g);
+          continue;
+        }
+        const expected = next.get(g.e.controllerId)!;
+        if (edge.seq < expected) {
+          duplicates++;
+          continue;
+        }
+        if (edge.seq > expected) {
+          rejected.push({ index: g.index, violations: [{ field: 'edge.seq', message: `must be ${expected}: events are stored once and in order` }] });
+          continue;
+        }
+        // refused for what it says, its number is used all the same: the edge sends it no more, and the next follows it
+        next.set(g.e.controllerId, expected + 1);
+        const d = edge.decided;
+        if (d && d.identityId !== null && !knownPeople.has(d.identityId)) {
+          rejected.push({ index: g.index, violations: [{ field: 'edge.decided.identityId', message: 'is not a known identity of this client' }] });
+          continue;
+        }
+        if (d && !knownDoors.has(d.doorId)) {
+          rejected.push({ index: g.index, violations: [{ field: 'edge.decided.doorId', message: 'is not a known door of this client' }] });
+          continue;
+        }
+        kept.push(g);
+      }
+      rejected.sort((a, b) => a.index - b.index);
+      return {
+        good: kept,
+        rejected,
+        duplicates,
+        async done(stored) {
+          try {
+            if (!stored) return {};
+            for (const [c, n] of next) {
+              await db.query('update edge_controllers set last_seq = greatest(last_seq, $2) where controller_id = $1', [c, n - 1]);
+              lastSeq.set(c, Math.max(lastSeq.get(c) ?? 0, n - 1));
+            }
+            return { edgeLastSeq: bound !== null ? (lastSeq.get(bound) ?? 0) : undefined };
+          } finally {
+            for (const r of releases) r();
+          }
+        },
+      };
+    } catch (e) {
+      for (const r of releases) r();
+      throw e;
+    }
+  }
+
+  /** The stored event of an edge message: its decided swipe, and when and how it happened. */
+  function input(e: DeviceEvent, base: EventInput): EventInput {
+    const edge = e.edge;
+    if (!edge) return base;
+    const when = new Date(edge.occurredAt).toISOString();
+    const message = edge.offline ? `${base.message} (offline at ${when})` : base.message;
+    const d = edge.decided;
+    return {
+      ...base,
+      message: message.slice(0, 500),
+      ...(d
+        ? {
+            decided: {
+              identityId: d.identityId,
+              decision: d.decision,
+              reason: d.reason,
+              swipe: {
+                card: d.card,
+                at: edge.occurredAt,
+                side: d.side,
+                doorId: d.doorId,
+                edge: { seq: edge.seq, offline: edge.offline, snapshotVersion: edge.snapshotVersion, occurredAt: when, receivedAt: new Date().toISOString() },
+              },
+            },
+          }
+        : {}),
+    };
+  }
+
+  return { admit, input };
+}

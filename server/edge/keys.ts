@@ -1,0 +1,107 @@
+// Gatehouse Edge's controller keys (issue 47), as named actions of the controllers' catalogue resource:
+// `POST …/controllers/:id/edge-key` makes the controller's key (or a new one in place of the old), answered once;
+// `POST …/controllers/:id/revoke-edge-key` stops it. A key is a service account's API key (server/auth/apiKeys.ts)
+// bound to the controller (migration 132): in its client only, with the device interface's role, and only for its own
+// controller's doors (the edge connection and the device interface check the binding). Its account shows on the
+// Service accounts screen like any other. Rotating or revoking ends the old key's session and, after the commit, drops
+// the controller's live connection; deleting the controller deletes its account.
+import { PRIV } from '../../contract';
+import { apiKeySessionJti, endKeySession, newApiKey } from '../auth/apiKeys';
+import type { Db } from '../db/db';
+import type { CrudContext, ResourceHooks } from '../crud/hooks';
+import { HttpError, fill } from '../http/kit';
+import { tenant } from '../db/tenant';
+
+/** The role an edge controller's account holds (the device interface's). */
+export const EDGE_ROLE = 'device-ingest';
+
+interface Bound {
+  id: number;
+  user_id: number;
+  key_id: string | null;
+  key_revoked_at: unknown;
+}
+
+async function boundAccount(tx: Db, clientId: number, controllerId: number): Promise<Bound | null> {
+  const params: unknown[] = [controllerId];
+  const { rows } = await tx.query<Bound>(
+    `select id, user_id, key_id, key_revoked_at from service_accounts where controller_id = $1 and ${tenant(params, clientId)}`,
+    params,
+  );
+  return rows[0] ? { ...rows[0], id: Number(rows[0].id), user_id: Number(rows[0].user_id) } : null;
+}
+
+export interface EdgeKeyHooksOptions {
+  /** After the commit: drop the controller's edge connection and its key's real-time sessions. */
+  dropped?: (clientId: number, controllerId: number, jtis: string[]) => void;
+}
+
+export const controllerHooks = (opts: EdgeKeyHooksOptions = {}): ResourceHooks => {
+  /** the old key's session ended by a rotate or revoke, per controller, until the commit drops its connections */
+  const ended = new Map<number, string[]>();
+  const afterCommit = (clientId: number, after: { id: number }) => {
+    const jtis = ended.get(after.id) ?? [];
+    ended.delete(after.id);
+    opts.dropped?.(clientId, after.id, jtis);
+  };
+  async function endOld(ctx: CrudContext, controllerId: number, bound: Bound | null) {
+    if (!bound?.key_id) return;
+    await endKeySession(ctx.tx, bound.key_id, ctx.username);
+    ended.set(controllerId, [apiKeySessionJti(bound.key_id)]);
+  }
+  return {
+    actions: {
+      'edge-key': {
+        privilege: PRIV.controllers.edit,
+        async run(ctx, before) {
+          const clientId = ctx.clientId!;
+          const key = newApiKey();
+          const bound = await boundAccount(ctx.tx, clientId, before.id);
+          if (bound) {
+            const issue: unknown[] = [bound.id, key.keyId, key.hash, key.prefix];
+            await ctx.tx.query(
+              `update service_accounts set key_id = $2, key_hash = $3, key_prefix = $4, key_issued_at = now(), key_revoked_at = null, active = true,
+                 updated_at = now() where id = $1 and ${tenant(issue, clientId)}`,
+              issue,
+            );
+            await endOld(ctx, before.id, bound);
+          } else {
+            const accountName = `Edge controller ${String(before.name).slice(0, 60)} (#${before.id})`;
+            const { rows } = await ctx.tx.query<{ id: number }>(
+              `insert into users (username, password_hash, name, kind, timezone, home_client_id, selected_client_id)
+               select $1, 'none$service-account', $2, 'service', c.timezone, c.id, c.id from clients c where c.id = $3 returning id`,
+              [`edge-${key.keyId.slice(0, 6)}-${before.id}`, accountName, clientId],
+            );
+            const params: unknown[] = [rows[0].id, accountName, EDGE_ROLE, key.keyId, key.hash, key.prefix, before.id, clientId];
+            await ctx.tx.query(
+              `insert into service_accounts (user_id, name, description, role, active, key_id, key_hash, key_prefix, key_issued_at, controller_id, client_id)
+               values ($1, $2, 'The key of a Gatehouse Edge controller (Hardware / Controllers)', $3, true, $4, $5, $6, now(), $7, $8)`,
+              params,
+            );
+            await ctx.tx.query('insert into user_grants (user_id, role_code, client_id) values ($1, $2, $3)', [rows[0].id, EDGE_ROLE, clientId]);
+          }
+          await ctx.tx.query(`insert into edge_controllers (controller_id, client_id) values ($1, $2) on conflict (controller_id) do nothing`, [
+            before.id,
+            clientId,
+          ]);
+          ctx.req.oneTime = { apiKey: key.key };
+        },
+        afterCommit,
+        audit: (before) => ({ before: null, after: { edgeKey: `issued for ${String(before.name)}` } }),
+      },
+      'revoke-edge-key': {
+        privilege: PRIV.controllers.edit,
+        async run(ctx, before) {
+          const clientId = ctx.clientId!;
+          const bound = await boundAccount(ctx.tx, clientId, before.id);
+          if (!bound?.key_id || bound.key_revoked_at) throw new HttpError(409, fill('{name} has no edge key to revoke', { name: String(before.name) }));
+          const params: unknown[] = [bound.id];
+          await ctx.tx.query(`update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and ${tenant(params, clientId)}`, params);
+          await endOld(ctx, before.id, bound);
+        },
+        afterCommit,
+        audit: (before) => ({ before: null, after: { edgeKey: `revoked for ${String(before.name)}` } }),
+      },
+    },
+  };
+};
