@@ -30,6 +30,7 @@ import {
   storedSessionOf,
   tokenExpiresAt,
 } from './session.helpers';
+import * as held from './session.invariants';
 import type { Authenticated, MeRead, RestoredToken, SessionContext, SessionEmitted, SessionEvent, SessionInput, StoredSession } from './session.types';
 
 // the pure helpers (session.helpers.ts) and the types (session.types.ts) are importable from here as before
@@ -205,6 +206,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
           },
         },
         fetchingMe: {
+          meta: { invariants: held.fetchingMeInvariants },
           invoke: {
             id: 'fetchMe',
             src: 'fetchMe',
@@ -229,6 +231,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
     },
     signedOut: {
       tags: ['signedOut'],
+      meta: { invariants: held.signedOutInvariants },
       initial: 'idle',
       on: {
         'session.noticeDismissed': { actions: assign({ notice: null }) },
@@ -287,6 +290,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
     },
     signedIn: {
       tags: ['signedIn'],
+      meta: { invariants: held.signedInInvariants },
       initial: 'active',
       after: { tokenExpiry: { target: '.validating' } },
       on: {
@@ -329,6 +333,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
           },
         },
         active: {
+          meta: { invariants: held.notSavingSettingsInvariants },
           on: {
             'session.wake': 'validating',
             'session.grantsChanged': 'refreshingGrants',
@@ -454,6 +459,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
         },
         savingSettings: {
           tags: ['busy'],
+          meta: { invariants: held.savingSettingsInvariants },
           on: {
             'session.updateSettings': [
               { guard: 'settingsInvalid', actions: assign({ error: 'Invalid settings' }) },

@@ -46,6 +46,9 @@ export type ThreatLevelEvent =
   | { type: 'threat.changed' };
 export type ThreatLevelEmitted = { type: 'threat.answered'; state: ThreatState };
 
+type Held = { context: ThreatLevelContext; children: Record<string, unknown> };
+const running = (s: Held) => Object.keys(s.children).sort().join();
+
 export const threatLevelMachine = setup({
   types: { context: {} as ThreatLevelContext, events: {} as ThreatLevelEvent, input: {} as ThreatLevelInput, emitted: {} as ThreatLevelEmitted },
   actors: {
@@ -74,12 +77,20 @@ export const threatLevelMachine = setup({
   id: 'threatLevel',
   context: ({ input }) => ({ mayControl: input.mayControl, current: null, levels: [], divisions: [], wholeClient: false, request: null, error: null }),
   initial: 'reading',
+  // What holds in each state, written apart from the transitions (`meta`, read by nothing here): the model tests check
+  // it at every step of every generated path (model-tests/harness.ts, checkPaths) and on the real actor.
+  meta: {
+    invariants: {
+      'the sites to choose from are listed once each': ({ context: c }: Held) => new Set(c.divisions.map((d) => d.id)).size === c.divisions.length,
+    },
+  },
   on: {
     'threat.set': { guard: 'maySet', target: '.commanding', actions: 'ask' },
     'threat.lower': { guard: 'mayLower', target: '.commanding', actions: 'ask' },
   },
   states: {
     reading: {
+      meta: { invariants: { 'the level in force is being read, and nothing else runs': (s: Held) => running(s) === 'read' } },
       on: { 'threat.changed': { target: 'reading', reenter: true } },
       invoke: {
         id: 'read',
@@ -98,9 +109,15 @@ export const threatLevelMachine = setup({
         onError: 'idle',
       },
     },
-    idle: { on: { 'threat.changed': 'reading' } },
+    idle: { meta: { invariants: { 'nothing runs': (s: Held) => running(s) === '' } }, on: { 'threat.changed': 'reading' } },
     commanding: {
       tags: ['busy'],
+      meta: {
+        invariants: {
+          'one command runs, for a holder of door control, with what was asked': (s: Held) =>
+            running(s) === 'command' && s.context.mayControl && s.context.request !== null,
+        },
+      },
       // one command at a time; a change notice is read with the answer
       on: { 'threat.set': { actions: [] }, 'threat.lower': { actions: [] }, 'threat.changed': { actions: [] } },
       invoke: {

@@ -1,10 +1,10 @@
-// Model-based tests generated from the session machine's graph: every reachable state and every transition,
-// replayed on a real actor whose effects are controllable fakes. Delays are driven by a SimulatedClock.
+// Model-based tests generated from the session machine's graph: every step of the paths to every reachable state and
+// over every transition checked against the invariants of the states' meta (machines/session.invariants.ts) and the
+// session's rules as properties of a step, with the effects (storage, logout) the machine performs on it.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
-import { SimulatedClock, createActor } from 'xstate';
-import { MAX_TIMER_MS, sessionMachine, type SessionSnapshot } from '../machines/session';
-import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath } from './harness';
+import { sessionMachine, type SessionSnapshot } from '../machines/session';
+import { edgePaths, expectOracle, type Step, type StepProperties } from './harness';
 import { LOGIN_A, LOGIN_B, ME, NOW, SAVED_SETTINGS, SERVER_AHEAD_MS, TOKEN_A, TOKEN_B, TOKEN_EXPIRED, USER } from './fixtures';
 
 const staticEvents = [
@@ -85,60 +85,62 @@ const model = new TestModel(sessionMachine as any, {
 });
 
 const EFFECTS = ['storeSession', 'clearStoredSession', 'callLogout'] as const;
+const ELSEWHERE = ['You signed out in another tab.', 'Your session changed in another tab and could not be opened here. Sign in again.'];
+const named = (effects: Step<SessionSnapshot>['effects'], type: string) => effects.filter((e) => e.type === type);
 
-async function run({ path, effects }: EdgePath<typeof sessionMachine>) {
-  const controls = createControls();
-  const clock = new SimulatedClock();
-  const performed: Array<{ type: string; params: unknown }> = [];
-  const spy = (type: string) => (_: unknown, params: unknown) => {
-    performed.push({ type, params });
-  };
-  const actor = createActor(
-    sessionMachine.provide({
-      actors: {
-        restoreSession: controls.logic(),
-        fetchMe: controls.logic(),
-        signIn: controls.logic(),
-        selectClient: controls.logic(),
-        adoptSession: controls.logic(),
-        saveProfile: controls.logic(),
-        saveSettings: controls.logic(),
-      },
-      actions: Object.fromEntries(EFFECTS.map((t) => [t, spy(t)])) as any,
-    }),
-    { clock, input: {} },
-  );
-  actor.start();
-  const events = {
-    ...actorEventExecutors([...staticEvents, { type: 'xstate.done.actor.revalidate' }], controls),
-    'xstate.after.tokenExpiry.session.signedIn': async () => {
-      const { context } = actor.getSnapshot();
-      if (actor.getSnapshot().matches('signedIn'))
-        clock.increment(Math.min(MAX_TIMER_MS, (context.expiresAt ?? 0) - ((context.observedAt ?? 0) + context.clockOffset)));
-      await flush();
-    },
-  } as Record<string, (step: { event: any }) => Promise<void>>;
-  for (const e of staticEvents)
-    if (!e.type.startsWith('xstate.'))
-      events[e.type] = async ({ event }) => {
-        actor.send(event);
-        await flush();
-      };
-  let step = 0;
-  await model.testPath(path as any, {
-    states: {
-      '*': (expected: SessionSnapshot) => {
-        const real = actor.getSnapshot();
-        expect(real.value).toEqual(expected.value);
-        expect(real.context).toEqual(expected.context);
-        expect([...real.tags].sort()).toEqual([...expected.tags].sort());
-        expect(performed.splice(0)).toEqual(effects[step++]);
-      },
-    },
-    events,
-  });
-  actor.stop();
-}
+/** §3, §4, §5 as properties of each step, written from the specification (not from the machine's transitions). */
+const properties: StepProperties<SessionSnapshot> = {
+  'a session this tab ends (sign-out, expiry) is signed out at the server with its token and cleared from storage; one another tab ended is neither': ({
+    before,
+    after,
+    effects,
+  }) =>
+    before.matches('signedIn') && after.matches('signedOut')
+      ? ELSEWHERE.includes(after.context.notice ?? '')
+        ? effects.length === 0
+        : JSON.stringify(named(effects, 'callLogout').map((e) => e.params)) === JSON.stringify([{ token: before.context.token }]) &&
+          named(effects, 'clearStoredSession').length === 1
+      : undefined,
+  'nothing is signed out at the server unless a session of this tab ends': ({ before, after, effects }) =>
+    named(effects, 'callLogout').length ? before.matches('signedIn') && after.matches('signedOut') : undefined,
+  'what is stored is the session as it now is, and only a signed-in one': ({ after, effects }) =>
+    named(effects, 'storeSession').length
+      ? after.matches('signedIn') &&
+        named(effects, 'storeSession').every((e) => {
+          const st = e.params as { token: string; user: unknown };
+          return st.token === after.context.token && JSON.stringify(st.user) === JSON.stringify(after.context.user);
+        })
+      : undefined,
+  "a sign-in, a client switch or an adopted session is the server's answer: its token, user and grants": ({ after, event }) =>
+    /^xstate\.done\.actor\.(signIn|selectClient|adopt)$/.test(event.type)
+      ? after.matches('signedIn') &&
+        after.context.token === event.output.token &&
+        after.context.user?.clientId === event.output.user.clientId &&
+        JSON.stringify(after.context.privileges) === JSON.stringify(event.output.privileges.priviledges)
+      : undefined,
+  'a sign-in is sent only with a username and a password': ({ before, after, event }) =>
+    before.matches({ signedOut: 'idle' }) && after.matches({ signedOut: 'signingIn' })
+      ? event.type === 'session.signIn' && event.username.trim() !== '' && event.password !== ''
+      : undefined,
+  "another tab storing this tab's own token changes nothing": ({ before, after, event }) =>
+    event.type === 'session.elsewhere' && before.matches('signedIn') && event.token === before.context.token
+      ? JSON.stringify(after.value) === JSON.stringify(before.value) && after.context === before.context
+      : undefined,
+  'a wake or the expiry timer re-reads the stored session before anything else': ({ before, after, event }) =>
+    (event.type === 'session.wake' && before.matches({ signedIn: 'active' })) || event.type === 'xstate.after.tokenExpiry.session.signedIn'
+      ? after.matches({ signedIn: 'validating' })
+      : undefined,
+  'a settings save that fails puts back the settings before the change, and says so': ({ before, after, event }) =>
+    event.type === 'xstate.error.actor.saveSettings' && before.matches({ signedIn: 'savingSettings' })
+      ? JSON.stringify(after.context.settings) === JSON.stringify(before.context.settingsBeforeSave) && after.context.error !== null
+      : undefined,
+  'a session ends with the reason told: expired, or signed out elsewhere; a sign-out on purpose tells nothing': ({ before, after, event }) =>
+    before.matches('signedIn') && after.matches('signedOut')
+      ? event.type === 'session.signOut'
+        ? after.context.notice === null
+        : after.context.notice !== null
+      : undefined,
+};
 
 const paths = edgePaths(model, sessionMachine, serialize, EFFECTS, {});
 
@@ -217,7 +219,7 @@ describe('session machine model', () => {
     expect(left?.path.state.context.notice).toBe('You signed out in another tab.');
     expect(left?.effects.at(-1)).toEqual([]);
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
-    await run(p);
+  it(`keeps the invariants of its states' meta and the session rules at every step of the ${paths.length} generated paths`, () => {
+    expectOracle(paths, properties, 6);
   });
 });
