@@ -159,8 +159,8 @@ export class Reader extends EventEmitter {
     let secureIn = false;
     if (f.scb) {
       const t = f.scb.type;
-      if (t === Scs.CHLNG && code === Command.CHLNG) return this.reply(f.sqn, this.challenge(f));
-      if (t === Scs.SCRYPT && code === Command.SCRYPT) return this.reply(f.sqn, this.scrypt(f));
+      if (t === Scs.CHLNG && code === Command.CHLNG) return this.reply(f.sqn, this.challenge(f), false);
+      if (t === Scs.SCRYPT && code === Command.SCRYPT) return this.reply(f.sqn, this.scrypt(f), false);
       if (t !== Scs.CMD_MAC && t !== Scs.CMD_ENC) return this.nak(f.sqn, Nak.SCB_UNSUPPORTED);
       if (!this.session) return this.nak(f.sqn, Nak.SECURITY);
       const opened = openPacket(this.session, 'command', f);
