@@ -278,6 +278,30 @@ describe('Gatehouse Edge', () => {
     }
   });
 
+  it('killed with events buffered offline, the edge restarted on its data directory delivers every one of them, once', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    try {
+      const edge = edgeWith(key, proxy.url());
+      await until('online', () => edge.link.online && edge.store.held);
+      await until('nothing pending', () => edge.journal.pendingCount() === 0);
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const buffered = [0, 1, 2, 3].map((i) => edge.swipe({ doorId: doors[i % doors.length], card: `7000${i}` }).entries[0].seq);
+      edge.stop(); // as a kill -9 leaves it: the journal's appends were fsync'd, nothing else happens
+      await proxy.restore();
+      const again = startEdge({ server: proxy.url(), key, dataDir: dirs.at(-1)!, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m) });
+      edges.push(again);
+      expect(again.journal.pending().map((e) => e.seq)).toEqual(buffered);
+      await until('delivered', () => again.link.online && again.journal.pendingCount() === 0);
+      const rows = (await edgeEvents(controller)).filter((r) => buffered.includes(r.seq));
+      expect(rows.map((r) => r.seq)).toEqual(buffered);
+      expect(rows.every((r) => r.offline && r.decision === 'denied')).toBe(true);
+      again.stop();
+    } finally {
+      proxy.close();
+    }
+  });
+
   it('a schedule changed on the server reaches the edge and changes its decision within seconds', async () => {
     const edge = edgeWith(key);
     const held = await until('a snapshot', () => edge.link.online && edge.store.held);
