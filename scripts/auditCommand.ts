@@ -1,9 +1,10 @@
 // `npm run audit`'s commands (scripts/audit.ts is the process around them): importable, so a test runs them in its own
 // process against the database it tampered with, as the command line would, without starting a process each time.
+import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { format } from 'node:util';
-import { openPglite, openPostgres, type Db } from '../server/db/db';
+import { dataDirHolder, openPglite, openPostgres, type Db } from '../server/db/db';
 import { EXPORT_FORMAT, existingSigningKey, publicKeyPem, verifyAgainstWitness, verifyChains, verifyExport, type ExportHeader } from '../server/audit/chain';
 
 const USAGE = 'usage: npm run audit -- verify [--witness DIR] | verify-export FILE [--key PUBLIC.pem] | public-key';
@@ -38,6 +39,12 @@ async function openTheDb(io: AuditIo): Promise<Db> {
   if (url) return openPostgres(url);
   const dir = resolve(io.env.DATA_DIR ?? 'data');
   if (!existsSync(resolve(dir, 'PG_VERSION'))) throw new NoDatabase(`No database in ${dir} (set DATA_DIR or DATABASE_URL)`);
+  // issue 45: opening the embedded database a running server holds aborted with a stack (RuntimeError: Aborted())
+  const holder = dataDirHolder(dir);
+  if (holder !== null)
+    throw new NoDatabase(
+      `The server (process ${holder}) is using the embedded database in ${dir}: stop it first (an embedded database has one user at a time), or check a copy (a backup restored to another DATA_DIR)`,
+    );
   return openPglite(dir);
 }
 
@@ -61,6 +68,36 @@ async function withDb(io: AuditIo, fn: (db: Db) => Promise<number>): Promise<num
     return await fn(db);
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * The public key in a file: a PEM, or the JSON the public-key route answers by default (`{"publicKey": "-----BEGIN…"}`,
+ * what a `curl … > key.pem` saves); a file that is missing or holds no Ed25519 public key is said in words (issue 45).
+ */
+export function readKeyFile(file: string): { pem: string } | { problem: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    return { problem: `Cannot read the key file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (e as Error).message}` };
+  }
+  let pem = text;
+  try {
+    const j = JSON.parse(text) as { publicKey?: unknown };
+    if (typeof j?.publicKey === 'string') pem = j.publicKey;
+  } catch {
+    /* not JSON: a PEM */
+  }
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'ed25519')
+      return { problem: `${file} holds a ${key.asymmetricKeyType} key, not the Ed25519 public key the audit heads are signed with` };
+    return { pem: key.export({ type: 'spki', format: 'pem' }).toString() };
+  } catch {
+    return {
+      problem: `${file} is not a public key (expected the PEM of GET /event/manage/audit/public-key?format=pem, or npm run audit -- public-key)`,
+    };
   }
 }
 
@@ -126,7 +163,15 @@ export async function auditCommand(argv: string[], io: AuditIo = processIo): Pro
       io.error(`Cannot read ${file}: ${(e as Error).message}`);
       return 2;
     }
-    let publicKey = keyFile ? readFileSync(keyFile, 'utf8') : null;
+    let publicKey: string | null = null;
+    if (keyFile) {
+      const key = readKeyFile(keyFile);
+      if ('problem' in key) {
+        io.error(key.problem);
+        return 2;
+      }
+      publicKey = key.pem;
+    }
     if (!publicKey) {
       try {
         publicKey = (JSON.parse(text.slice(0, text.indexOf('\n') >>> 0)) as ExportHeader).publicKey;

@@ -40,7 +40,7 @@ import { sessionRoutes } from './http/sessions';
 import { ingestRoutes } from './http/ingest';
 import { createWebhookWorker, type WebhookWorkerOptions } from './webhooks/worker';
 import { webHookRoutes } from './webhooks/routes';
-import { webDelivery } from './http/static';
+import { SUBRESOURCE_HEADERS, webDelivery } from './http/static';
 import { createPipeline, ensureAlarmTypes, type Publish } from './monitor/pipeline';
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
@@ -177,6 +177,7 @@ export async function buildServer(opts: ServerOptions) {
   };
   const realtime = attachRealtime(app.server, {
     heartbeatMs: opts.realtimeHeartbeatMs,
+    securityHeaders: SUBRESOURCE_HEADERS,
     verifyToken: async (token) => {
       if (isApiKey(token)) {
         // issue 11: a service account's key, with its role in its client, in the key's session

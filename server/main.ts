@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { API, webhookBackoffMs } from '../contract';
 import { buildServer, trustProxyOf } from './app';
 import { recoverInterruptedRestore, replaceDataDir } from './backup/backups';
-import { checkDataDir, openDb, type Db } from './db/db';
+import { checkDataDir, holdDataDir, openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { witnessDirProblem } from './audit/witness';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
@@ -43,6 +43,8 @@ async function main() {
   }
   if (!env.DATABASE_URL && recoverInterruptedRestore(dataDir)) console.error('A restore was cut off before it finished: the database is as it was before it.');
   let db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+  // issue 45: the embedded database has one user at a time; tools (npm run audit) read this to say "stop the server"
+  if (!env.DATABASE_URL) holdDataDir(dataDir);
   await migrate(db);
   const seeded = await seed(db);
   // Local device simulators alongside the server (issue 5): COMPANION=on, CARD_CONNECTOR=on. The card connector

@@ -49,11 +49,24 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnes
     witnessed: (clientId: number | null) => witness?.latest(clientId) ?? null,
   });
 
-  app.get(AUDIT_PUBLIC_KEY_PATH, { config: { open: true } }, async () => ({ algorithm: 'Ed25519', publicKey: publicKeyPem(await signingKey()) }));
+  // JSON for the console; the PEM itself (what `npm run audit -- verify-export --key` reads) for `Accept:
+  // application/x-pem-file` or `?format=pem`, as a file to save (issue 45: saved as JSON it read as a wrong key)
+  app.get(AUDIT_PUBLIC_KEY_PATH, { config: { open: true } }, async (req, reply) => {
+    const pem = publicKeyPem(await signingKey());
+    const q = req.query as { format?: unknown };
+    if (q.format === 'pem' || /application\/x-pem-file/.test(String(req.headers.accept ?? ''))) {
+      return reply
+        .header('content-type', 'application/x-pem-file')
+        .header('content-disposition', 'attachment; filename="gatehouse-audit-public.pem"')
+        .send(pem);
+    }
+    return { algorithm: 'Ed25519', publicKey: pem };
+  });
 
-  app.get(AUDIT_VERIFY_PATH, { config: { privileges: [PRIV.activityReport] } }, async (req): Promise<ChainReport> => {
+  app.get(AUDIT_VERIFY_PATH, { config: { privileges: [PRIV.activityReport] } }, async (req): Promise<ChainReport & { witnessed: SignedHead | null }> => {
     const clientId = clientOf(req);
-    return verifyChains(db, await signingKey(), { clientId });
+    // the last head that left the database for the witness (null: no witness configured, or none yet)
+    return { ...(await verifyChains(db, await signingKey(), { clientId })), witnessed: witness?.latest(clientId) ?? null };
   });
 
   app.get(AUDIT_EXPORT_PATH, { config: { privileges: [PRIV.activityReport] } }, async (req, reply) => {

@@ -65,13 +65,14 @@ if (pglite)
       expect(file.headers.get('content-disposition')).toBe(`attachment; filename="gatehouse-backup-${taken.body.id}.tar.gz"`);
       const bytes = Buffer.from(await file.arrayBuffer());
       expect(bytes.length).toBe(taken.body.bytes);
-      expect(await inspectImage(new Blob([bytes]))).toEqual({ schemaVersion: latestSchema(), clients: await s.count('select id from clients') });
+      writeFileSync(join(dir, 'downloaded.tar.gz'), bytes);
+      expect(await inspectImage(join(dir, 'downloaded.tar.gz'))).toEqual({ schemaVersion: latestSchema(), clients: await s.count('select id from clients') });
       const audit = await s.db.query<any>(`select action, client_id from audit_log where entity = 'backup' and entity_id = $1`, [taken.body.id]);
       expect(audit.rows).toEqual([{ action: 'create', client_id: null }]);
       expect((await s.call('DELETE', `${API.backups}/${taken.body.id}`, { token: admin })).status).toBe(204);
       expect((await s.call('GET', API.backups, { token: admin })).body.items.map((b: any) => b.id)).not.toContain(taken.body.id);
       expect((await s.call('GET', `${API.backups}/${taken.body.id}/file`, { token: admin })).status).toBe(404);
-    });
+    }, 120_000);
 
     it('an id that is not a backup\u2019s is 404, never a path', async () => {
       for (const id of ['..%2F..%2Fetc%2Fpasswd', '20260101T000000Z-abcdef', 'x'.repeat(90), '%00']) {
@@ -100,7 +101,7 @@ if (pglite)
       const up = await upload(admin, image);
       expect(up.status).toBe(201);
       expect(await up.json()).toMatchObject({ kind: 'uploaded', takenBy: 'admin', bytes: image.length, schemaVersion: latestSchema() });
-    });
+    }, 120_000);
 
     it('a restore takes a backup of the database as it is, answers, and hands the image to the restart; the audit row goes into the restored database', async () => {
       // an integration's key has been used (its session is the key's own)
@@ -144,7 +145,7 @@ if (pglite)
       expect(await outcome()).toMatchObject({ backupId: chosen.id, restored: false, problem: 'The backup did not open (bad tar): the database is as it was.' });
       restarts[0].settled(true, null);
       expect(await outcome()).toMatchObject({ backupId: chosen.id, restored: true, problem: null });
-    });
+    }, 120_000);
 
     it('auto-backup settings: one row for the installation, changed by the platform operator with an audit row; bad values named', async () => {
       const read = await s.call('GET', autoBackupResource.api, { token: admin });

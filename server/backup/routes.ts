@@ -27,6 +27,7 @@ import { audit } from '../audit/trail';
 import {
   NO_BACKUP_DIR,
   backupFile,
+  inspectImage,
   backupOf,
   deleteBackup,
   lastRestore,
@@ -233,6 +234,10 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     if (engine === 'postgres') return restorePostgres(req, reply, target, info);
     if (!backups?.restart)
       throw new HttpError(409, 'This server cannot restart itself to restore a backup: start it with npm start, or restore the data directory by hand');
+    if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
+    // issue 45: the stored image is opened apart first (a file damaged on disk since is refused here with 400, instead
+    // of failing once the services have stopped)
+    await inspectImage(backupFile(target, info.id));
     if (restoring) throw new HttpError(409, 'A restore is under way: the server restarts in a moment');
     restoring = true;
     const actor = principal(req).username;

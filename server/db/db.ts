@@ -3,7 +3,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDiskGuard, type Storage } from './diskGuard';
 
@@ -199,5 +199,33 @@ export async function probeWrite(db: Db): Promise<WriteProbe> {
     return { writable: true };
   } catch (e) {
     return { writable: false, problem: (e as Error).message };
+  }
+}
+
+/** The file the server keeps in an embedded DATA_DIR while it holds the database: its process id. */
+export const SERVER_PID_FILE = 'gatehouse-server.pid';
+/** Marks `dataDir` as held by this process until it exits (the file is removed then). */
+export function holdDataDir(dataDir: string): void {
+  const file = join(dataDir, SERVER_PID_FILE);
+  try {
+    writeFileSync(file, String(process.pid));
+    process.once('exit', () => rmSync(file, { force: true }));
+  } catch {
+    /* a read-only data directory is reported where it matters */
+  }
+}
+/** The process id of a live server holding the embedded database in `dataDir` (not this process), or null. */
+export function dataDirHolder(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dataDir, SERVER_PID_FILE), 'utf8'));
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return null;
+    try {
+      process.kill(pid, 0); // throws ESRCH when there is no such process
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EPERM') return null; // EPERM: it lives, as another user
+    }
+    return pid;
+  } catch {
+    return null; // no file
   }
 }

@@ -71,6 +71,25 @@ export const CSP_DIRECTIVES = {
 
 /** The policy of every answer that is not an HTML document (see above). */
 export const SUBRESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * The security headers helmet gives every answer that is not a document, for the answers Fastify does not make
+ * (SockJS's /ws/… info, polling and streaming answers: issue 45). `server/realtime/securityHeaders.test.ts` holds them
+ * equal to what helmet sets on an API answer.
+ */
+export const SUBRESOURCE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': SUBRESOURCE_CSP,
+  'cross-origin-opener-policy': 'same-origin-allow-popups',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
 
 export interface WebOptions {
   /** The built console (index.html and assets/), or null to serve none. */

@@ -1,7 +1,7 @@
 // The real-time endpoints (§7): one SockJS server per service prefix on the HTTP server's port, a STOMP 1.2
 // session per connection, and per-tenant fan-out. `publish(clientId, destination, body)` reaches only that
 // tenant's subscribers of `destination`; with a relay URL it goes through the external broker first.
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import sockjs from 'sockjs';
 import { coalescing } from './coalesce';
 import { REALTIME_SERVICES, SOCKJS_PREFIX, serviceOfDestination, type RealtimeService } from '../../contract';
@@ -13,6 +13,8 @@ export type { RealtimeUser, VerifyToken } from './session';
 export interface RealtimeOptions {
   /** The JWT check of the HTTP server: the user, or null to reject the CONNECT. */
   verifyToken: VerifyToken;
+  /** headers set on every SockJS answer (the security headers of the rest of the server) */
+  securityHeaders?: Readonly<Record<string, string>>;
   /** Largest frame accepted from a client, head and body (default 64 KiB). */
   maxFrameBytes?: number;
   /** Largest body accepted from a client (default 16 KiB). */
@@ -193,6 +195,15 @@ export function attachRealtime(httpServer: HttpServer, options: RealtimeOptions)
       });
     });
     server.installHandlers(httpServer);
+  }
+  // SockJS answers its prefixes itself, outside Fastify: the security headers every other answer has are set on its
+  // responses before it writes them (issue 45: /ws/event/info carried none)
+  const headers = options.securityHeaders;
+  if (headers) {
+    const prefixes = (REALTIME_SERVICES as readonly RealtimeService[]).map((svc) => `${SOCKJS_PREFIX[svc]}/`);
+    httpServer.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (prefixes.some((p) => req.url?.startsWith(p))) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    });
   }
 
   return {
