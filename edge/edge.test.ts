@@ -344,6 +344,9 @@ describe('Gatehouse Edge', () => {
       const r = await s.db.query<{ applied_version: string }>('select applied_version::text from edge_controllers where controller_id = $1', [controller]);
       return Number(r.rows[0].applied_version) === edge.store.held!.version;
     });
+    // and the controllers list says so
+    const row = (await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body;
+    expect(row.edge).toMatch(new RegExp(`^online since .*, snapshot v${edge.store.held!.version}, \\d+ buffered, edge \\d`));
     edge.stop();
   });
 

@@ -31,6 +31,14 @@ async function boundAccount(tx: Db, clientId: number, controllerId: number): Pro
   return rows[0] ? { ...rows[0], id: Number(rows[0].id), user_id: Number(rows[0].user_id) } : null;
 }
 
+/** What the controllers list says of an edge controller (contract/resources/hardware.ts `edge`), from edge_controllers. */
+const EDGE_SUMMARY = `(select case when e.connected_at is not null and e.disconnected_at is null
+      then 'online since ' || to_char(e.connected_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC'
+      else 'offline' || coalesce(' since ' || to_char(e.disconnected_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC', ', never connected') end
+    || ', snapshot v' || e.snapshot_version || case when e.applied_version = e.snapshot_version then '' else ' (applied v' || e.applied_version || ')' end
+    || ', ' || e.pending || ' buffered' || coalesce(', edge ' || e.edge_version, '')
+  from edge_controllers e where e.controller_id = t.id)`;
+
 export interface EdgeKeyHooksOptions {
   /** After the commit: drop the controller's edge connection and its key's real-time sessions. */
   dropped?: (clientId: number, controllerId: number, jtis: string[]) => void;
@@ -50,6 +58,7 @@ export const controllerHooks = (opts: EdgeKeyHooksOptions = {}): ResourceHooks =
     ended.set(controllerId, [apiKeySessionJti(bound.key_id)]);
   }
   return {
+    select: { edge: EDGE_SUMMARY },
     actions: {
       'edge-key': {
         privilege: PRIV.controllers.edit,

@@ -37,6 +37,7 @@ export const zhSentences: Record<string, string> = {
     '已达到许可证上限：{seat}席位 {seats} 个（已用 {used} 个，空闲 {free} 个）；再添加 {adding} 个将超出上限。请申请更多{seat}席位的许可证。',
   '{name} is already {state}': '{name} 已{state}',
   '{name} has no key to revoke': '{name} 没有可吊销的密钥',
+  '{name} has no edge key to revoke': '{name} 没有可吊销的 Edge 控制器密钥',
   'Only a visitor who is {state} can be {done}': '只有{state}的访客才能{done}',
   'Template {name} puts identities in a division you may not add identities to': '模板“{name}”会将身份放入您无权添加身份的部门',
   '{name} is in force: set its end to now first, and its doors go back to their own mode': '{name} 正在生效：请先将其结束时间设为现在，其门将恢复各自的模式',
