@@ -13,6 +13,8 @@ export const EDGE_CONNECT_PATH = '/edge/1.0/connect';
 export const EDGE_MAX_OFFLINE_DAYS = 7;
 /** A revoked or deleted controller's connection is checked again at least this often (and at once on a change). */
 export const EDGE_RECHECK_MS = 2000;
+/** An edge controller whose link is gone this long (and not back) raises its interface-offline alarm. */
+export const EDGE_OFFLINE_GRACE_MS = 5000;
 /** Reconnect back-off of the edge: first wait, doubled each failure up to the last. */
 export const EDGE_BACKOFF_MS = { first: 500, max: 15_000 } as const;
 /** Most journaled events one upload carries. */

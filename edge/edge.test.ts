@@ -429,10 +429,27 @@ describe('Gatehouse Edge', () => {
     expect(r.status).toBe(401);
     // still deciding at the door, from the snapshot held
     expect(edge.swipe({ doorId: doors[0], card: '555' }).mode).toBe('offline');
-    // a new key works again
+    // its link gone for good, the controller is an alarm (interface offline), and the list says offline
+    const iface = (code: number) =>
+      s.db.query<{ id: number; alert: boolean }>('select id, alert from events where event_code = $1 and event_source_id = $2 order by id', [
+        code,
+        `iface-${controller}`,
+      ]);
+    await until('the offline alarm', async () => (await iface(1013)).rows.length > 0, 10_000);
+    expect((await iface(1013)).rows.map((r) => r.alert)).toEqual([true]);
+    expect((await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body).toMatchObject({
+      status: 'offline',
+      edge: expect.stringMatching(/^offline since/),
+    });
+    edge.stop();
+    // a new key works again: back online, said once
     const fresh = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
     expect(fresh.status).toBe(200);
     expect(fresh.body.apiKey).not.toBe(key);
-    edge.stop();
+    const back = edgeWith(fresh.body.apiKey);
+    await until('online with the new key', () => back.link.online);
+    await until('the online event', async () => (await iface(1012)).rows.length === 1);
+    expect((await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body.status).toBe('online');
+    back.stop();
   });
 });

@@ -12,6 +12,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import {
   API_KEY_HEADER,
   EDGE_CONNECT_PATH,
+  EDGE_OFFLINE_GRACE_MS,
+  EVENT_CODES,
+  eventLabel,
   EDGE_RECHECK_MS,
   EdgeApplied,
   EdgeHello,
@@ -23,6 +26,7 @@ import {
 import { authenticateApiKey, isApiKey } from '../auth/apiKeys';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
+import type { Pipeline } from '../monitor/pipeline';
 import { buildSnapshot } from './snapshot';
 
 const CLIENT_MESSAGES: Record<string, Struct<any, any>> = { hello: EdgeHello, applied: EdgeApplied, status: EdgeStatus };
@@ -53,8 +57,39 @@ async function controllerOfKey(db: Db, key: string, from: { ip: string; userAgen
 
 export type EdgeHub = ReturnType<typeof createEdgeHub>;
 
-export function createEdgeHub(opts: { db: Db; access: AccessIndexes; log?: (m: string) => void; recheckMs?: number }) {
+export function createEdgeHub(opts: {
+  db: Db;
+  access: AccessIndexes;
+  /** where the controller's online and offline events go (an offline edge controller is an alarm: interface offline) */
+  pipeline?: Pipeline;
+  log?: (m: string) => void;
+  recheckMs?: number;
+  offlineGraceMs?: number;
+}) {
   const { db, access } = opts;
+  const graceMs = opts.offlineGraceMs ?? EDGE_OFFLINE_GRACE_MS;
+  /** controller id → the timer that raises its offline alarm unless it comes back first */
+  const goingOffline = new Map<number, ReturnType<typeof setTimeout>>();
+
+  /** The controller's status changed: its event (1012 online, 1013 offline: an alert), once per change. */
+  async function linkEvent(clientId: number, controllerId: number, online: boolean) {
+    const status = online ? 'online' : 'offline';
+    const { rows } = await db.query<{ name: string }>(
+      `update controllers set status = $2, online_since = case when $2 = 'online' then now() else null end
+        where id = $1 and client_id = $3 and status is distinct from $2 returning name`,
+      [controllerId, status, clientId],
+    );
+    if (!rows.length || !opts.pipeline) return;
+    const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
+    await opts.pipeline.record(clientId, {
+      eventCode: code,
+      sourceId: `iface-${controllerId}`,
+      sourceName: rows[0].name,
+      message: `${eventLabel(code)}: ${rows[0].name} (Gatehouse Edge ${online ? 'connected' : 'link lost'})`,
+      controllerId,
+    });
+  }
+  const live = (controllerId: number) => [...conns].some((c) => c.controllerId === controllerId);
   const log = opts.log ?? (() => {});
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const conns = new Set<Conn>();
@@ -108,6 +143,14 @@ export function createEdgeHub(opts: { db: Db; access: AccessIndexes; log?: (m: s
     ws.on('message', (data, isBinary) => void received(c, data.toString(), isBinary));
     ws.on('close', () => {
       conns.delete(c);
+      if (!live(c.controllerId) && !goingOffline.has(c.controllerId)) {
+        const t = setTimeout(() => {
+          goingOffline.delete(c.controllerId);
+          if (!live(c.controllerId)) void linkEvent(c.clientId, c.controllerId, false).catch((e) => log(`edge controller ${c.controllerId}: ${e}`));
+        }, graceMs);
+        t.unref();
+        goingOffline.set(c.controllerId, t);
+      }
       void db
         .query('update edge_controllers set disconnected_at = now() where controller_id = $1', [c.controllerId])
         .catch((e) => log(`edge controller ${c.controllerId}: ${e}`));
@@ -118,6 +161,10 @@ export function createEdgeHub(opts: { db: Db; access: AccessIndexes; log?: (m: s
        on conflict (controller_id) do update set connected_at = now(), disconnected_at = null`,
       [c.controllerId, c.clientId],
     );
+    const pending = goingOffline.get(c.controllerId);
+    if (pending) clearTimeout(pending);
+    goingOffline.delete(c.controllerId);
+    await linkEvent(c.clientId, c.controllerId, true);
     const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [c.controllerId]);
     send(c, { type: 'welcome', controllerId: c.controllerId, controllerName: c.name, lastSeq: Number(rows[0]?.last_seq ?? 0), serverTime: Date.now() });
     await resend(c);
@@ -222,6 +269,8 @@ export function createEdgeHub(opts: { db: Db; access: AccessIndexes; log?: (m: s
     connected: () => [...conns].map((c) => ({ controllerId: c.controllerId, clientId: c.clientId, version: c.sent?.version ?? 0 })),
     close() {
       clearInterval(timer);
+      for (const t of goingOffline.values()) clearTimeout(t);
+      goingOffline.clear();
       unlisten();
       for (const c of conns) c.ws.terminate();
       conns.clear();
