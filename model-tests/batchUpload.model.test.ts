@@ -48,8 +48,8 @@ describe('batch upload machine model', () => {
     const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => st.state.value as string)));
     expect([...states].sort()).toEqual(['idle', 'imported', 'importing', 'previewed', 'previewing']);
   });
-  for (const p of paths) {
-    it(p.description, async () => {
+  it(`on the real actor along every one of the ${paths.length} generated paths: the preview gets the template and file, the import the previewed upload; busy and stage follow the state`, async () => {
+    for (const p of paths) {
       await drive(model, batchUploadMachine, undefined, events, p, ({ controls, event, before }) => {
         // the preview gets the chosen template and file; the import gets the previewed upload
         if (event.type === 'batch.preview' && before && !before.hasTag('busy')) {
@@ -67,6 +67,6 @@ describe('batch upload machine model', () => {
       if (last.matches('idle') && last.context.error) expect(selectBatchFieldError('file')(last)).toBe('has no column "Emp"');
       if (last.matches('previewed') && p.path.steps.at(-1)?.event.type === 'xstate.error.actor.import')
         expect(selectBatchError(last)).toBe('The connection was lost.');
-    });
-  }
+    }
+  });
 });

@@ -7,7 +7,7 @@ import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import { CONNECTOR_DELAY_MS, CONNECTOR_MAX_MESSAGE_CHARS, CONNECTOR_PORTS, CONNECTOR_VERSION, DEVICE_MESSAGES, type MyKad } from '../contract';
 import { cardConnectorMachine, type CardConnectorEmitted, type CardConnectorSnapshot, type ConnectorSocketCommand } from '../machines/cardConnector';
 import { selectCanReadCard, selectConnectorStatus, selectConnectorStatusText, selectReaderState } from '../machines/cardConnector.selectors';
-import { edgePaths, flush, type EdgePath } from './harness';
+import { edgePaths, flush, type EdgePath, inStep } from './harness';
 
 const CARD: MyKad = {
   name: 'SITI BINTI AHMAD',
@@ -101,8 +101,7 @@ async function run({ path }: EdgePath<typeof cardConnectorMachine>) {
     states: {
       '*': ((want: CardConnectorSnapshot) => {
         const s = actor.getSnapshot();
-        expect(s.value).toEqual(want.value);
-        expect(s.context).toEqual(want.context);
+        inStep(s, want); // the oracle is below, not the machine compared with itself
         if (s.matches('attempt')) expect(opened.at(-1)).toBe(CONNECTOR_PORTS[s.context.index]);
         if (step > 0) {
           const w = expected(before, s, path.steps[step].event);
@@ -129,8 +128,8 @@ describe('card connector machine model', () => {
     for (const r of ['noReader', 'readerReady', 'cardInserted', 'reading', 'cardRead']) expect(values).toContain(JSON.stringify({ attempt: { open: r } }));
     expect(new Set(paths.map((p) => p.path.state.context.index))).toEqual(new Set([0, 1, 2]));
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
-    await run(p);
+  it(`opens the port of its attempt and emits and sends what the independent rules say (expected()), on the real actor, along every one of the ${paths.length} generated paths`, async () => {
+    for (const p of paths) await run(p);
   });
 });
 

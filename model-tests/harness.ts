@@ -257,7 +257,7 @@ export async function drive<M extends AnyStateMachine>(
 }
 
 /** The real actor followed the path (a harness precondition, not the test's oracle). */
-function inStep(real: AnyMachineSnapshot, expected: AnyMachineSnapshot) {
+export function inStep(real: AnyMachineSnapshot, expected: AnyMachineSnapshot) {
   if (JSON.stringify(real.value) !== JSON.stringify(expected.value))
     throw new Error(`harness out of step: the actor is in ${JSON.stringify(real.value)}, the path in ${JSON.stringify(expected.value)}`);
 }

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor } from 'xstate';
-import { OPTION_BATCH_MS, OPTION_IDS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
+import { OPTION_IDS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { emptyOptions, optionsMachine, type OptionsSnapshot } from '../machines/options';
 import { chosenApart, labelOf, optionRows, selectDetailsOf, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../machines/options.selectors';
-import { createControls, edgePaths, flush, replayEdgePath } from './harness';
+import { createControls, edgePaths, flush } from './harness';
 
 // ---------- the graph ----------
 
@@ -95,31 +95,31 @@ describe('options actor model', () => {
     }
   });
   it('forgets everything of the signed-out user or the last client: labels, answers, requests', () => {
+    let ended = 0; // a loop that met no sign-out would have asserted nothing
     for (const p of paths)
       p.path.steps.forEach((st) => {
         if (st.event.type !== 'session.ended') return;
+        ended++;
         expect(st.state.context).toEqual(emptyOptions(st.state.context.epoch));
         expect(Object.keys(st.state.children)).toEqual([]);
         expect(st.state.value).toEqual({ batch: 'idle', pause: 'idle' });
       });
+    expect(ended).toBeGreaterThan(0);
   });
   it('shows a search answer only for a text the picker asked', () => {
+    let answers = 0; // a loop that met no answer would have asserted nothing
     for (const p of paths)
       p.path.steps.forEach((st, i) => {
         const a = st.state.context.searches.a;
         if (!a || a.answered === null || i === 0) return;
         const before = p.path.steps[i - 1].state.context.searches.a;
-        if (before?.answered !== a.answered) expect(before?.asking).toBe(a.answered);
+        if (before?.answered !== a.answered) {
+          expect(before?.asking).toBe(a.answered);
+          answers++;
+        }
       });
+    expect(answers).toBeGreaterThan(0);
   });
-  for (const [i, m] of models.entries()) {
-    it.each(m.paths.map((p) => [p.description, p] as const))(`${i ? 'search' : 'labels'}: %s`, async (_d, p) => {
-      await replayEdgePath(m.model, m.events, (controls) => optionsMachine.provide({ actors: { lookup: controls.logic(), search: controls.logic() } }), p, {
-        'xstate.after.batch.options.batch.gathering': OPTION_BATCH_MS,
-        'xstate.after.pause.options.pause.waiting': OPTION_SEARCH_PAUSE_MS,
-      });
-    });
-  }
 });
 
 // ---------- the rules, on a clock ----------

@@ -86,8 +86,8 @@ describe('one-answer read model', () => {
     actor.stop();
   });
 
-  for (const p of paths) {
-    it(p.description, async () => {
+  it(`on the real actor along every one of the ${paths.length} generated paths: the read gets the machine's input, or the one a restart brought`, async () => {
+    for (const p of paths) {
       let asked: Array<{ input: unknown }> = [];
       await replayEdgePath(
         model,
@@ -106,6 +106,6 @@ describe('one-answer read model', () => {
       const last = p.path.state;
       expect(selectReadFailed(last)).toBe(last.matches('failed'));
       expect(selectReadBusy(last)).toBe(last.matches('loading'));
-    });
-  }
+    }
+  });
 });

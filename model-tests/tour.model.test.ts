@@ -5,7 +5,7 @@ import { TestModel } from '@xstate/graph';
 import { createActor, fromCallback, setup } from 'xstate';
 import { TOUR_OFF, TOUR_STEPS, tourMachine, tourStepsFor, type TourEmitted, type TourSnapshot } from '../machines/tour';
 import { selectTourIsShowing, selectTourProgress, selectTourStep } from '../machines/tour.selectors';
-import { edgePaths, type EdgePath } from './harness';
+import { edgePaths, type EdgePath, inStep } from './harness';
 
 const STEPS = TOUR_STEPS.slice(0, 3);
 const events = [
@@ -49,8 +49,7 @@ async function run({ path }: EdgePath<typeof tourMachine>) {
     states: {
       '*': ((expected: TourSnapshot) => {
         const s = actor.getSnapshot();
-        expect(s.value).toEqual(expected.value);
-        expect(s.context).toEqual(expected.context);
+        inStep(s, expected); // the oracle is below, not the machine compared with itself
         // independent rules: closing an open tour tells how it closed; only skipping persists tourView
         const event = path.steps[step]?.event;
         const how = ({ 'tour.finish': 'finished', 'tour.stop': 'stopped', 'tour.skip': 'skipped' } as Record<string, TourEmitted['how']>)[event?.type];
@@ -76,8 +75,8 @@ describe('tour machine model', () => {
       ]),
     );
   });
-  it.each(paths.map((p) => [p.description, p] as const))('%s', async (_d, p) => {
-    await run(p);
+  it(`tells how an open tour closed and persists the view only when skipped, on the real actor, along every one of the ${paths.length} generated paths`, async () => {
+    for (const p of paths) await run(p);
   });
 });
 
