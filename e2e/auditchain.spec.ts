@@ -19,4 +19,10 @@ test('the auditor sees the chain verified and downloads the verifiable export', 
   expect(lines.at(-1)).toMatchObject({ actor: 'auditor', action: 'export', entity: 'audit', hash: lines[0].head.hash });
   // the export is itself audited: the chain is verified again, one record longer
   await expect(status).toContainText(`Chain verified up to record ${lines.length - 1} `);
+  // issue 45: the heads leave the database for a witness (AUDIT_WITNESS_DIR of the test server), and the key a verifier
+  // needs is a PEM file
+  await expect(page.getByTestId('audit-chain-witnessed')).toContainText(/Last head witnessed outside the database: record \d+, signed .+\./);
+  const [pem] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-public-key').click()]);
+  expect(pem.suggestedFilename()).toBe('gatehouse-audit-public.pem');
+  expect(readFileSync((await pem.path())!, 'utf8')).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
 });

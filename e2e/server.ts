@@ -16,12 +16,14 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
   const port = 22000 + Math.floor(Math.random() * 3000);
   const url = `http://127.0.0.1:${port}`;
   const dataDir = `.tmp/e2e-${name}-${port}`;
-  rmSync(dataDir, { recursive: true, force: true }); // a fresh database with the demo data, whatever ran on this port before
+  for (const dir of [dataDir, `${dataDir}-witness`]) rmSync(dir, { recursive: true, force: true }); // a fresh database with the demo data, whatever ran on this port before
   const env = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    // the audit heads' witness, apart from the database (issue 45)
+    AUDIT_WITNESS_DIR: `${dataDir}-witness`,
     DATABASE_URL: '',
     STATIC_DIR: process.env.E2E_DIST ?? '',
     E2E: '1',
@@ -57,7 +59,7 @@ export async function ownServer(name: string, extraEnv: Record<string, string> =
   }
   async function dispose() {
     await stop();
-    for (const dir of [dataDir, `${dataDir}-backups`]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [dataDir, `${dataDir}-backups`, `${dataDir}-witness`]) rmSync(dir, { recursive: true, force: true });
   }
   await start();
   return { url, dataDir, stop, start, dispose };

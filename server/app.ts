@@ -8,7 +8,17 @@ import { jwtSecret } from './auth/secret';
 import { createTokens } from './auth/tokens';
 import { authenticateApiKey, isApiKey } from './auth/apiKeys';
 import { accountScopeHook } from './auth/accountScope';
-import { DATABASE_UNAVAILABLE, DISK_FULL, DiskFullError, checkDataDir, isDatabaseUnavailable, probeWrite, type Db } from './db/db';
+import {
+  DATABASE_UNAVAILABLE,
+  DATA_DIR_READ_ONLY,
+  DISK_FULL,
+  DiskFullError,
+  checkDataDir,
+  isDatabaseUnavailable,
+  probeWrite,
+  refusedWrites,
+  type Db,
+} from './db/db';
 import { createRequestCache } from './auth/requestCache';
 import { startMaintenance } from './db/maintenance';
 import { startRetention } from './resources/settings';
@@ -278,7 +288,10 @@ export async function buildServer(opts: ServerOptions) {
       // issue 27: the embedded database's full disk is logged once, when it fills (below); a full disk elsewhere (the
       // backup directory) by the request that found it
       if (!db.storage?.state().full) req.log.error({ err, route: req.routeOptions.url, method: req.method }, 'a disk is full');
-      return reply.code(503).header('retry-after', '30').send(errorBody(503, DISK_FULL));
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .send(errorBody(503, err instanceof DiskFullError && err.readOnly ? DATA_DIR_READ_ONLY : DISK_FULL));
     }
     if (isDatabaseUnavailable(err)) {
       // a full or read-only disk, a lost database: logged for the operator, said plainly to the caller
@@ -357,7 +370,8 @@ export async function buildServer(opts: ServerOptions) {
 
   // issue 27: the embedded database's disk filling and freeing again, said once each in the log
   const unwatchStorage = db.storage?.onChange((s) => {
-    if (s.full) app.log.error({ freeBytes: s.freeBytes, dataDir: opts.dataDir ?? undefined }, `${DISK_FULL}: ${s.problem}; writes answer 503, reads go on`);
+    if (s.full)
+      app.log.error({ freeBytes: s.freeBytes, dataDir: opts.dataDir ?? undefined }, `${refusedWrites(s)}: ${s.problem}; writes answer 503, reads go on`);
     else app.log.info({ freeBytes: s.freeBytes }, "The server's disk has room again: changes are saved again");
   });
   app.addHook('onClose', async () => {
@@ -372,7 +386,7 @@ export async function buildServer(opts: ServerOptions) {
     const storage = db.storage?.state();
     const dir = opts.dataDir && db.kind === 'pglite' ? checkDataDir(opts.dataDir) : null;
     let problem: string | undefined;
-    if (storage?.full) problem = `${DISK_FULL}: ${storage.problem}`;
+    if (storage?.full) problem = `${refusedWrites(storage)}: ${storage.problem}`;
     else {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<{ writable: false; problem: string }>((resolve) => {
@@ -381,11 +395,11 @@ export async function buildServer(opts: ServerOptions) {
       const write = await Promise.race([probeWrite(db), late]).finally(() => clearTimeout(timer));
       const now = db.storage?.state(); // the write may have found the disk full
       problem = now?.full
-        ? `${DISK_FULL}: ${now.problem}`
+        ? `${refusedWrites(now)}: ${now.problem}`
         : !write.writable
           ? `The database refuses writes: ${write.problem}`
           : dir && !dir.writable
-            ? dir.problem
+            ? `${refusedWrites(dir)}: ${dir.problem}`
             : undefined;
     }
     const body = {

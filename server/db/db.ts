@@ -7,7 +7,18 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDiskGuard, type Storage } from './diskGuard';
 
-export { DISK_FULL, DiskFullError, MIN_FREE_BYTES, checkDataDir, isDiskFull, type DataDirState, type Storage, type StorageState } from './diskGuard';
+export {
+  DATA_DIR_READ_ONLY,
+  DISK_FULL,
+  DiskFullError,
+  MIN_FREE_BYTES,
+  checkDataDir,
+  isDiskFull,
+  refusedWrites,
+  type DataDirState,
+  type Storage,
+  type StorageState,
+} from './diskGuard';
 
 export interface Db {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
-import { DISK_FULL } from './db';
+import { DATA_DIR_READ_ONLY, DISK_FULL } from './db';
 import { STATFS_EVERY_MS } from './diskGuard';
 
 const pglite = !process.env.DATABASE_URL;
@@ -106,6 +106,37 @@ if (pglite)
       expect(fullLines()).toHaveLength(1);
       expect(roomLines()).toHaveLength(1);
       expect(existsSync(join(mnt, 'data', 'PG_VERSION'))).toBe(true);
+    }, 120_000);
+
+    it('says "read-only", not "disk is full", when the directory cannot be written at all, and recovers by itself (issue 45)', async () => {
+      // the data directory made read-only under the running server: a read-only bind mount of it over itself (a remount
+      // of the whole tmpfs is refused while the database holds files open for writing)
+      const data = join(mnt, 'data');
+      execFileSync('mount', ['--bind', data, data]);
+      execFileSync('mount', ['-o', 'remount,bind,ro', data]);
+      try {
+        let health = await s.call('GET', API.health);
+        for (let waited = 0; health.status === 200 && waited < 10_000; waited += 250) {
+          await sleep(250);
+          health = await s.call('GET', API.health);
+        }
+        expect(health).toMatchObject({ status: 503, body: { status: 'unavailable', writable: false } });
+        expect(health.body.problem).toContain(DATA_DIR_READ_ONLY);
+        expect(health.body.problem).toContain('is on a read-only file system');
+        expect(health.body.problem).not.toContain(DISK_FULL);
+        const write = await s.call('POST', '/idp/1.0/registration-requests', { body: registration('readonly') });
+        expect(write).toMatchObject({ status: 503, body: { message: DATA_DIR_READ_ONLY } });
+        expect((await s.call('GET', `${API.identities}?size=5`, { token: operator })).status).toBe(200);
+      } finally {
+        execFileSync('umount', [data]);
+      }
+      let health = await s.call('GET', API.health);
+      for (let waited = 0; health.status !== 200 && waited < 30_000; waited += 250) {
+        await sleep(250);
+        health = await s.call('GET', API.health);
+      }
+      expect(health).toMatchObject({ status: 200, body: { status: 'ok', writable: true } });
+      expect(await s.call('POST', '/idp/1.0/registration-requests', { body: registration('writable') })).toMatchObject({ status: 201 });
     }, 120_000);
   });
 

@@ -14,6 +14,10 @@ import { join } from 'node:path';
 
 /** What a write answers while the data directory is full. */
 export const DISK_FULL = "The server's disk is full: changes cannot be saved until space is freed";
+/** What a write answers while the data directory cannot be written for another reason than space (issue 45). */
+export const DATA_DIR_READ_ONLY = "The server's data directory is read-only: changes cannot be saved until it can be written again";
+/** The words for a storage state that refuses writes. */
+export const refusedWrites = (s: { readOnly?: boolean } | null | undefined) => (s?.readOnly ? DATA_DIR_READ_ONLY : DISK_FULL);
 
 /** Free space below which the data directory counts as full: two WAL segments (16 MB each). */
 export const MIN_FREE_BYTES = 32 * 1024 * 1024;
@@ -25,8 +29,10 @@ export class DiskFullError extends Error {
   constructor(
     readonly problem: string,
     options?: { cause?: unknown },
+    /** the directory cannot be written at all (read-only file system, permissions), not out of space */
+    readonly readOnly = false,
   ) {
-    super(DISK_FULL, options);
+    super(readOnly ? DATA_DIR_READ_ONLY : DISK_FULL, options);
     this.name = 'DiskFullError';
   }
 }
@@ -42,6 +48,8 @@ export function isDiskFull(err: unknown): boolean {
 
 export interface DataDirState {
   writable: boolean;
+  /** not writable for another reason than space (read-only file system, permissions, gone) */
+  readOnly?: boolean;
   freeBytes: number | null;
   problem?: string;
 }
@@ -79,16 +87,18 @@ export function checkDataDir(dir: string, minFree = MIN_FREE_BYTES): DataDirStat
             : code === 'ENOENT'
               ? 'does not exist'
               : `cannot be written (${code ?? (e as Error).message})`;
-    return { writable: false, freeBytes, problem: `The data directory ${dir} ${why}` };
+    return { writable: false, readOnly: code !== 'ENOSPC' && code !== 'EDQUOT', freeBytes, problem: `The data directory ${dir} ${why}` };
   }
   if (freeBytes !== null && freeBytes < minFree) return { writable: false, freeBytes, problem: lowSpace(dir, freeBytes, minFree) };
   return { writable: true, freeBytes };
 }
 
 export interface StorageState {
+  /** writes are refused (out of space, or the directory cannot be written: readOnly) */
   full: boolean;
   freeBytes: number | null;
   problem?: string;
+  readOnly?: boolean;
 }
 
 /** The data directory's state as the database wrapper keeps it (Db.storage). */
@@ -143,8 +153,8 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
     state = next;
     if (was !== next.full) for (const l of listeners) l(next);
   };
-  const full = (problem: string, freeBytes: number | null) => {
-    if (!state.full) change({ full: true, freeBytes, problem });
+  const full = (problem: string, freeBytes: number | null, readOnly = false) => {
+    if (!state.full) change({ full: true, freeBytes, problem, readOnly });
   };
 
   const timer = setInterval(() => {
@@ -152,7 +162,7 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
     if (dirState.writable) {
       if (state.full) change({ full: false, freeBytes: dirState.freeBytes });
       else state = { ...state, freeBytes: dirState.freeBytes };
-    } else full(dirState.problem!, dirState.freeBytes);
+    } else full(dirState.problem!, dirState.freeBytes, dirState.readOnly);
     void apply();
   }, opts.probeMs ?? 1000);
   timer.unref();
@@ -178,7 +188,7 @@ export function createDiskGuard(dir: string, setReadOnly: (on: boolean) => Promi
       if (err instanceof DiskFullError) return err;
       const e = err as { code?: unknown } | null;
       // 25006: PostgreSQL refused a write in the read-only mode this guard set
-      if (state.full && e && typeof e === 'object' && e.code === '25006') return new DiskFullError(state.problem!, { cause: err });
+      if (state.full && e && typeof e === 'object' && e.code === '25006') return new DiskFullError(state.problem!, { cause: err }, state.readOnly);
       if (!isDiskFull(err)) return err;
       full(`The database could not write to ${dir}: ${(err as Error).message}`, freeBytesOf(dir));
       void apply();

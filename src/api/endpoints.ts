@@ -433,6 +433,8 @@ export const AuditChainReport = type({
   upTo: nullable(type({ seq: integer(), id: integer(), at: string() })),
   head: nullable(type({ seq: integer(), signedAt: string() })),
   problem: nullable(type({ message: string() })),
+  /** issue 45: the last head written to the witness outside the database (null: none, or no witness configured) */
+  witnessed: optional(nullable(type({ seq: integer(), signedAt: string() }))),
 });
 export type AuditChainReport = Infer<typeof AuditChainReport>;
 export const auditChainVerify = () => getJson(`${API.audit}/verify`, AuditChainReport);

@@ -1,5 +1,6 @@
-import { Button, Callout } from '@blueprintjs/core';
+import { AnchorButton, Button, Callout } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
+import { API } from '../../../contract';
 import { selectRunningCommand } from '../../../machines/command';
 import type { AuditChainReport } from '../../hooks/answers';
 import type { ServerFile } from '../../hooks/answers';
@@ -55,6 +56,13 @@ function AuditChain() {
       style={{ marginBottom: 8 }}
     >
       <span data-testid="audit-chain-status">{said}</span>{' '}
+      {r?.ok && (
+        <span data-testid="audit-chain-witnessed">
+          {r.witnessed
+            ? tx('Last head witnessed outside the database: record {seq}, signed {at}.', { seq: r.witnessed.seq, at: showDateTime(r.witnessed.signedAt) })
+            : tx('No head witnessed outside the database yet (the installation sets AUDIT_WITNESS_DIR).')}
+        </span>
+      )}{' '}
       <Button size="small" variant="minimal" icon="refresh" onClick={chain.reload} loading={chain.busy}>
         {tx('Verify again')}
       </Button>
@@ -68,6 +76,10 @@ function AuditChain() {
       >
         {tx('Verifiable export')}
       </Button>
+      {/* the key `npm run audit -- verify-export FILE --key KEY.pem` checks an export with (an open route: a plain link) */}
+      <AnchorButton size="small" variant="minimal" icon="key" href={`${API.audit}/public-key?format=pem`} download data-testid="audit-public-key">
+        {tx('Public key (PEM)')}
+      </AnchorButton>
     </Callout>
   );
 }
