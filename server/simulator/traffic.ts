@@ -41,7 +41,11 @@ export function createTraffic({
   async function records(): Promise<Records> {
     const [doors, readers, inputs, outputs] = await Promise.all([
       db.query<DoorRow>('select id, client_id, name, status from doors order by id'),
-      db.query<Records['readers'][number]>('select id, door_id, direction from card_readers where door_id is not null order by id'),
+      // a reader of a Gatehouse Edge controller (one with a key: issue 47) is the edge's: it decides its swipes itself
+      db.query<Records['readers'][number]>(
+        `select id, door_id, direction from card_readers r where door_id is not null
+          and not exists (select 1 from service_accounts sa where sa.controller_id = r.controller_id and sa.key_revoked_at is null) order by id`,
+      ),
       db.query<Records['inputs'][number]>('select id, client_id, name from inputs order by id'),
       db.query<Records['outputs'][number]>('select id, client_id, name from outputs order by id'),
     ]);
@@ -100,7 +104,8 @@ export function createTraffic({
     } else if (x < 0.99) {
       const params: unknown[] = [];
       const { rows } = await db.query<ControllerRow>(
-        `select id, client_id, name, status from controllers where ${tenant(params, d.client_id)} order by id`,
+        `select id, client_id, name, status from controllers c where ${tenant(params, d.client_id)}
+          and not exists (select 1 from service_accounts sa where sa.controller_id = c.id and sa.key_revoked_at is null) order by id`,
         params,
       );
       if (rows.length) {
