@@ -42,6 +42,7 @@ function addressList(s: string): number[] {
 
 async function scan() {
   const port = await openSerial(path, baudRate).catch((e: Error) => fail(`cannot open ${path}: ${e.message}`));
+  port.on('error', (e) => fail(`the line failed: ${e.message}`));
   const found = await discover(port, { baudRate, addresses: addressList(values.addresses!) });
   await closeSerial(port);
   for (const f of found)
@@ -87,6 +88,7 @@ async function watch() {
   bus.on('keyset', (k) => out({ paired: { address: k.address, key: k.scbk.toString('hex') } }));
   bus.on('online', (o) => out({ online: { address: o.address, secure: o.secure, ...o.identity } }));
   bus.on('alarm', (a) => failWith(a.reason));
+  bus.on('lineError', (e) => failWith(`the line failed: ${e.message}`));
   bus.on('offline', (o) => failWith(`offline: ${o.reason}`));
   bus.on('nak', (n) => failWith(`NAK of ${n.command}: ${n.reason}`, { nak: n.code }));
   bus.on('tamper', (t) => out({ tamper: t.active }));

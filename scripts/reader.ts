@@ -36,6 +36,10 @@ const port = await openSerial(values.tty, Number(values.baud)).catch((e: Error) 
   process.exit(1);
 });
 const reader = new Reader(port, { address, scbk });
+port.on('error', (e) => {
+  out({ error: `the line failed: ${e.message}` });
+  process.exit(1);
+});
 const COLOURS = ['black', 'red', 'green', 'amber', 'blue', 'magenta', 'cyan', 'white'];
 reader.on('led', (list: { temporary?: { onColor: number; timer: number }; permanent?: { onColor: number } }[]) =>
   list.forEach((l) =>

@@ -2,7 +2,7 @@
 // then polls it, sends what the caller queued (LED, BUZ, TEXT, OUT), turns replies into events, supervises, and counts
 // every fault. See docs/OSDP.md for each choice.
 import { EventEmitter } from 'node:events';
-import { Command, Nak, nakReason, Reply, Scs, commandName } from './constants.js';
+import { Command, MAX_PACKET, Nak, nakReason, Reply, Scs, commandName } from './constants.js';
 import { encodeFrame, type Frame } from './frame.js';
 import { Link, type LineCounters } from './link.js';
 import { openPacket, sealPacket } from './channel.js';
@@ -85,6 +85,8 @@ export interface BusEvents {
   /** a security alarm: the reader refused the key, a bad cryptogram, plain text or a bad MAC on a secure line */
   alarm: [{ address: number; reason: string }];
   nak: [{ address: number; command: string; code: number; reason: string }];
+  /** the port itself failed (an adapter unplugged, a write refused): its readers go offline by their timeouts */
+  lineError: [{ message: string }];
 }
 
 type Phase = 'id' | 'cap' | 'chlng' | 'scrypt' | 'keyset' | 'lstat' | 'ready';
@@ -123,8 +125,14 @@ export class Bus extends EventEmitter<BusEvents> {
   private wake: (() => void) | undefined;
   private rr = 0;
 
-  constructor(line: ByteDuplex, options: BusOptions = {}) {
+  private readonly onLineError = (e: Error) => this.emit('lineError', { message: e.message });
+
+  constructor(
+    private readonly line: ByteDuplex,
+    options: BusOptions = {},
+  ) {
     super();
+    line.on('error', this.onLineError);
     this.opt = {
       baudRate: 9600,
       pollIntervalMs: 50,
@@ -195,6 +203,7 @@ export class Bus extends EventEmitter<BusEvents> {
     this.wake?.();
     await this.loop;
     this.link.close();
+    this.line.off('error', this.onLineError);
     for (const d of this.devices.values()) for (const o of d.outbox.splice(0)) o.reject(new Error('bus stopped'));
   }
 
@@ -204,6 +213,8 @@ export class Bus extends EventEmitter<BusEvents> {
     if (!d) return Promise.reject(new Error(`no reader ${address} on this line`));
     if (d.status.state !== 'online') return Promise.reject(new Error(`reader ${address} is ${d.status.state}`));
     if (d.outbox.length >= OUTBOX_MAX) return Promise.reject(new Error(`reader ${address} has ${OUTBOX_MAX} commands waiting`));
+    // room for the header, a security block, the padding, the MAC and the CRC
+    if (data.length > MAX_PACKET - 48) return Promise.reject(new RangeError(`${data.length} bytes of data do not fit in a packet`));
     return new Promise((resolve, reject) => {
       d.outbox.push({ code, data: Buffer.from(data), resolve, reject });
       this.wake?.();
@@ -257,7 +268,12 @@ export class Bus extends EventEmitter<BusEvents> {
     while (this.running) {
       const d = this.pick(performance.now());
       if (d) {
-        await this.service(d);
+        try {
+          await this.service(d);
+        } catch (e) {
+          // a fault of ours must not stop the line: that reader starts over, the others go on
+          this.restart(d, d.status.state === 'online' ? 'connecting' : d.status.state, (e as Error).message);
+        }
         continue;
       }
       const due = Math.min(...[...this.devices.values()].map((x) => x.dueAt));
@@ -330,9 +346,14 @@ export class Bus extends EventEmitter<BusEvents> {
       if (d.phase === 'id') d.sqn = 0;
       const c = this.next(d);
       ({ code, out } = c);
-      packet = d.session
-        ? sealPacket(d.session, 'command', { address, sqn: d.sqn, code: c.code, data: c.data, crc: d.cfg.crc })
-        : encodeFrame({ address, sqn: d.sqn, crc: d.cfg.crc ?? true, code: c.code, data: c.data, scb: c.scb });
+      try {
+        packet = d.session
+          ? sealPacket(d.session, 'command', { address, sqn: d.sqn, code: c.code, data: c.data, crc: d.cfg.crc })
+          : encodeFrame({ address, sqn: d.sqn, crc: d.cfg.crc ?? true, code: c.code, data: c.data, scb: c.scb });
+      } catch (e) {
+        out?.reject(e as Error);
+        throw e;
+      }
     }
     d.status.counters.commands++;
     const sequenceBefore = this.link.counters.sequence;

@@ -5,7 +5,9 @@ import { SerialPort } from 'serialport';
 export interface ByteDuplex {
   write(data: Uint8Array): unknown;
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
   off(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  off(event: 'error', listener: (err: Error) => void): unknown;
 }
 
 /** OSDP's speeds (§4.1). */

@@ -35,7 +35,9 @@ export type Fault =
   /** answer the next POLL with this reply instead */
   | { kind: 'reply'; code: number; data: Uint8Array }
   /** write these bytes instead of the reply */
-  | { kind: 'raw'; bytes: Uint8Array };
+  | { kind: 'raw'; bytes: Uint8Array }
+  /** write the reply in pieces cut at these offsets, `gapMs` apart (less than the 20 ms between characters) */
+  | { kind: 'trickle'; cuts: number[]; gapMs: number };
 
 export const DEMO_IDENTITY: m.Identity = { vendor: '0a1b2c', model: 1, version: 2, serial: 0x12345678, firmware: '1.4.2' };
 export const DEMO_CAPABILITIES = [
@@ -330,6 +332,12 @@ export class Reader extends EventEmitter {
       }
       case 'raw':
         return this.send(Buffer.from(fault.bytes));
+      case 'trickle': {
+        const points = [...new Set(fault.cuts.map((c) => c % bytes.length))].filter((c) => c > 0).sort((x, y) => x - y);
+        const pieces = [0, ...points].map((from, i) => bytes.subarray(from, points[i] ?? bytes.length));
+        pieces.forEach((piece, i) => setTimeout(() => this.port.write(piece), i * fault.gapMs));
+        return;
+      }
       default:
         return this.send(bytes);
     }
