@@ -29,6 +29,8 @@ export function openPacket(session: SecureSession, direction: Direction, frame: 
   if (!session.verify(direction, frame.raw.subarray(0, frame.raw.length - (frame.crc ? 2 : 1) - 4), frame.mac)) return { ok: false, reason: 'mac' };
   if (type === Scs.CMD_MAC || type === Scs.REPLY_MAC)
     return frame.data.length ? { ok: false, reason: 'padding' } : { ok: true, code: frame.code, data: frame.data };
+  // some readers send SCS_18 with no data block at all (libosdp allows it too): the MAC was good, so it is empty data
+  if (frame.data.length === 0) return { ok: true, code: frame.code, data: frame.data };
   const plain = session.decrypt(direction, frame.data);
   return plain ? { ok: true, code: frame.code, data: plain } : { ok: false, reason: 'padding' };
 }
