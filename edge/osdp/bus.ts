@@ -213,8 +213,10 @@ export class Bus extends EventEmitter<BusEvents> {
     if (!d) return Promise.reject(new Error(`no reader ${address} on this line`));
     if (d.status.state !== 'online') return Promise.reject(new Error(`reader ${address} is ${d.status.state}`));
     if (d.outbox.length >= OUTBOX_MAX) return Promise.reject(new Error(`reader ${address} has ${OUTBOX_MAX} commands waiting`));
-    // room for the header, a security block, the padding, the MAC and the CRC
-    if (data.length > MAX_PACKET - 48) return Promise.reject(new RangeError(`${data.length} bytes of data do not fit in a packet`));
+    // room for the header, a security block, the padding, the MAC and the CRC; no larger than the reader takes (PDCAP 10)
+    const rx = d.status.capabilities?.find((c) => c.function === 10);
+    const room = Math.min(MAX_PACKET, rx ? rx.compliance | (rx.count << 8) || MAX_PACKET : MAX_PACKET) - 32;
+    if (data.length > room) return Promise.reject(new RangeError(`${data.length} bytes of data do not fit in a packet to reader ${address}`));
     return new Promise((resolve, reject) => {
       d.outbox.push({ code, data: Buffer.from(data), resolve, reject });
       this.wake?.();
