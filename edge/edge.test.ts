@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, EDGE_CONNECT_PATH, controllersResource } from '../contract';
+import { API, EDGE_CONNECT_PATH, controllersResource, doorsResource } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
@@ -424,6 +424,57 @@ describe('Gatehouse Edge', () => {
     expect(edge.store.accept({ type: 'snapshot', version: 'x' }, controller)).toMatchObject({ ok: false, field: expect.stringContaining('version') });
     expect(edge.store.held).toBe(held);
     expect(edge.link.online).toBe(true);
+    edge.stop();
+  });
+
+  it('offline longer than its snapshot may be trusted, each door follows its degraded policy: locked, facility code only, or keep deciding', async () => {
+    const edge = edgeWith(key);
+    await until('a snapshot', () => edge.link.online && edge.store.held);
+    const [locked, facility, keep] = [doors[0], doors[1 % doors.length], doors[2 % doors.length]];
+    const policies = new Map([
+      [keep, 'keep'],
+      [facility, 'facility'],
+      [locked, 'locked'],
+    ]);
+    for (const [door, policy] of policies) {
+      const d = (await s.call('GET', `${doorsResource.api}/${door}`, { token: admin })).body;
+      const body = Object.fromEntries(Object.keys(doorsResource.fields).map((f) => [f, d[f] ?? null]));
+      const put = await s.call('PUT', `${doorsResource.api}/${door}`, { token: admin, body: { ...body, degradedPolicy: policy } });
+      expect(put.status).toBe(200);
+    }
+    await until('the policies at the edge', () =>
+      [...policies].every(([door, p]) => edge.store.held?.snapshot.doors.find((d) => d.id === door)?.degraded === p),
+    );
+    edge.link.stop(); // the link gone for good
+    const index = await s.app.simulator.access.get(northwind);
+    const later = Date.now() + 8 * 86_400_000;
+    const soon = Date.now() + 86_400_000;
+    const grantedAt = (door: number, at: number) =>
+      [...index.credentials.values()].find(
+        (c) => decide(index, EMPTY_STATE, { doorId: door, at, side: 'exit', presented: { kind: 'card', number: c.number } }).granted,
+      );
+    // within its age every door decides from the snapshot as before
+    const c1 = grantedAt(locked, soon)!;
+    expect(edge.swipe({ doorId: locked, card: c1.number, at: soon, side: 'exit' })).toMatchObject({ mode: 'offline', decision: { granted: true } });
+    // past it: the locked door lets nobody in, the keep door goes on deciding
+    expect(edge.swipe({ doorId: locked, card: c1.number, at: later, side: 'exit' })).toMatchObject({
+      mode: 'degraded',
+      decision: { granted: false, reason: 'door-locked-down' },
+    });
+    if (keep !== locked) {
+      const c2 = grantedAt(keep, later)!;
+      expect(edge.swipe({ doorId: keep, card: c2.number, at: later, side: 'exit' })).toMatchObject({ mode: 'degraded', decision: { granted: true } });
+    }
+    if (facility !== locked) {
+      const withCode = edge.store.held!.snapshot.credentials.find((c) => c.facilityCode !== null);
+      const code = withCode?.facilityCode ?? 1;
+      const known = edge.swipe({ doorId: facility, card: '123456', facilityCode: code, at: later });
+      expect(known).toMatchObject({ mode: 'degraded', decision: { granted: !!withCode } });
+      expect(edge.swipe({ doorId: facility, card: '123456', facilityCode: 65_000, at: later }).decision).toMatchObject({
+        granted: false,
+        reason: 'unknown-credential',
+      });
+    }
     edge.stop();
   });
 

@@ -11,6 +11,14 @@ export const DOOR_MODES = [
   { value: 'locked-down', label: 'Locked down' },
 ] as const;
 
+/** What a door of a Gatehouse Edge controller does once the edge has been offline longer than its snapshot may be
+ *  trusted (issue 47, contract/edge.ts EDGE_DEGRADED_POLICIES). */
+export const DOOR_DEGRADED_POLICIES = [
+  { value: 'keep', label: 'Keep deciding from its last rules' },
+  { value: 'facility', label: 'Facility code only' },
+  { value: 'locked', label: 'Locked' },
+] as const;
+
 export const doorsResource = defineResource({
   name: 'doors',
   table: 'doors',
@@ -36,6 +44,12 @@ export const doorsResource = defineResource({
       default: false,
       help: 'It stays locked in the schedule until somebody is let in with a valid card',
     }),
+    degradedPolicy: choice(DOOR_DEGRADED_POLICIES, {
+      label: 'Offline too long',
+      required: true,
+      default: 'keep',
+      help: 'What the door does when its Gatehouse Edge controller has been cut off from the server for more than 7 days',
+    }),
   },
   list: { title: ['name'], columns: ['mode', 'entryZoneId', 'exitZoneId'], sort: ['name', 'asc'] },
   form: [
@@ -45,6 +59,11 @@ export const doorsResource = defineResource({
       title: 'Zones and cards',
       description: 'The zone a swipe at the entry reader leads into and the exit reader leads out to (anti-passback), and the card format its readers decode.',
       fields: ['entryZoneId', 'exitZoneId', 'cardFormatId'],
+    },
+    {
+      title: 'Gatehouse Edge',
+      description: 'A door of an edge controller decides at the door, also while the server is out of reach.',
+      fields: ['degradedPolicy'],
     },
   ],
 });

@@ -21,4 +21,11 @@ export default {
   'resource.doors.form.1.description': '留空则门保持上锁，凭卡开门。',
   'resource.doors.form.2.title': '区域与卡片',
   'resource.doors.form.2.description': '进入读卡器刷卡后进入的区域、离开读卡器离开到的区域（防反传），以及读卡器解码的卡格式。',
+  'resource.doors.field.degradedPolicy': '离线过久时',
+  'resource.doors.choice.degradedPolicy.keep': '继续按最后的规则判断',
+  'resource.doors.choice.degradedPolicy.facility': '仅凭设施码',
+  'resource.doors.choice.degradedPolicy.locked': '上锁',
+  'resource.doors.help.degradedPolicy': '门所属的 Gatehouse Edge 控制器与服务器断开超过 7 天时门的行为',
+  'resource.doors.form.3.title': '边缘控制器（Gatehouse Edge）',
+  'resource.doors.form.3.description': 'Edge 控制器的门在门边判断，服务器无法连接时也是如此。',
 } satisfies Record<string, string>;

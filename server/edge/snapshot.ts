@@ -5,7 +5,7 @@
 // card formats those doors use, and who is where (anti-passback). Nothing of its client's other doors, and nothing
 // of any other client. Its hash is sha256 of its JSON: the version grows only when the hash changes.
 import { createHash } from 'node:crypto';
-import { EDGE_MAX_OFFLINE_DAYS, type EdgeSnapshot } from '../../contract';
+import { EDGE_MAX_OFFLINE_DAYS, type EdgeDegradedPolicy, type EdgeSnapshot } from '../../contract';
 import type { AccessIndex } from '../../access/engine';
 import type { Db } from '../db/db';
 import { tenantOf } from '../db/tenant';
@@ -27,7 +27,13 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
     params,
   );
   const doorIds = new Set([...readers.map((r) => Number(r.door_id)), ...others.map((r) => Number(r.door_id))]);
-  return { readers: readers.map((r) => ({ id: Number(r.id), name: r.name, doorId: Number(r.door_id), direction: r.direction })), doorIds };
+  const policyParams: unknown[] = [[...doorIds]];
+  const { rows: policies } = await db.query<{ id: number; degraded_policy: EdgeDegradedPolicy }>(
+    `select id, degraded_policy from doors where id = any($1::int[]) and ${tenantOf(policyParams, clientId)()}`,
+    policyParams,
+  );
+  const degraded = new Map(policies.map((p) => [Number(p.id), p.degraded_policy]));
+  return { readers: readers.map((r) => ({ id: Number(r.id), name: r.name, doorId: Number(r.door_id), direction: r.direction })), doorIds, degraded };
 }
 
 export async function buildSnapshot(
@@ -35,7 +41,7 @@ export async function buildSnapshot(
   index: AccessIndex,
   controller: { id: number; name: string; clientId: number },
 ): Promise<{ snapshot: EdgeSnapshot; hash: string }> {
-  const { readers, doorIds } = await wiring(db, controller.clientId, controller.id);
+  const { readers, doorIds, degraded } = await wiring(db, controller.clientId, controller.id);
   const doors = [...index.doors.values()].filter((d) => doorIds.has(d.id)).sort(byId);
   const groups = [...index.groups.values()]
     .map((g) => ({ id: g.id, name: g.name, doors: [...g.doors].filter(([d]) => doorIds.has(d)).sort((a, b) => a[0] - b[0]) }))
@@ -81,7 +87,7 @@ export async function buildSnapshot(
       qrSecret: d.qrSecret,
       overrides: (d.overrides ?? []).map((o) => ({ ...o })).sort(byId),
       threat: d.threat ? { ...d.threat, exempt: [...d.threat.exempt] } : null,
-      degraded: 'keep',
+      degraded: degraded.get(d.id) ?? 'keep',
     })),
     readers,
     groups,
