@@ -396,7 +396,8 @@ export class Bus extends EventEmitter<BusEvents> {
     d.status.secure = false;
     d.status.state = state;
     d.status.reason = state === 'connecting' ? undefined : reason;
-    d.dueAt = performance.now() + (state === 'offline' ? this.opt.offlineRetryMs : state === 'refused' ? this.opt.refusedRetryMs : 0);
+    // connecting again waits a poll interval, so that a reader answering nonsense at once cannot take the line
+    d.dueAt = performance.now() + (state === 'offline' ? this.opt.offlineRetryMs : state === 'refused' ? this.opt.refusedRetryMs : this.opt.pollIntervalMs);
     if (state !== 'connecting') for (const o of d.outbox.splice(0)) o.reject(new Error(`reader ${d.cfg.address} is ${state}: ${reason}`));
     if (was === 'online' && state !== 'online') this.emit('offline', { address: d.cfg.address, reason });
   }
