@@ -9,6 +9,7 @@ import { encodeKeypad, encodeRaw } from './messages.js';
 import { Reader, type ReaderOptions } from './pd/reader.js';
 import { newScbk } from './secure.js';
 import { next, ptyPair, until, type PtyPair } from './testkit.js';
+import { closeSerial } from './transport.js';
 import { encode, STANDARD_FORMATS } from '../../contract/cardFormat.js';
 import { decodeCard } from './card.js';
 
@@ -73,11 +74,13 @@ describe('a reader without the secure channel', () => {
     expect(pds[0].seen.led.map((l) => l[0].temporary?.onColor ?? l[0].permanent?.onColor)).toEqual([2, 1, 1]);
     expect(pds[0].seen.buzzer.map((b) => b.count)).toEqual([1, 2]);
     expect(pds[0].seen.text).toEqual(['Welcome']);
-    // COMSET last: the reader takes its new address after its COM reply
-    const com = await bus.send(1, Command.COMSET, Buffer.from([5, 0x00, 0xc2, 0x01, 0x00]));
-    expect(com.code).toBe(Reply.COM);
-    expect(com.data[0]).toBe(5);
-    await until(() => pds[0].address === 5);
+    // COMSET last: the reader takes its new address after its COM reply, and the bus follows it there
+    await bus.setAddress(1, 5);
+    await until(() => pds[0].address === 5 && bus.reader(5)?.state === 'online');
+    expect(bus.reader(1)).toBeUndefined();
+    const card = next<{ address: number }>(bus, 'card');
+    pds[0].presentCard('101');
+    expect((await card).address).toBe(5);
   });
 
   it('counts a NAK of an unknown command and of a bad record, and keeps polling', async () => {
@@ -352,6 +355,17 @@ describe('a reader that misbehaves', () => {
 });
 
 describe('a line in use', () => {
+  it('says when the port itself fails, and its readers go offline', async () => {
+    const { bus } = await line([{ address: 1 }], [{ address: 1 }]);
+    bus.start();
+    await next(bus, 'online');
+    const failed = next<{ message: string }>(bus, 'lineError');
+    const offline = next<{ address: number }>(bus, 'offline');
+    await closeSerial(pty!.a);
+    expect((await failed).message).toMatch(/closed/);
+    expect((await offline).address).toBe(1);
+  });
+
   it('takes replies that arrive in pieces cut at any points, a few ms apart', async () => {
     const { bus, pds } = await line([{ address: 4 }], [{ address: 4 }]);
     bus.start();

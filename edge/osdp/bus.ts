@@ -126,6 +126,7 @@ export class Bus extends EventEmitter<BusEvents> {
   private rr = 0;
 
   private readonly onLineError = (e: Error) => this.emit('lineError', { message: e.message });
+  private readonly onLineClose = (e?: Error | null) => this.emit('lineError', { message: e ? `the port closed: ${e.message}` : 'the port closed' });
 
   constructor(
     private readonly line: ByteDuplex,
@@ -133,6 +134,7 @@ export class Bus extends EventEmitter<BusEvents> {
   ) {
     super();
     line.on('error', this.onLineError);
+    line.on('close', this.onLineClose);
     this.opt = {
       baudRate: 9600,
       pollIntervalMs: 50,
@@ -204,6 +206,7 @@ export class Bus extends EventEmitter<BusEvents> {
     await this.loop;
     this.link.close();
     this.line.off('error', this.onLineError);
+    this.line.off('close', this.onLineClose);
     for (const d of this.devices.values()) for (const o of d.outbox.splice(0)) o.reject(new Error('bus stopped'));
   }
 
@@ -234,6 +237,18 @@ export class Bus extends EventEmitter<BusEvents> {
   }
   output(address: number, list: m.OutputSpec[]) {
     return this.send(address, Command.OUT, m.encodeOut(list));
+  }
+
+  /**
+   * Gives a reader a new address (and speed: reopen the port at it yourself; the bus keeps its own). Resolves once the
+   * reader said yes (COM); the bus then speaks to it at the new address.
+   */
+  async setAddress(address: number, to: number, baud = this.opt.baudRate) {
+    if (!Number.isInteger(to) || to < 0 || to > 0x7e) throw new RangeError(`reader address ${to} is not 0-126`);
+    if (this.devices.has(to)) throw new Error(`reader ${to} is on the line already`);
+    const reply = await this.send(address, Command.COMSET, m.encodeComset({ address: to, baud }));
+    const com = m.decodeCom(reply.data);
+    if (!com || com.address !== to) throw new Error(`reader ${address} did not take address ${to}`);
   }
 
   /** Granted: green for 2 s and one short beep (and the text, where the reader has a line). */
@@ -512,8 +527,20 @@ export class Bus extends EventEmitter<BusEvents> {
       case 'ready':
         if (sent === Command.POLL) d.dueAt = performance.now() + this.opt.pollIntervalMs;
         this.event(d, code, data, out);
+        if (sent === Command.COMSET && code === Reply.COM) this.moved(d, data);
         return;
     }
+  }
+
+  /** After its COM reply the reader answers at its new address: the bus follows it there (from sequence 0). */
+  private moved(d: Device, data: Buffer) {
+    const com = m.decodeCom(data);
+    if (!com || com.address === d.cfg.address || com.address > 0x7e || this.devices.has(com.address)) return;
+    this.devices.delete(d.cfg.address);
+    d.cfg.address = com.address;
+    d.status.address = com.address;
+    this.devices.set(com.address, d);
+    this.restart(d, 'connecting', 'new address');
   }
 
   private busy(d: Device, packet: Buffer, code: number, out: Outbound | undefined) {

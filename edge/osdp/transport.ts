@@ -6,8 +6,10 @@ export interface ByteDuplex {
   write(data: Uint8Array): unknown;
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'close', listener: (err?: Error | null) => void): unknown;
   off(event: 'data', listener: (chunk: Buffer) => void): unknown;
   off(event: 'error', listener: (err: Error) => void): unknown;
+  off(event: 'close', listener: (err?: Error | null) => void): unknown;
 }
 
 /** OSDP's speeds (§4.1). */
