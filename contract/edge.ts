@@ -3,7 +3,7 @@
 // snapshot of what its doors need to decide every swipe with the shared engine (access/engine.ts). Its events go
 // through the device interface (contract/ingest.ts DeviceEvent with its `edge` part). Every message both ways is
 // checked with these schemas; a bad one is answered with an error naming the field and changes nothing.
-import { array, boolean, enums, integer, literal, min, nullable, object, optional, record, size, string, tuple, union, type Infer } from 'superstruct';
+import { array, boolean, enums, integer, literal, min, nullable, object, optional, partial, record, size, string, tuple, union, type Infer } from 'superstruct';
 import { DECISION_REASONS } from './decision';
 import { idInt, requiredText, safeText } from './primitives';
 
@@ -122,8 +122,22 @@ export const EdgeSnapshotMessage = object({
   snapshot: EdgeSnapshot,
 });
 export type EdgeSnapshotMessage = Infer<typeof EdgeSnapshotMessage>;
+/**
+ * A change as a delta: the parts (top-level fields) of the snapshot that changed since version `from`, the edge's
+ * version. The edge applies it only on `from` and only when the result's sha256 is `hash`; otherwise it refuses it and
+ * asks for the whole snapshot again (`resync`).
+ */
+export const EdgeDeltaMessage = object({
+  type: literal('delta'),
+  from: min(integer(), 1),
+  version: min(integer(), 2),
+  hash: size(string(), 64, 64),
+  builtAt: ms(),
+  set: partial(EdgeSnapshot),
+});
+export type EdgeDeltaMessage = Infer<typeof EdgeDeltaMessage>;
 export const EdgeError = object({ type: literal('error'), field: safeText(200), message: safeText(500) });
-export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeError]);
+export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeDeltaMessage, EdgeError]);
 export type EdgeServerMessage = Infer<typeof EdgeServerMessage>;
 
 // ---------- edge → server ----------
@@ -137,7 +151,9 @@ export const EdgeHello = object({
 });
 export const EdgeApplied = object({ type: literal('applied'), version: min(integer(), 1) });
 export const EdgeStatus = object({ type: literal('status'), snapshotVersion: min(integer(), 0), pending: min(integer(), 0), lastSeq: min(integer(), 0) });
-export const EdgeClientMessage = union([EdgeHello, EdgeApplied, EdgeStatus]);
+/** The edge could not apply a delta (not on the version it holds, or the result's hash differs): send the whole snapshot. */
+export const EdgeResync = object({ type: literal('resync'), held: min(integer(), 0) });
+export const EdgeClientMessage = union([EdgeHello, EdgeApplied, EdgeStatus, EdgeResync]);
 export type EdgeClientMessage = Infer<typeof EdgeClientMessage>;
 
 /** The edge part of a device event (contract/ingest.ts DeviceEvent.edge): its place in the controller's journal. */

@@ -334,6 +334,8 @@ describe('Gatehouse Edge', () => {
     }
     await until('a newer snapshot', () => (edge.store.held?.version ?? 0) > held.version, 5000);
     expect(Date.now() - changedAt).toBeLessThan(5000);
+    // it came as a delta: only the parts of the snapshot that changed
+    expect(logs).toContain(`snapshot version ${edge.store.held!.version} (a delta)`);
     const now = edge.swipe({ doorId: door, card, at, side: 'exit' });
     expect(now.decision).toMatchObject({ granted: false, reason: 'outside-schedule' });
     expect(
@@ -412,6 +414,11 @@ describe('Gatehouse Edge', () => {
     });
     expect(errors.map((e) => e.field)).toEqual(['(body)', 'type', 'version', 'version', 'edgeVersion']);
     expect(ws.readyState).toBe(WebSocket.OPEN);
+    // an edge that could not apply a delta asks for the whole snapshot again, and gets it (the same version)
+    const snapshots = got.filter((m) => m.type === 'snapshot').length;
+    ws.send(JSON.stringify({ type: 'resync', held: 0 }));
+    const whole = await until('the whole snapshot again', () => got.filter((m) => m.type === 'snapshot')[snapshots]);
+    expect(whole.version).toBe(got.find((m) => m.type === 'snapshot').version);
     const after = await row();
     expect({ ...after, connected_at: null }).toEqual({ ...before, connected_at: null });
     ws.close();
@@ -422,6 +429,11 @@ describe('Gatehouse Edge', () => {
     const stale = { type: 'snapshot', version: held.version - 1 || 0, hash: held.hash, builtAt: Date.now(), snapshot: held.snapshot };
     expect(edge.store.accept(JSON.parse(JSON.stringify(stale)), controller)).toMatchObject({ ok: false });
     expect(edge.store.accept({ type: 'snapshot', version: 'x' }, controller)).toMatchObject({ ok: false, field: expect.stringContaining('version') });
+    // a delta not on the version held (out of order), or whose result is not the snapshot it names, is refused too
+    const delta = (from: number, set: object) => ({ type: 'delta', from, version: held.version + 1, hash: held.hash, builtAt: Date.now(), set });
+    expect(edge.store.acceptDelta(delta(held.version + 5, { maxOfflineDays: 1 }), controller)).toMatchObject({ ok: false, field: 'from' });
+    expect(edge.store.acceptDelta(delta(held.version, { maxOfflineDays: 1 }), controller)).toMatchObject({ ok: false, field: 'hash' });
+    expect(edge.store.acceptDelta(delta(held.version, { doors: [{ id: 'x' }] }), controller)).toMatchObject({ ok: false });
     expect(edge.store.held).toBe(held);
     expect(edge.link.online).toBe(true);
     edge.stop();

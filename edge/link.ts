@@ -134,6 +134,19 @@ export function createLink(opts: LinkOptions) {
       send({ type: 'applied', version: r.version });
       return;
     }
+    if (type === 'delta') {
+      if (controllerId === null) return refuse('delta', 'came before the welcome');
+      const r = store.acceptDelta(raw, controllerId);
+      if (!r.ok) {
+        refuse(r.field, r.message);
+        send({ type: 'resync', held: store.held?.version ?? 0 });
+        return;
+      }
+      log(`snapshot version ${r.version} (a delta)`);
+      tell('snapshot');
+      send({ type: 'applied', version: r.version });
+      return;
+    }
     if (type === 'error') {
       const r = validate(raw, EdgeError);
       log(r.ok ? `the server says: ${r.value.field} ${r.value.message}` : 'the server sent an error');

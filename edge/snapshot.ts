@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EdgeSnapshotMessage, validate, type EdgeSnapshot } from '../contract';
+import { EdgeDeltaMessage, EdgeSnapshot, EdgeSnapshotMessage, validate } from '../contract';
 import type { AccessGroupFact, AccessIndex, DoorFact } from '../access/engine';
 import { SpecialCalendar } from '../access/schedule';
 import { writeWhole } from './journal';
@@ -95,6 +95,27 @@ export function openSnapshotStore(dir: string, now: () => number = Date.now) {
       held = hold(m.version, m.hash, m.snapshot, now());
       save();
       return { ok: true, version: m.version, same: false };
+    },
+    /**
+     * A delta from the server: applied only on the version held (else out of order), and only when the result's hash is
+     * the one it names and the result is a whole snapshot of this controller. Refused, nothing changes.
+     */
+    acceptDelta(raw: unknown, controllerId: number): { ok: true; version: number } | { ok: false; field: string; message: string } {
+      const r = validate(raw, EdgeDeltaMessage);
+      if (!r.ok) return { ok: false, field: `delta: ${r.violations[0]?.field ?? '(body)'}`, message: r.violations[0]?.message ?? 'is not a delta' };
+      const m = r.value;
+      if (!held || m.from !== held.version)
+        return { ok: false, field: 'from', message: `${m.from} is not the version held (${held?.version ?? 'none'}): out of order` };
+      if (m.version <= held.version) return { ok: false, field: 'version', message: `${m.version} is not newer than the version held (${held.version})` };
+      const merged = { ...held.snapshot, ...(raw as { set: Record<string, unknown> }).set };
+      const whole = validate(merged, EdgeSnapshot);
+      if (!whole.ok) return { ok: false, field: `snapshot: ${whole.violations[0]?.field ?? '(body)'}`, message: whole.violations[0]?.message ?? '' };
+      const hash = createHash('sha256').update(JSON.stringify(merged)).digest('hex');
+      if (hash !== m.hash) return { ok: false, field: 'hash', message: 'does not match the snapshot the delta makes: kept the one held' };
+      if (whole.value.controllerId !== controllerId) return { ok: false, field: 'set.controllerId', message: 'is not this controller' };
+      held = hold(m.version, m.hash, merged as EdgeSnapshot, now());
+      save();
+      return { ok: true, version: m.version };
     },
     /** Connected: the snapshot held is current now. */
     fresh() {

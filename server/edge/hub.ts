@@ -18,9 +18,12 @@ import {
   EDGE_RECHECK_MS,
   EdgeApplied,
   EdgeHello,
+  EdgeResync,
   EdgeStatus,
   validate,
   type EdgeClientMessage,
+  type EdgeDeltaMessage,
+  type EdgeSnapshot,
   type EdgeSnapshotMessage,
 } from '../../contract';
 import { authenticateApiKey, isApiKey } from '../auth/apiKeys';
@@ -29,7 +32,7 @@ import type { Db } from '../db/db';
 import type { Pipeline } from '../monitor/pipeline';
 import { buildSnapshot } from './snapshot';
 
-const CLIENT_MESSAGES: Record<string, Struct<any, any>> = { hello: EdgeHello, applied: EdgeApplied, status: EdgeStatus };
+const CLIENT_MESSAGES: Record<string, Struct<any, any>> = { hello: EdgeHello, applied: EdgeApplied, status: EdgeStatus, resync: EdgeResync };
 
 interface Conn {
   ws: WebSocket;
@@ -37,8 +40,8 @@ interface Conn {
   controllerId: number;
   clientId: number;
   name: string;
-  /** the version and hash last sent */
-  sent: { version: number; hash: string } | null;
+  /** the version, hash and snapshot last sent (a change goes as a delta from it) */
+  sent: { version: number; hash: string; snapshot: EdgeSnapshot } | null;
   /** snapshot sends of this connection, one after another */
   chain: Promise<void>;
 }
@@ -113,7 +116,17 @@ export function createEdgeHub(opts: {
         );
         const version = Number(rows[0]?.snapshot_version ?? 0);
         if (!version) return;
-        c.sent = { version, hash };
+        const before = c.sent;
+        c.sent = { version, hash, snapshot };
+        if (before && before.version < version) {
+          // the parts that changed, as a delta from the version the edge was sent last
+          const set: Partial<EdgeSnapshot> = {};
+          for (const k of Object.keys(snapshot) as (keyof EdgeSnapshot)[])
+            if (JSON.stringify(snapshot[k]) !== JSON.stringify(before.snapshot[k])) (set as Record<string, unknown>)[k] = snapshot[k];
+          const d: EdgeDeltaMessage = { type: 'delta', from: before.version, version, hash, builtAt: Date.now(), set };
+          send(c, d);
+          return;
+        }
         const m: EdgeSnapshotMessage = { type: 'snapshot', version, hash, builtAt: Date.now(), snapshot };
         send(c, m);
       })
@@ -193,6 +206,12 @@ export function createEdgeHub(opts: {
     }
     const m = r.value as EdgeClientMessage;
     try {
+      if (m.type === 'resync') {
+        // the edge could not apply a delta: the whole snapshot again
+        c.sent = null;
+        await resend(c);
+        return;
+      }
       if (m.type === 'applied') {
         if (!c.sent || m.version > c.sent.version) {
           send(c, { type: 'error', field: 'version', message: `was never sent to this controller (last sent: ${c.sent?.version ?? 'none'})` });
