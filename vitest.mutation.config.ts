@@ -1,0 +1,23 @@
+// The tests StrykerJS runs against each mutant (stryker.config.mjs): those of the mutated code that run in a second or
+// so: the machines' unit and model tests, the access engine's, the payroll rules', the audit chain's and OSDP's.
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config';
+
+export default defineConfig({
+  test: {
+    ...base.test,
+    include: [
+      'model-tests/**/*.test.ts',
+      'machines/**/*.test.ts',
+      'access/**/*.test.ts',
+      'server/access/engine*.test.ts',
+      'contract/attendanceDaily.test.ts',
+      'server/audit/chain.test.ts',
+      'edge/osdp/**/*.test.ts',
+    ],
+    // the OSDP command line's tests start the CLI over pseudo-terminals (socat): not a unit test of the framing
+    exclude: ['node_modules/**', 'dist/**', 'e2e/**', 'data/**', '.tmp/**', 'edge/osdp/tools*.test.ts'],
+    // Stryker's runner needs each test file in a fresh module graph to see the mutant switch
+    isolate: true,
+  },
+});
