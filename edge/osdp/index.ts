@@ -10,3 +10,6 @@ export type { CardRead, CapabilityEntry, Identity, LedSpec, BuzzerSpec, TextSpec
 export { decodeCard } from './card.js';
 export { Reader } from './pd/reader.js';
 export type { Fault, ReaderOptions } from './pd/reader.js';
+// pseudo-terminal lines (socat) for tests and the demo: readers of ours on one end, the bus on the other
+export { ptyLinks, ptyPair } from './testkit.js';
+export type { PtyPair } from './testkit.js';
