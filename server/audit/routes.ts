@@ -63,11 +63,15 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnes
     return { algorithm: 'Ed25519', publicKey: pem };
   });
 
-  app.get(AUDIT_VERIFY_PATH, { config: { privileges: [PRIV.activityReport] } }, async (req): Promise<ChainReport & { witnessed: SignedHead | null }> => {
-    const clientId = clientOf(req);
-    // the last head that left the database for the witness (null: no witness configured, or none yet)
-    return { ...(await verifyChains(db, await signingKey(), { clientId })), witnessed: witness?.latest(clientId) ?? null };
-  });
+  app.get(
+    AUDIT_VERIFY_PATH,
+    { config: { privileges: [PRIV.activityReport] } },
+    async (req): Promise<ChainReport & { witnessed: SignedHead | null; witnessing: boolean }> => {
+      const clientId = clientOf(req);
+      // the last head that left the database for the witness (null: no witness configured, or none yet)
+      return { ...(await verifyChains(db, await signingKey(), { clientId })), witnessed: witness?.latest(clientId) ?? null, witnessing: witness !== null };
+    },
+  );
 
   app.get(AUDIT_EXPORT_PATH, { config: { privileges: [PRIV.activityReport] } }, async (req, reply) => {
     const clientId = clientOf(req);

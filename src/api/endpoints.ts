@@ -435,6 +435,8 @@ export const AuditChainReport = type({
   problem: nullable(type({ message: string() })),
   /** issue 45: the last head written to the witness outside the database (null: none, or no witness configured) */
   witnessed: optional(nullable(type({ seq: integer(), signedAt: string() }))),
+  /** whether the installation keeps a witness at all (AUDIT_WITNESS_DIR) */
+  witnessing: optional(boolean()),
 });
 export type AuditChainReport = Infer<typeof AuditChainReport>;
 export const auditChainVerify = () => getJson(`${API.audit}/verify`, AuditChainReport);

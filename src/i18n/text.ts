@@ -298,7 +298,8 @@ export const zhText: Record<string, string> = {
   'Verifiable export': '可验证导出',
   // issue 45: the last head witnessed outside the database, and the key a verifier needs
   'Last head witnessed outside the database: record {seq}, signed {at}.': '数据库之外最后见证的链头：第 {seq} 条记录，签名于 {at}。',
-  'No head witnessed outside the database yet (the installation sets AUDIT_WITNESS_DIR).': '尚无在数据库之外见证的链头（由安装设置 AUDIT_WITNESS_DIR）。',
+  'No head witnessed outside the database yet.': '尚无在数据库之外见证的链头。',
+  'No witness outside the database: the installation sets one with AUDIT_WITNESS_DIR.': '数据库之外没有见证：由安装通过 AUDIT_WITNESS_DIR 设置。',
   'Public key (PEM)': '公钥（PEM）',
   'Every change an operator made in this client: who, when, what, before and after.': '操作员在此客户中的每一次变更：谁、何时、改了什么、改前和改后。',
   'UI error log': '界面错误日志',

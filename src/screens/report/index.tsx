@@ -56,11 +56,13 @@ function AuditChain() {
       style={{ marginBottom: 8 }}
     >
       <span data-testid="audit-chain-status">{said}</span>{' '}
-      {r?.ok && (
+      {r?.ok && r.upTo && (
         <span data-testid="audit-chain-witnessed">
           {r.witnessed
             ? tx('Last head witnessed outside the database: record {seq}, signed {at}.', { seq: r.witnessed.seq, at: showDateTime(r.witnessed.signedAt) })
-            : tx('No head witnessed outside the database yet (the installation sets AUDIT_WITNESS_DIR).')}
+            : r.witnessing
+              ? tx('No head witnessed outside the database yet.')
+              : tx('No witness outside the database: the installation sets one with AUDIT_WITNESS_DIR.')}
         </span>
       )}{' '}
       <Button size="small" variant="minimal" icon="refresh" onClick={chain.reload} loading={chain.busy}>
