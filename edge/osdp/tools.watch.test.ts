@@ -76,7 +76,7 @@ describe('npm run osdp -- watch and npm run reader', () => {
     expect(await again.line('online')).toMatchObject({ online: { secure: true } });
     again.p.kill('SIGINT');
     expect(await again.exited).toBe(0);
-  });
+  }, 60_000);
 
   it('watch says "no answer" and exits 1 when no reader is there, and refuses a bad key without echoing it', async () => {
     const { pathA } = await bus();
@@ -86,5 +86,5 @@ describe('npm run osdp -- watch and npm run reader', () => {
     const bad = run('osdp', ['watch', pathA, '--address', '7', '--key', 'notakey-secret']);
     expect(await bad.exited).toBe(2);
     expect(JSON.stringify(bad.lines)).not.toContain('notakey-secret');
-  });
+  }, 60_000);
 });
