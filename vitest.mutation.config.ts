@@ -15,8 +15,10 @@ export default defineConfig({
       'server/audit/chain.test.ts',
       'edge/osdp/**/*.test.ts',
     ],
-    // the OSDP command line's tests start the CLI over pseudo-terminals (socat): not a unit test of the framing
-    exclude: ['node_modules/**', 'dist/**', 'e2e/**', 'data/**', '.tmp/**', 'edge/osdp/tools*.test.ts'],
+    // the OSDP command line's tests start the CLI over pseudo-terminals (socat), and the bus test waits for a reader to
+    // come online within 3 s: not unit tests of the framing, and the instrumented code of a mutation run misses the
+    // bus test's deadline (it failed Stryker's initial run)
+    exclude: ['node_modules/**', 'dist/**', 'e2e/**', 'data/**', '.tmp/**', 'edge/osdp/tools*.test.ts', 'edge/osdp/bus.test.ts'],
     // Stryker's runner needs each test file in a fresh module graph to see the mutant switch
     isolate: true,
   },
