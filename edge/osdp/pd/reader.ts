@@ -51,6 +51,7 @@ export const DEMO_CAPABILITIES = [
 ];
 
 const nextSqn = (s: number) => (s === 3 ? 1 : s + 1);
+const SEEN_MAX = 1000;
 
 export class Reader extends EventEmitter {
   address: number;
@@ -141,7 +142,9 @@ export class Reader extends EventEmitter {
   }
 
   private onCommand(f: Frame) {
+    // what the controller asked for is kept for tests and the demo, the last SEEN_MAX of each (a demo runs for hours)
     this.seen.commands.push(f.code);
+    for (const list of Object.values(this.seen) as unknown[][]) if (list.length > SEEN_MAX) list.splice(0, list.length - SEEN_MAX);
     this.emit('command', f.code);
     // §5.6: 0 restarts the sequence (and ends any session); a repeated number asks for the last reply again
     if (f.sqn === 0) {
