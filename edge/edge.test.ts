@@ -190,6 +190,9 @@ describe('Gatehouse Edge', () => {
     expect(stored.map((r) => r.seq)).toEqual([1, 2]);
     expect(stored[0]).toMatchObject({ decision: 'granted', offline: false, identity_id: a.decision.identityId });
     expect(stored[1]).toMatchObject({ decision: 'denied', offline: false });
+    // the server knows where the edge let them go (anti-passback at its own doors and "Why?" read it)
+    const where = (await s.db.query<{ at: Date | string }>('select at from zone_presence where identity_id = $1', [a.decision.identityId])).rows[0];
+    expect(new Date(where.at).getTime()).toBe(a.entries[0].at);
     // the server's "Why?" decides the edge's swipe again
     const why = await s.call('GET', `${API.events}/${stored[0].id}/explain`, { token: admin });
     expect(why.status).toBe(200);

@@ -1,6 +1,6 @@
 // The edge's journal (issue 47) on a real disk: events numbered in order, kept across a reopen (a kill of the edge),
 // a line torn by a crash mid-write dropped and the numbers going on after the last whole one, and what the server
-// acknowledged kept apart so nothing pending is lost and nothing delivered is sent again.
+// acknowledged kept apart so nothing pending is lost and nothing delivered is sent again; bounded, never losing an undelivered one.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +55,30 @@ describe('the edge journal', () => {
     again.close();
     const lines = readFileSync(join(d, 'journal.ndjson'), 'utf8').trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).seq)).toEqual([1, 2, 3]);
+  });
+
+  it('is bounded: past its limit the oldest delivered events go, never an undelivered one', () => {
+    const d = dir();
+    const j = openJournal(d, { limit: 10 });
+    for (let n = 1; n <= 40; n++) {
+      j.append(event(n));
+      if (n <= 30) j.delivered(n);
+    }
+    const lines = () =>
+      readFileSync(join(d, 'journal.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).seq as number);
+    expect(lines().length).toBeLessThanOrEqual(11);
+    expect(lines().at(-1)).toBe(40);
+    // nothing delivered for a while: every undelivered one stays, however many
+    for (let n = 41; n <= 70; n++) j.append(event(n));
+    expect(lines().filter((seq) => seq > 30)).toEqual(Array.from({ length: 40 }, (_, i) => 31 + i));
+    j.close();
+    const again = openJournal(d, { limit: 10 });
+    expect(again.pending().map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => 31 + i));
+    expect(again.append(event(71)).seq).toBe(71);
+    again.close();
   });
 
   it('numbers on after what the server already has when its data directory is new', () => {

@@ -25,7 +25,13 @@ export interface JournalEntry {
 
 export type Journal = ReturnType<typeof openJournal>;
 
-export function openJournal(dir: string) {
+/** Events the journal keeps on disk at least (issue 47: 1,000,000 or 30 days offline); past it the oldest delivered go. */
+export const JOURNAL_LIMIT = 1_000_000;
+/** Delivered events kept in memory besides the undelivered ones (the newest). */
+const MEMORY_TAIL = 1000;
+
+export function openJournal(dir: string, opts: { limit?: number } = {}) {
+  const limit = opts.limit ?? JOURNAL_LIMIT;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'journal.ndjson');
   const deliveredFile = join(dir, 'delivered.json');
@@ -50,8 +56,28 @@ export function openJournal(dir: string) {
   let delivered = 0;
   if (existsSync(deliveredFile)) delivered = Number((JSON.parse(readFileSync(deliveredFile, 'utf8')) as { lastSeq: number }).lastSeq) || 0;
   let nextSeq = (entries.at(-1)?.seq ?? delivered) + 1;
-  const fd = openSync(file, 'a');
+  let onDisk = entries.length;
+  let fd = openSync(file, 'a');
   let closed = false;
+
+  /** Only the undelivered and the newest delivered stay in memory. */
+  const trim = () => {
+    const firstPending = entries.findIndex((e) => e.seq > delivered);
+    const deliveredHeld = firstPending === -1 ? entries.length : firstPending;
+    if (deliveredHeld > MEMORY_TAIL) entries.splice(0, deliveredHeld - MEMORY_TAIL);
+  };
+  /** The file rewritten with its newest `limit` events (never dropping an undelivered one), in place of the old. */
+  const compact = () => {
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const undelivered = lines.filter((l) => (JSON.parse(l) as JournalEntry).seq > delivered).length;
+    const kept = lines.slice(-Math.max(limit, undelivered));
+    closeSync(fd);
+    writeWhole(file, kept.length ? `${kept.join('\n')}\n` : '');
+    fd = openSync(file, 'a');
+    onDisk = kept.length;
+  };
+  trim();
+  if (onDisk > limit) compact();
 
   return {
     /** Appends and fsyncs one event with the next sequence number; returns it once it is on disk. */
@@ -61,7 +87,10 @@ export function openJournal(dir: string) {
       writeSync(fd, `${JSON.stringify(entry)}\n`);
       fsyncSync(fd);
       nextSeq++;
+      onDisk++;
       entries.push(entry);
+      // a tenth over the bound, the oldest delivered go (one rewrite per tenth, not one per event)
+      if (onDisk > limit + Math.max(1, Math.floor(limit / 10))) compact();
       return entry;
     },
     /** The events the server has not acknowledged yet, oldest first (at most `max`). */
@@ -82,6 +111,7 @@ export function openJournal(dir: string) {
       fsyncSync(f);
       closeSync(f);
       renameSync(tmp, deliveredFile);
+      trim();
     },
     /** The server stored up to `seq` of this controller before this journal began (a new data directory): number on after it. */
     startAfter(seq: number) {
@@ -96,7 +126,12 @@ export function openJournal(dir: string) {
     get lastSeq() {
       return nextSeq - 1;
     },
+    /** The events in memory: every undelivered one and the newest delivered. */
     all: (): readonly JournalEntry[] => entries,
+    /** Events in the file now. */
+    get onDisk() {
+      return onDisk;
+    },
     close() {
       if (closed) return;
       closed = true;

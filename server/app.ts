@@ -65,8 +65,7 @@ import { createUnlockScheduleClock } from './access/unlockSchedules';
 import { ACCESS_RESOURCES } from './access/index';
 import { accessRoutes } from './access/routes';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
-import { createEdgeHub } from './edge/hub';
-import { createEdgeIngest } from './edge/ingest';
+import { attachEdge } from './edge';
 
 export interface ServerOptions {
   db: Db;
@@ -224,10 +223,7 @@ export async function buildServer(opts: ServerOptions) {
     heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
-  // Gatehouse Edge (issue 47): controllers connect out to this port and get their doors' snapshots, new on every change
-  const edgeHub = createEdgeHub({ db, access: simulator.access, pipeline, log: (m) => app.log.warn(m) });
-  edgeHub.attach(app.server);
-  app.addHook('onClose', async () => edgeHub.close());
+  const edge = attachEdge(app, { db, access: simulator.access, pipeline }); // Gatehouse Edge (issue 47): controllers connect out to this port
   // logical blocks: "when this happens then do that", on every durable event
   const logic = createLogicBlocks(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // doors unlocked on a schedule (and first-person-in)
@@ -433,7 +429,7 @@ export async function buildServer(opts: ServerOptions) {
   });
   // every catalogue resource (contract/resources): clients, identities, visitors, …
   // a change to a resource the access decisions read rebuilds that tenant's access index (issue 12)
-  const publishChange = (clientId: number, destination: string, b: unknown) => {
+  const publishChange = edge.hearing((clientId: number, destination: string, b: unknown) => {
     publish(clientId, destination, b);
     if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
     if (destination === '/changes/logicalBlocks') logic.changed(clientId);
@@ -442,9 +438,7 @@ export async function buildServer(opts: ServerOptions) {
     if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators')
       alarmNotices.changed(clientId);
     if (destination === '/changes/doors') unlockSchedules.doorsChanged();
-    if (['/changes/controllers', '/changes/cardReaders', '/changes/inputs', '/changes/outputs', '/changes/serviceAccounts'].includes(destination))
-      edgeHub.changed(clientId);
-  };
+  });
   crudRoutes(app, {
     db,
     publish: publishChange,
@@ -457,10 +451,6 @@ export async function buildServer(opts: ServerOptions) {
       log: (m) => app.log.warn(m),
       disconnect: (jtis) => {
         realtime.disconnectSessions(jtis);
-      },
-      edgeKeyDropped: (clientId, controllerId, jtis) => {
-        realtime.disconnectSessions(jtis);
-        edgeHub.dropped(clientId, controllerId);
       },
     }),
   });
@@ -491,7 +481,7 @@ export async function buildServer(opts: ServerOptions) {
   journalRoutes(app, { db });
   // an ended session's token stops working at once, and its open real-time connections are dropped too
   sessionRoutes(app, { db, tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600, disconnect: (jtis) => realtime.disconnectSessions(jtis) });
-  ingestRoutes(app, { db, pipeline, edge: createEdgeIngest(db) });
+  ingestRoutes(app, { db, pipeline, edge: edge.ingest });
   webHookRoutes(app, { db });
   if (opts.cardReader) registerMyKadRoutes(app, opts.cardReader);
 

@@ -280,10 +280,6 @@ export function createEdgeHub(opts: {
             if (conns.has(c)) return resend(c);
           });
     },
-    /** A controller's key was rotated or revoked (after the commit): its connection is checked now. */
-    dropped(clientId: number, controllerId: number) {
-      for (const c of conns) if (c.clientId === clientId && c.controllerId === controllerId) void recheck(c);
-    },
     /** The controllers connected now (tests, the console later). */
     connected: () => [...conns].map((c) => ({ controllerId: c.controllerId, clientId: c.clientId, version: c.sent?.version ?? 0 })),
     close() {

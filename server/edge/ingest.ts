@@ -80,11 +80,14 @@ export function createEdgeIngest(db: Db) {
     const [{ rows: people }, { rows: doors }] = ids.length
       ? await Promise.all([
           db.query<{ id: number }>(`select id from identities where id = any($1::int[]) and ${tenant(peopleParams, clientId)}`, peopleParams),
-          db.query<{ id: number }>(`select id from doors where id = any($1::int[]) and ${tenant(doorParams, clientId)}`, doorParams),
+          db.query<{ id: number; entry_zone_id: number | null; exit_zone_id: number | null }>(
+            `select id, entry_zone_id, exit_zone_id from doors where id = any($1::int[]) and ${tenant(doorParams, clientId)}`,
+            doorParams,
+          ),
         ])
-      : [{ rows: [] as { id: number }[] }, { rows: [] as { id: number }[] }];
+      : [{ rows: [] as { id: number }[] }, { rows: [] as { id: number; entry_zone_id: number | null; exit_zone_id: number | null }[] }];
     const knownPeople = new Set(people.map((r) => Number(r.id)));
-    const knownDoors = new Set(doors.map((r) => Number(r.id)));
+    const knownDoors = new Map(doors.map((r) => [Number(r.id), r]));
 
     // one batch per controller at a time, in arrival order
     const controllers = [...edgeOf].sort((a, b) => a - b);
@@ -142,6 +145,18 @@ export function createEdgeIngest(db: Db) {
         async done(stored) {
           try {
             if (!stored) return {};
+            // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
+            for (const g of kept) {
+              const d = g.e.edge?.decided;
+              if (!d || d.decision !== 'granted' || d.identityId === null) continue;
+              const door = knownDoors.get(d.doorId)!;
+              const zone = d.side === 'exit' ? door.exit_zone_id : door.entry_zone_id;
+              await db.query(
+                `insert into zone_presence (identity_id, client_id, zone_id, at) values ($1, $2, $3, $4)
+                 on conflict (identity_id) do update set zone_id = excluded.zone_id, at = excluded.at where zone_presence.at < excluded.at`,
+                [d.identityId, clientId, zone, new Date(g.e.edge!.occurredAt).toISOString()],
+              );
+            }
             for (const [c, n] of next) {
               await db.query('update edge_controllers set last_seq = greatest(last_seq, $2) where controller_id = $1', [c, n - 1]);
               lastSeq.set(c, Math.max(lastSeq.get(c) ?? 0, n - 1));

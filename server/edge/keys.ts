@@ -3,10 +3,10 @@
 // `POST …/controllers/:id/revoke-edge-key` stops it. A key is a service account's API key (server/auth/apiKeys.ts)
 // bound to the controller (migration 132): in its client only, with the device interface's role, and only for its own
 // controller's doors (the edge connection and the device interface check the binding). Its account shows on the
-// Service accounts screen like any other. Rotating or revoking ends the old key's session and, after the commit, drops
-// the controller's live connection; deleting the controller deletes its account.
+// Service accounts screen like any other. Rotating or revoking ends the old key's session; the change notice after the
+// commit drops the controller's live connection; deleting the controller deletes its account.
 import { PRIV } from '../../contract';
-import { apiKeySessionJti, endKeySession, newApiKey } from '../auth/apiKeys';
+import { endKeySession, newApiKey } from '../auth/apiKeys';
 import type { Db } from '../db/db';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
@@ -39,23 +39,11 @@ const EDGE_SUMMARY = `(select case when e.connected_at is not null and e.disconn
     || ', ' || e.pending || ' buffered' || coalesce(', edge ' || e.edge_version, '')
   from edge_controllers e where e.controller_id = t.id)`;
 
-export interface EdgeKeyHooksOptions {
-  /** After the commit: drop the controller's edge connection and its key's real-time sessions. */
-  dropped?: (clientId: number, controllerId: number, jtis: string[]) => void;
-}
-
-export const controllerHooks = (opts: EdgeKeyHooksOptions = {}): ResourceHooks => {
-  /** the old key's session ended by a rotate or revoke, per controller, until the commit drops its connections */
-  const ended = new Map<number, string[]>();
-  const afterCommit = (clientId: number, after: { id: number }) => {
-    const jtis = ended.get(after.id) ?? [];
-    ended.delete(after.id);
-    opts.dropped?.(clientId, after.id, jtis);
-  };
-  async function endOld(ctx: CrudContext, controllerId: number, bound: Bound | null) {
-    if (!bound?.key_id) return;
-    await endKeySession(ctx.tx, bound.key_id, ctx.username);
-    ended.set(controllerId, [apiKeySessionJti(bound.key_id)]);
+/** The controllers' edge-key actions; a rotated or revoked key's connection is dropped by the change notice that
+ *  follows the commit (server/edge/index.ts), its session ended here. */
+export const controllerHooks = (): ResourceHooks => {
+  async function endOld(ctx: CrudContext, bound: Bound | null) {
+    if (bound?.key_id) await endKeySession(ctx.tx, bound.key_id, ctx.username);
   }
   return {
     select: { edge: EDGE_SUMMARY },
@@ -73,7 +61,7 @@ export const controllerHooks = (opts: EdgeKeyHooksOptions = {}): ResourceHooks =
                  updated_at = now() where id = $1 and ${tenant(issue, clientId)}`,
               issue,
             );
-            await endOld(ctx, before.id, bound);
+            await endOld(ctx, bound);
           } else {
             const accountName = `Edge controller ${String(before.name).slice(0, 60)} (#${before.id})`;
             const { rows } = await ctx.tx.query<{ id: number }>(
@@ -95,7 +83,6 @@ export const controllerHooks = (opts: EdgeKeyHooksOptions = {}): ResourceHooks =
           ]);
           ctx.req.oneTime = { apiKey: key.key };
         },
-        afterCommit,
         audit: (before) => ({ before: null, after: { edgeKey: `issued for ${String(before.name)}` } }),
       },
       'revoke-edge-key': {
@@ -106,9 +93,8 @@ export const controllerHooks = (opts: EdgeKeyHooksOptions = {}): ResourceHooks =
           if (!bound?.key_id || bound.key_revoked_at) throw new HttpError(409, fill('{name} has no edge key to revoke', { name: String(before.name) }));
           const params: unknown[] = [bound.id];
           await ctx.tx.query(`update service_accounts set key_revoked_at = now(), updated_at = now() where id = $1 and ${tenant(params, clientId)}`, params);
-          await endOld(ctx, before.id, bound);
+          await endOld(ctx, bound);
         },
-        afterCommit,
         audit: (before) => ({ before: null, after: { edgeKey: `revoked for ${String(before.name)}` } }),
       },
     },

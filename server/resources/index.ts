@@ -28,14 +28,7 @@ type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 export const resourceHooks = (
   publish?: Publish,
-  opts: {
-    allowPrivateWebhookTargets?: boolean;
-    pulse?: Pulse;
-    log?: (m: string) => void;
-    disconnect?: (jtis: string[]) => void;
-    /** Gatehouse Edge: a controller's key was rotated or revoked (after the commit) */
-    edgeKeyDropped?: (clientId: number, controllerId: number, jtis: string[]) => void;
-  } = {},
+  opts: { allowPrivateWebhookTargets?: boolean; pulse?: Pulse; log?: (m: string) => void; disconnect?: (jtis: string[]) => void } = {},
 ): Record<string, ResourceHooks> => ({
   clients: clientHooks,
   identities: identityHooks,
@@ -61,5 +54,5 @@ export const resourceHooks = (
   credentialStore: credentialStoreHooks,
   reportJobs: reportJobHooks,
   firmware: firmwareHooks,
-  controllers: controllerHooks({ dropped: opts.edgeKeyDropped }),
+  controllers: controllerHooks(),
 });

@@ -1,0 +1,29 @@
+// Gatehouse Edge on the server (issue 47, docs/EDGE.md): the edge controllers' connections on the server's port
+// (hub.ts), their events through the device interface (ingest.ts) and their keys (keys.ts, the controllers' actions).
+import type { FastifyInstance } from 'fastify';
+import type { AccessIndexes } from '../access/index';
+import type { Db } from '../db/db';
+import type { Pipeline } from '../monitor/pipeline';
+import { createEdgeHub } from './hub';
+import { createEdgeIngest } from './ingest';
+
+/** Change notices after which a client's edge controllers' keys and snapshots are looked at again (a key revoked,
+ *  rotated or its account disabled is dropped at once; readers moved to or from a controller change its doors). */
+const EDGE_CHANGES = ['/changes/controllers', '/changes/cardReaders', '/changes/inputs', '/changes/outputs', '/changes/serviceAccounts'];
+
+export function attachEdge(app: FastifyInstance, opts: { db: Db; access: AccessIndexes; pipeline: Pipeline }) {
+  const hub = createEdgeHub({ ...opts, log: (m) => app.log.warn(m) });
+  hub.attach(app.server);
+  app.addHook('onClose', async () => hub.close());
+  return {
+    hub,
+    ingest: createEdgeIngest(opts.db),
+    /** The catalogue's change notices (server/app.ts publishChange), heard by the edge controllers' hub first. */
+    hearing<F extends (clientId: number, destination: string, body: unknown) => void>(publishChange: F): F {
+      return ((clientId: number, destination: string, body: unknown) => {
+        if (EDGE_CHANGES.includes(destination)) hub.changed(clientId);
+        publishChange(clientId, destination, body);
+      }) as F;
+    },
+  };
+}
