@@ -124,7 +124,12 @@ if (pglite)
         expect(health.body.problem).toContain(DATA_DIR_READ_ONLY);
         expect(health.body.problem).toContain('is on a read-only file system');
         expect(health.body.problem).not.toContain(DISK_FULL);
-        const write = await s.call('POST', '/idp/1.0/registration-requests', { body: registration('readonly') });
+        // the guard looks at the directory every second (health's own look may come first): writes are refused from then on
+        let write = await s.call('POST', '/idp/1.0/registration-requests', { body: registration('readonly0') });
+        for (let i = 1; write.status !== 503 && i < 40; i++) {
+          await sleep(250);
+          write = await s.call('POST', '/idp/1.0/registration-requests', { body: registration(`readonly${i}`) });
+        }
         expect(write).toMatchObject({ status: 503, body: { message: DATA_DIR_READ_ONLY } });
         expect((await s.call('GET', `${API.identities}?size=5`, { token: operator })).status).toBe(200);
       } finally {
