@@ -72,6 +72,14 @@ describe('quickCheck', () => {
     );
   });
 
+  it('takes an optional object left out, and a nullable one given null, as superstruct does (a device message without its edge part)', () => {
+    const inner = object({ b: string() });
+    const outer = object({ a: optional(inner), c: nullable(inner) });
+    for (const v of [{ c: null }, { a: { b: 'x' }, c: { b: 'y' } }, { a: undefined, c: null }, { a: null, c: null }, { c: undefined }, {}]) same(outer, v);
+    expect(quickCheck(outer)({ c: null })).toBe(true);
+    expect(quickCheck(outer)({ a: null, c: null })).toBe(false);
+  });
+
   it('answers as superstruct does for every schema of the contract', () => {
     const structs = Object.entries(contract).filter((e): e is [string, Struct<any, any>] => e[1] instanceof Struct);
     expect(structs.length).toBeGreaterThan(50);

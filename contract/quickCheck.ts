@@ -72,7 +72,14 @@ function objectOf(struct: Struct<any, any>, schema: Record<string, Struct<any, a
   const keys = Object.keys(schema);
   const known = new Set(keys);
   const checks = keys.map((k) => compile(schema[k]));
+  // `optional(object(…))` and `nullable(object(…))` keep the object's type and schema: undefined and null are theirs
+  // to take or refuse, as a leaf's are (an optional object left out threw here, and a device message with no `edge`
+  // part was sent the slow way)
+  const takesUndefined = none(struct.validator(undefined, CTX)) && none(struct.refiner(undefined, CTX));
+  const takesNull = none(struct.validator(null, CTX)) && none(struct.refiner(null, CTX));
   return (value) => {
+    if (value === undefined) return takesUndefined;
+    if (value === null) return takesNull;
     if (!sameShallow(struct.coercer(value, CTX), value)) return false;
     if (!none(struct.validator(value, CTX))) return false;
     const object = value as Record<string, unknown>;
