@@ -77,8 +77,8 @@ export const EdgeSnapshot = object({
     object({ id: id(), name: name(), status: requiredText(20), validFrom: nullable(day()), validTo: nullable(day()), pin: nullable(requiredText(32)) }),
   ),
   doors: array(EdgeDoor),
-  /** the card readers wired to this controller, each on one side of its door */
-  readers: array(object({ id: id(), name: name(), doorId: id(), direction: enums(['entry', 'exit']) })),
+  /** the card readers wired to this controller, each on one side of its door, at its address on the reader bus (OSDP) */
+  readers: array(object({ id: id(), name: name(), doorId: id(), direction: enums(['entry', 'exit']), address: min(integer(), 0) })),
   /** access groups with their doors of this controller: [door id, schedule id] */
   groups: array(object({ id: id(), name: name(), doors: array(tuple([id(), id()])) })),
   /** [identity id, its access group ids] */

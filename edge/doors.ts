@@ -4,6 +4,7 @@
 // follows its degraded policy: keep deciding, facility code only, or locked. Who is where (anti-passback) is kept here
 // from the snapshot's presence on and this edge's own grants. Readers are simulated for now (edge/osdp is the bus).
 import { EVENT_CODES, eventLabel } from '../contract';
+import { decode } from '../contract/cardFormat';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision } from '../contract/decision';
 import { afterGrant, decide, type Presented, type SwipeRequest, type ZoneState } from '../access/engine';
 import type { Journal, JournalEntry } from './journal';
@@ -12,7 +13,9 @@ import type { SnapshotStore } from './snapshot';
 export interface SwipeInput {
   doorId: number;
   side?: 'entry' | 'exit';
-  card: string;
+  /** a card number as read, or (`bits`) the raw bits a reader sent, decoded with the door's card formats */
+  card?: string;
+  bits?: string;
   facilityCode?: number | null;
   pin?: string | null;
   at?: number;
@@ -53,7 +56,10 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
     const at = s.at ?? now();
     const held = store.held;
     const online = opts.online();
-    const presented: Presented = { kind: 'card', number: s.card, facilityCode: s.facilityCode ?? null };
+    const doorFormats = held?.snapshot.doors.find((d) => d.id === s.doorId)?.formatIds ?? [];
+    const read = s.bits !== undefined ? cardOf(s.bits, doorFormats, held) : { card: s.card ?? '', facility: s.facilityCode ?? null };
+    const presented: Presented =
+      s.bits !== undefined ? { kind: 'raw', bits: s.bits } : { kind: 'card', number: s.card ?? '', facilityCode: s.facilityCode ?? null };
     const req: SwipeRequest = { doorId: s.doorId, side: s.side ?? 'entry', at, presented, pin: s.pin };
     let decision: Decision;
     let mode: SwipeOutcome['mode'] = online ? 'online' : 'offline';
@@ -68,7 +74,7 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
         const days = held.snapshot.maxOfflineDays;
         if (door.degraded === 'locked') decision = denied('door-locked-down', 'door-mode', `${door.name}: offline for more than ${days} days, locked`);
         else {
-          const known = s.facilityCode != null && held.snapshot.credentials.some((c) => c.facilityCode === s.facilityCode);
+          const known = read.facility != null && held.snapshot.credentials.some((c) => c.facilityCode === read.facility);
           decision = known
             ? {
                 granted: true,
@@ -77,7 +83,7 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
                 credentialId: null,
                 accessGroupIds: [],
                 alarm: null,
-                steps: [{ check: 'credential', ok: true, detail: `${door.name}: offline for more than ${days} days, facility code ${s.facilityCode} only` }],
+                steps: [{ check: 'credential', ok: true, detail: `${door.name}: offline for more than ${days} days, facility code ${read.facility} only` }],
               }
             : denied('unknown-credential', 'credential', `${door.name}: offline for more than ${days} days, facility code only`);
         }
@@ -89,6 +95,7 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
     }
     const door = held?.snapshot.doors.find((d) => d.id === s.doorId);
     const doorName = door?.name ?? `door ${s.doorId}`;
+    const card = read.card;
     const who = decision.identityId === null ? null : (held?.index.identities.get(decision.identityId)?.name ?? null);
     const base = { at, offline: !online, snapshotVersion: held?.version ?? 0 };
     const entries = [
@@ -99,12 +106,12 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
         sourceName: `${doorName} reader`,
         pointId: `reader-${s.doorId}`,
         pointName: `${doorName} reader`,
-        message: `${DECISION_LABELS[decision.reason]}: ${who ?? 'unknown card'} (card ${s.card}) at ${doorName}`.slice(0, 500),
+        message: `${DECISION_LABELS[decision.reason]}: ${who ?? 'unknown card'} (card ${card}) at ${doorName}`.slice(0, 500),
         decided: {
           identityId: decision.identityId,
           decision: decision.granted ? 'granted' : 'denied',
           reason: decision.reason,
-          card: s.card,
+          card,
           doorId: s.doorId,
           side: req.side ?? 'entry',
         },
@@ -120,7 +127,7 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
           pointId: `apb-${s.doorId}`,
           pointName: `${doorName} anti-passback`,
           message:
-            `${eventLabel(EVENT_CODES.antiPassbackViolation)}: ${who ?? 'unknown'} (card ${s.card}) at ${doorName}${online ? '' : ' (offline: anti-passback is soft)'}`.slice(
+            `${eventLabel(EVENT_CODES.antiPassbackViolation)}: ${who ?? 'unknown'} (card ${card}) at ${doorName}${online ? '' : ' (offline: anti-passback is soft)'}`.slice(
               0,
               500,
             ),
@@ -133,6 +140,13 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
   }
 
   return { swipe, zoneState };
+}
+
+/** The card number raw bits decode to with the door's formats (what the server's "Why?" is given), else the bits. */
+function cardOf(bits: string, formatIds: readonly number[], held: SnapshotStore['held']): { card: string; facility: number | null } {
+  const formats = formatIds.map((id) => held?.index.formats.get(id)).filter((f): f is NonNullable<typeof f> => !!f);
+  const r = decode(formats, bits);
+  return r.ok ? { card: String(r.card), facility: r.facility } : { card: `raw ${bits}`.slice(0, 64), facility: null };
 }
 
 function denied(reason: Decision['reason'], check: Decision['steps'][number]['check'], detail: string): Decision {

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, EDGE_CONNECT_PATH, controllersResource, doorsResource } from '../contract';
+import { API, EDGE_CONNECT_PATH, cardReadersResource, controllersResource, doorsResource } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
+import { Bus, Reader, ptyPair } from './osdp';
 
 let s: TestServer;
 let admin: string;
@@ -491,6 +492,42 @@ describe('Gatehouse Edge', () => {
       });
     }
     edge.stop();
+  });
+
+  it('a card on an OSDP reader is a swipe at the door of the reader at that bus address, decided and journaled', async () => {
+    const { rows } = await s.db.query<{ id: number }>('select id from card_readers where controller_id = $1 and door_id = $2 order by id limit 1', [
+      controller,
+      doors[0],
+    ]);
+    const r = (await s.call('GET', `${cardReadersResource.api}/${rows[0].id}`, { token: admin })).body;
+    const body = Object.fromEntries(
+      Object.keys(cardReadersResource.fields)
+        .filter((f) => !(cardReadersResource.fields as any)[f].virtual)
+        .map((f) => [f, r[f] ?? null]),
+    );
+    const put = await s.call('PUT', `${cardReadersResource.api}/${r.id}`, { token: admin, body: { ...body, address: 7, updatedAt: r.updatedAt } });
+    expect(put.status).toBe(200);
+    const pty = await ptyPair();
+    const reader = new Reader(pty.b, { address: 7 });
+    const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
+    dirs.push(dataDir);
+    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus });
+    edges.push(edge);
+    try {
+      await until('the reader in the snapshot', () => edge.store.held?.snapshot.readers.some((x) => x.address === 7 && x.doorId === doors[0]));
+      await until('the reader online on the bus', () => bus.reader(7)?.state === 'online', 10_000);
+      reader.presentCard('1011');
+      const entry = await until('the swipe journaled', () =>
+        edge.journal.all().find((e) => e.sourceId === `reader-${doors[0]}` && e.decided?.card === 'raw 1011'),
+      );
+      expect(entry.decided).toMatchObject({ decision: 'denied', doorId: doors[0] });
+      await until('the swipe on the server', async () => (await edgeEvents(controller)).some((x) => x.seq === entry.seq));
+    } finally {
+      edge.stop();
+      reader.close();
+      await pty.close();
+    }
   });
 
   it('a revoked key is dropped within seconds and refused, on the link and the device interface', async () => {

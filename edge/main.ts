@@ -9,6 +9,8 @@ import { createDoors, simulateReaders } from './doors';
 import { openJournal, writeWhole } from './journal';
 import { createLink } from './link';
 import { openSnapshotStore } from './snapshot';
+import type { Bus } from './osdp';
+import { attachOsdp } from './readers';
 
 export interface EdgeOptions {
   server: string;
@@ -16,6 +18,8 @@ export interface EdgeOptions {
   dataDir: string;
   /** simulated readers presenting a card every `everyMs` (none when not given) */
   readers?: { everyMs: number };
+  /** an OSDP reader bus (edge/osdp): its readers' cards are swipes at the snapshot's readers of the same bus address */
+  osdp?: Bus;
   log?: (m: string) => void;
   backoff?: { first: number; max: number };
 }
@@ -30,6 +34,8 @@ export function startEdge(opts: EdgeOptions) {
   const link = createLink({ server: opts.server, key: opts.key, journal, store, log, backoff: opts.backoff });
   const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge() });
   const readers = opts.readers ? simulateReaders(doors, store, { everyMs: opts.readers.everyMs, log }) : null;
+  const osdp = opts.osdp ? attachOsdp(opts.osdp, doors, store, log) : null;
+  if (osdp) link.on((e) => e === 'snapshot' && osdp.snapshotChanged());
   if (store.held) log(`snapshot version ${store.held.version} held from before (fresh at ${new Date(store.held.freshAt).toISOString()})`);
   if (journal.pendingCount()) log(`${journal.pendingCount()} journaled event(s) not yet delivered`);
   return {
@@ -40,6 +46,7 @@ export function startEdge(opts: EdgeOptions) {
     swipe: doors.swipe,
     stop() {
       readers?.stop();
+      void opts.osdp?.stop();
       link.stop();
       journal.close();
     },

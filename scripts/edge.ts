@@ -1,9 +1,11 @@
-// `npm run edge -- --server URL --key KEY [--data DIR] [--readers MS]` (or EDGE_SERVER, EDGE_KEY, EDGE_DATA):
+// `npm run edge -- --server URL --key KEY [--data DIR] [--readers MS] [--osdp /dev/ttyUSB0 [--osdp-baud 9600]]`
+// (or EDGE_SERVER, EDGE_KEY, EDGE_DATA, EDGE_OSDP):
 // Gatehouse Edge, the controller process beside the doors (edge/main.ts, docs/EDGE.md). `--demo` signs in as the demo
 // administrator, makes (or reuses) a controller key in Northwind and runs that controller's doors with simulated
 // readers presenting cards now and then.
 import { parseArgs } from 'node:util';
 import { demoKey, startEdge } from '../edge/main';
+import { Bus, openSerial } from '../edge/osdp';
 
 const { values } = parseArgs({
   options: {
@@ -12,6 +14,8 @@ const { values } = parseArgs({
     data: { type: 'string', default: process.env.EDGE_DATA ?? './data-edge' },
     demo: { type: 'boolean', default: false },
     readers: { type: 'string', default: process.env.EDGE_READERS ?? '' },
+    osdp: { type: 'string', default: process.env.EDGE_OSDP ?? '' },
+    'osdp-baud': { type: 'string', default: process.env.EDGE_OSDP_BAUD ?? '9600' },
   },
   allowPositionals: true,
 });
@@ -23,7 +27,9 @@ async function main() {
     process.exit(2);
   }
   const everyMs = Number(values.readers || (values.demo ? 3000 : 0));
-  const edge = startEdge({ server: values.server!, key, dataDir: values.data!, readers: everyMs > 0 ? { everyMs } : undefined });
+  const baudRate = Number(values['osdp-baud']);
+  const osdp = values.osdp ? new Bus(await openSerial(values.osdp, baudRate), { baudRate }) : undefined;
+  const edge = startEdge({ server: values.server!, key, dataDir: values.data!, readers: everyMs > 0 ? { everyMs } : undefined, osdp });
   console.log(`Gatehouse Edge: ${values.server} (data in ${values.data})${everyMs ? `, simulated readers every ${everyMs} ms` : ''}`);
   const stop = () => {
     edge.stop();

@@ -17,8 +17,8 @@ const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id;
 async function wiring(db: Db, clientId: number, controllerId: number) {
   const params: unknown[] = [controllerId];
   const mine = tenantOf(params, clientId);
-  const { rows: readers } = await db.query<{ id: number; name: string; door_id: number; direction: 'entry' | 'exit' }>(
-    `select id, name, door_id, direction from card_readers where controller_id = $1 and ${mine()} order by id`,
+  const { rows: readers } = await db.query<{ id: number; name: string; door_id: number; direction: 'entry' | 'exit'; address: number | null }>(
+    `select id, name, door_id, direction, address from card_readers where controller_id = $1 and ${mine()} order by id`,
     params,
   );
   const { rows: others } = await db.query<{ door_id: number }>(
@@ -33,7 +33,11 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
     policyParams,
   );
   const degraded = new Map(policies.map((p) => [Number(p.id), p.degraded_policy]));
-  return { readers: readers.map((r) => ({ id: Number(r.id), name: r.name, doorId: Number(r.door_id), direction: r.direction })), doorIds, degraded };
+  return {
+    readers: readers.map((r) => ({ id: Number(r.id), name: r.name, doorId: Number(r.door_id), direction: r.direction, address: Number(r.address ?? 0) })),
+    doorIds,
+    degraded,
+  };
 }
 
 export async function buildSnapshot(
