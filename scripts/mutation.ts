@@ -25,6 +25,7 @@ export interface Row {
   noCoverage: number;
   timeout: number;
   invalid: number;
+  ignored: number;
   score: number | null;
   survivors: string;
   date: string;
@@ -53,6 +54,7 @@ export function rowOf(file: string, mutants: Array<{ status: Status; mutatorName
     noCoverage,
     timeout,
     invalid: n('CompileError') + n('RuntimeError'),
+    ignored: n('Ignored'),
     score: valid ? (100 * (killed + timeout)) / valid : null,
     survivors,
     date,
@@ -60,7 +62,7 @@ export function rowOf(file: string, mutants: Array<{ status: Status; mutatorName
 }
 
 const line = (r: Row) =>
-  `| ${r.file} | ${r.mutants} | ${r.killed + r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.invalid} | ${r.score === null ? 'n/a' : `${r.score.toFixed(1)} %`} | ${r.survivors || '—'} | ${r.date} |`;
+  `| ${r.file} | ${r.mutants} | ${r.ignored} | ${r.killed + r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.invalid} | ${r.score === null ? 'n/a' : `${r.score.toFixed(1)} %`} | ${r.survivors || '—'} | ${r.date} |`;
 
 /** The rows already in the document, by file. */
 function previousRows(doc: string): Map<string, string> {
@@ -103,8 +105,8 @@ function main() {
     `Last run ${date} UTC over ${rows.length} file(s)${reportOnly ? ' (table rewritten from the last report)' : `, ${minutes} minutes`} on ${cpus().length} cores (load ${loadavg()[0].toFixed(1)}): ` +
       `${total.killed} of ${total.valid} valid mutants killed (${total.valid ? ((100 * total.killed) / total.valid).toFixed(1) : 'n/a'} %). Goal: 80 % per file.`,
     '',
-    '| file | mutants | killed | survived | no coverage | invalid | score | survivors by mutator (top 3) | measured (UTC) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| file | mutants | ignored (static) | killed | survived | no coverage | invalid | score | survivors by mutator (top 3) | measured (UTC) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...all,
     '',
     END,
