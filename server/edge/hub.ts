@@ -29,6 +29,7 @@ import {
 import { authenticateApiKey, isApiKey } from '../auth/apiKeys';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
+import { tenant, tenantOf } from '../db/tenant';
 import type { Pipeline } from '../monitor/pipeline';
 import { buildSnapshot } from './snapshot';
 
@@ -50,10 +51,12 @@ interface Conn {
 async function controllerOfKey(db: Db, key: string, from: { ip: string; userAgent: string }) {
   const k = await authenticateApiKey(db, null, key, from);
   if (!k) return null;
+  const params: unknown[] = [k.userId];
+  const inClient = tenantOf(params, k.clientId);
   const { rows } = await db.query<{ id: number; name: string; client_id: number }>(
-    `select c.id, c.name, c.client_id from service_accounts sa join controllers c on c.id = sa.controller_id and c.client_id = sa.client_id
-      where sa.user_id = $1 and sa.client_id = $2`,
-    [k.userId, k.clientId],
+    `select c.id, c.name, c.client_id from service_accounts sa join controllers c on c.id = sa.controller_id and ${inClient('c')}
+      where sa.user_id = $1 and ${inClient('sa')}`,
+    params,
   );
   return rows[0] ? { controllerId: Number(rows[0].id), name: rows[0].name, clientId: Number(rows[0].client_id) } : null;
 }
@@ -77,10 +80,11 @@ export function createEdgeHub(opts: {
   /** The controller's status changed: its event (1012 online, 1013 offline: an alert), once per change. */
   async function linkEvent(clientId: number, controllerId: number, online: boolean) {
     const status = online ? 'online' : 'offline';
+    const params: unknown[] = [controllerId, status];
     const { rows } = await db.query<{ name: string }>(
       `update controllers set status = $2, online_since = case when $2 = 'online' then now() else null end
-        where id = $1 and client_id = $3 and status is distinct from $2 returning name`,
-      [controllerId, status, clientId],
+        where id = $1 and ${tenant(params, clientId)} and status is distinct from $2 returning name`,
+      params,
     );
     if (!rows.length || !opts.pipeline) return;
     const code = online ? EVENT_CODES.interfaceOnline : EVENT_CODES.interfaceOffline;
