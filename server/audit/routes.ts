@@ -35,6 +35,9 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnes
     }));
   let signing: HeadSigning | null = null;
   app.addHook('onReady', async () => {
+    // the signing key made (and kept) before the server answers anything: the signer's first look uses it at once, and
+    // made lazily it was a write of its own in the middle of whatever request came first
+    await signingKey();
     signing = startHeadSigning(db, signingKey, (m) => app.log.warn(m), signEveryMs, witness ? (heads) => witness.record(heads) : null);
   });
   // the last writes are signed (and witnessed) before the server stops: a server that never ran long signs too
