@@ -62,7 +62,7 @@ export async function authenticateApiKey(
   if (!open) {
     // first use (or an ended session, which stays ended: the insert does nothing)
     const { rows: made } = await db.query(
-      `insert into sessions (jti, user_id, ip, user_agent, client_id) values ($1, $2, $3, $4, $5)
+      `insert into sessions (jti, user_id, ip, user_agent, client_id, sign_in_method) values ($1, $2, $3, $4, $5, 'api-key')
       on conflict (jti) do nothing returning 1`,
       [jti, a.user_id, from.ip, from.userAgent.slice(0, 300), a.client_id],
     );

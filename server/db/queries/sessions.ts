@@ -7,12 +7,18 @@ import { tenantOf } from '../tenant';
 
 export type UserKind = 'operator' | 'service';
 
-export async function startSession(db: Db, s: { jti: string; userId: number; ip: string; userAgent: string }): Promise<void> {
+/** How a session was signed in (migration 134): shown on Manage → Sessions. */
+export type SignInMethod = 'password' | 'password+totp' | 'password+recovery' | 'passkey' | 'oidc' | 'saml';
+
+export async function startSession(
+  db: Db,
+  s: { jti: string; userId: number; ip: string; userAgent: string; method?: SignInMethod; provider?: string | null },
+): Promise<void> {
   // the token is signed for the user's selected client at this moment (sessionBody), so the session belongs to it
   await db.query(
-    `insert into sessions (jti, user_id, ip, user_agent, client_id)
-    values ($1, $2, $3, $4, (select selected_client_id from users where id = $2))`,
-    [s.jti, s.userId, s.ip, s.userAgent.slice(0, 300)],
+    `insert into sessions (jti, user_id, ip, user_agent, client_id, sign_in_method, sign_in_provider)
+    values ($1, $2, $3, $4, (select selected_client_id from users where id = $2), $5, $6)`,
+    [s.jti, s.userId, s.ip, s.userAgent.slice(0, 300), s.method ?? 'password', s.provider ?? null],
   );
 }
 /**
