@@ -88,9 +88,11 @@ export function createSwipes({
       const at = o.at ?? Date.now();
       const cards = [...index.credentials.keys()];
       let found: string | undefined;
+      // a wanted grant is one that raises nothing (soft anti-passback grants with an alarm: issue 50, believable traffic)
       for (let tries = 0; tries < 50 && cards.length; tries++) {
         const c = pick(cards);
-        if (!wantGranted || decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }).granted) {
+        const tried = wantGranted ? decide(index, stateOf(d.client_id), { doorId: d.id, at, side: o.side, presented: { kind: 'card', number: c } }) : null;
+        if (!tried || (tried.granted && !tried.alarm)) {
           found = c;
           break;
         }

@@ -1,5 +1,10 @@
 // The simulator's random traffic (server/simulator/hardware.ts): one random event somewhere among the hardware
 // records that exist (issue 12), mostly swipes at a reader.
+//
+// Issue 50: the demo's traffic reads like a real site's. It raised a P1 "Door forced open" about once a minute (26
+// open alarms after 30 minutes, a notice on every screen): now almost every event is a granted swipe, a swipe now and
+// then is anyone's card (the odd denial), inputs and outputs change, and an alarm comes now and then (TRAFFIC_MIX: at
+// the default rate of one event a second, about one alarm in ten minutes, a forced door about once an hour).
 import { EVENT_CODES, eventLabel, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
@@ -18,6 +23,40 @@ export interface Records {
   readers: { id: number; door_id: number; direction: 'entry' | 'exit' }[];
   inputs: { id: number; client_id: number; name: string }[];
   outputs: { id: number; client_id: number; name: string }[];
+}
+
+/** What one random event is, and its share of the traffic (cumulative bands over [0, 1), in this order). */
+export const TRAFFIC_MIX = [
+  ['swipe', 0.9], // a card the engine grants (TRAFFIC_ANY_CARD of them: any card of the tenant, or nobody's)
+  ['input', 0.05], // an input idle, active (an armed zone makes it an intrusion), open or unknown
+  ['output', 0.045],
+  ['held-open', 0.0012], // alarm P3
+  ['reader', 0.001], // a reader tampered with (alarm P2), or going offline (P4) or back
+  ['input-tamper', 0.0003], // alarm P2
+  ['forced-open', 0.0003], // alarm P1
+  ['controller', 0.0004], // a controller going offline (P2) or back
+  ['reader-back', 0.0018], // a quiet reader comes back (else a swipe)
+] as const satisfies readonly (readonly [string, number])[];
+export type TrafficKind = (typeof TRAFFIC_MIX)[number][0];
+/** The share of random swipes that present any card of the tenant, or nobody's (the rest present one granted here). */
+export const TRAFFIC_ANY_CARD = 0.04;
+/** Which kind of event a die of `x` in [0, 1) makes. */
+export function trafficKind(x: number): TrafficKind {
+  let edge = 0;
+  for (const [kind, share] of TRAFFIC_MIX) {
+    edge += share;
+    if (x < edge) return kind;
+  }
+  return TRAFFIC_MIX[TRAFFIC_MIX.length - 1][0];
+}
+/** A die that lands in `kind`'s band (tests). */
+export function trafficDie(kind: TrafficKind, at = 0.5): number {
+  let edge = 0;
+  for (const [k, share] of TRAFFIC_MIX) {
+    if (k === kind) return edge + share * at;
+    edge += share;
+  }
+  throw new Error(`no traffic kind ${kind}`);
 }
 
 export function createTraffic({
@@ -64,11 +103,12 @@ export function createTraffic({
       const live = rec.readers.filter((rd) => !quietReaders.has(rd.door_id) && byId.has(rd.door_id));
       if (live.length) {
         const rd = pick(live);
-        await swipe(byId.get(rd.door_id)!, null, { side: rd.direction });
+        await swipe(byId.get(rd.door_id)!, random() < TRAFFIC_ANY_CARD ? null : true, { side: rd.direction });
       }
     };
-    if (x < 0.8) await swipeAtReader();
-    else if (x < 0.87) {
+    const kind = trafficKind(x);
+    if (kind === 'swipe') await swipeAtReader();
+    else if (kind === 'input') {
       if (rec.inputs.length) {
         const i = pick(rec.inputs);
         const code = pick([EVENT_CODES.inputIdle, EVENT_CODES.inputActive, EVENT_CODES.inputOpen, EVENT_CODES.inputIdle, EVENT_CODES.inputUnknown]);
@@ -76,22 +116,22 @@ export function createTraffic({
         if (code === EVENT_CODES.inputActive) await inputEvent(i.client_id, i.id, true);
         else await pipeline.record(i.client_id, { eventCode: code, sourceId: `in-${i.id}`, sourceName: i.name, message: `${eventLabel(code)}: ${i.name}` });
       }
-    } else if (x < 0.93) {
+    } else if (kind === 'output') {
       if (rec.outputs.length) {
         const o = pick(rec.outputs);
         const code = pick([EVENT_CODES.outputIdle, EVENT_CODES.outputActive]);
         await pipeline.record(o.client_id, { eventCode: code, sourceId: `out-${o.id}`, sourceName: o.name, message: `${eventLabel(code)}: ${o.name}` });
       }
-    } else if (x < 0.945) await doorEvent(d, EVENT_CODES.doorForcedOpen);
-    else if (x < 0.96) await doorEvent(d, EVENT_CODES.doorHeldOpen);
-    else if (x < 0.975) {
+    } else if (kind === 'forced-open') await doorEvent(d, EVENT_CODES.doorForcedOpen);
+    else if (kind === 'held-open') await doorEvent(d, EVENT_CODES.doorHeldOpen);
+    else if (kind === 'reader') {
       // a reader is tampered with, or goes offline or back: only a door that has one
       const withReader = rec.doors.filter((x2) => rec.readers.some((rd) => rd.door_id === x2.id));
       if (withReader.length) {
         const r = pick(withReader);
-        await readerEvent(r, x < 0.965 ? EVENT_CODES.readerTamper : quietReaders.has(r.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
+        await readerEvent(r, random() < 0.3 ? EVENT_CODES.readerTamper : quietReaders.has(r.id) ? EVENT_CODES.readerOnline : EVENT_CODES.readerOffline);
       }
-    } else if (x < 0.98) {
+    } else if (kind === 'input-tamper') {
       if (rec.inputs.length) {
         const i = pick(rec.inputs);
         await pipeline.record(i.client_id, {
@@ -101,7 +141,7 @@ export function createTraffic({
           message: `${eventLabel(EVENT_CODES.inputTamper)}: ${i.name}`,
         });
       }
-    } else if (x < 0.99) {
+    } else if (kind === 'controller') {
       const params: unknown[] = [];
       const { rows } = await db.query<ControllerRow>(
         `select id, client_id, name, status from controllers c where ${tenant(params, d.client_id)}
