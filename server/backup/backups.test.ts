@@ -112,6 +112,10 @@ if (pglite)
       expect(r.body).toMatchObject({ restoring: true, backupId: chosen.id });
       const before = listBackups(dir).find((b) => b.id === r.body.before);
       expect(before).toMatchObject({ kind: 'before-restore', takenBy: 'admin' });
+      // its history line is there at once (a restore that fails leaves the database, and the line, as they were)
+      expect(
+        (await s.db.query<any>(`select actor from audit_log where entity = 'backup' and action = 'create' and entity_id = $1`, [r.body.before])).rows,
+      ).toEqual([{ actor: 'admin' }]);
       // its id says when it was taken (the console shows it before the list does)
       expect(backupTakenAt(before!.id)).toBe(before!.takenAt.replace(/\.\d+Z$/, 'Z'));
       await expect.poll(() => restarts.length).toBe(1);
@@ -132,6 +136,16 @@ if (pglite)
         await restarts[0].after(restored);
         const audit = await restored.query<any>(`select actor, action, entity_id, before from audit_log where entity = 'backup' and action = 'restore'`);
         expect(audit.rows).toEqual([{ actor: 'admin', action: 'restore', entity_id: chosen.id, before: { backup: r.body.before } }]);
+        // issue 50: the restored backup (taken by hand before its own line was written) and the automatic one taken
+        // before the restore each have a history line, before the restore's
+        const lines = await restored.query<any>(`select action, entity_id, actor from audit_log where entity = 'backup' and client_id is null order by id`);
+        const at = (id: string, action: string) => lines.rows.findIndex((x: any) => x.entity_id === id && x.action === action);
+        expect(at(chosen.id, 'create')).toBeGreaterThanOrEqual(0);
+        expect(at(r.body.before, 'create')).toBeGreaterThan(at(chosen.id, 'create'));
+        expect(at(chosen.id, 'restore')).toBeGreaterThan(at(r.body.before, 'create'));
+        expect(lines.rows.filter((x: any) => x.action === 'create' && x.entity_id === r.body.before)).toEqual([
+          { action: 'create', entity_id: r.body.before, actor: 'admin' },
+        ]);
         // every console session of the restored database ended (everyone signs in again); API keys go on
         expect(keys).toBeGreaterThan(0);
         expect(await open()).toEqual([{ apikey: true, n: keys }]);
@@ -238,6 +252,9 @@ if (!pglite)
       expect(Number((await s.db.query<{ e: string }>('select epoch::text as e from auth_epoch')).rows[0].e)).toBeGreaterThan(epoch);
       const audit = await s.db.query<any>(`select actor, action, entity_id, before from audit_log where entity = 'backup' and action = 'restore'`);
       expect(audit.rows).toEqual([{ actor: 'admin', action: 'restore', entity_id: chosen.id, before: { backup: r.body.before } }]);
+      // issue 50: the restored backup and the one taken before the restore each have a history line
+      for (const id of [chosen.id, r.body.before])
+        expect(await s.count(`select 1 from audit_log where entity = 'backup' and action = 'create' and entity_id = $1`, [id])).toBe(1);
       admin = await s.loginTo('admin', 'NORTHWIND');
       harbour = await s.login('harbour');
       operator = await s.login('operator');

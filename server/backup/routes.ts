@@ -244,6 +244,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     let before;
     try {
       before = await takeBackup(db, target, 'before-restore', actor);
+      await lineBefore(req, before);
     } catch (e) {
       restoring = false;
       throw e;
@@ -260,7 +261,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     reply.raw.once('finish', () =>
       restart(
         image,
-        (restored) => afterRestore(restored, actor, info, before.id),
+        (restored) => afterRestore(restored, actor, info, before.id, target),
         (restored, problem) => recordRestore(target, { ...outcome, restored, problem }),
       ),
     );
@@ -273,10 +274,36 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     return reply.code(202).send(answer);
   });
 
-  /** What a restore runs on the restored database before it serves: every console session ends, its audit row. */
-  async function afterRestore(restored: Db, actor: string, info: BackupInfo, beforeId: string) {
+  /**
+   * What a restore runs on the restored database before it serves: every console session ends; the history lines it
+   * cannot hold (issue 50: a backup is taken before its own line is written, so the restored backup's line, the
+   * automatic one taken before the restore and any taken since were missing from the history), then the restore's.
+   */
+  async function afterRestore(restored: Db, actor: string, info: BackupInfo, beforeId: string, target: string) {
     await restored.query(`update sessions set ended_at = now(), ended_by = $1 where ended_at is null and jti not like 'apikey:%'`, [actor]);
+    const { rows } = await restored.query<{ entity_id: string }>(
+      `select distinct entity_id from audit_log where client_id is null and entity = 'backup' and action in ('create', 'upload')`,
+    );
+    const lined = new Set(rows.map((r) => r.entity_id));
+    const missing = listBackups(target, engine)
+      .filter((b) => b.kind !== 'auto' && !lined.has(b.id))
+      .sort((a, b) => a.takenAt.localeCompare(b.takenAt));
+    for (const b of missing)
+      await insertAudit(restored, {
+        clientId: null,
+        actor: b.takenBy ?? actor,
+        action: b.kind === 'uploaded' ? 'upload' : 'create',
+        entity: 'backup',
+        entityId: b.id,
+        before: null,
+        after: b,
+      });
     await insertAudit(restored, { clientId: null, actor, action: 'restore', entity: 'backup', entityId: info.id, before: { backup: beforeId }, after: info });
+  }
+
+  /** The automatic backup a restore takes first gets its history line at once (a restore that fails leaves it there). */
+  async function lineBefore(req: FastifyRequest, before: BackupInfo) {
+    await audit(db, req, { clientId: null, action: 'create', entity: 'backup', entityId: before.id, before: null, after: before });
   }
 
   /**
@@ -295,6 +322,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
     let before;
     try {
       before = await takeBackup(db, target, 'before-restore', actor, backups?.databaseUrl);
+      await lineBefore(req, before);
     } catch (e) {
       restoring = false;
       throw e;
@@ -319,7 +347,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
           }
           try {
             await migrate(db);
-            await afterRestore(db, actor, info, before.id);
+            await afterRestore(db, actor, info, before.id, target);
             await db.query('update auth_epoch set epoch = greatest(epoch, $1::bigint) + 1 where id = 1', [epoch]);
             settle({ restored: true, problem: null });
           } catch (e) {
