@@ -38,6 +38,11 @@ function referenceAndRatio(r: Json): { reference: string; ratio: string } {
       ratio: parts.map((k) => `${k}: chained ÷ unchained p50 ${fmt(r[k].ratioP50)}`).join('; ') || '—',
     };
   }
+  if (r.bench === 'backup')
+    return {
+      reference: `PGlite's own dump: health p50 ${fmt(r.reference?.healthMs?.p50)} ms, max ${fmt(r.reference?.healthMs?.max)} ms, event loop stalled ${fmt(r.reference?.eventLoopStallMs)} ms`,
+      ratio: `event loop stall, backup ÷ reference ${fmt(r.stallRatio)}`,
+    };
   return { reference: '—', ratio: '—' };
 }
 
@@ -189,6 +194,6 @@ export function writeBenchmarksDoc(names: readonly string[]): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const names = ['rest', 'fanout', 'history', 'export', 'browser', 'ingest', 'firstload', 'batchUpload', 'exportList', 'decide', 'audit'];
+  const names = ['rest', 'fanout', 'history', 'export', 'browser', 'ingest', 'firstload', 'batchUpload', 'exportList', 'decide', 'audit', 'backup'];
   writeBenchmarksDoc(names);
 }

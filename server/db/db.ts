@@ -4,7 +4,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cp } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { createDiskGuard, type Storage } from './diskGuard';
 
 export {
@@ -33,6 +34,13 @@ export interface Db {
   listen?(channel: string, onNotice: () => void): Promise<void>;
   /** PGlite: the data directory as one tar image, for `openPglite(…, image)` (absent on PostgreSQL). */
   dump?(compression?: 'none' | 'gzip'): Promise<Blob>;
+  /**
+   * PGlite on a directory (issue 45): copies its data directory, checkpointed, to `to`, holding every statement while it
+   * copies (a fraction of a second; the copy is asynchronous, the event loop goes on). A backup packs the copy apart.
+   */
+  snapshot?(to: string): Promise<void>;
+  /** PGlite: true while `snapshot` holds the database's statements (they wait, they are not refused). */
+  heldForSnapshot?(): boolean;
   /**
    * PGlite on a directory: whether its disk has room (server/db/diskGuard.ts). While it is full, writes throw
    * DiskFullError at once and reads go on; it clears by itself when space returns.
@@ -105,6 +113,7 @@ export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeB
     },
   });
   let chain: Promise<unknown> = Promise.resolve();
+  let held = false;
   const db: Db = {
     kind: 'pglite',
     ...wrap(lite, true),
@@ -126,6 +135,22 @@ export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeB
       await lite.close();
     },
     dump: (compression = 'none') => lite.dumpDataDir(compression),
+    ...(dataDir.includes('://')
+      ? {}
+      : {
+          async snapshot(to: string) {
+            await lite.exec('checkpoint'); // the data files as committed: little WAL to replay when the image opens
+            await lite.runExclusive(async () => {
+              held = true;
+              try {
+                await cp(dataDir, to, { recursive: true, filter: (from) => basename(from) !== SERVER_PID_FILE });
+              } finally {
+                held = false;
+              }
+            });
+          },
+          heldForSnapshot: () => held,
+        }),
     // PGlite queues a listener's call as it reads the committing statement's answer, ahead of that statement's caller
     async listen(channel, onNotice) {
       await lite.listen(channel, () => onNotice());
@@ -205,6 +230,9 @@ export interface WriteProbe {
 
 /** Whether the database accepts a write now: a one-row upsert, committed. */
 export async function probeWrite(db: Db): Promise<WriteProbe> {
+  // a backup copying the data directory holds statements for a moment: writes wait, they are not refused (issue 45:
+  // health answers at once while a backup is taken)
+  if (db.heldForSnapshot?.()) return { writable: true };
   try {
     await db.query(`insert into health_probe (id, at) values (1, now()) on conflict (id) do update set at = excluded.at`);
     return { writable: true };
