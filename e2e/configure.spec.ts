@@ -31,7 +31,7 @@ test('schedules, access groups and interlocking groups are built in the generate
   await page.locator('[id="field-windows[0].end"]').fill('25:00');
   await page.getByTestId('form-save').click();
   // a wrong time is refused on its field, and what was typed stays
-  await expect(page.getByTestId('repeat-windows')).toContainText('End must be written as: HH:mm');
+  await expect(page.getByTestId('repeat-windows')).toContainText('End is not in the expected form: HH:mm');
   await expect(page.getByLabel('Name')).toHaveValue(`Night shift ${stamp}`);
   await page.locator('[id="field-windows[0].end"]').fill('06:00');
   await page.getByTestId('form-save').click();
@@ -161,7 +161,7 @@ test('hardware: a controller’s settings are checked and saved, and a card read
   await expect(page.locator('.gh-page-header__title:visible')).toHaveText('Controller settings');
   await page.getByLabel('IP address').fill('10.1.0.300');
   await page.getByTestId('form-save').click();
-  await expect(page.getByTestId('controllers-form')).toContainText('IP address must be written as: IPv4');
+  await expect(page.getByTestId('controllers-form')).toContainText('IP address is not in the expected form: IPv4');
   await page.getByLabel('IP address').fill('10.1.0.99');
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Controller saved' }).first()).toBeVisible();

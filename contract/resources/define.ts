@@ -179,7 +179,11 @@ export function children<F extends Fields>(
   },
 ) {
   const { table, parent, itemLabel, fields, rules, max = 100, pins, ...rest } = o;
-  return field<RowOf<F>[], true, false>('children', { ...rest, required: true, children: { table, parent, fields, rules, itemLabel, max, pins } });
+  return field<RowOf<F>[], true, false>('children', {
+    ...rest,
+    required: true,
+    children: { table, parent, fields, rules: labelRules(rules, fields), itemLabel, max, pins },
+  });
 }
 
 // ---------- rules shared by the form and the server ----------
@@ -227,15 +231,31 @@ export const after = (fieldName: string, other: string, message?: string): After
   kind: 'after',
   field: fieldName,
   other,
-  message: message ?? `must be after ${humanise(other).toLowerCase()}`,
+  message: message ?? defaultRuleMessage('after', other),
 });
 /** `field` may not be earlier than `other` (both dates or both empty-able). */
 export const notBefore = (fieldName: string, other: string, message?: string): NotBeforeRule => ({
   kind: 'notBefore',
   field: fieldName,
   other,
-  message: message ?? `must not be before ${humanise(other).toLowerCase()}`,
+  message: message ?? defaultRuleMessage('notBefore', other),
 });
+// (the words a rule says when its declaration gives none: defineResource and children() put the other field's label
+// in them once the fields are known)
+const defaultRuleMessage = (kind: 'after' | 'notBefore', other: string) =>
+  `${kind === 'after' ? 'must be after' : 'must not be before'} ${humanise(other).toLowerCase()}`;
+/**
+ * Issue 50: a rule's own words name the other field by its label, as the form shows it ("To must not be before
+ * “From”"; it said "To must not be before from date", the field's name made into words). Words a declaration gives
+ * stay as they are.
+ */
+export function labelRules(rules: readonly Rule[] | undefined, fields: Fields): readonly Rule[] | undefined {
+  return rules?.map((r) =>
+    (r.kind === 'after' || r.kind === 'notBefore') && r.message === defaultRuleMessage(r.kind, r.other) && fields[r.other]
+      ? { ...r, message: `${r.kind === 'after' ? 'must be after' : 'must not be before'} \u201c${labelOf(r.other, fields[r.other])}\u201d` }
+      : r,
+  );
+}
 
 // ---------- the declaration ----------
 export interface ResourceDeclaration<F extends Fields = Fields> {
@@ -352,7 +372,7 @@ export interface RecordAction {
 }
 
 export function defineResource<const F extends Fields>(d: ResourceDeclaration<F>): ResourceDeclaration<F> {
-  return d;
+  return d.rules ? { ...d, rules: labelRules(d.rules, d.fields) } : d;
 }
 
 // ---------- types derived from the fields ----------

@@ -113,7 +113,7 @@ export const visitorCredentialsResource = defineResource({
 export const VISITOR_CREDENTIAL_BATCH_API = API.visitorCredentialBatch;
 export const VISITOR_CREDENTIAL_BATCH_MAX = 500;
 export const VisitorCredentialBatch = object({
-  prefix: safeText(10, { pattern: /^[A-Z0-9-]*$/, patternMessage: 'must be written as: capital letters, digits and -' }),
+  prefix: safeText(10, { pattern: /^[A-Z0-9-]*$/, patternMessage: 'is not in the expected form: capital letters, digits and -' }),
   first: int32(0, 999_999_999),
   count: int32(1, VISITOR_CREDENTIAL_BATCH_MAX),
   digits: int32(1, 10),

@@ -3,7 +3,7 @@
 // is wired to it, when it was last heard and its latest events — its own (`iface-<id>`) and those of the doors,
 // readers, inputs and outputs wired to it. Ping asks it to answer: the simulated controller answers while online.
 import type { FastifyInstance } from 'fastify';
-import { IPV4, PRIV, controllersResource, type ControllerDiagnostic, type ControllerHubRow, type PingAnswer } from '../../contract';
+import { IPV4, PATTERN_PREFIX, PRIV, controllersResource, type ControllerDiagnostic, type ControllerHubRow, type PingAnswer } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HttpError, fill, clientOf } from './kit';
@@ -14,7 +14,7 @@ const base = `${controllersResource.api}/diagnostic/:ipAddress`;
 
 async function controllerAt(db: Db, clientId: number, ip: unknown) {
   if (typeof ip !== 'string' || !IPV4.test(ip))
-    throw new HttpError(400, 'Validation failed', [{ field: 'ipAddress', message: 'must be written as: IPv4, e.g. 10.1.0.11' }]);
+    throw new HttpError(400, 'Validation failed', [{ field: 'ipAddress', message: `${PATTERN_PREFIX}IPv4, e.g. 10.1.0.11` }]);
   const params: unknown[] = [ip];
   const {
     rows: [c],

@@ -1,7 +1,17 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, defineResource, webHooksResource, type ResourceDeclaration } from '../../contract';
+import {
+  CATALOGUE,
+  PATTERN_PREFIX,
+  defineResource,
+  leaveResource,
+  reportJobsResource,
+  structOf,
+  validate,
+  webHooksResource,
+  type ResourceDeclaration,
+} from '../../contract';
 import { NOT_FOUND_ROUTE, ROUTES, SECTIONS } from '../app/routeTable';
 import { declarationEntries } from './catalogue';
 import { i18n, loadLocale, MESSAGES, setLocale, t, tCat, timeAgoLabel, tRoute, tx } from './index';
@@ -119,7 +129,20 @@ describe('catalogue labels', () => {
     expect(violationText('must be at most 100 characters', 'zh-CN', cat)).toBe('不能超过 100 个字符');
     expect(violationText('is required', 'en', cat)).toBe('is required');
     // a pattern's violation names the format with the field's help, translated with it
-    expect(violationText('must be written as: HH:mm, 24-hour (24:00 is midnight)', 'zh-CN', cat)).toMatch(/^格式应为：[^A-Za-z]*HH:mm/);
+    expect(violationText('is not in the expected form: HH:mm, 24-hour (24:00 is midnight)', 'zh-CN', cat)).toMatch(/^格式应为：[^A-Za-z]*HH:mm/);
+    // issue 50: only the format part of a help is said, its first letter small ("E-mail to must be written as: Addresses
+    // separated by commas…; mailed only when…"), in Chinese too
+    const said = structOf(reportJobsResource.fields.recipients as never);
+    const refused = validate('not an address', said);
+    expect(refused.ok ? null : refused.violations[0].message).toBe(`${PATTERN_PREFIX}addresses separated by commas or new lines (at most 20)`);
+    const zh = violationText(refused.ok ? '' : refused.violations[0].message, 'zh-CN', cat);
+    expect(zh).toMatch(/^格式应为：/);
+    expect(zh).not.toMatch(/SMTP|[A-Za-z]{3}/);
+    // a rule names the other field by its label (it said "To must not be before from date")
+    expect(leaveResource.rules).toContainEqual(expect.objectContaining({ field: 'toDate', message: 'must not be before \u201cFrom\u201d' }));
+    // a date in a message is shown as the screen shows dates (it said "(2026-12-02)" beside a field showing "2 Dec 2026")
+    expect(violationText('must not be before today (2026-12-02)', 'en', cat)).toBe('must not be before today (2 Dec 2026)');
+    expect(violationText('must not be before today (2026-12-02)', 'zh-CN', cat)).toBe('不能早于今天（2026年12月2日）');
     expect(labelled('工号', '为必填项', 'zh-CN')).toBe('工号为必填项');
   });
 });

@@ -1,6 +1,6 @@
 // Violation messages (contract/primitives.ts, the catalogue's own messages) in the console's language. The server
 // and the schemas speak English; the form shows "<label> <message>" and looks the message up here.
-import { CATALOGUE, PATTERN_PREFIX } from '../../contract';
+import { CATALOGUE, PATTERN_PREFIX, formatDate, formatOfHelp } from '../../contract';
 import { declarationEntries } from './catalogue';
 import type { Locale } from './index';
 
@@ -67,19 +67,27 @@ function catalogueMessageKeys(): Map<string, string> {
   if (byEnglish) return byEnglish;
   byEnglish = new Map();
   for (const d of CATALOGUE) {
-    for (const [k, v] of Object.entries(declarationEntries(d))) if (/\.(unique|help|rule)\./.test(k) && !byEnglish.has(v)) byEnglish.set(v, k);
+    for (const [k, v] of Object.entries(declarationEntries(d))) {
+      if (/\.(unique|help|rule)\./.test(k) && !byEnglish.has(v)) byEnglish.set(v, k);
+      // a pattern's violation says the format part of the help (contract formatOfHelp)
+      if (/\.help\./.test(k) && !byEnglish.has(formatOfHelp(v))) byEnglish.set(formatOfHelp(v), `${k}#format`);
+    }
   }
   return byEnglish;
 }
 
 /** A violation message in `loc`; unknown messages stay as they are. `cat` looks up a catalogue key. */
-export function violationText(message: string, loc: Locale, cat: (key: string, english: string) => string): string {
+export function violationText(english: string, loc: Locale, cat: (key: string, english: string) => string): string {
+  // issue 50: a day in a message is said as the screens say days ("(2026-12-02)" stood beside a field showing "2 Dec 2026")
+  const message = english.replace(/\b(\d{4}-\d{2}-\d{2})\b/g, (d) => formatDate(d, loc));
   if (loc === 'en') return message;
   if (zhViolations[message]) return zhViolations[message];
   if (message.startsWith(PATTERN_PREFIX)) {
     const help = message.slice(PATTERN_PREFIX.length);
     const key = catalogueMessageKeys().get(help);
-    return `格式应为：${key ? cat(key, help) : help}`;
+    // the format part of the help's translation (up to its first semicolon, as in English)
+    const said = key?.endsWith('#format') ? cat(key.slice(0, -'#format'.length), help).split(/[;；]/)[0].trim() : key ? cat(key, help) : help;
+    return `格式应为：${said}`;
   }
   for (const [re, f] of PATTERNS) {
     const m = message.match(re);
