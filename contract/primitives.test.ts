@@ -79,12 +79,43 @@ describe('contract primitives', () => {
   });
 
   it('imageDataUrl takes a bounded image data: URL and never a link', () => {
-    const img = imageDataUrl(30);
-    expect(message(img, `data:image/png;base64,${Buffer.alloc(30).toString('base64')}`)).toBeUndefined();
-    expect(message(img, `data:image/png;base64,${Buffer.alloc(31).toString('base64')}`)).toBe('must be an image of at most 30 bytes');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const img = imageDataUrl(png.length);
+    expect(message(img, `data:image/png;base64,${png.toString('base64')}`)).toBeUndefined();
+    expect(message(imageDataUrl(png.length - 1), `data:image/png;base64,${png.toString('base64')}`)).toBe(
+      `must be an image of at most ${png.length - 1} bytes`,
+    );
     expect(message(img, 'https://evil.example/x.png')).toMatch(/not a link/);
     expect(message(img, 'data:image/svg+xml;base64,PHN2Zz4=')).toMatch(/PNG, JPEG, WebP or GIF/);
     expect(message(img, 'data:image/png;base64,abc')).toMatch(/PNG, JPEG/);
+  });
+
+  it('imageDataUrl takes a whole image of any of its formats, and refuses one cut short, damaged or of no image format (issue 45)', () => {
+    const url = (b: Buffer, type = 'png') => `data:image/${type};base64,${b.toString('base64')}`;
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(40, 7), Buffer.from([0xff, 0xd9])]);
+    const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(20, 1), Buffer.from([0x3b])]);
+    const webpBody = Buffer.concat([Buffer.from('WEBP'), Buffer.alloc(22, 2)]);
+    const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.from(Uint32Array.of(webpBody.length).buffer), webpBody]);
+    const img = imageDataUrl(10_000);
+    for (const [name, whole] of [
+      ['png', png],
+      ['jpeg', jpeg],
+      ['gif', gif],
+      ['webp', webp],
+    ] as const) {
+      expect(message(img, url(whole, name)), name).toBeUndefined();
+      expect(message(img, url(whole, 'jpeg')), `${name} named as a JPEG`).toBeUndefined(); // the content decides
+      for (const at of [1, Math.floor(whole.length / 2), whole.length - 1]) {
+        const cut = whole.subarray(0, at);
+        expect(message(img, url(cut, name)), `${name} cut at ${at}`).toMatch(/cut short or damaged|not one/);
+      }
+    }
+    expect(message(img, url(Buffer.concat([jpeg, Buffer.alloc(4)]), 'jpeg'))).toBeUndefined(); // padding after EOI
+    const damaged = Buffer.from(png);
+    damaged.fill(0, damaged.length - 8);
+    expect(message(img, url(damaged))).toBe('must be a whole image: the file is cut short or damaged');
+    expect(message(img, url(Buffer.alloc(30)))).toBe('must be a PNG, JPEG, WebP or GIF image (its content is not one)');
   });
 
   it('boundedList refuses a long list without checking its items', () => {

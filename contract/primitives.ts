@@ -331,6 +331,39 @@ export function fileDataUrl(maxBytes: number): Struct<string, null> {
   });
 }
 
+/** The bytes of a slice of base64 (at a multiple of 4 characters). */
+function base64Slice(base64: string, from: number, to: number): number[] {
+  return Array.from(atob(base64.slice(from, to)), (c) => c.charCodeAt(0));
+}
+const startsWith = (b: number[], sig: number[], at = 0) => sig.every((x, i) => b[at + i] === x);
+const ascii = (t: string) => Array.from(t, (c) => c.charCodeAt(0));
+
+/**
+ * Issue 45: the image is whole, as its own format says, whatever media type the data: URL names (a photo cut short in
+ * an upload or damaged was kept and showed broken everywhere). Read from its first and last bytes only: PNG's signature
+ * and its final IEND chunk, JPEG's SOI and EOI markers (a few bytes of padding after EOI allowed), GIF's header and
+ * trailer, WebP's RIFF length.
+ */
+function wholeImage(base64: string): true | string {
+  const bytes = base64Bytes(base64);
+  const head = base64Slice(base64, 0, 16); // 12 bytes
+  const tailFrom = Math.max(0, base64.length - 64);
+  const tail = base64Slice(base64, tailFrom, base64.length); // up to 48 bytes, the last ones
+  const cut = 'must be a whole image: the file is cut short or damaged';
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    return startsWith(tail, [...ascii('IEND'), 0xae, 0x42, 0x60, 0x82], tail.length - 8) ? true : cut;
+  if (startsWith(head, [0xff, 0xd8, 0xff])) {
+    const end = tail.slice(-16);
+    return end.some((x, i) => x === 0xff && end[i + 1] === 0xd9) ? true : cut;
+  }
+  if (startsWith(head, ascii('GIF87a')) || startsWith(head, ascii('GIF89a'))) return tail[tail.length - 1] === 0x3b ? true : cut;
+  if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) {
+    const riff = (head[4] | (head[5] << 8) | (head[6] << 16) | (head[7] << 24)) >>> 0;
+    return riff + 8 === bytes ? true : cut;
+  }
+  return 'must be a PNG, JPEG, WebP or GIF image (its content is not one)';
+}
+
 /** An image as a data: URL (PNG, JPEG, WebP or GIF, base64) of at most `maxBytes` decoded; no remote URLs. */
 export function imageDataUrl(maxBytes: number): Struct<string, null> {
   const maxChars = PREFIX_MAX + Math.ceil(maxBytes / 3) * 4;
@@ -341,7 +374,7 @@ export function imageDataUrl(maxBytes: number): Struct<string, null> {
     const m = DATA_URL.exec(v);
     if (!m || m[2].length % 4 !== 0) return 'must be a PNG, JPEG, WebP or GIF image (a data: URL, not a link)';
     if (base64Bytes(m[2]) > maxBytes) return `must be an image of at most ${limit}`;
-    return true;
+    return wholeImage(m[2]);
   });
 }
 
