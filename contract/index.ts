@@ -10,6 +10,7 @@ export * from './devices';
 export * from './journal';
 export * from './backups';
 export * from './monitor';
+export * from './alarmManagement';
 export * from './doors';
 export * from './sessions';
 export * from './ingest';

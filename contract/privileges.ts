@@ -19,6 +19,9 @@ export const PRIVILEGES: PrivilegeDef[] = [
   // Monitor
   P('0.2.1.0', 'View alarms'),
   P('0.2.1.1', 'Acknowledge and process alarms'),
+  // issue 50 (ISA-18.2): shelving an alarm source for a time, and forwarding an alarm to another operator or group
+  P('0.2.1.2', 'Shelve alarm sources'),
+  P('0.2.1.3', 'Forward alarms'),
   P('0.2.2.0', 'View live events'),
   P('0.2.3.0', 'View floor plan monitor'),
   P('0.2.4.0', 'View operator sessions'),
@@ -165,7 +168,7 @@ export const ALL_PRIVILEGE_CODES = PRIVILEGES.map((p) => p.code);
 /** Named codes used by code (not only by the route table). */
 export const PRIV = {
   dashboard: '0.1',
-  alarms: { view: '0.2.1.0', act: '0.2.1.1' },
+  alarms: { view: '0.2.1.0', act: '0.2.1.1', shelve: '0.2.1.2', forward: '0.2.1.3' },
   events: { view: '0.2.2.0' },
   operatorSessions: { view: '0.2.4.0', end: '0.2.4.1' },
   serviceSessions: { view: '0.2.5.0', end: '0.2.5.1' },

@@ -1,7 +1,23 @@
 // Real-time channels (§7): STOMP 1.2 over SockJS, one endpoint per service. The destinations, the SockJS
 // prefixes, the hardware status codes (§4) and a schema for every message body, shared by the broker
 // (server/realtime) and the socket machine (machines/socket.ts), which validates each body at the edge.
-import { array, assign, boolean, define, defaulted, integer, nullable, number, optional, string, type, union, type Infer, type Struct } from 'superstruct';
+import {
+  array,
+  assign,
+  boolean,
+  define,
+  defaulted,
+  enums,
+  integer,
+  nullable,
+  number,
+  optional,
+  string,
+  type,
+  union,
+  type Infer,
+  type Struct,
+} from 'superstruct';
 
 // ---------- services and destinations ----------
 
@@ -163,6 +179,14 @@ export const Event = type({
   priority: defaulted(integer(), 100),
   /** Operator instructions of the alarm type (what to do for a forced door…), when configured. */
   instructions: optional(nullable(string())),
+  /** Issue 50: raised while its source is shelved: stored, kept off the consoles' open list. */
+  shelved: optional(boolean()),
+  /** Issue 50: the escalation step it reached (1 = the first group) and that group's name. */
+  escalationStep: optional(integer()),
+  escalatedTo: optional(nullable(string())),
+  /** Issue 50: the operator or operator group it was forwarded to, and the note. */
+  forwardedTo: optional(nullable(string())),
+  forwardNote: optional(nullable(string())),
 });
 export type Event = Infer<typeof Event>;
 /** A stored event: the server's history rows carry numeric ids (the real-time short forms may not). */
@@ -187,7 +211,18 @@ export type ControllerHeartbeatItem = Infer<typeof ControllerHeartbeatItem>;
 export const ControllerHeartbeat = array(ControllerHeartbeatItem);
 export type ControllerHeartbeat = Infer<typeof ControllerHeartbeat>;
 /** `/alarmaction`: with process true, every alert of the point is gone (§4). */
-export const AlarmAction = type({ eventPointId: Id, process: boolean(), note: optional(nullable(string())) });
+export const AlarmAction = type({
+  eventPointId: Id,
+  process: boolean(),
+  note: optional(nullable(string())),
+  /** Issue 50, with process false: one alarm escalated or forwarded (`alarmId`, the new values), or the point's alarms
+   *  shelved (off the open list) or back from shelving (the console reads the open list again). */
+  change: optional(enums(['escalated', 'forwarded', 'shelved', 'unshelved'])),
+  alarmId: optional(Id),
+  escalationStep: optional(integer()),
+  escalatedTo: optional(nullable(string())),
+  forwardedTo: optional(nullable(string())),
+});
 export type AlarmAction = Infer<typeof AlarmAction>;
 /** `/acknowledge/event`. */
 export const AcknowledgeUpdate = type({ id: Id, acknowledge: boolean() });

@@ -40,7 +40,7 @@ import { divisionRoutes } from './http/divisions';
 import { diagnosticRoutes } from './http/diagnostics';
 import { interfaceDiscoveryRoutes } from './resources/interfaces';
 import { uiErrorRoutes } from './http/uiErrors';
-import { alarmRoutes } from './http/alarms';
+import { attachAlarms } from './alarms';
 import { alarmHandlingRoutes } from './http/alarmHandling';
 import { handoverRoutes } from './http/handover';
 import { eventRoutes } from './http/events';
@@ -473,7 +473,7 @@ export async function buildServer(opts: ServerOptions) {
   backupRoutes(app, { db, backups: opts.backups ?? null });
   auditRoutes(app, { db, witnessDir: opts.auditWitnessDir ?? null });
   uiErrorRoutes(app, { db });
-  alarmRoutes(app, { db, pipeline });
+  attachAlarms(app, { db, pipeline, publish }); // commands, escalation, forwarding, shelving (issue 50)
   alarmHandlingRoutes(app, { db });
   handoverRoutes(app, { db });
   eventRoutes(app, { db, simulator, testHooks: opts.testHooks ?? false, qr, countCap: opts.listCountCap });

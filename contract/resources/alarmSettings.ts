@@ -4,7 +4,7 @@
 // process; P2: 5 / 60; P3: 15 / 240; P4 and beyond: 60 / 1440). Changes are audited by the catalogue like any form.
 import { PRIV } from '../privileges';
 import { ALARM_TARGET_MAX_MINUTES, DEFAULT_ALARM_TARGETS } from '../alarmHandling';
-import { defineResource, number } from './define';
+import { defineResource, number, ref } from './define';
 
 const target = (kind: 'ack' | 'process', p: 1 | 2 | 3 | 4) =>
   number({
@@ -37,6 +37,15 @@ export const alarmSettingsResource = defineResource({
     processP3Minutes: target('process', 3),
     ackP4Minutes: target('ack', 4),
     processP4Minutes: target('process', 4),
+    // issue 50 (ISA-18.2): an alarm nobody acknowledged within its target goes to the first group, another target
+    // later to the second, then the third (server/alarms/management.ts); empty: no escalation
+    escalateGroup1Id: ref('operatorGroups', {
+      label: 'First escalation group',
+      onDelete: 'set-null',
+      help: 'Told when an alarm is not acknowledged within its target',
+    }),
+    escalateGroup2Id: ref('operatorGroups', { label: 'Second escalation group', onDelete: 'set-null', help: 'Told one more target later' }),
+    escalateGroup3Id: ref('operatorGroups', { label: 'Third escalation group', onDelete: 'set-null', help: 'Told one more target later' }),
   },
   list: { title: ['ackP1Minutes'], columns: [], sort: ['ackP1Minutes', 'asc'] },
   form: [
@@ -44,6 +53,11 @@ export const alarmSettingsResource = defineResource({
       title: 'Target times',
       description: 'How soon an alarm of each priority should be acknowledged and processed; the alarm handling report counts those later.',
       fields: ['ackP1Minutes', 'processP1Minutes', 'ackP2Minutes', 'processP2Minutes', 'ackP3Minutes', 'processP3Minutes', 'ackP4Minutes', 'processP4Minutes'],
+    },
+    {
+      title: 'Escalation',
+      description: 'An alarm nobody acknowledged within its target goes to these operator groups, one after the other, a target apart.',
+      fields: ['escalateGroup1Id', 'escalateGroup2Id', 'escalateGroup3Id'],
     },
   ],
 });

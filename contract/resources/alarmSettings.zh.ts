@@ -20,4 +20,12 @@ export default {
   'resource.alarmSettings.help.processP4Minutes': '1 到 10080（一周）',
   'resource.alarmSettings.form.0.title': '目标时间',
   'resource.alarmSettings.form.0.description': '各优先级报警应在多久内确认和处理；报警处理报告会统计超时的报警。',
+  'resource.alarmSettings.field.escalateGroup1Id': '第一升级组',
+  'resource.alarmSettings.help.escalateGroup1Id': '报警未在时限内确认时通知',
+  'resource.alarmSettings.field.escalateGroup2Id': '第二升级组',
+  'resource.alarmSettings.help.escalateGroup2Id': '再过一个时限后通知',
+  'resource.alarmSettings.field.escalateGroup3Id': '第三升级组',
+  'resource.alarmSettings.help.escalateGroup3Id': '再过一个时限后通知',
+  'resource.alarmSettings.form.1.title': '升级',
+  'resource.alarmSettings.form.1.description': '未在时限内确认的报警依次通知这些操作员组，每组间隔一个时限。',
 } satisfies Record<string, string>;

@@ -38,6 +38,7 @@ import { attendancePropertiesResource, centralPropertiesResource, companyIdResou
 import { identityLocationResource, identityReportResource } from './reports';
 import { alarmSettingsResource } from './alarmSettings';
 import { shiftSettingsResource } from './shiftSettings';
+import { alarmShelvingsResource } from './alarmShelvings';
 
 export * from './define';
 export * from './derive';
@@ -135,6 +136,7 @@ export {
 export { identityLocationResource, identityReportResource } from './reports';
 export { alarmSettingsResource } from './alarmSettings';
 export { shiftSettingsResource } from './shiftSettings';
+export { alarmShelvingsResource, SHELVING_STATES } from './alarmShelvings';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource,
@@ -191,5 +193,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   identityLocationResource,
   alarmSettingsResource,
   shiftSettingsResource,
+  alarmShelvingsResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -13,6 +13,8 @@ export const WEB_HOOK_EVENTS = [
   { type: 'alarm.raised', field: 'alarmRaised', label: 'Alarm raised' },
   { type: 'alarm.acknowledged', field: 'alarmAcknowledged', label: 'Alarm acknowledged' },
   { type: 'alarm.processed', field: 'alarmProcessed', label: 'Alarm processed' },
+  // issue 50: an alarm nobody acknowledged in time went to the next escalation group (data.step, operatorGroupName)
+  { type: 'alarm.escalated', field: 'alarmEscalated', label: 'Alarm escalated' },
   { type: 'access.granted', field: 'accessGranted', label: 'Access granted' },
   { type: 'access.denied', field: 'accessDenied', label: 'Access denied' },
   { type: 'door.state', field: 'doorState', label: 'Door state changed' },
@@ -58,6 +60,7 @@ export const webHooksResource = defineResource({
     alarmRaised: switchField(off),
     alarmAcknowledged: switchField(off),
     alarmProcessed: switchField(off),
+    alarmEscalated: switchField(off),
     accessGranted: switchField(off),
     accessDenied: switchField(off),
     doorState: switchField({ ...off, label: 'Door state' }),

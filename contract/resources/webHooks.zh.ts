@@ -15,6 +15,7 @@ export default {
   'resource.webHooks.field.alarmRaised': '报警产生',
   'resource.webHooks.field.alarmAcknowledged': '报警已确认',
   'resource.webHooks.field.alarmProcessed': '报警已处理',
+  'resource.webHooks.field.alarmEscalated': '报警已升级',
   'resource.webHooks.field.accessGranted': '允许通行',
   'resource.webHooks.field.accessDenied': '拒绝通行',
   'resource.webHooks.field.doorState': '门状态',

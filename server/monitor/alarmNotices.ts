@@ -56,7 +56,7 @@ export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishT
   }
 
   const off = pipeline.onCommitted((clientId, event) => {
-    if (!event.alert) return;
+    if (!event.alert || event.shelved) return; // issue 50: a shelved source raises nothing on screen
     void tell(clientId, event).catch((e) => opts.log?.(`alarm notice: ${e}`));
   });
 

@@ -8,6 +8,18 @@ import { iso } from '../db/values';
 import { EVENT_COLS, eventOfRow, type Publish } from './events';
 import { tenant } from '../db/tenant';
 
+/** Issue 50: an open alarm's escalation and forwarding, beside its event (server/alarms/). */
+const MANAGEMENT_COLS = `a.escalation_step, (select g.name from operator_groups g where g.id = a.escalated_to_group_id) as escalated_to,
+  coalesce((select coalesce(nullif(u.name, ''), u.username) from users u where u.id = a.forwarded_to_user_id),
+    (select g.name from operator_groups g where g.id = a.forwarded_to_group_id)) as forwarded_to,
+  (select h.note from alarm_history h where h.alarm_id = a.event_id and h.action = 'forwarded' order by h.id desc limit 1) as forward_note`;
+function withManagement(r: any): Event {
+  const e = eventOfRow(r);
+  if (r.escalation_step > 0) Object.assign(e, { escalationStep: Number(r.escalation_step), escalatedTo: r.escalated_to ?? null });
+  if (r.forwarded_to) Object.assign(e, { forwardedTo: r.forwarded_to, forwardNote: r.forward_note ?? null });
+  return e;
+}
+
 export class AlarmError extends Error {
   constructor(
     public status: 404 | 409,
@@ -20,7 +32,10 @@ export class AlarmError extends Error {
 export function createAlarms(db: Db, publish: Publish) {
   async function openCount(q: Db, clientId: number): Promise<number> {
     const params: unknown[] = [];
-    const { rows } = await q.query<{ n: string }>(`select count(*)::text n from alarms where ${tenant(params, clientId)} and state <> 'processed'`, params);
+    const { rows } = await q.query<{ n: string }>(
+      `select count(*)::text n from alarms where ${tenant(params, clientId)} and state <> 'processed' and not shelved`,
+      params,
+    );
     return Number(rows[0].n);
   }
   /** Open alarms per division of their source (null: of none), so each console hears the count of what it sees. */
@@ -28,7 +43,7 @@ export function createAlarms(db: Db, publish: Publish) {
     const params: unknown[] = [];
     const { rows } = await db.query<{ division_id: number | null; n: string }>(
       `select e.division_id, count(*)::text n from alarms a join events e on e.id = a.event_id
-      where ${tenant(params, clientId, 'a')} and a.state <> 'processed' group by e.division_id`,
+      where ${tenant(params, clientId, 'a')} and a.state <> 'processed' and not a.shelved group by e.division_id`,
       params,
     );
     const byDivision: Record<number, number> = {};
@@ -68,12 +83,12 @@ export function createAlarms(db: Db, publish: Publish) {
       const inClient = tenant(params, clientId, 'a'); // $1
       if (divisions) params.push([...divisions]); // $2
       const { rows } = await db.query<any>(
-        `select ${EVENT_COLS} from alarms a join events e on e.id = a.event_id
-        where ${inClient} and a.state <> 'processed'${divisions ? ` and ${divisionCondition(2)}` : ''}
+        `select ${EVENT_COLS}, ${MANAGEMENT_COLS} from alarms a join events e on e.id = a.event_id
+        where ${inClient} and a.state <> 'processed' and not a.shelved${divisions ? ` and ${divisionCondition(2)}` : ''}
         order by a.priority asc, a.raised_at desc, a.event_id desc`,
         params,
       );
-      return rows.map(eventOfRow);
+      return rows.map(withManagement);
     },
 
     /** Acknowledge (idempotent for an acknowledged alarm, refused for a processed one). `audit` runs inside the transaction. */
@@ -149,6 +164,7 @@ export function createAlarms(db: Db, publish: Publish) {
         actor: r.actor ?? null,
         note: r.note ?? null,
         at: iso(r.at)!,
+        ...(r.step != null ? { step: Number(r.step) } : {}),
       }));
     },
   };

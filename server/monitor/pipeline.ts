@@ -315,6 +315,17 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
           select e, c, 'raised', null, null, at from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as t(e, c, at)`,
           [list.map((a) => a.event.id), list.map((a) => a.clientId), list.map((a) => a.event.time)],
         );
+        // issue 50: an alarm of a shelved source is stored as any other, kept off the consoles until the shelving ends
+        const shelved = await tx.query<{ event_id: string }>(
+          `with hid as (update alarms a set shelved = true, shelving_id = s.id from alarm_shelvings s
+            where a.event_id = any($1::bigint[]) and a.state <> 'processed' and s.client_id = a.client_id
+              and s.event_point_id = a.event_point_id and s.ended_at is null and s.until > now()
+            returning a.event_id, a.client_id, s.reason)
+          insert into alarm_history (alarm_id, client_id, action, actor, note)
+          select event_id, client_id, 'shelved', null, 'Raised while its source is shelved: ' || reason from hid returning alarm_id as event_id`,
+          [list.filter((a) => a.clearedBy === null).map((a) => a.event.id)],
+        );
+        for (const r of shelved.rows) raised.get(Number(r.event_id))!.event.shelved = true;
         const done = list.filter((a) => a.clearedBy !== null);
         if (done.length) {
           await tx.query(

@@ -23,6 +23,7 @@ import { credentialStoreHooks } from './settings';
 import { reportJobHooks } from './reportJobs';
 import { firmwareHooks } from './firmware';
 import { controllerHooks } from '../edge/keys';
+import { alarmShelvingHooks } from '../alarms/hooks';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -55,4 +56,5 @@ export const resourceHooks = (
   reportJobs: reportJobHooks,
   firmware: firmwareHooks,
   controllers: controllerHooks(),
+  alarmShelvings: alarmShelvingHooks(publish),
 });

@@ -30,6 +30,7 @@ export const zhSentences: Record<string, string> = {
   'Still used by 1 {what}: change or delete it first': '仍被 1 个{what}使用：请先修改或删除它',
   'Still used by {n} {what}: change or delete them first': '仍被 {n} 个{what}使用：请先修改或删除它们',
   'Still used by {what}: change or delete them first': '仍被{what}使用：请先修改或删除它们',
+  'This source is already shelved until {until}': '此报警源已搁置至 {until}',
   'Still used by {what} in this division: change or delete them first': '此部门中仍有{what}在使用：请先修改或删除它们',
   'Someone else changed this {what} since you opened it. Reload it to see their changes; your typed values are kept.':
     '您打开此{what}后，其他人已修改了它。请重新加载以查看其更改；您输入的值已保留。',

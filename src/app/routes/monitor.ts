@@ -1,6 +1,7 @@
 // The Monitor section's rows of the route table (src/app/routeTable.ts joins the sections in sidebar order):
 // alarms, events, the floor plan, sessions and the journal replay.
-import { r, type RouteDef } from './define';
+import { alarmShelvingsResource } from '../../../contract';
+import { catalogue, r, type RouteDef } from './define';
 
 export const MONITOR_ROUTES: RouteDef[] = [
   r('monitor', '/monitor/alarms', 'Alarms', ['0.2.1.0'], {
@@ -8,6 +9,8 @@ export const MONITOR_ROUTES: RouteDef[] = [
     screen: 'alarms',
     description: 'Live alarms from doors and inputs: acknowledge and process them as they arrive.',
   }),
+  // issue 50: every shelving of an alarm source, running and ended (shelved from the Alarms screen)
+  ...catalogue(alarmShelvingsResource, 'Alarm sources kept off the consoles for a time, why, by whom and until when.'),
   r('monitor', '/monitor/events', 'Events', ['0.2.2.0'], {
     icon: 'pulse',
     screen: 'events',
