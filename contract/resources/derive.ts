@@ -34,18 +34,8 @@ import {
 const LIST_PAGE_MAX = 1000;
 
 /** The one place a field kind becomes a struct (the primitives of contract/primitives.ts). */
-/** The start of a pattern violation that names the format (the format part of its field's help follows). */
-export const PATTERN_PREFIX = 'is not in the expected form: ';
-/**
- * Issue 50: what a pattern violation says of the format: the help up to its first ';' (what follows is no format:
- * "…; mailed only when the server has an SMTP server"), its first letter small unless it is an abbreviation ("HH:mm",
- * "IPv4"). "E-mail to must be written as: Addresses separated by commas…" reads "E-mail to is not in the expected
- * form: addresses separated by commas or new lines (at most 20)".
- */
-export function formatOfHelp(help: string): string {
-  const format = help.split(';')[0].trim();
-  return /^[A-Z][a-z]/.test(format) ? format.charAt(0).toLowerCase() + format.slice(1) : format;
-}
+export { PATTERN_PREFIX, formatOfHelp } from './patternMessage';
+import { PATTERN_PREFIX, formatOfHelp } from './patternMessage';
 
 export function structOf(f: AnyField): Struct<any, any> {
   let s: Struct<any, any>;
