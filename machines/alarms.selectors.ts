@@ -34,3 +34,32 @@ export const selectOpenByPriority = (s: AlarmsSnapshot): Array<{ priority: numbe
   }
   return out;
 };
+
+/** What an operator may do to one open alarm now, asked of the machine (`snapshot.can`). */
+export interface AlarmCommands {
+  acknowledge: boolean;
+  process: boolean;
+}
+const NONE: AlarmCommands = { acknowledge: false, process: false };
+
+/** Per open alarm (by its id as a string), which of its buttons the machine would take now. */
+export const selectAlarmCommands = (s: AlarmsSnapshot): ReadonlyMap<string, AlarmCommands> =>
+  new Map(
+    s.context.alarms.map((a) => [
+      String(a.id),
+      { acknowledge: s.can({ type: 'alarm.acknowledge', id: a.id }), process: s.can({ type: 'alarm.process', id: a.id, note: 'x' }) },
+    ]),
+  );
+
+/** The commands of one alarm from `selectAlarmCommands` (none for an alarm it does not know). */
+export const commandsOf = (commands: ReadonlyMap<string, AlarmCommands>, id: Event['id']): AlarmCommands => commands.get(String(id)) ?? NONE;
+
+/** `useSelector`'s comparison for `selectAlarmCommands`: the same alarms with the same buttons (a view re-renders on a change only). */
+export function sameAlarmCommands(a: ReadonlyMap<string, AlarmCommands>, b: ReadonlyMap<string, AlarmCommands>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, c] of a) {
+    const d = b.get(id);
+    if (!d || d.acknowledge !== c.acknowledge || d.process !== c.process) return false;
+  }
+  return true;
+}

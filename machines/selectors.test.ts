@@ -19,9 +19,11 @@ import {
 import { selectPhonePlaceholder } from './phone.selectors';
 import { tabsMachine } from './tabs';
 import { resourceListMachine, type ListQueryInput } from './resourceList';
-import { pagerOf, selectPager } from './resourceList.selectors';
+import { pagerOf, sameListView, selectListView, selectPager } from './resourceList.selectors';
 import { selectCachedPaths, selectViews } from './tabs.selectors';
-import type { MeResponse, PageOf } from '../contract';
+import type { Event, MeResponse, PageOf } from '../contract';
+import { alarmsMachine } from './alarms';
+import { commandsOf, sameAlarmCommands, selectAlarmCommands } from './alarms.selectors';
 import { GRANTS, LOGIN_A, ME, NOW, TOKEN_A, USER } from '../model-tests/fixtures';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -193,5 +195,52 @@ describe('resource list pager', () => {
     ).start();
     await new Promise((r) => setTimeout(r, 0));
     expect(selectPager(actor.getSnapshot())).toMatchObject({ total: 10_000, atLeast: true, lastPage: null, hasNext: true });
+  });
+});
+
+describe('alarm commands', () => {
+  const alarm = (id: number, acknowledge: boolean) =>
+    ({
+      id,
+      eventCode: 1,
+      eventPointId: id,
+      eventSourceId: id,
+      message: 'm',
+      time: '2026-01-01T00:00:00Z',
+      alert: true,
+      priority: 1,
+      acknowledge,
+    }) as unknown as Event;
+  it('say per open alarm which buttons the machine takes, and compare by value', () => {
+    const actor = createActor(alarmsMachine).start();
+    actor.send({ type: 'event.received', event: alarm(1, false) });
+    actor.send({ type: 'event.received', event: alarm(2, true) });
+    const commands = selectAlarmCommands(actor.getSnapshot());
+    expect(commandsOf(commands, 1)).toEqual({ acknowledge: true, process: true });
+    expect(commandsOf(commands, 2)).toEqual({ acknowledge: false, process: true }); // acknowledged already
+    expect(commandsOf(commands, 3)).toEqual({ acknowledge: false, process: false }); // unknown
+    expect(sameAlarmCommands(commands, selectAlarmCommands(actor.getSnapshot()))).toBe(true);
+    actor.send({ type: 'event.received', event: alarm(3, false) });
+    expect(sameAlarmCommands(commands, selectAlarmCommands(actor.getSnapshot()))).toBe(false);
+    actor.stop();
+  });
+});
+
+describe('a list view', () => {
+  it('is read in one selector and compares by its parts', async () => {
+    const list = createActor(
+      resourceListMachine.provide({ actors: { fetchPage: fromPromise(async () => ({ items: [{ id: 1 }], total: 1, page: 0, size: 20 }) as PageOf<unknown>) } }),
+      { input: { resource: 'identities', filters: { q: 'a' } } },
+    ).start();
+    const loading = selectListView(list.getSnapshot());
+    expect(loading).toMatchObject({ items: [], busy: true, filters: { q: 'a' }, selection: [], confirming: false, deleting: false });
+    await tick();
+    const ready = selectListView(list.getSnapshot());
+    expect(ready).toMatchObject({ items: [{ id: 1 }], total: 1, busy: false });
+    expect(sameListView(ready, selectListView(list.getSnapshot()))).toBe(true);
+    expect(sameListView(loading, ready)).toBe(false);
+    list.send({ type: 'list.selectionChanged', ids: [1] });
+    expect(sameListView(ready, selectListView(list.getSnapshot()))).toBe(false);
+    list.stop();
   });
 });

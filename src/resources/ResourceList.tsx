@@ -6,8 +6,7 @@ import { Cell, Column, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useSelector } from '@xstate/react';
 import { TABLE_MAX_HEIGHT_VH, actionCodes, hasPrivilege, recordCodes, type SortSpec } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
-import type { ResourceListSnapshot } from '../../machines/resourceList';
-import { selectPager } from '../../machines/resourceList.selectors';
+import { sameListView, selectListView, selectPager } from '../../machines/resourceList.selectors';
 import { matchRoute } from '../app/guard';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useT } from '../i18n';
@@ -21,16 +20,6 @@ import { primaryCellRenderer } from './ListRowHead';
 import { ListToolbar } from './ListToolbar';
 import { ListFooter } from './ListFooter';
 import { useListCommands } from './useListCommands';
-
-const selItems = (s: ResourceListSnapshot) => s.context.items as { id: number }[];
-const selPage = (s: ResourceListSnapshot) => s.context.page;
-const selSort = (s: ResourceListSnapshot) => s.context.sort;
-const selFilters = (s: ResourceListSnapshot) => s.context.filters;
-const selSelection = (s: ResourceListSnapshot) => s.context.selection;
-const selError = (s: ResourceListSnapshot) => s.context.error;
-const selBusy = (s: ResourceListSnapshot) => s.hasTag('busy');
-const selConfirming = (s: ResourceListSnapshot) => s.matches('confirmingDelete');
-const selDeleting = (s: ResourceListSnapshot) => s.matches('deleting');
 
 interface Props<T extends { id: number }> {
   resource: Resource<T>;
@@ -67,16 +56,10 @@ export function ResourceList<T extends { id: number }>({
   const list = useViewActor(`list:${resource.name}`, {
     input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: initialFilters },
   });
-  const items = useSelector(list, selItems) as T[];
+  const view = useSelector(list, selectListView, sameListView);
+  const { page, sort, filters, selection, error, busy, confirming, deleting } = view;
+  const items = view.items as T[];
   const pager = useSelector(list, selectPager);
-  const page = useSelector(list, selPage);
-  const sort = useSelector(list, selSort);
-  const filters = useSelector(list, selFilters);
-  const selection = useSelector(list, selSelection);
-  const error = useSelector(list, selError);
-  const busy = useSelector(list, selBusy);
-  const confirming = useSelector(list, selConfirming);
-  const deleting = useSelector(list, selDeleting);
 
   useEffect(() => {
     if (refreshKey) list.send({ type: 'list.refresh' });

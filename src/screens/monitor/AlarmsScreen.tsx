@@ -5,8 +5,15 @@ import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable
 import { useSelector } from '@xstate/react';
 import { PRIV, type Event } from '../../../contract';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
-import type { AlarmsSnapshot } from '../../../machines/alarms';
-import { selectAlarmError, selectIsCommandBusy, selectIsSyncing, selectOpenAlarms } from '../../../machines/alarms.selectors';
+import {
+  commandsOf,
+  sameAlarmCommands,
+  selectAlarmCommands,
+  selectAlarmError,
+  selectIsCommandBusy,
+  selectIsSyncing,
+  selectOpenAlarms,
+} from '../../../machines/alarms.selectors';
 import { selectSocketStatus } from '../../../machines/socket.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { useIsMobile } from '../../hooks/useMediaQuery';
@@ -18,8 +25,6 @@ import { violationText } from '../../i18n/violations';
 import { alarmNoteState } from './alarmNote';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
-const canAck = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.acknowledge', id });
-const canProcess = (s: AlarmsSnapshot, id: Event['id']) => s.can({ type: 'alarm.process', id, note: 'x' });
 const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'danger', idle: 'none' } as const;
 
 const AlarmRow = memo(function AlarmRow({
@@ -123,17 +128,8 @@ export function AlarmsScreen() {
   const status = useSelector(socket, selectSocketStatus);
   // acknowledging and processing need 0.2.1.1; viewing alone (an auditor) leaves the buttons off
   const mayAct = useSelector(useSystemActor('session'), selectHeldPrivileges).has(PRIV.alarms.act);
-  // which buttons are enabled, asked of the machine (ids joined so the selector result compares by value)
-  const allowed = useSelector(alarms, (s) => s.context.alarms.map((a) => `${a.id}:${canAck(s, a.id) ? 1 : 0}${canProcess(s, a.id) ? 1 : 0}`).join(','));
-  const flags = new Map(
-    allowed
-      .split(',')
-      .filter(Boolean)
-      .map((x) => {
-        const [id, f] = x.split(':');
-        return [id, f] as const;
-      }),
-  );
+  // which buttons are enabled, asked of the machine
+  const commands = useSelector(alarms, selectAlarmCommands, sameAlarmCommands);
   const mobile = useIsMobile();
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
   const [note, setNote] = useState('');
@@ -179,13 +175,13 @@ export function AlarmsScreen() {
       ) : mobile ? (
         <ul className="gh-alarm-cards" data-testid="alarms-table">
           {open.map((a) => {
-            const f = flags.get(String(a.id)) ?? '00';
+            const c = commandsOf(commands, a.id);
             return (
               <AlarmCard
                 key={String(a.id)}
                 alarm={a}
-                ack={mayAct && !busy && f[0] === '1'}
-                process={mayAct && !busy && f[1] === '1'}
+                ack={mayAct && !busy && c.acknowledge}
+                process={mayAct && !busy && c.process}
                 onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })}
                 onProcess={(al) => {
                   setProcessing(al);
@@ -210,13 +206,13 @@ export function AlarmsScreen() {
           </thead>
           <tbody>
             {open.map((a) => {
-              const f = flags.get(String(a.id)) ?? '00';
+              const c = commandsOf(commands, a.id);
               return (
                 <AlarmRow
                   key={String(a.id)}
                   alarm={a}
-                  ack={mayAct && !busy && f[0] === '1'}
-                  process={mayAct && !busy && f[1] === '1'}
+                  ack={mayAct && !busy && c.acknowledge}
+                  process={mayAct && !busy && c.process}
                   onAck={(id) => alarms.send({ type: 'alarm.acknowledge', id })}
                   onProcess={(al) => {
                     setProcessing(al);

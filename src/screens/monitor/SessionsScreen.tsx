@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, HTMLTable, Icon, InputGroup, NonIdealState, SegmentedControl, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { PRIV, hasPrivilege, shortUserAgent, type SessionKind, type SessionSummary, type SortSpec } from '../../../contract';
-import { type ResourceListSnapshot } from '../../../machines/resourceList';
+import { sameListView, selectListView } from '../../../machines/resourceList.selectors';
 import { selectEndError, selectIsEnding, selectPendingIds } from '../../../machines/sessionEnd';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
 import { useSystemActor } from '../../hooks/useSystemActor';
@@ -57,16 +57,6 @@ const STATES = [
 ];
 const DEFAULT_SORT: SortSpec[] = [{ field: 'startedAt', dir: 'desc' }];
 
-const selItems = (s: ResourceListSnapshot) => s.context.items as SessionSummary[];
-const selTotal = (s: ResourceListSnapshot) => s.context.total;
-const selPage = (s: ResourceListSnapshot) => s.context.page;
-const selSize = (s: ResourceListSnapshot) => s.context.size;
-const selSort = (s: ResourceListSnapshot) => s.context.sort;
-const selFilters = (s: ResourceListSnapshot) => s.context.filters;
-const selSelection = (s: ResourceListSnapshot) => s.context.selection;
-const selError = (s: ResourceListSnapshot) => s.context.error;
-const selBusy = (s: ResourceListSnapshot) => s.hasTag('busy');
-
 /** A session that may be ended here: not the caller's own, not ended already. */
 const endable = (r: SessionSummary) => !r.current && r.state !== 'ended';
 
@@ -84,15 +74,9 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
 
   const list = useViewActor(`list:${kind}-sessions`, { input: { resource: `${kind}-sessions`, sort: DEFAULT_SORT, filters: { state: 'open' } } });
   const ender = useViewActor(kind === 'operator' ? 'operatorSessionEnd' : 'serviceSessionEnd');
-  const items = useSelector(list, selItems);
-  const total = useSelector(list, selTotal);
-  const page = useSelector(list, selPage);
-  const size = useSelector(list, selSize);
-  const sort = useSelector(list, selSort);
-  const filters = useSelector(list, selFilters);
-  const selection = useSelector(list, selSelection);
-  const error = useSelector(list, selError);
-  const busy = useSelector(list, selBusy);
+  const view = useSelector(list, selectListView, sameListView);
+  const { total, page, size, sort, filters, selection, error, busy } = view;
+  const items = view.items as SessionSummary[];
   const pending = useSelector(ender, selectPendingIds);
   const ending = useSelector(ender, selectIsEnding);
   const endError = useSelector(ender, selectEndError);
