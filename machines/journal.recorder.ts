@@ -48,14 +48,14 @@ interface Slot {
 }
 
 /**
- * What an event holds, in the ring's units: a batch (the socket's `socket.messages`, a machine's `facts.received`)
+ * What an event holds, in the ring's units: a batch (the socket's `socket.messages`, a machine's `facts.received`, the live events list's `events.received`)
  * counts its items. The ring then keeps about as many of a busy site's events whether they came one by one or in
  * batches (counted by entries, batching kept 40 times as many and the events screen's page heap grew from 20 to 33 MB,
  * all of it for the garbage collector to mark).
  */
 export function weightOf(event: AnyEventObject): number {
-  const batch = event as { messages?: unknown; facts?: unknown };
-  const items = batch.messages ?? batch.facts;
+  const batch = event as { messages?: unknown; facts?: unknown; events?: unknown };
+  const items = batch.messages ?? batch.facts ?? batch.events;
   return Array.isArray(items) ? Math.max(1, items.length) : 1;
 }
 

@@ -6,6 +6,7 @@ import { APP_VERSION, ROOT_ACTOR, parseJournal, type JournalEntry, type ParsedJo
 import { createJournal, type Ref } from './journal.recorder';
 import { resourceFormMachine } from './resourceForm';
 import { resourceListMachine } from './resourceList';
+import { liveEventsMachine } from './liveEvents';
 import { createGatehouseSystem, rootMachine, type GatehouseImpl, type RootInput } from './system';
 import type { ResolveView } from './views';
 
@@ -38,20 +39,21 @@ export function replayImpl(): GatehouseImpl {
 
 /**
  * A view's own actors (machines/views.ts), by the kind in their id (`list:identities#3`, `form:doors#7`): the same
- * machines a catalogue screen runs, re-run from the journal like the long-lived ones. A recorded `views ← view.open`
+ * machines a catalogue screen runs (and the live events list's), re-run from the journal like the long-lived ones. A recorded `views ← view.open`
  * is fed to the replayed `views`, which spawns the machine of that kind with the recorded input (its network answers
  * come from the journal); a `view.close` stops it. Other view actors (a screen's reading or command actor) are
  * recorded, not re-run.
  */
-export const VIEW_MACHINES: Record<string, AnyStateMachine> = { list: resourceListMachine, form: resourceFormMachine };
+export const VIEW_MACHINES: Record<string, AnyStateMachine> = { list: resourceListMachine, form: resourceFormMachine, liveEvents: liveEventsMachine };
 
-const viewKind = (id: string) => /^([a-z]+):/.exec(id)?.[1];
+/** A view actor's kind: `list` of `list:identities#3`, or the whole label of a named one (`liveEvents` of `liveEvents#4`). */
+const viewKind = (id: string) => /^([a-z]+):/.exec(id)?.[1] ?? id.replace(/#\d+$/, '');
 
 export function replayViews(): ResolveView {
   const machines = new Map<string, AnyStateMachine>();
   return (id) => {
     const kind = viewKind(id);
-    if (kind === undefined || !(kind in VIEW_MACHINES)) return undefined;
+    if (kind === undefined || !Object.hasOwn(VIEW_MACHINES, kind)) return undefined;
     let logic = machines.get(kind);
     if (!logic) machines.set(kind, (logic = inertSlots(VIEW_MACHINES[kind])));
     return logic;

@@ -100,4 +100,23 @@ describe('a view actor handle', () => {
     expect(s.views.getSnapshot().children).toEqual({});
     s.root.stop();
   });
+
+  it('a kept-alive view shown again opens its actor with what `carry` keeps of the closed one (else with its input)', () => {
+    const s = system();
+    const h = createViewHandle(counter, 'counter', { start: 1 }, s.open, s.close, (snap: { context: { n: number } }) => ({ start: snap.context.n }));
+    h.open();
+    h.send({ type: 'add', by: 4 });
+    h.close(); // hidden
+    h.open(); // shown again
+    expect(h.id).toBe('counter#2');
+    expect(h.getSnapshot().context.n).toBe(5);
+    h.close();
+    const plain = createViewHandle(counter, 'counter', { start: 1 }, s.open, s.close);
+    plain.open();
+    plain.send({ type: 'add', by: 4 });
+    plain.close();
+    plain.open();
+    expect(plain.getSnapshot().context.n).toBe(1);
+    s.root.stop();
+  });
 });

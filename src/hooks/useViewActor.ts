@@ -20,6 +20,7 @@ import {
   type AnyActorRef,
   type AnyEventObject,
   type Observer,
+  type SnapshotFrom,
   type Subscription,
 } from 'xstate';
 import { wiring, type ResourceLogics, type ViewLogicId, type ViewLogics } from './wiring';
@@ -43,9 +44,12 @@ export function createViewHandle(
   input: unknown,
   open: (label: string, input: unknown) => AnyActorRef = openViewActor,
   close = closeViewActor,
+  carry?: (snapshot: any) => unknown,
 ) {
   let target: AnyActorRef = createActor(logic, { input });
   let opened = false;
+  /** the input of the next opening: after a close, what `carry` keeps of the closed actor's last snapshot */
+  let nextInput = input;
   const waiting: AnyEventObject[] = [];
   const moved = new Set<Moved>();
   const follow = (attach: Moved['attach'], moved_?: Moved['moved']): Subscription => {
@@ -84,7 +88,7 @@ export function createViewHandle(
     /** The view is committed: the actor opens, takes what it was sent so far, and its subscribers follow it. */
     open() {
       if (opened) return;
-      target = open(label, input);
+      target = open(label, nextInput);
       opened = true;
       for (const m of moved) {
         m.sub.unsubscribe();
@@ -98,10 +102,21 @@ export function createViewHandle(
     close() {
       if (!opened) return;
       opened = false;
+      if (carry) nextInput = carry(target.getSnapshot());
       close(target.id);
     },
   };
   return handle;
+}
+
+export interface ViewActorOptions<L extends AnyActorLogic> {
+  input?: unknown;
+  /**
+   * A kept-alive view hidden and shown again (§2: its effects unmount, so its actor is closed and opened anew): the
+   * input the new actor opens with, made of the closed one's last snapshot, so the view comes back as it was left
+   * (the live events list: its rows, pause and filter). Without it the new actor opens with `input`.
+   */
+  carry?: (snapshot: SnapshotFrom<L>) => unknown;
 }
 
 /**
@@ -112,12 +127,12 @@ export function createViewHandle(
 export function useViewActor(id: `list:${string}`, options?: { input?: unknown }): ActorRefFrom<ResourceLogics['list']>;
 export function useViewActor(id: `form:${string}`, options?: { input?: unknown }): ActorRefFrom<ResourceLogics['form']>;
 export function useViewActor(id: `commands:${string}`, options?: { input?: unknown }): ActorRefFrom<ResourceLogics['commands']>;
-export function useViewActor<K extends ViewLogicId>(id: K, options?: { input?: unknown }): ActorRefFrom<ViewLogics[K]>;
-export function useViewActor(id: string, options: { input?: unknown } = {}): AnyActorRef {
+export function useViewActor<K extends ViewLogicId>(id: K, options?: ViewActorOptions<ViewLogics[K]>): ActorRefFrom<ViewLogics[K]>;
+export function useViewActor(id: string, options: ViewActorOptions<AnyActorLogic> = {}): AnyActorRef {
   const [handle] = useState(() => {
     const logic = viewLogic(id);
     if (!logic) throw new Error(`No logic is registered under '${id}' (src/system/logic.ts).`);
-    return createViewHandle(logic, id, options.input);
+    return createViewHandle(logic, id, options.input, openViewActor, closeViewActor, options.carry);
   });
   useEffect(() => {
     handle.open();

@@ -15,7 +15,15 @@ describe('the view logic registry', () => {
       expect(viewLogic(`list:${name}`), name).toBeDefined();
   });
   it('resolves the named logics and nothing that is not logic', () => {
-    for (const id of ['doorCommands', 'dailyAttendanceReading', 'threatLevelLogic', 'forgotPasswordMachine', 'badgePrintLogic', 'operatorSessionEnd'])
+    for (const id of [
+      'doorCommands',
+      'dailyAttendanceReading',
+      'threatLevelLogic',
+      'forgotPasswordMachine',
+      'badgePrintLogic',
+      'operatorSessionEnd',
+      'liveEvents',
+    ])
       expect(viewLogic(id), id).toBeDefined();
     for (const id of ['RESYNC_MAX', 'missedEvents', 'list:no-such-resource', 'form:', 'nothing', '__proto__', 'toString'])
       expect(viewLogic(id), id).toBeUndefined();

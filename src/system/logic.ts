@@ -21,6 +21,7 @@ import { badgePrintMachine } from '../../machines/badgePrint';
 import type { ListQueryInput } from '../../machines/resourceList';
 import { endSessions, listSessions } from '../api/sessions';
 import * as reads from './readActors';
+import { liveEvents } from './liveEventActors';
 import * as passwords from './passwordActors';
 import { resourceActors } from './resourceActors';
 import { printBadgeLogic } from './printBadge';
@@ -80,6 +81,7 @@ const badgePrintLogic = badgePrintMachine.provide({ actors: { print: printBadgeL
 const NAMED = {
   ...reads,
   ...passwords,
+  liveEvents,
   operatorSessionEnd: sessionEnd('operator'),
   serviceSessionEnd: sessionEnd('service'),
   badgePrintLogic,

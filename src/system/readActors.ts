@@ -3,7 +3,6 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { downloadMachine, type DownloadEvent } from '../../machines/download';
 import { readingMachine } from '../../machines/reading';
-import { gapFillMachine } from '../../machines/gapFill';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
 import type { DoorCommand } from '../../contract';
@@ -50,7 +49,6 @@ import {
   floorPlanPropertiesResource,
   floorPlansResource,
   rowSchema,
-  type Event,
   type VisitorCredentialBatch,
   type DailyAttendanceQuery,
   type AttendanceSummaryQuery,
@@ -75,7 +73,6 @@ import {
   dashboard,
   getOperatorSettings,
   getVisitor,
-  listEvents,
   listPrivilegeHolders,
   moveVisitor,
   optionsOf,
@@ -98,7 +95,7 @@ import { exportEventHistory, streamGet, type ExportFormat } from '../api/stream'
 import { listRecordings, openRecording } from './journalRecordings';
 import { auditChainExport, auditChainVerify } from '../api/endpoints';
 import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
-import { acknowledgeHandover, getLatestHandover } from '../api/endpoints';
+import { acknowledgeHandover, getLatestHandover, listHandovers } from '../api/endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
 import { fileAt } from '../api/files';
 
@@ -226,21 +223,6 @@ export const recordingOpenings = commands((id) => openRecording(Number(id)));
 
 /** The dashboard's figures, read again (at most every DASHBOARD_LIVE_MS) after the real-time notices it follows (a live reading: `useReading(…, { live: true })`). */
 export const dashboardReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => dashboard()) } });
-
-/** /monitor/events: the newest stored events, shown before the live ones. */
-export const eventHistoryReading = reading(() => listEvents({ size: 100 }));
-/** How many missed events one resync reads at most (the screen shows fewer). */
-export const RESYNC_MAX = 1000;
-/** Missed events after `afterId`, oldest first (the order live messages arrive in). */
-export async function missedEvents(afterId: number, size = RESYNC_MAX): Promise<Event[]> {
-  const page = await listEvents({ size, sort: [{ field: 'id', dir: 'desc' }], filters: { afterId: String(afterId) } });
-  return [...page.items].reverse();
-}
-/**
- * The events screen's gap fill after a reconnect (machines/gapFill.ts): each read, of the events stored after an id, is
- * its own child, so a read still hanging on the server that went away does not hold back the read after it came back.
- */
-export const eventGapFill = gapFillMachine.provide({ actors: { read: fromPromise<Event[], number>(({ input }) => missedEvents(input)) } });
 
 /** /monitor/floor-plan: the client's plans by name (nothing without a client), and one plan with its pinned doors. */
 const floorPlanCalls = () => resourceApi(floorPlansResource.api, rowSchema(floorPlansResource));
@@ -483,3 +465,5 @@ export const handoverReading = reading(() =>
   }),
 );
 export const handoverCommands = formCommand<AcknowledgeHandoverBody>('acknowledged', acknowledgeHandover);
+/** Issue 50: the acknowledged handovers, newest first (/report/handovers). */
+export const handoverHistoryReading = reading(() => listHandovers());

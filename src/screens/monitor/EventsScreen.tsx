@@ -1,6 +1,7 @@
-// /monitor/events: the live event stream. Messages are buffered outside React and flushed once per animation
-// frame, and only the newest MAX_ROWS rows are rendered, so thousands of events per second stay smooth.
-import { memo, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+// /monitor/events: the live event stream. The list is the screen's actor (machines/liveEvents.ts: live messages come
+// in once per animation frame, the pause, the resync, the cap of MAX_ROWS rows); the view reads it and sends it the
+// operator's commands, so thousands of events per second stay smooth.
+import { memo, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { isDeniedSwipe, WhyButton, WhyDrawer } from '../configure/WhyDrawer';
 import { Button, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
@@ -17,10 +18,17 @@ import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
-import { useReading } from '../../hooks/useReading';
-import { useEventResync } from './eventResync';
 import { BURST_CALM_MS, farAfterFrame, isBurst } from './eventsBurst';
-import { MAX_ROWS, mergeEvents } from './eventOrder';
+import {
+  MAX_ROWS,
+  selectAlertsOnly,
+  selectCarry,
+  selectFilterText,
+  selectHeldCount,
+  selectHistoryFilters,
+  selectPaused,
+  selectShownEvents,
+} from '../../../machines/liveEvents.selectors';
 
 /** A row's height on a wide screen (app.css: .gh-events-table tbody tr). */
 const EVENT_ROW_PX = 30;
@@ -55,105 +63,45 @@ const EventRow = memo(function EventRow({ e, alarmWord, onWhy, far }: { e: Event
 export function EventsScreen() {
   const socket = useSystemActor('socket.events');
   const status = useSelector(socket, selectSocketStatus);
-  const history = useReading<{ items: Event[] }>('eventHistoryReading');
-  const historyDone = !history.busy && !history.failed && history.output !== null;
-  const [rows, setRows] = useState<Event[]>([]);
-  const [paused, setPaused] = useState(false);
-  const [filter, setFilter] = useState('');
-  const [alertsOnly, setAlertsOnly] = useState(false);
-  const [waiting, setWaiting] = useState(0); // events held back while paused
+  // the list, its pause and filter live in the screen's actor (machines/liveEvents.ts); shown again after being kept
+  // alive hidden, it comes back as it was left and reads what it missed
+  const events = useViewActor('liveEvents', { carry: selectCarry });
+  const shown = useSelector(events, selectShownEvents);
+  const paused = useSelector(events, selectPaused);
+  const waiting = useSelector(events, selectHeldCount);
+  const filter = useSelector(events, selectFilterText);
+  const alertsOnly = useSelector(events, selectAlertsOnly);
   const [why, setWhy] = useState<number | null>(null); // the denied swipe whose "Why?" drawer is open (it outlives its row)
   const { zoneName } = useTime();
   const t = useT();
-  const buffer = useRef<Event[]>([]);
-  const pausedRef = useRef(paused);
-  pausedRef.current = paused;
   // A burst (more new rows in a frame than the table shows) on a wide screen scrolled to the top: the rows below
   // the fold are marked far (app.css: not rendered) until the stream slows or the operator scrolls. The browser
   // would otherwise lay every new row out twice a frame, once to find it off screen (content-visibility: auto).
+  // Purely visual: what the list holds is the actor's.
   const scroller = useRef<HTMLDivElement>(null);
   const [far, setFar] = useState<number | null>(null);
   const calm = useRef<number | undefined>(undefined);
   useEffect(() => () => clearTimeout(calm.current), []);
-
   useEffect(() => {
-    if (historyDone && history.output) setRows((r) => mergeEvents(r, history.output!.items));
-  }, [historyDone, history.output]);
-
-  useEffect(() => {
-    let frame = 0;
-    const flush = () => {
-      frame = 0;
-      if (pausedRef.current) {
-        setWaiting(buffer.current.length);
-        return;
-      }
-      const batch = buffer.current;
-      buffer.current = [];
+    const sub = events.on('events.added', ({ count }) => {
       const box = scroller.current;
       const fold = box && box.scrollTop === 0 && window.innerWidth >= MOBILE_BREAKPOINT_PX ? Math.ceil(box.clientHeight / EVENT_ROW_PX) + 2 : null;
-      setFar((current) => farAfterFrame(current, batch.length, fold));
+      setFar((current) => farAfterFrame(current, count, fold));
       // a burst that ends with no frame after it: every row is rendered again shortly after the last one
-      if (isBurst(batch.length, fold)) {
+      if (isBurst(count, fold)) {
         clearTimeout(calm.current);
         calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS);
       }
-      setRows((r) => mergeEvents(r, batch));
-    };
-    const sub = socket.on('socket.message', (m) => {
-      if (m.destination !== '/events') return;
-      buffer.current.push(m.body as Event); // the socket machine emits a body only once it is valid for its destination
-      if (buffer.current.length > MAX_ROWS * 2) buffer.current = buffer.current.slice(-MAX_ROWS);
-      if (!frame) frame = requestAnimationFrame(flush);
     });
-    return () => {
-      sub.unsubscribe();
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, [socket]);
-
-  // after a reconnect or wake: the events stored meanwhile join the list (or wait in the buffer while paused)
-  const rowsRef = useRef(rows);
-  rowsRef.current = rows;
-  const historyLoaded = useRef(false);
-  historyLoaded.current = historyDone;
-  // the newest id the screen knows: before the history has loaded there is none (the load covers the gap)
-  const newestId = () => (historyLoaded.current ? Math.max(0, ...rowsRef.current.map((e) => Number(e.id))) : null);
-  // the history load cut off by a server going away is read again once the console is back (nothing else fills the list)
-  const historyNow = useRef(history);
-  historyNow.current = history;
-  useEventResync(
-    socket,
-    newestId,
-    (missed) => {
-      if (pausedRef.current) {
-        buffer.current.push(...missed);
-        setWaiting(buffer.current.length);
-      } else setRows((r) => mergeEvents(r, missed));
-    },
-    () => {
-      if (historyNow.current.failed) historyNow.current.reload();
-    },
-  );
-
-  const resume = () => {
-    setPaused(false);
-    const batch = buffer.current;
-    buffer.current = [];
-    setWaiting(0);
-    setRows((r) => mergeEvents(r, batch));
-  };
+    return () => sub.unsubscribe();
+  }, [events]);
 
   // jump to history: the event report with what this screen filters (a number is an event code)
   const navigate = useNavigate();
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const canHistory = hasPrivilege(held, [PRIV.eventReport]);
   const openHistory = () => {
-    const q = new URLSearchParams();
-    const text = filter.trim();
-    if (/^\d+$/.test(text)) q.set('eventCode', text);
-    else if (text) q.set('q', text);
-    if (alertsOnly) q.set('alert', 'true');
+    const q = new URLSearchParams(selectHistoryFilters(events.getSnapshot()));
     navigate(`/report/event${q.size ? `?${q}` : ''}`);
   };
 
@@ -170,11 +118,7 @@ export function EventsScreen() {
     return () => sub.unsubscribe();
   }, [download]);
   const startExport = () => {
-    const filters: Record<string, string> = {};
-    const text = filter.trim();
-    if (/^\d+$/.test(text)) filters.eventCode = text;
-    else if (text) filters.q = text;
-    if (alertsOnly) filters.alert = 'true';
+    const filters = selectHistoryFilters(events.getSnapshot());
     download.send({ type: 'download.start', input: { filters, format: exportFormat } satisfies EventExportInput });
   };
   const exportControls =
@@ -212,14 +156,6 @@ export function EventsScreen() {
     );
 
   const alarmWord = tx('alarm');
-  const shown = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    return rows.filter(
-      (e) =>
-        (!alertsOnly || e.alert) &&
-        (!q || e.message.toLowerCase().includes(q) || String(e.eventCode) === q || (e.eventPointName ?? '').toLowerCase().includes(q)),
-    );
-  }, [rows, filter, alertsOnly]);
 
   return (
     <div className="gh-page" data-testid="events-screen">
@@ -243,11 +179,11 @@ export function EventsScreen() {
               </Button>
             )}
             {paused ? (
-              <Button icon="play" intent="primary" onClick={resume} data-testid="events-resume">
+              <Button icon="play" intent="primary" onClick={() => events.send({ type: 'events.resume' })} data-testid="events-resume">
                 Resume{waiting ? ` (${waiting} new)` : ''}
               </Button>
             ) : (
-              <Button icon="pause" onClick={() => setPaused(true)} data-testid="events-pause">
+              <Button icon="pause" onClick={() => events.send({ type: 'events.pause' })} data-testid="events-pause">
                 {tx('Pause')}
               </Button>
             )}
@@ -259,10 +195,10 @@ export function EventsScreen() {
           leftIcon="filter"
           placeholder={tx('Filter by text, point or code')}
           value={filter}
-          onChange={(e) => setFilter(e.currentTarget.value)}
+          onChange={(e) => events.send({ type: 'events.filter', text: e.currentTarget.value })}
           data-testid="events-filter"
         />
-        <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => setAlertsOnly(e.currentTarget.checked)} />
+        <Switch checked={alertsOnly} label={tx('Alarms only')} onChange={(e) => events.send({ type: 'events.alertsOnly', on: e.currentTarget.checked })} />
       </div>
       {/* at most 61% of the window high on a wide screen (SPEC §7), its own scroller: the header stays, and only the rows in it count as seen */}
       <div

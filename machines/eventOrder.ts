@@ -1,7 +1,7 @@
 // The Events screen's rows: live events and the history read on first start merged into one list, newest first by
 // the event's time whatever order they arrive in (issue 29: on first start the history was listed below the live
 // rows in rising day order, because the merge trusted the arrival order instead of the time).
-import type { Event } from '../../../contract';
+import type { Event } from '../contract';
 
 export const MAX_ROWS = 200;
 

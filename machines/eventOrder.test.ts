@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../../contract';
+import type { Event } from '../contract';
 import { MAX_ROWS, mergeEvents } from './eventOrder';
 
 const ev = (id: number | string, time: string): Event =>
