@@ -24,6 +24,8 @@ export type ResourceFormEvent =
   | { type: 'form.submit'; values: unknown }
   | { type: 'form.reset' }
   | { type: 'form.reload' }
+  /** The server changed the record (its change notice): read it again without a spinner; typed values stay. */
+  | { type: 'form.refresh' }
   /** A named action of the record (a request's approval): the server answers the row as it is after it. */
   | { type: 'form.act'; action: string; input: Record<string, unknown> };
 
@@ -68,6 +70,14 @@ export const resourceFormMachine = setup({
     editing: ({ context }) => context.id !== null,
     /** A record loaded from the server (not an add form, even one saved a moment ago). */
     loaded: ({ context }) => context.id !== null && context.values !== null,
+    /** The record read again was not saved by anyone since it was loaded (the same updatedAt, or none kept): only what
+     *  the server derives changed (a roll-out's progress), so the page may show it; a record saved meanwhile is left
+     *  for the save's own conflict (409) to tell, never taken silently under the user's edits. */
+    unchanged: ({ context, event }) => {
+      const was = (context.values as { updatedAt?: unknown } | null)?.updatedAt;
+      const now = ((event as unknown as { output?: { updatedAt?: unknown } }).output ?? {}).updatedAt;
+      return was === now;
+    },
   },
   actions: {
     clearProblems: assign({ violations: [], error: null }),
@@ -104,6 +114,23 @@ export const resourceFormMachine = setup({
         'form.submit': { target: 'saving', actions: 'clearProblems' },
         'form.reset': { actions: 'clearProblems' },
         'form.act': { guard: 'loaded', target: 'acting', actions: ['clearProblems', assign(({ event }) => ({ action: event.action }))] },
+        'form.refresh': { guard: 'loaded', target: 'refreshing' },
+      },
+    },
+    // issue 50: a change notice of this record: read again quietly (no busy tag: the form stays as it is meanwhile)
+    refreshing: {
+      invoke: {
+        id: 'refresh',
+        src: 'load',
+        input: ({ context }) => ({ id: context.id ?? 0 }),
+        onDone: [{ guard: 'unchanged', target: 'editing', actions: assign(({ event }) => ({ values: event.output })) }, { target: 'editing' }],
+        onError: { target: 'editing' },
+      },
+      on: {
+        'form.submit': { target: 'saving', actions: 'clearProblems' },
+        'form.reset': { target: 'editing', actions: 'clearProblems' },
+        'form.act': { target: 'acting', actions: ['clearProblems', assign(({ event }) => ({ action: event.action }))] },
+        'form.refresh': { target: 'refreshing', reenter: true },
       },
     },
     acting: {

@@ -50,7 +50,7 @@ describe('resource list machine model', () => {
 
 describe('resource form machine model', () => {
   const events = [
-    { type: 'xstate.done.actor.load', output: { id: 5, firstName: 'Ada' } },
+    { type: 'xstate.done.actor.load', output: { id: 5, firstName: 'Ada', updatedAt: 't1' } },
     { type: 'xstate.error.actor.load', error: new Error('Not found') },
     { type: 'form.reload' },
     { type: 'form.submit', values: { firstName: 'Ada' } },
@@ -65,6 +65,11 @@ describe('resource form machine model', () => {
     { type: 'xstate.done.actor.act', output: { id: 5, status: 'declined' } },
     { type: 'xstate.error.actor.act', error: Object.assign(new Error('invalid'), { status: 400, violations: [{ field: 'reason', message: 'is required' }] }) },
     { type: 'xstate.error.actor.act', error: new Error('This visit request is approved: decline is no longer possible.') },
+    // issue 50: the record's change notice; read again, as the server derived it (same updatedAt) or saved by someone (another)
+    { type: 'form.refresh' },
+    { type: 'xstate.done.actor.refresh', output: { id: 5, firstName: 'Ada', status: 'installed', updatedAt: 't1' } },
+    { type: 'xstate.done.actor.refresh', output: { id: 5, firstName: 'Grace', status: 'edited', updatedAt: 't2' } },
+    { type: 'xstate.error.actor.refresh', error: new Error('Server down') },
   ] as any[];
   const serialize = (s: ResourceFormSnapshot) =>
     JSON.stringify([
@@ -86,12 +91,23 @@ describe('resource form machine model', () => {
       const acting = paths.filter((p) => p.path.state.matches('acting'));
       expect(acting.length).toBeGreaterThan(0);
       for (const p of acting) expect(p.path.state.context.id !== null && p.path.state.context.values !== null).toBe(true);
+      // a change notice reads a loaded record again, quietly (never an add form's, never with the busy tag)
+      const refreshing = paths.filter((p) => p.path.state.matches('refreshing'));
+      if (input.id) expect(refreshing.length).toBeGreaterThan(0);
+      for (const p of refreshing) expect(p.path.state.context.values !== null && !p.path.state.hasTag('busy')).toBe(true);
       // a saved form may read its record again (a tenant's settings stay open after a save)
       expect(paths.some((p) => p.path.steps.some((st, i) => st.state.matches('saved') && p.path.steps[i + 1]?.state.matches('loading')))).toBe(true);
     });
     it(`on the real actor along every one of the ${paths.length} generated paths (input ${JSON.stringify(input)}): saved and acted are emitted exactly when the save or the action answers`, async () => {
       for (const p of paths)
-        await drive(model, resourceFormMachine, input, events, p, ({ emitted, event, before }) => {
+        await drive(model, resourceFormMachine, input, events, p, ({ emitted, event, before }, step) => {
+          // a record read again replaces the one shown only when nobody saved it meanwhile (the updatedAt the edits
+          // rest on); one saved by someone else is left for the save's conflict (409) to tell
+          if (event.type === 'xstate.done.actor.refresh' && before?.matches('refreshing')) {
+            const same = (before.context.values as { updatedAt?: string } | null)?.updatedAt === event.output.updatedAt;
+            if (same) expect(p.path.steps[step].state.context.values).toEqual(event.output);
+            else expect(p.path.steps[step].state.context.values).toBe(before.context.values);
+          }
           const out = emitted.splice(0) as ResourceFormEmitted[];
           const saved = out.filter((e) => e.type === 'form.saved');
           const savedNow = event.type === 'xstate.done.actor.save' && before?.matches('saving');

@@ -22,12 +22,14 @@ export const controllersResource = defineResource({
     name: text({ max: 100, required: true, search: true, sort: true }),
     ipAddress: text({ label: 'IP address', max: 15, required: true, pattern: IPV4, help: 'IPv4, e.g. 10.1.0.11', search: true, sort: true }),
     divisionId: ref('divisions', { label: 'Division' }),
-    status: text({ max: 20, required: true, readOnly: true, sort: true }),
+    status: text({ max: 20, required: true, readOnly: true, sort: true, help: 'As its heart-beat reports it' }),
+    // issue 50: the version it runs (the list promised it; server/simulator/heartbeat.ts firmwareStep installs one)
+    firmware: text({ max: 40, readOnly: true, sort: true }),
     // Gatehouse Edge (issue 47, server/edge/keys.ts): online or offline since when, the snapshot version it was sent and
     // applied, its buffered events and version; empty for a controller without an edge key
     edge: text({ label: 'Edge', max: 400, virtual: true, readOnly: true }),
   },
-  list: { title: ['name'], columns: ['ipAddress', 'status', 'edge'], sort: ['name', 'asc'] },
+  list: { title: ['name'], columns: ['ipAddress', 'status', 'firmware', 'edge'], sort: ['name', 'asc'] },
   form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],
   export: ['csv', 'ndjson'],
   // a name opens its diagnostic for whoever may see it [0.5.6.4], else its settings

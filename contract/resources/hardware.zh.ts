@@ -25,6 +25,8 @@ export default {
   'resource.controllers.help.ipAddress': 'IPv4，例如 10.1.0.11',
   'resource.controllers.field.divisionId': '部门',
   'resource.controllers.field.status': '状态',
+  'resource.controllers.help.status': '按其心跳报告',
+  'resource.controllers.field.firmware': '固件',
   'resource.controllers.field.edge': 'Edge 控制器',
   'resource.controllers.form.0.title': '控制器设置',
   'resource.controllers.form.0.description': '名称、在现场网络中的地址和所属部门。',

@@ -5,8 +5,9 @@
 // sends those that installed it the version they ran before; both audited, both 409 when the roll-out is not there.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRMWARE_MAX_BYTES, firmwareResource } from '../../contract';
+import { FIRMWARE_MAX_BYTES, controllersResource, firmwareResource } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
+import { createHardwareSimulator } from '../simulator/hardware';
 
 let s: TestServer;
 let admin: string, harbour: string, operator: string;
@@ -71,14 +72,32 @@ describe('firmware', () => {
     await s.app.simulator.firmwareStep();
     expect(await events(1021)).toBe(0); // not yet: installing takes its time
     await s.db.query(`update controllers set firmware_sent_at = now() - interval '1 minute' where firmware_target is not null`);
-    await s.app.simulator.firmwareStep();
+    // (a simulator whose publishes are recorded: issue 50, the open list and page hear at once that the roll-out is done)
+    const published: { clientId: number; destination: string; body: any }[] = [];
+    const recorded = createHardwareSimulator({
+      db: s.db,
+      pipeline: s.app.pipeline,
+      publish: (clientId, destination, body) => published.push({ clientId, destination, body }),
+      rate: 0,
+      heartbeatMs: 0,
+      access: s.app.simulator.access,
+    });
+    await recorded.firmwareStep();
     expect(await events(1021)).toBe(2);
+    const northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+    expect(published.filter((p) => p.destination === '/changes/firmware')).toEqual([
+      { clientId: northwind, destination: '/changes/firmware', body: { resource: 'firmware', id: made.body.id, action: 'update' } },
+    ]);
+    expect(new Set(published.filter((p) => p.destination === '/changes/controllers').map((p) => p.body.id))).toEqual(new Set(controllers.map((c) => c.id)));
     expect(await events(1020)).toBe(2);
     const after = (
       await s.db.query<{ firmware: string }>('select firmware from controllers where id = any($1::int[]) order by id', [controllers.map((c) => c.id)])
     ).rows;
     expect(after.map((c) => c.firmware)).toEqual(['GH-C4 4.3.0', 'GH-C4 4.3.0']);
     expect((await s.call('GET', `${api}/${made.body.id}`, { token: admin })).body).toMatchObject({ installedOn: 2, installing: 0, rolloutState: 'done' });
+    // issue 50: the Controllers list shows the firmware each runs, as it promises
+    const inList = (await s.call('GET', `${controllersResource.api}?size=100`, { token: admin })).body.items as { id: number; firmware: string | null }[];
+    for (const c of controllers) expect(inList.find((x) => x.id === c.id)).toMatchObject({ firmware: 'GH-C4 4.3.0' });
     // another client's image is not found; a user without the code is refused
     expect((await s.call('GET', `${api}/${made.body.id}`, { token: harbour })).status).toBe(404);
     expect((await s.call('POST', `${api}/${made.body.id}/rollOut`, { token: harbour })).status).toBe(404);

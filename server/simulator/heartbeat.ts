@@ -49,6 +49,16 @@ export function createHeartbeat({ db, pipeline, publish }: { db: Db; pipeline: P
       and not exists (select 1 from firmware_rollout_progress p where p.firmware_id = f.id and p.state = 'installing')`,
       [done.map((d) => d.firmware_id)],
     );
+    // issue 50: the open firmware list and image page, and the controllers list, read again at once (the page said
+    // "Installing 2" for half a minute after both controllers ran the new version)
+    const params: unknown[] = [installed.map((c) => c.id)];
+    const { rows: images } = await db.query<{ id: number; client_id: number }>(
+      `select distinct f.id, f.client_id from firmware_images f join controllers c on c.client_id = f.client_id and c.firmware = f.version
+        where c.id = any($1::int[])`,
+      params,
+    );
+    for (const f of images) publish(f.client_id, `${DESTINATIONS.changes}/firmware`, { resource: 'firmware', id: Number(f.id), action: 'update' });
+    for (const c of installed) publish(c.client_id, `${DESTINATIONS.changes}/controllers`, { resource: 'controllers', id: Number(c.id), action: 'update' });
   }
 
   /** Controller heart-beats per tenant on /hbcontroller (central service), door heart-beats on /hbdoor. */

@@ -8,6 +8,7 @@ import { familyValues, hasPrivilege, mayOnRow, type Division } from '../../contr
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { getClientToday } from '../ui/time';
 import { useReading } from '../hooks/useReading';
+import { useChangeNotices } from '../hooks/useChangeNotices';
 import { useRouteInfo } from '../app/RouteContext';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { tCat, say, tx, useLocale, useT } from '../i18n';
@@ -42,6 +43,13 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const id = singleton ? 1 : params.id !== undefined ? Number(params.id) : undefined;
   const editing = id !== undefined;
   const { form, loaded, violations, error, busy, loading, failed, saving, once, setOnce, leave, close } = useFormRecord(resource, id, singleton);
+  // issue 50: the server changed this record (a firmware roll-out's progress, a status): it is read again, typed values stay
+  useChangeNotices(
+    editing ? { resource: resource.name } : null,
+    form,
+    (body) => (singleton || (body as { id?: unknown } | null)?.id === id ? { type: 'form.refresh' as const } : null),
+    { shownAgain: false },
+  );
   // a view holder on an edit route that opens to viewers (declaration screens.viewersOpen): the record, read-only
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
