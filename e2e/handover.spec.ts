@@ -3,7 +3,7 @@
 // The security operator (0.2.6.0, 0.2.6.1) signs in and finds that shift's digest on the dashboard: the figures the
 // server counts, the times in the operator's zone; a note over the limit is refused with its counter, a real note is
 // sent with the keyboard, a toast says the handover was acknowledged and the card says by whom; the server has the
-// acknowledgement with the note. Print calls window.print and the print stylesheet hides the buttons; at 390 px the
+// acknowledgement with the note, and Report → Shift handovers lists it (issue 50). Print calls window.print and the print stylesheet hides the buttons; at 390 px the
 // dashboard does not scroll sideways. The boundaries go back to the default at the end.
 import { expect, test } from './fixtures';
 import { bearer, shot, signIn, signInTo } from './helpers';
@@ -43,6 +43,7 @@ test('the administrator sets the shift boundaries; the operator acknowledges the
     await expect(op.getByTestId('handover-open')).toHaveText(String(digest.alarms.open.length));
     await expect(op.getByTestId('handover-denials')).toHaveText(String(digest.denials.total));
     await expect(op.getByTestId('handover-shift')).toContainText(hhmm(ended));
+    await expect(op.getByTestId('handover-shift')).toContainText('(GMT+8)'); // the zone, as everywhere in the console
     await shot(op, 'handover');
 
     // over the limit: the counter and the error, and Acknowledge is disabled; then a real note, sent with the keyboard
@@ -79,6 +80,15 @@ test('the administrator sets the shift boundaries; the operator acknowledges the
     await op.reload();
     await expect(op.getByTestId('handover-acknowledged')).toBeVisible();
     await shot(op, 'handover-390');
+    expect(await op.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    // issue 50: found again later: Report → Shift handovers lists it with the note and who acknowledged it
+    await op.goto('/report/handovers');
+    const past = op.getByTestId('handover-history-row').first();
+    await expect(past).toContainText('Sam Operator');
+    await expect(past).toContainText('Loading bay door left unlocked for the night delivery');
+    await expect(past).toContainText(hhmm(ended));
+    await expect(op.getByTestId('handover-history-table').locator('th').first()).toContainText('(GMT+8)');
+    await shot(op, 'handover-history-390');
     expect(await op.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await context.close();
   } finally {

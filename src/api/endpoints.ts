@@ -72,7 +72,7 @@ import { api } from './client';
 import { fileAt } from './files';
 import { ApiError } from './errors';
 import { ALARM_HANDLING_API, AlarmHandlingReport, type AlarmHandlingQuery } from '../../contract/alarmHandling';
-import { HANDOVER_API, HandoverAcknowledged, HandoverDigest, type AcknowledgeHandoverBody } from '../../contract/handover';
+import { HANDOVER_API, HandoverAcknowledged, HandoverDigest, HandoverHistory, type AcknowledgeHandoverBody } from '../../contract/handover';
 
 export interface ListParams {
   page?: number;
@@ -454,5 +454,7 @@ export type { AlarmHandlingReport };
 // ---------- issue 31: the shift handover [0.2.6.0, 0.2.6.1] ----------
 /** The digest of the shift that ended last (null: no shift has ended yet). */
 export const getLatestHandover = () => getJson(`${HANDOVER_API}/latest`, HandoverDigest);
+/** Issue 50: the acknowledged handovers, newest first (who, when, the note for the next shift). */
+export const listHandovers = () => getJson(`${HANDOVER_API}/history`, HandoverHistory);
 /** Acknowledge the shift ending at `end`, with an optional note for the next shift. */
 export const acknowledgeHandover = (b: AcknowledgeHandoverBody) => send('post', `${HANDOVER_API}/acknowledge`, b, HandoverAcknowledged);

@@ -43,6 +43,7 @@ export const SCREENS: Record<ScreenKey, LazyExoticComponent<ComponentType>> = {
   activityReport: pick(report, 'ActivityReportScreen'),
   uiErrors: pick(report, 'UiErrorsScreen'),
   eventReport: pick(report, 'EventReportScreen'),
+  handoverHistory: pick(() => import('../screens/report/HandoverHistoryScreen'), 'HandoverHistoryScreen'),
   alarmHandling: pick(() => import('../screens/report/AlarmHandlingScreen'), 'AlarmHandlingScreen'),
   alarms: pick(monitor, 'AlarmsScreen'),
   events: pick(monitor, 'EventsScreen'),

@@ -660,11 +660,6 @@ export const zhText: Record<string, string> = {
   'The picture is {size}; at most {max} fits': '图片大小为 {size}；最大允许 {max}',
   'The file could not be read': '无法读取该文件',
   'Replace the picture…': '更换图片…',
-  'End shelving': '结束搁置',
-  'Alarm management is not running': '报警管理未运行',
-  'The shelving has already ended': '该搁置已结束',
-  'The alarm is already processed': '该报警已处理',
-  'The shelving of {name} ended': '{name} 的搁置已结束',
   'Choose a picture…': '选择图片…',
   Remove: '移除',
   'Click the plan to pin a new {what} there; click a pin to move it.': '点击平面图即可在该处标注新的{what}；点击标注可移动它。',
@@ -1062,4 +1057,15 @@ export const zhText: Record<string, string> = {
   'Note for the next shift:': '给下一班的留言：',
   'Note for the next shift (optional)': '给下一班的留言（可选）',
   'At most {max} characters': '最多 {max} 个字符',
+  // issue 50: a closed door says whether it is locked (src/screens/configure/doorStatus.ts)
+  'Closed, locked': '已关闭，已上锁',
+  'Closed, unlocked': '已关闭，未上锁',
+  // issue 50: the past shift handovers (/report/handovers)
+  'Acknowledged by': '确认人',
+  'Acknowledged at': '确认时间',
+  'Alarms open at the end': '结束时未关闭的报警',
+  'Note for the next shift': '给下一班的留言',
+  'No note': '无留言',
+  'No handover acknowledged yet': '尚无已确认的交接',
+  'A shift handover is acknowledged on the dashboard once its shift has ended.': '班次结束后，在仪表板上确认班次交接。',
 };

@@ -9,6 +9,7 @@ export type SectionId = 'general' | 'monitor' | 'manage' | 'configure' | 'hardwa
 export type ScreenKey =
   | 'replay'
   | 'activityReport'
+  | 'handoverHistory'
   | 'uiErrors'
   | 'alarms'
   | 'events'

@@ -20,6 +20,12 @@ export const REPORT_ROUTES: RouteDef[] = [
     screen: 'alarmHandling',
     description: 'How fast alarms were acknowledged and processed, against the target times.',
   }),
+  // issue 50: a past shift handover found again: who acknowledged it, when, and the note for the next shift
+  r('report', '/report/handovers', 'Shift handovers', [PRIV.handover.view], {
+    icon: 'exchange',
+    screen: 'handoverHistory',
+    description: 'Every acknowledged shift handover: the shift, who acknowledged it and when, and the note for the next shift.',
+  }),
   ...catalogue(identityReportResource, 'Identities with their credentials and access groups.'),
   ...catalogue(identityLocationResource, 'Where each identity was last seen.'),
   ...catalogue(reportJobsResource, 'Reports made on a schedule for the period just past, kept for download.'),

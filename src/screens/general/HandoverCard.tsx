@@ -106,7 +106,7 @@ function Handover({ mayAcknowledge }: { mayAcknowledge: boolean }) {
       <h5 className="bp6-heading gh-card-title" id="handover-title">
         <Icon icon="exchange" /> {tx('Shift handover')}
         <span className="gh-card-title__aside bp6-text-muted" data-testid="handover-shift">
-          {tx('{start} to {end}', { start: time.dateTime(d.start), end: time.dateTime(d.end) })}
+          {tx('{start} to {end}', { start: time.dateTime(d.start), end: time.dateTime(d.end) })} ({time.zoneName(d.end)})
         </span>
       </h5>
       {d.previousNote && (
