@@ -4,7 +4,7 @@
 // a resend stores nothing twice; a schedule changed on the server changes the edge's decision within seconds; another
 // client's controller sees nothing of this client; bad frames are answered with the field and change nothing; a
 // revoked key is dropped and refused.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
 import { Bus, Reader, ptyPair } from './osdp';
+import { Color } from './osdp/constants';
+import { READER_KEYS_FILE, openReaderKeys } from './readerKeys';
 
 let s: TestServer;
 let admin: string;
@@ -404,6 +406,8 @@ describe('Gatehouse Edge', () => {
     const ws = new WebSocket(s.base.replace('http', 'ws') + EDGE_CONNECT_PATH, { headers: { authorization: `Bearer ${key}` } });
     const got: any[] = [];
     ws.on('message', (d) => got.push(JSON.parse(d.toString())));
+    // the server may reset this test's own socket once it is closed (an unhandled ECONNRESET failed the run once)
+    ws.on('error', () => {});
     await new Promise((r) => ws.once('open', r));
     await until('welcome', () => got.some((m) => m.type === 'snapshot'));
     const errorsBefore = got.filter((m) => m.type === 'error').length;
@@ -494,7 +498,8 @@ describe('Gatehouse Edge', () => {
     edge.stop();
   });
 
-  it('a card on an OSDP reader is a swipe at the door of the reader at that bus address, decided and journaled', async () => {
+  /** Puts the first card reader of `doors[0]` at bus address `address`. */
+  async function readerAtAddress(address: number) {
     const { rows } = await s.db.query<{ id: number }>('select id from card_readers where controller_id = $1 and door_id = $2 order by id limit 1', [
       controller,
       doors[0],
@@ -505,8 +510,12 @@ describe('Gatehouse Edge', () => {
         .filter((f) => !(cardReadersResource.fields as any)[f].virtual)
         .map((f) => [f, r[f] ?? null]),
     );
-    const put = await s.call('PUT', `${cardReadersResource.api}/${r.id}`, { token: admin, body: { ...body, address: 7, updatedAt: r.updatedAt } });
+    const put = await s.call('PUT', `${cardReadersResource.api}/${r.id}`, { token: admin, body: { ...body, address, updatedAt: r.updatedAt } });
     expect(put.status).toBe(200);
+  }
+
+  it('a card on an OSDP reader is a swipe at the door of the reader at that bus address, decided and journaled', async () => {
+    await readerAtAddress(7);
     const pty = await ptyPair();
     const reader = new Reader(pty.b, { address: 7 });
     const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
@@ -525,6 +534,58 @@ describe('Gatehouse Edge', () => {
       await until('the swipe on the server', async () => (await edgeEvents(controller)).some((x) => x.seq === entry.seq));
     } finally {
       edge.stop();
+      reader.close();
+      await pty.close();
+    }
+  });
+
+  it('a new OSDP reader is paired in install mode, its key sealed at rest; it shows each answer, and going offline is an event on the server', async () => {
+    await readerAtAddress(9);
+    const pty = await ptyPair();
+    const reader = new Reader(pty.b, { address: 9 }); // out of its box: it takes the default key once
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
+    dirs.push(dataDir);
+    const start = (install: boolean) => {
+      const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
+      const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpInstall: install });
+      edges.push(edge);
+      return { bus, edge };
+    };
+    let given: Buffer | undefined;
+    const first = start(true);
+    first.bus.on('keyset', (e) => (given = e.scbk));
+    try {
+      await until('paired and secure', () => first.bus.reader(9)?.secure && first.bus.reader(9)?.paired, 15_000);
+      expect(given).toHaveLength(16);
+      // sealed: the file holds no form of the key, and it opens only under this controller's key
+      const file = readFileSync(join(dataDir, READER_KEYS_FILE), 'utf8');
+      for (const form of [given!.toString('hex'), given!.toString('hex').toUpperCase(), given!.toString('base64')]) expect(file).not.toContain(form);
+      expect(openReaderKeys(dataDir, key).get(9)).toEqual(given);
+      expect(openReaderKeys(dataDir, `${key}x`).get(9)).toBeUndefined();
+      expect(logs.join('\n')).not.toContain(given!.toString('hex'));
+      // the answer shown at once: red and two beeps for an unknown card
+      reader.presentCard('1011');
+      await until('red shown', () => reader.seen.led.flat().some((l) => l.temporary?.onColor === Color.RED));
+      await until('two beeps', () => reader.seen.buzzer.some((b) => b.count === 2));
+    } finally {
+      first.edge.stop();
+    }
+    // started again without install mode: the reader opens its channel with its own kept key (secure-only)
+    const second = start(false);
+    try {
+      await until('secure again with its own key', () => second.bus.reader(9)?.secure && second.bus.reader(9)?.paired, 15_000);
+      const since = Number((await s.db.query<{ n: string }>('select coalesce(max(id), 0)::text as n from events')).rows[0].n);
+      reader.close(); // the reader stops answering
+      await until('offline on the bus', () => second.bus.reader(9)?.state === 'offline', 10_000);
+      await until(
+        'CardReader offline (4003) on the server',
+        async () =>
+          (await s.db.query('select 1 from events where event_code = 4003 and event_source_id = $1 and id > $2', [`reader-${doors[0]}`, since])).rows.length >
+          0,
+        10_000,
+      );
+    } finally {
+      second.edge.stop();
       reader.close();
       await pty.close();
     }

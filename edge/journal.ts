@@ -140,10 +140,10 @@ export function openJournal(dir: string, opts: { limit?: number } = {}) {
   };
 }
 
-/** Writes `text` to `file` whole (a temporary file fsync'd and renamed into place). */
-export function writeWhole(file: string, text: string) {
+/** Writes `text` to `file` whole (a temporary file fsync'd and renamed into place), readable by `mode`. */
+export function writeWhole(file: string, text: string, mode = 0o644) {
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, text);
+  writeFileSync(tmp, text, { mode });
   const f = openSync(tmp, 'r+');
   fsyncSync(f);
   closeSync(f);

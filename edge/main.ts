@@ -11,6 +11,7 @@ import { createLink } from './link';
 import { openSnapshotStore } from './snapshot';
 import type { Bus } from './osdp';
 import { attachOsdp } from './readers';
+import { openReaderKeys } from './readerKeys';
 
 export interface EdgeOptions {
   server: string;
@@ -20,6 +21,8 @@ export interface EdgeOptions {
   readers?: { everyMs: number };
   /** an OSDP reader bus (edge/osdp): its readers' cards are swipes at the snapshot's readers of the same bus address */
   osdp?: Bus;
+  /** pair OSDP readers that have no key of their own kept (install mode: SCBK-D, then a fresh key by KEYSET) */
+  osdpInstall?: boolean;
   log?: (m: string) => void;
   backoff?: { first: number; max: number };
 }
@@ -34,7 +37,17 @@ export function startEdge(opts: EdgeOptions) {
   const link = createLink({ server: opts.server, key: opts.key, journal, store, log, backoff: opts.backoff });
   const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge() });
   const readers = opts.readers ? simulateReaders(doors, store, { everyMs: opts.readers.everyMs, log }) : null;
-  const osdp = opts.osdp ? attachOsdp(opts.osdp, doors, store, log) : null;
+  const osdp = opts.osdp
+    ? attachOsdp(opts.osdp, doors, store, {
+        keys: openReaderKeys(opts.dataDir, opts.key),
+        install: opts.osdpInstall,
+        log,
+        record: (e) => {
+          journal.append({ ...e, at: Date.now(), offline: !link.online, snapshotVersion: store.held?.version ?? 0 });
+          link.nudge();
+        },
+      })
+    : null;
   if (osdp) link.on((e) => e === 'snapshot' && osdp.snapshotChanged());
   if (store.held) log(`snapshot version ${store.held.version} held from before (fresh at ${new Date(store.held.freshAt).toISOString()})`);
   if (journal.pendingCount()) log(`${journal.pendingCount()} journaled event(s) not yet delivered`);
@@ -46,6 +59,7 @@ export function startEdge(opts: EdgeOptions) {
     swipe: doors.swipe,
     stop() {
       readers?.stop();
+      osdp?.stop();
       void opts.osdp?.stop();
       link.stop();
       journal.close();

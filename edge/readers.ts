@@ -1,34 +1,142 @@
 // Real readers on an OSDP bus (issue 47 with issue 46's edge/osdp): each card a reader sends is a swipe at the door of
-// the snapshot's reader at that bus address, on its side, decided by the edge as every swipe is (edge/doors.ts). The
-// bus is told of each reader address of the snapshot as snapshots arrive.
+// the snapshot's reader at that bus address, on its side, decided by the edge as every swipe is (edge/doors.ts), and
+// the reader shows the answer at once: green and one beep for granted, red and two beeps for denied. A door that needs
+// card and PIN holds the card for PIN_WAIT_MS while the reader waits for the keypad (amber); the PIN completes the
+// swipe, no PIN in time decides it without one (denied: PIN required).
+// Secure Channel: a reader whose own key is kept (sealed, edge/readerKeys.ts) must open the channel with it and is
+// secure-only from then on; with `install` a reader without a kept key is paired with SCBK-D and given a fresh random
+// key (KEYSET), which is sealed at once; without it such a reader runs in the clear (said in the log).
+// Supervision: a reader going offline or coming back, tamper, and a Secure Channel failure (a refused key, a bad
+// cryptogram or MAC, plain text on a secure line) are journaled as events of its door's reader (4003, 4002, 6006) and
+// reach the server as every edge event does.
+import { EVENT_CODES, eventLabel } from '../contract';
 import type { Bus } from './osdp';
 import type { Doors } from './doors';
+import type { JournalEntry } from './journal';
+import type { ReaderKeys } from './readerKeys';
 import type { SnapshotStore } from './snapshot';
 
-export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, log: (m: string) => void = () => {}) {
+/** How long a card waits for its PIN at a card-and-PIN door. */
+export const PIN_WAIT_MS = 10_000;
+
+export interface OsdpOptions {
+  /** the readers' own keys, sealed in the data directory */
+  keys?: ReaderKeys;
+  /** pair readers that have no kept key (install mode) */
+  install?: boolean;
+  /** journals an event of a reader (and sends it up) */
+  record?: (e: Omit<JournalEntry, 'seq' | 'at' | 'offline' | 'snapshotVersion'>) => void;
+  log?: (m: string) => void;
+}
+
+export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: OsdpOptions = {}) {
+  const log = opts.log ?? (() => {});
   const added = new Set<number>();
+  const waiting = new Map<number, { bits: string; timer: NodeJS.Timeout }>();
+  const readerAt = (address: number) => store.held?.snapshot.readers.find((r) => r.address === address);
+  const doorOf = (doorId: number) => store.held?.snapshot.doors.find((d) => d.id === doorId);
+
   const addReaders = () => {
     for (const r of store.held?.snapshot.readers ?? []) {
       if (added.has(r.address)) continue;
       added.add(r.address);
-      bus.add({ address: r.address });
+      const scbk = opts.keys?.get(r.address);
+      if (scbk) bus.add({ address: r.address, scbk });
+      else if (opts.install) {
+        log(`OSDP reader ${r.address} (${r.name}): install mode, pairing with the default key`);
+        bus.add({ address: r.address, install: true });
+      } else {
+        log(`OSDP reader ${r.address} (${r.name}): no key of its own is kept, it runs in the clear (pair it with --osdp-install)`);
+        bus.add({ address: r.address });
+      }
     }
   };
+
+  const event = (address: number, eventCode: number, what: string) => {
+    const r = readerAt(address);
+    if (!r || !opts.record) return;
+    const door = doorOf(r.doorId)?.name ?? `door ${r.doorId}`;
+    opts.record({
+      eventCode,
+      sourceId: `reader-${r.doorId}`,
+      sourceName: `${door} reader`,
+      pointId: `reader-${r.doorId}`,
+      pointName: r.name,
+      message: `${eventLabel(eventCode)} at ${door}: ${what}`.slice(0, 500),
+    });
+  };
+
+  const decide = (address: number, bits: string, pin: string | null) => {
+    const reader = readerAt(address);
+    if (!reader) return;
+    const out = doors.swipe({ doorId: reader.doorId, side: reader.direction, bits, pin });
+    const show = out.decision.granted ? bus.showGranted(address) : bus.showDenied(address);
+    show.catch((e: Error) => log(`OSDP reader ${address}: the answer was not shown: ${e.message}`));
+    log(
+      `${reader.name} (OSDP ${address}): ${out.decision.granted ? 'granted' : `denied (${out.decision.reason})`}${out.mode === 'online' ? '' : ` [${out.mode}]`}`,
+    );
+  };
+
   bus.on('card', (ev) => {
-    const reader = store.held?.snapshot.readers.find((r) => r.address === ev.address);
+    const reader = readerAt(ev.address);
     if (!reader) {
       log(`OSDP reader ${ev.address}: a card, but no reader of this controller is at that bus address`);
       return;
     }
-    const out = doors.swipe({ doorId: reader.doorId, side: reader.direction, bits: ev.bits });
-    log(
-      `${reader.name} (OSDP ${ev.address}): ${out.decision.granted ? 'granted' : `denied (${out.decision.reason})`}${out.mode === 'online' ? '' : ` [${out.mode}]`}`,
-    );
+    const previous = waiting.get(ev.address);
+    if (previous) clearTimeout(previous.timer);
+    if (doorOf(reader.doorId)?.mode === 'card-pin') {
+      // the keypad's turn: amber while it waits; no PIN in time decides without one
+      const timer = setTimeout(() => {
+        waiting.delete(ev.address);
+        decide(ev.address, ev.bits, null);
+      }, PIN_WAIT_MS);
+      timer.unref();
+      waiting.set(ev.address, { bits: ev.bits, timer });
+      bus.showMode(ev.address, 'threat').catch(() => {});
+      return;
+    }
+    decide(ev.address, ev.bits, null);
   });
-  bus.on('online', (ev) => log(`OSDP reader ${ev.address} online${ev.secure ? ' (secure channel)' : ''}`));
-  bus.on('offline', (ev) => log(`OSDP reader ${ev.address} offline: ${ev.reason}`));
+  bus.on('pin', (ev) => {
+    const held = waiting.get(ev.address);
+    if (!held) {
+      log(`OSDP reader ${ev.address}: a PIN without a card before it (ignored)`);
+      return;
+    }
+    clearTimeout(held.timer);
+    waiting.delete(ev.address);
+    decide(ev.address, held.bits, ev.keys.replace(/[#*]+$/, ''));
+  });
+  bus.on('keyset', (ev) => {
+    // the reader's fresh key: sealed at once, shown nowhere
+    opts.keys?.set(ev.address, ev.scbk);
+    log(`OSDP reader ${ev.address} paired: its own key is kept (sealed) in the data directory`);
+  });
+  bus.on('online', (ev) => {
+    log(`OSDP reader ${ev.address} online${ev.secure ? ' (secure channel)' : ''}`);
+    event(ev.address, EVENT_CODES.readerOnline, ev.secure ? 'online, secure channel' : 'online, in the clear');
+  });
+  bus.on('offline', (ev) => {
+    log(`OSDP reader ${ev.address} offline: ${ev.reason}`);
+    event(ev.address, EVENT_CODES.readerOffline, ev.reason);
+  });
+  bus.on('tamper', (ev) => {
+    if (ev.active) event(ev.address, EVENT_CODES.readerTamper, 'the reader reports tamper');
+  });
+  bus.on('power', (ev) => log(`OSDP reader ${ev.address}: ${ev.failure ? 'power failure reported' : 'power back'}`));
+  bus.on('alarm', (ev) => {
+    log(`OSDP reader ${ev.address}: secure channel failure: ${ev.reason}`);
+    event(ev.address, EVENT_CODES.readerTamper, `secure channel failure: ${ev.reason}`);
+  });
   bus.on('lineError', (ev) => log(`OSDP line: ${ev.message}`));
   addReaders();
   bus.start();
-  return { snapshotChanged: addReaders };
+  return {
+    snapshotChanged: addReaders,
+    stop() {
+      for (const w of waiting.values()) clearTimeout(w.timer);
+      waiting.clear();
+    },
+  };
 }

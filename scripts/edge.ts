@@ -1,5 +1,5 @@
-// `npm run edge -- --server URL --key KEY [--data DIR] [--readers MS] [--osdp /dev/ttyUSB0 [--osdp-baud 9600]]`
-// (or EDGE_SERVER, EDGE_KEY, EDGE_DATA, EDGE_OSDP):
+// `npm run edge -- --server URL --key KEY [--data DIR] [--readers MS] [--osdp /dev/ttyUSB0 [--osdp-baud 9600]
+// [--osdp-install]]` (or EDGE_SERVER, EDGE_KEY, EDGE_DATA, EDGE_OSDP, EDGE_OSDP_INSTALL=1):
 // Gatehouse Edge, the controller process beside the doors (edge/main.ts, docs/EDGE.md). `--demo` signs in as the demo
 // administrator, makes (or reuses) a controller key in Northwind and runs that controller's doors with simulated
 // readers presenting cards now and then.
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     readers: { type: 'string', default: process.env.EDGE_READERS ?? '' },
     osdp: { type: 'string', default: process.env.EDGE_OSDP ?? '' },
     'osdp-baud': { type: 'string', default: process.env.EDGE_OSDP_BAUD ?? '9600' },
+    'osdp-install': { type: 'boolean', default: process.env.EDGE_OSDP_INSTALL === '1' },
   },
   allowPositionals: true,
 });
@@ -29,7 +30,14 @@ async function main() {
   const everyMs = Number(values.readers || (values.demo ? 3000 : 0));
   const baudRate = Number(values['osdp-baud']);
   const osdp = values.osdp ? new Bus(await openSerial(values.osdp, baudRate), { baudRate }) : undefined;
-  const edge = startEdge({ server: values.server!, key, dataDir: values.data!, readers: everyMs > 0 ? { everyMs } : undefined, osdp });
+  const edge = startEdge({
+    server: values.server!,
+    key,
+    dataDir: values.data!,
+    readers: everyMs > 0 ? { everyMs } : undefined,
+    osdp,
+    osdpInstall: values['osdp-install'],
+  });
   console.log(`Gatehouse Edge: ${values.server} (data in ${values.data})${everyMs ? `, simulated readers every ${everyMs} ms` : ''}`);
   const stop = () => {
     edge.stop();
