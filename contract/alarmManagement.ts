@@ -38,6 +38,10 @@ export const ForwardAlarmBody = object({
 });
 export type ForwardAlarmBody = Infer<typeof ForwardAlarmBody>;
 
+/** The answers: a forward's target and note; the shelving made (the console checks them at the edge). */
+export const ForwardedAnswer = type({ id: integer(), forwardedTo: string(), note: string() });
+export const ShelvedAnswer = type({ id: integer(), pointId: string(), until: string() });
+
 /** Who an alarm may be forwarded to: the client's operators and operator groups. */
 export const ForwardTargets = type({
   operators: array(type({ id: integer(), name: string(), username: string() })),

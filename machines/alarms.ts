@@ -5,9 +5,7 @@
 import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import {
   ALARM_NOTICE_GATHER_MS,
-  MAX_ALARM_NOTICES,
   NOTIFICATION_MS,
-  compareAlarms,
   eventPointIdOf,
   sameId,
   type AcknowledgeUpdate,
@@ -16,6 +14,20 @@ import {
 } from '../contract';
 import { errorText, notProvided } from './notProvided';
 import type { AlarmFact, AlarmFacts } from './socket';
+import {
+  applyChange,
+  keepRaisings,
+  type ForwardRequest,
+  type ForwardTargets,
+  type Forwarded,
+  type Raising,
+  type ShelveRequest,
+  type Shelved,
+} from './alarms.management';
+import { invariants } from './alarms.invariants';
+import { addToBoard, pruneBoard, raisedSince, unseen, type AlarmNotice, type NoticeBoard } from './alarms.notices';
+
+export { addToBoard, noticeFor, pruneBoard, raisedSince, type AlarmNotice, type NoticeBoard } from './alarms.notices';
 
 export type AlarmsEvent =
   | AlarmFact
@@ -25,6 +37,12 @@ export type AlarmsEvent =
   | { type: 'alarm.acknowledge'; id: Event['id'] }
   | { type: 'alarm.process'; id: Event['id']; note: string }
   | { type: 'alarm.errorDismissed' }
+  /** Issue 50: forward an alarm with a note; shelve a source for a time with a reason; read whom one may forward to. */
+  | ({ type: 'alarm.forward' } & ForwardRequest)
+  | ({ type: 'source.shelve' } & ShelveRequest)
+  | { type: 'forward.targetsWanted' }
+  /** Raised by the machine when a shelving ended: the open list is read again (its alarms are back). */
+  | { type: 'alarms.unshelved' }
   /** The operator closed one notice, or opened the alarms from one (all seen). */
   | { type: 'notice.dismiss'; id: number }
   | { type: 'notices.seen' }
@@ -46,26 +64,8 @@ export type AlarmsEvent =
 export type AlarmsEmitted =
   | { type: 'alarm.noticed'; notices: AlarmNotice[]; priority: number }
   /** Issue 10: this console's acknowledge or process went through (the shell says so). */
-  | { type: 'alarm.commandDone'; what: 'acknowledged' | 'processed' };
-
-/** One toast of the alarm board: a single alarm, or a summary of many. */
-export interface AlarmNotice {
-  id: number;
-  kind: 'alarm' | 'summary';
-  alarmIds: Event['id'][];
-  /** The most urgent priority among its alarms. */
-  priority: number;
-  title: string;
-  message: string;
-  /** A P1 stays up until seen: dismissed, opened, or acknowledged by someone; the others go after 5 s (§9). */
-  sticky: boolean;
-  /** Bumped on every change; an expiry only removes the version it was scheduled for. */
-  version: number;
-}
-export interface NoticeBoard {
-  notices: AlarmNotice[];
-  seq: number;
-}
+  | { type: 'alarm.commandDone'; what: CommandDone };
+export type CommandDone = 'acknowledged' | 'processed' | 'forwarded' | 'shelved';
 
 export interface AlarmsContext {
   /** Open alerts in arrival order (the selectors sort them). */
@@ -82,6 +82,10 @@ export interface AlarmsContext {
   /** New alarms waiting out the gather window, to be noticed together. */
   gathered: Event[];
   board: NoticeBoard;
+  /** Issue 50: the recent raisings on this console (flood and chatter are read from them). */
+  raisings: readonly Raising[];
+  /** Issue 50: whom an alarm may be forwarded to, once read. */
+  targets: ForwardTargets | null;
 }
 
 export interface ProcessRequest {
@@ -104,6 +108,8 @@ export function applyFact(alarms: readonly Event[], fact: AlarmFact): { alarms: 
     case 'event.received': {
       const e = fact.event;
       if (e.alert) {
+        // issue 50: an alarm of a shelved source is stored but raises nothing on screen
+        if (e.shelved) return same;
         // §4: an alert is added once; a repeat of the same id is ignored
         if (alarms.some((a) => sameId(a.id, e.id))) return same;
         return { alarms: [...alarms, e], raised: e };
@@ -117,8 +123,12 @@ export function applyFact(alarms: readonly Event[], fact: AlarmFact): { alarms: 
       if (!alarms.some((a) => sameId(a.id, fact.update.id) && a.acknowledge !== fact.update.acknowledge)) return same;
       return { alarms: alarms.map((a) => (sameId(a.id, fact.update.id) ? { ...a, acknowledge: fact.update.acknowledge } : a)) };
     case 'alarm.actioned':
-      // §4: an alarm action with the process flag removes the alerts of that event point
-      if (!fact.action.process) return same;
+      // §4: an alarm action with the process flag removes the alerts of that event point; without it (issue 50) an
+      // alarm escalated or forwarded, or a point shelved
+      if (!fact.action.process) {
+        const next = applyChange(alarms, fact.action);
+        return next === alarms ? same : { alarms: next };
+      }
       return kept(alarms.filter((a) => !sameId(eventPointIdOf(a), fact.action.eventPointId)));
     case 'alarm.counted':
       return same;
@@ -152,98 +162,6 @@ export function syncAlarms(previous: readonly Event[], snapshot: readonly Event[
   return { alarms, raised };
 }
 
-// ---------- what the operator is told (issue 10) ----------
-
-const P1 = 1;
-const pointOf = (a: Event) => a.eventPointName ?? a.eventSourceName ?? String(a.eventPointId ?? a.eventSourceId);
-/** Still news: open and nobody has acknowledged it. */
-const unseen = (open: readonly Event[], id: Event['id']) => open.find((a) => sameId(a.id, id) && !a.acknowledge);
-/** Raised at or after `since` (epoch ms); an alarm without a readable time is not counted as news. */
-export const raisedSince = (a: Event, since: number) => {
-  const t = Date.parse(a.time);
-  return Number.isFinite(t) && t >= since;
-};
-const byUrgency = (a: AlarmNotice, b: AlarmNotice) => a.priority - b.priority || b.id - a.id;
-
-/** The notice of one alarm, or the summary of several ("12 new alarms, 3 P1"). */
-export function noticeFor(alarms: readonly Event[], kind: AlarmNotice['kind'], id: number, version: number): AlarmNotice {
-  const sorted = [...alarms].sort(compareAlarms);
-  const top = sorted[0];
-  const p1 = sorted.filter((a) => a.priority <= P1).length;
-  if (kind === 'alarm') {
-    return {
-      id,
-      kind,
-      alarmIds: [top.id],
-      priority: top.priority,
-      title: `P${top.priority} alarm: ${pointOf(top)}`,
-      message: top.message,
-      sticky: p1 > 0,
-      version,
-    };
-  }
-  const n = sorted.length;
-  return {
-    id,
-    kind,
-    alarmIds: sorted.map((a) => a.id),
-    priority: top.priority,
-    title: `${n} new alarm${n === 1 ? '' : 's'}${p1 ? `, ${p1} P1` : ''}`,
-    message: `Most urgent: P${top.priority} ${pointOf(top)}${top.message ? ` (${top.message})` : ''}`,
-    sticky: p1 > 0,
-    version,
-  };
-}
-
-/**
- * A gathered batch joins the board: one notice each, most urgent first, while the board stays within
- * MAX_ALARM_NOTICES; beyond that (or once a summary is up) everything on it becomes one summary.
- * `changed` are the notices that went up or grew.
- */
-export function addToBoard(board: NoticeBoard, batch: readonly Event[], open: readonly Event[]): { board: NoticeBoard; changed: AlarmNotice[] } {
-  const fresh = batch.filter((a) => unseen(open, a.id));
-  if (!fresh.length) return { board, changed: [] };
-  let seq = board.seq;
-  const summary = board.notices.find((n) => n.kind === 'summary');
-  if (summary || board.notices.length + fresh.length > MAX_ALARM_NOTICES) {
-    const all: Event[] = [];
-    for (const id of board.notices.flatMap((n) => n.alarmIds)) {
-      const a = unseen(open, id);
-      if (a && !all.some((x) => sameId(x.id, a.id))) all.push(a);
-    }
-    for (const a of fresh) if (!all.some((x) => sameId(x.id, a.id))) all.push(a);
-    const id = summary?.id ?? ++seq;
-    const s = noticeFor(all, 'summary', id, ++seq);
-    return { board: { notices: [s], seq }, changed: [s] };
-  }
-  const added = [...fresh].sort(compareAlarms).map((a) => {
-    const id = ++seq;
-    return noticeFor([a], 'alarm', id, id);
-  });
-  return { board: { notices: [...board.notices, ...added].sort(byUrgency), seq }, changed: added };
-}
-
-/** Alarms acknowledged, processed or cleared leave their notices; a notice left with none goes. */
-export function pruneBoard(board: NoticeBoard, open: readonly Event[]): { board: NoticeBoard; changed: AlarmNotice[] } {
-  let seq = board.seq;
-  let dirty = false;
-  const notices: AlarmNotice[] = [];
-  const changed: AlarmNotice[] = [];
-  for (const n of board.notices) {
-    const still = n.alarmIds.map((id) => unseen(open, id)).filter((a): a is Event => !!a);
-    if (still.length === n.alarmIds.length) {
-      notices.push(n);
-      continue;
-    }
-    dirty = true;
-    if (!still.length) continue;
-    const r = noticeFor(still, n.kind, n.id, ++seq);
-    notices.push(r);
-    changed.push(r);
-  }
-  return dirty ? { board: { notices: notices.sort(byUrgency), seq }, changed } : { board, changed };
-}
-
 const isFact = (e: { type: string }): e is AlarmFact =>
   e.type === 'event.received' || e.type === 'alarm.acknowledged' || e.type === 'alarm.actioned' || e.type === 'alarm.counted';
 /** The facts an event carries: a batch's, a single fact as one, anything else none. */
@@ -265,13 +183,24 @@ const alarmsSetup = setup({
     acknowledgeAlarm: notProvided<AcknowledgeUpdate, { id: Event['id'] }>('acknowledgeAlarm'),
     /** POST the process with the operator's note (REST); its answer is the alarm action the server broadcasts. */
     processAlarm: notProvided<AlarmAction, ProcessRequest>('processAlarm'),
+    /** Issue 50 (REST): forward an alarm; shelve a source; the operators and groups one may forward to. */
+    forwardAlarm: notProvided<Forwarded, ForwardRequest>('forwardAlarm'),
+    shelveSource: notProvided<Shelved, ShelveRequest>('shelveSource'),
+    loadForwardTargets: notProvided<ForwardTargets>('loadForwardTargets'),
   },
   guards: {
     knownUnacknowledged: ({ context, event }) => event.type === 'alarm.acknowledge' && context.alarms.some((a) => sameId(a.id, event.id) && !a.acknowledge),
     known: ({ context, event }) => event.type === 'alarm.process' && context.alarms.some((a) => sameId(a.id, event.id)),
+    // one target, a note, and an alarm this console has open
+    forwardable: ({ context, event }) =>
+      event.type === 'alarm.forward' &&
+      (event.userId != null) !== (event.groupId != null) &&
+      event.note.trim() !== '' &&
+      context.alarms.some((a) => sameId(a.id, event.id)),
+    shelvable: ({ event }) => event.type === 'source.shelve' && event.pointId !== '' && event.minutes > 0 && event.reason.trim() !== '',
   },
   actions: {
-    commandDone: emit((_, params: { what: 'acknowledged' | 'processed' }) => ({ type: 'alarm.commandDone' as const, what: params.what })),
+    commandDone: emit((_, params: { what: CommandDone }) => ({ type: 'alarm.commandDone' as const, what: params.what })),
     // one fact, or a batch of them (one transition for a coalesced broker message), applied in order
     applyFact: enqueueActions(({ context, event, enqueue }) => {
       const facts = factsOf(event);
@@ -281,8 +210,10 @@ const alarmsSetup = setup({
       const s = settle(context, alarms, raised);
       let serverCount = context.serverCount;
       for (const f of facts) if (f.type === 'alarm.counted') serverCount = f.count;
-      enqueue.assign({ alarms, gathered: s.gathered, board: s.board, serverCount });
+      enqueue.assign({ alarms, gathered: s.gathered, board: s.board, serverCount, raisings: keepRaisings(context.raisings, raised) });
       schedule(enqueue, s);
+      // issue 50: a shelving ended: its alarms still open are back, read them
+      if (facts.some((f) => f.type === 'alarm.actioned' && f.action.change === 'unshelved')) enqueue.raise({ type: 'alarms.unshelved' });
     }),
     replaceAlarms: enqueueActions(({ context, enqueue }, params: { alarms: Event[] }) => {
       const { alarms, raised } = syncAlarms(context.alarms, params.alarms, context.pending);
@@ -291,7 +222,15 @@ const alarmsSetup = setup({
       // alarms raised since the session began are news, though the console's socket was not up yet to hear them live
       const since = context.openedAt;
       const s = settle(context, alarms, context.baselined ? raised : since === null ? [] : raised.filter((a) => raisedSince(a, since)));
-      enqueue.assign({ alarms, pending: [], error: null, baselined: true, gathered: s.gathered, board: s.board });
+      enqueue.assign({
+        alarms,
+        pending: [],
+        error: null,
+        baselined: true,
+        gathered: s.gathered,
+        board: s.board,
+        raisings: keepRaisings(context.raisings, raised),
+      });
       schedule(enqueue, s);
     }),
     applyOutcome: enqueueActions(({ context, enqueue }, params: { fact: AlarmFact; buffer: boolean }) => {
@@ -347,7 +286,7 @@ function schedule(enqueue: { raise: (e: AlarmsEvent, o: { delay: number }) => vo
 }
 
 /** A command's answer is applied like the broadcast fact (and buffered when a snapshot is in flight). */
-const outcome = (toFact: (event: any) => AlarmFact, what: 'acknowledged' | 'processed') => [
+const outcome = (toFact: (event: any) => AlarmFact, what: CommandDone) => [
   {
     guard: stateIn({ feed: 'syncing' }),
     target: 'ready',
@@ -366,25 +305,22 @@ const outcome = (toFact: (event: any) => AlarmFact, what: 'acknowledged' | 'proc
 ];
 const replaceWith = (get: (event: any) => Event[]) => ({ type: 'replaceAlarms' as const, params: ({ event }: { event: any }) => ({ alarms: get(event) }) });
 
-// What holds in a state, written apart from the transitions (its `meta`, read by nothing in the machine): the model
-// tests check it at every step of every generated path (model-tests/harness.ts, checkPaths).
-type Held = { context: AlarmsContext; children: Record<string, unknown> };
-const unacked = (c: AlarmsContext, id: Event['id']) => c.alarms.some((a) => sameId(a.id, id) && !a.acknowledge);
-const invariants = {
-  'the open list holds alerts only, each id once': ({ context: c }: Held) =>
-    c.alarms.every((a, i) => a.alert && c.alarms.findIndex((b) => sameId(a.id, b.id)) === i),
-  'a notice shows only open alarms nobody acknowledged, and none is empty': ({ context: c }: Held) =>
-    c.board.notices.every((n) => n.alarmIds.length > 0 && n.alarmIds.every((id) => unacked(c, id))),
-  [`at most ${MAX_ALARM_NOTICES} notices, each id once and counted`]: ({ context: { board: b } }: Held) =>
-    b.notices.length <= MAX_ALARM_NOTICES && new Set(b.notices.map((n) => n.id)).size === b.notices.length && b.notices.every((n) => n.version <= b.seq),
-  'an alarm waits for its notice only while open and unacknowledged': ({ context: c }: Held) => c.gathered.every((a) => unacked(c, a.id)),
-};
-
 export const alarmsMachine = alarmsSetup.createMachine({
   id: 'alarms',
-  context: { alarms: [], serverCount: null, pending: [], error: null, baselined: false, openedAt: null, gathered: [], board: { notices: [], seq: 0 } },
+  context: {
+    alarms: [],
+    serverCount: null,
+    pending: [],
+    error: null,
+    baselined: false,
+    openedAt: null,
+    gathered: [],
+    board: { notices: [], seq: 0 },
+    raisings: [],
+    targets: null,
+  },
   type: 'parallel',
-  meta: { invariants },
+  meta: { invariants: invariants.machine },
   on: {
     'event.received': { actions: 'applyFact' },
     'alarm.acknowledged': { actions: 'applyFact' },
@@ -409,6 +345,8 @@ export const alarmsMachine = alarmsSetup.createMachine({
         openedAt: null,
         gathered: [],
         board: { notices: [], seq: context.board.seq },
+        raisings: [],
+        targets: null,
       })),
     },
     'session.started': { actions: assign(({ event }) => ({ openedAt: typeof event.at === 'number' && Number.isFinite(event.at) ? event.at : null })) },
@@ -418,22 +356,16 @@ export const alarmsMachine = alarmsSetup.createMachine({
       initial: 'live',
       states: {
         live: {
-          meta: {
-            invariants: { 'no read of the open list runs, nothing is buffered': (s: Held) => !('loadAlarms' in s.children) && !s.context.pending.length },
-          },
+          meta: { invariants: invariants.live },
           on: {
             'socket.resynced': 'syncing',
+            'alarms.unshelved': 'syncing',
             'alarms.synced': { actions: replaceWith((e) => e.alarms) },
           },
         },
         syncing: {
           tags: ['syncing'],
-          meta: {
-            invariants: {
-              'the open list is read; facts are buffered, never a count': (s: Held) =>
-                'loadAlarms' in s.children && s.context.pending.every((f) => f.type !== 'alarm.counted'),
-            },
-          },
+          meta: { invariants: invariants.syncing },
           on: {
             'event.received': { actions: ['applyFact', 'bufferFact'] },
             'alarm.acknowledged': { actions: ['applyFact', 'bufferFact'] },
@@ -441,6 +373,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
             'facts.received': { actions: ['applyFact', 'bufferFact'] },
             // a second reconnect while the first snapshot is in flight: read again
             'socket.resynced': { target: 'syncing', reenter: true },
+            'alarms.unshelved': { target: 'syncing', reenter: true },
             'alarms.synced': { target: 'live', actions: replaceWith((e) => e.alarms) },
           },
           invoke: {
@@ -456,15 +389,63 @@ export const alarmsMachine = alarmsSetup.createMachine({
       initial: 'ready',
       states: {
         ready: {
-          meta: { invariants: { 'no command runs': (s: Held) => !('acknowledge' in s.children) && !('process' in s.children) } },
+          meta: { invariants: invariants.ready },
           on: {
             'alarm.acknowledge': { guard: 'knownUnacknowledged', target: 'acknowledging', actions: assign({ error: null }) },
             'alarm.process': { guard: 'known', target: 'processing', actions: assign({ error: null }) },
+            'alarm.forward': { guard: 'forwardable', target: 'forwarding', actions: assign({ error: null }) },
+            'source.shelve': { guard: 'shelvable', target: 'shelving', actions: assign({ error: null }) },
+            'forward.targetsWanted': { target: 'readingTargets', actions: assign({ error: null }) },
+          },
+        },
+        // issue 50: forward, shelve, and whom one may forward to
+        forwarding: {
+          tags: ['busy'],
+          meta: { invariants: invariants.forwarding },
+          invoke: {
+            id: 'forward',
+            src: 'forwardAlarm',
+            input: ({ event }) => {
+              const { type: _, ...request } = event as { type: 'alarm.forward' } & ForwardRequest;
+              return request;
+            },
+            onDone: outcome(
+              (e) => ({
+                type: 'alarm.actioned',
+                action: { eventPointId: '', process: false, change: 'forwarded', alarmId: e.output.id, forwardedTo: e.output.forwardedTo, note: e.output.note },
+              }),
+              'forwarded',
+            ),
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not forward the alarm') })) },
+          },
+        },
+        shelving: {
+          tags: ['busy'],
+          meta: { invariants: invariants.shelving },
+          invoke: {
+            id: 'shelve',
+            src: 'shelveSource',
+            input: ({ event }) => {
+              const { type: _, ...request } = event as { type: 'source.shelve' } & ShelveRequest;
+              return request;
+            },
+            onDone: outcome((e) => ({ type: 'alarm.actioned', action: { eventPointId: e.output.pointId, process: false, change: 'shelved' } }), 'shelved'),
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not shelve the source') })) },
+          },
+        },
+        readingTargets: {
+          tags: ['busy'],
+          meta: { invariants: invariants.readingTargets },
+          invoke: {
+            id: 'loadForwardTargets',
+            src: 'loadForwardTargets',
+            onDone: { target: 'ready', actions: assign(({ event }) => ({ targets: event.output })) },
+            onError: { target: 'ready', actions: assign(({ event }) => ({ error: errorText(event.error, 'Could not read whom to forward to') })) },
           },
         },
         acknowledging: {
           tags: ['busy'],
-          meta: { invariants: { 'one acknowledge runs, no process': (s: Held) => 'acknowledge' in s.children && !('process' in s.children) } },
+          meta: { invariants: invariants.acknowledging },
           invoke: {
             id: 'acknowledge',
             src: 'acknowledgeAlarm',
@@ -477,7 +458,7 @@ export const alarmsMachine = alarmsSetup.createMachine({
         },
         processing: {
           tags: ['busy'],
-          meta: { invariants: { 'one process runs, no acknowledge': (s: Held) => 'process' in s.children && !('acknowledge' in s.children) } },
+          meta: { invariants: invariants.processing },
           invoke: {
             id: 'process',
             src: 'processAlarm',

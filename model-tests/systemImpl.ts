@@ -19,12 +19,21 @@ export function fakeSystemImpl(controls: ReturnType<typeof createControls>, conn
         saveProfile: controls.logic(),
         saveSettings: controls.logic(),
       },
-      actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {} },
+      actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {}, goToProvider: () => {} },
     },
     tabs: { actions: { persistViews: () => {} } },
     companion: { actors: { shufflePorts: controls.logic(), probePort: controls.logic(), messages: controls.logic() } },
     cardConnector: { actors: { socket: controls.logic() } },
-    alarms: { actors: { loadAlarms: controls.logic(), acknowledgeAlarm: controls.logic(), processAlarm: controls.logic() } },
+    alarms: {
+      actors: {
+        loadAlarms: controls.logic(),
+        acknowledgeAlarm: controls.logic(),
+        processAlarm: controls.logic(),
+        forwardAlarm: controls.logic(),
+        shelveSource: controls.logic(),
+        loadForwardTargets: controls.logic(),
+      },
+    },
     options: { actors: { lookup: controls.logic(), search: controls.logic() } },
     views: { resolve: () => undefined },
     socket: {

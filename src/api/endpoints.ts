@@ -75,6 +75,7 @@ import { ALARM_HANDLING_API, AlarmHandlingReport, type AlarmHandlingQuery } from
 import { HANDOVER_API, HandoverAcknowledged, HandoverDigest, HandoverHistory, type AcknowledgeHandoverBody } from '../../contract/handover';
 
 export interface ListParams {
+import { ForwardTargets, ForwardedAnswer, ShelvedAnswer } from '../../contract/alarmManagement';
   page?: number;
   size?: number;
   sort?: SortSpec[];
@@ -202,6 +203,11 @@ const OperatorSettingsAnswer = type({
   passwordClasses: integer(),
   passwordHistory: integer(),
   passwordExpiryDays: integer(),
+// issue 50: alarm management (server/alarms/routes.ts)
+export const forwardAlarm = (r: { id: Event['id']; userId?: number | null; groupId?: number | null; note: string }) =>
+  send('post', `${API.alarms}/${r.id}/forward`, { userId: r.userId ?? null, groupId: r.groupId ?? null, note: r.note }, ForwardedAnswer);
+export const shelveSource = (r: { pointId: string; minutes: number; reason: string }) => send('post', `${API.alarms}/shelve`, r, ShelvedAnswer);
+export const forwardTargets = () => getJson(`${API.alarms}/forward-targets`, ForwardTargets);
   lockoutAttempts: integer(),
   lockoutMinutes: integer(),
   sessionLifetimeMinutes: integer(),

@@ -5,17 +5,28 @@ import { TOAST_MS } from '../../contract';
 import { notify } from '../hooks/console';
 import { tx } from '../i18n';
 import { useSystemActor } from '../hooks/useSystemActor';
+import type { CommandDone } from '../../machines/alarms';
+
+const DONE: Record<CommandDone, { title: string; message: string }> = {
+  get acknowledged() {
+    return { title: tx('Alarm acknowledged'), message: tx('Every console of the client sees it acknowledged.') };
+  },
+  get processed() {
+    return { title: tx('Alarm processed'), message: tx('The alarm is closed with your note.') };
+  },
+  // issue 50
+  get forwarded() {
+    return { title: tx('Alarm forwarded'), message: tx('They are told of it with your note.') };
+  },
+  get shelved() {
+    return { title: tx('Source shelved'), message: tx('Its alarms are still recorded; they show again when the shelving ends.') };
+  },
+};
 
 export function Feedback() {
   const alarms = useSystemActor('alarms');
   useEffect(() => {
-    const sub = alarms.on('alarm.commandDone', (e) =>
-      notify(
-        e.what === 'acknowledged'
-          ? { intent: 'success', title: tx('Alarm acknowledged'), message: tx('Every console of the client sees it acknowledged.'), timeoutMs: TOAST_MS }
-          : { intent: 'success', title: tx('Alarm processed'), message: tx('The alarm is closed with your note.'), timeoutMs: TOAST_MS },
-      ),
-    );
+    const sub = alarms.on('alarm.commandDone', (e) => notify({ intent: 'success', ...DONE[e.what], timeoutMs: TOAST_MS }));
 
     return () => sub.unsubscribe();
   }, [alarms]);

@@ -19,6 +19,7 @@ import {
 import type { Authenticated, MeRead, RestoredToken, StoredSession } from '../../machines/session';
 import type { VisitedView } from '../../machines/tabs';
 import type { ProcessRequest } from '../../machines/alarms';
+import type { ForwardRequest, ShelveRequest } from '../../machines/alarms.management';
 import type { LookupInput, SearchInput } from '../../machines/options';
 import { createJournal, type Journal } from '../../machines/journal';
 import { createGatehouseSystem, getSystemActor, type GatehouseImpl, type GatehouseSystem, type SystemActorId, type SystemActors } from '../../machines/system';
@@ -160,6 +161,9 @@ export function browserImpl(): GatehouseImpl {
       },
     },
   };
+        forwardAlarm: fromPromise(({ input }: { input: ForwardRequest }) => endpoints.forwardAlarm(input)),
+        shelveSource: fromPromise(({ input }: { input: ShelveRequest }) => endpoints.shelveSource(input)),
+        loadForwardTargets: fromPromise(() => endpoints.forwardTargets()),
 }
 
 let system: GatehouseSystem | null = null;
