@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDoorCommand, doorCommandsFor, doorNeedsAttention } from './doors';
+import { checkDoorCommand, closedDoorLock, doorCommandsFor, doorNeedsAttention } from './doors';
 
 const offered = (status: string) => doorCommandsFor(status).map((c) => (c.force ? `${c.command}!` : c.command));
 
@@ -8,8 +8,17 @@ describe('door commands by state', () => {
     expect(offered('locked')).toEqual(['momentary-unlock', 'unlock']);
     expect(offered('unlocked')).toEqual(['lock']);
   });
-  it('offers every command on a briefly unlocked door (a later one wins over its relock) and on a closed or unknown one', () => {
-    for (const s of ['unlocked-briefly', 'closed', 'jammed']) expect(offered(s), s).toEqual(['lock', 'momentary-unlock', 'unlock']);
+  it('offers every command on a briefly unlocked door (a later one wins over its relock) and on an unknown one', () => {
+    for (const s of ['unlocked-briefly', 'jammed']) expect(offered(s), s).toEqual(['lock', 'momentary-unlock', 'unlock']);
+  });
+  it('issue 50: a closed door is locked as its mode leaves it, and offers the commands of that lock', () => {
+    for (const mode of [undefined, 'card', 'card-pin']) {
+      expect(closedDoorLock(mode)).toBe('locked');
+      expect(doorCommandsFor('closed', mode).map((c) => c.command)).toEqual(['momentary-unlock', 'unlock']);
+      expect(checkDoorCommand('closed', 'lock')).toEqual({ allowed: true }); // the server still takes it: the lock is inferred
+    }
+    expect(closedDoorLock('unlocked')).toBe('unlocked');
+    expect(doorCommandsFor('closed', 'unlocked').map((c) => c.command)).toEqual(['lock']);
   });
   it('offers Lock on a held-open or tampered door, a forced Lock again on a forced one, and nothing on an offline one', () => {
     expect(offered('held-open')).toEqual(['lock']);

@@ -65,16 +65,31 @@ export const DOOR_COMMAND_REFUSALS: readonly string[] = [
   ...new Set(Object.values(RULES).flatMap((r) => Object.values(r!).flatMap((c) => (c.allowed ? [] : [c.reason])))),
 ];
 
-/** Whether `command` makes sense for a door in `status` (a closed door, or a state nobody described, takes any). */
+/**
+ * Issue 50: a closed door is locked or unlocked as its mode leaves it: unlocked in the Unlocked mode (free passage),
+ * locked in every other (card, card and PIN, locked down). A "Closed" door said neither, yet offered Lock, Open
+ * briefly and Unlock.
+ */
+export function closedDoorLock(mode: string | null | undefined): typeof DOOR_STATUSES.locked | typeof DOOR_STATUSES.unlocked {
+  return mode === 'unlocked' ? DOOR_STATUSES.unlocked : DOOR_STATUSES.locked;
+}
+/** The state a door's offered commands follow: a closed door's lock (closedDoorLock), else its status. */
+export const commandStateOf = (status: string, mode?: string | null) => (status === DOOR_STATUSES.closed ? closedDoorLock(mode) : status);
+
+/**
+ * Whether `command` makes sense for a door in `status` (a closed door, or a state nobody described, takes any: the
+ * server does not refuse a command to a closed door, whose lock it infers from the mode rather than hears, so Lock
+ * may always be sent again; the console offers a closed door the commands of its lock, doorCommandsFor).
+ */
 export function checkDoorCommand(status: string, command: DoorCommand): DoorCommandCheck {
   return RULES[status]?.[command] ?? ok;
 }
 
 /** The commands to offer for a door in `status`, in button order; `force` marks the one offered despite a refusal. */
-export function doorCommandsFor(status: string): { command: DoorCommand; force: boolean }[] {
+export function doorCommandsFor(status: string, mode?: string | null): { command: DoorCommand; force: boolean }[] {
   const out: { command: DoorCommand; force: boolean }[] = [];
   for (const command of ['lock', 'momentary-unlock', 'unlock'] as const) {
-    const c = checkDoorCommand(status, command);
+    const c = checkDoorCommand(commandStateOf(status, mode), command);
     if (c.allowed) out.push({ command, force: false });
     else if (c.forceHelps) out.push({ command, force: true });
   }

@@ -202,6 +202,8 @@ export const ThreatState = type({
   divisionName: nullable(string()),
   setAt: nullable(string()),
   setBy: nullable(string()),
+  /** issue 50: the person's name (the screens said "Set by operator", a username) */
+  setByName: optional(nullable(string())),
   until: nullable(string()),
 });
 export type ThreatState = Infer<typeof ThreatState>;

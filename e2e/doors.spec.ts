@@ -185,6 +185,10 @@ test('Unlock after Open briefly wins: past the momentary time the door is still 
   await expect(row.getByTestId('door-state')).toHaveText('Unlocked');
   await expect(row.getByTestId('door-lock')).toBeVisible();
   await hw.simulate('door.closed', other);
+  // issue 50: a closed door says whether it is locked (a card door: locked) and offers only what makes sense for that
+  const closed = page.getByTestId('door-row').filter({ hasText: 'Lobby Turnstile 2' });
+  await expect(closed.getByTestId('door-state')).toHaveText('Closed, locked');
+  await expect(closed.getByRole('button')).toHaveText(['Open briefly', 'Unlock']);
 });
 
 test("the buttons follow the door's state, and doors that need attention are marked, counted, listed first and filterable", async ({ page }) => {

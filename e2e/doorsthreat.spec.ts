@@ -70,7 +70,7 @@ test("a security operator sets a threat level for one site from the doors screen
   await expect(current).toContainText(`Watch ${stamp}`);
   await expect(current).toContainText('Warehouse: Card and PIN at every door');
   await expect(current).toContainText('Everywhere else: none');
-  await expect(current).toContainText('Set by operator at');
+  await expect(current).toContainText('Set by Sam Operator at');
   await expect(current).toContainText('reverts by itself at');
   await expect(panel.getByTestId('doors-threat-form')).toBeHidden();
   const state = await (await request.get(CURRENT, { headers })).json();
@@ -92,7 +92,7 @@ test("a security operator sets a threat level for one site from the doors screen
   // the administrator puts it in force for the whole client elsewhere: the panel reads it from the change notice
   expect((await request.post(CURRENT, { headers, data: { levelId: level } })).ok()).toBe(true);
   await expect(current).toContainText('the whole client: Card and PIN at every door');
-  await expect(current).toContainText('Set by admin at');
+  await expect(current).toContainText('Set by Alex Admin at');
   await expect(current).toContainText('until lowered');
   await expect(panel.getByTestId('doors-threat-elsewhere')).toBeHidden();
 

@@ -79,7 +79,13 @@ describe('threat levels', () => {
 
     const on = await s.call('POST', CURRENT, { token: admin, body: { levelId: severe.body.id } });
     expect(on.status).toBe(200);
-    expect(on.body).toMatchObject({ level: { id: severe.body.id, name: 'Severe', rank: 4, mode: 'locked' }, divisionId: null, setBy: 'admin', until: null });
+    expect(on.body).toMatchObject({
+      level: { id: severe.body.id, name: 'Severe', rank: 4, mode: 'locked' },
+      divisionId: null,
+      setBy: 'admin',
+      setByName: 'Alex Admin',
+      until: null,
+    });
     expect(await s.count(`select 1 from audit_log where action = 'threat level' and client_id = $1`, [northwind])).toBe(1);
     expect(await s.count(`select 1 from doors where client_id = $1 and status <> 'locked'`, [northwind])).toBe(0);
     // held against commands too: no unlock, forced or not, until lowered; locking again is fine

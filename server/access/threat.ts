@@ -31,20 +31,23 @@ async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
     division_name: string | null;
     set_at: unknown;
     set_by: string;
+    set_by_name: string | null;
     until: unknown;
   }>(
-    `select s.level_id, l.name, l.rank, l.mode, s.division_id, d.name as division_name, s.set_at, s.set_by, s.until
+    `select s.level_id, l.name, l.rank, l.mode, s.division_id, d.name as division_name, s.set_at, s.set_by, u.name as set_by_name, s.until
        from threat_level_state s join threat_levels l on l.id = s.level_id left join divisions d on d.id = s.division_id
+       left join users u on u.username = s.set_by
       where ${tenant(params, clientId, 's')} and (s.until is null or s.until > now())`,
     params,
   );
-  if (!r) return { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, until: null };
+  if (!r) return { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, setByName: null, until: null };
   return {
     level: { id: Number(r.level_id), name: r.name, rank: Number(r.rank), mode: r.mode },
     divisionId: r.division_id === null ? null : Number(r.division_id),
     divisionName: r.division_name,
     setAt: iso(r.set_at),
     setBy: r.set_by,
+    setByName: r.set_by_name || r.set_by,
     until: iso(r.until),
   };
 }

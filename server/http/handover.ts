@@ -209,8 +209,9 @@ export async function handoverDigest(
   const {
     rows: [threat],
   } = await db.query<any>(
-    `select l.name, l.rank, l.mode, dv.name as division, s.set_at, s.set_by, s.until
+    `select l.name, l.rank, l.mode, dv.name as division, s.set_at, coalesce(nullif(u.name, ''), s.set_by) as set_by, s.until
     from threat_level_state s join threat_levels l on l.id = s.level_id left join divisions dv on dv.id = s.division_id
+    left join users u on u.username = s.set_by
     where ${tenant(threatParams, clientId, 's')} and (s.until is null or s.until > now())`,
     threatParams,
   );

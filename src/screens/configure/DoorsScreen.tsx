@@ -50,7 +50,7 @@ const key = (doorId: number, command: DoorCommand, force: boolean) => `${doorId}
 /** A locked-down door, or one a threat level holds locked, takes Lock only (the server refuses the rest until the
  *  lockdown is released or the level lowered). */
 const commandsOf = (d: LiveDoor) =>
-  d.mode === 'locked-down' || d.heldBy ? doorCommandsFor(d.status).filter((c) => c.command === 'lock') : doorCommandsFor(d.status);
+  d.mode === 'locked-down' || d.heldBy ? doorCommandsFor(d.status, d.mode).filter((c) => c.command === 'lock') : doorCommandsFor(d.status, d.mode);
 
 export function DoorsScreen() {
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
@@ -249,7 +249,7 @@ export function DoorsScreen() {
             </thead>
             <tbody>
               {shown.map((d) => {
-                const state = doorStateOf(d.status);
+                const state = doorStateOf(d.status, d.mode);
                 return (
                   <tr
                     key={d.id}
@@ -293,7 +293,7 @@ export function DoorsScreen() {
                         data-testid="door-state"
                         title={d.live ? 'Live' : 'Last stored state'}
                       >
-                        {state.label}
+                        {tx(state.label)}
                       </Tag>
                     </td>
                     <td className="gh-doors__changed" data-testid="door-changed" title={d.lastChangedAt ? time.dateTime(d.lastChangedAt, true) : undefined}>

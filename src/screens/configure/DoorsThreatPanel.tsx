@@ -76,7 +76,7 @@ export function DoorsThreatPanel() {
                 </div>
               )}
               <div className="bp6-text-muted">
-                {tx('Set by {who} at {time}', { who: now.setBy ?? '', time: time.dateTime(now.setAt, true) })}
+                {tx('Set by {who} at {time}', { who: now.setByName ?? now.setBy ?? '', time: time.dateTime(now.setAt, true) })}
                 {' · '}
                 {now.until ? tx('reverts by itself at {time}', { time: time.dateTime(now.until, true) }) : tx('until lowered')}
               </div>

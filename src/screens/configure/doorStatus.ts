@@ -2,7 +2,7 @@
 // hardwareStatus actor keeps (`/hbdoor`), named and coloured the same on the doors screen and the dashboard.
 // A door in an alarm state (contract/doors.ts) is a `problem`: it "needs attention", apart from normal traffic.
 import type { IconName, Intent } from '@blueprintjs/core';
-import { doorNeedsAttention, type DoorView } from '../../../contract';
+import { closedDoorLock, doorNeedsAttention, type DoorView } from '../../../contract';
 import type { DoorState } from '../../../machines/hardwareStatus';
 
 export interface DoorStateLook {
@@ -24,7 +24,13 @@ export const DOOR_STATES: Record<string, DoorStateLook> = {
   locked: look('locked', 'Locked', 'success', 'lock'),
   closed: look('closed', 'Closed', 'none', 'key-enter'),
 };
-export const doorStateOf = (status: string): DoorStateLook => DOOR_STATES[status] ?? look(status, status.replace(/-/g, ' '), 'none', 'help');
+/** A door's state as read (issue 50: a closed door says whether it is locked, as its mode leaves it: "Closed, locked"). */
+export const doorStateOf = (status: string, mode?: string | null): DoorStateLook =>
+  status === 'closed'
+    ? closedDoorLock(mode) === 'locked'
+      ? look(status, 'Closed, locked', 'none', 'lock')
+      : look(status, 'Closed, unlocked', 'primary', 'unlock')
+    : (DOOR_STATES[status] ?? look(status, status.replace(/-/g, ' '), 'none', 'help'));
 
 export interface LiveDoor extends DoorView {
   live: boolean;

@@ -149,7 +149,7 @@ export function FloorPlanScreen() {
             <div className={`gh-plan__frame gh-plan__frame--${pinSize}`} data-testid="floor-plan-frame" data-pin-size={pinSize}>
               <img src={current.image} alt={current.name} />
               {pinned.map((p) => {
-                const state = p.door ? doorStateOf(p.door.status) : null;
+                const state = p.door ? doorStateOf(p.door.status, p.door.mode) : null;
                 return (
                   <button
                     type="button"
@@ -187,7 +187,7 @@ export function FloorPlanScreen() {
             <tbody>
               {pinned.map((p) => {
                 const d = p.door;
-                const state = d ? doorStateOf(d.status) : null;
+                const state = d ? doorStateOf(d.status, d.mode) : null;
                 return (
                   <tr
                     key={p.id}
@@ -215,7 +215,7 @@ export function FloorPlanScreen() {
                       <td>
                         {d && d.mode !== 'locked-down' && (
                           <ButtonGroup variant="outlined" size="small" className="gh-plan__commands">
-                            {doorCommandsFor(d.status)
+                            {doorCommandsFor(d.status, d.mode)
                               .filter((c) => !c.force)
                               .map(({ command }) => (
                                 <Button
@@ -248,7 +248,7 @@ export function FloorPlanScreen() {
           </HTMLTable>
           {chosen && (
             <p className="bp6-text-muted" data-testid="floor-plan-chosen">
-              {chosen.name}: {tx(doorStateOf(chosen.status).label)}
+              {chosen.name}: {tx(doorStateOf(chosen.status, chosen.mode).label)}
             </p>
           )}
         </div>
