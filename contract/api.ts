@@ -6,6 +6,12 @@ export const API = {
   meProfile: '/idp/1.0/me/profile',
   meClient: '/idp/1.0/me/client', // select the working client (multi-tenant users)
   logout: '/idp/1.0/logout',
+  // issue 49, IAM mode: the identity providers offered on the sign-in page, a sign-in's start and return, and the
+  // one-time ticket the console exchanges for its session (contract/iam.ts)
+  iamProviders: '/idp/1.0/iam/providers',
+  oidcStart: '/idp/1.0/oidc/start',
+  oidcCallback: '/idp/1.0/oidc/callback',
+  iamExchange: '/idp/1.0/iam/exchange',
   resetInit: '/idp/1.0/operators/reset-password/init',
   resetFinish: '/idp/1.0/operators/reset-password/finish',
   registration: '/idp/1.0/registration-requests',

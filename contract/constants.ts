@@ -65,6 +65,9 @@ export const NO_TOKEN_PATHS = [
   '/idp/1.0/registration-requests',
   '/idp/1.0/operators/reset-password/init',
   '/idp/1.0/operators/reset-password/finish',
+  // issue 49: IAM sign-in (the providers offered, the ticket exchanged for a session)
+  '/idp/1.0/iam/providers',
+  '/idp/1.0/iam/exchange',
 ] as const;
 
 export function isNoTokenPath(url: string): boolean {

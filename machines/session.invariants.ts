@@ -32,3 +32,8 @@ export const savingSettingsInvariants = {
 export const notSavingSettingsInvariants = {
   'no settings wait for a save': ({ context: c }: Held) => c.settingsBeforeSave === null,
 };
+
+/** Issue 49: on the way to an identity provider, or exchanging what it came back with: nothing of an earlier try is said. */
+export const iamRoundTripInvariants = {
+  'no error or notice of an earlier try is shown': ({ context: c }: Held) => c.error === null && c.notice === null,
+};

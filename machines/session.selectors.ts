@@ -1,5 +1,5 @@
 // What views read from the session actor: the smallest slices, named and tested.
-import { heldPrivilegeIds, resolveTimeZone, type DisplayLocale, type PrivilegeEntry } from '../contract';
+import { heldPrivilegeIds, resolveTimeZone, type DisplayLocale, type IamProvider, type PrivilegeEntry } from '../contract';
 import type { SessionSnapshot } from './session';
 
 export const selectUser = (s: SessionSnapshot) => s.context.user;
@@ -22,6 +22,9 @@ export const selectClientZone = (s: SessionSnapshot): string | null => s.context
 // issue 29's phone placeholder is ./phone.selectors': its libraries load with the forms that show it, not at start
 export const selectSignInError = (s: SessionSnapshot) => s.context.error;
 export const selectNotice = (s: SessionSnapshot) => s.context.notice;
+const NO_PROVIDERS: readonly IamProvider[] = [];
+/** Issue 49: the identity providers the sign-in page offers (none until the server said). */
+export const selectIamProviders = (s: SessionSnapshot): readonly IamProvider[] => s.context.iamProviders ?? NO_PROVIDERS;
 export const selectRedirect = (s: SessionSnapshot) => s.context.redirect;
 /** The last session was ended by its operator (sign-out): the login page carries no return address then. */
 export const selectSignedOutOnPurpose = (s: SessionSnapshot) => !s.hasTag('signedIn') && s.context.endedBy === 'signOut';

@@ -1,37 +1,22 @@
 // The signed-in operator: token, user, grants and settings (§3, §4, §5, §8). It owns sign-out: on every end
-// of a session it clears storage, tells the server best-effort and sends `session.ended` to the listeners.
-import { assertEvent, assign, emit, setup, type ActorRefFrom, type DoneActorEvent, type SnapshotFrom } from 'xstate';
-import type { Infer } from 'superstruct';
+// of a session it clears storage, tells the server best-effort and sends `session.ended` to the listeners. What it does
+// to the world, its guards, delays and shared actions are named in ./session.setup.ts.
+import { assertEvent, assign, emit, spawnChild, type ActorRefFrom, type DoneActorEvent, type SnapshotFrom } from 'xstate';
+import { LOGIN_MODE, LoginRequest, ProfileUpdate, Settings, validate } from '../contract';
+import { errorText } from './notProvided';
 import {
-  LOGIN_MODE,
-  LoginRequest,
-  ProfileUpdate,
-  SESSION_EXPIRED_MESSAGE,
-  SESSION_CHANGED_ELSEWHERE_MESSAGE,
-  SIGNED_OUT_ELSEWHERE_MESSAGE,
-  SelectClientRequest,
-  Settings,
-  validate,
-  type User,
-} from '../contract';
-import { errorText, notProvided } from './notProvided';
-import {
-  CLIENT_SWITCH_LISTENERS,
-  MAX_TIMER_MS,
-  SESSION_LISTENERS,
-  SESSION_START_LISTENERS,
   authenticated,
   firstViolation,
   clockOffsetOf,
   isTokenLive,
-  mergedSettings,
   normaliseSettings,
   signedOutContext,
   storedSessionOf,
   tokenExpiresAt,
 } from './session.helpers';
 import * as held from './session.invariants';
-import type { Authenticated, MeRead, RestoredToken, SessionContext, SessionEmitted, SessionEvent, SessionInput, StoredSession } from './session.types';
+import { revalidated, sessionSetupWithEnd } from './session.setup';
+import type { RestoredToken } from './session.types';
 
 // the pure helpers (session.helpers.ts) and the types (session.types.ts) are importable from here as before
 export { DEFAULT_SETTINGS, MAX_TIMER_MS, SESSION_LISTENERS, SESSION_START_LISTENERS, isTokenLive, normaliseSettings, tokenExpiresAt } from './session.helpers';
@@ -47,128 +32,8 @@ export type {
   StoredSession,
 } from './session.types';
 
-// ---------- machine ----------
-
-const sessionSetup = setup({
-  types: {
-    context: {} as SessionContext,
-    events: {} as SessionEvent,
-    input: {} as SessionInput,
-    emitted: {} as SessionEmitted,
-    tags: {} as 'signedIn' | 'signedOut' | 'busy',
-  },
-  actors: {
-    restoreSession: notProvided<RestoredToken>('restoreSession'),
-    fetchMe: notProvided<MeRead, { token: string }>('fetchMe'),
-    signIn: notProvided<Authenticated, LoginRequest>('signIn'),
-    selectClient: notProvided<Authenticated, { clientId: number | null }>('selectClient'),
-    /** Reads the session of a token another tab stored (its user, grants and settings), with the clock's reading. */
-    adoptSession: notProvided<Authenticated, { token: string }>('adoptSession'),
-    saveProfile: notProvided<User, Infer<typeof ProfileUpdate>>('saveProfile'),
-    saveSettings: notProvided<Settings, Settings>('saveSettings'),
-  },
-  actions: {
-    // Effects on the world; src/system/browser.ts provides the browser's, tests and replay their own.
-    storeSession: (_, _params: StoredSession) => {},
-    clearStoredSession: () => {},
-    callLogout: (_, _params: { token: string | null }) => {},
-    noteExpired: assign(({ event }) => ({
-      notice: SESSION_EXPIRED_MESSAGE,
-      redirect: event.type === 'session.expired' ? (event.path ?? null) : null,
-      endedBy: 'expiry' as const,
-    })),
-    noteSignedOutElsewhere: assign({ notice: SIGNED_OUT_ELSEWHERE_MESSAGE, redirect: null, error: null, endedBy: 'signOut' as const }),
-    noteChangedElsewhere: assign({ notice: SESSION_CHANGED_ELSEWHERE_MESSAGE, redirect: null, error: null, endedBy: 'signOut' as const }),
-    /** Before the session's user is forgotten: the return address, if any, is theirs. */
-    rememberWhoEnded: assign(({ context }) => ({ returnFor: context.user?.username ?? null })),
-  },
-  guards: {
-    credentialsInvalid: ({ event }) => event.type === 'session.signIn' && !validate({ username: event.username, password: event.password }, LoginRequest).ok,
-    clientRequestInvalid: ({ event }) => event.type === 'session.selectClient' && !validate({ clientId: event.clientId }, SelectClientRequest).ok,
-    profileInvalid: ({ event }) => {
-      if (event.type !== 'session.updateProfile') return false;
-      const { type: _t, ...body } = event;
-      return !validate(body, ProfileUpdate).ok;
-    },
-    settingsInvalid: ({ context, event }) => event.type === 'session.updateSettings' && !mergedSettings(context, event.patch).ok,
-    /** The token another tab stored is this tab's own already (or it says nothing new). */
-    elsewhereSame: ({ context, event }) => event.type === 'session.elsewhere' && event.token === context.token,
-    /** Another tab stored a session that can be followed: a token still live on the clock. */
-    elsewhereLive: ({ context, event }) => event.type === 'session.elsewhere' && isTokenLive(event.token, event.now + context.clockOffset),
-  },
-  delays: {
-    // §4 auto sign-out at expiry: computed from exp and the injected clock's reading, clamped to what a timer holds.
-    // exp is the server's time: the browser's reading is moved by the measured offset
-    tokenExpiry: ({ context }) => Math.min(MAX_TIMER_MS, Math.max(0, (context.expiresAt ?? 0) - ((context.observedAt ?? 0) + context.clockOffset))),
-  },
-});
-
-/** The wake's re-read of the stored session (validating's `revalidate`), which may lead to adopting another tab's. */
-const revalidated = (event: { type: string }): event is DoneActorEvent<RestoredToken, 'revalidate'> => event.type === 'xstate.done.actor.revalidate';
-
-/** What the alarms hear at a session's start: when it began, on the server's clock their raised times are on (machines/alarms.ts). */
-const alarmsStarted = (context: SessionContext): { type: 'session.started'; at: number | null } => ({
-  type: 'session.started',
-  at: context.observedAt === null ? null : context.observedAt + context.clockOffset,
-});
-
-/** Every end of a session (§4): logout best-effort, clear storage, tell the listeners, forget the session. */
-const sessionSetupWithEnd = sessionSetup.extend({
-  actions: {
-    startSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
-      for (const id of SESSION_START_LISTENERS) {
-        const ref = system.get(id);
-        if (ref) enqueue.sendTo(ref, { type: 'session.started' });
-      }
-      // the alarms raised from now on are news, though the socket that would carry them live is not up yet
-      const alarms = system.get('alarms');
-      if (alarms) enqueue.sendTo(alarms, alarmsStarted(context));
-    }),
-    /** Issue 10: a return address left by another user's session is not followed by this one. */
-    keepOwnReturnAddress: sessionSetup.assign(({ context }) => ({
-      redirect: context.returnFor !== null && context.returnFor !== context.user?.username ? null : context.redirect,
-      returnFor: null,
-      endedBy: null,
-    })),
-    switchSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
-      const tabs = system.get('tabs');
-      if (tabs) enqueue.sendTo(tabs, { type: 'session.clientChanged' });
-      for (const id of CLIENT_SWITCH_LISTENERS) {
-        const ref = system.get(id);
-        if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
-      }
-      for (const id of SESSION_START_LISTENERS) {
-        const ref = system.get(id);
-        if (ref) enqueue.sendTo(ref, { type: 'session.started' });
-      }
-      const alarms = system.get('alarms');
-      if (alarms) enqueue.sendTo(alarms, alarmsStarted(context));
-      enqueue.emit({ type: 'session.clientChanged' });
-    }),
-    endSession: sessionSetup.enqueueActions(({ context, enqueue, system }) => {
-      enqueue({ type: 'callLogout', params: { token: context.token } });
-      enqueue('clearStoredSession');
-      for (const id of SESSION_LISTENERS) {
-        const ref = system.get(id);
-        if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
-      }
-      enqueue.assign(signedOutContext);
-      enqueue.emit({ type: 'session.ended' });
-    }),
-    /**
-     * The session ended in another tab of this browser: this tab lets it go as every end does, but neither signs out
-     * (the other tab did) nor clears the storage (it holds what the other tab left: nothing, or its new session).
-     */
-    leaveSession: sessionSetup.enqueueActions(({ enqueue, system }) => {
-      for (const id of SESSION_LISTENERS) {
-        const ref = system.get(id);
-        if (ref) enqueue.sendTo(ref, { type: 'session.ended' });
-      }
-      enqueue.assign(signedOutContext);
-      enqueue.emit({ type: 'session.ended' });
-    }),
-  },
-});
+/** Issue 49: the stored session's reading (restoring), which may carry a provider's ticket. */
+const restored = (event: { type: string }): event is DoneActorEvent<RestoredToken, 'restore'> => event.type === 'xstate.done.actor.restore';
 
 export const sessionMachine = sessionSetupWithEnd.createMachine({
   id: 'session',
@@ -181,6 +46,7 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
     endedBy: null,
     loginMode: input?.loginMode ?? LOGIN_MODE,
     clockOffset: 0,
+    iamProviders: null,
   }),
   initial: 'restoring',
   states: {
@@ -193,6 +59,8 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
             id: 'restore',
             src: 'restoreSession',
             onDone: [
+              // issue 49: back from an identity provider's sign-in with a ticket: it is exchanged for the session
+              { guard: ({ event }) => !!event.output.iamTicket, target: '#session.signedOut.exchanging' },
               {
                 // no answer of the server yet to measure its clock by: the browser's (the server refuses a dead token anyway)
                 guard: ({ event }) => isTokenLive(event.output.token, event.output.now),
@@ -234,6 +102,12 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
       meta: { invariants: held.signedOutInvariants },
       initial: 'idle',
       on: {
+        // issue 49: the sign-in page offers "Sign in with <provider>" for each provider the server names; asked once a load
+        'session.iamProvidersWanted': {
+          guard: ({ context }) => context.iamProviders === null,
+          actions: [assign({ iamProviders: [] }), spawnChild('listIamProviders', { id: 'iamProviders' })],
+        },
+        'xstate.done.actor.iamProviders': { actions: assign(({ event }) => ({ iamProviders: event.output })) },
         'session.noticeDismissed': { actions: assign({ notice: null }) },
         'session.redirectHandled': { actions: assign({ redirect: null }) },
       },
@@ -263,6 +137,51 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 actions: assign(({ context, event }) => ({ error: null, notice: null, redirect: event.redirect ?? context.redirect })),
               },
             ],
+            // issue 49: to a provider the server offers, through its start path (which checks the return address too)
+            'session.iamStart': {
+              guard: ({ context, event }) => !!context.iamProviders?.some((p) => p.key === event.provider),
+              target: 'leaving',
+              actions: [
+                assign({ error: null, notice: null }),
+                {
+                  type: 'goToProvider',
+                  params: ({ context, event }) => {
+                    const start = context.iamProviders!.find((p) => p.key === event.provider)!.start;
+                    const back = event.redirect ?? context.redirect;
+                    return { url: back ? `${start}&return=${encodeURIComponent(back)}` : start };
+                  },
+                },
+              ],
+            },
+          },
+        },
+        // issue 49: the page is leaving for the provider; it comes back as a new load (exchanging), or from the history
+        leaving: {
+          tags: ['busy'],
+          meta: { invariants: held.iamRoundTripInvariants },
+          on: { 'session.iamCancelled': 'idle' },
+        },
+        // issue 49: back from the provider with a ticket, exchanged once for the session it signed in
+        exchanging: {
+          tags: ['busy'],
+          meta: { invariants: held.iamRoundTripInvariants },
+          invoke: {
+            id: 'iamExchange',
+            src: 'exchangeIamTicket',
+            input: ({ event }) => {
+              // the restore's done event is not one of the machine's own events: widened, then checked
+              const done: { type: string } = event;
+              return { ticket: (restored(done) && done.output.iamTicket) || '' };
+            },
+            onDone: {
+              target: '#session.signedIn',
+              actions: [
+                assign(({ event }) => ({ ...authenticated(event.output), redirect: event.output.returnTo ?? null })),
+                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                'startSession',
+              ],
+            },
+            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Sign-in failed') })) },
           },
         },
         signingIn: {

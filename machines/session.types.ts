@@ -1,12 +1,16 @@
 // The session machine's types (machines/session.ts): its context, input, events and emitted facts, and what its
 // injected actors and effects take and give (a restored token, an answered sign-in, the session written to storage).
-import type { AvatarColor, LoginMode, LoginResponse, MeResponse, PrivilegeEntry, Settings, User } from '../contract';
+import type { AvatarColor, IamExchangeResponse, IamProvider, LoginMode, LoginResponse, MeResponse, PrivilegeEntry, Settings, User } from '../contract';
 
 /** What the storage reader gives back, with the injected clock's reading: the machine never reads the wall clock. */
 export interface RestoredToken {
   token: string | null;
   now: number;
+  /** Issue 49: the ticket an identity provider's sign-in came back with (`/login#iam=…`), to exchange for a session. */
+  iamTicket?: string | null;
 }
+/** Issue 49: an identity provider's sign-in exchanged for a session, with the console path it was started from. */
+export type IamAuthenticated = IamExchangeResponse & { now: number };
 /** A login or client switch: the server's answer plus the clock's now when it arrived. */
 export type Authenticated = LoginResponse & { now: number };
 /** The session read again (/me) with the clock's reading when it came. */
@@ -50,6 +54,8 @@ export interface SessionContext {
   clockOffset: number;
   /** Settings before an optimistic change, restored if saving fails. */
   settingsBeforeSave: Settings | null;
+  /** Issue 49: the identity providers the sign-in page offers ("Sign in with <name>"), null until asked; not a session's, kept across them. */
+  iamProviders: IamProvider[] | null;
 }
 
 export interface SessionInput {
@@ -65,6 +71,14 @@ export type SessionEmitted = { type: 'session.ended' } | { type: 'session.client
 export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string; redirect?: string }
   | { type: 'session.signOut' }
+  /** Issue 49: "Sign in with <provider>": the browser leaves for the provider's sign-in (and comes back with a ticket). */
+  | { type: 'session.iamStart'; provider: string; redirect?: string }
+  /** Issue 49: the page came back from the browser's history while leaving for the provider (the back button). */
+  | { type: 'session.iamCancelled' }
+  /** Issue 49: the sign-in page is on screen: which providers does the server offer (asked once a load)? */
+  | { type: 'session.iamProvidersWanted' }
+  /** Issue 49: the server's answer (an error leaves the list empty: the password form alone). */
+  | { type: 'xstate.done.actor.iamProviders'; output: IamProvider[] }
   | { type: 'session.expired'; path?: string }
   | { type: 'session.wake' }
   | { type: 'session.selectClient'; clientId: number | null }

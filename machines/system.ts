@@ -19,7 +19,7 @@ type ProvideArg<M extends { provide: (i: any) => any }> = Parameters<M['provide'
 export interface GatehouseImpl {
   session: {
     actors: Required<NonNullable<ProvideArg<typeof sessionMachine>['actors']>>;
-    actions: Pick<NonNullable<ProvideArg<typeof sessionMachine>['actions']>, 'storeSession' | 'clearStoredSession' | 'callLogout'>;
+    actions: Pick<NonNullable<ProvideArg<typeof sessionMachine>['actions']>, 'storeSession' | 'clearStoredSession' | 'callLogout' | 'goToProvider'>;
     input?: SessionInput;
   };
   tabs: {

@@ -7,6 +7,10 @@ import { sessionMachine, type SessionSnapshot } from '../machines/session';
 import { edgePaths, expectOracle, type Step, type StepProperties } from './harness';
 import { LOGIN_A, LOGIN_B, ME, NOW, SAVED_SETTINGS, SERVER_AHEAD_MS, TOKEN_A, TOKEN_B, TOKEN_EXPIRED, USER } from './fixtures';
 
+/** Issue 49: the provider the server offers, and the ticket a provider's sign-in comes back with. */
+const IAM_PROVIDER = { key: 'env', kind: 'oidc', name: 'Corp SSO', start: '/idp/1.0/oidc/start?provider=env' };
+const IAM_TICKET = 'T'.repeat(43);
+
 const staticEvents = [
   { type: 'xstate.done.actor.restore', output: { token: null, now: NOW } },
   { type: 'xstate.done.actor.restore', output: { token: TOKEN_A, now: NOW } },
@@ -48,6 +52,16 @@ const staticEvents = [
   { type: 'session.elsewhere', token: TOKEN_EXPIRED, now: NOW + 500 },
   { type: 'xstate.done.actor.adopt', output: LOGIN_B },
   { type: 'xstate.error.actor.adopt', error: new Error('JWT-Invalid') },
+  // issue 49: the identity providers offered, a provider's sign-in started, left from the history, and its return
+  { type: 'session.iamProvidersWanted' },
+  { type: 'xstate.done.actor.iamProviders', output: [IAM_PROVIDER] },
+  { type: 'session.iamStart', provider: 'env', redirect: '/monitor/alarms?x=1' },
+  { type: 'session.iamStart', provider: 'not-offered' },
+  { type: 'session.iamCancelled' },
+  { type: 'xstate.done.actor.restore', output: { token: null, now: NOW, iamTicket: IAM_TICKET } },
+  { type: 'xstate.done.actor.restore', output: { token: TOKEN_B, now: NOW, iamTicket: IAM_TICKET } },
+  { type: 'xstate.done.actor.iamExchange', output: { ...LOGIN_A, returnTo: '/monitor/alarms' } },
+  { type: 'xstate.error.actor.iamExchange', error: new Error('This sign-in is unknown, was already used or has expired') },
 ] as any[];
 
 /** The stored token is this tab's own (the storage event of a change this tab made itself, or one that changed nothing). */
@@ -64,14 +78,24 @@ const revalidateEvents = (s: SessionSnapshot) => [
 ];
 
 // bounded: which state, which client's token, and whether error/notice/redirect are set
+// (and, signed out, whether a provider is offered: issue 49)
 const serialize = (s: SessionSnapshot) =>
-  JSON.stringify([s.value, s.context.user?.clientId ?? null, s.context.error !== null, s.context.notice !== null, s.context.redirect !== null]);
+  JSON.stringify([
+    s.value,
+    s.context.user?.clientId ?? null,
+    s.context.error !== null,
+    s.context.notice !== null,
+    s.context.redirect !== null,
+    s.matches('signedOut') ? (s.context.iamProviders?.length ?? 'not asked') : null,
+  ]);
 
 /** Only events the real system can produce there: an actor's done/error only while it is invoked, the expiry only while signed in. */
 function possible(s: SessionSnapshot, events: any[]) {
   const invoked = new Set(Object.keys(s.children));
   return events.filter((e) => {
     const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
+    // the providers' list is a child spawned once asked (issue 49): its answer may come whenever it was asked
+    if (m && m[1] === 'iamProviders') return s.context.iamProviders !== null;
     if (m) return invoked.has(m[1]);
     if (e.type.startsWith('xstate.after.')) return s.matches('signedIn');
     return true;
@@ -84,7 +108,7 @@ const model = new TestModel(sessionMachine as any, {
   limit: 100_000,
 });
 
-const EFFECTS = ['storeSession', 'clearStoredSession', 'callLogout'] as const;
+const EFFECTS = ['storeSession', 'clearStoredSession', 'callLogout', 'goToProvider'] as const;
 const ELSEWHERE = ['You signed out in another tab.', 'Your session changed in another tab and could not be opened here. Sign in again.'];
 const named = (effects: Step<SessionSnapshot>['effects'], type: string) => effects.filter((e) => e.type === type);
 
@@ -112,12 +136,36 @@ const properties: StepProperties<SessionSnapshot> = {
         })
       : undefined,
   "a sign-in, a client switch or an adopted session is the server's answer: its token, user and grants": ({ after, event }) =>
-    /^xstate\.done\.actor\.(signIn|selectClient|adopt)$/.test(event.type)
+    /^xstate\.done\.actor\.(signIn|selectClient|adopt|iamExchange)$/.test(event.type)
       ? after.matches('signedIn') &&
         after.context.token === event.output.token &&
         after.context.user?.clientId === event.output.user.clientId &&
         JSON.stringify(after.context.privileges) === JSON.stringify(event.output.privileges.priviledges)
       : undefined,
+  // issue 49: the round trip through an identity provider
+  "the browser leaves only from the sign-in page, only for a provider the server offers, through the server's start path with a return path of ours": ({
+    before,
+    after,
+    effects,
+  }) =>
+    named(effects, 'goToProvider').length
+      ? before.matches({ signedOut: 'idle' }) &&
+        after.matches({ signedOut: 'leaving' }) &&
+        named(effects, 'goToProvider').every((e) => {
+          const url = (e.params as { url: string }).url;
+          const start = before.context.iamProviders?.find((p) => url.startsWith(p.start))?.start;
+          if (!start) return false;
+          const rest = url.slice(start.length);
+          // the return path is one encoded parameter, a path of ours (the server checks it again)
+          return rest === '' || /^&return=%2F[^&]*$/.test(rest);
+        })
+      : undefined,
+  'a ticket is exchanged only when the page came back from a provider with one, and never with a token held': ({ before, after, event }) =>
+    after.matches({ signedOut: 'exchanging' }) && !before.matches({ signedOut: 'exchanging' })
+      ? event.type === 'xstate.done.actor.restore' && !!event.output.iamTicket && after.context.token === null
+      : undefined,
+  "a provider's sign-in lands where it was started from (the server's return path), or at home": ({ after, event }) =>
+    event.type === 'xstate.done.actor.iamExchange' ? after.context.redirect === (event.output.returnTo ?? null) : undefined,
   'a sign-in is sent only with a username and a password': ({ before, after, event }) =>
     before.matches({ signedOut: 'idle' }) && after.matches({ signedOut: 'signingIn' })
       ? event.type === 'session.signIn' && event.username.trim() !== '' && event.password !== ''
@@ -159,6 +207,8 @@ describe('session machine model', () => {
       { signedIn: 'savingSettings' },
       { signedIn: 'refreshingGrants' },
       { signedIn: 'adopting' },
+      { signedOut: 'leaving' },
+      { signedOut: 'exchanging' },
     ])
       expect(values, JSON.stringify(v)).toContain(JSON.stringify(v));
   });
@@ -218,6 +268,25 @@ describe('session machine model', () => {
     expect(left?.path.state.matches('signedOut')).toBe(true);
     expect(left?.path.state.context.notice).toBe('You signed out in another tab.');
     expect(left?.effects.at(-1)).toEqual([]);
+  });
+  it("goes to a provider's sign-in with the page to come back to, and comes back signed in there (issue 49)", () => {
+    const left = paths.find((p) => p.path.steps.at(-1)!.event.type === 'session.iamStart' && p.path.state.matches({ signedOut: 'leaving' }));
+    expect(left?.effects.at(-1)).toEqual([{ type: 'goToProvider', params: { url: '/idp/1.0/oidc/start?provider=env&return=%2Fmonitor%2Falarms%3Fx%3D1' } }]);
+    const back = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.done.actor.iamExchange');
+    expect(back?.path.state.matches('signedIn')).toBe(true);
+    expect(back?.path.state.context.redirect).toBe('/monitor/alarms');
+    expect(back?.effects.at(-1)?.map((e) => e.type)).toEqual(['storeSession']);
+    // a provider not offered is not gone to; a refused ticket says why on the sign-in page
+    const notOffered = paths.flatMap((p) =>
+      p.path.steps.flatMap((st, i) =>
+        st.event.type === 'session.iamStart' && st.event.provider === 'not-offered' && p.path.steps[i - 1]?.state.matches({ signedOut: 'idle' }) ? [st] : [],
+      ),
+    );
+    expect(notOffered.length).toBeGreaterThan(0);
+    expect(notOffered.filter((st) => !st.state.matches({ signedOut: 'idle' }))).toEqual([]);
+    const refused = paths.find((p) => p.path.steps.at(-1)!.event.type === 'xstate.error.actor.iamExchange');
+    expect(refused?.path.state.matches({ signedOut: 'idle' })).toBe(true);
+    expect(refused?.path.state.context.error).toBe('This sign-in is unknown, was already used or has expired');
   });
   it(`keeps the invariants of its states' meta and the session rules at every step of the ${paths.length} generated paths`, () => {
     expectOracle(paths, properties, 6);

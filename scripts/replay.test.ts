@@ -31,7 +31,7 @@ function start(capacity?: number) {
         saveProfile: controls.logic(),
         saveSettings: controls.logic(),
       } as GatehouseImpl['session']['actors'],
-      actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {} },
+      actions: { storeSession: () => {}, clearStoredSession: () => {}, callLogout: () => {}, goToProvider: () => {} },
       input: { loginMode: 'STANDARD' },
     },
     tabs: { actions: { persistViews: () => {} }, input: { views: [{ path: '/dashboard', title: 'Dashboard' }] } },

@@ -33,7 +33,7 @@ const loadConsole = () =>
 /** The light page's console: the console and its sign-in screen, which takes over from the light page. */
 const loadSignInConsole = () => Promise.all([loadConsole(), import('./screens/auth/index')]).then(([mount]) => mount);
 
-const variant = lightSignInVariant(window.location.pathname, localStorage);
+const variant = lightSignInVariant(window.location.pathname, localStorage, window.location.hash);
 // The light page is drawn in a task of its own, after the document's parse: chromium lays the page out when the
 // parse ends (Document::FinishedParsing), and a page already drawn by then made that one long task with this script
 // and the first style match (issue 30: no task over 50 ms). Its style and layout come with the first frame.

@@ -21,6 +21,7 @@ import type { Tokens } from '../auth/tokens';
 import type { Db } from '../db/db';
 import { insertRegistration, insertResetToken, resetTokenByHash, useResetToken } from '../db/queries/accounts';
 import { endSession, startSession } from '../db/queries/sessions';
+import { iamRoutes } from '../auth/iam/routes';
 import { recordUnknownFailure, unknownLockedUntil } from '../db/queries/signInFailures';
 import * as users from '../db/queries/users';
 import type { UserRow } from '../db/queries/users';
@@ -112,6 +113,8 @@ export function authRoutes(
 ) {
   // issue 13: guessing across many usernames (or reset and registration spam) from one address is slowed too
   const limited = { open: true, ...(rateLimit ? { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } : {}) };
+  // issue 49: sign-in through the company's identity provider (server/auth/iam)
+  const iam = iamRoutes(app, { db, tokens, limited, lockout, tokenLifetimeS, userBody, storedSettings });
   const me = async (id: number) => {
     const u = await users.userById(db, id);
     if (!u) throw new HttpError(401, 'JWT-Invalid');
@@ -230,7 +233,7 @@ export function authRoutes(
 
   app.post(API.logout, { config: { touches: 'self' } }, async (req) => {
     await endSession(db, principal(req).jti);
-    return { ok: true };
+    return { ok: true, ...(await iam.providerLogout(req, principal(req).jti)) }; // and the provider's session, where it offers it
   });
 
   app.post(API.resetInit, { config: limited }, async (req) => {

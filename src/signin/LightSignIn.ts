@@ -6,7 +6,20 @@
 // own form, as the light page is only a cold load's.
 import { STORAGE } from '../../contract/constants';
 import { handDraft, onDraftTaken } from './handover';
-import { calloutMarkup, esc, frameMarkup, iconMarkup, revealState, signInFormMarkup, SPINNER_MARKUP, submitClass } from './markup';
+import { API } from '../../contract/api';
+import {
+  calloutMarkup,
+  esc,
+  frameMarkup,
+  iconMarkup,
+  providersMarkup,
+  revealState,
+  signInFormMarkup,
+  SPINNER_MARKUP,
+  submitClass,
+  type SignInProvider,
+} from './markup';
+import { redirectOfQuery } from './redirect';
 import { SIGN_IN_TEXT, type SignInLocale } from './strings';
 import type { AuthVariant } from './markup';
 
@@ -15,9 +28,10 @@ const LIGHT_PATHS: Record<string, AuthVariant> = { '/login': 'split', '/login-re
 
 /** The light page's look for a cold load of `path`, or null when the console itself is to start (another path, or a
  *  session stored: that console restores it, as a reload does). */
-export function lightSignInVariant(path: string, storage: Pick<Storage, 'getItem'>): AuthVariant | null {
+export function lightSignInVariant(path: string, storage: Pick<Storage, 'getItem'>, hash = ''): AuthVariant | null {
   const variant = LIGHT_PATHS[path];
-  if (!variant) return null;
+  // issue 49: back from an identity provider's sign-in (`#iam=…`): the console exchanges its ticket
+  if (!variant || hash.startsWith('#iam=')) return null;
   try {
     return storage.getItem(STORAGE.jwt) ? null : variant;
   } catch {
@@ -96,6 +110,22 @@ export function startLightSignIn(root: HTMLElement, variant: AuthVariant, locale
     form.querySelector('[data-testid=signin-error]')?.remove();
     if (failed) sub.insertAdjacentHTML('afterend', calloutMarkup('danger', 'error', 'signin-error', LOAD_FAILED[locale]));
   };
+
+  // issue 49: the identity providers the server offers, as plain links to their start (the console's form sends the
+  // session the same choice); the page works without them, so a failure shows nothing more
+  void fetch(API.iamProviders, { headers: { accept: 'application/json' } })
+    .then((r) => (r.ok ? r.json() : []))
+    .then((list: unknown) => {
+      const back = redirectOfQuery(window.location.search);
+      const providers: SignInProvider[] = (Array.isArray(list) ? list : [])
+        .filter(
+          (p): p is { key: string; name: string; start: string } =>
+            typeof p?.key === 'string' && typeof p?.name === 'string' && typeof p?.start === 'string' && p.start.startsWith('/idp/'),
+        )
+        .map((p) => ({ key: p.key, name: p.name, href: back ? `${p.start}&return=${encodeURIComponent(back)}` : p.start }));
+      if (providers.length && frame.isConnected) submit.insertAdjacentHTML('afterend', providersMarkup(SIGN_IN_TEXT[locale], providers));
+    })
+    .catch(() => undefined);
 
   // The console's code comes while the operator types: not before, as running it is a long task (most of a second on
   // a busy machine) that would hold up the page's first input. A failure here is met again, and shown, on submit.

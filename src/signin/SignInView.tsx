@@ -4,7 +4,7 @@
 import { useState, type ReactNode } from 'react';
 import { APP_VERSION } from '../../contract/constants';
 import { SignInIcon, type SignInIconName } from './icons';
-import { revealState, submitClass, type AuthVariant } from './markup';
+import { revealState, submitClass, type AuthVariant, type SignInProvider } from './markup';
 import type { SignInText } from './strings';
 
 export type { AuthVariant };
@@ -75,6 +75,9 @@ export interface SignInViewProps {
   notice?: string | null;
   /** The "Forgot password?" link (a router link in the console, a plain one on the light page). */
   forgotLink: ReactNode;
+  /** Issue 49: the identity providers offered, and what choosing one does (a plain link without it). */
+  providers?: readonly SignInProvider[];
+  onProvider?(key: string): void;
 }
 
 function Callout({ intent, icon, testId, children }: { intent: 'warning' | 'danger'; icon: SignInIconName; testId: string; children: ReactNode }) {
@@ -124,7 +127,7 @@ function Field({ id, label, icon, children }: { id: string; label: string; icon:
 }
 
 /** The sign-in form shared by /login and /login-remake. It only shows and reports: the caller decides what a submit does. */
-export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error, notice, forgotLink }: SignInViewProps) {
+export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error, notice, forgotLink, providers = [], onProvider }: SignInViewProps) {
   const [showPassword, setShowPassword] = useState(false);
   return (
     <form
@@ -182,6 +185,26 @@ export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error,
         {busy && <ButtonSpinner />}
         <span className="bp6-button-text">{text.signIn}</span>
       </button>
+      {providers.length > 0 && (
+        <div className="gh-signin__iam" data-testid="iam-providers">
+          <p className="gh-signin__or bp6-text-muted">{text.or}</p>
+          {providers.map((p) => (
+            <a
+              key={p.key}
+              className="bp6-button bp6-fill bp6-large gh-signin__provider"
+              href={p.href}
+              data-testid={`iam-signin-${p.key}`}
+              onClick={(e) => {
+                if (!onProvider || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                e.preventDefault();
+                onProvider(p.key);
+              }}
+            >
+              <span className="bp6-button-text">{text.signInWith.replace('{name}', p.name)}</span>
+            </a>
+          ))}
+        </div>
+      )}
       <p className="gh-signin__hint bp6-text-muted" data-testid="demo-hint">
         Demo: the server prints the demo sign-ins (administrator, security operator, receptionist, HR manager, auditor) when it starts.
       </p>

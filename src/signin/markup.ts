@@ -70,7 +70,33 @@ export const submitClass = (busy: boolean) => `bp6-button${busy ? ' bp6-disabled
 export const revealState = (shown: boolean): { label: string; icon: SignInIconName } =>
   shown ? { label: 'Hide the password', icon: 'eye-off' } : { label: 'Show the password', icon: 'eye-open' };
 
+/** Issue 49: an identity provider offered on the sign-in page (contract/iam.ts IamProvider). */
+export interface SignInProvider {
+  key: string;
+  name: string;
+  /** The server's start path: a plain link works without the console too. */
+  href: string;
+}
+
+/** The identity providers' buttons, under the password form (none: nothing). */
+export function providersMarkup(text: Pick<SignInText, 'or' | 'signInWith'>, providers: readonly SignInProvider[]): string {
+  if (!providers.length) return '';
+  return (
+    `<div class="gh-signin__iam" data-testid="iam-providers"><p class="gh-signin__or bp6-text-muted">${esc(text.or)}</p>` +
+    providers
+      .map(
+        (p) =>
+          `<a class="bp6-button bp6-fill bp6-large gh-signin__provider" href="${esc(p.href)}" data-testid="iam-signin-${esc(p.key)}">` +
+          `<span class="bp6-button-text">${esc(text.signInWith.replace('{name}', p.name))}</span></a>`,
+      )
+      .join('') +
+    `</div>`
+  );
+}
+
 export interface SignInFormState {
+  /** Issue 49: the identity providers offered (none: the password form alone). */
+  providers?: readonly SignInProvider[];
   title: string;
   busy: boolean;
   error?: string | null;
@@ -111,6 +137,7 @@ export function signInFormMarkup(text: SignInText, s: SignInFormState): string {
     `<div class="gh-signin__row">${s.forgotLink}</div>` +
     `<button type="submit"${s.busy ? ' disabled=""' : ''} class="${submitClass(s.busy)}" data-testid="signin-submit">` +
     `${s.busy ? SPINNER_MARKUP : ''}<span class="bp6-button-text">${esc(text.signIn)}</span></button>` +
+    providersMarkup(text, s.providers ?? []) +
     `<p class="gh-signin__hint bp6-text-muted" data-testid="demo-hint">Demo: the server prints the demo sign-ins (administrator, security operator, receptionist, HR manager, auditor) when it starts.</p>` +
     `</form>`
   );

@@ -9,7 +9,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { SignInIcon } from './icons';
 import { LOAD_FAILED, lightSignInMarkup, lightSignInVariant } from './LightSignIn';
-import { esc, frameMarkup, iconMarkup, signInFormMarkup } from './markup';
+import { esc, frameMarkup, iconMarkup, signInFormMarkup, type SignInProvider } from './markup';
 import { redirectOfQuery, safeRedirect } from './redirect';
 import { signInCss } from './signinCss';
 import { AuthFrameView, SignInView, type AuthVariant } from './SignInView';
@@ -26,6 +26,9 @@ describe('the light sign-in page', () => {
     expect(lightSignInVariant('/', storage({}))).toBeNull();
     expect(lightSignInVariant('/forgot-password', storage({}))).toBeNull();
     expect(lightSignInVariant('/login/', storage({}))).toBeNull();
+    // issue 49: back from an identity provider with a ticket: the console starts, to exchange it
+    expect(lightSignInVariant('/login', storage({}), '#iam=abc')).toBeNull();
+    expect(lightSignInVariant('/login', storage({}), '#other')).toBe('split');
     const locked = {
       getItem: () => {
         throw new Error('storage is not available');
@@ -83,7 +86,8 @@ describe('the light sign-in page', () => {
 
 describe('the light sign-in page’s markup', () => {
   const forgot = (text: SignInText) => createElement('a', { href: '/forgot-password' }, text.forgotPassword);
-  const react = (text: SignInText, variant: AuthVariant, s: { title: string; busy: boolean; error?: string | null; notice?: string | null }) =>
+  type State = { title: string; busy: boolean; error?: string | null; notice?: string | null; providers?: SignInProvider[] };
+  const react = (text: SignInText, variant: AuthVariant, s: State) =>
     renderToStaticMarkup(
       createElement(AuthFrameView, {
         text,
@@ -98,10 +102,11 @@ describe('the light sign-in page’s markup', () => {
           error: s.error,
           notice: s.notice,
           forgotLink: forgot(text),
+          providers: s.providers,
         }),
       }),
     );
-  const light = (text: SignInText, variant: AuthVariant, s: { title: string; busy: boolean; error?: string | null; notice?: string | null }) =>
+  const light = (text: SignInText, variant: AuthVariant, s: State) =>
     frameMarkup(text, variant, signInFormMarkup(text, { ...s, forgotLink: renderToStaticMarkup(forgot(text)) }));
 
   it('is the console form’s markup, element for element, on /login and /login-remake in both languages', () => {
@@ -124,6 +129,16 @@ describe('the light sign-in page’s markup', () => {
       { title: text.title, busy: false, error: LOAD_FAILED.en },
       { title: text.title, busy: true, notice: 'Your session expired & you were signed out.' },
       { title: '<Welcome> "back"', busy: false, error: 'Wrong password' },
+      // issue 49: "Sign in with <provider>" under the form, names escaped
+      { title: text.title, busy: false, providers: [{ key: 'env', name: 'Corp <SSO> & "Co"', href: '/idp/1.0/oidc/start?provider=env&return=%2Fdoors' }] },
+      {
+        title: text.title,
+        busy: false,
+        providers: [
+          { key: 'a', name: 'A', href: '/a' },
+          { key: 'b', name: 'B', href: '/b' },
+        ],
+      },
     ];
     for (const s of states) expect(light(text, 'split', s)).toBe(react(text, 'split', s));
     expect(light(SIGN_IN_TEXT['zh-CN'], 'centered', states[1])).toBe(react(SIGN_IN_TEXT['zh-CN'], 'centered', states[1]));

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import { PurgeCSS } from 'purgecss';
 import { LOAD_FAILED, lightSignInMarkup } from './LightSignIn';
-import { calloutMarkup, iconMarkup, SPINNER_MARKUP, submitClass } from './markup';
+import { calloutMarkup, iconMarkup, providersMarkup, SPINNER_MARKUP, submitClass } from './markup';
+import { SIGN_IN_TEXT } from './strings';
 
 /** The console's stylesheets, in the order src/signin/mountConsole.tsx loads them (less the icon font: the page's
  *  icons are SVG). */
@@ -26,6 +27,11 @@ function pageMarkup(): string {
     SPINNER_MARKUP,
     `<button class="${submitClass(true)}" disabled>`,
     iconMarkup('eye-off'),
+    // issue 49: the identity providers' buttons, when the server offers some
+    providersMarkup(SIGN_IN_TEXT.en, [
+      { key: 'a', name: 'A', href: '/a' },
+      { key: 'b', name: 'B', href: '/b' },
+    ]),
   ];
   // the document around #root (index.html)
   return ['<html><body><div id="root">', ...pages, ...states, '</div></body></html>'].join('\n');

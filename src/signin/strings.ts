@@ -22,6 +22,10 @@ export interface SignInText {
   signIn: string;
   /** The document's title. */
   pageTitle: string;
+  /** Issue 49: between the password form and the identity providers' buttons. */
+  or: string;
+  /** Issue 49: an identity provider's button (`{name}`: the provider's name). */
+  signInWith: string;
 }
 
 export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
@@ -40,6 +44,8 @@ export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
     forgotPassword: 'Forgot password?',
     signIn: 'Sign in',
     pageTitle: 'Sign in · Gatehouse',
+    or: 'or',
+    signInWith: 'Sign in with {name}',
   },
   'zh-CN': {
     brand: 'Gatehouse 门禁',
@@ -56,6 +62,8 @@ export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
     forgotPassword: '忘记密码？',
     signIn: '登录',
     pageTitle: '登录 · Gatehouse',
+    or: '或',
+    signInWith: '使用 {name} 登录',
   },
 };
 

@@ -5,6 +5,7 @@ import { useSelector } from '@xstate/react';
 import {
   selectClientId,
   selectHeldPrivileges,
+  selectIamProviders,
   selectIsBusy,
   selectIsSignedIn,
   selectNotice,
@@ -33,10 +34,16 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   const redirect = useSelector(session, selectRedirect);
   const held = useSelector(session, selectHeldPrivileges);
   const clientId = useSelector(session, selectClientId);
+  const providers = useSelector(session, selectIamProviders);
   // form drafts are visual until submitted; the light sign-in page (src/signin) may have handed one over
   const [draft, setDraft] = useState<SignInDraft>(() => peekHandedDraft() ?? { username: '', password: '' });
   const redirectAsked = safeRedirect(query.get('redirect')) ?? undefined;
   const signIn = (d: SignInDraft) => session.send({ type: 'session.signIn', username: d.username, password: d.password, redirect: redirectAsked });
+
+  // issue 49: which identity providers the server offers ("Sign in with <provider>"): the session asks once a load
+  useEffect(() => {
+    session.send({ type: 'session.iamProvidersWanted' });
+  }, [session]);
 
   // The light sign-in page's submit, sent as this form's own: the session decides as for any sign-in.
   useEffect(() => {
@@ -77,6 +84,8 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
       error={error}
       notice={notice}
       forgotLink={<Link to="/forgot-password">{text.forgotPassword}</Link>}
+      providers={providers.map((p) => ({ key: p.key, name: p.name, href: p.start }))}
+      onProvider={(provider) => session.send({ type: 'session.iamStart', provider, redirect: redirectAsked })}
     />
   );
 }

@@ -1,0 +1,259 @@
+// IAM mode's routes (issue 49): the providers offered on the sign-in page, the start of a provider's sign-in, its
+// return to /idp/1.0/oidc/callback, and the exchange of the one-time ticket for a Gatehouse session.
+//
+// The round trip: the console sends the browser to `start`, which remembers the flow (state hashed, nonce, PKCE
+// verifier, this browser's binding cookie, one use, ten minutes) and sends it on to the provider. The provider sends
+// it back to the callback, which takes the flow once, has openid-client check the answer and the ID token, makes or
+// updates the operator account from the groups, and sends the browser to `/login#iam=<ticket>` (a fixed path of ours: the
+// return path chosen at the start is handed over with the session, never followed by the server). The console
+// exchanges the ticket (one use, a minute, the same browser) for its session, which says it was signed in by the provider.
+// Every refusal is a 4xx in words (a page for a browser, the error body otherwise) and writes nothing.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { API, IAM_TICKET_PARAM, IamExchangeRequest, type IamProvider } from '../../../contract';
+import type { Db } from '../../db/db';
+import { startSession } from '../../db/queries/sessions';
+import * as users from '../../db/queries/users';
+import { HttpError, body, errorBody } from '../../http/kit';
+import type { UserRow } from '../../db/queries/users';
+import { privilegeEntries, rolesOf } from '../access';
+import { userSettings } from '../policy';
+import type { Tokens } from '../tokens';
+import { signInPerson } from './accounts';
+import { envOidcProvider, type OidcProviderConfig } from './config';
+import { authorizationUrl, endSessionUrl, finishFlow } from './oidc';
+import { refusalPage } from './page';
+
+export interface IamOptions {
+  db: Db;
+  tokens: Tokens;
+  /** Sign-in's per-address limit (server/http/auth.ts), applied to the start, the callback and the exchange. */
+  limited: Record<string, unknown>;
+  lockout: { attempts: number; minutes: number };
+  tokenLifetimeS: number;
+  /** The user and settings of a sign-in's answer, as the password sign-in gives them (server/http/auth.ts). */
+  userBody: (u: UserRow, roles: string[]) => unknown;
+  storedSettings: (stored: unknown) => unknown;
+}
+
+const FLOW_TTL_MS = 10 * 60_000;
+const TICKET_TTL_MS = 60_000;
+const BINDING_COOKIE = 'gh_iam';
+const RETURN_MAX = 300;
+
+const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The providers this installation offers (the environment's; a client's own come with the Manage screen). */
+export function configuredProviders(): OidcProviderConfig[] {
+  const env = envOidcProvider();
+  return env ? [env] : [];
+}
+
+/** The binding cookie of this browser, if it sent one. */
+function bindingOf(req: FastifyRequest): string | null {
+  for (const part of String(req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === BINDING_COOKIE) {
+      const value = v.join('=');
+      return /^[A-Za-z0-9_-]{32,64}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+/** A console path to return to after the sign-in: one of ours (a single leading slash), never another site. */
+export function safeReturnPath(value: unknown): string | null | 'invalid' {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string' || value.length > RETURN_MAX) return 'invalid';
+  // a path of ours: one leading slash, no backslash, no white space or control character (\s and \p{Cc})
+  if (!/^\/(?![/\\])[^\s\\\p{Cc}]*$/u.test(value) || value.startsWith('/login')) return 'invalid';
+  return value;
+}
+
+/** openid-client's reason, with the claim or the cause it names (its messages alone are generic). */
+function whyRefused(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const err = e as Error & { code?: string; cause?: unknown };
+  return [err.message, err.cause instanceof Error ? err.cause.message : null, err.code ?? null].filter(Boolean).join('; ');
+}
+
+/** The origin the browser used (the callback is on the console's origin, issue 49). */
+const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
+  const { db, tokens } = opts;
+  const providerByKey = (key: unknown) => configuredProviders().find((p) => p.key === key) ?? null;
+
+  /** A refusal: a page in words for a browser, the error body (with violations) for anything else. */
+  const refuse = (req: FastifyRequest, reply: FastifyReply, e: HttpError) => {
+    const html = String(req.headers.accept ?? '').includes('text/html');
+    reply.code(e.status).header('cache-control', 'no-store');
+    if (html) return reply.type('text/html; charset=utf-8').send(refusalPage(e.message, String(req.headers['accept-language'] ?? '')));
+    return reply.send(errorBody(e.status, e.message, e.violations));
+  };
+
+  app.get(API.iamProviders, { config: { open: true } }, async (): Promise<IamProvider[]> =>
+    configuredProviders().map((p) => ({ key: p.key, kind: p.kind, name: p.name, start: `${API.oidcStart}?provider=${encodeURIComponent(p.key)}` })),
+  );
+
+  app.get(API.oidcStart, { config: opts.limited }, async (req, reply) => {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    try {
+      const provider = providerByKey(q.provider);
+      if (!provider) throw new HttpError(404, 'No such identity provider is configured', [{ field: 'provider', message: 'is not a configured provider' }]);
+      const returnPath = safeReturnPath(q.return);
+      if (returnPath === 'invalid')
+        throw new HttpError(400, 'The return address must be a page of this console', [{ field: 'return', message: 'is not a path of this console' }]);
+      const redirectUri = `${originOf(req)}${API.oidcCallback}`;
+      let started;
+      try {
+        started = await authorizationUrl(provider, redirectUri);
+      } catch (e) {
+        req.log.warn({ err: e, provider: provider.key }, 'identity provider discovery failed');
+        throw new HttpError(503, 'The identity provider did not answer: try again later, or sign in with a password');
+      }
+      const binding = bindingOf(req) ?? randomBytes(32).toString('base64url');
+      await db.query('delete from iam_flows where expires_at < now()');
+      await db.query(
+        `insert into iam_flows (state_hash, provider, nonce, code_verifier, binding_hash, redirect_uri, return_path, expires_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [hash(started.state), provider.key, started.nonce, started.codeVerifier, hash(binding), redirectUri, returnPath, new Date(Date.now() + FLOW_TTL_MS)],
+      );
+      const secure = req.protocol === 'https' ? '; Secure' : '';
+      // Lax: the provider's redirect back is a top-level navigation from its site, which carries it
+      reply.header('set-cookie', `${BINDING_COOKIE}=${binding}; Path=/idp/1.0/; HttpOnly; SameSite=Lax; Max-Age=${FLOW_TTL_MS / 1000}${secure}`);
+      return reply.header('cache-control', 'no-store').redirect(started.url.href, 302);
+    } catch (e) {
+      if (e instanceof HttpError) return refuse(req, reply, e);
+      throw e;
+    }
+  });
+
+  app.get(API.oidcCallback, { config: opts.limited }, async (req, reply) => {
+    try {
+      const ticket = await callback(req);
+      return reply.header('cache-control', 'no-store').redirect(`/login#${IAM_TICKET_PARAM}=${ticket}`, 302);
+    } catch (e) {
+      if (e instanceof HttpError) return refuse(req, reply, e);
+      throw e;
+    }
+  });
+
+  async function callback(req: FastifyRequest): Promise<string> {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    const state = typeof q.state === 'string' ? q.state : '';
+    if (!state || state.length > 200)
+      throw new HttpError(400, 'The sign-in came back without its state: start it again from the sign-in page', [{ field: 'state', message: 'is missing' }]);
+    const binding = bindingOf(req);
+    // the flow is taken once: a replayed, forged or stale state finds nothing
+    const taken = await db.query<{
+      provider: string;
+      nonce: string;
+      code_verifier: string;
+      binding_hash: string;
+      redirect_uri: string;
+      return_path: string | null;
+    }>(
+      `update iam_flows set used_at = now() where state_hash = $1 and used_at is null and expires_at > now()
+        returning provider, nonce, code_verifier, binding_hash, redirect_uri, return_path`,
+      [hash(state)],
+    );
+    const flow = taken.rows[0];
+    if (!flow)
+      throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
+        { field: 'state', message: 'is unknown, used or expired' },
+      ]);
+    if (!binding || !sameHash(hash(binding), flow.binding_hash))
+      throw new HttpError(400, 'This sign-in was started in another browser: start it again from the sign-in page', [
+        { field: 'state', message: 'belongs to another browser' },
+      ]);
+    const provider = providerByKey(flow.provider);
+    if (!provider)
+      throw new HttpError(400, 'The identity provider of this sign-in is no longer configured', [{ field: 'provider', message: 'is not configured' }]);
+    if (typeof q.error === 'string')
+      throw new HttpError(400, 'The identity provider did not sign you in: start again from the sign-in page', [
+        { field: 'error', message: q.error.slice(0, 100) },
+      ]);
+    // the callback as the provider was told it (never as the Host header says now)
+    const url = new URL(flow.redirect_uri);
+    for (const [k, v] of Object.entries(q)) if (typeof v === 'string') url.searchParams.set(k, v);
+    let checked;
+    try {
+      checked = await finishFlow(provider, url, { state, nonce: flow.nonce, codeVerifier: flow.code_verifier });
+    } catch (e) {
+      const why = whyRefused(e);
+      req.log.warn({ provider: provider.key, why }, 'identity provider answer refused');
+      const unreachable = /fetch failed|ECONNREFUSED|timeout|aborted/i.test(why);
+      if (unreachable) throw new HttpError(503, 'The identity provider did not answer: try again later, or sign in with a password');
+      throw new HttpError(400, "The identity provider's answer was refused: it failed Gatehouse's checks", [{ field: 'id_token', message: why.slice(0, 200) }]);
+    }
+    const c = checked.claims as Record<string, unknown>;
+    const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 200) : null);
+    const userId = await signInPerson(db, req, provider, {
+      subject: String(c.sub),
+      username: text(c.preferred_username),
+      name: text(c.name),
+      email: text(c.email),
+      groups: c.groups,
+    });
+    const ticket = randomBytes(32).toString('base64url');
+    await db.query('delete from iam_tickets where expires_at < now()');
+    await db.query(
+      `insert into iam_tickets (ticket_hash, user_id, provider, binding_hash, id_token, return_path, expires_at) values ($1, $2, $3, $4, $5, $6, $7)`,
+      [hash(ticket), userId, provider.key, flow.binding_hash, checked.idToken, flow.return_path, new Date(Date.now() + TICKET_TTL_MS)],
+    );
+    return ticket;
+  }
+
+  app.post(API.iamExchange, { config: opts.limited }, async (req, reply) => {
+    const { ticket } = body(req.body, IamExchangeRequest);
+    const binding = bindingOf(req);
+    const taken = await db.query<{ user_id: number; provider: string; binding_hash: string; id_token: string | null; return_path: string | null }>(
+      `update iam_tickets set used_at = now() where ticket_hash = $1 and used_at is null and expires_at > now()
+        returning user_id, provider, binding_hash, id_token, return_path`,
+      [hash(ticket)],
+    );
+    const t = taken.rows[0];
+    if (!t || !binding || !sameHash(hash(binding), t.binding_hash))
+      throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
+        { field: 'ticket', message: 'is unknown, used or expired' },
+      ]);
+    const u = await users.userById(db, Number(t.user_id));
+    if (!u || (await db.query('select 1 from users where id = $1 and disabled', [u.id])).rows.length)
+      throw new HttpError(403, 'This account is disabled in Gatehouse: ask your administrator.');
+    const policy = await userSettings(db, u.id, { lockout: opts.lockout, sessionLifetimeS: opts.tokenLifetimeS });
+    const clientId = u.selected_client_id;
+    const roles = await rolesOf(db, u.id, clientId);
+    const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles, lifetimeS: policy.sessionLifetimeMinutes * 60 });
+    await db.transaction(async (tx) => {
+      await startSession(tx, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), method: 'oidc', provider: t.provider });
+      if (t.id_token) await tx.query('insert into iam_session_tokens (jti, provider, id_token) values ($1, $2, $3)', [jti, t.provider, t.id_token]);
+    });
+    return reply.send({
+      token,
+      user: opts.userBody(u, roles),
+      privileges: { priviledges: await privilegeEntries(db, u.id, clientId) },
+      settings: opts.storedSettings(u.settings),
+      serverTime: Date.now(),
+      returnTo: t.return_path,
+    });
+  });
+
+  /** RP-initiated logout (issue 49): where the browser goes to end the provider's session too, for a session it signed in. */
+  return {
+    async providerLogout(req: FastifyRequest, jti: string): Promise<{ providerLogoutUrl?: string }> {
+      const { rows } = await db.query<{ provider: string; id_token: string }>('delete from iam_session_tokens where jti = $1 returning provider, id_token', [
+        jti,
+      ]);
+      const provider = rows[0] && providerByKey(rows[0].provider);
+      if (!provider) return {};
+      try {
+        const url = await endSessionUrl(provider, rows[0].id_token, `${originOf(req)}/login`);
+        return url ? { providerLogoutUrl: url } : {};
+      } catch {
+        return {}; // the provider did not answer: the Gatehouse session is ended all the same
+      }
+    },
+  };
+}
