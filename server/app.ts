@@ -55,14 +55,15 @@ import { createPipeline, ensureAlarmTypes, type Publish } from './monitor/pipeli
 import { attachRealtime } from './realtime';
 import { createHardwareSimulator } from './simulator/hardware';
 import { createOverrideClock } from './access/overrides';
-import { QR_PERIOD_S } from './access/index';
+import { ACCESS_RESOURCES, QR_PERIOD_S } from './access/index';
 import { createQrPublisher } from './access/qrPublisher';
 import { sessionDivisions } from './auth/eventScope';
 import { threatRoutes } from './access/threat';
 import { createAlarmNotices } from './monitor/alarmNotices';
 import { createLogicBlocks } from './logic/blocks';
 import { createUnlockScheduleClock } from './access/unlockSchedules';
-import { ACCESS_RESOURCES } from './access/index';
+import { changeNotices } from './changes';
+import { openApi } from './openapi';
 import { accessRoutes } from './access/routes';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
 import { attachEdge } from './edge';
@@ -159,6 +160,7 @@ export async function buildServer(opts: ServerOptions) {
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method: String(method), url: r.url, config: r.config as FastifyContextConfig | undefined });
   });
+  await openApi(app); // the API description (/api/openapi.json): every route registered after this gets its schema
   await webDelivery(app, { staticDir: opts.staticDir === null ? null : (opts.staticDir ?? 'dist'), apiPrefixes: API_PREFIXES }); // before any other route
   const { db } = opts;
   const tokens = createTokens(await jwtSecret(db, opts.jwtSecret), opts.jwtLifetimeS ?? 8 * 3600);
@@ -427,18 +429,16 @@ export async function buildServer(opts: ServerOptions) {
     tokenLifetimeS: opts.jwtLifetimeS ?? 8 * 3600,
     openSession,
   });
-  // every catalogue resource (contract/resources): clients, identities, visitors, …
-  // a change to a resource the access decisions read rebuilds that tenant's access index (issue 12)
-  const publishChange = edge.hearing((clientId: number, destination: string, b: unknown) => {
-    publish(clientId, destination, b);
-    if ((ACCESS_RESOURCES as readonly string[]).includes(destination.replace('/changes/', ''))) simulator.access.changed(clientId);
-    if (destination === '/changes/logicalBlocks') logic.changed(clientId);
-    if (['/changes/doors', '/changes/controllers', '/changes/inputs', '/changes/outputs', '/changes/cardReaders'].includes(destination))
-      pipeline.scopesChanged(clientId);
-    if (destination === '/changes/alarmNotifications' || destination === '/changes/operatorGroups' || destination === '/changes/operators')
-      alarmNotices.changed(clientId);
-    if (destination === '/changes/doors') unlockSchedules.doorsChanged();
-  });
+  // every catalogue resource (contract/resources): clients, identities, visitors, …; who hears their changes (server/changes.ts)
+  const publishChange = edge.hearing(
+    changeNotices(publish, [
+      { resources: ACCESS_RESOURCES, hear: (c) => simulator.access.changed(c) }, // the tenant's access index is rebuilt (issue 12)
+      { resources: ['logicalBlocks'], hear: (c) => logic.changed(c) },
+      { resources: ['doors', 'controllers', 'inputs', 'outputs', 'cardReaders'], hear: (c) => pipeline.scopesChanged(c) },
+      { resources: ['alarmNotifications', 'operatorGroups', 'operators'], hear: (c) => alarmNotices.changed(c) },
+      { resources: ['doors'], hear: () => unlockSchedules.doorsChanged() },
+    ]),
+  );
   crudRoutes(app, {
     db,
     publish: publishChange,

@@ -15,33 +15,37 @@ export function actionRoutes(app: FastifyInstance, crud: CrudResource) {
     const ActionBody = declared ? recordActionBody(declared) : null;
     // (privilege families: an action of the edit code is every family's edit code, each on its own family's rows)
     const actionCodesOf = r.privileges.families && actionCodes(r, 'edit').includes(action.privilege) ? actionCodes(r, 'edit') : [action.privilege];
-    app.post(paths.action(name), { config: { privileges: actionCodesOf, ...touching(actionCodesOf, true) } }, async (req) => {
-      const id = idParam(req, one);
-      const input = ActionBody ? (body(req.body ?? {}, ActionBody) as Record<string, unknown>) : {};
-      const scope = await scopeOf(db, req, actionCodesOf);
-      const done = await db.transaction(async (tx) => {
-        const before = await load(tx, scope, id, true);
-        const when = declared?.when;
-        if (when && !when.values.includes(String(before[when.field]))) {
-          const fd = fields[when.field];
-          const now = fd?.choices?.find((c) => c.value === before[when.field])?.label ?? String(before[when.field]);
-          throw new HttpError(
-            409,
-            fill('{action} is no longer possible: this {what} is now “{state}”.', { what: entity, state: now, action: declared!.label }),
-          );
-        }
-        const needs = declared?.needs;
-        if (needs && !isFilled(before[needs.field])) throw new HttpError(409, needs.hint, [{ field: needs.field, message: needs.hint }]);
-        const clientId = auditClient(scope, id);
-        await action.run(ctxOf(req, tx, clientId), before, input);
-        const after = await load(tx, scope, id);
-        const a = action.audit ? action.audit(before, after) : { before: auditView(before), after: auditView(after) };
-        await audit(tx, req, { clientId, action: name, entity, entityId: id, ...a });
-        return { after, clientId };
-      });
-      notify(done.clientId, { resource: r.name, id, action: name }, done.after);
-      if (done.clientId !== null) action.afterCommit?.(done.clientId, done.after, { username: principal(req).username });
-      return req.oneTime ? { ...done.after, ...req.oneTime } : done.after;
-    });
+    app.post(
+      paths.action(name),
+      { config: { privileges: actionCodesOf, ...touching(actionCodesOf, true), ...(ActionBody ? { body: ActionBody } : {}) } },
+      async (req) => {
+        const id = idParam(req, one);
+        const input = ActionBody ? (body(req.body ?? {}, ActionBody) as Record<string, unknown>) : {};
+        const scope = await scopeOf(db, req, actionCodesOf);
+        const done = await db.transaction(async (tx) => {
+          const before = await load(tx, scope, id, true);
+          const when = declared?.when;
+          if (when && !when.values.includes(String(before[when.field]))) {
+            const fd = fields[when.field];
+            const now = fd?.choices?.find((c) => c.value === before[when.field])?.label ?? String(before[when.field]);
+            throw new HttpError(
+              409,
+              fill('{action} is no longer possible: this {what} is now “{state}”.', { what: entity, state: now, action: declared!.label }),
+            );
+          }
+          const needs = declared?.needs;
+          if (needs && !isFilled(before[needs.field])) throw new HttpError(409, needs.hint, [{ field: needs.field, message: needs.hint }]);
+          const clientId = auditClient(scope, id);
+          await action.run(ctxOf(req, tx, clientId), before, input);
+          const after = await load(tx, scope, id);
+          const a = action.audit ? action.audit(before, after) : { before: auditView(before), after: auditView(after) };
+          await audit(tx, req, { clientId, action: name, entity, entityId: id, ...a });
+          return { after, clientId };
+        });
+        notify(done.clientId, { resource: r.name, id, action: name }, done.after);
+        if (done.clientId !== null) action.afterCommit?.(done.clientId, done.after, { username: principal(req).username });
+        return req.oneTime ? { ...done.after, ...req.oneTime } : done.after;
+      },
+    );
   }
 }

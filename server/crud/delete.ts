@@ -106,7 +106,7 @@ export function deleteRoutes(app: FastifyInstance, crud: CrudResource) {
   if (r.privileges.delete) {
     const code = r.privileges.delete;
     app.delete(paths.one, { config: { privileges: [code], ...touching([code], true) } }, async (req) => remove(req, [idParam(req, one)]));
-    app.post(paths.bulkDelete, { config: { privileges: [code], ...touching([code], true) } }, async (req) =>
+    app.post(paths.bulkDelete, { config: { privileges: [code], ...touching([code], true), body: BulkDeleteRequest } }, async (req) =>
       remove(req, body(req.body, BulkDeleteRequest).ids),
     );
   }

@@ -219,7 +219,7 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
 
   if (r.privileges.add) {
     const addCodes = actionCodes(r, 'add');
-    app.post(paths.list, { config: { privileges: addCodes, ...touching(addCodes, false) } }, async (req, reply) => {
+    app.post(paths.list, { config: { privileges: addCodes, ...touching(addCodes, false), body: Input, summary: `Add a ${entity}` } }, async (req, reply) => {
       const input = body(req.body, Input) as Record<string, unknown>;
       delete input.updatedAt;
       const secretsMissing = Object.entries(fields).filter(([k, f]) => f.writeOnly && f.required && (input[k] === undefined || input[k] === null));
@@ -259,7 +259,10 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
       notify(done.clientId, { resource: r.name, id, action: 'update' }, done.after);
       return done.after;
     };
-    app.put(paths.one, { config: { privileges: editCodes, ...touching(editCodes, true) } }, async (req) => put(req, idParam(req, one)));
-    if (r.singleton) app.put(paths.list, { config: { privileges: editCodes, ...touching(editCodes, false) } }, async (req) => put(req, await singletonId(req)));
+    app.put(paths.one, { config: { privileges: editCodes, ...touching(editCodes, true), body: Input, summary: `Change a ${entity}` } }, async (req) =>
+      put(req, idParam(req, one)),
+    );
+    if (r.singleton)
+      app.put(paths.list, { config: { privileges: editCodes, ...touching(editCodes, false), body: Input } }, async (req) => put(req, await singletonId(req)));
   }
 }

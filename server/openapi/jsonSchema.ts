@@ -1,0 +1,112 @@
+// The contract's superstruct schemas as JSON Schema (2020-12, as OpenAPI 3.1 takes it), for the API description only
+// (issue 48): one source of truth, so the document cannot drift from what the routes validate. Superstruct keeps a
+// struct's kind (`type`) and its parts (`schema`) but not its refinements' bounds (a size or a pattern is a function):
+// the document names the kind and the shape, and the routes' own validation, with the same structs, says the rest in
+// its `violations`. A struct of our own kind (`define('calendarDate', …)`) is a string or value named by its kind.
+import type { Struct } from 'superstruct';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Kinds of our own (contract/primitives.ts, contract/schemas.ts) that are strings, with their format where JSON Schema has one. */
+const STRING_KINDS: Record<string, string | null> = {
+  calendarDate: 'date',
+  dateTimeInstant: 'date-time',
+  ianaZone: null,
+  timeZone: null,
+  fileDataUrl: null,
+  imageDataUrl: null,
+  emailAddress: 'email',
+  sort: null,
+};
+
+type AnyStruct = Struct<any, any>;
+
+const accepts = (s: AnyStruct, value: unknown) => {
+  try {
+    return s.validate(value)[0] === undefined;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether an object's property may be left out (superstruct's `optional`: the struct takes undefined). */
+export const isOptional = (s: AnyStruct) => accepts(s, undefined);
+
+function withNull(schema: JsonSchema, s: AnyStruct): JsonSchema {
+  if (!accepts(s, null) || schema.type === 'null') return schema;
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+function objectSchema(shape: Record<string, AnyStruct>, additional: boolean): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [k, v] of Object.entries(shape)) {
+    properties[k] = toJsonSchema(v);
+    if (!isOptional(v)) required.push(k);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}), ...(additional ? {} : { additionalProperties: false }) };
+}
+
+/** One struct as JSON Schema. */
+export function toJsonSchema(s: AnyStruct): JsonSchema {
+  const schema = s.schema as unknown;
+  let out: JsonSchema;
+  switch (s.type) {
+    case 'object':
+      out = schema ? objectSchema(schema as Record<string, AnyStruct>, false) : { type: 'object' };
+      break;
+    case 'type':
+      out = objectSchema(schema as Record<string, AnyStruct>, true);
+      break;
+    case 'string':
+    case 'number':
+    case 'integer':
+    case 'boolean':
+      out = { type: s.type };
+      break;
+    case 'bigint':
+      out = { type: 'integer' };
+      break;
+    case 'array':
+      out = schema ? { type: 'array', items: toJsonSchema(schema as AnyStruct) } : { type: 'array' };
+      break;
+    case 'tuple':
+      out = { type: 'array', prefixItems: (schema as AnyStruct[]).map(toJsonSchema) };
+      break;
+    case 'enums':
+      out = { enum: Object.values(schema as Record<string, unknown>) };
+      break;
+    case 'literal':
+      out = { const: schema };
+      break;
+    case 'union':
+      out = { anyOf: (schema as AnyStruct[]).map(toJsonSchema) };
+      break;
+    case 'intersection':
+      out = { allOf: (schema as AnyStruct[]).map(toJsonSchema) };
+      break;
+    case 'record':
+      out = { type: 'object' };
+      break;
+    case 'date':
+      out = { type: 'string', format: 'date-time' };
+      break;
+    case 'never':
+      out = { not: {} };
+      break;
+    case 'any':
+    case 'unknown':
+    case 'dynamic':
+    case 'lazy':
+    case 'func':
+      out = {};
+      break;
+    default: {
+      const format = STRING_KINDS[s.type];
+      out = s.type in STRING_KINDS ? { type: 'string', ...(format ? { format } : {}) } : {};
+      out.description = s.type; // the contract's own kind, named
+    }
+  }
+  return withNull(out, s);
+}
