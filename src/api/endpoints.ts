@@ -69,13 +69,14 @@ import {
 } from '../../contract';
 import { ReportJobRun as ReportJobRunShape, ReportJobRuns as ReportJobRunsShape } from '../../contract/resources/reportJobs';
 import { api } from './client';
+import { IamExchangeResponse, IamProviders } from '../../contract/iam';
 import { fileAt } from './files';
 import { ApiError } from './errors';
 import { ALARM_HANDLING_API, AlarmHandlingReport, type AlarmHandlingQuery } from '../../contract/alarmHandling';
 import { HANDOVER_API, HandoverAcknowledged, HandoverDigest, HandoverHistory, type AcknowledgeHandoverBody } from '../../contract/handover';
+import { ForwardTargets, ForwardedAnswer, ShelvedAnswer } from '../../contract/alarmManagement';
 
 export interface ListParams {
-import { ForwardTargets, ForwardedAnswer, ShelvedAnswer } from '../../contract/alarmManagement';
   page?: number;
   size?: number;
   sort?: SortSpec[];
@@ -129,10 +130,18 @@ export const me = (token?: string) => getJson(API.me, MeResponse, undefined, tok
 export const selectClient = (clientId: number | null) => send('put', API.meClient, { clientId }, LoginResponse);
 export const updateSettings = (settings: Settings) => send('put', API.meSettings, settings, Settings);
 export const updateProfile = (body: { name?: string; avatarColor?: string; timezone?: string | null }) => send('put', API.meProfile, body, User);
-/** Best-effort: the token is passed explicitly because storage is being cleared at the same time. */
-export const logout = async (token: string | null) => {
-  await api.post(API.logout, {}, bearer(token ?? undefined));
+/**
+ * Best-effort: the token is passed explicitly because storage is being cleared at the same time. A session an identity
+ * provider signed in answers where the browser ends the provider's session too (issue 49), or null.
+ */
+export const logout = async (token: string | null): Promise<string | null> => {
+  const r = await api.post(API.logout, {}, bearer(token ?? undefined));
+  const url = (r.data as { providerLogoutUrl?: unknown } | undefined)?.providerLogoutUrl;
+  return typeof url === 'string' && /^https?:\/\//.test(url) ? url : null;
 };
+// issue 49: the identity providers the sign-in page offers, and a provider's sign-in ticket exchanged for the session
+export const iamProviders = () => getJson(API.iamProviders, IamProviders);
+export const iamExchange = (ticket: string) => send('post', API.iamExchange, { ticket }, IamExchangeResponse);
 export const resetInit = (body: { username: string }) => send('post', API.resetInit, body, Anything);
 export const resetFinish = (body: { token: string; newPassword: string }) => send('post', API.resetFinish, body, Anything);
 export const registration = (body: { username: string; name: string; email: string; clientCode?: string }) => send('post', API.registration, body, Anything);
@@ -197,17 +206,17 @@ export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
 /** Event history; filters: eventCode (comma list), eventPointId, alert, from, to, afterId, q. */
 export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
 export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
+// issue 50: alarm management (server/alarms/routes.ts)
+export const forwardAlarm = (r: { id: Event['id']; userId?: number | null; groupId?: number | null; note: string }) =>
+  send('post', `${API.alarms}/${r.id}/forward`, { userId: r.userId ?? null, groupId: r.groupId ?? null, note: r.note }, ForwardedAnswer);
+export const shelveSource = (r: { pointId: string; minutes: number; reason: string }) => send('post', `${API.alarms}/shelve`, r, ShelvedAnswer);
+export const forwardTargets = () => getJson(`${API.alarms}/forward-targets`, ForwardTargets);
 /** The selected client's operator settings (password policy, lockout, sessions). */
 const OperatorSettingsAnswer = type({
   passwordMinLength: integer(),
   passwordClasses: integer(),
   passwordHistory: integer(),
   passwordExpiryDays: integer(),
-// issue 50: alarm management (server/alarms/routes.ts)
-export const forwardAlarm = (r: { id: Event['id']; userId?: number | null; groupId?: number | null; note: string }) =>
-  send('post', `${API.alarms}/${r.id}/forward`, { userId: r.userId ?? null, groupId: r.groupId ?? null, note: r.note }, ForwardedAnswer);
-export const shelveSource = (r: { pointId: string; minutes: number; reason: string }) => send('post', `${API.alarms}/shelve`, r, ShelvedAnswer);
-export const forwardTargets = () => getJson(`${API.alarms}/forward-targets`, ForwardTargets);
   lockoutAttempts: integer(),
   lockoutMinutes: integer(),
   sessionLifetimeMinutes: integer(),

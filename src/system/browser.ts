@@ -91,12 +91,21 @@ export function storedPrivileges(storage: Pick<Storage, 'getItem'> = localStorag
   }
 }
 
+/** Issue 49: the ticket of an identity provider's sign-in in the address (`#iam=…`), removed from it (once, and from the history). */
+function takeIamTicket(): string | null {
+  const m = /^#iam=([A-Za-z0-9_-]{20,100})$/.exec(window.location.hash);
+  if (!window.location.hash.startsWith('#iam=')) return null;
+  history.replaceState(history.state, '', window.location.pathname + window.location.search);
+  return m ? m[1] : null;
+}
+
 export function browserImpl(): GatehouseImpl {
   return {
     session: {
       input: { loginMode: LOGIN_MODE },
       actors: {
-        restoreSession: fromPromise<RestoredToken>(async () => ({ token: localStorage.getItem(STORAGE.jwt), now: clock() })),
+        // issue 49: a page back from an identity provider's sign-in carries its ticket (`#iam=…`), taken off the address at once
+        restoreSession: fromPromise<RestoredToken>(async () => ({ token: localStorage.getItem(STORAGE.jwt), now: clock(), iamTicket: takeIamTicket() })),
         fetchMe: fromPromise<MeRead, { token: string }>(async ({ input }) => ({ ...(await endpoints.me(input.token)), now: clock() })),
         signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() })),
         selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({
@@ -115,6 +124,8 @@ export function browserImpl(): GatehouseImpl {
           persistSettingsLocally(input);
           return endpoints.updateSettings(input);
         }),
+        listIamProviders: fromPromise(() => endpoints.iamProviders()),
+        exchangeIamTicket: fromPromise(async ({ input }: { input: { ticket: string } }) => ({ ...(await endpoints.iamExchange(input.ticket)), now: clock() })),
       },
       actions: {
         storeSession: (_, params) => writeSession(params),
@@ -123,8 +134,14 @@ export function browserImpl(): GatehouseImpl {
           // the session's reads on their way are dropped first: sent after the token is ended, they would be refused
           endSessionReads();
           // best-effort (§4); a recorded session's last entries go first, while its token still works
-          if (token) void (uploader?.settled() ?? Promise.resolve()).then(() => endpoints.logout(token)).catch(() => {});
+          // a session an identity provider signed in ends there too, where it offers that (issue 49: RP-initiated logout)
+          if (token)
+            void (uploader?.settled() ?? Promise.resolve())
+              .then(() => endpoints.logout(token))
+              .then((providerLogout) => providerLogout && window.location.assign(providerLogout))
+              .catch(() => {});
         },
+        goToProvider: (_, { url }) => window.location.assign(url),
       },
     },
     tabs: {
@@ -141,6 +158,9 @@ export function browserImpl(): GatehouseImpl {
         loadAlarms: fromPromise(async () => (storedPrivileges().has(PRIV.alarms.view) ? endpoints.openAlarms() : [])),
         acknowledgeAlarm: fromPromise(({ input }: { input: { id: string | number } }) => endpoints.acknowledgeAlarm(input.id)),
         processAlarm: fromPromise(({ input }: { input: ProcessRequest }) => endpoints.processAlarm(input.id, input.note)),
+        forwardAlarm: fromPromise(({ input }: { input: ForwardRequest }) => endpoints.forwardAlarm(input)),
+        shelveSource: fromPromise(({ input }: { input: ShelveRequest }) => endpoints.shelveSource(input)),
+        loadForwardTargets: fromPromise(() => endpoints.forwardTargets()),
       },
     },
     options: {
@@ -161,9 +181,6 @@ export function browserImpl(): GatehouseImpl {
       },
     },
   };
-        forwardAlarm: fromPromise(({ input }: { input: ForwardRequest }) => endpoints.forwardAlarm(input)),
-        shelveSource: fromPromise(({ input }: { input: ShelveRequest }) => endpoints.shelveSource(input)),
-        loadForwardTargets: fromPromise(() => endpoints.forwardTargets()),
 }
 
 let system: GatehouseSystem | null = null;
