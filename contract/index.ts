@@ -19,4 +19,5 @@ export * from './resources';
 export * from './attendanceDaily';
 // ./phone (libphonenumber-js, countries-and-timezones) is imported by path where it is used (machines/phone.selectors):
 // through this index it would load with every screen
+export * from './mfa';
 export * from './iam';

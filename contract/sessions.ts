@@ -30,6 +30,10 @@ export const SessionSummary = type({
   state: SessionState,
   /** The session of the request that listed it: the console marks it "This session" and cannot end it here. */
   current: boolean(),
+  /** Issue 49: how it signed in (migration 134): password, password+totp, password+recovery, passkey, oidc, saml, api-key. */
+  signInMethod: optional(string()),
+  /** The identity provider of an OIDC or SAML sign-in. */
+  signInProvider: optional(nullable(string())),
 });
 export type SessionSummary = Infer<typeof SessionSummary>;
 
@@ -41,6 +45,18 @@ export const EndSessionsRequest = object({ ids: refine(boundedList(idInt(), 500)
 export type EndSessionsRequest = Infer<typeof EndSessionsRequest>;
 export const EndSessionsResult = type({ ended: integer(), alreadyEnded: integer() });
 export type EndSessionsResult = Infer<typeof EndSessionsResult>;
+
+/** Issue 49: how a session signed in, in words (the console translates them). */
+export const SIGN_IN_METHOD_LABELS: Record<string, string> = {
+  password: 'Password',
+  'password+totp': 'Password + authenticator app',
+  'password+recovery': 'Password + recovery code',
+  passkey: 'Passkey',
+  oidc: 'OpenID Connect',
+  saml: 'SAML',
+  'api-key': 'API key',
+};
+export const signInMethodLabel = (method: string | undefined): string => SIGN_IN_METHOD_LABELS[method ?? 'password'] ?? method ?? 'Password';
 
 /** A user agent as a person would say it: "Chrome 126 on Linux"; other clients (integrations) keep their first word. */
 export function shortUserAgent(ua: string | null | undefined): string {

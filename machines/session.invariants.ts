@@ -37,3 +37,9 @@ export const notSavingSettingsInvariants = {
 export const iamRoundTripInvariants = {
   'no error or notice of an earlier try is shown': ({ context: c }: Held) => c.error === null && c.notice === null,
 };
+
+/** Issue 49: the password was right, the second factor is asked for (machines/session.mfa.ts): no session yet, no error of it. */
+export const secondStepInvariants = {
+  'no session is held until the second step gives one': ({ context: c }: Held) => c.token === null && c.user === null,
+  'the password step left no error shown': ({ context: c }: Held) => c.error === null,
+};

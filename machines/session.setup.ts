@@ -25,6 +25,7 @@ import {
   mergedSettings,
   signedOutContext,
 } from './session.helpers';
+import { mfaSignInMachine } from './session.mfa';
 import type {
   Authenticated,
   IamAuthenticated,
@@ -48,7 +49,10 @@ export const sessionSetup = setup({
   actors: {
     restoreSession: notProvided<RestoredToken>('restoreSession'),
     fetchMe: notProvided<MeRead, { token: string }>('fetchMe'),
+    /** The server's answer: a session, or (issue 49) a challenge for the second step (contract SignInAnswer; isMfaChallenge). */
     signIn: notProvided<Authenticated, LoginRequest>('signIn'),
+    /** Issue 49: the second step of a sign-in (a code, a passkey, or the enrolment the client requires). */
+    mfaSignIn: mfaSignInMachine,
     selectClient: notProvided<Authenticated, { clientId: number | null }>('selectClient'),
     /** Reads the session of a token another tab stored (its user, grants and settings), with the clock's reading. */
     adoptSession: notProvided<Authenticated, { token: string }>('adoptSession'),

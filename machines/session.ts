@@ -2,7 +2,7 @@
 // of a session it clears storage, tells the server best-effort and sends `session.ended` to the listeners. What it does
 // to the world, its guards, delays and shared actions are named in ./session.setup.ts.
 import { assertEvent, assign, emit, spawnChild, type ActorRefFrom, type DoneActorEvent, type SnapshotFrom } from 'xstate';
-import { LOGIN_MODE, LoginRequest, ProfileUpdate, Settings, validate } from '../contract';
+import { LOGIN_MODE, LoginRequest, ProfileUpdate, Settings, validate, isMfaChallenge, type MfaChallenge } from '../contract';
 import { errorText } from './notProvided';
 import {
   authenticated,
@@ -16,7 +16,7 @@ import {
 } from './session.helpers';
 import * as held from './session.invariants';
 import { revalidated, sessionSetupWithEnd } from './session.setup';
-import type { RestoredToken } from './session.types';
+import type { Authenticated, RestoredToken } from './session.types';
 
 // the pure helpers (session.helpers.ts) and the types (session.types.ts) are importable from here as before
 export { DEFAULT_SETTINGS, MAX_TIMER_MS, SESSION_LISTENERS, SESSION_START_LISTENERS, isTokenLive, normaliseSettings, tokenExpiresAt } from './session.helpers';
@@ -193,16 +193,41 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               assertEvent(event, 'session.signIn');
               return { username: event.username.trim(), password: event.password };
             },
-            onDone: {
-              target: '#session.signedIn',
-              actions: [
-                assign(({ event }) => authenticated(event.output)),
-                'keepOwnReturnAddress',
-                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
-                'startSession',
-              ],
-            },
+            onDone: [
+              // issue 49: the password is right and a second factor is asked for (or must be enrolled first)
+              { guard: ({ event }) => isMfaChallenge(event.output), target: 'secondStep' },
+              {
+                target: '#session.signedIn',
+                actions: [
+                  assign(({ event }) => authenticated(event.output as Authenticated)),
+                  'keepOwnReturnAddress',
+                  { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                  'startSession',
+                ],
+              },
+            ],
             onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Sign-in failed') })) },
+          },
+        },
+        // issue 49: the second step (machines/session.mfa.ts): its session, or back to the password (null)
+        secondStep: {
+          meta: { invariants: held.secondStepInvariants },
+          invoke: {
+            id: 'mfa',
+            src: 'mfaSignIn',
+            input: ({ event }) => (event as unknown as { output: MfaChallenge }).output,
+            onDone: [
+              { guard: ({ event }) => event.output === null, target: 'idle' },
+              {
+                target: '#session.signedIn',
+                actions: [
+                  assign(({ event }) => authenticated(event.output!)),
+                  'keepOwnReturnAddress',
+                  { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                  'startSession',
+                ],
+              },
+            ],
           },
         },
       },

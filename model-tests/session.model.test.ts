@@ -23,6 +23,10 @@ const staticEvents = [
   { type: 'session.signIn', username: ' ', password: '' },
   { type: 'xstate.done.actor.signIn', output: LOGIN_A },
   { type: 'xstate.error.actor.signIn', error: new Error('Wrong username or password') },
+  // issue 49: the password is right and a second factor is asked for; the second step gives its session, or none (back)
+  { type: 'xstate.done.actor.signIn', output: { mfa: 'secondFactor', ticket: 't-1', methods: ['totp'], now: NOW } },
+  { type: 'xstate.done.actor.mfa', output: LOGIN_A },
+  { type: 'xstate.done.actor.mfa', output: null },
   { type: 'session.signOut' },
   { type: 'session.expired', path: '/manage/clients' },
   { type: 'session.wake' },
@@ -136,7 +140,8 @@ const properties: StepProperties<SessionSnapshot> = {
         })
       : undefined,
   "a sign-in, a client switch or an adopted session is the server's answer: its token, user and grants": ({ after, event }) =>
-    /^xstate\.done\.actor\.(signIn|selectClient|adopt|iamExchange)$/.test(event.type)
+    // (a sign-in answered with a second step instead, issue 49, is the rule below)
+    /^xstate\.done\.actor\.(signIn|selectClient|adopt|iamExchange|mfa)$/.test(event.type) && event.output && !('mfa' in event.output)
       ? after.matches('signedIn') &&
         after.context.token === event.output.token &&
         after.context.user?.clientId === event.output.user.clientId &&
@@ -166,6 +171,14 @@ const properties: StepProperties<SessionSnapshot> = {
       : undefined,
   "a provider's sign-in lands where it was started from (the server's return path), or at home": ({ after, event }) =>
     event.type === 'xstate.done.actor.iamExchange' ? after.context.redirect === (event.output.returnTo ?? null) : undefined,
+  'issue 49: a password that needs a second factor holds no session until the second step gives one, and then it is that one': ({ before, after, event }) =>
+    before.matches({ signedOut: 'secondStep' }) && event.type === 'xstate.done.actor.mfa'
+      ? event.output === null
+        ? after.matches({ signedOut: 'idle' }) && after.context.token === null
+        : after.matches('signedIn') && after.context.token === event.output.token
+      : event.type === 'xstate.done.actor.signIn' && 'mfa' in event.output
+        ? after.matches({ signedOut: 'secondStep' }) && after.context.token === null
+        : undefined,
   'a sign-in is sent only with a username and a password': ({ before, after, event }) =>
     before.matches({ signedOut: 'idle' }) && after.matches({ signedOut: 'signingIn' })
       ? event.type === 'session.signIn' && event.username.trim() !== '' && event.password !== ''
@@ -200,6 +213,7 @@ describe('session machine model', () => {
       { restoring: 'fetchingMe' },
       { signedOut: 'idle' },
       { signedOut: 'signingIn' },
+      { signedOut: 'secondStep' },
       { signedIn: 'active' },
       { signedIn: 'validating' },
       { signedIn: 'switchingClient' },

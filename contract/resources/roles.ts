@@ -47,7 +47,7 @@ export const rolesResource = defineResource({
 });
 
 // ---------- assigning privileges, the privileges screen, operators and operator settings ----------
-import { array, nullable, object, optional, size } from 'superstruct';
+import { array, defaulted, nullable, object, optional, size } from 'superstruct';
 import { emailAddress, idInt, int32, requiredText } from '../primitives';
 
 /** POST `${API.roles}/:id/assign-privileges`: the role's whole set of ticks (replaces the previous one). */
@@ -82,6 +82,8 @@ export const OperatorSettingsSchema = object({
   lockoutMinutes: int32(1, 10080),
   sessionLifetimeMinutes: int32(5, 43200),
   idleTimeoutMinutes: int32(0, 43200),
+  /** Issue 49: who must use a second factor: 0 nobody, 1 administrators, 2 every operator (MFA_REQUIRED in contract/mfa.ts). */
+  mfaRequired: defaulted(int32(0, 2), 0),
 });
 export type OperatorSettings = { [K in keyof typeof OperatorSettingsSchema.schema]: number };
 

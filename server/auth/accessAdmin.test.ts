@@ -205,6 +205,7 @@ describe('operator settings', () => {
       lockoutMinutes: 30,
       sessionLifetimeMinutes: 60,
       idleTimeoutMinutes: 0,
+      mfaRequired: 0,
     };
     expect((await s.call('PUT', API.operatorSettings, { token: nw, body: settings })).status).toBe(200);
     expect((await s.call('GET', API.operatorSettings, { token: nw })).body).toEqual(settings);

@@ -22,6 +22,7 @@ export function defaultSettings(d: PolicyDefaults): OperatorSettings {
     lockoutMinutes: d.lockout.minutes,
     sessionLifetimeMinutes: Math.max(1, Math.round(d.sessionLifetimeS / 60)),
     idleTimeoutMinutes: 0,
+    mfaRequired: 0,
   };
 }
 
@@ -34,6 +35,7 @@ const COLUMNS: Record<keyof OperatorSettings, string> = {
   lockoutMinutes: 'lockout_minutes',
   sessionLifetimeMinutes: 'session_lifetime_minutes',
   idleTimeoutMinutes: 'idle_timeout_minutes',
+  mfaRequired: 'mfa_required',
 };
 const KEYS = Object.keys(COLUMNS) as (keyof OperatorSettings)[];
 

@@ -20,7 +20,8 @@ import { clientIdsOf, privilegeEntries, rolesOf } from '../auth/access';
 import type { Tokens } from '../auth/tokens';
 import type { Db } from '../db/db';
 import { insertRegistration, insertResetToken, resetTokenByHash, useResetToken } from '../db/queries/accounts';
-import { endSession, startSession } from '../db/queries/sessions';
+import { endSession, startSession, type SignInMethod } from '../db/queries/sessions';
+import { mfaRoutes } from '../auth/mfa/routes';
 import { iamRoutes } from '../auth/iam/routes';
 import { recordUnknownFailure, unknownLockedUntil } from '../db/queries/signInFailures';
 import * as users from '../db/queries/users';
@@ -91,11 +92,18 @@ export function userBody(u: UserRow, roles: string[]) {
 }
 
 /** A new token and session for the user's selected client, in the LoginResponse shape. */
-export async function sessionBody(db: Db, tokens: Tokens, u: UserRow, req: FastifyRequest, lifetimeS?: number) {
+export async function sessionBody(
+  db: Db,
+  tokens: Tokens,
+  u: UserRow,
+  req: FastifyRequest,
+  lifetimeS?: number,
+  signIn: { method: SignInMethod; provider?: string | null } = { method: 'password' },
+) {
   const clientId = u.selected_client_id;
   const roles = await rolesOf(db, u.id, clientId);
   const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles, lifetimeS });
-  await startSession(db, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+  await startSession(db, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), ...signIn });
   return {
     token,
     user: userBody(u, roles),
@@ -113,6 +121,14 @@ export function authRoutes(
 ) {
   // issue 13: guessing across many usernames (or reset and registration spam) from one address is slowed too
   const limited = { open: true, ...(rateLimit ? { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.windowMs } } : {}) };
+  // issue 49: the second step of a sign-in and the enrolment of second factors (server/auth/mfa)
+  const mfa = mfaRoutes(app, {
+    db,
+    defaults: { lockout, sessionLifetimeS: tokenLifetimeS },
+    openSession,
+    limited,
+    sessionBody: (u, req, lifetimeS, method) => sessionBody(db, tokens, u, req, lifetimeS, { method }),
+  });
   // issue 49: sign-in through the company's identity provider (server/auth/iam)
   const iam = iamRoutes(app, { db, tokens, limited, lockout, tokenLifetimeS, userBody, storedSettings });
   const me = async (id: number) => {
@@ -143,7 +159,9 @@ export function authRoutes(
     const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
     if (await verifyPassword(password, u.password_hash)) {
       if (await isDisabled(db, u.id)) return null; // a disabled operator: the same answer as a wrong password
-      if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
+      // issue 49: an account with a second factor clears its failed sign-ins only when that step passes too (a wrong
+      // code counts towards the same lock, and the password alone must not start the count again)
+      if ((u.failed_attempts > 0 || u.locked_until) && !(await mfa.hasSecondFactor(u.id))) await users.clearFailedSignIns(db, u.id);
       return u;
     }
     if (u) {
@@ -176,6 +194,8 @@ export function authRoutes(
     const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
     if (await passwordExpired(db, u.id, policy))
       throw new HttpError(403, 'Your password has expired: change it to sign in', [{ field: 'password', message: 'has expired' }]);
+    const second = await mfa.afterPassword(u);
+    if (second) return reply.send(second);
     return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0, locked_until: null }, req, policy.sessionLifetimeMinutes * 60));
   });
 

@@ -62,6 +62,8 @@ export function sessionRoutes(
     endedBy: r.ended_by,
     state: r.open ? 'open' : r.ended_at ? 'ended' : 'expired',
     current: r.jti === jti,
+    signInMethod: r.sign_in_method ?? 'password',
+    signInProvider: r.sign_in_provider ?? null,
   });
 
   for (const [kind, k] of Object.entries(KINDS) as [SessionKind, (typeof KINDS)[SessionKind]][]) {

@@ -70,6 +70,7 @@ import {
 import { ReportJobRun as ReportJobRunShape, ReportJobRuns as ReportJobRunsShape } from '../../contract/resources/reportJobs';
 import { api } from './client';
 import { IamExchangeResponse, IamProviders } from '../../contract/iam';
+import { SignInAnswer } from '../../contract/mfa';
 import { fileAt } from './files';
 import { ApiError } from './errors';
 import { ALARM_HANDLING_API, AlarmHandlingReport, type AlarmHandlingQuery } from '../../contract/alarmHandling';
@@ -124,7 +125,8 @@ const AuditPage = Page(AuditEntry);
 const UiErrorPage = Page(UiErrorEntry);
 
 // ---------- identity provider ----------
-export const login = (body: LoginRequest) => send('post', API.login, body, LoginResponse);
+// issue 49: a session, or the second step it needs (contract/mfa.ts)
+export const login = (body: LoginRequest) => send('post', API.login, body, SignInAnswer);
 export const me = (token?: string) => getJson(API.me, MeResponse, undefined, token);
 /** Answers like a sign-in: the new token, user and grants for the chosen client. */
 export const selectClient = (clientId: number | null) => send('put', API.meClient, { clientId }, LoginResponse);
@@ -201,16 +203,16 @@ const DoorPage = Page(DoorView);
 export const openAlarms = () => getJson(API.alarms, EventList);
 export const acknowledgeAlarm = (id: Event['id']) => send('post', `${API.alarms}/${id}/acknowledge`, {}, AcknowledgeUpdate);
 export const processAlarm = (id: Event['id'], note: string) => send('post', `${API.alarms}/${id}/process`, { note }, AlarmAction);
-export const alarmHistory = (id: Event['id']) => getJson(`${API.alarms}/${id}/history`, array(AlarmHistoryEntry));
-export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
-/** Event history; filters: eventCode (comma list), eventPointId, alert, from, to, afterId, q. */
-export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
-export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
 // issue 50: alarm management (server/alarms/routes.ts)
 export const forwardAlarm = (r: { id: Event['id']; userId?: number | null; groupId?: number | null; note: string }) =>
   send('post', `${API.alarms}/${r.id}/forward`, { userId: r.userId ?? null, groupId: r.groupId ?? null, note: r.note }, ForwardedAnswer);
 export const shelveSource = (r: { pointId: string; minutes: number; reason: string }) => send('post', `${API.alarms}/shelve`, r, ShelvedAnswer);
 export const forwardTargets = () => getJson(`${API.alarms}/forward-targets`, ForwardTargets);
+export const alarmHistory = (id: Event['id']) => getJson(`${API.alarms}/${id}/history`, array(AlarmHistoryEntry));
+export const alarmTypes = () => getJson(API.alarmTypes, array(AlarmType));
+/** Event history; filters: eventCode (comma list), eventPointId, alert, from, to, afterId, q. */
+export const listEvents = (p?: ListParams): Promise<PageOf<Event>> => getJson(API.events, EventPage, listQuery(p));
+export const listDoors = (): Promise<PageOf<DoorView>> => getJson(API.doors, DoorPage);
 /** The selected client's operator settings (password policy, lockout, sessions). */
 const OperatorSettingsAnswer = type({
   passwordMinLength: integer(),
@@ -221,6 +223,7 @@ const OperatorSettingsAnswer = type({
   lockoutMinutes: integer(),
   sessionLifetimeMinutes: integer(),
   idleTimeoutMinutes: integer(),
+  mfaRequired: integer(),
 });
 export type OperatorSettingsValues = Infer<typeof OperatorSettingsAnswer>;
 export const getOperatorSettings = () => getJson(API.operatorSettings, OperatorSettingsAnswer);

@@ -34,6 +34,7 @@ import { createCardConnectorTransport } from '../transport/cardConnector';
 import { createStompConnection } from '../transport/stomp';
 import { startAlarmNotices } from './alarmNotices';
 import { viewLogic } from './logic';
+import { mfaSignInLogic } from './mfaLogic';
 
 /** A render that broke, sent to the UI error log (§8): the error boundary's, through the hooks room. */
 export { reportUiError } from '../api/uiErrors';
@@ -107,7 +108,9 @@ export function browserImpl(): GatehouseImpl {
         // issue 49: a page back from an identity provider's sign-in carries its ticket (`#iam=…`), taken off the address at once
         restoreSession: fromPromise<RestoredToken>(async () => ({ token: localStorage.getItem(STORAGE.jwt), now: clock(), iamTicket: takeIamTicket() })),
         fetchMe: fromPromise<MeRead, { token: string }>(async ({ input }) => ({ ...(await endpoints.me(input.token)), now: clock() })),
-        signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() })),
+        // issue 49: a session, or the challenge of its second step (the session machine tells them apart)
+        signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() }) as Authenticated),
+        mfaSignIn: mfaSignInLogic(clock),
         selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({
           ...(await endpoints.selectClient(input.clientId)),
           now: clock(),

@@ -60,6 +60,8 @@ export interface SessionRow {
   ended_at: Date | string | null;
   ended_by: string | null;
   open: boolean;
+  sign_in_method?: string;
+  sign_in_provider?: string | null;
 }
 
 export const SESSION_SORT = { startedAt: 's.started_at', lastSeenAt: 's.last_seen_at', username: 'u.username', id: 's.id' };
@@ -109,7 +111,7 @@ export async function listSessions(
   const from = `from sessions s join users u on u.id = s.user_id where ${conds.join(' and ')}`;
   const { rows } = await db.query<SessionRow>(
     `select s.id, s.jti, s.user_id, u.username, u.name, u.kind, s.ip, s.user_agent, s.started_at,
-      s.last_seen_at, s.ended_at, s.ended_by, ${open} as open ${from} ${window(l)}`,
+      s.last_seen_at, s.ended_at, s.ended_by, s.sign_in_method, s.sign_in_provider, ${open} as open ${from} ${window(l)}`,
     params,
   );
   // the open expression is selected so the count binds the same parameters as the page
@@ -124,7 +126,7 @@ export async function visibleSessions(db: Db, scope: Scope, ids: number[]): Prom
   params.push(ids);
   const { rows } = await db.query<SessionRow>(
     `select s.id, s.jti, s.user_id, u.username, u.name, u.kind, s.ip, s.user_agent, s.started_at,
-      s.last_seen_at, s.ended_at, s.ended_by, ${open} as open
+      s.last_seen_at, s.ended_at, s.ended_by, s.sign_in_method, s.sign_in_provider, ${open} as open
       from sessions s join users u on u.id = s.user_id where ${where} and s.id = any($${params.length}::bigint[]) order by s.id for update of s`,
     params,
   );

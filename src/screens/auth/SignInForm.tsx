@@ -19,6 +19,8 @@ import { peekHandedDraft, takeHandedDraft } from '../../signin/handover';
 import { safeRedirect } from '../../signin/redirect';
 import { SignInView, type SignInDraft } from '../../signin/SignInView';
 import { SIGN_IN_TEXT } from '../../signin/strings';
+import { selectMfaActor } from '../../../machines/session.mfa.selectors';
+import { SecondStep } from './SecondStep';
 
 export { safeRedirect };
 
@@ -69,7 +71,10 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
     navigate(to, { replace: true });
   }, [signedIn, redirect, held, clientId, navigate, session]);
 
+  // issue 49: the password was right and a second step is asked for (or the enrolment the client requires)
+  const mfa = useSelector(session, selectMfaActor);
   const text = SIGN_IN_TEXT[locale];
+  if (mfa) return <SecondStep mfa={mfa} />;
   return (
     <SignInView
       text={text}

@@ -42,6 +42,11 @@ const SECTIONS: { title: string; fields: { name: Key; label: string; help?: stri
       { name: 'idleTimeoutMinutes', label: 'Idle timeout (minutes)', help: '0: no idle timeout' },
     ],
   },
+  {
+    // issue 49: the client's rule; an account it covers that has no second factor is led to enrol at its next sign-in
+    title: 'Two-step verification (MFA)',
+    fields: [{ name: 'mfaRequired', label: 'Who must use two-step verification', help: '0: nobody required, 1: administrators, 2: every operator' }],
+  },
 ];
 const toNumbers = (v: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(v).map(([k, x]) => [k, /^\s*-?\d+\s*$/.test(String(x ?? '')) ? Number(x) : x]));

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, HTMLTable, Icon, InputGroup, NonIdealState, SegmentedControl, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { PRIV, hasPrivilege, shortUserAgent, type SessionKind, type SessionSummary, type SortSpec } from '../../../contract';
+import { PRIV, hasPrivilege, shortUserAgent, signInMethodLabel, type SessionKind, type SessionSummary, type SortSpec } from '../../../contract';
 import { sameListView, selectListView } from '../../../machines/resourceList.selectors';
 import { selectEndError, selectIsEnding, selectPendingIds } from '../../../machines/sessionEnd';
 import { selectHeldPrivileges } from '../../../machines/session.selectors';
@@ -168,7 +168,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                 onClick={() => ender.send({ type: 'sessions.end', ids: selection })}
                 data-testid="end-selected"
               >
-                End selected{selection.length ? ` (${selection.length})` : ''}
+                {selection.length ? tx('End selected ({n})', { n: selection.length }) : tx('End selected')}
               </Button>
             )}
             <Button icon="refresh" variant="outlined" aria-label={tx('Refresh')} onClick={() => list.send({ type: 'list.refresh' })} />
@@ -208,6 +208,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                 {sortHead('username', kind === 'operator' ? tx('User') : tx('Service account'))}
                 <th>{tx('Address')}</th>
                 <th>{kind === 'operator' ? tx('Browser') : tx('Agent')}</th>
+                <th>{tx('Signed in with')}</th>
                 {sortHead('startedAt', t('startedColumn', { zone: time.zoneName() }))}
                 {sortHead('lastSeenAt', tx('Last seen'))}
                 <th>{tx('State')}</th>
@@ -246,6 +247,10 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
                   </td>
                   <td className="gh-sessions__mono">{r.ip ?? '—'}</td>
                   <td title={r.userAgent ?? undefined}>{shortUserAgent(r.userAgent)}</td>
+                  <td data-testid="sign-in-method">
+                    {tx(signInMethodLabel(r.signInMethod))}
+                    {r.signInProvider ? ` (${r.signInProvider})` : ''}
+                  </td>
                   <td>{time.dateTime(r.startedAt)}</td>
                   <td title={time.dateTime(r.lastSeenAt, true)}>{time.ago(r.lastSeenAt, now)}</td>
                   <td>
@@ -298,9 +303,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
               disabled={page === 0}
               onClick={() => list.send({ type: 'list.pageChanged', page: page - 1 })}
             />
-            <span className="gh-list__page">
-              Page {page + 1} of {lastPage + 1}
-            </span>
+            <span className="gh-list__page">{tx('Page {page} of {pages}', { page: page + 1, pages: lastPage + 1 })}</span>
             <Button
               icon="chevron-right"
               aria-label={tx('Next page')}

@@ -1,0 +1,218 @@
+// Issue 49: the routes of multi-factor sign-in (docs/MFA.md). The second step of a sign-in (a TOTP or a recovery
+// code after the password, counted towards the lockout like a wrong password), and the enrolment and removal of TOTP,
+// each a credential change (route config `credential`: every other session of the account ends in the transaction
+// that changes the factor; server/auth/sessionsFollowCredentials.test.ts drives each). Enrolment works with the
+// signed-in session, or with the ticket of a sign-in whose client requires MFA (enrol before anything else).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MFA_API, PasswordConfirmRequest, SecondFactorRequest, TicketRequest, TotpConfirmRequest, type MfaChallenge, type MfaMethod } from '../../../contract';
+import type { Db } from '../../db/db';
+import type { SignInMethod } from '../../db/queries/sessions';
+import * as users from '../../db/queries/users';
+import type { UserRow } from '../../db/queries/users';
+import { audit } from '../../audit/trail';
+import { HttpError, body } from '../../http/kit';
+import { sha256, verifyPassword } from '../passwords';
+import { userSettings, type PolicyDefaults } from '../policy';
+import * as store from './store';
+import { newTotpSecret, qrSvg, totpUri, verifyTotp } from './totp';
+
+export interface MfaOptions {
+  db: Db;
+  defaults: PolicyDefaults;
+  /** The server's one session check (server/app.ts). */
+  openSession: (token: string) => Promise<{ sub: string; jti: string } | null>;
+  /** A new session in the LoginResponse shape (server/http/auth.ts). */
+  sessionBody: (u: UserRow, req: FastifyRequest, lifetimeS: number, method: SignInMethod) => Promise<object>;
+  /** The sign-in routes' rate limit (route config), applied to the second step too. */
+  limited: Record<string, unknown>;
+  now?: () => number;
+}
+
+const LOCKED = 'Account locked after too many failed sign-ins, try again later';
+export const ticketGone = () =>
+  new HttpError(400, 'This sign-in has expired or was already used: sign in again', [{ field: 'ticket', message: 'has expired or was already used' }]);
+
+/** Who asks: the signed-in session (bearer), or the ticket of a sign-in that must enrol; `binding` ties an enrolment to it. */
+export interface Asker {
+  userId: number;
+  jti: string | null;
+  ticket: string | null;
+  binding: string;
+}
+
+export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
+  const { db } = o;
+  const now = o.now ?? Date.now;
+
+  async function asker(req: FastifyRequest, ticket: string | undefined): Promise<Asker> {
+    if (ticket) {
+      const userId = await store.ticketUser(db, ticket, 'enrol');
+      if (userId === null) throw ticketGone();
+      return { userId, jti: null, ticket, binding: `ticket:${sha256(ticket)}` };
+    }
+    const h = req.headers.authorization;
+    const claims = h?.startsWith('Bearer ') ? await o.openSession(h.slice(7)) : null;
+    if (!claims) throw new HttpError(401, 'JWT-Invalid');
+    return { userId: Number(claims.sub), jti: claims.jti, ticket: null, binding: `session:${claims.jti}` };
+  }
+  const userOf = async (id: number) => {
+    const u = await users.userById(db, id);
+    if (!u) throw new HttpError(401, 'JWT-Invalid');
+    return u;
+  };
+  const lifetimeS = async (u: UserRow) => (await userSettings(db, u.id, o.defaults)).sessionLifetimeMinutes * 60;
+  const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > now();
+
+  /** A wrong second factor counts towards the lockout as a wrong password does (the same counter, the same lock). */
+  async function countFailure(req: FastifyRequest, u: UserRow) {
+    const policy = await userSettings(db, u.id, o.defaults);
+    const failed = u.failed_attempts + 1;
+    const lock = failed >= policy.lockoutAttempts;
+    await db.transaction(async (tx) => {
+      await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(now() + policy.lockoutMinutes * 60_000) : null);
+      if (lock)
+        await audit(tx, req, {
+          clientId: u.home_client_id ?? null,
+          actor: u.username,
+          action: 'lock',
+          entity: 'user',
+          entityId: u.id,
+          before: null,
+          after: { username: u.username, minutes: policy.lockoutMinutes, by: 'second factor' },
+        });
+    });
+  }
+
+  /** After a sign-in's password (server/http/auth.ts): the second step it needs, or null when the password is enough. */
+  async function afterPassword(u: UserRow): Promise<MfaChallenge | null> {
+    const f = await store.factorsOf(db, u.id);
+    if (store.hasSecondFactor(f)) {
+      const methods: MfaMethod[] = [];
+      if (f.totp) methods.push('totp');
+      if (f.passkeys) methods.push('passkey');
+      if (f.recoveryCodesLeft) methods.push('recovery');
+      return { mfa: 'secondFactor', ticket: await store.newTicket(db, u.id, 'verify'), methods };
+    }
+    if (await store.mustUseMfa(db, u.id)) return { mfa: 'enrol', ticket: await store.newTicket(db, u.id, 'enrol'), methods: ['totp', 'passkey'] };
+    return null;
+  }
+
+  app.post(MFA_API.secondFactor, { config: { ...o.limited, open: true } }, async (req, reply) => {
+    const input = body(req.body, SecondFactorRequest);
+    const userId = await store.ticketUser(db, input.ticket, 'verify');
+    if (userId === null) throw ticketGone();
+    const u = await userOf(userId);
+    if (isLocked(u)) throw new HttpError(423, LOCKED);
+    let method: SignInMethod | null = null;
+    const code = input.code.trim();
+    if (/^[0-9]{6}$/.test(code)) {
+      const totp = await store.totpOf(db, u.id);
+      const step = totp ? await verifyTotp(totp.secret, code, totp.lastStep, now()) : null;
+      if (step !== null && (await store.useTotpStep(db, u.id, step))) method = 'password+totp';
+    } else if (await store.useRecoveryCode(db, u.id, code)) method = 'password+recovery';
+    if (!method) {
+      await countFailure(req, u);
+      throw new HttpError(401, 'The code is wrong, or was already used', [{ field: 'code', message: 'is wrong or was already used' }]);
+    }
+    if (!(await store.useTicket(db, input.ticket))) throw ticketGone();
+    if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
+    if (method === 'password+recovery')
+      await audit(db, req, {
+        clientId: u.home_client_id ?? u.selected_client_id,
+        actor: u.username,
+        action: 'use-recovery-code',
+        entity: 'user',
+        entityId: u.id,
+        before: null,
+        after: { left: (await store.factorsOf(db, u.id)).recoveryCodesLeft },
+      });
+    return reply.send(await o.sessionBody({ ...u, failed_attempts: 0, locked_until: null }, req, await lifetimeS(u), method));
+  });
+
+  app.get(MFA_API.status, async (req) => {
+    const a = await asker(req, undefined);
+    const f = await store.factorsOf(db, a.userId);
+    return {
+      totp: f.totp,
+      recoveryCodesLeft: f.recoveryCodesLeft,
+      passkeys: await store.passkeysOf(db, a.userId),
+      required: await store.mustUseMfa(db, a.userId),
+    };
+  });
+
+  app.post(MFA_API.totpInit, { config: { open: true, touches: 'self' } }, async (req) => {
+    const input = body(req.body ?? {}, TicketRequest);
+    const a = await asker(req, input.ticket);
+    const u = await userOf(a.userId);
+    if (await store.totpOf(db, u.id))
+      throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
+    const secret = newTotpSecret();
+    await store.beginTotp(db, u.id, secret, a.binding);
+    const uri = totpUri(secret, u.username);
+    return { secret, uri, qr: await qrSvg(uri) };
+  });
+
+  app.post(MFA_API.totp, { config: { open: true, touches: 'self', credential: true } }, async (req, reply) => {
+    const input = body(req.body, TotpConfirmRequest);
+    const a = await asker(req, input.ticket);
+    const u = await userOf(a.userId);
+    const secret = await store.pendingTotp(db, u.id, a.binding);
+    if (!secret)
+      throw new HttpError(400, 'No enrolment was begun in this session, or it expired: start again', [
+        { field: 'code', message: 'belongs to no enrolment begun in this session' },
+      ]);
+    const step = await verifyTotp(secret, input.code.trim(), 0, now());
+    if (step === null) throw new HttpError(400, 'The code is wrong: check the clock of the device', [{ field: 'code', message: 'is wrong' }]);
+    if (a.ticket && !(await store.useTicket(db, a.ticket))) throw ticketGone();
+    const recoveryCodes = await db.transaction(async (tx) => {
+      await store.keepSession(tx, a.jti);
+      if (await store.totpOf(tx, u.id))
+        throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
+      await store.confirmTotp(tx, u.id, secret, step);
+      const codes = await store.newRecoveryCodes(tx, u.id);
+      await audit(tx, req, {
+        clientId: u.home_client_id ?? u.selected_client_id,
+        actor: u.username,
+        action: 'enrol-mfa',
+        entity: 'user',
+        entityId: u.id,
+        before: null,
+        after: { factor: 'totp', recoveryCodes: codes.length },
+      });
+      return codes;
+    });
+    const session = a.ticket ? await o.sessionBody(u, req, await lifetimeS(u), 'password+totp') : undefined;
+    return reply.send({ recoveryCodes, ...(session ? { session } : {}) });
+  });
+
+  app.post(MFA_API.totpRemove, { config: { touches: 'self', credential: true } }, async (req) => {
+    const input = body(req.body, PasswordConfirmRequest);
+    const a = await asker(req, undefined);
+    const u = await userOf(a.userId);
+    if (!(await verifyPassword(input.password, u.password_hash)))
+      throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'is not the current password' }]);
+    const f = await store.factorsOf(db, u.id);
+    if (!f.totp) throw new HttpError(404, 'No authenticator app is set up');
+    if (f.passkeys === 0 && (await store.mustUseMfa(db, u.id)))
+      throw new HttpError(409, 'Your client requires MFA: add a passkey before removing the authenticator app', [
+        { field: 'totp', message: 'is the only second factor, and the client requires one' },
+      ]);
+    await db.transaction(async (tx) => {
+      await store.keepSession(tx, a.jti);
+      await store.removeTotp(tx, u.id);
+      if (f.passkeys === 0) await store.removeRecoveryCodes(tx, u.id);
+      await audit(tx, req, {
+        clientId: u.home_client_id ?? u.selected_client_id,
+        actor: u.username,
+        action: 'remove-mfa',
+        entity: 'user',
+        entityId: u.id,
+        before: { factor: 'totp' },
+        after: null,
+      });
+    });
+    return { ok: true };
+  });
+
+  return { afterPassword, hasSecondFactor: async (userId: number) => store.hasSecondFactor(await store.factorsOf(db, userId)) };
+}
