@@ -72,3 +72,43 @@ export async function englishLeftSettled(page: Page): Promise<string[]> {
     .toBe(true);
   return english(lines);
 }
+
+// Issue 50: a screen's body, not only its chrome: every visible line of the open view is checked, for an English value
+// of the message tables (whole line, any case: "connected", "online", "Why?") and for an English template of them
+// filled with values ("The live event stream (newest 200).", "Page 1 of 3"), inside a longer line too when the
+// template has two words of its own or more. Data values (names, a table's data cells) are allowed.
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const ENGLISH_LOWER = new Set([...ENGLISH].map((s) => s.toLowerCase()));
+const TEMPLATES = [...Object.keys(zhText), ...Object.values(enRoutes())]
+  .filter((s) => /\{\w+\}/.test(s) && /[A-Za-z]{3}/.test(s.replace(/\{\w+\}/g, '')))
+  .map((s) => {
+    const words = s.replace(/\{\w+\}/g, ' ').match(/[A-Za-z]{2,}/g) ?? [];
+    const body = s
+      .split(/\{\w+\}/)
+      .map(escape)
+      .join('.+?');
+    return new RegExp(words.length >= 2 ? body : `^${body}$`);
+  });
+/** Long English sentences of the tables, found inside a longer line (a description with a tag after it). */
+const SENTENCES = [...ENGLISH].filter((s) => (s.match(/[A-Za-z]{2,}/g) ?? []).length >= 4);
+
+export async function englishInBody(page: Page): Promise<string[]> {
+  await expect(page.locator('[data-testid="view"]:visible [aria-busy="true"]')).toHaveCount(0);
+  // a table's data cells (names, event messages as stored, usernames) are data; a cell with a button or a tag is not
+  const [all, data] = await Promise.all(
+    ['[data-testid="view"]:visible', '[data-testid="view"]:visible td'].map((sel, i) =>
+      page.locator(sel).evaluateAll(
+        (els, cells) =>
+          els
+            .filter((e) => !cells || !e.querySelector('button, .bp6-tag'))
+            .flatMap((e) => (e as HTMLElement).innerText.split('\n'))
+            .map((s) => s.trim())
+            .filter(Boolean),
+        i === 1,
+      ),
+    ),
+  );
+  const isData = new Set(data);
+  const lines = all.filter((l) => !isData.has(l));
+  return [...new Set(lines.filter((l) => ENGLISH_LOWER.has(l.toLowerCase()) || TEMPLATES.some((re) => re.test(l)) || SENTENCES.some((s) => l.includes(s))))];
+}

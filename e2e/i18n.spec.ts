@@ -1,9 +1,10 @@
 // Issue 10, languages: an admin switches to 简体中文 in the settings drawer; the open (kept-alive) view follows at once,
 // without a reload, and a kept-alive list and a catalogue form then show their chrome (header, sidebar, tabs, page
 // headers, buttons, table headers, form labels) with no English text from our own message tables. Data values (names)
-// are allowed. Every sidebar screen in zh-CN is checked by the route walk (e2e/a11y.spec.ts).
+// are allowed. Every sidebar screen in zh-CN is checked by the route walk (e2e/a11y.spec.ts); a few screens' bodies
+// (descriptions, tags, pagers, row buttons: issue 50) are checked here too.
 import { expect as baseExpect, test } from './fixtures';
-import { englishLeft } from './i18n.helpers';
+import { englishInBody, englishLeft } from './i18n.helpers';
 import { selectClient, shot, signIn } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -49,6 +50,15 @@ test('zh-CN: the settings drawer switches the language live; a kept-alive list a
     await shot(page, 'i18n-identity-form-zh-1440');
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, 'i18n-identity-form-zh-390');
+    // issue 50: a sidebar screen's body too (descriptions, tags, pagers, row buttons), not only its chrome
+    await page.setViewportSize({ width: 1440, height: 900 });
+    for (const path of ['/monitor/events', '/monitor/operator-sessions', '/manage/clients', '/visitor', '/hardware/controllers', '/configure/doors']) {
+      await page.goto(path);
+      await expect(page.locator('.gh-page-header__title:visible')).not.toHaveText('');
+      const body = await englishInBody(page);
+      if (body.length) problems.push(`${path} (body): ${body.join(' | ')}`);
+    }
+    await shot(page, 'i18n-doors-zh-1440');
     expect(problems).toEqual([]);
   } finally {
     // the language is the user's setting, kept on the server: give admin English back for the specs that follow

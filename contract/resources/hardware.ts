@@ -8,6 +8,12 @@ import { choice, defineResource, number, ref, switchField, text } from './define
 /** A dotted IPv4 address (each part 0–255). */
 export const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
+/** A controller's status as its heart-beat reports it (controllers.status). */
+export const CONTROLLER_STATUSES = [
+  { value: 'online', label: 'Online' },
+  { value: 'offline', label: 'Offline' },
+] as const;
+
 export const controllersResource = defineResource({
   name: 'controllers',
   table: 'controllers',
@@ -22,7 +28,8 @@ export const controllersResource = defineResource({
     name: text({ max: 100, required: true, search: true, sort: true }),
     ipAddress: text({ label: 'IP address', max: 15, required: true, pattern: IPV4, help: 'IPv4, e.g. 10.1.0.11', search: true, sort: true }),
     divisionId: ref('divisions', { label: 'Division' }),
-    status: text({ max: 20, required: true, readOnly: true, sort: true, help: 'As its heart-beat reports it' }),
+    // issue 50: a choice, so the list says it in the console's language (it showed "online"/"offline" in 简体中文 too)
+    status: choice(CONTROLLER_STATUSES, { required: true, readOnly: true, sort: true, default: 'online', help: 'As its heart-beat reports it' }),
     // issue 50: the version it runs (the list promised it; server/simulator/heartbeat.ts firmwareStep installs one)
     firmware: text({ max: 40, readOnly: true, sort: true }),
     // Gatehouse Edge (issue 47, server/edge/keys.ts): online or offline since when, the snapshot version it was sent and

@@ -26,6 +26,8 @@ export default {
   'resource.controllers.field.divisionId': '部门',
   'resource.controllers.field.status': '状态',
   'resource.controllers.help.status': '按其心跳报告',
+  'resource.controllers.choice.status.online': '在线',
+  'resource.controllers.choice.status.offline': '离线',
   'resource.controllers.field.firmware': '固件',
   'resource.controllers.field.edge': 'Edge 控制器',
   'resource.controllers.form.0.title': '控制器设置',

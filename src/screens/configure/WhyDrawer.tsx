@@ -9,7 +9,7 @@ import { DECISION_EVENT_CODES, type Explanation } from '../../../contract/decisi
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
 import { useViewActor } from '../../hooks/useViewActor';
 import { useTime } from '../../ui/time';
-import { say } from '../../i18n';
+import { say, tx } from '../../i18n';
 
 const DENIED_CODES = new Set(Object.values(DECISION_EVENT_CODES).filter((c) => c !== DECISION_EVENT_CODES.granted));
 /** A swipe the engine denied: the rows that offer "Why?". */
@@ -47,7 +47,7 @@ export function WhyButton({ eventId, onWhy }: { eventId: number; onWhy?: (eventI
           else setOpen(true);
         }}
       >
-        <span className={Classes.BUTTON_TEXT}>Why?</span>
+        <span className={Classes.BUTTON_TEXT}>{tx('Why?')}</span>
       </button>
       {open && <WhyDrawer eventId={eventId} onClose={() => setOpen(false)} />}
     </>

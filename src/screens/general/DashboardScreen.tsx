@@ -11,7 +11,7 @@ import { selectHeldPrivileges, selectUser } from '../../../machines/session.sele
 import { countDoors, doorStateOf } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
 import { useSystemActor } from '../../hooks/useSystemActor';
-import { useT, tx } from '../../i18n';
+import { getLocale, useT, tx } from '../../i18n';
 import { useTime } from '../../ui/time';
 import { PageHeader } from '../../ui/PageHeader';
 import { useLiveDashboard } from './useLiveDashboard';
@@ -325,7 +325,7 @@ function DoorStatusWidget() {
           <div className="gh-dash__tags">
             {countDoors(doors).map((c) => (
               <Tag key={c.status} large minimal={!doorStateOf(c.status).problem} intent={doorStateOf(c.status).intent} data-testid={`door-count-${c.status}`}>
-                {c.count} {doorStateOf(c.status).label.toLowerCase()}
+                {c.count} {getLocale() === 'en' ? doorStateOf(c.status).label.toLowerCase() : tx(doorStateOf(c.status).label)}
               </Tag>
             ))}
           </div>

@@ -27,9 +27,9 @@ export function ClientsScreen() {
           description={
             multi
               ? clientId === null
-                ? 'Select the client to work in. The dashboard and most screens need one.'
-                : 'Tenants of this installation. Select one to work in it.'
-              : 'Tenants of this installation.'
+                ? tx('Select the client to work in. The dashboard and most screens need one.')
+                : tx('Tenants of this installation. Select one to work in it.')
+              : tx('Tenants of this installation.')
           }
         />
       </div>

@@ -164,9 +164,9 @@ export function EventsScreen() {
         icon="pulse"
         description={
           <>
-            The live event stream (newest {MAX_ROWS}).{' '}
+            {tx('The live event stream (newest {n}).', { n: MAX_ROWS })}{' '}
             <Tag minimal data-testid="socket-status">
-              {status}
+              {tx(status)}
             </Tag>
           </>
         }
@@ -180,7 +180,7 @@ export function EventsScreen() {
             )}
             {paused ? (
               <Button icon="play" intent="primary" onClick={() => events.send({ type: 'events.resume' })} data-testid="events-resume">
-                Resume{waiting ? ` (${waiting} new)` : ''}
+                {waiting ? tx('Resume ({n} new)', { n: waiting }) : tx('Resume')}
               </Button>
             ) : (
               <Button icon="pause" onClick={() => events.send({ type: 'events.pause' })} data-testid="events-pause">

@@ -85,7 +85,7 @@ export function EventReportScreen() {
             label={tx('Event codes')}
             labelFor="history-codes"
             intent={codesValid ? 'none' : 'danger'}
-            helperText={codesValid ? 'e.g. 4002,4003' : 'Whole numbers separated by commas'}
+            helperText={codesValid ? tx('e.g. 4002,4003') : tx('Whole numbers separated by commas')}
           >
             <InputGroup id="history-codes" value={codes} onChange={(e) => setCodes(e.currentTarget.value)} intent={codesValid ? 'none' : 'danger'} />
           </FormGroup>

@@ -58,7 +58,7 @@ export function VisitorTodayScreen() {
       icon="id-number"
       resource={visitors}
       filters={{ visitDate: day }}
-      description={`Visitors registered for ${showDate(day)}. Register walk-ins with “Register visitor”; every visit is in Visitors.`}
+      description={tx('Visitors registered for {day}. Register walk-ins with “Register visitor”; every visit is in Visitors.', { day: showDate(day) })}
     />
   );
 }
