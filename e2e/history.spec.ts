@@ -48,6 +48,12 @@ test('Export on the live events screen downloads the filtered history as NDJSON 
   const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'HR Office');
   const held = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.held', doorId: door.id } })).json();
 
+  // issue 50: each export logged ERR_ABORTED …/export/progress in the browser (the console cancelled the stream after
+  // its end event, before the server closed it)
+  const aborted: string[] = [];
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('/export/progress')) aborted.push(`${r.url()} ${r.failure()?.errorText}`);
+  });
   await page.goto('/monitor/events');
   await page.getByTestId('events-filter').fill(String(held.eventCode));
   await page.getByTestId('events-export-format').selectOption('ndjson');
@@ -64,6 +70,7 @@ test('Export on the live events screen downloads the filtered history as NDJSON 
   expect(rows.some((r) => r.id === held.id)).toBe(true);
   expect(rows.every((r) => r.eventCode === held.eventCode)).toBe(true); // the screen's filter went with it
   await expect(page.getByTestId('events-export-error')).toHaveCount(0);
+  expect(aborted).toEqual([]);
 });
 
 test('on a wide screen the live events table is at most 61% of the window high, scrolls inside, and keeps its header in view', async ({ page }) => {

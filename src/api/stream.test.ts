@@ -74,6 +74,26 @@ describe('streamGet against servers that fail', () => {
     ]);
   });
 
+  it('issue 50: reads a stream to its close after the end event, never cancelling it first (the browser logged ERR_ABORTED)', async () => {
+    let cut: boolean | null = null;
+    const srv = await fakeServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // the end event, then the response's close a moment later (as a server flushing its last bytes); by then a
+      // client that cancelled the body has cut the connection
+      res.write('event: end\ndata: {}\n\n', () =>
+        setTimeout(() => {
+          cut = req.socket.destroyed || res.destroyed;
+          res.end(': bye\n\n');
+        }, 200),
+      );
+    });
+    open.push(srv);
+    const outcome = await streamGet('/x', { baseUrl: srv.base, deps: noAuth, onEvent: () => {} });
+    expect(outcome.status).toBe('ended');
+    await vi.waitFor(() => expect(cut).not.toBeNull());
+    expect(cut).toBe(false); // the client read the answer to its close: nothing aborted it
+  });
+
   it('retries a connection cut mid-stream `retries` times, then dispatches exactly one error event', async () => {
     const srv = await fakeServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

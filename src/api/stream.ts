@@ -194,20 +194,46 @@ async function read(res: Response, onEvent: (e: StreamEvent) => void, endEvent: 
       throw new CallbackError(cause);
     }
   });
+  let closed = false;
   try {
     while (!ended) {
       const { done, value } = await reader.read();
       if (done) {
+        closed = true;
         parser.push(decoder.decode());
         break;
       }
       parser.push(decoder.decode(value, { stream: true }));
     }
+    // issue 50: the end event is read; the server closes the response a moment later. Cancelling it first aborted the
+    // request under the browser's eyes (each live-events export logged ERR_ABORTED …/export/progress): what is left is
+    // read to the close, for at most STREAM_DRAIN_MS, and only then cancelled
+    if (ended && !closed) closed = await drained(reader);
   } finally {
-    if (ended) reader.cancel().catch(() => {});
-    else reader.releaseLock();
+    if (ended && !closed) reader.cancel().catch(() => {});
+    else if (!ended) reader.releaseLock();
   }
   return ended;
+}
+
+/** How long a stream whose end event was read may take to close before it is cancelled. */
+const STREAM_DRAIN_MS = 2000;
+/** Reads a stream to its close (true), or gives up after STREAM_DRAIN_MS (false). */
+async function drained(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((r) => {
+    timer = setTimeout(() => r(false), STREAM_DRAIN_MS);
+  });
+  const toClose = (async () => {
+    for (;;) if ((await reader.read()).done) return true;
+  })();
+  try {
+    return await Promise.race([toClose, late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // ---------- the event-history export ----------
