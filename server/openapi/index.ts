@@ -93,7 +93,7 @@ export async function openApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url }) => ({ schema: { ...(schema as object), response: responses() } as typeof schema, url }),
   });
   await app.register(swaggerUi, { routePrefix: OPENAPI_DOCS });
-  app.get(OPENAPI_JSON, { config: { open: true } }, async () => app.swagger());
+  app.get(OPENAPI_JSON, { config: { open: true }, schema: { hide: true } }, async () => app.swagger());
 }
 
 const ERROR = {
