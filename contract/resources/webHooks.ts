@@ -19,6 +19,9 @@ export const WEB_HOOK_EVENTS = [
   { type: 'access.denied', field: 'accessDenied', label: 'Access denied' },
   { type: 'door.state', field: 'doorState', label: 'Door state changed' },
   { type: 'identity.changed', field: 'identityChanged', label: 'Identity changed' },
+  // issue 45: each signed head of the client's audit chain, as it is signed (migration 135): a receiver keeping them is a
+  // witness the installation does not control
+  { type: 'audit.head', field: 'auditHead', label: 'Audit head signed' },
 ] as const;
 export type WebHookEventType = (typeof WEB_HOOK_EVENTS)[number]['type'];
 
@@ -65,6 +68,7 @@ export const webHooksResource = defineResource({
     accessDenied: switchField(off),
     doorState: switchField({ ...off, label: 'Door state' }),
     identityChanged: switchField(off),
+    auditHead: switchField({ ...off, label: 'Audit head signed' }),
   },
   list: { title: ['name'], columns: ['url', 'active', 'alarmRaised', 'accessDenied', 'updatedAt'], sort: ['name', 'asc'] },
   form: [

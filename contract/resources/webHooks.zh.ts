@@ -20,6 +20,7 @@ export default {
   'resource.webHooks.field.accessDenied': '拒绝通行',
   'resource.webHooks.field.doorState': '门状态',
   'resource.webHooks.field.identityChanged': '人员变更',
+  'resource.webHooks.field.auditHead': '审计链头已签名',
   'resource.webHooks.form.0.title': 'Web 钩子',
   'resource.webHooks.form.1.title': '事件',
   'resource.webHooks.form.1.description': '哪些事件会发送到此地址。',

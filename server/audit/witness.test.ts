@@ -11,6 +11,7 @@ import { API } from '../../contract';
 import { auditCommand, bufferIo } from '../../scripts/auditCommand';
 import { openPglite, type Db } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
+import { headSignatureValid } from './heads';
 import { witnessDirProblem } from './witness';
 
 const PG = process.env.DATABASE_URL;
@@ -63,6 +64,37 @@ describe('heads are signed within seconds of a write, and leave the database', (
     await expect.poll(() => witnessed().at(-1)?.seq, { timeout: 5_000 }).toBe(Number(last.seq));
     expect(witnessed().at(-1)?.hash).toBe(last.hash);
     expect(s.app.auditHeads.witnessed(northwind)?.seq).toBe(Number(last.seq));
+  }, 30_000);
+
+  it('a web hook subscribed to audit.head gets each signed head of its own client, its signature checked by the public key', async () => {
+    const harbour = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
+    const hook = async (clientId: number) =>
+      Number(
+        (
+          await s.db.query<{ id: number }>(
+            `insert into web_hooks (client_id, name, url, secret, active, audit_head) values ($1, $2, 'https://witness.example/heads', 'a-secret-of-16-chars', true, true) returning id`,
+            [clientId, `Audit heads ${Math.random().toString(36).slice(2, 8)}`],
+          )
+        ).rows[0].id,
+      );
+    const mine = await hook(northwind);
+    const theirs = await hook(harbour);
+    const nw = await s.loginTo('admin', 'NORTHWIND');
+    expect((await s.call('POST', API.divisions, { token: nw, body: { name: `Hooked wing ${Math.random().toString(36).slice(2, 7)}` } })).status).toBe(201);
+    await s.app.auditHeads.flush();
+    const last = await newest(s.db);
+    const sent = async (hookId: number) =>
+      (await s.db.query<{ body: any }>(`select body from webhook_outbox where hook_id = $1 and event_type = 'audit.head' order by id`, [hookId])).rows.map(
+        (r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body),
+      );
+    const got = (await sent(mine)).at(-1);
+    expect(got).toMatchObject({ type: 'audit.head', clientId: northwind, data: { seq: Number(last.seq), hash: last.hash } });
+    const pem = await (await fetch(`${s.base}${API.audit}/public-key?format=pem`, { headers: { authorization: `Bearer ${nw}` } })).text();
+    const head = { clientId: northwind, seq: got.data.seq, hash: got.data.hash, signedAt: got.data.signedAt, signature: got.data.signature };
+    expect(headSignatureValid(head, pem)).toBe(true);
+    expect(headSignatureValid({ ...head, seq: head.seq - 1 }, pem)).toBe(false);
+    // another client's hook hears only its own client's heads
+    expect((await sent(theirs)).every((b) => b.clientId === harbour)).toBe(true);
   }, 30_000);
 
   it('refuses a witness inside the data directory', () => {
