@@ -23,6 +23,7 @@ import { useTime } from '../../ui/time';
 import { tCat, useLocale, useT, tx } from '../../i18n';
 import { violationText } from '../../i18n/violations';
 import { alarmNoteState } from './alarmNote';
+import { AlarmFloodPanel, AlarmManagementButtons, AlarmManagementTags } from './AlarmManagement';
 
 const priorityIntent = (p: number): Intent => (p <= 1 ? 'danger' : p <= 3 ? 'warning' : 'none');
 const STATUS_INTENT = { connected: 'success', connecting: 'warning', waiting: 'danger', idle: 'none' } as const;
@@ -60,6 +61,7 @@ const AlarmRow = memo(function AlarmRow({
         ) : (
           <Tag intent="danger">{tx('New')}</Tag>
         )}
+        <AlarmManagementTags alarm={alarm} />
       </td>
       <td className="gh-nowrap">
         <Button size="small" icon="tick" disabled={!ack} onClick={() => onAck(alarm.id)} data-testid="alarm-acknowledge">
@@ -67,7 +69,8 @@ const AlarmRow = memo(function AlarmRow({
         </Button>{' '}
         <Button size="small" icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">
           {tx('Process…')}
-        </Button>
+        </Button>{' '}
+        <AlarmManagementButtons alarm={alarm} />
       </td>
     </tr>
   );
@@ -102,6 +105,7 @@ const AlarmCard = memo(function AlarmCard({
         ) : (
           <Tag intent="danger">{tx('New')}</Tag>
         )}
+        <AlarmManagementTags alarm={alarm} />
       </div>
       <div className="gh-alarm-card__message">{alarm.message}</div>
       {alarm.instructions && <div className="gh-alarm-card__instructions bp6-text-muted">{alarm.instructions}</div>}
@@ -113,6 +117,7 @@ const AlarmCard = memo(function AlarmCard({
         <Button icon="confirm" intent="primary" disabled={!process} onClick={() => onProcess(alarm)} data-testid="alarm-process">
           {tx('Process…')}
         </Button>
+        <AlarmManagementButtons alarm={alarm} large />
       </div>
     </li>
   );
@@ -170,6 +175,7 @@ export function AlarmsScreen() {
           </Button>
         </Callout>
       )}
+      <AlarmFloodPanel />
       {open.length === 0 ? (
         <NonIdealState icon="tick-circle" title={tx('No open alarms')} description={tx('New alarms appear here as they are raised.')} />
       ) : mobile ? (
