@@ -83,6 +83,18 @@ export const HandoverDenials = type({
 });
 export const HandoverAck = type({ id: integer(), by: string(), name: string(), at: string(), note: nullable(string()) });
 export type HandoverAck = Infer<typeof HandoverAck>;
+/** Issue 50: an alarm source shelved at some time of the shift (begun in it, or still running when it began). */
+export const HandoverShelving = type({
+  id: integer(),
+  pointName: nullable(string()),
+  reason: string(),
+  by: string(),
+  at: string(),
+  until: string(),
+  endedAt: nullable(string()),
+});
+export type HandoverShelving = Infer<typeof HandoverShelving>;
+
 export const HandoverDigest = type({
   zone: string(),
   /** the shift: [start, end) */
@@ -96,6 +108,8 @@ export const HandoverDigest = type({
   offline: array(HandoverOffline),
   visitors: array(HandoverVisitor),
   denials: HandoverDenials,
+  /** issue 50: the alarm sources shelved during the shift (absent in handovers acknowledged before) */
+  shelvings: optional(array(HandoverShelving)),
   /** null: not acknowledged yet */
   acknowledgement: nullable(HandoverAck),
   /** the note left for this shift's successor by whoever acknowledged the shift before (null: none) */

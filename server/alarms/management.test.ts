@@ -278,3 +278,21 @@ describe('forwarding', () => {
     expect((await forward(operator, alarm.id, { userId: operatorId, note: 'x' })).status).toBe(409);
   });
 });
+
+describe('the shift handover', () => {
+  it('lists the alarm sources shelved during the shift', async () => {
+    const alarm = await raise(await doorOf(northwind, 7));
+    const shelved = (
+      await s.call('POST', `${API.alarms}/shelve`, { token: operator, body: { pointId: alarm.eventPointId, minutes: 480, reason: 'Night works' } })
+    ).body;
+    const latest = (await s.call('GET', '/event/handover/latest', { token: admin })).body;
+    expect(latest.shelvings.map((x: any) => x.id)).not.toContain(shelved.id); // shelved after that shift ended
+    // as if shelved an hour before that shift ended
+    await s.db.query(
+      `update alarm_shelvings set shelved_at = $2::timestamptz - interval '1 hour', until = $2::timestamptz + interval '7 hours' where id = $1`,
+      [shelved.id, latest.end],
+    );
+    const again = (await s.call('GET', '/event/handover/latest', { token: admin })).body;
+    expect(again.shelvings.find((x: any) => x.id === shelved.id)).toMatchObject({ reason: 'Night works', by: 'operator', endedAt: null });
+  });
+});

@@ -250,6 +250,13 @@ export async function handoverDigest(
     group by e.event_code order by count(*) desc, e.event_code`,
     p,
   );
+  // issue 50: the alarm sources kept off the consoles at some time of the shift
+  const ps: unknown[] = [shift.start, shift.end];
+  const { rows: shelved } = await db.query<any>(
+    `select id, point_name, reason, shelved_by, shelved_at, until, ended_at from alarm_shelvings
+      where ${tenant(ps, clientId)} and shelved_at < $2 and coalesce(ended_at, until) >= $1 order by shelved_at desc limit ${LIST_MAX}`,
+    ps,
+  );
   const { rows: repeated } = await db.query<any>(
     `select coalesce(e.swipe ->> 'card', 'identity ' || e.identity_id::text, e.event_source_id) as credential,
       max(i.first_name) as first_name, max(i.last_name) as last_name, count(*)::text as n, array_agg(distinct coalesce(e.event_point_name, e.event_source_name, '')) as doors
@@ -270,6 +277,15 @@ export async function handoverDigest(
       open: alarms,
     },
     doors,
+    shelvings: shelved.map((r) => ({
+      id: Number(r.id),
+      pointName: r.point_name ?? null,
+      reason: r.reason,
+      by: r.shelved_by,
+      at: iso(r.shelved_at)!,
+      until: iso(r.until)!,
+      endedAt: iso(r.ended_at),
+    })),
     threatLevel: threat
       ? {
           name: threat.name,
