@@ -3,15 +3,7 @@
 // REST actors (the server broadcasts the result to every console, this one included).
 // It also decides what the operator is told of new alarms (issue 10): the board of alarm notices the shell shows.
 import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import {
-  ALARM_NOTICE_GATHER_MS,
-  NOTIFICATION_MS,
-  eventPointIdOf,
-  sameId,
-  type AcknowledgeUpdate,
-  type AlarmAction,
-  type Event,
-} from '../contract';
+import { ALARM_NOTICE_GATHER_MS, NOTIFICATION_MS, eventPointIdOf, sameId, type AcknowledgeUpdate, type AlarmAction, type Event } from '../contract';
 import { errorText, notProvided } from './notProvided';
 import type { AlarmFact, AlarmFacts } from './socket';
 import {

@@ -14,7 +14,9 @@ import { r, fromResource, catalogue, type RouteDef } from './define';
 export const HARDWARE_ROUTES: RouteDef[] = [
   ...catalogue(cardFormatsResource, 'Wiegand and smart-card formats the readers decode.'),
   ...catalogue(cardReadersResource, 'Readers and their doors, with live status.'),
-  fromResource(controllersResource, 'list', 'catalogueList', { description: 'Door controllers: their address, their status as their heart-beat reports it, and the firmware they run.' }),
+  fromResource(controllersResource, 'list', 'catalogueList', {
+    description: 'Door controllers: their address, their status as their heart-beat reports it, and the firmware they run.',
+  }),
   r('hardware', '/hardware/controllers/diagnostic/:ipAddress', 'Controller diagnostic', ['0.5.6.4'], {
     icon: 'desktop',
     hidden: true,
