@@ -1,7 +1,7 @@
 // What holds in each state of the alarms machine (./alarms.ts), written apart from its transitions and read by nothing
 // in it: its `meta`. The model tests check them at every step of every generated path (model-tests/harness.ts).
 import { ALARM_FLOOD_WINDOW_MS, MAX_ALARM_NOTICES, sameId, type Event } from '../contract';
-import type { AlarmsContext } from './alarms';
+import type { AlarmsContext } from './alarms.context';
 import { RAISINGS_MAX } from './alarms.management';
 
 type Held = { context: AlarmsContext; children: Record<string, unknown> };

@@ -6,17 +6,9 @@ import { assign, emit, enqueueActions, setup, stateIn, type ActorRefFrom, type S
 import { ALARM_NOTICE_GATHER_MS, NOTIFICATION_MS, eventPointIdOf, sameId, type AcknowledgeUpdate, type AlarmAction, type Event } from '../contract';
 import { errorText, notProvided } from './notProvided';
 import type { AlarmFact, AlarmFacts } from './socket';
-import {
-  applyChange,
-  keepRaisings,
-  type ForwardRequest,
-  type ForwardTargets,
-  type Forwarded,
-  type Raising,
-  type ShelveRequest,
-  type Shelved,
-} from './alarms.management';
+import { applyChange, keepRaisings, type ForwardRequest, type ForwardTargets, type Forwarded, type ShelveRequest, type Shelved } from './alarms.management';
 import { invariants } from './alarms.invariants';
+import type { AlarmsContext } from './alarms.context';
 import { addToBoard, pruneBoard, raisedSince, unseen, type AlarmNotice, type NoticeBoard } from './alarms.notices';
 
 export { addToBoard, noticeFor, pruneBoard, raisedSince, type AlarmNotice, type NoticeBoard } from './alarms.notices';
@@ -59,26 +51,7 @@ export type AlarmsEmitted =
   | { type: 'alarm.commandDone'; what: CommandDone };
 export type CommandDone = 'acknowledged' | 'processed' | 'forwarded' | 'shelved';
 
-export interface AlarmsContext {
-  /** Open alerts in arrival order (the selectors sort them). */
-  alarms: Event[];
-  /** The server's open count from /alarmcount, when heard. */
-  serverCount: number | null;
-  /** Facts heard while the REST snapshot was in flight, re-applied on top of it. */
-  pending: AlarmFact[];
-  error: string | null;
-  /** False until the first open list of this sign-in arrived: what was open before the console connected is not news. */
-  baselined: boolean;
-  /** Epoch ms when this sign-in (or restored session, or client) began: alarms raised since are news in the first list. */
-  openedAt: number | null;
-  /** New alarms waiting out the gather window, to be noticed together. */
-  gathered: Event[];
-  board: NoticeBoard;
-  /** Issue 50: the recent raisings on this console (flood and chatter are read from them). */
-  raisings: readonly Raising[];
-  /** Issue 50: whom an alarm may be forwarded to, once read. */
-  targets: ForwardTargets | null;
-}
+export type { AlarmsContext } from './alarms.context';
 
 export interface ProcessRequest {
   id: Event['id'];

@@ -108,7 +108,6 @@ async function shiftBefore(db: Db, clientId: number, t: Date): Promise<Shift | n
 }
 
 const name = (first: unknown, last: unknown) => [first, last].filter((x) => x).join(' ');
-
 /** The digest of `shift` for one client, within `divisions` (null: all). */
 export async function handoverDigest(
   db: Db,
