@@ -13,7 +13,10 @@ export interface DeviceSimOptions {
   controllers: number;
   /** events per second over all controllers */
   rate: number;
+  /** the longest it sends; `signal` may end it sooner */
   durationS: number;
+  /** stop sending (what is on its way is still awaited): a test that sends until it has seen what it checks */
+  signal?: AbortSignal;
   /** one alarm (door forced open) in this many events, then its door closes again */
   alarmEvery?: number;
   /** put the send time in each message (the benchmark measures publish latency from it) */
@@ -106,7 +109,7 @@ export async function runDeviceSimulator(o: DeviceSimOptions): Promise<DeviceSim
 
   let second = 0;
   const end = start + o.durationS * 1000;
-  for (let tick = 0; performance.now() < end; tick++) {
+  for (let tick = 0; performance.now() < end && !o.signal?.aborted; tick++) {
     carry += perTick;
     const n = Math.floor(carry);
     carry -= n;

@@ -18,7 +18,7 @@ import { useSystemActor } from '../../hooks/useSystemActor';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
 import { useT, tx } from '../../i18n';
-import { BURST_CALM_MS, farAfterFrame, isBurst } from './eventsBurst';
+import { burstOver, calmAfterFrame, farAfterFrame, isBurst } from './eventsBurst';
 import {
   MAX_ROWS,
   selectAlertsOnly,
@@ -80,20 +80,34 @@ export function EventsScreen() {
   // Purely visual: what the list holds is the actor's.
   const scroller = useRef<HTMLDivElement>(null);
   const [far, setFar] = useState<number | null>(null);
-  const calm = useRef<number | undefined>(undefined);
-  useEffect(() => () => clearTimeout(calm.current), []);
+  // A burst ends when the page has painted BURST_CALM_FRAMES frames with no burst in them (eventsBurst.ts), counted
+  // by one animation frame callback at a time while a burst is on: never by a timer, which a stalled main thread
+  // fired between two frames of the same burst (the e2e flake on a loaded machine).
+  const calm = useRef({ frames: 0, raf: 0 });
   useEffect(() => {
+    const c = calm.current;
+    const tick = () => {
+      c.frames = calmAfterFrame(c.frames, false);
+      if (burstOver(c.frames)) {
+        c.raf = 0;
+        setFar(null);
+      } else c.raf = requestAnimationFrame(tick);
+    };
     const sub = events.on('events.added', ({ count }) => {
       const box = scroller.current;
       const fold = box && box.scrollTop === 0 && window.innerWidth >= MOBILE_BREAKPOINT_PX ? Math.ceil(box.clientHeight / EVENT_ROW_PX) + 2 : null;
       setFar((current) => farAfterFrame(current, count, fold));
-      // a burst that ends with no frame after it: every row is rendered again shortly after the last one
+      // a burst that ends with no frame after it: every row is rendered again after that many calm frames
       if (isBurst(count, fold)) {
-        clearTimeout(calm.current);
-        calm.current = window.setTimeout(() => setFar(null), BURST_CALM_MS);
+        c.frames = calmAfterFrame(c.frames, true);
+        if (!c.raf) c.raf = requestAnimationFrame(tick);
       }
     });
-    return () => sub.unsubscribe();
+    return () => {
+      sub.unsubscribe();
+      cancelAnimationFrame(c.raf);
+      c.raf = 0;
+    };
   }, [events]);
 
   // jump to history: the event report with what this screen filters (a number is an event code)
