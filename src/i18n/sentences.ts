@@ -30,10 +30,10 @@ export const zhSentences: Record<string, string> = {
     '此服务器的数据库是 PostgreSQL {major}，但未找到 pg_dump、pg_restore 和 psql（在 PATH 或 /usr/lib/postgresql/{major}/bin 中）。要在此进行备份和恢复，请安装 PostgreSQL {major} 的客户端工具（Debian 和 Ubuntu：apt install postgresql-client-{major}；其他系统：将同一主版本的 pg_dump、pg_restore 和 psql 放在 PATH 中），然后重新启动 Gatehouse。',
   'The backup could not be taken: {problem}': '无法进行备份：{problem}',
   'That person is not inside {zone}': '此人不在 {zone} 内',
+  'This source is already shelved until {until}': '此报警源已搁置至 {until}',
   'Still used by 1 {what}: change or delete it first': '仍被 1 个{what}使用：请先修改或删除它',
   'Still used by {n} {what}: change or delete them first': '仍被 {n} 个{what}使用：请先修改或删除它们',
   'Still used by {what}: change or delete them first': '仍被{what}使用：请先修改或删除它们',
-  'This source is already shelved until {until}': '此报警源已搁置至 {until}',
   'Still used by {what} in this division: change or delete them first': '此部门中仍有{what}在使用：请先修改或删除它们',
   'Someone else changed this {what} since you opened it. Reload it to see their changes; your typed values are kept.':
     '您打开此{what}后，其他人已修改了它。请重新加载以查看其更改；您输入的值已保留。',
