@@ -97,6 +97,7 @@ test('on a wide screen the live events table is at most 61% of the window high, 
 });
 
 test("in a burst the rows below the fold wait unrendered; scrolling or the burst's end renders them", async ({ page, baseURL }) => {
+  test.setTimeout(180_000); // the burst and its drain on a loaded machine (see the last wait)
   await page.setViewportSize({ width: 1440, height: 900 });
   // Harbour Health's administrator: the burst's thousands of events stay out of Northwind, where the other tests look
   await signIn(page, 'harbour', { at: '/monitor/events' });
@@ -121,15 +122,18 @@ test("in a burst the rows below the fold wait unrendered; scrolling or the burst
   await page.getByTestId('events-scroll').evaluate((el) => {
     el.scrollTop = 600;
   });
-  await expect.poll(() => far.count(), { timeout: 2000 }).toBe(0);
+  // (how soon is the benchmarks' to judge: a loaded machine paints the next frame late, a burst still coming in)
+  await expect.poll(() => far.count()).toBe(0);
   await page.getByTestId('events-scroll').evaluate((el) => {
     el.scrollTop = 0;
   });
   // how fast the server takes the burst is the ingest benchmark's to judge (npm run bench -- ingest), not this test's
   sending.abort();
   await stream;
-  // after the burst's last frame every row is rendered again (after BURST_CALM_FRAMES painted frames, not a timer)
-  await expect.poll(() => far.count()).toBe(0);
+  // after the burst's last frame every row is rendered again (after BURST_CALM_FRAMES painted frames, not a timer); the
+  // last frame comes when the server has delivered what it took, which on a loaded machine trails the sender by many
+  // seconds (a run at load 12 still had frames coming 20 s after the simulator stopped)
+  await expect.poll(() => far.count(), { timeout: 60_000 }).toBe(0);
   await expect(rows.nth(150).getByRole('cell').first()).toBeAttached();
   await rows.nth(150).scrollIntoViewIfNeeded();
   await expect(rows.nth(150).getByRole('cell').first()).toBeVisible();
