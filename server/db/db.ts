@@ -139,7 +139,10 @@ export async function openPglite(dataDir: string, image?: Blob, opts: { minFreeB
       ? {}
       : {
           async snapshot(to: string) {
-            await lite.exec('checkpoint'); // the data files as committed: little WAL to replay when the image opens
+            // the data files as committed (little WAL to replay when the image opens), through the disk guard: on a full
+            // disk it is refused with DiskFullError before PGlite tries (PGlite's own checkpoint on a full disk spun
+            // and held the process)
+            await db.exec('checkpoint');
             await lite.runExclusive(async () => {
               held = true;
               try {
