@@ -221,7 +221,7 @@ export function createAlarmManagement(db: Db, publish: Publish, o: { log?: (m: s
         if (running.rows.length) throw new ManagementError(409, fill('This source is already shelved until {until}', { until: iso(running.rows[0].until)! }));
         const ins = await tx.query<any>(
           `insert into alarm_shelvings (client_id, event_point_id, point_name, reason, minutes, shelved_by, until)
-           values ($1,$2,$3,$4,$5,$6, now() + $5::int * interval '1 minute') returning *`,
+           values ($1,$2,$3,$4,$5,$6, date_trunc('milliseconds', now() + $5::int * interval '1 minute')) returning *`,
           [clientId, pointId, known.rows[0].name, reason, minutes, actor],
         );
         const row = ins.rows[0];
