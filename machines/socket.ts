@@ -24,6 +24,7 @@ import {
   type Violation,
 } from '../contract';
 import { notProvided } from './notProvided';
+import { invariants } from './socket.invariants';
 
 export const SOCKET_SYSTEM_IDS = {
   event: 'socket.events',
@@ -225,6 +226,7 @@ export const socketMachine = setup({
     connects: 0,
   }),
   initial: 'starting',
+  meta: { invariants: invariants.machine },
   on: {
     // §4: sign-out disconnects (leaving `online` stops the transport) and forgets the visitor count
     'session.ended': { target: '.idle', actions: assign({ userCount: 0 }) },
@@ -234,10 +236,12 @@ export const socketMachine = setup({
   states: {
     starting: { always: [{ guard: 'autoConnect', target: 'checking' }, { target: 'idle' }] },
     idle: {
+      meta: { invariants: invariants.idle },
       on: { 'socket.connect': 'checking', 'session.started': 'checking' },
     },
     checking: {
       tags: ['busy'],
+      meta: { invariants: invariants.checking },
       invoke: {
         id: 'readToken',
         src: 'readToken',
@@ -246,6 +250,7 @@ export const socketMachine = setup({
       },
     },
     online: {
+      meta: { invariants: invariants.online },
       invoke: {
         id: 'connection',
         src: 'connection',
@@ -260,15 +265,18 @@ export const socketMachine = setup({
       states: {
         connecting: {
           tags: ['busy'],
+          meta: { invariants: invariants.connecting },
           on: { 'socket.connected': { target: 'connected', actions: ['countConnect', 'resync'] } },
         },
         connected: {
           tags: ['online'],
+          meta: { invariants: invariants.connected },
           on: { 'socket.message': { actions: 'handleMessage' }, 'socket.messages': { actions: 'handleMessage' }, 'socket.wake': { actions: 'resync' } },
         },
       },
     },
     waiting: {
+      meta: { invariants: invariants.waiting },
       after: { reconnect: 'checking' },
     },
   },

@@ -8,7 +8,7 @@ import { SOCKET_RECONNECT_MS, type Event, type RealtimeService } from '../contra
 import { checkMessage, routeMessage, socketMachine, type ConnectionInput, type SocketEvent, type SocketSnapshot } from '../machines/socket';
 import { selectDroppedMessages, selectIsOnline, selectSocketStatus, selectUserCount } from '../machines/socket.selectors';
 import { JWT, eventSocketSystem } from './eventSystem';
-import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath, inStep } from './harness';
+import { actorEventExecutors, createControls, edgePaths, expectInvariants, expectOracle, flush, type EdgePath, inStep, type StepProperties } from './harness';
 
 const EVENT: Event = {
   id: 11,
@@ -144,6 +144,7 @@ async function run(service: RealtimeService, model: TestModel<any, any, any>, ev
       '*': (expected: SocketSnapshot) => {
         const real = actor.getSnapshot();
         inStep(real, expected); // the oracle is below, not the machine compared with itself
+        expectInvariants(real);
         // the transport runs exactly while online, with the stored jwt
         expect(Object.keys(real.children).includes('connection')).toBe(expected.matches('online'));
         const last = transport.at(-1);
@@ -156,8 +157,64 @@ async function run(service: RealtimeService, model: TestModel<any, any, any>, ev
   actor.stop();
 }
 
+/** Frames of one socket event: those of a batch, or the one message. */
+const framesOf = (e: any): Array<{ destination: string; body: unknown }> =>
+  e.type === 'socket.messages' ? e.messages : e.type === 'socket.message' ? [e] : [];
+/** The bodies each service accepts, from the test's own messages and §4's destinations (not from the machine's check):
+ * the event service hears alarm counts, events and door heart-beats; central the controllers'; visitor QR codes. */
+const VALID: Record<RealtimeService, string[]> = {
+  event: ['/alarmcount {"count":2}', '/alarmcount {"count":3}', `/events ${JSON.stringify(EVENT)}`],
+  central: ['/hbcontroller [{"id":1,"name":"C1"}]', '/hbcontroller [{"id":2,"name":"C2"}]'],
+  visitor: ['/dynamic-qr {"doorId":3,"code":"QR-1"}', '/dynamic-qr {"doorId":4,"code":"QR-2"}'],
+};
+const validFor = (service: RealtimeService, m: { destination: string; body: unknown }) =>
+  VALID[service].includes(`${m.destination} ${typeof m.body === 'string' ? m.body : JSON.stringify(m.body)}`);
+const emittedOf = (effects: Array<{ type: string; params: unknown }>) =>
+  effects.filter((f) => f.type === 'xstate.emit').map((f) => (f.params as { event: { type: string } }).event);
+
+/** §4 (realtime) as properties of each step, written from the specification, not from the transitions. */
+function propertiesFor(service: RealtimeService): StepProperties<SocketSnapshot> {
+  return {
+    'a connect is counted once and announced as a resync of this service': ({ before, event, after, effects }) =>
+      event.type === 'socket.connected' && before.matches({ online: 'connecting' })
+        ? after.context.connects === before.context.connects + 1 &&
+          emittedOf(effects).some((e) => e.type === 'socket.resynced' && (e as { service?: string }).service === service)
+        : undefined,
+    'while connected, each invalid frame is counted as dropped and each valid one heard, in order': ({ before, event, effects }) => {
+      const frames = framesOf(event);
+      if (!frames.length || !before.matches({ online: 'connected' })) return undefined;
+      const heard = emittedOf(effects) as Array<{ type: string; destination: string }>;
+      return (
+        heard.length === frames.length &&
+        frames.every((f, i) => heard[i].destination === f.destination && heard[i].type === (validFor(service, f) ? 'socket.message' : 'socket.invalidMessage'))
+      );
+    },
+    'dropped counts exactly the invalid frames of the step': ({ before, event, after }) => {
+      const frames = framesOf(event);
+      if (!frames.length) return undefined;
+      const invalid = before.matches({ online: 'connected' }) ? frames.filter((f) => !validFor(service, f)).length : 0;
+      return after.context.dropped === before.context.dropped + invalid;
+    },
+    'a wake while connected resyncs; elsewhere it does nothing': ({ before, event, after, effects }) =>
+      event.type === 'socket.wake'
+        ? emittedOf(effects).some((e) => e.type === 'socket.resynced') === before.matches({ online: 'connected' }) &&
+          JSON.stringify(after.value) === JSON.stringify(before.value)
+        : undefined,
+    'signing out disconnects and forgets the users': ({ event, after }) =>
+      event.type === 'session.ended' ? after.matches('idle') && after.context.userCount === 0 : undefined,
+    'a closed transport waits to reconnect': ({ before, event, after }) =>
+      (event.type === 'socket.closed' || event.type === 'xstate.error.actor.connection') && before.matches('online') ? after.matches('waiting') : undefined,
+    'no token, no connection (except visitor management)': ({ event, after }) =>
+      event.type === 'xstate.done.actor.readToken' ? after.matches('online') === (service === 'visitor' || event.output != null) : undefined,
+  };
+}
+
 describe.each(['event', 'central', 'visitor'] as const)('socket machine model (%s service)', (service) => {
   const { model, events, paths } = modelFor(service);
+
+  it('keeps the invariants of its states (socket.invariants.ts) and the realtime rules at every step of the generated paths', () => {
+    expectOracle(paths, propertiesFor(service), 9);
+  });
 
   it('reaches idle, checking, connecting, connected and waiting', () => {
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
