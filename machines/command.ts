@@ -3,6 +3,7 @@
 // the `run` actor the screen provides; the machine only keeps order (no second command while one runs). Each
 // answer is emitted (`command.done`, `command.failed`) for the view to say in a toast or to read its list again.
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { invariants } from './command.invariants';
 import { errorText, notProvided } from './notProvided';
 
 export interface CommandContext {
@@ -22,10 +23,15 @@ export const commandMachine = setup({
   id: 'command',
   context: { command: null, input: undefined, result: null, error: null },
   initial: 'idle',
+  meta: { invariants: invariants.machine },
   states: {
-    idle: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } } },
+    idle: {
+      meta: { invariants: invariants.idle },
+      on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } },
+    },
     running: {
       tags: ['busy'],
+      meta: { invariants: invariants.running },
       invoke: {
         id: 'run',
         src: 'run',
@@ -46,8 +52,12 @@ export const commandMachine = setup({
         },
       },
     },
-    done: { on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } } },
+    done: {
+      meta: { invariants: invariants.done },
+      on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input }) } },
+    },
     failed: {
+      meta: { invariants: invariants.failed },
       on: { 'command.run': { target: 'running', actions: assign({ command: ({ event }) => event.command, input: ({ event }) => event.input, error: null }) } },
     },
   },

@@ -2,6 +2,7 @@
 // running (the `fetch` actor the screen provides streams it and tells its progress) → idle with the file emitted for
 // the view to save (`download.ready`) | failed with why. Cancel stops the fetch (its request is aborted). One at a time.
 import { assign, emit, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { invariants } from './download.invariants';
 
 export interface DownloadProgress {
   done: number;
@@ -35,10 +36,12 @@ export const downloadMachine = setup({
   initial: 'idle',
   states: {
     idle: {
+      meta: { invariants: invariants.idle },
       on: { 'download.start': { target: 'running', actions: assign({ input: ({ event }) => event.input, progress: { done: 0, total: 0 }, error: null }) } },
     },
     running: {
       tags: ['busy'],
+      meta: { invariants: invariants.running },
       invoke: { id: 'fetch', src: 'fetch', input: ({ context }: { context: DownloadContext }) => context.input },
       on: {
         'download.progress': { actions: assign({ progress: ({ event }) => ({ done: event.done, total: event.total }) }) },
@@ -58,6 +61,7 @@ export const downloadMachine = setup({
       },
     },
     failed: {
+      meta: { invariants: invariants.failed },
       on: { 'download.start': { target: 'running', actions: assign({ input: ({ event }) => event.input, progress: { done: 0, total: 0 }, error: null }) } },
     },
   },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { commandMachine, selectCommandError, selectRunningCommand, type CommandSnapshot } from '../machines/command';
-import { drive, edgePaths, onlyInvoked } from './harness';
+import { drive, edgePaths, expectOracle, onlyInvoked } from './harness';
 
 describe('command machine model', () => {
   const events = [
@@ -15,6 +15,20 @@ describe('command machine model', () => {
   const model = new TestModel(commandMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000 });
   const paths = edgePaths(model, commandMachine, serialize, []);
 
+  it('keeps the invariants of its states (command.invariants.ts) and its rules at every step of the generated paths', () => {
+    expectOracle(
+      paths,
+      {
+        'a run from a resting state names the command asked for': ({ before, event, after }) =>
+          event.type === 'command.run' && !before.matches('running') ? after.matches('running') && after.context.command === event.command : undefined,
+        'an answer is kept as the result': ({ event, after }) =>
+          event.type === 'xstate.done.actor.run' ? JSON.stringify(after.context.result) === JSON.stringify(event.output) : undefined,
+        "a failure's message is the one shown": ({ event, after }) =>
+          event.type === 'xstate.error.actor.run' ? after.context.error === event.error.message : undefined,
+      },
+      5,
+    );
+  });
   it('reaches every state, and a command never starts while one runs', () => {
     const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
     expect([...states].sort()).toEqual(['"done"', '"failed"', '"idle"', '"running"']);

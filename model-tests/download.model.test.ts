@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { downloadMachine, selectDownloadError, selectDownloadProgress, type DownloadSnapshot } from '../machines/download';
-import { drive, edgePaths } from './harness';
+import { drive, edgePaths, expectOracle } from './harness';
 
 const blob = new Blob(['id\n1\n']);
 describe('download model', () => {
@@ -19,6 +19,22 @@ describe('download model', () => {
   const serialize = (s: DownloadSnapshot) => JSON.stringify([s.value, s.context.progress, s.context.error]);
   const model = new TestModel(downloadMachine as any, { events: events as any, serializeState: serialize as any, limit: 2000 });
   const paths = edgePaths(model, downloadMachine, serialize, []);
+  it('keeps the invariants of its states (download.invariants.ts) and the export rules at every step of the generated paths', () => {
+    expectOracle(
+      paths,
+      {
+        'a progress report of a running download is shown as it came': ({ before, event, after }) =>
+          event.type === 'download.progress' && before.matches('running')
+            ? after.context.progress?.done === event.done && after.context.progress?.total === event.total
+            : undefined,
+        'a failure reported by the fetch is the message shown': ({ before, event, after }) =>
+          event.type === 'download.finished' && event.error && before.matches('running') ? after.context.error === event.error : undefined,
+        'one at a time: a start while running changes nothing': ({ before, event, after }) =>
+          event.type === 'download.start' && before.matches('running') ? JSON.stringify(after.context) === JSON.stringify(before.context) : undefined,
+      },
+      4,
+    );
+  });
   it('covers every state', () => {
     const states = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
     expect([...states].sort()).toEqual(['"failed"', '"idle"', '"running"']);
