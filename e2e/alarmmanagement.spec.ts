@@ -40,5 +40,19 @@ test('an operator forwards one alarm with a note and shelves another source with
   const list = page.getByRole('region', { name: 'Alarm shelvings' }).first();
   await expect(list).toContainText('Contractor replacing the lock');
   await expect(list).toContainText('Shelved');
-  await expect(page.getByRole('button', { name: `End shelving: ${b.name}` }).first()).toBeVisible();
+  // ended by hand: the source raises alarms again at once (and the specs after this one on the same server find
+  // the door as the demo has it: a shelving left behind hid Finance Vault's forced alarm from alarmnotifications.spec.ts)
+  await page
+    .getByRole('button', { name: `End shelving: ${b.name}` })
+    .first()
+    .click();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `The shelving of ${b.name} ended` })
+      .first(),
+  ).toBeVisible();
+  const again = await raise(b.id);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Alarms', exact: true }).click();
+  await expect(rowOf(again.id)).toBeVisible();
 });

@@ -45,6 +45,8 @@ test('a role\u2019s privileges are ticked per group and division, and the catalo
   expect(ticks).toEqual([
     { code: '0.2.1.0', divisionId: null },
     { code: '0.2.1.1', divisionId: null },
+    { code: '0.2.1.2', divisionId: null },
+    { code: '0.2.1.3', divisionId: null },
     { code: '0.2.2.0', divisionId: Number(security) },
   ]);
 

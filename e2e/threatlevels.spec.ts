@@ -49,7 +49,7 @@ test('a threat level set from the console holds the doors, and lowering it gives
   ).toBeVisible();
   const current = screen.getByTestId('threat-current');
   await expect(current).toContainText(`In force: Lockout ${stamp}`);
-  await expect(current).toContainText('Set by admin at');
+  await expect(current).toContainText('Set by Alex Admin at');
   await expect(current).toContainText('reverts by itself at');
   // refused under the level: its own code and words, not the lockdown's 5004 (issue 29)
   expect(await swipe()).toBe(5013);

@@ -455,6 +455,11 @@ export const zhText: Record<string, string> = {
   Alarms: '报警',
   'Open alarms, most urgent first.': '未处理的报警，最紧急的在前。',
   'syncing…': '同步中…',
+  // the live connection's state on the alarms screen (machines/socket.ts)
+  connected: '已连接',
+  connecting: '连接中',
+  waiting: '等待重连',
+  idle: '未连接',
   'Alarm command failed': '报警操作失败',
   'No open alarms': '没有未处理的报警',
   'New alarms appear here as they are raised.': '新报警产生时会显示在这里。',

@@ -159,8 +159,8 @@ export function AlarmsScreen() {
         description={
           <>
             {tx('Open alarms, most urgent first.')}{' '}
-            <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status">
-              {status}
+            <Tag minimal intent={STATUS_INTENT[status]} data-testid="socket-status" data-status={status}>
+              {tx(status)}
             </Tag>{' '}
             {syncing && <Tag minimal>{tx('syncing…')}</Tag>}
           </>
