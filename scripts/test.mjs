@@ -2,7 +2,7 @@
 // (on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set, as .ci/run does), then the end-to-end suite in Debian chromium.
 import { spawn } from 'node:child_process';
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { flakyTests } from './flaky.mjs';
+import { failureLines, flakyTests, slowestTests } from './flaky.mjs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedStep = null;
@@ -53,6 +53,9 @@ function countPlaywright(file) {
     totals.failed += j.stats.unexpected;
     totals.skipped += j.stats.skipped;
     flaky.push(...flakyTests(j).map((f) => `e2e/${f}`));
+    console.log('slowest end-to-end tests (seconds, tries summed):');
+    for (const t of slowestTests(j)) console.log(`  ${(t.ms / 1000).toFixed(1).padStart(6)}  e2e/${t.name}`);
+    for (const f of failureLines(j)) console.log(`failed: e2e/${f}`);
   } catch {
     /* idem */
   }

@@ -94,6 +94,32 @@ describe('streamGet against servers that fail', () => {
     expect(cut).toBe(false); // the client read the answer to its close: nothing aborted it
   });
 
+  it('answers at the end event and reads the rest to the close in the background, however late the close comes', async () => {
+    let cut: boolean | null = null;
+    let release!: () => void;
+    const closeNow = new Promise<void>((r) => (release = r));
+    const srv = await fakeServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // the close waits for the test's word: the caller's answer must come before it (a loaded server flushes late)
+      res.write(
+        'event: end\ndata: {}\n\n',
+        () =>
+          void closeNow.then(() => {
+            cut = req.socket.destroyed || res.destroyed;
+            res.end(': bye\n\n');
+          }),
+      );
+    });
+    open.push(srv);
+    const outcome = await streamGet('/x', { baseUrl: srv.base, deps: noAuth, onEvent: () => {} });
+    expect(outcome.status).toBe('ended');
+    expect(cut).toBeNull(); // answered while the response was still open
+    await new Promise((r) => setTimeout(r, 2500)); // longer than the old foreground wait of 2 s, which then cancelled
+    release();
+    await vi.waitFor(() => expect(cut).not.toBeNull());
+    expect(cut).toBe(false);
+  });
+
   it('retries a connection cut mid-stream `retries` times, then dispatches exactly one error event', async () => {
     const srv = await fakeServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
