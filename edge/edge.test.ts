@@ -308,6 +308,39 @@ describe('Gatehouse Edge', () => {
     }
   });
 
+  it('a batch stored is noted in its own transaction: resent after a crash between the store and the mark, nothing is stored twice', async () => {
+    const lastSeq = async () =>
+      Number((await s.db.query<{ n: string }>('select last_seq::text as n from edge_controllers where controller_id = $1', [controller])).rows[0].n);
+    const from = await lastSeq();
+    const marker = `crash-between-${Date.now()}`;
+    const batch = {
+      events: [1, 2, 3].map((i) => ({
+        controllerId: controller,
+        eventCode: 6000,
+        sourceId: `door-${doors[0]}`,
+        message: `${marker} ${i}`,
+        edge: { seq: from + i, occurredAt: Date.now(), offline: true, snapshotVersion: 1 },
+      })),
+    };
+    // the server "crashes" once the batch's transaction has committed: every later write of the mark fails
+    const query = s.db.query.bind(s.db);
+    s.db.query = ((sql: string, params?: unknown[]) =>
+      /update edge_controllers set last_seq/i.test(sql) ? Promise.reject(new Error('the server crashed')) : query(sql, params)) as typeof s.db.query;
+    try {
+      await s.call('POST', API.deviceEvents, { headers: { authorization: `Bearer ${key}` }, body: batch });
+    } finally {
+      s.db.query = query;
+    }
+    const stored = () => s.count(`select 1 from events where message like $1`, [`${marker} %`]);
+    expect(await stored()).toBe(3);
+    // the edge, never told, sends the batch again: nothing is stored twice
+    const resend = await s.call('POST', API.deviceEvents, { headers: { authorization: `Bearer ${key}` }, body: batch });
+    expect(resend.status).toBe(200);
+    expect(resend.body).toMatchObject({ accepted: 0, duplicates: 3, edgeLastSeq: from + 3 });
+    expect(await stored()).toBe(3);
+    expect(await lastSeq()).toBe(from + 3); // noted with the events, not after them
+  });
+
   it('a schedule changed on the server reaches the edge and changes its decision within seconds', async () => {
     const edge = edgeWith(key);
     const held = await until('a snapshot', () => edge.link.online && edge.store.held);
@@ -382,7 +415,7 @@ describe('Gatehouse Edge', () => {
     theirs.stop();
   });
 
-  it('the server’s own simulated traffic never decides a swipe at an edge controller’s doors', async () => {
+  it('the server’s own simulated traffic never decides a swipe at an edge controller’s doors, nor makes any event of its doors, inputs or outputs', async () => {
     const decidedByServer = async (doorIds: number[]) =>
       s.count(`select 1 from events where decision is not null and swipe->'edge' is null and event_source_id = any($1::text[])`, [
         doorIds.map((d) => `reader-${d}`),
@@ -392,9 +425,16 @@ describe('Gatehouse Edge', () => {
       .map((r) => Number(r.id))
       .filter((d) => !doors.includes(d));
     const othersBefore = await decidedByServer(elsewhere);
+    // nor any other event of its doors, inputs or outputs (a forced door, an input, an output): the edge reports those
+    const io = async (table: 'inputs' | 'outputs', prefix: string) =>
+      (await s.db.query<{ id: number }>(`select id from ${table} where controller_id = $1`, [controller])).rows.map((r) => `${prefix}-${r.id}`);
+    const sources = [...doors.flatMap((d) => [`reader-${d}`, `door-${d}`]), ...(await io('inputs', 'in')), ...(await io('outputs', 'out'))];
+    const anyEvent = () => s.count('select 1 from events where event_source_id = any($1::text[])', [sources]);
+    const anyBefore = await anyEvent();
     for (let i = 0; i < 150; i++) await s.app.simulator.randomEvent();
     expect(await decidedByServer(elsewhere)).toBeGreaterThan(othersBefore);
     expect(await decidedByServer(doors)).toBe(before);
+    expect(await anyEvent()).toBe(anyBefore);
   });
 
   it('bad frames on the link are answered with the field, change nothing and end nothing; a forged or stale snapshot is refused', async () => {

@@ -6,27 +6,80 @@
 // stored as a decided swipe (identity, decision, reason, what was presented, when it happened and whether offline),
 // so the server's "Why?" decides it again.
 import type { FastifyRequest } from 'fastify';
-import type { DeviceBatchResult, DeviceEvent } from '../../contract';
+import { DESTINATIONS, DOOR_STATUSES, EVENT_CODES, type DeviceBatchResult, type DeviceEvent, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
-import type { EventInput } from '../monitor/pipeline';
+import type { EventInput, Publish } from '../monitor/pipeline';
 
 type Rejected = DeviceBatchResult['rejected'];
+type Stored = { input: EventInput; event: Event };
+
+/** The door status an edge's door event means (as the simulator's doors have it, server/simulator/hardware.ts). */
+const DOOR_STATUS_OF: Partial<Record<number, string>> = {
+  [EVENT_CODES.doorForcedOpen]: DOOR_STATUSES.forcedOpen,
+  [EVENT_CODES.doorHeldOpen]: DOOR_STATUSES.heldOpen,
+  [EVENT_CODES.doorClosed]: DOOR_STATUSES.closed,
+  [EVENT_CODES.doorLocked]: DOOR_STATUSES.locked,
+  [EVENT_CODES.doorUnlocked]: DOOR_STATUSES.unlocked,
+  [EVENT_CODES.doorMomentaryUnlock]: DOOR_STATUSES.unlockedBriefly,
+};
 
 export interface EdgeAdmission {
   /** the messages to store, in the order sent */
   good: { index: number; e: DeviceEvent }[];
   rejected: Rejected;
   duplicates: number;
-  /** after the store: the controllers' last sequence numbers move on (stored: whether it succeeded) */
-  done(stored: boolean): Promise<{ edgeLastSeq?: number }>;
+  /** after the store: the controllers' last sequence numbers move on (stored: each event stored with what it was made
+   *  from; null: the store failed) */
+  done(stored: Stored[] | null): Promise<{ edgeLastSeq?: number }>;
 }
 
 export type EdgeIngest = ReturnType<typeof createEdgeIngest>;
 
-export function createEdgeIngest(db: Db) {
+export function createEdgeIngest(db: Db, publish?: Publish) {
   /** controller id → the last sequence number stored (read once, then kept) */
   const lastSeq = new Map<number, number>();
+  /** `${controller}:${seq}` → who waits for that event to be stored (a door command's answer) */
+  const waiting = new Map<string, (e: Event) => void>();
+  /** the door events stored lately (the edge's upload may store one before its command's answer arrives) */
+  const recent = new Map<string, Event>();
+
+  /** An edge event of a door (`door-<id>`) moves the door's status, as the simulator's doors do, and says so live. */
+  async function doorStatus(clientId: number, s: Stored) {
+    const status = DOOR_STATUS_OF[s.input.eventCode];
+    const m = /^door-(\d{1,9})$/.exec(s.input.sourceId);
+    if (!status || !m) return;
+    const params: unknown[] = [Number(m[1]), status];
+    const { rows } = await db.query<{ id: number; name: string; division_id: number | null }>(
+      `update doors set status = $2 where id = $1 and ${tenant(params, clientId)} and status is distinct from $2 returning id, name, division_id`,
+      params,
+    );
+    if (rows[0])
+      publish?.(
+        clientId,
+        DESTINATIONS.doorHeartbeat,
+        { id: Number(rows[0].id), name: rows[0].name, doorStatus: status },
+        { division: rows[0].division_id ?? null },
+      );
+  }
+
+  /** The stored event of a controller's journal number, once it is stored (a door command waits for its event). */
+  function stored(controllerId: number, seq: number, ms: number): Promise<Event | null> {
+    const k = `${controllerId}:${seq}`;
+    const known = recent.get(k);
+    if (known) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        waiting.delete(k);
+        resolve(null);
+      }, ms);
+      waiting.set(k, (e) => {
+        clearTimeout(t);
+        waiting.delete(k);
+        resolve(e);
+      });
+    });
+  }
   /** controller id → the batch under way (one at a time per controller) */
   const turns = new Map<number, Promise<void>>();
 
@@ -145,6 +198,15 @@ export function createEdgeIngest(db: Db) {
         async done(stored) {
           try {
             if (!stored) return {};
+            for (const x of stored) {
+              if (!x.input.edgeSeq) continue;
+              await doorStatus(clientId, x);
+              if (x.input.sourceId.startsWith('door-')) {
+                recent.set(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`, x.event);
+                if (recent.size > 500) recent.delete(recent.keys().next().value!);
+              }
+              waiting.get(`${x.input.edgeSeq.controllerId}:${x.input.edgeSeq.seq}`)?.(x.event);
+            }
             // who is where (anti-passback) as the edge let them: the server's other doors and "Why?" decide from it too
             for (const g of kept) {
               const d = g.e.edge?.decided;
@@ -157,8 +219,13 @@ export function createEdgeIngest(db: Db) {
                 [d.identityId, clientId, zone, new Date(g.e.edge!.occurredAt).toISOString()],
               );
             }
+            // the numbers of the events stored were noted in their own transaction (the pipeline, EventInput.edgeSeq);
+            // only numbers used by events refused for what they said, after the last one stored, are noted here
+            const storedUpTo = new Map<number, number>();
+            for (const g of kept) if (g.e.edge) storedUpTo.set(g.e.controllerId, Math.max(storedUpTo.get(g.e.controllerId) ?? 0, g.e.edge.seq));
             for (const [c, n] of next) {
-              await db.query('update edge_controllers set last_seq = greatest(last_seq, $2) where controller_id = $1', [c, n - 1]);
+              if (n - 1 > (storedUpTo.get(c) ?? 0))
+                await db.query('update edge_controllers set last_seq = greatest(last_seq, $2) where controller_id = $1', [c, n - 1]);
               lastSeq.set(c, Math.max(lastSeq.get(c) ?? 0, n - 1));
             }
             return { edgeLastSeq: bound !== null ? (lastSeq.get(bound) ?? 0) : undefined };
@@ -183,6 +250,7 @@ export function createEdgeIngest(db: Db) {
     return {
       ...base,
       message: message.slice(0, 500),
+      edgeSeq: { controllerId: e.controllerId, seq: edge.seq },
       ...(d
         ? {
             decided: {
@@ -202,5 +270,5 @@ export function createEdgeIngest(db: Db) {
     };
   }
 
-  return { admit, input };
+  return { admit, input, stored };
 }

@@ -12,6 +12,23 @@ import type { Pipeline } from '../monitor/pipeline';
 import { HttpError, body, clientOf } from './kit';
 import { tenant } from '../db/tenant';
 import type { EdgeIngest } from '../edge/ingest';
+import { array, integer, nullable, string, type } from 'superstruct';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  controllers: { response: array(type({ id: integer(), name: string() })), summary: "The client's controllers, for a device's configuration" },
+  events: {
+    body: DeviceBatch,
+    response: type({
+      accepted: integer(),
+      firstId: nullable(integer()),
+      lastId: nullable(integer()),
+      rejected: array(type({ index: integer(), violations: array(type({ field: string(), message: string() })) })),
+    }),
+    summary: 'A batch of device events, each checked on its own',
+  },
+} satisfies Record<string, RouteDoc>;
 
 export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db: Db; pipeline: Pipeline; edge?: EdgeIngest }) {
   const config = { privileges: [PRIV.deviceIngest], touches: 'client' as const };
@@ -51,7 +68,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
     }
   }
 
-  app.get(API.deviceControllers, { config }, async (req) => {
+  app.get(API.deviceControllers, { config: { ...config, ...DOCS.controllers } }, async (req) => {
     const params: unknown[] = [];
     const { rows } = await db.query<{ id: number; name: string }>(
       `select id, name from controllers where ${tenant(params, clientOf(req))} order by id`,
@@ -68,7 +85,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
   app.post(
     API.deviceEvents,
     {
-      config,
+      config: { ...config, ...DOCS.events },
       bodyLimit: 8 * 1024 * 1024,
       // back-pressure: while the backlog is full, a batch is refused whole (nothing stored, to be sent again) before
       // its body is read and parsed (issue 30: past saturation the refused batches, each parsed and then sent again,

@@ -23,6 +23,9 @@ export interface EventInput {
   controllerId?: number;
   /** a decided swipe: who, granted or denied and why, and what was presented (the Why? drawer decides it again) */
   decided?: { identityId: number | null; decision: 'granted' | 'denied'; reason: string; swipe: unknown };
+  /** Gatehouse Edge (issue 47): the controller journal's sequence number of this event, noted as stored in the same
+   *  transaction as the event itself (a batch stored is never stored again when resent after a crash) */
+  edgeSeq?: { controllerId: number; seq: number };
 }
 
 export const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,

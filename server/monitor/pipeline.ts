@@ -242,6 +242,16 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         prepared.map((p) => p.input.decided?.reason ?? null),
         prepared.map((p) => (p.input.decided ? JSON.stringify(p.input.decided.swipe) : null)),
       ]);
+      // Gatehouse Edge (issue 47): each controller's last journal number stored moves on in this same transaction, so
+      // a crash can never leave a batch stored and not noted (it would be stored again when the edge resends it)
+      const edgeLast = new Map<number, number>();
+      for (const p of prepared)
+        if (p.input.edgeSeq) edgeLast.set(p.input.edgeSeq.controllerId, Math.max(edgeLast.get(p.input.edgeSeq.controllerId) ?? 0, p.input.edgeSeq.seq));
+      if (edgeLast.size)
+        await tx.query(
+          'update edge_controllers e set last_seq = greatest(e.last_seq, v.s) from unnest($1::int[], $2::bigint[]) as v(c, s) where e.controller_id = v.c',
+          [[...edgeLast.keys()], [...edgeLast.values()]],
+        );
       // the next batch may take its ids now; this one's alarms wait for the previous batch's commit (they may be its)
       onInserted();
       await after;

@@ -78,15 +78,20 @@ export function createTraffic({
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
 
   async function records(): Promise<Records> {
+    // a Gatehouse Edge controller (one with a key: issue 47) runs its own doors, readers, inputs and outputs: it decides
+    // their swipes and reports their events itself, so the random traffic never touches them
+    const edge = (alias: string) =>
+      `not exists (select 1 from service_accounts sa where sa.controller_id = ${alias}.controller_id and sa.key_revoked_at is null)`;
     const [doors, readers, inputs, outputs] = await Promise.all([
-      db.query<DoorRow>('select id, client_id, name, status from doors order by id'),
-      // a reader of a Gatehouse Edge controller (one with a key: issue 47) is the edge's: it decides its swipes itself
-      db.query<Records['readers'][number]>(
-        `select id, door_id, direction from card_readers r where door_id is not null
-          and not exists (select 1 from service_accounts sa where sa.controller_id = r.controller_id and sa.key_revoked_at is null) order by id`,
+      db.query<DoorRow>(
+        `select id, client_id, name, status from doors d where not exists (
+           select 1 from (select controller_id, door_id from card_readers union all select controller_id, door_id from inputs
+                          union all select controller_id, door_id from outputs) h
+             join service_accounts sa on sa.controller_id = h.controller_id and sa.key_revoked_at is null where h.door_id = d.id) order by id`,
       ),
-      db.query<Records['inputs'][number]>('select id, client_id, name from inputs order by id'),
-      db.query<Records['outputs'][number]>('select id, client_id, name from outputs order by id'),
+      db.query<Records['readers'][number]>(`select id, door_id, direction from card_readers r where door_id is not null and ${edge('r')} order by id`),
+      db.query<Records['inputs'][number]>(`select id, client_id, name from inputs i where ${edge('i')} order by id`),
+      db.query<Records['outputs'][number]>(`select id, client_id, name from outputs o where ${edge('o')} order by id`),
     ]);
     return { doors: doors.rows, readers: readers.rows, inputs: inputs.rows, outputs: outputs.rows };
   }
