@@ -11,6 +11,7 @@
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { BackupList, RestoreOutcome, RestoreStarted } from '../contract';
 import { notProvided } from './notProvided';
+import { invariants } from './restore.invariants';
 
 /** How long the page waits for the server before it says the restore is taking longer than it should. */
 export const RESTORE_LATE_MS = 60_000;
@@ -48,19 +49,23 @@ export const restoreMachine = setup({
   id: 'restore',
   context: { started: null, late: false, ending: null },
   initial: 'idle',
+  meta: { invariants: invariants.machine },
   states: {
     // no restore under way (`ending` keeps how the last one went)
     idle: {
+      meta: { invariants: invariants.idle },
       on: { 'restore.started': { target: 'restoring', actions: assign({ started: ({ event }) => event.started, late: false, ending: null }) } },
     },
     restoring: {
       tags: ['restoring'],
+      meta: { invariants: invariants.restoring },
       initial: 'waiting',
       after: { late: { actions: assign({ late: true }) } },
       states: {
-        waiting: { after: { poll: 'asking' } },
+        waiting: { meta: { invariants: invariants.waiting }, after: { poll: 'asking' } },
         // how did it go? (a refused or failed read: not yet known, asked again)
         asking: {
+          meta: { invariants: invariants.asking },
           invoke: {
             id: 'list',
             src: 'list',

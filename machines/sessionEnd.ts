@@ -5,6 +5,7 @@
 import { assign, emit, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { EndSessionsResult } from '../contract';
 import { errorText, notProvided } from './notProvided';
+import { invariants } from './sessionEnd.invariants';
 
 export interface SessionEndContext {
   ids: number[];
@@ -35,9 +36,11 @@ export const sessionEndMachine = setup({
   id: 'sessionEnd',
   context: { ids: [], error: null, result: null },
   initial: 'idle',
+  meta: { invariants: invariants.machine },
   states: {
-    idle: { on: ask },
+    idle: { meta: { invariants: invariants.idle }, on: ask },
     confirming: {
+      meta: { invariants: invariants.confirming },
       on: {
         'sessions.confirm': 'ending',
         'sessions.cancel': { target: 'idle', actions: assign({ ids: [] }) },
@@ -45,6 +48,7 @@ export const sessionEndMachine = setup({
     },
     ending: {
       tags: ['busy'],
+      meta: { invariants: invariants.ending },
       invoke: {
         id: 'endSessions',
         src: 'endSessions',
@@ -61,7 +65,7 @@ export const sessionEndMachine = setup({
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'Could not end the sessions'), ids: [] }) },
       },
     },
-    failed: { on: ask },
+    failed: { meta: { invariants: invariants.failed }, on: ask },
   },
 });
 

@@ -15,7 +15,7 @@ import {
   selectRestoring,
   type RestoreSnapshot,
 } from '../machines/restore';
-import { edgePaths, onlyInvoked, replayEdgePath } from './harness';
+import { edgePaths, expectOracle, onlyInvoked, replayEdgePath } from './harness';
 
 const started: RestoreStarted = { restoring: true, backupId: '20261127T101500Z-abc123', before: '20261127T120000Z-zzz999', message: 'The server restarts' };
 const outcome = (o: Partial<RestoreOutcome>): RestoreOutcome => ({
@@ -58,6 +58,21 @@ describe('restore model', () => {
   const paths = edgePaths(model, restoreMachine, serialize, ['xstate.emit']);
   const steps = paths.flatMap((p) => p.path.steps.map((st, i) => ({ ...st, before: i > 0 ? p.path.steps[i - 1].state : null })));
 
+  it('keeps the invariants of its states (restore.invariants.ts) at every step of the generated paths; an ending is announced once, as kept', () => {
+    expectOracle(
+      paths,
+      {
+        'a restore that ends announces the ending it keeps, once': ({ before, after, effects }) =>
+          before.hasTag('restoring') && !after.hasTag('restoring')
+            ? effects.length === 1 &&
+              JSON.stringify((effects[0].params as { event: { ending: unknown } }).event.ending) === JSON.stringify(after.context.ending)
+            : undefined,
+        'a new restore forgets the last ending and lateness': ({ before, event, after }) =>
+          event.type === 'restore.started' && before.matches('idle') ? after.context.ending === null && !after.context.late : undefined,
+      },
+      5,
+    );
+  });
   it('reaches every state and every ending', () => {
     const states = new Set(steps.map((st) => JSON.stringify(st.state.value)));
     expect([...states].sort()).toEqual(['"idle"', '{"restoring":"asking"}', '{"restoring":"waiting"}']);

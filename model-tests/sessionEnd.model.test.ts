@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { isValidSessionIds, selectEndError, selectIsConfirming, selectPendingIds, sessionEndMachine, type SessionEndSnapshot } from '../machines/sessionEnd';
-import { drive, edgePaths, onlyInvoked } from './harness';
+import { drive, edgePaths, expectOracle, onlyInvoked } from './harness';
 
 describe('sessionEnd machine model', () => {
   const events = [
@@ -20,6 +20,22 @@ describe('sessionEnd machine model', () => {
   const model = new TestModel(sessionEndMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000 });
   const paths = edgePaths(model, sessionEndMachine, serialize, []);
 
+  it('keeps the invariants of its states (sessionEnd.invariants.ts) at every step of the generated paths; a request is confirmed as asked', () => {
+    expectOracle(
+      paths,
+      {
+        'a valid request from a resting state waits for confirmation with its ids, each once': ({ before, event, after }) =>
+          event.type === 'sessions.end' && (before.matches('idle') || before.matches('failed')) && isValidSessionIds(event.ids)
+            ? after.matches('confirming') && JSON.stringify(after.context.ids) === JSON.stringify([...new Set(event.ids as number[])])
+            : undefined,
+        'an invalid request starts nothing and says so': ({ before, event, after }) =>
+          event.type === 'sessions.end' && !isValidSessionIds(event.ids) && !before.matches('confirming') && !before.matches('ending')
+            ? JSON.stringify(after.value) === JSON.stringify(before.value) && !!after.context.error
+            : undefined,
+      },
+      6,
+    );
+  });
   it('reaches every state, and only a confirmation starts ending', () => {
     const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
     expect([...states].sort()).toEqual(['"confirming"', '"ending"', '"failed"', '"idle"']);
