@@ -4,7 +4,7 @@
 // (`npm run mutation -- --mutate machines/tabs.ts`) updates only its own files. Not part of `npm test`.
 // `npm run mutation -- --report-only` rewrites the table from the last report without running Stryker.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 const REPORT = '.tmp/mutation/mutation.json';
@@ -77,18 +77,41 @@ function previousRows(doc: string): Map<string, string> {
   return out;
 }
 
+/** The files of `--mutate a,b` (globs with * and **, a line range `:10-20` ignored) as patterns; null: the config's. */
+export function mutatePatterns(args: string[]): RegExp[] | null {
+  const i = args.findIndex((a) => a === '--mutate' || a === '-m');
+  if (i < 0 || !args[i + 1]) return null;
+  return args[i + 1]
+    .split(',')
+    .filter((p) => p && !p.startsWith('!'))
+    .map((p) => p.replace(/:[\d:-]+$/, ''))
+    .map(
+      (p) =>
+        new RegExp(
+          `^${p
+            .split(/\*\*\/?/)
+            .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+            .join('.*')}$`,
+        ),
+    );
+}
+
 function main() {
   const args = process.argv.slice(2);
   const reportOnly = args.includes('--report-only');
   const started = Date.now();
   if (!reportOnly) {
+    // a run that failed (a bad option, a failing initial test run) leaves the last report: never date its rows anew
     const r = spawnSync('node_modules/.bin/stryker', ['run', ...args], { stdio: 'inherit' });
-    if (r.status !== 0 && !existsSync(REPORT)) process.exit(r.status ?? 1);
+    if (r.status !== 0) process.exit(r.status ?? 1);
   }
   const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Report;
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  // an incremental report carries the files of earlier runs too: with --mutate only the files asked for are this run's
+  const asked = mutatePatterns(args);
   const rows = Object.entries(report.files)
     .map(([file, f]) => rowOf(file.replace(/^\.\//, ''), f.mutants, date))
+    .filter((r) => reportOnly || asked === null || asked.some((re) => re.test(r.file)))
     .sort((a, b) => a.file.localeCompare(b.file));
   const doc = readFileSync(DOC, 'utf8');
   const kept = previousRows(doc);
