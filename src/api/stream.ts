@@ -139,9 +139,16 @@ export async function streamGet(path: string | (() => string), options: StreamOp
     // started under one client, a stream is never read under another (a switch since, or under way)
     if (!(await readMayLeave(deps, url)) || deps.getClientId() !== client) return { status: 'aborted', attempts };
     let error: ApiError;
+    // the request's own signal follows the caller's only while this try is under way: once the end event is read the
+    // caller has its answer and may stop (an actor's signal aborts when it stops), while the rest of the body is read
+    // to the close in the background (read below); aborting it then was the browser's ERR_ABORTED of issue 50
+    const request = new AbortController();
+    const relay = () => request.abort();
+    if (signal?.aborted) request.abort();
+    else signal?.addEventListener('abort', relay, { once: true });
     try {
       const headers = requestHeaders(url, deps);
-      const res = await fetch((options.baseUrl ?? '') + url, { headers, signal, cache: 'no-store' });
+      const res = await fetch((options.baseUrl ?? '') + url, { headers, signal: request.signal, cache: 'no-store' });
       if (!res.ok) {
         const text = await res.text().catch(() => '');
         let body: unknown = text;
@@ -172,6 +179,8 @@ export async function streamGet(path: string | (() => string), options: StreamOp
       if (e instanceof CallbackError) throw e.cause;
       if (signal?.aborted) return { status: 'aborted', attempts };
       error = new ApiError({ status: DEFAULT_STATUS, message: (e as Error)?.message || 'Network error', path: url });
+    } finally {
+      signal?.removeEventListener('abort', relay);
     }
     if (attempts > retries) return fail(error);
     await waitFor(delay, signal);
