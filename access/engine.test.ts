@@ -4,16 +4,19 @@
 import fc from 'fast-check';
 import { formatInTimeZone } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { DECISION_REASONS } from '../contract/decision';
+import { DECISION_LABELS, DECISION_REASONS } from '../contract/decision';
 import { STANDARD_FORMATS, decode, decodeWith, encode, formatViolations, type CardFormat } from '../contract/cardFormat';
 import { localTime, minuteOf } from './clock';
 import {
   EMPTY_STATE,
   afterGrant,
   decide as decideOnce,
+  decisionMessage,
   forgive,
+  overrideAt,
   qrCode,
   qrWindow,
+  threatAt,
   type AccessGroupFact,
   type AccessIndex,
   type CredentialFact,
@@ -479,5 +482,161 @@ describe('the decision engine', () => {
 
   it('every reason the contract names is reachable (each was answered by a test above)', () => {
     expect([...seen].sort()).toEqual([...DECISION_REASONS].sort());
+  });
+});
+
+// What the operator reads of a decision (the event's message and the explanation's steps, §access "says why"): the
+// survivors of the mutation run (docs/TESTING.md) were the explanations' words and the override and threat windows.
+describe('the decision explained', () => {
+  const HOUR = 3_600_000;
+  const raw = (bits: string) => card('', { presented: { kind: 'raw', bits } });
+  const qr = (w: number) => card('', { presented: { kind: 'qr', code: qrCode('door-secret', '4242', w) } });
+
+  it('a denial ends with the one check that failed, saying why, after the checks that passed', () => {
+    const { index } = site();
+    const cases: Array<[SwipeRequest, string, string, string | RegExp, string[]]> = [
+      [card('4242', { doorId: 99 }), 'unknown-credential', 'credential', 'door 99 is not configured', []],
+      [raw('1'.repeat(26)), 'wrong-card-format', 'card-format', /\S/, []],
+      [card('nonsense'), 'unknown-credential', 'credential', 'no credential numbered nonsense', []],
+      [
+        card('', { presented: { kind: 'card', number: '4242', facilityCode: 13 } }),
+        'unknown-credential',
+        'credential',
+        'card 4242 is issued with facility 12, not 13',
+        [],
+      ],
+      [card('5555'), 'credential-suspended', 'credential', 'credential 5555 is suspended', []],
+      [card('6666'), 'credential-not-yet-valid', 'credential', 'credential 6666 is valid from 2026-12-01', []],
+      [card('6666', { at: at('2027-01-01T02:00:00Z') }), 'credential-expired', 'credential', 'credential 6666 was valid to 2026-12-31', []],
+      [card('7777'), 'identity-inactive', 'identity', 'Gone is inactive', ['credential']],
+      [card('3030', { at: at('2026-10-31T02:00:00Z') }), 'identity-not-yet-valid', 'identity', 'Contractor is valid from 2026-11-01', ['credential']],
+      [card('3030', { at: at('2026-12-01T02:00:00Z') }), 'identity-expired', 'identity', 'Contractor was valid to 2026-11-30', ['credential']],
+      [card('4242', { doorId: 4 }), 'door-locked-down', 'door-mode', 'Door 4 is locked down', ['credential', 'identity']],
+      [card('4242', { doorId: 3 }), 'pin-required', 'pin', 'Door 3 needs card and PIN', ['credential', 'identity']],
+      [card('4242', { doorId: 3, pin: '9999' }), 'wrong-pin', 'pin', 'the PIN does not match', ['credential', 'identity']],
+      [card('4242', { doorId: 3, pin: '12345' }), 'wrong-pin', 'pin', 'the PIN does not match', ['credential', 'identity']],
+      [card('5555', { doorId: 3, pin: '1234' }), 'credential-suspended', 'credential', 'credential 5555 is suspended', []],
+      [card('3030'), 'no-access-group', 'access-group', "none of Contractor's 0 access group(s) includes Door 1", ['credential', 'identity', 'door-mode']],
+      [card('4242', { at: at('2026-11-23T11:00:00Z') }), 'outside-schedule', 'schedule', /^Staff: /, ['credential', 'identity', 'door-mode', 'access-group']],
+      [card('', { presented: { kind: 'qr', code: 'nonsense' } }), 'qr-invalid', 'qr', 'not a Gatehouse QR code', []],
+      [
+        card('', { presented: { kind: 'qr', code: qrCode('another-secret', '4242', qrWindow(MONDAY_10, 30)) } }),
+        'qr-invalid',
+        'qr',
+        'the code was not made for this door',
+        [],
+      ],
+      [qr(qrWindow(MONDAY_10, 30) - 2), 'qr-expired', 'qr', 'shown 60 s ago or more; codes change every 30 s', []],
+      [qr(qrWindow(MONDAY_10, 30) + 1), 'qr-expired', 'qr', 'shown 0 s ago or more; codes change every 30 s', []],
+    ];
+    for (const [req, reason, check, detail, passed] of cases) {
+      const d = decide(index, EMPTY_STATE, req);
+      expect({ reason: d.reason, granted: d.granted }).toEqual({ reason, granted: false });
+      expect(d.steps.map((s) => [s.check, s.ok])).toEqual([...passed.map((c) => [c, true]), [check, false]]);
+      if (typeof detail === 'string') expect(d.steps.at(-1)!.detail).toBe(detail);
+      else expect(d.steps.at(-1)!.detail).toMatch(detail);
+      expect(decisionMessage(d)).toBe(`${DECISION_LABELS[reason as keyof typeof DECISION_LABELS]} (${d.steps.at(-1)!.detail})`);
+    }
+    // nobody is named before the credential is known; after it, the person and card are
+    expect(decide(index, EMPTY_STATE, card('nonsense'))).toMatchObject({ identityId: null, credentialId: null, accessGroupIds: [] });
+    expect(decide(index, EMPTY_STATE, card('5555'))).toMatchObject({ identityId: 101, credentialId: 11, accessGroupIds: [] });
+  });
+
+  it('a grant explains every check it passed, in words', () => {
+    const { index } = site();
+    const bits = encode(STANDARD_FORMATS[0], 12, 4242);
+    const byRaw = decide(index, EMPTY_STATE, raw(bits));
+    expect(byRaw.steps.map((s) => [s.check, s.ok])).toEqual(
+      ['card-format', 'credential', 'identity', 'door-mode', 'access-group', 'schedule'].map((c) => [c, true]),
+    );
+    expect(byRaw.steps[0].detail).toMatch(/: facility 12, card 4242$/);
+    expect(byRaw.steps.slice(1, 5).map((s) => s.detail)).toEqual(['credential 4242 is active', 'Nurul is active', 'Door 1: card only', 'Staff']);
+    const byQr = decide(index, EMPTY_STATE, qr(qrWindow(MONDAY_10, 30)));
+    expect(byQr).toMatchObject({ granted: true, identityId: 100 });
+    expect(byQr.steps[0]).toEqual({ check: 'qr', ok: true, detail: 'current QR code of Door 1' });
+    const withPin = decide(index, EMPTY_STATE, card('4242', { doorId: 3, pin: '1234' }));
+    expect(withPin.steps.slice(2, 4)).toEqual([
+      { check: 'pin', ok: true, detail: 'PIN matches' },
+      { check: 'door-mode', ok: true, detail: 'Door 3: card and PIN' },
+    ]);
+    expect(decisionMessage(withPin)).toBe(DECISION_LABELS.granted);
+  });
+
+  it('an override holds a door from its start until (not at) its end; the latest to start wins, then the newest', () => {
+    const T = MONDAY_10;
+    const o = (id: number, mode: 'locked' | 'unlocked' | 'card-pin' | 'card', from: number, to: number) => ({ id, name: `Override ${id}`, mode, from, to });
+    const overrides = [o(1, 'locked', T - HOUR, T + HOUR), o(2, 'unlocked', T - HOUR / 2, T + HOUR / 2), o(3, 'card-pin', T - HOUR / 2, T + HOUR / 4)];
+    const { index, door } = site();
+    const d1 = door(1, { overrides });
+    expect(overrideAt(d1, T)?.id).toBe(3); // 2 and 3 started together: the newest
+    expect(overrideAt(d1, T + HOUR / 4)?.id).toBe(2); // 3 has ended at its end
+    expect(overrideAt(d1, T + HOUR / 2)?.id).toBe(1);
+    expect(overrideAt(d1, T - HOUR)?.id).toBe(1); // in force from its start
+    expect(overrideAt(d1, T - HOUR - 1)).toBeNull();
+    expect(overrideAt(d1, T + HOUR)).toBeNull();
+    expect(overrideAt(door(1), T)).toBeNull();
+
+    const held = (mode: 'locked' | 'unlocked' | 'card-pin') => {
+      const doors = [door(1, { overrides: [o(7, mode, T - HOUR, T + HOUR)] })];
+      return { index: site({ doors }).index, until: new Date(T + HOUR).toISOString() };
+    };
+    const locked = held('locked');
+    const denied = decide(locked.index, EMPTY_STATE, card('8888'));
+    expect(denied).toMatchObject({ granted: false, reason: 'door-locked-down' });
+    expect(denied.steps.at(-1)).toEqual({ check: 'door-mode', ok: false, detail: `Door 1 is held locked by the override Override 7 until ${locked.until}` });
+    expect(decide(locked.index, EMPTY_STATE, card('8888', { at: T + HOUR })).granted).toBe(true);
+    const unlocked = held('unlocked');
+    const open = decide(unlocked.index, EMPTY_STATE, card('4242'));
+    expect(open.steps.find((s) => s.check === 'door-mode')?.detail).toBe(`Door 1 is unlocked (held by the override Override 7 until ${unlocked.until})`);
+    const pin = held('card-pin');
+    expect(decide(pin.index, EMPTY_STATE, card('4242')).reason).toBe('pin-required');
+    expect(decide(pin.index, EMPTY_STATE, card('4242', { pin: '1234' })).steps.find((s) => s.check === 'door-mode')?.detail).toBe(
+      `Door 1: card and PIN (held by the override Override 7 until ${pin.until})`,
+    );
+    expect(index.doors.get(1)?.overrides).toBeUndefined();
+  });
+
+  it('a threat level is in force from its start until (not at) its end, or until lowered', () => {
+    const T = MONDAY_10;
+    const threat = (until: number | null) => ({ levelId: 1, name: 'Red', rank: 3, mode: 'locked' as const, from: T, until, exempt: [1001] });
+    const { door } = site();
+    const d = door(1, { threat: threat(T + HOUR) });
+    expect(threatAt(d, T)?.name).toBe('Red');
+    expect(threatAt(d, T - 1)).toBeNull();
+    expect(threatAt(d, T + HOUR - 1)?.name).toBe('Red');
+    expect(threatAt(d, T + HOUR)).toBeNull();
+    expect(threatAt(door(1, { threat: threat(null) }), T + 1000 * HOUR)?.name).toBe('Red');
+    const { index } = site({ doors: [d] });
+    expect(decide(index, EMPTY_STATE, card('4242')).steps.at(-1)).toEqual({
+      check: 'door-mode',
+      ok: false,
+      detail: 'Door 1 is held locked by threat level Red',
+    });
+    expect(decide(index, EMPTY_STATE, card('8888')).steps.find((s) => s.check === 'door-mode')).toEqual({
+      check: 'door-mode',
+      ok: true,
+      detail: 'Guard passes at threat level Red (a member of an exempt group)',
+    });
+    // no exempt groups: nobody passes
+    const none = site({ doors: [door(1, { threat: { ...threat(null), exempt: [] } })] }).index;
+    expect(decide(none, EMPTY_STATE, card('8888')).reason).toBe('threat-level');
+  });
+
+  it('the zone state changes only by a granted swipe, and a forgive of someone with no history changes nothing', () => {
+    const zones = new Map([[1, { id: 1, name: 'Lab', antiPassback: 'hard' as const, forgiveMinutes: 0 }]]);
+    const lab: DoorFact = { id: 1, name: 'Lab door', mode: 'card', formatIds: [], entryZoneId: 1, exitZoneId: null, interlockIds: [], qrSecret: null };
+    const { index } = site({ zones, doors: [lab] });
+    const denied = decide(index, EMPTY_STATE, card('5555'));
+    expect(afterGrant(EMPTY_STATE, index, card('5555'), denied)).toBe(EMPTY_STATE);
+    const granted = decide(index, EMPTY_STATE, card('4242'));
+    expect(afterGrant(EMPTY_STATE, index, card('4242', { doorId: 2 }), granted)).toBe(EMPTY_STATE); // a door no longer configured
+    const inside = afterGrant(EMPTY_STATE, index, card('4242'), granted);
+    expect(inside.presence.get(100)).toEqual({ zoneId: 1, at: MONDAY_10 });
+    expect(EMPTY_STATE.presence.size).toBe(0);
+    const again = decide(index, inside, card('4242', { at: MONDAY_10 + 1000 }));
+    expect(again.steps.at(-1)).toEqual({ check: 'anti-passback', ok: false, detail: `Nurul is already in Lab (since ${new Date(MONDAY_10).toISOString()})` });
+    expect(forgive(inside, 999)).toBe(inside);
+    expect(forgive(inside, 100).presence.has(100)).toBe(false);
+    expect(inside.presence.has(100)).toBe(true);
   });
 });
