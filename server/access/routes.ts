@@ -37,7 +37,7 @@ export const EXPLAIN_PATH = `${API.events}/:id/explain`;
  */
 export const PREVIEW_PATH = API.accessPreview;
 const PREVIEWED = { accessGroups: accessGroupsResource, schedules: schedulesResource, specialDates: specialDatesResource } as const;
-const PreviewRequest = object({
+export const PreviewRequest = object({
   resource: enums(Object.keys(PREVIEWED) as (keyof typeof PREVIEWED)[]),
   id: optional(nullable(idInt())),
   values: record(string(), unknown()),

@@ -3,12 +3,24 @@
 // history [0.2.1.0], and the alarm types (priority + operator instructions) [0.2.1.0].
 import { eventDivisions } from '../auth/eventScope';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API, PRIV, ProcessAlarmBody } from '../../contract';
+import { API, AcknowledgeUpdate, AlarmAction, AlarmHistoryEntry, AlarmType, Event, PRIV, ProcessAlarmBody } from '../../contract';
 import type { Db } from '../db/db';
 import { AlarmError, type Pipeline } from '../monitor/pipeline';
 import { HttpError, body, clientOf, idParam, principal } from './kit';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
+import { array, integer, type } from 'superstruct';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  open: { response: array(Event), summary: 'Open alarms, most urgent first' },
+  count: { response: type({ count: integer() }) },
+  acknowledge: { response: AcknowledgeUpdate },
+  process: { body: ProcessAlarmBody, response: AlarmAction },
+  history: { response: array(AlarmHistoryEntry) },
+  types: { response: array(AlarmType) },
+} satisfies Record<string, RouteDoc>;
 
 const alarmId = (req: FastifyRequest) => idParam(req, 'Alarm');
 const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -21,17 +33,17 @@ const mapped = async <T>(run: () => Promise<T>): Promise<T> => {
 };
 
 export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pipeline: Pipeline }) {
-  app.get(API.alarms, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
+  app.get(API.alarms, { config: { privileges: [PRIV.alarms.view], ...DOCS.open } }, async (req) => {
     const clientId = clientOf(req);
     return pipeline.openAlarms(clientId, await eventDivisions(principal(req), [PRIV.alarms.view]));
   });
 
-  app.get(`${API.alarms}/count`, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
+  app.get(`${API.alarms}/count`, { config: { privileges: [PRIV.alarms.view], ...DOCS.count } }, async (req) => {
     const clientId = clientOf(req);
     return { count: await pipeline.openCountIn(clientId, await eventDivisions(principal(req), [PRIV.alarms.view])) };
   });
 
-  app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act], touches: 'client' } }, async (req) => {
+  app.post(`${API.alarms}/:id/acknowledge`, { config: { privileges: [PRIV.alarms.act], touches: 'client', ...DOCS.acknowledge } }, async (req) => {
     const clientId = clientOf(req);
     const id = alarmId(req);
     return mapped(() =>
@@ -41,7 +53,7 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
     );
   });
 
-  app.post(`${API.alarms}/:id/process`, { config: { privileges: [PRIV.alarms.act], touches: 'client' } }, async (req) => {
+  app.post(`${API.alarms}/:id/process`, { config: { privileges: [PRIV.alarms.act], touches: 'client', ...DOCS.process } }, async (req) => {
     const clientId = clientOf(req);
     const id = alarmId(req);
     const { note } = body(req.body, ProcessAlarmBody);
@@ -52,11 +64,11 @@ export function alarmRoutes(app: FastifyInstance, { db, pipeline }: { db: Db; pi
     );
   });
 
-  app.get(`${API.alarms}/:id/history`, { config: { privileges: [PRIV.alarms.view] } }, async (req) =>
+  app.get(`${API.alarms}/:id/history`, { config: { privileges: [PRIV.alarms.view], ...DOCS.history } }, async (req) =>
     mapped(() => pipeline.history(clientOf(req), alarmId(req), principal(req).username)),
   );
 
-  app.get(API.alarmTypes, { config: { privileges: [PRIV.alarms.view] } }, async (req) => {
+  app.get(API.alarmTypes, { config: { privileges: [PRIV.alarms.view], ...DOCS.types } }, async (req) => {
     const clientId = clientOf(req);
     const params: unknown[] = [];
     const { rows } = await db.query<any>(

@@ -6,12 +6,16 @@ import {
   API,
   ChangePasswordRequest,
   LoginRequest,
+  LoginResponse,
+  MeResponse,
   ProfileUpdate,
   RegistrationRequest,
   ResetFinishRequest,
   ResetInitRequest,
   SelectClientRequest,
   Settings,
+  SignInAnswer,
+  User,
   validate,
 } from '../../contract';
 import { hashPassword, sha256, verifyPassword } from '../auth/passwords';
@@ -28,6 +32,24 @@ import * as users from '../db/queries/users';
 import type { UserRow } from '../db/queries/users';
 import { HttpError, body, principal } from './kit';
 import { audit } from '../audit/trail';
+import { boolean, integer, optional, string, type } from 'superstruct';
+import type { RouteDoc } from '../openapi/declared';
+
+/** The answer of a call that only says it was done (sign-out adds where the identity provider's session ends). */
+const Done = type({ ok: boolean(), message: optional(string()) });
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  login: { body: LoginRequest, response: SignInAnswer, summary: 'Signs in: a session, or the second step it needs' },
+  me: { response: MeResponse, summary: 'The signed-in operator and their privileges' },
+  settings: { body: Settings, response: Settings },
+  profile: { body: ProfileUpdate, response: User },
+  client: { body: SelectClientRequest, response: LoginResponse, summary: 'Selects the client to work in' },
+  logout: { response: Done, summary: 'Ends the session' },
+  resetInit: { body: ResetInitRequest, response: Done },
+  resetFinish: { body: ResetFinishRequest, response: Done },
+  registration: { body: RegistrationRequest, status: 201, response: type({ id: integer(), status: string() }) },
+  changePassword: { body: ChangePasswordRequest, response: Done },
+} satisfies Record<string, RouteDoc>;
 
 /** A password-reset link to deliver; there is no mail, so the server log (and tests) receive it. */
 export interface ResetNotice {
@@ -186,7 +208,7 @@ export function authRoutes(
     return null;
   }
 
-  app.post(API.login, { config: limited }, async (req, reply) => {
+  app.post(API.login, { config: { ...limited, ...DOCS.login } }, async (req, reply) => {
     const input = body(req.body, LoginRequest);
     const u = await checkPassword(req, input.username, input.password);
     if (u === 'locked') throw new HttpError(423, LOCKED);
@@ -199,7 +221,7 @@ export function authRoutes(
     return reply.send(await sessionBody(db, tokens, { ...u, failed_attempts: 0, locked_until: null }, req, policy.sessionLifetimeMinutes * 60));
   });
 
-  app.get(API.me, async (req) => {
+  app.get(API.me, { config: { ...DOCS.me } }, async (req) => {
     const p = principal(req);
     const u = await me(p.userId);
     return {
@@ -210,7 +232,7 @@ export function authRoutes(
     };
   });
 
-  app.put(API.meSettings, { config: { touches: 'self' } }, async (req) => {
+  app.put(API.meSettings, { config: { touches: 'self', ...DOCS.settings } }, async (req) => {
     const p = principal(req);
     body(req.body, Settings); // validate the patch as given; defaults fill only what neither side has
     const given = (req.body ?? {}) as Record<string, unknown>;
@@ -227,7 +249,7 @@ export function authRoutes(
     });
   });
 
-  app.put(API.meProfile, { config: { touches: 'self' } }, async (req) => {
+  app.put(API.meProfile, { config: { touches: 'self', ...DOCS.profile } }, async (req) => {
     const p = principal(req);
     const input = body(req.body, ProfileUpdate);
     return db.transaction(async (tx) => {
@@ -242,7 +264,7 @@ export function authRoutes(
     });
   });
 
-  app.put(API.meClient, { config: { touches: 'self' } }, async (req, reply) => {
+  app.put(API.meClient, { config: { touches: 'self', ...DOCS.client } }, async (req, reply) => {
     const p = principal(req);
     const { clientId } = body(req.body, SelectClientRequest);
     if (clientId !== null && !(await clientIdsOf(db, p.userId)).includes(clientId)) throw new HttpError(403, 'You have no access to that client');
@@ -251,12 +273,12 @@ export function authRoutes(
     return reply.send(await sessionBody(db, tokens, await me(p.userId), req));
   });
 
-  app.post(API.logout, { config: { touches: 'self' } }, async (req) => {
+  app.post(API.logout, { config: { touches: 'self', ...DOCS.logout } }, async (req) => {
     await endSession(db, principal(req).jti);
     return { ok: true, ...(await iam.providerLogout(req, principal(req).jti)) }; // and the provider's session, where it offers it
   });
 
-  app.post(API.resetInit, { config: limited }, async (req) => {
+  app.post(API.resetInit, { config: { ...limited, ...DOCS.resetInit } }, async (req) => {
     const { username } = body(req.body, ResetInitRequest);
     const id = await users.userIdByUsername(db, username);
     if (id !== null) {
@@ -268,7 +290,7 @@ export function authRoutes(
     return { ok: true, message: 'If the account exists, a reset link has been sent.' };
   });
 
-  app.post(API.resetFinish, { config: { ...limited, credential: true } }, async (req) => {
+  app.post(API.resetFinish, { config: { ...limited, credential: true, ...DOCS.resetFinish } }, async (req) => {
     const input = body(req.body, ResetFinishRequest);
     const hash = sha256(input.token);
     const expired = new HttpError(400, 'This reset link is invalid or has expired', [{ field: 'token', message: 'is invalid or has expired' }]);
@@ -295,13 +317,13 @@ export function authRoutes(
     return { ok: true };
   });
 
-  app.post(API.registration, { config: limited }, async (req, reply) => {
+  app.post(API.registration, { config: { ...limited, ...DOCS.registration } }, async (req, reply) => {
     const input = body(req.body, RegistrationRequest);
     const id = await insertRegistration(db, input);
     return reply.code(201).send({ id, status: 'pending' });
   });
 
-  app.post(API.changePassword, { config: { ...limited, touches: 'self', credential: true } }, async (req) => {
+  app.post(API.changePassword, { config: { ...limited, touches: 'self', credential: true, ...DOCS.changePassword } }, async (req) => {
     const input = body(req.body, ChangePasswordRequest);
     const u = await checkPassword(req, input.username, input.oldPassword);
     if (u === 'locked') throw new HttpError(423, LOCKED);

@@ -2,15 +2,21 @@
 // holders of the privilege of the screen that owns its data (DASHBOARD_WIDGET_PRIVILEGES), and counts of rows that
 // have a division cover the divisions those privileges were granted on.
 import type { FastifyInstance } from 'fastify';
-import { API, DASHBOARD_WIDGET_PRIVILEGES, PRIV, type DashboardPart, type DashboardSummary } from '../../contract';
+import { API, DASHBOARD_WIDGET_PRIVILEGES, DashboardSummary, PRIV, type DashboardPart } from '../../contract';
 import type { Db } from '../db/db';
 import { recentChanges } from '../db/queries/audit';
 import { dashboardParts, type DashboardAsk } from '../db/queries/dashboard';
 import { clientOf, divisionsFor, principal } from './kit';
 import { iso } from '../db/values';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  summary: { response: DashboardSummary, summary: "The dashboard's figures" },
+} satisfies Record<string, RouteDoc>;
 
 export function dashboardRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  app.get(API.dashboard, { config: { privileges: [PRIV.dashboard] } }, async (req): Promise<DashboardSummary> => {
+  app.get(API.dashboard, { config: { privileges: [PRIV.dashboard], ...DOCS.summary } }, async (req): Promise<DashboardSummary> => {
     const clientId = clientOf(req);
     const p = principal(req);
     const asks: DashboardAsk[] = [];

@@ -3,12 +3,21 @@
 // is wired to it, when it was last heard and its latest events — its own (`iface-<id>`) and those of the doors,
 // readers, inputs and outputs wired to it. Ping asks it to answer: the simulated controller answers while online.
 import type { FastifyInstance } from 'fastify';
-import { IPV4, PATTERN_PREFIX, PRIV, controllersResource, type ControllerDiagnostic, type ControllerHubRow, type PingAnswer } from '../../contract';
+import { ControllerDiagnostic, ControllerHubRow, IPV4, PATTERN_PREFIX, PRIV, PingAnswer, controllersResource } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HttpError, fill, clientOf } from './kit';
 import { iso } from '../db/values';
 import { tenant } from '../db/tenant';
+import { array, type } from 'superstruct';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  one: { response: ControllerDiagnostic, summary: "A controller's diagnostics" },
+  hub: { response: type({ items: array(ControllerHubRow) }) },
+  ping: { response: PingAnswer },
+} satisfies Record<string, RouteDoc>;
 
 const base = `${controllersResource.api}/diagnostic/:ipAddress`;
 
@@ -36,7 +45,7 @@ async function controllerAt(db: Db, clientId: number, ip: unknown) {
 }
 
 export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
-  app.get(base, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client' } }, async (req): Promise<ControllerDiagnostic> => {
+  app.get(base, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client', ...DOCS.one } }, async (req): Promise<ControllerDiagnostic> => {
     const clientId = clientOf(req);
     const c = await controllerAt(db, clientId, (req.params as { ipAddress?: unknown }).ipAddress);
     const {
@@ -83,7 +92,7 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
   });
 
   // the hub [0.5.7.0]: every controller of the client at a glance (the console lays the live heart-beats over it)
-  app.get(`${controllersResource.api}/hub`, { config: { privileges: ['0.5.7.0'] } }, async (req): Promise<{ items: ControllerHubRow[] }> => {
+  app.get(`${controllersResource.api}/hub`, { config: { privileges: ['0.5.7.0'], ...DOCS.hub } }, async (req): Promise<{ items: ControllerHubRow[] }> => {
     const clientId = clientOf(req);
     const params: unknown[] = [];
     const { rows } = await db.query<any>(
@@ -115,7 +124,7 @@ export function diagnosticRoutes(app: FastifyInstance, { db }: { db: Db }) {
     };
   });
 
-  app.post(`${base}/ping`, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client' } }, async (req): Promise<PingAnswer> => {
+  app.post(`${base}/ping`, { config: { privileges: [PRIV.controllers.diagnostics], touches: 'client', ...DOCS.ping } }, async (req): Promise<PingAnswer> => {
     const clientId = clientOf(req);
     const started = performance.now();
     const c = await controllerAt(db, clientId, (req.params as { ipAddress?: unknown }).ipAddress);

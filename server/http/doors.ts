@@ -6,8 +6,22 @@
 // Issue 29: a door a threat level holds locked says so in the list (`heldBy`), and refuses all but Lock with 409.
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { API, DoorCommandBody, DoorQrBody, LockdownBody, PRIV, isoInstant, requiredText, type DoorQrCode, type DoorQrRow, type DoorView } from '../../contract';
-import { object, optional } from 'superstruct';
+import {
+  API,
+  DoorCommandBody,
+  DoorQrBody,
+  DoorQrCode,
+  DoorQrRow,
+  DoorView,
+  Event,
+  LockdownAnswer,
+  LockdownBody,
+  PRIV,
+  Page,
+  isoInstant,
+  requiredText,
+} from '../../contract';
+import { array, boolean, integer, object, optional, type } from 'superstruct';
 import { qrCode, qrWindow, threatAt, type DoorFact } from '../../access/engine';
 import type { QrPublisher } from '../access/qrPublisher';
 import { QR_PERIOD_S } from '../access/index';
@@ -20,8 +34,19 @@ import { HttpError, fill, body, clientOf, divisionsFor, principal, query } from 
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
+import type { RouteDoc } from '../openapi/declared';
 
 const QrCodeQuery = object({ credential: requiredText(64), at: optional(isoInstant()) });
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  list: { response: Page(DoorView), summary: 'Doors and their live state' },
+  command: { body: DoorCommandBody, response: Event },
+  lockdown: { body: LockdownBody, response: LockdownAnswer },
+  qr: { response: type({ items: array(DoorQrRow) }) },
+  setQr: { body: DoorQrBody, response: type({ id: integer(), qr: boolean() }) },
+  qrCode: { query: QrCodeQuery, response: DoorQrCode },
+} satisfies Record<string, RouteDoc>;
 
 /** The threat level that holds a door locked now (the access engine's rule: its level in force, mode 'locked'), if any. */
 const threatHold = (fact: DoorFact | undefined, at: number): DoorView['heldBy'] => {
@@ -42,7 +67,7 @@ export function doorRoutes(
   app: FastifyInstance,
   { db, simulator, testHooks, qr }: { db: Db; simulator: HardwarePort & RelockHook; testHooks: boolean; qr: QrPublisher },
 ) {
-  app.get(API.doors, { config: { privileges: [PRIV.doors.view] } }, async (req) => {
+  app.get(API.doors, { config: { privileges: [PRIV.doors.view], ...DOCS.list } }, async (req) => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.view]));
     // what holds each door against commands besides a lockdown (which the mode says): the rule the commands below
@@ -62,7 +87,7 @@ export function doorRoutes(
     return { items, total: items.length, page: 0, size: items.length };
   });
 
-  app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control], touches: 'client' } }, async (req) => {
+  app.post(`${API.doors}/:id/commands`, { config: { privileges: [PRIV.doors.control], touches: 'client', ...DOCS.command } }, async (req) => {
     const clientId = clientOf(req);
     const id = Number((req.params as { id?: string }).id);
     if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new HttpError(404, 'Door not found');
@@ -83,7 +108,7 @@ export function doorRoutes(
 
   // Lockdown: every door the caller may control, in one transaction, remembering each door's mode; each is then
   // locked at the hardware (its state follows live on every console). Release gives each door its mode back.
-  app.post(`${API.doors}/lockdown`, { config: { privileges: [PRIV.doors.control], touches: 'client' } }, async (req) => {
+  app.post(`${API.doors}/lockdown`, { config: { privileges: [PRIV.doors.control], touches: 'client', ...DOCS.lockdown } }, async (req) => {
     const clientId = clientOf(req);
     const { on, divisionId } = body(req.body, LockdownBody);
     const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
@@ -130,7 +155,7 @@ export function doorRoutes(
     if (!(await doorVisible(db, clientOf(req), divisionsFor(principal(req), [code]), id))) throw new HttpError(404, 'Door not found');
     return id;
   };
-  app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client' } }, async (req): Promise<{ items: DoorQrRow[] }> => {
+  app.get(`${API.doors}/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client', ...DOCS.qr } }, async (req): Promise<{ items: DoorQrRow[] }> => {
     const clientId = clientOf(req);
     const rows = await listDoors(db, clientId, divisionsFor(principal(req), [PRIV.doors.qr]));
     const qrParams: unknown[] = [];
@@ -139,7 +164,7 @@ export function doorRoutes(
     return { items: rows.map((r) => ({ id: r.id, name: r.name, divisionName: r.division_name ?? null, qr: on.has(Number(r.id)) })) };
   });
   // on: a new secret (codes shown before stop working); off: the door takes no QR codes
-  app.post(`${API.doors}/:id/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client' } }, async (req) => {
+  app.post(`${API.doors}/:id/qr`, { config: { privileges: [PRIV.doors.qr], touches: 'client', ...DOCS.setQr } }, async (req) => {
     const clientId = clientOf(req);
     const id = await doorOf(req, PRIV.doors.qr);
     const { on } = body(req.body, DoorQrBody);
@@ -152,7 +177,7 @@ export function doorRoutes(
     return { id, qr: on };
   });
   // the code a credential shows at the door now (a phone's view of it), or at a past instant
-  app.get(`${API.doors}/:id/qr/code`, { config: { privileges: [PRIV.doors.qr], touches: 'client' } }, async (req): Promise<DoorQrCode> => {
+  app.get(`${API.doors}/:id/qr/code`, { config: { privileges: [PRIV.doors.qr], touches: 'client', ...DOCS.qrCode } }, async (req): Promise<DoorQrCode> => {
     const clientId = clientOf(req);
     const id = await doorOf(req, PRIV.doors.qr);
     const q = query(req.query, QrCodeQuery);

@@ -4,7 +4,7 @@
 import { divisionCondition, eventDivisions } from '../auth/eventScope';
 import type { QrPublisher } from '../access/qrPublisher';
 import type { FastifyInstance } from 'fastify';
-import { API, LIST_COUNT_CAP, PRIV, SimulateBody, type Violation } from '../../contract';
+import { API, Event, LIST_COUNT_CAP, ListQuery, PRIV, Page, SimulateBody, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { eventOfRow } from '../monitor/pipeline';
 import { HardwareError } from '../doors/port';
@@ -13,6 +13,13 @@ import { HttpError, body, clientOf, listParams, principal } from './kit';
 import { doorRoutes } from './doors';
 import { alarmFigureFilter } from './alarmHandling';
 import { tenant } from '../db/tenant';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  list: { query: ListQuery, response: Page(Event), summary: 'Event history' },
+  simulate: { body: SimulateBody, response: Event, summary: 'Test servers only (E2E=1): makes an event happen' },
+} satisfies Record<string, RouteDoc>;
 
 const SORTABLE = { id: 'e.id', time: 'e.at', eventCode: 'e.event_code', priority: 'e.priority', eventPointName: 'e.event_point_name' };
 const simulatorErrors = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -102,7 +109,7 @@ export function eventRoutes(
   app: FastifyInstance,
   { db, simulator, testHooks, qr, countCap = LIST_COUNT_CAP }: { db: Db; simulator: HardwareSimulator; testHooks: boolean; qr: QrPublisher; countCap?: number },
 ) {
-  app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport] } }, async (req) => {
+  app.get(API.events, { config: { privileges: [PRIV.events.view, PRIV.eventReport], ...DOCS.list } }, async (req) => {
     const clientId = clientOf(req);
     const lp = listParams(req.query, SORTABLE, 'e.id desc');
     const p = principal(req);
@@ -140,7 +147,7 @@ export function eventRoutes(
   doorRoutes(app, { db, simulator, testHooks, qr });
 
   if (testHooks) {
-    app.post(API.testSimulate, async (req) => {
+    app.post(API.testSimulate, { config: { ...DOCS.simulate } }, async (req) => {
       const clientId = clientOf(req);
       const input = body(req.body, SimulateBody);
       const at = input.at === undefined ? undefined : Date.parse(input.at);

@@ -20,6 +20,13 @@ import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { eventFilters } from './events';
 import { TABULAR_TYPES, clientZone, csvHead, csvText, cellsOf, headerOf, sendTable, stamp, type Column } from './tabular';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  file: { response: 'file', summary: 'Events as CSV, XLSX or NDJSON' },
+  progress: { summary: 'An export with its progress, as server-sent events' },
+} satisfies Record<string, RouteDoc>;
 
 export const EXPORT_PATH = API.eventsExport;
 export const EXPORT_PROGRESS_PATH = API.eventsExportProgress;
@@ -167,7 +174,7 @@ function stream(reply: FastifyReply, source: AsyncIterable<string>) {
 export function exportRoutes(app: FastifyInstance, { db }: { db: Db }) {
   const config = { privileges: [PRIV.events.view, PRIV.eventReport] };
 
-  app.get(EXPORT_PATH, { config }, async (req, reply) => {
+  app.get(EXPORT_PATH, { config: { ...config, ...DOCS.file } }, async (req, reply) => {
     const x = await exportRequest(req, db);
     await audit(db, req, {
       clientId: x.clientId,
@@ -190,7 +197,7 @@ export function exportRoutes(app: FastifyInstance, { db }: { db: Db }) {
     return stream(reply, file());
   });
 
-  app.get(EXPORT_PROGRESS_PATH, { config }, async (req, reply) => {
+  app.get(EXPORT_PROGRESS_PATH, { config: { ...config, ...DOCS.progress } }, async (req, reply) => {
     const x = await exportRequest(req, db, PROGRESS_FORMATS);
     await audit(db, req, {
       clientId: x.clientId,

@@ -10,18 +10,28 @@ import {
   JOURNAL_MAX_BYTES,
   JournalEntry,
   JournalHeader,
+  ListQuery,
+  Page,
   PRIV,
   RECORDING_ID,
   parseJournal,
   redact,
-  type RecordingSummary,
-  type UploadReceipt,
+  RecordingSummary,
+  UploadReceipt,
 } from '../../contract';
 import type { Db } from '../db/db';
 import { JOURNAL_SORT, createJournal, getJournal, insertEntries, journalLines, listJournals, lockJournal, updateTotals } from '../db/queries/journals';
 import { HttpError, clientOf, idParam, listParams, noteLineSchemas, principal } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  append: { response: UploadReceipt, summary: "Appends NDJSON lines to the session's recording" },
+  list: { query: ListQuery, response: Page(RecordingSummary) },
+  one: { response: 'file', summary: 'A recording as NDJSON' },
+} satisfies Record<string, RouteDoc>;
 
 export const NDJSON = 'application/x-ndjson';
 
@@ -58,7 +68,7 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
   noteLineSchemas(`POST ${API.sessionJournals}/:id`, JournalHeader, JournalEntry);
   app.post(
     `${API.sessionJournals}/:id`,
-    { bodyLimit: JOURNAL_CHUNK_MAX_BYTES, config: { touches: 'self' } },
+    { bodyLimit: JOURNAL_CHUNK_MAX_BYTES, config: { touches: 'self', ...DOCS.append } },
     async (req: FastifyRequest): Promise<UploadReceipt> => {
       const p = principal(req);
       const clientId = clientOf(req);
@@ -102,7 +112,7 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
   // the server answers only those who may open that screen and see that section
   const replays = { privileges: [PRIV.journalExport, PRIV.sessionReplays], mode: 'ALL' as const };
 
-  app.get(API.sessionJournals, { config: replays }, async (req) => {
+  app.get(API.sessionJournals, { config: { ...replays, ...DOCS.list } }, async (req) => {
     const clientId = clientOf(req);
     const l = listParams(req.query, JOURNAL_SORT, 'j.updated_at desc, j.id desc');
     const { rows, total } = await listJournals(db, clientId, l);
@@ -124,7 +134,7 @@ export function journalRoutes(app: FastifyInstance, { db }: { db: Db }) {
     return { items, total, page: l.page, size: l.size };
   });
 
-  app.get(`${API.sessionJournals}/:id`, { config: replays }, async (req, reply) => {
+  app.get(`${API.sessionJournals}/:id`, { config: { ...replays, ...DOCS.one } }, async (req, reply) => {
     const clientId = clientOf(req);
     const id = idParam(req, 'Recording');
     const row = await getJournal(db, clientId, id);

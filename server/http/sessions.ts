@@ -3,13 +3,20 @@
 // [0.2.4.1 / 0.2.5.1] kills their tokens at once (every request checks its session) and is audited. The caller's
 // own current session is not ended here (409: sign out instead). Another tenant's session is "not found".
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API, EndSessionsRequest, PRIV, SessionListQuery, type EndSessionsResult, type SessionKind, type SessionSummary } from '../../contract';
+import { API, EndSessionsRequest, EndSessionsResult, PRIV, Page, SessionListQuery, SessionSummary, type SessionKind } from '../../contract';
 import type { Db } from '../db/db';
 import { SESSION_SORT, endSessionsById, listSessions, visibleSessions, type SessionRow } from '../db/queries/sessions';
 import { HttpError, body, clientOf, listParams, principal, query } from './kit';
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import { tenant } from '../db/tenant';
+import type { RouteDoc } from '../openapi/declared';
+
+/** What each route validates and answers: the contract's structs, for the API description (server/openapi). */
+const DOCS = {
+  list: { query: SessionListQuery, response: Page(SessionSummary) },
+  end: { body: EndSessionsRequest, response: EndSessionsResult },
+} satisfies Record<string, RouteDoc>;
 
 const KINDS: Record<SessionKind, { path: string; privileges: { view: string; end: string }; entity: string }> = {
   operator: { path: API.operatorSessions, privileges: PRIV.operatorSessions, entity: 'operator-session' },
@@ -67,7 +74,7 @@ export function sessionRoutes(
   });
 
   for (const [kind, k] of Object.entries(KINDS) as [SessionKind, (typeof KINDS)[SessionKind]][]) {
-    app.get(k.path, { config: { privileges: [k.privileges.view] } }, async (req) => {
+    app.get(k.path, { config: { privileges: [k.privileges.view], ...DOCS.list } }, async (req) => {
       const s = scope(req, kind);
       const l = listParams(req.query, SESSION_SORT, 's.started_at desc, s.id desc', SessionListQuery);
       const { state = 'open' } = query(req.query, SessionListQuery);
@@ -80,7 +87,7 @@ export function sessionRoutes(
     // every client of its account, so it is the account's (server/auth/accountScope.ts)
     app.post(
       `${k.path}/end`,
-      { config: { privileges: [k.privileges.end], touches: 'account', accounts: clientlessSessionUsers } },
+      { config: { privileges: [k.privileges.end], touches: 'account', accounts: clientlessSessionUsers, ...DOCS.end } },
       async (req): Promise<EndSessionsResult> => {
         const s = scope(req, kind);
         const { ids } = body(req.body, EndSessionsRequest);

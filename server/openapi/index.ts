@@ -4,17 +4,20 @@
 // they describe still needs a session token or a service account's API key.
 //
 // Every route gets a Fastify `schema` here, as it is registered (onRoute): its path parameters, its tag, who may call
-// it, and the request body and query string the route declares in its config (`config.body`, `config.query`: the
-// contract's superstruct structs, the same the handler validates with), converted to JSON Schema (./jsonSchema.ts).
-// Fastify does not validate with them a second time: the handler's check with the contract's struct answers 400 with
-// `violations` naming the field, as every route always has; and no response schema is given to Fastify (its serializer
-// would drop fields it does not name): responses are described in the document only.
+// it (a session's bearer token or an API key; `x-tenant-id` picks the client in IAM mode), and the request body, query
+// string and answer it declares: in its config (`config.body`, `config.query`, `config.response`: the contract's
+// superstruct structs, the same the handler validates with), or, for routes outside server/http, in ./declared.ts; the
+// catalogue's come from its declarations. They are converted to JSON Schema (./jsonSchema.ts). Fastify does not
+// validate with them a second time: the handler's check with the contract's struct answers 400 with `violations`
+// naming the field, as every route always has; and no response schema is given to Fastify (its serializer would drop
+// fields it does not name): answers and refusals are described in the document only.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Struct } from 'superstruct';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { API_KEY_HEADER, APP_VERSION, isNoTokenPath } from '../../contract';
+import { API_KEY_HEADER, APP_VERSION, TENANT_HEADER, isNoTokenPath } from '../../contract';
 import { toJsonSchema, type JsonSchema } from './jsonSchema';
+import { DECLARED, actionDoc, catalogueDocs, type RouteDoc } from './declared';
 
 /** Where the document and its reference page are served. */
 export const OPENAPI_JSON = '/api/openapi.json';
@@ -27,6 +30,10 @@ declare module 'fastify' {
     body?: Struct<any, any>;
     /** The contract's struct of the query string the handler validates. */
     query?: Struct<any, any>;
+    /** The contract's struct of the answer (the one the console checks it with), or `file` for a download. */
+    response?: Struct<any, any> | 'file';
+    /** The status of a success when it is not 200. */
+    status?: 201 | 202 | 204;
     /** One line of what the route does, for the document. */
     summary?: string;
   }
@@ -43,18 +50,45 @@ export function tagOf(url: string): string {
 /** Routes of the API (not the console's files, not the document's own page). */
 export const isApiRoute = (url: string) => SERVICE_PREFIX.test(url) && !url.startsWith(`${OPENAPI_DOCS}`);
 
+const routeKey = (route: Pick<RouteOptions, 'url' | 'method'>) => `${[route.method].flat()[0]} ${route.url}`;
+let catalogue: Record<string, RouteDoc> | undefined;
+
+/** What a route declares for the document: its own config first, then ./declared.ts, then the catalogue's declaration. */
+export function routeDoc(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): RouteDoc {
+  catalogue ??= catalogueDocs();
+  const key = routeKey(route);
+  const own = (route.config ?? {}) as RouteDoc;
+  const merged = { ...actionDoc(String([route.method].flat()[0]), route.url, catalogue), ...catalogue[key], ...DECLARED[key] } as RouteDoc;
+  for (const k of ['body', 'query', 'response', 'status', 'summary'] as const) if (own[k] !== undefined) (merged as Record<string, unknown>)[k] = own[k];
+  return merged;
+}
+
 /** The schema a route is described with, made of what it declares. */
 export function routeSchema(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): Record<string, unknown> {
-  const config = (route.config ?? {}) as { body?: Struct<any, any>; query?: Struct<any, any>; summary?: string; open?: boolean };
+  const doc = routeDoc(route);
+  const open = !!(route.config as { open?: boolean } | undefined)?.open || isNoTokenPath(route.url);
   const names = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
   const schema: Record<string, unknown> = { tags: [tagOf(route.url)] };
-  if (config.summary) schema.summary = config.summary;
+  if (doc.summary) schema.summary = doc.summary;
   if (names.length) schema.params = { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names };
-  if (config.body) schema.body = toJsonSchema(config.body);
-  if (config.query) schema.querystring = queryString(toJsonSchema(config.query));
-  if (config.open || isNoTokenPath(route.url)) schema.security = [];
+  if (doc.body) schema.body = toJsonSchema(doc.body);
+  if (doc.query) schema.querystring = queryString(toJsonSchema(doc.query));
+  if (open) schema.security = [];
+  else schema.headers = TENANT;
   return schema;
 }
+
+const TENANT = {
+  type: 'object',
+  properties: {
+    [TENANT_HEADER]: {
+      type: 'string',
+      pattern: '^[0-9]+$',
+      description:
+        "IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client.",
+    },
+  },
+};
 
 /** A query string's parameters are text: a number or a flag is written as one. */
 function queryString(s: JsonSchema): JsonSchema {
@@ -90,31 +124,50 @@ export async function openApi(app: FastifyInstance): Promise<void> {
       },
       security: [{ session: [] }, { apiKey: [] }],
     },
-    transform: ({ schema, url }) => ({ schema: { ...(schema as object), response: responses() } as typeof schema, url }),
+    transform: ({ schema, url, route }) => ({ schema: { ...(schema as object), response: responses(route) } as typeof schema, url }),
   });
   await app.register(swaggerUi, { routePrefix: OPENAPI_DOCS });
   app.get(OPENAPI_JSON, { config: { open: true }, schema: { hide: true } }, async () => app.swagger());
 }
 
+/** A refusal, as every route answers one (server/http/kit.ts errorBody). */
 const ERROR = {
   type: 'object',
   properties: {
     status: { type: 'integer' },
+    error: { type: 'string' },
     message: { type: 'string' },
     violations: {
+      description: 'What is wrong with the request, one entry a field (`(body)` for the body as a whole).',
       type: 'array',
       items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] },
     },
   },
+  required: ['status', 'message'],
 };
 
-/** What every route may answer, for the document (Fastify is given no response schema). */
-function responses(): Record<string, unknown> {
+/** The answer a route declares, as JSON Schema (a download is any file; an undeclared answer, any JSON value). */
+export function answerSchema(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): Record<string, unknown> {
+  const { response, status } = routeDoc(route);
+  if (status === 204) return { description: 'Done; nothing to answer.', type: 'null' };
+  if (response === 'file')
+    return { description: 'The file (CSV, XLSX, an archive).', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+  return { description: 'Done: the resource, the page or the result the route names.', ...(response ? toJsonSchema(response) : {}) };
+}
+
+/** What a route may answer, for the document (Fastify is given no response schema). */
+function responses(route: RouteOptions): Record<string, unknown> {
+  const open = !!(route.config as { open?: boolean } | undefined)?.open || isNoTokenPath(route.url);
   return {
-    200: { description: 'Done: the resource, the page or the result the route names.', type: 'object', additionalProperties: true },
+    [routeDoc(route).status ?? 200]: answerSchema(route),
     400: { description: 'Refused: the violations name each field and what is wrong.', ...ERROR },
-    401: { description: 'No valid session token or API key.', ...ERROR },
-    403: { description: 'The caller lacks the privilege for this action.', ...ERROR },
+    ...(open
+      ? {}
+      : {
+          401: { description: 'No valid session token or API key.', ...ERROR },
+          403: { description: 'The caller lacks the privilege for this action, or the client.', ...ERROR },
+        }),
     404: { description: "Not found (another client's record is not found either).", ...ERROR },
+    409: { description: 'In conflict with what is stored (a name taken, a record still in use).', ...ERROR },
   };
 }

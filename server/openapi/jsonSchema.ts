@@ -1,8 +1,8 @@
 // The contract's superstruct schemas as JSON Schema (2020-12, as OpenAPI 3.1 takes it), for the API description only
 // (issue 48): one source of truth, so the document cannot drift from what the routes validate. Superstruct keeps a
 // struct's kind (`type`) and its parts (`schema`) but not its refinements' bounds (a size or a pattern is a function):
-// the document names the kind and the shape, and the routes' own validation, with the same structs, says the rest in
-// its `violations`. A struct of our own kind (`define('calendarDate', …)`) is a string or value named by its kind.
+// the document names the kind and the shape, with the bounds our own text and number kinds keep (contract/primitives.ts),
+// and the routes' own validation, with the same structs, says the rest in its `violations`. A struct of our own kind (`define('calendarDate', …)`) is a string or value named by its kind.
 import type { Struct } from 'superstruct';
 
 export type JsonSchema = Record<string, unknown>;
@@ -19,7 +19,18 @@ const STRING_KINDS: Record<string, string | null> = {
   sort: null,
 };
 
+/** Kinds of our own with their bounds as their `schema` (contract/primitives.ts `bounded`): text and numbers. */
+const TEXT_KINDS = new Set(['safeText', 'requiredText']);
+const NUMBER_KINDS: Record<string, 'integer' | 'number'> = { int32: 'integer', safeInteger: 'integer', epochMs: 'integer', boundedNumber: 'number' };
+
 type AnyStruct = Struct<any, any>;
+
+/**
+ * The parts of a union or intersection: superstruct keeps none (its `schema` is null), so a union the document shows
+ * is named here with its parts (./declared.ts); one not named is any value.
+ */
+export const STRUCT_PARTS = new Map<AnyStruct, AnyStruct[]>();
+const partsOf = (s: AnyStruct) => (Array.isArray(s.schema) ? (s.schema as AnyStruct[]) : STRUCT_PARTS.get(s));
 
 const accepts = (s: AnyStruct, value: unknown) => {
   try {
@@ -81,10 +92,10 @@ export function toJsonSchema(s: AnyStruct): JsonSchema {
       out = { const: schema };
       break;
     case 'union':
-      out = { anyOf: (schema as AnyStruct[]).map(toJsonSchema) };
+      out = partsOf(s) ? { anyOf: partsOf(s)!.map(toJsonSchema) } : {};
       break;
     case 'intersection':
-      out = { allOf: (schema as AnyStruct[]).map(toJsonSchema) };
+      out = partsOf(s) ? { allOf: partsOf(s)!.map(toJsonSchema) } : {};
       break;
     case 'record':
       out = { type: 'object' };
@@ -103,6 +114,19 @@ export function toJsonSchema(s: AnyStruct): JsonSchema {
       out = {};
       break;
     default: {
+      const bounds = (schema ?? {}) as { min?: number; max?: number };
+      if (TEXT_KINDS.has(s.type)) {
+        out = { type: 'string', ...(bounds.min ? { minLength: bounds.min } : {}), ...(bounds.max !== undefined ? { maxLength: bounds.max } : {}) };
+        break;
+      }
+      if (s.type in NUMBER_KINDS) {
+        out = {
+          type: NUMBER_KINDS[s.type],
+          ...(bounds.min !== undefined ? { minimum: bounds.min } : {}),
+          ...(bounds.max !== undefined ? { maximum: bounds.max } : {}),
+        };
+        break;
+      }
       const format = STRING_KINDS[s.type];
       out = s.type in STRING_KINDS ? { type: 'string', ...(format ? { format } : {}) } : {};
       out.description = s.type; // the contract's own kind, named

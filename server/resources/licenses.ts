@@ -132,7 +132,7 @@ const SELECT = `t.id, t.client_id as "clientId", t.license_key as "licenseKey", 
   t.valid_to::text as "validTo", t.created_at as "createdAt", t.updated_at as "updatedAt"`;
 const toRow = (x: Record<string, unknown>) => ({ ...x, createdAt: iso(x.createdAt), updatedAt: iso(x.updatedAt) });
 export const LicenseRow = rowSchema(licensesResource);
-const LicenseInput = object({ licenseKey: string(), updatedAt: optional(string()) });
+export const LicenseInput = object({ licenseKey: string(), updatedAt: optional(string()) });
 
 export function licenseRoutes(app: FastifyInstance, db: Db) {
   const r = licensesResource;
