@@ -3,8 +3,27 @@
 // snapshot of what its doors need to decide every swipe with the shared engine (access/engine.ts). Its events go
 // through the device interface (contract/ingest.ts DeviceEvent with its `edge` part). Every message both ways is
 // checked with these schemas; a bad one is answered with an error naming the field and changes nothing.
-import { array, boolean, enums, integer, literal, min, nullable, object, optional, partial, record, size, string, tuple, union, type Infer } from 'superstruct';
+import {
+  array,
+  boolean,
+  enums,
+  integer,
+  literal,
+  max,
+  min,
+  nullable,
+  object,
+  optional,
+  partial,
+  record,
+  size,
+  string,
+  tuple,
+  union,
+  type Infer,
+} from 'superstruct';
 import { DECISION_REASONS } from './decision';
+import { DOOR_COMMANDS } from './monitor';
 import { idInt, requiredText, safeText } from './primitives';
 
 /** Where an edge controller connects (WebSocket upgrade on the server's port). */
@@ -137,7 +156,28 @@ export const EdgeDeltaMessage = object({
 });
 export type EdgeDeltaMessage = Infer<typeof EdgeDeltaMessage>;
 export const EdgeError = object({ type: literal('error'), field: safeText(200), message: safeText(500) });
-export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeDeltaMessage, EdgeError]);
+/** How long the server waits for the edge's answer to a command (and for the event it journaled to be stored). */
+export const EDGE_COMMAND_TIMEOUT_MS = 8000;
+const commandId = () => size(string(), 1, 64);
+/**
+ * A door command of the console (or a schedule, threat level, lockdown, logical block) on a door of this controller:
+ * the edge applies it to the door's strike, journals the event (Door locked / unlocked / momentarily unlocked) and
+ * answers `doorResult` with that event's sequence number and the strike's state.
+ */
+export const EdgeDoorCommand = object({
+  type: literal('door'),
+  id: commandId(),
+  doorId: id(),
+  command: enums(DOOR_COMMANDS),
+  actor: safeText(200),
+  force: boolean(),
+});
+export type EdgeDoorCommand = Infer<typeof EdgeDoorCommand>;
+/** Re-pair the OSDP reader at this bus address (an audited administrator action): forget its key, pair it again in
+ *  install mode (SCBK-D, then a fresh key by KEYSET) for that address only. */
+export const EdgeRepairCommand = object({ type: literal('repair'), id: commandId(), address: max(min(integer(), 0), 126) });
+export type EdgeRepairCommand = Infer<typeof EdgeRepairCommand>;
+export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeDeltaMessage, EdgeError, EdgeDoorCommand, EdgeRepairCommand]);
 export type EdgeServerMessage = Infer<typeof EdgeServerMessage>;
 
 // ---------- edge → server ----------
@@ -153,7 +193,37 @@ export const EdgeApplied = object({ type: literal('applied'), version: min(integ
 export const EdgeStatus = object({ type: literal('status'), snapshotVersion: min(integer(), 0), pending: min(integer(), 0), lastSeq: min(integer(), 0) });
 /** The edge could not apply a delta (not on the version it holds, or the result's hash differs): send the whole snapshot. */
 export const EdgeResync = object({ type: literal('resync'), held: min(integer(), 0) });
-export const EdgeClientMessage = union([EdgeHello, EdgeApplied, EdgeStatus, EdgeResync]);
+/** The edge's answer to a command: done (ok) or refused (`message` says why); a door's with the journal number of the
+ *  event it recorded (0: none) and the strike's state after it. */
+export const EdgeCommandResult = object({
+  type: literal('result'),
+  id: commandId(),
+  ok: boolean(),
+  message: safeText(500),
+  seq: min(integer(), 0),
+  state: optional(enums(['locked', 'unlocked', 'unlocked-briefly'])),
+});
+export type EdgeCommandResult = Infer<typeof EdgeCommandResult>;
+/** The secure channel of an OSDP reader as the Hardware screens show it. */
+export const OSDP_CHANNEL_STATES = ['secure', 'paired', 'pairing', 'clear', 'refused'] as const;
+/** An OSDP reader on the controller's bus, as the edge last saw it (identity from PDID, capabilities from PDCAP). */
+export const EdgeReaderStatus = object({
+  address: max(min(integer(), 0), 126),
+  state: enums(['connecting', 'online', 'offline', 'refused']),
+  /** secure: the channel is open with the reader's own key; paired: it has a key of its own (kept sealed); pairing:
+   *  install mode, waiting to give it one; clear: no secure channel; refused: the reader refused the channel */
+  channel: enums(OSDP_CHANNEL_STATES),
+  identity: nullable(object({ vendor: safeText(6), model: integer(), version: integer(), serial: integer(), firmware: safeText(40) })),
+  capabilities: array(object({ function: integer(), name: safeText(80), compliance: integer(), count: integer() })),
+  tamper: boolean(),
+  power: boolean(),
+  counters: record(string(), min(integer(), 0)),
+  reason: nullable(safeText(300)),
+});
+export type EdgeReaderStatus = Infer<typeof EdgeReaderStatus>;
+/** The OSDP readers' status, sent on connect and whenever one changes (at most once a second). */
+export const EdgeReaders = object({ type: literal('readers'), readers: size(array(EdgeReaderStatus), 0, 127) });
+export const EdgeClientMessage = union([EdgeHello, EdgeApplied, EdgeStatus, EdgeResync, EdgeCommandResult, EdgeReaders]);
 export type EdgeClientMessage = Infer<typeof EdgeClientMessage>;
 
 /** The edge part of a device event (contract/ingest.ts DeviceEvent.edge): its place in the controller's journal. */

@@ -631,6 +631,107 @@ describe('Gatehouse Edge', () => {
     }
   });
 
+  it('the console’s door commands on an edge door go to the edge, which applies them, journals the event and answers; refused for another client', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
+    dirs.push(dataDir);
+    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), momentaryMs: 300 });
+    edges.push(edge);
+    const door = doors[0];
+    const cmd = (command: string, token = admin) => s.call('POST', `${API.doors}/${door}/commands`, { token, body: { command } });
+    const status = async () => (await s.db.query<{ status: string }>('select status from doors where id = $1', [door])).rows[0].status;
+    try {
+      await until('online with its doors', () => edge.link.online && edge.store.held?.snapshot.doors.some((d) => d.id === door));
+      const unlocked = await cmd('unlock');
+      expect(unlocked.status).toBe(200);
+      expect(unlocked.body).toMatchObject({ eventCode: 6004, eventSourceId: `door-${door}`, eventPointId: `output-${door}` });
+      expect(unlocked.body.message).toContain('by admin');
+      expect(edge.io.state(door)).toBe('unlocked'); // applied at the door
+      expect(edge.journal.all().some((e) => e.eventCode === 6004 && e.sourceId === `door-${door}`)).toBe(true); // journaled there
+      expect(await status()).toBe('unlocked'); // the door's status on the server follows the edge's event
+      // a command that makes no sense for the strike's state is refused by the edge, nothing journaled
+      const journaled = edge.journal.lastSeq;
+      const again = await cmd('unlock');
+      expect(again.status).toBe(409);
+      expect(JSON.stringify(again.body)).toContain('is already unlocked');
+      expect(edge.journal.lastSeq).toBe(journaled);
+      expect((await cmd('lock')).body).toMatchObject({ eventCode: 6003 });
+      expect(edge.io.state(door)).toBe('locked');
+      // open briefly: the edge relocks by itself, and the server hears it
+      const brief = await cmd('momentary-unlock');
+      expect(brief.body).toMatchObject({ eventCode: 6005 });
+      await until('relocked at the edge, on the server', async () =>
+        s.count(`select 1 from events where event_source_id = $1 and event_code = 6003 and message like '%(relocked)' and id > $2`, [
+          `door-${door}`,
+          brief.body.id,
+        ]),
+      );
+      expect(edge.io.state(door)).toBe('locked');
+      // another client's administrator: the door does not exist for them, nothing reaches the edge
+      const before = edge.journal.lastSeq;
+      expect((await cmd('unlock', harbourAdmin)).status).toBe(404);
+      // a door that is not this controller's is refused by the edge itself
+      expect(edge.io.command({ type: 'door', id: 'x', doorId: doorsOf.get(otherController)![0], command: 'unlock', actor: 'x', force: true })).toMatchObject({
+        ok: false,
+      });
+      expect(edge.journal.lastSeq).toBe(before);
+      // the edge gone: the command cannot reach the door, and says so
+      edge.stop();
+      const offline = await cmd('unlock');
+      expect(offline.status).toBe(409);
+      expect(JSON.stringify(offline.body)).toContain('offline');
+    } finally {
+      edge.stop();
+    }
+  });
+
+  it('an OSDP reader shows its door’s mode as its steady colour: red, blinking red locked down, amber for a threat level, slowly blinking amber offline', async () => {
+    await readerAtAddress(11);
+    const pty = await ptyPair();
+    const reader = new Reader(pty.b, { address: 11 });
+    const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
+    dirs.push(dataDir);
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    const edge = startEdge({ server: proxy.url(), key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpRefreshMs: 200 });
+    edges.push(edge);
+    const door = doors[0];
+    const permanent = () =>
+      reader.seen.led
+        .flat()
+        .filter((l) => l.permanent)
+        .at(-1)?.permanent;
+    const setMode = async (mode: string) => {
+      await s.db.query('update doors set mode = $2 where id = $1', [door, mode]);
+      s.app.simulator.access.changed(northwind);
+    };
+    try {
+      await until('the reader online', () => edge.link.online && bus.reader(11)?.state === 'online', 10_000);
+      await until('steady red (card mode)', () => permanent()?.onColor === Color.RED && permanent()?.offTime === 0);
+      await setMode('locked-down');
+      await until('blinking red (locked down)', () => permanent()?.onColor === Color.RED && permanent()?.offTime === 5, 8000);
+      await setMode('card');
+      await until('steady red again', () => permanent()?.onColor === Color.RED && permanent()?.offTime === 0, 8000);
+      // a threat level in force that holds the door (as the snapshot carries it): steady amber; lowered: red again
+      const held = edge.store.held!.snapshot.doors.find((d) => d.id === door)!;
+      held.threat = { levelId: 1, name: 'Severe', rank: 3, mode: 'locked', from: 0, until: null, exempt: [] };
+      edge.osdp!.refresh();
+      await until('steady amber (threat level)', () => permanent()?.onColor === Color.AMBER && permanent()?.offTime === 0, 8000);
+      held.threat = null;
+      edge.osdp!.refresh();
+      await until('steady red after it', () => permanent()?.onColor === Color.RED && permanent()?.offTime === 0, 8000);
+      await proxy.cut();
+      await until('slowly blinking amber while offline', () => permanent()?.onColor === Color.AMBER && permanent()?.offTime === 10, 8000);
+      await proxy.restore();
+      await until('steady red once back', () => edge.link.online && permanent()?.onColor === Color.RED && permanent()?.offTime === 0, 10_000);
+    } finally {
+      await setMode('card');
+      edge.stop();
+      proxy.close();
+      reader.close();
+      await pty.close();
+    }
+  });
+
   it('a revoked key is dropped within seconds and refused, on the link and the device interface', async () => {
     const edge = edgeWith(key);
     await until('online', () => edge.link.online);

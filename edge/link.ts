@@ -9,11 +9,15 @@ import {
   EDGE_BACKOFF_MS,
   EDGE_CONNECT_PATH,
   EDGE_UPLOAD_BATCH,
+  EdgeDoorCommand,
   EdgeError,
+  EdgeRepairCommand,
   EdgeWelcome,
   validate,
   type DeviceBatchResult,
   type DeviceEvent,
+  type EdgeCommandResult,
+  type EdgeReaderStatus,
 } from '../contract';
 import type { Journal } from './journal';
 import type { SnapshotStore } from './snapshot';
@@ -29,6 +33,8 @@ export interface LinkOptions {
   /** how often the edge says its status while connected */
   statusMs?: number;
   backoff?: { first: number; max: number };
+  /** a command of the server (a door's, a reader's re-pairing): applied here, answered with its result */
+  onCommand?: (m: EdgeDoorCommand | EdgeRepairCommand) => EdgeCommandResult | Promise<EdgeCommandResult>;
 }
 
 export type Link = ReturnType<typeof createLink>;
@@ -147,6 +153,25 @@ export function createLink(opts: LinkOptions) {
       send({ type: 'applied', version: r.version });
       return;
     }
+    if (type === 'door' || type === 'repair') {
+      if (controllerId === null) return refuse(String(type), 'came before the welcome');
+      const r = type === 'door' ? validate(raw, EdgeDoorCommand) : validate(raw, EdgeRepairCommand);
+      if (!r.ok) return refuse(`${type}: ${r.violations[0]?.field}`, r.violations[0]?.message ?? '');
+      const m: EdgeDoorCommand | EdgeRepairCommand = r.value;
+      if (!opts.onCommand) {
+        send({ type: 'result', id: m.id, ok: false, message: 'this controller takes no commands', seq: 0 });
+        return;
+      }
+      void Promise.resolve()
+        .then(() => opts.onCommand!(m))
+        .catch((e: Error): EdgeCommandResult => ({ type: 'result', id: m.id, ok: false, message: `failed: ${e.message}`.slice(0, 500), seq: 0 }))
+        .then((result) => {
+          if (!result.ok) log(`command ${m.type} refused: ${result.message}`);
+          send(result);
+          void upload();
+        });
+      return;
+    }
     if (type === 'error') {
       const r = validate(raw, EdgeError);
       log(r.ok ? `the server says: ${r.value.field} ${r.value.message}` : 'the server sent an error');
@@ -225,6 +250,10 @@ export function createLink(opts: LinkOptions) {
       return controllerId;
     },
     refusals: () => [...refusals],
+    /** The OSDP readers' status, to the server (sent when online). */
+    readers(list: EdgeReaderStatus[]) {
+      if (welcomed) send({ type: 'readers', readers: list });
+    },
     /** New events were journaled: send them when online. */
     nudge() {
       if (welcomed) void upload();

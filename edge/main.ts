@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { API, TENANT_HEADER, cardReadersResource, controllersResource } from '../contract';
 import { createDoors, simulateReaders } from './doors';
 import { openJournal, writeWhole } from './journal';
-import { createLink } from './link';
+import { createLink, type Link } from './link';
+import { createDoorIo } from './doorIo';
 import { openSnapshotStore } from './snapshot';
 import type { Bus } from './osdp';
 import { attachOsdp } from './readers';
@@ -25,6 +26,10 @@ export interface EdgeOptions {
   osdpInstall?: boolean;
   log?: (m: string) => void;
   backoff?: { first: number; max: number };
+  /** how long "open briefly" leaves a door unlocked (DOOR_MOMENTARY_MS) */
+  momentaryMs?: number;
+  /** how often the OSDP readers' colours and status are looked at again (READERS_REFRESH_MS) */
+  osdpRefreshMs?: number;
 }
 
 export type Edge = ReturnType<typeof startEdge>;
@@ -34,21 +39,51 @@ export function startEdge(opts: EdgeOptions) {
   mkdirSync(opts.dataDir, { recursive: true });
   const journal = openJournal(opts.dataDir);
   const store = openSnapshotStore(opts.dataDir);
-  const link = createLink({ server: opts.server, key: opts.key, journal, store, log, backoff: opts.backoff });
+  // the server's commands: a door's to its I/O, a reader's re-pairing to the OSDP bus (refused without one)
+  const link: Link = createLink({
+    server: opts.server,
+    key: opts.key,
+    journal,
+    store,
+    log,
+    backoff: opts.backoff,
+    onCommand: (m) =>
+      m.type === 'door'
+        ? io.command(m)
+        : osdp
+          ? osdp.repair(m)
+          : { type: 'result', id: m.id, ok: false, message: 'this controller runs no OSDP reader bus', seq: 0 },
+  });
   const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge() });
+  const io = createDoorIo({
+    store,
+    journal,
+    online: () => link.online,
+    momentaryMs: opts.momentaryMs,
+    onEvent: () => link.nudge(),
+    onChange: () => osdp?.refresh(),
+  });
   const readers = opts.readers ? simulateReaders(doors, store, { everyMs: opts.readers.everyMs, log }) : null;
   const osdp = opts.osdp
     ? attachOsdp(opts.osdp, doors, store, {
         keys: openReaderKeys(opts.dataDir, opts.key),
         install: opts.osdpInstall,
         log,
+        modeOf: io.modeOf,
+        report: (list) => link.readers(list),
+        refreshMs: opts.osdpRefreshMs,
         record: (e) => {
           journal.append({ ...e, at: Date.now(), offline: !link.online, snapshotVersion: store.held?.version ?? 0 });
           link.nudge();
         },
       })
     : null;
-  if (osdp) link.on((e) => e === 'snapshot' && osdp.snapshotChanged());
+  if (osdp)
+    link.on((e) => {
+      if (e === 'snapshot') osdp.snapshotChanged();
+      else osdp.refresh(); // online or offline: the readers' colour follows (amber while offline)
+      if (e === 'online') osdp.report();
+    });
   if (store.held) log(`snapshot version ${store.held.version} held from before (fresh at ${new Date(store.held.freshAt).toISOString()})`);
   if (journal.pendingCount()) log(`${journal.pendingCount()} journaled event(s) not yet delivered`);
   return {
@@ -56,9 +91,12 @@ export function startEdge(opts: EdgeOptions) {
     store,
     link,
     doors,
+    io,
+    osdp,
     swipe: doors.swipe,
     stop() {
       readers?.stop();
+      io.stop();
       osdp?.stop();
       void opts.osdp?.stop();
       link.stop();

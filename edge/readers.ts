@@ -9,8 +9,10 @@
 // Supervision: a reader going offline or coming back, tamper, and a Secure Channel failure (a refused key, a bad
 // cryptogram or MAC, plain text on a secure line) are journaled as events of its door's reader (4003, 4002, 6006) and
 // reach the server as every edge event does.
-import { EVENT_CODES, eventLabel } from '../contract';
+import { EVENT_CODES, eventLabel, type EdgeCommandResult, type EdgeReaderStatus, type EdgeRepairCommand } from '../contract';
 import type { Bus } from './osdp';
+import type { ReaderStatus } from './osdp/bus';
+import type { ReaderMode } from './doorIo';
 import type { Doors } from './doors';
 import type { JournalEntry } from './journal';
 import type { ReaderKeys } from './readerKeys';
@@ -27,13 +29,27 @@ export interface OsdpOptions {
   /** journals an event of a reader (and sends it up) */
   record?: (e: Omit<JournalEntry, 'seq' | 'at' | 'offline' | 'snapshotVersion'>) => void;
   log?: (m: string) => void;
+  /** the door's mode its readers show as their steady colour (edge/doorIo.ts modeOf) */
+  modeOf?: (doorId: number) => ReaderMode;
+  /** the readers' status, whenever it changed (to the server) */
+  report?: (readers: EdgeReaderStatus[]) => void;
+  /** how often the readers' modes and status are looked at again (counters, a threat level's window) */
+  refreshMs?: number;
 }
+
+/** How often the readers' colours and status are looked at again besides their changes. */
+export const READERS_REFRESH_MS = 2000;
 
 export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: OsdpOptions = {}) {
   const log = opts.log ?? (() => {});
   const added = new Set<number>();
   const waiting = new Map<number, { bits: string; timer: NodeJS.Timeout }>();
   const readerAt = (address: number) => store.held?.snapshot.readers.find((r) => r.address === address);
+  /** address → the mode its LED shows now (sent and acknowledged) */
+  const shown = new Map<number, ReaderMode>();
+  /** addresses being paired in install mode (no key of their own yet) */
+  const pairing = new Set<number>();
+  let lastReport = '';
   const doorOf = (doorId: number) => store.held?.snapshot.doors.find((d) => d.id === doorId);
 
   const addReaders = () => {
@@ -44,6 +60,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
       if (scbk) bus.add({ address: r.address, scbk });
       else if (opts.install) {
         log(`OSDP reader ${r.address} (${r.name}): install mode, pairing with the default key`);
+        pairing.add(r.address);
         bus.add({ address: r.address, install: true });
       } else {
         log(`OSDP reader ${r.address} (${r.name}): no key of its own is kept, it runs in the clear (pair it with --osdp-install)`);
@@ -93,6 +110,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
       }, PIN_WAIT_MS);
       timer.unref();
       waiting.set(ev.address, { bits: ev.bits, timer });
+      shown.delete(ev.address); // its door's mode is shown again once the PIN is in (or not)
       bus.showMode(ev.address, 'threat').catch(() => {});
       return;
     }
@@ -111,15 +129,20 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   bus.on('keyset', (ev) => {
     // the reader's fresh key: sealed at once, shown nowhere
     opts.keys?.set(ev.address, ev.scbk);
+    pairing.delete(ev.address);
     log(`OSDP reader ${ev.address} paired: its own key is kept (sealed) in the data directory`);
   });
   bus.on('online', (ev) => {
     log(`OSDP reader ${ev.address} online${ev.secure ? ' (secure channel)' : ''}`);
     event(ev.address, EVENT_CODES.readerOnline, ev.secure ? 'online, secure channel' : 'online, in the clear');
+    shown.delete(ev.address); // a reader back from offline or a restart shows nothing of before
+    refresh();
   });
   bus.on('offline', (ev) => {
     log(`OSDP reader ${ev.address} offline: ${ev.reason}`);
     event(ev.address, EVENT_CODES.readerOffline, ev.reason);
+    shown.delete(ev.address);
+    report();
   });
   bus.on('tamper', (ev) => {
     if (ev.active) event(ev.address, EVENT_CODES.readerTamper, 'the reader reports tamper');
@@ -130,11 +153,77 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     event(ev.address, EVENT_CODES.readerTamper, `secure channel failure: ${ev.reason}`);
   });
   bus.on('lineError', (ev) => log(`OSDP line: ${ev.message}`));
+
+  /** A reader's status as the server keeps it (no key in it, ever). */
+  const statusOf = (r: ReaderStatus): EdgeReaderStatus => ({
+    address: r.address,
+    state: r.state,
+    channel:
+      r.state === 'refused' ? 'refused' : r.secure && r.paired ? 'secure' : pairing.has(r.address) ? 'pairing' : opts.keys?.get(r.address) ? 'paired' : 'clear',
+    identity: r.identity ? { ...r.identity, vendor: r.identity.vendor.slice(0, 6), firmware: r.identity.firmware.slice(0, 40) } : null,
+    capabilities: (r.capabilities ?? []).map((c) => ({ function: c.function, name: c.name.slice(0, 80), compliance: c.compliance, count: c.count })),
+    tamper: r.tamper,
+    power: r.power,
+    counters: { ...r.counters },
+    reason: r.reason ? r.reason.slice(0, 300) : null,
+  });
+  /** Sends the readers' status when it changed since it was last sent. */
+  function report(force = false) {
+    if (!opts.report) return;
+    const list = bus.readers().map(statusOf);
+    const text = JSON.stringify(list);
+    if (!force && text === lastReport) return;
+    lastReport = text;
+    opts.report(list);
+  }
+  /** Each online reader shows its door's mode as its steady colour (sent once per change). */
+  function refresh() {
+    if (opts.modeOf)
+      for (const r of store.held?.snapshot.readers ?? []) {
+        if (bus.reader(r.address)?.state !== 'online' || waiting.has(r.address)) continue;
+        const mode = opts.modeOf(r.doorId);
+        if (shown.get(r.address) === mode) continue;
+        shown.set(r.address, mode);
+        bus.showMode(r.address, mode).catch((e: Error) => {
+          if (shown.get(r.address) === mode) shown.delete(r.address); // not shown: try again at the next look
+          log(`OSDP reader ${r.address}: its door's mode was not shown: ${e.message}`);
+        });
+      }
+    report();
+  }
+  for (const e of ['keyset', 'alarm', 'tamper', 'power'] as const) bus.on(e, () => report());
+  const timer = setInterval(refresh, opts.refreshMs ?? READERS_REFRESH_MS);
+  timer.unref();
+
+  /** Re-pairing (an administrator's action on the server): forget the reader's key, pair it again with SCBK-D. */
+  function repair(m: EdgeRepairCommand): EdgeCommandResult {
+    const r = readerAt(m.address);
+    if (!r) return { type: 'result', id: m.id, ok: false, message: `no card reader of this controller is at bus address ${m.address}`, seq: 0 };
+    opts.keys?.remove(m.address);
+    bus.remove(m.address);
+    pairing.add(m.address);
+    shown.delete(m.address);
+    bus.add({ address: m.address, install: true });
+    added.add(m.address);
+    log(`OSDP reader ${m.address} (${r.name}): re-pairing asked by the server: its key is forgotten, pairing with the default key`);
+    report();
+    return { type: 'result', id: m.id, ok: true, message: `${r.name} (bus address ${m.address}): its key forgotten, pairing again in install mode`, seq: 0 };
+  }
+
   addReaders();
   bus.start();
   return {
-    snapshotChanged: addReaders,
+    snapshotChanged: () => {
+      addReaders();
+      refresh();
+    },
+    /** the link came or went, or a door's strike moved: the readers' colours again */
+    refresh,
+    /** every reader's status again (the link is back) */
+    report: () => report(true),
+    repair,
     stop() {
+      clearInterval(timer);
       for (const w of waiting.values()) clearTimeout(w.timer);
       waiting.clear();
     },

@@ -225,7 +225,7 @@ export async function buildServer(opts: ServerOptions) {
     heartbeatMs: opts.simulator ? opts.simulator.heartbeatMs : 0,
     log: (m) => app.log.warn(m),
   });
-  const edge = attachEdge(app, { db, access: simulator.access, pipeline }); // Gatehouse Edge (issue 47): controllers connect out to this port
+  const edge = attachEdge(app, { db, hardware: simulator, pipeline, publish }); // Gatehouse Edge (issue 47): controllers connect out to this port
   // logical blocks: "when this happens then do that", on every durable event
   const logic = createLogicBlocks(db, pipeline, simulator, { log: (m) => app.log.warn(m) });
   // doors unlocked on a schedule (and first-person-in)

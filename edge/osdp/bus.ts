@@ -70,7 +70,7 @@ export interface BusOptions {
   refusedRetryMs?: number;
 }
 
-export type Mode = 'normal' | 'locked' | 'unlocked' | 'lockdown' | 'threat';
+export type Mode = 'normal' | 'locked' | 'unlocked' | 'lockdown' | 'threat' | 'offline';
 
 export interface BusEvents {
   online: [{ address: number; identity?: m.Identity; capabilities?: m.CapabilityEntry[]; secure: boolean }];
@@ -267,7 +267,8 @@ export class Bus extends EventEmitter<BusEvents> {
     ];
     await Promise.all(all);
   }
-  /** The door's mode as the reader's steady colour: red locked, green unlocked, blinking red lockdown, amber threat. */
+  /** The door's mode as the reader's steady colour: red locked, green unlocked, blinking red lockdown, amber threat,
+   *  slowly blinking amber while the controller is offline. */
   showMode(address: number, mode: Mode) {
     const permanent: m.LedSpec['permanent'] = {
       normal: { on: 'RED' as const },
@@ -275,6 +276,8 @@ export class Bus extends EventEmitter<BusEvents> {
       unlocked: { on: 'GREEN' as const },
       lockdown: { on: 'RED' as const, off: 'BLACK' as const, onTime: 5, offTime: 5 },
       threat: { on: 'AMBER' as const },
+      // the controller decides without its server: amber, slowly blinking (a threat level's amber is steady)
+      offline: { on: 'AMBER' as const, off: 'BLACK' as const, onTime: 10, offTime: 10 },
     }[mode];
     return this.led(address, { permanent });
   }

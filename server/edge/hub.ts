@@ -16,12 +16,17 @@ import {
   EVENT_CODES,
   eventLabel,
   EDGE_RECHECK_MS,
+  EDGE_COMMAND_TIMEOUT_MS,
   EdgeApplied,
+  EdgeCommandResult,
   EdgeHello,
+  EdgeReaders,
   EdgeResync,
   EdgeStatus,
   validate,
   type EdgeClientMessage,
+  type EdgeDoorCommand,
+  type EdgeRepairCommand,
   type EdgeDeltaMessage,
   type EdgeSnapshot,
   type EdgeSnapshotMessage,
@@ -30,10 +35,18 @@ import { authenticateApiKey, isApiKey } from '../auth/apiKeys';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import { tenant, tenantOf } from '../db/tenant';
+import { HardwareError } from '../doors/port';
 import type { Pipeline } from '../monitor/pipeline';
 import { buildSnapshot } from './snapshot';
 
-const CLIENT_MESSAGES: Record<string, Struct<any, any>> = { hello: EdgeHello, applied: EdgeApplied, status: EdgeStatus, resync: EdgeResync };
+const CLIENT_MESSAGES: Record<string, Struct<any, any>> = {
+  hello: EdgeHello,
+  applied: EdgeApplied,
+  status: EdgeStatus,
+  resync: EdgeResync,
+  result: EdgeCommandResult,
+  readers: EdgeReaders,
+};
 
 interface Conn {
   ws: WebSocket;
@@ -100,6 +113,35 @@ export function createEdgeHub(opts: {
   const log = opts.log ?? (() => {});
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const conns = new Set<Conn>();
+  /** command id → its answer's waiter (door commands, re-pairing: sent to the edge, answered by it) */
+  const answers = new Map<string, { controllerId: number; resolve: (r: EdgeCommandResult) => void }>();
+  let commandIds = 0;
+
+  /**
+   * A command to the controller's edge, answered by it (`result`): refused with a HardwareError 409 when the edge is
+   * not connected or does not answer within EDGE_COMMAND_TIMEOUT_MS (it may still apply it: the event will say).
+   */
+  function command(controllerId: number, m: Omit<EdgeDoorCommand, 'id'> | Omit<EdgeRepairCommand, 'id'>, name: string): Promise<EdgeCommandResult> {
+    const c = [...conns].find((x) => x.controllerId === controllerId && x.ws.readyState === x.ws.OPEN);
+    if (!c)
+      return Promise.reject(new HardwareError(409, `${name} is on Gatehouse Edge controller #${controllerId}, which is offline: the command cannot reach it`));
+    const id = `${Date.now().toString(36)}-${++commandIds}`;
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        answers.delete(id);
+        reject(new HardwareError(409, `${name}: its Gatehouse Edge controller did not answer the command in time`));
+      }, EDGE_COMMAND_TIMEOUT_MS);
+      answers.set(id, {
+        controllerId,
+        resolve: (r) => {
+          clearTimeout(t);
+          answers.delete(id);
+          resolve(r);
+        },
+      });
+      send(c, { ...m, id });
+    });
+  }
 
   const send = (c: Conn, m: unknown) => {
     if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(m));
@@ -210,6 +252,20 @@ export function createEdgeHub(opts: {
     }
     const m = r.value as EdgeClientMessage;
     try {
+      if (m.type === 'result') {
+        const waiter = answers.get(m.id);
+        // an answer to a command of another controller's (or none) is not this one's to give
+        if (!waiter || waiter.controllerId !== c.controllerId) send(c, { type: 'error', field: 'id', message: 'is not a command sent to this controller' });
+        else waiter.resolve(m);
+        return;
+      }
+      if (m.type === 'readers') {
+        await db.query('update edge_controllers set osdp_readers = $2::jsonb, osdp_readers_at = now() where controller_id = $1', [
+          c.controllerId,
+          JSON.stringify(m.readers),
+        ]);
+        return;
+      }
       if (m.type === 'resync') {
         // the edge could not apply a delta: the whole snapshot again
         c.sent = null;
@@ -284,6 +340,7 @@ export function createEdgeHub(opts: {
             if (conns.has(c)) return resend(c);
           });
     },
+    command,
     /** The controllers connected now (tests, the console later). */
     connected: () => [...conns].map((c) => ({ controllerId: c.controllerId, clientId: c.clientId, version: c.sent?.version ?? 0 })),
     close() {

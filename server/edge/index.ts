@@ -1,9 +1,10 @@
 // Gatehouse Edge on the server (issue 47, docs/EDGE.md): the edge controllers' connections on the server's port
 // (hub.ts), their events through the device interface (ingest.ts) and their keys (keys.ts, the controllers' actions).
 import type { FastifyInstance } from 'fastify';
-import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
-import type { Pipeline } from '../monitor/pipeline';
+import type { HardwarePort } from '../doors/port';
+import type { Pipeline, Publish } from '../monitor/pipeline';
+import { routeDoorCommands } from './commands';
 import { createEdgeHub } from './hub';
 import { createEdgeIngest } from './ingest';
 
@@ -11,13 +12,16 @@ import { createEdgeIngest } from './ingest';
  *  rotated or its account disabled is dropped at once; readers moved to or from a controller change its doors). */
 const EDGE_CHANGES = ['/changes/controllers', '/changes/cardReaders', '/changes/inputs', '/changes/outputs', '/changes/serviceAccounts'];
 
-export function attachEdge(app: FastifyInstance, opts: { db: Db; access: AccessIndexes; pipeline: Pipeline }) {
-  const hub = createEdgeHub({ ...opts, log: (m) => app.log.warn(m) });
+export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: HardwarePort; pipeline: Pipeline; publish: Publish }) {
+  const hub = createEdgeHub({ db: opts.db, access: opts.hardware.access, pipeline: opts.pipeline, log: (m) => app.log.warn(m) });
   hub.attach(app.server);
   app.addHook('onClose', async () => hub.close());
+  const ingest = createEdgeIngest(opts.db, opts.publish);
+  // the door commands of an edge controller's doors go to its edge over the link (commands.ts)
+  routeDoorCommands(opts.hardware, { db: opts.db, hub, ingest });
   return {
     hub,
-    ingest: createEdgeIngest(opts.db),
+    ingest,
     /** The catalogue's change notices (server/app.ts publishChange), heard by the edge controllers' hub first. */
     hearing<F extends (clientId: number, destination: string, body: unknown) => void>(publishChange: F): F {
       return ((clientId: number, destination: string, body: unknown) => {

@@ -136,7 +136,7 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
         await armedInputs(clientId, items);
         stored = items.length ? await pipeline.recordMany(items) : [];
       } finally {
-        if (admitted) seq = await admitted.done(stored !== null);
+        if (admitted) seq = await admitted.done(stored ? items.map((it, i) => ({ input: it.input, event: stored![i] })) : null);
       }
       return {
         accepted: stored.length,

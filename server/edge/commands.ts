@@ -1,0 +1,46 @@
+// Door commands over Gatehouse Edge's link (issue 47): the console's door actions (lock, unlock, open briefly), a
+// lockdown, a threat level, an override, an unlock schedule or a logical block on a door of an edge controller go to
+// that controller's edge over its link, never to the server's simulated strike. The edge applies the command to the
+// door's (simulated) I/O, journals the event (Door locked / unlocked / momentarily unlocked at the door's output) and
+// answers with its journal number; the server waits for that event to be stored (it comes up the device interface as
+// every edge event does) and answers with it. An edge that is not connected, or does not answer in time, refuses the
+// command (HardwareError 409: it does not reach the door); the edge refuses a door that is not in its snapshot.
+import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type Event } from '../../contract';
+import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
+import { HardwareError, type HardwarePort } from '../doors/port';
+import type { EdgeHub } from './hub';
+import type { EdgeIngest } from './ingest';
+
+/** The edge controller (one with a live key) a door of the client is wired to, with the door's name; null: none. */
+export async function edgeControllerOfDoor(db: Db, clientId: number, doorId: number): Promise<{ controllerId: number; name: string } | null> {
+  const params: unknown[] = [doorId];
+  const { rows } = await db.query<{ controller_id: number; name: string }>(
+    `select h.controller_id, d.name from doors d
+       join (select controller_id, door_id from card_readers union all select controller_id, door_id from inputs
+             union all select controller_id, door_id from outputs) h on h.door_id = d.id
+       join service_accounts sa on sa.controller_id = h.controller_id and sa.key_revoked_at is null
+      where d.id = $1 and ${tenant(params, clientId, 'd')} order by h.controller_id limit 1`,
+    params,
+  );
+  return rows[0] ? { controllerId: Number(rows[0].controller_id), name: rows[0].name } : null;
+}
+
+/**
+ * The hardware port's door commands, routed: a door of an edge controller goes to its edge, any other to `port`'s
+ * own (the simulator's strike). The port object is changed in place, so every room holding it (doors, threat levels,
+ * overrides, unlock schedules, logical blocks) sends through it.
+ */
+export function routeDoorCommands(port: HardwarePort, deps: { db: Db; hub: EdgeHub; ingest: EdgeIngest }): void {
+  const own = port.command.bind(port);
+  const command = async (clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts: { force?: boolean } = {}): Promise<Event> => {
+    const edge = await edgeControllerOfDoor(deps.db, clientId, doorId);
+    if (!edge) return own(clientId, doorId, cmd, actor, opts);
+    const r = await deps.hub.command(edge.controllerId, { type: 'door', doorId, command: cmd, actor: actor.slice(0, 200), force: !!opts.force }, edge.name);
+    if (!r.ok) throw new HardwareError(409, r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
+    const event = await deps.ingest.stored(edge.controllerId, r.seq, EDGE_COMMAND_TIMEOUT_MS);
+    if (!event) throw new HardwareError(409, `${edge.name}: the edge applied the command, but its event has not reached the server yet`);
+    return event;
+  };
+  (port as { command: HardwarePort['command'] }).command = command;
+}
