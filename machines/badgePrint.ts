@@ -3,6 +3,7 @@
 // printed badge can be printed again (a lost or smudged badge).
 import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { BadgeVisitor } from '../contract';
+import { invariants } from './badgePrint.invariants';
 import { errorText, notProvided } from './notProvided';
 
 export interface BadgePrintInput {
@@ -26,10 +27,12 @@ export const badgePrintMachine = setup({
   id: 'badgePrint',
   context: ({ input }) => ({ ...input, error: null }),
   initial: 'idle',
+  meta: { invariants: invariants.machine },
   states: {
     idle: { on: { 'badge.print': 'printing' } },
     printing: {
       tags: ['busy'],
+      meta: { invariants: invariants.printing },
       invoke: {
         id: 'print',
         src: 'print',
@@ -38,8 +41,8 @@ export const badgePrintMachine = setup({
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error, 'The badge could not be printed.') }) },
       },
     },
-    printed: { on: { 'badge.print': 'printing' } },
-    failed: { on: { 'badge.print': 'printing' } },
+    printed: { meta: { invariants: invariants.printed }, on: { 'badge.print': 'printing' } },
+    failed: { meta: { invariants: invariants.failed }, on: { 'badge.print': 'printing' } },
   },
 });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { badgePrintMachine, selectBadgeError, selectBadgeIsPrinting, type BadgePrintSnapshot } from '../machines/badgePrint';
-import { drive, edgePaths, onlyInvoked } from './harness';
+import { drive, edgePaths, expectOracle, onlyInvoked } from './harness';
 
 describe('badge print machine model', () => {
   const input = {
@@ -21,6 +21,18 @@ describe('badge print machine model', () => {
   const model = new TestModel(badgePrintMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 1000, input });
   const paths = edgePaths(model, badgePrintMachine, serialize, [], input);
 
+  it('keeps the invariants of its states (badgePrint.invariants.ts) at every step of the generated paths; a print records its time', () => {
+    expectOracle(
+      paths,
+      {
+        'a print that succeeds keeps the time the server recorded': ({ event, after }) =>
+          event.type === 'xstate.done.actor.print' ? after.context.printedAt === event.output : undefined,
+        'a failed print keeps the last print time': ({ before, event, after }) =>
+          event.type.startsWith('xstate.error.actor.print') ? after.context.printedAt === before.context.printedAt : undefined,
+      },
+      5,
+    );
+  });
   it('reaches every state', () => {
     const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => JSON.stringify(st.state.value))));
     expect([...states].sort()).toEqual(['"failed"', '"idle"', '"printed"', '"printing"']);
