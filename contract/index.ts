@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './privileges';
+export * from './watchlist';
 export * from './schemas';
 export * from './api';
 export * from './access';

@@ -49,6 +49,8 @@ export const EVENT_CODES = {
   readerTamper: 6006,
   /** issue 12: an alarm a logical block raised (contract/resources/logicalBlocks.ts) */
   logicAlarm: 7000,
+  /** issue 50: a registration or visit request matched the visitor watchlist (contract/watchlist.ts) */
+  visitorWatchlistMatch: 7100,
   /** issue 12: elevator floor requests (contract/resources/elevatorMasks.ts) */
   floorFree: 8000,
   floorNeedsCard: 8001,
@@ -82,6 +84,7 @@ const LABELS: Record<number, string> = {
   6005: 'Door momentarily unlocked',
   6006: 'Reader tamper',
   7000: 'Alarm raised by a logical block',
+  7100: 'Visitor watchlist match',
   8000: 'Floor free (elevator masking)',
   8001: 'Floor needs a card',
 };
@@ -132,6 +135,13 @@ export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: n
     name: 'Logical block alarm',
     priority: 2,
     instructions: 'A logical block raised this alarm: read its message, check the place it names, and process the alarm once it is dealt with.',
+  },
+  {
+    eventCode: 7100,
+    name: 'Visitor watchlist match',
+    priority: 2,
+    instructions:
+      'A visitor registered or asked for matches the visitor watchlist: call the front desk, compare the photo and date of birth of the entry, and stay until they let the visitor in or send them away.',
   },
   {
     eventCode: 4003,

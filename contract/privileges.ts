@@ -56,6 +56,8 @@ export const PRIVILEGES: PrivilegeDef[] = [
   P('0.3.8.0', 'View service accounts'),
   P('0.3.8.1', 'Add service accounts'),
   P('0.3.8.2', 'Edit service accounts'),
+  // issue 49: a client's own identity providers (OpenID Connect, SAML 2.0), the next Manage group after service accounts
+  ...crud('0.3.9', 'identity providers'),
   // Configure
   P('0.4.1.0', 'Calendar'),
   ...crud('0.4.2', 'access zones'),
@@ -134,6 +136,9 @@ export const PRIVILEGES: PrivilegeDef[] = [
   P('1.3.2', 'Edit visit types'),
   P('1.4.0', 'View visit requests'),
   P('1.4.1', 'Approve visit requests'),
+  // issue 50: the visitor watchlist (deny and watch entries) and the front desk's decision on a registration it matched
+  ...crud('1.5', 'visitor watchlist entries'),
+  P('1.5.4', 'Decide visitor watchlist matches'),
   // Video
   P('2.0.0', 'Video'),
   // Attendance
@@ -153,6 +158,7 @@ export const PRIVILEGES: PrivilegeDef[] = [
   P('3.7.2', 'Edit leave categories'),
   P('3.8.0', 'View leave'),
   P('3.8.1', 'Add leave'),
+  P('3.8.2', 'Approve leave'), // issue 50: a team's manager approves or rejects its members' leave (never their own)
   P('3.9.0', 'View attendance report jobs'),
   P('3.9.1', 'Add attendance report jobs'),
   P('3.9.2', 'Edit attendance report jobs'),
@@ -178,6 +184,8 @@ export const PRIV = {
   divisions: { view: '0.4.9.0', add: '0.4.9.1', edit: '0.4.9.2', delete: '0.4.9.3' },
   serviceAccounts: { view: '0.3.8.0', add: '0.3.8.1', edit: '0.3.8.2' },
   webHooks: { view: '0.3.4.4', add: '0.3.4.5', edit: '0.3.4.6', histories: '0.3.4.7' },
+  /** Issue 49: a client's identity providers (contract/resources/identityProviders.ts, server/auth/iam). */
+  identityProviders: { view: '0.3.9.0', add: '0.3.9.1', edit: '0.3.9.2', delete: '0.3.9.3' },
   /** The device interface (issue 13): a service account's key whose role holds it may post its client's controller events. */
   deviceIngest: '0.5.6.6',
   operatorGroups: { view: '0.3.3.0', add: '0.3.3.1', edit: '0.3.3.2', delete: '0.3.3.3' },
@@ -222,10 +230,11 @@ export const PRIV = {
   visitorCredentials: { view: '1.2.0', add: '1.2.1', edit: '1.2.2', batchAdd: '1.2.4' },
   visitTypes: { view: '1.3.0', add: '1.3.1', edit: '1.3.2' },
   visitRequests: { view: '1.4.0', approve: '1.4.1' },
+  visitorWatchlist: { view: '1.5.0', add: '1.5.1', edit: '1.5.2', delete: '1.5.3', decide: '1.5.4' },
   teams: { view: '3.0.0', add: '3.0.1', edit: '3.0.2' },
   workSchedules: { view: '3.1.0', add: '3.1.1', edit: '3.1.2' },
   leaveCategories: { view: '3.7.0', add: '3.7.1', edit: '3.7.2' },
-  leave: { view: '3.8.0', add: '3.8.1' },
+  leave: { view: '3.8.0', add: '3.8.1', approve: '3.8.2' },
   dailyAttendance: '3.2.0',
   attendanceSummaries: '3.6.0',
   buildTimesheet: '3.3',

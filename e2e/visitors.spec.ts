@@ -92,6 +92,39 @@ test('a registration with missing fields is refused and names them', async ({ pa
   await expect(page).toHaveURL(/\/visitor\/register$/);
 });
 
+test('a registration matching the visitor watchlist warns the front desk with the reason, and waits for its decision', async ({ page }) => {
+  // issue 50: the receptionist keeps the watchlist, registers a visitor whose name matches it in other case and accents
+  await signIn(page, 'reception', { at: '/visitor/watchlist/add' });
+  const entry = page.getByTestId('visitorWatchlist-form');
+  await entry.getByLabel('Name').fill('Zoë Müller');
+  await entry.getByLabel('Reason').fill('Stole a laptop in March');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('visitor-watchlist').getByRole('row').filter({ hasText: 'Zoë Müller' })).toBeVisible();
+  await page.goto('/visitor/register');
+  const form = page.getByTestId('visitors-form');
+  await form.getByLabel('First name').fill('ZOE');
+  await form.getByLabel('Last name').fill('Muller');
+  await form.getByLabel('Visiting (host)').fill('Sam Operator');
+  await page.getByTestId('form-save').click();
+  await expect(page).toHaveURL(/\/visitor\/details\/\d+$/);
+  const warning = page.getByTestId('visitor-watchlist');
+  await expect(warning).toContainText('This visitor matches the visitor watchlist');
+  await expect(warning).toContainText('Stole a laptop in March');
+  await expect(page.getByTestId('visitor-sign-in')).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'visitor-watchlist-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // the reason is asked for first, then the decision is said and the visitor may be signed in
+  await page.getByTestId('visitor-watchlist-admit').click();
+  await expect(warning).toContainText('Why (kept in the audit trail) is required');
+  await page.getByTestId('watchlist-reason').fill('Other date of birth');
+  await page.getByTestId('visitor-watchlist-admit').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'ZOE Muller may be signed in' }).first()).toBeVisible();
+  await expect(warning).toContainText('Let in after the watchlist check');
+  await expect(page.getByTestId('visitor-sign-in')).toBeVisible();
+  await shot(page, 'visitor-watchlist-1440');
+});
+
 test('a sign-in at one front desk shows at once on the other front desk\u2019s list of today', async ({ browser }) => {
   const desk1 = await (await browser.newContext()).newPage();
   const desk2 = await (await browser.newContext()).newPage();

@@ -39,6 +39,7 @@ import { identityLocationResource, identityReportResource } from './reports';
 import { alarmSettingsResource } from './alarmSettings';
 import { shiftSettingsResource } from './shiftSettings';
 import { alarmShelvingsResource } from './alarmShelvings';
+import { visitorWatchlistResource } from './visitorWatchlist';
 
 export * from './define';
 export * from './derive';
@@ -137,6 +138,7 @@ export { identityLocationResource, identityReportResource } from './reports';
 export { alarmSettingsResource } from './alarmSettings';
 export { shiftSettingsResource } from './shiftSettings';
 export { alarmShelvingsResource, SHELVING_STATES } from './alarmShelvings';
+export { visitorWatchlistResource } from './visitorWatchlist';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   clientsResource,
@@ -194,5 +196,6 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   alarmSettingsResource,
   shiftSettingsResource,
   alarmShelvingsResource,
+  visitorWatchlistResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

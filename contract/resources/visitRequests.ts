@@ -5,6 +5,7 @@
 // account through this API, or the front desk taking a host's call at /visitor/visit-requests/add. Nothing is
 // deleted or edited afterwards: a request is a record of who asked and who decided.
 import { PRIV } from '../privileges';
+import { WATCHLIST_STATES } from '../watchlist';
 import { choice, date, defineResource, fromToday, email, ref, text, timestamp } from './define';
 import { PHONE } from './visitorSetup';
 import { VISIT_PURPOSES } from './visitors';
@@ -52,6 +53,9 @@ export const visitRequestsResource = defineResource({
     decisionNote: text({ label: 'Reason', max: 500, readOnly: true }),
     // the registration an approval made (Visitors); deleting a visitor never happens (no delete code)
     visitorId: ref('visitors', { label: 'Registration', readOnly: true }),
+    // issue 50: a match of the visitor watchlist; approving the request lets the visitor in, declining refuses them
+    watchlist: choice(WATCHLIST_STATES, { label: 'Watchlist', readOnly: true, virtual: true }),
+    watchlistReason: text({ label: 'Watchlist match', max: 4000, readOnly: true, virtual: true, inList: false }),
   },
   list: { title: ['lastName', 'firstName'], columns: ['company', 'hostName', 'visitDate', 'status', 'createdAt', 'decidedBy'], sort: ['visitDate', 'asc'] },
   // a visit's day is today or later (the client's reach from its visitor properties on the server): one rule, both forms
@@ -67,7 +71,7 @@ export const visitRequestsResource = defineResource({
     addLabel: 'File a request',
     editRoute: '/visitor/visit-requests/details/:id',
     editTitle: 'Visit request',
-    recordSummary: ['status', 'requestedBy', 'createdAt', 'decidedBy', 'decidedAt', 'decisionNote', 'visitorId'],
+    recordSummary: ['watchlist', 'watchlistReason', 'status', 'requestedBy', 'createdAt', 'decidedBy', 'decidedAt', 'decisionNote', 'visitorId'],
     recordActions: [
       {
         action: 'approve',

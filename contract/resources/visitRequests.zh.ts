@@ -36,4 +36,9 @@ export default {
   'resource.visitRequests.form.1.title': '来访',
   'resource.visitRequests.addLabel': '提交申请',
   'resource.visitRequests.addTitle': '提交来访申请',
+  'resource.visitRequests.field.watchlist': '观察名单',
+  'resource.visitRequests.choice.watchlist.open': '在观察名单上：待处理',
+  'resource.visitRequests.choice.watchlist.admitted': '经观察名单核查后放行',
+  'resource.visitRequests.choice.watchlist.refused': '已拒绝：在观察名单上',
+  'resource.visitRequests.field.watchlistReason': '观察名单匹配',
 } satisfies Record<string, string>;

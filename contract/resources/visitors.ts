@@ -2,6 +2,7 @@
 // registration opens the visitor's details. Status, badge and sign-in times are the server's (named actions).
 import { API } from '../api';
 import { PRIV } from '../privileges';
+import { WATCHLIST_STATES } from '../watchlist';
 import { choice, date, defineResource, fromToday, email, image, number, ref, text, timestamp } from './define';
 
 export const VISIT_PURPOSES = [
@@ -50,6 +51,10 @@ export const visitorsResource = defineResource({
     siteCode: number({ label: 'Site code', min: 0, max: 65535, readOnly: true, virtual: true }),
     signedInAt: timestamp(),
     signedOutAt: timestamp(),
+    // issue 50: a match of the visitor watchlist (contract/resources/visitorWatchlist.ts), its entries' reasons, and
+    // the front desk's decision (Let in / Refuse below); a visitor with an undecided or refused match is not signed in
+    watchlist: choice(WATCHLIST_STATES, { label: 'Watchlist', readOnly: true, virtual: true }),
+    watchlistReason: text({ label: 'Watchlist match', max: 4000, readOnly: true, virtual: true, inList: false }),
   },
   list: {
     title: ['firstName', 'lastName'],
@@ -68,5 +73,38 @@ export const visitorsResource = defineResource({
   ],
   export: ['csv', 'ndjson'],
   audit: { omit: ['photo'] },
-  screens: { addRoute: '/visitor/register', addLabel: 'Register visitor', addTitle: 'Register visitor', detailsRoute: '/visitor/details' },
+  screens: {
+    addRoute: '/visitor/register',
+    addLabel: 'Register visitor',
+    addTitle: 'Register visitor',
+    detailsRoute: '/visitor/details',
+    // shown on the visitor's details (src/screens/visitor/WatchlistCallout.tsx) while a watchlist match waits
+    recordActions: [
+      {
+        action: 'watchlist-admit',
+        label: 'Let in',
+        privilege: PRIV.visitorWatchlist.decide,
+        icon: 'tick',
+        intent: 'success',
+        when: { field: 'watchlist', values: ['open'] },
+        reason: {
+          label: 'Why they may come in (kept in the audit trail)',
+          required: true,
+          max: 500,
+          placeholder: 'Not the listed person: other date of birth',
+        },
+        done: '{name} may be signed in',
+      },
+      {
+        action: 'watchlist-refuse',
+        label: 'Refuse',
+        privilege: PRIV.visitorWatchlist.decide,
+        icon: 'cross',
+        intent: 'danger',
+        when: { field: 'watchlist', values: ['open'] },
+        reason: { label: 'Why (kept in the audit trail)', required: true, max: 500, placeholder: 'The listed person: sent away at the desk' },
+        done: '{name} is refused',
+      },
+    ],
+  },
 });

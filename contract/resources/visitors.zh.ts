@@ -36,4 +36,9 @@ export default {
   'resource.visitors.form.1.title': '来访',
   'resource.visitors.addLabel': '登记访客',
   'resource.visitors.addTitle': '登记访客',
+  'resource.visitors.field.watchlist': '观察名单',
+  'resource.visitors.choice.watchlist.open': '在观察名单上：待处理',
+  'resource.visitors.choice.watchlist.admitted': '经观察名单核查后放行',
+  'resource.visitors.choice.watchlist.refused': '已拒绝：在观察名单上',
+  'resource.visitors.field.watchlistReason': '观察名单匹配',
 } satisfies Record<string, string>;

@@ -10,6 +10,7 @@ import type { Pipeline } from '../monitor/pipeline';
 import { registerManagement } from './hooks';
 import { createAlarmManagement, type AlarmManagement } from './management';
 import { alarmManagementRoutes } from './routes';
+import { registerCatalogueParts } from '../resources/parts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +22,7 @@ export function attachAlarms(app: FastifyInstance, { db, pipeline, publish }: { 
   alarmRoutes(app, { db, pipeline });
   const management = createAlarmManagement(db, publish, { log: (m) => app.log.warn(m) });
   registerManagement(publish, management);
+  registerCatalogueParts(publish, { record: pipeline.record, db }); // issue 50: a watchlist match's alarm, a leave request's mail
   alarmManagementRoutes(app, management);
   app.decorate('alarmManagement', management);
   app.addHook('onListen', async () => management.start());

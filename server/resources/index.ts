@@ -24,6 +24,7 @@ import { reportJobHooks } from './reportJobs';
 import { firmwareHooks } from './firmware';
 import { controllerHooks } from '../edge/keys';
 import { alarmShelvingHooks } from '../alarms/hooks';
+import { watchlistEntryHooks } from './watchlist';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -57,4 +58,5 @@ export const resourceHooks = (
   firmware: firmwareHooks,
   controllers: controllerHooks(),
   alarmShelvings: alarmShelvingHooks(publish),
+  visitorWatchlist: watchlistEntryHooks,
 });

@@ -3,20 +3,26 @@
 // registers the visitor for the day — the same row the front desk's registration makes (status expected, badge
 // valid to the end of that day in the client's zone) — in the same transaction; decline keeps the reason. The
 // declaration's `when` lets either happen only while the request waits (409 after, whoever decided first).
-import { PRIV, visitorsResource } from '../../contract';
+import { PRIV, visitRequestsResource, visitorsResource } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
 import { visitDateProblems, visitorProperties } from './visitors';
 import { tenant } from '../db/tenant';
+import { decideMatches, watchlistOf } from './watchlist';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 export function visitRequestHooks(publish?: Publish): ResourceHooks {
+  // issue 50: a request is held against the visitor watchlist as a registration is; the approval or decline decides it
+  const watchlist = watchlistOf('visit_request_id', visitRequestsResource.label.one.toLowerCase(), publish);
   return {
     select: {
       requestedBy: '(select u.name from users u where u.id = t.requested_by)',
       decidedBy: '(select u.name from users u where u.id = t.decided_by)',
+      ...watchlist.select,
     },
+    afterInsert: watchlist.afterInsert,
+    afterCommit: watchlist.afterCommit,
     search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
     validate: async (ctx, input, before) => (before ? [] : visitDateProblems(ctx, input.visitDate, (await visitorProperties(ctx)).daysAhead)),
     beforeInsert: async (ctx) => ({ requested_by: ctx.userId }),
@@ -50,8 +56,19 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
             where id = $1 and ${approvedWhere}`,
             approvedParams,
           );
+          await decideMatches(ctx, 'visit_request_id', before.id, 'admitted', 'The visit request was approved');
+          // the registration carries the request's decided match, so its sign-in is not held up again
+          await ctx.tx.query(
+            `insert into visitor_watchlist_matches (client_id, entry_id, visitor_id, matched_on, entry_name, entry_kind, reason, state, decided_by, decided_at, decision_note, alarm_event_id)
+            select client_id, entry_id, $2, matched_on, entry_name, entry_kind, reason, state, decided_by, decided_at, decision_note, alarm_event_id
+            from visitor_watchlist_matches where visit_request_id = $1`,
+            [before.id, made.rows[0].id],
+          );
         },
-        audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, visitorId: after.visitorId } }),
+        audit: (before, after) => ({
+          before: { status: before.status, watchlist: before.watchlist },
+          after: { status: after.status, visitorId: after.visitorId, watchlist: after.watchlist },
+        }),
         // the registration it made shows in open visitor lists (today's visits, upcoming visits) at once
         afterCommit(clientId, after) {
           publish?.(clientId, `/changes/${visitorsResource.name}`, { resource: visitorsResource.name, id: after.visitorId, action: 'create' });
@@ -68,8 +85,12 @@ export function visitRequestHooks(publish?: Publish): ResourceHooks {
             where id = $1 and ${declinedWhere}`,
             declinedParams,
           );
+          await decideMatches(ctx, 'visit_request_id', before.id, 'refused', String(input.reason ?? ''));
         },
-        audit: (before, after) => ({ before: { status: before.status }, after: { status: after.status, decisionNote: after.decisionNote } }),
+        audit: (before, after) => ({
+          before: { status: before.status, watchlist: before.watchlist },
+          after: { status: after.status, decisionNote: after.decisionNote, watchlist: after.watchlist },
+        }),
       },
     },
   };

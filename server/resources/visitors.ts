@@ -2,11 +2,12 @@
 // zone and its badge is valid to the end of that day; who registered it; the search finds a full name; and the
 // named actions of the front desk — badge printed, sign in on arrival, sign out on leaving — each once, in order,
 // with sign-ins and sign-outs sent to the client's front desks (`/clocking`) after the commit.
-import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, clientToday, dayFromTodayViolation, type Violation } from '../../contract';
+import { DAYS_AHEAD_MAX, DESTINATIONS, PRIV, clientToday, dayFromTodayViolation, visitorsResource, type Violation } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import { HttpError, fill } from '../http/kit';
 import { companyNameSql, siteCodeSql } from './settings';
 import { tenant } from '../db/tenant';
+import { watchlistOf } from './watchlist';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -46,6 +47,15 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
   return {
     privilege,
     async run(ctx, before) {
+      // issue 50: a watchlist match is decided at the front desk before the visitor comes in
+      if (to === 'on-site' && (before.watchlist === 'open' || before.watchlist === 'refused')) {
+        throw new HttpError(
+          409,
+          before.watchlist === 'open'
+            ? fill('{name} matches the visitor watchlist: let them in or refuse them first', { name: `${before.firstName} ${before.lastName}` })
+            : fill('{name} was refused after the watchlist check', { name: `${before.firstName} ${before.lastName}` }),
+        );
+      }
       const params: unknown[] = [before.id];
       const inClient = tenant(params, ctx.clientId); // $2
       params.push(ctx.userId); // $3
@@ -74,12 +84,16 @@ function move(to: 'on-site' | 'left', privilege: string, publish?: Publish): Nam
 }
 
 export function visitorHooks(publish?: Publish): ResourceHooks {
+  const watchlist = watchlistOf('visitor_id', visitorsResource.label.one.toLowerCase(), publish);
   return {
     select: {
       createdBy: '(select u.name from users u where u.id = t.created_by)',
       issuer: companyNameSql('t.client_id'),
       siteCode: siteCodeSql('t.client_id'),
+      ...watchlist.select,
     },
+    afterInsert: watchlist.afterInsert,
+    afterCommit: watchlist.afterCommit,
     search: (n) => `(t.first_name || ' ' || t.last_name) ilike ${n}`,
     // a registration needs what the client's visitor properties say, and a day within their reach
     async validate(ctx, input, before) {
@@ -111,6 +125,7 @@ export function visitorHooks(publish?: Publish): ResourceHooks {
       },
       'sign-in': move('on-site', PRIV.visitors.signIn, publish),
       'sign-out': move('left', PRIV.visitors.signOut, publish),
+      ...watchlist.actions,
     },
   };
 }

@@ -240,7 +240,9 @@ export const getVisitor = (id: number) => getJson(`${API.visitors}/${id}`, Visit
 /** The companion printed the visit's badge: the server records when (and audits it). */
 export const recordBadgePrinted = (id: number) => send('post', `${API.visitors}/${id}/badge-printed`, {}, Visitor);
 /** Arrival and departure at the front desk: expected → on site → left. */
-export const moveVisitor = (id: number, move: 'sign-in' | 'sign-out') => send('post', `${API.visitors}/${id}/${move}`, {}, Visitor);
+/** A front-desk action on a visitor: sign in or out, or decide a watchlist match with its reason (issue 50). */
+export const moveVisitor = (id: number, move: 'sign-in' | 'sign-out' | 'watchlist-admit' | 'watchlist-refuse', reason?: string) =>
+  send('post', `${API.visitors}/${id}/${move}`, reason === undefined ? {} : { reason }, Visitor);
 
 // ---------- attendance (§2 Attendance) ----------
 const TeamChoice = type({ id: integer(), name: string(), active: boolean() });

@@ -40,6 +40,8 @@ export const zhSentences: Record<string, string> = {
   'License limit reached: {seat} seats {seats} ({used} in use, {free} free); adding {adding} would exceed it. Ask for a license with more {seat} seats.':
     '已达到许可证上限：{seat}席位 {seats} 个（已用 {used} 个，空闲 {free} 个）；再添加 {adding} 个将超出上限。请申请更多{seat}席位的许可证。',
   '{name} is already {state}': '{name} 已{state}',
+  '{name} matches the visitor watchlist: let them in or refuse them first': '{name} 与访客观察名单匹配：请先放行或拒绝',
+  '{name} was refused after the watchlist check': '{name} 经观察名单核查后已被拒绝',
   '{name} has no key to revoke': '{name} 没有可吊销的密钥',
   '{name} has no edge key to revoke': '{name} 没有可吊销的 Edge 控制器密钥',
   'Only a visitor who is {state} can be {done}': '只有{state}的访客才能{done}',

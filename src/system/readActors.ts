@@ -339,9 +339,11 @@ export const visitorReading = reading(async (id: number | null) => {
     throw e;
   }
 });
-/** `<visitorId>|sign-in` or `<visitorId>|sign-out`: move the visitor; answers the visitor as they are then. */
+/** `<visitorId>|sign-in` or `<visitorId>|sign-out`: move the visitor; `<visitorId>|watchlist-admit|<reason>` or
+ *  `…|watchlist-refuse|<reason>`: decide a watchlist match (issue 50). Answers the visitor as they are then. */
 export const visitorMoves = commands((command) => {
-  const [id, move] = command.split('|');
+  const [id, move, ...reason] = command.split('|');
+  if (move === 'watchlist-admit' || move === 'watchlist-refuse') return moveVisitor(Number(id), move, reason.join('|'));
   return moveVisitor(Number(id), move === 'sign-out' ? 'sign-out' : 'sign-in');
 });
 

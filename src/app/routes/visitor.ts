@@ -1,6 +1,14 @@
 // The Visitor section's rows of the route table (src/app/routeTable.ts joins the sections in sidebar order):
 // today’s and upcoming visits, visitors, their tenants, credentials, visit types and requests.
-import { PRIV, visitorsResource, visitorTenantsResource, visitorCredentialsResource, visitTypesResource, visitRequestsResource } from '../../../contract';
+import {
+  PRIV,
+  visitorsResource,
+  visitorTenantsResource,
+  visitorCredentialsResource,
+  visitTypesResource,
+  visitRequestsResource,
+  visitorWatchlistResource,
+} from '../../../contract';
 import { r, fromResource, catalogue, type RouteDef } from './define';
 
 export const VISITOR_ROUTES: RouteDef[] = [
@@ -46,6 +54,8 @@ export const VISITOR_ROUTES: RouteDef[] = [
   ...catalogue(visitTypesResource, 'Kinds of visit, how long they last and what they need.'),
   // details/{id} [1.4.0]: the request read-only, with Approve and Decline for 1.4.1 holders (its record actions)
   ...catalogue(visitRequestsResource, 'Requests from hosts, waiting for approval.'),
+  // issue 50: who is not let in or watched; registrations and requests that match warn the front desk
+  ...catalogue(visitorWatchlistResource, 'People not let in or kept an eye on: registrations and visit requests that match warn the front desk.'),
   r('visitor', '/visitor/upcoming-visits', 'Upcoming visits', ['1.0.0'], {
     icon: 'calendar',
     screen: 'visitorUpcoming',

@@ -5,7 +5,8 @@ import { useEffect, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, type Visitor } from '../../../contract';
+import { DESTINATIONS, hasPrivilege, PRIV, TOAST_MS, visitorsResource, type Visitor } from '../../../contract';
+import { WatchlistCallout } from './WatchlistCallout';
 import { notify } from '../../hooks/console';
 import { selectBadgeError, selectBadgeIsPrinting, selectBadgePrintedAt } from '../../../machines/badgePrint';
 import { selectCommandError, selectCommandResult, selectRunningCommand } from '../../../machines/command';
@@ -158,6 +159,19 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
       if (s.matches('done') && !before.matches('done')) {
         const v = s.context.result as Visitor | null;
         const who = v ? `${v.firstName} ${v.lastName}` : 'The visitor';
+        const decided = s.context.command?.split('|')[1];
+        if (decided === 'watchlist-admit' || decided === 'watchlist-refuse') {
+          // issue 50: the front desk's watchlist decision, in the declaration's words
+          const done = visitorsResource.screens?.recordActions?.find((a) => a.action === decided)?.done ?? '';
+          notify({
+            intent: decided === 'watchlist-admit' ? 'success' : 'warning',
+            title: tx('Watchlist check'),
+            message: tx(done, { name: who }),
+            timeoutMs: TOAST_MS,
+          });
+          before = s;
+          return;
+        }
         const out = s.context.command?.endsWith('|sign-out');
         notify({
           intent: 'success',
@@ -199,7 +213,11 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
     ['Signed in', time(visitor.signedInAt)],
     ['Signed out', time(visitor.signedOutAt)],
   ];
-  const offered = (Object.keys(MOVES) as (keyof typeof MOVES)[]).filter((m) => visitor.status === MOVES[m].from && hasPrivilege(held, [MOVES[m].privilege]));
+  // issue 50: no sign-in while a watchlist match waits for the front desk's decision, or after a refusal
+  const heldBack = visitor.watchlist === 'open' || visitor.watchlist === 'refused';
+  const offered = (Object.keys(MOVES) as (keyof typeof MOVES)[]).filter(
+    (m) => visitor.status === MOVES[m].from && hasPrivilege(held, [MOVES[m].privilege]) && !(m === 'sign-in' && heldBack),
+  );
   return (
     <div className="gh-page" data-testid="visitor-details">
       <PageHeader
@@ -251,6 +269,12 @@ function VisitorDetails({ loaded, intent }: { loaded: Visitor; intent: 'sign-in'
           {moveError}
         </Callout>
       )}
+      <WatchlistCallout
+        visitor={visitor}
+        held={held}
+        busy={moving !== null}
+        onDecide={(action, reason) => mover.send({ type: 'command.run', command: `${loaded.id}|${action}|${reason}` })}
+      />
       {intent && !offered.includes(intent) && (
         <Callout intent="warning" icon="info-sign" className="gh-mb" data-testid="visitor-move-unavailable">
           {name} cannot be {intent === 'sign-in' ? 'signed in' : 'signed out'} now: the visit is {visitorStatusLabel(visitor.status).toLowerCase()}.

@@ -1,0 +1,22 @@
+// zh-CN labels of the resources declared in ./visitorWatchlist.ts, by the keys the console looks them up with (src/i18n/catalogue.ts).
+export default {
+  'resource.visitorWatchlist.one': '观察名单条目',
+  'resource.visitorWatchlist.many': '访客观察名单',
+  'resource.visitorWatchlist.field.fullName': '姓名',
+  'resource.visitorWatchlist.placeholder.fullName': '与身份证件一致',
+  'resource.visitorWatchlist.field.kind': '名单',
+  'resource.visitorWatchlist.choice.kind.deny': '禁止进入',
+  'resource.visitorWatchlist.choice.kind.watch': '重点关注',
+  'resource.visitorWatchlist.field.dateOfBirth': '出生日期',
+  'resource.visitorWatchlist.field.documentNumber': '证件号码',
+  'resource.visitorWatchlist.help.documentNumber': '身份证或护照号码；空格和短横线忽略不计',
+  'resource.visitorWatchlist.field.photo': '照片',
+  'resource.visitorWatchlist.field.reason': '原因',
+  'resource.visitorWatchlist.placeholder.reason': '11 月 3 日威胁员工；场所经理已禁止其进入',
+  'resource.visitorWatchlist.field.until': '截止日期',
+  'resource.visitorWatchlist.help.until': '条目生效的最后一天；留空：直到删除',
+  'resource.visitorWatchlist.field.addedBy': '添加人',
+  'resource.visitorWatchlist.form.0.title': '人员',
+  'resource.visitorWatchlist.form.0.description': '姓名相同、相近或证件号码相同的访客登记和访问申请会提醒前台。',
+  'resource.visitorWatchlist.form.1.title': '原因',
+} satisfies Record<string, string>;

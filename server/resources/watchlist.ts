@@ -1,0 +1,132 @@
+// The visitor watchlist on the server (issue 50; contract/resources/visitorWatchlist.ts, contract/watchlist.ts).
+// Every registration (visitors) and visit request is held against the client's entries still in force (no `until`, or
+// one today or later in the client's zone) inside the transaction that writes it: each match is kept with the entry's
+// name, list and reason as they stood (visitor_watchlist_matches) and audited ('watchlist-match'); the saved row answers
+// with `watchlist` ('open') and `watchlistReason`, so the front desk's form and the visitor's page warn at once. After
+// the commit an alarm is raised for security (event 7100 through the event pipeline: division-free, priority 2), and
+// its event id kept on the match. The front desk decides: a visitor is let in or refused (named actions, audited by the
+// catalogue; the decision, its note and who made it on the match); approving a request lets its visitor in, declining
+// it refuses them. A visitor whose match is open or refused is not signed in (409).
+import { EVENT_CODES, PRIV, watchlistMatch, type WatchlistMatchKind } from '../../contract';
+import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
+import type { Db } from '../db/db';
+import type { Publish } from '../monitor/events';
+import { partsOf } from './parts';
+import { audit } from '../audit/trail';
+import { tenant } from '../db/tenant';
+
+type Owner = 'visitor_id' | 'visit_request_id';
+
+export const watchlistEntryHooks: ResourceHooks = {
+  select: { addedBy: '(select u.name from users u where u.id = t.added_by)' },
+  beforeInsert: async (ctx) => ({ added_by: ctx.userId }),
+};
+
+/** The virtual fields of a registration or request (alias t): the latest match's state, and every match's words. */
+export const watchlistSelect = (owner: Owner) => ({
+  watchlist: `(select case when count(*) = 0 then null when bool_or(m.state = 'open') then 'open' when bool_or(m.state = 'refused') then 'refused' else 'admitted' end
+    from visitor_watchlist_matches m where m.${owner} = t.id)`,
+  watchlistReason: `(select string_agg(m.entry_name || ' (' || case m.entry_kind when 'deny' then 'deny entry' else 'watch' end || ', '
+    || case m.matched_on when 'document' then 'same document number' when 'name' then 'same name' else 'similar name' end || '): ' || m.reason
+    || coalesce(' ' || to_char(e.date_of_birth, 'YYYY-MM-DD'), ''), '; ' order by m.id)
+    from visitor_watchlist_matches m left join visitor_watchlist e on e.id = m.entry_id where m.${owner} = t.id)`,
+});
+
+export interface WatchlistHit {
+  entryId: number;
+  name: string;
+  kind: string;
+  reason: string;
+  matchedOn: WatchlistMatchKind;
+}
+
+/** The client's entries in force that `c` matches, the strongest match of each. */
+export async function watchlistHits(
+  tx: Db,
+  clientId: number,
+  c: { firstName: string; lastName: string; documentNumber?: string | null },
+): Promise<WatchlistHit[]> {
+  const params: unknown[] = [];
+  const { rows } = await tx.query<{ id: number; full_name: string; kind: string; reason: string; document_number: string | null }>(
+    `select w.id, w.full_name, w.kind, w.reason, w.document_number from visitor_watchlist w join clients c on c.id = w.client_id
+    where ${tenant(params, clientId, 'w')} and (w.until is null or w.until >= (now() at time zone coalesce(c.timezone, 'UTC'))::date) order by w.id`,
+    params,
+  );
+  return rows.flatMap((r) => {
+    const on = watchlistMatch(c, { fullName: r.full_name, documentNumber: r.document_number });
+    return on ? [{ entryId: Number(r.id), name: r.full_name, kind: r.kind, reason: r.reason, matchedOn: on }] : [];
+  });
+}
+
+/** Keep and audit each match of the row just written (inside its transaction). */
+async function keepMatches(ctx: CrudContext, owner: Owner, entity: string, row: Row, documentNumber: unknown) {
+  const hits = await watchlistHits(ctx.tx, ctx.clientId!, {
+    firstName: String(row.firstName ?? ''),
+    lastName: String(row.lastName ?? ''),
+    documentNumber: typeof documentNumber === 'string' ? documentNumber : null,
+  });
+  for (const h of hits) {
+    const { rows } = await ctx.tx.query<{ id: number }>(
+      `insert into visitor_watchlist_matches (client_id, entry_id, ${owner}, matched_on, entry_name, entry_kind, reason) values ($1,$2,$3,$4,$5,$6,$7) returning id`,
+      [ctx.clientId, h.entryId, row.id, h.matchedOn, h.name, h.kind, h.reason],
+    );
+    await audit(ctx.tx, ctx.req, {
+      clientId: ctx.clientId,
+      action: 'watchlist-match',
+      entity,
+      entityId: row.id,
+      before: null,
+      after: { matchId: Number(rows[0].id), entryId: h.entryId, entry: h.name, list: h.kind, matchedOn: h.matchedOn, reason: h.reason },
+    });
+  }
+}
+
+/** After the commit of a row that matched: one alarm for security (each open match of the row gets its event id). */
+function raiseAlarm(publish: object | undefined, owner: Owner, clientId: number, row: Row | null, log?: (m: string) => void) {
+  const to = partsOf(publish);
+  if (!to || !row || row.watchlist !== 'open') return;
+  const name = `${row.firstName} ${row.lastName}`;
+  const where = owner === 'visitor_id' ? 'registered at the front desk' : 'asked for in a visit request';
+  void to
+    .record(clientId, {
+      eventCode: EVENT_CODES.visitorWatchlistMatch,
+      sourceId: `${owner === 'visitor_id' ? 'visitor' : 'visit-request'}-${row.id}`,
+      sourceName: name,
+      message: `Watchlist: ${name} ${where} matches ${String(row.watchlistReason ?? '')}`.slice(0, 1000),
+    })
+    .then((e) => to.db.query(`update visitor_watchlist_matches set alarm_event_id = $2 where ${owner} = $1 and alarm_event_id is null`, [row.id, e.id]))
+    .catch((err) => log?.(`watchlist alarm of ${owner} ${row.id}: ${err}`));
+}
+
+/** Decide the open matches of a row (inside the action's transaction). */
+export async function decideMatches(ctx: CrudContext, owner: Owner, id: number, state: 'admitted' | 'refused', note: string | null) {
+  const params: unknown[] = [id];
+  const inClient = tenant(params, ctx.clientId); // $2
+  params.push(state, ctx.userId, note); // $3..$5
+  await ctx.tx.query(
+    `update visitor_watchlist_matches set state = $3, decided_by = $4, decided_at = now(), decision_note = $5 where ${owner} = $1 and ${inClient} and state = 'open'`,
+    params,
+  );
+}
+
+function decide(state: 'admitted' | 'refused'): NamedAction {
+  return {
+    privilege: PRIV.visitorWatchlist.decide,
+    async run(ctx, before, input) {
+      await decideMatches(ctx, 'visitor_id', before.id, state, typeof input.reason === 'string' ? input.reason : null);
+    },
+    audit: (before, after) => ({ before: { watchlist: before.watchlist }, after: { watchlist: after.watchlist, watchlistReason: after.watchlistReason } }),
+  };
+}
+
+/** What the visitors' and visit requests' hooks gain from the watchlist. */
+export function watchlistOf(owner: Owner, entity: string, publish?: Publish, log?: (m: string) => void) {
+  return {
+    select: watchlistSelect(owner),
+    afterInsert: (ctx: CrudContext, row: Row) => keepMatches(ctx, owner, entity, row, owner === 'visitor_id' ? row.idNumber : null),
+    afterCommit: (clientId: number, change: { action: string }, after: Row | null) => {
+      if (change.action === 'create') raiseAlarm(publish, owner, clientId, after, log);
+    },
+    actions: (owner === 'visitor_id' ? { 'watchlist-admit': decide('admitted'), 'watchlist-refuse': decide('refused') } : {}) as Record<string, NamedAction>,
+  } satisfies Partial<ResourceHooks>;
+}
