@@ -4,6 +4,7 @@
 // a resend stores nothing twice; a schedule changed on the server changes the edge's decision within seconds; another
 // client's controller sees nothing of this client; bad frames are answered with the field and change nothing; a
 // revoked key is dropped and refused.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -727,6 +728,58 @@ describe('Gatehouse Edge', () => {
       await setMode('card');
       edge.stop();
       proxy.close();
+      reader.close();
+      await pty.close();
+    }
+  });
+
+  it('an administrator re-pairs an OSDP reader from the server (audited): the edge forgets its key and pairs it again; its status is readable', async () => {
+    await readerAtAddress(13);
+    const readerId = Number(
+      (await s.db.query<{ id: number }>('select id from card_readers where controller_id = $1 and address = 13 order by id limit 1', [controller])).rows[0].id,
+    );
+    const pty = await ptyPair();
+    const reader = new Reader(pty.b, { address: 13 }); // a new reader put in place of the old one: it takes the default key only
+    const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30, refusedRetryMs: 300 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
+    dirs.push(dataDir);
+    const old = randomBytes(16);
+    openReaderKeys(dataDir, key).set(13, old); // the key of the reader that was there before
+    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpRefreshMs: 200 });
+    edges.push(edge);
+    const status = async () =>
+      (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body as {
+        readers: { address: number; state: string; channel: string; identity: { vendor: string } | null; counters: Record<string, number> }[];
+      };
+    const at13 = async () => (await status()).readers?.find((r) => r.address === 13);
+    try {
+      await until('refused with the old key, as the server sees it', async () => (await at13())?.channel === 'refused', 15_000);
+      expect((await at13())!.counters.secureChannel).toBeGreaterThan(0);
+      // another client's administrator: the reader does not exist for them; nothing is sent
+      expect((await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: harbourAdmin, body: {} })).status).toBe(404);
+      expect((await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: harbourAdmin })).status).toBe(404);
+      const repaired = await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: admin, body: {} });
+      expect(repaired.status).toBe(200);
+      await until(
+        'paired again and secure, as the server sees it',
+        async () => {
+          const r = await at13();
+          return r?.channel === 'secure' && r.state === 'online' && r.identity !== null;
+        },
+        15_000,
+      );
+      const kept = openReaderKeys(dataDir, key).get(13);
+      expect(kept).toHaveLength(16);
+      expect(kept!.equals(old)).toBe(false); // a fresh key, sealed
+      expect(JSON.stringify(await status())).not.toContain(kept!.toString('hex'));
+      const audited = await s.count(`select 1 from audit_log where action = 're-pair' and entity = 'cardReader' and entity_id = $1`, [String(readerId)]);
+      expect(audited).toBe(1);
+      // the edge gone: re-pairing cannot reach it, and says so
+      edge.stop();
+      const offline = await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: admin, body: {} });
+      expect(offline.status).toBe(409);
+    } finally {
+      edge.stop();
       reader.close();
       await pty.close();
     }

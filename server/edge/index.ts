@@ -5,6 +5,7 @@ import type { Db } from '../db/db';
 import type { HardwarePort } from '../doors/port';
 import type { Pipeline, Publish } from '../monitor/pipeline';
 import { routeDoorCommands } from './commands';
+import { edgeReaderRoutes } from './readerRoutes';
 import { createEdgeHub } from './hub';
 import { createEdgeIngest } from './ingest';
 
@@ -19,6 +20,8 @@ export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: Hardw
   const ingest = createEdgeIngest(opts.db, opts.publish);
   // the door commands of an edge controller's doors go to its edge over the link (commands.ts)
   routeDoorCommands(opts.hardware, { db: opts.db, hub, ingest });
+  // the OSDP readers' status and their re-pairing (readerRoutes.ts)
+  edgeReaderRoutes(app, { db: opts.db, hub });
   return {
     hub,
     ingest,

@@ -1,0 +1,77 @@
+// The OSDP readers of Gatehouse Edge controllers on the server (issues 46, 47): their status as each edge reports it
+// (address, identity from PDID, capabilities from PDCAP, secure channel state, error counters; migration 136), and
+// re-pairing a reader, an audited administrator action of the Hardware area (edit card readers): the server sends it
+// over the controller's link, and the edge forgets that reader's key and pairs it again with SCBK-D in install mode,
+// for that bus address only. Another client's reader or controller is 404; an edge that is offline refuses (409).
+import type { FastifyInstance } from 'fastify';
+import { PRIV, cardReadersResource, controllersResource, type EdgeReaderStatus } from '../../contract';
+import { audit } from '../audit/trail';
+import type { Db } from '../db/db';
+import { tenant } from '../db/tenant';
+import { HardwareError } from '../doors/port';
+import { HttpError, clientOf } from '../http/kit';
+import type { EdgeHub } from './hub';
+
+const idOf = (req: { params: unknown }) => {
+  const id = Number((req.params as { id?: string }).id);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  return id;
+};
+
+export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hub: EdgeHub }) {
+  /** GET …/controllers/:id/osdp-readers: the controller's OSDP readers as its edge last reported them. */
+  app.get(`${controllersResource.api}/:id/osdp-readers`, { config: { privileges: [PRIV.controllers.view], touches: 'client' } }, async (req) => {
+    const clientId = clientOf(req);
+    const id = idOf(req);
+    const params: unknown[] = [id];
+    const { rows } = id
+      ? await db.query<{ id: number; osdp_readers: EdgeReaderStatus[] | string | null; osdp_readers_at: Date | string | null; online: boolean }>(
+          `select c.id, e.osdp_readers, e.osdp_readers_at, (e.connected_at is not null and e.disconnected_at is null) as online
+             from controllers c left join edge_controllers e on e.controller_id = c.id where c.id = $1 and ${tenant(params, clientId, 'c')}`,
+          params,
+        )
+      : { rows: [] };
+    if (!rows[0]) throw new HttpError(404, 'Controller not found');
+    const raw = rows[0].osdp_readers;
+    const readers = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as EdgeReaderStatus[];
+    const at = rows[0].osdp_readers_at;
+    return { controllerId: id, online: !!rows[0].online, reportedAt: at ? new Date(at).toISOString() : null, readers };
+  });
+
+  /** POST …/card-readers/:id/repair: re-pair the OSDP reader (audited). */
+  app.post(`${cardReadersResource.api}/:id/repair`, { config: { privileges: [PRIV.cardReaders.edit], touches: 'client' } }, async (req) => {
+    const clientId = clientOf(req);
+    const id = idOf(req);
+    const params: unknown[] = [id];
+    const { rows } = id
+      ? await db.query<{ id: number; name: string; address: number; controller_id: number; edge: boolean }>(
+          `select r.id, r.name, r.address, r.controller_id,
+              exists (select 1 from service_accounts sa where sa.controller_id = r.controller_id and sa.key_revoked_at is null) as edge
+             from card_readers r where r.id = $1 and ${tenant(params, clientId, 'r')}`,
+          params,
+        )
+      : { rows: [] };
+    const reader = rows[0];
+    if (!reader) throw new HttpError(404, 'Card reader not found');
+    if (!reader.edge) throw new HttpError(409, `${reader.name} is not on a Gatehouse Edge controller: there is no OSDP reader to pair`);
+    if (reader.address > 126)
+      throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
+    let result;
+    try {
+      result = await hub.command(Number(reader.controller_id), { type: 'repair', address: Number(reader.address) }, reader.name);
+    } catch (e) {
+      if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
+      throw e;
+    }
+    if (!result.ok) throw new HttpError(409, result.message);
+    await audit(db, req, {
+      clientId,
+      action: 're-pair',
+      entity: 'cardReader',
+      entityId: reader.id,
+      before: null,
+      after: { osdp: `re-pairing ${reader.name} at bus address ${reader.address} (install mode, SCBK-D)` },
+    });
+    return { ok: true, message: result.message };
+  });
+}
