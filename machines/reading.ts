@@ -9,6 +9,7 @@
 import { assign, enqueueActions, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { DASHBOARD_LIVE_MS } from '../contract';
 import { errorText, notProvided } from './notProvided';
+import { invariants } from './reading.invariants';
 
 export interface ReadingContext {
   input: unknown;
@@ -52,6 +53,7 @@ export const readingMachine = setup({
   id: 'reading',
   context: ({ input }) => ({ input: input ?? null, output: null, error: null, waiting: false, owed: false }),
   initial: 'loading',
+  meta: { invariants: invariants.machine },
   on: {
     'read.changed': { actions: 'wait' },
     'read.restart': {
@@ -63,6 +65,7 @@ export const readingMachine = setup({
   states: {
     loading: {
       tags: ['busy'],
+      meta: { invariants: invariants.loading },
       on: { 'live.due': { actions: assign({ waiting: false, owed: true }) } },
       invoke: {
         id: 'read',
@@ -78,8 +81,11 @@ export const readingMachine = setup({
         ],
       },
     },
-    ready: { on: { 'read.reload': 'loading', 'live.due': { target: 'loading', actions: assign({ waiting: false }) } } },
-    failed: { on: { 'read.reload': 'loading', 'live.due': { target: 'loading', actions: assign({ waiting: false }) } } },
+    ready: { meta: { invariants: invariants.ready }, on: { 'read.reload': 'loading', 'live.due': { target: 'loading', actions: assign({ waiting: false }) } } },
+    failed: {
+      meta: { invariants: invariants.failed },
+      on: { 'read.reload': 'loading', 'live.due': { target: 'loading', actions: assign({ waiting: false }) } },
+    },
   },
 });
 

@@ -8,7 +8,7 @@ import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor, transition, type InspectionEvent } from 'xstate';
 import { DASHBOARD_LIVE_MS } from '../contract';
 import { readingMachine, readingNotice, selectReadBusy, selectReadFailed, selectReadOutput, type ReadingSnapshot } from '../machines/reading';
-import { createControls, edgePaths, flush, onlyInvoked, replayEdgePath } from './harness';
+import { createControls, edgePaths, expectOracle, flush, onlyInvoked, replayEdgePath } from './harness';
 
 describe('one-answer read model', () => {
   const events = [
@@ -28,6 +28,18 @@ describe('one-answer read model', () => {
   const paths = edgePaths(model, readingMachine, serialize, [], input);
   const steps = paths.flatMap((p) => p.path.steps.map((st, i) => ({ ...st, before: i > 0 ? p.path.steps[i - 1].state : null })));
 
+  it('keeps the invariants of its states (reading.invariants.ts) at every step of the generated paths; an answer is shown as it came', () => {
+    expectOracle(
+      paths,
+      {
+        'an answer is the output shown': ({ event, after }) =>
+          event.type === 'xstate.done.actor.read' ? JSON.stringify(after.context.output) === JSON.stringify(event.output) : undefined,
+        'a restart forgets the last answer until the next comes': ({ event, after }) =>
+          event.type === 'read.restart' ? after.context.output === null : undefined,
+      },
+      4,
+    );
+  });
   it('reaches every state, keeps the last answer while it reads again, and drops it when told to start again', () => {
     const states = new Set(steps.map((st) => JSON.stringify(st.state.value)));
     expect([...states].sort()).toEqual(['"failed"', '"loading"', '"ready"']);
