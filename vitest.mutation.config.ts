@@ -18,7 +18,10 @@ export default defineConfig({
     // the OSDP command line's tests start the CLI over pseudo-terminals (socat), and the bus test waits for a reader to
     // come online within 3 s: not unit tests of the framing, and the instrumented code of a mutation run misses the
     // bus test's deadline (it failed Stryker's initial run)
-    exclude: ['node_modules/**', 'dist/**', 'e2e/**', 'data/**', '.tmp/**', 'edge/osdp/tools*.test.ts', 'edge/osdp/bus.test.ts'],
+    // The reader simulator's test (pd/reader.test.ts) talks over a pseudo-terminal through the serial port's native
+    // binding, which crashed the test process in a mutation run (V8 "HandleScope" abort, 2026-12-02): the framing and
+    // the secure channel are killed by the unit tests (messages, parser, secure, vectors).
+    exclude: ['node_modules/**', 'dist/**', 'e2e/**', 'data/**', '.tmp/**', 'edge/osdp/tools*.test.ts', 'edge/osdp/bus.test.ts', 'edge/osdp/pd/*.test.ts'],
     // Stryker's runner needs each test file in a fresh module graph to see the mutant switch
     isolate: true,
     // no database image built before each run: Stryker's runner reruns vitest for every mutant, and the global setup
