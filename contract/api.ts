@@ -12,6 +12,11 @@ export const API = {
   oidcStart: '/idp/1.0/oidc/start',
   oidcCallback: '/idp/1.0/oidc/callback',
   iamExchange: '/idp/1.0/iam/exchange',
+  // a client's SAML 2.0 provider: its start (an AuthnRequest by HTTP-Redirect), the assertion consumer service (HTTP-POST)
+  // and Gatehouse's service provider metadata (`?provider=idp-<id>`)
+  samlStart: '/idp/1.0/saml/start',
+  samlAcs: '/idp/1.0/saml/acs',
+  samlMetadata: '/idp/1.0/saml/metadata',
   resetInit: '/idp/1.0/operators/reset-password/init',
   resetFinish: '/idp/1.0/operators/reset-password/finish',
   registration: '/idp/1.0/registration-requests',

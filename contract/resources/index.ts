@@ -39,6 +39,7 @@ import { identityLocationResource, identityReportResource } from './reports';
 import { alarmSettingsResource } from './alarmSettings';
 import { shiftSettingsResource } from './shiftSettings';
 import { alarmShelvingsResource } from './alarmShelvings';
+import { identityProvidersResource } from './identityProviders';
 import { visitorWatchlistResource } from './visitorWatchlist';
 
 export * from './define';
@@ -138,6 +139,7 @@ export { identityLocationResource, identityReportResource } from './reports';
 export { alarmSettingsResource } from './alarmSettings';
 export { shiftSettingsResource } from './shiftSettings';
 export { alarmShelvingsResource, SHELVING_STATES } from './alarmShelvings';
+export { identityProvidersResource, IDENTITY_PROVIDER_KINDS, DEFAULT_GROUPS_ATTRIBUTE } from './identityProviders';
 export { visitorWatchlistResource } from './visitorWatchlist';
 
 export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
@@ -196,6 +198,7 @@ export const CATALOGUE: readonly ResourceDeclaration<any>[] = [
   alarmSettingsResource,
   shiftSettingsResource,
   alarmShelvingsResource,
+  identityProvidersResource,
   visitorWatchlistResource,
 ];
 export const resourceByName = (name: string) => CATALOGUE.find((r) => r.name === name);

@@ -142,7 +142,8 @@ export const logout = async (token: string | null): Promise<string | null> => {
   return typeof url === 'string' && /^https?:\/\//.test(url) ? url : null;
 };
 // issue 49: the identity providers the sign-in page offers, and a provider's sign-in ticket exchanged for the session
-export const iamProviders = () => getJson(API.iamProviders, IamProviders);
+export const iamProviders = (client?: string | null) =>
+  getJson(client ? `${API.iamProviders}?client=${encodeURIComponent(client)}` : API.iamProviders, IamProviders);
 export const iamExchange = (ticket: string) => send('post', API.iamExchange, { ticket }, IamExchangeResponse);
 export const resetInit = (body: { username: string }) => send('post', API.resetInit, body, Anything);
 export const resetFinish = (body: { token: string; newPassword: string }) => send('post', API.resetFinish, body, Anything);

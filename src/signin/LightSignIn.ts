@@ -113,7 +113,8 @@ export function startLightSignIn(root: HTMLElement, variant: AuthVariant, locale
 
   // issue 49: the identity providers the server offers, as plain links to their start (the console's form sends the
   // session the same choice); the page works without them, so a failure shows nothing more
-  void fetch(API.iamProviders, { headers: { accept: 'application/json' } })
+  const askedClient = new URLSearchParams(window.location.search).get('client'); // a client's own providers (/login?client=CODE)
+  void fetch(askedClient ? `${API.iamProviders}?client=${encodeURIComponent(askedClient)}` : API.iamProviders, { headers: { accept: 'application/json' } })
     .then((r) => (r.ok ? r.json() : []))
     .then((list: unknown) => {
       const back = redirectOfQuery(window.location.search);

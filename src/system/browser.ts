@@ -127,7 +127,8 @@ export function browserImpl(): GatehouseImpl {
           persistSettingsLocally(input);
           return endpoints.updateSettings(input);
         }),
-        listIamProviders: fromPromise(() => endpoints.iamProviders()),
+        // issue 49: a client's own providers when the sign-in page names it (/login?client=NORTHWIND)
+        listIamProviders: fromPromise(() => endpoints.iamProviders(new URLSearchParams(window.location.search).get('client'))),
         exchangeIamTicket: fromPromise(async ({ input }: { input: { ticket: string } }) => ({ ...(await endpoints.iamExchange(input.ticket)), now: clock() })),
       },
       actions: {

@@ -21,7 +21,28 @@ export interface OidcProviderConfig {
   roleMap: RoleMapping[];
   /** The one client a client's provider may grant in; null: the installation's, any client. */
   clientScope: number | null;
+  /** The ID token's claim that lists the person's groups. */
+  groupsAttribute: string;
 }
+
+/** A client's SAML 2.0 identity provider (server/auth/iam/saml.ts). */
+export interface SamlProviderConfig {
+  key: string;
+  kind: 'saml';
+  name: string;
+  /** The identity provider's entity ID (the assertion's Issuer). */
+  issuer: string;
+  /** Its HTTP-Redirect single sign-on address. */
+  ssoUrl: string;
+  /** Its signing certificate (PEM): the only key whose signatures are taken. */
+  certificate: string;
+  roleMap: RoleMapping[];
+  clientScope: number | null;
+  /** The attribute that lists the person's groups. */
+  groupsAttribute: string;
+}
+
+export type ProviderConfig = OidcProviderConfig | SamlProviderConfig;
 
 /** The most groups a person may bring: a claim past it is refused (issue 49: 100,000 entries). */
 export const GROUPS_MAX = 1000;
@@ -68,5 +89,6 @@ export function envOidcProvider(env: NodeJS.ProcessEnv = process.env): OidcProvi
     clientSecret: env.IAM_OIDC_CLIENT_SECRET ?? '',
     roleMap: parseRoleMap(env.IAM_OIDC_ROLE_MAP!),
     clientScope: null,
+    groupsAttribute: 'groups',
   };
 }

@@ -9,8 +9,7 @@
 // exchanges the ticket (one use, a minute, the same browser) for its session, which says it was signed in by the provider.
 // Every refusal is a 4xx in words (a page for a browser, the error body otherwise) and writes nothing.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { API, IAM_TICKET_PARAM, IamExchangeRequest, type IamProvider } from '../../../contract';
+import { API, IAM_TICKET_PARAM, IamExchangeRequest, TENANT_HEADER, type IamProvider } from '../../../contract';
 import type { Db } from '../../db/db';
 import { startSession } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
@@ -20,9 +19,11 @@ import { privilegeEntries, rolesOf } from '../access';
 import { userSettings } from '../policy';
 import type { Tokens } from '../tokens';
 import { signInPerson } from './accounts';
-import { envOidcProvider, type OidcProviderConfig } from './config';
+import type { OidcProviderConfig, ProviderConfig } from './config';
 import { authorizationUrl, endSessionUrl, finishFlow } from './oidc';
+import { bindBrowser, bindingOf, hash, issueTicket, originOf, safeReturnPath, sameHash, whyRefused, FLOW_TTL_MS } from './flow';
 import { refusalPage } from './page';
+import { offeredProviders, providerByKey as lookUpProvider } from './providers';
 
 export interface IamOptions {
   db: Db;
@@ -36,54 +37,29 @@ export interface IamOptions {
   storedSettings: (stored: unknown) => unknown;
 }
 
-const FLOW_TTL_MS = 10 * 60_000;
-const TICKET_TTL_MS = 60_000;
-const BINDING_COOKIE = 'gh_iam';
-const RETURN_MAX = 300;
-
-const hash = (s: string) => createHash('sha256').update(s).digest('hex');
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
-/** The providers this installation offers (the environment's; a client's own come with the Manage screen). */
-export function configuredProviders(): OidcProviderConfig[] {
-  const env = envOidcProvider();
-  return env ? [env] : [];
-}
-
-/** The binding cookie of this browser, if it sent one. */
-function bindingOf(req: FastifyRequest): string | null {
-  for (const part of String(req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === BINDING_COOKIE) {
-      const value = v.join('=');
-      return /^[A-Za-z0-9_-]{32,64}$/.test(value) ? value : null;
-    }
+/**
+ * The client whose providers the sign-in page asks for: `?client=<code>` (a link an administrator hands out:
+ * /login?client=NORTHWIND) or the console's x-tenant-id in IAM mode (SPEC §7); null: the environment's provider alone.
+ */
+async function askedClient(db: Db, req: FastifyRequest): Promise<number | null> {
+  const q = (req.query ?? {}) as Record<string, unknown>;
+  if (typeof q.client === 'string' && q.client.length <= 100) {
+    const { rows } = await db.query<{ id: number }>('select id from clients where lower(code) = lower($1) and active', [q.client.trim()]);
+    return rows[0] ? Number(rows[0].id) : null;
   }
+  const header = req.headers[TENANT_HEADER];
+  if (typeof header === 'string' && /^\d{1,9}$/.test(header)) return Number(header);
   return null;
 }
 
-/** A console path to return to after the sign-in: one of ours (a single leading slash), never another site. */
-export function safeReturnPath(value: unknown): string | null | 'invalid' {
-  if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string' || value.length > RETURN_MAX) return 'invalid';
-  // a path of ours: one leading slash, no backslash, no white space or control character (\s and \p{Cc})
-  if (!/^\/(?![/\\])[^\s\\\p{Cc}]*$/u.test(value) || value.startsWith('/login')) return 'invalid';
-  return value;
-}
-
-/** openid-client's reason, with the claim or the cause it names (its messages alone are generic). */
-function whyRefused(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const err = e as Error & { code?: string; cause?: unknown };
-  return [err.message, err.cause instanceof Error ? err.cause.message : null, err.code ?? null].filter(Boolean).join('; ');
-}
-
-/** The origin the browser used (the callback is on the console's origin, issue 49). */
-const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
-
 export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
   const { db, tokens } = opts;
-  const providerByKey = (key: unknown) => configuredProviders().find((p) => p.key === key) ?? null;
+  const providerByKey = (key: unknown): Promise<ProviderConfig | null> => lookUpProvider(db, key);
+  /** An OpenID Connect provider by its key (the OIDC routes' own), or null. */
+  const oidcByKey = async (key: unknown): Promise<OidcProviderConfig | null> => {
+    const p = await providerByKey(key);
+    return p?.kind === 'oidc' ? p : null;
+  };
 
   /** A refusal: a page in words for a browser, the error body (with violations) for anything else. */
   const refuse = (req: FastifyRequest, reply: FastifyReply, e: HttpError) => {
@@ -93,14 +69,19 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     return reply.send(errorBody(e.status, e.message, e.violations));
   };
 
-  app.get(API.iamProviders, { config: { open: true } }, async (): Promise<IamProvider[]> =>
-    configuredProviders().map((p) => ({ key: p.key, kind: p.kind, name: p.name, start: `${API.oidcStart}?provider=${encodeURIComponent(p.key)}` })),
+  app.get(API.iamProviders, { config: { open: true } }, async (req): Promise<IamProvider[]> =>
+    (await offeredProviders(db, await askedClient(db, req))).map((p) => ({
+      key: p.key,
+      kind: p.kind,
+      name: p.name,
+      start: `${p.kind === 'saml' ? API.samlStart : API.oidcStart}?provider=${encodeURIComponent(p.key)}`,
+    })),
   );
 
   app.get(API.oidcStart, { config: opts.limited }, async (req, reply) => {
     const q = (req.query ?? {}) as Record<string, unknown>;
     try {
-      const provider = providerByKey(q.provider);
+      const provider = await oidcByKey(q.provider);
       if (!provider) throw new HttpError(404, 'No such identity provider is configured', [{ field: 'provider', message: 'is not a configured provider' }]);
       const returnPath = safeReturnPath(q.return);
       if (returnPath === 'invalid')
@@ -113,16 +94,13 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
         req.log.warn({ err: e, provider: provider.key }, 'identity provider discovery failed');
         throw new HttpError(503, 'The identity provider did not answer: try again later, or sign in with a password');
       }
-      const binding = bindingOf(req) ?? randomBytes(32).toString('base64url');
+      const binding = bindBrowser(req, reply);
       await db.query('delete from iam_flows where expires_at < now()');
       await db.query(
         `insert into iam_flows (state_hash, provider, nonce, code_verifier, binding_hash, redirect_uri, return_path, expires_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [hash(started.state), provider.key, started.nonce, started.codeVerifier, hash(binding), redirectUri, returnPath, new Date(Date.now() + FLOW_TTL_MS)],
       );
-      const secure = req.protocol === 'https' ? '; Secure' : '';
-      // Lax: the provider's redirect back is a top-level navigation from its site, which carries it
-      reply.header('set-cookie', `${BINDING_COOKIE}=${binding}; Path=/idp/1.0/; HttpOnly; SameSite=Lax; Max-Age=${FLOW_TTL_MS / 1000}${secure}`);
       return reply.header('cache-control', 'no-store').redirect(started.url.href, 302);
     } catch (e) {
       if (e instanceof HttpError) return refuse(req, reply, e);
@@ -168,7 +146,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       throw new HttpError(400, 'This sign-in was started in another browser: start it again from the sign-in page', [
         { field: 'state', message: 'belongs to another browser' },
       ]);
-    const provider = providerByKey(flow.provider);
+    const provider = await oidcByKey(flow.provider);
     if (!provider)
       throw new HttpError(400, 'The identity provider of this sign-in is no longer configured', [{ field: 'provider', message: 'is not configured' }]);
     if (typeof q.error === 'string')
@@ -195,23 +173,31 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       username: text(c.preferred_username),
       name: text(c.name),
       email: text(c.email),
-      groups: c.groups,
+      groups: c[provider.groupsAttribute],
     });
-    const ticket = randomBytes(32).toString('base64url');
-    await db.query('delete from iam_tickets where expires_at < now()');
-    await db.query(
-      `insert into iam_tickets (ticket_hash, user_id, provider, binding_hash, id_token, return_path, expires_at) values ($1, $2, $3, $4, $5, $6, $7)`,
-      [hash(ticket), userId, provider.key, flow.binding_hash, checked.idToken, flow.return_path, new Date(Date.now() + TICKET_TTL_MS)],
-    );
-    return ticket;
+    return issueTicket(db, {
+      userId,
+      provider: provider.key,
+      bindingHash: flow.binding_hash,
+      idToken: checked.idToken,
+      returnPath: flow.return_path,
+      method: 'oidc',
+    });
   }
 
   app.post(API.iamExchange, { config: opts.limited }, async (req, reply) => {
     const { ticket } = body(req.body, IamExchangeRequest);
     const binding = bindingOf(req);
-    const taken = await db.query<{ user_id: number; provider: string; binding_hash: string; id_token: string | null; return_path: string | null }>(
+    const taken = await db.query<{
+      user_id: number;
+      provider: string;
+      binding_hash: string;
+      id_token: string | null;
+      return_path: string | null;
+      method: 'oidc' | 'saml';
+    }>(
       `update iam_tickets set used_at = now() where ticket_hash = $1 and used_at is null and expires_at > now()
-        returning user_id, provider, binding_hash, id_token, return_path`,
+        returning user_id, provider, binding_hash, id_token, return_path, method`,
       [hash(ticket)],
     );
     const t = taken.rows[0];
@@ -227,7 +213,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
     const roles = await rolesOf(db, u.id, clientId);
     const { token, jti } = await tokens.sign({ sub: String(u.id), username: u.username, clientId, roles, lifetimeS: policy.sessionLifetimeMinutes * 60 });
     await db.transaction(async (tx) => {
-      await startSession(tx, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), method: 'oidc', provider: t.provider });
+      await startSession(tx, { jti, userId: u.id, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), method: t.method, provider: t.provider });
       if (t.id_token) await tx.query('insert into iam_session_tokens (jti, provider, id_token) values ($1, $2, $3)', [jti, t.provider, t.id_token]);
     });
     return reply.send({
@@ -246,7 +232,7 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       const { rows } = await db.query<{ provider: string; id_token: string }>('delete from iam_session_tokens where jti = $1 returning provider, id_token', [
         jti,
       ]);
-      const provider = rows[0] && providerByKey(rows[0].provider);
+      const provider = rows[0] ? await oidcByKey(rows[0].provider) : null;
       if (!provider) return {};
       try {
         const url = await endSessionUrl(provider, rows[0].id_token, `${originOf(req)}/login`);

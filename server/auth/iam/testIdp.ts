@@ -12,6 +12,8 @@ export interface TestPerson {
   email?: string;
   preferred_username?: string;
   groups?: string[];
+  /** Groups under another claim's name (a provider's groups claim named on the Manage screen). */
+  memberOf?: string[];
 }
 
 export type IdTokenTamper = (claims: Record<string, unknown>) => Record<string, unknown>;
@@ -64,7 +66,7 @@ export async function startTestIdp(opts: {
     ],
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-idp-cookie-key-0123456789'] },
-    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'], groups: ['groups'] },
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'], groups: ['groups', 'memberOf'] },
     scopes: ['openid', 'profile', 'email', 'groups'],
     conformIdTokenClaims: false, // the profile and the groups in the ID token itself
     pkce: { required: () => true },

@@ -5,6 +5,7 @@ import {
   batchTemplatesResource,
   clientsResource,
   identitiesResource,
+  identityProvidersResource,
   licensesResource,
   operatorGroupsResource,
   rolesResource,
@@ -72,6 +73,12 @@ export const MANAGE_ROUTES: RouteDef[] = [
     screen: 'assignPrivileges',
     description: 'Tick the privileges a role holds in each division.',
   }),
+  // issue 49: a client's identity providers (OpenID Connect, SAML 2.0), offered on its sign-in page
+  fromResource(identityProvidersResource, 'list', 'catalogueList', {
+    description: 'The company’s identity providers its operators sign in with, and which roles their groups give.',
+  }),
+  fromResource(identityProvidersResource, 'add', 'catalogueForm', { description: 'Connect an identity provider.' }),
+  fromResource(identityProvidersResource, 'edit', 'catalogueForm', { description: 'Change an identity provider.' }),
   fromResource(serviceAccountsResource, 'list', 'serviceAccounts'),
   fromResource(serviceAccountsResource, 'add', 'serviceAccountForm'),
   fromResource(serviceAccountsResource, 'edit', 'serviceAccountForm'),
