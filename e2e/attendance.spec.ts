@@ -2,7 +2,7 @@
 // team (seeded badge-ins: present, late, absent), moves day by day to a weekend (day off), filters by team; a user
 // without 3.2.0 cannot open it. The attendance properties [3.5.0] round worked time.
 import { expect, test } from './fixtures';
-import { shot, signIn } from './helpers';
+import { shot, signIn, signInTo } from './helpers';
 import { signOut } from './console.helpers';
 
 const KL = 'Asia/Kuala_Lumpur';
@@ -130,4 +130,49 @@ test('HR reads a working day and a weekend of the head-office team, rounds worke
   await signIn(page, 'auditor', { at: '/attendance/daily-attendance' });
   await expect(page.getByTestId('daily-attendance')).toHaveCount(0);
   await expect(page).toHaveURL(/403/);
+});
+
+test('leave requested by the administrator waits for the team’s approver, who approves it with a note the person sees', async ({ page }) => {
+  // issue 50: Hana HR approves the head-office team's leave (the demo data); Alex Admin files it
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
+  const team = (await (await page.request.get('/event/attendance/teams?size=10', { headers })).json()).items.find(
+    (x: { name: string }) => x.name === 'Head office',
+  );
+  const category = (await (await page.request.get('/event/attendance/leave-categories?size=10', { headers })).json()).items.find(
+    (x: { code: string }) => x.code === 'SL',
+  );
+  const made = await page.request.post('/event/attendance/leave', {
+    headers,
+    data: {
+      identityId: team.members[1],
+      categoryId: category.id,
+      fromDate: ymd(Date.now() + 7 * 86_400_000),
+      toDate: ymd(Date.now() + 8 * 86_400_000),
+      note: 'Dentist',
+    },
+  });
+  expect(made.status()).toBe(201);
+  const leave = await made.json();
+  expect(leave.status).toBe('requested');
+  await signOut(page);
+
+  await signIn(page, 'hr', { at: `/attendance/leave/view/${leave.id}` });
+  const record = page.getByTestId('record-panel');
+  await expect(record.getByTestId('record-status')).toContainText('Waiting for approval');
+  await expect(record.getByTestId('record-requestedBy')).toContainText('Alex Admin');
+  await record.getByTestId('record-action-approve').click();
+  await page.getByTestId('record-reason').fill('Get well');
+  await page.getByTestId('record-reason-confirm').click();
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `Approved: ${leave.identityName}’s leave counts in the timesheet` })
+      .first(),
+  ).toBeVisible();
+  await expect(record.getByTestId('record-status')).toContainText('Approved');
+  await expect(record.getByTestId('record-decisionNote')).toContainText('Get well');
+  await expect(record.getByTestId('record-action-reject')).toHaveCount(0);
+  await shot(page, 'leave-approved-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'leave-approved-390');
 });

@@ -4,7 +4,7 @@
 // them: one no longer used is switched off.
 import { PRIV } from '../privileges';
 import { WEEKDAYS, timeOfDay } from './schedules';
-import { after, children, choice, date, datetime, defineResource, notBefore, number, ref, refs, switchField, text } from './define';
+import { after, children, choice, date, datetime, defineResource, notBefore, number, ref, refs, switchField, text, timestamp } from './define';
 import { ATTENDANCE_STATUSES } from '../attendanceDaily';
 
 export const workSchedulesResource = defineResource({
@@ -74,6 +74,13 @@ export const workSchedulesResource = defineResource({
   screens: { viewersOpen: true },
 });
 
+/** Issue 50: where a leave record stands; only approved leave counts. */
+export const LEAVE_STATES = [
+  { value: 'requested', label: 'Waiting for approval' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'rejected', label: 'Rejected' },
+] as const;
+
 export const TEAM_MEMBERS = { table: 'team_members', team: 'team_id', identity: 'identity_id' } as const;
 
 export const teamsResource = defineResource({
@@ -106,12 +113,15 @@ export const teamsResource = defineResource({
       maxItems: 10_000,
       onDelete: 'cascade',
     }),
+    // issue 50: the operators who approve or reject the members' leave (holding 3.8.2; never their own)
+    managers: refs('operators', { label: 'Leave approvers', through: { table: 'team_managers', from: 'team_id', to: 'user_id' }, maxItems: 50 }),
     active: switchField({ label: 'In use', default: true, sort: true }),
   },
   list: { title: ['name'], columns: ['workScheduleName', 'members', 'active', 'updatedAt'], sort: ['name', 'asc'] },
   form: [
     { title: 'Team', fields: ['name', 'description', 'workScheduleId', 'active'] },
     { title: 'Members', description: 'Staff who work this team\u2019s schedule.', fields: ['members'] },
+    { title: 'Leave approvers', description: 'Operators who approve or reject the members\u2019 leave; nobody approves their own.', fields: ['managers'] },
   ],
   export: ['csv', 'ndjson'],
   screens: { viewersOpen: true },
@@ -192,9 +202,16 @@ export const leaveResource = defineResource({
     fromDate: date({ label: 'From', required: true, sort: true }),
     toDate: date({ label: 'To', required: true, sort: true, help: 'The last day of leave (the same day for one day)' }),
     note: text({ max: 500, widget: 'textarea', wide: true, search: true, placeholder: 'Family wedding' }),
+    // issue 50: requested, then approved or rejected by a manager of the person's team (server/resources/leave.ts);
+    // only approved leave counts in daily attendance, timesheets and summaries
+    status: choice(LEAVE_STATES, { required: true, readOnly: true, sort: true, filter: true }),
+    requestedBy: text({ label: 'Requested by', max: 200, readOnly: true, virtual: true }),
+    decidedBy: text({ label: 'Decided by', max: 200, readOnly: true, virtual: true }),
+    decidedAt: timestamp({ label: 'Decided' }),
+    decisionNote: text({ label: 'Approver\u2019s note', max: 500, readOnly: true }),
   },
   rules: [notBefore('toDate', 'fromDate')],
-  list: { title: ['identityName'], columns: ['categoryName', 'fromDate', 'toDate', 'note', 'updatedAt'], sort: ['fromDate', 'desc'] },
+  list: { title: ['identityName'], columns: ['categoryName', 'fromDate', 'toDate', 'status', 'decidedBy', 'note', 'updatedAt'], sort: ['fromDate', 'desc'] },
   form: [
     {
       title: 'Leave',
@@ -211,6 +228,29 @@ export const leaveResource = defineResource({
     editTitle: 'View leave',
     addTitle: 'Add leave',
     editDescription: 'One leave record; whoever may add leave corrects it here.',
+    recordSummary: ['status', 'requestedBy', 'createdAt', 'decidedBy', 'decidedAt', 'decisionNote'],
+    recordActions: [
+      {
+        action: 'approve',
+        label: 'Approve',
+        privilege: PRIV.leave.approve,
+        icon: 'tick',
+        intent: 'success',
+        when: { field: 'status', values: ['requested'] },
+        reason: { label: 'Note (the person sees it)', required: false, max: 500, placeholder: 'Enjoy the wedding' },
+        done: 'Approved: {name}\u2019s leave counts in the timesheet',
+      },
+      {
+        action: 'reject',
+        label: 'Reject',
+        privilege: PRIV.leave.approve,
+        icon: 'cross',
+        intent: 'danger',
+        when: { field: 'status', values: ['requested'] },
+        reason: { label: 'Why (the person sees it)', required: true, max: 500, placeholder: 'Stock-take that week: pick another' },
+        done: 'Rejected: {name}\u2019s leave',
+      },
+    ],
   },
 });
 

@@ -22,6 +22,9 @@ export const WEB_HOOK_EVENTS = [
   // issue 45: each signed head of the client's audit chain, as it is signed (migration 135): a receiver keeping them is a
   // witness the installation does not control
   { type: 'audit.head', field: 'auditHead', label: 'Audit head signed' },
+  // issue 50: leave requested (for its approvers) and decided (approved or rejected, with the note)
+  { type: 'leave.requested', field: 'leaveRequested', label: 'Leave requested' },
+  { type: 'leave.decided', field: 'leaveDecided', label: 'Leave approved or rejected' },
 ] as const;
 export type WebHookEventType = (typeof WEB_HOOK_EVENTS)[number]['type'];
 
@@ -69,6 +72,8 @@ export const webHooksResource = defineResource({
     doorState: switchField({ ...off, label: 'Door state' }),
     identityChanged: switchField(off),
     auditHead: switchField({ ...off, label: 'Audit head signed' }),
+    leaveRequested: switchField({ ...off, label: 'Leave requested' }),
+    leaveDecided: switchField({ ...off, label: 'Leave approved or rejected' }),
   },
   list: { title: ['name'], columns: ['url', 'active', 'alarmRaised', 'accessDenied', 'updatedAt'], sort: ['name', 'asc'] },
   form: [

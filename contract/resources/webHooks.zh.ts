@@ -21,6 +21,8 @@ export default {
   'resource.webHooks.field.doorState': '门状态',
   'resource.webHooks.field.identityChanged': '人员变更',
   'resource.webHooks.field.auditHead': '审计链头已签名',
+  'resource.webHooks.field.leaveRequested': '已申请请假',
+  'resource.webHooks.field.leaveDecided': '请假已批准或驳回',
   'resource.webHooks.form.0.title': 'Web 钩子',
   'resource.webHooks.form.1.title': '事件',
   'resource.webHooks.form.1.description': '哪些事件会发送到此地址。',

@@ -354,9 +354,10 @@ async function seedVisitorAndAttendanceSetup(tx: Db, client: number, prefix: str
   const leaveParams: unknown[] = [];
   const ownLeave = tenantOf(leaveParams, client);
   await tx.query(
-    `insert into leave_records (client_id, identity_id, category_id, from_date, to_date, note)
+    `insert into leave_records (client_id, identity_id, category_id, from_date, to_date, note, status)
     select $1, (select id from identities where ${ownLeave()} order by id limit 1), (select id from leave_categories where ${ownLeave()} and code = 'AL'),
-      (date_trunc('month', now()) + interval '1 month')::date, (date_trunc('month', now()) + interval '1 month' + interval '11 days')::date, 'Family visit'`,
+      (date_trunc('month', now()) + interval '1 month')::date, (date_trunc('month', now()) + interval '1 month' + interval '11 days')::date, 'Family visit',
+      'approved'`,
     leaveParams,
   );
   await tx.query(
@@ -420,6 +421,12 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
 async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
   const params: unknown[] = [];
   const own = tenantOf(params, client); // $1
+  // issue 50: the HR manager approves the leave of the client's teams (the users exist by now)
+  await tx.query(
+    `insert into team_managers (team_id, user_id) select t.id, u.id from teams t join users u on u.username = 'hr'
+    join user_grants g on g.user_id = u.id and g.client_id = t.client_id where ${own('t')} on conflict do nothing`,
+    params,
+  );
   const swipes = (
     days: string,
     when: string,

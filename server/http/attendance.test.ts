@@ -1,6 +1,7 @@
 // Daily Attendance [3.2.0] against the real server and database: a team's day in the client's zone (Northwind,
 // UTC+8) — present, late by the schedule's grace, absent, on leave whatever the swipes, a day off on a weekday
-// without a shift — the team filter, the day's bounds in the client's zone, privileges, tenants and bad input.
+// without a shift — the team filter, the day's bounds in the client's zone, privileges, tenants and bad input. Leave
+// counts only once approved (issue 50): Missing's requested and rejected leave leave them absent in every figure here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, ATTENDANCE_SUMMARY_API, DAILY_ATTENDANCE_API, timesheetResource, type AttendanceSummary, type DailyAttendance } from '../../contract';
 import { parse } from 'csv-parse/sync';
@@ -49,12 +50,21 @@ beforeAll(async () => {
   await swipe('Missing', '2026-11-03T00:05:00+08:00'); // Tuesday just after midnight, still Monday in UTC
   await swipe('Leaving', `${MONDAY}T08:00:00+08:00`);
   const [{ id: category }] = await q(`select id from leave_categories where client_id = $1 and code = 'AL'`, [client]);
-  await q(`insert into leave_records (client_id, identity_id, category_id, from_date, to_date) values ($1, $2, $3, '2026-10-30', $4)`, [
+  await q(`insert into leave_records (client_id, identity_id, category_id, from_date, to_date, status) values ($1, $2, $3, '2026-10-30', $4, 'approved')`, [
     client,
     ids.Leaving,
     category,
     MONDAY,
   ]);
+  // issue 50: only approved leave counts: Missing's leave still waiting and a rejected one leave them absent everywhere below
+  for (const status of ['requested', 'rejected'])
+    await q(`insert into leave_records (client_id, identity_id, category_id, from_date, to_date, status) values ($1, $2, $3, $4, $4, $5)`, [
+      client,
+      ids.Missing,
+      category,
+      MONDAY,
+      status,
+    ]);
 }, 60_000);
 afterAll(async () => {
   await s?.close();

@@ -24,8 +24,8 @@ import { reportJobHooks } from './reportJobs';
 import { firmwareHooks } from './firmware';
 import { controllerHooks } from '../edge/keys';
 import { alarmShelvingHooks } from '../alarms/hooks';
-import { identityProviderHooks } from '../auth/iam/providers';
 import { watchlistEntryHooks } from './watchlist';
+import { leaveHooks } from './leave';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -59,6 +59,6 @@ export const resourceHooks = (
   firmware: firmwareHooks,
   controllers: controllerHooks(),
   alarmShelvings: alarmShelvingHooks(publish),
-  identityProviders: identityProviderHooks(),
   visitorWatchlist: watchlistEntryHooks,
+  leave: leaveHooks(publish, { log: opts.log }),
 });

@@ -116,7 +116,8 @@ export async function attendanceDays(
     select d.day::text as day, mb.identity_id as identity_id, mb.name as name, mb.employee_no as employee_no, mb.team_id as team_id, mb.team as team,
       mb.grace_minutes as grace_minutes, mb.break_minutes as break_minutes, s.start_time as shift_start, s.end_time as shift_end, sw.swipes as swipes,
       (select c.name from leave_records l join leave_categories c on c.id = l.category_id
-        where l.identity_id = mb.identity_id and ${own('l')} and d.day between l.from_date and l.to_date order by l.id limit 1) as leave
+        where l.identity_id = mb.identity_id and ${own('l')} and l.status = 'approved' and d.day between l.from_date and l.to_date
+        order by l.id limit 1) as leave
     from days d
     cross join members mb
     left join lateral (select x.start_time as start_time, x.end_time as end_time from work_schedule_shifts x
