@@ -26,6 +26,7 @@ import { controllerHooks } from '../edge/keys';
 import { alarmShelvingHooks } from '../alarms/hooks';
 import { watchlistEntryHooks } from './watchlist';
 import { leaveHooks } from './leave';
+import { identityProviderHooks } from '../auth/iam/providers';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
@@ -61,4 +62,5 @@ export const resourceHooks = (
   alarmShelvings: alarmShelvingHooks(publish),
   visitorWatchlist: watchlistEntryHooks,
   leave: leaveHooks(publish, { log: opts.log }),
+  identityProviders: identityProviderHooks(),
 });
