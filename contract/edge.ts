@@ -235,6 +235,9 @@ export const EdgeEventPart = object({
   /** decided while the link to the server was down */
   offline: boolean(),
   snapshotVersion: min(integer(), 0),
+  /** an alarm raised offline whose point returned to normal while still offline: when it did (the server records its
+   *  alarm as processed, never raising it as new) */
+  clearedAt: optional(ms()),
   /** a decided swipe: who, granted or denied and why, and what was presented (the server's "Why?" decides it again) */
   decided: optional(
     object({

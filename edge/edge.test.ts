@@ -785,6 +785,46 @@ describe('Gatehouse Edge', () => {
     }
   });
 
+  it('an alarm raised and returned to normal while the edge was offline is recorded as processed, not raised as new; one still on is raised', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    try {
+      const edge = edgeWith(key, proxy.url());
+      await until('online', () => edge.link.online && edge.store.held);
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const [a, b] = [doors[0], doors[1] ?? doors[0]];
+      const at = (door: number, code: number, message: string) =>
+        edge.journal.append({
+          at: Date.now(),
+          offline: true,
+          snapshotVersion: edge.store.held!.version,
+          eventCode: code,
+          sourceId: `door-${door}`,
+          sourceName: `door ${door}`,
+          pointId: `door-${door}`,
+          pointName: `door ${door}`,
+          message,
+        });
+      const over = at(a, 6001, 'forced open while offline, closed again');
+      at(a, 6000, 'closed again while offline');
+      const still = at(b, 6001, 'forced open while offline, still open');
+      await proxy.restore();
+      await until('delivered', () => edge.link.online && edge.journal.pendingCount() === 0, 10_000);
+      const alarmOf = async (seqMessage: string) =>
+        (
+          await s.db.query<{ state: string; note: string | null }>(
+            `select a.state, a.note from alarms a join events e on e.id = a.event_id where e.message like $1 order by a.event_id desc limit 1`,
+            [`${seqMessage}%`],
+          )
+        ).rows[0];
+      expect(await alarmOf(over.message)).toMatchObject({ state: 'processed', note: expect.stringContaining('while its controller was offline') });
+      expect(await alarmOf(still.message)).toMatchObject({ state: 'raised' });
+      edge.stop();
+    } finally {
+      proxy.close();
+    }
+  });
+
   it('a revoked key is dropped within seconds and refused, on the link and the device interface', async () => {
     const edge = edgeWith(key);
     await until('online', () => edge.link.online);

@@ -6,6 +6,7 @@
 import WebSocket from 'ws';
 import {
   API,
+  DEFAULT_ALARM_TYPES,
   EDGE_BACKOFF_MS,
   EDGE_CONNECT_PATH,
   EDGE_UPLOAD_BATCH,
@@ -19,7 +20,7 @@ import {
   type EdgeCommandResult,
   type EdgeReaderStatus,
 } from '../contract';
-import type { Journal } from './journal';
+import type { Journal, JournalEntry } from './journal';
 import type { SnapshotStore } from './snapshot';
 
 export const EDGE_VERSION = '0.1.0';
@@ -193,6 +194,7 @@ export function createLink(opts: LinkOptions) {
         while (welcomed && controllerId !== null) {
           const batch = journal.pending(EDGE_UPLOAD_BATCH);
           if (!batch.length) break;
+          const cleared = clearedOffline(journal.pending(EDGE_UPLOAD_BATCH * 4), batch.length);
           const events: DeviceEvent[] = batch.map((e) => ({
             controllerId: controllerId!,
             eventCode: e.eventCode as DeviceEvent['eventCode'],
@@ -201,7 +203,14 @@ export function createLink(opts: LinkOptions) {
             ...(e.pointId ? { pointId: e.pointId } : {}),
             ...(e.pointName !== undefined ? { pointName: e.pointName } : {}),
             message: e.message,
-            edge: { seq: e.seq, occurredAt: e.at, offline: e.offline, snapshotVersion: e.snapshotVersion, ...(e.decided ? { decided: e.decided } : {}) },
+            edge: {
+              seq: e.seq,
+              occurredAt: e.at,
+              offline: e.offline,
+              snapshotVersion: e.snapshotVersion,
+              ...(cleared.has(e.seq) ? { clearedAt: cleared.get(e.seq) } : {}),
+              ...(e.decided ? { decided: e.decided } : {}),
+            },
           }));
           let res: Response;
           try {
@@ -276,3 +285,31 @@ export function createLink(opts: LinkOptions) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The event codes that raise an alarm on the server (its default alarm types). */
+const ALERT_CODES = new Set(DEFAULT_ALARM_TYPES.map((t) => t.eventCode));
+
+/**
+ * Of the first `n` events, the alarms raised offline whose point returned to normal (a later event of the same point
+ * that raises none) while still offline, within the events looked at: seq → when it returned. The server records
+ * those as processed, never as new alarms (issue 47: "an alarm raised and cleared while offline is recorded").
+ */
+export function clearedOffline(events: readonly JournalEntry[], n: number): Map<number, number> {
+  const out = new Map<number, number>();
+  const open = new Map<string, number[]>(); // point → seqs of alarms raised offline and not yet back to normal
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const point = e.pointId ?? e.sourceId;
+    if (!e.offline) {
+      open.delete(point); // back online first: the server hears the alarm live, and its return as it comes
+      continue;
+    }
+    if (ALERT_CODES.has(e.eventCode)) {
+      if (i < n) open.set(point, [...(open.get(point) ?? []), e.seq]);
+    } else {
+      for (const seq of open.get(point) ?? []) out.set(seq, e.at);
+      open.delete(point);
+    }
+  }
+  return out;
+}

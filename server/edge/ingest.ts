@@ -251,6 +251,10 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       ...base,
       message: message.slice(0, 500),
       edgeSeq: { controllerId: e.controllerId, seq: edge.seq },
+      // raised and returned to normal while offline: recorded, not raised as new
+      ...(edge.offline && edge.clearedAt !== undefined && edge.clearedAt >= edge.occurredAt
+        ? { clearedOffline: { at: new Date(edge.clearedAt).toISOString() } }
+        : {}),
       ...(d
         ? {
             decided: {

@@ -56,7 +56,9 @@ export function createAlarmNotices(db: Db, pipeline: Pipeline, publish: PublishT
   }
 
   const off = pipeline.onCommitted((clientId, event) => {
-    if (!event.alert || event.shelved) return; // issue 50: a shelved source raises nothing on screen
+    // issue 50: a shelved source raises nothing on screen; issue 47: nor an alarm already over when it arrived (an edge
+    // controller's, raised and returned to normal while it was offline)
+    if (!event.alert || event.shelved || event.process) return;
     void tell(clientId, event).catch((e) => opts.log?.(`alarm notice: ${e}`));
   });
 

@@ -26,6 +26,9 @@ export interface EventInput {
   /** Gatehouse Edge (issue 47): the controller journal's sequence number of this event, noted as stored in the same
    *  transaction as the event itself (a batch stored is never stored again when resent after a crash) */
   edgeSeq?: { controllerId: number; seq: number };
+  /** Gatehouse Edge (issue 47): an alert raised and returned to normal while its controller was offline (when it
+   *  returned): its alarm is recorded as processed, never raised as new on the consoles */
+  clearedOffline?: { at: string };
 }
 
 export const EVENT_COLS = `e.id, e.client_id, e.event_code, e.event_source_id, e.event_source_name, e.event_point_id, e.event_point_name,

@@ -283,7 +283,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
       const firstId = ids[0];
       // walk the batch in order: an alert raises an alarm; a non-alert event of the same point processes the point's
       // open alarms, those stored before this batch and those raised earlier in it (§4)
-      const raised = new Map<number, { event: Event; clientId: number; type: AlarmType; clearedBy: number | null }>();
+      const raised = new Map<number, { event: Event; clientId: number; type: AlarmType; clearedBy: number | null; note: string | null }>();
       const openInBatch = new Map<string, number[]>(); // `${client}:${point}` → alarm ids raised in this batch, still open
       const firstClear = new Map<string, number>(); // `${client}:${point}` → the first clearing event of the batch
       const clearedPerClient = new Map<number, number>();
@@ -291,8 +291,18 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         const p = prepared[i];
         const id = ids[i];
         const key = `${p.clientId}:${p.pointId}`;
-        if (p.type) {
-          raised.set(id, { event, clientId: p.clientId, type: p.type, clearedBy: null });
+        if (p.type && p.input.clearedOffline) {
+          // raised and returned to normal while its edge controller was offline: recorded, not raised as new
+          event.process = true;
+          raised.set(id, {
+            event,
+            clientId: p.clientId,
+            type: p.type,
+            clearedBy: null,
+            note: `Raised and returned to normal at ${p.input.clearedOffline.at} while its controller was offline`,
+          });
+        } else if (p.type) {
+          raised.set(id, { event, clientId: p.clientId, type: p.type, clearedBy: null, note: null });
           openInBatch.set(key, [...(openInBatch.get(key) ?? []), id]);
         } else {
           if (!firstClear.has(key)) firstClear.set(key, id);
@@ -305,10 +315,11 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         const list = [...raised.values()];
         await tx.query(
           `insert into alarms (event_id, client_id, event_code, event_point_id, priority, instructions, raised_at, state, processed_at, processed_by, note)
-          select e, c, code, pt, pr, ins, at, case when cb is null then 'raised' else 'processed' end,
-            case when cb is null then null else now() end, case when cb is null then null else 'system' end,
-            case when cb is null then null else 'Returned to normal: event ' || cb end
-          from unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::timestamptz[], $8::bigint[]) as t(e, c, code, pt, pr, ins, at, cb)`,
+          select e, c, code, pt, pr, ins, at, case when cb is null and nt is null then 'raised' else 'processed' end,
+            case when cb is null and nt is null then null else now() end, case when cb is null and nt is null then null else 'system' end,
+            coalesce(nt, case when cb is null then null else 'Returned to normal: event ' || cb end)
+          from unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::timestamptz[], $8::bigint[], $9::text[])
+            as t(e, c, code, pt, pr, ins, at, cb, nt)`,
           [
             list.map((a) => a.event.id),
             list.map((a) => a.clientId),
@@ -318,6 +329,7 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
             list.map((a) => a.type.instructions),
             list.map((a) => a.event.time),
             list.map((a) => a.clearedBy),
+            list.map((a) => a.note),
           ],
         );
         await tx.query(
@@ -333,15 +345,16 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
             returning a.event_id, a.client_id, s.reason)
           insert into alarm_history (alarm_id, client_id, action, actor, note)
           select event_id, client_id, 'shelved', null, 'Raised while its source is shelved: ' || reason from hid returning alarm_id as event_id`,
-          [list.filter((a) => a.clearedBy === null).map((a) => a.event.id)],
+          [list.filter((a) => a.clearedBy === null && a.note === null).map((a) => a.event.id)],
         );
         for (const r of shelved.rows) raised.get(Number(r.event_id))!.event.shelved = true;
-        const done = list.filter((a) => a.clearedBy !== null);
+        const done = list.filter((a) => a.clearedBy !== null || a.note !== null);
         if (done.length) {
           await tx.query(
             `insert into alarm_history (alarm_id, client_id, action, actor, note)
-            select e, c, 'processed', 'system', 'Returned to normal: event ' || cb from unnest($1::bigint[], $2::int[], $3::bigint[]) as t(e, c, cb)`,
-            [done.map((a) => a.event.id), done.map((a) => a.clientId), done.map((a) => a.clearedBy)],
+            select e, c, 'processed', 'system', coalesce(nt, 'Returned to normal: event ' || cb)
+              from unnest($1::bigint[], $2::int[], $3::bigint[], $4::text[]) as t(e, c, cb, nt)`,
+            [done.map((a) => a.event.id), done.map((a) => a.clientId), done.map((a) => a.clearedBy), done.map((a) => a.note)],
           );
         }
       }
