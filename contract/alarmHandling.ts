@@ -15,6 +15,7 @@
 // (alarmFigureQuery), understood by the events list (server/http/alarmHandling.ts alarmFigureFilter).
 import { array, enums, integer, nullable, number, optional, string, type, type Infer } from 'superstruct';
 import { calendarDate, dateProblem } from './primitives';
+import { AlarmManagementFigures } from './alarmManagement';
 
 export const ALARM_HANDLING_API = '/event/report/alarm-handling';
 export const ALARM_HANDLING_MAX_DAYS = 366;
@@ -79,6 +80,8 @@ export const AlarmHandlingReport = type({
   type: array(AlarmGroupRow),
   operator: array(AlarmGroupRow),
   hour: array(AlarmGroupRow),
+  /** issue 50: the ISA-18.2 alarm-management figures of the period (server/alarms/figures.ts) */
+  management: optional(AlarmManagementFigures),
 });
 export type AlarmHandlingReport = Infer<typeof AlarmHandlingReport>;
 

@@ -25,6 +25,11 @@ test('the operator opens the alarm handling report and the alarms behind a figur
   await expect(figure).toHaveText(String(report.total.raised));
   await expect(page.getByTestId('alarm-handling-chart')).toBeVisible();
   await expect(page.getByTestId('alarm-handling-table')).toBeVisible();
+  // issue 50: the ISA-18.2 figures, the server's, under the table
+  await expect(page.getByTestId('alarm-management-per-hour')).toContainText(
+    new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }).format(report.management.perOperatorHour),
+  );
+  await expect(page.getByTestId('alarm-management-top').locator('tbody tr')).toHaveCount(report.management.topSources.length);
   await shot(page, 'alarm-handling');
 
   await figure.click();

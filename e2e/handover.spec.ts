@@ -44,6 +44,9 @@ test('the administrator sets the shift boundaries; the operator acknowledges the
     await expect(op.getByTestId('handover-denials')).toHaveText(String(digest.denials.total));
     await expect(op.getByTestId('handover-shift')).toContainText(hhmm(ended));
     await expect(op.getByTestId('handover-shift')).toContainText('(GMT+8)'); // the zone, as everywhere in the console
+    // issue 50: the alarm sources shelved during the shift, as the digest has them
+    await expect(op.getByTestId('handover')).toContainText('Alarm sources shelved');
+    await expect(op.getByTestId('handover-shelvings').locator('li')).toHaveCount(digest.shelvings.length);
     await shot(op, 'handover');
 
     // over the limit: the counter and the error, and Acknowledge is disabled; then a real note, sent with the keyboard

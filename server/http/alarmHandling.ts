@@ -25,6 +25,7 @@ import { HttpError, clientOf, principal, query } from './kit';
 import { iso } from '../db/values';
 import { sendTable, type Column } from './tabular';
 import { tenant, tenantOf } from '../db/tenant';
+import { alarmManagementFigures } from '../alarms/figures';
 
 /** The client's zone as SQL, for an alarm `a` (UTC when none is set). */
 const ZONE_OF_ALARM = `(select coalesce(nullif(c.timezone, ''), 'UTC') from clients c where c.id = a.client_id)`;
@@ -201,6 +202,7 @@ export async function alarmHandlingReport(
     type: set('g_type').map((r) => row(String(r.event_code), typeName.get(Number(r.event_code)) ?? `Event ${r.event_code}`, r)),
     operator: set('g_operator').map((r) => row(r.operator, r.operator ? (userName.get(r.operator) ?? r.operator) : '', r)),
     hour: set('g_hour').map((r) => row(String(r.hour), `${String(r.hour).padStart(2, '0')}:00`, r)),
+    management: await alarmManagementFigures(db, clientId, p.start, p.end, divisions), // issue 50: ISA-18.2
   };
 }
 

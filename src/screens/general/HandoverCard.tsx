@@ -182,6 +182,17 @@ function Handover({ mayAcknowledge }: { mayAcknowledge: boolean }) {
             ))}
           </ul>
         </Section>
+        {/* issue 50: the alarm sources shelved during the shift, why, by whom, until when and when they ended */}
+        <Section title={tx('Alarm sources shelved')} count={d.shelvings?.length ?? 0}>
+          <ul className="gh-handover__list" data-testid="handover-shelvings">
+            {(d.shelvings ?? []).map((x) => (
+              <li key={x.id}>
+                <strong>{x.pointName ?? tx('unknown')}</strong>: “{x.reason}” — {x.by}, {time.dateTime(x.at)} ·{' '}
+                {x.endedAt ? tx('ended {at}', { at: time.dateTime(x.endedAt) }) : tx('until {at}', { at: time.dateTime(x.until) })}
+              </li>
+            ))}
+          </ul>
+        </Section>
         <Section title={tx('Notable denials')} count={d.denials.total}>
           <HTMLTable compact className="gh-handover__table" data-testid="handover-denials-table">
             <tbody>

@@ -31,6 +31,7 @@ import { getClientToday, showDateTime } from '../../ui/time';
 import { DateField } from '../../ui/DateField';
 import { ExportButtons } from '../../ui/ExportButtons';
 import { TableScroll } from '../../ui/TableScroll';
+import { ManagementFigures } from './ManagementFigures';
 
 /** A duration in seconds as m:ss, or h:mm:ss from an hour on; a dash when there is none. */
 export function duration(s: number | null): string {
@@ -126,6 +127,7 @@ export function AlarmHandlingScreen() {
               </div>
               <GroupChart r={r} grouping={grouping} onOpen={(key) => navigate(behind(grouping, key, 'raised'))} />
               <GroupTable r={r} grouping={grouping} behind={behind} />
+              {r.management && <ManagementFigures m={r.management} />}
             </>
           )}
           <p className="bp6-text-muted bp6-text-small" data-testid="alarm-handling-targets">
