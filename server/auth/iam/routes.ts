@@ -24,6 +24,7 @@ import { authorizationUrl, endSessionUrl, finishFlow } from './oidc';
 import { bindBrowser, bindingOf, hash, issueTicket, originOf, safeReturnPath, sameHash, whyRefused, FLOW_TTL_MS } from './flow';
 import { refusalPage } from './page';
 import { offeredProviders, providerByKey as lookUpProvider } from './providers';
+import { samlRoutes } from './saml';
 
 export interface IamOptions {
   db: Db;
@@ -184,6 +185,9 @@ export function iamRoutes(app: FastifyInstance, opts: IamOptions) {
       method: 'oidc',
     });
   }
+
+  // a client's SAML 2.0 providers (./saml.ts): their start, assertion consumer service and metadata
+  samlRoutes(app, { db, limited: opts.limited, refuse });
 
   app.post(API.iamExchange, { config: opts.limited }, async (req, reply) => {
     const { ticket } = body(req.body, IamExchangeRequest);

@@ -1,0 +1,218 @@
+// SAML 2.0 sign-in for a client's identity provider (issue 49), Gatehouse as the service provider through
+// @node-saml/node-saml. The round trip: `GET /idp/1.0/saml/start?provider=idp-<id>` keeps a flow (the RelayState
+// hashed, the AuthnRequest's ID, this browser's binding, ten minutes, one use) and sends the browser to the provider
+// with an AuthnRequest (HTTP-Redirect). The provider posts its Response to `/idp/1.0/saml/acs` (HTTP-POST); Gatehouse
+// takes the flow once and node-saml checks it: the Assertion signed by the provider's certificate (one assertion and
+// no other, so a wrapped one is refused), the issuer, InResponseTo our request, NotBefore / NotOnOrAfter (one minute
+// of clock skew), the audience (our entity ID). Gatehouse then checks what node-saml leaves to it: the issuer, the recipient and
+// the Response's destination are our assertion consumer service, and the assertion's ID was never taken before (a
+// replay). The groups attribute maps to roles through the same mapping as OpenID Connect (./accounts.ts); the ticket
+// goes to the console as for OIDC (./flow.ts). Every refusal is a 4xx in words that writes nothing but the used flow.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { API, IAM_TICKET_PARAM } from '../../../contract';
+import type { Db } from '../../db/db';
+import { HttpError } from '../../http/kit';
+import { signInPerson } from './accounts';
+import type { SamlProviderConfig } from './config';
+import { FLOW_TTL_MS, bindBrowser, hash, issueTicket, originOf, safeReturnPath } from './flow';
+import { providerByKey } from './providers';
+
+/** A SAMLResponse past this is refused before it is read (issue 49: an assertion of 10 MB). */
+export const SAML_BODY_MAX = 256 * 1024;
+const CLOCK_SKEW_MS = 60_000;
+
+/** Gatehouse's entity ID for one provider (its metadata address): the audience its assertions must name. */
+export const spEntityId = (origin: string, key: string) => `${origin}${API.samlMetadata}?provider=${encodeURIComponent(key)}`;
+
+/** node-saml's request-ID cache, holding the one request this flow sent (or recording the one being sent). */
+function oneRequest(id: string | null, sent?: (id: string) => void): CacheProvider {
+  return {
+    saveAsync: async (key, value) => {
+      sent?.(key);
+      return { value, createdAt: Date.now() };
+    },
+    getAsync: async (key) => (id !== null && key === id ? new Date().toISOString() : null),
+    removeAsync: async (key) => key,
+  };
+}
+
+function samlOf(p: SamlProviderConfig, origin: string, cache: CacheProvider): SAML {
+  return new SAML({
+    entryPoint: p.ssoUrl,
+    issuer: spEntityId(origin, p.key),
+    audience: spEntityId(origin, p.key),
+    callbackUrl: `${origin}${API.samlAcs}`,
+    idpCert: p.certificate,
+    idpIssuer: p.issuer,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: false,
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    maxAssertionAgeMs: FLOW_TTL_MS,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: FLOW_TTL_MS,
+    cacheProvider: cache,
+    disableRequestedAuthnContext: true,
+    identifierFormat: null,
+  });
+}
+
+/** The first value of a SAML attribute (node-saml gives one value as a string, several as a list). */
+const first = (v: unknown): string | null => {
+  const x = Array.isArray(v) ? v[0] : v;
+  return typeof x === 'string' && x.trim() ? x.trim().slice(0, 200) : null;
+};
+
+/** An attribute of the (checked) assertion's XML: the first element `local` and its attribute `name`. */
+function xmlAttribute(xml: string, local: string, name: string): string | null {
+  const el = new RegExp(`<(?:[\\w.-]+:)?${local}\\b[^>]*>`).exec(xml)?.[0] ?? new RegExp(`<(?:[\\w.-]+:)?${local}\\b[^>]*/>`).exec(xml)?.[0];
+  if (!el) return null;
+  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(el);
+  return m
+    ? m[1]
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+    : null;
+}
+
+export interface SamlRouteOptions {
+  db: Db;
+  limited: Record<string, unknown>;
+  refuse: (req: FastifyRequest, reply: FastifyReply, e: HttpError) => unknown;
+}
+
+export function samlRoutes(app: FastifyInstance, opts: SamlRouteOptions) {
+  const { db } = opts;
+  const samlByKey = async (key: unknown): Promise<SamlProviderConfig | null> => {
+    const p = await providerByKey(db, key);
+    return p?.kind === 'saml' ? p : null;
+  };
+  const unknownProvider = () => new HttpError(404, 'No such identity provider is configured', [{ field: 'provider', message: 'is not a configured provider' }]);
+
+  // Gatehouse's service provider metadata for one provider: its entity ID and assertion consumer service
+  app.get(API.samlMetadata, { config: { open: true } }, async (req, reply) => {
+    const p = await samlByKey(((req.query ?? {}) as Record<string, unknown>).provider);
+    if (!p) throw unknownProvider();
+    const origin = originOf(req);
+    return reply.type('application/samlmetadata+xml').send(samlOf(p, origin, oneRequest(null)).generateServiceProviderMetadata(null, null));
+  });
+
+  app.get(API.samlStart, { config: opts.limited }, async (req, reply) => {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    try {
+      const p = await samlByKey(q.provider);
+      if (!p) throw unknownProvider();
+      const returnPath = safeReturnPath(q.return);
+      if (returnPath === 'invalid')
+        throw new HttpError(400, 'The return address must be a page of this console', [{ field: 'return', message: 'is not a path of this console' }]);
+      const relay = randomBytes(32).toString('base64url');
+      let requestId: string | null = null;
+      const url = await samlOf(
+        p,
+        originOf(req),
+        oneRequest(null, (id) => (requestId = id)),
+      ).getAuthorizeUrlAsync(relay, undefined, {});
+      if (!requestId) throw new Error('node-saml made no request ID');
+      const binding = bindBrowser(req, reply);
+      await db.query('delete from saml_flows where expires_at < now()');
+      await db.query(`insert into saml_flows (relay_hash, provider, request_id, binding_hash, return_path, expires_at) values ($1, $2, $3, $4, $5, $6)`, [
+        hash(relay),
+        p.key,
+        requestId,
+        hash(binding),
+        returnPath,
+        new Date(Date.now() + FLOW_TTL_MS),
+      ]);
+      return reply.header('cache-control', 'no-store').redirect(url, 302);
+    } catch (e) {
+      if (e instanceof HttpError) return opts.refuse(req, reply, e);
+      throw e;
+    }
+  });
+
+  app.register(async (scoped) => {
+    // the provider's HTTP-POST: a form, bounded (a larger one is 413 before it is read)
+    scoped.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: SAML_BODY_MAX }, (_req, text, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(text as string)));
+    });
+    scoped.post(API.samlAcs, { config: opts.limited }, async (req, reply) => {
+      try {
+        const ticket = await acs(req);
+        return reply.header('cache-control', 'no-store').redirect(`/login#${IAM_TICKET_PARAM}=${ticket}`, 302);
+      } catch (e) {
+        if (e instanceof HttpError) return opts.refuse(req, reply, e);
+        throw e;
+      }
+    });
+  });
+
+  async function acs(req: FastifyRequest): Promise<string> {
+    const b = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const relay = typeof b.RelayState === 'string' ? b.RelayState : '';
+    const response = typeof b.SAMLResponse === 'string' ? b.SAMLResponse : '';
+    if (!relay || relay.length > 200)
+      throw new HttpError(400, 'The sign-in came back without its state: start it again from the sign-in page', [
+        { field: 'RelayState', message: 'is missing' },
+      ]);
+    if (!response)
+      throw new HttpError(400, "The identity provider's answer was refused: it failed Gatehouse's checks", [{ field: 'SAMLResponse', message: 'is missing' }]);
+    // the flow is taken once: a replayed, forged or stale RelayState finds nothing
+    const taken = await db.query<{ provider: string; request_id: string; binding_hash: string; return_path: string | null }>(
+      `update saml_flows set used_at = now() where relay_hash = $1 and used_at is null and expires_at > now()
+        returning provider, request_id, binding_hash, return_path`,
+      [hash(relay)],
+    );
+    const flow = taken.rows[0];
+    if (!flow)
+      throw new HttpError(400, 'This sign-in is unknown, was already used or has expired: start it again from the sign-in page', [
+        { field: 'RelayState', message: 'is unknown, used or expired' },
+      ]);
+    const p = await samlByKey(flow.provider);
+    if (!p) throw new HttpError(400, 'The identity provider of this sign-in is no longer configured', [{ field: 'provider', message: 'is not configured' }]);
+    const origin = originOf(req);
+    const acsUrl = `${origin}${API.samlAcs}`;
+    const refused = (why: string) => {
+      req.log.warn({ provider: p.key, why }, 'SAML answer refused');
+      return new HttpError(400, "The identity provider's answer was refused: it failed Gatehouse's checks", [
+        { field: 'SAMLResponse', message: why.slice(0, 200) },
+      ]);
+    };
+    let profile: Profile | null;
+    try {
+      ({ profile } = await samlOf(p, origin, oneRequest(flow.request_id)).validatePostResponseAsync({ SAMLResponse: response }));
+    } catch (e) {
+      throw refused(e instanceof Error ? e.message : String(e));
+    }
+    if (!profile) throw refused('the answer holds no assertion');
+    // node-saml checks the issuer of logout messages only: the assertion's (as signed) must be this provider's
+    if (profile.issuer !== p.issuer) throw refused(`the assertion's issuer is ${String(profile.issuer ?? 'missing').slice(0, 100)}, not ${p.issuer}`);
+    const assertion = profile.getAssertionXml?.() ?? '';
+    // what node-saml leaves to us: the assertion (as signed) is for our assertion consumer service, and so is the Response
+    const recipient = xmlAttribute(assertion, 'SubjectConfirmationData', 'Recipient');
+    if (recipient !== acsUrl) throw refused(`the assertion's recipient is ${recipient ?? 'missing'}, not ${acsUrl}`);
+    const destination = xmlAttribute(profile.getSamlResponseXml?.() ?? '', 'Response', 'Destination');
+    if (destination !== null && destination !== acsUrl) throw refused(`the response's destination is ${destination}, not ${acsUrl}`);
+    const assertionId = xmlAttribute(assertion, 'Assertion', 'ID');
+    if (!assertionId || assertionId.length > 200) throw refused('the assertion has no ID');
+    const notOnOrAfter = Date.parse(xmlAttribute(assertion, 'Conditions', 'NotOnOrAfter') ?? '');
+    const keepUntil = new Date(Math.max(Date.now() + FLOW_TTL_MS, Number.isFinite(notOnOrAfter) ? notOnOrAfter + CLOCK_SKEW_MS : 0));
+    await db.query('delete from saml_assertions where expires_at < now()');
+    const fresh = await db.query(
+      'insert into saml_assertions (provider, assertion_id, expires_at) values ($1, $2, $3) on conflict do nothing returning assertion_id',
+      [p.key, assertionId, keepUntil],
+    );
+    if (!fresh.rows.length) throw refused('this assertion was already used (a replay)');
+
+    const userId = await signInPerson(db, req, p, {
+      subject: profile.nameID,
+      username: first(profile.uid) ?? first(profile.email) ?? first(profile.mail),
+      name: first(profile.displayName) ?? first(profile.cn),
+      email: first(profile.email) ?? first(profile.mail),
+      groups: profile[p.groupsAttribute],
+    });
+    return issueTicket(db, { userId, provider: p.key, bindingHash: flow.binding_hash, idToken: null, returnPath: flow.return_path, method: 'saml' });
+  }
+}
