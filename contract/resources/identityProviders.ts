@@ -46,7 +46,7 @@ export const identityProvidersResource = defineResource({
       help: 'The words on the sign-in button: “Sign in with <name>”',
     }),
     kind: choice(IDENTITY_PROVIDER_KINDS, { label: 'Protocol', required: true, default: 'oidc', filter: true, sort: true }),
-    active: switchField({ label: 'Offered on the sign-in page', default: true, sort: true }),
+    active: switchField({ label: 'Offered', default: true, sort: true, help: 'Shown on the sign-in page as “Sign in with <name>”' }),
     issuer: text({
       label: 'Issuer',
       max: 500,
