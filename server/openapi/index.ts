@@ -18,6 +18,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { API_KEY_HEADER, APP_VERSION, TENANT_HEADER, isNoTokenPath } from '../../contract';
 import { toJsonSchema, type JsonSchema } from './jsonSchema';
 import { DECLARED, actionDoc, catalogueDocs, type RouteDoc } from './declared';
+import { sharedSchemas } from './shared';
 
 /** Where the document and its reference page are served. */
 export const OPENAPI_JSON = '/api/openapi.json';
@@ -125,9 +126,15 @@ export async function openApi(app: FastifyInstance): Promise<void> {
       security: [{ session: [] }, { apiKey: [] }],
     },
     transform: ({ schema, url, route }) => ({ schema: { ...(schema as object), response: responses(route) } as typeof schema, url }),
+    transformObject: (o) => shared(('openapiObject' in o ? o.openapiObject : o.swaggerObject) as Record<string, any>),
   });
   await app.register(swaggerUi, { routePrefix: OPENAPI_DOCS });
   app.get(OPENAPI_JSON, { config: { open: true }, schema: { hide: true } }, async () => app.swagger());
+}
+
+/** The document with the schemas many operations repeat named once in components (a refusal, each catalogue row and input). */
+function shared(document: Record<string, any>): Record<string, any> {
+  return sharedSchemas(document, { Refusal: ERROR });
 }
 
 /** A refusal, as every route answers one (server/http/kit.ts errorBody). */
