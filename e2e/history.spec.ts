@@ -48,12 +48,11 @@ test('Export on the live events screen downloads the filtered history as NDJSON 
   const door = (await (await page.request.get('/event/manage/doors', { headers: auth })).json()).items.find((d: { name: string }) => d.name === 'HR Office');
   const held = await (await page.request.post('/api/test/simulate', { headers: auth, data: { kind: 'door.held', doorId: door.id } })).json();
 
-  // issue 50: each export logged ERR_ABORTED …/export/progress in the browser (the console cancelled the stream after
-  // its end event, before the server closed it)
-  const aborted: string[] = [];
-  page.on('requestfailed', (r) => {
-    if (r.url().includes('/export/progress')) aborted.push(`${r.url()} ${r.failure()?.errorText}`);
-  });
+  // issue 50: the console cancelled the stream after its end event, before the server closed it (the browser logged
+  // ERR_ABORTED …/export/progress). That is held by src/api/stream.test.ts against a real HTTP server (the body is read
+  // to its close, nothing cut, however late the close comes), not here: with the body read to a normal close (done,
+  // no cancel, no abort: seen by instrumenting the page) chromium still reported ERR_ABORTED for about 1 run in 4 on a
+  // loaded machine, so a check of the browser's network events failed on the browser, not on the console.
   await page.goto('/monitor/events');
   await page.getByTestId('events-filter').fill(String(held.eventCode));
   await page.getByTestId('events-export-format').selectOption('ndjson');
@@ -70,7 +69,6 @@ test('Export on the live events screen downloads the filtered history as NDJSON 
   expect(rows.some((r) => r.id === held.id)).toBe(true);
   expect(rows.every((r) => r.eventCode === held.eventCode)).toBe(true); // the screen's filter went with it
   await expect(page.getByTestId('events-export-error')).toHaveCount(0);
-  expect(aborted).toEqual([]);
 });
 
 test('on a wide screen the live events table is at most 61% of the window high, scrolls inside, and keeps its header in view', async ({ page }) => {

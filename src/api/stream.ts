@@ -204,7 +204,6 @@ async function read(res: Response, onEvent: (e: StreamEvent) => void, endEvent: 
     }
   });
   let closed = false;
-  let draining = false;
   try {
     while (!ended) {
       const { done, value } = await reader.read();
@@ -215,21 +214,16 @@ async function read(res: Response, onEvent: (e: StreamEvent) => void, endEvent: 
       }
       parser.push(decoder.decode(value, { stream: true }));
     }
-    // issue 50: the end event is read; the server closes the response a moment later. Cancelling it first aborted the
+    // issue 50: the end event is read; the server closes the response right after it. Cancelling it first aborted the
     // request under the browser's eyes (each live-events export logged ERR_ABORTED …/export/progress): what is left is
-    // read to the close in the background (the caller has its answer now), for at most STREAM_DRAIN_MS, and only
-    // then cancelled. (A 2 s wait in the foreground was too short on a loaded machine: the e2e export flaked.)
-    if (ended && !closed) {
-      draining = true;
-      void drained(reader).then((done) => {
-        if (!done) reader.cancel().catch(() => {});
-      });
-    }
+    // read to the close before the caller gets its answer (and saves its file, or stops its actor), for at most
+    // STREAM_DRAIN_MS, and only then cancelled. The limit was 2 s: on a loaded machine the close came later and the
+    // e2e export test saw ERR_ABORTED; reading on in the background instead let the browser cut the request while
+    // the file was saved.
+    if (ended && !closed) closed = await drained(reader);
   } finally {
-    if (!draining) {
-      if (ended && !closed) reader.cancel().catch(() => {});
-      else if (!ended) reader.releaseLock();
-    }
+    if (ended && !closed) reader.cancel().catch(() => {});
+    else if (!ended) reader.releaseLock();
   }
   return ended;
 }
