@@ -52,5 +52,10 @@ test('an administrator issues an API key that works until its session is ended o
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/manage/service-accounts');
   await expect(screen.getByRole('row').filter({ hasText: 'Report bridge' })).toBeVisible();
+  // issue 48: the API the keys call, its reference page a click away (a page of the server, in a new tab)
+  const reference = page.getByTestId('toolbar-link-docs');
+  await expect(reference).toHaveAttribute('href', '/api/docs');
+  await expect(reference).toHaveAttribute('target', '_blank');
+  expect((await page.request.get('/api/docs/')).status()).toBe(200);
   await shot(page, 'service-accounts-390');
 });

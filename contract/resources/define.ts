@@ -323,7 +323,13 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
     /** The record route's description when it is not "Change an existing …" (a read-only details or view page). */
     editDescription?: string;
     /** More pages of the whole list, as buttons in its toolbar for holders of `privilege` (batch add). */
-    toolbarLinks?: readonly { label: string; route: string; privilege: string; icon?: string }[];
+    toolbarLinks?: readonly {
+      label: string;
+      route: string;
+      privilege: string;
+      icon?: string;
+      /** a page of the server (not a console route), opened in a new tab */ external?: boolean;
+    }[];
     /** More pages of a row, as small buttons on its list row (`:field` placeholders take the row's values). */
     rowLinks?: readonly { label: string; route: string; icon?: string }[];
     /** Named actions (`POST …/:id/<action>`, server hooks) as buttons on list rows, for holders of `privilege` (the

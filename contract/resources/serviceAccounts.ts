@@ -53,7 +53,11 @@ export const serviceAccountsResource = defineResource({
     keyRevokedAt: timestamp({ label: 'Key revoked' }),
   },
   list: { title: ['name'], columns: ['role', 'active', 'keyPrefix', 'keyIssuedAt', 'keyRevokedAt'], sort: ['name', 'asc'] },
-  screens: { shownOnce: [{ field: 'apiKey', label: 'API key' }] },
+  // the API the keys call, described for integrators (server/openapi: the reference page at /api/docs)
+  screens: {
+    shownOnce: [{ field: 'apiKey', label: 'API key' }],
+    toolbarLinks: [{ label: 'API reference', route: '/api/docs', privilege: PRIV.serviceAccounts.view, icon: 'manual', external: true }],
+  },
   form: [
     {
       title: 'Service account',

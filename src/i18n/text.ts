@@ -269,6 +269,7 @@ export const zhText: Record<string, string> = {
   Digits: '位数',
   Kind: '类型',
   'Batch add': '批量添加',
+  'API reference': 'API 参考',
   'Choose a new password': '设置新密码',
   'This page needs the link from the reset message.': '此页面需要重置邮件中的链接。',
   'Ask for a new one': '重新申请',

@@ -51,12 +51,26 @@ export function ListToolbar<T extends { id: number }>(p: ListToolbarProps<T>) {
       <div className="gh-list__spacer" />
       {(resource.declaration?.screens?.toolbarLinks ?? [])
         .filter((l) => hasPrivilege(held, [l.privilege]))
-        .map((l) => (
-          <Link key={l.route} to={l.route} className="bp6-button bp6-minimal" data-testid={`toolbar-link-${l.route.split('/').pop()}`}>
-            {l.icon && <Icon icon={l.icon as IconName} />}
-            <span className="bp6-button-text">{tx(l.label)}</span>
-          </Link>
-        ))}
+        .map((l) =>
+          l.external ? (
+            <a
+              key={l.route}
+              href={l.route}
+              target="_blank"
+              rel="noopener"
+              className="bp6-button bp6-minimal"
+              data-testid={`toolbar-link-${l.route.split('/').pop()}`}
+            >
+              {l.icon && <Icon icon={l.icon as IconName} />}
+              <span className="bp6-button-text">{tx(l.label)}</span>
+            </a>
+          ) : (
+            <Link key={l.route} to={l.route} className="bp6-button bp6-minimal" data-testid={`toolbar-link-${l.route.split('/').pop()}`}>
+              {l.icon && <Icon icon={l.icon as IconName} />}
+              <span className="bp6-button-text">{tx(l.label)}</span>
+            </Link>
+          ),
+        )}
       {toolbar}
       <ButtonGroup className="gh-list__actions">
         {canDelete && (
