@@ -9,7 +9,7 @@ import { audit } from '../audit/trail';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HardwareError } from '../doors/port';
-import { HttpError, clientOf } from '../http/kit';
+import { HttpError, clientOf, fill } from '../http/kit';
 import type { EdgeHub } from './hub';
 
 const idOf = (req: { params: unknown }) => {
@@ -53,7 +53,8 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hu
       : { rows: [] };
     const reader = rows[0];
     if (!reader) throw new HttpError(404, 'Card reader not found');
-    if (!reader.edge) throw new HttpError(409, `${reader.name} is not on a Gatehouse Edge controller: there is no OSDP reader to pair`);
+    if (!reader.edge)
+      throw new HttpError(409, fill('{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to pair', { reader: reader.name }));
     if (reader.address > 126)
       throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
     let result;

@@ -22,6 +22,7 @@ export const zhSentences: Record<string, string> = {
     '此次来访的日期（{day}）已过：请拒绝该申请，被访人可以重新申请。',
   'Some {what} were not found; nothing was deleted': '部分{what}未找到；未删除任何记录',
   'This door is held locked by threat level {level}: lower it first': '此门因威胁等级“{level}”保持锁定：请先降低威胁等级',
+  '{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to pair': '{reader} 不在 Gatehouse Edge 控制器上：没有可配对的 OSDP 读卡器',
   'No controller at {ip}': '{ip} 上没有控制器',
   // backups on PostgreSQL (server/backup/postgres.ts): its client tools missing or older than the server
   'This server’s database is PostgreSQL {major}, and the only pg_dump here is older ({older}): it cannot back the database up. To take and restore backups here, install PostgreSQL {major}’s client tools (on Debian and Ubuntu: apt install postgresql-client-{major}; elsewhere the same major version’s pg_dump, pg_restore and psql on the PATH) and start Gatehouse again.':

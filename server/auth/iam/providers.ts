@@ -6,6 +6,7 @@
 import { createPublicKey } from 'node:crypto';
 import { DEFAULT_GROUPS_ATTRIBUTE, type Violation } from '../../../contract';
 import type { Db } from '../../db/db';
+import { tenant } from '../../db/tenant';
 import type { ResourceHooks } from '../../crud/hooks';
 import { GROUP_NAME_MAX, envOidcProvider, type ProviderConfig, type RoleMapping } from './config';
 import { forgetProvider } from './oidc';
@@ -81,7 +82,8 @@ export async function offeredProviders(db: Db, clientId: number | null): Promise
   const env = envOidcProvider();
   const out: ProviderConfig[] = env ? [env] : [];
   if (clientId === null) return out;
-  const { rows } = await db.query<ProviderRow>(`${SELECT} and p.client_id = $1 order by p.name`, [clientId]);
+  const params: unknown[] = [];
+  const { rows } = await db.query<ProviderRow>(`${SELECT} and ${tenant(params, clientId, 'p')} order by p.name`, params);
   for (const r of rows) {
     const c = await configOf(db, r);
     if (c) out.push(c);
@@ -127,10 +129,11 @@ export const identityProviderHooks = (): ResourceHooks => {
         try {
           const pairs = parseClientRoleMap(input.roleMap);
           const codes = [...new Set(pairs.map((p) => p.roleCode))];
-          const { rows } = await ctx.tx.query<{ code: string }>('select code from roles where client_id = $1 and code = any($2::text[])', [
-            ctx.clientId,
-            codes,
-          ]);
+          const params: unknown[] = [codes];
+          const { rows } = await ctx.tx.query<{ code: string }>(
+            `select code from roles where code = any($1::text[]) and ${tenant(params, ctx.clientId)}`,
+            params,
+          );
           const known = new Set(rows.map((r) => r.code));
           const missing = codes.filter((c) => !known.has(c));
           if (missing.length) out.push({ field: 'roleMap', message: `names no role of this client: ${missing.slice(0, 5).join(', ')}` });
