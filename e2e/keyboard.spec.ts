@@ -31,8 +31,20 @@ async function expectFocusShown(page: Page) {
 
 const isFocused = (page: Page, selector: string) => page.evaluate((sel) => !!document.activeElement?.matches(sel), selector);
 
-/** Tab (or Shift+Tab) until the focused element matches `selector`, checking at every stop that focus shows. */
-async function tabTo(page: Page, selector: string, { back = false, max = 150 } = {}) {
+/**
+ * Tab (or Shift+Tab) until the focused element matches `selector`, checking at every stop that focus shows. At most one
+ * round of the page: as many presses as it has elements that can take the focus, and a few for the browser's own
+ * stops. (A fixed 150 was too few for Shift+Tab from the alarms up to the sidebar when earlier specs on the same
+ * server had left many open alarms, each row with four buttons: the CI run's flaky test.)
+ */
+async function tabTo(page: Page, selector: string, { back = false } = {}) {
+  const max =
+    (await page.evaluate(
+      () =>
+        document.querySelectorAll(
+          'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])',
+        ).length,
+    )) + 10;
   const hidden: string[] = [];
   for (let i = 0; i < max; i++) {
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
