@@ -5,39 +5,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../../../contract';
 import { startTestServer, tablesSnapshot, type TestServer } from '../../testkit';
+import { Browser } from './testBrowser';
 import { startTestIdp, type TestIdp } from './testIdp';
 
 let s: TestServer;
 let idp: TestIdp;
 const ENV_KEYS = ['IAM_OIDC_ISSUER', 'IAM_OIDC_CLIENT_ID', 'IAM_OIDC_CLIENT_SECRET', 'IAM_OIDC_ROLE_MAP', 'IAM_OIDC_NAME'];
 const ROLE_MAP = 'gatehouse-operators=NORTHWIND:security-operator,gatehouse-auditors=NORTHWIND:auditor,harbour-admins=HARBOUR:administrator';
-
-/** A browser's cookies, one jar per origin (enough for two loopback servers). */
-class Browser {
-  jar = new Map<string, Map<string, string>>();
-  cookieFor(url: string) {
-    const j = this.jar.get(new URL(url).origin);
-    return j ? [...j].map(([k, v]) => `${k}=${v}`).join('; ') : '';
-  }
-  keep(url: string, res: Response) {
-    const origin = new URL(url).origin;
-    const j = this.jar.get(origin) ?? new Map<string, string>();
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair.indexOf('=');
-      j.set(pair.slice(0, eq).trim(), pair.slice(eq + 1));
-    }
-    this.jar.set(origin, j);
-  }
-  async go(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    const cookie = this.cookieFor(url);
-    if (cookie) headers.set('cookie', cookie);
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    this.keep(url, res);
-    return res;
-  }
-}
 
 /** From Gatehouse's start to the provider's redirect back to the callback (not followed): the callback URL. */
 async function throughProvider(b: Browser, login: string, start = `${API.oidcStart}?provider=env`): Promise<string> {
