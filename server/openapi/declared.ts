@@ -15,7 +15,6 @@ import {
   DAILY_ATTENDANCE_API,
   DailyAttendance,
   DailyAttendanceQuery,
-  DeviceBatch,
   TimesheetBuild,
   TimesheetBuildResult,
   BackupInfo,
@@ -96,21 +95,6 @@ export const DECLARED: Record<string, RouteDoc> = {
   [`GET ${DAILY_ATTENDANCE_API}`]: { query: DailyAttendanceQuery, response: DailyAttendance, summary: "One day of the client's teams" },
   [`GET ${ATTENDANCE_SUMMARY_API}`]: { query: AttendanceSummaryQuery, response: AttendanceSummary, summary: "Each member's days of a period" },
   [`POST ${API.timesheetBuild}`]: { body: TimesheetBuild, response: TimesheetBuildResult, summary: "Writes a period's days into the timesheet" },
-  // devices posting events with an API key (server/http/ingest.ts)
-  [`GET ${API.deviceControllers}`]: {
-    response: array(type({ id: integer(), name: string() })),
-    summary: "The client's controllers, for a device's configuration",
-  },
-  [`POST ${API.deviceEvents}`]: {
-    body: DeviceBatch,
-    response: type({
-      accepted: integer(),
-      firstId: nullable(integer()),
-      lastId: nullable(integer()),
-      rejected: array(type({ index: integer(), violations: array(type({ field: string(), message: string() })) })),
-    }),
-    summary: 'A batch of device events, each checked on its own',
-  },
   // the shift handover [0.2.6.0, 0.2.6.1]
   [`GET ${HANDOVER_API}/latest`]: { response: HandoverDigest, summary: 'The digest of the shift that ended last' },
   [`GET ${HANDOVER_API}`]: { query: HandoverQuery, response: HandoverDigest, summary: 'The digest of the shift ending at `end`' },
