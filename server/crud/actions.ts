@@ -43,7 +43,7 @@ export function actionRoutes(app: FastifyInstance, crud: CrudResource) {
           return { after, clientId };
         });
         notify(done.clientId, { resource: r.name, id, action: name }, done.after);
-        if (done.clientId !== null) action.afterCommit?.(done.clientId, done.after, { username: principal(req).username });
+        if (done.clientId !== null) await action.afterCommit?.(done.clientId, done.after, { username: principal(req).username });
         return req.oneTime ? { ...done.after, ...req.oneTime } : done.after;
       },
     );

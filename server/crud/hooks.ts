@@ -32,8 +32,9 @@ export interface NamedAction {
   run(ctx: CrudContext, before: Row, input: Record<string, unknown>): Promise<void>;
   /** What the audit row keeps (default: the whole rows). */
   audit?(before: Row, after: Row): { before: unknown; after: unknown };
-  /** After the commit (e.g. drive the hardware): `who` asked for it. */
-  afterCommit?(clientId: number, after: Row, who: { username: string }): void;
+  /** After the commit (e.g. drive the hardware): `who` asked for it. The answer waits for a returned promise, so
+   *  what the action made (an output's event) is stored before the operator is told it is done. */
+  afterCommit?(clientId: number, after: Row, who: { username: string }): void | Promise<void>;
 }
 
 export interface ResourceHooks {

@@ -156,7 +156,7 @@ describe('logical blocks', () => {
     const done = await s.call('POST', path, { token: admin });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ id: strike, name: 'Main Entrance strike' });
-    await new Promise((r) => setTimeout(r, 50));
+    // the answer comes once the event is stored (no wait: the route did not answer before it)
     const on = await eventsAt(`out-${strike}`, from);
     expect(on.map((e) => e.event_code)).toEqual([EVENT_CODES.outputActive]);
     expect(on[0].message).toContain('pulsed by admin');

@@ -1,6 +1,7 @@
 // Outputs (issue 12): a manual pulse [0.5.4.2] as a named action of the catalogue (scope, 404 for another tenant's
-// output, the audit row come with it). The pulse itself runs after the commit through the hardware simulator: the
-// output's "active" event names who pulsed it, and its "idle" event follows after the pulse time.
+// output, the audit row come with it). The pulse itself runs after the commit through the hardware simulator, and the
+// answer waits for it: the output's "active" event (naming who pulsed it) is stored when the operator is told the
+// pulse is done; its "idle" event follows after the pulse time.
 import { PRIV } from '../../contract';
 import type { ResourceHooks } from '../crud/hooks';
 
@@ -14,8 +15,8 @@ export const outputHooks = (pulse?: Pulse, log: (m: string) => void = () => {}):
         /* nothing of the row changes: the pulse is an event */
       },
       audit: (before) => ({ before: null, after: { pulse: before.name, seconds: before.pulseSeconds } }),
-      afterCommit(clientId, after, who) {
-        void pulse?.(clientId, after.id, who.username).catch((e) => log(`pulse ${after.id}: ${e}`));
+      async afterCommit(clientId, after, who) {
+        await pulse?.(clientId, after.id, who.username).catch((e) => log(`pulse ${after.id}: ${e}`));
       },
     },
   },
