@@ -13,6 +13,7 @@ import { audit } from '../../audit/trail';
 import { HttpError, body } from '../../http/kit';
 import { sha256, verifyPassword } from '../passwords';
 import { userSettings, type PolicyDefaults } from '../policy';
+import { sealPlainTotpSecrets } from './sealing';
 import * as store from './store';
 import { newTotpSecret, qrSvg, totpUri, verifyTotp } from './totp';
 
@@ -97,6 +98,11 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     return null;
   }
 
+  // migration 166: the secrets kept plain before it are sealed before the first request is served
+  app.addHook('onReady', async () => {
+    await sealPlainTotpSecrets(db);
+  });
+
   app.post(MFA_API.secondFactor, { config: { ...o.limited, open: true } }, async (req, reply) => {
     const input = body(req.body, SecondFactorRequest);
     const userId = await store.ticketUser(db, input.ticket, 'verify');
@@ -144,7 +150,7 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     const input = body(req.body ?? {}, TicketRequest);
     const a = await asker(req, input.ticket);
     const u = await userOf(a.userId);
-    if (await store.totpOf(db, u.id))
+    if (await store.hasTotp(db, u.id))
       throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
     const secret = newTotpSecret();
     await store.beginTotp(db, u.id, secret, a.binding);
@@ -166,7 +172,7 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     if (a.ticket && !(await store.useTicket(db, a.ticket))) throw ticketGone();
     const recoveryCodes = await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
-      if (await store.totpOf(tx, u.id))
+      if (await store.hasTotp(tx, u.id))
         throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
       await store.confirmTotp(tx, u.id, secret, step);
       const codes = await store.newRecoveryCodes(tx, u.id);

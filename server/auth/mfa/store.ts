@@ -1,4 +1,4 @@
-// What the MFA module keeps (migration 145): TOTP secrets and their last accepted step, enrolments begun, recovery
+// What the MFA module keeps (migration 145): TOTP secrets (sealed, migration 166: ./sealing.ts) and their last accepted step, enrolments begun, recovery
 // codes (scrypt hashes), sign-in tickets (sha256 of the ticket) and passkeys. Plain parameterised SQL.
 import { randomBytes, randomInt } from 'node:crypto';
 import { MFA_REQUIRED, MFA_TICKET_MINUTES, RECOVERY_CODE_COUNT } from '../../../contract';
@@ -7,6 +7,7 @@ import { hashPassword, sha256, verifyPassword } from '../passwords';
 import { PLATFORM_ROLE } from '../accountScope';
 import { policyClientOf } from '../policy';
 import { tenant } from '../../db/tenant';
+import { openPending, openTotp, sealPending, sealPlainTotp, sealTotp } from './sealing';
 
 export interface Factors {
   totp: boolean;
@@ -78,9 +79,21 @@ export async function useTicket(db: Db, ticket: string): Promise<boolean> {
 
 // ---------- TOTP ----------
 
+/** The account's TOTP secret (opened) and its last accepted step; null when it has none, or its secret does not open. */
 export async function totpOf(db: Db, userId: number): Promise<{ secret: string; lastStep: number } | null> {
-  const { rows } = await db.query<{ secret: string; last_step: string }>('select secret, last_step::text from mfa_totp where user_id = $1', [userId]);
-  return rows[0] ? { secret: rows[0].secret, lastStep: Number(rows[0].last_step) } : null;
+  const { rows } = await db.query<{ secret: string | null; sealed: string | null; last_step: string }>(
+    'select secret, sealed, last_step::text from mfa_totp where user_id = $1',
+    [userId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const secret = r.sealed ? await openTotp(db, userId, r.sealed) : r.secret;
+  if (r.secret && !r.sealed) await sealPlainTotp(db, userId, r.secret); // kept before migration 166 (a restored backup)
+  if (secret === null) return null;
+  return { secret, lastStep: Number(r.last_step) };
+}
+export async function hasTotp(db: Db, userId: number): Promise<boolean> {
+  return (await db.query('select 1 from mfa_totp where user_id = $1', [userId])).rows.length > 0;
 }
 /** Records the step as used; false when a code of that step (or a later one) was accepted meanwhile. */
 export async function useTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
@@ -89,22 +102,22 @@ export async function useTotpStep(db: Db, userId: number, step: number): Promise
 }
 export async function beginTotp(db: Db, userId: number, secret: string, boundTo: string): Promise<void> {
   await db.query(
-    `insert into mfa_totp_pending (user_id, secret, bound_to) values ($1, $2, $3)
-     on conflict (user_id) do update set secret = excluded.secret, bound_to = excluded.bound_to, created_at = now()`,
-    [userId, secret, boundTo],
+    `insert into mfa_totp_pending (user_id, sealed, bound_to) values ($1, $2, $3)
+     on conflict (user_id) do update set sealed = excluded.sealed, bound_to = excluded.bound_to, created_at = now()`,
+    [userId, await sealPending(db, userId, secret), boundTo],
   );
 }
 /** The secret of the enrolment this session (or ticket) began within the ticket's lifetime; null otherwise. */
 export async function pendingTotp(db: Db, userId: number, boundTo: string): Promise<string | null> {
-  const { rows } = await db.query<{ secret: string }>(
-    `select secret from mfa_totp_pending where user_id = $1 and bound_to = $2 and created_at > now() - $3::int * interval '1 minute'`,
+  const { rows } = await db.query<{ sealed: string }>(
+    `select sealed from mfa_totp_pending where user_id = $1 and bound_to = $2 and created_at > now() - $3::int * interval '1 minute'`,
     [userId, boundTo, MFA_TICKET_MINUTES],
   );
-  return rows[0]?.secret ?? null;
+  return rows[0] ? openPending(db, userId, rows[0].sealed) : null;
 }
 export async function confirmTotp(db: Db, userId: number, secret: string, step: number): Promise<void> {
   await db.query('delete from mfa_totp_pending where user_id = $1', [userId]);
-  await db.query('insert into mfa_totp (user_id, secret, last_step) values ($1, $2, $3)', [userId, secret, step]);
+  await db.query('insert into mfa_totp (user_id, sealed, last_step) values ($1, $2, $3)', [userId, await sealTotp(db, userId, secret), step]);
 }
 export async function removeTotp(db: Db, userId: number): Promise<boolean> {
   return (await db.query('delete from mfa_totp where user_id = $1 returning user_id', [userId])).rows.length > 0;
