@@ -2,6 +2,7 @@ export * from './constants';
 export * from './privileges';
 export * from './watchlist';
 export * from './schemas';
+export * from './activity';
 export * from './api';
 export * from './access';
 export * from './format';
@@ -16,6 +17,7 @@ export * from './doors';
 export * from './sessions';
 export * from './ingest';
 export * from './edge';
+export * from './osdpReaders';
 export * from './resources';
 export * from './attendanceDaily';
 // ./phone (libphonenumber-js, countries-and-timezones) is imported by path where it is used (machines/phone.selectors):

@@ -7860,6 +7860,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/manage/card-readers/{id}/osdp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OSDP reader at the card reader's bus address, as its Gatehouse Edge last reported it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            controllerId: number;
+                            edge: boolean;
+                            online: boolean;
+                            readers: {
+                                address: number;
+                                capabilities: {
+                                    compliance: number;
+                                    count: number;
+                                    function: number;
+                                    name: string;
+                                }[];
+                                cardReader: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                channel: "secure" | "paired" | "pairing" | "clear" | "refused";
+                                counters: Record<string, never>;
+                                identity: {
+                                    firmware: string;
+                                    model: number;
+                                    serial: number;
+                                    vendor: string;
+                                    version: number;
+                                } | null;
+                                power: boolean;
+                                reason: string | null;
+                                /** @enum {unknown} */
+                                state: "connecting" | "online" | "offline" | "refused";
+                                tamper: boolean;
+                            }[];
+                            reportedAt: string | null;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event/manage/card-readers/{id}/repair": {
         parameters: {
             query?: never;
@@ -7869,6 +7948,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Re-pairs the OSDP reader (install mode with SCBK-D, then a fresh key); audited */
         post: {
             parameters: {
                 query?: never;
@@ -7889,7 +7969,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["CardReader"];
+                        "application/json": {
+                            message: string;
+                            ok: boolean;
+                        };
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -8237,6 +8320,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The controller's OSDP readers as its Gatehouse Edge last reported them */
         get: {
             parameters: {
                 query?: never;
@@ -8257,7 +8341,40 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": {
+                            controllerId: number;
+                            edge: boolean;
+                            online: boolean;
+                            readers: {
+                                address: number;
+                                capabilities: {
+                                    compliance: number;
+                                    count: number;
+                                    function: number;
+                                    name: string;
+                                }[];
+                                cardReader: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                channel: "secure" | "paired" | "pairing" | "clear" | "refused";
+                                counters: Record<string, never>;
+                                identity: {
+                                    firmware: string;
+                                    model: number;
+                                    serial: number;
+                                    vendor: string;
+                                    version: number;
+                                } | null;
+                                power: boolean;
+                                reason: string | null;
+                                /** @enum {unknown} */
+                                state: "connecting" | "online" | "offline" | "refused";
+                                tamper: boolean;
+                            }[];
+                            reportedAt: string | null;
+                        };
                     };
                 };
                 400: components["responses"]["BadRequest"];

@@ -3,8 +3,11 @@
 // re-pairing a reader, an audited administrator action of the Hardware area (edit card readers): the server sends it
 // over the controller's link, and the edge forgets that reader's key and pairs it again with SCBK-D in install mode,
 // for that bus address only. Another client's reader or controller is 404; an edge that is offline refuses (409).
+// Each reported reader comes with the card reader of the controller at its bus address (the Hardware screens' Re-pair);
+// the card reader's page reads its own one (`…/card-readers/:id/osdp`, privilege view card readers).
 import type { FastifyInstance } from 'fastify';
-import { PRIV, cardReadersResource, controllersResource, type EdgeReaderStatus } from '../../contract';
+import { OsdpReadersAnswer, OsdpRepairAnswer, PRIV, cardReadersResource, controllersResource, type EdgeReaderStatus } from '../../contract';
+import type { RouteDoc } from '../openapi/declared';
 import { audit } from '../audit/trail';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
@@ -18,28 +21,82 @@ const idOf = (req: { params: unknown }) => {
   return id;
 };
 
+/** What each route validates and answers, for the API description (server/openapi). */
+const DOCS = {
+  controller: { response: OsdpReadersAnswer, summary: "The controller's OSDP readers as its Gatehouse Edge last reported them" },
+  cardReader: { response: OsdpReadersAnswer, summary: "The OSDP reader at the card reader's bus address, as its Gatehouse Edge last reported it" },
+  repair: { response: OsdpRepairAnswer, summary: 'Re-pairs the OSDP reader (install mode with SCBK-D, then a fresh key); audited' },
+} satisfies Record<string, RouteDoc>;
+
+/** The controller's last report (already tenant-checked), each reader with the card reader at its bus address. */
+async function answerOf(db: Db, controllerId: number, onlyAddress?: number): Promise<OsdpReadersAnswer> {
+  const { rows } = await db.query<{
+    osdp_readers: EdgeReaderStatus[] | string | null;
+    osdp_readers_at: Date | string | null;
+    online: boolean | null;
+    edge: boolean;
+  }>(
+    `select e.osdp_readers, e.osdp_readers_at, (e.connected_at is not null and e.disconnected_at is null) as online,
+        exists (select 1 from service_accounts sa where sa.controller_id = c.id and sa.key_revoked_at is null) as edge
+       from controllers c left join edge_controllers e on e.controller_id = c.id where c.id = $1`,
+    [controllerId],
+  );
+  const row = rows[0];
+  const raw = row?.osdp_readers;
+  const reported = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as EdgeReaderStatus[];
+  const { rows: cardReaders } = await db.query<{ id: number; name: string; address: number }>(
+    'select id, name, address from card_readers where controller_id = $1 order by id',
+    [controllerId],
+  );
+  const byAddress = new Map<number, { id: number; name: string }>();
+  for (const r of cardReaders) if (!byAddress.has(Number(r.address))) byAddress.set(Number(r.address), { id: Number(r.id), name: r.name });
+  const at = row?.osdp_readers_at;
+  return {
+    controllerId,
+    edge: !!row?.edge,
+    online: !!row?.online,
+    reportedAt: at ? new Date(at).toISOString() : null,
+    readers: reported
+      .filter((r) => onlyAddress === undefined || r.address === onlyAddress)
+      .sort((a, b) => a.address - b.address)
+      .map((r) => ({ ...r, cardReader: byAddress.get(r.address) ?? null })),
+  };
+}
+
 export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hub: EdgeHub }) {
   /** GET …/controllers/:id/osdp-readers: the controller's OSDP readers as its edge last reported them. */
-  app.get(`${controllersResource.api}/:id/osdp-readers`, { config: { privileges: [PRIV.controllers.view], touches: 'client' } }, async (req) => {
+  app.get(
+    `${controllersResource.api}/:id/osdp-readers`,
+    { config: { privileges: [PRIV.controllers.view], touches: 'client', ...DOCS.controller } },
+    async (req) => {
+      const clientId = clientOf(req);
+      const id = idOf(req);
+      const params: unknown[] = [id];
+      const { rows } = id
+        ? await db.query<{ id: number }>(`select c.id from controllers c where c.id = $1 and ${tenant(params, clientId, 'c')}`, params)
+        : { rows: [] };
+      if (!rows[0]) throw new HttpError(404, 'Controller not found');
+      return answerOf(db, Number(rows[0].id));
+    },
+  );
+
+  /** GET …/card-readers/:id/osdp: the OSDP reader at the card reader's bus address on its controller (the card reader's page). */
+  app.get(`${cardReadersResource.api}/:id/osdp`, { config: { privileges: [PRIV.cardReaders.view], touches: 'client', ...DOCS.cardReader } }, async (req) => {
     const clientId = clientOf(req);
     const id = idOf(req);
     const params: unknown[] = [id];
     const { rows } = id
-      ? await db.query<{ id: number; osdp_readers: EdgeReaderStatus[] | string | null; osdp_readers_at: Date | string | null; online: boolean }>(
-          `select c.id, e.osdp_readers, e.osdp_readers_at, (e.connected_at is not null and e.disconnected_at is null) as online
-             from controllers c left join edge_controllers e on e.controller_id = c.id where c.id = $1 and ${tenant(params, clientId, 'c')}`,
+      ? await db.query<{ controller_id: number; address: number }>(
+          `select r.controller_id, r.address from card_readers r where r.id = $1 and ${tenant(params, clientId, 'r')}`,
           params,
         )
       : { rows: [] };
-    if (!rows[0]) throw new HttpError(404, 'Controller not found');
-    const raw = rows[0].osdp_readers;
-    const readers = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as EdgeReaderStatus[];
-    const at = rows[0].osdp_readers_at;
-    return { controllerId: id, online: !!rows[0].online, reportedAt: at ? new Date(at).toISOString() : null, readers };
+    if (!rows[0]) throw new HttpError(404, 'Card reader not found');
+    return answerOf(db, Number(rows[0].controller_id), Number(rows[0].address));
   });
 
   /** POST …/card-readers/:id/repair: re-pair the OSDP reader (audited). */
-  app.post(`${cardReadersResource.api}/:id/repair`, { config: { privileges: [PRIV.cardReaders.edit], touches: 'client' } }, async (req) => {
+  app.post(`${cardReadersResource.api}/:id/repair`, { config: { privileges: [PRIV.cardReaders.edit], touches: 'client', ...DOCS.repair } }, async (req) => {
     const clientId = clientOf(req);
     const id = idOf(req);
     const params: unknown[] = [id];

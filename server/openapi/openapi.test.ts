@@ -28,7 +28,6 @@ const FREE_ANSWERS: Record<string, string> = {
   'GET /event/manage/interfaces/discover': "its struct is the console's (src/api/endpoints.ts DiscoveredBoard), not yet in contract/",
   'GET /report/1.0/scheduled-jobs/delivery': 'no struct yet (server/resources/reportJobRoutes.ts reportJobDelivery)',
   'POST /event/manage/access-preview': "its struct is the console's (src/api/endpoints.ts AccessPreviewShape), not yet in contract/",
-  'GET /event/manage/controllers/:id/osdp-readers': 'new with the OSDP readers of Gatehouse Edge: its answer is to be declared (server/openapi/declared.ts)',
   'POST /event/manage/identity-batch-upload': "its struct is the console's (src/api/endpoints.ts BatchPreviewShape), not yet in contract/",
 };
 

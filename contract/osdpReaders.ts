@@ -1,0 +1,34 @@
+// The OSDP readers of a controller as the Hardware screens show them (issue 46): what its Gatehouse Edge last reported
+// of each reader on its bus (contract/edge.ts EdgeReaderStatus: address, state, secure channel, identity from PDID,
+// capabilities from PDCAP, tamper, power, counters; never a key), each with the card reader of this controller at its bus
+// address (the record the Re-pair action acts on), as server/edge/readerRoutes.ts answers it.
+import { array, boolean, integer, nullable, object, string, type, type Infer } from 'superstruct';
+import { EdgeReaderStatus } from './edge';
+
+/** One OSDP reader, with the controller's card reader at its bus address (null: none has that address). */
+export const OsdpReaderRow = type({ ...EdgeReaderStatus.schema, cardReader: nullable(object({ id: integer(), name: string() })) });
+export type OsdpReaderRow = Infer<typeof OsdpReaderRow>;
+
+/**
+ * `GET …/controllers/:id/osdp-readers` (every reader the edge reported) and `GET …/card-readers/:id/osdp` (the one at
+ * that card reader's bus address, or none). `edge`: the controller runs Gatehouse Edge (has a controller key);
+ * `online`: its link is up now; `reportedAt`: when it last reported its readers (null: never).
+ */
+export const OsdpReadersAnswer = type({
+  controllerId: integer(),
+  edge: boolean(),
+  online: boolean(),
+  reportedAt: nullable(string()),
+  readers: array(OsdpReaderRow),
+});
+export type OsdpReadersAnswer = Infer<typeof OsdpReadersAnswer>;
+
+/** `POST …/card-readers/:id/repair`: what the edge said it did (refusals are 4xx with a message). */
+export const OsdpRepairAnswer = type({ ok: boolean(), message: string() });
+export type OsdpRepairAnswer = Infer<typeof OsdpRepairAnswer>;
+
+/** How often an open Hardware page reads its readers' status again (the edge reports a change at most once a second). */
+export const OSDP_STATUS_REFRESH_MS = 5000;
+
+/** The counters the Hardware screens show first, in this order (the rest of EdgeReaderStatus.counters after them). */
+export const OSDP_MAIN_COUNTERS = ['crc', 'naks', 'timeouts', 'secureChannel'] as const;

@@ -1,0 +1,142 @@
+// The OSDP readers' status routes (issue 46) against the real server and database: an edge connected with its
+// controller key reports its readers over the edge protocol, and the Hardware screens' routes answer that report in the
+// documented shape (contract/osdpReaders.ts), each reader with the card reader at its bus address and never a key;
+// another client's controller and card reader are 404; re-pairing needs the edit card readers privilege.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { EDGE_CONNECT_PATH, OsdpReadersAnswer, cardReadersResource, controllersResource, validate, type EdgeReaderStatus } from '../../contract';
+import { startTestServer, type TestServer } from '../testkit';
+
+let s: TestServer;
+let admin: string;
+let harbourAdmin: string;
+let controller: number;
+let readerId: number;
+let readerAddress: number;
+let key: string;
+
+const reported = (address: number, over: Partial<EdgeReaderStatus> = {}): EdgeReaderStatus => ({
+  address,
+  state: 'online',
+  channel: 'secure',
+  identity: { vendor: '0A0B0C', model: 2, version: 1, serial: 123456, firmware: '1.4.2' },
+  capabilities: [{ function: 3, name: 'LED control', compliance: 1, count: 1 }],
+  tamper: false,
+  power: false,
+  counters: { commands: 120, replies: 118, timeouts: 2, crc: 1, naks: 0, sequence: 0, secureChannel: 0, malformed: 0, busy: 0, retries: 2 },
+  reason: null,
+  ...over,
+});
+
+/** An edge of ours at its simplest: the real edge protocol over a WebSocket with the controller key. */
+async function connectEdge(k: string): Promise<WebSocket> {
+  const ws = new WebSocket(`${s.base.replace(/^http/, 'ws')}${EDGE_CONNECT_PATH}`, { headers: { authorization: `Bearer ${k}` } });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  ws.send(JSON.stringify({ type: 'hello', edgeVersion: 'test', snapshotVersion: 0, pending: 0 }));
+  return ws;
+}
+
+async function until<T>(what: string, fn: () => Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const status = (id: number, token = admin) => s.call('GET', `${controllersResource.api}/${id}/osdp-readers`, { token });
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.loginTo('admin', 'NORTHWIND');
+  harbourAdmin = await s.login('harbour');
+  const { rows } = await s.db.query<{ id: number; controller_id: number; address: number }>(
+    `select r.id, r.controller_id, r.address from card_readers r join clients c on c.id = r.client_id
+      where c.code = 'NORTHWIND' and r.address <= 126 order by r.id limit 1`,
+  );
+  readerId = Number(rows[0].id);
+  controller = Number(rows[0].controller_id);
+  readerAddress = Number(rows[0].address);
+  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+  expect(made.status).toBe(200);
+  key = made.body.apiKey;
+}, 60_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('OSDP reader status routes', () => {
+  it('answers an edge controller with no report yet as an edge with no readers', async () => {
+    const r = await status(controller);
+    expect(r.status).toBe(200);
+    expect(validate(r.body, OsdpReadersAnswer).ok).toBe(true);
+    expect(r.body).toMatchObject({ controllerId: controller, edge: true, online: false, reportedAt: null, readers: [] });
+  });
+
+  it('answers what the edge reported in the documented shape, each reader with its card reader, and never a key', async () => {
+    const ws = await connectEdge(key);
+    try {
+      const stray = readerAddress === 126 ? 125 : 126; // an address no card reader of this controller has
+      await s.db.query('delete from card_readers where controller_id = $1 and address = $2', [controller, stray]);
+      ws.send(
+        JSON.stringify({
+          type: 'readers',
+          readers: [reported(stray, { state: 'refused', channel: 'refused', identity: null, reason: 'bad cryptogram' }), reported(readerAddress)],
+        }),
+      );
+      const r = await until('the report stored', async () => {
+        const a = await status(controller);
+        return a.body.readers?.length === 2 ? a : null;
+      });
+      const checked = validate(r.body, OsdpReadersAnswer);
+      expect(checked.ok, JSON.stringify(checked)).toBe(true);
+      expect(r.body.online).toBe(true);
+      expect(Date.parse(r.body.reportedAt)).toBeGreaterThan(0);
+      // sorted by bus address; the card reader at the address named (the Re-pair button's record), none at the stray one
+      const [first, second] = r.body.readers;
+      const mine = first.address === readerAddress ? first : second;
+      const other = first.address === readerAddress ? second : first;
+      expect(first.address).toBeLessThan(second.address);
+      expect(mine).toMatchObject({ address: readerAddress, channel: 'secure', identity: { vendor: '0A0B0C', serial: 123456 }, cardReader: { id: readerId } });
+      expect(mine.counters).toMatchObject({ crc: 1, naks: 0, timeouts: 2, secureChannel: 0 });
+      expect(other).toMatchObject({ address: stray, channel: 'refused', cardReader: null, reason: 'bad cryptogram' });
+      expect(JSON.stringify(r.body)).not.toMatch(/scbk|"key"/i);
+      // the card reader's page: only the reader at its own address
+      const one = await s.call('GET', `${cardReadersResource.api}/${readerId}/osdp`, { token: admin });
+      expect(one.status).toBe(200);
+      expect(validate(one.body, OsdpReadersAnswer).ok).toBe(true);
+      expect(one.body.readers.map((x: { address: number }) => x.address)).toEqual([readerAddress]);
+    } finally {
+      ws.close();
+    }
+    // the link gone: the last report is kept, the controller said to be offline
+    await until('offline', async () => (await status(controller)).body.online === false);
+    expect((await status(controller)).body.readers).toHaveLength(2);
+  });
+
+  it('is 404 for another client’s controller and card reader, and for ids that are no ids', async () => {
+    expect((await status(controller, harbourAdmin)).status).toBe(404);
+    expect((await s.call('GET', `${cardReadersResource.api}/${readerId}/osdp`, { token: harbourAdmin })).status).toBe(404);
+    expect((await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: harbourAdmin, body: {} })).status).toBe(404);
+    for (const bad of ['0', '-1', 'x', '99999999999']) {
+      expect((await status(bad as unknown as number)).status).toBe(404);
+      expect((await s.call('GET', `${cardReadersResource.api}/${bad}/osdp`, { token: admin })).status).toBe(404);
+    }
+  });
+
+  it('refuses re-pairing to a user without the edit card readers privilege, and without a token', async () => {
+    const auditor = await s.login('auditor');
+    expect((await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: auditor, body: {} })).status).toBe(403);
+    expect((await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { body: {} })).status).toBe(401);
+    // the edge is offline now: an administrator's re-pair cannot reach it and says so
+    const offline = await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: admin, body: {} });
+    expect(offline.status).toBe(409);
+    expect(JSON.stringify(offline.body)).toContain('offline');
+  });
+});
