@@ -48,6 +48,9 @@ const ms = () => min(integer(), 0);
 /** What a door does when its snapshot is older than allowed (issue 47): keep deciding, facility code only, or locked. */
 export const EDGE_DEGRADED_POLICIES = ['keep', 'facility', 'locked'] as const;
 export type EdgeDegradedPolicy = (typeof EDGE_DEGRADED_POLICIES)[number];
+/** The inputs of a door the edge watches (contract/resources/hardware.ts INPUT_KINDS): the door contact (active: open)
+ *  and the exit button (active: a request to exit). */
+export const EDGE_DOOR_INPUT_KINDS = ['door-contact', 'exit-button'] as const;
 
 export const EdgeThreat = object({
   levelId: id(),
@@ -70,6 +73,13 @@ export const EdgeDoor = object({
   overrides: array(object({ id: id(), name: name(), mode: enums(['unlocked', 'locked', 'card-pin', 'card']), from: ms(), to: ms() })),
   threat: nullable(EdgeThreat),
   degraded: enums(EDGE_DEGRADED_POLICIES),
+  /** the door's lock strike on this controller (Configure / Hardware, an output of type Lock strike at the door) and
+   *  how long a grant or a request to exit unlocks it (the output's pulse; 0 there: DOOR_MOMENTARY_MS); null: none */
+  strike: nullable(object({ id: id(), name: name(), unlockMs: min(integer(), 1) })),
+  /** the door's inputs on this controller: its contact (open: the door is open) and exit buttons (request to exit) */
+  inputs: array(object({ id: id(), name: name(), kind: enums(EDGE_DOOR_INPUT_KINDS) })),
+  /** a door left open longer than this after a grant or a request to exit is held open (Configure / Doors) */
+  heldOpenMs: min(integer(), 1000),
 });
 export type EdgeDoor = Infer<typeof EdgeDoor>;
 

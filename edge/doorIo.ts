@@ -4,6 +4,12 @@
 // own doors are (contract/doors.ts checkDoorCommand, unless forced), journaled (fsync'd) before the strike moves, and
 // answered with the event's journal number and the strike's state; "open briefly" relocks by itself after
 // DOOR_MOMENTARY_MS unless a later command took over. A door that is not in this controller's snapshot is refused.
+// A granted swipe pulses the door's strike for its unlock time (its strike output's pulse, Configure / Hardware); the
+// door's inputs (its contact and exit buttons, simulated: `input(id, active)`) are watched: an exit button pressed is a
+// request to exit (journaled as Input active on its point, then the strike is pulsed: free egress, whatever the door's
+// mode); the contact opening while the strike is locked is Door forced open (6001); open longer than the door's
+// held-open time after it was let open is Door held open (6002); closing after either is Door closed (6000), which
+// returns the alarm to normal. Each is journaled before anything else happens, like every edge event.
 // The door's mode for its readers' steady LED colour (modeOf): locked down, held by a threat level, amber while the
 // link is down, green while unlocked, red otherwise.
 import { DOOR_MOMENTARY_MS, EVENT_CODES, checkDoorCommand, eventLabel, type EdgeCommandResult, type EdgeDoorCommand } from '../contract';
@@ -16,6 +22,13 @@ export type StrikeState = 'locked' | 'unlocked' | 'unlocked-briefly';
 export type ReaderMode = Mode | 'offline';
 
 export type DoorIo = ReturnType<typeof createDoorIo>;
+
+/** What an input change did at its door: the events journaled for it (none for an ordinary opening or closing). */
+export interface InputOutcome {
+  ok: boolean;
+  message: string;
+  entries: JournalEntry[];
+}
 
 export function createDoorIo(opts: {
   store: SnapshotStore;
@@ -31,6 +44,8 @@ export function createDoorIo(opts: {
   const now = opts.now ?? Date.now;
   const momentaryMs = opts.momentaryMs ?? (Number(process.env.DOOR_MOMENTARY_MS) || DOOR_MOMENTARY_MS);
   const strikes = new Map<number, { state: StrikeState; relock: ReturnType<typeof setTimeout> | null }>();
+  /** each door's contact: open or not, the alarm it is in (until it closes), the held-open timer running */
+  const contacts = new Map<number, { open: boolean; alarm: 'forced' | 'held' | null; held: ReturnType<typeof setTimeout> | null }>();
   const doorOf = (doorId: number) => opts.store.held?.snapshot.doors.find((d) => d.id === doorId);
 
   /** The strike's state: as the last command left it, else as the door's mode leaves a closed door. */
@@ -38,7 +53,13 @@ export function createDoorIo(opts: {
     return strikes.get(doorId)?.state ?? (doorOf(doorId)?.mode === 'unlocked' ? 'unlocked' : 'locked');
   }
 
-  function journal(doorId: number, name: string, code: number, extra: string): JournalEntry {
+  function journal(
+    doorId: number,
+    name: string,
+    code: number,
+    extra: string,
+    point: { id: string; name: string } = { id: `output-${doorId}`, name },
+  ): JournalEntry {
     const held = opts.store.held;
     const e = opts.journal.append({
       at: now(),
@@ -47,8 +68,8 @@ export function createDoorIo(opts: {
       eventCode: code,
       sourceId: `door-${doorId}`,
       sourceName: name,
-      pointId: `output-${doorId}`,
-      pointName: name,
+      pointId: point.id,
+      pointName: point.name,
       message: `${eventLabel(code)} at ${name}${extra}`.slice(0, 500),
     });
     opts.onEvent?.(e);
@@ -84,6 +105,73 @@ export function createDoorIo(opts: {
     return { type: 'result', id: c.id, ok: true, message: e.message, seq: e.seq, state: state(c.doorId) };
   }
 
+  /**
+   * The door's strike released for its unlock time (a granted swipe, a request to exit): a strike already unlocked by a
+   * command or the door's mode stays so; one unlocked briefly is given the time again. It relocks by itself, silently
+   * (the grant or the request to exit is the door's record), unless a later command took over.
+   */
+  function pulse(doorId: number): StrikeState {
+    const door = doorOf(doorId);
+    if (!door || state(doorId) === 'unlocked') return state(doorId);
+    const t = setTimeout(() => {
+      if (strikes.get(doorId)?.relock !== t) return; // a later command took over
+      set(doorId, 'locked', null);
+    }, door.strike?.unlockMs ?? momentaryMs);
+    t.unref?.();
+    set(doorId, 'unlocked-briefly', t);
+    return state(doorId);
+  }
+
+  /**
+   * A door input changed (the contact: active is open; an exit button: active is pressed), as the I/O board reports it
+   * (simulated here). Refused, nothing journaled, for an input that is not a contact or exit button of this controller.
+   */
+  function input(inputId: number, active: boolean): InputOutcome {
+    const door = opts.store.held?.snapshot.doors.find((d) => d.inputs.some((i) => i.id === inputId));
+    const inp = door?.inputs.find((i) => i.id === inputId);
+    if (!door || !inp) return { ok: false, message: `input ${inputId} is not a door contact or exit button of this controller`, entries: [] };
+    const point = { id: `input-${inputId}`, name: inp.name };
+    if (inp.kind === 'exit-button') {
+      if (!active) return { ok: true, message: `${inp.name} released`, entries: [] };
+      // journaled first, then the strike releases
+      const e = journal(door.id, door.name, EVENT_CODES.inputActive, `: request to exit (${inp.name})`, point);
+      pulse(door.id);
+      return { ok: true, message: e.message, entries: [e] };
+    }
+    const c = contacts.get(door.id) ?? { open: false, alarm: null, held: null };
+    contacts.set(door.id, c);
+    if (active === c.open) return { ok: true, message: `${door.name} is ${active ? 'open' : 'closed'} already`, entries: [] };
+    c.open = active;
+    const doorPoint = { id: `door-${door.id}`, name: door.name };
+    if (!active) {
+      if (c.held) clearTimeout(c.held);
+      c.held = null;
+      if (!c.alarm) return { ok: true, message: `${door.name} closed`, entries: [] };
+      c.alarm = null;
+      const e = journal(door.id, door.name, EVENT_CODES.doorClosed, '', doorPoint); // the forced or held alarm returns to normal
+      return { ok: true, message: e.message, entries: [e] };
+    }
+    const strike = state(door.id);
+    if (strike === 'locked') {
+      // opened with no grant, no request to exit and no command that unlocked it
+      c.alarm = 'forced';
+      const e = journal(door.id, door.name, EVENT_CODES.doorForcedOpen, ` (${inp.name})`, doorPoint);
+      return { ok: true, message: e.message, entries: [e] };
+    }
+    if (strike === 'unlocked-briefly') {
+      // let open: it may stand open for the door's held-open time
+      const t = setTimeout(() => {
+        if (c.held !== t || !c.open) return;
+        c.held = null;
+        c.alarm = 'held';
+        journal(door.id, door.name, EVENT_CODES.doorHeldOpen, ` (open longer than ${Math.round(door.heldOpenMs / 1000)} s)`, doorPoint);
+      }, door.heldOpenMs);
+      t.unref?.();
+      c.held = t;
+    }
+    return { ok: true, message: `${door.name} opened`, entries: [] };
+  }
+
   /** What a reader of the door shows steadily: locked down, a threat level in force, offline, unlocked, or normal. */
   function modeOf(doorId: number): ReaderMode {
     const door = doorOf(doorId);
@@ -101,10 +189,15 @@ export function createDoorIo(opts: {
 
   return {
     command,
+    pulse,
+    input,
     state,
+    /** whether the door's contact is open now */
+    isOpen: (doorId: number) => contacts.get(doorId)?.open ?? false,
     modeOf,
     stop() {
       for (const s of strikes.values()) if (s.relock) clearTimeout(s.relock);
+      for (const c of contacts.values()) if (c.held) clearTimeout(c.held);
     },
   };
 }

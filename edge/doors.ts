@@ -31,7 +31,15 @@ export interface SwipeOutcome {
 
 export type Doors = ReturnType<typeof createDoors>;
 
-export function createDoors(opts: { store: SnapshotStore; journal: Journal; online: () => boolean; now?: () => number; onEvent?: (e: JournalEntry) => void }) {
+export function createDoors(opts: {
+  store: SnapshotStore;
+  journal: Journal;
+  online: () => boolean;
+  now?: () => number;
+  onEvent?: (e: JournalEntry) => void;
+  /** a swipe was granted (journaled already): the door's strike is released */
+  onGrant?: (doorId: number) => void;
+}) {
   const { store, journal } = opts;
   const now = opts.now ?? Date.now;
   let state: ZoneState = { presence: new Map(), openDoors: new Set(), lockedDown: new Set() };
@@ -134,8 +142,9 @@ export function createDoors(opts: { store: SnapshotStore; journal: Journal; onli
         }),
       );
     }
-    // journaled first, then the door acts (the strike is simulated: nothing to drive yet)
+    // journaled first, then the door acts: a grant releases its strike for its unlock time (edge/doorIo.ts)
     for (const e of entries) opts.onEvent?.(e);
+    if (decision.granted) opts.onGrant?.(s.doorId);
     return { decision, entries, mode };
   }
 

@@ -54,7 +54,7 @@ export function startEdge(opts: EdgeOptions) {
           ? osdp.repair(m)
           : { type: 'result', id: m.id, ok: false, message: 'this controller runs no OSDP reader bus', seq: 0 },
   });
-  const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge() });
+  const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge(), onGrant: (doorId) => io.pulse(doorId) });
   const io = createDoorIo({
     store,
     journal,

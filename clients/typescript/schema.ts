@@ -23197,6 +23197,7 @@ export interface components {
             entryZoneId: number | null;
             exitZoneId: number | null;
             firstPersonIn: boolean;
+            heldOpenSeconds: number;
             id: number;
             mode: string;
             name: string;
@@ -23210,6 +23211,7 @@ export interface components {
             entryZoneId?: number | null;
             exitZoneId?: number | null;
             firstPersonIn: boolean;
+            heldOpenSeconds: number;
             /** @enum {unknown} */
             mode: "card" | "card-pin" | "unlocked" | "locked-down";
             name: string;

@@ -2,7 +2,7 @@
 // settings (mode, entry and exit zone, card format; issue 12). The doors list and commands are still the
 // hand-written server/http/doors.ts.
 import { PRIV } from '../privileges';
-import { choice, defineResource, ref, switchField, text } from './define';
+import { choice, defineResource, number, ref, switchField, text } from './define';
 
 export const DOOR_MODES = [
   { value: 'card', label: 'Card' },
@@ -48,7 +48,16 @@ export const doorsResource = defineResource({
       label: 'Offline too long',
       required: true,
       default: 'keep',
-      help: 'What the door does when its Gatehouse Edge controller has been cut off from the server for more than 7 days',
+      help: 'What the door does when its Gatehouse Edge controller has been cut off from the server for longer than its client allows (7 days unless Central properties say otherwise)',
+    }),
+    // issue 47: the edge reports a door open longer than this after a grant or a request to exit as held open (6002)
+    heldOpenSeconds: number({
+      label: 'Held open after (seconds)',
+      min: 1,
+      max: 3600,
+      required: true,
+      default: 30,
+      help: 'A door still open this long after a card or the exit button let someone through raises Door held open',
     }),
   },
   list: { title: ['name'], columns: ['mode', 'entryZoneId', 'exitZoneId'], sort: ['name', 'asc'] },
@@ -63,7 +72,7 @@ export const doorsResource = defineResource({
     {
       title: 'Gatehouse Edge',
       description: 'A door of an edge controller decides at the door, also while the server is out of reach.',
-      fields: ['degradedPolicy'],
+      fields: ['degradedPolicy', 'heldOpenSeconds'],
     },
   ],
 });

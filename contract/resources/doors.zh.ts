@@ -25,7 +25,9 @@ export default {
   'resource.doors.choice.degradedPolicy.keep': '继续按最后的规则判断',
   'resource.doors.choice.degradedPolicy.facility': '仅凭设施码',
   'resource.doors.choice.degradedPolicy.locked': '上锁',
-  'resource.doors.help.degradedPolicy': '门所属的 Gatehouse Edge 控制器与服务器断开超过 7 天时门的行为',
+  'resource.doors.help.degradedPolicy': '门所属的 Gatehouse Edge 控制器与服务器断开超过客户允许的时间（默认 7 天，见中央属性）时门的行为',
+  'resource.doors.field.heldOpenSeconds': '保持打开报警时间（秒）',
+  'resource.doors.help.heldOpenSeconds': '刷卡或按出门按钮放行后，门仍打开这么久即报“门保持打开”',
   'resource.doors.form.3.title': '边缘控制器（Gatehouse Edge）',
   'resource.doors.form.3.description': 'Edge 控制器的门在门边判断，服务器无法连接时也是如此。',
 } satisfies Record<string, string>;

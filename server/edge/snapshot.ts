@@ -5,7 +5,10 @@
 // card formats those doors use, and who is where (anti-passback). Nothing of its client's other doors, and nothing
 // of any other client. Its hash is sha256 of its JSON: the version grows only when the hash changes.
 import { createHash } from 'node:crypto';
-import { EDGE_MAX_OFFLINE_DAYS, type EdgeDegradedPolicy, type EdgeSnapshot } from '../../contract';
+import { DOOR_MOMENTARY_MS, EDGE_MAX_OFFLINE_DAYS, type EdgeDegradedPolicy, type EdgeDoor, type EdgeSnapshot } from '../../contract';
+
+/** A door's held-open time when its row has none (the column's default, migration 163). */
+const DOOR_HELD_OPEN_MS = 30_000;
 import type { AccessIndex } from '../../access/engine';
 import type { Db } from '../db/db';
 import { tenantOf } from '../db/tenant';
@@ -28,15 +31,42 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
   );
   const doorIds = new Set([...readers.map((r) => Number(r.door_id)), ...others.map((r) => Number(r.door_id))]);
   const policyParams: unknown[] = [[...doorIds]];
-  const { rows: policies } = await db.query<{ id: number; degraded_policy: EdgeDegradedPolicy }>(
-    `select id, degraded_policy from doors where id = any($1::int[]) and ${tenantOf(policyParams, clientId)()}`,
+  const { rows: policies } = await db.query<{ id: number; degraded_policy: EdgeDegradedPolicy; held_open_seconds: number }>(
+    `select id, degraded_policy, held_open_seconds from doors where id = any($1::int[]) and ${tenantOf(policyParams, clientId)()}`,
     policyParams,
   );
   const degraded = new Map(policies.map((p) => [Number(p.id), p.degraded_policy]));
+  const heldOpenMs = new Map(policies.map((p) => [Number(p.id), Number(p.held_open_seconds) * 1000]));
+  // the door I/O the edge drives and watches: each door's first lock strike, its contacts and exit buttons
+  const ioParams: unknown[] = [controllerId];
+  const mineIo = tenantOf(ioParams, clientId);
+  const { rows: strikes } = await db.query<{ id: number; name: string; door_id: number; pulse_seconds: number | null }>(
+    `select id, name, door_id, pulse_seconds from outputs where controller_id = $1 and kind = 'strike' and door_id is not null and ${mineIo()} order by id`,
+    ioParams,
+  );
+  const { rows: inputs } = await db.query<{ id: number; name: string; door_id: number; kind: EdgeDoor['inputs'][number]['kind'] }>(
+    `select id, name, door_id, kind from inputs where controller_id = $1 and kind in ('door-contact', 'exit-button') and door_id is not null and ${mineIo()} order by id`,
+    ioParams,
+  );
+  const strike = new Map<number, EdgeDoor['strike']>();
+  for (const o of strikes)
+    if (!strike.has(Number(o.door_id)))
+      strike.set(Number(o.door_id), {
+        id: Number(o.id),
+        name: o.name,
+        unlockMs: Number(o.pulse_seconds) > 0 ? Number(o.pulse_seconds) * 1000 : DOOR_MOMENTARY_MS,
+      });
+  const inputsOf = new Map<number, EdgeDoor['inputs']>();
+  for (const i of inputs) inputsOf.set(Number(i.door_id), [...(inputsOf.get(Number(i.door_id)) ?? []), { id: Number(i.id), name: i.name, kind: i.kind }]);
   return {
     readers: readers.map((r) => ({ id: Number(r.id), name: r.name, doorId: Number(r.door_id), direction: r.direction, address: Number(r.address ?? 0) })),
     doorIds,
     degraded,
+    io: (doorId: number) => ({
+      strike: strike.get(doorId) ?? null,
+      inputs: inputsOf.get(doorId) ?? [],
+      heldOpenMs: heldOpenMs.get(doorId) ?? DOOR_HELD_OPEN_MS,
+    }),
   };
 }
 
@@ -45,7 +75,7 @@ export async function buildSnapshot(
   index: AccessIndex,
   controller: { id: number; name: string; clientId: number },
 ): Promise<{ snapshot: EdgeSnapshot; hash: string }> {
-  const { readers, doorIds, degraded } = await wiring(db, controller.clientId, controller.id);
+  const { readers, doorIds, degraded, io } = await wiring(db, controller.clientId, controller.id);
   const doors = [...index.doors.values()].filter((d) => doorIds.has(d.id)).sort(byId);
   const groups = [...index.groups.values()]
     .map((g) => ({ id: g.id, name: g.name, doors: [...g.doors].filter(([d]) => doorIds.has(d)).sort((a, b) => a[0] - b[0]) }))
@@ -92,6 +122,7 @@ export async function buildSnapshot(
       overrides: (d.overrides ?? []).map((o) => ({ ...o })).sort(byId),
       threat: d.threat ? { ...d.threat, exempt: [...d.threat.exempt] } : null,
       degraded: degraded.get(d.id) ?? 'keep',
+      ...io(d.id),
     })),
     readers,
     groups,

@@ -1,0 +1,171 @@
+// Gatehouse Edge's door side against the real server and database (issue 47): a granted swipe releases the door's
+// strike for its unlock time (its strike output's pulse); the door's contact and exit button are watched at the edge:
+// a request to exit releases the door and is recorded, the contact opening with the strike locked is Door forced open,
+// left open past the door's held-open time Door held open, each journaled and raising its alarm on the server, and
+// closing returns it to normal.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_CODES, controllersResource, doorsResource, inputsResource, outputsResource } from '../contract';
+import { EMPTY_STATE, decide } from '../access/engine';
+import { startTestServer, type TestServer } from '../server/testkit';
+import { startEdge, type Edge } from './main';
+
+let s: TestServer;
+let admin: string;
+let northwind: number;
+let controller: number;
+let key: string;
+let door: number;
+let contact: number;
+let exitButton: number;
+const dirs: string[] = [];
+const edges: Edge[] = [];
+
+async function until<T>(what: string, fn: () => T | Promise<T>, ms = 8000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function edgeWith(k: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-io-'));
+  dirs.push(dataDir);
+  const e = startEdge({ server: s.base, key: k, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
+  edges.push(e);
+  return e;
+}
+
+/** A catalogue row changed through its PUT (every field it has, `change` over them). */
+async function put(resource: { api: string; fields: Record<string, unknown> }, id: number, change: Record<string, unknown>) {
+  const row = (await s.call('GET', `${resource.api}/${id}`, { token: admin })).body;
+  const body = Object.fromEntries(
+    Object.keys(resource.fields)
+      .filter((f) => !(resource.fields[f] as { virtual?: boolean }).virtual)
+      .map((f) => [f, row[f] ?? null]),
+  );
+  const r = await s.call('PUT', `${resource.api}/${id}`, {
+    token: admin,
+    body: { ...body, ...(row.updatedAt ? { updatedAt: row.updatedAt } : {}), ...change },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
+
+/** The server's event of the door with this code after event `after`, once stored. */
+const serverEvent = (code: number, pointId: string, after = 0) =>
+  until(`event ${code} at ${pointId} on the server`, async () => {
+    const { rows } = await s.db.query<{ id: number; message: string; alert: boolean }>(
+      `select id, message, alert from events where client_id = $1 and event_code = $2 and event_point_id = $3 and id > $4 order by id limit 1`,
+      [northwind, code, pointId, after],
+    );
+    return rows[0];
+  });
+
+beforeAll(async () => {
+  s = await startTestServer();
+  northwind = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'NORTHWIND'`)).rows[0].id);
+  admin = await s.loginTo('admin', 'NORTHWIND');
+  // a door whose reader, contact and strike are all on one controller (the seed wires each door so)
+  const { rows } = await s.db.query<{ controller_id: number; door_id: number; contact: number; strike: number }>(
+    `select r.controller_id, r.door_id, i.id as contact, o.id as strike from card_readers r
+       join inputs i on i.door_id = r.door_id and i.controller_id = r.controller_id and i.kind = 'door-contact'
+       join outputs o on o.door_id = r.door_id and o.controller_id = r.controller_id and o.kind = 'strike'
+      where r.client_id = $1 order by r.controller_id, r.door_id limit 1`,
+    [northwind],
+  );
+  controller = Number(rows[0].controller_id);
+  door = Number(rows[0].door_id);
+  contact = Number(rows[0].contact);
+  // the strike unlocks for 1 s, the door may stand open 1 s, and it has an exit button
+  await put(outputsResource, Number(rows[0].strike), { pulseSeconds: 1 });
+  await put(doorsResource, door, { heldOpenSeconds: 1 });
+  const made = await s.call('POST', inputsResource.api, {
+    token: admin,
+    body: { name: 'Edge I/O test exit button', kind: 'exit-button', controllerId: controller, doorId: door, normallyClosed: false, supervised: false },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  exitButton = Number(made.body.id);
+  const k = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+  expect(k.status).toBe(200);
+  key = k.body.apiKey;
+}, 60_000);
+
+afterAll(async () => {
+  for (const e of edges) e.stop();
+  await s?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('Gatehouse Edge door I/O', () => {
+  it('a granted swipe releases the door’s strike for its unlock time; a denied one leaves it locked', async () => {
+    const edge = edgeWith(key);
+    await until('the door’s strike and inputs in the snapshot', () => {
+      const d = edge.link.online && edge.store.held?.snapshot.doors.find((x) => x.id === door);
+      return d && d.strike?.unlockMs === 1000 && d.heldOpenMs === 1000 && d.inputs.some((i) => i.id === exitButton && i.kind === 'exit-button');
+    });
+    expect(edge.io.state(door)).toBe('locked');
+    const index = await s.app.simulator.access.get(northwind);
+    const at = Date.now();
+    const card = [...index.credentials.values()].find(
+      (c) => decide(index, EMPTY_STATE, { doorId: door, at, side: 'entry', presented: { kind: 'card', number: c.number } }).granted,
+    )!;
+    expect(edge.swipe({ doorId: door, card: '999999999', side: 'entry' }).decision.granted).toBe(false);
+    expect(edge.io.state(door)).toBe('locked');
+    expect(edge.swipe({ doorId: door, card: card.number, side: 'entry' }).decision.granted).toBe(true);
+    expect(edge.io.state(door)).toBe('unlocked-briefly');
+    await until('relocked after the strike’s 1 s', () => edge.io.state(door) === 'locked');
+    edge.stop();
+  });
+
+  it('contact and exit button: forced open and held open are journaled and raise their alarms on the server; closing returns them to normal', async () => {
+    const edge = edgeWith(key);
+    await until('online with the door’s inputs', () => edge.link.online && edge.store.held?.snapshot.doors.find((x) => x.id === door)?.inputs.length);
+    const alarmOf = async (eventId: number) =>
+      (await s.db.query<{ state: string }>('select state from alarms where event_id = $1', [eventId])).rows[0]?.state ?? null;
+    const status = async () => (await s.db.query<{ status: string }>('select status from doors where id = $1', [door])).rows[0].status;
+
+    // the contact opens with the strike locked: forced open, an alarm on the server
+    const forced = edge.io.input(contact, true);
+    expect(forced.entries.map((e) => e.eventCode)).toEqual([EVENT_CODES.doorForcedOpen]);
+    const forcedEvent = await serverEvent(EVENT_CODES.doorForcedOpen, `door-${door}`);
+    expect(forcedEvent.alert).toBe(true);
+    expect(await alarmOf(forcedEvent.id)).toBe('raised');
+    await until('the door forced open on the server', async () => (await status()) === 'forced-open');
+    // closed: Door closed returns it to normal
+    expect(edge.io.input(contact, false).entries.map((e) => e.eventCode)).toEqual([EVENT_CODES.doorClosed]);
+    await serverEvent(EVENT_CODES.doorClosed, `door-${door}`, forcedEvent.id);
+    await until('the door closed on the server', async () => (await status()) === 'closed');
+
+    // the exit button: a request to exit, recorded on its own point, releases the strike; opening then is no alarm
+    const rex = edge.io.input(exitButton, true);
+    expect(rex).toMatchObject({ ok: true, entries: [{ eventCode: EVENT_CODES.inputActive, pointId: `input-${exitButton}` }] });
+    expect(rex.message).toContain('request to exit');
+    expect(edge.io.state(door)).toBe('unlocked-briefly');
+    edge.io.input(exitButton, false);
+    expect(edge.io.input(contact, true).entries).toEqual([]);
+    await serverEvent(EVENT_CODES.inputActive, `input-${exitButton}`);
+    // left open past its 1 s: held open, an alarm on the server
+    const heldEvent = await serverEvent(EVENT_CODES.doorHeldOpen, `door-${door}`, forcedEvent.id);
+    expect(heldEvent.alert).toBe(true);
+    expect(edge.journal.all().some((e) => e.eventCode === EVENT_CODES.doorHeldOpen && e.sourceId === `door-${door}`)).toBe(true);
+    await until('the door held open on the server', async () => (await status()) === 'held-open');
+    expect(edge.io.input(contact, false).entries.map((e) => e.eventCode)).toEqual([EVENT_CODES.doorClosed]);
+    await serverEvent(EVENT_CODES.doorClosed, `door-${door}`, heldEvent.id);
+
+    // an opening let through and closed in time is no event at all
+    const journaled = edge.journal.lastSeq;
+    edge.io.pulse(door);
+    edge.io.input(contact, true);
+    edge.io.input(contact, false);
+    expect(edge.journal.lastSeq).toBe(journaled);
+    // an input that is not a contact or exit button of this controller changes nothing
+    expect(edge.io.input(2_000_000_000, true)).toMatchObject({ ok: false, entries: [] });
+    expect(edge.journal.lastSeq).toBe(journaled);
+    edge.stop();
+  });
+});
