@@ -1,7 +1,7 @@
 // Back-pressure of the device interface (issue 13): past the backlog a server may hold, a batch is refused whole with
 // 503 and Retry-After, nothing of it stored; the batches accepted before it are all written once the writer moves
 // again, and the device simulator, sending its refused batches again, loses none and doubles none.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { API, EVENT_CODES, TENANT_HEADER, serviceAccountsResource } from '../../contract';
 import { runDeviceSimulator } from '../../scripts/deviceSimulator';
 import { startTestServer, type TestServer } from '../testkit';
@@ -52,6 +52,31 @@ function holdWriter(): () => void {
     release();
   };
 }
+/**
+ * The batch's fate while the writer is held: its answer (a refusal), or null once it is taken (counted in the writer's
+ * backlog, its answer held with the write). Not a timer: on a loaded machine a refusal may take longer than any sleep.
+ */
+async function takenOrAnswered(p: Promise<Response>, backlogBefore: number, size: number): Promise<Response | null> {
+  let answer: Response | null = null;
+  let settled = false;
+  void p
+    .then((a) => {
+      answer = a;
+    })
+    .finally(() => {
+      settled = true;
+    })
+    .catch(() => {});
+  await vi.waitFor(
+    () => {
+      if (!settled && s.app.pipeline.backlog() < backlogBefore + size) throw new Error('the batch is neither taken nor answered yet');
+    },
+    { timeout: 10_000, interval: 5 },
+  );
+  return answer;
+}
+/** Resolves once the writer's backlog (held events, in the transaction and waiting) is `n`. */
+const backlogReaches = (n: number) => expect.poll(() => s.app.pipeline.backlog(), { timeout: 10_000, interval: 5 }).toBe(n);
 const stored = async (prefix: string) =>
   Number((await s.db.query<{ n: string }>(`select count(*)::text n from events where message like $1`, [`${prefix}%`])).rows[0].n);
 
@@ -65,7 +90,7 @@ it('refuses a batch with 503 and Retry-After while the writer is behind, stores 
   try {
     for (let i = 0; i < 6 && !refused; i++) {
       const p = post(batch(`bp${i}`));
-      const answer = await Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), 300))]);
+      const answer = await takenOrAnswered(p, s.app.pipeline.backlog(), 20);
       if (answer?.status === 503) refused = answer;
       else if (answer) throw new Error(`answered ${answer.status} while the writer was held`);
       else pending.push(p);
@@ -112,9 +137,9 @@ it('with the backlog full, refuses any batch with 503 before reading its body, a
   try {
     // 20 in the held transaction and 10 waiting: the backlog is at its 30
     pending.push(post(batch('full-a')));
-    await new Promise((r) => setTimeout(r, 300));
+    await backlogReaches(20);
     pending.push(post(batch('full-b', 10)));
-    await new Promise((r) => setTimeout(r, 300));
+    await backlogReaches(30);
     // a body that is not even JSON: with the backlog full it is not parsed at all (else 400)
     const refused = await broken();
     expect(refused.status).toBe(503);

@@ -61,9 +61,10 @@ describe('logical blocks', () => {
     expect(on[0].message).toContain('pulsed by logical block Dock sounder for 5 s');
     from = Number(on[0].id);
     clock.increment(5_000);
-    await new Promise((r) => setTimeout(r, 50));
-    const off = await eventsAt(`out-${sounder}`, from);
-    expect(off.map((e) => e.event_code)).toEqual([EVENT_CODES.outputIdle]);
+    // the simulator's pulse timer writes the off event without anyone awaiting it: polled for (a 50 ms sleep stood here)
+    await expect
+      .poll(async () => (await eventsAt(`out-${sounder}`, from)).map((e) => e.event_code), { timeout: 10_000, interval: 20 })
+      .toEqual([EVENT_CODES.outputIdle]);
 
     // turned off, it does nothing; the change reaches the running blocks without a restart
     const { id: _id, clientId: _c, createdAt: _a, ...row } = (await s.call('GET', `${BLOCKS}/${created.body.id}`, { token: admin })).body;
