@@ -65,6 +65,7 @@ import { createUnlockScheduleClock } from './access/unlockSchedules';
 import { changeNotices } from './changes';
 import { openApi } from './openapi';
 import { accessRoutes } from './access/routes';
+import { floorPlanHistoryRoutes } from './monitor/floorPlanHistory';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
 import { attachEdge } from './edge';
 
@@ -464,10 +465,7 @@ export async function buildServer(opts: ServerOptions) {
     defaults: { lockout: opts.lockout ?? { attempts: 5, minutes: 15 }, sessionLifetimeS: opts.jwtLifetimeS ?? 8 * 3600 },
     disconnect: (jtis) => realtime.disconnectSessions(jtis),
   });
-  divisionRoutes(app, { db });
-  diagnosticRoutes(app, { db });
-  interfaceDiscoveryRoutes(app, { db });
-  dashboardRoutes(app, { db });
+  for (const routes of [divisionRoutes, diagnosticRoutes, interfaceDiscoveryRoutes, dashboardRoutes, floorPlanHistoryRoutes]) routes(app, { db });
   attendanceRoutes(app, { db, publish: publishChange });
   reportJobRoutes(app, { db });
   backupRoutes(app, { db, backups: opts.backups ?? null });
