@@ -260,7 +260,18 @@ export const DashboardSummary = type({
   doorsByState: optional(array(type({ status: string(), count: integer() }))),
   /** Today's visits in the client's time zone, by where the visitor is. */
   visitorsToday: optional(type({ day: string(), expected: integer(), onSite: integer(), left: integer() })),
-  recentChanges: optional(array(type({ at: string(), actor: string(), action: string(), entity: string() }))),
+  recentChanges: optional(
+    array(
+      type({
+        at: string(),
+        actor: string(),
+        action: string(),
+        entity: string(),
+        actorName: optional(nullable(string())),
+        entityName: optional(nullable(string())),
+      }),
+    ),
+  ),
 });
 export type DashboardSummary = Infer<typeof DashboardSummary>;
 
@@ -275,6 +286,10 @@ export const AuditEntry = type({
   before: unknown(),
   after: unknown(),
   at: string(),
+  /** issue 50: the operator's name (the activity report shows people, not usernames), where the user still exists */
+  actorName: optional(nullable(string())),
+  /** issue 50: the name of what was changed, from its values (contract/activity.ts) */
+  entityName: optional(nullable(string())),
 });
 export type AuditEntry = Infer<typeof AuditEntry>;
 /** The fields a change changed (its row before and after; none for a creation or a deletion), `updatedAt` aside. */

@@ -54,9 +54,10 @@ test('a multi-tenant administrator selects a client, fixes a bad field and saves
   // the change is in the activity report, newest first
   await page.getByTestId('sidebar').getByRole('link', { name: 'Activity report', exact: true }).click();
   const report = page.getByTestId('activity-report');
-  await expect(report).toContainText('admin');
-  await expect(report).toContainText('identity');
-  await expect(report).toContainText('create');
+  // in plain words (issue 50): the operator's name, what was added and its name
+  await expect(report).toContainText('Alex Admin');
+  await expect(report).toContainText('Added');
+  await expect(report).toContainText('Identity: Nurul Hakim');
   await shot(page, 'activity-report');
 });
 

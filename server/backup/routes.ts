@@ -94,7 +94,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
 
   // the backups' history (what this screen and the auto-backup settings did: records of no client), on either engine
   app.get(API.platformHistory, { config }, async (): Promise<PlatformHistory> => {
-    return { items: (await platformAudit(db, PLATFORM_HISTORY_ENTITIES, PLATFORM_HISTORY_SIZE)).map(auditEntryOf) };
+    return { items: (await platformAudit(db, PLATFORM_HISTORY_ENTITIES, PLATFORM_HISTORY_SIZE)).map((r) => auditEntryOf(r)) };
   });
 
   app.post(API.backups, { config }, async (req, reply) => {

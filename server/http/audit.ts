@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API, AuditEntry, ListQuery, PRIV, Page } from '../../contract';
 import type { Db } from '../db/db';
-import { AUDIT_SORT, auditEntryOf, listAudit } from '../db/queries/audit';
+import { AUDIT_SORT, actorNames, auditEntryOf, listAudit } from '../db/queries/audit';
 import { clientOf, listParams } from './kit';
 import { auditChainRoutes } from '../audit/routes';
 import type { RouteDoc } from '../openapi/declared';
@@ -17,7 +17,11 @@ export function auditRoutes(app: FastifyInstance, { db, witnessDir }: { db: Db; 
     const clientId = clientOf(req);
     const l = listParams(req.query, AUDIT_SORT, 'id desc');
     const { rows, total } = await listAudit(db, clientId, l);
-    const items: AuditEntry[] = rows.map(auditEntryOf);
+    const names = await actorNames(
+      db,
+      rows.map((r) => r.actor),
+    );
+    const items: AuditEntry[] = rows.map((r) => auditEntryOf(r, names));
     return { items, total, page: l.page, size: l.size };
   });
   // issue 31: the tamper-evident chain behind the report (verify, verifiable export, public key)

@@ -2,9 +2,9 @@
 // holders of the privilege of the screen that owns its data (DASHBOARD_WIDGET_PRIVILEGES), and counts of rows that
 // have a division cover the divisions those privileges were granted on.
 import type { FastifyInstance } from 'fastify';
-import { API, DASHBOARD_WIDGET_PRIVILEGES, DashboardSummary, PRIV, type DashboardPart } from '../../contract';
+import { API, DASHBOARD_WIDGET_PRIVILEGES, DashboardSummary, PRIV, auditEntityName, type DashboardPart } from '../../contract';
 import type { Db } from '../db/db';
-import { recentChanges } from '../db/queries/audit';
+import { actorNames, recentChanges } from '../db/queries/audit';
 import { dashboardParts, type DashboardAsk } from '../db/queries/dashboard';
 import { clientOf, divisionsFor, principal } from './kit';
 import { iso } from '../db/values';
@@ -26,7 +26,18 @@ export function dashboardRoutes(app: FastifyInstance, { db }: { db: Db }) {
     const summary: DashboardSummary = await dashboardParts(db, clientId, asks);
     if (asks.some((a) => a.part === 'recentChanges')) {
       const recent = await recentChanges(db, clientId, 8);
-      summary.recentChanges = recent.map((r) => ({ at: iso(r.at)!, actor: r.actor, action: r.action, entity: r.entity }));
+      const names = await actorNames(
+        db,
+        recent.map((r) => r.actor),
+      );
+      summary.recentChanges = recent.map((r) => ({
+        at: iso(r.at)!,
+        actor: r.actor,
+        action: r.action,
+        entity: r.entity,
+        actorName: names.get(r.actor) ?? null,
+        entityName: auditEntityName(r),
+      }));
     }
     return summary;
   });

@@ -96,13 +96,15 @@ export function doorRoutes(
     // a locked-down door opens for nobody, forced or not, until the lockdown is released
     const {
       rows: [door],
-    } = await db.query<{ mode: string }>('select mode from doors where id = $1', [id]);
+    } = await db.query<{ mode: string; name: string }>('select mode, name from doors where id = $1', [id]);
     if (door?.mode === 'locked-down' && command !== 'lock') throw new HttpError(409, 'This door is locked down: release the lockdown first');
     // a threat level that holds the doors locked holds them against commands too, until it is lowered
     const hold = command === 'lock' ? null : threatHold((await simulator.access.get(clientId)).doors.get(id), Date.now());
     if (hold) throw new HttpError(409, fill('This door is held locked by threat level {level}: lower it first', { level: hold.name }));
     const event = await simulatorErrors(() => simulator.command(clientId, id, command, principal(req).username, { force }));
-    await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after: { eventId: event.id, ...(force ? { force } : {}) } });
+    // the door's name with it: the activity report says which door in words (issue 50)
+    const after = { name: door?.name ?? null, eventId: event.id, ...(force ? { force } : {}) };
+    await audit(db, req, { clientId, action: command, entity: 'door', entityId: id, before: null, after });
     return event;
   });
 

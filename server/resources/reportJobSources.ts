@@ -1,6 +1,7 @@
 // What a scheduled report holds (server/resources/reportJobs.ts): each kind's columns and rows for the period, as the
 // job's owner may see it (their divisions for the family's view code), read a batch at a time.
-import { PRIV, familyOf } from '../../contract';
+import { ACTIVITY_FILE_COLUMNS, PRIV, activityCells, familyOf } from '../../contract';
+import { auditEntryOf, type AuditRow } from '../db/queries/audit';
 import { reportJobsResource } from '../../contract/resources/reportJobs';
 import { privilegeEntries } from '../auth/access';
 import { clientDivisionIds, eventDivisions } from '../auth/eventScope';
@@ -67,18 +68,24 @@ export async function sourceOf(db: Db, job: Job, period: { from: string; to: str
       };
     }
     case 'activity':
+      // the same headers and cells as the screen's export (contract/activity.ts), in plain words, with the ids and the
+      // values before and after
       return {
-        columns: cols(['time', 'actor', 'action', 'entity', 'entityId'], ['time']),
+        columns: cols([...ACTIVITY_FILE_COLUMNS], ['When']),
         rows: paged<R>(
           async (after) =>
             (
               await db.query<R>(
-                `select id, at, actor, action, entity, entity_id from audit_log
-          where ${own()} and at >= ${bounds[0]} and at < ${bounds[1]} and id > $5 order by id limit ${BATCH}`,
+                `select a.*, u.name as actor_name from audit_log a left join users u on u.username = a.actor
+          where ${own('a')} and a.at >= ${bounds[0]} and a.at < ${bounds[1]} and a.id > $5 order by a.id limit ${BATCH}`,
                 [...p, after?.id ?? 0],
               )
             ).rows,
-          (r) => [iso(r.at), r.actor, r.action, r.entity, r.entity_id],
+          (r) => {
+            const row = r as unknown as AuditRow & { actor_name: string | null };
+            const entry = auditEntryOf(row, new Map(row.actor_name ? [[row.actor, row.actor_name]] : []));
+            return [iso(row.at), ...activityCells(entry)];
+          },
         ),
       };
     case 'identities': {

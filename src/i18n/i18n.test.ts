@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  ACTIVITY_FILE_COLUMNS,
+  AUDIT_ACTION_WORDS,
   CATALOGUE,
   PATTERN_PREFIX,
   defineResource,
@@ -92,6 +94,10 @@ describe('screen strings (text: keyed by their English)', () => {
   });
   it('translates every entry (no English left, same placeholders)', () => {
     expect(untranslated(Object.fromEntries(Object.keys(zhText).map((k) => [k, k])), zhText)).toEqual([]);
+  });
+  it('has the activity report’s words in zh-CN: every action in plain words and every header of its file (issue 50)', () => {
+    const words = [...Object.values(AUDIT_ACTION_WORDS), ...ACTIVITY_FILE_COLUMNS];
+    expect(words.filter((w) => !(w in zhText))).toEqual([]);
   });
   it('falls back to the English text and fills placeholders', () => {
     expect(tx('Not in any table {n}', { n: 3 }, 'zh-CN')).toBe('Not in any table 3');

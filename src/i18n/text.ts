@@ -3,8 +3,11 @@
 // no entry here, so a new string is translated before it ships. `{name}` is a placeholder, in both languages.
 import { IAM_REFUSALS_ZH } from '../../contract/iam';
 import { zhMfaText } from './mfa';
+import { zhActivityText } from './activity';
 
 export const zhText: Record<string, string> = {
+  // issue 50: the activity report's plain words (./activity.ts)
+  ...zhActivityText,
   // issue 49: multi-factor sign-in (./mfa.ts)
   ...zhMfaText,
   // issue 49: the server's words when an identity provider's sign-in is refused (contract/iam.ts)

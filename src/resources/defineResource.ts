@@ -126,6 +126,9 @@ export interface ResourceDef<T extends { id: number }> {
   initial?: () => Record<string, unknown>;
   /** The catalogue declaration it comes from: the form also checks its cross-field rules. */
   declaration?: ResourceDeclaration<any>;
+  /** The export's columns after the first (the primary column, as shown) when the file says more than the list shows,
+   *  the same as a server's file of it (the activity report: ids, values before and after, contract/activity.ts). */
+  file?: { columns: readonly string[]; cells: (row: T) => string[] };
 }
 
 /** The resource's names in the console's language (catalogue keys, else the English text as the key). */

@@ -1,6 +1,18 @@
 // Read-only lists over the audit trail and the UI error log: the same catalogue, no forms.
 import { any } from 'superstruct';
-import { PRIV, auditChangedFields, type AuditEntry, type StoredEvent, type UiErrorRow } from '../../contract';
+import {
+  ACTIVITY_FILE_COLUMNS,
+  PRIV,
+  activityCells,
+  auditActionWords,
+  auditChangedFields,
+  auditEntityName,
+  auditEntityWords,
+  type AuditEntry,
+  type StoredEvent,
+  type UiErrorRow,
+} from '../../contract';
+import { tx } from '../i18n';
 import { consoleList } from '../../contract/consoleLists';
 import { createElement } from 'react';
 import { isDeniedSwipe, WhyButton } from '../screens/configure/WhyDrawer';
@@ -9,6 +21,11 @@ import { showDateTime } from '../ui/time';
 
 const when = (iso: string | null | undefined) => (iso ? showDateTime(iso) : '');
 const changed = (r: AuditEntry) => auditChangedFields(r).join(', ');
+/** "Door: Main Entrance" (the kind in plain words and the record's name; its id when it has no name). */
+const what = (r: AuditEntry) => {
+  const name = r.entityName ?? auditEntityName(r) ?? (r.entityId ? `#${r.entityId}` : '');
+  return name ? `${tx(auditEntityWords(r.entity))}: ${name}` : tx(auditEntityWords(r.entity));
+};
 
 export const activityReport = defineResource<AuditEntry>({
   ...consoleList('activity'),
@@ -18,14 +35,15 @@ export const activityReport = defineResource<AuditEntry>({
   privileges: { view: PRIV.activityReport },
   input: any(),
   primary: { title: 'When', field: 'at', value: (r) => when(r.at), width: 215, zoned: true },
+  // issue 50: people's names and plain words, not usernames and codes (the file keeps both, and the ids)
   columns: [
-    { field: 'actor', title: 'Operator', width: 140, sortable: true },
-    { field: 'action', title: 'Action', width: 130, sortable: true },
-    { field: 'entity', title: 'What', width: 130, sortable: true },
-    { field: 'entityId', title: 'Id', width: 80, sortable: false, value: (r) => r.entityId ?? '' },
+    { field: 'actor', title: 'Operator', width: 160, sortable: true, value: (r) => r.actorName ?? r.actor },
+    { field: 'action', title: 'Action', width: 170, sortable: true, value: (r) => tx(auditActionWords(r.action)) },
+    { field: 'entity', title: 'What', width: 240, sortable: true, value: what },
     { field: 'changed', title: 'Fields changed', width: 320, sortable: false, value: changed },
   ],
   defaultSort: [{ field: 'at', dir: 'desc' }],
+  file: { columns: ACTIVITY_FILE_COLUMNS.slice(1), cells: (r) => activityCells(r, tx) },
   filterPlaceholder: 'Search operator, action, what…',
   form: [],
 });

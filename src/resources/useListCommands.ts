@@ -60,8 +60,14 @@ export function useListCommands<T extends { id: number }>(
           : new Blob(
               [
                 toCsv(
-                  [head(titleOfColumn(resource.primary), resource.primary.zoned), ...columns.map((c) => head(titleOfColumn(c), c.zoned))],
-                  (result as T[]).map((r) => [cell(resource.primary, r, resource.primary.value(r)), ...columns.map((c) => cell(c, r, cellText(c, r)))]),
+                  [
+                    head(titleOfColumn(resource.primary), resource.primary.zoned),
+                    ...(resource.file ? resource.file.columns.map((c) => tx(c)) : columns.map((c) => head(titleOfColumn(c), c.zoned))),
+                  ],
+                  (result as T[]).map((r) => [
+                    cell(resource.primary, r, resource.primary.value(r)),
+                    ...(resource.file ? resource.file.cells(r) : columns.map((c) => cell(c, r, cellText(c, r)))),
+                  ]),
                 ),
               ],
               { type: 'text/csv;charset=utf-8' },

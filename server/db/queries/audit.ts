@@ -1,5 +1,5 @@
 // The audit trail: who changed what in which client, with the row before and after.
-import type { AuditEntry } from '../../../contract';
+import { auditEntityName, type AuditEntry } from '../../../contract';
 import type { Db } from '../db';
 import { tenant } from '../tenant';
 import { like, window, type ListWindow } from './list';
@@ -25,8 +25,9 @@ export interface AuditFields {
   after: unknown;
 }
 
-/** A stored audit row as the contract's AuditEntry (the activity report and the backups' history). */
-export const auditEntryOf = (r: AuditRow): AuditEntry => ({
+/** A stored audit row as the contract's AuditEntry (the activity report and the backups' history); `names`: the
+ *  people's names by username (actorNames), where they were read. */
+export const auditEntryOf = (r: AuditRow, names?: ReadonlyMap<string, string>): AuditEntry => ({
   id: Number(r.id),
   clientId: r.client_id,
   actor: r.actor,
@@ -36,7 +37,17 @@ export const auditEntryOf = (r: AuditRow): AuditEntry => ({
   before: r.before,
   after: r.after,
   at: r.at instanceof Date ? r.at.toISOString() : String(r.at),
+  actorName: names?.get(r.actor) ?? null,
+  entityName: auditEntityName(r),
 });
+
+/** The names of the people behind these usernames (one query for a page of rows); a username no user has is left out. */
+export async function actorNames(db: Db, usernames: Iterable<string>): Promise<Map<string, string>> {
+  const list = [...new Set(usernames)];
+  if (!list.length) return new Map();
+  const { rows } = await db.query<{ username: string; name: string }>('select username, name from users where username = any($1::text[])', [list]);
+  return new Map(rows.map((r) => [r.username, r.name]));
+}
 
 /** The newest records of no client about `entities` (the backups' history), newest first; a partial index (112). */
 export async function platformAudit(db: Db, entities: readonly string[], limit: number): Promise<AuditRow[]> {

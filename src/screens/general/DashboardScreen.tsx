@@ -5,7 +5,7 @@ import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Callout, Card, HTMLTable, Icon, NonIdealState, Spinner, Tab, Tabs, Tag, type IconName } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { formatNumber, hasPrivilege, PRIV, type DashboardPage, type DashboardSummary } from '../../../contract';
+import { auditActionWords, auditEntityWords, formatNumber, hasPrivilege, PRIV, type DashboardPage, type DashboardSummary } from '../../../contract';
 import { selectOpenByPriority, selectServerAlarmCount } from '../../../machines/alarms.selectors';
 import { selectHeldPrivileges, selectUser } from '../../../machines/session.selectors';
 import { countDoors, doorStateOf } from '../configure/doorStatus';
@@ -277,9 +277,9 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
                 {data.recentChanges.map((c, i) => (
                   <tr key={i}>
                     <td title={time.dateTime(c.at, true)}>{time.ago(c.at, now)}</td>
-                    <td>{c.actor}</td>
-                    <td>{c.action}</td>
-                    <td>{c.entity}</td>
+                    <td title={c.actor}>{c.actorName ?? c.actor}</td>
+                    <td>{tx(auditActionWords(c.action))}</td>
+                    <td>{c.entityName ? `${tx(auditEntityWords(c.entity))}: ${c.entityName}` : tx(auditEntityWords(c.entity))}</td>
                   </tr>
                 ))}
               </tbody>
