@@ -353,8 +353,9 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
     /** Read-only fields of the record (set by the server: a status, who decided and when) shown above its form. */
     recordSummary?: readonly string[];
     /** A named panel of the record's page beside its form, for what the catalogue cannot say (a job's reports with
-     *  their downloads): src/resources/recordPanels.tsx maps the name to its component. */
-    recordPanel?: 'reportJobRuns';
+     *  their downloads): src/resources/recordPanels.tsx maps the name to its component. `osdpReaders`: a controller's
+     *  OSDP readers as its edge reports them, with Re-pair; `osdpReader`: the one at a card reader's bus address. */
+    recordPanel?: 'reportJobRuns' | 'osdpReaders' | 'osdpReader';
   };
 }
 

@@ -40,7 +40,13 @@ export const controllersResource = defineResource({
   form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],
   export: ['csv', 'ndjson'],
   // a name opens its diagnostic for whoever may see it [0.5.6.4], else its settings
-  screens: { editRoute: '/hardware/controllers/settings/:id', editTitle: 'Controller settings', detailsRoute: '/hardware/controllers/diagnostic/:ipAddress' },
+  // issue 46: its OSDP readers as its Gatehouse Edge reports them (identity, secure channel, counters, Re-pair)
+  screens: {
+    editRoute: '/hardware/controllers/settings/:id',
+    editTitle: 'Controller settings',
+    detailsRoute: '/hardware/controllers/diagnostic/:ipAddress',
+    recordPanel: 'osdpReaders',
+  },
 });
 
 export const READER_DIRECTIONS = [
@@ -78,6 +84,8 @@ export const cardReadersResource = defineResource({
     },
   ],
   export: ['csv', 'ndjson'],
+  // issue 46: the OSDP reader at its bus address as its controller's Gatehouse Edge reports it, with Re-pair
+  screens: { recordPanel: 'osdpReader' },
 });
 
 export const INPUT_KINDS = [

@@ -7,11 +7,14 @@
 import { CATALOGUE } from '../../contract';
 import { catKey } from './catalogue';
 import { IAM_REFUSALS_ZH } from '../../contract/iam';
+import { zhOsdpSentences } from './osdp';
 
 /** zh-CN templates of the server's sentences with values (keys: the English template, as written in server/). */
 export const zhSentences: Record<string, string> = {
   // issue 49: an identity provider's sign-in refused, with values (contract/iam.ts)
   ...Object.fromEntries(Object.entries(IAM_REFUSALS_ZH).filter(([en]) => en.includes('{'))),
+  // issue 46: the edge's and the hub's words about a re-pair (./osdp.ts)
+  ...zhOsdpSentences,
   '{what} not found': '找不到该{what}',
   'Its owner no longer holds privilege {code} in this client: nothing was made': '其所有者在本客户中已不再拥有权限 {code}：未生成任何内容',
   'Needs privilege {code}': '需要权限 {code}',

@@ -3,6 +3,7 @@
 // no entry here, so a new string is translated before it ships. `{name}` is a placeholder, in both languages.
 import { IAM_REFUSALS_ZH } from '../../contract/iam';
 import { zhMfaText } from './mfa';
+import { zhOsdpText } from './osdp';
 import { zhActivityText } from './activity';
 
 export const zhText: Record<string, string> = {
@@ -10,6 +11,8 @@ export const zhText: Record<string, string> = {
   ...zhActivityText,
   // issue 49: multi-factor sign-in (./mfa.ts)
   ...zhMfaText,
+  // issue 46: the Hardware screens' OSDP readers (./osdp.ts)
+  ...zhOsdpText,
   // issue 49: the server's words when an identity provider's sign-in is refused (contract/iam.ts)
   ...Object.fromEntries(Object.entries(IAM_REFUSALS_ZH).filter(([en]) => !en.includes('{'))),
   'Something went wrong in {where}': '{where}出错了',

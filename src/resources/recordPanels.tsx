@@ -2,7 +2,8 @@
 // that the catalogue cannot say by itself. `reportJobRuns`: a scheduled report job's history, newest first, each run
 // with when it ran (in the user's zone), the period it covers, its rows, format and size (cut at the row cap or not) or
 // why it failed, to whom it was delivered (mail, web hook and that delivery's state), a Download while its file is
-// kept and a Retry of a failed run; above them, whether this server mails at all (SMTP_URL).
+// kept and a Retry of a failed run; above them, whether this server mails at all (SMTP_URL). `osdpReaders` and
+// `osdpReader` (issue 46): a controller's OSDP readers, and a card reader's own (./OsdpReadersPanel.tsx).
 import { useEffect, useState } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -19,9 +20,12 @@ import { tx, useLocale } from '../i18n';
 import { notify } from '../hooks/console';
 import { showDate, useTime } from '../ui/time';
 import { TableScroll } from '../ui/TableScroll';
+import { OsdpReadersPanel } from './OsdpReadersPanel';
 
 export function RecordPanelNamed({ name, row }: { name: string; row: Record<string, unknown> }) {
   if (name === 'reportJobRuns') return <ReportJobRuns row={row} />;
+  if (name === 'osdpReaders') return <OsdpReadersPanel of={{ controllerId: Number(row.id) }} />;
+  if (name === 'osdpReader') return <OsdpReadersPanel of={{ cardReaderId: Number(row.id) }} />;
   return null;
 }
 

@@ -98,6 +98,7 @@ import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
 import { acknowledgeHandover, getLatestHandover, listHandovers } from '../api/endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
 import { fileAt } from '../api/files';
+import { osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -469,3 +470,9 @@ export const handoverReading = reading(() =>
 export const handoverCommands = formCommand<AcknowledgeHandoverBody>('acknowledged', acknowledgeHandover);
 /** Issue 50: the acknowledged handovers, newest first (/report/handovers). */
 export const handoverHistoryReading = reading(() => listHandovers());
+
+// ---------- OSDP readers (issue 46): the Hardware screens' panel (src/resources/OsdpReadersPanel.tsx) ----------
+/** A controller's OSDP readers (`{ controllerId }`) or a card reader's one (`{ cardReaderId }`), as its edge last reported them. */
+export const osdpReadersReading = reading((of: OsdpReadersOf) => osdpReaders(of));
+/** `<cardReaderId>`: re-pair its OSDP reader (audited); answers what the edge said it did. */
+export const osdpRepairCommands = commands((id) => repairCardReader(Number(id)));

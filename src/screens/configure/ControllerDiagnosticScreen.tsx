@@ -1,6 +1,7 @@
 // /hardware/controllers/diagnostic/{ipAddress} [0.5.6.4] (issue 12): one controller as it reports itself — online or
 // offline, for how long, its firmware, what is wired to it, when it was last heard — with its latest events and a
 // Ping that says whether it answers and how fast (the last five kept on screen). It reads itself again every 10 s.
+// Issue 46: its OSDP readers as its Gatehouse Edge reports them (src/resources/OsdpReadersPanel.tsx), with Re-pair.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Card, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
@@ -16,6 +17,7 @@ import { useSystemActor } from '../../hooks/useSystemActor';
 import { routeDescription, routeTitle, tx, useLocale } from '../../i18n';
 import { PageHeader } from '../../ui/PageHeader';
 import { useTime } from '../../ui/time';
+import { OsdpReadersPanel } from '../../resources/OsdpReadersPanel';
 
 export function ControllerDiagnosticScreen() {
   useLocale();
@@ -135,6 +137,11 @@ export function ControllerDiagnosticScreen() {
             </ul>
           </div>
         </Card>
+        {hasPrivilege(held, [PRIV.controllers.view]) && (
+          <div className="gh-mb">
+            <OsdpReadersPanel of={{ controllerId: d.controller.id }} />
+          </div>
+        )}
         <H4>{tx('Latest events')}</H4>
         {d.events.length === 0 ? (
           <p className="bp6-text-muted">{tx('Nothing heard from it yet.')}</p>

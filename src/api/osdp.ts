@@ -1,0 +1,21 @@
+// Calls of the Hardware screens' OSDP readers panel (issue 46); their actors are the system's (src/system/readActors.ts).
+// Every answer is validated with its contract schema (contract/osdpReaders.ts).
+import { OsdpReadersAnswer, OsdpRepairAnswer, cardReadersResource, controllersResource } from '../../contract';
+import { api } from './client';
+import { checked } from './endpoints';
+
+/** A controller's OSDP readers (`controllerId`), or the one at a card reader's bus address (`cardReaderId`). */
+export type OsdpReadersOf = { controllerId: number } | { cardReaderId: number };
+
+export async function osdpReaders(of: OsdpReadersOf): Promise<OsdpReadersAnswer> {
+  const path = 'controllerId' in of ? `${controllersResource.api}/${of.controllerId}/osdp-readers` : `${cardReadersResource.api}/${of.cardReaderId}/osdp`;
+  const r = await api.get(path);
+  return checked(r.data, OsdpReadersAnswer, path);
+}
+
+/** Re-pair the card reader's OSDP reader (audited on the server); a refusal rejects with the server's message. */
+export async function repairCardReader(cardReaderId: number): Promise<OsdpRepairAnswer> {
+  const path = `${cardReadersResource.api}/${cardReaderId}/repair`;
+  const r = await api.post(path, {});
+  return checked(r.data, OsdpRepairAnswer, path);
+}
