@@ -194,7 +194,11 @@ export const DoorView = type({
 /** Lock down every door the caller controls (on), or release the doors a lockdown holds (off). */
 /** `divisionId`: only the doors of that division and the divisions inside it (a site, a building); else every door. */
 export const LockdownBody = object({ on: boolean(), divisionId: optional(nullable(idInt())) });
-export const LockdownAnswer = type({ on: boolean(), doors: integer() });
+/** A door a lockdown or threat level could not command now (its Gatehouse Edge controller offline): why, for the
+ *  console. Its mode is recorded all the same and reaches the door with the edge's snapshot when it reconnects. */
+export const DoorUnreached = type({ doorId: integer(), message: string() });
+export type DoorUnreached = Infer<typeof DoorUnreached>;
+export const LockdownAnswer = type({ on: boolean(), doors: integer(), unreached: optional(array(DoorUnreached)) });
 
 // ---------- threat levels (issue 12) ----------
 /** POST `${threatLevelsResource.api}/current`: put a level in force (null: lower to none) for the whole client or one
@@ -215,6 +219,8 @@ export const ThreatState = type({
   /** issue 50: the person's name (the screens said "Set by operator", a username) */
   setByName: optional(nullable(string())),
   until: nullable(string()),
+  /** issue 47, the answer to setting a level that holds the doors locked: the doors it could not lock now */
+  unreached: optional(array(DoorUnreached)),
 });
 export type ThreatState = Infer<typeof ThreatState>;
 /**

@@ -4,10 +4,11 @@
 // left open past the door's held-open time Door held open, each journaled and raising its alarm on the server, and
 // closing returns it to normal.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_CODES, controllersResource, doorsResource, inputsResource, outputsResource } from '../contract';
+import { API, EVENT_CODES, controllersResource, doorsResource, inputsResource, outputsResource } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
@@ -33,10 +34,49 @@ async function until<T>(what: string, fn: () => T | Promise<T>, ms = 8000): Prom
   }
 }
 
-function edgeWith(k: string) {
+/** A TCP proxy to the server that can be cut (the site's network gone) and restored on the same port. */
+async function proxyTo(port: number) {
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let at = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((inbound) => {
+        const out = netConnect(port, '127.0.0.1');
+        for (const x of [inbound, out]) {
+          sockets.add(x);
+          x.on('close', () => sockets.delete(x));
+          x.on('error', () => x.destroy());
+        }
+        inbound.pipe(out).pipe(inbound);
+      });
+      server.listen(at, '127.0.0.1', () => {
+        const a = server!.address();
+        at = typeof a === 'object' && a ? a.port : 0;
+        resolve();
+      });
+    });
+  await listen();
+  return {
+    url: () => `http://127.0.0.1:${at}`,
+    async cut() {
+      await new Promise<void>((r) => {
+        server!.close(() => r());
+        for (const x of sockets) x.destroy();
+      });
+    },
+    restore: listen,
+    close() {
+      for (const x of sockets) x.destroy();
+      server?.close();
+    },
+  };
+}
+
+function edgeWith(k: string, server = s.base) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-io-'));
   dirs.push(dataDir);
-  const e = startEdge({ server: s.base, key: k, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
+  const e = startEdge({ server, key: k, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
   edges.push(e);
   return e;
 }
@@ -167,5 +207,44 @@ describe('Gatehouse Edge door I/O', () => {
     expect(edge.io.input(2_000_000_000, true)).toMatchObject({ ok: false, entries: [] });
     expect(edge.journal.lastSeq).toBe(journaled);
     edge.stop();
+  });
+
+  it('a command to an offline edge is refused with 409 naming it; a lockdown is recorded all the same, names the door it could not reach, and locks it when the edge is back', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    const edge = edgeWith(key, proxy.url());
+    const cmd = (command: string) => s.call('POST', `${API.doors}/${door}/commands`, { token: admin, body: { command } });
+    const controllerName = (await s.db.query<{ name: string }>('select name from controllers where id = $1', [controller])).rows[0].name;
+    try {
+      await until('online', () => edge.link.online && edge.store.held);
+      expect((await cmd('unlock')).status).toBe(200);
+      expect(edge.io.state(door)).toBe('unlocked');
+      await proxy.cut();
+      await until('the link gone on the server', () =>
+        s.count('select 1 from edge_controllers where controller_id = $1 and disconnected_at is not null', [controller]),
+      );
+      const refused = await cmd('lock');
+      expect(refused.status).toBe(409);
+      expect(JSON.stringify(refused.body)).toContain(`its Gatehouse Edge controller ${controllerName} is offline`);
+      // the lockdown: recorded on the server, answered 200, the door it could not reach named with why
+      const lockdown = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: true } });
+      expect(lockdown.status, JSON.stringify(lockdown.body)).toBe(200);
+      expect(lockdown.body.unreached).toEqual(expect.arrayContaining([{ doorId: door, message: expect.stringContaining('is offline') }]));
+      expect((await s.db.query<{ mode: string }>('select mode from doors where id = $1', [door])).rows[0].mode).toBe('locked-down');
+      expect(edge.io.state(door)).toBe('unlocked'); // nothing reached the door yet
+      // the link back: the snapshot brings the lockdown, the edge locks the strike and says so
+      await proxy.restore();
+      await until('locked at the edge with the snapshot', () => edge.io.state(door) === 'locked', 15_000);
+      expect(edge.journal.all().some((e) => e.eventCode === EVENT_CODES.doorLocked && e.message.includes('locked down'))).toBe(true);
+      await until('its event on the server', async () =>
+        s.count(`select 1 from events where event_source_id = $1 and event_code = $2 and message like '%locked down%'`, [
+          `door-${door}`,
+          EVENT_CODES.doorLocked,
+        ]),
+      );
+    } finally {
+      await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: false } });
+      edge.stop();
+      proxy.close();
+    }
   });
 });

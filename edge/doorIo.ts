@@ -172,6 +172,30 @@ export function createDoorIo(opts: {
     return { ok: true, message: `${door.name} opened`, entries: [] };
   }
 
+  /**
+   * The snapshot changed: a door it holds locked (locked down, or a threat level in force that locks it) whose strike a
+   * command left unlocked is locked now, journaled. So a lockdown or threat level set while this edge was offline (the
+   * server could not command the door) reaches the strike with the snapshot when the link is back.
+   */
+  function enforce(): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const at = now();
+    for (const door of opts.store.held?.snapshot.doors ?? []) {
+      const t = door.threat;
+      const why =
+        door.mode === 'locked-down'
+          ? 'locked down'
+          : t && t.mode === 'locked' && at >= t.from && (t.until === null || at < t.until)
+            ? `threat level ${t.name}`
+            : null;
+      const s = strikes.get(door.id);
+      if (!why || !s || s.state === 'locked') continue;
+      out.push(journal(door.id, door.name, EVENT_CODES.doorLocked, ` (${why}, as the server's rules say)`));
+      set(door.id, 'locked', null);
+    }
+    return out;
+  }
+
   /** What a reader of the door shows steadily: locked down, a threat level in force, offline, unlocked, or normal. */
   function modeOf(doorId: number): ReaderMode {
     const door = doorOf(doorId);
@@ -191,6 +215,7 @@ export function createDoorIo(opts: {
     command,
     pulse,
     input,
+    enforce,
     state,
     /** whether the door's contact is open now */
     isOpen: (doorId: number) => contacts.get(doorId)?.open ?? false,

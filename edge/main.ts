@@ -78,6 +78,10 @@ export function startEdge(opts: EdgeOptions) {
         },
       })
     : null;
+  // a lockdown or threat level that came with the snapshot locks a strike a command left unlocked
+  link.on((e) => {
+    if (e === 'snapshot') io.enforce();
+  });
   if (osdp)
     link.on((e) => {
       if (e === 'snapshot') osdp.snapshotChanged();

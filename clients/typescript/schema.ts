@@ -9650,6 +9650,10 @@ export interface paths {
                         "application/json": {
                             doors: number;
                             on: boolean;
+                            unreached?: {
+                                doorId: number;
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16839,6 +16843,10 @@ export interface paths {
                             setAt: string | null;
                             setBy: string | null;
                             setByName?: string | null;
+                            unreached?: {
+                                doorId: number;
+                                message: string;
+                            }[];
                             until: string | null;
                         };
                     };
@@ -16890,6 +16898,10 @@ export interface paths {
                             setAt: string | null;
                             setBy: string | null;
                             setByName?: string | null;
+                            unreached?: {
+                                doorId: number;
+                                message: string;
+                            }[];
                             until: string | null;
                         };
                     };

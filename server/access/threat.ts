@@ -13,6 +13,7 @@ import { HttpError, body, clientOf, divisionsFor, principal } from '../http/kit'
 import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import type { HardwarePort } from '../doors/port';
+import { commandEach } from '../edge/commands';
 import { tenant } from '../db/tenant';
 
 export const THREAT_CURRENT = `${threatLevelsResource.api}/current`;
@@ -135,10 +136,17 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
         `select id from doors where ${tenant(params, clientId)} and mode <> 'locked-down' and ($1::int[] is null or division_id = any($1::int[])) order by id`,
         params,
       );
-      for (const d of rows)
-        await simulator
-          .command(clientId, Number(d.id), 'lock', `threat level ${level.name}`, { force: true })
-          .catch((e) => req.log.warn(`threat lock ${d.id}: ${e}`));
+      // a door whose edge controller is offline is named in the answer: the level is recorded, it reaches it on reconnect
+      const unreached = await commandEach(
+        simulator,
+        clientId,
+        rows.map((d) => Number(d.id)),
+        'lock',
+        `threat level ${level.name}`,
+        { force: true },
+      );
+      for (const u of unreached) req.log.warn(`threat lock ${u.doorId}: ${u.message}`);
+      return { ...(await stateOf(db, clientId)), unreached };
     }
     return stateOf(db, clientId);
   });

@@ -4,8 +4,11 @@
 // door's (simulated) I/O, journals the event (Door locked / unlocked / momentarily unlocked at the door's output) and
 // answers with its journal number; the server waits for that event to be stored (it comes up the device interface as
 // every edge event does) and answers with it. An edge that is not connected, or does not answer in time, refuses the
-// command (HardwareError 409: it does not reach the door); the edge refuses a door that is not in its snapshot.
-import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type Event } from '../../contract';
+// command (HardwareError 409 naming the door and its controller, which the console shows: it does not reach the door);
+// the edge refuses a door that is not in its snapshot. A lockdown or threat level is recorded on the server whatever
+// its doors' edges are: each door it could not reach is named in its answer (commandEach), and the edge gets the mode
+// with its snapshot when it reconnects, where it locks the strike itself (edge/doorIo.ts).
+import { EDGE_COMMAND_TIMEOUT_MS, type DoorCommand, type DoorUnreached, type Event } from '../../contract';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HardwareError, type HardwarePort } from '../doors/port';
@@ -13,17 +16,47 @@ import type { EdgeHub } from './hub';
 import type { EdgeIngest } from './ingest';
 
 /** The edge controller (one with a live key) a door of the client is wired to, with the door's name; null: none. */
-export async function edgeControllerOfDoor(db: Db, clientId: number, doorId: number): Promise<{ controllerId: number; name: string } | null> {
+export async function edgeControllerOfDoor(
+  db: Db,
+  clientId: number,
+  doorId: number,
+): Promise<{ controllerId: number; name: string; controllerName: string } | null> {
   const params: unknown[] = [doorId];
-  const { rows } = await db.query<{ controller_id: number; name: string }>(
-    `select h.controller_id, d.name from doors d
+  const { rows } = await db.query<{ controller_id: number; name: string; controller_name: string }>(
+    `select h.controller_id, d.name, c.name as controller_name from doors d
        join (select controller_id, door_id from card_readers union all select controller_id, door_id from inputs
              union all select controller_id, door_id from outputs) h on h.door_id = d.id
        join service_accounts sa on sa.controller_id = h.controller_id and sa.key_revoked_at is null
+       join controllers c on c.id = h.controller_id
       where d.id = $1 and ${tenant(params, clientId, 'd')} order by h.controller_id limit 1`,
     params,
   );
-  return rows[0] ? { controllerId: Number(rows[0].controller_id), name: rows[0].name } : null;
+  return rows[0] ? { controllerId: Number(rows[0].controller_id), name: rows[0].name, controllerName: rows[0].controller_name } : null;
+}
+
+/**
+ * One command to many doors (a lockdown, a threat level that holds the doors locked): a door that cannot be reached
+ * (its edge controller offline, or no answer in time) is named with why, and the others go on. What the lockdown or
+ * threat level put in force is already recorded on the server: it is in the snapshot the edge gets when it reconnects.
+ */
+export async function commandEach(
+  port: Pick<HardwarePort, 'command'>,
+  clientId: number,
+  doorIds: readonly number[],
+  cmd: DoorCommand,
+  actor: string,
+  opts: { force?: boolean } = {},
+): Promise<DoorUnreached[]> {
+  const unreached: DoorUnreached[] = [];
+  for (const doorId of doorIds) {
+    try {
+      await port.command(clientId, doorId, cmd, actor, opts);
+    } catch (e) {
+      if (!(e instanceof HardwareError)) throw e;
+      unreached.push({ doorId, message: e.message });
+    }
+  }
+  return unreached;
 }
 
 /**
@@ -36,6 +69,11 @@ export function routeDoorCommands(port: HardwarePort, deps: { db: Db; hub: EdgeH
   const command = async (clientId: number, doorId: number, cmd: DoorCommand, actor: string, opts: { force?: boolean } = {}): Promise<Event> => {
     const edge = await edgeControllerOfDoor(deps.db, clientId, doorId);
     if (!edge) return own(clientId, doorId, cmd, actor, opts);
+    if (!deps.hub.connected().some((c) => c.controllerId === edge.controllerId))
+      throw new HardwareError(
+        409,
+        `${edge.name}: its Gatehouse Edge controller ${edge.controllerName} is offline, so the command cannot reach the door (a lockdown or threat level reaches it with its rules when it reconnects)`,
+      );
     const r = await deps.hub.command(edge.controllerId, { type: 'door', doorId, command: cmd, actor: actor.slice(0, 200), force: !!opts.force }, edge.name);
     if (!r.ok) throw new HardwareError(409, r.message.startsWith(edge.name) ? r.message : `${edge.name} ${r.message}`);
     const event = await deps.ingest.stored(edge.controllerId, r.seq, EDGE_COMMAND_TIMEOUT_MS);

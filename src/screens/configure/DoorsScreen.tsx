@@ -80,7 +80,18 @@ export function DoorsScreen() {
     const sub = commands.on('command.done', ({ command: done, result }) => {
       if (done.startsWith('lockdown:')) {
         const on = done.split(':')[1] === 'on';
-        const answer = result as { doors: number };
+        const answer = result as { doors: number; unreached?: { doorId: number; message: string }[] };
+        // issue 47: doors of a Gatehouse Edge controller that is offline are locked down on the server, and at the door
+        // once it reconnects; the operator is told which
+        if (on && answer.unreached?.length)
+          notify({
+            intent: 'warning',
+            title: tx('Not reached yet'),
+            message: `${tx('{n} doors are on an edge controller that is offline: they lock down when it reconnects.', { n: answer.unreached.length })} ${answer.unreached
+              .map((u) => names.current.get(u.doorId) ?? `#${u.doorId}`)
+              .join(', ')}`,
+            timeoutMs: 10_000,
+          });
         notify(
           on
             ? {
