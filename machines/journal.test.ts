@@ -109,8 +109,8 @@ describe('createJournal', () => {
       initial: 'loading',
       states: { loading: { invoke: { id: 'load', src: 'load', onDone: 'done' } }, done: {} },
     });
-    createActor(m, { inspect: j.inspect }).start();
-    await new Promise((r) => setTimeout(r, 0));
+    const actor = createActor(m, { inspect: j.inspect }).start();
+    await waitFor(actor, (s) => s.value === 'done', { timeout: 5000 }); // the promise actor's answer taken (a bare tick stood here)
     const nd = j.toNdjson();
     expect(nd).not.toContain(TOKEN_A);
     expect(nd.endsWith('\n')).toBe(true);

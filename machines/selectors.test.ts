@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { sessionMachine, type RestoredToken } from './session';
 import {
@@ -193,8 +193,10 @@ describe('resource list pager', () => {
       }),
       { input: { resource: 'identities', size: 20 } },
     ).start();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(selectPager(actor.getSnapshot())).toMatchObject({ total: 10_000, atLeast: true, lastPage: null, hasNext: true });
+    // once the page has come (a bare tick stood here)
+    await vi.waitFor(() => expect(selectPager(actor.getSnapshot())).toMatchObject({ total: 10_000, atLeast: true, lastPage: null, hasNext: true }), {
+      interval: 5,
+    });
   });
 });
 

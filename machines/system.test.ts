@@ -1,6 +1,6 @@
 // The root wires the real-time children to the session: sign-in starts the sockets, a connect resyncs the alarms,
 // sign-out stops them.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createControls } from '../model-tests/harness';
 import { fakeSystemImpl } from '../model-tests/systemImpl';
 import { LOGIN_A, NOW } from '../model-tests/fixtures';
@@ -21,8 +21,8 @@ describe('the actor system', () => {
     expect(events.getSnapshot().value).toBe('idle');
     getSystemActor(root, 'session').send({ type: 'session.signIn', username: 'admin', password: 'hunter2-secret' });
     await controls.settle('signIn', 'done', LOGIN_A);
-    await new Promise((r) => setTimeout(r, 0));
-    expect(opened.map((o) => o.service).sort()).toEqual(['central', 'event', 'visitor']);
+    // the three connections opened once the session is in (a bare tick stood here)
+    await vi.waitFor(() => expect(opened.map((o) => o.service).sort()).toEqual(['central', 'event', 'visitor']), { interval: 5 });
     expect(events.getSnapshot().hasTag('online')).toBe(true);
     expect(getSystemActor(root, 'alarms').getSnapshot().hasTag('syncing')).toBe(true);
     getSystemActor(root, 'session').send({ type: 'session.signOut' });

@@ -85,6 +85,8 @@ describe('overrides', () => {
     const { state: _s, id: _i, clientId: _c, createdAt: _ca, ...input } = row;
     const ended = await s.call('PUT', `${OVR}/${row.id}`, { token: admin, body: { ...input, endsAt: iso(0) } });
     expect(ended.status).toBe(200);
+    // deliberate, not a wait for an event: the override ends when the database's now() passes endsAt (ends_at <=
+    // now()), read from this process's clock just before the PUT; 20 ms puts it in the past whatever the clocks' grain
     await new Promise((r) => setTimeout(r, 20));
     await tick();
     for (const d of doors) expect(await status(d)).toBe('locked');

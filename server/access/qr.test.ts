@@ -53,6 +53,7 @@ describe('door QR codes', () => {
     let now = await code();
     // a code about to roll over would make the next step a race: take the next period's
     if (Date.parse(now.body.validTo) - Date.now() < 3000) {
+      // deliberate: waits out the rest of the code's 30 s period (a time the code measures), not for an event
       await new Promise((r) => setTimeout(r, 3100));
       now = await code();
     }

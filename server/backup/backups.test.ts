@@ -395,6 +395,8 @@ if (pglite)
         const again = await openPglite(data);
         for (let i = 0; i < 3; i++) {
           await takeBackup(again, auto, 'auto', null);
+          // deliberate: a backup's id starts with its second (newBackupId) and pruning keeps the newest ids, so each
+          // automatic backup is taken in a second of its own; a time the code measures, not an event waited for
           await new Promise((r) => setTimeout(r, 1100));
         }
         await takeBackup(again, auto, 'manual', 'test');

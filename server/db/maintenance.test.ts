@@ -36,7 +36,9 @@ describe('database maintenance', () => {
       await held;
       return 'first';
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // the job has started, so the first server holds the lock (a 100 ms sleep stood here: on a loaded machine the
+    // second could ask first)
+    await expect.poll(() => runs, { timeout: 10_000, interval: 5 }).toBe(1);
     if (s.db.kind === 'postgres') {
       // the second server asks while the first still works: it does not run the job
       expect(

@@ -221,7 +221,12 @@ describe('a read asked for during a client switch', () => {
     let finish: () => void = () => {};
     let switching: Promise<void> | null = new Promise<void>((resolve) => (finish = resolve));
     const sent: string[] = [];
-    const api = createApiClient(() => deps({ getToken: () => token, getClientId: () => client, settled: () => switching ?? Promise.resolve() }));
+    let asked = 0; // how many reads asked whether a switch is under way
+    const settled = () => {
+      asked++;
+      return switching ?? Promise.resolve();
+    };
+    const api = createApiClient(() => deps({ getToken: () => token, getClientId: () => client, settled }));
     api.defaults.adapter = async (config) => {
       sent.push(`${config.method} ${config.url} ${AxiosHeaders.from(config.headers).get('Authorization')}`);
       return { data: { ok: true }, status: 200, statusText: 'OK', headers: {}, config };
@@ -239,8 +244,9 @@ describe('a read asked for during a client switch', () => {
     expect(sent.at(-1)).toBe('get /idp/1.0/me/settings Bearer new');
     // another client by the time the switch is over: Northwind's floor plan is not read from Harbour
     switching = new Promise<void>((resolve) => (finish = resolve));
+    const askedBefore = asked;
     const other = api.get('/event/manage/floor-plans/1');
-    await new Promise((resolve) => setTimeout(resolve, 0)); // the read is waiting
+    await vi.waitFor(() => expect(asked).toBe(askedBefore + 1), { interval: 5 }); // the read is waiting for the switch
     client = '2';
     token = 'harbour';
     finish();

@@ -117,7 +117,8 @@ describe('streamGet against servers that fail', () => {
       answered = true;
       return o;
     });
-    await new Promise((r) => setTimeout(r, 2500)); // longer than the old limit of 2 s, after which the body was cancelled
+    // deliberate: outlasts the old limit of 2 s (a time the code measured), after which the body was cancelled
+    await new Promise((r) => setTimeout(r, 2500));
     expect(answered).toBe(false); // still reading to the close
     release();
     expect((await outcome).status).toBe('ended');
@@ -327,9 +328,15 @@ describe('a stream asked for during a client switch', () => {
     let client = '2';
     let finish: () => void = () => {};
     const switching = new Promise<void>((resolve) => (finish = resolve));
-    const deps = { ...noAuth, getClientId: () => client, settled: () => switching };
+    let asked = 0;
+    const settled = () => {
+      asked++;
+      return switching;
+    };
+    const deps = { ...noAuth, getClientId: () => client, settled };
     const run = streamGet('/x', { baseUrl: srv.base, deps, onEvent: () => {} });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // the stream has asked whether a switch is under way (a 20 ms sleep stood here); a request sent anyway is seen below
+    await vi.waitFor(() => expect(asked).toBe(1), { interval: 5 });
     expect(srv.requests()).toBe(0); // waiting for the switch
     client = '3';
     finish();

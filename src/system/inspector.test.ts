@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { InspectionEvent } from 'xstate';
 import { createInspectorObserver, inspectorWanted } from './inspector';
 
@@ -32,7 +32,8 @@ describe('the Stately inspector', () => {
     observer(ev(1));
     observer(ev(2));
     expect(seen).toEqual([]);
-    await new Promise((r) => setTimeout(r, 0));
+    // once loaded, it hands over what it buffered (a bare tick stood here)
+    await vi.waitFor(() => expect(seen).toEqual([ev(1), ev(2)]), { interval: 5 });
     observer(ev(3));
     expect(seen).toEqual([ev(1), ev(2), ev(3)]);
   });
