@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket, connect as netConnect } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, EVENT_CODES, controllersResource, doorsResource, inputsResource, outputsResource } from '../contract';
+import { API, EVENT_CODES, centralPropertiesResource, controllersResource, doorsResource, inputsResource, outputsResource } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
@@ -245,6 +245,39 @@ describe('Gatehouse Edge door I/O', () => {
       await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: false } });
       edge.stop();
       proxy.close();
+    }
+  });
+
+  it('the client’s own maxOfflineDays (Central properties) reaches the edge in its snapshot: past it, offline, the door follows its degraded policy', async () => {
+    const edge = edgeWith(key);
+    try {
+      await until('online', () => edge.link.online && edge.store.held);
+      expect(edge.store.held!.snapshot.maxOfflineDays).toBe(7); // the default
+      await put(doorsResource, door, { degradedPolicy: 'locked' });
+      const props = (await s.call('GET', centralPropertiesResource.api, { token: admin })).body;
+      const changed = await s.call('PUT', centralPropertiesResource.api, {
+        token: admin,
+        body: { eventRetentionDays: props.eventRetentionDays, visitorRetentionDays: props.visitorRetentionDays, edgeMaxOfflineDays: 2 },
+      });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      await until('the client’s 2 days and the door’s policy at the edge', () => {
+        const held = edge.store.held?.snapshot;
+        return held?.maxOfflineDays === 2 && held.doors.find((d) => d.id === door)?.degraded === 'locked';
+      });
+      // out of range is refused, naming the field
+      const bad = await s.call('PUT', centralPropertiesResource.api, { token: admin, body: { ...props, edgeMaxOfflineDays: 366 } });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain('edgeMaxOfflineDays');
+      edge.link.stop(); // the link gone for good
+      const card = edge.store.held!.snapshot.credentials[0]?.number ?? '1';
+      // within its 2 days the door decides from the snapshot; past them (3 days, within the default 7) it is locked
+      expect(edge.swipe({ doorId: door, card, at: Date.now() + 86_400_000 }).mode).toBe('offline');
+      expect(edge.swipe({ doorId: door, card, at: Date.now() + 3 * 86_400_000 })).toMatchObject({
+        mode: 'degraded',
+        decision: { granted: false, reason: 'door-locked-down' },
+      });
+    } finally {
+      edge.stop();
     }
   });
 });

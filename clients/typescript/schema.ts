@@ -23102,12 +23102,14 @@ export interface components {
         CentralProperties: {
             clientId: number;
             createdAt: string;
+            edgeMaxOfflineDays: number;
             eventRetentionDays: number;
             id: number;
             updatedAt: string;
             visitorRetentionDays: number;
         };
         CentralPropertiesInput: {
+            edgeMaxOfflineDays: number;
             eventRetentionDays: number;
             /** @description isoInstant */
             updatedAt?: unknown;

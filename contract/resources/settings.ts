@@ -1,6 +1,7 @@
 // A tenant's settings, each one catalogue singleton (one row per client, made with its defaults when first read; its
 // one route is the form). The spec names the screens and their codes, not their fields; each field here is one the
 // server acts on, named in its comment.
+import { EDGE_MAX_OFFLINE_DAYS } from '../edge';
 import { PRIV } from '../privileges';
 import { FLOOR_PLAN_MONITOR } from './floorPlans';
 import { choice, defineResource, number, ref, refs, switchField, text } from './define';
@@ -112,6 +113,15 @@ export const centralPropertiesResource = defineResource({
       default: 0,
       help: '0 keeps them for ever. A visitor still signed in is kept.',
     }),
+    // issue 47: sent in each Gatehouse Edge controller's snapshot (server/edge/snapshot.ts, edge/doors.ts)
+    edgeMaxOfflineDays: number({
+      label: 'Edge controllers decide offline for at most (days)',
+      min: 0,
+      max: 365,
+      required: true,
+      default: EDGE_MAX_OFFLINE_DAYS,
+      help: 'From 0 to 365. An edge controller cut off from the server longer than this: each door follows its Offline too long policy.',
+    }),
   },
   list: { title: ['eventRetentionDays'], columns: [], sort: ['eventRetentionDays', 'asc'] },
   form: [
@@ -119,6 +129,11 @@ export const centralPropertiesResource = defineResource({
       title: 'Record keeping',
       description: 'How long events and visitors\u2019 personal details are kept before the server deletes them.',
       fields: ['eventRetentionDays', 'visitorRetentionDays'],
+    },
+    {
+      title: 'Gatehouse Edge',
+      description: 'How long the doors of an edge controller trust their last rules while the server is out of reach.',
+      fields: ['edgeMaxOfflineDays'],
     },
   ],
 });

@@ -11,7 +11,14 @@ import { createEdgeIngest } from './ingest';
 
 /** Change notices after which a client's edge controllers' keys and snapshots are looked at again (a key revoked,
  *  rotated or its account disabled is dropped at once; readers moved to or from a controller change its doors). */
-const EDGE_CHANGES = ['/changes/controllers', '/changes/cardReaders', '/changes/inputs', '/changes/outputs', '/changes/serviceAccounts'];
+const EDGE_CHANGES = [
+  '/changes/controllers',
+  '/changes/cardReaders',
+  '/changes/inputs',
+  '/changes/outputs',
+  '/changes/serviceAccounts',
+  '/changes/centralProperties', // the client's maxOfflineDays
+];
 
 export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: HardwarePort; pipeline: Pipeline; publish: Publish }) {
   const hub = createEdgeHub({ db: opts.db, access: opts.hardware.access, pipeline: opts.pipeline, log: (m) => app.log.warn(m) });

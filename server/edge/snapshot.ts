@@ -96,12 +96,18 @@ export async function buildSnapshot(
   const interlockIds = new Set(doors.flatMap((d) => d.interlockIds));
   const formatIds = new Set(doors.flatMap((d) => d.formatIds));
   const presence = await loadPresence(db, controller.clientId);
+  // the client's own limit (Central properties, general), else the default: a client with no row has not changed it
+  const limitParams: unknown[] = [];
+  const { rows: limit } = await db.query<{ days: number }>(
+    `select edge_max_offline_days as days from central_properties where ${tenantOf(limitParams, controller.clientId)()}`,
+    limitParams,
+  );
   const snapshot: EdgeSnapshot = {
     controllerId: controller.id,
     controllerName: controller.name,
     timeZone: index.timeZone,
     qrPeriodS: index.qrPeriodS,
-    maxOfflineDays: EDGE_MAX_OFFLINE_DAYS,
+    maxOfflineDays: limit[0] ? Number(limit[0].days) : EDGE_MAX_OFFLINE_DAYS,
     credentials: [...index.credentials.values()]
       .filter((c) => who.has(c.identityId))
       .map((c) => ({ ...c }))
