@@ -101,11 +101,13 @@ function send(method: string, path: string, token: string, type: string, body: B
       res.on('end', finish).on('close', finish);
     });
     // the server closes the connection once it has answered a body it will not read (Connection: close): the
-    // write that was still under way then fails, after the answer, which is no failure
+    // write that was still under way then fails, after the answer, which is no failure. A deadline for the answer, not
+    // a sleep: the answer ends the wait at once; 500 ms stood here, and an answer later than that on a loaded machine
+    // was taken for none
     req.on('error', (e) =>
       setTimeout(() => {
         if (!answered) reject(e);
-      }, 500),
+      }, 10_000),
     );
     if (Buffer.isBuffer(body)) req.end(body.subarray(0, length ?? body.length));
     else body.pipe(req);
