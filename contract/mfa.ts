@@ -20,7 +20,7 @@ export const MFA_API = {
   totp: '/idp/1.0/mfa/totp',
   /** DELETE {password}: removes the TOTP and the recovery codes */
   totpRemove: '/idp/1.0/mfa/totp/remove',
-  /** POST {password}: new recovery codes (the old ones stop working) */
+  /** POST {password} or {code}: new recovery codes (the old ones stop working) → RecoveryCodes */
   recoveryCodes: '/idp/1.0/mfa/recovery-codes',
   /** POST {ticket?}: a passkey registration's options */
   passkeyInit: '/idp/1.0/mfa/passkeys/init',
@@ -60,6 +60,13 @@ export const SecondFactorRequest = object({ ticket, code: requiredText(20, { min
 export const TicketRequest = object({ ticket: optional(ticket) });
 export const TotpConfirmRequest = object({ ticket: optional(ticket), code: requiredText(20, { min: 6 }) });
 export const PasswordConfirmRequest = object({ password: requiredText(200) });
+
+/** New recovery codes are confirmed again by the person: a current code of their authenticator app, or their password. */
+export const NewRecoveryCodesRequest = object({ password: optional(requiredText(200)), code: optional(requiredText(20, { min: 6 })) });
+export type NewRecoveryCodesRequest = Infer<typeof NewRecoveryCodesRequest>;
+/** New recovery codes, shown once. */
+export const RecoveryCodes = type({ recoveryCodes: array(string()) });
+export type RecoveryCodes = Infer<typeof RecoveryCodes>;
 
 export const TotpEnrolment = type({ secret: string(), uri: string(), qr: string() });
 export type TotpEnrolment = Infer<typeof TotpEnrolment>;

@@ -1,6 +1,7 @@
 // Issue 49: TOTP as a new operator meets it. The client requires two-step verification of every operator; a new
 // operator signs in with the password, is led to enrol before anything else (QR code, first code, recovery codes shown
-// once), lands in the console; a second sign-in asks for the code, refuses a wrong one in words, and takes the next.
+// once), lands in the console; a second sign-in asks for the code, refuses a wrong one in words, and takes the next;
+// on the Profile it makes new recovery codes (asked, confirmed with the password), and the old ones stop working.
 import { generate } from 'otplib';
 import { expect, test } from './fixtures';
 import { PASSWORD } from './helpers';
@@ -32,6 +33,7 @@ test('a client that requires MFA leads a new operator to enrol an authenticator 
     await page.getByTestId('mfa-submit').click();
     const codes = page.getByTestId('mfa-recovery-codes').locator('li');
     await expect(codes).toHaveCount(10);
+    const oldCode = (await codes.first().textContent())!;
     await page.getByTestId('mfa-codes-kept').click();
     // signed in (a new operator holds no role yet: the console says so, signed in)
     const signedIn = (p: typeof page) => expect(p.getByTestId('app-shell').or(p.getByTestId('forbidden')).first()).toBeVisible();
@@ -50,6 +52,34 @@ test('a client that requires MFA leads a new operator to enrol an authenticator 
     await other.getByLabel('Verification code').fill(await generate({ secret, epoch: (enrolled + 1) * 30 }));
     await other.getByTestId('mfa-submit').click();
     await signedIn(other);
+
+    // Profile: new recovery codes, asked first and confirmed again (the password here; a current code on the server
+    // tests); shown once, and the old ones stop working
+    await other.goto('/profile');
+    const card = other.getByTestId('profile-mfa');
+    await expect(card.getByTestId('recovery-codes-left')).toHaveText('Recovery codes left: 10');
+    await card.getByTestId('new-recovery-codes').click();
+    const dialog = other.getByRole('dialog', { name: 'New recovery codes' });
+    await expect(dialog).toContainText('The recovery codes you have now stop working');
+    await dialog.getByLabel('Or your password').fill('not-the-password');
+    await dialog.getByTestId('make-recovery-codes').click();
+    await expect(dialog).toContainText('Your password is not the current password');
+    await dialog.getByLabel('Or your password').fill(PASSWORD);
+    await dialog.getByTestId('make-recovery-codes').click();
+    const kept = other.getByRole('dialog', { name: 'Keep your recovery codes' });
+    const fresh = kept.getByTestId('new-recovery-code-list').locator('li');
+    await expect(fresh).toHaveCount(10);
+    const newCode = (await fresh.first().textContent())!;
+    expect(newCode).not.toBe(oldCode);
+    await kept.getByTestId('recovery-codes-kept').click();
+    await expect(kept).toBeHidden();
+    await expect(card.getByTestId('recovery-codes-left')).toHaveText('Recovery codes left: 10');
+    const signInWith = async (code: string) => {
+      const first = await (await other.request.post('/idp/1.0/login', { data: { username: 'mfa-e2e', password: PASSWORD } })).json();
+      return (await other.request.post('/idp/1.0/login/second-factor', { data: { ticket: first.ticket, code } })).status();
+    };
+    expect(await signInWith(oldCode)).toBe(401);
+    expect(await signInWith(newCode)).toBe(200);
   } finally {
     await page.request.put('/event/manage/operator-settings', { headers: auth, data: before });
   }

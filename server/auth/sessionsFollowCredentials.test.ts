@@ -97,6 +97,22 @@ const RECIPES: Record<string, Recipe> = {
       return { status: r.status, keeps: asking };
     },
   },
+  [`POST ${MFA_API.recoveryCodes}`]: {
+    username: 'mfa-codes',
+    before: async () => {
+      const admin = await s.loginTo('admin', 'NORTHWIND');
+      const made = await s.call('POST', API.operators, { token: admin, body: { username: 'mfa-codes', name: 'Cody Codes', password: DEMO_PASSWORD } });
+      expect(made.status).toBe(201);
+      const id = await userId('mfa-codes');
+      await s.db.query(`insert into mfa_totp (user_id, secret) values ($1, 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP')`, [id]);
+      for (const c of RECOVERY) await s.db.query('insert into mfa_recovery_codes (user_id, code_hash) values ($1, $2)', [id, await hashPassword(c)]);
+    },
+    login: () => signInWithRecovery('mfa-codes'),
+    change: async (asking) => {
+      const r = await s.call('POST', MFA_API.recoveryCodes, { token: asking, body: { password: DEMO_PASSWORD } });
+      return { status: r.status, keeps: asking };
+    },
+  },
 };
 
 describe('sessions follow credentials', () => {

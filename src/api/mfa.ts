@@ -1,6 +1,6 @@
 // Issue 49: the console's calls of multi-factor sign-in (contract/mfa.ts), each answer checked with the contract.
 import type { Struct } from 'superstruct';
-import { EnrolmentDone, LoginResponse, MFA_API, MfaStatus, Ok, TotpEnrolment } from '../../contract';
+import { EnrolmentDone, LoginResponse, MFA_API, MfaStatus, Ok, RecoveryCodes, TotpEnrolment } from '../../contract';
 import { api } from './client';
 import { checked } from './endpoints';
 
@@ -11,3 +11,5 @@ export const beginTotp = (ticket?: string) => post(MFA_API.totpInit, ticket ? { 
 export const confirmTotp = (code: string, ticket?: string) => post(MFA_API.totp, ticket ? { ticket, code } : { code }, EnrolmentDone);
 export const removeTotp = (password: string) => post(MFA_API.totpRemove, { password }, Ok);
 export const mfaStatus = async () => checked((await api.get(MFA_API.status)).data, MfaStatus, MFA_API.status);
+/** New recovery codes, confirmed with a current code of the authenticator app or the password. */
+export const newRecoveryCodes = (confirm: { code: string } | { password: string }) => post(MFA_API.recoveryCodes, confirm, RecoveryCodes);

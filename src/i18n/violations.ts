@@ -7,6 +7,10 @@ import type { Locale } from './index';
 /** Fixed messages of contract/primitives.ts and derive.ts. */
 export const zhViolations: Record<string, string> = {
   'is required': '为必填项',
+  // issue 49: confirmations of the second factors (server/auth/mfa)
+  'is not the current password': '不是当前密码',
+  'is wrong or was already used': '错误或已被使用',
+  'or a code of the authenticator app is required': '或身份验证器应用中的验证码为必填项',
   'must be text': '必须是文本',
   'must not contain control characters': '不能包含控制字符',
   'must not contain broken (unpaired surrogate) characters': '不能包含损坏（未配对代理项）的字符',

@@ -23,6 +23,7 @@ import { endSessions, listSessions } from '../api/sessions';
 import * as reads from './readActors';
 import { liveEvents } from './liveEventActors';
 import * as passwords from './passwordActors';
+import * as mfaProfile from './mfaProfileActors';
 import { resourceActors } from './resourceActors';
 import { printBadgeLogic } from './printBadge';
 
@@ -81,6 +82,7 @@ const badgePrintLogic = badgePrintMachine.provide({ actors: { print: printBadgeL
 const NAMED = {
   ...reads,
   ...passwords,
+  ...mfaProfile,
   liveEvents,
   operatorSessionEnd: sessionEnd('operator'),
   serviceSessionEnd: sessionEnd('service'),

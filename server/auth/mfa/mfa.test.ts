@@ -196,4 +196,67 @@ describe('TOTP', () => {
     expect((await password('mfa-remove')).body.token).toBeTruthy();
     expect(await s.count(`select 1 from audit_log where action = 'remove-mfa' and entity_id = $1::text`, [await userId('mfa-remove')])).toBe(1);
   });
+
+  it('new recovery codes need a current code or the password, are shown once, and the old ones stop working', async () => {
+    const admin = await s.loginTo('admin', 'NORTHWIND');
+    const made = await s.call('POST', API.operators, { token: admin, body: { username: 'mfa-codes', name: 'Cody Codes', password: DEMO_PASSWORD } });
+    expect(made.status).toBe(201);
+    const plain = await s.login('mfa-codes');
+    const noFactor = await s.call('POST', MFA_API.recoveryCodes, { token: plain, body: { password: DEMO_PASSWORD } });
+    expect(noFactor.status).toBe(409);
+    expect(noFactor.body.violations[0].field).toBe('mfa');
+
+    const { token, secret, codes } = await enrol('mfa-codes');
+    const other = await s.call('POST', MFA_API.secondFactor, { body: { ticket: (await password('mfa-codes')).body.ticket, code: codes[0] } });
+    expect(other.status).toBe(200);
+    const id = await userId('mfa-codes');
+    const failed = async () => Number((await s.db.query<{ n: number }>('select failed_attempts n from users where id = $1', [id])).rows[0].n);
+
+    // bad input and wrong confirmations: 4xx naming the field, nothing changed
+    const refusals: [unknown, number, string][] = [
+      [{}, 400, 'password'],
+      [{ password: 'not-it' }, 400, 'password'],
+      [{ code: '000000' }, 400, 'code'],
+      [{ code: 5 }, 400, 'code'],
+      [{ password: DEMO_PASSWORD, extra: 1 }, 400, 'extra'],
+    ];
+    for (const [body, status, field] of refusals) {
+      const r = await s.call('POST', MFA_API.recoveryCodes, { token, body });
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      expect(r.body.violations[0].field, JSON.stringify(body)).toBe(field);
+    }
+    expect(await failed(), 'the wrong code counts towards the lockout').toBe(1);
+    expect((await s.call('POST', MFA_API.recoveryCodes, { body: { password: DEMO_PASSWORD } })).status).toBe(401);
+    expect(await s.count(`select 1 from audit_log where action = 'new-recovery-codes' and entity_id = $1::text`, [id])).toBe(0);
+    expect(await meStatus(other.body.token)).toBe(200);
+
+    const code = await nextCode('mfa-codes', secret);
+    const fresh = await s.call('POST', MFA_API.recoveryCodes, { token, body: { code } });
+    expect(fresh.status).toBe(200);
+    const newCodes = fresh.body.recoveryCodes as string[];
+    expect(newCodes).toHaveLength(10);
+    expect(newCodes.filter((c) => codes.includes(c))).toEqual([]);
+    // a credential change: the other session ended, the asking one goes on; audited with how it was confirmed
+    expect(await meStatus(other.body.token)).toBe(401);
+    expect(await meStatus(token)).toBe(200);
+    const row = await s.db.query<{ after: unknown }>(`select after from audit_log where action = 'new-recovery-codes' and entity_id = $1::text`, [id]);
+    expect(row.rows).toHaveLength(1);
+    expect(JSON.stringify(row.rows[0].after)).toContain('totp');
+    // the same code is never accepted twice
+    const replay = await s.call('POST', MFA_API.recoveryCodes, { token, body: { code } });
+    expect(replay.status).toBe(400);
+    expect(replay.body.violations).toEqual([{ field: 'code', message: 'is wrong or was already used' }]);
+
+    // the old codes stop working, the new ones sign in
+    const old = await s.call('POST', MFA_API.secondFactor, { body: { ticket: (await password('mfa-codes')).body.ticket, code: codes[1] } });
+    expect(old.status).toBe(401);
+    const signedIn = await s.call('POST', MFA_API.secondFactor, { body: { ticket: (await password('mfa-codes')).body.ticket, code: newCodes[0] } });
+    expect(signedIn.status).toBe(200);
+
+    // the password confirms too
+    const byPassword = await s.call('POST', MFA_API.recoveryCodes, { token: signedIn.body.token, body: { password: DEMO_PASSWORD } });
+    expect(byPassword.status).toBe(200);
+    expect(byPassword.body.recoveryCodes).toHaveLength(10);
+    expect(await s.count('select 1 from mfa_recovery_codes where user_id = $1 and used_at is null', [id])).toBe(10);
+  });
 });

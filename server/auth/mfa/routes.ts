@@ -4,7 +4,17 @@
 // that changes the factor; server/auth/sessionsFollowCredentials.test.ts drives each). Enrolment works with the
 // signed-in session, or with the ticket of a sign-in whose client requires MFA (enrol before anything else).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MFA_API, PasswordConfirmRequest, SecondFactorRequest, TicketRequest, TotpConfirmRequest, type MfaChallenge, type MfaMethod } from '../../../contract';
+import {
+  MFA_API,
+  NewRecoveryCodesRequest,
+  PasswordConfirmRequest,
+  RecoveryCodes,
+  SecondFactorRequest,
+  TicketRequest,
+  TotpConfirmRequest,
+  type MfaChallenge,
+  type MfaMethod,
+} from '../../../contract';
 import type { Db } from '../../db/db';
 import type { SignInMethod } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
@@ -15,6 +25,7 @@ import { sha256, verifyPassword } from '../passwords';
 import { userSettings, type PolicyDefaults } from '../policy';
 import { sealPlainTotpSecrets } from './sealing';
 import * as store from './store';
+import type { RouteDoc } from '../../openapi/declared';
 import { newTotpSecret, qrSvg, totpUri, verifyTotp } from './totp';
 
 export interface MfaOptions {
@@ -28,6 +39,15 @@ export interface MfaOptions {
   limited: Record<string, unknown>;
   now?: () => number;
 }
+
+/** What the routes declared here validate and answer, for the API description (server/openapi). */
+const DOCS = {
+  recoveryCodes: {
+    body: NewRecoveryCodesRequest,
+    response: RecoveryCodes,
+    summary: 'New recovery codes (the old ones stop working), confirmed with a current TOTP code or the password',
+  },
+} satisfies Record<string, RouteDoc>;
 
 const LOCKED = 'Account locked after too many failed sign-ins, try again later';
 export const ticketGone = () =>
@@ -219,6 +239,54 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     });
     return { ok: true };
   });
+
+  // New recovery codes (the old ones stop working), shown once: the person confirms it again with a current code of
+  // the authenticator app (never one accepted before; a wrong one counts towards the lockout) or the password. A
+  // credential change: the account's other sessions end (the trigger of migration 167).
+  app.post(
+    MFA_API.recoveryCodes,
+    { config: { touches: 'self', credential: true, ...(o.limited.rateLimit ? { rateLimit: o.limited.rateLimit } : {}), ...DOCS.recoveryCodes } },
+    async (req) => {
+      const input = body(req.body ?? {}, NewRecoveryCodesRequest);
+      const a = await asker(req, undefined);
+      const u = await userOf(a.userId);
+      if (isLocked(u)) throw new HttpError(423, LOCKED);
+      const f = await store.factorsOf(db, u.id);
+      if (!store.hasSecondFactor(f))
+        throw new HttpError(409, 'Set up two-step verification first: recovery codes stand in for its second step', [
+          { field: 'mfa', message: 'has no second factor to stand in for' },
+        ]);
+      let confirmedWith: 'totp' | 'password';
+      if (input.code !== undefined) {
+        const totp = await store.totpOf(db, u.id);
+        const step = totp ? await verifyTotp(totp.secret, input.code.trim(), totp.lastStep, now()) : null;
+        if (step === null || !(await store.useTotpStep(db, u.id, step))) {
+          await countFailure(req, u);
+          throw new HttpError(400, 'The code is wrong, or was already used', [{ field: 'code', message: 'is wrong or was already used' }]);
+        }
+        confirmedWith = 'totp';
+      } else if (input.password !== undefined) {
+        if (!u.password_hash || !(await verifyPassword(input.password, u.password_hash)))
+          throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'is not the current password' }]);
+        confirmedWith = 'password';
+      } else throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'or a code of the authenticator app is required' }]);
+      const recoveryCodes = await db.transaction(async (tx) => {
+        await store.keepSession(tx, a.jti);
+        const codes = await store.newRecoveryCodes(tx, u.id);
+        await audit(tx, req, {
+          clientId: u.home_client_id ?? u.selected_client_id,
+          actor: u.username,
+          action: 'new-recovery-codes',
+          entity: 'user',
+          entityId: u.id,
+          before: { left: f.recoveryCodesLeft },
+          after: { recoveryCodes: codes.length, confirmedWith },
+        });
+        return codes;
+      });
+      return { recoveryCodes };
+    },
+  );
 
   return { afterPassword, hasSecondFactor: async (userId: number) => store.hasSecondFactor(await store.factorsOf(db, userId)) };
 }

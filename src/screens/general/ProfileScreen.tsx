@@ -1,4 +1,5 @@
-// Profile: name, avatar colour and time zone through session.updateProfile; change password through a form actor.
+// Profile: name, avatar colour and time zone through session.updateProfile; change password through a form actor;
+// two-step verification (new recovery codes) in ./ProfileMfaCard.tsx.
 import { useState } from 'react';
 import { Button, Callout, Card, FormGroup, H5, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
@@ -10,6 +11,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { browserZone, useTime } from '../../ui/time';
 import { useT } from '../../i18n';
 import { PasswordForm } from '../auth/PasswordForm';
+import { ProfileMfaCard } from './ProfileMfaCard';
 import { say } from '../../i18n';
 
 export function ProfileScreen() {
@@ -105,6 +107,7 @@ export function ProfileScreen() {
             done={t('passwordChanged')}
           />
         </Card>
+        <ProfileMfaCard />
       </div>
     </div>
   );
