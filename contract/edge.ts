@@ -36,6 +36,10 @@ export const EDGE_RECHECK_MS = 2000;
 export const EDGE_OFFLINE_GRACE_MS = 5000;
 /** Reconnect back-off of the edge: first wait, doubled each failure up to the last. */
 export const EDGE_BACKOFF_MS = { first: 500, max: 15_000 } as const;
+/** The share of its bound (edge/journal.ts JOURNAL_LIMIT) of undelivered events at which an edge's journal raises
+ *  Edge journal 80 % full (1030); it returns to normal (1031) below EDGE_JOURNAL_NORMAL_SHARE. */
+export const EDGE_JOURNAL_ALARM_SHARE = 0.8;
+export const EDGE_JOURNAL_NORMAL_SHARE = 0.7;
 /** Most journaled events one upload carries. */
 export const EDGE_UPLOAD_BATCH = 500;
 

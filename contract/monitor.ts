@@ -12,6 +12,10 @@ export const EVENT_CODES = {
   /** Server → Firmware [0.7.1.0]: a controller was sent a firmware image, and has installed it */
   firmwareSent: 1020,
   firmwareInstalled: 1021,
+  /** issue 47: a Gatehouse Edge controller's journal holds 80 % of its bound in events the server has not stored yet
+   *  (the link has been down long): an alarm on the controller's `journal-<id>` point, back to normal with 1031 */
+  edgeJournalFilling: 1030,
+  edgeJournalNormal: 1031,
   inputIdle: 2000,
   inputActive: 2001,
   inputOpen: 2002,
@@ -60,6 +64,8 @@ export type EventCode = (typeof EVENT_CODES)[keyof typeof EVENT_CODES];
 const LABELS: Record<number, string> = {
   1020: 'Firmware update started',
   1021: 'Firmware installed',
+  1030: 'Edge journal 80 % full',
+  1031: 'Edge journal below 80 % again',
   2005: 'Intrusion: input active in an armed alarm zone',
   5000: 'Access granted',
   5001: 'Access denied: unknown credential',
@@ -142,6 +148,13 @@ export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: n
     priority: 2,
     instructions:
       'A visitor registered or asked for matches the visitor watchlist: call the front desk, compare the photo and date of birth of the entry, and stay until they let the visitor in or send them away.',
+  },
+  {
+    eventCode: 1030,
+    name: 'Edge journal 80 % full',
+    priority: 2,
+    instructions:
+      'A Gatehouse Edge controller has kept most of the events its journal holds without reaching the server: restore its network link before the journal fills (it never drops an undelivered event, but its disk fills).',
   },
   {
     eventCode: 4003,

@@ -73,10 +73,10 @@ async function proxyTo(port: number) {
   };
 }
 
-function edgeWith(k: string, server = s.base) {
+function edgeWith(k: string, server = s.base, journalLimit?: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-io-'));
   dirs.push(dataDir);
-  const e = startEdge({ server, key: k, dataDir, backoff: { first: 50, max: 300 }, log: () => {} });
+  const e = startEdge({ server, key: k, dataDir, backoff: { first: 50, max: 300 }, log: () => {}, journalLimit });
   edges.push(e);
   return e;
 }
@@ -278,6 +278,34 @@ describe('Gatehouse Edge door I/O', () => {
       });
     } finally {
       edge.stop();
+    }
+  });
+
+  it('its journal 80 % full of undelivered events raises an alarm on the server; delivered, it returns to normal', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    const edge = edgeWith(key, proxy.url(), 10); // a journal bound of 10 events
+    try {
+      await until('online', () => edge.link.online && edge.store.held);
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const card = edge.store.held!.snapshot.credentials[0]?.number ?? '1';
+      for (let i = 0; i < 7; i++) edge.swipe({ doorId: door, card });
+      expect(edge.fill.raised).toBe(false); // 7 of 10
+      edge.swipe({ doorId: door, card }); // 8 of 10: 80 %
+      expect(edge.fill.raised).toBe(true);
+      const filling = edge.journal.all().find((e) => e.eventCode === EVENT_CODES.edgeJournalFilling);
+      expect(filling).toMatchObject({ pointId: `journal-${controller}`, offline: true });
+      expect(filling!.message).toContain('80 %');
+      await proxy.restore();
+      await until('delivered', () => edge.link.online && edge.journal.pendingCount() === 0, 15_000);
+      expect(edge.fill.raised).toBe(false);
+      const raised = await serverEvent(EVENT_CODES.edgeJournalFilling, `journal-${controller}`);
+      expect(raised.alert).toBe(true);
+      await serverEvent(EVENT_CODES.edgeJournalNormal, `journal-${controller}`, raised.id);
+      await until('its alarm back to normal', async () => s.count(`select 1 from alarms where event_id = $1 and state = 'processed'`, [raised.id]));
+    } finally {
+      edge.stop();
+      proxy.close();
     }
   });
 });

@@ -59,6 +59,11 @@ export function openJournal(dir: string, opts: { limit?: number } = {}) {
   let onDisk = entries.length;
   let fd = openSync(file, 'a');
   let closed = false;
+  /** told after each append and each delivery (the journal's fill changed) */
+  const watchers = new Set<() => void>();
+  const changed = () => {
+    for (const w of watchers) w();
+  };
 
   /** Only the undelivered and the newest delivered stay in memory. */
   const trim = () => {
@@ -91,6 +96,7 @@ export function openJournal(dir: string, opts: { limit?: number } = {}) {
       entries.push(entry);
       // a tenth over the bound, the oldest delivered go (one rewrite per tenth, not one per event)
       if (onDisk > limit + Math.max(1, Math.floor(limit / 10))) compact();
+      changed();
       return entry;
     },
     /** The events the server has not acknowledged yet, oldest first (at most `max`). */
@@ -112,6 +118,18 @@ export function openJournal(dir: string, opts: { limit?: number } = {}) {
       closeSync(f);
       renameSync(tmp, deliveredFile);
       trim();
+      changed();
+    },
+    /** The events not yet delivered (sequence numbers run without gaps: counted, not looked through). */
+    get undelivered() {
+      return Math.max(0, nextSeq - 1 - delivered);
+    },
+    /** The events the journal keeps at least (its bound). */
+    limit,
+    /** `fn` is called after each append and each delivery; returns how to stop. */
+    watch(fn: () => void) {
+      watchers.add(fn);
+      return () => watchers.delete(fn);
     },
     /** The server stored up to `seq` of this controller before this journal began (a new data directory): number on after it. */
     startAfter(seq: number) {

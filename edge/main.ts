@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { API, TENANT_HEADER, cardReadersResource, controllersResource } from '../contract';
 import { createDoors, simulateReaders } from './doors';
 import { openJournal, writeWhole } from './journal';
+import { watchJournalFill } from './journalAlarm';
 import { createLink, type Link } from './link';
 import { createDoorIo } from './doorIo';
 import { openSnapshotStore } from './snapshot';
@@ -30,6 +31,8 @@ export interface EdgeOptions {
   momentaryMs?: number;
   /** how often the OSDP readers' colours and status are looked at again (READERS_REFRESH_MS) */
   osdpRefreshMs?: number;
+  /** the journal's bound (JOURNAL_LIMIT; tests: a small one to fill) */
+  journalLimit?: number;
 }
 
 export type Edge = ReturnType<typeof startEdge>;
@@ -37,7 +40,7 @@ export type Edge = ReturnType<typeof startEdge>;
 export function startEdge(opts: EdgeOptions) {
   const log = opts.log ?? ((m: string) => console.log(`${new Date().toISOString()} ${m}`));
   mkdirSync(opts.dataDir, { recursive: true });
-  const journal = openJournal(opts.dataDir);
+  const journal = openJournal(opts.dataDir, { limit: opts.journalLimit });
   const store = openSnapshotStore(opts.dataDir);
   // the server's commands: a door's to its I/O, a reader's re-pairing to the OSDP bus (refused without one)
   const link: Link = createLink({
@@ -78,6 +81,8 @@ export function startEdge(opts: EdgeOptions) {
         },
       })
     : null;
+  // 80 % of the journal's bound undelivered: an alarm (edge/journalAlarm.ts)
+  const fill = watchJournalFill({ journal, store, online: () => link.online, controllerId: () => link.controllerId, onEvent: () => link.nudge() });
   // a lockdown or threat level that came with the snapshot locks a strike a command left unlocked
   link.on((e) => {
     if (e === 'snapshot') io.enforce();
@@ -98,7 +103,9 @@ export function startEdge(opts: EdgeOptions) {
     io,
     osdp,
     swipe: doors.swipe,
+    fill,
     stop() {
+      fill.stop();
       readers?.stop();
       io.stop();
       osdp?.stop();

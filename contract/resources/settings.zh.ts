@@ -18,7 +18,7 @@ export default {
   'resource.centralProperties.form.0.description': '事件和访客个人信息在服务器删除前保留多久。',
   'resource.centralProperties.field.edgeMaxOfflineDays': '边缘控制器离线判断最多（天）',
   'resource.centralProperties.help.edgeMaxOfflineDays': '0 到 365。边缘控制器与服务器断开超过此时间后，每扇门按其“离线过久时”策略处理。',
-  'resource.centralProperties.form.1.title': 'Gatehouse Edge',
+  'resource.centralProperties.form.1.title': '边缘控制器（Gatehouse Edge）',
   'resource.centralProperties.form.1.description': '服务器不可达时，边缘控制器的门信任其最后规则多久。',
   'resource.companyId.one': '公司编号',
   'resource.companyId.many': '公司编号',
