@@ -279,5 +279,6 @@ export const DASHBOARD_WIDGET_PRIVILEGES = {
   eventsPerHour: [PRIV.events.view, PRIV.eventReport], // the live events screen, or the stored history
   visitorsToday: [PRIV.visitorsToday], // visitor management: today's visits
   recentChanges: [PRIV.activityReport],
+  attendanceToday: [PRIV.dailyAttendance], // issue 50: HR's figure of the day, from Daily Attendance
 } as const satisfies Record<string, readonly string[]>;
 export type DashboardPart = keyof typeof DASHBOARD_WIDGET_PRIVILEGES;

@@ -260,6 +260,10 @@ export const DashboardSummary = type({
   doorsByState: optional(array(type({ status: string(), count: integer() }))),
   /** Today's visits in the client's time zone, by where the visitor is. */
   visitorsToday: optional(type({ day: string(), expected: integer(), onSite: integer(), left: integer() })),
+  /** issue 50: today's attendance in the client's zone (Daily Attendance's statuses, the user's divisions), counted */
+  attendanceToday: optional(
+    type({ day: string(), expected: integer(), present: integer(), late: integer(), absent: integer(), onLeave: integer(), notYet: integer() }),
+  ),
   recentChanges: optional(
     array(
       type({

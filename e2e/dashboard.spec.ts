@@ -79,4 +79,10 @@ test('HR sees no "recent changes" (door commands, visitor actions): the activity
   await expect(page.getByRole('tab', { name: 'Page 2' })).toHaveCount(0);
   const body = await (await page.request.get('/event/manage/dashboard', { headers: await headers(page) })).json();
   expect(body.recentChanges).toBeUndefined();
+  // issue 50: HR's figure of the day, as the server counted it, leading to Daily Attendance
+  const attendance = page.getByTestId('widget-attendanceToday');
+  await expect(attendance.getByTestId('attendance-present')).toContainText(`${body.attendanceToday.present} Present`);
+  await expect(attendance.getByTestId('attendance-expected')).toContainText(`${body.attendanceToday.expected} expected at work today`);
+  await attendance.getByTestId('widget-attendanceToday-link').click();
+  await expect(page).toHaveURL(/\/attendance\/daily-attendance$/);
 });

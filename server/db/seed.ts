@@ -260,6 +260,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
           'controllers',
           'divisions',
           'visitorsToday',
+          'attendanceToday',
           'alarmsByPriority',
           'alarmsPerHour',
           'eventsPerHour',

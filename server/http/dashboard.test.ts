@@ -41,9 +41,29 @@ afterAll(async () => {
 describe('the dashboard per role', () => {
   it('gives HR identities and credentials, but no door commands or visitor actions in "recent changes"', async () => {
     const d = await dashboard('hr');
-    expect(keys(d)).toEqual(['activeCredentials', 'identities']);
+    expect(keys(d)).toEqual(['activeCredentials', 'attendanceToday', 'identities']);
     expect(d.recentChanges).toBeUndefined();
     expect(d.identities).toBe(await s.count('select 1 from identities where client_id = $1', [northwind]));
+  });
+
+  it('gives HR today’s attendance, counted as Daily Attendance shows today (issue 50), and the operator none', async () => {
+    const d = await dashboard('hr');
+    const today = (await s.db.query<{ d: string }>('select (now() at time zone timezone)::date::text d from clients where id = $1', [northwind])).rows[0].d;
+    const daily = await s.call('GET', `${API.dailyAttendance}?date=${today}`, { token: tokens.hr });
+    expect(daily.status).toBe(200);
+    const rows: { status: string }[] = daily.body.rows;
+    expect(rows.length).toBeGreaterThan(0); // the demo's teams: the figure counts something real
+    const of = (status: string) => rows.filter((r) => r.status === status).length;
+    expect(d.attendanceToday).toEqual({
+      day: today,
+      expected: rows.filter((r) => r.status !== 'day-off').length,
+      present: of('present'),
+      late: of('late'),
+      absent: of('absent'),
+      onLeave: of('on-leave'),
+      notYet: of('not-yet'),
+    });
+    expect((await dashboard('operator')).attendanceToday).toBeUndefined();
   });
 
   it("gives reception today's visitors and identities, and neither controllers nor divisions", async () => {

@@ -66,6 +66,10 @@ export const zhActivityText: Record<string, string> = {
   Identities: '身份',
   Events: '事件',
   Audit: '审计',
+  // the dashboard's attendance figure (DashboardScreen)
+  'Attendance today': '今日考勤',
+  '{n} expected at work today': '今日应到 {n} 人',
+  'Page {n}': '第 {n} 页',
   // the file's headers (ACTIVITY_FILE_COLUMNS)
   Username: '用户名',
   Before: '变更前',

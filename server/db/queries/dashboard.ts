@@ -3,7 +3,9 @@
 // the user may see); `divisions` limits the parts whose rows have a division (identities, credentials, doors,
 // divisions, and alarms and events by their source's division) to the user's, and a door or an event without a
 // division belongs to the whole client.
+import { formatInTimeZone } from 'date-fns-tz';
 import type { Db } from '../db';
+import { attendanceClock, attendanceDay } from './attendance';
 import { tenant } from '../tenant';
 import type { DashboardPart, DashboardSummary, HourCount } from '../../../contract';
 
@@ -114,6 +116,23 @@ export async function dashboardParts(db: Db, clientId: number, asks: DashboardAs
         );
         const of = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
         out.visitorsToday = { day: rows[0]?.day ?? '', expected: of('expected'), onSite: of('on-site'), left: of('left') };
+        break;
+      }
+      case 'attendanceToday': {
+        // issue 50: HR's figure of the day, counted from Daily Attendance's own rows for today in the client's zone
+        const clock = await attendanceClock(db, clientId);
+        const day = formatInTimeZone(new Date(), clock.zone, 'yyyy-MM-dd');
+        const { rows } = await attendanceDay(db, clientId, { date: day }, divisions, clock);
+        const of = (status: string) => rows.filter((r) => r.status === status).length;
+        out.attendanceToday = {
+          day,
+          expected: rows.filter((r) => r.status !== 'day-off').length,
+          present: of('present'),
+          late: of('late'),
+          absent: of('absent'),
+          onLeave: of('on-leave'),
+          notYet: of('not-yet'),
+        };
         break;
       }
       case 'recentChanges':

@@ -31,7 +31,7 @@ const COUNTS: Record<CountKey, { title: string; icon: string; to?: string; inten
   controllers: { title: 'Controllers', icon: 'desktop', to: '/hardware/controllers' },
   divisions: { title: 'Divisions', icon: 'diagram-tree', to: '/configure/division' },
 };
-const CHARTS = ['visitorsToday', 'alarmsByPriority', 'alarmsPerHour', 'eventsPerHour', 'doorStatus', 'recentChanges'];
+const CHARTS = ['visitorsToday', 'attendanceToday', 'alarmsByPriority', 'alarmsPerHour', 'eventsPerHour', 'doorStatus', 'recentChanges'];
 const ALL_WIDGETS = [...Object.keys(COUNTS), ...CHARTS];
 export const DEFAULT_PAGES: DashboardPage[] = [{ pageNum: 1, widgets: ALL_WIDGETS.map((id) => ({ id })) }];
 
@@ -107,7 +107,7 @@ export function DashboardScreen() {
       {pages.length > 1 ? (
         <Tabs id="dashboard-pages" selectedTabId={page} onChange={(id) => setPage(Number(id))} className="gh-dash__tabs" renderActiveTabPanelOnly>
           {pages.map((p) => (
-            <Tab key={p.pageNum} id={p.pageNum} title={`Page ${p.pageNum}`} panel={widgets ?? undefined} />
+            <Tab key={p.pageNum} id={p.pageNum} title={tx('Page {n}', { n: p.pageNum })} panel={widgets ?? undefined} />
           ))}
         </Tabs>
       ) : (
@@ -224,6 +224,32 @@ function Widget({ id, data }: { id: string; data: DashboardSummary }) {
       return (
         <ChartCard id={id} icon="pulse" title={tx('Events per hour')} to={to} aside={tx('{n} in 24 h', { n: formatNumber(total) })}>
           <HourChart data={data.eventsPerHour} colour="#2d72d2" what="events" />
+        </ChartCard>
+      );
+    }
+    case 'attendanceToday': {
+      // issue 50: HR's figure of the day (Daily Attendance's statuses of today, counted by the server)
+      const a = data.attendanceToday;
+      if (!a) return null;
+      const figures = [
+        ['present', a.present, 'Present'],
+        ['late', a.late, 'Late'],
+        ['not-yet', a.notYet, 'Not in yet'],
+        ['absent', a.absent, 'Absent'],
+        ['on-leave', a.onLeave, 'On leave'],
+      ] as const;
+      return (
+        <ChartCard id={id} icon="time" title={tx('Attendance today')} to="/attendance/daily-attendance" aside={time.date(a.day)}>
+          <div className="gh-dash__visitors">
+            {figures.map(([status, n, label]) => (
+              <span key={status} data-testid={`attendance-${status}`}>
+                <strong>{formatNumber(n)}</strong> {tx(label)}
+              </span>
+            ))}
+          </div>
+          <p className="bp6-text-muted" data-testid="attendance-expected">
+            {tx('{n} expected at work today', { n: formatNumber(a.expected) })}
+          </p>
         </ChartCard>
       );
     }
