@@ -70,8 +70,9 @@ export const AlarmManagementFigures = type({
   windows: integer(),
   /** The 10 sources that raised most alarms. */
   topSources: array(type({ pointId: string(), name: nullable(string()), count: integer() })),
-  /** Sources that raised more than ALARM_CHATTER_COUNT alarms within one minute, with how many such minutes. */
-  chattering: array(type({ pointId: string(), name: nullable(string()), minutes: integer(), count: integer() })),
+  /** Sources that raised more than ALARM_CHATTER_COUNT alarms within any minute (a sliding window), with how many
+   *  bursts (their chattering alarms less than a minute apart) and the alarms in them. */
+  chattering: array(type({ pointId: string(), name: nullable(string()), bursts: integer(), count: integer() })),
   /** Alarms still open ALARM_STALE_HOURS after raising, by the period's end (or now). */
   stale: integer(),
   /** Shelvings begun in the period. */

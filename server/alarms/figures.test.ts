@@ -38,6 +38,10 @@ beforeAll(async () => {
   };
   for (let i = 0; i < 12; i++) await alarm('flood', new Date(at('01:00:00').getTime() + i * 25_000), 60); // 12 in 5 minutes
   for (let i = 0; i < 5; i++) await alarm('chatter', new Date(at('05:00:00').getTime() + i * 10_000), 30); // 5 in 40 s
+  // 4 in 30 s across the turn of a minute (2 in each calendar minute): chattering all the same
+  for (const t of ['06:00:40', '06:00:50', '06:01:00', '06:01:10']) await alarm('straddle', at(t), 30);
+  // 4 spread over 75 s, 25 s apart: never more than 3 within a minute, not chattering
+  for (let i = 0; i < 4; i++) await alarm('slow', new Date(at('07:00:00').getTime() + i * 25_000), 30);
   await alarm('stale', at('02:00:00'), null); // open ever since
   await alarm('quick', at('03:00:00'), 3000); // processed within the hour
 }, 180_000);
@@ -50,16 +54,21 @@ describe('the alarm-management figures of the alarm handling report', () => {
     const r = await s.call('GET', `${ALARM_HANDLING_API}?from=${FROM}&to=${TO}`, { token: nw });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const m = (r.body as AlarmHandlingReport).management!;
-    expect(m.perOperatorHour).toBe(Math.round((19 / 48) * 100) / 100);
+    expect(m.perOperatorHour).toBe(Math.round((27 / 48) * 100) / 100);
     expect(m).toMatchObject({ windows: 288, floodWindows: 1, floodShare: Math.round((1 / 288) * 10_000) / 10_000, stale: 1 });
     expect(m.topSources.map((x) => [x.pointId, x.count])).toEqual([
       ['flood', 12],
       ['chatter', 5],
+      ['slow', 4],
+      ['straddle', 4],
       ['quick', 1],
       ['stale', 1],
     ]);
     expect(m.topSources[0].name).toBe('Door flood');
-    expect(m.chattering).toEqual([{ pointId: 'chatter', name: 'Door chatter', minutes: 1, count: 5 }]);
+    expect(m.chattering).toEqual([
+      { pointId: 'chatter', name: 'Door chatter', bursts: 1, count: 5 },
+      { pointId: 'straddle', name: 'Door straddle', bursts: 1, count: 4 },
+    ]);
   });
 
   it('count nothing of another client, and nothing in a quiet period', async () => {

@@ -5,8 +5,9 @@
 //  - flood: the period cut into 10-minute windows from its start; a window with more than ALARM_FLOOD_COUNT alarms is in
 //    flood; the share is flood windows over all windows;
 //  - top 10 sources: the event points that raised most alarms (ties by point id);
-//  - chattering: sources raising more than ALARM_CHATTER_COUNT alarms within one calendar minute, with how many such
-//    minutes and the alarms in them;
+//  - chattering: sources raising more than ALARM_CHATTER_COUNT alarms within any minute (a sliding window: a burst
+//    across the turn of a minute counts too), with how many bursts (chattering alarms less than a minute apart are
+//    one burst) and the alarms in them;
 //  - stale: alarms raised in the period still not processed ALARM_STALE_HOURS after raising, by the period's end (or now);
 //  - shelvings begun and escalation steps taken in the period.
 import {
@@ -46,9 +47,16 @@ export async function alarmManagementFigures(
     union all
     select * from (select 'top', event_point_id, max(event_point_name), count(*)::text, null from m group by event_point_id order by count(*) desc, event_point_id limit 10) t
     union all
-    select 'chatter', event_point_id, max(name), sum(n)::text, count(*)::text from (
-      select event_point_id, max(event_point_name) as name, count(*) as n from m
-      group by event_point_id, floor(extract(epoch from raised_at) / ${minute}) having count(*) > ${ALARM_CHATTER_COUNT}) c group by event_point_id
+    select 'chatter', event_point_id, max(name), count(*)::text, count(*) filter (where starts)::text from (
+      select event_point_id, name, coalesce(raised_at - lag(raised_at) over (partition by event_point_id order by raised_at, event_id) > interval '${minute} seconds', true) as starts
+      from (
+        select event_point_id, name, raised_at, event_id,
+          max(k) over (partition by event_point_id order by raised_at range between current row and interval '${minute} seconds' following) as reach
+        from (
+          select event_point_id, event_point_name as name, raised_at, event_id,
+            count(*) over (partition by event_point_id order by raised_at range between interval '${minute} seconds' preceding and current row) as k
+          from m) w) x
+      where reach > ${ALARM_CHATTER_COUNT}) c group by event_point_id
     union all
     select 'stale', null, null, count(*)::text, null from m
       where raised_at + interval '${ALARM_STALE_HOURS} hours' <= $3 and (processed_at is null or processed_at > raised_at + interval '${ALARM_STALE_HOURS} hours')`,
@@ -78,7 +86,7 @@ export async function alarmManagementFigures(
       .sort((a, b) => b.count - a.count || a.pointId.localeCompare(b.pointId)),
     chattering: rows
       .filter((r) => r.what === 'chatter')
-      .map((r) => ({ pointId: String(r.point), name: r.name, minutes: Number(r.m), count: Number(r.n) }))
+      .map((r) => ({ pointId: String(r.point), name: r.name, bursts: Number(r.m), count: Number(r.n) }))
       .sort((a, b) => b.count - a.count || a.pointId.localeCompare(b.pointId)),
     stale: one('stale'),
     shelvings: Number(counts.rows[0].shelvings),

@@ -70,6 +70,8 @@ export const zhActivityText: Record<string, string> = {
   'Attendance today': '今日考勤',
   '{n} expected at work today': '今日应到 {n} 人',
   'Page {n}': '第 {n} 页',
+  // the alarm handling report's chattering sources (ManagementFigures)
+  Bursts: '爆发次数',
   // the file's headers (ACTIVITY_FILE_COLUMNS)
   Username: '用户名',
   Before: '变更前',

@@ -78,7 +78,7 @@ export function ManagementFigures({ m }: { m: AlarmManagementFigures }) {
                 <thead>
                   <tr>
                     <th>{tx('Source')}</th>
-                    <th>{tx('Minutes')}</th>
+                    <th>{tx('Bursts')}</th>
                     <th>{tx('Alarms')}</th>
                   </tr>
                 </thead>
@@ -86,7 +86,7 @@ export function ManagementFigures({ m }: { m: AlarmManagementFigures }) {
                   {m.chattering.map((x) => (
                     <tr key={x.pointId}>
                       <td>{x.name ?? x.pointId}</td>
-                      <td>{n(x.minutes)}</td>
+                      <td>{n(x.bursts)}</td>
                       <td>{n(x.count)}</td>
                     </tr>
                   ))}
