@@ -209,8 +209,15 @@ describe('the alarm handling report', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toMatch(/^Grouping,Key,Group,Raised,Acknowledge median \(s\)/);
-    expect(lines[1]).toBe('total,,All alarms,5,105,246,300,600,1080,1200,2,1,4,3');
-    expect(lines).toContain('hour,23,23:00,1,,,,,,,1,0,1,1');
+    expect(lines[1]).toBe('total,,All alarms,5,105,246,300,600,1080,1200,2,1,4,3,');
+    expect(lines).toContain('hour,23,23:00,1,,,,,,,1,0,1,1,');
+    // issue 50: the ISA-18.2 figures of the JSON report, a line each, and its top sources with their alarms
+    const json = (await s.call('GET', `${ALARM_HANDLING_API}?from=${DAY}&to=${DAY}`, { token: nw })).body as AlarmHandlingReport;
+    const m = json.management!;
+    expect(lines).toContain(`alarm management,per-operator-hour,Alarms per operator-hour,,,,,,,,,,,,${m.perOperatorHour}`);
+    expect(lines).toContain(`alarm management,stale,Stale alarms,,,,,,,,,,,,${m.stale}`);
+    expect(m.topSources.length).toBeGreaterThan(0);
+    for (const t of m.topSources) expect(lines.some((l) => l.startsWith(`top source,${t.pointId},`) && l.split(',')[3] === String(t.count))).toBe(true);
     const xlsx = await fetch(`${s.base}${ALARM_HANDLING_API}?from=${DAY}&to=${DAY}&format=xlsx`, { headers: { authorization: `Bearer ${nw}` } });
     expect(xlsx.status).toBe(200);
     const bytes = Buffer.from(await xlsx.arrayBuffer());

@@ -206,7 +206,9 @@ export async function alarmHandlingReport(
   };
 }
 
-/** The report as one table: a line per group (the total first), durations in seconds. */
+/** The report as one table: a line per group (the total first), durations in seconds; then (issue 50) the ISA-18.2
+ *  figures, a line each with its value in Value, the top sources and the chattering sources with their alarms in Raised
+ *  (a chattering source's bursts in Value). */
 const COLUMNS: Column[] = [
   'Grouping',
   'Key',
@@ -222,6 +224,7 @@ const COLUMNS: Column[] = [
   'Processed without a note',
   'Past acknowledge target',
   'Past process target',
+  'Value',
 ].map((title) => ({ title }));
 function tableRows(r: AlarmHandlingReport): unknown[][] {
   const line = (grouping: string, key: string, label: string, f: AlarmFigures) => [
@@ -239,10 +242,27 @@ function tableRows(r: AlarmHandlingReport): unknown[][] {
     f.withoutNote,
     f.lateAcknowledge,
     f.lateProcess,
+    null,
   ];
+  const none = new Array(10).fill(null); // the timing columns, which the ISA-18.2 lines do not have
+  const m = r.management;
+  const figures: [string, string, number][] = m
+    ? [
+        ['per-operator-hour', 'Alarms per operator-hour', m.perOperatorHour],
+        ['flood-share', 'Share of time in flood', m.floodShare],
+        ['flood-windows', '10-minute windows in flood', m.floodWindows],
+        ['windows', '10-minute windows', m.windows],
+        ['stale', 'Stale alarms', m.stale],
+        ['shelvings', 'Shelvings begun', m.shelvings],
+        ['escalations', 'Escalation steps', m.escalations],
+      ]
+    : [];
   return [
     line('total', '', 'All alarms', r.total),
     ...(['priority', 'type', 'operator', 'hour'] as const).flatMap((g) => r[g].map((x) => line(g, x.key, x.label || 'Nobody yet', x.figures))),
+    ...figures.map(([key, label, value]) => ['alarm management', key, label, null, ...none, value]),
+    ...(m?.topSources ?? []).map((x) => ['top source', x.pointId, x.name ?? x.pointId, x.count, ...none, null]),
+    ...(m?.chattering ?? []).map((x) => ['chattering', x.pointId, x.name ?? x.pointId, x.count, ...none, x.bursts]),
   ];
 }
 
