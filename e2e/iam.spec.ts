@@ -1,11 +1,12 @@
 // IAM mode (issue 49) as a new operator meets it: the sign-in page offers "Sign in with <provider>", the company's
 // identity provider (a real oidc-provider on a loopback port) signs them in, and they arrive in the console with the
 // role their group gives, an account made for them on the way; signing out ends the provider's session too and comes
-// back to the sign-in page. A person in no mapped group is told so in words. Breadth (the attacks) is in
-// server/auth/iam/oidc.test.ts.
+// back to the sign-in page. A person in no mapped group is told so in words. A client's administrator connects the
+// client's own provider on Manage → Identity providers, and the client's sign-in page offers it. Breadth (the attacks)
+// is in server/auth/iam/oidc.test.ts and providers.test.ts.
 import { expect, test } from './fixtures';
 import { ownServer, type OwnServer } from './server';
-import { skipTourIfShown } from './helpers';
+import { signIn, skipTourIfShown } from './helpers';
 import { startTestIdp, type TestIdp } from '../server/auth/iam/testIdp';
 
 let idp: TestIdp;
@@ -18,6 +19,7 @@ test.beforeAll(async () => {
     people: {
       ines: { name: 'Ines Duarte', email: 'ines@corp.example', preferred_username: 'ines', groups: ['gatehouse-operators'] },
       sam: { name: 'Sam Sales', preferred_username: 'sam', groups: ['sales'] },
+      hana: { name: 'Hana Ward', preferred_username: 'hana', groups: ['harbour-guards'] },
     },
   });
   server = await ownServer('iam', idp.env('gatehouse-operators=NORTHWIND:security-operator', 'Corp SSO'));
@@ -61,4 +63,35 @@ test('a new operator signs in with the company provider, works as its group says
   await expect(page.getByTestId('iam-refusal')).toHaveText(/You are in none of the groups of your organisation that give access to Gatehouse/);
   await page.getByRole('link', { name: 'Back to the sign-in page' }).click();
   await expect(page.getByLabel('Username')).toBeVisible();
+});
+
+test("a client's administrator connects its provider on Manage → Identity providers, and the client's sign-in page offers it", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'harbour', { base: server.url, at: '/manage/identity-providers/add' });
+  await page.getByLabel('Name').fill('Harbour SSO');
+  await page.getByLabel('Issuer').fill(idp.issuer);
+  await page.getByLabel('Client ID', { exact: true }).fill(idp.clientId);
+  await page.getByLabel('Client secret', { exact: true }).fill(idp.clientSecret);
+  await page.getByLabel('Group → role map').fill('harbour-guards=security-operator');
+  await page.getByTestId('form-save').click();
+  const row = page.getByRole('row').filter({ hasText: 'Harbour SSO' });
+  await expect(row).toBeVisible();
+  // the secret is never answered back
+  const list = await page.request.get(`${server.url}/event/manage/identity-providers`, {
+    headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` },
+  });
+  expect(await list.text()).not.toContain(idp.clientSecret);
+
+  // the link the administrator hands out: Harbour's sign-in page offers its provider, which signs a person in to Harbour
+  const other = await (await browser.newContext()).newPage();
+  await other.goto(`${server.url}/login?client=HARBOUR`);
+  await other.getByRole('link', { name: 'Sign in with Harbour SSO' }).click();
+  await other.locator('input[name=login]').fill('hana');
+  await other.locator('input[name=password]').fill('any password');
+  await other.getByRole('button', { name: 'Sign-in' }).click();
+  await other.getByRole('button', { name: 'Continue' }).click();
+  await expect(other.getByTestId('app-shell')).toBeVisible();
+  const me = await other.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null'));
+  expect(me).toMatchObject({ username: 'hana', name: 'Hana Ward', roles: ['security-operator'] });
+  await other.context().close();
 });
