@@ -12,7 +12,8 @@ import {
   selectDoors,
   selectStatusOf,
 } from '../machines/hardwareStatus.selectors';
-import { edgePaths } from './harness';
+import { invariants } from '../machines/hardwareStatus.invariants';
+import { edgePaths, expectOracle } from './harness';
 
 const events: any[] = [
   { type: 'event.received', event: { eventCode: 1013, eventSourceId: 3, eventSourceName: 'Interface 3' } },
@@ -44,6 +45,27 @@ const model = new TestModel(hardwareStatusMachine, { events, serializeState: ser
 const paths = edgePaths(model, hardwareStatusMachine, serialize, []);
 
 describe('hardwareStatus machine model', () => {
+  it('keeps its invariants (hardwareStatus.invariants.ts) and the rules of §3/§4 at every step of the generated paths', () => {
+    const shown = (s: HardwareStatusSnapshot) => JSON.stringify(s.context);
+    expectOracle(
+      paths,
+      {
+        'an event without a §4 status code changes nothing shown': ({ before, event, after }) =>
+          event.type === 'event.received' && event.event.eventCode === 9999 ? shown(after) === shown(before) : undefined,
+        'a status code sets its source: 1013 is the interface offline, named as the event names it': ({ event, after }) =>
+          event.type === 'event.received' && event.event.eventCode === 1013
+            ? JSON.stringify(after.context.statuses['3']) === JSON.stringify({ id: 3, name: 'Interface 3', status: 'offline', kind: 'interface' })
+            : undefined,
+        'in a batch the later fact of a source wins: reader 9 offline, door 6 open': ({ event, after }) =>
+          event.type === 'facts.received' ? after.context.statuses['9']?.status === 'offline' && after.context.doors['6']?.doorStatus === 'open' : undefined,
+        'the end of the session forgets every device, door and controller': ({ event, after }) =>
+          event.type === 'session.ended' ? shown(after) === JSON.stringify({ statuses: {}, doors: {}, controllers: {} }) : undefined,
+      },
+      4,
+      invariants,
+    );
+  });
+
   it('reaches a state with statuses, doors and controllers all known', () => {
     expect(paths.map((p) => serialize(p.path.state))).toContain(JSON.stringify(['tracking', true, true, true]));
   });

@@ -142,6 +142,20 @@ export function invariantsOf(snapshot: AnyMachineSnapshot): Array<[string, (s: a
   return out;
 }
 
+/**
+ * Invariants kept beside a machine (`machines/X.invariants.ts`) but not wired into its `meta`: by state, a state path
+ * (`'ready'`, `'a.b'`) or `''` for every state. The test hands them to `checkPaths`/`expectOracle`, which check those of
+ * each state the snapshot is in, as they check the `meta` ones (the machine file itself is left as it is).
+ */
+export type InvariantsByState<S = any> = Record<string, StateInvariants<S>>;
+function invariantsByState(snapshot: AnyMachineSnapshot, table: InvariantsByState): Array<[string, (s: any) => boolean]> {
+  const out: Array<[string, (s: any) => boolean]> = [];
+  for (const [state, named] of Object.entries(table))
+    if (state === '' || snapshot.matches(state as never))
+      for (const [name, holds] of Object.entries(named)) out.push([`${state || '(every state)'}: ${name}`, holds]);
+  return out;
+}
+
 /** One step of a generated path: the state before, the event, the state after and the named effects of the step. */
 export interface Step<S> {
   before: S;
@@ -160,7 +174,12 @@ export type StepProperties<S> = Record<string, (step: Step<S>) => boolean | unde
  * machine) against the state invariants of its `meta` and the step properties. Returns what failed, at most `max`
  * lines, and how often each invariant and property was checked; `expectOracle` turns this into assertions.
  */
-export function checkPaths<M extends AnyStateMachine>(paths: EdgePath<M>[], properties: StepProperties<SnapshotFrom<M>> = {}, max = 20) {
+export function checkPaths<M extends AnyStateMachine>(
+  paths: EdgePath<M>[],
+  properties: StepProperties<SnapshotFrom<M>> = {},
+  max = 20,
+  byState: InvariantsByState = {},
+) {
   const failures: string[] = [];
   const applied: Record<string, number> = Object.fromEntries(Object.keys(properties).map((k) => [k, 0]));
   const held: Record<string, number> = {};
@@ -169,7 +188,7 @@ export function checkPaths<M extends AnyStateMachine>(paths: EdgePath<M>[], prop
     const steps = p.path.steps;
     steps.forEach((st, i) => {
       const after = st.state as AnyMachineSnapshot;
-      for (const [name, holds] of invariantsOf(after)) {
+      for (const [name, holds] of [...invariantsOf(after), ...invariantsByState(after, byState)]) {
         held[name] = (held[name] ?? 0) + 1;
         if (!holds(after)) {
           const line = `invariant "${name}" broken after ${JSON.stringify(st.event).slice(0, 160)} on ${p.description}`;
@@ -197,10 +216,18 @@ export function checkPaths<M extends AnyStateMachine>(paths: EdgePath<M>[], prop
  * The assertions of `checkPaths`: nothing broken, every step property applied somewhere, and at least `invariants`
  * distinct state invariants checked (so a machine whose `meta` lost its invariants fails instead of passing on nothing).
  */
-export function expectOracle<M extends AnyStateMachine>(paths: EdgePath<M>[], properties: StepProperties<SnapshotFrom<M>>, invariants: number) {
+export function expectOracle<M extends AnyStateMachine>(
+  paths: EdgePath<M>[],
+  properties: StepProperties<SnapshotFrom<M>>,
+  invariants: number,
+  byState: InvariantsByState = {},
+) {
   expect(paths.length).toBeGreaterThan(0);
-  const { failures, applied, held } = checkPaths(paths, properties);
+  const { failures, applied, held } = checkPaths(paths, properties, 20, byState);
   expect(failures).toEqual([]);
+  // every invariant handed over by state was checked somewhere (a state the paths never reach checks nothing)
+  const named = Object.entries(byState).flatMap(([state, all]) => Object.keys(all).map((name) => `${state || '(every state)'}: ${name}`));
+  expect(named.filter((n) => !held[n])).toEqual([]);
   expect(Object.entries(applied).filter(([, n]) => n === 0)).toEqual([]);
   expect(Object.keys(held).length).toBeGreaterThanOrEqual(invariants);
 }

@@ -4,7 +4,9 @@ import { TestModel } from '@xstate/graph';
 import { PAGE_SIZE } from '../contract';
 import { resourceListMachine, type ResourceListSnapshot } from '../machines/resourceList';
 import { resourceFormMachine, type ResourceFormEmitted, type ResourceFormSnapshot } from '../machines/resourceForm';
-import { drive, edgePaths, onlyInvoked } from './harness';
+import { invariants as listInvariants } from '../machines/resourceList.invariants';
+import { invariants as formInvariants } from '../machines/resourceForm.invariants';
+import { drive, edgePaths, expectOracle, onlyInvoked } from './harness';
 
 describe('resource list machine model', () => {
   const page = { items: [{ id: 1 }, { id: 2 }], total: 2, page: 0, size: PAGE_SIZE };
@@ -33,6 +35,34 @@ describe('resource list machine model', () => {
   const model = new TestModel(resourceListMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 50_000, input });
   const paths = edgePaths(model, resourceListMachine, serialize, [], input);
 
+  it('keeps the invariants of its states (resourceList.invariants.ts) and the list rules at every step of the generated paths', () => {
+    const query = (s: ResourceListSnapshot) => JSON.stringify([s.context.page, s.context.sort, s.context.filters, s.context.selection]);
+    const invalid = (e: any) =>
+      (e.type === 'list.pageChanged' && e.page < 0) ||
+      (e.type === 'list.sorted' && e.sort[0].dir === 'up') ||
+      (e.type === 'list.filtered' && typeof e.filters.q !== 'string') ||
+      (e.type === 'list.selectionChanged' && e.ids.includes(0));
+    expectOracle(
+      paths,
+      {
+        'a new sort or filter reads again from page 0 with nothing selected': ({ event, after }) =>
+          (event.type === 'list.sorted' || event.type === 'list.filtered') && !invalid(event) && after.matches('loading')
+            ? after.context.page === 0 && after.context.selection.length === 0
+            : undefined,
+        'a request the list cannot take changes nothing of the query and says it was ignored': ({ before, event, after }) =>
+          invalid(event) &&
+          (event.type === 'list.selectionChanged' ? before.matches('ready') : !before.matches('confirmingDelete') && !before.matches('deleting'))
+            ? query(after) === query(before) && /^Ignored an invalid /.test(after.context.error ?? '')
+            : undefined,
+        'a delete done reads the page again with nothing selected': ({ before, event, after }) =>
+          event.type === 'xstate.done.actor.deleteMany' && before.matches('deleting')
+            ? after.matches('loading') && after.context.selection.length === 0
+            : undefined,
+      },
+      9,
+      listInvariants,
+    );
+  });
   it('reaches loading, ready, confirmingDelete, deleting and failed', () => {
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
     for (const v of ['loading', 'ready', 'confirmingDelete', 'deleting', 'failed']) expect(values).toContain(JSON.stringify(v));
@@ -84,6 +114,21 @@ describe('resource form machine model', () => {
   for (const input of [{}, { id: 5 }]) {
     const model = new TestModel(resourceFormMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 50_000, input });
     const paths = edgePaths(model, resourceFormMachine, serialize, [], input);
+    it(`keeps the invariants of its states (resourceForm.invariants.ts) and the form rules at every step of the generated paths (input ${JSON.stringify(input)})`, () => {
+      expectOracle(
+        paths,
+        {
+          'a save answered is the saved form, with the id the server gave': ({ before, event, after }) =>
+            event.type === 'xstate.done.actor.save' && before.matches('saving') ? after.matches('saved') && after.context.id === event.output.id : undefined,
+          'a save refused with violations keeps the form open with them, field by field': ({ before, event, after }) =>
+            event.type === 'xstate.error.actor.save' && event.error.violations && before.matches('saving')
+              ? after.matches('editing') && JSON.stringify(after.context.violations) === JSON.stringify(event.error.violations)
+              : undefined,
+        },
+        11,
+        formInvariants,
+      );
+    });
     it(`reaches saved and editing with violations (input ${JSON.stringify(input)})`, () => {
       expect(paths.some((p) => p.path.state.matches('saved'))).toBe(true);
       expect(paths.some((p) => p.path.state.matches('editing') && p.path.state.context.violations.length > 0)).toBe(true);

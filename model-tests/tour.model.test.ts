@@ -5,7 +5,8 @@ import { TestModel } from '@xstate/graph';
 import { createActor, fromCallback, setup } from 'xstate';
 import { TOUR_OFF, TOUR_STEPS, tourMachine, tourStepsFor, type TourEmitted, type TourSnapshot } from '../machines/tour';
 import { selectTourIsShowing, selectTourProgress, selectTourStep } from '../machines/tour.selectors';
-import { edgePaths, type EdgePath, inStep } from './harness';
+import { invariants } from '../machines/tour.invariants';
+import { edgePaths, expectOracle, type EdgePath, inStep } from './harness';
 
 const STEPS = TOUR_STEPS.slice(0, 3);
 const events = [
@@ -24,6 +25,32 @@ const events = [
 const serialize = (s: TourSnapshot) => JSON.stringify([s.value, s.context.step]);
 const model = new TestModel(tourMachine as any, { events, serializeState: serialize as any, limit: 1000, input: { steps: STEPS } } as any);
 const paths = edgePaths(model, tourMachine, serialize, [], { steps: STEPS });
+
+describe('tour oracle', () => {
+  it('keeps the invariants of its states (tour.invariants.ts) and the rules of §4 at every step of the generated paths', () => {
+    expectOracle(
+      paths,
+      {
+        '§4: a start after the tour was skipped (tourView false) does not show it': ({ before, event, after }) =>
+          event.type === 'tour.start' && event.tourView === false && before.matches('hidden') ? after.matches('hidden') : undefined,
+        'a start or restart from hidden shows the first step': ({ before, event, after }) =>
+          (event.type === 'tour.restart' || (event.type === 'tour.start' && event.tourView !== false)) && before.matches('hidden')
+            ? after.matches('showing') && after.context.step === 0
+            : undefined,
+        'next moves one step on, or stays on the last': ({ before, event, after }) =>
+          event.type === 'tour.next' && before.matches('showing')
+            ? after.context.step === Math.min(before.context.step + 1, before.context.steps.length - 1)
+            : undefined,
+        'back moves one step back, or stays on the first': ({ before, event, after }) =>
+          event.type === 'tour.back' && before.matches('showing') ? after.context.step === Math.max(before.context.step - 1, 0) : undefined,
+        'finishing, stopping, skipping or signing out closes it': ({ before, event, after }) =>
+          ['tour.finish', 'tour.stop', 'tour.skip', 'session.ended'].includes(event.type) && before.matches('showing') ? after.matches('hidden') : undefined,
+      },
+      4,
+      invariants,
+    );
+  });
+});
 
 async function run({ path }: EdgePath<typeof tourMachine>) {
   const done: Array<{ type: string; params: unknown }> = [];
