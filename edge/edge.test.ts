@@ -508,8 +508,12 @@ describe('Gatehouse Edge', () => {
     );
     edge.link.stop(); // the link gone for good
     const index = await s.app.simulator.access.get(northwind);
-    const later = Date.now() + 8 * 86_400_000;
-    const soon = Date.now() + 86_400_000;
+    // 10:00 at the site on a Monday to Thursday 1 to 5 days ahead (within the 7 days), and the weekday after it 8 days
+    // on (past them): office hours, so a card opens the doors whatever the time and day the test runs at
+    const dayAhead = (n: number) => new Date(Date.now() + n * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
+    const ahead = [1, 2, 3, 4, 5].find((n) => [1, 2, 3, 4].includes(new Date(`${dayAhead(n)}T12:00:00Z`).getUTCDay()))!;
+    const soon = local('10:00', dayAhead(ahead));
+    const later = local('10:00', dayAhead(ahead + 8));
     const grantedAt = (door: number, at: number) =>
       [...index.credentials.values()].find(
         (c) => decide(index, EMPTY_STATE, { doorId: door, at, side: 'exit', presented: { kind: 'card', number: c.number } }).granted,
