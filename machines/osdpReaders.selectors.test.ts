@@ -44,8 +44,13 @@ describe('OSDP reader selectors', () => {
     expect(errorCount(reader({ counters: { crc: 2, naks: 1, commands: 50, retries: 4 } }))).toBe(3);
   });
 
-  it('names capabilities by function code in order, keeping the edge’s name for an unknown code', () => {
+  it('names capabilities by function code in order, keeping the edge’s name for an unknown code, and sizes in bytes', () => {
     expect(capabilitiesOf(reader()).map((c) => c.label)).toEqual(['Contact status monitoring', 'LED control', 'function99']);
+    // the receive buffer's size in bytes: compliance is its low byte, count its high one (§7.5)
+    expect(capabilitiesOf(reader({ capabilities: [{ function: 10, name: 'receiveBufferSize', compliance: 0x80, count: 2 }] }))[0]).toMatchObject({
+      bytes: 640,
+    });
+    expect(capabilitiesOf(reader())[0].bytes).toBeNull();
   });
 
   it('writes the vendor OUI with dashes, and none without an identity', () => {

@@ -88,12 +88,21 @@ export interface CapabilityShown {
   label: string;
   compliance: number;
   count: number;
+  /** the buffer and message sizes (functions 10 and 11) are a number of bytes, compliance the low byte, count the high */
+  bytes: number | null;
 }
+const SIZES = new Set([10, 11]);
 /** PDCAP as lines: the standard's name for each function code (the edge's own name for a code it does not know). */
 export const capabilitiesOf = (r: Pick<OsdpReaderRow, 'capabilities'>): CapabilityShown[] =>
   [...r.capabilities]
     .sort((a, b) => a.function - b.function)
-    .map((c) => ({ function: c.function, label: CAPABILITY_LABELS[c.function] ?? c.name, compliance: c.compliance, count: c.count }));
+    .map((c) => ({
+      function: c.function,
+      label: CAPABILITY_LABELS[c.function] ?? c.name,
+      compliance: c.compliance,
+      count: c.count,
+      bytes: SIZES.has(c.function) ? c.compliance + 256 * c.count : null,
+    }));
 
 /** The vendor's IEEE OUI as it is written (three bytes, dashes): 0A0B0C → 0A-0B-0C. */
 export const vendorOf = (r: Pick<OsdpReaderRow, 'identity'>): string | null =>

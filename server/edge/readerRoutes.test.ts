@@ -65,7 +65,7 @@ beforeAll(async () => {
   const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
   expect(made.status).toBe(200);
   key = made.body.apiKey;
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await s?.close();
@@ -112,6 +112,14 @@ describe('OSDP reader status routes', () => {
       expect(one.status).toBe(200);
       expect(validate(one.body, OsdpReadersAnswer).ok).toBe(true);
       expect(one.body.readers.map((x: { address: number }) => x.address)).toEqual([readerAddress]);
+      // another card reader of the controller at the same bus address: its own page names it, not the first one
+      const sharer = (
+        await s.db.query<{ id: number }>('select id from card_readers where controller_id = $1 and id <> $2 order by id limit 1', [controller, readerId])
+      ).rows[0];
+      await s.db.query('update card_readers set address = $2 where id = $1', [sharer.id, readerAddress]);
+      const theirs = await s.call('GET', `${cardReadersResource.api}/${sharer.id}/osdp`, { token: admin });
+      expect(theirs.body.readers).toHaveLength(1);
+      expect(theirs.body.readers[0].cardReader.id).toBe(Number(sharer.id));
     } finally {
       ws.close();
     }

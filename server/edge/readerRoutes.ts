@@ -29,14 +29,18 @@ const DOCS = {
 } satisfies Record<string, RouteDoc>;
 
 /** The controller's last report (already tenant-checked), each reader with the card reader at its bus address. */
-async function answerOf(db: Db, controllerId: number, onlyAddress?: number): Promise<OsdpReadersAnswer> {
+async function answerOf(
+  db: Db,
+  hub: EdgeHub,
+  controllerId: number,
+  only?: { address: number; cardReader: { id: number; name: string } },
+): Promise<OsdpReadersAnswer> {
   const { rows } = await db.query<{
     osdp_readers: EdgeReaderStatus[] | string | null;
     osdp_readers_at: Date | string | null;
-    online: boolean | null;
     edge: boolean;
   }>(
-    `select e.osdp_readers, e.osdp_readers_at, (e.connected_at is not null and e.disconnected_at is null) as online,
+    `select e.osdp_readers, e.osdp_readers_at,
         exists (select 1 from service_accounts sa where sa.controller_id = c.id and sa.key_revoked_at is null) as edge
        from controllers c left join edge_controllers e on e.controller_id = c.id where c.id = $1`,
     [controllerId],
@@ -54,12 +58,14 @@ async function answerOf(db: Db, controllerId: number, onlyAddress?: number): Pro
   return {
     controllerId,
     edge: !!row?.edge,
-    online: !!row?.online,
+    // the hub's own connections (the stored times may be stale after a restart of the server)
+    online: hub.connected().some((c) => c.controllerId === controllerId),
     reportedAt: at ? new Date(at).toISOString() : null,
     readers: reported
-      .filter((r) => onlyAddress === undefined || r.address === onlyAddress)
+      .filter((r) => !only || r.address === only.address)
       .sort((a, b) => a.address - b.address)
-      .map((r) => ({ ...r, cardReader: byAddress.get(r.address) ?? null })),
+      // a card reader's own page names that card reader (another may share its address on the bus)
+      .map((r) => ({ ...r, cardReader: only ? only.cardReader : (byAddress.get(r.address) ?? null) })),
   };
 }
 
@@ -76,7 +82,7 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hu
         ? await db.query<{ id: number }>(`select c.id from controllers c where c.id = $1 and ${tenant(params, clientId, 'c')}`, params)
         : { rows: [] };
       if (!rows[0]) throw new HttpError(404, 'Controller not found');
-      return answerOf(db, Number(rows[0].id));
+      return answerOf(db, hub, Number(rows[0].id));
     },
   );
 
@@ -86,13 +92,14 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hu
     const id = idOf(req);
     const params: unknown[] = [id];
     const { rows } = id
-      ? await db.query<{ controller_id: number; address: number }>(
-          `select r.controller_id, r.address from card_readers r where r.id = $1 and ${tenant(params, clientId, 'r')}`,
+      ? await db.query<{ id: number; name: string; controller_id: number; address: number }>(
+          `select r.id, r.name, r.controller_id, r.address from card_readers r where r.id = $1 and ${tenant(params, clientId, 'r')}`,
           params,
         )
       : { rows: [] };
     if (!rows[0]) throw new HttpError(404, 'Card reader not found');
-    return answerOf(db, Number(rows[0].controller_id), Number(rows[0].address));
+    const r = rows[0];
+    return answerOf(db, hub, Number(r.controller_id), { address: Number(r.address), cardReader: { id: Number(r.id), name: r.name } });
   });
 
   /** POST …/card-readers/:id/repair: re-pair the OSDP reader (audited). */

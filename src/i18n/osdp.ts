@@ -3,6 +3,8 @@
 // spread into ./sentences.ts.
 export const zhOsdpText: Record<string, string> = {
   'OSDP readers': 'OSDP 读卡器',
+  'OSDP reader': 'OSDP 读卡器',
+  '{n} bytes': '{n} 字节',
   'Edge online': 'Edge 在线',
   'Edge offline': 'Edge 离线',
   'Reported {at} ({zone})': '上报于 {at}（{zone}）',

@@ -61,7 +61,7 @@ export function OsdpReadersPanel({ of }: { of: OsdpReadersOf }) {
   return (
     <Card className="gh-form__section gh-osdp" compact data-testid="osdp-readers">
       <div className="gh-osdp__head">
-        <H5>{tx('OSDP readers')}</H5>
+        <H5>{'controllerId' in of ? tx('OSDP readers') : tx('OSDP reader')}</H5>
         {a && a.edge && (
           <Tag minimal round intent={a.online ? 'success' : 'danger'} data-testid="osdp-edge-link">
             {tx(a.online ? 'Edge online' : 'Edge offline')}
@@ -210,8 +210,13 @@ function Reader({ r, mayRepair: may, repairing, onRepair }: { r: OsdpReaderRow; 
           <span className="bp6-text-muted"> —</span>
         ) : (
           caps.map((c) => (
-            <Tag key={c.function} minimal round title={tx('Compliance level {level}, {count} of them', { level: c.compliance, count: c.count })}>
-              {c.count > 1 ? `${tx(c.label)} ×${c.count}` : tx(c.label)}
+            <Tag
+              key={c.function}
+              minimal
+              round
+              title={c.bytes === null ? tx('Compliance level {level}, {count} of them', { level: c.compliance, count: c.count }) : undefined}
+            >
+              {c.bytes !== null ? `${tx(c.label)}: ${tx('{n} bytes', { n: c.bytes })}` : c.count > 1 ? `${tx(c.label)} ×${c.count}` : tx(c.label)}
             </Tag>
           ))
         )}
