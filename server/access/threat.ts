@@ -146,7 +146,7 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
         { force: true },
       );
       for (const u of unreached) req.log.warn(`threat lock ${u.doorId}: ${u.message}`);
-      return { ...(await stateOf(db, clientId)), unreached };
+      return { ...(await stateOf(db, clientId)), ...(unreached.length ? { unreached } : {}) };
     }
     return stateOf(db, clientId);
   });

@@ -149,7 +149,7 @@ export function doorRoutes(
     simulator.access.changed(clientId); // the next swipe obeys it
     // a door whose edge controller is offline is named, not a failure: its lockdown is recorded, it reaches it on reconnect
     const unreached = on ? await commandEach(simulator, clientId, ids, 'lock', principal(req).username, { force: true }) : [];
-    return { on, doors: ids.length, unreached };
+    return { on, doors: ids.length, ...(unreached.length ? { unreached } : {}) };
   });
 
   // ---------- door QR codes [0.4.5.5] (issue 12) ----------
