@@ -69,10 +69,13 @@ export const zhOsdpText: Record<string, string> = {
   Biometrics: '生物识别',
   'Secure PIN entry': '安全 PIN 输入',
   'OSDP version': 'OSDP 版本',
+  // the NAK reason the edge reports most (edge/osdp: a paired reader asked for install mode, or a wrong key)
+  'communication security conditions not met': '未满足通信安全条件',
 };
 
 /** The edge's and the server's sentences about a re-pair, with values (edge/readers.ts, server/edge/hub.ts). */
 export const zhOsdpSentences: Record<string, string> = {
+  'the reader refused the secure channel: {reason}': '读卡器拒绝了安全通道：{reason}',
   '{name} (bus address {address}): its key forgotten, pairing again in install mode': '{name}（总线地址 {address}）：已忘记其密钥，正以安装模式重新配对',
   'no card reader of this controller is at bus address {address}': '此控制器在总线地址 {address} 上没有读卡器',
   '{name} is on Gatehouse Edge controller #{id}, which is offline: the command cannot reach it':
