@@ -92,14 +92,20 @@ test('a registration with missing fields is refused and names them', async ({ pa
   await expect(page).toHaveURL(/\/visitor\/register$/);
 });
 
-test('a registration matching the visitor watchlist warns the front desk with the reason, and waits for its decision', async ({ page }) => {
-  // issue 50: the receptionist keeps the watchlist, registers a visitor whose name matches it in other case and accents
-  await signIn(page, 'reception', { at: '/visitor/watchlist/add' });
-  const entry = page.getByTestId('visitorWatchlist-form');
+test('a registration matching the visitor watchlist warns the front desk with the reason, and waits for its decision', async ({ page, browser }) => {
+  // issue 50: security keeps the watchlist; the receptionist reads it (no Add) and registers a visitor whose name
+  // matches it in other case and accents
+  const security = await (await browser.newContext()).newPage();
+  await signIn(security, 'operator', { at: '/visitor/watchlist/add' });
+  const entry = security.getByTestId('visitorWatchlist-form');
   await entry.getByLabel('Name').fill('Zoë Müller');
   await entry.getByLabel('Reason').fill('Stole a laptop in March');
-  await page.getByTestId('form-save').click();
+  await security.getByTestId('form-save').click();
+  await expect(security.getByTestId('visitor-watchlist').getByRole('row').filter({ hasText: 'Zoë Müller' })).toBeVisible();
+  await security.context().close();
+  await signIn(page, 'reception', { at: '/visitor/watchlist' });
   await expect(page.getByTestId('visitor-watchlist').getByRole('row').filter({ hasText: 'Zoë Müller' })).toBeVisible();
+  await expect(page.getByTestId('add-button')).toHaveCount(0);
   await page.goto('/visitor/register');
   const form = page.getByTestId('visitors-form');
   await form.getByLabel('First name').fill('ZOE');

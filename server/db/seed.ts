@@ -3,7 +3,7 @@
 // generated deterministically, so every fresh install shows the same people.
 import { buildTimesheet } from './queries/attendance';
 import { seedAccess } from '../access/seed';
-import { ALL_PRIVILEGE_CODES, PLATFORM_PRIVILEGES, PLATFORM_ROLE, PRIVILEGES } from '../../contract';
+import { ALL_PRIVILEGE_CODES, PLATFORM_PRIVILEGES, PLATFORM_ROLE, PRIV, PRIVILEGES } from '../../contract';
 import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
 import { addGrant, insertRole } from './queries/grants';
@@ -32,6 +32,8 @@ export const DEMO_USERS = [
 
 /** Codes equal to one of the prefixes or below it in the hierarchy. */
 const under = (...prefixes: string[]) => ALL_PRIVILEGE_CODES.filter((c) => prefixes.some((p) => c === p || c.startsWith(p + '.')));
+/** The visitor watchlist's view, add, edit and delete codes (PRIV.visitorWatchlist; deciding a match, 1.5.4, is not among them). */
+const WATCHLIST_KEEPING: string[] = [PRIV.visitorWatchlist.view, PRIV.visitorWatchlist.add, PRIV.visitorWatchlist.edit, PRIV.visitorWatchlist.delete];
 const views = PRIVILEGES.filter((p) => /^(View|Activity|Event|Identity|Calendar|Dashboard)\b/.test(p.label)).map((p) => p.code);
 
 export const ROLES: Record<string, { name: string; privileges: string[] }> = {
@@ -41,14 +43,16 @@ export const ROLES: Record<string, { name: string; privileges: string[] }> = {
   // monitor, doors (and their alarms and controllers), identities read-only, reports; sees who is signed in, but
   // ending other people's sessions is the administrator's (0.2.4.1, 0.2.5.1); so are the alarm target times the
   // operator's handling is measured against (alarm settings, 0.4.7.6), and the shift boundaries (0.2.6.2)
+  // security keeps the visitor watchlist (1.5.0–1.5.3): who is denied is not the front desk's to change (issue 50)
   'security-operator': {
     name: 'Security operator',
-    privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4', '0.6.7'), '0.3.1.0'].filter(
+    privileges: [...under('0.1', '0.2', '0.4.5', '0.4.7', '0.5.6', '0.6.1', '0.6.2', '0.6.3', '0.6.4', '0.6.7'), '0.3.1.0', ...WATCHLIST_KEEPING].filter(
       (c) => c !== '0.2.4.1' && c !== '0.2.5.1' && c !== '0.4.7.6' && c !== '0.2.6.2',
     ),
   },
-  // visitor management 1.x and identities read-only
-  receptionist: { name: 'Receptionist', privileges: [...under('0.1', '1'), '0.3.1.0'] },
+  // visitor management 1.x and identities read-only; the watchlist is read, and its matches decided, at the front desk,
+  // but kept by security (a receptionist cannot take a denied person off it)
+  receptionist: { name: 'Receptionist', privileges: [...under('0.1', '1'), '0.3.1.0'].filter((c) => !WATCHLIST_KEEPING.slice(1).includes(c)) },
   // time and attendance 3.x, identities view/add/edit, the identity report
   'hr-manager': { name: 'HR manager', privileges: [...under('0.1', '3'), '0.3.1.0', '0.3.1.1', '0.3.1.2', '0.6.3.0'] },
   // reports, the audit section (journal, replays, UI errors) and every view, changing nothing

@@ -48,8 +48,14 @@ describe('the visitor watchlist', () => {
   it('is kept per client by its codes, with who added each entry', async () => {
     const made = await entry({ fullName: 'Viktor Kessler', dateOfBirth: '1971-04-02', documentNumber: 'K-1234 567' });
     expect(made.addedBy).toBe('Alex Admin');
-    // the receptionist holds 1.5.x (the visitor codes), the security operator none of them
-    expect((await s.call('GET', LIST, { token: operator })).status).toBe(403);
+    // security keeps the list (1.5.0–1.5.3); the front desk reads it and decides its matches, and cannot take a denied
+    // person off it, nor add or change an entry (issue 50)
+    expect((await s.call('GET', LIST, { token: operator })).status).toBe(200);
+    expect((await s.call('GET', LIST, { token: reception })).status).toBe(200);
+    expect((await s.call('DELETE', `${LIST}/${made.id}`, { token: reception })).status).toBe(403);
+    expect((await s.call('POST', LIST, { token: reception, body: { kind: 'deny', fullName: 'A Friend', reason: 'x' } })).status).toBe(403);
+    const byOperator = await entry({ fullName: 'Ilse Brandt', reason: 'Tailgated twice in October' }, operator);
+    expect(byOperator.addedBy).toBe('Sam Operator');
     expect((await s.call('GET', `${LIST}/${made.id}`, { token: harbour })).status).toBe(404);
     const bad = await s.call('POST', LIST, { token: admin, body: { fullName: '', kind: 'deny' } });
     expect(bad.status).toBe(400);
