@@ -44,6 +44,7 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   'enrol-mfa': 'Set up two-step verification',
   'remove-mfa': 'Removed two-step verification',
   'use-recovery-code': 'Signed in with a recovery code',
+  'new-recovery-codes': 'Made new recovery codes',
   're-pair': 'Paired the reader again',
   'watchlist-match': 'Matched the watchlist',
   'threat level reverted': 'Threat level reverted',

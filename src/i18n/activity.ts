@@ -38,6 +38,7 @@ export const zhActivityText: Record<string, string> = {
   'Set up two-step verification': '已设置两步验证',
   'Removed two-step verification': '已移除两步验证',
   'Signed in with a recovery code': '已使用恢复码登录',
+  'Made new recovery codes': '已生成新的恢复码',
   'Paired the reader again': '已重新配对读卡器',
   'Matched the watchlist': '命中观察名单',
   'Threat level reverted': '威胁等级已恢复',
