@@ -65,7 +65,7 @@ import { createUnlockScheduleClock } from './access/unlockSchedules';
 import { changeNotices } from './changes';
 import { openApi } from './openapi';
 import { accessRoutes } from './access/routes';
-import { floorPlanHistoryRoutes } from './monitor/floorPlanHistory';
+import { floorPlanHistoryRoutes } from './http/floorPlanHistory';
 import { registerMyKadRoutes, type CardReaderSource } from './simulator/mykadRoutes';
 import { attachEdge } from './edge';
 

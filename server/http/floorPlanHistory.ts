@@ -19,7 +19,7 @@ import {
 import type { Db } from '../db/db';
 import { alarmsOpenAt, alarmsRaisedIn, doorModesAt, doorStatesAt, planDoors, threatAt, zonesAt } from '../db/queries/floorPlanHistory';
 import { eventDivisions } from '../auth/eventScope';
-import { HttpError, clientOf, divisionsFor, idParam, principal, query } from '../http/kit';
+import { HttpError, clientOf, divisionsFor, idParam, principal, query } from './kit';
 import type { RouteDoc } from '../openapi/declared';
 
 /** What each route validates and answers: the contract's structs, for the API description (server/openapi). */

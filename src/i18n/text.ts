@@ -5,8 +5,11 @@ import { IAM_REFUSALS_ZH } from '../../contract/iam';
 import { zhMfaText } from './mfa';
 import { zhOsdpText } from './osdp';
 import { zhActivityText } from './activity';
+import { zhFloorPlanTimeText } from './floorPlanTime';
 
 export const zhText: Record<string, string> = {
+  // issue 50: the floor plan's time slider (./floorPlanTime.ts)
+  ...zhFloorPlanTimeText,
   // issue 50: the activity report's plain words (./activity.ts)
   ...zhActivityText,
   // issue 49: multi-factor sign-in (./mfa.ts)

@@ -26,6 +26,7 @@ import * as passwords from './passwordActors';
 import * as mfaProfile from './mfaProfileActors';
 import { resourceActors } from './resourceActors';
 import { printBadgeLogic } from './printBadge';
+import { floorPlanTimeLogic } from './floorPlanTimeLogic';
 
 /** The resource lists and forms of this console: made once per resource. */
 const resourceMachines = (api: string, schema: Struct<any, any>, bulkDelete?: string, shownOnce: readonly string[] = [], singleton = false) => {
@@ -87,6 +88,7 @@ const NAMED = {
   operatorSessionEnd: sessionEnd('operator'),
   serviceSessionEnd: sessionEnd('service'),
   badgePrintLogic,
+  floorPlanTimeLogic,
 };
 type Named = typeof NAMED;
 

@@ -4,6 +4,8 @@
 // plan, which is how a phone reads it) chooses the door: its state, last change and, for holders of door control,
 // the commands its state calls for. Without door rights the pins show where the doors are, without their state.
 // Floor plan properties [0.7.3.1] choose the plan it opens with, whether pins carry names and how big they are.
+// Issue 50: a time slider (FloorPlanTimeBar, machines/floorPlanTime.ts) shows the plan as it stood at a past moment —
+// the doors' states and modes, the open alarms, the threat level and who was in which zone — with the commands off.
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
@@ -11,6 +13,7 @@ import { useSelector } from '@xstate/react';
 import { doorCommandsFor, hasPrivilege, PRIV, type DoorCommand } from '../../../contract';
 import { selectRunningCommand } from '../../../machines/command';
 import { selectClientId, selectHeldPrivileges } from '../../../machines/session.selectors';
+import { selectInPast, selectPastPlan } from '../../../machines/floorPlanTime.selectors';
 import { useRouteInfo } from '../../app/RouteContext';
 import { useReading } from '../../hooks/useReading';
 import { useSystemActor } from '../../hooks/useSystemActor';
@@ -22,6 +25,8 @@ import { useTime } from '../../ui/time';
 import { countDoors, doorStateOf, type LiveDoor } from '../configure/doorStatus';
 import { useLiveDoors } from '../configure/useLiveDoors';
 import { planShown } from './planShown';
+import { FloorPlanTimeBar } from './FloorPlanTimeBar';
+import { FloorPlanPastPanel } from './FloorPlanPastPanel';
 
 interface PlanRow {
   id: number;
@@ -72,13 +77,26 @@ export function FloorPlanScreen() {
     return () => sub.unsubscribe();
   }, [commands]);
   const running = useSelector(commands, selectRunningCommand);
+  // the time slider: live, or the plan at a past moment (its doors' states replace the live ones, commands are off)
+  const timeSlider = useViewActor('floorPlanTimeLogic', { input: { planId: chosenId ?? null } });
+  useEffect(() => timeSlider.send({ type: 'plan.chosen', planId: chosenId ?? null }), [timeSlider, chosenId]);
+  const inPast = useSelector(timeSlider, selectInPast);
+  const past = useSelector(timeSlider, selectPastPlan);
+  const pastDoors = useMemo(() => new Map((past?.doors ?? []).map((d) => [d.doorId, d])), [past]);
   const run = (d: LiveDoor, command: DoorCommand) => commands.send({ type: 'command.run', command: `${d.id}|${command}|${d.name}` });
 
   const current = plan.output ?? null;
-  const pinned = (current?.doors ?? []).map((p) => ({ ...p, door: byId.get(p.doorId) ?? null }));
+  // in the past a door is drawn as it stood then: its state and mode at the moment (none known: no state)
+  const asThen = (d: LiveDoor | null, doorId: number): LiveDoor | null => {
+    if (!inPast) return d;
+    const then = pastDoors.get(doorId);
+    if (!d || !then?.status) return null;
+    return { ...d, status: then.status, mode: then.mode ?? d.mode, lastChangedAt: then.changedAt };
+  };
+  const pinned = (current?.doors ?? []).map((p) => ({ ...p, door: asThen(byId.get(p.doorId) ?? null, p.doorId) }));
   const live = pinned.map((p) => p.door).filter((d): d is LiveDoor => d !== null);
   const attention = live.filter((d) => doorStateOf(d.status).problem).length;
-  const chosen = chosenDoor === null ? null : (byId.get(chosenDoor) ?? null);
+  const chosen = chosenDoor === null ? null : (pinned.find((p) => p.doorId === chosenDoor)?.door ?? null);
   const nameOf = (doorId: number) => byId.get(doorId)?.name ?? tx('Door {n}', { n: doorId });
 
   return (
@@ -121,8 +139,9 @@ export function FloorPlanScreen() {
           }
         />
       )}
+      {current && <FloorPlanTimeBar actor={timeSlider} />}
       {current && (
-        <div className="gh-plan">
+        <div className={`gh-plan${inPast ? ' gh-plan--past' : ''}`}>
           <p className="gh-plan__summary" data-testid="floor-plan-summary">
             {seesDoors ? (
               <>
@@ -181,7 +200,7 @@ export function FloorPlanScreen() {
                 <th>{tx('Door')}</th>
                 {seesDoors && <th>{tx('State')}</th>}
                 {seesDoors && <th className="gh-plan__changed">{tx('Last change')}</th>}
-                {controls && <th>{tx('Control')}</th>}
+                {controls && !inPast && <th>{tx('Control')}</th>}
               </tr>
             </thead>
             <tbody>
@@ -208,10 +227,14 @@ export function FloorPlanScreen() {
                     )}
                     {seesDoors && (
                       <td className="gh-plan__changed">
-                        {d?.lastChangedAt ? time.ago(d.lastChangedAt, Math.max(Date.now(), Date.parse(d.lastChangedAt))) : '—'}
+                        {d?.lastChangedAt
+                          ? inPast
+                            ? time.dateTime(d.lastChangedAt)
+                            : time.ago(d.lastChangedAt, Math.max(Date.now(), Date.parse(d.lastChangedAt)))
+                          : '—'}
                       </td>
                     )}
-                    {controls && (
+                    {controls && !inPast && (
                       <td>
                         {d && d.mode !== 'locked-down' && (
                           <ButtonGroup variant="outlined" size="small" className="gh-plan__commands">
@@ -251,10 +274,11 @@ export function FloorPlanScreen() {
               {chosen.name}: {tx(doorStateOf(chosen.status, chosen.mode).label)}
             </p>
           )}
+          {inPast && past && <FloorPlanPastPanel past={past} doorName={nameOf} />}
         </div>
       )}
       <Alert
-        isOpen={confirm !== null}
+        isOpen={confirm !== null && !inPast}
         intent="warning"
         icon="unlock"
         confirmButtonText={tx('Unlock')}
