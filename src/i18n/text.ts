@@ -347,6 +347,7 @@ export const zhText: Record<string, string> = {
   'The audit chain is broken: {problem}': '审计链已被破坏：{problem}',
   'No changes recorded yet.': '尚无变更记录。',
   'Chain verified up to record {seq} ({at}): {n} records as they were written.': '审计链已验证至第 {seq} 条记录（{at}）：{n} 条记录与写入时一致。',
+  'Chain verified up to record {seq} ({at}): 1 record as it was written.': '审计链已验证至第 {seq} 条记录（{at}）：1 条记录与写入时一致。',
   'Verify again': '重新验证',
   'Verifiable export': '可验证导出',
   // issue 45: the last head witnessed outside the database, and the key a verifier needs

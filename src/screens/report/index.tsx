@@ -46,7 +46,9 @@ function AuditChain() {
       ? tx('The audit chain is broken: {problem}', { problem: r.problem?.message ?? '' })
       : !r.upTo
         ? tx('No changes recorded yet.')
-        : tx('Chain verified up to record {seq} ({at}): {n} records as they were written.', { seq: r.upTo.seq, at: showDateTime(r.upTo.at), n: r.records });
+        : r.records === 1
+          ? tx('Chain verified up to record {seq} ({at}): 1 record as it was written.', { seq: r.upTo.seq, at: showDateTime(r.upTo.at) })
+          : tx('Chain verified up to record {seq} ({at}): {n} records as they were written.', { seq: r.upTo.seq, at: showDateTime(r.upTo.at), n: r.records });
   return (
     <Callout
       compact
