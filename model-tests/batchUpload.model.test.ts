@@ -12,7 +12,8 @@ import {
   type BatchPreview,
   type BatchUploadSnapshot,
 } from '../machines/batchUpload';
-import { drive, edgePaths, onlyInvoked } from './harness';
+import { invariants } from '../machines/batchUpload.invariants';
+import { drive, edgePaths, expectOracle, onlyInvoked } from './harness';
 
 const file = new Blob(['Emp,First,Last\nE1,Ann,Lee\n'], { type: 'text/csv' });
 const preview = (valid: number): BatchPreview => ({
@@ -44,6 +45,25 @@ describe('batch upload machine model', () => {
   const model = new TestModel(batchUploadMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000 });
   const paths = edgePaths(model, batchUploadMachine, serialize, []);
 
+  it('keeps the invariants of its states (batchUpload.invariants.ts) at every step of the generated paths', () => {
+    expectOracle(
+      paths,
+      {
+        'a preview without a valid row cannot be imported': ({ before, event, after }) =>
+          event.type === 'batch.import' && before.matches('previewed') && before.context.preview?.valid === 0 ? after.matches('previewed') : undefined,
+        'a refused file says why, on its field': ({ before, event, after }) =>
+          event.type === 'xstate.error.actor.preview' && before.matches('previewing')
+            ? after.matches('idle') && after.context.violations.some((v) => v.field === 'file')
+            : undefined,
+        'an interrupted import goes back to its preview and says so': ({ before, event, after }) =>
+          event.type === 'xstate.error.actor.import' && before.matches('importing')
+            ? after.matches('previewed') && after.context.error === 'The connection was lost.' && after.context.preview === before.context.preview
+            : undefined,
+      },
+      7,
+      invariants,
+    );
+  });
   it('reaches every state', () => {
     const states = new Set(paths.flatMap((p) => p.path.steps.map((st) => st.state.value as string)));
     expect([...states].sort()).toEqual(['idle', 'imported', 'importing', 'previewed', 'previewing']);

@@ -6,7 +6,8 @@ import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor } from 'xstate';
 import { DOOR_QR_RENEW_GRACE_MS } from '../contract';
 import { doorQrCodeMachine, doorQrMachine, selectQrTurning, type DoorQrCodeSnapshot, type DoorQrSnapshot } from '../machines/doorQr';
-import { createControls, drive, edgePaths, flush, onlyInvoked } from './harness';
+import { codeInvariants, listInvariants } from '../machines/doorQr.invariants';
+import { createControls, drive, edgePaths, expectOracle, flush, onlyInvoked } from './harness';
 
 const ROWS = { items: [{ id: 7, name: 'Server Room', divisionName: null, qr: false }] };
 
@@ -22,6 +23,21 @@ describe('door QR list model', () => {
   const serialize = (s: DoorQrSnapshot) => JSON.stringify([s.value, s.context.doors !== null, s.context.turning !== null, s.context.error !== null]);
   const model = new TestModel(doorQrMachine as any, { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000 });
   const paths = edgePaths(model, doorQrMachine, serialize, ['xstate.emit']);
+  it('keeps the invariants of its states (doorQr.invariants.ts) at every step of the generated paths', () => {
+    expectOracle(
+      paths,
+      {
+        'a turn refused says why and leaves the list as it was shown': ({ before, event, after }) =>
+          event.type === 'xstate.error.actor.turn' && before.matches('turning')
+            ? after.matches('ready') && after.context.error === 'Not allowed' && after.context.doors === before.context.doors
+            : undefined,
+        'a turn answered reads the list again': ({ before, event, after }) =>
+          event.type === 'xstate.done.actor.turn' && before.matches('turning') ? after.matches('loading') : undefined,
+      },
+      5,
+      listInvariants,
+    );
+  });
   it('turns a switch only once the list is read, and one at a time', () => {
     let checked = 0; // a loop that met no such step would have asserted nothing
     for (const p of paths)
@@ -64,6 +80,21 @@ describe('door QR code model', () => {
     { events: onlyInvoked(events) as any, serializeState: serialize as any, limit: 2000, input: { doorId: 7 } } as any,
   );
   const paths = edgePaths(model, doorQrCodeMachine, serialize, [], { doorId: 7 });
+  it('keeps the invariants of its states (doorQr.invariants.ts) at every step of the generated paths', () => {
+    expectOracle(
+      paths,
+      {
+        'a refused credential is told with its violation': ({ before, event, after }) =>
+          event.type === 'xstate.error.actor.code' && before.matches('asking')
+            ? JSON.stringify(after.context.problem) === JSON.stringify({ violation: true, message: 'is not a credential of this client' })
+            : undefined,
+        'asking for a credential forgets the last code and problem': ({ event, after }) =>
+          event.type === 'qr.ask' ? after.context.credential === 'C1' && after.context.answer === null && after.context.problem === null : undefined,
+      },
+      6,
+      codeInvariants,
+    );
+  });
   it('reads again at a notice of its own door only, once per announced code', () => {
     const seen = { news: 0, other: 0 }; // both kinds of notice must have been met, else the loop asserted nothing of them
     for (const p of paths)
