@@ -62,5 +62,11 @@ begin
   return null;
 end $$;
 
-insert into role_privileges (role_code, privilege) select role_code, '0.2.1.2' from role_privileges where privilege = '0.2.1.1' on conflict do nothing;
-insert into role_privileges (role_code, privilege) select role_code, '0.2.1.3' from role_privileges where privilege = '0.2.1.1' on conflict do nothing;
+-- (each client's role by its id, over the same divisions; and the templates new clients copy)
+insert into role_privileges (role_id, role_code, privilege, division_id)
+  select rp.role_id, rp.role_code, p.code, rp.division_id from role_privileges rp cross join (values ('0.2.1.2'), ('0.2.1.3')) as p(code)
+   where rp.privilege = '0.2.1.1'
+on conflict do nothing;
+insert into role_template_privileges (code, privilege)
+  select t.code, p.code from role_template_privileges t cross join (values ('0.2.1.2'), ('0.2.1.3')) as p(code) where t.privilege = '0.2.1.1'
+on conflict do nothing;

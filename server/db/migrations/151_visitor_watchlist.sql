@@ -26,5 +26,10 @@ create index if not exists visitor_watchlist_matches_request on visitor_watchlis
 create index if not exists visitor_watchlist_matches_client on visitor_watchlist_matches(client_id, id);
 
 -- who may register visitors keeps the watchlist and decides its matches (the seed's roles: receptionist, administrator)
-insert into role_privileges (role_code, privilege) select r.role_code, p.code from role_privileges r
+-- (each client's role by its id, over the same divisions; and the templates new clients copy)
+insert into role_privileges (role_id, role_code, privilege, division_id)
+  select r.role_id, r.role_code, p.code, r.division_id from role_privileges r
   cross join (values ('1.5.0'), ('1.5.1'), ('1.5.2'), ('1.5.3'), ('1.5.4')) as p(code) where r.privilege = '1.0.1' on conflict do nothing;
+insert into role_template_privileges (code, privilege)
+  select t.code, p.code from role_template_privileges t
+  cross join (values ('1.5.0'), ('1.5.1'), ('1.5.2'), ('1.5.3'), ('1.5.4')) as p(code) where t.privilege = '1.0.1' on conflict do nothing;

@@ -23,4 +23,7 @@ alter table web_hooks add column if not exists leave_requested boolean not null 
 alter table web_hooks add column if not exists leave_decided boolean not null default false;
 
 -- who held "Add leave" may approve leave (the seed's roles)
-insert into role_privileges (role_code, privilege) select role_code, '3.8.2' from role_privileges where privilege = '3.8.1' on conflict do nothing;
+-- (each client's role by its id, over the same divisions; and the templates new clients copy)
+insert into role_privileges (role_id, role_code, privilege, division_id)
+  select role_id, role_code, '3.8.2', division_id from role_privileges where privilege = '3.8.1' on conflict do nothing;
+insert into role_template_privileges (code, privilege) select code, '3.8.2' from role_template_privileges where privilege = '3.8.1' on conflict do nothing;
