@@ -589,12 +589,14 @@ export interface paths {
                             items: {
                                 action: string;
                                 actor: string;
+                                actorName?: string | null;
                                 after?: unknown | null;
                                 at: string;
                                 before?: unknown | null;
                                 clientId: number | null;
                                 entity: string;
                                 entityId: string | null;
+                                entityName?: string | null;
                                 id: number;
                             }[];
                         };
@@ -7161,12 +7163,14 @@ export interface paths {
                             items: {
                                 action: string;
                                 actor: string;
+                                actorName?: string | null;
                                 after?: unknown | null;
                                 at: string;
                                 before?: unknown | null;
                                 clientId: number | null;
                                 entity: string;
                                 entityId: string | null;
+                                entityName?: string | null;
                                 id: number;
                             }[];
                             page: number;
@@ -8764,6 +8768,15 @@ export interface paths {
                                 count: number;
                                 hour: string;
                             }[];
+                            attendanceToday?: {
+                                absent: number;
+                                day: string;
+                                expected: number;
+                                late: number;
+                                notYet: number;
+                                onLeave: number;
+                                present: number;
+                            };
                             controllers?: number;
                             divisions?: number;
                             doors?: number;
@@ -8780,8 +8793,10 @@ export interface paths {
                             recentChanges?: {
                                 action: string;
                                 actor: string;
+                                actorName?: string | null;
                                 at: string;
                                 entity: string;
+                                entityName?: string | null;
                             }[];
                             visitorsToday?: {
                                 day: string;
@@ -10522,6 +10537,153 @@ export interface paths {
                 409: components["responses"]["Conflict"];
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event/manage/floor-plans/{id}/alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The alarms raised in a period of the last 30 days */
+        get: {
+            parameters: {
+                query: {
+                    /** @description isoInstant */
+                    from: unknown;
+                    /** @description isoInstant */
+                    to: unknown;
+                };
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                doorId: number | null;
+                                eventCode: number;
+                                eventId: number;
+                                message: string;
+                                priority: number;
+                                raisedAt: string;
+                                /** @enum {unknown} */
+                                state: "raised" | "acknowledged";
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event/manage/floor-plans/{id}/at": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One floor plan as it stood at a past moment of the last 30 days */
+        get: {
+            parameters: {
+                query: {
+                    /** @description isoInstant */
+                    t: unknown;
+                };
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alarms: {
+                                doorId: number | null;
+                                eventCode: number;
+                                eventId: number;
+                                message: string;
+                                priority: number;
+                                raisedAt: string;
+                                /** @enum {unknown} */
+                                state: "raised" | "acknowledged";
+                            }[] | null;
+                            at: string;
+                            doors: {
+                                changedAt: string | null;
+                                doorId: number;
+                                mode: string | null;
+                                status: string | null;
+                            }[];
+                            planId: number;
+                            threat: {
+                                divisionId: number | null;
+                                divisionName: string | null;
+                                level: string;
+                                setAt: string;
+                                until: string | null;
+                            } | null;
+                            threatShown: boolean;
+                            zones: {
+                                name: string;
+                                people: {
+                                    identityId: number;
+                                    name: string;
+                                    since: string;
+                                }[];
+                                zoneId: number;
+                            }[] | null;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -17771,8 +17933,8 @@ export interface paths {
                             }[];
                             management?: {
                                 chattering: {
+                                    bursts: number;
                                     count: number;
-                                    minutes: number;
                                     name: string | null;
                                     pointId: string;
                                 }[];
