@@ -4,6 +4,7 @@
 import { buildTimesheet } from './queries/attendance';
 import { seedAccess } from '../access/seed';
 import { ALL_PRIVILEGE_CODES, PLATFORM_PRIVILEGES, PLATFORM_ROLE, PRIV, PRIVILEGES } from '../../contract';
+import { readFileSync } from 'node:fs';
 import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
 import { addGrant, insertRole } from './queries/grants';
@@ -152,6 +153,34 @@ const DOORS = [
   'HR Office',
   'Finance Vault',
 ];
+/** Issue 50: a demo floor plan per client (server/db/demo/ground-floor.png) with every demo door pinned where it is,
+ *  across and down in per mille, so Monitor → Floor plan and its time slider show something on a fresh start. */
+const PLAN_PINS: Record<string, [number, number]> = {
+  'Main Entrance': [500, 950],
+  'Loading Bay': [820, 950],
+  'Server Room': [700, 350],
+  'Car Park Gate': [80, 883],
+  'Lobby Turnstile 1': [440, 667],
+  'Lobby Turnstile 2': [440, 767],
+  'Roof Access': [580, 250],
+  'Store Room': [740, 600],
+  'HR Office': [390, 350],
+  'Finance Vault': [180, 350],
+};
+async function seedFloorPlan(tx: Db, client: number) {
+  const picture = `data:image/png;base64,${readFileSync(new URL('./demo/ground-floor.png', import.meta.url)).toString('base64')}`;
+  const plan = await tx.query<{ id: number }>(
+    `insert into floor_plans (client_id, name, description, image) values ($1, 'Ground floor', 'Offices, lobby and loading dock', $2) returning id`,
+    [client, picture],
+  );
+  const params: unknown[] = [plan.rows[0].id, Object.keys(PLAN_PINS), Object.values(PLAN_PINS).map((v) => v[0]), Object.values(PLAN_PINS).map((v) => v[1])];
+  await tx.query(
+    `insert into floor_plan_doors (client_id, floor_plan_id, door_id, x, y)
+     select d.client_id, $1, d.id, p.x, p.y from doors d join unnest($2::text[], $3::int[], $4::int[]) as p(name, x, y) on p.name = d.name
+     where ${tenant(params, client, 'd')}`,
+    params,
+  );
+}
 const TENANTS = [
   {
     name: 'Northwind Logistics',
@@ -203,6 +232,7 @@ export async function seed(db: Db, opts: SeedOptions = {}): Promise<boolean> {
       for (const [i, name] of DOORS.entries()) {
         await tx.query('insert into doors (client_id, division_id, name) values ($1,$2,$3)', [client, divisions[i % divisions.length], name]);
       }
+      await seedFloorPlan(tx, client);
       for (let i = 1; i <= 3; i++) {
         await tx.query(`insert into controllers (client_id, division_id, name, ip_address, firmware, online_since) values ($1,$2,$3,$4,'GH-C4 4.2.1',now())`, [
           client,

@@ -157,3 +157,26 @@ describe('who may ask, and for which moment', () => {
     expect((await plan(at(11), none)).status).toBe(403);
   });
 });
+
+describe('the demo floor plans (issue 50)', () => {
+  it('ship a Ground floor per client, a real PNG with every demo door pinned, that the slider can show now', async () => {
+    for (const [token, client] of [
+      [admin, northwind],
+      [harbour, harbourId],
+    ] as const) {
+      const { rows } = await s.db.query<{ id: number; image: string; pins: string; doors: string }>(
+        `select p.id, p.image, (select count(*) from floor_plan_doors f where f.floor_plan_id = p.id)::text as pins,
+          (select count(*) from doors d where d.client_id = p.client_id)::text as doors
+         from floor_plans p where p.client_id = $1 and p.name = 'Ground floor'`,
+        [client],
+      );
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].pins)).toBe(10);
+      const png = Buffer.from(rows[0].image.replace(/^data:image\/png;base64,/, ''), 'base64');
+      expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a'); // the PNG signature: a picture the browser draws
+      const now = await s.call('GET', `${PLANS}/${rows[0].id}/at?t=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`, { token });
+      expect(now.status).toBe(200);
+      expect(now.body.doors).toHaveLength(10);
+    }
+  });
+});
