@@ -622,19 +622,26 @@ describe('Gatehouse Edge', () => {
       const since = Number((await s.db.query<{ n: string }>('select coalesce(max(id), 0)::text as n from events')).rows[0].n);
       reader.close(); // the reader stops answering
       await until('offline on the bus', () => second.bus.reader(9)?.state === 'offline', 10_000);
+      // journaled at the edge, then uploaded: 30 s for both on a loaded machine (a clean-clone CI run missed 10 s once,
+      // with nothing to say why: the edge's log now comes with a failure)
+      await until('CardReader offline (4003) journaled at the edge', () =>
+        second.edge.journal.all().find((e) => e.eventCode === 4003 && e.sourceId === `reader-${doors[0]}`),
+      );
       await until(
         'CardReader offline (4003) on the server',
         async () =>
           (await s.db.query('select 1 from events where event_code = 4003 and event_source_id = $1 and id > $2', [`reader-${doors[0]}`, since])).rows.length >
           0,
-        10_000,
-      );
+        30_000,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}\nthe edge's log:\n${logs.slice(-40).join('\n')}`);
+      });
     } finally {
       second.edge.stop();
       reader.close();
       await pty.close();
     }
-  });
+  }, 90_000); // two starts of an edge, pairing and going offline: more than the default 30 s on a loaded machine
 
   it('the console’s door commands on an edge door go to the edge, which applies them, journals the event and answers; refused for another client', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
