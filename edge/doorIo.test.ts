@@ -4,7 +4,6 @@
 // left open past the door's held-open time Door held open, each journaled and raising its alarm on the server, and
 // closing returns it to normal.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { API, EVENT_CODES, centralPropertiesResource, controllersResource, doors
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
+import { proxyTo, until } from './testPeers';
 
 let s: TestServer;
 let admin: string;
@@ -23,55 +23,6 @@ let contact: number;
 let exitButton: number;
 const dirs: string[] = [];
 const edges: Edge[] = [];
-
-async function until<T>(what: string, fn: () => T | Promise<T>, ms = 8000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** A TCP proxy to the server that can be cut (the site's network gone) and restored on the same port. */
-async function proxyTo(port: number) {
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  let at = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((inbound) => {
-        const out = netConnect(port, '127.0.0.1');
-        for (const x of [inbound, out]) {
-          sockets.add(x);
-          x.on('close', () => sockets.delete(x));
-          x.on('error', () => x.destroy());
-        }
-        inbound.pipe(out).pipe(inbound);
-      });
-      server.listen(at, '127.0.0.1', () => {
-        const a = server!.address();
-        at = typeof a === 'object' && a ? a.port : 0;
-        resolve();
-      });
-    });
-  await listen();
-  return {
-    url: () => `http://127.0.0.1:${at}`,
-    async cut() {
-      await new Promise<void>((r) => {
-        server!.close(() => r());
-        for (const x of sockets) x.destroy();
-      });
-    },
-    restore: listen,
-    close() {
-      for (const x of sockets) x.destroy();
-      server?.close();
-    },
-  };
-}
 
 function edgeWith(k: string, server = s.base, journalLimit?: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-io-'));

@@ -6,7 +6,6 @@
 // revoked key is dropped and refused.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -15,6 +14,7 @@ import { API, EDGE_CONNECT_PATH, cardReadersResource, controllersResource, doors
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
+import { proxyTo, until } from './testPeers';
 import { Bus, Reader, ptyPair } from './osdp';
 import { Color } from './osdp/constants';
 import { READER_KEYS_FILE, openReaderKeys } from './readerKeys';
@@ -38,55 +38,6 @@ const GROUPS = '/event/manage/access-groups';
 const SCHEDULES = '/event/manage/schedules';
 /** 2026-11-24 is a Tuesday; Northwind is in Asia/Kuala_Lumpur (UTC+8). */
 const local = (hhmm: string, day = '2026-11-24') => Date.parse(`${day}T${hhmm}:00+08:00`);
-
-async function until<T>(what: string, fn: () => T | Promise<T>, ms = 8000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** A TCP proxy to the server that can be cut (the site's network gone) and restored on the same port. */
-async function proxyTo(port: number) {
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  let at = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((inbound) => {
-        const out = netConnect(port, '127.0.0.1');
-        for (const x of [inbound, out]) {
-          sockets.add(x);
-          x.on('close', () => sockets.delete(x));
-          x.on('error', () => x.destroy());
-        }
-        inbound.pipe(out).pipe(inbound);
-      });
-      server.listen(at, '127.0.0.1', () => {
-        const a = server!.address();
-        at = typeof a === 'object' && a ? a.port : 0;
-        resolve();
-      });
-    });
-  await listen();
-  return {
-    url: () => `http://127.0.0.1:${at}`,
-    async cut() {
-      await new Promise<void>((r) => {
-        server!.close(() => r());
-        for (const x of sockets) x.destroy();
-      });
-    },
-    restore: listen,
-    close() {
-      for (const x of sockets) x.destroy();
-      server?.close();
-    },
-  };
-}
 
 function edgeWith(k: string, server = s.base) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-edge-'));
@@ -618,7 +569,14 @@ describe('Gatehouse Edge', () => {
     // started again without install mode: the reader opens its channel with its own kept key (secure-only)
     const second = start(false);
     try {
-      await until('secure again with its own key', () => second.bus.reader(9)?.secure && second.bus.reader(9)?.paired, 15_000);
+      // online, not only secure: the channel is up before the reader's status is read and it is online; a reader that
+      // goes away before it was online was never announced, so its going is no CardReader offline (under load, the
+      // reader was closed in that gap and no 4003 came)
+      await until(
+        'secure and online again with its own key',
+        () => second.bus.reader(9)?.secure && second.bus.reader(9)?.paired && second.bus.reader(9)?.state === 'online',
+        15_000,
+      );
       const since = Number((await s.db.query<{ n: string }>('select coalesce(max(id), 0)::text as n from events')).rows[0].n);
       reader.close(); // the reader stops answering
       await until('offline on the bus', () => second.bus.reader(9)?.state === 'offline', 10_000);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { EDGE_CONNECT_PATH, OsdpReadersAnswer, cardReadersResource, controllersResource, validate, type EdgeReaderStatus } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
+import { until } from '../../edge/testPeers';
 
 let s: TestServer;
 let admin: string;
@@ -37,16 +38,6 @@ async function connectEdge(k: string): Promise<WebSocket> {
   });
   ws.send(JSON.stringify({ type: 'hello', edgeVersion: 'test', snapshotVersion: 0, pending: 0 }));
   return ws;
-}
-
-async function until<T>(what: string, fn: () => Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const status = (id: number, token = admin) => s.call('GET', `${controllersResource.api}/${id}/osdp-readers`, { token });
