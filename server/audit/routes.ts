@@ -16,7 +16,7 @@ import { directoryWitness } from './witness';
 declare module 'fastify' {
   interface FastifyInstance {
     /** the audit heads' signing (issue 45): sign what moved now; the last head witnessed of a client */
-    auditHeads: { flush(): Promise<void>; witnessed(clientId: number | null): SignedHead | null };
+    auditHeads: { flush(): Promise<void>; stop(): void; witnessed(clientId: number | null): SignedHead | null };
   }
 }
 
@@ -49,6 +49,8 @@ export function auditChainRoutes(app: FastifyInstance, { db, signEveryMs, witnes
     flush: async () => {
       await signing?.flush();
     },
+    /** No more timed signing (tests that hold the trail cut on a live server); the close still signs what moved. */
+    stop: () => signing?.stop(),
     witnessed: (clientId: number | null) => witness?.latest(clientId) ?? null,
   });
 
