@@ -170,7 +170,7 @@ const PLAN_PINS: Record<string, [number, number]> = {
 async function seedFloorPlan(tx: Db, client: number) {
   const picture = `data:image/png;base64,${readFileSync(new URL('./demo/ground-floor.png', import.meta.url)).toString('base64')}`;
   const plan = await tx.query<{ id: number }>(
-    `insert into floor_plans (client_id, name, description, image) values ($1, 'Ground floor', 'Offices, lobby and loading dock', $2) returning id`,
+    `insert into floor_plans (client_id, name, description, image) values ($1, 'Head office, ground floor', 'Offices, lobby and loading dock', $2) returning id`,
     [client, picture],
   );
   const params: unknown[] = [plan.rows[0].id, Object.keys(PLAN_PINS), Object.values(PLAN_PINS).map((v) => v[0]), Object.values(PLAN_PINS).map((v) => v[1])];

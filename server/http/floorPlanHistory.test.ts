@@ -167,7 +167,7 @@ describe('the demo floor plans (issue 50)', () => {
       const { rows } = await s.db.query<{ id: number; image: string; pins: string; doors: string }>(
         `select p.id, p.image, (select count(*) from floor_plan_doors f where f.floor_plan_id = p.id)::text as pins,
           (select count(*) from doors d where d.client_id = p.client_id)::text as doors
-         from floor_plans p where p.client_id = $1 and p.name = 'Ground floor'`,
+         from floor_plans p where p.client_id = $1 and p.name = 'Head office, ground floor'`,
         [client],
       );
       expect(rows).toHaveLength(1);
