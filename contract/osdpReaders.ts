@@ -1,7 +1,8 @@
 // The OSDP readers of a controller as the Hardware screens show them (issue 46): what its Gatehouse Edge last reported
 // of each reader on its bus (contract/edge.ts EdgeReaderStatus: address, state, secure channel, identity from PDID,
 // capabilities from PDCAP, tamper, power, counters; never a key), each with the card reader of this controller at its bus
-// address (the record the Re-pair action acts on), as server/edge/readerRoutes.ts answers it.
+// address (the record the Re-pair action acts on), as server/edge/readerRoutes.ts answers it. A change is pushed, not
+// polled: `/osdp-readers` (contract/realtime.ts OsdpReadersNotice) tells open pages to read again.
 import { array, boolean, integer, nullable, object, string, type, type Infer } from 'superstruct';
 import { EdgeReaderStatus } from './edge';
 
@@ -26,9 +27,6 @@ export type OsdpReadersAnswer = Infer<typeof OsdpReadersAnswer>;
 /** `POST …/card-readers/:id/repair`: what the edge said it did (refusals are 4xx with a message). */
 export const OsdpRepairAnswer = type({ ok: boolean(), message: string() });
 export type OsdpRepairAnswer = Infer<typeof OsdpRepairAnswer>;
-
-/** How often an open Hardware page reads its readers' status again (the edge reports a change at most once a second). */
-export const OSDP_STATUS_REFRESH_MS = 5000;
 
 /** The counters the Hardware screens show first, in this order (the rest of EdgeReaderStatus.counters after them). */
 export const OSDP_MAIN_COUNTERS = ['crc', 'naks', 'timeouts', 'secureChannel'] as const;

@@ -46,6 +46,8 @@ export const DESTINATIONS = {
   alarmNotice: '/notice/alarm',
   // a catalogue resource changed (`/changes/{resource}`): {resource, id, action}, so open lists read again
   changes: '/changes',
+  // issue 46: a controller's OSDP readers changed (its edge reported them, its link came or went): {controllerId, online, reportedAt}
+  osdpReaders: '/osdp-readers',
 } as const;
 export type Destination = (typeof DESTINATIONS)[keyof typeof DESTINATIONS];
 
@@ -60,7 +62,7 @@ export const SERVICE_DESTINATIONS: Record<RealtimeService, readonly Destination[
     DESTINATIONS.doorHeartbeat,
     DESTINATIONS.alarmNotice,
   ],
-  central: [DESTINATIONS.controllerHeartbeat],
+  central: [DESTINATIONS.controllerHeartbeat, DESTINATIONS.osdpReaders],
   visitor: [DESTINATIONS.clocking, DESTINATIONS.dynamicQr],
 };
 
@@ -262,6 +264,14 @@ export type AlarmNotice = Infer<typeof AlarmNotice>;
 export const ChangeNotice = type({ resource: string(), id: integer(), action: string() });
 export type ChangeNotice = Infer<typeof ChangeNotice>;
 
+/**
+ * `/osdp-readers` (issue 46), per tenant and the controller's division: a controller's OSDP readers changed (its edge
+ * reported them, or its link came or went). An open Hardware page of that controller or of one of its card readers reads
+ * its answer (contract/osdpReaders.ts) again at once, and again on a reconnect of its socket: nothing polls.
+ */
+export const OsdpReadersNotice = type({ controllerId: integer(), online: boolean(), reportedAt: nullable(string()) });
+export type OsdpReadersNotice = Infer<typeof OsdpReadersNotice>;
+
 /** A request body of the alarm REST commands (acknowledge / process with a note). */
 export const AlarmProcessRequest = type({ note: defaulted(string(), '') });
 
@@ -278,6 +288,7 @@ const BODY_SCHEMA: Record<Destination, Struct<any, any>> = {
   '/dynamic-qr': DynamicQr,
   '/notice/alarm': AlarmNotice,
   '/changes': ChangeNotice,
+  '/osdp-readers': OsdpReadersNotice,
 };
 
 /** The schema of a destination's body: `/events` is a full Event, `/events/{suffix}` a RealtimeEvent. */

@@ -19,6 +19,8 @@ export const DESTINATION_PRIVILEGES: Readonly<Record<Destination, readonly strin
   [DESTINATIONS.doorHeartbeat]: ['0.4.5.0', '0.2.3.0'],
   // controller heart-beats: controllers, controller hub, floor-plan monitor
   [DESTINATIONS.controllerHeartbeat]: ['0.5.6.0', '0.5.7.0', '0.2.3.0'],
+  // OSDP readers' status (issue 46): the controller pages and the card reader pages that show it
+  [DESTINATIONS.osdpReaders]: [PRIV.controllers.view, PRIV.cardReaders.view],
   // visitor management's sign-ins and sign-outs
   [DESTINATIONS.clocking]: ['1.0.0'],
   // door QR codes

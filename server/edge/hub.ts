@@ -82,6 +82,8 @@ export function createEdgeHub(opts: {
   /** where the controller's online and offline events go (an offline edge controller is an alarm: interface offline) */
   pipeline?: Pipeline;
   log?: (m: string) => void;
+  /** the controller's OSDP readers' status changed: its edge reported them, or its link came or went (issue 46) */
+  readersChanged?: (clientId: number, controllerId: number) => void;
   recheckMs?: number;
   offlineGraceMs?: number;
 }) {
@@ -202,6 +204,7 @@ export function createEdgeHub(opts: {
     ws.on('message', (data, isBinary) => void received(c, data.toString(), isBinary));
     ws.on('close', () => {
       conns.delete(c);
+      if (!live(c.controllerId)) opts.readersChanged?.(c.clientId, c.controllerId);
       if (!live(c.controllerId) && !goingOffline.has(c.controllerId)) {
         const t = setTimeout(() => {
           goingOffline.delete(c.controllerId);
@@ -224,6 +227,7 @@ export function createEdgeHub(opts: {
     if (pending) clearTimeout(pending);
     goingOffline.delete(c.controllerId);
     await linkEvent(c.clientId, c.controllerId, true);
+    opts.readersChanged?.(c.clientId, c.controllerId);
     const { rows } = await db.query<{ last_seq: string }>('select last_seq::text from edge_controllers where controller_id = $1', [c.controllerId]);
     send(c, { type: 'welcome', controllerId: c.controllerId, controllerName: c.name, lastSeq: Number(rows[0]?.last_seq ?? 0), serverTime: Date.now() });
     await resend(c);
@@ -264,6 +268,7 @@ export function createEdgeHub(opts: {
           c.controllerId,
           JSON.stringify(m.readers),
         ]);
+        opts.readersChanged?.(c.clientId, c.controllerId);
         return;
       }
       if (m.type === 'resync') {

@@ -1,11 +1,12 @@
 // Gatehouse Edge on the server (issue 47, docs/EDGE.md): the edge controllers' connections on the server's port
 // (hub.ts), their events through the device interface (ingest.ts) and their keys (keys.ts, the controllers' actions).
 import type { FastifyInstance } from 'fastify';
+import { DESTINATIONS } from '../../contract';
 import type { Db } from '../db/db';
 import type { HardwarePort } from '../doors/port';
 import type { Pipeline, Publish } from '../monitor/pipeline';
 import { routeDoorCommands } from './commands';
-import { edgeReaderRoutes } from './readerRoutes';
+import { edgeReaderRoutes, readersNotice } from './readerRoutes';
 import { createEdgeHub } from './hub';
 import { createEdgeIngest } from './ingest';
 
@@ -21,7 +22,16 @@ const EDGE_CHANGES = [
 ];
 
 export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: HardwarePort; pipeline: Pipeline; publish: Publish }) {
-  const hub = createEdgeHub({ db: opts.db, access: opts.hardware.access, pipeline: opts.pipeline, log: (m) => app.log.warn(m) });
+  const hub = createEdgeHub({
+    db: opts.db,
+    access: opts.hardware.access,
+    pipeline: opts.pipeline,
+    log: (m) => app.log.warn(m),
+    readersChanged: (clientId, controllerId) =>
+      void readersNotice(opts.db, hub, controllerId)
+        .then((n) => n && opts.publish(clientId, DESTINATIONS.osdpReaders, n.body, { division: n.division }))
+        .catch((e) => app.log.warn(`edge controller ${controllerId}: OSDP readers notice not sent: ${e}`)),
+  });
   hub.attach(app.server);
   app.addHook('onClose', async () => hub.close());
   const ingest = createEdgeIngest(opts.db, opts.publish);

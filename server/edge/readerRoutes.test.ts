@@ -1,10 +1,22 @@
 // The OSDP readers' status routes (issue 46) against the real server and database: an edge connected with its
 // controller key reports its readers over the edge protocol, and the Hardware screens' routes answer that report in the
 // documented shape (contract/osdpReaders.ts), each reader with the card reader at its bus address and never a key;
-// another client's controller and card reader are 404; re-pairing needs the edit card readers privilege.
+// another client's controller and card reader are 404; re-pairing needs the edit card readers privilege. A change is
+// pushed over STOMP (`/osdp-readers`) to the consoles of the controller's client, never to another client's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { EDGE_CONNECT_PATH, OsdpReadersAnswer, cardReadersResource, controllersResource, validate, type EdgeReaderStatus } from '../../contract';
+import {
+  DESTINATIONS,
+  EDGE_CONNECT_PATH,
+  OsdpReadersAnswer,
+  OsdpReadersNotice,
+  SOCKJS_PREFIX,
+  cardReadersResource,
+  controllersResource,
+  validate,
+  type EdgeReaderStatus,
+} from '../../contract';
+import { connected, waitFor, type TestClient } from '../realtime/testkit';
 import { startTestServer, type TestServer } from '../testkit';
 import { until } from '../../edge/testPeers';
 
@@ -58,9 +70,25 @@ beforeAll(async () => {
   key = made.body.apiKey;
 }, 180_000);
 
+const consoles: TestClient[] = [];
 afterAll(async () => {
+  for (const c of consoles) await c.client.deactivate({ force: true });
   await s?.close();
 });
+
+/** A console of the token's user subscribed to the OSDP readers' notices (the central service), as the console does. */
+async function listening(token: string) {
+  const c = await connected(`${s.base}${SOCKJS_PREFIX.central}`, token);
+  consoles.push(c);
+  let subscribed = false;
+  c.client.watchForReceipt('r-osdp', () => {
+    subscribed = true;
+  });
+  c.subscribe(DESTINATIONS.osdpReaders, { receipt: 'r-osdp' });
+  await waitFor(() => subscribed, 'subscribed to /osdp-readers');
+  expect(c.errors).toEqual([]);
+  return () => c.messages.filter((m) => m.headers.destination === DESTINATIONS.osdpReaders).map((m) => JSON.parse(m.body) as OsdpReadersNotice);
+}
 
 describe('OSDP reader status routes', () => {
   it('answers an edge controller with no report yet as an edge with no readers', async () => {
@@ -137,5 +165,59 @@ describe('OSDP reader status routes', () => {
     const offline = await s.call('POST', `${cardReadersResource.api}/${readerId}/repair`, { token: admin, body: {} });
     expect(offline.status).toBe(409);
     expect(JSON.stringify(offline.body)).toContain('offline');
+  });
+
+  it('pushes a reader going offline, online and secure to its client’s consoles at once, and to no other client’s', async () => {
+    const mine = await listening(admin);
+    const theirs = await listening(harbourAdmin);
+    const harbourController = Number(
+      (await s.db.query<{ id: number }>(`select c.id from controllers c join clients k on k.id = c.client_id where k.code = 'HARBOUR' order by c.id limit 1`))
+        .rows[0].id,
+    );
+    const harbourKey = (await s.call('POST', `${controllersResource.api}/${harbourController}/edge-key`, { token: harbourAdmin, body: {} })).body.apiKey;
+    const of = (list: OsdpReadersNotice[], id: number) => list.filter((n) => n.controllerId === id);
+
+    const ws = await connectEdge(key);
+    try {
+      // the link up: the panel's "Edge online"
+      await waitFor(() => of(mine(), controller).some((n) => n.online), 'the edge online pushed', 10_000);
+      for (const state of ['offline', 'online'] as const) {
+        const before = of(mine(), controller).length;
+        const sent = Date.now();
+        ws.send(JSON.stringify({ type: 'readers', readers: [reported(readerAddress, { state, channel: state === 'online' ? 'secure' : 'paired' })] }));
+        await waitFor(() => of(mine(), controller).length > before, `the reader ${state} pushed`, 10_000);
+        const n = of(mine(), controller).at(-1)!;
+        expect(validate(n, OsdpReadersNotice).ok).toBe(true);
+        expect(n.online).toBe(true);
+        expect(Date.parse(n.reportedAt!)).toBeGreaterThanOrEqual(sent - 1000);
+        // what a panel reads on the notice is the new state
+        expect((await status(controller)).body.readers[0]).toMatchObject({ state, channel: state === 'online' ? 'secure' : 'paired' });
+      }
+    } finally {
+      ws.close();
+    }
+    // the link gone: pushed as the edge offline
+    await waitFor(() => of(mine(), controller).at(-1)?.online === false, 'the edge offline pushed', 10_000);
+
+    // the other client's console heard nothing of it: its own controller's report reaches it after all of the above
+    const other = await connectEdge(harbourKey);
+    try {
+      other.send(JSON.stringify({ type: 'readers', readers: [reported(1)] }));
+      await waitFor(() => of(theirs(), harbourController).some((n) => n.reportedAt !== null), 'the other client’s own report pushed', 10_000);
+    } finally {
+      other.close();
+    }
+    expect(theirs().length).toBeGreaterThan(0);
+    expect(theirs().every((n) => n.controllerId === harbourController)).toBe(true);
+    expect(of(mine(), harbourController)).toEqual([]);
+  });
+
+  it('refuses the OSDP readers’ notices to a user who sees neither controllers nor card readers', async () => {
+    const desk = await s.login('reception');
+    const c = await connected(`${s.base}${SOCKJS_PREFIX.central}`, desk);
+    consoles.push(c);
+    c.subscribe(DESTINATIONS.osdpReaders);
+    await waitFor(() => c.errors[0], 'the ERROR frame');
+    expect(c.errors[0].headers.message).toBe(`Forbidden destination ${DESTINATIONS.osdpReaders}`);
   });
 });

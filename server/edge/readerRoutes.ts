@@ -6,7 +6,15 @@
 // Each reported reader comes with the card reader of the controller at its bus address (the Hardware screens' Re-pair);
 // the card reader's page reads its own one (`…/card-readers/:id/osdp`, privilege view card readers).
 import type { FastifyInstance } from 'fastify';
-import { OsdpReadersAnswer, OsdpRepairAnswer, PRIV, cardReadersResource, controllersResource, type EdgeReaderStatus } from '../../contract';
+import {
+  OsdpReadersAnswer,
+  OsdpRepairAnswer,
+  type OsdpReadersNotice,
+  PRIV,
+  cardReadersResource,
+  controllersResource,
+  type EdgeReaderStatus,
+} from '../../contract';
 import type { RouteDoc } from '../openapi/declared';
 import { audit } from '../audit/trail';
 import type { Db } from '../db/db';
@@ -66,6 +74,24 @@ async function answerOf(
       .sort((a, b) => a.address - b.address)
       // a card reader's own page names that card reader (another may share its address on the bus)
       .map((r) => ({ ...r, cardReader: only ? only.cardReader : (byAddress.get(r.address) ?? null) })),
+  };
+}
+
+/**
+ * The `/osdp-readers` notice of a controller whose readers changed (its edge reported, its link came or went), with the
+ * controller's division: only consoles that may see that division hear it (as its heart-beats). Null: no such controller.
+ */
+export async function readersNotice(db: Db, hub: EdgeHub, controllerId: number): Promise<{ body: OsdpReadersNotice; division: number | null } | null> {
+  const { rows } = await db.query<{ division_id: number | null; osdp_readers_at: Date | string | null }>(
+    'select c.division_id, e.osdp_readers_at from controllers c left join edge_controllers e on e.controller_id = c.id where c.id = $1',
+    [controllerId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const at = row.osdp_readers_at;
+  return {
+    body: { controllerId, online: hub.connected().some((c) => c.controllerId === controllerId), reportedAt: at ? new Date(at).toISOString() : null },
+    division: row.division_id === null ? null : Number(row.division_id),
   };
 }
 

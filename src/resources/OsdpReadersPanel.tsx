@@ -2,23 +2,28 @@
 // screens"): each reader's bus address and card reader, its link and secure channel (paired / secure / refused), tamper
 // and power, its identity from PDID (vendor OUI, model, serial number, firmware), its capabilities from PDCAP and its
 // error counters (CRC, NAK, timeouts, secure channel failures first). Re-pair, with a confirmation, for holders of edit
-// card readers (the code the server's route checks). It reads itself again every OSDP_STATUS_REFRESH_MS while shown,
-// on Refresh, on a card reader's change notice and after a re-pair. Shown on a controller's diagnostic and settings
+// card readers (the code the server's route checks). It reads itself again when the server pushes that its controller's
+// readers changed (`/osdp-readers`: the edge reported, its link came or went), when the socket connects again (what
+// was pushed meanwhile is missed), on Refresh, on a card reader's change notice and after a re-pair. Nothing polls. Shown on a controller's diagnostic and settings
 // pages (every reader) and on a card reader's page (the one at its bus address: the catalogue's record panels).
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Callout, Card, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { OSDP_STATUS_REFRESH_MS, type OsdpReaderRow, type OsdpReadersAnswer, type OsdpRepairAnswer } from '../../contract';
+import { DESTINATIONS, OsdpReadersNotice, type OsdpReaderRow, type OsdpReadersAnswer, type OsdpRepairAnswer } from '../../contract';
 import { selectCommandError, selectRunningCommand } from '../../machines/command';
 import { CHANNEL_SHOWN, STATE_SHOWN, capabilitiesOf, countersOf, emptyReasonOf, mayRepair, needsLook, vendorOf } from '../../machines/osdpReaders.selectors';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { notify } from '../hooks/console';
+import { useChangeNotices } from '../hooks/useChangeNotices';
 import { useReading } from '../hooks/useReading';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { useViewActor } from '../hooks/useViewActor';
 import { say, t, tx, useLocale } from '../i18n';
 import { useTime } from '../ui/time';
 import '../styles/osdp.css';
+
+const OSDP_NOTICES = { destinations: [DESTINATIONS.osdpReaders] };
+const pushedFor = (body: unknown, controllerId: number | null) => OsdpReadersNotice.is(body) && body.controllerId === controllerId;
 
 export type OsdpReadersOf = { controllerId: number } | { cardReaderId: number };
 
@@ -28,10 +33,15 @@ export function OsdpReadersPanel({ of }: { of: OsdpReadersOf }) {
   const key = 'controllerId' in of ? `controller:${of.controllerId}` : `cardReader:${of.cardReaderId}`;
   const status = useReading<OsdpReadersAnswer>('osdpReadersReading', { input: of, key, notices: { resource: 'cardReaders' } });
   const { reload } = status;
+  // pushed: this controller's readers changed (the answer names the controller, also on a card reader's page)
+  const controllerId = 'controllerId' in of ? of.controllerId : (status.output?.controllerId ?? null);
+  const reader = useMemo(() => ({ send: reload }), [reload]);
+  useChangeNotices(OSDP_NOTICES, reader, (body) => (pushedFor(body, controllerId) ? 'read' : null));
+  const central = useSystemActor('socket.central');
   useEffect(() => {
-    const t = setInterval(reload, OSDP_STATUS_REFRESH_MS);
-    return () => clearInterval(t);
-  }, [reload]);
+    const again = central.on('socket.resynced', reload);
+    return () => again.unsubscribe();
+  }, [central, reload]);
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const repairs = useViewActor('osdpRepairCommands');
   const running = useSelector(repairs, selectRunningCommand);
