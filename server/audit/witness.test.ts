@@ -2,16 +2,19 @@
 // shutdown, and written to a witness apart from the database (AUDIT_WITNESS_DIR); `npm run audit -- verify --witness
 // DIR` holds the database to every witnessed head. Each cut the issue found (a client's rows after seq 1 deleted with
 // their heads, the last row alone, the chain rewritten from seq 4 with its heads) is made on the real database and
-// must fail, naming the client and the last witnessed record; the trail put back passes again.
+// must fail, naming the client and the last witnessed record; the trail put back passes again. A web hook subscribed
+// to audit.head is the second witness: a real receiver on loopback gets each signed head of its own client only.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API } from '../../contract';
+import { API, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, webHooksResource } from '../../contract';
 import { auditCommand, bufferIo } from '../../scripts/auditCommand';
 import { openPglite, type Db } from '../db/db';
 import { startTestServer, type TestServer } from '../testkit';
 import { headSignatureValid } from './heads';
+import { verifySignature } from '../webhooks/sign';
 import { witnessDirProblem } from './witness';
 
 const PG = process.env.DATABASE_URL;
@@ -45,6 +48,23 @@ const witnessed = () =>
 const newest = async (db: Db) =>
   (await db.query<{ seq: string; hash: string }>('select seq::text, hash from audit_log where client_id = $1 order by seq desc limit 1', [northwind])).rows[0];
 
+const HOOK_SECRET = 'a-secret-of-16-chars';
+/** A web hook receiver on loopback (the test server allows private targets), keeping every request it gets. */
+async function receiver() {
+  const got: { headers: IncomingHttpHeaders; body: string; path: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      got.push({ headers: req.headers, body, path: req.url ?? '' });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('kept');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return { got, url: (path: string) => `http://127.0.0.1:${port}${path}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
 describe('heads are signed within seconds of a write, and leave the database', () => {
   it('a change is signed and witnessed within seconds, without waiting for the server to run five minutes', async () => {
     const nw = await s.loginTo('admin', 'NORTHWIND');
@@ -66,36 +86,55 @@ describe('heads are signed within seconds of a write, and leave the database', (
     expect(s.app.auditHeads.witnessed(northwind)?.seq).toBe(Number(last.seq));
   }, 30_000);
 
-  it('a web hook subscribed to audit.head gets each signed head of its own client, its signature checked by the public key', async () => {
-    const harbour = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
-    const hook = async (clientId: number) =>
-      Number(
-        (
-          await s.db.query<{ id: number }>(
-            `insert into web_hooks (client_id, name, url, secret, active, audit_head) values ($1, $2, 'https://witness.example/heads', 'a-secret-of-16-chars', true, true) returning id`,
-            [clientId, `Audit heads ${Math.random().toString(36).slice(2, 8)}`],
-          )
-        ).rows[0].id,
-      );
-    const mine = await hook(northwind);
-    const theirs = await hook(harbour);
-    const nw = await s.loginTo('admin', 'NORTHWIND');
-    expect((await s.call('POST', API.divisions, { token: nw, body: { name: `Hooked wing ${Math.random().toString(36).slice(2, 7)}` } })).status).toBe(201);
-    await s.app.auditHeads.flush();
-    const last = await newest(s.db);
-    const sent = async (hookId: number) =>
-      (await s.db.query<{ body: any }>(`select body from webhook_outbox where hook_id = $1 and event_type = 'audit.head' order by id`, [hookId])).rows.map(
-        (r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body),
-      );
-    const got = (await sent(mine)).at(-1);
-    expect(got).toMatchObject({ type: 'audit.head', clientId: northwind, data: { seq: Number(last.seq), hash: last.hash } });
-    const pem = await (await fetch(`${s.base}${API.audit}/public-key?format=pem`, { headers: { authorization: `Bearer ${nw}` } })).text();
-    const head = { clientId: northwind, seq: got.data.seq, hash: got.data.hash, signedAt: got.data.signedAt, signature: got.data.signature };
-    expect(headSignatureValid(head, pem)).toBe(true);
-    expect(headSignatureValid({ ...head, seq: head.seq - 1 }, pem)).toBe(false);
-    // another client's hook hears only its own client's heads
-    expect((await sent(theirs)).every((b) => b.clientId === harbour)).toBe(true);
-  }, 30_000);
+  it('a web hook subscribed to audit.head on its form gets each signed head of its own client over HTTP, signed, its signature checked by the public key', async () => {
+    const rx = await receiver();
+    try {
+      const nw = await s.loginTo('admin', 'NORTHWIND');
+      const hb = await s.loginTo('admin', 'HARBOUR');
+      const harbour = Number((await s.db.query<{ id: number }>(`select id from clients where code = 'HARBOUR'`)).rows[0].id);
+      // subscribed as an administrator does on Manage > Web hooks (the Audit head signed switch)
+      const subscribe = async (token: string, path: string) => {
+        const r = await s.call('POST', webHooksResource.api, {
+          token,
+          body: { name: `Audit heads ${Math.random().toString(36).slice(2, 8)}`, url: rx.url(path), secret: HOOK_SECRET, active: true, auditHead: true },
+        });
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        expect(r.body.auditHead).toBe(true);
+      };
+      await subscribe(nw, '/northwind');
+      await subscribe(hb, '/harbour');
+      expect((await s.call('POST', API.divisions, { token: nw, body: { name: `Hooked wing ${Math.random().toString(36).slice(2, 7)}` } })).status).toBe(201);
+      await s.app.auditHeads.flush();
+      const last = await newest(s.db);
+      // the worker POSTs it to the receiver: wait for the head of the newest record to arrive
+      const arrived = () => rx.got.filter((g) => g.path === '/northwind').map((g) => ({ ...g, json: JSON.parse(g.body) }));
+      await expect.poll(() => arrived().some((g) => g.json.data?.seq === Number(last.seq)), { timeout: 20_000, interval: 50 }).toBe(true);
+      const got = arrived().find((g) => g.json.data.seq === Number(last.seq))!;
+      expect(got.json).toMatchObject({ type: 'audit.head', clientId: northwind, data: { seq: Number(last.seq), hash: last.hash } });
+      expect(verifySignature(HOOK_SECRET, String(got.headers[WEBHOOK_TIMESTAMP_HEADER]), got.body, String(got.headers[WEBHOOK_SIGNATURE_HEADER]))).toBe(true);
+      // the same head as the witness directory keeps, and it verifies with the public key a verifier downloads
+      const head = {
+        clientId: northwind,
+        seq: got.json.data.seq,
+        hash: got.json.data.hash,
+        signedAt: got.json.data.signedAt,
+        signature: got.json.data.signature,
+      };
+      expect(witnessed().find((w) => w.seq === head.seq)).toMatchObject(head);
+      const pem = await (await fetch(`${s.base}${API.audit}/public-key?format=pem`, { headers: { authorization: `Bearer ${nw}` } })).text();
+      expect(headSignatureValid(head, pem)).toBe(true);
+      expect(headSignatureValid({ ...head, seq: head.seq - 1 }, pem)).toBe(false);
+      // Harbour's hook hears only Harbour's heads. Not a sleep: Harbour's own head, signed after Northwind's was
+      // delivered, reaches it; a Northwind head sent to it would have been queued before that one
+      expect((await s.call('POST', API.divisions, { token: hb, body: { name: `Hooked quay ${Math.random().toString(36).slice(2, 7)}` } })).status).toBe(201);
+      await s.app.auditHeads.flush();
+      const theirs = () => rx.got.filter((g) => g.path === '/harbour').map((g) => JSON.parse(g.body));
+      await expect.poll(() => theirs().length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
+      expect(theirs().map((b) => [b.type, b.clientId])).toEqual(theirs().map(() => ['audit.head', harbour]));
+    } finally {
+      await rx.close();
+    }
+  }, 60_000);
 
   it('refuses a witness inside the data directory', () => {
     expect(witnessDirProblem(join(dataDir, 'witness'), dataDir)).toMatch(/inside DATA_DIR/);
