@@ -315,12 +315,23 @@ export const decisionMessage = (d: Decision) => (d.granted ? DECISION_LABELS.gra
 
 /** The zone state after a granted swipe: the identity is now where the reader's side leads (the caller keeps it). */
 export function afterGrant(state: ZoneState, index: AccessIndex, req: SwipeRequest, d: Decision): ZoneState {
-  if (!d.granted || d.identityId === null) return state;
-  const door = index.doors.get(req.doorId);
-  if (!door) return state;
+  const entry = presenceAfter(index, req, d);
+  if (!entry) return state;
   const presence = new Map(state.presence);
-  presence.set(d.identityId, { zoneId: req.side === 'exit' ? door.exitZoneId : door.entryZoneId, at: req.at });
+  presence.set(entry[0], entry[1]);
   return { ...state, presence };
+}
+
+/**
+ * Where a grant puts its identity (anti-passback): [identity id, zone and when], or null (denied, or a door no longer
+ * configured). For a holder of its own state (the edge), which records it in place: afterGrant copies the whole
+ * presence map, a cost that grows with everyone present.
+ */
+export function presenceAfter(index: AccessIndex, req: SwipeRequest, d: Decision): [number, { zoneId: number | null; at: number }] | null {
+  if (!d.granted || d.identityId === null) return null;
+  const door = index.doors.get(req.doorId);
+  if (!door) return null;
+  return [d.identityId, { zoneId: req.side === 'exit' ? door.exitZoneId : door.entryZoneId, at: req.at }];
 }
 
 /** An operator's "forgive": the identity's anti-passback history is dropped, its next swipe anywhere is a first. */

@@ -6,7 +6,7 @@
 import { EVENT_CODES, eventLabel } from '../contract';
 import { decode } from '../contract/cardFormat';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision } from '../contract/decision';
-import { afterGrant, decide, type Presented, type SwipeRequest, type ZoneState } from '../access/engine';
+import { decide, presenceAfter, type Presented, type SwipeRequest, type ZoneState } from '../access/engine';
 import type { Journal, JournalEntry } from './journal';
 import type { SnapshotStore } from './snapshot';
 
@@ -42,19 +42,19 @@ export function createDoors(opts: {
 }) {
   const { store, journal } = opts;
   const now = opts.now ?? Date.now;
-  let state: ZoneState = { presence: new Map(), openDoors: new Set(), lockedDown: new Set() };
+  // who is where: this edge's own, changed in place (a grant records one entry, never a copy of everyone present)
+  const presence = new Map<number, { zoneId: number | null; at: number }>();
+  const state: ZoneState = { presence, openDoors: new Set(), lockedDown: new Set() };
   let stateOf = 0; // the snapshot version the presence was last taken from
 
   function zoneState(): ZoneState {
     const held = store.held;
     if (held && held.version !== stateOf) {
       // the server's presence, then what this edge let happen since (newer wins)
-      const presence = new Map(state.presence);
       for (const [id, zoneId, at] of held.snapshot.presence) {
         const mine = presence.get(id);
         if (!mine || mine.at < at) presence.set(id, { zoneId, at });
       }
-      state = { ...state, presence };
       stateOf = held.version;
     }
     return state;
@@ -98,7 +98,9 @@ export function createDoors(opts: {
       } else {
         if (tooOld) mode = 'degraded';
         decision = decide(online ? held.index : held.softIndex, zoneState(), req);
-        if (decision.granted) state = afterGrant(zoneState(), held.index, req, decision);
+        // recorded in place (the presence map is this edge's own): copying it per grant grows with everyone present
+        const entry = presenceAfter(held.index, req, decision);
+        if (entry) presence.set(entry[0], entry[1]);
       }
     }
     const door = held?.snapshot.doors.find((d) => d.id === s.doorId);
