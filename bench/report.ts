@@ -43,7 +43,42 @@ function referenceAndRatio(r: Json): { reference: string; ratio: string } {
       reference: `PGlite's own dump: health p50 ${fmt(r.reference?.healthMs?.p50)} ms, max ${fmt(r.reference?.healthMs?.max)} ms, event loop stalled ${fmt(r.reference?.eventLoopStallMs)} ms`,
       ratio: `event loop stall, backup ÷ reference ${fmt(r.stallRatio)}`,
     };
+  if (r.bench === 'edge')
+    return {
+      reference: `the server engine's decide() p99 ${fmt(r.reference?.serverDecideMs?.p99)} ms (100,000 identities, 1,000 doors)`,
+      ratio: `edge ÷ server decision p99 ${fmt(r.ratio?.edgeToServerP99)}`,
+    };
   return { reference: '—', ratio: '—' };
+}
+
+/** The edge bench's three figures against their targets. */
+function edgeDetails(r: Json): string[] {
+  const t = r.target ?? {};
+  return [
+    '| figure | measured | target |',
+    '|---|---|---|',
+    `| decision at the edge, ${fmt(r.identities)} identities, ${fmt(r.swipes)} swipes | p50 ${fmt(r.decisionMs?.p50)} ms, p99 ${fmt(r.decisionMs?.p99)} ms, max ${fmt(r.decisionMs?.max)} ms | p99 < ${fmt(t.decisionP99Ms)} ms |`,
+    `| the journal's append with fsync on the data disk (apart: the disk's, not the decision's) | p50 ${fmt(r.journalAppendOnDiskMs?.p50)} ms, p99 ${fmt(r.journalAppendOnDiskMs?.p99)} ms | — |`,
+    `| the edge process holding the snapshot (${fmt(r.snapshotMb)} MB of JSON) | ${fmt(r.edgeProcess?.rssMb)} MB resident, peak ${fmt(r.edgeProcess?.peakMb)} MB, loaded in ${fmt(r.edgeProcess?.loadMs)} ms | < ${fmt(t.rssMb)} MB |`,
+    `| a change on the REST API in force at the edge (${fmt(r.changeInForceMs?.n)} changes) | p50 ${fmt(r.changeInForceMs?.p50)} ms, p99 ${fmt(r.changeInForceMs?.p99)} ms | p99 < ${fmt(t.changeP99Ms)} ms |`,
+  ];
+}
+
+/** The row a bench had in the page before, when this machine has no result of it (a bench not run here since). */
+function rowBefore(previous: string, name: string): string | null {
+  const row = previous.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+  return row && !row.includes('not run on this machine') ? row : null;
+}
+
+/** A details section (`### name`) the page had before, for a bench this machine has no result of. */
+function sectionBefore(previous: string, name: string): string[] {
+  const lines = previous.split('\n');
+  const at = lines.indexOf(`### ${name}`);
+  if (at < 0) return [];
+  let end = at + 1;
+  while (end < lines.length && !lines[end].startsWith('### ') && !lines[end].startsWith('<!-- end')) end++;
+  while (end > at + 1 && lines[end - 1] === '') end--;
+  return ['', ...lines.slice(at, end)];
 }
 
 /** The levels of the ingest bench, one row each, per engine. */
@@ -133,7 +168,7 @@ function fanoutDetails(r: Json): string[] {
 }
 
 /** The generated part: one row per bench of `names`, then the details of those that have them. */
-export function generated(names: readonly string[]): string {
+export function generated(names: readonly string[], previous = ''): string {
   const results = new Map<string, Json>();
   if (existsSync(RESULTS)) {
     for (const f of readdirSync(RESULTS).filter((x) => x.endsWith('.json'))) {
@@ -145,12 +180,13 @@ export function generated(names: readonly string[]): string {
       }
     }
   }
-  const all = [...new Set([...names, ...results.keys()])];
+  const before = [...previous.matchAll(/^\| `([\w-]+)` \|/gm)].map((m) => m[1]);
+  const all = [...new Set([...names, ...results.keys(), ...before])];
   const lines = [
     BEGIN,
     '## Figures of the last run on this machine',
     '',
-    'Written by `npm run bench` from `bench/results/*.json` (the machine that ran it, its load average when each result was written). ' +
+    "Written by `npm run bench` from `bench/results/*.json` (the machine that ran it, its load average when each result was written); a bench not run on this machine keeps the row of its last run elsewhere, with that run's date and machine. " +
       'A verdict is judged on that run only; where a bench measures a reference in the same run, the ratio is what is judged, since absolute figures on a shared 2-core machine swing with its load.',
     '',
     '| bench | when (UTC) | machine, load average 1 min | target | reference (same run) | ratio | met |',
@@ -159,7 +195,8 @@ export function generated(names: readonly string[]): string {
   for (const name of all) {
     const r = results.get(name);
     if (!r) {
-      lines.push(`| \`${name}\` | not run on this machine | — | — | — | — | — |`);
+      // a row of an earlier run (another machine, its date and load in the row) stays until this one runs the bench
+      lines.push(rowBefore(previous, name) ?? `| \`${name}\` | not run on this machine | — | — | — | — | — |`);
       continue;
     }
     const m = r.machine ?? {};
@@ -173,12 +210,17 @@ export function generated(names: readonly string[]): string {
       )} | ${cell(`${m.cpus ?? '?'} × ${m.cpu ?? '?'}, node ${m.node ?? '?'}, load ${m.loadAverage1m ?? '?'}`)} | ${cell(fmt(target))} | ${cell(reference)} | ${cell(ratio)} | ${verdict(r.met)} |`,
     );
   }
-  const ingest = results.get('ingest');
-  if (ingest) lines.push('', '### ingest', '', ...ingestDetails(ingest));
-  const scale = results.get('ingest-scaleout');
-  if (scale) lines.push('', '### ingest-scaleout', '', ...scaleOutDetails(scale.scaleOut));
-  const fan = results.get('fanout');
-  if (fan) lines.push('', '### fanout', '', ...fanoutDetails(fan));
+  const details: [string, (r: Json) => string[]][] = [
+    ['ingest', ingestDetails],
+    ['ingest-scaleout', (r) => scaleOutDetails(r.scaleOut)],
+    ['fanout', fanoutDetails],
+    ['edge', edgeDetails],
+  ];
+  for (const [name, of] of details) {
+    const r = results.get(name);
+    if (r) lines.push('', `### ${name}`, '', ...of(r));
+    else lines.push(...sectionBefore(previous, name));
+  }
   lines.push('', END);
   return lines.join('\n');
 }
@@ -188,12 +230,13 @@ export function writeBenchmarksDoc(names: readonly string[]): void {
   const text = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
   const a = text.indexOf(BEGIN),
     b = text.indexOf(END);
-  const next = a >= 0 && b > a ? text.slice(0, a) + generated(names) + text.slice(b + END.length) : `${text.trimEnd()}\n\n${generated(names)}\n`;
+  const before = a >= 0 && b > a ? text.slice(a, b) : '';
+  const next = a >= 0 && b > a ? text.slice(0, a) + generated(names, before) + text.slice(b + END.length) : `${text.trimEnd()}\n\n${generated(names)}\n`;
   writeFileSync(DOC, next);
   console.log(`${DOC} written from ${RESULTS}/*.json`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const names = ['rest', 'fanout', 'history', 'export', 'browser', 'ingest', 'firstload', 'batchUpload', 'exportList', 'decide', 'audit', 'backup'];
+  const names = ['rest', 'fanout', 'history', 'export', 'browser', 'ingest', 'firstload', 'batchUpload', 'exportList', 'decide', 'audit', 'backup', 'edge'];
   writeBenchmarksDoc(names);
 }

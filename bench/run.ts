@@ -1,7 +1,7 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
 // bench/results/, then docs/BENCHMARKS.md from them (bench/report.ts). Numbers are measured, never asserted in tests;
 // compare runs on the same machine.
-// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit, backup (all of them, in that order, without a name).
+// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit, backup, edge (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
 import { decideBench } from './decide';
@@ -15,6 +15,7 @@ import { batchUploadBench } from './batchUpload';
 import { exportListBench } from './exportList';
 import { auditBench } from './audit';
 import { backupBench } from './backup';
+import { edgeBench } from './edge';
 import { writeBenchmarksDoc } from './report';
 
 const BENCHES: Record<string, () => Promise<unknown>> = {
@@ -30,6 +31,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   decide: decideBench,
   audit: auditBench,
   backup: backupBench,
+  edge: edgeBench,
 };
 
 async function main() {

@@ -1,0 +1,307 @@
+// Gatehouse Edge (issue 47), three figures in one run:
+// - decision: one controller with 100,000 identities (a card each, 3 access groups each, 16 doors) decides swipes with
+//   the edge's own path (edge/doors.ts: the snapshot's index, the door, the journal append) — the journal on tmpfs, so
+//   the figure is the decision's, and the journal's fsync on the data disk is measured apart. Reference of the same
+//   run: the server engine's decide() over the decide bench's index (100,000 identities, 1,000 doors).
+//   Target: edge p99 < 2 ms.
+// - memory: the real edge process (`edge/main.ts` startEdge under tsx, as `npm run edge` runs it) holding that
+//   snapshot from its data directory, the server unreachable: resident memory once loaded. Target < 250 MB.
+// - change → in force: the real server (PGlite, demo data) and an edge connected to it; a door's degraded policy
+//   changed on the REST API, timed until the edge holds a snapshot with it. Target p99 < 1 s.
+// `npm run bench -- edge`.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { TENANT_HEADER, controllersResource, doorsResource, type EdgeSnapshot } from '../contract';
+import { EMPTY_STATE, afterGrant, decide, type ZoneState } from '../access/engine';
+import { createDoors } from '../edge/doors';
+import { openJournal, writeWhole } from '../edge/journal';
+import { startEdge } from '../edge/main';
+import { openSnapshotStore } from '../edge/snapshot';
+import { buildBenchIndex } from './decide';
+import { benchDb, benchServer, pct, summary, writeResult } from './lib';
+
+const IDENTITIES = 100_000;
+const DOORS = 16;
+const GROUPS = 200;
+const SWIPES = 50_000;
+const FSYNCS = 500;
+const CHANGES = 30;
+const TARGET = { decisionP99Ms: 2, rssMb: 250, changeP99Ms: 1000 };
+
+function rng(seed: number) {
+  let x = seed >>> 0;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
+}
+
+/** One controller's snapshot as the server sends it: 100,000 identities with a card, 16 doors, 200 access groups. */
+export function bigSnapshot(): EdgeSnapshot {
+  const random = rng(47);
+  const day = (s: number) => [1, 2, 3, 4, 5, ...(s % 3 === 0 ? [6, 0] : [])];
+  const schedules = Array.from({ length: 10 }, (_, k) => ({
+    id: k + 1,
+    name: `Schedule ${k + 1}`,
+    windows: day(k).map((d) => ({ day: d, start: `${String(6 + (k % 4)).padStart(2, '0')}:00`, end: `${String(16 + (k % 6)).padStart(2, '0')}:30` })),
+    special: (k % 2 ? { 'half-day': [{ start: '08:00', end: '13:00' }] } : {}) as Record<string, { start: string; end: string }[]>,
+  }));
+  const doors = Array.from({ length: DOORS }, (_, k) => ({
+    id: k + 1,
+    name: `Door ${k + 1}`,
+    mode: 'card' as const,
+    formatIds: [],
+    entryZoneId: k % 4 === 0 ? 1 + (k % 4) : null,
+    exitZoneId: null,
+    interlockIds: [],
+    qrSecret: null,
+    overrides: [],
+    threat: null,
+    degraded: 'keep' as const,
+    strike: null,
+    inputs: [],
+    heldOpenMs: 30_000,
+  }));
+  const groups = Array.from({ length: GROUPS }, (_, g) => {
+    const ds = new Map<number, number>();
+    for (let i = 0; i < 4; i++) ds.set(1 + Math.floor(random() * DOORS), 1 + (g % schedules.length));
+    return { id: g + 1, name: `Group ${g + 1}`, doors: [...ds] as [number, number][] };
+  });
+  const identities: EdgeSnapshot['identities'] = [];
+  const credentials: EdgeSnapshot['credentials'] = [];
+  const members: EdgeSnapshot['members'] = [];
+  for (let i = 1; i <= IDENTITIES; i++) {
+    identities.push({ id: i, name: `Person ${i}`, status: i % 50 === 0 ? 'suspended' : 'active', validFrom: null, validTo: null, pin: null });
+    credentials.push({
+      id: i,
+      identityId: i,
+      number: String(1_000_000 + i),
+      facilityCode: null,
+      status: i % 60 === 0 ? 'lost' : 'active',
+      validFrom: null,
+      validTo: null,
+    });
+    members.push([i, [1 + Math.floor(random() * GROUPS), 1 + Math.floor(random() * GROUPS), 1 + Math.floor(random() * GROUPS)]]);
+  }
+  return {
+    controllerId: 1,
+    controllerName: 'Bench controller',
+    timeZone: 'Asia/Kuala_Lumpur',
+    qrPeriodS: 30,
+    maxOfflineDays: 7,
+    credentials,
+    identities,
+    doors,
+    readers: doors.map((d) => ({ id: d.id, name: `Reader ${d.id}`, doorId: d.id, direction: 'entry' as const, address: d.id - 1 })),
+    groups,
+    members,
+    schedules,
+    specialDates: [{ date: '2026-12-25', yearly: true, kind: 'holiday', name: 'Christmas' }],
+    zones: [1, 2, 3, 4].map((z) => ({ id: z, name: `Zone ${z}`, antiPassback: z % 2 ? ('soft' as const) : ('hard' as const), forgiveMinutes: 30 })),
+    interlocks: [],
+    formats: [],
+    presence: [],
+  };
+}
+
+const message = (snapshot: EdgeSnapshot, version = 1) => ({
+  type: 'snapshot' as const,
+  version,
+  hash: createHash('sha256').update(JSON.stringify(snapshot)).digest('hex'),
+  builtAt: Date.now(),
+  snapshot,
+});
+
+/** The edge's own swipe path over the big snapshot; the journal where `journalDir` is. */
+function edgeSwipes(dataDir: string, journalDir: string, n: number) {
+  const store = openSnapshotStore(dataDir);
+  if (!store.held) {
+    const r = store.accept(message(bigSnapshot()), 1);
+    if (!r.ok) throw new Error(`the bench snapshot was refused: ${r.field} ${r.message}`);
+  }
+  const journal = openJournal(journalDir);
+  const doors = createDoors({ store, journal, online: () => true });
+  const random = rng(9);
+  const base = Date.parse('2026-11-23T00:00:00Z');
+  const samples: number[] = [];
+  const outcomes: Record<string, number> = {};
+  for (let i = 0; i < 2_000; i++) doors.swipe({ doorId: 1 + (i % DOORS), card: String(1_000_001 + i), at: base + i * 60_000 }); // warm-up
+  for (let i = 0; i < n; i++) {
+    const card = random() < 0.05 ? `9${i}` : String(1_000_001 + Math.floor(random() * IDENTITIES));
+    const s = { doorId: 1 + Math.floor(random() * DOORS), card, at: base + Math.floor(random() * 14 * 86_400_000) };
+    const t = performance.now();
+    const o = doors.swipe(s);
+    samples.push(performance.now() - t);
+    const k = o.decision.granted ? 'granted' : o.decision.reason;
+    outcomes[k] = (outcomes[k] ?? 0) + 1;
+  }
+  journal.close();
+  return { samples, outcomes };
+}
+
+/** The server engine's decide() over the decide bench's index: the reference of the same run. */
+function serverDecisions(n: number) {
+  const index = buildBenchIndex();
+  const random = rng(7);
+  const base = Date.parse('2026-11-23T00:00:00Z');
+  let state: ZoneState = EMPTY_STATE;
+  for (let i = 0; i < 2_000; i++)
+    decide(index, state, { doorId: 1 + (i % 1000), at: base + i * 60_000, presented: { kind: 'card', number: String(1_000_001 + i) } });
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const req = {
+      doorId: 1 + Math.floor(random() * 1000),
+      side: 'entry' as const,
+      at: base + Math.floor(random() * 14 * 86_400_000),
+      presented: { kind: 'card' as const, number: random() < 0.05 ? `9${i}` : String(1_000_001 + Math.floor(random() * IDENTITIES)) },
+    };
+    const t = performance.now();
+    const d = decide(index, state, req);
+    samples.push(performance.now() - t);
+    if (d.granted) state = afterGrant(state, index, req, d);
+  }
+  return samples;
+}
+
+/** The journal's append (write and fsync) on the data disk, the price of "journaled before the door acts". */
+function fsyncAppends(dir: string, n: number) {
+  const journal = openJournal(dir);
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    journal.append({ eventCode: 2000, doorId: 1, at: Date.now(), offline: false, snapshotVersion: 1 } as never);
+    samples.push(performance.now() - t);
+  }
+  journal.close();
+  return samples;
+}
+
+/** The real edge process holding the snapshot in `dataDir` (server unreachable): its resident memory once loaded. */
+async function edgeProcessMemory(dataDir: string): Promise<{ rssMb: number; peakMb: number; loadMs: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/edgeProcess.ts', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        const nl = out.indexOf('\n');
+        if (nl >= 0) resolve(out.slice(0, nl));
+      });
+      child.on('exit', (code) => reject(new Error(`the edge process ended (${code}) before it held its snapshot`)));
+    });
+    const { loadMs } = JSON.parse(line) as { loadMs: number };
+    await new Promise((r) => setTimeout(r, 1000)); // let it settle as a running edge would (its link retrying)
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024), loadMs };
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+/** A door's degraded policy changed on the REST API, until the connected edge holds it. */
+async function changeInForce(): Promise<number[]> {
+  const bench = await benchDb();
+  const server = await benchServer(bench.db);
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-edge-'));
+  let edge: ReturnType<typeof startEdge> | null = null;
+  try {
+    const token = await server.login('admin');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', [TENANT_HEADER]: String(bench.northwind) };
+    const { rows } = await bench.db.query<{ id: number }>(
+      'select c.id from controllers c where c.client_id = $1 and exists (select 1 from card_readers r where r.controller_id = c.id) order by c.id limit 1',
+      [bench.northwind],
+    );
+    const controller = Number(rows[0].id);
+    const made = await fetch(`${server.base}${controllersResource.api}/${controller}/edge-key`, { method: 'POST', headers, body: '{}' });
+    if (made.status !== 200) throw new Error(`edge key: ${made.status}`);
+    const { apiKey } = (await made.json()) as { apiKey: string };
+    edge = startEdge({ server: server.base, key: apiKey, dataDir, log: () => {} });
+    const e = edge;
+    const changed = (test: () => boolean, within = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        if (test()) return resolve();
+        const timer = setTimeout(() => reject(new Error('the edge did not get the change within 10 s')), within);
+        const off = e.link.on(() => {
+          if (!test()) return;
+          clearTimeout(timer);
+          off?.();
+          resolve();
+        });
+      });
+    await changed(() => e.link.online && !!e.store.held);
+    const door = e.store.held!.snapshot.doors[0].id;
+    const samples: number[] = [];
+    for (let i = 0; i < CHANGES; i++) {
+      const policy = i % 2 ? 'keep' : 'locked';
+      const d = (await (await fetch(`${server.base}${doorsResource.api}/${door}`, { headers })).json()) as Record<string, unknown>;
+      const body = Object.fromEntries(Object.keys(doorsResource.fields).map((f) => [f, d[f] ?? null]));
+      const t = performance.now();
+      const put = await fetch(`${server.base}${doorsResource.api}/${door}`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ ...body, degradedPolicy: policy }),
+      });
+      if (put.status !== 200) throw new Error(`door change: ${put.status} ${(await put.text()).slice(0, 200)}`);
+      await changed(() => e.store.held?.snapshot.doors.find((x) => x.id === door)?.degraded === policy);
+      samples.push(performance.now() - t);
+    }
+    return samples;
+  } finally {
+    edge?.stop();
+    await server.close();
+    await bench.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function edgeBench() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-edge-'));
+  const shm = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/gatehouse-bench-journal-') : mkdtempSync(join(tmpdir(), 'gatehouse-bench-journal-'));
+  try {
+    const t0 = performance.now();
+    const snapshot = bigSnapshot();
+    const m = message(snapshot);
+    writeWhole(join(dataDir, 'snapshot.json'), JSON.stringify({ version: m.version, hash: m.hash, freshAt: Date.now(), snapshot }));
+    const snapshotMb = Math.round((JSON.stringify(snapshot).length / 1024 / 1024) * 10) / 10;
+    const buildMs = Math.round(performance.now() - t0);
+    console.log(`  snapshot of ${IDENTITIES.toLocaleString()} identities: ${snapshotMb} MB (${buildMs} ms)`);
+    const edgeRun = edgeSwipes(dataDir, shm, SWIPES);
+    const server = serverDecisions(SWIPES);
+    const fsync = fsyncAppends(join(dataDir, 'fsync'), FSYNCS);
+    console.log(`  edge p99 ${pct(edgeRun.samples, 99)} ms, server decide p99 ${pct(server, 99)} ms, journal append on disk p99 ${pct(fsync, 99)} ms`);
+    const memory = await edgeProcessMemory(dataDir);
+    console.log(`  edge process: ${memory.rssMb} MB resident (peak ${memory.peakMb} MB), snapshot loaded in ${memory.loadMs} ms`);
+    const change = await changeInForce();
+    const edgeP99 = pct(edgeRun.samples, 99);
+    const serverP99 = pct(server, 99);
+    const changeP99 = pct(change, 99);
+    writeResult('edge', {
+      identities: IDENTITIES,
+      doors: DOORS,
+      accessGroups: GROUPS,
+      swipes: SWIPES,
+      snapshotMb,
+      decisionMs: summary(edgeRun.samples),
+      outcomes: edgeRun.outcomes,
+      reference: { serverDecideMs: summary(server) },
+      ratio: { edgeToServerP99: Number((edgeP99 / serverP99).toFixed(2)) },
+      journalAppendOnDiskMs: summary(fsync),
+      edgeProcess: memory,
+      changeInForceMs: summary(change),
+      target: TARGET,
+      met: edgeP99 < TARGET.decisionP99Ms && memory.rssMb < TARGET.rssMb && changeP99 < TARGET.changeP99Ms,
+    });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(shm, { recursive: true, force: true });
+  }
+}
