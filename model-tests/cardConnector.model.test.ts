@@ -7,7 +7,8 @@ import { SimulatedClock, createActor, fromCallback } from 'xstate';
 import { CONNECTOR_DELAY_MS, CONNECTOR_MAX_MESSAGE_CHARS, CONNECTOR_PORTS, CONNECTOR_VERSION, DEVICE_MESSAGES, type MyKad } from '../contract';
 import { cardConnectorMachine, type CardConnectorEmitted, type CardConnectorSnapshot, type ConnectorSocketCommand } from '../machines/cardConnector';
 import { selectCanReadCard, selectConnectorStatus, selectConnectorStatusText, selectReaderState } from '../machines/cardConnector.selectors';
-import { edgePaths, flush, type EdgePath, inStep } from './harness';
+import { invariants } from '../machines/cardConnector.invariants';
+import { edgePaths, expectInvariants, expectOracle, flush, type EdgePath, inStep } from './harness';
 
 const CARD: MyKad = {
   name: 'SITI BINTI AHMAD',
@@ -102,6 +103,7 @@ async function run({ path }: EdgePath<typeof cardConnectorMachine>) {
       '*': ((want: CardConnectorSnapshot) => {
         const s = actor.getSnapshot();
         inStep(s, want); // the oracle is below, not the machine compared with itself
+        expectInvariants(s, invariants);
         if (s.matches('attempt')) expect(opened.at(-1)).toBe(CONNECTOR_PORTS[s.context.index]);
         if (step > 0) {
           const w = expected(before, s, path.steps[step].event);
@@ -127,6 +129,38 @@ describe('card connector machine model', () => {
     for (const v of ['idle', 'pausing', 'serviceMissing', 'closed', 'outdated']) expect(values).toContain(JSON.stringify(v));
     for (const r of ['noReader', 'readerReady', 'cardInserted', 'reading', 'cardRead']) expect(values).toContain(JSON.stringify({ attempt: { open: r } }));
     expect(new Set(paths.map((p) => p.path.state.context.index))).toEqual(new Set([0, 1, 2]));
+  });
+  it('keeps the invariants of its states (cardConnector.invariants.ts) and the rules of §4, §5 and §8 at every step of the generated paths', () => {
+    const attempt = (s: CardConnectorSnapshot) => s.matches('attempt');
+    expectOracle(
+      paths,
+      {
+        'a port that does not open is followed by the next one after a pause, the last by the guide message (§4)': ({ before, event, after }) =>
+          before.matches({ attempt: 'opening' }) && (event.type === 'socket.closed' || event.type === 'xstate.error.actor.socket')
+            ? before.context.index + 1 < before.context.ports.length
+              ? after.matches('pausing') && after.context.index === before.context.index + 1
+              : after.matches('serviceMissing')
+            : undefined,
+        'a pause ends in an attempt on the port chosen (§4)': ({ before, event, after }) =>
+          before.matches('pausing') && event.type.startsWith('xstate.after.')
+            ? after.matches({ attempt: 'opening' }) && after.context.index === before.context.index
+            : undefined,
+        'Try again starts over from the first port, whatever was shown': ({ event, after }) =>
+          event.type === 'cardConnector.retry' ? after.matches({ attempt: 'opening' }) && after.context.index === 0 : undefined,
+        'disconnect leaves the connector alone from anywhere': ({ event, after }) =>
+          event.type === 'cardConnector.disconnect' ? after.matches('idle') : undefined,
+        'a message of another version than v1.0.0 ends in the outdated message (§5)': ({ before, event, after }) =>
+          before.matches({ attempt: 'open' }) && event.type === 'socket.message' && event.data === FRAMES.oldVersion ? after.matches('outdated') : undefined,
+        'a connection that closes shows Connect failed (§8)': ({ before, event, after }) =>
+          before.matches({ attempt: 'open' }) && event.type === 'socket.closed' ? after.matches('closed') : undefined,
+        'a frame the console cannot read changes neither the reader state nor the card': ({ before, event, after }) =>
+          attempt(before) && event.type === 'socket.message' && [FRAMES.garbage, FRAMES.unknownType, FRAMES.badData].includes(event.data)
+            ? JSON.stringify(after.value) === JSON.stringify(before.value) && after.context.card === before.context.card
+            : undefined,
+      },
+      12,
+      invariants,
+    );
   });
   it(`opens the port of its attempt and emits and sends what the independent rules say (expected()), on the real actor, along every one of the ${paths.length} generated paths`, async () => {
     for (const p of paths) await run(p);

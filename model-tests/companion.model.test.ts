@@ -7,7 +7,8 @@ import { SimulatedClock, createActor, fromCallback, fromPromise } from 'xstate';
 import { COMPANION_MAX_MESSAGE_CHARS, COMPANION_PORTS, COMPANION_PROBE_TIMEOUT_MS, backoffMs } from '../contract';
 import { companionMachine, portOrder, type CompanionEmitted, type CompanionSnapshot, type CompanionSocketCommand } from '../machines/companion';
 import { selectCanUseCompanion, selectCompanionStatus } from '../machines/companion.selectors';
-import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath, inStep } from './harness';
+import { invariants } from '../machines/companion.invariants';
+import { actorEventExecutors, createControls, edgePaths, expectInvariants, expectOracle, flush, type EdgePath, inStep } from './harness';
 
 const PORTS = [47810, 47811, 47812];
 const SHUFFLED = [47812, 47810, 47811];
@@ -150,6 +151,7 @@ async function run({ path }: EdgePath<typeof companionMachine>) {
       '*': ((expectedSnap: CompanionSnapshot) => {
         const s = actor.getSnapshot();
         inStep(s, expectedSnap); // the oracle is below, not the machine compared with itself
+        expectInvariants(s, invariants);
         const ev = path.steps[step]?.event;
         if (step > 0) {
           const want = expected(before, s, ev);
@@ -179,6 +181,39 @@ describe('companion machine model', () => {
     );
     const probed = new Set(paths.filter((p) => p.path.state.matches({ offline: 'probing' })).map((p) => p.path.state.context.index));
     expect(probed).toEqual(new Set([0, 1, 2]));
+  });
+  it('keeps the invariants of its states (companion.invariants.ts) and the rules of §4 and §7 at every step of the generated paths', () => {
+    const CAP: Record<string, string> = {
+      'companion.capturePhoto': 'photo.capture',
+      'companion.printBadge': 'badge.print',
+      'companion.notify': 'notify.alarm',
+    };
+    expectOracle(
+      paths,
+      {
+        'a candidate that answers check-port is the one connected to (§7)': ({ before, event, after }) =>
+          event.type === 'xstate.done.actor.probe' && before.matches({ offline: 'probing' })
+            ? after.matches({ online: 'found' }) && after.context.port === before.context.order[before.context.index]
+            : undefined,
+        'a connection lost or refused waits its backoff before looking again (§4)': ({ before, event, after }) =>
+          before.matches('online') && (event.type === 'socket.closed' || event.type === 'xstate.error.actor.messages') ? after.matches('waiting') : undefined,
+        'Retry looks for the companion at once': ({ before, event, after }) =>
+          before.matches('waiting') && event.type === 'companion.retry' ? after.matches('offline') : undefined,
+        'a command the companion did not say it can do is never remembered as waiting': ({ before, event, after }) =>
+          before.matches({ online: 'connected' }) && CAP[event.type] && !before.context.capabilities.includes(CAP[event.type])
+            ? JSON.stringify(after.context.pending) === JSON.stringify(before.context.pending)
+            : undefined,
+        'an answer to a waiting request lets it go': ({ before, event, after }) =>
+          before.matches({ online: 'connected' }) &&
+          event.type === 'socket.message' &&
+          event.data === MSG.photoR1 &&
+          before.context.pending.r1?.kind === 'photo.capture'
+            ? !('r1' in after.context.pending)
+            : undefined,
+      },
+      10,
+      invariants,
+    );
   });
   it(`emits and sends at every step what the independent rules say (expected()), on the real actor, along every one of the ${paths.length} generated paths`, async () => {
     for (const p of paths) await run(p);

@@ -288,11 +288,9 @@ export function inStep(real: AnyMachineSnapshot, expected: AnyMachineSnapshot) {
   if (JSON.stringify(real.value) !== JSON.stringify(expected.value))
     throw new Error(`harness out of step: the actor is in ${JSON.stringify(real.value)}, the path in ${JSON.stringify(expected.value)}`);
 }
-/** Every state invariant of the snapshot's `meta` holds. */
-export function expectInvariants(s: AnyMachineSnapshot) {
-  const broken = invariantsOf(s)
-    .filter(([, holds]) => !holds(s))
-    .map(([name]) => name);
+/** Every state invariant of the snapshot's `meta` holds, and those handed over by state (`byState`) for its states. */
+export function expectInvariants(s: AnyMachineSnapshot, byState: InvariantsByState = {}) {
+  const broken = [...invariantsOf(s), ...invariantsByState(s, byState)].filter(([, holds]) => !holds(s)).map(([name]) => name);
   expect(broken, `in ${JSON.stringify(s.value)}`).toEqual([]);
 }
 

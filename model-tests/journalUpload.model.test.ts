@@ -6,7 +6,8 @@ import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor } from 'xstate';
 import { JOURNAL_UPLOAD_INTERVAL_MS, uploadDelayMs } from '../contract';
 import { journalUploadMachine, type JournalUploadSnapshot, type UploadInput } from '../machines/journalUpload';
-import { actorEventExecutors, createControls, edgePaths, flush, type EdgePath, inStep } from './harness';
+import { invariants } from '../machines/journalUpload.invariants';
+import { actorEventExecutors, createControls, edgePaths, expectInvariants, expectOracle, flush, type EdgePath, inStep } from './harness';
 
 const AFTER = 'xstate.after.nextUpload.journalUpload.recording.waiting';
 const events = [
@@ -61,6 +62,7 @@ async function run({ path }: EdgePath<typeof journalUploadMachine>) {
       '*': ((expected: JournalUploadSnapshot) => {
         const real = actor.getSnapshot();
         inStep(real, expected); // the oracle is below, not the machine compared with itself
+        expectInvariants(real, invariants);
         // an upload runs exactly while uploading or flushing, and never sends what the server already holds
         const running = controls.inputs.at(-1);
         if (expected.matches({ recording: 'uploading' }) || expected.matches('flushing')) {
@@ -78,6 +80,36 @@ describe('journal uploader model', () => {
     const values = new Set(paths.map((p) => JSON.stringify(p.path.state.value)));
     for (const v of ['idle', 'deciding', 'unsampled', { recording: 'waiting' }, { recording: 'uploading' }, 'flushing', 'stopped'])
       expect(values).toContain(JSON.stringify(v));
+  });
+  it('keeps the invariants of its states (journalUpload.invariants.ts) and the upload rules at every step of the generated paths', () => {
+    const uploading = (s: JournalUploadSnapshot) => s.matches({ recording: 'uploading' });
+    expectOracle(
+      paths,
+      {
+        'a failed upload keeps the entries: nothing advances, one more failure counted': ({ before, event, after }) =>
+          uploading(before) && event.type === 'xstate.error.actor.upload' && !event.error.permanent
+            ? after.matches({ recording: 'waiting' }) && after.context.sent === before.context.sent && after.context.failures === before.context.failures + 1
+            : undefined,
+        'a refusal no retry can fix stops the recording and says why': ({ before, event, after }) =>
+          uploading(before) && event.type === 'xstate.error.actor.upload' && event.error.permanent
+            ? after.matches('stopped') && after.context.stopped === event.error.message
+            : undefined,
+        'an upload answered advances to what the server holds, never back, and the delay starts again': ({ before, event, after }) =>
+          uploading(before) && event.type === 'xstate.done.actor.upload'
+            ? after.context.sent === Math.max(before.context.sent, event.output.through) && after.context.failures === 0
+            : undefined,
+        "a recorded session's end sends once more, up to its last entry": ({ before, event, after }) =>
+          before.matches('recording') && event.type === 'session.ended' ? after.matches('flushing') && after.context.upTo === event.atSeq : undefined,
+        'a sign-in records from where the last session ended, a client switch from the switch on': ({ before, event, after }) =>
+          event.type === 'session.started'
+            ? after.matches('deciding') && after.context.floor === (event.switched ? event.atSeq : before.context.endedAt)
+            : undefined,
+        'a page being hidden uploads at once': ({ before, event, after }) =>
+          before.matches({ recording: 'waiting' }) && event.type === 'journal.flush' ? uploading(after) : undefined,
+      },
+      11,
+      invariants,
+    );
   });
   it(`uploads and flushes with the token, recording and position the state holds, on the real actor, along every one of the ${paths.length} generated paths`, async () => {
     for (const p of paths) await run(p);

@@ -8,7 +8,8 @@ import { SimulatedClock, createActor } from 'xstate';
 import { OPTION_IDS_MAX, OPTION_SEARCH_PAUSE_MS } from '../contract';
 import { emptyOptions, optionsMachine, type OptionsSnapshot } from '../machines/options';
 import { chosenApart, labelOf, optionRows, selectDetailsOf, selectLabelsOf, selectNaming, selectSearchOf, shownOptions } from '../machines/options.selectors';
-import { createControls, edgePaths, flush } from './harness';
+import { invariants } from '../machines/options.invariants';
+import { createControls, edgePaths, expectOracle, flush } from './harness';
 
 // ---------- the graph ----------
 
@@ -73,6 +74,42 @@ describe('options actor model', () => {
     );
     expect(states.some((s) => s.context.labels[DOORS]?.['3'] === null)).toBe(true);
     expect(states.some((s) => s.context.searches.a?.failed)).toBe(true);
+  });
+  it('keeps the invariants of its states (options.invariants.ts) and the look-up rules at every step of the generated paths', () => {
+    const batchEnds = (e: { type: string }) => e.type === 'xstate.after.batch.options.batch.gathering';
+    const searchOf = (s: OptionsSnapshot, child: string) => Object.values(s.context.searches).find((x) => x.child === child);
+    expectOracle(
+      paths,
+      {
+        'the batch window asks every id waiting, once per target, and leaves nothing waiting': ({ before, event, after }) =>
+          before.matches({ batch: 'gathering' }) && batchEnds(event)
+            ? Object.keys(after.context.queued).length === 0 &&
+              Object.entries(before.context.queued).every(([api, ids]) => {
+                const fresh = Object.entries(after.context.lookups).filter(([id, l]) => !(id in before.context.lookups) && l.api === api);
+                return JSON.stringify(fresh.flatMap(([, l]) => l.ids)) === JSON.stringify(ids);
+              })
+            : undefined,
+        'naming ids that are all known or on their way asks nothing more': ({ before, event, after }) =>
+          event.type === 'options.label' &&
+          event.ids.every((id: number) => String(id) in (before.context.labels[event.api] ?? {}) || (before.context.asking[event.api] ?? []).includes(id))
+            ? JSON.stringify(after.context.queued) === JSON.stringify(before.context.queued)
+            : undefined,
+        'a failed look-up leaves its ids unnamed, no longer on their way': ({ before, event, after }) =>
+          event.type.startsWith('xstate.error.actor.lookup') && before.context.lookups[event.actorId]
+            ? before.context.lookups[event.actorId].ids.every(
+                (id) => !(String(id) in (after.context.labels[DOORS] ?? {})) && !(after.context.asking[DOORS] ?? []).includes(id),
+              )
+            : undefined,
+        'a failed search keeps the last answer shown and says it failed': ({ before, event, after }) => {
+          const s = event.type.startsWith('xstate.error.actor.search') ? searchOf(before, event.actorId) : undefined;
+          return s
+            ? after.context.searches.a.failed && after.context.searches.a.items === s.items && after.context.searches.a.answered === s.answered
+            : undefined;
+        },
+      },
+      9,
+      invariants,
+    );
   });
   it('never asks for an id twice: nothing on its way is queued again, nothing known is asked', () => {
     for (const s of states) {
