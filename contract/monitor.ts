@@ -209,7 +209,8 @@ export const DoorView = type({
 export const LockdownBody = object({ on: boolean(), divisionId: optional(nullable(idInt())) });
 /** A door a lockdown or threat level could not command now (its Gatehouse Edge controller offline): why, for the
  *  console. Its mode is recorded all the same and reaches the door with the edge's snapshot when it reconnects. */
-export const DoorUnreached = type({ doorId: integer(), message: string() });
+/** A door a lockdown or threat level could not reach now (its edge controller offline), with why; `doorName` for the console. */
+export const DoorUnreached = type({ doorId: integer(), message: string(), doorName: optional(string()) });
 export type DoorUnreached = Infer<typeof DoorUnreached>;
 export const LockdownAnswer = type({ on: boolean(), doors: integer(), unreached: optional(array(DoorUnreached)) });
 

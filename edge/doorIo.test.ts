@@ -7,7 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, EVENT_CODES, centralPropertiesResource, controllersResource, doorsResource, inputsResource, outputsResource } from '../contract';
+import {
+  API,
+  EVENT_CODES,
+  centralPropertiesResource,
+  controllersResource,
+  doorsResource,
+  inputsResource,
+  outputsResource,
+  threatLevelsResource,
+} from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
 import { startEdge, type Edge } from './main';
@@ -176,6 +185,14 @@ describe('Gatehouse Edge door I/O', () => {
       const refused = await cmd('lock');
       expect(refused.status).toBe(409);
       expect(JSON.stringify(refused.body)).toContain(`its Gatehouse Edge controller ${controllerName} is offline`);
+      const doorName = (await s.db.query<{ name: string }>('select name from doors where id = $1', [door])).rows[0].name;
+      // a threat level that holds the doors locked: recorded, and the door it could not reach named (the console's toast)
+      const critical = (await s.db.query<{ id: number }>(`select id from threat_levels where client_id = $1 and name = 'Critical'`, [northwind])).rows[0];
+      const threat = await s.call('POST', `${threatLevelsResource.api}/current`, { token: admin, body: { levelId: Number(critical.id) } });
+      expect(threat.status, JSON.stringify(threat.body)).toBe(200);
+      expect(threat.body.level).toMatchObject({ name: 'Critical', mode: 'locked' });
+      expect(threat.body.unreached).toEqual(expect.arrayContaining([{ doorId: door, doorName, message: expect.stringContaining('is offline') }]));
+      expect((await s.call('POST', `${threatLevelsResource.api}/current`, { token: admin, body: { levelId: null } })).status).toBe(200);
       // the lockdown: recorded on the server, answered 200, the door it could not reach named with why
       const lockdown = await s.call('POST', `${API.doors}/lockdown`, { token: admin, body: { on: true } });
       expect(lockdown.status, JSON.stringify(lockdown.body)).toBe(200);

@@ -132,10 +132,11 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
       // held locked: every door it covers is locked at the hardware now (a locked-down one is left to its lockdown)
       const site = divisionId === null ? null : subtree(all, divisionId);
       const params: unknown[] = [site];
-      const { rows } = await db.query<{ id: number }>(
-        `select id from doors where ${tenant(params, clientId)} and mode <> 'locked-down' and ($1::int[] is null or division_id = any($1::int[])) order by id`,
+      const { rows } = await db.query<{ id: number; name: string }>(
+        `select id, name from doors where ${tenant(params, clientId)} and mode <> 'locked-down' and ($1::int[] is null or division_id = any($1::int[])) order by id`,
         params,
       );
+      const nameOf = new Map(rows.map((d) => [Number(d.id), d.name]));
       // a door whose edge controller is offline is named in the answer: the level is recorded, it reaches it on reconnect
       const unreached = await commandEach(
         simulator,
@@ -146,7 +147,8 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
         { force: true },
       );
       for (const u of unreached) req.log.warn(`threat lock ${u.doorId}: ${u.message}`);
-      return { ...(await stateOf(db, clientId)), ...(unreached.length ? { unreached } : {}) };
+      const named = unreached.map((u) => ({ ...u, doorName: nameOf.get(u.doorId) }));
+      return { ...(await stateOf(db, clientId)), ...(named.length ? { unreached: named } : {}) };
     }
     return stateOf(db, clientId);
   });

@@ -329,6 +329,7 @@ export const zhText: Record<string, string> = {
   Lockdown: '封锁',
   'Not reached yet': '尚未送达',
   '{n} doors are on an edge controller that is offline: they lock down when it reconnects.': '{n} 扇门所属的边缘控制器已离线：重新连接后即封锁。',
+  '{n} doors are on an edge controller that is offline: they are held locked when it reconnects.': '{n} 扇门所属的边缘控制器已离线：重新连接后即保持锁定。',
   'Saving a new account shows its API key once.': '保存新账户时会显示一次其 API 密钥。',
   'I have copied it': '我已复制',
   'It is on the clipboard.': '已复制到剪贴板。',

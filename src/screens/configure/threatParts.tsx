@@ -24,6 +24,16 @@ export function useThreatAnswers(threat: ThreatLevelActor, then?: () => void) {
             }
           : { intent: 'success', title: tx('Threat level'), message: tx('No threat level is in force now.'), timeoutMs: 6000 },
       );
+      // issue 47: doors of a Gatehouse Edge controller that is offline hold the level from when it reconnects: named
+      if (answer.level?.mode === 'locked' && answer.unreached?.length)
+        notify({
+          intent: 'warning',
+          title: tx('Not reached yet'),
+          message: `${tx('{n} doors are on an edge controller that is offline: they are held locked when it reconnects.', { n: answer.unreached.length })} ${answer.unreached
+            .map((u) => u.doorName ?? `#${u.doorId}`)
+            .join(', ')}`,
+          timeoutMs: 10_000,
+        });
       then?.();
     });
     return () => sub.unsubscribe();
