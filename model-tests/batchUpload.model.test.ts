@@ -69,13 +69,16 @@ describe('batch upload machine model', () => {
     expect([...states].sort()).toEqual(['idle', 'imported', 'importing', 'previewed', 'previewing']);
   });
   it(`on the real actor along every one of the ${paths.length} generated paths: the preview gets the template and file, the import the previewed upload; busy and stage follow the state`, async () => {
+    const met = { 'a preview asked': 0, 'an import asked': 0, 'a refused file shown': 0, 'a lost import shown': 0 };
     for (const p of paths) {
       await drive(model, batchUploadMachine, undefined, events, p, ({ controls, event, before }) => {
         // the preview gets the chosen template and file; the import gets the previewed upload
         if (event.type === 'batch.preview' && before && !before.hasTag('busy')) {
+          met['a preview asked']++;
           expect(controls.inputs.at(-1)).toEqual({ id: 'preview', input: { templateId: 3, file, fileName: 'people.csv' } });
         }
         if (event.type === 'batch.import' && before?.matches('previewed') && (before.context.preview?.valid ?? 0) > 0) {
+          met['an import asked']++;
           expect(controls.inputs.at(-1)).toEqual({ id: 'import', input: { uploadId: 41 } });
         }
       });
@@ -84,9 +87,16 @@ describe('batch upload machine model', () => {
       expect(selectBatchStage(last)).toBe(last.value);
       // a preview with no valid row cannot be imported
       expect(selectBatchCanImport(last)).toBe(last.matches('previewed') && (last.context.preview?.valid ?? 0) > 0);
-      if (last.matches('idle') && last.context.error) expect(selectBatchFieldError('file')(last)).toBe('has no column "Emp"');
-      if (last.matches('previewed') && p.path.steps.at(-1)?.event.type === 'xstate.error.actor.import')
+      if (last.matches('idle') && last.context.error) {
+        met['a refused file shown']++;
+        expect(selectBatchFieldError('file')(last)).toBe('has no column "Emp"');
+      }
+      if (last.matches('previewed') && p.path.steps.at(-1)?.event.type === 'xstate.error.actor.import') {
+        met['a lost import shown']++;
         expect(selectBatchError(last)).toBe('The connection was lost.');
+      }
     }
+    // each conditional check above met its case at least once (a loop that met none would have asserted nothing)
+    expect(Object.entries(met).filter(([, n]) => n === 0)).toEqual([]);
   });
 });

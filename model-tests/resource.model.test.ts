@@ -68,13 +68,17 @@ describe('resource list machine model', () => {
     for (const v of ['loading', 'ready', 'confirmingDelete', 'deleting', 'failed']) expect(values).toContain(JSON.stringify(v));
   });
   it(`on the real actor along every one of the ${paths.length} generated paths: the fetch gets the query the list holds`, async () => {
+    const met = { 'a filter read': 0 };
     for (const p of paths)
       await drive(model, resourceListMachine, input, events, p, ({ controls, event }) => {
         // the fetch sees the query the model holds: page, size, sort and cleaned filters
         if (event.type === 'list.filtered' && event.filters.q === 'ada' && controls.pending.has('fetchPage')) {
+          met['a filter read']++;
           expect(controls.pending.get('fetchPage')!.input).toMatchObject({ filters: { q: 'ada' }, page: 0, size: PAGE_SIZE });
         }
       });
+    // each conditional check above met its case at least once (a loop that met none would have asserted nothing)
+    expect(Object.entries(met).filter(([, n]) => n === 0)).toEqual([]);
   });
 });
 
@@ -144,11 +148,13 @@ describe('resource form machine model', () => {
       expect(paths.some((p) => p.path.steps.some((st, i) => st.state.matches('saved') && p.path.steps[i + 1]?.state.matches('loading')))).toBe(true);
     });
     it(`on the real actor along every one of the ${paths.length} generated paths (input ${JSON.stringify(input)}): saved and acted are emitted exactly when the save or the action answers`, async () => {
+      const met: Record<string, number> = { 'a save answered': 0, 'an action answered': 0, ...(input.id ? { 'a record read again': 0 } : {}) };
       for (const p of paths)
         await drive(model, resourceFormMachine, input, events, p, ({ emitted, event, before }, step) => {
           // a record read again replaces the one shown only when nobody saved it meanwhile (the updatedAt the edits
           // rest on); one saved by someone else is left for the save's conflict (409) to tell
           if (event.type === 'xstate.done.actor.refresh' && before?.matches('refreshing')) {
+            met['a record read again'] = (met['a record read again'] ?? 0) + 1;
             const same = (before.context.values as { updatedAt?: string } | null)?.updatedAt === event.output.updatedAt;
             if (same) expect(p.path.steps[step].state.context.values).toEqual(event.output);
             else expect(p.path.steps[step].state.context.values).toBe(before.context.values);
@@ -156,11 +162,15 @@ describe('resource form machine model', () => {
           const out = emitted.splice(0) as ResourceFormEmitted[];
           const saved = out.filter((e) => e.type === 'form.saved');
           const savedNow = event.type === 'xstate.done.actor.save' && before?.matches('saving');
+          if (savedNow) met['a save answered']++;
           expect(saved).toEqual(savedNow ? [{ type: 'form.saved', id: 5 }] : []);
           // the action's answer is the record shown, and the view hears which action was done
           const actedNow = event.type === 'xstate.done.actor.act' && before?.matches('acting');
+          if (actedNow) met['an action answered']++;
           expect(out.filter((e) => e.type === 'form.acted')).toEqual(actedNow ? [{ type: 'form.acted', action: 'decline' }] : []);
         });
+      // each conditional check above met its case at least once (a loop that met none would have asserted nothing)
+      expect(Object.entries(met).filter(([, n]) => n === 0)).toEqual([]);
     });
   }
 });
