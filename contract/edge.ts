@@ -36,6 +36,13 @@ export const EDGE_RECHECK_MS = 2000;
 export const EDGE_OFFLINE_GRACE_MS = 5000;
 /** Reconnect back-off of the edge: first wait, doubled each failure up to the last. */
 export const EDGE_BACKOFF_MS = { first: 500, max: 15_000 } as const;
+/**
+ * The edge's link stays honest about a network that goes silent (a cut cable, a router dropping packets: no reset
+ * arrives, TCP would wait many minutes): a connection not welcomed within `handshakeMs` is given up and tried again;
+ * a connected one pings every `pingMs` and is dropped as offline when nothing (a pong, a message) came for
+ * `silentMs`; a batch of events sent up that has no answer within `uploadMs` is sent again.
+ */
+export const EDGE_LIVENESS_MS = { handshakeMs: 10_000, pingMs: 5_000, silentMs: 15_000, uploadMs: 30_000 } as const;
 /** The share of its bound (edge/journal.ts JOURNAL_LIMIT) of undelivered events at which an edge's journal raises
  *  Edge journal 80 % full (1030); it returns to normal (1031) below EDGE_JOURNAL_NORMAL_SHARE. */
 export const EDGE_JOURNAL_ALARM_SHARE = 0.8;
@@ -191,7 +198,11 @@ export type EdgeDoorCommand = Infer<typeof EdgeDoorCommand>;
  *  install mode (SCBK-D, then a fresh key by KEYSET) for that address only. */
 export const EdgeRepairCommand = object({ type: literal('repair'), id: commandId(), address: max(min(integer(), 0), 126) });
 export type EdgeRepairCommand = Infer<typeof EdgeRepairCommand>;
-export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeDeltaMessage, EdgeError, EdgeDoorCommand, EdgeRepairCommand]);
+/** Scan the OSDP bus at these addresses (those not on it yet) for readers wired but not configured (issue 46, pre-add):
+ *  answered with `found`; a reader found and then added as a card reader is paired in install mode. */
+export const EdgeScanCommand = object({ type: literal('scan'), id: commandId(), addresses: size(array(max(min(integer(), 0), 126)), 1, 127) });
+export type EdgeScanCommand = Infer<typeof EdgeScanCommand>;
+export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeDeltaMessage, EdgeError, EdgeDoorCommand, EdgeRepairCommand, EdgeScanCommand]);
 export type EdgeServerMessage = Infer<typeof EdgeServerMessage>;
 
 // ---------- edge → server ----------
@@ -207,6 +218,13 @@ export const EdgeApplied = object({ type: literal('applied'), version: min(integ
 export const EdgeStatus = object({ type: literal('status'), snapshotVersion: min(integer(), 0), pending: min(integer(), 0), lastSeq: min(integer(), 0) });
 /** The edge could not apply a delta (not on the version it holds, or the result's hash differs): send the whole snapshot. */
 export const EdgeResync = object({ type: literal('resync'), held: min(integer(), 0) });
+/** A reader a scan found (PDID, PDCAP): not on the bus yet. */
+export const EdgeFoundReader = object({
+  address: max(min(integer(), 0), 126),
+  identity: object({ vendor: safeText(6), model: integer(), version: integer(), serial: integer(), firmware: safeText(40) }),
+  capabilities: size(array(object({ function: integer(), name: safeText(80), compliance: integer(), count: integer() })), 0, 64),
+});
+export type EdgeFoundReader = Infer<typeof EdgeFoundReader>;
 /** The edge's answer to a command: done (ok) or refused (`message` says why); a door's with the journal number of the
  *  event it recorded (0: none) and the strike's state after it. */
 export const EdgeCommandResult = object({
@@ -216,6 +234,8 @@ export const EdgeCommandResult = object({
   message: safeText(500),
   seq: min(integer(), 0),
   state: optional(enums(['locked', 'unlocked', 'unlocked-briefly'])),
+  /** a scan's answer: the readers that said who they are */
+  found: optional(size(array(EdgeFoundReader), 0, 127)),
 });
 export type EdgeCommandResult = Infer<typeof EdgeCommandResult>;
 /** The secure channel of an OSDP reader as the Hardware screens show it. */

@@ -9,10 +9,12 @@ import {
   DEFAULT_ALARM_TYPES,
   EDGE_BACKOFF_MS,
   EDGE_CONNECT_PATH,
+  EDGE_LIVENESS_MS,
   EDGE_UPLOAD_BATCH,
   EdgeDoorCommand,
   EdgeError,
   EdgeRepairCommand,
+  EdgeScanCommand,
   EdgeWelcome,
   validate,
   type DeviceBatchResult,
@@ -34,8 +36,10 @@ export interface LinkOptions {
   /** how often the edge says its status while connected */
   statusMs?: number;
   backoff?: { first: number; max: number };
+  /** when a silent network is taken for a link gone (EDGE_LIVENESS_MS; tests: shorter) */
+  liveness?: { handshakeMs: number; pingMs: number; silentMs: number; uploadMs: number };
   /** a command of the server (a door's, a reader's re-pairing): applied here, answered with its result */
-  onCommand?: (m: EdgeDoorCommand | EdgeRepairCommand) => EdgeCommandResult | Promise<EdgeCommandResult>;
+  onCommand?: (m: EdgeDoorCommand | EdgeRepairCommand | EdgeScanCommand) => EdgeCommandResult | Promise<EdgeCommandResult>;
 }
 
 export type Link = ReturnType<typeof createLink>;
@@ -44,6 +48,9 @@ export function createLink(opts: LinkOptions) {
   const { journal, store } = opts;
   const log = opts.log ?? (() => {});
   const backoff = opts.backoff ?? EDGE_BACKOFF_MS;
+  const liveness = opts.liveness ?? EDGE_LIVENESS_MS;
+  let heard = 0; // when the server was last heard from (a message, a pong)
+  let alive: ReturnType<typeof setInterval> | null = null;
   const http = opts.server.replace(/\/+$/, '');
   const wsUrl = http.replace(/^http/, 'ws') + EDGE_CONNECT_PATH;
   let ws: WebSocket | null = null;
@@ -73,12 +80,33 @@ export function createLink(opts: LinkOptions) {
 
   function connect() {
     if (stopped) return;
-    const socket = new WebSocket(wsUrl, { headers: { authorization: `Bearer ${opts.key}`, 'user-agent': `Gatehouse Edge ${EDGE_VERSION}` } });
+    const socket = new WebSocket(wsUrl, {
+      headers: { authorization: `Bearer ${opts.key}`, 'user-agent': `Gatehouse Edge ${EDGE_VERSION}` },
+      handshakeTimeout: liveness.handshakeMs,
+    });
     ws = socket;
+    heard = Date.now();
+    // silence is a link gone: not welcomed in time, or nothing heard (a pong, a message) for silentMs; pinged meanwhile
+    alive = setInterval(
+      () => {
+        if (ws !== socket) return;
+        const quiet = Date.now() - heard;
+        if ((!welcomed && quiet > liveness.handshakeMs) || (welcomed && quiet > liveness.silentMs)) {
+          log(`link: nothing from the server for ${Math.round(quiet / 1000)} s: taken as gone`);
+          socket.terminate();
+        } else if (socket.readyState === WebSocket.OPEN) socket.ping();
+      },
+      Math.min(liveness.pingMs, liveness.handshakeMs),
+    );
+    alive.unref?.();
     socket.on('open', () => {
       send({ type: 'hello', edgeVersion: EDGE_VERSION, snapshotVersion: store.held?.version ?? 0, pending: journal.pendingCount() });
     });
-    socket.on('message', (data) => received(data.toString()));
+    socket.on('pong', () => (heard = Date.now()));
+    socket.on('message', (data) => {
+      heard = Date.now();
+      received(data.toString());
+    });
     socket.on('unexpected-response', (_req, res) => {
       log(
         `the server refused the connection: ${res.statusCode} ${res.statusMessage ?? ''}${res.statusCode === 401 ? ' (the controller key is not valid, revoked or its controller deleted)' : ''}`,
@@ -91,6 +119,8 @@ export function createLink(opts: LinkOptions) {
     socket.on('close', () => {
       if (ws !== socket) return;
       ws = null;
+      if (alive) clearInterval(alive);
+      alive = null;
       const was = welcomed;
       welcomed = false;
       if (statusTimer) clearInterval(statusTimer);
@@ -154,11 +184,11 @@ export function createLink(opts: LinkOptions) {
       send({ type: 'applied', version: r.version });
       return;
     }
-    if (type === 'door' || type === 'repair') {
+    if (type === 'door' || type === 'repair' || type === 'scan') {
       if (controllerId === null) return refuse(String(type), 'came before the welcome');
-      const r = type === 'door' ? validate(raw, EdgeDoorCommand) : validate(raw, EdgeRepairCommand);
+      const r = type === 'door' ? validate(raw, EdgeDoorCommand) : type === 'repair' ? validate(raw, EdgeRepairCommand) : validate(raw, EdgeScanCommand);
       if (!r.ok) return refuse(`${type}: ${r.violations[0]?.field}`, r.violations[0]?.message ?? '');
-      const m: EdgeDoorCommand | EdgeRepairCommand = r.value;
+      const m: EdgeDoorCommand | EdgeRepairCommand | EdgeScanCommand = r.value;
       if (!opts.onCommand) {
         send({ type: 'result', id: m.id, ok: false, message: 'this controller takes no commands', seq: 0 });
         return;
@@ -218,6 +248,7 @@ export function createLink(opts: LinkOptions) {
               method: 'POST',
               headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' },
               body: JSON.stringify({ events }),
+              signal: AbortSignal.timeout(liveness.uploadMs), // a silent network: sent again, never waited for for ever
             });
           } catch (e) {
             log(`upload: ${(e as Error).message}`);
@@ -233,7 +264,14 @@ export function createLink(opts: LinkOptions) {
             await sleep(Math.max(wait, 2000));
             continue;
           }
-          const r = (await res.json()) as DeviceBatchResult;
+          let r: DeviceBatchResult;
+          try {
+            r = (await res.json()) as DeviceBatchResult;
+          } catch (e) {
+            log(`upload: ${(e as Error).message}`); // the answer cut off: the batch goes again (a resend stores nothing twice)
+            await sleep(wait);
+            continue;
+          }
           const last = r.edgeLastSeq ?? 0;
           for (const x of r.rejected) {
             const v = x.violations[0];
@@ -277,6 +315,7 @@ export function createLink(opts: LinkOptions) {
       stopped = true;
       if (retry) clearTimeout(retry);
       if (statusTimer) clearInterval(statusTimer);
+      if (alive) clearInterval(alive);
       ws?.terminate();
       ws = null;
       welcomed = false;

@@ -27,6 +27,8 @@ export interface EdgeOptions {
   osdpInstall?: boolean;
   log?: (m: string) => void;
   backoff?: { first: number; max: number };
+  /** when a silent network is taken for the link gone (EDGE_LIVENESS_MS) */
+  liveness?: { handshakeMs: number; pingMs: number; silentMs: number; uploadMs: number };
   /** how long "open briefly" leaves a door unlocked (DOOR_MOMENTARY_MS) */
   momentaryMs?: number;
   /** how often the OSDP readers' colours and status are looked at again (READERS_REFRESH_MS) */
@@ -42,7 +44,7 @@ export function startEdge(opts: EdgeOptions) {
   mkdirSync(opts.dataDir, { recursive: true });
   const journal = openJournal(opts.dataDir, { limit: opts.journalLimit });
   const store = openSnapshotStore(opts.dataDir);
-  // the server's commands: a door's to its I/O, a reader's re-pairing to the OSDP bus (refused without one)
+  // the server's commands: a door's to its I/O, a reader's re-pairing and a scan to the OSDP bus (refused without one)
   const link: Link = createLink({
     server: opts.server,
     key: opts.key,
@@ -50,11 +52,14 @@ export function startEdge(opts: EdgeOptions) {
     store,
     log,
     backoff: opts.backoff,
+    liveness: opts.liveness,
     onCommand: (m) =>
       m.type === 'door'
         ? io.command(m)
         : osdp
-          ? osdp.repair(m)
+          ? m.type === 'scan'
+            ? osdp.scan(m)
+            : osdp.repair(m)
           : { type: 'result', id: m.id, ok: false, message: 'this controller runs no OSDP reader bus', seq: 0 },
   });
   const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge(), onGrant: (doorId) => io.pulse(doorId) });

@@ -13,21 +13,35 @@ export async function until<T>(what: string, fn: () => T | Promise<T>, ms = 10_0
   }
 }
 
-/** A TCP proxy to the server that can be cut (the site's network gone) and restored on the same port. */
+/** A TCP proxy to the server that can be cut (the site's network gone), restored on the same port, or moved to another server. */
 export async function proxyTo(port: number) {
+  let target = port;
+  let silent = false; // the network drops everything (no reset, no answer): what a cut cable or a dead router does
+  const held = new Set<Socket>();
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let at = 0;
   const listen = () =>
     new Promise<void>((resolve) => {
       server = createServer((inbound) => {
-        const out = netConnect(port, '127.0.0.1');
-        for (const x of [inbound, out]) {
-          sockets.add(x);
-          x.on('close', () => sockets.delete(x));
-          x.on('error', () => x.destroy());
+        sockets.add(inbound);
+        inbound.on('error', () => inbound.destroy());
+        inbound.on('close', () => sockets.delete(inbound));
+        if (silent) {
+          held.add(inbound); // a black hole: taken, never answered
+          return;
         }
-        inbound.pipe(out).pipe(inbound);
+        const out = netConnect(target, '127.0.0.1');
+        sockets.add(out);
+        out.on('error', () => out.destroy());
+        // either side gone takes the other with it (a closed port answers a reset, as a real network does)
+        out.on('close', () => {
+          sockets.delete(out);
+          inbound.destroy();
+        });
+        inbound.on('close', () => out.destroy());
+        inbound.on('data', (b) => (silent ? null : out.write(b)));
+        out.on('data', (b) => (silent ? null : inbound.write(b)));
       });
       server.listen(at, '127.0.0.1', () => {
         const a = server!.address();
@@ -45,6 +59,20 @@ export async function proxyTo(port: number) {
       });
     },
     restore: listen,
+    /** The network goes silent: every byte either way is dropped, connections stay open, new ones are never answered. */
+    silence() {
+      silent = true;
+    },
+    /** The network carries again; connections taken while it was silent are dropped. */
+    heal() {
+      silent = false;
+      for (const x of held) x.destroy();
+      held.clear();
+    },
+    /** From now on to another server (the site's address moved to it); connections open now stay where they are. */
+    to(next: number) {
+      target = next;
+    },
     close() {
       for (const x of sockets) x.destroy();
       server?.close();

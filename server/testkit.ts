@@ -64,7 +64,7 @@ export async function prepareTestDatabases(): Promise<() => Promise<void>> {
   };
 }
 
-async function adminQuery(url: string, sql: string) {
+export async function adminQuery(url: string, sql: string) {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -73,7 +73,7 @@ async function adminQuery(url: string, sql: string) {
     await admin.end();
   }
 }
-function withDatabase(url: string, name: string): string {
+export function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
