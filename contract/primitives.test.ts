@@ -115,6 +115,9 @@ describe('contract primitives', () => {
     const damaged = Buffer.from(png);
     damaged.fill(0, damaged.length - 8);
     expect(message(img, url(damaged))).toBe('must be a whole image: the file is cut short or damaged');
+    const pixels = Buffer.from(png);
+    pixels[png.indexOf('IDAT') + 6] ^= 0xff; // inside the compressed pixels: only the chunk's CRC tells
+    expect(message(img, url(pixels))).toBe('must be a whole image: the file is cut short or damaged');
     expect(message(img, url(Buffer.alloc(30)))).toBe('must be a PNG, JPEG, WebP or GIF image (its content is not one)');
   });
 

@@ -338,11 +338,43 @@ function base64Slice(base64: string, from: number, to: number): number[] {
 const startsWith = (b: number[], sig: number[], at = 0) => sig.every((x, i) => b[at + i] === x);
 const ascii = (t: string) => Array.from(t, (c) => c.charCodeAt(0));
 
+let crcTable: Uint32Array | null = null;
+function crc32(b: Uint8Array, from: number, to: number): number {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  let c = 0xffffffff;
+  for (let i = from; i < to; i++) c = crcTable[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+/** Issue 45: every chunk of a PNG is whole (its CRC matches its type and data: the compressed pixels too), up to an IEND
+ *  that ends the file. */
+function pngChunksWhole(base64: string): boolean {
+  const text = atob(base64);
+  const b = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) b[i] = text.charCodeAt(i);
+  const u32 = (at: number) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
+  for (let at = 8; at + 12 <= b.length;) {
+    const length = u32(at);
+    const end = at + 12 + length;
+    if (end > b.length || crc32(b, at + 4, at + 8 + length) !== u32(at + 8 + length)) return false;
+    if (b[at + 4] === 0x49 && b[at + 5] === 0x45 && b[at + 6] === 0x4e && b[at + 7] === 0x44) return end === b.length; // IEND
+    at = end;
+  }
+  return false;
+}
+
 /**
  * Issue 45: the image is whole, as its own format says, whatever media type the data: URL names (a photo cut short in
- * an upload or damaged was kept and showed broken everywhere). Read from its first and last bytes only: PNG's signature
- * and its final IEND chunk, JPEG's SOI and EOI markers (a few bytes of padding after EOI allowed), GIF's header and
- * trailer, WebP's RIFF length.
+ * an upload or damaged was kept and showed broken everywhere). PNG: its signature, and every chunk's CRC up to the final
+ * IEND (damaged compressed pixels are found too). The others carry no checksum and are read from their first and last
+ * bytes: JPEG's SOI and EOI markers (a few bytes of padding after EOI allowed), GIF's header and trailer, WebP's RIFF
+ * length.
  */
 function wholeImage(base64: string): true | string {
   const bytes = base64Bytes(base64);
@@ -351,7 +383,7 @@ function wholeImage(base64: string): true | string {
   const tail = base64Slice(base64, tailFrom, base64.length); // up to 48 bytes, the last ones
   const cut = 'must be a whole image: the file is cut short or damaged';
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-    return startsWith(tail, [...ascii('IEND'), 0xae, 0x42, 0x60, 0x82], tail.length - 8) ? true : cut;
+    return startsWith(tail, [...ascii('IEND'), 0xae, 0x42, 0x60, 0x82], tail.length - 8) && pngChunksWhole(base64) ? true : cut;
   if (startsWith(head, [0xff, 0xd8, 0xff])) {
     const end = tail.slice(-16);
     return end.some((x, i) => x === 0xff && end[i + 1] === 0xd9) ? true : cut;
