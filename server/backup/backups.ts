@@ -39,7 +39,7 @@ import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type Ba
 import { openPglite, type Db } from '../db/db';
 import { loadMigrations } from '../db/migrate';
 import { HttpError, fill } from '../http/kit';
-import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgDump, type PgTools } from './postgres';
+import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgArchiveWhole, pgDump, type PgTools } from './postgres';
 
 const gzipAsync = promisify(gzip);
 
@@ -208,6 +208,7 @@ export async function inspectPgArchive(tools: PgTools, file: string): Promise<nu
   if (!schemaVersion) throw badFile('is not a Gatehouse backup: pg_restore does not read it as a Gatehouse database');
   if (schemaVersion > latestSchema())
     throw badFile(`was made by a newer Gatehouse (database version ${schemaVersion}; this server knows up to ${latestSchema()})`);
+  if (!(await pgArchiveWhole(tools, file))) throw badFile('is not a whole backup: pg_restore cannot read it to the end (the file is cut short or damaged)');
   return schemaVersion;
 }
 

@@ -154,6 +154,20 @@ export async function pgArchiveSchema(tools: PgTools, file: string): Promise<num
 }
 
 /**
+ * Issue 45: whether pg_restore reads the whole archive: every table's data, each block inflated, to the end. The list
+ * and schema_migrations are read from its head, so an archive cut short near its end passed them and was kept, to fail
+ * only when restored.
+ */
+export async function pgArchiveWhole(tools: PgTools, file: string): Promise<boolean> {
+  try {
+    await run(tools.restore, ['--file=/dev/null', file], { maxBuffer: 1024 * 1024 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Replaces the database's contents by the archive's, in one transaction: the public schema is dropped and made again,
  * then pg_restore's script (--clean --if-exists --no-owner --no-privileges: the objects as the server's own user,
  * no grants to roles this server may not have) runs; any error
