@@ -4,7 +4,7 @@
 // address (the record the Re-pair action acts on), as server/edge/readerRoutes.ts answers it. A change is pushed, not
 // polled: `/osdp-readers` (contract/realtime.ts OsdpReadersNotice) tells open pages to read again.
 import { array, boolean, integer, nullable, object, string, type, type Infer } from 'superstruct';
-import { EdgeReaderStatus } from './edge';
+import { EdgeFoundReader, EdgeReaderStatus } from './edge';
 
 /** One OSDP reader, with the controller's card reader at its bus address (null: none has that address). */
 export const OsdpReaderRow = type({ ...EdgeReaderStatus.schema, cardReader: nullable(object({ id: integer(), name: string() })) });
@@ -27,6 +27,24 @@ export type OsdpReadersAnswer = Infer<typeof OsdpReadersAnswer>;
 /** `POST …/card-readers/:id/repair`: what the edge said it did (refusals are 4xx with a message). */
 export const OsdpRepairAnswer = type({ ok: boolean(), message: string() });
 export type OsdpRepairAnswer = Infer<typeof OsdpRepairAnswer>;
+
+/** The bus addresses a pre-add scan asks (each silent one costs the line a reply timeout, 200 ms): 0–15. */
+export const OSDP_SCAN_ADDRESSES = Array.from({ length: 16 }, (_, i) => i);
+
+/** A reader wired to an edge controller's OSDP bus and not configured yet: it answered a scan (PDID, PDCAP). */
+export const OsdpFoundReader = type({ ...EdgeFoundReader.schema, controllerId: integer(), controllerName: string() });
+export type OsdpFoundReader = Infer<typeof OsdpFoundReader>;
+
+/**
+ * `GET …/interfaces/discover-osdp` (Hardware → Interface → pre-add): every connected edge controller of the client
+ * scans its bus (OSDP_SCAN_ADDRESSES, those without a card reader); `items` is what answered, `controllers` what each
+ * controller said (ok false: it did not scan, `message` why). An edge offline is not asked.
+ */
+export const OsdpFoundAnswer = type({
+  items: array(OsdpFoundReader),
+  controllers: array(type({ controllerId: integer(), controllerName: string(), ok: boolean(), message: string() })),
+});
+export type OsdpFoundAnswer = Infer<typeof OsdpFoundAnswer>;
 
 /** The counters the Hardware screens show first, in this order (the rest of EdgeReaderStatus.counters after them). */
 export const OSDP_MAIN_COUNTERS = ['crc', 'naks', 'timeouts', 'secureChannel'] as const;

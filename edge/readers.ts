@@ -9,7 +9,7 @@
 // Supervision: a reader going offline or coming back, tamper, and a Secure Channel failure (a refused key, a bad
 // cryptogram or MAC, plain text on a secure line) are journaled as events of its door's reader (4003, 4002, 6006) and
 // reach the server as every edge event does.
-import { EVENT_CODES, eventLabel, type EdgeCommandResult, type EdgeReaderStatus, type EdgeRepairCommand } from '../contract';
+import { EVENT_CODES, eventLabel, type EdgeCommandResult, type EdgeReaderStatus, type EdgeRepairCommand, type EdgeScanCommand } from '../contract';
 import type { Bus } from './osdp';
 import type { ReaderStatus } from './osdp/bus';
 import type { ReaderMode } from './doorIo';
@@ -49,6 +49,8 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   const shown = new Map<number, ReaderMode>();
   /** addresses being paired in install mode (no key of their own yet) */
   const pairing = new Set<number>();
+  /** addresses where a scan found a reader not configured yet: added as a card reader, it is paired (install mode) */
+  const found = new Set<number>();
   let lastReport = '';
   const doorOf = (doorId: number) => store.held?.snapshot.doors.find((d) => d.id === doorId);
 
@@ -58,7 +60,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
       added.add(r.address);
       const scbk = opts.keys?.get(r.address);
       if (scbk) bus.add({ address: r.address, scbk });
-      else if (opts.install) {
+      else if (opts.install || found.has(r.address)) {
         log(`OSDP reader ${r.address} (${r.name}): install mode, pairing with the default key`);
         pairing.add(r.address);
         bus.add({ address: r.address, install: true });
@@ -210,9 +212,31 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     return { type: 'result', id: m.id, ok: true, message: `${r.name} (bus address ${m.address}): its key forgotten, pairing again in install mode`, seq: 0 };
   }
 
+  /** A scan of the bus for readers not configured yet (Hardware → Interface → pre-add): who answered, never a key. */
+  async function scan(m: EdgeScanCommand): Promise<EdgeCommandResult> {
+    const list = await bus.scan(m.addresses);
+    for (const f of list) found.add(f.address);
+    log(`OSDP scan of ${m.addresses.length} address(es): ${list.length ? `found ${list.map((f) => f.address).join(', ')}` : 'no reader answered'}`);
+    return {
+      type: 'result',
+      id: m.id,
+      ok: true,
+      message: list.length ? `${list.length} reader(s) answered` : 'no reader answered',
+      seq: 0,
+      found: list.map((f) => ({
+        address: f.address,
+        identity: { ...f.identity, vendor: f.identity.vendor.slice(0, 6), firmware: f.identity.firmware.slice(0, 40) },
+        capabilities: (f.capabilities ?? [])
+          .slice(0, 64)
+          .map((c) => ({ function: c.function, name: c.name.slice(0, 80), compliance: c.compliance, count: c.count })),
+      })),
+    };
+  }
+
   addReaders();
   bus.start();
   return {
+    scan,
     snapshotChanged: () => {
       addReaders();
       refresh();

@@ -414,4 +414,29 @@ describe('a line in use', () => {
     expect(latency).toBeLessThan(300);
     expect(pds[4].seen.led.at(-1)![0].temporary!.onColor).toBe(2);
   });
+
+  it('scans the addresses not on the line between its readers’ turns, finds a new reader, and pairs it once added', async () => {
+    const { bus } = await line([{ address: 1 }, { address: 4 }], [{ address: 1 }]);
+    bus.start();
+    await next(bus, 'online');
+    const offline: number[] = [];
+    bus.on('offline', (e) => offline.push(e.address));
+    const commandsBefore = bus.reader(1)!.counters.commands;
+    const found = await bus.scan([0, 1, 2, 3, 4, 5]);
+    // the configured reader is not asked (it is on the line), the new one answers with its PDID and PDCAP
+    expect(found.map((f) => f.address)).toEqual([4]);
+    expect(found[0].identity).toMatchObject({ vendor: '0a1b2c', serial: 0x12345678 });
+    expect(found[0].capabilities?.map((c) => c.name)).toContain('communicationSecurity');
+    // each silent address (0, 2, 3, 5) costs a reply timeout, longer than the poll interval: the reader on the line was
+    // polled after each of the first three, before the next address, and stayed online
+    expect(bus.reader(1)!.counters.commands - commandsBefore).toBeGreaterThanOrEqual(3);
+    expect(offline).toEqual([]);
+    expect(bus.reader(1)!.state).toBe('online');
+    // added in install mode, it is paired: SCBK-D, then a key of its own
+    const keyset = next<{ address: number }>(bus, 'keyset');
+    bus.add({ address: 4, install: true });
+    expect((await keyset).address).toBe(4);
+    await until(() => bus.reader(4)?.state === 'online' && bus.reader(4)!.paired, 3000, 'reader 4 paired and online');
+    expect(await bus.scan([4, 1])).toEqual([]);
+  });
 });

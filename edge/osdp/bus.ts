@@ -10,6 +10,7 @@ import type { ParserCounters } from './parser.js';
 import { clientCryptogram, hostCryptogram, initialRMac, newScbk, randomNumber, SCBK_D, SecureSession, sessionKeys, type SessionKeys } from './secure.js';
 import type { ByteDuplex } from './transport.js';
 import * as m from './messages.js';
+import { probe, type Found } from './discover.js';
 
 export interface ReaderConfig {
   address: number;
@@ -124,6 +125,9 @@ export class Bus extends EventEmitter<BusEvents> {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private rr = 0;
+  /** scans of addresses not on the line (Hardware → Interface → pre-add), one address per turn between the readers' */
+  private readonly probes: (() => Promise<void>)[] = [];
+  private probed = false;
 
   private readonly onLineError = (e: Error) => this.emit('lineError', { message: e.message });
   private readonly onLineClose = (e?: Error | null) => this.emit('lineError', { message: e ? `the port closed: ${e.message}` : 'the port closed' });
@@ -251,6 +255,30 @@ export class Bus extends EventEmitter<BusEvents> {
     if (!com || com.address !== to) throw new Error(`reader ${address} did not take address ${to}`);
   }
 
+  /**
+   * Asks osdp_ID (then osdp_CAP) at each address not on the line, one address between the readers' turns, and resolves
+   * with what answered (a reader wired but not configured yet: Hardware → Interface → pre-add). The line must be started.
+   */
+  scan(addresses: readonly number[]): Promise<Found[]> {
+    const wanted = [...new Set(addresses)].filter((a) => Number.isInteger(a) && a >= 0 && a <= 0x7e && !this.devices.has(a));
+    const found: Found[] = [];
+    return new Promise((resolve) => {
+      let left = wanted.length;
+      if (!left) return resolve(found);
+      for (const address of wanted)
+        this.probes.push(async () => {
+          try {
+            const f = this.devices.has(address) ? undefined : await probe(this.link, address);
+            if (f) found.push(f);
+          } catch {
+            // a fault on the line while probing: nothing found there
+          }
+          if (--left === 0) resolve(found.sort((a, b) => a.address - b.address));
+        });
+      this.wake?.();
+    });
+  }
+
   /** Granted: green for 2 s and one short beep (and the text, where the reader has a line). */
   showGranted(address: number, text?: string) {
     return this.show(address, 'GREEN', { onTime: 2, offTime: 0, count: 1 }, text);
@@ -286,6 +314,13 @@ export class Bus extends EventEmitter<BusEvents> {
 
   private async run() {
     while (this.running) {
+      // a scan's address, then a reader's turn: the readers on the line stay polled while a scan goes on
+      const scan = this.probed ? undefined : this.probes.shift();
+      this.probed = scan !== undefined;
+      if (scan) {
+        await scan();
+        continue;
+      }
       const d = this.pick(performance.now());
       if (d) {
         try {
@@ -296,6 +331,7 @@ export class Bus extends EventEmitter<BusEvents> {
         }
         continue;
       }
+      if (this.probes.length) continue;
       const due = Math.min(...[...this.devices.values()].map((x) => x.dueAt));
       const wait = Number.isFinite(due) ? Math.max(1, due - performance.now()) : 1000;
       await new Promise<void>((resolve) => {
@@ -630,29 +666,4 @@ export class Bus extends EventEmitter<BusEvents> {
     if (d.phase === 'cap') d.phase = this.secureWanted(d) ? 'chlng' : 'lstat';
     else if (d.phase === 'keyset') this.alarm(d, `the reader refused its new key: ${reason}`, 'refused');
   }
-}
-
-/** What answered osdp_ID (and osdp_CAP) at each address asked: a technician's scan of a line. */
-export interface Found {
-  address: number;
-  identity: m.Identity;
-  capabilities?: m.CapabilityEntry[];
-}
-
-export async function discover(line: ByteDuplex, opts: { addresses?: number[]; baudRate?: number; replyTimeoutMs?: number } = {}): Promise<Found[]> {
-  const link = new Link(line, opts.baudRate ?? 9600, opts.replyTimeoutMs ?? 200);
-  const found: Found[] = [];
-  try {
-    for (const address of opts.addresses ?? Array.from({ length: 0x7f }, (_, i) => i)) {
-      const id = await link.exchange(address, 0, encodeFrame({ address, sqn: 0, code: Command.ID, data: Buffer.from([0]) }));
-      const identity = id.kind === 'reply' && id.frame.code === Reply.PDID ? m.decodePdid(id.frame.data) : undefined;
-      if (!identity) continue;
-      const cap = await link.exchange(address, 1, encodeFrame({ address, sqn: 1, code: Command.CAP, data: Buffer.from([0]) }));
-      const capabilities = cap.kind === 'reply' && cap.frame.code === Reply.PDCAP ? m.decodePdcap(cap.frame.data) : undefined;
-      found.push({ address, identity, capabilities });
-    }
-  } finally {
-    link.close();
-  }
-  return found;
 }

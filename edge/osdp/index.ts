@@ -1,7 +1,9 @@
 // The controller side of OSDP v2.2 with Secure Channel (issue 46). docs/OSDP.md describes this API and every
 // protocol choice behind it.
-export { Bus, discover } from './bus.js';
-export type { BusEvents, BusOptions, Found, Mode, ReaderConfig, ReaderCounters, ReaderState, ReaderStatus } from './bus.js';
+export { Bus } from './bus.js';
+export { discover } from './discover.js';
+export type { Found } from './discover.js';
+export type { BusEvents, BusOptions, Mode, ReaderConfig, ReaderCounters, ReaderState, ReaderStatus } from './bus.js';
 export { openSerial, closeSerial, BAUD_RATES, wireMs } from './transport.js';
 export type { ByteDuplex } from './transport.js';
 export { parseKey, SCBK_D } from './secure.js';

@@ -27,6 +27,7 @@ import {
   type EdgeClientMessage,
   type EdgeDoorCommand,
   type EdgeRepairCommand,
+  type EdgeScanCommand,
   type EdgeDeltaMessage,
   type EdgeSnapshot,
   type EdgeSnapshotMessage,
@@ -123,7 +124,11 @@ export function createEdgeHub(opts: {
    * A command to the controller's edge, answered by it (`result`): refused with a HardwareError 409 when the edge is
    * not connected or does not answer within EDGE_COMMAND_TIMEOUT_MS (it may still apply it: the event will say).
    */
-  function command(controllerId: number, m: Omit<EdgeDoorCommand, 'id'> | Omit<EdgeRepairCommand, 'id'>, name: string): Promise<EdgeCommandResult> {
+  function command(
+    controllerId: number,
+    m: Omit<EdgeDoorCommand, 'id'> | Omit<EdgeRepairCommand, 'id'> | Omit<EdgeScanCommand, 'id'>,
+    name: string,
+  ): Promise<EdgeCommandResult> {
     const c = [...conns].find((x) => x.controllerId === controllerId && x.ws.readyState === x.ws.OPEN);
     if (!c)
       return Promise.reject(new HardwareError(409, `${name} is on Gatehouse Edge controller #${controllerId}, which is offline: the command cannot reach it`));

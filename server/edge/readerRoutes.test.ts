@@ -8,8 +8,11 @@ import WebSocket from 'ws';
 import {
   DESTINATIONS,
   EDGE_CONNECT_PATH,
+  OSDP_SCAN_ADDRESSES,
+  OsdpFoundAnswer,
   OsdpReadersAnswer,
   OsdpReadersNotice,
+  interfacesResource,
   SOCKJS_PREFIX,
   cardReadersResource,
   controllersResource,
@@ -219,5 +222,44 @@ describe('OSDP reader status routes', () => {
     c.subscribe(DESTINATIONS.osdpReaders);
     await waitFor(() => c.errors[0], 'the ERROR frame');
     expect(c.errors[0].headers.message).toBe(`Forbidden destination ${DESTINATIONS.osdpReaders}`);
+  });
+
+  it('scans each connected edge’s bus for readers not configured yet (pre-add), skipping the addresses with a card reader', async () => {
+    const discover = (token: string) => s.call('GET', `${interfacesResource.api}/discover-osdp`, { token });
+    // no edge connected: nothing asked, nothing found
+    expect((await discover(admin)).body).toEqual({ items: [], controllers: [] });
+    const ws = await connectEdge(key);
+    const asked: number[][] = [];
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data));
+      if (m.type !== 'scan') return;
+      asked.push(m.addresses);
+      const free = m.addresses.find((a: number) => a !== readerAddress);
+      const found = [{ address: free, identity: { vendor: '0A0B0C', model: 7, version: 2, serial: 4242, firmware: '2.0.1' }, capabilities: [] }];
+      ws.send(JSON.stringify({ type: 'result', id: m.id, ok: true, message: '1 reader(s) answered', seq: 0, found }));
+    });
+    try {
+      await until('the edge connected', async () => (await status(controller)).body.online === true);
+      const r = await discover(admin);
+      expect(r.status).toBe(200);
+      const checked = validate(r.body, OsdpFoundAnswer);
+      expect(checked.ok, JSON.stringify(checked)).toBe(true);
+      const taken = (await s.db.query<{ address: number }>('select address from card_readers where controller_id = $1', [controller])).rows.map((x) =>
+        Number(x.address),
+      );
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toEqual(OSDP_SCAN_ADDRESSES.filter((a) => !taken.includes(a)));
+      expect(r.body.controllers).toEqual([expect.objectContaining({ controllerId: controller, ok: true })]);
+      expect(r.body.items).toEqual([
+        expect.objectContaining({ controllerId: controller, address: asked[0][0], identity: expect.objectContaining({ serial: 4242 }) }),
+      ]);
+      // another client's administrator: its own edges only (none connected), never this one's
+      expect((await discover(harbourAdmin)).body).toEqual({ items: [], controllers: [] });
+      expect(asked).toHaveLength(1);
+      // a user who may not add interfaces may not scan
+      expect((await discover(await s.login('auditor'))).status).toBe(403);
+    } finally {
+      ws.close();
+    }
   });
 });

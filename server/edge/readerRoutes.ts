@@ -7,6 +7,9 @@
 // the card reader's page reads its own one (`…/card-readers/:id/osdp`, privilege view card readers).
 import type { FastifyInstance } from 'fastify';
 import {
+  OSDP_SCAN_ADDRESSES,
+  OsdpFoundAnswer,
+  interfacesResource,
   OsdpReadersAnswer,
   OsdpRepairAnswer,
   type OsdpReadersNotice,
@@ -33,6 +36,7 @@ const idOf = (req: { params: unknown }) => {
 const DOCS = {
   controller: { response: OsdpReadersAnswer, summary: "The controller's OSDP readers as its Gatehouse Edge last reported them" },
   cardReader: { response: OsdpReadersAnswer, summary: "The OSDP reader at the card reader's bus address, as its Gatehouse Edge last reported it" },
+  scan: { response: OsdpFoundAnswer, summary: "Scans each connected edge controller's OSDP bus for readers not configured yet (pre-add)" },
   repair: { response: OsdpRepairAnswer, summary: 'Re-pairs the OSDP reader (install mode with SCBK-D, then a fresh key); audited' },
 } satisfies Record<string, RouteDoc>;
 
@@ -126,6 +130,50 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hu
     if (!rows[0]) throw new HttpError(404, 'Card reader not found');
     const r = rows[0];
     return answerOf(db, hub, Number(r.controller_id), { address: Number(r.address), cardReader: { id: Number(r.id), name: r.name } });
+  });
+
+  /**
+   * GET …/interfaces/discover-osdp: Hardware → Interface → pre-add. Each connected edge controller of the client scans
+   * its bus at the addresses where it has no card reader; a reader found and then added as a card reader is paired by
+   * its edge (install mode). Scans run side by side, one per controller; an edge that fails or is slow is named.
+   */
+  app.get(`${interfacesResource.api}/discover-osdp`, { config: { privileges: [PRIV.interfaces.add], touches: 'client', ...DOCS.scan } }, async (req) => {
+    const clientId = clientOf(req);
+    const live = [
+      ...new Set(
+        hub
+          .connected()
+          .filter((c) => c.clientId === clientId)
+          .map((c) => c.controllerId),
+      ),
+    ];
+    const params: unknown[] = [live];
+    const { rows } = live.length
+      ? await db.query<{ id: number; name: string; taken: number[] | null }>(
+          `select c.id, c.name, array(select r.address from card_readers r where r.controller_id = c.id) as taken
+             from controllers c where c.id = any($1::int[]) and ${tenant(params, clientId, 'c')} order by c.name, c.id`,
+          params,
+        )
+      : { rows: [] };
+    const answer: OsdpFoundAnswer = { items: [], controllers: [] };
+    const asked = await Promise.all(
+      rows.map(async (c) => {
+        const taken = new Set((c.taken ?? []).map(Number));
+        const addresses = OSDP_SCAN_ADDRESSES.filter((a) => !taken.has(a));
+        if (!addresses.length) return { c, ok: true, message: 'every address has a card reader', found: [] };
+        try {
+          const r = await hub.command(Number(c.id), { type: 'scan', addresses }, c.name);
+          return { c, ok: r.ok, message: r.message, found: r.found ?? [] };
+        } catch (e) {
+          return { c, ok: false, message: e instanceof Error ? e.message : String(e), found: [] };
+        }
+      }),
+    );
+    for (const { c, ok, message, found } of asked) {
+      answer.controllers.push({ controllerId: Number(c.id), controllerName: c.name, ok, message });
+      for (const f of found) answer.items.push({ ...f, controllerId: Number(c.id), controllerName: c.name });
+    }
+    return answer;
   });
 
   /** POST …/card-readers/:id/repair: re-pair the OSDP reader (audited). */

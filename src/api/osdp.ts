@@ -1,6 +1,6 @@
 // Calls of the Hardware screens' OSDP readers panel (issue 46); their actors are the system's (src/system/readActors.ts).
 // Every answer is validated with its contract schema (contract/osdpReaders.ts).
-import { OsdpReadersAnswer, OsdpRepairAnswer, cardReadersResource, controllersResource } from '../../contract';
+import { OsdpFoundAnswer, OsdpReadersAnswer, OsdpRepairAnswer, cardReadersResource, controllersResource, interfacesResource } from '../../contract';
 import { api } from './client';
 import { checked } from './endpoints';
 
@@ -18,4 +18,11 @@ export async function repairCardReader(cardReaderId: number): Promise<OsdpRepair
   const path = `${cardReadersResource.api}/${cardReaderId}/repair`;
   const r = await api.post(path, {});
   return checked(r.data, OsdpRepairAnswer, path);
+}
+
+/** Hardware → Interface → pre-add: each connected edge controller scans its OSDP bus for readers not configured yet. */
+export async function discoverOsdpReaders(): Promise<OsdpFoundAnswer> {
+  const path = `${interfacesResource.api}/discover-osdp`;
+  const r = await api.get(path);
+  return checked(r.data, OsdpFoundAnswer, path);
 }

@@ -69,6 +69,16 @@ export const zhOsdpText: Record<string, string> = {
   Biometrics: '生物识别',
   'Secure PIN entry': '安全 PIN 输入',
   'OSDP version': 'OSDP 版本',
+  // Hardware → Interface → pre-add (src/resources/OsdpFoundReaders.tsx)
+  'OSDP readers found on the edges’ buses': 'Edge 控制器总线上发现的 OSDP 读卡器',
+  'Scan again': '重新扫描',
+  'Each connected Gatehouse Edge controller asks bus addresses 0–15 that have no card reader. Add one to pair it.':
+    '每个已连接的 Gatehouse Edge 控制器会询问尚无读卡器的总线地址 0–15。添加一个即可与其配对。',
+  'No new OSDP reader answered': '没有新的 OSDP 读卡器应答',
+  'No Gatehouse Edge controller is connected': '没有已连接的 Gatehouse Edge 控制器',
+  'Check the reader’s wiring, bus address and speed, then scan again.': '请检查读卡器的接线、总线地址和波特率，然后重新扫描。',
+  'Only a connected edge controller can scan its bus.': '只有已连接的 Edge 控制器才能扫描其总线。',
+  'Add and pair': '添加并配对',
   // the NAK reason the edge reports most (edge/osdp: a paired reader asked for install mode, or a wrong key)
   'communication security conditions not met': '未满足通信安全条件',
 };
@@ -80,5 +90,7 @@ export const zhOsdpSentences: Record<string, string> = {
   'no card reader of this controller is at bus address {address}': '此控制器在总线地址 {address} 上没有读卡器',
   '{name} is on Gatehouse Edge controller #{id}, which is offline: the command cannot reach it':
     '{name} 位于 Gatehouse Edge 控制器 #{id}，该控制器离线：命令无法送达',
+  'every address has a card reader': '每个地址都已有读卡器',
+  'this controller runs no OSDP reader bus': '此控制器没有 OSDP 读卡器总线',
   '{name}: its Gatehouse Edge controller did not answer the command in time': '{name}：其 Gatehouse Edge 控制器未及时应答该命令',
 };

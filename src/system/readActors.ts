@@ -98,7 +98,7 @@ import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
 import { acknowledgeHandover, getLatestHandover, listHandovers } from '../api/endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
 import { fileAt } from '../api/files';
-import { osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
+import { discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -476,3 +476,5 @@ export const handoverHistoryReading = reading(() => listHandovers());
 export const osdpReadersReading = reading((of: OsdpReadersOf) => osdpReaders(of));
 /** `<cardReaderId>`: re-pair its OSDP reader (audited); answers what the edge said it did. */
 export const osdpRepairCommands = commands((id) => repairCardReader(Number(id)));
+/** Hardware → Interface → pre-add: the OSDP readers the connected edges found on their buses, not configured yet. */
+export const osdpFoundReading = reading(() => discoverOsdpReaders());

@@ -10,6 +10,7 @@ import { useReading } from '../../hooks/useReading';
 import { useRouteInfo } from '../../app/RouteContext';
 import { routeDescription, routeTitle, tCat, tx, useLocale } from '../../i18n';
 import { catKey, resourceBase } from '../../i18n/catalogue';
+import { OsdpFoundReaders } from '../../resources/OsdpFoundReaders';
 import { ResourceForm } from '../../resources/ResourceForm';
 import { consoleResource } from '../../resources/registry';
 import { PageHeader } from '../../ui/PageHeader';
@@ -94,6 +95,7 @@ export function InterfacePreAddScreen() {
             </TableScroll>
           )}
         </Card>
+        <OsdpFoundReaders />
         <ResourceForm key={formKey} resource={resource} />
       </div>
     </div>

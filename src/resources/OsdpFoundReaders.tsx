@@ -1,0 +1,97 @@
+// Hardware → Interface → pre-add (issue 46): the OSDP readers each connected Gatehouse Edge controller finds on its bus
+// at an address with no card reader yet (PDID: vendor, model, serial number, firmware; PDCAP). Add opens the card
+// reader form with the controller, the bus address and a name filled in; once it is saved, the edge pairs the reader
+// it found (install mode: SCBK-D, then a key of its own) and the card reader's page shows it.
+import { useNavigate } from 'react-router-dom';
+import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { PRIV, cardReadersResource, type OsdpFoundAnswer, type OsdpFoundReader } from '../../contract';
+import { vendorOf } from '../../machines/osdpReaders.selectors';
+import { selectHeldPrivileges } from '../../machines/session.selectors';
+import { useReading } from '../hooks/useReading';
+import { useSystemActor } from '../hooks/useSystemActor';
+import { say, tx, useLocale } from '../i18n';
+import { TableScroll } from '../ui/TableScroll';
+
+export function OsdpFoundReaders() {
+  useLocale();
+  const navigate = useNavigate();
+  const found = useReading<OsdpFoundAnswer>('osdpFoundReading');
+  const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
+  const mayAdd = held.has(PRIV.cardReaders.add);
+  const a = found.output;
+  const add = (r: OsdpFoundReader) => {
+    const q = new URLSearchParams({ controllerId: String(r.controllerId), address: String(r.address), name: `${r.controllerName} OSDP ${r.address}` });
+    navigate(`${cardReadersResource.route}/add?${q.toString()}`);
+  };
+  const refused = a?.controllers.filter((c) => !c.ok) ?? [];
+  return (
+    <Card className="gh-mb" data-testid="osdp-found">
+      <div className="gh-osdp__head">
+        <H5>{tx('OSDP readers found on the edges’ buses')}</H5>
+        <Button size="small" variant="minimal" icon="search" loading={found.busy} onClick={found.reload} data-testid="osdp-scan">
+          {tx('Scan again')}
+        </Button>
+      </div>
+      <p className="bp6-text-muted gh-osdp__when">
+        {tx('Each connected Gatehouse Edge controller asks bus addresses 0–15 that have no card reader. Add one to pair it.')}
+      </p>
+      {found.failed && (
+        <Callout intent="danger" icon="error" compact>
+          {say(found.error ?? '')}
+        </Callout>
+      )}
+      {!a && !found.failed && <Spinner size={20} />}
+      {refused.map((c) => (
+        <Callout key={c.controllerId} intent="warning" icon="warning-sign" compact className="gh-osdp__refused">
+          {c.controllerName}: {say(c.message)}
+        </Callout>
+      ))}
+      {a && a.items.length === 0 && (
+        <NonIdealState
+          icon="tick-circle"
+          title={tx(a.controllers.length ? 'No new OSDP reader answered' : 'No Gatehouse Edge controller is connected')}
+          description={tx(
+            a.controllers.length ? 'Check the reader’s wiring, bus address and speed, then scan again.' : 'Only a connected edge controller can scan its bus.',
+          )}
+        />
+      )}
+      {a && a.items.length > 0 && (
+        <TableScroll label={tx('OSDP readers found on the edges’ buses')}>
+          <HTMLTable compact striped className="gh-table-full">
+            <thead>
+              <tr>
+                <th>{tx('Controller')}</th>
+                <th>{tx('Bus address')}</th>
+                <th>{tx('Vendor (OUI)')}</th>
+                <th>{tx('Model')}</th>
+                <th>{tx('Serial number')}</th>
+                <th>{tx('Firmware')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {a.items.map((r) => (
+                <tr key={`${r.controllerId}:${r.address}`} data-testid="osdp-found-reader" aria-label={`${r.controllerName} ${r.address}`}>
+                  <td>{r.controllerName}</td>
+                  <td>{r.address}</td>
+                  <td>{vendorOf(r)}</td>
+                  <td>{tx('{model}, version {version}', { model: r.identity.model, version: r.identity.version })}</td>
+                  <td>{r.identity.serial}</td>
+                  <td>{r.identity.firmware}</td>
+                  <td>
+                    {mayAdd && (
+                      <Button size="small" icon="plus" onClick={() => add(r)} data-testid="osdp-found-add">
+                        {tx('Add and pair')}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </TableScroll>
+      )}
+    </Card>
+  );
+}
