@@ -1,7 +1,8 @@
 // The ingest pipeline's own rules (server/monitor/pipeline.ts), on the test server's real database (server/testkit.ts)
 // with a pipeline of the test's own whose publish is recorded: each event persisted before it is published, in the
 // order recorded, each published and told once; events arriving while a transaction is written go together in the next
-// one; the backlog counts what waits and what is being written; an alert raises an alarm and a later event of the same
+// one; the backlog counts what waits and what is being written; a transaction the database refuses stores and
+// publishes nothing of its events and the pipeline goes on; an alert raises an alarm and a later event of the same
 // point returns it to normal, in one batch or across two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESTINATIONS, EVENT_CODES, type Event } from '../../contract';
@@ -85,6 +86,36 @@ describe('the ingest pipeline', () => {
     expect(many).toHaveLength(25);
     expect(t.writes()).toBe(2); // one transaction for the first, one for the 25 that came meanwhile
     expect(Number(many[0].id)).toBeGreaterThan(Number(one.id));
+    expect(t.p.backlog()).toBe(0);
+  });
+
+  it('a transaction the database refuses stores and publishes none of its events, answers each caller with the error, and the next events are written', async () => {
+    const t = pipeline({ hold: true });
+    const first = t.p.record(northwind, door('refused-0', EVENT_CODES.doorClosed, 'refused-before'));
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(t.writes()).toBe(1);
+    // these two arrive while the first is held, so they are written together; the database refuses the second's message
+    // (a NUL character is not text to PostgreSQL), so the transaction fails as a whole
+    const good = t.p.record(northwind, door('refused-1', EVENT_CODES.doorClosed, 'refused-good'));
+    const bad = t.p.record(harbour, door('refused-2', EVENT_CODES.doorForcedOpen, 'refused-\u0000-bad'));
+    const answers = Promise.allSettled([good, bad]);
+    t.release();
+    await first;
+    const [g, b] = await answers;
+    expect([g.status, b.status]).toEqual(['rejected', 'rejected']);
+    expect((g as PromiseRejectedResult).reason).toBe((b as PromiseRejectedResult).reason);
+    expect(t.writes()).toBe(2);
+    const stored = async (like: string) => (await s.db.query<{ message: string }>(`select message from events where message like $1 order by id`, [like])).rows;
+    expect((await stored('refused-%')).map((r) => r.message)).toEqual(['refused-before']);
+    expect(events(t.published).map((e) => e.message)).toEqual(['refused-before']);
+    expect(t.committed).toHaveLength(1);
+    // no alarm of the refused alert either, and the pipeline goes on
+    expect((await s.db.query(`select 1 from alarms where event_point_id = 'refused-2'`)).rows).toEqual([]);
+    const after = await t.p.record(northwind, door('refused-3', EVENT_CODES.doorClosed, 'refused-after'));
+    expect(events(t.published).map((e) => e.message)).toEqual(['refused-before', 'refused-after']);
+    expect((await stored('refused-%')).map((r) => r.message)).toEqual(['refused-before', 'refused-after']);
+    expect(Number(after.id)).toBeGreaterThan(Number((await first).id));
     expect(t.p.backlog()).toBe(0);
   });
 
