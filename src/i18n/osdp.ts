@@ -79,6 +79,7 @@ export const zhOsdpText: Record<string, string> = {
   'Check the reader’s wiring, bus address and speed, then scan again.': '请检查读卡器的接线、总线地址和波特率，然后重新扫描。',
   'Only a connected edge controller can scan its bus.': '只有已连接的 Edge 控制器才能扫描其总线。',
   'Add and pair': '添加并配对',
+  Reader: '读卡器',
   // the NAK reason the edge reports most (edge/osdp: a paired reader asked for install mode, or a wrong key)
   'communication security conditions not met': '未满足通信安全条件',
 };

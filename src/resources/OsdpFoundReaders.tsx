@@ -12,6 +12,7 @@ import { useReading } from '../hooks/useReading';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useLocale } from '../i18n';
 import { TableScroll } from '../ui/TableScroll';
+import '../styles/osdp.css';
 
 export function OsdpFoundReaders() {
   useLocale();
@@ -63,11 +64,7 @@ export function OsdpFoundReaders() {
               <tr>
                 <th>{tx('Controller')}</th>
                 <th>{tx('Bus address')}</th>
-                <th>{tx('Vendor (OUI)')}</th>
-                <th>{tx('Model')}</th>
-                <th>{tx('Serial number')}</th>
-                <th>{tx('Firmware')}</th>
-                <th />
+                <th>{tx('Reader')}</th>
               </tr>
             </thead>
             <tbody>
@@ -75,11 +72,18 @@ export function OsdpFoundReaders() {
                 <tr key={`${r.controllerId}:${r.address}`} data-testid="osdp-found-reader" aria-label={`${r.controllerName} ${r.address}`}>
                   <td>{r.controllerName}</td>
                   <td>{r.address}</td>
-                  <td>{vendorOf(r)}</td>
-                  <td>{tx('{model}, version {version}', { model: r.identity.model, version: r.identity.version })}</td>
-                  <td>{r.identity.serial}</td>
-                  <td>{r.identity.firmware}</td>
                   <td>
+                    {/* one cell, so that the action stays in sight at 390 px */}
+                    <dl className="gh-osdp__found">
+                      <dt className="bp6-text-muted">{tx('Vendor (OUI)')}</dt>
+                      <dd>{vendorOf(r)}</dd>
+                      <dt className="bp6-text-muted">{tx('Model')}</dt>
+                      <dd>{tx('{model}, version {version}', { model: r.identity.model, version: r.identity.version })}</dd>
+                      <dt className="bp6-text-muted">{tx('Serial number')}</dt>
+                      <dd>{r.identity.serial}</dd>
+                      <dt className="bp6-text-muted">{tx('Firmware')}</dt>
+                      <dd>{r.identity.firmware}</dd>
+                    </dl>
                     {mayAdd && (
                       <Button size="small" icon="plus" onClick={() => add(r)} data-testid="osdp-found-add">
                         {tx('Add and pair')}
