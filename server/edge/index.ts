@@ -33,7 +33,9 @@ export function attachEdge(app: FastifyInstance, opts: { db: Db; hardware: Hardw
         .catch((e) => app.log.warn(`edge controller ${controllerId}: OSDP readers notice not sent: ${e}`)),
   });
   hub.attach(app.server);
-  app.addHook('onClose', async () => hub.close());
+  // dropped before the server stops taking connections (preClose): the HTTP server's close waits for every connection,
+  // and an edge's link never ends by itself (a server stopped for an upgrade hung, and its edges held on to it)
+  app.addHook('preClose', async () => hub.close());
   const ingest = createEdgeIngest(opts.db, opts.publish);
   // the door commands of an edge controller's doors go to its edge over the link (commands.ts)
   routeDoorCommands(opts.hardware, { db: opts.db, hub, ingest });

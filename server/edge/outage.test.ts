@@ -222,6 +222,26 @@ describe('a network that goes silent (no reset, no answer: a cut cable, a dead r
   }, 120_000);
 });
 
+describe('a server stopped (SIGTERM: an upgrade, a restart)', () => {
+  it('drops its edge links as it stops, so it ends and the edges go offline at once instead of holding on to a server that takes nothing', async () => {
+    const s = await startTestServer();
+    let edge: Edge | null = null;
+    try {
+      const [k] = await controllerKeys(s.base);
+      edge = startEdge({ server: s.base, key: k.key, dataDir: mkdtempSync(join(dir, 'edge-')), backoff: { first: 50, max: 300 }, log: (m) => logs.push(m) });
+      const e = edge;
+      await until('online', () => e.link.online && e.store.held);
+      let closed = false;
+      const closing = s.close().then(() => (closed = true));
+      await until('the server stopped', () => closed, 10_000);
+      await closing;
+      await until('the edge offline', () => !e.link.online, 5_000);
+    } finally {
+      edge?.stop();
+    }
+  }, 60_000);
+});
+
 describe('an outage at a site with two Gatehouse Edge controllers', () => {
   if (!PG)
     it('the server killed -9 and started again on its data directory: every event of both edges stored once and in order', async () => {
