@@ -3,7 +3,7 @@
 // exit: the zones of anti-passback); its inputs are the contact, exit button and sensors; its outputs the strike,
 // sounder and lights. Deleting a controller or a door that still has them is refused (409), naming them.
 import { PRIV } from '../privileges';
-import { choice, defineResource, number, ref, switchField, text } from './define';
+import { choice, defineResource, number, ref, switchField, text, timestamp } from './define';
 
 /** A dotted IPv4 address (each part 0–255). */
 export const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
@@ -35,6 +35,8 @@ export const controllersResource = defineResource({
     // Gatehouse Edge (issue 47, server/edge/keys.ts): online or offline since when, the snapshot version it was sent and
     // applied, its buffered events and version; empty for a controller without an edge key
     edge: text({ label: 'Edge', max: 400, virtual: true, readOnly: true }),
+    // since when online or offline (the console shows it in the user's zone in place of the text's UTC time)
+    edgeSince: timestamp({ label: 'Edge since', virtual: true }),
   },
   list: { title: ['name'], columns: ['ipAddress', 'status', 'firmware', 'edge'], sort: ['name', 'asc'] },
   form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],

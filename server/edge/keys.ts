@@ -46,7 +46,11 @@ export const controllerHooks = (): ResourceHooks => {
     if (bound?.key_id) await endKeySession(ctx.tx, bound.key_id, ctx.username);
   }
   return {
-    select: { edge: EDGE_SUMMARY },
+    select: {
+      edge: EDGE_SUMMARY,
+      edgeSince: `(select case when e.connected_at is not null and e.disconnected_at is null then e.connected_at else e.disconnected_at end
+        from edge_controllers e where e.controller_id = t.id)`,
+    },
     actions: {
       'edge-key': {
         privilege: PRIV.controllers.edit,

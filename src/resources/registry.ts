@@ -6,6 +6,7 @@ import { CATALOGUE, cardFormatsResource, resourceByName, type ResourceDeclaratio
 import { CardFormatTest } from './CardFormatTest';
 import { fromDeclaration, type Resource } from './defineResource';
 import { clients } from './clients';
+import { controllers } from './controllers';
 import { identities } from './identities';
 import { visitors } from './visitors';
 import { operatorGroups, roles } from './accessAdmin';
@@ -16,6 +17,7 @@ import { serviceAccounts, webHooks } from './integrations';
 const cardFormats = fromDeclaration<any>(cardFormatsResource, { formPanel: CardFormatTest });
 const ADAPTED: Resource<any>[] = [
   clients,
+  controllers,
   identities,
   visitors,
   roles,
