@@ -76,6 +76,14 @@ const knownSeen = new Set<(typeof KNOWN)[number]>();
 // worker (and server) every other spec uses instead of starting one of its own
 test.use({ trace: process.env.CI ? 'on-first-retry' : 'off' });
 
+/** A serious or critical violation as the page reports it: the rule, and each node's selector and first finding. */
+interface Serious {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string; message: string }[];
+}
+
 /**
  * Serious and critical violations on the page as it is now, one line per rule with its nodes. The sidebar is the
  * same on every screen of a user and width: it is checked with the first screen, and after that the header, the
@@ -84,30 +92,47 @@ test.use({ trace: process.env.CI ? 'on-first-retry' : 'off' });
 async function violations(page: Page, where: string, shell = true): Promise<string[]> {
   // axe-core itself, put into the page once (the walk never reloads it) and run there in one call, reporting only
   // violations: @axe-core/playwright injected it anew for every check, ran each frame apart and finished in a new page,
-  // four times the time of the check itself (the console has no frames to need that)
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source); // (evaluated, not a script tag: the console's CSP allows no inline script)
-  const context = shell
-    ? { exclude: [] as string[][] }
-    : {
-        // the open view, the top bar (its breadcrumbs and open-views bar change with the view) and any overlay; not the
-        // views kept hidden in the cache, each checked when it was opened, nor the sidebar, the same on every screen
-        include: [
-          [`[data-testid="view"][data-view-path="${new URL(page.url()).pathname}"]`],
-          ['.gh-app__top'],
-          ...((await page.locator('.bp6-portal').count()) ? [['.bp6-portal']] : []),
-        ],
-      };
-  const check = async () =>
-    (
-      await page.evaluate(
-        ([ctx, tags]) =>
-          (window as unknown as { axe: typeof axe }).axe.run(ctx as axe.ElementContext, {
+  // four times the time of the check itself (the console has no frames to need that). One call to the page per check:
+  // it works out what to check there, runs axe and hands back only the serious and critical violations, not axe's
+  // whole report (a description of every rule); axe is injected when that call finds it missing (a page load).
+  const check = async (): Promise<Serious[]> => {
+    const run = () =>
+      page.evaluate(
+        async ([whole, tags]) => {
+          const a = (window as unknown as { axe?: typeof axe }).axe;
+          if (!a) return null;
+          const context = whole
+            ? { exclude: [] as string[][] }
+            : {
+                // the open view, the top bar (its breadcrumbs and open-views bar change with the view) and any overlay;
+                // not the views kept hidden in the cache, each checked when it was opened, nor the sidebar, the same on
+                // every screen
+                include: [
+                  [`[data-testid="view"][data-view-path="${location.pathname}"]`],
+                  ['.gh-app__top'],
+                  ...(document.querySelector('.bp6-portal') ? [['.bp6-portal']] : []),
+                ],
+              };
+          const { violations: all } = await a.run(context as axe.ElementContext, {
             runOnly: { type: 'tag', values: tags as string[] },
             resultTypes: ['violations'],
-          }),
-        [context, TAGS] as const,
-      )
-    ).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+          });
+          return all
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => ({
+              id: v.id,
+              impact: v.impact ?? '',
+              help: v.help,
+              nodes: v.nodes.map((n) => ({ target: n.target.join(' '), message: n.any[0]?.message ?? '' })),
+            }));
+        },
+        [shell, TAGS] as const,
+      );
+    const found = await run();
+    if (found) return found;
+    await page.evaluate(axe.source); // (evaluated, not a script tag: the console's CSP allows no inline script)
+    return (await run()) ?? [];
+  };
   const path = new URL(page.url()).pathname;
   let serious = await check();
   if (serious.length) {
@@ -115,11 +140,11 @@ async function violations(page: Page, where: string, shell = true): Promise<stri
     // while its data is on its way is first seen enabled, then measured in its disabled grey). What a user meets is
     // what is still there a second later, with the same elements: that is reported.
     await page.waitForTimeout(1000);
-    const again = new Set((await check()).flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`)));
-    serious = serious.map((v) => ({ ...v, nodes: v.nodes.filter((n) => again.has(`${v.id} ${n.target.join(' ')}`)) })).filter((v) => v.nodes.length);
+    const again = new Set((await check()).flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target}`)));
+    serious = serious.map((v) => ({ ...v, nodes: v.nodes.filter((n) => again.has(`${v.id} ${n.target}`)) })).filter((v) => v.nodes.length);
   }
-  const line = (v: (typeof serious)[number]) =>
-    `${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')}${v.id === 'color-contrast' ? ` (${n.any[0]?.message.split(/\. /)[0] ?? ''})` : ''}`).join('\n    ')}`;
+  const line = (v: Serious) =>
+    `${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.map((n) => `${n.target}${v.id === 'color-contrast' ? ` (${n.message.split(/\. /)[0]})` : ''}`).join('\n    ')}`;
   const found: string[] = [];
   for (const v of serious) {
     const known = KNOWN.find((k) => k.rule === v.id && k.route.test(path));
