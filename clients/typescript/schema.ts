@@ -12912,6 +12912,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/manage/interfaces/discover-osdp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scans each connected edge controller's OSDP bus for readers not configured yet (pre-add) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            controllers: {
+                                controllerId: number;
+                                controllerName: string;
+                                message: string;
+                                ok: boolean;
+                            }[];
+                            items: {
+                                address: number;
+                                capabilities: {
+                                    compliance: number;
+                                    count: number;
+                                    function: number;
+                                    name: string;
+                                }[];
+                                controllerId: number;
+                                controllerName: string;
+                                identity: {
+                                    firmware: string;
+                                    model: number;
+                                    serial: number;
+                                    vendor: string;
+                                    version: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event/manage/interfaces/export": {
         parameters: {
             query?: never;
