@@ -1,8 +1,13 @@
 // Interfaces (issue 12): the boards the controllers find on their buses are offered on the add screen; Use fills
 // the form (controller, bus address, type, serial number, a name); saved, the board leaves the found list, shows in
 // the list, and its timing and supervision are set on its own settings page (a value out of range named on its field).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEdge } from '../edge/main';
+import { Bus, Reader, ptyPair } from '../edge/osdp';
 import { expect, test } from './fixtures';
-import { shot, signIn } from './helpers';
+import { pick, shot, signIn, signInTo } from './helpers';
 
 test('an interface board found on a controller bus is added, and its settings are kept in range', async ({ page }) => {
   test.setTimeout(120_000);
@@ -52,4 +57,62 @@ test('an interface board found on a controller bus is added, and its settings ar
     (x: { name: string }) => x.name === 'NW-CTRL-02 I/O board 2',
   );
   expect(saved).toMatchObject({ pollMs: 500, offlineAfterS: 10, supervised: true });
+});
+
+// issue 46: a real Gatehouse Edge (edge/main.ts) on the worker's server with our OSDP reader on a socat pseudo-terminal
+// pair: the reader wired at a free bus address is found on pre-add, added as a card reader and paired by the edge
+// (install mode, then its own key), and the card reader's panel shows it secure, then offline when it goes, pushed.
+test('an OSDP reader on an edge controller bus is found on pre-add, added and paired, and its panel follows it live', async ({ page }) => {
+  test.setTimeout(120_000);
+  const headers = await signInTo(page, 'admin', 'Northwind Logistics');
+  const controllers = (await (await page.request.get('/event/manage/controllers?size=100', { headers })).json()).items as { id: number; name: string }[];
+  const controller = controllers.find((c) => c.name === 'NW-CTRL-03')!;
+  const key = (await (await page.request.post(`/event/manage/controllers/${controller.id}/edge-key`, { headers, data: {} })).json()).apiKey as string;
+  const pty = await ptyPair();
+  const reader = new Reader(pty.b, { address: 9 });
+  let gone = false;
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-edge-'));
+  const origin = new URL(page.url()).origin;
+  const edge = startEdge({ server: origin, key, dataDir, backoff: { first: 50, max: 300 }, log: () => {}, osdp: new Bus(pty.a, { baudRate: 115200 }) });
+  try {
+    await expect
+      .poll(async () => (await (await page.request.get(`/event/manage/controllers/${controller.id}/osdp-readers`, { headers })).json()).online, {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    await page.goto('/hardware/interface/pre-add');
+    const found = page.getByTestId('osdp-found-reader').filter({ hasText: controller.name });
+    await expect(found).toBeVisible({ timeout: 20_000 });
+    await expect(found).toContainText('0A-1B-2C');
+    await shot(page, 'interface-pre-add-osdp-1440');
+    await found.getByTestId('osdp-found-add').click();
+    await expect(page).toHaveURL(/\/hardware\/card-reader\/add\?/);
+    // the pre-add screen stays open in its tab: the card reader form's own fields
+    const form = page.getByTestId('cardReaders-form');
+    await expect(form.locator('#field-address')).toHaveValue('9');
+    await expect(form.locator('[id="field-controllerId"]')).toContainText(controller.name);
+    await expect(form.locator('#field-name')).toHaveValue(`${controller.name} OSDP 9`);
+    await pick(page, 'doorId', 'Loading Bay');
+    await form.getByTestId('form-save').click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Card reader saved' }).first()).toBeVisible();
+    const made = (await (await page.request.get(`/event/manage/card-readers?q=${encodeURIComponent(`${controller.name} OSDP 9`)}`, { headers })).json())
+      .items[0];
+    await page.goto(`/hardware/card-reader/edit/${made.id}`);
+    const panel = page.getByTestId('osdp-readers');
+    // paired by the edge: secure with a key of its own
+    await expect(panel.getByTestId('osdp-reader')).toHaveAttribute('data-channel', 'secure', { timeout: 20_000 });
+    await expect(panel.getByTestId('osdp-state')).toHaveText('Online');
+    await shot(page, 'card-reader-osdp-1440');
+    // the reader gone: offline on the page without a reload or Refresh (pushed)
+    reader.close();
+    gone = true;
+    await expect(panel.getByTestId('osdp-state')).toHaveText('Offline', { timeout: 10_000 });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'card-reader-osdp-390');
+  } finally {
+    edge.stop();
+    if (!gone) reader.close();
+    await pty.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
