@@ -26,7 +26,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +37,7 @@ import { is } from 'superstruct';
 import { BACKUP_ID, BACKUP_UPLOAD_MAX_BYTES, BackupInfo, RestoreOutcome, type BackupEngine, type BackupKind } from '../../contract';
 import { openPglite, type Db } from '../db/db';
 import { loadMigrations } from '../db/migrate';
+import { piped } from '../streams';
 import { HttpError, fill } from '../http/kit';
 import { PGDMP_MAGIC, connectionOf, findPgTools, noTools, pgArchiveSchema, pgArchiveWhole, pgDump, type PgTools } from './postgres';
 
@@ -118,7 +118,7 @@ export async function takeBackup(db: Db, dir: string, kind: BackupKind, takenBy:
     const copy = await mkdtemp(join(dir, '.snapshot-'));
     try {
       await db.snapshot(copy);
-      await pipeline(tar.c({ cwd: copy, portable: true }, readdirSync(copy)), createGzip(), createWriteStream(path + '.part', { mode: 0o600 }));
+      await piped(tar.c({ cwd: copy, portable: true }, readdirSync(copy)), createGzip(), createWriteStream(path + '.part', { mode: 0o600 }));
     } catch (e) {
       rmSync(path + '.part', { force: true });
       throw e;
@@ -290,7 +290,7 @@ export async function receiveBackup(dir: string, body: Readable, takenBy: string
     },
   });
   try {
-    await pipeline(body, limit, createWriteStream(part, { mode: 0o600 }));
+    await piped(body, limit, createWriteStream(part, { mode: 0o600 }));
     if (!bytes) throw new HttpError(400, 'Validation failed', [{ field: 'file', message: 'is empty: choose a backup file' }]);
     const schemaVersion = pg ? await inspectPgArchive(pg, part) : (await inspectImage(part)).schemaVersion;
     const info: BackupInfo = { id, takenAt: at.toISOString(), kind: 'uploaded', takenBy, bytes, schemaVersion, engine };

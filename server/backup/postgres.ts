@@ -9,9 +9,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { Db } from '../db/db';
+import { forward, piped } from '../streams';
 import { HttpError, fill } from '../http/kit';
 
 const run = promisify(execFile);
@@ -123,7 +123,7 @@ function finished(child: ReturnType<typeof spawn>, what: string): Promise<void> 
 export async function pgDump(tools: PgTools, conn: { dbname: string; env: NodeJS.ProcessEnv }, file: string): Promise<void> {
   const child = spawn(tools.dump, ['--format=custom', '--no-password', `--dbname=${conn.dbname}`], { env: conn.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const done = finished(child, 'pg_dump');
-  await Promise.all([pipeline(child.stdout!, createWriteStream(file, { mode: 0o600 })), done]);
+  await Promise.all([piped(child.stdout!, createWriteStream(file, { mode: 0o600 })), done]);
 }
 
 /**
@@ -189,7 +189,7 @@ export async function pgRestore(tools: PgTools, conn: { dbname: string; env: Nod
     /* psql stopped early: its exit says why */
   });
   psql.stdin!.write('drop schema if exists public cascade;\ncreate schema public;\n');
-  restore.stdout!.pipe(psql.stdin!);
+  forward(restore.stdout!, psql.stdin!); // psql stopped early: its exit says why
   try {
     await done;
   } catch (e) {

@@ -21,6 +21,7 @@ import {
 } from '../../contract';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
+import { forward } from '../streams';
 import { auditEntryOf, insertAudit, platformAudit } from '../db/queries/audit';
 import { HttpError, principal } from '../http/kit';
 import { audit } from '../audit/trail';
@@ -208,8 +209,7 @@ export function backupRoutes(app: FastifyInstance, { db, backups }: { db: Db; ba
         inflating = false;
         resume();
       });
-      (req.body as Readable).once('error', (e) => counted.destroy(e));
-      (req.body as Readable).pipe(counted);
+      forward(req.body as Readable, counted);
       let info;
       try {
         info = await receiveBackup(target, counted, principal(req).username, pg);

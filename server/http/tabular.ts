@@ -8,13 +8,14 @@
 //     ("time (Asia/Kuala_Lumpur)").
 // Rows come from an async iterable read only as the socket takes the file, so a large export is never whole in memory.
 import { once } from 'node:events';
-import { PassThrough, Readable, pipeline } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifySync } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { BOM, CSV_OPTIONS, uniqueHeaders, zonedHeader, zonedTime } from '../../contract/tabular';
 import type { Db } from '../db/db';
+import { pipedInto } from '../streams';
 
 export { BOM, uniqueHeaders, zonedTime };
 
@@ -58,7 +59,7 @@ export const csvHead = (header: string[]): string => BOM + stringifySync([header
 export function csvStream(header: string[], rows: AsyncIterable<unknown[]>): Readable {
   const out = stringify({ ...CSV_OPTIONS, bom: true });
   out.write(header);
-  return pipeline(Readable.from(rows, { highWaterMark: 1 }), out, () => {});
+  return pipedInto(Readable.from(rows, { highWaterMark: 1 }), out);
 }
 
 const xlsxCell = (v: unknown) =>

@@ -5,10 +5,10 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import nodemailer from 'nodemailer';
 import { REPORT_JOB_MAX_ROWS, reportJobsResource, reportRecipients, type ReportJobDelivery, type ReportJobFormat } from '../../contract/resources/reportJobs';
 import type { Db } from '../db/db';
+import { piped } from '../streams';
 import { TABULAR_TYPES, tableStream } from '../http/tabular';
 import { periodOf, type Job } from './reportJobClock';
 import { sourceOf, type Cell, type Source } from './reportJobSources';
@@ -73,7 +73,7 @@ async function writeReport(
       ['Rows', rows],
       ['Cut at the row cap', cut ? `yes, at ${maxRows}` : 'no'],
     ];
-    await pipeline(
+    await piped(
       tableStream(format, { columns: source.columns, zone: about.zone, rows: bounded() }, { sheet: 'Report', about: aboutSheet }),
       createWriteStream(path),
     );
