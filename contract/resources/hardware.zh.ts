@@ -30,6 +30,7 @@ export default {
   'resource.controllers.choice.status.offline': '离线',
   'resource.controllers.field.firmware': '固件',
   'resource.controllers.field.edge': 'Edge 控制器',
+  'resource.controllers.field.edgeSince': 'Edge 状态起始时间',
   'resource.controllers.form.0.title': '控制器设置',
   'resource.controllers.form.0.description': '名称、在现场网络中的地址和所属部门。',
   'resource.inputs.one': '输入',
