@@ -9667,6 +9667,7 @@ export interface paths {
                             on: boolean;
                             unreached?: {
                                 doorId: number;
+                                doorName?: string;
                                 message: string;
                             }[];
                         };
@@ -17076,6 +17077,7 @@ export interface paths {
                             setByName?: string | null;
                             unreached?: {
                                 doorId: number;
+                                doorName?: string;
                                 message: string;
                             }[];
                             until: string | null;
@@ -17131,6 +17133,7 @@ export interface paths {
                             setByName?: string | null;
                             unreached?: {
                                 doorId: number;
+                                doorName?: string;
                                 message: string;
                             }[];
                             until: string | null;
@@ -23443,6 +23446,7 @@ export interface components {
             clientId: number;
             divisionId: number | null;
             edge?: string | null;
+            edgeSince?: string | null;
             firmware: string | null;
             id: number;
             ipAddress: string;
