@@ -27,10 +27,5 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // the modules vitest has transformed, kept on disk (node_modules/.experimental-vitest-cache, by each file's content) for
-    // the next run: `npm test`'s second run, the server suite on PostgreSQL, no longer transforms the server again, nor
-    // does a developer's next run. server/crud + server/auth (15 files) cold and then warm, 2026-12-02 at load 13-15:
-    // transform 22.7 s and import 44.9 s (summed over the workers) against 2.2 s and 20.0 s, the same 539 tests passed
-    experimental: { fsModuleCache: true },
   },
 });
