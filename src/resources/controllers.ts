@@ -12,5 +12,5 @@ export const edgeCell = (r: { edge?: string | null; edgeSince?: string | null })
   !r.edge ? '' : r.edgeSince ? r.edge.replace(SINCE_UTC, `since ${showDateTime(r.edgeSince, true)}`) : r.edge;
 
 export const controllers = fromDeclaration<any>(controllersResource, {
-  columns: { edge: { width: 420, value: edgeCell } },
+  columns: { edge: { width: 520, value: edgeCell } },
 });
