@@ -117,6 +117,18 @@ describe('a server killed with SIGKILL while writing', () => {
     for (const [employeeNo, id] of acknowledged) expect(stored.get(employeeNo)?.id, employeeNo).toBe(id);
     for (const [employeeNo, s] of stored) expect(s.credentials, `${employeeNo} whole`).toBe(2);
     expect((await call('GET', API.health, null)).status).toBe(200);
+
+    // a second server on the same data directory would open the embedded database beside the first and damage it (a
+    // restart whose old process had not ended yet did): it refuses to start, the first goes on serving
+    const second = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...env, PORT: String(port + 2) },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`Gatehouse cannot start: another Gatehouse server (process ${child!.pid}) is using the embedded database in`);
+    expect((await call('GET', API.health, null)).status).toBe(200);
+    expect((await call('GET', `${API.identities}?q=CRASH-&size=1`, token)).status).toBe(200);
     await kill();
   }, 400_000);
 

@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { API, webhookBackoffMs } from '../contract';
 import { buildServer, trustProxyOf } from './app';
 import { recoverInterruptedRestore, replaceDataDir } from './backup/backups';
-import { checkDataDir, holdDataDir, openDb, type Db } from './db/db';
+import { checkDataDir, dataDirHolder, holdDataDir, openDb, type Db } from './db/db';
 import { migrate } from './db/migrate';
 import { witnessDirProblem } from './audit/witness';
 import { DEMO_PASSWORD, DEMO_USERS, seed } from './db/seed';
@@ -41,10 +41,20 @@ async function main() {
       process.exit(1);
     }
   }
+  if (!env.DATABASE_URL) {
+    // the embedded database has one user at a time: a second server on it (a restart before the old process ended)
+    // would damage it, so it refuses; tools (npm run audit) read the same mark to say "stop the server"
+    const holder = dataDirHolder(dataDir);
+    if (holder) {
+      console.error(
+        `\nGatehouse cannot start: another Gatehouse server (process ${holder}) is using the embedded database in ${dataDir}.\nStop it first, or give this one another DATA_DIR.\n`,
+      );
+      process.exit(1);
+    }
+    holdDataDir(dataDir);
+  }
   if (!env.DATABASE_URL && recoverInterruptedRestore(dataDir)) console.error('A restore was cut off before it finished: the database is as it was before it.');
   let db = await openDb({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
-  // issue 45: the embedded database has one user at a time; tools (npm run audit) read this to say "stop the server"
-  if (!env.DATABASE_URL) holdDataDir(dataDir);
   await migrate(db);
   const seeded = await seed(db);
   // Local device simulators alongside the server (issue 5): COMPANION=on, CARD_CONNECTOR=on. The card connector
@@ -98,6 +108,7 @@ async function main() {
       await db.close();
       const next = await replaceDataDir(dataDir, image);
       db = next.db;
+      holdDataDir(dataDir); // the directory was replaced: marked as this server's again
       if (next.restored) {
         await migrate(db);
         await after(db);
