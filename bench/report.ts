@@ -61,6 +61,7 @@ function edgeDetails(r: Json): string[] {
     `| the journal's append with fsync on the data disk (apart: the disk's, not the decision's) | p50 ${fmt(r.journalAppendOnDiskMs?.p50)} ms, p99 ${fmt(r.journalAppendOnDiskMs?.p99)} ms | — |`,
     `| the edge process holding the snapshot (${fmt(r.snapshotMb)} MB of JSON) | ${fmt(r.edgeProcess?.rssMb)} MB resident, peak ${fmt(r.edgeProcess?.peakMb)} MB, loaded in ${fmt(r.edgeProcess?.loadMs)} ms | < ${fmt(t.rssMb)} MB |`,
     `| a change on the REST API in force at the edge (${fmt(r.changeInForceMs?.n)} changes) | p50 ${fmt(r.changeInForceMs?.p50)} ms, p99 ${fmt(r.changeInForceMs?.p99)} ms | p99 < ${fmt(t.changeP99Ms)} ms |`,
+    `| resync: ${fmt(r.resync?.events)} swipes journaled offline delivered once reconnected | ${fmt(r.resync?.perS)}/s in ${fmt(r.resync?.ms)} ms; the device interface at saturation ${fmt(r.resync?.deviceIngestPerS)}/s (ratio ${fmt(r.resync?.ratio)}) | ≥ ${fmt(t.resyncToIngestAtLeast)} of the device interface |`,
   ];
 }
 
