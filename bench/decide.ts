@@ -26,7 +26,7 @@ const SWIPES = 200_000;
 const TARGET_P99_MS = 1;
 
 /** A small deterministic generator, so runs compare. */
-function rng(seed: number) {
+export function rng(seed: number) {
   let x = seed >>> 0;
   return () => {
     x ^= x << 13;

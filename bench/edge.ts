@@ -26,7 +26,7 @@ import { createDoors } from '../edge/doors';
 import { openJournal, writeWhole, type JournalEntry } from '../edge/journal';
 import { startEdge } from '../edge/main';
 import { openSnapshotStore } from '../edge/snapshot';
-import { buildBenchIndex } from './decide';
+import { buildBenchIndex, rng } from './decide';
 import { benchDb, benchServer, pct, summary, writeResult } from './lib';
 
 const IDENTITIES = 100_000;
@@ -37,18 +37,6 @@ const FSYNCS = 500;
 const CHANGES = 30;
 const RESYNC_EVENTS = 50_000;
 const TARGET = { decisionP99Ms: 2, rssMb: 250, changeP99Ms: 1000, resyncToIngestAtLeast: 0.5 };
-
-function rng(seed: number) {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
 
 /** One controller's snapshot as the server sends it: 100,000 identities with a card, 16 doors, 200 access groups. */
 export function bigSnapshot(): EdgeSnapshot {
