@@ -85,12 +85,16 @@ export type ReplayResult =
  *    replay those actors are inert;
  *  - a delayed `xstate.after.*` event is sent, because replay time is frozen (a SimulatedClock never advanced):
  *    timers fire exactly where the journal says they did, not where a clock would put them;
+ *  - so is an event an actor sent itself (a delayed `raise`, e.g. the alarm notices' flush 300 ms after a new alarm):
+ *    the journal only has what went through the system, and an immediate raise never does, so these are its timers
+ *    too (a recorded session with a live alarm diverged at its flush before this);
  *  - any other event from a machine (sendTo between long-lived actors, done events of child machines) is not sent:
  *    the replayed machines must produce it themselves, and its resulting state is compared like the others.
  */
-export function shouldFeed(entry: Pick<JournalEntry, 'event' | 'source'>): boolean {
+export function shouldFeed(entry: Pick<JournalEntry, 'event' | 'source'> & { actor?: string }): boolean {
   if (entry.event.type === 'xstate.init') return false;
   if (entry.event.type.startsWith('xstate.after.')) return true;
+  if (entry.source && entry.actor !== undefined && entry.source.actor === entry.actor) return true;
   return !entry.source || !entry.source.machine;
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { createControls } from '../model-tests/harness';
 import { LOGIN_A, ME, NOW, TOKEN_A } from '../model-tests/fixtures';
+import { ALARM_NOTICE_GATHER_MS } from '../contract';
 import { createGatehouseSystem, getSystemActor, type GatehouseImpl } from '../machines/system';
 import { createJournal } from '../machines/journal';
 import { EXIT, main, replayJournal, shouldFeed } from './replay';
@@ -207,12 +208,56 @@ describe('replaying a recorded journal', () => {
   });
 });
 
+/** Signed in, the open alarms read, a new alarm raised live: its notice is gathered and flushed by the alarms
+ *  machine's own delayed raise (ALARM_NOTICE_GATHER_MS on the clock), then sign-out. */
+const liveAlarmNoticed = async ({ controls, session, root, clock }: ReturnType<typeof start>) => {
+  await controls.settle('restore', 'done', { token: null, now: NOW });
+  session.send({ type: 'session.signIn', username: 'operator', password: 'hunter2-secret' });
+  await controls.settle('signIn', 'done', LOGIN_A);
+  const alarms = getSystemActor(root, 'alarms');
+  alarms.send({ type: 'socket.resynced' });
+  await controls.settle('loadAlarms', 'done', []);
+  alarms.send({
+    type: 'event.received',
+    event: {
+      id: 501,
+      eventCode: 6001,
+      eventPointId: 'door-5',
+      eventSourceId: 1,
+      eventPointName: 'Server Room',
+      eventSourceName: null,
+      message: 'Door forced open',
+      alert: true,
+      acknowledge: false,
+      process: false,
+      eventPoint: [],
+      time: new Date(NOW + 60_000).toISOString(),
+      priority: 2,
+    },
+  });
+  clock.increment(ALARM_NOTICE_GATHER_MS);
+  session.send({ type: 'session.signOut' });
+};
+
+describe('a journal with a machine’s own delayed raise', () => {
+  it('replays to the same states: the flush an actor sent itself is fed where the journal has it', async () => {
+    const nd = await record(liveAlarmNoticed);
+    const flush = lineOf(nd, (e) => e.actor === 'alarms' && e.event.type === 'notices.flush');
+    expect(JSON.parse(linesOf(nd)[flush - 1]).source).toEqual({ actor: 'alarms', machine: true });
+    const r = replayJournal(nd);
+    expect(r.ok, r.ok ? '' : r.message).toBe(true);
+    if (r.ok) expect(r.steps.every((st) => st.matches)).toBe(true);
+  });
+});
+
 describe('which events are fed', () => {
   it('feeds outside, implementation and timer events, and never init or machine-to-machine events', () => {
     expect(shouldFeed({ event: { type: 'session.signOut' } })).toBe(true);
     expect(shouldFeed({ event: { type: 'xstate.done.actor.signIn' }, source: { actor: 'signIn', machine: false } })).toBe(true);
     expect(shouldFeed({ event: { type: 'xstate.after.tokenExpiry.session.signedIn' }, source: { actor: 'session', machine: true } })).toBe(true);
     expect(shouldFeed({ event: { type: 'session.ended' }, source: { actor: 'session', machine: true } })).toBe(false);
+    expect(shouldFeed({ actor: 'alarms', event: { type: 'session.ended' }, source: { actor: 'session', machine: true } })).toBe(false);
+    expect(shouldFeed({ actor: 'alarms', event: { type: 'notices.flush' }, source: { actor: 'alarms', machine: true } })).toBe(true);
     expect(shouldFeed({ event: { type: 'xstate.init' } })).toBe(false);
   });
 });
