@@ -4,6 +4,8 @@
 // do; Forgive and reset forget it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOOR_STATUSES } from '../../contract';
+import type { Decision } from '../../contract/decision';
+import { buildIndex } from '../access';
 import { startTestServer, type TestServer } from '../testkit';
 import { createDoorLiveState } from './liveState';
 
@@ -12,6 +14,7 @@ let northwind: number;
 let harbour: number;
 let ada: number;
 let zone: number;
+let door: number;
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -20,6 +23,7 @@ beforeAll(async () => {
   harbour = await one(`select id from clients where code = 'HARBOUR'`);
   ada = await one(`select id from identities where client_id = $1 order by id limit 1`, [northwind]);
   zone = await one(`insert into access_zones (client_id, name) values ($1, 'Live state test zone') returning id`, [northwind]);
+  door = await one(`update doors set entry_zone_id = $2 where id = (select min(id) from doors where client_id = $1) returning id`, [northwind, zone]);
 }, 60_000);
 afterAll(async () => {
   await s?.close();
@@ -51,9 +55,9 @@ describe("the doors' live state", () => {
     await b.ensurePresence(northwind);
     expect(b.stateOf(northwind).presence.has(ada)).toBe(false);
     const at = Date.parse('2026-12-01T08:00:00Z');
-    const after = { ...a.stateOf(northwind), presence: new Map([[ada, { zoneId: zone, at }]]) };
-    await a.admitted(northwind, ada, after);
-    expect(a.stateOf(northwind)).toBe(after);
+    const index = await buildIndex(s.db, northwind);
+    await a.admitted(northwind, index, { doorId: door, side: 'entry', at, presented: { kind: 'card', number: '1' } }, granted(ada));
+    expect(a.stateOf(northwind).presence.get(ada)).toEqual({ zoneId: zone, at });
     const row = await s.db.query<{ zone_id: number }>(`select zone_id from zone_presence where identity_id = $1`, [ada]);
     expect(row.rows.map((r) => Number(r.zone_id))).toEqual([zone]);
     // b still holds what it loaded, until the swipe reads the row again
@@ -73,4 +77,35 @@ describe("the doors' live state", () => {
     await b.refreshPresence(northwind, ada);
     expect(b.stateOf(northwind).presence.has(ada)).toBe(false);
   });
+
+  it('records a grant in the presence map in place (no copy of everyone present per grant), and a denial not at all', async () => {
+    const live = createDoorLiveState(s.db);
+    await live.ensurePresence(northwind);
+    const index = await buildIndex(s.db, northwind);
+    const before = live.stateOf(northwind);
+    const map = before.presence;
+    const people = (await s.db.query<{ id: number }>(`select id from identities where client_id = $1 order by id limit 20`, [northwind])).rows.map((r) =>
+      Number(r.id),
+    );
+    const at = Date.parse('2026-12-01T09:00:00Z');
+    for (const [i, id] of people.entries())
+      await live.admitted(northwind, index, { doorId: door, side: 'entry', at: at + i, presented: { kind: 'card', number: '1' } }, granted(id));
+    // the same state and the same map, holding every grant: nothing was copied
+    expect(live.stateOf(northwind)).toBe(before);
+    expect(live.stateOf(northwind).presence).toBe(map);
+    for (const [i, id] of people.entries()) expect(map.get(id)).toEqual({ zoneId: zone, at: at + i });
+    await live.admitted(
+      northwind,
+      index,
+      { doorId: door, side: 'entry', at: at + 100, presented: { kind: 'card', number: '1' } },
+      { ...granted(people[0]), granted: false, reason: 'unknown-credential' },
+    );
+    expect(map.get(people[0])).toEqual({ zoneId: zone, at });
+    await live.reset(northwind);
+  });
 });
+
+/** A grant of the engine to `identityId` (what presenceAfter reads of it: granted and who). */
+function granted(identityId: number): Decision {
+  return { granted: true, reason: 'granted', identityId, credentialId: null, accessGroupIds: [], alarm: null, steps: [] } as unknown as Decision;
+}

@@ -4,7 +4,7 @@
 // and "Why?" decides a stored swipe again.
 import { EVENT_CODES, eventLabel, type Event } from '../../contract';
 import { DECISION_EVENT_CODES, DECISION_LABELS, type Decision, type Explanation } from '../../contract/decision';
-import { afterGrant, decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../../access/engine';
+import { decide, decisionMessage, threatAt, type AccessIndex, type SwipeRequest } from '../../access/engine';
 import type { AccessIndexes } from '../access/index';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
@@ -118,9 +118,7 @@ export function createSwipes({
     const holder = o.qr ? undefined : index.credentials.get(number)?.identityId;
     if (holder !== undefined) await refreshPresence(d.client_id, holder);
     const decision = decide(index, stateOf(d.client_id), req);
-    if (decision.granted && decision.identityId !== null) {
-      await live.admitted(d.client_id, decision.identityId, afterGrant(stateOf(d.client_id), index, req, decision));
-    }
+    await live.admitted(d.client_id, index, req, decision);
     const who = decision.identityId === null ? null : (index.identities.get(decision.identityId)?.name ?? null);
     const code = DECISION_EVENT_CODES[decision.reason];
     const stored: StoredSwipe = { card: number, at: req.at, side: req.side ?? 'entry', doorId: d.id, ...(o.qr ? { qr: o.qr } : {}) };
