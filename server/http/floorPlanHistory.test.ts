@@ -97,6 +97,51 @@ describe('the floor plan at a past moment', () => {
     expect(await inZone(26)).toEqual([]);
   });
 
+  it('leaves out a person an operator forgave after their last swipe, from the moment of the forgive on', async () => {
+    const other = Number(
+      (await s.db.query<{ id: number }>('select id from identities where client_id = $1 and id <> $2 order by id limit 1', [northwind, identityId])).rows[0].id,
+    );
+    const swipedAt = new Date(Date.now() - 2 * MIN);
+    await s.db.query(
+      `insert into events (client_id, event_code, event_source_id, event_point_id, message, at, identity_id, swipe) values ($1, $2, $3, $3, 'in', $4, $5, $6)`,
+      [northwind, EVENT_CODES.accessGranted, `reader-${doorId}`, swipedAt.toISOString(), other, JSON.stringify({ doorId, side: 'entry', card: '2' })],
+    );
+    await s.db.query('insert into zone_presence (identity_id, client_id, zone_id, at) values ($1, $2, $3, $4)', [other, northwind, zoneId, swipedAt]);
+    expect((await s.call('POST', `/event/manage/access-zones/${zoneId}/forgive`, { token: admin, body: { identityId: other } })).status).toBe(200);
+    const forgivenAt = Number(
+      (await s.db.query<{ t: Date }>(`select max(at) t from audit_log where client_id = $1 and action = 'forgive'`, [northwind])).rows[0].t.getTime(),
+    );
+    const inZone = async (t: number) =>
+      ((await plan(new Date(t).toISOString())).body.zones.find((z: any) => z.zoneId === zoneId)?.people ?? []).map((p: any) => p.identityId);
+    expect(await inZone(forgivenAt - 1)).toEqual([other]);
+    expect(await inZone(forgivenAt + 1)).toEqual([]);
+  });
+
+  it('keeps a door held open through the relock of an "Open briefly" (as the live door did), and locks one that was not', async () => {
+    const story = async (m: number, code: number, message: string, point = `output-${doorId}`) =>
+      s.db.query(`insert into events (client_id, event_code, event_source_id, event_point_id, message, at) values ($1, $2, $3, $4, $5, $6)`, [
+        northwind,
+        code,
+        `door-${doorId}`,
+        point,
+        message,
+        at(m),
+      ]);
+    // opened briefly at 100, held open at 100.5, relocked at 102 (the live door kept showing held open), closed at 103;
+    // opened briefly at 110, relocked at 111
+    await story(100, EVENT_CODES.doorMomentaryUnlock, 'Opened briefly at Door by admin');
+    await story(100.5, EVENT_CODES.doorHeldOpen, 'Door held open at Door', `door-${doorId}`);
+    await story(102, EVENT_CODES.doorLocked, 'Door locked at Door (relocked)');
+    await story(103, EVENT_CODES.doorClosed, 'Door closed at Door', `door-${doorId}`);
+    await story(110, EVENT_CODES.doorMomentaryUnlock, 'Opened briefly at Door by admin');
+    await story(111, EVENT_CODES.doorLocked, 'Door locked at Door (relocked)');
+    expect((await doorAt(100.2)).status).toBe('unlocked-briefly');
+    expect(await doorAt(102.5)).toMatchObject({ status: 'held-open', changedAt: at(100.5) });
+    expect((await doorAt(103.5)).status).toBe('closed');
+    expect((await doorAt(110.5)).status).toBe('unlocked-briefly');
+    expect(await doorAt(111.5)).toMatchObject({ status: 'locked', changedAt: at(111) });
+  });
+
   it("gives the door's mode around a lockdown and its release, and the threat level around being set and lowered", async () => {
     const stamp = async (action: string) =>
       Number((await s.db.query<{ t: Date }>('select max(at) t from audit_log where client_id = $1 and action = $2', [northwind, action])).rows[0].t.getTime());

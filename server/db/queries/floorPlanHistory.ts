@@ -37,18 +37,38 @@ export async function planDoors(db: Db, clientId: number, planId: number): Promi
   return rows.map((r) => ({ doorId: Number(r.id), divisionId: r.division_id === null ? null : Number(r.division_id) }));
 }
 
-/** Each door's last door-state event at or before `at` (a lateral walk of events_door_state_at per door). */
+/** What a momentary unlock's relock writes (server/simulator/strike.ts): a lock of the strike, `… (relocked)`. */
+const RELOCK = `(e.event_code = ${EVENT_CODES.doorLocked} and e.message like '% (relocked)')`;
+/** Door states a relock leaves as they are (live, the door keeps showing its alarm state until it says otherwise). */
+const KEPT_BY_RELOCK = [EVENT_CODES.doorForcedOpen, EVENT_CODES.doorHeldOpen];
+
+/**
+ * Each door's state at `at`: its last door-state event up to then (a lateral walk of events_door_state_at per door),
+ * as the live door took it: a relock after a forced or held-open door left it showing the alarm (server/simulator/
+ * strike.ts), so the last event that is no relock decides, and a relock after it only when it was no alarm state.
+ */
 export async function doorStatesAt(db: Db, clientId: number, doorIds: number[], at: string) {
-  const params: unknown[] = [doorIds, at];
+  const params: unknown[] = [doorIds, at, KEPT_BY_RELOCK];
   const inClient = tenantOf(params, clientId);
-  const { rows } = await db.query<{ door_id: number; event_code: number; at: unknown }>(
-    `select d.id door_id, e.event_code, e.at from unnest($1::int[]) d(id)
-      cross join lateral (select e.event_code, e.at from events e
-        where ${inClient('e')} and e.event_source_id = 'door-' || d.id and e.event_code between 6000 and 6005 and e.at <= $2
-        order by e.at desc, e.id desc limit 1) e`,
+  const stateOf = `e.event_source_id = 'door-' || d.id and e.event_code between 6000 and 6005 and e.at <= $2`;
+  const { rows } = await db.query<{ door_id: number; event_code: number | null; at: unknown; relocked_at: unknown }>(
+    `select d.id door_id, s.event_code, s.at, r.at relocked_at from unnest($1::int[]) d(id)
+      left join lateral (select e.event_code, e.at from events e where ${inClient('e')} and ${stateOf} and not ${RELOCK}
+        order by e.at desc, e.id desc limit 1) s on true
+      left join lateral (select e.at from events e where ${inClient('e')} and ${stateOf} and ${RELOCK} and (s.at is null or e.at >= s.at)
+        order by e.at, e.id limit 1) r on s.event_code is null or s.event_code <> all($3::int[])
+      where s.at is not null or r.at is not null`,
     params,
   );
-  return new Map(rows.map((r) => [Number(r.door_id), { status: STATUS_OF[Number(r.event_code)] ?? null, changedAt: iso(r.at) }]));
+  return new Map(
+    rows.map((r) => {
+      const relocked = r.relocked_at !== null && r.relocked_at !== undefined;
+      return [
+        Number(r.door_id),
+        relocked ? { status: 'locked', changedAt: iso(r.relocked_at) } : { status: STATUS_OF[Number(r.event_code)] ?? null, changedAt: iso(r.at) },
+      ];
+    }),
+  );
 }
 
 /**
@@ -174,18 +194,24 @@ export async function threatAt(db: Db, clientId: number, at: string): Promise<Pa
   return { level: String(r.after.level), divisionId, divisionName, setAt: iso(r.at)!, until };
 }
 
-/** Who was in which access zone at `at`: each identity's last granted swipe up to then and the zone it let them into. */
+/**
+ * Who was in which access zone at `at`: each identity's last granted swipe up to then and the zone it let them into,
+ * unless an operator forgave them (Forgive on the zone's occupants: presence dropped, audited) after it and by then.
+ */
 export async function zonesAt(db: Db, clientId: number, at: string): Promise<PastZone[]> {
   const params: unknown[] = [at, EVENT_CODES.accessGranted];
   const inClient = tenantOf(params, clientId);
   const { rows } = await db.query<{ zone_id: number; zone_name: string; identity_id: number; name: string; at: unknown }>(
-    `select z.id zone_id, z.name zone_name, i.id identity_id, i.first_name || ' ' || i.last_name as name, g.at
+    `with forgiven as (select f.after->>'identityId' identity_id, max(f.at) at from audit_log f
+        where ${inClient('f')} and f.entity = 'access zone' and f.action = 'forgive' and f.at <= $1 group by 1)
+     select z.id zone_id, z.name zone_name, i.id identity_id, i.first_name || ' ' || i.last_name as name, g.at
        from identities i
        cross join lateral (select e.at, e.swipe from events e
          where ${inClient('e')} and e.identity_id = i.id and e.event_code = $2 and e.at <= $1 order by e.at desc limit 1) g
        join doors d on d.id = (case when g.swipe->>'doorId' ~ '^[0-9]{1,9}$' then (g.swipe->>'doorId')::int end) and ${inClient('d')}
        join access_zones z on z.id = (case when g.swipe->>'side' = 'exit' then d.exit_zone_id else d.entry_zone_id end) and ${inClient('z')}
-      where ${inClient('i')}
+       left join forgiven f on f.identity_id = i.id::text
+      where ${inClient('i')} and (f.at is null or f.at < g.at)
       order by z.name, z.id, name, i.id`,
     params,
   );
