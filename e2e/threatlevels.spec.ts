@@ -5,7 +5,10 @@
 // doors screen; those rows say which level holds them and why, offer no Unlock or Open briefly, and at 390 px every
 // door is a card whose commands are on screen.
 import { expect, test, type APIRequestContext } from './fixtures';
+import { selectThreatCurrent, selectThreatError, selectThreatMayChange, threatLevelMachine } from '../machines/threatLevel';
+import type { ThreatState } from '../contract';
 import { bearer, shot, signIn } from './helpers';
+import { consolePaths, consoleStart, type ConsoleWorld, type ModelStep } from './modelPaths';
 
 test('a threat level set from the console holds the doors, and lowering it gives them back', async ({ page }) => {
   test.setTimeout(90_000);
@@ -175,4 +178,159 @@ test("a security operator sets a level that holds a site's doors: the doors scre
   await expect(page.getByTestId('toast').filter({ hasText: 'No threat level is in force now.' }).first()).toBeVisible();
   await expect(page.locator('[data-testid="door-row"][data-held]')).toHaveCount(0);
   await expect(held.getByRole('button').first()).toBeVisible();
+});
+
+// Issue 51: the doors screen's threat panel driven along the paths of its own machine's graph (e2e/modelPaths.ts). The
+// model is machines/threatLevel.ts itself joined to the server it talks to (one level in force: none, the operator's
+// site, or the whole client set by another console); each edge between two settled states is played from a fresh
+// screen, and after every step the panel must show what the machine's selectors say of that state, all at one moment.
+const SITE_ID = 2;
+const LEVEL = { id: 1, name: 'L', rank: 1, mode: 'locked' };
+type Held = 'none' | 'site' | 'whole';
+const inForce = (held: Held): ThreatState => ({
+  level: held === 'none' ? null : LEVEL,
+  divisionId: held === 'site' ? SITE_ID : null,
+  divisionName: held === 'site' ? 'site' : null,
+  setAt: held === 'none' ? null : '2026-12-02T08:00:00Z',
+  setBy: held === 'none' ? null : 'someone',
+  until: null,
+});
+const threatWorld: ConsoleWorld<typeof threatLevelMachine, { held: Held }> = {
+  machine: threatLevelMachine,
+  input: { mayControl: true },
+  world: { held: 'none' },
+  answer: (id, s, world) => {
+    if (id === 'read')
+      return { output: { current: inForce(world.held), levels: [LEVEL], divisions: [{ id: SITE_ID, name: 'site' }], wholeClient: false }, world };
+    const asked = s.context.request!;
+    const held: Held = asked.levelId === null ? 'none' : asked.divisionId === null ? 'whole' : 'site';
+    return { output: inForce(held), world: { held } };
+  },
+  steps: {
+    'the operator sets the level for their site': () => ({ event: { type: 'threat.set', levelId: LEVEL.id, divisionId: SITE_ID, minutes: null } }),
+    'the operator lowers it': () => ({ event: { type: 'threat.lower' } }),
+    'another console sets it for the whole client': () => ({ world: { held: 'whole' }, event: { type: 'threat.changed' } }),
+    'another console lowers it': () => ({ world: { held: 'none' }, event: { type: 'threat.changed' } }),
+  },
+  serialize: (s, w) =>
+    JSON.stringify([
+      s.value,
+      w.held,
+      s.context.current?.level?.id ?? null,
+      s.context.current?.divisionId ?? null,
+      selectThreatMayChange(s),
+      s.context.error !== null,
+    ]),
+};
+
+test("the doors screen's threat panel along every edge of its machine's graph shows what the machine's state says", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const paths = consolePaths(threatWorld);
+  // none → site, none → whole, site → none twice (the operator, another console), site → whole, whole → none
+  expect(paths.map((p) => p.description).length).toBeGreaterThanOrEqual(6);
+  const admin = await adminHeaders(request);
+  const CURRENT = '/event/manage/threat-levels/current';
+  const used = new Set(
+    ((await (await request.get('/event/manage/threat-levels?size=100', { headers: admin })).json()).items as { rank: number }[]).map((l) => l.rank),
+  );
+  const rank = [...Array(99).keys()].map((i) => i + 1).find((r) => !used.has(r))!;
+  const name = `Model ${Date.now().toString(36)}`;
+  const made = await request.post('/event/manage/threat-levels', {
+    headers: admin,
+    data: { name, rank, mode: 'locked', description: null, exemptGroupIds: [] },
+  });
+  expect(made.status()).toBe(201);
+  const levelId = (await made.json()).id as number;
+  expect((await request.post(CURRENT, { headers: admin, data: { levelId: null } })).ok()).toBe(true);
+
+  // an operator who controls the doors of one site (Operations and the divisions inside it) only, made as the console's
+  // administrator would: a role with door control ticked there, and a group that gives it
+  const call = async (method: string, path: string, data?: unknown) => {
+    const r = await request.fetch(path, { method, data, headers: admin });
+    expect(r.status(), `${method} ${path}`).toBeLessThan(300);
+    return r.json();
+  };
+  const stamp = Date.now().toString(36);
+  const divisions = (await call('GET', '/event/manage/divisions?size=500')).items as { id: number; name: string }[];
+  const operations = divisions.find((d) => d.name === 'Operations')!;
+  const role = await call('POST', '/event/manage/roles', { name: `Site doors ${stamp}`, code: `site-doors-${stamp}` });
+  await call('POST', `/event/manage/roles/${role.id}/assign-privileges`, {
+    privileges: [
+      { code: '0.1', divisionId: null },
+      { code: '0.4.5.0', divisionId: operations.id },
+      { code: '0.4.5.4', divisionId: operations.id },
+    ],
+  });
+  const username = `site-op-${stamp}`;
+  const op = await call('POST', '/event/manage/operators', { username, name: `Site Operator ${stamp}`, password: 'Site-operator-1' });
+  await call('POST', '/event/manage/operator-groups', { name: `Site operators ${stamp}`, members: [op.id], grants: [{ roleId: role.id, divisionId: null }] });
+
+  await signIn(page, username, { password: 'Site-operator-1', at: '/configure/doors' });
+  const operator = await bearer(page);
+  const choices = (await (await request.get(`${CURRENT}/choices`, { headers: operator })).json()) as {
+    sites: { id: number; name: string }[];
+    wholeClient: boolean;
+  };
+  expect(choices.wholeClient).toBe(false); // the model's operator controls some sites only
+  const site = choices.sites[0];
+  const panel = page.getByTestId('doors-threat');
+  const dialog = page.getByRole('alertdialog');
+  const play: Record<string, () => Promise<unknown>> = {
+    'the operator sets the level for their site': async () => {
+      await panel.getByTestId('doors-threat-open').click();
+      await panel.getByTestId('doors-threat-choose').selectOption({ label: `${rank} · ${name}` });
+      await panel.getByTestId('doors-threat-where').selectOption({ label: site.name });
+      await panel.getByTestId('doors-threat-set').click();
+      await dialog.getByRole('button', { name: 'Set level', exact: true }).click();
+    },
+    'the operator lowers it': async () => {
+      await panel.getByTestId('doors-threat-lower').click();
+      await dialog.getByRole('button', { name: 'Lower to none', exact: true }).click();
+    },
+    'another console sets it for the whole client': async () =>
+      expect((await request.post(CURRENT, { headers: admin, data: { levelId, divisionId: null, minutes: null } })).ok()).toBe(true),
+    'another console lowers it': async () => expect((await request.post(CURRENT, { headers: admin, data: { levelId: null } })).ok()).toBe(true),
+  };
+  const count = (id: string) => panel.getByTestId(id).count();
+  const shown = async () => ({
+    level: (await panel.getByTestId('doors-threat-level').allInnerTexts())[0] ?? null, // never waits for one that went
+    none: await count('doors-threat-none'),
+    elsewhere: await count('doors-threat-elsewhere'),
+    notYours: await count('doors-threat-not-yours'),
+    lower: await count('doors-threat-lower'),
+    open: await count('doors-threat-open'),
+    error: await count('doors-threat-error'),
+    held: await page.locator('[data-testid="door-row"][data-held="threat"]').count(),
+  });
+  const expectScreen = async (at: ModelStep<typeof threatLevelMachine, { held: Held }>, where: string) => {
+    const now = selectThreatCurrent(at.snapshot)!;
+    const mayChange = selectThreatMayChange(at.snapshot);
+    // the doors the server holds now (its rule); the panel's own parts from the machine's selectors
+    const doors = (await (await request.get('/event/manage/doors', { headers: operator })).json()).items as { heldBy: unknown }[];
+    const held = doors.filter((d) => d.heldBy).length;
+    expect(held > 0, `${where}: the server holds doors iff a level is in force`).toBe(now.level !== null);
+    await expect.poll(shown, { message: where }).toEqual({
+      level: now.level ? name : null,
+      none: now.level ? 0 : 1,
+      elsewhere: now.level && now.divisionId !== null ? 1 : 0,
+      notYours: now.level && !mayChange ? 1 : 0,
+      lower: now.level && mayChange ? 1 : 0,
+      open: mayChange ? 1 : 0,
+      error: selectThreatError(at.snapshot) ? 1 : 0,
+      held,
+    });
+  };
+
+  const start = consoleStart(threatWorld);
+  for (const path of paths) {
+    expect((await request.post(CURRENT, { headers: admin, data: { levelId: null } })).ok()).toBe(true);
+    await page.goto('/configure/doors');
+    await expectScreen(start, `${path.description}, at the start`);
+    for (const step of path.steps) {
+      await play[step.step]();
+      await expectScreen(step, `${path.description}, after "${step.step}"`);
+    }
+  }
+  // left as found: no level in force for the specs after this one on the worker
+  expect((await request.post(CURRENT, { headers: admin, data: { levelId: null } })).ok()).toBe(true);
 });
