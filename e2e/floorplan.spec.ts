@@ -1,6 +1,7 @@
 // Floor plans (issue 12): an administrator uploads a plan and pins two doors on it by clicking the picture; the
 // floor plan monitor shows both pins with their live state, a forced door turns its pin red and is counted at once,
-// and a door is opened briefly from the plan's list. An operator (monitor rights, no configure rights) sees the plan.
+// and a door is opened briefly from the plan's list; the time slider's jump list, open while live, shows the plan as it
+// stood when the forced door's alarm was raised (issue 50). An operator (monitor rights, no configure rights) sees the plan.
 import { expect, test, type Page } from './fixtures';
 import { pick, shot, signIn, signInTo } from './helpers';
 
@@ -79,6 +80,20 @@ test('a plan with two pinned doors shows their live state; a forced door turns r
   await expect(page.getByTestId('toast').filter({ hasText: 'Main Entrance: Open briefly sent.' }).first()).toBeVisible();
   await expect(monitor.locator(`[data-testid="floor-plan-pin"][data-door="${main.id}"]`)).toHaveAttribute('data-state', 'unlocked-briefly');
   await page.request.post('/api/test/simulate', { headers, data: { kind: 'door.closed', doorId: server.id } });
+  await expect(serverPin).not.toHaveAttribute('data-state', 'forced-open');
+  // issue 50: the period's alarms to jump to while live (opening the list reads them up to now); the forced door's
+  // alarm shows the plan as it stood when it was raised, without door commands, until Live
+  const jump = page.getByTestId('floor-plan-jump');
+  await jump.locator('summary').click();
+  const forcedAlarm = jump.getByTestId('floor-plan-jump-alarm').filter({ hasText: 'Server Room' }).first();
+  await expect(forcedAlarm).toBeVisible();
+  await forcedAlarm.click();
+  await expect(page.getByTestId('floor-plan-past')).toContainText('The site as it stood at');
+  await expect(serverPin).toHaveAttribute('data-state', 'forced-open');
+  await expect(monitor.getByTestId('floor-plan-momentary-unlock')).toHaveCount(0);
+  await shot(page, 'floor-plan-past-1440');
+  await page.getByTestId('floor-plan-live').click();
+  await expect(page.getByTestId('floor-plan-past')).toHaveCount(0);
   await expect(serverPin).not.toHaveAttribute('data-state', 'forced-open');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'floor-plan-monitor-390');

@@ -27,8 +27,9 @@ export const invariants = {
     'the ticker runs exactly while playing': (s: Held) => s.matches({ past: { clock: 'playing' } }) === 'ticker' in s.children,
   },
   live: {
-    'nothing of the past is shown or read': ({ context: c, children }: Held) => c.answer === null && c.alarms === null && !('readAt' in children),
+    'no past moment is shown or read': ({ context: c, children }: Held) => c.answer === null && !('readAt' in children),
   },
+  liveAlarms: { 'the period up to now is being read': (s: Held) => 'readAlarms' in s.children },
   past: {
     'the moment lies within the slider and not after now': ({ context: c }: Held) => c.at !== null && c.at <= c.now && c.at >= c.now - c.windowMs,
   },

@@ -14,6 +14,9 @@ export const selectSpan = (s: FloorPlanTimeSnapshot) => ({ from: s.context.now -
 export const selectPastPlan = (s: FloorPlanTimeSnapshot) => s.context.answer;
 export const selectPastBusy = (s: FloorPlanTimeSnapshot) => s.hasTag('busy');
 export const selectPastError = (s: FloorPlanTimeSnapshot) => (s.matches({ past: { moment: 'failed' } }) ? s.context.error : null);
-/** The alarms of the period, to jump to (null until read, or live). */
+/** The alarms of the period, to jump to (null until read: live, until the list is opened). */
 export const selectPeriodAlarms = (s: FloorPlanTimeSnapshot) => s.context.alarms;
-export const selectPeriodAlarmsError = (s: FloorPlanTimeSnapshot) => (s.matches({ past: { alarms: 'failed' } }) ? s.context.alarmsError : null);
+export const selectPeriodAlarmsError = (s: FloorPlanTimeSnapshot) =>
+  s.matches({ past: { alarms: 'failed' } }) || s.matches({ live: 'failed' }) ? s.context.alarmsError : null;
+/** The period's alarms are being read. */
+export const selectPeriodAlarmsBusy = (s: FloorPlanTimeSnapshot) => s.matches({ past: { alarms: 'loading' } }) || s.matches({ live: 'loading' });

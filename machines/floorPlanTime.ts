@@ -1,7 +1,7 @@
 // The floor plan's time slider (issue 50, "the site at any moment"): live, or a past moment of the last 30 days as
 // the server rebuilds it from the stored events (contract/floorPlanHistory.ts). In the past it reads the moment
 // (`readAt`, again each time the moment moves; the last answer stays on screen meanwhile), the alarms of the period
-// the slider spans (`readAlarms`, to jump to), and plays forward at 1×, 10× or 60×: every FLOOR_PLAN_PLAY_STEP_MS the
+// the slider spans (`readAlarms`, to jump to; live too, each time the list is opened), and plays forward at 1×, 10× or 60×: every FLOOR_PLAN_PLAY_STEP_MS the
 // moment moves on by the speed times that step, until it catches up with now and the plan is live again. The real
 // time comes in with the events the view sends (`now`) and moves on with the play-back's own steps: no clock here.
 import { assign, fromCallback, raise, setup, type ActorRefFrom, type AnyEventObject, type SnapshotFrom } from 'xstate';
@@ -43,6 +43,8 @@ export type FloorPlanTimeEvent =
   /** an alarm of the period was chosen: its moment, paused */
   | { type: 'alarm.jump'; at: number; now: number }
   | { type: 'time.window'; ms: number; now: number }
+  /** the list of the period's alarms was opened while live: read them, up to now */
+  | { type: 'alarms.read'; now: number }
   | { type: 'time.play'; speed: PlaySpeed; now: number }
   | { type: 'time.pause' }
   | { type: 'time.live' }
@@ -105,6 +107,8 @@ export const floorPlanTimeMachine = setup({
     /** the next step reaches now: the play-back ends live */
     caughtUp: ({ context }) => context.at === null || context.at + context.speed * FLOOR_PLAN_PLAY_STEP_MS >= context.now + FLOOR_PLAN_PLAY_STEP_MS,
     hasPlan: ({ context }) => context.planId !== null,
+    /** the period's alarms were read (or are being read) while live */
+    alarmsRead: ({ context, event }) => context.planId !== null && 'now' in event && (context.alarms !== null || context.alarmsError !== null),
   },
   actions: {
     pick: assign(({ context, event }) => {
@@ -113,6 +117,7 @@ export const floorPlanTimeMachine = setup({
       return { now, at: clamp(event.at, now, context.windowMs) };
     }),
     forgetPast: assign({ at: null, answer: null, error: null, alarms: null, alarmsError: null }),
+    spanLive: assign(({ context, event }) => (event.type === 'time.window' ? { windowMs: windowOf(event.ms), now: Math.max(context.now, event.now) } : {})),
   },
 }).createMachine({
   id: 'floorPlanTime',
@@ -138,7 +143,35 @@ export const floorPlanTimeMachine = setup({
       on: {
         'time.pick': [{ guard: 'pickedNow' }, { guard: 'hasPlan', target: 'past', actions: 'pick' }],
         'alarm.jump': [{ guard: 'pickedNow' }, { guard: 'hasPlan', target: 'past', actions: 'pick' }],
-        'time.window': { actions: assign(({ event }) => ({ windowMs: windowOf(event.ms) })) },
+        // another period: its alarms are read again when the list was read already
+        'time.window': [
+          { guard: 'alarmsRead', target: '.loading', reenter: true, actions: 'spanLive' },
+          { actions: assign(({ event }) => ({ windowMs: windowOf(event.ms) })) },
+        ],
+        // §issue 50: the jump list while live, the period up to now
+        'alarms.read': {
+          guard: 'hasPlan',
+          target: '.loading',
+          reenter: true,
+          actions: assign(({ context, event }) => ({ now: Math.max(context.now, event.now) })),
+        },
+      },
+      initial: 'idle',
+      states: {
+        idle: {},
+        loading: {
+          meta: { invariants: invariants.liveAlarms },
+          on: { 'time.window': { target: 'loading', reenter: true, actions: 'spanLive' } },
+          invoke: {
+            id: 'readAlarms',
+            src: 'readAlarms',
+            input: ({ context }) => ({ planId: context.planId ?? 0, from: iso(context.now - context.windowMs), to: iso(context.now) }),
+            onDone: { target: 'ready', actions: assign({ alarms: ({ event }) => event.output.items, alarmsError: null }) },
+            onError: { target: 'failed', actions: assign({ alarmsError: ({ event }) => errorText(event.error, 'Could not list the alarms.') }) },
+          },
+        },
+        ready: {},
+        failed: {},
       },
     },
     past: {

@@ -3,13 +3,21 @@
 // live exactly while no moment is chosen, the moment inside the slider and never after now, busy exactly while the
 // moment is read. The step properties say what a person sees: a picked moment (or an alarm's) is the one shown,
 // picking now is live, each play-back step moves the moment by the speed, a play-back that reaches now is live, and
-// "Live" forgets the past.
+// "Live" forgets the past; opening the jump list while live reads the period's alarms up to now.
 import { describe, expect, it } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { createActor, fromCallback } from 'xstate';
 import { FLOOR_PLAN_PLAY_STEP_MS } from '../contract/floorPlanHistory';
 import { floorPlanTimeMachine, type FloorPlanTimeSnapshot } from '../machines/floorPlanTime';
-import { selectInPast, selectMoment, selectPastBusy, selectPastPlan, selectPeriodAlarms, selectPlaying } from '../machines/floorPlanTime.selectors';
+import {
+  selectInPast,
+  selectMoment,
+  selectPastBusy,
+  selectPastPlan,
+  selectPeriodAlarms,
+  selectPeriodAlarmsBusy,
+  selectPlaying,
+} from '../machines/floorPlanTime.selectors';
 import { createControls, edgePaths, expectOracle, onlyInvoked, replayEdgePath } from './harness';
 
 const N = Date.UTC(2026, 11, 2, 12, 0, 0);
@@ -23,6 +31,7 @@ describe('floor plan time slider model', () => {
     { type: 'time.pick', at: N, now: N },
     { type: 'alarm.jump', at: N - 30 * 60_000, now: N },
     { type: 'time.window', ms: HOUR, now: N },
+    { type: 'alarms.read', now: N + 60_000 },
     { type: 'time.play', speed: 60, now: N },
     { type: 'time.pause' },
     { type: 'time.live' },
@@ -64,10 +73,20 @@ describe('floor plan time slider model', () => {
           (event.type === STEP_EVENT || picked(event)) && selectInPast(before) && selectInPast(after)
             ? selectPastBusy(after) && selectPastPlan(after) === selectPastPlan(before)
             : undefined,
-        '"Live" forgets the past': ({ event, after }) =>
-          event.type === 'time.live' ? !selectInPast(after) && selectPastPlan(after) === null && selectPeriodAlarms(after) === null : undefined,
+        '"Live" forgets the past': ({ event, before, after }) =>
+          event.type === 'time.live' && selectInPast(before)
+            ? !selectInPast(after) && selectPastPlan(after) === null && selectPeriodAlarms(after) === null
+            : undefined,
         'an alarm jump pauses the play-back': ({ event, before, after }) =>
           event.type === 'alarm.jump' && selectPlaying(before) && selectInPast(after) ? !selectPlaying(after) : undefined,
+        'opening the jump list while live reads the period up to now, still live': ({ event, before, after }) =>
+          event.type === 'alarms.read' && !selectInPast(before)
+            ? !selectInPast(after) && selectPeriodAlarmsBusy(after) && after.context.now >= event.now
+            : undefined,
+        'a period chosen while live with its alarms read reads them again': ({ event, before, after }) =>
+          event.type === 'time.window' && !selectInPast(before) && (selectPeriodAlarms(before) !== null || selectPeriodAlarmsBusy(before))
+            ? selectPeriodAlarmsBusy(after) && after.context.windowMs === event.ms
+            : undefined,
       },
       8,
     );
@@ -78,12 +97,12 @@ describe('floor plan time slider model', () => {
     expect([...seen].some((v) => v.includes('"playing"'))).toBe(true);
     expect([...seen].some((v) => v.includes('"failed"'))).toBe(true);
     expect([...seen].some((v) => v.includes('"shown"'))).toBe(true);
-    expect(seen.has('"live"')).toBe(true);
+    expect(seen.has('{"live":"idle"}') && seen.has('{"live":"ready"}') && seen.has('{"live":"failed"}')).toBe(true);
   }, 240_000);
 
   it(`on the real actor along a sample of the ${paths.length} generated paths: each read asks for the plan and the moment shown`, async () => {
     const sample = paths.filter((_, i) => i % Math.max(1, Math.floor(paths.length / 150)) === 0);
-    const met = { 'a read of the plan': 0, 'a read of a moment': 0 };
+    const met = { 'a read of the plan': 0, 'a read of a moment': 0, 'a live read of the alarms up to now': 0 };
     for (const p of sample) {
       let asked: Array<{ id: string; input: any }> = [];
       await replayEdgePath(
@@ -105,6 +124,10 @@ describe('floor plan time slider model', () => {
         if (a.id === 'readAt') {
           met['a read of a moment']++;
           expect(Date.parse(a.input.at)).toBeLessThanOrEqual(N + 3 * HOUR);
+        }
+        if (a.id === 'readAlarms' && Date.parse(a.input.to) === N + 60_000) {
+          met['a live read of the alarms up to now']++;
+          expect(Date.parse(a.input.to) - Date.parse(a.input.from)).toBeGreaterThanOrEqual(HOUR);
         }
       }
     }

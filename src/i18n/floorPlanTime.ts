@@ -19,6 +19,7 @@ export const zhFloorPlanTimeText: Record<string, string> = {
   'Could not rebuild that moment.': '无法重建该时刻。',
   'Could not list the alarms.': '无法列出报警。',
   'Jump to an alarm ({n})': '跳转到报警（{n}）',
+  'Jump to an alarm': '跳转到报警',
   'No alarms in this period.': '此时段内没有报警。',
   'Threat level': '威胁等级',
   'in {site}': '于 {site}',

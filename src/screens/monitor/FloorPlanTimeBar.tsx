@@ -1,6 +1,6 @@
 // Monitor → Floor plan's time slider (issue 50, machines/floorPlanTime.ts): a slider over the chosen period with a
 // date-time field beside it (in the user's time zone), Live, play forward at 1×, 10× or 60×, and the period's alarms to
-// jump to. While a past moment is shown a banner says which, and the plan's door commands are off (FloorPlanScreen).
+// jump to (live too: opening the list reads the alarms up to now). While a past moment is shown a banner says which, and the plan's door commands are off (FloorPlanScreen).
 // The view only reads the machine's selectors and sends it events; the real time it sends along is the browser's.
 import { useState } from 'react';
 import { Button, ButtonGroup, Callout, HTMLSelect, Slider, Tag } from '@blueprintjs/core';
@@ -14,6 +14,8 @@ import {
   selectPastBusy,
   selectPastError,
   selectPeriodAlarms,
+  selectPeriodAlarmsBusy,
+  selectPeriodAlarmsError,
   selectPlaying,
   selectSpan,
   selectSpeed,
@@ -41,6 +43,8 @@ export function FloorPlanTimeBar({ actor }: { actor: FloorPlanTimeActor }) {
   const busy = useSelector(actor, selectPastBusy);
   const error = useSelector(actor, selectPastError);
   const alarms = useSelector(actor, selectPeriodAlarms);
+  const alarmsBusy = useSelector(actor, selectPeriodAlarmsBusy);
+  const alarmsError = useSelector(actor, selectPeriodAlarmsError);
   // where the handle is while it is dragged (sent on release: one read per choice, not one per pixel)
   const [dragged, setDragged] = useState<number | null>(null);
   const now = Date.now();
@@ -125,30 +129,36 @@ export function FloorPlanTimeBar({ actor }: { actor: FloorPlanTimeActor }) {
           {error && <div className="bp6-text-muted">{tx(error)}</div>}
         </Callout>
       )}
-      {alarms && (
-        <details className="gh-plan-time__alarms" data-testid="floor-plan-jump">
-          <summary>{tx('Jump to an alarm ({n})', { n: alarms.length })}</summary>
-          {alarms.length === 0 ? (
-            <p className="bp6-text-muted">{tx('No alarms in this period.')}</p>
-          ) : (
-            <ul>
-              {alarms.map((a) => (
-                <li key={a.eventId}>
-                  <Button
-                    variant="minimal"
-                    size="small"
-                    icon="notifications"
-                    intent={a.priority <= 20 ? 'danger' : 'warning'}
-                    text={`${time.dateTime(a.raisedAt)} · ${a.message}`}
-                    onClick={() => actor.send({ type: 'alarm.jump', at: Date.parse(a.raisedAt), now: Date.now() })}
-                    data-testid="floor-plan-jump-alarm"
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
-        </details>
-      )}
+      <details
+        className="gh-plan-time__alarms"
+        data-testid="floor-plan-jump"
+        // live, the list is read each time it is opened (the period up to now); in the past it follows the period
+        onToggle={(e) => {
+          if (e.currentTarget.open && !inPast) actor.send({ type: 'alarms.read', now: Date.now() });
+        }}
+      >
+        <summary>{alarms ? tx('Jump to an alarm ({n})', { n: alarms.length }) : tx('Jump to an alarm')}</summary>
+        {alarmsBusy && !alarms && <p className="bp6-text-muted">{tx('Loading…')}</p>}
+        {alarmsError && <p className="bp6-text-muted">{tx(alarmsError)}</p>}
+        {alarms && alarms.length === 0 && <p className="bp6-text-muted">{tx('No alarms in this period.')}</p>}
+        {alarms && alarms.length > 0 && (
+          <ul>
+            {alarms.map((a) => (
+              <li key={a.eventId}>
+                <Button
+                  variant="minimal"
+                  size="small"
+                  icon="notifications"
+                  intent={a.priority <= 20 ? 'danger' : 'warning'}
+                  text={`${time.dateTime(a.raisedAt)} · ${a.message}`}
+                  onClick={() => actor.send({ type: 'alarm.jump', at: Date.parse(a.raisedAt), now: Date.now() })}
+                  data-testid="floor-plan-jump-alarm"
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </details>
     </section>
   );
 }
