@@ -8,7 +8,7 @@ import { LoginResponse } from './schemas';
 export const MFA_API = {
   /** POST {ticket, code}: the second step of a sign-in with a TOTP or a recovery code → LoginResponse */
   secondFactor: '/idp/1.0/login/second-factor',
-  /** POST {ticket?}: a passkey sign-in's options (the first step, or the second after a password) */
+  /** POST {ticket}: a passkey sign-in's options (the second step after a password) */
   assertionInit: '/idp/1.0/login/assertion/init',
   /** POST {ticket?, response}: a passkey sign-in → LoginResponse */
   assertion: '/idp/1.0/login/assertion',
@@ -18,15 +18,15 @@ export const MFA_API = {
   totpInit: '/idp/1.0/mfa/totp/init',
   /** POST {ticket?, code}: confirms the TOTP enrolment → recovery codes (and a session when it came with a ticket) */
   totp: '/idp/1.0/mfa/totp',
-  /** DELETE {password}: removes the TOTP and the recovery codes */
+  /** POST {password} or {code}: removes the TOTP (and the recovery codes when no factor is left) */
   totpRemove: '/idp/1.0/mfa/totp/remove',
   /** POST {password} or {code}: new recovery codes (the old ones stop working) → RecoveryCodes */
   recoveryCodes: '/idp/1.0/mfa/recovery-codes',
-  /** POST {ticket?}: a passkey registration's options */
+  /** POST {ticket} or {password}/{code} when signed in: a passkey registration's options */
   passkeyInit: '/idp/1.0/mfa/passkeys/init',
   /** POST {ticket?, name, response}: registers the passkey */
   passkeys: '/idp/1.0/mfa/passkeys',
-  /** POST {password}: removes one passkey (`:id` its credential id) */
+  /** POST {password} or {code}: removes one passkey (`:id` its credential id) */
   passkeyRemove: '/idp/1.0/mfa/passkeys/:id/remove',
 } as const;
 
@@ -57,9 +57,15 @@ export const isMfaChallenge = (a: unknown): a is MfaChallenge => !!a && typeof a
 const ticket = requiredText(100);
 /** A six-digit TOTP code, or a recovery code (xxxxx-xxxxx). */
 export const SecondFactorRequest = object({ ticket, code: requiredText(20, { min: 6 }) });
-export const TicketRequest = object({ ticket: optional(ticket) });
+/**
+ * Beginning an enrolment: with the ticket of a sign-in that must enrol, or signed in (from the Profile), confirmed
+ * again with a current code of the authenticator app or the password.
+ */
+export const TicketRequest = object({ ticket: optional(ticket), password: optional(requiredText(200)), code: optional(requiredText(20, { min: 6 })) });
 export const TotpConfirmRequest = object({ ticket: optional(ticket), code: requiredText(20, { min: 6 }) });
-export const PasswordConfirmRequest = object({ password: requiredText(200) });
+/** A change of your own factors is confirmed again: a current code of the authenticator app, or the password. */
+export const MfaConfirmRequest = object({ password: optional(requiredText(200)), code: optional(requiredText(20, { min: 6 })) });
+export const PasswordConfirmRequest = MfaConfirmRequest;
 
 /** New recovery codes are confirmed again by the person: a current code of their authenticator app, or their password. */
 export const NewRecoveryCodesRequest = object({ password: optional(requiredText(200)), code: optional(requiredText(20, { min: 6 })) });

@@ -30,7 +30,7 @@ export const SessionSummary = type({
   state: SessionState,
   /** The session of the request that listed it: the console marks it "This session" and cannot end it here. */
   current: boolean(),
-  /** Issue 49: how it signed in (migration 134): password, password+totp, password+recovery, passkey, oidc, saml, api-key. */
+  /** Issue 49: how it signed in (migration 134): password, password+totp, password+recovery, password+passkey, passkey, oidc, saml, api-key. */
   signInMethod: optional(string()),
   /** The identity provider of an OIDC or SAML sign-in. */
   signInProvider: optional(nullable(string())),
@@ -51,6 +51,7 @@ export const SIGN_IN_METHOD_LABELS: Record<string, string> = {
   password: 'Password',
   'password+totp': 'Password + authenticator app',
   'password+recovery': 'Password + recovery code',
+  'password+passkey': 'Password + passkey',
   passkey: 'Passkey',
   oidc: 'OpenID Connect',
   saml: 'SAML',

@@ -18339,6 +18339,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/idp/1.0/login/assertion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The second step of a sign-in with a passkey */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        response: Record<string, never>;
+                        ticket?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            privileges: {
+                                priviledges: {
+                                    divisionIds: number[];
+                                    firstParentDivisionIds: number[];
+                                    privilegeIds: string[];
+                                }[];
+                            };
+                            serverTime?: number;
+                            settings?: unknown | null;
+                            token: string;
+                            user: {
+                                avatar: string | null;
+                                /** @enum {unknown} */
+                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                clientId: number | null;
+                                clientTimezone?: string | null;
+                                dashboardPages: {
+                                    pageNum: number;
+                                    widgets: {
+                                        id: string;
+                                    }[];
+                                }[];
+                                id: number;
+                                multiTenancyEnabled: boolean;
+                                name: string;
+                                roles: string[];
+                                timezone: string | null;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/idp/1.0/login/assertion/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A passkey sign-in: the options for navigator.credentials.get */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                        ticket?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/idp/1.0/login/second-factor": {
         parameters: {
             query?: never;
@@ -18819,6 +18942,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/idp/1.0/mfa/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registers the passkey the browser made for the options given */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        response: Record<string, never>;
+                        ticket?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            recoveryCodes: string[];
+                            session?: {
+                                privileges: {
+                                    priviledges: {
+                                        divisionIds: number[];
+                                        firstParentDivisionIds: number[];
+                                        privilegeIds: string[];
+                                    }[];
+                                };
+                                serverTime?: number;
+                                settings?: unknown | null;
+                                token: string;
+                                user: {
+                                    avatar: string | null;
+                                    /** @enum {unknown} */
+                                    avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                    clientId: number | null;
+                                    clientTimezone?: string | null;
+                                    dashboardPages: {
+                                        pageNum: number;
+                                        widgets: {
+                                            id: string;
+                                        }[];
+                                    }[];
+                                    id: number;
+                                    multiTenancyEnabled: boolean;
+                                    name: string;
+                                    roles: string[];
+                                    timezone: string | null;
+                                    username: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/idp/1.0/mfa/passkeys/{id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes one of your passkeys (confirmed with the password or a code) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            ok: true;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/idp/1.0/mfa/passkeys/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A passkey registration: the options for navigator.credentials.create (confirmed with the password or a code when signed in) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                        ticket?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/idp/1.0/mfa/recovery-codes": {
         parameters: {
             query?: never;
@@ -18971,6 +19277,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        code?: string;
+                        password?: string;
                         ticket?: string;
                     };
                 };
@@ -19023,7 +19331,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        password: string;
+                        code?: string;
+                        password?: string;
                     };
                 };
             };

@@ -10,6 +10,7 @@ import { generate } from 'otplib';
 import { API, MFA_API } from '../../contract';
 import { DEMO_PASSWORD } from '../db/seed';
 import { hashPassword } from './passwords';
+import { registerPasskey, signInWithPasskey, type SoftAuthenticator } from './mfa/testAuthenticator';
 import { startTestServer, type TestServer } from '../testkit';
 
 let s: TestServer;
@@ -46,7 +47,33 @@ const signInWithRecovery = async (username: string) => {
   const r = await s.call('POST', MFA_API.secondFactor, { body: { ticket: first.body.ticket, code } });
   return r.body.token as string;
 };
+const newOperator = async (username: string) => {
+  const admin = await s.loginTo('admin', 'NORTHWIND');
+  const made = await s.call('POST', API.operators, { token: admin, body: { username, name: 'Kay Keys', password: DEMO_PASSWORD } });
+  expect(made.status).toBe(201);
+};
+let removable: SoftAuthenticator;
 const RECIPES: Record<string, Recipe> = {
+  [`POST ${MFA_API.passkeys}`]: {
+    username: 'mfa-keys',
+    before: () => newOperator('mfa-keys'),
+    change: async (asking) => {
+      const { done } = await registerPasskey(s, asking, DEMO_PASSWORD);
+      return { status: done.status, keeps: asking };
+    },
+  },
+  [`POST ${MFA_API.passkeyRemove}`]: {
+    username: 'mfa-keys2',
+    before: async () => {
+      await newOperator('mfa-keys2');
+      removable = (await registerPasskey(s, await s.login('mfa-keys2'), DEMO_PASSWORD)).key;
+    },
+    login: () => signInWithPasskey(s, 'mfa-keys2', DEMO_PASSWORD, removable),
+    change: async (asking) => {
+      const r = await s.call('POST', MFA_API.passkeyRemove.replace(':id', removable.credentialId), { token: asking, body: { password: DEMO_PASSWORD } });
+      return { status: r.status, keeps: asking };
+    },
+  },
   [`POST ${API.changePassword}`]: {
     username: 'hr',
     change: async (asking) => {
@@ -78,7 +105,7 @@ const RECIPES: Record<string, Recipe> = {
   [`POST ${MFA_API.totp}`]: {
     username: 'auditor',
     change: async (asking) => {
-      const init = await s.call('POST', MFA_API.totpInit, { token: asking, body: {} });
+      const init = await s.call('POST', MFA_API.totpInit, { token: asking, body: { password: DEMO_PASSWORD } });
       const code = await generate({ secret: init.body.secret, epoch: Math.floor(Date.now() / 1000) });
       const r = await s.call('POST', MFA_API.totp, { token: asking, body: { code } });
       return { status: r.status, keeps: asking };

@@ -36,7 +36,7 @@ const setRule = async (code: string, rule: number, extra: Record<string, number>
 /** Enrols TOTP for a signed-in account (the enrolment's code is of the step before now); its secret and recovery codes. */
 async function enrol(username: string): Promise<{ secret: string; codes: string[]; token: string }> {
   const token = await s.login(username);
-  const init = await s.call('POST', MFA_API.totpInit, { token, body: {} });
+  const init = await s.call('POST', MFA_API.totpInit, { token, body: { password: DEMO_PASSWORD } });
   expect(init.status).toBe(200);
   const secret = init.body.secret as string;
   const done = await s.call('POST', MFA_API.totp, { token, body: { code: await codeOf(secret, stepNow() - 1) } });
@@ -48,7 +48,7 @@ describe('TOTP', () => {
   it('enrols with a QR code, then a sign-in needs the password and a code, and a code is never accepted twice', async () => {
     const token = await s.login('operator');
     const other = await s.login('operator');
-    const init = await s.call('POST', MFA_API.totpInit, { token, body: {} });
+    const init = await s.call('POST', MFA_API.totpInit, { token, body: { password: DEMO_PASSWORD } });
     expect(init.status).toBe(200);
     expect(init.body.uri).toMatch(/^otpauth:\/\/totp\/Gatehouse:operator\?/);
     expect(init.body.qr).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
@@ -130,7 +130,7 @@ describe('TOTP', () => {
   it('an enrolment begun in one session cannot be finished from another, nor with a forged or spent ticket: nothing is stored', async () => {
     const a = await s.login('reception');
     const b = await s.login('reception');
-    const init = await s.call('POST', MFA_API.totpInit, { token: a, body: {} });
+    const init = await s.call('POST', MFA_API.totpInit, { token: a, body: { password: DEMO_PASSWORD } });
     const code = await codeOf(init.body.secret, stepNow());
     const replayed = await s.call('POST', MFA_API.totp, { token: b, body: { code } });
     expect(replayed.status).toBe(400);

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   MFA_API,
+  MfaConfirmRequest,
   NewRecoveryCodesRequest,
-  PasswordConfirmRequest,
   RecoveryCodes,
   SecondFactorRequest,
   TicketRequest,
@@ -21,8 +21,10 @@ import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
 import { audit } from '../../audit/trail';
 import { HttpError, body } from '../../http/kit';
-import { sha256, verifyPassword } from '../passwords';
+import { sha256 } from '../passwords';
 import { userSettings, type PolicyDefaults } from '../policy';
+import { confirmPerson, countFailure as countFailureOf, isLocked as lockedAt, keepsOneFactor, LOCKED } from './confirm';
+import { passkeyRoutes } from './passkeys';
 import { sealPlainTotpSecrets } from './sealing';
 import * as store from './store';
 import type { RouteDoc } from '../../openapi/declared';
@@ -49,7 +51,6 @@ const DOCS = {
   },
 } satisfies Record<string, RouteDoc>;
 
-const LOCKED = 'Account locked after too many failed sign-ins, try again later';
 export const ticketGone = () =>
   new HttpError(400, 'This sign-in has expired or was already used: sign in again', [{ field: 'ticket', message: 'has expired or was already used' }]);
 
@@ -82,27 +83,9 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     return u;
   };
   const lifetimeS = async (u: UserRow) => (await userSettings(db, u.id, o.defaults)).sessionLifetimeMinutes * 60;
-  const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > now();
-
-  /** A wrong second factor counts towards the lockout as a wrong password does (the same counter, the same lock). */
-  async function countFailure(req: FastifyRequest, u: UserRow) {
-    const policy = await userSettings(db, u.id, o.defaults);
-    const failed = u.failed_attempts + 1;
-    const lock = failed >= policy.lockoutAttempts;
-    await db.transaction(async (tx) => {
-      await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(now() + policy.lockoutMinutes * 60_000) : null);
-      if (lock)
-        await audit(tx, req, {
-          clientId: u.home_client_id ?? null,
-          actor: u.username,
-          action: 'lock',
-          entity: 'user',
-          entityId: u.id,
-          before: null,
-          after: { username: u.username, minutes: policy.lockoutMinutes, by: 'second factor' },
-        });
-    });
-  }
+  const isLocked = (u: UserRow) => lockedAt(u, now);
+  const countFailure = (req: FastifyRequest, u: UserRow) => countFailureOf(db, req, u, o.defaults, now);
+  const confirm = (req: FastifyRequest, u: UserRow, input: { code?: string; password?: string }) => confirmPerson(db, req, u, input, o.defaults, now);
 
   /** After a sign-in's password (server/http/auth.ts): the second step it needs, or null when the password is enough. */
   async function afterPassword(u: UserRow): Promise<MfaChallenge | null> {
@@ -172,6 +155,8 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     const u = await userOf(a.userId);
     if (await store.hasTotp(db, u.id))
       throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
+    // from the Profile: the person confirms it again (a sign-in's ticket came with the password just now)
+    if (!a.ticket) await confirm(req, u, input);
     const secret = newTotpSecret();
     await store.beginTotp(db, u.id, secret, a.binding);
     const uri = totpUri(secret, u.username);
@@ -212,17 +197,13 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
   });
 
   app.post(MFA_API.totpRemove, { config: { touches: 'self', credential: true } }, async (req) => {
-    const input = body(req.body, PasswordConfirmRequest);
+    const input = body(req.body ?? {}, MfaConfirmRequest);
     const a = await asker(req, undefined);
     const u = await userOf(a.userId);
-    if (!(await verifyPassword(input.password, u.password_hash)))
-      throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'is not the current password' }]);
     const f = await store.factorsOf(db, u.id);
     if (!f.totp) throw new HttpError(404, 'No authenticator app is set up');
-    if (f.passkeys === 0 && (await store.mustUseMfa(db, u.id)))
-      throw new HttpError(409, 'Your client requires MFA: add a passkey before removing the authenticator app', [
-        { field: 'totp', message: 'is the only second factor, and the client requires one' },
-      ]);
+    await confirm(req, u, input);
+    await keepsOneFactor(db, u.id, { ...f, totp: false }, 'totp');
     await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
       await store.removeTotp(tx, u.id);
@@ -250,26 +231,12 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
       const input = body(req.body ?? {}, NewRecoveryCodesRequest);
       const a = await asker(req, undefined);
       const u = await userOf(a.userId);
-      if (isLocked(u)) throw new HttpError(423, LOCKED);
       const f = await store.factorsOf(db, u.id);
       if (!store.hasSecondFactor(f))
         throw new HttpError(409, 'Set up two-step verification first: recovery codes stand in for its second step', [
           { field: 'mfa', message: 'has no second factor to stand in for' },
         ]);
-      let confirmedWith: 'totp' | 'password';
-      if (input.code !== undefined) {
-        const totp = await store.totpOf(db, u.id);
-        const step = totp ? await verifyTotp(totp.secret, input.code.trim(), totp.lastStep, now()) : null;
-        if (step === null || !(await store.useTotpStep(db, u.id, step))) {
-          await countFailure(req, u);
-          throw new HttpError(400, 'The code is wrong, or was already used', [{ field: 'code', message: 'is wrong or was already used' }]);
-        }
-        confirmedWith = 'totp';
-      } else if (input.password !== undefined) {
-        if (!u.password_hash || !(await verifyPassword(input.password, u.password_hash)))
-          throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'is not the current password' }]);
-        confirmedWith = 'password';
-      } else throw new HttpError(400, 'Validation failed', [{ field: 'password', message: 'or a code of the authenticator app is required' }]);
+      const confirmedWith = await confirm(req, u, input);
       const recoveryCodes = await db.transaction(async (tx) => {
         await store.keepSession(tx, a.jti);
         const codes = await store.newRecoveryCodes(tx, u.id);
@@ -287,6 +254,8 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
       return { recoveryCodes };
     },
   );
+
+  passkeyRoutes({ ...o, app }, { asker, userOf, lifetimeS, ticketUser: (ticket) => store.ticketUser(db, ticket, 'verify') });
 
   return { afterPassword, hasSecondFactor: async (userId: number) => store.hasSecondFactor(await store.factorsOf(db, userId)) };
 }

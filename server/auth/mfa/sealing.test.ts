@@ -45,7 +45,7 @@ describe('TOTP secrets at rest', () => {
   it('the database never holds the plain secret, begun or confirmed, and a sign-in with a code still works', async () => {
     const id = await userId('operator');
     const token = await s.login('operator');
-    const init = await s.call('POST', MFA_API.totpInit, { token, body: {} });
+    const init = await s.call('POST', MFA_API.totpInit, { token, body: { password: DEMO_PASSWORD } });
     expect(init.status).toBe(200);
     const secret = init.body.secret as string;
     operatorSecret = secret;

@@ -8,7 +8,7 @@ import { tenantOf } from '../tenant';
 export type UserKind = 'operator' | 'service';
 
 /** How a session was signed in (migration 134): shown on Manage → Sessions. */
-export type SignInMethod = 'password' | 'password+totp' | 'password+recovery' | 'passkey' | 'oidc' | 'saml';
+export type SignInMethod = 'password' | 'password+totp' | 'password+recovery' | 'password+passkey' | 'passkey' | 'oidc' | 'saml';
 
 export async function startSession(
   db: Db,

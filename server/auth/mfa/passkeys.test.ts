@@ -1,0 +1,148 @@
+// Issue 49, passkeys (WebAuthn) on the real server and database, checked by @simplewebauthn/server against a software
+// authenticator (./testAuthenticator.ts; chromium's virtual authenticator in e2e/mfa.spec.ts): registration from the
+// Profile confirmed again, the second step of a sign-in, and the attacks: a replayed or foreign challenge, another
+// operator's credential, a counter that does not move on. Each 4xx with violations, nothing stored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, MFA_API } from '../../../contract';
+import { DEMO_PASSWORD } from '../../db/seed';
+import { startTestServer, type TestServer } from '../../testkit';
+import { SoftAuthenticator, registerPasskey, signInWithPasskey } from './testAuthenticator';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const userId = async (username: string) => Number((await s.db.query<{ id: number }>('select id from users where username = $1', [username])).rows[0].id);
+const keysOf = async (username: string) => s.count('select 1 from webauthn_credentials where user_id = $1', [await userId(username)]);
+const password = (username: string) => s.call('POST', API.login, { body: { username, password: DEMO_PASSWORD } });
+/** What the database holds of the factors, to show nothing was stored. */
+const factorTables = async () =>
+  JSON.stringify(
+    (await s.db.query('select id, user_id, counter::text, name from webauthn_credentials order by id')).rows.concat(
+      (await s.db.query('select user_id, count(*)::text n from mfa_recovery_codes group by user_id order by user_id')).rows,
+    ),
+  );
+
+describe('passkeys', () => {
+  it('registers from a signed-in session confirmed again, then a sign-in asks for it and the session says so', async () => {
+    const token = await s.login('operator');
+    const unconfirmed = await s.call('POST', MFA_API.passkeyInit, { token, body: {} });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body.violations).toEqual([{ field: 'password', message: 'or a code of the authenticator app is required' }]);
+    const wrong = await s.call('POST', MFA_API.passkeyInit, { token, body: { password: 'not-it' } });
+    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password' }]);
+
+    const { key, done } = await registerPasskey(s, token, DEMO_PASSWORD, 'Desk key');
+    expect(done.status).toBe(200);
+    expect(done.body.recoveryCodes).toHaveLength(10); // the first factor brings them
+    expect(await keysOf('operator')).toBe(1);
+    const status = await s.call('GET', MFA_API.status, { token });
+    expect(status.body.passkeys).toMatchObject([{ id: key.credentialId, name: 'Desk key', lastUsedAt: null }]);
+    expect(await s.count(`select 1 from audit_log where action = 'enrol-mfa' and entity_id = $1::text`, [await userId('operator')])).toBe(1);
+
+    const first = await password('operator');
+    expect(first.body).toMatchObject({ mfa: 'secondFactor', methods: ['passkey', 'recovery'] });
+    const signedIn = await signInWithPasskey(s, 'operator', DEMO_PASSWORD, key);
+    expect((await s.call('GET', API.me, { token: signedIn })).status).toBe(200);
+    const method = await s.db.query<{ sign_in_method: string }>('select sign_in_method from sessions where user_id = $1 order by id desc limit 1', [
+      await userId('operator'),
+    ]);
+    expect(method.rows[0].sign_in_method).toBe('password+passkey');
+    const counter = await s.db.query<{ counter: string }>('select counter::text from webauthn_credentials where id = $1', [key.credentialId]);
+    expect(counter.rows[0].counter).toBe(String(key.counter));
+  });
+
+  it('refuses a replayed answer, a counter that does not move on, and an answer to another session’s challenge; nothing stored', async () => {
+    const token = await s.login('hr');
+    const { key } = await registerPasskey(s, token, DEMO_PASSWORD);
+    // a sign-in answered, then the same answer again with a new ticket: its challenge was used
+    const t1 = await password('hr');
+    const o1 = await s.call('POST', MFA_API.assertionInit, { body: { ticket: t1.body.ticket } });
+    const answer = key.assert(o1.body);
+    expect((await s.call('POST', MFA_API.assertion, { body: { ticket: t1.body.ticket, response: answer } })).status).toBe(200);
+    const before = await factorTables();
+    const t2 = await password('hr');
+    await s.call('POST', MFA_API.assertionInit, { body: { ticket: t2.body.ticket } });
+    const replay = await s.call('POST', MFA_API.assertion, { body: { ticket: t2.body.ticket, response: answer } });
+    expect(replay.status).toBe(400);
+    expect(replay.body.violations).toEqual([{ field: 'response', message: 'answers no challenge given to this session, or one already used' }]);
+    // the same challenge answered twice (the second time with the counter held back): the challenge is gone
+    const o2 = await s.call('POST', MFA_API.assertionInit, { body: { ticket: t2.body.ticket } });
+    const held = key.assert(o2.body, true);
+    const again = await s.call('POST', MFA_API.assertion, { body: { ticket: t2.body.ticket, response: held } });
+    expect(again.status).toBe(400);
+    expect(again.body.violations).toEqual([{ field: 'response', message: 'was not accepted' }]);
+    expect(again.body.message).toMatch(/counter/);
+    expect(await factorTables()).toBe(before);
+
+    // a registration answering a challenge another session of the account was given
+    const other = await signInWithPasskey(s, 'hr', DEMO_PASSWORD, key);
+    const init = await s.call('POST', MFA_API.passkeyInit, { token: other, body: { password: DEMO_PASSWORD } });
+    expect(init.status).toBe(200);
+    const stranger = new SoftAuthenticator(s.base);
+    const foreign = await s.call('POST', MFA_API.passkeys, { token, body: { response: stranger.register(init.body) } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.violations).toEqual([{ field: 'response', message: 'answers no challenge given to this session, or one already used' }]);
+    // and the one that was given it, once: the second time the challenge is gone
+    const own = await s.call('POST', MFA_API.passkeys, { token: other, body: { response: stranger.register(init.body) } });
+    expect(own.status).toBe(200);
+    const twice = await s.call('POST', MFA_API.passkeys, { token: other, body: { response: new SoftAuthenticator(s.base).register(init.body) } });
+    expect(twice.status).toBe(400);
+    expect(await keysOf('hr')).toBe(2);
+    // an answer made for another origin (a look-alike site)
+    const init2 = await s.call('POST', MFA_API.passkeyInit, { token: other, body: { password: DEMO_PASSWORD } });
+    const phished = await s.call('POST', MFA_API.passkeys, {
+      token: other,
+      body: { response: new SoftAuthenticator('http://localhost:1').register(init2.body) },
+    });
+    expect(phished.status).toBe(400);
+    expect(phished.body.violations).toEqual([{ field: 'response', message: 'was not accepted' }]);
+    expect(await keysOf('hr')).toBe(2);
+  });
+
+  it("refuses another operator's passkey at the second step, counted towards the lockout; nothing stored", async () => {
+    const { key: auditorKey } = await registerPasskey(s, await s.login('auditor'), DEMO_PASSWORD);
+    await registerPasskey(s, await s.login('reception'), DEMO_PASSWORD);
+    const before = await factorTables();
+    const t = await password('reception');
+    const o = await s.call('POST', MFA_API.assertionInit, { body: { ticket: t.body.ticket } });
+    expect(o.body.allowCredentials.map((c: { id: string }) => c.id)).not.toContain(auditorKey.credentialId);
+    const r = await s.call('POST', MFA_API.assertion, { body: { ticket: t.body.ticket, response: auditorKey.assert(o.body) } });
+    expect(r.status).toBe(400);
+    expect(r.body.violations).toEqual([{ field: 'response', message: 'is not a passkey of this account' }]);
+    expect(await factorTables()).toBe(before);
+    const failed = await s.db.query<{ failed_attempts: number }>('select failed_attempts from users where username = $1', ['reception']);
+    expect(failed.rows[0].failed_attempts).toBe(1);
+    // and removing it as someone else: no such passkey of theirs
+    const removal = await s.call('POST', MFA_API.passkeyRemove.replace(':id', auditorKey.credentialId), {
+      token: await s.login('harbour'),
+      body: { password: DEMO_PASSWORD },
+    });
+    expect(removal.status).toBe(404);
+    expect(await factorTables()).toBe(before);
+  });
+
+  it('removal is confirmed again and refused where the client requires MFA and it is the last factor', async () => {
+    const admin = await s.loginTo('admin', 'NORTHWIND');
+    const { key } = await registerPasskey(s, admin, DEMO_PASSWORD);
+    const settings = (await s.call('GET', API.operatorSettings, { token: admin })).body as Record<string, number>;
+    expect((await s.call('PUT', API.operatorSettings, { token: admin, body: { ...settings, mfaRequired: 1 } })).status).toBe(200);
+    const path = MFA_API.passkeyRemove.replace(':id', key.credentialId);
+    const wrong = await s.call('POST', path, { token: admin, body: { password: 'not-it' } });
+    expect(wrong.body.violations).toEqual([{ field: 'password', message: 'is not the current password' }]);
+    const last = await s.call('POST', path, { token: admin, body: { password: DEMO_PASSWORD } });
+    expect(last.status).toBe(409);
+    expect(last.body.violations).toEqual([{ field: 'passkey', message: 'is the only second factor, and the client requires one' }]);
+    expect(await keysOf('admin')).toBe(1);
+    expect((await s.call('PUT', API.operatorSettings, { token: admin, body: settings })).status).toBe(200);
+    const removed = await s.call('POST', path, { token: admin, body: { password: DEMO_PASSWORD } });
+    expect(removed.status).toBe(200);
+    expect(await keysOf('admin')).toBe(0);
+    expect(await s.count('select 1 from mfa_recovery_codes where user_id = $1', [await userId('admin')])).toBe(0);
+    expect(await s.count(`select 1 from audit_log where action = 'remove-mfa' and entity_id = $1::text`, [await userId('admin')])).toBe(1);
+  });
+});

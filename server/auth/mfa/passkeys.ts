@@ -1,0 +1,313 @@
+// Issue 49: passkeys (WebAuthn) as a second factor, through @simplewebauthn/server (docs/MFA.md). Registration and
+// sign-in ceremonies: each challenge is random, lives five minutes, is bound to the session or sign-in ticket that asked
+// for it and is used once (taken by an atomic delete while the response is checked, whatever the outcome); the
+// authenticator's signature counter must move on; a credential is the operator's who registered it, and a sign-in with
+// another account's credential is refused. Registration and removal are credential changes (route config
+// `credential`: the trigger of migration 145 ends the account's other sessions in the same transaction).
+import type { FastifyRequest } from 'fastify';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import {
+  MFA_API,
+  EnrolmentDone,
+  LoginResponse,
+  MfaConfirmRequest,
+  Ok,
+  PasskeyAssertionRequest,
+  PasskeyRegisterRequest,
+  TicketRequest,
+} from '../../../contract';
+import type { Db } from '../../db/db';
+import * as users from '../../db/queries/users';
+import type { UserRow } from '../../db/queries/users';
+import { audit } from '../../audit/trail';
+import { HttpError, body } from '../../http/kit';
+import type { RouteDoc } from '../../openapi/declared';
+import { originOf } from '../iam/flow';
+import { sha256 } from '../passwords';
+import { confirmPerson, countFailure, isLocked, keepsOneFactor, LOCKED } from './confirm';
+import type { Asker, MfaOptions } from './routes';
+import * as store from './store';
+
+const CHALLENGE_MINUTES = 5;
+type Purpose = 'register' | 'authenticate';
+
+const DOCS = {
+  passkeyInit: {
+    body: TicketRequest,
+    summary: 'A passkey registration: the options for navigator.credentials.create (confirmed with the password or a code when signed in)',
+  },
+  passkeys: { body: PasskeyRegisterRequest, response: EnrolmentDone, summary: 'Registers the passkey the browser made for the options given' },
+  passkeyRemove: { body: MfaConfirmRequest, response: Ok, summary: 'Removes one of your passkeys (confirmed with the password or a code)' },
+  assertionInit: { body: TicketRequest, summary: 'A passkey sign-in: the options for navigator.credentials.get' },
+  assertion: { body: PasskeyAssertionRequest, response: LoginResponse, summary: 'The second step of a sign-in with a passkey' },
+} satisfies Record<string, RouteDoc>;
+
+// ---------- what is kept ----------
+
+interface StoredPasskey {
+  id: string;
+  userId: number;
+  publicKey: string;
+  counter: number;
+  transports: string;
+}
+
+async function keepChallenge(db: Db, challenge: string, userId: number, purpose: Purpose, boundTo: string) {
+  await db.query(`delete from webauthn_challenges where expires_at < now()`);
+  await db.query(
+    `insert into webauthn_challenges (challenge, user_id, purpose, bound_to, expires_at) values ($1, $2, $3, $4, now() + $5::int * interval '1 minute')`,
+    [challenge, userId, purpose, boundTo, CHALLENGE_MINUTES],
+  );
+}
+/** Takes the challenge if it is live, of this purpose, this account and this session or ticket: true once at most. */
+async function takeChallenge(db: Db, challenge: string, userId: number, purpose: Purpose, boundTo: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `delete from webauthn_challenges where challenge = $1 and user_id = $2 and purpose = $3 and bound_to = $4 and expires_at > now() returning challenge`,
+    [challenge, userId, purpose, boundTo],
+  );
+  return rows.length > 0;
+}
+async function passkeyById(db: Db, id: string): Promise<StoredPasskey | null> {
+  const { rows } = await db.query<{ id: string; user_id: number; public_key: string; counter: string; transports: string }>(
+    'select id, user_id, public_key, counter::text, transports from webauthn_credentials where id = $1',
+    [id],
+  );
+  const r = rows[0];
+  return r ? { id: r.id, userId: Number(r.user_id), publicKey: r.public_key, counter: Number(r.counter), transports: r.transports } : null;
+}
+async function credentialsOf(db: Db, userId: number) {
+  const { rows } = await db.query<{ id: string; transports: string }>('select id, transports from webauthn_credentials where user_id = $1', [userId]);
+  return rows.map((r) => ({ id: r.id, transports: (r.transports ? r.transports.split(',') : []) as AuthenticatorTransport[] }));
+}
+/** Moves the counter on; false when another sign-in moved it as far meanwhile (a cloned authenticator, or a replay). */
+async function useCounter(db: Db, id: string, counter: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `update webauthn_credentials set counter = $2, last_used_at = now() where id = $1 and (counter < $2 or ($2 = 0 and counter = 0)) returning id`,
+    [id, counter],
+  );
+  return rows.length > 0;
+}
+
+// ---------- the routes ----------
+
+const challengeOf = (clientDataJSON: string): string => {
+  try {
+    const c = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
+    return typeof c.challenge === 'string' ? c.challenge : '';
+  } catch {
+    return '';
+  }
+};
+const wrongChallenge = () =>
+  new HttpError(400, 'This passkey answer is not for a challenge this session was given, or it was already used: try again', [
+    { field: 'response', message: 'answers no challenge given to this session, or one already used' },
+  ]);
+const refused = (why: string) => new HttpError(400, `The passkey was not accepted: ${why}`, [{ field: 'response', message: 'was not accepted' }]);
+const responseOf = <T>(r: Record<string, unknown>): T & { id: string; response: { clientDataJSON: string } } => {
+  const resp = r.response as { clientDataJSON?: unknown } | undefined;
+  if (typeof r.id !== 'string' || !resp || typeof resp.clientDataJSON !== 'string')
+    throw new HttpError(400, 'Validation failed', [{ field: 'response', message: 'is not a WebAuthn credential' }]);
+  return r as T & { id: string; response: { clientDataJSON: string } };
+};
+
+export interface PasskeyHelpers {
+  asker: (req: FastifyRequest, ticket: string | undefined) => Promise<Asker>;
+  userOf: (id: number) => Promise<UserRow>;
+  lifetimeS: (u: UserRow) => Promise<number>;
+  ticketUser: (ticket: string) => Promise<number | null>;
+}
+
+export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyInstance }, h: PasskeyHelpers) {
+  const { app, db } = o;
+  const now = o.now ?? Date.now;
+  const rp = (req: FastifyRequest) => {
+    const origin = originOf(req);
+    return { origin, rpID: new URL(origin).hostname };
+  };
+
+  app.post(MFA_API.passkeyInit, { config: { open: true, touches: 'self', ...DOCS.passkeyInit } }, async (req) => {
+    const input = body(req.body ?? {}, TicketRequest);
+    const a = await h.asker(req, input.ticket);
+    const u = await h.userOf(a.userId);
+    if (!a.ticket) await confirmPerson(db, req, u, input, o.defaults, now);
+    const { rpID } = rp(req);
+    const options = await generateRegistrationOptions({
+      rpName: 'Gatehouse',
+      rpID,
+      userName: u.username,
+      userDisplayName: u.name ?? u.username,
+      userID: new TextEncoder().encode(`gatehouse:${u.id}`),
+      attestationType: 'none',
+      excludeCredentials: await credentialsOf(db, u.id),
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      timeout: CHALLENGE_MINUTES * 60_000,
+    });
+    await keepChallenge(db, options.challenge, u.id, 'register', a.binding);
+    return options;
+  });
+
+  app.post(MFA_API.passkeys, { config: { open: true, touches: 'self', credential: true, ...DOCS.passkeys } }, async (req, reply) => {
+    const input = body(req.body, PasskeyRegisterRequest);
+    const a = await h.asker(req, input.ticket);
+    const u = await h.userOf(a.userId);
+    const response = responseOf<RegistrationResponseJSON>(input.response);
+    if (!(await takeChallenge(db, challengeOf(response.response.clientDataJSON), u.id, 'register', a.binding))) throw wrongChallenge();
+    const { origin, rpID } = rp(req);
+    let info;
+    try {
+      const v = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: () => true,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        requireUserVerification: false,
+      });
+      if (!v.verified || !v.registrationInfo) throw new Error('not verified');
+      info = v.registrationInfo.credential;
+    } catch (e) {
+      throw refused((e as Error).message);
+    }
+    if (await passkeyById(db, info.id))
+      throw new HttpError(409, 'This passkey is already registered', [{ field: 'response', message: 'is already registered' }]);
+    if (a.ticket && !(await store.useTicket(db, a.ticket)))
+      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
+        { field: 'ticket', message: 'has expired or was already used' },
+      ]);
+    const name = input.name?.trim() || `Passkey ${new Date(now()).toISOString().slice(0, 10)}`;
+    const recoveryCodes = await db.transaction(async (tx) => {
+      await store.keepSession(tx, a.jti);
+      const before = await store.factorsOf(tx, u.id);
+      await tx.query('insert into webauthn_credentials (id, user_id, public_key, counter, transports, name) values ($1, $2, $3, $4, $5, $6)', [
+        info.id,
+        u.id,
+        isoBase64URL.fromBuffer(info.publicKey),
+        info.counter,
+        (info.transports ?? []).join(','),
+        name,
+      ]);
+      // the first second factor brings the recovery codes that stand in for it
+      const codes = store.hasSecondFactor(before) ? [] : await store.newRecoveryCodes(tx, u.id);
+      await audit(tx, req, {
+        clientId: u.home_client_id ?? u.selected_client_id,
+        actor: u.username,
+        action: 'enrol-mfa',
+        entity: 'user',
+        entityId: u.id,
+        before: null,
+        after: { factor: 'passkey', name, recoveryCodes: codes.length },
+      });
+      return codes;
+    });
+    const session = a.ticket ? await o.sessionBody(u, req, await h.lifetimeS(u), 'password+passkey') : undefined;
+    return reply.send({ recoveryCodes, ...(session ? { session } : {}) });
+  });
+
+  app.post(MFA_API.passkeyRemove, { config: { touches: 'self', credential: true, ...DOCS.passkeyRemove } }, async (req) => {
+    const input = body(req.body ?? {}, MfaConfirmRequest);
+    const a = await h.asker(req, undefined);
+    const u = await h.userOf(a.userId);
+    const id = (req.params as { id: string }).id;
+    const key = await passkeyById(db, id);
+    if (!key || key.userId !== u.id) throw new HttpError(404, 'No such passkey of yours');
+    await confirmPerson(db, req, u, input, o.defaults, now);
+    const f = await store.factorsOf(db, u.id);
+    const left = { ...f, passkeys: f.passkeys - 1 };
+    await keepsOneFactor(db, u.id, left, 'passkey');
+    await db.transaction(async (tx) => {
+      await store.keepSession(tx, a.jti);
+      await tx.query('delete from webauthn_credentials where id = $1 and user_id = $2', [id, u.id]);
+      if (!store.hasSecondFactor(left)) await store.removeRecoveryCodes(tx, u.id);
+      await audit(tx, req, {
+        clientId: u.home_client_id ?? u.selected_client_id,
+        actor: u.username,
+        action: 'remove-mfa',
+        entity: 'user',
+        entityId: u.id,
+        before: { factor: 'passkey', id },
+        after: null,
+      });
+    });
+    return { ok: true };
+  });
+
+  // the second step of a sign-in: the ticket's account's passkeys
+  app.post(MFA_API.assertionInit, { config: { ...o.limited, ...DOCS.assertionInit } }, async (req) => {
+    const input = body(req.body ?? {}, TicketRequest);
+    const userId = input.ticket ? await h.ticketUser(input.ticket) : null;
+    if (userId === null || !input.ticket)
+      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
+        { field: 'ticket', message: 'has expired or was already used' },
+      ]);
+    const allowCredentials = await credentialsOf(db, userId);
+    if (allowCredentials.length === 0)
+      throw new HttpError(409, 'This account has no passkey', [{ field: 'ticket', message: 'is of an account with no passkey' }]);
+    const options = await generateAuthenticationOptions({
+      rpID: rp(req).rpID,
+      allowCredentials,
+      userVerification: 'preferred',
+      timeout: CHALLENGE_MINUTES * 60_000,
+    });
+    await keepChallenge(db, options.challenge, userId, 'authenticate', `ticket:${sha256(input.ticket)}`);
+    return options;
+  });
+
+  app.post(MFA_API.assertion, { config: { ...o.limited, ...DOCS.assertion } }, async (req, reply) => {
+    const input = body(req.body, PasskeyAssertionRequest);
+    const userId = input.ticket ? await h.ticketUser(input.ticket) : null;
+    if (userId === null || !input.ticket)
+      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
+        { field: 'ticket', message: 'has expired or was already used' },
+      ]);
+    const u = await h.userOf(userId);
+    if (isLocked(u, now)) throw new HttpError(423, LOCKED);
+    const response = responseOf<AuthenticationResponseJSON>(input.response);
+    if (!(await takeChallenge(db, challengeOf(response.response.clientDataJSON), u.id, 'authenticate', `ticket:${sha256(input.ticket)}`)))
+      throw wrongChallenge();
+    const key = await passkeyById(db, response.id);
+    if (!key || key.userId !== u.id) {
+      await countFailure(db, req, u, o.defaults, now);
+      throw new HttpError(400, 'This passkey is not one of this account', [{ field: 'response', message: 'is not a passkey of this account' }]);
+    }
+    const { origin, rpID } = rp(req);
+    let newCounter: number;
+    try {
+      const v = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: () => true,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        credential: {
+          id: key.id,
+          publicKey: isoBase64URL.toBuffer(key.publicKey),
+          counter: key.counter,
+          transports: key.transports.split(',').filter(Boolean) as AuthenticatorTransport[],
+        },
+        requireUserVerification: false,
+      });
+      if (!v.verified) throw new Error('not verified');
+      newCounter = v.authenticationInfo.newCounter;
+    } catch (e) {
+      await countFailure(db, req, u, o.defaults, now);
+      throw refused((e as Error).message);
+    }
+    if (!(await useCounter(db, key.id, newCounter))) {
+      await countFailure(db, req, u, o.defaults, now);
+      throw refused('its signature counter did not move on (a copied authenticator, or a replay)');
+    }
+    if (!(await store.useTicket(db, input.ticket)))
+      throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [
+        { field: 'ticket', message: 'has expired or was already used' },
+      ]);
+    if (u.failed_attempts > 0 || u.locked_until) await users.clearFailedSignIns(db, u.id);
+    return reply.send(await o.sessionBody({ ...u, failed_attempts: 0, locked_until: null }, req, await h.lifetimeS(u), 'password+passkey'));
+  });
+}
