@@ -79,6 +79,8 @@ const rules: { folder: string; forbidden: RegExp; why: string }[] = [
   // the ingest pipeline, the events and the alarms are below the routes that serve them: they format their rows with the
   // database's own helpers (server/db/values.ts), never the HTTP kit
   { folder: 'server/monitor', forbidden: /^\.\.\/(http|crud|resources|batch|simulator)\//, why: 'the monitor room knows no route, catalogue or simulator' },
+  // issue 48: the shift handover's shifts and digest are a room of their own below its routes and the report jobs
+  { folder: 'server/handover', forbidden: /^\.\.\/(http|crud|resources|batch|simulator)\//, why: 'the handover room knows no route, catalogue or report job' },
   ...['server/access', 'server/logic'].map((folder) => ({
     folder,
     forbidden: /^\.\.\/simulator\//,

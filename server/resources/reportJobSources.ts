@@ -10,7 +10,9 @@ import { attendanceClock, attendanceDays, summarise } from '../db/queries/attend
 import { HttpError, divisionsFor, fill } from '../http/kit';
 import { iso } from '../db/values';
 import type { Column } from '../http/tabular';
-import { HANDOVER_COLUMNS, fullDigest, handoverLines, shiftsEndingIn } from '../http/handover';
+import { fullDigest } from '../handover/digest';
+import { HANDOVER_COLUMNS, handoverLines } from '../handover/lines';
+import { shiftsEndingIn } from '../handover/shifts';
 import type { Job } from './reportJobClock';
 import { tenant, tenantOf } from '../db/tenant';
 
