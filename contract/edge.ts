@@ -202,7 +202,28 @@ export type EdgeRepairCommand = Infer<typeof EdgeRepairCommand>;
  *  answered with `found`; a reader found and then added as a card reader is paired in install mode. */
 export const EdgeScanCommand = object({ type: literal('scan'), id: commandId(), addresses: size(array(max(min(integer(), 0), 126)), 1, 127) });
 export type EdgeScanCommand = Infer<typeof EdgeScanCommand>;
-export const EdgeServerMessage = union([EdgeWelcome, EdgeSnapshotMessage, EdgeDeltaMessage, EdgeError, EdgeDoorCommand, EdgeRepairCommand, EdgeScanCommand]);
+/** The speeds an OSDP reader can be moved to (COMSET) and a scan tries (§4.1; 230400 is left out: few readers take it). */
+export const OSDP_BAUD_RATES = [9600, 19200, 38400, 57600, 115200] as const;
+/** Move the OSDP reader at `address` to bus address `to` and speed `baud` (osdp_COMSET, an audited installer's action):
+ *  the bus follows it there; the line's speed changes only when no other reader is on it. */
+export const EdgeComsetCommand = object({
+  type: literal('comset'),
+  id: commandId(),
+  address: max(min(integer(), 0), 126),
+  to: max(min(integer(), 0), 126),
+  baud: enums(OSDP_BAUD_RATES),
+});
+export type EdgeComsetCommand = Infer<typeof EdgeComsetCommand>;
+export const EdgeServerMessage = union([
+  EdgeWelcome,
+  EdgeSnapshotMessage,
+  EdgeDeltaMessage,
+  EdgeError,
+  EdgeDoorCommand,
+  EdgeRepairCommand,
+  EdgeScanCommand,
+  EdgeComsetCommand,
+]);
 export type EdgeServerMessage = Infer<typeof EdgeServerMessage>;
 
 // ---------- edge → server ----------
@@ -253,6 +274,8 @@ export const EdgeReaderStatus = object({
   power: boolean(),
   counters: record(string(), min(integer(), 0)),
   reason: nullable(safeText(300)),
+  /** the speed of the line it is on (baud); absent from edges before COMSET */
+  baud: optional(integer()),
 });
 export type EdgeReaderStatus = Infer<typeof EdgeReaderStatus>;
 /** The OSDP readers' status, sent on connect and whenever one changes (at most once a second). */

@@ -3,7 +3,7 @@
 // capabilities from PDCAP, tamper, power, counters; never a key), each with the card reader of this controller at its bus
 // address (the record the Re-pair action acts on), as server/edge/readerRoutes.ts answers it. A change is pushed, not
 // polled: `/osdp-readers` (contract/realtime.ts OsdpReadersNotice) tells open pages to read again.
-import { array, boolean, integer, nullable, object, string, type, type Infer } from 'superstruct';
+import { array, boolean, integer, nullable, object, optional, string, type, unknown, type Infer } from 'superstruct';
 import { EdgeFoundReader, EdgeReaderStatus } from './edge';
 
 /** One OSDP reader, with the controller's card reader at its bus address (null: none has that address). */
@@ -27,6 +27,16 @@ export type OsdpReadersAnswer = Infer<typeof OsdpReadersAnswer>;
 /** `POST …/card-readers/:id/repair`: what the edge said it did (refusals are 4xx with a message). */
 export const OsdpRepairAnswer = type({ ok: boolean(), message: string() });
 export type OsdpRepairAnswer = Infer<typeof OsdpRepairAnswer>;
+
+/**
+ * `POST …/card-readers/:id/comset` (osdp_COMSET): move the card reader's OSDP reader to another bus address and/or
+ * speed (OSDP_BAUD_RATES); either may be left out (kept). The card reader's record follows the new address.
+ */
+export const OsdpComsetRequest = type({ address: optional(unknown()), baud: optional(unknown()) });
+export type OsdpComsetRequest = { address?: number; baud?: number };
+/** What the edge did: the reader's address and speed now. */
+export const OsdpComsetAnswer = type({ ok: boolean(), message: string(), address: integer(), baud: integer() });
+export type OsdpComsetAnswer = Infer<typeof OsdpComsetAnswer>;
 
 /** The bus addresses a pre-add scan asks (each silent one costs the line a reply timeout, 200 ms): 0–15. */
 export const OSDP_SCAN_ADDRESSES = Array.from({ length: 16 }, (_, i) => i);

@@ -3,6 +3,7 @@
 // snapshot (checked by the store: refused ones are said in the log and answered nothing), says hello and its status,
 // and reconnects with back-off when the link goes. Journaled events go up through the device interface
 // (API.deviceEvents), oldest first, a batch at a time, each with its sequence number: the server stores each once.
+import type { Struct } from 'superstruct';
 import WebSocket from 'ws';
 import {
   API,
@@ -15,6 +16,7 @@ import {
   EdgeError,
   EdgeRepairCommand,
   EdgeScanCommand,
+  EdgeComsetCommand,
   EdgeWelcome,
   validate,
   type DeviceBatchResult,
@@ -39,10 +41,14 @@ export interface LinkOptions {
   /** when a silent network is taken for a link gone (EDGE_LIVENESS_MS; tests: shorter) */
   liveness?: { handshakeMs: number; pingMs: number; silentMs: number; uploadMs: number };
   /** a command of the server (a door's, a reader's re-pairing): applied here, answered with its result */
-  onCommand?: (m: EdgeDoorCommand | EdgeRepairCommand | EdgeScanCommand) => EdgeCommandResult | Promise<EdgeCommandResult>;
+  onCommand?: (m: EdgeServerCommand) => EdgeCommandResult | Promise<EdgeCommandResult>;
 }
 
 export type Link = ReturnType<typeof createLink>;
+
+/** The server's commands an edge applies and answers (a door's, and its OSDP bus's: re-pair, scan, COMSET). */
+export type EdgeServerCommand = EdgeDoorCommand | EdgeRepairCommand | EdgeScanCommand | EdgeComsetCommand;
+const COMMANDS = { door: EdgeDoorCommand, repair: EdgeRepairCommand, scan: EdgeScanCommand, comset: EdgeComsetCommand } as const;
 
 export function createLink(opts: LinkOptions) {
   const { journal, store } = opts;
@@ -184,11 +190,11 @@ export function createLink(opts: LinkOptions) {
       send({ type: 'applied', version: r.version });
       return;
     }
-    if (type === 'door' || type === 'repair' || type === 'scan') {
+    if (type === 'door' || type === 'repair' || type === 'scan' || type === 'comset') {
       if (controllerId === null) return refuse(String(type), 'came before the welcome');
-      const r = type === 'door' ? validate(raw, EdgeDoorCommand) : type === 'repair' ? validate(raw, EdgeRepairCommand) : validate(raw, EdgeScanCommand);
+      const r = validate(raw, COMMANDS[type] as Struct<EdgeServerCommand>);
       if (!r.ok) return refuse(`${type}: ${r.violations[0]?.field}`, r.violations[0]?.message ?? '');
-      const m: EdgeDoorCommand | EdgeRepairCommand | EdgeScanCommand = r.value;
+      const m = r.value as EdgeServerCommand;
       if (!opts.onCommand) {
         send({ type: 'result', id: m.id, ok: false, message: 'this controller takes no commands', seq: 0 });
         return;

@@ -59,7 +59,9 @@ export function startEdge(opts: EdgeOptions) {
         : osdp
           ? m.type === 'scan'
             ? osdp.scan(m)
-            : osdp.repair(m)
+            : m.type === 'comset'
+              ? osdp.comset(m)
+              : osdp.repair(m)
           : { type: 'result', id: m.id, ok: false, message: 'this controller runs no OSDP reader bus', seq: 0 },
   });
   const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge(), onGrant: (doorId) => io.pulse(doorId) });

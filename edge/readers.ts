@@ -9,7 +9,15 @@
 // Supervision: a reader going offline or coming back, tamper, and a Secure Channel failure (a refused key, a bad
 // cryptogram or MAC, plain text on a secure line) are journaled as events of its door's reader (4003, 4002, 6006) and
 // reach the server as every edge event does.
-import { EVENT_CODES, eventLabel, type EdgeCommandResult, type EdgeReaderStatus, type EdgeRepairCommand, type EdgeScanCommand } from '../contract';
+import {
+  EVENT_CODES,
+  eventLabel,
+  type EdgeCommandResult,
+  type EdgeComsetCommand,
+  type EdgeReaderStatus,
+  type EdgeRepairCommand,
+  type EdgeScanCommand,
+} from '../contract';
 import type { Bus } from './osdp';
 import type { ReaderStatus } from './osdp/bus';
 import type { ReaderMode } from './doorIo';
@@ -54,9 +62,13 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   let lastReport = '';
   const doorOf = (doorId: number) => store.held?.snapshot.doors.find((d) => d.id === doorId);
 
+  /** addresses a COMSET moved a reader from: not added again while the snapshot (not moved yet by the server) has them */
+  const movedFrom = new Set<number>();
   const addReaders = () => {
-    for (const r of store.held?.snapshot.readers ?? []) {
-      if (added.has(r.address)) continue;
+    const list = store.held?.snapshot.readers ?? [];
+    for (const a of movedFrom) if (!list.some((r) => r.address === a)) movedFrom.delete(a);
+    for (const r of list) {
+      if (added.has(r.address) || movedFrom.has(r.address)) continue;
       added.add(r.address);
       const scbk = opts.keys?.get(r.address);
       if (scbk) bus.add({ address: r.address, scbk });
@@ -168,6 +180,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     power: r.power,
     counters: { ...r.counters },
     reason: r.reason ? r.reason.slice(0, 300) : null,
+    baud: bus.baudRate,
   });
   /** Sends the readers' status when it changed since it was last sent. */
   function report(force = false) {
@@ -212,6 +225,35 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     return { type: 'result', id: m.id, ok: true, message: `${r.name} (bus address ${m.address}): its key forgotten, pairing again in install mode`, seq: 0 };
   }
 
+  /**
+   * COMSET (an installer's action on the server, audited there): the reader at `address` takes bus address `to` and
+   * speed `baud`; the bus follows it (edge/osdp/bus.ts setAddress) and its kept key moves with it. The server then moves
+   * the card reader's record, whose snapshot finds it there.
+   */
+  async function comset(m: EdgeComsetCommand): Promise<EdgeCommandResult> {
+    const refuse = (message: string): EdgeCommandResult => ({ type: 'result', id: m.id, ok: false, message, seq: 0 });
+    const r = readerAt(m.address);
+    if (!r) return refuse(`no card reader of this controller is at bus address ${m.address}`);
+    if (m.to !== m.address && readerAt(m.to)) return refuse(`bus address ${m.to} has a card reader already`);
+    const before = bus.baudRate;
+    try {
+      await bus.setAddress(m.address, m.to, m.baud);
+    } catch (e) {
+      return refuse(`${r.name} (bus address ${m.address}): ${(e as Error).message}`.slice(0, 500));
+    }
+    if (m.to !== m.address) {
+      const scbk = opts.keys?.get(m.address);
+      if (scbk) opts.keys?.set(m.to, scbk);
+      opts.keys?.remove(m.address);
+      for (const set of [added, pairing, found]) if (set.delete(m.address)) set.add(m.to);
+      movedFrom.add(m.address);
+      shown.delete(m.address);
+    }
+    log(`OSDP reader ${m.address} (${r.name}): moved to bus address ${m.to} at ${m.baud} baud (COMSET; the line was at ${before})`);
+    report();
+    return { type: 'result', id: m.id, ok: true, message: `${r.name}: now at bus address ${m.to}, ${m.baud} baud`, seq: 0 };
+  }
+
   /** A scan of the bus for readers not configured yet (Hardware → Interface → pre-add): who answered, never a key. */
   async function scan(m: EdgeScanCommand): Promise<EdgeCommandResult> {
     const list = await bus.scan(m.addresses);
@@ -246,6 +288,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     /** every reader's status again (the link is back) */
     report: () => report(true),
     repair,
+    comset,
     stop() {
       clearInterval(timer);
       for (const w of waiting.values()) clearTimeout(w.timer);

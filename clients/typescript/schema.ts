@@ -23755,7 +23755,12 @@ export interface components {
             clientId: number;
             divisionId: number | null;
             edge?: string | null;
+            edgeApplied?: number | null;
+            edgePending?: number | null;
             edgeSince?: string | null;
+            edgeSnapshot?: number | null;
+            edgeState?: string | null;
+            edgeVersion?: string | null;
             firmware: string | null;
             id: number;
             ipAddress: string;

@@ -1,5 +1,6 @@
 // The controller against our reader simulator over a real pseudo-terminal pair (socat): bringing readers online,
 // pairing, the secure channel, cards and PINs, LED/BUZ/TEXT, supervision and every way a reader misbehaves.
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bus, type BusOptions, type ReaderConfig } from './bus.js';
@@ -81,6 +82,39 @@ describe('a reader without the secure channel', () => {
     const card = next<{ address: number }>(bus, 'card');
     pds[0].presentCard('101');
     expect((await card).address).toBe(5);
+  });
+
+  it('COMSET to another address and speed: the line follows the reader (the port reopened at its new speed)', async () => {
+    pty = await ptyPair();
+    const p = pty;
+    // a pseudo-terminal carries no speed: the reader is told the speed the controller's end is set to, and hears
+    // garbage (nothing) while it is not its own
+    const pd = new Reader(p.b, { address: 2, baud: 115200, heardAt: () => p.a.baudRate });
+    readers.push(pd);
+    bus = new Bus(p.a, { baudRate: 115200, pollIntervalMs: 30 });
+    bus.add({ address: 2 });
+    bus.start();
+    await next(bus, 'online');
+    await bus.setAddress(2, 6, 38400);
+    await until(() => bus!.reader(6)?.state === 'online', 5000, 'online at 6, 38400 baud');
+    expect([pd.address, pd.baud, bus.baudRate, p.a.baudRate]).toEqual([6, 38400, 38400, 38400]);
+    // the controller's end of the pseudo-terminal was really set to it
+    expect(execFileSync('stty', ['-F', p.pathA, 'speed']).toString().trim()).toBe('38400');
+    const card = next<{ address: number }>(bus, 'card');
+    pd.presentCard('1011');
+    expect((await card).address).toBe(6);
+    // a speed the standard does not have, an address taken or out of range: refused before anything is sent
+    await expect(bus.setAddress(6, 7, 12345)).rejects.toThrow(/not an OSDP speed/);
+    await expect(bus.setAddress(6, 127)).rejects.toThrow(/0-126/);
+  });
+
+  it('COMSET to another speed is refused while another reader is online on the line (they share one speed)', async () => {
+    const { bus, pds } = await line([{ address: 1 }, { address: 2 }], [{ address: 1 }, { address: 2 }]);
+    bus.start();
+    await until(() => bus.readers().every((r) => r.state === 'online'));
+    await expect(bus.setAddress(1, 1, 9600)).rejects.toThrow(/other readers online on this line \(2\)/);
+    expect(pds[0].seen.commands).not.toContain(Command.COMSET);
+    expect(bus.baudRate).toBe(115200);
   });
 
   it('counts a NAK of an unknown command and of a bad record, and keeps polling', async () => {

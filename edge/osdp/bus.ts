@@ -8,9 +8,9 @@ import { Link, type LineCounters } from './link.js';
 import { openPacket, sealPacket } from './channel.js';
 import type { ParserCounters } from './parser.js';
 import { clientCryptogram, hostCryptogram, initialRMac, newScbk, randomNumber, SCBK_D, SecureSession, sessionKeys, type SessionKeys } from './secure.js';
-import type { ByteDuplex } from './transport.js';
+import { BAUD_RATES, type ByteDuplex } from './transport.js';
 import * as m from './messages.js';
-import { probe, type Found } from './discover.js';
+import { anyoneThere, probe, type Found } from './discover.js';
 
 export interface ReaderConfig {
   address: number;
@@ -128,6 +128,8 @@ export class Bus extends EventEmitter<BusEvents> {
   /** scans of addresses not on the line (Hardware → Interface → pre-add), one address per turn between the readers' */
   private readonly probes: (() => Promise<void>)[] = [];
   private probed = false;
+  /** the speed a COMSET moved the line's reader to: the line changes to it before its next exchange */
+  private speedTo: number | undefined;
 
   private readonly onLineError = (e: Error) => this.emit('lineError', { message: e.message });
   private readonly onLineClose = (e?: Error | null) => this.emit('lineError', { message: e ? `the port closed: ${e.message}` : 'the port closed' });
@@ -243,40 +245,104 @@ export class Bus extends EventEmitter<BusEvents> {
     return this.send(address, Command.OUT, m.encodeOut(list));
   }
 
+  /** The line's speed now (baud): the one it was given, or the one a COMSET moved it to. */
+  get baudRate() {
+    return this.link.baudRate;
+  }
+
   /**
-   * Gives a reader a new address (and speed: reopen the port at it yourself; the bus keeps its own). Resolves once the
-   * reader said yes (COM); the bus then speaks to it at the new address.
+   * osdp_COMSET: gives a reader a new address and/or speed. Resolves once the reader said yes (COM); the bus then speaks
+   * to it at its new address (from sequence 0, the secure channel opened again) and, for a new speed, reopens the line
+   * at it (`update` of the port) before its next exchange. A new speed is refused while another reader is online on the
+   * line: they all share one speed, and the others would be lost.
    */
-  async setAddress(address: number, to: number, baud = this.opt.baudRate) {
+  async setAddress(address: number, to: number, baud = this.baudRate) {
     if (!Number.isInteger(to) || to < 0 || to > 0x7e) throw new RangeError(`reader address ${to} is not 0-126`);
-    if (this.devices.has(to)) throw new Error(`reader ${to} is on the line already`);
+    if (!(BAUD_RATES as readonly number[]).includes(baud)) throw new RangeError(`${baud} baud is not an OSDP speed`);
+    if (to !== address && this.devices.has(to)) throw new Error(`reader ${to} is on the line already`);
+    if (baud !== this.baudRate) {
+      const others = [...this.devices.values()].filter((x) => x.cfg.address !== address && x.status.state === 'online').map((x) => x.cfg.address);
+      if (others.length) throw new Error(`the other readers online on this line (${others.join(', ')}) would be lost at ${baud} baud`);
+      if (!this.line.update) throw new Error('this line cannot change its speed');
+    }
     const reply = await this.send(address, Command.COMSET, m.encodeComset({ address: to, baud }));
     const com = m.decodeCom(reply.data);
-    if (!com || com.address !== to) throw new Error(`reader ${address} did not take address ${to}`);
+    if (!com || com.address !== to || com.baud !== baud) throw new Error(`reader ${address} did not take address ${to} at ${baud} baud`);
+  }
+
+  /** Reopens the line at `baud` (between exchanges); false when the port refused. */
+  private async speed(baud: number): Promise<boolean> {
+    if (baud === this.link.baudRate) return true;
+    const ok = await new Promise<boolean>((resolve) =>
+      this.line.update
+        ? this.line.update({ baudRate: baud }, (e) => {
+            if (e) this.emit('lineError', { message: `the line could not change to ${baud} baud: ${e.message}` });
+            resolve(!e);
+          })
+        : resolve(false),
+    );
+    if (ok) this.link.baudRate = baud;
+    return ok;
   }
 
   /**
    * Asks osdp_ID (then osdp_CAP) at each address not on the line, one address between the readers' turns, and resolves
    * with what answered (a reader wired but not configured yet: Hardware → Interface → pre-add). The line must be started.
+   * `speeds`: also each of these speeds, where a broadcast osdp_ID (one reply timeout) finds anyone, address by address;
+   * each such turn sets the line to that speed and back, so the readers on it are polled between them. `withinMs`: no
+   * turn starts after it (`unasked` on the answer counts the addresses left).
    */
-  scan(addresses: readonly number[]): Promise<Found[]> {
+  async scan(addresses: readonly number[], opts: { speeds?: readonly number[]; withinMs?: number } = {}): Promise<Found[] & { unasked?: number }> {
     const wanted = [...new Set(addresses)].filter((a) => Number.isInteger(a) && a >= 0 && a <= 0x7e && !this.devices.has(a));
-    const found: Found[] = [];
-    return new Promise((resolve) => {
-      let left = wanted.length;
-      if (!left) return resolve(found);
-      for (const address of wanted)
+    const found: Found[] & { unasked?: number } = [];
+    const end = performance.now() + (opts.withinMs ?? Infinity);
+    let unasked = 0;
+    const turn = (f: () => Promise<void>) =>
+      new Promise<void>((resolve) => {
         this.probes.push(async () => {
           try {
-            const f = this.devices.has(address) ? undefined : await probe(this.link, address);
-            if (f) found.push(f);
+            if (performance.now() > end) unasked++;
+            else await f();
           } catch {
             // a fault on the line while probing: nothing found there
           }
-          if (--left === 0) resolve(found.sort((a, b) => a.address - b.address));
+          resolve();
         });
-      this.wake?.();
-    });
+        this.wake?.();
+      });
+    const ask = (baud: number) =>
+      Promise.all(
+        wanted.map((a) =>
+          turn(() =>
+            this.at(baud, async () => {
+              const f = this.devices.has(a) ? undefined : await probe(this.link, a);
+              if (f) found.push(f);
+            }),
+          ),
+        ),
+      );
+    const home = this.link.baudRate;
+    await ask(home);
+    for (const baud of opts.speeds ?? []) {
+      if (baud === home || !(BAUD_RATES as readonly number[]).includes(baud)) continue;
+      let heard = false;
+      await turn(() => this.at(baud, async () => void (heard = await anyoneThere(this.link))));
+      if (heard) await ask(baud);
+    }
+    if (unasked) found.unasked = unasked;
+    return found.sort((a, b) => a.address - b.address || (a.baud ?? 0) - (b.baud ?? 0));
+  }
+
+  /** Runs `f` with the line at `baud`, then puts it back at the speed it was. */
+  private async at(baud: number, f: () => Promise<void>) {
+    const home = this.link.baudRate;
+    if (baud === home) return f();
+    if (!(await this.speed(baud))) return;
+    try {
+      await f();
+    } finally {
+      await this.speed(home);
+    }
   }
 
   /** Granted: green for 2 s and one short beep (and the text, where the reader has a line). */
@@ -314,6 +380,12 @@ export class Bus extends EventEmitter<BusEvents> {
 
   private async run() {
     while (this.running) {
+      // a reader moved to another speed (COMSET): the line follows before anything else is sent
+      if (this.speedTo !== undefined) {
+        const to = this.speedTo;
+        this.speedTo = undefined;
+        await this.speed(to);
+      }
       // a scan's address, then a reader's turn: the readers on the line stay polled while a scan goes on
       const scan = this.probed ? undefined : this.probes.shift();
       this.probed = scan !== undefined;
@@ -571,15 +643,19 @@ export class Bus extends EventEmitter<BusEvents> {
     }
   }
 
-  /** After its COM reply the reader answers at its new address: the bus follows it there (from sequence 0). */
+  /** After its COM reply the reader answers at its new address and speed: the bus follows it there (from sequence 0). */
   private moved(d: Device, data: Buffer) {
     const com = m.decodeCom(data);
-    if (!com || com.address === d.cfg.address || com.address > 0x7e || this.devices.has(com.address)) return;
+    if (!com) return;
+    const to = com.address <= 0x7e && !this.devices.has(com.address) ? com.address : d.cfg.address;
+    const faster = com.baud !== this.link.baudRate && (BAUD_RATES as readonly number[]).includes(com.baud);
+    if (to === d.cfg.address && !faster) return;
+    if (faster) this.speedTo = com.baud;
     this.devices.delete(d.cfg.address);
-    d.cfg.address = com.address;
-    d.status.address = com.address;
-    this.devices.set(com.address, d);
-    this.restart(d, 'connecting', 'new address');
+    d.cfg.address = to;
+    d.status.address = to;
+    this.devices.set(to, d);
+    this.restart(d, 'connecting', faster ? `moved to ${com.baud} baud` : 'new address');
   }
 
   private busy(d: Device, packet: Buffer, code: number, out: Outbound | undefined) {

@@ -5,7 +5,7 @@ import { LineReader } from './line.js';
 import type { Frame } from './frame.js';
 import type { ParserEvent } from './parser.js';
 import { wireMs, type ByteDuplex } from './transport.js';
-import { REPLY_TIMEOUT_MS } from './constants.js';
+import { BROADCAST, REPLY_TIMEOUT_MS } from './constants.js';
 
 export type Exchange =
   | { kind: 'reply'; frame: Frame; ms: number }
@@ -30,7 +30,8 @@ export class Link {
 
   constructor(
     private readonly line: ByteDuplex,
-    private readonly baudRate = 9600,
+    /** the line's speed now (the bus changes it after a COMSET or to scan at another speed) */
+    public baudRate = 9600,
     private readonly replyTimeoutMs = REPLY_TIMEOUT_MS,
   ) {
     this.reader = new LineReader(line, (e) => this.onEvent(e));
@@ -48,11 +49,12 @@ export class Link {
   private onEvent(e: ParserEvent) {
     const w = this.waiting;
     if (e.kind === 'fault') {
-      if (w && e.reply && e.address === w.address) w.done({ kind: 'check' });
+      if (w && e.reply && (e.address === w.address || w.address === BROADCAST)) w.done({ kind: 'check' });
       return;
     }
     const f = e.frame;
-    if (!w || !f.reply || f.address !== w.address) {
+    // a broadcast (0x7F) is answered by whoever is there, each at its own address
+    if (!w || !f.reply || (f.address !== w.address && w.address !== BROADCAST)) {
       this.counters.stray++;
       return;
     }

@@ -10,6 +10,10 @@ export interface ByteDuplex {
   off(event: 'data', listener: (chunk: Buffer) => void): unknown;
   off(event: 'error', listener: (err: Error) => void): unknown;
   off(event: 'close', listener: (err?: Error | null) => void): unknown;
+  /** changes the port's speed (serialport's `update`): the bus follows a reader moved to another speed (COMSET) */
+  update?(options: { baudRate: number }, callback: (err: Error | null | undefined) => void): unknown;
+  /** waits until what was written has left (serialport's `drain`): a PD changes its speed only after its COM reply */
+  drain?(callback: (err: Error | null | undefined) => void): unknown;
 }
 
 /** OSDP's speeds (§4.1). */

@@ -28,6 +28,7 @@ import {
   type EdgeDoorCommand,
   type EdgeRepairCommand,
   type EdgeScanCommand,
+  type EdgeComsetCommand,
   type EdgeDeltaMessage,
   type EdgeSnapshot,
   type EdgeSnapshotMessage,
@@ -126,8 +127,9 @@ export function createEdgeHub(opts: {
    */
   function command(
     controllerId: number,
-    m: Omit<EdgeDoorCommand, 'id'> | Omit<EdgeRepairCommand, 'id'> | Omit<EdgeScanCommand, 'id'>,
+    m: Omit<EdgeDoorCommand, 'id'> | Omit<EdgeRepairCommand, 'id'> | Omit<EdgeScanCommand, 'id'> | Omit<EdgeComsetCommand, 'id'>,
     name: string,
+    timeoutMs = EDGE_COMMAND_TIMEOUT_MS,
   ): Promise<EdgeCommandResult> {
     const c = [...conns].find((x) => x.controllerId === controllerId && x.ws.readyState === x.ws.OPEN);
     if (!c)
@@ -137,7 +139,7 @@ export function createEdgeHub(opts: {
       const t = setTimeout(() => {
         answers.delete(id);
         reject(new HardwareError(409, `${name}: its Gatehouse Edge controller did not answer the command in time`));
-      }, EDGE_COMMAND_TIMEOUT_MS);
+      }, timeoutMs);
       answers.set(id, {
         controllerId,
         resolve: (r) => {

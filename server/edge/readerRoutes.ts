@@ -12,6 +12,9 @@ import {
   interfacesResource,
   OsdpReadersAnswer,
   OsdpRepairAnswer,
+  OsdpComsetAnswer,
+  OsdpComsetRequest,
+  OSDP_BAUD_RATES,
   type OsdpReadersNotice,
   PRIV,
   cardReadersResource,
@@ -24,6 +27,7 @@ import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HardwareError } from '../doors/port';
 import { HttpError, clientOf, fill } from '../http/kit';
+import type { Publish } from '../monitor/pipeline';
 import type { EdgeHub } from './hub';
 
 const idOf = (req: { params: unknown }) => {
@@ -38,6 +42,11 @@ const DOCS = {
   cardReader: { response: OsdpReadersAnswer, summary: "The OSDP reader at the card reader's bus address, as its Gatehouse Edge last reported it" },
   scan: { response: OsdpFoundAnswer, summary: "Scans each connected edge controller's OSDP bus for readers not configured yet (pre-add)" },
   repair: { response: OsdpRepairAnswer, summary: 'Re-pairs the OSDP reader (install mode with SCBK-D, then a fresh key); audited' },
+  comset: {
+    body: OsdpComsetRequest,
+    response: OsdpComsetAnswer,
+    summary: "Moves the OSDP reader to another bus address and/or speed (osdp_COMSET); the card reader's record follows; audited",
+  },
 } satisfies Record<string, RouteDoc>;
 
 /** The controller's last report (already tenant-checked), each reader with the card reader at its bus address. */
@@ -99,7 +108,7 @@ export async function readersNotice(db: Db, hub: EdgeHub, controllerId: number):
   };
 }
 
-export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hub: EdgeHub }) {
+export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { db: Db; hub: EdgeHub; publish?: Publish }) {
   /** GET …/controllers/:id/osdp-readers: the controller's OSDP readers as its edge last reported them. */
   app.get(
     `${controllersResource.api}/:id/osdp-readers`,
@@ -213,4 +222,83 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub }: { db: Db; hu
     });
     return { ok: true, message: result.message };
   });
+
+  /** POST …/card-readers/:id/comset: move the OSDP reader to another bus address and/or speed (audited). */
+  app.post(`${cardReadersResource.api}/:id/comset`, { config: { privileges: [PRIV.cardReaders.edit], touches: 'client', ...DOCS.comset } }, async (req) => {
+    const clientId = clientOf(req);
+    const reader = await edgeReaderOf(db, clientId, idOf(req));
+    const { to, baud } = await comsetWanted(db, reader, (req.body ?? {}) as Record<string, unknown>);
+    let result;
+    try {
+      result = await hub.command(Number(reader.controller_id), { type: 'comset', address: Number(reader.address), to, baud }, reader.name);
+    } catch (e) {
+      if (e instanceof HardwareError) throw new HttpError(e.status, e.message);
+      throw e;
+    }
+    if (!result.ok) throw new HttpError(409, result.message);
+    const before = { address: Number(reader.address), baud: reader.baud };
+    await db.query('update card_readers set address = $2, updated_at = now() where id = $1', [reader.id, to]);
+    await audit(db, req, { clientId, action: 'comset', entity: 'cardReader', entityId: reader.id, before, after: { address: to, baud } });
+    // the edge's snapshot (the card reader at its new address) and the consoles' lists follow
+    hub.changed(clientId);
+    publish?.(clientId, `/changes/${cardReadersResource.name}`, { resource: cardReadersResource.name, id: Number(reader.id), action: 'update' });
+    return { ok: true, message: result.message, address: to, baud };
+  });
+}
+
+interface EdgeReader {
+  id: number;
+  name: string;
+  address: number;
+  controller_id: number;
+  /** the line's speed its edge last reported (null: not reported) */
+  baud: number | null;
+}
+
+/** The card reader (404 for another client's), on an edge controller (409 otherwise), at an OSDP bus address. */
+async function edgeReaderOf(db: Db, clientId: number, id: number | null): Promise<EdgeReader> {
+  const params: unknown[] = [id];
+  const { rows } = id
+    ? await db.query<EdgeReader & { edge: boolean; osdp_readers: EdgeReaderStatus[] | string | null }>(
+        `select r.id, r.name, r.address, r.controller_id, e.osdp_readers,
+            exists (select 1 from service_accounts sa where sa.controller_id = r.controller_id and sa.key_revoked_at is null) as edge
+           from card_readers r left join edge_controllers e on e.controller_id = r.controller_id
+          where r.id = $1 and ${tenant(params, clientId, 'r')}`,
+        params,
+      )
+    : { rows: [] };
+  const r = rows[0];
+  if (!r) throw new HttpError(404, 'Card reader not found');
+  if (!r.edge) throw new HttpError(409, fill('{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to move', { reader: r.name }));
+  if (r.address > 126)
+    throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
+  const reported = (typeof r.osdp_readers === 'string' ? JSON.parse(r.osdp_readers) : (r.osdp_readers ?? [])) as EdgeReaderStatus[];
+  const baud = reported.find((x) => x.address === Number(r.address))?.baud ?? null;
+  return { id: Number(r.id), name: r.name, address: Number(r.address), controller_id: Number(r.controller_id), baud };
+}
+
+/** The address and speed asked (either kept when left out); a 400 naming the field for a bad one. */
+async function comsetWanted(db: Db, reader: EdgeReader, body: Record<string, unknown>): Promise<{ to: number; baud: (typeof OSDP_BAUD_RATES)[number] }> {
+  const to = body.address ?? reader.address;
+  if (typeof to !== 'number' || !Number.isInteger(to) || to < 0 || to > 126)
+    throw new HttpError(400, 'Bus address must be 0–126 for an OSDP reader', [{ field: 'address', message: 'must be 0–126 for an OSDP reader' }]);
+  const baud = body.baud ?? reader.baud;
+  if (baud === null)
+    throw new HttpError(400, 'Speed is required: the edge has not reported the speed of its line yet', [{ field: 'baud', message: 'is required' }]);
+  if (typeof baud !== 'number' || !(OSDP_BAUD_RATES as readonly number[]).includes(baud))
+    throw new HttpError(400, 'Speed must be 9600, 19200, 38400, 57600 or 115200 baud', [{ field: 'baud', message: 'must be an OSDP speed' }]);
+  if (to === reader.address && baud === reader.baud)
+    throw new HttpError(400, 'The reader is at this bus address and speed already: nothing to change', [{ field: 'address', message: 'is the reader’s now' }]);
+  if (to !== reader.address) {
+    const { rows } = await db.query<{ name: string }>('select name from card_readers where controller_id = $1 and address = $2 and id <> $3 limit 1', [
+      reader.controller_id,
+      to,
+      reader.id,
+    ]);
+    if (rows[0])
+      throw new HttpError(400, fill('Bus address {address} is {name}’s on this controller', { address: to, name: rows[0].name }), [
+        { field: 'address', message: 'has another card reader' },
+      ]);
+  }
+  return { to, baud: baud as (typeof OSDP_BAUD_RATES)[number] };
 }

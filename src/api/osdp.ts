@@ -1,6 +1,15 @@
 // Calls of the Hardware screens' OSDP readers panel (issue 46); their actors are the system's (src/system/readActors.ts).
 // Every answer is validated with its contract schema (contract/osdpReaders.ts).
-import { OsdpFoundAnswer, OsdpReadersAnswer, OsdpRepairAnswer, cardReadersResource, controllersResource, interfacesResource } from '../../contract';
+import {
+  OsdpComsetAnswer,
+  OsdpFoundAnswer,
+  OsdpReadersAnswer,
+  OsdpRepairAnswer,
+  type OsdpComsetRequest,
+  cardReadersResource,
+  controllersResource,
+  interfacesResource,
+} from '../../contract';
 import { api } from './client';
 import { checked } from './endpoints';
 
@@ -25,4 +34,11 @@ export async function discoverOsdpReaders(): Promise<OsdpFoundAnswer> {
   const path = `${interfacesResource.api}/discover-osdp`;
   const r = await api.get(path);
   return checked(r.data, OsdpFoundAnswer, path);
+}
+
+/** Move the card reader's OSDP reader to another bus address and/or speed (COMSET, audited); a refusal rejects. */
+export async function comsetCardReader(cardReaderId: number, body: OsdpComsetRequest): Promise<OsdpComsetAnswer> {
+  const path = `${cardReadersResource.api}/${cardReaderId}/comset`;
+  const r = await api.post(path, body);
+  return checked(r.data, OsdpComsetAnswer, path);
 }

@@ -69,6 +69,27 @@ export const zhOsdpText: Record<string, string> = {
   Biometrics: '生物识别',
   'Secure PIN entry': '安全 PIN 输入',
   'OSDP version': 'OSDP 版本',
+  // COMSET (src/resources/OsdpComsetDialog.tsx)
+  'Change address or speed': '更改地址或波特率',
+  'Change bus address or speed': '更改总线地址或波特率',
+  'The controller sends the reader its new address and speed (osdp_COMSET); the reader answers at them at once and the controller follows it there. The card reader’s record takes the new address.':
+    '控制器向读卡器发送新的地址和波特率（osdp_COMSET）；读卡器立即以新设置应答，控制器随之跟进。读卡器记录将采用新地址。',
+  'From 0 to 126': '0 至 126',
+  'Speed is required: the edge has not reported the speed of its line yet': '必须指定波特率：Edge 尚未上报其线路的波特率',
+  'Speed must be 9600, 19200, 38400, 57600 or 115200 baud': '波特率必须为 9600、19200、38400、57600 或 115200',
+  'The reader is at this bus address and speed already: nothing to change': '读卡器已在此总线地址和波特率：无需更改',
+  Speed: '波特率',
+  'Every reader on a line runs at one speed: the speed changes only for a reader alone on its line.':
+    '同一线路上的所有读卡器使用同一波特率：仅当读卡器独占其线路时才能更改波特率。',
+  'Not reported': '未上报',
+  '{baud} baud': '{baud} 波特',
+  'Not moved': '未移动',
+  'Move reader': '移动读卡器',
+  'Reader moved': '读卡器已移动',
+  'Move {name} from bus address {from} at {fromBaud} baud to bus address {to} at {toBaud} baud?':
+    '将 {name} 从总线地址 {from}（{fromBaud} 波特）移至总线地址 {to}（{toBaud} 波特）？',
+  'The reader takes them as soon as it answers. Set the same address and speed on the reader’s own configuration if it keeps them elsewhere; a reader moved to a speed its line cannot carry must be moved back on site. The action is audited.':
+    '读卡器应答后立即采用新设置。如读卡器另有自身配置，请设置相同的地址和波特率；若移至线路无法承载的波特率，须到现场改回。此操作会记入审计日志。',
   // Hardware → Interface → pre-add (src/resources/OsdpFoundReaders.tsx)
   'OSDP readers found on the edges’ buses': 'Edge 控制器总线上发现的 OSDP 读卡器',
   'Scan again': '重新扫描',
@@ -94,4 +115,10 @@ export const zhOsdpSentences: Record<string, string> = {
   'every address has a card reader': '每个地址都已有读卡器',
   'this controller runs no OSDP reader bus': '此控制器没有 OSDP 读卡器总线',
   '{name}: its Gatehouse Edge controller did not answer the command in time': '{name}：其 Gatehouse Edge 控制器未及时应答该命令',
+  '{name}: now at bus address {address}, {baud} baud': '{name}：现位于总线地址 {address}，{baud} 波特',
+  '{name} (bus address {address}): {reason}': '{name}（总线地址 {address}）：{reason}',
+  'the other readers online on this line ({list}) would be lost at {baud} baud': '此线路上其他在线读卡器（{list}）在 {baud} 波特下将失去连接',
+  'bus address {address} has a card reader already': '总线地址 {address} 已有读卡器',
+  'Bus address {address} is {name}’s on this controller': '此控制器的总线地址 {address} 已属于 {name}',
+  '{reader} is not on a Gatehouse Edge controller: there is no OSDP reader to move': '{reader} 不在 Gatehouse Edge 控制器上：没有可移动的 OSDP 读卡器',
 };

@@ -6,7 +6,7 @@
 // readers changed (`/osdp-readers`: the edge reported, its link came or went), when the socket connects again (what
 // was pushed meanwhile is missed), on Refresh, on a card reader's change notice and after a re-pair. Nothing polls. Shown on a controller's diagnostic and settings
 // pages (every reader) and on a card reader's page (the one at its bus address: the catalogue's record panels).
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Callout, Card, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { DESTINATIONS, OsdpReadersNotice, type OsdpReaderRow, type OsdpReadersAnswer, type OsdpRepairAnswer } from '../../contract';
@@ -20,6 +20,7 @@ import { useSystemActor } from '../hooks/useSystemActor';
 import { useViewActor } from '../hooks/useViewActor';
 import { say, t, tx, useLocale } from '../i18n';
 import { useTime } from '../ui/time';
+import { OsdpComsetDialog } from './OsdpComsetDialog';
 import '../styles/osdp.css';
 
 const OSDP_NOTICES = { destinations: [DESTINATIONS.osdpReaders] };
@@ -48,6 +49,9 @@ export function OsdpReadersPanel({ of }: { of: OsdpReadersOf }) {
   const refused = useSelector(repairs, selectCommandError);
   // visual: the reader whose Re-pair is being confirmed
   const [asking, setAsking] = useState<OsdpReaderRow | null>(null);
+  // visual: the reader whose address or speed is being changed (COMSET)
+  const [moving, setMoving] = useState<OsdpReaderRow | null>(null);
+  const closeMoving = useCallback(() => setMoving(null), []);
   useEffect(() => {
     const done = repairs.on('command.done', ({ result }) => {
       notify({ intent: 'success', title: tx('Re-pairing started'), message: say((result as OsdpRepairAnswer).message), timeoutMs: 5000 });
@@ -125,10 +129,12 @@ export function OsdpReadersPanel({ of }: { of: OsdpReadersOf }) {
               mayRepair={mayRepair(held, r)}
               repairing={running !== null && running === String(r.cardReader?.id)}
               onRepair={() => setAsking(r)}
+              onMove={() => setMoving(r)}
             />
           ))}
         </div>
       )}
+      <OsdpComsetDialog r={moving} onClose={closeMoving} onMoved={reload} />
       <Alert
         isOpen={asking !== null}
         intent="warning"
@@ -151,7 +157,19 @@ export function OsdpReadersPanel({ of }: { of: OsdpReadersOf }) {
   );
 }
 
-function Reader({ r, mayRepair: may, repairing, onRepair }: { r: OsdpReaderRow; mayRepair: boolean; repairing: boolean; onRepair: () => void }) {
+function Reader({
+  r,
+  mayRepair: may,
+  repairing,
+  onRepair,
+  onMove,
+}: {
+  r: OsdpReaderRow;
+  mayRepair: boolean;
+  repairing: boolean;
+  onRepair: () => void;
+  onMove: () => void;
+}) {
   const channel = CHANNEL_SHOWN[r.channel];
   const state = STATE_SHOWN[r.state];
   const fact = (label: string, value: React.ReactNode, testId?: string) => (
@@ -210,6 +228,7 @@ function Reader({ r, mayRepair: may, repairing, onRepair }: { r: OsdpReaderRow; 
           {fact(tx('Model'), tx('{model}, version {version}', { model: r.identity.model, version: r.identity.version }))}
           {fact(tx('Serial number'), r.identity.serial)}
           {fact(tx('Firmware'), r.identity.firmware)}
+          {r.baud !== undefined && fact(tx('Speed'), tx('{baud} baud', { baud: r.baud }), 'osdp-baud')}
         </dl>
       ) : (
         <p className="bp6-text-muted">{tx('No identity reported yet (PDID).')}</p>
@@ -240,9 +259,14 @@ function Reader({ r, mayRepair: may, repairing, onRepair }: { r: OsdpReaderRow; 
         ))}
       </dl>
       {may && (
-        <Button intent="warning" icon="key" loading={repairing} onClick={onRepair} data-testid="osdp-repair">
-          {tx('Re-pair')}
-        </Button>
+        <div className="gh-osdp__actions">
+          <Button intent="warning" icon="key" loading={repairing} onClick={onRepair} data-testid="osdp-repair">
+            {tx('Re-pair')}
+          </Button>
+          <Button icon="exchange" disabled={r.state !== 'online'} onClick={onMove} data-testid="osdp-comset">
+            {tx('Change address or speed')}
+          </Button>
+        </div>
       )}
     </section>
   );

@@ -98,7 +98,7 @@ import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
 import { acknowledgeHandover, getLatestHandover, listHandovers } from '../api/endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
 import { fileAt } from '../api/files';
-import { discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
+import { comsetCardReader, discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -476,5 +476,10 @@ export const handoverHistoryReading = reading(() => listHandovers());
 export const osdpReadersReading = reading((of: OsdpReadersOf) => osdpReaders(of));
 /** `<cardReaderId>`: re-pair its OSDP reader (audited); answers what the edge said it did. */
 export const osdpRepairCommands = commands((id) => repairCardReader(Number(id)));
+/** `{"id":<cardReaderId>,"address":N,"baud":N}`: move its OSDP reader (COMSET, audited); answers where it is now. */
+export const osdpComsetCommands = commands((json) => {
+  const { id, address, baud } = JSON.parse(json) as { id: number; address: number; baud: number };
+  return comsetCardReader(id, { address, baud });
+});
 /** Hardware → Interface → pre-add: the OSDP readers the connected edges found on their buses, not configured yet. */
 export const osdpFoundReading = reading(() => discoverOsdpReaders());

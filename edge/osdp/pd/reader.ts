@@ -10,7 +10,7 @@ import { sealPacket, openPacket } from '../channel.js';
 import { LineReader } from '../line.js';
 import type { ParserEvent } from '../parser.js';
 import { clientCryptogram, hostCryptogram, initialRMac, SCBK_D, SecureSession, sessionKeys, type SessionKeys } from '../secure.js';
-import type { ByteDuplex } from '../transport.js';
+import { BAUD_RATES, type ByteDuplex } from '../transport.js';
 import * as m from '../messages.js';
 
 export interface ReaderOptions {
@@ -22,6 +22,14 @@ export interface ReaderOptions {
   /** refuse plain commands other than ID and CAP (default: once paired) */
   secureOnly?: boolean;
   crc?: boolean;
+  /** its speed (baud, default 9600): a COMSET changes it, and the port's where the port can change */
+  baud?: number;
+  /**
+   * The speed the controller's end of the line is set to now. A pseudo-terminal carries no speed, so a test (or
+   * `npm run reader -- --peer`) says it: while it is not the reader's own, what is heard is garbage to it and ignored,
+   * as on a real line.
+   */
+  heardAt?: () => number | undefined;
 }
 
 export type Fault =
@@ -67,6 +75,9 @@ export class Reader extends EventEmitter {
   private readonly cuid = randomBytes(8);
   tamper = false;
   power = false;
+  baud: number;
+  /** packets not understood because the controller sent at another speed */
+  garbled = 0;
   /** what the controller asked for, newest last (tests read it) */
   readonly seen: { led: m.LedRecord[][]; buzzer: m.BuzzerSpec[]; text: string[]; out: m.OutputSpec[][]; commands: number[] } = {
     led: [],
@@ -82,6 +93,7 @@ export class Reader extends EventEmitter {
   ) {
     super();
     this.address = opts.address;
+    this.baud = opts.baud ?? 9600;
     this.scbk = opts.scbk;
     this.secureOnly = opts.secureOnly ?? opts.scbk !== undefined;
     this.line = new LineReader(port, (e) => this.onEvent(e));
@@ -118,6 +130,11 @@ export class Reader extends EventEmitter {
   }
 
   private onEvent(e: ParserEvent) {
+    const heard = this.opts.heardAt?.();
+    if (heard !== undefined && heard !== this.baud) {
+      this.garbled++;
+      return;
+    }
     if (e.kind === 'fault') {
       if (!e.reply && e.address === this.address) this.send(this.plain(e.ctrl & 3, Reply.NAK, Buffer.from([e.fault === 'check' ? Nak.CHECK : Nak.LENGTH])));
       return;
@@ -275,9 +292,17 @@ export class Reader extends EventEmitter {
       }
       case Command.COMSET: {
         const c = m.decodeComset(data);
-        if (!c || c.address > 0x7e) return nak(Nak.RECORD);
+        if (!c || c.address > 0x7e || !(BAUD_RATES as readonly number[]).includes(c.baud)) return nak(Nak.RECORD);
         setImmediate(() => {
           this.address = c.address;
+          if (c.baud !== this.baud) {
+            this.baud = c.baud;
+            // the COM reply leaves at the old speed: the port changes once it is out. A pseudo-terminal drops what the
+            // other end (socat) has not read yet when its settings change, drained or not: 20 ms more for it to be read
+            const update = () => this.port.update?.({ baudRate: c.baud }, () => {});
+            if (this.port.drain) this.port.drain(() => setTimeout(update, 20));
+            else update();
+          }
           this.emit('comset', c);
         });
         return { code: Reply.COM, data: m.encodeCom(c) };

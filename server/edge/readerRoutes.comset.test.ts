@@ -1,0 +1,131 @@
+// COMSET from the console (issue 46) against the real server, a real Gatehouse Edge and our reader on a real
+// pseudo-terminal pair (socat): an installer moves a card reader's OSDP reader to another bus address and speed; the
+// edge sends osdp_COMSET, the bus follows the reader there (the port reopened at the new speed, the secure channel
+// opened again with the reader's key, which moved with it), the card reader's record takes the new address, and the
+// action is audited. Another client's reader is 404, a user without edit card readers 403, a bad address or speed a 400
+// naming the field, an edge offline a 409.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OsdpComsetAnswer, cardReadersResource, controllersResource, validate } from '../../contract';
+import { startTestServer, type TestServer } from '../testkit';
+import { startEdge } from '../../edge/main';
+import { until } from '../../edge/testPeers';
+import { openReaderKeys } from '../../edge/readerKeys';
+import { Bus, Reader, ptyPair } from '../../edge/osdp';
+import { encode, STANDARD_FORMATS } from '../../contract/cardFormat';
+
+let s: TestServer;
+let admin: string;
+let controller: number;
+let readerId: number;
+let key: string;
+const FROM = 20;
+const TO = 21;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  admin = await s.loginTo('admin', 'NORTHWIND');
+  const { rows } = await s.db.query<{ id: number; controller_id: number }>(
+    `select r.id, r.controller_id from card_readers r join clients c on c.id = r.client_id where c.code = 'NORTHWIND' order by r.id limit 1`,
+  );
+  readerId = Number(rows[0].id);
+  controller = Number(rows[0].controller_id);
+  await s.db.query('update card_readers set address = 90 where controller_id = $1 and address in ($2, $3)', [controller, FROM, TO]);
+  await s.db.query('update card_readers set address = $2 where id = $1', [readerId, FROM]);
+  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+  expect(made.status).toBe(200);
+  key = made.body.apiKey;
+}, 180_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+const comset = (body: unknown, token = admin, id = readerId) => s.call('POST', `${cardReadersResource.api}/${id}/comset`, { token, body });
+const atAddress = async (address: number) =>
+  ((await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.readers ?? []).find(
+    (r: { address: number }) => r.address === address,
+  ) as { state: string; channel: string; baud?: number } | undefined;
+
+describe('COMSET from the console', () => {
+  it('moves a paired reader to another address and speed: the bus follows it, the record follows, audited', async () => {
+    const pty = await ptyPair();
+    // a pseudo-terminal carries no speed: the reader hears the controller only while its end is at the reader's speed
+    const pd = new Reader(pty.b, { address: FROM, baud: 115200, heardAt: () => pty.a.baudRate });
+    const dataDir = mkdtempSync(join(tmpdir(), 'osdp-comset-'));
+    const logs: string[] = [];
+    const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
+    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpInstall: true });
+    try {
+      await until('paired and secure at its first address, as the server sees it', async () => (await atAddress(FROM))?.channel === 'secure', 20_000);
+      expect((await atAddress(FROM))!.baud).toBe(115200);
+      const paired = openReaderKeys(dataDir, key).get(FROM)!;
+      expect(paired).toHaveLength(16);
+
+      // refused before anything is sent: another client's, without the privilege, bad fields
+      expect((await comset({ address: TO }, await s.login('harbour'))).status).toBe(404);
+      expect((await comset({ address: TO }, await s.login('auditor'))).status).toBe(403);
+      for (const [body, field] of [
+        [{ address: 127 }, 'address'],
+        [{ address: 'one' }, 'address'],
+        [{ baud: 12345 }, 'baud'],
+        [{ address: FROM, baud: 115200 }, 'address'], // nothing to change
+      ] as const) {
+        const r = await comset(body);
+        expect(r.status, JSON.stringify(body)).toBe(400);
+        expect(r.body.violations.map((v: { field: string }) => v.field)).toEqual([field]);
+      }
+      expect(pd.address).toBe(FROM);
+
+      const moved = await comset({ address: TO, baud: 38400 });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect(validate(moved.body, OsdpComsetAnswer).ok).toBe(true);
+      expect(moved.body).toMatchObject({ ok: true, address: TO, baud: 38400 });
+      // the reader took them; the controller's end of the line was reopened at its speed
+      expect([pd.address, pd.baud]).toEqual([TO, 38400]);
+      expect(execFileSync('stty', ['-F', pty.pathA, 'speed']).toString().trim()).toBe('38400');
+      // the secure channel opened again at the new address with the reader's own key (moved with it, not re-paired)
+      await until(
+        'secure at its new address, 38400 baud',
+        async () => {
+          const r = await atAddress(TO);
+          return r?.state === 'online' && r.channel === 'secure' && r.baud === 38400;
+        },
+        20_000,
+      );
+      const keys = openReaderKeys(dataDir, key);
+      expect(keys.get(TO)!.equals(paired)).toBe(true);
+      expect(keys.get(FROM)).toBeUndefined();
+      expect(pd.garbled).toBe(0);
+      // the record follows (the snapshot finds the reader there), audited with before and after
+      const record = await s.db.query<{ address: number }>('select address from card_readers where id = $1', [readerId]);
+      expect(Number(record.rows[0].address)).toBe(TO);
+      const audited = await s.db.query<{ before: unknown; after: unknown }>(
+        `select before, after from audit_log where action = 'comset' and entity = 'cardReader' and entity_id = $1`,
+        [String(readerId)],
+      );
+      expect(audited.rows).toHaveLength(1);
+      expect(JSON.stringify(audited.rows[0])).toMatch(/"address":\s*21/);
+      // a card at the new address is a swipe at the card reader's door
+      await until('the snapshot has the reader at its new address', () => edge.store.held?.snapshot.readers.some((r) => r.address === TO));
+      pd.presentCard(encode(STANDARD_FORMATS[0], 18, 41409));
+      await until('the card decided at the new address', () => logs.some((l) => l.includes(`(OSDP ${TO}):`)));
+
+      // the edge gone: the command cannot reach it, and says so
+      edge.stop();
+      await until(
+        'the edge offline',
+        async () => (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.online === false,
+      );
+      expect((await comset({ address: FROM })).status).toBe(409);
+    } finally {
+      edge.stop();
+      pd.close();
+      await pty.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
