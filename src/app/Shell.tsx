@@ -33,10 +33,10 @@ export function Shell({ current }: { current: RouteInfo }) {
   const mobile = useIsMobile();
 
   // app display state (§3): visual only, remembered in cookies
-  const [open, setOpen] = useState(readSidebarOpen);
-  const [mobileOpen, setMobileOpen] = useState(false);
-  const [size, setSize] = useState<UiSize>(readSize);
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [open, setOpen] = useState(readSidebarOpen); // visual: the sidebar open
+  const [mobileOpen, setMobileOpen] = useState(false); // visual: the sidebar drawer open on a phone
+  const [size, setSize] = useState<UiSize>(readSize); // visual: the text size chosen on this browser
+  const [settingsOpen, setSettingsOpen] = useState(false); // visual: the display settings open
   const toggle = () => {
     if (mobile) return setMobileOpen((o) => !o);
     setOpen((o) => {
@@ -159,7 +159,7 @@ function View({ info, active }: { info: RouteInfo; active: boolean }) {
 /** Each view scrolls on its own; its position is restored when the view is shown again. */
 function ScrollKeeper({ children, path, active }: { children: ReactNode; path: string; active: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
-  const top = useRef(0);
+  const top = useRef(0); // visual: the last scroll position (measured)
   const onScroll = useCallback(() => {
     if (ref.current) top.current = ref.current.scrollTop;
   }, []);

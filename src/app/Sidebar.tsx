@@ -25,7 +25,7 @@ export function Sidebar({ visitor, collapsed, showLogo, currentSection, onNaviga
   const groups = useMemo(() => sidebarGroups(visitor), [visitor]);
   useLocale(); // titles follow the language
   // purely visual: which groups are folded
-  const [folded, setFolded] = useState<Record<string, boolean>>({});
+  const [folded, setFolded] = useState<Record<string, boolean>>({}); // visual: the sections folded
   return (
     <nav className={`gh-sidebar bp6-dark${collapsed ? ' gh-sidebar--collapsed' : ''}`} aria-label={tx('Main menu')} data-testid="sidebar" data-tour="sidebar">
       {showLogo && (

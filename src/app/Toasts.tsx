@@ -55,7 +55,7 @@ export function Toasts() {
 function AlarmAnnouncer() {
   const alarms = useSystemActor('alarms');
   const session = useSystemActor('session');
-  const [said, setSaid] = useState({ polite: '', assertive: '' });
+  const [said, setSaid] = useState({ polite: '', assertive: '' }); // visual: the live regions' text for screen readers
   useEffect(() => {
     const subs = [
       alarms.on('alarm.noticed', ({ notices, priority }) => {

@@ -40,7 +40,7 @@ const sameBox = (a: Box | null, b: Box | null) =>
 
 /** The on-screen box of the first visible element matching `selector`, followed while the layout moves. */
 function useTargetBox(selector: string | null): Box | null {
-  const [box, setBox] = useState<Box | null>(null);
+  const [box, setBox] = useState<Box | null>(null); // visual: where the step's target is on screen (measured)
   useLayoutEffect(() => {
     if (!selector) {
       setBox(null);
@@ -74,7 +74,7 @@ export function TourOverlay() {
   const session = useSystemActor('session');
   const box = useTargetBox(step?.target ?? null);
   const cardRef = useRef<HTMLDivElement>(null);
-  const [viewport, setViewport] = useState(() => ({ w: window.innerWidth, h: window.innerHeight }));
+  const [viewport, setViewport] = useState(() => ({ w: window.innerWidth, h: window.innerHeight })); // visual: the window's size (measured)
   const showing = step !== null;
 
   useEffect(() => {
@@ -111,7 +111,7 @@ export function TourOverlay() {
   }, [showing, tour]);
 
   // the card's real height, once rendered, for placing it above a target
-  const [cardH, setCardH] = useState(CARD_H);
+  const [cardH, setCardH] = useState(CARD_H); // visual: the card's height (measured)
   // eslint-disable-next-line react-hooks/exhaustive-deps -- measured after every render on purpose; it settles, as it sets only a changed height
   useLayoutEffect(() => {
     const h = cardRef.current?.offsetHeight;

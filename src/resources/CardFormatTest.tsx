@@ -42,8 +42,8 @@ export function rawBits(raw: string, bits: number): string {
 
 export function CardFormatTest() {
   const { values } = useFormState({ subscription: { values: true } });
-  const [raw, setRaw] = useState('');
-  const [answer, setAnswer] = useState<ReturnType<typeof decodeWith> | { ok: false; problem: string } | null>(null);
+  const [raw, setRaw] = useState(''); // visual: the raw card data typed
+  const [answer, setAnswer] = useState<ReturnType<typeof decodeWith> | { ok: false; problem: string } | null>(null); // visual: the decode of what was typed (in the console, no request), shown until the next Test
   const test = () => {
     const layout = layoutOf(values as Record<string, unknown>);
     if (!layout) {

@@ -11,8 +11,8 @@ const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 
 /** A file chosen in a form field, read as a data: URL once `refuse` finds nothing wrong with it (else said on the field). */
 function useChosenFile(onChange: (v: string | null) => void, refuse: (file: File) => string | null) {
-  const [problem, setProblem] = useState<string | null>(null);
-  const [name, setName] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null); // visual: what is wrong with the file chosen (before it is sent)
+  const [name, setName] = useState<string | null>(null); // visual: the chosen file's name
   const choose = (file: File | undefined) => {
     if (!file) return;
     const wrong = refuse(file);
@@ -156,7 +156,7 @@ export function PinBoard({
   onPlace: (x: number, y: number) => void;
   onMove: (index: number, x: number, y: number) => void;
 }) {
-  const [chosen, setChosen] = useState<number | null>(null);
+  const [chosen, setChosen] = useState<number | null>(null); // visual: the door chosen to pin
   const frame = useRef<HTMLDivElement | null>(null);
   const place = (e: React.MouseEvent) => {
     const r = frame.current!.getBoundingClientRect();

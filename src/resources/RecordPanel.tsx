@@ -35,7 +35,7 @@ export function RecordPanel({
   // visual: the action asking for its reason, and the reason as typed (kept when the server refuses it)
   const [asking, setAsking] = useState<RecordAction | null>(null);
   const [reason, setReason] = useState('');
-  const [sent, setSent] = useState(false);
+  const [sent, setSent] = useState(false); // visual: the reason was sent, so the question closes with the answer
   const refused = violations.find((v) => v.field === 'reason');
   // the action ran (or was refused for another reason than the text): the question closes
   useEffect(() => {

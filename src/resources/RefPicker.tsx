@@ -36,7 +36,7 @@ function useOptions(target: string, open: boolean, chosen: readonly number[]) {
   const options = useSystemActor('options');
   const key = useId();
   const [query, setQuery] = useState(''); // visual: the text in the search box
-  const typed = useRef(query);
+  const typed = useRef(query); // latest: the search text, for the options subscription made once
   typed.current = query;
   const chosenKey = chosen.join(',');
   // named again after the cache is dropped (sign-out, another client) while this picker is still on screen

@@ -89,7 +89,7 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
   const defs = useUserFieldDefs(extensible);
   const udfInputs = useMemo(() => udfFieldDefs(defs), [defs]);
   // the address this form opened with (a kept-alive form must not re-read it when the user moves elsewhere)
-  const [search] = useState(() => window.location.search);
+  const [search] = useState(() => window.location.search); // visual: the address the form opened with
   const initialValues = useMemo(() => {
     if (editing) {
       const base = loaded && resource.toForm ? resource.toForm(loaded) : ((loaded as Record<string, unknown> | null) ?? undefined);

@@ -80,7 +80,7 @@ export function ResourceList<T extends { id: number }>({
   const canDelete = !!resource.bulkDelete && !!resource.privileges.delete && hasPrivilege(held, [resource.privileges.delete]);
 
   // the filter box: what is typed is visual until it settles, then it becomes the actor's filter
-  const [text, setText] = useState(filters.q ?? '');
+  const [text, setText] = useState(filters.q ?? ''); // visual: the search text as typed (sent to the list actor when typing stops)
   useEffect(() => {
     if ((filters.q ?? '') === text.trim()) return;
     const id = setTimeout(() => list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } }), 300);
@@ -90,7 +90,7 @@ export function ResourceList<T extends { id: number }>({
   // an extensible resource (identities) shows the client's user-defined fields as columns after the declared ones
   const defs = useUserFieldDefs(!!resource.declaration?.extensible);
   const columns = useMemo(() => [...resource.columns, ...udfColumns<T>(defs)], [resource.columns, defs]);
-  const [chosenWidths, setWidths] = useState<number[]>(() => [resource.primary.width ?? 260, ...resource.columns.map((c) => c.width ?? 150)]);
+  const [chosenWidths, setWidths] = useState<number[]>(() => [resource.primary.width ?? 260, ...resource.columns.map((c) => c.width ?? 150)]); // visual: the column widths dragged
   const widths = useMemo(() => [chosenWidths[0], ...columns.map((c, i) => chosenWidths[i + 1] ?? c.width ?? 150)], [chosenWidths, columns]);
 
   const selected = useMemo(() => new Set(selection), [selection]);

@@ -37,7 +37,7 @@ export function useFormRecord<T extends { id: number }>(resource: Resource<T>, i
   const saving = useSelector(form, selSaving);
 
   // a value the save answered once (a new API key): shown here to be copied; the form leaves when it is closed
-  const [once, setOnce] = useState<ShownOnce | null>(null);
+  const [once, setOnce] = useState<ShownOnce | null>(null); // visual: a secret the save answered, shown once to be copied; kept out of the actor so the journal never holds it
   // saved: say so, back to the list, and this form's tab closes once the list is the current view
   const leave = useCallback(
     (id: number) => {

@@ -35,7 +35,7 @@ export function useListCommands<T extends { id: number }>(
     commands.send({ type: 'command.run', command: 'export', input: { filters, sort, serverCsv: serverExport, format } satisfies ExportInput });
   // a row action's toast is said here from its declaration, the row's name kept by the view: no view text travels
   // through the actor (its input is journaled)
-  const actionRows = useRef(new Map<string, string>());
+  const actionRows = useRef(new Map<string, string>()); // visual: the row names a row action's toast says
   const runAction = (a: RowAction<T>, row: T, name: string) => {
     actionRows.current.set(`${a.action}:${row.id}`, name);
     commands.send({ type: 'command.run', command: 'action', input: { id: row.id, action: a.action } satisfies RowActionInput });

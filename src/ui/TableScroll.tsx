@@ -5,7 +5,7 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 export function TableScroll({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [scrolls, setScrolls] = useState(false);
+  const [scrolls, setScrolls] = useState(false); // visual: whether the table is wider than its box (measured)
   useLayoutEffect(() => {
     const box = ref.current;
     if (!box) return;

@@ -127,7 +127,7 @@ export function ReplayScreen() {
   const busy = useSelector(viewer, selectBusy);
   const timeline = useMemo(() => selectTimeline(ctx), [ctx]);
   const actors = useMemo(() => selectJournalActors(ctx), [ctx]);
-  const [selected, setSelected] = useState(0);
+  const [selected, setSelected] = useState(0); // visual: the step of the timeline shown
   const time = useTime();
   const index = Math.min(selected, Math.max(0, timeline.length - 1));
   const current = timeline[index];

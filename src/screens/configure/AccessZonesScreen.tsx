@@ -22,7 +22,7 @@ export function AccessZonesScreen() {
   const mayForgive = hasPrivilege(useSelector(session, selectHeldPrivileges), [PRIV.accessZones.edit]);
   const occupancy = useReading<ZoneOccupancy>('zoneOccupancyReading');
   const count = (id: number) => occupancy.output?.items.find((x) => x.zoneId === id)?.count ?? 0;
-  const [open, setOpen] = useState<{ id: number; name: string } | null>(null);
+  const [open, setOpen] = useState<{ id: number; name: string } | null>(null); // visual: the zone whose occupants are shown
   return (
     <>
       <ListScreen<{ id: number; name: string }>
@@ -143,7 +143,7 @@ function Occupants({ zone, mayForgive, onClose }: { zone: { id: number; name: st
 
 /** A ref holding the latest value (read by a subscription made once). */
 function useLatest<T>(value: T) {
-  const ref = useRef(value);
+  const ref = useRef(value); // latest: the value, for a subscription made once
   ref.current = value;
   return ref;
 }

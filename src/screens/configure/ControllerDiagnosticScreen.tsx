@@ -39,7 +39,7 @@ export function ControllerDiagnosticScreen() {
     return () => sub.unsubscribe();
   }, [commands]);
   const running = useSelector(commands, selectRunningCommand);
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(Date.now()); // visual: the clock of "3 s ago"
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);

@@ -36,7 +36,7 @@ export function DivisionsScreen() {
   const { reload } = task;
   const rows = task.output?.items ?? null;
   const tree = useMemo(() => divisionTree(rows ?? []), [rows]);
-  const names = useRef(new Map<number, string>());
+  const names = useRef(new Map<number, string>()); // visual: the division names a toast says
   for (const r of rows ?? []) names.current.set(r.id, r.name);
 
   const central = useSystemActor('socket.central');

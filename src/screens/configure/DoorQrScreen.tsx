@@ -155,7 +155,7 @@ function CodePanel({ door }: { door: DoorQrRow }) {
   const answer = useSelector(code, selectQrAnswer)?.code;
   const problem = useSelector(code, selectQrProblem);
   const busy = useSelector(code, selectQrAsking);
-  const [svg, setSvg] = useState<string | null>(null);
+  const [svg, setSvg] = useState<string | null>(null); // visual: the code drawn as a picture
   const [now, setNow] = useState(Date.now()); // visual: the countdown's clock
   // the server's `/dynamic-qr` notice for this door: a new period (or a new secret) — the actor reads the code again
   useChangeNotices({ destinations: [DESTINATIONS.dynamicQr] }, code, (body) => {

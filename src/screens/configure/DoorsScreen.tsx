@@ -58,7 +58,7 @@ export function DoorsScreen() {
   const canEdit = hasPrivilege(held, [PRIV.doors.edit]);
   const canAdd = hasPrivilege(held, [PRIV.doors.add]);
   const { doors, loading, failed, reload } = useLiveDoors();
-  const reloadRef = useRef(reload);
+  const reloadRef = useRef(reload); // latest: the list's reload, for the change-notice subscription made once
   reloadRef.current = reload;
   const lockedDown = (doors ?? []).filter((d) => d.mode === 'locked-down').length;
   const [asking, setAsking] = useState<'on' | 'off' | null>(null); // visual: the lockdown question is open
@@ -71,7 +71,7 @@ export function DoorsScreen() {
     return [...seen].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
   }, [doors]);
   const time = useTime();
-  const names = useRef(new Map<number, string>()); // for the toast's wording only
+  const names = useRef(new Map<number, string>()); // visual: for the toast's wording only
   for (const d of doors ?? []) names.current.set(d.id, d.name);
 
   // one command at a time; each answer is said in a toast (a lockdown's also reads the doors again)
@@ -124,7 +124,7 @@ export function DoorsScreen() {
   // changes (an opened door offers other commands), which drops the keyboard's focus to the page. The focus goes back
   // to the row it left: the same command if the door still offers it, else the row's first command, else its name.
   const table = useRef<HTMLTableElement>(null);
-  const returnFocus = useRef<{ doorId: number; command: DoorCommand } | null>(null);
+  const returnFocus = useRef<{ doorId: number; command: DoorCommand } | null>(null); // visual: where the keyboard focus goes back after a command
   const run = (door: LiveDoor, command: DoorCommand, force = false) => {
     const from = document.activeElement;
     returnFocus.current = from instanceof HTMLElement && from.closest(`[data-door-id="${door.id}"]`) ? { doorId: door.id, command } : null;

@@ -67,8 +67,8 @@ function Handover({ mayAcknowledge }: { mayAcknowledge: boolean }) {
   const time = useTime();
   const locale = useLocale();
   const reading = useReading<HandoverDigest | null>('handoverReading');
-  const [note, setNote] = useState('');
-  const [noteError, setNoteError] = useState<string | null>(null);
+  const [note, setNote] = useState(''); // visual: the note as typed
+  const [noteError, setNoteError] = useState<string | null>(null); // visual: what is wrong with the note typed
   const commands = useCommand(
     'handoverCommands',
     (_, result) =>

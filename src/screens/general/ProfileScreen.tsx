@@ -20,8 +20,8 @@ export function ProfileScreen() {
   const busy = useSelector(session, selectIsBusy);
   const error = useSelector(session, selectSignInError);
   // drafts of the profile form (visual until saved)
-  const [name, setName] = useState(user?.name ?? '');
-  const [timezone, setTimezone] = useState(user?.timezone ?? '');
+  const [name, setName] = useState(user?.name ?? ''); // visual: the name as typed
+  const [timezone, setTimezone] = useState(user?.timezone ?? ''); // visual: the zone as chosen
   const { zoneName } = useTime();
   const t = useT();
   if (!user) return null;

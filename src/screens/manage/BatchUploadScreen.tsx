@@ -78,9 +78,9 @@ export function BatchUploadScreen() {
     const sub = reports.on('command.done', ({ command, result }) => save(result as Blob, `batch-${command}-errors.csv`));
     return () => sub.unsubscribe();
   }, [reports]);
-  const [templateId, setTemplateId] = useState<number | null>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [missing, setMissing] = useState<{ template?: string; file?: string }>({});
+  const [templateId, setTemplateId] = useState<number | null>(null); // visual: the template chosen
+  const [file, setFile] = useState<File | null>(null); // visual: the file chosen (sent to the upload actor on Preview)
+  const [missing, setMissing] = useState<{ template?: string; file?: string }>({}); // visual: what is still to choose
   const fileInput = useRef<HTMLInputElement | null>(null);
   const chosenTemplate = templateId ?? templates.output?.items[0]?.id ?? null;
   const mayAddTemplate = hasPrivilege(held, ['0.3.1.7']);

@@ -167,12 +167,12 @@ export function AssignPrivilegesScreen() {
   const divisions = useReading<{ items: Division[] }>('divisionsReading');
   const tree = useMemo(() => flatten(divisionTree(divisions.output?.items ?? [])), [divisions.output]);
   const [edits, setEdits] = useState<Map<string, Reach> | null>(null); // visual: the ticks as changed here (null: as loaded)
-  const [q, setQ] = useState('');
+  const [q, setQ] = useState(''); // visual: the filter typed over the privileges shown
   // the whole set of ticks is saved by the command actor: `<roleId>|<ticks>`
   const saver = useViewActor('assignPrivilegeCommands');
   const saving = useSelector(saver, (s: CommandSnapshot) => selectRunningCommand(s) !== null);
   const problem = useSelector(saver, (s: CommandSnapshot) => selectCommandError(s));
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState(false); // visual: the question open
   const loaded = useMemo(
     () => new Map((ticks.output?.privileges ?? []).map((t) => [t.code, t.divisionId === null ? ('all' as Reach) : t.divisionId])),
     [ticks.output],

@@ -36,7 +36,7 @@ export function ServiceAccountsScreen() {
   const keys = useCommand('apiKeyCommands', keySaid, () => setRefresh((n) => n + 1));
   const running = useSelector(keys, selectRunningCommand);
   const result = useSelector(keys, selectCommandResult) as KeyAnswer | null;
-  const [seen, setSeen] = useState<string | null>(null); // visual only: the dialog of a key already closed
+  const [seen, setSeen] = useState<string | null>(null); // visual: the dialog of a key already closed
   const shown = result?.apiKey && result.apiKey !== seen ? result : null;
   return (
     <>
@@ -181,7 +181,7 @@ export function WebHookHistoryScreen() {
   const loader = useCommand('webHookAttemptsReads', noToast);
   const page = useSelector(loader, selectCommandResult) as WebHookAttemptPage | null;
   const loadError = useSelector(loader, selectCommandError);
-  const [filter, setFilter] = useState<HistoryFilter>({ page: 0, outcome: '', eventType: '' }); // the inputs' values
+  const [filter, setFilter] = useState<HistoryFilter>({ page: 0, outcome: '', eventType: '' }); // visual: the inputs' values
   const reload = (f = filter) => loader.send({ type: 'command.run', command: JSON.stringify({ hookId: id, ...f }) });
   useEffect(() => {
     reload(filter);

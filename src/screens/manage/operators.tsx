@@ -24,7 +24,7 @@ export function OperatorsScreen() {
   const held = useSelector(session, selectHeldPrivileges);
   const me = useSelector(session, selectUser);
   const mayEdit = hasPrivilege(held, [PRIV.operatorGroups.edit]);
-  const [names] = useState(() => new Map<string, string>()); // the toast's name of each command sent
+  const [names] = useState(() => new Map<string, string>()); // visual: the toast's name of each command sent
   const [refresh, setRefresh] = useState(0);
   const commands = useCommand(
     'operatorCommands',

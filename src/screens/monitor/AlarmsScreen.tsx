@@ -137,7 +137,7 @@ export function AlarmsScreen() {
   const commands = useSelector(alarms, selectAlarmCommands, sameAlarmCommands);
   const mobile = useIsMobile();
   const [processing, setProcessing] = useState<Event | null>(null); // visual: the open dialog
-  const [note, setNote] = useState('');
+  const [note, setNote] = useState(''); // visual: the note as typed
   const { zoneName } = useTime();
   const t = useT();
   const locale = useLocale();

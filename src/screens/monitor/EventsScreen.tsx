@@ -71,7 +71,7 @@ export function EventsScreen() {
   const waiting = useSelector(events, selectHeldCount);
   const filter = useSelector(events, selectFilterText);
   const alertsOnly = useSelector(events, selectAlertsOnly);
-  const [why, setWhy] = useState<number | null>(null); // the denied swipe whose "Why?" drawer is open (it outlives its row)
+  const [why, setWhy] = useState<number | null>(null); // visual: the denied swipe whose "Why?" drawer is open (it outlives its row)
   const { zoneName } = useTime();
   const t = useT();
   // A burst (more new rows in a frame than the table shows) on a wide screen scrolled to the top: the rows below
@@ -79,11 +79,11 @@ export function EventsScreen() {
   // would otherwise lay every new row out twice a frame, once to find it off screen (content-visibility: auto).
   // Purely visual: what the list holds is the actor's.
   const scroller = useRef<HTMLDivElement>(null);
-  const [far, setFar] = useState<number | null>(null);
+  const [far, setFar] = useState<number | null>(null); // visual: the rows below the fold left unrendered
   // A burst ends when the page has painted BURST_CALM_FRAMES frames with no burst in them (eventsBurst.ts), counted
   // by one animation frame callback at a time while a burst is on: never by a timer, which a stalled main thread
   // fired between two frames of the same burst (the e2e flake on a loaded machine).
-  const calm = useRef({ frames: 0, raf: 0 });
+  const calm = useRef({ frames: 0, raf: 0 }); // visual: the frames painted since the last burst
   useEffect(() => {
     const c = calm.current;
     const tick = () => {
@@ -120,7 +120,7 @@ export function EventsScreen() {
   };
 
   // export: the stored history with this screen's filter, streamed with progress and saved as a file
-  const [exportFormat, setExportFormat] = useState<ExportFormat>('csv');
+  const [exportFormat, setExportFormat] = useState<ExportFormat>('csv'); // visual: the export format chosen
   // the export runs in a download actor, a child of the system; the file it makes is saved here
   const download = useViewActor('eventExportLogic');
   const progress = useSelector(download, selectDownloadProgress);

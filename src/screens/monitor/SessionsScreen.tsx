@@ -94,7 +94,7 @@ export function SessionsScreen({ kind }: { kind: SessionKind }) {
   useChangeNotices(null, list, { type: 'list.refresh' });
 
   // the search box: what is typed is visual until it settles, then it becomes the list's filter
-  const [text, setText] = useState(filters.q ?? '');
+  const [text, setText] = useState(filters.q ?? ''); // visual: the search text as typed (sent to the list actor when typing stops)
   useEffect(() => {
     if ((filters.q ?? '') === text.trim()) return;
     const id = setTimeout(() => list.send({ type: 'list.filtered', filters: { ...filters, q: text.trim() } }), 300);

@@ -63,6 +63,7 @@ export function AlarmHandlingScreen() {
   const { route } = useRouteInfo();
   useLocale();
   const navigate = useNavigate();
+  // visual: the period and grouping as chosen (the reading's input)
   const [to, setTo] = useState(() => getClientToday());
   const [from, setFrom] = useState(() => `${getClientToday().slice(0, 8)}01`);
   const [grouping, setGrouping] = useState<AlarmGrouping>('priority');

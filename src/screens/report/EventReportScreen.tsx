@@ -28,9 +28,10 @@ export function EventReportScreen() {
     }
     return f;
   }, [params]);
+  // visual: the filters as typed (applied to the list actor on Search)
   const [codes, setCodes] = useState(filters.eventCode ?? '');
   const [alarmsOnly, setAlarmsOnly] = useState(filters.alert === 'true');
-  // the time range: moments (ISO 8601) typed in the user's zone in the one date-time field, or the text typed
+  // visual: the time range, moments (ISO 8601) typed in the user's zone in the one date-time field, or the text typed
   const [from, setFrom] = useState(filters.from ?? '');
   const [to, setTo] = useState(filters.to ?? '');
   const codesValid = codes.trim() === '' || /^\s*\d+(\s*,\s*\d+)*\s*$/.test(codes);
