@@ -100,6 +100,10 @@ test('a registration matching the visitor watchlist warns the front desk with th
   const entry = security.getByTestId('visitorWatchlist-form');
   await entry.getByLabel('Name').fill('Zoë Müller');
   await entry.getByLabel('Reason').fill('Stole a laptop in March');
+  // the entry's photo (a picture the browser makes), shown to the front desk beside the visitor when one matches
+  const face = await security.screenshot({ type: 'png', clip: { x: 0, y: 0, width: 120, height: 120 } });
+  await security.locator('#field-photo').setInputFiles({ name: 'zoe.png', mimeType: 'image/png', buffer: face });
+  await expect(security.getByTestId('field-photo-preview')).toBeVisible();
   await security.getByTestId('form-save').click();
   await expect(security.getByTestId('visitor-watchlist').getByRole('row').filter({ hasText: 'Zoë Müller' })).toBeVisible();
   await security.context().close();
@@ -116,6 +120,9 @@ test('a registration matching the visitor watchlist warns the front desk with th
   const warning = page.getByTestId('visitor-watchlist');
   await expect(warning).toContainText('This visitor matches the visitor watchlist');
   await expect(warning).toContainText('Stole a laptop in March');
+  const entryPhoto = warning.getByTestId('visitor-watchlist-photo');
+  await expect(entryPhoto).toBeVisible();
+  expect(await entryPhoto.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
   await expect(page.getByTestId('visitor-sign-in')).toHaveCount(0);
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'visitor-watchlist-390');

@@ -24571,6 +24571,7 @@ export interface components {
             validUntil: string;
             visitDate: string;
             watchlist?: string | null;
+            watchlistPhoto?: string | null;
             watchlistReason?: string | null;
         };
         VisitorCredential: {

@@ -55,6 +55,8 @@ export const visitorsResource = defineResource({
     // the front desk's decision (Let in / Refuse below); a visitor with an undecided or refused match is not signed in
     watchlist: choice(WATCHLIST_STATES, { label: 'Watchlist', readOnly: true, virtual: true }),
     watchlistReason: text({ label: 'Watchlist match', max: 4000, readOnly: true, virtual: true, inList: false }),
+    // the photo of the matched entry (the first that has one), shown beside the visitor's own to compare
+    watchlistPhoto: image({ maxBytes: 1_500_000, inList: false, readOnly: true, virtual: true }),
   },
   list: {
     title: ['firstName', 'lastName'],
@@ -72,7 +74,7 @@ export const visitorsResource = defineResource({
     { title: 'Visit', fields: ['hostName', 'hostId', 'purpose', 'visitDate'] },
   ],
   export: ['csv', 'ndjson'],
-  audit: { omit: ['photo'] },
+  audit: { omit: ['photo', 'watchlistPhoto'] },
   screens: {
     addRoute: '/visitor/register',
     addLabel: 'Register visitor',

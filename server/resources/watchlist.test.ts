@@ -82,6 +82,21 @@ describe('the visitor watchlist', () => {
     expect(rows[0].message).toContain('ZOE muller');
   });
 
+  it("shows the matched entry's photo on the visitor's record (not in the list), and none on a visitor that matched nothing", async () => {
+    const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    await entry({ fullName: 'Ines Fotografa', reason: 'Photographed the server room', photo: PNG }, operator);
+    const v = await register({ firstName: 'Ines', lastName: 'Fotografa' });
+    expect(v.watchlist).toBe('open');
+    const record = await s.call('GET', `${visitorsResource.api}/${v.id}`, { token: reception });
+    expect(record.body.watchlistPhoto).toBe(PNG);
+    const list = await s.call('GET', `${visitorsResource.api}?q=Fotografa`, { token: reception });
+    expect(list.body.items.map((i: any) => [i.id, i.watchlistPhoto])).toEqual([[v.id, null]]);
+    const other = await register({ firstName: 'Quentin', lastName: 'Unlisted' });
+    expect((await s.call('GET', `${visitorsResource.api}/${other.id}`, { token: reception })).body.watchlistPhoto).toBeNull();
+    // the photo is kept out of the audit trail
+    expect(await s.count(`select 1 from audit_log where entity = 'visitor' and position($1 in coalesce(after::text, '')) > 0`, [PNG.slice(30)])).toBe(0);
+  });
+
   it('matches a similar name and the same document number, and not a different person', async () => {
     await entry({ fullName: 'Johnathan Smithers', kind: 'watch', reason: 'Former contractor, escort him' });
     const similar = await register({ firstName: 'Jonathan', lastName: 'Smithers' });

@@ -30,6 +30,13 @@ export const watchlistSelect = (owner: Owner) => ({
     || case m.matched_on when 'document' then 'same document number' when 'name' then 'same name' else 'similar name' end || '): ' || m.reason
     || coalesce(' ' || to_char(e.date_of_birth, 'YYYY-MM-DD'), ''), '; ' order by m.id)
     from visitor_watchlist_matches m left join visitor_watchlist e on e.id = m.entry_id where m.${owner} = t.id)`,
+  // a registration shows the photo of the entry it matched (the first match's that has one), to compare with the visitor
+  ...(owner === 'visitor_id'
+    ? {
+        watchlistPhoto: `(select e.photo from visitor_watchlist_matches m join visitor_watchlist e on e.id = m.entry_id and e.client_id = m.client_id
+          where m.${owner} = t.id and e.photo is not null order by m.id limit 1)`,
+      }
+    : {}),
 });
 
 export interface WatchlistHit {

@@ -1151,6 +1151,8 @@ export const zhText: Record<string, string> = {
   'A shift handover is acknowledged on the dashboard once its shift has ended.': '班次结束后，在仪表板上确认班次交接。',
   // issue 50: the visitor watchlist on a visitor's page
   'This visitor matches the visitor watchlist': '该访客与访客观察名单匹配',
+  'This visitor': '此访客',
+  'The watchlist entry': '观察名单条目',
   'Let in after the watchlist check': '经观察名单核查后放行',
   'Refused: on the watchlist': '已拒绝：在观察名单上',
   'Security has been alerted. Compare the photo and date of birth, then let the visitor in or refuse them.':

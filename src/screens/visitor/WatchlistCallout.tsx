@@ -1,5 +1,5 @@
 // The visitor watchlist's warning on a visitor's page (issue 50): the match with the entry's list, name, how it
-// matched and its reason; while it waits, whoever holds 1.5.4 lets the visitor in or refuses them with a reason (the
+// matched and its reason, the entry's photo beside the visitor's to compare; while it waits, whoever holds 1.5.4 lets the visitor in or refuses them with a reason (the
 // visitor's commands actor, `…|watchlist-admit|<reason>`); afterwards it says what was decided.
 import { useState } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
@@ -40,6 +40,22 @@ export function WatchlistCallout({
       }
     >
       <p data-testid="visitor-watchlist-reason">{visitor.watchlistReason}</p>
+      {visitor.watchlistPhoto && (
+        <div className="gh-watchlist-photos" data-testid="visitor-watchlist-photos">
+          <figure>
+            {visitor.photo ? (
+              <img src={visitor.photo} alt={tx('This visitor')} />
+            ) : (
+              <div className="gh-watchlist-photos__none bp6-text-muted">{tx('No photo')}</div>
+            )}
+            <figcaption>{tx('This visitor')}</figcaption>
+          </figure>
+          <figure>
+            <img src={visitor.watchlistPhoto} alt={tx('The watchlist entry')} data-testid="visitor-watchlist-photo" />
+            <figcaption>{tx('The watchlist entry')}</figcaption>
+          </figure>
+        </div>
+      )}
       {open && <p>{tx('Security has been alerted. Compare the photo and date of birth, then let the visitor in or refuse them.')}</p>}
       {open && may && (
         <div className="gh-watchlist-decide">
