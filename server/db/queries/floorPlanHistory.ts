@@ -55,7 +55,7 @@ export async function doorStatesAt(db: Db, clientId: number, doorIds: number[], 
     `select d.id door_id, s.event_code, s.at, r.at relocked_at from unnest($1::int[]) d(id)
       left join lateral (select e.event_code, e.at from events e where ${inClient('e')} and ${stateOf} and not ${RELOCK}
         order by e.at desc, e.id desc limit 1) s on true
-      left join lateral (select e.at from events e where ${inClient('e')} and ${stateOf} and ${RELOCK} and (s.at is null or e.at >= s.at)
+      left join lateral (select e.at from events e where ${inClient('e')} and ${stateOf} and ${RELOCK} and e.at >= coalesce(s.at, '-infinity'::timestamptz)
         order by e.at, e.id limit 1) r on s.event_code is null or s.event_code <> all($3::int[])
       where s.at is not null or r.at is not null`,
     params,
