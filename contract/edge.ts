@@ -87,8 +87,10 @@ export const EdgeDoor = object({
   /** the door's lock strike on this controller (Configure / Hardware, an output of type Lock strike at the door) and
    *  how long a grant or a request to exit unlocks it (the output's pulse; 0 there: DOOR_MOMENTARY_MS); null: none */
   strike: nullable(object({ id: id(), name: name(), unlockMs: min(integer(), 1) })),
-  /** the door's inputs on this controller: its contact (open: the door is open) and exit buttons (request to exit) */
-  inputs: array(object({ id: id(), name: name(), kind: enums(EDGE_DOOR_INPUT_KINDS) })),
+  /** the door's inputs on this controller: its contact (open: the door is open) and exit buttons (request to exit),
+   *  each as wired (Configure / Hardware): `normallyClosed` (its circuit is closed at rest: open is active; else
+   *  closed is active), `supervised` (end-of-line resistors: a shorted or cut line is told apart, a tamper) */
+  inputs: array(object({ id: id(), name: name(), kind: enums(EDGE_DOOR_INPUT_KINDS), normallyClosed: optional(boolean()), supervised: optional(boolean()) })),
   /** a door left open longer than this after a grant or a request to exit is held open (Configure / Doors) */
   heldOpenMs: min(integer(), 1000),
 });
@@ -198,12 +200,20 @@ export type EdgeDoorCommand = Infer<typeof EdgeDoorCommand>;
  *  install mode (SCBK-D, then a fresh key by KEYSET) for that address only. */
 export const EdgeRepairCommand = object({ type: literal('repair'), id: commandId(), address: max(min(integer(), 0), 126) });
 export type EdgeRepairCommand = Infer<typeof EdgeRepairCommand>;
-/** Scan the OSDP bus at these addresses (those not on it yet) for readers wired but not configured (issue 46, pre-add):
- *  answered with `found`; a reader found and then added as a card reader is paired in install mode. */
-export const EdgeScanCommand = object({ type: literal('scan'), id: commandId(), addresses: size(array(max(min(integer(), 0), 126)), 1, 127) });
-export type EdgeScanCommand = Infer<typeof EdgeScanCommand>;
 /** The speeds an OSDP reader can be moved to (COMSET) and a scan tries (§4.1; 230400 is left out: few readers take it). */
 export const OSDP_BAUD_RATES = [9600, 19200, 38400, 57600, 115200] as const;
+/** Scan the OSDP bus at these addresses (those not on it yet) for readers wired but not configured (issue 46, pre-add):
+ *  answered with `found`; a reader found and then added as a card reader is paired in install mode. */
+export const EdgeScanCommand = object({
+  type: literal('scan'),
+  id: commandId(),
+  addresses: size(array(max(min(integer(), 0), 126)), 1, 127),
+  /** other speeds to try too (a broadcast osdp_ID at each, then address by address where anyone answered) */
+  speeds: optional(size(array(enums(OSDP_BAUD_RATES)), 0, 5)),
+  /** no address is asked after this long (ms); the answer says how many were left */
+  withinMs: optional(max(min(integer(), 1000), 300_000)),
+});
+export type EdgeScanCommand = Infer<typeof EdgeScanCommand>;
 /** Move the OSDP reader at `address` to bus address `to` and speed `baud` (osdp_COMSET, an audited installer's action):
  *  the bus follows it there; the line's speed changes only when no other reader is on it. */
 export const EdgeComsetCommand = object({
@@ -244,6 +254,10 @@ export const EdgeFoundReader = object({
   address: max(min(integer(), 0), 126),
   identity: object({ vendor: safeText(6), model: integer(), version: integer(), serial: integer(), firmware: safeText(40) }),
   capabilities: size(array(object({ function: integer(), name: safeText(80), compliance: integer(), count: integer() })), 0, 64),
+  /** the speed it answered at (absent from edges before the scan at several speeds) */
+  baud: optional(integer()),
+  /** the line's own speed: a reader found at another one cannot be polled until it is set to it */
+  lineBaud: optional(integer()),
 });
 export type EdgeFoundReader = Infer<typeof EdgeFoundReader>;
 /** The edge's answer to a command: done (ok) or refused (`message` says why); a door's with the journal number of the

@@ -38,8 +38,12 @@ export type OsdpComsetRequest = { address?: number; baud?: number };
 export const OsdpComsetAnswer = type({ ok: boolean(), message: string(), address: integer(), baud: integer() });
 export type OsdpComsetAnswer = Infer<typeof OsdpComsetAnswer>;
 
-/** The bus addresses a pre-add scan asks (each silent one costs the line a reply timeout, 200 ms): 0–15. */
+/** The bus addresses a pre-add scan asks first (each silent one costs the line a reply timeout, 200 ms): 0–15. */
 export const OSDP_SCAN_ADDRESSES = Array.from({ length: 16 }, (_, i) => i);
+/** Every bus address (0x00–0x7E), when the installer asks for the whole range (`?addresses=all`: about 26 s). */
+export const OSDP_ALL_ADDRESSES = Array.from({ length: 127 }, (_, i) => i);
+/** How long a scan of the whole range (and at every speed) may take on one edge before it answers with what it found. */
+export const OSDP_WIDE_SCAN_MS = 90_000;
 
 /** A reader wired to an edge controller's OSDP bus and not configured yet: it answered a scan (PDID, PDCAP). */
 export const OsdpFoundReader = type({ ...EdgeFoundReader.schema, controllerId: integer(), controllerName: string() });

@@ -256,14 +256,16 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
 
   /** A scan of the bus for readers not configured yet (Hardware → Interface → pre-add): who answered, never a key. */
   async function scan(m: EdgeScanCommand): Promise<EdgeCommandResult> {
-    const list = await bus.scan(m.addresses);
-    for (const f of list) found.add(f.address);
-    log(`OSDP scan of ${m.addresses.length} address(es): ${list.length ? `found ${list.map((f) => f.address).join(', ')}` : 'no reader answered'}`);
+    const list = await bus.scan(m.addresses, { speeds: m.speeds, withinMs: m.withinMs });
+    for (const f of list) if (f.baud === undefined || f.baud === bus.baudRate) found.add(f.address);
+    const where = `${m.addresses.length} address(es)${m.speeds?.length ? ` at ${m.speeds.join(', ')} baud` : ''}`;
+    log(`OSDP scan of ${where}: ${list.length ? `found ${list.map((f) => `${f.address} (${f.baud} baud)`).join(', ')}` : 'no reader answered'}`);
+    const said = list.length ? `${list.length} reader(s) answered` : 'no reader answered';
     return {
       type: 'result',
       id: m.id,
       ok: true,
-      message: list.length ? `${list.length} reader(s) answered` : 'no reader answered',
+      message: list.unasked ? `${said}; stopped at the time limit with ${list.unasked} address(es) not asked` : said,
       seq: 0,
       found: list.map((f) => ({
         address: f.address,
@@ -271,6 +273,8 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
         capabilities: (f.capabilities ?? [])
           .slice(0, 64)
           .map((c) => ({ function: c.function, name: c.name.slice(0, 80), compliance: c.compliance, count: c.count })),
+        baud: f.baud ?? bus.baudRate,
+        lineBaud: bus.baudRate,
       })),
     };
   }

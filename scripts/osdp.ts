@@ -1,13 +1,14 @@
 // The technician's tool for an OSDP line (issue 46; OSDP-Bench is the field's model). docs/OSDP.md has the details.
-//   npm run osdp -- scan PATH [--baud N] [--addresses 0-126]
-//     one JSON line per reader that answers osdp_ID (address, vendor OUI, model, serial, firmware, capabilities);
+//   npm run osdp -- scan PATH [--baud N] [--addresses 0-126] [--all-speeds]
+//     one JSON line per reader that answers osdp_ID (address, baud, vendor OUI, model, serial, firmware, capabilities);
+//     with --all-speeds each other OSDP speed too (a broadcast ID first, then every address where anyone answered);
 //     exit 0, or 1 when nothing answered
 //   npm run osdp -- watch PATH --address N (--install | --key HEX) [--baud N]
 //     opens the secure channel (--install pairs with SCBK-D, sets a fresh key by KEYSET and prints it once), then one
 //     JSON line per card read and PIN, each answered with a green LED and a beep, until stopped (Ctrl-C, exit 0)
 // Every failure is one JSON line {"error": reason, …} and a non-zero exit (2: the command line was wrong).
 import { parseArgs } from 'node:util';
-import { Bus, closeSerial, discover, openSerial, parseKey, type ReaderConfig } from '../edge/osdp';
+import { BAUD_RATES, Bus, closeSerial, discover, openSerial, parseKey, type ReaderConfig } from '../edge/osdp';
 
 const out = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 function fail(error: string, code = 1, more: Record<string, unknown> = {}): never {
@@ -23,6 +24,7 @@ const { values, positionals } = parseArgs({
     install: { type: 'boolean', default: false },
     key: { type: 'string' },
     'online-timeout': { type: 'string', default: '5000' },
+    'all-speeds': { type: 'boolean', default: false },
   },
   allowPositionals: true,
 });
@@ -43,11 +45,13 @@ function addressList(s: string): number[] {
 async function scan() {
   const port = await openSerial(path, baudRate).catch((e: Error) => fail(`cannot open ${path}: ${e.message}`));
   port.on('error', (e) => fail(`the line failed: ${e.message}`));
-  const found = await discover(port, { baudRate, addresses: addressList(values.addresses!) });
+  const speeds = values['all-speeds'] ? BAUD_RATES.filter((b) => b !== 230400) : [];
+  const found = await discover(port, { baudRate, addresses: addressList(values.addresses!), speeds });
   await closeSerial(port);
   for (const f of found)
     out({
       address: f.address,
+      baud: f.baud ?? baudRate,
       vendor: f.identity.vendor,
       model: f.identity.model,
       version: f.identity.version,
@@ -55,7 +59,7 @@ async function scan() {
       firmware: f.identity.firmware,
       capabilities: f.capabilities?.map((c) => ({ name: c.name, compliance: c.compliance, count: c.count })) ?? [],
     });
-  if (!found.length) fail('no reader answered', 1, { path, baud: baudRate });
+  if (!found.length) fail('no reader answered', 1, { path, baud: baudRate, ...(speeds.length ? { speeds } : {}) });
   process.exit(0);
 }
 

@@ -7864,6 +7864,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event/manage/card-readers/{id}/comset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves the OSDP reader to another bus address and/or speed (osdp_COMSET); the card reader's record follows; audited */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description IAM mode: the client (tenant) id the call works in, one the signed-in user holds grants in (else 403). Without it, the session's selected client. */
+                    "x-tenant-id"?: components["parameters"]["TenantId"];
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        address?: unknown | null;
+                        baud?: unknown | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: number;
+                            baud: number;
+                            message: string;
+                            ok: boolean;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event/manage/card-readers/{id}/osdp": {
         parameters: {
             query?: never;
@@ -7898,6 +7956,7 @@ export interface paths {
                             online: boolean;
                             readers: {
                                 address: number;
+                                baud?: number;
                                 capabilities: {
                                     compliance: number;
                                     count: number;
@@ -8351,6 +8410,7 @@ export interface paths {
                             online: boolean;
                             readers: {
                                 address: number;
+                                baud?: number;
                                 capabilities: {
                                     compliance: number;
                                     count: number;
@@ -12948,6 +13008,7 @@ export interface paths {
                             }[];
                             items: {
                                 address: number;
+                                baud?: number;
                                 capabilities: {
                                     compliance: number;
                                     count: number;
@@ -12963,6 +13024,7 @@ export interface paths {
                                     vendor: string;
                                     version: number;
                                 };
+                                lineBaud?: number;
                             }[];
                         };
                     };

@@ -13,6 +13,7 @@ import { next, ptyPair, until, type PtyPair } from './testkit.js';
 import { closeSerial } from './transport.js';
 import { encode, STANDARD_FORMATS } from '../../contract/cardFormat.js';
 import { decodeCard } from './card.js';
+import { discover } from './discover.js';
 
 let pty: PtyPair | undefined;
 let bus: Bus | undefined;
@@ -472,5 +473,49 @@ describe('a line in use', () => {
     expect((await keyset).address).toBe(4);
     await until(() => bus.reader(4)?.state === 'online' && bus.reader(4)!.paired, 3000, 'reader 4 paired and online');
     expect(await bus.scan([4, 1])).toEqual([]);
+  });
+
+  it('scans past address 15 and at other speeds between its readers’ polls: each found with its speed, the line back at its own', async () => {
+    pty = await ptyPair();
+    const p = pty;
+    const at = () => p.a.baudRate;
+    // on the line at 115200: the configured reader 1 and a new one at 0x70; at 9600 another new one at 0x42 (a pty
+    // carries no speed: each PD hears only while the controller's end is at its own speed)
+    readers.push(new Reader(p.b, { address: 1, baud: 115200, heardAt: at }));
+    readers.push(new Reader(p.b, { address: 0x70, baud: 115200, heardAt: at }));
+    const slow = new Reader(p.b, { address: 0x42, baud: 9600, heardAt: at });
+    readers.push(slow);
+    bus = new Bus(p.a, { baudRate: 115200, pollIntervalMs: 30, replyTimeoutMs: 60 });
+    bus.add({ address: 1 });
+    bus.start();
+    await next(bus, 'online');
+    const offline: number[] = [];
+    bus.on('offline', (e) => offline.push(e.address));
+    const polled = bus.reader(1)!.counters.commands;
+    const all = Array.from({ length: 127 }, (_, i) => i);
+    const found = await bus.scan(all, { speeds: [9600, 19200, 38400, 57600, 115200] });
+    expect(found.map((f) => [f.address, f.baud])).toEqual([
+      [0x42, 9600],
+      [0x70, 115200],
+    ]);
+    // the speeds where nobody was cost one broadcast each; 9600 was asked address by address (the slow reader heard
+    // only those); the line is back at its speed and the reader on it was polled throughout
+    expect(slow.seen.commands.filter((c) => c === Command.ID).length).toBeGreaterThanOrEqual(2);
+    expect([bus.baudRate, p.a.baudRate]).toEqual([115200, 115200]);
+    expect(bus.reader(1)!.counters.commands - polled).toBeGreaterThan(100);
+    expect(offline).toEqual([]);
+    // a time limit: what was not asked is counted
+    const cut = await bus.scan(all, { withinMs: 1000 });
+    expect(cut.unasked).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('discover (npm run osdp -- scan --all-speeds) finds a reader at another speed and leaves the line at its own', async () => {
+    pty = await ptyPair();
+    const p = pty;
+    readers.push(new Reader(p.b, { address: 9, baud: 38400, heardAt: () => p.a.baudRate }));
+    expect(await discover(p.a, { baudRate: 115200, addresses: [3, 9], replyTimeoutMs: 60 })).toEqual([]);
+    const found = await discover(p.a, { baudRate: 115200, addresses: [3, 9], speeds: [9600, 38400, 115200], replyTimeoutMs: 60 });
+    expect(found.map((f) => [f.address, f.baud])).toEqual([[9, 38400]]);
+    expect(p.a.baudRate).toBe(115200);
   });
 });

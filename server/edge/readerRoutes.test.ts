@@ -9,6 +9,8 @@ import {
   DESTINATIONS,
   EDGE_CONNECT_PATH,
   OSDP_SCAN_ADDRESSES,
+  OSDP_ALL_ADDRESSES,
+  OSDP_WIDE_SCAN_MS,
   OsdpFoundAnswer,
   OsdpReadersAnswer,
   OsdpReadersNotice,
@@ -225,15 +227,17 @@ describe('OSDP reader status routes', () => {
   });
 
   it('scans each connected edge’s bus for readers not configured yet (pre-add), skipping the addresses with a card reader', async () => {
-    const discover = (token: string) => s.call('GET', `${interfacesResource.api}/discover-osdp`, { token });
+    const discover = (token: string, query = '') => s.call('GET', `${interfacesResource.api}/discover-osdp${query}`, { token });
     // no edge connected: nothing asked, nothing found
     expect((await discover(admin)).body).toEqual({ items: [], controllers: [] });
     const ws = await connectEdge(key);
     const asked: number[][] = [];
+    const how: { speeds?: number[]; withinMs?: number }[] = [];
     ws.on('message', (data) => {
       const m = JSON.parse(String(data));
       if (m.type !== 'scan') return;
       asked.push(m.addresses);
+      how.push({ speeds: m.speeds, withinMs: m.withinMs });
       const free = m.addresses.find((a: number) => a !== readerAddress);
       const found = [{ address: free, identity: { vendor: '0A0B0C', model: 7, version: 2, serial: 4242, firmware: '2.0.1' }, capabilities: [] }];
       ws.send(JSON.stringify({ type: 'result', id: m.id, ok: true, message: '1 reader(s) answered', seq: 0, found }));
@@ -258,6 +262,16 @@ describe('OSDP reader status routes', () => {
       expect(asked).toHaveLength(1);
       // a user who may not add interfaces may not scan
       expect((await discover(await s.login('auditor'))).status).toBe(403);
+      // the whole range, then every speed, when asked: bounded in time (the edge answers what it found by then)
+      expect((await discover(admin, '?addresses=all')).status).toBe(200);
+      expect(asked[1]).toEqual(OSDP_ALL_ADDRESSES.filter((a) => !taken.includes(a)));
+      expect(how[1]).toEqual({ speeds: undefined, withinMs: OSDP_WIDE_SCAN_MS });
+      expect((await discover(admin, '?addresses=all&speeds=all')).status).toBe(200);
+      expect(how[2]).toEqual({ speeds: [9600, 19200, 38400, 57600, 115200], withinMs: OSDP_WIDE_SCAN_MS });
+      const bad = await discover(admin, '?addresses=20');
+      expect(bad.status).toBe(400);
+      expect(bad.body.violations.map((v: { field: string }) => v.field)).toEqual(['addresses']);
+      expect(asked).toHaveLength(3);
     } finally {
       ws.close();
     }

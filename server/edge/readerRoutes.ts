@@ -8,6 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import {
   OSDP_SCAN_ADDRESSES,
+  OSDP_ALL_ADDRESSES,
+  OSDP_WIDE_SCAN_MS,
   OsdpFoundAnswer,
   interfacesResource,
   OsdpReadersAnswer,
@@ -143,11 +145,18 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
 
   /**
    * GET …/interfaces/discover-osdp: Hardware → Interface → pre-add. Each connected edge controller of the client scans
-   * its bus at the addresses where it has no card reader; a reader found and then added as a card reader is paired by
-   * its edge (install mode). Scans run side by side, one per controller; an edge that fails or is slow is named.
+   * its bus at the addresses where it has no card reader (0–15; `?addresses=all`: 0–126) at the line's speed, and with
+   * `?speeds=all` at each other OSDP speed too; a reader found and then added as a card reader is paired by its edge
+   * (install mode). Scans run side by side, one per controller; an edge that fails or is slow is named. A wide scan is
+   * bounded (OSDP_WIDE_SCAN_MS): the edge answers with what it found and how many addresses it did not ask.
    */
   app.get(`${interfacesResource.api}/discover-osdp`, { config: { privileges: [PRIV.interfaces.add], touches: 'client', ...DOCS.scan } }, async (req) => {
     const clientId = clientOf(req);
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    for (const k of ['addresses', 'speeds'])
+      if (q[k] !== undefined && q[k] !== 'all')
+        throw new HttpError(400, 'Scan: addresses and speeds take only all', [{ field: k, message: 'must be all when given' }]);
+    const wide = q.addresses === 'all' || q.speeds === 'all';
     const live = [
       ...new Set(
         hub
@@ -168,10 +177,16 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
     const asked = await Promise.all(
       rows.map(async (c) => {
         const taken = new Set((c.taken ?? []).map(Number));
-        const addresses = OSDP_SCAN_ADDRESSES.filter((a) => !taken.has(a));
+        const addresses = (q.addresses === 'all' ? OSDP_ALL_ADDRESSES : OSDP_SCAN_ADDRESSES).filter((a) => !taken.has(a));
         if (!addresses.length) return { c, ok: true, message: 'every address has a card reader', found: [] };
+        const scan = {
+          type: 'scan' as const,
+          addresses,
+          ...(q.speeds === 'all' ? { speeds: [...OSDP_BAUD_RATES] } : {}),
+          ...(wide ? { withinMs: OSDP_WIDE_SCAN_MS } : {}),
+        };
         try {
-          const r = await hub.command(Number(c.id), { type: 'scan', addresses }, c.name);
+          const r = await hub.command(Number(c.id), scan, c.name, wide ? OSDP_WIDE_SCAN_MS + 10_000 : undefined);
           return { c, ok: r.ok, message: r.message, found: r.found ?? [] };
         } catch (e) {
           return { c, ok: false, message: e instanceof Error ? e.message : String(e), found: [] };

@@ -30,8 +30,11 @@ export async function repairCardReader(cardReaderId: number): Promise<OsdpRepair
 }
 
 /** Hardware → Interface → pre-add: each connected edge controller scans its OSDP bus for readers not configured yet. */
-export async function discoverOsdpReaders(): Promise<OsdpFoundAnswer> {
-  const path = `${interfacesResource.api}/discover-osdp`;
+export type OsdpScanScope = 'quick' | 'all' | 'speeds';
+/** `quick`: addresses 0–15 at the line's speed; `all`: 0–126; `speeds`: 0–126 at every OSDP speed (bounded). */
+export async function discoverOsdpReaders(scope: OsdpScanScope = 'quick'): Promise<OsdpFoundAnswer> {
+  const query = scope === 'quick' ? '' : scope === 'all' ? '?addresses=all' : '?addresses=all&speeds=all';
+  const path = `${interfacesResource.api}/discover-osdp${query}`;
   const r = await api.get(path);
   return checked(r.data, OsdpFoundAnswer, path);
 }

@@ -93,6 +93,15 @@ export const zhOsdpText: Record<string, string> = {
   // Hardware → Interface → pre-add (src/resources/OsdpFoundReaders.tsx)
   'OSDP readers found on the edges’ buses': 'Edge 控制器总线上发现的 OSDP 读卡器',
   'Scan again': '重新扫描',
+  'Each connected Gatehouse Edge controller asks every bus address (0–126) that has no card reader, between its readers’ polls: about 30 s.':
+    '每个已连接的 Gatehouse Edge 控制器在轮询读卡器的间隙询问所有尚无读卡器的总线地址（0–126）：约 30 秒。',
+  'Each connected Gatehouse Edge controller asks every bus address at its line’s speed, then tries each other speed and asks every address where a reader answered: up to 90 s.':
+    '每个已连接的 Gatehouse Edge 控制器先以其线路波特率询问所有总线地址，再尝试其他各波特率，并在有读卡器应答的波特率下询问所有地址：最长 90 秒。',
+  'Scan all addresses (0–126)': '扫描所有地址（0–126）',
+  'Scan: addresses and speeds take only all': '扫描：addresses 和 speeds 只能为 all',
+  'Scan all addresses at every speed': '以所有波特率扫描所有地址',
+  'It answers at {baud} baud, the line runs at {line} baud: set the reader to the line’s speed, then scan again.':
+    '它以 {baud} 波特应答，而线路运行于 {line} 波特：请将读卡器设为线路的波特率，然后重新扫描。',
   'Each connected Gatehouse Edge controller asks bus addresses 0–15 that have no card reader. Add one to pair it.':
     '每个已连接的 Gatehouse Edge 控制器会询问尚无读卡器的总线地址 0–15。添加一个即可与其配对。',
   'No new OSDP reader answered': '没有新的 OSDP 读卡器应答',

@@ -2,12 +2,14 @@
 // at an address with no card reader yet (PDID: vendor, model, serial number, firmware; PDCAP). Add opens the card
 // reader form with the controller, the bus address and a name filled in; once it is saved, the edge pairs the reader
 // it found (install mode: SCBK-D, then a key of its own) and the card reader's page shows it.
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { PRIV, cardReadersResource, type OsdpFoundAnswer, type OsdpFoundReader } from '../../contract';
 import { vendorOf } from '../../machines/osdpReaders.selectors';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
+import type { OsdpScanScope } from '../api/osdp';
 import { useReading } from '../hooks/useReading';
 import { useSystemActor } from '../hooks/useSystemActor';
 import { say, tx, useLocale } from '../i18n';
@@ -17,7 +19,9 @@ import '../styles/osdp.css';
 export function OsdpFoundReaders() {
   useLocale();
   const navigate = useNavigate();
-  const found = useReading<OsdpFoundAnswer>('osdpFoundReading');
+  // visual: how wide the scan is (0–15 at once; the whole range or every speed when the installer asks)
+  const [scope, setScope] = useState<OsdpScanScope>('quick');
+  const found = useReading<OsdpFoundAnswer>('osdpFoundReading', { input: { scope }, key: scope });
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const mayAdd = held.has(PRIV.cardReaders.add);
   const a = found.output;
@@ -35,8 +39,22 @@ export function OsdpFoundReaders() {
         </Button>
       </div>
       <p className="bp6-text-muted gh-osdp__when">
-        {tx('Each connected Gatehouse Edge controller asks bus addresses 0–15 that have no card reader. Add one to pair it.')}
+        {tx(
+          scope === 'quick'
+            ? 'Each connected Gatehouse Edge controller asks bus addresses 0–15 that have no card reader. Add one to pair it.'
+            : scope === 'all'
+              ? 'Each connected Gatehouse Edge controller asks every bus address (0–126) that has no card reader, between its readers’ polls: about 30 s.'
+              : 'Each connected Gatehouse Edge controller asks every bus address at its line’s speed, then tries each other speed and asks every address where a reader answered: up to 90 s.',
+        )}
       </p>
+      <div className="gh-osdp__actions gh-osdp__scope">
+        <Button size="small" disabled={found.busy || scope === 'all'} onClick={() => setScope('all')} data-testid="osdp-scan-all">
+          {tx('Scan all addresses (0–126)')}
+        </Button>
+        <Button size="small" disabled={found.busy || scope === 'speeds'} onClick={() => setScope('speeds')} data-testid="osdp-scan-speeds">
+          {tx('Scan all addresses at every speed')}
+        </Button>
+      </div>
       {found.failed && (
         <Callout intent="danger" icon="error" compact>
           {say(found.error ?? '')}
@@ -64,6 +82,7 @@ export function OsdpFoundReaders() {
               <tr>
                 <th>{tx('Controller')}</th>
                 <th>{tx('Bus address')}</th>
+                <th>{tx('Speed')}</th>
                 <th>{tx('Reader')}</th>
               </tr>
             </thead>
@@ -72,6 +91,7 @@ export function OsdpFoundReaders() {
                 <tr key={`${r.controllerId}:${r.address}`} data-testid="osdp-found-reader" aria-label={`${r.controllerName} ${r.address}`}>
                   <td>{r.controllerName}</td>
                   <td>{r.address}</td>
+                  <td>{r.baud ? tx('{baud} baud', { baud: r.baud }) : '—'}</td>
                   <td>
                     {/* one cell, so that the action stays in sight at 390 px */}
                     <dl className="gh-osdp__found">
@@ -84,7 +104,15 @@ export function OsdpFoundReaders() {
                       <dt className="bp6-text-muted">{tx('Firmware')}</dt>
                       <dd>{r.identity.firmware}</dd>
                     </dl>
-                    {mayAdd && (
+                    {r.baud && r.lineBaud && r.baud !== r.lineBaud ? (
+                      <p className="gh-osdp__away" data-testid="osdp-found-away">
+                        {tx('It answers at {baud} baud, the line runs at {line} baud: set the reader to the line’s speed, then scan again.', {
+                          baud: r.baud,
+                          line: r.lineBaud,
+                        })}
+                      </p>
+                    ) : null}
+                    {mayAdd && !(r.baud && r.lineBaud && r.baud !== r.lineBaud) && (
                       <Button size="small" icon="plus" onClick={() => add(r)} data-testid="osdp-found-add">
                         {tx('Add and pair')}
                       </Button>

@@ -98,7 +98,7 @@ import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
 import { acknowledgeHandover, getLatestHandover, listHandovers } from '../api/endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
 import { fileAt } from '../api/files';
-import { comsetCardReader, discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
+import { comsetCardReader, discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf, type OsdpScanScope } from '../api/osdp';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({
@@ -482,4 +482,4 @@ export const osdpComsetCommands = commands((json) => {
   return comsetCardReader(id, { address, baud });
 });
 /** Hardware → Interface → pre-add: the OSDP readers the connected edges found on their buses, not configured yet. */
-export const osdpFoundReading = reading(() => discoverOsdpReaders());
+export const osdpFoundReading = reading((of?: { scope: OsdpScanScope }) => discoverOsdpReaders(of?.scope));
