@@ -18510,7 +18510,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": {
+                            challenge: string;
+                            timeout?: number;
+                        };
                     };
                 };
                 400: components["responses"]["BadRequest"];

@@ -14,6 +14,12 @@ export const CONTROLLER_STATUSES = [
   { value: 'offline', label: 'Offline' },
 ] as const;
 
+/** A Gatehouse Edge controller's link as the server last saw it (edge_controllers: connected, not since disconnected). */
+export const EDGE_LINK_STATES = [
+  { value: 'online', label: 'Online' },
+  { value: 'offline', label: 'Offline' },
+] as const;
+
 export const controllersResource = defineResource({
   name: 'controllers',
   table: 'controllers',
@@ -35,8 +41,14 @@ export const controllersResource = defineResource({
     // Gatehouse Edge (issue 47, server/edge/keys.ts): online or offline since when, the snapshot version it was sent and
     // applied, its buffered events and version; empty for a controller without an edge key
     edge: text({ label: 'Edge', max: 400, virtual: true, readOnly: true }),
-    // since when online or offline (the console shows it in the user's zone in place of the text's UTC time)
+    // since when online or offline
     edgeSince: timestamp({ label: 'Edge since', virtual: true }),
+    // the summary's parts, which the console composes in the user's zone and language (the text above is for exports)
+    edgeState: choice(EDGE_LINK_STATES, { label: 'Edge link', virtual: true, readOnly: true }),
+    edgeSnapshot: number({ label: 'Edge snapshot version', virtual: true, readOnly: true }),
+    edgeApplied: number({ label: 'Edge snapshot applied', virtual: true, readOnly: true }),
+    edgePending: number({ label: 'Edge buffered events', virtual: true, readOnly: true }),
+    edgeVersion: text({ label: 'Edge version', max: 40, virtual: true, readOnly: true }),
   },
   list: { title: ['name'], columns: ['ipAddress', 'status', 'firmware', 'edge'], sort: ['name', 'asc'] },
   form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],

@@ -50,6 +50,12 @@ export const controllerHooks = (): ResourceHooks => {
       edge: EDGE_SUMMARY,
       edgeSince: `(select case when e.connected_at is not null and e.disconnected_at is null then e.connected_at else e.disconnected_at end
         from edge_controllers e where e.controller_id = t.id)`,
+      edgeState: `(select case when e.connected_at is not null and e.disconnected_at is null then 'online' else 'offline' end
+        from edge_controllers e where e.controller_id = t.id)`,
+      edgeSnapshot: `(select e.snapshot_version::int from edge_controllers e where e.controller_id = t.id)`,
+      edgeApplied: `(select e.applied_version::int from edge_controllers e where e.controller_id = t.id)`,
+      edgePending: `(select e.pending from edge_controllers e where e.controller_id = t.id)`,
+      edgeVersion: `(select e.edge_version from edge_controllers e where e.controller_id = t.id)`,
     },
     actions: {
       'edge-key': {

@@ -4,6 +4,7 @@
 import { IAM_REFUSALS_ZH } from '../../contract/iam';
 import { zhMfaText } from './mfa';
 import { zhOsdpText } from './osdp';
+import { zhEdgeText } from './edge';
 import { zhActivityText } from './activity';
 import { zhFloorPlanTimeText } from './floorPlanTime';
 
@@ -16,6 +17,8 @@ export const zhText: Record<string, string> = {
   ...zhMfaText,
   // issue 46: the Hardware screens' OSDP readers (./osdp.ts)
   ...zhOsdpText,
+  // issue 47: the controllers list's Edge column (./edge.ts)
+  ...zhEdgeText,
   // issue 49: the server's words when an identity provider's sign-in is refused (contract/iam.ts)
   ...Object.fromEntries(Object.entries(IAM_REFUSALS_ZH).filter(([en]) => !en.includes('{'))),
   'Something went wrong in {where}': '{where}出错了',
