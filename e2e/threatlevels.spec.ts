@@ -305,6 +305,9 @@ test("the doors screen's threat panel along every edge of its machine's graph sh
   const expectScreen = async (at: ModelStep<typeof threatLevelMachine, { held: Held }>, where: string) => {
     const now = selectThreatCurrent(at.snapshot)!;
     const mayChange = selectThreatMayChange(at.snapshot);
+    // settled, the level shown is the one in force on the server (a property of the screen, not of the transitions)
+    const kind = !now.level ? 'none' : now.divisionId === null ? 'whole' : 'site';
+    expect(kind, `${where}: the level shown is the server's`).toBe(at.world.held);
     // the doors the server holds now (its rule); the panel's own parts from the machine's selectors
     const doors = (await (await request.get('/event/manage/doors', { headers: operator })).json()).items as { heldBy: unknown }[];
     const held = doors.filter((d) => d.heldBy).length;
