@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, EDGE_CONNECT_PATH, cardReadersResource, controllersResource, doorsResource } from '../contract';
 import { EMPTY_STATE, decide } from '../access/engine';
 import { startTestServer, type TestServer } from '../server/testkit';
+import { EDGE_VERSION } from './link';
 import { startEdge, type Edge } from './main';
 import { proxyTo, until } from './testPeers';
 import { Bus, Reader, ptyPair } from './osdp';
@@ -294,6 +295,33 @@ describe('Gatehouse Edge', () => {
     expect(await lastSeq()).toBe(from + 3); // noted with the events, not after them
   });
 
+  it('two batches in flight: the second arriving first waits for the first, and both are stored once and in order', async () => {
+    const lastSeq = async () =>
+      Number((await s.db.query<{ n: string }>('select last_seq::text as n from edge_controllers where controller_id = $1', [controller])).rows[0].n);
+    const from = await lastSeq();
+    const marker = `in-flight-${Date.now()}`;
+    const batch = (first: number) => ({
+      events: [0, 1, 2].map((i) => ({
+        controllerId: controller,
+        eventCode: 6000,
+        sourceId: `door-${doors[0]}`,
+        message: `${marker} ${first + i}`,
+        edge: { seq: from + first + i, occurredAt: Date.now(), offline: false, snapshotVersion: 1 },
+      })),
+    });
+    const post = (b: unknown) => s.call('POST', API.deviceEvents, { headers: { authorization: `Bearer ${key}` }, body: b });
+    // the second batch is sent first; the first follows once the second is waiting
+    const second = post(batch(4));
+    await new Promise((r) => setImmediate(r));
+    const first = await post(batch(1));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ accepted: 3, rejected: [] });
+    expect((await second).body).toMatchObject({ accepted: 3, rejected: [], edgeLastSeq: from + 6 });
+    const { rows } = await s.db.query<{ message: string }>(`select message from events where message like $1 order by id`, [`${marker} %`]);
+    expect(rows.map((r) => r.message)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `${marker} ${i}`));
+    expect(await lastSeq()).toBe(from + 6);
+  });
+
   it('a schedule changed on the server reaches the edge and changes its decision within seconds', async () => {
     const edge = edgeWith(key);
     const held = await until('a snapshot', () => edge.link.online && edge.store.held);
@@ -341,6 +369,15 @@ describe('Gatehouse Edge', () => {
     // and the controllers list says so
     const row = (await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body;
     expect(row.edge).toMatch(new RegExp(`^online since .*, snapshot v${edge.store.held!.version}, \\d+ buffered, edge \\d`));
+    // and its parts, which the console composes in the user's zone and language
+    expect(row).toMatchObject({
+      edgeState: 'online',
+      edgeSince: expect.any(String),
+      edgeSnapshot: edge.store.held!.version,
+      edgeApplied: edge.store.held!.version,
+      edgePending: expect.any(Number),
+      edgeVersion: EDGE_VERSION,
+    });
     edge.stop();
   });
 
@@ -836,6 +873,7 @@ describe('Gatehouse Edge', () => {
     expect((await s.call('GET', `${controllersResource.api}/${controller}`, { token: admin })).body).toMatchObject({
       status: 'offline',
       edge: expect.stringMatching(/^offline since/),
+      edgeState: 'offline',
     });
     edge.stop();
     // a new key works again: back online, said once

@@ -28,6 +28,8 @@ import type { Journal, JournalEntry } from './journal';
 import type { SnapshotStore } from './snapshot';
 
 export const EDGE_VERSION = '0.1.0';
+/** Batches of the journal sent before the first is answered (the server stores them in order, each once). */
+const UPLOADS_IN_FLIGHT = 2;
 
 export interface LinkOptions {
   server: string;
@@ -217,7 +219,12 @@ export function createLink(opts: LinkOptions) {
     refuse('type', `${String(type)} is not a message of the edge protocol`);
   }
 
-  /** Sends the journal's undelivered events, oldest first, until none are left or the link goes. */
+  /**
+   * Sends the journal's undelivered events, oldest first, until none are left or the link goes: UPLOADS_IN_FLIGHT
+   * batches at a time (the next one sent while the server stores the one before; it stores them in their numbers'
+   * order, each once). A batch that fails pauses the round: once those in flight are answered, it starts again from
+   * what the server has.
+   */
   async function upload(): Promise<void> {
     if (uploading) {
       uploadAgain = true;
@@ -227,71 +234,88 @@ export function createLink(opts: LinkOptions) {
     try {
       do {
         uploadAgain = false;
+        let sent = journal.lastDelivered; // the last number sent in this round
+        let pause = 0;
+        const flight = new Set<Promise<void>>();
         while (welcomed && controllerId !== null) {
-          const batch = journal.pending(EDGE_UPLOAD_BATCH);
-          if (!batch.length) break;
-          const cleared = clearedOffline(journal.pending(EDGE_UPLOAD_BATCH * 4), batch.length);
-          const events: DeviceEvent[] = batch.map((e) => ({
-            controllerId: controllerId!,
-            eventCode: e.eventCode as DeviceEvent['eventCode'],
-            sourceId: e.sourceId,
-            sourceName: e.sourceName,
-            ...(e.pointId ? { pointId: e.pointId } : {}),
-            ...(e.pointName !== undefined ? { pointName: e.pointName } : {}),
-            message: e.message,
-            edge: {
-              seq: e.seq,
-              occurredAt: e.at,
-              offline: e.offline,
-              snapshotVersion: e.snapshotVersion,
-              ...(cleared.has(e.seq) ? { clearedAt: cleared.get(e.seq) } : {}),
-              ...(e.decided ? { decided: e.decided } : {}),
-            },
-          }));
-          let res: Response;
-          try {
-            res = await fetch(http + API.deviceEvents, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ events }),
-              signal: AbortSignal.timeout(liveness.uploadMs), // a silent network: sent again, never waited for for ever
+          const batch = pause || flight.size >= UPLOADS_IN_FLIGHT ? [] : journal.pending(EDGE_UPLOAD_BATCH, Math.max(sent, journal.lastDelivered));
+          if (batch.length) {
+            sent = batch.at(-1)!.seq;
+            const p: Promise<void> = sendBatch(batch, controllerId).then((ms) => {
+              flight.delete(p);
+              pause = Math.max(pause, ms);
             });
-          } catch (e) {
-            log(`upload: ${(e as Error).message}`);
-            await sleep(wait);
+            flight.add(p);
             continue;
           }
-          if (res.status === 503) {
-            await sleep(1000 * (Number(res.headers.get('retry-after')) || 1));
+          if (flight.size) {
+            await Promise.race(flight);
             continue;
           }
-          if (res.status !== 200) {
-            log(`upload refused: ${res.status} ${(await res.text()).slice(0, 300)}`);
-            await sleep(Math.max(wait, 2000));
-            continue;
-          }
-          let r: DeviceBatchResult;
-          try {
-            r = (await res.json()) as DeviceBatchResult;
-          } catch (e) {
-            log(`upload: ${(e as Error).message}`); // the answer cut off: the batch goes again (a resend stores nothing twice)
-            await sleep(wait);
-            continue;
-          }
-          const last = r.edgeLastSeq ?? 0;
-          for (const x of r.rejected) {
-            const v = x.violations[0];
-            if (v && v.field !== 'edge.seq') refuse(`event ${batch[x.index]?.seq}: ${v.field}`, v.message);
-          }
-          // a number the server refused for what its event says is used all the same (it was told why): it says so
-          const stuck = last < batch[0].seq;
-          journal.delivered(last);
-          if (stuck) await sleep(Math.max(wait, 1000));
+          if (!pause) break;
+          await sleep(pause);
+          pause = 0;
+          sent = journal.lastDelivered;
         }
+        await Promise.all(flight);
       } while (uploadAgain);
     } finally {
       uploading = false;
     }
+  }
+
+  /** One batch up the device interface: 0 once the server answered it, else how long to wait before sending again. */
+  async function sendBatch(batch: JournalEntry[], controller: number): Promise<number> {
+    const cleared = clearedOffline(journal.pending(EDGE_UPLOAD_BATCH * 4, batch[0].seq - 1), batch.length);
+    const events: DeviceEvent[] = batch.map((e) => ({
+      controllerId: controller,
+      eventCode: e.eventCode as DeviceEvent['eventCode'],
+      sourceId: e.sourceId,
+      sourceName: e.sourceName,
+      ...(e.pointId ? { pointId: e.pointId } : {}),
+      ...(e.pointName !== undefined ? { pointName: e.pointName } : {}),
+      message: e.message,
+      edge: {
+        seq: e.seq,
+        occurredAt: e.at,
+        offline: e.offline,
+        snapshotVersion: e.snapshotVersion,
+        ...(cleared.has(e.seq) ? { clearedAt: cleared.get(e.seq) } : {}),
+        ...(e.decided ? { decided: e.decided } : {}),
+      },
+    }));
+    let res: Response;
+    try {
+      res = await fetch(http + API.deviceEvents, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events }),
+        signal: AbortSignal.timeout(liveness.uploadMs), // a silent network: sent again, never waited for for ever
+      });
+    } catch (e) {
+      log(`upload: ${(e as Error).message}`);
+      return wait;
+    }
+    if (res.status === 503) return 1000 * (Number(res.headers.get('retry-after')) || 1);
+    if (res.status !== 200) {
+      log(`upload refused: ${res.status} ${(await res.text()).slice(0, 300)}`);
+      return Math.max(wait, 2000);
+    }
+    let r: DeviceBatchResult;
+    try {
+      r = (await res.json()) as DeviceBatchResult;
+    } catch (e) {
+      log(`upload: ${(e as Error).message}`); // the answer cut off: the batch goes again (a resend stores nothing twice)
+      return wait;
+    }
+    const last = r.edgeLastSeq ?? 0;
+    for (const x of r.rejected) {
+      const v = x.violations[0];
+      if (v && v.field !== 'edge.seq') refuse(`event ${batch[x.index]?.seq}: ${v.field}`, v.message);
+    }
+    // a number the server refused for what its event says is used all the same (it was told why): it says so
+    journal.delivered(last);
+    return last < batch[0].seq ? Math.max(wait, 1000) : 0;
   }
 
   connect();

@@ -12,6 +12,9 @@ import { tenant } from '../db/tenant';
 import type { EventInput, Publish } from '../monitor/pipeline';
 
 type Rejected = DeviceBatchResult['rejected'];
+
+/** How long a batch whose first number is ahead of the last stored waits for the batch before it (two in flight). */
+const ORDER_WAIT_MS = 2_000;
 type Stored = { input: EventInput; event: Event };
 
 /** The door status an edge's door event means (as the simulator's doors have it, server/simulator/hardware.ts). */
@@ -29,6 +32,8 @@ export interface EdgeAdmission {
   good: { index: number; e: DeviceEvent }[];
   rejected: Rejected;
   duplicates: number;
+  /** the events to store are in the pipeline's queue (a batch behind them may be admitted now) */
+  queued(): void;
   /** after the store: the controllers' last sequence numbers move on (stored: each event stored with what it was made
    *  from; null: the store failed) */
   done(stored: Stored[] | null): Promise<{ edgeLastSeq?: number }>;
@@ -80,8 +85,41 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       });
     });
   }
-  /** controller id → the batch under way (one at a time per controller) */
+  /** controller id → the last number of the batches admitted and queued in the pipeline, not yet stored */
+  const queuedUpTo = new Map<number, number>();
+  /** a batch's first and last event stored: the numbers the batch used (EventInput.edgeSeq from, upTo) */
+  const ranges = new WeakMap<DeviceEvent, { from?: number; upTo?: number }>();
+  /** controller id → the batch under way (one at a time per controller, until it is in the pipeline's queue) */
   const turns = new Map<number, Promise<void>>();
+  /** Waits for the turn of each controller in `controllers` (in order), returning how to give each back. */
+  async function takeTurns(controllers: number[]): Promise<(() => void)[]> {
+    const releases: (() => void)[] = [];
+    for (const c of controllers) {
+      const before = turns.get(c) ?? Promise.resolve();
+      let release!: () => void;
+      const mineTurn = new Promise<void>((r) => (release = r));
+      const chained = before.then(() => mineTurn);
+      turns.set(c, chained);
+      releases.push(() => {
+        release();
+        if (turns.get(c) === chained) turns.delete(c);
+      });
+      await before;
+    }
+    return releases;
+  }
+  /** who waits for a controller's last number to move (a batch that came before the one ahead of it) */
+  const movedWaiters = new Set<() => void>();
+  const seqMoved = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        movedWaiters.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      movedWaiters.add(done);
+    });
 
   async function seqOf(controllerId: number, clientId: number): Promise<number> {
     const known = lastSeq.get(controllerId);
@@ -114,7 +152,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       }
     }
     const named = [...new Set(good.filter((g) => g.e.edge).map((g) => g.e.controllerId))];
-    if (!named.length) return { good, rejected, duplicates: 0, done: async () => ({}) };
+    if (!named.length) return { good, rejected, duplicates: 0, queued: () => {}, done: async () => ({}) };
     // another client's controller is answered as an unknown one, as the device interface does (and keeps no number for it)
     const ownParams: unknown[] = [named];
     const { rows: own } = await db.query<{ id: number }>(`select id from controllers where id = any($1::int[]) and ${tenant(ownParams, clientId)}`, ownParams);
@@ -124,7 +162,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       rejected.push({ index: g.index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
       return false;
     });
-    if (!edgeOf.size) return { good, rejected, duplicates: 0, done: async () => ({}) };
+    if (!edgeOf.size) return { good, rejected, duplicates: 0, queued: () => {}, done: async () => ({}) };
 
     // what a decided swipe names must be this client's
     const ids = good.flatMap((g) => (g.e.edge?.decided ? [g.e.edge.decided] : []));
@@ -142,24 +180,38 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     const knownPeople = new Set(people.map((r) => Number(r.id)));
     const knownDoors = new Map(doors.map((r) => [Number(r.id), r]));
 
-    // one batch per controller at a time, in arrival order
+    // one batch per controller at a time, in arrival order; a batch that came before the one ahead of it (an edge
+    // has two in flight) gives its turn back and waits for it, ORDER_WAIT_MS at most, instead of being refused a gap
     const controllers = [...edgeOf].sort((a, b) => a - b);
-    const releases: (() => void)[] = [];
-    for (const c of controllers) {
-      const before = turns.get(c) ?? Promise.resolve();
-      let release!: () => void;
-      const mineTurn = new Promise<void>((r) => (release = r));
-      const chained = before.then(() => mineTurn);
-      turns.set(c, chained);
-      releases.push(() => {
-        release();
-        if (turns.get(c) === chained) turns.delete(c);
-      });
-      await before;
+    const first = new Map<number, number>();
+    for (const g of good) if (g.e.edge && !first.has(g.e.controllerId)) first.set(g.e.controllerId, g.e.edge.seq);
+    const since = Date.now();
+    let releases: (() => void)[];
+    let next: Map<number, number>;
+    for (;;) {
+      releases = await takeTurns(controllers);
+      try {
+        next = new Map<number, number>();
+        for (const c of controllers) next.set(c, Math.max(await seqOf(c, clientId), queuedUpTo.get(c) ?? 0) + 1);
+      } catch (e) {
+        for (const r of releases) r();
+        throw e;
+      }
+      const left = ORDER_WAIT_MS - (Date.now() - since);
+      if (left <= 0 || !controllers.some((c) => (first.get(c) ?? 0) > next.get(c)!)) break;
+      const moved = seqMoved(left);
+      for (const r of releases) r();
+      await moved;
     }
+    const from = new Map(next);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      for (const r of releases) r();
+      for (const w of [...movedWaiters]) w();
+    };
     try {
-      const next = new Map<number, number>();
-      for (const c of controllers) next.set(c, (await seqOf(c, clientId)) + 1);
       const kept: typeof good = [];
       let duplicates = 0;
       for (const g of good) {
@@ -191,13 +243,37 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
         kept.push(g);
       }
       rejected.sort((a, b) => a.index - b.index);
+      // the numbers each controller's events used, on its first and last event stored (the pipeline stores them only
+      // right after the last one stored: a batch queued behind one that failed is not stored past the gap)
+      const firstKept = new Map<number, DeviceEvent>();
+      const lastKept = new Map<number, DeviceEvent>();
+      for (const { e } of kept)
+        if (e.edge) {
+          if (!firstKept.has(e.controllerId)) firstKept.set(e.controllerId, e);
+          lastKept.set(e.controllerId, e);
+        }
+      for (const [c, e] of firstKept) ranges.set(e, { from: from.get(c)! });
+      for (const [c, e] of lastKept) ranges.set(e, { ...ranges.get(e), upTo: next.get(c)! - 1 });
       return {
         good: kept,
         rejected,
         duplicates,
+        queued() {
+          // every controller's events are in the pipeline's queue, in order: the next batch may be admitted behind them
+          if (controllers.some((c) => !firstKept.has(c))) return;
+          for (const c of controllers) queuedUpTo.set(c, next.get(c)! - 1);
+          release();
+        },
         async done(stored) {
           try {
-            if (!stored) return {};
+            if (!stored) {
+              // what was queued behind it will fail too (its numbers follow no stored one): start again from the database
+              for (const c of controllers) {
+                queuedUpTo.delete(c);
+                lastSeq.delete(c);
+              }
+              return {};
+            }
             for (const x of stored) {
               if (!x.input.edgeSeq) continue;
               await doorStatus(clientId, x);
@@ -230,12 +306,12 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
             }
             return { edgeLastSeq: bound !== null ? (lastSeq.get(bound) ?? 0) : undefined };
           } finally {
-            for (const r of releases) r();
+            release();
           }
         },
       };
     } catch (e) {
-      for (const r of releases) r();
+      release();
       throw e;
     }
   }
@@ -250,7 +326,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
     return {
       ...base,
       message: message.slice(0, 500),
-      edgeSeq: { controllerId: e.controllerId, seq: edge.seq },
+      edgeSeq: { controllerId: e.controllerId, seq: edge.seq, ...ranges.get(e) },
       // raised and returned to normal while offline: recorded, not raised as new
       ...(edge.offline && edge.clearedAt !== undefined && edge.clearedAt >= edge.occurredAt
         ? { clearedOffline: { at: new Date(edge.clearedAt).toISOString() } }

@@ -134,7 +134,9 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
       let seq: { edgeLastSeq?: number } = {};
       try {
         await armedInputs(clientId, items);
-        stored = items.length ? await pipeline.recordMany(items) : [];
+        const writing = items.length ? pipeline.recordMany(items) : Promise.resolve([]);
+        admitted?.queued(); // queued in order: an edge's next batch may follow
+        stored = await writing;
       } finally {
         if (admitted) seq = await admitted.done(stored ? items.map((it, i) => ({ input: it.input, event: stored![i] })) : null);
       }

@@ -24,8 +24,10 @@ export interface EventInput {
   /** a decided swipe: who, granted or denied and why, and what was presented (the Why? drawer decides it again) */
   decided?: { identityId: number | null; decision: 'granted' | 'denied'; reason: string; swipe: unknown };
   /** Gatehouse Edge (issue 47): the controller journal's sequence number of this event, noted as stored in the same
-   *  transaction as the event itself (a batch stored is never stored again when resent after a crash) */
-  edgeSeq?: { controllerId: number; seq: number };
+   *  transaction as the event itself (a batch stored is never stored again when resent after a crash); `from` (on a
+   *  batch's first): the first number the batch used, stored only right after the last one stored; `upTo` (on its
+   *  last): the last number it used (events refused for what they said use theirs) */
+  edgeSeq?: { controllerId: number; seq: number; from?: number; upTo?: number };
   /** Gatehouse Edge (issue 47): an alert raised and returned to normal while its controller was offline (when it
    *  returned): its alarm is recorded as processed, never raised as new on the consoles */
   clearedOffline?: { at: string };

@@ -243,15 +243,23 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         prepared.map((p) => (p.input.decided ? JSON.stringify(p.input.decided.swipe) : null)),
       ]);
       // Gatehouse Edge (issue 47): each controller's last journal number stored moves on in this same transaction, so
-      // a crash can never leave a batch stored and not noted (it would be stored again when the edge resends it)
-      const edgeLast = new Map<number, number>();
-      for (const p of prepared)
-        if (p.input.edgeSeq) edgeLast.set(p.input.edgeSeq.controllerId, Math.max(edgeLast.get(p.input.edgeSeq.controllerId) ?? 0, p.input.edgeSeq.seq));
-      if (edgeLast.size)
-        await tx.query(
-          'update edge_controllers e set last_seq = greatest(e.last_seq, v.s) from unnest($1::int[], $2::bigint[]) as v(c, s) where e.controller_id = v.c',
-          [[...edgeLast.keys()], [...edgeLast.values()]],
+      // a crash can never leave a batch stored and not noted (it would be stored again when the edge resends it); and
+      // only from the number before its first (`from`): a batch queued behind one whose transaction failed is not
+      // stored past the gap (an edge has two batches in flight)
+      const edgeRange = new Map<number, [number, number]>();
+      for (const { input: i } of prepared) {
+        if (!i.edgeSeq) continue;
+        const r = edgeRange.get(i.edgeSeq.controllerId);
+        const [from, to] = [i.edgeSeq.from ?? i.edgeSeq.seq, i.edgeSeq.upTo ?? i.edgeSeq.seq];
+        edgeRange.set(i.edgeSeq.controllerId, r ? [Math.min(r[0], from), Math.max(r[1], to)] : [from, to]);
+      }
+      if (edgeRange.size) {
+        const { rows } = await tx.query(
+          'update edge_controllers e set last_seq = v.s from unnest($1::int[], $2::bigint[], $3::bigint[]) as v(c, f, s) where e.controller_id = v.c and e.last_seq = v.f - 1 returning e.controller_id',
+          [[...edgeRange.keys()], [...edgeRange.values()].map((r) => r[0]), [...edgeRange.values()].map((r) => r[1])],
         );
+        if (rows.length < edgeRange.size) throw new Error('edge events out of order: the batch before them was not stored');
+      }
       // the next batch may take its ids now; this one's alarms wait for the previous batch's commit (they may be its)
       onInserted();
       await after;
