@@ -238,6 +238,21 @@ export function writeBenchmarksDoc(names: readonly string[]): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const names = ['rest', 'fanout', 'history', 'export', 'browser', 'ingest', 'firstload', 'batchUpload', 'exportList', 'decide', 'audit', 'backup', 'edge'];
+  const names = [
+    'rest',
+    'fanout',
+    'history',
+    'export',
+    'browser',
+    'ingest',
+    'firstload',
+    'batchUpload',
+    'exportList',
+    'decide',
+    'audit',
+    'backup',
+    'edge',
+    'floorplan',
+  ];
   writeBenchmarksDoc(names);
 }
