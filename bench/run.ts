@@ -1,7 +1,7 @@
 // `npm run bench [-- name …]`: measures the real server (and the built console in chromium) and writes JSON to
 // bench/results/, then docs/BENCHMARKS.md from them (bench/report.ts). Numbers are measured, never asserted in tests;
 // compare runs on the same machine.
-// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit, backup, edge, osdp (all of them, in that order, without a name).
+// Names: rest, fanout, history, export, browser, ingest, firstload, batchUpload, exportList, decide, audit, backup, edge, floorplan, osdp (all of them, in that order, without a name).
 import { performance } from 'node:perf_hooks';
 import { browser } from './browser';
 import { decideBench } from './decide';
@@ -17,6 +17,7 @@ import { auditBench } from './audit';
 import { backupBench } from './backup';
 import { edgeBench } from './edge';
 import { osdpBench } from './osdp';
+import { floorplanBench } from './floorplan';
 import { writeBenchmarksDoc } from './report';
 
 const BENCHES: Record<string, () => Promise<unknown>> = {
@@ -34,6 +35,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   backup: backupBench,
   edge: edgeBench,
   osdp: osdpBench,
+  floorplan: floorplanBench,
 };
 
 async function main() {
