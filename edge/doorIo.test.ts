@@ -169,6 +169,47 @@ describe('Gatehouse Edge door I/O', () => {
     edge.stop();
   });
 
+  it('reads each input as wired: normally closed or open, and a supervised line shorted or cut is a tamper alarm on the server until it reads right again', async () => {
+    await put(inputsResource, contact, { normallyClosed: true, supervised: true });
+    const edge = edgeWith(key);
+    const wired = (nc: boolean, sup: boolean) =>
+      until(`the contact wired ${nc ? 'NC' : 'NO'}${sup ? ', supervised' : ''} in the snapshot`, () => {
+        const i = edge.link.online && edge.store.held?.snapshot.doors.find((x) => x.id === door)?.inputs.find((x) => x.id === contact);
+        return i && i.normallyClosed === nc && i.supervised === sup;
+      });
+    await wired(true, true);
+    const codes = (o: { entries: { eventCode: number }[] }) => o.entries.map((e) => e.eventCode);
+    // normally closed: the circuit closed is the door at rest, open is the door open (forced: the strike is locked)
+    expect(codes(edge.io.circuit(contact, 'closed'))).toEqual([]);
+    expect(codes(edge.io.circuit(contact, 'open'))).toEqual([EVENT_CODES.doorForcedOpen]);
+    expect(codes(edge.io.circuit(contact, 'closed'))).toEqual([EVENT_CODES.doorClosed]);
+    // supervised: the line cut is Input tamper on the input's point, an alarm on the server; it says nothing of the door
+    const cut = edge.io.circuit(contact, 'cut');
+    expect(cut.entries).toMatchObject([{ eventCode: EVENT_CODES.inputTamper, pointId: `input-${contact}` }]);
+    expect(cut.message).toContain('line cut');
+    expect(codes(edge.io.circuit(contact, 'short'))).toEqual([]); // still in tamper: raised once
+    const tamper = await serverEvent(EVENT_CODES.inputTamper, `input-${contact}`);
+    expect(tamper.alert).toBe(true);
+    const alarmOf = async (eventId: number) => (await s.db.query<{ state: string }>('select state from alarms where event_id = $1', [eventId])).rows[0]?.state;
+    expect(await alarmOf(tamper.id)).toBe('raised');
+    // read right again: Input idle returns the tamper alarm to normal, and the door is closed (no door event)
+    expect(codes(edge.io.circuit(contact, 'closed'))).toEqual([EVENT_CODES.inputIdle]);
+    await serverEvent(EVENT_CODES.inputIdle, `input-${contact}`, tamper.id);
+    await until('the tamper alarm returned to normal', async () => (await alarmOf(tamper.id)) === 'processed');
+    // normally open and not supervised: the circuit closed is the door open, and a cut line reads as open (no tamper)
+    await put(inputsResource, contact, { normallyClosed: false, supervised: false });
+    await wired(false, false);
+    expect(codes(edge.io.circuit(contact, 'open'))).toEqual([]);
+    expect(codes(edge.io.circuit(contact, 'closed'))).toEqual([EVENT_CODES.doorForcedOpen]);
+    expect(codes(edge.io.circuit(contact, 'cut'))).toEqual([EVENT_CODES.doorClosed]);
+    // the exit button (normally open): its circuit closing is a request to exit
+    expect(edge.io.circuit(exitButton, 'closed').entries).toMatchObject([{ eventCode: EVENT_CODES.inputActive, pointId: `input-${exitButton}` }]);
+    expect(codes(edge.io.circuit(exitButton, 'open'))).toEqual([]);
+    await until('relocked', () => edge.io.state(door) === 'locked');
+    await put(inputsResource, contact, { normallyClosed: true, supervised: false });
+    edge.stop();
+  });
+
   it('a command to an offline edge is refused with 409 naming it; a lockdown is recorded all the same, names the door it could not reach, and locks it when the edge is back', async () => {
     const proxy = await proxyTo(Number(new URL(s.base).port));
     const edge = edgeWith(key, proxy.url());

@@ -22,6 +22,8 @@ export type StrikeState = 'locked' | 'unlocked' | 'unlocked-briefly';
 export type ReaderMode = Mode | 'offline';
 
 export type DoorIo = ReturnType<typeof createDoorIo>;
+/** An input's line as the I/O board reads it: closed or open; shorted or cut (told apart on a supervised line). */
+export type CircuitReading = 'closed' | 'open' | 'short' | 'cut';
 
 /** What an input change did at its door: the events journaled for it (none for an ordinary opening or closing). */
 export interface InputOutcome {
@@ -122,9 +124,40 @@ export function createDoorIo(opts: {
     return state(doorId);
   }
 
+  /** inputs whose supervised line is shorted or cut now (a tamper raised, until the line reads right again) */
+  const tampered = new Set<number>();
+
+  /**
+   * What an I/O board reads on an input's line (its circuit): closed or open, and on a supervised line (end-of-line
+   * resistors) shorted or cut as well. Read as the input is wired (Configure / Hardware, in the snapshot): a normally
+   * closed input is active when its circuit opens, a normally open one when it closes. A supervised line shorted or cut
+   * is Input tamper (2003, an alarm on the input's point) and says nothing of the door; read right again it is Input
+   * idle (2000), which returns that alarm to normal, and the reading counts again. On a line that is not supervised a
+   * short reads as closed and a cut as open (the board cannot tell them apart), as on real panels.
+   */
+  function circuit(inputId: number, reading: CircuitReading): InputOutcome {
+    const door = opts.store.held?.snapshot.doors.find((d) => d.inputs.some((i) => i.id === inputId));
+    const inp = door?.inputs.find((i) => i.id === inputId);
+    if (!door || !inp) return { ok: false, message: `input ${inputId} is not a door contact or exit button of this controller`, entries: [] };
+    const point = { id: `input-${inputId}`, name: inp.name };
+    const fault = reading === 'short' || reading === 'cut';
+    if (fault && inp.supervised) {
+      if (tampered.has(inputId)) return { ok: true, message: `${inp.name}: line ${reading} already`, entries: [] };
+      tampered.add(inputId);
+      const e = journal(door.id, door.name, EVENT_CODES.inputTamper, `: ${inp.name} line ${reading === 'short' ? 'shorted' : 'cut'} (supervised)`, point);
+      return { ok: true, message: e.message, entries: [e] };
+    }
+    const entries: JournalEntry[] = [];
+    if (tampered.delete(inputId)) entries.push(journal(door.id, door.name, EVENT_CODES.inputIdle, `: ${inp.name} line restored`, point));
+    const closed = reading === 'closed' || reading === 'short';
+    const active = (inp.normallyClosed ?? true) ? !closed : closed;
+    const out = input(inputId, active);
+    return { ...out, message: entries.length && !out.entries.length ? entries[0].message : out.message, entries: [...entries, ...out.entries] };
+  }
+
   /**
    * A door input changed (the contact: active is open; an exit button: active is pressed), as the I/O board reports it
-   * (simulated here). Refused, nothing journaled, for an input that is not a contact or exit button of this controller.
+   * once read as wired (`circuit`), simulated here. Refused, nothing journaled, for an input that is not a contact or exit button of this controller.
    */
   function input(inputId: number, active: boolean): InputOutcome {
     const door = opts.store.held?.snapshot.doors.find((d) => d.inputs.some((i) => i.id === inputId));
@@ -215,6 +248,7 @@ export function createDoorIo(opts: {
     command,
     pulse,
     input,
+    circuit,
     enforce,
     state,
     /** whether the door's contact is open now */

@@ -44,8 +44,15 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
     `select id, name, door_id, pulse_seconds from outputs where controller_id = $1 and kind = 'strike' and door_id is not null and ${mineIo()} order by id`,
     ioParams,
   );
-  const { rows: inputs } = await db.query<{ id: number; name: string; door_id: number; kind: EdgeDoor['inputs'][number]['kind'] }>(
-    `select id, name, door_id, kind from inputs where controller_id = $1 and kind in ('door-contact', 'exit-button') and door_id is not null and ${mineIo()} order by id`,
+  const { rows: inputs } = await db.query<{
+    id: number;
+    name: string;
+    door_id: number;
+    kind: EdgeDoor['inputs'][number]['kind'];
+    normally_closed: boolean;
+    supervised: boolean;
+  }>(
+    `select id, name, door_id, kind, normally_closed, supervised from inputs where controller_id = $1 and kind in ('door-contact', 'exit-button') and door_id is not null and ${mineIo()} order by id`,
     ioParams,
   );
   const strike = new Map<number, EdgeDoor['strike']>();
@@ -57,7 +64,11 @@ async function wiring(db: Db, clientId: number, controllerId: number) {
         unlockMs: Number(o.pulse_seconds) > 0 ? Number(o.pulse_seconds) * 1000 : DOOR_MOMENTARY_MS,
       });
   const inputsOf = new Map<number, EdgeDoor['inputs']>();
-  for (const i of inputs) inputsOf.set(Number(i.door_id), [...(inputsOf.get(Number(i.door_id)) ?? []), { id: Number(i.id), name: i.name, kind: i.kind }]);
+  for (const i of inputs)
+    inputsOf.set(Number(i.door_id), [
+      ...(inputsOf.get(Number(i.door_id)) ?? []),
+      { id: Number(i.id), name: i.name, kind: i.kind, normallyClosed: !!i.normally_closed, supervised: !!i.supervised },
+    ]);
   return {
     readers: readers.map((r) => ({ id: Number(r.id), name: r.name, doorId: Number(r.door_id), direction: r.direction, address: Number(r.address ?? 0) })),
     doorIds,
