@@ -89,6 +89,8 @@ export const MfaStatus = type({
 });
 export type MfaStatus = Infer<typeof MfaStatus>;
 
+/** The options of a WebAuthn ceremony (@simplewebauthn/server's JSON for navigator.credentials.create / get): its challenge, and the rest as the browser part takes it. */
+export const WebAuthnOptions = type({ challenge: string(), timeout: optional(number()) });
 export const PasskeyRegisterRequest = object({ ticket: optional(ticket), name: optional(requiredText(100)), response: object() });
 export const PasskeyAssertionRequest = object({ ticket: optional(ticket), response: object() });
 export const Ok = type({ ok: literal(true) });

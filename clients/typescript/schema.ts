@@ -19176,7 +19176,10 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": {
+                            challenge: string;
+                            timeout?: number;
+                        };
                     };
                 };
                 400: components["responses"]["BadRequest"];

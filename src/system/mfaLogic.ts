@@ -1,20 +1,36 @@
 // Issue 49: the second step of a sign-in (machines/session.mfa.ts) as the browser runs it: the server's calls
-// (src/api/mfa.ts) and, for passkeys, the browser's WebAuthn ceremony (@simplewebauthn/browser).
+// (src/api/mfa.ts) and, for passkeys, the browser's WebAuthn ceremony (@simplewebauthn/browser): the server's options
+// go to navigator.credentials.create / get, and what the authenticator answers goes back to the server to check.
 import { fromPromise } from 'xstate';
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { mfaSignInMachine, type EnrolmentAnswer } from '../../machines/session.mfa';
 import type { Authenticated } from '../../machines/session.types';
 import * as mfa from '../api/mfa';
 
+/** Registers a passkey: the server's options (for a sign-in's ticket, or confirmed again), the browser's ceremony, the server's check. */
+export async function makePasskey(body: { ticket: string } | mfa.Confirmation, name?: string) {
+  const optionsJSON = await mfa.passkeyOptions(body);
+  const response = await startRegistration({ optionsJSON });
+  return mfa.registerPasskey(response, 'ticket' in body ? body.ticket : undefined, name);
+}
+
 export function mfaSignInLogic(clock: () => number) {
   const withNow = (a: Omit<Authenticated, 'now'>): Authenticated => ({ ...a, now: clock() });
+  const enrolled = (done: { recoveryCodes: string[]; session?: Omit<Authenticated, 'now'> }): EnrolmentAnswer => ({
+    recoveryCodes: done.recoveryCodes,
+    ...(done.session ? { session: withNow(done.session) } : {}),
+  });
   return mfaSignInMachine.provide({
     actors: {
       verifyCode: fromPromise(async ({ input }: { input: { ticket: string; code: string } }) => withNow(await mfa.secondFactor(input.ticket, input.code))),
-      beginTotp: fromPromise(({ input }: { input: { ticket: string } }) => mfa.beginTotp(input.ticket)),
-      confirmTotp: fromPromise(async ({ input }: { input: { ticket: string; code: string } }): Promise<EnrolmentAnswer> => {
-        const done = await mfa.confirmTotp(input.code, input.ticket);
-        return { recoveryCodes: done.recoveryCodes, ...(done.session ? { session: withNow(done.session) } : {}) };
+      signInWithPasskey: fromPromise(async ({ input }: { input: { ticket: string } }) => {
+        const optionsJSON = await mfa.assertionOptions(input.ticket);
+        const response = await startAuthentication({ optionsJSON });
+        return withNow(await mfa.signInWithPasskey(input.ticket, response));
       }),
+      beginTotp: fromPromise(({ input }: { input: { ticket: string } }) => mfa.beginTotp(input.ticket)),
+      confirmTotp: fromPromise(async ({ input }: { input: { ticket: string; code: string } }) => enrolled(await mfa.confirmTotp(input.code, input.ticket))),
+      registerPasskey: fromPromise(async ({ input }: { input: { ticket: string } }) => enrolled(await makePasskey({ ticket: input.ticket }))),
     },
   });
 }

@@ -1,16 +1,50 @@
 // Issue 49: the Profile's two-step verification card (src/screens/general/ProfileMfaCard.tsx): the account's factors
-// (a reading) and new recovery codes (a form whose answer, the codes, is shown once).
+// (a reading) and every change of them (one form: new recovery codes, an authenticator app added or removed, a passkey
+// added or removed), each confirmed again with a current code of the authenticator app or the password. What an answer
+// shows once (recovery codes, the QR code of a new app) comes back in `shown`.
 import { fromPromise } from 'xstate';
 import { readingMachine } from '../../machines/reading';
 import { createResourceFormMachine, type SaveInput, type Saved } from '../../machines/resourceForm';
-import { mfaStatus, newRecoveryCodes } from '../api/mfa';
+import { beginTotpConfirmed, confirmTotp, mfaStatus, newRecoveryCodes, removePasskey, removeTotpConfirmed, type Confirmation } from '../api/mfa';
+import { makePasskey } from './mfaLogic';
 
 export const mfaStatusReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => mfaStatus()) } });
 
-/** `values`: `{ code }` or `{ password }`; the codes come back in `shown.recoveryCodes`, one per line. */
-export const newRecoveryCodesForm = createResourceFormMachine({
-  save: fromPromise<Saved, SaveInput>(async ({ input }) => {
-    const done = await newRecoveryCodes(input.values as { code: string } | { password: string });
-    return { id: 1, shown: { recoveryCodes: done.recoveryCodes.join('\n') } };
-  }),
+export type MfaChange = 'recovery-codes' | 'add-totp' | 'confirm-totp' | 'remove-totp' | 'add-passkey' | 'remove-passkey';
+/** The form's values: what to change, and how it is confirmed (`code` or `password`). */
+export interface MfaChangeValues {
+  change: MfaChange;
+  code?: string;
+  password?: string;
+  /** The passkey to remove; the name of a new one. */
+  id?: string;
+  name?: string;
+}
+
+const confirmation = (v: MfaChangeValues): Confirmation => (v.code ? { code: v.code } : { password: v.password ?? '' });
+const codes = (list: string[]) => ({ recoveryCodes: list.join('\n') });
+
+async function change(v: MfaChangeValues): Promise<Record<string, string>> {
+  switch (v.change) {
+    case 'recovery-codes':
+      return codes((await newRecoveryCodes(confirmation(v))).recoveryCodes);
+    case 'add-totp': {
+      const e = await beginTotpConfirmed(confirmation(v));
+      return { secret: e.secret, qr: e.qr };
+    }
+    case 'confirm-totp':
+      return codes((await confirmTotp(v.code ?? '')).recoveryCodes);
+    case 'remove-totp':
+      await removeTotpConfirmed(confirmation(v));
+      return {};
+    case 'add-passkey':
+      return codes((await makePasskey(confirmation(v), v.name?.trim() || undefined)).recoveryCodes);
+    case 'remove-passkey':
+      await removePasskey(v.id ?? '', confirmation(v));
+      return {};
+  }
+}
+
+export const mfaChangeForm = createResourceFormMachine({
+  save: fromPromise<Saved, SaveInput>(async ({ input }) => ({ id: 1, shown: await change(input.values as MfaChangeValues) })),
 });

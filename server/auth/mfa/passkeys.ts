@@ -24,6 +24,7 @@ import {
   PasskeyAssertionRequest,
   PasskeyRegisterRequest,
   TicketRequest,
+  WebAuthnOptions,
 } from '../../../contract';
 import type { Db } from '../../db/db';
 import * as users from '../../db/queries/users';
@@ -43,11 +44,12 @@ type Purpose = 'register' | 'authenticate';
 const DOCS = {
   passkeyInit: {
     body: TicketRequest,
+    response: WebAuthnOptions,
     summary: 'A passkey registration: the options for navigator.credentials.create (confirmed with the password or a code when signed in)',
   },
   passkeys: { body: PasskeyRegisterRequest, response: EnrolmentDone, summary: 'Registers the passkey the browser made for the options given' },
   passkeyRemove: { body: MfaConfirmRequest, response: Ok, summary: 'Removes one of your passkeys (confirmed with the password or a code)' },
-  assertionInit: { body: TicketRequest, summary: 'A passkey sign-in: the options for navigator.credentials.get' },
+  assertionInit: { body: TicketRequest, response: WebAuthnOptions, summary: 'A passkey sign-in: the options for navigator.credentials.get' },
   assertion: { body: PasskeyAssertionRequest, response: LoginResponse, summary: 'The second step of a sign-in with a passkey' },
 } satisfies Record<string, RouteDoc>;
 
@@ -111,7 +113,12 @@ const wrongChallenge = () =>
   new HttpError(400, 'This passkey answer is not for a challenge this session was given, or it was already used: try again', [
     { field: 'response', message: 'answers no challenge given to this session, or one already used' },
   ]);
-const refused = (why: string) => new HttpError(400, `The passkey was not accepted: ${why}`, [{ field: 'response', message: 'was not accepted' }]);
+const COUNTER = 'has a signature counter that did not move on (a copied authenticator, or a replay)';
+/** The library's reason stays in the server's log; the answer says it in words the console translates. */
+const refused = (req: FastifyRequest, why: string, violation = 'was not accepted') => {
+  req.log.info({ why }, 'passkey refused');
+  return new HttpError(400, 'The passkey was not accepted', [{ field: 'response', message: violation }]);
+};
 const responseOf = <T>(r: Record<string, unknown>): T & { id: string; response: { clientDataJSON: string } } => {
   const resp = r.response as { clientDataJSON?: unknown } | undefined;
   if (typeof r.id !== 'string' || !resp || typeof resp.clientDataJSON !== 'string')
@@ -174,7 +181,7 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
       if (!v.verified || !v.registrationInfo) throw new Error('not verified');
       info = v.registrationInfo.credential;
     } catch (e) {
-      throw refused((e as Error).message);
+      throw refused(req, (e as Error).message);
     }
     if (await passkeyById(db, info.id))
       throw new HttpError(409, 'This passkey is already registered', [{ field: 'response', message: 'is already registered' }]);
@@ -297,11 +304,12 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
       newCounter = v.authenticationInfo.newCounter;
     } catch (e) {
       await countFailure(db, req, u, o.defaults, now);
-      throw refused((e as Error).message);
+      const why = (e as Error).message;
+      throw /counter/i.test(why) ? refused(req, why, COUNTER) : refused(req, why);
     }
     if (!(await useCounter(db, key.id, newCounter))) {
       await countFailure(db, req, u, o.defaults, now);
-      throw refused('its signature counter did not move on (a copied authenticator, or a replay)');
+      throw refused(req, 'counter', COUNTER);
     }
     if (!(await store.useTicket(db, input.ticket)))
       throw new HttpError(400, 'This sign-in has expired or was already used: sign in again', [

@@ -110,6 +110,15 @@ export function SecondStep({ mfa }: { mfa: MfaSignInActor }) {
           onClick={() => mfa.send({ type: 'mfa.enrolApp' })}
           data-testid="mfa-enrol-app"
         />
+        <Button
+          large
+          fill
+          icon="key"
+          disabled={busy}
+          text={tx('Use a passkey')}
+          onClick={() => mfa.send({ type: 'mfa.enrolPasskey' })}
+          data-testid="mfa-enrol-passkey"
+        />
         {back}
       </div>
     );
