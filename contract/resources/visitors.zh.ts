@@ -41,4 +41,5 @@ export default {
   'resource.visitors.choice.watchlist.admitted': '经观察名单核查后放行',
   'resource.visitors.choice.watchlist.refused': '已拒绝：在观察名单上',
   'resource.visitors.field.watchlistReason': '观察名单匹配',
+  'resource.visitors.field.watchlistPhoto': '观察名单照片',
 } satisfies Record<string, string>;
