@@ -18,7 +18,7 @@ import {
   type EdgeRepairCommand,
   type EdgeScanCommand,
 } from '../contract';
-import type { Bus } from './osdp';
+import { decodeCard, type Bus } from './osdp';
 import type { ReaderStatus } from './osdp/bus';
 import type { ReaderMode } from './doorIo';
 import type { Doors } from './doors';
@@ -100,7 +100,12 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   const decide = (address: number, bits: string, pin: string | null) => {
     const reader = readerAt(address);
     if (!reader) return;
-    const out = doors.swipe({ doorId: reader.doorId, side: reader.direction, bits, pin });
+    // a door with card formats of its own decodes the bits with them (edge/doors.ts); one without any takes the
+    // standard Wiegand formats (26-bit H10301, 34, 37-bit H10304), as a reader's own card data would be read
+    const own = doorOf(reader.doorId)?.formatIds.length;
+    const std = own ? null : decodeCard({ bits });
+    const read = std?.ok ? { card: String(std.card), facilityCode: std.facility } : { bits };
+    const out = doors.swipe({ doorId: reader.doorId, side: reader.direction, ...read, pin });
     const show = out.decision.granted ? bus.showGranted(address) : bus.showDenied(address);
     show.catch((e: Error) => log(`OSDP reader ${address}: the answer was not shown: ${e.message}`));
     log(
