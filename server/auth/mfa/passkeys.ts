@@ -101,10 +101,12 @@ async function useCounter(db: Db, id: string, counter: number): Promise<boolean>
 
 // ---------- the routes ----------
 
+/** A credential id or a challenge: base64url (WebAuthn); anything else (a NUL byte, 10 KB) is asked of no database. */
+const B64URL = /^[A-Za-z0-9_-]{1,1400}$/;
 const challengeOf = (clientDataJSON: string): string => {
   try {
     const c = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
-    return typeof c.challenge === 'string' ? c.challenge : '';
+    return typeof c.challenge === 'string' && B64URL.test(c.challenge) ? c.challenge : '';
   } catch {
     return '';
   }
@@ -121,7 +123,7 @@ const refused = (req: FastifyRequest, why: string, violation = 'was not accepted
 };
 const responseOf = <T>(r: Record<string, unknown>): T & { id: string; response: { clientDataJSON: string } } => {
   const resp = r.response as { clientDataJSON?: unknown } | undefined;
-  if (typeof r.id !== 'string' || !resp || typeof resp.clientDataJSON !== 'string')
+  if (typeof r.id !== 'string' || !B64URL.test(r.id) || !resp || typeof resp.clientDataJSON !== 'string')
     throw new HttpError(400, 'Validation failed', [{ field: 'response', message: 'is not a WebAuthn credential' }]);
   return r as T & { id: string; response: { clientDataJSON: string } };
 };
@@ -223,7 +225,8 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const a = await h.asker(req, undefined);
     const u = await h.userOf(a.userId);
     const id = (req.params as { id: string }).id;
-    const key = await passkeyById(db, id);
+    // a credential id is base64url (WebAuthn): anything else (a NUL byte, 10 KB) is no passkey, asked of no database
+    const key = B64URL.test(id) ? await passkeyById(db, id) : null;
     if (!key || key.userId !== u.id) throw new HttpError(404, 'No such passkey of yours');
     await confirmPerson(db, req, u, input, o.defaults, now);
     const f = await store.factorsOf(db, u.id);
