@@ -262,7 +262,7 @@ function ChangeDialog({
       noValidate
     >
       <DialogBody>
-        <Callout intent="warning" icon="warning-sign">
+        <Callout intent="warning" icon="warning-sign" className="gh-mfa-card__warning">
           {doing.warning}
         </Callout>
         <p>{hasApp ? tx('Confirm it is you: a code of your authenticator app, or your password.') : tx('Confirm it is you with your password.')}</p>
