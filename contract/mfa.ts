@@ -94,3 +94,15 @@ export const WebAuthnOptions = type({ challenge: string(), timeout: optional(num
 export const PasskeyRegisterRequest = object({ ticket: optional(ticket), name: optional(requiredText(100)), response: object() });
 export const PasskeyAssertionRequest = object({ ticket: optional(ticket), response: object() });
 export const Ok = type({ ok: literal(true) });
+
+/** The Profile's factor changes (the console's form of them, issue 49). */
+export type MfaChange = 'recovery-codes' | 'add-totp' | 'confirm-totp' | 'remove-totp' | 'add-passkey' | 'remove-passkey';
+/** The form's values: what to change, and how it is confirmed (`code` or `password`). */
+export interface MfaChangeValues {
+  change: MfaChange;
+  code?: string;
+  password?: string;
+  /** The passkey to remove; the name of a new one. */
+  id?: string;
+  name?: string;
+}

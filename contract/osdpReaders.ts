@@ -3,8 +3,8 @@
 // capabilities from PDCAP, tamper, power, counters; never a key), each with the card reader of this controller at its bus
 // address (the record the Re-pair action acts on), as server/edge/readerRoutes.ts answers it. A change is pushed, not
 // polled: `/osdp-readers` (contract/realtime.ts OsdpReadersNotice) tells open pages to read again.
-import { array, boolean, integer, nullable, object, optional, string, type, unknown, type Infer } from 'superstruct';
-import { EdgeFoundReader, EdgeReaderStatus } from './edge';
+import { array, boolean, enums, integer, nullable, object, optional, size, string, type, type Infer } from 'superstruct';
+import { EdgeFoundReader, EdgeReaderStatus, OSDP_BAUD_RATES } from './edge';
 
 /** One OSDP reader, with the controller's card reader at its bus address (null: none has that address). */
 export const OsdpReaderRow = type({ ...EdgeReaderStatus.schema, cardReader: nullable(object({ id: integer(), name: string() })) });
@@ -32,7 +32,8 @@ export type OsdpRepairAnswer = Infer<typeof OsdpRepairAnswer>;
  * `POST …/card-readers/:id/comset` (osdp_COMSET): move the card reader's OSDP reader to another bus address and/or
  * speed (OSDP_BAUD_RATES); either may be left out (kept). The card reader's record follows the new address.
  */
-export const OsdpComsetRequest = type({ address: optional(unknown()), baud: optional(unknown()) });
+/** A bus address 0–126 (0x7F is the broadcast) and a standard OSDP speed; either left out keeps the reader's. */
+export const OsdpComsetRequest = type({ address: optional(size(integer(), 0, 126)), baud: optional(enums([...OSDP_BAUD_RATES])) });
 export type OsdpComsetRequest = { address?: number; baud?: number };
 /** What the edge did: the reader's address and speed now. */
 export const OsdpComsetAnswer = type({ ok: boolean(), message: string(), address: integer(), baud: integer() });
@@ -62,3 +63,6 @@ export type OsdpFoundAnswer = Infer<typeof OsdpFoundAnswer>;
 
 /** The counters the Hardware screens show first, in this order (the rest of EdgeReaderStatus.counters after them). */
 export const OSDP_MAIN_COUNTERS = ['crc', 'naks', 'timeouts', 'secureChannel'] as const;
+
+/** Hardware → Interface → pre-add: how far a scan for readers not configured yet goes. */
+export type OsdpScanScope = 'quick' | 'all' | 'speeds';

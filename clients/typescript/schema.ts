@@ -7889,8 +7889,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        address?: unknown | null;
-                        baud?: unknown | null;
+                        address?: number;
+                        /** @enum {unknown} */
+                        baud?: 9600 | 19200 | 38400 | 57600 | 115200;
                     };
                 };
             };

@@ -28,7 +28,7 @@ import { audit } from '../audit/trail';
 import type { Db } from '../db/db';
 import { tenant } from '../db/tenant';
 import { HardwareError } from '../doors/port';
-import { HttpError, clientOf, fill } from '../http/kit';
+import { HttpError, body, clientOf, fill } from '../http/kit';
 import type { Publish } from '../monitor/pipeline';
 import type { EdgeHub } from './hub';
 
@@ -240,9 +240,10 @@ export function edgeReaderRoutes(app: FastifyInstance, { db, hub, publish }: { d
 
   /** POST …/card-readers/:id/comset: move the OSDP reader to another bus address and/or speed (audited). */
   app.post(`${cardReadersResource.api}/:id/comset`, { config: { privileges: [PRIV.cardReaders.edit], touches: 'client', ...DOCS.comset } }, async (req) => {
+    const asked = body(req.body, OsdpComsetRequest); // the contract's schema first: a bad field is a 400 naming it
     const clientId = clientOf(req);
     const reader = await edgeReaderOf(db, clientId, idOf(req));
-    const { to, baud } = await comsetWanted(db, reader, (req.body ?? {}) as Record<string, unknown>);
+    const { to, baud } = await comsetWanted(db, reader, asked as Record<string, unknown>);
     let result;
     try {
       result = await hub.command(Number(reader.controller_id), { type: 'comset', address: Number(reader.address), to, baud }, reader.name);

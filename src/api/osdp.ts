@@ -6,6 +6,7 @@ import {
   OsdpReadersAnswer,
   OsdpRepairAnswer,
   type OsdpComsetRequest,
+  type OsdpScanScope,
   cardReadersResource,
   controllersResource,
   interfacesResource,
@@ -30,7 +31,6 @@ export async function repairCardReader(cardReaderId: number): Promise<OsdpRepair
 }
 
 /** Hardware → Interface → pre-add: each connected edge controller scans its OSDP bus for readers not configured yet. */
-export type OsdpScanScope = 'quick' | 'all' | 'speeds';
 /** `quick`: addresses 0–15 at the line's speed; `all`: 0–126; `speeds`: 0–126 at every OSDP speed (bounded). */
 export async function discoverOsdpReaders(scope: OsdpScanScope = 'quick'): Promise<OsdpFoundAnswer> {
   const query = scope === 'quick' ? '' : scope === 'all' ? '?addresses=all' : '?addresses=all&speeds=all';

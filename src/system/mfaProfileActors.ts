@@ -7,19 +7,9 @@ import { readingMachine } from '../../machines/reading';
 import { createResourceFormMachine, type SaveInput, type Saved } from '../../machines/resourceForm';
 import { beginTotpConfirmed, confirmTotp, mfaStatus, newRecoveryCodes, removePasskey, removeTotpConfirmed, type Confirmation } from '../api/mfa';
 import { makePasskey } from './mfaLogic';
+import type { MfaChangeValues } from '../../contract';
 
 export const mfaStatusReading = readingMachine.provide({ actors: { read: fromPromise<unknown, unknown>(() => mfaStatus()) } });
-
-export type MfaChange = 'recovery-codes' | 'add-totp' | 'confirm-totp' | 'remove-totp' | 'add-passkey' | 'remove-passkey';
-/** The form's values: what to change, and how it is confirmed (`code` or `password`). */
-export interface MfaChangeValues {
-  change: MfaChange;
-  code?: string;
-  password?: string;
-  /** The passkey to remove; the name of a new one. */
-  id?: string;
-  name?: string;
-}
 
 const confirmation = (v: MfaChangeValues): Confirmation => (v.code ? { code: v.code } : { password: v.password ?? '' });
 const codes = (list: string[]) => ({ recoveryCodes: list.join('\n') });

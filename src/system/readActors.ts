@@ -5,7 +5,7 @@ import { downloadMachine, type DownloadEvent } from '../../machines/download';
 import { readingMachine } from '../../machines/reading';
 import { threatLevelMachine, type ThreatLevelInput, type ThreatRead, type ThreatRequest } from '../../machines/threatLevel';
 import { doorQrCodeMachine, doorQrMachine, type DoorQrAnswer, type DoorQrTurn } from '../../machines/doorQr';
-import type { DoorCommand } from '../../contract';
+import type { DoorCommand, OsdpScanScope } from '../../contract';
 import { commandMachine } from '../../machines/command';
 import { restoreMachine } from '../../machines/restore';
 import {
@@ -98,7 +98,7 @@ import { alarmHandlingFile, getAlarmHandling } from '../api/endpoints';
 import { acknowledgeHandover, getLatestHandover, listHandovers } from '../api/endpoints';
 import type { AcknowledgeHandoverBody } from '../../contract/handover';
 import { fileAt } from '../api/files';
-import { comsetCardReader, discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf, type OsdpScanScope } from '../api/osdp';
+import { comsetCardReader, discoverOsdpReaders, osdpReaders, repairCardReader, type OsdpReadersOf } from '../api/osdp';
 
 /** A form's division choices: every division of the client, by name (the form shows them as a tree). */
 export const divisionChoices = readingMachine.provide({

@@ -35,7 +35,7 @@ import type { RouteDoc } from '../../openapi/declared';
 import { originOf } from '../iam/flow';
 import { sha256 } from '../passwords';
 import { confirmPerson, countFailure, isLocked, keepsOneFactor, LOCKED } from './confirm';
-import type { Asker, MfaOptions } from './routes';
+import type { Asker, MfaOptions } from './options';
 import * as store from './store';
 
 const CHALLENGE_MINUTES = 5;

@@ -15,32 +15,20 @@ import {
   type MfaChallenge,
   type MfaMethod,
 } from '../../../contract';
-import type { Db } from '../../db/db';
 import type { SignInMethod } from '../../db/queries/sessions';
 import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
 import { audit } from '../../audit/trail';
 import { HttpError, body } from '../../http/kit';
 import { sha256 } from '../passwords';
-import { userSettings, type PolicyDefaults } from '../policy';
+import { userSettings } from '../policy';
 import { confirmPerson, countFailure as countFailureOf, isLocked as lockedAt, keepsOneFactor, LOCKED } from './confirm';
+import type { Asker, MfaOptions } from './options';
 import { passkeyRoutes } from './passkeys';
 import { sealPlainTotpSecrets } from './sealing';
 import * as store from './store';
 import type { RouteDoc } from '../../openapi/declared';
 import { newTotpSecret, qrSvg, totpUri, verifyTotp } from './totp';
-
-export interface MfaOptions {
-  db: Db;
-  defaults: PolicyDefaults;
-  /** The server's one session check (server/app.ts). */
-  openSession: (token: string) => Promise<{ sub: string; jti: string } | null>;
-  /** A new session in the LoginResponse shape (server/http/auth.ts). */
-  sessionBody: (u: UserRow, req: FastifyRequest, lifetimeS: number, method: SignInMethod) => Promise<object>;
-  /** The sign-in routes' rate limit (route config), applied to the second step too. */
-  limited: Record<string, unknown>;
-  now?: () => number;
-}
 
 /** What the routes declared here validate and answer, for the API description (server/openapi). */
 const DOCS = {
@@ -53,14 +41,6 @@ const DOCS = {
 
 export const ticketGone = () =>
   new HttpError(400, 'This sign-in has expired or was already used: sign in again', [{ field: 'ticket', message: 'has expired or was already used' }]);
-
-/** Who asks: the signed-in session (bearer), or the ticket of a sign-in that must enrol; `binding` ties an enrolment to it. */
-export interface Asker {
-  userId: number;
-  jti: string | null;
-  ticket: string | null;
-  binding: string;
-}
 
 export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
   const { db } = o;

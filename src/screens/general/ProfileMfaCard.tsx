@@ -9,7 +9,7 @@ import { useSelector } from '@xstate/react';
 import type { MfaStatus, Violation } from '../../../contract';
 import { useViewActor } from '../../hooks/useViewActor';
 import { sayViolation } from '../../resources/formMessages';
-import type { MfaChange, MfaChangeValues } from '../../system/mfaProfileActors';
+import type { MfaChange, MfaChangeValues } from '../../../contract';
 import { say, tx, useLocale } from '../../i18n';
 import { labelled } from '../../i18n/violations';
 
@@ -27,7 +27,8 @@ export function ProfileMfaCard() {
   const status = useViewActor('mfaStatusReading');
   const factors = useSelector(status, (s) => s.context.output as MfaStatus | null);
   const form = useViewActor('mfaChangeForm', { input: {} });
-  // the change asked for, and what its answer shows once (gone when the dialog closes)
+  // visual: the change asked for, and a secret its answer shows once to be copied (gone when the dialog closes; kept out
+  // of the actor so the journal never holds it)
   const [doing, setDoing] = useState<Doing | null>(null);
   const [shown, setShown] = useState<Record<string, string> | null>(null);
   useEffect(() => {
@@ -175,7 +176,7 @@ function ChangeDialog({
   const busy = useSelector(form, (s) => s.hasTag('busy'));
   const violations = useSelector(form, (s) => s.context.violations) as Violation[];
   const error = useSelector(form, (s) => s.context.error);
-  // what is typed, until it is sent
+  // visual: what is typed, until it is sent
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
