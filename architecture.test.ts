@@ -173,6 +173,56 @@ describe('import boundaries of ARCHITECTURE.md', () => {
 const MAX_LINES = 500;
 const notProduct = /(^|\/)(model-tests|e2e|bench|migrations)\//;
 const dictionaries = /^src\/i18n\//;
+// Issue 48: views read actors and send them events; what a view may keep itself is what is on screen only: which
+// dialog, drawer or fold is open, what is measured (a size, a scroll, a clock for "3 s ago"), an element, and what is
+// typed or chosen (a reading's query fields included: the actor that reads gets them as its input). Each piece of React
+// state or ref in a view says which with a `// visual:` comment on its line or above its group of declarations; a ref
+// that only mirrors the latest value for a handler made once says `// latest:`, and a ref to an element,
+// `useRef<HTMLElement…>(null)`, says it by its type. What the server
+// said, a command's progress or answer, a list, an applied filter or a query, anything to send again, lives in an
+// actor (docs/ARCHITECTURE.md, "What a view may keep").
+const VIEW_STATE = /\b(useState|useReducer|useRef)\b\s*(<[^>]*(>[^>]*)?>)?\s*\(/;
+const MARKED = /\/\/\s*(visual|latest):/;
+const ELEMENT_REF = /\buseRef<\s*(HTML\w*Element|SVG\w*Element)(\s*\|\s*null)?\s*>\s*\(null\)/;
+/** Views that still keep state an actor should hold, each with what it keeps: the list may only shrink. */
+const viewStateExceptions: Record<string, string> = {
+  'src/screens/manage/operators.tsx': 'a counter that makes the list read again after a command (the list actor should hear list.refresh)',
+  'src/screens/manage/integrations.tsx': 'a counter that makes the list read again after a key command (the list actor should hear list.refresh)',
+  'src/resources/recordPanels.tsx': 'a counter that makes the run history read again after a Retry',
+  'src/resources/ReadCardPanel.tsx': "the values the last card read filled, and the photo requests in flight (the card reader actor's to keep)",
+  'src/screens/manage/OperatorSettingsScreen.tsx': 'the values sent, to reset the form to them once saved (the form actor has them)',
+};
+
+describe('what a view may keep', () => {
+  it('every useState, useReducer and useRef of a view is on-screen state, said with a visual: comment', () => {
+    expect(Object.keys(viewStateExceptions).filter((f) => !existsSync(f))).toEqual([]);
+    const bad: string[] = [];
+    let seen = 0;
+    for (const f of sourcesOf(['src/screens', 'src/resources', 'src/ui', 'src/app'])) {
+      if (f in viewStateExceptions) continue;
+      const lines = readFileSync(f, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (/^\s*import\b/.test(line) || !VIEW_STATE.test(line)) return;
+        seen++;
+        if (ELEMENT_REF.test(line) || MARKED.test(line)) return;
+        // a comment above a group of such declarations says it for the group
+        let above = i - 1;
+        while (above >= 0 && VIEW_STATE.test(lines[above]) && !/^\s*\/\//.test(lines[above])) above--;
+        // (the comment may run over several lines: its first says it)
+        while (above > 0 && /^\s*\/\//.test(lines[above - 1]) && !/^\s*\/\/\s*(visual|latest):/.test(lines[above])) above--;
+        if (/^\s*\/\/\s*(visual|latest):/.test(lines[above] ?? '')) return;
+        bad.push(`${f}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(seen, 'no view state found at all: the check reads nothing').toBeGreaterThan(50);
+    expect(bad).toEqual([]);
+  });
+  it('an exception is for a view that still keeps such state', () => {
+    const stale = Object.keys(viewStateExceptions).filter((f) => !VIEW_STATE.test(readFileSync(f, 'utf8')));
+    expect(stale).toEqual([]);
+  });
+});
+
 describe('room sizes', () => {
   for (const root of ['contract', 'access', 'machines', 'src', 'server']) {
     it(`no product file of ${root}/ is over ${MAX_LINES} lines${root === 'src' ? ' (the dictionaries of src/i18n/ excepted)' : ''}`, () => {

@@ -23,7 +23,7 @@ export function SecondStep({ mfa }: { mfa: MfaSignInActor }) {
   const enrolment = useSelector(mfa, selectMfaEnrolment);
   const codes = useSelector(mfa, selectRecoveryCodes);
   const methods = useSelector(mfa, selectMfaMethods);
-  // what is typed, until it is sent (the machine holds what was sent and what the server said)
+  // visual: what is typed, until it is sent (the machine holds what was sent and what the server said)
   const [code, setCode] = useState('');
   const submit = (e: React.FormEvent) => {
     e.preventDefault();

@@ -37,7 +37,7 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   const held = useSelector(session, selectHeldPrivileges);
   const clientId = useSelector(session, selectClientId);
   const providers = useSelector(session, selectIamProviders);
-  // form drafts are visual until submitted; the light sign-in page (src/signin) may have handed one over
+  // visual: the form's draft until it is submitted; the light sign-in page (src/signin) may have handed one over
   const [draft, setDraft] = useState<SignInDraft>(() => peekHandedDraft() ?? { username: '', password: '' });
   const redirectAsked = safeRedirect(query.get('redirect')) ?? undefined;
   const signIn = (d: SignInDraft) => session.send({ type: 'session.signIn', username: d.username, password: d.password, redirect: redirectAsked });
@@ -57,7 +57,7 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
 
   // The session actor decided whose return address this is (issue 10): the query's address travelled with the
   // sign-in request, and is dropped when another user signs in. Only a page this user may open is followed.
-  const landed = useRef(false);
+  const landed = useRef(false); // visual: this sign-in has opened its page already (navigation once)
   useEffect(() => {
     if (!signedIn) {
       landed.current = false;

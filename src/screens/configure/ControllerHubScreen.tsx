@@ -26,6 +26,7 @@ export function ControllerHubScreen() {
   const hub = useReading<{ items: ControllerHubRow[] }>('controllerHubReading');
   const beats = useSelector(useSystemActor('hardwareStatus'), selectControllers);
   const time = useTime();
+  // visual: the search typed and the switch, filtering the controllers shown
   const [text, setText] = useState('');
   const [offlineOnly, setOfflineOnly] = useState(false);
 

@@ -59,17 +59,17 @@ export function BackupRestoreScreen() {
   const commands = useViewActor('backupCommands');
   const running = useSelector(commands, selectRunningCommand);
   const failed = useSelector(commands, selectCommandError);
-  const [confirm, setConfirm] = useState<{ verb: 'restore' | 'delete'; backup: BackupInfo } | null>(null);
+  const [confirm, setConfirm] = useState<{ verb: 'restore' | 'delete'; backup: BackupInfo } | null>(null); // visual: the question open
   const restore = useViewActor('restoreLogic');
   const restoring = useSelector(restore, selectRestoring);
   const late = useSelector(restore, selectRestoreLate);
-  const [file, setFile] = useState<File | null>(null);
+  const [file, setFile] = useState<File | null>(null); // visual: the file chosen (sent to the restore actor on Restore)
   const items = list.output?.items ?? [];
   const when = (id: string) => {
     const b = items.find((x) => x.id === id);
     return b ? time.dateTime(b.takenAt, true) : id;
   };
-  const whenRef = useRef(when);
+  const whenRef = useRef(when); // latest: the backups' times, for the answers' subscription made once
   whenRef.current = when;
   const reloadList = list.reload;
   const reloadHistory = history.reload;

@@ -37,6 +37,7 @@ function useCommandDialog() {
   const alarms = useSystemActor('alarms');
   const running = useSelector(alarms, selectRunningCommand);
   const error = useSelector(alarms, selectAlarmError);
+  // visual: the dialog open, and that its command was sent (it closes with the answer)
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(false);
   useEffect(() => {
@@ -50,6 +51,7 @@ function useCommandDialog() {
 
 export function ShelveDialog({ pointId, name, onClose }: { pointId: Event['id']; name: string; onClose: () => void }) {
   const d = useCommandDialog();
+  // visual: what is chosen and typed, until it is sent
   const [minutes, setMinutes] = useState<number>(SHELVE_CHOICES[1]);
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
@@ -119,6 +121,7 @@ export function ShelveDialog({ pointId, name, onClose }: { pointId: Event['id'];
 function ForwardDialog({ alarm, onClose }: { alarm: Event; onClose: () => void }) {
   const d = useCommandDialog();
   const targets = useSelector(d.alarms, selectForwardTargets);
+  // visual: what is chosen and typed, until it is sent
   const [kind, setKind] = useState<'user' | 'group'>('user');
   const [target, setTarget] = useState('');
   const [note, setNote] = useState('');

@@ -62,6 +62,7 @@ export function FloorPlanScreen() {
   const plan = useReading<Plan>('floorPlanReading', { input: chosenId, key: chosenId });
   const { doors } = useLiveDoors(seesDoors);
   const byId = useMemo(() => new Map((doors ?? []).map((d) => [d.id, d])), [doors]);
+  // visual: the door chosen on the plan, and the command being confirmed
   const [chosenDoor, setChosenDoor] = useState<number | null>(null);
   const [confirm, setConfirm] = useState<LiveDoor | null>(null);
   const time = useTime();

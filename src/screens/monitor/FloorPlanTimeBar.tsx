@@ -45,7 +45,7 @@ export function FloorPlanTimeBar({ actor }: { actor: FloorPlanTimeActor }) {
   const alarms = useSelector(actor, selectPeriodAlarms);
   const alarmsBusy = useSelector(actor, selectPeriodAlarmsBusy);
   const alarmsError = useSelector(actor, selectPeriodAlarmsError);
-  // where the handle is while it is dragged (sent on release: one read per choice, not one per pixel)
+  // visual: where the handle is while it is dragged (sent on release: one read per choice, not one per pixel)
   const [dragged, setDragged] = useState<number | null>(null);
   const now = Date.now();
   const to = inPast ? span.to : now;

@@ -19,6 +19,7 @@ export function WatchlistCallout({
   busy: boolean;
   onDecide: (action: 'watchlist-admit' | 'watchlist-refuse', reason: string) => void;
 }) {
+  // visual: the reason as typed, and that a decision was tried without one
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
   if (!visitor.watchlist) return null;
