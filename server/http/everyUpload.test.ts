@@ -304,8 +304,9 @@ const holdsFile = (struct: Struct<any, any> | undefined, seen = new Set<unknown>
     return Object.values(schema as Record<string, unknown>).some((v) => v instanceof Object && 'type' in v && holdsFile(v as Struct<any, any>, seen));
   return false;
 };
+/** The file fields a body may carry (a read-only one, such as the visitor's matched watchlist photo, is never taken). */
 const fileFields = (r: ResourceDeclaration<any>) =>
-  Object.entries(r.fields as Record<string, { kind: string }>).filter(([, f]) => f.kind === 'image' || f.kind === 'file');
+  Object.entries(r.fields as Record<string, { kind: string; readOnly?: boolean }>).filter(([, f]) => (f.kind === 'image' || f.kind === 'file') && !f.readOnly);
 const dataUrl = (kind: string, bytes: Buffer) => `data:${kind === 'image' ? 'image/png' : 'application/octet-stream'};base64,${bytes.toString('base64')}`;
 
 /** The chunks of a PNG (length, type, data, CRC) after its 8-byte signature: where each starts. */
