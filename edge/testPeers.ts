@@ -14,6 +14,22 @@ export async function until<T>(what: string, fn: () => T | Promise<T>, ms = 10_0
 }
 
 /** A TCP proxy to the server that can be cut (the site's network gone), restored on the same port, or moved to another server. */
+/**
+ * A port nobody listens on now, from the system (bind port 0, read it, close): a random number in a range collided in
+ * CI with another test's server or the throw-away PostgreSQL and RabbitMQ ports, and the server exited at start.
+ */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
 export async function proxyTo(port: number) {
   let target = port;
   let silent = false; // the network drops everything (no reset, no answer): what a cut cable or a dead router does

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API } from '../contract';
+import { freePort } from '../edge/testPeers';
 import { DEMO_PASSWORD } from './db/seed';
 
 const dir = mkdtempSync(join(tmpdir(), 'gh-crash-'));
-const port = 30000 + Math.floor(Math.random() * 9000);
+const port = await freePort(); // from the system: a random number collided with other servers in CI
 const base = `http://127.0.0.1:${port}`;
 const env = {
   ...process.env,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API, TENANT_HEADER, controllersResource } from '../../contract';
 import { startEdge, type Edge } from '../../edge/main';
-import { proxyTo, until } from '../../edge/testPeers';
+import { freePort, proxyTo, until } from '../../edge/testPeers';
 import { openPglite, openPostgres, type Db } from '../db/db';
 import { DEMO_PASSWORD } from '../db/seed';
 import { adminQuery, startTestServer, withDatabase } from '../testkit';
@@ -24,7 +24,6 @@ const dir = mkdtempSync(join(tmpdir(), 'gh-outage-'));
 const children: ChildProcess[] = [];
 const edges: Edge[] = [];
 const logs: string[] = [];
-const freePort = () => 31000 + Math.floor(Math.random() * 8000);
 
 /** The real server as its own process group on `port` (started fresh or again on the same database). */
 async function serverProcess(port: number, env: Record<string, string>) {
@@ -245,7 +244,7 @@ describe('a server stopped (SIGTERM: an upgrade, a restart)', () => {
 describe('an outage at a site with two Gatehouse Edge controllers', () => {
   if (!PG)
     it('the server killed -9 and started again on its data directory: every event of both edges stored once and in order', async () => {
-      const port = freePort();
+      const port = await freePort();
       const dataDir = join(dir, 'data');
       // from the test run's migrated and seeded image (server/testkit.ts) when there is one
       const image = process.env.GATEHOUSE_TEST_PGLITE_IMAGE;
@@ -274,7 +273,7 @@ describe('an outage at a site with two Gatehouse Edge controllers', () => {
       const url = withDatabase(PG, name);
       try {
         const env = { DATABASE_URL: url, STOMP_RELAY_URL: MQ, DATA_DIR: join(dir, 'unused') };
-        const [a, b] = [await serverProcess(freePort(), env), await serverProcess(freePort(), env)];
+        const [a, b] = [await serverProcess(await freePort(), env), await serverProcess(await freePort(), env)];
         await outage({ first: a, next: async () => b, db: () => openPostgres(url) });
         await b.kill();
       } finally {
