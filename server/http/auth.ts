@@ -26,6 +26,7 @@ import type { Db } from '../db/db';
 import { insertRegistration, insertResetToken, resetTokenByHash, useResetToken } from '../db/queries/accounts';
 import { endSession, startSession, type SignInMethod } from '../db/queries/sessions';
 import { mfaRoutes } from '../auth/mfa/routes';
+import { countFailure, isLocked as lockedAt, LOCKED } from '../auth/mfa/confirm';
 import { iamRoutes } from '../auth/iam/routes';
 import { recordUnknownFailure, unknownLockedUntil } from '../db/queries/signInFailures';
 import * as users from '../db/queries/users';
@@ -95,7 +96,6 @@ export function storedSettings(stored: unknown): Settings {
 
 // §: the answer never says which part was wrong, nor whether the user exists
 const INVALID = 'Invalid username or password';
-const LOCKED = 'Account locked after too many failed sign-ins, try again later';
 
 export function userBody(u: UserRow, roles: string[]) {
   return {
@@ -135,7 +135,7 @@ export async function sessionBody(
   };
 }
 
-const isLocked = (u: UserRow) => u.locked_until !== null && new Date(u.locked_until).getTime() > Date.now();
+const isLocked = (u: UserRow) => lockedAt(u, Date.now);
 
 export function authRoutes(
   app: FastifyInstance,
@@ -177,8 +177,6 @@ export function authRoutes(
       await verifyPassword(password, u.password_hash); // the same work as any other answer
       return 'locked';
     }
-    // the lockout of the user's client (operator settings, issue 11); the server's defaults otherwise
-    const policy = await userSettings(db, u.id, { lockout, sessionLifetimeS: tokenLifetimeS });
     if (await verifyPassword(password, u.password_hash)) {
       if (await isDisabled(db, u.id)) return null; // a disabled operator: the same answer as a wrong password
       // issue 49: an account with a second factor clears its failed sign-ins only when that step passes too (a wrong
@@ -186,25 +184,9 @@ export function authRoutes(
       if ((u.failed_attempts > 0 || u.locked_until) && !(await mfa.hasSecondFactor(u.id))) await users.clearFailedSignIns(db, u.id);
       return u;
     }
-    if (u) {
-      const failed = u.failed_attempts + 1;
-      const lock = failed >= policy.lockoutAttempts;
-      await db.transaction(async (tx) => {
-        await users.recordFailedSignIn(tx, u.id, lock ? 0 : failed, lock ? new Date(Date.now() + policy.lockoutMinutes * 60_000) : null);
-        // the record is the user's home client's (its activity report shows who was locked out, and when)
-        if (lock)
-          await audit(tx, req, {
-            clientId: u.home_client_id ?? null,
-            actor: u.username,
-            action: 'lock',
-            entity: 'user',
-            entityId: u.id,
-            before: null,
-            after: { username: u.username, minutes: policy.lockoutMinutes },
-          });
-      });
-      // the attempt that locks still only says "invalid"; the next one says locked
-    }
+    // the lockout of the user's client (operator settings, issue 11), counted as a wrong second factor is; the attempt
+    // that locks still only says "invalid", the next one says locked
+    await countFailure(db, req, u, { lockout, sessionLifetimeS: tokenLifetimeS }, Date.now, 'password');
     return null;
   }
 

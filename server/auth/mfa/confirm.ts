@@ -15,8 +15,19 @@ import { verifyTotp } from './totp';
 export const LOCKED = 'Account locked after too many failed sign-ins, try again later';
 export type ConfirmedWith = 'totp' | 'password';
 
-/** A wrong second factor counts towards the lockout as a wrong password does (the same counter, the same lock). */
-export async function countFailure(db: Db, req: FastifyRequest, u: UserRow, defaults: PolicyDefaults, now: () => number): Promise<void> {
+/**
+ * A failed sign-in step counts towards the lockout: a wrong password (server/http/auth.ts) and a wrong second factor the
+ * same counter and lock of the account's client. The lock is audited in the user's home client (its activity report
+ * shows who was locked out, and when); `by` says by what when it is not the password.
+ */
+export async function countFailure(
+  db: Db,
+  req: FastifyRequest,
+  u: UserRow,
+  defaults: PolicyDefaults,
+  now: () => number,
+  by: 'password' | 'second factor' = 'second factor',
+): Promise<void> {
   const policy = await userSettings(db, u.id, defaults);
   const failed = u.failed_attempts + 1;
   const lock = failed >= policy.lockoutAttempts;
@@ -30,7 +41,7 @@ export async function countFailure(db: Db, req: FastifyRequest, u: UserRow, defa
         entity: 'user',
         entityId: u.id,
         before: null,
-        after: { username: u.username, minutes: policy.lockoutMinutes, by: 'second factor' },
+        after: { username: u.username, minutes: policy.lockoutMinutes, ...(by === 'password' ? {} : { by }) },
       });
   });
 }
