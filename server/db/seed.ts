@@ -28,8 +28,6 @@ export const DEMO_USERS = [
   { username: 'reception', name: 'Rita Reception', role: 'receptionist', clients: ['NORTHWIND'], what: 'receptionist at Northwind' },
   { username: 'hr', name: 'Hana HR', role: 'hr-manager', clients: ['NORTHWIND'], what: 'HR manager at Northwind' },
   { username: 'auditor', name: 'Aud Itor', role: 'auditor', clients: ['NORTHWIND'], what: 'auditor at Northwind' },
-  // issue 50: a member of the head-office team, linked to their identity by its e-mail (seedAttendanceSwipes)
-  { username: 'staff', name: 'Staff', role: 'staff', clients: ['NORTHWIND'], what: 'a member of staff at Northwind: requests and follows their own leave' },
   { username: 'harbour', name: 'Harper Harbour', role: 'administrator', clients: ['HARBOUR'], what: 'administrator of Harbour Health only' },
 ] as const;
 
@@ -60,8 +58,6 @@ export const ROLES: Record<string, { name: string; privileges: string[] }> = {
   'hr-manager': { name: 'HR manager', privileges: [...under('0.1', '3'), '0.3.1.0', '0.3.1.1', '0.3.1.2', '0.6.3.0'] },
   // reports, the audit section (journal, replays, UI errors) and every view, changing nothing
   auditor: { name: 'Auditor', privileges: [...under('0.1', '0.6', '0.8'), ...views].filter((c) => !/^(0\.6\.(5|6)\.[1245])$/.test(c)) },
-  // a member of staff: the dashboard and their own leave (3.8.3), nobody else's
-  staff: { name: 'Staff (own leave)', privileges: [PRIV.dashboard, PRIV.leave.request] },
   // service accounts of integrations: read identities and doors through the REST API
   integration: { name: 'Integration (service account)', privileges: ['0.3.1.0', '0.4.5.0'] },
 };
@@ -470,14 +466,6 @@ async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
   await tx.query(
     `insert into team_managers (team_id, user_id) select t.id, u.id from teams t join users u on u.username = 'hr'
     join user_grants g on g.user_id = u.id and g.client_id = t.client_id where ${own('t')} on conflict do nothing`,
-    params,
-  );
-  // issue 50: the demo staff user is the head-office team's second member (an operator is the identity with their e-mail)
-  await tx.query(
-    `update users u set email = i.email, name = i.first_name || ' ' || i.last_name
-    from (select i.email, i.first_name, i.last_name from team_members m join teams t on t.id = m.team_id and ${own('t')}
-      join identities i on i.id = m.identity_id where t.name = 'Head office' order by i.id offset 1 limit 1) i
-    where u.username = 'staff' and exists (select 1 from user_grants g where g.user_id = u.id and ${own('g')})`,
     params,
   );
   const swipes = (
