@@ -56,17 +56,20 @@ export async function authenticateApiKey(
   const same = kept.length === given.length && timingSafeEqual(kept, given);
   if (!a || !same || !a.active || a.key_revoked_at) return null;
   const jti = apiKeySessionJti(keyId);
-  const open = cache
-    ? await cache.sessionOpen(jti, Number(a.user_id))
-    : (await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning 1', [jti])).rows.length > 0;
-  if (!open) {
+  const isOpen = async () =>
+    cache
+      ? await cache.sessionOpen(jti, Number(a.user_id))
+      : (await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning 1', [jti])).rows.length > 0;
+  if (!(await isOpen())) {
     // first use (or an ended session, which stays ended: the insert does nothing)
     const { rows: made } = await db.query(
       `insert into sessions (jti, user_id, ip, user_agent, client_id, sign_in_method) values ($1, $2, $3, $4, $5, 'api-key')
       on conflict (jti) do nothing returning 1`,
       [jti, a.user_id, from.ip, from.userAgent.slice(0, 300), a.client_id],
     );
-    if (!made.length) return null;
+    // the session is there already: ended (refused), or opened meanwhile by another first use of the key (issue 47: two
+    // at once on PostgreSQL both found none, and the one whose insert lost was answered 401), asked again
+    if (!made.length && !(await isOpen())) return null;
   }
   return { userId: Number(a.user_id), username: a.username, clientId: Number(a.client_id), jti };
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, API_KEY_PATTERN, DESTINATIONS, SOCKJS_PREFIX, serviceAccountsResource } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
+import { authenticateApiKey } from '../auth/apiKeys';
 import { stompClient, waitFor, type TestClient } from '../realtime/testkit';
 
 const SA = serviceAccountsResource.api;
@@ -59,6 +60,19 @@ describe('service accounts', () => {
     expect((await s.call('GET', `${SA}/${a.id}`, { token: hb })).status).toBe(404);
     expect((await s.call('POST', `${SA}/${a.id}/rotate-key`, { token: hb })).status).toBe(404);
     expect((await s.call('GET', `${API.serviceAccountSessions}?q=door-sync-2`, { token: hb })).body.items).toHaveLength(0);
+  });
+
+  it('answers every one of simultaneous first uses of a new key, in one session (issue 47)', async () => {
+    const a = await create('Door sync 3');
+    // all at once, none answered yet: each finds no session and opens it; the ones that lose the insert use the winner's
+    const answers = await Promise.all(Array.from({ length: 24 }, () => withKey(a.apiKey)));
+    expect(answers.map((r) => r.status)).toEqual(Array(24).fill(200));
+    const sessions = await s.call('GET', `${API.serviceAccountSessions}?q=door-sync-3`, { token: nw });
+    expect(sessions.body.items).toHaveLength(1);
+    // and without the request cache, as the edge's link and STOMP connections sign a key in
+    const b = await create('Door sync 4');
+    const direct = await Promise.all(Array.from({ length: 24 }, () => authenticateApiKey(s.db, null, b.apiKey, { ip: '', userAgent: 'test' })));
+    expect(direct.filter((k) => k === null)).toHaveLength(0);
   });
 
   it('refuses the next call once its session is ended on the sessions screen', async () => {
