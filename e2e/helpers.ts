@@ -1,5 +1,5 @@
 import { expect, type Page } from './fixtures';
-import type { Request } from '@playwright/test';
+import type { APIRequestContext, Request } from '@playwright/test';
 
 /** The console's requests on their way, per page (the real-time connections under /ws/ aside). */
 const onTheirWay = new WeakMap<Page, Set<Request>>();
@@ -145,6 +145,16 @@ export async function pick(page: Page, field: string, text: string) {
 /** The signed-in console's token as request headers, for arranging data through the API beside the screens. */
 export async function bearer(page: Page): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('jwt'))}` };
+}
+
+/**
+ * One API call to arrange data beside the screens, with the caller's headers (`bearer`); any answer of 300 or more fails
+ * the test there, naming the call. Gives the answer's JSON.
+ */
+export async function apiCall(request: APIRequestContext, headers: Record<string, string>, method: string, path: string, data?: unknown) {
+  const r = await request.fetch(path, { method, data, headers });
+  expect(r.status(), `${method} ${path}`).toBeLessThan(300);
+  return r.json();
 }
 
 /** Signs `username` in with `client` selected, and gives the token as request headers (to arrange data through the API). */

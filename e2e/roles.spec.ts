@@ -2,14 +2,9 @@
 // puts a new operator in a group with that role; the operator sees exactly that screen and that division's rows;
 // taking the privilege away takes the screen away on the operator's next navigation, without a new sign-in.
 import { expect, test, type Page } from './fixtures';
-import { signIn, shot } from './helpers';
+import { apiCall, bearer, signIn, shot } from './helpers';
 
-const api = async (page: Page, method: string, path: string, data?: unknown) => {
-  const token = await page.evaluate(() => localStorage.getItem('jwt'));
-  const r = await page.request.fetch(path, { method, data, headers: { authorization: `Bearer ${token}` } });
-  expect(r.status(), `${method} ${path}`).toBeLessThan(300);
-  return r.json();
-};
+const api = async (page: Page, method: string, path: string, data?: unknown) => apiCall(page.request, await bearer(page), method, path, data);
 
 test('a role ticked in one division, through a group, reaches the operator and is taken away again', async ({ browser }) => {
   const admin = await browser.newPage();

@@ -7,7 +7,7 @@
 import { expect, test, type APIRequestContext } from './fixtures';
 import { selectThreatCurrent, selectThreatError, selectThreatMayChange, threatLevelMachine } from '../machines/threatLevel';
 import type { ThreatState } from '../contract';
-import { bearer, shot, signIn } from './helpers';
+import { apiCall, bearer, shot, signIn } from './helpers';
 import { consolePaths, consoleStart, type ConsoleWorld, type ModelStep } from './modelPaths';
 
 test('a threat level set from the console holds the doors, and lowering it gives them back', async ({ page }) => {
@@ -245,11 +245,7 @@ test("the doors screen's threat panel along every edge of its machine's graph sh
 
   // an operator who controls the doors of one site (Operations and the divisions inside it) only, made as the console's
   // administrator would: a role with door control ticked there, and a group that gives it
-  const call = async (method: string, path: string, data?: unknown) => {
-    const r = await request.fetch(path, { method, data, headers: admin });
-    expect(r.status(), `${method} ${path}`).toBeLessThan(300);
-    return r.json();
-  };
+  const call = (method: string, path: string, data?: unknown) => apiCall(request, admin, method, path, data);
   const stamp = Date.now().toString(36);
   const divisions = (await call('GET', '/event/manage/divisions?size=500')).items as { id: number; name: string }[];
   const operations = divisions.find((d) => d.name === 'Operations')!;
