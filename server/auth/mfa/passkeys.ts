@@ -29,11 +29,11 @@ import {
 import type { Db } from '../../db/db';
 import * as users from '../../db/queries/users';
 import type { UserRow } from '../../db/queries/users';
-import { audit } from '../../audit/trail';
 import { HttpError, body } from '../../http/kit';
 import type { RouteDoc } from '../../openapi/declared';
 import { originOf } from '../iam/flow';
 import { sha256 } from '../passwords';
+import { enrolled, removed } from './changes';
 import { confirmPerson, countFailure, isLocked, keepsOneFactor, LOCKED } from './confirm';
 import type { Asker, MfaOptions } from './options';
 import * as store from './store';
@@ -194,7 +194,7 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const name = input.name?.trim() || `Passkey ${new Date(now()).toISOString().slice(0, 10)}`;
     const recoveryCodes = await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
-      const before = await store.factorsOf(tx, u.id);
+      const codes = await enrolled(tx, req, u, { factor: 'passkey', name });
       await tx.query('insert into webauthn_credentials (id, user_id, public_key, counter, transports, name) values ($1, $2, $3, $4, $5, $6)', [
         info.id,
         u.id,
@@ -203,17 +203,6 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
         (info.transports ?? []).join(','),
         name,
       ]);
-      // the first second factor brings the recovery codes that stand in for it
-      const codes = store.hasSecondFactor(before) ? [] : await store.newRecoveryCodes(tx, u.id);
-      await audit(tx, req, {
-        clientId: u.home_client_id ?? u.selected_client_id,
-        actor: u.username,
-        action: 'enrol-mfa',
-        entity: 'user',
-        entityId: u.id,
-        before: null,
-        after: { factor: 'passkey', name, recoveryCodes: codes.length },
-      });
       return codes;
     });
     const session = a.ticket ? await o.sessionBody(u, req, await h.lifetimeS(u), 'password+passkey') : undefined;
@@ -235,16 +224,7 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
       await tx.query('delete from webauthn_credentials where id = $1 and user_id = $2', [id, u.id]);
-      if (!store.hasSecondFactor(left)) await store.removeRecoveryCodes(tx, u.id);
-      await audit(tx, req, {
-        clientId: u.home_client_id ?? u.selected_client_id,
-        actor: u.username,
-        action: 'remove-mfa',
-        entity: 'user',
-        entityId: u.id,
-        before: { factor: 'passkey', id },
-        after: null,
-      });
+      await removed(tx, req, u, { factor: 'passkey', id }, left);
     });
     return { ok: true };
   });

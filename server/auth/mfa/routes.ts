@@ -24,6 +24,7 @@ import { sha256 } from '../passwords';
 import { userSettings } from '../policy';
 import { confirmPerson, countFailure as countFailureOf, isLocked as lockedAt, keepsOneFactor, LOCKED } from './confirm';
 import type { Asker, MfaOptions } from './options';
+import { enrolled, removed } from './changes';
 import { passkeyRoutes } from './passkeys';
 import { sealPlainTotpSecrets } from './sealing';
 import * as store from './store';
@@ -159,17 +160,8 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
       await store.keepSession(tx, a.jti);
       if (await store.hasTotp(tx, u.id))
         throw new HttpError(409, 'An authenticator app is already set up: remove it first', [{ field: 'totp', message: 'is already set up' }]);
+      const codes = await enrolled(tx, req, u, { factor: 'totp' });
       await store.confirmTotp(tx, u.id, secret, step);
-      const codes = await store.newRecoveryCodes(tx, u.id);
-      await audit(tx, req, {
-        clientId: u.home_client_id ?? u.selected_client_id,
-        actor: u.username,
-        action: 'enrol-mfa',
-        entity: 'user',
-        entityId: u.id,
-        before: null,
-        after: { factor: 'totp', recoveryCodes: codes.length },
-      });
       return codes;
     });
     const session = a.ticket ? await o.sessionBody(u, req, await lifetimeS(u), 'password+totp') : undefined;
@@ -187,16 +179,7 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
     await db.transaction(async (tx) => {
       await store.keepSession(tx, a.jti);
       await store.removeTotp(tx, u.id);
-      if (f.passkeys === 0) await store.removeRecoveryCodes(tx, u.id);
-      await audit(tx, req, {
-        clientId: u.home_client_id ?? u.selected_client_id,
-        actor: u.username,
-        action: 'remove-mfa',
-        entity: 'user',
-        entityId: u.id,
-        before: { factor: 'totp' },
-        after: null,
-      });
+      await removed(tx, req, u, { factor: 'totp' }, { ...f, totp: false });
     });
     return { ok: true };
   });
