@@ -12,7 +12,9 @@ export default {
     'access/engine.ts',
     'server/access/engine.ts',
     'contract/attendanceDaily.ts',
-    'server/audit/chain.ts',
+    // the audit chain's checks (chain.ts only names them): a record and a head, the walk of the database, the offline export check
+    'server/audit/verify.ts',
+    'server/audit/export.ts:101-250',
     'edge/osdp/**/*.ts',
     '!edge/osdp/**/*.test.ts',
     '!edge/osdp/**/testkit.ts',
