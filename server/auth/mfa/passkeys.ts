@@ -70,14 +70,6 @@ async function keepChallenge(db: Db, challenge: string, userId: number, purpose:
     [challenge, userId, purpose, boundTo, CHALLENGE_MINUTES],
   );
 }
-/** Takes the challenge if it is live, of this purpose, this account and this session or ticket: true once at most. */
-async function takeChallenge(db: Db, challenge: string, userId: number, purpose: Purpose, boundTo: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `delete from webauthn_challenges where challenge = $1 and user_id = $2 and purpose = $3 and bound_to = $4 and expires_at > now() returning challenge`,
-    [challenge, userId, purpose, boundTo],
-  );
-  return rows.length > 0;
-}
 async function passkeyById(db: Db, id: string): Promise<StoredPasskey | null> {
   const { rows } = await db.query<{ id: string; user_id: number; public_key: string; counter: string; transports: string }>(
     'select id, user_id, public_key, counter::text, transports from webauthn_credentials where id = $1',
@@ -128,6 +120,27 @@ const responseOf = <T>(r: Record<string, unknown>): T & { id: string; response: 
   return r as T & { id: string; response: { clientDataJSON: string } };
 };
 
+/** Who a challenge was given to: an account (null before a passkey alone says whose it is) and its session or ticket. */
+interface Asked {
+  userId: number | null;
+  boundTo: string;
+}
+/**
+ * The authenticator's answer to a challenge of this ceremony (registration or sign-in) given to this account and
+ * session or ticket, live; the challenge is taken by an atomic delete before the answer is checked, whatever the
+ * outcome, so it answers once at most. 400 on `response` otherwise.
+ */
+async function answerTo<T>(db: Db, given: Record<string, unknown>, ceremony: Purpose, asked: Asked) {
+  const response = responseOf<T>(given);
+  const { rows } = await db.query(
+    `delete from webauthn_challenges where challenge = $1 and user_id is not distinct from $2 and purpose = $3 and bound_to = $4
+       and expires_at > now() returning challenge`,
+    [challengeOf(response.response.clientDataJSON), asked.userId, ceremony, asked.boundTo],
+  );
+  if (rows.length === 0) throw wrongChallenge();
+  return response;
+}
+
 export interface PasskeyHelpers {
   asker: (req: FastifyRequest, ticket: string | undefined) => Promise<Asker>;
   userOf: (id: number) => Promise<UserRow>;
@@ -168,8 +181,7 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
     const input = body(req.body, PasskeyRegisterRequest);
     const a = await h.asker(req, input.ticket);
     const u = await h.userOf(a.userId);
-    const response = responseOf<RegistrationResponseJSON>(input.response);
-    if (!(await takeChallenge(db, challengeOf(response.response.clientDataJSON), u.id, 'register', a.binding))) throw wrongChallenge();
+    const response = await answerTo<RegistrationResponseJSON>(db, input.response, 'register', { userId: u.id, boundTo: a.binding });
     const { origin, rpID } = rp(req);
     let info;
     try {
@@ -259,9 +271,10 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
       ]);
     const u = await h.userOf(userId);
     if (isLocked(u, now)) throw new HttpError(423, LOCKED);
-    const response = responseOf<AuthenticationResponseJSON>(input.response);
-    if (!(await takeChallenge(db, challengeOf(response.response.clientDataJSON), u.id, 'authenticate', `ticket:${sha256(input.ticket)}`)))
-      throw wrongChallenge();
+    const response = await answerTo<AuthenticationResponseJSON>(db, input.response, 'authenticate', {
+      userId: u.id,
+      boundTo: `ticket:${sha256(input.ticket)}`,
+    });
     const key = await passkeyById(db, response.id);
     if (!key || key.userId !== u.id) {
       await countFailure(db, req, u, o.defaults, now);
