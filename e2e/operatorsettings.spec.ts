@@ -23,6 +23,11 @@ test('an administrator sets the password policy; a value out of range is named o
     await expect(page.getByTestId('toast').filter({ hasText: 'Operator settings saved' }).first()).toBeVisible();
     const after = await (await page.request.get('/event/manage/operator-settings', { headers: auth })).json();
     expect(after).toEqual({ ...before, passwordMinLength: 12, idleTimeoutMinutes: 45 });
+    // what was saved is what the form starts from now (the form actor keeps the values it sent): Reset returns to 12
+    await form.getByLabel('Minimum password length').fill('20');
+    await form.getByRole('button', { name: 'Reset' }).click();
+    await expect(form.getByLabel('Minimum password length')).toHaveValue('12');
+    await expect(form.getByLabel('Idle timeout (minutes)')).toHaveValue('45');
   } finally {
     await page.request.put('/event/manage/operator-settings', { headers: auth, data: before });
   }

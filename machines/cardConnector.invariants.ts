@@ -2,7 +2,7 @@
 // and identity forms, §4, §5, §8), written apart from its transitions and read by nothing in the machine. The model
 // test hands them to the harness by state (model-tests/cardConnector.model.test.ts, `expectOracle(…, byState)`), which
 // checks them at every step of every path generated from the graph and on the real actor. '' holds in every state.
-import { DEVICE_MESSAGES } from '../contract';
+import { DEVICE_MESSAGES, MAX_CACHED_VIEWS } from '../contract';
 
 /** The part of the snapshot the invariants read (not imported from ./cardConnector, so nothing is shared with it). */
 type Held = {
@@ -15,6 +15,7 @@ type Held = {
     message: string | null;
     error: string | null;
     announcedVersion: string | null;
+    filled: Record<string, Record<string, unknown>>;
   };
   children: Record<string, unknown>;
   hasTag: (tag: string) => boolean;
@@ -30,6 +31,9 @@ export const invariants = {
     'the panel shows a message of §8 exactly in a failed state (none while idle, trying or connected)': (s: Held) =>
       failure(s) ? s.context.message !== null : s.context.message === null,
     'at most the one socket of the attempt runs': (s: Held) => running(s) === '' || running(s) === 'socket',
+    'what reads filled is text, by form and field, for at most as many forms as views are kept alive': ({ context: c }: Held) =>
+      Object.keys(c.filled).length <= MAX_CACHED_VIEWS &&
+      Object.values(c.filled).every((f) => typeof f === 'object' && f !== null && Object.values(f).every((v) => typeof v === 'string')),
   },
   idle: {
     'nothing asked yet: nothing runs, no port, no link, no card, no error, from the first port': (s: Held) =>

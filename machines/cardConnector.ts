@@ -6,6 +6,7 @@ import {
   CONNECTOR_DELAY_MS,
   CONNECTOR_PORTS,
   DEVICE_MESSAGES,
+  MAX_CACHED_VIEWS,
   invalidVersionMessage,
   parseConnectorMessage,
   readCardMessage,
@@ -33,6 +34,12 @@ export interface CardConnectorContext {
   error: string | null;
   /** The version a refused connector announced. */
   announcedVersion: string | null;
+  /**
+   * What card reads put in each open form's fields, by form and field (the forms say it: cardConnector.filled): a
+   * value a read put there is replaced by the next read without asking; one the operator changed is not (cardFill.ts).
+   * The forms last filled are kept, as many as views are kept alive (a hidden tab's form is still open).
+   */
+  filled: Record<string, Record<string, string>>;
 }
 
 /** Facts the machine derives from valid connector messages (raised, so the journal reads as a log). */
@@ -60,6 +67,9 @@ export type CardConnectorEvent =
   | { type: 'cardConnector.retry' }
   | { type: 'cardConnector.disconnect' }
   | { type: 'cardConnector.read' }
+  /** A form put a read's values in its fields; the operator replaced one (a photo taken or removed). */
+  | { type: 'cardConnector.filled'; form: string; values: Record<string, string> }
+  | { type: 'cardConnector.unfilled'; form: string; field: string }
   | ConnectorFact;
 
 export type CardConnectorEmitted = { type: 'card.read'; card: MyKad } | { type: 'cardConnector.failed'; message: string };
@@ -106,6 +116,17 @@ export function factOf(message: ReturnType<typeof parseConnectorMessage> & { ok:
     case 'data_received':
       return { type: 'card.dataReceived', card: m.data };
   }
+}
+
+/** Only text values are kept as filled (an event from elsewhere could carry anything). */
+const textValues = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+
+/** The forms filled before, room made for `form` (the one filled longest ago goes first). */
+function recent(filled: Record<string, Record<string, string>>, form: string) {
+  const { [form]: _this, ...others } = filled;
+  const keep = Object.keys(others).slice(-(MAX_CACHED_VIEWS - 1));
+  return Object.fromEntries(keep.map((f) => [f, others[f]]));
 }
 
 const outOfOrder = (what: string) => `Card connector: '${what}' arrived out of order and was ignored`;
@@ -176,9 +197,23 @@ export const cardConnectorMachine = connectorSetup.createMachine({
     message: null,
     error: null,
     announcedVersion: null,
+    filled: {},
   }),
   initial: 'idle',
   on: {
+    'cardConnector.filled': {
+      actions: assign(({ context, event }) => ({
+        filled: { ...recent(context.filled, event.form), [event.form]: { ...context.filled[event.form], ...textValues(event.values) } },
+      })),
+    },
+    'cardConnector.unfilled': {
+      guard: ({ context, event }) => event.form in context.filled,
+      actions: assign(({ context, event }) => {
+        const { [event.field]: _gone, ...rest } = context.filled[event.form];
+        return { filled: { ...context.filled, [event.form]: rest } };
+      }),
+    },
+
     // a "Try again" button restarts the whole cycle from the first port
     'cardConnector.retry': { target: '.attempt', actions: 'restart' },
     'cardConnector.disconnect': { target: '.idle', actions: 'restart' },

@@ -5,7 +5,14 @@
 
 /** The part of the snapshot the invariants read (not imported from ./resourceForm, so nothing is shared with it). */
 type Held = {
-  context: { id: number | null; values: unknown; violations: Array<{ field: string; message: string }>; error: string | null; action: string | null };
+  context: {
+    id: number | null;
+    values: unknown;
+    violations: Array<{ field: string; message: string }>;
+    error: string | null;
+    action: string | null;
+    sent: unknown;
+  };
   children: Record<string, unknown>;
   hasTag: (tag: string) => boolean;
 };
@@ -36,6 +43,7 @@ export const invariants = {
   saving: {
     'saves, with no problem from before still shown: busy': (s: Held) =>
       running(s) === 'save' && s.hasTag('busy') && s.context.violations.length === 0 && s.context.error === null,
+    'the values on their way are kept (the form starts from them once saved)': (s: Held) => s.context.sent !== null && s.context.sent !== undefined,
   },
   acting: {
     'runs a named action on a record read from the server (an id and its values): busy': (s: Held) =>
@@ -44,5 +52,6 @@ export const invariants = {
   saved: {
     'the saved record has its id; no problem is shown; nothing runs': (s: Held) =>
       s.context.id !== null && s.context.violations.length === 0 && s.context.error === null && running(s) === '' && !s.hasTag('busy'),
+    'the values saved are kept: a form that stays open resets to them': (s: Held) => s.context.sent !== null && s.context.sent !== undefined,
   },
 };

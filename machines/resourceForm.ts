@@ -13,6 +13,8 @@ export interface ResourceFormContext {
   error: string | null;
   /** The record action running or last run (form.act). */
   action: string | null;
+  /** The values of the last form.submit, as sent: a form that stays open after its save starts from them again. */
+  sent: unknown;
 }
 
 export interface ResourceFormInput {
@@ -81,6 +83,10 @@ export const resourceFormMachine = setup({
   },
   actions: {
     clearProblems: assign({ violations: [], error: null }),
+    keepSent: assign(({ event }) => {
+      assertEvent(event, 'form.submit');
+      return { sent: event.values };
+    }),
   },
 }).createMachine({
   id: 'resourceForm',
@@ -90,6 +96,7 @@ export const resourceFormMachine = setup({
     violations: [],
     error: null,
     action: null,
+    sent: null,
   }),
   initial: 'starting',
   states: {
@@ -111,7 +118,7 @@ export const resourceFormMachine = setup({
     },
     editing: {
       on: {
-        'form.submit': { target: 'saving', actions: 'clearProblems' },
+        'form.submit': { target: 'saving', actions: ['clearProblems', 'keepSent'] },
         'form.reset': { actions: 'clearProblems' },
         'form.act': { guard: 'loaded', target: 'acting', actions: ['clearProblems', assign(({ event }) => ({ action: event.action }))] },
         'form.refresh': { guard: 'loaded', target: 'refreshing' },
@@ -127,7 +134,7 @@ export const resourceFormMachine = setup({
         onError: { target: 'editing' },
       },
       on: {
-        'form.submit': { target: 'saving', actions: 'clearProblems' },
+        'form.submit': { target: 'saving', actions: ['clearProblems', 'keepSent'] },
         'form.reset': { target: 'editing', actions: 'clearProblems' },
         'form.act': { target: 'acting', actions: ['clearProblems', assign(({ event }) => ({ action: event.action }))] },
         'form.refresh': { target: 'refreshing', reenter: true },
@@ -187,7 +194,7 @@ export const resourceFormMachine = setup({
     },
     saved: {
       on: {
-        'form.submit': { target: 'saving', actions: 'clearProblems' },
+        'form.submit': { target: 'saving', actions: ['clearProblems', 'keepSent'] },
         'form.reset': { target: 'editing', actions: 'clearProblems' },
         // a form that stays open after a save (a tenant's settings) reads the record again, as the server keeps it
         'form.reload': { guard: 'editing', target: 'loading', actions: 'clearProblems' },

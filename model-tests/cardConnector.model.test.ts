@@ -4,7 +4,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TestModel } from '@xstate/graph';
 import { SimulatedClock, createActor, fromCallback } from 'xstate';
-import { CONNECTOR_DELAY_MS, CONNECTOR_MAX_MESSAGE_CHARS, CONNECTOR_PORTS, CONNECTOR_VERSION, DEVICE_MESSAGES, type MyKad } from '../contract';
+import {
+  CONNECTOR_DELAY_MS,
+  CONNECTOR_MAX_MESSAGE_CHARS,
+  CONNECTOR_PORTS,
+  CONNECTOR_VERSION,
+  DEVICE_MESSAGES,
+  MAX_CACHED_VIEWS,
+  type MyKad,
+} from '../contract';
 import { cardConnectorMachine, type CardConnectorEmitted, type CardConnectorSnapshot, type ConnectorSocketCommand } from '../machines/cardConnector';
 import { selectCanReadCard, selectConnectorStatus, selectConnectorStatusText, selectReaderState } from '../machines/cardConnector.selectors';
 import { invariants } from '../machines/cardConnector.invariants';
@@ -38,7 +46,15 @@ const FRAMES: Record<string, string> = {
   garbage: '{{{',
 };
 const messageEvents = Object.values(FRAMES).map((data) => ({ type: 'socket.message', data }));
-const commands = [{ type: 'cardConnector.connect' }, { type: 'cardConnector.retry' }, { type: 'cardConnector.disconnect' }, { type: 'cardConnector.read' }];
+const commands = [
+  { type: 'cardConnector.connect' },
+  { type: 'cardConnector.retry' },
+  { type: 'cardConnector.disconnect' },
+  { type: 'cardConnector.read' },
+  // what a form says its reads filled (ReadCardPanel), kept here for it
+  { type: 'cardConnector.filled', form: 'f1', values: { firstName: 'Ada', idNumber: '900101-14-5678' } },
+  { type: 'cardConnector.unfilled', form: 'f1', field: 'firstName' },
+];
 
 function eventsFor(s: CardConnectorSnapshot): any[] {
   if (s.matches({ attempt: 'opening' }))
@@ -147,6 +163,12 @@ describe('card connector machine model', () => {
             : undefined,
         'Try again starts over from the first port, whatever was shown': ({ event, after }) =>
           event.type === 'cardConnector.retry' ? after.matches({ attempt: 'opening' }) && after.context.index === 0 : undefined,
+        "what a form's reads filled is kept for that form, whatever the connection does": ({ before, event, after }) =>
+          event.type === 'cardConnector.filled'
+            ? after.context.filled.f1?.firstName === 'Ada' && after.context.filled.f1?.idNumber === '900101-14-5678'
+            : event.type === 'cardConnector.unfilled'
+              ? !('firstName' in (after.context.filled.f1 ?? {})) && after.context.filled.f1?.idNumber === before.context.filled.f1?.idNumber
+              : JSON.stringify(after.context.filled) === JSON.stringify(before.context.filled),
         'disconnect leaves the connector alone from anywhere': ({ event, after }) =>
           event.type === 'cardConnector.disconnect' ? after.matches('idle') : undefined,
         'a message of another version than v1.0.0 ends in the outdated message (§5)': ({ before, event, after }) =>
@@ -239,6 +261,20 @@ describe('card connector timing and messages', () => {
     actor.stop();
   });
 
+  it('keeps what reads filled for as many forms as views are kept alive, the form filled longest ago let go first', () => {
+    const actor = createActor(cardConnectorMachine, { input: {} }).start();
+    for (let i = 1; i <= MAX_CACHED_VIEWS + 1; i++) actor.send({ type: 'cardConnector.filled', form: `f${i}`, values: { firstName: `N${i}` } });
+    // f2 filled again: now the most recent, so f3 is the oldest
+    actor.send({ type: 'cardConnector.filled', form: 'f2', values: { lastName: 'Ong' } });
+    actor.send({ type: 'cardConnector.filled', form: 'f12', values: { firstName: 'N12' } });
+    const filled = actor.getSnapshot().context.filled;
+    expect(Object.keys(filled)).toHaveLength(MAX_CACHED_VIEWS);
+    expect(filled.f1).toBeUndefined();
+    expect(filled.f3).toBeUndefined();
+    expect(filled.f2).toEqual({ firstName: 'N2', lastName: 'Ong' });
+    expect(filled.f12).toEqual({ firstName: 'N12' });
+    actor.stop();
+  });
   it('reads a card: inserted, read on request, data validated into context and told as card.read', async () => {
     const { actor, sent, frame: push } = startWithFakes(() => true);
     const reads: unknown[] = [];

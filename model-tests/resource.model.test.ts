@@ -54,6 +54,11 @@ describe('resource list machine model', () => {
           (event.type === 'list.selectionChanged' ? before.matches('ready') : !before.matches('confirmingDelete') && !before.matches('deleting'))
             ? query(after) === query(before) && /^Ignored an invalid /.test(after.context.error ?? '')
             : undefined,
+        // what a screen sends after a command of its own changed rows (a key issued, an operator disabled)
+        'a refresh reads the same page again, with the same query and selection': ({ before, event, after }) =>
+          event.type === 'list.refresh' && !before.matches('confirmingDelete') && !before.matches('deleting')
+            ? after.matches('loading') && query(after) === query(before) && 'fetchPage' in after.children
+            : undefined,
         'a delete done reads the page again with nothing selected': ({ before, event, after }) =>
           event.type === 'xstate.done.actor.deleteMany' && before.matches('deleting')
             ? after.matches('loading') && after.context.selection.length === 0
@@ -128,6 +133,12 @@ describe('resource form machine model', () => {
             event.type === 'xstate.error.actor.save' && event.error.violations && before.matches('saving')
               ? after.matches('editing') && JSON.stringify(after.context.violations) === JSON.stringify(event.error.violations)
               : undefined,
+          'a submit keeps the values it sends, and a save answered still has them (a form that stays open resets to them)': ({ before, event, after }) =>
+            event.type === 'form.submit' && after.matches('saving')
+              ? JSON.stringify(after.context.sent) === JSON.stringify(event.values)
+              : event.type === 'xstate.done.actor.save' && before.matches('saving')
+                ? after.context.sent === before.context.sent
+                : undefined,
         },
         11,
         formInvariants,

@@ -2,7 +2,7 @@
 // and photo from an identity card (MyKad); the desktop companion takes a photo. Both actors are read and sent
 // events only; their facts (`card.read`, `companion.photoCaptured`) are heard with `actor.on`. A read never
 // replaces a field the operator edited without asking (cardFill.ts).
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Alert, Button, Callout, Card, Classes, H5, Icon } from '@blueprintjs/core';
 import { useField, useForm } from 'react-final-form';
 import { getIn } from 'final-form';
@@ -39,12 +39,11 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
   const canCapture = useSelector(companion, selectCanCapturePhoto);
   const companionBusy = useSelector(companion, selectCompanionIsBusy);
 
-  // what the last card read put in each field: replacing that again needs no question
-  const filled = useRef<Record<string, string>>({});
-  // the photo requests this form made (the companion answers by request id)
-  const requests = useRef(new Set<string>());
-  const seq = useRef(0);
+  // what the card reads put in this form's fields is the card reader actor's (cardConnector.filled, by form); the photo
+  // request in flight is the companion's (its pending requests, by this form's request id)
   const formId = useId().replace(/[^A-Za-z0-9.:-]/g, '');
+  const photoRequest = `${purpose}-${formId || 'form'}-photo`;
+  // visual: the question open after a read, with what it asks about
   const [question, setQuestion] = useState<{ conflicts: Conflict[]; othersFilled: boolean } | null>(null);
   const conflicts = question?.conflicts ?? null;
 
@@ -53,7 +52,7 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
       ff.batch(() => {
         for (const [name, value] of Object.entries(values)) ff.change(name, value);
       });
-      Object.assign(filled.current, values);
+      connector.send({ type: 'cardConnector.filled', form: formId, values });
     };
     const fieldNow = (name: string) => {
       const st = ff.getFieldState(name);
@@ -61,36 +60,30 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
     };
     const subs = [
       connector.on('card.read', ({ card }) => {
-        const plan = planFill(cardValues(card), fieldNow, filled.current);
+        const plan = planFill(cardValues(card), fieldNow, connector.getSnapshot().context.filled[formId]);
         fill(plan.apply);
         if (plan.conflicts.length > 0) setQuestion({ conflicts: plan.conflicts, othersFilled: Object.keys(plan.apply).length > 0 });
         else notify({ intent: 'success', title: tx('Card read'), message: tx('The form was filled from the card.'), timeoutMs: TOAST_MS });
       }),
       companion.on('companion.photoCaptured', (e) => {
-        if (!requests.current.delete(e.requestId)) return;
+        if (e.requestId !== photoRequest) return;
         // the operator asked for this photo: it is theirs, a later card read asks before replacing it
         ff.change('photo', photoDataUrl(e.file));
-        delete filled.current.photo;
-      }),
-      companion.on('companion.failed', (e) => {
-        if (e.requestId) requests.current.delete(e.requestId);
+        connector.send({ type: 'cardConnector.unfilled', form: formId, field: 'photo' });
       }),
     ];
     return () => subs.forEach((s) => s.unsubscribe());
-  }, [connector, companion, ff]);
+  }, [connector, companion, ff, formId, photoRequest]);
 
-  const takePhoto = () => {
-    const requestId = `${purpose}-${formId || 'form'}-${++seq.current}`;
-    requests.current.add(requestId);
-    companion.send({ type: 'companion.capturePhoto', purpose, requestId });
-  };
+  // one photo at a time for a form: the button waits while the companion has a request on its way
+  const takePhoto = () => companion.send({ type: 'companion.capturePhoto', purpose, requestId: photoRequest });
   const replace = () => {
     if (conflicts) {
       const values = Object.fromEntries(conflicts.map((c) => [c.name, c.incoming]));
       ff.batch(() => {
         for (const [name, value] of Object.entries(values)) ff.change(name, value);
       });
-      Object.assign(filled.current, values);
+      connector.send({ type: 'cardConnector.filled', form: formId, values });
     }
     setQuestion(null);
   };
@@ -153,7 +146,7 @@ export function ReadCardPanel({ purpose }: { purpose: PhotoPurpose }) {
                 text={tx('Remove photo')}
                 onClick={() => {
                   ff.change('photo', '');
-                  delete filled.current.photo;
+                  connector.send({ type: 'cardConnector.unfilled', form: formId, field: 'photo' });
                 }}
                 data-testid="remove-photo"
               />

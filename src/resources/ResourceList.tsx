@@ -4,7 +4,9 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Alert, Callout, NonIdealState } from '@blueprintjs/core';
 import { Cell, Column, SelectionModes, Table2 } from '@blueprintjs/table';
 import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
 import { TABLE_MAX_HEIGHT_VH, actionCodes, hasPrivilege, recordCodes, type SortSpec } from '../../contract';
+import type { commandMachine } from '../../machines/command';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { sameListView, selectListView, selectPager } from '../../machines/resourceList.selectors';
 import { matchRoute } from '../app/guard';
@@ -20,6 +22,7 @@ import { primaryCellRenderer } from './ListRowHead';
 import { ListToolbar } from './ListToolbar';
 import { ListFooter } from './ListFooter';
 import { useListCommands } from './useListCommands';
+import { ALL_SCOPE, ListScopeTabs, scopeFilter, useListScope } from './ListScopes';
 
 interface Props<T extends { id: number }> {
   resource: Resource<T>;
@@ -31,8 +34,8 @@ interface Props<T extends { id: number }> {
   filters?: Record<string, string>;
   /** The order the list starts in when not the declaration's (upcoming visits: soonest first). */
   sort?: SortSpec[];
-  /** Read the current page again whenever this changes (e.g. a real-time message said the data changed). */
-  refreshKey?: number;
+  /** A command actor of the screen (machines/command.ts) whose every success changed rows: the list reads its page again. */
+  refreshAfter?: ActorRefFrom<typeof commandMachine>;
   /** Real-time notices besides the resource's own change notice after which the open list reads its page again. */
   notices?: NoticeSource;
 }
@@ -44,7 +47,7 @@ export function ResourceList<T extends { id: number }>({
   toolbar,
   filters: initialFilters,
   sort: initialSort,
-  refreshKey,
+  refreshAfter,
   notices,
 }: Props<T>) {
   const t = useT();
@@ -53,17 +56,25 @@ export function ResourceList<T extends { id: number }>({
   const words = resourceWords(resource);
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
+  // issue 50: the declaration's list scopes ("Waiting for me") as tabs, the choice kept in the URL
+  const scope = useListScope(resource.declaration, held);
   const list = useViewActor(`list:${resource.name}`, {
-    input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: initialFilters },
+    input: { resource: resource.name, sort: initialSort ?? resource.defaultSort, filters: { ...initialFilters, ...scopeFilter(scope.chosen) } },
   });
   const view = useSelector(list, selectListView, sameListView);
   const { page, sort, filters, selection, error, busy, confirming, deleting } = view;
+  useEffect(() => {
+    if (!scope.here || !scope.chosen || (filters.scope ?? ALL_SCOPE) === scope.chosen) return;
+    const { scope: _was, ...rest } = filters;
+    list.send({ type: 'list.filtered', filters: { ...rest, ...scopeFilter(scope.chosen) } });
+  }, [scope.here, scope.chosen, filters, list]);
   const items = view.items as T[];
   const pager = useSelector(list, selectPager);
 
   useEffect(() => {
-    if (refreshKey) list.send({ type: 'list.refresh' });
-  }, [refreshKey, list]);
+    const sub = refreshAfter?.on('command.done', () => list.send({ type: 'list.refresh' }));
+    return () => sub?.unsubscribe();
+  }, [refreshAfter, list]);
   // a row of this resource changed anywhere in the client (`/changes/{resource}`), or a kept-alive list is shown again
   // (an add or edit may have happened meanwhile): the open list reads its page again
   useChangeNotices({ resource: resource.name }, list, { type: 'list.refresh' });
@@ -152,6 +163,7 @@ export function ResourceList<T extends { id: number }>({
 
   return (
     <div className="gh-list" data-testid={`${resource.name}-list`} aria-busy={busy || undefined}>
+      <ListScopeTabs name={resource.name} tabs={scope.tabs} chosen={scope.chosen} onChoose={scope.choose} />
       <ListToolbar
         resource={resource}
         held={held}

@@ -4,7 +4,7 @@
 // why it failed, to whom it was delivered (mail, web hook and that delivery's state), a Download while its file is
 // kept and a Retry of a failed run; above them, whether this server mails at all (SMTP_URL). `osdpReaders` and
 // `osdpReader` (issue 46): a controller's OSDP readers, and a card reader's own (./OsdpReadersPanel.tsx).
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { selectCommandError, selectRunningCommand } from '../../machines/command';
@@ -70,9 +70,10 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
   // Retry needs the edit code of the job's own family (an auditor with view codes reads the history only)
   const held = useSelector(useSystemActor('session'), selectHeldPrivileges);
   const editable = mayOnRow(reportJobsResource, 'edit', held, row);
-  // read again whenever the job ran (Run now, or the schedule while the page is open and the record reloads) or a run was retried
-  const [retried, setRetried] = useState(0);
-  const runs = useReading<RunHistory>('reportJobRunsReading', { input: id, key: `${id}:${String(row.lastRunAt ?? '')}:${retried}` });
+  // read again whenever the job ran (Run now, or the schedule while the page is open and the record reloads); a retried run
+  // tells the reading actor itself (read.reload)
+  const runs = useReading<RunHistory>('reportJobRunsReading', { input: id, key: `${id}:${String(row.lastRunAt ?? '')}` });
+  const { reload } = runs;
   // downloads, one at a time (`<jobId>|<runId>`): the answer is the file, saved under the name the server gives it (the job's name and period)
   const downloads = useViewActor('reportJobDownloads');
   const busy = useSelector(downloads, selectRunningCommand);
@@ -94,10 +95,10 @@ function ReportJobRuns({ row }: { row: Record<string, unknown> }) {
         message: run.status,
         timeoutMs: 4000,
       });
-      setRetried((n) => n + 1);
+      reload();
     });
     return () => sub.unsubscribe();
-  }, [retries]);
+  }, [retries, reload]);
   useEffect(() => {
     if (failed) notify({ intent: 'danger', title: tx('Download failed'), message: failed, timeoutMs: 3000 });
   }, [failed]);

@@ -48,6 +48,8 @@ const SECTIONS: { title: string; fields: { name: Key; label: string; help?: stri
     fields: [{ name: 'mfaRequired', label: 'Who must use two-step verification', help: '0: nobody required, 1: administrators, 2: every operator' }],
   },
 ];
+/** The settings as the inputs hold them (text). */
+const asTyped = (v: Record<string, unknown>) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
 const toNumbers = (v: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(v).map(([k, x]) => [k, /^\s*-?\d+\s*$/.test(String(x ?? '')) ? Number(x) : x]));
 
@@ -92,8 +94,8 @@ export function OperatorSettingsScreen() {
   const saving = useSelector(settings, selSaving);
   const violations = useSelector(settings, selViolations);
   const submitError = useSelector(settings, selError);
+  // latest: the open form's API, for the saved handler made once
   const formApi = useRef<FormApi<Record<string, unknown>> | null>(null);
-  const submitted = useRef<Record<string, unknown> | null>(null);
   useEffect(() => {
     const sub = settings.on('form.saved', () => {
       notify({
@@ -102,8 +104,9 @@ export function OperatorSettingsScreen() {
         message: tx('They apply to every operator of this client from their next sign-in or request.'),
         timeoutMs: TOAST_MS,
       });
-      // what was saved is what the form now starts from (reset returns to it)
-      if (submitted.current) formApi.current?.initialize(submitted.current);
+      // what was saved (the form actor keeps the values it sent) is what the form now starts from (reset returns to it)
+      const sent = settings.getSnapshot().context.sent as Record<string, unknown> | null;
+      if (sent) formApi.current?.initialize(asTyped(sent));
     });
     return () => sub.unsubscribe();
   }, [settings]);
@@ -133,15 +136,12 @@ export function OperatorSettingsScreen() {
       <div className="gh-page gh-form-page" data-testid="operator-settings">
         <FocusForm<Record<string, unknown>>
           violations={violations}
-          initialValues={Object.fromEntries(Object.entries(loaded).map(([k, v]) => [k, String(v)]))}
+          initialValues={asTyped(loaded)}
           validate={(values) => {
             const r = validate(toNumbers(values), OperatorSettingsSchema);
             return r.ok ? {} : Object.fromEntries(r.violations.map((v) => [v.field, v.message]));
           }}
-          onSubmit={(values) => {
-            submitted.current = values;
-            settings.send({ type: 'form.submit', values: toNumbers(values) });
-          }}
+          onSubmit={(values) => settings.send({ type: 'form.submit', values: toNumbers(values) })}
           render={({ handleSubmit, form }) => {
             formApi.current = form;
             return (

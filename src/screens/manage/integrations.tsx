@@ -32,8 +32,7 @@ export function ServiceAccountsScreen() {
   const session = useSystemActor('session');
   const held = useSelector(session, selectHeldPrivileges);
   const mayEdit = hasPrivilege(held, [PRIV.serviceAccounts.edit]);
-  const [refresh, setRefresh] = useState(0);
-  const keys = useCommand('apiKeyCommands', keySaid, () => setRefresh((n) => n + 1));
+  const keys = useCommand('apiKeyCommands', keySaid);
   const running = useSelector(keys, selectRunningCommand);
   const result = useSelector(keys, selectCommandResult) as KeyAnswer | null;
   const [seen, setSeen] = useState<string | null>(null); // visual: the dialog of a key already closed
@@ -43,7 +42,7 @@ export function ServiceAccountsScreen() {
       <ListScreen<ServiceAccount>
         testId="service-accounts"
         resource={serviceAccounts}
-        refreshKey={refresh}
+        refreshAfter={keys}
         rowTag={(a) =>
           !a.active ? (
             <Tag minimal round>

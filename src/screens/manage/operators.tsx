@@ -25,12 +25,10 @@ export function OperatorsScreen() {
   const me = useSelector(session, selectUser);
   const mayEdit = hasPrivilege(held, [PRIV.operatorGroups.edit]);
   const [names] = useState(() => new Map<string, string>()); // visual: the toast's name of each command sent
-  const [refresh, setRefresh] = useState(0);
-  const commands = useCommand(
-    'operatorCommands',
-    (command) => ({ title: tx(DONE[command.split(':')[0]] ?? 'Done', { name: names.get(command) ?? '' }), message: '' }),
-    () => setRefresh((n) => n + 1),
-  );
+  const commands = useCommand('operatorCommands', (command) => ({
+    title: tx(DONE[command.split(':')[0]] ?? 'Done', { name: names.get(command) ?? '' }),
+    message: '',
+  }));
   const running = useSelector(commands, selectRunningCommand);
   const [resetting, setResetting] = useState<Operator | null>(null); // visual: the password dialog's operator
   const [removing, setRemoving] = useState<Operator | null>(null); // visual: the confirm of a removal
@@ -45,7 +43,7 @@ export function OperatorsScreen() {
       <ListScreen<Operator>
         testId="operators"
         resource={operators}
-        refreshKey={refresh}
+        refreshAfter={commands}
         rowTag={(o) => (
           <>
             {o.shared && (
