@@ -6,16 +6,21 @@ import base from './vitest.config';
 export default defineConfig({
   test: {
     ...base.test,
-    include: [
-      'model-tests/**/*.test.ts',
-      'machines/**/*.test.ts',
-      'access/**/*.test.ts',
-      'server/access/engine*.test.ts',
-      'contract/attendanceDaily.test.ts',
-      'server/audit/chain.test.ts',
-      'server/audit/verifyOffline.test.ts',
-      'edge/osdp/**/*.test.ts',
-    ],
+    // MUTATION_TESTS=a.test.ts,b.test.ts narrows the run to those files: related mode counts every test that imports the
+    // mutated file through contract/index.ts (the payroll rules: all the model tests), and the dry run of them all timed
+    // out on the loaded machine where attendanceDaily.test.ts alone kills what can be killed
+    include: process.env.MUTATION_TESTS
+      ? process.env.MUTATION_TESTS.split(',')
+      : [
+          'model-tests/**/*.test.ts',
+          'machines/**/*.test.ts',
+          'access/**/*.test.ts',
+          'server/access/engine*.test.ts',
+          'contract/attendanceDaily.test.ts',
+          'server/audit/chain.test.ts',
+          'server/audit/verifyOffline.test.ts',
+          'edge/osdp/**/*.test.ts',
+        ],
     // the OSDP command line's tests start the CLI over pseudo-terminals (socat), and the bus test waits for a reader to
     // come online within 3 s: not unit tests of the framing, and the instrumented code of a mutation run misses the
     // bus test's deadline (it failed Stryker's initial run)
