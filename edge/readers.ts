@@ -18,7 +18,10 @@ import {
   type EdgeRepairCommand,
   type EdgeScanCommand,
 } from '../contract';
-import { decodeCard, type Bus } from './osdp';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BAUD_RATES, decodeCard, type Bus } from './osdp';
+import { writeWhole } from './journal';
 import type { ReaderStatus } from './osdp/bus';
 import type { ReaderMode } from './doorIo';
 import type { Doors } from './doors';
@@ -43,6 +46,31 @@ export interface OsdpOptions {
   report?: (readers: EdgeReaderStatus[]) => void;
   /** how often the readers' modes and status are looked at again (counters, a threat level's window) */
   refreshMs?: number;
+  /** the line's speed a COMSET moved it to, kept in the data directory (edge/readers.ts openLineSpeed) */
+  speed?: LineSpeed;
+}
+
+/** The line's speed kept across restarts: what a COMSET set it to (the port's `--osdp-baud` is only where it starts). */
+export interface LineSpeed {
+  get(): number | undefined;
+  set(baud: number): void;
+}
+export const LINE_SPEED_FILE = 'osdp-line.json';
+
+/** The line's speed kept in the data directory (`osdp-line.json`, `{ "baud": 38400 }`). */
+export function openLineSpeed(dataDir: string): LineSpeed {
+  const path = join(dataDir, LINE_SPEED_FILE);
+  return {
+    get() {
+      try {
+        const baud = (JSON.parse(readFileSync(path, 'utf8')) as { baud?: unknown }).baud;
+        return typeof baud === 'number' && (BAUD_RATES as readonly number[]).includes(baud) ? baud : undefined;
+      } catch {
+        return undefined; // none kept (or unreadable): the port's starting speed
+      }
+    },
+    set: (baud) => writeWhole(path, JSON.stringify({ baud }) + '\n'),
+  };
 }
 
 /** How often the readers' colours and status are looked at again besides their changes. */
@@ -254,6 +282,7 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
       movedFrom.add(m.address);
       shown.delete(m.address);
     }
+    if (m.baud !== before) opts.speed?.set(m.baud); // the line speaks at it after a restart too
     log(`OSDP reader ${m.address} (${r.name}): moved to bus address ${m.to} at ${m.baud} baud (COMSET; the line was at ${before})`);
     report();
     return { type: 'result', id: m.id, ok: true, message: `${r.name}: now at bus address ${m.to}, ${m.baud} baud`, seq: 0 };
@@ -284,6 +313,12 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
     };
   }
 
+  // a COMSET moved the line to another speed before a restart: it speaks at that one, not at the port's default
+  const kept = opts.speed?.get();
+  if (kept && kept !== bus.baudRate) {
+    log(`OSDP line: at ${kept} baud, the speed a COMSET set (kept in the data directory; the port opened at ${bus.baudRate})`);
+    bus.useSpeed(kept);
+  }
   addReaders();
   bus.start();
   return {

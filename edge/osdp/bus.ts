@@ -270,6 +270,16 @@ export class Bus extends EventEmitter<BusEvents> {
     if (!com || com.address !== to || com.baud !== baud) throw new Error(`reader ${address} did not take address ${to} at ${baud} baud`);
   }
 
+  /**
+   * Sets the line to `baud` before its next exchange: the speed a COMSET moved the line's readers to, kept by the edge
+   * across a restart (the port was opened at its starting default). Not an OSDP speed: nothing changes.
+   */
+  useSpeed(baud: number) {
+    if (!(BAUD_RATES as readonly number[]).includes(baud) || baud === this.baudRate) return;
+    this.speedTo = baud;
+    this.wake?.();
+  }
+
   /** Reopens the line at `baud` (between exchanges); false when the port refused. */
   private async speed(baud: number): Promise<boolean> {
     if (baud === this.link.baudRate) return true;

@@ -59,6 +59,7 @@ describe('COMSET from the console', () => {
     const logs: string[] = [];
     const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
     const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: bus, osdpInstall: true });
+    const edges = [edge];
     try {
       await until('paired and secure at its first address, as the server sees it', async () => (await atAddress(FROM))?.channel === 'secure', 20_000);
       expect((await atAddress(FROM))!.baud).toBe(115200);
@@ -117,15 +118,39 @@ describe('COMSET from the console', () => {
       // Davies (server/db/seed.ts), who may pass every door: granted, not "wrong card format" nor "unknown credential"
       expect(decided).toMatch(/: granted/);
 
-      // the edge gone: the command cannot reach it, and says so
+      // the edge restarted: its port opens at its starting default (`--osdp-baud 115200`), but the line speaks at the
+      // speed the COMSET set, kept in its data directory (osdp-line.json), and the reader is online there again
       edge.stop();
+      await bus.stop();
+      await until(
+        'the edge offline before its restart',
+        async () => (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.online === false,
+      );
+      await new Promise<void>((resolve, reject) => pty.a.update({ baudRate: 115200 }, (e) => (e ? reject(e) : resolve())));
+      expect(execFileSync('stty', ['-F', pty.pathA, 'speed']).toString().trim()).toBe('115200');
+      const since = Date.now();
+      const again = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
+      const restarted = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: (m) => logs.push(m), osdp: again });
+      edges.push(restarted);
+      await until('secure at its new address again after the restart', () => again.reader(TO)?.state === 'online' && again.reader(TO)?.secure, 20_000);
+      expect(again.baudRate).toBe(38400);
+      expect(execFileSync('stty', ['-F', pty.pathA, 'speed']).toString().trim()).toBe('38400');
+      expect(pd.garbled).toBe(0);
+      await until('the server told so by the restarted edge', async () => {
+        const a = (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body;
+        const r = a.readers?.find((x: { address: number }) => x.address === TO);
+        return a.online && Date.parse(a.reportedAt) >= since && r?.state === 'online' && r.channel === 'secure' && r.baud === 38400;
+      });
+
+      // the edge gone: the command cannot reach it, and says so
+      restarted.stop();
       await until(
         'the edge offline',
         async () => (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.online === false,
       );
       expect((await comset({ address: FROM })).status).toBe(409);
     } finally {
-      edge.stop();
+      for (const e of edges) e.stop();
       pd.close();
       await pty.close();
       rmSync(dataDir, { recursive: true, force: true });
