@@ -87,6 +87,8 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   const pairing = new Set<number>();
   /** addresses where a scan found a reader not configured yet: added as a card reader, it is paired (install mode) */
   const found = new Set<number>();
+  /** of those, the ones found at another speed than the line's: added, they are first moved to the line's (COMSET) */
+  const away = new Map<number, number>();
   let lastReport = '';
   const doorOf = (doorId: number) => store.held?.snapshot.doors.find((d) => d.id === doorId);
 
@@ -99,7 +101,9 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
       if (added.has(r.address) || movedFrom.has(r.address)) continue;
       added.add(r.address);
       const scbk = opts.keys?.get(r.address);
-      if (scbk) bus.add({ address: r.address, scbk });
+      const speed = away.get(r.address);
+      if (!scbk && speed !== undefined) bringToLine(r.address, r.name, speed);
+      else if (scbk) bus.add({ address: r.address, scbk });
       else if (opts.install || found.has(r.address)) {
         log(`OSDP reader ${r.address} (${r.name}): install mode, pairing with the default key`);
         pairing.add(r.address);
@@ -109,6 +113,17 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
         bus.add({ address: r.address });
       }
     }
+  };
+
+  /** A reader a scan found at another speed, now a card reader: moved to the line's speed, then paired there. */
+  const bringToLine = (address: number, name: string, speed: number) => {
+    away.delete(address);
+    pairing.add(address);
+    log(`OSDP reader ${address} (${name}): found at ${speed} baud, moved to the line's ${bus.baudRate} (COMSET), then paired`);
+    void bus.moveToLine(address, speed).then((moved) => {
+      if (!moved) log(`OSDP reader ${address} (${name}): did not take the line's speed; paired if it is there`);
+      if (added.has(address) && !bus.reader(address)) bus.add({ address, install: true });
+    });
   };
 
   const event = (address: number, eventCode: number, what: string) => {
@@ -291,7 +306,11 @@ export function attachOsdp(bus: Bus, doors: Doors, store: SnapshotStore, opts: O
   /** A scan of the bus for readers not configured yet (Hardware → Interface → pre-add): who answered, never a key. */
   async function scan(m: EdgeScanCommand): Promise<EdgeCommandResult> {
     const list = await bus.scan(m.addresses, { speeds: m.speeds, withinMs: m.withinMs });
-    for (const f of list) if (f.baud === undefined || f.baud === bus.baudRate) found.add(f.address);
+    for (const f of list) {
+      found.add(f.address);
+      if (f.baud !== undefined && f.baud !== bus.baudRate) away.set(f.address, f.baud);
+      else away.delete(f.address);
+    }
     const where = `${m.addresses.length} address(es)${m.speeds?.length ? ` at ${m.speeds.join(', ')} baud` : ''}`;
     log(`OSDP scan of ${where}: ${list.length ? `found ${list.map((f) => `${f.address} (${f.baud} baud)`).join(', ')}` : 'no reader answered'}`);
     const said = list.length ? `${list.length} reader(s) answered` : 'no reader answered';

@@ -10,7 +10,7 @@ import type { ParserCounters } from './parser.js';
 import { clientCryptogram, hostCryptogram, initialRMac, newScbk, randomNumber, SCBK_D, SecureSession, sessionKeys, type SessionKeys } from './secure.js';
 import { BAUD_RATES, type ByteDuplex } from './transport.js';
 import * as m from './messages.js';
-import { anyoneThere, probe, type Found } from './discover.js';
+import { anyoneThere, moveReader, probe, type Found } from './discover.js';
 
 export interface ReaderConfig {
   address: number;
@@ -278,6 +278,27 @@ export class Bus extends EventEmitter<BusEvents> {
     if (!(BAUD_RATES as readonly number[]).includes(baud) || baud === this.baudRate) return;
     this.speedTo = baud;
     this.wake?.();
+  }
+
+  /**
+   * A reader a scan found at another speed and not on the line: a plain osdp_COMSET at its speed (it has no key yet)
+   * moves it to the line's, between the readers' turns. Resolves whether it answered COM; add it to the line then.
+   */
+  moveToLine(address: number, baud: number): Promise<boolean> {
+    if (this.devices.has(address) || !(BAUD_RATES as readonly number[]).includes(baud)) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.probes.push(async () => {
+        const home = this.link.baudRate;
+        let ok = false;
+        try {
+          await this.at(baud, async () => void (ok = await moveReader(this.link, address, home)));
+        } catch {
+          // a fault on the line: not moved
+        }
+        resolve(ok);
+      });
+      this.wake?.();
+    });
   }
 
   /** Reopens the line at `baud` (between exchanges); false when the port refused. */

@@ -35,6 +35,18 @@ export async function anyoneThere(link: Link): Promise<boolean> {
   return r.kind !== 'timeout' || c.noise + c.check + c.torn + c.length + c.structure > before;
 }
 
+/**
+ * A plain osdp_COMSET to a reader nobody polls, at the speed the line is at now (a scan found it there; it has no key
+ * yet, so it takes plain commands): its address kept, `baud` its new speed. True when it answered COM with them.
+ */
+export async function moveReader(link: Link, address: number, baud: number): Promise<boolean> {
+  const id = await link.exchange(address, 0, encodeFrame({ address, sqn: 0, code: Command.ID, data: Buffer.from([0]) }));
+  if (id.kind !== 'reply') return false;
+  const r = await link.exchange(address, 1, encodeFrame({ address, sqn: 1, code: Command.COMSET, data: m.encodeComset({ address, baud }) }));
+  const com = r.kind === 'reply' && r.frame.code === Reply.COM ? m.decodeCom(r.frame.data) : undefined;
+  return !!com && com.address === address && com.baud === baud;
+}
+
 /** Changes a line's speed (serialport's `update`); false when it cannot. */
 export function setLineSpeed(line: ByteDuplex, link: Link, baud: number): Promise<boolean> {
   if (baud === link.baudRate) return Promise.resolve(true);

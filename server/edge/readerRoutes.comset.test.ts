@@ -3,13 +3,15 @@
 // edge sends osdp_COMSET, the bus follows the reader there (the port reopened at the new speed, the secure channel
 // opened again with the reader's key, which moved with it), the card reader's record takes the new address, and the
 // action is audited. Another client's reader is 404, a user without edit card readers 403, a bad address or speed a 400
-// naming the field, an edge offline a 409.
+// naming the field, an edge offline a 409. The new speed outlives the edge: restarted with its port at the starting
+// default, it speaks at the speed kept in its data directory. A reader wired at another speed than its line's is found
+// by the pre-add scan with its speed, and once added as a card reader the edge moves it to the line's speed and pairs it.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OsdpComsetAnswer, cardReadersResource, controllersResource, validate } from '../../contract';
+import { OsdpComsetAnswer, cardReadersResource, controllersResource, interfacesResource, validate } from '../../contract';
 import { startTestServer, type TestServer } from '../testkit';
 import { startEdge } from '../../edge/main';
 import { until } from '../../edge/testPeers';
@@ -156,4 +158,47 @@ describe('COMSET from the console', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe('a reader found at another speed (pre-add)', () => {
+  it('is offered with its speed, and once added the edge moves it to the line’s speed (COMSET) and pairs it there', async () => {
+    const AWAY = 12;
+    const pty = await ptyPair();
+    // wired at 9600 baud on a line that runs at 115200: it hears the controller only while the line is at its speed
+    const pd = new Reader(pty.b, { address: AWAY, baud: 9600, heardAt: () => pty.a.baudRate });
+    const dataDir = mkdtempSync(join(tmpdir(), 'osdp-away-'));
+    const bus = new Bus(pty.a, { baudRate: 115200, pollIntervalMs: 30 });
+    const edge = startEdge({ server: s.base, key, dataDir, backoff: { first: 50, max: 300 }, log: () => {}, osdp: bus });
+    try {
+      await until('the edge online', async () => (await s.call('GET', `${controllersResource.api}/${controller}/osdp-readers`, { token: admin })).body.online);
+      // the pre-add scan at every speed finds it at 9600 and says the line's speed; the console offers Add for it
+      const scan = await s.call('GET', `${interfacesResource.api}/discover-osdp?speeds=all`, { token: admin });
+      expect(scan.status, JSON.stringify(scan.body)).toBe(200);
+      const row = scan.body.items.find((r: { controllerId: number; address: number }) => r.controllerId === controller && r.address === AWAY);
+      expect(row).toMatchObject({ address: AWAY, baud: 9600, lineBaud: 115200 });
+      // Add: the card reader form with the controller and the bus address, saved
+      const { rows } = await s.db.query<{ id: number }>(
+        `select d.id from doors d join clients c on c.id = d.client_id where c.code = 'NORTHWIND' order by d.id limit 1`,
+      );
+      const made = await s.call('POST', cardReadersResource.api, {
+        token: admin,
+        body: { name: 'Found at 9600 baud', doorId: Number(rows[0].id), direction: 'entry', controllerId: controller, address: AWAY },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      // the edge moved it to the line's speed and paired it (install mode, then its own key): secure at 115200
+      await until('online and secure at the line’s speed', () => bus.reader(AWAY)?.state === 'online' && bus.reader(AWAY)?.secure, 30_000);
+      expect([pd.address, pd.baud, pd.paired]).toEqual([AWAY, 115200, true]);
+      expect(bus.baudRate).toBe(115200);
+      expect(openReaderKeys(dataDir, key).get(AWAY)).toHaveLength(16);
+      await until('the server told so', async () => {
+        const r = await atAddress(AWAY);
+        return r?.state === 'online' && r.channel === 'secure' && r.baud === 115200;
+      });
+    } finally {
+      edge.stop();
+      pd.close();
+      await pty.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

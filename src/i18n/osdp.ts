@@ -76,7 +76,6 @@ export const zhOsdpText: Record<string, string> = {
     '控制器向读卡器发送新的地址和波特率（osdp_COMSET）；读卡器立即以新设置应答，控制器随之跟进。读卡器记录将采用新地址。',
   'From 0 to 126': '0 至 126',
   'Speed is required: the edge has not reported the speed of its line yet': '必须指定波特率：Edge 尚未上报其线路的波特率',
-  'Speed must be 9600, 19200, 38400, 57600 or 115200 baud': '波特率必须为 9600、19200、38400、57600 或 115200',
   'The reader is at this bus address and speed already: nothing to change': '读卡器已在此总线地址和波特率：无需更改',
   Speed: '波特率',
   'Every reader on a line runs at one speed: the speed changes only for a reader alone on its line.':
@@ -100,8 +99,8 @@ export const zhOsdpText: Record<string, string> = {
   'Scan all addresses (0–126)': '扫描所有地址（0–126）',
   'Scan: addresses and speeds take only all': '扫描：addresses 和 speeds 只能为 all',
   'Scan all addresses at every speed': '以所有波特率扫描所有地址',
-  'It answers at {baud} baud, the line runs at {line} baud: set the reader to the line’s speed, then scan again.':
-    '它以 {baud} 波特应答，而线路运行于 {line} 波特：请将读卡器设为线路的波特率，然后重新扫描。',
+  'It answers at {baud} baud, the line runs at {line} baud: once added, its edge moves it to the line’s speed, then pairs it.':
+    '它以 {baud} 波特应答，而线路运行于 {line} 波特：添加后，其 Gatehouse Edge 控制器会先将它改为线路的波特率，再与其配对。',
   'Each connected Gatehouse Edge controller asks bus addresses 0–15 that have no card reader. Add one to pair it.':
     '每个已连接的 Gatehouse Edge 控制器会询问尚无读卡器的总线地址 0–15。添加一个即可与其配对。',
   'No new OSDP reader answered': '没有新的 OSDP 读卡器应答',

@@ -1,7 +1,8 @@
 // Hardware → Interface → pre-add (issue 46): the OSDP readers each connected Gatehouse Edge controller finds on its bus
-// at an address with no card reader yet (PDID: vendor, model, serial number, firmware; PDCAP). Add opens the card
-// reader form with the controller, the bus address and a name filled in; once it is saved, the edge pairs the reader
-// it found (install mode: SCBK-D, then a key of its own) and the card reader's page shows it.
+// at an address with no card reader yet (PDID: vendor, model, serial number, firmware; PDCAP), at its line's speed or
+// at another. Add opens the card reader form with the controller, the bus address and a name filled in; once it is
+// saved, the edge moves a reader found at another speed to its line's (osdp_COMSET), pairs the reader it found (install
+// mode: SCBK-D, then a key of its own) and the card reader's page shows it.
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
@@ -105,13 +106,13 @@ export function OsdpFoundReaders() {
                     </dl>
                     {r.baud && r.lineBaud && r.baud !== r.lineBaud ? (
                       <p className="gh-osdp__away" data-testid="osdp-found-away">
-                        {tx('It answers at {baud} baud, the line runs at {line} baud: set the reader to the line’s speed, then scan again.', {
+                        {tx('It answers at {baud} baud, the line runs at {line} baud: once added, its edge moves it to the line’s speed, then pairs it.', {
                           baud: r.baud,
                           line: r.lineBaud,
                         })}
                       </p>
                     ) : null}
-                    {mayAdd && !(r.baud && r.lineBaud && r.baud !== r.lineBaud) && (
+                    {mayAdd && (
                       <Button size="small" icon="plus" onClick={() => add(r)} data-testid="osdp-found-add">
                         {tx('Add and pair')}
                       </Button>
