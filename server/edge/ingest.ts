@@ -15,6 +15,8 @@ type Rejected = DeviceBatchResult['rejected'];
 
 /** How long a batch whose first number is ahead of the last stored waits for the batch before it (two in flight). */
 const ORDER_WAIT_MS = 2_000;
+/** The most events a batch of live events has (an edge online sends each swipe as it comes: one or a few). */
+const LIVE_BATCH_MAX = 20;
 type Stored = { input: EventInput; event: Event };
 
 /** The door status an edge's door event means (as the simulator's doors have it, server/simulator/hardware.ts). */
@@ -32,6 +34,8 @@ export interface EdgeAdmission {
   good: { index: number; e: DeviceEvent }[];
   rejected: Rejected;
   duplicates: number;
+  /** a journal's backlog (an event journaled offline, or more than LIVE_BATCH_MAX): the pipeline's resync lane */
+  resync: boolean;
   /** the events to store are in the pipeline's queue (a batch behind them may be admitted now) */
   queued(): void;
   /** after the store: the controllers' last sequence numbers move on (stored: each event stored with what it was made
@@ -152,7 +156,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       }
     }
     const named = [...new Set(good.filter((g) => g.e.edge).map((g) => g.e.controllerId))];
-    if (!named.length) return { good, rejected, duplicates: 0, queued: () => {}, done: async () => ({}) };
+    if (!named.length) return { good, rejected, duplicates: 0, resync: false, queued: () => {}, done: async () => ({}) };
     // another client's controller is answered as an unknown one, as the device interface does (and keeps no number for it)
     const ownParams: unknown[] = [named];
     const { rows: own } = await db.query<{ id: number }>(`select id from controllers where id = any($1::int[]) and ${tenant(ownParams, clientId)}`, ownParams);
@@ -162,7 +166,7 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
       rejected.push({ index: g.index, violations: [{ field: 'controllerId', message: 'is not a known controller of this client' }] });
       return false;
     });
-    if (!edgeOf.size) return { good, rejected, duplicates: 0, queued: () => {}, done: async () => ({}) };
+    if (!edgeOf.size) return { good, rejected, duplicates: 0, resync: false, queued: () => {}, done: async () => ({}) };
 
     // what a decided swipe names must be this client's
     const ids = good.flatMap((g) => (g.e.edge?.decided ? [g.e.edge.decided] : []));
@@ -254,10 +258,12 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
         }
       for (const [c, e] of firstKept) ranges.set(e, { from: from.get(c)! });
       for (const [c, e] of lastKept) ranges.set(e, { ...ranges.get(e), upTo: next.get(c)! - 1 });
+      const journaled = kept.filter((g) => g.e.edge);
       return {
         good: kept,
         rejected,
         duplicates,
+        resync: journaled.length > LIVE_BATCH_MAX || journaled.some((g) => g.e.edge!.offline),
         queued() {
           // every controller's events are in the pipeline's queue, in order: the next batch may be admitted behind them
           if (controllers.some((c) => !firstKept.has(c))) return;

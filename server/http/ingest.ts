@@ -134,7 +134,8 @@ export function ingestRoutes(app: FastifyInstance, { db, pipeline, edge }: { db:
       let seq: { edgeLastSeq?: number } = {};
       try {
         await armedInputs(clientId, items);
-        const writing = items.length ? pipeline.recordMany(items) : Promise.resolve([]);
+        // a controller's journal backlog goes behind live events (issue 47: the pipeline's resync lane)
+        const writing = items.length ? pipeline.recordMany(items, admitted?.resync ? 'resync' : 'live') : Promise.resolve([]);
         admitted?.queued(); // queued in order: an edge's next batch may follow
         stored = await writing;
       } finally {

@@ -106,6 +106,11 @@ export const INGEST_TRANSACTION_MAX = 4000;
  * at its ceiling on a 2-core machine (20,000–27,000/s, 2026-11-29). `INGEST_BACKLOG_MAX` overrides it.
  */
 export const INGEST_BACKLOG_MAX = Number(process.env.INGEST_BACKLOG_MAX) > 0 ? Number(process.env.INGEST_BACKLOG_MAX) : 10_000;
+/**
+ * Most events of a resync (a controller's journal sent after an outage) one transaction takes: a live event waits for at
+ * most one of them (issue 47: behind one queue for all, another controller's live swipe took p99 2.4 s to the consoles).
+ */
+export const RESYNC_TRANSACTION_MAX = 1000;
 /** How long the alarm types (default and per tenant) are trusted before they are read again. */
 const ALARM_TYPES_TTL_MS = 30_000;
 
@@ -149,21 +154,33 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
   // committed (or failed) and was published, so no console, no reader and no alarm rule ever sees a later batch before
   // an earlier one. PGlite has one connection (its transactions run one after another): depth 1.
   const depth = opts.depth ?? (db.kind === 'postgres' ? 2 : 1);
-  let queue: Pending[] = [];
+  // Two lanes (issue 47): live events, and the resync batches of controllers sending their journal's backlog. A
+  // transaction takes the live lane's events whenever there are some, so a backlog never stands in front of a live
+  // event; a controller with resync events queued has its later ones queued behind them (its events stay in order)
+  const queue: Pending[] = [];
+  const resync: Pending[] = [];
+  const resyncOf = new Map<number, number>(); // controller → its events in the resync lane, not yet cut
+  const controllerOf = (p: Pending) => p.input.edgeSeq?.controllerId ?? p.input.controllerId ?? 0;
+  const counted = (c: number, by: number) => {
+    const n = (resyncOf.get(c) ?? 0) + by;
+    if (n > 0) resyncOf.set(c, n);
+    else resyncOf.delete(c);
+  };
   let inFlight = 0; // transactions started and not yet settled
   let inserting = false; // a batch's insert is under way: the next batch waits for its ids
   let inWrite = 0; // the events of the transactions being written
   let previous: Promise<void> = Promise.resolve(); // settles once the last batch started is committed (or failed) and published
   function schedule() {
-    if (inserting || inFlight >= depth || queue.length === 0) return;
+    if (inserting || inFlight >= depth || queue.length + resync.length === 0) return;
     inserting = true;
     inFlight++;
     const after = previous;
     let settled!: () => void;
     previous = new Promise<void>((r) => (settled = r));
     setImmediate(async () => {
-      const batch = queue.slice(0, INGEST_TRANSACTION_MAX);
-      queue = queue.slice(batch.length);
+      const live = queue.length > 0;
+      const batch = live ? queue.splice(0, INGEST_TRANSACTION_MAX) : resync.splice(0, RESYNC_TRANSACTION_MAX);
+      if (!live) for (const p of batch) counted(controllerOf(p), -1);
       inWrite += batch.length;
       let mine = true; // this batch holds the insert turn
       const onInserted = () => {
@@ -254,6 +271,10 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
         edgeRange.set(i.edgeSeq.controllerId, r ? [Math.min(r[0], from), Math.max(r[1], to)] : [from, to]);
       }
       if (edgeRange.size) {
+        // (PostgreSQL: the rows locked first, so that an update the previous transaction made and has not committed yet
+        // is waited for and read, not its committed version before it: an update skips a row whose old version fails)
+        if (db.kind === 'postgres')
+          await tx.query('select 1 from edge_controllers where controller_id = any($1::int[]) order by controller_id for update', [[...edgeRange.keys()]]);
         const { rows } = await tx.query(
           'update edge_controllers e set last_seq = v.s from unnest($1::int[], $2::bigint[], $3::bigint[]) as v(c, f, s) where e.controller_id = v.c and e.last_seq = v.f - 1 returning e.controller_id',
           [[...edgeRange.keys()], [...edgeRange.values()].map((r) => r[0]), [...edgeRange.values()].map((r) => r[1])],
@@ -423,18 +444,24 @@ export function createPipeline(db: Db, publish: Publish, opts: PipelineOptions =
 
   return {
     record,
-    /** Many events at once (a device batch): each still persisted before it is published, in this order. */
-    recordMany(items: { clientId: number; input: EventInput }[]): Promise<Event[]> {
+    /**
+     * Many events at once (a device batch): each still persisted before it is published, in this order. `lane` 'resync':
+     * a controller's journal backlog, written when no live event waits (as is any batch of a controller with one queued).
+     */
+    recordMany(items: { clientId: number; input: EventInput }[], lane: 'live' | 'resync' = 'live'): Promise<Event[]> {
       if (!items.length) return Promise.resolve([]);
       return new Promise<Event[]>((resolve, reject) => {
         const group: Group = { out: new Array(items.length), left: items.length, resolve, reject, failed: false };
         const origin = eventOrigin.getStore() ?? null;
-        for (let slot = 0; slot < items.length; slot++) queue.push({ clientId: items[slot].clientId, input: items[slot].input, origin, group, slot });
+        const made = items.map((it, slot): Pending => ({ clientId: it.clientId, input: it.input, origin, group, slot }));
+        const behind = lane === 'resync' || made.some((p) => resyncOf.has(controllerOf(p)));
+        for (const p of made) (behind ? resync : queue).push(p);
+        if (behind) for (const p of made) counted(controllerOf(p), 1);
         schedule();
       });
     },
     /** Events accepted and not yet durable: waiting, and in the transaction being written. */
-    backlog: () => queue.length + inWrite,
+    backlog: () => queue.length + resync.length + inWrite,
     /** Past this backlog the device interface refuses new batches (back-pressure). */
     backlogMax: opts.backlogMax ?? INGEST_BACKLOG_MAX,
     /** Be told of every durable event (the logical blocks); returns the unsubscribe. */

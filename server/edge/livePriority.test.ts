@@ -1,0 +1,84 @@
+// Live events are not starved by a resync (issue 47): while one controller's journal backlog is queued in the server's
+// pipeline, another controller's live swipe is stored and published before the backlog's remaining batches, and the
+// resyncing controller's own later events stay behind its backlog (each controller's events in order). Ordering, not
+// timing: the pipeline's writer is held (beforeIngestWrite) until both batches of the resync and the live event wait.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, controllersResource } from '../../contract';
+import { until } from '../../edge/testPeers';
+import { startTestServer, type TestServer } from '../testkit';
+
+let s: TestServer;
+let hold: Promise<void> | null = null;
+let release = () => {};
+const keys: string[] = [];
+const controllers: number[] = [];
+const doorOf: number[] = [];
+const published: number[] = []; // event ids in the order the pipeline told them committed and published
+
+beforeAll(async () => {
+  s = await startTestServer({ beforeIngestWrite: async () => void (await hold) });
+  const admin = await s.loginTo('admin', 'NORTHWIND');
+  const { rows } = await s.db.query<{ id: number; door_id: number }>(
+    `select c.id, min(r.door_id) as door_id from controllers c join card_readers r on r.controller_id = c.id join clients k on k.id = c.client_id
+      where k.code = 'NORTHWIND' group by c.id order by c.id limit 2`,
+  );
+  for (const r of rows) {
+    controllers.push(Number(r.id));
+    doorOf.push(Number(r.door_id));
+    const made = await s.call('POST', `${controllersResource.api}/${r.id}/edge-key`, { token: admin, body: {} });
+    expect(made.status).toBe(200);
+    keys.push(made.body.apiKey);
+  }
+  s.app.pipeline.onCommitted((_c, e) => published.push(Number(e.id)));
+}, 60_000);
+afterAll(async () => {
+  release();
+  await s?.close();
+});
+
+const lastSeq = async (c: number) =>
+  Number((await s.db.query<{ n: string }>('select coalesce(max(last_seq), 0)::text as n from edge_controllers where controller_id = $1', [c])).rows[0].n);
+/** `n` events of controller `i` from journal number `from`, journaled offline (a resync) or live. */
+const batch = (i: number, from: number, n: number, offline: boolean, marker: string) => ({
+  events: Array.from({ length: n }, (_, k) => ({
+    controllerId: controllers[i],
+    eventCode: 6000,
+    sourceId: `door-${doorOf[i]}`,
+    message: `${marker} ${from + k}`,
+    edge: { seq: from + k, occurredAt: Date.now(), offline, snapshotVersion: 1 },
+  })),
+});
+const post = (i: number, b: unknown) => s.call('POST', API.deviceEvents, { headers: { authorization: `Bearer ${keys[i]}` }, body: b });
+const ids = async (marker: string) =>
+  (await s.db.query<{ id: string }>(`select id from events where message like $1 order by id`, [`${marker} %`])).rows.map((r) => Number(r.id));
+
+describe('live events during a resync', () => {
+  it('another controller’s live swipe is stored and published before the resync’s remaining batches', async () => {
+    const [a, b] = [(await lastSeq(controllers[0])) + 1, (await lastSeq(controllers[1])) + 1];
+    hold = new Promise<void>((r) => (release = r));
+    // controller 0 resyncs: three batches of 500 journaled offline (the first is cut for the writer, held; two wait)
+    const resync = [post(0, batch(0, a, 500, true, 'resync'))];
+    await until('the first resync batch queued', () => s.app.pipeline.backlog() >= 500);
+    resync.push(post(0, batch(0, a + 500, 500, true, 'resync')));
+    await until('the second resync batch queued', () => s.app.pipeline.backlog() >= 1000);
+    resync.push(post(0, batch(0, a + 1000, 500, true, 'resync')));
+    await until('the third resync batch queued', () => s.app.pipeline.backlog() >= 1500);
+    // controller 0's own live event comes after its journal; controller 1's live swipe comes now
+    const ownLive = post(0, batch(0, a + 1500, 1, false, 'own-live'));
+    await until('the own live event queued', () => s.app.pipeline.backlog() >= 1501);
+    const otherLive = post(1, batch(1, b, 1, false, 'other-live'));
+    await until('the other live event queued', () => s.app.pipeline.backlog() >= 1502);
+    release();
+    hold = null;
+    for (const r of [...(await Promise.all(resync)), await ownLive, await otherLive]) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const [resyncIds, [own], [other]] = [await ids('resync'), await ids('own-live'), await ids('other-live')];
+    expect(resyncIds).toHaveLength(1500);
+    // the first batch was already being written; the live swipe goes before the 1,000 events still waiting
+    expect(other).toBeLessThan(resyncIds[500]);
+    expect(other).toBeGreaterThan(resyncIds[499]);
+    expect(published.indexOf(other)).toBeLessThan(published.indexOf(resyncIds[500]));
+    // the resyncing controller's own events stay in their journal's order, its live one last
+    expect(own).toBeGreaterThan(resyncIds[1499]);
+    expect(await lastSeq(controllers[0])).toBe(a + 1500);
+  });
+});
