@@ -61,7 +61,8 @@ test('an interface board found on a controller bus is added, and its settings ar
 
 // issue 46: a real Gatehouse Edge (edge/main.ts) on the worker's server with our OSDP reader on a socat pseudo-terminal
 // pair: the reader wired at a free bus address is found on pre-add, added as a card reader and paired by the edge
-// (install mode, then its own key), and the card reader's panel shows it secure, then offline when it goes, pushed.
+// (install mode, then its own key), and the card reader's panel shows it secure; Change address or speed moves it
+// (COMSET: a new bus address and speed, confirmed, the record follows); then offline when it goes, pushed.
 test('an OSDP reader on an edge controller bus is found on pre-add, added and paired, and its panel follows it live', async ({ page }) => {
   test.setTimeout(120_000);
   const headers = await signInTo(page, 'admin', 'Northwind Logistics');
@@ -103,6 +104,28 @@ test('an OSDP reader on an edge controller bus is found on pre-add, added and pa
     await expect(panel.getByTestId('osdp-reader')).toHaveAttribute('data-channel', 'secure', { timeout: 20_000 });
     await expect(panel.getByTestId('osdp-state')).toHaveText('Online');
     await shot(page, 'card-reader-osdp-1440');
+    // COMSET from the panel: the reader moved to bus address 11 at 38400 baud, confirmed; the toast says where it is now,
+    // the record follows, and the reader is secure again there with the key it had
+    await panel.getByTestId('osdp-comset').click();
+    const comset = page.locator('.gh-osdp__comset');
+    await expect(comset.getByTestId('osdp-comset-address')).toHaveValue('9');
+    await expect(comset.getByTestId('osdp-comset-baud')).toHaveValue('115200');
+    await comset.getByTestId('osdp-comset-address').fill('11');
+    await comset.getByTestId('osdp-comset-baud').selectOption('38400');
+    await shot(page, 'card-reader-osdp-comset-1440');
+    await comset.getByTestId('osdp-comset-submit').click();
+    const confirm = page.locator('.bp6-alert');
+    await expect(confirm).toContainText('from bus address 9 at 115200 baud to bus address 11 at 38400 baud');
+    await confirm.getByRole('button', { name: 'Move reader' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'now at bus address 11, 38400 baud' }).first()).toBeVisible({ timeout: 20_000 });
+    await expect(comset).toHaveCount(0);
+    expect((await (await page.request.get(`/event/manage/card-readers/${made.id}`, { headers })).json()).address).toBe(11);
+    expect([reader.address, reader.baud]).toEqual([11, 38400]);
+    await page.reload();
+    await expect(page.getByTestId('cardReaders-form').locator('#field-address')).toHaveValue('11');
+    await expect(panel.getByTestId('osdp-reader')).toHaveAttribute('data-channel', 'secure', { timeout: 20_000 });
+    await expect(panel.getByTestId('osdp-state')).toHaveText('Online');
+    await expect(panel).toContainText(/38,?400 baud/);
     // the reader gone: offline on the page without a reload or Refresh (pushed)
     reader.close();
     gone = true;
