@@ -159,6 +159,7 @@ export const PRIVILEGES: PrivilegeDef[] = [
   P('3.8.0', 'View leave'),
   P('3.8.1', 'Add leave'),
   P('3.8.2', 'Approve leave'), // issue 50: a team's manager approves or rejects its members' leave (never their own)
+  P('3.8.3', 'Request own leave'), // issue 50: a member of staff files and follows their own leave, seeing nobody else's
   P('3.9.0', 'View attendance report jobs'),
   P('3.9.1', 'Add attendance report jobs'),
   P('3.9.2', 'Edit attendance report jobs'),
@@ -234,7 +235,7 @@ export const PRIV = {
   teams: { view: '3.0.0', add: '3.0.1', edit: '3.0.2' },
   workSchedules: { view: '3.1.0', add: '3.1.1', edit: '3.1.2' },
   leaveCategories: { view: '3.7.0', add: '3.7.1', edit: '3.7.2' },
-  leave: { view: '3.8.0', add: '3.8.1', approve: '3.8.2' },
+  leave: { view: '3.8.0', add: '3.8.1', approve: '3.8.2', request: '3.8.3' },
   dailyAttendance: '3.2.0',
   attendanceSummaries: '3.6.0',
   buildTimesheet: '3.3',

@@ -189,8 +189,20 @@ export const leaveResource = defineResource({
   section: 'attendance',
   label: { one: 'Leave', many: 'Leave' },
   icon: 'airplane',
-  privileges: { view: PRIV.leave.view, add: PRIV.leave.add, edit: PRIV.leave.add },
+  // 3.8.3 (issue 50): a member of staff lists, opens and files only their own leave
+  privileges: { view: PRIV.leave.view, add: PRIV.leave.add, edit: PRIV.leave.add, own: PRIV.leave.request },
   scope: { tenant: true },
+  scopes: [
+    {
+      name: 'waitingForMe',
+      label: 'Waiting for me',
+      kind: 'approvable',
+      person: 'identityId',
+      privilege: PRIV.leave.approve,
+      when: { field: 'status', values: ['requested'] },
+    },
+    { name: 'mine', label: 'My leave', kind: 'mine', person: 'identityId' },
+  ],
   timestamps: true,
   fields: {
     // deleting a member of staff deletes their leave with them, as their team memberships go (nothing else of theirs
@@ -223,7 +235,7 @@ export const leaveResource = defineResource({
   // §2 "/leave/view/{id} [3.8.0]": the view code opens it; whoever may add leave (3.8.1) corrects it there too
   screens: {
     viewersOpen: true,
-    editCodes: [PRIV.leave.view],
+    editCodes: [PRIV.leave.view, PRIV.leave.request], // (3.8.3: a member of staff's own, the server keeps them to it)
     editRoute: '/attendance/leave/view/:id',
     editTitle: 'View leave',
     addTitle: 'Add leave',

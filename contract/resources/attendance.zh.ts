@@ -112,4 +112,6 @@ export default {
   'resource.leave.field.decidedBy': '审批人',
   'resource.leave.field.decidedAt': '审批时间',
   'resource.leave.field.decisionNote': '审批人备注',
+  'resource.leave.scope.waitingForMe': '待我审批',
+  'resource.leave.scope.mine': '我的请假',
 } satisfies Record<string, string>;

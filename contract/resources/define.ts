@@ -281,7 +281,13 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
      *  opened, added and changed with that family's codes (§2 "scheduled report jobs [{ip}, 3.9.x]": security report
      *  jobs with 0.6.5.x, attendance report jobs with 3.9.x). view/add/edit above are the first family's. */
     families?: { field: string; of: readonly PrivilegeFamily[] };
+    /** Issue 50: a code that lists, opens and adds only the user's own rows (the `mine` scope's; "Request own leave"):
+     *  a holder of it without the view (or add) code sees nobody else's rows and adds rows only for themselves. */
+    own?: string;
   };
+  /** Named filters bound to the signed-in user (issue 50), offered as tabs over the generated list and kept in its
+   *  URL (`?scope=`); the server applies them, never trusting the client (server/crud/scopes.ts). */
+  scopes?: readonly ListScope[];
   /** tenant: rows carry client_id; 'self': the row is the tenant; 'platform': one set of rows for the whole installation
    *  (no client_id; its codes are platform privileges, held through a platform grant: auto-backup settings); division:
    *  the field naming the row's division. */
@@ -357,6 +363,21 @@ export interface ResourceDeclaration<F extends Fields = Fields> {
      *  OSDP readers as its edge reports them, with Re-pair; `osdpReader`: the one at a card reader's bus address. */
     recordPanel?: 'reportJobRuns' | 'osdpReaders' | 'osdpReader';
   };
+}
+
+/**
+ * A list scope bound to the signed-in user. `mine`: rows whose `person` (a reference to identities) is the user's own
+ * identity (the identity of the client with the operator's e-mail). `approvable`: rows waiting for the user's decision:
+ * `when.field` is one of `when.values`, the user holds `privilege` in the person's division, the resource's server hook
+ * `approves` says the user decides for that person (a team's leave approver), and it is never the user's own.
+ */
+export interface ListScope {
+  name: string;
+  label: string;
+  kind: 'mine' | 'approvable';
+  person: string;
+  privilege?: string;
+  when?: { field: string; values: readonly string[] };
 }
 
 export interface PrivilegeFamily {

@@ -189,6 +189,7 @@ export function listQuerySchema(r: ResourceDeclaration<any>): Struct<any, any> {
     size: optional(int32(1, LIST_PAGE_MAX)),
     sort: optional(refineSort(sortRe, sortable)),
     q: optional(safeText(200)),
+    ...(r.scopes?.length ? { scope: optional(enums(r.scopes.map((x) => x.name))) } : {}),
   });
   return assign(base, type(filters));
 }
@@ -323,7 +324,9 @@ export function recordCodes(r: ResourceDeclaration<any>): string[] {
 /** The codes of an action: the declared one, or each family's (privileges.families) — any of them opens the route. */
 export function actionCodes(r: ResourceDeclaration<any>, action: 'view' | 'add' | 'edit'): string[] {
   const fam = r.privileges.families;
-  if (!fam) return r.privileges[action] ? [r.privileges[action]!] : [];
+  // privileges.own lists, opens and adds the user's own rows (the server keeps its holders to the `mine` scope)
+  const own = r.privileges.own && action !== 'edit' ? [r.privileges.own] : [];
+  if (!fam) return r.privileges[action] ? [r.privileges[action]!, ...own] : own;
   return [...new Set(fam.of.map((f) => f[action]).filter((c): c is string => !!c))];
 }
 

@@ -14,6 +14,7 @@ import type { ResourceHooks } from './hooks';
 import { rowReader } from './rows';
 import { ResourceSql, type Scope } from './sql';
 import { listQuery } from './where';
+import { listScopes } from './scopes';
 
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 export interface CrudOptions {
@@ -44,7 +45,7 @@ export function optionCodesOf(r: ResourceDeclaration<any>): string[] {
       ...(r.privileges.read ?? []),
       ...CATALOGUE.flatMap((o) =>
         Object.values(o.fields as Fields).some((f) => (f.kind === 'ref' || f.kind === 'refs') && f.target === r.name)
-          ? [o.privileges.add, o.privileges.edit].filter((c): c is string => !!c)
+          ? [o.privileges.add, o.privileges.edit, o.privileges.own].filter((c): c is string => !!c)
           : [],
       ),
     ]),
@@ -68,6 +69,7 @@ export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {
         ? { touches: 'account', accounts: hooks.accounts }
         : { touches: 'client' };
   const sql = new ResourceSql(r, hooks);
+  const scopes = listScopes(r, hooks);
   const one = r.label.one;
   const entity = one.toLowerCase();
   const fields = r.fields as Fields;
@@ -76,7 +78,12 @@ export function crudResource(r: ResourceDeclaration<any>, opts: CrudOptions) {
     const p = principal(req);
     if (r.scope.tenant === 'self') return { clientId: null, tenants: await clientIdsOf(dbx, p.userId) };
     if (r.scope.tenant === 'platform') return { clientId: null };
-    return { clientId: clientOf(req), divisions: r.scope.division ? divisionsFor(p, codes) : undefined, ...familyScope(p, codes) };
+    return {
+      clientId: clientOf(req),
+      divisions: r.scope.division ? divisionsFor(p, codes) : undefined,
+      ...familyScope(p, codes),
+      ...scopes.held(p, codes),
+    };
   }
   /** privileges.families: the rows of the families whose code for this action (among `codes`) the user holds. */
   function familyScope(p: ReturnType<typeof principal>, codes: string[]): Pick<Scope, 'rowValues'> {

@@ -65,6 +65,9 @@ export interface ResourceHooks {
   afterInsert?(ctx: CrudContext, row: Row): Promise<void>;
   afterCommit?(clientId: number, change: Change, after: Row | null): void;
   actions?: Record<string, NamedAction>;
+  /** An `approvable` list scope (issue 50): the condition over alias `alias` that user `user` (a placeholder) decides
+   *  the row (a leave approver of the person's team, and not who filed it). */
+  approves?(alias: string, user: string): string;
   /** What still uses these rows outside the catalogue's references (grants in a division): a sentence, or null. */
   inUse?(tx: Db, ids: number[]): Promise<string | null>;
   /** An `extensible` resource: the tenant's user-defined fields its `udf` values are checked against. */

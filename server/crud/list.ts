@@ -35,7 +35,7 @@ export function listRoutes(app: FastifyInstance, crud: CrudResource) {
       // issue 11: an exact count of every matching row was most of a page's time at 200,000 rows. At most countCap + 1
       // rows are counted; beyond, the total is a lower bound (`totalIsAtLeast`, "1–20 of 10,000+").
       const searching = typeof f.q === 'string' && f.q.trim() !== '';
-      const filtered = filterConditions(f).length > 0;
+      const filtered = filterConditions(f).length > 0 || !!f.scope || !!scope.bound?.length;
       // issue 13: the whole scope's count, where the resource keeps one (identities per division), is read, not counted
       const countUpTo = async () =>
         !searching && !filtered && hooks.countScope

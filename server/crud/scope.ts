@@ -7,4 +7,11 @@ export interface Scope {
   divisions?: number[];
   /** privileges.families: only rows whose column is one of these values (the families the user holds the code of). */
   rowValues?: { column: string; values: string[] };
+  /** issue 50 (server/crud/scopes.ts): conditions the request is held to (a holder of only the own code: its own rows),
+   *  the list scope a `?scope=` names, and the field a row such a holder adds must name them by. */
+  bound?: Bound[];
+  pick?: (name: string) => Bound | undefined;
+  ownPerson?: { field: string; userId: number };
 }
+/** A condition over alias `t` that pushes its values onto the query's parameters. */
+export type Bound = (params: unknown[]) => string;

@@ -106,6 +106,7 @@ export class ResourceSql {
       params.push(scope.rowValues.values);
       parts.push(`t.${scope.rowValues.column} = any($${params.length}::text[])`);
     }
+    for (const b of scope.bound ?? []) parts.push(b(params));
     return parts.length ? parts.join(' and ') : 'true'; // a platform row: the installation's, no one client's
   }
 

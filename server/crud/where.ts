@@ -36,6 +36,8 @@ export function listQuery(r: ResourceDeclaration<any>, sql: ResourceSql, hooks: 
     const text = typeof f.q === 'string' ? f.q.trim() : '';
     const match = text ? sql.searchWhere(text, params, await searchVia(dbx, scope, text)) : null;
     for (const c of filterConditions(f)) base += ` and ${sql.filterWhere(c.field, c.value, params, c.op)}`;
+    const picked = typeof f.scope === 'string' ? scope.pick?.(f.scope) : undefined; // issue 50: server/crud/scopes.ts
+    if (picked) base += ` and ${picked(params)}`;
     return { base, match };
   }
   /** The list query's filters in force: an equality per filterable field, and a date's `From` / `To` bounds. */

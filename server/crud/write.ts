@@ -13,6 +13,7 @@ import { writeChecks } from './checks';
 import type { CrudContext, Row } from './hooks';
 import type { CrudResource } from './context';
 import type { Scope } from './sql';
+import { checkOwnPerson } from './scopes';
 
 /** How a caller other than the create and update routes writes a row (the batch upload). */
 export interface WriteOptions {
@@ -231,6 +232,7 @@ export function writeRoutes(app: FastifyInstance, crud: CrudResource) {
         );
       const scope = await scopeOf(db, req, addCodes);
       familyCheck(scope, input);
+      await checkOwnPerson(db, r, scope, input);
       const created = await db.transaction((tx) => writeRow(req, tx, scope, input, null));
       notify(created.clientId, { resource: r.name, id: created.after.id, action: 'create' }, created.after);
       return reply.code(201).send(req.oneTime ? { ...created.after, ...req.oneTime } : created.after);

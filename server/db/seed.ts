@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { hashPassword } from '../auth/passwords';
 import type { Db } from './db';
 import { addGrant, insertRole } from './queries/grants';
+import { STAFF_ROLE, seedLeaveDemo } from './queries/demoLeave';
 import { insertDivision } from './queries/divisions';
 import { installLicense } from '../resources/licenses';
 import { seedServiceAccount } from './queries/sessions';
@@ -28,6 +29,7 @@ export const DEMO_USERS = [
   { username: 'reception', name: 'Rita Reception', role: 'receptionist', clients: ['NORTHWIND'], what: 'receptionist at Northwind' },
   { username: 'hr', name: 'Hana HR', role: 'hr-manager', clients: ['NORTHWIND'], what: 'HR manager at Northwind' },
   { username: 'auditor', name: 'Aud Itor', role: 'auditor', clients: ['NORTHWIND'], what: 'auditor at Northwind' },
+  { username: 'staff', name: 'Staff', role: 'staff', clients: ['NORTHWIND'], what: 'a member of staff at Northwind: requests and follows their own leave' },
   { username: 'harbour', name: 'Harper Harbour', role: 'administrator', clients: ['HARBOUR'], what: 'administrator of Harbour Health only' },
 ] as const;
 
@@ -58,6 +60,7 @@ export const ROLES: Record<string, { name: string; privileges: string[] }> = {
   'hr-manager': { name: 'HR manager', privileges: [...under('0.1', '3'), '0.3.1.0', '0.3.1.1', '0.3.1.2', '0.6.3.0'] },
   // reports, the audit section (journal, replays, UI errors) and every view, changing nothing
   auditor: { name: 'Auditor', privileges: [...under('0.1', '0.6', '0.8'), ...views].filter((c) => !/^(0\.6\.(5|6)\.[1245])$/.test(c)) },
+  staff: STAFF_ROLE, // issue 50: the dashboard and their own leave (server/db/queries/demoLeave.ts)
   // service accounts of integrations: read identities and doors through the REST API
   integration: { name: 'Integration (service account)', privileges: ['0.3.1.0', '0.4.5.0'] },
 };
@@ -462,12 +465,7 @@ async function seedVisitsAhead(tx: Db, client: number): Promise<void> {
 async function seedAttendanceSwipes(tx: Db, client: number): Promise<void> {
   const params: unknown[] = [];
   const own = tenantOf(params, client); // $1
-  // issue 50: the HR manager approves the leave of the client's teams (the users exist by now)
-  await tx.query(
-    `insert into team_managers (team_id, user_id) select t.id, u.id from teams t join users u on u.username = 'hr'
-    join user_grants g on g.user_id = u.id and g.client_id = t.client_id where ${own('t')} on conflict do nothing`,
-    params,
-  );
+  await seedLeaveDemo(tx, client); // issue 50: the teams' leave approver, the staff user's identity (the users exist by now)
   const swipes = (
     days: string,
     when: string,

@@ -9,7 +9,7 @@ import nodemailer from 'nodemailer';
 import { PRIV } from '../../contract';
 import type { CrudContext, NamedAction, ResourceHooks, Row } from '../crud/hooks';
 import type { Db } from '../db/db';
-import { HttpError } from '../http/kit';
+import { HttpError, divisionsFor, principal } from '../http/kit';
 import { tenant } from '../db/tenant';
 import { partsOf } from './parts';
 
@@ -89,12 +89,14 @@ function decide(state: 'approved' | 'rejected', o: LeaveMail, db: () => Db | und
     async run(ctx: CrudContext, before: Row, input) {
       const params: unknown[] = [before.id];
       const inClient = tenant(params, ctx.clientId, 'l'); // $2
-      params.push(ctx.userId); // $3
+      params.push(ctx.userId, divisionsFor(principal(ctx.req), [PRIV.leave.approve])); // $3, $4
       const { rows } = await ctx.tx.query<{ requested_by: number | null; own: boolean; approver: boolean }>(
         `select l.requested_by,
           exists (select 1 from identities i join users u on u.id = $3 where i.id = l.identity_id and i.email is not null and lower(i.email) = lower(u.email)) as own,
           exists (select 1 from team_members m join team_managers tm on tm.team_id = m.team_id join teams t on t.id = m.team_id and t.client_id = l.client_id
-            where m.identity_id = l.identity_id and tm.user_id = $3) as approver
+            where m.identity_id = l.identity_id and tm.user_id = $3)
+          -- the approve code held in the person's division (§6: privileges per division)
+          and exists (select 1 from identities i where i.id = l.identity_id and i.division_id = any($4::int[])) as approver
         from leave_records l where l.id = $1 and ${inClient}`,
         params,
       );
@@ -128,6 +130,11 @@ export function leaveHooks(publish?: object, o: LeaveMail = {}): ResourceHooks {
       requestedBy: '(select u.name from users u where u.id = t.requested_by)',
       decidedBy: '(select u.name from users u where u.id = t.decided_by)',
     },
+    // the "Waiting for me" list scope (server/crud/scopes.ts): a leave approver of one of the person's teams, who did
+    // not file it (the scope itself leaves out the approver's own leave and keeps to their approve code's divisions)
+    approves: (t, user) =>
+      `exists (select 1 from team_members m join team_managers tm on tm.team_id = m.team_id join teams tt on tt.id = m.team_id and tt.client_id = ${t}.client_id
+        where m.identity_id = ${t}.identity_id and tm.user_id = ${user}) and ${t}.requested_by is distinct from ${user}`,
     beforeInsert: async (ctx) => ({ requested_by: ctx.userId, status: 'requested' }),
     // a corrected record is decided again (its days or category may no longer be what was approved)
     beforeUpdate: async (_ctx, _input, before) =>

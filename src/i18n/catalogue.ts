@@ -20,6 +20,7 @@ export const catKey = {
   formDescription: (r: string, i: number) => `resource.${r}.form.${i}.description`,
   addLabel: (r: string) => `resource.${r}.addLabel`,
   addTitle: (r: string) => `resource.${r}.addTitle`,
+  scope: (r: string, name: string) => `resource.${r}.scope.${name}`,
 };
 
 /** Placeholders with no words (a phone number's shape) read the same in every language. */
@@ -56,6 +57,7 @@ export function declarationEntries(d: ResourceDeclaration<any>): Record<string, 
   });
   if (d.screens?.addLabel) out[catKey.addLabel(d.name)] = d.screens.addLabel;
   if (d.screens?.addTitle) out[catKey.addTitle(d.name)] = d.screens.addTitle;
+  for (const sc of d.scopes ?? []) out[catKey.scope(d.name, sc.name)] = sc.label;
   return out;
 }
 

@@ -20,6 +20,7 @@ export const zhSentences: Record<string, string> = {
   'Needs privilege {code}': '需要权限 {code}',
   'This handover was already acknowledged by {name} at {at}': '此交接已由 {name} 于 {at} 确认',
   'You may not save a {what} of this kind': '您不能保存此类{what}',
+  'You may add a {what} only for yourself': '您只能为自己新增{what}',
   '{action} is no longer possible: this {what} is now “{state}”.': '无法再{action}：此{what}当前为“{state}”。',
   'The day of this visit ({day}) has passed: decline the request, and the host may ask again.':
     '此次来访的日期（{day}）已过：请拒绝该申请，被访人可以重新申请。',

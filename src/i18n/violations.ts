@@ -7,6 +7,7 @@ import type { Locale } from './index';
 /** Fixed messages of contract/primitives.ts and derive.ts. */
 export const zhViolations: Record<string, string> = {
   'is required': '为必填项',
+  'may only be you': '只能是您本人',
   // issue 49: confirmations of the second factors (server/auth/mfa)
   'is not the current password': '不是当前密码',
   'is wrong or was already used': '错误或已被使用',
@@ -16,6 +17,8 @@ export const zhViolations: Record<string, string> = {
   'was not accepted': '未被接受',
   'has a signature counter that did not move on (a copied authenticator, or a replay)': '的签名计数器没有递增（验证器被复制，或为重放）',
   'is not a passkey of this account': '不是此账户的通行密钥',
+  'is not a passkey of an operator who may sign in here': '不是可在此登录的操作员的通行密钥',
+  'is not a client of this installation': '不是本系统的客户',
   'is not a WebAuthn credential': '不是 WebAuthn 凭据',
   'is already registered': '已注册',
   'is of an account with no passkey': '属于没有通行密钥的账户',

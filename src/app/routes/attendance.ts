@@ -13,7 +13,8 @@ import {
 import { r, settings, attendanceChild, ATTENDANCE_MENU, type RouteDef } from './define';
 
 export const ATTENDANCE_ROUTES: RouteDef[] = [
-  r('attendance', '/attendance', 'Time and attendance', [...ATTENDANCE_MENU], { icon: 'time', screen: 'attendance' }),
+  // (and a member of staff's own leave, 3.8.3, issue 50: the section is where they find it)
+  r('attendance', '/attendance', 'Time and attendance', [...ATTENDANCE_MENU, PRIV.leave.request], { icon: 'time', screen: 'attendance' }),
   // the timesheet's list is Amend timesheet [3.4]; a day opens at /attendance/amend-timesheet/edit/{id}
   ...attendanceChild(timesheetResource, 'Correct clock-ins and clock-outs of a timesheet.'),
   r('attendance', '/attendance/summaries', 'Attendance Summaries', [PRIV.attendanceSummaries], {
