@@ -4,7 +4,17 @@
 // the slider spans (`readAlarms`, to jump to; live too, each time the list is opened), and plays forward at 1×, 10× or 60×: every FLOOR_PLAN_PLAY_STEP_MS the
 // moment moves on by the speed times that step, until it catches up with now and the plan is live again. The real
 // time comes in with the events the view sends (`now`) and moves on with the play-back's own steps: no clock here.
-import { assign, fromCallback, raise, setup, type ActorRefFrom, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import {
+  assign,
+  fromCallback,
+  raise,
+  setup,
+  type ActorRefFrom,
+  type AnyEventObject,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  type SnapshotFrom,
+} from 'xstate';
 import {
   FLOOR_PLAN_HISTORY_MS,
   FLOOR_PLAN_PLAY_SPEEDS,
@@ -87,6 +97,24 @@ const MOMENT_MOVES = {
   'moment.moved': { target: 'loading', reenter: true },
 } as const;
 
+/**
+ * Reading the period's alarms, one state for both its places: live (the jump list opened) and past (the period the
+ * slider spans). Its answer or failure is the list's; the period is the one the slider spans, up to now.
+ */
+const READ_PERIOD_ALARMS = {
+  invoke: {
+    id: 'readAlarms',
+    src: 'readAlarms',
+    input: ({ context }: { context: FloorPlanTimeContext }): ReadAlarmsInput => ({
+      planId: context.planId ?? 0,
+      from: iso(context.now - context.windowMs),
+      to: iso(context.now),
+    }),
+    onDone: { target: 'ready', actions: 'keepAlarms' },
+    onError: { target: 'failed', actions: 'alarmsFailed' },
+  },
+} as const;
+
 export const floorPlanTimeMachine = setup({
   types: {
     context: {} as FloorPlanTimeContext,
@@ -117,6 +145,8 @@ export const floorPlanTimeMachine = setup({
       return { now, at: clamp(event.at, now, context.windowMs) };
     }),
     forgetPast: assign({ at: null, answer: null, error: null, alarms: null, alarmsError: null }),
+    keepAlarms: assign(({ event }) => ({ alarms: (event as unknown as DoneActorEvent<FloorPlanAlarms>).output.items, alarmsError: null })),
+    alarmsFailed: assign(({ event }) => ({ alarmsError: errorText((event as unknown as ErrorActorEvent).error, 'Could not list the alarms.') })),
     spanLive: assign(({ context, event }) => (event.type === 'time.window' ? { windowMs: windowOf(event.ms), now: Math.max(context.now, event.now) } : {})),
   },
 }).createMachine({
@@ -162,13 +192,7 @@ export const floorPlanTimeMachine = setup({
         loading: {
           meta: { invariants: invariants.liveAlarms },
           on: { 'time.window': { target: 'loading', reenter: true, actions: 'spanLive' } },
-          invoke: {
-            id: 'readAlarms',
-            src: 'readAlarms',
-            input: ({ context }) => ({ planId: context.planId ?? 0, from: iso(context.now - context.windowMs), to: iso(context.now) }),
-            onDone: { target: 'ready', actions: assign({ alarms: ({ event }) => event.output.items, alarmsError: null }) },
-            onError: { target: 'failed', actions: assign({ alarmsError: ({ event }) => errorText(event.error, 'Could not list the alarms.') }) },
-          },
+          ...READ_PERIOD_ALARMS,
         },
         ready: {},
         failed: {},
@@ -248,15 +272,7 @@ export const floorPlanTimeMachine = setup({
         alarms: {
           initial: 'loading',
           states: {
-            loading: {
-              invoke: {
-                id: 'readAlarms',
-                src: 'readAlarms',
-                input: ({ context }) => ({ planId: context.planId ?? 0, from: iso(context.now - context.windowMs), to: iso(context.now) }),
-                onDone: { target: 'ready', actions: assign({ alarms: ({ event }) => event.output.items, alarmsError: null }) },
-                onError: { target: 'failed', actions: assign({ alarmsError: ({ event }) => errorText(event.error, 'Could not list the alarms.') }) },
-              },
-            },
+            loading: READ_PERIOD_ALARMS,
             ready: {},
             failed: {},
           },

@@ -83,6 +83,13 @@ describe('floor plan time slider model', () => {
           event.type === 'alarms.read' && !selectInPast(before)
             ? !selectInPast(after) && selectPeriodAlarmsBusy(after) && after.context.now >= event.now
             : undefined,
+        // one reading state serves both places (live: the jump list; past: the slider's period)
+        "the period's alarms read, live or in the past, are the list shown; a failure says why": ({ event, before, after }) =>
+          event.type === 'xstate.done.actor.readAlarms' && 'readAlarms' in before.children
+            ? JSON.stringify(after.context.alarms) === JSON.stringify(event.output.items) && after.context.alarmsError === null
+            : event.type === 'xstate.error.actor.readAlarms' && 'readAlarms' in before.children
+              ? after.context.alarmsError === 'offline'
+              : undefined,
         'a period chosen while live with its alarms read reads them again': ({ event, before, after }) =>
           event.type === 'time.window' && !selectInPast(before) && (selectPeriodAlarms(before) !== null || selectPeriodAlarmsBusy(before))
             ? selectPeriodAlarmsBusy(after) && after.context.windowMs === event.ms

@@ -5,7 +5,8 @@
 // where the reader is now; a refusal (a bad field, an edge offline, other readers online on a line whose speed would
 // change) stays in the dialog.
 import { useEffect, useState } from 'react';
-import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { ConfirmAlert } from '../ui/ConfirmAlert';
 import { useSelector } from '@xstate/react';
 import { OSDP_BAUD_RATES, type OsdpComsetAnswer, type OsdpReaderRow } from '../../contract';
 import { selectCommandError, selectRunningCommand } from '../../machines/command';
@@ -43,7 +44,6 @@ export function OsdpComsetDialog({ r, onClose, onMoved }: { r: OsdpReaderRow | n
   const addressBad = address.trim() === '' || !Number.isInteger(to) || to < 0 || to > 126;
   const same = r !== null && to === r.address && baud === r.baud;
   const run = () => {
-    setConfirming(false);
     setTried(true);
     if (r?.cardReader) actor.send({ type: 'command.run', command: JSON.stringify({ id: r.cardReader.id, address: to, baud }) });
   };
@@ -106,15 +106,7 @@ export function OsdpComsetDialog({ r, onClose, onMoved }: { r: OsdpReaderRow | n
           </>
         }
       />
-      <Alert
-        isOpen={confirming}
-        intent="warning"
-        icon="exchange"
-        confirmButtonText={tx('Move reader')}
-        cancelButtonText={t('cancel')}
-        onConfirm={run}
-        onCancel={() => setConfirming(false)}
-      >
+      <ConfirmAlert open={confirming} icon="exchange" confirm={tx('Move reader')} cancel={t('cancel')} onClose={() => setConfirming(false)} onConfirm={run}>
         <p>
           <strong>
             {tx('Move {name} from bus address {from} at {fromBaud} baud to bus address {to} at {toBaud} baud?', {
@@ -131,7 +123,7 @@ export function OsdpComsetDialog({ r, onClose, onMoved }: { r: OsdpReaderRow | n
             'The reader takes them as soon as it answers. Set the same address and speed on the reader’s own configuration if it keeps them elsewhere; a reader moved to a speed its line cannot carry must be moved back on site. The action is audited.',
           )}
         </p>
-      </Alert>
+      </ConfirmAlert>
     </Dialog>
   );
 }

@@ -2,7 +2,8 @@
 // the resourceForm actor for load/save. Errors show per field with the mapped message; on submit the first
 // invalid field is focused (repeated rows too); server violations (400) land on their fields.
 import { useMemo, useState } from 'react';
-import { Alert, Button, Callout, Card, H5, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, H5, NonIdealState, Spinner } from '@blueprintjs/core';
+import { ConfirmAlert } from '../ui/ConfirmAlert';
 import { useSelector } from '@xstate/react';
 import { familyValues, hasPrivilege, mayOnRow, type Division } from '../../contract';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
@@ -299,21 +300,18 @@ export function ResourceForm<T extends { id: number }>({ resource }: { resource:
                 leave(id);
               }}
             />
-            <Alert
-              isOpen={asking}
+            <ConfirmAlert
+              open={asking}
               intent="danger"
               icon="trash"
-              cancelButtonText={tx('Keep editing')}
-              confirmButtonText={tx('Discard changes')}
-              onCancel={() => setAsking(false)}
-              onConfirm={() => {
-                setAsking(false);
-                close();
-              }}
-              data-testid="discard-alert"
+              cancel={tx('Keep editing')}
+              confirm={tx('Discard changes')}
+              onClose={() => setAsking(false)}
+              onConfirm={close}
+              testId="discard-alert"
             >
               <p>{tx('Discard your changes to this {what}? What you typed is lost.', { what: words.one.toLowerCase() })}</p>
-            </Alert>
+            </ConfirmAlert>
           </form>
         )}
       />

@@ -5,7 +5,8 @@
 // console arming it) arrive through the catalogue's change notices.
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Alert, Button, Callout, Card, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { ConfirmAlert } from '../../ui/ConfirmAlert';
 import { useSelector } from '@xstate/react';
 import { DESTINATIONS, PRIV, alarmGroupsResource, hasPrivilege, inputsResource } from '../../../contract';
 import { selectCommandError, selectRunningCommand } from '../../../machines/command';
@@ -210,20 +211,16 @@ export function AlarmZoneScreen() {
           </HTMLTable>
         )}
       </div>
-      <Alert
-        isOpen={asking}
-        intent="warning"
+      <ConfirmAlert
+        open={asking}
         icon="unlock"
-        cancelButtonText={tx('Cancel')}
-        confirmButtonText={tx('Disarm')}
-        onCancel={() => setAsking(false)}
-        onConfirm={() => {
-          setAsking(false);
-          commands.send({ type: 'command.run', command: `${id}|disarm` });
-        }}
+        cancel={tx('Cancel')}
+        confirm={tx('Disarm')}
+        onClose={() => setAsking(false)}
+        onConfirm={() => commands.send({ type: 'command.run', command: `${id}|disarm` })}
       >
         <p>{tx('Disarm {name}? Its inputs stop raising alarms until it is armed again.', { name: row.name })}</p>
-      </Alert>
+      </ConfirmAlert>
     </div>
   );
 }
