@@ -5,6 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { API_KEY_PATTERN, API_KEY_PREFIX } from '../../contract';
 import type { Db } from '../db/db';
+import { endOpenSession, keyAccount, openKeySession, touchOpenSession } from '../db/queries/apiKeys';
 import type { RequestCache } from './requestCache';
 
 export interface IssuedKey {
@@ -45,31 +46,19 @@ export async function authenticateApiKey(
   const m = API_KEY_PATTERN.exec(key);
   if (!m) return null;
   const [, keyId, secret] = m;
-  const { rows } = await db.query<{ user_id: number; client_id: number; active: boolean; key_hash: string | null; key_revoked_at: unknown; username: string }>(
-    `select sa.user_id, sa.client_id, sa.active, sa.key_hash, sa.key_revoked_at, u.username
-       from service_accounts sa join users u on u.id = sa.user_id where sa.key_id = $1`,
-    [keyId],
-  );
-  const a = rows[0];
+  const a = await keyAccount(db, keyId);
   const given = Buffer.from(sha256(secret), 'hex');
   const kept = Buffer.from(a?.key_hash ?? '0'.repeat(64), 'hex');
   const same = kept.length === given.length && timingSafeEqual(kept, given);
   if (!a || !same || !a.active || a.key_revoked_at) return null;
   const jti = apiKeySessionJti(keyId);
-  const isOpen = async () =>
-    cache
-      ? await cache.sessionOpen(jti, Number(a.user_id))
-      : (await db.query('update sessions set last_seen_at = now() where jti = $1 and ended_at is null returning 1', [jti])).rows.length > 0;
+  const isOpen = async () => (cache ? await cache.sessionOpen(jti, Number(a.user_id)) : await touchOpenSession(db, jti));
   if (!(await isOpen())) {
     // first use (or an ended session, which stays ended: the insert does nothing)
-    const { rows: made } = await db.query(
-      `insert into sessions (jti, user_id, ip, user_agent, client_id, sign_in_method) values ($1, $2, $3, $4, $5, 'api-key')
-      on conflict (jti) do nothing returning 1`,
-      [jti, a.user_id, from.ip, from.userAgent.slice(0, 300), a.client_id],
-    );
+    const made = await openKeySession(db, { jti, userId: a.user_id, ip: from.ip, userAgent: from.userAgent.slice(0, 300), clientId: a.client_id });
     // the session is there already: ended (refused), or opened meanwhile by another first use of the key (issue 47: two
     // at once on PostgreSQL both found none, and the one whose insert lost was answered 401), asked again
-    if (!made.length && !(await isOpen())) return null;
+    if (!made && !(await isOpen())) return null;
   }
   return { userId: Number(a.user_id), username: a.username, clientId: Number(a.client_id), jti };
 }
@@ -77,5 +66,5 @@ export async function authenticateApiKey(
 /** Ends the session of a key that was rotated or revoked (it could not be used any more anyway). */
 export async function endKeySession(db: Db, keyId: string | null, by: string): Promise<void> {
   if (!keyId) return;
-  await db.query('update sessions set ended_at = now(), ended_by = $2 where jti = $1 and ended_at is null', [apiKeySessionJti(keyId), by]);
+  await endOpenSession(db, apiKeySessionJti(keyId), by);
 }

@@ -5,7 +5,19 @@
 import { passwordProblems, type OperatorSettings, type Violation } from '../../contract';
 import type { Db } from '../db/db';
 import { verifyPassword } from './passwords';
-import { tenant } from '../db/tenant';
+import {
+  isDisabled,
+  passwordOlderThan,
+  policyClientOf,
+  recentPasswordHashes,
+  sessionWithinSettings,
+  setPasswordKeepingHistory,
+  storeSettings,
+  storedSettings,
+} from '../db/queries/operatorSettings';
+
+// the SQL is the operator settings room's (server/db/queries/operatorSettings.ts); callers keep their names here
+export { isDisabled, policyClientOf, sessionWithinSettings, setPasswordKeepingHistory };
 
 export interface PolicyDefaults {
   lockout: { attempts: number; minutes: number };
@@ -26,46 +38,12 @@ export function defaultSettings(d: PolicyDefaults): OperatorSettings {
   };
 }
 
-const COLUMNS: Record<keyof OperatorSettings, string> = {
-  passwordMinLength: 'password_min_length',
-  passwordClasses: 'password_classes',
-  passwordHistory: 'password_history',
-  passwordExpiryDays: 'password_expiry_days',
-  lockoutAttempts: 'lockout_attempts',
-  lockoutMinutes: 'lockout_minutes',
-  sessionLifetimeMinutes: 'session_lifetime_minutes',
-  idleTimeoutMinutes: 'idle_timeout_minutes',
-  mfaRequired: 'mfa_required',
-};
-const KEYS = Object.keys(COLUMNS) as (keyof OperatorSettings)[];
-
 export async function settingsOf(db: Db, clientId: number | null, d: PolicyDefaults): Promise<OperatorSettings> {
   if (clientId === null) return defaultSettings(d);
-  const params: unknown[] = [];
-  const { rows } = await db.query<Record<string, number>>(
-    `select ${KEYS.map((k) => `${COLUMNS[k]} as "${k}"`).join(', ')} from operator_settings where ${tenant(params, clientId)}`,
-    params,
-  );
-  return rows[0] ? (rows[0] as OperatorSettings) : defaultSettings(d);
+  return (await storedSettings(db, clientId)) ?? defaultSettings(d);
 }
 
-export async function saveSettings(db: Db, clientId: number, s: OperatorSettings): Promise<void> {
-  const cols = KEYS.map((k) => COLUMNS[k]);
-  await db.query(
-    `insert into operator_settings (client_id, ${cols.join(', ')}) values ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
-     on conflict (client_id) do update set ${cols.map((c) => `${c} = excluded.${c}`).join(', ')}, updated_at = now()`,
-    [clientId, ...KEYS.map((k) => s[k])],
-  );
-}
-
-/** The client whose settings apply to the user. */
-export async function policyClientOf(db: Db, userId: number): Promise<number | null> {
-  const { rows } = await db.query<{ c: number | null }>(
-    `select coalesce(u.home_client_id, u.selected_client_id, (select min(client_id) from user_grants g where g.user_id = u.id)) c from users u where u.id = $1`,
-    [userId],
-  );
-  return rows[0]?.c ?? null;
-}
+export const saveSettings = storeSettings;
 
 export async function userSettings(db: Db, userId: number, d: PolicyDefaults): Promise<OperatorSettings> {
   return settingsOf(db, await policyClientOf(db, userId), d);
@@ -79,62 +57,15 @@ export async function newPasswordViolations(db: Db, userId: number, password: st
   const problems = passwordProblems(password, s);
   if (problems.length) return problems.map((message) => ({ field, message }));
   if (s.passwordHistory > 0) {
-    const { rows } = await db.query<{ h: string }>(
-      // the current password first, then the newest kept ones: a union's branches come in no promised order
-      `select h from ((select password_hash h, 0 k, 0 id from users where id = $1) union all
-       (select password_hash h, 1 k, id from password_history where user_id = $1 order by id desc limit $2)) x order by k, id desc`,
-      [userId, s.passwordHistory],
-    );
-    for (const r of rows.slice(0, s.passwordHistory)) {
-      if (await verifyPassword(password, r.h)) return [{ field, message: `must not be one of your last ${s.passwordHistory} passwords` }];
+    for (const h of (await recentPasswordHashes(db, userId, s.passwordHistory)).slice(0, s.passwordHistory)) {
+      if (await verifyPassword(password, h)) return [{ field, message: `must not be one of your last ${s.passwordHistory} passwords` }];
     }
   }
   return [];
 }
 
-/** Sets a user's password, keeping the previous hash in the history. */
-/**
- * Sets a password, keeping the last 24 in the history. Every other session of the account ends in the same
- * transaction (issue 45: a trigger of migration 131 does it as the hash changes, whatever path changed it); `keepJti`
- * names the session that made the change, which goes on. Call it inside a transaction: the kept session is a setting
- * of the transaction.
- */
-export async function setPasswordKeepingHistory(db: Db, userId: number, hash: string, keepJti: string | null = null): Promise<void> {
-  await db.query(`select set_config('gatehouse.keep_session', $1, true)`, [keepJti ?? '']);
-  await db.query('insert into password_history (user_id, password_hash) select id, password_hash from users where id = $1', [userId]);
-  await db.query('update users set password_hash = $2, password_changed_at = now() where id = $1', [userId, hash]);
-  await db.query(
-    `delete from password_history where user_id = $1 and id not in (select id from password_history where user_id = $1 order by id desc limit 24)`,
-    [userId],
-  );
-}
-
 /** Whether the password has expired under the settings. */
 export async function passwordExpired(db: Db, userId: number, s: OperatorSettings): Promise<boolean> {
   if (s.passwordExpiryDays <= 0) return false;
-  const { rows } = await db.query("select 1 from users where id = $1 and password_changed_at < now() - $2::int * interval '1 day'", [
-    userId,
-    s.passwordExpiryDays,
-  ]);
-  return rows.length > 0;
-}
-
-/**
- * Whether an open session is still within its client's session lifetime and idle timeout (checked on each request
- * the cache does not answer; the cache re-checks at least once a minute).
- */
-export async function sessionWithinSettings(db: Db, jti: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `select 1 from sessions s left join operator_settings o on o.client_id = coalesce(s.client_id, (select policy_client from (
-        select coalesce(u.home_client_id, u.selected_client_id) policy_client from users u where u.id = s.user_id) x))
-      where s.jti = $1 and not exists (select 1 from users d where d.id = s.user_id and d.disabled) and (o.client_id is null or (
-        s.started_at > now() - o.session_lifetime_minutes * interval '1 minute'
-        and (o.idle_timeout_minutes = 0 or coalesce(s.last_seen_at, s.started_at) > now() - o.idle_timeout_minutes * interval '1 minute')))`,
-    [jti],
-  );
-  return rows.length > 0;
-}
-
-export async function isDisabled(db: Db, userId: number): Promise<boolean> {
-  return (await db.query('select 1 from users where id = $1 and disabled', [userId])).rows.length > 0;
+  return passwordOlderThan(db, userId, s.passwordExpiryDays);
 }
