@@ -105,7 +105,7 @@ export function OsdpFoundReaders() {
                       <dd>{r.identity.firmware}</dd>
                     </dl>
                     {r.baud && r.lineBaud && r.baud !== r.lineBaud ? (
-                      <p className="gh-osdp__away" data-testid="osdp-found-away">
+                      <p className="gh-osdp__away bp6-text-muted" data-testid="osdp-found-away">
                         {tx('It answers at {baud} baud, the line runs at {line} baud: once added, its edge moves it to the line’s speed, then pairs it.', {
                           baud: r.baud,
                           line: r.lineBaud,
