@@ -16,6 +16,9 @@ export const EVENT_CODES = {
    *  (the link has been down long): an alarm on the controller's `journal-<id>` point, back to normal with 1031 */
   edgeJournalFilling: 1030,
   edgeJournalNormal: 1031,
+  /** issue 47: a Gatehouse Edge controller dropped undelivered events older than its journal keeps (30 days unless
+   *  configured) while offline; sent in their numbers' place, it says how many and from when to when: an alarm */
+  edgeEventsLost: 1032,
   inputIdle: 2000,
   inputActive: 2001,
   inputOpen: 2002,
@@ -66,6 +69,7 @@ const LABELS: Record<number, string> = {
   1021: 'Firmware installed',
   1030: 'Edge journal 80 % full',
   1031: 'Edge journal below 80 % again',
+  1032: 'Edge events lost while offline',
   2005: 'Intrusion: input active in an armed alarm zone',
   5000: 'Access granted',
   5001: 'Access denied: unknown credential',
@@ -155,6 +159,13 @@ export const DEFAULT_ALARM_TYPES: { eventCode: number; name: string; priority: n
     priority: 2,
     instructions:
       'A Gatehouse Edge controller has kept most of the events its journal holds without reaching the server: restore its network link before the journal fills (it never drops an undelivered event, but its disk fills).',
+  },
+  {
+    eventCode: 1032,
+    name: 'Edge events lost while offline',
+    priority: 2,
+    instructions:
+      'A Gatehouse Edge controller was offline longer than its journal keeps events (30 days unless configured) and dropped the oldest: the message says how many and from when to when. Those swipes and alarms are not in the history; find out why the controller stayed offline.',
   },
   {
     eventCode: 4003,

@@ -2,10 +2,12 @@
 // fsync'd before the door acts on it, so it survives a kill -9 of the edge and a power cut. Each has the controller's
 // next sequence number (1, 2, 3 …). What the server has stored is `delivered.json` (the last sequence number it
 // acknowledged), written whole and renamed into place. A line torn by a crash mid-write is dropped on open (it was
-// never acted on: the append had not returned).
+// never acted on: the append had not returned). Undelivered events older than its age bound (30 days unless
+// configured) are dropped when `expire` is called (offline, and on reconnect before the upload): they are replaced by one
+// Edge events lost while offline (1032), numbered as the last one dropped, which says how many and from when to when.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EdgeEventPart } from '../contract';
+import { EVENT_CODES, eventLabel, type EdgeEventPart } from '../contract';
 
 /** One journaled event: what the device interface takes (contract DeviceEvent) without the controller id. */
 export interface JournalEntry {
@@ -21,6 +23,8 @@ export interface JournalEntry {
   pointName?: string | null;
   message: string;
   decided?: EdgeEventPart['decided'];
+  /** an Edge events lost while offline entry: the events it stands for (their number, the first's and last's time) */
+  lost?: { count: number; from: number; to: number };
 }
 
 export type Journal = ReturnType<typeof openJournal>;
@@ -29,9 +33,13 @@ export type Journal = ReturnType<typeof openJournal>;
 export const JOURNAL_LIMIT = 1_000_000;
 /** Delivered events kept in memory besides the undelivered ones (the newest). */
 const MEMORY_TAIL = 1000;
+/** How long an undelivered event is kept (issue 47: 30 days offline); `EDGE_JOURNAL_DAYS` or the edge's option changes it. */
+export const JOURNAL_MAX_AGE_MS = (Number(process.env.EDGE_JOURNAL_DAYS) > 0 ? Number(process.env.EDGE_JOURNAL_DAYS) : 30) * 86_400_000;
 
-export function openJournal(dir: string, opts: { limit?: number } = {}) {
+export function openJournal(dir: string, opts: { limit?: number; maxAgeMs?: number; now?: () => number } = {}) {
   const limit = opts.limit ?? JOURNAL_LIMIT;
+  const maxAgeMs = opts.maxAgeMs ?? JOURNAL_MAX_AGE_MS;
+  const now = opts.now ?? Date.now;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'journal.ndjson');
   const deliveredFile = join(dir, 'delivered.json');
@@ -91,6 +99,50 @@ export function openJournal(dir: string, opts: { limit?: number } = {}) {
   trim();
   if (onDisk > limit) compact();
 
+  /** The undelivered events older than the age bound, replaced by one Edge events lost entry (file and memory). */
+  function expire(source: { id: number; name: string }): JournalEntry | null {
+    if (closed) return null;
+    const cutoff = now() - maxAgeMs;
+    const first = firstPending();
+    let end = first;
+    const lost = { count: 0, from: Infinity, to: 0 };
+    // (an earlier lost entry is as old as the newest event it stands for)
+    for (; end < entries.length && (entries[end].lost?.to ?? entries[end].at) < cutoff; end++) {
+      const e = entries[end];
+      const was = e.lost ?? { count: 1, from: e.at, to: e.at }; // an older lost entry counts what it stood for
+      lost.count += was.count;
+      lost.from = Math.min(lost.from, was.from);
+      lost.to = Math.max(lost.to, was.to);
+    }
+    if (end === first || (end === first + 1 && entries[first].lost)) return null; // nothing past it but the lost entry itself
+    const last = entries[end - 1];
+    const when = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+    const gap: JournalEntry = {
+      seq: last.seq,
+      at: now(),
+      offline: true,
+      snapshotVersion: last.snapshotVersion,
+      eventCode: EVENT_CODES.edgeEventsLost,
+      sourceId: `ctrl-${source.id}`,
+      sourceName: source.name,
+      pointId: `journal-lost-${source.id}`,
+      pointName: `${source.name} journal`,
+      message: `${eventLabel(EVENT_CODES.edgeEventsLost)}: ${lost.count}, from ${when(lost.from)} to ${when(lost.to)}`,
+      lost,
+    };
+    // the file keeps what follows the last dropped (the delivered before them are older still), after the gap's line
+    const kept = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l && (JSON.parse(l) as JournalEntry).seq > last.seq);
+    closeSync(fd);
+    writeWhole(file, [JSON.stringify(gap), ...kept].join('\n') + '\n');
+    fd = openSync(file, 'a');
+    onDisk = kept.length + 1;
+    entries.splice(0, end, gap); // numbers run on without a gap from it
+    changed();
+    return gap;
+  }
+
   return {
     /** Appends and fsyncs one event with the next sequence number; returns it once it is on disk. */
     append(e: Omit<JournalEntry, 'seq'>): JournalEntry {
@@ -125,10 +177,13 @@ export function openJournal(dir: string, opts: { limit?: number } = {}) {
       trim();
       changed();
     },
-    /** The events not yet delivered (sequence numbers run without gaps: counted, not looked through). */
+    /** The events not yet delivered (each is in memory, their numbers without gaps: counted, not looked through). */
     get undelivered() {
-      return Math.max(0, nextSeq - 1 - delivered);
+      return entries.length - firstPending();
     },
+    expire,
+    /** The journal's clock (events are journaled at its time; tests move it). */
+    now,
     /** The events the journal keeps at least (its bound). */
     limit,
     /** `fn` is called after each append and each delivery; returns how to stop. */

@@ -25,7 +25,7 @@ export function watchJournalFill(opts: {
     const name = opts.store.held?.snapshot.controllerName ?? `controller ${id}`;
     const share = Math.round((journal.undelivered / journal.limit) * 100);
     const e = journal.append({
-      at: Date.now(),
+      at: journal.now(),
       offline: !opts.online(),
       snapshotVersion: opts.store.held?.version ?? 0,
       eventCode: code,

@@ -35,6 +35,10 @@ export interface EdgeOptions {
   osdpRefreshMs?: number;
   /** the journal's bound (JOURNAL_LIMIT; tests: a small one to fill) */
   journalLimit?: number;
+  /** how long an undelivered event is kept (JOURNAL_MAX_AGE_MS, 30 days; `--journal-days`) */
+  journalMaxAgeMs?: number;
+  /** the edge's clock (tests move it) */
+  now?: () => number;
 }
 
 export type Edge = ReturnType<typeof startEdge>;
@@ -42,7 +46,7 @@ export type Edge = ReturnType<typeof startEdge>;
 export function startEdge(opts: EdgeOptions) {
   const log = opts.log ?? ((m: string) => console.log(`${new Date().toISOString()} ${m}`));
   mkdirSync(opts.dataDir, { recursive: true });
-  const journal = openJournal(opts.dataDir, { limit: opts.journalLimit });
+  const journal = openJournal(opts.dataDir, { limit: opts.journalLimit, maxAgeMs: opts.journalMaxAgeMs, now: opts.now });
   const store = openSnapshotStore(opts.dataDir);
   // the server's commands: a door's to its I/O, a reader's re-pairing and a scan to the OSDP bus (refused without one)
   const link: Link = createLink({
@@ -64,10 +68,18 @@ export function startEdge(opts: EdgeOptions) {
               : osdp.repair(m)
           : { type: 'result', id: m.id, ok: false, message: 'this controller runs no OSDP reader bus', seq: 0 },
   });
-  const doors = createDoors({ store, journal, online: () => link.online, onEvent: () => link.nudge(), onGrant: (doorId) => io.pulse(doorId) });
+  const doors = createDoors({
+    store,
+    journal,
+    now: journal.now,
+    online: () => link.online,
+    onEvent: () => link.nudge(),
+    onGrant: (doorId) => io.pulse(doorId),
+  });
   const io = createDoorIo({
     store,
     journal,
+    now: journal.now,
     online: () => link.online,
     momentaryMs: opts.momentaryMs,
     onEvent: () => link.nudge(),
@@ -84,7 +96,7 @@ export function startEdge(opts: EdgeOptions) {
         report: (list) => link.readers(list),
         refreshMs: opts.osdpRefreshMs,
         record: (e) => {
-          journal.append({ ...e, at: Date.now(), offline: !link.online, snapshotVersion: store.held?.version ?? 0 });
+          journal.append({ ...e, at: journal.now(), offline: !link.online, snapshotVersion: store.held?.version ?? 0 });
           link.nudge();
         },
       })
@@ -94,6 +106,16 @@ export function startEdge(opts: EdgeOptions) {
   // a lockdown or threat level that came with the snapshot locks a strike a command left unlocked
   link.on((e) => {
     if (e === 'snapshot') io.enforce();
+    if (e === 'online') expire(); // before the upload: what is past the age bound goes up as one Events lost
+  });
+  // undelivered events past the journal's age bound are dropped while offline (issue 47), counted in one Events lost
+  function expire() {
+    const id = link.controllerId ?? store.held?.snapshot.controllerId ?? 0;
+    const gap = journal.expire({ id, name: store.held?.snapshot.controllerName ?? `controller ${id}` });
+    if (gap) log(gap.message);
+  }
+  journal.watch(() => {
+    if (!link.online) expire();
   });
   if (osdp)
     link.on((e) => {

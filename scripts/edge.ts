@@ -1,5 +1,5 @@
 // `npm run edge -- --server URL --key KEY [--data DIR] [--readers MS] [--osdp /dev/ttyUSB0 [--osdp-baud 9600]
-// [--osdp-install]]` (or EDGE_SERVER, EDGE_KEY, EDGE_DATA, EDGE_OSDP, EDGE_OSDP_INSTALL=1):
+// [--osdp-install]] [--journal-days 30]` (or EDGE_SERVER, EDGE_KEY, EDGE_DATA, EDGE_OSDP, EDGE_OSDP_INSTALL=1):
 // Gatehouse Edge, the controller process beside the doors (edge/main.ts, docs/EDGE.md). `--demo` signs in as the demo
 // administrator, makes (or reuses) a controller key in Northwind and runs that controller's doors with simulated
 // readers presenting cards now and then. `--osdp-baud` is the line's starting speed: once a COMSET from the console
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     osdp: { type: 'string', default: process.env.EDGE_OSDP ?? '' },
     'osdp-baud': { type: 'string', default: process.env.EDGE_OSDP_BAUD ?? '9600' },
     'osdp-install': { type: 'boolean', default: process.env.EDGE_OSDP_INSTALL === '1' },
+    'journal-days': { type: 'string', default: process.env.EDGE_JOURNAL_DAYS ?? '' },
   },
   allowPositionals: true,
 });
@@ -38,6 +39,7 @@ async function main() {
     readers: everyMs > 0 ? { everyMs } : undefined,
     osdp,
     osdpInstall: values['osdp-install'],
+    journalMaxAgeMs: Number(values['journal-days']) > 0 ? Number(values['journal-days']) * 86_400_000 : undefined,
   });
   console.log(`Gatehouse Edge: ${values.server} (data in ${values.data})${everyMs ? `, simulated readers every ${everyMs} ms` : ''}`);
   const stop = () => {

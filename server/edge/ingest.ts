@@ -229,12 +229,13 @@ export function createEdgeIngest(db: Db, publish?: Publish) {
           duplicates++;
           continue;
         }
-        if (edge.seq > expected) {
+        // an Edge events lost while offline stands for the numbers the edge dropped before it (issue 47): taken in their place
+        if (edge.seq > expected && g.e.eventCode !== EVENT_CODES.edgeEventsLost) {
           rejected.push({ index: g.index, violations: [{ field: 'edge.seq', message: `must be ${expected}: events are stored once and in order` }] });
           continue;
         }
         // refused for what it says, its number is used all the same: the edge sends it no more, and the next follows it
-        next.set(g.e.controllerId, expected + 1);
+        next.set(g.e.controllerId, edge.seq + 1);
         const d = edge.decided;
         if (d && d.identityId !== null && !knownPeople.has(d.identityId)) {
           rejected.push({ index: g.index, violations: [{ field: 'edge.decided.identityId', message: 'is not a known identity of this client' }] });

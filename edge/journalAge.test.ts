@@ -1,0 +1,110 @@
+// The journal's age bound (issue 47), over the real edge and server: an edge offline keeps its undelivered events for
+// 30 days at most (its clock injected, moved 31 days on, no sleeps); the older ones are dropped, counted, and stand as
+// one Edge events lost while offline (1032) in their numbers' place, kept across a restart; back online, the server
+// takes it in place of the numbers it stands for, raises its alarm ("… lost while offline: N, from … to …"), and stores
+// what followed once and in order.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_CODES, controllersResource } from '../contract';
+import { startTestServer, type TestServer } from '../server/testkit';
+import { startEdge, type Edge } from './main';
+import { proxyTo, until } from './testPeers';
+import type { JournalEntry } from './journal';
+
+const DAY = 86_400_000;
+let s: TestServer;
+let key: string;
+let controller: number;
+let door: number;
+const dirs: string[] = [];
+const edges: Edge[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  const admin = await s.loginTo('admin', 'NORTHWIND');
+  const { rows } = await s.db.query<{ id: number; door_id: number }>(
+    `select c.id, min(r.door_id) as door_id from controllers c join card_readers r on r.controller_id = c.id join clients k on k.id = c.client_id
+      where k.code = 'NORTHWIND' group by c.id order by c.id limit 1`,
+  );
+  [controller, door] = [Number(rows[0].id), Number(rows[0].door_id)];
+  const made = await s.call('POST', `${controllersResource.api}/${controller}/edge-key`, { token: admin, body: {} });
+  expect(made.status).toBe(200);
+  key = made.body.apiKey;
+}, 60_000);
+afterAll(async () => {
+  for (const e of edges) e.stop();
+  await s?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the journal’s 30 days', () => {
+  it('drops undelivered events past 30 days offline, counted; the server takes the gap event in their place and raises its alarm', async () => {
+    const proxy = await proxyTo(Number(new URL(s.base).port));
+    const dataDir = mkdtempSync(join(tmpdir(), 'h2-edge-age-'));
+    dirs.push(dataDir);
+    let clock = Date.now();
+    const start = (server: string) => {
+      const e = startEdge({ server, key, dataDir, now: () => clock, backoff: { first: 50, max: 300 }, log: () => {} });
+      edges.push(e);
+      return e;
+    };
+    try {
+      let edge = start(proxy.url());
+      await until('online', () => edge.link.online && edge.store.held);
+      await until('nothing left to send', () => edge.journal.pendingCount() === 0);
+      await proxy.cut();
+      await until('offline', () => !edge.link.online);
+      const first = clock;
+      for (let i = 0; i < 4; i++) {
+        clock = first + i * DAY;
+        edge.swipe({ doorId: door, card: `9100${i}` });
+      }
+      const old = edge.journal.pendingCount();
+      const lastOld = edge.journal.lastSeq;
+      expect(old).toBeGreaterThanOrEqual(4);
+      expect(edge.journal.all().some((e) => e.eventCode === EVENT_CODES.edgeEventsLost)).toBe(false); // 3 days: kept
+      // 31 days after the first: the events of its first day go, those of the next days stay
+      clock = first + 31 * DAY;
+      edge.swipe({ doorId: door, card: '91010' });
+      const pending = edge.journal.pending();
+      expect(pending[0]).toMatchObject({ eventCode: EVENT_CODES.edgeEventsLost, offline: true, lost: { from: first, to: first } });
+      const dropped = pending[0].lost!.count;
+      expect(dropped).toBeGreaterThanOrEqual(1);
+      expect(pending.length).toBe(old - dropped + 1 + (edge.journal.lastSeq - lastOld));
+      // two days later still offline: the next day's events join the same count (one gap event, from the first day)
+      clock = first + 33 * DAY;
+      edge.swipe({ doorId: door, card: '91011' });
+      const gap = edge.journal.pending()[0];
+      expect(gap.lost).toMatchObject({ from: first, to: first + 2 * DAY });
+      expect(gap.lost!.count).toBeGreaterThan(dropped);
+      expect(edge.journal.pending().filter((e) => e.eventCode === EVENT_CODES.edgeEventsLost)).toHaveLength(1);
+      // on disk too: a restart reads the gap event first, its numbers running on
+      edge.stop();
+      const lines = readFileSync(join(dataDir, 'journal.ndjson'), 'utf8').split('\n').filter(Boolean);
+      expect((JSON.parse(lines[0]) as JournalEntry).seq).toBe(gap.seq);
+      expect(lines.map((l) => (JSON.parse(l) as JournalEntry).seq)).toEqual(lines.map((_, i) => gap.seq + i));
+      edge = start(proxy.url());
+      expect(edge.journal.pending()[0]).toEqual(gap);
+      const lastSeq = edge.journal.lastSeq;
+      await proxy.restore();
+      await until('everything delivered', () => edge.link.online && edge.journal.pendingCount() === 0);
+      const stored = await s.db.query<{ id: string; message: string; state: string | null }>(
+        `select e.id, e.message, a.state from events e left join alarms a on a.event_id = e.id
+          where e.event_code = $1 and e.event_point_id = $2 order by e.id`,
+        [EVENT_CODES.edgeEventsLost, `journal-lost-${controller}`],
+      );
+      expect(stored.rows).toHaveLength(1);
+      expect(stored.rows[0].state).toBe('raised');
+      expect(stored.rows[0].message).toMatch(new RegExp(`^Edge events lost while offline: ${gap.lost!.count}, from \\d{4}-\\d\\d-\\d\\d .+ to .+`));
+      const { rows: seqRow } = await s.db.query<{ n: string }>('select last_seq::text as n from edge_controllers where controller_id = $1', [controller]);
+      expect(Number(seqRow[0].n)).toBe(lastSeq);
+      // the dropped swipes never reached the server; the kept ones did, once each
+      const swipes = await s.db.query<{ message: string }>(`select message from events where message like '%(card 910%' order by id`);
+      expect(swipes.rows.map((r) => /card (\d+)/.exec(r.message)![1])).toEqual(['91003', '91010', '91011']);
+    } finally {
+      proxy.close();
+    }
+  });
+});
