@@ -2,7 +2,7 @@
 // team (seeded badge-ins: present, late, absent), moves day by day to a weekend (day off), filters by team; a user
 // without 3.2.0 cannot open it. The attendance properties [3.5.0] round worked time.
 import { expect, test } from './fixtures';
-import { shot, signIn, signInTo } from './helpers';
+import { bearer, pick, shot, signIn, signInTo } from './helpers';
 import { signOut } from './console.helpers';
 
 const KL = 'Asia/Kuala_Lumpur';
@@ -175,4 +175,72 @@ test('leave requested by the administrator waits for the team’s approver, who 
   await shot(page, 'leave-approved-1440');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'leave-approved-390');
+});
+
+test('a member of staff requests leave and sees it waiting; the approver finds it under Waiting for me and approves it with a note; the staff member sees it approved with the note', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // issue 50: the demo user `staff` holds only Request own leave (3.8.3) and is a member of the head-office team
+  await signIn(page, 'staff', { at: '/attendance' });
+  const headers = await bearer(page);
+  const me = (await (await page.request.get('/event/manage/identities/options', { headers })).json()).items as { id: number; label: string }[];
+  expect(me).toHaveLength(1); // the picker offers nobody else
+  const category = ((await (await page.request.get('/event/attendance/leave-categories/options', { headers })).json()).items as { label: string }[])[0];
+  await page.getByTestId('attendance-hub').getByText('Leave', { exact: true }).click();
+  const list = page.getByTestId('leave-list');
+  await expect(list.getByRole('tab')).toHaveText(['My leave']);
+  await list
+    .getByRole('link', { name: 'Add leave' })
+    .or(list.getByRole('button', { name: 'Add leave' }))
+    .first()
+    .click();
+  // (the identities' search reads a name, not the picker's "Last, First")
+  await page.locator('[id="field-identityId"]').click();
+  await page.locator('.bp6-popover input:focus').fill(me[0].label.split(',')[0]);
+  await page.getByRole('option', { name: me[0].label }).first().click();
+  await expect(page.locator('[id="field-identityId"]')).toContainText(me[0].label);
+  await pick(page, 'categoryId', category.label);
+  const note = `Sister’s wedding ${Date.now() % 100000}`;
+  await page.locator('[id="field-fromDate"]').fill(ymd(Date.now() + 21 * 86_400_000));
+  await page.locator('[id="field-toDate"]').fill(ymd(Date.now() + 22 * 86_400_000));
+  await page.locator('[id="field-note"]').fill(note);
+  await page.getByTestId('form-save').click();
+  await expect(list.getByText(note)).toBeVisible();
+  const mine = (await (await page.request.get('/event/attendance/leave?size=100', { headers })).json()).items as {
+    id: number;
+    note: string;
+    identityId: number;
+  }[];
+  expect(mine.every((x) => x.identityId === me[0].id)).toBe(true); // nobody else's leave
+  const leave = mine.find((x) => x.note === note)!;
+  await expect(list.getByText('Waiting for approval').first()).toBeVisible();
+  await shot(page, 'leave-staff-waiting-1440');
+  await signOut(page);
+
+  // the approver sees Waiting for me first, the request in it
+  await signIn(page, 'hr', { at: '/attendance/leave' });
+  const approver = page.getByTestId('leave-list');
+  await expect(approver.getByRole('tab', { name: 'Waiting for me' })).toHaveAttribute('aria-selected', 'true');
+  await expect(approver.getByText(note)).toBeVisible();
+  await shot(page, 'leave-waiting-for-me-1440');
+  await page.goto(`/attendance/leave/view/${leave.id}`);
+  const record = page.getByTestId('record-panel');
+  await record.getByTestId('record-action-approve').click();
+  await page.getByTestId('record-reason').fill('Enjoy the wedding');
+  await page.getByTestId('record-reason-confirm').click();
+  await expect(record.getByTestId('record-status')).toContainText('Approved');
+  await page.goto('/attendance/leave?scope=waitingForMe');
+  await expect(approver.getByRole('tab', { name: 'Waiting for me' })).toHaveAttribute('aria-selected', 'true');
+  await expect(approver.getByText(note)).toHaveCount(0); // decided: no longer waiting
+  await signOut(page);
+
+  // the member of staff sees it approved, with the approver's note
+  await signIn(page, 'staff', { at: `/attendance/leave/view/${leave.id}` });
+  const own = page.getByTestId('record-panel');
+  await expect(own.getByTestId('record-status')).toContainText('Approved');
+  await expect(own.getByTestId('record-decisionNote')).toContainText('Enjoy the wedding');
+  await expect(own.getByTestId('record-action-approve')).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'leave-staff-approved-390');
 });
