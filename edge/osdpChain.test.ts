@@ -25,6 +25,7 @@ let key: string;
 /** a bus address no other card reader of the controller has */
 const ADDRESS = 7;
 const cleanups: (() => unknown)[] = [];
+const dirs: string[] = [];
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -45,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const f of cleanups.reverse()) await f();
   await s?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** `npm run reader` as its own process, its JSON lines read as they come. */
@@ -83,8 +85,8 @@ describe('an OSDP reader at a demo door, end to end', () => {
     cleanups.push(async () => {
       edge.stop();
       await closeSerial(port);
-      rmSync(dataDir, { recursive: true, force: true });
     });
+    dirs.push(dataDir); // removed once the server is closed: an upload in flight when the edge stopped still writes there
 
     // paired: SCBK-D, then its own key by KEYSET; the door's mode shown as its steady colour (locked: red)
     await until('the reader paired', () => reader.lines.some((l) => l.paired === true), 30_000);

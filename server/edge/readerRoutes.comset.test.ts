@@ -24,6 +24,7 @@ let admin: string;
 let controller: number;
 let readerId: number;
 let key: string;
+const dirs: string[] = [];
 const FROM = 20;
 const TO = 21;
 
@@ -44,6 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 const comset = (body: unknown, token = admin, id = readerId) => s.call('POST', `${cardReadersResource.api}/${id}/comset`, { token, body });
@@ -155,7 +157,7 @@ describe('COMSET from the console', () => {
       for (const e of edges) e.stop();
       pd.close();
       await pty.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      dirs.push(dataDir); // removed once the server is closed: an upload in flight when the edge stopped still writes there
     }
   }, 90_000);
 });
@@ -198,7 +200,7 @@ describe('a reader found at another speed (pre-add)', () => {
       edge.stop();
       pd.close();
       await pty.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      dirs.push(dataDir); // removed once the server is closed: an upload in flight when the edge stopped still writes there
     }
   }, 120_000);
 });
