@@ -25,31 +25,48 @@ export function SecondStep({ mfa }: { mfa: MfaSignInActor }) {
   const methods = useSelector(mfa, selectMfaMethods);
   // visual: what is typed, until it is sent (the machine holds what was sent and what the server said)
   const [code, setCode] = useState('');
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    mfa.send({ type: 'mfa.submitCode', code });
-  };
   const errorBox = error && (
     <Callout intent="danger" icon="error" className="gh-signin__callout" data-testid="mfa-error" role="alert">
       {say(error)}
     </Callout>
   );
-  const codeField = (label: string, help: string) => (
-    <FormGroup label={label} labelFor="mfa-code" helperText={help} intent={error ? 'danger' : 'none'}>
-      <InputGroup
-        id="mfa-code"
-        name="code"
-        large
-        autoFocus
-        autoComplete="one-time-code"
-        value={code}
-        intent={error ? 'danger' : 'none'}
-        aria-invalid={!!error}
-        onChange={(e) => setCode(e.currentTarget.value)}
-      />
-    </FormGroup>
-  );
   const back = <Button variant="minimal" text={tx('Back to sign in')} onClick={() => mfa.send({ type: 'mfa.cancel' })} data-testid="mfa-back" />;
+  /** The six digits of the app (or a recovery code): the enrolment's first code and the sign-in's second step. */
+  const codeForm = (f: { title: string; sub: string; label: string; help: string; submit: string; top?: React.ReactNode; more?: React.ReactNode }) => (
+    <form
+      className="gh-signin"
+      aria-label={f.title}
+      onSubmit={(e) => {
+        e.preventDefault();
+        mfa.send({ type: 'mfa.submitCode', code });
+      }}
+    >
+      <h2 className="gh-signin__title">{f.title}</h2>
+      <p className="bp6-text-muted gh-signin__sub">{f.sub}</p>
+      {f.top}
+      {errorBox}
+      <FormGroup label={f.label} labelFor="mfa-code" helperText={f.help} intent={error ? 'danger' : 'none'}>
+        <InputGroup
+          id="mfa-code"
+          name="code"
+          large
+          autoFocus
+          autoComplete="one-time-code"
+          value={code}
+          intent={error ? 'danger' : 'none'}
+          aria-invalid={!!error}
+          onChange={(e) => setCode(e.currentTarget.value)}
+        />
+      </FormGroup>
+      <Button type="submit" intent="primary" large fill loading={busy} text={f.submit} data-testid="mfa-submit" />
+      {f.more}
+      {back}
+    </form>
+  );
+  /** "Use a passkey": the enrolment's choice and the sign-in's other way. */
+  const passkeyButton = (event: 'mfa.enrolPasskey' | 'mfa.usePasskey', testId: string) => (
+    <Button large fill icon="key" disabled={busy} text={tx('Use a passkey')} onClick={() => mfa.send({ type: event })} data-testid={testId} />
+  );
 
   if (view === 'keepingCodes')
     return (
@@ -76,24 +93,25 @@ export function SecondStep({ mfa }: { mfa: MfaSignInActor }) {
       </div>
     );
   if (view === 'scanning' && enrolment)
-    return (
-      <form className="gh-signin" onSubmit={submit} aria-label={tx('Set up an authenticator app')}>
-        <h2 className="gh-signin__title">{tx('Set up an authenticator app')}</h2>
-        <p className="bp6-text-muted gh-signin__sub">{tx('Scan the code with the app (or type the key), then enter the six digits it shows.')}</p>
-        <img
-          className="gh-mfa__qr"
-          alt={tx('QR code to scan with the authenticator app')}
-          src={`data:image/svg+xml;utf8,${encodeURIComponent(enrolment.qr)}`}
-        />
-        <p className="gh-mfa__secret">
-          {tx('Key')}: <code data-testid="mfa-secret">{enrolment.secret}</code>
-        </p>
-        {errorBox}
-        {codeField(tx('Code from the app'), tx('Six digits'))}
-        <Button type="submit" intent="primary" large fill loading={busy} text={tx('Turn on two-step verification')} data-testid="mfa-submit" />
-        {back}
-      </form>
-    );
+    return codeForm({
+      title: tx('Set up an authenticator app'),
+      sub: tx('Scan the code with the app (or type the key), then enter the six digits it shows.'),
+      top: (
+        <>
+          <img
+            className="gh-mfa__qr"
+            alt={tx('QR code to scan with the authenticator app')}
+            src={`data:image/svg+xml;utf8,${encodeURIComponent(enrolment.qr)}`}
+          />
+          <p className="gh-mfa__secret">
+            {tx('Key')}: <code data-testid="mfa-secret">{enrolment.secret}</code>
+          </p>
+        </>
+      ),
+      label: tx('Code from the app'),
+      help: tx('Six digits'),
+      submit: tx('Turn on two-step verification'),
+    });
   if (view === 'choosing')
     return (
       <div className="gh-signin">
@@ -110,39 +128,18 @@ export function SecondStep({ mfa }: { mfa: MfaSignInActor }) {
           onClick={() => mfa.send({ type: 'mfa.enrolApp' })}
           data-testid="mfa-enrol-app"
         />
-        <Button
-          large
-          fill
-          icon="key"
-          disabled={busy}
-          text={tx('Use a passkey')}
-          onClick={() => mfa.send({ type: 'mfa.enrolPasskey' })}
-          data-testid="mfa-enrol-passkey"
-        />
+        {passkeyButton('mfa.enrolPasskey', 'mfa-enrol-passkey')}
         {back}
       </div>
     );
   if (view === 'asking')
-    return (
-      <form className="gh-signin" onSubmit={submit} aria-label={tx('Two-step verification')}>
-        <h2 className="gh-signin__title">{tx('Two-step verification')}</h2>
-        <p className="bp6-text-muted gh-signin__sub">{tx('Enter the six digits your authenticator app shows, or one of your recovery codes.')}</p>
-        {errorBox}
-        {codeField(tx('Verification code'), tx('Six digits, or a recovery code such as abcde-fghij'))}
-        <Button type="submit" intent="primary" large fill loading={busy} text={tx('Verify')} data-testid="mfa-submit" />
-        {methods.includes('passkey') && (
-          <Button
-            large
-            fill
-            icon="key"
-            disabled={busy}
-            text={tx('Use a passkey')}
-            onClick={() => mfa.send({ type: 'mfa.usePasskey' })}
-            data-testid="mfa-passkey"
-          />
-        )}
-        {back}
-      </form>
-    );
+    return codeForm({
+      title: tx('Two-step verification'),
+      sub: tx('Enter the six digits your authenticator app shows, or one of your recovery codes.'),
+      label: tx('Verification code'),
+      help: tx('Six digits, or a recovery code such as abcde-fghij'),
+      submit: tx('Verify'),
+      more: methods.includes('passkey') && passkeyButton('mfa.usePasskey', 'mfa-passkey'),
+    });
   return <Spinner size={30} />;
 }
