@@ -272,7 +272,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/backup/backups.ts': 3,
   'server/backup/routes.ts': 4,
   'server/batch/routes.ts': 12,
-  'server/doors/presence.ts': 7,
   'server/edge/commands.ts': 1,
   'server/edge/hub.ts': 9,
   'server/edge/ingest.ts': 9,
