@@ -377,6 +377,9 @@ describe('Gatehouse Edge', () => {
       edgeApplied: edge.store.held!.version,
       edgePending: expect.any(Number),
       edgeVersion: EDGE_VERSION,
+      // its doors' degraded policies counted, and how many days offline the client allows before they apply
+      edgeDegraded: expect.stringMatching(/^(facility|keep|locked):[1-9]\d*(,(facility|keep|locked):[1-9]\d*)*$/),
+      edgeMaxOfflineDays: 7,
     });
     edge.stop();
   });

@@ -23825,6 +23825,8 @@ export interface components {
             divisionId: number | null;
             edge?: string | null;
             edgeApplied?: number | null;
+            edgeDegraded?: string | null;
+            edgeMaxOfflineDays?: number | null;
             edgePending?: number | null;
             edgeSince?: string | null;
             edgeSnapshot?: number | null;

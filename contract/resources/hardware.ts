@@ -49,8 +49,11 @@ export const controllersResource = defineResource({
     edgeApplied: number({ label: 'Edge snapshot applied', virtual: true, readOnly: true }),
     edgePending: number({ label: 'Edge buffered events', virtual: true, readOnly: true }),
     edgeVersion: text({ label: 'Edge version', max: 40, virtual: true, readOnly: true }),
+    // its doors' degraded policies, counted (`keep:2,locked:1`), and the client's limit of days offline before they apply
+    edgeDegraded: text({ label: 'When stale', max: 200, virtual: true, readOnly: true }),
+    edgeMaxOfflineDays: number({ label: 'Edge days offline allowed', virtual: true, readOnly: true }),
   },
-  list: { title: ['name'], columns: ['ipAddress', 'status', 'firmware', 'edge'], sort: ['name', 'asc'] },
+  list: { title: ['name'], columns: ['ipAddress', 'status', 'firmware', 'edge', 'edgeSnapshot', 'edgeDegraded'], sort: ['name', 'asc'] },
   form: [{ title: 'Controller settings', description: 'Its name, address on the site network and division.', fields: ['name', 'ipAddress', 'divisionId'] }],
   export: ['csv', 'ndjson'],
   // a name opens its diagnostic for whoever may see it [0.5.6.4], else its settings

@@ -38,6 +38,8 @@ export default {
   'resource.controllers.field.edgeApplied': 'Edge 已应用快照',
   'resource.controllers.field.edgePending': 'Edge 缓存事件',
   'resource.controllers.field.edgeVersion': 'Edge 版本',
+  'resource.controllers.field.edgeDegraded': '快照过期时',
+  'resource.controllers.field.edgeMaxOfflineDays': 'Edge 允许离线天数',
   'resource.controllers.form.0.title': '控制器设置',
   'resource.controllers.form.0.description': '名称、在现场网络中的地址和所属部门。',
   'resource.inputs.one': '输入',

@@ -5,7 +5,7 @@
 // controller's doors (the edge connection and the device interface check the binding). Its account shows on the
 // Service accounts screen like any other. Rotating or revoking ends the old key's session; the change notice after the
 // commit drops the controller's live connection; deleting the controller deletes its account.
-import { PRIV } from '../../contract';
+import { EDGE_MAX_OFFLINE_DAYS, PRIV } from '../../contract';
 import { endKeySession, newApiKey } from '../auth/apiKeys';
 import type { Db } from '../db/db';
 import type { CrudContext, ResourceHooks } from '../crud/hooks';
@@ -56,6 +56,13 @@ export const controllerHooks = (): ResourceHooks => {
       edgeApplied: `(select e.applied_version::int from edge_controllers e where e.controller_id = t.id)`,
       edgePending: `(select e.pending from edge_controllers e where e.controller_id = t.id)`,
       edgeVersion: `(select e.edge_version from edge_controllers e where e.controller_id = t.id)`,
+      // its doors' degraded policies counted (the doors of its readers, inputs and outputs), `keep:2,locked:1`
+      edgeDegraded: `(select string_agg(x.p || ':' || x.n, ',' order by x.p) from (select d.degraded_policy p, count(*) n from doors d
+          where exists (select 1 from edge_controllers e where e.controller_id = t.id) and d.id in (
+            select door_id from card_readers where controller_id = t.id union select door_id from inputs where controller_id = t.id
+            union select door_id from outputs where controller_id = t.id) group by 1) x)`,
+      edgeMaxOfflineDays: `(select coalesce((select p.edge_max_offline_days from central_properties p where p.client_id = t.client_id), ${EDGE_MAX_OFFLINE_DAYS})
+        from edge_controllers e where e.controller_id = t.id)`,
     },
     actions: {
       'edge-key': {

@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLocale } from '../i18n';
 import { setDisplayZone } from '../ui/time';
-import { edgeCell } from './controllers';
+import { degradedCell, edgeCell, snapshotCell } from './controllers';
 
 const online = { edgeState: 'online', edgeSince: '2026-12-02T16:10:00.000Z', edgeSnapshot: 3, edgeApplied: 3, edgePending: 0, edgeVersion: '0.1.0' };
+const offline = { ...online, edgeState: 'offline', edgeMaxOfflineDays: 7, edgePending: 40 };
+const DAY = 86_400_000;
 
-describe('the controllers list’s Edge column', () => {
+describe('the controllers list’s Edge columns', () => {
   afterEach(async () => {
     setDisplayZone('UTC');
     await setLocale('en');
@@ -16,23 +18,44 @@ describe('the controllers list’s Edge column', () => {
     expect(cell).toMatch(/^online since .*00:10/); // 16:10 UTC is 00:10 the next day at UTC+8
     expect(cell).toContain('2026');
     expect(cell).not.toContain('16:10');
-    expect(cell).toMatch(/, snapshot v3, 0 buffered, edge 0\.1\.0$/);
-    expect(edgeCell({ ...online, edgeApplied: 2, edgePending: 12 })).toMatch(/, snapshot v3 \(applied v2\), 12 buffered, edge 0\.1\.0$/);
+    expect(cell).toMatch(/, 0 buffered, edge 0\.1\.0$/);
+    expect(edgeCell({ ...online, edgePending: 12 })).toMatch(/, 12 buffered, edge 0\.1\.0$/);
+  });
+  it('says the snapshot’s version and age: up to date online, as old as the link’s loss offline, past the client’s limit', () => {
+    const since = Date.parse(online.edgeSince);
+    expect(snapshotCell(online)).toBe('snapshot v3, up to date');
+    expect(snapshotCell({ ...online, edgeApplied: 2 })).toBe('snapshot v3 (applied v2), up to date');
+    expect(snapshotCell(offline, since + 25 * 60_000)).toBe('snapshot v3, 25 min old');
+    expect(snapshotCell(offline, since + 5 * 3_600_000)).toBe('snapshot v3, 5 h old');
+    expect(snapshotCell(offline, since + 3 * DAY)).toBe('snapshot v3, 3 d old');
+    expect(snapshotCell(offline, since + 8 * DAY)).toBe('snapshot v3, 8 d old, past its 7 days');
+  });
+  it('says what its doors do once the snapshot is too old: one policy, or each with its doors', () => {
+    expect(degradedCell({ ...online, edgeDegraded: 'keep:3' })).toBe('keep deciding');
+    expect(degradedCell({ ...online, edgeDegraded: 'facility:1,locked:2' })).toBe('facility code only (1 doors), locked (2 doors)');
+    expect(degradedCell({ edgeState: null, edgeDegraded: 'keep:1' })).toBe('');
   });
   it('says a controller never connected, and is empty for a controller without an edge', () => {
     expect(edgeCell({ edgeState: 'offline', edgeSince: null, edgeSnapshot: 0, edgeApplied: 0, edgePending: 0, edgeVersion: null })).toBe(
-      'offline, never connected, snapshot v0, 0 buffered',
+      'offline, never connected, 0 buffered',
     );
     expect(edgeCell({ edgeState: null })).toBe('');
+    expect(snapshotCell({ edgeState: null })).toBe('');
   });
   it('speaks the console’s language (简体中文): no English word left', async () => {
     await setLocale('zh-CN');
     setDisplayZone('Asia/Shanghai');
-    const cell = edgeCell({ ...online, edgeApplied: 2, edgePending: 12 });
-    expect(cell).toContain('在线');
-    expect(cell).toContain('快照 v3（已应用 v2）');
-    expect(cell).toContain('缓存 12 条事件');
-    expect(cell.replace(/Edge|UTC|GMT|CST/g, '')).not.toMatch(/[A-Za-z]{2,}/);
+    const since = Date.parse(online.edgeSince);
+    const cells = [
+      edgeCell({ ...online, edgePending: 12 }),
+      snapshotCell({ ...offline, edgeApplied: 2 }, since + 8 * DAY),
+      degradedCell({ ...online, edgeDegraded: 'facility:1,keep:1,locked:2' }),
+    ];
+    expect(cells[0]).toContain('在线');
+    expect(cells[0]).toContain('缓存 12 条事件');
+    expect(cells[1]).toBe('快照 v3（已应用 v2），8 天前，已超过 7 天');
+    expect(cells[2]).toBe('仅凭设施码（1 扇门），继续判断（1 扇门），上锁（2 扇门）');
+    for (const cell of cells) expect(cell.replace(/Edge|UTC|GMT|CST/g, '')).not.toMatch(/[A-Za-z]{2,}/);
     expect(edgeCell({ edgeState: 'offline', edgeSince: null, edgeSnapshot: 0, edgeApplied: 0, edgePending: 0 })).toMatch(/^离线，从未连接/);
   });
 });

@@ -1,8 +1,9 @@
 // Controllers in the console: the declaration (contract/resources/hardware.ts) plus the console-only touches. The
-// Edge column (issue 47) is composed here from the parts the server answers (edgeState, edgeSince, edgeSnapshot,
-// edgeApplied, edgePending, edgeVersion): since when an edge controller is online or offline in the user's zone,
-// in the console's language (the server's `edge` text, in English and UTC, is kept for exports and the API), wide
-// enough to be read whole.
+// Edge columns (issue 47) are composed here from the parts the server answers (edgeState, edgeSince, edgeSnapshot,
+// edgeApplied, edgePending, edgeVersion, edgeDegraded, edgeMaxOfflineDays), in the user's zone (named in the Edge
+// column's header) and language (the server's `edge` text, in English and UTC, is kept for exports and the API): the
+// link since when with its buffered events and version; the snapshot's version and age (an offline edge decides from
+// the one it held when the link went); its doors' degraded policy. Each fits its column at 1440 px.
 import { controllersResource } from '../../contract';
 import { getLocale, tx } from '../i18n';
 import { showDateTime } from '../ui/time';
@@ -15,23 +16,67 @@ export interface EdgeParts {
   edgeApplied?: number | null;
   edgePending?: number | null;
   edgeVersion?: string | null;
+  edgeDegraded?: string | null;
+  edgeMaxOfflineDays?: number | null;
 }
 
-/** An edge controller's link, snapshot, buffered events and version in the user's zone and language; '' for none. */
+const join = (parts: string[]) => parts.join(getLocale() === 'zh-CN' ? '，' : ', ');
+
+/** An edge controller's link since when, its buffered events and its version; '' for none. */
 export function edgeCell(r: EdgeParts): string {
   if (!r.edgeState) return '';
-  const at = r.edgeSince ? showDateTime(r.edgeSince, true) : null;
-  const parts = [
+  const at = r.edgeSince ? showDateTime(r.edgeSince) : null;
+  return join([
     r.edgeState === 'online' ? (at ? tx('online since {at}', { at }) : tx('online')) : at ? tx('offline since {at}', { at }) : tx('offline, never connected'),
-    r.edgeApplied === r.edgeSnapshot
-      ? tx('snapshot v{version}', { version: r.edgeSnapshot ?? 0 })
-      : tx('snapshot v{version} (applied v{applied})', { version: r.edgeSnapshot ?? 0, applied: r.edgeApplied ?? 0 }),
     tx('{count} buffered', { count: r.edgePending ?? 0 }),
     ...(r.edgeVersion ? [tx('edge {version}', { version: r.edgeVersion })] : []),
-  ];
-  return parts.join(getLocale() === 'zh-CN' ? '，' : ', ');
+  ]);
+}
+
+/** How old a span is, in its largest whole unit. */
+function age(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return tx('{n} min old', { n: minutes });
+  if (minutes < 48 * 60) return tx('{n} h old', { n: Math.floor(minutes / 60) });
+  return tx('{n} d old', { n: Math.floor(minutes / 1440) });
+}
+
+/** The snapshot's version (and the one applied, when behind) and age: an offline edge's is as old as its link's loss. */
+export function snapshotCell(r: EdgeParts, now = Date.now()): string {
+  if (!r.edgeState) return '';
+  const version =
+    r.edgeApplied === r.edgeSnapshot
+      ? tx('snapshot v{version}', { version: r.edgeSnapshot ?? 0 })
+      : tx('snapshot v{version} (applied v{applied})', { version: r.edgeSnapshot ?? 0, applied: r.edgeApplied ?? 0 });
+  if (r.edgeState === 'online') return join([version, tx('up to date')]);
+  if (!r.edgeSince) return version;
+  const old = now - Date.parse(r.edgeSince);
+  const days = r.edgeMaxOfflineDays ?? 7;
+  return join([version, age(old), ...(old > days * 86_400_000 ? [tx('past its {days} days', { days })] : [])]);
+}
+
+const POLICY: Record<string, () => string> = {
+  keep: () => tx('keep deciding'),
+  facility: () => tx('facility code only'),
+  locked: () => tx('locked'),
+};
+
+/** What its doors do once its snapshot is older than allowed: one policy, or each with its number of doors. */
+export function degradedCell(r: EdgeParts): string {
+  if (!r.edgeState || !r.edgeDegraded) return '';
+  const counts = r.edgeDegraded.split(',').map((x) => x.split(':'));
+  if (counts.length === 1) return POLICY[counts[0][0]]?.() ?? counts[0][0];
+  return join(counts.map(([p, n]) => tx('{policy} ({n} doors)', { policy: POLICY[p]?.() ?? p, n })));
 }
 
 export const controllers = fromDeclaration<any>(controllersResource, {
-  columns: { edge: { width: 520, value: edgeCell } },
+  primary: { width: 170 },
+  columns: {
+    ipAddress: { width: 110 },
+    status: { width: 90 },
+    firmware: { width: 110 },
+    edge: { width: 380, value: edgeCell, zoned: true },
+    edgeSnapshot: { width: 170, title: 'Snapshot', value: (r: EdgeParts) => snapshotCell(r) },
+    edgeDegraded: { width: 120, value: degradedCell },
+  },
 });
