@@ -85,6 +85,7 @@ test('an OSDP reader on an edge controller bus is found on pre-add, added and pa
     const found = page.getByTestId('osdp-found-reader').filter({ hasText: controller.name });
     await expect(found).toBeVisible({ timeout: 20_000 });
     await expect(found).toContainText('0A-1B-2C');
+    await expect(found.getByTestId('osdp-found-capabilities')).toContainText('LED control');
     await shot(page, 'interface-pre-add-osdp-1440');
     await found.getByTestId('osdp-found-add').click();
     await expect(page).toHaveURL(/\/hardware\/card-reader\/add\?/);

@@ -1,14 +1,15 @@
 // Hardware → Interface → pre-add (issue 46): the OSDP readers each connected Gatehouse Edge controller finds on its bus
-// at an address with no card reader yet (PDID: vendor, model, serial number, firmware; PDCAP), at its line's speed or
-// at another. Add opens the card reader form with the controller, the bus address and a name filled in; once it is
-// saved, the edge moves a reader found at another speed to its line's (osdp_COMSET), pairs the reader it found (install
-// mode: SCBK-D, then a key of its own) and the card reader's page shows it.
+// at an address with no card reader yet (PDID: vendor, model, serial number, firmware; PDCAP: its capabilities by the
+// standard's names), at its line's speed or at another. Add opens the card reader form with the controller, the bus
+// address and a name filled in; once it is saved, the edge moves a reader found at another speed to its line's
+// (osdp_COMSET), pairs the reader it found (install mode: SCBK-D, then a key of its own) and the card reader's page
+// shows it.
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { PRIV, cardReadersResource, type OsdpFoundAnswer, type OsdpFoundReader, type OsdpScanScope } from '../../contract';
-import { vendorOf } from '../../machines/osdpReaders.selectors';
+import { capabilitiesOf, vendorOf } from '../../machines/osdpReaders.selectors';
 import { selectHeldPrivileges } from '../../machines/session.selectors';
 import { useReading } from '../hooks/useReading';
 import { useSystemActor } from '../hooks/useSystemActor';
@@ -103,6 +104,12 @@ export function OsdpFoundReaders() {
                       <dd>{r.identity.serial}</dd>
                       <dt className="bp6-text-muted">{tx('Firmware')}</dt>
                       <dd>{r.identity.firmware}</dd>
+                      <dt className="bp6-text-muted">{tx('Capabilities')}</dt>
+                      <dd data-testid="osdp-found-capabilities">
+                        {capabilitiesOf(r)
+                          .map((c) => (c.bytes !== null ? `${tx(c.label)}: ${tx('{n} bytes', { n: c.bytes })}` : tx(c.label)))
+                          .join(', ') || '—'}
+                      </dd>
                     </dl>
                     {r.baud && r.lineBaud && r.baud !== r.lineBaud ? (
                       <p className="gh-osdp__away bp6-text-muted" data-testid="osdp-found-away">
