@@ -250,7 +250,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/access/qrPublisher.ts': 1,
   'server/access/routes.ts': 2,
   'server/access/threat.ts': 7,
-  'server/access/unlockSchedules.ts': 3,
   'server/alarms/figures.ts': 2,
   'server/alarms/management.ts': 24,
   'server/audit/export.ts': 1,

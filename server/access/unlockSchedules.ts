@@ -11,17 +11,7 @@ import type { Pipeline } from '../monitor/pipeline';
 import type { HardwarePort } from '../doors/port';
 import { localTime } from '../../access/clock';
 import { scheduleOpen } from '../../access/schedule';
-import { tenant } from '../db/tenant';
-
-interface ScheduledDoor {
-  id: number;
-  client_id: number;
-  name: string;
-  schedule_id: number;
-  first_person_in: boolean;
-  unlocked: boolean;
-  held: boolean;
-}
+import { allScheduledDoors, claimScheduleWindow, doorsLeftUnlocked, lockedFirstPersonInDoor, type ScheduledDoor } from '../db/queries/unlockSchedules';
 
 export interface UnlockScheduleClock {
   /** Unlocks and locks what the schedules call for now; answers how many doors it moved. */
@@ -47,17 +37,6 @@ export function createUnlockScheduleClock(
   let running: Promise<number> | null = null;
   const pending = new Set<Promise<unknown>>();
 
-  const doors = async (where: string, params: unknown[]) =>
-    (
-      await db.query<ScheduledDoor>(
-        `select d.id, d.client_id, d.name, d.unlock_schedule_id as schedule_id, d.first_person_in, d.schedule_unlocked_at is not null as unlocked,
-            (d.mode = 'locked-down' or exists (select 1 from door_overrides o join door_override_doors x on x.override_id = o.id
-                                                where x.door_id = d.id and o.starts_at <= now() and o.ends_at > now())) as held
-       from doors d where d.unlock_schedule_id is not null and ${where} order by d.id`,
-        params,
-      )
-    ).rows;
-
   async function isOpen(d: ScheduledDoor, at: number): Promise<{ open: boolean; name: string }> {
     const index = await simulator.access.get(d.client_id);
     const s = index.schedules.get(d.schedule_id);
@@ -67,22 +46,14 @@ export function createUnlockScheduleClock(
   }
 
   /** Claim the window's unlock (or its lock) of one door; false when another server or an earlier tick did it. */
-  const claim = async (id: number, unlock: boolean) =>
-    (
-      await db.query(
-        unlock
-          ? 'update doors set schedule_unlocked_at = now() where id = $1 and schedule_unlocked_at is null returning id'
-          : 'update doors set schedule_unlocked_at = null where id = $1 and schedule_unlocked_at is not null returning id',
-        [id],
-      )
-    ).rows.length === 1;
+  const claim = (id: number, unlock: boolean) => claimScheduleWindow(db, id, unlock);
 
   /** First-person-in doors as of the last tick: a granted swipe elsewhere costs no query (most swipes are). */
   let firstInDoors: ReadonlySet<number> | null = null;
 
   async function tick(): Promise<number> {
     let moved = 0;
-    const scheduled = await doors('true', []);
+    const scheduled = await allScheduledDoors(db);
     firstInDoors = new Set(scheduled.filter((d) => d.first_person_in).map((d) => d.id));
     for (const d of scheduled) {
       try {
@@ -99,9 +70,7 @@ export function createUnlockScheduleClock(
       }
     }
     // a door whose unlock schedule was taken away while it held the door unlocked: locked again
-    const { rows: dropped } = await db.query<{ id: number; client_id: number; held: boolean }>(
-      `select d.id, d.client_id, d.mode = 'locked-down' as held from doors d where d.unlock_schedule_id is null and d.schedule_unlocked_at is not null`,
-    );
+    const dropped = await doorsLeftUnlocked(db);
     for (const d of dropped) {
       try {
         if (!(await claim(d.id, false))) continue;
@@ -125,8 +94,7 @@ export function createUnlockScheduleClock(
   }
   /** A card granted at a first-person-in door inside its window: the first one unlocks it for the rest of it. */
   async function firstIn(clientId: number, e: Event, door: number): Promise<void> {
-    const params: unknown[] = [door];
-    const [d] = await doors(`d.id = $1 and ${tenant(params, clientId, 'd')} and d.first_person_in and d.schedule_unlocked_at is null`, params);
+    const d = await lockedFirstPersonInDoor(db, clientId, door);
     if (!d || d.held) return;
     const { open, name } = await isOpen(d, Date.parse(e.time));
     if (!open || !(await claim(d.id, true))) return;
