@@ -41,8 +41,10 @@ export const AUDIT_ACTION_WORDS: Readonly<Record<string, string>> = {
   reject: 'Rejected',
   'reset-password': 'Reset the password',
   'change-password': 'Changed the password',
-  'enrol-mfa': 'Set up two-step verification',
-  'remove-mfa': 'Removed two-step verification',
+  // issue 49: not the sign-in step's own 'Set up two-step verification' (a heading; one English key, one translation)
+  'enrol-mfa': 'Added a second factor',
+  'remove-mfa': 'Removed a second factor',
+  'passkey-sign-in': 'Signed in with a passkey',
   'use-recovery-code': 'Signed in with a recovery code',
   'new-recovery-codes': 'Made new recovery codes',
   're-pair': 'Paired the reader again',
