@@ -35,7 +35,7 @@ const GROUPS = 200;
 const SWIPES = 50_000;
 const FSYNCS = 500;
 const CHANGES = 30;
-const RESYNC_EVENTS = 50_000;
+const RESYNC_EVENTS = 100_000;
 const LIVE_EVERY_MS = 100;
 const TARGET = { decisionP99Ms: 2, rssMb: 250, changeP99Ms: 1000, resyncToIngestAtLeast: 0.5, liveDoorP99Ms: 50, liveOtherToConsoleP99Ms: 250 };
 
