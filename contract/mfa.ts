@@ -28,6 +28,10 @@ export const MFA_API = {
   passkeys: '/idp/1.0/mfa/passkeys',
   /** POST {password} or {code}: removes one passkey (`:id` its credential id) */
   passkeyRemove: '/idp/1.0/mfa/passkeys/:id/remove',
+  /** POST {client?}: a sign-in with a passkey alone (no password first): the options for navigator.credentials.get */
+  passkeySignInInit: '/idp/1.0/login/passkey/init',
+  /** POST {client?, response}: a sign-in with a passkey alone → LoginResponse */
+  passkeySignIn: '/idp/1.0/login/passkey',
 } as const;
 
 /** How many recovery codes an enrolment gives. */
@@ -94,6 +98,9 @@ export const WebAuthnOptions = type({ challenge: string(), timeout: optional(num
 export const PasskeyRegisterRequest = object({ ticket: optional(ticket), name: optional(requiredText(100)), response: object() });
 export const PasskeyAssertionRequest = object({ ticket: optional(ticket), response: object() });
 export const Ok = type({ ok: literal(true) });
+/** A sign-in with a passkey alone, on the sign-in page of a client (`/login?client=CODE`) or of the installation. */
+export const PasskeySignInStart = object({ client: optional(requiredText(100)) });
+export const PasskeySignInRequest = object({ client: optional(requiredText(100)), response: object() });
 
 /** The Profile's factor changes (the console's form of them, issue 49). */
 export type MfaChange = 'recovery-codes' | 'add-totp' | 'confirm-totp' | 'remove-totp' | 'add-passkey' | 'remove-passkey';

@@ -244,7 +244,7 @@ test('WCAG 2.1 AA: no serious or critical axe violation on the sign-in page or a
       if (user === USERS[0]) problems.push(...(await violations(page, `signed out ${width}px /login`)));
       await page.getByLabel('Username').fill(user);
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect(page.getByTestId('app-shell')).toBeVisible();
       await skipTourIfShown(page);
       // (at 1440 px: at 390 the sidebar is a drawer, closed)

@@ -15,7 +15,7 @@ export async function submitSignIn(page: Page, username: string) {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('app-shell')).toBeVisible();
   await expect(page.getByTestId('user-menu')).toBeVisible();
 }

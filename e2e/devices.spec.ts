@@ -7,7 +7,7 @@ async function signInRaw(page: import('@playwright/test').Page, username: string
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('app-shell')).toBeVisible();
 }
 async function signOut(page: import('@playwright/test').Page) {

@@ -117,7 +117,7 @@ test('signed out, a private route goes to login and back after sign-in', async (
   await expect(page).toHaveURL(/\/login\?redirect=/);
   await page.getByLabel('Username').fill('operator');
   await page.getByLabel('Password', { exact: true }).fill('Gatehouse1!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/manage\/identities$/);
 });
 
@@ -134,7 +134,7 @@ test('a wrong password says so without saying which part was wrong', async ({ pa
   await page.goto('/login');
   await page.getByLabel('Username').fill('operator');
   await page.getByLabel('Password', { exact: true }).fill('wrong');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('signin-error')).toContainText('Invalid username or password');
   await shot(page, 'login-error');
 });

@@ -87,7 +87,7 @@ export async function signInWithForm(page: Page, username: string, password = PA
   await page.goto(`${base}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('app-shell')).toBeVisible();
   await skipTourIfShown(page);
 }

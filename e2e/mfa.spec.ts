@@ -23,7 +23,7 @@ test('a client that requires MFA leads a new operator to enrol an authenticator 
     await page.goto('/login');
     await page.getByLabel('Username').fill('mfa-e2e');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Set up two-step verification' })).toBeVisible();
     await page.getByTestId('mfa-enrol-app').click();
     await expect(page.getByRole('img', { name: 'QR code to scan with the authenticator app' })).toBeVisible();
@@ -44,7 +44,7 @@ test('a client that requires MFA leads a new operator to enrol an authenticator 
     await other.goto('/login');
     await other.getByLabel('Username').fill('mfa-e2e');
     await other.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(other.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
     await other.getByLabel('Verification code').fill('000000');
     await other.getByTestId('mfa-submit').click();
@@ -90,7 +90,11 @@ test('a client that requires MFA leads a new operator to enrol an authenticator 
 // the session records password+passkey); on the Profile the operator adds an authenticator app (confirmed with the password), removes the passkey
 // (confirmed with a code of the app) and is refused removing the app, the last factor the client requires. WebAuthn
 // needs a domain, not an IP address: the page uses localhost (the same server).
-test('a new operator enrols a passkey in chromium, signs in with it, and changes the factors on the Profile', async ({ page, baseURL }) => {
+test('a new operator enrols a passkey in chromium, signs in with it (after the password, then alone), and changes the factors on the Profile', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(180_000); // a sign-in more than before: more than the default on a loaded machine
   const origin = baseURL!.replace('127.0.0.1', 'localhost');
   const login = await page.request.post('/idp/1.0/login', { data: { username: 'admin', password: PASSWORD } });
   const headers = { authorization: `Bearer ${(await login.json()).token}` };
@@ -120,7 +124,7 @@ test('a new operator enrols a passkey in chromium, signs in with it, and changes
     await page.goto(`${origin}/login`);
     await page.getByLabel('Username').fill('passkey-e2e');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   };
   const signedIn = () => expect(page.getByTestId('app-shell').or(page.getByTestId('forbidden')).first()).toBeVisible();
   try {
@@ -137,6 +141,12 @@ test('a new operator enrols a passkey in chromium, signs in with it, and changes
     await signIn();
     await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
     await page.getByTestId('mfa-passkey').click();
+    await signedIn();
+
+    // a passkey alone, no password: "Sign in with a passkey" on the sign-in page (the authenticator verifies the person)
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${origin}/login`);
+    await page.getByTestId('signin-passkey').click();
     await signedIn();
 
     // Profile: add an authenticator app, confirmed with the password

@@ -10,7 +10,7 @@ test.describe.configure({ timeout: 120_000 });
 async function fillSignIn(page: Page, username: string) {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test('the next user after a sign-out starts at their own home, with the shell', async ({ page }) => {

@@ -51,6 +51,8 @@ export const sessionSetup = setup({
     fetchMe: notProvided<MeRead, { token: string }>('fetchMe'),
     /** The server's answer: a session, or (issue 49) a challenge for the second step (contract SignInAnswer; isMfaChallenge). */
     signIn: notProvided<Authenticated, LoginRequest>('signIn'),
+    /** Issue 49: a sign-in with a passkey alone: the browser's ceremony and the server's check → the session. */
+    signInWithPasskey: notProvided<Authenticated>('signInWithPasskey'),
     /** Issue 49: the second step of a sign-in (a code, a passkey, or the enrolment the client requires). */
     mfaSignIn: mfaSignInMachine,
     selectClient: notProvided<Authenticated, { clientId: number | null }>('selectClient'),

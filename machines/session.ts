@@ -137,6 +137,11 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
                 actions: assign(({ context, event }) => ({ error: null, notice: null, redirect: event.redirect ?? context.redirect })),
               },
             ],
+            // issue 49: a passkey alone (a discoverable credential): the browser's ceremony, then the server's session
+            'session.passkeySignIn': {
+              target: 'passkey',
+              actions: assign(({ context, event }) => ({ error: null, notice: null, redirect: event.redirect ?? context.redirect })),
+            },
             // issue 49: to a provider the server offers, through its start path (which checks the return address too)
             'session.iamStart': {
               guard: ({ context, event }) => !!context.iamProviders?.some((p) => p.key === event.provider),
@@ -207,6 +212,24 @@ export const sessionMachine = sessionSetupWithEnd.createMachine({
               },
             ],
             onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'Sign-in failed') })) },
+          },
+        },
+        // issue 49: a sign-in with a passkey alone: the session, or back to the form with the refusal in words
+        passkey: {
+          tags: ['busy'],
+          invoke: {
+            id: 'passkeySignIn',
+            src: 'signInWithPasskey',
+            onDone: {
+              target: '#session.signedIn',
+              actions: [
+                assign(({ event }) => authenticated(event.output)),
+                'keepOwnReturnAddress',
+                { type: 'storeSession', params: ({ context }) => storedSessionOf(context) },
+                'startSession',
+              ],
+            },
+            onError: { target: 'idle', actions: assign(({ event }) => ({ error: errorText(event.error, 'The passkey was not accepted') })) },
           },
         },
         // issue 49: the second step (machines/session.mfa.ts): its session, or back to the password (null)

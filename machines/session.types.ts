@@ -70,6 +70,8 @@ export type SessionEmitted = { type: 'session.ended' } | { type: 'session.client
 
 export type SessionEvent =
   | { type: 'session.signIn'; username: string; password: string; redirect?: string }
+  /** Issue 49: "Sign in with a passkey": a passkey alone, no password first. */
+  | { type: 'session.passkeySignIn'; redirect?: string }
   | { type: 'session.signOut' }
   /** Issue 49: "Sign in with <provider>": the browser leaves for the provider's sign-in (and comes back with a ticket). */
   | { type: 'session.iamStart'; provider: string; redirect?: string }

@@ -27,6 +27,10 @@ const staticEvents = [
   { type: 'xstate.done.actor.signIn', output: { mfa: 'secondFactor', ticket: 't-1', methods: ['totp'], now: NOW } },
   { type: 'xstate.done.actor.mfa', output: LOGIN_A },
   { type: 'xstate.done.actor.mfa', output: null },
+  // issue 49: a sign-in with a passkey alone: its session, or the refusal in words
+  { type: 'session.passkeySignIn', redirect: '/manage/identities' },
+  { type: 'xstate.done.actor.passkeySignIn', output: LOGIN_A },
+  { type: 'xstate.error.actor.passkeySignIn', error: new Error('The passkey was not accepted') },
   { type: 'session.signOut' },
   { type: 'session.expired', path: '/manage/clients' },
   { type: 'session.wake' },

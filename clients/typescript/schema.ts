@@ -18528,6 +18528,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/idp/1.0/login/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A sign-in with a passkey alone (user verification required) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        client?: string;
+                        response: Record<string, never>;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            privileges: {
+                                priviledges: {
+                                    divisionIds: number[];
+                                    firstParentDivisionIds: number[];
+                                    privilegeIds: string[];
+                                }[];
+                            };
+                            serverTime?: number;
+                            settings?: unknown | null;
+                            token: string;
+                            user: {
+                                avatar: string | null;
+                                /** @enum {unknown} */
+                                avatarColor: "blue" | "green" | "orange" | "red" | "violet" | "turquoise" | "gold" | "gray";
+                                clientId: number | null;
+                                clientTimezone?: string | null;
+                                dashboardPages: {
+                                    pageNum: number;
+                                    widgets: {
+                                        id: string;
+                                    }[];
+                                }[];
+                                id: number;
+                                multiTenancyEnabled: boolean;
+                                name: string;
+                                roles: string[];
+                                timezone: string | null;
+                                username: string;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/idp/1.0/login/passkey/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A sign-in with a passkey alone: the options for navigator.credentials.get */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        client?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: the resource, the page or the result the route names. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            challenge: string;
+                            timeout?: number;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/idp/1.0/login/second-factor": {
         parameters: {
             query?: never;

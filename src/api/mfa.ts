@@ -26,3 +26,7 @@ export const removePasskey = (id: string, confirm: Confirmation) => post(MFA_API
 /** Options for navigator.credentials.get (@simplewebauthn/browser's startAuthentication), for a sign-in's ticket. */
 export const assertionOptions = async (ticket: string) => (await api.post(MFA_API.assertionInit, { ticket })).data;
 export const signInWithPasskey = (ticket: string, response: unknown) => post(MFA_API.assertion, { ticket, response }, LoginResponse);
+/** Issue 49: a sign-in with a passkey alone (on the sign-in page of `client`, a code, when it names one). */
+export const passkeySignInOptions = async (client?: string) => (await api.post(MFA_API.passkeySignInInit, client ? { client } : {})).data;
+export const signInWithPasskeyAlone = (response: unknown, client?: string) =>
+  post(MFA_API.passkeySignIn, { response, ...(client ? { client } : {}) }, LoginResponse);

@@ -7,6 +7,8 @@ export const zhMfaText: Record<string, string> = {
   'Six digits, or a recovery code such as abcde-fghij': '六位数字，或形如 abcde-fghij 的恢复码',
   Verify: '验证',
   'Use a passkey': '使用通行密钥',
+  'No passkey was given: try again, or sign in with your password': '未提供通行密钥：请重试，或使用密码登录',
+  'This passkey does not sign anyone in here': '此通行密钥无法在此登录任何人',
   'Set up two-step verification': '设置两步验证',
   'Your organisation requires a second step at sign-in for your account. Set it up to continue.':
     '贵组织要求您的账户在登录时进行第二步验证。请先完成设置再继续。',

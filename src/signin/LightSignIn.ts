@@ -21,6 +21,7 @@ import {
 } from './markup';
 import { redirectOfQuery } from './redirect';
 import { SIGN_IN_TEXT, type SignInLocale } from './strings';
+import type { SignInDraft } from './SignInView';
 import type { AuthVariant } from './markup';
 
 /** The paths the light page stands in for, with their look. */
@@ -128,6 +129,19 @@ export function startLightSignIn(root: HTMLElement, variant: AuthVariant, locale
     })
     .catch(() => undefined);
 
+  // issue 49: "Sign in with a passkey" where the browser has WebAuthn: the console comes and its form starts that
+  // sign-in (the session machine's, as the console's own button does)
+  if (typeof window.PublicKeyCredential === 'function') {
+    submit.insertAdjacentHTML(
+      'afterend',
+      `<div class="gh-signin__iam"><p class="gh-signin__or bp6-text-muted">${esc(SIGN_IN_TEXT[locale].or)}</p>` +
+        `<button type="button" class="bp6-button bp6-fill bp6-large" data-testid="signin-passkey"><span class="bp6-button-text">${esc(SIGN_IN_TEXT[locale].passkey)}</span></button></div>`,
+    );
+    form
+      .querySelector<HTMLButtonElement>('[data-testid=signin-passkey]')!
+      .addEventListener('click', () => handOver({ username: '', password: '', passkey: true }));
+  }
+
   // The console's code comes while the operator types: not before, as running it is a long task (most of a second on
   // a busy machine) that would hold up the page's first input. A failure here is met again, and shown, on submit.
   atFirstUse(() => void loadConsole().catch(() => undefined));
@@ -145,14 +159,14 @@ export function startLightSignIn(root: HTMLElement, variant: AuthVariant, locale
     if (field) document.getElementById(field)?.focus();
   });
 
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  /** The console (hidden) takes over with the draft; its form sends the session the sign-in. */
+  function handOver(draft: SignInDraft) {
     if (busy) return;
     setBusy(true);
     setFailed(false);
     loadConsole().then(
       (mount) => {
-        handDraft({ username: username.value, password: password.value });
+        handDraft(draft);
         root.insertBefore(host, frame);
         mount(host);
       },
@@ -161,5 +175,9 @@ export function startLightSignIn(root: HTMLElement, variant: AuthVariant, locale
         setFailed(true);
       },
     );
+  }
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    handOver({ username: username.value, password: password.value });
   });
 }

@@ -62,6 +62,8 @@ export function AuthFrameView({
 export interface SignInDraft {
   username: string;
   password: string;
+  /** Issue 49: the light page's "Sign in with a passkey" was chosen: the console's form starts that sign-in instead. */
+  passkey?: boolean;
 }
 
 export interface SignInViewProps {
@@ -78,6 +80,8 @@ export interface SignInViewProps {
   /** Issue 49: the identity providers offered, and what choosing one does (a plain link without it). */
   providers?: readonly SignInProvider[];
   onProvider?(key: string): void;
+  /** Issue 49: "Sign in with a passkey" (the console's; the light page has none), shown with the providers. */
+  passkey?: ReactNode;
 }
 
 function Callout({ intent, icon, testId, children }: { intent: 'warning' | 'danger'; icon: SignInIconName; testId: string; children: ReactNode }) {
@@ -127,7 +131,7 @@ function Field({ id, label, icon, children }: { id: string; label: string; icon:
 }
 
 /** The sign-in form shared by /login and /login-remake. It only shows and reports: the caller decides what a submit does. */
-export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error, notice, forgotLink, providers = [], onProvider }: SignInViewProps) {
+export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error, notice, forgotLink, providers = [], onProvider, passkey }: SignInViewProps) {
   const [showPassword, setShowPassword] = useState(false);
   return (
     <form
@@ -185,7 +189,7 @@ export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error,
         {busy && <ButtonSpinner />}
         <span className="bp6-button-text">{text.signIn}</span>
       </button>
-      {providers.length > 0 && (
+      {(providers.length > 0 || passkey) && (
         <div className="gh-signin__iam" data-testid="iam-providers">
           <p className="gh-signin__or bp6-text-muted">{text.or}</p>
           {providers.map((p) => (
@@ -203,6 +207,7 @@ export function SignInView({ text, title, draft, onDraft, onSubmit, busy, error,
               <span className="bp6-button-text">{text.signInWith.replace('{name}', p.name)}</span>
             </a>
           ))}
+          {passkey}
         </div>
       )}
       <p className="gh-signin__hint bp6-text-muted" data-testid="demo-hint">

@@ -26,6 +26,8 @@ export interface SignInText {
   or: string;
   /** Issue 49: an identity provider's button (`{name}`: the provider's name). */
   signInWith: string;
+  /** Issue 49: a sign-in with a passkey alone. */
+  passkey: string;
 }
 
 export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
@@ -46,6 +48,7 @@ export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
     pageTitle: 'Sign in · Gatehouse',
     or: 'or',
     signInWith: 'Sign in with {name}',
+    passkey: 'Sign in with a passkey',
   },
   'zh-CN': {
     brand: 'Gatehouse 门禁',
@@ -64,6 +67,7 @@ export const SIGN_IN_TEXT: Record<SignInLocale, SignInText> = {
     pageTitle: '登录 · Gatehouse',
     or: '或',
     signInWith: '使用 {name} 登录',
+    passkey: '使用通行密钥登录',
   },
 };
 

@@ -34,7 +34,7 @@ import { createCardConnectorTransport } from '../transport/cardConnector';
 import { createStompConnection } from '../transport/stomp';
 import { startAlarmNotices } from './alarmNotices';
 import { viewLogic } from './logic';
-import { mfaSignInLogic } from './mfaLogic';
+import { mfaSignInLogic, passkeySignInLogic } from './mfaLogic';
 
 /** A render that broke, sent to the UI error log (§8): the error boundary's, through the hooks room. */
 export { reportUiError } from '../api/uiErrors';
@@ -111,6 +111,7 @@ export function browserImpl(): GatehouseImpl {
         // issue 49: a session, or the challenge of its second step (the session machine tells them apart)
         signIn: fromPromise<Authenticated, LoginRequest>(async ({ input }) => ({ ...(await endpoints.login(input)), now: clock() }) as Authenticated),
         mfaSignIn: mfaSignInLogic(clock),
+        signInWithPasskey: passkeySignInLogic(clock),
         selectClient: fromPromise<Authenticated, { clientId: number | null }>(async ({ input }) => ({
           ...(await endpoints.selectClient(input.clientId)),
           now: clock(),

@@ -14,6 +14,24 @@ export async function makePasskey(body: { ticket: string } | mfa.Confirmation, n
   return mfa.registerPasskey(response, 'ticket' in body ? body.ticket : undefined, name);
 }
 
+/**
+ * Issue 49: a sign-in with a passkey alone: the server's options (no credentials listed: the authenticator offers the
+ * passkeys it keeps for this site, and verifies the person), the browser's ceremony, the server's session. A ceremony the
+ * person cancelled (or the browser refused) is said in words the console translates.
+ */
+export const passkeySignInLogic = (clock: () => number) =>
+  fromPromise<Authenticated>(async () => {
+    const client = new URLSearchParams(window.location.search).get('client') ?? undefined;
+    const optionsJSON = await mfa.passkeySignInOptions(client);
+    let response;
+    try {
+      response = await startAuthentication({ optionsJSON });
+    } catch {
+      throw new Error('No passkey was given: try again, or sign in with your password');
+    }
+    return { ...(await mfa.signInWithPasskeyAlone(response, client)), now: clock() };
+  });
+
 export function mfaSignInLogic(clock: () => number) {
   const withNow = (a: Omit<Authenticated, 'now'>): Authenticated => ({ ...a, now: clock() });
   const enrolled = (done: { recoveryCodes: string[]; session?: Omit<Authenticated, 'now'> }): EnrolmentAnswer => ({

@@ -26,7 +26,7 @@ export async function countFailure(
   u: UserRow,
   defaults: PolicyDefaults,
   now: () => number,
-  by: 'password' | 'second factor' = 'second factor',
+  by: 'password' | 'second factor' | 'passkey' = 'second factor',
 ): Promise<void> {
   const policy = await userSettings(db, u.id, defaults);
   const failed = u.failed_attempts + 1;

@@ -3,10 +3,10 @@
 // Profile confirmed again, the second step of a sign-in, and the attacks: a replayed or foreign challenge, another
 // operator's credential, a counter that does not move on. Each 4xx with violations, nothing stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API, MFA_API } from '../../../contract';
+import { API, MFA_API, auditActionWords } from '../../../contract';
 import { DEMO_PASSWORD } from '../../db/seed';
 import { startTestServer, type TestServer } from '../../testkit';
-import { SoftAuthenticator, registerPasskey, signInWithPasskey } from './testAuthenticator';
+import { SoftAuthenticator, passwordless, registerPasskey, signInWithPasskey } from './testAuthenticator';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -145,5 +145,85 @@ describe('passkeys', () => {
     expect(await keysOf('admin')).toBe(0);
     expect(await s.count('select 1 from mfa_recovery_codes where user_id = $1', [await userId('admin')])).toBe(0);
     expect(await s.count(`select 1 from audit_log where action = 'remove-mfa' and entity_id = $1::text`, [await userId('admin')])).toBe(1);
+  });
+});
+
+describe('a sign-in with a passkey alone', () => {
+  const failures = async (username: string) =>
+    Number((await s.db.query<{ n: number }>('select failed_attempts n from users where username = $1', [username])).rows[0].n);
+  const NOT_HERE = [{ field: 'response', message: 'is not a passkey of an operator who may sign in here' }];
+
+  it('signs in with user verification, records the method and audits; a replay, an unverified answer and an unknown passkey are refused', async () => {
+    const { key } = await registerPasskey(s, await s.login('harbour'), DEMO_PASSWORD, 'Harbour key');
+    const { options, answer, r } = await passwordless(s, key);
+    expect(options).toMatchObject({ userVerification: 'required' });
+    expect(options.allowCredentials ?? []).toEqual([]); // the authenticator offers the passkeys it keeps
+    expect(r.status).toBe(200);
+    expect((await s.call('GET', API.me, { token: r.body.token })).body.user.username).toBe('harbour');
+    const method = await s.db.query<{ m: string }>('select sign_in_method m from sessions where user_id = $1 order by id desc limit 1', [
+      await userId('harbour'),
+    ]);
+    expect(method.rows[0].m).toBe('passkey');
+    expect(await s.count(`select 1 from audit_log where action = 'passkey-sign-in' and entity_id = $1::text`, [await userId('harbour')])).toBe(1);
+    // the activity report says each of the account's factor rows in words (in zh-CN too: src/i18n/i18n.test.ts)
+    const actions = await s.db.query<{ action: string }>('select distinct action from audit_log where entity_id = $1::text order by action', [
+      await userId('harbour'),
+    ]);
+    expect(actions.rows.map((a) => [a.action, auditActionWords(a.action)])).toEqual([
+      ['enrol-mfa', 'Added a second factor'],
+      ['passkey-sign-in', 'Signed in with a passkey'],
+    ]);
+
+    const before = await factorTables();
+    const sessions = await s.count('select 1 from sessions');
+    // the same answer again: its challenge was used
+    const replay = await s.call('POST', MFA_API.passkeySignIn, { body: { response: answer } });
+    expect(replay.status).toBe(400);
+    expect(replay.body.violations).toEqual([{ field: 'response', message: 'answers no challenge given to this session, or one already used' }]);
+    // an authenticator that did not verify the person (no PIN, no fingerprint): the passkey alone is not enough
+    key.verifies = false;
+    const unverified = await passwordless(s, key);
+    key.verifies = true;
+    expect(unverified.r.status).toBe(400);
+    expect(unverified.r.body.violations).toEqual([{ field: 'response', message: 'was not accepted' }]);
+    expect(await failures('harbour')).toBe(1);
+    // a passkey this installation never registered
+    const stranger = new SoftAuthenticator(s.base);
+    stranger.register({ challenge: 'x', user: { id: 'Z2F0ZWhvdXNlOjE' } });
+    const unknown = await passwordless(s, stranger);
+    expect(unknown.r.status).toBe(400);
+    expect(unknown.r.body.violations).toEqual(NOT_HERE);
+    expect(await factorTables()).toBe(before);
+    expect(await s.count('select 1 from sessions')).toBe(sessions);
+  });
+
+  it('keeps the rules of a password sign-in: another client’s page, a disabled operator, a locked account', async () => {
+    const admin = await s.loginTo('admin', 'NORTHWIND');
+    const made = await s.call('POST', API.operators, { token: admin, body: { username: 'passkey-only', name: 'Penny Passkey', password: DEMO_PASSWORD } });
+    expect(made.status).toBe(201);
+    const { key } = await registerPasskey(s, await s.login('passkey-only'), DEMO_PASSWORD, 'Penny key');
+    const hr = await userId('passkey-only');
+    const sessions = async () => s.count('select 1 from sessions where user_id = $1', [hr]);
+    const n = await sessions();
+    // made in Northwind: Harbour's sign-in page (/login?client=HARBOUR) does not sign them in; Northwind's does
+    const elsewhere = await passwordless(s, key, 'HARBOUR');
+    expect(elsewhere.r.status).toBe(400);
+    expect(elsewhere.r.body.violations).toEqual(NOT_HERE);
+    expect(await sessions()).toBe(n);
+    expect((await passwordless(s, key, 'NORTHWIND')).r.status).toBe(200);
+    expect(await sessions()).toBe(n + 1);
+    // a disabled operator: the same words as an unknown passkey, no session
+    await s.db.query('update users set disabled = true where id = $1', [hr]);
+    const disabled = await passwordless(s, key);
+    expect(disabled.r.status).toBe(400);
+    expect(disabled.r.body.violations).toEqual(NOT_HERE);
+    await s.db.query('update users set disabled = false where id = $1', [hr]);
+    // locked after too many failed sign-ins (a wrong password counts too): 423, no session
+    await s.db.query(`update users set locked_until = now() + interval '10 minutes' where id = $1`, [hr]);
+    const locked = await passwordless(s, key);
+    expect(locked.r.status).toBe(423);
+    await s.db.query('update users set locked_until = null, failed_attempts = 0 where id = $1', [hr]);
+    expect(await sessions()).toBe(n + 1);
+    expect((await passwordless(s, key)).r.status).toBe(200);
   });
 });

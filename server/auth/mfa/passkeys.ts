@@ -38,7 +38,7 @@ import { confirmPerson, countFailure, isLocked, keepsOneFactor, LOCKED } from '.
 import type { Asker, MfaOptions } from './options';
 import * as store from './store';
 
-const CHALLENGE_MINUTES = 5;
+export const CHALLENGE_MINUTES = 5;
 type Purpose = 'register' | 'authenticate';
 
 const DOCS = {
@@ -55,7 +55,7 @@ const DOCS = {
 
 // ---------- what is kept ----------
 
-interface StoredPasskey {
+export interface StoredPasskey {
   id: string;
   userId: number;
   publicKey: string;
@@ -63,14 +63,14 @@ interface StoredPasskey {
   transports: string;
 }
 
-async function keepChallenge(db: Db, challenge: string, userId: number, purpose: Purpose, boundTo: string) {
+export async function keepChallenge(db: Db, challenge: string, userId: number | null, purpose: Purpose, boundTo: string) {
   await db.query(`delete from webauthn_challenges where expires_at < now()`);
   await db.query(
     `insert into webauthn_challenges (challenge, user_id, purpose, bound_to, expires_at) values ($1, $2, $3, $4, now() + $5::int * interval '1 minute')`,
     [challenge, userId, purpose, boundTo, CHALLENGE_MINUTES],
   );
 }
-async function passkeyById(db: Db, id: string): Promise<StoredPasskey | null> {
+export async function passkeyById(db: Db, id: string): Promise<StoredPasskey | null> {
   const { rows } = await db.query<{ id: string; user_id: number; public_key: string; counter: string; transports: string }>(
     'select id, user_id, public_key, counter::text, transports from webauthn_credentials where id = $1',
     [id],
@@ -83,7 +83,7 @@ async function credentialsOf(db: Db, userId: number) {
   return rows.map((r) => ({ id: r.id, transports: (r.transports ? r.transports.split(',') : []) as AuthenticatorTransport[] }));
 }
 /** Moves the counter on; false when another sign-in moved it as far meanwhile (a cloned authenticator, or a replay). */
-async function useCounter(db: Db, id: string, counter: number): Promise<boolean> {
+export async function useCounter(db: Db, id: string, counter: number): Promise<boolean> {
   const { rows } = await db.query(
     `update webauthn_credentials set counter = $2, last_used_at = now() where id = $1 and (counter < $2 or ($2 = 0 and counter = 0)) returning id`,
     [id, counter],
@@ -107,9 +107,9 @@ const wrongChallenge = () =>
   new HttpError(400, 'This passkey answer is not for a challenge this session was given, or it was already used: try again', [
     { field: 'response', message: 'answers no challenge given to this session, or one already used' },
   ]);
-const COUNTER = 'has a signature counter that did not move on (a copied authenticator, or a replay)';
+export const COUNTER = 'has a signature counter that did not move on (a copied authenticator, or a replay)';
 /** The library's reason stays in the server's log; the answer says it in words the console translates. */
-const refused = (req: FastifyRequest, why: string, violation = 'was not accepted') => {
+export const refused = (req: FastifyRequest, why: string, violation = 'was not accepted') => {
   req.log.info({ why }, 'passkey refused');
   return new HttpError(400, 'The passkey was not accepted', [{ field: 'response', message: violation }]);
 };
@@ -130,7 +130,7 @@ interface Asked {
  * session or ticket, live; the challenge is taken by an atomic delete before the answer is checked, whatever the
  * outcome, so it answers once at most. 400 on `response` otherwise.
  */
-async function answerTo<T>(db: Db, given: Record<string, unknown>, ceremony: Purpose, asked: Asked) {
+export async function answerTo<T>(db: Db, given: Record<string, unknown>, ceremony: Purpose, asked: Asked) {
   const response = responseOf<T>(given);
   const { rows } = await db.query(
     `delete from webauthn_challenges where challenge = $1 and user_id is not distinct from $2 and purpose = $3 and bound_to = $4
@@ -139,6 +139,46 @@ async function answerTo<T>(db: Db, given: Record<string, unknown>, ceremony: Pur
   );
   if (rows.length === 0) throw wrongChallenge();
   return response;
+}
+
+/** The relying party: the console's origin, and its host as the RP ID. */
+export const rp = (req: FastifyRequest) => {
+  const origin = originOf(req);
+  return { origin, rpID: new URL(origin).hostname };
+};
+
+/**
+ * Checks an assertion against the stored passkey (@simplewebauthn/server: origin, RP ID, the signature by the stored
+ * key, the counter above the stored one, user verification when required): its new counter, or the refusal to throw
+ * (the library's reason to the log), for the caller to count towards the lockout first.
+ */
+export async function signedBy(
+  req: FastifyRequest,
+  response: AuthenticationResponseJSON,
+  key: StoredPasskey,
+  requireUserVerification: boolean,
+): Promise<number | HttpError> {
+  const { origin, rpID } = rp(req);
+  try {
+    const v = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: () => true,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: {
+        id: key.id,
+        publicKey: isoBase64URL.toBuffer(key.publicKey),
+        counter: key.counter,
+        transports: key.transports.split(',').filter(Boolean) as AuthenticatorTransport[],
+      },
+      requireUserVerification,
+    });
+    if (!v.verified) throw new Error('not verified');
+    return v.authenticationInfo.newCounter;
+  } catch (e) {
+    const why = (e as Error).message;
+    return /counter/i.test(why) ? refused(req, why, COUNTER) : refused(req, why);
+  }
 }
 
 export interface PasskeyHelpers {
@@ -151,10 +191,6 @@ export interface PasskeyHelpers {
 export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyInstance }, h: PasskeyHelpers) {
   const { app, db } = o;
   const now = o.now ?? Date.now;
-  const rp = (req: FastifyRequest) => {
-    const origin = originOf(req);
-    return { origin, rpID: new URL(origin).hostname };
-  };
 
   app.post(MFA_API.passkeyInit, { config: { open: true, touches: 'self', ...DOCS.passkeyInit } }, async (req) => {
     const input = body(req.body ?? {}, TicketRequest);
@@ -280,28 +316,10 @@ export function passkeyRoutes(o: MfaOptions & { app: import('fastify').FastifyIn
       await countFailure(db, req, u, o.defaults, now);
       throw new HttpError(400, 'This passkey is not one of this account', [{ field: 'response', message: 'is not a passkey of this account' }]);
     }
-    const { origin, rpID } = rp(req);
-    let newCounter: number;
-    try {
-      const v = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge: () => true,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        credential: {
-          id: key.id,
-          publicKey: isoBase64URL.toBuffer(key.publicKey),
-          counter: key.counter,
-          transports: key.transports.split(',').filter(Boolean) as AuthenticatorTransport[],
-        },
-        requireUserVerification: false,
-      });
-      if (!v.verified) throw new Error('not verified');
-      newCounter = v.authenticationInfo.newCounter;
-    } catch (e) {
+    const newCounter = await signedBy(req, response, key, false);
+    if (typeof newCounter !== 'number') {
       await countFailure(db, req, u, o.defaults, now);
-      const why = (e as Error).message;
-      throw /counter/i.test(why) ? refused(req, why, COUNTER) : refused(req, why);
+      throw newCounter;
     }
     if (!(await useCounter(db, key.id, newCounter))) {
       await countFailure(db, req, u, o.defaults, now);

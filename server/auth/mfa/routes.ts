@@ -26,6 +26,7 @@ import { confirmPerson, countFailure as countFailureOf, isLocked as lockedAt, ke
 import type { Asker, MfaOptions } from './options';
 import { enrolled, removed } from './changes';
 import { passkeyRoutes } from './passkeys';
+import { passwordlessRoutes } from './passwordless';
 import { sealPlainTotpSecrets } from './sealing';
 import * as store from './store';
 import type { RouteDoc } from '../../openapi/declared';
@@ -219,6 +220,7 @@ export function mfaRoutes(app: FastifyInstance, o: MfaOptions) {
   );
 
   passkeyRoutes({ ...o, app }, { asker, userOf, lifetimeS, ticketUser: (ticket) => store.ticketUser(db, ticket, 'verify') });
+  passwordlessRoutes(app, o, lifetimeS);
 
   return { afterPassword, hasSecondFactor: async (userId: number) => store.hasSecondFactor(await store.factorsOf(db, userId)) };
 }

@@ -23,6 +23,10 @@ export class SoftAuthenticator {
   readonly privateKey: KeyObject;
   private readonly publicJwk: { x: string; y: string };
   counter = 0;
+  /** The account's handle the server gave at registration, kept with the credential (a discoverable one, a passkey). */
+  userHandle: string | null = null;
+  /** Whether it verifies the person (a PIN or a fingerprint): the UV flag of what it signs. */
+  verifies = true;
   constructor(readonly origin: string) {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.privateKey = privateKey;
@@ -38,7 +42,8 @@ export class SoftAuthenticator {
     return sha(new URL(this.origin).hostname);
   }
   /** navigator.credentials.create for the server's options: the JSON @simplewebauthn/browser would send. */
-  register(options: { challenge: string }) {
+  register(options: { challenge: string; user?: { id?: string } }) {
+    this.userHandle = options.user?.id ?? null;
     const cose = new Map<number, number | Uint8Array>([
       [1, 2],
       [3, -7],
@@ -77,14 +82,19 @@ export class SoftAuthenticator {
   /** navigator.credentials.get for the server's options (the counter moves on unless `keepCounter`). */
   assert(options: { challenge: string }, keepCounter = false) {
     if (!keepCounter) this.counter++;
-    const authData = concat(this.rpIdHash(), new Uint8Array([0x05]), u32(this.counter));
+    const authData = concat(this.rpIdHash(), new Uint8Array([this.verifies ? 0x05 : 0x01]), u32(this.counter));
     const clientDataJSON = this.clientData('webauthn.get', options.challenge);
     const signature = sign('sha256', concat(authData, sha(clientDataJSON)), this.privateKey);
     return {
       id: this.credentialId,
       rawId: this.credentialId,
       type: 'public-key',
-      response: { clientDataJSON: b64u(clientDataJSON), authenticatorData: b64u(authData), signature: b64u(new Uint8Array(signature)) },
+      response: {
+        clientDataJSON: b64u(clientDataJSON),
+        authenticatorData: b64u(authData),
+        signature: b64u(new Uint8Array(signature)),
+        ...(this.userHandle ? { userHandle: this.userHandle } : {}),
+      },
       clientExtensionResults: {},
     };
   }
@@ -103,6 +113,14 @@ export async function registerPasskey(s: Caller, token: string, password: string
   if (init.status !== 200) throw new Error(`passkey init: ${init.status} ${JSON.stringify(init.body)}`);
   const done = await s.call('POST', '/idp/1.0/mfa/passkeys', { token, body: { name, response: key.register(init.body) } });
   return { key, done };
+}
+
+/** A sign-in with a passkey alone (on the sign-in page of `client`, a code, when given): the answer. */
+export async function passwordless(s: Caller, key: SoftAuthenticator, client?: string) {
+  const options = await s.call('POST', '/idp/1.0/login/passkey/init', { body: client ? { client } : {} });
+  if (options.status !== 200) throw new Error(`passkey sign-in options: ${options.status} ${JSON.stringify(options.body)}`);
+  const answer = key.assert(options.body);
+  return { options: options.body, answer, r: await s.call('POST', '/idp/1.0/login/passkey', { body: { ...(client ? { client } : {}), response: answer } }) };
 }
 
 /** A sign-in with the password and then the passkey; the session's token. */

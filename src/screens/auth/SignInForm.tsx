@@ -15,6 +15,7 @@ import {
 import { useSystemActor } from '../../hooks/useSystemActor';
 import { landingPath } from '../../app/guard';
 import { useLocale } from '../../i18n';
+import { Button } from '@blueprintjs/core';
 import { peekHandedDraft, takeHandedDraft } from '../../signin/handover';
 import { safeRedirect } from '../../signin/redirect';
 import { SignInView, type SignInDraft } from '../../signin/SignInView';
@@ -23,6 +24,9 @@ import { selectMfaActor } from '../../../machines/session.mfa.selectors';
 import { SecondStep } from './SecondStep';
 
 export { safeRedirect };
+
+/** Issue 49: this browser can sign in with a passkey (WebAuthn); without it the page offers no passkey button. */
+const PASSKEYS = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string }) {
   const locale = useLocale(); // the form follows the language
@@ -50,7 +54,8 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
   // The light sign-in page's submit, sent as this form's own: the session decides as for any sign-in.
   useEffect(() => {
     const handed = takeHandedDraft();
-    if (handed) signIn(handed);
+    if (handed?.passkey) session.send({ type: 'session.passkeySignIn', redirect: redirectAsked });
+    else if (handed) signIn(handed);
     // once, when the form first shows
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -91,6 +96,19 @@ export function SignInForm({ title = 'Sign in to Gatehouse' }: { title?: string 
       forgotLink={<Link to="/forgot-password">{text.forgotPassword}</Link>}
       providers={providers.map((p) => ({ key: p.key, name: p.name, href: p.start }))}
       onProvider={(provider) => session.send({ type: 'session.iamStart', provider, redirect: redirectAsked })}
+      passkey={
+        PASSKEYS && (
+          <Button
+            large
+            fill
+            icon="key"
+            disabled={busy}
+            text={text.passkey}
+            onClick={() => session.send({ type: 'session.passkeySignIn', redirect: redirectAsked })}
+            data-testid="signin-passkey"
+          />
+        )
+      }
     />
   );
 }
