@@ -146,6 +146,31 @@ describe('passkeys', () => {
     expect(await s.count('select 1 from mfa_recovery_codes where user_id = $1', [await userId('admin')])).toBe(0);
     expect(await s.count(`select 1 from audit_log where action = 'remove-mfa' and entity_id = $1::text`, [await userId('admin')])).toBe(1);
   });
+  it("a client's administrator changes no factor of a shared (platform) account, whatever factor route they call", async () => {
+    // admin is the platform's operator, shared by every client; harbour administers one client
+    const platform = await userId('admin');
+    const { key } = await registerPasskey(s, await s.loginTo('admin', 'NORTHWIND'), DEMO_PASSWORD, 'Platform key');
+    const platformFactors = async () =>
+      JSON.stringify([
+        (await s.db.query('select id, counter::text, name from webauthn_credentials where user_id = $1 order by id', [platform])).rows,
+        (await s.db.query('select code_hash, used_at from mfa_recovery_codes where user_id = $1 order by code_hash', [platform])).rows,
+        (await s.db.query('select user_id from mfa_totp where user_id = $1', [platform])).rows,
+      ]);
+    const before = await platformFactors();
+    const harbour = await s.login('harbour');
+    const bodies = [{ password: DEMO_PASSWORD }, { password: DEMO_PASSWORD, userId: platform, username: 'admin' }, { ticket: 'x'.repeat(43) }];
+    // every factor route (generated from the contract's list): the platform's passkey named where a route takes an id
+    for (const path of Object.values(MFA_API)) {
+      for (const body of bodies) {
+        const r = await s.call('POST', path.replace(':id', key.credentialId), { token: harbour, body });
+        if (path === MFA_API.passkeyRemove) expect(r.status, `${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+      }
+    }
+    expect(await platformFactors()).toBe(before);
+    // the platform account signs in with its password again in the tests below
+    await s.db.query('delete from webauthn_credentials where user_id = $1', [platform]);
+    await s.db.query('delete from mfa_recovery_codes where user_id = $1', [platform]);
+  });
 });
 
 describe('a sign-in with a passkey alone', () => {
