@@ -249,7 +249,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/access/overrides.ts': 4,
   'server/access/qrPublisher.ts': 1,
   'server/access/routes.ts': 2,
-  'server/access/threat.ts': 7,
   'server/alarms/figures.ts': 2,
   'server/alarms/management.ts': 24,
   'server/audit/export.ts': 1,

@@ -14,33 +14,13 @@ import { iso } from '../db/values';
 import { audit } from '../audit/trail';
 import type { HardwarePort } from '../doors/port';
 import { commandEach } from '../edge/commands';
-import { tenant } from '../db/tenant';
+import { deleteExpiredThreats, doorsToHold, lowerThreat, putThreatInForce, threatInForce, threatLevel, threatLevelsOf } from '../db/queries/threatLevels';
 
 export const THREAT_CURRENT = `${threatLevelsResource.api}/current`;
 type Publish = (clientId: number, destination: string, body: unknown) => void;
 
 async function stateOf(db: Db, clientId: number): Promise<ThreatState> {
-  const params: unknown[] = [];
-  const {
-    rows: [r],
-  } = await db.query<{
-    level_id: number;
-    name: string;
-    rank: number;
-    mode: string;
-    division_id: number | null;
-    division_name: string | null;
-    set_at: unknown;
-    set_by: string;
-    set_by_name: string | null;
-    until: unknown;
-  }>(
-    `select s.level_id, l.name, l.rank, l.mode, s.division_id, d.name as division_name, s.set_at, s.set_by, u.name as set_by_name, s.until
-       from threat_level_state s join threat_levels l on l.id = s.level_id left join divisions d on d.id = s.division_id
-       left join users u on u.username = s.set_by
-      where ${tenant(params, clientId, 's')} and (s.until is null or s.until > now())`,
-    params,
-  );
+  const r = await threatInForce(db, clientId);
   if (!r) return { level: null, divisionId: null, divisionName: null, setAt: null, setBy: null, setByName: null, until: null };
   return {
     level: { id: Number(r.level_id), name: r.name, rank: Number(r.rank), mode: r.mode },
@@ -66,11 +46,7 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     const clientId = clientOf(req);
     const controlled = divisionsFor(principal(req), [PRIV.doors.control]);
     const all = await divisionsOf(db, clientId);
-    const params: unknown[] = [];
-    const { rows } = await db.query<{ id: number; name: string; rank: number; mode: string }>(
-      `select id, name, rank, mode from threat_levels where ${tenant(params, clientId)} order by rank, id`,
-      params,
-    );
+    const rows = await threatLevelsOf(db, clientId);
     return {
       levels: rows.map((l) => ({ id: Number(l.id), name: l.name, rank: Number(l.rank), mode: l.mode })),
       sites: all.filter((d) => controlled.includes(d.id)).map((d) => ({ id: d.id, name: d.name })),
@@ -98,25 +74,16 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     }
     let level: { id: number; name: string; mode: string } | null = null;
     if (input.levelId !== null) {
-      const params: unknown[] = [input.levelId];
-      const { rows } = await db.query<{ id: number; name: string; mode: string }>(
-        `select id, name, mode from threat_levels where id = $1 and ${tenant(params, clientId)}`,
-        params,
-      );
-      if (!rows[0]) throw new HttpError(400, 'Validation failed', [{ field: 'levelId', message: 'is not a threat level of this client' }]);
-      level = rows[0];
+      const found = await threatLevel(db, clientId, input.levelId);
+      if (!found) throw new HttpError(400, 'Validation failed', [{ field: 'levelId', message: 'is not a threat level of this client' }]);
+      level = found;
     }
     const until = level && input.minutes ? new Date(Date.now() + input.minutes * 60_000).toISOString() : null;
     await db.transaction(async (tx) => {
       if (level) {
-        await tx.query(
-          `insert into threat_level_state (client_id, level_id, division_id, set_at, set_by, until) values ($1, $2, $3, now(), $4, $5)
-          on conflict (client_id) do update set level_id = excluded.level_id, division_id = excluded.division_id, set_at = excluded.set_at, set_by = excluded.set_by, until = excluded.until`,
-          [clientId, level.id, divisionId, principal(req).username, until],
-        );
+        await putThreatInForce(tx, { clientId, levelId: level.id, divisionId, setBy: principal(req).username, until });
       } else {
-        const params: unknown[] = [];
-        await tx.query(`delete from threat_level_state where ${tenant(params, clientId)}`, params);
+        await lowerThreat(tx, clientId);
       }
       await audit(tx, req, {
         clientId,
@@ -131,11 +98,7 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
     if (level?.mode === 'locked') {
       // held locked: every door it covers is locked at the hardware now (a locked-down one is left to its lockdown)
       const site = divisionId === null ? null : subtree(all, divisionId);
-      const params: unknown[] = [site];
-      const { rows } = await db.query<{ id: number; name: string }>(
-        `select id, name from doors where ${tenant(params, clientId)} and mode <> 'locked-down' and ($1::int[] is null or division_id = any($1::int[])) order by id`,
-        params,
-      );
+      const rows = await doorsToHold(db, clientId, site);
       const nameOf = new Map(rows.map((d) => [Number(d.id), d.name]));
       // a door whose edge controller is offline is named in the answer: the level is recorded, it reaches it on reconnect
       const unreached = await commandEach(
@@ -156,10 +119,7 @@ export function threatRoutes(app: FastifyInstance, { db, simulator, publish }: {
   // a level set for a time reverts by itself
   let timer: ReturnType<typeof setInterval> | null = null;
   async function tick(): Promise<number> {
-    const { rows } = await db.query<{ client_id: number; level_id: number; name: string; division_id: number | null }>(
-      `delete from threat_level_state s using threat_levels l where l.id = s.level_id and s.until is not null and s.until <= now()
-       returning s.client_id, s.level_id, l.name, s.division_id`,
-    );
+    const rows = await deleteExpiredThreats(db);
     for (const r of rows) {
       await insertAudit(db, {
         clientId: Number(r.client_id),
