@@ -246,7 +246,6 @@ const sqlOutsideQueries: Record<string, number> = {
   'server/crud/write.ts': 11,
   // not moved yet (issue 48): fixed queries of a room that belong in server/db/queries/<room>.ts
   'server/access/index.ts': 4,
-  'server/access/overrides.ts': 4,
   'server/access/qrPublisher.ts': 1,
   'server/access/routes.ts': 2,
   'server/alarms/figures.ts': 2,

@@ -5,15 +5,9 @@
 // the same transaction that claims them (`for update skip locked`). A locked-down door is left to the lockdown.
 import type { Db } from '../db/db';
 import type { HardwarePort } from '../doors/port';
+import { claimDueOverrides, doorModeAndHold, type DueOverride } from '../db/queries/overrides';
 
-interface Due {
-  id: number;
-  client_id: number;
-  name: string;
-  mode: string;
-  started: boolean;
-  door_ids: number[];
-}
+type Due = DueOverride;
 
 export interface OverrideClock {
   /** Starts and ends what is due now; answers how many overrides it started or ended. */
@@ -31,37 +25,12 @@ export function createOverrideClock(
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<number> | null = null;
 
-  async function claim(): Promise<{ starts: Due[]; ends: Due[] }> {
-    return db.transaction(async (tx) => {
-      const pick = async (where: string) =>
-        (
-          await tx.query<Due>(
-            `select o.id, o.client_id, o.name, o.mode, o.applied_start_at is not null as started,
-                coalesce((select array_agg(d.door_id order by d.door_id) from door_override_doors d where d.override_id = o.id), '{}') as door_ids
-           from door_overrides o where ${where} order by o.starts_at, o.id for update of o skip locked`,
-          )
-        ).rows;
-      const ends = await pick('o.applied_end_at is null and o.ends_at <= now()');
-      const starts = await pick('o.applied_start_at is null and o.starts_at <= now() and o.ends_at > now()');
-      if (ends.length)
-        await tx.query('update door_overrides set applied_end_at = now(), applied_start_at = coalesce(applied_start_at, now()) where id = any($1::int[])', [
-          ends.map((e) => e.id),
-        ]);
-      if (starts.length) await tx.query('update door_overrides set applied_start_at = now() where id = any($1::int[])', [starts.map((e) => e.id)]);
-      return { starts, ends };
-    });
-  }
+  const claim = () => claimDueOverrides(db);
 
   /** The door's own mode and whether another override in force still holds it in `mode`. */
   async function doorNow(doorId: number, except: number): Promise<{ mode: string; heldBy: string | null } | null> {
-    const { rows } = await db.query<{ mode: string; held: string | null }>(
-      `select d.mode, (select o.mode from door_overrides o join door_override_doors x on x.override_id = o.id
-                        where x.door_id = d.id and o.id <> $2 and o.starts_at <= now() and o.ends_at > now()
-                        order by o.starts_at desc, o.id desc limit 1) as held
-         from doors d where d.id = $1`,
-      [doorId, except],
-    );
-    return rows[0] ? { mode: rows[0].mode, heldBy: rows[0].held } : null;
+    const row = await doorModeAndHold(db, doorId, except);
+    return row ? { mode: row.mode, heldBy: row.held } : null;
   }
 
   async function move(o: Due, cmd: 'lock' | 'unlock', why: string) {
