@@ -113,8 +113,11 @@ describe('the floor plan at a past moment', () => {
     );
     const inZone = async (t: number) =>
       ((await plan(new Date(t).toISOString())).body.zones.find((z: any) => z.zoneId === zoneId)?.people ?? []).map((p: any) => p.identityId);
-    expect(await inZone(forgivenAt - 1)).toEqual([other]);
-    expect(await inZone(forgivenAt + 1)).toEqual([]);
+    // the demo's own recent swipes may have put others through this door into the zone (the seed's story is told
+    // around the time it runs): the forgive takes out exactly the forgiven person and nobody else
+    const before = await inZone(forgivenAt - 1);
+    expect(before).toContain(other);
+    expect(await inZone(forgivenAt + 1)).toEqual(before.filter((id: number) => id !== other));
   });
 
   it('keeps a door held open through the relock of an "Open briefly" (as the live door did), and locks one that was not', async () => {
