@@ -11,6 +11,7 @@ import {
   attendanceFigures,
   attendanceStatus,
   breakWindow,
+  shiftSpan,
   clockingDays,
   nightShiftRollover,
   periodProblem,
@@ -362,5 +363,86 @@ describe('payroll rules as properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+// The mutation run of 2026-12-02 (docs/TESTING.md) left these alive: the period's totals were only checked against
+// themselves (the sum of a period against the sum of its days), and the day's place against today, the shift and break
+// edges and the night shift's rollover minute had no example. Each expectation below is worked out by hand.
+describe('payroll edges worked out by hand', () => {
+  const row = (status: DailyAttendanceRow['status'], extra: Partial<DailyAttendanceRow> = {}): DailyAttendanceRow => ({
+    identityId: 7,
+    name: 'Ann Lee',
+    employeeNo: 'E7',
+    teamId: 1,
+    team: 'Ops',
+    shiftStart: '09:00',
+    shiftEnd: '17:00',
+    graceMinutes: 5,
+    breakMinutes: 30,
+    firstIn: null,
+    lastOut: null,
+    leave: null,
+    status,
+    lateMinutes: null,
+    workedMinutes: null,
+    breakTakenMinutes: 0,
+    overtimeMinutes: 0,
+    ...extra,
+  });
+  it('sums a week day by day: worked, present, late with its minutes, absent, on leave (not scheduled), a day off’s overtime', () => {
+    const week = [
+      [row('present', { workedMinutes: 450 })],
+      [row('late', { lateMinutes: 12, workedMinutes: 430 })],
+      [row('absent')],
+      [row('on-leave', { leave: 'AL' })],
+      [row('day-off', { shiftStart: null, shiftEnd: null, workedMinutes: 120, overtimeMinutes: 120 })],
+      // the same person on a second team is a row of their own
+      [row('late', { teamId: 2, team: 'Gate', lateMinutes: 20, workedMinutes: 400 })],
+    ];
+    const who = { identityId: 7, name: 'Ann Lee', employeeNo: 'E7' };
+    expect(summariseDays(week)).toEqual([
+      {
+        ...who,
+        teamId: 1,
+        team: 'Ops',
+        scheduledDays: 3,
+        presentDays: 2,
+        lateDays: 1,
+        absentDays: 1,
+        leaveDays: 1,
+        workedMinutes: 1000,
+        lateMinutes: 12,
+        overtimeMinutes: 120,
+      },
+      { ...who, teamId: 2, team: 'Gate', scheduledDays: 1, presentDays: 1, lateDays: 1, absentDays: 0, leaveDays: 0, workedMinutes: 400, lateMinutes: 20, overtimeMinutes: 0 },
+    ]);
+  });
+  it('a day without a badge-in: not yet today before start plus grace, absent after; not yet ahead of today; absent before it', () => {
+    const today = { ...office, day: '2026-11-27', today: '2026-11-27' };
+    expect(attendanceFigures({ ...today, nowMinutes: 9 * 60 + 5 })).toMatchObject({ status: 'not-yet', workedMinutes: null, spanMinutes: null });
+    expect(attendanceFigures({ ...today, nowMinutes: 9 * 60 + 6 }).status).toBe('absent');
+    expect(attendanceFigures({ ...today, day: '2026-11-28', nowMinutes: 23 * 60 }).status).toBe('not-yet');
+    expect(attendanceFigures({ ...today, day: '2026-11-26', nowMinutes: 0 }).status).toBe('absent');
+  });
+  it('a shift needs both ends; one that ends when it starts runs 24 hours; no break window without a break or longer than it', () => {
+    expect(shiftSpan('09:00', null)).toBeNull();
+    expect(shiftSpan(null, '17:00')).toBeNull();
+    expect(shiftSpan('09:00', '09:00')).toEqual({ start: 540, end: 540 + WHOLE_DAY });
+    expect(shiftSpan('22:00', '06:00')).toEqual({ start: 1320, end: 360 + WHOLE_DAY });
+    expect(breakWindow('09:00', '17:00', 0)).toBeNull();
+    expect(breakWindow('09:00', '09:30', 30)).toBeNull();
+    expect(breakWindow('09:00', '09:31', 30)).toEqual({ from: 540, to: 570 });
+  });
+  it('a badge-in at the rollover minute itself is the new day’s, one a minute before it closes the night shift', () => {
+    // a night shift 22:00-06:00 and a day off after it: the rollover is half way from 06:00 to the night start, 14:00
+    expect(nightShiftRollover({ shiftStart: '22:00', shiftEnd: '06:00' }, { shiftStart: null, shiftEnd: null })).toBe(14 * 60);
+    const tue = (minute: number): BadgeIn => ({ at: new Date(Date.parse('2026-11-03T00:00:00Z') + minute * M).toISOString(), minute });
+    const days = clockingDays([
+      { shiftStart: '22:00', shiftEnd: '06:00', swipes: [at(hm(22))] },
+      { shiftStart: null, shiftEnd: null, swipes: [tue(839), tue(840), tue(900)] },
+    ]);
+    expect(days[0]).toEqual({ firstIn: at(hm(22)), lastOut: { ...tue(839), minute: 839 + WHOLE_DAY } });
+    expect(days[1]).toEqual({ firstIn: tue(840), lastOut: tue(900) });
   });
 });
